@@ -2,6 +2,7 @@ package pgtest_test
 
 import (
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -75,5 +76,27 @@ func TestFindBinDir(t *testing.T) {
 	t.Setenv("PGTEST_BINDIR", os.TempDir())
 	if _, err := pgtest.FindBinDir(); err == nil {
 		t.Fatal("want an error for a directory without initdb")
+	}
+}
+
+// TestMissingInstallation runs the test binary again with no usable
+// installation: the test is skipped, or fails when CI=true.
+func TestMissingInstallation(t *testing.T) {
+	if os.Getenv("PGTEST_CHILD") == "1" {
+		pgtest.Start(t)
+		t.Log("started")
+		return
+	}
+	for _, ci := range []string{"", "true"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMissingInstallation$", "-test.v")
+		cmd.Env = append(os.Environ(), "PGTEST_CHILD=1", "PGTEST_BINDIR="+t.TempDir(), "CI="+ci)
+		out, err := cmd.CombinedOutput()
+		if ci == "true" {
+			if err == nil || !strings.Contains(string(out), "--- FAIL") || !strings.Contains(string(out), "CI=true") {
+				t.Errorf("CI=true: want a failure, got err=%v\n%s", err, out)
+			}
+		} else if err != nil || !strings.Contains(string(out), "--- SKIP") {
+			t.Errorf("want a skip, got err=%v\n%s", err, out)
+		}
 	}
 }
