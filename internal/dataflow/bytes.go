@@ -1,0 +1,40 @@
+package dataflow
+
+import (
+	"unsafe"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Sizes used in memory accounting.
+const (
+	rowHeaderBytes = int64(unsafe.Sizeof(value.Row(nil)))
+	valueBytes     = int64(unsafe.Sizeof(value.Value{}))
+	decimalBytes   = int64(unsafe.Sizeof(apd.Decimal{}))
+	// inlineCoeffBits is how large a coefficient apd keeps inside the
+	// Decimal without a separate big.Int allocation.
+	inlineCoeffBits = 128
+	// bigIntBytes is the header of the big.Int apd allocates beyond that.
+	bigIntBytes = 32
+)
+
+// RowBytes approximates the memory a row held in an operator's state takes:
+// the slice header, the Value structs, the bytes of strings and the
+// decimals of numerics (each counted as if unshared). An index's per-entry
+// overhead is the index's to add.
+func RowBytes(r value.Row) int64 {
+	n := rowHeaderBytes + int64(len(r))*valueBytes
+	for _, v := range r {
+		switch v.Kind() {
+		case value.Text, value.Varchar, value.Char:
+			n += int64(len(v.Str()))
+		case value.Numeric:
+			n += decimalBytes
+			if bits := v.Decimal().Coeff.BitLen(); bits > inlineCoeffBits {
+				n += bigIntBytes + int64(bits+63)/64*8
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,71 @@
+package op
+
+import (
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Integrate keeps the sum of every batch it has seen: a multiset, row →
+// positive weight, which at the end of a circuit is a view's maintained
+// contents. Its output is its input: the view's delta.
+type Integrate struct {
+	counts counts
+	staged zset.ZSet
+}
+
+var _ dataflow.Operator = (*Integrate)(nil)
+
+// NewIntegrate returns an empty integrate.
+func NewIntegrate() *Integrate { return &Integrate{counts: newCounts()} }
+
+// Step checks that no weight would become negative, stages the input and
+// returns it. A negative weight means an upstream operator retracted a row
+// that was never asserted: an internal error (XX000), not a panic.
+func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
+	for _, e := range in[0] {
+		if e.W > 0 {
+			continue
+		}
+		if now := g.counts.get(e.Row) + e.W; now < 0 {
+			return nil, pgerr.New(pgerr.Internal,
+				"integrate: retracting %s would leave it with weight %d", zset.FormatRow(e.Row), now)
+		}
+	}
+	g.staged = in[0]
+	return in[0], nil
+}
+
+// Commit adds the staged batch to the contents.
+func (g *Integrate) Commit() {
+	for _, e := range g.staged {
+		g.counts.add(e.Row, e.W)
+	}
+	g.staged = nil
+}
+
+// Abort drops the staged batch.
+func (g *Integrate) Abort() { g.staged = nil }
+
+// Rows calls fn for each row held, with its weight, in value.CompareRows
+// order, until fn returns false. fn must not step the circuit.
+func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) { g.counts.scan(fn) }
+
+// Len returns the number of rows held counting duplicates: the sum of the
+// weights.
+func (g *Integrate) Len() int64 { return g.counts.total }
+
+// Lookup returns r's weight, 0 when absent.
+func (g *Integrate) Lookup(r value.Row) int64 { return g.counts.get(r) }
+
+// Info describes the integrate.
+func (g *Integrate) Info() dataflow.Info {
+	return dataflow.Info{Kind: "Integrate", State: "the view's rows with their multiplicities", Cost: "O(change · log rows)"}
+}
+
+// State reports the distinct rows held.
+func (g *Integrate) State() dataflow.StateSize { return g.counts.state() }
+
+// String prints the contents, one row per line as a Z-set prints.
+func (g *Integrate) String() string { return g.counts.String() }

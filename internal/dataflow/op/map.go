@@ -1,0 +1,63 @@
+package op
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Map keeps no state: it computes each output row from an input row, one
+// expression per output column (projection and computed columns), and keeps
+// the weight. Distinct inputs may map to equal outputs, whose weights add;
+// the output is consolidated.
+type Map struct {
+	exprs []expr.Expr
+	out   zset.ZSet
+}
+
+var _ dataflow.Operator = (*Map)(nil)
+
+// NewMap returns a map computing exprs over each input row.
+func NewMap(exprs []expr.Expr) *Map { return &Map{exprs: exprs} }
+
+// Step maps every entry, then consolidates. It allocates one row per entry.
+func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
+	out := dataflow.ReuseBatch(m.out)
+	m.out = nil
+	for _, e := range in[0] {
+		r := make(value.Row, len(m.exprs))
+		for i, x := range m.exprs {
+			v, err := x.Eval(e.Row)
+			if err != nil {
+				clear(out)
+				return nil, err
+			}
+			r[i] = v
+		}
+		out = append(out, zset.Entry{Row: r, W: e.W})
+	}
+	out = zset.Consolidate(out)
+	m.out = out
+	return out, nil
+}
+
+// Commit does nothing: Map has no state.
+func (m *Map) Commit() {}
+
+// Abort does nothing: Map has no state.
+func (m *Map) Abort() {}
+
+// Info describes the map: its expressions.
+func (m *Map) Info() dataflow.Info {
+	s := make([]string, len(m.exprs))
+	for i, x := range m.exprs {
+		s[i] = x.String()
+	}
+	return dataflow.Info{Kind: "Map", Detail: strings.Join(s, ", "), State: "none", Cost: "O(change)"}
+}
+
+// State is empty.
+func (m *Map) State() dataflow.StateSize { return dataflow.StateSize{} }

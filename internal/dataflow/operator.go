@@ -1,0 +1,91 @@
+// Package dataflow runs circuits of incremental operators. A circuit is a
+// directed acyclic graph whose sources are named inputs (one per base
+// table's changes) and whose nodes are Operators; one Step feeds every
+// input's change batch for one logical time through every node in
+// topological order, so that the inputs of a multi-input operator always
+// meet aligned.
+//
+// Example: a view SELECT a, b FROM t WHERE a > 10, maintained:
+//
+//	c := dataflow.NewCircuit()
+//	t := c.Input("t")
+//	f := c.Add(op.NewFilter(aGreaterThan10), t)
+//	m := c.Add(op.NewMap(exprs), f)
+//	v := op.NewIntegrate()
+//	out := c.Add(v, m)
+//	err := c.Step(map[string]zset.ZSet{"t": delta})
+//	viewDelta := c.Output(out) // v now holds the view's contents
+package dataflow
+
+import "github.com/deltaview/deltaview/internal/zset"
+
+// Operator is one node of a circuit. Step computes the operator's output
+// batch for one logical step from one consolidated batch per input (nil or
+// empty when an input did not change). Step must not change the operator's
+// state: it stages what it would change, Commit applies the staged changes
+// and Abort drops them, so that a step that fails anywhere in the circuit
+// leaves every operator as it was. The returned batch must be consolidated.
+//
+// The contract in full:
+//
+//   - Empty in, empty out. For every operator, a Step whose inputs are all
+//     empty returns an empty batch and stages nothing. The circuit relies on
+//     this and does not call Step at all when every input is empty (nor
+//     Commit or Abort afterwards).
+//   - Inputs. len(in) is the number of inputs the node was added with. The
+//     slice in is valid only during the call; the batches in it stay valid and
+//     unmodified until the following Commit or Abort, so an operator may keep
+//     them to apply at Commit. An operator never modifies an input batch.
+//   - Rows are immutable. An operator may keep any row it sees in its state
+//     and may put input rows in its output without copying them.
+//   - Output. The returned batch is consolidated (zset.IsConsolidated) and
+//     is immutable for the caller. It stays valid until the operator's next
+//     Step; after that the operator may reuse its memory (see ReuseBatch).
+//     The output may be one of the input batches (Integrate returns its input).
+//   - Errors. A Step that returns an error has staged nothing that Abort
+//     does not drop; the circuit calls Abort on it and on every node stepped
+//     before it. Errors are *pgerr.Error values.
+//   - Commit and Abort are called at most once after each Step, never
+//     without a Step before them.
+type Operator interface {
+	Step(in []zset.ZSet) (zset.ZSet, error)
+	Commit()
+	Abort()
+	// Info describes the operator for EXPLAIN: kind, state, cost.
+	Info() Info
+	// State reports the rows and approximate bytes the operator holds (after
+	// the last Commit).
+	State() StateSize
+}
+
+// Info describes an operator for EXPLAIN, e.g.
+// {Kind: "Filter", Detail: "amt > 10", State: "none", Cost: "O(change)"}.
+type Info struct {
+	Kind   string // operator name
+	Detail string // its parameters: predicate, expressions, keys
+	State  string // what state it keeps, in words
+	Cost   string // work per input change
+}
+
+// StateSize is the state an operator holds: rows kept and the approximate
+// bytes they take, including the index's overhead.
+type StateSize struct {
+	Rows  int64
+	Bytes int64
+}
+
+// maxReusedBatch is the largest batch capacity an operator keeps for reuse;
+// bigger buffers (from a cold start, say) are left to the garbage collector.
+const maxReusedBatch = 4096
+
+// ReuseBatch returns an empty batch to build the next output in, given the
+// operator's previous output prev: prev's memory, cleared, when it is small
+// enough to be worth keeping, or nil. Only call it at the start of Step,
+// when prev is no longer valid for anyone.
+func ReuseBatch(prev zset.ZSet) zset.ZSet {
+	if cap(prev) > maxReusedBatch {
+		return nil
+	}
+	clear(prev)
+	return prev[:0]
+}

@@ -1,0 +1,167 @@
+package zset
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+func compareEntries(a, b Entry) int { return value.CompareRows(a.Row, b.Row) }
+
+// Consolidate sorts z by row, merges entries with equal rows by summing
+// their weights and drops zero weights. It works in place and returns the
+// consolidated prefix of z; it allocates nothing beyond what sorting needs.
+// Rows are shared, not copied.
+func Consolidate(z ZSet) ZSet {
+	if len(z) == 0 {
+		return z
+	}
+	if !slices.IsSortedFunc(z, compareEntries) {
+		slices.SortFunc(z, compareEntries)
+	}
+	out := 0
+	for i := 0; i < len(z); {
+		e := z[i]
+		j := i + 1
+		for j < len(z) && value.CompareRows(z[j].Row, e.Row) == 0 {
+			e.W += z[j].W
+			j++
+		}
+		if e.W != 0 {
+			z[out] = e
+			out++
+		}
+		i = j
+	}
+	clear(z[out:]) // drop references to rows no longer in the batch
+	return z[:out]
+}
+
+// IsConsolidated reports whether z is sorted by row with no duplicate rows
+// and no zero weights.
+func IsConsolidated(z ZSet) bool {
+	for i, e := range z {
+		if e.W == 0 {
+			return false
+		}
+		if i > 0 && value.CompareRows(z[i-1].Row, e.Row) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Negate returns a new Z-set with every weight negated. The rows are shared.
+// A consolidated z gives a consolidated result.
+func (z ZSet) Negate() ZSet {
+	if len(z) == 0 {
+		return nil
+	}
+	out := make(ZSet, len(z))
+	for i, e := range z {
+		out[i] = Entry{Row: e.Row, W: -e.W}
+	}
+	return out
+}
+
+// Add returns a + b as a new consolidated Z-set; a and b must be
+// consolidated. The rows are shared.
+func Add(a, b ZSet) ZSet {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make(ZSet, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := value.CompareRows(a[i].Row, b[j].Row); {
+		case c < 0:
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			if w := a[i].W + b[j].W; w != 0 {
+				out = append(out, Entry{Row: a[i].Row, W: w})
+			}
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	out = append(out, b[j:]...)
+	return out
+}
+
+// Equal reports whether two consolidated Z-sets hold the same rows with the
+// same weights.
+func Equal(a, b ZSet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].W != b[i].W || value.CompareRows(a[i].Row, b[i].Row) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// String prints z canonically, one entry per line in row order: the weight
+// with its sign, a space, and the row as a parenthesised list of values.
+// Numbers and booleans print bare, NULL as NULL, and every other value as a
+// single-quoted literal of its PostgreSQL text output:
+//
+//	-1 (1, 'open', NULL)
+//	+1 (1, 'closed', 2.50)
+//
+// An unconsolidated z is printed as if consolidated (z is not modified). The
+// empty Z-set prints as the empty string.
+func (z ZSet) String() string {
+	if !IsConsolidated(z) {
+		z = Consolidate(slices.Clone(z))
+	}
+	var b strings.Builder
+	for _, e := range z {
+		if e.W > 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.FormatInt(e.W, 10))
+		b.WriteByte(' ')
+		b.WriteString(FormatRow(e.Row))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// FormatRow prints a row as String does: (v1, v2, …).
+func FormatRow(r value.Row) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, v := range r {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeValue(&b, v)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v value.Value) {
+	if v.IsNull() {
+		b.WriteString("NULL")
+		return
+	}
+	s := v.String()
+	switch v.Kind() {
+	case value.Bool, value.Int2, value.Int4, value.Int8, value.Numeric, value.Float4, value.Float8:
+		b.WriteString(s)
+	default:
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(s, "'", "''"))
+		b.WriteByte('\'')
+	}
+}

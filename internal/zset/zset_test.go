@@ -1,0 +1,136 @@
+package zset
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/value"
+	"pgregory.net/rapid"
+)
+
+func row(vs ...any) value.Row {
+	r := make(value.Row, len(vs))
+	for i, v := range vs {
+		switch v := v.(type) {
+		case nil:
+			r[i] = value.Null
+		case int:
+			r[i] = value.NewInt(value.Int8, int64(v))
+		case string:
+			r[i] = value.NewText(value.Text, v)
+		case bool:
+			r[i] = value.NewBool(v)
+		default:
+			panic(v)
+		}
+	}
+	return r
+}
+
+func TestConsolidate(t *testing.T) {
+	z := ZSet{
+		{row(2, "b"), 1},
+		{row(1, "a"), 1},
+		{row(2, "b"), -1},
+		{row(1, "a"), 2},
+		{row(nil, "x"), -1},
+		{row(3, "c"), 0},
+	}
+	got := Consolidate(z)
+	want := "+3 (1, 'a')\n-1 (NULL, 'x')\n"
+	if s := got.String(); s != want {
+		t.Fatalf("got\n%swant\n%s", s, want)
+	}
+	if !IsConsolidated(got) {
+		t.Fatal("not consolidated")
+	}
+	if &got[0] != &z[0] {
+		t.Fatal("Consolidate did not work in place")
+	}
+}
+
+func TestConsolidateNoAlloc(t *testing.T) {
+	src := ZSet{{row(3), 1}, {row(1), 1}, {row(2), -1}, {row(1), -1}}
+	buf := make(ZSet, len(src))
+	allocs := testing.AllocsPerRun(100, func() {
+		copy(buf, src)
+		Consolidate(buf)
+	})
+	if allocs != 0 {
+		t.Fatalf("Consolidate allocated %v times", allocs)
+	}
+}
+
+func TestStringQuoting(t *testing.T) {
+	z := ZSet{{row("it's", true, -4), -2}}
+	if got, want := z.String(), "-2 ('it''s', t, -4)\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := ZSet(nil).String(); got != "" {
+		t.Fatalf("empty Z-set printed %q", got)
+	}
+}
+
+func TestAddNegate(t *testing.T) {
+	a := Consolidate(ZSet{{row(1), 1}, {row(2), 2}})
+	b := Consolidate(ZSet{{row(2), -2}, {row(3), 1}})
+	if got, want := Add(a, b).String(), "+1 (1)\n+1 (3)\n"; got != want {
+		t.Fatalf("got\n%swant\n%s", got, want)
+	}
+	if got := Add(a, a.Negate()); len(got) != 0 {
+		t.Fatalf("a + -a = %v", got)
+	}
+}
+
+// genRow draws a small row so that equal rows are frequent.
+func genRow(t *rapid.T, label string) value.Row {
+	n := rapid.IntRange(0, 4).Draw(t, label+".a")
+	var a value.Value
+	if n == 4 {
+		a = value.Null
+	} else {
+		a = value.NewInt(value.Int8, int64(n))
+	}
+	s := rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, label+".b")
+	return value.Row{a, value.NewText(value.Text, s)}
+}
+
+func genZSet(t *rapid.T, label string) ZSet {
+	n := rapid.IntRange(0, 12).Draw(t, label+".len")
+	z := make(ZSet, n)
+	for i := range z {
+		z[i] = Entry{genRow(t, label), rapid.Int64Range(-3, 3).Draw(t, label+".w")}
+	}
+	return z
+}
+
+func TestZSetLaws(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := Consolidate(genZSet(t, "a"))
+		b := Consolidate(genZSet(t, "b"))
+		c := Consolidate(genZSet(t, "c"))
+		if !IsConsolidated(a) {
+			t.Fatalf("not consolidated:\n%s", a)
+		}
+		if again := Consolidate(slices.Clone(a)); !Equal(again, a) {
+			t.Fatalf("consolidation not idempotent:\n%s\nvs\n%s", again, a)
+		}
+		if !Equal(Add(a, b), Add(b, a)) {
+			t.Fatalf("Add not commutative")
+		}
+		if !Equal(Add(Add(a, b), c), Add(a, Add(b, c))) {
+			t.Fatalf("Add not associative")
+		}
+		if s := Add(a, a.Negate()); len(s) != 0 {
+			t.Fatalf("a + -a = \n%s", s)
+		}
+		sum := Add(a, b)
+		if !IsConsolidated(sum) {
+			t.Fatalf("sum not consolidated:\n%s", sum)
+		}
+		// Add agrees with consolidating the concatenation.
+		if cat := Consolidate(append(slices.Clone(a), b...)); !Equal(cat, sum) {
+			t.Fatalf("Add(a, b) =\n%s\nconsolidate(a ++ b) =\n%s", sum, cat)
+		}
+	})
+}
