@@ -1,0 +1,4 @@
+// Package lint holds tests that check the shape of the source tree: which
+// module packages each package may import (layers_test.go). It has no code
+// of its own.
+package lint
