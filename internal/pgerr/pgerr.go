@@ -1,0 +1,148 @@
+// Package pgerr defines the error value every user-facing failure carries:
+// a SQLSTATE code, a message, and optionally a position in the statement text
+// and a hint, printed the way psql prints server errors.
+package pgerr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// SQLSTATE codes used across deltaview.
+const (
+	FeatureNotSupported   = "0A000"
+	SyntaxError           = "42601"
+	UndefinedTable        = "42P01"
+	UndefinedColumn       = "42703"
+	UndefinedFunction     = "42883"
+	UndefinedObject       = "42704"
+	DuplicateTable        = "42P07"
+	DuplicateObject       = "42710"
+	DuplicateColumn       = "42701"
+	AmbiguousColumn       = "42702"
+	DatatypeMismatch      = "42804"
+	CannotCoerce          = "42846"
+	GroupingError         = "42803"
+	InvalidColumnRef      = "42P10"
+	WrongObjectType       = "42809"
+	DependentObjects      = "2BP01"
+	InvalidTableDef       = "42P16"
+	NumericOutOfRange     = "22003"
+	DivisionByZero        = "22012"
+	InvalidTextRep        = "22P02"
+	InvalidDatetimeFormat = "22007"
+	DatetimeOverflow      = "22008"
+	StringTooLong         = "22001"
+	InvalidParameter      = "22023"
+	InvalidEscape         = "22025"
+	CardinalityViolation  = "21000"
+	UniqueViolation       = "23505"
+	NotNullViolation      = "23502"
+	CheckViolation        = "23514"
+	ActiveTransaction     = "25001"
+	NoActiveTransaction   = "25P01"
+	InFailedTransaction   = "25P02"
+	ProgramLimitExceeded  = "54000"
+	OutOfMemory           = "53200"
+	Internal              = "XX000"
+	InvalidObjectDef      = "42P17"
+	Undefined             = "42000"
+)
+
+// Error is a user-facing error. Position is a 1-based character offset into
+// the statement text, or 0 when unknown.
+type Error struct {
+	Code     string
+	Message  string
+	Detail   string
+	Hint     string
+	Position int
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// New returns an error with code and a formatted message.
+func New(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// At returns a copy of e positioned at the 0-based byte offset off of the
+// statement text sql; a negative offset leaves e unpositioned.
+func (e *Error) At(sql string, off int) *Error {
+	if off < 0 || off > len(sql) {
+		return e
+	}
+	c := *e
+	c.Position = utf8.RuneCountInString(sql[:off]) + 1
+	return &c
+}
+
+// WithHint returns a copy of e with a hint.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	c := *e
+	c.Hint = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// Code returns the SQLSTATE of err, or XX000 if err carries none.
+func Code(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Wrap returns err as an *Error, giving it code XX000 if it has none.
+func Wrap(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: Internal, Message: err.Error()}
+}
+
+// Format prints err as psql does: "ERROR:  message", the SQLSTATE, and when
+// the error is positioned, the offending line of sql with a caret under the
+// position, then DETAIL and HINT lines.
+func Format(err error, sql string) string {
+	e := Wrap(err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "ERROR:  %s (SQLSTATE %s)\n", e.Message, e.Code)
+	if e.Position > 0 && sql != "" {
+		writeCaret(&b, sql, e.Position)
+	}
+	if e.Detail != "" {
+		fmt.Fprintf(&b, "DETAIL:  %s\n", e.Detail)
+	}
+	if e.Hint != "" {
+		fmt.Fprintf(&b, "HINT:  %s\n", e.Hint)
+	}
+	return b.String()
+}
+
+// writeCaret writes "LINE n: text" and a caret under the 1-based character
+// position pos, like psql.
+func writeCaret(b *strings.Builder, sql string, pos int) {
+	runes := []rune(sql)
+	if pos > len(runes)+1 {
+		return
+	}
+	line, start := 1, 0
+	for i := 0; i < pos-1 && i < len(runes); i++ {
+		if runes[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	end := start
+	for end < len(runes) && runes[end] != '\n' {
+		end++
+	}
+	prefix := fmt.Sprintf("LINE %d: ", line)
+	text := strings.ReplaceAll(string(runes[start:end]), "\t", " ")
+	fmt.Fprintf(b, "%s%s\n", prefix, text)
+	fmt.Fprintf(b, "%s^\n", strings.Repeat(" ", len(prefix)+pos-1-start))
+}
