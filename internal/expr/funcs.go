@@ -1,0 +1,254 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// FuncDef is one signature of a catalog function. Eval receives the
+// argument values already cast to Params; for a Strict function it is
+// never called with a NULL argument.
+type FuncDef struct {
+	Name     string
+	Volatile bool
+	Strict   bool
+	Eval     func(args []value.Value) (value.Value, error)
+
+	// Params are the argument kinds; value.Unknown stands for PostgreSQL's
+	// "any", an argument that keeps its own type.
+	Params []value.Kind
+	// Variadic functions take the last parameter once or more.
+	Variadic bool
+	// Result is the result type.
+	Result value.Type
+	// NoParens marks SQL's parameterless keywords (current_date, …), printed
+	// without parentheses.
+	NoParens bool
+}
+
+// catalog maps a function name to its signatures.
+var catalog = map[string][]*FuncDef{}
+
+// register adds d under its name and the aliases.
+func register(d *FuncDef, aliases ...string) {
+	catalog[d.Name] = append(catalog[d.Name], d)
+	for _, a := range aliases {
+		c := *d
+		c.Name = a
+		catalog[a] = append(catalog[a], &c)
+	}
+}
+
+// strict registers a strict, stable function.
+func strict(name string, params []value.Kind, result value.Type, eval func([]value.Value) (value.Value, error), aliases ...string) {
+	register(&FuncDef{Name: name, Strict: true, Params: params, Result: result, Eval: eval}, aliases...)
+}
+
+// kinds is a shorthand for a parameter list.
+func kinds(ks ...value.Kind) []value.Kind { return ks }
+
+// params returns d's parameter kinds for a call with n arguments.
+func (d *FuncDef) params(n int) ([]value.Kind, bool) {
+	if !d.Variadic {
+		return d.Params, n == len(d.Params)
+	}
+	if n < len(d.Params) {
+		return nil, false
+	}
+	ps := make([]value.Kind, n)
+	copy(ps, d.Params)
+	for i := len(d.Params); i < n; i++ {
+		ps[i] = d.Params[len(d.Params)-1]
+	}
+	return ps, true
+}
+
+type candidate struct {
+	def    *FuncDef
+	params []value.Kind
+}
+
+// ResolveFunc finds the signature of name that a call with arguments of
+// types args resolves to, by PostgreSQL's rules (an exact match, else the
+// candidates the arguments convert to implicitly, narrowed by most exact
+// matches, most preferred types, and the categories of untyped literals:
+// abs('1') is abs(double precision), length('abc') length(text)). params
+// are the types to cast each argument to (the argument's own type when its
+// kind fits), result the call's type. No match is 42883 "function foo(integer)
+// does not exist"; several equally good ones 42725.
+func ResolveFunc(name string, args []value.Type) (def *FuncDef, params []value.Type, result value.Type, err error) {
+	name = strings.ToLower(name)
+	var cands []candidate
+	for _, d := range catalog[name] {
+		ps, ok := d.params(len(args))
+		if !ok || !accepts(ps, args) {
+			continue
+		}
+		cands = append(cands, candidate{d, ps})
+	}
+	if len(cands) > 1 {
+		cands = narrow(cands, args)
+	}
+	switch {
+	case len(cands) == 0:
+		return nil, nil, result, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	case len(cands) > 1:
+		return nil, nil, result, (&pgerr.Error{Code: codeAmbiguous, Message: "function " + signature(name, args) + " is not unique"}).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	}
+	c := cands[0]
+	params = make([]value.Type, len(args))
+	for i, a := range args {
+		switch p := c.params[i]; {
+		case p != value.Unknown:
+			params[i] = keep(a, p)
+		case a.Kind == value.Unknown:
+			params[i] = value.TextType
+		default:
+			params[i] = a
+		}
+	}
+	return c.def, params, c.def.Result, nil
+}
+
+func signature(name string, args []value.Type) string {
+	var b strings.Builder
+	b.WriteString(name + "(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(typeName(a.Kind))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// accepts reports whether every argument converts implicitly to its
+// parameter.
+func accepts(ps []value.Kind, args []value.Type) bool {
+	for i, a := range args {
+		if ps[i] != value.Unknown && !implicit(a.Kind, ps[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// narrow applies PostgreSQL's func_select_candidate heuristics.
+func narrow(cands []candidate, args []value.Type) []candidate {
+	// Keep the candidates with the most exact matches among typed arguments.
+	cands = keepMax(cands, func(c candidate) int {
+		n := 0
+		for i, a := range args {
+			if a.Kind != value.Unknown && a.Kind == c.params[i] {
+				n++
+			}
+		}
+		return n
+	})
+	// Then those taking preferred types where a conversion is needed.
+	cands = keepMax(cands, func(c candidate) int {
+		n := 0
+		for i, a := range args {
+			if a.Kind != value.Unknown && a.Kind != c.params[i] && preferred(c.params[i]) {
+				n++
+			}
+		}
+		return n
+	})
+	if len(cands) <= 1 {
+		return cands
+	}
+	// Untyped literals: the string category if any candidate takes it there,
+	// else the one category all candidates take; then preferred types.
+	for i, a := range args {
+		if a.Kind != value.Unknown {
+			continue
+		}
+		first := categoryOf(cands[0].params[i])
+		hasString, same := false, true
+		for _, c := range cands {
+			cc := categoryOf(c.params[i])
+			hasString = hasString || cc == catString
+			same = same && cc == first
+		}
+		cat := first
+		switch {
+		case hasString:
+			cat = catString
+		case !same:
+			continue
+		}
+		var next []candidate
+		anyPreferred := false
+		for _, c := range cands {
+			if categoryOf(c.params[i]) == cat {
+				next = append(next, c)
+				anyPreferred = anyPreferred || preferred(c.params[i])
+			}
+		}
+		if anyPreferred {
+			next = keepMax(next, func(c candidate) int {
+				if preferred(c.params[i]) {
+					return 1
+				}
+				return 0
+			})
+		}
+		if len(next) > 0 {
+			cands = next
+		}
+	}
+	if len(cands) <= 1 {
+		return cands
+	}
+	// Unknowns and typed arguments all of one type: assume the unknowns
+	// have it too.
+	known := value.Unknown
+	for _, a := range args {
+		switch {
+		case a.Kind == value.Unknown:
+		case known == value.Unknown:
+			known = a.Kind
+		case known != a.Kind:
+			return cands
+		}
+	}
+	if known == value.Unknown {
+		return cands
+	}
+	var next []candidate
+	for _, c := range cands {
+		ok := true
+		for i, a := range args {
+			if a.Kind == value.Unknown && c.params[i] != value.Unknown && !implicit(known, c.params[i]) {
+				ok = false
+			}
+		}
+		if ok {
+			next = append(next, c)
+		}
+	}
+	if len(next) == 1 {
+		return next
+	}
+	return cands
+}
+
+func keepMax(cands []candidate, score func(candidate) int) []candidate {
+	best := -1
+	var out []candidate
+	for _, c := range cands {
+		switch s := score(c); {
+		case s > best:
+			best, out = s, []candidate{c}
+		case s == best:
+			out = append(out, c)
+		}
+	}
+	return out
+}

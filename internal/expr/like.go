@@ -1,0 +1,213 @@
+package expr
+
+import (
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+var _ Expr = (*Like)(nil)
+
+// codeInvalidEscapeSequence is SQLSTATE 22019, raised for an ESCAPE
+// string longer than one character.
+const codeInvalidEscapeSequence = "22019"
+
+// Like is E [NOT] LIKE Pattern [ESCAPE Escape], or ILIKE when ILike: % matches
+// any run of characters, _ exactly one, and the escape character (a
+// backslash when Escape is nil; none when it is the empty string) makes
+// the next pattern character literal. A pattern ending in the escape
+// character is an error (22025). ILIKE compares characters after Unicode
+// simple case folding. NULL if any operand is NULL. A char(n) operand keeps
+// its padding, as in PostgreSQL.
+//
+// Matching takes O(len(E) × len(Pattern)) at worst: the pattern is split at
+// its % signs into fixed-width segments, each matched at its leftmost
+// position, so there is no backtracking. The last compiled pattern is
+// cached in the node, so a constant pattern is compiled once.
+type Like struct {
+	E, Pattern Expr
+	Escape     Expr // nil: backslash
+	ILike, Not bool
+
+	m atomic.Pointer[likeMatcher] // last compiled pattern
+}
+
+func (l *Like) Type() value.Type { return value.BoolType }
+func (*Like) expr()              {}
+
+func (l *Like) Volatile() bool {
+	return l.E.Volatile() || l.Pattern.Volatile() || (l.Escape != nil && l.Escape.Volatile())
+}
+
+func (l *Like) String() string {
+	op := " LIKE "
+	if l.ILike {
+		op = " ILIKE "
+	}
+	if l.Not {
+		op = " NOT" + op
+	}
+	s := operand(l.E) + op + operand(l.Pattern)
+	if l.Escape != nil {
+		s += " ESCAPE " + operand(l.Escape)
+	}
+	return s
+}
+
+func (l *Like) Eval(row value.Row) (value.Value, error) {
+	s, err := l.E.Eval(row)
+	if err != nil {
+		return value.Null, err
+	}
+	p, err := l.Pattern.Eval(row)
+	if err != nil {
+		return value.Null, err
+	}
+	esc := "\\"
+	if l.Escape != nil {
+		e, err := l.Escape.Eval(row)
+		if err != nil {
+			return value.Null, err
+		}
+		if e.IsNull() {
+			return value.Null, nil
+		}
+		esc = rawText(e)
+	}
+	if s.IsNull() || p.IsNull() {
+		return value.Null, nil
+	}
+	pat := rawText(p)
+	m := l.m.Load()
+	if m == nil || m.pattern != pat || m.escape != esc {
+		if m, err = compileLike(pat, esc, l.ILike); err != nil {
+			return value.Null, err
+		}
+		l.m.Store(m)
+	}
+	return boolValue(m.match(rawText(s)) != l.Not), nil
+}
+
+// likeElem is one pattern character: a literal rune, or _ when any.
+type likeElem struct {
+	r   rune
+	any bool
+}
+
+// likeMatcher is a compiled pattern: the segments between its % signs.
+type likeMatcher struct {
+	pattern, escape string
+	fold            bool
+	segs            [][]likeElem // len(segs) == number of % + 1
+}
+
+// compileLike compiles pattern with the escape string esc ("" for none).
+func compileLike(pattern, esc string, fold bool) (*likeMatcher, error) {
+	escRune, useEsc := rune(0), false
+	switch utf8.RuneCountInString(esc) {
+	case 0:
+	case 1:
+		escRune, _ = utf8.DecodeRuneInString(esc)
+		useEsc = true
+	default:
+		return nil, (&pgerr.Error{Code: codeInvalidEscapeSequence, Message: "invalid escape string"}).
+			WithHint("Escape string must be empty or one character.")
+	}
+	m := &likeMatcher{pattern: pattern, escape: esc, fold: fold}
+	seg := []likeElem{}
+	for i := 0; i < len(pattern); {
+		r, size := utf8.DecodeRuneInString(pattern[i:])
+		i += size
+		switch {
+		case useEsc && r == escRune:
+			if i >= len(pattern) {
+				return nil, pgerr.New(pgerr.InvalidEscape, "LIKE pattern must not end with escape character")
+			}
+			r, size = utf8.DecodeRuneInString(pattern[i:])
+			i += size
+			seg = append(seg, likeElem{r: m.foldRune(r)})
+		case r == '%':
+			m.segs = append(m.segs, seg)
+			seg = []likeElem{}
+		case r == '_':
+			seg = append(seg, likeElem{any: true})
+		default:
+			seg = append(seg, likeElem{r: m.foldRune(r)})
+		}
+	}
+	m.segs = append(m.segs, seg)
+	return m, nil
+}
+
+func (m *likeMatcher) foldRune(r rune) rune {
+	if m.fold {
+		return unicode.ToLower(unicode.ToUpper(r))
+	}
+	return r
+}
+
+// matchAt matches seg at byte offset p of s, returning the offset after it.
+func (m *likeMatcher) matchAt(s string, p int, seg []likeElem) (int, bool) {
+	for _, e := range seg {
+		if p >= len(s) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(s[p:])
+		if !e.any && m.foldRune(r) != e.r {
+			return 0, false
+		}
+		p += size
+	}
+	return p, true
+}
+
+// match reports whether s matches the whole pattern.
+func (m *likeMatcher) match(s string) bool {
+	segs := m.segs
+	if len(segs) == 1 {
+		end, ok := m.matchAt(s, 0, segs[0])
+		return ok && end == len(s)
+	}
+	pos, ok := m.matchAt(s, 0, segs[0])
+	if !ok {
+		return false
+	}
+	// The last segment is anchored at the end of s.
+	last := segs[len(segs)-1]
+	lastStart := len(s)
+	for range last {
+		if lastStart <= pos {
+			return false
+		}
+		_, size := utf8.DecodeLastRuneInString(s[:lastStart])
+		lastStart -= size
+	}
+	if lastStart < pos {
+		return false
+	}
+	// Middle segments match at their leftmost position: any later match
+	// leaves less room for the rest, so leftmost is never wrong.
+	limited := s[:lastStart]
+	for _, seg := range segs[1 : len(segs)-1] {
+		if len(seg) == 0 {
+			continue
+		}
+		found := false
+		for p := pos; p < len(limited); {
+			if end, ok := m.matchAt(limited, p, seg); ok {
+				pos, found = end, true
+				break
+			}
+			_, size := utf8.DecodeRuneInString(limited[p:])
+			p += size
+		}
+		if !found {
+			return false
+		}
+	}
+	end, ok := m.matchAt(s, lastStart, last)
+	return ok && end == len(s)
+}

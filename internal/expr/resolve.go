@@ -1,0 +1,311 @@
+package expr
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// codeAmbiguous is SQLSTATE 42725, ambiguous_function: an operator or
+// function call that matches several candidates equally well.
+const codeAmbiguous = "42725"
+
+const (
+	hintNoOperator = "No operator matches the given name and argument types. You might need to add explicit type casts."
+	hintAmbigOp    = "Could not choose a best candidate operator. You might need to add explicit type casts."
+)
+
+// category is PostgreSQL's type category (pg_type.typcategory).
+type category byte
+
+const (
+	catUnknown  category = 'X'
+	catBool     category = 'B'
+	catNumeric  category = 'N'
+	catString   category = 'S'
+	catDateTime category = 'D'
+)
+
+func categoryOf(k value.Kind) category {
+	switch {
+	case k == value.Bool:
+		return catBool
+	case k.IsNumeric():
+		return catNumeric
+	case k.IsString():
+		return catString
+	case k.IsDateTime():
+		return catDateTime
+	}
+	return catUnknown
+}
+
+// preferred reports whether k is its category's preferred type.
+func preferred(k value.Kind) bool {
+	switch k {
+	case value.Bool, value.Float8, value.Text, value.TimestampTZ:
+		return true
+	}
+	return false
+}
+
+// implicit reports whether from converts to to implicitly.
+func implicit(from, to value.Kind) bool {
+	return from == to || from == value.Unknown || value.CanCast(from, to, false)
+}
+
+// typeName is a type's name as PostgreSQL's messages print it, without
+// modifier.
+func typeName(k value.Kind) string { return k.String() }
+
+// plain is the type of kind k without modifier.
+func plain(k value.Kind) value.Type { return value.Type{Kind: k, Mod: -1} }
+
+// keep returns t when it already has kind k (so no cast is needed), else
+// k without modifier.
+func keep(t value.Type, k value.Kind) value.Type {
+	if t.Kind == k {
+		return t
+	}
+	return plain(k)
+}
+
+// numericRank orders the exact numeric kinds by width.
+func numericRank(k value.Kind) int {
+	switch k {
+	case value.Int2:
+		return 1
+	case value.Int4:
+		return 2
+	case value.Int8:
+		return 3
+	case value.Numeric:
+		return 4
+	}
+	return 0
+}
+
+// widerNumeric is the kind two numeric kinds are computed in: the wider
+// exact kind, real only for two reals, double precision whenever a float
+// is involved otherwise.
+func widerNumeric(a, b value.Kind) value.Kind {
+	if a.IsFloat() || b.IsFloat() {
+		if a == value.Float4 && b == value.Float4 {
+			return value.Float4
+		}
+		return value.Float8
+	}
+	if numericRank(a) >= numericRank(b) {
+		return a
+	}
+	return b
+}
+
+func errNoOperator(op string, l, r value.Kind) error {
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeName(l), op, typeName(r)).
+		WithHint(hintNoOperator)
+}
+
+func errAmbiguousOperator(op string, l, r value.Kind) error {
+	return (&pgerr.Error{Code: codeAmbiguous,
+		Message: "operator is not unique: " + typeName(l) + " " + op + " " + typeName(r)}).WithHint(hintAmbigOp)
+}
+
+// ResolveArith resolves l op r as PostgreSQL's operator resolution does
+// for the built-in operators: lt and rt are the types to cast the operands
+// to (the operand's own type when its kind already fits) and result the
+// result type.
+//
+//   - integers compute in the wider integer (int2 + int2 is int2), an
+//     integer with numeric in numeric, anything with a float in double
+//     precision except real with real;
+//   - % takes integers and numeric only;
+//   - date + int4, int4 + date and date - int4 give a date, date - date an
+//     integer;
+//   - an untyped literal takes the other operand's type; two are ambiguous
+//     (42725).
+//
+// Anything else is 42883 "operator does not exist".
+func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err error) {
+	lk, rk := l.Kind, r.Kind
+	ops := op.String()
+	switch {
+	case lk == value.Unknown && rk == value.Unknown:
+		return lt, rt, result, errAmbiguousOperator(ops, lk, rk)
+	case lk == value.Unknown || rk == value.Unknown:
+		known := lk
+		if known == value.Unknown {
+			known = rk
+		}
+		if ltk, rtk, res, ok := arithKinds(op, known, known); ok {
+			return keep(l, ltk), keep(r, rtk), plain(res), nil
+		}
+		if known == value.Date {
+			// date + unknown could be date + integer or date + interval.
+			return lt, rt, result, errAmbiguousOperator(ops, lk, rk)
+		}
+		return lt, rt, result, errNoOperator(ops, lk, rk)
+	}
+	ltk, rtk, res, ok := arithKinds(op, lk, rk)
+	if !ok {
+		if lk.IsDateTime() && rk.IsDateTime() && op == OpSub {
+			return lt, rt, result, pgerr.New(pgerr.FeatureNotSupported, "type interval is not supported")
+		}
+		return lt, rt, result, errNoOperator(ops, lk, rk)
+	}
+	return keep(l, ltk), keep(r, rtk), plain(res), nil
+}
+
+// arithKinds is ResolveArith on known kinds.
+func arithKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
+	switch {
+	case l.IsNumeric() && r.IsNumeric():
+		if op == OpMod && (l.IsFloat() || r.IsFloat()) {
+			return 0, 0, 0, false
+		}
+		w := widerNumeric(l, r)
+		return w, w, w, true
+	case l == value.Date && r == value.Date:
+		if op == OpSub {
+			return value.Date, value.Date, value.Int4, true
+		}
+	case l == value.Date && (r == value.Int2 || r == value.Int4):
+		if op == OpAdd || op == OpSub {
+			return value.Date, value.Int4, value.Date, true
+		}
+	case r == value.Date && (l == value.Int2 || l == value.Int4):
+		if op == OpAdd {
+			return value.Int4, value.Date, value.Date, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// ResolveCompare returns the type both sides of a comparison are cast to:
+// the wider integer, numeric for an integer with numeric, double precision
+// for any numeric kind with a float (real only for two reals), text for
+// strings except char with char (which compares without trailing spaces),
+// the wider of date < timestamp < timestamptz, and for an untyped literal
+// the other side's kind (text for two literals). Comparing across
+// categories is 42883 "operator does not exist".
+func ResolveCompare(l, r value.Type) (value.Type, error) {
+	lk, rk := l.Kind, r.Kind
+	switch {
+	case l == r && lk != value.Unknown:
+		return l, nil
+	case lk == value.Unknown && rk == value.Unknown:
+		return value.TextType, nil
+	case lk == value.Unknown:
+		return plain(rk), nil
+	case rk == value.Unknown:
+		return plain(lk), nil
+	case lk == rk:
+		if lk == value.Varchar {
+			return value.TextType, nil
+		}
+		return plain(lk), nil
+	}
+	switch categoryOf(lk) {
+	case catNumeric:
+		if rk.IsNumeric() {
+			return plain(widerNumeric(lk, rk)), nil
+		}
+	case catString:
+		if rk.IsString() {
+			return value.TextType, nil
+		}
+	case catDateTime:
+		if rk.IsDateTime() {
+			return plain(max(lk, rk)), nil // Date < Timestamp < TimestampTZ
+		}
+	}
+	return value.Type{}, errNoOperator("=", lk, rk)
+}
+
+// CommonType resolves the type of a set of expressions that must agree, as
+// PostgreSQL's select_common_type does for UNION, CASE, COALESCE, IN,
+// GREATEST…: untyped literals are ignored (all untyped gives text); the
+// others must share a category, and within it the first type is replaced
+// by a later one it converts to implicitly but not back, unless it is the
+// category's preferred type. The modifier is kept only when every
+// expression has exactly the result type. context names the construct in
+// the 42804 error "CASE types integer and text cannot be matched".
+func CommonType(ts []value.Type, context string) (value.Type, error) {
+	var p value.Type
+	have := false
+	for _, t := range ts {
+		if t.Kind == value.Unknown {
+			continue
+		}
+		if !have {
+			p, have = t, true
+			continue
+		}
+		if t.Kind == p.Kind {
+			continue
+		}
+		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown {
+			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
+				context, typeName(p.Kind), typeName(t.Kind))
+		}
+		if !preferred(p.Kind) && implicit(p.Kind, t.Kind) && !implicit(t.Kind, p.Kind) {
+			p = t
+		}
+	}
+	if !have {
+		return value.TextType, nil
+	}
+	for _, t := range ts {
+		if t != p {
+			return plain(p.Kind), nil
+		}
+	}
+	return p, nil
+}
+
+// Coerce converts e to type to: e itself when it already has that type
+// (modifier included), else a Cast. A constant is converted at once, so a
+// bad literal fails here rather than at evaluation; an untyped literal is
+// parsed as to (with to's modifier applied as input does when implicit, as
+// a cast does when explicit). A conversion value.CanCast forbids is 42804
+// "cannot cast type text to integer implicitly" when implicit (the binder
+// rewords it for its context) and 42846 "cannot cast type boolean to date"
+// when explicit.
+func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
+	from := e.Type()
+	if from == to {
+		return e, nil
+	}
+	if from.Kind != value.Unknown && from.Kind != to.Kind && !value.CanCast(from.Kind, to.Kind, explicit) {
+		if explicit {
+			return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", typeName(from.Kind), to)
+		}
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot cast type %s to %s implicitly", typeName(from.Kind), to)
+	}
+	if c, ok := e.(*Const); ok {
+		v, err := castConst(c, to, explicit)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{V: v, T: to}, nil
+	}
+	return &Cast{E: e, To: to, Explicit: explicit}, nil
+}
+
+func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
+	v := c.V
+	if v.IsNull() {
+		return value.Null, nil
+	}
+	if c.T.Kind != value.Unknown {
+		return value.Cast(v, to, explicit)
+	}
+	s := rawText(v)
+	if !explicit || to.Mod < 0 {
+		return value.Parse(s, to)
+	}
+	v, err := value.Parse(s, plain(to.Kind))
+	if err != nil {
+		return value.Null, err
+	}
+	return value.Cast(v, to, true)
+}

@@ -1,0 +1,162 @@
+package expr
+
+import (
+	"slices"
+)
+
+// children returns e's direct subexpressions in evaluation order.
+func children(e Expr) []Expr {
+	switch n := e.(type) {
+	case *Cast:
+		return []Expr{n.E}
+	case *Arith:
+		return []Expr{n.L, n.R}
+	case *Neg:
+		return []Expr{n.E}
+	case *Concat:
+		return []Expr{n.L, n.R}
+	case *Func:
+		return n.Args
+	case *Cmp:
+		return []Expr{n.L, n.R}
+	case *InList:
+		return append([]Expr{n.E}, n.List...)
+	case *And:
+		return n.Args
+	case *Or:
+		return n.Args
+	case *Not:
+		return []Expr{n.E}
+	case *IsNull:
+		return []Expr{n.E}
+	case *IsBool:
+		return []Expr{n.E}
+	case *IsDistinct:
+		return []Expr{n.L, n.R}
+	case *Case:
+		kids := make([]Expr, 0, 2*len(n.Whens)+1)
+		for _, w := range n.Whens {
+			kids = append(kids, w.Cond, w.Result)
+		}
+		if n.Else != nil {
+			kids = append(kids, n.Else)
+		}
+		return kids
+	case *Coalesce:
+		return n.Args
+	case *NullIf:
+		return []Expr{n.L, n.R}
+	case *MinMax:
+		return n.Args
+	case *Like:
+		if n.Escape != nil {
+			return []Expr{n.E, n.Pattern, n.Escape}
+		}
+		return []Expr{n.E, n.Pattern}
+	}
+	return nil
+}
+
+// withChildren returns a copy of e with its children replaced by kids, in
+// the order children returns them.
+func withChildren(e Expr, kids []Expr) Expr {
+	switch n := e.(type) {
+	case *Cast:
+		return &Cast{E: kids[0], To: n.To, Explicit: n.Explicit}
+	case *Arith:
+		return &Arith{Op: n.Op, L: kids[0], R: kids[1], T: n.T}
+	case *Neg:
+		return &Neg{E: kids[0]}
+	case *Concat:
+		return &Concat{L: kids[0], R: kids[1]}
+	case *Func:
+		return &Func{Def: n.Def, Args: kids, T: n.T}
+	case *Cmp:
+		return &Cmp{Op: n.Op, L: kids[0], R: kids[1]}
+	case *InList:
+		return &InList{E: kids[0], List: kids[1:], Not: n.Not}
+	case *And:
+		return &And{Args: kids}
+	case *Or:
+		return &Or{Args: kids}
+	case *Not:
+		return &Not{E: kids[0]}
+	case *IsNull:
+		return &IsNull{E: kids[0], Not: n.Not}
+	case *IsBool:
+		return &IsBool{E: kids[0], Want: n.Want, Not: n.Not}
+	case *IsDistinct:
+		return &IsDistinct{L: kids[0], R: kids[1], Not: n.Not}
+	case *Case:
+		c := &Case{Whens: make([]When, len(n.Whens)), T: n.T}
+		for i := range n.Whens {
+			c.Whens[i] = When{Cond: kids[2*i], Result: kids[2*i+1]}
+		}
+		if n.Else != nil {
+			c.Else = kids[2*len(n.Whens)]
+		}
+		return c
+	case *Coalesce:
+		return &Coalesce{Args: kids, T: n.T}
+	case *NullIf:
+		return &NullIf{L: kids[0], R: kids[1]}
+	case *MinMax:
+		return &MinMax{Args: kids, T: n.T, Least: n.Least}
+	case *Like:
+		l := &Like{E: kids[0], Pattern: kids[1], ILike: n.ILike, Not: n.Not}
+		if len(kids) > 2 {
+			l.Escape = kids[2]
+		}
+		return l
+	}
+	return e
+}
+
+// Walk visits e and its subexpressions in pre-order, descending into a
+// node's children only when f returns true for it.
+func Walk(e Expr, f func(Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	for _, c := range children(e) {
+		Walk(c, f)
+	}
+}
+
+// Rewrite rebuilds e bottom-up: each node's children are rewritten first,
+// the node is copied if any child changed, and f is applied to the result.
+// f returns its argument to keep a node. e itself is never modified.
+func Rewrite(e Expr, f func(Expr) Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	kids := children(e)
+	var changed []Expr
+	for i, c := range kids {
+		nc := Rewrite(c, f)
+		if nc != c && changed == nil {
+			changed = make([]Expr, len(kids))
+			copy(changed, kids[:i])
+		}
+		if changed != nil {
+			changed[i] = nc
+		}
+	}
+	if changed != nil {
+		e = withChildren(e, changed)
+	}
+	return f(e)
+}
+
+// Columns returns the sorted, distinct indexes of the columns e reads.
+func Columns(e Expr) []int {
+	var cols []int
+	Walk(e, func(x Expr) bool {
+		if c, ok := x.(*Col); ok {
+			cols = append(cols, c.Idx)
+		}
+		return true
+	})
+	slices.Sort(cols)
+	return slices.Compact(cols)
+}
