@@ -223,6 +223,10 @@ func start(binDir string) (_ *Server, err error) {
 		initCmd = exec.Command(initdb[4], initdb[5:]...)
 		initCmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	}
+	if initCmd.SysProcAttr == nil {
+		initCmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	initCmd.SysProcAttr.Pdeathsig = syscall.SIGTERM // runuser passes it on
 	initCmd.Env = append(os.Environ(), "LC_ALL=C")
 	out, err := initCmd.CombinedOutput()
 	if err != nil {
