@@ -20,7 +20,7 @@ const (
 )
 
 // RowBytes approximates the memory a row held in an operator's state takes:
-// the slice header, the Value structs, the bytes of strings and the
+// the slice header, the Value structs, the bytes of strings (rounded up to words) and the
 // decimals of numerics (each counted as if unshared). An index's per-entry
 // overhead is the index's to add.
 func RowBytes(r value.Row) int64 {
@@ -28,7 +28,7 @@ func RowBytes(r value.Row) int64 {
 	for _, v := range r {
 		switch v.Kind() {
 		case value.Text, value.Varchar, value.Char:
-			n += int64(len(v.Str()))
+			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Numeric:
 			n += decimalBytes
 			if bits := v.Decimal().Coeff.BitLen(); bits > inlineCoeffBits {

@@ -72,17 +72,27 @@ func (c *Circuit) Add(op Operator, inputs ...NodeID) NodeID {
 	return id
 }
 
-// Step runs one logical step: deltas holds, per input name, that input's
-// changes; inputs absent from the map see an empty batch. Step consolidates
-// each batch in place (it may reorder and shorten the caller's slice, whose
-// memory it then reads until the next Step).
+// Step runs one logical step and commits it: Prepare, then Commit.
+func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
+	if err := c.Prepare(deltas); err != nil {
+		return err
+	}
+	c.Commit()
+	return nil
+}
+
+// Prepare computes one logical step without changing any operator's state:
+// deltas holds, per input name, that input's changes; inputs absent from the
+// map see an empty batch. Prepare consolidates each batch in place (it may
+// reorder and shorten the caller's slice, whose memory it then reads until
+// the next step).
 //
 // Every node runs once, in order. A node whose inputs are all empty is not
 // stepped: its output is empty (see Operator). If a node fails, every node
 // stepped so far is aborted, every output is cleared and the error is
-// returned: the circuit's state is as before the call. Otherwise every
-// stepped node is committed.
-func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
+// returned: the circuit's state is as before the call. Otherwise the
+// outputs are readable with Output and the step waits for Commit or Abort.
+func (c *Circuit) Prepare(deltas map[string]zset.ZSet) error {
 	for name := range deltas {
 		if _, ok := c.inputs[name]; !ok {
 			return pgerr.New(pgerr.Internal, "dataflow: unknown input %q", name)
@@ -127,6 +137,14 @@ func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
 		n.out = out
 		n.pending = NodeStats{Steps: 1, EntriesIn: entries, EntriesOut: int64(len(out))}
 	}
+	c.valid = true
+	return nil
+}
+
+// Commit applies the step Prepare computed to every operator's state.
+// Several circuits can be prepared and then committed together, or all
+// aborted, so that one transaction changes all views or none.
+func (c *Circuit) Commit() {
 	for _, id := range c.stepped {
 		n := &c.nodes[id]
 		n.op.Commit()
@@ -134,9 +152,12 @@ func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
 		n.stats.EntriesIn += n.pending.EntriesIn
 		n.stats.EntriesOut += n.pending.EntriesOut
 	}
-	c.valid = true
-	return nil
+	c.stepped = c.stepped[:0]
 }
+
+// Abort drops the step Prepare computed: every operator keeps its state as
+// before Prepare, and every output is cleared.
+func (c *Circuit) Abort() { c.abort() }
 
 func (c *Circuit) abort() {
 	for _, id := range c.stepped {

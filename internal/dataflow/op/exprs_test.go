@@ -164,3 +164,5 @@ func ints(ns ...int64) value.Row {
 	}
 	return r
 }
+
+func e(r value.Row, w int64) zset.Entry { return zset.Entry{Row: r, W: w} }
