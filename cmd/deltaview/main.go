@@ -1,0 +1,33 @@
+// Command deltaview runs SQL scripts against an in-memory deltaview
+// database whose materialized views are maintained incrementally.
+//
+//	deltaview run [--format table|csv|json] [--null STR] [FILE…]
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	root := &cobra.Command{
+		Use:           "deltaview",
+		Short:         "Incremental view maintenance: SQL views kept up to date by their deltas",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(runCmd())
+	if err := root.Execute(); err != nil {
+		if _, ok := err.(exitError); !ok {
+			fmt.Fprintln(os.Stderr, "deltaview:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// exitError is an error already reported to the user.
+type exitError struct{}
+
+func (exitError) Error() string { return "failed" }

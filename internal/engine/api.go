@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Typed changes, for callers that apply changes without SQL. They join the
+// open transaction (BEGIN, or the one Begin opened) and are maintained at
+// Commit like any statement's changes.
+
+// Begin opens an explicit transaction.
+func (e *Engine) Begin() error {
+	if e.tx != nil && e.tx.explicit {
+		return pgerr.New(pgerr.ActiveTransaction, "there is already a transaction in progress")
+	}
+	e.tx = &txn{explicit: true}
+	return nil
+}
+
+// Commit commits the open transaction.
+func (e *Engine) Commit() error {
+	if e.tx != nil && e.tx.failed {
+		e.rollback()
+		return pgerr.New(pgerr.InFailedTransaction, "the transaction failed and was rolled back")
+	}
+	return e.commit()
+}
+
+// Rollback abandons the open transaction.
+func (e *Engine) Rollback() { e.rollback() }
+
+// Insert adds a row to table, cast to the column types and checked against
+// the constraints. On error nothing of the row is stored.
+func (e *Engine) Insert(tableName string, row value.Row) error {
+	return e.typedChange(func() error {
+		t, row, err := e.typedRow(tableName, row)
+		if err != nil {
+			return err
+		}
+		_, err = e.insertRow(t, row)
+		return err
+	})
+}
+
+// Delete removes one row equal to row from table; it is an error if there
+// is none.
+func (e *Engine) Delete(tableName string, row value.Row) error {
+	return e.typedChange(func() error {
+		t, row, err := e.typedRow(tableName, row)
+		if err != nil {
+			return err
+		}
+		id, ok := e.find(t, row)
+		if !ok {
+			return pgerr.New("02000", "no row %s in table %q", failingRow(row), tableName)
+		}
+		e.deleteRow(t, id)
+		return nil
+	})
+}
+
+// Update replaces one row equal to old by new; it is an error if there is
+// none.
+func (e *Engine) Update(tableName string, old, new value.Row) error {
+	return e.typedChange(func() error {
+		t, old, err := e.typedRow(tableName, old)
+		if err != nil {
+			return err
+		}
+		_, new, err := e.typedRow(tableName, new)
+		if err != nil {
+			return err
+		}
+		id, ok := e.find(t, old)
+		if !ok {
+			return pgerr.New("02000", "no row %s in table %q", failingRow(old), tableName)
+		}
+		_, err = e.updateRow(t, id, new)
+		return err
+	})
+}
+
+func (e *Engine) typedChange(fn func() error) error {
+	if e.tx != nil && e.tx.failed {
+		return pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	tx := e.begin()
+	mark := len(tx.log)
+	if err := fn(); err != nil {
+		e.undoTo(mark)
+		if !tx.explicit {
+			e.tx = nil
+		}
+		return err
+	}
+	if !tx.explicit {
+		return e.commit()
+	}
+	return nil
+}
+
+func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error) {
+	t, ok := e.tables[name]
+	if !ok {
+		return nil, nil, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+	}
+	if len(row) != len(t.cols) {
+		return nil, nil, pgerr.New(pgerr.SyntaxError, "table %q has %d columns, the row has %d", name, len(t.cols), len(row))
+	}
+	out := make(value.Row, len(row))
+	for i, v := range row {
+		c, err := value.Cast(v, t.cols[i].Type, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i] = c
+	}
+	return t, out, nil
+}
+
+// find returns the id of a row equal to row: by primary key when the table
+// has one, otherwise by a scan.
+func (e *Engine) find(t *table, row value.Row) (uint64, bool) {
+	if len(t.uniques) > 0 && t.uniques[0].primary {
+		id, ok := t.uniques[0].lookup(row)
+		if !ok {
+			return 0, false
+		}
+		cur, _ := t.rows.Get(id)
+		return id, value.CompareRows(cur, row) == 0
+	}
+	var found uint64
+	ok := false
+	t.scan(func(id uint64, r value.Row) bool {
+		if value.CompareRows(r, row) == 0 {
+			found, ok = id, true
+			return false
+		}
+		return true
+	})
+	return found, ok
+}

@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
+	t := e.tables[ins.Table]
+	rows, err := exec.Run(ins.Source, e)
+	if err != nil {
+		return Result{}, err
+	}
+	var arbiter *uniqueIndex
+	if oc := ins.OnConflict; oc != nil && oc.Arbiter != nil {
+		for _, u := range t.uniques {
+			if sameCols(u.cols, oc.Arbiter) {
+				arbiter = u
+			}
+		}
+		if arbiter == nil {
+			return Result{}, pgerr.New(pgerr.InvalidColumnRef, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+		}
+	}
+	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
+	touched := map[uint64]bool{} // rows this statement inserted or updated
+	n := 0
+	for _, row := range rows {
+		row = slices.Clone(row)
+		if oc := ins.OnConflict; oc != nil {
+			var id uint64
+			var found bool
+			if arbiter != nil {
+				id, found = arbiter.lookup(row)
+			} else {
+				_, id, found = t.conflict(row)
+			}
+			if found {
+				if oc.DoNothing {
+					continue
+				}
+				if touched[id] {
+					return Result{}, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+						WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+				}
+				old, _ := t.rows.Get(id)
+				both := append(slices.Clone(old), row...)
+				if oc.Where != nil {
+					v, err := oc.Where.Eval(both)
+					if err != nil {
+						return Result{}, err
+					}
+					if v.IsNull() || !v.Bool() {
+						continue
+					}
+				}
+				newRow, err := assign(old, oc.Set, both)
+				if err != nil {
+					return Result{}, err
+				}
+				newID, err := e.updateRow(t, id, newRow)
+				if err != nil {
+					return Result{}, err
+				}
+				touched[newID] = true
+				if err := returning(&res, ins.Returning, newRow); err != nil {
+					return Result{}, err
+				}
+				n++
+				continue
+			}
+		}
+		id, err := e.insertRow(t, row)
+		if err != nil {
+			return Result{}, err
+		}
+		touched[id] = true
+		if err := returning(&res, ins.Returning, row); err != nil {
+			return Result{}, err
+		}
+		n++
+	}
+	res.Tag = fmt.Sprintf("INSERT 0 %d", n)
+	return res, nil
+}
+
+func sameCols(a, b []int) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
+}
+
+// assign returns a copy of old with the SET expressions, evaluated over
+// env, applied.
+func assign(old value.Row, set []sql.Assign, env value.Row) (value.Row, error) {
+	out := slices.Clone(old)
+	for _, a := range set {
+		v, err := a.Expr.Eval(env)
+		if err != nil {
+			return nil, err
+		}
+		out[a.Col] = v
+	}
+	return out, nil
+}
+
+func returning(res *Result, exprs []expr.Expr, row value.Row) error {
+	if len(exprs) == 0 {
+		return nil
+	}
+	out := make(value.Row, len(exprs))
+	for i, x := range exprs {
+		v, err := x.Eval(row)
+		if err != nil {
+			return err
+		}
+		out[i] = v
+	}
+	res.Rows = append(res.Rows, out)
+	return nil
+}
+
+// updateRow replaces the row with id by newRow, which moves to the end of
+// the table under a new id.
+func (e *Engine) updateRow(t *table, id uint64, newRow value.Row) (uint64, error) {
+	e.deleteRow(t, id)
+	return e.insertRow(t, newRow)
+}
+
+// target is a row a DML statement acts on, with the FROM/USING row it
+// matched (nil without FROM).
+type target struct {
+	id  uint64
+	row value.Row
+	env value.Row
+}
+
+// targets finds the rows of t that where (over the row, followed by a row
+// of from when given) accepts. With from, the first matching from row is
+// used, as PostgreSQL uses an arbitrary one.
+func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, error) {
+	var fromRows []value.Row
+	if from != nil {
+		var err error
+		if fromRows, err = exec.Run(from, e); err != nil {
+			return nil, err
+		}
+	}
+	var out []target
+	var err error
+	t.scan(func(id uint64, row value.Row) bool {
+		if from == nil {
+			ok, e2 := accepts(where, row)
+			if e2 != nil {
+				err = e2
+				return false
+			}
+			if ok {
+				out = append(out, target{id: id, row: row, env: row})
+			}
+			return true
+		}
+		for _, fr := range fromRows {
+			env := append(slices.Clone(row), fr...)
+			ok, e2 := accepts(where, env)
+			if e2 != nil {
+				err = e2
+				return false
+			}
+			if ok {
+				out = append(out, target{id: id, row: row, env: env})
+				break
+			}
+		}
+		return true
+	})
+	return out, err
+}
+
+func accepts(where expr.Expr, row value.Row) (bool, error) {
+	if where == nil {
+		return true, nil
+	}
+	v, err := where.Eval(row)
+	if err != nil {
+		return false, err
+	}
+	return !v.IsNull() && v.Bool(), nil
+}
+
+func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
+	t := e.tables[up.Table]
+	ts, err := e.targets(t, up.From, up.Where)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
+	// Compute every new row before changing any, so that SET expressions
+	// see the rows as they were.
+	newRows := make([]value.Row, len(ts))
+	for i, tg := range ts {
+		if newRows[i], err = assign(tg.row, up.Set, tg.env); err != nil {
+			return Result{}, err
+		}
+	}
+	for i, tg := range ts {
+		if _, err := e.updateRow(t, tg.id, newRows[i]); err != nil {
+			return Result{}, err
+		}
+		env := newRows[i]
+		if up.From != nil {
+			env = append(slices.Clone(newRows[i]), tg.env[len(t.cols):]...)
+		}
+		if err := returning(&res, up.Returning, env); err != nil {
+			return Result{}, err
+		}
+	}
+	res.Tag = fmt.Sprintf("UPDATE %d", len(ts))
+	return res, nil
+}
+
+func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
+	t := e.tables[del.Table]
+	ts, err := e.targets(t, del.Using, del.Where)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
+	for _, tg := range ts {
+		e.deleteRow(t, tg.id)
+		if err := returning(&res, del.Returning, tg.env); err != nil {
+			return Result{}, err
+		}
+	}
+	res.Tag = fmt.Sprintf("DELETE %d", len(ts))
+	return res, nil
+}

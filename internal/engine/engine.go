@@ -1,0 +1,418 @@
+// Package engine is deltaview's deterministic core: the catalog, the
+// stored tables, transactions, and the views maintained from each committed
+// transaction's changes. It does no I/O and starts no goroutines; a
+// transaction's statements go in, results and every view's delta come out.
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Engine holds the catalog and the data. It is not safe for concurrent use.
+type Engine struct {
+	tables map[string]*table
+	views  map[string]*view // materialized, maintained
+	named  map[string]*namedView
+	order  []*view // materialized views in creation order: a topological order
+	deps   map[string][]string
+	tx     *txn
+	ts     uint64 // logical time of the last commit
+	subs   []*subscription
+	nextID int
+	// pending collects the result sets that statement-level subscriptions
+	// produce during a statement, returned after its own result.
+	pending []Result
+}
+
+// view is a materialized view and its circuit.
+type view struct {
+	name       string
+	cols       []plan.Column
+	def        *sql.CreateView
+	c          *compile.Compiled
+	createdAt  time.Time
+	coldStart  time.Duration
+	coldRows   int64
+	steps      int64
+	lastStep   time.Duration
+	totalSteps time.Duration
+}
+
+// namedView is a plain view: a query inlined where it is used.
+type namedView struct {
+	name  string
+	cols  []plan.Column
+	query *sql.Stmt
+}
+
+// Result is what a statement returns: a result set when HasRows, and a
+// command tag.
+type Result struct {
+	Columns []plan.Column
+	Rows    []value.Row
+	HasRows bool
+	Tag     string
+	Notices []string
+}
+
+// New returns an empty engine.
+func New() *Engine {
+	return &Engine{
+		tables: map[string]*table{},
+		views:  map[string]*view{},
+		named:  map[string]*namedView{},
+		deps:   map[string][]string{},
+	}
+}
+
+// Relation implements sql.Catalog.
+func (e *Engine) Relation(name string) (*sql.Relation, bool) {
+	if t, ok := e.tables[name]; ok {
+		defaults := make([]expr.Expr, len(t.def.Cols))
+		for i, c := range t.def.Cols {
+			defaults[i] = c.Default
+		}
+		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults}, true
+	}
+	if v, ok := e.views[name]; ok {
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.cols}, true
+	}
+	if v, ok := e.named[name]; ok {
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query}, true
+	}
+	if st, ok := systemViews[name]; ok {
+		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols}, true
+	}
+	return nil, false
+}
+
+// recorder is a catalog that remembers every relation a statement resolved,
+// so that a view's dependencies include the plain views it inlined.
+type recorder struct {
+	cat  sql.Catalog
+	seen map[string]bool
+}
+
+func (r *recorder) Relation(name string) (*sql.Relation, bool) {
+	rel, ok := r.cat.Relation(name)
+	if ok {
+		r.seen[name] = true
+	}
+	return rel, ok
+}
+
+// Exec executes one parsed statement.
+func (e *Engine) Exec(s *sql.Stmt) ([]Result, error) {
+	if e.tx != nil && e.tx.failed {
+		if b, err := sql.Bind(e, s); err == nil {
+			if tx, ok := b.(*sql.Tx); ok && tx.Kind != sql.TxBegin {
+				e.rollback()
+				return []Result{{Tag: "ROLLBACK"}}, nil
+			}
+		}
+		return nil, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	e.pending = e.pending[:0]
+	rec := &recorder{cat: e, seen: map[string]bool{}}
+	b, err := sql.Bind(rec, s)
+	if err == nil {
+		var res Result
+		res, err = e.execBound(b, s, rec)
+		if err == nil {
+			out := append([]Result{res}, e.pending...)
+			e.pending = e.pending[:0]
+			return out, nil
+		}
+	}
+	if e.tx != nil && e.tx.explicit {
+		e.tx.failed = true
+	}
+	return nil, err
+}
+
+// ExecScript splits, parses and executes a script, calling fn with each
+// result; it stops at the first error, which is a *ScriptError.
+func (e *Engine) ExecScript(script string, fn func(Result) error) error {
+	parts, err := sql.Split(script)
+	if err != nil {
+		return &ScriptError{Err: err, SQL: script}
+	}
+	for _, p := range parts {
+		s, err := sql.Parse(p)
+		if err != nil {
+			return &ScriptError{Err: err, SQL: p}
+		}
+		if s == nil {
+			continue
+		}
+		results, err := e.Exec(s)
+		if err != nil {
+			return &ScriptError{Err: err, SQL: p}
+		}
+		for _, r := range results {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ScriptError is an error in one statement of a script, with that
+// statement's text for printing the error's position.
+type ScriptError struct {
+	Err error
+	SQL string
+}
+
+func (e *ScriptError) Error() string { return e.Err.Error() }
+func (e *ScriptError) Unwrap() error { return e.Err }
+
+func (e *Engine) execBound(b sql.Bound, s *sql.Stmt, rec *recorder) (Result, error) {
+	switch b := b.(type) {
+	case *sql.Tx:
+		return e.execTx(b)
+	case *sql.Select:
+		return e.execSelect(b.Plan)
+	case *sql.Insert:
+		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
+	case *sql.Update:
+		return e.autocommit(func() (Result, error) { return e.execUpdate(b) })
+	case *sql.Delete:
+		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
+	case *sql.CreateTable:
+		return e.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b) })
+	case *sql.CreateView:
+		return e.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
+	case *sql.Drop:
+		return e.ddl("DROP", func() (Result, error) { return e.drop(b) })
+	case *sql.Subscribe:
+		return e.subscribeStmt(b.View)
+	case *sql.Explain:
+		return e.explain(b)
+	case *sql.Show:
+		return e.show(b)
+	}
+	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
+}
+
+// ddl runs a catalog change, which is not transactional: it is refused
+// inside a transaction block.
+func (e *Engine) ddl(what string, fn func() (Result, error)) (Result, error) {
+	if e.tx != nil && e.tx.explicit {
+		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", what).
+			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
+	}
+	return fn()
+}
+
+func (e *Engine) createTable(ct *sql.CreateTable) (Result, error) {
+	if _, ok := e.Relation(ct.Name); ok {
+		if ct.IfNotExists {
+			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
+	}
+	e.tables[ct.Name] = newTable(ct)
+	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
+	if _, ok := e.Relation(cv.Name); ok {
+		if cv.IfNotExists {
+			return Result{Tag: "SELECT 0", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cv.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+	}
+	deps := make([]string, 0, len(rec.seen))
+	for name := range rec.seen {
+		if _, sys := systemViews[name]; sys && cv.Materialized {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "a materialized view cannot read the system view %s", name).
+				WithHint("query system views directly")
+		}
+		deps = append(deps, name)
+	}
+	sort.Strings(deps)
+	if !cv.Materialized {
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
+		e.deps[cv.Name] = deps
+		return Result{Tag: "CREATE VIEW"}, nil
+	}
+	v, err := e.buildView(cv)
+	if err != nil {
+		return Result{}, err
+	}
+	e.views[cv.Name] = v
+	e.order = append(e.order, v)
+	e.deps[cv.Name] = deps
+	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
+}
+
+// buildView compiles a view and builds its state from the current contents
+// of what it reads, in one step.
+func (e *Engine) buildView(cv *sql.CreateView) (*view, error) {
+	start := time.Now()
+	c, err := compile.Compile(cv.Plan)
+	if err != nil {
+		return nil, err
+	}
+	inputs := map[string]zset.ZSet{}
+	var rows int64
+	for _, rel := range c.Relations {
+		z := e.contents(rel)
+		rows += int64(len(z))
+		inputs[rel] = z
+	}
+	for name, z := range c.Consts {
+		inputs[name] = z
+	}
+	if err := c.Circuit.Step(inputs); err != nil {
+		return nil, err
+	}
+	return &view{name: cv.Name, cols: cv.Plan.Columns(), def: cv, c: c, createdAt: start,
+		coldStart: time.Since(start), coldRows: rows}, nil
+}
+
+// contents returns a stored relation's committed contents as a Z-set.
+func (e *Engine) contents(rel string) zset.ZSet {
+	if t, ok := e.tables[rel]; ok {
+		z := make(zset.ZSet, 0, t.rows.Len())
+		t.scan(func(_ uint64, r value.Row) bool {
+			z = append(z, zset.Entry{Row: r, W: 1})
+			return true
+		})
+		return z
+	}
+	if v, ok := e.views[rel]; ok {
+		z := make(zset.ZSet, 0, v.c.View.Len())
+		v.c.View.Rows(func(r value.Row, w int64) bool {
+			z = append(z, zset.Entry{Row: r, W: w})
+			return true
+		})
+		return z
+	}
+	return nil
+}
+
+func (e *Engine) drop(d *sql.Drop) (Result, error) {
+	kinds := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}
+	tags := map[sql.DropKind]string{sql.DropTable: "DROP TABLE", sql.DropView: "DROP VIEW", sql.DropMatView: "DROP MATERIALIZED VIEW"}
+	var notices []string
+	var targets []string
+	for _, name := range d.Names {
+		kind, ok := e.kindOf(name)
+		if !ok {
+			if d.IfExists {
+				notices = append(notices, fmt.Sprintf("%s %q does not exist, skipping", kinds[d.Kind], name))
+				continue
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kinds[d.Kind], name)
+		}
+		if kind != d.Kind {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a %s", name, kinds[d.Kind]).
+				WithHint("Use DROP %s to remove a %s.", map[sql.DropKind]string{sql.DropTable: "TABLE", sql.DropView: "VIEW", sql.DropMatView: "MATERIALIZED VIEW"}[kind], kinds[kind])
+		}
+		targets = append(targets, name)
+	}
+	// Everything that depends on the targets, transitively.
+	all := map[string]bool{}
+	var order []string
+	var visit func(string)
+	visit = func(n string) {
+		if all[n] {
+			return
+		}
+		all[n] = true
+		for _, dep := range e.dependents(n) {
+			visit(dep)
+		}
+		order = append(order, n) // dependents first
+	}
+	for _, t := range targets {
+		visit(t)
+	}
+	for _, n := range order {
+		isTarget := false
+		for _, t := range targets {
+			isTarget = isTarget || t == n
+		}
+		if isTarget {
+			continue
+		}
+		k, _ := e.kindOf(n)
+		if !d.Cascade {
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("cannot drop %s %s because other objects depend on it", kinds[e.mustKind(targets[0])], targets[0]),
+				Detail:  fmt.Sprintf("%s %s depends on %s %s", kinds[k], n, kinds[e.mustKind(e.deps[n][0])], e.deps[n][0]),
+				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		}
+		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
+	}
+	for _, n := range order {
+		e.dropOne(n)
+	}
+	return Result{Tag: tags[d.Kind], Notices: notices}, nil
+}
+
+func (e *Engine) kindOf(name string) (sql.DropKind, bool) {
+	switch {
+	case e.tables[name] != nil:
+		return sql.DropTable, true
+	case e.views[name] != nil:
+		return sql.DropMatView, true
+	case e.named[name] != nil:
+		return sql.DropView, true
+	}
+	return 0, false
+}
+
+func (e *Engine) mustKind(name string) sql.DropKind {
+	k, _ := e.kindOf(name)
+	return k
+}
+
+// dependents returns the views that read name directly, sorted.
+func (e *Engine) dependents(name string) []string {
+	var out []string
+	for v, deps := range e.deps {
+		for _, d := range deps {
+			if d == name {
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (e *Engine) dropOne(name string) {
+	delete(e.tables, name)
+	delete(e.named, name)
+	delete(e.deps, name)
+	if v, ok := e.views[name]; ok {
+		delete(e.views, name)
+		for i, o := range e.order {
+			if o == v {
+				e.order = append(e.order[:i], e.order[i+1:]...)
+				break
+			}
+		}
+	}
+	subs := e.subs[:0]
+	for _, s := range e.subs {
+		if s.view != name {
+			subs = append(subs, s)
+		}
+	}
+	e.subs = subs
+}

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// explain prints a view's circuit: per operator its state and its work per
+// change, and for an existing view the live figures.
+func (e *Engine) explain(x *sql.Explain) (Result, error) {
+	var c *compile.Compiled
+	live := false
+	if x.View != nil {
+		var err error
+		if c, err = compile.Compile(x.View.Plan); err != nil {
+			return Result{}, err
+		}
+	} else {
+		v, ok := e.views[x.Name]
+		if !ok {
+			return Result{}, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", x.Name)
+		}
+		c, live = v.c, true
+	}
+	type opJSON struct {
+		ID     int    `json:"id"`
+		Kind   string `json:"kind"`
+		Detail string `json:"detail,omitempty"`
+		State  string `json:"state"`
+		Cost   string `json:"cost"`
+		Inputs []int  `json:"inputs,omitempty"`
+		Rows   *int64 `json:"rows,omitempty"`
+		Bytes  *int64 `json:"bytes,omitempty"`
+		Steps  *int64 `json:"steps,omitempty"`
+	}
+	var ops []opJSON
+	var lines []string
+	circ := c.Circuit
+	for id := circ.Len() - 1; id >= 0; id-- {
+		n := circ.Node(dataflow.NodeID(id))
+		info := n.Info()
+		o := opJSON{ID: id, Kind: info.Kind, Detail: info.Detail, State: info.State, Cost: info.Cost}
+		for _, in := range circ.Inputs(dataflow.NodeID(id)) {
+			o.Inputs = append(o.Inputs, int(in))
+		}
+		line := fmt.Sprintf("%d %s", id, info.Kind)
+		if info.Detail != "" {
+			line += " " + info.Detail
+		}
+		line += fmt.Sprintf("  state: %s  cost: %s", info.State, info.Cost)
+		if live {
+			st, stats := n.State(), circ.Stats(dataflow.NodeID(id))
+			o.Rows, o.Bytes, o.Steps = &st.Rows, &st.Bytes, &stats.Steps
+			line += fmt.Sprintf("  rows=%d bytes=%d steps=%d", st.Rows, st.Bytes, stats.Steps)
+		}
+		if len(o.Inputs) > 0 {
+			ins := make([]string, len(o.Inputs))
+			for i, in := range o.Inputs {
+				ins[i] = fmt.Sprint(in)
+			}
+			line += "  <- " + strings.Join(ins, ", ")
+		}
+		ops = append(ops, o)
+		lines = append(lines, line)
+	}
+	col := []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}
+	if x.Format == "json" {
+		slices.Reverse(ops)
+		b, _ := json.MarshalIndent(map[string]any{"operators": ops}, "", "  ")
+		return Result{Columns: col, Rows: []value.Row{{value.NewText(value.Text, string(b))}}, HasRows: true, Tag: "EXPLAIN"}, nil
+	}
+	res := Result{Columns: col, HasRows: true, Tag: "EXPLAIN"}
+	for _, l := range lines {
+		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
+	}
+	return res, nil
+}
+
+func (e *Engine) show(s *sql.Show) (Result, error) {
+	switch s.Name {
+	case "views":
+		st := systemViews["deltaview_views"]
+		return Result{Columns: st.cols, Rows: st.rows(e), HasRows: true, Tag: "SHOW"}, nil
+	case "tables":
+		st := systemViews["deltaview_tables"]
+		return Result{Columns: st.cols, Rows: st.rows(e), HasRows: true, Tag: "SHOW"}, nil
+	}
+	return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Scan implements exec.Source: tables as they are in the open transaction,
+// materialized views as last committed (their maintained state: the query is
+// never run again), and the system views.
+func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
+	if t, ok := e.tables[rel]; ok {
+		var err error
+		t.scan(func(_ uint64, r value.Row) bool {
+			err = fn(r)
+			return err == nil
+		})
+		return err
+	}
+	if v, ok := e.views[rel]; ok {
+		var err error
+		v.c.View.Rows(func(r value.Row, w int64) bool {
+			for i := int64(0); i < w && err == nil; i++ {
+				err = fn(r)
+			}
+			return err == nil
+		})
+		return err
+	}
+	if st, ok := systemViews[rel]; ok {
+		for _, r := range st.rows(e) {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel)
+}
+
+var _ exec.Source = (*Engine)(nil)
+
+func (e *Engine) execSelect(p plan.Node) (Result, error) {
+	rows, err := exec.Run(p, e)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Columns: p.Columns(), Rows: rows, HasRows: true, Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
+}
+
+// ViewRows returns a materialized view's rows, each as many times as it
+// occurs, in the view's canonical order.
+func (e *Engine) ViewRows(name string) ([]plan.Column, []value.Row, error) {
+	v, ok := e.views[name]
+	if !ok {
+		return nil, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
+	}
+	var rows []value.Row
+	v.c.View.Rows(func(r value.Row, w int64) bool {
+		for i := int64(0); i < w; i++ {
+			rows = append(rows, r)
+		}
+		return true
+	})
+	return v.cols, rows, nil
+}
+
+// Recompute evaluates a materialized view's defining query from scratch
+// over the current tables: the oracle that tests compare the maintained
+// rows with.
+func (e *Engine) Recompute(name string) ([]value.Row, error) {
+	v, ok := e.views[name]
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
+	}
+	return exec.Run(v.def.Plan, e)
+}
+
+// Views returns the names of the materialized views in creation order.
+func (e *Engine) Views() []string {
+	out := make([]string, len(e.order))
+	for i, v := range e.order {
+		out[i] = v.name
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// systemView is a read-only relation computed from the engine's own
+// figures each time it is read.
+type systemView struct {
+	cols []plan.Column
+	rows func(e *Engine) []value.Row
+}
+
+func cols(spec ...any) []plan.Column {
+	var out []plan.Column
+	for i := 0; i < len(spec); i += 2 {
+		out = append(out, plan.Column{Name: spec[i].(string), Type: spec[i+1].(value.Type)})
+	}
+	return out
+}
+
+var (
+	text = value.TextType
+	i8   = value.Int8Type
+	i4   = value.Int4Type
+	f8   = value.Float8Type
+	tstz = value.TimestampTZType
+)
+
+var systemViews = map[string]systemView{
+	"deltaview_views": {
+		cols: cols("name", text, "rows", i8, "state_bytes", i8, "created_at", tstz, "cold_start_ms", f8,
+			"cold_start_rows_read", i8, "steps", i8, "last_step_us", f8, "mean_step_us", f8, "refills", i8, "definition", text),
+		rows: func(e *Engine) []value.Row {
+			var out []value.Row
+			for _, v := range e.order {
+				var bytes int64
+				for id := 0; id < v.c.Circuit.Len(); id++ {
+					bytes += v.c.Circuit.Node(dataflow.NodeID(id)).State().Bytes
+				}
+				mean := 0.0
+				if v.steps > 0 {
+					mean = float64(v.totalSteps.Nanoseconds()) / 1e3 / float64(v.steps)
+				}
+				out = append(out, value.Row{
+					value.NewText(value.Text, v.name), value.NewInt(value.Int8, v.c.View.Len()), value.NewInt(value.Int8, bytes),
+					value.NewTimestamp(value.TimestampTZ, v.createdAt.UnixMicro()-pgEpochMicros),
+					value.NewFloat(value.Float8, float64(v.coldStart.Microseconds())/1e3), value.NewInt(value.Int8, v.coldRows),
+					value.NewInt(value.Int8, v.steps), value.NewFloat(value.Float8, float64(v.lastStep.Nanoseconds())/1e3),
+					value.NewFloat(value.Float8, mean), value.NewInt(value.Int8, 0), value.NewText(value.Text, v.def.Definition),
+				})
+			}
+			return out
+		},
+	},
+	"deltaview_operators": {
+		cols: cols("view", text, "operator_id", i4, "kind", text, "state_bytes", i8, "rows", i8,
+			"input_changes", i8, "output_changes", i8, "refills", i8),
+		rows: func(e *Engine) []value.Row {
+			var out []value.Row
+			for _, v := range e.order {
+				c := v.c.Circuit
+				for id := 0; id < c.Len(); id++ {
+					n := c.Node(dataflow.NodeID(id))
+					st, stats := n.State(), c.Stats(dataflow.NodeID(id))
+					out = append(out, value.Row{
+						value.NewText(value.Text, v.name), value.NewInt(value.Int4, int64(id)), value.NewText(value.Text, n.Info().Kind),
+						value.NewInt(value.Int8, st.Bytes), value.NewInt(value.Int8, st.Rows),
+						value.NewInt(value.Int8, stats.EntriesIn), value.NewInt(value.Int8, stats.EntriesOut), value.NewInt(value.Int8, 0),
+					})
+				}
+			}
+			return out
+		},
+	},
+	"deltaview_tables": {
+		cols: cols("name", text, "rows", i8, "bytes", i8),
+		rows: func(e *Engine) []value.Row {
+			var out []value.Row
+			for _, name := range sortedKeys(e.tables) {
+				t := e.tables[name]
+				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())), value.NewInt(value.Int8, t.bytes)})
+			}
+			return out
+		},
+	},
+}
+
+// pgEpochMicros is 2000-01-01 00:00:00 UTC in Unix microseconds.
+const pgEpochMicros = 946684800 * 1000000

@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/btree"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// table keeps a stored table's rows, by row id in insertion order (an
+// updated row gets a new id and moves to the end, as in PostgreSQL), and a
+// hash index per PRIMARY KEY or UNIQUE constraint. A table without a
+// primary key is a multiset: equal rows are stored once each.
+type table struct {
+	name    string
+	def     *sql.CreateTable
+	cols    []plan.Column
+	rows    *btree.Map[uint64, value.Row]
+	nextID  uint64
+	uniques []*uniqueIndex // the primary key first, when there is one
+	bytes   int64
+}
+
+// uniqueIndex maps the encoded key of each row with no NULL in its key
+// columns to the row's id.
+type uniqueIndex struct {
+	name    string
+	cols    []int
+	primary bool
+	m       map[string]uint64
+}
+
+func newTable(def *sql.CreateTable) *table {
+	t := &table{name: def.Name, def: def, rows: btree.NewMap[uint64, value.Row](32), nextID: 1}
+	for _, c := range def.Cols {
+		t.cols = append(t.cols, plan.Column{Name: c.Name, Type: c.Type})
+	}
+	if def.PrimaryKey != nil {
+		t.uniques = append(t.uniques, &uniqueIndex{name: def.Name + "_pkey", cols: def.PrimaryKey, primary: true, m: map[string]uint64{}})
+	}
+	for _, u := range def.Uniques {
+		names := make([]string, len(u))
+		for i, c := range u {
+			names[i] = def.Cols[c].Name
+		}
+		name := def.Name + "_" + strings.Join(names, "_") + "_key"
+		t.uniques = append(t.uniques, &uniqueIndex{name: name, cols: u, m: map[string]uint64{}})
+	}
+	return t
+}
+
+// key returns the index key of row, or ok=false when a key column is NULL
+// (NULLs never conflict).
+func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
+	buf = buf[:0]
+	for _, c := range u.cols {
+		if row[c].IsNull() {
+			return nil, false
+		}
+		buf = value.AppendKey(buf, row[c])
+	}
+	return buf, true
+}
+
+// lookup returns the id of the row whose key equals row's.
+func (u *uniqueIndex) lookup(row value.Row) (uint64, bool) {
+	var arr [64]byte
+	k, ok := u.key(row, arr[:0])
+	if !ok {
+		return 0, false
+	}
+	id, found := u.m[string(k)]
+	return id, found
+}
+
+// check validates row against the table's NOT NULL and CHECK constraints.
+func (t *table) check(row value.Row) error {
+	for i, c := range t.def.Cols {
+		if c.NotNull && row[i].IsNull() {
+			return &pgerr.Error{Code: pgerr.NotNullViolation,
+				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.name),
+				Detail:  "Failing row contains " + failingRow(row) + "."}
+		}
+	}
+	for _, ch := range t.def.Checks {
+		v, err := ch.Expr.Eval(row)
+		if err != nil {
+			return err
+		}
+		if !v.IsNull() && !v.Bool() {
+			return &pgerr.Error{Code: pgerr.CheckViolation,
+				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", t.name, ch.Name),
+				Detail:  "Failing row contains " + failingRow(row) + "."}
+		}
+	}
+	return nil
+}
+
+func failingRow(row value.Row) string {
+	parts := make([]string, len(row))
+	for i, v := range row {
+		if v.IsNull() {
+			parts[i] = "null"
+		} else {
+			parts[i] = string(value.AppendText(nil, v))
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// conflict returns the unique index and existing row id that row would
+// duplicate, if any.
+func (t *table) conflict(row value.Row) (*uniqueIndex, uint64, bool) {
+	for _, u := range t.uniques {
+		if id, ok := u.lookup(row); ok {
+			return u, id, true
+		}
+	}
+	return nil, 0, false
+}
+
+func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
+	names := make([]string, len(u.cols))
+	vals := make([]string, len(u.cols))
+	for i, c := range u.cols {
+		names[i] = t.cols[c].Name
+		vals[i] = string(value.AppendText(nil, row[c]))
+	}
+	return &pgerr.Error{Code: pgerr.UniqueViolation,
+		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", u.name),
+		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
+}
+
+// put stores row under id and indexes it. The caller has checked
+// constraints.
+func (t *table) put(id uint64, row value.Row) {
+	t.rows.Set(id, row)
+	var arr [64]byte
+	for _, u := range t.uniques {
+		if k, ok := u.key(row, arr[:0]); ok {
+			u.m[string(k)] = id
+		}
+	}
+	t.bytes += dataflow.RowBytes(row)
+	if id >= t.nextID {
+		t.nextID = id + 1
+	}
+}
+
+// remove deletes the row with id and returns it.
+func (t *table) remove(id uint64) value.Row {
+	row, ok := t.rows.Delete(id)
+	if !ok {
+		return nil
+	}
+	var arr [64]byte
+	for _, u := range t.uniques {
+		if k, ok := u.key(row, arr[:0]); ok {
+			if u.m[string(k)] == id {
+				delete(u.m, string(k))
+			}
+		}
+	}
+	t.bytes -= dataflow.RowBytes(row)
+	return row
+}
+
+// scan calls fn for every row in id order until fn returns false.
+func (t *table) scan(fn func(id uint64, row value.Row) bool) {
+	t.rows.Scan(fn)
+}

@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// txn is an open transaction: the log of row changes it made, which is at
+// once its undo log and, at commit, the tables' deltas.
+type txn struct {
+	explicit bool // BEGIN was issued; otherwise one statement autocommits
+	failed   bool // a statement failed inside BEGIN: only ROLLBACK remains
+	log      []change
+}
+
+// change is one row inserted (w = +1) or deleted (w = -1) under id.
+type change struct {
+	t   *table
+	id  uint64
+	row value.Row
+	w   int64
+}
+
+func (e *Engine) execTx(t *sql.Tx) (Result, error) {
+	switch t.Kind {
+	case sql.TxBegin:
+		if e.tx != nil && e.tx.explicit {
+			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
+		}
+		e.tx = &txn{explicit: true}
+		return Result{Tag: "BEGIN"}, nil
+	case sql.TxCommit:
+		if e.tx == nil {
+			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}}, nil
+		}
+		if err := e.commit(); err != nil {
+			return Result{}, err
+		}
+		return Result{Tag: "COMMIT"}, nil
+	}
+	if e.tx == nil {
+		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}}, nil
+	}
+	e.rollback()
+	return Result{Tag: "ROLLBACK"}, nil
+}
+
+// begin returns the open transaction, opening an implicit one if needed.
+func (e *Engine) begin() *txn {
+	if e.tx == nil {
+		e.tx = &txn{}
+	}
+	return e.tx
+}
+
+// autocommit runs a data-changing statement: atomically within the open
+// transaction, or as a transaction of its own.
+func (e *Engine) autocommit(fn func() (Result, error)) (Result, error) {
+	tx := e.begin()
+	mark := len(tx.log)
+	res, err := fn()
+	if err != nil {
+		e.undoTo(mark)
+		if !tx.explicit {
+			e.tx = nil
+		}
+		return Result{}, err
+	}
+	if !tx.explicit {
+		if err := e.commit(); err != nil {
+			return Result{}, err
+		}
+	}
+	return res, nil
+}
+
+// insertRow stores a new row, logging the change.
+func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
+	if err := t.check(row); err != nil {
+		return 0, err
+	}
+	if u, _, dup := t.conflict(row); dup {
+		return 0, uniqueViolation(u, t, row)
+	}
+	id := t.nextID
+	t.put(id, row)
+	e.tx.log = append(e.tx.log, change{t: t, id: id, row: row, w: 1})
+	return id, nil
+}
+
+// deleteRow removes the row with id, logging the change.
+func (e *Engine) deleteRow(t *table, id uint64) {
+	row := t.remove(id)
+	if row != nil {
+		e.tx.log = append(e.tx.log, change{t: t, id: id, row: row, w: -1})
+	}
+}
+
+// undoTo reverts the open transaction's changes after the first mark.
+func (e *Engine) undoTo(mark int) {
+	log := e.tx.log
+	for i := len(log) - 1; i >= mark; i-- {
+		c := log[i]
+		if c.w > 0 {
+			c.t.remove(c.id)
+		} else {
+			c.t.put(c.id, c.row)
+		}
+	}
+	e.tx.log = log[:mark]
+}
+
+func (e *Engine) rollback() {
+	if e.tx != nil {
+		e.undoTo(0)
+		e.tx = nil
+	}
+}
+
+// commit ends the open transaction: it steps every view with the tables'
+// consolidated changes, all views or none, then tells subscribers. A view
+// that fails (an expression error on the new rows) rolls the whole
+// transaction back.
+func (e *Engine) commit() error {
+	tx := e.tx
+	e.tx = nil
+	if tx == nil || len(tx.log) == 0 {
+		return nil
+	}
+	deltas := map[string]zset.ZSet{}
+	for _, c := range tx.log {
+		deltas[c.t.name] = append(deltas[c.t.name], zset.Entry{Row: c.row, W: c.w})
+	}
+	for name, z := range deltas {
+		if z = zset.Consolidate(z); len(z) == 0 {
+			delete(deltas, name)
+		} else {
+			deltas[name] = z
+		}
+	}
+	if len(deltas) == 0 {
+		return nil
+	}
+	var stepped []*view
+	for _, v := range e.order {
+		if !readsAny(v, deltas) {
+			continue
+		}
+		start := time.Now()
+		if err := v.c.Circuit.Prepare(deltas); err != nil {
+			for _, s := range stepped {
+				s.c.Circuit.Abort()
+			}
+			e.tx = tx
+			e.rollback()
+			pe := *pgerr.Wrap(err)
+			pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", v.name)
+			return &pe
+		}
+		v.lastStep = time.Since(start)
+		stepped = append(stepped, v)
+		if out := v.c.Circuit.Output(v.c.Output); len(out) > 0 {
+			deltas[v.name] = out
+		}
+	}
+	e.ts++
+	for _, v := range stepped {
+		v.c.Circuit.Commit()
+		v.steps++
+		v.totalSteps += v.lastStep
+	}
+	e.notify(deltas)
+	return nil
+}
+
+func readsAny(v *view, deltas map[string]zset.ZSet) bool {
+	for _, r := range v.c.Relations {
+		if _, ok := deltas[r]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,252 @@
+// Package exec evaluates a logical plan once, from scratch, over stored
+// relations. It serves ad-hoc queries, the sources of DML statements, and
+// the from-scratch oracle that tests compare every maintained view with.
+// It keeps no state between calls.
+package exec
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Source reads stored relations.
+type Source interface {
+	// Scan calls fn for every row of the named relation, as many times as
+	// the row occurs. fn must not keep or change the row's backing array
+	// beyond the call unless the source documents otherwise.
+	Scan(relation string, fn func(value.Row) error) error
+}
+
+// Run evaluates p and returns its rows. Rows are in the order the plan
+// defines (Sort), otherwise in an unspecified but deterministic order.
+func Run(p plan.Node, src Source) ([]value.Row, error) {
+	switch n := p.(type) {
+	case *plan.Scan:
+		var out []value.Row
+		err := src.Scan(n.Relation, func(r value.Row) error {
+			out = append(out, r)
+			return nil
+		})
+		return out, err
+	case *plan.Filter:
+		in, err := Run(n.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		out := in[:0:0]
+		for _, r := range in {
+			v, err := n.Pred.Eval(r)
+			if err != nil {
+				return nil, err
+			}
+			if !v.IsNull() && v.Bool() {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	case *plan.Project:
+		in, err := Run(n.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]value.Row, len(in))
+		flat := make([]value.Value, len(in)*len(n.Exprs))
+		for i, r := range in {
+			row := flat[i*len(n.Exprs) : (i+1)*len(n.Exprs) : (i+1)*len(n.Exprs)]
+			if err := evalInto(row, n.Exprs, r); err != nil {
+				return nil, err
+			}
+			out[i] = row
+		}
+		return out, nil
+	case *plan.UnionAll:
+		var out []value.Row
+		for _, in := range n.Inputs {
+			rows, err := Run(in, src)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rows...)
+		}
+		return out, nil
+	case *plan.Distinct:
+		in, err := Run(n.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		slices.SortFunc(in, value.CompareRows)
+		return slices.CompactFunc(in, func(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }), nil
+	case *plan.Values:
+		out := make([]value.Row, len(n.Rows))
+		for i, exprs := range n.Rows {
+			out[i] = make(value.Row, len(exprs))
+			if err := evalInto(out[i], exprs, nil); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case *plan.GenerateSeries:
+		return generateSeries(n)
+	case *plan.Sort:
+		in, err := Run(n.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		return sortRows(in, n.Keys)
+	case *plan.Limit:
+		in, err := Run(n.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		return limit(in, n)
+	}
+	return nil, pgerr.New(pgerr.Internal, "exec: unknown plan node %T", p)
+}
+
+func evalInto(dst value.Row, exprs []expr.Expr, r value.Row) error {
+	for j, e := range exprs {
+		v, err := e.Eval(r)
+		if err != nil {
+			return err
+		}
+		dst[j] = v
+	}
+	return nil
+}
+
+func constInt(e expr.Expr) (int64, bool, error) {
+	if e == nil {
+		return 0, false, nil
+	}
+	v, err := e.Eval(nil)
+	if err != nil {
+		return 0, false, err
+	}
+	if v.IsNull() {
+		return 0, false, nil
+	}
+	return v.Int(), true, nil
+}
+
+func generateSeries(n *plan.GenerateSeries) ([]value.Row, error) {
+	start, ok1, err := constInt(n.Start)
+	if err != nil {
+		return nil, err
+	}
+	stop, ok2, err := constInt(n.Stop)
+	if err != nil {
+		return nil, err
+	}
+	step, ok3, err := constInt(n.Step)
+	if err != nil {
+		return nil, err
+	}
+	if !ok1 || !ok2 || (n.Step != nil && !ok3) {
+		return nil, nil // a NULL argument yields no rows
+	}
+	if n.Step == nil {
+		step = 1
+	}
+	if step == 0 {
+		return nil, pgerr.New(pgerr.InvalidParameter, "step size cannot equal zero")
+	}
+	k := n.Col.Type.Kind
+	var out []value.Row
+	for i := start; (step > 0 && i <= stop) || (step < 0 && i >= stop); i += step {
+		out = append(out, value.Row{value.NewInt(k, i)})
+		if (step > 0 && i > stop-step) || (step < 0 && i < stop-step) {
+			break // the next step would pass stop (or overflow)
+		}
+	}
+	return out, nil
+}
+
+func sortRows(rows []value.Row, keys []plan.SortKey) ([]value.Row, error) {
+	type keyed struct {
+		row  value.Row
+		keys []value.Value
+	}
+	ks := make([]keyed, len(rows))
+	flat := make([]value.Value, len(rows)*len(keys))
+	for i, r := range rows {
+		kv := flat[i*len(keys) : (i+1)*len(keys)]
+		for j, k := range keys {
+			v, err := k.Expr.Eval(r)
+			if err != nil {
+				return nil, err
+			}
+			kv[j] = v
+		}
+		ks[i] = keyed{r, kv}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		for j, k := range keys {
+			if c := CompareKey(a.keys[j], b.keys[j], k.Desc, k.NullsFirst); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for i := range ks {
+		rows[i] = ks[i].row
+	}
+	return rows, nil
+}
+
+// CompareKey compares two sort-key values under an ORDER BY item's
+// direction and NULL placement.
+func CompareKey(a, b value.Value, desc, nullsFirst bool) int {
+	an, bn := a.IsNull(), b.IsNull()
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		if nullsFirst {
+			return -1
+		}
+		return 1
+	case bn:
+		if nullsFirst {
+			return 1
+		}
+		return -1
+	}
+	c := value.Compare(a, b)
+	if desc {
+		c = -c
+	}
+	return c
+}
+
+func limit(rows []value.Row, n *plan.Limit) ([]value.Row, error) {
+	off, ok, err := constInt(n.Offset)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if off < 0 {
+			return nil, pgerr.New("2201X", "OFFSET must not be negative")
+		}
+		if off >= int64(len(rows)) {
+			return nil, nil
+		}
+		rows = rows[off:]
+	}
+	cnt, ok, err := constInt(n.Count)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if cnt < 0 {
+			return nil, pgerr.New("2201W", "LIMIT must not be negative")
+		}
+		if cnt < int64(len(rows)) {
+			rows = rows[:cnt]
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,139 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+)
+
+// binder resolves one statement against a catalog.
+type binder struct {
+	cat  Catalog
+	stmt *Stmt
+	// forView is set while binding a view's defining query: constructs
+	// that cannot be maintained incrementally are refused.
+	forView bool
+	// ctes is the stack of WITH scopes, innermost last.
+	ctes []map[string]*cte
+}
+
+// cte is a bound common table expression.
+type cte struct {
+	plan plan.Node
+}
+
+// Bind resolves a parsed statement against cat.
+func Bind(cat Catalog, s *Stmt) (Bound, error) {
+	if s.Subscribe != "" {
+		return &Subscribe{View: s.Subscribe}, nil
+	}
+	b := &binder{cat: cat, stmt: s}
+	return b.bindStmt(s.Node)
+}
+
+// BindQuery binds a SELECT for a view definition (forView) or a one-off
+// evaluation.
+func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
+	b := &binder{cat: cat, stmt: s, forView: forView}
+	sel := s.Node.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerr.New(pgerr.WrongObjectType, "not a query")
+	}
+	return b.bindSelect(sel)
+}
+
+func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
+	switch {
+	case n.GetSelectStmt() != nil:
+		p, err := b.bindSelect(n.GetSelectStmt())
+		if err != nil {
+			return nil, err
+		}
+		return &Select{Plan: p}, nil
+	case n.GetCreateStmt() != nil:
+		return b.bindCreateTable(n.GetCreateStmt())
+	case n.GetCreateTableAsStmt() != nil:
+		return b.bindCreateTableAs(n.GetCreateTableAsStmt())
+	case n.GetViewStmt() != nil:
+		return b.bindCreateView(n.GetViewStmt())
+	case n.GetDropStmt() != nil:
+		return b.bindDrop(n.GetDropStmt())
+	case n.GetInsertStmt() != nil:
+		return b.bindInsert(n.GetInsertStmt())
+	case n.GetUpdateStmt() != nil:
+		return b.bindUpdate(n.GetUpdateStmt())
+	case n.GetDeleteStmt() != nil:
+		return b.bindDelete(n.GetDeleteStmt())
+	case n.GetTransactionStmt() != nil:
+		return b.bindTransaction(n.GetTransactionStmt())
+	case n.GetExplainStmt() != nil:
+		return b.bindExplain(n.GetExplainStmt())
+	case n.GetVariableShowStmt() != nil:
+		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
+}
+
+func (b *binder) bindTransaction(t *pg_query.TransactionStmt) (Bound, error) {
+	switch t.Kind {
+	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
+		return &Tx{Kind: TxBegin}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
+		return &Tx{Kind: TxCommit}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		return &Tx{Kind: TxRollback}, nil
+	}
+	return nil, b.stmt.errf(t.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(t.Kind.String(), "TRANS_STMT_"))
+}
+
+func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
+	format := "text"
+	for _, o := range e.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch strings.ToLower(d.Defname) {
+		case "format":
+			if s := d.Arg.GetString_(); s != nil {
+				format = strings.ToLower(s.Sval)
+			}
+		default:
+			return nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "EXPLAIN option %s is not supported", d.Defname)
+		}
+	}
+	if format != "text" && format != "json" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format)
+	}
+	q := e.Query
+	if ct := q.GetCreateTableAsStmt(); ct != nil && ct.Objtype == pg_query.ObjectType_OBJECT_MATVIEW {
+		v, err := b.bindCreateTableAs(ct)
+		if err != nil {
+			return nil, err
+		}
+		return &Explain{View: v.(*CreateView), Format: format}, nil
+	}
+	if sel := q.GetSelectStmt(); sel != nil {
+		// EXPLAIN SELECT: the plan the view would have.
+		b.forView = true
+		p, err := b.bindSelect(sel)
+		if err != nil {
+			return nil, err
+		}
+		return &Explain{View: &CreateView{Materialized: true, Plan: p, Definition: b.stmt.SQL}, Format: format}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN is supported for CREATE MATERIALIZED VIEW and SELECT")
+}
+
+// stmtName names a statement node for messages: "CREATE FUNCTION".
+func stmtName(n *pg_query.Node) string {
+	s := n.String()
+	if i := strings.IndexAny(s, ":{ "); i > 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, "_stmt")
+	return strings.ToUpper(strings.ReplaceAll(s, "_", " "))
+}

@@ -1,0 +1,247 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
+	rv := cs.Relation
+	if rv.Relpersistence == "t" {
+		return nil, b.refuse(rv.Location, "temporary tables are not supported")
+	}
+	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
+		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")
+	}
+	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists}
+	var tableCons []*pg_query.Constraint
+	colIdx := map[string]int{}
+	for _, el := range cs.TableElts {
+		if c := el.GetConstraint(); c != nil {
+			tableCons = append(tableCons, c)
+			continue
+		}
+		cd := el.GetColumnDef()
+		if cd == nil {
+			return nil, b.refuse(-1, "table element %s is not supported", stmtName(el))
+		}
+		if _, dup := colIdx[cd.Colname]; dup {
+			return nil, b.stmt.errf(cd.Location, pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
+		}
+		t, err := b.typeFromName(cd.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		colIdx[cd.Colname] = len(ct.Cols)
+		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull})
+		for _, cn := range cd.Constraints {
+			c := cn.GetConstraint()
+			c.Keys = []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: cd.Colname}}}}
+			tableCons = append(tableCons, c)
+		}
+	}
+	sc := &scope{}
+	for _, c := range ct.Cols {
+		sc.cols = append(sc.cols, scopeCol{qual: ct.Name, name: c.Name, typ: c.Type})
+	}
+	keys := func(c *pg_query.Constraint) ([]int, error) {
+		var out []int
+		for _, k := range c.Keys {
+			name := k.GetString_().Sval
+			i, ok := colIdx[name]
+			if !ok {
+				return nil, b.stmt.errf(c.Location, pgerr.UndefinedColumn, "column %q named in key does not exist", name)
+			}
+			out = append(out, i)
+		}
+		return out, nil
+	}
+	for _, c := range tableCons {
+		switch c.Contype {
+		case pg_query.ConstrType_CONSTR_NOTNULL:
+			i, err := keys(c)
+			if err != nil {
+				return nil, err
+			}
+			ct.Cols[i[0]].NotNull = true
+		case pg_query.ConstrType_CONSTR_NULL:
+		case pg_query.ConstrType_CONSTR_DEFAULT:
+			i, err := keys(c)
+			if err != nil {
+				return nil, err
+			}
+			col := &ct.Cols[i[0]]
+			e, err := b.bindExpr(&scope{}, c.RawExpr)
+			if err != nil {
+				return nil, err
+			}
+			if col.Default, err = b.assignCast(e, col.Type, col.Name, c.Location); err != nil {
+				return nil, err
+			}
+		case pg_query.ConstrType_CONSTR_PRIMARY:
+			if ct.PrimaryKey != nil {
+				return nil, b.stmt.errf(c.Location, pgerr.InvalidTableDef, "multiple primary keys for table %q are not allowed", ct.Name)
+			}
+			k, err := keys(c)
+			if err != nil {
+				return nil, err
+			}
+			ct.PrimaryKey = k
+			for _, i := range k {
+				ct.Cols[i].NotNull = true
+			}
+		case pg_query.ConstrType_CONSTR_UNIQUE:
+			if c.NullsNotDistinct {
+				return nil, b.refuse(c.Location, "UNIQUE NULLS NOT DISTINCT is not supported")
+			}
+			k, err := keys(c)
+			if err != nil {
+				return nil, err
+			}
+			ct.Uniques = append(ct.Uniques, k)
+		case pg_query.ConstrType_CONSTR_CHECK:
+			e, err := b.bindExpr(sc, c.RawExpr)
+			if err != nil {
+				return nil, err
+			}
+			if e, err = b.toBool(e, "CHECK", c.Location); err != nil {
+				return nil, err
+			}
+			if e.Volatile() {
+				return nil, b.refuse(c.Location, "CHECK constraints must not use volatile functions")
+			}
+			name := c.Conname
+			if name == "" {
+				name = ct.Name + "_check"
+				if cols := expr.Columns(e); len(cols) == 1 {
+					name = ct.Name + "_" + ct.Cols[cols[0]].Name + "_check"
+				}
+			}
+			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e})
+		case pg_query.ConstrType_CONSTR_FOREIGN:
+			return nil, b.refuse(c.Location, "FOREIGN KEY constraints are not supported yet")
+		default:
+			return nil, b.refuse(c.Location, "constraint %s is not supported", strings.TrimPrefix(c.Contype.String(), "CONSTR_"))
+		}
+	}
+	return ct, nil
+}
+
+// assignCast converts e for storing into a column of type t, with
+// PostgreSQL's assignment casts: numeric kinds among themselves, anything
+// to a string type, dates and timestamps among themselves.
+func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
+	from := e.Type().Kind
+	ok := from == value.Unknown || from == t.Kind || value.CanCast(from, t.Kind, false) ||
+		(isNumeric(from) && isNumeric(t.Kind)) || isString(t.Kind) ||
+		(isDatetime(from) && isDatetime(t.Kind))
+	if !ok {
+		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
+			WithHint("You will need to rewrite or cast the expression.")
+	}
+	out, err := expr.Coerce(e, t, from != value.Unknown && from != t.Kind && !value.CanCast(from, t.Kind, false))
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	return out, nil
+}
+
+func isDatetime(k value.Kind) bool {
+	return k == value.Date || k == value.Timestamp || k == value.TimestampTZ
+}
+
+func (b *binder) bindCreateTableAs(ct *pg_query.CreateTableAsStmt) (Bound, error) {
+	if ct.Objtype != pg_query.ObjectType_OBJECT_MATVIEW {
+		return nil, b.refuse(ct.Into.Rel.Location, "CREATE TABLE … AS is not supported").
+			WithHint("use CREATE TABLE, then INSERT INTO … SELECT")
+	}
+	into := ct.Into
+	if len(into.Options) > 0 {
+		return nil, b.refuse(into.Rel.Location, "options on CREATE MATERIALIZED VIEW are not supported yet")
+	}
+	if into.SkipData {
+		return nil, b.refuse(b.keyword("data", 0), "WITH NO DATA is not supported: a view is maintained from the moment it is created")
+	}
+	return b.bindView(into.Rel, into.ColNames, ct.Query, true, ct.IfNotExists)
+}
+
+func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
+	if vs.Replace {
+		return nil, b.refuse(b.keyword("replace", 0), "CREATE OR REPLACE VIEW is not supported").WithHint("DROP VIEW, then CREATE VIEW")
+	}
+	if vs.View.Relpersistence == "t" {
+		return nil, b.refuse(vs.View.Location, "temporary views are not supported")
+	}
+	return b.bindView(vs.View, vs.Aliases, vs.Query, false, false)
+}
+
+func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *pg_query.Node, materialized, ifNotExists bool) (Bound, error) {
+	sel := q.GetSelectStmt()
+	if sel == nil {
+		return nil, b.refuse(rv.Location, "a view must be defined by a query")
+	}
+	// Materialized views refuse what cannot be maintained; plain views are
+	// inlined where used and checked there.
+	b.forView = materialized
+	p, err := b.bindSelect(sel)
+	if err != nil {
+		return nil, err
+	}
+	if p, err = b.renameColumns(p, colNames, rv.Relname, rv.Location); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, c := range p.Columns() {
+		if seen[c.Name] {
+			return nil, b.stmt.errf(rv.Location, pgerr.DuplicateColumn, "column %q specified more than once", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	def := b.queryText(q)
+	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def}
+	if !materialized {
+		qs, err := Parse(def)
+		if err != nil {
+			return nil, err
+		}
+		v.Query = qs
+	}
+	return v, nil
+}
+
+// queryText returns the text of the query that starts at the first token
+// of q and runs to the end of the statement.
+func (b *binder) queryText(q *pg_query.Node) string {
+	start := b.keyword("as", 0)
+	text := b.stmt.SQL
+	if start >= 0 {
+		text = text[start+2:]
+	}
+	text = strings.TrimSpace(text)
+	return strings.TrimSpace(strings.TrimSuffix(text, ";"))
+}
+
+func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
+	d := &Drop{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_TABLE:
+		d.Kind = DropTable
+	case pg_query.ObjectType_OBJECT_VIEW:
+		d.Kind = DropView
+	case pg_query.ObjectType_OBJECT_MATVIEW:
+		d.Kind = DropMatView
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+	}
+	for _, o := range ds.Objects {
+		items := o.GetList().GetItems()
+		name := items[len(items)-1].GetString_().Sval
+		d.Names = append(d.Names, name)
+	}
+	return d, nil
+}

@@ -1,0 +1,309 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// targetTable resolves the table a DML statement writes.
+func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, string, error) {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok || (rv.Schemaname != "" && rv.Schemaname != "public") {
+		return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+	}
+	if rel.Kind != KindTable {
+		what := "view"
+		if rel.Kind == KindMatView {
+			what = "materialized view"
+		}
+		return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot %s %s %q", verb, what, rel.Name).
+			WithHint("views are maintained from their tables: change the tables")
+	}
+	alias := rel.Name
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
+	return rel, alias, nil
+}
+
+func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
+	if ins.WithClause != nil {
+		return nil, b.refuse(ins.WithClause.Location, "WITH in INSERT is not supported")
+	}
+	rel, alias, err := b.targetTable(ins.Relation, "insert into")
+	if err != nil {
+		return nil, err
+	}
+	// Target columns.
+	var targets []int
+	if len(ins.Cols) == 0 {
+		for i := range rel.Cols {
+			targets = append(targets, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range ins.Cols {
+			rt := c.GetResTarget()
+			if len(rt.Indirection) > 0 {
+				return nil, b.refuse(rt.Location, "subscripted or field INSERT targets are not supported")
+			}
+			i := colIndex(rel.Cols, rt.Name)
+			if i < 0 {
+				return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
+			}
+			if seen[i] {
+				return nil, b.stmt.errf(rt.Location, pgerr.DuplicateColumn, "column %q specified more than once", rt.Name)
+			}
+			seen[i] = true
+			targets = append(targets, i)
+		}
+	}
+	fill := func(vals map[int]expr.Expr) []expr.Expr {
+		row := make([]expr.Expr, len(rel.Cols))
+		for i, c := range rel.Cols {
+			if e, ok := vals[i]; ok {
+				row[i] = e
+			} else if rel.Defaults[i] != nil {
+				row[i] = rel.Defaults[i]
+			} else {
+				row[i] = &expr.Const{V: value.Null, T: c.Type}
+			}
+		}
+		return row
+	}
+	cols := rel.Cols
+	out := &Insert{Table: rel.Name}
+	sel := ins.SelectStmt.GetSelectStmt()
+	switch {
+	case sel == nil: // DEFAULT VALUES
+		out.Source = &plan.Values{Rows: [][]expr.Expr{fill(nil)}, Cols: cols}
+	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.WithClause == nil:
+		var rows [][]expr.Expr
+		empty := &scope{}
+		for _, l := range sel.ValuesLists {
+			items := l.GetList().GetItems()
+			if len(items) > len(targets) {
+				return nil, b.stmt.errf(nodeLoc(items[len(targets)], -1), pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			}
+			if len(items) < len(targets) && len(ins.Cols) > 0 {
+				return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			vals := map[int]expr.Expr{}
+			for j, it := range items {
+				ci := targets[j]
+				if it.GetSetToDefault() != nil {
+					continue
+				}
+				e, err := b.bindExpr(empty, it)
+				if err != nil {
+					return nil, err
+				}
+				if vals[ci], err = b.assignCast(e, cols[ci].Type, cols[ci].Name, nodeLoc(it, -1)); err != nil {
+					return nil, err
+				}
+			}
+			rows = append(rows, fill(vals))
+		}
+		out.Source = &plan.Values{Rows: rows, Cols: cols}
+	default:
+		src, err := b.bindSelect(sel)
+		if err != nil {
+			return nil, err
+		}
+		sc := src.Columns()
+		if len(sc) > len(targets) {
+			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
+		if len(sc) < len(targets) && len(ins.Cols) > 0 {
+			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		vals := map[int]expr.Expr{}
+		for j, c := range sc {
+			ci := targets[j]
+			e, err := b.assignCast(&expr.Col{Idx: j, T: c.Type, Name: c.Name}, cols[ci].Type, cols[ci].Name, -1)
+			if err != nil {
+				return nil, err
+			}
+			vals[ci] = e
+		}
+		out.Source = &plan.Project{Input: src, Exprs: fill(vals), Cols: cols}
+	}
+	tableScope := newScope(alias, cols)
+	if oc := ins.OnConflictClause; oc != nil {
+		if out.OnConflict, err = b.bindOnConflict(oc, rel, tableScope); err != nil {
+			return nil, err
+		}
+	}
+	if out.Returning, out.RetCols, err = b.bindTargets(tableScope, ins.ReturningList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func colIndex(cols []plan.Column, name string) int {
+	for i, c := range cols {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, tableScope *scope) (*OnConflict, error) {
+	out := &OnConflict{DoNothing: oc.Action == pg_query.OnConflictAction_ONCONFLICT_NOTHING}
+	if oc.Infer != nil {
+		if oc.Infer.Conname != "" {
+			return nil, b.refuse(oc.Infer.Location, "ON CONFLICT ON CONSTRAINT is not supported").WithHint("name the columns: ON CONFLICT (a, b)")
+		}
+		if oc.Infer.WhereClause != nil {
+			return nil, b.refuse(oc.Infer.Location, "ON CONFLICT … WHERE is not supported")
+		}
+		for _, n := range oc.Infer.IndexElems {
+			ie := n.GetIndexElem()
+			if ie == nil || ie.Name == "" {
+				return nil, b.refuse(oc.Infer.Location, "ON CONFLICT on expressions is not supported")
+			}
+			i := colIndex(rel.Cols, ie.Name)
+			if i < 0 {
+				return nil, b.stmt.errf(oc.Infer.Location, pgerr.UndefinedColumn, "column %q does not exist", ie.Name)
+			}
+			out.Arbiter = append(out.Arbiter, i)
+		}
+	} else if !out.DoNothing {
+		return nil, b.stmt.errf(oc.Location, pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+			WithHint("For example, ON CONFLICT (column_name).")
+	}
+	if out.DoNothing {
+		return out, nil
+	}
+	sc := &scope{cols: append([]scopeCol{}, tableScope.cols...)}
+	sc.add("excluded", rel.Cols)
+	set, err := b.bindSet(sc, rel, oc.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	out.Set = set
+	if oc.WhereClause != nil {
+		w, err := b.bindExpr(sc, oc.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if out.Where, err = b.toBool(w, "WHERE", nodeLoc(oc.WhereClause, -1)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// bindSet binds SET col = expr, … over sc.
+func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]Assign, error) {
+	var out []Assign
+	seen := map[int]bool{}
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if rt == nil || rt.Val.GetMultiAssignRef() != nil {
+			return nil, b.refuse(-1, "multiple-column assignment (a, b) = (…) is not supported")
+		}
+		if len(rt.Indirection) > 0 {
+			return nil, b.refuse(rt.Location, "subscripted or field assignment is not supported")
+		}
+		i := colIndex(rel.Cols, rt.Name)
+		if i < 0 {
+			return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
+		}
+		if seen[i] {
+			return nil, b.stmt.errf(rt.Location, pgerr.DuplicateColumn, "multiple assignments to same column %q", rt.Name)
+		}
+		seen[i] = true
+		var e expr.Expr
+		if rt.Val.GetSetToDefault() != nil {
+			e = rel.Defaults[i]
+			if e == nil {
+				e = &expr.Const{V: value.Null, T: rel.Cols[i].Type}
+			}
+		} else {
+			var err error
+			if e, err = b.bindExpr(sc, rt.Val); err != nil {
+				return nil, err
+			}
+			if e, err = b.assignCast(e, rel.Cols[i].Type, rel.Cols[i].Name, rt.Location); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, Assign{Col: i, Expr: e})
+	}
+	return out, nil
+}
+
+func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
+	if up.WithClause != nil {
+		return nil, b.refuse(up.WithClause.Location, "WITH in UPDATE is not supported")
+	}
+	rel, alias, err := b.targetTable(up.Relation, "update")
+	if err != nil {
+		return nil, err
+	}
+	sc := newScope(alias, rel.Cols)
+	out := &Update{Table: rel.Name}
+	if len(up.FromClause) > 0 {
+		from, fsc, err := b.bindFrom(up.FromClause)
+		if err != nil {
+			return nil, err
+		}
+		out.From = from
+		sc.cols = append(sc.cols, fsc.cols...)
+	}
+	if out.Set, err = b.bindSet(sc, rel, up.TargetList); err != nil {
+		return nil, err
+	}
+	if up.WhereClause != nil {
+		w, err := b.bindExpr(sc, up.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if out.Where, err = b.toBool(w, "WHERE", nodeLoc(up.WhereClause, -1)); err != nil {
+			return nil, err
+		}
+	}
+	if out.Returning, out.RetCols, err = b.bindTargets(sc, up.ReturningList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
+	if del.WithClause != nil {
+		return nil, b.refuse(del.WithClause.Location, "WITH in DELETE is not supported")
+	}
+	rel, alias, err := b.targetTable(del.Relation, "delete from")
+	if err != nil {
+		return nil, err
+	}
+	sc := newScope(alias, rel.Cols)
+	out := &Delete{Table: rel.Name}
+	if len(del.UsingClause) > 0 {
+		using, usc, err := b.bindFrom(del.UsingClause)
+		if err != nil {
+			return nil, err
+		}
+		out.Using = using
+		sc.cols = append(sc.cols, usc.cols...)
+	}
+	if del.WhereClause != nil {
+		w, err := b.bindExpr(sc, del.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if out.Where, err = b.toBool(w, "WHERE", nodeLoc(del.WhereClause, -1)); err != nil {
+			return nil, err
+		}
+	}
+	if out.Returning, out.RetCols, err = b.bindTargets(sc, del.ReturningList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

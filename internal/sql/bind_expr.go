@@ -1,0 +1,662 @@
+package sql
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// bindExpr binds a scalar expression over the columns of s.
+func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
+	switch {
+	case n.GetColumnRef() != nil:
+		return b.bindColumnRef(s, n.GetColumnRef())
+	case n.GetAConst() != nil:
+		return bindConst(n.GetAConst())
+	case n.GetTypeCast() != nil:
+		return b.bindTypeCast(s, n.GetTypeCast())
+	case n.GetAExpr() != nil:
+		return b.bindAExpr(s, n.GetAExpr())
+	case n.GetBoolExpr() != nil:
+		return b.bindBoolExpr(s, n.GetBoolExpr())
+	case n.GetNullTest() != nil:
+		t := n.GetNullTest()
+		e, err := b.bindExpr(s, t.Arg)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.IsNull{E: e, Not: t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL}, nil
+	case n.GetBooleanTest() != nil:
+		return b.bindBooleanTest(s, n.GetBooleanTest())
+	case n.GetFuncCall() != nil:
+		return b.bindFuncCall(s, n.GetFuncCall())
+	case n.GetCaseExpr() != nil:
+		return b.bindCase(s, n.GetCaseExpr())
+	case n.GetCoalesceExpr() != nil:
+		c := n.GetCoalesceExpr()
+		args, t, err := b.bindCommon(s, c.Args, "COALESCE", c.Location)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.Coalesce{Args: args, T: t}, nil
+	case n.GetMinMaxExpr() != nil:
+		m := n.GetMinMaxExpr()
+		ctx := "GREATEST"
+		if m.Op == pg_query.MinMaxOp_IS_LEAST {
+			ctx = "LEAST"
+		}
+		args, t, err := b.bindCommon(s, m.Args, ctx, m.Location)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.MinMax{Args: args, T: t, Least: m.Op == pg_query.MinMaxOp_IS_LEAST}, nil
+	case n.GetSqlvalueFunction() != nil:
+		f := n.GetSqlvalueFunction()
+		switch f.Op {
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+			return b.callFunc(s, "current_date", nil, nil, f.Location)
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:
+			return b.callFunc(s, "now", nil, nil, f.Location)
+		}
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
+	case n.GetSubLink() != nil:
+		return nil, b.stmt.errf(n.GetSubLink().Location, pgerr.FeatureNotSupported, "subqueries in expressions are not supported yet").
+			WithHint("use a subquery in FROM")
+	case n.GetParamRef() != nil:
+		return nil, b.stmt.errf(n.GetParamRef().Location, pgerr.FeatureNotSupported, "parameters ($%d) are not supported", n.GetParamRef().Number)
+	case n.GetAArrayExpr() != nil:
+		return nil, b.stmt.errf(n.GetAArrayExpr().Location, pgerr.FeatureNotSupported, "arrays are not supported")
+	case n.GetRowExpr() != nil:
+		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row constructors are not supported")
+	case n.GetCollateClause() != nil:
+		return nil, b.stmt.errf(n.GetCollateClause().Location, pgerr.FeatureNotSupported, "COLLATE is not supported")
+	case n.GetAIndirection() != nil:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported")
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression %s is not supported", stmtName(n))
+}
+
+func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, error) {
+	var names []string
+	for _, f := range c.Fields {
+		if f.GetAStar() != nil {
+			return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "* is only allowed in a select list")
+		}
+		names = append(names, f.GetString_().Sval)
+	}
+	switch len(names) {
+	case 1:
+		return b.resolve(s, "", names[0], c.Location)
+	case 2:
+		return b.resolve(s, names[0], names[1], c.Location)
+	case 3:
+		if names[0] == "public" {
+			return b.resolve(s, names[1], names[2], c.Location)
+		}
+	}
+	return nil, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "column reference %s is not supported", strings.Join(names, "."))
+}
+
+// bindConst binds a literal: integers are int4, or int8 or numeric when
+// larger; decimals are numeric; strings are of unknown type until context
+// gives them one.
+func bindConst(c *pg_query.A_Const) (expr.Expr, error) {
+	if c.Isnull {
+		return &expr.Const{V: value.Null, T: value.UnknownType}, nil
+	}
+	switch v := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		return &expr.Const{V: value.NewInt(value.Int4, int64(v.Ival.Ival)), T: value.Int4Type}, nil
+	case *pg_query.A_Const_Fval:
+		s := v.Fval.Fval
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			if n >= math.MinInt32 && n <= math.MaxInt32 {
+				return &expr.Const{V: value.NewInt(value.Int4, n), T: value.Int4Type}, nil
+			}
+			return &expr.Const{V: value.NewInt(value.Int8, n), T: value.Int8Type}, nil
+		}
+		d, _, err := apd.NewFromString(s)
+		if err != nil {
+			return nil, pgerr.New(pgerr.InvalidTextRep, "invalid input syntax for type numeric: %q", s)
+		}
+		return &expr.Const{V: value.NewNumeric(d), T: value.NumericType}, nil
+	case *pg_query.A_Const_Sval:
+		return &expr.Const{V: value.NewText(value.Text, v.Sval.Sval), T: value.UnknownType}, nil
+	case *pg_query.A_Const_Boolval:
+		return &expr.Const{V: value.NewBool(v.Boolval.Boolval), T: value.BoolType}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported").At("", -1)
+}
+
+// typeFromName resolves a TypeName node.
+func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
+	var names []string
+	for _, n := range tn.Names {
+		names = append(names, n.GetString_().Sval)
+	}
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	if len(tn.ArrayBounds) > 0 {
+		return value.Type{}, b.stmt.errf(tn.Location, pgerr.FeatureNotSupported, "array types are not supported")
+	}
+	var mods []int32
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			return value.Type{}, b.stmt.errf(tn.Location, pgerr.SyntaxError, "type modifiers must be simple constants")
+		}
+		mods = append(mods, c.GetIval().Ival)
+	}
+	t, err := value.TypeFromName(strings.Join(names, "."), mods)
+	if err != nil {
+		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(tn.Location))
+	}
+	return t, nil
+}
+
+func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error) {
+	t, err := b.typeFromName(c.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.bindExpr(s, c.Arg)
+	if err != nil {
+		return nil, err
+	}
+	out, err := expr.Coerce(e, t, true)
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
+	}
+	return out, nil
+}
+
+// coerce converts e to t in an implicit (or, with explicit, explicit)
+// context, positioning any error at loc.
+func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error) {
+	out, err := expr.Coerce(e, t, false)
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	return out, nil
+}
+
+// toBool coerces e to boolean for WHERE, CHECK, AND/OR/NOT, CASE WHEN.
+func (b *binder) toBool(e expr.Expr, what string, loc int32) (expr.Expr, error) {
+	switch e.Type().Kind {
+	case value.Bool:
+		return e, nil
+	case value.Unknown:
+		return b.coerce(e, value.BoolType, loc)
+	}
+	return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, e.Type())
+}
+
+func (b *binder) bindBoolExpr(s *scope, be *pg_query.BoolExpr) (expr.Expr, error) {
+	what := map[pg_query.BoolExprType]string{
+		pg_query.BoolExprType_AND_EXPR: "AND", pg_query.BoolExprType_OR_EXPR: "OR", pg_query.BoolExprType_NOT_EXPR: "NOT",
+	}[be.Boolop]
+	args := make([]expr.Expr, len(be.Args))
+	for i, a := range be.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		if args[i], err = b.toBool(e, what, nodeLoc(a, be.Location)); err != nil {
+			return nil, err
+		}
+	}
+	switch be.Boolop {
+	case pg_query.BoolExprType_AND_EXPR:
+		return &expr.And{Args: args}, nil
+	case pg_query.BoolExprType_OR_EXPR:
+		return &expr.Or{Args: args}, nil
+	}
+	return &expr.Not{E: args[0]}, nil
+}
+
+func (b *binder) bindBooleanTest(s *scope, t *pg_query.BooleanTest) (expr.Expr, error) {
+	e, err := b.bindExpr(s, t.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if e, err = b.toBool(e, "IS TRUE", t.Location); err != nil {
+		return nil, err
+	}
+	switch t.Booltesttype {
+	case pg_query.BoolTestType_IS_TRUE:
+		return &expr.IsBool{E: e, Want: 1}, nil
+	case pg_query.BoolTestType_IS_NOT_TRUE:
+		return &expr.IsBool{E: e, Want: 1, Not: true}, nil
+	case pg_query.BoolTestType_IS_FALSE:
+		return &expr.IsBool{E: e, Want: 0}, nil
+	case pg_query.BoolTestType_IS_NOT_FALSE:
+		return &expr.IsBool{E: e, Want: 0, Not: true}, nil
+	case pg_query.BoolTestType_IS_UNKNOWN:
+		return &expr.IsBool{E: e, Want: -1}, nil
+	}
+	return &expr.IsBool{E: e, Want: -1, Not: true}, nil
+}
+
+func opName(names []*pg_query.Node) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[len(names)-1].GetString_().Sval
+}
+
+func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
+	op := opName(a.Name)
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_OP:
+		if a.Lexpr == nil {
+			r, err := b.bindExpr(s, a.Rexpr)
+			if err != nil {
+				return nil, err
+			}
+			switch op {
+			case "-":
+				if c, ok := r.(*expr.Const); ok && r.Type().Kind != value.Unknown {
+					// Fold negative literals so that -2147483648 is an int4.
+					v, err := value.Neg(c.V)
+					if err == nil {
+						return &expr.Const{V: v, T: c.T}, nil
+					}
+				}
+				if !isNumeric(r.Type().Kind) && r.Type().Kind != value.Unknown {
+					return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: - %s", r.Type()).
+						WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+				}
+				if r.Type().Kind == value.Unknown {
+					if r, err = b.coerce(r, value.Float8Type, a.Location); err != nil {
+						return nil, err
+					}
+				}
+				return &expr.Neg{E: r}, nil
+			case "+":
+				return r, nil
+			}
+			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
+		}
+		l, err := b.bindExpr(s, a.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindExpr(s, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		return b.binaryOp(op, l, r, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT}, nil
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.NullIf{L: l, R: r}, nil
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		return b.bindIn(s, a, op == "<>")
+	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		return b.bindLike(s, a, op)
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		return b.bindBetween(s, a)
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "SIMILAR TO is not supported").WithHint("use LIKE")
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s ANY/ALL (array) is not supported", op).WithHint("use IN (list)")
+	}
+	return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "operator %s is not supported", op)
+}
+
+func isNumeric(k value.Kind) bool {
+	switch k {
+	case value.Int2, value.Int4, value.Int8, value.Numeric, value.Float4, value.Float8:
+		return true
+	}
+	return false
+}
+
+// binaryOp builds l op r for arithmetic, comparison and concatenation.
+func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	if cmp, ok := cmpOps[op]; ok {
+		t, err := expr.ResolveCompare(l.Type(), r.Type())
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		if l, err = b.coerce(l, t, loc); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, t, loc); err != nil {
+			return nil, err
+		}
+		return &expr.Cmp{Op: cmp, L: l, R: r}, nil
+	}
+	if op == "||" {
+		lk, rk := l.Type().Kind, r.Type().Kind
+		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
+			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", l.Type(), r.Type()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		var err error
+		if l, err = expr.Coerce(l, value.TextType, true); err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		if r, err = expr.Coerce(r, value.TextType, true); err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		return &expr.Concat{L: l, R: r}, nil
+	}
+	arith, ok := arithOps[op]
+	if !ok {
+		return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "operator %s is not supported", op)
+	}
+	lt, rt, res, err := expr.ResolveArith(arith, l.Type(), r.Type())
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	if l, err = b.coerce(l, lt, loc); err != nil {
+		return nil, err
+	}
+	if r, err = b.coerce(r, rt, loc); err != nil {
+		return nil, err
+	}
+	return &expr.Arith{Op: arith, L: l, R: r, T: res}, nil
+}
+
+var cmpOps = map[string]expr.CmpOp{
+	"=": expr.EQ, "<>": expr.NE, "!=": expr.NE, "<": expr.LT, "<=": expr.LE, ">": expr.GT, ">=": expr.GE,
+}
+
+var arithOps = map[string]expr.ArithOp{
+	"+": expr.OpAdd, "-": expr.OpSub, "*": expr.OpMul, "/": expr.OpDiv, "%": expr.OpMod,
+}
+
+func isString(k value.Kind) bool { return k == value.Text || k == value.Varchar || k == value.Char }
+
+// bindComparable binds two expressions and casts them to their comparison
+// type.
+func (b *binder) bindComparable(s *scope, ln, rn *pg_query.Node, loc int32) (expr.Expr, expr.Expr, error) {
+	l, err := b.bindExpr(s, ln)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.bindExpr(s, rn)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := expr.ResolveCompare(l.Type(), r.Type())
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	if l, err = b.coerce(l, t, loc); err != nil {
+		return nil, nil, err
+	}
+	if r, err = b.coerce(r, t, loc); err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
+}
+
+func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, error) {
+	list := a.Rexpr.GetList()
+	if list == nil {
+		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "IN (subquery) is not supported yet")
+	}
+	nodes := append([]*pg_query.Node{a.Lexpr}, list.Items...)
+	all, _, err := b.bindCommon(s, nodes, "IN", a.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.InList{E: all[0], List: all[1:], Not: not}, nil
+}
+
+func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, error) {
+	l, err := b.bindExpr(s, a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	patNode := a.Rexpr
+	var esc expr.Expr
+	if f := patNode.GetFuncCall(); f != nil && opName(f.Funcname) == "like_escape" && len(f.Args) == 2 {
+		patNode = f.Args[0]
+		if esc, err = b.bindExpr(s, f.Args[1]); err != nil {
+			return nil, err
+		}
+		if esc, err = b.coerce(esc, value.TextType, a.Location); err != nil {
+			return nil, err
+		}
+	}
+	p, err := b.bindExpr(s, patNode)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range []*expr.Expr{&l, &p} {
+		k := (*e).Type().Kind
+		if !isString(k) && k != value.Unknown {
+			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, p.Type()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if *e, err = b.coerce(*e, value.TextType, a.Location); err != nil {
+			return nil, err
+		}
+	}
+	return &expr.Like{E: l, Pattern: p, Escape: esc, ILike: strings.Contains(op, "*"), Not: strings.HasPrefix(op, "!")}, nil
+}
+
+func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
+	items := a.Rexpr.GetList().GetItems()
+	if len(items) != 2 {
+		return nil, b.stmt.errf(a.Location, pgerr.SyntaxError, "malformed BETWEEN")
+	}
+	build := func(lo, hi *pg_query.Node) (expr.Expr, error) {
+		x, err := b.bindExpr(s, a.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		l, err := b.bindExpr(s, lo)
+		if err != nil {
+			return nil, err
+		}
+		h, err := b.bindExpr(s, hi)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := b.binaryOp(">=", x, l, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		le, err := b.binaryOp("<=", x, h, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.And{Args: []expr.Expr{ge, le}}, nil
+	}
+	e, err := build(items[0], items[1])
+	if err != nil {
+		return nil, err
+	}
+	sym := a.Kind == pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM
+	if sym {
+		e2, err := build(items[1], items[0])
+		if err != nil {
+			return nil, err
+		}
+		e = &expr.Or{Args: []expr.Expr{e, e2}}
+	}
+	if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+		e = &expr.Not{E: e}
+	}
+	return e, nil
+}
+
+// bindCommon binds expressions and casts them to their common type.
+func (b *binder) bindCommon(s *scope, nodes []*pg_query.Node, context string, loc int32) ([]expr.Expr, value.Type, error) {
+	es := make([]expr.Expr, len(nodes))
+	ts := make([]value.Type, len(nodes))
+	for i, n := range nodes {
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return nil, value.Type{}, err
+		}
+		es[i], ts[i] = e, e.Type()
+	}
+	t, err := expr.CommonType(ts, context)
+	if err != nil {
+		return nil, value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	for i := range es {
+		var err error
+		if es[i], err = b.coerce(es[i], t, nodeLoc(nodes[i], loc)); err != nil {
+			return nil, value.Type{}, err
+		}
+	}
+	return es, t, nil
+}
+
+func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
+	var arg expr.Expr
+	if c.Arg != nil {
+		var err error
+		if arg, err = b.bindExpr(s, c.Arg); err != nil {
+			return nil, err
+		}
+	}
+	results := make([]*pg_query.Node, 0, len(c.Args)+1)
+	var conds []expr.Expr
+	for _, w := range c.Args {
+		cw := w.GetCaseWhen()
+		cond, err := b.bindExpr(s, cw.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if arg != nil {
+			if cond, err = b.binaryOp("=", arg, cond, cw.Location); err != nil {
+				return nil, err
+			}
+		} else if cond, err = b.toBool(cond, "CASE/WHEN", cw.Location); err != nil {
+			return nil, err
+		}
+		conds = append(conds, cond)
+		results = append(results, cw.Result)
+	}
+	hasElse := c.Defresult != nil
+	if hasElse {
+		results = append(results, c.Defresult)
+	} else {
+		results = append(results, &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}})
+	}
+	res, t, err := b.bindCommon(s, results, "CASE", c.Location)
+	if err != nil {
+		return nil, err
+	}
+	out := &expr.Case{Else: res[len(res)-1], T: t}
+	for i, cond := range conds {
+		out.Whens = append(out.Whens, expr.When{Cond: cond, Result: res[i]})
+	}
+	return out, nil
+}
+
+// aggregateNames are refused until aggregates are maintained.
+var aggregateNames = map[string]bool{
+	"count": true, "sum": true, "avg": true, "min": true, "max": true, "string_agg": true, "array_agg": true,
+	"bool_and": true, "bool_or": true, "every": true, "stddev": true, "variance": true, "var_pop": true,
+	"var_samp": true, "stddev_pop": true, "stddev_samp": true, "json_agg": true, "jsonb_agg": true,
+}
+
+func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	name := opName(f.Funcname)
+	if f.Over != nil {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "window functions are not supported yet")
+	}
+	if aggregateNames[name] || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "aggregate function %s is not supported yet", name)
+	}
+	if name == "generate_series" {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")
+	}
+	return b.callFunc(s, name, f.Args, nil, f.Location)
+}
+
+// callFunc resolves and binds a call of a catalog function. pre are
+// arguments already bound (used for SQL-syntax functions), args are nodes.
+func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []expr.Expr, loc int32) (expr.Expr, error) {
+	es := pre
+	for _, a := range args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	ts := make([]value.Type, len(es))
+	for i, e := range es {
+		ts[i] = e.Type()
+	}
+	if name == "position" {
+		name = "strpos"
+	}
+	def, params, res, err := expr.ResolveFunc(name, ts)
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	if def.Volatile && b.forView {
+		return nil, b.refuse(loc, "volatile function %s() cannot be maintained in a view", name).
+			WithHint("compute the value when the rows are written, and store it in a table column")
+	}
+	for i := range es {
+		if i < len(params) {
+			if es[i], err = b.coerce(es[i], params[i], loc); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &expr.Func{Def: def, Args: es, T: res}, nil
+}
+
+// refuse returns the 0A000 error for a construct a view cannot maintain.
+func (b *binder) refuse(loc int32, format string, args ...any) *pgerr.Error {
+	return b.stmt.errf(loc, pgerr.FeatureNotSupported, format, args...)
+}
+
+// nodeLoc returns the location of an expression node, or def.
+func nodeLoc(n *pg_query.Node, def int32) int32 {
+	if n == nil {
+		return def
+	}
+	switch v := n.GetNode().(type) {
+	case *pg_query.Node_ColumnRef:
+		return v.ColumnRef.Location
+	case *pg_query.Node_AConst:
+		return v.AConst.Location
+	case *pg_query.Node_FuncCall:
+		return v.FuncCall.Location
+	case *pg_query.Node_AExpr:
+		return v.AExpr.Location
+	case *pg_query.Node_TypeCast:
+		return v.TypeCast.Location
+	case *pg_query.Node_BoolExpr:
+		return v.BoolExpr.Location
+	case *pg_query.Node_CaseExpr:
+		return v.CaseExpr.Location
+	case *pg_query.Node_CoalesceExpr:
+		return v.CoalesceExpr.Location
+	case *pg_query.Node_NullTest:
+		return v.NullTest.Location
+	case *pg_query.Node_SubLink:
+		return v.SubLink.Location
+	}
+	return def
+}

@@ -1,0 +1,691 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// bindSelect binds a query (SELECT, VALUES or a set operation) to a plan
+// whose columns carry the output names.
+func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
+	if sel.WithClause != nil {
+		if err := b.pushWith(sel.WithClause); err != nil {
+			return nil, err
+		}
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
+	}
+	if sel.IntoClause != nil {
+		return nil, b.refuse(b.keyword("into", 0), "SELECT INTO is not supported").WithHint("use CREATE TABLE … AS or INSERT INTO … SELECT")
+	}
+	if len(sel.LockingClause) > 0 {
+		return nil, b.refuse(b.keyword("for", 0), "FOR UPDATE/SHARE is not supported")
+	}
+	var (
+		p   plan.Node
+		err error
+	)
+	switch {
+	case sel.Op != pg_query.SetOperation_SETOP_NONE:
+		p, err = b.bindSetOp(sel)
+	case len(sel.ValuesLists) > 0:
+		p, err = b.bindValues(sel.ValuesLists)
+	default:
+		return b.bindSimpleSelect(sel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// ORDER BY and LIMIT over a set operation or VALUES see only the output
+	// columns.
+	return b.bindOrderLimit(sel, p, newScope("", p.Columns()), nil)
+}
+
+func (b *binder) pushWith(w *pg_query.WithClause) error {
+	if w.Recursive {
+		return b.refuse(w.Location, "WITH RECURSIVE is not supported yet")
+	}
+	scope := map[string]*cte{}
+	b.ctes = append(b.ctes, scope)
+	for _, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		sel := c.Ctequery.GetSelectStmt()
+		if sel == nil {
+			return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
+		}
+		if _, dup := scope[c.Ctename]; dup {
+			return b.stmt.errf(c.Location, pgerr.DuplicateTable, "WITH query name %q specified more than once", c.Ctename)
+		}
+		p, err := b.bindSelect(sel)
+		if err != nil {
+			return err
+		}
+		if p, err = b.renameColumns(p, c.Aliascolnames, c.Ctename, c.Location); err != nil {
+			return err
+		}
+		scope[c.Ctename] = &cte{plan: p}
+	}
+	return nil
+}
+
+func (b *binder) lookupCTE(name string) (*cte, bool) {
+	for i := len(b.ctes) - 1; i >= 0; i-- {
+		if c, ok := b.ctes[i][name]; ok {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// renameColumns applies column aliases (t(a, b)) to p's output.
+func (b *binder) renameColumns(p plan.Node, names []*pg_query.Node, rel string, loc int32) (plan.Node, error) {
+	if len(names) == 0 {
+		return p, nil
+	}
+	cols := p.Columns()
+	if len(names) > len(cols) {
+		return nil, b.stmt.errf(loc, pgerr.InvalidColumnRef, "table %q has %d columns available but %d columns specified", rel, len(cols), len(names))
+	}
+	exprs := make([]expr.Expr, len(cols))
+	out := make([]plan.Column, len(cols))
+	for i, c := range cols {
+		exprs[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
+		out[i] = c
+		if i < len(names) {
+			out[i].Name = names[i].GetString_().Sval
+		}
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: out}, nil
+}
+
+func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
+	if sel.Op != pg_query.SetOperation_SETOP_UNION {
+		word := "intersect"
+		if sel.Op == pg_query.SetOperation_SETOP_EXCEPT {
+			word = "except"
+		}
+		return nil, b.refuse(b.keyword(word, 0), "%s is not supported yet", strings.ToUpper(word)).
+			WithHint("UNION and UNION ALL are supported")
+	}
+	l, err := b.bindSelect(sel.Larg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindSelect(sel.Rarg)
+	if err != nil {
+		return nil, err
+	}
+	lc, rc := l.Columns(), r.Columns()
+	if len(lc) != len(rc) {
+		return nil, b.refuseCode(pgerr.SyntaxError, b.keyword("union", 0), "each UNION query must have the same number of columns")
+	}
+	cols := make([]plan.Column, len(lc))
+	for i := range lc {
+		t, err := expr.CommonType([]value.Type{lc[i].Type, rc[i].Type}, "UNION")
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(b.keyword("union", 0)))
+		}
+		if t.Kind == value.Unknown {
+			t = value.TextType
+		}
+		cols[i] = plan.Column{Name: lc[i].Name, Type: t}
+	}
+	if l, err = b.castColumns(l, cols); err != nil {
+		return nil, err
+	}
+	if r, err = b.castColumns(r, cols); err != nil {
+		return nil, err
+	}
+	var p plan.Node = &plan.UnionAll{Inputs: []plan.Node{l, r}, Cols: cols}
+	if !sel.All {
+		p = &plan.Distinct{Input: p}
+	}
+	return p, nil
+}
+
+func (b *binder) refuseCode(code string, loc int32, format string, args ...any) *pgerr.Error {
+	return b.stmt.errf(loc, code, format, args...)
+}
+
+// castColumns projects p to the given column types (and names), if needed.
+func (b *binder) castColumns(p plan.Node, cols []plan.Column) (plan.Node, error) {
+	in := p.Columns()
+	same := true
+	exprs := make([]expr.Expr, len(cols))
+	for i, c := range in {
+		var e expr.Expr = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
+		if c.Type != cols[i].Type {
+			same = false
+			var err error
+			if e, err = expr.Coerce(e, cols[i].Type, false); err != nil {
+				return nil, err
+			}
+		}
+		exprs[i] = e
+	}
+	if same {
+		return p, nil
+	}
+	out := make([]plan.Column, len(cols))
+	for i := range cols {
+		out[i] = plan.Column{Name: in[i].Name, Type: cols[i].Type}
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: out}, nil
+}
+
+func (b *binder) bindValues(lists []*pg_query.Node) (plan.Node, error) {
+	var rows [][]expr.Expr
+	width := -1
+	empty := &scope{}
+	for _, l := range lists {
+		items := l.GetList().GetItems()
+		if width >= 0 && len(items) != width {
+			return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "VALUES lists must all be the same length")
+		}
+		width = len(items)
+		row := make([]expr.Expr, len(items))
+		for i, it := range items {
+			e, err := b.bindExpr(empty, it)
+			if err != nil {
+				return nil, err
+			}
+			row[i] = e
+		}
+		rows = append(rows, row)
+	}
+	cols := make([]plan.Column, width)
+	for c := 0; c < width; c++ {
+		ts := make([]value.Type, len(rows))
+		for r := range rows {
+			ts[r] = rows[r][c].Type()
+		}
+		t, err := expr.CommonType(ts, "VALUES")
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(lists[0].GetList().Items[c], -1)))
+		}
+		if t.Kind == value.Unknown {
+			t = value.TextType
+		}
+		for r := range rows {
+			e, err := b.coerce(rows[r][c], t, nodeLoc(lists[r].GetList().Items[c], -1))
+			if err != nil {
+				return nil, err
+			}
+			rows[r][c] = e
+		}
+		cols[c] = plan.Column{Name: fmt.Sprintf("column%d", c+1), Type: t}
+	}
+	return &plan.Values{Rows: rows, Cols: cols}, nil
+}
+
+// bindFrom binds the FROM clause to a plan and the scope its columns form.
+func (b *binder) bindFrom(from []*pg_query.Node) (plan.Node, *scope, error) {
+	switch len(from) {
+	case 0:
+		return &plan.Values{Rows: [][]expr.Expr{{}}}, &scope{}, nil
+	case 1:
+		return b.bindFromItem(from[0])
+	}
+	return nil, nil, b.refuse(fromLoc(from[1]), "joins are not supported yet").
+		WithHint("a view may read one table, view or subquery for now")
+}
+
+func fromLoc(n *pg_query.Node) int32 {
+	switch {
+	case n.GetRangeVar() != nil:
+		return n.GetRangeVar().Location
+	case n.GetJoinExpr() != nil:
+		return fromLoc(n.GetJoinExpr().Rarg)
+	case n.GetRangeSubselect() != nil:
+		if s := n.GetRangeSubselect().Subquery.GetSelectStmt(); s != nil && len(s.TargetList) > 0 {
+			return s.TargetList[0].GetResTarget().Location
+		}
+	}
+	return -1
+}
+
+func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
+	switch {
+	case n.GetRangeVar() != nil:
+		return b.bindRangeVar(n.GetRangeVar())
+	case n.GetRangeSubselect() != nil:
+		rs := n.GetRangeSubselect()
+		if rs.Lateral {
+			return nil, nil, b.refuse(b.keyword("lateral", 0), "LATERAL is not supported yet")
+		}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes}
+		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		alias := ""
+		if rs.Alias != nil {
+			alias = rs.Alias.Aliasname
+			if p, err = b.renameColumns(p, rs.Alias.Colnames, alias, -1); err != nil {
+				return nil, nil, err
+			}
+		}
+		return p, newScope(alias, p.Columns()), nil
+	case n.GetRangeFunction() != nil:
+		return b.bindRangeFunction(n.GetRangeFunction())
+	case n.GetJoinExpr() != nil:
+		return nil, nil, b.refuse(b.keyword("join", 0), "joins are not supported yet")
+	}
+	return nil, nil, b.refuse(-1, "FROM item %s is not supported", stmtName(n))
+}
+
+func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) {
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
+		return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+	}
+	alias := rv.Relname
+	var colAliases []*pg_query.Node
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+		colAliases = rv.Alias.Colnames
+	}
+	var p plan.Node
+	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
+		p = c.plan
+	} else {
+		rel, ok := b.cat.Relation(rv.Relname)
+		if !ok {
+			return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+		}
+		switch rel.Kind {
+		case KindView:
+			sub := &binder{cat: b.cat, stmt: rel.Query, forView: b.forView}
+			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
+			if err != nil {
+				e := *pgerr.Wrap(err)
+				e.Position = 0
+				e.Message = fmt.Sprintf("%s (in view %q)", e.Message, rel.Name)
+				return nil, nil, b.stmt.errf(rv.Location, e.Code, "%s", e.Message)
+			}
+			// Keep the view's declared column names.
+			p = vp
+			if names := columnNames(rel.Cols); names != nil {
+				var err error
+				if p, err = b.renameColumns(p, names, rel.Name, rv.Location); err != nil {
+					return nil, nil, err
+				}
+			}
+		default:
+			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
+		}
+	}
+	p, err := b.renameColumns(p, colAliases, alias, rv.Location)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, newScope(alias, p.Columns()), nil
+}
+
+func columnNames(cols []plan.Column) []*pg_query.Node {
+	out := make([]*pg_query.Node, len(cols))
+	for i, c := range cols {
+		out[i] = &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: c.Name}}}
+	}
+	return out
+}
+
+func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	items := rf.Functions[0].GetList().GetItems()
+	f := items[0].GetFuncCall()
+	if f == nil || len(rf.Functions) != 1 || rf.Ordinality || rf.Lateral {
+		return nil, nil, b.refuse(-1, "this function in FROM is not supported").WithHint("generate_series(start, stop[, step]) is supported")
+	}
+	name := opName(f.Funcname)
+	if name != "generate_series" {
+		return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("generate_series(start, stop[, step]) is supported")
+	}
+	if b.forView {
+		return nil, nil, b.refuse(f.Location, "generate_series cannot be maintained in a view").
+			WithHint("store the series in a table and read the table")
+	}
+	if len(f.Args) < 2 || len(f.Args) > 3 {
+		return nil, nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function generate_series with %d arguments does not exist", len(f.Args))
+	}
+	empty := &scope{}
+	args := make([]expr.Expr, len(f.Args))
+	ts := make([]value.Type, len(f.Args))
+	for i, a := range f.Args {
+		e, err := b.bindExpr(empty, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		args[i], ts[i] = e, e.Type()
+	}
+	t, err := expr.CommonType(ts, "generate_series")
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+	}
+	switch t.Kind {
+	case value.Int2, value.Int4, value.Unknown:
+		t = value.Int4Type
+	case value.Int8:
+	default:
+		return nil, nil, b.refuse(f.Location, "generate_series over %s is not supported", t).WithHint("use integer arguments")
+	}
+	for i := range args {
+		if args[i], err = b.coerce(args[i], t, f.Location); err != nil {
+			return nil, nil, err
+		}
+	}
+	col := plan.Column{Name: "generate_series", Type: t}
+	alias := "generate_series"
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+		col.Name = alias
+		if len(rf.Alias.Colnames) > 0 {
+			col.Name = rf.Alias.Colnames[0].GetString_().Sval
+		}
+	}
+	gs := &plan.GenerateSeries{Start: args[0], Stop: args[1], Col: col}
+	if len(args) == 3 {
+		gs.Step = args[2]
+	}
+	return gs, newScope(alias, gs.Columns()), nil
+}
+
+// bindSimpleSelect binds SELECT … FROM … WHERE … [DISTINCT] [ORDER BY] [LIMIT].
+func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
+	input, sc, err := b.bindFrom(sel.FromClause)
+	if err != nil {
+		return nil, err
+	}
+	if sel.WhereClause != nil {
+		pred, err := b.bindExpr(sc, sel.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if pred, err = b.toBool(pred, "WHERE", nodeLoc(sel.WhereClause, -1)); err != nil {
+			return nil, err
+		}
+		input = &plan.Filter{Input: input, Pred: pred}
+	}
+	if len(sel.GroupClause) > 0 {
+		return nil, b.refuse(b.keyword("group", 0), "GROUP BY is not supported yet")
+	}
+	if sel.HavingClause != nil {
+		return nil, b.refuse(b.keyword("having", 0), "HAVING is not supported yet")
+	}
+	if len(sel.WindowClause) > 0 {
+		return nil, b.refuse(b.keyword("window", 0), "WINDOW is not supported yet")
+	}
+	exprs, cols, err := b.bindTargets(sc, sel.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	var p plan.Node = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
+	distinct := len(sel.DistinctClause) > 0
+	if distinct && sel.DistinctClause[0] != nil {
+		return nil, b.refuse(b.keyword("distinct", 0), "DISTINCT ON is not supported yet")
+	}
+	if distinct {
+		p = &plan.Distinct{Input: p}
+	}
+	return b.bindOrderLimit(sel, p, sc, exprs)
+}
+
+// bindTargets binds the select list, expanding * and naming columns as
+// PostgreSQL does.
+func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, []plan.Column, error) {
+	var exprs []expr.Expr
+	var cols []plan.Column
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			qual := ""
+			if len(cr.Fields) == 2 {
+				qual = cr.Fields[0].GetString_().Sval
+			}
+			n := 0
+			for i, c := range sc.cols {
+				if qual == "" || c.qual == qual {
+					exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})
+					cols = append(cols, plan.Column{Name: c.name, Type: c.typ})
+					n++
+				}
+			}
+			if qual != "" && n == 0 {
+				return nil, nil, b.stmt.errf(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+			}
+			continue
+		}
+		e, err := b.bindExpr(sc, rt.Val)
+		if err != nil {
+			return nil, nil, err
+		}
+		if e.Type().Kind == value.Unknown {
+			if e, err = b.coerce(e, value.TextType, rt.Location); err != nil {
+				return nil, nil, err
+			}
+		}
+		name := rt.Name
+		if name == "" {
+			name = figureName(rt.Val)
+		}
+		exprs = append(exprs, e)
+		cols = append(cols, plan.Column{Name: name, Type: e.Type()})
+	}
+	return exprs, cols, nil
+}
+
+// figureName names an unaliased select-list expression as PostgreSQL 15
+// does.
+func figureName(n *pg_query.Node) string {
+	switch {
+	case n.GetColumnRef() != nil:
+		f := n.GetColumnRef().Fields
+		return f[len(f)-1].GetString_().GetSval()
+	case n.GetFuncCall() != nil:
+		return opName(n.GetFuncCall().Funcname)
+	case n.GetTypeCast() != nil:
+		tc := n.GetTypeCast()
+		if name := figureName(tc.Arg); name != "?column?" {
+			return name
+		}
+		if tc.Arg.GetAConst() != nil || tc.Arg.GetTypeCast() != nil {
+			return pgTypeName(opName(tc.TypeName.Names))
+		}
+	case n.GetCaseExpr() != nil:
+		return "case"
+	case n.GetCoalesceExpr() != nil:
+		return "coalesce"
+	case n.GetMinMaxExpr() != nil:
+		if n.GetMinMaxExpr().Op == pg_query.MinMaxOp_IS_LEAST {
+			return "least"
+		}
+		return "greatest"
+	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		return "nullif"
+	case n.GetAConst() != nil && n.GetAConst().GetBoolval() != nil:
+		return "bool"
+	case n.GetSqlvalueFunction() != nil:
+		return strings.ToLower(strings.TrimPrefix(n.GetSqlvalueFunction().Op.String(), "SVFOP_"))
+	}
+	return "?column?"
+}
+
+// pgTypeName maps a type name to the internal name PostgreSQL uses as a
+// column name for a cast constant ('1'::integer is named int4).
+func pgTypeName(n string) string {
+	switch n {
+	case "integer", "int":
+		return "int4"
+	case "smallint":
+		return "int2"
+	case "bigint":
+		return "int8"
+	case "real":
+		return "float4"
+	case "double precision", "float":
+		return "float8"
+	case "boolean":
+		return "bool"
+	case "decimal":
+		return "numeric"
+	case "character varying":
+		return "varchar"
+	case "character", "char":
+		return "bpchar"
+	}
+	return n
+}
+
+// bindOrderLimit adds ORDER BY, LIMIT and OFFSET over p. sc is the scope of
+// the query's input and targets its bound select list (nil when ORDER BY
+// may only name output columns).
+func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope, targets []expr.Expr) (plan.Node, error) {
+	hasLimit := sel.LimitCount != nil || sel.LimitOffset != nil
+	if b.forView && len(sel.SortClause) > 0 {
+		loc := b.keyword("order", 0)
+		if hasLimit {
+			return nil, b.refuse(loc, "ORDER BY … LIMIT is not supported in a view yet")
+		}
+		return nil, b.refuse(loc, "ORDER BY is not maintained in a view").
+			WithHint("a view is a set of rows: order them when you read it, SELECT * FROM v ORDER BY …")
+	}
+	if b.forView && hasLimit {
+		word := "limit"
+		if sel.LimitCount == nil {
+			word = "offset"
+		}
+		return nil, b.refuse(b.keyword(word, 0), "LIMIT/OFFSET is not supported in a view yet")
+	}
+	if len(sel.SortClause) > 0 {
+		var err error
+		if p, err = b.bindSort(sel.SortClause, p, sc, targets); err != nil {
+			return nil, err
+		}
+	}
+	if hasLimit {
+		lim := &plan.Limit{Input: p}
+		empty := &scope{}
+		for _, x := range []struct {
+			n   *pg_query.Node
+			dst *expr.Expr
+		}{{sel.LimitCount, &lim.Count}, {sel.LimitOffset, &lim.Offset}} {
+			if x.n == nil {
+				continue
+			}
+			if c := x.n.GetAConst(); c != nil && c.Isnull {
+				continue // LIMIT NULL / LIMIT ALL
+			}
+			e, err := b.bindExpr(empty, x.n)
+			if err != nil {
+				return nil, err
+			}
+			if *x.dst, err = b.coerce(e, value.Int8Type, nodeLoc(x.n, -1)); err != nil {
+				return nil, err
+			}
+		}
+		p = lim
+	}
+	return p, nil
+}
+
+func (b *binder) bindSort(clause []*pg_query.Node, p plan.Node, sc *scope, targets []expr.Expr) (plan.Node, error) {
+	cols := p.Columns()
+	var keys []plan.SortKey
+	var extra []expr.Expr // sort expressions not in the select list
+	_, isDistinct := p.(*plan.Distinct)
+	for _, n := range clause {
+		sb := n.GetSortBy()
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			return nil, b.refuse(sb.Location, "ORDER BY … USING is not supported")
+		}
+		idx := -1
+		// An output column named alone, or a position.
+		if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			for i, c := range cols {
+				if c.Name == name {
+					if idx >= 0 {
+						return nil, b.stmt.errf(cr.Location, pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name)
+					}
+					idx = i
+				}
+			}
+		} else if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
+			pos := int(c.GetIval().Ival)
+			if pos < 1 || pos > len(cols) {
+				return nil, b.stmt.errf(c.Location, pgerr.InvalidColumnRef, "ORDER BY position %d is not in select list", pos)
+			}
+			idx = pos - 1
+		}
+		var key expr.Expr
+		if idx >= 0 {
+			key = &expr.Col{Idx: idx, T: cols[idx].Type, Name: cols[idx].Name}
+		} else {
+			if targets == nil {
+				return nil, b.refuse(nodeLoc(sb.Node, sb.Location), "ORDER BY on a UNION or VALUES result must name an output column")
+			}
+			e, err := b.bindExpr(sc, sb.Node)
+			if err != nil {
+				return nil, err
+			}
+			for i, t := range targets {
+				if t.String() == e.String() {
+					idx = i
+					key = &expr.Col{Idx: i, T: cols[i].Type, Name: cols[i].Name}
+					break
+				}
+			}
+			if key == nil {
+				if isDistinct {
+					return nil, b.stmt.errf(nodeLoc(sb.Node, sb.Location), pgerr.InvalidColumnRef, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+				}
+				key = &expr.Col{Idx: len(cols) + len(extra), T: e.Type()}
+				extra = append(extra, e)
+			}
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		nullsFirst := desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			nullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			nullsFirst = false
+		}
+		keys = append(keys, plan.SortKey{Expr: key, Desc: desc, NullsFirst: nullsFirst})
+	}
+	if len(extra) == 0 {
+		return &plan.Sort{Input: p, Keys: keys}, nil
+	}
+	// Widen the projection with the hidden sort columns, sort, then drop them.
+	proj := p.(*plan.Project)
+	wide := &plan.Project{Input: proj.Input, Exprs: append(append([]expr.Expr{}, proj.Exprs...), extra...), Cols: append([]plan.Column{}, proj.Cols...)}
+	for _, e := range extra {
+		wide.Cols = append(wide.Cols, plan.Column{Name: "?sort?", Type: e.Type()})
+	}
+	sorted := &plan.Sort{Input: wide, Keys: keys}
+	narrow := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		narrow[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
+	}
+	return &plan.Project{Input: sorted, Exprs: narrow, Cols: cols}, nil
+}
+
+// keyword returns the 0-based offset of the first occurrence of keyword at
+// or after from in the statement, or -1.
+func (b *binder) keyword(word string, from int) int32 {
+	res, err := pg_query.Scan(b.stmt.SQL)
+	if err != nil {
+		return -1
+	}
+	for _, t := range res.Tokens {
+		if int(t.Start) >= from && t.KeywordKind != pg_query.KeywordKind_NO_KEYWORD &&
+			strings.EqualFold(b.stmt.SQL[t.Start:t.End], word) {
+			return t.Start
+		}
+	}
+	return -1
+}

@@ -1,0 +1,32 @@
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+)
+
+// RelKind says what a named relation is.
+type RelKind int
+
+// Relation kinds.
+const (
+	KindTable RelKind = iota
+	KindMatView
+	KindView // a named query, inlined where it is used
+)
+
+// Relation is what the binder needs to know about a named relation.
+type Relation struct {
+	Name string
+	Kind RelKind
+	Cols []plan.Column
+	// Table only.
+	Defaults []expr.Expr // per column, nil when the default is NULL
+	// View only: the defining query and its text.
+	Query *Stmt
+}
+
+// Catalog resolves relation names. Names are already case-folded.
+type Catalog interface {
+	Relation(name string) (*Relation, bool)
+}

@@ -1,0 +1,152 @@
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Bound is a statement after name and type resolution. It is one of the
+// types below.
+type Bound interface{ bound() }
+
+// ColumnDef is one column of CREATE TABLE.
+type ColumnDef struct {
+	Name    string
+	Type    value.Type
+	NotNull bool
+	Default expr.Expr // nil: NULL
+}
+
+// Check is a CHECK constraint over a table's row.
+type Check struct {
+	Name string
+	Expr expr.Expr
+}
+
+// CreateTable is CREATE TABLE.
+type CreateTable struct {
+	Name        string
+	IfNotExists bool
+	Cols        []ColumnDef
+	PrimaryKey  []int   // column positions; nil without a primary key
+	Uniques     [][]int // UNIQUE constraints
+	Checks      []Check
+}
+
+// CreateView is CREATE [MATERIALIZED] VIEW.
+type CreateView struct {
+	Name         string
+	Materialized bool
+	IfNotExists  bool
+	Plan         plan.Node // its columns carry the view's column names
+	Query        *Stmt     // the defining SELECT, for plain views
+	Definition   string    // the defining SELECT's text
+}
+
+// DropKind is what DROP drops.
+type DropKind int
+
+// Drop kinds.
+const (
+	DropTable DropKind = iota
+	DropView
+	DropMatView
+)
+
+// Drop is DROP TABLE / VIEW / MATERIALIZED VIEW.
+type Drop struct {
+	Kind     DropKind
+	Names    []string
+	IfExists bool
+	Cascade  bool
+}
+
+// Select is a query evaluated once.
+type Select struct {
+	Plan plan.Node
+}
+
+// Assign is one SET column = expr of UPDATE or ON CONFLICT DO UPDATE.
+type Assign struct {
+	Col  int
+	Expr expr.Expr
+}
+
+// OnConflict is the ON CONFLICT clause of INSERT.
+type OnConflict struct {
+	Arbiter   []int // the conflict target's columns; nil: any unique constraint (DO NOTHING only)
+	DoNothing bool
+	// DO UPDATE: expressions over the existing row followed by the
+	// proposed row (EXCLUDED), so EXCLUDED.c is column len(table)+c.
+	Set   []Assign
+	Where expr.Expr
+}
+
+// Insert is INSERT. Source produces rows of the table's full width, with
+// defaults already filled in.
+type Insert struct {
+	Table      string
+	Source     plan.Node
+	OnConflict *OnConflict
+	Returning  []expr.Expr // over the table's row
+	RetCols    []plan.Column
+}
+
+// Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
+// table's row followed by the FROM relation's row.
+type Update struct {
+	Table     string
+	Set       []Assign
+	From      plan.Node
+	Where     expr.Expr
+	Returning []expr.Expr
+	RetCols   []plan.Column
+}
+
+// Delete is DELETE … [USING …] WHERE ….
+type Delete struct {
+	Table     string
+	Using     plan.Node
+	Where     expr.Expr
+	Returning []expr.Expr
+	RetCols   []plan.Column
+}
+
+// TxKind is a transaction control statement's kind.
+type TxKind int
+
+// Transaction statements.
+const (
+	TxBegin TxKind = iota
+	TxCommit
+	TxRollback
+)
+
+// Tx is BEGIN, COMMIT or ROLLBACK.
+type Tx struct{ Kind TxKind }
+
+// Subscribe is SUBSCRIBE [TO] view.
+type Subscribe struct{ View string }
+
+// Explain is EXPLAIN of a view definition or an existing view.
+type Explain struct {
+	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …
+	Name   string      // EXPLAIN MATERIALIZED VIEW name
+	Format string      // "text" or "json"
+}
+
+// Show is SHOW name.
+type Show struct{ Name string }
+
+func (*CreateTable) bound() {}
+func (*CreateView) bound()  {}
+func (*Drop) bound()        {}
+func (*Select) bound()      {}
+func (*Insert) bound()      {}
+func (*Update) bound()      {}
+func (*Delete) bound()      {}
+func (*Tx) bound()          {}
+func (*Subscribe) bound()   {}
+func (*Explain) bound()     {}
+func (*Show) bound()        {}

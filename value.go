@@ -1,0 +1,35 @@
+package deltaview
+
+import (
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Value is one SQL datum with its type; the zero Value is NULL. String
+// returns PostgreSQL's text output.
+type Value = value.Value
+
+// Null is SQL NULL.
+var Null = value.Null
+
+// Bool returns a boolean value.
+func Bool(b bool) Value { return value.NewBool(b) }
+
+// Int returns a bigint value; it is cast to the column's type on insert.
+func Int(n int64) Value { return value.NewInt(value.Int8, n) }
+
+// Float returns a double precision value.
+func Float(f float64) Value { return value.NewFloat(value.Float8, f) }
+
+// Text returns a text value.
+func Text(s string) Value { return value.NewText(value.Text, s) }
+
+// Numeric parses an exact decimal ("12.50" keeps its scale).
+func Numeric(s string) (Value, error) {
+	d, _, err := apd.NewFromString(s)
+	if err != nil {
+		return Null, err
+	}
+	return value.NewNumeric(d), nil
+}
