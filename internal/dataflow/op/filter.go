@@ -31,6 +31,8 @@ func (f *Filter) Step(in []zset.ZSet) (zset.ZSet, error) {
 	for _, e := range in[0] {
 		v, err := f.pred.Eval(e.Row)
 		if err != nil {
+			clear(out)
+			f.out = out[:0]
 			return nil, err
 		}
 		if isTrue(v) {

@@ -33,6 +33,7 @@ func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 			v, err := x.Eval(e.Row)
 			if err != nil {
 				clear(out)
+				m.out = out[:0]
 				return nil, err
 			}
 			r[i] = v
