@@ -2,7 +2,10 @@ package expr_test
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -292,6 +295,13 @@ func TestFunctions(t *testing.T) {
 		{"power", []expr.Expr{num("2"), i4(3)}, "8.0000000000000000", "numeric"},
 		{"power", []expr.Expr{num("2"), num("0.5")}, "1.4142135623730950", "numeric"},
 		{"power", []expr.Expr{num("1.5"), num("2.25")}, "2.4900343193257236", "numeric"},
+		{"power", []expr.Expr{num("10"), num("20")}, "100000000000000000000.0000000000000000", "numeric"},
+		{"power", []expr.Expr{num("0.5"), num("100")}, "0.0000000000000000", "numeric"},
+		{"power", []expr.Expr{num("2"), num("-2")}, "0.2500000000000000", "numeric"},
+		{"exp", []expr.Expr{num("-50")}, "0.0000000000000000000001928749847963918", "numeric"},
+		{"ln", []expr.Expr{num("0.95")}, "-0.051293294387550533", "numeric"},
+		{"ln", []expr.Expr{num("1e-10")}, "-23.025850929940457", "numeric"},
+		{"sqrt", []expr.Expr{num("12345678901234567890")}, "3513641828.8201443", "numeric"},
 		{"power", []expr.Expr{f8(0), f8(-1)}, "ERR 2201F", ""},
 		{"power", []expr.Expr{f8(-1), f8(0.5)}, "ERR 2201F", ""},
 		{"power", []expr.Expr{num("0"), num("-1")}, "ERR 2201F", ""},
@@ -528,4 +538,80 @@ func ptr(s string) *string { return &s }
 func nanF() float64 {
 	var zero float64
 	return zero / zero
+}
+
+// TestLikeMatchesReference checks LIKE against a regular-expression
+// translation of random patterns.
+func TestLikeMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func(alpha string, n int) string {
+		b := make([]byte, rng.IntN(n+1))
+		for i := range b {
+			b[i] = alpha[rng.IntN(len(alpha))]
+		}
+		return string(b)
+	}
+	for i := 0; i < 20000; i++ {
+		s, p := gen("abc", 8), gen(`ab%_\`, 6)
+		var re strings.Builder
+		re.WriteString(`(?s)^`)
+		valid := true
+		for j := 0; j < len(p); j++ {
+			switch c := p[j]; c {
+			case '%':
+				re.WriteString(".*")
+			case '_':
+				re.WriteString(".")
+			case '\\':
+				if j+1 == len(p) {
+					valid = false
+					break
+				}
+				j++
+				re.WriteString(regexp.QuoteMeta(p[j : j+1]))
+			default:
+				re.WriteString(regexp.QuoteMeta(string(c)))
+			}
+		}
+		re.WriteString("$")
+		got := eval(&expr.Like{E: txt(s), Pattern: txt(p)})
+		want := "ERR 22025"
+		if valid {
+			want = map[bool]string{true: "t", false: "f"}[regexp.MustCompile(re.String()).MatchString(s)]
+		}
+		if got != want {
+			t.Fatalf("%q LIKE %q = %s, want %s", s, p, got, want)
+		}
+	}
+}
+
+func TestLikeConcurrent(t *testing.T) {
+	l := &expr.Like{E: &expr.Col{Idx: 0, T: value.TextType}, Pattern: &expr.Col{Idx: 1, T: value.TextType}}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				p := fmt.Sprintf("%%%d%%", (i+g)%7)
+				s := fmt.Sprintf("x%dx", (i+g)%7)
+				v, err := l.Eval(value.Row{value.NewText(value.Text, s), value.NewText(value.Text, p)})
+				if err != nil || !v.Bool() {
+					t.Errorf("%s LIKE %s = %v, %v", s, p, v, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestFuncArityGuard(t *testing.T) {
+	def, _, _, err := expr.ResolveFunc("lower", []value.Type{value.TextType})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(&expr.Func{Def: def, T: value.TextType}); got != "ERR XX000" {
+		t.Errorf("lower() = %s", got)
+	}
 }

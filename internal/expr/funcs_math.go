@@ -419,7 +419,13 @@ func numericPow(x, y *apd.Decimal) (*apd.Decimal, error) {
 		return nil, errNumericOverflow()
 	}
 	w = max(w, -2000)
-	rscale = max(numericMinSigDigits-int64(w), dscale(x), dscale(y))
+	if integral {
+		// PostgreSQL 15 gives an integral power at least 16 places, whatever
+		// the result's size.
+		rscale = max(numericMinSigDigits, dscale(x))
+	} else {
+		rscale = max(numericMinSigDigits-int64(w), dscale(x), dscale(y))
+	}
 	if int64(w)+clamp(rscale, 0, numericMaxScale) < -1 {
 		return finish(decZero, rscale)
 	}

@@ -290,6 +290,9 @@ func (f *Func) Eval(row value.Row) (value.Value, error) {
 	if f.Def == nil || f.Def.Eval == nil {
 		return value.Null, pgerr.New(pgerr.Internal, "function without definition")
 	}
+	if _, ok := f.Def.params(len(f.Args)); !ok && (f.Def.Params != nil || f.Def.Variadic) {
+		return value.Null, pgerr.New(pgerr.Internal, "%s called with %d arguments", f.Def.Name, len(f.Args))
+	}
 	args := make([]value.Value, len(f.Args))
 	null := false
 	for i, a := range f.Args {
