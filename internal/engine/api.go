@@ -110,7 +110,7 @@ func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error)
 	}
 	out := make(value.Row, len(row))
 	for i, v := range row {
-		c, err := value.Cast(v, t.cols[i].Type, false)
+		c, err := value.Cast(v, t.cols[i].Type, true)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,0 +1,92 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+)
+
+// loadFiltered creates t(id PK, grp, val, pad) with n rows and the view
+// SELECT id, grp, val FROM t WHERE val < 100000.
+func loadFiltered(tb testing.TB, n int) *deltaview.DB {
+	tb.Helper()
+	db := deltaview.Open()
+	err := db.Exec(fmt.Sprintf(`
+		CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL, pad text);
+		INSERT INTO t SELECT g, g %% 1000, (g::bigint * 7919) %% 1000000, 'padding-padding-pad' FROM generate_series(1, %d) g;
+		CREATE MATERIALIZED VIEW filtered AS SELECT id, grp, val FROM t WHERE val < 100000;`, n))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
+// change updates one random row's grp and val through the typed API: one
+// transaction, one retraction and one assertion into the view's circuit.
+func change(tb testing.TB, db *deltaview.DB, rng *rand.Rand, n int, vals []int64) {
+	id := rng.IntN(n) + 1
+	old := vals[id]
+	nv := rng.Int64N(1000000)
+	tx, err := db.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pad := deltaview.Text("padding-padding-pad")
+	err = tx.Update("t",
+		[]deltaview.Value{deltaview.Int(int64(id)), deltaview.Int(int64(id % 1000)), deltaview.Int(old), pad},
+		[]deltaview.Value{deltaview.Int(int64(id)), deltaview.Int(int64(id % 1000)), deltaview.Int(nv), pad})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	vals[id] = nv
+}
+
+func initialVals(n int) []int64 {
+	vals := make([]int64, n+1)
+	for g := 1; g <= n; g++ {
+		vals[g] = int64(g*7919) % 1000000
+	}
+	return vals
+}
+
+// BenchmarkFilteredProjection measures one single-row change to a filtered
+// projection view over N rows. The cost must be flat in N.
+func BenchmarkFilteredProjection(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if testing.Short() && n > 100_000 {
+				b.Skip("N=1M skipped under -short")
+			}
+			db := loadFiltered(b, n)
+			vals := initialVals(n)
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				change(b, db, rng, n, vals)
+			}
+		})
+	}
+}
+
+// TestFilteredProjectionAllocsFlat checks, without timing anything, that the
+// allocations of a single-row change do not grow with the table: they are
+// the same at N = 1k and N = 50k.
+func TestFilteredProjectionAllocsFlat(t *testing.T) {
+	allocs := func(n int) float64 {
+		db := loadFiltered(t, n)
+		vals := initialVals(n)
+		rng := rand.New(rand.NewPCG(1, 2))
+		return testing.AllocsPerRun(200, func() { change(t, db, rng, n, vals) })
+	}
+	small, large := allocs(1_000), allocs(50_000)
+	t.Logf("allocations per change: N=1k %.1f, N=50k %.1f", small, large)
+	if large > small*1.2+2 {
+		t.Fatalf("allocations per change grow with N: %.1f at 1k, %.1f at 50k", small, large)
+	}
+}
