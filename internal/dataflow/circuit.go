@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
@@ -83,7 +82,8 @@ func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
 
 // Prepare computes one logical step without changing any operator's state:
 // deltas holds, per input name, that input's changes; inputs absent from the
-// map see an empty batch. Prepare consolidates each batch in place (it may
+// map see an empty batch, and batches for names that are not inputs are
+// ignored, so one map of every relation's changes can feed many circuits. Prepare consolidates each batch in place (it may
 // reorder and shorten the caller's slice, whose memory it then reads until
 // the next step).
 //
@@ -93,11 +93,6 @@ func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
 // returned: the circuit's state is as before the call. Otherwise the
 // outputs are readable with Output and the step waits for Commit or Abort.
 func (c *Circuit) Prepare(deltas map[string]zset.ZSet) error {
-	for name := range deltas {
-		if _, ok := c.inputs[name]; !ok {
-			return pgerr.New(pgerr.Internal, "dataflow: unknown input %q", name)
-		}
-	}
 	c.valid = false
 	c.stepped = c.stepped[:0]
 	for i := range c.nodes {

@@ -425,7 +425,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	var p plan.Node = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
 	distinct := len(sel.DistinctClause) > 0
-	if distinct && sel.DistinctClause[0] != nil {
+	if distinct && sel.DistinctClause[0].GetNode() != nil {
 		return nil, b.refuse(b.keyword("distinct", 0), "DISTINCT ON is not supported yet")
 	}
 	if distinct {

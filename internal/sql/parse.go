@@ -2,7 +2,6 @@ package sql
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -27,7 +26,42 @@ func (s *Stmt) errf(loc int32, code, format string, args ...any) *pgerr.Error {
 	return pgerr.New(code, format, args...).At(s.SQL, int(loc))
 }
 
-var subscribeRE = regexp.MustCompile(`(?is)^\s*subscribe\s+(?:to\s+)?("(?:[^"]|"")+"|[a-z_][a-z0-9_$]*)\s*;?\s*$`)
+// parseSubscribe recognises SUBSCRIBE [TO] name, which PostgreSQL's
+// grammar lacks: ok reports whether text starts with SUBSCRIBE.
+func parseSubscribe(text string) (name string, ok bool, err error) {
+	res, err := pg_query.Scan(text)
+	if err != nil {
+		return "", false, nil
+	}
+	var toks []*pg_query.ScanToken
+	for _, t := range res.Tokens {
+		if t.Token != pg_query.Token_SQL_COMMENT && t.Token != pg_query.Token_C_COMMENT {
+			toks = append(toks, t)
+		}
+	}
+	if len(toks) == 0 {
+		return "", false, nil
+	}
+	word := func(t *pg_query.ScanToken) string { return text[t.Start:t.End] }
+	if !strings.EqualFold(word(toks[0]), "subscribe") {
+		return "", false, nil
+	}
+	toks = toks[1:]
+	if len(toks) > 1 && strings.EqualFold(word(toks[0]), "to") {
+		toks = toks[1:]
+	}
+	if len(toks) != 1 || (toks[0].Token != pg_query.Token_IDENT && toks[0].KeywordKind == pg_query.KeywordKind_NO_KEYWORD) {
+		pos := len(text)
+		if len(toks) > 0 {
+			pos = int(toks[0].Start)
+			if len(toks) > 1 {
+				pos = int(toks[1].Start)
+			}
+		}
+		return "", true, pgerr.New(pgerr.SyntaxError, "syntax error in SUBSCRIBE: expected SUBSCRIBE [TO] view_name").At(text, pos)
+	}
+	return identName(word(toks[0])), true, nil
+}
 
 // Split splits a script into statements at top-level semicolons, without
 // parsing them, so that a syntax error in one statement does not stop the
@@ -58,8 +92,11 @@ func Split(script string) ([]string, error) {
 // Parse parses the text of one statement. It returns nil, nil for text that
 // holds only comments.
 func Parse(text string) (*Stmt, error) {
-	if m := subscribeRE.FindStringSubmatch(text); m != nil {
-		return &Stmt{SQL: text, Subscribe: identName(m[1])}, nil
+	if name, ok, err := parseSubscribe(text); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return &Stmt{SQL: text, Subscribe: name}, nil
 	}
 	tree, err := pg_query.Parse(text)
 	if err != nil {

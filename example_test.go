@@ -1,0 +1,68 @@
+package deltaview_test
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview"
+)
+
+// A view is maintained from each committed transaction's changes; a
+// subscriber receives the view's delta.
+func Example() {
+	db := deltaview.Open()
+	err := db.Exec(`
+		CREATE TABLE orders (id int PRIMARY KEY, cust text, amount int);
+		INSERT INTO orders VALUES (1, 'ann', 20), (2, 'bob', 5);
+		CREATE MATERIALIZED VIEW big AS SELECT id, cust FROM orders WHERE amount > 10;`)
+	if err != nil {
+		panic(err)
+	}
+	cancel, err := db.Subscribe("big", func(d deltaview.Delta) {
+		for _, c := range d.Changes {
+			fmt.Printf("ts=%d %+d %v\n", d.TS, c.Diff, c.Row)
+		}
+	})
+	if err != nil {
+		panic(err)
+	}
+	defer cancel()
+
+	// bob's order grows past 10: it enters the view.
+	if err := db.Exec(`UPDATE orders SET amount = 50 WHERE id = 2`); err != nil {
+		panic(err)
+	}
+	rows, _ := db.View("big")
+	fmt.Println(len(rows.Rows), "rows")
+	// Output:
+	// ts=2 +1 [2 bob]
+	// 2 rows
+}
+
+// Typed changes go through a transaction, without SQL.
+func ExampleTx() {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, v text);
+		CREATE MATERIALIZED VIEW upper_v AS SELECT id, upper(v) AS v FROM t;`); err != nil {
+		panic(err)
+	}
+	tx, _ := db.Begin()
+	tx.Insert("t", deltaview.Int(1), deltaview.Text("a"))
+	tx.Insert("t", deltaview.Int(2), deltaview.Text("b"))
+	tx.Delete("t", deltaview.Int(1), deltaview.Text("a"))
+	if err := tx.Commit(); err != nil {
+		panic(err)
+	}
+	rows, _ := db.View("upper_v")
+	fmt.Println(rows.Columns[1].Name, rows.Rows)
+	// Output: v [[2 B]]
+}
+
+// Errors carry a SQLSTATE; views refuse what they cannot maintain.
+func ExampleCode() {
+	db := deltaview.Open()
+	db.Exec(`CREATE TABLE t (id int PRIMARY KEY, ts timestamptz)`)
+	err := db.Exec(`CREATE MATERIALIZED VIEW recent AS SELECT id FROM t WHERE ts > now()`)
+	fmt.Println(deltaview.Code(err), err)
+	// Output: 0A000 volatile function now() cannot be maintained in a view
+}
