@@ -6,7 +6,9 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/compile"
@@ -326,13 +328,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	}
 	// Everything that depends on the targets, transitively.
 	all := map[string]bool{}
-	var order []string
+	var order, pre []string // dependents first; dependencies first
 	var visit func(string)
 	visit = func(n string) {
 		if all[n] {
 			return
 		}
 		all[n] = true
+		pre = append(pre, n)
 		for _, dep := range e.dependents(n) {
 			visit(dep)
 		}
@@ -341,21 +344,39 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	for _, t := range targets {
 		visit(t)
 	}
-	for _, n := range order {
-		isTarget := false
-		for _, t := range targets {
-			isTarget = isTarget || t == n
+	if !d.Cascade {
+		// As PostgreSQL: one DETAIL line per dependent, naming what it
+		// depends on among the objects that would go.
+		var lines []string
+		first := ""
+		for _, n := range pre {
+			if slices.Contains(targets, n) {
+				continue
+			}
+			on := ""
+			for _, dep := range e.deps[n] {
+				if all[dep] {
+					on = dep
+					break
+				}
+			}
+			if first == "" {
+				first = on
+			}
+			lines = append(lines, fmt.Sprintf("%s %s depends on %s %s", kinds[e.mustKind(n)], n, kinds[e.mustKind(on)], on))
 		}
-		if isTarget {
+		if len(lines) > 0 {
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("cannot drop %s %s because other objects depend on it", kinds[e.mustKind(first)], first),
+				Detail:  strings.Join(lines, "\n"),
+				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		}
+	}
+	for _, n := range order {
+		if slices.Contains(targets, n) {
 			continue
 		}
 		k, _ := e.kindOf(n)
-		if !d.Cascade {
-			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("cannot drop %s %s because other objects depend on it", kinds[e.mustKind(targets[0])], targets[0]),
-				Detail:  fmt.Sprintf("%s %s depends on %s %s", kinds[k], n, kinds[e.mustKind(e.deps[n][0])], e.deps[n][0]),
-				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
-		}
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
 	}
 	for _, n := range order {
