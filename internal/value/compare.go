@@ -1,0 +1,184 @@
+package value
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Compare orders two values: -1, 0 or +1. Values of the same kind are
+// ordered as PostgreSQL's default btree operator class orders them; NULL
+// sorts after every non-NULL value (ASC NULLS LAST) and equals NULL.
+// Values of different kinds, which callers avoid by casting first, are
+// ordered by kind so that Compare stays a total order.
+func Compare(a, b Value) int {
+	if a.kind != b.kind {
+		switch {
+		case a.kind == Unknown:
+			return 1
+		case b.kind == Unknown:
+			return -1
+		case a.kind < b.kind:
+			return -1
+		}
+		return 1
+	}
+	switch a.kind {
+	case Unknown:
+		return 0
+	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return cmpInt(a.n, b.n)
+	case Float4, Float8:
+		return cmpFloat(a.Float(), b.Float())
+	case Numeric:
+		return cmpNumeric(a.d, b.d)
+	case Char:
+		return strings.Compare(trimSpaces(a.s), trimSpaces(b.s))
+	}
+	return strings.Compare(a.s, b.s)
+}
+
+// CompareRows orders rows lexicographically by Compare; a shorter row that
+// is a prefix of a longer one sorts first.
+func CompareRows(a, b Row) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if c := Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmpInt(int64(len(a)), int64(len(b)))
+}
+
+// Equal reports whether Compare(a, b) == 0. NULL equals NULL here: this is
+// the equality of grouping, DISTINCT and consolidation, not SQL's '='.
+func Equal(a, b Value) bool { return Compare(a, b) == 0 }
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpFloat orders floats as PostgreSQL does: NaN above everything, equal to
+// itself; -0 equals 0.
+func cmpFloat(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// numRank places NaN and the infinities around the finite numerics:
+// -Infinity < finite < Infinity < NaN, as PostgreSQL orders them.
+func numRank(d *apd.Decimal) int {
+	switch d.Form {
+	case apd.Finite:
+		return 0
+	case apd.Infinite:
+		if d.Negative {
+			return -1
+		}
+		return 1
+	}
+	return 2
+}
+
+// cmpNumeric compares numerics by value (1.5 equals 1.50).
+func cmpNumeric(a, b *apd.Decimal) int {
+	if a == nil || b == nil {
+		return cmpInt(boolInt(a != nil), boolInt(b != nil))
+	}
+	ra, rb := numRank(a), numRank(b)
+	if ra != 0 || rb != 0 {
+		return cmpInt(int64(ra), int64(rb))
+	}
+	sa, sb := a.Sign(), b.Sign()
+	if sa != sb {
+		return cmpInt(int64(sa), int64(sb))
+	}
+	if sa == 0 {
+		return 0
+	}
+	c := cmpAbs(a, b)
+	if sa < 0 {
+		return -c
+	}
+	return c
+}
+
+// cmpAbs compares the magnitudes of two nonzero finite numerics, without
+// allocating when both coefficients fit 64 bits.
+func cmpAbs(a, b *apd.Decimal) int {
+	if a.Exponent == b.Exponent {
+		return a.Coeff.CmpAbs(&b.Coeff)
+	}
+	// Different adjusted exponents decide at once.
+	ea := a.NumDigits() + int64(a.Exponent)
+	eb := b.NumDigits() + int64(b.Exponent)
+	if ea != eb {
+		return cmpInt(ea, eb)
+	}
+	if a.Coeff.IsUint64() && b.Coeff.IsUint64() {
+		ca, cb := a.Coeff.Uint64(), b.Coeff.Uint64()
+		// Scale the coefficient with the larger exponent; the shift is at
+		// most 19 digits because both have the same adjusted exponent and
+		// at most 20 digits.
+		d := int64(a.Exponent) - int64(b.Exponent)
+		swap := d < 0
+		if swap {
+			ca, cb, d = cb, ca, -d
+		}
+		if d < int64(len(pow10Small)) {
+			hi, lo := bits.Mul64(ca, pow10Small[d])
+			c := 0
+			switch {
+			case hi != 0 || lo > cb:
+				c = 1
+			case lo < cb:
+				c = -1
+			}
+			if swap {
+				c = -c
+			}
+			return c
+		}
+	}
+	var x, y apd.Decimal
+	x.Abs(a)
+	y.Abs(b)
+	return x.Cmp(&y)
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// trimSpaces drops the trailing spaces that char(n) pads with and ignores
+// in comparisons.
+func trimSpaces(s string) string {
+	i := len(s)
+	for i > 0 && s[i-1] == ' ' {
+		i--
+	}
+	return s[:i]
+}

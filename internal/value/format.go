@@ -1,0 +1,221 @@
+package value
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// AppendText appends v in PostgreSQL's text output format, as psql prints
+// it; NULL appends nothing.
+func AppendText(buf []byte, v Value) []byte {
+	switch v.kind {
+	case Unknown:
+		return buf
+	case Bool:
+		if v.n != 0 {
+			return append(buf, 't')
+		}
+		return append(buf, 'f')
+	case Int2, Int4, Int8:
+		return strconv.AppendInt(buf, v.n, 10)
+	case Float4:
+		return appendFloat(buf, v.Float(), 32)
+	case Float8:
+		return appendFloat(buf, v.Float(), 64)
+	case Numeric:
+		return appendNumeric(buf, v.d)
+	case Date:
+		return appendDate(buf, v.n)
+	case Timestamp:
+		return appendTimestamp(buf, v.n, false)
+	case TimestampTZ:
+		return appendTimestamp(buf, v.n, true)
+	}
+	return append(buf, v.s...)
+}
+
+// String returns v's text output, or "NULL".
+func (v Value) String() string {
+	if v.kind == Unknown {
+		return "NULL"
+	}
+	var stack [64]byte
+	return string(AppendText(stack[:0], v))
+}
+
+// String prints a row as "(a, b, NULL)".
+func (r Row) String() string {
+	buf := []byte{'('}
+	for i, v := range r {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		if v.kind == Unknown {
+			buf = append(buf, "NULL"...)
+		} else {
+			buf = AppendText(buf, v)
+		}
+	}
+	return string(append(buf, ')'))
+}
+
+// appendFloat writes the shortest digits that read back as f (PostgreSQL's
+// extra_float_digits=1 default), in exponent notation when the decimal
+// exponent is below -4 or at least 15 (6 for real), as PostgreSQL does.
+func appendFloat(buf []byte, f float64, bitSize int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(buf, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(buf, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(buf, "-Infinity"...)
+	}
+	// Find the decimal exponent of the shortest representation.
+	var tmp [32]byte
+	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize)
+	exp := 0
+	for i := len(e) - 1; i >= 0; i-- {
+		if e[i] == 'e' {
+			x, _ := strconv.Atoi(string(e[i+1:]))
+			exp = x
+			break
+		}
+	}
+	limit := 15
+	if bitSize == 32 {
+		limit = 6
+	}
+	if exp < -4 || exp >= limit {
+		return append(buf, e...)
+	}
+	return strconv.AppendFloat(buf, f, 'f', -1, bitSize)
+}
+
+// appendNumeric writes a numeric as plain digits with its scale, never in
+// exponent notation.
+func appendNumeric(buf []byte, d *apd.Decimal) []byte {
+	if d == nil {
+		return append(buf, "NaN"...)
+	}
+	switch d.Form {
+	case apd.NaN, apd.NaNSignaling:
+		return append(buf, "NaN"...)
+	case apd.Infinite:
+		if d.Negative {
+			return append(buf, "-Infinity"...)
+		}
+		return append(buf, "Infinity"...)
+	}
+	if d.Negative && d.Coeff.Sign() != 0 {
+		buf = append(buf, '-')
+	}
+	ds := len(buf)
+	buf = d.Coeff.Append(buf, 10)
+	if buf[ds] == '-' {
+		copy(buf[ds:], buf[ds+1:])
+		buf = buf[:len(buf)-1]
+	}
+	if d.Exponent >= 0 {
+		if d.Coeff.Sign() == 0 {
+			return buf[:ds+1]
+		}
+		for i := int32(0); i < d.Exponent; i++ {
+			buf = append(buf, '0')
+		}
+		return buf
+	}
+	scale := int(-d.Exponent)
+	nd := len(buf) - ds
+	if nd <= scale {
+		// Pad with leading zeros so there is one integer digit.
+		pad := scale - nd + 1
+		for i := 0; i < pad; i++ {
+			buf = append(buf, 0)
+		}
+		copy(buf[ds+pad:], buf[ds:ds+nd])
+		for i := 0; i < pad; i++ {
+			buf[ds+i] = '0'
+		}
+		nd += pad
+	}
+	buf = append(buf, 0)
+	p := ds + nd - scale
+	copy(buf[p+1:], buf[p:ds+nd])
+	buf[p] = '.'
+	return buf
+}
+
+func appendDate(buf []byte, days int64) []byte {
+	switch days {
+	case DateNegInfinity:
+		return append(buf, "-infinity"...)
+	case DatePosInfinity:
+		return append(buf, "infinity"...)
+	}
+	y, m, d := civilFromDays(days)
+	buf = appendYMD(buf, y, m, d)
+	if y <= 0 {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
+
+func appendYMD(buf []byte, y, m, d int64) []byte {
+	if y <= 0 {
+		y = 1 - y
+	}
+	buf = appendPadded(buf, y, 4)
+	buf = append(buf, '-')
+	buf = appendPadded(buf, m, 2)
+	buf = append(buf, '-')
+	return appendPadded(buf, d, 2)
+}
+
+func appendPadded(buf []byte, n int64, width int) []byte {
+	var tmp [20]byte
+	s := strconv.AppendInt(tmp[:0], n, 10)
+	for i := len(s); i < width; i++ {
+		buf = append(buf, '0')
+	}
+	return append(buf, s...)
+}
+
+func appendTimestamp(buf []byte, us int64, tz bool) []byte {
+	switch us {
+	case TimestampNegInfinity:
+		return append(buf, "-infinity"...)
+	case TimestampPosInfinity:
+		return append(buf, "infinity"...)
+	}
+	days := floorDiv(us, usecsPerDay)
+	tod := us - days*usecsPerDay
+	y, m, d := civilFromDays(days)
+	buf = appendYMD(buf, y, m, d)
+	buf = append(buf, ' ')
+	secs := tod / usecsPerSec
+	frac := tod % usecsPerSec
+	buf = appendPadded(buf, secs/3600, 2)
+	buf = append(buf, ':')
+	buf = appendPadded(buf, secs/60%60, 2)
+	buf = append(buf, ':')
+	buf = appendPadded(buf, secs%60, 2)
+	if frac != 0 {
+		buf = append(buf, '.')
+		width := 6
+		for frac%10 == 0 {
+			frac /= 10
+			width--
+		}
+		buf = appendPadded(buf, frac, width)
+	}
+	if tz {
+		buf = append(buf, "+00"...)
+	}
+	if y <= 0 {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}

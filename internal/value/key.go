@@ -1,0 +1,175 @@
+package value
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/zeebo/xxh3"
+)
+
+// Key encoding. AppendKey writes a canonical, self-delimiting and
+// order-preserving ("memcomparable") encoding: for any two values,
+// bytes.Compare of their keys equals Compare of the values, so equal keys
+// mean Equal values and keys can index ordered structures directly.
+//
+// Every key starts with a tag byte: the kind for a non-NULL value, and
+// keyNull, above every kind, for NULL (NULLs sort last). Then:
+//
+//	bool                one byte, 0 or 1
+//	int2/4/8, date,     8 bytes big-endian with the sign bit flipped
+//	timestamp(tz)
+//	float4/8            8 bytes: IEEE bits, sign bit flipped for positives and
+//	                    all bits inverted for negatives; -0 is written as 0
+//	                    and every NaN as one NaN above +Infinity
+//	numeric             a class byte (-Inf, negative, zero, positive, +Inf,
+//	                    NaN); for nonzero finite values the decimal exponent of
+//	                    the leading digit as 8 ordered bytes, then the
+//	                    significant digits (trailing zeros dropped, so 1.5 and
+//	                    1.50 agree) two per byte as 1+dd, then a 0 terminator;
+//	                    negatives invert every byte after the class byte
+//	text, varchar       bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01;
+//	char                the same, trailing spaces dropped first
+const keyNull = 0xFF
+
+// Numeric class bytes, in value order.
+const (
+	numKeyNegInf = iota + 1
+	numKeyNeg
+	numKeyZero
+	numKeyPos
+	numKeyPosInf
+	numKeyNaN
+)
+
+// AppendKey appends v's key encoding to buf.
+func AppendKey(buf []byte, v Value) []byte {
+	if v.kind == Unknown {
+		return append(buf, keyNull)
+	}
+	buf = append(buf, byte(v.kind))
+	switch v.kind {
+	case Bool:
+		return append(buf, byte(v.n&1))
+	case Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return appendOrderedInt(buf, v.n)
+	case Float4, Float8:
+		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))
+	case Numeric:
+		return appendNumericKey(buf, v.d)
+	case Char:
+		return appendStringKey(buf, trimSpaces(v.s))
+	}
+	return appendStringKey(buf, v.s)
+}
+
+// AppendRowKey appends the concatenated keys of r's values to buf. Keys are
+// self-delimiting, so the result is again canonical and order-preserving
+// for rows of the same arity.
+func AppendRowKey(buf []byte, r Row) []byte {
+	for _, v := range r {
+		buf = AppendKey(buf, v)
+	}
+	return buf
+}
+
+// HashRow returns a hash of r consistent with Equal: the xxh3 hash of its
+// key. Rows whose key fits 128 bytes hash without allocating.
+func HashRow(r Row) uint64 {
+	var stack [128]byte
+	return xxh3.Hash(AppendRowKey(stack[:0], r))
+}
+
+// HashValue returns the hash of a single value, consistent with Equal.
+func HashValue(v Value) uint64 {
+	var stack [64]byte
+	return xxh3.Hash(AppendKey(stack[:0], v))
+}
+
+func appendOrderedInt(buf []byte, n int64) []byte {
+	return binary.BigEndian.AppendUint64(buf, uint64(n)^(1<<63))
+}
+
+// floatKeyBits maps a float to bits whose unsigned order is PostgreSQL's
+// float order.
+func floatKeyBits(f float64) uint64 {
+	if math.IsNaN(f) {
+		return math.MaxUint64
+	}
+	if f == 0 {
+		f = 0 // folds -0 into 0
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+func appendStringKey(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			buf = append(buf, 0, 0xFF)
+		} else {
+			buf = append(buf, s[i])
+		}
+	}
+	return append(buf, 0, 1)
+}
+
+func appendNumericKey(buf []byte, d *apd.Decimal) []byte {
+	if d == nil {
+		return append(buf, numKeyNaN)
+	}
+	switch d.Form {
+	case apd.Infinite:
+		if d.Negative {
+			return append(buf, numKeyNegInf)
+		}
+		return append(buf, numKeyPosInf)
+	case apd.NaN, apd.NaNSignaling:
+		return append(buf, numKeyNaN)
+	}
+	if d.Coeff.Sign() == 0 {
+		return append(buf, numKeyZero)
+	}
+	neg := d.Negative != (d.Coeff.Sign() < 0)
+	if neg {
+		buf = append(buf, numKeyNeg)
+	} else {
+		buf = append(buf, numKeyPos)
+	}
+	start := len(buf)
+	// Reserve the exponent, then write the decimal digits in place and
+	// pack them into pairs over themselves (the packed form is shorter).
+	buf = append(buf, 0, 0, 0, 0, 0, 0, 0, 0)
+	ds := len(buf)
+	buf = d.Coeff.Append(buf, 10)
+	if buf[ds] == '-' {
+		copy(buf[ds:], buf[ds+1:])
+		buf = buf[:len(buf)-1]
+	}
+	nd := len(buf) - ds
+	exp := int64(d.Exponent) + int64(nd) - 1
+	end := len(buf)
+	for end > ds+1 && buf[end-1] == '0' {
+		end--
+	}
+	w := ds
+	for i := ds; i < end; i += 2 {
+		p := (buf[i] - '0') * 10
+		if i+1 < end {
+			p += buf[i+1] - '0'
+		}
+		buf[w] = 1 + p
+		w++
+	}
+	buf = append(buf[:w], 0)
+	binary.BigEndian.PutUint64(buf[start:], uint64(exp)^(1<<63))
+	if neg {
+		for i := start; i < len(buf); i++ {
+			buf[i] = ^buf[i]
+		}
+	}
+	return buf
+}

@@ -1,0 +1,539 @@
+package value
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// Parse reads s with PostgreSQL's input function for t's kind, then applies
+// t's modifier as an implicit coercion would (a too-long varchar is an
+// error unless the excess is spaces). Errors carry PostgreSQL's SQLSTATEs:
+// 22P02 for bad syntax, 22003 for numbers out of range, 22007 and 22008 for
+// dates and timestamps.
+func Parse(s string, t Type) (Value, error) {
+	var v Value
+	var err error
+	switch t.Kind {
+	case Unknown, Text:
+		return NewText(Text, s), nil
+	case Varchar, Char:
+		v = NewText(t.Kind, s)
+	case Bool:
+		v, err = parseBool(s)
+	case Int2, Int4, Int8:
+		v, err = parseInt(s, t.Kind)
+	case Numeric:
+		v, err = parseNumeric(s)
+	case Float4, Float8:
+		v, err = parseFloat(s, t.Kind)
+	case Date:
+		v, err = parseDate(s)
+	case Timestamp, TimestampTZ:
+		v, err = parseTimestamp(s, t.Kind)
+	default:
+		return Null, pgerr.New(pgerr.Internal, "cannot parse values of type %s", t.Kind)
+	}
+	if err != nil {
+		return Null, err
+	}
+	return Coerce(v, t, false)
+}
+
+func errSyntax(k Kind, s string) error {
+	return pgerr.New(pgerr.InvalidTextRep, "invalid input syntax for type %s: %q", k, s)
+}
+
+// isSpace is C's isspace, which PostgreSQL's input functions skip.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+// parseBool accepts what PostgreSQL's boolin accepts: t/true/yes/on/1 and
+// f/false/no/off/0, case-insensitively, any unique prefix of the words.
+func parseBool(s string) (Value, error) {
+	w := strings.ToLower(trimSpace(s))
+	prefix := func(word string, minLen int) bool {
+		return len(w) >= minLen && len(w) <= len(word) && word[:len(w)] == w
+	}
+	switch {
+	case w == "":
+	case prefix("true", 1), prefix("yes", 1), prefix("on", 2), w == "1":
+		return NewBool(true), nil
+	case prefix("false", 1), prefix("no", 1), prefix("off", 2), w == "0":
+		return NewBool(false), nil
+	}
+	return Null, errSyntax(Bool, s)
+}
+
+// intRange returns the bounds of an integer kind.
+func intRange(k Kind) (lo, hi int64) {
+	switch k {
+	case Int2:
+		return math.MinInt16, math.MaxInt16
+	case Int4:
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// parseInt accepts optional surrounding whitespace, an optional sign and
+// decimal digits, as PostgreSQL 15's int2in/int4in/int8in.
+func parseInt(s string, k Kind) (Value, error) {
+	t := trimSpace(s)
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	if t == "" {
+		return Null, errSyntax(k, s)
+	}
+	lo, hi := intRange(k)
+	// Accumulate negatively so that the minimum value parses.
+	var n int64
+	overflow := false
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c < '0' || c > '9' {
+			return Null, errSyntax(k, s)
+		}
+		d := int64(c - '0')
+		if n < (lo+d)/10 {
+			overflow = true
+			continue
+		}
+		n = n*10 - d
+	}
+	if !neg {
+		if n < -hi {
+			overflow = true
+		}
+		n = -n
+	}
+	if overflow {
+		return Null, pgerr.New(pgerr.NumericOutOfRange, "value %q is out of range for type %s", s, k)
+	}
+	return NewInt(k, n), nil
+}
+
+// specialWord matches w case-insensitively against the given words.
+func specialWord(w string, words ...string) bool {
+	for _, x := range words {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseNumeric accepts what PostgreSQL 15's numeric_in accepts: a signed
+// decimal with optional point and exponent, or NaN / [+-]Infinity / [+-]inf,
+// with surrounding whitespace. The scale is the digits after the point less
+// the exponent (1.50e-1 is 0.150).
+func parseNumeric(s string) (Value, error) {
+	t := trimSpace(s)
+	switch {
+	case specialWord(t, "nan"):
+		return NewNumeric(decNaN), nil
+	case specialWord(t, "infinity", "+infinity", "inf", "+inf"):
+		return NewNumeric(decPosInf), nil
+	case specialWord(t, "-infinity", "-inf"):
+		return NewNumeric(decNegInf), nil
+	}
+	mant, exp, ok := scanDecimal(t)
+	if !ok {
+		return Null, errSyntax(Numeric, s)
+	}
+	d := new(apd.Decimal)
+	if _, ok := d.Coeff.SetString(mant.digits, 10); !ok {
+		return Null, errSyntax(Numeric, s)
+	}
+	d.Negative = mant.neg
+	e := exp - int64(mant.frac)
+	if e < -numericMaxDscale || e > numericMaxWeightDigits {
+		return Null, errNumericOverflow()
+	}
+	d.Exponent = int32(e)
+	d2, err := normNumeric(d)
+	if err != nil {
+		return Null, err
+	}
+	return NewNumeric(d2), nil
+}
+
+type mantissa struct {
+	neg     bool
+	digits  string // all digits, the point removed
+	frac    int    // digits after the point
+	nonzero bool
+}
+
+// scanDecimal parses [+-](digits[.digits]|.digits)([eE][+-]digits). The
+// exponent saturates far beyond any representable value.
+func scanDecimal(t string) (m mantissa, exp int64, ok bool) {
+	i := 0
+	if i < len(t) && (t[i] == '+' || t[i] == '-') {
+		m.neg = t[i] == '-'
+		i++
+	}
+	start := i
+	var buf []byte
+	point, nd := false, 0
+	for ; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= '0' && c <= '9':
+			nd++
+			if c != '0' {
+				m.nonzero = true
+			}
+			if point {
+				m.frac++
+			}
+		case c == '.' && !point:
+			point = true
+			if buf == nil {
+				buf = make([]byte, 0, len(t))
+				buf = append(buf, t[start:i]...)
+			}
+			continue
+		default:
+			goto digitsDone
+		}
+		if buf != nil {
+			buf = append(buf, c)
+		}
+	}
+digitsDone:
+	if nd == 0 {
+		return m, 0, false
+	}
+	if buf != nil {
+		m.digits = string(buf)
+	} else {
+		m.digits = t[start:i]
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			eneg = t[i] == '-'
+			i++
+		}
+		es := i
+		for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+			if exp < 1e12 {
+				exp = exp*10 + int64(t[i]-'0')
+			}
+		}
+		if i == es {
+			return m, 0, false
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	return m, exp, i == len(t)
+}
+
+// parseFloat accepts decimal floats with optional exponent and NaN,
+// [+-]Infinity and [+-]inf, like float4in/float8in. Values that overflow, or
+// underflow to zero, are out of range.
+func parseFloat(s string, k Kind) (Value, error) {
+	t := trimSpace(s)
+	switch {
+	case specialWord(t, "nan", "+nan", "-nan"):
+		return NewFloat(k, math.NaN()), nil
+	case specialWord(t, "infinity", "+infinity", "inf", "+inf"):
+		return NewFloat(k, math.Inf(1)), nil
+	case specialWord(t, "-infinity", "-inf"):
+		return NewFloat(k, math.Inf(-1)), nil
+	}
+	m, exp, ok := scanDecimal(t)
+	if !ok {
+		return Null, errSyntax(k, s)
+	}
+	bits := 64
+	if k == Float4 {
+		bits = 32
+	}
+	outOfRange := func() error {
+		return pgerr.New(pgerr.NumericOutOfRange, "%q is out of range for type %s", s, k)
+	}
+	if m.nonzero && (exp > 1e6 || exp < -1e6) {
+		// Far beyond any float; keeps strconv away from huge exponents.
+		if exp > 0 {
+			return Null, outOfRange()
+		}
+		return Null, outOfRange()
+	}
+	f, err := strconv.ParseFloat(t, bits)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return Null, outOfRange()
+		}
+		return Null, errSyntax(k, s)
+	}
+	if f == 0 && m.nonzero {
+		return Null, outOfRange()
+	}
+	return NewFloat(k, f), nil
+}
+
+// dateTime is a parsed date/time literal, before conversion.
+type dateTime struct {
+	special    int64 // -1 or +1 for -infinity/infinity, 0 otherwise
+	y, m, d    int64
+	hasTime    bool
+	h, mi, sec int64
+	usec       int64 // rounded fraction of a second, 0 … 1000000
+	hasTZ      bool
+	tzSecs     int64 // offset east of UTC
+	bc         bool
+}
+
+// Date/time parse failures: bad syntax, or a field out of range.
+const (
+	dtOK = iota
+	dtSyntax
+	dtField
+	dtZone
+)
+
+// scanDateTime parses ISO 8601 dates and timestamps as PostgreSQL writes
+// them: "YYYY-MM-DD", "YYYYMMDD", then optionally [ T]HH:MM[:SS[.ffffff]],
+// a zone (Z, UTC, +HH, +HH:MM, +HHMM) and an era (AD/BC); also the words
+// infinity, -infinity and epoch.
+func scanDateTime(s string) (dt dateTime, res int) {
+	t := strings.ToLower(trimSpace(s))
+	switch t {
+	case "infinity", "+infinity":
+		dt.special = 1
+		return dt, dtOK
+	case "-infinity":
+		dt.special = -1
+		return dt, dtOK
+	case "epoch":
+		dt.y, dt.m, dt.d = 1970, 1, 1
+		return dt, dtOK
+	}
+	i := 0
+	num := func(maxDigits int) (int64, int, bool) {
+		st := i
+		var n int64
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' && i-st < maxDigits {
+			n = n*10 + int64(t[i]-'0')
+			i++
+		}
+		return n, i - st, i > st
+	}
+	y, ny, ok := num(9)
+	if !ok {
+		return dt, dtSyntax
+	}
+	if i < len(t) && t[i] == '-' {
+		i++
+		var ok1, ok2 bool
+		dt.m, _, ok1 = num(2)
+		if !ok1 || i >= len(t) || t[i] != '-' {
+			return dt, dtSyntax
+		}
+		i++
+		dt.d, _, ok2 = num(2)
+		if !ok2 {
+			return dt, dtSyntax
+		}
+		dt.y = y
+	} else if ny == 8 {
+		dt.y, dt.m, dt.d = y/10000, y/100%100, y%100
+	} else {
+		return dt, dtSyntax
+	}
+	if i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		return dt, dtSyntax
+	}
+	// Time of day.
+	j := i
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	if j < len(t) && t[j] == 't' && j == i {
+		j++
+	}
+	if j > i && j < len(t) && t[j] >= '0' && t[j] <= '9' {
+		i = j
+		var ok1, ok2 bool
+		dt.h, _, ok1 = num(2)
+		if !ok1 || i >= len(t) || t[i] != ':' {
+			return dt, dtSyntax
+		}
+		i++
+		dt.mi, _, ok2 = num(2)
+		if !ok2 {
+			return dt, dtSyntax
+		}
+		if i < len(t) && t[i] == ':' {
+			i++
+			var ok3 bool
+			dt.sec, _, ok3 = num(2)
+			if !ok3 {
+				return dt, dtSyntax
+			}
+			if i < len(t) && t[i] == '.' {
+				i++
+				st := i
+				for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+					i++
+				}
+				if i > st {
+					// PostgreSQL rounds the fraction as a double (rint).
+					f, _ := strconv.ParseFloat("0."+t[st:i], 64)
+					dt.usec = int64(math.RoundToEven(f * 1e6))
+				}
+			}
+		}
+		dt.hasTime = true
+	}
+	// Zone.
+	j = i
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	switch {
+	case j < len(t) && (t[j] == '+' || t[j] == '-'):
+		neg := t[j] == '-'
+		i = j + 1
+		hh, nh, ok := num(2)
+		if !ok {
+			return dt, dtSyntax
+		}
+		var mm int64
+		if i < len(t) && t[i] == ':' {
+			i++
+			if mm, _, ok = num(2); !ok {
+				return dt, dtSyntax
+			}
+		} else if nh == 2 && i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			if mm, _, ok = num(2); !ok {
+				return dt, dtSyntax
+			}
+		}
+		if hh > 15 || mm > 59 {
+			return dt, dtZone
+		}
+		dt.hasTZ = true
+		dt.tzSecs = hh*3600 + mm*60
+		if neg {
+			dt.tzSecs = -dt.tzSecs
+		}
+	case strings.HasPrefix(t[j:], "z"):
+		i = j + 1
+		dt.hasTZ = true
+	case strings.HasPrefix(t[j:], "utc"), strings.HasPrefix(t[j:], "gmt"):
+		i = j + 3
+		dt.hasTZ = true
+	}
+	// Era.
+	j = i
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	if strings.HasPrefix(t[j:], "bc") {
+		dt.bc = true
+		i = j + 2
+	} else if strings.HasPrefix(t[j:], "ad") {
+		i = j + 2
+	}
+	if i != len(t) {
+		return dt, dtSyntax
+	}
+	// Field ranges.
+	if dt.y == 0 || dt.m < 1 || dt.m > 12 || dt.d < 1 || dt.d > 31 {
+		return dt, dtField
+	}
+	if dt.bc {
+		dt.y = 1 - dt.y
+	}
+	if dt.d > daysInMonth(dt.y, dt.m) {
+		return dt, dtField
+	}
+	if dt.h > 24 || dt.mi > 59 || dt.sec > 60 ||
+		(dt.h == 24 && (dt.mi != 0 || dt.sec != 0 || dt.usec != 0)) {
+		return dt, dtField
+	}
+	return dt, dtOK
+}
+
+func dateTimeError(res int, k Kind, s string) error {
+	if res == dtZone {
+		return pgerr.New("22009", "time zone displacement out of range: %q", s)
+	}
+	if res == dtField {
+		return pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: %q", s)
+	}
+	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: %q", k, s)
+}
+
+// parseDate reads a date; a time of day and zone, if present, are ignored
+// as PostgreSQL ignores them.
+func parseDate(s string) (Value, error) {
+	dt, res := scanDateTime(s)
+	if res != dtOK {
+		return Null, dateTimeError(res, Date, s)
+	}
+	switch dt.special {
+	case 1:
+		return NewDate(DatePosInfinity), nil
+	case -1:
+		return NewDate(DateNegInfinity), nil
+	}
+	days := daysFromCivil(dt.y, dt.m, dt.d)
+	if !validDate(days) {
+		return Null, pgerr.New(pgerr.DatetimeOverflow, "date out of range: %q", s)
+	}
+	return NewDate(days), nil
+}
+
+// parseTimestamp reads a timestamp; timestamptz converts a given zone
+// offset to UTC (the session zone is UTC), timestamp ignores it.
+func parseTimestamp(s string, k Kind) (Value, error) {
+	dt, res := scanDateTime(s)
+	if res != dtOK {
+		return Null, dateTimeError(res, k, s)
+	}
+	switch dt.special {
+	case 1:
+		return NewTimestamp(k, TimestampPosInfinity), nil
+	case -1:
+		return NewTimestamp(k, TimestampNegInfinity), nil
+	}
+	days := daysFromCivil(dt.y, dt.m, dt.d)
+	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: %q", s)
+	if days < minDate-1 || days > endDate {
+		return Null, outOfRange
+	}
+	us := days*usecsPerDay + ((dt.h*60+dt.mi)*60+dt.sec)*usecsPerSec + dt.usec
+	if k == TimestampTZ {
+		us -= dt.tzSecs * usecsPerSec
+	}
+	if !validTimestamp(us) {
+		return Null, outOfRange
+	}
+	return NewTimestamp(k, us), nil
+}

@@ -1,0 +1,200 @@
+package value
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// kindNames are PostgreSQL's format_type names, without modifiers.
+var kindNames = [numKinds]string{
+	Unknown:     "unknown",
+	Bool:        "boolean",
+	Int2:        "smallint",
+	Int4:        "integer",
+	Int8:        "bigint",
+	Numeric:     "numeric",
+	Float4:      "real",
+	Float8:      "double precision",
+	Text:        "text",
+	Varchar:     "character varying",
+	Char:        "character",
+	Date:        "date",
+	Timestamp:   "timestamp without time zone",
+	TimestampTZ: "timestamp with time zone",
+}
+
+// String returns the kind's PostgreSQL type name, as format_type prints it
+// without a modifier.
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// IsInteger reports whether k is int2, int4 or int8.
+func (k Kind) IsInteger() bool { return k == Int2 || k == Int4 || k == Int8 }
+
+// IsNumeric reports whether k is one of the numeric kinds: the integers,
+// numeric and the floats.
+func (k Kind) IsNumeric() bool { return k >= Int2 && k <= Float8 }
+
+// IsFloat reports whether k is real or double precision.
+func (k Kind) IsFloat() bool { return k == Float4 || k == Float8 }
+
+// IsString reports whether k is text, varchar or char.
+func (k Kind) IsString() bool { return k == Text || k == Varchar || k == Char }
+
+// IsDateTime reports whether k is date, timestamp or timestamptz.
+func (k Kind) IsDateTime() bool { return k == Date || k == Timestamp || k == TimestampTZ }
+
+// String returns the type as PostgreSQL's format_type prints it, modifier
+// included: "numeric(10,2)", "character varying(5)", "timestamp(3) without
+// time zone".
+func (t Type) String() string {
+	if t.Mod < 0 {
+		return t.Kind.String()
+	}
+	switch t.Kind {
+	case Numeric:
+		p, s, _ := t.PrecisionScale()
+		return "numeric(" + strconv.Itoa(int(p)) + "," + strconv.Itoa(int(s)) + ")"
+	case Varchar, Char:
+		return t.Kind.String() + "(" + strconv.Itoa(int(t.Mod)) + ")"
+	case Timestamp:
+		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") without time zone"
+	case TimestampTZ:
+		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") with time zone"
+	}
+	return t.Kind.String()
+}
+
+// PostgreSQL's limits on type modifiers.
+const (
+	numericMaxPrecision = 1000
+	numericMinScale     = -1000
+	numericMaxScale     = 1000
+	maxVarcharLen       = 10485760
+	maxTimestampPrec    = 6
+)
+
+// TypeFromName resolves a type name, as pg_query gives it once "pg_catalog."
+// is stripped or as a user spells it, with its modifiers, checking the
+// modifiers as PostgreSQL does.
+func TypeFromName(name string, mods []int32) (Type, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	n = strings.TrimPrefix(n, "pg_catalog.")
+	n = strings.Join(strings.Fields(n), " ")
+	noMods := func(t Type) (Type, error) {
+		if len(mods) > 0 {
+			return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type %q", name)
+		}
+		return t, nil
+	}
+	switch n {
+	case "bool", "boolean":
+		return noMods(BoolType)
+	case "int2", "smallint":
+		return noMods(Int2Type)
+	case "int4", "int", "integer":
+		return noMods(Int4Type)
+	case "int8", "bigint":
+		return noMods(Int8Type)
+	case "float4", "real":
+		return noMods(Float4Type)
+	case "float8", "double precision":
+		return noMods(Float8Type)
+	case "text":
+		return noMods(TextType)
+	case "date":
+		return noMods(DateType)
+	case "float":
+		// float(p) picks real or double precision by the bits of precision.
+		switch {
+		case len(mods) == 0:
+			return Float8Type, nil
+		case len(mods) > 1:
+			return Type{}, pgerr.New(pgerr.SyntaxError, "type modifier is not allowed for type %q", name)
+		case mods[0] < 1:
+			return Type{}, pgerr.New(pgerr.InvalidParameter, "precision for type float must be at least 1 bit")
+		case mods[0] <= 24:
+			return Float4Type, nil
+		case mods[0] <= 53:
+			return Float8Type, nil
+		}
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "precision for type float must be less than 54 bits")
+	case "numeric", "decimal":
+		return numericType(mods)
+	case "varchar", "character varying":
+		return lengthType(Varchar, "varchar", mods, -1)
+	case "bpchar", "char", "character":
+		return lengthType(Char, "char", mods, 1)
+	case "timestamp", "timestamp without time zone":
+		return timestampType(Timestamp, mods)
+	case "timestamptz", "timestamp with time zone":
+		return timestampType(TimestampTZ, mods)
+	}
+	return Type{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+}
+
+func numericType(mods []int32) (Type, error) {
+	if len(mods) == 0 {
+		return NumericType, nil
+	}
+	if len(mods) > 2 {
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "invalid NUMERIC type modifier")
+	}
+	p, s := mods[0], int32(0)
+	if len(mods) == 2 {
+		s = mods[1]
+	}
+	if p < 1 || p > numericMaxPrecision {
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "NUMERIC precision %d must be between 1 and %d", p, numericMaxPrecision)
+	}
+	if s < numericMinScale || s > numericMaxScale {
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "NUMERIC scale %d must be between %d and %d", s, numericMinScale, numericMaxScale)
+	}
+	return Type{Numeric, NumericMod(p, s)}, nil
+}
+
+func lengthType(k Kind, short string, mods []int32, dflt int32) (Type, error) {
+	switch len(mods) {
+	case 0:
+		return Type{k, dflt}, nil
+	case 1:
+	default:
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "invalid type modifier")
+	}
+	if mods[0] < 1 {
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "length for type %s must be at least 1", short)
+	}
+	if mods[0] > maxVarcharLen {
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "length for type %s cannot exceed %d", short, maxVarcharLen)
+	}
+	return Type{k, mods[0]}, nil
+}
+
+func timestampType(k Kind, mods []int32) (Type, error) {
+	switch len(mods) {
+	case 0:
+		return Type{k, -1}, nil
+	case 1:
+	default:
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "invalid type modifier")
+	}
+	p := mods[0]
+	if p < 0 {
+		name := "TIMESTAMP"
+		if k == TimestampTZ {
+			name = "TIMESTAMP WITH TIME ZONE"
+		}
+		return Type{}, pgerr.New(pgerr.InvalidParameter, "%s(%d) precision must not be negative", name, p)
+	}
+	// PostgreSQL reduces a larger precision to the maximum with a warning.
+	if p > maxTimestampPrec {
+		p = maxTimestampPrec
+	}
+	return Type{k, p}, nil
+}

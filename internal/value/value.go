@@ -1,0 +1,141 @@
+// Package value holds deltaview's typed datums: PostgreSQL types, SQL NULL,
+// comparison, canonical key encoding, arithmetic and casts with PostgreSQL's
+// semantics, and PostgreSQL's text input and output formats.
+//
+// A Value is a small immutable struct; a Row is a fixed-arity slice of them.
+// Values of numeric type point at an immutable apd.Decimal; every other type
+// is held inline, so rows carry few pointers.
+package value
+
+import (
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Kind is the type of a value. The zero Kind is Unknown, the type of an
+// untyped NULL or string literal before binding resolves it.
+type Kind uint8
+
+// The kinds deltaview supports.
+const (
+	Unknown Kind = iota
+	Bool
+	Int2
+	Int4
+	Int8
+	Numeric
+	Float4
+	Float8
+	Text
+	Varchar
+	Char
+	Date
+	Timestamp
+	TimestampTZ
+	numKinds
+)
+
+// Type is a Kind with its modifier: the declared length of varchar(n) and
+// char(n), the precision and scale of numeric(p,s). Mod is -1 when absent.
+type Type struct {
+	Kind Kind
+	Mod  int32
+}
+
+// Common types without modifiers.
+var (
+	UnknownType     = Type{Unknown, -1}
+	BoolType        = Type{Bool, -1}
+	Int2Type        = Type{Int2, -1}
+	Int4Type        = Type{Int4, -1}
+	Int8Type        = Type{Int8, -1}
+	NumericType     = Type{Numeric, -1}
+	Float4Type      = Type{Float4, -1}
+	Float8Type      = Type{Float8, -1}
+	TextType        = Type{Text, -1}
+	DateType        = Type{Date, -1}
+	TimestampType   = Type{Timestamp, -1}
+	TimestampTZType = Type{TimestampTZ, -1}
+)
+
+// NumericMod encodes precision and scale as a numeric type modifier.
+func NumericMod(precision, scale int32) int32 { return precision<<16 | scale&0xffff }
+
+// Precision and Scale decode a numeric modifier; ok is false when Mod is -1.
+func (t Type) PrecisionScale() (precision, scale int32, ok bool) {
+	if t.Kind != Numeric || t.Mod < 0 {
+		return 0, 0, false
+	}
+	return t.Mod >> 16, int32(int16(t.Mod & 0xffff)), true
+}
+
+// Value is one datum. The zero Value is SQL NULL.
+type Value struct {
+	kind Kind // Unknown means NULL
+	n    int64
+	s    string
+	d    *apd.Decimal
+}
+
+// Null is SQL NULL.
+var Null = Value{}
+
+// NewBool returns a boolean.
+func NewBool(b bool) Value {
+	if b {
+		return Value{kind: Bool, n: 1}
+	}
+	return Value{kind: Bool}
+}
+
+// NewInt returns an integer of kind Int2, Int4 or Int8. The caller has
+// checked the range.
+func NewInt(k Kind, n int64) Value { return Value{kind: k, n: n} }
+
+// NewFloat returns a float of kind Float4 or Float8. A Float4 is stored
+// rounded to float32.
+func NewFloat(k Kind, f float64) Value {
+	if k == Float4 {
+		f = float64(float32(f))
+	}
+	return Value{kind: k, n: int64(math.Float64bits(f))}
+}
+
+// NewNumeric returns a numeric; d must not be modified afterwards.
+func NewNumeric(d *apd.Decimal) Value { return Value{kind: Numeric, d: d} }
+
+// NewText returns a string of kind Text, Varchar or Char.
+func NewText(k Kind, s string) Value { return Value{kind: k, s: s} }
+
+// NewDate returns a date, as days since 2000-01-01 (PostgreSQL's epoch).
+func NewDate(days int64) Value { return Value{kind: Date, n: days} }
+
+// NewTimestamp returns a timestamp or timestamptz, as microseconds since
+// 2000-01-01 00:00:00 (UTC for timestamptz).
+func NewTimestamp(k Kind, micros int64) Value { return Value{kind: k, n: micros} }
+
+// IsNull reports whether v is SQL NULL.
+func (v Value) IsNull() bool { return v.kind == Unknown }
+
+// Kind returns v's kind; Unknown for NULL.
+func (v Value) Kind() Kind { return v.kind }
+
+// Bool returns a boolean's value.
+func (v Value) Bool() bool { return v.n != 0 }
+
+// Int returns an integer's value, a date's days or a timestamp's
+// microseconds.
+func (v Value) Int() int64 { return v.n }
+
+// Float returns a float's value.
+func (v Value) Float() float64 { return math.Float64frombits(uint64(v.n)) }
+
+// Decimal returns a numeric's value; it must not be modified.
+func (v Value) Decimal() *apd.Decimal { return v.d }
+
+// Str returns a string's value.
+func (v Value) Str() string { return v.s }
+
+// Row is a fixed-arity tuple of values.
+type Row []Value
