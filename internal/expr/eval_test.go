@@ -452,9 +452,20 @@ func TestLike(t *testing.T) {
 		{`a\`, `a\\`, nil, false, "t"},
 		{"a%", "a#%", ptr("#"), false, "t"},
 		{`a\b`, `a\b`, ptr(""), false, "t"},
-		{"a", `a\`, nil, false, "ERR 22025"},
+		{"a", `a\`, nil, false, "f"}, // the text ends before the dangling escape
+		{"ab", `a\`, nil, false, "ERR 22025"},
 		{"x", `\`, nil, false, "ERR 22025"},
-		{"a", "a", ptr("ab"), false, "ERR 22019"},
+		{"", `\`, nil, false, "f"},
+		{"x", `a\`, nil, false, "f"},
+		{"abc", `a%\`, nil, false, "ERR 22025"},
+		{"a", `a%\`, nil, false, "f"},
+		{"a", `%_\`, nil, false, "ERR 22025"}, // a % then _ reach the escape even at the end
+		{"", `%_\`, nil, false, "f"},
+		{"ab", `%__\`, nil, false, "ERR 22025"},
+		{"abc", `a\%\`, nil, false, "f"}, // an escaped % is no wildcard
+		{"a%c", `a\%\`, nil, false, "ERR 22025"},
+		{"ab", "a!", ptr("!"), false, "ERR 22025"},
+		{"a", "a", ptr("ab"), false, "ERR 22025"}, // invalid_escape_sequence, as PostgreSQL
 		{"héllo", "h_llo", nil, false, "t"},
 		{"héllo", "h%o", nil, false, "t"},
 		{"AbC", "a_c", nil, true, "t"},
@@ -556,28 +567,41 @@ func TestLikeMatchesReference(t *testing.T) {
 		var re strings.Builder
 		re.WriteString(`(?s)^`)
 		valid := true
+		runPct, runAny := false, 0 // the wildcards just before: a %, and _ after it
 		for j := 0; j < len(p); j++ {
 			switch c := p[j]; c {
 			case '%':
 				re.WriteString(".*")
+				runPct = true
 			case '_':
 				re.WriteString(".")
+				if runPct {
+					runAny++
+				}
 			case '\\':
 				if j+1 == len(p) {
+					// A dangling escape: PostgreSQL fails when its
+					// matcher reaches it with text left, else no match.
 					valid = false
+					if !runPct || runAny == 0 {
+						re.WriteString(".+")
+					}
 					break
 				}
 				j++
 				re.WriteString(regexp.QuoteMeta(p[j : j+1]))
+				runPct, runAny = false, 0
 			default:
 				re.WriteString(regexp.QuoteMeta(string(c)))
+				runPct, runAny = false, 0
 			}
 		}
 		re.WriteString("$")
 		got := eval(&expr.Like{E: txt(s), Pattern: txt(p)})
-		want := "ERR 22025"
-		if valid {
-			want = map[bool]string{true: "t", false: "f"}[regexp.MustCompile(re.String()).MatchString(s)]
+		matched := regexp.MustCompile(re.String()).MatchString(s)
+		want := map[bool]string{true: "t", false: "f"}[matched]
+		if !valid {
+			want = map[bool]string{true: "ERR 22025", false: "f"}[matched]
 		}
 		if got != want {
 			t.Fatalf("%q LIKE %q = %s, want %s", s, p, got, want)

@@ -11,15 +11,13 @@ import (
 
 var _ Expr = (*Like)(nil)
 
-// codeInvalidEscapeSequence is SQLSTATE 22019, raised for an ESCAPE
-// string longer than one character.
-const codeInvalidEscapeSequence = "22019"
-
 // Like is E [NOT] LIKE Pattern [ESCAPE Escape], or ILIKE when ILike: % matches
 // any run of characters, _ exactly one, and the escape character (a
 // backslash when Escape is nil; none when it is the empty string) makes
 // the next pattern character literal. A pattern ending in the escape
-// character is an error (22025). ILIKE compares characters after Unicode
+// character is an error (22025) when, as in PostgreSQL's matcher, the text
+// reaches it with characters left (the text is the pattern before it and
+// at least one more character), and otherwise does not match. ILIKE compares characters after Unicode
 // simple case folding. NULL if any operand is NULL. A char(n) operand keeps
 // its padding, as in PostgreSQL.
 //
@@ -88,7 +86,14 @@ func (l *Like) Eval(row value.Row) (value.Value, error) {
 		}
 		l.m.Store(m)
 	}
-	return boolValue(m.match(rawText(s)) != l.Not), nil
+	matched := m.match(rawText(s))
+	if m.dangling {
+		if matched {
+			return value.Null, pgerr.New(pgerr.InvalidEscape, "LIKE pattern must not end with escape character")
+		}
+		return boolValue(l.Not), nil
+	}
+	return boolValue(matched != l.Not), nil
 }
 
 // likeElem is one pattern character: a literal rune, or _ when any.
@@ -102,6 +107,9 @@ type likeMatcher struct {
 	pattern, escape string
 	fold            bool
 	segs            [][]likeElem // len(segs) == number of % + 1
+	// dangling is set when the pattern ends in the escape character;
+	// segs then match the texts on which PostgreSQL reports an error.
+	dangling bool
 }
 
 // compileLike compiles pattern with the escape string esc ("" for none).
@@ -113,29 +121,51 @@ func compileLike(pattern, esc string, fold bool) (*likeMatcher, error) {
 		escRune, _ = utf8.DecodeRuneInString(esc)
 		useEsc = true
 	default:
-		return nil, (&pgerr.Error{Code: codeInvalidEscapeSequence, Message: "invalid escape string"}).
+		return nil, (&pgerr.Error{Code: pgerr.InvalidEscape, Message: "invalid escape string"}).
 			WithHint("Escape string must be empty or one character.")
 	}
 	m := &likeMatcher{pattern: pattern, escape: esc, fold: fold}
 	seg := []likeElem{}
+	// The run of wildcards just before the current position: whether it
+	// holds a %, and how many _ follow its first %.
+	runPct, runAny := false, 0
 	for i := 0; i < len(pattern); {
 		r, size := utf8.DecodeRuneInString(pattern[i:])
 		i += size
 		switch {
 		case useEsc && r == escRune:
 			if i >= len(pattern) {
-				return nil, pgerr.New(pgerr.InvalidEscape, "LIKE pattern must not end with escape character")
+				// PostgreSQL fails only when its matcher reaches the
+				// dangling escape with text left over, and otherwise
+				// reports no match. It gets there when the text is the
+				// pattern before the escape followed by at least one
+				// more character; when the escape follows a run of
+				// wildcards holding a %, the run's _ (at least one)
+				// suffice.
+				m.dangling = true
+				if !runPct || runAny == 0 {
+					seg = append(seg, likeElem{any: true})
+				}
+				m.segs = append(m.segs, seg)
+				seg = []likeElem{}
+				continue
 			}
 			r, size = utf8.DecodeRuneInString(pattern[i:])
 			i += size
 			seg = append(seg, likeElem{r: m.foldRune(r)})
+			runPct, runAny = false, 0
 		case r == '%':
 			m.segs = append(m.segs, seg)
 			seg = []likeElem{}
+			runPct = true
 		case r == '_':
 			seg = append(seg, likeElem{any: true})
+			if runPct {
+				runAny++
+			}
 		default:
 			seg = append(seg, likeElem{r: m.foldRune(r)})
+			runPct, runAny = false, 0
 		}
 	}
 	m.segs = append(m.segs, seg)
