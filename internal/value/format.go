@@ -2,6 +2,8 @@ package value
 
 import (
 	"math"
+	"math/big"
+	"math/bits"
 	"strconv"
 
 	"github.com/cockroachdb/apd/v3"
@@ -73,15 +75,20 @@ func appendFloat(buf []byte, f float64, bitSize int) []byte {
 	case math.IsInf(f, -1):
 		return append(buf, "-Infinity"...)
 	}
-	// Find the decimal exponent of the shortest representation.
-	var tmp [32]byte
+	var tmp [40]byte
 	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize)
-	exp := 0
-	for i := len(e) - 1; i >= 0; i-- {
-		if e[i] == 'e' {
-			x, _ := strconv.Atoi(string(e[i+1:]))
-			exp = x
-			break
+	var dbuf [24]byte
+	mant, exp := splitExp(dbuf[:0], e)
+	if onRoundingBoundary(f, mant, exp, bitSize) {
+		// PostgreSQL's Ryu excludes the interval's bounds, where strconv
+		// includes them for even mantissas: the shortest output that is
+		// strictly closer to f than to its neighbours is a digit longer.
+		for prec := len(mant); prec < 17; prec++ {
+			e = strconv.AppendFloat(tmp[:0], f, 'e', prec, bitSize)
+			mant, exp = splitExp(dbuf[:0], e)
+			if !onRoundingBoundary(f, mant, exp, bitSize) {
+				break
+			}
 		}
 	}
 	limit := 15
@@ -91,8 +98,102 @@ func appendFloat(buf []byte, f float64, bitSize int) []byte {
 	if exp < -4 || exp >= limit {
 		return append(buf, e...)
 	}
-	return strconv.AppendFloat(buf, f, 'f', -1, bitSize)
+	prec := len(mant) - 1 - exp // digits after the point
+	return strconv.AppendFloat(buf, f, 'f', max(prec, 0), bitSize)
 }
+
+// splitExp appends to dst the significant digits (sign and point removed)
+// of a float in 'e' format, and returns them with the decimal exponent.
+func splitExp(dst, e []byte) (digits []byte, exp int) {
+	i := len(e) - 1
+	for i > 0 && e[i] != 'e' {
+		i--
+	}
+	x, _ := strconv.Atoi(string(e[i+1:]))
+	for _, c := range e[:i] {
+		if c >= '0' && c <= '9' {
+			dst = append(dst, c)
+		}
+	}
+	return dst, x
+}
+
+// onRoundingBoundary reports whether the decimal digits×10^(exp-len+1),
+// which reads back as f, lies exactly halfway between f and a neighbour.
+// Such a midpoint is a dyadic rational with one more significant bit than
+// the format has; anything else is exactly f or strictly inside f's
+// rounding interval.
+func onRoundingBoundary(f float64, digits []byte, exp int, bitSize int) bool {
+	var d uint64
+	for _, c := range digits {
+		d = d*10 + uint64(c-'0')
+	}
+	if d == 0 {
+		return false
+	}
+	e := exp - (len(digits) - 1)
+	// Odd part of d × 10^e, when it is an integer times a power of two.
+	d >>= bits.TrailingZeros64(d)
+	if e < 0 {
+		if -e >= len(pow5) || d%pow5[-e] != 0 {
+			return false
+		}
+		d /= pow5[-e]
+	} else {
+		if e >= len(pow5) {
+			return false
+		}
+		hi, lo := bits.Mul64(d, pow5[e])
+		if hi != 0 {
+			return false
+		}
+		d = lo
+	}
+	mantBits := 53
+	if bitSize == 32 {
+		mantBits = 24
+	}
+	if bits.Len64(d) != mantBits+1 {
+		return false
+	}
+	// Rare: compare exactly with the midpoints around f.
+	s := string(digits) + "e" + strconv.Itoa(e)
+	if f < 0 {
+		s = "-" + s
+	}
+	x, _, err := big.ParseFloat(s, 10, 200, big.ToNearestEven)
+	if err != nil {
+		return false
+	}
+	var up, down float64
+	if bitSize == 32 {
+		up = float64(math.Nextafter32(float32(f), float32(math.Inf(1))))
+		down = float64(math.Nextafter32(float32(f), float32(math.Inf(-1))))
+	} else {
+		up, down = math.Nextafter(f, math.Inf(1)), math.Nextafter(f, math.Inf(-1))
+	}
+	for _, n := range []float64{up, down} {
+		if math.IsInf(n, 0) {
+			continue
+		}
+		m := new(big.Float).SetPrec(200).SetFloat64(f)
+		m.Add(m, new(big.Float).SetPrec(200).SetFloat64(n))
+		m.Quo(m, big.NewFloat(2))
+		if m.Cmp(x) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pow5 holds 5^0 … 5^27, the powers that fit a uint64.
+var pow5 = func() (p [28]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 5
+	}
+	return p
+}()
 
 // appendNumeric writes a numeric as plain digits with its scale, never in
 // exponent notation.

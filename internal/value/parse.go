@@ -278,9 +278,6 @@ func parseFloat(s string, k Kind) (Value, error) {
 	}
 	if m.nonzero && (exp > 1e6 || exp < -1e6) {
 		// Far beyond any float; keeps strconv away from huge exponents.
-		if exp > 0 {
-			return Null, outOfRange()
-		}
 		return Null, outOfRange()
 	}
 	f, err := strconv.ParseFloat(t, bits)

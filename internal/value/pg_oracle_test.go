@@ -2,8 +2,11 @@ package value
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -330,4 +333,36 @@ func parseTypeSpec(s string) Type {
 		}
 	}
 	return mustType(name, mods...)
+}
+
+// TestOracleRandom compares float output and numeric division on
+// pseudo-random inputs.
+func TestOracleRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var cases []oracleCase
+	for i := 0; i < 400; i++ {
+		f := math.Float64frombits(rng.Uint64())
+		if i%2 == 0 {
+			f = (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(40)-20))
+		}
+		s := strconv.FormatFloat(f, 'g', -1, 64)
+		cases = append(cases, parseCase(s, "float8"))
+		s4 := strconv.FormatFloat(float64(float32(f)), 'g', -1, 32)
+		cases = append(cases, parseCase(s4, "float4"))
+	}
+	for i := 0; i < 400; i++ {
+		// Short decimals often land exactly between two floats.
+		cases = append(cases, parseCase(fmt.Sprintf("%de%d", rng.Int64N(1e7), rng.IntN(30)-10), "float4"),
+			parseCase(fmt.Sprintf("%de%d", rng.Int64N(1e16), rng.IntN(40)-10), "float8"))
+	}
+	randNum := func() string {
+		s := strconv.FormatInt(rng.Int64N(1e12)-5e11, 10)
+		return s[:len(s)-rng.IntN(min(len(s), 6))] + "e" + strconv.Itoa(rng.IntN(16)-8)
+	}
+	for i := 0; i < 400; i++ {
+		a, b := randNum(), randNum()
+		cases = append(cases, binCase(a, b, "numeric", "/", Div), binCase(a, b, "numeric", "%", Mod),
+			binCase(a, b, "numeric", "*", Mul), binCase(a, b, "numeric", "-", Sub))
+	}
+	runOracle(t, cases)
 }
