@@ -91,6 +91,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return out, nil
 	case *plan.GenerateSeries:
 		return generateSeries(n)
+	case *plan.Join:
+		return join(n, src)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

@@ -49,6 +49,7 @@ const (
 	Internal              = "XX000"
 	InvalidObjectDef      = "42P17"
 	Undefined             = "42000"
+	DuplicateAlias        = "42712"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

@@ -193,6 +193,8 @@ func describe(n Node) string {
 			}
 		}
 		return "Sort " + strings.Join(parts, ", ")
+	case *Join:
+		return describeJoin(n)
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

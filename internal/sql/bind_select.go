@@ -229,11 +229,61 @@ func (b *binder) bindFrom(from []*pg_query.Node) (plan.Node, *scope, error) {
 	switch len(from) {
 	case 0:
 		return &plan.Values{Rows: [][]expr.Expr{{}}}, &scope{}, nil
-	case 1:
-		return b.bindFromItem(from[0])
 	}
-	return nil, nil, b.refuse(fromLoc(from[1]), "joins are not supported yet").
-		WithHint("a view may read one table, view or subquery for now")
+	p, sc, err := b.bindFromItem(from[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, item := range from[1:] {
+		if b.forView && !joinsMaintained {
+			return nil, nil, b.refuse(fromLoc(item), "joins are not maintained in a view yet")
+		}
+		rp, rsc, err := b.bindFromItem(item)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := b.checkDuplicateAliases(sc, rsc, fromLoc(item)); err != nil {
+			return nil, nil, err
+		}
+		p, sc = crossJoin(p, sc, rp, rsc)
+	}
+	return p, sc, nil
+}
+
+// crossJoin joins two FROM items without a condition; WHERE conjuncts are
+// pushed into it later.
+func crossJoin(l plan.Node, lsc *scope, r plan.Node, rsc *scope) (plan.Node, *scope) {
+	cols := append(append([]plan.Column{}, l.Columns()...), r.Columns()...)
+	return &plan.Join{Kind: plan.InnerJoin, Left: l, Right: r, Cols: cols}, joinScope(lsc, rsc)
+}
+
+// joinScope is the scope of two joined inputs: left columns then right.
+func joinScope(l, r *scope) *scope {
+	s := &scope{cols: append(append([]scopeCol{}, l.cols...), r.cols...)}
+	if l.star != nil || r.star != nil {
+		s.star = append([]int{}, l.starCols()...)
+		for _, i := range r.starCols() {
+			s.star = append(s.star, len(l.cols)+i)
+		}
+	}
+	return s
+}
+
+// checkDuplicateAliases refuses two FROM items with the same name, as
+// PostgreSQL does.
+func (b *binder) checkDuplicateAliases(l, r *scope, loc int32) error {
+	seen := map[string]bool{}
+	for _, c := range l.cols {
+		if c.qual != "" {
+			seen[c.qual] = true
+		}
+	}
+	for _, c := range r.cols {
+		if c.qual != "" && seen[c.qual] {
+			return b.stmt.errf(loc, pgerr.DuplicateAlias, "table name %q specified more than once", c.qual)
+		}
+	}
+	return nil
 }
 
 func fromLoc(n *pg_query.Node) int32 {
@@ -275,7 +325,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 	case n.GetRangeFunction() != nil:
 		return b.bindRangeFunction(n.GetRangeFunction())
 	case n.GetJoinExpr() != nil:
-		return nil, nil, b.refuse(b.keyword("join", 0), "joins are not supported yet")
+		return b.bindJoin(n.GetJoinExpr())
 	}
 	return nil, nil, b.refuse(-1, "FROM item %s is not supported", stmtName(n))
 }
@@ -401,14 +451,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, err
 	}
 	if sel.WhereClause != nil {
-		pred, err := b.bindExpr(sc, sel.WhereClause)
-		if err != nil {
+		if input, err = b.bindWhere(sc, input, sel.WhereClause); err != nil {
 			return nil, err
 		}
-		if pred, err = b.toBool(pred, "WHERE", nodeLoc(sel.WhereClause, -1)); err != nil {
-			return nil, err
-		}
-		input = &plan.Filter{Input: input, Pred: pred}
 	}
 	if len(sel.GroupClause) > 0 {
 		return nil, b.refuse(b.keyword("group", 0), "GROUP BY is not supported yet")
@@ -447,12 +492,20 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 				qual = cr.Fields[0].GetString_().Sval
 			}
 			n := 0
-			for i, c := range sc.cols {
-				if qual == "" || c.qual == qual {
-					exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})
-					cols = append(cols, plan.Column{Name: c.name, Type: c.typ})
-					n++
+			idxs := sc.starCols()
+			if qual != "" {
+				idxs = nil
+				for i, c := range sc.cols {
+					if c.qual == qual {
+						idxs = append(idxs, i)
+					}
 				}
+			}
+			for _, i := range idxs {
+				c := sc.cols[i]
+				exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})
+				cols = append(cols, plan.Column{Name: c.name, Type: c.typ})
+				n++
 			}
 			if qual != "" && n == 0 {
 				return nil, nil, b.stmt.errf(cr.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)

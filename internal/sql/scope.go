@@ -13,12 +13,34 @@ type scopeCol struct {
 	qual string // relation name or alias
 	name string
 	typ  value.Type
+	// merged is set on the two inputs' columns that JOIN … USING (or
+	// NATURAL) merged: they are reachable qualified only, and an unqualified
+	// name finds the merged column.
+	merged bool
+	// outer marks the enclosing query's columns in a correlated
+	// subquery's scope: names resolve to them only when no column of the
+	// subquery matches.
+	outer bool
 }
 
 // scope is the list of columns that expressions of one query level see, in
 // input-row order.
 type scope struct {
 	cols []scopeCol
+	// star lists the columns * expands to, in order; nil means all.
+	star []int
+}
+
+// starCols returns the positions * expands to.
+func (s *scope) starCols() []int {
+	if s.star != nil {
+		return s.star
+	}
+	out := make([]int, len(s.cols))
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 func newScope(qual string, cols []plan.Column) *scope {
@@ -36,14 +58,30 @@ func (s *scope) add(qual string, cols []plan.Column) {
 // resolve finds qual.name (qual may be empty) and returns a column
 // reference, or a positioned error.
 func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, error) {
-	found := -1
-	qualSeen := qual == ""
-	for i, c := range s.cols {
-		if qual != "" && c.qual != qual {
-			continue
+	e, err := b.resolveLevel(s, qual, name, loc, false)
+	if e == nil && err == nil {
+		e, err = b.resolveLevel(s, qual, name, loc, true)
+	}
+	if e == nil && err == nil {
+		if qual != "" {
+			for _, c := range s.cols {
+				if c.qual == qual {
+					return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
+				}
+			}
+			return nil, b.stmt.errf(loc, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
 		}
-		qualSeen = true
-		if c.name != name {
+		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", name)
+	}
+	return e, err
+}
+
+// resolveLevel looks for qual.name among the columns of one level (the
+// query's own, or the enclosing query's); nil, nil when absent.
+func (b *binder) resolveLevel(s *scope, qual, name string, loc int32, outer bool) (expr.Expr, error) {
+	found := -1
+	for i, c := range s.cols {
+		if c.outer != outer || qual != "" && c.qual != qual || qual == "" && c.merged || c.name != name {
 			continue
 		}
 		if found >= 0 {
@@ -52,13 +90,7 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 		found = i
 	}
 	if found < 0 {
-		if !qualSeen {
-			return nil, b.stmt.errf(loc, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
-		}
-		if qual != "" {
-			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
-		}
-		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", name)
+		return nil, nil
 	}
 	c := s.cols[found]
 	return &expr.Col{Idx: found, T: c.typ, Name: name}, nil

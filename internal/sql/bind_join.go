@@ -1,0 +1,159 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// joinsMaintained is set once views compile joins to incremental operators.
+const joinsMaintained = false
+
+var joinKinds = map[pg_query.JoinType]plan.JoinKind{
+	pg_query.JoinType_JOIN_INNER: plan.InnerJoin,
+	pg_query.JoinType_JOIN_LEFT:  plan.LeftJoin,
+	pg_query.JoinType_JOIN_RIGHT: plan.RightJoin,
+	pg_query.JoinType_JOIN_FULL:  plan.FullJoin,
+}
+
+// bindJoin binds JOIN … ON / USING / NATURAL and CROSS JOIN.
+func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
+	kind, ok := joinKinds[j.Jointype]
+	if !ok {
+		return nil, nil, b.refuse(b.keyword("join", 0), "join type %s is not supported", j.Jointype)
+	}
+	if j.Alias != nil || j.JoinUsingAlias != nil {
+		return nil, nil, b.refuse(b.keyword("join", 0), "an alias on a JOIN is not supported").
+			WithHint("wrap the join in a subquery: (SELECT … FROM a JOIN b …) AS alias")
+	}
+	if b.forView && !joinsMaintained {
+		return nil, nil, b.refuse(b.keyword("join", 0), "joins are not maintained in a view yet")
+	}
+	l, lsc, err := b.bindFromItem(j.Larg)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, rsc, err := b.bindFromItem(j.Rarg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := b.checkDuplicateAliases(lsc, rsc, fromLoc(j.Rarg)); err != nil {
+		return nil, nil, err
+	}
+	cols := append(append([]plan.Column{}, l.Columns()...), r.Columns()...)
+	join := &plan.Join{Kind: kind, Left: l, Right: r, Cols: cols}
+	sc := joinScope(lsc, rsc)
+
+	var using []string
+	if j.IsNatural {
+		for _, lc := range lsc.cols {
+			if lc.merged {
+				continue
+			}
+			for _, rc := range rsc.cols {
+				if !rc.merged && rc.name == lc.name {
+					using = append(using, lc.name)
+					break
+				}
+			}
+		}
+	}
+	for _, n := range j.UsingClause {
+		using = append(using, n.GetString_().Sval)
+	}
+	if j.IsNatural || len(j.UsingClause) > 0 {
+		return b.bindUsing(join, lsc, rsc, using)
+	}
+	if j.Quals != nil {
+		pred, err := b.bindExpr(sc, j.Quals)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pred, err = b.toBool(pred, "JOIN/ON", nodeLoc(j.Quals, -1)); err != nil {
+			return nil, nil, err
+		}
+		join.Residual = pred
+		return plan.ExtractJoinKeys.Apply(join), sc, nil
+	}
+	return join, sc, nil
+}
+
+// bindUsing joins on equality of the named columns and merges each pair
+// into one output column, as PostgreSQL does: the merged columns come first
+// in *, then the rest of the left's, then the rest of the right's.
+func (b *binder) bindUsing(join *plan.Join, lsc, rsc *scope, using []string) (plan.Node, *scope, error) {
+	lw := len(lsc.cols)
+	find := func(s *scope, name, side string) (int, error) {
+		idx := -1
+		for i, c := range s.cols {
+			if c.name == name && !c.merged {
+				if idx >= 0 {
+					return 0, pgerr.New(pgerr.AmbiguousColumn, "common column name %q appears more than once in %s table", name, side)
+				}
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return 0, pgerr.New(pgerr.UndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
+		}
+		return idx, nil
+	}
+	sc := joinScope(lsc, rsc)
+	exprs := make([]expr.Expr, 0, len(sc.cols)+len(using))
+	outCols := append([]plan.Column{}, join.Cols...)
+	for i, c := range sc.cols {
+		exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})
+	}
+	var star []int
+	isUsing := map[int]bool{}
+	for _, name := range using {
+		li, err := find(lsc, name, "left")
+		if err != nil {
+			return nil, nil, err
+		}
+		ri, err := find(rsc, name, "right")
+		if err != nil {
+			return nil, nil, err
+		}
+		lt, rt := lsc.cols[li].typ, rsc.cols[ri].typ
+		t, err := expr.CommonType([]value.Type{lt, rt}, "JOIN/USING")
+		if err != nil {
+			return nil, nil, err
+		}
+		lk, err := expr.Coerce(&expr.Col{Idx: li, T: lt, Name: name}, t, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		rk, err := expr.Coerce(&expr.Col{Idx: ri, T: rt, Name: name}, t, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		join.LeftKeys = append(join.LeftKeys, lk)
+		join.RightKeys = append(join.RightKeys, rk)
+		isUsing[li], isUsing[lw+ri] = true, true
+		sc.cols[li].merged, sc.cols[lw+ri].merged = true, true
+		var merged expr.Expr
+		switch join.Kind {
+		case plan.RightJoin:
+			merged = plan.Shift(rk, lw)
+		case plan.FullJoin:
+			merged = &expr.Coalesce{Args: []expr.Expr{lk, plan.Shift(rk, lw)}, T: t}
+		default:
+			merged = lk
+		}
+		star = append(star, len(exprs))
+		exprs = append(exprs, merged)
+		outCols = append(outCols, plan.Column{Name: name, Type: t})
+		sc.cols = append(sc.cols, scopeCol{name: name, typ: t})
+	}
+	for _, i := range joinScope(lsc, rsc).starCols() {
+		if !isUsing[i] {
+			star = append(star, i)
+		}
+	}
+	sc.star = star
+	return &plan.Project{Input: join, Exprs: exprs, Cols: outCols}, sc, nil
+}

@@ -1,0 +1,166 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// bindWhere binds a WHERE clause over input. Top-level conjuncts that are
+// EXISTS, NOT EXISTS, IN (subquery), NOT IN (subquery), = ANY and <> ALL
+// become semi- and anti-joins with the subquery; the rest is a filter.
+func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (plan.Node, error) {
+	var preds []expr.Expr
+	type sub struct {
+		link *pg_query.SubLink
+		not  bool
+	}
+	var subs []sub
+	var walk func(n *pg_query.Node) error
+	walk = func(n *pg_query.Node) error {
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
+			for _, a := range be.Args {
+				if err := walk(a); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if sl := n.GetSubLink(); sl != nil {
+			subs = append(subs, sub{link: sl})
+			return nil
+		}
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_NOT_EXPR && be.Args[0].GetSubLink() != nil {
+			subs = append(subs, sub{link: be.Args[0].GetSubLink(), not: true})
+			return nil
+		}
+		e, err := b.bindExpr(sc, n)
+		if err != nil {
+			return err
+		}
+		if e, err = b.toBool(e, "WHERE", nodeLoc(n, -1)); err != nil {
+			return err
+		}
+		preds = append(preds, e)
+		return nil
+	}
+	if err := walk(where); err != nil {
+		return nil, err
+	}
+	if len(preds) > 0 {
+		input = plan.PushFilter.Apply(&plan.Filter{Input: input, Pred: plan.AndOf(preds)})
+	}
+	for _, s := range subs {
+		var err error
+		if input, err = b.bindSemiJoin(sc, input, s.link, s.not); err != nil {
+			return nil, err
+		}
+	}
+	return input, nil
+}
+
+// bindSemiJoin decorrelates one subquery conjunct into a join of input
+// with the subquery: conditions of the subquery's WHERE that read the outer
+// row become the join's condition.
+func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLink, not bool) (plan.Node, error) {
+	if b.forView && !joinsMaintained {
+		return nil, b.refuse(sl.Location, "subqueries in WHERE are not maintained in a view yet")
+	}
+	var kind plan.JoinKind
+	switch {
+	case sl.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK:
+		kind = plan.SemiJoin
+		if not {
+			kind = plan.AntiJoin
+		}
+	case sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK && (opName(sl.OperName) == "=" || len(sl.OperName) == 0): // IN has no operator name
+		kind = plan.SemiJoin
+		if not {
+			kind = plan.AntiNullJoin
+		}
+	case sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK && (opName(sl.OperName) == "<>" || opName(sl.OperName) == "!=") && !not:
+		kind = plan.AntiNullJoin
+	default:
+		return nil, b.refuse(sl.Location, "this subquery is not supported").
+			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE")
+	}
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
+		len(sel.SortClause) > 0 || sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.DistinctClause) > 0 || len(sel.ValuesLists) > 0 {
+		return nil, b.refuse(sl.Location, "a subquery with set operations, grouping, DISTINCT, ORDER BY or LIMIT is not supported here").
+			WithHint("write the subquery as a plain SELECT … FROM … WHERE …")
+	}
+	if sel.WithClause != nil {
+		if err := b.pushWith(sel.WithClause); err != nil {
+			return nil, err
+		}
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
+	}
+	right, rsc, err := b.bindFrom(sel.FromClause)
+	if err != nil {
+		return nil, err
+	}
+	lw := len(outer.cols)
+	both := joinScope(outer, rsc)
+	for i := 0; i < lw; i++ {
+		both.cols[i].outer = true
+	}
+	var residual []expr.Expr
+	if sel.WhereClause != nil {
+		pred, err := b.bindExpr(both, sel.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		if pred, err = b.toBool(pred, "WHERE", nodeLoc(sel.WhereClause, -1)); err != nil {
+			return nil, err
+		}
+		var inner []expr.Expr
+		for _, c := range plan.Conjuncts(pred) {
+			if cols := expr.Columns(c); len(cols) > 0 && cols[0] >= lw {
+				inner = append(inner, plan.Shift(c, -lw))
+			} else {
+				residual = append(residual, c)
+			}
+		}
+		if len(inner) > 0 {
+			right = plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)})
+		}
+	}
+	j := &plan.Join{Kind: kind, Left: input, Right: right, Cols: input.Columns(), Residual: plan.AndOf(residual)}
+	if sl.SubLinkType != pg_query.SubLinkType_EXISTS_SUBLINK {
+		if len(sel.TargetList) != 1 {
+			return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
+		}
+		l, err := b.bindExpr(outer, sl.Testexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindExpr(rsc, sel.TargetList[0].GetResTarget().Val)
+		if err != nil {
+			return nil, err
+		}
+		t, err := expr.ResolveCompare(l.Type(), r.Type())
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
+		}
+		if t.Kind == value.Unknown {
+			t = value.TextType
+		}
+		if l, err = b.coerce(l, t, sl.Location); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, t, sl.Location); err != nil {
+			return nil, err
+		}
+		j.LeftKeys, j.RightKeys = []expr.Expr{l}, []expr.Expr{r}
+	}
+	out := plan.ExtractJoinKeys.Apply(j).(*plan.Join)
+	if out.Kind == plan.AntiNullJoin && out.Residual != nil {
+		return nil, b.refuse(sl.Location, "NOT IN with a correlated subquery is not supported").
+			WithHint("use NOT EXISTS, which has no NULL surprises")
+	}
+	return out, nil
+}
