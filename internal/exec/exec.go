@@ -93,6 +93,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return generateSeries(n)
 	case *plan.Join:
 		return join(n, src)
+	case *plan.SetOp:
+		return setOp(n, src)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

@@ -63,3 +63,33 @@ func describeJoin(n *Join) string {
 	}
 	return s
 }
+
+// SetOpKind is INTERSECT or EXCEPT, with or without ALL.
+type SetOpKind int
+
+// Set operations other than UNION.
+const (
+	Intersect SetOpKind = iota
+	IntersectAll
+	Except
+	ExceptAll
+)
+
+var setOpNames = [...]string{"Intersect", "IntersectAll", "Except", "ExceptAll"}
+
+func (k SetOpKind) String() string { return setOpNames[k] }
+
+// SetOp is INTERSECT [ALL] or EXCEPT [ALL] of two inputs with the same
+// column types: a row counted l times on the left and r on the right
+// appears min(l, r) times (INTERSECT ALL), max(l-r, 0) times (EXCEPT ALL),
+// or once when that number is positive (without ALL). Rows compare as in
+// DISTINCT: NULLs are equal.
+type SetOp struct {
+	Kind        SetOpKind
+	Left, Right Node
+	Cols        []Column
+}
+
+func (n *SetOp) Columns() []Column { return n.Cols }
+func (n *SetOp) Children() []Node  { return []Node{n.Left, n.Right} }
+func (*SetOp) node()               {}

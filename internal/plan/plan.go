@@ -195,6 +195,8 @@ func describe(n Node) string {
 		return "Sort " + strings.Join(parts, ", ")
 	case *Join:
 		return describeJoin(n)
+	case *SetOp:
+		return n.Kind.String()
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

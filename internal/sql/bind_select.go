@@ -104,15 +104,13 @@ func (b *binder) renameColumns(p plan.Node, names []*pg_query.Node, rel string, 
 	return &plan.Project{Input: p, Exprs: exprs, Cols: out}, nil
 }
 
+// setOpsMaintained is set once views compile INTERSECT and EXCEPT.
+const setOpsMaintained = false
+
 func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
-	if sel.Op != pg_query.SetOperation_SETOP_UNION {
-		word := "intersect"
-		if sel.Op == pg_query.SetOperation_SETOP_EXCEPT {
-			word = "except"
-		}
-		return nil, b.refuse(b.keyword(word, 0), "%s is not supported yet", strings.ToUpper(word)).
-			WithHint("UNION and UNION ALL are supported")
-	}
+	word := map[pg_query.SetOperation]string{
+		pg_query.SetOperation_SETOP_UNION: "UNION", pg_query.SetOperation_SETOP_INTERSECT: "INTERSECT", pg_query.SetOperation_SETOP_EXCEPT: "EXCEPT",
+	}[sel.Op]
 	l, err := b.bindSelect(sel.Larg)
 	if err != nil {
 		return nil, err
@@ -122,14 +120,15 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, err
 	}
 	lc, rc := l.Columns(), r.Columns()
+	loc := b.keyword(strings.ToLower(word), 0)
 	if len(lc) != len(rc) {
-		return nil, b.refuseCode(pgerr.SyntaxError, b.keyword("union", 0), "each UNION query must have the same number of columns")
+		return nil, b.refuseCode(pgerr.SyntaxError, loc, "each %s query must have the same number of columns", word)
 	}
 	cols := make([]plan.Column, len(lc))
 	for i := range lc {
-		t, err := expr.CommonType([]value.Type{lc[i].Type, rc[i].Type}, "UNION")
+		t, err := expr.CommonType([]value.Type{lc[i].Type, rc[i].Type}, word)
 		if err != nil {
-			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(b.keyword("union", 0)))
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
 		if t.Kind == value.Unknown {
 			t = value.TextType
@@ -141,6 +140,23 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	if r, err = b.castColumns(r, cols); err != nil {
 		return nil, err
+	}
+	if b.forView && !setOpsMaintained && sel.Op != pg_query.SetOperation_SETOP_UNION {
+		return nil, b.refuse(loc, "%s is not maintained in a view yet", word).WithHint("UNION and UNION ALL are maintained")
+	}
+	switch sel.Op {
+	case pg_query.SetOperation_SETOP_INTERSECT:
+		kind := plan.Intersect
+		if sel.All {
+			kind = plan.IntersectAll
+		}
+		return &plan.SetOp{Kind: kind, Left: l, Right: r, Cols: cols}, nil
+	case pg_query.SetOperation_SETOP_EXCEPT:
+		kind := plan.Except
+		if sel.All {
+			kind = plan.ExceptAll
+		}
+		return &plan.SetOp{Kind: kind, Left: l, Right: r, Cols: cols}, nil
 	}
 	var p plan.Node = &plan.UnionAll{Inputs: []plan.Node{l, r}, Cols: cols}
 	if !sel.All {
