@@ -1,6 +1,8 @@
 package zset
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -8,7 +10,44 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-func compareEntries(a, b Entry) int { return value.CompareRows(a.Row, b.Row) }
+func compareEntries(a, b Entry) int { return CompareRows(a.Row, b.Row) }
+
+// CompareRows is the order of Z-set rows: value.CompareRows, and among
+// rows that compares equal, by representation. Values that are equal in
+// SQL but print differently (-0 and 0, 1.5 and 1.50) make different rows,
+// as they are different rows of a PostgreSQL table or query result: a
+// change from one to the other is a change, and a view holding both holds
+// both.
+func CompareRows(a, b value.Row) int {
+	if c := value.CompareRows(a, b); c != 0 {
+		return c
+	}
+	for i := range min(len(a), len(b)) {
+		if c := compareRepr(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// compareRepr orders two values that value.Compare holds equal by their
+// representation.
+func compareRepr(a, b value.Value) int {
+	switch a.Kind() {
+	case value.Float4, value.Float8:
+		return cmp.Compare(b2i(!math.Signbit(a.Float())), b2i(!math.Signbit(b.Float())))
+	case value.Numeric:
+		return cmp.Compare(b.Decimal().Exponent, a.Decimal().Exponent)
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // Consolidate sorts z by row, merges entries with equal rows by summing
 // their weights and drops zero weights. It works in place and returns the
@@ -25,7 +64,7 @@ func Consolidate(z ZSet) ZSet {
 	for i := 0; i < len(z); {
 		e := z[i]
 		j := i + 1
-		for j < len(z) && value.CompareRows(z[j].Row, e.Row) == 0 {
+		for j < len(z) && CompareRows(z[j].Row, e.Row) == 0 {
 			e.W += z[j].W
 			j++
 		}
@@ -46,7 +85,7 @@ func IsConsolidated(z ZSet) bool {
 		if e.W == 0 {
 			return false
 		}
-		if i > 0 && value.CompareRows(z[i-1].Row, e.Row) >= 0 {
+		if i > 0 && CompareRows(z[i-1].Row, e.Row) >= 0 {
 			return false
 		}
 	}
@@ -75,7 +114,7 @@ func Add(a, b ZSet) ZSet {
 	out := make(ZSet, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
-		switch c := value.CompareRows(a[i].Row, b[j].Row); {
+		switch c := CompareRows(a[i].Row, b[j].Row); {
 		case c < 0:
 			out = append(out, a[i])
 			i++
@@ -102,7 +141,7 @@ func Equal(a, b ZSet) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].W != b[i].W || value.CompareRows(a[i].Row, b[i].Row) != 0 {
+		if a[i].W != b[i].W || CompareRows(a[i].Row, b[i].Row) != 0 {
 			return false
 		}
 	}

@@ -13,6 +13,6 @@ type Entry struct {
 }
 
 // ZSet is a batch of entries. A consolidated ZSet has no zero weights and no
-// two entries with equal rows (value.CompareRows == 0), and is sorted by
+// two entries with equal rows (CompareRows == 0), and is sorted by
 // row. Every batch that leaves an operator is consolidated.
 type ZSet []Entry

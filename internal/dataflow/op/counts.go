@@ -43,8 +43,26 @@ const entryOverhead = int64(unsafe.Sizeof(countEntry{})-unsafe.Sizeof(value.Row(
 
 func lessEntry(a, b countEntry) bool { return value.CompareRows(a.row, b.row) < 0 }
 
+func lessIdentical(a, b countEntry) bool { return zset.CompareRows(a.row, b.row) < 0 }
+
+// newCounts returns counts whose rows are equal when value.CompareRows
+// says so: -0 and 0, or 1.5 and 1.50, share one entry.
 func newCounts() counts {
 	return counts{tr: btree.NewBTreeGOptions(lessEntry, btree.Options{NoLocks: true})}
+}
+
+// newIdentityCounts returns counts whose rows are equal only when they
+// are equal as Z-set rows (zset.CompareRows): the state of a multiset that
+// must print exactly the rows it was given.
+func newIdentityCounts() counts {
+	return counts{tr: btree.NewBTreeGOptions(lessIdentical, btree.Options{NoLocks: true})}
+}
+
+// lookup returns the entry equal to r: its weight and the row stored,
+// which may differ from r in representation.
+func (c *counts) lookup(r value.Row) (value.Row, int64, bool) {
+	e, ok := c.tr.Get(countEntry{row: r})
+	return e.row, e.n, ok
 }
 
 // get returns r's weight, 0 when absent.

@@ -2,6 +2,7 @@ package op
 
 import (
 	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
@@ -21,29 +22,52 @@ var _ dataflow.Operator = (*Distinct)(nil)
 // NewDistinct returns an empty distinct.
 func NewDistinct() *Distinct { return &Distinct{counts: newCounts()} }
 
-// Step emits the rows whose count crosses zero and stages the input. The
-// output is a subsequence of the consolidated input, so it is consolidated.
+// Step emits the rows whose count crosses zero and stages the input.
+// Rows equal under value.CompareRows (-0 and 0, 1.5 and 1.50) count as one
+// distinct row, printed as the representation that first made its count
+// positive; they are adjacent in the consolidated input. The output is
+// consolidated: one entry per group, in input order.
 func (d *Distinct) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(d.out)
-	for _, e := range in[0] {
-		old := d.counts.get(e.Row)
-		switch now := old + e.W; {
-		case old <= 0 && now > 0:
-			out = append(out, zset.Entry{Row: e.Row, W: 1})
-		case old > 0 && now <= 0:
-			out = append(out, zset.Entry{Row: e.Row, W: -1})
+	forGroups(in[0], func(rep value.Row, w int64) {
+		row, old, ok := d.counts.lookup(rep)
+		if ok {
+			rep = row
 		}
-	}
+		switch now := old + w; {
+		case old <= 0 && now > 0:
+			out = append(out, zset.Entry{Row: rep, W: 1})
+		case old > 0 && now <= 0:
+			out = append(out, zset.Entry{Row: rep, W: -1})
+		}
+	})
 	d.staged = in[0]
 	d.out = out
 	return out, nil
 }
 
-// Commit adds the staged input to the counts.
-func (d *Distinct) Commit() {
-	for _, e := range d.staged {
-		d.counts.add(e.Row, e.W)
+// forGroups calls fn once per run of rows of z that value.CompareRows
+// holds equal, with the run's first row and its total weight.
+func forGroups(z zset.ZSet, fn func(rep value.Row, w int64)) {
+	for i := 0; i < len(z); {
+		w, j := z[i].W, i+1
+		for j < len(z) && value.CompareRows(z[j].Row, z[i].Row) == 0 {
+			w += z[j].W
+			j++
+		}
+		fn(z[i].Row, w)
+		i = j
 	}
+}
+
+// Commit adds the staged input to the counts, a group at a time so that a
+// group's stored representation is the one Step emitted.
+func (d *Distinct) Commit() {
+	forGroups(d.staged, func(rep value.Row, w int64) {
+		if w != 0 {
+			d.counts.add(rep, w)
+		}
+	})
 	d.staged = nil
 }
 

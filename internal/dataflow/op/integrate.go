@@ -18,7 +18,7 @@ type Integrate struct {
 var _ dataflow.Operator = (*Integrate)(nil)
 
 // NewIntegrate returns an empty integrate.
-func NewIntegrate() *Integrate { return &Integrate{counts: newCounts()} }
+func NewIntegrate() *Integrate { return &Integrate{counts: newIdentityCounts()} }
 
 // Step checks that no weight would become negative, stages the input and
 // returns it. A negative weight means an upstream operator retracted a row
@@ -48,7 +48,7 @@ func (g *Integrate) Commit() {
 // Abort drops the staged batch.
 func (g *Integrate) Abort() { g.staged = nil }
 
-// Rows calls fn for each row held, with its weight, in value.CompareRows
+// Rows calls fn for each row held, with its weight, in zset.CompareRows
 // order, until fn returns false. fn must not step the circuit.
 func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) { g.counts.scan(fn) }
 
