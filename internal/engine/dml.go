@@ -13,7 +13,10 @@ import (
 )
 
 func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
-	t := e.tables[ins.Table]
+	t, err := e.writable(ins.Table, "insert into")
+	if err != nil {
+		return Result{}, err
+	}
 	rows, err := exec.Run(ins.Source, e)
 	if err != nil {
 		return Result{}, err
@@ -89,6 +92,17 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	}
 	res.Tag = fmt.Sprintf("INSERT 0 %d", n)
 	return res, nil
+}
+
+// writable returns the stored table a DML statement writes. The binder
+// sees system views as tables, so they are refused here.
+func (e *Engine) writable(name, verb string) (*table, error) {
+	t, ok := e.tables[name]
+	if !ok {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot %s system view %q", verb, name).
+			WithHint("system views are computed from the engine's own figures and are read-only")
+	}
+	return t, nil
 }
 
 func sameCols(a, b []int) bool {
@@ -197,7 +211,10 @@ func accepts(where expr.Expr, row value.Row) (bool, error) {
 }
 
 func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
-	t := e.tables[up.Table]
+	t, err := e.writable(up.Table, "update")
+	if err != nil {
+		return Result{}, err
+	}
 	ts, err := e.targets(t, up.From, up.Where)
 	if err != nil {
 		return Result{}, err
@@ -228,7 +245,10 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 }
 
 func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
-	t := e.tables[del.Table]
+	t, err := e.writable(del.Table, "delete from")
+	if err != nil {
+		return Result{}, err
+	}
 	ts, err := e.targets(t, del.Using, del.Where)
 	if err != nil {
 		return Result{}, err
