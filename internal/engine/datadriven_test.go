@@ -89,7 +89,9 @@ func (h *harness) exec(t *testing.T, d *datadriven.TestData) string {
 	for _, a := range d.CmdArgs {
 		if a.Key == "mask" {
 			for _, v := range a.Vals {
-				mask[v] = true
+				for _, c := range strings.Split(v, ",") {
+					mask[c] = true
+				}
 			}
 		}
 	}
