@@ -1,0 +1,247 @@
+package op
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// minMaxAcc is MIN or MAX: per group, the count m of the values present
+// (non-NULL, passing FILTER) and a reserve of at most k distinct values with
+// their multiplicities, best first.
+//
+// Invariant: every value of the group that is at least as good as the
+// reserve's worst entry is in the reserve, with its exact multiplicity. So
+// the reserve is the group's best-j values for some j ≤ k; when it is not
+// empty its first entry is the aggregate; and when the sum of its
+// multiplicities equals m it holds the whole group.
+//
+// Each change keeps the invariant:
+//   - a retraction of a value no better than the worst entry changes an
+//     entry's multiplicity (it must be there), dropping the entry at zero;
+//     a retraction of a worse value changes nothing;
+//   - an assertion of a value already held raises its multiplicity; of a
+//     value better than the worst entry inserts it, and if the reserve then
+//     holds k+1 entries drops the worst (the new worst is better, so the
+//     invariant still holds); of a worse value appends it only when the
+//     reserve holds the whole group and has room, and is otherwise left out
+//     (the invariant speaks only of values as good as the worst entry).
+//
+// When a step leaves the reserve empty while m > 0, the group's best k
+// values are read back from the index (the committed input plus this
+// step's changes): a refill, counted. Work per change is a binary search
+// and a move of at most k entries; state is O(k) per group.
+type minMaxAcc struct {
+	max bool
+	k   int
+	m   int64
+	res []reserveEntry
+
+	c          *stepCtx
+	staged     bool
+	sm         int64
+	soff, slen int // staged reserve: c.res[soff : soff+slen]
+}
+
+// reserveEntry is one distinct value and its multiplicity.
+type reserveEntry struct {
+	v value.Value
+	n int64
+}
+
+func newMinMaxAcc(s *aggSpec) accum {
+	return &minMaxAcc{max: s.Func == Max, k: s.Reserve}
+}
+
+// cmp orders values best first.
+func (a *minMaxAcc) cmp(x, y value.Value) int {
+	if a.max {
+		return value.Compare(y, x)
+	}
+	return value.Compare(x, y)
+}
+
+func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
+	a.c = c
+	// The changes, best first, NULLs dropped.
+	ch = slices.DeleteFunc(ch, func(x aggChange) bool { return x.vals[0].IsNull() })
+	slices.SortFunc(ch, func(x, y aggChange) int { return a.cmp(x.vals[0], y.vals[0]) })
+	off := len(c.res)
+	c.res = append(c.res, a.res...)
+	l := len(a.res)
+	var held int64 // the reserve's multiplicities
+	for _, e := range a.res {
+		held += e.n
+	}
+	m := a.m
+	for i := 0; i < len(ch); {
+		v, w := ch[i].vals[0], ch[i].w
+		j := i + 1
+		for ; j < len(ch) && a.cmp(ch[j].vals[0], v) == 0; j++ {
+			w += ch[j].w
+		}
+		i = j
+		if w == 0 {
+			continue
+		}
+		res := c.res[off : off+l]
+		pos, found := slices.BinarySearchFunc(res, v, func(e reserveEntry, v value.Value) int { return a.cmp(e.v, v) })
+		covered := l > 0 && pos < l // v is no worse than the worst entry
+		switch {
+		case found:
+			res[pos].n += w
+			held += w
+			if res[pos].n < 0 {
+				return value.Null, errNegativeCount()
+			}
+			if res[pos].n == 0 {
+				c.res = slices.Delete(c.res, off+pos, off+pos+1)
+				l--
+			}
+		case w < 0 && covered:
+			return value.Null, pgerr.New(pgerr.Internal, "aggregate: retracting %s, which the group does not hold", v)
+		case w < 0:
+			// Beyond the reserve.
+		case covered || (held == m && l < a.k):
+			c.res = slices.Insert(c.res, off+pos, reserveEntry{v: v, n: w})
+			l++
+			held += w
+			if l > a.k {
+				held -= c.res[off+l-1].n
+				c.res = slices.Delete(c.res, off+l-1, off+l)
+				l--
+			}
+		}
+		m += w
+	}
+	if m < 0 {
+		return value.Null, errNegativeCount()
+	}
+	if l == 0 && m > 0 {
+		var err error
+		if l, err = a.refill(c, off, ch); err != nil {
+			return value.Null, err
+		}
+		if l == 0 {
+			return value.Null, pgerr.New(pgerr.Internal, "aggregate: the index holds none of the group's %d values", m)
+		}
+		c.refills++
+	}
+	a.staged, a.sm, a.soff, a.slen = true, m, off, l
+	if m == 0 {
+		return value.Null, nil
+	}
+	return c.res[off].v, nil
+}
+
+// refill appends to c.res the best k values of the group from the index
+// and the step's changes ch (sorted best first), and returns how many.
+func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
+	spec := c.spec
+	emit := func(v value.Value, n int64) bool {
+		if n > 0 {
+			c.res = append(c.res, reserveEntry{v: v, n: n})
+		}
+		return len(c.res)-off < a.k
+	}
+	j := 0
+	var pv value.Value
+	var pn int64
+	have := false
+	// flush emits the pending committed value pv, after the changes
+	// better than it, with the changes to it folded in.
+	flush := func() bool {
+		for ; j < len(ch) && a.cmp(ch[j].vals[0], pv) < 0; j++ {
+			if !emit(ch[j].vals[0], sumEqual(a, ch, &j)) {
+				return false
+			}
+		}
+		if j < len(ch) && a.cmp(ch[j].vals[0], pv) == 0 {
+			pn += sumEqual(a, ch, &j)
+			j++
+		}
+		return emit(pv, pn)
+	}
+	var err error
+	more := true
+	spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
+		if spec.Filter != nil {
+			ok, e := spec.Filter.Eval(row)
+			if e != nil {
+				err = e
+				return false
+			}
+			if !isTrue(ok) {
+				return true
+			}
+		}
+		v, e := spec.Arg.Eval(row)
+		if e != nil {
+			err = e
+			return false
+		}
+		if v.IsNull() {
+			return true
+		}
+		if have && a.cmp(v, pv) == 0 {
+			pn += w
+			return true
+		}
+		if have && !flush() {
+			more = false
+			return false
+		}
+		pv, pn, have = v, w, true
+		return true
+	})
+	if err != nil {
+		return 0, err
+	}
+	if more && have {
+		more = flush()
+	}
+	for more && j < len(ch) {
+		more = emit(ch[j].vals[0], sumEqual(a, ch, &j))
+		j++
+	}
+	return len(c.res) - off, nil
+}
+
+// sumEqual sums the weights of the changes equal to ch[*j], leaving *j at
+// the last of them.
+func sumEqual(a *minMaxAcc, ch []aggChange, j *int) int64 {
+	w := ch[*j].w
+	for *j+1 < len(ch) && a.cmp(ch[*j+1].vals[0], ch[*j].vals[0]) == 0 {
+		*j++
+		w += ch[*j].w
+	}
+	return w
+}
+
+func (a *minMaxAcc) commit() {
+	if !a.staged {
+		return
+	}
+	staged := a.c.res[a.soff : a.soff+a.slen]
+	if cap(a.res) < len(staged) || cap(a.res) > 2*a.k {
+		a.res = make([]reserveEntry, 0, min(a.k, max(len(staged), 1)))
+	}
+	a.res = append(a.res[:0], staged...)
+	clear(a.res[len(a.res):cap(a.res)])
+	a.m = a.sm
+	a.abort()
+}
+
+func (a *minMaxAcc) abort() { a.staged, a.c, a.sm, a.soff, a.slen = false, nil, 0, 0, 0 }
+
+func (a *minMaxAcc) bytes() int64 {
+	b := int64(unsafe.Sizeof(*a)) + int64(cap(a.res))*int64(unsafe.Sizeof(reserveEntry{}))
+	for _, e := range a.res {
+		if e.v.Kind().IsString() {
+			b += (int64(len(e.v.Str())) + 7) &^ 7
+		}
+	}
+	return b
+}

@@ -1,0 +1,791 @@
+package op
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+	"github.com/tidwall/btree"
+)
+
+// GroupBy keeps, per group, the group's row count and one accumulator per
+// aggregate: counts and exact sums for the invertible aggregates, the best k
+// values for MIN and MAX, value → multiplicity for the DISTINCT and ordered
+// ones. For each group a step touches it retracts the group's old output
+// row and asserts its new one; a group left without rows disappears, except
+// the single group of a global aggregate (no GROUP BY), which always has a
+// row.
+//
+// Output rows are the group key's values followed by one value per
+// aggregate, in the order given. HAVING is a Filter after it.
+//
+// A global aggregate holds its row before any input arrives (count 0, sum
+// NULL, …): Initial returns it, and the view's initial contents must include
+// it, since the first step that touches the group retracts it.
+type GroupBy struct {
+	keys   []expr.Expr
+	aggs   []aggSpec
+	global bool
+	owned  []*dataflow.Arrangement // indexes this operator stages
+
+	groups *btree.BTreeG[*group] // by key; for a global aggregate, one group
+	probe  group
+	bytes  int64 // state bytes: keys, output rows, accumulators
+
+	// Scratch of the step, valid until Commit or Abort.
+	arena  []value.Value // per input entry: keys, then each aggregate's slot
+	pres   []bool        // per input entry and aggregate: passes FILTER
+	recs   []aggRec
+	chs    []aggChange
+	staged []stagedGroup
+	ctx    stepCtx
+	out    zset.ZSet
+
+	refills int64
+}
+
+var _ dataflow.Operator = (*GroupBy)(nil)
+
+// AggFunc is an aggregate function.
+type AggFunc uint8
+
+// The aggregate functions. Variance is var_samp, Stddev is stddev_samp and
+// Every is bool_and, as in PostgreSQL; AggFuncByName maps every name.
+const (
+	CountStar AggFunc = iota // count(*)
+	Count                    // count(x): the non-NULL values
+	Sum
+	Avg
+	VarPop
+	VarSamp
+	StddevPop
+	StddevSamp
+	BoolAnd
+	BoolOr
+	Min
+	Max
+	StringAgg
+	ArrayAgg
+	numAggFuncs
+)
+
+var aggNames = [numAggFuncs]string{
+	CountStar: "count", Count: "count", Sum: "sum", Avg: "avg",
+	VarPop: "var_pop", VarSamp: "var_samp", StddevPop: "stddev_pop", StddevSamp: "stddev_samp",
+	BoolAnd: "bool_and", BoolOr: "bool_or", Min: "min", Max: "max",
+	StringAgg: "string_agg", ArrayAgg: "array_agg",
+}
+
+func (f AggFunc) String() string {
+	if f < numAggFuncs {
+		return aggNames[f]
+	}
+	return fmt.Sprintf("aggfunc(%d)", int(f))
+}
+
+// AggFuncByName resolves an aggregate's SQL name (lower case): variance,
+// stddev and every are the aliases of var_samp, stddev_samp and bool_and.
+// count resolves to Count; count(*) is CountStar, which the caller picks.
+func AggFuncByName(name string) (AggFunc, bool) {
+	switch name {
+	case "variance":
+		return VarSamp, true
+	case "stddev":
+		return StddevSamp, true
+	case "every":
+		return BoolAnd, true
+	}
+	for f := Count; f < numAggFuncs; f++ {
+		if aggNames[f] == name {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// Aggregate is one aggregate of a GroupBy.
+type Aggregate struct {
+	Func AggFunc
+	// Arg is the argument; nil for count(*).
+	Arg expr.Expr
+	// Sep is string_agg's separator, evaluated per row: each value after
+	// the first is preceded by its own row's separator (NULL adds nothing).
+	Sep expr.Expr
+	// Filter is the FILTER (WHERE …) predicate, nil for none: rows for
+	// which it is not TRUE are left out of this aggregate.
+	Filter expr.Expr
+	// Distinct aggregates each distinct value (of Arg, with Sep and the
+	// order keys for string_agg and array_agg) once.
+	Distinct bool
+	// OrderBy orders string_agg's and array_agg's elements. Elements that
+	// tie (all of them, without ORDER BY) are ordered by value, then
+	// separator: PostgreSQL leaves their order to the input's.
+	OrderBy []dataflow.SortKey
+	// Index is MIN's and MAX's refill source: an arrangement of the
+	// operator's input keyed by the group key expressions and sorted by Arg
+	// ascending. It may be shared; OwnIndex makes this operator its owner
+	// (NewGroupBy claims it, and each step stages the input in it).
+	Index    *dataflow.Arrangement
+	OwnIndex bool
+	// Reserve is MIN's and MAX's k, the values kept per group; 0 means
+	// DefaultReserve.
+	Reserve int
+}
+
+// DefaultReserve is the number of values MIN and MAX keep per group when
+// none is given. Tests set it to 1 to make refills frequent.
+var DefaultReserve = 8
+
+// aggSpec is an Aggregate ready to run.
+type aggSpec struct {
+	Aggregate
+	typ   value.Type // result type
+	in    value.Kind // argument kind
+	width int        // values per input entry: arg, sep, order keys
+	slot  int        // offset of the slot within an entry's values
+	make  func(*aggSpec) accum
+}
+
+// accum is one aggregate's state for one group. stage computes the
+// aggregate after the group's changes of this step and stages them without
+// changing the committed state; commit applies them, abort drops them. ch
+// is scratch: stage may reorder it.
+type accum interface {
+	stage(c *stepCtx, ch []aggChange) (value.Value, error)
+	commit()
+	abort()
+	bytes() int64
+}
+
+// aggChange is one input entry as one aggregate sees it: its slot values
+// (argument, separator, order keys) and its weight.
+type aggChange struct {
+	vals []value.Value
+	w    int64
+}
+
+// aggRec is one input entry: where its values start in the arena, and its
+// weight.
+type aggRec struct {
+	off int
+	w   int64
+}
+
+// stepCtx is what accumulators need during a step: the group, the
+// operator's counters and scratch space.
+type stepCtx struct {
+	key  value.Row // the group's key
+	spec *aggSpec
+	d    [6]apd.Decimal
+
+	exactPool []*exactSums // staged deltas of exact sums
+	nExact    int
+	res       []reserveEntry // staged MIN/MAX reserves
+	pend      []aggChange    // staged multiset changes
+	inner     []aggChange    // scratch: changes passed to a DISTINCT's inner aggregate
+	buf       []byte         // scratch: formatting
+	refills   int64          // refills staged in this step
+}
+
+// pendingRefills returns the refills staged in this step and forgets them.
+func (c *stepCtx) pendingRefills() int64 {
+	n := c.refills
+	c.refills = 0
+	return n
+}
+
+type group struct {
+	key value.Row
+	n   int64     // total weight of the group's rows
+	out value.Row // the output row; nil when the group has none
+	acc []accum
+}
+
+type stagedGroup struct {
+	g     *group
+	isNew bool
+	n     int64
+	out   value.Row
+}
+
+func lessGroup(a, b *group) bool { return value.CompareRows(a.key, b.key) < 0 }
+
+// NewGroupBy returns a grouping on keys (none: a global aggregate)
+// computing aggs. It checks the argument types and returns a 42883 error for
+// an aggregate that does not exist for its argument's type.
+func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
+	g := &GroupBy{
+		keys:   keys,
+		global: len(keys) == 0,
+		groups: btree.NewBTreeGOptions(lessGroup, btree.Options{NoLocks: true}),
+	}
+	slot := len(keys)
+	for _, a := range aggs {
+		s := aggSpec{Aggregate: a}
+		if a.Func >= numAggFuncs {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "unknown aggregate %s", a.Func)
+		}
+		argType := value.UnknownType
+		if a.Func != CountStar {
+			if a.Arg == nil {
+				return nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", a.Func)
+			}
+			argType = a.Arg.Type()
+			s.width = 1
+		}
+		if a.Func == StringAgg {
+			if a.Sep == nil {
+				return nil, pgerr.New(pgerr.UndefinedFunction, "function string_agg(%s) does not exist", argType)
+			}
+			s.width++
+		}
+		if len(a.OrderBy) > 0 && a.Func != StringAgg && a.Func != ArrayAgg {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in %s is not supported", a.Func)
+		}
+		s.width += len(a.OrderBy)
+		t, err := AggResultType(a.Func, argType)
+		if err != nil {
+			return nil, err
+		}
+		s.typ, s.in, s.slot = t, argType.Kind, slot
+		slot += s.width
+		if a.Func == Min || a.Func == Max {
+			if a.Index == nil {
+				return nil, pgerr.New(pgerr.Internal, "%s needs an index to refill from", a.Func)
+			}
+			if s.Reserve <= 0 {
+				s.Reserve = DefaultReserve
+			}
+			if a.OwnIndex {
+				a.Index.Claim()
+				g.owned = append(g.owned, a.Index)
+			}
+		}
+		s.make = accumMaker(&s)
+		g.aggs = append(g.aggs, s)
+	}
+	if g.global {
+		// The global group exists from the start, with the aggregates of
+		// no rows.
+		gr := g.newGroup(nil)
+		row := make(value.Row, len(g.aggs))
+		for i := range g.aggs {
+			g.ctx.key, g.ctx.spec = nil, &g.aggs[i]
+			v, err := gr.acc[i].stage(&g.ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			gr.acc[i].commit()
+			row[i] = v
+			g.bytes += gr.acc[i].bytes()
+		}
+		g.clearStep()
+		gr.out = row
+		g.groups.Set(gr)
+		g.bytes += dataflow.RowBytes(row) + groupOverhead(len(g.aggs))
+	}
+	return g, nil
+}
+
+// AggResultType is an aggregate's result type for an argument type, as
+// PostgreSQL has it: count → bigint; sum(smallint, integer) → bigint,
+// sum(bigint, numeric) → numeric, sum(real) → real, sum(double precision)
+// → double precision; avg, var_*, stddev_* of integers and numeric →
+// numeric, of floats → double precision; bool_and, bool_or → boolean; min,
+// max → the argument's type; string_agg → text; array_agg → text holding
+// the array's text form ({1,2,NULL}), there being no array type yet.
+func AggResultType(f AggFunc, arg value.Type) (value.Type, error) {
+	k := arg.Kind
+	bad := func() (value.Type, error) {
+		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f, arg)
+	}
+	switch f {
+	case CountStar, Count:
+		return value.Int8Type, nil
+	case Sum:
+		switch k {
+		case value.Int2, value.Int4:
+			return value.Int8Type, nil
+		case value.Int8, value.Numeric:
+			return value.NumericType, nil
+		case value.Float4, value.Float8:
+			return value.Type{Kind: k, Mod: -1}, nil
+		}
+		return bad()
+	case Avg, VarPop, VarSamp, StddevPop, StddevSamp:
+		switch {
+		case k.IsInteger() || k == value.Numeric:
+			return value.NumericType, nil
+		case k.IsFloat():
+			return value.Float8Type, nil
+		}
+		return bad()
+	case BoolAnd, BoolOr:
+		if k != value.Bool {
+			return bad()
+		}
+		return value.BoolType, nil
+	case Min, Max:
+		if k == value.Unknown {
+			return bad()
+		}
+		return arg, nil
+	case StringAgg:
+		if !k.IsString() && k != value.Unknown {
+			return bad()
+		}
+		return value.TextType, nil
+	case ArrayAgg:
+		return value.TextType, nil
+	}
+	return bad()
+}
+
+// accumMaker picks the accumulator of an aggregate.
+func accumMaker(s *aggSpec) func(*aggSpec) accum {
+	var inner func(*aggSpec) accum
+	switch s.Func {
+	case CountStar, Count:
+		inner = newCountAcc
+	case BoolAnd, BoolOr:
+		inner = newBoolAcc
+	case Sum, Avg, VarPop, VarSamp, StddevPop, StddevSamp:
+		if s.in.IsFloat() {
+			inner = newFloatAcc
+		} else {
+			inner = newExactAcc
+		}
+	case Min, Max:
+		return newMinMaxAcc // DISTINCT does not change them
+	case StringAgg, ArrayAgg:
+		return newOrderedAcc
+	}
+	if s.Distinct && s.Func != CountStar {
+		return func(s *aggSpec) accum { return newDistinctAcc(inner(s)) }
+	}
+	return inner
+}
+
+func (g *GroupBy) newGroup(key value.Row) *group {
+	gr := &group{key: key, acc: make([]accum, len(g.aggs))}
+	for i := range g.aggs {
+		gr.acc[i] = g.aggs[i].make(&g.aggs[i])
+	}
+	return gr
+}
+
+// Initial returns the output the operator holds before any step: the row
+// of a global aggregate over no rows, or nothing.
+func (g *GroupBy) Initial() zset.ZSet {
+	if !g.global {
+		return nil
+	}
+	gr, _ := g.groups.Min()
+	return zset.ZSet{{Row: gr.out, W: 1}}
+}
+
+// Refills returns how many times a MIN or MAX reserve was refilled from
+// its index (in committed steps) since the operator was made.
+func (g *GroupBy) Refills() int64 { return g.refills }
+
+// Step groups the input's entries by key and stages each touched group's
+// new accumulators, emitting the group's old row (-1) and new row (+1)
+// where they differ.
+func (g *GroupBy) Step(in []zset.ZSet) (zset.ZSet, error) {
+	out := dataflow.ReuseBatch(g.out)
+	g.out = nil
+	out, err := g.step(in[0], out)
+	if err != nil {
+		g.Abort()
+		clear(out)
+		g.out = out[:0]
+		return nil, err
+	}
+	out = zset.Consolidate(out)
+	g.out = out
+	return out, nil
+}
+
+func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
+	for _, a := range g.owned {
+		if err := a.Stage(batch); err != nil {
+			return out, err
+		}
+	}
+	if err := g.evalBatch(batch); err != nil {
+		return out, err
+	}
+	nk := len(g.keys)
+	if !g.global {
+		slices.SortFunc(g.recs, func(a, b aggRec) int {
+			return value.CompareRows(g.arena[a.off:a.off+nk], g.arena[b.off:b.off+nk])
+		})
+	}
+	for i := 0; i < len(g.recs); {
+		key := g.arena[g.recs[i].off : g.recs[i].off+nk]
+		j := i + 1
+		for j < len(g.recs) && (g.global || value.CompareRows(g.arena[g.recs[j].off:g.recs[j].off+nk], key) == 0) {
+			j++
+		}
+		var err error
+		if out, err = g.stageGroup(key, i, j, out); err != nil {
+			return out, err
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// evalBatch evaluates the keys, filters and arguments of every input entry
+// into the arena.
+func (g *GroupBy) evalBatch(batch zset.ZSet) error {
+	g.arena, g.pres, g.recs = g.arena[:0], g.pres[:0], g.recs[:0]
+	for _, e := range batch {
+		off := len(g.arena)
+		for _, k := range g.keys {
+			v, err := k.Eval(e.Row)
+			if err != nil {
+				return err
+			}
+			g.arena = append(g.arena, v)
+		}
+		for i := range g.aggs {
+			a := &g.aggs[i]
+			ok := true
+			if a.Filter != nil {
+				v, err := a.Filter.Eval(e.Row)
+				if err != nil {
+					return err
+				}
+				ok = isTrue(v)
+			}
+			g.pres = append(g.pres, ok)
+			if !ok {
+				for range a.width {
+					g.arena = append(g.arena, value.Null)
+				}
+				continue
+			}
+			if err := a.evalSlot(e.Row, &g.arena); err != nil {
+				return err
+			}
+		}
+		g.recs = append(g.recs, aggRec{off: off, w: e.W})
+	}
+	return nil
+}
+
+// evalSlot appends the aggregate's values for one input row.
+func (a *aggSpec) evalSlot(row value.Row, dst *[]value.Value) error {
+	if a.Arg != nil {
+		v, err := a.Arg.Eval(row)
+		if err != nil {
+			return err
+		}
+		*dst = append(*dst, v)
+	}
+	if a.Sep != nil {
+		v, err := a.Sep.Eval(row)
+		if err != nil {
+			return err
+		}
+		*dst = append(*dst, v)
+	}
+	for _, k := range a.OrderBy {
+		v, err := k.Expr.Eval(row)
+		if err != nil {
+			return err
+		}
+		*dst = append(*dst, v)
+	}
+	return nil
+}
+
+// stageGroup stages the changes recs[i:j] of one group.
+func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet, error) {
+	var dn int64
+	for _, r := range g.recs[i:j] {
+		dn += r.w
+	}
+	g.probe.key = key
+	gr, found := g.groups.Get(&g.probe)
+	g.probe.key = nil
+	isNew := !found
+	if isNew {
+		gr = g.newGroup(slices.Clone(key))
+	}
+	n := gr.n + dn
+	if n < 0 {
+		return out, pgerr.New(pgerr.Internal, "aggregate: group %s would hold %d rows", zset.FormatRow(key), n)
+	}
+	// Stage before the accumulators so that Abort finds them.
+	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, n: n})
+	var row value.Row
+	if n > 0 || g.global {
+		row = make(value.Row, len(key)+len(g.aggs))
+		copy(row, gr.key)
+	}
+	naggs := len(g.aggs)
+	for a := range g.aggs {
+		spec := &g.aggs[a]
+		g.chs = g.chs[:0]
+		for ri, r := range g.recs[i:j] {
+			if g.pres[(i+ri)*naggs+a] {
+				g.chs = append(g.chs, aggChange{vals: g.arena[r.off+spec.slot : r.off+spec.slot+spec.width], w: r.w})
+			}
+		}
+		g.ctx.key, g.ctx.spec = gr.key, spec
+		v, err := gr.acc[a].stage(&g.ctx, g.chs)
+		if err != nil {
+			return out, err
+		}
+		if row != nil {
+			row[len(key)+a] = v
+		}
+	}
+	sg := &g.staged[len(g.staged)-1]
+	if identicalRows(gr.out, row) {
+		sg.out = gr.out
+		return out, nil
+	}
+	sg.out = row
+	if gr.out != nil {
+		out = append(out, zset.Entry{Row: gr.out, W: -1})
+	}
+	if row != nil {
+		out = append(out, zset.Entry{Row: row, W: 1})
+	}
+	return out, nil
+}
+
+// identicalRows reports whether two rows print the same: equal values of
+// the same kind, numerics with the same scale, floats with the same bits.
+func identicalRows(a, b value.Row) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !identical(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func identical(a, b value.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case value.Float4, value.Float8:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	case value.Numeric:
+		x, y := a.Decimal(), b.Decimal()
+		return x.Form == y.Form && x.Negative == y.Negative && x.Exponent == y.Exponent && x.Coeff.Cmp(&y.Coeff) == 0
+	case value.Text, value.Varchar, value.Char:
+		return a.Str() == b.Str()
+	}
+	return value.Compare(a, b) == 0
+}
+
+// Commit applies the staged groups.
+func (g *GroupBy) Commit() {
+	for _, a := range g.owned {
+		a.Commit()
+	}
+	for i := range g.staged {
+		s := &g.staged[i]
+		gr := s.g
+		var before, after int64
+		for _, a := range gr.acc {
+			before += a.bytes()
+			a.commit()
+			after += a.bytes()
+		}
+		if gr.out != nil && !sameSlice(gr.out, s.out) {
+			g.bytes -= dataflow.RowBytes(gr.out)
+		}
+		if s.out != nil && !sameSlice(gr.out, s.out) {
+			g.bytes += dataflow.RowBytes(s.out)
+		}
+		gr.n, gr.out = s.n, s.out
+		fixed := dataflow.RowBytes(gr.key) + groupOverhead(len(g.aggs))
+		switch {
+		case s.isNew && (s.n > 0 || g.global):
+			g.groups.Set(gr)
+			g.bytes += fixed + after
+		case s.isNew:
+		case s.n == 0 && !g.global:
+			g.groups.Delete(gr)
+			g.bytes -= fixed + before
+		default:
+			g.bytes += after - before
+		}
+	}
+	g.refills += g.ctx.pendingRefills()
+	g.clearStep()
+}
+
+func sameSlice(a, b value.Row) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Abort drops the staged groups.
+func (g *GroupBy) Abort() {
+	for _, a := range g.owned {
+		a.Abort()
+	}
+	for i := range g.staged {
+		for _, a := range g.staged[i].g.acc {
+			a.abort()
+		}
+	}
+	g.ctx.pendingRefills()
+	g.clearStep()
+}
+
+func (g *GroupBy) clearStep() {
+	clear(g.staged)
+	g.staged = g.staged[:0]
+	if cap(g.arena) > 16*maxReused {
+		g.arena, g.pres, g.recs = nil, nil, nil
+	} else {
+		clear(g.arena)
+	}
+	clear(g.chs)
+	g.chs = g.chs[:0]
+	c := &g.ctx
+	c.key, c.spec = nil, nil
+	c.nExact = 0
+	clear(c.res)
+	c.res = c.res[:0]
+	clear(c.pend)
+	c.pend = c.pend[:0]
+}
+
+// maxReused bounds the scratch kept between steps.
+const maxReused = 4096
+
+// groupOverhead is a group's fixed cost: the struct, its B-tree slot and
+// its accumulators' interface values.
+func groupOverhead(naggs int) int64 {
+	return int64(unsafe.Sizeof(group{})) + 16 + int64(naggs)*16
+}
+
+// Info describes the grouping: its keys, aggregates, state and cost.
+func (g *GroupBy) Info() dataflow.Info {
+	var d strings.Builder
+	if !g.global {
+		d.WriteString("group=[")
+		for i, k := range g.keys {
+			if i > 0 {
+				d.WriteString(", ")
+			}
+			d.WriteString(k.String())
+		}
+		d.WriteString("] ")
+	}
+	var states, costs []string
+	add := func(list *[]string, s string) {
+		if !slices.Contains(*list, s) {
+			*list = append(*list, s)
+		}
+	}
+	add(&states, "count")
+	for i := range g.aggs {
+		a := &g.aggs[i]
+		if i > 0 {
+			d.WriteString(", ")
+		}
+		d.WriteString(a.describe())
+		st, c := a.stateCost()
+		add(&states, st)
+		add(&costs, c)
+	}
+	if len(costs) == 0 {
+		costs = []string{"O(change)"}
+	}
+	return dataflow.Info{
+		Kind:   "GroupBy",
+		Detail: d.String(),
+		State:  "per group: " + strings.Join(states, "; "),
+		Cost:   strings.Join(costs, " + "),
+	}
+}
+
+func (a *aggSpec) describe() string {
+	var b strings.Builder
+	b.WriteString(a.Func.String())
+	b.WriteByte('(')
+	if a.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	if a.Arg == nil {
+		b.WriteByte('*')
+	} else {
+		b.WriteString(a.Arg.String())
+	}
+	if a.Sep != nil {
+		b.WriteString(", ")
+		b.WriteString(a.Sep.String())
+	}
+	if len(a.OrderBy) > 0 {
+		b.WriteString(" ORDER BY ")
+		b.WriteString(formatSortKeys(a.OrderBy))
+	}
+	b.WriteByte(')')
+	if a.Filter != nil {
+		b.WriteString(" FILTER (WHERE ")
+		b.WriteString(a.Filter.String())
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+// stateCost says in words what the aggregate keeps per group and what a
+// change costs.
+func (a *aggSpec) stateCost() (state, cost string) {
+	switch {
+	case a.Func == Min || a.Func == Max:
+		return fmt.Sprintf("best %d values of %s; refills from index on (group, %s)", a.Reserve, a.Arg, a.Arg),
+			"O(log k) + refill"
+	case a.Func == StringAgg || a.Func == ArrayAgg:
+		return "ordered value → multiplicity (O(input))", "O(log n) + O(group) to build the result"
+	case a.Distinct && a.Func != CountStar:
+		return "value → multiplicity (O(input))", "O(log n)"
+	case a.Func == CountStar || a.Func == Count:
+		return "count", "O(change)"
+	case a.Func == BoolAnd || a.Func == BoolOr:
+		return "count of true, false", "O(change)"
+	case a.Func == Sum || a.Func == Avg:
+		return "sum", "O(change)"
+	}
+	return "sum, sum of squares", "O(change)"
+}
+
+// State reports the groups held and their bytes, accumulators included.
+// The arrangements MIN and MAX refill from are reported by themselves.
+func (g *GroupBy) State() dataflow.StateSize {
+	return dataflow.StateSize{Rows: int64(g.groups.Len()), Bytes: g.bytes}
+}
+
+// String prints each group's output row and row count, in key order.
+func (g *GroupBy) String() string {
+	var b strings.Builder
+	g.groups.Scan(func(gr *group) bool {
+		if gr.out != nil {
+			b.WriteString(zset.FormatRow(gr.out))
+			fmt.Fprintf(&b, " rows=%d\n", gr.n)
+		}
+		return true
+	})
+	return b.String()
+}

@@ -1,0 +1,464 @@
+package op
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+	"pgregory.net/rapid"
+)
+
+// tcol is the column #i with a declared type.
+type tcol struct {
+	expr.Expr
+	i int
+	t value.Type
+}
+
+func (e tcol) Type() value.Type                      { return e.t }
+func (e tcol) Eval(r value.Row) (value.Value, error) { return r[e.i], nil }
+func (e tcol) String() string                        { return fmt.Sprintf("#%d", e.i) }
+func (e tcol) Volatile() bool                        { return false }
+
+// aggRow is a row of the aggregates' test input: (k, v, s, n, f): a group
+// key, a nullable bigint, a text, a nullable numeric and a nullable double.
+func aggRow(k int64, v int64, s string, n string, f float64) value.Row {
+	r := value.Row{value.NewInt(value.Int8, k), value.Null, value.NewText(value.Text, s), value.Null, value.Null}
+	if v >= 0 {
+		r[1] = value.NewInt(value.Int8, v)
+	}
+	if n != "" {
+		d, _, err := apd.NewFromString(n)
+		if err != nil {
+			panic(err)
+		}
+		r[3] = value.NewNumeric(d)
+	}
+	if !math.IsNaN(f) {
+		r[4] = value.NewFloat(value.Float8, f)
+	}
+	return r
+}
+
+var (
+	kCol = tcol{i: 0, t: value.Int8Type}
+	vCol = tcol{i: 1, t: value.Int8Type}
+	sCol = tcol{i: 2, t: value.TextType}
+	nCol = tcol{i: 3, t: value.NumericType}
+	fCol = tcol{i: 4, t: value.Float8Type}
+)
+
+// testAggs builds one of every aggregate over the test rows, with indexes
+// for MIN and MAX keyed like keys.
+func testAggs(keys []expr.Expr) []Aggregate {
+	idx := func(arg expr.Expr) *dataflow.Arrangement {
+		return dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: arg}}})
+	}
+	return []Aggregate{
+		{Func: CountStar},
+		{Func: Count, Arg: vCol},
+		{Func: Sum, Arg: vCol},
+		{Func: Avg, Arg: vCol},
+		{Func: VarPop, Arg: vCol},
+		{Func: StddevSamp, Arg: vCol},
+		{Func: Sum, Arg: nCol},
+		{Func: Avg, Arg: nCol},
+		{Func: VarSamp, Arg: nCol},
+		{Func: StddevPop, Arg: nCol},
+		{Func: Sum, Arg: fCol},
+		{Func: Avg, Arg: fCol},
+		{Func: VarSamp, Arg: fCol},
+		{Func: StddevPop, Arg: fCol},
+		{Func: Min, Arg: vCol, Index: idx(vCol), OwnIndex: true},
+		{Func: Max, Arg: vCol, Index: idx(vCol), OwnIndex: true},
+		{Func: Max, Arg: sCol, Index: idx(sCol), OwnIndex: true},
+		{Func: Min, Arg: vCol, Filter: gt{col: 1, c: 1}, Index: idx(vCol), OwnIndex: true},
+		{Func: Count, Arg: vCol, Distinct: true},
+		{Func: Sum, Arg: vCol, Distinct: true},
+		{Func: Avg, Arg: nCol, Distinct: true},
+		{Func: BoolAnd, Arg: gt{col: 1, c: 2}},
+		{Func: BoolOr, Arg: gt{col: 1, c: 4}},
+		{Func: Sum, Arg: vCol, Filter: gt{col: 1, c: 1}},
+		{Func: StringAgg, Arg: sCol, Sep: constText{s: "|"}, OrderBy: []dataflow.SortKey{{Expr: vCol, Desc: true, NullsFirst: true}}},
+		{Func: ArrayAgg, Arg: vCol, OrderBy: []dataflow.SortKey{{Expr: sCol}}},
+		{Func: ArrayAgg, Arg: sCol, Distinct: true},
+		{Func: Count, Arg: vCol, Filter: failOn{col: 0, bad: 13}},
+	}
+}
+
+// constText is a text constant.
+type constText struct {
+	expr.Expr
+	s string
+}
+
+func (c constText) Type() value.Type                    { return value.TextType }
+func (c constText) Eval(value.Row) (value.Value, error) { return value.NewText(value.Text, c.s), nil }
+func (c constText) String() string                      { return "'" + c.s + "'" }
+func (c constText) Volatile() bool                      { return false }
+
+var _ = expr.Expr(tcol{})
+
+// recompute runs a fresh GroupBy over the whole of input in one step and
+// returns its view.
+func recompute(t interface{ Fatalf(string, ...any) }, keys []expr.Expr, input zset.ZSet) zset.ZSet {
+	g, err := NewGroupBy(keys, testAggs(keys))
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	view := g.Initial()
+	if len(input) > 0 {
+		out, err := g.Step([]zset.ZSet{input})
+		if err != nil {
+			t.Fatalf("recompute: %v", err)
+		}
+		view = zset.Add(view, out)
+		g.Commit()
+	}
+	return view
+}
+
+// checkAggs compares each group's output with independent computations of
+// count, sum, min and max over the group's rows.
+func checkAggs(t interface{ Fatalf(string, ...any) }, keys []expr.Expr, input zset.ZSet, view zset.ZSet) {
+	type naiveGroup struct {
+		n, cnt, sum int64
+		min, max    int64
+		smax        string
+	}
+	groups := map[int64]*naiveGroup{}
+	for _, e := range input {
+		k := int64(0)
+		if len(keys) > 0 {
+			k = e.Row[0].Int()
+		}
+		g := groups[k]
+		if g == nil {
+			g = &naiveGroup{min: math.MaxInt64, max: math.MinInt64}
+			groups[k] = g
+		}
+		g.n += e.W
+		if s := e.Row[2].Str(); s > g.smax {
+			g.smax = s
+		}
+		if v := e.Row[1]; !v.IsNull() {
+			g.cnt += e.W
+			g.sum += e.W * v.Int()
+			g.min, g.max = min(g.min, v.Int()), max(g.max, v.Int())
+		}
+	}
+	if len(keys) == 0 && len(groups) == 0 {
+		groups[0] = &naiveGroup{}
+	}
+	if len(view) != len(groups) {
+		t.Fatalf("%d groups, want %d:\n%s", len(view), len(groups), view)
+	}
+	nk := len(keys)
+	for _, e := range view {
+		k := int64(0)
+		if nk > 0 {
+			k = e.Row[0].Int()
+		}
+		g := groups[k]
+		r := e.Row[nk:]
+		if e.W != 1 || g == nil || r[0].Int() != g.n || r[1].Int() != g.cnt {
+			t.Fatalf("group %d: %s, want count %d, %d", k, zset.FormatRow(e.Row), g.n, g.cnt)
+		}
+		if g.cnt == 0 {
+			if !r[2].IsNull() || !r[14].IsNull() || !r[15].IsNull() {
+				t.Fatalf("group %d: %s, want NULL sum, min, max", k, zset.FormatRow(e.Row))
+			}
+			continue
+		}
+		if r[2].Decimal().String() != fmt.Sprint(g.sum) || r[14].Int() != g.min || r[15].Int() != g.max {
+			t.Fatalf("group %d: %s, want sum %d, min %d, max %d", k, zset.FormatRow(e.Row), g.sum, g.min, g.max)
+		}
+		if g.n > 0 && r[16].Str() != g.smax {
+			t.Fatalf("group %d: %s, want max(s) %q", k, zset.FormatRow(e.Row), g.smax)
+		}
+	}
+}
+
+// closeViews compares two views, floats within a relative 1e-12.
+func closeViews(a, b zset.ZSet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].W != b[i].W || len(a[i].Row) != len(b[i].Row) {
+			return false
+		}
+		for j, x := range a[i].Row {
+			y := b[i].Row[j]
+			if x.Kind() == value.Float8 && y.Kind() == value.Float8 {
+				fx, fy := x.Float(), y.Float()
+				if fx != fy && !(math.IsNaN(fx) && math.IsNaN(fy)) && math.Abs(fx-fy) > 1e-12*math.Max(math.Abs(fx), math.Abs(fy)) {
+					return false
+				}
+				continue
+			}
+			if !identical(x, y) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestGroupByTwin steps random batches through a GroupBy with every
+// aggregate and checks, after every step, that the delta is the difference
+// of consecutive recomputed views, that the integrated output equals a
+// fresh recomputation from the integrated input and independent counts,
+// sums, minima and maxima, and that failed steps change nothing. Batches
+// delete the current extremes, empty groups, move rows between groups and
+// update values; it runs with reserves of 1 (refills all the time) and 8,
+// grouped and global.
+func TestGroupByTwin(t *testing.T) {
+	for _, reserve := range []int{1, 8} {
+		for _, global := range []bool{false, true} {
+			t.Run(fmt.Sprintf("reserve=%d/global=%v", reserve, global), func(t *testing.T) {
+				old := DefaultReserve
+				DefaultReserve = reserve
+				defer func() { DefaultReserve = old }()
+				var refills int64
+				rapid.Check(t, func(rt *rapid.T) { refills += groupByTwin(rt, global) })
+				if reserve == 1 && refills == 0 {
+					t.Fatal("no refills with a reserve of 1")
+				}
+				t.Logf("%d refills", refills)
+			})
+		}
+	}
+}
+
+var (
+	twinTexts    = []string{"a", "b c", "", "NULL", "x\"y"}
+	twinNumerics = []string{"", "1", "1.5", "2.25", "0.10", "-3"}
+	twinFloats   = []float64{math.NaN(), 0.375, 2.5, -3, 1e10} // sums exact in double-double
+)
+
+func groupByTwin(rt *rapid.T, global bool) int64 {
+	var keys []expr.Expr
+	if !global {
+		keys = []expr.Expr{kCol}
+	}
+	g, err := NewGroupBy(keys, testAggs(keys))
+	if err != nil {
+		rt.Fatalf("%v", err)
+	}
+	c := dataflow.NewCircuit()
+	node := c.Add(g, c.Input("t"))
+	view := g.Initial()
+	var input zset.ZSet // integrated, weights > 0
+	drawRow := func(label string) value.Row {
+		return aggRow(rapid.Int64Range(0, 3).Draw(rt, label+".k"), rapid.Int64Range(-1, 6).Draw(rt, label+".v"),
+			rapid.SampledFrom(twinTexts).Draw(rt, label+".s"), rapid.SampledFrom(twinNumerics).Draw(rt, label+".n"),
+			rapid.SampledFrom(twinFloats).Draw(rt, label+".f"))
+	}
+	steps := rapid.IntRange(1, 25).Draw(rt, "steps")
+	for s := 0; s < steps; s++ {
+		var batch zset.ZSet
+		pick := func() (value.Row, bool) {
+			if len(input) == 0 {
+				return nil, false
+			}
+			return input[rapid.IntRange(0, len(input)-1).Draw(rt, "pick")].Row, true
+		}
+		switch kind := rapid.IntRange(0, 5).Draw(rt, "kind"); kind {
+		case 0: // inserts
+			for i, n := 0, rapid.IntRange(1, 5).Draw(rt, "n"); i < n; i++ {
+				batch = append(batch, zset.Entry{Row: drawRow("ins"), W: rapid.Int64Range(1, 2).Draw(rt, "w")})
+			}
+		case 1: // delete the current maximum (and minimum) of v in a group
+			k := rapid.Int64Range(0, 3).Draw(rt, "k")
+			var hi, lo *zset.Entry
+			for i := range input {
+				e := &input[i]
+				if (global || e.Row[0].Int() == k) && !e.Row[1].IsNull() {
+					if hi == nil || e.Row[1].Int() > hi.Row[1].Int() {
+						hi = e
+					}
+					if lo == nil || e.Row[1].Int() < lo.Row[1].Int() {
+						lo = e
+					}
+				}
+			}
+			if hi != nil {
+				batch = append(batch, zset.Entry{Row: hi.Row, W: -hi.W})
+				if lo != hi && rapid.Bool().Draw(rt, "lo") {
+					batch = append(batch, zset.Entry{Row: lo.Row, W: -1})
+				}
+			}
+		case 2: // empty a group, maybe refill it
+			k := rapid.Int64Range(0, 3).Draw(rt, "k")
+			for _, e := range input {
+				if e.Row[0].Int() == k {
+					batch = append(batch, zset.Entry{Row: e.Row, W: -e.W})
+				}
+			}
+			if rapid.Bool().Draw(rt, "refill") {
+				batch = append(batch, zset.Entry{Row: drawRow("refill"), W: 1})
+			}
+		case 3: // move rows between groups, or update a value
+			for i, n := 0, rapid.IntRange(1, 3).Draw(rt, "n"); i < n; i++ {
+				r, ok := pick()
+				if !ok {
+					break
+				}
+				nr := slices.Clone(r)
+				if rapid.Bool().Draw(rt, "move") {
+					nr[0] = value.NewInt(value.Int8, rapid.Int64Range(0, 3).Draw(rt, "to"))
+				} else {
+					nr[1] = value.NewInt(value.Int8, rapid.Int64Range(0, 9).Draw(rt, "v"))
+				}
+				batch = append(batch, zset.Entry{Row: r, W: -1}, zset.Entry{Row: nr, W: 1})
+			}
+		case 4: // a change that cancels
+			r := drawRow("cancel")
+			batch = append(batch, zset.Entry{Row: r, W: 1}, zset.Entry{Row: r, W: -1})
+			if o, ok := pick(); ok {
+				batch = append(batch, zset.Entry{Row: o, W: -1}, zset.Entry{Row: o, W: 1})
+			}
+		case 5: // random deletes
+			for i, n := 0, rapid.IntRange(1, 4).Draw(rt, "n"); i < n; i++ {
+				if r, ok := pick(); ok {
+					batch = append(batch, zset.Entry{Row: r, W: -1})
+				}
+			}
+		}
+		batch = zset.Consolidate(batch)
+		// Don't retract more than is there.
+		next := zset.Add(input, batch)
+		for _, e := range next {
+			if e.W < 0 {
+				batch = zset.Add(batch, zset.ZSet{{Row: e.Row, W: -e.W}})
+			}
+		}
+		bad := rapid.IntRange(0, 7).Draw(rt, "bad")
+		switch bad {
+		case 0: // more retractions than a group holds
+			var total int64
+			for _, e := range zset.Add(input, batch) {
+				total += e.W
+			}
+			batch = zset.Add(batch, zset.ZSet{{Row: aggRow(99, 1, "a", "", 1), W: -total - 1}})
+		case 1: // an expression that fails
+			batch = zset.Add(batch, zset.ZSet{{Row: aggRow(13, 1, "a", "", 1), W: 1}})
+		}
+		before := g.String()
+		beforeState := g.State()
+		err := c.Step(map[string]zset.ZSet{"t": batch})
+		if bad <= 1 {
+			if err == nil {
+				rt.Fatalf("step %d: a bad step succeeded", s)
+			}
+			if pgerr.Code(err) != pgerr.Internal && pgerr.Code(err) != pgerr.DivisionByZero {
+				rt.Fatalf("step %d: %v", s, err)
+			}
+			if after := g.String(); after != before || g.State() != beforeState {
+				rt.Fatalf("step %d: a failed step changed the state:\n%s\nwas\n%s", s, after, before)
+			}
+			continue
+		}
+		if err != nil {
+			rt.Fatalf("step %d: %v", s, err)
+		}
+		input = zset.Add(input, batch)
+		delta := c.Output(node)
+		if !zset.IsConsolidated(delta) {
+			rt.Fatalf("step %d: delta not consolidated:\n%s", s, delta)
+		}
+		view = zset.Add(view, delta)
+		want := recompute(rt, keys, input)
+		if !closeViews(view, want) {
+			rt.Fatalf("step %d: batch\n%sview\n%swant\n%s", s, batch, view, want)
+		}
+		checkAggs(rt, keys, input, view)
+		if len(batch) > 0 && zset.Equal(zset.Add(input, batch.Negate()), input) {
+			rt.Fatalf("unreachable")
+		}
+	}
+	return g.Refills()
+}
+
+// TestGroupByCancellation checks that steps whose changes cancel, inside
+// a group or across groups, emit nothing.
+func TestGroupByCancellation(t *testing.T) {
+	keys := []expr.Expr{kCol}
+	g, err := NewGroupBy(keys, testAggs(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dataflow.NewCircuit()
+	n := c.Add(g, c.Input("t"))
+	step(t, c, "t", zset.Consolidate(zset.ZSet{
+		e(aggRow(1, 5, "a", "1.5", 2), 1), e(aggRow(1, 7, "b", "2", 3), 1), e(aggRow(2, 1, "c", "", 1), 1)}))
+	before := g.String()
+	for _, b := range []zset.ZSet{
+		{e(aggRow(1, 9, "z", "7.125", 4), 1), e(aggRow(1, 9, "z", "7.125", 4), -1)},
+		// Two rows of the group swap their doubles: every aggregate is the
+		// same.
+		{e(aggRow(1, 5, "a", "1.5", 2), -1), e(aggRow(1, 7, "b", "2", 3), -1),
+			e(aggRow(1, 5, "a", "1.5", 3), 1), e(aggRow(1, 7, "b", "2", 2), 1)},
+		// The maximum is deleted and asserted again.
+		{e(aggRow(1, 7, "b", "2", 3), -1), e(aggRow(1, 7, "b", "2", 3), 1)},
+	} {
+		step(t, c, "t", zset.Consolidate(b))
+		if out := c.Output(n); len(out) > 0 {
+			t.Fatalf("a cancelling step emitted\n%s", out)
+		}
+	}
+	if s := c.Stats(n); s.Steps != 2 {
+		t.Fatalf("stepped %d times", s.Steps)
+	}
+	_ = before
+}
+
+// TestMinMaxStateBounded checks that MIN and MAX keep at most k values per
+// group however many rows the groups hold.
+func TestMinMaxStateBounded(t *testing.T) {
+	keys := []expr.Expr{kCol}
+	idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: vCol}}})
+	g, err := NewGroupBy(keys, []Aggregate{
+		{Func: Min, Arg: vCol, Index: idx, OwnIndex: true, Reserve: 4},
+		{Func: Max, Arg: vCol, Index: idx, Reserve: 4},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dataflow.NewCircuit()
+	c.Add(g, c.Input("t"))
+	const groups = 10
+	var sizes []int64
+	for round := 0; round < 5; round++ {
+		var b zset.ZSet
+		for i := 0; i < 2000; i++ {
+			b = append(b, e(aggRow(int64(i%groups), int64(round*2000+i), "a", "", 0), 1))
+		}
+		step(t, c, "t", zset.Consolidate(b))
+		sizes = append(sizes, g.State().Bytes)
+	}
+	for _, s := range sizes[1:] {
+		if s != sizes[0] {
+			t.Fatalf("state grew with the input: %v", sizes)
+		}
+	}
+	if per := sizes[0] / groups; per > 1024 {
+		t.Fatalf("%d bytes per group", per)
+	}
+	if idx.State().Rows != 10000 {
+		t.Fatalf("index holds %d rows", idx.State().Rows)
+	}
+	wantZ(t, "min/max", zset.ZSet{}, "")
+	if s := g.String(); !strings.HasPrefix(s, "(0, 0, 9990) rows=1000\n") {
+		t.Fatalf("groups:\n%s", s)
+	}
+}

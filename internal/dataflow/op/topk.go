@@ -1,0 +1,582 @@
+package op
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+	"github.com/tidwall/btree"
+)
+
+// TopK keeps, per partition, the first offset+limit rows of the partition
+// in the sort order plus a reserve of rows below them; it emits the rows
+// leaving (-) and entering (+) positions offset+1 … offset+limit. It is
+// ORDER BY … LIMIT n OFFSET m, per partition for DISTINCT ON and
+// row_number() ≤ n. Ties are broken by the whole row, so the order is
+// total and the window deterministic.
+//
+// Invariant, per partition: every row of the partition ordered no later
+// than the last kept row is kept, with its exact multiplicity (the kept
+// rows are a prefix of the partition's order). Assertions above the last
+// kept row are inserted, and kept rows beyond offset+limit+reserve
+// positions are dropped; assertions below it are kept only while the
+// partition is held whole and there is room. Retractions of kept rows
+// update them; of rows below, change nothing. When a step leaves fewer
+// kept positions than the window needs while the partition has more rows,
+// the first offset+limit+reserve positions are read back from the index
+// (the committed input plus this step's changes): a refill, counted.
+type TopK struct {
+	part    []expr.Expr
+	order   []dataflow.SortKey
+	limit   int64
+	offset  int64
+	reserve int64
+	index   *dataflow.Arrangement
+	own     bool
+
+	groups *btree.BTreeG[*tkGroup]
+	probe  tkGroup
+	bytes  int64
+
+	// Scratch of the step.
+	arena  []value.Value // per input entry: partition key, sort keys
+	recs   []tkRec
+	kept   []tkEntry // staged kept rows, by range
+	staged []tkStaged
+	out    zset.ZSet
+
+	refills int64
+	pending int64
+}
+
+var _ dataflow.Operator = (*TopK)(nil)
+
+// TopKSpec describes a TopK.
+type TopKSpec struct {
+	// Partition is the PARTITION BY / DISTINCT ON key; empty: one
+	// partition.
+	Partition []expr.Expr
+	// Order is the ORDER BY.
+	Order []dataflow.SortKey
+	// Limit is n (≥ 0) and Offset m (≥ 0).
+	Limit, Offset int64
+	// Reserve is how many rows to keep below the window; 0 means
+	// DefaultTopKReserve.
+	Reserve int64
+	// Index is the refill source: an arrangement of the input keyed by
+	// Partition and sorted by Order. OwnIndex makes the TopK its owner
+	// (NewTopK claims it and each step stages the input in it).
+	Index    *dataflow.Arrangement
+	OwnIndex bool
+}
+
+// DefaultTopKReserve is the reserve when none is given. Tests set it to 1
+// to make refills frequent.
+var DefaultTopKReserve int64 = 16
+
+type tkEntry struct {
+	row  value.Row
+	keys []value.Value // the sort keys' values over row
+	n    int64
+}
+
+type tkRec struct {
+	off int // partition key, then sort keys, in the arena
+	row value.Row
+	w   int64
+}
+
+type tkGroup struct {
+	key   value.Row
+	total int64     // rows of the partition, with multiplicity
+	kept  []tkEntry // a prefix of the partition's order
+}
+
+type tkStaged struct {
+	g          *tkGroup
+	isNew      bool
+	total      int64
+	soff, slen int
+}
+
+// NewTopK returns a TopK; it returns an error for a negative limit or
+// offset or a missing index.
+func NewTopK(s TopKSpec) (*TopK, error) {
+	if s.Limit < 0 || s.Offset < 0 {
+		return nil, pgerr.New(pgerr.InvalidParameter, "LIMIT and OFFSET must not be negative")
+	}
+	if s.Index == nil {
+		return nil, pgerr.New(pgerr.Internal, "top-k needs an index to refill from")
+	}
+	if s.Reserve <= 0 {
+		s.Reserve = DefaultTopKReserve
+	}
+	if s.OwnIndex {
+		s.Index.Claim()
+	}
+	t := &TopK{part: s.Partition, order: s.Order, limit: s.Limit, offset: s.Offset,
+		reserve: s.Reserve, index: s.Index, own: s.OwnIndex}
+	t.groups = btree.NewBTreeGOptions(func(a, b *tkGroup) bool { return value.CompareRows(a.key, b.key) < 0 },
+		btree.Options{NoLocks: true})
+	return t, nil
+}
+
+// Compare is the output's order: the sort keys, then the whole row. The
+// engine reads the view back in this order.
+func (t *TopK) Compare(a, b value.Row) int {
+	for _, k := range t.order {
+		x, errx := k.Expr.Eval(a)
+		y, erry := k.Expr.Eval(b)
+		if errx != nil || erry != nil {
+			continue
+		}
+		if c := compareSortKey(k, x, y); c != 0 {
+			return c
+		}
+	}
+	return value.CompareRows(a, b)
+}
+
+// Refills returns how many times a partition's kept rows were refilled
+// from the index (in committed steps).
+func (t *TopK) Refills() int64 { return t.refills }
+
+// capacity is how many positions a partition keeps at most, beyond the
+// entry that crosses it.
+func (t *TopK) capacity() int64 { return t.offset + t.limit + t.reserve }
+
+func (t *TopK) cmp(a, b *tkEntry) int {
+	if c := compareSortKeys(t.order, a.keys, b.keys); c != 0 {
+		return c
+	}
+	return value.CompareRows(a.row, b.row)
+}
+
+// Step stages each touched partition's kept rows and emits the changes of
+// its window.
+func (t *TopK) Step(in []zset.ZSet) (zset.ZSet, error) {
+	out := dataflow.ReuseBatch(t.out)
+	t.out = nil
+	out, err := t.step(in[0], out)
+	if err != nil {
+		t.Abort()
+		clear(out)
+		t.out = out[:0]
+		return nil, err
+	}
+	out = zset.Consolidate(out)
+	t.out = out
+	return out, nil
+}
+
+func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
+	if t.own {
+		if err := t.index.Stage(batch); err != nil {
+			return out, err
+		}
+	}
+	t.arena, t.recs = t.arena[:0], t.recs[:0]
+	for _, e := range batch {
+		off := len(t.arena)
+		for _, x := range t.part {
+			v, err := x.Eval(e.Row)
+			if err != nil {
+				return out, err
+			}
+			t.arena = append(t.arena, v)
+		}
+		for _, k := range t.order {
+			v, err := k.Expr.Eval(e.Row)
+			if err != nil {
+				return out, err
+			}
+			t.arena = append(t.arena, v)
+		}
+		t.recs = append(t.recs, tkRec{off: off, row: e.Row, w: e.W})
+	}
+	np, no := len(t.part), len(t.order)
+	keyOf := func(r tkRec) value.Row { return t.arena[r.off : r.off+np] }
+	entryOf := func(r tkRec) tkEntry {
+		return tkEntry{row: r.row, keys: t.arena[r.off+np : r.off+np+no], n: r.w}
+	}
+	// By partition, then in the partition's order.
+	slices.SortFunc(t.recs, func(a, b tkRec) int {
+		if c := value.CompareRows(keyOf(a), keyOf(b)); c != 0 {
+			return c
+		}
+		ea, eb := entryOf(a), entryOf(b)
+		return t.cmp(&ea, &eb)
+	})
+	var ch []tkEntry
+	for i := 0; i < len(t.recs); {
+		key := keyOf(t.recs[i])
+		j := i + 1
+		for j < len(t.recs) && value.CompareRows(keyOf(t.recs[j]), key) == 0 {
+			j++
+		}
+		ch = ch[:0]
+		for _, r := range t.recs[i:j] {
+			ch = append(ch, entryOf(r))
+		}
+		var err error
+		if out, err = t.stageGroup(key, ch, out); err != nil {
+			return out, err
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// stageGroup applies one partition's changes ch (in order, rows distinct)
+// to a staged copy of its kept rows and emits its window's changes.
+func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet, error) {
+	t.probe.key = key
+	g, found := t.groups.Get(&t.probe)
+	t.probe.key = nil
+	if !found {
+		g = &tkGroup{key: slices.Clone(key)}
+	}
+	off := len(t.kept)
+	t.kept = append(t.kept, g.kept...)
+	l := len(g.kept)
+	var held int64
+	for _, e := range g.kept {
+		held += e.n
+	}
+	total := g.total
+	capa := t.capacity()
+	for i := range ch {
+		x := &ch[i]
+		kept := t.kept[off : off+l]
+		pos, found := slices.BinarySearchFunc(kept, x, func(e tkEntry, x *tkEntry) int { return t.cmp(&e, x) })
+		covered := pos < l
+		switch {
+		case found:
+			kept[pos].n += x.n
+			held += x.n
+			if kept[pos].n < 0 {
+				return out, errNegativeCount()
+			}
+			if kept[pos].n == 0 {
+				t.kept = slices.Delete(t.kept, off+pos, off+pos+1)
+				l--
+			}
+		case x.n < 0 && covered:
+			return out, pgerr.New(pgerr.Internal, "top-k: retracting %s, which the input does not hold", zset.FormatRow(x.row))
+		case x.n < 0:
+		case covered || (held == total && held < capa):
+			e := *x
+			e.keys = slices.Clone(e.keys) // out of the arena
+			t.kept = slices.Insert(t.kept, off+pos, e)
+			l++
+			held += x.n
+			for l > 1 && held-t.kept[off+l-1].n >= capa {
+				held -= t.kept[off+l-1].n
+				t.kept = slices.Delete(t.kept, off+l-1, off+l)
+				l--
+			}
+		}
+		total += x.n
+	}
+	if total < 0 {
+		return out, pgerr.New(pgerr.Internal, "top-k: partition %s would hold %d rows", zset.FormatRow(key), total)
+	}
+	if need := min(t.offset+t.limit, total); held < need {
+		var err error
+		t.kept = t.kept[:off]
+		if l, err = t.refill(key, ch, capa); err != nil {
+			return out, err
+		}
+		held = 0
+		for _, e := range t.kept[off : off+l] {
+			held += e.n
+		}
+		if held < need {
+			return out, pgerr.New(pgerr.Internal, "top-k: the index holds %d of the partition's %d rows", held, total)
+		}
+		t.pending++
+	}
+	t.staged = append(t.staged, tkStaged{g: g, isNew: !found, total: total, soff: off, slen: l})
+	return t.diffWindows(g.kept, t.kept[off:off+l], out), nil
+}
+
+// refill appends to t.kept the first capa positions of the partition: the
+// index's committed rows merged with the step's changes ch.
+func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
+	off := len(t.kept)
+	var held int64
+	emit := func(e tkEntry) bool {
+		if e.n > 0 {
+			t.kept = append(t.kept, e)
+			held += e.n
+		}
+		return held < capa
+	}
+	j := 0
+	var err error
+	more := true
+	t.index.Scan(key, false, func(row value.Row, w int64) bool {
+		e := tkEntry{row: row, n: w, keys: make([]value.Value, len(t.order))}
+		for i, k := range t.order {
+			if e.keys[i], err = k.Expr.Eval(row); err != nil {
+				return false
+			}
+		}
+		for ; j < len(ch); j++ {
+			c := t.cmp(&ch[j], &e)
+			if c > 0 {
+				break
+			}
+			if c == 0 {
+				e.n += ch[j].n
+				j++
+				break
+			}
+			if more = emit(cloneKeys(ch[j])); !more {
+				return false
+			}
+		}
+		more = emit(e)
+		return more
+	})
+	if err != nil {
+		return 0, err
+	}
+	for ; more && j < len(ch); j++ {
+		more = emit(cloneKeys(ch[j]))
+	}
+	return len(t.kept) - off, nil
+}
+
+func cloneKeys(e tkEntry) tkEntry {
+	e.keys = slices.Clone(e.keys)
+	return e
+}
+
+// diffWindows emits the rows of the window of kept b not in that of a
+// (+), and of a not in b (-): both are in order, so one merge does it.
+func (t *TopK) diffWindows(a, b []tkEntry, out zset.ZSet) zset.ZSet {
+	lo, hi := t.offset, t.offset+t.limit
+	wa, wb := windowIter{kept: a, lo: lo, hi: hi}, windowIter{kept: b, lo: lo, hi: hi}
+	ea, na := wa.next()
+	eb, nb := wb.next()
+	for ea != nil || eb != nil {
+		c := 0
+		switch {
+		case ea == nil:
+			c = 1
+		case eb == nil:
+			c = -1
+		default:
+			c = t.cmp(ea, eb)
+		}
+		switch {
+		case c < 0:
+			out = append(out, zset.Entry{Row: ea.row, W: -na})
+			ea, na = wa.next()
+		case c > 0:
+			out = append(out, zset.Entry{Row: eb.row, W: nb})
+			eb, nb = wb.next()
+		default:
+			if nb != na {
+				out = append(out, zset.Entry{Row: eb.row, W: nb - na})
+			}
+			ea, na = wa.next()
+			eb, nb = wb.next()
+		}
+	}
+	return out
+}
+
+// windowIter walks the entries of kept that overlap positions [lo, hi),
+// with the number of their copies inside.
+type windowIter struct {
+	kept   []tkEntry
+	lo, hi int64
+	i      int
+	pos    int64
+}
+
+func (w *windowIter) next() (*tkEntry, int64) {
+	for w.i < len(w.kept) && w.pos < w.hi {
+		e := &w.kept[w.i]
+		start, end := w.pos, w.pos+e.n
+		w.i++
+		w.pos = end
+		if n := min(end, w.hi) - max(start, w.lo); n > 0 {
+			return e, n
+		}
+	}
+	return nil, 0
+}
+
+// Commit applies the staged partitions.
+func (t *TopK) Commit() {
+	if t.own {
+		t.index.Commit()
+	}
+	for _, s := range t.staged {
+		g := s.g
+		t.bytes -= t.keptBytes(g.kept)
+		kept := t.kept[s.soff : s.soff+s.slen]
+		if cap(g.kept) < len(kept) || cap(g.kept) > 2*len(kept)+8 {
+			g.kept = make([]tkEntry, 0, len(kept))
+		}
+		g.kept = append(g.kept[:0], kept...)
+		clear(g.kept[len(g.kept):cap(g.kept)])
+		t.bytes += t.keptBytes(g.kept)
+		g.total = s.total
+		fixed := dataflow.RowBytes(g.key) + int64(unsafe.Sizeof(tkGroup{})) + 16
+		switch {
+		case s.isNew && s.total > 0:
+			t.groups.Set(g)
+			t.bytes += fixed
+		case !s.isNew && s.total == 0:
+			t.groups.Delete(g)
+			t.bytes -= fixed
+		}
+	}
+	t.refills += t.pending
+	t.clearStep()
+}
+
+func (t *TopK) keptBytes(kept []tkEntry) int64 {
+	b := int64(cap(kept)) * int64(unsafe.Sizeof(tkEntry{}))
+	for _, e := range kept {
+		b += int64(len(e.keys)) * int64(unsafe.Sizeof(value.Value{}))
+	}
+	return b
+}
+
+// Abort drops the staged partitions.
+func (t *TopK) Abort() {
+	if t.own {
+		t.index.Abort()
+	}
+	t.clearStep()
+}
+
+func (t *TopK) clearStep() {
+	t.pending = 0
+	clear(t.staged)
+	t.staged = t.staged[:0]
+	clear(t.kept)
+	t.kept = t.kept[:0]
+	clear(t.recs)
+	t.recs = t.recs[:0]
+	clear(t.arena)
+	if cap(t.arena) > 16*maxReused {
+		t.arena, t.recs, t.kept = nil, nil, nil
+	}
+}
+
+// Info describes the top-k.
+func (t *TopK) Info() dataflow.Info {
+	var d strings.Builder
+	if len(t.part) > 0 {
+		d.WriteString("partition=[")
+		for i, x := range t.part {
+			if i > 0 {
+				d.WriteString(", ")
+			}
+			d.WriteString(x.String())
+		}
+		d.WriteString("] ")
+	}
+	fmt.Fprintf(&d, "order=[%s] limit=%d", formatSortKeys(t.order), t.limit)
+	if t.offset > 0 {
+		fmt.Fprintf(&d, " offset=%d", t.offset)
+	}
+	return dataflow.Info{
+		Kind:   "TopK",
+		Detail: d.String(),
+		State: fmt.Sprintf("per partition: first %d rows + reserve of %d; refills from index on (partition, order)",
+			t.offset+t.limit, t.reserve),
+		Cost: "O(log n) + O(n) window diff per touched partition + refill",
+	}
+}
+
+// State reports the rows kept (the index is reported by its owner).
+func (t *TopK) State() dataflow.StateSize {
+	var rows int64
+	t.groups.Scan(func(g *tkGroup) bool {
+		rows += int64(len(g.kept))
+		return true
+	})
+	return dataflow.StateSize{Rows: rows, Bytes: t.bytes}
+}
+
+// String prints each partition's kept rows in order, marking the window.
+func (t *TopK) String() string {
+	var b strings.Builder
+	t.groups.Scan(func(g *tkGroup) bool {
+		var pos int64
+		for _, e := range g.kept {
+			mark := " "
+			if pos+e.n > t.offset && pos < t.offset+t.limit {
+				mark = "*"
+			}
+			fmt.Fprintf(&b, "%s%d %s\n", mark, e.n, zset.FormatRow(e.row))
+			pos += e.n
+		}
+		return true
+	})
+	return b.String()
+}
+
+// compareSortKey compares two values under one sort key: NULLs first or
+// last as the key says, others ascending or descending.
+func compareSortKey(k dataflow.SortKey, x, y value.Value) int {
+	xn, yn := x.IsNull(), y.IsNull()
+	switch {
+	case xn && yn:
+		return 0
+	case xn || yn:
+		if xn == k.NullsFirst {
+			return -1
+		}
+		return 1
+	}
+	c := value.Compare(x, y)
+	if k.Desc {
+		return -c
+	}
+	return c
+}
+
+// compareSortKeys compares two lists of sort key values.
+func compareSortKeys(keys []dataflow.SortKey, a, b []value.Value) int {
+	for i, k := range keys {
+		if c := compareSortKey(k, a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func formatSortKeys(keys []dataflow.SortKey) string {
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.Expr.String())
+		if k.Desc {
+			b.WriteString(" DESC")
+		}
+		if k.NullsFirst != k.Desc {
+			if k.NullsFirst {
+				b.WriteString(" NULLS FIRST")
+			} else {
+				b.WriteString(" NULLS LAST")
+			}
+		}
+	}
+	return b.String()
+}
