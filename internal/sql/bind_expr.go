@@ -59,6 +59,10 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return &expr.MinMax{Args: args, T: t, Least: m.Op == pg_query.MinMaxOp_IS_LEAST}, nil
 	case n.GetSqlvalueFunction() != nil:
 		f := n.GetSqlvalueFunction()
+		if b.forView && (f.Op == pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE || f.Op == pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP) {
+			return nil, b.refuse(f.Location, "volatile function %s cannot be maintained in a view", strings.TrimPrefix(f.Op.String(), "SVFOP_")).
+				WithHint(volatileHint)
+		}
 		switch f.Op {
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 			return b.callFunc(s, "current_date", nil, nil, f.Location)
@@ -68,7 +72,7 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
 	case n.GetSubLink() != nil:
 		return nil, b.stmt.errf(n.GetSubLink().Location, pgerr.FeatureNotSupported, "subqueries in expressions are not supported yet").
-			WithHint("use a subquery in FROM")
+			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE")
 	case n.GetParamRef() != nil:
 		return nil, b.stmt.errf(n.GetParamRef().Location, pgerr.FeatureNotSupported, "parameters ($%d) are not supported", n.GetParamRef().Number)
 	case n.GetAArrayExpr() != nil:
@@ -316,7 +320,11 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "SIMILAR TO is not supported").WithHint("use LIKE")
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
-		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s ANY/ALL (array) is not supported", op).WithHint("use IN (list)")
+		which := "ANY"
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL {
+			which = "ALL"
+		}
+		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s %s (array) is not supported", op, which).WithHint("use IN (list) or NOT IN (list)")
 	}
 	return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "operator %s is not supported", op)
 }
@@ -614,7 +622,7 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	if def.Volatile && b.forView {
 		return nil, b.refuse(loc, "volatile function %s() cannot be maintained in a view", name).
-			WithHint("compute the value when the rows are written, and store it in a table column")
+			WithHint(volatileHint)
 	}
 	for i := range es {
 		if i < len(params) {
@@ -625,6 +633,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	return &expr.Func{Def: def, Args: es, T: res}, nil
 }
+
+// volatileHint is the alternative to a volatile function in a view.
+const volatileHint = "compute the value when the rows are written, and store it in a table column"
 
 // refuse returns the 0A000 error for a construct a view cannot maintain.
 func (b *binder) refuse(loc int32, format string, args ...any) *pgerr.Error {

@@ -312,6 +312,12 @@ func fromLoc(n *pg_query.Node) int32 {
 		if s := n.GetRangeSubselect().Subquery.GetSelectStmt(); s != nil && len(s.TargetList) > 0 {
 			return s.TargetList[0].GetResTarget().Location
 		}
+	case n.GetRangeFunction() != nil:
+		if fs := n.GetRangeFunction().Functions; len(fs) > 0 {
+			if items := fs[0].GetList().GetItems(); len(items) > 0 {
+				return nodeLoc(items[0], -1)
+			}
+		}
 	}
 	return -1
 }
@@ -343,7 +349,10 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 	case n.GetJoinExpr() != nil:
 		return b.bindJoin(n.GetJoinExpr())
 	}
-	return nil, nil, b.refuse(-1, "FROM item %s is not supported", stmtName(n))
+	if n.GetRangeTableSample() != nil {
+		return nil, nil, b.refuse(b.keyword("tablesample", 0), "TABLESAMPLE is not supported")
+	}
+	return nil, nil, b.refuse(fromLoc(n), "FROM item %s is not supported", stmtName(n))
 }
 
 func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) {
@@ -617,17 +626,23 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 	if b.forView && len(sel.SortClause) > 0 {
 		loc := b.keyword("order", 0)
 		if hasLimit {
-			return nil, b.refuse(loc, "ORDER BY … LIMIT is not supported in a view yet")
+			return nil, b.refuse(loc, "ORDER BY … LIMIT is not supported in a view yet").
+				WithHint("order and limit when you read the view: SELECT * FROM v ORDER BY … LIMIT …")
 		}
 		return nil, b.refuse(loc, "ORDER BY is not maintained in a view").
 			WithHint("a view is a set of rows: order them when you read it, SELECT * FROM v ORDER BY …")
 	}
 	if b.forView && hasLimit {
-		word := "limit"
+		word, what := "limit", "LIMIT"
 		if sel.LimitCount == nil {
-			word = "offset"
+			word, what = "offset", "OFFSET"
 		}
-		return nil, b.refuse(b.keyword(word, 0), "LIMIT/OFFSET is not supported in a view yet")
+		loc := b.keyword(word, 0)
+		if loc < 0 && word == "limit" {
+			loc, what = b.keyword("fetch", 0), "FETCH FIRST"
+		}
+		return nil, b.refuse(loc, "%s is not supported in a view yet", what).
+			WithHint("limit when you read the view: SELECT * FROM v ORDER BY … LIMIT …")
 	}
 	if len(sel.SortClause) > 0 {
 		var err error

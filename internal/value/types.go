@@ -136,7 +136,23 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 	case "timestamptz", "timestamp with time zone":
 		return timestampType(TimestampTZ, mods)
 	}
+	if unsupportedTypes[n] {
+		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
+	}
 	return Type{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+}
+
+// unsupportedTypes are PostgreSQL's built-in types that deltaview does not
+// have: naming one is 0A000, not "does not exist".
+var unsupportedTypes = map[string]bool{
+	"json": true, "jsonb": true, "interval": true, "uuid": true, "bytea": true, "xml": true,
+	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
+	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
+	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
+	"path": true, "polygon": true, "circle": true, "tsvector": true, "tsquery": true, "oid": true,
+	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
+	"serial4": true, "serial8": true, "serial2": true, "int4range": true, "int8range": true,
+	"numrange": true, "daterange": true, "tsrange": true, "tstzrange": true, "record": true,
 }
 
 func numericType(mods []int32) (Type, error) {

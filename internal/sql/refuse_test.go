@@ -1,0 +1,285 @@
+package sql
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// fakeCatalog is a fixed catalog for binder tests: tables t and u, and a
+// plain view pv over t.
+type fakeCatalog map[string]*Relation
+
+func (c fakeCatalog) Relation(name string) (*Relation, bool) {
+	r, ok := c[name]
+	return r, ok
+}
+
+func testCatalog(tb testing.TB) fakeCatalog {
+	cols := func(spec ...any) []plan.Column {
+		var out []plan.Column
+		for i := 0; i < len(spec); i += 2 {
+			out = append(out, plan.Column{Name: spec[i].(string), Type: spec[i+1].(value.Type)})
+		}
+		return out
+	}
+	cat := fakeCatalog{
+		"t": {Name: "t", Kind: KindTable, Cols: cols("id", value.Int4Type, "g", value.TextType, "n", value.Int4Type,
+			"x", value.NumericType, "f", value.Float8Type, "d", value.DateType, "ts", value.TimestampTZType, "b", value.BoolType)},
+		"u":  {Name: "u", Kind: KindTable, Cols: cols("id", value.Int4Type, "name", value.TextType)},
+		"mv": {Name: "mv", Kind: KindMatView, Cols: cols("id", value.Int4Type)},
+	}
+	for _, r := range cat {
+		if r.Kind == KindTable {
+			r.Defaults = make([]expr.Expr, len(r.Cols))
+		}
+	}
+	q, err := Parse("SELECT id, g FROM t WHERE n > 0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cat["pv"] = &Relation{Name: "pv", Kind: KindView, Cols: cols("id", value.Int4Type, "g", value.TextType), Query: q}
+	return cat
+}
+
+// refusal is a construct a materialized view cannot hold.
+type refusal struct {
+	query string // the view's defining query
+	code  string // SQLSTATE; 0A000 when empty
+	// at is the text the error's position points at (a prefix of it,
+	// case-insensitive), and msg a substring of the message that names the
+	// construct; either may list alternatives separated by |, where work
+	// on the construct may report it either way.
+	at   string
+	msg  string
+	hint string // a substring of the hint, when there is an alternative
+	// joins marks the constructs that become supported once views
+	// maintain joins.
+	joins bool
+}
+
+// refusals are the constructs outside the subset that users are likely to
+// write in CREATE MATERIALIZED VIEW … AS ….
+var refusals = []refusal{
+	// Joins of every form.
+	{query: "SELECT * FROM t JOIN u ON t.id = u.id", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT * FROM t INNER JOIN u USING (id)", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT * FROM t LEFT JOIN u ON t.id = u.id", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT * FROM t RIGHT OUTER JOIN u ON t.id = u.id", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT * FROM t FULL JOIN u ON t.id = u.id", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT * FROM t CROSS JOIN u", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT * FROM t NATURAL JOIN u", at: "JOIN", msg: "join", joins: true},
+	{query: "SELECT t.id FROM t, u WHERE t.id = u.id", at: "u WHERE", msg: "join", joins: true},
+	{query: "SELECT * FROM (SELECT id FROM t) a JOIN u ON a.id = u.id", at: "JOIN", msg: "join", joins: true},
+	// Subqueries in expressions.
+	{query: "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.id = t.id)", at: "EXISTS", msg: "subquer", joins: true},
+	{query: "SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM u)", at: "EXISTS", msg: "subquer", joins: true},
+	{query: "SELECT id FROM t WHERE id IN (SELECT id FROM u)", at: "IN (SELECT", msg: "subquer", joins: true},
+	{query: "SELECT id FROM t WHERE id NOT IN (SELECT id FROM u)", at: "NOT IN (SELECT", msg: "subquer", joins: true},
+	{query: "SELECT id, (SELECT max(id) FROM u) FROM t", at: "(SELECT max", msg: "subquer"},
+	{query: "SELECT id FROM t WHERE n > ALL (SELECT id FROM u)", at: "> ALL", msg: "subquer"},
+	{query: "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u) OR n > 0", at: "EXISTS", msg: "subquer", hint: "ANDed in WHERE"},
+	// LATERAL.
+	{query: "SELECT * FROM LATERAL (SELECT 1 AS one) s", at: "LATERAL", msg: "LATERAL"},
+	// Aggregates and grouping.
+	{query: "SELECT count(*) FROM t", at: "count", msg: "count"},
+	{query: "SELECT g, sum(n) FROM t GROUP BY g", at: "GROUP BY|sum", msg: "GROUP BY|sum"},
+	{query: "SELECT g FROM t GROUP BY g", at: "GROUP BY", msg: "GROUP BY"},
+	{query: "SELECT 1 AS one FROM t HAVING true", at: "HAVING", msg: "HAVING"},
+	{query: "SELECT count(DISTINCT g) FROM t", at: "count", msg: "count"},
+	{query: "SELECT max(n) FILTER (WHERE n > 0) FROM t", at: "max", msg: "max"},
+	{query: "SELECT string_agg(g, ',' ORDER BY g) FROM t", at: "string_agg", msg: "string_agg"},
+	{query: "SELECT g, n FROM t GROUP BY GROUPING SETS ((g), (n))", at: "GROUP BY|GROUPING SETS", msg: "GROUP BY|GROUPING SETS"},
+	{query: "SELECT g, n FROM t GROUP BY ROLLUP (g, n)", at: "GROUP BY|ROLLUP", msg: "GROUP BY|ROLLUP"},
+	{query: "SELECT g, n FROM t GROUP BY CUBE (g, n)", at: "GROUP BY|CUBE", msg: "GROUP BY|CUBE"},
+	// Window functions.
+	{query: "SELECT id, row_number() OVER (ORDER BY id) FROM t", at: "row_number", msg: "window"},
+	{query: "SELECT id, sum(n) OVER (PARTITION BY g) FROM t", at: "sum", msg: "window"},
+	{query: "SELECT id FROM t WINDOW w AS (ORDER BY id)", at: "WINDOW", msg: "WINDOW"},
+	// Ordering and limits.
+	{query: "SELECT id FROM t ORDER BY id", at: "ORDER BY", msg: "ORDER BY", hint: "ORDER BY"},
+	{query: "SELECT id FROM t ORDER BY id LIMIT 10", at: "ORDER BY", msg: "LIMIT", hint: "when you read"},
+	{query: "SELECT id FROM t LIMIT 10", at: "LIMIT", msg: "LIMIT", hint: "when you read"},
+	{query: "SELECT id FROM t OFFSET 5", at: "OFFSET", msg: "OFFSET"},
+	{query: "SELECT id FROM t FETCH FIRST 5 ROWS ONLY", at: "FETCH", msg: "FETCH"},
+	{query: "SELECT * FROM (SELECT id FROM t ORDER BY id) s", at: "ORDER BY", msg: "ORDER BY", hint: "ORDER BY"},
+	{query: "SELECT DISTINCT ON (g) g, n FROM t", at: "DISTINCT ON", msg: "DISTINCT ON"},
+	// Set operations other than UNION.
+	{query: "SELECT id FROM t INTERSECT SELECT id FROM u", at: "INTERSECT", msg: "INTERSECT", hint: "UNION"},
+	{query: "SELECT id FROM t EXCEPT SELECT id FROM u", at: "EXCEPT", msg: "EXCEPT", hint: "UNION"},
+	{query: "SELECT id FROM t EXCEPT ALL SELECT id FROM u", at: "EXCEPT", msg: "EXCEPT", hint: "UNION"},
+	// Recursion and data-modifying WITH.
+	{query: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r", at: "WITH RECURSIVE", msg: "RECURSIVE"},
+	{query: "WITH d AS (DELETE FROM t RETURNING id) SELECT id FROM d", at: "d AS (DELETE", msg: "data-modifying"},
+	// Volatile functions.
+	{query: "SELECT id, random() FROM t", at: "random", msg: "random", hint: "store"},
+	{query: "SELECT id FROM t WHERE ts > now()", at: "now", msg: "now", hint: "store"},
+	{query: "SELECT id, CURRENT_TIMESTAMP FROM t", at: "CURRENT_TIMESTAMP", msg: "current_timestamp", hint: "store"},
+	{query: "SELECT id FROM t WHERE d = current_date", at: "current_date", msg: "current_date", hint: "store"},
+	{query: "SELECT id, clock_timestamp() FROM t", at: "clock_timestamp", msg: "clock_timestamp", hint: "store"},
+	{query: "SELECT id, LOCALTIMESTAMP FROM t", at: "LOCALTIMESTAMP", msg: "LOCALTIMESTAMP"},
+	{query: "SELECT id, current_user FROM t", at: "current_user", msg: "CURRENT_USER"},
+	// Set-returning functions.
+	{query: "SELECT * FROM generate_series(1, 10)", at: "generate_series", msg: "generate_series", hint: "table"},
+	{query: "SELECT generate_series(1, n) FROM t", at: "generate_series", msg: "generate_series"},
+	{query: "SELECT * FROM t, generate_series(1, 3) s", at: "generate_series", msg: "join", joins: true},
+	{query: "SELECT * FROM unnest(ARRAY[1, 2])", at: "unnest", msg: "unnest"},
+	// Operators and expressions outside the subset.
+	{query: "SELECT id FROM t WHERE g SIMILAR TO 'a%'", at: "SIMILAR", msg: "SIMILAR TO", hint: "LIKE"},
+	{query: "SELECT id FROM t WHERE n = ANY (ARRAY[1, 2])", at: "= ANY", msg: "= ANY", hint: "IN"},
+	{query: "SELECT id FROM t WHERE n <> ALL ('{1,2}')", at: "<> ALL", msg: "<> ALL", hint: "NOT IN"},
+	{query: "SELECT ARRAY[id, n] FROM t", at: "ARRAY", msg: "array"},
+	{query: "SELECT ROW(id, n) FROM t", at: "ROW", msg: "row"},
+	{query: "SELECT id FROM t WHERE (id, n) = (1, 2)", at: "(id, n)", msg: "row"},
+	{query: "SELECT g COLLATE \"C\" FROM t", at: "COLLATE", msg: "COLLATE"},
+	{query: "SELECT id FROM t WHERE id = $1", at: "$1", msg: "$1"},
+	{query: "SELECT id FROM t WHERE g ~ 'a.*'", at: "~", msg: "~"},
+	{query: "SELECT 2 ^ n FROM t", at: "^", msg: "^"},
+	// Types outside the subset.
+	{query: "SELECT g::json FROM t", at: "json", msg: "json"},
+	{query: "SELECT ts + interval '1 day' FROM t", at: "interval", msg: "interval"},
+	{query: "SELECT g::uuid FROM t", at: "uuid", msg: "uuid"},
+	{query: "SELECT n::int[] FROM t", at: "int[]", msg: "array"},
+	{query: "SELECT g::nosuchtype FROM t", code: pgerr.UndefinedObject, at: "nosuchtype", msg: "nosuchtype"},
+	// Locking and sampling.
+	{query: "SELECT id FROM t FOR UPDATE", at: "FOR UPDATE", msg: "FOR UPDATE"},
+	{query: "SELECT id FROM t FOR SHARE", at: "FOR SHARE", msg: "FOR"},
+	{query: "SELECT id FROM t TABLESAMPLE SYSTEM (10)", at: "TABLESAMPLE", msg: "TABLESAMPLE"},
+	// Errors that are not about the subset keep their own codes.
+	{query: "SELECT nope FROM t", code: pgerr.UndefinedColumn, at: "nope", msg: "nope"},
+	{query: "SELECT id FROM nope", code: pgerr.UndefinedTable, at: "nope", msg: "nope"},
+	{query: "SELECT nosuchfn(id) FROM t", code: pgerr.UndefinedFunction, at: "nosuchfn", msg: "nosuchfn"},
+	{query: "SELECT id FROM t WHERE g", code: pgerr.DatatypeMismatch, at: "g", msg: "boolean"},
+	{query: "SELECT id FROM t UNION SELECT g FROM t", code: pgerr.DatatypeMismatch, at: "UNION", msg: "UNION"},
+}
+
+// TestRefusals checks that each construct is refused when a materialized
+// view is created with it: the code, a position at the construct, a
+// message that names it and, where there is one, a hint at what to write
+// instead. The same query inside a plain view is refused when a
+// materialized view reads the plain view.
+func TestRefusals(t *testing.T) {
+	cat := testCatalog(t)
+	seen := map[string]bool{}
+	for _, r := range refusals {
+		if seen[r.query] {
+			t.Errorf("%s: listed twice", r.query)
+		}
+		seen[r.query] = true
+		t.Run(r.query, func(t *testing.T) {
+			if r.joins && joinsMaintained {
+				t.Skip("joins are maintained")
+			}
+			want := r.code
+			if want == "" {
+				want = pgerr.FeatureNotSupported
+			}
+			const prefix = "CREATE MATERIALIZED VIEW v AS "
+			text := prefix + r.query
+			e := bindErr(t, cat, text)
+			if e == nil {
+				t.Fatalf("bound without error")
+			}
+			if e.Code != want {
+				t.Errorf("code %s (%s), want %s", e.Code, e.Message, want)
+			}
+			if !anyOf(r.msg, func(m string) bool { return strings.Contains(strings.ToLower(e.Message), strings.ToLower(m)) }) {
+				t.Errorf("message %q does not name %q", e.Message, r.msg)
+			}
+			if r.hint != "" && !strings.Contains(strings.ToLower(e.Hint), strings.ToLower(r.hint)) {
+				t.Errorf("hint %q does not mention %q", e.Hint, r.hint)
+			}
+			if e.Position <= 0 {
+				t.Fatalf("unpositioned: %s", e.Message)
+			}
+			runes := []rune(text)
+			if e.Position > len(runes) {
+				t.Fatalf("position %d beyond the text (%d characters)", e.Position, len(runes))
+			}
+			at := string(runes[e.Position-1:])
+			if !anyOf(r.at, func(a string) bool { return strings.HasPrefix(strings.ToLower(at), strings.ToLower(a)) }) {
+				t.Errorf("position %d points at %q, want %q\n%s", e.Position, at, r.at, pgerr.Format(e, text))
+			}
+		})
+	}
+	if n := len(refusals); n < 30 {
+		t.Errorf("only %d refusals listed", n)
+	}
+}
+
+// anyOf reports whether ok holds for one of the |-separated alternatives.
+func anyOf(alts string, ok func(string) bool) bool {
+	for _, a := range strings.Split(alts, "|") {
+		if ok(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRefusalsAllowedAdHoc checks that the constructs refused in views
+// because they cannot be maintained, rather than because deltaview lacks
+// them altogether, still work in a query evaluated once.
+func TestRefusalsAllowedAdHoc(t *testing.T) {
+	cat := testCatalog(t)
+	for _, q := range []string{
+		"SELECT id FROM t ORDER BY id",
+		"SELECT id FROM t ORDER BY id LIMIT 10",
+		"SELECT id FROM t LIMIT 10",
+		"SELECT id FROM t OFFSET 5",
+		"SELECT id FROM t FETCH FIRST 5 ROWS ONLY",
+		"SELECT id, random() FROM t",
+		"SELECT id FROM t WHERE ts > now()",
+		"SELECT * FROM generate_series(1, 10)",
+		"SELECT * FROM (SELECT id FROM t ORDER BY id) s",
+	} {
+		if e := bindErr(t, cat, q); e != nil {
+			t.Errorf("%s: %s %s", q, e.Code, e.Message)
+		}
+	}
+}
+
+// TestPlainViewRefusedWhereRead checks that a plain view holding a refused
+// construct can be created, and that a materialized view over it is
+// refused with the construct named.
+func TestPlainViewRefusedWhereRead(t *testing.T) {
+	cat := testCatalog(t)
+	q, err := Parse("SELECT id FROM t ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat["ordered"] = &Relation{Name: "ordered", Kind: KindView, Cols: []plan.Column{{Name: "id", Type: value.Int4Type}}, Query: q}
+	if e := bindErr(t, cat, "CREATE VIEW ordered2 AS SELECT id FROM t ORDER BY id"); e != nil {
+		t.Fatalf("plain view refused: %s", e.Message)
+	}
+	text := "CREATE MATERIALIZED VIEW v AS SELECT id FROM ordered"
+	e := bindErr(t, cat, text)
+	if e == nil || e.Code != pgerr.FeatureNotSupported || !strings.Contains(e.Message, "ORDER BY") || !strings.Contains(e.Message, "ordered") {
+		t.Fatalf("got %v, want 0A000 naming ORDER BY and the view", e)
+	}
+	if got := string([]rune(text)[e.Position-1:]); !strings.HasPrefix(got, "ordered") {
+		t.Errorf("position points at %q, want the view's name", got)
+	}
+}
+
+// bindErr parses and binds text, returning the error as a *pgerr.Error (nil
+// when it binds). Any other error fails the test.
+func bindErr(t *testing.T, cat Catalog, text string) *pgerr.Error {
+	t.Helper()
+	s, err := Parse(text)
+	if err == nil {
+		_, err = Bind(cat, s)
+	}
+	if err == nil {
+		return nil
+	}
+	e, ok := err.(*pgerr.Error)
+	if !ok {
+		t.Fatalf("%s: error of type %T: %v", text, err, err)
+	}
+	return e
+}
