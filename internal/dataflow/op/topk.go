@@ -321,6 +321,7 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 	j := 0
 	var err error
 	more := true
+	var prev tkEntry
 	t.index.Scan(key, false, func(row value.Row, w int64) bool {
 		e := tkEntry{row: row, n: w, keys: make([]value.Value, len(t.order))}
 		for i, k := range t.order {
@@ -328,6 +329,12 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 				return false
 			}
 		}
+		if prev.row != nil && t.cmp(&prev, &e) >= 0 {
+			err = pgerr.New(pgerr.Internal, "top-k: the index's order is not the operator's: %s before %s",
+				zset.FormatRow(prev.row), zset.FormatRow(row))
+			return false
+		}
+		prev = e
 		for ; j < len(ch); j++ {
 			c := t.cmp(&ch[j], &e)
 			if c > 0 {
