@@ -7,6 +7,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -90,6 +91,21 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 			return 0, err
 		}
 		return cp.c.Add(op.NewDistinct(), in), nil
+	case *plan.Join:
+		return cp.join(n)
+	case *plan.SetOp:
+		l, err := cp.node(n.Left)
+		if err != nil {
+			return 0, err
+		}
+		r, err := cp.node(n.Right)
+		if err != nil {
+			return 0, err
+		}
+		kinds := map[plan.SetOpKind]op.SetOpKind{plan.Intersect: op.Intersect, plan.IntersectAll: op.IntersectAll, plan.Except: op.Except, plan.ExceptAll: op.ExceptAll}
+		return cp.c.Add(op.NewSetOp(kinds[n.Kind]), l, r), nil
+	case *plan.Aggregate:
+		return cp.aggregate(n)
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {
@@ -103,9 +119,94 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 			}
 			rows = append(rows, zset.Entry{Row: r, W: 1})
 		}
-		name := fmt.Sprintf("$values%d", len(cp.out.Consts))
-		cp.out.Consts[name] = zset.Consolidate(rows)
-		return cp.input(name), nil
+		return cp.constant(zset.Consolidate(rows)), nil
 	}
 	return 0, pgerr.New(pgerr.FeatureNotSupported, "%T cannot be maintained incrementally", p)
+}
+
+// join compiles a join to the operator of its kind, with a private
+// arrangement of each input on its join key.
+func (cp *compiler) join(n *plan.Join) (dataflow.NodeID, error) {
+	l, err := cp.node(n.Left)
+	if err != nil {
+		return 0, err
+	}
+	r, err := cp.node(n.Right)
+	if err != nil {
+		return 0, err
+	}
+	spec := op.JoinSpec{
+		Left:     op.JoinSide{Name: sideName(n.Left), Arity: len(n.Left.Columns()), Columns: columnNames(n.Left), Key: n.LeftKeys},
+		Right:    op.JoinSide{Name: sideName(n.Right), Arity: len(n.Right.Columns()), Columns: columnNames(n.Right), Key: n.RightKeys},
+		Residual: n.Residual,
+	}
+	var o dataflow.Operator
+	switch n.Kind {
+	case plan.InnerJoin:
+		o = op.NewInnerJoin(spec)
+	case plan.LeftJoin:
+		o = op.NewOuterJoin(op.LeftOuter, spec)
+	case plan.RightJoin:
+		o = op.NewOuterJoin(op.RightOuter, spec)
+	case plan.FullJoin:
+		o = op.NewOuterJoin(op.FullOuter, spec)
+	case plan.SemiJoin:
+		o = op.NewSemiJoin(spec, false)
+	case plan.AntiJoin:
+		o = op.NewSemiJoin(spec, true)
+	case plan.AntiNullJoin:
+		o = op.NewNotInJoin(spec)
+	default:
+		return 0, pgerr.New(pgerr.Internal, "compile: join kind %v", n.Kind)
+	}
+	return cp.c.Add(o, l, r), nil
+}
+
+// sideName names a join input for EXPLAIN: the relation it scans, or the
+// kind of node it is.
+func sideName(n plan.Node) string {
+	if rels := plan.Relations(n); len(rels) == 1 {
+		return rels[0]
+	}
+	return fmt.Sprintf("%T", n)[len("*plan."):]
+}
+
+func columnNames(n plan.Node) []string {
+	cols := n.Columns()
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// constant adds an input that holds rows fed once, in the step that builds
+// the view.
+func (cp *compiler) constant(rows zset.ZSet) dataflow.NodeID {
+	name := fmt.Sprintf("$const%d", len(cp.out.Consts))
+	cp.out.Consts[name] = rows
+	return cp.input(name)
+}
+
+// aggregate compiles a grouping. A global aggregate (no GROUP BY) has a
+// row before any input arrives; it enters the view through a constant
+// input, and the grouping's first step retracts it.
+func (cp *compiler) aggregate(n *plan.Aggregate) (dataflow.NodeID, error) {
+	in, err := cp.node(n.Input)
+	if err != nil {
+		return 0, err
+	}
+	aggs, err := exec.AggregateOps(n, columnNames(n.Input))
+	if err != nil {
+		return 0, err
+	}
+	g, err := op.NewGroupBy(n.GroupBy, aggs)
+	if err != nil {
+		return 0, err
+	}
+	id := cp.c.Add(g, in)
+	if initial := g.Initial(); len(initial) > 0 {
+		id = cp.c.Add(op.NewUnion(2), id, cp.constant(initial))
+	}
+	return id, nil
 }

@@ -95,6 +95,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return join(n, src)
 	case *plan.SetOp:
 		return setOp(n, src)
+	case *plan.Aggregate:
+		return aggregate(n, src)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

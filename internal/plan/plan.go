@@ -197,6 +197,8 @@ func describe(n Node) string {
 		return describeJoin(n)
 	case *SetOp:
 		return n.Kind.String()
+	case *Aggregate:
+		return describeAggregate(n)
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

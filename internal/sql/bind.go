@@ -18,6 +18,8 @@ type binder struct {
 	forView bool
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
+	// agg is set while binding expressions above a GROUP BY.
+	agg *aggScope
 }
 
 // cte is a bound common table expression.

@@ -15,6 +15,11 @@ import (
 
 // bindExpr binds a scalar expression over the columns of s.
 func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
+	if b.agg != nil && s == b.agg.post {
+		if e, err := b.bindAggregated(n); e != nil || err != nil {
+			return e, err
+		}
+	}
 	switch {
 	case n.GetColumnRef() != nil:
 		return b.bindColumnRef(s, n.GetColumnRef())
@@ -589,8 +594,8 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if f.Over != nil {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "window functions are not supported yet")
 	}
-	if aggregateNames[name] || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "aggregate function %s is not supported yet", name)
+	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	if name == "generate_series" {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")

@@ -10,7 +10,7 @@ import (
 )
 
 // joinsMaintained is set once views compile joins to incremental operators.
-const joinsMaintained = false
+const joinsMaintained = true
 
 var joinKinds = map[pg_query.JoinType]plan.JoinKind{
 	pg_query.JoinType_JOIN_INNER: plan.InnerJoin,

@@ -105,7 +105,7 @@ func (b *binder) renameColumns(p plan.Node, names []*pg_query.Node, rel string, 
 }
 
 // setOpsMaintained is set once views compile INTERSECT and EXCEPT.
-const setOpsMaintained = false
+const setOpsMaintained = true
 
 func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	word := map[pg_query.SetOperation]string{
@@ -480,20 +480,25 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			return nil, err
 		}
 	}
-	if len(sel.GroupClause) > 0 {
-		return nil, b.refuse(b.keyword("group", 0), "GROUP BY is not supported yet")
-	}
-	if sel.HavingClause != nil {
-		return nil, b.refuse(b.keyword("having", 0), "HAVING is not supported yet")
-	}
 	if len(sel.WindowClause) > 0 {
 		return nil, b.refuse(b.keyword("window", 0), "WINDOW is not supported yet")
 	}
-	exprs, cols, err := b.bindTargets(sc, sel.TargetList)
-	if err != nil {
-		return nil, err
+	var p plan.Node
+	var exprs []expr.Expr
+	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil || hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}})
+	if grouped {
+		var finish func()
+		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
+			return nil, err
+		}
+		defer finish()
+	} else {
+		var cols []plan.Column
+		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
+			return nil, err
+		}
+		p = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
 	}
-	var p plan.Node = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
 	distinct := len(sel.DistinctClause) > 0
 	if distinct && sel.DistinctClause[0].GetNode() != nil {
 		return nil, b.refuse(b.keyword("distinct", 0), "DISTINCT ON is not supported yet")
@@ -717,7 +722,7 @@ func (b *binder) bindSort(clause []*pg_query.Node, p plan.Node, sc *scope, targe
 				return nil, err
 			}
 			for i, t := range targets {
-				if t.String() == e.String() {
+				if exprKey(t) == exprKey(e) {
 					idx = i
 					key = &expr.Col{Idx: i, T: cols[i].Type, Name: cols[i].Name}
 					break

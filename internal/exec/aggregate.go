@@ -1,0 +1,84 @@
+package exec
+
+import (
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// AggregateOps translates an Aggregate's calls into the GroupBy operator's
+// aggregates. MIN and MAX get an arrangement of the input keyed by the
+// group key and sorted by the argument, which the operator owns and
+// refills from.
+func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
+	out := make([]op.Aggregate, len(n.Aggs))
+	for i, a := range n.Aggs {
+		f, ok := op.AggFuncByName(a.Name)
+		if a.Star {
+			f, ok = op.CountStar, true
+		}
+		if !ok {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", a.Name)
+		}
+		oa := op.Aggregate{Func: f, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
+		for _, k := range a.OrderBy {
+			oa.OrderBy = append(oa.OrderBy, dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		}
+		if f == op.Min || f == op.Max {
+			oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{
+				Name: "refill index of " + a.String(), Columns: cols, Key: n.GroupBy,
+				Sort: []dataflow.SortKey{{Expr: a.Arg}},
+			})
+			oa.OwnIndex = true
+		}
+		out[i] = oa
+	}
+	return out, nil
+}
+
+// aggregate evaluates a grouping once, with the same operator a view uses,
+// fed the whole input as one batch.
+func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
+	in, err := Run(n.Input, src)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, c := range n.Input.Columns() {
+		names = append(names, c.Name)
+	}
+	aggs, err := AggregateOps(n, names)
+	if err != nil {
+		return nil, err
+	}
+	g, err := op.NewGroupBy(n.GroupBy, aggs)
+	if err != nil {
+		return nil, err
+	}
+	batch := make(zset.ZSet, len(in))
+	for i, r := range in {
+		batch[i] = zset.Entry{Row: r, W: 1}
+	}
+	batch = zset.Consolidate(batch)
+	var out zset.ZSet
+	if len(batch) == 0 {
+		out = g.Initial()
+	} else {
+		delta, err := g.Step([]zset.ZSet{batch})
+		if err != nil {
+			return nil, err
+		}
+		// A global aggregate's delta retracts its initial row.
+		out = zset.Add(g.Initial(), delta)
+	}
+	var rows []value.Row
+	for _, e := range out {
+		for k := int64(0); k < e.W; k++ {
+			rows = append(rows, e.Row)
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,84 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// AggCall is one aggregate function call of an Aggregate.
+type AggCall struct {
+	Name     string    // the SQL name: count, sum, …; count(*) has Star set
+	Star     bool      // count(*)
+	Arg      expr.Expr // over the input row; nil for count(*)
+	Sep      expr.Expr // string_agg's separator
+	Distinct bool
+	Filter   expr.Expr // FILTER (WHERE …), nil for none
+	OrderBy  []SortKey // string_agg / array_agg (… ORDER BY …)
+	Type     value.Type
+}
+
+// Aggregate groups its input by the GroupBy expressions (none: one group,
+// which exists even over an empty input) and outputs, per group, the group
+// key's values followed by each aggregate's result.
+type Aggregate struct {
+	Input   Node
+	GroupBy []expr.Expr
+	Aggs    []AggCall
+	Cols    []Column
+}
+
+func (n *Aggregate) Columns() []Column { return n.Cols }
+func (n *Aggregate) Children() []Node  { return []Node{n.Input} }
+func (*Aggregate) node()               {}
+
+// String renders the call as SQL.
+func (a *AggCall) String() string {
+	if a.Star {
+		return a.Name + "(*)"
+	}
+	var b strings.Builder
+	b.WriteString(a.Name)
+	b.WriteByte('(')
+	if a.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	b.WriteString(a.Arg.String())
+	if a.Sep != nil {
+		b.WriteString(", " + a.Sep.String())
+	}
+	if len(a.OrderBy) > 0 {
+		b.WriteString(" ORDER BY ")
+		for i, k := range a.OrderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(k.Expr.String())
+			if k.Desc {
+				b.WriteString(" DESC")
+			}
+		}
+	}
+	b.WriteByte(')')
+	if a.Filter != nil {
+		b.WriteString(" FILTER (WHERE " + a.Filter.String() + ")")
+	}
+	return b.String()
+}
+
+func describeAggregate(n *Aggregate) string {
+	var parts []string
+	for _, g := range n.GroupBy {
+		parts = append(parts, g.String())
+	}
+	s := "Aggregate"
+	if len(parts) > 0 {
+		s += " group=[" + strings.Join(parts, ", ") + "]"
+	}
+	parts = parts[:0]
+	for i := range n.Aggs {
+		parts = append(parts, n.Aggs[i].String())
+	}
+	return s + " " + strings.Join(parts, ", ")
+}

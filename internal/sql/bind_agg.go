@@ -1,0 +1,394 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// aggregatesMaintained is set once views compile aggregates.
+const aggregatesMaintained = true
+
+// aggScope is the binding context above a GROUP BY: expressions see the
+// group keys and the aggregates' results, not the input's columns.
+type aggScope struct {
+	input  *scope
+	post   *scope // the marker scope expressions above the grouping bind in
+	groups []expr.Expr
+	aggs   []plan.AggCall
+}
+
+// hasAggregate reports whether n calls an aggregate function, outside
+// subqueries.
+func hasAggregate(n *pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found {
+			return
+		}
+		if f := n.GetFuncCall(); f != nil {
+			if f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+				found = true
+				return
+			}
+		}
+		if n.GetSubLink() != nil {
+			return
+		}
+		forEachChild(n, walk)
+	}
+	walk(n)
+	return found
+}
+
+func isAggregateName(name string) bool {
+	if _, ok := op.AggFuncByName(name); ok {
+		return true
+	}
+	return aggregateNames[name]
+}
+
+// forEachChild calls fn on the expression children of n that can hold an
+// aggregate call.
+func forEachChild(n *pg_query.Node, fn func(*pg_query.Node)) {
+	each := func(ns []*pg_query.Node) {
+		for _, c := range ns {
+			fn(c)
+		}
+	}
+	switch {
+	case n.GetAExpr() != nil:
+		fn(n.GetAExpr().Lexpr)
+		fn(n.GetAExpr().Rexpr)
+	case n.GetBoolExpr() != nil:
+		each(n.GetBoolExpr().Args)
+	case n.GetFuncCall() != nil:
+		each(n.GetFuncCall().Args)
+	case n.GetTypeCast() != nil:
+		fn(n.GetTypeCast().Arg)
+	case n.GetCaseExpr() != nil:
+		c := n.GetCaseExpr()
+		fn(c.Arg)
+		for _, w := range c.Args {
+			fn(w.GetCaseWhen().Expr)
+			fn(w.GetCaseWhen().Result)
+		}
+		fn(c.Defresult)
+	case n.GetCoalesceExpr() != nil:
+		each(n.GetCoalesceExpr().Args)
+	case n.GetMinMaxExpr() != nil:
+		each(n.GetMinMaxExpr().Args)
+	case n.GetNullTest() != nil:
+		fn(n.GetNullTest().Arg)
+	case n.GetBooleanTest() != nil:
+		fn(n.GetBooleanTest().Arg)
+	case n.GetList() != nil:
+		each(n.GetList().Items)
+	case n.GetResTarget() != nil:
+		fn(n.GetResTarget().Val)
+	case n.GetSortBy() != nil:
+		fn(n.GetSortBy().Node)
+	}
+}
+
+// bindGrouped binds GROUP BY, the aggregates of the select list, HAVING
+// and ORDER BY over input, and returns the grouped plan with the select
+// list's projection.
+//
+// ORDER BY is bound after it, still above the grouping, so the caller binds
+// it with the returned scope and then calls finish, which records every
+// aggregate found (ORDER BY may add some) and leaves the grouping context.
+func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scope) (p plan.Node, exprs []expr.Expr, post *scope, finish func(), err error) {
+	if b.forView && !aggregatesMaintained {
+		loc := b.keyword("group", 0)
+		if loc < 0 {
+			loc = firstAggregateLoc(sel)
+		}
+		return nil, nil, nil, nil, b.refuse(loc, "aggregates are not maintained in a view yet")
+	}
+	as := &aggScope{input: sc, post: &scope{}}
+	for _, g := range sel.GroupClause {
+		if g.GetGroupingSet() != nil {
+			return nil, nil, nil, nil, b.refuse(g.GetGroupingSet().Location, "GROUPING SETS, ROLLUP and CUBE are not supported yet")
+		}
+		n := b.groupTarget(sel, g, sc)
+		if hasAggregate(n) {
+			return nil, nil, nil, nil, b.stmt.errf(nodeLoc(n, -1), pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+		}
+		e, err := b.bindExpr(sc, n)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if e.Type().Kind == value.Unknown {
+			e, _ = b.coerce(e, value.TextType, -1)
+		}
+		dup := false
+		for _, prev := range as.groups {
+			dup = dup || exprKey(prev) == exprKey(e)
+		}
+		if !dup {
+			as.groups = append(as.groups, e)
+		}
+	}
+	b.agg = as
+	fail := func(err error) (plan.Node, []expr.Expr, *scope, func(), error) {
+		b.agg = nil
+		return nil, nil, nil, nil, err
+	}
+	exprs, cols, err := b.bindTargets(as.post, sel.TargetList)
+	if err != nil {
+		return fail(err)
+	}
+	var having expr.Expr
+	if sel.HavingClause != nil {
+		h, err := b.bindExpr(as.post, sel.HavingClause)
+		if err != nil {
+			return fail(err)
+		}
+		if having, err = b.toBool(h, "HAVING", nodeLoc(sel.HavingClause, -1)); err != nil {
+			return fail(err)
+		}
+	}
+	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
+	finish = func() {
+		b.agg = nil
+		agg.Aggs = as.aggs
+		agg.Cols = nil
+		for _, g := range as.groups {
+			agg.Cols = append(agg.Cols, plan.Column{Name: colName(g), Type: g.Type()})
+		}
+		for _, a := range as.aggs {
+			agg.Cols = append(agg.Cols, plan.Column{Name: a.Name, Type: a.Type})
+		}
+	}
+	p = agg
+	if having != nil {
+		p = &plan.Filter{Input: p, Pred: having}
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, exprs, as.post, finish, nil
+}
+
+// groupTarget resolves a GROUP BY item that is a select-list position or an
+// output column name (when no input column has that name) to the select
+// list's expression, as PostgreSQL does.
+func (b *binder) groupTarget(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope) *pg_query.Node {
+	if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+		pos := int(c.GetIval().Ival)
+		if pos >= 1 && pos <= len(sel.TargetList) {
+			return sel.TargetList[pos-1].GetResTarget().Val
+		}
+	}
+	if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+		name := cr.Fields[0].GetString_().Sval
+		for _, c := range sc.cols {
+			if c.name == name {
+				return g
+			}
+		}
+		for _, t := range sel.TargetList {
+			if rt := t.GetResTarget(); rt.Name == name {
+				return rt.Val
+			}
+		}
+	}
+	return g
+}
+
+func firstAggregateLoc(sel *pg_query.SelectStmt) int32 {
+	var loc int32 = -1
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || loc >= 0 {
+			return
+		}
+		if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+			loc = f.Location
+			return
+		}
+		if n.GetSubLink() == nil {
+			forEachChild(n, walk)
+		}
+	}
+	for _, t := range sel.TargetList {
+		walk(t)
+	}
+	walk(sel.HavingClause)
+	return loc
+}
+
+// bindAggregated binds an expression above the grouping: a group key
+// becomes a column of the grouped row, an aggregate call becomes its
+// result column, and a column of the input outside both is an error.
+// It returns nil, nil when n is neither, for bindExpr to bind structurally.
+func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
+	as := b.agg
+	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+		return b.bindAggCall(f)
+	}
+	if !hasAggregate(n) {
+		b.agg = nil
+		e, err := b.bindExpr(as.input, n)
+		b.agg = as
+		if err == nil {
+			for i, g := range as.groups {
+				if exprKey(g) == exprKey(e) {
+					return &expr.Col{Idx: i, T: g.Type(), Name: colName(g)}, nil
+				}
+			}
+			if e.Type().Kind != value.Unknown && len(expr.Columns(e)) == 0 {
+				return e, nil // a constant
+			}
+		}
+		if cr := n.GetColumnRef(); cr != nil {
+			if err != nil {
+				return nil, err
+			}
+			return nil, b.stmt.errf(cr.Location, pgerr.GroupingError,
+				"column %q must appear in the GROUP BY clause or be used in an aggregate function", e.String())
+		}
+	}
+	return nil, nil
+}
+
+func colName(e expr.Expr) string {
+	if c, ok := e.(*expr.Col); ok {
+		return c.Name
+	}
+	return ""
+}
+
+// bindAggCall binds one aggregate call over the input and returns its
+// result column in the grouped row.
+func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
+	as := b.agg
+	name := opName(f.Funcname)
+	fn, ok := op.AggFuncByName(name)
+	if !ok {
+		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
+	}
+	b.agg = nil
+	defer func() { b.agg = as }()
+	for _, a := range f.Args {
+		if hasAggregate(a) {
+			return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+		}
+	}
+	call := plan.AggCall{Name: name, Distinct: f.AggDistinct}
+	argType := value.UnknownType
+	switch {
+	case f.AggStar:
+		if name != "count" {
+			return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "%s(*) must be used to call a parameterless aggregate function", name)
+		}
+		call.Star = true
+	case fn == op.StringAgg:
+		if len(f.Args) != 2 {
+			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function string_agg with %d arguments does not exist", len(f.Args))
+		}
+		sep, err := b.bindExpr(as.input, f.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		if call.Sep, err = b.coerce(sep, value.TextType, f.Location); err != nil {
+			return nil, err
+		}
+		fallthrough
+	default:
+		if len(f.Args) < 1 || fn != op.StringAgg && len(f.Args) != 1 {
+			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
+		}
+		arg, err := b.bindExpr(as.input, f.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		if arg.Type().Kind == value.Unknown || fn == op.StringAgg {
+			if arg, err = b.coerce(arg, value.TextType, f.Location); err != nil {
+				return nil, err
+			}
+		}
+		call.Arg = arg
+		argType = arg.Type()
+	}
+	af := fn
+	if call.Star {
+		af = op.CountStar
+	}
+	t, err := op.AggResultType(af, argType)
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+	}
+	call.Type = t
+	if f.AggFilter != nil {
+		p, err := b.bindExpr(as.input, f.AggFilter)
+		if err != nil {
+			return nil, err
+		}
+		if call.Filter, err = b.toBool(p, "FILTER", f.Location); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range f.AggOrder {
+		sb := o.GetSortBy()
+		e, err := b.bindExpr(as.input, sb.Node)
+		if err != nil {
+			return nil, err
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		nullsFirst := desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			nullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			nullsFirst = false
+		}
+		call.OrderBy = append(call.OrderBy, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
+	}
+	key := aggKey(&call)
+	for i := range as.aggs {
+		if aggKey(&as.aggs[i]) == key {
+			return &expr.Col{Idx: len(as.groups) + i, T: as.aggs[i].Type, Name: name}, nil
+		}
+	}
+	as.aggs = append(as.aggs, call)
+	return &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, nil
+}
+
+// exprKey renders e with columns as positions, so that two expressions
+// have equal keys exactly when they compute the same thing over the same
+// row (names can collide: two aggregates are both named sum).
+func exprKey(e expr.Expr) string {
+	if e == nil {
+		return ""
+	}
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		if c, ok := x.(*expr.Col); ok {
+			return &expr.Col{Idx: c.Idx, T: c.T}
+		}
+		return x
+	}).String()
+}
+
+func aggKey(a *plan.AggCall) string {
+	k := a.Name + "|" + exprKey(a.Arg) + "|" + exprKey(a.Sep) + "|" + exprKey(a.Filter)
+	if a.Star {
+		k += "|*"
+	}
+	if a.Distinct {
+		k += "|distinct"
+	}
+	for _, o := range a.OrderBy {
+		k += "|" + exprKey(o.Expr)
+		if o.Desc {
+			k += " desc"
+		}
+		if o.NullsFirst {
+			k += " nulls first"
+		}
+	}
+	return k
+}
