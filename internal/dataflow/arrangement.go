@@ -181,8 +181,10 @@ func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error)
 			return buf, false, err
 		}
 		start := len(buf)
-		if v.IsNull() && s.NullsFirst {
-			buf = append(buf, 0) // below every kind's tag
+		if v.IsNull() && s.NullsFirst != s.Desc {
+			// Below every kind's tag, so first ascending, or (inverted)
+			// last descending; NULL's own tag is above every kind's.
+			buf = append(buf, 0)
 		} else {
 			buf = value.AppendKey(buf, v)
 		}

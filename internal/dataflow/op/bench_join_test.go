@@ -6,7 +6,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
@@ -118,4 +117,3 @@ func BenchmarkJoinFanout(b *testing.B) {
 	}
 }
 
-var _ = value.Null
