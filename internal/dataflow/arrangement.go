@@ -85,12 +85,19 @@ type ArrangementSpec struct {
 	DropNullKeys bool
 }
 
-// SortKey is one sort expression. PostgreSQL's defaults are ASC NULLS LAST
-// and DESC NULLS FIRST; the caller sets NullsFirst explicitly.
+// SortKey is one sort expression of an arrangement. NULL sorts above every
+// value, and Desc reverses the order, so the zero options give PostgreSQL's
+// defaults: ASC NULLS LAST, and DESC NULLS FIRST. NullsFirst makes NULL sort
+// below every value instead, before Desc applies:
+//
+//	ASC NULLS LAST    {}
+//	ASC NULLS FIRST   {NullsFirst: true}
+//	DESC NULLS FIRST  {Desc: true}
+//	DESC NULLS LAST   {Desc: true, NullsFirst: true}
 type SortKey struct {
 	Expr       expr.Expr
 	Desc       bool
-	NullsFirst bool
+	NullsFirst bool // NULL below every value (first ascending, last descending)
 }
 
 type arrEntry struct {
@@ -181,9 +188,8 @@ func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error)
 			return buf, false, err
 		}
 		start := len(buf)
-		if v.IsNull() && s.NullsFirst != s.Desc {
-			// Below every kind's tag, so first ascending, or (inverted)
-			// last descending; NULL's own tag is above every kind's.
+		if v.IsNull() && s.NullsFirst {
+			// Below every kind's tag (NULL's own is above them all).
 			buf = append(buf, 0)
 		} else {
 			buf = value.AppendKey(buf, v)
@@ -413,12 +419,11 @@ func (a *Arrangement) Describe() string {
 			if s.Desc {
 				b.WriteString(" DESC")
 			}
-			if s.NullsFirst != s.Desc {
-				if s.NullsFirst {
-					b.WriteString(" NULLS FIRST")
-				} else {
-					b.WriteString(" NULLS LAST")
-				}
+			switch {
+			case s.NullsFirst && s.Desc:
+				b.WriteString(" NULLS LAST")
+			case s.NullsFirst:
+				b.WriteString(" NULLS FIRST")
 			}
 		}
 	}

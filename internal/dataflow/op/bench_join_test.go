@@ -116,4 +116,3 @@ func BenchmarkJoinFanout(b *testing.B) {
 		})
 	}
 }
-
