@@ -1,0 +1,94 @@
+package sql
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// FuzzBind parses and binds arbitrary text against a fixed catalog, both
+// as given and as a materialized view's query. Nothing may panic, and every
+// error must be a *pgerr.Error with a SQLSTATE other than XX000 (internal)
+// and a position inside the text.
+//
+//	go test ./internal/sql -run XXX -fuzz FuzzBind -fuzztime 3m
+func FuzzBind(f *testing.F) {
+	for _, r := range refusals {
+		f.Add(r.query)
+	}
+	for _, s := range datadrivenSQL(f) {
+		f.Add(s)
+	}
+	cat := testCatalog(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		check := func(text string) {
+			if len(text) > 4096 {
+				return
+			}
+			s, err := Parse(text)
+			if err == nil && s != nil {
+				_, err = Bind(cat, s)
+			}
+			if err == nil {
+				return
+			}
+			var e *pgerr.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%q: error of type %T: %v", text, err, err)
+			}
+			if e.Code == "" || e.Code == pgerr.Internal {
+				t.Fatalf("%q: code %q: %s", text, e.Code, e.Message)
+			}
+			if e.Position < 0 || e.Position > len([]rune(text))+1 {
+				t.Fatalf("%q: position %d outside the text", text, e.Position)
+			}
+		}
+		check(text)
+		if !strings.Contains(strings.ToLower(text), "create") {
+			check("CREATE MATERIALIZED VIEW fz AS " + text)
+		}
+		if _, err := Split(text); err != nil {
+			var e *pgerr.Error
+			if !errors.As(err, &e) || e.Code == pgerr.Internal {
+				t.Fatalf("Split(%q): %v", text, err)
+			}
+		}
+	})
+}
+
+// datadrivenSQL returns the statements of the engine's datadriven tests.
+func datadrivenSQL(tb testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join("..", "engine", "testdata", "*.txt"))
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		// The input of each directive: the lines between it and "----".
+		in := false
+		var block strings.Builder
+		for _, line := range strings.Split(string(b), "\n") {
+			switch {
+			case strings.HasPrefix(line, "exec"):
+				in = true
+				block.Reset()
+			case line == "----":
+				if in {
+					parts, err := Split(block.String())
+					if err == nil {
+						out = append(out, parts...)
+					}
+				}
+				in = false
+			case in:
+				block.WriteString(line + "\n")
+			}
+		}
+	}
+	return out
+}
