@@ -119,7 +119,9 @@ func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLin
 		}
 		var inner []expr.Expr
 		for _, c := range plan.Conjuncts(pred) {
-			if cols := expr.Columns(c); len(cols) > 0 && cols[0] >= lw {
+			// A conjunct that reads no outer column (none at all, like
+			// 1 = 2) filters the subquery: it does not correlate it.
+			if cols := expr.Columns(c); len(cols) == 0 || cols[0] >= lw {
 				inner = append(inner, plan.Shift(c, -lw))
 			} else {
 				residual = append(residual, c)
