@@ -27,6 +27,9 @@ type Compiled struct {
 	// Consts are the inputs that hold constant relations (VALUES): their
 	// rows are fed once, in the step that builds the view.
 	Consts map[string]zset.ZSet
+	// Order, when set, is the order the view's rows read back in: the
+	// view ends with ORDER BY … LIMIT.
+	Order func(a, b value.Row) int
 }
 
 type compiler struct {
@@ -41,6 +44,9 @@ func Compile(p plan.Node) (*Compiled, error) {
 	id, err := cp.node(p)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := p.(*plan.TopK); !ok {
+		cp.out.Order = nil // the top-k is not the view's last step
 	}
 	cp.out.View = op.NewIntegrate()
 	cp.out.Output = cp.c.Add(cp.out.View, id)
@@ -106,6 +112,8 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		return cp.c.Add(op.NewSetOp(kinds[n.Kind]), l, r), nil
 	case *plan.Aggregate:
 		return cp.aggregate(n)
+	case *plan.TopK:
+		return cp.topK(n)
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {
@@ -209,4 +217,26 @@ func (cp *compiler) aggregate(n *plan.Aggregate) (dataflow.NodeID, error) {
 		id = cp.c.Add(op.NewUnion(2), id, cp.constant(initial))
 	}
 	return id, nil
+}
+
+// topK compiles ORDER BY … LIMIT (and DISTINCT ON) to a TopK that owns an
+// arrangement of its input, by partition and sort keys, to refill from.
+func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
+	in, err := cp.node(n.Input)
+	if err != nil {
+		return 0, err
+	}
+	order := make([]dataflow.SortKey, len(n.Order))
+	for i, k := range n.Order {
+		order[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	index := dataflow.NewArrangement(dataflow.ArrangementSpec{
+		Name: "refill index of " + sideName(n.Input), Columns: columnNames(n.Input), Key: n.Partition, Sort: order,
+	})
+	t, err := op.NewTopK(op.TopKSpec{Partition: n.Partition, Order: order, Limit: n.Limit, Offset: n.Offset, Index: index, OwnIndex: true})
+	if err != nil {
+		return 0, err
+	}
+	cp.out.Order = t.Compare
+	return cp.c.Add(t, in), nil
 }

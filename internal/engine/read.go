@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -22,14 +23,12 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 		return err
 	}
 	if v, ok := e.views[rel]; ok {
-		var err error
-		v.c.View.Rows(func(r value.Row, w int64) bool {
-			for i := int64(0); i < w && err == nil; i++ {
-				err = fn(r)
+		for _, r := range v.rows() {
+			if err := fn(r); err != nil {
+				return err
 			}
-			return err == nil
-		})
-		return err
+		}
+		return nil
 	}
 	if st, ok := systemViews[rel]; ok {
 		for _, r := range st.rows(e) {
@@ -53,20 +52,30 @@ func (e *Engine) execSelect(p plan.Node) (Result, error) {
 }
 
 // ViewRows returns a materialized view's rows, each as many times as it
-// occurs, in the view's canonical order.
+// occurs, in the view's order (see view.rows).
 func (e *Engine) ViewRows(name string) ([]plan.Column, []value.Row, error) {
 	v, ok := e.views[name]
 	if !ok {
 		return nil, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	var rows []value.Row
+	return v.cols, v.rows(), nil
+}
+
+// rows returns the view's rows, each as many times as it occurs: in the
+// view's ORDER BY when it ends with ORDER BY … LIMIT, otherwise in the
+// canonical row order.
+func (v *view) rows() []value.Row {
+	rows := make([]value.Row, 0, v.c.View.Len())
 	v.c.View.Rows(func(r value.Row, w int64) bool {
 		for i := int64(0); i < w; i++ {
 			rows = append(rows, r)
 		}
 		return true
 	})
-	return v.cols, rows, nil
+	if v.c.Order != nil {
+		slices.SortStableFunc(rows, v.c.Order)
+	}
+	return rows
 }
 
 // Recompute evaluates a materialized view's defining query from scratch

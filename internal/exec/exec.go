@@ -97,6 +97,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return setOp(n, src)
 	case *plan.Aggregate:
 		return aggregate(n, src)
+	case *plan.TopK:
+		return topK(n, src)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -81,4 +82,39 @@ func describeAggregate(n *Aggregate) string {
 		parts = append(parts, n.Aggs[i].String())
 	}
 	return s + " " + strings.Join(parts, ", ")
+}
+
+// TopK keeps, per partition of its input (one partition when Partition is
+// empty), the rows at positions Offset+1 … Offset+Limit of the order given
+// by Order, ties broken by the whole row. It is a view's ORDER BY … LIMIT,
+// and DISTINCT ON (Limit 1 per partition).
+type TopK struct {
+	Input         Node
+	Partition     []expr.Expr
+	Order         []SortKey
+	Limit, Offset int64
+}
+
+func (n *TopK) Columns() []Column { return n.Input.Columns() }
+func (n *TopK) Children() []Node  { return []Node{n.Input} }
+func (*TopK) node()               {}
+
+func describeTopK(n *TopK) string {
+	var parts []string
+	for _, k := range n.Order {
+		s := k.Expr.String()
+		if k.Desc {
+			s += " DESC"
+		}
+		parts = append(parts, s)
+	}
+	s := "TopK order=[" + strings.Join(parts, ", ") + "]"
+	if len(n.Partition) > 0 {
+		parts = parts[:0]
+		for _, p := range n.Partition {
+			parts = append(parts, p.String())
+		}
+		s += " partition=[" + strings.Join(parts, ", ") + "]"
+	}
+	return s + fmt.Sprintf(" limit %d offset %d", n.Limit, n.Offset)
 }

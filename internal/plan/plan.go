@@ -199,6 +199,8 @@ func describe(n Node) string {
 		return n.Kind.String()
 	case *Aggregate:
 		return describeAggregate(n)
+	case *TopK:
+		return describeTopK(n)
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

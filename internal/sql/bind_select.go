@@ -499,11 +499,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		}
 		p = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
 	}
-	distinct := len(sel.DistinctClause) > 0
-	if distinct && sel.DistinctClause[0].GetNode() != nil {
-		return nil, b.refuse(b.keyword("distinct", 0), "DISTINCT ON is not supported yet")
-	}
-	if distinct {
+	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
@@ -623,21 +619,105 @@ func pgTypeName(n string) string {
 	return n
 }
 
-// bindOrderLimit adds ORDER BY, LIMIT and OFFSET over p. sc is the scope of
-// the query's input and targets its bound select list (nil when ORDER BY
-// may only name output columns).
+// bindOrderLimit adds DISTINCT ON, ORDER BY, LIMIT and OFFSET over p. sc
+// is the scope of the query's input and targets its bound select list (nil
+// when ORDER BY may only name output columns). In a view, ORDER BY … LIMIT
+// (and DISTINCT ON) become a maintained top-k; in a query, a sort and a
+// limit.
 func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope, targets []expr.Expr) (plan.Node, error) {
 	hasLimit := sel.LimitCount != nil || sel.LimitOffset != nil
-	if b.forView && len(sel.SortClause) > 0 {
-		loc := b.keyword("order", 0)
-		if hasLimit {
-			return nil, b.refuse(loc, "ORDER BY … LIMIT is not supported in a view yet").
-				WithHint("order and limit when you read the view: SELECT * FROM v ORDER BY … LIMIT …")
-		}
-		return nil, b.refuse(loc, "ORDER BY is not maintained in a view").
-			WithHint("a view is a set of rows: order them when you read it, SELECT * FROM v ORDER BY …")
+	var distinctOn []*pg_query.Node
+	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() != nil {
+		distinctOn = sel.DistinctClause
 	}
-	if b.forView && hasLimit {
+	if b.forView {
+		if err := b.checkViewOrder(sel, hasLimit, distinctOn); err != nil {
+			return nil, err
+		}
+	}
+	if len(sel.SortClause) == 0 && len(distinctOn) == 0 {
+		return b.bindLimit(sel, p, hasLimit)
+	}
+	cols := p.Columns()
+	var extra []expr.Expr // sort expressions not in the select list
+	keys, err := b.orderKeys(sel.SortClause, cols, sc, targets, p, &extra)
+	if err != nil {
+		return nil, err
+	}
+	var part []plan.SortKey
+	if len(distinctOn) > 0 {
+		var items []*pg_query.Node
+		for _, n := range distinctOn {
+			items = append(items, &pg_query.Node{Node: &pg_query.Node_SortBy{SortBy: &pg_query.SortBy{Node: n, Location: nodeLoc(n, -1)}}})
+		}
+		if part, err = b.orderKeys(items, cols, sc, targets, p, &extra); err != nil {
+			return nil, err
+		}
+		// PostgreSQL requires the ORDER BY to start with the DISTINCT ON
+		// expressions; the order within a partition is the rest of it.
+		for i := range part {
+			if i < len(keys) && exprKey(keys[i].Expr) != exprKey(part[i].Expr) {
+				return nil, b.stmt.errf(nodeLoc(distinctOn[0], -1), pgerr.InvalidColumnRef,
+					"SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+			}
+		}
+	}
+	// Widen the projection with the hidden sort columns, then drop them.
+	in := p
+	if len(extra) > 0 {
+		proj := p.(*plan.Project)
+		wide := &plan.Project{Input: proj.Input, Exprs: append(append([]expr.Expr{}, proj.Exprs...), extra...), Cols: append([]plan.Column{}, proj.Cols...)}
+		for _, e := range extra {
+			wide.Cols = append(wide.Cols, plan.Column{Name: "?sort?", Type: e.Type()})
+		}
+		in = wide
+	}
+	if len(part) > 0 {
+		pe := make([]expr.Expr, len(part))
+		for i, k := range part {
+			pe[i] = k.Expr
+		}
+		order := keys
+		if len(order) > len(part) {
+			order = order[len(part):]
+		} else {
+			order = nil
+		}
+		in = &plan.TopK{Input: in, Partition: pe, Order: order, Limit: 1}
+	}
+	if b.forView {
+		if hasLimit {
+			limit, offset, err := b.constLimits(sel)
+			if err != nil {
+				return nil, err
+			}
+			in = &plan.TopK{Input: in, Order: keys, Limit: limit, Offset: offset}
+		}
+	} else {
+		in = &plan.Sort{Input: in, Keys: keys}
+		if in, err = b.bindLimit(sel, in, hasLimit); err != nil {
+			return nil, err
+		}
+	}
+	if len(extra) == 0 {
+		return in, nil
+	}
+	narrow := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		narrow[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
+	}
+	return &plan.Project{Input: in, Exprs: narrow, Cols: cols}, nil
+}
+
+// checkViewOrder refuses the orderings a view cannot maintain: ORDER BY
+// without LIMIT (a view is a set), LIMIT without ORDER BY (arbitrary rows),
+// OFFSET without LIMIT, FETCH … WITH TIES.
+func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinctOn []*pg_query.Node) error {
+	switch {
+	case len(sel.SortClause) > 0 && !hasLimit && len(distinctOn) == 0:
+		return b.refuse(b.keyword("order", 0), "ORDER BY is not maintained in a view").
+			WithHint("a view is a set of rows: order them when you read it, SELECT * FROM v ORDER BY …, or keep the first rows with ORDER BY … LIMIT n")
+	case hasLimit && len(sel.SortClause) == 0:
 		word, what := "limit", "LIMIT"
 		if sel.LimitCount == nil {
 			word, what = "offset", "OFFSET"
@@ -646,45 +726,86 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 		if loc < 0 && word == "limit" {
 			loc, what = b.keyword("fetch", 0), "FETCH FIRST"
 		}
-		return nil, b.refuse(loc, "%s is not supported in a view yet", what).
-			WithHint("limit when you read the view: SELECT * FROM v ORDER BY … LIMIT …")
+		return b.refuse(loc, "%s without ORDER BY keeps arbitrary rows and cannot be maintained", what).
+			WithHint("add an ORDER BY that orders the rows totally, e.g. ending with the primary key")
+	case hasLimit && sel.LimitCount == nil:
+		return b.refuse(b.keyword("offset", 0), "OFFSET without LIMIT is not maintained in a view").
+			WithHint("read the view with OFFSET instead")
+	case sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES:
+		return b.refuse(b.keyword("ties", 0), "FETCH … WITH TIES is not maintained in a view")
 	}
-	if len(sel.SortClause) > 0 {
-		var err error
-		if p, err = b.bindSort(sel.SortClause, p, sc, targets); err != nil {
+	return nil
+}
+
+// constLimits evaluates a view's LIMIT and OFFSET, which must be
+// non-negative constants.
+func (b *binder) constLimits(sel *pg_query.SelectStmt) (limit, offset int64, err error) {
+	eval := func(n *pg_query.Node, what string) (int64, error) {
+		if n == nil {
+			return 0, nil
+		}
+		if c := n.GetAConst(); c != nil && c.Isnull {
+			return 0, b.refuse(nodeLoc(n, -1), "%s ALL is not maintained in a view", what).WithHint("drop the LIMIT and order when reading")
+		}
+		e, err := b.bindExpr(&scope{}, n)
+		if err != nil {
+			return 0, err
+		}
+		if e, err = b.coerce(e, value.Int8Type, nodeLoc(n, -1)); err != nil {
+			return 0, err
+		}
+		if len(expr.Columns(e)) > 0 || e.Volatile() {
+			return 0, b.refuse(nodeLoc(n, -1), "%s must be a constant in a view", what)
+		}
+		v, err := e.Eval(nil)
+		if err != nil {
+			return 0, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(n, -1)))
+		}
+		if v.IsNull() || v.Int() < 0 {
+			return 0, b.stmt.errf(nodeLoc(n, -1), "2201W", "%s must not be negative or NULL in a view", what)
+		}
+		return v.Int(), nil
+	}
+	if limit, err = eval(sel.LimitCount, "LIMIT"); err != nil {
+		return 0, 0, err
+	}
+	offset, err = eval(sel.LimitOffset, "OFFSET")
+	return limit, offset, err
+}
+
+// bindLimit adds LIMIT and OFFSET, evaluated once, over p.
+func (b *binder) bindLimit(sel *pg_query.SelectStmt, p plan.Node, hasLimit bool) (plan.Node, error) {
+	if !hasLimit {
+		return p, nil
+	}
+	lim := &plan.Limit{Input: p}
+	empty := &scope{}
+	for _, x := range []struct {
+		n   *pg_query.Node
+		dst *expr.Expr
+	}{{sel.LimitCount, &lim.Count}, {sel.LimitOffset, &lim.Offset}} {
+		if x.n == nil {
+			continue
+		}
+		if c := x.n.GetAConst(); c != nil && c.Isnull {
+			continue // LIMIT NULL / LIMIT ALL
+		}
+		e, err := b.bindExpr(empty, x.n)
+		if err != nil {
+			return nil, err
+		}
+		if *x.dst, err = b.coerce(e, value.Int8Type, nodeLoc(x.n, -1)); err != nil {
 			return nil, err
 		}
 	}
-	if hasLimit {
-		lim := &plan.Limit{Input: p}
-		empty := &scope{}
-		for _, x := range []struct {
-			n   *pg_query.Node
-			dst *expr.Expr
-		}{{sel.LimitCount, &lim.Count}, {sel.LimitOffset, &lim.Offset}} {
-			if x.n == nil {
-				continue
-			}
-			if c := x.n.GetAConst(); c != nil && c.Isnull {
-				continue // LIMIT NULL / LIMIT ALL
-			}
-			e, err := b.bindExpr(empty, x.n)
-			if err != nil {
-				return nil, err
-			}
-			if *x.dst, err = b.coerce(e, value.Int8Type, nodeLoc(x.n, -1)); err != nil {
-				return nil, err
-			}
-		}
-		p = lim
-	}
-	return p, nil
+	return lim, nil
 }
 
-func (b *binder) bindSort(clause []*pg_query.Node, p plan.Node, sc *scope, targets []expr.Expr) (plan.Node, error) {
-	cols := p.Columns()
+// orderKeys binds ORDER BY items: an output column named alone, a
+// position, or an expression over the input (appended to extra as a
+// hidden column when the select list does not compute it).
+func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scope, targets []expr.Expr, p plan.Node, extra *[]expr.Expr) ([]plan.SortKey, error) {
 	var keys []plan.SortKey
-	var extra []expr.Expr // sort expressions not in the select list
 	_, isDistinct := p.(*plan.Distinct)
 	for _, n := range clause {
 		sb := n.GetSortBy()
@@ -692,7 +813,6 @@ func (b *binder) bindSort(clause []*pg_query.Node, p plan.Node, sc *scope, targe
 			return nil, b.refuse(sb.Location, "ORDER BY … USING is not supported")
 		}
 		idx := -1
-		// An output column named alone, or a position.
 		if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 			name := cr.Fields[0].GetString_().Sval
 			for i, c := range cols {
@@ -723,17 +843,21 @@ func (b *binder) bindSort(clause []*pg_query.Node, p plan.Node, sc *scope, targe
 			}
 			for i, t := range targets {
 				if exprKey(t) == exprKey(e) {
-					idx = i
 					key = &expr.Col{Idx: i, T: cols[i].Type, Name: cols[i].Name}
 					break
+				}
+			}
+			for i, x := range *extra {
+				if key == nil && exprKey(x) == exprKey(e) {
+					key = &expr.Col{Idx: len(cols) + i, T: e.Type()}
 				}
 			}
 			if key == nil {
 				if isDistinct {
 					return nil, b.stmt.errf(nodeLoc(sb.Node, sb.Location), pgerr.InvalidColumnRef, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 				}
-				key = &expr.Col{Idx: len(cols) + len(extra), T: e.Type()}
-				extra = append(extra, e)
+				key = &expr.Col{Idx: len(cols) + len(*extra), T: e.Type()}
+				*extra = append(*extra, e)
 			}
 		}
 		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
@@ -746,21 +870,7 @@ func (b *binder) bindSort(clause []*pg_query.Node, p plan.Node, sc *scope, targe
 		}
 		keys = append(keys, plan.SortKey{Expr: key, Desc: desc, NullsFirst: nullsFirst})
 	}
-	if len(extra) == 0 {
-		return &plan.Sort{Input: p, Keys: keys}, nil
-	}
-	// Widen the projection with the hidden sort columns, sort, then drop them.
-	proj := p.(*plan.Project)
-	wide := &plan.Project{Input: proj.Input, Exprs: append(append([]expr.Expr{}, proj.Exprs...), extra...), Cols: append([]plan.Column{}, proj.Cols...)}
-	for _, e := range extra {
-		wide.Cols = append(wide.Cols, plan.Column{Name: "?sort?", Type: e.Type()})
-	}
-	sorted := &plan.Sort{Input: wide, Keys: keys}
-	narrow := make([]expr.Expr, len(cols))
-	for i, c := range cols {
-		narrow[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
-	}
-	return &plan.Project{Input: sorted, Exprs: narrow, Cols: cols}, nil
+	return keys, nil
 }
 
 // keyword returns the 0-based offset of the first occurrence of keyword at

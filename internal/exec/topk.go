@@ -1,0 +1,63 @@
+package exec
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// topK keeps, per partition, the rows at positions Offset+1 … Offset+Limit
+// of the order, ties broken by the whole row as the maintained operator
+// breaks them. Partitions come out in order of first appearance.
+func topK(n *plan.TopK, src Source) ([]value.Row, error) {
+	in, err := Run(n.Input, src)
+	if err != nil {
+		return nil, err
+	}
+	type keyed struct {
+		row  value.Row
+		keys []value.Value
+	}
+	parts := map[string][]keyed{}
+	var order []string
+	var buf []byte
+	for _, r := range in {
+		buf = buf[:0]
+		for _, p := range n.Partition {
+			v, err := p.Eval(r)
+			if err != nil {
+				return nil, err
+			}
+			buf = value.AppendKey(buf, v)
+		}
+		k := make([]value.Value, len(n.Order))
+		for i, o := range n.Order {
+			if k[i], err = o.Expr.Eval(r); err != nil {
+				return nil, err
+			}
+		}
+		if _, ok := parts[string(buf)]; !ok {
+			order = append(order, string(buf))
+		}
+		parts[string(buf)] = append(parts[string(buf)], keyed{r, k})
+	}
+	var out []value.Row
+	for _, p := range order {
+		rows := parts[p]
+		slices.SortFunc(rows, func(a, b keyed) int {
+			for i, o := range n.Order {
+				if c := CompareKey(a.keys[i], b.keys[i], o.Desc, o.NullsFirst); c != 0 {
+					return c
+				}
+			}
+			return value.CompareRows(a.row, b.row)
+		})
+		lo := min(n.Offset, int64(len(rows)))
+		hi := min(lo+n.Limit, int64(len(rows)))
+		for _, r := range rows[lo:hi] {
+			out = append(out, r.row)
+		}
+	}
+	return out, nil
+}
