@@ -59,6 +59,7 @@ type Arrangement struct {
 	spec   ArrangementSpec
 	tr     *btree.BTreeG[arrEntry]
 	bytes  int64 // RowBytes of the rows and allocated bytes of the ords
+	rowsB  int64 // RowBytes of the rows alone
 	total  int64 // sum of weights
 	owned  bool
 	refs   int
@@ -85,19 +86,14 @@ type ArrangementSpec struct {
 	DropNullKeys bool
 }
 
-// SortKey is one sort expression of an arrangement. NULL sorts above every
-// value, and Desc reverses the order, so the zero options give PostgreSQL's
-// defaults: ASC NULLS LAST, and DESC NULLS FIRST. NullsFirst makes NULL sort
-// below every value instead, before Desc applies:
-//
-//	ASC NULLS LAST    {}
-//	ASC NULLS FIRST   {NullsFirst: true}
-//	DESC NULLS FIRST  {Desc: true}
-//	DESC NULLS LAST   {Desc: true, NullsFirst: true}
+// SortKey is one sort expression, as ORDER BY has it: Desc reverses the
+// order of values, and NullsFirst puts NULL before every value (otherwise
+// after), whatever the direction. PostgreSQL's defaults are ASC NULLS LAST
+// and DESC NULLS FIRST; callers set NullsFirst explicitly.
 type SortKey struct {
 	Expr       expr.Expr
 	Desc       bool
-	NullsFirst bool // NULL below every value (first ascending, last descending)
+	NullsFirst bool // NULL before every value, in either direction
 }
 
 type arrEntry struct {
@@ -187,13 +183,18 @@ func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error)
 		if err != nil {
 			return buf, false, err
 		}
-		start := len(buf)
-		if v.IsNull() && s.NullsFirst {
-			// Below every kind's tag (NULL's own is above them all).
-			buf = append(buf, 0)
-		} else {
-			buf = value.AppendKey(buf, v)
+		if v.IsNull() {
+			// NULL goes first or last whatever the direction: 0 is below
+			// every kind's tag and its complement, 0xFF above them.
+			if s.NullsFirst {
+				buf = append(buf, 0)
+			} else {
+				buf = append(buf, 0xFF)
+			}
+			continue
 		}
+		start := len(buf)
+		buf = value.AppendKey(buf, v)
 		if s.Desc {
 			for i := start; i < len(buf); i++ {
 				buf[i] = ^buf[i]
@@ -256,9 +257,11 @@ func (a *Arrangement) Commit() {
 			probe.w = s.w
 			a.tr.SetHint(probe, &hint)
 			a.bytes += RowBytes(s.row) + allocBytes(len(probe.ord))
+			a.rowsB += RowBytes(s.row)
 		case old.w+s.w == 0:
 			a.tr.DeleteHint(old, &hint)
 			a.bytes -= RowBytes(old.row) + allocBytes(len(old.ord))
+			a.rowsB -= RowBytes(old.row)
 		default:
 			old.w += s.w
 			a.tr.SetHint(old, &hint)
@@ -420,10 +423,10 @@ func (a *Arrangement) Describe() string {
 				b.WriteString(" DESC")
 			}
 			switch {
-			case s.NullsFirst && s.Desc:
-				b.WriteString(" NULLS LAST")
-			case s.NullsFirst:
+			case s.NullsFirst && !s.Desc:
 				b.WriteString(" NULLS FIRST")
+			case !s.NullsFirst && s.Desc:
+				b.WriteString(" NULLS LAST")
 			}
 		}
 	}

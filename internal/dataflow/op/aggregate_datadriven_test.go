@@ -123,7 +123,7 @@ func (h *aggHarness) run(d *datadriven.TestData) (string, error) {
 		_, desc := args["desc"]
 		_, nf := args["nullsfirst"]
 		order := []dataflow.SortKey{{Expr: v, Desc: desc, NullsFirst: nf}}
-		idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: part, Sort: arrangementOrder(order)})
+		idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: part, Sort: order})
 		var limit, offset int64
 		fmt.Sscan(args["limit"], &limit)
 		fmt.Sscan(args["offset"], &offset)

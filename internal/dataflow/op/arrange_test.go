@@ -27,7 +27,7 @@ func rowsOf(scan func(fn func(value.Row, int64) bool)) string {
 func TestArrangementOrder(t *testing.T) {
 	a := dataflow.NewArrangement(dataflow.ArrangementSpec{
 		Name: "t", Key: []expr.Expr{col{i: 0}},
-		Sort: []dataflow.SortKey{{Expr: col{i: 1}, Desc: true, NullsFirst: true}},
+		Sort: []dataflow.SortKey{{Expr: col{i: 1}, Desc: true, NullsFirst: false}},
 	})
 	a.Claim()
 	z := zset.ZSet{

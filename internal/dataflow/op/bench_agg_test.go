@@ -85,7 +85,7 @@ func BenchmarkTopKStep(b *testing.B) {
 			}
 			v := tcol{i: 1, t: value.Int8Type}
 			order := []dataflow.SortKey{{Expr: v, Desc: true, NullsFirst: false}}
-			idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Sort: arrangementOrder(order)})
+			idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Sort: order})
 			tk, err := NewTopK(TopKSpec{Order: order, Limit: 50, Index: idx, OwnIndex: true})
 			if err != nil {
 				b.Fatal(err)
