@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/dataflow/op"
@@ -20,6 +22,9 @@ type aggScope struct {
 	post   *scope // the marker scope expressions above the grouping bind in
 	groups []expr.Expr
 	aggs   []plan.AggCall
+	// sets are the grouping sets of GROUPING SETS, ROLLUP and CUBE, as
+	// positions in groups; nil for a plain GROUP BY.
+	sets [][]int
 }
 
 // hasAggregate reports whether n calls an aggregate function, outside
@@ -112,28 +117,28 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		return nil, nil, nil, nil, b.refuse(loc, "aggregates are not maintained in a view yet")
 	}
 	as := &aggScope{input: sc, post: &scope{}}
+	// Each GROUP BY item is a list of alternative sets of group
+	// expressions; the grouping sets are their cross product.
+	sets := [][]int{{}}
+	plain := true
 	for _, g := range sel.GroupClause {
-		if g.GetGroupingSet() != nil {
-			return nil, nil, nil, nil, b.refuse(g.GetGroupingSet().Location, "GROUPING SETS, ROLLUP and CUBE are not supported yet")
-		}
-		n := b.groupTarget(sel, g, sc)
-		if hasAggregate(n) {
-			return nil, nil, nil, nil, b.stmt.errf(nodeLoc(n, -1), pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
-		}
-		e, err := b.bindExpr(sc, n)
+		alts, err := b.groupingAlternatives(sel, g, sc, as)
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		if e.Type().Kind == value.Unknown {
-			e, _ = b.coerce(e, value.TextType, -1)
+		if g.GetGroupingSet() != nil {
+			plain = false
 		}
-		dup := false
-		for _, prev := range as.groups {
-			dup = dup || exprKey(prev) == exprKey(e)
+		var next [][]int
+		for _, s := range sets {
+			for _, a := range alts {
+				next = append(next, unionInts(s, a))
+			}
 		}
-		if !dup {
-			as.groups = append(as.groups, e)
-		}
+		sets = next
+	}
+	if !plain {
+		as.sets = sets
 	}
 	b.agg = as
 	fail := func(err error) (plan.Node, []expr.Expr, *scope, func(), error) {
@@ -155,6 +160,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		}
 	}
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
+	union := &plan.UnionAll{}
 	finish = func() {
 		b.agg = nil
 		agg.Aggs = as.aggs
@@ -165,8 +171,17 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		for _, a := range as.aggs {
 			agg.Cols = append(agg.Cols, plan.Column{Name: a.Name, Type: a.Type})
 		}
+		if as.sets != nil {
+			union.Cols = agg.Cols
+			for _, set := range as.sets {
+				union.Inputs = append(union.Inputs, groupingBranch(input, as, set, agg.Cols))
+			}
+		}
 	}
 	p = agg
+	if as.sets != nil {
+		p = union
+	}
 	if having != nil {
 		p = &plan.Filter{Input: p, Pred: having}
 	}
@@ -391,4 +406,160 @@ func aggKey(a *plan.AggCall) string {
 		}
 	}
 	return k
+}
+
+// groupingAlternatives binds one GROUP BY item and returns the sets of
+// group expressions (positions in as.groups) it stands for: one set for an
+// expression, several for ROLLUP, CUBE and GROUPING SETS.
+func (b *binder) groupingAlternatives(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope, as *aggScope) ([][]int, error) {
+	gs := g.GetGroupingSet()
+	if gs == nil {
+		i, err := b.groupExpr(sel, g, sc, as)
+		if err != nil {
+			return nil, err
+		}
+		return [][]int{{i}}, nil
+	}
+	// units binds each element of a ROLLUP or CUBE: an expression or a
+	// parenthesised list of them.
+	units := func() ([][]int, error) {
+		var out [][]int
+		for _, c := range gs.Content {
+			if inner := c.GetGroupingSet(); inner != nil && inner.Kind == pg_query.GroupingSetKind_GROUPING_SET_SIMPLE {
+				var u []int
+				for _, e := range inner.Content {
+					i, err := b.groupExpr(sel, e, sc, as)
+					if err != nil {
+						return nil, err
+					}
+					u = append(u, i)
+				}
+				out = append(out, u)
+				continue
+			}
+			i, err := b.groupExpr(sel, c, sc, as)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, []int{i})
+		}
+		return out, nil
+	}
+	switch gs.Kind {
+	case pg_query.GroupingSetKind_GROUPING_SET_EMPTY:
+		return [][]int{{}}, nil
+	case pg_query.GroupingSetKind_GROUPING_SET_SIMPLE:
+		u, err := units()
+		if err != nil {
+			return nil, err
+		}
+		var set []int
+		for _, x := range u {
+			set = unionInts(set, x)
+		}
+		return [][]int{set}, nil
+	case pg_query.GroupingSetKind_GROUPING_SET_ROLLUP:
+		u, err := units()
+		if err != nil {
+			return nil, err
+		}
+		var out [][]int
+		for n := len(u); n >= 0; n-- {
+			var set []int
+			for _, x := range u[:n] {
+				set = unionInts(set, x)
+			}
+			out = append(out, set)
+		}
+		return out, nil
+	case pg_query.GroupingSetKind_GROUPING_SET_CUBE:
+		u, err := units()
+		if err != nil {
+			return nil, err
+		}
+		if len(u) > 12 {
+			return nil, b.refuse(gs.Location, "CUBE of more than 12 elements is not supported")
+		}
+		var out [][]int
+		for mask := (1 << len(u)) - 1; mask >= 0; mask-- {
+			var set []int
+			for i, x := range u {
+				if mask&(1<<i) != 0 {
+					set = unionInts(set, x)
+				}
+			}
+			out = append(out, set)
+		}
+		return out, nil
+	case pg_query.GroupingSetKind_GROUPING_SET_SETS:
+		var out [][]int
+		for _, c := range gs.Content {
+			alts, err := b.groupingAlternatives(sel, c, sc, as)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, alts...)
+		}
+		return out, nil
+	}
+	return nil, b.refuse(gs.Location, "this grouping set is not supported")
+}
+
+// groupExpr binds one group expression and returns its position in
+// as.groups, adding it when new.
+func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope, as *aggScope) (int, error) {
+	n := b.groupTarget(sel, g, sc)
+	if hasAggregate(n) {
+		return 0, b.stmt.errf(nodeLoc(n, -1), pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
+	}
+	e, err := b.bindExpr(sc, n)
+	if err != nil {
+		return 0, err
+	}
+	if e.Type().Kind == value.Unknown {
+		e, _ = b.coerce(e, value.TextType, -1)
+	}
+	for i, prev := range as.groups {
+		if exprKey(prev) == exprKey(e) {
+			return i, nil
+		}
+	}
+	as.groups = append(as.groups, e)
+	return len(as.groups) - 1, nil
+}
+
+// unionInts returns a with the elements of b it lacks appended.
+func unionInts(a, b []int) []int {
+	out := append([]int(nil), a...)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// groupingBranch is one grouping set's aggregate, padded to the full
+// grouped row: the group columns outside the set are NULL.
+func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column) plan.Node {
+	keys := make([]expr.Expr, len(set))
+	for i, g := range set {
+		keys[i] = as.groups[g]
+	}
+	branch := &plan.Aggregate{Input: input, GroupBy: keys, Aggs: as.aggs}
+	for _, g := range set {
+		branch.Cols = append(branch.Cols, cols[g])
+	}
+	branch.Cols = append(branch.Cols, cols[len(as.groups):]...)
+	exprs := make([]expr.Expr, len(cols))
+	for i := range as.groups {
+		exprs[i] = &expr.Const{V: value.Null, T: cols[i].Type}
+		if j := slices.Index(set, i); j >= 0 {
+			exprs[i] = &expr.Col{Idx: j, T: cols[i].Type, Name: cols[i].Name}
+		}
+	}
+	for i := range as.aggs {
+		exprs[len(as.groups)+i] = &expr.Col{Idx: len(set) + i, T: as.aggs[i].Type, Name: as.aggs[i].Name}
+	}
+	return &plan.Project{Input: branch, Exprs: exprs, Cols: cols}
 }

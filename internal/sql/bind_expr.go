@@ -597,6 +597,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
+	if name == "grouping" {
+		return nil, b.refuse(f.Location, "GROUPING() is not supported yet")
+	}
 	if name == "generate_series" {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")
 	}
