@@ -86,6 +86,8 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row constructors are not supported")
 	case n.GetCollateClause() != nil:
 		return nil, b.stmt.errf(n.GetCollateClause().Location, pgerr.FeatureNotSupported, "COLLATE is not supported")
+	case n.GetGroupingFunc() != nil:
+		return nil, b.refuse(n.GetGroupingFunc().Location, "GROUPING() is not supported yet")
 	case n.GetAIndirection() != nil:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported")
 	}
