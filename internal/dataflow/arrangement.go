@@ -23,8 +23,8 @@ import (
 // A B-tree (github.com/tidwall/btree) of inline entries {ord, row, w}, where
 // ord is the memcomparable encoding (value.AppendKey) of the key values
 // followed by the sort values (bytes inverted for a descending sort
-// expression). Entries are ordered by ord, then by value.CompareRows of the
-// row. An entry costs two pointers (the ord string's bytes and the row's
+// expression). Entries are ordered by ord, then by zset.CompareRows of the
+// row (so -0 and 0, 1.5 and 1.50, are two entries, as in a Z-set). An entry costs two pointers (the ord string's bytes and the row's
 // backing array) and no allocation besides the ord string; nodes hold up to
 // 63 entries. The rows of a key are one contiguous range found in O(log n)
 // by a byte comparison of the encoded key, and the same tree gives the
@@ -112,7 +112,7 @@ func lessArr(a, b arrEntry) bool {
 	if a.ord != b.ord {
 		return a.ord < b.ord
 	}
-	return value.CompareRows(a.row, b.row) < 0
+	return zset.CompareRows(a.row, b.row) < 0
 }
 
 // arrEntryOverhead is an entry's cost in the tree beyond its row and ord:
@@ -242,7 +242,7 @@ func (a *Arrangement) Commit() {
 			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
 				return c
 			}
-			return value.CompareRows(x.row, y.row)
+			return zset.CompareRows(x.row, y.row)
 		})
 	}
 	var hint btree.PathHint

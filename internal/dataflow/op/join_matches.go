@@ -15,7 +15,8 @@ import (
 // of the other side's weights over the rows it matches (key equal and
 // residual TRUE). Only nonzero counts of rows present in the input are
 // kept. The count is per row, not per key: under a residual, two rows of
-// one key can match different rows.
+// one key can match different rows. Rows are Z-set rows (zset.CompareRows):
+// -0 and 0, or 1.5 and 1.50, are two rows with a count each.
 //
 // Per step, the pairs the join enumerates feed it:
 //
@@ -53,7 +54,7 @@ type matchChange struct {
 // counts).
 const matchEntryOverhead = 2*int64(unsafe.Sizeof(matchEntry{})) + 2
 
-func lessMatch(a, b matchEntry) bool { return value.CompareRows(a.row, b.row) < 0 }
+func lessMatch(a, b matchEntry) bool { return zset.CompareRows(a.row, b.row) < 0 }
 
 func newMatches() matches {
 	return matches{tr: btree.NewBTreeGOptions(lessMatch, btree.Options{NoLocks: true})}
@@ -82,7 +83,7 @@ func (m *matches) pair(s value.Row, ws int64, fromDelta, otherDelta bool, wo int
 // error stops it.
 func (m *matches) settle(delta zset.ZSet, fn func(row value.Row, wOld, mOld, wNew, mNew int64) error) error {
 	m.before = zset.Consolidate(m.before)
-	slices.SortFunc(m.change, func(a, b matchChange) int { return value.CompareRows(a.row, b.row) })
+	slices.SortFunc(m.change, func(a, b matchChange) int { return zset.CompareRows(a.row, b.row) })
 	m.staged = m.staged[:0]
 	i, j, k := 0, 0, 0 // into delta, before, change
 	for i < len(delta) || k < len(m.change) {
@@ -92,13 +93,13 @@ func (m *matches) settle(delta zset.ZSet, fn func(row value.Row, wOld, mOld, wNe
 			row = m.change[k].row
 		case k == len(m.change):
 			row = delta[i].Row
-		case value.CompareRows(delta[i].Row, m.change[k].row) <= 0:
+		case zset.CompareRows(delta[i].Row, m.change[k].row) <= 0:
 			row = delta[i].Row
 		default:
 			row = m.change[k].row
 		}
 		var dw, wOld, dm, dmDelta, mOld int64
-		inDelta := i < len(delta) && value.CompareRows(delta[i].Row, row) == 0
+		inDelta := i < len(delta) && zset.CompareRows(delta[i].Row, row) == 0
 		if inDelta {
 			dw = delta[i].W
 			i++
@@ -109,7 +110,7 @@ func (m *matches) settle(delta zset.ZSet, fn func(row value.Row, wOld, mOld, wNe
 		// the row's weight; a row with pairs from Δs ⋈ ΔO alone was not
 		// held (or the same pairs would come from S ⋈ ΔO too).
 		fromHeld := false
-		for k < len(m.change) && value.CompareRows(m.change[k].row, row) == 0 {
+		for k < len(m.change) && zset.CompareRows(m.change[k].row, row) == 0 {
 			if ch := &m.change[k]; ch.held {
 				fromHeld = true
 				wOld = ch.wOld
@@ -127,10 +128,10 @@ func (m *matches) settle(delta zset.ZSet, fn func(row value.Row, wOld, mOld, wNe
 		case isHeld:
 			wOld, mOld = held.w, held.m
 		case inDelta:
-			for j < len(m.before) && value.CompareRows(m.before[j].Row, row) < 0 {
+			for j < len(m.before) && zset.CompareRows(m.before[j].Row, row) < 0 {
 				j++
 			}
-			if j < len(m.before) && value.CompareRows(m.before[j].Row, row) == 0 {
+			if j < len(m.before) && zset.CompareRows(m.before[j].Row, row) == 0 {
 				mOld = m.before[j].W
 			}
 		}
