@@ -76,8 +76,12 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
 	case n.GetSubLink() != nil:
-		return nil, b.stmt.errf(n.GetSubLink().Location, pgerr.FeatureNotSupported, "subqueries in expressions are not supported yet").
-			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE")
+		sl := n.GetSubLink()
+		if sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+			return b.bindScalarSubquery(s, sl)
+		}
+		return nil, b.refuse(sl.Location, "this subquery is not supported here").
+			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE; scalar subqueries that aggregate anywhere in the select list or WHERE")
 	case n.GetParamRef() != nil:
 		return nil, b.stmt.errf(n.GetParamRef().Location, pgerr.FeatureNotSupported, "parameters ($%d) are not supported", n.GetParamRef().Number)
 	case n.GetAArrayExpr() != nil:

@@ -475,6 +475,8 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil || hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}})
+	sc.allowScalar = true
 	if sel.WhereClause != nil {
 		if input, err = b.bindWhere(sc, input, sel.WhereClause); err != nil {
 			return nil, err
@@ -485,8 +487,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	var p plan.Node
 	var exprs []expr.Expr
-	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil || hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}})
 	if grouped {
+		input = applyScalar(sc, input)
+		sc.allowScalar = false
 		var finish func()
 		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
 			return nil, err
@@ -497,7 +500,8 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
 			return nil, err
 		}
-		p = &plan.Project{Input: input, Exprs: exprs, Cols: cols}
+		sc.allowScalar = false
+		p = &plan.Project{Input: applyScalar(sc, input), Exprs: exprs, Cols: cols}
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
 		p = &plan.Distinct{Input: p}

@@ -29,7 +29,7 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 			}
 			return nil
 		}
-		if sl := n.GetSubLink(); sl != nil {
+		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK {
 			subs = append(subs, sub{link: sl})
 			return nil
 		}
@@ -50,6 +50,7 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 	if err := walk(where); err != nil {
 		return nil, err
 	}
+	input = applyScalar(sc, input)
 	if len(preds) > 0 {
 		input = plan.PushFilter.Apply(&plan.Filter{Input: input, Pred: plan.AndOf(preds)})
 	}

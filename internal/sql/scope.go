@@ -29,6 +29,11 @@ type scope struct {
 	cols []scopeCol
 	// star lists the columns * expands to, in order; nil means all.
 	star []int
+	// allowScalar is set on a query level's input scope while its WHERE
+	// and select list are bound: scalar subqueries there are decorrelated
+	// into joins kept in scalar until applyScalar adds them to the plan.
+	allowScalar bool
+	scalar      []scalarJoin
 }
 
 // starCols returns the positions * expands to.
