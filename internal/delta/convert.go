@@ -1,0 +1,100 @@
+package delta
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// ToImplicit converts a net batch (at most one change per key; Coalesce
+// makes one) to the implicit model, as the seed's Figure 5.4 gives it:
+//
+//	ΔR := R_ins ∪ π_{pk,a_new}(R_upd) ∪ R_pup ∪ R_ups
+//	∇R := π_{pk,a,comp}(R_del) ∪ π_{pk,a_old,comp}(R_upd) ∪ π_{pk,NULL,pval}(R_pup)
+//	      ∪ π_{pk,NULL,ptype}(R_ups) ∪ π_{pk,NULL,pval}(R_tpdel) ∪ π_{pk,NULL,ptype}(R_spdel)
+//
+// A partial update's unknown columns stay unknown in its ΔR tuple. The
+// result is sorted by key. A change that is not well formed, or a key
+// changed twice, is an error (22023).
+func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
+	d := &Implicit{Schema: s}
+	seen := map[string]bool{}
+	pad := func(c Change, f Flag) {
+		r, u := s.Pad(c.Key(s))
+		d.Del = append(d.Del, DelTuple{Row: r, Unknown: u, Flag: f})
+	}
+	for _, c := range b {
+		if err := s.Validate(c); err != nil {
+			return nil, err
+		}
+		k := encodeKey(c.Key(s))
+		if seen[k] {
+			return nil, pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
+		}
+		seen[k] = true
+		switch c := c.(type) {
+		case Insert:
+			d.Ins = append(d.Ins, Tuple{Row: c.Row})
+		case Update:
+			d.Ins = append(d.Ins, Tuple{Row: c.New})
+			d.Del = append(d.Del, DelTuple{Row: c.Old, Flag: Comp})
+		case PartialUpdate:
+			d.Ins = append(d.Ins, Tuple{Row: c.Row, Unknown: c.Unknown})
+			pad(c, PVal)
+		case Upsert:
+			d.Ins = append(d.Ins, Tuple{Row: c.Row})
+			pad(c, PType)
+		case Delete:
+			d.Del = append(d.Del, DelTuple{Row: c.Row, Flag: Comp})
+		case TruePartialDelete:
+			pad(c, PVal)
+		case SafePartialDelete:
+			pad(c, PType)
+		}
+	}
+	d.Sort()
+	return d, nil
+}
+
+// ToExplicit converts an implicit delta back to the explicit model, as
+// the seed's Figure 5.6 gives it (⋉ semi-join, ▷ anti-join on pk):
+//
+//	R_ins   := ΔR ▷ ∇R
+//	R_del   := σ_comp(∇R) ▷ ΔR
+//	R_upd   := ΔR ⋈ σ_comp(∇R)
+//	R_pup   := ΔR ⋉ σ_pval(∇R)
+//	R_ups   := ΔR ⋉ σ_ptype(∇R)
+//	R_tpdel := π_pk(σ_pval(∇R) ▷ ΔR)
+//	R_spdel := π_pk(σ_ptype(∇R) ▷ ΔR)
+//
+// An update's new row takes its unknown columns from the old row (they
+// kept their value). A pval tuple's known old values, which the explicit
+// model has no place for, are dropped. The result is sorted by key; d
+// must be well formed (Validate), which ToExplicit checks.
+func ToExplicit(d *Implicit) (Batch, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	facts := d.Facts()
+	out := make(Batch, 0, len(facts))
+	for _, f := range facts {
+		f.Fill()
+		var c Change
+		switch {
+		case f.Before == Absent:
+			c = Insert{Row: f.New}
+		case f.Before == Maybe && f.After:
+			c = Upsert{Row: f.New}
+		case f.Before == Maybe:
+			c = SafePartialDelete{KeyVals: f.Key}
+		case f.OldUnknown.Empty() && f.After:
+			c = Update{Old: f.Old, New: f.New}
+		case f.OldUnknown.Empty():
+			c = Delete{Row: f.Old}
+		case f.After:
+			c = PartialUpdate{Row: f.New, Unknown: f.NewUnknown}
+		default:
+			c = TruePartialDelete{KeyVals: f.Key}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
