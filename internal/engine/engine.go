@@ -6,6 +6,7 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -34,6 +35,17 @@ type Engine struct {
 	// pending collects the result sets that statement-level subscriptions
 	// produce during a statement, returned after its own result.
 	pending []Result
+	// notices collects the notices of a commit (a view over its memory
+	// budget), returned with the statement's result.
+	notices []string
+	// maxMemory is the engine-wide budget of all views' state in bytes
+	// (SET deltaview.max_memory); 0 for none. overBudget is set while the
+	// views' state exceeds it.
+	maxMemory  int64
+	overBudget bool
+	progress   func(Progress)
+	openFile   FileOpener
+	copyData   io.Reader // the data of the COPY FROM STDIN being executed
 }
 
 // view is a materialized view and its circuit.
@@ -48,6 +60,8 @@ type view struct {
 	steps      int64
 	lastStep   time.Duration
 	totalSteps time.Duration
+	maxMemory  int64 // WITH (max_memory = …); 0 for none
+	overBudget bool  // the state exceeds maxMemory
 }
 
 // namedView is a plain view: a query inlined where it is used.
@@ -131,6 +145,7 @@ func (e *Engine) Exec(s *sql.Stmt) ([]Result, error) {
 		var res Result
 		res, err = e.execBound(b, s, rec)
 		if err == nil {
+			res.Notices = append(res.Notices, e.takeNotices()...)
 			out := append([]Result{res}, e.pending...)
 			e.pending = e.pending[:0]
 			return out, nil
@@ -145,27 +160,35 @@ func (e *Engine) Exec(s *sql.Stmt) ([]Result, error) {
 // ExecScript splits, parses and executes a script, calling fn with each
 // result; it stops at the first error, which is a *ScriptError.
 func (e *Engine) ExecScript(script string, fn func(Result) error) error {
-	parts, err := sql.Split(script)
-	if err != nil {
+	parts, err := sql.SplitScript(script)
+	if err != nil && len(parts) == 0 {
 		return &ScriptError{Err: err, SQL: script}
 	}
 	for _, p := range parts {
-		s, err := sql.Parse(p)
+		s, err := sql.Parse(p.SQL)
 		if err != nil {
-			return &ScriptError{Err: err, SQL: p}
+			return &ScriptError{Err: err, SQL: p.SQL}
 		}
 		if s == nil {
 			continue
 		}
-		results, err := e.Exec(s)
+		var results []Result
+		if p.HasData {
+			results, err = e.ExecCopyData(s, strings.NewReader(p.Data))
+		} else {
+			results, err = e.Exec(s)
+		}
 		if err != nil {
-			return &ScriptError{Err: err, SQL: p}
+			return &ScriptError{Err: err, SQL: p.SQL}
 		}
 		for _, r := range results {
 			if err := fn(r); err != nil {
 				return err
 			}
 		}
+	}
+	if err != nil { // a statement after the last one run could not be split
+		return &ScriptError{Err: err, SQL: script}
 	}
 	return nil
 }
@@ -204,6 +227,10 @@ func (e *Engine) execBound(b sql.Bound, s *sql.Stmt, rec *recorder) (Result, err
 		return e.explain(b)
 	case *sql.Show:
 		return e.show(b)
+	case *sql.Copy:
+		return e.autocommit(func() (Result, error) { return e.execCopy(b) })
+	case *sql.Set:
+		return e.execSet(b)
 	}
 	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
 }
@@ -258,31 +285,6 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	e.order = append(e.order, v)
 	e.deps[cv.Name] = deps
 	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
-}
-
-// buildView compiles a view and builds its state from the current contents
-// of what it reads, in one step.
-func (e *Engine) buildView(cv *sql.CreateView) (*view, error) {
-	start := time.Now()
-	c, err := compile.Compile(cv.Plan)
-	if err != nil {
-		return nil, err
-	}
-	inputs := map[string]zset.ZSet{}
-	var rows int64
-	for _, rel := range c.Relations {
-		z := e.contents(rel)
-		rows += int64(len(z))
-		inputs[rel] = z
-	}
-	for name, z := range c.Consts {
-		inputs[name] = z
-	}
-	if err := c.Circuit.Step(inputs); err != nil {
-		return nil, err
-	}
-	return &view{name: cv.Name, cols: cv.Plan.Columns(), def: cv, c: c, createdAt: start,
-		coldStart: time.Since(start), coldRows: rows}, nil
 }
 
 // contents returns a stored relation's committed contents as a Z-set.

@@ -27,18 +27,26 @@ var (
 	i4   = value.Int4Type
 	f8   = value.Float8Type
 	tstz = value.TimestampTZType
+
+	boolean = value.BoolType
 )
 
 var systemViews = map[string]systemView{
 	"deltaview_views": {
 		cols: cols("name", text, "rows", i8, "state_bytes", i8, "created_at", tstz, "cold_start_ms", f8,
-			"cold_start_rows_read", i8, "steps", i8, "last_step_us", f8, "mean_step_us", f8, "refills", i8, "definition", text),
+			"cold_start_rows_read", i8, "steps", i8, "last_step_us", f8, "mean_step_us", f8, "refills", i8, "definition", text,
+			"max_memory", i8, "over_budget", boolean),
 		rows: func(e *Engine) []value.Row {
 			var out []value.Row
 			for _, v := range e.order {
-				var bytes int64
+				bytes := viewState(v).Bytes
+				var refills int64
 				for id := 0; id < v.c.Circuit.Len(); id++ {
-					bytes += v.c.Circuit.Node(dataflow.NodeID(id)).State().Bytes
+					refills += nodeRefills(v.c.Circuit.Node(dataflow.NodeID(id)))
+				}
+				budget := value.Null
+				if v.maxMemory > 0 {
+					budget = value.NewInt(value.Int8, v.maxMemory)
 				}
 				mean := 0.0
 				if v.steps > 0 {
@@ -49,7 +57,8 @@ var systemViews = map[string]systemView{
 					value.NewTimestamp(value.TimestampTZ, v.createdAt.UnixMicro()-pgEpochMicros),
 					value.NewFloat(value.Float8, float64(v.coldStart.Microseconds())/1e3), value.NewInt(value.Int8, v.coldRows),
 					value.NewInt(value.Int8, v.steps), value.NewFloat(value.Float8, float64(v.lastStep.Nanoseconds())/1e3),
-					value.NewFloat(value.Float8, mean), value.NewInt(value.Int8, 0), value.NewText(value.Text, v.def.Definition),
+					value.NewFloat(value.Float8, mean), value.NewInt(value.Int8, refills), value.NewText(value.Text, v.def.Definition),
+					budget, value.NewBool(v.overBudget),
 				})
 			}
 			return out
@@ -64,11 +73,11 @@ var systemViews = map[string]systemView{
 				c := v.c.Circuit
 				for id := 0; id < c.Len(); id++ {
 					n := c.Node(dataflow.NodeID(id))
-					st, stats := n.State(), c.Stats(dataflow.NodeID(id))
+					st, stats := nodeState(c, dataflow.NodeID(id)), c.Stats(dataflow.NodeID(id))
 					out = append(out, value.Row{
 						value.NewText(value.Text, v.name), value.NewInt(value.Int4, int64(id)), value.NewText(value.Text, n.Info().Kind),
 						value.NewInt(value.Int8, st.Bytes), value.NewInt(value.Int8, st.Rows),
-						value.NewInt(value.Int8, stats.EntriesIn), value.NewInt(value.Int8, stats.EntriesOut), value.NewInt(value.Int8, 0),
+						value.NewInt(value.Int8, stats.EntriesIn), value.NewInt(value.Int8, stats.EntriesOut), value.NewInt(value.Int8, nodeRefills(n)),
 					})
 				}
 			}

@@ -175,6 +175,7 @@ func (e *Engine) commit() error {
 		v.totalSteps += v.lastStep
 	}
 	e.notify(deltas)
+	e.afterCommit(stepped, len(tx.log))
 	return nil
 }
 

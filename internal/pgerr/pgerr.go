@@ -50,6 +50,9 @@ const (
 	InvalidObjectDef      = "42P17"
 	Undefined             = "42000"
 	DuplicateAlias        = "42712"
+	BadCopyFileFormat     = "22P04"
+	UndefinedFile         = "58P01"
+	InsufficientPrivilege = "42501"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

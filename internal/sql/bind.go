@@ -73,6 +73,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindTransaction(n.GetTransactionStmt())
 	case n.GetExplainStmt() != nil:
 		return b.bindExplain(n.GetExplainStmt())
+	case n.GetCopyStmt() != nil:
+		return b.bindCopy(n.GetCopyStmt())
+	case n.GetVariableSetStmt() != nil:
+		return b.bindVariableSet(n.GetVariableSetStmt())
 	case n.GetVariableShowStmt() != nil:
 		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
 	}

@@ -161,13 +161,17 @@ func (b *binder) bindCreateTableAs(ct *pg_query.CreateTableAsStmt) (Bound, error
 			WithHint("use CREATE TABLE, then INSERT INTO … SELECT")
 	}
 	into := ct.Into
-	if len(into.Options) > 0 {
-		return nil, b.refuse(into.Rel.Location, "options on CREATE MATERIALIZED VIEW are not supported yet")
-	}
 	if into.SkipData {
 		return nil, b.refuse(b.keyword("data", 0), "WITH NO DATA is not supported: a view is maintained from the moment it is created")
 	}
-	return b.bindView(into.Rel, into.ColNames, ct.Query, true, ct.IfNotExists)
+	v, err := b.bindView(into.Rel, into.ColNames, ct.Query, true, ct.IfNotExists)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.viewOptions(into.Options, v.(*CreateView)); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {

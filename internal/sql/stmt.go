@@ -42,6 +42,9 @@ type CreateView struct {
 	Plan         plan.Node // its columns carry the view's column names
 	Query        *Stmt     // the defining SELECT, for plain views
 	Definition   string    // the defining SELECT's text
+	// MaxMemory is the view's memory budget in bytes, WITH (max_memory =
+	// '64MB'); 0 for none.
+	MaxMemory int64
 }
 
 // DropKind is what DROP drops.
@@ -139,7 +142,39 @@ type Explain struct {
 // Show is SHOW name.
 type Show struct{ Name string }
 
+// CopyFormat is COPY's data format.
+type CopyFormat int
+
+// COPY formats.
+const (
+	CopyText CopyFormat = iota // tab-separated, \N for NULL, backslash escapes
+	CopyCSV
+)
+
+// Copy is COPY table [(columns)] FROM 'file' | STDIN [WITH (options)].
+type Copy struct {
+	Table     string
+	Cols      []int  // the columns the data holds, in order: all when not listed
+	File      string // the file to read; empty for STDIN
+	Stdin     bool
+	Format    CopyFormat
+	Delimiter byte
+	Null      string // the string that stands for NULL
+	Header    bool   // the first line names the columns and is skipped
+	Quote     byte   // CSV
+	Escape    byte   // CSV
+}
+
+// Set is SET name = value, SET name TO DEFAULT and RESET name. Value is
+// empty for DEFAULT and RESET.
+type Set struct {
+	Name  string
+	Value string
+}
+
 func (*CreateTable) bound() {}
+func (*Copy) bound()        {}
+func (*Set) bound()         {}
 func (*CreateView) bound()  {}
 func (*Drop) bound()        {}
 func (*Select) bound()      {}

@@ -1,0 +1,49 @@
+package dataflow
+
+import "github.com/deltaview/deltaview/internal/zset"
+
+// Trimmer is implemented by operators that keep buffers from one step to
+// the next for reuse (their last output, step scratch). Trim drops the
+// references to those larger than a reused batch may be. It must not clear
+// or reuse them: a batch returned by the last Step stays valid for whoever
+// still holds it, and the garbage collector frees it once nobody does.
+type Trimmer interface {
+	Trim()
+}
+
+// Trim drops every node's last output and lets each operator drop its big
+// buffers, so that the batches of a big step (a cold start, a bulk load)
+// are not kept reachable until the next step. Batches read with Output
+// before stay valid; Output returns nil until the next step.
+func (c *Circuit) Trim() {
+	c.valid = false
+	for i := range c.nodes {
+		c.nodes[i].out = nil
+		if t, ok := c.nodes[i].op.(Trimmer); ok {
+			t.Trim()
+		}
+	}
+	c.scratch = TrimSlice(c.scratch)
+	c.stepped = TrimSlice(c.stepped)
+}
+
+// TrimSlice returns s, or nil when its capacity exceeds what an operator
+// keeps for reuse between steps. It never clears s.
+func TrimSlice[T any](s []T) []T {
+	if cap(s) > maxReusedBatch {
+		return nil
+	}
+	return s
+}
+
+// TrimBatch is TrimSlice for a batch.
+func TrimBatch(z zset.ZSet) zset.ZSet { return TrimSlice(z) }
+
+// Trim drops the staging buffers of the arrangement when they are big.
+// Only the owner calls it, between steps.
+func (a *Arrangement) Trim() {
+	if !a.isSet {
+		a.staged = TrimSlice(a.staged)
+		a.arena = TrimSlice(a.arena)
+	}
+}

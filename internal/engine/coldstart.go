@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Progress reports how far a long piece of work has got: the cold start
+// of a view, or a COPY. The engine calls the function set with SetProgress
+// after each batch of work and once more with Finished set; what to show,
+// and whether to show anything, is the caller's choice.
+type Progress struct {
+	Op       string // what runs: "CREATE MATERIALIZED VIEW v", "COPY t"
+	Unit     string // what Done and Total count: "rows" or "bytes"
+	Done     int64
+	Total    int64 // -1 when unknown
+	Elapsed  time.Duration
+	Finished bool
+}
+
+// SetProgress sets the function told of the progress of cold starts and
+// COPY; nil (the default) tells nobody. fn runs on the engine's goroutine,
+// between batches, and must not call the engine.
+func (e *Engine) SetProgress(fn func(Progress)) { e.progress = fn }
+
+// coldStartBatch is how many rows of an input a cold start feeds through
+// the circuit per step. Each batch is consolidated (sorted) and applied to
+// every operator's state in order, as one bulk step; between batches the
+// build reports progress and checks the memory budgets. Bigger batches
+// cost aggregates fewer intermediate retractions, smaller ones stop an
+// over-budget build sooner.
+const coldStartBatch = 1 << 16
+
+// coldStart builds a view's state from the current contents of what it
+// reads: every input relation's rows, a batch at a time, each batch one
+// step of the circuit. It fails with 53200 as soon as the state exceeds
+// the view's budget or the engine-wide one; the circuit is then dropped
+// and nothing remains of the view.
+func (e *Engine) buildView(cv *sql.CreateView) (*view, error) {
+	start := time.Now()
+	c, err := compile.Compile(cv.Plan)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{name: cv.Name, cols: cv.Plan.Columns(), def: cv, c: c, createdAt: start, maxMemory: cv.MaxMemory}
+	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
+	for _, rel := range c.Relations {
+		b.total += e.relationLen(rel)
+	}
+	b.consts = c.Consts
+	for _, rel := range c.Relations {
+		if err := b.feedRelation(rel); err != nil {
+			return nil, err
+		}
+	}
+	if len(b.consts) > 0 { // a view that reads only constants
+		if err := b.step(nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	c.Circuit.Trim()
+	v.coldStart = time.Since(start)
+	v.coldRows = b.done
+	b.report(true)
+	return v, nil
+}
+
+// builder is the state of one cold start.
+type builder struct {
+	e      *Engine
+	v      *view
+	op     string
+	start  time.Time
+	total  int64                // rows to read
+	done   int64                // rows read
+	consts map[string]zset.ZSet // fed with the first step, then nil
+	buf    zset.ZSet
+}
+
+// feedRelation feeds one stored relation's rows.
+func (b *builder) feedRelation(rel string) error {
+	var err error
+	flush := func() bool {
+		err = b.step(map[string]zset.ZSet{rel: b.buf}, int64(len(b.buf)))
+		b.buf = b.buf[:0]
+		return err == nil
+	}
+	add := func(r value.Row, w int64) bool {
+		b.buf = append(b.buf, zset.Entry{Row: r, W: w})
+		if len(b.buf) == coldStartBatch {
+			return flush()
+		}
+		return true
+	}
+	e := b.e
+	if t, ok := e.tables[rel]; ok {
+		t.scan(func(_ uint64, r value.Row) bool { return add(r, 1) })
+	} else if v, ok := e.views[rel]; ok {
+		v.c.View.Rows(add)
+	}
+	if err == nil && len(b.buf) > 0 {
+		flush()
+	}
+	clear(b.buf[:cap(b.buf)])
+	return err
+}
+
+// step runs one batch (rows read from the relations) through the circuit, then reports progress and
+// checks the budgets.
+func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
+	if b.consts != nil {
+		if in == nil {
+			in = map[string]zset.ZSet{}
+		}
+		for name, z := range b.consts {
+			in[name] = z
+		}
+		b.consts = nil
+	}
+	b.done += rows
+	c := b.v.c.Circuit
+	if err := c.Step(in); err != nil {
+		return err
+	}
+	b.report(false)
+	if b.v.maxMemory > 0 {
+		if st := viewState(b.v); st.Bytes > b.v.maxMemory {
+			return budgetError(b.v.name, st.Bytes, b.v.maxMemory, false)
+		}
+	}
+	if e := b.e; e.maxMemory > 0 {
+		var a dataflow.Accounting
+		for _, o := range e.order {
+			a.AddCircuit(o.c.Circuit)
+		}
+		a.AddCircuit(c)
+		if held := a.Total().Bytes; held > e.maxMemory {
+			return budgetError(b.v.name, held, e.maxMemory, true)
+		}
+	}
+	return nil
+}
+
+func (b *builder) report(finished bool) {
+	if b.e.progress != nil {
+		b.e.progress(Progress{Op: b.op, Unit: "rows", Done: b.done, Total: b.total,
+			Elapsed: time.Since(b.start), Finished: finished})
+	}
+}
+
+// relationLen returns the number of rows a stored relation holds.
+func (e *Engine) relationLen(rel string) int64 {
+	if t, ok := e.tables[rel]; ok {
+		return int64(t.rows.Len())
+	}
+	if v, ok := e.views[rel]; ok {
+		return v.c.View.State().Rows
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package engine_test
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/engine"
+)
+
+// loadScript returns a script that creates t(id, a, b, c) with n rows and
+// u(id, name) with n/10, loaded with COPY FROM STDIN.
+func loadScript(n int) string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE t (id int8 PRIMARY KEY, a int4, b text, c int4);\n")
+	b.WriteString("CREATE TABLE u (id int4 PRIMARY KEY, name text);\n")
+	b.WriteString("COPY t FROM STDIN;\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d\t%d\tname-%d\t%d\n", i, i%1000, i%5000, i%(n/10))
+	}
+	b.WriteString("\\.\nCOPY u (id, name) FROM STDIN WITH (FORMAT csv);\n")
+	for i := 0; i < n/10; i++ {
+		fmt.Fprintf(&b, "%d,user-%d\n", i, i)
+	}
+	b.WriteString("\\.\n")
+	return b.String()
+}
+
+func execAll(t testing.TB, e *engine.Engine, script string) []engine.Result {
+	t.Helper()
+	var out []engine.Result
+	if err := e.ExecScript(script, func(r engine.Result) error { out = append(out, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// heapInUse returns the bytes of live heap objects after a full collection.
+func heapInUse() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// TestStateMemoryMatchesHeap builds views over a million rows and compares
+// the state the engine reports with the heap the views took, as the
+// runtime measures it: they must agree within 25 %.
+func TestStateMemoryMatchesHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds views over a million rows")
+	}
+	const n = 1_000_000
+	e := engine.New()
+	execAll(t, e, loadScript(n))
+	views := []string{
+		"CREATE MATERIALIZED VIEW vf AS SELECT id, b FROM t WHERE a < 500",
+		"CREATE MATERIALIZED VIEW vd AS SELECT DISTINCT c FROM t",
+		"CREATE MATERIALIZED VIEW vj AS SELECT t.id, u.name FROM t JOIN u ON t.c = u.id WHERE t.a < 100",
+		"CREATE MATERIALIZED VIEW vg AS SELECT c % 1000 AS k, count(*) AS n, sum(a) AS s FROM t WHERE a < 50 GROUP BY c % 1000",
+	}
+	before := heapInUse()
+	for _, v := range views {
+		execAll(t, e, v)
+	}
+	grown := heapInUse() - before
+	mem := e.Memory()
+	reported := mem.Total.Bytes
+	var sum int64
+	for name, st := range mem.Views {
+		t.Logf("%s: %d rows, %d bytes", name, st.Rows, st.Bytes)
+		sum += st.Bytes
+	}
+	if sum != reported {
+		t.Errorf("views sum to %d bytes, total %d: nothing is shared here", sum, reported)
+	}
+	ratio := float64(reported) / float64(grown)
+	t.Logf("reported %d bytes, heap grew %d bytes: ratio %.3f", reported, grown, ratio)
+	if math.Abs(ratio-1) > 0.25 {
+		t.Errorf("reported state %d bytes, heap grew %d: off by %.0f %%", reported, grown, 100*(ratio-1))
+	}
+	runtime.KeepAlive(e)
+}
