@@ -175,7 +175,8 @@ type aggChange struct {
 // aggRec is one input entry: where its values start in the arena, and its
 // weight.
 type aggRec struct {
-	off int
+	off int // of the entry's values in arena
+	pre int // of the entry's FILTER results in pres, one per aggregate
 	w   int64
 }
 
@@ -449,7 +450,7 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 	g.arena, g.pres, g.recs = g.arena[:0], g.pres[:0], g.recs[:0]
 	for _, e := range batch {
-		off := len(g.arena)
+		off, pre := len(g.arena), len(g.pres)
 		for _, k := range g.keys {
 			v, err := k.Eval(e.Row)
 			if err != nil {
@@ -478,7 +479,7 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 				return err
 			}
 		}
-		g.recs = append(g.recs, aggRec{off: off, w: e.W})
+		g.recs = append(g.recs, aggRec{off: off, pre: pre, w: e.W})
 	}
 	return nil
 }
@@ -533,12 +534,12 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 		row = make(value.Row, len(key)+len(g.aggs))
 		copy(row, gr.key)
 	}
-	naggs := len(g.aggs)
 	for a := range g.aggs {
 		spec := &g.aggs[a]
 		g.chs = g.chs[:0]
-		for ri, r := range g.recs[i:j] {
-			if g.pres[(i+ri)*naggs+a] {
+		for _, r := range g.recs[i:j] {
+			// recs are sorted by key, pres in input order.
+			if g.pres[r.pre+a] {
 				g.chs = append(g.chs, aggChange{vals: g.arena[r.off+spec.slot : r.off+spec.slot+spec.width], w: r.w})
 			}
 		}
