@@ -41,6 +41,7 @@ type compiler struct {
 // Compile builds the circuit of a view's plan.
 func Compile(p plan.Node) (*Compiled, error) {
 	cp := &compiler{c: dataflow.NewCircuit(), inputs: map[string]dataflow.NodeID{}, out: &Compiled{Consts: map[string]zset.ZSet{}}}
+	p = plan.PruneColumns.Apply(p)
 	id, err := cp.node(p)
 	if err != nil {
 		return nil, err
