@@ -90,3 +90,63 @@ func TestFilteredProjectionAllocsFlat(t *testing.T) {
 		t.Fatalf("allocations per change grow with N: %.1f at 1k, %.1f at 50k", small, large)
 	}
 }
+
+// benchView loads t(id PK 1..N, grp, k, val, pad) and u(id PK 1..N/10,
+// name, region), creates one view, and measures one single-row change to t
+// (grp and val of a random id) per op.
+func benchView(b *testing.B, view string) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if testing.Short() && n > 100_000 {
+				b.Skip("N=1M skipped under -short")
+			}
+			db := deltaview.Open()
+			err := db.Exec(fmt.Sprintf(`
+				CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, k int NOT NULL, val int NOT NULL, pad text);
+				CREATE TABLE u (id int PRIMARY KEY, name text, region text);
+				INSERT INTO t SELECT g, g %% 1000, 1 + g %% %d, (g::bigint * 7919) %% 1000000, 'padding-padding-pad' FROM generate_series(1, %d) g;
+				INSERT INTO u SELECT g, 'name' || g, 'region' || (g %% 10) FROM generate_series(1, %d) g;
+				CREATE MATERIALIZED VIEW v AS %s;`, n/10, n, n/10, view))
+			if err != nil {
+				b.Fatal(err)
+			}
+			vals := initialVals(n)
+			grps := make([]int64, n+1)
+			for g := 1; g <= n; g++ {
+				grps[g] = int64(g % 1000)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			pad := deltaview.Text("padding-padding-pad")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				id := rng.IntN(n) + 1
+				ng, nv := rng.Int64N(1000), rng.Int64N(1000000)
+				k := deltaview.Int(int64(1 + id%(n/10)))
+				tx, _ := db.Begin()
+				err := tx.Update("t",
+					[]deltaview.Value{deltaview.Int(int64(id)), deltaview.Int(grps[id]), k, deltaview.Int(vals[id]), pad},
+					[]deltaview.Value{deltaview.Int(int64(id)), deltaview.Int(ng), k, deltaview.Int(nv), pad})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				grps[id], vals[id] = ng, nv
+			}
+		})
+	}
+}
+
+func BenchmarkJoinView(b *testing.B) {
+	benchView(b, "SELECT t.id, t.val, u.name FROM t JOIN u ON t.k = u.id")
+}
+
+func BenchmarkGroupByView(b *testing.B) {
+	benchView(b, "SELECT grp, count(*), sum(val), min(val), max(val) FROM t GROUP BY grp")
+}
+
+func BenchmarkTopKView(b *testing.B) {
+	benchView(b, "SELECT id, grp, val FROM t WHERE grp < 500 ORDER BY val DESC, id LIMIT 50")
+}
