@@ -27,6 +27,7 @@ var layers = []string{
 	"internal/sql",
 	"internal/plan",
 	"internal/dataflow/op",
+	"internal/partial",
 	"internal/dataflow",
 	"internal/expr",
 	"internal/delta",

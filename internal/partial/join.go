@@ -1,0 +1,365 @@
+package partial
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+var _ Operator = (*Join)(nil)
+
+// Join keeps, for every left row, the key it references (left key →
+// referenced key) and the inverse index (referenced key → left keys), and
+// for every right row the right's columns the view reads (right key →
+// those columns); with KeepLeft also the left row itself. It is the inner
+// join of the left input with the right relation on left.FK = right's
+// key, keyed by the left key: each left row meets at most one right row.
+//
+// The left keys' index is what fans a right change out to the view rows it
+// touches, and lets a left change that omits its old row (or even whether
+// it existed) be stated exactly; the right's columns are what an inserted
+// or re-pointed left row is joined with. Left rows are not kept (unless
+// KeepLeft), so a right change reaches the view as partial updates that
+// know only the right's columns. See docs/partial-deltas.md, "Join".
+type Join struct {
+	left, right, out *delta.Schema
+	fk               []int // left columns holding the referenced right key, in right key order
+	rcols            []int // right columns the output carries
+	keepLeft         bool
+
+	refs  map[string]*leftRef        // left key → its reference
+	users map[string]map[string]bool // referenced right key → left keys
+	dims  map[string]value.Row       // right key → right's rcols
+	stage struct {
+		refs  map[string]*leftRef // nil: the left row leaves
+		users []userChange
+		dims  map[string]value.Row // nil: the right row leaves
+	}
+}
+
+type leftRef struct {
+	key value.Row // the left key
+	fk  value.Row // the referenced right key; nil when a FK column is NULL
+	row value.Row // the left row, with KeepLeft
+}
+
+type userChange struct {
+	fk, key string
+	add     bool
+}
+
+// NewJoin returns the join of left with right on left's columns fk (one
+// per right key column, in right key order) equal to right's key. The
+// output has left's columns, then right's columns rcols, and left's key;
+// it is named name. With keepLeft the join also keeps every left row, so
+// that a right change can make view rows appear (a filter above reads the
+// right's columns, or the foreign key may dangle).
+func NewJoin(name string, left, right *delta.Schema, fk, rcols []int, keepLeft bool) (*Join, error) {
+	if len(fk) != len(right.Key) {
+		return nil, pgerr.New(pgerr.Internal, "deltaview: join %s: %d foreign key columns for a key of %d", name, len(fk), len(right.Key))
+	}
+	for _, c := range fk {
+		if c < 0 || c >= left.Arity() {
+			return nil, pgerr.New(pgerr.Internal, "deltaview: join %s: foreign key column #%d out of range", name, c)
+		}
+	}
+	names := append([]string(nil), left.Columns...)
+	for _, c := range rcols {
+		if c < 0 || c >= right.Arity() {
+			return nil, pgerr.New(pgerr.Internal, "deltaview: join %s: right column #%d out of range", name, c)
+		}
+		names = append(names, right.Columns[c])
+	}
+	out, err := delta.NewSchema(name, names, left.Key)
+	if err != nil {
+		return nil, err
+	}
+	return &Join{left: left, right: right, out: out, fk: fk, rcols: rcols, keepLeft: keepLeft,
+		refs: map[string]*leftRef{}, users: map[string]map[string]bool{}, dims: map[string]value.Row{}}, nil
+}
+
+func (j *Join) Schema() *delta.Schema { return j.out }
+
+func (j *Join) Info() dataflow.Info {
+	fk := ""
+	for i, c := range j.fk {
+		if i > 0 {
+			fk += ", "
+		}
+		fk += fmt.Sprintf("%s.%s = %s.%s", j.left.Name, j.left.Columns[c], j.right.Name, j.right.Columns[j.right.Key[i]])
+	}
+	state := "per left row its referenced key, per referenced key its left keys; per right row the columns read"
+	if j.keepLeft {
+		state += "; per left row the row"
+	}
+	return dataflow.Info{Kind: "PartialJoin", Detail: fk, State: state, Cost: "O(change × left rows referencing a changed right row)"}
+}
+
+func (j *Join) State() dataflow.StateSize {
+	var s dataflow.StateSize
+	for k, r := range j.refs {
+		s.Rows++
+		s.Bytes += mapEntryBytes + int64(len(k)) + dataflow.RowBytes(r.key) + dataflow.RowBytes(r.fk) + 3*8
+		if r.row != nil {
+			s.Bytes += dataflow.RowBytes(r.row)
+		}
+	}
+	for k, us := range j.users {
+		s.Bytes += mapEntryBytes + int64(len(k))
+		for u := range us {
+			s.Bytes += mapEntryBytes + int64(len(u))
+		}
+	}
+	for k, r := range j.dims {
+		s.Rows++
+		s.Bytes += mapEntryBytes + int64(len(k)) + dataflow.RowBytes(r)
+	}
+	return s
+}
+
+// dimChange is a right key's row before and after, restricted to rcols.
+type dimChange struct {
+	oldOK, newOK bool
+	old, new     value.Row
+}
+
+func (j *Join) contradiction(rel *delta.Schema, key value.Row, format string, args ...any) error {
+	return pgerr.New(delta.CodeNoRow, "deltaview: join %s: %s key %s %s", j.out.Name, rel.Name, key, fmt.Sprintf(format, args...))
+}
+
+func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
+	j.stage.refs = map[string]*leftRef{}
+	j.stage.users = j.stage.users[:0]
+	j.stage.dims = map[string]value.Row{}
+	out := &delta.Implicit{Schema: j.out}
+
+	// The right side, completed from the kept columns.
+	dchg := map[string]*dimChange{}
+	for _, f := range in[1].Facts() {
+		k := enc(f.Key)
+		stored, ok := j.dims[k]
+		switch {
+		case f.Before == delta.Absent && ok:
+			return nil, j.contradiction(j.right, f.Key, "is inserted but exists")
+		case f.Before == delta.Present && !ok:
+			return nil, j.contradiction(j.right, f.Key, "is changed or deleted but does not exist")
+		}
+		if f.Before == delta.Present && f.OldUnknown.Empty() && value.CompareRows(j.project(f.Old), stored) != 0 {
+			return nil, j.contradiction(j.right, f.Key, "has old row %s, but the join holds %s", f.Old, stored)
+		}
+		dc := &dimChange{oldOK: ok, old: stored}
+		if f.After {
+			nr := make(value.Row, len(j.rcols))
+			for i, c := range j.rcols {
+				if f.NewUnknown.Has(c) {
+					if !ok {
+						return nil, j.contradiction(j.right, f.Key, "is new but column %s is unknown", j.right.Columns[c])
+					}
+					nr[i] = stored[i]
+				} else {
+					nr[i] = f.New[c]
+				}
+			}
+			dc.newOK, dc.new = true, nr
+		}
+		if dc.oldOK == dc.newOK && (!dc.oldOK || value.CompareRows(dc.old, dc.new) == 0) {
+			continue
+		}
+		dchg[k] = dc
+		j.stage.dims[k] = dc.new
+	}
+	dimNew := func(k string) (value.Row, bool) {
+		if dc := dchg[k]; dc != nil {
+			return dc.new, dc.newOK
+		}
+		r, ok := j.dims[k]
+		return r, ok
+	}
+
+	// The left side: existence and the referenced key come from the index.
+	handled := map[string]bool{}
+	for _, f := range in[0].Facts() {
+		k := enc(f.Key)
+		handled[k] = true
+		ref, ok := j.refs[k]
+		switch {
+		case f.Before == delta.Absent && ok:
+			return nil, j.contradiction(j.left, f.Key, "is inserted but exists")
+		case f.Before == delta.Present && !ok:
+			return nil, j.contradiction(j.left, f.Key, "is changed or deleted but does not exist")
+		}
+		l := delta.Fact{Key: f.Key, After: f.After, New: f.New, NewUnknown: f.NewUnknown}
+		if ok {
+			l.Before = delta.Present
+			switch {
+			case j.keepLeft:
+				l.Old = ref.row
+			case f.Before == delta.Present:
+				l.Old, l.OldUnknown = j.withFK(f.Old, f.OldUnknown, ref.fk)
+			default:
+				r, u := j.left.Pad(f.Key)
+				l.Old, l.OldUnknown = j.withFK(r, u, ref.fk)
+			}
+		}
+		l.Fill()
+		var newFK value.Row
+		if l.After {
+			if !known(j.fk, l.NewUnknown) {
+				return nil, j.contradiction(j.left, f.Key, "is new but its foreign key is unknown")
+			}
+			newFK = j.fkOf(l.New)
+		}
+		g := delta.Fact{Key: f.Key}
+		if ok && ref.fk != nil {
+			if d, dok := j.dims[enc(ref.fk)]; dok {
+				g.Before, g.Old, g.OldUnknown = delta.Present, concat(l.Old, d), l.OldUnknown
+			}
+		}
+		if newFK != nil {
+			if d, dok := dimNew(enc(newFK)); dok {
+				g.After, g.New, g.NewUnknown = true, concat(l.New, d), l.NewUnknown
+			}
+		}
+		if err := out.Add(g); err != nil {
+			return nil, err
+		}
+		// Stage the index.
+		var oldFK string
+		if ok && ref.fk != nil {
+			oldFK = enc(ref.fk)
+		}
+		if !l.After {
+			j.stage.refs[k] = nil
+			if oldFK != "" {
+				j.stage.users = append(j.stage.users, userChange{fk: oldFK, key: k})
+			}
+			continue
+		}
+		nr := &leftRef{key: f.Key, fk: newFK}
+		if j.keepLeft {
+			nr.row = l.New
+		}
+		j.stage.refs[k] = nr
+		newEnc := ""
+		if newFK != nil {
+			newEnc = enc(newFK)
+		}
+		if oldFK != newEnc {
+			if oldFK != "" {
+				j.stage.users = append(j.stage.users, userChange{fk: oldFK, key: k})
+			}
+			if newEnc != "" {
+				j.stage.users = append(j.stage.users, userChange{fk: newEnc, key: k, add: true})
+			}
+		}
+	}
+
+	// Right changes reach the left rows that reference them and did not
+	// change themselves.
+	for fk, dc := range dchg {
+		for lk := range j.users[fk] {
+			if handled[lk] {
+				continue
+			}
+			ref := j.refs[lk]
+			var l value.Row
+			var u delta.Cols
+			if j.keepLeft {
+				l = ref.row
+			} else {
+				r, pu := j.left.Pad(ref.key)
+				l, u = j.withFK(r, pu, ref.fk)
+			}
+			g := delta.Fact{Key: ref.key}
+			if dc.oldOK {
+				g.Before, g.Old, g.OldUnknown = delta.Present, concat(l, dc.old), u
+			}
+			if dc.newOK {
+				g.After, g.New, g.NewUnknown = true, concat(l, dc.new), u
+			}
+			if err := out.Add(g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out.Sort()
+	return out, nil
+}
+
+// project restricts a right row to rcols.
+func (j *Join) project(r value.Row) value.Row {
+	out := make(value.Row, len(j.rcols))
+	for i, c := range j.rcols {
+		out[i] = r[c]
+	}
+	return out
+}
+
+// fkOf returns the right key a left row references, or nil when a
+// foreign key column is NULL.
+func (j *Join) fkOf(r value.Row) value.Row {
+	k := make(value.Row, len(j.fk))
+	for i, c := range j.fk {
+		if r[c].IsNull() {
+			return nil
+		}
+		k[i] = r[c]
+	}
+	return k
+}
+
+// withFK returns a copy of the left row r with its foreign key columns set
+// from fk (NULL when fk is nil) and known.
+func (j *Join) withFK(r value.Row, u delta.Cols, fk value.Row) (value.Row, delta.Cols) {
+	r = append(value.Row(nil), r...)
+	for i, c := range j.fk {
+		if fk == nil {
+			r[c] = value.Null
+		} else {
+			r[c] = fk[i]
+		}
+		u = u.Without(c)
+	}
+	return r, u
+}
+
+func (j *Join) Commit() {
+	for k, r := range j.stage.refs {
+		if r == nil {
+			delete(j.refs, k)
+		} else {
+			j.refs[k] = r
+		}
+	}
+	for _, c := range j.stage.users {
+		s := j.users[c.fk]
+		if c.add {
+			if s == nil {
+				s = map[string]bool{}
+				j.users[c.fk] = s
+			}
+			s[c.key] = true
+		} else {
+			delete(s, c.key)
+			if len(s) == 0 {
+				delete(j.users, c.fk)
+			}
+		}
+	}
+	for k, r := range j.stage.dims {
+		if r == nil {
+			delete(j.dims, k)
+		} else {
+			j.dims[k] = r
+		}
+	}
+	j.Abort()
+}
+
+func (j *Join) Abort() {
+	j.stage.refs, j.stage.dims = nil, nil
+	j.stage.users = j.stage.users[:0]
+}

@@ -1,0 +1,70 @@
+package partial
+
+import (
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Operator is one node of a partial circuit. Step computes the operator's
+// output for one transaction from one implicit delta per input (never nil;
+// possibly empty), each well formed and sorted by key. Step must not change
+// the operator's state: it stages what it would change, Commit applies the
+// staged changes and Abort drops them, so that a transaction that fails
+// anywhere leaves every operator as it was.
+//
+// The contract in full:
+//
+//   - Empty in, empty out: when every input is empty, Step returns an empty
+//     delta and stages nothing (the circuit then skips the node).
+//   - Inputs are valid only during the call and never modified; rows are
+//     immutable and may be kept in state or passed to the output.
+//   - The output is well formed (delta.Implicit.Validate) and sorted by key,
+//     with the schema Schema returns. A key whose change cancels (its old
+//     and new view rows are the same, as far as anything says) is absent.
+//   - Errors are *pgerr.Error values: 0A000 when a change cannot be stated
+//     by the seven kinds without state the operator does not keep (the
+//     view needs normalisation), P0002/23505 when a change contradicts the
+//     operator's state (a key changed that it does not hold, a key inserted
+//     that it holds), errors of evaluating expressions otherwise.
+//   - Commit and Abort are called at most once after each Step, never
+//     without a Step before them.
+type Operator interface {
+	Schema() *delta.Schema
+	Step(in []*delta.Implicit) (*delta.Implicit, error)
+	Commit()
+	Abort()
+	Info() dataflow.Info
+	State() dataflow.StateSize
+}
+
+// tri is a three-valued answer: known true, known false, or unknown.
+type tri int8
+
+const (
+	unknown tri = iota
+	yes
+	no
+)
+
+// known reports whether every column in cols is known.
+func known(cols []int, u delta.Cols) bool {
+	for _, c := range cols {
+		if u.Has(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// concat returns l ++ r with l's unknown set (r is known).
+func concat(l value.Row, r value.Row) value.Row {
+	out := make(value.Row, 0, len(l)+len(r))
+	return append(append(out, l...), r...)
+}
+
+func enc(r value.Row) string { return string(value.AppendRowKey(nil, r)) }
+
+// mapEntryBytes approximates a Go map entry's overhead beyond its key and
+// value.
+const mapEntryBytes = 48

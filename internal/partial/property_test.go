@@ -1,0 +1,210 @@
+package partial_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/partial"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// txPerCheck transactions run per rapid check; with rapid's default 100
+// checks that is 10,000 transactions.
+const txPerCheck = 100
+
+func (v viewDef) spec() partial.Spec {
+	var s partial.Spec = partial.SourceSpec{Rel: tC.s}
+	if v.root != nil {
+		s = partial.FilterSpec{In: s, Pred: v.root}
+	}
+	if v.depth >= 2 {
+		s = partial.JoinSpec{Left: s, Right: tA.s, FK: []int{3}, RightCols: []int{0, 1, 2, 3}, KeepLeft: v.top != nil && v.depth == 2}
+	}
+	if v.depth >= 3 {
+		s = partial.JoinSpec{Left: s, Right: tR.s, FK: []int{7}, RightCols: []int{0, 1, 2}, KeepLeft: v.top != nil}
+	}
+	if v.top != nil {
+		s = partial.FilterSpec{In: s, Pred: v.top}
+	}
+	return partial.ProjectSpec{In: s, Name: "V", Names: v.names, Exprs: v.exprs}
+}
+
+func holds(t *rapid.T, e interface {
+	Eval(value.Row) (value.Value, error)
+}, r value.Row) bool {
+	x, err := e.Eval(r)
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return !x.IsNull() && x.Bool()
+}
+
+// eval computes the view from scratch over w: the oracle.
+func (v viewDef) eval(t *rapid.T, s *delta.Schema, w world) *delta.Target {
+	var b delta.Batch
+	for _, k := range w.sortedKeys("C") {
+		row := w["C"][k]
+		if v.root != nil && !holds(t, v.root, row) {
+			continue
+		}
+		if v.depth >= 2 {
+			a := w["A"][row[3].Int()]
+			row = append(append(value.Row(nil), row...), a...)
+		}
+		if v.depth >= 3 {
+			row = append(row, w["R"][row[7].Int()]...)
+		}
+		if v.top != nil && !holds(t, v.top, row) {
+			continue
+		}
+		out := make(value.Row, len(v.exprs))
+		for i, e := range v.exprs {
+			x, err := e.Eval(row)
+			if err != nil {
+				t.Fatalf("oracle: %v", err)
+			}
+			out[i] = x
+		}
+		b = append(b, delta.Insert{Row: out})
+	}
+	tg := delta.NewTarget(s)
+	if err := tg.Apply(b); err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return tg
+}
+
+// txInfo says what a drawn transaction holds.
+type txInfo struct {
+	forgotten  bool // some change was stated with less than it knew
+	dimChanged bool // A or R changed
+}
+
+// drawTx draws one transaction's true changes, applies them to w, and
+// states each as change capture might (forget).
+func drawTx(t *rapid.T, w world, v viewDef, label string) (map[string]delta.Batch, txInfo) {
+	tx := map[string]delta.Batch{}
+	var info txInfo
+	add := func(o op, l string) {
+		c, f := forget(t, o, o.table != "C" || v.root == nil, l)
+		tx[o.table] = append(tx[o.table], c)
+		info.forgotten = info.forgotten || f
+		info.dimChanged = info.dimChanged || o.table != "C"
+	}
+	n := rapid.IntRange(1, 6).Draw(t, label+"n")
+	for i := 0; i < n; i++ {
+		l := fmt.Sprintf("%sop%d.", label, i)
+		if rapid.IntRange(0, 5).Draw(t, l+"spurious") == 0 {
+			// A change that states what is already true: a safe deletion
+			// of an absent key, an upsert or partial update of a row as it is.
+			name := rapid.SampledFrom(order).Draw(t, l+"table")
+			k := rapid.Int64Range(0, tables[name].keys-1).Draw(t, l+"key")
+			r, ok := w[name][k]
+			switch {
+			case !ok:
+				tx[name] = append(tx[name], delta.SafePartialDelete{KeyVals: keyRow(k)})
+			case rapid.Bool().Draw(t, l+"ups"):
+				tx[name] = append(tx[name], delta.Upsert{Row: r})
+			default:
+				c, _ := forget(t, op{table: name, key: k, old: r, new: r}, name != "C" || v.root == nil, l+"restate.")
+				tx[name] = append(tx[name], c)
+			}
+			info.forgotten = true
+			info.dimChanged = info.dimChanged || name != "C"
+			continue
+		}
+		o, ok := w.drawOp(t, l)
+		if !ok {
+			continue
+		}
+		add(o, l)
+		if rapid.IntRange(0, 4).Draw(t, l+"undo") == 0 {
+			u := o.inverse()
+			if u.new == nil {
+				delete(w[u.table], u.key)
+			} else {
+				w[u.table][u.key] = u.new
+			}
+			add(u, l+"undo.")
+		}
+	}
+	return tx, info
+}
+
+func formatTx(tx map[string]delta.Batch) string {
+	var b strings.Builder
+	for _, n := range order {
+		for _, c := range tx[n] {
+			fmt.Fprintf(&b, "  %s: %s\n", n, delta.Format(c))
+		}
+	}
+	return b.String()
+}
+
+// TestViewMaintenance is DESIGN §5's property: for any old state, any
+// changes, and any truthful forgetting, applying the propagated view delta
+// to Q(old) with MERGE semantics gives Q(new). It also checks minimality:
+// without forgetting, no upsert or safe deletion comes out, and without a
+// dimension change only complete kinds do.
+func TestViewMaintenance(t *testing.T) {
+	start := time.Now()
+	var total int
+	var kinds [delta.NumKinds]int
+	rapid.Check(t, func(t *rapid.T) {
+		v := drawView(t)
+		c, err := partial.Build(v.spec())
+		if err != nil {
+			t.Fatalf("build %s: %v", v, err)
+		}
+		w := drawWorld(t)
+		target := delta.NewTarget(c.Schema())
+		load := map[string]delta.Batch{}
+		for _, n := range order {
+			for _, k := range w.sortedKeys(n) {
+				load[n] = append(load[n], delta.Insert{Row: w[n][k]})
+			}
+		}
+		step := func(tx map[string]delta.Batch, want *delta.Target, what string) delta.Batch {
+			out, err := c.Step(tx)
+			if err != nil {
+				t.Fatalf("view %s\n%s: %v\nchanges:\n%s", v, what, err, formatTx(tx))
+			}
+			c.Commit()
+			if err := target.Apply(out); err != nil {
+				t.Fatalf("view %s\n%s: applying the view delta: %v\nchanges:\n%s\nview delta:\n%s", v, what, err, formatTx(tx), out)
+			}
+			if got := target.String(); got != want.String() {
+				t.Fatalf("view %s\n%s: the view is\n%s\nwant\n%s\nchanges:\n%s\nview delta:\n%s", v, what, got, want, formatTx(tx), out)
+			}
+			return out
+		}
+		step(load, v.eval(t, c.Schema(), w), "load")
+		for i := 0; i < txPerCheck; i++ {
+			tx, info := drawTx(t, w, v, fmt.Sprintf("tx%d.", i))
+			out := step(tx, v.eval(t, c.Schema(), w), fmt.Sprintf("transaction %d", i))
+			n := out.Count()
+			for k, x := range n {
+				kinds[k] += x
+			}
+			total++
+			if info.forgotten {
+				continue
+			}
+			if n[delta.KindUpsert]+n[delta.KindSafePartialDelete] > 0 {
+				t.Fatalf("view %s\ntransaction %d: complete changes gave type-partial output:\n%s\nchanges:\n%s", v, i, out, formatTx(tx))
+			}
+			if !info.dimChanged && n[delta.KindPartialUpdate]+n[delta.KindTruePartialDelete] > 0 {
+				t.Fatalf("view %s\ntransaction %d: complete changes of C gave partial output:\n%s\nchanges:\n%s", v, i, out, formatTx(tx))
+			}
+		}
+	})
+	t.Logf("%d transactions in %v; view changes by kind:", total, time.Since(start).Round(time.Millisecond))
+	for k, n := range kinds {
+		t.Logf("  %-20s %d", delta.Kind(k), n)
+	}
+}
