@@ -2,6 +2,7 @@ package partial
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
@@ -126,8 +127,15 @@ type dimChange struct {
 	old, new     value.Row
 }
 
+// contradiction reports a change that contradicts the join's state: an
+// insertion of a key it holds (23505), any other change of a key it does
+// not hold (P0002).
 func (j *Join) contradiction(rel *delta.Schema, key value.Row, format string, args ...any) error {
-	return pgerr.New(delta.CodeNoRow, "deltaview: join %s: %s key %s %s", j.out.Name, rel.Name, key, fmt.Sprintf(format, args...))
+	code := delta.CodeNoRow
+	if strings.HasPrefix(format, "is inserted") {
+		code = pgerr.UniqueViolation
+	}
+	return pgerr.New(code, "deltaview: join %s: %s key %s %s", j.out.Name, rel.Name, key, fmt.Sprintf(format, args...))
 }
 
 func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {

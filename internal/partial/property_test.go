@@ -208,3 +208,57 @@ func TestViewMaintenance(t *testing.T) {
 		t.Logf("  %-20s %d", delta.Kind(k), n)
 	}
 }
+
+// TestCancellation: a change undone in the same transaction produces no
+// output, whatever the view. Both changes are complete, except that
+// changes of A and R may omit their old rows (the join completes them).
+func TestCancellation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := drawView(t)
+		c, err := partial.Build(v.spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := drawWorld(t)
+		load := map[string]delta.Batch{}
+		for _, n := range order {
+			for _, k := range w.sortedKeys(n) {
+				load[n] = append(load[n], delta.Insert{Row: w[n][k]})
+			}
+		}
+		if _, err := c.Step(load); err != nil {
+			t.Fatal(err)
+		}
+		c.Commit()
+		state := func(o op, l string) delta.Change {
+			if o.table != "C" && o.old != nil && o.new != nil && rapid.Bool().Draw(t, l+"partial") {
+				return delta.PartialUpdate{Row: o.new}
+			}
+			ch, _ := forget(t, o, false, l+"complete.")
+			switch ch.(type) {
+			case delta.Insert, delta.Update, delta.Delete:
+				return ch
+			}
+			switch {
+			case o.old == nil:
+				return delta.Insert{Row: o.new}
+			case o.new == nil:
+				return delta.Delete{Row: o.old}
+			}
+			return delta.Update{Old: o.old, New: o.new}
+		}
+		o, ok := w.clone().drawOp(t, "op.")
+		if !ok {
+			return
+		}
+		tx := map[string]delta.Batch{o.table: {state(o, "do."), state(o.inverse(), "undo.")}}
+		out, err := c.Step(tx)
+		if err != nil {
+			t.Fatalf("view %s: %v\nchanges:\n%s", v, err, formatTx(tx))
+		}
+		if len(out) != 0 {
+			t.Fatalf("view %s: a change and its inverse gave\n%s\nchanges:\n%s", v, out, formatTx(tx))
+		}
+		c.Abort()
+	})
+}
