@@ -43,6 +43,7 @@ type dcol struct {
 	maxLen  int // varchar(n): n; 0 when unbounded
 	scale   int // numeric(p,s): s
 	def     string
+	dom     []string // when set, the literals valueLit picks from
 }
 
 type dtable struct {
@@ -180,6 +181,9 @@ func paren(s string) string {
 
 // valueLit is a literal to store in column c (never NULL).
 func (g *gen) valueLit(c dcol) string {
+	if len(c.dom) > 0 {
+		return pick(g, c.dom)
+	}
 	switch c.k {
 	case kInt:
 		return paren(strconv.Itoa(g.intn(10) - 3))

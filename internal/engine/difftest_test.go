@@ -51,22 +51,52 @@ const (
 // no delta at all for a transaction that changes nothing in the view.
 // Values are compared as PostgreSQL's text output.
 func TestDifferential(t *testing.T) {
+	runDifferential(t, diffShape{
+		name:     "difftest",
+		minViews: minViewsPerCase, maxViews: maxViewsPerCase, txns: txnsPerCase,
+		wantViews: 200, wantTxns: 2000,
+	})
+}
+
+// diffShape is what one differential test generates: its schema, its
+// views and the statements of its transactions. A nil function means
+// TestDifferential's generator.
+type diffShape struct {
+	name     string // of the totals line
+	tables   func(g *gen) []*dtable
+	view     func(g *gen) (q string, cols []dcol)
+	stmts    func(g *gen, st state) []string // run in order in one transaction
+	minViews int                             // per case
+	maxViews int
+	txns     int // per case, times -difftest.scale
+	// beforeCase, when set, runs before case n (from 1) builds anything;
+	// the function it returns runs after the case.
+	beforeCase func(n int) (after func())
+	// The default run (100 rapid cases, scale 1) must reach these totals.
+	wantViews, wantTxns int
+}
+
+// runDifferential runs rapid cases of the shape and prints a totals line.
+func runDifferential(t *testing.T, sh diffShape) {
 	conn := pgtest.Start(t).Conn(t)
 	var total diffTotals
 	start := time.Now()
 	cases := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		cases++
-		d := &difftest{t: rt, conn: conn, eng: engine.New(), schema: fmt.Sprintf("d%d", cases), totals: &total}
+		if sh.beforeCase != nil {
+			defer sh.beforeCase(cases)()
+		}
+		d := &difftest{t: rt, conn: conn, eng: engine.New(), shape: &sh, schema: fmt.Sprintf("d%d", cases), totals: &total}
 		d.run()
 	})
-	msg := fmt.Sprintf("difftest: %d cases, %d views, %d transactions (%d committed, %d rolled back, %d failed on both sides, %d cancelling), %d statements, %d view rows compared, in %v",
-		cases, total.views, total.txns, total.committed, total.rolledBack, total.failed, total.cancelling, total.stmts, total.rows, time.Since(start).Round(time.Millisecond))
+	msg := fmt.Sprintf("%s: %d cases, %d views, %d transactions (%d committed, %d rolled back, %d failed on both sides, %d cancelling), %d statements, %d view rows compared, in %v",
+		sh.name, cases, total.views, total.txns, total.committed, total.rolledBack, total.failed, total.cancelling, total.stmts, total.rows, time.Since(start).Round(time.Millisecond))
 	t.Log(msg)
 	fmt.Println(msg)
 	if !t.Failed() && !testing.Short() && *diffScale >= 1 && !flagSet("rapid.checks") && !flagSet("rapid.failfile") {
-		if total.views < 200 || total.txns < 2000 {
-			t.Errorf("difftest: the default run must cover at least 200 views and 2000 transactions")
+		if total.views < sh.wantViews || total.txns < sh.wantTxns {
+			t.Errorf("%s: the default run must cover at least %d views and %d transactions", sh.name, sh.wantViews, sh.wantTxns)
 		}
 	}
 }
@@ -87,6 +117,7 @@ type difftest struct {
 	t      *rapid.T
 	conn   *pgx.Conn
 	eng    *engine.Engine
+	shape  *diffShape
 	g      *gen
 	schema string
 	totals *diffTotals
@@ -113,19 +144,26 @@ func (d *difftest) run() {
 	d.sum = map[string]map[string]int64{}
 	d.calls = map[string]int{}
 
-	nt := 1 + d.g.intn(3)
-	for i := 0; i < nt; i++ {
-		tb := d.g.table(i)
-		d.g.tables = append(d.g.tables, tb)
-		d.ddl(tb.ddl(d.g))
+	if d.shape.tables != nil {
+		d.g.tables = d.shape.tables(d.g)
+		for _, tb := range d.g.tables {
+			d.ddl(tb.ddl(d.g))
+		}
+	} else {
+		nt := 1 + d.g.intn(3)
+		for i := 0; i < nt; i++ {
+			tb := d.g.table(i)
+			d.g.tables = append(d.g.tables, tb)
+			d.ddl(tb.ddl(d.g))
+		}
 	}
 	for _, tb := range d.g.tables {
 		for i := 0; i < 2+d.g.intn(3); i++ {
 			d.exec(d.g.insertValues(d, tb, false), true)
 		}
 	}
-	nv := minViewsPerCase + d.g.intn(maxViewsPerCase-minViewsPerCase+1)
-	ntx := txnsPerCase * *diffScale
+	nv := d.shape.minViews + d.g.intn(d.shape.maxViews-d.shape.minViews+1)
+	ntx := d.shape.txns * *diffScale
 	for i := 0; i < nv/2; i++ {
 		d.createView()
 	}
@@ -262,7 +300,13 @@ func (d *difftest) createView() {
 	g := d.g
 	name := fmt.Sprintf("v%d", len(d.views))
 	g.views = d.views
-	q, cols := g.query(1+g.intn(3), nil, false)
+	var q string
+	var cols []dcol
+	if d.shape.view != nil {
+		q, cols = d.shape.view(g)
+	} else {
+		q, cols = g.query(1+g.intn(3), nil, false)
+	}
 	mat := "CREATE MATERIALIZED VIEW " + name + " AS " + q
 	plain := "CREATE VIEW " + name + " AS " + q
 	d.log = append(d.log, mat+";")
@@ -386,7 +430,15 @@ func (d *difftest) txn() {
 				continue
 			}
 		}
-		ok = d.exec(g.stmt(d), true)
+		if d.shape.stmts == nil {
+			ok = d.exec(g.stmt(d), true)
+			continue
+		}
+		for _, s := range d.shape.stmts(g, d) {
+			if ok {
+				ok = d.exec(s, true)
+			}
+		}
 	}
 	for len(undo) > 0 && ok {
 		ok = d.exec(undo[len(undo)-1], true)
