@@ -115,6 +115,19 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		return cp.aggregate(n)
 	case *plan.TopK:
 		return cp.topK(n)
+	case *plan.Window:
+		if !n.Bounded() {
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "row_number() is maintained only over a bounded top-k")
+		}
+		in, err := cp.node(n.Input)
+		if err != nil {
+			return 0, err
+		}
+		order := make([]dataflow.SortKey, len(n.Order))
+		for i, k := range n.Order {
+			order[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+		}
+		return cp.c.Add(op.NewRowNumber(n.Partition, order), in), nil
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {

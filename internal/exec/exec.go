@@ -99,6 +99,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return aggregate(n, src)
 	case *plan.TopK:
 		return topK(n, src)
+	case *plan.Window:
+		return window(n, src)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

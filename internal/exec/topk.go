@@ -9,12 +9,29 @@ import (
 
 // topK keeps, per partition, the rows at positions Offset+1 … Offset+Limit
 // of the order, ties broken by the whole row as the maintained operator
-// breaks them. Partitions come out in order of first appearance.
+// breaks them.
 func topK(n *plan.TopK, src Source) ([]value.Row, error) {
 	in, err := Run(n.Input, src)
 	if err != nil {
 		return nil, err
 	}
+	parts, err := partitionSorted(n, in)
+	if err != nil {
+		return nil, err
+	}
+	var out []value.Row
+	for _, rows := range parts {
+		lo := min(n.Offset, int64(len(rows)))
+		hi := min(lo+n.Limit, int64(len(rows)))
+		out = append(out, rows[lo:hi]...)
+	}
+	return out, nil
+}
+
+// partitionSorted splits rows by n's partition key, in order of first
+// appearance, and sorts each partition by n's order, ties broken by the
+// whole row.
+func partitionSorted(n *plan.TopK, in []value.Row) ([][]value.Row, error) {
 	type keyed struct {
 		row  value.Row
 		keys []value.Value
@@ -33,6 +50,7 @@ func topK(n *plan.TopK, src Source) ([]value.Row, error) {
 		}
 		k := make([]value.Value, len(n.Order))
 		for i, o := range n.Order {
+			var err error
 			if k[i], err = o.Expr.Eval(r); err != nil {
 				return nil, err
 			}
@@ -42,8 +60,8 @@ func topK(n *plan.TopK, src Source) ([]value.Row, error) {
 		}
 		parts[string(buf)] = append(parts[string(buf)], keyed{r, k})
 	}
-	var out []value.Row
-	for _, p := range order {
+	out := make([][]value.Row, len(order))
+	for i, p := range order {
 		rows := parts[p]
 		slices.SortFunc(rows, func(a, b keyed) int {
 			for i, o := range n.Order {
@@ -53,10 +71,33 @@ func topK(n *plan.TopK, src Source) ([]value.Row, error) {
 			}
 			return value.CompareRows(a.row, b.row)
 		})
-		lo := min(n.Offset, int64(len(rows)))
-		hi := min(lo+n.Limit, int64(len(rows)))
-		for _, r := range rows[lo:hi] {
-			out = append(out, r.row)
+		out[i] = make([]value.Row, len(rows))
+		for j, r := range rows {
+			out[i][j] = r.row
+		}
+	}
+	return out, nil
+}
+
+// window appends row_number() to each row: its position in its partition's
+// order, ties broken by the whole row.
+func window(n *plan.Window, src Source) ([]value.Row, error) {
+	in, err := Run(n.Input, src)
+	if err != nil {
+		return nil, err
+	}
+	t := &plan.TopK{Input: n.Input, Partition: n.Partition, Order: n.Order, Limit: int64(len(in))}
+	parts, err := partitionSorted(t, in)
+	if err != nil {
+		return nil, err
+	}
+	var out []value.Row
+	for _, rows := range parts {
+		for i, r := range rows {
+			row := make(value.Row, len(r)+1)
+			copy(row, r)
+			row[len(r)] = value.NewInt(value.Int8, int64(i+1))
+			out = append(out, row)
 		}
 	}
 	return out, nil

@@ -118,3 +118,26 @@ func describeTopK(n *TopK) string {
 	}
 	return s + fmt.Sprintf(" limit %d offset %d", n.Limit, n.Offset)
 }
+
+// Window appends to each input row its row_number() within its partition
+// in the given order (ties broken by the whole row). A view maintains it
+// only over a TopK with the same partition and order (the pattern
+// WHERE rn <= k), where each partition holds a bounded number of rows.
+type Window struct {
+	Input     Node
+	Partition []expr.Expr
+	Order     []SortKey
+	Cols      []Column // the input's, then the row number
+	// Pos is the 0-based offset of the window function in the statement,
+	// for refusing it; -1 when unknown.
+	Pos int32
+}
+
+func (n *Window) Columns() []Column { return n.Cols }
+func (n *Window) Children() []Node  { return []Node{n.Input} }
+func (*Window) node()               {}
+
+func describeWindow(n *Window) string {
+	t := &TopK{Partition: n.Partition, Order: n.Order}
+	return "Window row_number()" + strings.TrimPrefix(strings.SplitN(describeTopK(t), " limit", 2)[0], "TopK")
+}

@@ -201,6 +201,8 @@ func describe(n Node) string {
 		return describeAggregate(n)
 	case *TopK:
 		return describeTopK(n)
+	case *Window:
+		return describeWindow(n)
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

@@ -195,6 +195,8 @@ func withChildren(n Node, kids []Node) Node {
 		return &SetOp{Kind: n.Kind, Left: kids[0], Right: kids[1], Cols: n.Cols}
 	case *TopK:
 		return &TopK{Input: kids[0], Partition: n.Partition, Order: n.Order, Limit: n.Limit, Offset: n.Offset}
+	case *Window:
+		return &Window{Input: kids[0], Partition: n.Partition, Order: n.Order, Cols: n.Cols, Pos: n.Pos}
 	case *Sort:
 		return &Sort{Input: kids[0], Keys: n.Keys}
 	case *Limit:

@@ -598,7 +598,7 @@ var aggregateNames = map[string]bool{
 func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	name := opName(f.Funcname)
 	if f.Over != nil {
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "window functions are not supported yet")
+		return b.bindWindow(s, f)
 	}
 	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")

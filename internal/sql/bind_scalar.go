@@ -14,25 +14,16 @@ import (
 // joined to the outer rows: a left join on the keys when correlated (a row
 // without match sees the aggregate of no rows: 0 for count, NULL
 // otherwise), a join with the single row of a global aggregate when not.
-// The join is added under the expression's query level (scope.scalar)
+// The join is added under the expression's query level (scope.pending)
 // before the filter or projection that reads it; the scope gains hidden
 // columns for the subquery's output so that positions stay aligned.
 
-// scalarJoin is a pending decorrelated subquery.
-type scalarJoin struct {
-	kind      plan.JoinKind
-	right     plan.Node
-	leftKeys  []expr.Expr // over the outer row
-	rightKeys []expr.Expr
-}
-
-// applyScalar joins the pending scalar subqueries of s to input.
-func applyScalar(s *scope, input plan.Node) plan.Node {
-	for _, j := range s.scalar {
-		cols := append(append([]plan.Column{}, input.Columns()...), j.right.Columns()...)
-		input = &plan.Join{Kind: j.kind, Left: input, Right: j.right, LeftKeys: j.leftKeys, RightKeys: j.rightKeys, Cols: cols}
+// applyPending puts the pending joins and windows of s over input.
+func applyPending(s *scope, input plan.Node) plan.Node {
+	for _, wrap := range s.pending {
+		input = wrap(input)
 	}
-	s.scalar = nil
+	s.pending = nil
 	return input
 }
 
@@ -152,12 +143,12 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	for _, c := range cols {
 		outer.cols = append(outer.cols, scopeCol{name: "", typ: c.Type})
 	}
-	j := scalarJoin{kind: plan.InnerJoin, right: sub, leftKeys: outerKeys}
+	kind, leftKeys, rightKeys := plan.InnerJoin, outerKeys, []expr.Expr(nil)
 	var result expr.Expr = &expr.Col{Idx: base + len(innerKeys), T: val.Type(), Name: "?subquery?"}
 	if len(innerKeys) > 0 {
-		j.kind = plan.LeftJoin
+		kind = plan.LeftJoin
 		for i, k := range innerKeys {
-			j.rightKeys = append(j.rightKeys, &expr.Col{Idx: i, T: k.Type()})
+			rightKeys = append(rightKeys, &expr.Col{Idx: i, T: k.Type()})
 		}
 		if !emptyVal.IsNull() {
 			unmatched := &expr.IsNull{E: &expr.Col{Idx: base, T: innerKeys[0].Type()}}
@@ -165,18 +156,91 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 		}
 	}
 	// Keys compare with SQL equality: both sides of one type.
-	for i := range j.leftKeys {
-		t, err := expr.ResolveCompare(j.leftKeys[i].Type(), innerKeys[i].Type())
+	for i := range leftKeys {
+		t, err := expr.ResolveCompare(leftKeys[i].Type(), innerKeys[i].Type())
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
 		}
-		if j.leftKeys[i], err = b.coerce(j.leftKeys[i], t, sl.Location); err != nil {
+		if leftKeys[i], err = b.coerce(leftKeys[i], t, sl.Location); err != nil {
 			return nil, err
 		}
-		if j.rightKeys[i], err = b.coerce(j.rightKeys[i], t, sl.Location); err != nil {
+		if rightKeys[i], err = b.coerce(rightKeys[i], t, sl.Location); err != nil {
 			return nil, err
 		}
 	}
-	outer.scalar = append(outer.scalar, j)
+	outer.pending = append(outer.pending, func(input plan.Node) plan.Node {
+		cols := append(append([]plan.Column{}, input.Columns()...), sub.Columns()...)
+		return &plan.Join{Kind: kind, Left: input, Right: sub, LeftKeys: leftKeys, RightKeys: rightKeys, Cols: cols}
+	})
 	return result, nil
+}
+
+// bindWindow binds row_number() OVER (PARTITION BY … ORDER BY …) in a
+// select list: a Window node under the projection computes it.
+func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	name := opName(f.Funcname)
+	if name != "row_number" || len(f.Args) > 0 || f.AggStar || f.AggDistinct || f.AggFilter != nil {
+		return nil, b.refuse(f.Location, "window function %s is not supported yet", name).
+			WithHint("row_number() OVER (PARTITION BY … ORDER BY …), filtered by rn <= k in an outer query, is maintained")
+	}
+	if !s.allowWindow {
+		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list of a query without GROUP BY")
+	}
+	w := f.Over
+	if w.Refname != "" || w.Name != "" {
+		return nil, b.refuse(w.Location, "named windows are not supported").WithHint("write the window inline: OVER (PARTITION BY … ORDER BY …)")
+	}
+	win := &plan.Window{Pos: f.Location}
+	for _, p := range w.PartitionClause {
+		e, err := b.bindExpr(s, p)
+		if err != nil {
+			return nil, err
+		}
+		win.Partition = append(win.Partition, e)
+	}
+	for _, o := range w.OrderClause {
+		sb := o.GetSortBy()
+		e, err := b.bindExpr(s, sb.Node)
+		if err != nil {
+			return nil, err
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		nullsFirst := desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			nullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			nullsFirst = false
+		}
+		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
+	}
+	idx := len(s.cols)
+	if s.star == nil {
+		s.star = s.starCols()
+	}
+	s.cols = append(s.cols, scopeCol{typ: plan.RowNumberType})
+	s.pending = append(s.pending, func(input plan.Node) plan.Node {
+		win.Input = input
+		win.Cols = append(append([]plan.Column{}, input.Columns()...), plan.Column{Name: "row_number", Type: plan.RowNumberType})
+		return win
+	})
+	return &expr.Col{Idx: idx, T: plan.RowNumberType, Name: "row_number"}, nil
+}
+
+// checkWindows refuses, in a view, a row numbering that no filter
+// rn <= k bounds: maintaining it would renumber whole partitions.
+func (b *binder) checkWindows(p plan.Node) error {
+	var err error
+	var walk func(plan.Node)
+	walk = func(n plan.Node) {
+		if w, ok := n.(*plan.Window); ok && !w.Bounded() && err == nil {
+			err = b.refuse(w.Pos, "row_number() is maintained only when an outer query keeps rn <= k").
+				WithHint("SELECT … FROM (SELECT …, row_number() OVER (PARTITION BY … ORDER BY …) AS rn FROM …) s WHERE rn <= 10")
+		}
+		for _, c := range n.Children() {
+			walk(c)
+		}
+	}
+	walk(p)
+	return err
 }

@@ -488,7 +488,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	var p plan.Node
 	var exprs []expr.Expr
 	if grouped {
-		input = applyScalar(sc, input)
+		input = applyPending(sc, input)
 		sc.allowScalar = false
 		var finish func()
 		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
@@ -497,11 +497,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		defer finish()
 	} else {
 		var cols []plan.Column
+		sc.allowWindow = true
 		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
 			return nil, err
 		}
-		sc.allowScalar = false
-		p = &plan.Project{Input: applyScalar(sc, input), Exprs: exprs, Cols: cols}
+		sc.allowScalar, sc.allowWindow = false, false
+		p = &plan.Project{Input: applyPending(sc, input), Exprs: exprs, Cols: cols}
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
 		p = &plan.Distinct{Input: p}

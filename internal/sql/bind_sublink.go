@@ -50,9 +50,9 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 	if err := walk(where); err != nil {
 		return nil, err
 	}
-	input = applyScalar(sc, input)
+	input = applyPending(sc, input)
 	if len(preds) > 0 {
-		input = plan.PushFilter.Apply(&plan.Filter{Input: input, Pred: plan.AndOf(preds)})
+		input = plan.WindowTopK.Apply(plan.PushFilter.Apply(&plan.Filter{Input: input, Pred: plan.AndOf(preds)}))
 	}
 	for _, s := range subs {
 		var err error

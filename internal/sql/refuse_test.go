@@ -72,7 +72,7 @@ var refusals = []refusal{
 	// Aggregates and grouping.
 	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.
-	{query: "SELECT id, row_number() OVER (ORDER BY id) FROM t", at: "row_number", msg: "window"},
+	{query: "SELECT id, row_number() OVER (ORDER BY id) FROM t", at: "row_number", msg: "row_number", hint: "rn <= "},
 	{query: "SELECT id, sum(n) OVER (PARTITION BY g) FROM t", at: "sum", msg: "window"},
 	{query: "SELECT id FROM t WINDOW w AS (ORDER BY id)", at: "WINDOW", msg: "WINDOW"},
 	// Ordering and limits.
@@ -191,6 +191,8 @@ func anyOf(alts string, ok func(string) bool) bool {
 // maintainedInViews were once refused and are now maintained: they must
 // bind as a view's query.
 var maintainedInViews = []string{
+	"SELECT * FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY n DESC, id) AS rn FROM t) s WHERE rn <= 3",
+	"SELECT id FROM (SELECT id, row_number() OVER (ORDER BY n, id) AS rn FROM t) s WHERE rn = 1",
 	"SELECT id, (SELECT max(id) FROM u) FROM t",
 	"SELECT id, (SELECT count(*) FROM u WHERE u.id = t.id) AS n FROM t",
 	"SELECT id FROM t WHERE n > (SELECT avg(id) FROM u)",

@@ -31,9 +31,13 @@ type scope struct {
 	star []int
 	// allowScalar is set on a query level's input scope while its WHERE
 	// and select list are bound: scalar subqueries there are decorrelated
-	// into joins kept in scalar until applyScalar adds them to the plan.
+	// into joins, and (in the select list, with allowWindow) window
+	// functions into Window nodes. Each adds hidden columns to the scope
+	// and a wrapper to pending, which applyPending puts over the input
+	// before the filter or projection that reads them, in binding order.
 	allowScalar bool
-	scalar      []scalarJoin
+	allowWindow bool
+	pending     []func(plan.Node) plan.Node
 }
 
 // starCols returns the positions * expands to.
