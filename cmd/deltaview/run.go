@@ -33,7 +33,10 @@ It stops at the first error, printed on standard error, with exit status 1.`,
 			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
-			return run(engine.New(), args, out, cmd.ErrOrStderr(), opts)
+			e := engine.New()
+			e.SetProgress(newProgress(os.Stderr))
+			e.SetFileOpener(openFile)
+			return run(e, args, out, cmd.ErrOrStderr(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "", "output format: table, csv or json (default: table on a terminal, csv otherwise)")

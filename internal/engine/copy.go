@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -189,6 +190,10 @@ func (e *Engine) copyRows(t *table, c *sql.Copy, r io.Reader) (int64, error) {
 		rows++
 		if rows%copyRowsPerReport == 0 {
 			report(false)
+			if rows == copyRowsPerReport && total > 0 && cr.n > 0 {
+				// Make room at once for the rows the size promises.
+				e.reserve(t, rows*total/cr.n-rows)
+			}
 		}
 		if err == io.EOF {
 			break
@@ -434,3 +439,21 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 // SetMaxMemory sets the engine-wide budget of all views' state in bytes,
 // as SET deltaview.max_memory does; 0 removes it.
 func (e *Engine) SetMaxMemory(n int64) { e.maxMemory, e.overBudget = n, false }
+
+// reserve makes room for about n more rows in t and in the open
+// transaction's log, so that a bulk load does not grow them step by step.
+func (e *Engine) reserve(t *table, n int64) {
+	if n <= 0 {
+		return
+	}
+	e.tx.log = slices.Grow(e.tx.log, int(n))
+	for _, u := range t.uniques {
+		if int64(len(u.m)) < n {
+			m := make(map[string]uint64, int64(len(u.m))+n)
+			for k, id := range u.m {
+				m[k] = id
+			}
+			u.m = m
+		}
+	}
+}

@@ -132,18 +132,11 @@ func (e *Engine) commit() error {
 	if tx == nil || len(tx.log) == 0 {
 		return nil
 	}
-	deltas := map[string]zset.ZSet{}
-	for _, c := range tx.log {
-		deltas[c.t.name] = append(deltas[c.t.name], zset.Entry{Row: c.row, W: c.w})
-	}
-	for name, z := range deltas {
-		if z = zset.Consolidate(z); len(z) == 0 {
-			delete(deltas, name)
-		} else {
-			deltas[name] = z
-		}
-	}
+	deltas, changed := e.tableDeltas(tx.log)
 	if len(deltas) == 0 {
+		if changed {
+			e.ts++ // a commit that no view reads
+		}
 		return nil
 	}
 	var stepped []*view
@@ -186,4 +179,55 @@ func readsAny(v *view, deltas map[string]zset.ZSet) bool {
 		}
 	}
 	return false
+}
+
+// tableDeltas returns the consolidated changes of the tables that views
+// read, and whether the transaction changed anything at all. The changes
+// of tables no view reads (a bulk load before any view) are not gathered:
+// for them it is enough to know that something changed.
+func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
+	read := map[string]bool{}
+	for _, v := range e.order {
+		for _, r := range v.c.Relations {
+			read[r] = true
+		}
+	}
+	sizes := map[*table]int{}
+	unreadChanges, insertsOnly := false, true // of the tables no view reads
+	for _, c := range log {
+		if read[c.t.name] {
+			sizes[c.t]++
+		} else {
+			unreadChanges = true
+			insertsOnly = insertsOnly && c.w > 0
+		}
+	}
+	// Inserts alone cannot cancel out: each has a new row id.
+	changed := unreadChanges && insertsOnly
+	deltas := map[string]zset.ZSet{}
+	unread := map[string]zset.ZSet{}
+	for _, c := range log {
+		switch {
+		case read[c.t.name]:
+			z := deltas[c.t.name]
+			if z == nil {
+				z = make(zset.ZSet, 0, sizes[c.t])
+			}
+			deltas[c.t.name] = append(z, zset.Entry{Row: c.row, W: c.w})
+		case !changed:
+			unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: c.w})
+		}
+	}
+	for _, z := range unread {
+		changed = changed || len(zset.Consolidate(z)) > 0
+	}
+	for name, z := range deltas {
+		if z = zset.Consolidate(z); len(z) == 0 {
+			delete(deltas, name)
+		} else {
+			deltas[name] = z
+			changed = true
+		}
+	}
+	return deltas, changed
 }
