@@ -38,6 +38,9 @@ type Engine struct {
 	// notices collects the notices of a commit (a view over its memory
 	// budget), returned with the statement's result.
 	notices []string
+	// refillNotice is the number of refills in one step of one view above
+	// which a commit raises a notice (SetRefillNotice).
+	refillNotice int64
 	// maxMemory is the engine-wide budget of all views' state in bytes
 	// (SET deltaview.max_memory); 0 for none. overBudget is set while the
 	// views' state exceeds it.
@@ -61,6 +64,7 @@ type view struct {
 	lastStep   time.Duration
 	totalSteps time.Duration
 	maxMemory  int64 // WITH (max_memory = …); 0 for none
+	refills    int64 // refills counted up to the last step
 	overBudget bool  // the state exceeds maxMemory
 }
 

@@ -111,6 +111,7 @@ func (e *Engine) afterCommit(stepped []*view, changes int) {
 		}
 	}
 	e.checkBudgets(stepped)
+	e.checkRefills(stepped)
 }
 
 // nodeState returns the state node id uses: its own and every

@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
+)
+
+// DefaultRefillNotice is how many refills one view may do in one step
+// before the commit raises a notice.
+const DefaultRefillNotice = 100
+
+// SetRefillNotice sets how many refills (MIN/MAX reserves and top-k
+// windows read back from their index) one view may do in one step before
+// the commit raises a notice; 0 restores the default, a negative number
+// turns the notice off.
+func (e *Engine) SetRefillNotice(n int64) {
+	if n == 0 {
+		n = DefaultRefillNotice
+	}
+	e.refillNotice = n
+}
+
+// viewRefills sums the refills of a view's operators.
+func viewRefills(v *view) int64 {
+	var n int64
+	for id := 0; id < v.c.Circuit.Len(); id++ {
+		n += nodeRefills(v.c.Circuit.Node(dataflow.NodeID(id)))
+	}
+	return n
+}
+
+// checkRefills raises a notice for each view that refilled more than the
+// threshold in the step just committed: a sign that its reserves are too
+// small for its workload, and that the step cost more than its change.
+func (e *Engine) checkRefills(stepped []*view) {
+	limit := e.refillNotice
+	if limit == 0 {
+		limit = DefaultRefillNotice
+	}
+	for _, v := range stepped {
+		n := viewRefills(v)
+		if d := n - v.refills; limit > 0 && d > limit {
+			e.notices = append(e.notices, fmt.Sprintf("materialized view %q refilled its reserves %d times in one step (notice threshold %d): each refill reads back from an index",
+				v.name, d, limit))
+		}
+		v.refills = n
+	}
+}

@@ -1,0 +1,51 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/engine"
+)
+
+// TestRefillNotice checks that refills are counted per view and that a
+// step refilling more often than the threshold raises a notice.
+func TestRefillNotice(t *testing.T) {
+	saved := op.DefaultReserve
+	op.DefaultReserve = 1
+	defer func() { op.DefaultReserve = saved }()
+	e := engine.New()
+	e.SetRefillNotice(1)
+	run := func(sql string) []string {
+		var notices []string
+		if err := e.ExecScript(sql, func(r engine.Result) error {
+			notices = append(notices, r.Notices...)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return notices
+	}
+	run(`CREATE TABLE t (id int PRIMARY KEY, g int, v int);
+		INSERT INTO t SELECT i, i % 3, i FROM generate_series(1, 30) i;
+		CREATE MATERIALIZED VIEW m AS SELECT g, max(v) FROM t GROUP BY g;`)
+	// Deleting one group's maximum refills that group once: no notice.
+	if n := run(`DELETE FROM t WHERE id = 30`); len(n) != 0 {
+		t.Fatalf("notices after one refill: %q", n)
+	}
+	// Deleting every group's maximum in one step refills three times.
+	n := run(`DELETE FROM t WHERE id IN (27, 28, 29)`)
+	if len(n) != 1 || !strings.Contains(n[0], `"m" refilled its reserves 3 times`) {
+		t.Fatalf("notices: %q", n)
+	}
+	var refills string
+	if err := e.ExecScript(`SELECT refills FROM deltaview_views WHERE name = 'm'`, func(r engine.Result) error {
+		refills = r.Rows[0][0].String()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if refills != "4" {
+		t.Fatalf("deltaview_views.refills = %s, want 4", refills)
+	}
+}
