@@ -8,6 +8,7 @@ import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
 	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -30,6 +31,21 @@ type Compiled struct {
 	// Order, when set, is the order the view's rows read back in: the
 	// view ends with ORDER BY … LIMIT.
 	Order func(a, b value.Row) int
+	// Shareable lists the join inputs that read a stored relation
+	// directly (its rows, or some of its columns): their indexes can be
+	// shared with every view that joins the same relation on the same key.
+	Shareable []ShareSpot
+}
+
+// ShareSpot is a join input whose index holds a stored relation's rows
+// narrowed to Columns (all when nil), on a key. Two spots with the same
+// Key index the same rows the same way.
+type ShareSpot struct {
+	Node     dataflow.NodeID // the join
+	Side     int             // 0 left, 1 right
+	Relation string
+	Columns  []int
+	Key      string
 }
 
 type compiler struct {
@@ -162,6 +178,22 @@ func (cp *compiler) join(n *plan.Join) (dataflow.NodeID, error) {
 		Right:    op.JoinSide{Name: sideName(n.Right), Arity: len(n.Right.Columns()), Columns: columnNames(n.Right), Key: n.RightKeys},
 		Residual: n.Residual,
 	}
+	for side, in := range []plan.Node{n.Left, n.Right} {
+		rel, cols, ok := storedRows(in)
+		if !ok {
+			continue
+		}
+		keys := n.LeftKeys
+		if side == 1 {
+			keys = n.RightKeys
+		}
+		dropNulls := !(n.Kind == plan.AntiNullJoin && side == 0) // NOT IN keeps NULL left keys
+		key := fmt.Sprintf("%s|%v|%v|", rel, cols, dropNulls)
+		for _, k := range keys {
+			key += k.String() + "|"
+		}
+		cp.out.Shareable = append(cp.out.Shareable, ShareSpot{Node: dataflow.NodeID(cp.c.Len()), Side: side, Relation: rel, Columns: cols, Key: key})
+	}
 	var o dataflow.Operator
 	switch n.Kind {
 	case plan.InnerJoin:
@@ -253,4 +285,28 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	}
 	cp.out.Order = t.Compare
 	return cp.c.Add(t, in), nil
+}
+
+// storedRows reports whether n is a stored relation's rows, whole or
+// narrowed to some columns, and which.
+func storedRows(n plan.Node) (string, []int, bool) {
+	switch n := n.(type) {
+	case *plan.Scan:
+		return n.Relation, nil, true
+	case *plan.Project:
+		scan, ok := n.Input.(*plan.Scan)
+		if !ok {
+			return "", nil, false
+		}
+		cols := make([]int, len(n.Exprs))
+		for i, e := range n.Exprs {
+			c, ok := e.(*expr.Col)
+			if !ok {
+				return "", nil, false
+			}
+			cols[i] = c.Idx
+		}
+		return scan.Relation, cols, true
+	}
+	return "", nil, false
 }
