@@ -105,6 +105,9 @@ func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error)
 	if !ok {
 		return nil, nil, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
 	}
+	if t.def.ChangeStream {
+		return nil, nil, changeStreamDML(t, "change")
+	}
 	if len(row) != len(t.cols) {
 		return nil, nil, pgerr.New(pgerr.SyntaxError, "table %q has %d columns, the row has %d", name, len(t.cols), len(row))
 	}

@@ -102,6 +102,9 @@ func (e *Engine) writable(name, verb string) (*table, error) {
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot %s system view %q", verb, name).
 			WithHint("system views are computed from the engine's own figures and are read-only")
 	}
+	if t.def.ChangeStream {
+		return nil, changeStreamDML(t, verb)
+	}
 	return t, nil
 }
 

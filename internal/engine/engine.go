@@ -49,6 +49,14 @@ type Engine struct {
 	progress   func(Progress)
 	openFile   FileOpener
 	copyData   io.Reader // the data of the COPY FROM STDIN being executed
+	// pviews are the materialized views maintained by partial propagation
+	// (partialview.go), porder them in creation order; notes say why a
+	// view over change-stream tables is normalised; sinks are the external
+	// targets of views (sink.go).
+	pviews map[string]*pview
+	porder []*pview
+	notes  map[string]string
+	sinks  []*sinkAttach
 }
 
 // view is a materialized view and its circuit.
@@ -105,6 +113,9 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults}, true
 	}
 	if v, ok := e.views[name]; ok {
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.cols}, true
+	}
+	if v, ok := e.pviews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.cols}, true
 	}
 	if v, ok := e.named[name]; ok {
@@ -232,6 +243,9 @@ func (e *Engine) execBound(b sql.Bound, s *sql.Stmt, rec *recorder) (Result, err
 	case *sql.Show:
 		return e.show(b)
 	case *sql.Copy:
+		if res, done, err := e.copyHook(b); done {
+			return res, err
+		}
 		return e.autocommit(func() (Result, error) { return e.execCopy(b) })
 	case *sql.Set:
 		return e.execSet(b)
@@ -280,6 +294,9 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
+	}
+	if res, done, err := e.createStreamView(cv, deps); done {
+		return res, err
 	}
 	v, err := e.buildView(cv)
 	if err != nil {
@@ -395,7 +412,7 @@ func (e *Engine) kindOf(name string) (sql.DropKind, bool) {
 	switch {
 	case e.tables[name] != nil:
 		return sql.DropTable, true
-	case e.views[name] != nil:
+	case e.views[name] != nil, e.pviews[name] != nil:
 		return sql.DropMatView, true
 	case e.named[name] != nil:
 		return sql.DropView, true
@@ -426,6 +443,7 @@ func (e *Engine) dropOne(name string) {
 	delete(e.tables, name)
 	delete(e.named, name)
 	delete(e.deps, name)
+	e.dropPartial(name)
 	if v, ok := e.views[name]; ok {
 		delete(e.views, name)
 		for i, o := range e.order {

@@ -17,6 +17,13 @@ import (
 // explain prints a view's circuit: per operator its state and its work per
 // change, and for an existing view the live figures.
 func (e *Engine) explain(x *sql.Explain) (Result, error) {
+	pre, whole, err := e.explainStream(x)
+	if err != nil {
+		return Result{}, err
+	}
+	if whole {
+		return textPlan(pre), nil
+	}
 	var c *compile.Compiled
 	live := false
 	if x.View != nil {
@@ -79,7 +86,7 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 		return Result{Columns: col, Rows: []value.Row{{value.NewText(value.Text, string(b))}}, HasRows: true, Tag: "EXPLAIN"}, nil
 	}
 	res := Result{Columns: col, HasRows: true, Tag: "EXPLAIN"}
-	for _, l := range lines {
+	for _, l := range append(pre, lines...) {
 		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
 	}
 	return res, nil

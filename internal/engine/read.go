@@ -15,6 +15,10 @@ import (
 // never run again), and the system views.
 func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 	if t, ok := e.tables[rel]; ok {
+		if !t.keepsRows() {
+			return pgerr.New(pgerr.FeatureNotSupported, "change-stream table %q keeps no rows", rel).
+				WithHint("query a materialized view over it")
+		}
 		var err error
 		t.scan(func(_ uint64, r value.Row) bool {
 			err = fn(r)
@@ -24,6 +28,14 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 	}
 	if v, ok := e.views[rel]; ok {
 		for _, r := range v.rows() {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if pv, ok := e.pviews[rel]; ok {
+		for _, r := range pv.sortedRows() {
 			if err := fn(r); err != nil {
 				return err
 			}
@@ -56,6 +68,9 @@ func (e *Engine) execSelect(p plan.Node) (Result, error) {
 func (e *Engine) ViewRows(name string) ([]plan.Column, []value.Row, error) {
 	v, ok := e.views[name]
 	if !ok {
+		if pv, ok := e.pviews[name]; ok {
+			return pv.cols, pv.sortedRows(), nil
+		}
 		return nil, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
 	return v.cols, v.rows(), nil
@@ -84,6 +99,9 @@ func (v *view) rows() []value.Row {
 func (e *Engine) Recompute(name string) ([]value.Row, error) {
 	v, ok := e.views[name]
 	if !ok {
+		if pv, ok := e.pviews[name]; ok {
+			return exec.Run(pv.def.Plan, e)
+		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
 	return exec.Run(v.def.Plan, e)
@@ -94,6 +112,9 @@ func (e *Engine) Views() []string {
 	out := make([]string, len(e.order))
 	for i, v := range e.order {
 		out[i] = v.name
+	}
+	for _, pv := range e.porder {
+		out = append(out, pv.name)
 	}
 	return out
 }

@@ -18,7 +18,7 @@ type subscription struct {
 // during the call. A commit whose changes to the view cancel out calls
 // nothing. The returned function ends the subscription.
 func (e *Engine) Subscribe(view string, fn func(ts uint64, delta zset.ZSet)) (func(), error) {
-	if _, ok := e.views[view]; !ok {
+	if _, ok := e.views[view]; !ok && e.pviews[view] == nil {
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
 	}
 	s := &subscription{view: view, fn: fn}
@@ -38,6 +38,9 @@ func (e *Engine) Subscribe(view string, fn func(ts uint64, delta zset.ZSet)) (fu
 // committed.
 func (e *Engine) subscribeStmt(name string) (Result, error) {
 	v, ok := e.views[name]
+	if pv, p := e.pviews[name]; p {
+		v, ok = &view{cols: pv.cols}, true
+	}
 	if !ok {
 		if _, plain := e.named[name]; plain {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a materialized view", name).

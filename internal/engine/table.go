@@ -25,6 +25,7 @@ type table struct {
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
 	bytes   int64
+	stream  streamState // for a change-stream table (stream.go)
 }
 
 // uniqueIndex maps the encoded key of each row with no NULL in its key

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -18,12 +19,14 @@ type txn struct {
 	log      []change
 }
 
-// change is one row inserted (w = +1) or deleted (w = -1) under id.
+// change is one row inserted (w = +1) or deleted (w = -1) under id, or
+// (w = 0) one change event of a change-stream table that keeps no rows.
 type change struct {
 	t   *table
 	id  uint64
 	row value.Row
 	w   int64
+	ev  delta.Change
 }
 
 func (e *Engine) execTx(t *sql.Tx) (Result, error) {
@@ -106,6 +109,9 @@ func (e *Engine) undoTo(mark int) {
 	log := e.tx.log
 	for i := len(log) - 1; i >= mark; i-- {
 		c := log[i]
+		if c.w == 0 {
+			continue
+		}
 		if c.w > 0 {
 			c.t.remove(c.id)
 		} else {
@@ -133,27 +139,32 @@ func (e *Engine) commit() error {
 		return nil
 	}
 	deltas, changed := e.tableDeltas(tx.log)
-	if len(deltas) == 0 {
-		if changed {
+	pin, events := e.partialInputs(tx.log, deltas)
+	if len(deltas) == 0 && len(pin) == 0 {
+		if changed || events {
 			e.ts++ // a commit that no view reads
 		}
 		return nil
 	}
 	var stepped []*view
+	fail := func(name string, err error) error {
+		for _, s := range stepped {
+			s.c.Circuit.Abort()
+		}
+		e.abortPartial()
+		e.tx = tx
+		e.rollback()
+		pe := *pgerr.Wrap(err)
+		pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
+		return &pe
+	}
 	for _, v := range e.order {
 		if !readsAny(v, deltas) {
 			continue
 		}
 		start := time.Now()
 		if err := v.c.Circuit.Prepare(deltas); err != nil {
-			for _, s := range stepped {
-				s.c.Circuit.Abort()
-			}
-			e.tx = tx
-			e.rollback()
-			pe := *pgerr.Wrap(err)
-			pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", v.name)
-			return &pe
+			return fail(v.name, err)
 		}
 		v.lastStep = time.Since(start)
 		stepped = append(stepped, v)
@@ -161,12 +172,19 @@ func (e *Engine) commit() error {
 			deltas[v.name] = out
 		}
 	}
+	if name, err := e.preparePartial(pin, deltas); err != nil {
+		return fail(name, err)
+	}
+	if name, err := e.prepareSinks(deltas); err != nil {
+		return fail(name, err)
+	}
 	e.ts++
 	for _, v := range stepped {
 		v.c.Circuit.Commit()
 		v.steps++
 		v.totalSteps += v.lastStep
 	}
+	e.commitPartial()
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
 	return nil
@@ -192,9 +210,17 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 			read[r] = true
 		}
 	}
+	for _, pv := range e.porder {
+		for _, r := range pv.rels {
+			read[r.Name] = true
+		}
+	}
 	sizes := map[*table]int{}
 	unreadChanges, insertsOnly := false, true // of the tables no view reads
 	for _, c := range log {
+		if c.w == 0 {
+			continue
+		}
 		if read[c.t.name] {
 			sizes[c.t]++
 		} else {
@@ -208,6 +234,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	unread := map[string]zset.ZSet{}
 	for _, c := range log {
 		switch {
+		case c.w == 0:
 		case read[c.t.name]:
 			z := deltas[c.t.name]
 			if z == nil {

@@ -86,6 +86,8 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 	case "", "text":
 	case "csv":
 		c.Format, c.Delimiter, c.Null, c.Quote, c.Escape = CopyCSV, ',', "", '"', '"'
+	case "debezium", "upsert":
+		return b.changeCopy(c, format, cs)
 	default:
 		return nil, pgerr.New(pgerr.InvalidParameter, "COPY format %q not recognized", format)
 	}
@@ -198,9 +200,15 @@ func (b *binder) viewOptions(opts []*pg_query.Node, v *CreateView) error {
 		if d == nil {
 			continue
 		}
+		if strings.ToLower(d.Defname) == "propagation" && d.Defnamespace == "" {
+			if err := b.propagationOption(d, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if strings.ToLower(d.Defname) != "max_memory" || d.Defnamespace != "" {
 			return b.refuse(d.Location, "option %q of CREATE MATERIALIZED VIEW is not supported", d.Defname).
-				WithHint("the only option is max_memory, the view's memory budget: WITH (max_memory = '64MB')")
+				WithHint("the options are max_memory, the view's memory budget (WITH (max_memory = '64MB')), and propagation (auto, partial or normalise)")
 		}
 		arg, _, _ := defArg(d)
 		n, err := ParseBytes(arg)

@@ -129,6 +129,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			return nil, b.refuse(c.Location, "constraint %s is not supported", strings.TrimPrefix(c.Contype.String(), "CONSTR_"))
 		}
 	}
+	if err := b.tableOptions(cs.Options, ct); err != nil {
+		return nil, err
+	}
 	return ct, nil
 }
 

@@ -32,6 +32,9 @@ type CreateTable struct {
 	PrimaryKey  []int   // column positions; nil without a primary key
 	Uniques     [][]int // UNIQUE constraints
 	Checks      []Check
+	// ChangeStream: WITH (change_stream = true), a table fed by change
+	// events (COPY … FORMAT debezium | upsert) instead of DML.
+	ChangeStream bool
 }
 
 // CreateView is CREATE [MATERIALIZED] VIEW.
@@ -45,6 +48,9 @@ type CreateView struct {
 	// MaxMemory is the view's memory budget in bytes, WITH (max_memory =
 	// '64MB'); 0 for none.
 	MaxMemory int64
+	// Propagation is WITH (propagation = 'auto' | 'partial' | 'normalise'):
+	// how a view over change-stream tables is maintained; "" is auto.
+	Propagation string
 }
 
 // DropKind is what DROP drops.
@@ -149,6 +155,8 @@ type CopyFormat int
 const (
 	CopyText CopyFormat = iota // tab-separated, \N for NULL, backslash escapes
 	CopyCSV
+	CopyDebezium // JSON lines of Debezium change events
+	CopyUpsert   // JSON lines {"key": {…}, "value": {…} | null}
 )
 
 // Copy is COPY table [(columns)] FROM 'file' | STDIN [WITH (options)].

@@ -1,0 +1,491 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/partial"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// pview is a materialized view maintained by partial propagation: a
+// partial.Circuit turns each transaction's changes of the tables it reads
+// into the view's explicit delta, which the view's keyed rows absorb with
+// MERGE semantics (delta.Target's rules). It keeps the circuit's state and
+// the view's rows, by key; nothing of the tables it reads.
+type pview struct {
+	name      string
+	cols      []plan.Column
+	def       *sql.CreateView
+	circ      *partial.Circuit
+	schema    *delta.Schema
+	rels      []*delta.Schema
+	rows      map[string]value.Row // encoded key → row
+	bytes     int64                // of rows
+	staged    map[string]value.Row // encoded key → new row, nil for gone
+	out       delta.Batch          // the staged step's explicit delta
+	stepped   bool
+	steps     int64
+	lastStep  time.Duration
+	coldStart time.Duration
+	createdAt time.Time
+	kinds     [delta.NumKinds]int64 // changes produced, per kind
+}
+
+// propagation returns how a materialized view is to be maintained:
+// partial (with its spec), or through the Z-set dataflow (nil spec); and
+// a note for EXPLAIN. why is set when a view over change-stream tables is
+// normalised. It has no effect on the catalog.
+func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*table, why string, err error) {
+	for _, rel := range plan.Relations(cv.Plan) {
+		if _, ok := e.pviews[rel]; ok {
+			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q is maintained by partial propagation and cannot be read by another materialized view", rel).
+				WithHint("define the view over the tables %s reads", rel)
+		}
+		if t, ok := e.tables[rel]; ok && t.def.ChangeStream && !slices.Contains(streams, t) {
+			streams = append(streams, t)
+		}
+	}
+	mode := cv.Propagation
+	if mode == "" {
+		mode = "auto"
+	}
+	if mode == "normalise" {
+		return nil, streams, "WITH (propagation = normalise)", nil
+	}
+	if len(streams) == 0 && mode == "auto" {
+		return nil, nil, "", nil
+	}
+	spec, err = e.partialSpec(cv.Name, cv.Plan)
+	if err == nil {
+		_, err = partial.Build(spec) // the operators' own checks
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.FeatureNotSupported {
+			err = refuseSPJ("%s", strings.TrimPrefix(pe.Message, "deltaview: "))
+		}
+	}
+	var np *notPartial
+	if errors.As(err, &np) {
+		if mode == "partial" {
+			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q cannot be maintained by partial propagation: %s", cv.Name, np.why).
+				WithHint("partial propagation takes selections, projections keeping the root table's key, and inner joins on a dimension's whole primary key; use WITH (propagation = normalise)")
+		}
+		return nil, streams, np.why, nil
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return spec, streams, "", nil
+}
+
+// createStreamView is the planner's choice at CREATE MATERIALIZED VIEW: it
+// builds a partially maintained view and returns done, or, when the view
+// is to be normalised, makes the change-stream tables it reads keep their
+// rows and leaves the view to the Z-set dataflow (done false).
+func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bool, error) {
+	spec, streams, why, err := e.propagation(cv)
+	if err != nil {
+		return Result{}, true, err
+	}
+	if spec == nil {
+		for _, t := range streams {
+			if !t.stream.stored && t.stream.fed {
+				return Result{}, true, pgerr.New("55000", "change-stream table %q has received changes and keeps no rows; materialized view %q needs them (normalisation: %s)", t.name, cv.Name, why).
+					WithHint("create the views that need a table's rows before feeding it")
+			}
+		}
+		for _, t := range streams {
+			t.stream.stored = true
+		}
+		if len(streams) > 0 {
+			e.setNote(cv.Name, "propagation: normalisation ("+why+"); each change-stream table keeps a keyed copy that completes every partial change by lookup, then the Z-set dataflow below")
+		}
+		return Result{}, false, nil
+	}
+	start := time.Now()
+	circ, err := partial.Build(spec)
+	if err != nil {
+		return Result{}, true, err
+	}
+	pv := &pview{name: cv.Name, cols: cv.Plan.Columns(), def: cv, circ: circ, schema: circ.Schema(),
+		rels: circ.Relations(), rows: map[string]value.Row{}, createdAt: start}
+	in := map[string]delta.Batch{}
+	for _, r := range pv.rels {
+		t := e.tables[r.Name]
+		if !t.keepsRows() {
+			if t.stream.fed {
+				return Result{}, true, pgerr.New("55000", "change-stream table %q has received changes and keeps no rows; materialized view %q cannot be built over it", t.name, cv.Name).
+					WithHint("create the views over a change-stream table before feeding it")
+			}
+			continue
+		}
+		b := make(delta.Batch, 0, t.rows.Len())
+		t.scan(func(_ uint64, row value.Row) bool {
+			b = append(b, delta.Insert{Row: row})
+			return true
+		})
+		in[r.Name] = b
+	}
+	out, err := circ.Step(in)
+	if err == nil {
+		_, err = pv.prepare(out, 0)
+	}
+	if err != nil {
+		circ.Abort()
+		return Result{}, true, err
+	}
+	pv.commit()
+	pv.coldStart = time.Since(start)
+	if e.pviews == nil {
+		e.pviews = map[string]*pview{}
+	}
+	e.pviews[cv.Name] = pv
+	e.porder = append(e.porder, pv)
+	e.deps[cv.Name] = deps
+	return Result{Tag: fmt.Sprintf("SELECT %d", len(pv.rows))}, true, nil
+}
+
+func (e *Engine) setNote(view, note string) {
+	if e.notes == nil {
+		e.notes = map[string]string{}
+	}
+	e.notes[view] = note
+}
+
+// prepare stages the view's explicit delta on its rows, with MERGE
+// semantics, and returns the view's Z-set delta (old rows retracted, new
+// ones asserted). An error names the view, the key and the step.
+func (pv *pview) prepare(b delta.Batch, step uint64) (zset.ZSet, error) {
+	s := pv.schema
+	pv.staged = map[string]value.Row{}
+	var z zset.ZSet
+	for _, c := range b {
+		key := c.Key(s)
+		k := string(value.AppendRowKey(nil, key))
+		cur, st := pv.staged[k]
+		exists := cur != nil
+		if !st {
+			cur, exists = pv.rows[k]
+		}
+		kind := c.Kind()
+		if !exists && kind != delta.KindInsert && kind != delta.KindUpsert && kind != delta.KindSafePartialDelete {
+			return nil, pgerr.New(delta.CodeNoRow, "deltaview: %s of materialized view %s key %s at step %d: no such row", kind, pv.name, key, step)
+		}
+		var n value.Row
+		switch c := c.(type) {
+		case delta.Insert:
+			if exists {
+				return nil, pgerr.New(pgerr.UniqueViolation, "deltaview: insert into materialized view %s key %s at step %d: the key exists already", pv.name, key, step)
+			}
+			n = c.Row
+		case delta.Update:
+			n = c.New
+		case delta.Upsert:
+			n = c.Row
+		case delta.PartialUpdate:
+			n = slices.Clone(c.Row)
+			for _, i := range c.Unknown.Slice() {
+				n[i] = cur[i]
+			}
+		}
+		if exists {
+			z = append(z, zset.Entry{Row: cur, W: -1})
+		}
+		if n != nil {
+			z = append(z, zset.Entry{Row: n, W: 1})
+		}
+		pv.staged[k] = n
+	}
+	pv.out = b
+	return zset.Consolidate(z), nil
+}
+
+// commit applies the staged rows.
+func (pv *pview) commit() {
+	for k, r := range pv.staged {
+		if old, ok := pv.rows[k]; ok {
+			pv.bytes -= dataflow.RowBytes(old) + int64(len(k))
+		}
+		if r == nil {
+			delete(pv.rows, k)
+		} else {
+			pv.rows[k] = r
+			pv.bytes += dataflow.RowBytes(r) + int64(len(k))
+		}
+	}
+	for _, c := range pv.out {
+		pv.kinds[c.Kind()]++
+	}
+	pv.circ.Commit()
+	pv.staged, pv.out, pv.stepped = nil, nil, false
+}
+
+func (pv *pview) abort() {
+	pv.circ.Abort()
+	pv.staged, pv.out, pv.stepped = nil, nil, false
+}
+
+// sortedRows returns the view's rows sorted by key.
+func (pv *pview) sortedRows() []value.Row {
+	out := make([]value.Row, 0, len(pv.rows))
+	for _, r := range pv.rows {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(pv.schema.KeyOf(a), pv.schema.KeyOf(b)) })
+	return out
+}
+
+// state is the partial operators' state plus the view's rows.
+func (pv *pview) state() dataflow.StateSize {
+	s := pv.circ.State()
+	s.Rows += int64(len(pv.rows))
+	s.Bytes += pv.bytes
+	return s
+}
+
+// partialInputs gathers each partially maintained view's changes of this
+// transaction: the events of change-stream tables that keep no rows, as
+// they came, and the complete changes of stored tables. It also reports
+// whether the transaction held events.
+func (e *Engine) partialInputs(log []change, deltas map[string]zset.ZSet) (map[*pview]map[string]delta.Batch, bool) {
+	events := map[string]delta.Batch{}
+	for _, c := range log {
+		if c.w == 0 {
+			events[c.t.name] = append(events[c.t.name], c.ev)
+		}
+	}
+	var out map[*pview]map[string]delta.Batch
+	for _, pv := range e.porder {
+		var in map[string]delta.Batch
+		for _, r := range pv.rels {
+			var b delta.Batch
+			if t := e.tables[r.Name]; t.keepsRows() {
+				if z := deltas[r.Name]; len(z) > 0 {
+					b = tableChanges(r, z)
+				}
+			} else {
+				b = events[r.Name]
+			}
+			if len(b) > 0 {
+				if in == nil {
+					in = map[string]delta.Batch{}
+				}
+				in[r.Name] = b
+			}
+		}
+		if in != nil {
+			if out == nil {
+				out = map[*pview]map[string]delta.Batch{}
+			}
+			out[pv] = in
+		}
+	}
+	return out, len(events) > 0
+}
+
+// preparePartial steps every partially maintained view that has changes
+// and stages their rows; on error it returns the failing view's name and
+// the caller aborts everything (abortPartial).
+func (e *Engine) preparePartial(pin map[*pview]map[string]delta.Batch, deltas map[string]zset.ZSet) (string, error) {
+	for _, pv := range e.porder {
+		in, ok := pin[pv]
+		if !ok {
+			continue
+		}
+		start := time.Now()
+		out, err := pv.circ.Step(in)
+		if err != nil {
+			return pv.name, err
+		}
+		pv.stepped = true
+		z, err := pv.prepare(out, e.ts+1)
+		if err != nil {
+			return pv.name, err
+		}
+		pv.lastStep = time.Since(start)
+		if len(z) > 0 {
+			deltas[pv.name] = z
+		}
+	}
+	return "", nil
+}
+
+func (e *Engine) abortPartial() {
+	for _, pv := range e.porder {
+		if pv.stepped {
+			pv.abort()
+		}
+	}
+}
+
+func (e *Engine) commitPartial() {
+	for _, pv := range e.porder {
+		if pv.stepped {
+			pv.commit()
+			pv.steps++
+		}
+	}
+}
+
+// explainPartial prints a partially maintained view's circuit, with what
+// each operator keeps, and the state it holds against what normalisation
+// would keep.
+func (e *Engine) explainPartial(name string, pv *pview, spec partial.Spec) ([]string, error) {
+	circ, live := (*partial.Circuit)(nil), pv != nil
+	if live {
+		circ = pv.circ
+	} else {
+		var err error
+		if circ, err = partial.Build(spec); err != nil {
+			return nil, err
+		}
+	}
+	lines := []string{"propagation: partial (select-project-join along key/foreign-key paths into a keyed target, key " + keyNames(circ.Schema()) + ")"}
+	for _, l := range strings.Split(strings.TrimRight(circ.String(), "\n"), "\n") {
+		lines = append(lines, l)
+	}
+	lines = append(lines, "Target "+name+" keyed by "+keyNames(circ.Schema())+"  state: one row per key; MERGE: insert, update, update of the known columns, upsert, delete, delete if present")
+	for _, r := range circ.Relations() {
+		lines = append(lines, "source: "+describeTable(e.tables[r.Name]))
+	}
+	if live {
+		st := pv.circ.State()
+		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, len(pv.rows), pv.bytes, pv.steps))
+	}
+	var src []string
+	for _, r := range circ.Relations() {
+		src = append(src, r.Name)
+	}
+	lines = append(lines, "normalisation would keep: a keyed copy of every row of "+strings.Join(src, ", ")+", and an index of each join input on its join key")
+	return lines, nil
+}
+
+func keyNames(s *delta.Schema) string {
+	names := make([]string, len(s.Key))
+	for i, k := range s.Key {
+		names[i] = s.Columns[k]
+	}
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
+// PartialState returns a partially maintained view's state: the partial
+// operators' and the view's rows; ok is false for any other view.
+func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, ok bool) {
+	pv, ok := e.pviews[view]
+	if !ok {
+		return operators, rows, false
+	}
+	return pv.circ.State(), dataflow.StateSize{Rows: int64(len(pv.rows)), Bytes: pv.bytes}, true
+}
+
+// PartialKinds returns how many changes of each kind a partially
+// maintained view has produced since it was built (the cold start
+// included).
+func (e *Engine) PartialKinds(view string) ([delta.NumKinds]int64, bool) {
+	pv, ok := e.pviews[view]
+	if !ok {
+		return [delta.NumKinds]int64{}, false
+	}
+	return pv.kinds, true
+}
+
+// Propagation returns how a materialized view is maintained: "partial",
+// "normalise" (over change-stream tables) or "dataflow".
+func (e *Engine) Propagation(view string) string {
+	if _, ok := e.pviews[view]; ok {
+		return "partial"
+	}
+	if _, ok := e.notes[view]; ok {
+		return "normalise"
+	}
+	return "dataflow"
+}
+
+// StoredBytes returns the bytes a table's stored rows take (0 for a
+// change-stream table that keeps no rows).
+func (e *Engine) StoredBytes(tableName string) int64 {
+	if t, ok := e.tables[tableName]; ok && t.keepsRows() {
+		return t.bytes
+	}
+	return 0
+}
+
+// dropPartial forgets a partially maintained view and its sinks.
+func (e *Engine) dropPartial(name string) {
+	delete(e.notes, name)
+	sinks := e.sinks[:0]
+	for _, s := range e.sinks {
+		if s.view != name {
+			sinks = append(sinks, s)
+		}
+	}
+	e.sinks = sinks
+	pv, ok := e.pviews[name]
+	if !ok {
+		return
+	}
+	delete(e.pviews, name)
+	e.porder = slices.DeleteFunc(e.porder, func(x *pview) bool { return x == pv })
+}
+
+// explainStream returns EXPLAIN's lines for a view over change-stream
+// tables: the whole plan (whole) of a partially maintained view, or the
+// lines that precede a normalised view's dataflow.
+func (e *Engine) explainStream(x *sql.Explain) (lines []string, whole bool, err error) {
+	var note string
+	var rels []string
+	if x.View != nil {
+		spec, streams, why, err := e.propagation(x.View)
+		if err != nil {
+			return nil, false, err
+		}
+		if spec != nil {
+			lines, err := e.explainPartial(x.View.Name, nil, spec)
+			return lines, true, err
+		}
+		if len(streams) == 0 {
+			return nil, false, nil
+		}
+		note = "propagation: normalisation (" + why + "); each change-stream table keeps a keyed copy that completes every partial change by lookup, then the Z-set dataflow below"
+		rels = plan.Relations(x.View.Plan)
+	} else {
+		if pv, ok := e.pviews[x.Name]; ok {
+			lines, err := e.explainPartial(x.Name, pv, nil)
+			return lines, true, err
+		}
+		n, ok := e.notes[x.Name]
+		if !ok {
+			return nil, false, nil
+		}
+		note = n
+		rels = plan.Relations(e.views[x.Name].def.Plan)
+	}
+	lines = []string{note}
+	for _, r := range rels {
+		if t, ok := e.tables[r]; ok {
+			lines = append(lines, "source: "+describeTable(t))
+		}
+	}
+	return lines, false, nil
+}
+
+func textPlan(lines []string) Result {
+	res := Result{Columns: []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, HasRows: true, Tag: "EXPLAIN"}
+	for _, l := range lines {
+		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
+	}
+	return res
+}
+
+// ExplainView explains an existing materialized view, with its live state.
+func (e *Engine) ExplainView(name string) (Result, error) {
+	return e.explain(&sql.Explain{Name: name, Format: "text"})
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/partial"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Sink is a keyed target outside the engine (a table of SQLite or
+// PostgreSQL) that receives a materialized view's explicit delta at every
+// commit that changes the view, and applies it with MERGE semantics:
+//
+//	Insert             INSERT; the key must not exist
+//	Update             UPDATE; the key must exist
+//	PartialUpdate      UPDATE of the known columns; the key must exist
+//	Upsert             INSERT … ON CONFLICT DO UPDATE
+//	Delete             DELETE; the key must exist
+//	TruePartialDelete  DELETE; the key must exist
+//	SafePartialDelete  DELETE if present
+//
+// The engine calls a sink on its own goroutine, during the commit:
+// Prepare with the step's changes (net: at most one per key), then Commit
+// once every view and every sink has prepared, or Abort when anything
+// failed. Prepare applies the changes inside one target transaction that
+// it leaves open; Commit commits it, Abort rolls it back. An error of
+// Prepare or of the first Commit rolls the engine's transaction back
+// too, so that nothing is half-applied; a sink whose Commit fails after
+// another sink has committed is detached and reported.
+type Sink interface {
+	// Open makes the target hold exactly rows (the view's current
+	// contents), creating it if needed, in one target transaction.
+	Open(v SinkView, rows []value.Row) error
+	Prepare(step uint64, changes delta.Batch) error
+	Commit() error
+	Abort()
+}
+
+// SinkView describes the view a sink receives: its name, columns, and
+// the positions of its key columns.
+type SinkView struct {
+	Name    string
+	Columns []plan.Column
+	Key     []int
+}
+
+type sinkAttach struct {
+	view     string
+	sink     Sink
+	schema   *delta.Schema // the view's key, for converting Z-set deltas
+	prepared bool
+}
+
+// AttachSink makes s receive view's explicit delta from now on, after
+// loading the view's current rows into it. A view maintained by partial
+// propagation gives its delta as it is; a view maintained by the Z-set
+// dataflow gives its delta by key (a retraction and an assertion of one
+// key are an update), which needs the view to keep a key: a
+// select-project-join view that keeps its root table's key.
+func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
+	if e.tx != nil && e.tx.explicit {
+		return nil, pgerr.New(pgerr.ActiveTransaction, "a sink cannot be attached inside a transaction block")
+	}
+	var sv SinkView
+	var rows []value.Row
+	var schema *delta.Schema
+	if pv, ok := e.pviews[view]; ok {
+		sv = SinkView{Name: view, Columns: pv.cols, Key: pv.schema.Key}
+		rows, schema = pv.sortedRows(), pv.schema
+	} else if v, ok := e.views[view]; ok {
+		spec, err := e.partialSpec(view, v.def.Plan)
+		var c *partial.Circuit
+		if err == nil {
+			c, err = partial.Build(spec)
+		}
+		if err != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "materialized view %q has no key a keyed target can use: %v", view, err).
+				WithHint("a sink needs a select-project-join view that keeps its root table's primary key")
+		}
+		schema = c.Schema()
+		sv = SinkView{Name: view, Columns: v.cols, Key: schema.Key}
+		rows = v.rows()
+	} else {
+		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
+	}
+	if err := s.Open(sv, rows); err != nil {
+		return nil, err
+	}
+	a := &sinkAttach{view: view, sink: s, schema: schema}
+	e.sinks = append(e.sinks, a)
+	return func() {
+		for i, x := range e.sinks {
+			if x == a {
+				e.sinks = append(e.sinks[:i], e.sinks[i+1:]...)
+				return
+			}
+		}
+	}, nil
+}
+
+// prepareSinks gives every sink its view's delta of the commit being made
+// and, when all have prepared, commits them. On error it returns the
+// failing sink's view; the sinks are rolled back and the caller rolls the
+// engine's transaction back.
+func (e *Engine) prepareSinks(deltas map[string]zset.ZSet) (string, error) {
+	var prepared []*sinkAttach
+	abort := func() {
+		for _, a := range prepared {
+			a.sink.Abort()
+		}
+	}
+	step := e.ts + 1
+	for _, a := range e.sinks {
+		var b delta.Batch
+		if pv, ok := e.pviews[a.view]; ok {
+			if !pv.stepped {
+				continue
+			}
+			b = pv.out
+		} else if z := deltas[a.view]; len(z) > 0 {
+			b = tableChanges(a.schema, z)
+			delta.SortByKey(a.schema, b)
+		}
+		if len(b) == 0 {
+			continue
+		}
+		if err := a.sink.Prepare(step, b); err != nil {
+			abort()
+			pe := *pgerr.Wrap(err)
+			pe.Message = fmt.Sprintf("sink of materialized view %s, step %d: %s", a.view, step, pe.Message)
+			return a.view, &pe
+		}
+		prepared = append(prepared, a)
+	}
+	for i, a := range prepared {
+		if err := a.sink.Commit(); err != nil {
+			if i == 0 {
+				prepared = prepared[1:]
+				abort()
+				pe := *pgerr.Wrap(err)
+				pe.Message = fmt.Sprintf("sink of materialized view %s, step %d: commit: %s", a.view, step, pe.Message)
+				return a.view, &pe
+			}
+			// Earlier sinks have committed: the engine commits too, and
+			// this sink, now behind, is detached.
+			for _, b := range prepared[i+1:] {
+				if err := b.sink.Commit(); err != nil {
+					e.detachFailed(b, step, err)
+				}
+			}
+			e.detachFailed(a, step, err)
+			return "", nil
+		}
+	}
+	return "", nil
+}
+
+func (e *Engine) detachFailed(a *sinkAttach, step uint64, err error) {
+	e.notices = append(e.notices, fmt.Sprintf("sink of materialized view %s failed to commit step %d and was detached: %v", a.view, step, err))
+	for i, x := range e.sinks {
+		if x == a {
+			e.sinks = append(e.sinks[:i], e.sinks[i+1:]...)
+			return
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Change-stream tables (CREATE TABLE … WITH (change_stream = true)) receive
+// change events — the seven kinds of delta.Change — instead of DML. Such a
+// table keeps no rows of its own unless a view needs them: a view
+// maintained by partial propagation keeps only what its operators need,
+// and a view maintained by normalisation makes the table *stored* (a keyed
+// copy, which completes every partial event by lookup, exactly as an
+// ordinary table does). Ordinary tables take change events too: they are
+// completed from the stored rows and applied as ordinary changes.
+
+// streamState is what a change-stream table knows of itself.
+type streamState struct {
+	// stored: the table keeps its rows (a view over it is normalised);
+	// events are completed by lookup and applied as row changes.
+	stored bool
+	// fed: the table, not stored, has received events; no view can be
+	// built over it any more (nothing holds its rows).
+	fed    bool
+	schema *delta.Schema
+}
+
+// keepsRows reports whether t's rows are stored: every ordinary table, and
+// change-stream tables that a normalised view reads.
+func (t *table) keepsRows() bool { return !t.def.ChangeStream || t.stream.stored }
+
+// deltaSchema returns t as a keyed relation: its columns and primary key.
+func (t *table) deltaSchema() (*delta.Schema, error) {
+	if t.stream.schema != nil {
+		return t.stream.schema, nil
+	}
+	if t.def.PrimaryKey == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "table %q has no primary key; change events and partial propagation name rows by key", t.name).
+			WithHint("declare a PRIMARY KEY")
+	}
+	names := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		names[i] = c.Name
+	}
+	s, err := delta.NewSchema(t.name, names, t.def.PrimaryKey)
+	if err != nil {
+		return nil, err
+	}
+	t.stream.schema = s
+	return s, nil
+}
+
+func changeStreamDML(t *table, verb string) error {
+	return pgerr.New(pgerr.WrongObjectType, "cannot %s change-stream table %q", verb, t.name).
+		WithHint("feed it change events: COPY %s FROM 'file' WITH (FORMAT debezium) or (FORMAT upsert)", t.name)
+}
+
+// ApplyChanges applies changes of the explicit model to a table, in order,
+// within the open transaction (or as one of their own). On a table that
+// keeps its rows each change is completed from the stored row and applied
+// as an ordinary change; an event that contradicts the stored rows (a
+// change of a key that does not exist, other than an upsert or a safe
+// deletion; an insertion of one that does; an old row that differs from
+// the stored one) is an error naming the table and the key. On a
+// change-stream table that keeps no rows the changes go to the views as
+// they are, which check them against the state they keep.
+func (e *Engine) ApplyChanges(tableName string, changes delta.Batch) error {
+	t, ok := e.tables[tableName]
+	if !ok {
+		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)
+	}
+	return e.typedChange(func() error {
+		for _, c := range changes {
+			if err := e.applyChange(t, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// applyChange applies one change event to t in the open transaction.
+func (e *Engine) applyChange(t *table, c delta.Change) error {
+	s, err := t.deltaSchema()
+	if err != nil {
+		return err
+	}
+	if err := s.Validate(c); err != nil {
+		return err
+	}
+	for _, r := range newRows(c) {
+		if err := t.check(r); err != nil {
+			return err
+		}
+	}
+	if !t.keepsRows() {
+		t.stream.fed = true
+		e.tx.log = append(e.tx.log, change{t: t, ev: c})
+		return nil
+	}
+	key := c.Key(s)
+	probe, _ := s.Pad(key)
+	id, exists := t.uniques[0].lookup(probe)
+	var cur value.Row
+	if exists {
+		cur, _ = t.rows.Get(id)
+	}
+	missing := func() error {
+		return pgerr.New(delta.CodeNoRow, "%s of %s key %s: no such row", c.Kind(), t.name, key).
+			WithHint("the event says the row exists; the table does not hold it")
+	}
+	differs := func(old value.Row) error {
+		if value.CompareRows(old, cur) == 0 {
+			return nil
+		}
+		return pgerr.New("22000", "%s of %s key %s: the old row %s is not the stored row %s", c.Kind(), t.name, key, old, cur)
+	}
+	switch c := c.(type) {
+	case delta.Insert:
+		if exists {
+			return pgerr.New(pgerr.UniqueViolation, "insert into %s key %s: the key exists already", t.name, key)
+		}
+		_, err = e.insertRow(t, c.Row)
+	case delta.Upsert:
+		if exists {
+			_, err = e.updateRow(t, id, c.Row)
+		} else {
+			_, err = e.insertRow(t, c.Row)
+		}
+	case delta.Update:
+		if !exists {
+			return missing()
+		}
+		if err := differs(c.Old); err != nil {
+			return err
+		}
+		_, err = e.updateRow(t, id, c.New)
+	case delta.PartialUpdate:
+		if !exists {
+			return missing()
+		}
+		n := append(value.Row(nil), c.Row...)
+		for _, i := range c.Unknown.Slice() {
+			n[i] = cur[i]
+		}
+		if err := t.check(n); err != nil {
+			return err
+		}
+		_, err = e.updateRow(t, id, n)
+	case delta.Delete:
+		if !exists {
+			return missing()
+		}
+		if err := differs(c.Row); err != nil {
+			return err
+		}
+		e.deleteRow(t, id)
+	case delta.TruePartialDelete:
+		if !exists {
+			return missing()
+		}
+		e.deleteRow(t, id)
+	case delta.SafePartialDelete:
+		if exists {
+			e.deleteRow(t, id)
+		}
+	}
+	return err
+}
+
+// newRows returns the complete new rows a change states.
+func newRows(c delta.Change) []value.Row {
+	switch c := c.(type) {
+	case delta.Insert:
+		return []value.Row{c.Row}
+	case delta.Update:
+		return []value.Row{c.New}
+	case delta.Upsert:
+		return []value.Row{c.Row}
+	}
+	return nil
+}
+
+// tableChanges turns a stored table's consolidated Z-set delta into complete
+// changes by key: a retraction and an assertion of one key are an update,
+// an assertion alone an insertion, a retraction alone a deletion.
+func tableChanges(s *delta.Schema, z zset.ZSet) delta.Batch {
+	type pair struct{ old, new value.Row }
+	idx := map[string]int{}
+	var pairs []pair
+	for _, en := range z {
+		k := string(value.AppendRowKey(nil, s.KeyOf(en.Row)))
+		i, ok := idx[k]
+		if !ok {
+			i = len(pairs)
+			idx[k] = i
+			pairs = append(pairs, pair{})
+		}
+		if en.W < 0 {
+			pairs[i].old = en.Row
+		} else {
+			pairs[i].new = en.Row
+		}
+	}
+	out := make(delta.Batch, 0, len(pairs))
+	for _, p := range pairs {
+		switch {
+		case p.old != nil && p.new != nil:
+			out = append(out, delta.Update{Old: p.old, New: p.new})
+		case p.new != nil:
+			out = append(out, delta.Insert{Row: p.new})
+		default:
+			out = append(out, delta.Delete{Row: p.old})
+		}
+	}
+	return out
+}
+
+// describeTable says how a table receives changes and what it keeps, for
+// EXPLAIN of the views over it.
+func describeTable(t *table) string {
+	switch {
+	case !t.def.ChangeStream:
+		return fmt.Sprintf("table %s (stored, %d rows)", t.name, t.rows.Len())
+	case t.stream.stored:
+		return fmt.Sprintf("change-stream table %s (normalised: a keyed copy of %d rows, %d bytes)", t.name, t.rows.Len(), t.bytes)
+	}
+	return fmt.Sprintf("change-stream table %s (keeps no rows)", t.name)
+}
