@@ -19,6 +19,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(runCmd())
+	root.AddCommand(benchCmd())
 	if err := root.Execute(); err != nil {
 		if _, ok := err.(exitError); !ok {
 			fmt.Fprintln(os.Stderr, "deltaview:", err)

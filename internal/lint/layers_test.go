@@ -20,6 +20,7 @@ const module = "github.com/deltaview/deltaview"
 // import any package listed after it, never one listed before it.
 var layers = []string{
 	"cmd/deltaview",
+	"bench", // the benchmark harness: the public API only
 	"",
 	"internal/engine",
 	"internal/compile",

@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview"
+)
+
+// Deltaview runs the workload on deltaview, in this process: through typed
+// transactions of the Go API (SQL false) or through SQL statements (SQL
+// true). deltaview has no prepared statements yet, so the SQL system sends
+// literal statements (UPDATE t SET grp = …, val = … WHERE id = …), each
+// parsed and bound anew.
+type Deltaview struct {
+	SQL bool
+	db  *deltaview.DB
+	d   *Data
+}
+
+var (
+	_ System         = (*Deltaview)(nil)
+	_ MemoryReporter = (*Deltaview)(nil)
+)
+
+// Name implements System.
+func (s *Deltaview) Name() string {
+	if s.SQL {
+		return "deltaview (SQL)"
+	}
+	return "deltaview (Go API)"
+}
+
+// Load implements System: one typed transaction per table.
+func (s *Deltaview) Load(d *Data) error {
+	s.d = d
+	s.db = deltaview.Open()
+	err := s.db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, k int NOT NULL, val int NOT NULL, pad text NOT NULL);
+		CREATE TABLE u (id int PRIMARY KEY, name text NOT NULL, region text NOT NULL);`)
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	for id := 1; id <= d.N; id++ {
+		if err := tx.Insert("t", s.tRow(id, d.T[id])...); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	for id := 1; id <= d.U(); id++ {
+		if err := tx.Insert("u", deltaview.Int(int64(id)), deltaview.Text(Name(id)), deltaview.Text(Region(id))); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func (s *Deltaview) tRow(id int, r Row) []deltaview.Value {
+	return []deltaview.Value{deltaview.Int(int64(id)), deltaview.Int(r.Grp), deltaview.Int(s.d.K(id)),
+		deltaview.Int(r.Val), deltaview.Text(Pad(id))}
+}
+
+// CreateView implements System.
+func (s *Deltaview) CreateView(v View) error {
+	return s.db.Exec("CREATE MATERIALIZED VIEW " + v.Rel() + " AS " + v.SQL)
+}
+
+// Apply implements System: the engine maintains the view on commit.
+func (s *Deltaview) Apply(_ View, batch []Change) error {
+	if s.SQL {
+		var b strings.Builder
+		if len(batch) > 1 {
+			b.WriteString("BEGIN;\n")
+		}
+		for _, c := range batch {
+			fmt.Fprintf(&b, "UPDATE t SET grp = %d, val = %d WHERE id = %d;\n", c.New.Grp, c.New.Val, c.ID)
+		}
+		if len(batch) > 1 {
+			b.WriteString("COMMIT;\n")
+		}
+		return s.db.Exec(b.String())
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	for _, c := range batch {
+		if err := tx.Update("t", s.tRow(c.ID, c.Old), s.tRow(c.ID, c.New)); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Answer implements System: the view's maintained rows.
+func (s *Deltaview) Answer(v View) (Answer, error) {
+	rows, err := s.db.View(v.Rel())
+	if err != nil {
+		return nil, err
+	}
+	return textRows(rows), nil
+}
+
+func textRows(rows *deltaview.Rows) Answer {
+	out := make(Answer, len(rows.Rows))
+	for i, r := range rows.Rows {
+		out[i] = make([]string, len(r))
+		for j, val := range r {
+			out[i][j] = val.String()
+		}
+	}
+	return out
+}
+
+// Memory implements MemoryReporter: the engine's own accounting of the
+// view's operator state (deltaview_views.state_bytes).
+func (s *Deltaview) Memory(v View) (int64, string, error) {
+	rows, err := s.db.Query("SELECT state_bytes FROM deltaview_views WHERE name = '" + v.Rel() + "'")
+	if err != nil {
+		return 0, "", err
+	}
+	if len(rows.Rows) != 1 {
+		return 0, "", fmt.Errorf("deltaview_views has %d rows for %s", len(rows.Rows), v.Name)
+	}
+	n, err := strconv.ParseInt(rows.Rows[0][0].String(), 10, 64)
+	return n, "engine accounting (state_bytes)", err
+}
+
+// DropView implements System.
+func (s *Deltaview) DropView(v View) error {
+	return s.db.Exec("DROP MATERIALIZED VIEW " + v.Rel())
+}
+
+// Close implements System.
+func (s *Deltaview) Close() error {
+	s.db = nil
+	return nil
+}

@@ -1,0 +1,215 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// System is one engine under test, in-process (or driving a server it
+// owns). The runner calls Load once, then for each view CreateView, Apply
+// many times, Answer, and DropView; Close at the end.
+type System interface {
+	// Name is the system's label in the results.
+	Name() string
+	// Load creates the tables t and u and fills them from d. Untimed.
+	Load(d *Data) error
+	// CreateView makes v available: a maintained view, or for a re-query
+	// system the indexes that serve v's query best, then a first
+	// evaluation. Timed as the cold start.
+	CreateView(v View) error
+	// Apply applies batch as one transaction and brings v's answer up to
+	// date: a maintained view is updated by the engine; a re-query system
+	// runs v's query again and reads every row.
+	Apply(v View, batch []Change) error
+	// Answer returns v's current answer, without applying anything.
+	Answer(v View) (Answer, error)
+	// DropView removes what CreateView made.
+	DropView(v View) error
+	Close() error
+}
+
+// MemoryReporter is implemented by systems with their own account of the
+// memory a view holds.
+type MemoryReporter interface {
+	// Memory returns the bytes v holds and how they were counted.
+	Memory(v View) (bytes int64, method string, err error)
+}
+
+// Unsupported is returned by CreateView when a system cannot run a view
+// at all; the reason goes into the results.
+type Unsupported struct{ Reason string }
+
+func (u *Unsupported) Error() string { return "unsupported: " + u.Reason }
+
+// Options bound the time each measurement takes.
+type Options struct {
+	LatencyTime  time.Duration // keep measuring single changes this long…
+	LatencyMin   int           // …and at least this many
+	LatencyMax   int           // but stop after this many
+	BatchTime    time.Duration // time per throughput measurement (at least one batch)
+	MaxBatchTime time.Duration // a batch projected to take longer is not run
+	Batches      []int
+}
+
+// DefaultOptions fit the default run (N = 10k and 100k, every system) in
+// well under 15 minutes on 2 cores.
+var DefaultOptions = Options{
+	LatencyTime:  time.Second,
+	LatencyMin:   5,
+	LatencyMax:   3000,
+	BatchTime:    500 * time.Millisecond,
+	MaxBatchTime: 8 * time.Second,
+	Batches:      []int{1, 100, 10_000},
+}
+
+// Cell is the result of one system on one view at one N.
+type Cell struct {
+	System string `json:"system"`
+	View   string `json:"view"`
+	N      int    `json:"n"`
+	// Status is "ok", "invalid" (the answer was wrong), "unsupported"
+	// (Note says why) or "error".
+	Status string `json:"status"`
+	Note   string `json:"note,omitempty"`
+
+	ColdStartMs     float64 `json:"cold_start_ms"`
+	LatencyMedianUs float64 `json:"latency_median_us"`
+	LatencyP99Us    float64 `json:"latency_p99_us"`
+	LatencySamples  int     `json:"latency_samples"`
+	Throughput      []Thru  `json:"throughput"`
+	// MemoryBytes is the view's memory as MemoryMethod counts it.
+	MemoryBytes  int64  `json:"memory_bytes"`
+	MemoryMethod string `json:"memory_method"`
+	// HeapDeltaBytes is the Go heap's growth (live bytes after a GC)
+	// across the view's creation, for systems inside this process.
+	HeapDeltaBytes int64 `json:"heap_delta_bytes,omitempty"`
+	// Checks counts the comparisons of the answer with a recomputation
+	// (after creation and at the end) that passed.
+	Checks int `json:"checks"`
+}
+
+// Thru is the throughput with batches of Batch changes, one transaction
+// each.
+type Thru struct {
+	Batch         int     `json:"batch"`
+	ChangesPerSec float64 `json:"changes_per_sec,omitempty"`
+	Batches       int     `json:"batches,omitempty"`
+	Note          string  `json:"note,omitempty"`
+}
+
+// Run measures sys on every view in views at size n, calling report
+// after each cell.
+func Run(sys System, n int, views []View, opt Options, report func(Cell)) error {
+	d := NewData(n)
+	if err := sys.Load(d); err != nil {
+		return fmt.Errorf("%s: load N=%d: %w", sys.Name(), n, err)
+	}
+	for _, v := range views {
+		report(runView(sys, d, v, opt))
+	}
+	return nil
+}
+
+func runView(sys System, d *Data, v View, opt Options) Cell {
+	c := Cell{System: sys.Name(), View: v.Name, N: d.N, Status: "ok"}
+	fail := func(status string, err error) Cell {
+		c.Status, c.Note = status, err.Error()
+		var u *Unsupported
+		if errors.As(err, &u) {
+			c.Status, c.Note = "unsupported", u.Reason
+		}
+		return c
+	}
+	heap0 := liveHeap()
+	start := time.Now()
+	if err := sys.CreateView(v); err != nil {
+		return fail("error", err)
+	}
+	c.ColdStartMs = ms(time.Since(start))
+	c.HeapDeltaBytes = liveHeap() - heap0
+	defer sys.DropView(v)
+	if mr, ok := sys.(MemoryReporter); ok {
+		b, method, err := mr.Memory(v)
+		if err != nil {
+			return fail("error", err)
+		}
+		c.MemoryBytes, c.MemoryMethod = b, method
+	} else {
+		c.MemoryBytes, c.MemoryMethod = c.HeapDeltaBytes, "Go heap delta"
+	}
+	if err := check(sys, d, v); err != nil {
+		return fail("invalid", fmt.Errorf("after creation: %w", err))
+	}
+	c.Checks++
+
+	// Warm up, then time single changes.
+	for range 3 {
+		if err := sys.Apply(v, d.Batch(1)); err != nil {
+			return fail("error", err)
+		}
+	}
+	var lat []time.Duration
+	begin := time.Now()
+	for len(lat) < opt.LatencyMax && (len(lat) < opt.LatencyMin || time.Since(begin) < opt.LatencyTime) {
+		b := d.Batch(1)
+		t := time.Now()
+		if err := sys.Apply(v, b); err != nil {
+			return fail("error", err)
+		}
+		lat = append(lat, time.Since(t))
+	}
+	slices.Sort(lat)
+	c.LatencySamples = len(lat)
+	c.LatencyMedianUs = us(lat[len(lat)/2])
+	c.LatencyP99Us = us(lat[min(len(lat)-1, len(lat)*99/100)])
+
+	perChange := lat[len(lat)/2]
+	for _, size := range opt.Batches {
+		th := Thru{Batch: size}
+		if projected := perChange * time.Duration(size); size > 1 && projected > opt.MaxBatchTime {
+			th.Note = fmt.Sprintf("not run: one batch projected at %.0f s", projected.Seconds())
+			c.Throughput = append(c.Throughput, th)
+			continue
+		}
+		var total time.Duration
+		for th.Batches == 0 || total < opt.BatchTime {
+			b := d.Batch(size)
+			t := time.Now()
+			if err := sys.Apply(v, b); err != nil {
+				return fail("error", err)
+			}
+			total += time.Since(t)
+			th.Batches++
+		}
+		th.ChangesPerSec = float64(th.Batches*size) / total.Seconds()
+		perChange = total / time.Duration(th.Batches*size)
+		c.Throughput = append(c.Throughput, th)
+	}
+	if err := check(sys, d, v); err != nil {
+		return fail("invalid", fmt.Errorf("at the end: %w", err))
+	}
+	c.Checks++
+	return c
+}
+
+func check(sys System, d *Data, v View) error {
+	got, err := sys.Answer(v)
+	if err != nil {
+		return err
+	}
+	return Compare(v, got, d.Expected(v))
+}
+
+// liveHeap returns the Go heap's live bytes after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
