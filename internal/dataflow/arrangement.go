@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -96,10 +97,71 @@ type SortKey struct {
 	NullsFirst bool // NULL before every value, in either direction
 }
 
+// arrEntry is one row of the index with its weight and its ord: the
+// encoded key and sort values. An ord of up to inlineOrd bytes is kept in
+// the entry itself, so that searching the tree compares bytes in the node
+// instead of following a pointer per comparison (a cache miss each in a big
+// index), and costs no allocation per row; longer ords keep their first
+// bytes inline and the whole in long.
 type arrEntry struct {
-	ord string
-	row value.Row
-	w   int64
+	pre  [inlineOrd / 8]uint64 // the ord's first bytes, big-endian, zero-padded
+	n    uint8                 // the ord's length when inline; longOrd otherwise
+	long string
+	row  value.Row
+	w    int64
+}
+
+const (
+	inlineOrd = 24
+	longOrd   = 255
+)
+
+// makeEntry returns an entry for ord; a long ord is copied when copyLong
+// is set (the entry outlives ord's bytes) and viewed otherwise.
+func makeEntry(ord []byte, row value.Row, w int64, copyLong bool) arrEntry {
+	e := arrEntry{row: row, w: w}
+	var buf [inlineOrd]byte
+	copy(buf[:], ord)
+	for i := range e.pre {
+		e.pre[i] = binary.BigEndian.Uint64(buf[i*8:])
+	}
+	switch {
+	case len(ord) <= inlineOrd:
+		e.n = uint8(len(ord))
+	case copyLong:
+		e.n, e.long = longOrd, string(ord)
+	default:
+		e.n, e.long = longOrd, unsafeString(ord)
+	}
+	return e
+}
+
+// ord returns the entry's whole ord, using buf for an inline one.
+func (e *arrEntry) ord(buf *[inlineOrd]byte) string {
+	if e.n == longOrd {
+		return e.long
+	}
+	for i, x := range e.pre {
+		binary.BigEndian.PutUint64(buf[i*8:], x)
+	}
+	return unsafeString(buf[:e.n])
+}
+
+// compareOrd orders entries by ord, bytewise.
+func compareOrd(a, b *arrEntry) int {
+	for i := range a.pre {
+		if a.pre[i] != b.pre[i] {
+			if a.pre[i] < b.pre[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	if a.n != longOrd && b.n != longOrd {
+		return int(a.n) - int(b.n)
+	}
+	var x, y [inlineOrd]byte
+	return strings.Compare(a.ord(&x), b.ord(&y))
 }
 
 type stagedEntry struct {
@@ -109,8 +171,8 @@ type stagedEntry struct {
 }
 
 func lessArr(a, b arrEntry) bool {
-	if a.ord != b.ord {
-		return a.ord < b.ord
+	if c := compareOrd(&a, &b); c != 0 {
+		return c < 0
 	}
 	return zset.CompareRows(a.row, b.row) < 0
 }
@@ -248,19 +310,18 @@ func (a *Arrangement) Commit() {
 	var hint btree.PathHint
 	for i := range st {
 		s := &st[i]
-		probe := arrEntry{ord: unsafeString(arena[s.off:s.end]), row: s.row}
+		probe := makeEntry(arena[s.off:s.end], s.row, 0, false)
 		a.total += s.w
 		old, ok := a.tr.GetHint(probe, &hint)
 		switch {
 		case !ok:
-			probe.ord = string(arena[s.off:s.end])
-			probe.w = s.w
+			probe = makeEntry(arena[s.off:s.end], s.row, s.w, true)
 			a.tr.SetHint(probe, &hint)
-			a.bytes += RowBytes(s.row) + allocBytes(len(probe.ord))
+			a.bytes += RowBytes(s.row) + allocBytes(len(probe.long))
 			a.rowsB += RowBytes(s.row)
 		case old.w+s.w == 0:
 			a.tr.DeleteHint(old, &hint)
-			a.bytes -= RowBytes(old.row) + allocBytes(len(old.ord))
+			a.bytes -= RowBytes(old.row) + allocBytes(len(old.long))
 			a.rowsB -= RowBytes(old.row)
 		default:
 			old.w += s.w
@@ -333,9 +394,10 @@ func (a *Arrangement) Scan(key value.Row, desc bool, fn func(row value.Row, w in
 
 func (a *Arrangement) scan(prefix []byte, desc bool, fn func(row value.Row, w int64) bool) {
 	p := unsafeString(prefix)
+	var buf [inlineOrd]byte
 	if !desc {
-		a.tr.Ascend(arrEntry{ord: p}, func(e arrEntry) bool {
-			if !strings.HasPrefix(e.ord, p) {
+		a.tr.Ascend(makeEntry(prefix, nil, 0, false), func(e arrEntry) bool {
+			if !strings.HasPrefix(e.ord(&buf), p) {
 				return false
 			}
 			return fn(e.row, e.w)
@@ -343,8 +405,8 @@ func (a *Arrangement) scan(prefix []byte, desc bool, fn func(row value.Row, w in
 		return
 	}
 	iter := func(e arrEntry) bool {
-		if !strings.HasPrefix(e.ord, p) {
-			return e.ord > p // past the key's range: skip; before it: stop
+		if ord := e.ord(&buf); !strings.HasPrefix(ord, p) {
+			return ord > p // past the key's range: skip; before it: stop
 		}
 		return fn(e.row, e.w)
 	}
@@ -361,7 +423,7 @@ func (a *Arrangement) scan(prefix []byte, desc bool, fn func(row value.Row, w in
 	succ := make([]byte, i+1)
 	copy(succ, prefix[:i+1])
 	succ[i]++
-	a.tr.Descend(arrEntry{ord: string(succ)}, iter)
+	a.tr.Descend(makeEntry(succ, nil, 0, false), iter)
 }
 
 // Weight returns row's committed weight, 0 when absent.
@@ -373,7 +435,7 @@ func (a *Arrangement) Weight(row value.Row) int64 {
 		// it was never held.
 		return 0
 	}
-	e, _ := a.tr.Get(arrEntry{ord: unsafeString(ord), row: row})
+	e, _ := a.tr.Get(makeEntry(ord, row, 0, false))
 	return e.w
 }
 
