@@ -38,6 +38,9 @@ type Engine struct {
 	// notices collects the notices of a commit (a view over its memory
 	// budget), returned with the statement's result.
 	notices []string
+	// shared holds the indexes of stored relations that several views'
+	// joins read, staged once per commit.
+	shared sharedIndexes
 	// refillNotice is the number of refills in one step of one view above
 	// which a commit raises a notice (SetRefillNotice).
 	refillNotice int64
@@ -302,6 +305,7 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	e.shared.share(v)
 	e.views[cv.Name] = v
 	e.order = append(e.order, v)
 	e.deps[cv.Name] = deps
@@ -444,6 +448,7 @@ func (e *Engine) dropOne(name string) {
 	delete(e.named, name)
 	delete(e.deps, name)
 	e.dropPartial(name)
+	e.shared.release(name)
 	if v, ok := e.views[name]; ok {
 		delete(e.views, name)
 		for i, o := range e.order {

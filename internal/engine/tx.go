@@ -151,6 +151,7 @@ func (e *Engine) commit() error {
 		for _, s := range stepped {
 			s.c.Circuit.Abort()
 		}
+		e.shared.abort()
 		e.abortPartial()
 		e.tx = tx
 		e.rollback()
@@ -172,6 +173,11 @@ func (e *Engine) commit() error {
 			deltas[v.name] = out
 		}
 	}
+	// Indexes shared by several views' joins absorb the step once; their
+	// readers saw them as they were before it.
+	if err := e.shared.stage(deltas); err != nil {
+		return fail("", err)
+	}
 	if name, err := e.preparePartial(pin, deltas); err != nil {
 		return fail(name, err)
 	}
@@ -184,6 +190,7 @@ func (e *Engine) commit() error {
 		v.steps++
 		v.totalSteps += v.lastStep
 	}
+	e.shared.commit()
 	e.commitPartial()
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
