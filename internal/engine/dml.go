@@ -38,6 +38,11 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	for _, row := range rows {
 		row = slices.Clone(row)
 		if oc := ins.OnConflict; oc != nil {
+			// PostgreSQL checks NOT NULL and CHECK on the proposed row
+			// before it looks for a conflict.
+			if err := t.check(row); err != nil {
+				return Result{}, err
+			}
 			var id uint64
 			var found bool
 			if arbiter != nil {
@@ -172,6 +177,22 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 		}
 	}
 	var out []target
+	if from == nil {
+		id, row, found, usable, err := keyTarget(t, where)
+		if err != nil {
+			return nil, err
+		}
+		if usable {
+			if found {
+				ok, err := accepts(where, row)
+				if err != nil || !ok {
+					return nil, err
+				}
+				out = append(out, target{id: id, row: row, env: row})
+			}
+			return out, nil
+		}
+	}
 	var err error
 	t.scan(func(id uint64, row value.Row) bool {
 		if from == nil {
