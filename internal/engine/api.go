@@ -14,7 +14,7 @@ func (e *Engine) Begin() error {
 	if e.tx != nil && e.tx.explicit {
 		return pgerr.New(pgerr.ActiveTransaction, "there is already a transaction in progress")
 	}
-	e.tx = &txn{explicit: true}
+	e.tx = e.newTxn(true)
 	return nil
 }
 

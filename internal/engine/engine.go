@@ -38,6 +38,10 @@ type Engine struct {
 	// notices collects the notices of a commit (a view over its memory
 	// budget), returned with the statement's result.
 	notices []string
+	// spare is the last committed transaction, whose log the next reuses;
+	// deltas is the map of each commit's batches, reused.
+	spare  *txn
+	deltas map[string]zset.ZSet
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes

@@ -11,6 +11,7 @@ import (
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // table keeps a stored table's rows, by row id in insertion order (an
@@ -24,6 +25,7 @@ type table struct {
 	rows    *btree.Map[uint64, value.Row]
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
+	delta   zset.ZSet      // the last commit's batch, reused by the next
 	bytes   int64
 	stream  streamState // for a change-stream table (stream.go)
 }

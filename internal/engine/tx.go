@@ -35,7 +35,7 @@ func (e *Engine) execTx(t *sql.Tx) (Result, error) {
 		if e.tx != nil && e.tx.explicit {
 			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
 		}
-		e.tx = &txn{explicit: true}
+		e.tx = e.newTxn(true)
 		return Result{Tag: "BEGIN"}, nil
 	case sql.TxCommit:
 		if e.tx == nil {
@@ -56,7 +56,7 @@ func (e *Engine) execTx(t *sql.Tx) (Result, error) {
 // begin returns the open transaction, opening an implicit one if needed.
 func (e *Engine) begin() *txn {
 	if e.tx == nil {
-		e.tx = &txn{}
+		e.tx = e.newTxn(false)
 	}
 	return e.tx
 }
@@ -132,9 +132,26 @@ func (e *Engine) rollback() {
 // consolidated changes, all views or none, then tells subscribers. A view
 // that fails (an expression error on the new rows) rolls the whole
 // transaction back.
+// newTxn returns an empty transaction, reusing the last one's log.
+func (e *Engine) newTxn(explicit bool) *txn {
+	tx := e.spare
+	e.spare = nil
+	if tx == nil || cap(tx.log) > 4096 {
+		return &txn{explicit: explicit}
+	}
+	clear(tx.log[:cap(tx.log)])
+	*tx = txn{explicit: explicit, log: tx.log[:0]}
+	return tx
+}
+
 func (e *Engine) commit() error {
 	tx := e.tx
 	e.tx = nil
+	defer func() {
+		if e.tx == nil && tx != nil {
+			e.spare = tx
+		}
+	}()
 	if tx == nil || len(tx.log) == 0 {
 		return nil
 	}
@@ -237,15 +254,22 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	}
 	// Inserts alone cannot cancel out: each has a new row id.
 	changed := unreadChanges && insertsOnly
-	deltas := map[string]zset.ZSet{}
+	// The map and each table's batch are reused from one commit to the
+	// next: operators and subscribers are done with them when a commit
+	// returns.
+	if e.deltas == nil {
+		e.deltas = map[string]zset.ZSet{}
+	}
+	deltas := e.deltas
+	clear(deltas)
 	unread := map[string]zset.ZSet{}
 	for _, c := range log {
 		switch {
 		case c.w == 0:
 		case read[c.t.name]:
-			z := deltas[c.t.name]
-			if z == nil {
-				z = make(zset.ZSet, 0, sizes[c.t])
+			z, ok := deltas[c.t.name]
+			if !ok {
+				z = c.t.reuseDelta(sizes[c.t])
 			}
 			deltas[c.t.name] = append(z, zset.Entry{Row: c.row, W: c.w})
 		case !changed:
@@ -256,6 +280,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		changed = changed || len(zset.Consolidate(z)) > 0
 	}
 	for name, z := range deltas {
+		e.tables[name].delta = z
 		if z = zset.Consolidate(z); len(z) == 0 {
 			delete(deltas, name)
 		} else {
@@ -264,4 +289,15 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		}
 	}
 	return deltas, changed
+}
+
+// reuseDelta returns an empty batch for the table's next delta, with room
+// for n entries: the last one's memory when it is small enough to keep.
+func (t *table) reuseDelta(n int) zset.ZSet {
+	z := t.delta
+	clear(z)
+	if cap(z) < n || cap(z) > 4096 {
+		return make(zset.ZSet, 0, n)
+	}
+	return z[:0]
 }
