@@ -150,11 +150,23 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 	return nil
 }
 
-// updateRow replaces the row with id by newRow, which moves to the end of
-// the table under a new id.
+// updateRow replaces the row with id by newRow, in place: the row keeps its
+// id, and the log records the old row's retraction and the new one's
+// assertion under it.
 func (e *Engine) updateRow(t *table, id uint64, newRow value.Row) (uint64, error) {
-	e.deleteRow(t, id)
-	return e.insertRow(t, newRow)
+	if err := t.check(newRow); err != nil {
+		return 0, err
+	}
+	old, ok := t.rows.Get(id)
+	if !ok {
+		return 0, pgerr.New(pgerr.Internal, "engine: update of a missing row %d of %q", id, t.name)
+	}
+	if u, dup := t.conflictExcept(newRow, id); dup {
+		return 0, uniqueViolation(u, t, newRow)
+	}
+	t.replace(id, old, newRow)
+	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1}, change{t: t, id: id, row: newRow, w: 1})
+	return id, nil
 }
 
 // target is a row a DML statement acts on, with the FROM/USING row it

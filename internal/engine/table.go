@@ -140,6 +140,38 @@ func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
 		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
 }
 
+// conflictExcept returns the unique index on which row would duplicate a
+// row other than the one with id.
+func (t *table) conflictExcept(row value.Row, id uint64) (*uniqueIndex, bool) {
+	for _, u := range t.uniques {
+		if other, ok := u.lookup(row); ok && other != id {
+			return u, true
+		}
+	}
+	return nil, false
+}
+
+// replace stores row in place of old under id, moving the index entries
+// whose keys changed. The caller has checked constraints.
+func (t *table) replace(id uint64, old, row value.Row) {
+	var a, b [64]byte
+	for _, u := range t.uniques {
+		ko, okOld := u.key(old, a[:0])
+		kn, okNew := u.key(row, b[:0])
+		if okOld && okNew && string(ko) == string(kn) {
+			continue
+		}
+		if okOld && u.m[string(ko)] == id {
+			delete(u.m, string(ko))
+		}
+		if okNew {
+			u.m[string(kn)] = id
+		}
+	}
+	t.rows.Set(id, row)
+	t.bytes += dataflow.RowBytes(row) - dataflow.RowBytes(old)
+}
+
 // put stores row under id and indexes it. The caller has checked
 // constraints.
 func (t *table) put(id uint64, row value.Row) {
