@@ -12,9 +12,10 @@ import (
 // AggregateOps translates an Aggregate's calls into the GroupBy operator's
 // aggregates. MIN and MAX get an arrangement of the input keyed by the
 // group key and sorted by the argument, which the operator owns and
-// refills from.
+// refills from; MIN and MAX of the same argument share one.
 func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 	out := make([]op.Aggregate, len(n.Aggs))
+	indexes := map[string]*dataflow.Arrangement{} // MIN and MAX of one argument share one
 	for i, a := range n.Aggs {
 		f, ok := op.AggFuncByName(a.Name)
 		if a.Star {
@@ -28,11 +29,15 @@ func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 			oa.OrderBy = append(oa.OrderBy, dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst})
 		}
 		if f == op.Min || f == op.Max {
-			oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{
-				Name: "refill index of " + a.String(), Columns: cols, Key: n.GroupBy,
-				Sort: []dataflow.SortKey{{Expr: a.Arg}},
-			})
-			oa.OwnIndex = true
+			k := a.Arg.String()
+			if oa.Index = indexes[k]; oa.Index == nil {
+				oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{
+					Name: "refill index of " + a.Arg.String(), Columns: cols, Key: n.GroupBy,
+					Sort: []dataflow.SortKey{{Expr: a.Arg}},
+				})
+				oa.OwnIndex = true
+				indexes[k] = oa.Index
+			}
 		}
 		out[i] = oa
 	}
