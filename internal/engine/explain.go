@@ -39,15 +39,16 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 		c, live = v.c, true
 	}
 	type opJSON struct {
-		ID     int    `json:"id"`
-		Kind   string `json:"kind"`
-		Detail string `json:"detail,omitempty"`
-		State  string `json:"state"`
-		Cost   string `json:"cost"`
-		Inputs []int  `json:"inputs,omitempty"`
-		Rows   *int64 `json:"rows,omitempty"`
-		Bytes  *int64 `json:"bytes,omitempty"`
-		Steps  *int64 `json:"steps,omitempty"`
+		ID      int    `json:"id"`
+		Kind    string `json:"kind"`
+		Detail  string `json:"detail,omitempty"`
+		State   string `json:"state"`
+		Cost    string `json:"cost"`
+		Inputs  []int  `json:"inputs,omitempty"`
+		Rows    *int64 `json:"rows,omitempty"`
+		Bytes   *int64 `json:"bytes,omitempty"`
+		Steps   *int64 `json:"steps,omitempty"`
+		Refills *int64 `json:"refills,omitempty"`
 	}
 	var ops []opJSON
 	var lines []string
@@ -68,6 +69,11 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 			st, stats := n.State(), circ.Stats(dataflow.NodeID(id))
 			o.Rows, o.Bytes, o.Steps = &st.Rows, &st.Bytes, &stats.Steps
 			line += fmt.Sprintf("  rows=%d bytes=%d steps=%d", st.Rows, st.Bytes, stats.Steps)
+			if _, ok := n.(interface{ Refills() int64 }); ok {
+				r := nodeRefills(n)
+				o.Refills = &r
+				line += fmt.Sprintf(" refills=%d", r)
+			}
 		}
 		if len(o.Inputs) > 0 {
 			ins := make([]string, len(o.Inputs))

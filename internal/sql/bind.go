@@ -32,6 +32,9 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 	if s.Subscribe != "" {
 		return &Subscribe{View: s.Subscribe}, nil
 	}
+	if s.Explain != "" {
+		return &Explain{Name: s.Explain, Format: s.ExplainFormat}, nil
+	}
 	b := &binder{cat: cat, stmt: s}
 	return b.bindStmt(s.Node)
 }

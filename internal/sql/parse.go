@@ -15,6 +15,10 @@ import (
 type Stmt struct {
 	SQL  string
 	Node *pg_query.Node
+	// Explain is set, with ExplainFormat, for EXPLAIN [(FORMAT f)]
+	// MATERIALIZED VIEW name, which is not PostgreSQL grammar either.
+	Explain       string
+	ExplainFormat string
 	// Subscribe is set for SUBSCRIBE [TO] name, which is not PostgreSQL
 	// grammar and so has no Node.
 	Subscribe string
@@ -92,6 +96,12 @@ func Split(script string) ([]string, error) {
 // Parse parses the text of one statement. It returns nil, nil for text that
 // holds only comments.
 func Parse(text string) (*Stmt, error) {
+	if name, format, ok, err := parseExplainView(text); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return &Stmt{SQL: text, Explain: name, ExplainFormat: format}, nil
+	}
 	if name, ok, err := parseSubscribe(text); ok || err != nil {
 		if err != nil {
 			return nil, err
@@ -149,4 +159,44 @@ func translateParseError(err error, text string) error {
 		return e
 	}
 	return &pgerr.Error{Code: pgerr.SyntaxError, Message: err.Error()}
+}
+
+// parseExplainView recognises EXPLAIN [(FORMAT TEXT|JSON)] MATERIALIZED
+// VIEW name: ok reports whether text is of that form up to VIEW.
+func parseExplainView(text string) (name, format string, ok bool, err error) {
+	res, err := pg_query.Scan(text)
+	if err != nil {
+		return "", "", false, nil
+	}
+	var toks []string
+	var starts []int
+	for _, t := range res.Tokens {
+		if t.Token != pg_query.Token_SQL_COMMENT && t.Token != pg_query.Token_C_COMMENT {
+			toks = append(toks, text[t.Start:t.End])
+			starts = append(starts, int(t.Start))
+		}
+	}
+	is := func(i int, w string) bool { return i < len(toks) && strings.EqualFold(toks[i], w) }
+	if !is(0, "explain") {
+		return "", "", false, nil
+	}
+	i, format := 1, "text"
+	if is(1, "(") && is(2, "format") && is(4, ")") {
+		format, i = strings.ToLower(toks[3]), 5
+	}
+	if !is(i, "materialized") || !is(i+1, "view") {
+		return "", "", false, nil
+	}
+	i += 2
+	if i >= len(toks) || len(toks) > i+1 {
+		pos := len(text)
+		if i+1 < len(toks) {
+			pos = starts[i+1]
+		}
+		return "", "", true, pgerr.New(pgerr.SyntaxError, "syntax error in EXPLAIN: expected EXPLAIN [(FORMAT TEXT|JSON)] MATERIALIZED VIEW view_name").At(text, pos)
+	}
+	if format != "text" && format != "json" {
+		return "", "", true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format).At(text, starts[3])
+	}
+	return identName(toks[i]), format, true, nil
 }
