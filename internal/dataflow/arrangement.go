@@ -112,7 +112,7 @@ type arrEntry struct {
 }
 
 const (
-	inlineOrd = 24
+	inlineOrd = 40
 	longOrd   = 255
 )
 
@@ -236,6 +236,7 @@ func (a *Arrangement) AppendKey(buf []byte, row value.Row) ([]byte, bool, error)
 
 // appendOrd appends row's key and sort encoding.
 func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error) {
+	base := len(buf)
 	buf, null, err := a.AppendKey(buf, row)
 	if err != nil {
 		return buf, false, err
@@ -261,6 +262,17 @@ func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error)
 			for i := start; i < len(buf); i++ {
 				buf[i] = ^buf[i]
 			}
+		}
+	}
+	// Then as much of the row's own encoding as still fits inline: rows of
+	// one key then compare by bytes in the tree's nodes, and only a tie on
+	// that prefix compares the rows themselves. The encoding preserves
+	// order (value.AppendKey), so a truncated prefix orders rows as the
+	// rows compare.
+	if len(buf)-base < inlineOrd {
+		buf = value.AppendRowKey(buf, row)
+		if len(buf)-base > inlineOrd {
+			buf = buf[:base+inlineOrd]
 		}
 	}
 	return buf, null, nil
