@@ -316,27 +316,6 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
 }
 
-// contents returns a stored relation's committed contents as a Z-set.
-func (e *Engine) contents(rel string) zset.ZSet {
-	if t, ok := e.tables[rel]; ok {
-		z := make(zset.ZSet, 0, t.rows.Len())
-		t.scan(func(_ uint64, r value.Row) bool {
-			z = append(z, zset.Entry{Row: r, W: 1})
-			return true
-		})
-		return z
-	}
-	if v, ok := e.views[rel]; ok {
-		z := make(zset.ZSet, 0, v.c.View.Len())
-		v.c.View.Rows(func(r value.Row, w int64) bool {
-			z = append(z, zset.Entry{Row: r, W: w})
-			return true
-		})
-		return z
-	}
-	return nil
-}
-
 func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	kinds := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}
 	tags := map[sql.DropKind]string{sql.DropTable: "DROP TABLE", sql.DropView: "DROP VIEW", sql.DropMatView: "DROP MATERIALIZED VIEW"}
