@@ -3,6 +3,7 @@ package delta_test
 import (
 	"errors"
 	"fmt"
+	"github.com/deltaview/deltaview/internal/delta/deltatest"
 	"strings"
 	"testing"
 
@@ -28,19 +29,19 @@ import (
 // ToImplicit(ToExplicit(d)) is d when d is in the seed's form.
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
-		rels := map[string]*relation{}
+		rels := map[string]*deltatest.Relation{}
 		targets := map[string]*delta.Target{}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			if d.Cmd == "schema" {
 				var name, key string
 				d.ScanArgs(t, "name", &name)
 				d.ScanArgs(t, "key", &key)
-				r, err := parseSchema(name, d.Input, strings.Split(key, ","))
+				r, err := deltatest.ParseSchema(name, d.Input, strings.Split(key, ","))
 				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}
 				rels[name] = r
-				targets[name] = delta.NewTarget(r.s)
+				targets[name] = delta.NewTarget(r.S)
 				return ""
 			}
 			var name string
@@ -62,14 +63,14 @@ func TestDataDriven(t *testing.T) {
 	})
 }
 
-func run(t *testing.T, d *datadriven.TestData, r *relation, target *delta.Target) (string, error) {
+func run(t *testing.T, d *datadriven.TestData, r *deltatest.Relation, target *delta.Target) (string, error) {
 	switch d.Cmd {
 	case "explicit":
-		b, err := r.parseBatch(d.Input)
+		b, err := r.ParseBatch(d.Input)
 		if err != nil {
 			return "", err
 		}
-		imp, err := delta.ToImplicit(r.s, b)
+		imp, err := delta.ToImplicit(r.S, b)
 		if err != nil {
 			return "", err
 		}
@@ -78,13 +79,13 @@ func run(t *testing.T, d *datadriven.TestData, r *relation, target *delta.Target
 			t.Fatalf("%s: ToExplicit of ToImplicit: %v", d.Pos, err)
 		}
 		sorted := append(delta.Batch(nil), b...)
-		delta.SortByKey(r.s, sorted)
+		delta.SortByKey(r.S, sorted)
 		if back.String() != sorted.String() {
 			t.Fatalf("%s: round trip changed the batch:\n%s\nbecame\n%s", d.Pos, sorted, back)
 		}
 		return imp.String() + "explicit again:\n" + back.String(), nil
 	case "implicit":
-		imp, err := r.parseImplicit(d.Input)
+		imp, err := r.ParseImplicit(d.Input)
 		if err != nil {
 			return "", err
 		}
@@ -93,18 +94,18 @@ func run(t *testing.T, d *datadriven.TestData, r *relation, target *delta.Target
 			return "", err
 		}
 		if seedForm(imp) {
-			again, err := delta.ToImplicit(r.s, b)
+			again, err := delta.ToImplicit(r.S, b)
 			if err != nil || again.String() != imp.String() {
 				t.Fatalf("%s: round trip changed the implicit delta (%v):\n%s\nbecame\n%s", d.Pos, err, imp, again)
 			}
 		}
 		return b.String(), nil
 	case "coalesce":
-		b, err := r.parseBatch(d.Input)
+		b, err := r.ParseBatch(d.Input)
 		if err != nil {
 			return "", err
 		}
-		net, err := delta.Coalesce(r.s, b)
+		net, err := delta.Coalesce(r.S, b)
 		if err != nil {
 			return "", err
 		}
@@ -113,7 +114,7 @@ func run(t *testing.T, d *datadriven.TestData, r *relation, target *delta.Target
 		}
 		return net.String(), nil
 	case "apply":
-		b, err := r.parseBatch(d.Input)
+		b, err := r.ParseBatch(d.Input)
 		if err != nil {
 			return "", err
 		}

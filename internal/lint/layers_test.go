@@ -42,13 +42,14 @@ var layers = []string{
 // apart lists packages outside the layers, with the module packages each
 // may import.
 var apart = map[string][]string{
-	"internal/pgtest": nil, // test-only: a throwaway PostgreSQL server
-	"internal/lint":   nil,
+	"internal/pgtest":          nil,                                  // test-only: a throwaway PostgreSQL server
+	"internal/delta/deltatest": {"internal/delta", "internal/value"}, // test-only: text forms of changes
+	"internal/lint":            nil,
 }
 
 // testOnly are packages that only tests may import; every package's
 // _test.go files may import them, in addition to what the package may.
-var testOnly = []string{"internal/pgtest"}
+var testOnly = []string{"internal/pgtest", "internal/delta/deltatest"}
 
 // allowed returns the module packages pkg may import, and whether pkg is
 // listed at all.

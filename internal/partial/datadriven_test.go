@@ -3,6 +3,7 @@ package partial_test
 import (
 	"errors"
 	"fmt"
+	"github.com/deltaview/deltaview/internal/delta/deltatest"
 	"slices"
 	"strings"
 	"testing"
@@ -60,8 +61,8 @@ func TestDataDriven(t *testing.T) {
 }
 
 type rel struct {
-	s     *delta.Schema
-	types []value.Type
+	S     *delta.Schema
+	Types []value.Type
 	state *delta.Target
 }
 
@@ -98,7 +99,7 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		h.rels[name] = &rel{s: s, types: types, state: delta.NewTarget(s)}
+		h.rels[name] = &rel{S: s, Types: types, state: delta.NewTarget(s)}
 		return "", nil
 	case "view":
 		var name string
@@ -138,7 +139,7 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) (string, error) {
 			if r == nil {
 				return "", fmt.Errorf("no relation %s", name)
 			}
-			c, err := (&relation{s: r.s, types: r.types}).parseChange(change)
+			c, err := (&deltatest.Relation{S: r.S, Types: r.Types}).ParseChange(change)
 			if err != nil {
 				return "", err
 			}
@@ -185,7 +186,7 @@ func indent(s string) string {
 func (h *harness) columns(spec partial.Spec) ([]string, []value.Type) {
 	switch s := spec.(type) {
 	case partial.SourceSpec:
-		return s.Rel.Columns, h.rels[s.Rel.Name].types
+		return s.Rel.Columns, h.rels[s.Rel.Name].Types
 	case partial.FilterSpec:
 		return h.columns(s.In)
 	case partial.JoinSpec:
@@ -193,7 +194,7 @@ func (h *harness) columns(spec partial.Spec) ([]string, []value.Type) {
 		r := h.rels[s.Right.Name]
 		n, ty = slices.Clone(n), slices.Clone(ty)
 		for _, c := range s.RightCols {
-			n, ty = append(n, r.s.Columns[c]), append(ty, r.types[c])
+			n, ty = append(n, r.S.Columns[c]), append(ty, r.Types[c])
 		}
 		return n, ty
 	case partial.ProjectSpec:
@@ -227,7 +228,7 @@ func (h *harness) parseView(name, input string) (partial.Spec, error) {
 		}
 		switch f[0] {
 		case "source":
-			spec = partial.SourceSpec{Rel: h.rels[f[1]].s}
+			spec = partial.SourceSpec{Rel: h.rels[f[1]].S}
 		case "filter":
 			c, err := colOf(f[1])
 			if err != nil {
@@ -250,12 +251,12 @@ func (h *harness) parseView(name, input string) (partial.Spec, error) {
 				return nil, err
 			}
 			var rc []int
-			for i := range r.s.Columns {
-				if !r.s.IsKey(i) {
+			for i := range r.S.Columns {
+				if !r.S.IsKey(i) {
 					rc = append(rc, i)
 				}
 			}
-			spec = partial.JoinSpec{Left: spec, Right: r.s, FK: []int{c.Idx}, RightCols: rc, KeepLeft: len(f) > 4 && f[4] == "keep-left"}
+			spec = partial.JoinSpec{Left: spec, Right: r.S, FK: []int{c.Idx}, RightCols: rc, KeepLeft: len(f) > 4 && f[4] == "keep-left"}
 		case "project":
 			var ex []expr.Expr
 			for _, n := range f[1:] {

@@ -18,15 +18,15 @@ import (
 const txPerCheck = 100
 
 func (v viewDef) spec() partial.Spec {
-	var s partial.Spec = partial.SourceSpec{Rel: tC.s}
+	var s partial.Spec = partial.SourceSpec{Rel: tC.S}
 	if v.root != nil {
 		s = partial.FilterSpec{In: s, Pred: v.root}
 	}
 	if v.depth >= 2 {
-		s = partial.JoinSpec{Left: s, Right: tA.s, FK: []int{3}, RightCols: []int{0, 1, 2, 3}, KeepLeft: v.top != nil && v.depth == 2}
+		s = partial.JoinSpec{Left: s, Right: tA.S, FK: []int{3}, RightCols: []int{0, 1, 2, 3}, KeepLeft: v.top != nil && v.depth == 2}
 	}
 	if v.depth >= 3 {
-		s = partial.JoinSpec{Left: s, Right: tR.s, FK: []int{7}, RightCols: []int{0, 1, 2}, KeepLeft: v.top != nil}
+		s = partial.JoinSpec{Left: s, Right: tR.S, FK: []int{7}, RightCols: []int{0, 1, 2}, KeepLeft: v.top != nil}
 	}
 	if v.top != nil {
 		s = partial.FilterSpec{In: s, Pred: v.top}

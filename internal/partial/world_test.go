@@ -17,8 +17,8 @@ import (
 //	A(aid PRIMARY KEY, city text, country text, rid int4 REFERENCES R)
 //	C(cid PRIMARY KEY, name text, disc int4, aid int4 REFERENCES A)
 type table struct {
-	s      *delta.Schema
-	types  []value.Type
+	S      *delta.Schema
+	Types  []value.Type
 	fk     int    // column referencing parent, or -1
 	parent string // referenced table
 	keys   int64  // keys are drawn from [0, keys)
@@ -34,9 +34,9 @@ func mustSchema(name string, cols ...string) *delta.Schema {
 
 var (
 	i4, txt = value.Int4Type, value.TextType
-	tR      = &table{s: mustSchema("R", "rid", "rname", "zone"), types: []value.Type{i4, txt, i4}, fk: -1, keys: 4}
-	tA      = &table{s: mustSchema("A", "aid", "city", "country", "rid"), types: []value.Type{i4, txt, txt, i4}, fk: 3, parent: "R", keys: 7}
-	tC      = &table{s: mustSchema("C", "cid", "name", "disc", "aid"), types: []value.Type{i4, txt, i4, i4}, fk: 3, parent: "A", keys: 15}
+	tR      = &table{S: mustSchema("R", "rid", "rname", "zone"), Types: []value.Type{i4, txt, i4}, fk: -1, keys: 4}
+	tA      = &table{S: mustSchema("A", "aid", "city", "country", "rid"), Types: []value.Type{i4, txt, txt, i4}, fk: 3, parent: "R", keys: 7}
+	tC      = &table{S: mustSchema("C", "cid", "name", "disc", "aid"), Types: []value.Type{i4, txt, i4, i4}, fk: 3, parent: "A", keys: 15}
 	tables  = map[string]*table{"R": tR, "A": tA, "C": tC}
 	order   = []string{"R", "A", "C"}
 )
@@ -71,7 +71,7 @@ func (w world) referenced(name string, k int64) bool {
 		if t.parent != name {
 			continue
 		}
-		for _, r := range w[t.s.Name] {
+		for _, r := range w[t.S.Name] {
 			if r[t.fk].Int() == k {
 				return true
 			}
@@ -97,7 +97,7 @@ func drawValue(t *rapid.T, typ value.Type, label string) value.Value {
 // empty (no row can reference it).
 func (w world) drawRow(t *rapid.T, tb *table, k int64, label string) (value.Row, bool) {
 	r := value.Row{i4v(k)}
-	for i := 1; i < len(tb.types); i++ {
+	for i := 1; i < len(tb.Types); i++ {
 		if i == tb.fk {
 			ks := w.sortedKeys(tb.parent)
 			if len(ks) == 0 {
@@ -106,7 +106,7 @@ func (w world) drawRow(t *rapid.T, tb *table, k int64, label string) (value.Row,
 			r = append(r, i4v(rapid.SampledFrom(ks).Draw(t, label+"fk")))
 			continue
 		}
-		r = append(r, drawValue(t, tb.types[i], fmt.Sprintf("%s%d", label, i)))
+		r = append(r, drawValue(t, tb.Types[i], fmt.Sprintf("%s%d", label, i)))
 	}
 	return r, true
 }
@@ -231,9 +231,9 @@ func joinedColumns(depth int) ([]string, []value.Type) {
 	var names []string
 	var types []value.Type
 	for _, tb := range []*table{tC, tA, tR}[:depth] {
-		for i, c := range tb.s.Columns {
-			names = append(names, tb.s.Name+"."+c)
-			types = append(types, tb.types[i])
+		for i, c := range tb.S.Columns {
+			names = append(names, tb.S.Name+"."+c)
+			types = append(types, tb.Types[i])
 		}
 	}
 	return names, types
@@ -272,10 +272,10 @@ func drawView(t *rapid.T) viewDef {
 	v := viewDef{depth: rapid.IntRange(1, 3).Draw(t, "depth")}
 	names, types := joinedColumns(v.depth)
 	if rapid.Bool().Draw(t, "hasRoot") {
-		v.root = drawPred(t, 0, len(tC.types), names, types, "root.")
+		v.root = drawPred(t, 0, len(tC.Types), names, types, "root.")
 	}
 	if v.depth > 1 && rapid.Bool().Draw(t, "hasTop") {
-		v.top = drawPred(t, len(tC.types), len(names), names, types, "top.")
+		v.top = drawPred(t, len(tC.Types), len(names), names, types, "top.")
 	}
 	idx := make([]int, len(names))
 	for i := range idx {

@@ -1,4 +1,6 @@
-package partial_test
+// Package deltatest parses the text forms of schemas, rows and changes that
+// the tests of the partial-delta packages use. Tests only.
+package deltatest
 
 import (
 	"fmt"
@@ -8,15 +10,15 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// relation is a schema with column types, for parsing test input.
-type relation struct {
-	s     *delta.Schema
-	types []value.Type
+// Relation is a schema with column types, for parsing test input.
+type Relation struct {
+	S     *delta.Schema
+	Types []value.Type
 }
 
-// parseSchema reads "name:type name:type …" with the key columns given.
-func parseSchema(name, cols string, key []string) (*relation, error) {
-	r := &relation{}
+// ParseSchema reads "name:type name:type …" with the key columns given.
+func ParseSchema(name, cols string, key []string) (*Relation, error) {
+	r := &Relation{}
 	var names []string
 	for _, f := range strings.Fields(cols) {
 		n, t, ok := strings.Cut(f, ":")
@@ -28,7 +30,7 @@ func parseSchema(name, cols string, key []string) (*relation, error) {
 			return nil, err
 		}
 		names = append(names, n)
-		r.types = append(r.types, typ)
+		r.Types = append(r.Types, typ)
 	}
 	var keyIdx []int
 	for _, k := range key {
@@ -42,7 +44,7 @@ func parseSchema(name, cols string, key []string) (*relation, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.s = s
+	r.S = s
 	return r, nil
 }
 
@@ -55,9 +57,9 @@ func indexOf(xs []string, x string) int {
 	return -1
 }
 
-// parseRow reads "(a, b, -)" with types; "-" is an unknown column (NULL,
+// ParseRow reads "(a, b, -)" with types; "-" is an unknown column (NULL,
 // in the returned set), NULL is NULL.
-func parseRow(text string, types []value.Type) (value.Row, delta.Cols, error) {
+func ParseRow(text string, types []value.Type) (value.Row, delta.Cols, error) {
 	text = strings.TrimSpace(text)
 	if !strings.HasPrefix(text, "(") || !strings.HasSuffix(text, ")") {
 		return nil, nil, fmt.Errorf("row %q is not parenthesised", text)
@@ -85,26 +87,26 @@ func parseRow(text string, types []value.Type) (value.Row, delta.Cols, error) {
 	return row, unknown, nil
 }
 
-func (r *relation) keyTypes() []value.Type {
+func (r *Relation) KeyTypes() []value.Type {
 	var ts []value.Type
-	for _, k := range r.s.Key {
-		ts = append(ts, r.types[k])
+	for _, k := range r.S.Key {
+		ts = append(ts, r.Types[k])
 	}
 	return ts
 }
 
-// parseChange reads one change as Format prints it.
-func (r *relation) parseChange(line string) (delta.Change, error) {
+// ParseChange reads one change as Format prints it.
+func (r *Relation) ParseChange(line string) (delta.Change, error) {
 	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 	full := func() (value.Row, error) {
-		row, u, err := parseRow(rest, r.types)
+		row, u, err := ParseRow(rest, r.Types)
 		if err == nil && !u.Empty() {
 			err = fmt.Errorf("%s cannot have unknown columns", kind)
 		}
 		return row, err
 	}
 	key := func() (value.Row, error) {
-		row, _, err := parseRow(rest, r.keyTypes())
+		row, _, err := ParseRow(rest, r.KeyTypes())
 		return row, err
 	}
 	switch kind {
@@ -116,14 +118,14 @@ func (r *relation) parseChange(line string) (delta.Change, error) {
 		if !ok {
 			return nil, fmt.Errorf("update needs old -> new")
 		}
-		old, _, err := parseRow(o, r.types)
+		old, _, err := ParseRow(o, r.Types)
 		if err != nil {
 			return nil, err
 		}
-		nw, _, err := parseRow(n, r.types)
+		nw, _, err := ParseRow(n, r.Types)
 		return delta.Update{Old: old, New: nw}, err
 	case "partial-update":
-		row, u, err := parseRow(rest, r.types)
+		row, u, err := ParseRow(rest, r.Types)
 		return delta.PartialUpdate{Row: row, Unknown: u}, err
 	case "upsert":
 		row, err := full()
@@ -141,13 +143,13 @@ func (r *relation) parseChange(line string) (delta.Change, error) {
 	return nil, fmt.Errorf("unknown change kind %q", kind)
 }
 
-func (r *relation) parseBatch(input string) (delta.Batch, error) {
+func (r *Relation) ParseBatch(input string) (delta.Batch, error) {
 	var b delta.Batch
 	for _, line := range strings.Split(input, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		c, err := r.parseChange(line)
+		c, err := r.ParseChange(line)
 		if err != nil {
 			return nil, err
 		}
@@ -156,10 +158,10 @@ func (r *relation) parseBatch(input string) (delta.Batch, error) {
 	return b, nil
 }
 
-// parseImplicit reads "+ (row)" lines into ΔR and "- (row) flag" lines
+// ParseImplicit reads "+ (row)" lines into ΔR and "- (row) flag" lines
 // into ∇R.
-func (r *relation) parseImplicit(input string) (*delta.Implicit, error) {
-	d := &delta.Implicit{Schema: r.s}
+func (r *Relation) ParseImplicit(input string) (*delta.Implicit, error) {
+	d := &delta.Implicit{Schema: r.S}
 	for _, line := range strings.Split(input, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -167,14 +169,14 @@ func (r *relation) parseImplicit(input string) (*delta.Implicit, error) {
 		}
 		switch line[0] {
 		case '+':
-			row, u, err := parseRow(line[1:], r.types)
+			row, u, err := ParseRow(line[1:], r.Types)
 			if err != nil {
 				return nil, err
 			}
 			d.Ins = append(d.Ins, delta.Tuple{Row: row, Unknown: u})
 		case '-':
 			i := strings.LastIndex(line, ")")
-			row, u, err := parseRow(line[1:i+1], r.types)
+			row, u, err := ParseRow(line[1:i+1], r.Types)
 			if err != nil {
 				return nil, err
 			}
