@@ -161,7 +161,7 @@ func (e *Engine) updateRow(t *table, id uint64, newRow value.Row) (uint64, error
 	if !ok {
 		return 0, pgerr.New(pgerr.Internal, "engine: update of a missing row %d of %q", id, t.name)
 	}
-	if u, dup := t.conflictExcept(newRow, id); dup {
+	if u, dup := t.conflictExcept(old, newRow, id); dup {
 		return 0, uniqueViolation(u, t, newRow)
 	}
 	t.replace(id, old, newRow)

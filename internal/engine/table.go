@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tidwall/btree"
-
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -22,7 +20,7 @@ type table struct {
 	name    string
 	def     *sql.CreateTable
 	cols    []plan.Column
-	rows    *btree.Map[uint64, value.Row]
+	rows    *rowStore
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
 	delta   zset.ZSet      // the last commit's batch, reused by the next
@@ -40,7 +38,7 @@ type uniqueIndex struct {
 }
 
 func newTable(def *sql.CreateTable) *table {
-	t := &table{name: def.Name, def: def, rows: btree.NewMap[uint64, value.Row](32), nextID: 1}
+	t := &table{name: def.Name, def: def, rows: newRowStore(), nextID: 1}
 	for _, c := range def.Cols {
 		t.cols = append(t.cols, plan.Column{Name: c.Name, Type: c.Type})
 	}
@@ -140,11 +138,18 @@ func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
 		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
 }
 
-// conflictExcept returns the unique index on which row would duplicate a
-// row other than the one with id.
-func (t *table) conflictExcept(row value.Row, id uint64) (*uniqueIndex, bool) {
+// conflictExcept returns the unique index on which row, replacing old
+// under id, would duplicate another row. An index whose key the
+// replacement leaves unchanged cannot conflict and is not searched.
+func (t *table) conflictExcept(old, row value.Row, id uint64) (*uniqueIndex, bool) {
+	var a, b [64]byte
 	for _, u := range t.uniques {
-		if other, ok := u.lookup(row); ok && other != id {
+		ko, okOld := u.key(old, a[:0])
+		kn, okNew := u.key(row, b[:0])
+		if !okNew || okOld && string(ko) == string(kn) {
+			continue
+		}
+		if other, ok := u.m[string(kn)]; ok && other != id {
 			return u, true
 		}
 	}
@@ -209,4 +214,26 @@ func (t *table) remove(id uint64) value.Row {
 // scan calls fn for every row in id order until fn returns false.
 func (t *table) scan(fn func(id uint64, row value.Row) bool) {
 	t.rows.Scan(fn)
+}
+
+// compact renumbers the rows when deletions have left more holes than
+// rows, so that a table that churns keeps memory in proportion to its
+// rows. Only between transactions: the undo log refers to row ids.
+func (t *table) compact() {
+	holes := len(t.rows.rows) - 1 - t.rows.n
+	if holes < 1024 || holes < t.rows.n {
+		return
+	}
+	old := t.rows
+	t.rows = newRowStore()
+	t.rows.grow(old.n)
+	for _, u := range t.uniques {
+		clear(u.m)
+	}
+	t.nextID = 1
+	t.bytes = 0
+	old.Scan(func(_ uint64, row value.Row) bool {
+		t.put(t.nextID, row)
+		return true
+	})
 }

@@ -209,6 +209,9 @@ func (e *Engine) commit() error {
 	}
 	e.shared.commit()
 	e.commitPartial()
+	for t := range e.changedTables(tx.log) {
+		t.compact()
+	}
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
 	return nil
@@ -300,4 +303,13 @@ func (t *table) reuseDelta(n int) zset.ZSet {
 		return make(zset.ZSet, 0, n)
 	}
 	return z[:0]
+}
+
+// changedTables returns the tables a transaction's log touches.
+func (e *Engine) changedTables(log []change) map[*table]bool {
+	out := map[*table]bool{}
+	for _, c := range log {
+		out[c.t] = true
+	}
+	return out
 }
