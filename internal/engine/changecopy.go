@@ -56,25 +56,11 @@ func (e *Engine) execChangeCopy(c *sql.Copy) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var r io.Reader
-	if c.Stdin {
-		if e.copyData == nil {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM STDIN needs its data").
-				WithHint(`in a script, write the data lines after the statement, ending with a line \.`)
-		}
-		r = e.copyData
-	} else {
-		if e.openFile == nil {
-			return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "COPY from a file is not allowed here").
-				WithHint("use COPY … FROM STDIN, or deltaview run, which reads files")
-		}
-		f, err := e.openFile(c.File)
-		if err != nil {
-			return Result{}, pgerr.New(pgerr.UndefinedFile, "could not open file %q for reading: %v", c.File, unwrapPath(err))
-		}
-		defer f.Close()
-		r = f
+	r, done, err := e.copySource(c)
+	if err != nil {
+		return Result{}, err
 	}
+	defer done()
 	explicit := e.tx != nil && e.tx.explicit
 	mark := 0
 	if explicit {

@@ -41,25 +41,11 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot copy to system view %q", c.Table)
 	}
-	var r io.Reader
-	if c.Stdin {
-		if e.copyData == nil {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM STDIN needs its data").
-				WithHint(`in a script, write the data lines after the statement, ending with a line \.`)
-		}
-		r = e.copyData
-	} else {
-		if e.openFile == nil {
-			return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "COPY from a file is not allowed here").
-				WithHint("use COPY … FROM STDIN, or deltaview run, which reads files")
-		}
-		f, err := e.openFile(c.File)
-		if err != nil {
-			return Result{}, pgerr.New(pgerr.UndefinedFile, "could not open file %q for reading: %v", c.File, unwrapPath(err))
-		}
-		defer f.Close()
-		r = f
+	r, done, err := e.copySource(c)
+	if err != nil {
+		return Result{}, err
 	}
+	defer done()
 	n, err := e.copyRows(t, c, r)
 	if err != nil {
 		return Result{}, err
@@ -456,4 +442,25 @@ func (e *Engine) reserve(t *table, n int64) {
 			u.m = m
 		}
 	}
+}
+
+// copySource opens a COPY's input: the data lines of the script for FROM
+// STDIN, or the file, through the opener the host allows. done closes it.
+func (e *Engine) copySource(c *sql.Copy) (r io.Reader, done func(), err error) {
+	if c.Stdin {
+		if e.copyData == nil {
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM STDIN needs its data").
+				WithHint(`in a script, write the data lines after the statement, ending with a line \.`)
+		}
+		return e.copyData, func() {}, nil
+	}
+	if e.openFile == nil {
+		return nil, nil, pgerr.New(pgerr.InsufficientPrivilege, "COPY from a file is not allowed here").
+			WithHint("use COPY … FROM STDIN, or deltaview run, which reads files")
+	}
+	f, err := e.openFile(c.File)
+	if err != nil {
+		return nil, nil, pgerr.New(pgerr.UndefinedFile, "could not open file %q for reading: %v", c.File, unwrapPath(err))
+	}
+	return f, func() { f.Close() }, nil
 }
