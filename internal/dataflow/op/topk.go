@@ -101,6 +101,7 @@ type tkGroup struct {
 type tkStaged struct {
 	g          *tkGroup
 	isNew      bool
+	same       bool // the kept rows do not change, only the total
 	total      int64
 	soff, slen int
 }
@@ -242,6 +243,19 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	if !found {
 		g = &tkGroup{key: slices.Clone(key)}
 	}
+	if found && t.allBelow(g, ch) {
+		// Every change falls below the kept rows of a partition not held
+		// whole: the kept rows, and so the window, stay as they are.
+		total := g.total
+		for i := range ch {
+			total += ch[i].n
+		}
+		if total < 0 {
+			return out, pgerr.New(pgerr.Internal, "top-k: partition %s would hold %d rows", zset.FormatRow(key), total)
+		}
+		t.staged = append(t.staged, tkStaged{g: g, total: total, same: true})
+		return out, nil
+	}
 	off := len(t.kept)
 	t.kept = append(t.kept, g.kept...)
 	l := len(g.kept)
@@ -304,6 +318,29 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	}
 	t.staged = append(t.staged, tkStaged{g: g, isNew: !found, total: total, soff: off, slen: l})
 	return t.diffWindows(g.kept, t.kept[off:off+l], out), nil
+}
+
+// allBelow reports whether every change of ch orders after the partition's
+// last kept row while the partition has rows beyond its kept ones, so that
+// none of them can enter the kept rows.
+func (t *TopK) allBelow(g *tkGroup, ch []tkEntry) bool {
+	if len(g.kept) == 0 {
+		return false
+	}
+	var held int64
+	for _, e := range g.kept {
+		held += e.n
+	}
+	if held == g.total {
+		return false // held whole: an assertion below may still be kept
+	}
+	last := &g.kept[len(g.kept)-1]
+	for i := range ch {
+		if t.cmp(&ch[i], last) <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // refill appends to t.kept the first capa positions of the partition: the
@@ -430,6 +467,10 @@ func (t *TopK) Commit() {
 	}
 	for _, s := range t.staged {
 		g := s.g
+		if s.same {
+			g.total = s.total
+			continue
+		}
 		t.bytes -= t.keptBytes(g.kept)
 		kept := t.kept[s.soff : s.soff+s.slen]
 		if cap(g.kept) < len(kept) || cap(g.kept) > 2*len(kept)+8 {
