@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -403,22 +404,35 @@ func (p *copyParser) splitCSV(rec []byte) ([]copyField, *pgerr.Error) {
 	}
 }
 
-// execSet runs SET and RESET. The only setting is deltaview.max_memory,
-// the engine-wide budget of all views' state.
+// execSet runs SET and RESET: deltaview.max_memory, the engine-wide budget
+// of all views' state, and deltaview.refill_notice, the refills one view
+// may do in one step before a notice.
 func (e *Engine) execSet(s *sql.Set) (Result, error) {
-	if s.Name != "deltaview.max_memory" {
-		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
-			WithHint("the only setting is deltaview.max_memory")
-	}
-	var n int64
-	if s.Value != "" && s.Value != "0" {
-		var err error
-		if n, err = sql.ParseBytes(s.Value); err != nil {
-			return Result{}, err
+	switch s.Name {
+	case "deltaview.max_memory":
+		var n int64
+		if s.Value != "" && s.Value != "0" {
+			var err error
+			if n, err = sql.ParseBytes(s.Value); err != nil {
+				return Result{}, err
+			}
 		}
+		e.maxMemory = n
+		e.overBudget = false
+	case "deltaview.refill_notice":
+		var n int64
+		if s.Value != "" {
+			var err error
+			if n, err = strconv.ParseInt(s.Value, 10, 64); err != nil {
+				return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", s.Name, s.Value).
+					WithHint("a number of refills per view and step; 0 for the default, a negative number to turn the notice off")
+			}
+		}
+		e.SetRefillNotice(n)
+	default:
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
+			WithHint("the settings are deltaview.max_memory and deltaview.refill_notice")
 	}
-	e.maxMemory = n
-	e.overBudget = false
 	return Result{Tag: "SET"}, nil
 }
 

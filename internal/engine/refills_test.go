@@ -15,7 +15,6 @@ func TestRefillNotice(t *testing.T) {
 	op.DefaultReserve = 1
 	defer func() { op.DefaultReserve = saved }()
 	e := engine.New()
-	e.SetRefillNotice(1)
 	run := func(sql string) []string {
 		var notices []string
 		if err := e.ExecScript(sql, func(r engine.Result) error {
@@ -26,7 +25,8 @@ func TestRefillNotice(t *testing.T) {
 		}
 		return notices
 	}
-	run(`CREATE TABLE t (id int PRIMARY KEY, g int, v int);
+	run(`SET deltaview.refill_notice = 1;
+		CREATE TABLE t (id int PRIMARY KEY, g int, v int);
 		INSERT INTO t SELECT i, i % 3, i FROM generate_series(1, 30) i;
 		CREATE MATERIALIZED VIEW m AS SELECT g, max(v) FROM t GROUP BY g;`)
 	// Deleting one group's maximum refills that group once: no notice.
@@ -47,5 +47,16 @@ func TestRefillNotice(t *testing.T) {
 	}
 	if refills != "4" {
 		t.Fatalf("deltaview_views.refills = %s, want 4", refills)
+	}
+}
+
+func TestRefillNoticeSetting(t *testing.T) {
+	e := engine.New()
+	err := e.ExecScript(`SET deltaview.refill_notice = 'many'`, func(engine.Result) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "invalid value") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := e.ExecScript(`SET deltaview.refill_notice = -1; RESET deltaview.refill_notice`, func(engine.Result) error { return nil }); err != nil {
+		t.Fatal(err)
 	}
 }
