@@ -32,15 +32,9 @@ import (
 //
 // The expected numbers were checked against PostgreSQL 15.
 func TestAggregateDataDriven(t *testing.T) {
-	datadriven.Walk(t, "aggtestdata", func(t *testing.T, path string) {
+	walkDataDriven(t, "aggtestdata", func() func(*datadriven.TestData) (string, error) {
 		var h aggHarness
-		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			out, err := h.run(d)
-			if err != nil {
-				d.Fatalf(t, "%v", err)
-			}
-			return out
-		})
+		return h.run
 	})
 }
 

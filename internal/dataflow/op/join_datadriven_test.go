@@ -29,15 +29,9 @@ import (
 // (shared) instead of keeping its own. step, show and stats as in
 // testdata/; show also prints an Arrange's arrangement.
 func TestJoinDataDriven(t *testing.T) {
-	datadriven.Walk(t, "jointestdata", func(t *testing.T, path string) {
-		h := joinHarness{}
-		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			out, err := h.run(d)
-			if err != nil {
-				d.Fatalf(t, "%v", err)
-			}
-			return out
-		})
+	walkDataDriven(t, "jointestdata", func() func(*datadriven.TestData) (string, error) {
+		h := &joinHarness{}
+		return h.run
 	})
 }
 
