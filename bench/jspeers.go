@@ -84,6 +84,7 @@ func RunJS(dir, engine string, ns []int, views []View, opt Options, log io.Write
 			return fmt.Errorf("%s: bad output line %q: %w", engine, sc.Text(), err)
 		}
 		seen[fmt.Sprint(c.N, c.View)] = true
+		c.checkMemory()
 		report(c)
 	}
 	err = cmd.Wait()

@@ -98,8 +98,6 @@ func fmtRate(x float64) string {
 
 func fmtBytes(b int64) string {
 	switch {
-	case b < 0:
-		return fmt.Sprintf("%d B", b)
 	case b >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
 	case b >= 1<<10:
@@ -249,12 +247,26 @@ func (r *Results) markdown(svgRel string) string {
 						p(" %s |", fmtRate(c.Throughput[i].ChangesPerSec))
 					}
 				}
-				p(" %.1f | %s | %s |\n", c.ColdStartMs, fmtBytes(c.MemoryBytes), c.MemoryMethod)
+				mem, method := memoryColumns(c)
+				p(" %.1f | %s | %s |\n", c.ColdStartMs, mem, mdEscape(method))
 			}
 		}
 	}
 	p("\n%s", notes)
 	return b.String()
+}
+
+// memoryColumns returns the memory and counted-as columns of c: a figure
+// that could not be measured (or, in results written before that was
+// marked, a negative one) reads "unmeasurable", with the reason beside it.
+func memoryColumns(c Cell) (mem, method string) {
+	if c.MemoryBytes < 0 {
+		c.checkMemory()
+	}
+	if c.MemoryUnmeasurable {
+		return "unmeasurable", c.MemoryMethod
+	}
+	return fmtBytes(c.MemoryBytes), c.MemoryMethod
 }
 
 func statusWord(c Cell, ok bool) string {
@@ -279,6 +291,6 @@ const notes = `## What is measured
 - **TanStack DB** (@tanstack/db, whose live queries compile to @tanstack/db-ivm's differential dataflow, so db-ivm is measured through it): local-only collections with indexes on k, val and grp, one live query collection per view, changes through ` + "`collection.update`" + ` (one call per batch); the live query is up to date when the call returns.
 - **Zero (zqlite)** (@rocicorp/zero): Zero's query engine in-process through its zqlite export over an in-memory SQLite database; changes are pushed into the table source, which writes them to SQLite and through the view's operators. Zero's query language has no GROUP BY or aggregates, so groupby and groupcount cannot run; its join is the relationship ` + "`t.related('u')`" + ` (each t row with its u row), the nearest it has to an inner join.
 - **d2ts** (@electric-sql/d2ts): a differential dataflow graph per view built from its operators (filter, map, reduce, innerJoin, topK); each transaction is one version. Its reduce and topK recompute a whole group from the group's values on every change: topk's group is every row with grp < 500.
-- JavaScript memory is the V8 heap's growth across the view's creation, after forced collections (node --expose-gc). Node runs with the packages pinned by bench/peers/js/package-lock.json, installed by the harness (` + "`npm ci`" + `).
+- JavaScript memory is the V8 heap's growth across the view's creation, as the Go heap delta is counted: the heap's used bytes after forced full collections (node --expose-gc, repeated until a pass frees nothing more), read after the data is loaded and just before the view is created, then right after. A heap that shrank across the creation (more freed than the view added) gives no figure: the row reads **unmeasurable**, with the reason beside it. Node runs with the packages pinned by bench/peers/js/package-lock.json, installed by the harness (` + "`npm ci`" + `).
 - The machine is shared: the load average above says how busy it was. p99 figures of garbage-collected runtimes (Go, V8) include collections.
 `

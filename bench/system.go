@@ -80,9 +80,13 @@ type Cell struct {
 	LatencyP99Us    float64 `json:"latency_p99_us"`
 	LatencySamples  int     `json:"latency_samples"`
 	Throughput      []Thru  `json:"throughput"`
-	// MemoryBytes is the view's memory as MemoryMethod counts it.
-	MemoryBytes  int64  `json:"memory_bytes"`
-	MemoryMethod string `json:"memory_method"`
+	// MemoryBytes is the view's memory as MemoryMethod counts it, never
+	// negative. When the method could give no sound figure (a heap that
+	// shrank across the view's creation, say), MemoryUnmeasurable is set,
+	// MemoryBytes is 0 and MemoryMethod ends with the reason.
+	MemoryBytes        int64  `json:"memory_bytes"`
+	MemoryMethod       string `json:"memory_method"`
+	MemoryUnmeasurable bool   `json:"memory_unmeasurable,omitempty"`
 	// HeapDeltaBytes is the Go heap's growth (live bytes after a GC)
 	// across the view's creation, for systems inside this process.
 	HeapDeltaBytes int64 `json:"heap_delta_bytes,omitempty"`
@@ -140,6 +144,7 @@ func runView(sys System, d *Data, v View, opt Options) Cell {
 	} else {
 		c.MemoryBytes, c.MemoryMethod = c.HeapDeltaBytes, "Go heap delta"
 	}
+	c.checkMemory()
 	if err := check(sys, d, v); err != nil {
 		return fail("invalid", fmt.Errorf("after creation: %w", err))
 	}
@@ -193,6 +198,19 @@ func runView(sys System, d *Data, v View, opt Options) Cell {
 	}
 	c.Checks++
 	return c
+}
+
+// checkMemory marks c's memory unmeasurable when the figure is negative:
+// a heap delta below zero says that more was freed than the view added
+// (or a method went wrong), not how much the view holds.
+func (c *Cell) checkMemory() {
+	if c.MemoryBytes >= 0 {
+		return
+	}
+	c.MemoryUnmeasurable = true
+	c.MemoryMethod = fmt.Sprintf("%s: unmeasurable, it came out below zero (%s less after the view's creation than before)",
+		c.MemoryMethod, fmtBytes(-c.MemoryBytes))
+	c.MemoryBytes = 0
 }
 
 func check(sys System, d *Data, v View) error {

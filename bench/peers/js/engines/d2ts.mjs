@@ -82,7 +82,9 @@ export function make() {
       if (v.ordered) out.sort((a, b) => (Number(b[2]) - Number(a[2])) || (Number(a[0]) - Number(b[0])));
       return out;
     },
-    dropView() { graph = null; acc = null; },
+    // Every reference to the graph goes, so that it is garbage before the
+    // next view is created (and measured).
+    dropView() { graph = tIn = uIn = acc = null; },
     close() {},
   };
 }

@@ -1,0 +1,46 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMemoryNeverNegative checks that a memory figure that could not be
+// measured, or a negative one (as results files written before it was
+// marked hold), is rendered as unmeasurable with its reason, never as a
+// negative number.
+func TestMemoryNeverNegative(t *testing.T) {
+	ok := Cell{MemoryBytes: 3 << 20, MemoryMethod: "V8 heap delta (after GC)"}
+	marked := Cell{MemoryUnmeasurable: true,
+		MemoryMethod: "V8 heap delta (after GC): unmeasurable, the heap shrank by 133 kB across the view's creation (more was freed than the view added)"}
+	legacy := Cell{MemoryBytes: -182807736, MemoryMethod: "V8 heap delta (after GC)"}
+
+	if mem, method := memoryColumns(ok); mem != "3.0 MB" || method != ok.MemoryMethod {
+		t.Errorf("measured: %q, %q", mem, method)
+	}
+	if mem, method := memoryColumns(marked); mem != "unmeasurable" || method != marked.MemoryMethod {
+		t.Errorf("unmeasurable: %q, %q", mem, method)
+	}
+	mem, method := memoryColumns(legacy)
+	if mem != "unmeasurable" || !strings.HasPrefix(method, "V8 heap delta (after GC): unmeasurable") {
+		t.Errorf("negative: %q, %q", mem, method)
+	}
+
+	legacy.checkMemory()
+	if legacy.MemoryBytes != 0 || !legacy.MemoryUnmeasurable {
+		t.Errorf("checkMemory left %d B, unmeasurable %v", legacy.MemoryBytes, legacy.MemoryUnmeasurable)
+	}
+
+	r := &Results{Command: "deltaview bench", Sizes: []int{10_000}, Systems: []string{"d2ts"}}
+	for _, v := range Views {
+		r.Cells = append(r.Cells, Cell{System: "d2ts", View: v.Name, N: 10_000, Status: "ok",
+			LatencyMedianUs: 10, LatencySamples: 5, MemoryBytes: -53794664, MemoryMethod: "V8 heap delta (after GC)"})
+	}
+	md := r.markdown("benchmarks")
+	if strings.Contains(md, "-53794664") {
+		t.Error("the page shows a negative memory figure")
+	}
+	if got := strings.Count(md, "| unmeasurable | V8 heap delta (after GC): unmeasurable,"); got != len(Views) {
+		t.Errorf("%d rows read unmeasurable, want %d", got, len(Views))
+	}
+}
