@@ -1,6 +1,7 @@
 package op
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -8,94 +9,164 @@ import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
-	"github.com/tidwall/btree"
 )
 
-// counts is a multiset of rows, row → nonzero weight, the state of Distinct
-// and Integrate. It is a B-tree ordered by value.CompareRows whose nodes
-// hold the entries inline: one pointer per row (the row's backing array)
-// plus a few per node of up to 63 entries, and no allocation per row besides
-// the row itself. A hash map keyed by value.HashRow would need the same one
-// pointer per row (in a slab, with a chain for collisions) and would save the
-// log n comparisons, but Integrate must iterate in row order anyway, and one
-// structure serves both.
+// counts is a multiset of rows, row → nonzero weight, the state of
+// Distinct, SetOp and Integrate. It is a hash index (value.HashRow → the
+// first slot of a chain) over a slab of (row, weight) slots: finding a row
+// costs a hash and one or two cache misses whatever the size, where a
+// B-tree costs a comparison per level, each a cache miss in a big tree, and
+// a change to a view costs two or three of these. A slot costs one pointer
+// (the row's backing array) and no allocation besides the row itself.
+// Freed slots are reused. Ordered reads (scan) sort the rows: they read
+// every row anyway, while changes, the hot path, need no order.
 type counts struct {
-	tr    *btree.BTreeG[countEntry]
+	same  func(a, b value.Row) bool // row equality: identity or SQL-value
+	cmp   func(a, b value.Row) int  // the order scan reads in, consistent with same
+	index map[uint64]int32          // row hash → first slot of its chain
+	slots []countSlot
+	free  int32 // first free slot, -1 when none
+	live  int
 	total int64 // sum of weights
 	bytes int64 // RowBytes of the rows held
 }
 
-type countEntry struct {
-	row value.Row
-	n   int64
+type countSlot struct {
+	row  value.Row // nil in a free slot
+	n    int64
+	next int32 // next slot of the chain (or of the free list), -1 at the end
 }
 
-// entryOverhead is the per-entry cost of the B-tree beyond the row: the
-// weight, the slack of node arrays and the nodes' own headers. Nodes hold
-// between half and all of their 63 entries, and a split leaves the left half
-// in the full-size array, so the arrays take up to twice the entries' size;
-// rows loaded in order (a cold start) leave every node half full. Counting
-// one entry's size of slack matches the heap growth the runtime measures
-// for in-order loads (TestStateBytesHonest) and overstates random ones
-// slightly.
-const entryOverhead = int64(unsafe.Sizeof(countEntry{})-unsafe.Sizeof(value.Row(nil))) +
-	int64(unsafe.Sizeof(countEntry{})) + 2
+// entryOverhead is the per-row cost beyond the row: the slot with a
+// quarter of slack for the slab's growth, and the index's entry (an 8-byte
+// hash and a 4-byte slot) at the swiss map's 7/8 load with half again of
+// slack for its doubling.
+const entryOverhead = int64(unsafe.Sizeof(countSlot{}))*5/4 - int64(unsafe.Sizeof(value.Row(nil))) +
+	(8+4+1)*8/7*3/2
 
-func lessEntry(a, b countEntry) bool { return value.CompareRows(a.row, b.row) < 0 }
+func valueEqual(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }
 
-func lessIdentical(a, b countEntry) bool { return zset.CompareRows(a.row, b.row) < 0 }
+func zsetEqual(a, b value.Row) bool { return zset.CompareRows(a, b) == 0 }
 
 // newCounts returns counts whose rows are equal when value.CompareRows
 // says so: -0 and 0, or 1.5 and 1.50, share one entry.
 func newCounts() counts {
-	return counts{tr: btree.NewBTreeGOptions(lessEntry, btree.Options{NoLocks: true})}
+	return counts{same: valueEqual, cmp: value.CompareRows, index: map[uint64]int32{}, free: -1}
 }
 
 // newIdentityCounts returns counts whose rows are equal only when they
 // are equal as Z-set rows (zset.CompareRows): the state of a multiset that
 // must print exactly the rows it was given.
 func newIdentityCounts() counts {
-	return counts{tr: btree.NewBTreeGOptions(lessIdentical, btree.Options{NoLocks: true})}
+	return counts{same: zsetEqual, cmp: zset.CompareRows, index: map[uint64]int32{}, free: -1}
+}
+
+// find returns r's hash and slot, -1 when absent.
+func (c *counts) find(r value.Row) (uint64, int32) {
+	h := value.HashRow(r)
+	i, ok := c.index[h]
+	if !ok {
+		return h, -1
+	}
+	for ; i >= 0; i = c.slots[i].next {
+		if c.same(c.slots[i].row, r) {
+			return h, i
+		}
+	}
+	return h, -1
 }
 
 // lookup returns the entry equal to r: its weight and the row stored,
 // which may differ from r in representation.
 func (c *counts) lookup(r value.Row) (value.Row, int64, bool) {
-	e, ok := c.tr.Get(countEntry{row: r})
-	return e.row, e.n, ok
+	if _, i := c.find(r); i >= 0 {
+		return c.slots[i].row, c.slots[i].n, true
+	}
+	return nil, 0, false
 }
 
 // get returns r's weight, 0 when absent.
 func (c *counts) get(r value.Row) int64 {
-	e, _ := c.tr.Get(countEntry{row: r})
-	return e.n
+	if _, i := c.find(r); i >= 0 {
+		return c.slots[i].n
+	}
+	return 0
 }
 
 // add adds w to r's weight, removing r when it reaches zero.
 func (c *counts) add(r value.Row, w int64) {
-	var hint btree.PathHint
 	c.total += w
-	old, ok := c.tr.GetHint(countEntry{row: r}, &hint)
+	h, i := c.find(r)
 	switch {
-	case !ok:
-		c.tr.SetHint(countEntry{row: r, n: w}, &hint)
-		c.bytes += dataflow.RowBytes(r)
-	case old.n+w == 0:
-		c.tr.DeleteHint(old, &hint)
-		c.bytes -= dataflow.RowBytes(old.row)
+	case i < 0:
+		c.insert(h, r, w)
+	case c.slots[i].n+w == 0:
+		c.remove(h, i)
 	default:
-		old.n += w
-		c.tr.SetHint(old, &hint)
+		c.slots[i].n += w
 	}
 }
 
+func (c *counts) insert(h uint64, r value.Row, w int64) {
+	head, ok := c.index[h]
+	if !ok {
+		head = -1
+	}
+	s := countSlot{row: r, n: w, next: head}
+	i := c.free
+	if i >= 0 {
+		c.free = c.slots[i].next
+		c.slots[i] = s
+	} else {
+		i = int32(len(c.slots))
+		c.slots = append(c.slots, s)
+	}
+	c.index[h] = i
+	c.live++
+	c.bytes += dataflow.RowBytes(r)
+}
+
+func (c *counts) remove(h uint64, i int32) {
+	c.bytes -= dataflow.RowBytes(c.slots[i].row)
+	next := c.slots[i].next
+	if head := c.index[h]; head == i {
+		if next < 0 {
+			delete(c.index, h)
+		} else {
+			c.index[h] = next
+		}
+	} else {
+		p := head
+		for c.slots[p].next != i {
+			p = c.slots[p].next
+		}
+		c.slots[p].next = next
+	}
+	c.slots[i] = countSlot{next: c.free}
+	c.free = i
+	c.live--
+}
+
 func (c *counts) state() dataflow.StateSize {
-	n := int64(c.tr.Len())
+	n := int64(c.live)
 	return dataflow.StateSize{Rows: n, Bytes: c.bytes + n*entryOverhead}
 }
 
+// scan calls fn for each row held, with its weight, in c.cmp order, until
+// fn returns false. It sorts the rows: O(rows · log rows).
 func (c *counts) scan(fn func(r value.Row, w int64) bool) {
-	c.tr.Scan(func(e countEntry) bool { return fn(e.row, e.n) })
+	order := make([]int32, 0, c.live)
+	for i := range c.slots {
+		if c.slots[i].row != nil {
+			order = append(order, int32(i))
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int { return c.cmp(c.slots[a].row, c.slots[b].row) })
+	for _, i := range order {
+		if !fn(c.slots[i].row, c.slots[i].n) {
+			return
+		}
+	}
 }
 
 // String prints the multiset as a Z-set.

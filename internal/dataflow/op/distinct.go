@@ -9,7 +9,7 @@ import (
 // Distinct keeps a count per distinct row (the sum of its weights so far);
 // it emits +1 for a row whose count goes from ≤0 to >0 and -1 for one whose
 // count goes from >0 to ≤0, so its integrated output is the set of rows with
-// a positive count. The counts are a B-tree of (row, count) entries (see
+// a positive count. The counts are a hash index over (row, count) slots (see
 // counts for the choice).
 type Distinct struct {
 	counts counts
@@ -76,7 +76,7 @@ func (d *Distinct) Abort() { d.staged = nil }
 
 // Info describes the distinct.
 func (d *Distinct) Info() dataflow.Info {
-	return dataflow.Info{Kind: "Distinct", State: "count per distinct row", Cost: "O(change · log rows)"}
+	return dataflow.Info{Kind: "Distinct", State: "count per distinct row", Cost: "O(change)"}
 }
 
 // State reports the distinct rows counted.

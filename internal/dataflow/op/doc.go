@@ -8,6 +8,7 @@
 //
 // Stateless operators reuse their output buffer from one step to the next
 // (dataflow.ReuseBatch), so a step through them allocates nothing but the
-// rows a Map computes. Stateful ones keep their state in a B-tree of
-// (row, weight) entries held inline in the nodes (see counts).
+// rows a Map computes. Distinct, SetOp and Integrate keep their counts in
+// a hash index over a slab of (row, weight) slots (see counts); operators
+// that need order read arrangements, B-trees (dataflow.Arrangement).
 package op

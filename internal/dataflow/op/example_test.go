@@ -36,8 +36,8 @@ func Example() {
 	// 0 Input t
 	// 1 Filter #0 > 10 <- 0  state: none  cost: O(change)
 	// 2 Map #1 <- 1  state: none  cost: O(change)
-	// 3 Distinct <- 2  state: count per distinct row  cost: O(change · log rows)
-	// 4 Integrate <- 3  state: the view's rows with their multiplicities  cost: O(change · log rows)
+	// 3 Distinct <- 2  state: count per distinct row  cost: O(change)
+	// 4 Integrate <- 3  state: the view's rows with their multiplicities  cost: O(change)
 	// step 1: view delta
 	// +1 (1)
 	// step 2: view delta

@@ -61,7 +61,7 @@ func (g *Integrate) Lookup(r value.Row) int64 { return g.counts.get(r) }
 
 // Info describes the integrate.
 func (g *Integrate) Info() dataflow.Info {
-	return dataflow.Info{Kind: "Integrate", State: "the view's rows with their multiplicities", Cost: "O(change · log rows)"}
+	return dataflow.Info{Kind: "Integrate", State: "the view's rows with their multiplicities", Cost: "O(change)"}
 }
 
 // State reports the distinct rows held.

@@ -121,7 +121,7 @@ func (s *SetOp) Abort() { s.staged = [2]zset.ZSet{} }
 
 // Info describes the set operation.
 func (s *SetOp) Info() dataflow.Info {
-	return dataflow.Info{Kind: setOpNames[s.kind], State: "count per distinct row of each input", Cost: "O(change · log rows)"}
+	return dataflow.Info{Kind: setOpNames[s.kind], State: "count per distinct row of each input", Cost: "O(change)"}
 }
 
 // State reports the distinct rows counted on both sides.
