@@ -448,13 +448,7 @@ func (e *Engine) reserve(t *table, n int64) {
 	}
 	e.tx.log = slices.Grow(e.tx.log, int(n))
 	for _, u := range t.uniques {
-		if int64(len(u.m)) < n {
-			m := make(map[string]uint64, int64(len(u.m))+n)
-			for k, id := range u.m {
-				m[k] = id
-			}
-			u.m = m
-		}
+		u.reserve(n)
 	}
 }
 

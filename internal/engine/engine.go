@@ -42,6 +42,9 @@ type Engine struct {
 	// deltas is the map of each commit's batches, reused.
 	spare  *txn
 	deltas map[string]zset.ZSet
+	// read is the set of tables some view reads (readTables), nil when
+	// the views changed.
+	read map[string]bool
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes
@@ -312,6 +315,7 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	e.shared.share(v)
 	e.views[cv.Name] = v
 	e.order = append(e.order, v)
+	e.read = nil
 	e.deps[cv.Name] = deps
 	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
 }
@@ -427,6 +431,7 @@ func (e *Engine) dependents(name string) []string {
 }
 
 func (e *Engine) dropOne(name string) {
+	e.read = nil
 	delete(e.tables, name)
 	delete(e.named, name)
 	delete(e.deps, name)

@@ -149,6 +149,7 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 	}
 	e.pviews[cv.Name] = pv
 	e.porder = append(e.porder, pv)
+	e.read = nil
 	e.deps[cv.Name] = deps
 	return Result{Tag: fmt.Sprintf("SELECT %d", len(pv.rows))}, true, nil
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -28,13 +30,29 @@ type table struct {
 	stream  streamState // for a change-stream table (stream.go)
 }
 
-// uniqueIndex maps the encoded key of each row with no NULL in its key
-// columns to the row's id.
+// uniqueIndex maps the key of each row with no NULL in its key columns to
+// the row's id. A key of one integer column is a map[int64] key, which
+// costs neither an encoding nor a string hash; any other key is encoded
+// (value.AppendKey).
 type uniqueIndex struct {
 	name    string
 	cols    []int
 	primary bool
+	ints    map[int64]uint64 // for a single integer column
 	m       map[string]uint64
+}
+
+func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable) *uniqueIndex {
+	u := &uniqueIndex{name: name, cols: cols, primary: primary}
+	if len(cols) == 1 {
+		switch def.Cols[cols[0]].Type.Kind {
+		case value.Int2, value.Int4, value.Int8:
+			u.ints = map[int64]uint64{}
+			return u
+		}
+	}
+	u.m = map[string]uint64{}
+	return u
 }
 
 func newTable(def *sql.CreateTable) *table {
@@ -43,7 +61,7 @@ func newTable(def *sql.CreateTable) *table {
 		t.cols = append(t.cols, plan.Column{Name: c.Name, Type: c.Type})
 	}
 	if def.PrimaryKey != nil {
-		t.uniques = append(t.uniques, &uniqueIndex{name: def.Name + "_pkey", cols: def.PrimaryKey, primary: true, m: map[string]uint64{}})
+		t.uniques = append(t.uniques, newUniqueIndex(def.Name+"_pkey", def.PrimaryKey, true, def))
 	}
 	for _, u := range def.Uniques {
 		names := make([]string, len(u))
@@ -51,22 +69,80 @@ func newTable(def *sql.CreateTable) *table {
 			names[i] = def.Cols[c].Name
 		}
 		name := def.Name + "_" + strings.Join(names, "_") + "_key"
-		t.uniques = append(t.uniques, &uniqueIndex{name: name, cols: u, m: map[string]uint64{}})
+		t.uniques = append(t.uniques, newUniqueIndex(name, u, false, def))
 	}
 	return t
 }
 
-// key returns the index key of row, or ok=false when a key column is NULL
-// (NULLs never conflict).
+// key returns the encoded key of row, or ok=false when a key column is
+// NULL (NULLs never conflict). An integer index's key is the integer's
+// bytes.
 func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 	buf = buf[:0]
 	for _, c := range u.cols {
 		if row[c].IsNull() {
 			return nil, false
 		}
+		if u.ints != nil {
+			return binary.LittleEndian.AppendUint64(buf, uint64(row[c].Int())), true
+		}
 		buf = value.AppendKey(buf, row[c])
 	}
 	return buf, true
+}
+
+// get returns the id stored under an encoded key.
+func (u *uniqueIndex) get(k []byte) (uint64, bool) {
+	if u.ints != nil {
+		id, ok := u.ints[int64(binary.LittleEndian.Uint64(k))]
+		return id, ok
+	}
+	id, ok := u.m[string(k)]
+	return id, ok
+}
+
+func (u *uniqueIndex) set(k []byte, id uint64) {
+	if u.ints != nil {
+		u.ints[int64(binary.LittleEndian.Uint64(k))] = id
+		return
+	}
+	u.m[string(k)] = id
+}
+
+// drop removes an encoded key if it maps to id.
+func (u *uniqueIndex) drop(k []byte, id uint64) {
+	if u.ints != nil {
+		if i := int64(binary.LittleEndian.Uint64(k)); u.ints[i] == id {
+			delete(u.ints, i)
+		}
+		return
+	}
+	if u.m[string(k)] == id {
+		delete(u.m, string(k))
+	}
+}
+
+func (u *uniqueIndex) len() int { return len(u.ints) + len(u.m) }
+
+func (u *uniqueIndex) clear() {
+	clear(u.ints)
+	clear(u.m)
+}
+
+// reserve makes room for n more keys.
+func (u *uniqueIndex) reserve(n int64) {
+	if int64(u.len()) >= n {
+		return
+	}
+	if u.ints != nil {
+		m := make(map[int64]uint64, int64(len(u.ints))+n)
+		maps.Copy(m, u.ints)
+		u.ints = m
+		return
+	}
+	m := make(map[string]uint64, int64(len(u.m))+n)
+	maps.Copy(m, u.m)
+	u.m = m
 }
 
 // lookup returns the id of the row whose key equals row's.
@@ -76,8 +152,7 @@ func (u *uniqueIndex) lookup(row value.Row) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	id, found := u.m[string(k)]
-	return id, found
+	return u.get(k)
 }
 
 // check validates row against the table's NOT NULL and CHECK constraints.
@@ -149,7 +224,7 @@ func (t *table) conflictExcept(old, row value.Row, id uint64) (*uniqueIndex, boo
 		if !okNew || okOld && string(ko) == string(kn) {
 			continue
 		}
-		if other, ok := u.m[string(kn)]; ok && other != id {
+		if other, ok := u.get(kn); ok && other != id {
 			return u, true
 		}
 	}
@@ -166,11 +241,11 @@ func (t *table) replace(id uint64, old, row value.Row) {
 		if okOld && okNew && string(ko) == string(kn) {
 			continue
 		}
-		if okOld && u.m[string(ko)] == id {
-			delete(u.m, string(ko))
+		if okOld {
+			u.drop(ko, id)
 		}
 		if okNew {
-			u.m[string(kn)] = id
+			u.set(kn, id)
 		}
 	}
 	t.rows.Set(id, row)
@@ -184,7 +259,7 @@ func (t *table) put(id uint64, row value.Row) {
 	var arr [64]byte
 	for _, u := range t.uniques {
 		if k, ok := u.key(row, arr[:0]); ok {
-			u.m[string(k)] = id
+			u.set(k, id)
 		}
 	}
 	t.bytes += dataflow.RowBytes(row)
@@ -202,9 +277,7 @@ func (t *table) remove(id uint64) value.Row {
 	var arr [64]byte
 	for _, u := range t.uniques {
 		if k, ok := u.key(row, arr[:0]); ok {
-			if u.m[string(k)] == id {
-				delete(u.m, string(k))
-			}
+			u.drop(k, id)
 		}
 	}
 	t.bytes -= dataflow.RowBytes(row)
@@ -228,7 +301,7 @@ func (t *table) compact() {
 	t.rows = newRowStore()
 	t.rows.grow(old.n)
 	for _, u := range t.uniques {
-		clear(u.m)
+		u.clear()
 	}
 	t.nextID = 1
 	t.bytes = 0

@@ -209,8 +209,10 @@ func (e *Engine) commit() error {
 	}
 	e.shared.commit()
 	e.commitPartial()
-	for t := range e.changedTables(tx.log) {
-		t.compact()
+	for i, c := range tx.log {
+		if i == 0 || c.t != tx.log[i-1].t {
+			c.t.compact()
+		}
 	}
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
@@ -231,32 +233,8 @@ func readsAny(v *view, deltas map[string]zset.ZSet) bool {
 // of tables no view reads (a bulk load before any view) are not gathered:
 // for them it is enough to know that something changed.
 func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
-	read := map[string]bool{}
-	for _, v := range e.order {
-		for _, r := range v.c.Relations {
-			read[r] = true
-		}
-	}
-	for _, pv := range e.porder {
-		for _, r := range pv.rels {
-			read[r.Name] = true
-		}
-	}
-	sizes := map[*table]int{}
+	read := e.readTables()
 	unreadChanges, insertsOnly := false, true // of the tables no view reads
-	for _, c := range log {
-		if c.w == 0 {
-			continue
-		}
-		if read[c.t.name] {
-			sizes[c.t]++
-		} else {
-			unreadChanges = true
-			insertsOnly = insertsOnly && c.w > 0
-		}
-	}
-	// Inserts alone cannot cancel out: each has a new row id.
-	changed := unreadChanges && insertsOnly
 	// The map and each table's batch are reused from one commit to the
 	// next: operators and subscribers are done with them when a commit
 	// returns.
@@ -265,22 +243,32 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	}
 	deltas := e.deltas
 	clear(deltas)
-	unread := map[string]zset.ZSet{}
 	for _, c := range log {
 		switch {
 		case c.w == 0:
 		case read[c.t.name]:
 			z, ok := deltas[c.t.name]
 			if !ok {
-				z = c.t.reuseDelta(sizes[c.t])
+				z = c.t.reuseDelta(len(log))
 			}
 			deltas[c.t.name] = append(z, zset.Entry{Row: c.row, W: c.w})
-		case !changed:
-			unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: c.w})
+		default:
+			unreadChanges = true
+			insertsOnly = insertsOnly && c.w > 0
 		}
 	}
-	for _, z := range unread {
-		changed = changed || len(zset.Consolidate(z)) > 0
+	// Inserts alone cannot cancel out: each has a new row id.
+	changed := unreadChanges && insertsOnly
+	if unreadChanges && !changed {
+		unread := map[string]zset.ZSet{}
+		for _, c := range log {
+			if c.w != 0 && !read[c.t.name] {
+				unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: c.w})
+			}
+		}
+		for _, z := range unread {
+			changed = changed || len(zset.Consolidate(z)) > 0
+		}
 	}
 	for name, z := range deltas {
 		e.tables[name].delta = z
@@ -294,22 +282,34 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	return deltas, changed
 }
 
+// readTables returns the tables some view reads. It is computed once per
+// set of views: creating or dropping a view resets it.
+func (e *Engine) readTables() map[string]bool {
+	if e.read != nil {
+		return e.read
+	}
+	e.read = map[string]bool{}
+	for _, v := range e.order {
+		for _, r := range v.c.Relations {
+			e.read[r] = true
+		}
+	}
+	for _, pv := range e.porder {
+		for _, r := range pv.rels {
+			e.read[r.Name] = true
+		}
+	}
+	return e.read
+}
+
 // reuseDelta returns an empty batch for the table's next delta, with room
-// for n entries: the last one's memory when it is small enough to keep.
+// for up to n entries: the last one's memory when it is small enough to
+// keep.
 func (t *table) reuseDelta(n int) zset.ZSet {
 	z := t.delta
 	clear(z)
-	if cap(z) < n || cap(z) > 4096 {
-		return make(zset.ZSet, 0, n)
+	if cap(z) > 4096 {
+		return make(zset.ZSet, 0, min(n, 4096))
 	}
 	return z[:0]
-}
-
-// changedTables returns the tables a transaction's log touches.
-func (e *Engine) changedTables(log []change) map[*table]bool {
-	out := map[*table]bool{}
-	for _, c := range log {
-		out[c.t] = true
-	}
-	return out
 }

@@ -166,8 +166,13 @@ func errIntRange(k Kind) error {
 // Cast converts v to type to, with PostgreSQL's conversion rules, then
 // applies to's modifier with Coerce. NULL casts to NULL.
 func Cast(v Value, to Type, explicit bool) (Value, error) {
-	if v.kind == Unknown {
+	switch {
+	case v.kind == Unknown:
 		return Null, nil
+	case v.kind == to.Kind && to.Mod < 0 && !to.Kind.IsString():
+		return v, nil // the common case of typed input: nothing to do
+	case v.kind.IsInteger() && to.Kind.IsInteger():
+		return intResult(to.Kind, v.n)
 	}
 	if !CanCast(v.kind, to.Kind, explicit) {
 		return Null, errCannotCast(v.kind, to.Kind)
