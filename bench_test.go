@@ -150,3 +150,7 @@ func BenchmarkGroupByView(b *testing.B) {
 func BenchmarkTopKView(b *testing.B) {
 	benchView(b, "SELECT id, grp, val FROM t WHERE grp < 500 ORDER BY val DESC, id LIMIT 50")
 }
+
+func BenchmarkGroupCountView(b *testing.B) {
+	benchView(b, "SELECT grp, count(*) FROM t GROUP BY grp")
+}

@@ -21,18 +21,20 @@ import (
 //
 // # Representation
 //
-// A B-tree (github.com/tidwall/btree) of inline entries {ord, row, w}, where
-// ord is the memcomparable encoding (value.AppendKey) of the key values
-// followed by the sort values (bytes inverted for a descending sort
-// expression). Entries are ordered by ord, then by zset.CompareRows of the
-// row (so -0 and 0, 1.5 and 1.50, are two entries, as in a Z-set). An entry costs two pointers (the ord string's bytes and the row's
-// backing array) and no allocation besides the ord string; nodes hold up to
-// 63 entries. The rows of a key are one contiguous range found in O(log n)
-// by a byte comparison of the encoded key, and the same tree gives the
-// ordered scans MIN/MAX and top-k need, which a hash of key → slice of rows
-// would not (it would also cost a slice header and a pointer per key, and
-// rehashing pauses). The representation is private: readers see rows and
-// weights through Lookup and Scan.
+// A hash map from each key's encoding (value.AppendKey of the key values)
+// to a run: the rows of that key, in the order of their ords, the
+// memcomparable encoding (value.AppendKey) of the sort values (bytes
+// inverted for a descending sort expression) followed by a prefix of the
+// row's own encoding, and then of the rows (zset.CompareRows, so -0 and 0,
+// 1.5 and 1.50, are two entries, as in a Z-set). Reaching a key costs a
+// hash and a cache miss or two however many keys there are, where one tree
+// over all rows would cost a cache miss per level; a run is a sorted slice
+// while small and a B-tree (github.com/tidwall/btree) beyond (see run). An
+// entry keeps its ord's first bytes inline, so searching a run compares
+// bytes in place; it costs two pointers (a long ord's bytes, the row's
+// backing array) and no allocation besides a long ord. Reading every row
+// in key order (Scan with a nil key) sorts the keys. The representation is
+// private: readers see rows and weights through Lookup and Scan.
 //
 // # Ownership and sharing
 //
@@ -58,15 +60,17 @@ import (
 // Commit; concurrent readers are safe between commits.
 type Arrangement struct {
 	spec   ArrangementSpec
-	tr     *btree.BTreeG[arrEntry]
-	bytes  int64 // RowBytes of the rows and allocated bytes of the ords
-	rowsB  int64 // RowBytes of the rows alone
-	total  int64 // sum of weights
+	runs   map[string]*run // encoded key → its rows
+	n      int             // distinct rows held
+	bytes  int64           // RowBytes of the rows, allocated bytes of the ords and keys, the runs
+	rowsB  int64           // RowBytes of the rows alone
+	total  int64           // sum of weights
 	owned  bool
 	refs   int
 	staged []stagedEntry
 	arena  []byte // the staged entries' ords, back to back
 	isSet  bool   // a Stage is pending
+	hint   btree.PathHint
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -97,8 +101,8 @@ type SortKey struct {
 	NullsFirst bool // NULL before every value, in either direction
 }
 
-// arrEntry is one row of the index with its weight and its ord: the
-// encoded key and sort values. An ord of up to inlineOrd bytes is kept in
+// arrEntry is one row of a run with its weight and its ord: the encoded
+// sort values and a prefix of the row. An ord of up to inlineOrd bytes is kept in
 // the entry itself, so that searching the tree compares bytes in the node
 // instead of following a pointer per comparison (a cache miss each in a big
 // index), and costs no allocation per row; longer ords keep their first
@@ -116,21 +120,18 @@ const (
 	longOrd   = 255
 )
 
-// makeEntry returns an entry for ord; a long ord is copied when copyLong
-// is set (the entry outlives ord's bytes) and viewed otherwise.
-func makeEntry(ord []byte, row value.Row, w int64, copyLong bool) arrEntry {
+// makeEntry returns an entry for ord, viewing a long ord's bytes (see
+// keepEntry).
+func makeEntry(ord []byte, row value.Row, w int64) arrEntry {
 	e := arrEntry{row: row, w: w}
 	var buf [inlineOrd]byte
 	copy(buf[:], ord)
 	for i := range e.pre {
 		e.pre[i] = binary.BigEndian.Uint64(buf[i*8:])
 	}
-	switch {
-	case len(ord) <= inlineOrd:
+	if len(ord) <= inlineOrd {
 		e.n = uint8(len(ord))
-	case copyLong:
-		e.n, e.long = longOrd, string(ord)
-	default:
+	} else {
 		e.n, e.long = longOrd, unsafeString(ord)
 	}
 	return e
@@ -165,9 +166,9 @@ func compareOrd(a, b *arrEntry) int {
 }
 
 type stagedEntry struct {
-	off, end int // ord is arena[off:end]
-	row      value.Row
-	w        int64
+	off, mid, end int // the key is arena[off:mid], the ord arena[mid:end]
+	row           value.Row
+	w             int64
 }
 
 func lessArr(a, b arrEntry) bool {
@@ -186,7 +187,7 @@ const arrEntryOverhead = 2*int64(unsafe.Sizeof(arrEntry{})) - rowHeaderBytes + 2
 func NewArrangement(spec ArrangementSpec) *Arrangement {
 	return &Arrangement{
 		spec: spec,
-		tr:   btree.NewBTreeGOptions(lessArr, btree.Options{NoLocks: true}),
+		runs: map[string]*run{},
 	}
 }
 
@@ -234,17 +235,19 @@ func (a *Arrangement) AppendKey(buf []byte, row value.Row) ([]byte, bool, error)
 	return buf, null, nil
 }
 
-// appendOrd appends row's key and sort encoding.
-func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error) {
-	base := len(buf)
+// appendOrd appends row's key encoding, then its ord: the sort encoding
+// and as much of the row's own encoding as fits inline. It returns where
+// the ord starts.
+func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, int, bool, error) {
 	buf, null, err := a.AppendKey(buf, row)
 	if err != nil {
-		return buf, false, err
+		return buf, 0, false, err
 	}
+	mid := len(buf)
 	for _, s := range a.spec.Sort {
 		v, err := s.Expr.Eval(row)
 		if err != nil {
-			return buf, false, err
+			return buf, 0, false, err
 		}
 		if v.IsNull() {
 			// NULL goes first or last whatever the direction: 0 is below
@@ -264,18 +267,18 @@ func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, bool, error)
 			}
 		}
 	}
-	// Then as much of the row's own encoding as still fits inline: rows of
-	// one key then compare by bytes in the tree's nodes, and only a tie on
-	// that prefix compares the rows themselves. The encoding preserves
-	// order (value.AppendKey), so a truncated prefix orders rows as the
-	// rows compare.
-	if len(buf)-base < inlineOrd {
+	// Then as much of the row's own encoding as still fits inline: rows
+	// then compare by bytes in place, and only a tie on that prefix
+	// compares the rows themselves. The encoding preserves order
+	// (value.AppendKey), so a truncated prefix orders rows as the rows
+	// compare.
+	if len(buf)-mid < inlineOrd {
 		buf = value.AppendRowKey(buf, row)
-		if len(buf)-base > inlineOrd {
-			buf = buf[:base+inlineOrd]
+		if len(buf)-mid > inlineOrd {
+			buf = buf[:mid+inlineOrd]
 		}
 	}
-	return buf, null, nil
+	return buf, mid, null, nil
 }
 
 // Stage computes the keys of delta's rows and keeps them to apply at
@@ -290,9 +293,10 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	a.arena = a.arena[:0]
 	for _, e := range delta {
 		off := len(a.arena)
+		var mid int
 		var null bool
 		var err error
-		a.arena, null, err = a.appendOrd(a.arena, e.Row)
+		a.arena, mid, null, err = a.appendOrd(a.arena, e.Row)
 		if err != nil {
 			a.Abort()
 			return err
@@ -301,14 +305,14 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.arena = a.arena[:off]
 			continue
 		}
-		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), row: e.Row, w: e.W})
+		a.staged = append(a.staged, stagedEntry{off: off, mid: mid, end: len(a.arena), row: e.Row, w: e.W})
 	}
 	a.isSet = true
 	return nil
 }
 
 // Commit applies the staged delta. Big deltas (a cold start) are applied in
-// the tree's order.
+// the order of keys and entries.
 func (a *Arrangement) Commit() {
 	st, arena := a.staged, a.arena
 	if len(st) > 64 {
@@ -319,25 +323,34 @@ func (a *Arrangement) Commit() {
 			return zset.CompareRows(x.row, y.row)
 		})
 	}
-	var hint btree.PathHint
+	var r *run
+	var key []byte
 	for i := range st {
 		s := &st[i]
-		probe := makeEntry(arena[s.off:s.end], s.row, 0, false)
+		if k := arena[s.off:s.mid]; r == nil || string(k) != string(key) {
+			key, r = k, a.runs[string(k)]
+			if r == nil {
+				r = &run{}
+				a.runs[string(k)] = r
+				a.bytes += runOverhead + allocBytes(len(k))
+			}
+		}
+		e := makeEntry(arena[s.mid:s.end], s.row, s.w)
 		a.total += s.w
-		old, ok := a.tr.GetHint(probe, &hint)
-		switch {
-		case !ok:
-			probe = makeEntry(arena[s.off:s.end], s.row, s.w, true)
-			a.tr.SetHint(probe, &hint)
-			a.bytes += RowBytes(s.row) + allocBytes(len(probe.long))
+		switch before := r.add(e, &a.hint); {
+		case before == 0:
+			a.n++
+			a.bytes += RowBytes(s.row) + allocBytes(len(e.long))
 			a.rowsB += RowBytes(s.row)
-		case old.w+s.w == 0:
-			a.tr.DeleteHint(old, &hint)
-			a.bytes -= RowBytes(old.row) + allocBytes(len(old.long))
-			a.rowsB -= RowBytes(old.row)
-		default:
-			old.w += s.w
-			a.tr.SetHint(old, &hint)
+		case before+s.w == 0:
+			a.n--
+			a.bytes -= RowBytes(s.row) + allocBytes(len(e.long))
+			a.rowsB -= RowBytes(s.row)
+			if r.len() == 0 {
+				delete(a.runs, string(key))
+				a.bytes -= runOverhead + allocBytes(len(key))
+				r = nil
+			}
 		}
 	}
 	a.Abort()
@@ -404,55 +417,48 @@ func (a *Arrangement) Scan(key value.Row, desc bool, fn func(row value.Row, w in
 	a.scan(enc, desc, fn)
 }
 
-func (a *Arrangement) scan(prefix []byte, desc bool, fn func(row value.Row, w int64) bool) {
-	p := unsafeString(prefix)
-	var buf [inlineOrd]byte
-	if !desc {
-		a.tr.Ascend(makeEntry(prefix, nil, 0, false), func(e arrEntry) bool {
-			if !strings.HasPrefix(e.ord(&buf), p) {
-				return false
-			}
-			return fn(e.row, e.w)
-		})
-		return
-	}
-	iter := func(e arrEntry) bool {
-		if ord := e.ord(&buf); !strings.HasPrefix(ord, p) {
-			return ord > p // past the key's range: skip; before it: stop
+func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64) bool) {
+	if key != nil || len(a.spec.Key) == 0 {
+		if r := a.runs[string(key)]; r != nil {
+			r.scan(desc, fn)
 		}
-		return fn(e.row, e.w)
-	}
-	// Start at the successor of the prefix: its last byte below 0xFF,
-	// incremented, with what follows dropped.
-	i := len(prefix) - 1
-	for i >= 0 && prefix[i] == 0xFF {
-		i--
-	}
-	if i < 0 {
-		a.tr.Reverse(iter)
 		return
 	}
-	succ := make([]byte, i+1)
-	copy(succ, prefix[:i+1])
-	succ[i]++
-	a.tr.Descend(makeEntry(succ, nil, 0, false), iter)
+	keys := make([]string, 0, len(a.runs))
+	for k := range a.runs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if desc {
+		slices.Reverse(keys)
+	}
+	for _, k := range keys {
+		if !a.runs[k].scan(desc, fn) {
+			return
+		}
+	}
 }
 
 // Weight returns row's committed weight, 0 when absent.
 func (a *Arrangement) Weight(row value.Row) int64 {
 	var stack [64]byte
-	ord, _, err := a.appendOrd(stack[:0], row)
+	ord, mid, _, err := a.appendOrd(stack[:0], row)
 	if err != nil {
 		// The row was staged, and so evaluated, before; an error now means
 		// it was never held.
 		return 0
 	}
-	e, _ := a.tr.Get(makeEntry(ord, row, 0, false))
+	r := a.runs[string(ord[:mid])]
+	if r == nil {
+		return 0
+	}
+	p := makeEntry(ord[mid:], row, 0)
+	e, _ := r.get(&p)
 	return e.w
 }
 
 // Len returns the number of distinct rows held.
-func (a *Arrangement) Len() int { return a.tr.Len() }
+func (a *Arrangement) Len() int { return a.n }
 
 // Total returns the sum of the weights held.
 func (a *Arrangement) Total() int64 { return a.total }
@@ -460,7 +466,7 @@ func (a *Arrangement) Total() int64 { return a.total }
 // State reports the rows held and their bytes: the rows, the encoded keys
 // and the tree's per-entry overhead.
 func (a *Arrangement) State() StateSize {
-	n := int64(a.tr.Len())
+	n := int64(a.n)
 	return StateSize{Rows: n, Bytes: a.bytes + n*arrEntryOverhead}
 }
 
@@ -516,8 +522,8 @@ func (a *Arrangement) Describe() string {
 // order.
 func (a *Arrangement) String() string {
 	var b strings.Builder
-	a.tr.Scan(func(e arrEntry) bool {
-		b.WriteString(zset.ZSet{{Row: e.row, W: e.w}}.String())
+	a.scan(nil, false, func(row value.Row, w int64) bool {
+		b.WriteString(zset.ZSet{{Row: row, W: w}}.String())
 		return true
 	})
 	return b.String()
