@@ -332,7 +332,7 @@ func (a *Arrangement) Commit() {
 			if r == nil {
 				r = &run{}
 				a.runs[string(k)] = r
-				a.bytes += runOverhead + allocBytes(len(k))
+				a.bytes += runOverhead + AllocBytes(len(k))
 			}
 		}
 		e := makeEntry(arena[s.mid:s.end], s.row, s.w)
@@ -340,15 +340,15 @@ func (a *Arrangement) Commit() {
 		switch before := r.add(e, &a.hint); {
 		case before == 0:
 			a.n++
-			a.bytes += RowBytes(s.row) + allocBytes(len(e.long))
+			a.bytes += RowBytes(s.row) + AllocBytes(len(e.long))
 			a.rowsB += RowBytes(s.row)
 		case before+s.w == 0:
 			a.n--
-			a.bytes -= RowBytes(s.row) + allocBytes(len(e.long))
+			a.bytes -= RowBytes(s.row) + AllocBytes(len(e.long))
 			a.rowsB -= RowBytes(s.row)
 			if r.len() == 0 {
 				delete(a.runs, string(key))
-				a.bytes -= runOverhead + allocBytes(len(key))
+				a.bytes -= runOverhead + AllocBytes(len(key))
 				r = nil
 			}
 		}
@@ -376,10 +376,10 @@ func unsafeString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// allocBytes approximates what the runtime allocates for n bytes: Go's
+// AllocBytes approximates what the runtime allocates for n bytes: Go's
 // small size classes step by 8 up to 16, then by 16 up to 128 (and more
 // coarsely above).
-func allocBytes(n int) int64 {
+func AllocBytes(n int) int64 {
 	switch {
 	case n == 0:
 		return 0

@@ -2,6 +2,7 @@ package op
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -13,7 +14,6 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
-	"github.com/tidwall/btree"
 )
 
 // GroupBy keeps, per group, the group's row count and one accumulator per
@@ -36,8 +36,8 @@ type GroupBy struct {
 	global bool
 	owned  []*dataflow.Arrangement // indexes this operator stages
 
-	groups *btree.BTreeG[*group] // by key; for a global aggregate, one group
-	probe  group
+	groups map[string]*group // by encoded key (value.AppendRowKey); a global aggregate's one group under ""
+	keyBuf []byte
 	bytes  int64 // state bytes: keys, output rows, accumulators
 
 	// Scratch of the step, valid until Commit or Abort.
@@ -204,6 +204,7 @@ func (c *stepCtx) pendingRefills() int64 {
 }
 
 type group struct {
+	enc string // the key's encoding, the group's key in groups
 	key value.Row
 	n   int64     // total weight of the group's rows
 	out value.Row // the output row; nil when the group has none
@@ -217,8 +218,6 @@ type stagedGroup struct {
 	out   value.Row
 }
 
-func lessGroup(a, b *group) bool { return value.CompareRows(a.key, b.key) < 0 }
-
 // NewGroupBy returns a grouping on keys (none: a global aggregate)
 // computing aggs. It checks the argument types and returns a 42883 error for
 // an aggregate that does not exist for its argument's type.
@@ -226,7 +225,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	g := &GroupBy{
 		keys:   keys,
 		global: len(keys) == 0,
-		groups: btree.NewBTreeGOptions(lessGroup, btree.Options{NoLocks: true}),
+		groups: map[string]*group{},
 	}
 	slot := len(keys)
 	for _, a := range aggs {
@@ -276,7 +275,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	if g.global {
 		// The global group exists from the start, with the aggregates of
 		// no rows.
-		gr := g.newGroup(nil)
+		gr := g.newGroup(nil, "")
 		row := make(value.Row, len(g.aggs))
 		for i := range g.aggs {
 			g.ctx.key, g.ctx.spec = nil, &g.aggs[i]
@@ -290,7 +289,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		}
 		g.clearStep()
 		gr.out = row
-		g.groups.Set(gr)
+		g.groups[gr.enc] = gr
 		g.bytes += dataflow.RowBytes(row) + groupOverhead(len(g.aggs))
 	}
 	return g, nil
@@ -375,8 +374,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 	return inner
 }
 
-func (g *GroupBy) newGroup(key value.Row) *group {
-	gr := &group{key: key, acc: make([]accum, len(g.aggs))}
+func (g *GroupBy) newGroup(key value.Row, enc string) *group {
+	gr := &group{enc: enc, key: key, acc: make([]accum, len(g.aggs))}
 	for i := range g.aggs {
 		gr.acc[i] = g.aggs[i].make(&g.aggs[i])
 	}
@@ -389,8 +388,7 @@ func (g *GroupBy) Initial() zset.ZSet {
 	if !g.global {
 		return nil
 	}
-	gr, _ := g.groups.Min()
-	return zset.ZSet{{Row: gr.out, W: 1}}
+	return zset.ZSet{{Row: g.groups[""].out, W: 1}}
 }
 
 // Refills returns how many times a MIN or MAX reserve was refilled from
@@ -516,12 +514,11 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	for _, r := range g.recs[i:j] {
 		dn += r.w
 	}
-	g.probe.key = key
-	gr, found := g.groups.Get(&g.probe)
-	g.probe.key = nil
+	g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
+	gr, found := g.groups[string(g.keyBuf)]
 	isNew := !found
 	if isNew {
-		gr = g.newGroup(slices.Clone(key))
+		gr = g.newGroup(slices.Clone(key), string(g.keyBuf))
 	}
 	n := gr.n + dn
 	if n < 0 {
@@ -618,14 +615,14 @@ func (g *GroupBy) Commit() {
 			g.bytes += dataflow.RowBytes(s.out)
 		}
 		gr.n, gr.out = s.n, s.out
-		fixed := dataflow.RowBytes(gr.key) + groupOverhead(len(g.aggs))
+		fixed := dataflow.RowBytes(gr.key) + groupOverhead(len(g.aggs)) + dataflow.AllocBytes(len(gr.enc))
 		switch {
 		case s.isNew && (s.n > 0 || g.global):
-			g.groups.Set(gr)
+			g.groups[gr.enc] = gr
 			g.bytes += fixed + after
 		case s.isNew:
 		case s.n == 0 && !g.global:
-			g.groups.Delete(gr)
+			delete(g.groups, gr.enc)
 			g.bytes -= fixed + before
 		default:
 			g.bytes += after - before
@@ -675,10 +672,12 @@ func (g *GroupBy) clearStep() {
 // maxReused bounds the scratch kept between steps.
 const maxReused = 4096
 
-// groupOverhead is a group's fixed cost: the struct, its B-tree slot and
-// its accumulators' interface values.
+// groupOverhead is a group's fixed cost besides its key: the struct, its
+// slot in the map (a string and a pointer, at the swiss map's 7/8 load with
+// half again of slack for its doubling) and its accumulators' interface
+// values.
 func groupOverhead(naggs int) int64 {
-	return int64(unsafe.Sizeof(group{})) + 16 + int64(naggs)*16
+	return int64(unsafe.Sizeof(group{})) + (16+8+1)*8/7*3/2 + int64(naggs)*16
 }
 
 // Info describes the grouping: its keys, aggregates, state and cost.
@@ -775,18 +774,18 @@ func (a *aggSpec) stateCost() (state, cost string) {
 // State reports the groups held and their bytes, accumulators included.
 // The arrangements MIN and MAX refill from are reported by themselves.
 func (g *GroupBy) State() dataflow.StateSize {
-	return dataflow.StateSize{Rows: int64(g.groups.Len()), Bytes: g.bytes}
+	return dataflow.StateSize{Rows: int64(len(g.groups)), Bytes: g.bytes}
 }
 
 // String prints each group's output row and row count, in key order.
 func (g *GroupBy) String() string {
 	var b strings.Builder
-	g.groups.Scan(func(gr *group) bool {
+	groups := slices.SortedFunc(maps.Values(g.groups), func(a, b *group) int { return value.CompareRows(a.key, b.key) })
+	for _, gr := range groups {
 		if gr.out != nil {
 			b.WriteString(zset.FormatRow(gr.out))
 			fmt.Fprintf(&b, " rows=%d\n", gr.n)
 		}
-		return true
-	})
+	}
 	return b.String()
 }
