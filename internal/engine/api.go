@@ -64,10 +64,12 @@ func (e *Engine) Delete(tableName string, row value.Row) error {
 // none.
 func (e *Engine) Update(tableName string, old, new value.Row) error {
 	return e.typedChange(func() error {
-		t, old, err := e.typedRow(tableName, old)
+		// The old row is only compared: it is cast into scratch space.
+		t, old, err := e.typedRowInto(e.scratch[:0], tableName, old)
 		if err != nil {
 			return err
 		}
+		e.scratch = old[:0]
 		_, new, err := e.typedRow(tableName, new)
 		if err != nil {
 			return err
@@ -101,6 +103,11 @@ func (e *Engine) typedChange(fn func() error) error {
 }
 
 func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error) {
+	return e.typedRowInto(nil, name, row)
+}
+
+// typedRowInto is typedRow casting into dst's memory when it has room.
+func (e *Engine) typedRowInto(dst value.Row, name string, row value.Row) (*table, value.Row, error) {
 	t, ok := e.tables[name]
 	if !ok {
 		return nil, nil, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
@@ -111,13 +118,16 @@ func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error)
 	if len(row) != len(t.cols) {
 		return nil, nil, pgerr.New(pgerr.SyntaxError, "table %q has %d columns, the row has %d", name, len(t.cols), len(row))
 	}
-	out := make(value.Row, len(row))
-	for i, v := range row {
-		c, err := value.Cast(v, t.cols[i].Type, true)
+	out := dst[:0]
+	if cap(out) < len(row) {
+		out = make(value.Row, 0, len(row))
+	}
+	for _, v := range row {
+		c, err := value.Cast(v, t.cols[len(out)].Type, true)
 		if err != nil {
 			return nil, nil, err
 		}
-		out[i] = c
+		out = append(out, c)
 	}
 	return t, out, nil
 }

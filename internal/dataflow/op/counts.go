@@ -85,6 +85,14 @@ func (c *counts) lookup(r value.Row) (value.Row, int64, bool) {
 	return nil, 0, false
 }
 
+// weightAt returns the weight in slot i, 0 for -1.
+func (c *counts) weightAt(i int32) int64 {
+	if i < 0 {
+		return 0
+	}
+	return c.slots[i].n
+}
+
 // get returns r's weight, 0 when absent.
 func (c *counts) get(r value.Row) int64 {
 	if _, i := c.find(r); i >= 0 {
@@ -95,8 +103,14 @@ func (c *counts) get(r value.Row) int64 {
 
 // add adds w to r's weight, removing r when it reaches zero.
 func (c *counts) add(r value.Row, w int64) {
-	c.total += w
 	h, i := c.find(r)
+	c.addAt(h, i, r, w)
+}
+
+// addAt is add for a row find has located at slot i (-1: absent) under
+// hash h, with no change to the counts since.
+func (c *counts) addAt(h uint64, i int32, r value.Row, w int64) {
+	c.total += w
 	switch {
 	case i < 0:
 		c.insert(h, r, w)

@@ -13,6 +13,13 @@ import (
 type Integrate struct {
 	counts counts
 	staged zset.ZSet
+	at     []slotRef // where Step found each staged row
+}
+
+// slotRef is a row's hash and slot in the counts (-1: absent).
+type slotRef struct {
+	h uint64
+	i int32
 }
 
 var _ dataflow.Operator = (*Integrate)(nil)
@@ -23,12 +30,18 @@ func NewIntegrate() *Integrate { return &Integrate{counts: newIdentityCounts()} 
 // Step checks that no weight would become negative, stages the input and
 // returns it. A negative weight means an upstream operator retracted a row
 // that was never asserted: an internal error (XX000), not a panic.
+//
+// It locates every row once, for Commit: the batch is consolidated, so
+// applying one row cannot move another's slot.
 func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
+	g.at = g.at[:0]
 	for _, e := range in[0] {
+		h, i := g.counts.find(e.Row)
+		g.at = append(g.at, slotRef{h, i})
 		if e.W > 0 {
 			continue
 		}
-		if now := g.counts.get(e.Row) + e.W; now < 0 {
+		if now := g.counts.weightAt(i) + e.W; now < 0 {
 			return nil, pgerr.New(pgerr.Internal,
 				"integrate: retracting %s would leave it with weight %d", zset.FormatRow(e.Row), now)
 		}
@@ -39,14 +52,17 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 
 // Commit adds the staged batch to the contents.
 func (g *Integrate) Commit() {
-	for _, e := range g.staged {
-		g.counts.add(e.Row, e.W)
+	for k, e := range g.staged {
+		g.counts.addAt(g.at[k].h, g.at[k].i, e.Row, e.W)
 	}
-	g.staged = nil
+	g.Abort()
 }
 
 // Abort drops the staged batch.
-func (g *Integrate) Abort() { g.staged = nil }
+func (g *Integrate) Abort() {
+	g.staged = nil
+	g.at = dataflow.TrimSlice(g.at)[:0]
+}
 
 // Rows calls fn for each row held, with its weight, in zset.CompareRows
 // order, until fn returns false. fn must not step the circuit.
