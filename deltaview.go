@@ -188,6 +188,16 @@ func (tx *Tx) Update(table string, old, new []Value) error {
 	return tx.db.e.Update(table, old, new)
 }
 
+// Replace replaces the row whose primary key equals row's by row: an
+// update that needs no copy of the old row. It is an error (02000) if there
+// is no such row, and (42P10) if the table has no primary key.
+func (tx *Tx) Replace(table string, row ...Value) error {
+	if tx.done {
+		return ErrTxDone
+	}
+	return tx.db.e.Replace(table, row)
+}
+
 // Commit applies the transaction's changes to every view at once. If a
 // view cannot be maintained over the new rows (an expression fails), the
 // whole transaction is rolled back and the error returned.

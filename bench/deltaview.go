@@ -9,8 +9,8 @@ import (
 )
 
 // Deltaview runs the workload on deltaview, in this process: through typed
-// transactions of the Go API (SQL false) or through SQL statements (SQL
-// true). deltaview has no prepared statements yet, so the SQL system sends
+// transactions of the Go API (SQL false), each change a Replace of the row
+// by its key, or through SQL statements (SQL true). deltaview has no prepared statements yet, so the SQL system sends
 // literal statements (UPDATE t SET grp = …, val = … WHERE id = …), each
 // parsed and bound anew.
 type Deltaview struct {
@@ -91,7 +91,7 @@ func (s *Deltaview) Apply(_ View, batch []Change) error {
 		return err
 	}
 	for _, c := range batch {
-		if err := tx.Update("t", s.tRow(c.ID, c.Old), s.tRow(c.ID, c.New)); err != nil {
+		if err := tx.Replace("t", s.tRow(c.ID, c.New)...); err != nil {
 			tx.Rollback()
 			return err
 		}

@@ -83,6 +83,26 @@ func (e *Engine) Update(tableName string, old, new value.Row) error {
 	})
 }
 
+// Replace replaces the row whose primary key equals row's by row; it is
+// an error if there is none, or if the table has no primary key.
+func (e *Engine) Replace(tableName string, row value.Row) error {
+	return e.typedChange(func() error {
+		t, row, err := e.typedRow(tableName, row)
+		if err != nil {
+			return err
+		}
+		if len(t.uniques) == 0 || !t.uniques[0].primary {
+			return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
+		}
+		id, ok := t.uniques[0].lookup(row)
+		if !ok {
+			return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
+		}
+		_, err = e.updateRow(t, id, row)
+		return err
+	})
+}
+
 func (e *Engine) typedChange(fn func() error) error {
 	if e.tx != nil && e.tx.failed {
 		return pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")

@@ -1,0 +1,70 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+)
+
+// Replace updates a row by its primary key; the view sees the old row
+// retracted and the new one asserted.
+func ExampleTx_Replace() {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, v int);
+		INSERT INTO t VALUES (1, 5), (2, 50);
+		CREATE MATERIALIZED VIEW big AS SELECT id, v FROM t WHERE v > 10;`); err != nil {
+		panic(err)
+	}
+	tx, _ := db.Begin()
+	if err := tx.Replace("t", deltaview.Int(1), deltaview.Int(99)); err != nil {
+		panic(err)
+	}
+	if err := tx.Commit(); err != nil {
+		panic(err)
+	}
+	rows, _ := db.View("big")
+	fmt.Println(rows.Rows)
+	// Output: [[1 99] [2 50]]
+}
+
+func TestReplaceErrors(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
+		CREATE TABLE bag (v int);
+		INSERT INTO t VALUES (1, 5);
+		INSERT INTO bag VALUES (1);
+		CREATE MATERIALIZED VIEW s AS SELECT sum(v) FROM t;`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		table string
+		row   []deltaview.Value
+		code  string
+	}{
+		{"t", []deltaview.Value{deltaview.Int(2), deltaview.Int(1)}, "02000"},
+		{"t", []deltaview.Value{deltaview.Int(1), deltaview.Null}, "23502"},
+		{"t", []deltaview.Value{deltaview.Int(1)}, "42601"},
+		{"bag", []deltaview.Value{deltaview.Int(1)}, "42P10"},
+		{"nope", []deltaview.Value{deltaview.Int(1)}, "42P01"},
+	} {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tx.Replace(c.table, c.row...)
+		tx.Rollback()
+		if got := deltaview.Code(err); got != c.code {
+			t.Errorf("Replace(%s, %v) = %v (%s), want SQLSTATE %s", c.table, c.row, err, got, c.code)
+		}
+	}
+	rows, err := db.Query("SELECT * FROM s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rows.Rows); got != "[[5]]" {
+		t.Errorf("after failed replaces the view holds %s, want [[5]]", got)
+	}
+}
