@@ -45,8 +45,10 @@ type Engine struct {
 	// read is the set of tables some view reads (readTables), nil when
 	// the views changed.
 	read map[string]bool
-	// scratch holds the typed API's old row while it is compared.
+	// scratch holds the typed API's old row while it is compared;
+	// stepped, the views a commit steps.
 	scratch value.Row
+	stepped []*view
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes

@@ -25,6 +25,7 @@ type sharedIndex struct {
 	a      *dataflow.Arrangement
 	views  []string
 	staged bool
+	batch  zset.ZSet // the narrowed batch staged, reused from step to step
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
@@ -75,15 +76,16 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 			continue
 		}
 		if si.cols != nil {
-			n := make(zset.ZSet, len(d))
-			for i, e := range d {
+			n := dataflow.ReuseBatch(si.batch)
+			for _, e := range d {
 				row := make(value.Row, len(si.cols))
 				for j, c := range si.cols {
 					row[j] = e.Row[c]
 				}
-				n[i] = zset.Entry{Row: row, W: e.W}
+				n = append(n, zset.Entry{Row: row, W: e.W})
 			}
 			d = zset.Consolidate(n)
+			si.batch = d
 		}
 		if err := si.a.Stage(d); err != nil {
 			s.abort()

@@ -163,7 +163,8 @@ func (e *Engine) commit() error {
 		}
 		return nil
 	}
-	var stepped []*view
+	stepped := e.stepped[:0]
+	defer func() { clear(stepped); e.stepped = stepped[:0] }()
 	fail := func(name string, err error) error {
 		for _, s := range stepped {
 			s.c.Circuit.Abort()
