@@ -68,9 +68,9 @@ type Arrangement struct {
 	owned  bool
 	refs   int
 	staged []stagedEntry
-	arena  []byte // the staged entries' ords, back to back
-	isSet  bool   // a Stage is pending
-	hint   btree.PathHint
+	arena  []byte         // the staged entries' ords, back to back
+	isSet  bool           // a Stage is pending
+	hint   btree.PathHint // for run B-trees, kept here so as not to allocate one per change
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -102,10 +102,10 @@ type SortKey struct {
 }
 
 // arrEntry is one row of a run with its weight and its ord: the encoded
-// sort values and a prefix of the row. An ord of up to inlineOrd bytes is kept in
-// the entry itself, so that searching the tree compares bytes in the node
+// sort values and a prefix of the row. An ord of up to inlineOrd bytes is
+// kept in the entry itself, so that searching a run compares bytes in place
 // instead of following a pointer per comparison (a cache miss each in a big
-// index), and costs no allocation per row; longer ords keep their first
+// run), and costs no allocation per row; a longer ord keeps its first
 // bytes inline and the whole in long.
 type arrEntry struct {
 	pre  [inlineOrd / 8]uint64 // the ord's first bytes, big-endian, zero-padded
