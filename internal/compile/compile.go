@@ -94,6 +94,13 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		}
 		return cp.c.Add(op.NewFilter(n.Pred), in), nil
 	case *plan.Project:
+		if j, ok := n.Input.(*plan.Join); ok && projects(j.Kind) && len(n.Exprs) > 0 {
+			// The join computes the projection of each pair it
+			// emits: one row per output change, not two. (A join's
+			// nil projection means the whole pair, so a projection
+			// to no columns stays a Map.)
+			return cp.join(j, n.Exprs)
+		}
 		in, err := cp.node(n.Input)
 		if err != nil {
 			return 0, err
@@ -115,7 +122,7 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		}
 		return cp.c.Add(op.NewDistinct(), in), nil
 	case *plan.Join:
-		return cp.join(n)
+		return cp.join(n, nil)
 	case *plan.SetOp:
 		l, err := cp.node(n.Left)
 		if err != nil {
@@ -162,9 +169,20 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 	return 0, pgerr.New(pgerr.FeatureNotSupported, "%T cannot be maintained incrementally", p)
 }
 
+// projects reports whether a join of kind k outputs its pairs, which it
+// can project (semi-, anti- and NOT IN joins output their left rows).
+func projects(k plan.JoinKind) bool {
+	switch k {
+	case plan.InnerJoin, plan.LeftJoin, plan.RightJoin, plan.FullJoin:
+		return true
+	}
+	return false
+}
+
 // join compiles a join to the operator of its kind, with a private
-// arrangement of each input on its join key.
-func (cp *compiler) join(n *plan.Join) (dataflow.NodeID, error) {
+// arrangement of each input on its join key, outputting project of each
+// pair (nil: the pair).
+func (cp *compiler) join(n *plan.Join, project []expr.Expr) (dataflow.NodeID, error) {
 	l, err := cp.node(n.Left)
 	if err != nil {
 		return 0, err
@@ -177,6 +195,7 @@ func (cp *compiler) join(n *plan.Join) (dataflow.NodeID, error) {
 		Left:     op.JoinSide{Name: sideName(n.Left), Arity: len(n.Left.Columns()), Columns: columnNames(n.Left), Key: n.LeftKeys},
 		Right:    op.JoinSide{Name: sideName(n.Right), Arity: len(n.Right.Columns()), Columns: columnNames(n.Right), Key: n.RightKeys},
 		Residual: n.Residual,
+		Project:  project,
 	}
 	for side, in := range []plan.Node{n.Left, n.Right} {
 		rel, cols, ok := storedRows(in)

@@ -365,6 +365,15 @@ func (c *joinCore) detail() string {
 	if c.spec.Residual != nil {
 		fmt.Fprintf(&b, " filter %s", c.spec.Residual)
 	}
+	if c.spec.Project != nil {
+		b.WriteString(" output ")
+		for i, x := range c.spec.Project {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(x.String())
+		}
+	}
 	return b.String()
 }
 
