@@ -119,10 +119,16 @@ func prune(n Node, need []bool) (Node, []int) {
 	return withChildren(n, newKids), identity(len(n.Columns()))
 }
 
-// narrow prunes n and, when the result still has columns nobody needs
-// (a scan's row is the table's), projects them away.
+// narrow prunes n and, when the result still has columns nobody needs,
+// projects them away. A table's rows (a scan, filtered or not) are left
+// whole: they are the table's own, which an index holds by reference at no
+// cost but its entry, where a projection would allocate a new row per
+// change and keep it.
 func narrow(n Node, need []bool) (Node, []int) {
 	p, m := prune(n, need)
+	if tableRows(p) {
+		return p, m
+	}
 	keep := 0
 	for i, x := range m {
 		if x >= 0 && need[i] {
@@ -145,6 +151,17 @@ func narrow(n Node, need []bool) (Node, []int) {
 		}
 	}
 	return project(p, exprs, outCols), remap
+}
+
+// tableRows reports whether n's rows are a stored table's own rows.
+func tableRows(n Node) bool {
+	switch n := n.(type) {
+	case *Scan:
+		return true
+	case *Filter:
+		return tableRows(n.Input)
+	}
+	return false
 }
 
 // project builds a projection of in, composing it with a projection below
