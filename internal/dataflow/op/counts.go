@@ -37,12 +37,10 @@ type countSlot struct {
 	next int32 // next slot of the chain (or of the free list), -1 at the end
 }
 
-// entryOverhead is the per-row cost beyond the row: the slot with a
-// quarter of slack for the slab's growth, and the index's entry (an 8-byte
-// hash and a 4-byte slot) at the swiss map's 7/8 load with half again of
-// slack for its doubling.
-const entryOverhead = int64(unsafe.Sizeof(countSlot{}))*5/4 - int64(unsafe.Sizeof(value.Row(nil))) +
-	(8+4+1)*8/7*3/2
+// indexEntryBytes is a row's cost in the hash index: an 8-byte hash and a
+// 4-byte slot at the swiss map's 7/8 load, with half again of slack for
+// its doubling.
+const indexEntryBytes = (8 + 4 + 1) * 8 / 7 * 3 / 2
 
 func valueEqual(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }
 
@@ -161,9 +159,43 @@ func (c *counts) remove(h uint64, i int32) {
 	c.live--
 }
 
+// compact rebuilds the slab once three quarters of it are free slots (and
+// drops it when no row is left), so that a multiset that shrank gives its
+// memory back; the rebuild is paid for by the removals that freed them. Its owner calls it between steps:
+// it moves every row to a new slot.
+func (c *counts) compact() {
+	if c.live == 0 && c.slots != nil {
+		c.slots, c.free, c.index = nil, -1, map[uint64]int32{}
+		return
+	}
+	if len(c.slots) < 1024 || c.live > len(c.slots)/4 {
+		return
+	}
+	old := c.slots
+	c.slots = make([]countSlot, 0, c.live)
+	c.index = make(map[uint64]int32, c.live)
+	c.free = -1
+	for _, s := range old {
+		if s.row == nil {
+			continue
+		}
+		h := value.HashRow(s.row)
+		head, ok := c.index[h]
+		if !ok {
+			head = -1
+		}
+		c.index[h] = int32(len(c.slots))
+		c.slots = append(c.slots, countSlot{row: s.row, n: s.n, next: head})
+	}
+}
+
+// state reports the rows held and their bytes: the rows (less the slice
+// headers the slots hold), the whole slab, free slots and spare capacity
+// included, and the index.
 func (c *counts) state() dataflow.StateSize {
 	n := int64(c.live)
-	return dataflow.StateSize{Rows: n, Bytes: c.bytes + n*entryOverhead}
+	slab := int64(cap(c.slots)) * int64(unsafe.Sizeof(countSlot{}))
+	return dataflow.StateSize{Rows: n, Bytes: c.bytes - n*int64(unsafe.Sizeof(value.Row(nil))) + slab + n*indexEntryBytes}
 }
 
 // scan calls fn for each row held, with its weight, in c.cmp order, until

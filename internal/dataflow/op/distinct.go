@@ -68,6 +68,7 @@ func (d *Distinct) Commit() {
 			d.counts.add(rep, w)
 		}
 	})
+	d.counts.compact()
 	d.staged = nil
 }
 

@@ -55,6 +55,7 @@ func (g *Integrate) Commit() {
 	for k, e := range g.staged {
 		g.counts.addAt(g.at[k].h, g.at[k].i, e.Row, e.W)
 	}
+	g.counts.compact()
 	g.Abort()
 }
 

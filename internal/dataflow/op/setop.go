@@ -112,6 +112,7 @@ func (s *SetOp) Commit() {
 				c.add(rep, w)
 			}
 		})
+		c.compact()
 	}
 	s.staged = [2]zset.ZSet{}
 }
