@@ -146,11 +146,7 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		if err != nil {
 			return 0, err
 		}
-		order := make([]dataflow.SortKey, len(n.Order))
-		for i, k := range n.Order {
-			order[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
-		}
-		return cp.c.Add(op.NewRowNumber(n.Partition, order), in), nil
+		return cp.c.Add(op.NewRowNumber(n.Partition, exec.SortKeys(n.Order)), in), nil
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {
@@ -291,10 +287,7 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	if err != nil {
 		return 0, err
 	}
-	order := make([]dataflow.SortKey, len(n.Order))
-	for i, k := range n.Order {
-		order[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
-	}
+	order := exec.SortKeys(n.Order)
 	index := dataflow.NewArrangement(dataflow.ArrangementSpec{
 		Name: "refill index of " + sideName(n.Input), Columns: columnNames(n.Input), Key: n.Partition, Sort: order,
 	})

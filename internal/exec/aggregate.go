@@ -25,9 +25,7 @@ func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", a.Name)
 		}
 		oa := op.Aggregate{Func: f, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
-		for _, k := range a.OrderBy {
-			oa.OrderBy = append(oa.OrderBy, dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst})
-		}
+		oa.OrderBy = SortKeys(a.OrderBy)
 		if f == op.Min || f == op.Max {
 			k := a.Arg.String()
 			if oa.Index = indexes[k]; oa.Index == nil {
@@ -86,4 +84,17 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// SortKeys returns a plan's sort keys as operators take them; nil for
+// none.
+func SortKeys(keys []plan.SortKey) []dataflow.SortKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make([]dataflow.SortKey, len(keys))
+	for i, k := range keys {
+		out[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	return out
 }

@@ -52,50 +52,27 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	saved := b.agg
 	b.agg = nil
 	defer func() { b.agg = saved }()
-	right, rsc, err := b.bindFrom(sel.FromClause)
+	right, rsc, correlated, err := b.bindCorrelated(outer, sel)
 	if err != nil {
 		return nil, err
 	}
 	lw := len(outer.cols)
-	both := joinScope(outer, rsc)
-	for i := 0; i < lw; i++ {
-		both.cols[i].outer = true
-	}
 	var outerKeys, innerKeys []expr.Expr
-	if sel.WhereClause != nil {
-		pred, err := b.bindExpr(both, sel.WhereClause)
-		if err != nil {
-			return nil, err
+	for _, c := range correlated {
+		cmp, ok := c.(*expr.Cmp)
+		if !ok || cmp.Op != expr.EQ {
+			return nil, b.refuse(sl.Location, "a scalar subquery may be correlated only by equalities between its columns and the outer query's")
 		}
-		if pred, err = b.toBool(pred, "WHERE", nodeLoc(sel.WhereClause, -1)); err != nil {
-			return nil, err
+		l, r := cmp.L, cmp.R
+		lc, rc := expr.Columns(l), expr.Columns(r)
+		if len(rc) > 0 && rc[0] < lw { // the outer side on the right
+			l, r, lc, rc = r, l, rc, lc
 		}
-		var inner []expr.Expr
-		for _, c := range plan.Conjuncts(pred) {
-			cols := expr.Columns(c)
-			switch {
-			case len(cols) == 0 || cols[0] >= lw:
-				inner = append(inner, plan.Shift(c, -lw))
-			default:
-				cmp, ok := c.(*expr.Cmp)
-				if !ok || cmp.Op != expr.EQ {
-					return nil, b.refuse(sl.Location, "a scalar subquery may be correlated only by equalities between its columns and the outer query's")
-				}
-				l, r := cmp.L, cmp.R
-				lc, rc := expr.Columns(l), expr.Columns(r)
-				if len(rc) > 0 && rc[0] < lw { // the outer side on the right
-					l, r, lc, rc = r, l, rc, lc
-				}
-				if len(lc) == 0 || lc[len(lc)-1] >= lw || len(rc) == 0 || rc[0] < lw {
-					return nil, b.refuse(sl.Location, "a scalar subquery may be correlated only by equalities between its columns and the outer query's")
-				}
-				outerKeys = append(outerKeys, l)
-				innerKeys = append(innerKeys, plan.Shift(r, -lw))
-			}
+		if len(lc) == 0 || lc[len(lc)-1] >= lw || len(rc) == 0 || rc[0] < lw {
+			return nil, b.refuse(sl.Location, "a scalar subquery may be correlated only by equalities between its columns and the outer query's")
 		}
-		if len(inner) > 0 {
-			right = plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)})
-		}
+		outerKeys = append(outerKeys, l)
+		innerKeys = append(innerKeys, plan.Shift(r, -lw))
 	}
 	// Aggregate the subquery per correlation key.
 	as := &aggScope{input: rsc, post: &scope{}, groups: innerKeys}
@@ -204,14 +181,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		nullsFirst := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nullsFirst = false
-		}
+		desc, nullsFirst := sortDirection(sb)
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
 	idx := len(s.cols)

@@ -865,14 +865,7 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 				*extra = append(*extra, e)
 			}
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		nullsFirst := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nullsFirst = false
-		}
+		desc, nullsFirst := sortDirection(sb)
 		keys = append(keys, plan.SortKey{Expr: key, Desc: desc, NullsFirst: nullsFirst})
 	}
 	return keys, nil
@@ -892,4 +885,17 @@ func (b *binder) keyword(word string, from int) int32 {
 		}
 	}
 	return -1
+}
+
+// sortDirection returns an ORDER BY item's direction and where its NULLs
+// go: PostgreSQL's default is NULLS LAST ascending, NULLS FIRST descending.
+func sortDirection(sb *pg_query.SortBy) (desc, nullsFirst bool) {
+	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	switch sb.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		return desc, true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		return desc, false
+	}
+	return desc, desc
 }

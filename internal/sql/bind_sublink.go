@@ -100,37 +100,9 @@ func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLin
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
-	right, rsc, err := b.bindFrom(sel.FromClause)
+	right, rsc, residual, err := b.bindCorrelated(outer, sel)
 	if err != nil {
 		return nil, err
-	}
-	lw := len(outer.cols)
-	both := joinScope(outer, rsc)
-	for i := 0; i < lw; i++ {
-		both.cols[i].outer = true
-	}
-	var residual []expr.Expr
-	if sel.WhereClause != nil {
-		pred, err := b.bindExpr(both, sel.WhereClause)
-		if err != nil {
-			return nil, err
-		}
-		if pred, err = b.toBool(pred, "WHERE", nodeLoc(sel.WhereClause, -1)); err != nil {
-			return nil, err
-		}
-		var inner []expr.Expr
-		for _, c := range plan.Conjuncts(pred) {
-			// A conjunct that reads no outer column (none at all, like
-			// 1 = 2) filters the subquery: it does not correlate it.
-			if cols := expr.Columns(c); len(cols) == 0 || cols[0] >= lw {
-				inner = append(inner, plan.Shift(c, -lw))
-			} else {
-				residual = append(residual, c)
-			}
-		}
-		if len(inner) > 0 {
-			right = plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)})
-		}
 	}
 	j := &plan.Join{Kind: kind, Left: input, Right: right, Cols: input.Columns(), Residual: plan.AndOf(residual)}
 	if sl.SubLinkType != pg_query.SubLinkType_EXISTS_SUBLINK {
@@ -166,4 +138,40 @@ func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLin
 			WithHint("use NOT EXISTS, which has no NULL surprises")
 	}
 	return out, nil
+}
+
+// bindCorrelated binds a subquery's FROM and WHERE, WHERE in the scope of
+// the outer query's columns followed by the subquery's. The conjuncts that
+// read no outer column (none at all, like 1 = 2) filter the subquery's
+// rows, right; the others, which correlate it, are returned over outer ++
+// subquery columns.
+func (b *binder) bindCorrelated(outer *scope, sel *pg_query.SelectStmt) (right plan.Node, rsc *scope, correlated []expr.Expr, err error) {
+	right, rsc, err = b.bindFrom(sel.FromClause)
+	if err != nil || sel.WhereClause == nil {
+		return right, rsc, nil, err
+	}
+	lw := len(outer.cols)
+	both := joinScope(outer, rsc)
+	for i := 0; i < lw; i++ {
+		both.cols[i].outer = true
+	}
+	pred, err := b.bindExpr(both, sel.WhereClause)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if pred, err = b.toBool(pred, "WHERE", nodeLoc(sel.WhereClause, -1)); err != nil {
+		return nil, nil, nil, err
+	}
+	var inner []expr.Expr
+	for _, c := range plan.Conjuncts(pred) {
+		if cols := expr.Columns(c); len(cols) == 0 || cols[0] >= lw {
+			inner = append(inner, plan.Shift(c, -lw))
+		} else {
+			correlated = append(correlated, c)
+		}
+	}
+	if len(inner) > 0 {
+		right = plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)})
+	}
+	return right, rsc, correlated, nil
 }
