@@ -62,6 +62,7 @@ func TestStateMemoryMatchesHeap(t *testing.T) {
 		"CREATE MATERIALIZED VIEW vj AS SELECT t.id, u.name FROM t JOIN u ON t.c = u.id WHERE t.a < 100",
 		"CREATE MATERIALIZED VIEW vk AS SELECT t.id, u.id AS uid FROM t JOIN u ON t.b = u.name",
 		"CREATE MATERIALIZED VIEW vg AS SELECT c % 1000 AS k, count(*) AS n, sum(a) AS s FROM t WHERE a < 50 GROUP BY c % 1000",
+		"CREATE MATERIALIZED VIEW vm AS SELECT c % 100 AS k, min(id) AS lo, max(id) AS hi, max(b) AS hb FROM t GROUP BY c % 100",
 	}
 	before := heapInUse()
 	for _, v := range views {

@@ -10,9 +10,11 @@ import (
 )
 
 // AggregateOps translates an Aggregate's calls into the GroupBy operator's
-// aggregates. MIN and MAX get an arrangement of the input keyed by the
-// group key and sorted by the argument, which the operator owns and
-// refills from; MIN and MAX of the same argument share one.
+// aggregates. MIN and MAX of an argument that is not integer-ordered get an
+// arrangement of the input keyed by the group key and sorted by the
+// argument, which the operator owns and refills from; MIN and MAX of the
+// same argument share one. The operator keeps an integer-ordered
+// argument's values itself.
 func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 	out := make([]op.Aggregate, len(n.Aggs))
 	indexes := map[string]*dataflow.Arrangement{} // MIN and MAX of one argument share one
@@ -26,7 +28,7 @@ func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 		}
 		oa := op.Aggregate{Func: f, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
 		oa.OrderBy = SortKeys(a.OrderBy)
-		if f == op.Min || f == op.Max {
+		if (f == op.Min || f == op.Max) && !value.IntOrdered(a.Arg.Type().Kind) {
 			k := a.Arg.String()
 			if oa.Index = indexes[k]; oa.Index == nil {
 				oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{

@@ -115,6 +115,21 @@ func NewDate(days int64) Value { return Value{kind: Date, n: days} }
 // 2000-01-01 00:00:00 (UTC for timestamptz).
 func NewTimestamp(k Kind, micros int64) Value { return Value{kind: k, n: micros} }
 
+// IntOrdered reports whether a value of kind k is exactly its Int(), and
+// Compare orders such values as their Int()s: booleans, integers, dates
+// and timestamps.
+func IntOrdered(k Kind) bool {
+	switch k {
+	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return true
+	}
+	return false
+}
+
+// FromInt returns the value of kind k whose Int() is n; IntOrdered(k) must
+// hold.
+func FromInt(k Kind, n int64) Value { return Value{kind: k, n: n} }
+
 // IsNull reports whether v is SQL NULL.
 func (v Value) IsNull() bool { return v.kind == Unknown }
 

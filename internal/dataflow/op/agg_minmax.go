@@ -31,7 +31,8 @@ import (
 //
 // When a step leaves the reserve empty while m > 0, the group's best k
 // values are read back from the index (the committed input plus this
-// step's changes): a refill, counted. Work per change is a binary search
+// step's changes): a refill, counted. The index is the group's valueSet for
+// an integer-ordered argument, an arrangement of the input otherwise. Work per change is a binary search
 // and a move of at most k entries; state is O(k) per group.
 type minMaxAcc struct {
 	max bool
@@ -164,27 +165,8 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 		}
 		return emit(pv, pn)
 	}
-	var err error
 	more := true
-	spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
-		if spec.Filter != nil {
-			ok, e := spec.Filter.Eval(row)
-			if e != nil {
-				err = e
-				return false
-			}
-			if !isTrue(ok) {
-				return true
-			}
-		}
-		v, e := spec.Arg.Eval(row)
-		if e != nil {
-			err = e
-			return false
-		}
-		if v.IsNull() {
-			return true
-		}
+	each := func(v value.Value, w int64) bool {
 		if have && a.cmp(v, pv) == 0 {
 			pn += w
 			return true
@@ -195,7 +177,33 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 		}
 		pv, pn, have = v, w, true
 		return true
-	})
+	}
+	var err error
+	if spec.set >= 0 {
+		c.sets[spec.set].scan(a.max, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
+	} else {
+		spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
+			if spec.Filter != nil {
+				ok, e := spec.Filter.Eval(row)
+				if e != nil {
+					err = e
+					return false
+				}
+				if !isTrue(ok) {
+					return true
+				}
+			}
+			v, e := spec.Arg.Eval(row)
+			if e != nil {
+				err = e
+				return false
+			}
+			if v.IsNull() {
+				return true
+			}
+			return each(v, w)
+		})
+	}
 	if err != nil {
 		return 0, err
 	}

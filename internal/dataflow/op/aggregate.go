@@ -14,6 +14,7 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
+	"github.com/tidwall/btree"
 )
 
 // GroupBy keeps, per group, the group's row count and one accumulator per
@@ -35,6 +36,7 @@ type GroupBy struct {
 	aggs   []aggSpec
 	global bool
 	owned  []*dataflow.Arrangement // indexes this operator stages
+	nsets  int                     // valueSets per group
 
 	groups map[string]*group // by encoded key (value.AppendRowKey); a global aggregate's one group under ""
 	keyBuf []byte
@@ -46,6 +48,8 @@ type GroupBy struct {
 	recs   []aggRec
 	chs    []aggChange
 	staged []stagedGroup
+	setCh  []setChange // staged changes to the groups' valueSets
+	hint   btree.PathHint
 	ctx    stepCtx
 	out    zset.ZSet
 
@@ -129,10 +133,13 @@ type Aggregate struct {
 	// tie (all of them, without ORDER BY) are ordered by value, then
 	// separator: PostgreSQL leaves their order to the input's.
 	OrderBy []dataflow.SortKey
-	// Index is MIN's and MAX's refill source: an arrangement of the
-	// operator's input keyed by the group key expressions and sorted by Arg
+	// Index is MIN's and MAX's refill source for an argument that is not
+	// integer-ordered (value.IntOrdered): an arrangement of the operator's
+	// input keyed by the group key expressions and sorted by Arg
 	// ascending. It may be shared; OwnIndex makes this operator its owner
-	// (NewGroupBy claims it, and each step stages the input in it).
+	// (NewGroupBy claims it, and each step stages the input in it). An
+	// integer-ordered argument needs none: each group keeps its values in
+	// a valueSet, shared by the MIN and MAX of one argument and FILTER.
 	Index    *dataflow.Arrangement
 	OwnIndex bool
 	// Reserve is MIN's and MAX's k, the values kept per group; 0 means
@@ -152,6 +159,8 @@ type aggSpec struct {
 	width int        // values per input entry: arg, sep, order keys
 	slot  int        // offset of the slot within an entry's values
 	make  func(*aggSpec) accum
+	set   int  // MIN/MAX of an integer-ordered argument: the group's valueSet it refills from; -1 otherwise
+	feeds bool // the first aggregate of its set, which stages the changes into it
 }
 
 // accum is one aggregate's state for one group. stage computes the
@@ -189,6 +198,7 @@ type stepCtx struct {
 
 	exactPool []*exactSums // staged deltas of exact sums
 	nExact    int
+	sets      []valueSet     // the group's value sets, to refill from
 	res       []reserveEntry // staged MIN/MAX reserves
 	pend      []aggChange    // staged multiset changes
 	inner     []aggChange    // scratch: changes passed to a DISTINCT's inner aggregate
@@ -204,18 +214,26 @@ func (c *stepCtx) pendingRefills() int64 {
 }
 
 type group struct {
-	enc string // the key's encoding, the group's key in groups
-	key value.Row
-	n   int64     // total weight of the group's rows
-	out value.Row // the output row; nil when the group has none
-	acc []accum
+	enc  string // the key's encoding, the group's key in groups
+	key  value.Row
+	n    int64     // total weight of the group's rows
+	out  value.Row // the output row; nil when the group has none
+	acc  []accum
+	sets []valueSet // MIN's and MAX's refill sources, one per integer-ordered argument and FILTER
 }
 
 type stagedGroup struct {
-	g     *group
-	isNew bool
-	n     int64
-	out   value.Row
+	g      *group
+	isNew  bool
+	n      int64
+	out    value.Row
+	so, se int // the group's changes to its value sets: setCh[so:se]
+}
+
+// setChange is a staged change to one of a group's value sets.
+type setChange struct {
+	set  int
+	k, w int64
 }
 
 // NewGroupBy returns a grouping on keys (none: a global aggregate)
@@ -228,8 +246,9 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		groups: map[string]*group{},
 	}
 	slot := len(keys)
+	sets := map[string]int{} // argument and FILTER → value set
 	for _, a := range aggs {
-		s := aggSpec{Aggregate: a}
+		s := aggSpec{Aggregate: a, set: -1}
 		if a.Func >= numAggFuncs {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "unknown aggregate %s", a.Func)
 		}
@@ -258,13 +277,27 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		s.typ, s.in, s.slot = t, argType.Kind, slot
 		slot += s.width
 		if a.Func == Min || a.Func == Max {
-			if a.Index == nil {
-				return nil, pgerr.New(pgerr.Internal, "%s needs an index to refill from", a.Func)
-			}
 			if s.Reserve <= 0 {
 				s.Reserve = DefaultReserve
 			}
-			if a.OwnIndex {
+			if value.IntOrdered(argType.Kind) {
+				if a.Index != nil {
+					return nil, pgerr.New(pgerr.Internal, "%s of %s keeps its groups' values and takes no index", a.Func, argType)
+				}
+				k := a.Arg.String()
+				if a.Filter != nil {
+					k += " FILTER " + a.Filter.String()
+				}
+				set, ok := sets[k]
+				if !ok {
+					set, s.feeds = g.nsets, true
+					sets[k] = set
+					g.nsets++
+				}
+				s.set = set
+			} else if a.Index == nil {
+				return nil, pgerr.New(pgerr.Internal, "%s needs an index to refill from", a.Func)
+			} else if a.OwnIndex {
 				a.Index.Claim()
 				g.owned = append(g.owned, a.Index)
 			}
@@ -290,7 +323,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		g.clearStep()
 		gr.out = row
 		g.groups[gr.enc] = gr
-		g.bytes += dataflow.RowBytes(row) + groupOverhead(len(g.aggs))
+		g.bytes += dataflow.RowBytes(row) + g.groupOverhead()
 	}
 	return g, nil
 }
@@ -376,6 +409,9 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 
 func (g *GroupBy) newGroup(key value.Row, enc string) *group {
 	gr := &group{enc: enc, key: key, acc: make([]accum, len(g.aggs))}
+	if g.nsets > 0 {
+		gr.sets = make([]valueSet, g.nsets)
+	}
 	for i := range g.aggs {
 		gr.acc[i] = g.aggs[i].make(&g.aggs[i])
 	}
@@ -525,7 +561,7 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 		return out, pgerr.New(pgerr.Internal, "aggregate: group %s would hold %d rows", zset.FormatRow(key), n)
 	}
 	// Stage before the accumulators so that Abort finds them.
-	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, n: n})
+	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, n: n, so: len(g.setCh)})
 	var row value.Row
 	if n > 0 || g.global {
 		row = make(value.Row, len(key)+len(g.aggs))
@@ -540,7 +576,15 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 				g.chs = append(g.chs, aggChange{vals: g.arena[r.off+spec.slot : r.off+spec.slot+spec.width], w: r.w})
 			}
 		}
-		g.ctx.key, g.ctx.spec = gr.key, spec
+		if spec.feeds {
+			// Before stage, which may reorder g.chs.
+			for _, ch := range g.chs {
+				if v := ch.vals[0]; !v.IsNull() {
+					g.setCh = append(g.setCh, setChange{set: spec.set, k: v.Int(), w: ch.w})
+				}
+			}
+		}
+		g.ctx.key, g.ctx.spec, g.ctx.sets = gr.key, spec, gr.sets
 		v, err := gr.acc[a].stage(&g.ctx, g.chs)
 		if err != nil {
 			return out, err
@@ -550,6 +594,7 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 		}
 	}
 	sg := &g.staged[len(g.staged)-1]
+	sg.se = len(g.setCh)
 	if identicalRows(gr.out, row) {
 		sg.out = gr.out
 		return out, nil
@@ -608,6 +653,22 @@ func (g *GroupBy) Commit() {
 			a.commit()
 			after += a.bytes()
 		}
+		if s.so < s.se {
+			for i := range gr.sets {
+				before += gr.sets[i].bytes()
+			}
+			for _, c := range g.setCh[s.so:s.se] {
+				gr.sets[c.set].add(c.k, c.w, &g.hint)
+			}
+			for i := range gr.sets {
+				after += gr.sets[i].bytes()
+			}
+		} else {
+			for i := range gr.sets {
+				b := gr.sets[i].bytes()
+				before, after = before+b, after+b
+			}
+		}
 		if gr.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes -= dataflow.RowBytes(gr.out)
 		}
@@ -615,7 +676,7 @@ func (g *GroupBy) Commit() {
 			g.bytes += dataflow.RowBytes(s.out)
 		}
 		gr.n, gr.out = s.n, s.out
-		fixed := dataflow.RowBytes(gr.key) + groupOverhead(len(g.aggs)) + dataflow.AllocBytes(len(gr.enc))
+		fixed := dataflow.RowBytes(gr.key) + g.groupOverhead() + dataflow.AllocBytes(len(gr.enc))
 		switch {
 		case s.isNew && (s.n > 0 || g.global):
 			g.groups[gr.enc] = gr
@@ -653,6 +714,7 @@ func (g *GroupBy) Abort() {
 func (g *GroupBy) clearStep() {
 	clear(g.staged)
 	g.staged = g.staged[:0]
+	g.setCh = g.setCh[:0]
 	if cap(g.arena) > 16*maxReused {
 		g.arena, g.pres, g.recs = nil, nil, nil
 	} else {
@@ -661,7 +723,7 @@ func (g *GroupBy) clearStep() {
 	clear(g.chs)
 	g.chs = g.chs[:0]
 	c := &g.ctx
-	c.key, c.spec = nil, nil
+	c.key, c.spec, c.sets = nil, nil, nil
 	c.nExact = 0
 	clear(c.res)
 	c.res = c.res[:0]
@@ -674,10 +736,11 @@ const maxReused = 4096
 
 // groupOverhead is a group's fixed cost besides its key: the struct, its
 // slot in the map (a string and a pointer, at the swiss map's 7/8 load with
-// half again of slack for its doubling) and its accumulators' interface
-// values.
-func groupOverhead(naggs int) int64 {
-	return int64(unsafe.Sizeof(group{})) + (16+8+1)*8/7*3/2 + int64(naggs)*16
+// half again of slack for its doubling), its accumulators' interface values
+// and its value sets.
+func (g *GroupBy) groupOverhead() int64 {
+	return int64(unsafe.Sizeof(group{})) + (16+8+1)*8/7*3/2 + int64(len(g.aggs))*16 +
+		int64(g.nsets)*int64(unsafe.Sizeof(valueSet{}))
 }
 
 // Info describes the grouping: its keys, aggregates, state and cost.
@@ -754,6 +817,9 @@ func (a *aggSpec) describe() string {
 // change costs.
 func (a *aggSpec) stateCost() (state, cost string) {
 	switch {
+	case (a.Func == Min || a.Func == Max) && a.set >= 0:
+		return fmt.Sprintf("best %d values of %s; refills from the group's ordered values of %s", a.Reserve, a.Arg, a.Arg),
+			"O(log k + log group) + refill"
 	case a.Func == Min || a.Func == Max:
 		return fmt.Sprintf("best %d values of %s; refills from index on (group, %s)", a.Reserve, a.Arg, a.Arg),
 			"O(log k) + refill"
@@ -771,8 +837,9 @@ func (a *aggSpec) stateCost() (state, cost string) {
 	return "sum, sum of squares", "O(change)"
 }
 
-// State reports the groups held and their bytes, accumulators included.
-// The arrangements MIN and MAX refill from are reported by themselves.
+// State reports the groups held and their bytes, accumulators and value
+// sets included. The arrangements MIN and MAX refill from are reported by
+// themselves.
 func (g *GroupBy) State() dataflow.StateSize {
 	return dataflow.StateSize{Rows: int64(len(g.groups)), Bytes: g.bytes}
 }

@@ -89,7 +89,7 @@ func (h *aggHarness) run(d *datadriven.TestData) (string, error) {
 				}
 				a.Func = f
 			}
-			if a.Func == Min || a.Func == Max {
+			if (a.Func == Min || a.Func == Max) && !value.IntOrdered(h.typ.Kind) {
 				a.Index, a.OwnIndex = idx, !owned
 				owned = true
 			}

@@ -3,6 +3,7 @@ package op
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -57,7 +58,8 @@ var (
 )
 
 // testAggs builds one of every aggregate over the test rows, with indexes
-// for MIN and MAX keyed like keys.
+// keyed like keys for MIN and MAX of text (those of integers keep their
+// groups' values).
 func testAggs(keys []expr.Expr) []Aggregate {
 	idx := func(arg expr.Expr) *dataflow.Arrangement {
 		return dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: arg}}})
@@ -77,10 +79,11 @@ func testAggs(keys []expr.Expr) []Aggregate {
 		{Func: Avg, Arg: fCol},
 		{Func: VarSamp, Arg: fCol},
 		{Func: StddevPop, Arg: fCol},
-		{Func: Min, Arg: vCol, Index: idx(vCol), OwnIndex: true},
-		{Func: Max, Arg: vCol, Index: idx(vCol), OwnIndex: true},
+		{Func: Min, Arg: vCol},
+		{Func: Max, Arg: vCol},
 		{Func: Max, Arg: sCol, Index: idx(sCol), OwnIndex: true},
-		{Func: Min, Arg: vCol, Filter: gt{col: 1, c: 1}, Index: idx(vCol), OwnIndex: true},
+		{Func: Min, Arg: sCol, Index: idx(sCol), OwnIndex: true},
+		{Func: Min, Arg: vCol, Filter: gt{col: 1, c: 1}},
 		{Func: Count, Arg: vCol, Distinct: true},
 		{Func: Sum, Arg: vCol, Distinct: true},
 		{Func: Avg, Arg: nCol, Distinct: true},
@@ -422,14 +425,15 @@ func TestGroupByCancellation(t *testing.T) {
 	_ = before
 }
 
-// TestMinMaxStateBounded checks that MIN and MAX keep at most k values per
-// group however many rows the groups hold.
+// TestMinMaxStateBounded checks that MIN and MAX refilling from an
+// arrangement keep at most k values per group however many rows the groups
+// hold.
 func TestMinMaxStateBounded(t *testing.T) {
 	keys := []expr.Expr{kCol}
-	idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: vCol}}})
+	idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: sCol}}})
 	g, err := NewGroupBy(keys, []Aggregate{
-		{Func: Min, Arg: vCol, Index: idx, OwnIndex: true, Reserve: 4},
-		{Func: Max, Arg: vCol, Index: idx, Reserve: 4},
+		{Func: Min, Arg: sCol, Index: idx, OwnIndex: true, Reserve: 4},
+		{Func: Max, Arg: sCol, Index: idx, Reserve: 4},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -441,7 +445,7 @@ func TestMinMaxStateBounded(t *testing.T) {
 	for round := 0; round < 5; round++ {
 		var b zset.ZSet
 		for i := 0; i < 2000; i++ {
-			b = append(b, e(aggRow(int64(i%groups), int64(round*2000+i), "a", "", 0), 1))
+			b = append(b, e(aggRow(int64(i%groups), 0, fmt.Sprintf("%05d", round*2000+i), "", 0), 1))
 		}
 		step(t, c, "t", zset.Consolidate(b))
 		sizes = append(sizes, g.State().Bytes)
@@ -451,14 +455,85 @@ func TestMinMaxStateBounded(t *testing.T) {
 			t.Fatalf("state grew with the input: %v", sizes)
 		}
 	}
-	if per := sizes[0] / groups; per > 1024 {
+	if per := sizes[0] / groups; per > 1200 {
 		t.Fatalf("%d bytes per group", per)
 	}
 	if idx.State().Rows != 10000 {
 		t.Fatalf("index holds %d rows", idx.State().Rows)
 	}
 	wantZ(t, "min/max", zset.ZSet{}, "")
-	if s := g.String(); !strings.HasPrefix(s, "(0, 0, 9990) rows=1000\n") {
+	if s := g.String(); !strings.HasPrefix(s, "(0, '00000', '09990') rows=1000\n") {
 		t.Fatalf("groups:\n%s", s)
+	}
+}
+
+// TestMinMaxValueSets moves integer values in and out of three groups big
+// enough for their value sets to become trees and shrink back to slices,
+// with reserves of 1 and 8, and checks each group's MIN, MAX and count
+// against the multiset after every step.
+func TestMinMaxValueSets(t *testing.T) {
+	for _, reserve := range []int{1, 8} {
+		t.Run(fmt.Sprint("reserve=", reserve), func(t *testing.T) {
+			keys := []expr.Expr{kCol}
+			g, err := NewGroupBy(keys, []Aggregate{
+				{Func: Min, Arg: vCol, Reserve: reserve},
+				{Func: Max, Arg: vCol, Reserve: reserve},
+				{Func: CountStar},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := dataflow.NewCircuit()
+			c.Add(g, c.Input("t"))
+			rng := rand.New(rand.NewPCG(7, uint64(reserve)))
+			held := [3]map[int64]int64{{}, {}, {}}
+			for s := 0; s < 3000; s++ {
+				var b zset.ZSet
+				for range rng.IntN(4) + 1 {
+					k := rng.Int64N(3)
+					// Grow for a third of the steps, then drain: the sets
+					// pass maxSmallSet both ways.
+					v := rng.Int64N(400)
+					if s < 1000 || rng.IntN(6) == 0 || len(held[k]) == 0 {
+						held[k][v]++
+						b = append(b, e(aggRow(k, v, "", "", 0), 1))
+						continue
+					}
+					for held[k][v] == 0 {
+						v = (v + 1) % 400
+					}
+					if held[k][v]--; held[k][v] == 0 {
+						delete(held[k], v)
+					}
+					b = append(b, e(aggRow(k, v, "", "", 0), -1))
+				}
+				step(t, c, "t", zset.Consolidate(b))
+				if s == 999 && len(held[0]) <= maxSmallSet {
+					t.Fatalf("group 0 holds %d values: its set never became a tree", len(held[0]))
+				}
+				var want strings.Builder
+				for k, m := range held {
+					if len(m) == 0 {
+						continue
+					}
+					lo, hi, n := int64(math.MaxInt64), int64(math.MinInt64), int64(0)
+					for v, c := range m {
+						lo, hi, n = min(lo, v), max(hi, v), n+c
+					}
+					fmt.Fprintf(&want, "(%d, %d, %d, %d) rows=%d\n", k, lo, hi, n, n)
+				}
+				if got := g.String(); got != want.String() {
+					t.Fatalf("step %d:\n%swant\n%s", s, got, want.String())
+				}
+			}
+			if g.Refills() == 0 {
+				t.Fatal("no refills")
+			}
+			for k, m := range held {
+				if len(m) > maxSmallSet/2 {
+					t.Fatalf("group %d ends with %d values: the sets did not shrink back", k, len(m))
+				}
+			}
+		})
 	}
 }

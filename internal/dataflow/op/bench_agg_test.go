@@ -29,11 +29,10 @@ func BenchmarkGroupByStep(b *testing.B) {
 			const groups = 1000
 			k, v := tcol{i: 0, t: value.Int8Type}, tcol{i: 1, t: value.Int8Type}
 			keys := []expr.Expr{k}
-			idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: v}}})
 			g, err := NewGroupBy(keys, []Aggregate{
 				{Func: CountStar}, {Func: Sum, Arg: v},
-				{Func: Min, Arg: v, Index: idx, OwnIndex: true},
-				{Func: Max, Arg: v, Index: idx},
+				{Func: Min, Arg: v},
+				{Func: Max, Arg: v},
 			})
 			if err != nil {
 				b.Fatal(err)
