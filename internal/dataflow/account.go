@@ -169,7 +169,7 @@ func (a *Accounting) AddCircuit(c *Circuit) {
 // Total returns the sum of the distinct pieces counted.
 func (a *Accounting) Total() StateSize { return a.total }
 
-// RowBytes returns the part of State().Bytes that is the rows themselves
-// (RowBytes of each): memory the arrangement shares with whoever else
-// keeps the same rows.
-func (a *Arrangement) RowBytes() int64 { return a.rowsB }
+// RowBytes returns the part of State().Bytes that is the rows' values
+// (RowBytes of each, less the slice header its entry holds): memory the
+// arrangement shares with whoever else keeps the same rows.
+func (a *Arrangement) RowBytes() int64 { return a.rowsB - int64(a.n)*rowHeaderBytes }

@@ -1,8 +1,8 @@
 package dataflow
 
 import (
-	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unsafe"
@@ -22,19 +22,19 @@ import (
 // # Representation
 //
 // A hash map from each key's encoding (value.AppendKey of the key values)
-// to a run: the rows of that key, in the order of their ords, the
-// memcomparable encoding (value.AppendKey) of the sort values (bytes
-// inverted for a descending sort expression) followed by a prefix of the
-// row's own encoding, and then of the rows (zset.CompareRows, so -0 and 0,
-// 1.5 and 1.50, are two entries, as in a Z-set). Reaching a key costs a
-// hash and a cache miss or two however many keys there are, where one tree
-// over all rows would cost a cache miss per level; a run is a sorted slice
-// while small and a B-tree (github.com/tidwall/btree) beyond (see run). An
-// entry keeps its ord's first bytes inline, so searching a run compares
-// bytes in place; it costs two pointers (a long ord's bytes, the row's
-// backing array) and no allocation besides a long ord. Reading every row
-// in key order (Scan with a nil key) sorts the keys. The representation is
-// private: readers see rows and weights through Lookup and Scan.
+// to a run: the rows of that key in order, by the sort values (Desc and
+// NullsFirst as ORDER BY has them) and then by the rows (zset.CompareRows,
+// so -0 and 0, 1.5 and 1.50, are two entries, as in a Z-set). Reaching a
+// key costs a hash and a cache miss or two however many keys there are,
+// where one tree over all rows would cost a cache miss per level; a run is
+// a sorted slice while small and a B-tree (github.com/tidwall/btree)
+// beyond (see run). An entry is 40 bytes: the row, its weight, and a
+// 64-bit summary of its first order component (value.Prefix64 of the first
+// sort value, or of the row's first value when there is none), so that a
+// search compares most entries by one integer in place and evaluates the
+// sort values only on a tie. Reading every row in key order (Scan with a
+// nil key) sorts the keys. The representation is private: readers see rows
+// and weights through Lookup and Scan.
 //
 // # Ownership and sharing
 //
@@ -62,7 +62,7 @@ type Arrangement struct {
 	spec   ArrangementSpec
 	runs   map[string]*run // encoded key → its rows
 	n      int             // distinct rows held
-	bytes  int64           // RowBytes of the rows, allocated bytes of the ords and keys, the runs
+	bytes  int64           // RowBytes of the rows, allocated bytes of the keys, the runs and their entries' storage
 	rowsB  int64           // RowBytes of the rows alone
 	total  int64           // sum of weights
 	owned  bool
@@ -101,87 +101,90 @@ type SortKey struct {
 	NullsFirst bool // NULL before every value, in either direction
 }
 
-// arrEntry is one row of a run with its weight and its ord: the encoded
-// sort values and a prefix of the row. An ord of up to inlineOrd bytes is
-// kept in the entry itself, so that searching a run compares bytes in place
-// instead of following a pointer per comparison (a cache miss each in a big
-// run), and costs no allocation per row; a longer ord keeps its first
-// bytes inline and the whole in long.
+// arrEntry is one row of a run with its weight and k0, the summary of its
+// first order component: entries whose k0 differ are ordered by it.
 type arrEntry struct {
-	pre  [inlineOrd / 8]uint64 // the ord's first bytes, big-endian, zero-padded
-	n    uint8                 // the ord's length when inline; longOrd otherwise
-	long string
-	row  value.Row
-	w    int64
+	k0  uint64
+	row value.Row
+	w   int64
 }
 
-const (
-	inlineOrd = 40
-	longOrd   = 255
-)
-
-// makeEntry returns an entry for ord, viewing a long ord's bytes (see
-// keepEntry).
-func makeEntry(ord []byte, row value.Row, w int64) arrEntry {
-	e := arrEntry{row: row, w: w}
-	var buf [inlineOrd]byte
-	copy(buf[:], ord)
-	for i := range e.pre {
-		e.pre[i] = binary.BigEndian.Uint64(buf[i*8:])
+// cmp orders two entries of a run: by k0, then by the sort values, then by
+// the rows. The sort values were evaluated without error when the rows were
+// staged; evaluating them again gives the same values.
+func (a *Arrangement) cmp(x, y *arrEntry) int {
+	if x.k0 != y.k0 {
+		if x.k0 < y.k0 {
+			return -1
+		}
+		return 1
 	}
-	if len(ord) <= inlineOrd {
-		e.n = uint8(len(ord))
-	} else {
-		e.n, e.long = longOrd, unsafeString(ord)
+	if len(x.row) > 0 && len(x.row) == len(y.row) && &x.row[0] == &y.row[0] {
+		// One row by reference (a table's row, retracted): no need to
+		// evaluate anything.
+		return 0
 	}
-	return e
-}
-
-// ord returns the entry's whole ord, using buf for an inline one.
-func (e *arrEntry) ord(buf *[inlineOrd]byte) string {
-	if e.n == longOrd {
-		return e.long
-	}
-	for i, x := range e.pre {
-		binary.BigEndian.PutUint64(buf[i*8:], x)
-	}
-	return unsafeString(buf[:e.n])
-}
-
-// compareOrd orders entries by ord, bytewise.
-func compareOrd(a, b *arrEntry) int {
-	for i := range a.pre {
-		if a.pre[i] != b.pre[i] {
-			if a.pre[i] < b.pre[i] {
-				return -1
-			}
-			return 1
+	for _, s := range a.spec.Sort {
+		u, _ := s.Expr.Eval(x.row)
+		v, _ := s.Expr.Eval(y.row)
+		if c := compareSort(&s, u, v); c != 0 {
+			return c
 		}
 	}
-	if a.n != longOrd && b.n != longOrd {
-		return int(a.n) - int(b.n)
+	return zset.CompareRows(x.row, y.row)
+}
+
+// compareSort orders two values of one sort expression.
+func compareSort(s *SortKey, u, v value.Value) int {
+	switch un, vn := u.IsNull(), v.IsNull(); {
+	case un && vn:
+		return 0
+	case un != vn:
+		if un == s.NullsFirst {
+			return -1
+		}
+		return 1
 	}
-	var x, y [inlineOrd]byte
-	return strings.Compare(a.ord(&x), b.ord(&y))
+	if s.Desc {
+		return value.Compare(v, u)
+	}
+	return value.Compare(u, v)
+}
+
+// k0 returns the summary of row's first order component. NULL goes first
+// or last whatever the direction; a value's summary is reversed under
+// Desc. Equal summaries of a value and NULL are resolved by cmp.
+func (a *Arrangement) k0(row value.Row) (uint64, error) {
+	v, desc, nullsFirst := value.Null, false, false
+	if len(a.spec.Sort) > 0 {
+		s := &a.spec.Sort[0]
+		var err error
+		if v, err = s.Expr.Eval(row); err != nil {
+			return 0, err
+		}
+		desc, nullsFirst = s.Desc, s.NullsFirst
+	} else if len(row) > 0 {
+		v = row[0]
+	} else {
+		return 0, nil
+	}
+	switch {
+	case v.IsNull() && nullsFirst:
+		return 0, nil
+	case v.IsNull():
+		return math.MaxUint64, nil
+	case desc:
+		return ^value.Prefix64(v), nil
+	}
+	return value.Prefix64(v), nil
 }
 
 type stagedEntry struct {
-	off, mid, end int // the key is arena[off:mid], the ord arena[mid:end]
-	row           value.Row
-	w             int64
+	off, end int // the key is arena[off:end]
+	k0       uint64
+	row      value.Row
+	w        int64
 }
-
-func lessArr(a, b arrEntry) bool {
-	if c := compareOrd(&a, &b); c != 0 {
-		return c < 0
-	}
-	return zset.CompareRows(a.row, b.row) < 0
-}
-
-// arrEntryOverhead is an entry's cost in the tree beyond its row and ord:
-// the entry itself, plus one entry's size of node slack (see the same
-// reasoning for counts in package op).
-const arrEntryOverhead = 2*int64(unsafe.Sizeof(arrEntry{})) - rowHeaderBytes + 2
 
 // NewArrangement returns an empty arrangement, unowned and unreferenced.
 func NewArrangement(spec ArrangementSpec) *Arrangement {
@@ -235,52 +238,6 @@ func (a *Arrangement) AppendKey(buf []byte, row value.Row) ([]byte, bool, error)
 	return buf, null, nil
 }
 
-// appendOrd appends row's key encoding, then its ord: the sort encoding
-// and as much of the row's own encoding as fits inline. It returns where
-// the ord starts.
-func (a *Arrangement) appendOrd(buf []byte, row value.Row) ([]byte, int, bool, error) {
-	buf, null, err := a.AppendKey(buf, row)
-	if err != nil {
-		return buf, 0, false, err
-	}
-	mid := len(buf)
-	for _, s := range a.spec.Sort {
-		v, err := s.Expr.Eval(row)
-		if err != nil {
-			return buf, 0, false, err
-		}
-		if v.IsNull() {
-			// NULL goes first or last whatever the direction: 0 is below
-			// every kind's tag and its complement, 0xFF above them.
-			if s.NullsFirst {
-				buf = append(buf, 0)
-			} else {
-				buf = append(buf, 0xFF)
-			}
-			continue
-		}
-		start := len(buf)
-		buf = value.AppendKey(buf, v)
-		if s.Desc {
-			for i := start; i < len(buf); i++ {
-				buf[i] = ^buf[i]
-			}
-		}
-	}
-	// Then as much of the row's own encoding as still fits inline: rows
-	// then compare by bytes in place, and only a tie on that prefix
-	// compares the rows themselves. The encoding preserves order
-	// (value.AppendKey), so a truncated prefix orders rows as the rows
-	// compare.
-	if len(buf)-mid < inlineOrd {
-		buf = value.AppendRowKey(buf, row)
-		if len(buf)-mid > inlineOrd {
-			buf = buf[:mid+inlineOrd]
-		}
-	}
-	return buf, mid, null, nil
-}
-
 // Stage computes the keys of delta's rows and keeps them to apply at
 // Commit. Only the owner calls it, at most once per step; delta must stay
 // valid and unmodified until Commit or Abort. Stage changes nothing readers
@@ -293,10 +250,9 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	a.arena = a.arena[:0]
 	for _, e := range delta {
 		off := len(a.arena)
-		var mid int
 		var null bool
 		var err error
-		a.arena, mid, null, err = a.appendOrd(a.arena, e.Row)
+		a.arena, null, err = a.AppendKey(a.arena, e.Row)
 		if err != nil {
 			a.Abort()
 			return err
@@ -305,7 +261,12 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.arena = a.arena[:off]
 			continue
 		}
-		a.staged = append(a.staged, stagedEntry{off: off, mid: mid, end: len(a.arena), row: e.Row, w: e.W})
+		k0, err := a.k0(e.Row)
+		if err != nil {
+			a.Abort()
+			return err
+		}
+		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W})
 	}
 	a.isSet = true
 	return nil
@@ -320,14 +281,14 @@ func (a *Arrangement) Commit() {
 			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
 				return c
 			}
-			return zset.CompareRows(x.row, y.row)
+			return a.cmp(&arrEntry{k0: x.k0, row: x.row}, &arrEntry{k0: y.k0, row: y.row})
 		})
 	}
 	var r *run
 	var key []byte
 	for i := range st {
 		s := &st[i]
-		if k := arena[s.off:s.mid]; r == nil || string(k) != string(key) {
+		if k := arena[s.off:s.end]; r == nil || string(k) != string(key) {
 			key, r = k, a.runs[string(k)]
 			if r == nil {
 				r = &run{}
@@ -335,20 +296,22 @@ func (a *Arrangement) Commit() {
 				a.bytes += runOverhead + AllocBytes(len(k))
 			}
 		}
-		e := makeEntry(arena[s.mid:s.end], s.row, s.w)
 		a.total += s.w
-		switch before := r.add(e, &a.hint); {
+		sz := r.storeBytes()
+		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+		a.bytes += r.storeBytes() - sz
+		switch {
 		case before == 0:
 			a.n++
-			a.bytes += RowBytes(s.row) + AllocBytes(len(e.long))
+			a.bytes += RowBytes(s.row)
 			a.rowsB += RowBytes(s.row)
 		case before+s.w == 0:
 			a.n--
-			a.bytes -= RowBytes(s.row) + AllocBytes(len(e.long))
+			a.bytes -= RowBytes(s.row)
 			a.rowsB -= RowBytes(s.row)
 			if r.len() == 0 {
 				delete(a.runs, string(key))
-				a.bytes -= runOverhead + AllocBytes(len(key))
+				a.bytes -= runOverhead + AllocBytes(len(key)) + r.storeBytes()
 				r = nil
 			}
 		}
@@ -442,18 +405,21 @@ func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64
 // Weight returns row's committed weight, 0 when absent.
 func (a *Arrangement) Weight(row value.Row) int64 {
 	var stack [64]byte
-	ord, mid, _, err := a.appendOrd(stack[:0], row)
+	key, _, err := a.AppendKey(stack[:0], row)
 	if err != nil {
 		// The row was staged, and so evaluated, before; an error now means
 		// it was never held.
 		return 0
 	}
-	r := a.runs[string(ord[:mid])]
+	r := a.runs[string(key)]
 	if r == nil {
 		return 0
 	}
-	p := makeEntry(ord[mid:], row, 0)
-	e, _ := r.get(&p)
+	k0, err := a.k0(row)
+	if err != nil {
+		return 0
+	}
+	e, _ := r.get(a, &arrEntry{k0: k0, row: row})
 	return e.w
 }
 
@@ -467,7 +433,8 @@ func (a *Arrangement) Total() int64 { return a.total }
 // and the tree's per-entry overhead.
 func (a *Arrangement) State() StateSize {
 	n := int64(a.n)
-	return StateSize{Rows: n, Bytes: a.bytes + n*arrEntryOverhead}
+	// The rows' headers are in their entries, counted in the runs' storage.
+	return StateSize{Rows: n, Bytes: a.bytes - n*rowHeaderBytes}
 }
 
 // Describe says what the arrangement holds, for EXPLAIN:

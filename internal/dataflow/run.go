@@ -2,19 +2,18 @@ package dataflow
 
 import (
 	"slices"
-	"strings"
+	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 	"github.com/tidwall/btree"
 )
 
 // run keeps the rows of one key of an arrangement with their weights, in
-// the order of their entries (lessArr: the ord, then the row). It is a
-// sorted slice while it holds up to maxSmallRun rows, which a search reads
-// in a few cache lines and which costs no tree node, and a B-tree beyond.
-// Most keys of a join index hold a few rows; the rows of a MIN/MAX group or
-// of a top-k partition can be many.
+// the arrangement's order (Arrangement.cmp). It is a sorted slice while it
+// holds up to maxSmallRun rows, which a search reads in a few cache lines
+// and which costs no tree node, and a B-tree beyond. Most keys of a join
+// index hold a few rows; the rows of a MIN/MAX group or of a top-k
+// partition can be many.
 type run struct {
 	small []arrEntry // sorted, while tr is nil
 	tr    *btree.BTreeG[arrEntry]
@@ -28,13 +27,6 @@ const maxSmallRun = 32
 // doubling.
 const runOverhead = 32 + (16+8+1)*8/7*3/2
 
-func cmpArr(a, b *arrEntry) int {
-	if c := compareOrd(a, b); c != 0 {
-		return c
-	}
-	return zset.CompareRows(a.row, b.row)
-}
-
 func (r *run) len() int {
 	if r.tr != nil {
 		return r.tr.Len()
@@ -42,55 +34,75 @@ func (r *run) len() int {
 	return len(r.small)
 }
 
+// storeBytes approximates the memory holding the run's entries: the
+// slice's backing array, or the tree's nodes. A node splits into two half
+// full, and its items array grows by doubling: an entry costs about twice
+// its size (measured on the runs a cold start loads).
+func (r *run) storeBytes() int64 {
+	const size = int64(unsafe.Sizeof(arrEntry{}))
+	if r.tr != nil {
+		return int64(r.tr.Len()) * size * 2
+	}
+	return int64(cap(r.small)) * size
+}
+
 // search returns where e's row is or would be in small.
-func (r *run) search(e *arrEntry) (int, bool) {
+func (r *run) search(a *Arrangement, e *arrEntry) (int, bool) {
 	lo, hi := 0, len(r.small)
 	for lo < hi {
 		h := int(uint(lo+hi) >> 1)
-		if cmpArr(&r.small[h], e) < 0 {
+		if a.cmp(&r.small[h], e) < 0 {
 			lo = h + 1
 		} else {
 			hi = h
 		}
 	}
-	return lo, lo < len(r.small) && cmpArr(&r.small[lo], e) == 0
+	return lo, lo < len(r.small) && a.cmp(&r.small[lo], e) == 0
 }
 
 // get returns the entry of e's row.
-func (r *run) get(e *arrEntry) (arrEntry, bool) {
+func (r *run) get(a *Arrangement, e *arrEntry) (arrEntry, bool) {
 	if r.tr != nil {
 		return r.tr.Get(*e)
 	}
-	if i, ok := r.search(e); ok {
+	if i, ok := r.search(a, e); ok {
 		return r.small[i], true
 	}
 	return arrEntry{}, false
 }
 
-// add adds e.w to the weight of e's row, inserting the row (with its long
-// ord copied) when absent and removing it when the weight reaches zero. It
-// returns the weight before. hint is the caller's, so as not to allocate
-// one per call.
-func (r *run) add(e arrEntry, hint *btree.PathHint) int64 {
+// add adds e.w to the weight of e's row in a's run, inserting the row when
+// absent and removing it when the weight reaches zero. It returns the
+// weight before.
+func (r *run) add(a *Arrangement, e arrEntry) int64 {
 	if r.tr != nil {
-		old, ok := r.tr.GetHint(e, hint)
+		// One descent in the common cases, a retraction of a row held once
+		// and an assertion of a new row; a second to fix the weight
+		// otherwise.
+		var old arrEntry
+		var ok bool
+		if e.w < 0 {
+			old, ok = r.tr.DeleteHint(e, &a.hint)
+		} else {
+			old, ok = r.tr.SetHint(e, &a.hint)
+		}
 		switch {
-		case !ok:
-			r.tr.SetHint(keepEntry(e), hint)
-		case old.w+e.w == 0:
-			r.tr.DeleteHint(old, hint)
-		default:
-			old.w += e.w
-			r.tr.SetHint(old, hint)
+		case !ok && e.w < 0:
+			r.tr.SetHint(e, &a.hint) // a negative weight, held as any other
+		case ok && old.w+e.w == 0 && e.w > 0:
+			r.tr.DeleteHint(e, &a.hint) // set over a negative weight it cancels
+		case ok && old.w+e.w != 0:
+			e.w += old.w
+			r.tr.SetHint(e, &a.hint)
 		}
 		return old.w
 	}
-	i, ok := r.search(&e)
+	i, ok := r.search(a, &e)
 	switch {
 	case !ok:
-		r.small = slices.Insert(r.small, i, keepEntry(e))
+		r.small = slices.Insert(r.small, i, e)
 		if len(r.small) > maxSmallRun {
-			r.tr = btree.NewBTreeGOptions(lessArr, btree.Options{NoLocks: true})
+			r.tr = btree.NewBTreeGOptions(func(x, y arrEntry) bool { return a.cmp(&x, &y) < 0 }, btree.Options{NoLocks: true})
 			for _, x := range r.small {
 				r.tr.Load(x)
 			}
@@ -103,15 +115,6 @@ func (r *run) add(e arrEntry, hint *btree.PathHint) int64 {
 	}
 	r.small[i].w += e.w
 	return r.small[i].w - e.w
-}
-
-// keepEntry returns e with its long ord copied: the entry outlives the
-// staging arena the ord was viewed in.
-func keepEntry(e arrEntry) arrEntry {
-	if e.n == longOrd {
-		e.long = strings.Clone(e.long)
-	}
-	return e
 }
 
 // scan calls fn for each row in order (reversed when desc) until fn

@@ -106,6 +106,30 @@ func floatKeyBits(f float64) uint64 {
 	return b | 1<<63
 }
 
+// Prefix64 returns a 64-bit summary of a non-NULL v, monotone in
+// Compare's order among values of v's kind: Compare(a, b) < 0 implies
+// Prefix64(a) <= Prefix64(b), and equal values have equal summaries. Two
+// values with different summaries therefore compare by them alone; equal
+// summaries say nothing. It is exact for integer-ordered kinds and floats,
+// the first 8 bytes of a string, and a constant for numerics.
+func Prefix64(v Value) uint64 {
+	switch v.kind {
+	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return uint64(v.n) ^ 1<<63
+	case Float4, Float8:
+		return floatKeyBits(v.Float())
+	case Text, Varchar, Char:
+		s := v.s
+		if v.kind == Char {
+			s = trimSpaces(s)
+		}
+		var b [8]byte
+		copy(b[:], s)
+		return binary.BigEndian.Uint64(b[:])
+	}
+	return 1 << 63
+}
+
 func appendStringKey(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if s[i] == 0 {

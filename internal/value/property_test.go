@@ -60,7 +60,8 @@ func genValue(k Kind) *rapid.Generator[Value] {
 var allKinds = []Kind{Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Text, Varchar, Char, Date, Timestamp, TimestampTZ}
 
 // TestKeyOrderProperty checks that keys order exactly as Compare, for
-// values and for rows, so equal keys mean Equal values and vice versa.
+// values and for rows, so equal keys mean Equal values and vice versa, and
+// that Prefix64 is monotone in Compare.
 func TestKeyOrderProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		k := rapid.SampledFrom(allKinds).Draw(t, "kind")
@@ -83,6 +84,12 @@ func TestKeyOrderProperty(t *testing.T) {
 		}
 		if Equal(a, b) != (HashRow(Row{a}) == HashRow(Row{b})) {
 			t.Fatalf("HashRow disagrees with Equal on %v, %v", a, b)
+		}
+		if !a.IsNull() && !b.IsNull() {
+			pa, pb := Prefix64(a), Prefix64(b)
+			if c := Compare(a, b); c < 0 && pa > pb || c == 0 && pa != pb || c > 0 && pa < pb {
+				t.Fatalf("Prefix64 %x, %x not monotone in Compare %d for %v, %v", pa, pb, c, a, b)
+			}
 		}
 	})
 }

@@ -36,10 +36,26 @@ func lessValCount(a, b valCount) bool { return a.k < b.k }
 // not to allocate one per call.
 func (s *valueSet) add(k, n int64, hint *btree.PathHint) {
 	if s.tr != nil {
-		old, _ := s.tr.GetHint(valCount{k: k}, hint)
-		if m := old.n + n; m != 0 {
-			s.tr.SetHint(valCount{k: k, n: m}, hint)
-		} else if s.tr.DeleteHint(old, hint); s.tr.Len() == 0 {
+		// One descent when a retraction removes a value held once or an
+		// assertion adds a new one; a second to fix the count otherwise.
+		e := valCount{k: k, n: n}
+		var old valCount
+		var ok bool
+		if n < 0 {
+			old, ok = s.tr.DeleteHint(e, hint)
+		} else {
+			old, ok = s.tr.SetHint(e, hint)
+		}
+		switch {
+		case !ok && n < 0:
+			s.tr.SetHint(e, hint)
+		case ok && old.n+n == 0 && n > 0:
+			s.tr.DeleteHint(e, hint)
+		case ok && old.n+n != 0:
+			e.n += old.n
+			s.tr.SetHint(e, hint)
+		}
+		if s.tr.Len() == 0 {
 			s.tr = nil
 		}
 		return
