@@ -27,6 +27,9 @@ const maxSmallRun = 32
 // doubling.
 const runOverhead = 32 + (16+8+1)*8/7*3/2
 
+// intRunOverhead is runOverhead for a run in the map by integer key.
+const intRunOverhead = 32 + (8+8+1)*8/7*3/2
+
 func (r *run) len() int {
 	if r.tr != nil {
 		return r.tr.Len()

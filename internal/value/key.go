@@ -86,6 +86,19 @@ func HashValue(v Value) uint64 {
 	return xxh3.Hash(AppendKey(stack[:0], v))
 }
 
+// IntKey returns n when enc is exactly AppendKey of an integer, date or
+// timestamp value whose Int() is n.
+func IntKey(enc []byte) (int64, bool) {
+	if len(enc) != 9 {
+		return 0, false
+	}
+	switch Kind(enc[0]) {
+	case Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return int64(binary.BigEndian.Uint64(enc[1:]) ^ 1<<63), true
+	}
+	return 0, false
+}
+
 func appendOrderedInt(buf []byte, n int64) []byte {
 	return binary.BigEndian.AppendUint64(buf, uint64(n)^(1<<63))
 }
