@@ -31,14 +31,14 @@ type table struct {
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to
-// the row's id. A key of one integer column is a map[int64] key, which
-// costs neither an encoding nor a string hash; any other key is encoded
-// (value.AppendKey).
+// the row's id. A key of one integer column is kept by its integer (see
+// intIDs), which costs neither an encoding nor a string hash; any other
+// key is encoded (value.AppendKey).
 type uniqueIndex struct {
 	name    string
 	cols    []int
 	primary bool
-	ints    map[int64]uint64 // for a single integer column
+	ints    *intIDs // for a single integer column
 	m       map[string]uint64
 }
 
@@ -47,7 +47,7 @@ func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable)
 	if len(cols) == 1 {
 		switch def.Cols[cols[0]].Type.Kind {
 		case value.Int2, value.Int4, value.Int8:
-			u.ints = map[int64]uint64{}
+			u.ints = newIntIDs()
 			return u
 		}
 	}
@@ -94,8 +94,7 @@ func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 // get returns the id stored under an encoded key.
 func (u *uniqueIndex) get(k []byte) (uint64, bool) {
 	if u.ints != nil {
-		id, ok := u.ints[int64(binary.LittleEndian.Uint64(k))]
-		return id, ok
+		return u.ints.get(int64(binary.LittleEndian.Uint64(k)))
 	}
 	id, ok := u.m[string(k)]
 	return id, ok
@@ -103,7 +102,7 @@ func (u *uniqueIndex) get(k []byte) (uint64, bool) {
 
 func (u *uniqueIndex) set(k []byte, id uint64) {
 	if u.ints != nil {
-		u.ints[int64(binary.LittleEndian.Uint64(k))] = id
+		u.ints.set(int64(binary.LittleEndian.Uint64(k)), id)
 		return
 	}
 	u.m[string(k)] = id
@@ -112,9 +111,7 @@ func (u *uniqueIndex) set(k []byte, id uint64) {
 // drop removes an encoded key if it maps to id.
 func (u *uniqueIndex) drop(k []byte, id uint64) {
 	if u.ints != nil {
-		if i := int64(binary.LittleEndian.Uint64(k)); u.ints[i] == id {
-			delete(u.ints, i)
-		}
+		u.ints.drop(int64(binary.LittleEndian.Uint64(k)), id)
 		return
 	}
 	if u.m[string(k)] == id {
@@ -122,10 +119,17 @@ func (u *uniqueIndex) drop(k []byte, id uint64) {
 	}
 }
 
-func (u *uniqueIndex) len() int { return len(u.ints) + len(u.m) }
+func (u *uniqueIndex) len() int {
+	if u.ints != nil {
+		return u.ints.len()
+	}
+	return len(u.m)
+}
 
 func (u *uniqueIndex) clear() {
-	clear(u.ints)
+	if u.ints != nil {
+		u.ints.clear()
+	}
 	clear(u.m)
 }
 
@@ -135,9 +139,7 @@ func (u *uniqueIndex) reserve(n int64) {
 		return
 	}
 	if u.ints != nil {
-		m := make(map[int64]uint64, int64(len(u.ints))+n)
-		maps.Copy(m, u.ints)
-		u.ints = m
+		u.ints.reserve(int(n))
 		return
 	}
 	m := make(map[string]uint64, int64(len(u.m))+n)

@@ -246,10 +246,11 @@ func (a *minMaxAcc) abort() { a.staged, a.c, a.sm, a.soff, a.slen = false, nil, 
 
 func (a *minMaxAcc) bytes() int64 {
 	b := int64(unsafe.Sizeof(*a)) + int64(cap(a.res))*int64(unsafe.Sizeof(reserveEntry{}))
+	if len(a.res) == 0 || !a.res[0].v.Kind().IsString() {
+		return b // the values are all of one kind
+	}
 	for _, e := range a.res {
-		if e.v.Kind().IsString() {
-			b += (int64(len(e.v.Str())) + 7) &^ 7
-		}
+		b += (int64(len(e.v.Str())) + 7) &^ 7
 	}
 	return b
 }
