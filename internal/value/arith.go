@@ -76,7 +76,7 @@ func Add(a, b Value) (Value, error) {
 		r := f32(a.kind, x+y)
 		return floatResult(a.kind, r, math.IsInf(x, 0) || math.IsInf(y, 0), true)
 	case Numeric:
-		return numericAdd(a.d, b.d, false)
+		return numericAdd(a.Decimal(), b.Decimal(), false)
 	}
 	return Null, errOperator("+", a, b)
 }
@@ -108,7 +108,7 @@ func Sub(a, b Value) (Value, error) {
 		r := f32(a.kind, x-y)
 		return floatResult(a.kind, r, math.IsInf(x, 0) || math.IsInf(y, 0), true)
 	case Numeric:
-		return numericAdd(a.d, b.d, true)
+		return numericAdd(a.Decimal(), b.Decimal(), true)
 	case Date:
 		if !dateIsFinite(a.n) || !dateIsFinite(b.n) {
 			return Null, pgerr.New(pgerr.DatetimeOverflow, "cannot subtract infinite dates")
@@ -141,7 +141,7 @@ func Mul(a, b Value) (Value, error) {
 		r := f32(a.kind, x*y)
 		return floatResult(a.kind, r, math.IsInf(x, 0) || math.IsInf(y, 0), x == 0 || y == 0)
 	case Numeric:
-		return numericMul(a.d, b.d)
+		return numericMul(a.Decimal(), b.Decimal())
 	}
 	return Null, errOperator("*", a, b)
 }
@@ -176,7 +176,7 @@ func Div(a, b Value) (Value, error) {
 		r := f32(a.kind, x/y)
 		return floatResult(a.kind, r, math.IsInf(x, 0), x == 0 || math.IsInf(y, 0))
 	case Numeric:
-		return numericDiv(a.d, b.d)
+		return numericDiv(a.Decimal(), b.Decimal())
 	}
 	return Null, errOperator("/", a, b)
 }
@@ -199,7 +199,7 @@ func Mod(a, b Value) (Value, error) {
 		}
 		return NewInt(a.kind, a.n%b.n), nil
 	case Numeric:
-		return numericMod(a.d, b.d)
+		return numericMod(a.Decimal(), b.Decimal())
 	}
 	return Null, errOperator("%", a, b)
 }
@@ -217,11 +217,11 @@ func Neg(a Value) (Value, error) {
 	case Float4, Float8:
 		return Value{kind: a.kind, n: a.n ^ math.MinInt64}, nil
 	case Numeric:
-		if a.d == nil || isSpecial(a.d) && a.d.Form != apd.Infinite || a.d.Coeff.Sign() == 0 && a.d.Form == apd.Finite {
+		if a.Decimal() == nil || isSpecial(a.Decimal()) && a.Decimal().Form != apd.Infinite || a.Decimal().Coeff.Sign() == 0 && a.Decimal().Form == apd.Finite {
 			return a, nil
 		}
 		d := new(apd.Decimal)
-		d.Neg(a.d)
+		d.Neg(a.Decimal())
 		r, _ := normNumeric(d)
 		return NewNumeric(r), nil
 	}
@@ -241,11 +241,11 @@ func Abs(a Value) (Value, error) {
 	case Float4, Float8:
 		return Value{kind: a.kind, n: a.n &^ math.MinInt64}, nil
 	case Numeric:
-		if a.d == nil || !a.d.Negative {
+		if a.Decimal() == nil || !a.Decimal().Negative {
 			return a, nil
 		}
 		d := new(apd.Decimal)
-		d.Abs(a.d)
+		d.Abs(a.Decimal())
 		r, _ := normNumeric(d)
 		return NewNumeric(r), nil
 	}
@@ -285,11 +285,11 @@ func roundTrunc(a Value, digits int64, trunc bool) (Value, error) {
 		}
 		return NewFloat(a.kind, f), nil
 	case Numeric:
-		if a.d == nil || isSpecial(a.d) {
+		if a.Decimal() == nil || isSpecial(a.Decimal()) {
 			return a, nil
 		}
 		digits = max(min(digits, numericMaxResultScale), -numericMaxResultScale)
-		r, err := normNumeric(rescale(a.d, digits, trunc))
+		r, err := normNumeric(rescale(a.Decimal(), digits, trunc))
 		if err != nil {
 			return Null, err
 		}

@@ -33,7 +33,7 @@ func Coerce(v Value, t Type, explicit bool) (Value, error) {
 
 // coerceNumeric is PostgreSQL's apply_typmod for numeric(p,s).
 func coerceNumeric(v Value, p, s int32) (Value, error) {
-	d := v.d
+	d := v.Decimal()
 	if d == nil {
 		return v, nil
 	}
@@ -66,7 +66,7 @@ func coerceNumeric(v Value, p, s int32) (Value, error) {
 // unless the excess is all spaces or the cast is explicit, both of which
 // truncate; char(n) then pads to n.
 func coerceString(v Value, t Type, explicit bool) (Value, error) {
-	s := v.s
+	s := v.Str()
 	n := int(t.Mod)
 	if len(s) > n {
 		// Byte offset of the n-th rune, if there are more than n runes.
@@ -193,7 +193,7 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 	case to.IsString():
 		return toString(v, to), nil
 	case from.IsString():
-		s := v.s
+		s := v.Str()
 		if from == Char {
 			s = trimSpaces(s)
 		}
@@ -223,9 +223,9 @@ func toString(v Value, to Kind) Value {
 		if to == Char {
 			return v
 		}
-		return NewText(to, trimSpaces(v.s))
+		return NewText(to, trimSpaces(v.Str()))
 	case Text, Varchar:
-		return NewText(to, v.s)
+		return NewText(to, v.Str())
 	}
 	return NewText(to, string(AppendText(nil, v)))
 }
@@ -265,9 +265,9 @@ func convertNumber(v Value, to Kind) (Value, error) {
 	// From numeric.
 	switch {
 	case to.IsInteger():
-		return numericToInt(v.d, to)
+		return numericToInt(v.Decimal(), to)
 	}
-	return numericToFloat(v.d, to)
+	return numericToFloat(v.Decimal(), to)
 }
 
 // intResult range-checks an integer result for kind k.

@@ -33,11 +33,11 @@ func Compare(a, b Value) int {
 	case Float4, Float8:
 		return cmpFloat(a.Float(), b.Float())
 	case Numeric:
-		return cmpNumeric(a.d, b.d)
+		return cmpNumeric(a.Decimal(), b.Decimal())
 	case Char:
-		return strings.Compare(trimSpaces(a.s), trimSpaces(b.s))
+		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
 	}
-	return strings.Compare(a.s, b.s)
+	return strings.Compare(a.Str(), b.Str())
 }
 
 // CompareRows orders rows lexicographically by Compare; a shorter row that

@@ -27,7 +27,7 @@ func AppendText(buf []byte, v Value) []byte {
 	case Float8:
 		return appendFloat(buf, v.Float(), 64)
 	case Numeric:
-		return appendNumeric(buf, v.d)
+		return appendNumeric(buf, v.Decimal())
 	case Date:
 		return appendDate(buf, v.n)
 	case Timestamp:
@@ -35,7 +35,7 @@ func AppendText(buf []byte, v Value) []byte {
 	case TimestampTZ:
 		return appendTimestamp(buf, v.n, true)
 	}
-	return append(buf, v.s...)
+	return append(buf, v.Str()...)
 }
 
 // String returns v's text output, or "NULL".

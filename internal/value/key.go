@@ -56,11 +56,11 @@ func AppendKey(buf []byte, v Value) []byte {
 	case Float4, Float8:
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))
 	case Numeric:
-		return appendNumericKey(buf, v.d)
+		return appendNumericKey(buf, v.Decimal())
 	case Char:
-		return appendStringKey(buf, trimSpaces(v.s))
+		return appendStringKey(buf, trimSpaces(v.Str()))
 	}
-	return appendStringKey(buf, v.s)
+	return appendStringKey(buf, v.Str())
 }
 
 // AppendRowKey appends the concatenated keys of r's values to buf. Keys are
@@ -132,7 +132,7 @@ func Prefix64(v Value) uint64 {
 	case Float4, Float8:
 		return floatKeyBits(v.Float())
 	case Text, Varchar, Char:
-		s := v.s
+		s := v.Str()
 		if v.kind == Char {
 			s = trimSpaces(s)
 		}

@@ -143,7 +143,7 @@ func TestTextRoundTripProperty(t *testing.T) {
 			return
 		}
 		if k == Numeric {
-			d, err := normNumeric(new(apd.Decimal).Set(v.d))
+			d, err := normNumeric(new(apd.Decimal).Set(v.Decimal()))
 			if err != nil {
 				return
 			}

@@ -3,12 +3,13 @@
 // semantics, and PostgreSQL's text input and output formats.
 //
 // A Value is a small immutable struct; a Row is a fixed-arity slice of them.
-// Values of numeric type point at an immutable apd.Decimal; every other type
-// is held inline, so rows carry few pointers.
+// Values of numeric type point at an immutable apd.Decimal and strings at
+// their bytes; every other type is held inline, so rows carry few pointers.
 package value
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -70,12 +71,12 @@ func (t Type) PrecisionScale() (precision, scale int32, ok bool) {
 	return t.Mod >> 16, int32(int16(t.Mod & 0xffff)), true
 }
 
-// Value is one datum. The zero Value is SQL NULL.
+// Value is one datum. The zero Value is SQL NULL. It is 24 bytes with one
+// pointer: a row of five values fits two cache lines and a half.
 type Value struct {
-	kind Kind // Unknown means NULL
-	n    int64
-	s    string
-	d    *apd.Decimal
+	p    unsafe.Pointer // a string's bytes, or a numeric's *apd.Decimal; nil otherwise
+	n    int64          // an integer-ordered value, a float's bits, or a string's length
+	kind Kind           // Unknown means NULL
 }
 
 // Null is SQL NULL.
@@ -103,10 +104,12 @@ func NewFloat(k Kind, f float64) Value {
 }
 
 // NewNumeric returns a numeric; d must not be modified afterwards.
-func NewNumeric(d *apd.Decimal) Value { return Value{kind: Numeric, d: d} }
+func NewNumeric(d *apd.Decimal) Value { return Value{kind: Numeric, p: unsafe.Pointer(d)} }
 
 // NewText returns a string of kind Text, Varchar or Char.
-func NewText(k Kind, s string) Value { return Value{kind: k, s: s} }
+func NewText(k Kind, s string) Value {
+	return Value{kind: k, p: unsafe.Pointer(unsafe.StringData(s)), n: int64(len(s))}
+}
 
 // NewDate returns a date, as days since 2000-01-01 (PostgreSQL's epoch).
 func NewDate(days int64) Value { return Value{kind: Date, n: days} }
@@ -147,10 +150,20 @@ func (v Value) Int() int64 { return v.n }
 func (v Value) Float() float64 { return math.Float64frombits(uint64(v.n)) }
 
 // Decimal returns a numeric's value; it must not be modified.
-func (v Value) Decimal() *apd.Decimal { return v.d }
+func (v Value) Decimal() *apd.Decimal {
+	if v.kind != Numeric {
+		return nil
+	}
+	return (*apd.Decimal)(v.p)
+}
 
 // Str returns a string's value.
-func (v Value) Str() string { return v.s }
+func (v Value) Str() string {
+	if !v.kind.IsString() {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.n))
+}
 
 // Row is a fixed-arity tuple of values.
 type Row []Value
