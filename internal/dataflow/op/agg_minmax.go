@@ -180,7 +180,7 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 	}
 	var err error
 	if spec.set >= 0 {
-		c.sets[spec.set].scan(a.max, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
+		c.sets[spec.set].scan(a.max, &c.scr, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
 	} else {
 		spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
 			if spec.Filter != nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
-	"github.com/tidwall/btree"
 )
 
 // GroupBy keeps, per group, the group's row count and one accumulator per
@@ -49,7 +48,6 @@ type GroupBy struct {
 	chs    []aggChange
 	staged []stagedGroup
 	setCh  []setChange // staged changes to the groups' valueSets
-	hint   btree.PathHint
 	ctx    stepCtx
 	out    zset.ZSet
 
@@ -199,6 +197,7 @@ type stepCtx struct {
 	exactPool []*exactSums // staged deltas of exact sums
 	nExact    int
 	sets      []valueSet     // the group's value sets, to refill from
+	scr       setScratch     // for value sets
 	res       []reserveEntry // staged MIN/MAX reserves
 	pend      []aggChange    // staged multiset changes
 	inner     []aggChange    // scratch: changes passed to a DISTINCT's inner aggregate
@@ -658,7 +657,7 @@ func (g *GroupBy) Commit() {
 				before += gr.sets[i].bytes()
 			}
 			for _, c := range g.setCh[s.so:s.se] {
-				gr.sets[c.set].add(c.k, c.w, &g.hint)
+				gr.sets[c.set].add(c.k, c.w, &g.ctx.scr)
 			}
 			for i := range gr.sets {
 				after += gr.sets[i].bytes()
@@ -819,7 +818,7 @@ func (a *aggSpec) stateCost() (state, cost string) {
 	switch {
 	case (a.Func == Min || a.Func == Max) && a.set >= 0:
 		return fmt.Sprintf("best %d values of %s; refills from the group's ordered values of %s", a.Reserve, a.Arg, a.Arg),
-			"O(log k + log group) + refill"
+			"O(log k) + O(1) amortized to keep the group's values (O(log group) beyond 4096) + refill"
 	case a.Func == Min || a.Func == Max:
 		return fmt.Sprintf("best %d values of %s; refills from index on (group, %s)", a.Reserve, a.Arg, a.Arg),
 			"O(log k) + refill"

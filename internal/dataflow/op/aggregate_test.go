@@ -467,11 +467,20 @@ func TestMinMaxStateBounded(t *testing.T) {
 	}
 }
 
-// TestMinMaxValueSets moves integer values in and out of three groups big
-// enough for their value sets to become trees and shrink back to slices,
+// TestMinMaxValueSets moves integer values in and out of two groups big
+// enough for their value sets to become trees and shrink back to arrays,
 // with reserves of 1 and 8, and checks each group's MIN, MAX and count
 // against the multiset after every step.
 func TestMinMaxValueSets(t *testing.T) {
+	const vals, grow, steps = 20000, 2400, 7000
+	trees := func(g *GroupBy) (n int) {
+		for _, gr := range g.groups {
+			if gr.sets[0].tr != nil {
+				n++
+			}
+		}
+		return n
+	}
 	for _, reserve := range []int{1, 8} {
 		t.Run(fmt.Sprint("reserve=", reserve), func(t *testing.T) {
 			keys := []expr.Expr{kCol}
@@ -486,21 +495,19 @@ func TestMinMaxValueSets(t *testing.T) {
 			c := dataflow.NewCircuit()
 			c.Add(g, c.Input("t"))
 			rng := rand.New(rand.NewPCG(7, uint64(reserve)))
-			held := [3]map[int64]int64{{}, {}, {}}
-			for s := 0; s < 3000; s++ {
+			held := [2]map[int64]int64{{}, {}}
+			for s := 0; s < steps; s++ {
 				var b zset.ZSet
-				for range rng.IntN(4) + 1 {
-					k := rng.Int64N(3)
-					// Grow for a third of the steps, then drain: the sets
-					// pass maxSmallSet both ways.
-					v := rng.Int64N(400)
-					if s < 1000 || rng.IntN(6) == 0 || len(held[k]) == 0 {
+				for range rng.IntN(8) + 1 {
+					// Grow, then drain: the sets pass maxFlat both ways.
+					k, v := rng.Int64N(2), rng.Int64N(vals)
+					if s < grow || rng.IntN(6) == 0 || len(held[k]) == 0 {
 						held[k][v]++
 						b = append(b, e(aggRow(k, v, "", "", 0), 1))
 						continue
 					}
 					for held[k][v] == 0 {
-						v = (v + 1) % 400
+						v = (v + 1) % vals
 					}
 					if held[k][v]--; held[k][v] == 0 {
 						delete(held[k], v)
@@ -508,8 +515,8 @@ func TestMinMaxValueSets(t *testing.T) {
 					b = append(b, e(aggRow(k, v, "", "", 0), -1))
 				}
 				step(t, c, "t", zset.Consolidate(b))
-				if s == 999 && len(held[0]) <= maxSmallSet {
-					t.Fatalf("group 0 holds %d values: its set never became a tree", len(held[0]))
+				if s == grow-1 && trees(g) == 0 {
+					t.Fatalf("groups of %d and %d values, no tree", len(held[0]), len(held[1]))
 				}
 				var want strings.Builder
 				for k, m := range held {
@@ -529,10 +536,8 @@ func TestMinMaxValueSets(t *testing.T) {
 			if g.Refills() == 0 {
 				t.Fatal("no refills")
 			}
-			for k, m := range held {
-				if len(m) > maxSmallSet/2 {
-					t.Fatalf("group %d ends with %d values: the sets did not shrink back", k, len(m))
-				}
+			if n := trees(g); n > 0 {
+				t.Fatalf("%d trees left in groups of %d and %d values", n, len(held[0]), len(held[1]))
 			}
 		})
 	}
