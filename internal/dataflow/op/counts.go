@@ -12,18 +12,18 @@ import (
 )
 
 // counts is a multiset of rows, row → nonzero weight, the state of
-// Distinct, SetOp and Integrate. It is a hash index (value.HashRow → the
-// first slot of a chain) over a slab of (row, weight) slots: finding a row
-// costs a hash and one or two cache misses whatever the size, where a
-// B-tree costs a comparison per level, each a cache miss in a big tree, and
-// a change to a view costs two or three of these. A slot costs one pointer
-// (the row's backing array) and no allocation besides the row itself.
-// Freed slots are reused. Ordered reads (scan) sort the rows: they read
+// Distinct, SetOp and Integrate. It is a hash index (value.HashRow → slot,
+// see slotIndex) over a slab of (row, weight) slots: finding a row costs a
+// hash and a cache miss or two whatever the size, where a B-tree costs a
+// comparison per level, each a cache miss in a big tree, and a change to a
+// view costs two or three of these. A slot costs one pointer (the row's
+// backing array) and no allocation besides the row itself. Freed slots are
+// reused. Ordered reads (scan) sort the rows: they read
 // every row anyway, while changes, the hot path, need no order.
 type counts struct {
 	same  func(a, b value.Row) bool // row equality: identity or SQL-value
 	cmp   func(a, b value.Row) int  // the order scan reads in, consistent with same
-	index map[uint64]int32          // row hash → first slot of its chain
+	index slotIndex                 // row hash → slot
 	slots []countSlot
 	free  int32 // first free slot, -1 when none
 	live  int
@@ -34,13 +34,8 @@ type counts struct {
 type countSlot struct {
 	row  value.Row // nil in a free slot
 	n    int64
-	next int32 // next slot of the chain (or of the free list), -1 at the end
+	next int32 // in a free slot, the next free slot, -1 at the end
 }
-
-// indexEntryBytes is a row's cost in the hash index: an 8-byte hash and a
-// 4-byte slot at the swiss map's 7/8 load, with half again of slack for
-// its doubling.
-const indexEntryBytes = (8 + 4 + 1) * 8 / 7 * 3 / 2
 
 func valueEqual(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }
 
@@ -49,26 +44,26 @@ func zsetEqual(a, b value.Row) bool { return zset.CompareRows(a, b) == 0 }
 // newCounts returns counts whose rows are equal when value.CompareRows
 // says so: -0 and 0, or 1.5 and 1.50, share one entry.
 func newCounts() counts {
-	return counts{same: valueEqual, cmp: value.CompareRows, index: map[uint64]int32{}, free: -1}
+	return counts{same: valueEqual, cmp: value.CompareRows, free: -1}
 }
 
 // newIdentityCounts returns counts whose rows are equal only when they
 // are equal as Z-set rows (zset.CompareRows): the state of a multiset that
 // must print exactly the rows it was given.
 func newIdentityCounts() counts {
-	return counts{same: zsetEqual, cmp: zset.CompareRows, index: map[uint64]int32{}, free: -1}
+	return counts{same: zsetEqual, cmp: zset.CompareRows, free: -1}
 }
 
 // find returns r's hash and slot, -1 when absent.
 func (c *counts) find(r value.Row) (uint64, int32) {
 	h := value.HashRow(r)
-	i, ok := c.index[h]
-	if !ok {
+	x := &c.index
+	if x.tab == nil {
 		return h, -1
 	}
-	for ; i >= 0; i = c.slots[i].next {
-		if c.same(c.slots[i].row, r) {
-			return h, i
+	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
+		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
+			return h, e.s - 1
 		}
 	}
 	return h, -1
@@ -120,11 +115,7 @@ func (c *counts) addAt(h uint64, i int32, r value.Row, w int64) {
 }
 
 func (c *counts) insert(h uint64, r value.Row, w int64) {
-	head, ok := c.index[h]
-	if !ok {
-		head = -1
-	}
-	s := countSlot{row: r, n: w, next: head}
+	s := countSlot{row: r, n: w, next: -1}
 	i := c.free
 	if i >= 0 {
 		c.free = c.slots[i].next
@@ -133,27 +124,14 @@ func (c *counts) insert(h uint64, r value.Row, w int64) {
 		i = int32(len(c.slots))
 		c.slots = append(c.slots, s)
 	}
-	c.index[h] = i
+	c.index.insert(h, i)
 	c.live++
 	c.bytes += dataflow.RowBytes(r)
 }
 
 func (c *counts) remove(h uint64, i int32) {
 	c.bytes -= dataflow.RowBytes(c.slots[i].row)
-	next := c.slots[i].next
-	if head := c.index[h]; head == i {
-		if next < 0 {
-			delete(c.index, h)
-		} else {
-			c.index[h] = next
-		}
-	} else {
-		p := head
-		for c.slots[p].next != i {
-			p = c.slots[p].next
-		}
-		c.slots[p].next = next
-	}
+	c.index.delete(h, i)
 	c.slots[i] = countSlot{next: c.free}
 	c.free = i
 	c.live--
@@ -165,7 +143,7 @@ func (c *counts) remove(h uint64, i int32) {
 // it moves every row to a new slot.
 func (c *counts) compact() {
 	if c.live == 0 && c.slots != nil {
-		c.slots, c.free, c.index = nil, -1, map[uint64]int32{}
+		c.slots, c.free, c.index = nil, -1, slotIndex{}
 		return
 	}
 	if len(c.slots) < 1024 || c.live > len(c.slots)/4 {
@@ -173,19 +151,14 @@ func (c *counts) compact() {
 	}
 	old := c.slots
 	c.slots = make([]countSlot, 0, c.live)
-	c.index = make(map[uint64]int32, c.live)
+	c.index = slotIndex{}
 	c.free = -1
 	for _, s := range old {
 		if s.row == nil {
 			continue
 		}
-		h := value.HashRow(s.row)
-		head, ok := c.index[h]
-		if !ok {
-			head = -1
-		}
-		c.index[h] = int32(len(c.slots))
-		c.slots = append(c.slots, countSlot{row: s.row, n: s.n, next: head})
+		c.index.insert(value.HashRow(s.row), int32(len(c.slots)))
+		c.slots = append(c.slots, countSlot{row: s.row, n: s.n, next: -1})
 	}
 }
 
@@ -195,7 +168,7 @@ func (c *counts) compact() {
 func (c *counts) state() dataflow.StateSize {
 	n := int64(c.live)
 	slab := int64(cap(c.slots)) * int64(unsafe.Sizeof(countSlot{}))
-	return dataflow.StateSize{Rows: n, Bytes: c.bytes - n*int64(unsafe.Sizeof(value.Row(nil))) + slab + n*indexEntryBytes}
+	return dataflow.StateSize{Rows: n, Bytes: c.bytes - n*int64(unsafe.Sizeof(value.Row(nil))) + slab + c.index.bytes()}
 }
 
 // scan calls fn for each row held, with its weight, in c.cmp order, until
