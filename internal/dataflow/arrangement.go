@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/intmap"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 	"github.com/tidwall/btree"
@@ -61,7 +62,7 @@ import (
 type Arrangement struct {
 	spec   ArrangementSpec
 	runs   map[string]*run // encoded key → its rows
-	ints   map[int64]*run  // for a key of one integer, date or timestamp: its Int() → its rows (a NULL key stays in runs)
+	ints   *intmap.Map[*run] // for a key of one integer, date or timestamp: its Int() → its rows (a NULL key stays in runs)
 	n      int             // distinct rows held
 	bytes  int64           // RowBytes of the rows, allocated bytes of the keys, the runs and their entries' storage
 	rowsB  int64           // RowBytes of the rows alone
@@ -198,7 +199,7 @@ func NewArrangement(spec ArrangementSpec) *Arrangement {
 		case value.Int2, value.Int4, value.Int8, value.Date, value.Timestamp, value.TimestampTZ:
 			// A probe compares 8 bytes in the map's slot, not a string
 			// behind a pointer: a cache miss less per lookup.
-			a.ints = map[int64]*run{}
+			a.ints = intmap.New[*run]()
 		}
 	}
 	return a
@@ -329,7 +330,8 @@ func (a *Arrangement) Commit() {
 // run returns the run of an encoded key, nil if none.
 func (a *Arrangement) run(key []byte) *run {
 	if n, ok := a.intKey(key); ok {
-		return a.ints[n]
+		r, _ := a.ints.Get(n)
+		return r
 	}
 	return a.runs[string(key)]
 }
@@ -345,7 +347,7 @@ func (a *Arrangement) intKey(key []byte) (int64, bool) {
 func (a *Arrangement) newRun(key []byte) *run {
 	r := &run{}
 	if n, ok := a.intKey(key); ok {
-		a.ints[n] = r
+		a.ints.Set(n, r)
 		a.bytes += intRunOverhead
 		return r
 	}
@@ -358,7 +360,7 @@ func (a *Arrangement) newRun(key []byte) *run {
 func (a *Arrangement) dropRun(key []byte, r *run) {
 	a.bytes -= r.storeBytes()
 	if n, ok := a.intKey(key); ok {
-		delete(a.ints, n)
+		a.ints.Delete(n, r)
 		a.bytes -= intRunOverhead
 		return
 	}
@@ -438,13 +440,16 @@ func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64
 		enc string
 		r   *run
 	}
-	all := make([]keyed, 0, len(a.runs)+len(a.ints))
+	all := make([]keyed, 0, len(a.runs))
 	for k, r := range a.runs {
 		all = append(all, keyed{k, r})
 	}
-	kind := a.spec.Key[0].Type().Kind
-	for n, r := range a.ints {
-		all = append(all, keyed{string(value.AppendKey(nil, value.FromInt(kind, n))), r})
+	if a.ints != nil {
+		kind := a.spec.Key[0].Type().Kind
+		a.ints.All(func(n int64, r *run) bool {
+			all = append(all, keyed{string(value.AppendKey(nil, value.FromInt(kind, n))), r})
+			return true
+		})
 	}
 	slices.SortFunc(all, func(x, y keyed) int { return strings.Compare(x.enc, y.enc) })
 	if desc {
@@ -489,7 +494,11 @@ func (a *Arrangement) Total() int64 { return a.total }
 func (a *Arrangement) State() StateSize {
 	n := int64(a.n)
 	// The rows' headers are in their entries, counted in the runs' storage.
-	return StateSize{Rows: n, Bytes: a.bytes - n*rowHeaderBytes}
+	b := a.bytes - n*rowHeaderBytes
+	if a.ints != nil {
+		b += a.ints.Bytes(8)
+	}
+	return StateSize{Rows: n, Bytes: b}
 }
 
 // Describe says what the arrangement holds, for EXPLAIN:

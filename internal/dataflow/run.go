@@ -27,8 +27,9 @@ const maxSmallRun = 32
 // doubling.
 const runOverhead = 32 + (16+8+1)*8/7*3/2
 
-// intRunOverhead is runOverhead for a run in the map by integer key.
-const intRunOverhead = 32 + (8+8+1)*8/7*3/2
+// intRunOverhead is a run's cost in the map by integer key beyond the
+// map's own (intmap.Map.Bytes): the run itself.
+const intRunOverhead = 32
 
 func (r *run) len() int {
 	if r.tr != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/intmap"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -32,13 +33,13 @@ type table struct {
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to
 // the row's id. A key of one integer column is kept by its integer (see
-// intIDs), which costs neither an encoding nor a string hash; any other
-// key is encoded (value.AppendKey).
+// intmap.Map), which costs neither an encoding nor a string hash; any
+// other key is encoded (value.AppendKey).
 type uniqueIndex struct {
 	name    string
 	cols    []int
 	primary bool
-	ints    *intIDs // for a single integer column
+	ints    *intmap.Map[uint64] // for a single integer column
 	m       map[string]uint64
 }
 
@@ -47,7 +48,7 @@ func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable)
 	if len(cols) == 1 {
 		switch def.Cols[cols[0]].Type.Kind {
 		case value.Int2, value.Int4, value.Int8:
-			u.ints = newIntIDs()
+			u.ints = intmap.New[uint64]()
 			return u
 		}
 	}
@@ -94,7 +95,7 @@ func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 // get returns the id stored under an encoded key.
 func (u *uniqueIndex) get(k []byte) (uint64, bool) {
 	if u.ints != nil {
-		return u.ints.get(int64(binary.LittleEndian.Uint64(k)))
+		return u.ints.Get(int64(binary.LittleEndian.Uint64(k)))
 	}
 	id, ok := u.m[string(k)]
 	return id, ok
@@ -102,7 +103,7 @@ func (u *uniqueIndex) get(k []byte) (uint64, bool) {
 
 func (u *uniqueIndex) set(k []byte, id uint64) {
 	if u.ints != nil {
-		u.ints.set(int64(binary.LittleEndian.Uint64(k)), id)
+		u.ints.Set(int64(binary.LittleEndian.Uint64(k)), id)
 		return
 	}
 	u.m[string(k)] = id
@@ -111,7 +112,7 @@ func (u *uniqueIndex) set(k []byte, id uint64) {
 // drop removes an encoded key if it maps to id.
 func (u *uniqueIndex) drop(k []byte, id uint64) {
 	if u.ints != nil {
-		u.ints.drop(int64(binary.LittleEndian.Uint64(k)), id)
+		u.ints.Delete(int64(binary.LittleEndian.Uint64(k)), id)
 		return
 	}
 	if u.m[string(k)] == id {
@@ -121,14 +122,14 @@ func (u *uniqueIndex) drop(k []byte, id uint64) {
 
 func (u *uniqueIndex) len() int {
 	if u.ints != nil {
-		return u.ints.len()
+		return u.ints.Len()
 	}
 	return len(u.m)
 }
 
 func (u *uniqueIndex) clear() {
 	if u.ints != nil {
-		u.ints.clear()
+		u.ints.Clear()
 	}
 	clear(u.m)
 }
@@ -139,7 +140,7 @@ func (u *uniqueIndex) reserve(n int64) {
 		return
 	}
 	if u.ints != nil {
-		u.ints.reserve(int(n))
+		u.ints.Reserve(int(n))
 		return
 	}
 	m := make(map[string]uint64, int64(len(u.m))+n)

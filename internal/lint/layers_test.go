@@ -37,6 +37,7 @@ var layers = []string{
 	"internal/resultfmt",
 	"internal/value",
 	"internal/pgerr",
+	"internal/intmap",
 }
 
 // apart lists packages outside the layers, with the module packages each

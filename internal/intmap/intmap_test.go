@@ -1,4 +1,4 @@
-package engine
+package intmap
 
 import (
 	"math"
@@ -6,27 +6,27 @@ import (
 	"testing"
 )
 
-// TestIntIDs runs random sets and drops against a map, with keys dense
+// TestMap runs random sets and drops against a map, with keys dense
 // (an array), sparse (a map), moving between the two, and at the ends of
 // int64, and checks every key after every phase.
-func TestIntIDs(t *testing.T) {
+func TestMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	x := newIntIDs()
+	x := New[uint64]()
 	want := map[int64]uint64{}
 	check := func(phase string) {
 		t.Helper()
-		if x.len() != len(want) {
-			t.Fatalf("%s: len %d, want %d", phase, x.len(), len(want))
+		if x.Len() != len(want) {
+			t.Fatalf("%s: len %d, want %d", phase, x.Len(), len(want))
 		}
 		for k, id := range want {
-			if got, ok := x.get(k); !ok || got != id {
+			if got, ok := x.Get(k); !ok || got != id {
 				t.Fatalf("%s: get(%d) = %d, %v, want %d", phase, k, got, ok, id)
 			}
 		}
 		for range 100 {
 			k := rng.Int64N(5000) - 1000
 			if _, held := want[k]; !held {
-				if _, ok := x.get(k); ok {
+				if _, ok := x.Get(k); ok {
 					t.Fatalf("%s: get(%d) found a key never set", phase, k)
 				}
 			}
@@ -35,12 +35,12 @@ func TestIntIDs(t *testing.T) {
 	id := uint64(0)
 	set := func(k int64) {
 		id++
-		x.set(k, id)
+		x.Set(k, id)
 		want[k] = id
 	}
 	drop := func(k int64) {
-		x.drop(k, want[k]+1) // another row's id: no effect
-		x.drop(k, want[k])
+		x.Delete(k, want[k]+1) // another row's id: no effect
+		x.Delete(k, want[k])
 		delete(want, k)
 	}
 	for k := int64(1); k <= 2000; k++ { // ascending, as a serial column
@@ -91,7 +91,33 @@ func TestIntIDs(t *testing.T) {
 		t.Fatal("dense keys are not back in an array")
 	}
 	check("dense again")
-	x.clear()
+	x.Clear()
 	clear(want)
 	check("cleared")
+}
+
+// TestMapAll checks that All visits every key once, dense or sparse.
+func TestMapAll(t *testing.T) {
+	for _, step := range []int64{1, 1000} {
+		x := New[*int]()
+		want := map[int64]bool{}
+		for i := int64(0); i < 300; i++ {
+			v := new(int)
+			x.Set(i*step, v)
+			want[i*step] = true
+		}
+		if dense := x.dense != nil; dense != (step == 1) {
+			t.Fatalf("step %d: dense %v", step, dense)
+		}
+		x.All(func(k int64, v *int) bool {
+			if !want[k] || v == nil {
+				t.Fatalf("step %d: key %d visited unexpectedly", step, k)
+			}
+			delete(want, k)
+			return true
+		})
+		if len(want) != 0 {
+			t.Fatalf("step %d: %d keys not visited", step, len(want))
+		}
+	}
 }
