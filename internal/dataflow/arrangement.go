@@ -61,12 +61,12 @@ import (
 // Commit; concurrent readers are safe between commits.
 type Arrangement struct {
 	spec   ArrangementSpec
-	runs   map[string]*run // encoded key → its rows
+	runs   map[string]*run   // encoded key → its rows
 	ints   *intmap.Map[*run] // for a key of one integer, date or timestamp: its Int() → its rows (a NULL key stays in runs)
-	n      int             // distinct rows held
-	bytes  int64           // RowBytes of the rows, allocated bytes of the keys, the runs and their entries' storage
-	rowsB  int64           // RowBytes of the rows alone
-	total  int64           // sum of weights
+	n      int               // distinct rows held
+	bytes  int64             // RowBytes of the rows, allocated bytes of the keys, the runs and their entries' storage
+	rowsB  int64             // RowBytes of the rows alone
+	total  int64             // sum of weights
 	owned  bool
 	refs   int
 	staged []stagedEntry
