@@ -652,21 +652,14 @@ func (g *GroupBy) Commit() {
 			a.commit()
 			after += a.bytes()
 		}
-		if s.so < s.se {
-			for i := range gr.sets {
-				before += gr.sets[i].bytes()
-			}
-			for _, c := range g.setCh[s.so:s.se] {
-				gr.sets[c.set].add(c.k, c.w, &g.ctx.scr)
-			}
-			for i := range gr.sets {
-				after += gr.sets[i].bytes()
-			}
-		} else {
-			for i := range gr.sets {
-				b := gr.sets[i].bytes()
-				before, after = before+b, after+b
-			}
+		for i := range gr.sets {
+			before += gr.sets[i].bytes()
+		}
+		for _, c := range g.setCh[s.so:s.se] {
+			gr.sets[c.set].add(c.k, c.w, &g.ctx.scr)
+		}
+		for i := range gr.sets {
+			after += gr.sets[i].bytes()
 		}
 		if gr.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes -= dataflow.RowBytes(gr.out)
