@@ -72,7 +72,7 @@ type Arrangement struct {
 	staged []stagedEntry
 	arena  []byte         // the staged entries' ords, back to back
 	isSet  bool           // a Stage is pending
-	hint   btree.PathHint // for run B-trees, kept here so as not to allocate one per change
+	hint   btree.PathHint // for run B-trees in a sorted commit, kept here so as not to allocate one per commit
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -287,7 +287,9 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 // the order of keys and entries.
 func (a *Arrangement) Commit() {
 	st, arena := a.staged, a.arena
+	var hint *btree.PathHint // for sorted entries only
 	if len(st) > 64 {
+		hint = &a.hint
 		slices.SortFunc(st, func(x, y stagedEntry) int {
 			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
 				return c
@@ -307,7 +309,7 @@ func (a *Arrangement) Commit() {
 		}
 		a.total += s.w
 		sz := r.storeBytes()
-		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w}, hint)
 		a.bytes += r.storeBytes() - sz
 		switch {
 		case before == 0:

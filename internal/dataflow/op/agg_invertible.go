@@ -477,6 +477,7 @@ type floatSums struct {
 	n               int64
 	s, sl, q, ql    float64
 	nan, pinf, ninf int64
+	negz            int64 // of the n finite values, the negative zeros
 }
 
 // twoSum returns a+b as hi + lo exactly.
@@ -524,6 +525,9 @@ func (s *floatSums) add(x float64, w int64) {
 		return
 	}
 	s.n += w
+	if x == 0 && math.Signbit(x) {
+		s.negz += w
+	}
 	fw := float64(w)
 	ph, pl := ddMul(x, 0, fw, 0)
 	s.s, s.sl = ddAdd(s.s, s.sl, ph, pl)
@@ -576,6 +580,11 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	sh, sl := ddAdd(cur.s, cur.sl, d.s, d.sl)
 	switch a.f {
 	case Sum:
+		if cur.negz+d.negz == finite {
+			// PostgreSQL's sum starts from the first value, so a sum of
+			// negative zeros only is -0; any other value makes it +0.
+			return value.NewFloat(out, math.Copysign(0, -1)), nil
+		}
 		return floatOut(out, sh+sl)
 	case Avg:
 		qh, ql := ddDiv(sh, sl, float64(n), 0)
@@ -618,6 +627,7 @@ func (a *floatAcc) commit() {
 	c.s, c.sl = ddAdd(c.s, c.sl, a.d.s, a.d.sl)
 	c.q, c.ql = ddAdd(c.q, c.ql, a.d.q, a.d.ql)
 	c.nan, c.pinf, c.ninf = c.nan+a.d.nan, c.pinf+a.d.pinf, c.ninf+a.d.ninf
+	c.negz += a.d.negz
 	if c.n == 0 {
 		// No finite values left: drop the rounding residue.
 		c.s, c.sl, c.q, c.ql = 0, 0, 0, 0

@@ -33,10 +33,9 @@ type valCount struct {
 }
 
 // setScratch is what value sets share during a step: the buffer merges
-// write into, and the trees' search hint.
+// write into.
 type setScratch struct {
-	buf  []valCount
-	hint btree.PathHint
+	buf []valCount
 }
 
 const maxFlat = 4096
@@ -63,18 +62,18 @@ func (s *valueSet) add(k, n int64, scr *setScratch) {
 	var old valCount
 	var ok bool
 	if n < 0 {
-		old, ok = s.tr.DeleteHint(e, &scr.hint)
+		old, ok = s.tr.Delete(e)
 	} else {
-		old, ok = s.tr.SetHint(e, &scr.hint)
+		old, ok = s.tr.Set(e)
 	}
 	switch {
 	case !ok && n < 0:
-		s.tr.SetHint(e, &scr.hint)
+		s.tr.Set(e)
 	case ok && old.n+n == 0 && n > 0:
-		s.tr.DeleteHint(e, &scr.hint)
+		s.tr.Delete(e)
 	case ok && old.n+n != 0:
 		e.n += old.n
-		s.tr.SetHint(e, &scr.hint)
+		s.tr.Set(e)
 	}
 	if l := s.tr.Len(); l < maxFlat/4 {
 		// Small again: back to an array.
