@@ -194,13 +194,10 @@ func NewArrangement(spec ArrangementSpec) *Arrangement {
 		spec: spec,
 		runs: map[string]*run{},
 	}
-	if len(spec.Key) == 1 {
-		switch spec.Key[0].Type().Kind {
-		case value.Int2, value.Int4, value.Int8, value.Date, value.Timestamp, value.TimestampTZ:
-			// A probe compares 8 bytes in the map's slot, not a string
-			// behind a pointer: a cache miss less per lookup.
-			a.ints = intmap.New[*run]()
-		}
+	if len(spec.Key) == 1 && value.KeyIsInt(spec.Key[0].Type().Kind) {
+		// A probe finds the integer in an array or a map's slot, not a
+		// string behind a pointer: a cache miss less per lookup.
+		a.ints = intmap.New[*run]()
 	}
 	return a
 }

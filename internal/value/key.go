@@ -86,17 +86,18 @@ func HashValue(v Value) uint64 {
 	return xxh3.Hash(AppendKey(stack[:0], v))
 }
 
-// IntKey returns n when enc is exactly AppendKey of an integer, date or
-// timestamp value whose Int() is n.
+// KeyIsInt reports whether AppendKey encodes a value of kind k as its
+// Int() in 8 bytes, which IntKey decodes: integers, dates and timestamps
+// (a boolean's key is one byte).
+func KeyIsInt(k Kind) bool { return IntOrdered(k) && k != Bool }
+
+// IntKey returns n when enc is exactly AppendKey of a value of a KeyIsInt
+// kind whose Int() is n.
 func IntKey(enc []byte) (int64, bool) {
-	if len(enc) != 9 {
+	if len(enc) != 9 || !KeyIsInt(Kind(enc[0])) {
 		return 0, false
 	}
-	switch Kind(enc[0]) {
-	case Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
-		return int64(binary.BigEndian.Uint64(enc[1:]) ^ 1<<63), true
-	}
-	return 0, false
+	return int64(binary.BigEndian.Uint64(enc[1:]) ^ 1<<63), true
 }
 
 func appendOrderedInt(buf []byte, n int64) []byte {
@@ -126,12 +127,12 @@ func floatKeyBits(f float64) uint64 {
 // summaries say nothing. It is exact for integer-ordered kinds and floats,
 // the first 8 bytes of a string, and a constant for numerics.
 func Prefix64(v Value) uint64 {
-	switch v.kind {
-	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+	switch {
+	case IntOrdered(v.kind):
 		return uint64(v.n) ^ 1<<63
-	case Float4, Float8:
+	case v.kind.IsFloat():
 		return floatKeyBits(v.Float())
-	case Text, Varchar, Char:
+	case v.kind.IsString():
 		s := v.Str()
 		if v.kind == Char {
 			s = trimSpaces(s)
