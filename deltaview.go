@@ -86,12 +86,7 @@ func (db *DB) Query(query string) (*Rows, error) {
 	if s == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "empty query")
 	}
-	results, err := db.e.Exec(s)
-	if err != nil {
-		return nil, err
-	}
-	res := results[0]
-	return toRows(columnsOf(res), res.Rows), nil
+	return resultRows(db.e.Exec(s))
 }
 
 // View returns a materialized view's maintained rows, in its canonical

@@ -3,20 +3,19 @@ package bench
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/deltaview/deltaview"
 )
 
 // Deltaview runs the workload on deltaview, in this process: through typed
 // transactions of the Go API (SQL false), each change a Replace of the row
-// by its key, or through SQL statements (SQL true). deltaview has no prepared statements yet, so the SQL system sends
-// literal statements (UPDATE t SET grp = …, val = … WHERE id = …), each
-// parsed and bound anew.
+// by its key, or through a prepared SQL statement (SQL true), UPDATE t SET
+// grp = $1, val = $2 WHERE id = $3, a batch in one transaction.
 type Deltaview struct {
 	SQL bool
 	db  *deltaview.DB
 	d   *Data
+	up  *deltaview.Stmt
 }
 
 var (
@@ -58,7 +57,13 @@ func (s *Deltaview) Load(d *Data) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if s.SQL {
+		s.up, err = s.db.Prepare("UPDATE t SET grp = $1, val = $2 WHERE id = $3")
+	}
+	return err
 }
 
 func (s *Deltaview) tRow(id int, r Row) []deltaview.Value {
@@ -73,25 +78,17 @@ func (s *Deltaview) CreateView(v View) error {
 
 // Apply implements System: the engine maintains the view on commit.
 func (s *Deltaview) Apply(_ View, batch []Change) error {
-	if s.SQL {
-		var b strings.Builder
-		if len(batch) > 1 {
-			b.WriteString("BEGIN;\n")
-		}
-		for _, c := range batch {
-			fmt.Fprintf(&b, "UPDATE t SET grp = %d, val = %d WHERE id = %d;\n", c.New.Grp, c.New.Val, c.ID)
-		}
-		if len(batch) > 1 {
-			b.WriteString("COMMIT;\n")
-		}
-		return s.db.Exec(b.String())
-	}
 	tx, err := s.db.Begin()
 	if err != nil {
 		return err
 	}
 	for _, c := range batch {
-		if err := tx.Replace("t", s.tRow(c.ID, c.New)...); err != nil {
+		if s.SQL {
+			_, err = tx.Exec(s.up, deltaview.Int(c.New.Grp), deltaview.Int(c.New.Val), deltaview.Int(int64(c.ID)))
+		} else {
+			err = tx.Replace("t", s.tRow(c.ID, c.New)...)
+		}
+		if err != nil {
 			tx.Rollback()
 			return err
 		}

@@ -71,6 +71,9 @@ type Engine struct {
 	porder []*pview
 	notes  map[string]string
 	sinks  []*sinkAttach
+	// catalogGen counts catalog changes: a prepared statement bound at an
+	// earlier generation is bound again before it runs.
+	catalogGen uint64
 }
 
 // view is a materialized view and its circuit.
@@ -159,31 +162,48 @@ func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 // Exec executes one parsed statement.
 func (e *Engine) Exec(s *sql.Stmt) ([]Result, error) {
 	if e.tx != nil && e.tx.failed {
-		if b, err := sql.Bind(e, s); err == nil {
-			if tx, ok := b.(*sql.Tx); ok && tx.Kind != sql.TxBegin {
-				e.rollback()
-				return []Result{{Tag: "ROLLBACK"}}, nil
-			}
-		}
-		return nil, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		b, _ := sql.Bind(e, s)
+		return e.inFailedTx(b)
 	}
-	e.pending = e.pending[:0]
 	rec := &recorder{cat: e, seen: map[string]bool{}}
 	b, err := sql.Bind(rec, s)
-	if err == nil {
-		var res Result
-		res, err = e.execBound(b, s, rec)
-		if err == nil {
-			res.Notices = append(res.Notices, e.takeNotices()...)
-			out := append([]Result{res}, e.pending...)
-			e.pending = e.pending[:0]
-			return out, nil
-		}
+	if err != nil {
+		return nil, e.fail(err)
 	}
+	return e.run(b, s, rec)
+}
+
+// run executes a bound statement: its result, then the result sets of
+// the statement-level subscriptions it fed.
+func (e *Engine) run(b sql.Bound, s *sql.Stmt, rec *recorder) ([]Result, error) {
+	e.pending = e.pending[:0]
+	res, err := e.execBound(b, s, rec)
+	if err != nil {
+		return nil, e.fail(err)
+	}
+	res.Notices = append(res.Notices, e.takeNotices()...)
+	out := append([]Result{res}, e.pending...)
+	e.pending = e.pending[:0]
+	return out, nil
+}
+
+// fail marks an open transaction block failed, as a failed statement does
+// in PostgreSQL, and returns err.
+func (e *Engine) fail(err error) error {
 	if e.tx != nil && e.tx.explicit {
 		e.tx.failed = true
 	}
-	return nil, err
+	return err
+}
+
+// inFailedTx runs b in a failed transaction block: COMMIT and ROLLBACK end
+// it with a rollback; anything else is refused.
+func (e *Engine) inFailedTx(b sql.Bound) ([]Result, error) {
+	if tx, ok := b.(*sql.Tx); ok && tx.Kind != sql.TxBegin {
+		e.rollback()
+		return []Result{{Tag: "ROLLBACK"}}, nil
+	}
+	return nil, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }
 
 // ExecScript splits, parses and executes a script, calling fn with each
@@ -274,6 +294,7 @@ func (e *Engine) ddl(what string, fn func() (Result, error)) (Result, error) {
 		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", what).
 			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
 	}
+	e.catalogGen++ // prepared statements bind again
 	return fn()
 }
 

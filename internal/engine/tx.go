@@ -118,6 +118,7 @@ func (e *Engine) undoTo(mark int) {
 			c.t.put(c.id, c.row)
 		}
 	}
+	clear(log[mark:]) // the reused log holds no stale rows past its length
 	e.tx.log = log[:mark]
 }
 
@@ -128,10 +129,6 @@ func (e *Engine) rollback() {
 	}
 }
 
-// commit ends the open transaction: it steps every view with the tables'
-// consolidated changes, all views or none, then tells subscribers. A view
-// that fails (an expression error on the new rows) rolls the whole
-// transaction back.
 // newTxn returns an empty transaction, reusing the last one's log.
 func (e *Engine) newTxn(explicit bool) *txn {
 	tx := e.spare
@@ -139,11 +136,15 @@ func (e *Engine) newTxn(explicit bool) *txn {
 	if tx == nil || cap(tx.log) > 4096 {
 		return &txn{explicit: explicit}
 	}
-	clear(tx.log[:cap(tx.log)])
+	clear(tx.log) // undoTo cleared whatever lies past the length
 	*tx = txn{explicit: explicit, log: tx.log[:0]}
 	return tx
 }
 
+// commit ends the open transaction: it steps every view with the tables'
+// consolidated changes, all views or none, then tells subscribers. A view
+// that fails (an expression error on the new rows) rolls the whole
+// transaction back.
 func (e *Engine) commit() error {
 	tx := e.tx
 	e.tx = nil

@@ -275,6 +275,9 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 	if from == to {
 		return e, nil
 	}
+	if p, ok := e.(*Param); ok && from.Kind == value.Unknown {
+		return coerceParam(p, to, explicit)
+	}
 	if from.Kind != value.Unknown && from.Kind != to.Kind && !value.CanCast(from.Kind, to.Kind, explicit) {
 		if explicit {
 			return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", typeName(from.Kind), to)

@@ -53,6 +53,9 @@ const (
 	BadCopyFileFormat     = "22P04"
 	UndefinedFile         = "58P01"
 	InsufficientPrivilege = "42501"
+	UndefinedParameter    = "42P02"
+	IndeterminateDatatype = "42P18"
+	ProtocolViolation     = "08P01"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

@@ -20,6 +20,9 @@ type binder struct {
 	ctes []map[string]*cte
 	// agg is set while binding expressions above a GROUP BY.
 	agg *aggScope
+	// params collects the parameters $N of a statement bound by
+	// BindPrepared; nil when the statement cannot have any.
+	params *Params
 }
 
 // cte is a bound common table expression.

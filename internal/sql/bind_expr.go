@@ -83,7 +83,7 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return nil, b.refuse(sl.Location, "this subquery is not supported here").
 			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE; scalar subqueries that aggregate anywhere in the select list or WHERE")
 	case n.GetParamRef() != nil:
-		return nil, b.stmt.errf(n.GetParamRef().Location, pgerr.FeatureNotSupported, "parameters ($%d) are not supported", n.GetParamRef().Number)
+		return b.bindParam(n.GetParamRef())
 	case n.GetAArrayExpr() != nil:
 		return nil, b.stmt.errf(n.GetAArrayExpr().Location, pgerr.FeatureNotSupported, "arrays are not supported")
 	case n.GetRowExpr() != nil:

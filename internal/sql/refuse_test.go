@@ -106,7 +106,6 @@ var refusals = []refusal{
 	{query: "SELECT ROW(id, n) FROM t", at: "ROW", msg: "row"},
 	{query: "SELECT id FROM t WHERE (id, n) = (1, 2)", at: "(id, n)", msg: "row"},
 	{query: "SELECT g COLLATE \"C\" FROM t", at: "COLLATE", msg: "COLLATE"},
-	{query: "SELECT id FROM t WHERE id = $1", at: "$1", msg: "$1"},
 	{query: "SELECT id FROM t WHERE g ~ 'a.*'", at: "~", msg: "~"},
 	{query: "SELECT 2 ^ n FROM t", at: "^", msg: "^"},
 	// Types outside the subset.
@@ -125,6 +124,7 @@ var refusals = []refusal{
 	{query: "SELECT nosuchfn(id) FROM t", code: pgerr.UndefinedFunction, at: "nosuchfn", msg: "nosuchfn"},
 	{query: "SELECT id FROM t WHERE g", code: pgerr.DatatypeMismatch, at: "g", msg: "boolean"},
 	{query: "SELECT id FROM t UNION SELECT g FROM t", code: pgerr.DatatypeMismatch, at: "UNION", msg: "UNION"},
+	{query: "SELECT id FROM t WHERE id = $1", code: pgerr.UndefinedParameter, at: "$1", msg: "$1", hint: "parameters"},
 }
 
 // TestRefusals checks that each construct is refused when a materialized

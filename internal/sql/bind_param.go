@@ -1,0 +1,63 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// maxParams is PostgreSQL's limit on a statement's parameters.
+const maxParams = 65535
+
+// Params are the parameters $1…$n of a statement bound by BindPrepared, in
+// order. Each slot's type is deduced from the parameter's first use that
+// needs one, as PostgreSQL deduces it; its value is set before each run.
+type Params []*expr.ParamSlot
+
+// BindPrepared binds a statement that may use parameters $1, $2, …: a
+// SELECT (not a view's definition), INSERT, UPDATE or DELETE. Any other
+// statement binds as Bind does, without parameters.
+func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
+	n := s.Node
+	if s.Subscribe != "" || s.Explain != "" || (n.GetSelectStmt() == nil && n.GetInsertStmt() == nil &&
+		n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil) {
+		bd, err := Bind(cat, s)
+		return bd, nil, err
+	}
+	var ps Params
+	b := &binder{cat: cat, stmt: s, params: &ps}
+	bd, err := b.bindStmt(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, p := range ps {
+		if p == nil || p.T.Kind == value.Unknown {
+			return nil, nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine data type of parameter $%d", i+1)
+		}
+	}
+	return bd, ps, nil
+}
+
+// bindParam binds $N: a use of the statement's N-th parameter.
+func (b *binder) bindParam(p *pg_query.ParamRef) (expr.Expr, error) {
+	if b.params == nil || b.forView || p.Number < 1 || p.Number > maxParams {
+		err := b.stmt.errf(p.Location, pgerr.UndefinedParameter, "there is no parameter $%d", p.Number)
+		if b.forView {
+			err = err.WithHint("a view's definition cannot have parameters")
+		}
+		return nil, err
+	}
+	ps := *b.params
+	for len(ps) < int(p.Number) {
+		ps = append(ps, nil)
+	}
+	slot := ps[p.Number-1]
+	if slot == nil {
+		slot = &expr.ParamSlot{N: int(p.Number), T: value.UnknownType}
+		ps[p.Number-1] = slot
+	}
+	*b.params = ps
+	return &expr.Param{Slot: slot, T: slot.T}, nil
+}
