@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,13 @@ func TestMemoryNeverNegative(t *testing.T) {
 	}
 	if got := strings.Count(md, "| unmeasurable | V8 heap delta (after GC): unmeasurable,"); got != len(Views) {
 		t.Errorf("%d rows read unmeasurable, want %d", got, len(Views))
+	}
+}
+
+func TestPadMatchesFormat(t *testing.T) {
+	for _, id := range []int{0, 1, 42, 999999, 1000000, 123456789012} {
+		if got, want := Pad(id), fmt.Sprintf("padding-%012d", id); got != want {
+			t.Errorf("Pad(%d) = %q, want %q", id, got, want)
+		}
 	}
 }

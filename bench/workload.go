@@ -67,7 +67,13 @@ func (d *Data) U() int { return d.N / 10 }
 func (d *Data) K(id int) int64 { return int64(1 + id%(d.N/10)) }
 
 // Pad returns t.pad of row id: 20 characters.
-func Pad(id int) string { return fmt.Sprintf("padding-%012d", id) }
+func Pad(id int) string {
+	b := [20]byte{'p', 'a', 'd', 'd', 'i', 'n', 'g', '-', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'}
+	for i, n := len(b)-1, id; n > 0 && i >= 8; i, n = i-1, n/10 {
+		b[i] = byte('0' + n%10)
+	}
+	return string(b[:])
+}
 
 // Name returns u.name of row id.
 func Name(id int) string { return "name-" + strconv.Itoa(id) }

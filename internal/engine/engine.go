@@ -42,6 +42,8 @@ type Engine struct {
 	// deltas is the map of each commit's batches, reused.
 	spare  *txn
 	deltas map[string]zset.ZSet
+	// touched lists the tables whose batches a commit gathers, reused.
+	touched []*table
 	// read is the set of tables some view reads (readTables), nil when
 	// the views changed.
 	read map[string]bool
@@ -76,18 +78,25 @@ type Engine struct {
 	catalogGen uint64
 }
 
+// stepSample is how often a view's step is timed: one step in 16, the
+// first included.
+const stepSample = 16
+
 // view is a materialized view and its circuit.
 type view struct {
-	name       string
-	cols       []plan.Column
-	def        *sql.CreateView
-	c          *compile.Compiled
-	createdAt  time.Time
-	coldStart  time.Duration
-	coldRows   int64
-	steps      int64
+	name      string
+	cols      []plan.Column
+	def       *sql.CreateView
+	c         *compile.Compiled
+	createdAt time.Time
+	coldStart time.Duration
+	coldRows  int64
+	steps     int64
+	// lastStep and totalSteps are the time of the last timed step and of
+	// all timedSteps: one step in stepSample is timed.
 	lastStep   time.Duration
 	totalSteps time.Duration
+	timedSteps int64
 	maxMemory  int64 // WITH (max_memory = …); 0 for none
 	refills    int64 // refills counted up to the last step
 	overBudget bool  // the state exceeds maxMemory

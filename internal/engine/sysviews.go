@@ -49,8 +49,8 @@ var systemViews = map[string]systemView{
 					budget = value.NewInt(value.Int8, v.maxMemory)
 				}
 				mean := 0.0
-				if v.steps > 0 {
-					mean = float64(v.totalSteps.Nanoseconds()) / 1e3 / float64(v.steps)
+				if v.timedSteps > 0 {
+					mean = float64(v.totalSteps.Nanoseconds()) / 1e3 / float64(v.timedSteps)
 				}
 				out = append(out, value.Row{
 					value.NewText(value.Text, v.name), value.NewInt(value.Int8, v.c.View.Len()), value.NewInt(value.Int8, bytes),

@@ -27,8 +27,10 @@ type table struct {
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
 	delta   zset.ZSet      // the last commit's batch, reused by the next
-	bytes   int64
-	stream  streamState // for a change-stream table (stream.go)
+	// gathering is set while a commit gathers the table's batch.
+	gathering bool
+	bytes     int64
+	stream    streamState // for a change-stream table (stream.go)
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to

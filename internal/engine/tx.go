@@ -182,11 +182,19 @@ func (e *Engine) commit() error {
 		if !readsAny(v, deltas) {
 			continue
 		}
-		start := time.Now()
+		// One step in stepSample is timed: reading the clock costs as much
+		// as a small step.
+		timed := v.steps%stepSample == 0
+		var start time.Time
+		if timed {
+			start = time.Now()
+		}
 		if err := v.c.Circuit.Prepare(deltas); err != nil {
 			return fail(v.name, err)
 		}
-		v.lastStep = time.Since(start)
+		if timed {
+			v.lastStep = time.Since(start)
+		}
 		stepped = append(stepped, v)
 		if out := v.c.Circuit.Output(v.c.Output); len(out) > 0 {
 			deltas[v.name] = out
@@ -206,8 +214,11 @@ func (e *Engine) commit() error {
 	e.ts++
 	for _, v := range stepped {
 		v.c.Circuit.Commit()
+		if v.steps%stepSample == 0 {
+			v.totalSteps += v.lastStep
+			v.timedSteps++
+		}
 		v.steps++
-		v.totalSteps += v.lastStep
 	}
 	e.shared.commit()
 	e.commitPartial()
@@ -245,19 +256,29 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	}
 	deltas := e.deltas
 	clear(deltas)
+	// Each read table gathers its changes in its own batch; the map is
+	// filled once per table, not once per change.
+	touched := e.touched[:0]
+	var last *table
+	lastRead := false
 	for _, c := range log {
-		switch {
-		case c.w == 0:
-		case read[c.t.name]:
-			z, ok := deltas[c.t.name]
-			if !ok {
-				z = c.t.reuseDelta(len(log))
-			}
-			deltas[c.t.name] = append(z, zset.Entry{Row: c.row, W: c.w})
-		default:
+		if c.w == 0 {
+			continue
+		}
+		if c.t != last {
+			last, lastRead = c.t, read[c.t.name]
+		}
+		if !lastRead {
 			unreadChanges = true
 			insertsOnly = insertsOnly && c.w > 0
+			continue
 		}
+		if !c.t.gathering {
+			c.t.gathering = true
+			c.t.delta = c.t.reuseDelta(len(log))
+			touched = append(touched, c.t)
+		}
+		c.t.delta = append(c.t.delta, zset.Entry{Row: c.row, W: c.w})
 	}
 	// Inserts alone cannot cancel out: each has a new row id.
 	changed := unreadChanges && insertsOnly
@@ -272,15 +293,17 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 			changed = changed || len(zset.Consolidate(z)) > 0
 		}
 	}
-	for name, z := range deltas {
-		e.tables[name].delta = z
-		if z = zset.Consolidate(z); len(z) == 0 {
-			delete(deltas, name)
-		} else {
-			deltas[name] = z
+	for _, t := range touched {
+		t.gathering = false
+		// Consolidate works in place; t.delta keeps the whole batch for
+		// reuse.
+		if z := zset.Consolidate(t.delta); len(z) > 0 {
+			deltas[t.name] = z
 			changed = true
 		}
 	}
+	clear(touched)
+	e.touched = touched[:0]
 	return deltas, changed
 }
 
