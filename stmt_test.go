@@ -219,3 +219,30 @@ func TestPreparedInTransactions(t *testing.T) {
 		t.Errorf("a failed block changed the view: %s", got)
 	}
 }
+
+// Each parameter takes its type from its first use that needs one.
+func TestPreparedParamTypes(t *testing.T) {
+	db := prepDB(t)
+	for _, c := range []struct{ q, types string }{
+		{"SELECT $1::int", "[integer]"},
+		{"SELECT id FROM t WHERE id IN ($1, $2)", "[integer integer]"},
+		{"SELECT id FROM t ORDER BY id LIMIT $1 OFFSET $2", "[bigint bigint]"},
+		{"SELECT id FROM t WHERE name LIKE $1", "[text]"},
+		{"SELECT id FROM t WHERE n + $1 > $2", "[integer integer]"},
+		{"SELECT count(*) FROM t WHERE d > $1 GROUP BY n HAVING sum(n) > $2", "[date bigint]"},
+		{"SELECT id FROM t WHERE EXISTS (SELECT 1 FROM t t2 WHERE t2.n = $1)", "[integer]"},
+		{"SELECT * FROM (SELECT id, n FROM t WHERE n > $1) s", "[integer]"},
+		{"SELECT CASE WHEN $1 THEN 1 ELSE 2 END", "[boolean]"},
+		{"INSERT INTO t (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = excluded.n + $3", "[integer integer integer]"},
+		{"DELETE FROM t WHERE n > $1 RETURNING id, $2::text", "[integer text]"},
+	} {
+		s, err := db.Prepare(c.q)
+		if err != nil {
+			t.Errorf("%s: %v", c.q, err)
+			continue
+		}
+		if got := fmt.Sprint(s.ParamTypes()); got != c.types {
+			t.Errorf("%s: %s, want %s", c.q, got, c.types)
+		}
+	}
+}
