@@ -11,7 +11,6 @@ import (
 	"github.com/deltaview/deltaview/internal/intmap"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
-	"github.com/tidwall/btree"
 )
 
 // Arrangement keeps an indexed Z-set: the rows of one input with their
@@ -70,9 +69,8 @@ type Arrangement struct {
 	owned  bool
 	refs   int
 	staged []stagedEntry
-	arena  []byte         // the staged entries' ords, back to back
-	isSet  bool           // a Stage is pending
-	hint   btree.PathHint // for run B-trees in a sorted commit, kept here so as not to allocate one per commit
+	arena  []byte // the staged entries' ords, back to back
+	isSet  bool   // a Stage is pending
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -284,9 +282,7 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 // the order of keys and entries.
 func (a *Arrangement) Commit() {
 	st, arena := a.staged, a.arena
-	var hint *btree.PathHint // for sorted entries only
 	if len(st) > 64 {
-		hint = &a.hint
 		slices.SortFunc(st, func(x, y stagedEntry) int {
 			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
 				return c
@@ -306,7 +302,7 @@ func (a *Arrangement) Commit() {
 		}
 		a.total += s.w
 		sz := r.storeBytes()
-		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w}, hint)
+		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
 		a.bytes += r.storeBytes() - sz
 		switch {
 		case before == 0:

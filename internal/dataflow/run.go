@@ -5,18 +5,17 @@ import (
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/tidwall/btree"
 )
 
 // run keeps the rows of one key of an arrangement with their weights, in
 // the arrangement's order (Arrangement.cmp). It is a sorted slice while it
 // holds up to maxSmallRun rows, which a search reads in a few cache lines
-// and which costs no tree node, and a B-tree beyond. Most keys of a join
+// and which costs no tree node, and a B+tree beyond (prefixTree). Most keys of a join
 // index hold a few rows; the rows of a MIN/MAX group or of a top-k
 // partition can be many.
 type run struct {
 	small []arrEntry // sorted, while tr is nil
-	tr    *btree.BTreeG[arrEntry]
+	tr    *prefixTree
 }
 
 const maxSmallRun = 32
@@ -33,21 +32,18 @@ const intRunOverhead = 32
 
 func (r *run) len() int {
 	if r.tr != nil {
-		return r.tr.Len()
+		return r.tr.len()
 	}
 	return len(r.small)
 }
 
-// storeBytes approximates the memory holding the run's entries: the
-// slice's backing array, or the tree's nodes. A node splits into two half
-// full, and its items array grows by doubling: an entry costs about twice
-// its size (measured on the runs a cold start loads).
+// storeBytes is the memory holding the run's entries: the slice's backing
+// array, or the tree's nodes.
 func (r *run) storeBytes() int64 {
-	const size = int64(unsafe.Sizeof(arrEntry{}))
 	if r.tr != nil {
-		return int64(r.tr.Len()) * size * 2
+		return r.tr.storeBytes()
 	}
-	return int64(cap(r.small)) * size
+	return int64(cap(r.small)) * int64(unsafe.Sizeof(arrEntry{}))
 }
 
 // search returns where e's row is or would be in small.
@@ -67,7 +63,7 @@ func (r *run) search(a *Arrangement, e *arrEntry) (int, bool) {
 // get returns the entry of e's row.
 func (r *run) get(a *Arrangement, e *arrEntry) (arrEntry, bool) {
 	if r.tr != nil {
-		return r.tr.Get(*e)
+		return r.tr.get(a, e)
 	}
 	if i, ok := r.search(a, e); ok {
 		return r.small[i], true
@@ -77,39 +73,19 @@ func (r *run) get(a *Arrangement, e *arrEntry) (arrEntry, bool) {
 
 // add adds e.w to the weight of e's row in a's run, inserting the row when
 // absent and removing it when the weight reaches zero. It returns the
-// weight before. hint, when not nil, is the path of the previous add, which
-// speeds up a sorted sequence of adds and slows down random ones.
-func (r *run) add(a *Arrangement, e arrEntry, hint *btree.PathHint) int64 {
+// weight before.
+func (r *run) add(a *Arrangement, e arrEntry) int64 {
 	if r.tr != nil {
-		// One descent in the common cases, a retraction of a row held once
-		// and an assertion of a new row; a second to fix the weight
-		// otherwise.
-		var old arrEntry
-		var ok bool
-		if e.w < 0 {
-			old, ok = r.tr.DeleteHint(e, hint)
-		} else {
-			old, ok = r.tr.SetHint(e, hint)
-		}
-		switch {
-		case !ok && e.w < 0:
-			r.tr.SetHint(e, hint) // a negative weight, held as any other
-		case ok && old.w+e.w == 0 && e.w > 0:
-			r.tr.DeleteHint(e, hint) // set over a negative weight it cancels
-		case ok && old.w+e.w != 0:
-			e.w += old.w
-			r.tr.SetHint(e, hint)
-		}
-		return old.w
+		return r.tr.add(a, e)
 	}
 	i, ok := r.search(a, &e)
 	switch {
 	case !ok:
 		r.small = slices.Insert(r.small, i, e)
 		if len(r.small) > maxSmallRun {
-			r.tr = btree.NewBTreeGOptions(func(x, y arrEntry) bool { return a.cmp(&x, &y) < 0 }, btree.Options{NoLocks: true})
+			r.tr = newPrefixTree()
 			for _, x := range r.small {
-				r.tr.Load(x)
+				r.tr.add(a, x)
 			}
 			r.small = nil
 		}
@@ -128,15 +104,7 @@ func (r *run) scan(desc bool, fn func(row value.Row, w int64) bool) bool {
 	more := true
 	switch {
 	case r.tr != nil:
-		iter := func(e arrEntry) bool {
-			more = fn(e.row, e.w)
-			return more
-		}
-		if desc {
-			r.tr.Reverse(iter)
-		} else {
-			r.tr.Scan(iter)
-		}
+		more = r.tr.scan(desc, fn)
 	case desc:
 		for i := len(r.small) - 1; i >= 0 && more; i-- {
 			more = fn(r.small[i].row, r.small[i].w)
