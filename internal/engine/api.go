@@ -51,7 +51,7 @@ func (e *Engine) Delete(tableName string, row value.Row) error {
 		if err != nil {
 			return err
 		}
-		id, ok := e.find(t, row)
+		id, _, ok := e.find(t, row)
 		if !ok {
 			return pgerr.New("02000", "no row %s in table %q", failingRow(row), tableName)
 		}
@@ -74,11 +74,11 @@ func (e *Engine) Update(tableName string, old, new value.Row) error {
 		if err != nil {
 			return err
 		}
-		id, ok := e.find(t, old)
+		id, cur, ok := e.find(t, old)
 		if !ok {
 			return pgerr.New("02000", "no row %s in table %q", failingRow(old), tableName)
 		}
-		_, err = e.updateRow(t, id, new)
+		_, err = e.updateRow(t, id, cur, new)
 		return err
 	})
 }
@@ -94,11 +94,11 @@ func (e *Engine) Replace(tableName string, row value.Row) error {
 		if len(t.uniques) == 0 || !t.uniques[0].primary {
 			return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
 		}
-		id, ok := t.uniques[0].lookup(row)
+		id, old, ok := t.byKey(t.uniques[0], row)
 		if !ok {
 			return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
 		}
-		_, err = e.updateRow(t, id, row)
+		_, err = e.updateRow(t, id, old, row)
 		return err
 	})
 }
@@ -152,25 +152,24 @@ func (e *Engine) typedRowInto(dst value.Row, name string, row value.Row) (*table
 	return t, out, nil
 }
 
-// find returns the id of a row equal to row: by primary key when the table
+// find returns the id of a row equal to row, and the stored row: by primary key when the table
 // has one, otherwise by a scan.
-func (e *Engine) find(t *table, row value.Row) (uint64, bool) {
+func (e *Engine) find(t *table, row value.Row) (uint64, value.Row, bool) {
 	if len(t.uniques) > 0 && t.uniques[0].primary {
-		id, ok := t.uniques[0].lookup(row)
-		if !ok {
-			return 0, false
+		id, cur, ok := t.byKey(t.uniques[0], row)
+		if !ok || value.CompareRows(cur, row) != 0 {
+			return 0, nil, false
 		}
-		cur, _ := t.rows.Get(id)
-		return id, value.CompareRows(cur, row) == 0
+		return id, cur, true
 	}
 	var found uint64
-	ok := false
+	var cur value.Row
 	t.scan(func(id uint64, r value.Row) bool {
 		if value.CompareRows(r, row) == 0 {
-			found, ok = id, true
+			found, cur = id, r
 			return false
 		}
 		return true
 	})
-	return found, ok
+	return found, cur, cur != nil
 }

@@ -73,7 +73,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
-				newID, err := e.updateRow(t, id, newRow)
+				newID, err := e.updateRow(t, id, old, newRow)
 				if err != nil {
 					return Result{}, err
 				}
@@ -150,16 +150,12 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 	return nil
 }
 
-// updateRow replaces the row with id by newRow, in place: the row keeps its
-// id, and the log records the old row's retraction and the new one's
-// assertion under it.
-func (e *Engine) updateRow(t *table, id uint64, newRow value.Row) (uint64, error) {
+// updateRow replaces old, the row with id, by newRow, in place: the row
+// keeps its id, and the log records the old row's retraction and the new
+// one's assertion under it.
+func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, error) {
 	if err := t.check(newRow); err != nil {
 		return 0, err
-	}
-	old, ok := t.rows.Get(id)
-	if !ok {
-		return 0, pgerr.New(pgerr.Internal, "engine: update of a missing row %d of %q", id, t.name)
 	}
 	if u, dup := t.conflictExcept(old, newRow, id); dup {
 		return 0, uniqueViolation(u, t, newRow)
@@ -265,7 +261,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		}
 	}
 	for i, tg := range ts {
-		if _, err := e.updateRow(t, tg.id, newRows[i]); err != nil {
+		if _, err := e.updateRow(t, tg.id, tg.row, newRows[i]); err != nil {
 			return Result{}, err
 		}
 		env := newRows[i]

@@ -52,11 +52,10 @@ func keyTarget(t *table, where expr.Expr) (id uint64, row value.Row, found, usab
 		if !complete {
 			continue
 		}
-		id, ok := u.lookup(probe) // a NULL in the key matches nothing, as '=' does
+		id, row, ok := t.byKey(u, probe) // a NULL in the key matches nothing, as '=' does
 		if !ok {
 			return 0, nil, false, true, nil
 		}
-		row, _ := t.rows.Get(id)
 		return id, row, true, true, nil
 	}
 	return 0, nil, false, false, nil

@@ -104,11 +104,7 @@ func (e *Engine) applyChange(t *table, c delta.Change) error {
 	}
 	key := c.Key(s)
 	probe, _ := s.Pad(key)
-	id, exists := t.uniques[0].lookup(probe)
-	var cur value.Row
-	if exists {
-		cur, _ = t.rows.Get(id)
-	}
+	id, cur, exists := t.byKey(t.uniques[0], probe)
 	missing := func() error {
 		return pgerr.New(delta.CodeNoRow, "%s of %s key %s: no such row", c.Kind(), t.name, key).
 			WithHint("the event says the row exists; the table does not hold it")
@@ -127,7 +123,7 @@ func (e *Engine) applyChange(t *table, c delta.Change) error {
 		_, err = e.insertRow(t, c.Row)
 	case delta.Upsert:
 		if exists {
-			_, err = e.updateRow(t, id, c.Row)
+			_, err = e.updateRow(t, id, cur, c.Row)
 		} else {
 			_, err = e.insertRow(t, c.Row)
 		}
@@ -138,7 +134,7 @@ func (e *Engine) applyChange(t *table, c delta.Change) error {
 		if err := differs(c.Old); err != nil {
 			return err
 		}
-		_, err = e.updateRow(t, id, c.New)
+		_, err = e.updateRow(t, id, cur, c.New)
 	case delta.PartialUpdate:
 		if !exists {
 			return missing()
@@ -150,7 +146,7 @@ func (e *Engine) applyChange(t *table, c delta.Change) error {
 		if err := t.check(n); err != nil {
 			return err
 		}
-		_, err = e.updateRow(t, id, n)
+		_, err = e.updateRow(t, id, cur, n)
 	case delta.Delete:
 		if !exists {
 			return missing()

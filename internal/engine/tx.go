@@ -162,6 +162,7 @@ func (e *Engine) commit() error {
 		if changed || events {
 			e.ts++ // a commit that no view reads
 		}
+		compactTables(tx.log)
 		return nil
 	}
 	stepped := e.stepped[:0]
@@ -222,14 +223,19 @@ func (e *Engine) commit() error {
 	}
 	e.shared.commit()
 	e.commitPartial()
-	for i, c := range tx.log {
-		if i == 0 || c.t != tx.log[i-1].t {
-			c.t.compact()
-		}
-	}
+	compactTables(tx.log)
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
 	return nil
+}
+
+// compactTables compacts the tables a committed transaction changed.
+func compactTables(log []change) {
+	for i, c := range log {
+		if i == 0 || c.t != log[i-1].t {
+			c.t.compact()
+		}
+	}
 }
 
 func readsAny(v *view, deltas map[string]zset.ZSet) bool {

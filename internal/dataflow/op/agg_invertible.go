@@ -234,8 +234,14 @@ func (s *exactSums) add(c *stepCtx, v value.Value, w int64, squares bool) {
 func (s *exactSums) plus(o *exactSums) {
 	s.n += o.n
 	s.s, s.q = s.s.add(o.s), s.q.add(o.q)
-	_, _ = value.DecimalContext.Add(&s.ds, &s.ds, &o.ds)
-	_, _ = value.DecimalContext.Add(&s.dq, &s.dq, &o.dq)
+	// Sums of integers leave the decimals zero: adding them would cost
+	// more than the rest.
+	if !o.ds.IsZero() {
+		_, _ = value.DecimalContext.Add(&s.ds, &s.ds, &o.ds)
+	}
+	if !o.dq.IsZero() {
+		_, _ = value.DecimalContext.Add(&s.dq, &s.dq, &o.dq)
+	}
 	for _, sc := range o.scales {
 		s.scales = addScale(s.scales, sc.scale, sc.n)
 	}
