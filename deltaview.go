@@ -159,7 +159,9 @@ func (db *DB) Begin() (*Tx, error) {
 	return &Tx{db: db}, nil
 }
 
-// Insert adds a row to a table. Values are cast to the column types.
+// Insert adds a row to a table. Values are converted to the column types
+// as INSERT assigns them: a number out of an integer column's range, or a
+// string too long for a varchar(n) or char(n) column, is an error.
 func (tx *Tx) Insert(table string, row ...Value) error {
 	if tx.done {
 		return ErrTxDone

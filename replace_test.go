@@ -68,3 +68,42 @@ func TestReplaceErrors(t *testing.T) {
 		t.Errorf("after failed replaces the view holds %s, want [[5]]", got)
 	}
 }
+
+// TestTypedValuesAreAssigned checks that typed changes convert their
+// values as an INSERT assigns them: a string too long for its column is an
+// error, never cut short; a number out of an integer column's range is an
+// error; a numeric is rounded to its column's scale.
+func TestTypedValuesAreAssigned(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec(`CREATE TABLE s (id int PRIMARY KEY, v varchar(3), c char(3), n numeric(4,1))`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		row  []deltaview.Value
+		code string
+	}{
+		{[]deltaview.Value{deltaview.Int(1), deltaview.Text("abcdef"), deltaview.Null, deltaview.Null}, "22001"},
+		{[]deltaview.Value{deltaview.Int(1), deltaview.Null, deltaview.Text("abcd"), deltaview.Null}, "22001"},
+		{[]deltaview.Value{deltaview.Int(1 << 40), deltaview.Null, deltaview.Null, deltaview.Null}, "22003"},
+		{[]deltaview.Value{deltaview.Int(1), deltaview.Text("abc  "), deltaview.Text("ab"), deltaview.Float(2.25)}, ""},
+	} {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tx.Insert("s", c.row...)
+		if deltaview.Code(err) != c.code && (err != nil || c.code != "") {
+			t.Errorf("%v: %v, want %s", c.row, err, c.code)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := db.Query("SELECT id, v, c || '|', n FROM s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rows.Rows); got != "[[1 abc ab| 2.3]]" {
+		t.Errorf("rows %s", got)
+	}
+}

@@ -16,7 +16,7 @@ var Null = value.Null
 // Bool returns a boolean value.
 func Bool(b bool) Value { return value.NewBool(b) }
 
-// Int returns a bigint value; it is cast to the column's type on insert.
+// Int returns a bigint value; a change converts it to its column's type.
 func Int(n int64) Value { return value.NewInt(value.Int8, n) }
 
 // Float returns a double precision value.

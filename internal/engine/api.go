@@ -143,13 +143,30 @@ func (e *Engine) typedRowInto(dst value.Row, name string, row value.Row) (*table
 		out = make(value.Row, 0, len(row))
 	}
 	for _, v := range row {
-		c, err := value.Cast(v, t.cols[len(out)].Type, true)
+		c, err := assignValue(v, t.cols[len(out)].Type)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, c)
 	}
 	return t, out, nil
+}
+
+// assignValue converts a value given through the API (a typed change's,
+// a prepared statement's argument) to type t as an assignment converts
+// it: a string too long for varchar(n) or char(n) is an error (22001),
+// never cut; a number is checked against an integer type's range or
+// rounded to numeric(p,s); a string is read with t's input function; any
+// value has a text form.
+func assignValue(v value.Value, t value.Type) (value.Value, error) {
+	if !t.Kind.IsString() || t.Mod < 0 || v.IsNull() {
+		return value.Cast(v, t, true)
+	}
+	r, err := value.Cast(v, value.Type{Kind: t.Kind, Mod: -1}, true)
+	if err != nil {
+		return value.Null, err
+	}
+	return value.Coerce(r, t, false)
 }
 
 // find returns the id of a row equal to row, and the stored row: by primary key when the table

@@ -83,25 +83,13 @@ func (e *Engine) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error)
 	return e.run(p.bound, p.stmt, p.rec)
 }
 
-// paramValue converts v to s's type.
+// paramValue converts v to s's type, as assignValue does, refusing the
+// pairs of types no cast joins implicitly or by assignment.
 func paramValue(s *expr.ParamSlot, v value.Value) (value.Value, error) {
 	from, to := v.Kind(), s.T.Kind
-	switch {
-	case v.IsNull():
-		return value.Null, nil
-	case from == value.Text && !to.IsString():
-		return value.Parse(v.Str(), s.T)
-	case to.IsString():
-		// Any value has a text form; varchar(n) then checks its length
-		// as an assignment does.
-		r, err := value.Cast(v, value.Type{Kind: to, Mod: -1}, true)
-		if err != nil {
-			return value.Null, err
-		}
-		return value.Coerce(r, s.T, false)
-	case from == to || value.CanCast(from, to, false) ||
-		(from.IsNumeric() && to.IsNumeric()) || (from.IsDateTime() && to.IsDateTime()):
-		return value.Cast(v, s.T, true)
+	if v.IsNull() || from.IsString() || to.IsString() || from == to || value.CanCast(from, to, false) ||
+		(from.IsNumeric() && to.IsNumeric()) || (from.IsDateTime() && to.IsDateTime()) {
+		return assignValue(v, s.T)
 	}
 	return value.Null, pgerr.New(pgerr.DatatypeMismatch, "parameter $%d is of type %s, but the argument is of type %s", s.N, s.T, from)
 }

@@ -54,8 +54,21 @@ func b2i(b bool) int {
 // consolidated prefix of z; it allocates nothing beyond what sorting needs.
 // Rows are shared, not copied.
 func Consolidate(z ZSet) ZSet {
-	if len(z) == 0 {
+	switch len(z) {
+	case 0:
 		return z
+	case 2:
+		// A single-row change (a retraction and an assertion), the most
+		// common batch: one comparison.
+		switch c := CompareRows(z[0].Row, z[1].Row); {
+		case c == 0:
+			z[0].W += z[1].W
+			z[1] = Entry{}
+			z = z[:1]
+		case c > 0:
+			z[0], z[1] = z[1], z[0]
+		}
+		return dropZeros(z)
 	}
 	if !slices.IsSortedFunc(z, compareEntries) {
 		slices.SortFunc(z, compareEntries)
@@ -75,6 +88,20 @@ func Consolidate(z ZSet) ZSet {
 		i = j
 	}
 	clear(z[out:]) // drop references to rows no longer in the batch
+	return z[:out]
+}
+
+// dropZeros removes the entries of weight zero from a sorted z with no
+// duplicate rows.
+func dropZeros(z ZSet) ZSet {
+	out := 0
+	for _, e := range z {
+		if e.W != 0 {
+			z[out] = e
+			out++
+		}
+	}
+	clear(z[out:])
 	return z[:out]
 }
 

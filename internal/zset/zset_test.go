@@ -104,8 +104,29 @@ func genZSet(t *rapid.T, label string) ZSet {
 	return z
 }
 
+// naiveConsolidate groups equal rows pairwise, then sorts: what
+// Consolidate must agree with, whatever the batch's length.
+func naiveConsolidate(z ZSet) ZSet {
+	var out ZSet
+	for _, e := range z {
+		i := slices.IndexFunc(out, func(o Entry) bool { return CompareRows(o.Row, e.Row) == 0 })
+		if i < 0 {
+			out = append(out, e)
+		} else {
+			out[i].W += e.W
+		}
+	}
+	out = slices.DeleteFunc(out, func(e Entry) bool { return e.W == 0 })
+	slices.SortFunc(out, compareEntries)
+	return out
+}
+
 func TestZSetLaws(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
+		raw := genZSet(t, "raw")
+		if got, want := Consolidate(slices.Clone(raw)), naiveConsolidate(raw); !Equal(got, want) || len(got) != len(want) {
+			t.Fatalf("Consolidate(%s) =\n%s\nwant\n%s", raw, got, want)
+		}
 		a := Consolidate(genZSet(t, "a"))
 		b := Consolidate(genZSet(t, "b"))
 		c := Consolidate(genZSet(t, "c"))
