@@ -79,14 +79,20 @@ func (db *DB) Exec(script string) error {
 func (db *DB) Query(query string) (*Rows, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	s, err := sql.Parse(query)
+	s, err := parseOne(query)
 	if err != nil {
 		return nil, err
 	}
-	if s == nil {
-		return nil, pgerr.New(pgerr.SyntaxError, "empty query")
-	}
 	return resultRows(db.e.Exec(s))
+}
+
+// parseOne parses one statement; an empty text is a syntax error.
+func parseOne(query string) (*sql.Stmt, error) {
+	s, err := sql.Parse(query)
+	if err == nil && s == nil {
+		err = pgerr.New(pgerr.SyntaxError, "empty query")
+	}
+	return s, err
 }
 
 // View returns a materialized view's maintained rows, in its canonical

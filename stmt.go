@@ -6,7 +6,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/sql"
 )
 
 // Stmt is a prepared statement: one SQL statement parsed and bound once,
@@ -24,12 +23,9 @@ type Stmt struct {
 func (db *DB) Prepare(query string) (*Stmt, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	s, err := sql.Parse(query)
+	s, err := parseOne(query)
 	if err != nil {
 		return nil, err
-	}
-	if s == nil {
-		return nil, pgerr.New(pgerr.SyntaxError, "empty query")
 	}
 	p, err := db.e.Prepare(s)
 	if err != nil {
