@@ -169,8 +169,8 @@ func assignValue(v value.Value, t value.Type) (value.Value, error) {
 	return value.Coerce(r, t, false)
 }
 
-// find returns the id of a row equal to row, and the stored row: by primary key when the table
-// has one, otherwise by a scan.
+// find returns the id of a row equal to row, and the stored row: by
+// primary key when the table has one, otherwise by a scan.
 func (e *Engine) find(t *table, row value.Row) (uint64, value.Row, bool) {
 	if len(t.uniques) > 0 && t.uniques[0].primary {
 		id, cur, ok := t.byKey(t.uniques[0], row)
