@@ -11,7 +11,8 @@ import (
 )
 
 // FuzzBind parses and binds arbitrary text against a fixed catalog, both
-// as given and as a materialized view's query. Nothing may panic, and every
+// as given (as a statement and as a prepared statement, with parameters)
+// and as a materialized view's query. Nothing may panic, and every
 // error must be a *pgerr.Error with a SQLSTATE other than XX000 (internal)
 // and a position inside the text.
 //
@@ -23,6 +24,10 @@ func FuzzBind(f *testing.F) {
 	for _, s := range datadrivenSQL(f) {
 		f.Add(s)
 	}
+	for _, s := range []string{"SELECT id FROM t WHERE id = $1", "UPDATE t SET n = $2 WHERE id = $1",
+		"SELECT $1", "SELECT 1 WHERE $1 IS NULL", "INSERT INTO t (id, g) VALUES ($1, $2)"} {
+		f.Add(s)
+	}
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		check := func(text string) {
@@ -30,22 +35,29 @@ func FuzzBind(f *testing.F) {
 				return
 			}
 			s, err := Parse(text)
-			if err == nil && s != nil {
-				_, err = Bind(cat, s)
+			verify := func(err error) {
+				if err == nil {
+					return
+				}
+				var e *pgerr.Error
+				if !errors.As(err, &e) {
+					t.Fatalf("%q: error of type %T: %v", text, err, err)
+				}
+				if e.Code == "" || e.Code == pgerr.Internal {
+					t.Fatalf("%q: code %q: %s", text, e.Code, e.Message)
+				}
+				if e.Position < 0 || e.Position > len([]rune(text))+1 {
+					t.Fatalf("%q: position %d outside the text", text, e.Position)
+				}
 			}
-			if err == nil {
+			if err != nil || s == nil {
+				verify(err)
 				return
 			}
-			var e *pgerr.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("%q: error of type %T: %v", text, err, err)
-			}
-			if e.Code == "" || e.Code == pgerr.Internal {
-				t.Fatalf("%q: code %q: %s", text, e.Code, e.Message)
-			}
-			if e.Position < 0 || e.Position > len([]rune(text))+1 {
-				t.Fatalf("%q: position %d outside the text", text, e.Position)
-			}
+			_, err = Bind(cat, s)
+			verify(err)
+			_, _, err = BindPrepared(cat, s)
+			verify(err)
 		}
 		check(text)
 		if !strings.Contains(strings.ToLower(text), "create") {
