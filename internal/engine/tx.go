@@ -129,11 +129,16 @@ func (e *Engine) rollback() {
 	}
 }
 
+// maxSpareLog is the capacity up to which a transaction's log is kept for
+// the next (4 MB): a batch of thousands of changes then does not grow its
+// log from nothing each time, and a bulk load's log is let go.
+const maxSpareLog = 1 << 16
+
 // newTxn returns an empty transaction, reusing the last one's log.
 func (e *Engine) newTxn(explicit bool) *txn {
 	tx := e.spare
 	e.spare = nil
-	if tx == nil || cap(tx.log) > 4096 {
+	if tx == nil || cap(tx.log) > maxSpareLog {
 		return &txn{explicit: explicit}
 	}
 	clear(tx.log) // undoTo cleared whatever lies past the length
