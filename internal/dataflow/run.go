@@ -10,9 +10,9 @@ import (
 // run keeps the rows of one key of an arrangement with their weights, in
 // the arrangement's order (Arrangement.cmp). It is a sorted slice while it
 // holds up to maxSmallRun rows, which a search reads in a few cache lines
-// and which costs no tree node, and a B+tree beyond (prefixTree). Most keys of a join
-// index hold a few rows; the rows of a MIN/MAX group or of a top-k
-// partition can be many.
+// and which costs no tree node, and a B+tree beyond (prefixTree). Most keys
+// of a join index hold a few rows; the rows of a MIN/MAX group or of a
+// top-k partition can be many.
 type run struct {
 	small []arrEntry // sorted, while tr is nil
 	tr    *prefixTree
@@ -24,11 +24,11 @@ const maxSmallRun = 32
 // run itself, and its slot in the arrangement's map (a string key and a
 // pointer) at the swiss map's 7/8 load with half again of slack for its
 // doubling.
-const runOverhead = 32 + (16+8+1)*8/7*3/2
+const runOverhead = intRunOverhead + (16+8+1)*8/7*3/2
 
 // intRunOverhead is a run's cost in the map by integer key beyond the
 // map's own (intmap.Map.Bytes): the run itself.
-const intRunOverhead = 32
+const intRunOverhead = int64(unsafe.Sizeof(run{}))
 
 func (r *run) len() int {
 	if r.tr != nil {

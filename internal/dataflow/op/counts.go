@@ -18,8 +18,8 @@ import (
 // comparison per level, each a cache miss in a big tree, and a change to a
 // view costs two or three of these. A slot costs one pointer (the row's
 // backing array) and no allocation besides the row itself. Freed slots are
-// reused. Ordered reads (scan) sort the rows: they read
-// every row anyway, while changes, the hot path, need no order.
+// reused. Ordered reads (scan) sort the rows: they read every row anyway,
+// while changes, the hot path, need no order.
 type counts struct {
 	same  func(a, b value.Row) bool // row equality: identity or SQL-value
 	cmp   func(a, b value.Row) int  // the order scan reads in, consistent with same

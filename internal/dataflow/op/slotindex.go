@@ -28,12 +28,17 @@ func (x *slotIndex) insert(h uint64, slot int32) {
 	if 4*(x.n+1) > 3*len(x.tab) {
 		x.resize(max(16, 2*len(x.tab)))
 	}
-	p := x.home(h)
+	x.put(slotEntry{h: h, s: slot + 1})
+	x.n++
+}
+
+// put stores e at the first empty position of its probe run.
+func (x *slotIndex) put(e slotEntry) {
+	p := x.home(e.h)
 	for x.tab[p].s != 0 {
 		p = x.next(p)
 	}
-	x.tab[p] = slotEntry{h: h, s: slot + 1}
-	x.n++
+	x.tab[p] = e
 }
 
 // delete removes the entry of slot under h, which must be there.
@@ -62,11 +67,7 @@ func (x *slotIndex) resize(size int) {
 	x.tab = make([]slotEntry, size)
 	for _, e := range old {
 		if e.s != 0 {
-			p := x.home(e.h)
-			for x.tab[p].s != 0 {
-				p = x.next(p)
-			}
-			x.tab[p] = e
+			x.put(e)
 		}
 	}
 }
