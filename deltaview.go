@@ -10,7 +10,7 @@ package deltaview
 
 import (
 	"errors"
-	"sync"
+	"io"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -20,15 +20,45 @@ import (
 )
 
 // DB is an in-memory deltaview database. Its methods are safe for
-// concurrent use; statements run one at a time.
+// concurrent use. Each call that runs SQL runs in a session of its own
+// (see Session), so a transaction cannot span two calls on the DB:
+// statements that read never wait for another session's open transaction,
+// and writers take turns, each transaction's changes committed or rolled
+// back as a whole.
 type DB struct {
-	mu sync.Mutex
-	e  *engine.Engine
+	e *engine.Engine
 }
 
+// Options configure a database.
+type Options struct {
+	// Progress is told of the progress of long work (the cold start of a
+	// materialized view, a COPY), between batches, on the goroutine that
+	// runs it, while the database is locked: it must not call the
+	// database.
+	Progress func(Progress)
+	// OpenFile opens the file of COPY … FROM 'file'; nil (the default)
+	// refuses such statements. If the reader has a Size() int64 method,
+	// progress counts bytes out of that size.
+	OpenFile func(name string) (io.ReadCloser, error)
+}
+
+// Progress reports how far long work has come: Done out of Total (-1 when
+// unknown) Units, after Elapsed; Finished on the last report.
+type Progress = engine.Progress
+
 // Open returns an empty in-memory database.
-func Open() *DB {
-	return &DB{e: engine.New()}
+func Open() *DB { return OpenWith(Options{}) }
+
+// OpenWith returns an empty in-memory database configured by o.
+func OpenWith(o Options) *DB {
+	e := engine.New()
+	if o.Progress != nil {
+		e.SetProgress(o.Progress)
+	}
+	if o.OpenFile != nil {
+		e.SetFileOpener(o.OpenFile)
+	}
+	return &DB{e: e}
 }
 
 // Error is the error every failing call returns: a SQLSTATE code, a
@@ -66,24 +96,45 @@ func columnsOf(res engine.Result) []Column {
 	return cols
 }
 
-// Exec runs a script of one or more SQL statements and discards their
-// result sets. It stops at the first error.
+// Exec runs a script of one or more SQL statements in a session of its
+// own and discards their result sets. It stops at the first error. A
+// script may hold whole transaction blocks (BEGIN; …; COMMIT); one that
+// ends inside a block has that block rolled back and fails with SQLSTATE
+// 25000: a transaction that spans calls needs a Session.
 func (db *DB) Exec(script string) error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	return db.e.ExecScript(script, func(engine.Result) error { return nil })
+	s := db.e.NewSession()
+	defer s.Close()
+	if err := s.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
+		return err
+	}
+	return endedInBlock(s)
 }
 
-// Query runs one SQL statement and returns its result set (empty when the
-// statement returns none).
+// endedInBlock is the error of a call on the DB that leaves its session
+// inside a transaction block, which Close then rolls back.
+func endedInBlock(s *engine.Session) error {
+	if !s.InBlock() {
+		return nil
+	}
+	return pgerr.New(pgerr.InvalidTxState, "the statements ended inside a transaction block, which was rolled back").
+		WithHint("each call on a DB runs in a session of its own: use DB.Session for a transaction that spans calls, or DB.Begin for typed changes")
+}
+
+// Query runs one SQL statement in a session of its own and returns its
+// result set (empty when the statement returns none). It reads the
+// committed state, without waiting for other sessions' transactions.
 func (db *DB) Query(query string) (*Rows, error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	s, err := parseOne(query)
+	st, err := parseOne(query)
 	if err != nil {
 		return nil, err
 	}
-	return resultRows(db.e.Exec(s))
+	s := db.e.NewSession()
+	defer s.Close()
+	res, err := s.Exec(st)
+	if err == nil {
+		err = endedInBlock(s)
+	}
+	return resultRows(res, err)
 }
 
 // parseOne parses one statement; an empty text is a syntax error.
@@ -96,10 +147,9 @@ func parseOne(query string) (*sql.Stmt, error) {
 }
 
 // View returns a materialized view's maintained rows, in its canonical
-// order. It never runs the view's query.
+// order, as last committed. It never runs the view's query, and never
+// waits for an open transaction.
 func (db *DB) View(name string) (*Rows, error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
 	cols, rows, err := db.e.ViewRows(name)
 	if err != nil {
 		return nil, err
@@ -126,8 +176,6 @@ type Delta struct {
 // database. A commit whose changes to the view cancel out calls nothing.
 // The returned function ends the subscription.
 func (db *DB) Subscribe(view string, fn func(Delta)) (cancel func(), err error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
 	stop, err := db.e.Subscribe(view, func(ts uint64, d zset.ZSet) {
 		out := Delta{TS: ts, Changes: make([]Change, len(d))}
 		for i, en := range d {
@@ -138,31 +186,31 @@ func (db *DB) Subscribe(view string, fn func(Delta)) (cancel func(), err error) 
 	if err != nil {
 		return nil, err
 	}
-	return func() {
-		db.mu.Lock()
-		defer db.mu.Unlock()
-		stop()
-	}, nil
+	return stop, nil
 }
 
-// Tx is a transaction of typed changes. It holds the database until Commit
-// or Rollback.
+// Tx is a transaction of typed changes (and prepared statements, Tx.Exec)
+// in a session. It takes the database's right to write at its first
+// change and keeps it until Commit or Rollback: other writers wait for it,
+// readers do not. A Tx is used by one goroutine at a time.
 type Tx struct {
+	s    *engine.Session
 	db   *DB
+	own  bool // the session is the Tx's own (DB.Begin), closed at its end
 	done bool
 }
 
 // ErrTxDone is returned by a Tx's methods after Commit or Rollback.
 var ErrTxDone = errors.New("deltaview: transaction already committed or rolled back")
 
-// Begin opens a transaction.
+// Begin opens a transaction in a session of its own.
 func (db *DB) Begin() (*Tx, error) {
-	db.mu.Lock()
-	if err := db.e.Begin(); err != nil {
-		db.mu.Unlock()
+	s := db.e.NewSession()
+	if err := s.Begin(); err != nil {
+		s.Close()
 		return nil, err
 	}
-	return &Tx{db: db}, nil
+	return &Tx{s: s, db: db, own: true}, nil
 }
 
 // Insert adds a row to a table. Values are converted to the column types
@@ -172,7 +220,7 @@ func (tx *Tx) Insert(table string, row ...Value) error {
 	if tx.done {
 		return ErrTxDone
 	}
-	return tx.db.e.Insert(table, row)
+	return tx.s.Insert(table, row)
 }
 
 // Delete removes one row equal to row from a table.
@@ -180,7 +228,7 @@ func (tx *Tx) Delete(table string, row ...Value) error {
 	if tx.done {
 		return ErrTxDone
 	}
-	return tx.db.e.Delete(table, row)
+	return tx.s.Delete(table, row)
 }
 
 // Update replaces one row equal to old by new.
@@ -188,7 +236,7 @@ func (tx *Tx) Update(table string, old, new []Value) error {
 	if tx.done {
 		return ErrTxDone
 	}
-	return tx.db.e.Update(table, old, new)
+	return tx.s.Update(table, old, new)
 }
 
 // Replace replaces the row whose primary key equals row's by row: an
@@ -198,7 +246,7 @@ func (tx *Tx) Replace(table string, row ...Value) error {
 	if tx.done {
 		return ErrTxDone
 	}
-	return tx.db.e.Replace(table, row)
+	return tx.s.Replace(table, row)
 }
 
 // Commit applies the transaction's changes to every view at once. If a
@@ -209,8 +257,11 @@ func (tx *Tx) Commit() error {
 		return ErrTxDone
 	}
 	tx.done = true
-	defer tx.db.mu.Unlock()
-	return tx.db.e.Commit()
+	err := tx.s.Commit()
+	if tx.own {
+		tx.s.Close()
+	}
+	return err
 }
 
 // Rollback abandons the transaction.
@@ -219,7 +270,9 @@ func (tx *Tx) Rollback() error {
 		return ErrTxDone
 	}
 	tx.done = true
-	defer tx.db.mu.Unlock()
-	tx.db.e.Rollback()
+	tx.s.Rollback()
+	if tx.own {
+		tx.s.Close()
+	}
 	return nil
 }

@@ -47,15 +47,5 @@ func (p *PostgresDatabase) Table(table string) Target { return p.d.Table(table) 
 // maintained by partial propagation, or a select-project-join view that
 // keeps its root table's primary key. detach stops it.
 func (db *DB) SinkTo(view string, target Target) (detach func(), err error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	d, err := db.e.AttachSink(view, target)
-	if err != nil {
-		return nil, err
-	}
-	return func() {
-		db.mu.Lock()
-		defer db.mu.Unlock()
-		d()
-	}, nil
+	return db.e.AttachSink(view, target)
 }

@@ -19,10 +19,9 @@ type Stmt struct {
 }
 
 // Prepare parses and binds one statement. Parameters are allowed in
-// SELECT, INSERT, UPDATE and DELETE, not in a view's definition.
+// SELECT, INSERT, UPDATE and DELETE, not in a view's definition. A Stmt
+// may be used by several goroutines and sessions at once.
 func (db *DB) Prepare(query string) (*Stmt, error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
 	s, err := parseOne(query)
 	if err != nil {
 		return nil, err
@@ -36,8 +35,6 @@ func (db *DB) Prepare(query string) (*Stmt, error) {
 
 // ParamTypes returns the PostgreSQL type names of the parameters $1…$n.
 func (s *Stmt) ParamTypes() []string {
-	s.db.mu.Lock()
-	defer s.db.mu.Unlock()
 	ts := s.p.ParamTypes()
 	out := make([]string, len(ts))
 	for i, t := range ts {
@@ -46,23 +43,31 @@ func (s *Stmt) ParamTypes() []string {
 	return out
 }
 
-// Exec runs the statement with args as $1…$n and returns the number of
-// rows it inserted, updated, deleted or returned. An argument is converted
-// to its parameter's type as an assignment converts it; a Text argument is
-// read as that type's input. Like every DB method, it waits while a Tx is
-// open; inside a Tx, use Tx.Exec.
+// Exec runs the statement with args as $1…$n in a session of its own
+// (autocommit) and returns the number of rows it inserted, updated,
+// deleted or returned. An argument is converted to its parameter's type
+// as an assignment converts it; a Text argument is read as that type's
+// input. BEGIN, COMMIT and ROLLBACK are refused (SQLSTATE 25001): run
+// them in a Session (Session.ExecStmt), or use a Tx.
 func (s *Stmt) Exec(args ...Value) (int64, error) {
-	s.db.mu.Lock()
-	defer s.db.mu.Unlock()
-	res, err := s.db.e.ExecPrepared(s.p, args)
+	res, err := s.autocommit(args)
 	return affected(res), err
 }
 
-// Query runs the statement with args as $1…$n and returns its result set.
+// Query runs the statement with args as $1…$n in a session of its own
+// and returns its result set.
 func (s *Stmt) Query(args ...Value) (*Rows, error) {
-	s.db.mu.Lock()
-	defer s.db.mu.Unlock()
-	return resultRows(s.db.e.ExecPrepared(s.p, args))
+	return resultRows(s.autocommit(args))
+}
+
+func (s *Stmt) autocommit(args []Value) ([]engine.Result, error) {
+	if s.p.TxControl() {
+		return nil, pgerr.New(pgerr.ActiveTransaction, "a transaction control statement cannot run on its own").
+			WithHint("each run of a statement on the DB is a transaction of its own: run BEGIN … COMMIT in a Session (Session.ExecStmt), or use DB.Begin")
+	}
+	sess := s.db.e.NewSession()
+	defer sess.Close()
+	return sess.ExecPrepared(s.p, args)
 }
 
 // Exec runs a prepared statement inside the transaction. If it fails, its
@@ -90,7 +95,7 @@ func (tx *Tx) execStmt(s *Stmt, args []Value) ([]engine.Result, error) {
 		return nil, pgerr.New(pgerr.ActiveTransaction, "transaction control statements cannot run inside a Tx").
 			WithHint("use Tx.Commit or Tx.Rollback")
 	}
-	return tx.db.e.ExecPreparedInTx(s.p, args)
+	return tx.s.ExecPreparedInTx(s.p, args)
 }
 
 // affected is a command's row count: the last number of its tag

@@ -200,20 +200,30 @@ func TestPreparedInTransactions(t *testing.T) {
 		t.Errorf("view after the Tx: %s", got)
 	}
 
-	if err := db.Exec("BEGIN"); err != nil {
+	// A block spans calls in a session; on the DB, each statement is a
+	// transaction of its own and BEGIN is refused.
+	if _, err := commit.Exec(); deltaview.Code(err) != "25001" {
+		t.Errorf("COMMIT through Stmt.Exec: %v", err)
+	}
+	sess := db.Session()
+	defer sess.Close()
+	if err := sess.Exec("BEGIN"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ins.Exec(deltaview.Int(5), deltaview.Int(1)); err != nil {
+	if _, err := sess.ExecStmt(ins, deltaview.Int(5), deltaview.Int(1)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ins.Exec(deltaview.Int(5), deltaview.Int(1)); deltaview.Code(err) != "23505" {
+	if _, err := sess.ExecStmt(ins, deltaview.Int(5), deltaview.Int(1)); deltaview.Code(err) != "23505" {
 		t.Fatalf("duplicate key in a block: %v", err)
 	}
-	if _, err := ins.Exec(deltaview.Int(6), deltaview.Int(1)); deltaview.Code(err) != "25P02" {
+	if _, err := sess.ExecStmt(ins, deltaview.Int(6), deltaview.Int(1)); deltaview.Code(err) != "25P02" {
 		t.Errorf("statement after a failure in a block: %v", err)
 	}
-	if _, err := commit.Exec(); err != nil {
+	if _, err := sess.ExecStmt(commit); err != nil {
 		t.Fatal(err)
+	}
+	if sess.InTransaction() {
+		t.Error("COMMIT of a failed block left it open")
 	}
 	if got := viewText(t, db, "s"); got != "[[4 1130]]" {
 		t.Errorf("a failed block changed the view: %s", got)

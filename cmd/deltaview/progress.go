@@ -9,14 +9,14 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview"
 )
 
 // progressDelay is how long work runs before its progress bar appears:
 // quick work shows none.
 const progressDelay = time.Second
 
-// progress draws the engine's progress reports (cold starts, COPY) as a
+// progress draws the database's progress reports (cold starts, COPY) as a
 // bar with rate and ETA on a terminal; it stays silent when w is not one.
 type progress struct {
 	w   io.Writer
@@ -24,9 +24,9 @@ type progress struct {
 	bar *progressbar.ProgressBar
 }
 
-// newProgress returns the engine's progress function for w, or nil when
+// newProgress returns the database's progress function for w, or nil when
 // w is not a terminal.
-func newProgress(w io.Writer) func(engine.Progress) {
+func newProgress(w io.Writer) func(deltaview.Progress) {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
@@ -34,7 +34,7 @@ func newProgress(w io.Writer) func(engine.Progress) {
 	return (&progress{w: w}).report
 }
 
-func (p *progress) report(r engine.Progress) {
+func (p *progress) report(r deltaview.Progress) {
 	if r.Op != p.op { // new work
 		p.finish()
 		p.op = r.Op
@@ -63,7 +63,7 @@ func (p *progress) finish() {
 // newBar returns a bar for r's work drawn on w: its description, percent,
 // count, rate and ETA ("COPY t  45% |████    | (450/1000 MB, 120 MB/s) [3s:4s]"),
 // redrawn at most once per throttle.
-func newBar(w io.Writer, r engine.Progress, throttle time.Duration) *progressbar.ProgressBar {
+func newBar(w io.Writer, r deltaview.Progress, throttle time.Duration) *progressbar.ProgressBar {
 	opts := []progressbar.Option{
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(r.Op),

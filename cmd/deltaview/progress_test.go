@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview"
 )
 
 func TestProgressBarRendering(t *testing.T) {
 	var buf bytes.Buffer
-	bar := newBar(&buf, engine.Progress{Op: "CREATE MATERIALIZED VIEW v", Unit: "rows", Total: 1000}, 0)
+	bar := newBar(&buf, deltaview.Progress{Op: "CREATE MATERIALIZED VIEW v", Unit: "rows", Total: 1000}, 0)
 	time.Sleep(50 * time.Millisecond)
 	if err := bar.Set64(500); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestProgressBarRendering(t *testing.T) {
 
 func TestProgressBytes(t *testing.T) {
 	var buf bytes.Buffer
-	bar := newBar(&buf, engine.Progress{Op: "COPY t", Unit: "bytes", Total: 4 << 20}, 0)
+	bar := newBar(&buf, deltaview.Progress{Op: "COPY t", Unit: "bytes", Total: 4 << 20}, 0)
 	time.Sleep(50 * time.Millisecond)
 	bar.Set64(1 << 20)
 	out := bar.String()
@@ -44,13 +44,13 @@ func TestProgressQuietUnlessTerminalAndSlow(t *testing.T) {
 		t.Fatal("a progress bar on a writer that is not a terminal")
 	}
 	p := &progress{w: &buf}
-	p.report(engine.Progress{Op: "COPY t", Unit: "rows", Done: 10, Total: 100, Elapsed: 10 * time.Millisecond})
-	p.report(engine.Progress{Op: "COPY t", Unit: "rows", Done: 100, Total: 100, Elapsed: 20 * time.Millisecond, Finished: true})
+	p.report(deltaview.Progress{Op: "COPY t", Unit: "rows", Done: 10, Total: 100, Elapsed: 10 * time.Millisecond})
+	p.report(deltaview.Progress{Op: "COPY t", Unit: "rows", Done: 100, Total: 100, Elapsed: 20 * time.Millisecond, Finished: true})
 	if buf.Len() != 0 {
 		t.Fatalf("quick work drew %q", buf.String())
 	}
-	p.report(engine.Progress{Op: "COPY u", Unit: "rows", Done: 10, Total: 100, Elapsed: 2 * time.Second})
-	p.report(engine.Progress{Op: "COPY u", Unit: "rows", Done: 100, Total: 100, Elapsed: 3 * time.Second, Finished: true})
+	p.report(deltaview.Progress{Op: "COPY u", Unit: "rows", Done: 10, Total: 100, Elapsed: 2 * time.Second})
+	p.report(deltaview.Progress{Op: "COPY u", Unit: "rows", Done: 100, Total: 100, Elapsed: 3 * time.Second, Finished: true})
 	if !strings.Contains(buf.String(), "COPY u") {
 		t.Fatalf("slow work drew %q", buf.String())
 	}

@@ -10,13 +10,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/resultfmt"
+	"github.com/deltaview/deltaview"
 )
 
 func runCmd() *cobra.Command {
-	var opts resultfmt.Options
+	var opts deltaview.PrintOptions
 	cmd := &cobra.Command{
 		Use:   "run [FILE…]",
 		Short: "Run SQL scripts (standard input when no file is given), printing result sets and view deltas",
@@ -26,17 +24,15 @@ someone SUBSCRIBEd to, that view's delta (columns ts, diff, then the view's).
 It stops at the first error, printed on standard error, with exit status 1.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Format == "" {
-				opts.Format = resultfmt.FormatCSV
+				opts.Format = "csv"
 				if term.IsTerminal(int(os.Stdout.Fd())) {
-					opts.Format = resultfmt.FormatTable
+					opts.Format = "table"
 				}
 			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
-			e := engine.New()
-			e.SetProgress(newProgress(os.Stderr))
-			e.SetFileOpener(openFile)
-			return run(e, args, out, cmd.ErrOrStderr(), opts)
+			db := deltaview.OpenWith(deltaview.Options{Progress: newProgress(os.Stderr), OpenFile: openFile})
+			return run(db, args, out, cmd.ErrOrStderr(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "", "output format: table, csv or json (default: table on a terminal, csv otherwise)")
@@ -44,16 +40,19 @@ It stops at the first error, printed on standard error, with exit status 1.`,
 	return cmd
 }
 
-// run executes each file (or standard input) in order on e.
-func run(e *engine.Engine, files []string, out *bufio.Writer, errw io.Writer, opts resultfmt.Options) error {
+// run executes each file (or standard input) in order, in one session of
+// db: a transaction may span files.
+func run(db *deltaview.DB, files []string, out *bufio.Writer, errw io.Writer, opts deltaview.PrintOptions) error {
 	switch opts.Format {
-	case resultfmt.FormatTable, resultfmt.FormatCSV, resultfmt.FormatJSON:
+	case "table", "csv", "json":
 	default:
 		return fmt.Errorf("unknown format %q: use table, csv or json", opts.Format)
 	}
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	sess := db.Session()
+	defer sess.Close()
 	for _, f := range files {
 		var text []byte
 		var err error
@@ -65,25 +64,18 @@ func run(e *engine.Engine, files []string, out *bufio.Writer, errw io.Writer, op
 		if err != nil {
 			return err
 		}
-		err = e.ExecScript(string(text), func(r engine.Result) error {
+		err = sess.Run(string(text), func(r *deltaview.Result) error {
 			for _, n := range r.Notices {
 				out.Flush()
 				fmt.Fprintf(errw, "NOTICE:  %s\n", n)
 			}
-			if !r.HasRows {
-				return nil
-			}
-			set := &resultfmt.Set{Rows: r.Rows}
-			for _, c := range r.Columns {
-				set.Columns = append(set.Columns, resultfmt.Column{Name: c.Name, Type: c.Type})
-			}
-			return resultfmt.Write(out, set, opts)
+			return r.Print(out, opts)
 		})
 		if err != nil {
 			out.Flush()
-			var se *engine.ScriptError
+			var se *deltaview.ScriptError
 			if errors.As(err, &se) {
-				fmt.Fprint(errw, pgerr.Format(se.Err, se.SQL))
+				fmt.Fprint(errw, deltaview.FormatError(err))
 				return exitError{}
 			}
 			return err

@@ -11,16 +11,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgtest"
-	"github.com/deltaview/deltaview/internal/resultfmt"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // runScript runs script as `deltaview run` would and returns standard
 // output, standard error and whether it failed.
-func runScript(t *testing.T, script string, opts resultfmt.Options) (string, string, bool) {
+func runScript(t *testing.T, script string, opts deltaview.PrintOptions) (string, string, bool) {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "s.sql")
 	if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
@@ -28,7 +27,7 @@ func runScript(t *testing.T, script string, opts resultfmt.Options) (string, str
 	}
 	var out, errb bytes.Buffer
 	w := bufio.NewWriter(&out)
-	err := run(engine.New(), []string{f}, w, &errb, opts)
+	err := run(deltaview.Open(), []string{f}, w, &errb, opts)
 	w.Flush()
 	if err != nil {
 		if _, ok := err.(exitError); !ok {
@@ -49,7 +48,7 @@ INSERT INTO t VALUES (4, 'x', 0);
 BEGIN; UPDATE t SET n = 9 WHERE id = 4; UPDATE t SET n = 0 WHERE id = 4; COMMIT;
 DELETE FROM t WHERE id = 2;
 SELECT 1 AS one WHERE false;
-`, resultfmt.Options{Format: "csv", Null: "NULL"})
+`, deltaview.PrintOptions{Format: "csv", Null: "NULL"})
 	if failed || errs != "" {
 		t.Fatalf("failed=%v stderr=%q", failed, errs)
 	}
@@ -72,7 +71,7 @@ one
 }
 
 func TestRunErrorStops(t *testing.T) {
-	out, errs, failed := runScript(t, "SELECT 1 AS a;\nSELECT 1 +\n  nope FROM t;\nSELECT 2 AS b;", resultfmt.Options{Format: "csv"})
+	out, errs, failed := runScript(t, "SELECT 1 AS a;\nSELECT 1 +\n  nope FROM t;\nSELECT 2 AS b;", deltaview.PrintOptions{Format: "csv"})
 	if !failed {
 		t.Fatal("want failure")
 	}
@@ -109,7 +108,7 @@ SELECT * FROM big ORDER BY id;
 SELECT DISTINCT ok FROM orders ORDER BY 1;
 SELECT 7 / 2 AS i, 7.0 / 2 AS n, 1::float8 / 3 AS f, 'x' || 1 AS s, 2147483647::bigint + 1 AS big, round(2.5) AS r, -7 % 3 AS m;
 `
-	out, errs, failed := runScript(t, script, resultfmt.Options{Format: "csv"})
+	out, errs, failed := runScript(t, script, deltaview.PrintOptions{Format: "csv"})
 	if failed {
 		t.Fatalf("deltaview failed: %s", errs)
 	}

@@ -6,34 +6,38 @@ import (
 )
 
 // Typed changes, for callers that apply changes without SQL. They join the
-// open transaction (BEGIN, or the one Begin opened) and are maintained at
-// Commit like any statement's changes.
+// session's open transaction (BEGIN, or the one Begin opened) and are
+// maintained at Commit like any statement's changes.
 
 // Begin opens an explicit transaction.
-func (e *Engine) Begin() error {
-	if e.tx != nil && e.tx.explicit {
+func (s *Session) Begin() error {
+	if s.closed {
+		return errClosed
+	}
+	if s.block {
 		return pgerr.New(pgerr.ActiveTransaction, "there is already a transaction in progress")
 	}
-	e.tx = e.newTxn(true)
+	s.block = true
 	return nil
 }
 
 // Commit commits the open transaction.
-func (e *Engine) Commit() error {
-	if e.tx != nil && e.tx.failed {
-		e.rollback()
+func (s *Session) Commit() error {
+	if s.failed {
+		s.Rollback()
 		return pgerr.New(pgerr.InFailedTransaction, "the transaction failed and was rolled back")
 	}
-	return e.commit()
+	_, err := s.endTx(true)
+	return err
 }
 
 // Rollback abandons the open transaction.
-func (e *Engine) Rollback() { e.rollback() }
+func (s *Session) Rollback() { s.endTx(false) }
 
 // Insert adds a row to table, cast to the column types and checked against
 // the constraints. On error nothing of the row is stored.
-func (e *Engine) Insert(tableName string, row value.Row) error {
-	return e.typedChange(func() error {
+func (s *Session) Insert(tableName string, row value.Row) error {
+	return s.typedChange(func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -45,8 +49,8 @@ func (e *Engine) Insert(tableName string, row value.Row) error {
 
 // Delete removes one row equal to row from table; it is an error if there
 // is none.
-func (e *Engine) Delete(tableName string, row value.Row) error {
-	return e.typedChange(func() error {
+func (s *Session) Delete(tableName string, row value.Row) error {
+	return s.typedChange(func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -62,8 +66,8 @@ func (e *Engine) Delete(tableName string, row value.Row) error {
 
 // Update replaces one row equal to old by new; it is an error if there is
 // none.
-func (e *Engine) Update(tableName string, old, new value.Row) error {
-	return e.typedChange(func() error {
+func (s *Session) Update(tableName string, old, new value.Row) error {
+	return s.typedChange(func(e *Engine) error {
 		// The old row is only compared: it is cast into scratch space.
 		t, old, err := e.typedRowInto(e.scratch[:0], tableName, old)
 		if err != nil {
@@ -85,8 +89,8 @@ func (e *Engine) Update(tableName string, old, new value.Row) error {
 
 // Replace replaces the row whose primary key equals row's by row; it is
 // an error if there is none, or if the table has no primary key.
-func (e *Engine) Replace(tableName string, row value.Row) error {
-	return e.typedChange(func() error {
+func (s *Session) Replace(tableName string, row value.Row) error {
+	return s.typedChange(func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -103,23 +107,41 @@ func (e *Engine) Replace(tableName string, row value.Row) error {
 	})
 }
 
-func (e *Engine) typedChange(fn func() error) error {
-	if e.tx != nil && e.tx.failed {
+// typedChange runs fn, a change of the typed API, as the writer under the
+// write lock: within the open transaction, where a failure undoes fn's
+// changes alone, or as a transaction of its own.
+func (s *Session) typedChange(fn func(e *Engine) error) error {
+	switch {
+	case s.closed:
+		return errClosed
+	case s.failed:
 		return pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+	}
+	if err := s.acquireSlot(); err != nil {
+		return err
+	}
+	e := s.e
+	e.mu.Lock()
+	if s.block && e.tx == nil {
+		e.tx = e.newTxn(true)
 	}
 	tx := e.begin()
 	mark := len(tx.log)
-	if err := fn(); err != nil {
+	err := fn(e)
+	if err != nil {
 		e.undoTo(mark)
 		if !tx.explicit {
 			e.tx = nil
 		}
-		return err
+	} else if !tx.explicit {
+		err = e.commit()
 	}
-	if !tx.explicit {
-		return e.commit()
+	e.takeNotices() // the typed API returns no notices
+	e.mu.Unlock()
+	if !s.block {
+		s.releaseSlot()
 	}
-	return nil
+	return err
 }
 
 func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error) {

@@ -27,7 +27,7 @@ func copyInto(tb testing.TB, e *engine.Engine, table, opts, data string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := e.ExecCopyData(s, strings.NewReader(data)); err != nil {
+	if _, err := e.NewSession().ExecCopyData(s, strings.NewReader(data)); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -26,7 +26,11 @@ type Progress struct {
 // SetProgress sets the function told of the progress of cold starts and
 // COPY; nil (the default) tells nobody. fn runs on the engine's goroutine,
 // between batches, and must not call the engine.
-func (e *Engine) SetProgress(fn func(Progress)) { e.progress = fn }
+func (e *Engine) SetProgress(fn func(Progress)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.progress = fn
+}
 
 // coldStartBatch is how many rows of an input a cold start feeds through
 // the circuit per step. Each batch is consolidated (sorted) and applied to

@@ -24,15 +24,10 @@ type FileOpener func(name string) (io.ReadCloser, error)
 
 // SetFileOpener sets how COPY FROM 'file' opens files; nil (the default)
 // refuses such COPY statements.
-func (e *Engine) SetFileOpener(fn FileOpener) { e.openFile = fn }
-
-// ExecCopyData executes s, a COPY … FROM STDIN, with data as its input:
-// what follows the statement in a script, up to a line \. (excluded).
-// Any other statement ignores data.
-func (e *Engine) ExecCopyData(s *sql.Stmt, data io.Reader) ([]Result, error) {
-	e.copyData = data
-	defer func() { e.copyData = nil }()
-	return e.Exec(s)
+func (e *Engine) SetFileOpener(fn FileOpener) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.openFile = fn
 }
 
 // execCopy loads the rows of a COPY into its table, within the open
@@ -428,7 +423,7 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 					WithHint("a number of refills per view and step; 0 for the default, a negative number to turn the notice off")
 			}
 		}
-		e.SetRefillNotice(n)
+		e.setRefillNotice(n)
 	default:
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
 			WithHint("the settings are deltaview.max_memory and deltaview.refill_notice")
@@ -438,7 +433,11 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 
 // SetMaxMemory sets the engine-wide budget of all views' state in bytes,
 // as SET deltaview.max_memory does; 0 removes it.
-func (e *Engine) SetMaxMemory(n int64) { e.maxMemory, e.overBudget = n, false }
+func (e *Engine) SetMaxMemory(n int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.maxMemory, e.overBudget = n, false
+}
 
 // reserve makes room for about n more rows in t and in the open
 // transaction's log, so that a bulk load does not grow them step by step.

@@ -16,7 +16,9 @@ import (
 func runScript(e *engine.Engine, script string) (string, []string, error) {
 	var b strings.Builder
 	var notices []string
-	err := e.ExecScript(script, func(r engine.Result) error {
+	sess := e.NewSession()
+	defer sess.Close()
+	err := sess.ExecScript(script, func(r engine.Result) error {
 		notices = append(notices, r.Notices...)
 		if !r.HasRows {
 			b.WriteString(r.Tag + "\n")

@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 
 // TestDataDriven runs testdata/*.txt against a fresh engine per file.
 //
-//	exec [nopg] [mask=col,col…]
+//	exec [session=NAME] [nopg] [mask=col,col…]
 //	<SQL script>
 //	----
 //	<per statement: its result sets as CSV (NULL prints as NULL), the
@@ -56,13 +56,17 @@ func TestMain(m *testing.M) {
 // Statements run one at a time and a failing statement does not stop the
 // ones after it, as in psql without ON_ERROR_STOP. mask replaces the values
 // of the named columns by "*" (times and sizes that vary between runs).
+// session runs the script in a named session of the engine (opened on
+// first use, with a PostgreSQL connection of its own); without it, in the
+// default session.
 //
 // Two oracles run after every statement, and a disagreement fails the test
 // rather than being written to the expected output, so -rewrite can never
 // bless a wrong answer:
 //
-//   - outside a transaction, every materialized view's maintained rows
-//     must equal Recompute (a from-scratch batch evaluation of its plan);
+//   - every materialized view's maintained rows must equal Recompute (a
+//     from-scratch batch evaluation of its plan over the committed
+//     tables), also while a transaction is open;
 //   - when PostgreSQL is installed, every statement that PostgreSQL
 //     understands is also run there (materialized views become plain
 //     views, so PostgreSQL always answers from scratch), and must succeed
@@ -77,9 +81,10 @@ func TestDataDriven(t *testing.T) {
 		if !strings.HasSuffix(path, ".txt") {
 			t.Skip("not a test file (rapid keeps its failing cases under testdata/rapid)")
 		}
-		h := &harness{e: engine.New()}
+		h := &harness{e: engine.New(), sessions: map[string]*hsession{}}
 		if _, err := pgtest.FindBinDir(); err == nil {
-			h.pg = pgtest.Start(t).Conn(t)
+			h.srv = pgtest.Start(t)
+			h.pg = h.srv.Conn(t)
 		}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
@@ -95,12 +100,47 @@ func TestDataDriven(t *testing.T) {
 }
 
 type harness struct {
-	e    *engine.Engine
+	e        *engine.Engine
+	srv      *pgtest.Server
+	pg       *pgx.Conn // the default session's connection
+	sessions map[string]*hsession
+}
+
+// hsession is a session of the engine and its PostgreSQL connection, on
+// the same database as the default session's.
+type hsession struct {
+	s    *engine.Session
 	inTx bool // deltaview has an open transaction (explicit, or failed)
 	pg   *pgx.Conn
 }
 
+// session returns the session an exec step names (session=NAME), opened
+// on first use; the default session has the empty name.
+func (h *harness) session(t *testing.T, d *datadriven.TestData) *hsession {
+	name := ""
+	if d.HasArg("session") {
+		d.ScanArgs(t, "session", &name)
+	}
+	if hs, ok := h.sessions[name]; ok {
+		return hs
+	}
+	hs := &hsession{s: h.e.NewSession(), pg: h.pg}
+	if h.pg != nil && name != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, h.srv.ConnString(h.pg.Config().Database))
+		if err != nil {
+			t.Fatalf("connecting session %s to PostgreSQL: %v", name, err)
+		}
+		t.Cleanup(func() { conn.Close(context.Background()) })
+		hs.pg = conn
+	}
+	h.sessions[name] = hs
+	return hs
+}
+
 func (h *harness) exec(t *testing.T, d *datadriven.TestData) string {
+	hs := h.session(t, d)
 	usePG := h.pg != nil && !d.HasArg("nopg")
 	mask := map[string]bool{}
 	for _, a := range d.CmdArgs {
@@ -119,11 +159,11 @@ func (h *harness) exec(t *testing.T, d *datadriven.TestData) string {
 	var out bytes.Buffer
 	for _, p := range parts {
 		var results []engine.Result
-		err := h.e.ExecScript(p, func(r engine.Result) error {
+		err := hs.s.ExecScript(p, func(r engine.Result) error {
 			results = append(results, r)
 			return nil
 		})
-		h.track(p, results, err)
+		hs.track(p, results, err)
 		if err == nil {
 			for _, r := range results {
 				writeResult(t, &out, r, mask)
@@ -137,16 +177,17 @@ func (h *harness) exec(t *testing.T, d *datadriven.TestData) string {
 		}
 		h.checkOracle(t, d, p)
 		if usePG {
-			h.checkPG(t, d, p, results, err)
+			h.checkPG(t, d, hs, p, results, err)
 		}
 	}
 	return out.String()
 }
 
-// track follows whether deltaview has a transaction open, from the
-// statements' tags: the maintained rows may differ from Recompute only
-// inside one (Recompute sees the transaction's own changes).
-func (h *harness) track(stmt string, results []engine.Result, err error) {
+// track follows whether the session has a transaction open, from the
+// statements' tags: inside one, its reads of a materialized view show the
+// last commit, where PostgreSQL's plain view shows the transaction's
+// changes.
+func (h *hsession) track(stmt string, results []engine.Result, err error) {
 	if err != nil {
 		if isTxControl(stmt, pg_query.TransactionStmtKind_TRANS_STMT_COMMIT) {
 			h.inTx = false // a commit that fails rolls back
@@ -227,11 +268,9 @@ func writeError(out *bytes.Buffer, se *engine.ScriptError) {
 	}
 }
 
-// checkOracle compares every materialized view with its recomputation.
+// checkOracle compares every materialized view with its recomputation
+// over the committed tables, also while a transaction is open.
 func (h *harness) checkOracle(t *testing.T, d *datadriven.TestData, stmt string) {
-	if h.inTx {
-		return
-	}
 	for _, name := range h.e.Views() {
 		_, got, err := h.e.ViewRows(name)
 		if err != nil {
@@ -345,14 +384,14 @@ func pgStatement(stmt string) (text string, ddl, ordered bool) {
 
 // checkPG runs stmt on PostgreSQL and compares the outcome with
 // deltaview's, then every view's rows.
-func (h *harness) checkPG(t *testing.T, d *datadriven.TestData, stmt string, results []engine.Result, err error) {
+func (h *harness) checkPG(t *testing.T, d *datadriven.TestData, hs *hsession, stmt string, results []engine.Result, err error) {
 	text, ddl, ordered := pgStatement(stmt)
 	if text == "" || (ddl && err != nil) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rs, pgErr := h.pg.PgConn().Exec(ctx, text).ReadAll()
+	rs, pgErr := hs.pg.PgConn().Exec(ctx, text).ReadAll()
 	var pe *pgconn.PgError
 	if pgErr != nil && !errors.As(pgErr, &pe) {
 		d.Fatalf(t, "PostgreSQL: %s: %v", text, pgErr)
@@ -372,7 +411,7 @@ func (h *harness) checkPG(t *testing.T, d *datadriven.TestData, stmt string, res
 		// Inside a transaction a materialized view shows the last commit,
 		// unlike PostgreSQL's plain view, so only results that read no
 		// view compare.
-		if len(results) > 0 && results[0].HasRows && len(rs) > 0 && !(h.inTx && h.readsView(stmt)) {
+		if len(results) > 0 && results[0].HasRows && len(rs) > 0 && !(hs.inTx && h.readsView(stmt)) {
 			got := rowTexts(results[0].Rows)
 			want := pgTexts(pgRows(rs[len(rs)-1]))
 			if !ordered {
@@ -383,7 +422,9 @@ func (h *harness) checkPG(t *testing.T, d *datadriven.TestData, stmt string, res
 			}
 		}
 	}
-	if h.pg.PgConn().TxStatus() != 'I' {
+	// A connection outside a transaction sees the committed state, which
+	// the views hold.
+	if hs.pg.PgConn().TxStatus() != 'I' {
 		return
 	}
 	for _, name := range h.e.Views() {
@@ -391,7 +432,7 @@ func (h *harness) checkPG(t *testing.T, d *datadriven.TestData, stmt string, res
 		if verr != nil {
 			d.Fatalf(t, "ViewRows(%s): %v", name, verr)
 		}
-		prs, perr := h.pg.PgConn().Exec(ctx, "SELECT * FROM "+pgx.Identifier{name}.Sanitize()).ReadAll()
+		prs, perr := hs.pg.PgConn().Exec(ctx, "SELECT * FROM "+pgx.Identifier{name}.Sanitize()).ReadAll()
 		if perr != nil {
 			d.Fatalf(t, "after %q: PostgreSQL cannot read view %s: %v", stmt, name, perr)
 		}

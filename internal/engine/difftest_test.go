@@ -87,7 +87,8 @@ func runDifferential(t *testing.T, sh diffShape) {
 		if sh.beforeCase != nil {
 			defer sh.beforeCase(cases)()
 		}
-		d := &difftest{t: rt, conn: conn, eng: engine.New(), shape: &sh, schema: fmt.Sprintf("d%d", cases), totals: &total}
+		eng := engine.New()
+		d := &difftest{t: rt, conn: conn, eng: eng, sess: eng.NewSession(), shape: &sh, schema: fmt.Sprintf("d%d", cases), totals: &total}
 		d.run()
 	})
 	msg := fmt.Sprintf("%s: %d cases, %d views, %d transactions (%d committed, %d rolled back, %d failed on both sides, %d cancelling), %d statements, %d view rows compared, in %v",
@@ -117,6 +118,7 @@ type difftest struct {
 	t      *rapid.T
 	conn   *pgx.Conn
 	eng    *engine.Engine
+	sess   *engine.Session
 	shape  *diffShape
 	g      *gen
 	schema string
@@ -220,7 +222,7 @@ func (d *difftest) pg(sql string) outcome {
 
 func (d *difftest) dv(sql string) outcome {
 	var o outcome
-	err := d.eng.ExecScript(sql, func(r engine.Result) error {
+	err := d.sess.ExecScript(sql, func(r engine.Result) error {
 		if o.tag == "" {
 			o.tag = r.Tag
 			for _, row := range r.Rows {
@@ -623,7 +625,7 @@ func TestDifferentialRegressions(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := engine.New()
-			if err := e.ExecScript(tc.script, func(engine.Result) error { return nil }); err != nil {
+			if err := e.NewSession().ExecScript(tc.script, func(engine.Result) error { return nil }); err != nil {
 				t.Fatal(err)
 			}
 			_, rows, err := e.ViewRows(tc.view)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/compile"
@@ -21,22 +22,27 @@ import (
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// Engine holds the catalog and the data. It is not safe for concurrent use.
+// Engine holds the catalog and the data. Statements run in sessions
+// (NewSession), concurrently; the engine's own methods take its locks.
 type Engine struct {
+	// mu guards everything below: statements that read hold it shared,
+	// statements that write hold it exclusively, each only while it runs.
+	mu sync.RWMutex
+	// slot is the writer slot, held by one session from its first change
+	// until its transaction ends: a buffered channel of one, full while
+	// held, so that a wait for it can time out.
+	slot   chan struct{}
 	tables map[string]*table
 	views  map[string]*view // materialized, maintained
 	named  map[string]*namedView
 	order  []*view // materialized views in creation order: a topological order
 	deps   map[string][]string
-	tx     *txn
+	tx     *txn   // the writer's open transaction; nil when none
 	ts     uint64 // logical time of the last commit
 	subs   []*subscription
 	nextID int
-	// pending collects the result sets that statement-level subscriptions
-	// produce during a statement, returned after its own result.
-	pending []Result
 	// notices collects the notices of a commit (a view over its memory
-	// budget), returned with the statement's result.
+	// budget), which the committing session takes before it unlocks.
 	notices []string
 	// spare is the last committed transaction, whose log the next reuses;
 	// deltas is the map of each commit's batches, reused.
@@ -64,7 +70,7 @@ type Engine struct {
 	overBudget bool
 	progress   func(Progress)
 	openFile   FileOpener
-	copyData   io.Reader // the data of the COPY FROM STDIN being executed
+	copyData   io.Reader // the data of the COPY FROM STDIN being executed, set by its session
 	// pviews are the materialized views maintained by partial propagation
 	// (partialview.go), porder them in creation order; notes say why a
 	// view over change-stream tables is normalised; sinks are the external
@@ -126,6 +132,7 @@ func New() *Engine {
 		views:  map[string]*view{},
 		named:  map[string]*namedView{},
 		deps:   map[string][]string{},
+		slot:   make(chan struct{}, 1),
 	}
 }
 
@@ -166,145 +173,6 @@ func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 		r.seen[name] = true
 	}
 	return rel, ok
-}
-
-// Exec executes one parsed statement.
-func (e *Engine) Exec(s *sql.Stmt) ([]Result, error) {
-	if e.tx != nil && e.tx.failed {
-		b, _ := sql.Bind(e, s)
-		return e.inFailedTx(b)
-	}
-	rec := &recorder{cat: e, seen: map[string]bool{}}
-	b, err := sql.Bind(rec, s)
-	if err != nil {
-		return nil, e.fail(err)
-	}
-	return e.run(b, s, rec)
-}
-
-// run executes a bound statement: its result, then the result sets of
-// the statement-level subscriptions it fed.
-func (e *Engine) run(b sql.Bound, s *sql.Stmt, rec *recorder) ([]Result, error) {
-	e.pending = e.pending[:0]
-	res, err := e.execBound(b, s, rec)
-	if err != nil {
-		return nil, e.fail(err)
-	}
-	res.Notices = append(res.Notices, e.takeNotices()...)
-	out := append([]Result{res}, e.pending...)
-	e.pending = e.pending[:0]
-	return out, nil
-}
-
-// fail marks an open transaction block failed, as a failed statement does
-// in PostgreSQL, and returns err.
-func (e *Engine) fail(err error) error {
-	if e.tx != nil && e.tx.explicit {
-		e.tx.failed = true
-	}
-	return err
-}
-
-// inFailedTx runs b in a failed transaction block: COMMIT and ROLLBACK end
-// it with a rollback; anything else is refused.
-func (e *Engine) inFailedTx(b sql.Bound) ([]Result, error) {
-	if tx, ok := b.(*sql.Tx); ok && tx.Kind != sql.TxBegin {
-		e.rollback()
-		return []Result{{Tag: "ROLLBACK"}}, nil
-	}
-	return nil, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
-}
-
-// ExecScript splits, parses and executes a script, calling fn with each
-// result; it stops at the first error, which is a *ScriptError.
-func (e *Engine) ExecScript(script string, fn func(Result) error) error {
-	parts, err := sql.SplitScript(script)
-	if err != nil && len(parts) == 0 {
-		return &ScriptError{Err: err, SQL: script}
-	}
-	for _, p := range parts {
-		s, err := sql.Parse(p.SQL)
-		if err != nil {
-			return &ScriptError{Err: err, SQL: p.SQL}
-		}
-		if s == nil {
-			continue
-		}
-		var results []Result
-		if p.HasData {
-			results, err = e.ExecCopyData(s, strings.NewReader(p.Data))
-		} else {
-			results, err = e.Exec(s)
-		}
-		if err != nil {
-			return &ScriptError{Err: err, SQL: p.SQL}
-		}
-		for _, r := range results {
-			if err := fn(r); err != nil {
-				return err
-			}
-		}
-	}
-	if err != nil { // a statement after the last one run could not be split
-		return &ScriptError{Err: err, SQL: script}
-	}
-	return nil
-}
-
-// ScriptError is an error in one statement of a script, with that
-// statement's text for printing the error's position.
-type ScriptError struct {
-	Err error
-	SQL string
-}
-
-func (e *ScriptError) Error() string { return e.Err.Error() }
-func (e *ScriptError) Unwrap() error { return e.Err }
-
-func (e *Engine) execBound(b sql.Bound, s *sql.Stmt, rec *recorder) (Result, error) {
-	switch b := b.(type) {
-	case *sql.Tx:
-		return e.execTx(b)
-	case *sql.Select:
-		return e.execSelect(b.Plan)
-	case *sql.Insert:
-		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
-	case *sql.Update:
-		return e.autocommit(func() (Result, error) { return e.execUpdate(b) })
-	case *sql.Delete:
-		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
-	case *sql.CreateTable:
-		return e.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b) })
-	case *sql.CreateView:
-		return e.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
-	case *sql.Drop:
-		return e.ddl("DROP", func() (Result, error) { return e.drop(b) })
-	case *sql.Subscribe:
-		return e.subscribeStmt(b.View)
-	case *sql.Explain:
-		return e.explain(b)
-	case *sql.Show:
-		return e.show(b)
-	case *sql.Copy:
-		if res, done, err := e.copyHook(b); done {
-			return res, err
-		}
-		return e.autocommit(func() (Result, error) { return e.execCopy(b) })
-	case *sql.Set:
-		return e.execSet(b)
-	}
-	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
-}
-
-// ddl runs a catalog change, which is not transactional: it is refused
-// inside a transaction block.
-func (e *Engine) ddl(what string, fn func() (Result, error)) (Result, error) {
-	if e.tx != nil && e.tx.explicit {
-		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", what).
-			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
-	}
-	e.catalogGen++ // prepared statements bind again
-	return fn()
 }
 
 func (e *Engine) createTable(ct *sql.CreateTable) (Result, error) {

@@ -31,7 +31,7 @@ func loadScript(n int) string {
 func execAll(t testing.TB, e *engine.Engine, script string) []engine.Result {
 	t.Helper()
 	var out []engine.Result
-	if err := e.ExecScript(script, func(r engine.Result) error { out = append(out, r); return nil }); err != nil {
+	if err := e.NewSession().ExecScript(script, func(r engine.Result) error { out = append(out, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -35,7 +35,8 @@ func address(i int64, city string) value.Row { return value.Row{i4(i), txt(city)
 func loadDim(tb testing.TB, n int64, mode string) *engine.Engine {
 	tb.Helper()
 	e := engine.New()
-	if err := e.ExecScript(dimTables+fmt.Sprintf("CREATE MATERIALIZED VIEW dim WITH (propagation = %s) AS %s;", mode, dimView), func(engine.Result) error { return nil }); err != nil {
+	sess := e.NewSession()
+	if err := sess.ExecScript(dimTables+fmt.Sprintf("CREATE MATERIALIZED VIEW dim WITH (propagation = %s) AS %s;", mode, dimView), func(engine.Result) error { return nil }); err != nil {
 		tb.Fatal(err)
 	}
 	load := func(table string, rows int64, row func(int64) value.Row) {
@@ -45,7 +46,7 @@ func loadDim(tb testing.TB, n int64, mode string) *engine.Engine {
 			for i := lo; i < min(rows, lo+batch); i++ {
 				b = append(b, delta.Insert{Row: row(i)})
 			}
-			if err := e.ApplyChanges(table, b); err != nil {
+			if err := sess.ApplyChanges(table, b); err != nil {
 				tb.Fatal(err)
 			}
 		}
@@ -89,11 +90,12 @@ func BenchmarkDimensionView(b *testing.B) {
 		for _, mode := range []string{"partial", "normalise"} {
 			b.Run(fmt.Sprintf("%s/N=%d", mode, n), func(b *testing.B) {
 				e := loadDim(b, n, mode)
+				sess := e.NewSession()
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					table, c := partialChange(int64(i), n)
-					if err := e.ApplyChanges(table, delta.Batch{c}); err != nil {
+					if err := sess.ApplyChanges(table, delta.Batch{c}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -119,7 +121,7 @@ func TestDimensionViewState(t *testing.T) {
 	for i := int64(0); i < 200; i++ {
 		table, c := partialChange(i, n)
 		for _, e := range []*engine.Engine{p, q} {
-			if err := e.ApplyChanges(table, delta.Batch{c}); err != nil {
+			if err := e.NewSession().ApplyChanges(table, delta.Batch{c}); err != nil {
 				t.Fatal(err)
 			}
 		}

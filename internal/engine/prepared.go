@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -8,10 +11,20 @@ import (
 )
 
 // Prepared is a statement parsed and bound once, with parameters $1…$n,
-// that ExecPrepared runs with new values. It is bound again, to the same
-// text, when the catalog has changed since it was bound.
+// that sessions run with new values. Each running session uses a binding
+// of its own (the parameters' values live in the bound plan), taken from
+// a free list; a binding is bound again, to the same text, when the
+// catalog has changed since it was bound.
 type Prepared struct {
-	stmt   *sql.Stmt
+	stmt      *sql.Stmt
+	txControl bool
+	mu        sync.Mutex
+	types     []value.Type // of the last binding
+	free      []*binding
+}
+
+// binding is one binding of a prepared statement.
+type binding struct {
 	bound  sql.Bound
 	params sql.Params
 	rec    *recorder
@@ -20,67 +33,95 @@ type Prepared struct {
 
 // Prepare binds s, deducing its parameters' types from their uses.
 func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	p := &Prepared{stmt: s}
-	if err := e.bindPrepared(p); err != nil {
+	bd, err := e.bindPrepared(p)
+	if err != nil {
 		return nil, err
 	}
+	_, p.txControl = bd.bound.(*sql.Tx)
+	p.free = append(p.free, bd)
 	return p, nil
 }
 
-func (e *Engine) bindPrepared(p *Prepared) error {
+// bindPrepared binds p's statement; the caller holds the engine's lock.
+func (e *Engine) bindPrepared(p *Prepared) (*binding, error) {
 	rec := &recorder{cat: e, seen: map[string]bool{}}
 	b, ps, err := sql.BindPrepared(rec, p.stmt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p.bound, p.params, p.rec, p.gen = b, ps, rec, e.catalogGen
-	return nil
+	types := make([]value.Type, len(ps))
+	for i, s := range ps {
+		types[i] = s.T
+	}
+	p.mu.Lock()
+	p.types = types
+	p.mu.Unlock()
+	return &binding{bound: b, params: ps, rec: rec, gen: e.catalogGen}, nil
 }
 
 // ParamTypes returns the types of the parameters $1…$n.
 func (p *Prepared) ParamTypes() []value.Type {
-	out := make([]value.Type, len(p.params))
-	for i, s := range p.params {
-		out[i] = s.T
-	}
-	return out
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.types)
 }
 
 // TxControl reports whether the statement is BEGIN, COMMIT or ROLLBACK.
-func (p *Prepared) TxControl() bool {
-	_, ok := p.bound.(*sql.Tx)
-	return ok
+func (p *Prepared) TxControl() bool { return p.txControl }
+
+func (p *Prepared) take() *binding {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		bd := p.free[n-1]
+		p.free = p.free[:n-1]
+		return bd
+	}
+	return nil
+}
+
+func (p *Prepared) give(bd *binding) {
+	if bd == nil {
+		return
+	}
+	for _, s := range bd.params {
+		s.V, s.Set = value.Null, false
+	}
+	p.mu.Lock()
+	p.free = append(p.free, bd)
+	p.mu.Unlock()
 }
 
 // ExecPrepared runs p with args as $1…$n. Each argument is converted to
 // its parameter's type as an assignment would convert it, and a text
 // argument is read as that type's input, as PostgreSQL reads parameters
 // sent as text.
-func (e *Engine) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error) {
-	if e.tx != nil && e.tx.failed {
-		return e.inFailedTx(p.bound)
-	}
-	if p.gen != e.catalogGen {
-		if err := e.bindPrepared(p); err != nil {
-			return nil, e.fail(err)
+func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error) {
+	bd := p.take()
+	defer func() { p.give(bd) }()
+	return s.do(func() (sql.Bound, *recorder, error) {
+		if bd == nil || bd.gen != s.e.catalogGen {
+			nb, err := s.e.bindPrepared(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			bd = nb
 		}
-	}
-	if len(args) != len(p.params) {
-		return nil, e.fail(pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(p.params)))
-	}
-	defer func() {
-		for _, s := range p.params {
-			s.V, s.Set = value.Null, false
+		if len(args) != len(bd.params) {
+			return bd.bound, nil, pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(bd.params))
 		}
-	}()
-	for i, s := range p.params {
-		v, err := paramValue(s, args[i])
-		if err != nil {
-			return nil, e.fail(err)
+		for i, ps := range bd.params {
+			v, err := paramValue(ps, args[i])
+			if err != nil {
+				return bd.bound, nil, err
+			}
+			ps.V, ps.Set = v, true
 		}
-		s.V, s.Set = v, true
-	}
-	return e.run(p.bound, p.stmt, p.rec)
+		return bd.bound, bd.rec, nil
+	})
 }
 
 // paramValue converts v to s's type, as assignValue does, refusing the
@@ -97,10 +138,10 @@ func paramValue(s *expr.ParamSlot, v value.Value) (value.Value, error) {
 // ExecPreparedInTx runs p inside a transaction the typed API opened. A
 // failure undoes the statement alone and leaves the transaction open, as a
 // typed change's failure does.
-func (e *Engine) ExecPreparedInTx(p *Prepared, args []value.Value) ([]Result, error) {
-	res, err := e.ExecPrepared(p, args)
-	if err != nil && e.tx != nil {
-		e.tx.failed = false
+func (s *Session) ExecPreparedInTx(p *Prepared, args []value.Value) ([]Result, error) {
+	res, err := s.ExecPrepared(p, args)
+	if err != nil {
+		s.failed = false
 	}
 	return res, err
 }

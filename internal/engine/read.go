@@ -10,9 +10,10 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// Scan implements exec.Source: tables as they are in the open transaction,
-// materialized views as last committed (their maintained state: the query is
-// never run again), and the system views.
+// Scan implements exec.Source: tables as they are in the writer's open
+// transaction, materialized views as last committed (their maintained
+// state: the query is never run again), and the system views. The writer
+// reads through it; other sessions read through committed.
 func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 	if t, ok := e.tables[rel]; ok {
 		if !t.keepsRows() {
@@ -55,8 +56,8 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 
 var _ exec.Source = (*Engine)(nil)
 
-func (e *Engine) execSelect(p plan.Node) (Result, error) {
-	rows, err := exec.Run(p, e)
+func execSelect(p plan.Node, src exec.Source) (Result, error) {
+	rows, err := exec.Run(p, src)
 	if err != nil {
 		return Result{}, err
 	}
@@ -66,6 +67,8 @@ func (e *Engine) execSelect(p plan.Node) (Result, error) {
 // ViewRows returns a materialized view's rows, each as many times as it
 // occurs, in the view's order (see view.rows).
 func (e *Engine) ViewRows(name string) ([]plan.Column, []value.Row, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	v, ok := e.views[name]
 	if !ok {
 		if pv, ok := e.pviews[name]; ok {
@@ -94,21 +97,25 @@ func (v *view) rows() []value.Row {
 }
 
 // Recompute evaluates a materialized view's defining query from scratch
-// over the current tables: the oracle that tests compare the maintained
+// over the committed tables: the oracle that tests compare the maintained
 // rows with.
 func (e *Engine) Recompute(name string) ([]value.Row, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	v, ok := e.views[name]
 	if !ok {
 		if pv, ok := e.pviews[name]; ok {
-			return exec.Run(pv.def.Plan, e)
+			return exec.Run(pv.def.Plan, e.committed())
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	return exec.Run(v.def.Plan, e)
+	return exec.Run(v.def.Plan, e.committed())
 }
 
 // Views returns the names of the materialized views in creation order.
 func (e *Engine) Views() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	out := make([]string, len(e.order))
 	for i, v := range e.order {
 		out[i] = v.name

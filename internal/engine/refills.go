@@ -15,6 +15,12 @@ const DefaultRefillNotice = 100
 // the commit raises a notice; 0 restores the default, a negative number
 // turns the notice off.
 func (e *Engine) SetRefillNotice(n int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.setRefillNotice(n)
+}
+
+func (e *Engine) setRefillNotice(n int64) {
 	if n == 0 {
 		n = DefaultRefillNotice
 	}

@@ -15,9 +15,10 @@ func TestRefillNotice(t *testing.T) {
 	op.DefaultReserve = 1
 	defer func() { op.DefaultReserve = saved }()
 	e := engine.New()
+	sess := e.NewSession()
 	run := func(sql string) []string {
 		var notices []string
-		if err := e.ExecScript(sql, func(r engine.Result) error {
+		if err := sess.ExecScript(sql, func(r engine.Result) error {
 			notices = append(notices, r.Notices...)
 			return nil
 		}); err != nil {
@@ -39,7 +40,7 @@ func TestRefillNotice(t *testing.T) {
 		t.Fatalf("notices: %q", n)
 	}
 	var refills string
-	if err := e.ExecScript(`SELECT refills FROM deltaview_views WHERE name = 'm'`, func(r engine.Result) error {
+	if err := sess.ExecScript(`SELECT refills FROM deltaview_views WHERE name = 'm'`, func(r engine.Result) error {
 		refills = r.Rows[0][0].String()
 		return nil
 	}); err != nil {
@@ -52,11 +53,12 @@ func TestRefillNotice(t *testing.T) {
 
 func TestRefillNoticeSetting(t *testing.T) {
 	e := engine.New()
-	err := e.ExecScript(`SET deltaview.refill_notice = 'many'`, func(engine.Result) error { return nil })
+	sess := e.NewSession()
+	err := sess.ExecScript(`SET deltaview.refill_notice = 'many'`, func(engine.Result) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "invalid value") {
 		t.Fatalf("err = %v", err)
 	}
-	if err := e.ExecScript(`SET deltaview.refill_notice = -1; RESET deltaview.refill_notice`, func(engine.Result) error { return nil }); err != nil {
+	if err := sess.ExecScript(`SET deltaview.refill_notice = -1; RESET deltaview.refill_notice`, func(engine.Result) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 }

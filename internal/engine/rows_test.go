@@ -15,9 +15,10 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // order and the key index survive it.
 func TestTableChurnCompacts(t *testing.T) {
 	e := New()
+	sess := e.NewSession()
 	run := func(sql string) {
 		t.Helper()
-		if err := e.ExecScript(sql, func(Result) error { return nil }); err != nil {
+		if err := sess.ExecScript(sql, func(Result) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,9 +54,10 @@ func TestTableChurnCompacts(t *testing.T) {
 // that compacts.
 func TestKeyIndexesHoldTheStoredRows(t *testing.T) {
 	e := New()
+	sess := e.NewSession()
 	run := func(sql string) {
 		t.Helper()
-		if err := e.ExecScript(sql, func(Result) error { return nil }); err != nil {
+		if err := sess.ExecScript(sql, func(Result) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +85,7 @@ func TestKeyIndexesHoldTheStoredRows(t *testing.T) {
 		INSERT INTO q SELECT g, g * 10, 0 FROM generate_series(1, 3000) g`)
 	check("after the insert")
 	for i := range 5 {
-		if err := e.Replace("q", value.Row{value.NewInt(value.Int8, 7), value.NewInt(value.Int8, 70), value.NewInt(value.Int8, int64(i))}); err != nil {
+		if err := sess.Replace("q", value.Row{value.NewInt(value.Int8, 7), value.NewInt(value.Int8, 70), value.NewInt(value.Int8, int64(i))}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,9 +12,10 @@ import (
 // (the shared index absorbs each change once) and after one is dropped.
 func TestSharedJoinIndex(t *testing.T) {
 	e := engine.New()
+	sess := e.NewSession()
 	exec := func(sql string) {
 		t.Helper()
-		if err := e.ExecScript(sql, func(engine.Result) error { return nil }); err != nil {
+		if err := sess.ExecScript(sql, func(engine.Result) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

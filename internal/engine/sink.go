@@ -61,10 +61,13 @@ type sinkAttach struct {
 // dataflow gives its delta by key (a retraction and an assertion of one
 // key are an update), which needs the view to keep a key: a
 // select-project-join view that keeps its root table's key.
+//
+// It holds the write lock while it loads the view's rows, so that no
+// commit falls between the load and the first delta; a transaction open in
+// a session does not matter, as views change only at commit.
 func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
-	if e.tx != nil && e.tx.explicit {
-		return nil, pgerr.New(pgerr.ActiveTransaction, "a sink cannot be attached inside a transaction block")
-	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	var sv SinkView
 	var rows []value.Row
 	var schema *delta.Schema
@@ -93,6 +96,8 @@ func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
 	a := &sinkAttach{view: view, sink: s, schema: schema}
 	e.sinks = append(e.sinks, a)
 	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		for i, x := range e.sinks {
 			if x == a {
 				e.sinks = append(e.sinks[:i], e.sinks[i+1:]...)

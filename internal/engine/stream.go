@@ -68,12 +68,12 @@ func changeStreamDML(t *table, verb string) error {
 // the stored one) is an error naming the table and the key. On a
 // change-stream table that keeps no rows the changes go to the views as
 // they are, which check them against the state they keep.
-func (e *Engine) ApplyChanges(tableName string, changes delta.Batch) error {
-	t, ok := e.tables[tableName]
-	if !ok {
-		return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)
-	}
-	return e.typedChange(func() error {
+func (s *Session) ApplyChanges(tableName string, changes delta.Batch) error {
+	return s.typedChange(func(e *Engine) error {
+		t, ok := e.tables[tableName]
+		if !ok {
+			return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)
+		}
 		for _, c := range changes {
 			if err := e.applyChange(t, c); err != nil {
 				return err

@@ -14,7 +14,7 @@ import (
 func run(t *testing.T, e *engine.Engine, script string) string {
 	t.Helper()
 	var b strings.Builder
-	err := e.ExecScript(script, func(r engine.Result) error {
+	err := e.NewSession().ExecScript(script, func(r engine.Result) error {
 		for _, n := range r.Notices {
 			b.WriteString("NOTICE: " + n + "\n")
 		}

@@ -6,16 +6,15 @@ import (
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// txn is an open transaction: the log of row changes it made, which is at
-// once its undo log and, at commit, the tables' deltas.
+// txn is the writer's open transaction: the log of row changes it made,
+// which is at once its undo log, what other sessions' reads undo to see the
+// committed state, and, at commit, the tables' deltas.
 type txn struct {
 	explicit bool // BEGIN was issued; otherwise one statement autocommits
-	failed   bool // a statement failed inside BEGIN: only ROLLBACK remains
 	log      []change
 }
 
@@ -27,30 +26,6 @@ type change struct {
 	row value.Row
 	w   int64
 	ev  delta.Change
-}
-
-func (e *Engine) execTx(t *sql.Tx) (Result, error) {
-	switch t.Kind {
-	case sql.TxBegin:
-		if e.tx != nil && e.tx.explicit {
-			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
-		}
-		e.tx = e.newTxn(true)
-		return Result{Tag: "BEGIN"}, nil
-	case sql.TxCommit:
-		if e.tx == nil {
-			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}}, nil
-		}
-		if err := e.commit(); err != nil {
-			return Result{}, err
-		}
-		return Result{Tag: "COMMIT"}, nil
-	}
-	if e.tx == nil {
-		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}}, nil
-	}
-	e.rollback()
-	return Result{Tag: "ROLLBACK"}, nil
 }
 
 // begin returns the open transaction, opening an implicit one if needed.

@@ -19,7 +19,6 @@ const module = "github.com/deltaview/deltaview"
 // relative to the module root ("" is the root package). A package may
 // import any package listed after it, never one listed before it.
 var layers = []string{
-	"cmd/deltaview",
 	"bench", // the benchmark harness: the public API only
 	"",
 	"internal/sink", // external targets of views: may import the core, never imported by it
@@ -43,6 +42,7 @@ var layers = []string{
 // apart lists packages outside the layers, with the module packages each
 // may import.
 var apart = map[string][]string{
+	"cmd/deltaview":            {"", "bench"},                        // the CLI: a client of the public API only
 	"internal/pgtest":          nil,                                  // test-only: a throwaway PostgreSQL server
 	"internal/delta/deltatest": {"internal/delta", "internal/value"}, // test-only: text forms of changes
 	"internal/lint":            nil,

@@ -56,6 +56,8 @@ const (
 	UndefinedParameter    = "42P02"
 	IndeterminateDatatype = "42P18"
 	ProtocolViolation     = "08P01"
+	InvalidTxState        = "25000"
+	LockNotAvailable      = "55P03"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

@@ -205,24 +205,25 @@ func forget(rt *rapid.T, c change, on bool) delta.Change {
 
 func exec(t testing.TB, e *engine.Engine, script string) {
 	t.Helper()
-	if err := e.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
+	if err := e.NewSession().ExecScript(script, func(engine.Result) error { return nil }); err != nil {
 		t.Fatalf("%s: %v", script, err)
 	}
 }
 
 func applyTx(e *engine.Engine, byTable map[string]delta.Batch) error {
-	if err := e.Begin(); err != nil {
+	s := e.NewSession()
+	if err := s.Begin(); err != nil {
 		return err
 	}
 	for _, t := range tableNames {
 		if b := byTable[t]; len(b) > 0 {
-			if err := e.ApplyChanges(t, b); err != nil {
-				e.Rollback()
+			if err := s.ApplyChanges(t, b); err != nil {
+				s.Rollback()
 				return err
 			}
 		}
 	}
-	return e.Commit()
+	return s.Commit()
 }
 
 func rowText(r value.Row) string {
@@ -442,7 +443,7 @@ func tableName(mode, view string, run int) string {
 
 func exec1(e *engine.Engine, q string) ([]value.Row, error) {
 	var rows []value.Row
-	err := e.ExecScript(q, func(r engine.Result) error { rows = append(rows, r.Rows...); return nil })
+	err := e.NewSession().ExecScript(q, func(r engine.Result) error { rows = append(rows, r.Rows...); return nil })
 	return rows, err
 }
 

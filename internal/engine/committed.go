@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// committedSource reads the committed state while a writer's transaction
+// is open: the writer changes tables in place, so a table is read through
+// the transaction's log, undone on the fly. It keeps nothing between
+// scans. Materialized views change only at commit: they are read as they
+// are.
+//
+// It is used under the read lock, while the writer runs no statement.
+type committedSource struct {
+	e   *Engine
+	log []change
+}
+
+// committed returns the source for a reader that is not the writer: the
+// engine itself when no transaction is open. The caller holds the lock.
+func (e *Engine) committed() exec.Source {
+	if e.tx == nil || len(e.tx.log) == 0 {
+		return e
+	}
+	return &committedSource{e: e, log: e.tx.log}
+}
+
+var _ exec.Source = (*committedSource)(nil)
+
+// Scan implements exec.Source. A table's rows are its stored rows less
+// those the open transaction inserted (or wrote in place by an update),
+// merged by row id with the rows it deleted (or overwrote), restored: in
+// row id order, the order of a scan of the committed table.
+func (c *committedSource) Scan(rel string, fn func(value.Row) error) error {
+	t, ok := c.e.tables[rel]
+	if !ok || !t.keepsRows() {
+		return c.e.Scan(rel, fn)
+	}
+	written := map[uint64]bool{} // ids whose stored row is the transaction's
+	type restored struct {
+		id  uint64
+		row value.Row
+	}
+	var old []restored
+	for _, ch := range c.log {
+		switch {
+		case ch.t != t || ch.w == 0:
+		case ch.w > 0:
+			written[ch.id] = true
+		case !written[ch.id]:
+			// The first retraction of an id the transaction did not write
+			// is the committed row.
+			written[ch.id] = true
+			old = append(old, restored{ch.id, ch.row})
+		}
+	}
+	if len(written) == 0 {
+		return c.e.Scan(rel, fn)
+	}
+	slices.SortFunc(old, func(a, b restored) int {
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	})
+	var err error
+	t.scan(func(id uint64, r value.Row) bool {
+		for len(old) > 0 && old[0].id < id {
+			if err = fn(old[0].row); err != nil {
+				return false
+			}
+			old = old[1:]
+		}
+		if written[id] {
+			return true
+		}
+		err = fn(r)
+		return err == nil
+	})
+	for ; err == nil && len(old) > 0; old = old[1:] {
+		err = fn(old[0].row)
+	}
+	return err
+}

@@ -1,0 +1,452 @@
+package engine
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// Session is one connection to the engine: its transaction block (BEGIN …
+// COMMIT), its settings, and the results of its statement-level
+// subscriptions not yet returned. A session is used by one
+// goroutine at a time; sessions run concurrently.
+//
+// Isolation is PostgreSQL's READ COMMITTED: each statement sees the state
+// committed when it starts, plus its own transaction's changes. Writers
+// are serialised: a session takes the engine's writer slot at its first
+// change and keeps it until its transaction ends (in autocommit, until the
+// statement ends), so no two transactions ever change the same rows. A
+// session that reads while another holds the slot never waits for that
+// transaction: it reads the tables through the writer's undo log (see
+// committedSource).
+type Session struct {
+	e      *Engine
+	block  bool // BEGIN was issued
+	failed bool // a statement failed inside the block: only ROLLBACK remains
+	writer bool // the session holds the writer slot: e.tx is its transaction
+	// lockTimeout bounds the wait for the writer slot (SET lock_timeout);
+	// 0 waits for ever.
+	lockTimeout time.Duration
+	copyData    io.Reader // the data of the COPY FROM STDIN being executed
+	// inbox holds the result sets of the session's statement-level
+	// subscriptions, filled by whichever session commits and returned after
+	// the session's next statement.
+	inboxMu sync.Mutex
+	inbox   []Result
+	subs    []*subscription
+	closed  bool
+}
+
+// NewSession returns a new session on e, in autocommit mode.
+func (e *Engine) NewSession() *Session { return &Session{e: e} }
+
+// InBlock reports whether a transaction block (BEGIN) is open.
+func (s *Session) InBlock() bool { return s.block }
+
+// Close ends the session: an open transaction is rolled back and its
+// statement-level subscriptions end. A closed session runs nothing.
+func (s *Session) Close() {
+	if s.closed {
+		return
+	}
+	s.Rollback()
+	s.e.mu.Lock()
+	for _, sub := range s.subs {
+		s.e.unsubscribe(sub)
+	}
+	s.e.mu.Unlock()
+	s.subs = nil
+	s.closed = true
+}
+
+var errClosed = pgerr.New(pgerr.ProtocolViolation, "the session is closed")
+
+// access is what a statement needs of the engine's locks.
+type access int
+
+const (
+	// accessSession statements change only the session: BEGIN, COMMIT and
+	// ROLLBACK (which take the lock themselves to end a write
+	// transaction), SET lock_timeout, and catalog changes refused inside a
+	// block.
+	accessSession access = iota
+	// accessRead statements read under the read lock.
+	accessRead
+	// accessExclusive statements change the engine's settings or
+	// subscriptions, not its data: the write lock, not the writer slot.
+	accessExclusive
+	// accessWrite statements change data or the catalog: the writer slot,
+	// then the write lock.
+	accessWrite
+)
+
+func (s *Session) accessOf(b sql.Bound) access {
+	switch b := b.(type) {
+	case *sql.Tx:
+		return accessSession
+	case *sql.Select, *sql.Explain, *sql.Show:
+		return accessRead
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy:
+		return accessWrite
+	case *sql.CreateTable, *sql.CreateView, *sql.Drop:
+		if s.block {
+			return accessSession // refused by ddl
+		}
+		return accessWrite
+	case *sql.Subscribe:
+		return accessExclusive
+	case *sql.Set:
+		if b.Name == "lock_timeout" {
+			return accessSession
+		}
+		return accessExclusive
+	}
+	return accessRead
+}
+
+// acquireSlot makes s the writer, waiting for the slot at most the
+// session's lock timeout.
+func (s *Session) acquireSlot() error {
+	if s.writer {
+		return nil
+	}
+	if err := s.e.acquireSlot(s.lockTimeout); err != nil {
+		return err
+	}
+	s.writer = true
+	return nil
+}
+
+// releaseSlot gives up the writer slot; the caller has ended the
+// transaction.
+func (s *Session) releaseSlot() {
+	if s.writer {
+		s.writer = false
+		<-s.e.slot
+	}
+}
+
+// acquireSlot waits for the writer slot, at most timeout when it is
+// positive.
+func (e *Engine) acquireSlot(timeout time.Duration) error {
+	select {
+	case e.slot <- struct{}{}:
+		return nil
+	default:
+	}
+	if timeout <= 0 {
+		e.slot <- struct{}{}
+		return nil
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case e.slot <- struct{}{}:
+		return nil
+	case <-t.C:
+		return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout").
+			WithHint("another session's transaction holds the right to write; end it, or raise lock_timeout")
+	}
+}
+
+// Exec executes one parsed statement: its result, then the notices and the
+// result sets of the session's subscriptions that arrived meanwhile.
+func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
+	return s.do(func() (sql.Bound, *recorder, error) {
+		rec := &recorder{cat: s.e, seen: map[string]bool{}}
+		b, err := sql.Bind(rec, st)
+		return b, rec, err
+	})
+}
+
+// do runs one statement that bind binds; bind is called under the read
+// lock, and again under the write lock when the catalog changed between
+// the two.
+func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error) {
+	if s.closed {
+		return nil, errClosed
+	}
+	e := s.e
+	e.mu.RLock()
+	b, rec, err := bind()
+	if s.failed {
+		e.mu.RUnlock()
+		return s.inFailedTx(b)
+	}
+	if err != nil {
+		e.mu.RUnlock()
+		return nil, s.fail(err)
+	}
+	acc := s.accessOf(b)
+	if acc == accessRead {
+		res, err := s.execBound(b, rec)
+		e.mu.RUnlock()
+		return s.finish(res, err)
+	}
+	gen := e.catalogGen
+	e.mu.RUnlock()
+	if acc == accessSession {
+		return s.finish(s.execBound(b, rec))
+	}
+	if acc == accessWrite {
+		if err := s.acquireSlot(); err != nil {
+			return nil, s.fail(err)
+		}
+	}
+	e.mu.Lock()
+	if e.catalogGen != gen {
+		b, rec, err = bind()
+	}
+	var res Result
+	if err == nil {
+		if s.writer && s.block && e.tx == nil {
+			e.tx = e.newTxn(true)
+		}
+		res, err = s.execBound(b, rec)
+	}
+	res.Notices = append(res.Notices, e.takeNotices()...)
+	e.mu.Unlock()
+	if !s.block {
+		s.releaseSlot()
+	}
+	return s.finish(res, err)
+}
+
+// finish adds to a statement's result the result sets the session's
+// subscriptions received.
+func (s *Session) finish(res Result, err error) ([]Result, error) {
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	out := []Result{res}
+	s.inboxMu.Lock()
+	out = append(out, s.inbox...)
+	s.inbox = nil
+	s.inboxMu.Unlock()
+	return out, nil
+}
+
+// fail marks an open transaction block failed, as a failed statement does
+// in PostgreSQL, and returns err.
+func (s *Session) fail(err error) error {
+	if s.block {
+		s.failed = true
+	}
+	return err
+}
+
+// inFailedTx runs b in a failed transaction block: COMMIT and ROLLBACK end
+// it with a rollback; anything else is refused.
+func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
+	if tx, ok := b.(*sql.Tx); ok && tx.Kind != sql.TxBegin {
+		s.Rollback()
+		return []Result{{Tag: "ROLLBACK"}}, nil
+	}
+	return nil, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// execBound executes a bound statement under the lock accessOf asked for.
+func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
+	e := s.e
+	switch b := b.(type) {
+	case *sql.Tx:
+		return s.execTx(b)
+	case *sql.Select:
+		return execSelect(b.Plan, s.source())
+	case *sql.Insert:
+		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
+	case *sql.Update:
+		return e.autocommit(func() (Result, error) { return e.execUpdate(b) })
+	case *sql.Delete:
+		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
+	case *sql.CreateTable:
+		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b) })
+	case *sql.CreateView:
+		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
+	case *sql.Drop:
+		return s.ddl("DROP", func() (Result, error) { return e.drop(b) })
+	case *sql.Subscribe:
+		return s.subscribeStmt(b.View)
+	case *sql.Explain:
+		return e.explain(b)
+	case *sql.Show:
+		return e.show(b)
+	case *sql.Copy:
+		e.copyData = s.copyData
+		defer func() { e.copyData = nil }()
+		if res, done, err := e.copyHook(b); done {
+			return res, err
+		}
+		return e.autocommit(func() (Result, error) { return e.execCopy(b) })
+	case *sql.Set:
+		if b.Name == "lock_timeout" {
+			return s.setLockTimeout(b.Value)
+		}
+		return e.execSet(b)
+	}
+	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
+}
+
+// source is what the session's reads see: the tables as they are when the
+// session is the writer (its own changes included), otherwise the
+// committed state.
+func (s *Session) source() exec.Source {
+	if s.writer {
+		return s.e
+	}
+	return s.e.committed()
+}
+
+// ddl runs a catalog change, which is not transactional: it is refused
+// inside a transaction block.
+func (s *Session) ddl(what string, fn func() (Result, error)) (Result, error) {
+	if s.block {
+		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", what).
+			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
+	}
+	s.e.catalogGen++ // prepared statements bind again
+	return fn()
+}
+
+func (s *Session) execTx(t *sql.Tx) (Result, error) {
+	switch t.Kind {
+	case sql.TxBegin:
+		if s.block {
+			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
+		}
+		s.block = true
+		return Result{Tag: "BEGIN"}, nil
+	case sql.TxCommit:
+		if !s.block {
+			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}}, nil
+		}
+		notices, err := s.endTx(true)
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Tag: "COMMIT", Notices: notices}, nil
+	}
+	if !s.block {
+		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}}, nil
+	}
+	s.Rollback()
+	return Result{Tag: "ROLLBACK"}, nil
+}
+
+// endTx ends the session's transaction block, committing or rolling back
+// its changes, and gives up the writer slot. It returns the commit's
+// notices.
+func (s *Session) endTx(commit bool) ([]string, error) {
+	s.block, s.failed = false, false
+	if !s.writer {
+		return nil, nil
+	}
+	e := s.e
+	e.mu.Lock()
+	var err error
+	if commit {
+		err = e.commit()
+	} else {
+		e.rollback()
+	}
+	notices := e.takeNotices()
+	e.mu.Unlock()
+	s.releaseSlot()
+	return notices, err
+}
+
+// setLockTimeout is SET lock_timeout: a number of milliseconds, or a
+// number with a unit (ms, s, min, h, d) as PostgreSQL reads it; 0 (the
+// default, and RESET) waits for ever.
+func (s *Session) setLockTimeout(v string) (Result, error) {
+	d, err := parseTimeout(v)
+	if err != nil {
+		return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter \"lock_timeout\": %q", v).
+			WithHint(`a duration such as '2s', '500ms' or 2000 (milliseconds); 0 waits for ever`)
+	}
+	s.lockTimeout = d
+	return Result{Tag: "SET"}, nil
+}
+
+func parseTimeout(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	i := len(v)
+	for i > 0 && (v[i-1] < '0' || v[i-1] > '9') && v[i-1] != '.' {
+		i--
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(v[:i]), 64)
+	if err != nil || n < 0 {
+		return 0, pgerr.New(pgerr.InvalidParameter, "invalid duration")
+	}
+	units := map[string]time.Duration{"": time.Millisecond, "ms": time.Millisecond, "s": time.Second,
+		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}
+	u, ok := units[strings.TrimSpace(v[i:])]
+	if !ok {
+		return 0, pgerr.New(pgerr.InvalidParameter, "invalid unit")
+	}
+	return time.Duration(n * float64(u)), nil
+}
+
+// ExecScript splits, parses and executes a script, calling fn with each
+// result; it stops at the first error, which is a *ScriptError.
+func (s *Session) ExecScript(script string, fn func(Result) error) error {
+	parts, err := sql.SplitScript(script)
+	if err != nil && len(parts) == 0 {
+		return &ScriptError{Err: err, SQL: script}
+	}
+	for _, p := range parts {
+		st, err := sql.Parse(p.SQL)
+		if err != nil {
+			return &ScriptError{Err: err, SQL: p.SQL}
+		}
+		if st == nil {
+			continue
+		}
+		var results []Result
+		if p.HasData {
+			results, err = s.ExecCopyData(st, strings.NewReader(p.Data))
+		} else {
+			results, err = s.Exec(st)
+		}
+		if err != nil {
+			return &ScriptError{Err: err, SQL: p.SQL}
+		}
+		for _, r := range results {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+	}
+	if err != nil { // a statement after the last one run could not be split
+		return &ScriptError{Err: err, SQL: script}
+	}
+	return nil
+}
+
+// ScriptError is an error in one statement of a script, with that
+// statement's text for printing the error's position.
+type ScriptError struct {
+	Err error
+	SQL string
+}
+
+func (e *ScriptError) Error() string { return e.Err.Error() }
+func (e *ScriptError) Unwrap() error { return e.Err }
+
+// ExecCopyData executes st, a COPY … FROM STDIN, with data as its input:
+// what follows the statement in a script, up to a line \. (excluded).
+// Any other statement ignores data.
+func (s *Session) ExecCopyData(st *sql.Stmt, data io.Reader) ([]Result, error) {
+	s.copyData = data
+	defer func() { s.copyData = nil }()
+	return s.Exec(st)
+}
