@@ -2,6 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/deltaview/deltaview"
 )
@@ -65,4 +66,59 @@ func ExampleCode() {
 	err := db.Exec(`CREATE MATERIALIZED VIEW recent AS SELECT id FROM t WHERE ts > now()`)
 	fmt.Println(deltaview.Code(err), err)
 	// Output: 0A000 volatile function now() cannot be maintained in a view
+}
+
+// A session keeps a transaction open across calls; other sessions read
+// the committed state meanwhile, without waiting for it.
+func ExampleDB_Session() {
+	db := deltaview.Open()
+	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
+		INSERT INTO t VALUES (1, 10)`); err != nil {
+		panic(err)
+	}
+	s := db.Session()
+	defer s.Close()
+	if err := s.Exec(`BEGIN; UPDATE t SET v = 11 WHERE id = 1; INSERT INTO t VALUES (2, 20)`); err != nil {
+		panic(err)
+	}
+	mine, _ := s.Query(`SELECT * FROM t ORDER BY id`)
+	others, _ := db.Query(`SELECT * FROM t ORDER BY id`)
+	fmt.Println("in the transaction:", mine.Rows, "elsewhere:", others.Rows)
+	if err := s.Exec(`COMMIT`); err != nil {
+		panic(err)
+	}
+	others, _ = db.Query(`SELECT * FROM t ORDER BY id`)
+	fmt.Println("after COMMIT:", others.Rows)
+	// Output:
+	// in the transaction: [[1 11] [2 20]] elsewhere: [[1 10]]
+	// after COMMIT: [[1 11] [2 20]]
+}
+
+// Run returns every statement's result, to print as psql does.
+func ExampleSession_Run() {
+	db := deltaview.Open()
+	s := db.Session()
+	defer s.Close()
+	err := s.Run(`CREATE TABLE t (id int, name text);
+		INSERT INTO t VALUES (1, 'ann'), (2, NULL);
+		SELECT * FROM t ORDER BY id`, func(r *deltaview.Result) error {
+		fmt.Println(r.Tag)
+		return r.Print(os.Stdout, deltaview.PrintOptions{Format: "csv", Null: "NULL"})
+	})
+	if err != nil {
+		fmt.Print(deltaview.FormatError(err))
+	}
+	err = s.Run("SELECT nope FROM t", func(*deltaview.Result) error { return nil })
+	fmt.Print(deltaview.FormatError(err))
+	// Output:
+	// CREATE TABLE
+	// INSERT 0 2
+	// SELECT 2
+	// id,name
+	// 1,ann
+	// 2,NULL
+	//
+	// ERROR:  column "nope" does not exist (SQLSTATE 42703)
+	// LINE 1: SELECT nope FROM t
+	//                ^
 }

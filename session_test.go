@@ -361,6 +361,14 @@ func TestSessionConcurrent(t *testing.T) {
 					for _, r := range v.Rows {
 						m.observed = append(m.observed, r[0].Int())
 					}
+					// The engine's own figures are read under the same
+					// lock, concurrently with other readers.
+					for _, q := range []string{"SELECT * FROM deltaview_views", "SHOW TABLES", "EXPLAIN MATERIALIZED VIEW agg"} {
+						if _, err := db.Query(q); err != nil {
+							fail("%s: %v", q, err)
+							return
+						}
+					}
 				}
 			}
 		}()

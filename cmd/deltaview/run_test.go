@@ -128,3 +128,25 @@ SELECT 7 / 2 AS i, 7.0 / 2 AS n, 1::float8 / 3 AS f, 'x' || 1 AS s, 2147483647::
 		t.Fatalf("deltaview:\n%s\npsql:\n%s", got, pgOut)
 	}
 }
+
+// TestRunOneSession: the files run in one session, so a transaction may
+// begin in one file and commit in the next.
+func TestRunOneSession(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.sql"), filepath.Join(dir, "b.sql")
+	if err := os.WriteFile(a, []byte("CREATE TABLE t (id int); BEGIN; INSERT INTO t VALUES (1);"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte("INSERT INTO t VALUES (2); COMMIT; SELECT count(*) FROM t;"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	w := bufio.NewWriter(&out)
+	if err := run(deltaview.Open(), []string{a, b}, w, &errb, deltaview.PrintOptions{Format: "csv"}); err != nil {
+		t.Fatalf("run: %v, stderr %q", err, errb.String())
+	}
+	w.Flush()
+	if out.String() != "count\n2\n\n" || errb.Len() != 0 {
+		t.Fatalf("stdout %q, stderr %q", out.String(), errb.String())
+	}
+}

@@ -42,6 +42,8 @@ type MemoryReport struct {
 
 // Memory returns the state each materialized view holds and the total.
 func (e *Engine) Memory() MemoryReport {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	r := MemoryReport{Views: map[string]dataflow.StateSize{}, Total: e.stateTotal()}
 	for _, v := range e.order {
 		r.Views[v.name] = viewState(v)

@@ -380,6 +380,8 @@ func keyNames(s *delta.Schema) string {
 // PartialState returns a partially maintained view's state: the partial
 // operators' and the view's rows; ok is false for any other view.
 func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, ok bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	pv, ok := e.pviews[view]
 	if !ok {
 		return operators, rows, false
@@ -391,6 +393,8 @@ func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, 
 // maintained view has produced since it was built (the cold start
 // included).
 func (e *Engine) PartialKinds(view string) ([delta.NumKinds]int64, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	pv, ok := e.pviews[view]
 	if !ok {
 		return [delta.NumKinds]int64{}, false
@@ -401,6 +405,8 @@ func (e *Engine) PartialKinds(view string) ([delta.NumKinds]int64, bool) {
 // Propagation returns how a materialized view is maintained: "partial",
 // "normalise" (over change-stream tables) or "dataflow".
 func (e *Engine) Propagation(view string) string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	if _, ok := e.pviews[view]; ok {
 		return "partial"
 	}
@@ -413,6 +419,8 @@ func (e *Engine) Propagation(view string) string {
 // StoredBytes returns the bytes a table's stored rows take (0 for a
 // change-stream table that keeps no rows).
 func (e *Engine) StoredBytes(tableName string) int64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	if t, ok := e.tables[tableName]; ok && t.keepsRows() {
 		return t.bytes
 	}
@@ -488,5 +496,7 @@ func textPlan(lines []string) Result {
 
 // ExplainView explains an existing materialized view, with its live state.
 func (e *Engine) ExplainView(name string) (Result, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	return e.explain(&sql.Explain{Name: name, Format: "text"})
 }
