@@ -198,6 +198,7 @@ type Tx struct {
 	db   *DB
 	own  bool // the session is the Tx's own (DB.Begin), closed at its end
 	done bool
+	sess engine.Session // the Tx's own session
 }
 
 // ErrTxDone is returned by a Tx's methods after Commit or Rollback.
@@ -205,12 +206,14 @@ var ErrTxDone = errors.New("deltaview: transaction already committed or rolled b
 
 // Begin opens a transaction in a session of its own.
 func (db *DB) Begin() (*Tx, error) {
-	s := db.e.NewSession()
-	if err := s.Begin(); err != nil {
-		s.Close()
+	tx := &Tx{db: db, own: true}
+	db.e.InitSession(&tx.sess)
+	tx.s = &tx.sess
+	if err := tx.s.Begin(); err != nil {
+		tx.s.Close()
 		return nil, err
 	}
-	return &Tx{s: s, db: db, own: true}, nil
+	return tx, nil
 }
 
 // Insert adds a row to a table. Values are converted to the column types

@@ -46,6 +46,11 @@ type Session struct {
 // NewSession returns a new session on e, in autocommit mode.
 func (e *Engine) NewSession() *Session { return &Session{e: e} }
 
+// InitSession makes *s a new session on e, in autocommit mode: for a
+// caller that keeps the session inside a value of its own, one allocation
+// for both. s must not be a session in use.
+func (e *Engine) InitSession(s *Session) { *s = Session{e: e} }
+
 // InBlock reports whether a transaction block (BEGIN) is open.
 func (s *Session) InBlock() bool { return s.block }
 
@@ -56,12 +61,14 @@ func (s *Session) Close() {
 		return
 	}
 	s.Rollback()
-	s.e.mu.Lock()
-	for _, sub := range s.subs {
-		s.e.unsubscribe(sub)
+	if len(s.subs) > 0 {
+		s.e.mu.Lock()
+		for _, sub := range s.subs {
+			s.e.unsubscribe(sub)
+		}
+		s.e.mu.Unlock()
+		s.subs = nil
 	}
-	s.e.mu.Unlock()
-	s.subs = nil
 	s.closed = true
 }
 
