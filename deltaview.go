@@ -11,6 +11,7 @@ package deltaview
 import (
 	"errors"
 	"io"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -26,7 +27,8 @@ import (
 // and writers take turns, each transaction's changes committed or rolled
 // back as a whole.
 type DB struct {
-	e *engine.Engine
+	e           *engine.Engine
+	lockTimeout time.Duration
 }
 
 // Options configure a database.
@@ -40,6 +42,12 @@ type Options struct {
 	// refuses such statements. If the reader has a Size() int64 method,
 	// progress counts bytes out of that size.
 	OpenFile func(name string) (io.ReadCloser, error)
+	// LockTimeout is every session's lock_timeout to begin with: how long
+	// a change waits for another session's transaction before it fails
+	// with SQLSTATE 55P03. 0 (the default) waits for ever, so that a
+	// goroutine that holds a Tx open and writes through the DB waits for
+	// itself; a timeout turns that into an error.
+	LockTimeout time.Duration
 }
 
 // Progress reports how far long work has come: Done out of Total (-1 when
@@ -58,7 +66,14 @@ func OpenWith(o Options) *DB {
 	if o.OpenFile != nil {
 		e.SetFileOpener(o.OpenFile)
 	}
-	return &DB{e: e}
+	return &DB{e: e, lockTimeout: o.LockTimeout}
+}
+
+// newSession opens a session with the database's settings.
+func (db *DB) newSession() *engine.Session {
+	s := db.e.NewSession()
+	s.SetLockTimeout(db.lockTimeout)
+	return s
 }
 
 // Error is the error every failing call returns: a SQLSTATE code, a
@@ -102,7 +117,7 @@ func columnsOf(res engine.Result) []Column {
 // ends inside a block has that block rolled back and fails with SQLSTATE
 // 25000: a transaction that spans calls needs a Session.
 func (db *DB) Exec(script string) error {
-	s := db.e.NewSession()
+	s := db.newSession()
 	defer s.Close()
 	if err := s.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
 		return err
@@ -128,7 +143,7 @@ func (db *DB) Query(query string) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := db.e.NewSession()
+	s := db.newSession()
 	defer s.Close()
 	res, err := s.Exec(st)
 	if err == nil {
@@ -209,6 +224,7 @@ func (db *DB) Begin() (*Tx, error) {
 	tx := &Tx{db: db, own: true}
 	db.e.InitSession(&tx.sess)
 	tx.s = &tx.sess
+	tx.s.SetLockTimeout(db.lockTimeout)
 	if err := tx.s.Begin(); err != nil {
 		tx.s.Close()
 		return nil, err

@@ -20,7 +20,7 @@ import (
 // Writers take turns: a session takes the database's right to write at
 // its first change and keeps it until its transaction ends, so another
 // session's change waits, as long as SET lock_timeout allows (for ever by
-// default; after it, SQLSTATE 55P03). A goroutine that holds a transaction
+// default, or Options.LockTimeout; after it, SQLSTATE 55P03). A goroutine that holds a transaction
 // open in one session and writes through another would wait for itself:
 // set a lock timeout, or write through the session that holds the
 // transaction.
@@ -31,7 +31,7 @@ type Session struct {
 
 // Session opens a session. Close it when done: an open transaction is
 // rolled back.
-func (db *DB) Session() *Session { return &Session{db: db, s: db.e.NewSession()} }
+func (db *DB) Session() *Session { return &Session{db: db, s: db.newSession()} }
 
 // Close rolls back an open transaction, ends the session's SUBSCRIBE
 // statements, and ends the session.

@@ -229,6 +229,45 @@ func TestSessionLockTimeout(t *testing.T) {
 	}
 }
 
+// TestSessionLockTimeoutOption: a goroutine that holds a Tx open and
+// writes through the DB would wait for itself; Options.LockTimeout makes
+// that an error, and reads still go through.
+func TestSessionLockTimeoutOption(t *testing.T) {
+	db := deltaview.OpenWith(deltaview.Options{LockTimeout: 50 * time.Millisecond})
+	if err := db.Exec("CREATE TABLE t (id int PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Insert("t", deltaview.Int(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("INSERT INTO t VALUES (2)"); deltaview.Code(err) != "55P03" {
+		t.Fatalf("a write through the DB while the same goroutine holds a Tx: %v", err)
+	}
+	ins, err := db.Prepare("INSERT INTO t VALUES ($1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ins.Exec(deltaview.Int(3)); deltaview.Code(err) != "55P03" {
+		t.Fatalf("a prepared write: %v", err)
+	}
+	if got := ids(t, db, "SELECT id FROM t"); len(got) != 0 {
+		t.Fatalf("a reader sees %v before the commit", got)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ins.Exec(deltaview.Int(3)); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, db, "SELECT id FROM t"); !slices.Equal(got, []int64{1, 3}) {
+		t.Fatalf("rows %v", got)
+	}
+}
+
 // TestSessionConcurrent runs sessions at once that write (autocommit and
 // blocks, some rolled back on purpose, some failing on a duplicate key),
 // read tables and views while others hold transactions open, and

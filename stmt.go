@@ -65,7 +65,7 @@ func (s *Stmt) autocommit(args []Value) ([]engine.Result, error) {
 		return nil, pgerr.New(pgerr.ActiveTransaction, "a transaction control statement cannot run on its own").
 			WithHint("each run of a statement on the DB is a transaction of its own: run BEGIN … COMMIT in a Session (Session.ExecStmt), or use DB.Begin")
 	}
-	sess := s.db.e.NewSession()
+	sess := s.db.newSession()
 	defer sess.Close()
 	return sess.ExecPrepared(s.p, args)
 }

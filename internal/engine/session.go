@@ -51,6 +51,10 @@ func (e *Engine) NewSession() *Session { return &Session{e: e} }
 // for both. s must not be a session in use.
 func (e *Engine) InitSession(s *Session) { *s = Session{e: e} }
 
+// SetLockTimeout sets how long the session's changes wait for another
+// session's transaction, as SET lock_timeout does; 0 waits for ever.
+func (s *Session) SetLockTimeout(d time.Duration) { s.lockTimeout = max(d, 0) }
+
 // InBlock reports whether a transaction block (BEGIN) is open.
 func (s *Session) InBlock() bool { return s.block }
 
