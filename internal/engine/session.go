@@ -118,7 +118,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		}
 		return accessExclusive
 	}
-	return accessRead
+	return accessExclusive // a statement kind not listed above: the safe side
 }
 
 // acquireSlot makes s the writer, waiting for the slot at most the
