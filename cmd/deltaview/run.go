@@ -21,7 +21,8 @@ func runCmd() *cobra.Command {
 		Long: `Run executes SQL statements one at a time, as psql does with ON_ERROR_STOP:
 it prints every result set, and after each commit that changes a view
 someone SUBSCRIBEd to, that view's delta (columns ts, diff, then the view's).
-It stops at the first error, printed on standard error, with exit status 1.`,
+It stops at the first error, printed on standard error, with exit status 1.
+All files run in one session: a transaction may span files.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Format == "" {
 				opts.Format = "csv"
