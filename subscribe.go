@@ -91,6 +91,9 @@ func (db *DB) Subscribe(view string, fn func(Delta)) (cancel func(), err error) 
 // called from inside fn, where it returns at once and the running call is
 // the last. cancel may be called more than once.
 func (db *DB) SubscribeWith(view string, opts SubscribeOptions, fn func(Delta)) (cancel func(), err error) {
+	if fn == nil {
+		return nil, pgerr.New(pgerr.InvalidParameter, "a subscription needs a function to call")
+	}
 	if opts.Queue < 0 {
 		return nil, pgerr.New(pgerr.InvalidParameter, "subscription queue length must not be negative: %d", opts.Queue)
 	}

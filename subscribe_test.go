@@ -688,5 +688,8 @@ func TestSubscribeErrors(t *testing.T) {
 			t.Errorf("SubscribeWith(%q, %+v): %v, want %s", c.view, c.opts, err, c.code)
 		}
 	}
+	if cancel, err := db.Subscribe("v", nil); deltaview.Code(err) != "22023" || cancel != nil {
+		t.Errorf("Subscribe without a function: %v, want 22023", err)
+	}
 	noDeliveryGoroutines(t)
 }
