@@ -22,21 +22,21 @@ const subWait = 20 * time.Second
 func subDB(t *testing.T) *deltaview.DB {
 	t.Helper()
 	db := deltaview.Open()
-	mustExec(t, db, `
+	subExec(t, db, `
 		CREATE TABLE t (id int PRIMARY KEY, v int);
 		CREATE MATERIALIZED VIEW v AS SELECT id % 7 AS m FROM t;`)
 	return db
 }
 
-func mustExec(t *testing.T, db *deltaview.DB, script string) {
+func subExec(t *testing.T, db *deltaview.DB, script string) {
 	t.Helper()
 	if err := db.Exec(script); err != nil {
 		t.Fatalf("%s: %v", script, err)
 	}
 }
 
-// rowsOf is a view's rows as counts by row text.
-func rowsOf(t *testing.T, db *deltaview.DB, view string) map[string]int64 {
+// subRows is a view's rows as counts by row text.
+func subRows(t *testing.T, db *deltaview.DB, view string) map[string]int64 {
 	t.Helper()
 	rows, err := db.View(view)
 	if err != nil {
@@ -49,8 +49,8 @@ func rowsOf(t *testing.T, db *deltaview.DB, view string) map[string]int64 {
 	return out
 }
 
-// fold adds a delta to rows by row text.
-func fold(rows map[string]int64, d deltaview.Delta) {
+// subFold adds a delta to rows by row text.
+func subFold(rows map[string]int64, d deltaview.Delta) {
 	for _, c := range d.Changes {
 		k := fmt.Sprint(c.Row)
 		rows[k] += c.Diff
@@ -60,7 +60,7 @@ func fold(rows map[string]int64, d deltaview.Delta) {
 	}
 }
 
-func size(rows map[string]int64) int64 {
+func subSize(rows map[string]int64) int64 {
 	var n int64
 	for _, c := range rows {
 		n += c
@@ -68,8 +68,8 @@ func size(rows map[string]int64) int64 {
 	return n
 }
 
-// recorder keeps what a subscription delivered.
-type recorder struct {
+// subRecorder keeps what a subscription delivered.
+type subRecorder struct {
 	mu     sync.Mutex
 	deltas []deltaview.Delta
 	rows   map[string]int64
@@ -77,11 +77,11 @@ type recorder struct {
 	ended  chan struct{} // closed by the call that carries an error
 }
 
-func newRecorder() *recorder {
-	return &recorder{rows: map[string]int64{}, ended: make(chan struct{})}
+func newSubRecorder() *subRecorder {
+	return &subRecorder{rows: map[string]int64{}, ended: make(chan struct{})}
 }
 
-func (r *recorder) fn(d deltaview.Delta) {
+func (r *subRecorder) fn(d deltaview.Delta) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {
@@ -93,17 +93,17 @@ func (r *recorder) fn(d deltaview.Delta) {
 		return
 	}
 	r.deltas = append(r.deltas, d)
-	fold(r.rows, d)
+	subFold(r.rows, d)
 }
 
-func (r *recorder) snapshot() (map[string]int64, int, error) {
+func (r *subRecorder) snapshot() (map[string]int64, int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return maps.Clone(r.rows), len(r.deltas), r.err
 }
 
 // checkOrder fails unless the deltas' TS increase.
-func (r *recorder) checkOrder(t *testing.T) {
+func (r *subRecorder) checkOrder(t *testing.T) {
 	t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -114,8 +114,8 @@ func (r *recorder) checkOrder(t *testing.T) {
 	}
 }
 
-// eventually waits until ok holds, failing the test after subWait.
-func eventually(t *testing.T, what string, ok func() bool) {
+// subEventually waits until ok holds, failing the test after subWait.
+func subEventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(subWait)
 	for !ok() {
@@ -126,11 +126,11 @@ func eventually(t *testing.T, what string, ok func() bool) {
 	}
 }
 
-// waitRows waits until r's folded rows equal the view's.
-func waitRows(t *testing.T, db *deltaview.DB, r *recorder, view string) {
+// subWaitRows waits until r's folded rows equal the view's.
+func subWaitRows(t *testing.T, db *deltaview.DB, r *subRecorder, view string) {
 	t.Helper()
-	want := rowsOf(t, db, view)
-	eventually(t, "the deltas sum to the view", func() bool {
+	want := subRows(t, db, view)
+	subEventually(t, "the deltas sum to the view", func() bool {
 		got, _, _ := r.snapshot()
 		return maps.Equal(got, want)
 	})
@@ -149,21 +149,22 @@ func deliveryGoroutines() int {
 	}
 }
 
-func noDeliveryGoroutines(t *testing.T) {
+// waitDeliveryGoroutines waits until n delivery goroutines are left.
+func waitDeliveryGoroutines(t *testing.T, n int) {
 	t.Helper()
-	eventually(t, "no delivery goroutine is left", func() bool { return deliveryGoroutines() == 0 })
+	subEventually(t, fmt.Sprintf("%d delivery goroutines are left", n), func() bool { return deliveryGoroutines() == n })
 }
 
 // A subscriber reads and writes the database from its callback and sees
 // the state its delta's commit left.
 func TestSubscribeReentrant(t *testing.T) {
 	db := subDB(t)
-	mustExec(t, db, `CREATE TABLE seen (ts int PRIMARY KEY, n int)`)
+	subExec(t, db, `CREATE TABLE seen (ts int PRIMARY KEY, n int)`)
 	folded := map[string]int64{}
 	ack := make(chan error)
 	cancel, err := db.Subscribe("v", func(d deltaview.Delta) {
 		ack <- func() error {
-			fold(folded, d)
+			subFold(folded, d)
 			res, err := db.Query("SELECT count(*) FROM t")
 			if err != nil {
 				return err
@@ -172,8 +173,8 @@ func TestSubscribeReentrant(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if n := fmt.Sprint(res.Rows[0][0]); n != fmt.Sprint(size(folded)) || len(view.Rows) != int(size(folded)) {
-				return fmt.Errorf("at TS %d: t has %s rows, v %d, the deltas sum to %d", d.TS, n, len(view.Rows), size(folded))
+			if n := fmt.Sprint(res.Rows[0][0]); n != fmt.Sprint(subSize(folded)) || len(view.Rows) != int(subSize(folded)) {
+				return fmt.Errorf("at TS %d: t has %s rows, v %d, the deltas sum to %d", d.TS, n, len(view.Rows), subSize(folded))
 			}
 			return db.Exec(fmt.Sprintf("INSERT INTO seen VALUES (%d, %d)", d.TS, len(view.Rows)))
 		}()
@@ -184,7 +185,7 @@ func TestSubscribeReentrant(t *testing.T) {
 	defer cancel()
 	const commits = 20
 	for i := range commits {
-		mustExec(t, db, fmt.Sprintf("INSERT INTO t VALUES (%d, 0)", i))
+		subExec(t, db, fmt.Sprintf("INSERT INTO t VALUES (%d, 0)", i))
 		select {
 		case err := <-ack:
 			if err != nil {
@@ -207,7 +208,7 @@ func TestSubscribeReentrant(t *testing.T) {
 // delta.
 func TestSubscribePanic(t *testing.T) {
 	db := subDB(t)
-	before, after := newRecorder(), newRecorder()
+	before, after := newSubRecorder(), newSubRecorder()
 	var calls []deltaview.Delta
 	var mu sync.Mutex
 	ended := make(chan struct{})
@@ -231,10 +232,10 @@ func TestSubscribePanic(t *testing.T) {
 	}
 	const commits = 50
 	for i := range commits {
-		mustExec(t, db, fmt.Sprintf("INSERT INTO t VALUES (%d, 0)", i))
+		subExec(t, db, fmt.Sprintf("INSERT INTO t VALUES (%d, 0)", i))
 	}
-	for _, r := range []*recorder{before, after} {
-		waitRows(t, db, r, "v")
+	for _, r := range []*subRecorder{before, after} {
+		subWaitRows(t, db, r, "v")
 		if _, n, err := r.snapshot(); n != commits || err != nil {
 			t.Fatalf("a subscriber next to the panicking one got %d deltas of %d, error %v", n, commits, err)
 		}
@@ -254,22 +255,16 @@ func TestSubscribePanic(t *testing.T) {
 	if !errors.As(calls[2].Err, &pe) || pe.Value != fmt.Sprintf("boom at TS %d", calls[1].TS) || len(pe.Stack) == 0 {
 		t.Fatalf("the last call's error is %#v", calls[2].Err)
 	}
-	noDeliveryGoroutinesBut(t, 2)
+	waitDeliveryGoroutines(t, 2)
 }
 
-// noDeliveryGoroutinesBut waits until n delivery goroutines are left.
-func noDeliveryGoroutinesBut(t *testing.T, n int) {
-	t.Helper()
-	eventually(t, fmt.Sprintf("%d delivery goroutines are left", n), func() bool { return deliveryGoroutines() == n })
-}
-
-// latencies times each of n commits.
-func latencies(t *testing.T, db *deltaview.DB, from, n int) []time.Duration {
+// subLatencies times each of n commits.
+func subLatencies(t *testing.T, db *deltaview.DB, from, n int) []time.Duration {
 	t.Helper()
 	out := make([]time.Duration, n)
 	for i := range n {
 		start := time.Now()
-		mustExec(t, db, fmt.Sprintf("INSERT INTO t VALUES (%d, 0)", from+i))
+		subExec(t, db, fmt.Sprintf("INSERT INTO t VALUES (%d, 0)", from+i))
 		out[i] = time.Since(start)
 	}
 	slices.Sort(out)
@@ -280,10 +275,10 @@ func latencies(t *testing.T, db *deltaview.DB, from, n int) []time.Duration {
 func TestSubscribeSlow(t *testing.T) {
 	db := subDB(t)
 	const commits = 200
-	base := latencies(t, db, 0, commits)
+	base := subLatencies(t, db, 0, commits)
 
 	asleep, woke := make(chan struct{}), make(chan struct{})
-	slow := newRecorder()
+	slow := newSubRecorder()
 	first := true
 	cancelSlow, err := db.SubscribeWith("v", deltaview.SubscribeOptions{Snapshot: true}, func(d deltaview.Delta) {
 		if first {
@@ -298,7 +293,7 @@ func TestSubscribeSlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cancelSlow()
-	fast := newRecorder()
+	fast := newSubRecorder()
 	cancelFast, err := db.SubscribeWith("v", deltaview.SubscribeOptions{Snapshot: true}, fast.fn)
 	if err != nil {
 		t.Fatal(err)
@@ -306,13 +301,13 @@ func TestSubscribeSlow(t *testing.T) {
 	defer cancelFast()
 
 	<-asleep // on the snapshot
-	during := latencies(t, db, commits, commits)
+	during := subLatencies(t, db, commits, commits)
 	select {
 	case <-woke:
 		t.Fatal("the commits took as long as the subscriber's sleep")
 	default:
 	}
-	waitRows(t, db, fast, "v") // the other subscriber is served meanwhile
+	subWaitRows(t, db, fast, "v") // the other subscriber is served meanwhile
 	select {
 	case <-woke:
 		t.Fatal("the other subscriber waited for the sleeping one")
@@ -323,7 +318,7 @@ func TestSubscribeSlow(t *testing.T) {
 	if max := during[commits-1]; max > 200*time.Millisecond {
 		t.Fatalf("a commit took %v while a subscriber slept", max)
 	}
-	waitRows(t, db, slow, "v")
+	subWaitRows(t, db, slow, "v")
 	slow.checkOrder(t)
 	fast.checkOrder(t)
 }
@@ -333,7 +328,7 @@ func TestSubscribeSlow(t *testing.T) {
 func TestSubscribeLag(t *testing.T) {
 	db := subDB(t)
 	blocked, release := make(chan struct{}), make(chan struct{})
-	r := newRecorder()
+	r := newSubRecorder()
 	first := true
 	_, err := db.SubscribeWith("v", deltaview.SubscribeOptions{Queue: 2}, func(d deltaview.Delta) {
 		if first {
@@ -346,10 +341,10 @@ func TestSubscribeLag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, db, "INSERT INTO t VALUES (-1, 0)")
+	subExec(t, db, "INSERT INTO t VALUES (-1, 0)")
 	<-blocked
 	const commits = 10
-	lat := latencies(t, db, 0, commits)
+	lat := subLatencies(t, db, 0, commits)
 	if lat[commits-1] > 200*time.Millisecond {
 		t.Fatalf("a commit took %v while a subscriber was blocked", lat[commits-1])
 	}
@@ -363,27 +358,27 @@ func TestSubscribeLag(t *testing.T) {
 	if n != 1 || !errors.Is(err, deltaview.ErrLagged) {
 		t.Fatalf("the lagging subscriber got %d deltas and then %v; want the one it blocked on, then ErrLagged", n, err)
 	}
-	noDeliveryGoroutines(t) // ended without cancel
+	waitDeliveryGoroutines(t, 0) // ended without cancel
 
-	again := newRecorder()
+	again := newSubRecorder()
 	cancel, err := db.SubscribeWith("v", deltaview.SubscribeOptions{Snapshot: true, Queue: 2}, again.fn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cancel()
-	mustExec(t, db, "INSERT INTO t VALUES (100, 0)")
-	waitRows(t, db, again, "v")
+	subExec(t, db, "INSERT INTO t VALUES (100, 0)")
+	subWaitRows(t, db, again, "v")
 }
 
 // A snapshot followed by the stream equals the view at every commit, for
 // subscriptions started while commits run.
 func TestSubscribeSnapshot(t *testing.T) {
 	db := subDB(t)
-	mustExec(t, db, "INSERT INTO t VALUES (0, 0), (1, 0), (2, 0)")
+	subExec(t, db, "INSERT INTO t VALUES (0, 0), (1, 0), (2, 0)")
 	// Each commit inserts two rows and deletes one, so the view grows by
 	// one row per commit and its size tells which commit it follows.
 	const commits = 300
-	states := []map[string]int64{rowsOf(t, db, "v")}
+	states := []map[string]int64{subRows(t, db, "v")}
 	progress := make(chan struct{}, commits)
 	done := make(chan struct{})
 	go func() {
@@ -407,7 +402,7 @@ func TestSubscribeSnapshot(t *testing.T) {
 			progress <- struct{}{}
 		}
 	}()
-	var subs []*recorder
+	var subs []*subRecorder
 	for i := range commits {
 		select {
 		case <-progress:
@@ -419,7 +414,7 @@ func TestSubscribeSnapshot(t *testing.T) {
 			}
 		}
 		if i%50 == 0 {
-			r := newRecorder()
+			r := newSubRecorder()
 			cancel, err := db.SubscribeWith("v", deltaview.SubscribeOptions{Snapshot: true, Queue: commits + 1}, r.fn)
 			if err != nil {
 				t.Fatal(err)
@@ -429,15 +424,15 @@ func TestSubscribeSnapshot(t *testing.T) {
 		}
 	}
 	<-done
-	base := size(states[0])
+	base := subSize(states[0])
 	for i, r := range subs {
-		waitRows(t, db, r, "v")
+		subWaitRows(t, db, r, "v")
 		r.mu.Lock()
 		rows := map[string]int64{}
 		var prev int64
 		for j, d := range r.deltas {
-			fold(rows, d)
-			k := size(rows) - base
+			subFold(rows, d)
+			k := subSize(rows) - base
 			if k < 0 || k > commits || !maps.Equal(rows, states[k]) {
 				t.Fatalf("subscription %d, delta %d (TS %d): the rows %v are no state the commits left", i, j, d.TS, rows)
 			}
@@ -456,7 +451,7 @@ func TestSubscribeSnapshot(t *testing.T) {
 // A snapshot of a view maintained by partial propagation.
 func TestSubscribeSnapshotPartialView(t *testing.T) {
 	db := deltaview.Open()
-	mustExec(t, db, `
+	subExec(t, db, `
 		CREATE TABLE addresses (aid int PRIMARY KEY, city text) WITH (change_stream = true);
 		CREATE TABLE customers (cid int PRIMARY KEY, name text, aid int NOT NULL) WITH (change_stream = true);
 		CREATE MATERIALIZED VIEW dim AS SELECT c.cid, c.name, a.city FROM customers c JOIN addresses a ON c.aid = a.aid;
@@ -469,19 +464,19 @@ COPY customers FROM STDIN WITH (FORMAT debezium);
 {"op": "c", "after": {"cid": 8, "name": "Eva", "aid": 2}}
 \.
 `)
-	r := newRecorder()
+	r := newSubRecorder()
 	cancel, err := db.SubscribeWith("dim", deltaview.SubscribeOptions{Snapshot: true}, r.fn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cancel()
-	waitRows(t, db, r, "dim")
-	mustExec(t, db, `
+	subWaitRows(t, db, r, "dim")
+	subExec(t, db, `
 COPY addresses FROM STDIN WITH (FORMAT debezium);
 {"op": "u", "before": null, "after": {"aid": 1, "city": "Bonn"}}
 \.
 `)
-	waitRows(t, db, r, "dim")
+	subWaitRows(t, db, r, "dim")
 	rows, _, _ := r.snapshot()
 	if got := slices.Sorted(maps.Keys(rows)); fmt.Sprint(got) != "[[7 Adam Bonn] [8 Eva Köln]]" {
 		t.Fatalf("rows %v", got)
@@ -492,9 +487,9 @@ COPY addresses FROM STDIN WITH (FORMAT debezium);
 // subscriber's deltas sum to the view.
 func TestSubscribeOrderAndSum(t *testing.T) {
 	db := subDB(t)
-	var recs []*recorder
+	var recs []*subRecorder
 	for range 3 {
-		r := newRecorder()
+		r := newSubRecorder()
 		cancel, err := db.Subscribe("v", r.fn)
 		if err != nil {
 			t.Fatal(err)
@@ -523,7 +518,7 @@ func TestSubscribeOrderAndSum(t *testing.T) {
 	}
 	wg.Wait()
 	for _, r := range recs {
-		waitRows(t, db, r, "v")
+		subWaitRows(t, db, r, "v")
 		r.checkOrder(t)
 	}
 	// Every subscriber saw the same commits.
@@ -567,7 +562,7 @@ func TestSubscribeCancel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustExec(t, db, "INSERT INTO t VALUES (1, 0); INSERT INTO t VALUES (2, 0)")
+		subExec(t, db, "INSERT INTO t VALUES (1, 0); INSERT INTO t VALUES (2, 0)")
 		<-entered
 		returned := make(chan struct{})
 		go func() { cancel(); close(returned) }()
@@ -583,7 +578,7 @@ func TestSubscribeCancel(t *testing.T) {
 			t.Fatalf("after cancel: running %v, %d calls (the queued delta must be dropped)", running, calls)
 		}
 		mu.Unlock()
-		mustExec(t, db, "INSERT INTO t VALUES (3, 0)")
+		subExec(t, db, "INSERT INTO t VALUES (3, 0)")
 		time.Sleep(10 * time.Millisecond)
 		mu.Lock()
 		defer mu.Unlock()
@@ -611,13 +606,13 @@ func TestSubscribeCancel(t *testing.T) {
 		}
 		cancel = c
 		close(ready)
-		mustExec(t, db, "INSERT INTO t VALUES (10, 0); INSERT INTO t VALUES (11, 0)")
+		subExec(t, db, "INSERT INTO t VALUES (10, 0); INSERT INTO t VALUES (11, 0)")
 		select {
 		case <-returned:
 		case <-time.After(subWait):
 			t.Fatal("cancel from inside the callback did not return")
 		}
-		noDeliveryGoroutines(t)
+		waitDeliveryGoroutines(t, 0)
 		mu.Lock()
 		defer mu.Unlock()
 		if calls != 1 {
@@ -633,30 +628,30 @@ func TestSubscribeCancel(t *testing.T) {
 			}
 			cancels = append(cancels, cancel)
 		}
-		mustExec(t, db, "INSERT INTO t VALUES (20, 0)")
+		subExec(t, db, "INSERT INTO t VALUES (20, 0)")
 		if n := deliveryGoroutines(); n != 20 {
 			t.Fatalf("%d delivery goroutines for 20 subscriptions", n)
 		}
 		for _, c := range cancels {
 			c()
 		}
-		noDeliveryGoroutines(t)
+		waitDeliveryGoroutines(t, 0)
 	})
 }
 
 // Dropping a view ends its subscriptions with an error (42P01).
 func TestSubscribeDropView(t *testing.T) {
 	db := subDB(t)
-	mustExec(t, db, "CREATE MATERIALIZED VIEW w AS SELECT id FROM t")
-	onV, onW := newRecorder(), newRecorder()
-	for view, r := range map[string]*recorder{"v": onV, "w": onW} {
+	subExec(t, db, "CREATE MATERIALIZED VIEW w AS SELECT id FROM t")
+	onV, onW := newSubRecorder(), newSubRecorder()
+	for view, r := range map[string]*subRecorder{"v": onV, "w": onW} {
 		cancel, err := db.Subscribe(view, r.fn)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer cancel()
 	}
-	mustExec(t, db, "INSERT INTO t VALUES (1, 0); DROP MATERIALIZED VIEW w; INSERT INTO t VALUES (2, 0)")
+	subExec(t, db, "INSERT INTO t VALUES (1, 0); DROP MATERIALIZED VIEW w; INSERT INTO t VALUES (2, 0)")
 	select {
 	case <-onW.ended:
 	case <-time.After(subWait):
@@ -665,11 +660,11 @@ func TestSubscribeDropView(t *testing.T) {
 	if _, _, err := onW.snapshot(); deltaview.Code(err) != "42P01" {
 		t.Fatalf("error %v, want 42P01", err)
 	}
-	waitRows(t, db, onV, "v")
+	subWaitRows(t, db, onV, "v")
 	if _, n, err := onV.snapshot(); n != 2 || err != nil {
 		t.Fatalf("the other view's subscriber: %d deltas, error %v", n, err)
 	}
-	noDeliveryGoroutinesBut(t, 1)
+	waitDeliveryGoroutines(t, 1)
 }
 
 func TestSubscribeErrors(t *testing.T) {
@@ -691,5 +686,5 @@ func TestSubscribeErrors(t *testing.T) {
 	if cancel, err := db.Subscribe("v", nil); deltaview.Code(err) != "22023" || cancel != nil {
 		t.Errorf("Subscribe without a function: %v, want 22023", err)
 	}
-	noDeliveryGoroutines(t)
+	waitDeliveryGoroutines(t, 0)
 }
