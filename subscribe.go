@@ -75,7 +75,8 @@ func (db *DB) Subscribe(view string, fn func(Delta)) (cancel func(), err error) 
 
 // SubscribeWith calls fn with the view's delta after each commit that
 // changes it, in commit order (TS increasing). A commit whose changes to
-// the view cancel out calls nothing.
+// the view cancel out calls nothing. With opts.Snapshot the first call
+// holds the view's rows, and the deltas continue from them.
 //
 // Each subscription has its own goroutine and queue: fn runs outside the
 // database's lock, so it may read and write the database, and a slow fn
