@@ -17,7 +17,6 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // DB is an in-memory deltaview database. Its methods are safe for
@@ -170,38 +169,6 @@ func (db *DB) View(name string) (*Rows, error) {
 		return nil, err
 	}
 	return toRows(columnsOf(engine.Result{Columns: cols}), rows), nil
-}
-
-// Change is one row of a view's delta: Diff is +n when n copies of Row
-// entered the view and -n when n left.
-type Change struct {
-	Row  []Value
-	Diff int64
-}
-
-// Delta is a view's change in one committed transaction, at logical time
-// TS. Deltas are consolidated: no row appears twice and no Diff is zero.
-type Delta struct {
-	TS      uint64
-	Changes []Change
-}
-
-// Subscribe calls fn after each commit that changes the view, with the
-// view's delta. fn runs while the database is locked: it must not call the
-// database. A commit whose changes to the view cancel out calls nothing.
-// The returned function ends the subscription.
-func (db *DB) Subscribe(view string, fn func(Delta)) (cancel func(), err error) {
-	stop, err := db.e.Subscribe(view, func(ts uint64, d zset.ZSet) {
-		out := Delta{TS: ts, Changes: make([]Change, len(d))}
-		for i, en := range d {
-			out.Changes[i] = Change{Row: append([]Value(nil), en.Row...), Diff: en.W}
-		}
-		fn(out)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return stop, nil
 }
 
 // Tx is a transaction of typed changes (and prepared statements, Tx.Exec)

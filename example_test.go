@@ -1,6 +1,7 @@
 package deltaview_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -18,11 +19,9 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	cancel, err := db.Subscribe("big", func(d deltaview.Delta) {
-		for _, c := range d.Changes {
-			fmt.Printf("ts=%d %+d %v\n", d.TS, c.Diff, c.Row)
-		}
-	})
+	// Deltas arrive on the subscription's own goroutine, after the commit.
+	deltas := make(chan deltaview.Delta, 1)
+	cancel, err := db.Subscribe("big", func(d deltaview.Delta) { deltas <- d })
 	if err != nil {
 		panic(err)
 	}
@@ -31,6 +30,10 @@ func Example() {
 	// bob's order grows past 10: it enters the view.
 	if err := db.Exec(`UPDATE orders SET amount = 50 WHERE id = 2`); err != nil {
 		panic(err)
+	}
+	d := <-deltas
+	for _, c := range d.Changes {
+		fmt.Printf("ts=%d %+d %v\n", d.TS, c.Diff, c.Row)
 	}
 	rows, _ := db.View("big")
 	fmt.Println(len(rows.Rows), "rows")
@@ -121,4 +124,36 @@ func ExampleSession_Run() {
 	// ERROR:  column "nope" does not exist (SQLSTATE 42703)
 	// LINE 1: SELECT nope FROM t
 	//                ^
+}
+
+// A subscription that starts from the view's rows, then follows its
+// deltas; a subscriber told that it lagged starts over the same way.
+func ExampleDB_SubscribeWith() {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE orders (id int PRIMARY KEY, cust text, amount int);
+		INSERT INTO orders VALUES (1, 'ann', 20), (2, 'bob', 5);
+		CREATE MATERIALIZED VIEW big AS SELECT id, cust FROM orders WHERE amount > 10;`); err != nil {
+		panic(err)
+	}
+	deltas := make(chan deltaview.Delta, 8)
+	cancel, err := db.SubscribeWith("big", deltaview.SubscribeOptions{Snapshot: true, Queue: 100},
+		func(d deltaview.Delta) { deltas <- d })
+	if err != nil {
+		panic(err)
+	}
+	defer cancel()
+	if err := db.Exec(`DELETE FROM orders WHERE id = 1`); err != nil {
+		panic(err)
+	}
+	for range 2 {
+		d := <-deltas
+		if errors.Is(d.Err, deltaview.ErrLagged) {
+			return // subscribe again with Snapshot to start over
+		}
+		fmt.Println("ts", d.TS, d.Changes)
+	}
+	// Output:
+	// ts 1 [{[1 ann] 1}]
+	// ts 2 [{[1 ann] -1}]
 }

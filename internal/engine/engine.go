@@ -352,7 +352,10 @@ func (e *Engine) dropOne(name string) {
 	for _, s := range e.subs {
 		if s.view != name {
 			subs = append(subs, s)
+		} else if s.end != nil {
+			s.end(pgerr.New(pgerr.UndefinedTable, "materialized view %q was dropped", name))
 		}
 	}
+	clear(e.subs[len(subs):])
 	e.subs = subs
 }

@@ -10,7 +10,8 @@ import (
 // subscription receives a view's delta after every commit that changes it.
 type subscription struct {
 	view string
-	fn   func(ts uint64, delta zset.ZSet)
+	fn   func(ts uint64, delta zset.ZSet) bool // false ends the subscription
+	end  func(error)                           // told when the view is dropped; may be nil
 }
 
 // Subscribe calls fn with the view's consolidated delta after each commit
@@ -21,27 +22,62 @@ type subscription struct {
 // function ends the subscription. Subscribe and the function it returns
 // may be called concurrently with commits.
 func (e *Engine) Subscribe(view string, fn func(ts uint64, delta zset.ZSet)) (func(), error) {
+	_, stop, err := e.Watch(view, false, func(ts uint64, delta zset.ZSet) bool { fn(ts, delta); return true }, nil)
+	return stop, err
+}
+
+// Snapshot is a view's rows with their multiplicities, as of the commit
+// at logical time TS.
+type Snapshot struct {
+	TS   uint64
+	Rows zset.ZSet
+}
+
+// Watch is Subscribe for a subscriber that hands deltas on to another
+// goroutine. With snapshot set it also returns the view's rows, read at
+// once with the registration, under the write lock: the deltas fn
+// receives continue from exactly those rows. fn returns false to end the
+// subscription (it is called no more); end, when not nil, is called
+// instead of fn when the view is dropped. Both run inside the engine's
+// calls, in commit order: they must neither block nor call the engine.
+func (e *Engine) Watch(view string, snapshot bool, fn func(ts uint64, delta zset.ZSet) bool, end func(error)) (Snapshot, func(), error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s, err := e.subscribe(view, fn)
-	if err != nil {
-		return nil, err
+	var snap Snapshot
+	if v, ok := e.views[view]; ok {
+		if snapshot {
+			snap.Rows = make(zset.ZSet, 0, v.c.View.Len())
+			v.c.View.Rows(func(r value.Row, w int64) bool {
+				snap.Rows = append(snap.Rows, zset.Entry{Row: r, W: w})
+				return true
+			})
+		}
+	} else if pv, ok := e.pviews[view]; ok {
+		if snapshot {
+			rows := pv.sortedRows()
+			snap.Rows = make(zset.ZSet, len(rows))
+			for i, r := range rows {
+				snap.Rows[i] = zset.Entry{Row: r, W: 1}
+			}
+		}
+	} else {
+		return Snapshot{}, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
 	}
-	return func() {
+	snap.TS = e.ts
+	s := e.subscribe(view, fn, end)
+	return snap, func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		e.unsubscribe(s)
 	}, nil
 }
 
-// subscribe adds a subscription; the caller holds the write lock.
-func (e *Engine) subscribe(view string, fn func(ts uint64, delta zset.ZSet)) (*subscription, error) {
-	if _, ok := e.views[view]; !ok && e.pviews[view] == nil {
-		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
-	}
-	s := &subscription{view: view, fn: fn}
+// subscribe adds a subscription to an existing view; the caller holds
+// the write lock.
+func (e *Engine) subscribe(view string, fn func(ts uint64, delta zset.ZSet) bool, end func(error)) *subscription {
+	s := &subscription{view: view, fn: fn, end: end}
 	e.subs = append(e.subs, s)
-	return s, nil
+	return s
 }
 
 // unsubscribe ends a subscription; the caller holds the write lock.
@@ -72,7 +108,7 @@ func (s *Session) subscribeStmt(name string) (Result, error) {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
 	cols := append([]plan.Column{{Name: "ts", Type: value.Int8Type}, {Name: "diff", Type: value.Int8Type}}, v.cols...)
-	sub, err := e.subscribe(name, func(ts uint64, delta zset.ZSet) {
+	sub := e.subscribe(name, func(ts uint64, delta zset.ZSet) bool {
 		res := Result{Columns: cols, HasRows: true}
 		for _, en := range delta {
 			row := make(value.Row, 0, len(cols))
@@ -82,18 +118,22 @@ func (s *Session) subscribeStmt(name string) (Result, error) {
 		s.inboxMu.Lock()
 		s.inbox = append(s.inbox, res)
 		s.inboxMu.Unlock()
-	})
-	if err != nil {
-		return Result{}, err
-	}
+		return true
+	}, nil)
 	s.subs = append(s.subs, sub)
 	return Result{Tag: "SUBSCRIBE"}, nil
 }
 
+// notify gives each subscription its view's delta, and forgets those that
+// end.
 func (e *Engine) notify(deltas map[string]zset.ZSet) {
+	kept := e.subs[:0]
 	for _, s := range e.subs {
-		if d := deltas[s.view]; len(d) > 0 {
-			s.fn(e.ts, d)
+		if d := deltas[s.view]; len(d) > 0 && !s.fn(e.ts, d) {
+			continue
 		}
+		kept = append(kept, s)
 	}
+	clear(e.subs[len(kept):])
+	e.subs = kept
 }

@@ -1,4 +1,5 @@
 // Package lint holds tests that check the shape of the source tree: which
-// module packages each package may import (layers_test.go). It has no code
+// module packages each package may import (layers_test.go), and that the
+// root package links no database driver (drivers_test.go). It has no code
 // of its own.
 package lint

@@ -20,6 +20,9 @@ const module = "github.com/deltaview/deltaview"
 // import any package listed after it, never one listed before it.
 var layers = []string{
 	"bench", // the benchmark harness: the public API only
+	// Targets of views, public so that the root package links no driver.
+	"sink/postgres",
+	"sink/sqlite",
 	"",
 	"internal/sink", // external targets of views: may import the core, never imported by it
 	"internal/engine",

@@ -14,7 +14,8 @@
 // A statement that must find its row and does not fails the step with
 // P0002, naming the key; the engine adds the view and the step, rolls the
 // target transaction back and the engine's transaction with it. Both types
-// implement engine.Sink; the core never imports this package.
+// implement engine.Sink; the core never imports this package, and the
+// public packages sink/sqlite and sink/postgres hand them to users.
 //
 // Example:
 //

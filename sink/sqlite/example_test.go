@@ -1,17 +1,16 @@
-package deltaview_test
+package sqlite_test
 
 import (
 	"database/sql"
 	"fmt"
 
-	_ "modernc.org/sqlite"
-
 	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/sink/sqlite"
 )
 
-// ExampleDB_SinkTo keeps a dimension view, maintained from partial change
-// events, in a SQLite table.
-func ExampleDB_SinkTo() {
+// A dimension view, maintained from partial change events, is kept in a
+// SQLite table.
+func Example() {
 	lite, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		panic(err)
@@ -25,7 +24,7 @@ func ExampleDB_SinkTo() {
 	if err != nil {
 		panic(err)
 	}
-	if _, err := db.SinkTo("dim", deltaview.SQLite(lite).Table("dim")); err != nil {
+	if _, err := db.SinkTo("dim", sqlite.Database(lite).Table("dim")); err != nil {
 		panic(err)
 	}
 	err = db.Exec(`
