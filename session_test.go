@@ -452,7 +452,7 @@ func TestSessionConcurrent(t *testing.T) {
 			t.Errorf("row %d is stored, but no acknowledged transaction left it", id)
 		}
 	}
-	if agg, q := viewText(t, db, "agg"), queryText(t, db, "SELECT grp, count(*), sum(w) FROM t GROUP BY grp ORDER BY grp"); agg != q {
+	if agg, q := viewText(t, db, "agg"), queryPrinted(t, db, "SELECT grp, count(*), sum(w) FROM t GROUP BY grp ORDER BY grp"); agg != q {
 		t.Errorf("view agg holds %s, its query gives %s", agg, q)
 	}
 	even, err := db.View("even")
@@ -496,7 +496,7 @@ func TestSessionConcurrent(t *testing.T) {
 	}())
 }
 
-func queryText(t *testing.T, db *deltaview.DB, q string) string {
+func queryPrinted(t *testing.T, db *deltaview.DB, q string) string {
 	t.Helper()
 	rows, err := db.Query(q)
 	if err != nil {

@@ -1,17 +1,17 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"time"
-	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/source"
+	"github.com/deltaview/deltaview/internal/source/changefeed"
+	"github.com/deltaview/deltaview/internal/source/copyfmt"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -30,23 +30,92 @@ func (e *Engine) SetFileOpener(fn FileOpener) {
 	e.openFile = fn
 }
 
-// execCopy loads the rows of a COPY into its table, within the open
-// transaction or as one of its own: every row or none.
+// copyFormat is how COPY reads one data format: a decoder of the input
+// into typed batches (internal/source). Adding a format is a source
+// package and one entry in copyFormats.
+type copyFormat struct {
+	// events: the format carries change events of a keyed table (which
+	// may be a change-stream table); the others carry plain rows, which a
+	// change-stream table refuses.
+	events bool
+	open   func(r io.Reader, t *source.Table, c *sql.Copy) (source.Decoder, error)
+}
+
+var copyFormats = map[sql.CopyFormat]copyFormat{
+	sql.CopyText:     {open: openRows},
+	sql.CopyCSV:      {open: openRows},
+	sql.CopyDebezium: {events: true, open: openEvents(changefeed.Debezium)},
+	sql.CopyUpsert:   {events: true, open: openEvents(changefeed.Upsert)},
+}
+
+func openRows(r io.Reader, t *source.Table, c *sql.Copy) (source.Decoder, error) {
+	return copyfmt.NewDecoder(r, t, copyfmt.Options{CSV: c.Format == sql.CopyCSV, Delimiter: c.Delimiter,
+		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols}), nil
+}
+
+func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy) (source.Decoder, error) {
+	return func(r io.Reader, t *source.Table, _ *sql.Copy) (source.Decoder, error) {
+		return changefeed.NewDecoder(r, t, f)
+	}
+}
+
+// execCopy runs COPY … FROM: it opens the input, decodes it with the
+// format's decoder and applies the batches (copyFeed).
 func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
+	f, ok := copyFormats[c.Format]
+	if !ok {
+		return Result{}, pgerr.New(pgerr.Internal, "no decoder for COPY format %d", c.Format)
+	}
 	t, ok := e.tables[c.Table]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot copy to system view %q", c.Table)
+	}
+	if !f.events && t.def.ChangeStream {
+		return Result{}, changeStreamDML(t, "COPY rows into")
+	}
+	st := &source.Table{Name: t.name, Columns: make([]source.Column, len(t.cols)), Default: t.defaultValue}
+	for i, col := range t.cols {
+		st.Columns[i] = source.Column{Name: col.Name, Type: col.Type}
+	}
+	if f.events {
+		s, err := t.deltaSchema()
+		if err != nil {
+			return Result{}, err
+		}
+		st.Key = s.Key
 	}
 	r, done, err := e.copySource(c)
 	if err != nil {
 		return Result{}, err
 	}
 	defer done()
-	n, err := e.copyRows(t, c, r)
+	cr := &copyReader{r: r}
+	dec, err := f.open(cr, st, c)
+	if err != nil {
+		return Result{}, err
+	}
+	total := int64(-1)
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		total = s.Size()
+	}
+	n, err := e.copyFeed(t, dec, cr, total)
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Tag: fmt.Sprintf("COPY %d", n)}, nil
+}
+
+// defaultValue is the value of column i in a row that does not give it.
+func (t *table) defaultValue(i int) (value.Value, error) {
+	d := t.def.Cols[i].Default
+	if d == nil {
+		return value.Null, nil
+	}
+	v, err := d.Eval(nil)
+	if err != nil {
+		return value.Null, err
+	}
+	return value.Cast(v, t.cols[i].Type, false)
 }
 
 func unwrapPath(err error) error {
@@ -74,16 +143,17 @@ func (c *copyReader) Read(p []byte) (int, error) {
 // copyRowsPerReport is how often a COPY reports progress, in rows.
 const copyRowsPerReport = 1 << 16
 
-// copySlab is how many rows' values a COPY allocates at once.
-const copySlab = 256
-
-// copyRows parses r's lines into rows of t and inserts them. An error
-// names the line; the caller undoes the rows inserted before it.
-func (e *Engine) copyRows(t *table, c *sql.Copy, r io.Reader) (int64, error) {
-	cr := &copyReader{r: r}
-	total := int64(-1)
-	if s, ok := r.(interface{ Size() int64 }); ok {
-		total = s.Size()
+// copyFeed applies a decoder's batches to t through applyBatch. Outside a
+// transaction block each source transaction is committed on its own, as
+// one step of every view; inside one, the whole COPY joins the open
+// transaction. An error names its line and voids the source transaction
+// it occurs in (inside a block, the whole COPY); source transactions
+// committed before it stay committed.
+func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total int64) (int64, error) {
+	explicit := e.tx != nil && e.tx.explicit
+	mark := 0
+	if explicit {
+		mark = len(e.tx.log)
 	}
 	start := time.Now()
 	report := func(finished bool) {
@@ -92,311 +162,67 @@ func (e *Engine) copyRows(t *table, c *sql.Copy, r io.Reader) (int64, error) {
 				Elapsed: time.Since(start), Finished: finished})
 		}
 	}
-	br := bufio.NewReaderSize(cr, 1<<16)
-	p := copyParser{c: c, ncols: len(c.Cols)}
-	inData := make([]bool, len(t.cols))
-	for _, i := range c.Cols {
-		inData[i] = true
+	var n, committed int64
+	var first, last int64 // the lines of the open source transaction
+	open := false
+	fail := func(err error) (int64, error) {
+		if explicit {
+			e.undoTo(mark)
+		} else if open {
+			e.rollback()
+		}
+		if committed > 0 && !explicit {
+			pe := *pgerr.Wrap(err)
+			pe.Hint = fmt.Sprintf("the %d events before this transaction were committed", committed)
+			err = &pe
+		}
+		return n, err
 	}
-	var rows int64
-	var slab []value.Value
-	for lineNo := int64(1); ; lineNo++ {
-		line, err := p.readRecord(br)
-		if err == io.EOF && line == nil {
-			break
-		}
-		if err != nil && err != io.EOF {
-			if pe, ok := err.(*pgerr.Error); ok {
-				return rows, copyContext(pe, t.name, lineNo, "")
-			}
-			return rows, err
-		}
-		if lineNo == 1 && c.Header {
-			continue
-		}
-		fields, perr := p.split(line)
-		if perr != nil {
-			return rows, copyContext(perr, t.name, lineNo, "")
-		}
-		if len(fields) != len(c.Cols) {
-			pe := pgerr.New(pgerr.BadCopyFileFormat, "extra data after last expected column")
-			if len(fields) < len(c.Cols) {
-				pe = pgerr.New(pgerr.BadCopyFileFormat, "missing data for column %q", t.cols[c.Cols[len(fields)]].Name)
-			}
-			return rows, copyContext(pe, t.name, lineNo, "")
-		}
-		if len(slab) < len(t.cols) {
-			slab = make([]value.Value, copySlab*len(t.cols))
-		}
-		row := value.Row(slab[:len(t.cols):len(t.cols)])
-		slab = slab[len(t.cols):]
-		for i, ci := range c.Cols {
-			f := fields[i]
-			if f.null {
-				row[ci] = value.Null
-				continue
-			}
-			typ := t.cols[ci].Type
-			var s string
-			if typ.Kind.IsString() || typ.Kind == value.Unknown {
-				s = string(f.b)
-			} else {
-				s = unsafeString(f.b) // the parsed value keeps nothing of it
-			}
-			v, err := value.Parse(s, typ)
-			if err != nil {
-				pe := pgerr.Wrap(err)
-				return rows, copyContext(pe, t.name, lineNo, fmt.Sprintf(", column %s: %q", t.cols[ci].Name, string(f.b)))
-			}
-			row[ci] = v
-		}
-		for i, in := range inData {
-			if in {
-				continue
-			}
-			row[i] = value.Null
-			if d := t.def.Cols[i].Default; d != nil {
-				v, err := d.Eval(nil)
-				if err == nil {
-					v, err = value.Cast(v, t.cols[i].Type, false)
-				}
-				if err != nil {
-					return rows, copyContext(pgerr.Wrap(err), t.name, lineNo, "")
-				}
-				row[i] = v
-			}
-		}
-		if _, err := e.insertRow(t, row); err != nil {
-			return rows, copyContext(pgerr.Wrap(err), t.name, lineNo, "")
-		}
-		rows++
-		if rows%copyRowsPerReport == 0 {
-			report(false)
-			if rows == copyRowsPerReport && total > 0 && cr.n > 0 {
-				// Make room at once for the rows the size promises.
-				e.reserve(t, rows*total/cr.n-rows)
-			}
-		}
+	for {
+		b, err := dec.Next()
 		if err == io.EOF {
 			break
 		}
-	}
-	report(true)
-	return rows, nil
-}
-
-// copyContext adds where a COPY failed, as PostgreSQL's CONTEXT line does:
-// "COPY t, line 3, column a: "x"".
-func copyContext(pe *pgerr.Error, table string, line int64, col string) error {
-	c := *pe
-	where := fmt.Sprintf("COPY %s, line %d%s", table, line, col)
-	if c.Detail != "" {
-		c.Detail += "\n" + where
-	} else {
-		c.Detail = where
-	}
-	return &c
-}
-
-func unsafeString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
-// copyField is one field of a record: its bytes (unescaped, valid until
-// the next record) or NULL.
-type copyField struct {
-	b    []byte
-	null bool
-}
-
-// copyParser splits COPY data into records and fields, in PostgreSQL's
-// text or CSV format, reusing its buffers from one record to the next.
-type copyParser struct {
-	c      *sql.Copy
-	ncols  int
-	rec    []byte // the current record when it spans buffer reads
-	fields []copyField
-	out    []byte // unescaped field bytes, back to back
-}
-
-// readRecord returns the next record without its line end; in CSV a
-// quoted field may span lines. The slice is valid until the next call.
-// The error is io.EOF with the last record (or with none).
-func (p *copyParser) readRecord(br *bufio.Reader) ([]byte, error) {
-	p.rec = p.rec[:0]
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			p.rec = append(p.rec, line...)
+		if err != nil {
+			return fail(err)
+		}
+		if !open {
+			e.begin()
+			open, first = true, -1
+		}
+		if k := b.Len(); k > 0 {
+			if first < 0 {
+				first = b.Lines[0]
+			}
+			last = b.Lines[k-1]
+			if i, err := e.applyBatch(t, b.Changes, b.Rows); err != nil {
+				return fail(source.At(err, t.name, b.Lines[i], ""))
+			}
+			before := n
+			n += int64(k)
+			if n/copyRowsPerReport != before/copyRowsPerReport {
+				report(false)
+				if before < copyRowsPerReport && len(b.Rows) > 0 && total > 0 && cr.n > 0 {
+					// Make room at once for the rows the size promises.
+					e.reserve(t, n*total/cr.n-n)
+				}
+			}
+		}
+		if b.More {
 			continue
 		}
-		if err != nil && err != io.EOF {
-			return nil, err
-		}
-		if len(p.rec) > 0 {
-			p.rec = append(p.rec, line...)
-			line = p.rec
-		}
-		if err == io.EOF && len(line) == 0 {
-			return nil, io.EOF
-		}
-		if p.c.Format == sql.CopyCSV && p.openQuote(line) {
-			if err == io.EOF {
-				return nil, pgerr.New(pgerr.BadCopyFileFormat, "unterminated CSV quoted field")
+		open = false
+		if !explicit {
+			if err := e.commit(); err != nil {
+				pe := *pgerr.Wrap(err)
+				pe.Detail += fmt.Sprintf("\nCOPY %s, the transaction of lines %d to %d", t.name, first, last)
+				return fail(&pe)
 			}
-			if len(p.rec) == 0 {
-				p.rec = append(p.rec, line...)
-			}
-			continue // the quoted field goes on past the line end
 		}
-		line = bytes.TrimSuffix(line, []byte{'\n'})
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		return line, err
+		committed = n
 	}
-}
-
-// openQuote reports whether a CSV record so far ends inside a quoted
-// field.
-func (p *copyParser) openQuote(b []byte) bool {
-	q, esc := p.c.Quote, p.c.Escape
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch {
-		case !in && b[i] == q:
-			in = true
-		case in && esc != q && b[i] == esc && i+1 < len(b):
-			i++
-		case in && b[i] == q:
-			if esc == q && i+1 < len(b) && b[i+1] == q {
-				i++
-			} else {
-				in = false
-			}
-		}
-	}
-	return in
-}
-
-// split cuts a record into fields.
-func (p *copyParser) split(rec []byte) ([]copyField, *pgerr.Error) {
-	p.fields = p.fields[:0]
-	p.out = p.out[:0]
-	if cap(p.out) < len(rec) {
-		p.out = make([]byte, 0, 2*len(rec))
-	}
-	if p.c.Format == sql.CopyCSV {
-		return p.splitCSV(rec)
-	}
-	return p.splitText(rec)
-}
-
-func (p *copyParser) splitText(rec []byte) ([]copyField, *pgerr.Error) {
-	d := p.c.Delimiter
-	for start := 0; ; {
-		end := bytes.IndexByte(rec[start:], d)
-		last := end < 0
-		if last {
-			end = len(rec)
-		} else {
-			end += start
-		}
-		raw := rec[start:end]
-		switch {
-		case string(raw) == p.c.Null:
-			p.fields = append(p.fields, copyField{null: true})
-		case bytes.IndexByte(raw, '\\') < 0:
-			p.fields = append(p.fields, copyField{b: raw})
-		default:
-			o := len(p.out)
-			for i := 0; i < len(raw); i++ {
-				ch := raw[i]
-				if ch != '\\' || i+1 == len(raw) {
-					p.out = append(p.out, ch)
-					continue
-				}
-				i++
-				switch raw[i] {
-				case 'n':
-					ch = '\n'
-				case 't':
-					ch = '\t'
-				case 'r':
-					ch = '\r'
-				case 'b':
-					ch = '\b'
-				case 'f':
-					ch = '\f'
-				case 'v':
-					ch = '\v'
-				default:
-					ch = raw[i]
-				}
-				p.out = append(p.out, ch)
-			}
-			p.fields = append(p.fields, copyField{b: p.out[o:len(p.out):len(p.out)]})
-		}
-		if last {
-			return p.fields, nil
-		}
-		start = end + 1
-	}
-}
-
-func (p *copyParser) splitCSV(rec []byte) ([]copyField, *pgerr.Error) {
-	d, q, esc := p.c.Delimiter, p.c.Quote, p.c.Escape
-	i := 0
-	for {
-		if i < len(rec) && rec[i] == q {
-			// A quoted field: never NULL, even when it reads as the NULL
-			// string.
-			o := len(p.out)
-			i++
-			for {
-				if i >= len(rec) {
-					return nil, pgerr.New(pgerr.BadCopyFileFormat, "unterminated CSV quoted field")
-				}
-				ch := rec[i]
-				if ch == esc && i+1 < len(rec) && (rec[i+1] == q || (esc != q && rec[i+1] == esc)) {
-					p.out = append(p.out, rec[i+1])
-					i += 2
-					continue
-				}
-				if ch == q {
-					i++
-					break
-				}
-				p.out = append(p.out, ch)
-				i++
-			}
-			// Unquoted text may follow the closing quote up to the delimiter.
-			for i < len(rec) && rec[i] != d {
-				p.out = append(p.out, rec[i])
-				i++
-			}
-			p.fields = append(p.fields, copyField{b: p.out[o:len(p.out):len(p.out)]})
-		} else {
-			end := bytes.IndexByte(rec[i:], d)
-			if end < 0 {
-				end = len(rec)
-			} else {
-				end += i
-			}
-			raw := rec[i:end]
-			p.fields = append(p.fields, copyField{b: raw, null: string(raw) == p.c.Null})
-			i = end
-		}
-		if i >= len(rec) {
-			return p.fields, nil
-		}
-		i++ // the delimiter
-		if i == len(rec) {
-			p.fields = append(p.fields, copyField{null: p.c.Null == ""})
-			return p.fields, nil
-		}
-	}
+	report(true)
+	return n, nil
 }
 
 // execSet runs SET and RESET: deltaview.max_memory, the engine-wide budget

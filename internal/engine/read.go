@@ -125,3 +125,18 @@ func (e *Engine) Views() []string {
 	}
 	return out
 }
+
+// Columns returns a table's column names, in order.
+func (e *Engine) Columns(table string) ([]string, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	t, ok := e.tables[table]
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		out[i] = c.Name
+	}
+	return out, true
+}

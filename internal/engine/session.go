@@ -291,10 +291,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Copy:
 		e.copyData = s.copyData
 		defer func() { e.copyData = nil }()
-		if res, done, err := e.copyHook(b); done {
-			return res, err
-		}
-		return e.autocommit(func() (Result, error) { return e.execCopy(b) })
+		return e.execCopy(b)
 	case *sql.Set:
 		if b.Name == "lock_timeout" {
 			return s.setLockTimeout(b.Value)

@@ -16,7 +16,9 @@ import (
 // and a view maintained by normalisation makes the table *stored* (a keyed
 // copy, which completes every partial event by lookup, exactly as an
 // ordinary table does). Ordinary tables take change events too: they are
-// completed from the stored rows and applied as ordinary changes.
+// completed from the stored rows and applied as ordinary changes. Events
+// arrive as batches from the source decoders (COPY, copy.go) and from the
+// typed API, all through applyBatch.
 
 // streamState is what a change-stream table knows of itself.
 type streamState struct {
@@ -56,7 +58,7 @@ func (t *table) deltaSchema() (*delta.Schema, error) {
 
 func changeStreamDML(t *table, verb string) error {
 	return pgerr.New(pgerr.WrongObjectType, "cannot %s change-stream table %q", verb, t.name).
-		WithHint("feed it change events: COPY %s FROM 'file' WITH (FORMAT debezium) or (FORMAT upsert)", t.name)
+		WithHint("feed it change events: COPY %s FROM 'file' WITH (FORMAT debezium) or (FORMAT upsert), or Tx.Apply in the Go API", t.name)
 }
 
 // ApplyChanges applies changes of the explicit model to a table, in order,
@@ -74,13 +76,128 @@ func (s *Session) ApplyChanges(tableName string, changes delta.Batch) error {
 		if !ok {
 			return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)
 		}
-		for _, c := range changes {
-			if err := e.applyChange(t, c); err != nil {
+		_, err := e.applyBatch(t, changes, nil)
+		return err
+	})
+}
+
+// ApplyValues is ApplyChanges for changes given through the Go API: each
+// value is first converted to its column's type as an assignment converts
+// it (a string is read with the type's input function, a number checked
+// against the type's range), and a row or key of the wrong arity is an
+// error (42601). The values of a partial update's unknown columns are
+// ignored. When one change fails, nothing of the batch is applied.
+func (s *Session) ApplyValues(tableName string, changes delta.Batch) error {
+	return s.typedChange(func(e *Engine) error {
+		t, ok := e.tables[tableName]
+		if !ok {
+			return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)
+		}
+		s, err := t.deltaSchema()
+		if err != nil {
+			return err
+		}
+		typed := make(delta.Batch, len(changes))
+		for i, c := range changes {
+			if typed[i], err = assignChange(t, s, c); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err = e.applyBatch(t, typed, nil)
+		return err
 	})
+}
+
+// assignChange converts c's values to t's column types.
+func assignChange(t *table, s *delta.Schema, c delta.Change) (delta.Change, error) {
+	assign := func(v value.Value, col int) (value.Value, error) {
+		a, err := assignValue(v, t.cols[col].Type)
+		if err != nil {
+			pe := *pgerr.Wrap(err)
+			pe.Detail = fmt.Sprintf("column %s of table %s", t.cols[col].Name, t.name)
+			return value.Null, &pe
+		}
+		return a, nil
+	}
+	row := func(r value.Row, unknown delta.Cols) (value.Row, error) {
+		if len(r) != len(t.cols) {
+			return nil, pgerr.New(pgerr.SyntaxError, "table %q has %d columns, the row of a %s has %d", t.name, len(t.cols), c.Kind(), len(r))
+		}
+		out := make(value.Row, len(r))
+		for i, v := range r {
+			if unknown.Has(i) {
+				continue // NULL: an unknown column holds no value
+			}
+			var err error
+			if out[i], err = assign(v, i); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	key := func(k value.Row) (value.Row, error) {
+		if len(k) != len(s.Key) {
+			return nil, pgerr.New(pgerr.SyntaxError, "the primary key of table %q has %d columns, the key of a %s has %d", t.name, len(s.Key), c.Kind(), len(k))
+		}
+		out := make(value.Row, len(k))
+		for i, v := range k {
+			var err error
+			if out[i], err = assign(v, s.Key[i]); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	var err error
+	switch c := c.(type) {
+	case delta.Insert:
+		c.Row, err = row(c.Row, nil)
+		return c, err
+	case delta.Update:
+		if c.Old, err = row(c.Old, nil); err != nil {
+			return nil, err
+		}
+		c.New, err = row(c.New, nil)
+		return c, err
+	case delta.PartialUpdate:
+		c.Row, err = row(c.Row, c.Unknown)
+		return c, err
+	case delta.Upsert:
+		c.Row, err = row(c.Row, nil)
+		return c, err
+	case delta.Delete:
+		c.Row, err = row(c.Row, nil)
+		return c, err
+	case delta.TruePartialDelete:
+		c.KeyVals, err = key(c.KeyVals)
+		return c, err
+	case delta.SafePartialDelete:
+		c.KeyVals, err = key(c.KeyVals)
+		return c, err
+	}
+	return nil, pgerr.New(pgerr.InvalidParameter, "unknown change type %T", c)
+}
+
+// applyBatch applies changes, or plain rows (inserted as INSERT inserts
+// them), to t in the open transaction, in order: the one way in of typed
+// changes, from every source and from the typed API alike. On error it
+// returns the position of the failing change or row; the caller undoes the
+// transaction's changes since its mark.
+func (e *Engine) applyBatch(t *table, changes delta.Batch, rows []value.Row) (int, error) {
+	if len(rows) > 0 && t.def.ChangeStream {
+		return 0, changeStreamDML(t, "insert rows into")
+	}
+	for i, r := range rows {
+		if _, err := e.insertRow(t, r); err != nil {
+			return i, err
+		}
+	}
+	for i, c := range changes {
+		if err := e.applyChange(t, c); err != nil {
+			return i, err
+		}
+	}
+	return 0, nil
 }
 
 // applyChange applies one change event to t in the open transaction.

@@ -9,12 +9,19 @@ import (
 	"github.com/deltaview/deltaview/internal/resultfmt"
 )
 
-// run executes a script and returns its results printed as CSV, or the
-// error's SQLSTATE and message.
+// run executes a script in a session of its own and returns its results
+// printed as CSV, or the error's SQLSTATE and message.
 func run(t *testing.T, e *engine.Engine, script string) string {
 	t.Helper()
+	return runIn(t, e.NewSession(), script)
+}
+
+// runIn is run in the given session, whose transaction block may span
+// several scripts.
+func runIn(t *testing.T, s *engine.Session, script string) string {
+	t.Helper()
 	var b strings.Builder
-	err := e.NewSession().ExecScript(script, func(r engine.Result) error {
+	err := s.ExecScript(script, func(r engine.Result) error {
 		for _, n := range r.Notices {
 			b.WriteString("NOTICE: " + n + "\n")
 		}

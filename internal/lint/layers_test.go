@@ -34,6 +34,11 @@ var layers = []string{
 	"internal/partial",
 	"internal/dataflow",
 	"internal/expr",
+	// Sources: outside input → typed change batches; the engine imports
+	// them, they import only the change kinds and values below.
+	"internal/source/changefeed",
+	"internal/source/copyfmt",
+	"internal/source",
 	"internal/delta",
 	"internal/zset",
 	"internal/resultfmt",

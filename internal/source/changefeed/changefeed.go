@@ -1,4 +1,15 @@
-package engine
+// Package changefeed reads change events, one JSON document a line, as
+// the seven kinds of delta.Change of a keyed table: Debezium's change
+// events (with or without the schema/payload envelope) and the records of
+// an upsert topic ({"key": …, "value": … | null}).
+//
+// Events are grouped into source transactions by the envelope's
+// transaction id (transaction.id, else source.txId): each maximal run of
+// events with the same id is one transaction, and without ids the whole
+// input is one. A decoder yields one batch per transaction; it reads the
+// first event of the next transaction before yielding one, so a malformed
+// line voids the transaction it would have ended.
+package changefeed
 
 import (
 	"bufio"
@@ -9,142 +20,104 @@ import (
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/source"
 	"github.com/deltaview/deltaview/internal/value"
 )
-
-// COPY t FROM … WITH (FORMAT debezium | upsert) reads change events, one
-// JSON document a line, and applies them as the seven kinds of
-// delta.Change (applyChange). Events are grouped into transactions by the
-// envelope's transaction id (transaction.id, else source.txId): each
-// maximal run of events with the same id is one transaction, and without
-// ids the whole COPY is one. Outside a transaction block each group is
-// committed on its own, as one step of every view; inside one, the whole
-// COPY joins the open transaction. A malformed event (22P02) or one that
-// contradicts the state fails its transaction, naming the line; groups
-// committed before it stay committed.
 
 // unavailable is Debezium's placeholder for an unchanged column it did not
 // send (a TOASTed value): an unknown column, never stored.
 const unavailable = "__debezium_unavailable_value"
 
-// copyEvent is one parsed change with where it came from.
-type copyEvent struct {
-	c    delta.Change
+// Format is the kind of events a decoder reads.
+type Format int
+
+const (
+	// Debezium change events: op c, r, u or d, with before and after.
+	Debezium Format = iota
+	// Upsert topic records: a value upserts the whole row, a null value
+	// (a tombstone) deletes the key if present.
+	Upsert
+)
+
+// Decoder reads events; see the package comment.
+type Decoder struct {
+	f    Format
+	t    *source.Table
+	s    *delta.Schema
+	br   *bufio.Reader
 	line int64
+	eof  bool
+	// next is the first event of the next transaction, read ahead.
+	next     []delta.Change
+	nextID   string
+	nextLine int64
+	b        source.Batch
 }
 
-// copyHook dispatches COPY by format: change events go to
-// execChangeCopy; csv and text into a change-stream table are refused.
-func (e *Engine) copyHook(c *sql.Copy) (Result, bool, error) {
-	if c.Format == sql.CopyDebezium || c.Format == sql.CopyUpsert {
-		res, err := e.execChangeCopy(c)
-		return res, true, err
+var _ source.Decoder = (*Decoder)(nil)
+
+// NewDecoder returns a decoder of r's events of format f as changes of t,
+// which must have a primary key.
+func NewDecoder(r io.Reader, t *source.Table, f Format) (*Decoder, error) {
+	s, err := t.Schema()
+	if err != nil {
+		return nil, err
 	}
-	if t, ok := e.tables[c.Table]; ok && t.def.ChangeStream {
-		return Result{}, true, changeStreamDML(t, "COPY rows into")
-	}
-	return Result{}, false, nil
+	return &Decoder{f: f, t: t, s: s, br: bufio.NewReaderSize(r, 1<<16)}, nil
 }
 
-func (e *Engine) execChangeCopy(c *sql.Copy) (Result, error) {
-	t, ok := e.tables[c.Table]
-	if !ok {
-		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot copy to system view %q", c.Table)
+// Next returns the changes of the next source transaction, in order, each
+// with its line; More is always false.
+func (d *Decoder) Next() (*source.Batch, error) {
+	b := &d.b
+	b.Changes, b.Lines = b.Changes[:0], b.Lines[:0]
+	id := d.nextID
+	for _, c := range d.next {
+		b.Changes = append(b.Changes, c)
+		b.Lines = append(b.Lines, d.nextLine)
 	}
-	s, err := t.deltaSchema()
-	if err != nil {
-		return Result{}, err
-	}
-	r, done, err := e.copySource(c)
-	if err != nil {
-		return Result{}, err
-	}
-	defer done()
-	explicit := e.tx != nil && e.tx.explicit
-	mark := 0
-	if explicit {
-		mark = len(e.tx.log)
-	}
-	var n int64
-	var group []copyEvent
-	groupID, started := "", false
-	flush := func() error {
-		if len(group) == 0 {
-			return nil
-		}
-		defer func() { group = group[:0] }()
-		tx := e.begin()
-		m := len(tx.log)
-		for _, ev := range group {
-			if err := e.applyChange(t, ev.c); err != nil {
-				e.undoTo(m)
-				if !explicit {
-					e.tx = nil
-				}
-				return copyContext(pgerr.Wrap(err), t.name, ev.line, "")
-			}
-		}
-		if !explicit {
-			if err := e.commit(); err != nil {
-				pe := *pgerr.Wrap(err)
-				pe.Detail += fmt.Sprintf("\nCOPY %s, the transaction of lines %d to %d", t.name, group[0].line, group[len(group)-1].line)
-				return &pe
-			}
-		}
-		n += int64(len(group))
-		return nil
-	}
-	fail := func(err error) (Result, error) {
-		if explicit {
-			e.undoTo(mark)
-		}
-		if n > 0 && !explicit {
-			pe := *pgerr.Wrap(err)
-			pe.Hint = fmt.Sprintf("the %d events before this transaction were committed", n)
-			err = &pe
-		}
-		return Result{}, err
-	}
-	br := bufio.NewReaderSize(r, 1<<16)
-	for lineNo := int64(1); ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
+	d.next = nil
+	for !d.eof {
+		raw, rerr := d.br.ReadBytes('\n')
 		if rerr != nil && rerr != io.EOF {
-			return fail(rerr)
+			return nil, rerr
 		}
-		line = bytes.TrimSpace(line)
-		if len(line) > 0 && !bytes.Equal(line, []byte("null")) {
-			var evs []delta.Change
-			var id string
-			var err error
-			if c.Format == sql.CopyDebezium {
-				evs, id, err = parseDebezium(s, t, line)
-			} else {
-				evs, err = parseUpsert(s, t, line)
-			}
-			if err != nil {
-				return fail(copyContext(pgerr.Wrap(err), t.name, lineNo, ""))
-			}
-			if evs != nil {
-				if started && id != groupID {
-					if err := flush(); err != nil {
-						return fail(err)
-					}
-				}
-				groupID, started = id, true
-				for _, ev := range evs {
-					group = append(group, copyEvent{c: ev, line: lineNo})
-				}
-			}
+		d.line++
+		d.eof = rerr == io.EOF
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+			continue
 		}
-		if rerr == io.EOF {
-			break
+		evs, evID, err := d.parse(raw)
+		if err != nil {
+			return nil, source.At(err, d.t.Name, d.line, "")
+		}
+		if evs == nil {
+			continue
+		}
+		if len(b.Changes) > 0 && evID != id {
+			d.next, d.nextID, d.nextLine = evs, evID, d.line
+			return b, nil
+		}
+		id = evID
+		for _, c := range evs {
+			b.Changes = append(b.Changes, c)
+			b.Lines = append(b.Lines, d.line)
 		}
 	}
-	if err := flush(); err != nil {
-		return fail(err)
+	if len(b.Changes) == 0 {
+		return nil, io.EOF
 	}
-	return Result{Tag: fmt.Sprintf("COPY %d", n)}, nil
+	return b, nil
+}
+
+// parse reads one line of input.
+func (d *Decoder) parse(line []byte) ([]delta.Change, string, error) {
+	if d.f == Upsert {
+		evs, err := parseUpsert(d.s, d.t, line)
+		return evs, "", err
+	}
+	return parseDebezium(d.s, d.t, line)
 }
 
 func malformed(format string, args ...any) error {
@@ -160,21 +133,21 @@ type jsonRow struct {
 	unavailable delta.Cols
 }
 
-func parseRow(t *table, raw json.RawMessage, what string) (*jsonRow, error) {
+func parseRow(t *source.Table, raw json.RawMessage, what string) (*jsonRow, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return nil, malformed("%s is not a JSON object: %v", what, err)
 	}
-	r := &jsonRow{row: make(value.Row, len(t.cols)), present: make([]bool, len(t.cols))}
+	r := &jsonRow{row: make(value.Row, len(t.Columns)), present: make([]bool, len(t.Columns))}
 	idx := map[string]int{}
-	for i, c := range t.cols {
+	for i, c := range t.Columns {
 		idx[c.Name] = i
 		r.row[i] = value.Null
 	}
 	for name, v := range fields {
 		i, ok := idx[name]
 		if !ok {
-			return nil, malformed("%s has field %q, which table %s does not have", what, name, t.name)
+			return nil, malformed("%s has field %q, which table %s does not have", what, name, t.Name)
 		}
 		r.present[i] = true
 		var s string
@@ -182,7 +155,7 @@ func parseRow(t *table, raw json.RawMessage, what string) (*jsonRow, error) {
 			r.unavailable = r.unavailable.With(i)
 			continue
 		}
-		val, err := jsonValue(v, t.cols[i].Type)
+		val, err := jsonValue(v, t.Columns[i].Type)
 		if err != nil {
 			pe := pgerr.Wrap(err)
 			return nil, &pgerr.Error{Code: pe.Code, Message: fmt.Sprintf("%s, column %s: %s", what, name, pe.Message)}
@@ -246,7 +219,7 @@ func (r *jsonRow) key(s *delta.Schema, what string) (value.Row, error) {
 // parseDebezium reads one Debezium change event, with or without the
 // schema/payload envelope, into changes of t, and its transaction id ("" if
 // none). A tombstone (a null payload) gives no change.
-func parseDebezium(s *delta.Schema, t *table, line []byte) ([]delta.Change, string, error) {
+func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Change, string, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(line, &ev); err != nil {
 		return nil, "", malformed("not a JSON object: %v", err)
@@ -294,7 +267,7 @@ func parseDebezium(s *delta.Schema, t *table, line []byte) ([]delta.Change, stri
 			return nil, err
 		}
 		if !after.complete() {
-			return nil, malformed("op %q: after must hold every column of %s, with no unavailable value", op, t.name)
+			return nil, malformed("op %q: after must hold every column of %s, with no unavailable value", op, t.Name)
 		}
 		return delta.Insert{Row: after.row}, nil
 	}
@@ -308,7 +281,7 @@ func parseDebezium(s *delta.Schema, t *table, line []byte) ([]delta.Change, stri
 		}
 		for i, p := range after.present {
 			if !p {
-				return nil, "", malformed("op \"u\": after lacks column %s (send the unavailable-value placeholder for an unchanged one)", t.cols[i].Name)
+				return nil, "", malformed("op \"u\": after lacks column %s (send the unavailable-value placeholder for an unchanged one)", t.Columns[i].Name)
 			}
 		}
 		newKey := s.KeyOf(after.row)
@@ -371,7 +344,7 @@ func txID(ev map[string]json.RawMessage) string {
 // parseUpsert reads one line {"key": …, "value": …} of an upsert topic: a
 // value is an upsert of the whole row, a null value (a tombstone) a safe
 // deletion of the key. A key of one column may be given as a bare value.
-func parseUpsert(s *delta.Schema, t *table, line []byte) ([]delta.Change, error) {
+func parseUpsert(s *delta.Schema, t *source.Table, line []byte) ([]delta.Change, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(line, &ev); err != nil {
 		return nil, malformed("not a JSON object: %v", err)
@@ -383,9 +356,9 @@ func parseUpsert(s *delta.Schema, t *table, line []byte) ([]delta.Change, error)
 	var key value.Row
 	if k := bytes.TrimSpace(rawKey); len(k) > 0 && k[0] != '{' {
 		if len(s.Key) != 1 {
-			return nil, malformed("the key of %s has %d columns: give it as an object", t.name, len(s.Key))
+			return nil, malformed("the key of %s has %d columns: give it as an object", t.Name, len(s.Key))
 		}
-		v, err := jsonValue(k, t.cols[s.Key[0]].Type)
+		v, err := jsonValue(k, t.Columns[s.Key[0]].Type)
 		if err != nil {
 			return nil, err
 		}
@@ -403,7 +376,7 @@ func parseUpsert(s *delta.Schema, t *table, line []byte) ([]delta.Change, error)
 		}
 		for i, p := range kr.present {
 			if p && !s.IsKey(i) {
-				return nil, malformed("key has field %q, which is not a key column of %s", t.cols[i].Name, t.name)
+				return nil, malformed("key has field %q, which is not a key column of %s", t.Columns[i].Name, t.Name)
 			}
 		}
 	}
@@ -420,13 +393,13 @@ func parseUpsert(s *delta.Schema, t *table, line []byte) ([]delta.Change, error)
 	}
 	for ki, k := range s.Key {
 		if vr.present[k] && value.Compare(vr.row[k], key[ki]) != 0 {
-			return nil, malformed("value's %s is %s, the key's %s", t.cols[k].Name, vr.row[k], key[ki])
+			return nil, malformed("value's %s is %s, the key's %s", t.Columns[k].Name, vr.row[k], key[ki])
 		}
 		vr.row[k], vr.present[k] = key[ki], true
 	}
 	for i, p := range vr.present {
 		if !p {
-			return nil, malformed("value lacks column %s: an upsert must carry the whole row", t.cols[i].Name)
+			return nil, malformed("value lacks column %s: an upsert must carry the whole row", t.Columns[i].Name)
 		}
 	}
 	return []delta.Change{delta.Upsert{Row: vr.row}}, nil

@@ -1,0 +1,167 @@
+// Package copyfmt reads COPY's text and CSV formats as typed rows of a
+// table, in PostgreSQL's rules: text with backslash escapes and \N for
+// NULL, CSV with quoted fields that may span lines. The whole input is one
+// source transaction, yielded in batches of rows so that a load of any
+// size keeps only a batch in flight.
+//
+//	d := copyfmt.NewDecoder(r, &source.Table{…}, copyfmt.Options{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Cols: []int{0, 1}})
+//	for { b, err := d.Next(); if err == io.EOF { break } … b.Rows … }
+package copyfmt
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"unsafe"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/source"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Options are a COPY statement's data options.
+type Options struct {
+	CSV       bool   // CSV; otherwise text
+	Delimiter byte   // between fields
+	Null      string // the string that stands for NULL
+	Header    bool   // the first line names the columns and is skipped
+	Quote     byte   // CSV
+	Escape    byte   // CSV
+	// Cols are the positions of the table's columns that the data holds,
+	// in order; the others take their default.
+	Cols []int
+}
+
+// BatchRows is how many rows a batch holds at most; their values are
+// allocated at once.
+const BatchRows = 256
+
+// Decoder reads rows; see the package comment.
+type Decoder struct {
+	t      *source.Table
+	o      Options
+	br     *bufio.Reader
+	p      parser
+	inData []bool
+	line   int64
+	done   bool
+	b      source.Batch
+}
+
+var _ source.Decoder = (*Decoder)(nil)
+
+// NewDecoder returns a decoder of r's records as rows of t.
+func NewDecoder(r io.Reader, t *source.Table, o Options) *Decoder {
+	d := &Decoder{t: t, o: o, br: bufio.NewReaderSize(r, 1<<16)}
+	d.p.o = &d.o
+	d.inData = make([]bool, len(t.Columns))
+	for _, i := range o.Cols {
+		d.inData[i] = true
+	}
+	return d
+}
+
+// Next returns the next batch of up to BatchRows rows; the last one has
+// More false. The rows are the caller's to keep; the batch's slices are
+// reused.
+func (d *Decoder) Next() (*source.Batch, error) {
+	if d.done {
+		return nil, io.EOF
+	}
+	b := &d.b
+	b.Rows, b.Lines, b.More = b.Rows[:0], b.Lines[:0], true
+	ncols := len(d.t.Columns)
+	var slab []value.Value
+	for len(b.Rows) < BatchRows {
+		d.line++
+		rec, err := d.p.readRecord(d.br)
+		if err == io.EOF && rec == nil {
+			break
+		}
+		if err != nil && err != io.EOF {
+			if pe, ok := err.(*pgerr.Error); ok {
+				return nil, source.At(pe, d.t.Name, d.line, "")
+			}
+			return nil, err
+		}
+		if d.line == 1 && d.o.Header {
+			if err == io.EOF {
+				break
+			}
+			continue
+		}
+		if slab == nil {
+			slab = make([]value.Value, BatchRows*ncols)
+		}
+		row := value.Row(slab[:ncols:ncols])
+		slab = slab[ncols:]
+		if err := d.fill(row, rec); err != nil {
+			return nil, err
+		}
+		b.Rows = append(b.Rows, row)
+		b.Lines = append(b.Lines, d.line)
+		if err == io.EOF {
+			break
+		}
+	}
+	if len(b.Rows) < BatchRows {
+		d.done, b.More = true, false
+	}
+	return b, nil
+}
+
+// fill parses a record's fields into row.
+func (d *Decoder) fill(row value.Row, rec []byte) error {
+	cols := d.t.Columns
+	fields, perr := d.p.split(rec)
+	if perr != nil {
+		return source.At(perr, d.t.Name, d.line, "")
+	}
+	if len(fields) != len(d.o.Cols) {
+		pe := pgerr.New(pgerr.BadCopyFileFormat, "extra data after last expected column")
+		if len(fields) < len(d.o.Cols) {
+			pe = pgerr.New(pgerr.BadCopyFileFormat, "missing data for column %q", cols[d.o.Cols[len(fields)]].Name)
+		}
+		return source.At(pe, d.t.Name, d.line, "")
+	}
+	for i, ci := range d.o.Cols {
+		f := fields[i]
+		if f.null {
+			row[ci] = value.Null
+			continue
+		}
+		typ := cols[ci].Type
+		var s string
+		if typ.Kind.IsString() || typ.Kind == value.Unknown {
+			s = string(f.b)
+		} else {
+			s = unsafeString(f.b) // the parsed value keeps nothing of it
+		}
+		v, err := value.Parse(s, typ)
+		if err != nil {
+			return source.At(err, d.t.Name, d.line, fmt.Sprintf(", column %s: %q", cols[ci].Name, string(f.b)))
+		}
+		row[ci] = v
+	}
+	for i, in := range d.inData {
+		if in {
+			continue
+		}
+		row[i] = value.Null
+		if d.t.Default != nil {
+			v, err := d.t.Default(i)
+			if err != nil {
+				return source.At(err, d.t.Name, d.line, "")
+			}
+			row[i] = v
+		}
+	}
+	return nil
+}
+
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
