@@ -1,5 +1,5 @@
 // Package delta holds the change kinds of partial change data capture
-// (DESIGN §5): the explicit model, in which a change to a keyed relation
+// (docs/partial-deltas.md): the explicit model, in which a change to a keyed relation
 // is one of seven kinds, and the implicit model, an insert set ΔR and a
 // delete set ∇R whose tuples carry a flag comp, pval or ptype, with the
 // conversions between them (Figures 5.4 and 5.6 of the seed). It also

@@ -22,7 +22,8 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// The three related relations of DESIGN §5's property: customers →
+// The three related relations of the view-maintenance property
+// (docs/partial-deltas.md, "How it is checked"): customers →
 // addresses → regions, every foreign key NOT NULL and holding at every
 // step boundary.
 const schema = `
@@ -301,7 +302,8 @@ type totals struct {
 	kinds                                           [delta.NumKinds]int64
 }
 
-// TestViewMaintenanceTargets is DESIGN §5's property, through the engine
+// TestViewMaintenanceTargets is the view-maintenance property (applying a
+// view's delta to its old contents gives its new contents), through the engine
 // and into the three targets: random old states of customers → addresses
 // → regions, random transactions (some changes undone within them), each
 // change stated with random truthful forgetting. The same events feed two
