@@ -588,13 +588,6 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 	return out, nil
 }
 
-// aggregateNames are refused until aggregates are maintained.
-var aggregateNames = map[string]bool{
-	"count": true, "sum": true, "avg": true, "min": true, "max": true, "string_agg": true, "array_agg": true,
-	"bool_and": true, "bool_or": true, "every": true, "stddev": true, "variance": true, "var_pop": true,
-	"var_samp": true, "stddev_pop": true, "stddev_samp": true, "json_agg": true, "jsonb_agg": true,
-}
-
 func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	name := opName(f.Funcname)
 	if f.Over != nil {

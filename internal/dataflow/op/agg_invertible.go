@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -35,7 +36,7 @@ type countAcc struct {
 	n, dn int64
 }
 
-func newCountAcc(s *aggSpec) accum { return &countAcc{star: s.Func == CountStar} }
+func newCountAcc(s *aggSpec) accum { return &countAcc{star: s.Func == plan.AggCountStar} }
 
 func (a *countAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	a.dn = 0
@@ -65,7 +66,7 @@ type boolAcc struct {
 	nt, nf, dt, df int64
 }
 
-func newBoolAcc(s *aggSpec) accum { return &boolAcc{and: s.Func == BoolAnd} }
+func newBoolAcc(s *aggSpec) accum { return &boolAcc{and: s.Func == plan.AggBoolAnd} }
 
 func (a *boolAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	a.dt, a.df = 0, 0
@@ -250,7 +251,7 @@ func (s *exactSums) plus(o *exactSums) {
 
 // exactAcc is sum, avg, var_* or stddev_* of integers or numeric.
 type exactAcc struct {
-	f    AggFunc
+	f    plan.AggFunc
 	kind value.Kind
 	cur  exactSums
 	d    *exactSums // staged delta, from the step's pool
@@ -258,7 +259,7 @@ type exactAcc struct {
 
 func newExactAcc(s *aggSpec) accum { return &exactAcc{f: s.Func, kind: s.in} }
 
-func (a *exactAcc) squares() bool { return a.f != Sum && a.f != Avg }
+func (a *exactAcc) squares() bool { return a.f != plan.AggSum && a.f != plan.AggAvg }
 
 func (a *exactAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	a.d = c.exactSums()
@@ -287,7 +288,7 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 	if n < 0 || nan < 0 || pinf < 0 || ninf < 0 {
 		return value.Null, errNegativeCount()
 	}
-	if n == 0 || (n == 1 && (a.f == VarSamp || a.f == StddevSamp)) {
+	if n == 0 || (n == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
 		return value.Null, nil
 	}
 	// The sum, exact, at the largest scale present.
@@ -299,7 +300,7 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		quantize(sum, dscale)
 	} else {
 		total := cur.s.add(d.s)
-		if a.f == Sum && a.kind != value.Int8 {
+		if a.f == plan.AggSum && a.kind != value.Int8 {
 			if !total.isInt64() {
 				return value.Null, pgerr.New(pgerr.NumericOutOfRange, "bigint out of range")
 			}
@@ -317,9 +318,9 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		return numNegInf, nil
 	}
 	switch a.f {
-	case Sum:
+	case plan.AggSum:
 		return newNumeric(sum), nil
-	case Avg:
+	case plan.AggAvg:
 		return value.Div(newNumeric(sum), numericInt(n))
 	}
 	// Variance: (n·Σx² − (Σx)²) / (n·n) or / (n·(n−1)), the numerator at
@@ -339,12 +340,12 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		return numZero, nil
 	}
 	den := mul64(n, n)
-	if a.f == VarSamp || a.f == StddevSamp {
+	if a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp {
 		den = mul64(n, n-1)
 	}
 	den.setDecimal(t)
 	v, err := value.Div(newNumeric(num), newNumeric(t))
-	if err != nil || a.f == VarPop || a.f == VarSamp {
+	if err != nil || a.f == plan.AggVarPop || a.f == plan.AggVarSamp {
 		return v, err
 	}
 	return numericSqrt(v.Decimal()), nil
@@ -544,7 +545,7 @@ func (s *floatSums) add(x float64, w int64) {
 
 // floatAcc is sum, avg, var_* or stddev_* of real or double precision.
 type floatAcc struct {
-	f      AggFunc
+	f      plan.AggFunc
 	kind   value.Kind
 	cur, d floatSums
 }
@@ -565,17 +566,17 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	if finite < 0 || nan < 0 || pinf < 0 || ninf < 0 {
 		return value.Null, errNegativeCount()
 	}
-	if n == 0 || (n == 1 && (a.f == VarSamp || a.f == StddevSamp)) {
+	if n == 0 || (n == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
 		return value.Null, nil
 	}
 	out := value.Float8
-	if a.f == Sum {
+	if a.f == plan.AggSum {
 		out = a.kind
 	}
 	if nan > 0 || pinf > 0 || ninf > 0 {
 		r := math.NaN()
 		switch {
-		case a.f != Sum && a.f != Avg || nan > 0 || pinf > 0 && ninf > 0:
+		case a.f != plan.AggSum && a.f != plan.AggAvg || nan > 0 || pinf > 0 && ninf > 0:
 		case pinf > 0:
 			r = math.Inf(1)
 		default:
@@ -585,14 +586,14 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	}
 	sh, sl := ddAdd(cur.s, cur.sl, d.s, d.sl)
 	switch a.f {
-	case Sum:
+	case plan.AggSum:
 		if cur.negz+d.negz == finite {
 			// PostgreSQL's sum starts from the first value, so a sum of
 			// negative zeros only is -0; any other value makes it +0.
 			return value.NewFloat(out, math.Copysign(0, -1)), nil
 		}
 		return floatOut(out, sh+sl)
-	case Avg:
+	case plan.AggAvg:
 		qh, ql := ddDiv(sh, sl, float64(n), 0)
 		return floatOut(out, qh+ql)
 	}
@@ -605,11 +606,11 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 		return value.NewFloat(out, 0), nil
 	}
 	den := float64(n)
-	if a.f == VarSamp || a.f == StddevSamp {
+	if a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp {
 		den = float64(n - 1)
 	}
 	vh, vl := ddDiv(nh, nl, den, 0)
-	if a.f == VarPop || a.f == VarSamp {
+	if a.f == plan.AggVarPop || a.f == plan.AggVarSamp {
 		return floatOut(out, vh+vl)
 	}
 	// The square root of a double-double: one Newton step from the
