@@ -3,6 +3,7 @@ package compile
 import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -24,7 +25,7 @@ func aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
 		oa.OrderBy = sortKeys(a.OrderBy)
 		if a.Func.Has(plan.AggKeepsBest) && !value.IntOrdered(a.Arg.Type().Kind) {
-			k := a.Arg.String()
+			k := expr.Key(a.Arg) // by position: a.v and b.v of a join print alike
 			if oa.Index = indexes[k]; oa.Index == nil {
 				oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{
 					Name: "refill index of " + a.Arg.String(), Columns: cols, Key: n.GroupBy,

@@ -356,20 +356,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	return &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, nil
 }
 
-// exprKey renders e with columns as positions, so that two expressions
-// have equal keys exactly when they compute the same thing over the same
-// row (names can collide: two aggregates are both named sum).
-func exprKey(e expr.Expr) string {
-	if e == nil {
-		return ""
-	}
-	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
-		if c, ok := x.(*expr.Col); ok {
-			return &expr.Col{Idx: c.Idx, T: c.T}
-		}
-		return x
-	}).String()
-}
+// exprKey is expr.Key: two bound expressions are the same when they
+// compute the same thing over the same row.
+func exprKey(e expr.Expr) string { return expr.Key(e) }
 
 func aggKey(a *plan.AggCall) string {
 	k := a.Name + "|" + exprKey(a.Arg) + "|" + exprKey(a.Sep) + "|" + exprKey(a.Filter)

@@ -225,9 +225,10 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 				if a.Index != nil {
 					return nil, pgerr.New(pgerr.Internal, "%s of %s keeps its groups' values and takes no index", a.Func, argType)
 				}
-				k := a.Arg.String()
+				// By position: a.v and b.v of a join print alike.
+				k := expr.Key(a.Arg)
 				if a.Filter != nil {
-					k += " FILTER " + a.Filter.String()
+					k += " FILTER " + expr.Key(a.Filter)
 				}
 				set, ok := sets[k]
 				if !ok {
