@@ -288,7 +288,10 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 	if n < 0 || nan < 0 || pinf < 0 || ninf < 0 {
 		return value.Null, errNegativeCount()
 	}
-	if n == 0 || (n == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
+	// n counts the finite values; NaN and the infinities are values too:
+	// the sum of NaN alone is NaN, the sample variance of one infinity
+	// NULL, as PostgreSQL's N counts them.
+	if all := n + nan + pinf + ninf; all == 0 || (all == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
 		return value.Null, nil
 	}
 	// The sum, exact, at the largest scale present.
@@ -480,11 +483,18 @@ func (c *stepCtx) exactSums() *exactSums {
 // in real. NaN and ±Infinity are counted apart: a sum or avg is NaN with any
 // NaN or with both infinities, else ±Infinity with one; a variance with any
 // of them is NaN.
+//
+// Squares of values beyond about 2⁵¹¹ overflow: the sums of the values
+// scaled by 2⁻⁶⁰⁰ (bs, bq) are kept beside, and the variance is computed
+// from them when the unscaled ones overflow, so that 1e200 and 1e200 have
+// variance 0 as in PostgreSQL, and a variance beyond double precision
+// fails with 22003 as there.
 type floatSums struct {
-	n               int64
-	s, sl, q, ql    float64
-	nan, pinf, ninf int64
-	negz            int64 // of the n finite values, the negative zeros
+	n                int64
+	s, sl, q, ql     float64
+	bs, bsl, bq, bql float64 // sums of the values scaled by 2^-bigShift
+	nan, pinf, ninf  int64
+	negz             int64 // of the n finite values, the negative zeros
 }
 
 // twoSum returns a+b as hi + lo exactly.
@@ -541,7 +551,19 @@ func (s *floatSums) add(x float64, w int64) {
 	qh, ql := ddMul(x, 0, x, 0)
 	qh, ql = ddMul(qh, ql, fw, 0)
 	s.q, s.ql = ddAdd(s.q, s.ql, qh, ql)
+	x = math.Ldexp(x, -bigShift)
+	ph, pl = ddMul(x, 0, fw, 0)
+	s.bs, s.bsl = ddAdd(s.bs, s.bsl, ph, pl)
+	qh, ql = ddMul(x, 0, x, 0)
+	qh, ql = ddMul(qh, ql, fw, 0)
+	s.bq, s.bql = ddAdd(s.bq, s.bql, qh, ql)
 }
+
+func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
+
+// bigShift scales values for the overflow sums: 2^(1024−600) squared stays
+// below double precision's range, with room for 2^100 values.
+const bigShift = 600
 
 // floatAcc is sum, avg, var_* or stddev_* of real or double precision.
 type floatAcc struct {
@@ -598,6 +620,13 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 		return floatOut(out, qh+ql)
 	}
 	qh, ql := ddAdd(cur.q, cur.ql, d.q, d.ql)
+	scale := 0
+	if !isFinite(qh) || !isFinite(sh) {
+		// An overflow: NaN where a double-double product met infinity.
+		sh, sl = ddAdd(cur.bs, cur.bsl, d.bs, d.bsl)
+		qh, ql = ddAdd(cur.bq, cur.bql, d.bq, d.bql)
+		scale = 2 * bigShift
+	}
 	// Σx² − (Σx)²/n
 	th, tl := ddMul(sh, sl, sh, sl)
 	th, tl = ddDiv(th, tl, float64(n), 0)
@@ -605,11 +634,18 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	if nh+nl <= 0 {
 		return value.NewFloat(out, 0), nil
 	}
+	if scale > 0 && math.IsInf(math.Ldexp(nh+nl, scale), 0) {
+		// PostgreSQL's n·variance overflows.
+		return value.Null, pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
+	}
 	den := float64(n)
 	if a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp {
 		den = float64(n - 1)
 	}
 	vh, vl := ddDiv(nh, nl, den, 0)
+	if scale > 0 {
+		vh, vl = math.Ldexp(vh, scale), math.Ldexp(vl, scale)
+	}
 	if a.f == plan.AggVarPop || a.f == plan.AggVarSamp {
 		return floatOut(out, vh+vl)
 	}
@@ -633,11 +669,14 @@ func (a *floatAcc) commit() {
 	c.n += a.d.n
 	c.s, c.sl = ddAdd(c.s, c.sl, a.d.s, a.d.sl)
 	c.q, c.ql = ddAdd(c.q, c.ql, a.d.q, a.d.ql)
+	c.bs, c.bsl = ddAdd(c.bs, c.bsl, a.d.bs, a.d.bsl)
+	c.bq, c.bql = ddAdd(c.bq, c.bql, a.d.bq, a.d.bql)
 	c.nan, c.pinf, c.ninf = c.nan+a.d.nan, c.pinf+a.d.pinf, c.ninf+a.d.ninf
 	c.negz += a.d.negz
 	if c.n == 0 {
 		// No finite values left: drop the rounding residue.
 		c.s, c.sl, c.q, c.ql = 0, 0, 0, 0
+		c.bs, c.bsl, c.bq, c.bql = 0, 0, 0, 0
 	}
 	a.d = floatSums{}
 }
