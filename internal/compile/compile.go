@@ -7,7 +7,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
-	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -146,7 +145,7 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		if err != nil {
 			return 0, err
 		}
-		return cp.c.Add(op.NewRowNumber(n.Partition, exec.SortKeys(n.Order)), in), nil
+		return cp.c.Add(op.NewRowNumber(n.Partition, sortKeys(n.Order)), in), nil
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {
@@ -265,7 +264,7 @@ func (cp *compiler) aggregate(n *plan.Aggregate) (dataflow.NodeID, error) {
 	if err != nil {
 		return 0, err
 	}
-	aggs, err := exec.AggregateOps(n, columnNames(n.Input))
+	aggs, err := aggregateOps(n, columnNames(n.Input))
 	if err != nil {
 		return 0, err
 	}
@@ -287,7 +286,7 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	if err != nil {
 		return 0, err
 	}
-	order := exec.SortKeys(n.Order)
+	order := sortKeys(n.Order)
 	index := dataflow.NewArrangement(dataflow.ArrangementSpec{
 		Name: "refill index of " + sideName(n.Input), Columns: columnNames(n.Input), Key: n.Partition, Sort: order,
 	})

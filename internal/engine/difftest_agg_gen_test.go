@@ -66,6 +66,11 @@ func (g *gen) aggLit(c dcol) string {
 	if !c.notNull && g.chance(12) {
 		return "NULL"
 	}
+	if c.k == kNum && g.chance(8) {
+		// NaN is a value: sums, averages and variances with it are NaN,
+		// and it is the largest numeric.
+		return "'NaN'"
+	}
 	return g.valueLit(c)
 }
 

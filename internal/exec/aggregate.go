@@ -1,102 +1,442 @@
 package exec
 
 import (
-	"github.com/deltaview/deltaview/internal/dataflow"
-	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// AggregateOps translates an Aggregate's calls into the GroupBy operator's
-// aggregates. MIN and MAX of an argument that is not integer-ordered get an
-// arrangement of the input keyed by the group key and sorted by the
-// argument, which the operator owns and refills from; MIN and MAX of the
-// same argument share one. The operator keeps an integer-ordered
-// argument's values itself.
-func AggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
-	out := make([]op.Aggregate, len(n.Aggs))
-	indexes := map[string]*dataflow.Arrangement{} // MIN and MAX of one argument share one
-	for i, a := range n.Aggs {
-		f, ok := op.AggFuncByName(a.Name)
-		if a.Star {
-			f, ok = op.CountStar, true
-		}
-		if !ok {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", a.Name)
-		}
-		oa := op.Aggregate{Func: f, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
-		oa.OrderBy = SortKeys(a.OrderBy)
-		if (f == op.Min || f == op.Max) && !value.IntOrdered(a.Arg.Type().Kind) {
-			k := a.Arg.String()
-			if oa.Index = indexes[k]; oa.Index == nil {
-				oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{
-					Name: "refill index of " + a.Arg.String(), Columns: cols, Key: n.GroupBy,
-					Sort: []dataflow.SortKey{{Expr: a.Arg}},
-				})
-				oa.OwnIndex = true
-				indexes[k] = oa.Index
-			}
-		}
-		out[i] = oa
-	}
-	return out, nil
-}
+// The oracle's aggregates: each group's rows are collected, in input
+// order, and every aggregate is computed from them the way PostgreSQL
+// computes it, written for clarity and sharing nothing with the
+// incremental operators. Where PostgreSQL's result depends on the order it
+// reads the rows (float sums, the float variances' Youngs–Cramer
+// accumulation) the rows are taken in input order; DISTINCT feeds the
+// distinct values in ascending order, as PostgreSQL's sort does.
 
-// aggregate evaluates a grouping once, with the same operator a view uses,
-// fed the whole input as one batch.
+// aggregate evaluates a grouping from scratch.
 func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 	in, err := Run(n.Input, src)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, c := range n.Input.Columns() {
-		names = append(names, c.Name)
+	type group struct {
+		key  value.Row
+		rows []value.Row
 	}
-	aggs, err := AggregateOps(n, names)
-	if err != nil {
-		return nil, err
+	var groups []*group
+	if len(n.GroupBy) == 0 {
+		// A global aggregate has its one group even over no rows.
+		groups = append(groups, &group{})
 	}
-	g, err := op.NewGroupBy(n.GroupBy, aggs)
-	if err != nil {
-		return nil, err
-	}
-	batch := make(zset.ZSet, len(in))
-	for i, r := range in {
-		batch[i] = zset.Entry{Row: r, W: 1}
-	}
-	batch = zset.Consolidate(batch)
-	var out zset.ZSet
-	if len(batch) == 0 {
-		out = g.Initial()
-	} else {
-		delta, err := g.Step([]zset.ZSet{batch})
-		if err != nil {
+	byKey := map[string]*group{}
+	for _, r := range in {
+		if len(n.GroupBy) == 0 {
+			groups[0].rows = append(groups[0].rows, r)
+			continue
+		}
+		key := make(value.Row, len(n.GroupBy))
+		if err := evalInto(key, n.GroupBy, r); err != nil {
 			return nil, err
 		}
-		// A global aggregate's delta retracts its initial row.
-		out = zset.Add(g.Initial(), delta)
-	}
-	var rows []value.Row
-	for _, e := range out {
-		for k := int64(0); k < e.W; k++ {
-			rows = append(rows, e.Row)
+		enc := string(value.AppendRowKey(nil, key))
+		g := byKey[enc]
+		if g == nil {
+			g = &group{key: key}
+			byKey[enc] = g
+			groups = append(groups, g)
 		}
+		g.rows = append(g.rows, r)
 	}
-	return rows, nil
+	// In key order, so that a query without ORDER BY prints the same way
+	// every time.
+	slices.SortFunc(groups, func(a, b *group) int { return value.CompareRows(a.key, b.key) })
+	out := make([]value.Row, 0, len(groups))
+	for _, g := range groups {
+		row := slices.Clone(g.key)
+		for i := range n.Aggs {
+			v, err := evalAggregate(&n.Aggs[i], g.rows)
+			if err != nil {
+				return nil, err
+			}
+			row = append(row, v)
+		}
+		out = append(out, row)
+	}
+	return out, nil
 }
 
-// SortKeys returns a plan's sort keys as operators take them; nil for
-// none.
-func SortKeys(keys []plan.SortKey) []dataflow.SortKey {
-	if len(keys) == 0 {
-		return nil
+// aggInput is one row as an aggregate sees it: its argument, separator and
+// ORDER BY keys.
+type aggInput struct {
+	arg, sep value.Value
+	keys     []value.Value
+}
+
+// evalAggregate computes one aggregate call over a group's rows.
+func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
+	ins, err := aggInputs(a, rows)
+	if err != nil {
+		return value.Null, err
 	}
-	out := make([]dataflow.SortKey, len(keys))
-	for i, k := range keys {
-		out[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	switch a.Func {
+	case plan.AggCountStar:
+		return value.NewInt(value.Int8, int64(len(ins))), nil
+	case plan.AggStringAgg:
+		return stringAgg(ins), nil
+	case plan.AggArrayAgg:
+		return arrayAgg(ins), nil
 	}
-	return out
+	// The rest ignore NULL arguments.
+	var vals []value.Value
+	for _, in := range ins {
+		if !in.arg.IsNull() {
+			vals = append(vals, in.arg)
+		}
+	}
+	switch a.Func {
+	case plan.AggCount:
+		return value.NewInt(value.Int8, int64(len(vals))), nil
+	}
+	if len(vals) == 0 {
+		return value.Null, nil
+	}
+	switch a.Func {
+	case plan.AggBoolAnd, plan.AggBoolOr:
+		r := a.Func == plan.AggBoolAnd
+		for _, v := range vals {
+			if v.Bool() != r {
+				r = !r
+				break
+			}
+		}
+		return value.NewBool(r), nil
+	case plan.AggMin, plan.AggMax:
+		// As PostgreSQL's smaller and larger functions: the state is kept
+		// only when strictly better, so of equal values (1.0 and 1.00)
+		// the last wins.
+		best := vals[0]
+		for _, v := range vals[1:] {
+			c := value.Compare(best, v)
+			if a.Func == plan.AggMin && c >= 0 || a.Func == plan.AggMax && c <= 0 {
+				best = v
+			}
+		}
+		return best, nil
+	}
+	if vals[0].Kind().IsFloat() {
+		return floatAggregate(a.Func, vals)
+	}
+	return exactAggregate(a.Func, vals)
+}
+
+// aggInputs evaluates the call's FILTER, argument, separator and ORDER BY
+// keys over the rows, leaves out the rows the FILTER rejects and, for
+// DISTINCT, the repeated inputs, and orders the rest: by the ORDER BY
+// keys, and for string_agg and array_agg then by value and separator (the
+// engine's order where PostgreSQL leaves it to the input's).
+func aggInputs(a *plan.AggCall, rows []value.Row) ([]aggInput, error) {
+	var ins []aggInput
+	for _, r := range rows {
+		if a.Filter != nil {
+			ok, err := accepts(a.Filter, r)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		var in aggInput
+		var err error
+		if in.arg, err = evalOrNull(a.Arg, r); err != nil {
+			return nil, err
+		}
+		if in.sep, err = evalOrNull(a.Sep, r); err != nil {
+			return nil, err
+		}
+		for _, k := range a.OrderBy {
+			v, err := k.Expr.Eval(r)
+			if err != nil {
+				return nil, err
+			}
+			in.keys = append(in.keys, v)
+		}
+		ins = append(ins, in)
+	}
+	byArgs := func(x, y aggInput) int {
+		if c := value.Compare(x.arg, y.arg); c != 0 {
+			return c
+		}
+		return value.Compare(x.sep, y.sep)
+	}
+	if a.Distinct && !a.Star {
+		slices.SortStableFunc(ins, byArgs)
+		ins = slices.CompactFunc(ins, func(x, y aggInput) bool { return byArgs(x, y) == 0 })
+	}
+	ordered := a.Func.Has(plan.AggOrdered)
+	if len(a.OrderBy) > 0 || ordered {
+		slices.SortStableFunc(ins, func(x, y aggInput) int {
+			for i, k := range a.OrderBy {
+				if c := CompareKey(x.keys[i], y.keys[i], k.Desc, k.NullsFirst); c != 0 {
+					return c
+				}
+			}
+			if ordered {
+				return byArgs(x, y)
+			}
+			return 0
+		})
+	}
+	return ins, nil
+}
+
+func evalOrNull(e expr.Expr, r value.Row) (value.Value, error) {
+	if e == nil {
+		return value.Null, nil
+	}
+	return e.Eval(r)
+}
+
+// stringAgg joins the non-NULL values, each after the first preceded by
+// its own row's separator (a NULL separator adds nothing); NULL when there
+// are none.
+func stringAgg(ins []aggInput) value.Value {
+	var b []byte
+	first := true
+	for _, in := range ins {
+		if in.arg.IsNull() {
+			continue
+		}
+		if !first && !in.sep.IsNull() {
+			b = value.AppendText(b, in.sep)
+		}
+		b = value.AppendText(b, in.arg)
+		first = false
+	}
+	if first {
+		return value.Null
+	}
+	return value.NewText(value.Text, string(b))
+}
+
+// arrayAgg is the text form of the array of the values, NULLs included, as
+// PostgreSQL's array_out writes it; NULL over no rows.
+func arrayAgg(ins []aggInput) value.Value {
+	if len(ins) == 0 {
+		return value.Null
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, in := range ins {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if in.arg.IsNull() {
+			b.WriteString("NULL")
+			continue
+		}
+		s := string(value.AppendText(nil, in.arg))
+		// array_out quotes an element that is empty, reads as NULL, or
+		// holds a delimiter, a brace, a quote, a backslash or white space.
+		if s != "" && !strings.EqualFold(s, "NULL") && !strings.ContainsAny(s, "{}\",\\ \t\n\r\v\f") {
+			b.WriteString(s)
+			continue
+		}
+		b.WriteByte('"')
+		for _, c := range []byte(s) {
+			if c == '"' || c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return value.NewText(value.Text, b.String())
+}
+
+// exactAggregate is sum, avg, var_* or stddev_* of integers or numeric
+// (vals non-empty, no NULLs), as PostgreSQL's numeric aggregates compute
+// them: exact sums, a result scale that follows the inputs' scales.
+func exactAggregate(f plan.AggFunc, vals []value.Value) (value.Value, error) {
+	if f == plan.AggSum && (vals[0].Kind() == value.Int2 || vals[0].Kind() == value.Int4) {
+		// A bigint sum: 22003 beyond bigint.
+		sum := value.NewInt(value.Int8, 0)
+		for _, v := range vals {
+			var err error
+			if sum, err = value.Add(sum, value.NewInt(value.Int8, v.Int())); err != nil {
+				return value.Null, err
+			}
+		}
+		return sum, nil
+	}
+	nums := make([]value.Value, len(vals))
+	special := false
+	for i, v := range vals {
+		if v.Kind() != value.Numeric {
+			var err error
+			if v, err = value.Cast(v, value.NumericType, false); err != nil {
+				return value.Null, err
+			}
+		}
+		nums[i] = v
+		special = special || v.Decimal().Form != apd.Finite
+	}
+	// The sum, as numeric addition has it: the largest scale of its
+	// terms; NaN with a NaN or both infinities, else an infinity with one.
+	sum := nums[0]
+	for _, v := range nums[1:] {
+		var err error
+		if sum, err = value.Add(sum, v); err != nil {
+			return value.Null, err
+		}
+	}
+	count := numericOf(int64(len(nums)))
+	switch f {
+	case plan.AggSum:
+		return sum, nil
+	case plan.AggAvg:
+		return value.Div(sum, count)
+	}
+	sample := f == plan.AggVarSamp || f == plan.AggStddevSamp
+	if sample && len(nums) == 1 {
+		return value.Null, nil
+	}
+	if special {
+		return value.NewNumeric(&apd.Decimal{Form: apd.NaN}), nil
+	}
+	// PostgreSQL's numeric_stddev_internal: the numerator
+	// n·Σx² − (Σx)², exact at twice the sum's scale; 0 when it is not
+	// positive (scale 0); else divided by n·(n−1) or n·n at
+	// select_div_scale, and for a standard deviation the square root of
+	// that quotient rounded to the same scale.
+	sumSq := numericOf(0)
+	for _, v := range nums {
+		sq, err := value.Mul(v, v)
+		if err != nil {
+			return value.Null, err
+		}
+		if sumSq, err = value.Add(sumSq, sq); err != nil {
+			return value.Null, err
+		}
+	}
+	nSumSq, err := value.Mul(count, sumSq)
+	if err != nil {
+		return value.Null, err
+	}
+	sumSum, err := value.Mul(sum, sum)
+	if err != nil {
+		return value.Null, err
+	}
+	num, err := value.Sub(nSumSq, sumSum)
+	if err != nil {
+		return value.Null, err
+	}
+	if num.Decimal().Sign() <= 0 {
+		return numericOf(0), nil
+	}
+	n := int64(len(nums))
+	den := new(big.Int).Mul(big.NewInt(n), big.NewInt(n))
+	if sample {
+		den.Mul(big.NewInt(n), big.NewInt(n-1))
+	}
+	denv, err := value.Parse(den.String(), value.NumericType)
+	if err != nil {
+		return value.Null, err
+	}
+	variance, err := value.Div(num, denv)
+	if err != nil || f == plan.AggVarPop || f == plan.AggVarSamp {
+		return variance, err
+	}
+	return sqrtRounded(variance.Decimal()), nil
+}
+
+// numericOf is n as a numeric of scale 0.
+func numericOf(n int64) value.Value { return value.NewNumeric(apd.New(n, 0)) }
+
+// sqrtRounded is the square root of x ≥ 0 rounded half up at x's scale r:
+// floor(√(x·10^(2r+2))) has one digit more than wanted, and rounding it
+// away rounds the root.
+func sqrtRounded(x *apd.Decimal) value.Value {
+	r := int64(0)
+	if x.Exponent < 0 {
+		r = -int64(x.Exponent)
+	}
+	// x·10^(2r+2) = coefficient·10^(exponent+2r+2).
+	c, ok := new(big.Int).SetString(x.Coeff.String(), 10)
+	if !ok {
+		return value.Null
+	}
+	c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.Exponent)+2*r+2), nil))
+	c.Sqrt(c)
+	c.Add(c, big.NewInt(5))
+	c.Quo(c, big.NewInt(10))
+	d, _, err := apd.NewFromString(c.String())
+	if err != nil {
+		return value.Null
+	}
+	d.Exponent = -int32(r)
+	return value.NewNumeric(d)
+}
+
+// floatAggregate is sum, avg, var_* or stddev_* of real or double
+// precision (vals non-empty, no NULLs), in the rows' order as PostgreSQL
+// reads them: sum adds in the argument's type from the first value on
+// (float4pl, float8pl), 22003 when finite values overflow; avg and the
+// variances accumulate n, Σx and Sxx = Σ(x − mean)² in double precision by
+// Youngs and Cramer's update, as float8_accum does.
+func floatAggregate(f plan.AggFunc, vals []value.Value) (value.Value, error) {
+	if f == plan.AggSum {
+		sum := vals[0]
+		for _, v := range vals[1:] {
+			var err error
+			if sum, err = value.Add(sum, v); err != nil {
+				return value.Null, err
+			}
+		}
+		return sum, nil
+	}
+	var n, sx, sxx float64
+	for _, v := range vals {
+		x := v.Float()
+		oldN, oldSx := n, sx
+		n++
+		sx += x
+		if oldN > 0 {
+			t := x*n - sx
+			sxx += t * t / (n * oldN)
+			if math.IsInf(sx, 0) || math.IsInf(sxx, 0) {
+				if !math.IsInf(oldSx, 0) && !math.IsInf(x, 0) {
+					return value.Null, pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
+				}
+				sxx = math.NaN()
+			}
+		} else if math.IsNaN(x) || math.IsInf(x, 0) {
+			sxx = math.NaN()
+		}
+	}
+	var r float64
+	switch f {
+	case plan.AggAvg:
+		r = sx / n
+	case plan.AggVarPop, plan.AggStddevPop:
+		r = sxx / n
+	default:
+		if n <= 1 {
+			return value.Null, nil
+		}
+		r = sxx / (n - 1)
+	}
+	if f == plan.AggStddevPop || f == plan.AggStddevSamp {
+		r = math.Sqrt(r)
+	}
+	return value.NewFloat(value.Float8, r), nil
 }

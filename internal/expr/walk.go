@@ -160,3 +160,18 @@ func Columns(e Expr) []int {
 	slices.Sort(cols)
 	return slices.Compact(cols)
 }
+
+// Key renders e with its columns as positions, so that two expressions
+// have equal keys exactly when they compute the same thing over the same
+// row: names can collide (a.v and b.v of a join both print as v).
+func Key(e Expr) string {
+	if e == nil {
+		return ""
+	}
+	return Rewrite(e, func(x Expr) Expr {
+		if c, ok := x.(*Col); ok {
+			return &Col{Idx: c.Idx, T: c.T}
+		}
+		return x
+	}).String()
+}

@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,69 +17,83 @@ import (
 
 const module = "github.com/deltaview/deltaview"
 
-// layers lists the module's packages from top to bottom (see DESIGN §3),
-// relative to the module root ("" is the root package). A package may
-// import any package listed after it, never one listed before it.
-var layers = []string{
-	"bench", // the benchmark harness: the public API only
-	// Targets of views, public so that the root package links no driver.
-	"sink/postgres",
-	"sink/sqlite",
-	"",
-	"internal/sink", // external targets of views: may import the core, never imported by it
-	"internal/engine",
-	"internal/compile",
-	"internal/exec",
-	"internal/sql",
-	"internal/plan",
-	"internal/dataflow/op",
-	"internal/partial",
-	"internal/dataflow",
-	"internal/expr",
-	// Sources: outside input → typed change batches; the engine imports
-	// them, they import only the change kinds and values below.
-	"internal/source/changefeed",
-	"internal/source/copyfmt",
-	"internal/source",
-	"internal/delta",
-	"internal/zset",
-	"internal/resultfmt",
-	"internal/value",
-	"internal/pgerr",
-	"internal/intmap",
+// rule is what one module package may import from the module.
+type rule struct {
+	why   string   // the package's place, in a few words
+	deps  []string // module packages its non-test files import
+	tests []string // further module packages its tests import
 }
 
-// apart lists packages outside the layers, with the module packages each
-// may import.
-var apart = map[string][]string{
-	"cmd/deltaview":            {"", "bench"},                        // the CLI: a client of the public API only
-	"internal/pgtest":          nil,                                  // test-only: a throwaway PostgreSQL server
-	"internal/delta/deltatest": {"internal/delta", "internal/value"}, // test-only: text forms of changes
-	"internal/lint":            nil,
+// allow lists, for every module package (relative to the module root; ""
+// is the root package), exactly the module packages it imports. Imports
+// point down the layers: the public API over the engine, the engine over
+// the SQL front end, the compiler and the oracle, and those over the
+// plan, the operators and the values. The list is tight: an import not
+// listed, a listed one no file makes, and a listed package that does not
+// exist all fail the test.
+var allow = map[string]rule{
+	"": {why: "the public Go API over the engine; links no database driver",
+		deps:  []string{"internal/delta", "internal/engine", "internal/pgerr", "internal/resultfmt", "internal/sql", "internal/value", "internal/zset"},
+		tests: []string{"internal/pgtest"}},
+	"bench": {why: "the benchmark harness: the public API only",
+		deps: []string{""}},
+	"cmd/deltaview": {why: "the CLI: a client of the public API only",
+		deps: []string{"", "bench"}, tests: []string{"internal/pgtest"}},
+	"sink/postgres": {why: "a view kept in a PostgreSQL table, apart so that the root package links no driver",
+		deps: []string{"", "internal/sink"}, tests: []string{"internal/pgtest"}},
+	"sink/sqlite": {why: "a view kept in a SQLite table, apart so that the root package links no driver",
+		deps: []string{"", "internal/sink"}},
+	"internal/sink": {why: "external targets of views: imports the engine, never imported by it",
+		deps: []string{"internal/delta", "internal/engine", "internal/pgerr", "internal/value"}, tests: []string{"internal/pgtest"}},
+	"internal/engine": {why: "catalog, sessions, transactions and steps over every part of the core",
+		deps: []string{"internal/compile", "internal/dataflow", "internal/dataflow/op", "internal/delta", "internal/exec", "internal/expr",
+			"internal/intmap", "internal/partial", "internal/pgerr", "internal/plan", "internal/source", "internal/source/changefeed",
+			"internal/source/copyfmt", "internal/sql", "internal/value", "internal/zset"},
+		tests: []string{"internal/pgtest", "internal/resultfmt"}},
+	"internal/compile": {why: "a logical plan to a circuit of operators; maps the aggregate catalog to op's aggregates",
+		deps: []string{"internal/dataflow", "internal/dataflow/op", "internal/expr", "internal/pgerr", "internal/plan", "internal/value", "internal/zset"}},
+	"internal/exec": {why: "from-scratch evaluation and the oracle: shares no operator code",
+		deps: []string{"internal/expr", "internal/pgerr", "internal/plan", "internal/value"}},
+	"internal/sql": {why: "parse and bind to a logical plan; aggregates from the catalog in internal/plan",
+		deps: []string{"internal/expr", "internal/pgerr", "internal/plan", "internal/value"}},
+	"internal/plan": {why: "the logical plan and the aggregate catalog",
+		deps: []string{"internal/expr", "internal/pgerr", "internal/value"}},
+	"internal/dataflow/op": {why: "the operators; aggregates keyed by the catalog's identifiers",
+		deps: []string{"internal/dataflow", "internal/expr", "internal/pgerr", "internal/plan", "internal/value", "internal/zset"}},
+	"internal/partial": {why: "partial deltas through selection, projection and join",
+		deps: []string{"internal/dataflow", "internal/delta", "internal/expr", "internal/pgerr", "internal/value"}, tests: []string{"internal/delta/deltatest"}},
+	"internal/dataflow": {why: "the circuit runtime and arrangements",
+		deps: []string{"internal/expr", "internal/intmap", "internal/value", "internal/zset"}, tests: []string{"internal/pgerr"}},
+	"internal/expr": {why: "scalar expressions over values",
+		deps: []string{"internal/pgerr", "internal/value"}},
+	"internal/source/changefeed": {why: "Debezium and upsert input to change batches",
+		deps: []string{"internal/delta", "internal/pgerr", "internal/source", "internal/value"}},
+	"internal/source/copyfmt": {why: "COPY text and CSV input to change batches",
+		deps: []string{"internal/pgerr", "internal/source", "internal/value"}},
+	"internal/source": {why: "outside input to typed change batches: the change kinds and values only",
+		deps: []string{"internal/delta", "internal/pgerr", "internal/value"}},
+	"internal/delta": {why: "the change kinds",
+		deps: []string{"internal/pgerr", "internal/value"}, tests: []string{"internal/delta/deltatest"}},
+	"internal/zset": {why: "Z-sets of rows",
+		deps: []string{"internal/value"}},
+	"internal/resultfmt": {why: "result sets as text, CSV and JSON",
+		deps: []string{"internal/value"}, tests: []string{"internal/pgtest"}},
+	"internal/value": {why: "typed values, rows, encodings",
+		deps: []string{"internal/pgerr"}},
+	"internal/pgerr":           {why: "errors with SQLSTATE"},
+	"internal/intmap":          {why: "integer-keyed maps"},
+	"internal/pgtest":          {why: "test-only: a throwaway PostgreSQL server"},
+	"internal/delta/deltatest": {why: "test-only: text forms of changes", deps: []string{"internal/delta", "internal/value"}},
+	"internal/lint":            {why: "tests of the source tree's shape"},
 }
 
-// testOnly are packages that only tests may import; every package's
-// _test.go files may import them, in addition to what the package may.
+// testOnly are packages that only tests may import.
 var testOnly = []string{"internal/pgtest", "internal/delta/deltatest"}
 
-// allowed returns the module packages pkg may import, and whether pkg is
-// listed at all.
-func allowed(pkg string) (map[string]bool, bool) {
-	ok := map[string]bool{}
-	if deps, found := apart[pkg]; found {
-		for _, d := range deps {
-			ok[d] = true
-		}
-		return ok, true
-	}
-	i := slices.Index(layers, pkg)
-	if i < 0 {
-		return nil, false
-	}
-	for _, d := range layers[i+1:] {
-		ok[d] = true
-	}
-	return ok, true
+// never are imports no entry of allow may grant.
+var never = []struct{ pkg, prefix, why string }{
+	{"internal/sql", "internal/dataflow", "the binder knows aggregates by the catalog in internal/plan, never by the runtime"},
+	{"internal/exec", "internal/dataflow", "the oracle computes everything itself: a bug in the operators must not hide in it"},
 }
 
 // moduleRoot finds the directory holding the module's go.mod.
@@ -170,36 +186,68 @@ func show(pkg string) string {
 	return pkg
 }
 
-// TestLayers fails when a package imports a module package above it, when
-// a non-test file imports a test-only package, or when a package is not
-// listed in the layers.
+// TestLayers fails when a package imports a module package its entry in
+// allow does not list, or when allow is not exactly the imports made.
 func TestLayers(t *testing.T) {
 	pkgs := scan(t, moduleRoot(t))
 	if pkgs["internal/lint"] == nil {
 		t.Fatal("the scan did not find this package; is the module root right?")
 	}
-	for _, p := range check(pkgs) {
+	for _, p := range check(pkgs, allow) {
 		t.Error(p)
 	}
 }
 
-// check returns the violations in pkgs, sorted.
-func check(pkgs map[string]*pkgImports) []string {
+// check returns the differences between pkgs' imports and the allow-list
+// rules, sorted, each saying what to change.
+func check(pkgs map[string]*pkgImports, rules map[string]rule) []string {
 	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	for pkg, p := range pkgs {
-		ok, listed := allowed(pkg)
+		r, listed := rules[pkg]
 		if !listed {
-			problems = append(problems, show(pkg)+": not listed; add it to layers (or apart) in internal/lint/layers_test.go at its place in DESIGN §3")
+			add("%s: not listed; add to allow in internal/lint/layers_test.go: %q: {why: \"…\", deps: %s, tests: %s}",
+				show(pkg), pkg, goList(slices.Sorted(maps.Keys(p.lib))), goList(testExtra(pkg, p)))
 			continue
 		}
 		for dep, files := range p.lib {
-			if !ok[dep] {
-				problems = append(problems, show(pkg)+" may not import "+show(dep)+" ("+strings.Join(files, ", ")+")")
+			switch {
+			case slices.Contains(testOnly, dep):
+				add("%s may not import test-only %s outside its tests (%s)", show(pkg), show(dep), strings.Join(files, ", "))
+			case !slices.Contains(r.deps, dep):
+				add("%s may not import %s (%s); if it should, add %q to allow[%q].deps", show(pkg), show(dep), strings.Join(files, ", "), dep, pkg)
 			}
 		}
 		for dep, files := range p.test {
-			if !ok[dep] && !slices.Contains(testOnly, dep) && dep != pkg {
-				problems = append(problems, show(pkg)+" tests may not import "+show(dep)+" ("+strings.Join(files, ", ")+")")
+			if dep != pkg && !slices.Contains(r.deps, dep) && !slices.Contains(r.tests, dep) {
+				add("%s tests may not import %s (%s); if they should, add %q to allow[%q].tests", show(pkg), show(dep), strings.Join(files, ", "), dep, pkg)
+			}
+		}
+		for _, dep := range r.deps {
+			if _, ok := p.lib[dep]; !ok {
+				add("allow[%q].deps lists %s, which no non-test file of %s imports; remove it", pkg, show(dep), show(pkg))
+			}
+		}
+		for _, dep := range r.tests {
+			if !slices.Contains(testExtra(pkg, p), dep) {
+				add("allow[%q].tests lists %s, which only its tests should import and none does; remove it", pkg, show(dep))
+			}
+		}
+	}
+	for pkg, r := range rules {
+		if pkgs[pkg] == nil {
+			add("allow lists %s, which does not exist; remove it", show(pkg))
+		}
+		for _, dep := range slices.Concat(r.deps, r.tests) {
+			if _, ok := rules[dep]; !ok && pkgs[dep] == nil {
+				add("allow[%q] lists %s, which does not exist; remove it", pkg, show(dep))
+			}
+		}
+		for _, n := range never {
+			for _, dep := range r.deps {
+				if pkg == n.pkg && (dep == n.prefix || strings.HasPrefix(dep, n.prefix+"/")) {
+					add("%s may never import %s: %s", show(pkg), show(dep), n.why)
+				}
 			}
 		}
 	}
@@ -207,20 +255,42 @@ func check(pkgs map[string]*pkgImports) []string {
 	return problems
 }
 
+// testExtra are the module packages p's tests import beyond what its
+// non-test files do and itself, sorted.
+func testExtra(pkg string, p *pkgImports) []string {
+	var out []string
+	for dep := range p.test {
+		if _, lib := p.lib[dep]; !lib && dep != pkg {
+			out = append(out, dep)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// goList prints a list of package names as Go source.
+func goList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = strconv.Quote(s)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
+}
+
 func TestCheck(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"go.mod":                          "module " + module + "\n",
-		"api.go":                          `package deltaview; import _ "` + module + `/internal/engine"`,
-		"internal/value/v.go":             `package value; import _ "` + module + `/internal/zset"`,
-		"internal/value/v_test.go":        `package value_test; import (_ "` + module + `/internal/value"; _ "` + module + `/internal/pgtest")`,
-		"internal/zset/z.go":              `package zset; import (_ "fmt"; _ "` + module + `/internal/value")`,
-		"internal/zset/z_test.go":         `package zset; import _ "` + module + `/internal/expr"`,
-		"internal/engine/e.go":            `package engine; import _ "` + module + `/internal/pgtest"`,
-		"internal/newpkg/n.go":            `package newpkg`,
-		"internal/engine/testdata/x.go":   `package x; import _ "` + module + `"`,
-		"cmd/deltaview/main.go":           `package main; import _ "` + module + `"`,
-		"internal/dataflow/op/op_test.go": `package op; import _ "` + module + `/internal/engine"`,
+		"go.mod":                        "module " + module + "\n",
+		"api.go":                        `package deltaview; import _ "` + module + `/internal/engine"`,
+		"internal/engine/e.go":          `package engine; import (_ "` + module + `/internal/value"; _ "` + module + `/internal/pgtest"; _ "` + module + `/internal/dataflow")`,
+		"internal/engine/e_test.go":     `package engine_test; import (_ "` + module + `/internal/engine"; _ "` + module + `/internal/pgtest"; _ "` + module + `/internal/zset")`,
+		"internal/value/v.go":           `package value; import _ "fmt"`,
+		"internal/pgtest/p.go":          `package pgtest`,
+		"internal/dataflow/d.go":        `package dataflow`,
+		"internal/zset/z.go":            `package zset; import _ "` + module + `/internal/value"`,
+		"internal/sql/s.go":             `package sql; import _ "` + module + `/internal/dataflow"`,
+		"internal/newpkg/n.go":          `package newpkg; import _ "` + module + `/internal/value"`,
+		"internal/engine/testdata/x.go": `package x; import _ "` + module + `"`,
 	}
 	for name, text := range files {
 		path := filepath.Join(root, name)
@@ -231,41 +301,51 @@ func TestCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := strings.Join(check(scan(t, root)), "\n")
-	want := strings.Join([]string{
-		"internal/dataflow/op tests may not import internal/engine (internal/dataflow/op/op_test.go)",
-		"internal/engine may not import internal/pgtest (internal/engine/e.go)",
-		"internal/newpkg: not listed; add it to layers (or apart) in internal/lint/layers_test.go at its place in DESIGN §3",
-		"internal/value may not import internal/zset (internal/value/v.go)",
-		"internal/zset tests may not import internal/expr (internal/zset/z_test.go)",
-	}, "\n")
+	rules := map[string]rule{
+		"":                  {deps: []string{"internal/engine"}},
+		"internal/engine":   {deps: []string{"internal/value", "internal/expr"}, tests: []string{"internal/pgtest"}},
+		"internal/value":    {},
+		"internal/pgtest":   {},
+		"internal/dataflow": {},
+		"internal/zset":     {deps: []string{"internal/value"}},
+		"internal/sql":      {deps: []string{"internal/dataflow"}},
+		"internal/gone":     {deps: []string{"internal/value"}},
+	}
+	got := strings.Join(check(scan(t, root), rules), "\n")
+	wantList := []string{
+		`allow lists internal/gone, which does not exist; remove it`,
+		`allow["internal/engine"] lists internal/expr, which does not exist; remove it`,
+		`allow["internal/engine"].deps lists internal/expr, which no non-test file of internal/engine imports; remove it`,
+		`internal/engine may not import internal/dataflow (internal/engine/e.go); if it should, add "internal/dataflow" to allow["internal/engine"].deps`,
+		`internal/engine may not import test-only internal/pgtest outside its tests (internal/engine/e.go)`,
+		`internal/engine tests may not import internal/zset (internal/engine/e_test.go); if they should, add "internal/zset" to allow["internal/engine"].tests`,
+		`allow["internal/engine"].tests lists internal/pgtest, which only its tests should import and none does; remove it`,
+		`internal/newpkg: not listed; add to allow in internal/lint/layers_test.go: "internal/newpkg": {why: "…", deps: []string{"internal/value"}, tests: []string{}}`,
+		`internal/sql may never import internal/dataflow: the binder knows aggregates by the catalog in internal/plan, never by the runtime`,
+	}
+	sort.Strings(wantList)
+	want := strings.Join(wantList, "\n")
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
-// TestTable checks that the table itself is consistent.
+// TestTable checks that the table itself is consistent: no package may
+// import a test-only package outside its tests, and each entry says why.
 func TestTable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, p := range layers {
-		if seen[p] {
-			t.Errorf("%s listed twice", show(p))
+	for p, r := range allow {
+		if r.why == "" {
+			t.Errorf("allow[%q] says not why", p)
 		}
-		seen[p] = true
-	}
-	for p, deps := range apart {
-		if seen[p] {
-			t.Errorf("%s is both in layers and apart", show(p))
-		}
-		for _, d := range deps {
+		for _, d := range r.deps {
 			if slices.Contains(testOnly, d) {
 				t.Errorf("%s may import test-only %s", show(p), d)
 			}
 		}
-	}
-	for _, p := range testOnly {
-		if seen[p] {
-			t.Errorf("test-only %s is in layers: nothing could import it safely", p)
+		for _, d := range r.tests {
+			if slices.Contains(r.deps, d) {
+				t.Errorf("allow[%q] lists %s in both deps and tests", p, d)
+			}
 		}
 	}
 }

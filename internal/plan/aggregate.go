@@ -10,7 +10,8 @@ import (
 
 // AggCall is one aggregate function call of an Aggregate.
 type AggCall struct {
-	Name     string    // the SQL name: count, sum, …; count(*) has Star set
+	Name     string    // the SQL name as written: count, sum, variance, …
+	Func     AggFunc   // the catalog's entry; AggCountStar for count(*)
 	Star     bool      // count(*)
 	Arg      expr.Expr // over the input row; nil for count(*)
 	Sep      expr.Expr // string_agg's separator

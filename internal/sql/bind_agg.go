@@ -5,7 +5,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/deltaview/deltaview/internal/dataflow/op"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -51,12 +50,7 @@ func hasAggregate(n *pg_query.Node) bool {
 	return found
 }
 
-func isAggregateName(name string) bool {
-	if _, ok := op.AggFuncByName(name); ok {
-		return true
-	}
-	return aggregateNames[name]
-}
+func isAggregateName(name string) bool { return plan.IsAggName(name) }
 
 // forEachChild calls fn on the expression children of n that can hold an
 // aggregate call.
@@ -282,7 +276,7 @@ func colName(e expr.Expr) string {
 func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	as := b.agg
 	name := opName(f.Funcname)
-	fn, ok := op.AggFuncByName(name)
+	fn, ok := plan.LookupAgg(name)
 	if !ok {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
 	}
@@ -293,15 +287,15 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
 	}
-	call := plan.AggCall{Name: name, Distinct: f.AggDistinct}
+	call := plan.AggCall{Name: name, Func: fn, Distinct: f.AggDistinct}
 	argType := value.UnknownType
 	switch {
 	case f.AggStar:
 		if name != "count" {
 			return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "%s(*) must be used to call a parameterless aggregate function", name)
 		}
-		call.Star = true
-	case fn == op.StringAgg:
+		call.Star, call.Func = true, plan.AggCountStar
+	case fn.Has(plan.AggSeparated):
 		if len(f.Args) != 2 {
 			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function string_agg with %d arguments does not exist", len(f.Args))
 		}
@@ -314,14 +308,14 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		}
 		fallthrough
 	default:
-		if len(f.Args) < 1 || fn != op.StringAgg && len(f.Args) != 1 {
+		if len(f.Args) < 1 || !fn.Has(plan.AggSeparated) && len(f.Args) != 1 {
 			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
 		}
 		arg, err := b.bindExpr(as.input, f.Args[0])
 		if err != nil {
 			return nil, err
 		}
-		if arg.Type().Kind == value.Unknown || fn == op.StringAgg {
+		if arg.Type().Kind == value.Unknown || fn.Has(plan.AggSeparated) {
 			if arg, err = b.coerce(arg, value.TextType, f.Location); err != nil {
 				return nil, err
 			}
@@ -329,11 +323,7 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		call.Arg = arg
 		argType = arg.Type()
 	}
-	af := fn
-	if call.Star {
-		af = op.CountStar
-	}
-	t, err := op.AggResultType(af, argType)
+	t, err := call.Func.ResultType(argType)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
@@ -366,20 +356,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	return &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, nil
 }
 
-// exprKey renders e with columns as positions, so that two expressions
-// have equal keys exactly when they compute the same thing over the same
-// row (names can collide: two aggregates are both named sum).
-func exprKey(e expr.Expr) string {
-	if e == nil {
-		return ""
-	}
-	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
-		if c, ok := x.(*expr.Col); ok {
-			return &expr.Col{Idx: c.Idx, T: c.T}
-		}
-		return x
-	}).String()
-}
+// exprKey is expr.Key: two bound expressions are the same when they
+// compute the same thing over the same row.
+func exprKey(e expr.Expr) string { return expr.Key(e) }
 
 func aggKey(a *plan.AggCall) string {
 	k := a.Name + "|" + exprKey(a.Arg) + "|" + exprKey(a.Sep) + "|" + exprKey(a.Filter)

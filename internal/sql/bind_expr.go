@@ -13,8 +13,54 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// bindExpr binds a scalar expression over the columns of s.
+// bindExpr binds a scalar expression over the columns of s, with strict
+// operations on a NULL constant folded to NULL (see foldNull).
 func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
+	e, err := b.bindExprNode(s, n)
+	if err != nil || e == nil {
+		return e, err
+	}
+	return foldNull(e), nil
+}
+
+// foldNull replaces each strict operation with a NULL constant operand (a
+// cast, arithmetic, a comparison, ||, a strict function) by a NULL of its
+// type, bottom-up, as PostgreSQL's planner does before any row is read: so
+// that (x + NULL) <= CAST(n AS integer) is NULL without converting n, which
+// may fail (NaN), in PostgreSQL too.
+func foldNull(e expr.Expr) expr.Expr {
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		var kids []expr.Expr
+		switch n := x.(type) {
+		case *expr.Cast:
+			kids = []expr.Expr{n.E}
+		case *expr.Arith:
+			kids = []expr.Expr{n.L, n.R}
+		case *expr.Neg:
+			kids = []expr.Expr{n.E}
+		case *expr.Concat:
+			kids = []expr.Expr{n.L, n.R}
+		case *expr.Cmp:
+			kids = []expr.Expr{n.L, n.R}
+		case *expr.Func:
+			if n.Def == nil || !n.Def.Strict {
+				return x
+			}
+			kids = n.Args
+		default:
+			return x
+		}
+		for _, k := range kids {
+			if c, ok := k.(*expr.Const); ok && c.V.IsNull() {
+				return &expr.Const{V: value.Null, T: x.Type()}
+			}
+		}
+		return x
+	})
+}
+
+// bindExprNode binds n; bindExpr folds the result.
+func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	if b.agg != nil && s == b.agg.post {
 		if e, err := b.bindAggregated(n); e != nil || err != nil {
 			return e, err
@@ -586,13 +632,6 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 		out.Whens = append(out.Whens, expr.When{Cond: cond, Result: res[i]})
 	}
 	return out, nil
-}
-
-// aggregateNames are refused until aggregates are maintained.
-var aggregateNames = map[string]bool{
-	"count": true, "sum": true, "avg": true, "min": true, "max": true, "string_agg": true, "array_agg": true,
-	"bool_and": true, "bool_or": true, "every": true, "stddev": true, "variance": true, "var_pop": true,
-	"var_samp": true, "stddev_pop": true, "stddev_samp": true, "json_agg": true, "jsonb_agg": true,
 }
 
 func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -35,7 +36,7 @@ type countAcc struct {
 	n, dn int64
 }
 
-func newCountAcc(s *aggSpec) accum { return &countAcc{star: s.Func == CountStar} }
+func newCountAcc(s *aggSpec) accum { return &countAcc{star: s.Func == plan.AggCountStar} }
 
 func (a *countAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	a.dn = 0
@@ -65,7 +66,7 @@ type boolAcc struct {
 	nt, nf, dt, df int64
 }
 
-func newBoolAcc(s *aggSpec) accum { return &boolAcc{and: s.Func == BoolAnd} }
+func newBoolAcc(s *aggSpec) accum { return &boolAcc{and: s.Func == plan.AggBoolAnd} }
 
 func (a *boolAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	a.dt, a.df = 0, 0
@@ -250,7 +251,7 @@ func (s *exactSums) plus(o *exactSums) {
 
 // exactAcc is sum, avg, var_* or stddev_* of integers or numeric.
 type exactAcc struct {
-	f    AggFunc
+	f    plan.AggFunc
 	kind value.Kind
 	cur  exactSums
 	d    *exactSums // staged delta, from the step's pool
@@ -258,7 +259,7 @@ type exactAcc struct {
 
 func newExactAcc(s *aggSpec) accum { return &exactAcc{f: s.Func, kind: s.in} }
 
-func (a *exactAcc) squares() bool { return a.f != Sum && a.f != Avg }
+func (a *exactAcc) squares() bool { return a.f != plan.AggSum && a.f != plan.AggAvg }
 
 func (a *exactAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	a.d = c.exactSums()
@@ -287,7 +288,10 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 	if n < 0 || nan < 0 || pinf < 0 || ninf < 0 {
 		return value.Null, errNegativeCount()
 	}
-	if n == 0 || (n == 1 && (a.f == VarSamp || a.f == StddevSamp)) {
+	// n counts the finite values; NaN and the infinities are values too:
+	// the sum of NaN alone is NaN, the sample variance of one infinity
+	// NULL, as PostgreSQL's N counts them.
+	if all := n + nan + pinf + ninf; all == 0 || (all == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
 		return value.Null, nil
 	}
 	// The sum, exact, at the largest scale present.
@@ -299,7 +303,7 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		quantize(sum, dscale)
 	} else {
 		total := cur.s.add(d.s)
-		if a.f == Sum && a.kind != value.Int8 {
+		if a.f == plan.AggSum && a.kind != value.Int8 {
 			if !total.isInt64() {
 				return value.Null, pgerr.New(pgerr.NumericOutOfRange, "bigint out of range")
 			}
@@ -317,9 +321,9 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		return numNegInf, nil
 	}
 	switch a.f {
-	case Sum:
+	case plan.AggSum:
 		return newNumeric(sum), nil
-	case Avg:
+	case plan.AggAvg:
 		return value.Div(newNumeric(sum), numericInt(n))
 	}
 	// Variance: (n·Σx² − (Σx)²) / (n·n) or / (n·(n−1)), the numerator at
@@ -339,12 +343,12 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		return numZero, nil
 	}
 	den := mul64(n, n)
-	if a.f == VarSamp || a.f == StddevSamp {
+	if a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp {
 		den = mul64(n, n-1)
 	}
 	den.setDecimal(t)
 	v, err := value.Div(newNumeric(num), newNumeric(t))
-	if err != nil || a.f == VarPop || a.f == VarSamp {
+	if err != nil || a.f == plan.AggVarPop || a.f == plan.AggVarSamp {
 		return v, err
 	}
 	return numericSqrt(v.Decimal()), nil
@@ -479,11 +483,18 @@ func (c *stepCtx) exactSums() *exactSums {
 // in real. NaN and ±Infinity are counted apart: a sum or avg is NaN with any
 // NaN or with both infinities, else ±Infinity with one; a variance with any
 // of them is NaN.
+//
+// Squares of values beyond about 2⁵¹¹ overflow: the sums of the values
+// scaled by 2⁻⁶⁰⁰ (bs, bq) are kept beside, and the variance is computed
+// from them when the unscaled ones overflow, so that 1e200 and 1e200 have
+// variance 0 as in PostgreSQL, and a variance beyond double precision
+// fails with 22003 as there.
 type floatSums struct {
-	n               int64
-	s, sl, q, ql    float64
-	nan, pinf, ninf int64
-	negz            int64 // of the n finite values, the negative zeros
+	n                int64
+	s, sl, q, ql     float64
+	bs, bsl, bq, bql float64 // sums of the values scaled by 2^-bigShift
+	nan, pinf, ninf  int64
+	negz             int64 // of the n finite values, the negative zeros
 }
 
 // twoSum returns a+b as hi + lo exactly.
@@ -540,11 +551,23 @@ func (s *floatSums) add(x float64, w int64) {
 	qh, ql := ddMul(x, 0, x, 0)
 	qh, ql = ddMul(qh, ql, fw, 0)
 	s.q, s.ql = ddAdd(s.q, s.ql, qh, ql)
+	x = math.Ldexp(x, -bigShift)
+	ph, pl = ddMul(x, 0, fw, 0)
+	s.bs, s.bsl = ddAdd(s.bs, s.bsl, ph, pl)
+	qh, ql = ddMul(x, 0, x, 0)
+	qh, ql = ddMul(qh, ql, fw, 0)
+	s.bq, s.bql = ddAdd(s.bq, s.bql, qh, ql)
 }
+
+func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
+
+// bigShift scales values for the overflow sums: 2^(1024−600) squared stays
+// below double precision's range, with room for 2^100 values.
+const bigShift = 600
 
 // floatAcc is sum, avg, var_* or stddev_* of real or double precision.
 type floatAcc struct {
-	f      AggFunc
+	f      plan.AggFunc
 	kind   value.Kind
 	cur, d floatSums
 }
@@ -565,17 +588,17 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	if finite < 0 || nan < 0 || pinf < 0 || ninf < 0 {
 		return value.Null, errNegativeCount()
 	}
-	if n == 0 || (n == 1 && (a.f == VarSamp || a.f == StddevSamp)) {
+	if n == 0 || (n == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
 		return value.Null, nil
 	}
 	out := value.Float8
-	if a.f == Sum {
+	if a.f == plan.AggSum {
 		out = a.kind
 	}
 	if nan > 0 || pinf > 0 || ninf > 0 {
 		r := math.NaN()
 		switch {
-		case a.f != Sum && a.f != Avg || nan > 0 || pinf > 0 && ninf > 0:
+		case a.f != plan.AggSum && a.f != plan.AggAvg || nan > 0 || pinf > 0 && ninf > 0:
 		case pinf > 0:
 			r = math.Inf(1)
 		default:
@@ -585,18 +608,25 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	}
 	sh, sl := ddAdd(cur.s, cur.sl, d.s, d.sl)
 	switch a.f {
-	case Sum:
+	case plan.AggSum:
 		if cur.negz+d.negz == finite {
 			// PostgreSQL's sum starts from the first value, so a sum of
 			// negative zeros only is -0; any other value makes it +0.
 			return value.NewFloat(out, math.Copysign(0, -1)), nil
 		}
 		return floatOut(out, sh+sl)
-	case Avg:
+	case plan.AggAvg:
 		qh, ql := ddDiv(sh, sl, float64(n), 0)
 		return floatOut(out, qh+ql)
 	}
 	qh, ql := ddAdd(cur.q, cur.ql, d.q, d.ql)
+	scale := 0
+	if !isFinite(qh) || !isFinite(sh) {
+		// An overflow: NaN where a double-double product met infinity.
+		sh, sl = ddAdd(cur.bs, cur.bsl, d.bs, d.bsl)
+		qh, ql = ddAdd(cur.bq, cur.bql, d.bq, d.bql)
+		scale = 2 * bigShift
+	}
 	// Σx² − (Σx)²/n
 	th, tl := ddMul(sh, sl, sh, sl)
 	th, tl = ddDiv(th, tl, float64(n), 0)
@@ -604,12 +634,19 @@ func (a *floatAcc) stage(_ *stepCtx, ch []aggChange) (value.Value, error) {
 	if nh+nl <= 0 {
 		return value.NewFloat(out, 0), nil
 	}
+	if scale > 0 && math.IsInf(math.Ldexp(nh+nl, scale), 0) {
+		// PostgreSQL's n·variance overflows.
+		return value.Null, pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
+	}
 	den := float64(n)
-	if a.f == VarSamp || a.f == StddevSamp {
+	if a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp {
 		den = float64(n - 1)
 	}
 	vh, vl := ddDiv(nh, nl, den, 0)
-	if a.f == VarPop || a.f == VarSamp {
+	if scale > 0 {
+		vh, vl = math.Ldexp(vh, scale), math.Ldexp(vl, scale)
+	}
+	if a.f == plan.AggVarPop || a.f == plan.AggVarSamp {
 		return floatOut(out, vh+vl)
 	}
 	// The square root of a double-double: one Newton step from the
@@ -632,11 +669,14 @@ func (a *floatAcc) commit() {
 	c.n += a.d.n
 	c.s, c.sl = ddAdd(c.s, c.sl, a.d.s, a.d.sl)
 	c.q, c.ql = ddAdd(c.q, c.ql, a.d.q, a.d.ql)
+	c.bs, c.bsl = ddAdd(c.bs, c.bsl, a.d.bs, a.d.bsl)
+	c.bq, c.bql = ddAdd(c.bq, c.bql, a.d.bq, a.d.bql)
 	c.nan, c.pinf, c.ninf = c.nan+a.d.nan, c.pinf+a.d.pinf, c.ninf+a.d.ninf
 	c.negz += a.d.negz
 	if c.n == 0 {
 		// No finite values left: drop the rounding residue.
 		c.s, c.sl, c.q, c.ql = 0, 0, 0, 0
+		c.bs, c.bsl, c.bq, c.bql = 0, 0, 0, 0
 	}
 	a.d = floatSums{}
 }

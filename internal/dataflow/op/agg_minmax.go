@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -53,7 +54,7 @@ type reserveEntry struct {
 }
 
 func newMinMaxAcc(s *aggSpec) accum {
-	return &minMaxAcc{max: s.Func == Max, k: s.Reserve}
+	return &minMaxAcc{max: s.Func == plan.AggMax, k: s.Reserve}
 }
 
 // cmp orders values best first.

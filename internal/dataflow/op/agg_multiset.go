@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/tidwall/btree"
 )
@@ -184,7 +185,7 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	// Walk the committed elements and the changes together, in order.
 	b := c.buf[:0]
 	first := true
-	isArray := a.spec.Func == ArrayAgg
+	isArray := a.spec.Func == plan.AggArrayAgg
 	var err error
 	put := func(vals []value.Value, n int64) {
 		if n < 0 {

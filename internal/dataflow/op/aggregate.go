@@ -12,6 +12,7 @@ import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -56,66 +57,10 @@ type GroupBy struct {
 
 var _ dataflow.Operator = (*GroupBy)(nil)
 
-// AggFunc is an aggregate function.
-type AggFunc uint8
-
-// The aggregate functions. Variance is var_samp, Stddev is stddev_samp and
-// Every is bool_and, as in PostgreSQL; AggFuncByName maps every name.
-const (
-	CountStar AggFunc = iota // count(*)
-	Count                    // count(x): the non-NULL values
-	Sum
-	Avg
-	VarPop
-	VarSamp
-	StddevPop
-	StddevSamp
-	BoolAnd
-	BoolOr
-	Min
-	Max
-	StringAgg
-	ArrayAgg
-	numAggFuncs
-)
-
-var aggNames = [numAggFuncs]string{
-	CountStar: "count", Count: "count", Sum: "sum", Avg: "avg",
-	VarPop: "var_pop", VarSamp: "var_samp", StddevPop: "stddev_pop", StddevSamp: "stddev_samp",
-	BoolAnd: "bool_and", BoolOr: "bool_or", Min: "min", Max: "max",
-	StringAgg: "string_agg", ArrayAgg: "array_agg",
-}
-
-func (f AggFunc) String() string {
-	if f < numAggFuncs {
-		return aggNames[f]
-	}
-	return fmt.Sprintf("aggfunc(%d)", int(f))
-}
-
-// AggFuncByName resolves an aggregate's SQL name (lower case): variance,
-// stddev and every are the aliases of var_samp, stddev_samp and bool_and.
-// count resolves to Count; count(*) is CountStar, which the caller picks.
-func AggFuncByName(name string) (AggFunc, bool) {
-	switch name {
-	case "variance":
-		return VarSamp, true
-	case "stddev":
-		return StddevSamp, true
-	case "every":
-		return BoolAnd, true
-	}
-	for f := Count; f < numAggFuncs; f++ {
-		if aggNames[f] == name {
-			return f, true
-		}
-	}
-	return 0, false
-}
-
 // Aggregate is one aggregate of a GroupBy.
 type Aggregate struct {
-	Func AggFunc
+	// Func is the catalog's aggregate.
+	Func plan.AggFunc
 	// Arg is the argument; nil for count(*).
 	Arg expr.Expr
 	// Sep is string_agg's separator, evaluated per row: each value after
@@ -248,34 +193,31 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	sets := map[string]int{} // argument and FILTER → value set
 	for _, a := range aggs {
 		s := aggSpec{Aggregate: a, set: -1}
-		if a.Func >= numAggFuncs {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "unknown aggregate %s", a.Func)
-		}
 		argType := value.UnknownType
-		if a.Func != CountStar {
+		if a.Func != plan.AggCountStar {
 			if a.Arg == nil {
 				return nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", a.Func)
 			}
 			argType = a.Arg.Type()
 			s.width = 1
 		}
-		if a.Func == StringAgg {
+		if a.Func == plan.AggStringAgg {
 			if a.Sep == nil {
 				return nil, pgerr.New(pgerr.UndefinedFunction, "function string_agg(%s) does not exist", argType)
 			}
 			s.width++
 		}
-		if len(a.OrderBy) > 0 && a.Func != StringAgg && a.Func != ArrayAgg {
+		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in %s is not supported", a.Func)
 		}
 		s.width += len(a.OrderBy)
-		t, err := AggResultType(a.Func, argType)
+		t, err := a.Func.ResultType(argType)
 		if err != nil {
 			return nil, err
 		}
 		s.typ, s.in, s.slot = t, argType.Kind, slot
 		slot += s.width
-		if a.Func == Min || a.Func == Max {
+		if a.Func == plan.AggMin || a.Func == plan.AggMax {
 			if s.Reserve <= 0 {
 				s.Reserve = DefaultReserve
 			}
@@ -283,9 +225,10 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 				if a.Index != nil {
 					return nil, pgerr.New(pgerr.Internal, "%s of %s keeps its groups' values and takes no index", a.Func, argType)
 				}
-				k := a.Arg.String()
+				// By position: a.v and b.v of a join print alike.
+				k := expr.Key(a.Arg)
 				if a.Filter != nil {
-					k += " FILTER " + a.Filter.String()
+					k += " FILTER " + expr.Key(a.Filter)
 				}
 				set, ok := sets[k]
 				if !ok {
@@ -327,80 +270,26 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	return g, nil
 }
 
-// AggResultType is an aggregate's result type for an argument type, as
-// PostgreSQL has it: count → bigint; sum(smallint, integer) → bigint,
-// sum(bigint, numeric) → numeric, sum(real) → real, sum(double precision)
-// → double precision; avg, var_*, stddev_* of integers and numeric →
-// numeric, of floats → double precision; bool_and, bool_or → boolean; min,
-// max → the argument's type; string_agg → text; array_agg → text holding
-// the array's text form ({1,2,NULL}), there being no array type yet.
-func AggResultType(f AggFunc, arg value.Type) (value.Type, error) {
-	k := arg.Kind
-	bad := func() (value.Type, error) {
-		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f, arg)
-	}
-	switch f {
-	case CountStar, Count:
-		return value.Int8Type, nil
-	case Sum:
-		switch k {
-		case value.Int2, value.Int4:
-			return value.Int8Type, nil
-		case value.Int8, value.Numeric:
-			return value.NumericType, nil
-		case value.Float4, value.Float8:
-			return value.Type{Kind: k, Mod: -1}, nil
-		}
-		return bad()
-	case Avg, VarPop, VarSamp, StddevPop, StddevSamp:
-		switch {
-		case k.IsInteger() || k == value.Numeric:
-			return value.NumericType, nil
-		case k.IsFloat():
-			return value.Float8Type, nil
-		}
-		return bad()
-	case BoolAnd, BoolOr:
-		if k != value.Bool {
-			return bad()
-		}
-		return value.BoolType, nil
-	case Min, Max:
-		if k == value.Unknown {
-			return bad()
-		}
-		return arg, nil
-	case StringAgg:
-		if !k.IsString() && k != value.Unknown {
-			return bad()
-		}
-		return value.TextType, nil
-	case ArrayAgg:
-		return value.TextType, nil
-	}
-	return bad()
-}
-
 // accumMaker picks the accumulator of an aggregate.
 func accumMaker(s *aggSpec) func(*aggSpec) accum {
 	var inner func(*aggSpec) accum
 	switch s.Func {
-	case CountStar, Count:
+	case plan.AggCountStar, plan.AggCount:
 		inner = newCountAcc
-	case BoolAnd, BoolOr:
+	case plan.AggBoolAnd, plan.AggBoolOr:
 		inner = newBoolAcc
-	case Sum, Avg, VarPop, VarSamp, StddevPop, StddevSamp:
+	case plan.AggSum, plan.AggAvg, plan.AggVarPop, plan.AggVarSamp, plan.AggStddevPop, plan.AggStddevSamp:
 		if s.in.IsFloat() {
 			inner = newFloatAcc
 		} else {
 			inner = newExactAcc
 		}
-	case Min, Max:
+	case plan.AggMin, plan.AggMax:
 		return newMinMaxAcc // DISTINCT does not change them
-	case StringAgg, ArrayAgg:
+	case plan.AggStringAgg, plan.AggArrayAgg:
 		return newOrderedAcc
 	}
-	if s.Distinct && s.Func != CountStar {
+	if s.Distinct && s.Func != plan.AggCountStar {
 		return func(s *aggSpec) accum { return newDistinctAcc(inner(s)) }
 	}
 	return inner
@@ -809,21 +698,21 @@ func (a *aggSpec) describe() string {
 // change costs.
 func (a *aggSpec) stateCost() (state, cost string) {
 	switch {
-	case (a.Func == Min || a.Func == Max) && a.set >= 0:
+	case (a.Func == plan.AggMin || a.Func == plan.AggMax) && a.set >= 0:
 		return fmt.Sprintf("best %d values of %s; refills from the group's ordered values of %s", a.Reserve, a.Arg, a.Arg),
 			"O(log k) + O(1) amortized to keep the group's values (O(log group) beyond 4096) + refill"
-	case a.Func == Min || a.Func == Max:
+	case a.Func == plan.AggMin || a.Func == plan.AggMax:
 		return fmt.Sprintf("best %d values of %s; refills from index on (group, %s)", a.Reserve, a.Arg, a.Arg),
 			"O(log k) + refill"
-	case a.Func == StringAgg || a.Func == ArrayAgg:
+	case a.Func == plan.AggStringAgg || a.Func == plan.AggArrayAgg:
 		return "ordered value → multiplicity (O(input))", "O(log n) + O(group) to build the result"
-	case a.Distinct && a.Func != CountStar:
+	case a.Distinct && a.Func != plan.AggCountStar:
 		return "value → multiplicity (O(input))", "O(log n)"
-	case a.Func == CountStar || a.Func == Count:
+	case a.Func == plan.AggCountStar || a.Func == plan.AggCount:
 		return "count", "O(change)"
-	case a.Func == BoolAnd || a.Func == BoolOr:
+	case a.Func == plan.AggBoolAnd || a.Func == plan.AggBoolOr:
 		return "count of true, false", "O(change)"
-	case a.Func == Sum || a.Func == Avg:
+	case a.Func == plan.AggSum || a.Func == plan.AggAvg:
 		return "sum", "O(change)"
 	}
 	return "sum, sum of squares", "O(change)"

@@ -9,6 +9,7 @@ import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -77,19 +78,19 @@ func (h *aggHarness) run(d *datadriven.TestData) (string, error) {
 			a := Aggregate{Arg: v, Reserve: reserve}
 			switch name {
 			case "count(*)":
-				a.Func, a.Arg = CountStar, nil
+				a.Func, a.Arg = plan.AggCountStar, nil
 			case "count(distinct)":
-				a.Func, a.Distinct = Count, true
+				a.Func, a.Distinct = plan.AggCount, true
 			case "string_agg":
-				a.Func, a.Sep = StringAgg, constText{s: ","}
+				a.Func, a.Sep = plan.AggStringAgg, constText{s: ","}
 			default:
-				f, ok := AggFuncByName(name)
+				f, ok := plan.LookupAgg(name)
 				if !ok {
 					return "", fmt.Errorf("unknown aggregate %q", name)
 				}
 				a.Func = f
 			}
-			if (a.Func == Min || a.Func == Max) && !value.IntOrdered(h.typ.Kind) {
+			if (a.Func == plan.AggMin || a.Func == plan.AggMax) && !value.IntOrdered(h.typ.Kind) {
 				a.Index, a.OwnIndex = idx, !owned
 				owned = true
 			}

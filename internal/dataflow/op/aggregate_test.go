@@ -12,6 +12,7 @@ import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 	"pgregory.net/rapid"
@@ -65,35 +66,35 @@ func testAggs(keys []expr.Expr) []Aggregate {
 		return dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: arg}}})
 	}
 	return []Aggregate{
-		{Func: CountStar},
-		{Func: Count, Arg: vCol},
-		{Func: Sum, Arg: vCol},
-		{Func: Avg, Arg: vCol},
-		{Func: VarPop, Arg: vCol},
-		{Func: StddevSamp, Arg: vCol},
-		{Func: Sum, Arg: nCol},
-		{Func: Avg, Arg: nCol},
-		{Func: VarSamp, Arg: nCol},
-		{Func: StddevPop, Arg: nCol},
-		{Func: Sum, Arg: fCol},
-		{Func: Avg, Arg: fCol},
-		{Func: VarSamp, Arg: fCol},
-		{Func: StddevPop, Arg: fCol},
-		{Func: Min, Arg: vCol},
-		{Func: Max, Arg: vCol},
-		{Func: Max, Arg: sCol, Index: idx(sCol), OwnIndex: true},
-		{Func: Min, Arg: sCol, Index: idx(sCol), OwnIndex: true},
-		{Func: Min, Arg: vCol, Filter: gt{col: 1, c: 1}},
-		{Func: Count, Arg: vCol, Distinct: true},
-		{Func: Sum, Arg: vCol, Distinct: true},
-		{Func: Avg, Arg: nCol, Distinct: true},
-		{Func: BoolAnd, Arg: gt{col: 1, c: 2}},
-		{Func: BoolOr, Arg: gt{col: 1, c: 4}},
-		{Func: Sum, Arg: vCol, Filter: gt{col: 1, c: 1}},
-		{Func: StringAgg, Arg: sCol, Sep: constText{s: "|"}, OrderBy: []dataflow.SortKey{{Expr: vCol, Desc: true, NullsFirst: true}}},
-		{Func: ArrayAgg, Arg: vCol, OrderBy: []dataflow.SortKey{{Expr: sCol}}},
-		{Func: ArrayAgg, Arg: sCol, Distinct: true},
-		{Func: Count, Arg: vCol, Filter: failOn{col: 0, bad: 13}},
+		{Func: plan.AggCountStar},
+		{Func: plan.AggCount, Arg: vCol},
+		{Func: plan.AggSum, Arg: vCol},
+		{Func: plan.AggAvg, Arg: vCol},
+		{Func: plan.AggVarPop, Arg: vCol},
+		{Func: plan.AggStddevSamp, Arg: vCol},
+		{Func: plan.AggSum, Arg: nCol},
+		{Func: plan.AggAvg, Arg: nCol},
+		{Func: plan.AggVarSamp, Arg: nCol},
+		{Func: plan.AggStddevPop, Arg: nCol},
+		{Func: plan.AggSum, Arg: fCol},
+		{Func: plan.AggAvg, Arg: fCol},
+		{Func: plan.AggVarSamp, Arg: fCol},
+		{Func: plan.AggStddevPop, Arg: fCol},
+		{Func: plan.AggMin, Arg: vCol},
+		{Func: plan.AggMax, Arg: vCol},
+		{Func: plan.AggMax, Arg: sCol, Index: idx(sCol), OwnIndex: true},
+		{Func: plan.AggMin, Arg: sCol, Index: idx(sCol), OwnIndex: true},
+		{Func: plan.AggMin, Arg: vCol, Filter: gt{col: 1, c: 1}},
+		{Func: plan.AggCount, Arg: vCol, Distinct: true},
+		{Func: plan.AggSum, Arg: vCol, Distinct: true},
+		{Func: plan.AggAvg, Arg: nCol, Distinct: true},
+		{Func: plan.AggBoolAnd, Arg: gt{col: 1, c: 2}},
+		{Func: plan.AggBoolOr, Arg: gt{col: 1, c: 4}},
+		{Func: plan.AggSum, Arg: vCol, Filter: gt{col: 1, c: 1}},
+		{Func: plan.AggStringAgg, Arg: sCol, Sep: constText{s: "|"}, OrderBy: []dataflow.SortKey{{Expr: vCol, Desc: true, NullsFirst: true}}},
+		{Func: plan.AggArrayAgg, Arg: vCol, OrderBy: []dataflow.SortKey{{Expr: sCol}}},
+		{Func: plan.AggArrayAgg, Arg: sCol, Distinct: true},
+		{Func: plan.AggCount, Arg: vCol, Filter: failOn{col: 0, bad: 13}},
 	}
 }
 
@@ -432,8 +433,8 @@ func TestMinMaxStateBounded(t *testing.T) {
 	keys := []expr.Expr{kCol}
 	idx := dataflow.NewArrangement(dataflow.ArrangementSpec{Key: keys, Sort: []dataflow.SortKey{{Expr: sCol}}})
 	g, err := NewGroupBy(keys, []Aggregate{
-		{Func: Min, Arg: sCol, Index: idx, OwnIndex: true, Reserve: 4},
-		{Func: Max, Arg: sCol, Index: idx, Reserve: 4},
+		{Func: plan.AggMin, Arg: sCol, Index: idx, OwnIndex: true, Reserve: 4},
+		{Func: plan.AggMax, Arg: sCol, Index: idx, Reserve: 4},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -485,9 +486,9 @@ func TestMinMaxValueSets(t *testing.T) {
 		t.Run(fmt.Sprint("reserve=", reserve), func(t *testing.T) {
 			keys := []expr.Expr{kCol}
 			g, err := NewGroupBy(keys, []Aggregate{
-				{Func: Min, Arg: vCol, Reserve: reserve},
-				{Func: Max, Arg: vCol, Reserve: reserve},
-				{Func: CountStar},
+				{Func: plan.AggMin, Arg: vCol, Reserve: reserve},
+				{Func: plan.AggMax, Arg: vCol, Reserve: reserve},
+				{Func: plan.AggCountStar},
 			})
 			if err != nil {
 				t.Fatal(err)

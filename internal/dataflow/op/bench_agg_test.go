@@ -6,6 +6,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -30,9 +31,9 @@ func BenchmarkGroupByStep(b *testing.B) {
 			k, v := tcol{i: 0, t: value.Int8Type}, tcol{i: 1, t: value.Int8Type}
 			keys := []expr.Expr{k}
 			g, err := NewGroupBy(keys, []Aggregate{
-				{Func: CountStar}, {Func: Sum, Arg: v},
-				{Func: Min, Arg: v},
-				{Func: Max, Arg: v},
+				{Func: plan.AggCountStar}, {Func: plan.AggSum, Arg: v},
+				{Func: plan.AggMin, Arg: v},
+				{Func: plan.AggMax, Arg: v},
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -1,0 +1,54 @@
+package compile
+
+import (
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// aggregateOps maps an Aggregate's catalog calls to the GroupBy operator's
+// aggregates. MIN and MAX of an argument that is not integer-ordered get an
+// arrangement of the input keyed by the group key and sorted by the
+// argument, which the operator owns and refills from; MIN and MAX of the
+// same argument share one. The operator keeps an integer-ordered
+// argument's values itself.
+func aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
+	out := make([]op.Aggregate, len(n.Aggs))
+	indexes := map[string]*dataflow.Arrangement{} // MIN and MAX of one argument share one
+	for i, a := range n.Aggs {
+		if (a.Func == plan.AggCountStar) != a.Star {
+			return nil, pgerr.New(pgerr.Internal, "aggregate %s: count(*) and its catalog entry disagree", a.String())
+		}
+		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
+		oa.OrderBy = sortKeys(a.OrderBy)
+		if a.Func.Has(plan.AggKeepsBest) && !value.IntOrdered(a.Arg.Type().Kind) {
+			k := expr.Key(a.Arg) // by position: a.v and b.v of a join print alike
+			if oa.Index = indexes[k]; oa.Index == nil {
+				oa.Index = dataflow.NewArrangement(dataflow.ArrangementSpec{
+					Name: "refill index of " + a.Arg.String(), Columns: cols, Key: n.GroupBy,
+					Sort: []dataflow.SortKey{{Expr: a.Arg}},
+				})
+				oa.OwnIndex = true
+				indexes[k] = oa.Index
+			}
+		}
+		out[i] = oa
+	}
+	return out, nil
+}
+
+// sortKeys returns a plan's sort keys as operators take them; nil for
+// none.
+func sortKeys(keys []plan.SortKey) []dataflow.SortKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make([]dataflow.SortKey, len(keys))
+	for i, k := range keys {
+		out[i] = dataflow.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	return out
+}

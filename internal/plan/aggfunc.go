@@ -1,0 +1,175 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// AggFunc is an aggregate function of the catalog: every aggregate the
+// engine accepts, with its SQL name, its result type for an argument type
+// and the properties that decide how it is maintained. The binder resolves
+// names here only; the incremental operators and the from-scratch oracle
+// each implement every entry by its identifier.
+type AggFunc uint8
+
+// The aggregate functions. VarSamp, StddevSamp and BoolAnd also answer to
+// variance, stddev and every, as in PostgreSQL.
+const (
+	AggCountStar  AggFunc = iota // count(*): every row
+	AggCount                     // count(x): the non-NULL values
+	AggSum                       //
+	AggAvg                       //
+	AggVarPop                    //
+	AggVarSamp                   // also variance
+	AggStddevPop                 //
+	AggStddevSamp                // also stddev
+	AggBoolAnd                   // also every
+	AggBoolOr                    //
+	AggMin                       //
+	AggMax                       //
+	AggStringAgg                 // string_agg(x, sep)
+	AggArrayAgg                  //
+	numAggFuncs
+)
+
+// AggProps are an aggregate's properties.
+type AggProps uint8
+
+const (
+	// AggInvertible aggregates keep a few counts and sums per group that a
+	// retraction undoes as exactly as an assertion adds them.
+	AggInvertible AggProps = 1 << iota
+	// AggKeepsBest aggregates (min, max) keep the best values of a group
+	// and go back to the group's values when a retraction empties them.
+	AggKeepsBest
+	// AggMultiset aggregates keep every value of a group with its
+	// multiplicity, ordered: their result lists the values.
+	AggMultiset
+	// AggOrdered aggregates accept ORDER BY among their arguments: their
+	// result depends on the order of the values.
+	AggOrdered
+	// AggSeparated aggregates take a second argument, a separator.
+	AggSeparated
+	// AggSquares aggregates (the variances and standard deviations) also
+	// need the sum of the squares of the values.
+	AggSquares
+)
+
+type aggEntry struct {
+	name  string
+	props AggProps
+}
+
+var aggCatalog = [numAggFuncs]aggEntry{
+	AggCountStar:  {"count", AggInvertible},
+	AggCount:      {"count", AggInvertible},
+	AggSum:        {"sum", AggInvertible},
+	AggAvg:        {"avg", AggInvertible},
+	AggVarPop:     {"var_pop", AggInvertible | AggSquares},
+	AggVarSamp:    {"var_samp", AggInvertible | AggSquares},
+	AggStddevPop:  {"stddev_pop", AggInvertible | AggSquares},
+	AggStddevSamp: {"stddev_samp", AggInvertible | AggSquares},
+	AggBoolAnd:    {"bool_and", AggInvertible},
+	AggBoolOr:     {"bool_or", AggInvertible},
+	AggMin:        {"min", AggKeepsBest},
+	AggMax:        {"max", AggKeepsBest},
+	AggStringAgg:  {"string_agg", AggMultiset | AggOrdered | AggSeparated},
+	AggArrayAgg:   {"array_agg", AggMultiset | AggOrdered},
+}
+
+var aggAliases = map[string]AggFunc{"variance": AggVarSamp, "stddev": AggStddevSamp, "every": AggBoolAnd}
+
+// refusedAggs are PostgreSQL aggregates the engine does not accept: a call
+// is an aggregate call (it makes its query grouped) and is refused.
+var refusedAggs = map[string]bool{"json_agg": true, "jsonb_agg": true}
+
+// LookupAgg resolves an aggregate's SQL name (lower case). count resolves
+// to AggCount; count(*) is AggCountStar, which the caller picks.
+func LookupAgg(name string) (AggFunc, bool) {
+	if f, ok := aggAliases[name]; ok {
+		return f, true
+	}
+	for f := AggCount; f < numAggFuncs; f++ {
+		if aggCatalog[f].name == name {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// IsAggName reports whether name is an aggregate function's, accepted or
+// not: a call of one is an aggregate call.
+func IsAggName(name string) bool {
+	_, ok := LookupAgg(name)
+	return ok || refusedAggs[name]
+}
+
+// String is the aggregate's SQL name (its canonical one for an alias).
+func (f AggFunc) String() string {
+	if f < numAggFuncs {
+		return aggCatalog[f].name
+	}
+	return fmt.Sprintf("aggfunc(%d)", int(f))
+}
+
+// Has reports whether the aggregate has all the properties p.
+func (f AggFunc) Has(p AggProps) bool {
+	return f < numAggFuncs && aggCatalog[f].props&p == p
+}
+
+// ResultType is the aggregate's result type for an argument type, as
+// PostgreSQL has it, or a 42883 error when the aggregate does not exist for
+// that type: count → bigint; sum(smallint, integer) → bigint, sum(bigint,
+// numeric) → numeric, sum(real) → real, sum(double precision) → double
+// precision; avg, var_*, stddev_* of integers and numeric → numeric, of
+// floats → double precision; bool_and, bool_or → boolean; min, max → the
+// argument's type; string_agg → text; array_agg → text holding the array's
+// text form ({1,2,NULL}), there being no array type yet.
+func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
+	k := arg.Kind
+	bad := func() (value.Type, error) {
+		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f, arg)
+	}
+	switch f {
+	case AggCountStar, AggCount:
+		return value.Int8Type, nil
+	case AggSum:
+		switch k {
+		case value.Int2, value.Int4:
+			return value.Int8Type, nil
+		case value.Int8, value.Numeric:
+			return value.NumericType, nil
+		case value.Float4, value.Float8:
+			return value.Type{Kind: k, Mod: -1}, nil
+		}
+		return bad()
+	case AggAvg, AggVarPop, AggVarSamp, AggStddevPop, AggStddevSamp:
+		switch {
+		case k.IsInteger() || k == value.Numeric:
+			return value.NumericType, nil
+		case k.IsFloat():
+			return value.Float8Type, nil
+		}
+		return bad()
+	case AggBoolAnd, AggBoolOr:
+		if k != value.Bool {
+			return bad()
+		}
+		return value.BoolType, nil
+	case AggMin, AggMax:
+		if k == value.Unknown {
+			return bad()
+		}
+		return arg, nil
+	case AggStringAgg:
+		if !k.IsString() && k != value.Unknown {
+			return bad()
+		}
+		return value.TextType, nil
+	case AggArrayAgg:
+		return value.TextType, nil
+	}
+	return bad()
+}
