@@ -95,6 +95,7 @@ func (d *dyadic) bytes() int64 { return int64(cap(d.m.Bits())) * 8 }
 type floatScratch struct {
 	t, u, v, w big.Int
 	r, root    big.Int
+	q1, q2     big.Int
 	s, q       dyadic
 }
 
@@ -255,63 +256,103 @@ func errFloatOverflow() error {
 }
 
 // round returns num·2^e / den (den nil: 1; den positive) rounded to
-// nearest, ties to even, in k's precision: the quotient is computed to at
-// least 55 significant bits and a sticky bit set when the remainder is not
-// zero, so one rounding of that is the correct rounding of the exact
-// quotient. num is left unchanged.
+// nearest, ties to even, in k's precision: the quotient is computed to
+// 55 to 57 significant bits and its last bit set when the rest is not
+// zero (a sticky bit), so one rounding of that is the correct rounding of
+// the exact quotient. num is left unchanged.
 func (c *floatScratch) round(num *big.Int, e int, den *big.Int, k value.Kind) float64 {
-	m := &c.v
 	if den == nil {
-		m.Set(num)
-	} else {
-		shift := 56 + den.BitLen() - num.BitLen()
-		if shift < 0 {
-			shift = 0
-		}
-		r := &c.r
-		m.Lsh(num, uint(shift))
-		m.QuoRem(m, den, r)
-		m.Lsh(m, 1)
-		// The sticky bit moves away from zero: QuoRem truncates.
-		switch {
-		case r.Sign() > 0:
-			m.Add(m, bigOne)
-		case r.Sign() < 0:
-			m.Sub(m, bigOne)
-		}
-		e -= shift + 1
+		return c.toFloat(num, e, k)
 	}
+	m := &c.v
+	e += c.quo(m, num, 56+den.BitLen()-num.BitLen(), den)
 	return c.toFloat(m, e, k)
 }
 
-// sqrt returns the square root of num·2^e / den, rounded to nearest, ties
-// to even, the same way as round: an integer square root of at least 55
-// bits and a sticky bit.
+// quo sets m to num·2^shift / den truncated, shifted left one bit, with
+// the last bit set when the quotient is not exact; it returns the exponent
+// of m's unit: -shift-1. A negative shift drops low bits of num before the
+// division (floor(floor(x/2^k)/d) = floor(x/(2^k·d))), so that a wide sum
+// is not divided in full. The sign is num's.
+func (c *floatScratch) quo(m, num *big.Int, shift int, den *big.Int) int {
+	neg := num.Sign() < 0
+	m.Abs(num)
+	sticky := false
+	if shift < 0 {
+		sticky = m.TrailingZeroBits() < uint(-shift)
+		m.Rsh(m, uint(-shift))
+	} else {
+		m.Lsh(m, uint(shift))
+	}
+	r := &c.r
+	m.QuoRem(m, den, r)
+	m.Lsh(m, 1)
+	if sticky || r.Sign() != 0 {
+		m.SetBit(m, 0, 1)
+	}
+	if neg {
+		m.Neg(m)
+	}
+	return -shift - 1
+}
+
+// sqrt returns the square root of num·2^e / den (num positive), rounded
+// to nearest, ties to even, the same way as round: an integer square root
+// of 55 to 57 bits and a sticky bit.
 func (c *floatScratch) sqrt(num *big.Int, e int, den *big.Int) float64 {
 	m := &c.v
-	m.Set(num)
-	if e%2 != 0 {
-		m.Lsh(m, 1)
-		e--
+	// t = num·2^shift / den, at least 110 bits, at an even exponent.
+	shift := 112 + den.BitLen() - num.BitLen()
+	if (e-shift)%2 != 0 {
+		shift++
 	}
-	// m·2^(2s) / den has at least 110 bits, its root at least 55.
-	s := (112 + den.BitLen() - m.BitLen()) / 2
-	if s < 0 {
-		s = 0
-	}
-	r, root := &c.r, &c.root
-	m.Lsh(m, uint(2*s))
-	m.QuoRem(m, den, r)
-	inexact := r.Sign() != 0
-	root.Sqrt(m)
-	if r.Mul(root, root); r.Cmp(m) != 0 {
+	e += c.quo(m, num, shift, den) + 1
+	inexact := m.Bit(0) == 1
+	m.Rsh(m, 1)
+	root := &c.root
+	c.isqrt(root, m)
+	if r := &c.r; r.Mul(root, root).Cmp(m) != 0 {
 		inexact = true
 	}
 	m.Lsh(root, 1)
 	if inexact {
-		m.Add(m, bigOne)
+		m.SetBit(m, 0, 1)
 	}
-	return c.toFloat(m, e/2-s-1, value.Float8)
+	return c.toFloat(m, e/2-1, value.Float8)
+}
+
+// isqrt sets z to floor(sqrt(t)), t positive and of at most a few hundred
+// bits, by Newton's method from the float64 root of t's top bits, in the
+// scratch (big.Int.Sqrt allocates).
+func (c *floatScratch) isqrt(z, t *big.Int) {
+	q, r := &c.q1, &c.q2
+	bl := t.BitLen()
+	sh := 0
+	if bl > 64 {
+		sh = (bl - 63) &^ 1
+	}
+	q.Rsh(t, uint(sh))
+	z.SetUint64(uint64(math.Sqrt(float64(q.Uint64()))))
+	z.Lsh(z, uint(sh/2))
+	// The start is right to about 2^-52; each step doubles that.
+	for range 3 {
+		if z.Sign() == 0 {
+			z.SetInt64(1)
+		}
+		q.QuoRem(t, z, r)
+		z.Add(z, q)
+		z.Rsh(z, 1)
+	}
+	for r.Mul(z, z).Cmp(t) > 0 {
+		z.Sub(z, bigOne)
+	}
+	for {
+		q.Add(z, bigOne)
+		if r.Mul(q, q).Cmp(t) > 0 {
+			break
+		}
+		z.Set(q)
+	}
 }
 
 // toFloat rounds m·2^e to nearest, ties to even, in k's precision, with

@@ -196,3 +196,43 @@ func TestFloatRounding(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkFloatAcc is one change (an insert or a delete) to a float
+// aggregate of a group, staged and committed: values of one magnitude, and
+// values from 1e-300 to 1e150, whose exact sums are about 1,500 bits wide
+// (3,000 for the squares).
+func BenchmarkFloatAcc(b *testing.B) {
+	sets := map[string][]float64{
+		"narrow": {1000000000.001, 1000000000.25, 999999999.5, 1000000001.75, 1000000000.1, 1000000003, 999999998.25, 1000000000.5},
+		"wide":   {1000000000.001, 1e15, -2.5e-3, 1e150, 0.1, 3, 7.25, 1e-300},
+	}
+	for _, name := range []string{"narrow", "wide"} {
+		xs := sets[name]
+		for _, f := range []plan.AggFunc{plan.AggSum, plan.AggAvg, plan.AggStddevSamp} {
+			b.Run(name+"/"+f.String(), func(b *testing.B) {
+				acc := newFloatAcc(&aggSpec{Aggregate: Aggregate{Func: f}, in: value.Float8})
+				var c stepCtx
+				ch := make([]aggChange, 1)
+				ch[0].vals = make([]value.Value, 1)
+				for i := range 64 {
+					ch[0].vals[0], ch[0].w = floatV(xs[i%len(xs)]), 1
+					c.nFloat = 0
+					if _, err := acc.stage(&c, ch); err != nil {
+						b.Fatal(err)
+					}
+					acc.commit()
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					c.nFloat = 0
+					ch[0].vals[0], ch[0].w = floatV(xs[i/2%len(xs)]), int64(1-2*(i%2))
+					if _, err := acc.stage(&c, ch); err != nil {
+						b.Fatal(err)
+					}
+					acc.commit()
+				}
+			})
+		}
+	}
+}
