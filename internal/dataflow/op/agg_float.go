@@ -32,8 +32,8 @@ import (
 // or with both infinities, else ±Infinity with one; a variance with any of
 // them is NaN.
 type floatSums struct {
-	n               int64 // finite values
-	s, q            dyadic
+	n               int64  // finite values
+	s, q            dyadic // Σx; Σx², for the variances only
 	nan, pinf, ninf int64
 	negz            int64 // of the n finite values, the negative zeros
 }
@@ -99,8 +99,8 @@ type floatScratch struct {
 	s, q       dyadic
 }
 
-// add adds w copies of x.
-func (s *floatSums) add(x float64, w int64, c *floatScratch) {
+// add adds w copies of x, to the sum of squares too when squares is set.
+func (s *floatSums) add(x float64, w int64, squares bool, c *floatScratch) {
 	switch {
 	case math.IsNaN(x):
 		s.nan += w
@@ -131,6 +131,9 @@ func (s *floatSums) add(x float64, w int64, c *floatScratch) {
 	t.SetInt64(mant)
 	t.Mul(t, u)
 	s.s.add(t, e, &c.v)
+	if !squares {
+		return
+	}
 	t.SetInt64(mant)
 	t.Mul(t, t)
 	t.Mul(t, u)
@@ -166,9 +169,10 @@ func newFloatAcc(s *aggSpec) accum { return &floatAcc{f: s.Func, kind: s.in} }
 func (a *floatAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	fs := &c.fl
 	a.d = c.floatSums()
+	squares := a.f != plan.AggSum && a.f != plan.AggAvg
 	for _, x := range ch {
 		if v := x.vals[0]; !v.IsNull() {
-			a.d.add(v.Float(), x.w, fs)
+			a.d.add(v.Float(), x.w, squares, fs)
 		}
 	}
 	cur, d := &a.cur, a.d
