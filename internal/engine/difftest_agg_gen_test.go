@@ -14,15 +14,15 @@ import (
 // lower the current extreme of a group, empty a group and refill it, and
 // move rows between groups.
 //
-// Exactness: PostgreSQL computes a float sum or average from scratch, the
-// view by adding and subtracting; the two agree only when every partial
-// sum is exact. Float columns therefore hold quarters (and the DML only
-// adds quarters to them, or sets them to quarters), which stay exact, and
-// never -0 (PostgreSQL's sum of -0 alone is -0, a sum maintained from 0 is
-// 0). var_pop, var_samp, variance and the stddevs are generated over
-// integer and numeric columns only: over float8 PostgreSQL accumulates a
-// rounded sum of squares (Youngs-Cramer) whose value depends on the order
-// of the rows, which no incremental computation can reproduce bit for bit.
+// Exactness: PostgreSQL rounds a float sum or average at each row, in
+// arrival order; the view keeps exact sums and rounds once; the two agree
+// when every partial sum is exact. Float columns therefore hold quarters
+// (and the DML only adds quarters to them, or sets them to quarters),
+// which stay exact, and never -0. var_pop, var_samp, variance and the
+// stddevs are generated over integer and numeric columns only: over float8
+// PostgreSQL accumulates a rounded sum of squares (Youngs-Cramer) whose
+// value depends on the order of the rows and may differ from the exact
+// result, rounded once, in the last digits.
 //
 // Order: string_agg and array_agg always have an ORDER BY that ends with
 // the aggregated value itself, so that rows tied on the ORDER BY produce

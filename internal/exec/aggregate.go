@@ -15,11 +15,10 @@ import (
 
 // The oracle's aggregates: each group's rows are collected, in input
 // order, and every aggregate is computed from them the way PostgreSQL
-// computes it, written for clarity and sharing nothing with the
-// incremental operators. Where PostgreSQL's result depends on the order it
-// reads the rows (float sums, the float variances' Youngs–Cramer
-// accumulation) the rows are taken in input order; DISTINCT feeds the
-// distinct values in ascending order, as PostgreSQL's sort does.
+// computes it (but float sums, averages and variances: exactly, rounded
+// once, see floatAggregate), written for clarity and sharing nothing with
+// the incremental operators. DISTINCT feeds the distinct values in
+// ascending order, as PostgreSQL's sort does.
 
 // aggregate evaluates a grouping from scratch.
 func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
@@ -388,12 +387,89 @@ func sqrtRounded(x *apd.Decimal) value.Value {
 }
 
 // floatAggregate is sum, avg, var_* or stddev_* of real or double
-// precision (vals non-empty, no NULLs), in the rows' order as PostgreSQL
-// reads them: sum adds in the argument's type from the first value on
-// (float4pl, float8pl), 22003 when finite values overflow; avg and the
-// variances accumulate n, Σx and Sxx = Σ(x − mean)² in double precision by
-// Youngs and Cramer's update, as float8_accum does.
+// precision (vals non-empty, no NULLs). The finite values are summed as
+// exact rationals and the result rounded once to nearest (sum to the
+// argument's type): sum = Σx, avg = Σx/n, var_pop = (n·Σx² − (Σx)²)/n²,
+// var_samp over n·(n−1), stddev the square root, taken at 256 bits. As
+// in PostgreSQL, a sum beyond double precision (for avg and the variances
+// too), or an n·variance beyond it, fails with 22003. With a NaN or an
+// infinity the values are taken in order as PostgreSQL takes them: sum
+// adds in the argument's type (float4pl, float8pl), and avg and the
+// variances accumulate n, Σx and Sxx by Youngs and Cramer's update, as
+// float8_accum does, where NaN and the infinities propagate.
 func floatAggregate(f plan.AggFunc, vals []value.Value) (value.Value, error) {
+	special, negz := false, 0
+	for _, v := range vals {
+		x := v.Float()
+		special = special || math.IsNaN(x) || math.IsInf(x, 0)
+		if x == 0 && math.Signbit(x) {
+			negz++
+		}
+	}
+	if special {
+		return floatAggregateInOrder(f, vals)
+	}
+	overflow := pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
+	n := int64(len(vals))
+	var sum, sq, t big.Rat
+	for _, v := range vals {
+		t.SetFloat64(v.Float())
+		sum.Add(&sum, &t)
+		t.Mul(&t, &t)
+		sq.Add(&sq, &t)
+	}
+	if s, _ := sum.Float64(); math.IsInf(s, 0) {
+		return value.Null, overflow
+	}
+	switch f {
+	case plan.AggSum:
+		if negz == len(vals) {
+			return value.NewFloat(vals[0].Kind(), math.Copysign(0, -1)), nil
+		}
+		if vals[0].Kind() == value.Float4 {
+			r, _ := sum.Float32()
+			if math.IsInf(float64(r), 0) {
+				return value.Null, overflow
+			}
+			return value.NewFloat(value.Float4, float64(r)), nil
+		}
+		r, _ := sum.Float64()
+		return value.NewFloat(value.Float8, r), nil
+	case plan.AggAvg:
+		r, _ := t.Quo(&sum, new(big.Rat).SetInt64(n)).Float64()
+		return value.NewFloat(value.Float8, r), nil
+	}
+	if n == 1 && (f == plan.AggVarSamp || f == plan.AggStddevSamp) {
+		return value.Null, nil
+	}
+	// Sxx = Σx² − (Σx)²/n, exact.
+	var sxx big.Rat
+	t.Mul(&sum, &sum)
+	t.Quo(&t, new(big.Rat).SetInt64(n))
+	sxx.Sub(&sq, &t)
+	if sxx.Sign() <= 0 {
+		return value.NewFloat(value.Float8, 0), nil
+	}
+	if r, _ := sxx.Float64(); math.IsInf(r, 0) {
+		return value.Null, overflow
+	}
+	den := n
+	if f == plan.AggVarSamp || f == plan.AggStddevSamp {
+		den = n - 1
+	}
+	sxx.Quo(&sxx, new(big.Rat).SetInt64(den))
+	if f == plan.AggVarPop || f == plan.AggVarSamp {
+		r, _ := sxx.Float64()
+		return value.NewFloat(value.Float8, r), nil
+	}
+	root := new(big.Float).SetPrec(256).SetRat(&sxx)
+	r, _ := root.Sqrt(root).Float64()
+	return value.NewFloat(value.Float8, r), nil
+}
+
+// floatAggregateInOrder is floatAggregate over values with a NaN or an
+// infinity, in PostgreSQL's order.
+func floatAggregateInOrder(f plan.AggFunc, vals []value.Value) (value.Value, error) {
 	if f == plan.AggSum {
 		sum := vals[0]
 		for _, v := range vals[1:] {

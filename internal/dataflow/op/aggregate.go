@@ -141,6 +141,9 @@ type stepCtx struct {
 
 	exactPool []*exactSums // staged deltas of exact sums
 	nExact    int
+	floatPool []*floatSums // staged deltas of float sums
+	nFloat    int
+	fl        floatScratch
 	sets      []valueSet     // the group's value sets, to refill from
 	scr       setScratch     // for value sets
 	res       []reserveEntry // staged MIN/MAX reserves
@@ -605,7 +608,7 @@ func (g *GroupBy) clearStep() {
 	g.chs = g.chs[:0]
 	c := &g.ctx
 	c.key, c.spec, c.sets = nil, nil, nil
-	c.nExact = 0
+	c.nExact, c.nFloat = 0, 0
 	clear(c.res)
 	c.res = c.res[:0]
 	clear(c.pend)

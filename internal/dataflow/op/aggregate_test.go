@@ -246,7 +246,7 @@ func TestGroupByTwin(t *testing.T) {
 var (
 	twinTexts    = []string{"a", "b c", "", "NULL", "x\"y"}
 	twinNumerics = []string{"", "1", "1.5", "2.25", "0.10", "-3"}
-	twinFloats   = []float64{math.NaN(), 0.375, 2.5, -3, 1e10} // sums exact in double-double
+	twinFloats   = []float64{math.NaN(), 0.375, 2.5, -3, 1e10} // the twin sums in float64: keep its sums exact
 )
 
 func groupByTwin(rt *rapid.T, global bool) int64 {
