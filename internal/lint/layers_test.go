@@ -23,8 +23,10 @@ var layers = []string{
 	// Targets of views, public so that the root package links no driver.
 	"sink/postgres",
 	"sink/sqlite",
+	"pgwire", // the PostgreSQL wire protocol server: public, so that the root package links no driver
 	"",
-	"internal/sink", // external targets of views: may import the core, never imported by it
+	"internal/dbaccess", // the DB's engine sessions, for the public packages that serve a DB
+	"internal/sink",     // external targets of views: may import the core, never imported by it
 	"internal/engine",
 	"internal/compile",
 	"internal/exec",
@@ -50,7 +52,7 @@ var layers = []string{
 // apart lists packages outside the layers, with the module packages each
 // may import.
 var apart = map[string][]string{
-	"cmd/deltaview":            {"", "bench"},                        // the CLI: a client of the public API only
+	"cmd/deltaview":            {"", "bench", "pgwire"},              // the CLI: a client of the public API only
 	"internal/pgtest":          nil,                                  // test-only: a throwaway PostgreSQL server
 	"internal/delta/deltatest": {"internal/delta", "internal/value"}, // test-only: text forms of changes
 	"internal/lint":            nil,
