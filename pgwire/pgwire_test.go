@@ -1,0 +1,326 @@
+package pgwire_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/pgtest"
+	"github.com/deltaview/deltaview/pgwire"
+)
+
+// startServer serves db on a loopback port until the test ends, and
+// checks that Serve then returns nil.
+func startServer(t *testing.T, db *deltaview.DB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- pgwire.Serve(ctx, db, ln, pgwire.Options{Logf: t.Logf}) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("Serve did not return 10s after its context ended")
+		}
+	})
+	return ln.Addr().String()
+}
+
+func connString(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	return fmt.Sprintf("host=%s port=%s user=deltaview dbname=deltaview sslmode=disable connect_timeout=5", host, port)
+}
+
+func connect(t *testing.T, addr string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := pgx.Connect(ctx, connString(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func mustExec(t *testing.T, c *pgx.Conn, sql string, args ...any) {
+	t.Helper()
+	if _, err := c.Exec(ctx(t), sql, args...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// TestPsql runs the scripts of testdata/psql through psql against a
+// server of a new database per file, and compares psql's output.
+func TestPsql(t *testing.T) {
+	psql := pgtest.Psql(t)
+	datadriven.Walk(t, "testdata/psql", func(t *testing.T, path string) {
+		addr := startServer(t, deltaview.Open())
+		host, port, _ := net.SplitHostPort(addr)
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			if d.Cmd != "psql" {
+				t.Fatalf("unknown command %q", d.Cmd)
+			}
+			c, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(c, psql, "-X", "-h", host, "-p", port, "-U", "deltaview", "-d", "deltaview", "-v", "VERBOSITY=default")
+			cmd.Stdin = strings.NewReader(d.Input)
+			cmd.Env = append(cmd.Environ(), "PGCONNECT_TIMEOUT=5", "PGCLIENTENCODING=UTF8")
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				fmt.Fprintf(&out, "psql: %v\n", err)
+			}
+			return out.String()
+		})
+	})
+}
+
+// TestPgxTypes writes every supported type through pgx's extended
+// protocol (binary parameters and results) and reads it back through both
+// protocols.
+func TestPgxTypes(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE TABLE ty (i2 smallint, i4 int, i8 bigint, f4 real, f8 double precision,
+		n numeric(10,3), b bool, t text, v varchar(10), ch char(3), d date, ts timestamp, tz timestamptz)`)
+	ts := time.Date(2024, 2, 29, 13, 14, 15, 123456000, time.UTC)
+	d := time.Date(1999, 12, 31, 0, 0, 0, 0, time.UTC)
+	mustExec(t, c, `INSERT INTO ty VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		int16(-2), int32(40000), int64(1)<<40, float32(1.5), 2.25, "-12.345", true, "ann", "bob", "cy", d, ts, ts)
+	mustExec(t, c, `INSERT INTO ty VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		rows, err := c.Query(ctx(t), `SELECT i2, i4, i8, f4, f8, n::text, b, t, v, ch, d, ts, tz FROM ty ORDER BY i2 NULLS LAST`, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			vals, err := rows.Values()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprint(vals...))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("mode %v: %v", mode, err)
+		}
+		want := []string{
+			fmt.Sprint(int16(-2), int32(40000), int64(1)<<40, float32(1.5), 2.25, "-12.345", true, "ann", "bob", "cy ", d, ts, ts),
+			fmt.Sprint(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil),
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("mode %v:\ngot  %q\nwant %q", mode, got, want)
+		}
+	}
+	// A numeric read in binary.
+	var n float64
+	if err := c.QueryRow(ctx(t), `SELECT n FROM ty WHERE i4 = $1`, 40000).Scan(&n); err != nil || n != -12.345 {
+		t.Errorf("numeric in binary: %v, %v", n, err)
+	}
+	// Parameter types come from the binder's deduction.
+	sd, err := c.Prepare(ctx(t), "upd", `UPDATE ty SET t = $2 WHERE i8 = $1 RETURNING ts, n`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(sd.ParamOIDs, len(sd.Fields)); got != "[20 25] 2" {
+		t.Errorf("parameter OIDs and result columns: %s", got)
+	}
+	var back time.Time
+	var nn string
+	if err := c.QueryRow(ctx(t), "upd", int64(1)<<40, "zed").Scan(&back, &nn); err != nil || !back.Equal(ts) || nn != "-12.345" {
+		t.Errorf("UPDATE … RETURNING: %v %v %v", back, nn, err)
+	}
+}
+
+// TestPgxErrors checks that errors carry SQLSTATE, position and hint, and
+// that a failed transaction is reported as such until it ends.
+func TestPgxErrors(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE TABLE t (id int PRIMARY KEY, v text)`)
+	pgErr := func(err error) *pgconn.PgError {
+		t.Helper()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			t.Fatalf("want a server error, got %v", err)
+		}
+		return pe
+	}
+	_, err := c.Exec(ctx(t), `SELECT nosuch FROM t`)
+	if pe := pgErr(err); pe.Code != "42703" || pe.Position != 8 {
+		t.Errorf("undefined column: %s at %d: %s", pe.Code, pe.Position, pe.Message)
+	}
+	// The position is in the whole query string of a simple query.
+	_, err = c.Exec(ctx(t), `SELECT 1; SELECT nosuch FROM t`, pgx.QueryExecModeSimpleProtocol)
+	if pe := pgErr(err); pe.Code != "42703" || pe.Position != 18 {
+		t.Errorf("undefined column in a second statement: %s at %d", pe.Code, pe.Position)
+	}
+	mustExec(t, c, `INSERT INTO t VALUES ($1, $2)`, 1, "a")
+	_, err = c.Exec(ctx(t), `INSERT INTO t VALUES ($1, $2)`, 1, "b")
+	if pe := pgErr(err); pe.Code != "23505" {
+		t.Errorf("duplicate key: %s %s", pe.Code, pe.Message)
+	}
+	tx, err := c.Begin(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.Exec(ctx(t), `SELECT 1/0`)
+	if pe := pgErr(err); pe.Code != "22012" {
+		t.Errorf("division by zero: %s", pe.Code)
+	}
+	if st := c.PgConn().TxStatus(); st != 'E' {
+		t.Errorf("transaction status after an error: %c, want E", st)
+	}
+	_, err = tx.Exec(ctx(t), `SELECT 1`)
+	if pe := pgErr(err); pe.Code != "25P02" {
+		t.Errorf("in a failed transaction: %s", pe.Code)
+	}
+	if err := tx.Rollback(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.PgConn().TxStatus(); st != 'I' {
+		t.Errorf("transaction status after ROLLBACK: %c, want I", st)
+	}
+	_, err = c.Exec(ctx(t), `UPDATE t SET v = $1 WHERE id = $2`, "x", "not a number")
+	if pe := pgErr(err); pe.Code != "22P02" {
+		t.Errorf("a parameter that is not of its type: %s %s", pe.Code, pe.Message)
+	}
+	_, err = c.Exec(ctx(t), `SET lock_timeout = 'soon'`)
+	if pe := pgErr(err); pe.Code != "22023" || pe.Hint == "" {
+		t.Errorf("a hint: %s %q", pe.Code, pe.Hint)
+	}
+	// The connection still works.
+	var n int
+	if err := c.QueryRow(ctx(t), `SELECT count(*) FROM t`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("count after errors: %d %v", n, err)
+	}
+}
+
+// TestPgxTwoTransactions runs a transaction on each of two connections:
+// a reader never sees the other's uncommitted rows, the second writer
+// waits for the first, and the first's rollback keeps the second's rows.
+func TestPgxTwoTransactions(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	a, b := connect(t, addr), connect(t, addr)
+	mustExec(t, a, `CREATE TABLE t (id int PRIMARY KEY, who text)`)
+	mustExec(t, a, `CREATE MATERIALIZED VIEW per AS SELECT who, count(*) AS n FROM t GROUP BY who`)
+	mustExec(t, a, `BEGIN`)
+	mustExec(t, a, `INSERT INTO t VALUES (1, 'a'), (2, 'a')`)
+	var n int
+	if err := b.QueryRow(ctx(t), `SELECT count(*) FROM t`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("b sees %d rows of a's open transaction (%v)", n, err)
+	}
+	mustExec(t, b, `BEGIN`)
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Exec(context.Background(), `INSERT INTO t VALUES (3, 'b')`)
+		if err == nil {
+			_, err = b.Exec(context.Background(), `COMMIT`)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("b's write did not wait for a's transaction: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	mustExec(t, a, `ROLLBACK`)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	rows, err := a.Query(ctx(t), `SELECT who, n FROM per ORDER BY who`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
+		var who string
+		var n int64
+		err := r.Scan(&who, &n)
+		return fmt.Sprintf("%s:%d", who, n), err
+	})
+	if err != nil || strings.Join(got, ",") != "b:1" {
+		t.Errorf("view after a's rollback and b's commit: %v %v", got, err)
+	}
+}
+
+// TestShutdown ends the server while a client holds a transaction open:
+// the client gets 57P01, its transaction rolls back, Serve returns.
+func TestShutdown(t *testing.T) {
+	db := deltaview.Open()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- pgwire.Serve(sctx, db, ln, pgwire.Options{}) }()
+	c := connect(t, ln.Addr().String())
+	mustExec(t, c, `CREATE TABLE t (id int)`)
+	mustExec(t, c, `BEGIN`)
+	mustExec(t, c, `INSERT INTO t VALUES (1)`)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	_, err = c.Exec(ctx(t), `COMMIT`)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "57P01" {
+		t.Errorf("COMMIT after shutdown: %v, want 57P01", err)
+	}
+	rows, err := db.Query(`SELECT count(*) FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rows.Rows); got != "[[0]]" {
+		t.Errorf("rows after shutdown: %s, want the transaction rolled back", got)
+	}
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		t.Error("the server still accepts connections")
+	}
+}
+
+// TestStartupRefusals checks the refusals of an unknown role or database.
+func TestStartupRefusals(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	host, port, _ := net.SplitHostPort(addr)
+	for _, tc := range []struct{ user, db, code string }{
+		{"postgres", "deltaview", "28000"},
+		{"deltaview", "postgres", "3D000"},
+	} {
+		_, err := pgx.Connect(ctx(t), fmt.Sprintf("host=%s port=%s user=%s dbname=%s sslmode=disable", host, port, tc.user, tc.db))
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != tc.code {
+			t.Errorf("user %s database %s: %v, want %s", tc.user, tc.db, err, tc.code)
+		}
+	}
+}
