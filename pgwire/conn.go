@@ -2,7 +2,6 @@ package pgwire
 
 import (
 	"bytes"
-	"crypto/rand"
 	"errors"
 	"io"
 	"net"
@@ -29,10 +28,16 @@ const flushEvery = 512
 // conn is one client connection: its session, its prepared statements
 // and portals, and the buffers data rows are encoded into.
 type conn struct {
-	srv  *server
-	nc   net.Conn
-	pid  uint32
-	be   *pgproto3.Backend
+	srv *server
+	nc  net.Conn
+	pid uint32
+	key []byte // the secret key of cancel requests
+	be  *pgproto3.Backend
+	// cancel receives the connection's cancel requests; only a streaming
+	// COPY (SUBSCRIBE …) heeds them yet.
+	cancel chan struct{}
+	// done is set when the connection must end after the current message.
+	done bool
 	sess *engine.Session
 
 	stmts   map[string]*prepared
@@ -68,7 +73,8 @@ func (c *conn) serve() error {
 		msg, err := c.be.Receive()
 		if err != nil {
 			if c.srv.isClosing() {
-				return c.fatal(pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+				c.fatal(pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+				return nil
 			}
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
 				return nil
@@ -82,6 +88,9 @@ func (c *conn) serve() error {
 		case *pgproto3.Query:
 			c.skip = false
 			c.simpleQuery(m.String)
+			if c.done {
+				return nil
+			}
 			c.readyForQuery()
 		case *pgproto3.Sync:
 			c.skip = false
@@ -119,7 +128,8 @@ func (c *conn) startup() (bool, error) {
 				return false, err
 			}
 		case *pgproto3.CancelRequest:
-			return false, nil // cancelling is not supported yet: the request is dropped
+			c.srv.cancelRequest(m.ProcessID, m.SecretKey)
+			return false, nil
 		case *pgproto3.StartupMessage:
 			user, db := m.Parameters["user"], m.Parameters["database"]
 			if db == "" {
@@ -153,9 +163,7 @@ func (c *conn) startup() (bool, error) {
 			} {
 				c.be.Send(&pgproto3.ParameterStatus{Name: p[0], Value: p[1]})
 			}
-			key := make([]byte, 4)
-			rand.Read(key)
-			c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: key})
+			c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 			return true, nil
 		default:
 			return false, c.fatal(pgerr.New(pgerr.ProtocolViolation, "unexpected startup message %T", msg))
@@ -230,6 +238,19 @@ func (c *conn) simpleQuery(q string) {
 		if i := strings.Index(q[cursor:], p); i >= 0 {
 			off = cursor + i
 			cursor = off + len(p)
+		}
+		if m := copySubscribe.FindStringSubmatch(p); m != nil {
+			ran = true
+			err, end := c.copyOutSubscribe(m)
+			if end {
+				c.done = true
+				return
+			}
+			if err != nil {
+				c.sendError(err, q, off)
+				return
+			}
+			continue
 		}
 		st, err := sql.Parse(p)
 		if err != nil {

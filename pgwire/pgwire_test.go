@@ -324,3 +324,111 @@ func TestStartupRefusals(t *testing.T) {
 		}
 	}
 }
+
+// lineWriter passes each line written to it to a channel.
+type lineWriter struct {
+	lines chan string
+	buf   []byte
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		w.lines <- string(w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+}
+
+// TestCopySubscribe follows a view with COPY (SUBSCRIBE v) TO STDOUT:
+// the snapshot, then each commit's changes as it lands, until the client
+// cancels; dropping the view ends another stream with 42P01.
+func TestCopySubscribe(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	w, r := connect(t, addr), connect(t, addr)
+	mustExec(t, w, `CREATE TABLE t (id int PRIMARY KEY, s text)`)
+	mustExec(t, w, `INSERT INTO t VALUES (1, E'tab\there')`)
+	mustExec(t, w, `CREATE MATERIALIZED VIEW v AS SELECT id, s FROM t WHERE id < 10`)
+
+	lw := &lineWriter{lines: make(chan string, 100)}
+	cctx, cancel := context.WithCancel(context.Background())
+	copyDone := make(chan error, 1)
+	go func() {
+		_, err := r.PgConn().CopyTo(cctx, lw, `COPY (SUBSCRIBE v) TO STDOUT WITH (snapshot = true)`)
+		copyDone <- err
+	}()
+	next := func(want string) {
+		t.Helper()
+		select {
+		case got := <-lw.lines:
+			if got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		case err := <-copyDone:
+			t.Fatalf("the stream ended: %v", err)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no line %q within 5s", want)
+		}
+	}
+	next("1\t1\t1\ttab\\there")
+	mustExec(t, w, `INSERT INTO t VALUES (2, NULL), (20, 'out')`)
+	next("2\t1\t2\t\\N")
+	mustExec(t, w, `UPDATE t SET s = 'x' WHERE id = 1`)
+	got := []string{<-lw.lines, <-lw.lines}
+	if strings.Join(got, "|") != "3\t-1\t1\ttab\\there|3\t1\t1\tx" && strings.Join(got, "|") != "3\t1\t1\tx|3\t-1\t1\ttab\\there" {
+		t.Errorf("update: %q", got)
+	}
+	cancel() // pgconn sends a cancel request
+	select {
+	case err := <-copyDone:
+		if err == nil {
+			t.Error("the canceled stream ended without an error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end after the cancel request")
+	}
+
+	// Another connection's stream ends with 42P01 when the view is dropped.
+	r2 := connect(t, addr)
+	lw = &lineWriter{lines: make(chan string, 10)}
+	go func() {
+		_, err := r2.PgConn().CopyTo(context.Background(), lw, `COPY (SUBSCRIBE v) TO STDOUT`)
+		copyDone <- err
+	}()
+	// A row through the stream says it is registered; no snapshot before.
+	for i := 3; ; i++ {
+		mustExec(t, w, `INSERT INTO t VALUES ($1, 'y')`, i)
+		select {
+		case l := <-lw.lines:
+			if !strings.HasSuffix(l, fmt.Sprintf("\t1\t%d\ty", i)) {
+				t.Fatalf("first line of a stream without snapshot: %q", l)
+			}
+		case <-time.After(50 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	mustExec(t, w, `DROP MATERIALIZED VIEW v`)
+	select {
+	case err := <-copyDone:
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "42P01" {
+			t.Errorf("stream of a dropped view: %v, want 42P01", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end when its view was dropped")
+	}
+	// The connection goes on.
+	var n int
+	if err := r2.QueryRow(ctx(t), `SELECT count(*) FROM t WHERE id < 3`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("after the stream: %d %v", n, err)
+	}
+	_, err := r2.PgConn().CopyTo(ctx(t), &lineWriter{lines: make(chan string, 10)}, `COPY (SUBSCRIBE nosuch) TO STDOUT`)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Errorf("stream of no view: %v", err)
+	}
+}

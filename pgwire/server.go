@@ -12,6 +12,8 @@ package pgwire
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
 	"errors"
 	"net"
 	"sync"
@@ -34,7 +36,7 @@ type Options struct {
 // completes), ends the connections with SQLSTATE 57P01 (their open
 // transactions roll back), and returns nil once all have ended.
 func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) error {
-	s := &server{newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf}
+	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf}
 	return s.serve(ctx, ln)
 }
 
@@ -42,6 +44,7 @@ func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) er
 // keeps the connections it serves, so that it can end them when its
 // context is done.
 type server struct {
+	db         *deltaview.DB
 	newSession func() *engine.Session
 	logf       func(format string, args ...any)
 
@@ -85,7 +88,8 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 			s.conns = map[*conn]struct{}{}
 		}
 		s.pid++
-		c := &conn{srv: s, nc: nc, pid: s.pid}
+		c := &conn{srv: s, nc: nc, pid: s.pid, key: make([]byte, 4), cancel: make(chan struct{}, 1)}
+		rand.Read(c.key)
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
@@ -109,6 +113,22 @@ func (s *server) shutdown() {
 	s.closing = true
 	for c := range s.conns {
 		c.nc.SetReadDeadline(time.Now())
+	}
+}
+
+// cancelRequest asks the connection with process id pid and secret key
+// key to cancel what it runs; a request that names no connection is
+// dropped, as PostgreSQL drops it.
+func (s *server) cancelRequest(pid uint32, key []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		if c.pid == pid && subtle.ConstantTimeCompare(c.key, key) == 1 {
+			select {
+			case c.cancel <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
