@@ -5,6 +5,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -14,6 +15,8 @@ import (
 type prepared struct {
 	p     *engine.Prepared
 	query string
+	// cols are the result columns at Parse, which the client was told of.
+	cols []plan.Column
 }
 
 // portal is a prepared statement bound to its arguments (Bind), and once
@@ -74,6 +77,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 			if ps.p, err = c.sess.Prepare(st); err != nil {
 				return err
 			}
+			ps.cols, _ = ps.p.Columns()
 		}
 	}
 	c.stmts[m.Name] = ps
@@ -150,6 +154,18 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	return nil
 }
 
+func sameTypes(a, b []plan.Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if typeOID(a[i].Type) != typeOID(b[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
 // execute runs a portal's statement at its first Execute and sends at most
 // MaxRows of its rows (all when 0); PortalSuspended says more remain.
 func (c *conn) execute(m *pgproto3.Execute) error {
@@ -169,6 +185,12 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		// Result sets of the session's subscriptions that arrived meanwhile
 		// (results[1:]) have no place in the extended protocol's one result
 		// per Execute: they are dropped.
+		if results[0].HasRows && !sameTypes(results[0].Columns, pt.ps.cols) {
+			// A table was dropped and created again with other columns:
+			// the rows are not those the client was told of.
+			return pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type").
+				WithHint("prepare the statement again")
+		}
 		pt.ran, pt.res = true, results[0]
 		c.sendNotices(pt.res.Notices)
 	}

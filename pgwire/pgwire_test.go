@@ -14,6 +14,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgtest"
@@ -430,5 +431,79 @@ func TestCopySubscribe(t *testing.T) {
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) || pe.Code != "42P01" {
 		t.Errorf("stream of no view: %v", err)
+	}
+}
+
+// TestMalformedMessages sends bytes that are no protocol message, and a
+// message longer than the limit: each connection ends with FATAL 08P01,
+// and the server goes on serving others.
+func TestMalformedMessages(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	other := connect(t, addr)
+	for name, raw := range map[string][]byte{
+		"unknown type":    {'!', 0, 0, 0, 8, 1, 2, 3, 4},
+		"negative length": {'Q', 0xff, 0xff, 0xff, 0xf0},
+		"oversized":       {'Q', 0x7f, 0, 0, 0},
+	} {
+		nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nc.SetDeadline(time.Now().Add(10 * time.Second))
+		fe := pgproto3.NewFrontend(nc, nc)
+		fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
+			Parameters: map[string]string{"user": "deltaview", "database": "deltaview"}})
+		if err := fe.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			msg, err := fe.Receive()
+			if err != nil {
+				t.Fatalf("%s: startup: %v", name, err)
+			}
+			if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+				break
+			}
+		}
+		if _, err := nc.Write(raw); err != nil {
+			t.Fatal(err)
+		}
+		msg, err := fe.Receive()
+		if e, ok := msg.(*pgproto3.ErrorResponse); !ok || e.Code != "08P01" || e.Severity != "FATAL" {
+			t.Errorf("%s: %#v %v, want FATAL 08P01", name, msg, err)
+		}
+		if _, err := fe.Receive(); err == nil {
+			t.Errorf("%s: the connection is still open", name)
+		}
+		nc.Close()
+	}
+	var n int
+	if err := other.QueryRow(ctx(t), `SELECT 1`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("another connection after malformed messages: %v", err)
+	}
+}
+
+// TestResultTypeChanged drops and creates again a table a cached statement
+// reads: the statement fails with PostgreSQL's error, on which pgx
+// prepares it again.
+func TestResultTypeChanged(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE TABLE t (a int)`)
+	mustExec(t, c, `INSERT INTO t VALUES (1)`)
+	var n int
+	if err := c.QueryRow(ctx(t), `SELECT * FROM t WHERE a = $1`, 1).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, c, `DROP TABLE t`)
+	mustExec(t, c, `CREATE TABLE t (a int, b text)`)
+	mustExec(t, c, `INSERT INTO t VALUES (1, 'x')`)
+	var s string
+	err := c.QueryRow(ctx(t), `SELECT * FROM t WHERE a = $1`, 1).Scan(&n, &s)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "0A000" {
+		t.Fatalf("a cached statement whose columns changed: %v", err)
+	}
+	if err := c.QueryRow(ctx(t), `SELECT * FROM t WHERE a = $1`, 1).Scan(&n, &s); err != nil || s != "x" {
+		t.Errorf("prepared again: %q %v", s, err)
 	}
 }
