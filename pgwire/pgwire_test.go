@@ -507,3 +507,139 @@ func TestResultTypeChanged(t *testing.T) {
 		t.Errorf("prepared again: %q %v", s, err)
 	}
 }
+
+// TestConcurrentClients runs writers (each transaction committed or
+// rolled back), readers and a streaming subscriber on connections of
+// their own: at the end the view holds exactly the committed rows, and
+// the subscriber's summed deltas equal the view.
+func TestConcurrentClients(t *testing.T) {
+	const writers, txs = 6, 30
+	addr := startServer(t, deltaview.Open())
+	setup := connect(t, addr)
+	mustExec(t, setup, `CREATE TABLE t (w int, i int, PRIMARY KEY (w, i))`)
+	mustExec(t, setup, `CREATE MATERIALIZED VIEW per AS SELECT w, count(*) AS n FROM t GROUP BY w`)
+
+	sub := connect(t, addr)
+	lw := &lineWriter{lines: make(chan string, 10000)}
+	subCtx, stopSub := context.WithCancel(context.Background())
+	subDone := make(chan error, 1)
+	go func() {
+		_, err := sub.PgConn().CopyTo(subCtx, lw, `COPY (SUBSCRIBE per) TO STDOUT WITH (snapshot)`)
+		subDone <- err
+	}()
+
+	errs := make(chan error, writers+2)
+	stopReaders := make(chan struct{})
+	for range 2 {
+		r := connect(t, addr)
+		go func() {
+			for {
+				select {
+				case <-stopReaders:
+					errs <- nil
+					return
+				default:
+				}
+				var n int64
+				if err := r.QueryRow(context.Background(), `SELECT coalesce(sum(n), 0) FROM per`).Scan(&n); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	committed := make([]int, writers)
+	for w := range writers {
+		c := connect(t, addr)
+		go func() {
+			for i := range txs {
+				ctx := context.Background()
+				tx, err := c.Begin(ctx)
+				if err == nil {
+					_, err = tx.Exec(ctx, `INSERT INTO t VALUES ($1, $2), ($1, $3)`, w, 2*i, 2*i+1)
+				}
+				if err == nil && i%4 == 3 {
+					err = tx.Rollback(ctx)
+				} else if err == nil {
+					if err = tx.Commit(ctx); err == nil {
+						committed[w] += 2
+					}
+				}
+				if err != nil {
+					errs <- fmt.Errorf("writer %d: %w", w, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stopReaders)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[int]int{}
+	var total int
+	for w, n := range committed {
+		want[w] = n
+		total += n
+	}
+	rows, err := setup.Query(ctx(t), `SELECT w, n FROM per`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]int{}
+	for rows.Next() {
+		var w, n int
+		if err := rows.Scan(&w, &n); err != nil {
+			t.Fatal(err)
+		}
+		got[w] = n
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("view: %v, want the committed rows %v", got, want)
+	}
+	// The subscriber's deltas, summed, equal the view: wait until the
+	// last commit's delta has arrived.
+	summed := map[string]int64{}
+	deadline := time.After(10 * time.Second)
+	for fmt.Sprint(viewOf(summed)) != fmt.Sprint(want) {
+		select {
+		case l := <-lw.lines:
+			var ts, diff, w, n int64
+			if _, err := fmt.Sscanf(l, "%d\t%d\t%d\t%d", &ts, &diff, &w, &n); err != nil {
+				t.Fatalf("line %q: %v", l, err)
+			}
+			summed[fmt.Sprintf("%d %d", w, n)] += diff
+		case err := <-subDone:
+			t.Fatalf("the subscriber's stream ended: %v", err)
+		case <-deadline:
+			t.Fatalf("summed deltas %v, want %v", viewOf(summed), want)
+		}
+	}
+	stopSub()
+	<-subDone
+}
+
+// viewOf returns the rows "w n" of weight 1 in summed as a map w → n.
+func viewOf(summed map[string]int64) map[int]int {
+	out := map[int]int{}
+	for k, d := range summed {
+		if d == 0 {
+			continue
+		}
+		var w, n int
+		fmt.Sscanf(k, "%d %d", &w, &n)
+		out[w] = n
+		if d != 1 {
+			out[-1] = int(d) // a weight other than 1 shows as a wrong row
+		}
+	}
+	return out
+}
