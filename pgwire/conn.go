@@ -227,6 +227,14 @@ func (c *conn) sendNotices(notices []string) {
 // simpleQuery runs the statements of a Query message in order, each in
 // autocommit unless a transaction block is open, up to the first error.
 func (c *conn) simpleQuery(q string) {
+	if res, ok, err := c.psqlRelations(q); ok {
+		if err != nil {
+			c.sendError(c.sess.Fail(err), q, 0)
+			return
+		}
+		c.sendResult(res, nil, true)
+		return
+	}
 	parts, err := sql.Split(q)
 	if err != nil {
 		c.sendError(c.sess.Fail(err), q, 0)
