@@ -103,8 +103,12 @@ func (c *conn) serve() error {
 					c.skip = true
 				}
 			}
+			// The answers wait for Sync or Flush, as the client expects:
+			// a pipeline of messages costs one write.
+			continue
 		case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
 			// The rest of a COPY that failed: PostgreSQL ignores it too.
+			continue
 		default:
 			return c.fatal(pgerr.New(pgerr.ProtocolViolation, "unsupported frontend message %T", msg))
 		}
