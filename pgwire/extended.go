@@ -154,6 +154,12 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	return nil
 }
 
+// errResultChanged refuses to run a statement whose result columns are no
+// longer those the client was told of at Parse: a table it reads was
+// dropped and created again with other columns.
+var errResultChanged = pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type").
+	WithHint("prepare the statement again")
+
 func sameTypes(a, b []plan.Column) bool {
 	if len(a) != len(b) {
 		return false
@@ -178,6 +184,15 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return nil
 	}
 	if !pt.ran {
+		if pt.ps.cols != nil {
+			cols, hasRows, err := c.sess.CurrentColumns(pt.ps.p)
+			if err != nil {
+				return err
+			}
+			if !hasRows || !sameTypes(cols, pt.ps.cols) {
+				return errResultChanged
+			}
+		}
 		results, err := c.sess.ExecPrepared(pt.ps.p, pt.args)
 		if err != nil {
 			return err
@@ -186,10 +201,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		// (results[1:]) have no place in the extended protocol's one result
 		// per Execute: they are dropped.
 		if results[0].HasRows && !sameTypes(results[0].Columns, pt.ps.cols) {
-			// A table was dropped and created again with other columns:
-			// the rows are not those the client was told of.
-			return pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type").
-				WithHint("prepare the statement again")
+			return errResultChanged // the catalog changed since CurrentColumns
 		}
 		pt.ran, pt.res = true, results[0]
 		c.sendNotices(pt.res.Notices)

@@ -643,3 +643,26 @@ func viewOf(summed map[string]int64) map[int]int {
 	}
 	return out
 }
+
+// TestResultTypeChangedDML checks that a cached INSERT … RETURNING whose
+// columns changed is refused before it changes anything.
+func TestResultTypeChangedDML(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE TABLE t (a int)`)
+	const ins = `INSERT INTO t VALUES ($1) RETURNING *`
+	var n int
+	if err := c.QueryRow(ctx(t), ins, 1).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, c, `DROP TABLE t`)
+	mustExec(t, c, `CREATE TABLE t (a int, b text)`)
+	var s *string
+	err := c.QueryRow(ctx(t), ins, 2).Scan(&n, &s)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "0A000" {
+		t.Fatalf("a cached INSERT whose columns changed: %v", err)
+	}
+	if err := c.QueryRow(ctx(t), `SELECT count(*) FROM t`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("rows after the refused INSERT: %d %v", n, err)
+	}
+}

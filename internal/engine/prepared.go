@@ -86,6 +86,29 @@ func (p *Prepared) Columns() ([]plan.Column, bool) {
 	return p.cols, p.hasRows
 }
 
+// CurrentColumns returns p's result columns as the catalog binds it now,
+// binding it again if the catalog changed since: for a caller that told a
+// client of the columns and must not run a statement whose columns
+// changed.
+func (s *Session) CurrentColumns(p *Prepared) ([]plan.Column, bool, error) {
+	e := s.e
+	e.mu.RLock()
+	bd := p.take()
+	if bd == nil || bd.gen != e.catalogGen {
+		nb, err := e.bindPrepared(p)
+		if err != nil {
+			e.mu.RUnlock()
+			p.give(bd)
+			return nil, false, err
+		}
+		bd = nb
+	}
+	e.mu.RUnlock()
+	p.give(bd)
+	cols, hasRows := p.Columns()
+	return cols, hasRows, nil
+}
+
 // resultColumns returns the columns of the result set b returns, and
 // whether it returns one.
 func resultColumns(b sql.Bound) ([]plan.Column, bool) {
