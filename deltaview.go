@@ -13,6 +13,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/deltaview/deltaview/internal/dbaccess"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -261,4 +262,8 @@ func (tx *Tx) Rollback() error {
 		tx.s.Close()
 	}
 	return nil
+}
+
+func init() {
+	dbaccess.NewSession = func(db any) *engine.Session { return db.(*DB).newSession() }
 }

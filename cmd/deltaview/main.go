@@ -1,7 +1,9 @@
 // Command deltaview runs SQL scripts against an in-memory deltaview
-// database whose materialized views are maintained incrementally.
+// database whose materialized views are maintained incrementally, or
+// serves one to PostgreSQL clients.
 //
 //	deltaview run [--format table|csv|json] [--null STR] [FILE…]
+//	deltaview serve [--listen 127.0.0.1:5433]
 package main
 
 import (
@@ -19,6 +21,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(runCmd())
+	root.AddCommand(serveCmd())
 	root.AddCommand(benchCmd())
 	if err := root.Execute(); err != nil {
 		if _, ok := err.(exitError); !ok {

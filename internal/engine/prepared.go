@@ -6,6 +6,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -20,6 +21,8 @@ type Prepared struct {
 	txControl bool
 	mu        sync.Mutex
 	types     []value.Type // of the last binding
+	cols      []plan.Column
+	hasRows   bool // the statement returns a result set: cols describe it
 	free      []*binding
 }
 
@@ -45,6 +48,10 @@ func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) {
 	return p, nil
 }
 
+// Prepare binds s as Engine.Prepare does, for a caller that holds only
+// the session.
+func (s *Session) Prepare(st *sql.Stmt) (*Prepared, error) { return s.e.Prepare(st) }
+
 // bindPrepared binds p's statement; the caller holds the engine's lock.
 func (e *Engine) bindPrepared(p *Prepared) (*binding, error) {
 	rec := &recorder{cat: e, seen: map[string]bool{}}
@@ -56,8 +63,10 @@ func (e *Engine) bindPrepared(p *Prepared) (*binding, error) {
 	for i, s := range ps {
 		types[i] = s.T
 	}
+	cols, hasRows := resultColumns(b)
 	p.mu.Lock()
 	p.types = types
+	p.cols, p.hasRows = cols, hasRows
 	p.mu.Unlock()
 	return &binding{bound: b, params: ps, rec: rec, gen: e.catalogGen}, nil
 }
@@ -67,6 +76,59 @@ func (p *Prepared) ParamTypes() []value.Type {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Clone(p.types)
+}
+
+// Columns returns the columns of the statement's result set, and whether
+// it returns one, as of its last binding.
+func (p *Prepared) Columns() ([]plan.Column, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cols, p.hasRows
+}
+
+// CurrentColumns returns p's result columns as the catalog binds it now,
+// binding it again if the catalog changed since: for a caller that told a
+// client of the columns and must not run a statement whose columns
+// changed.
+func (s *Session) CurrentColumns(p *Prepared) ([]plan.Column, bool, error) {
+	e := s.e
+	e.mu.RLock()
+	bd := p.take()
+	if bd == nil || bd.gen != e.catalogGen {
+		nb, err := e.bindPrepared(p)
+		if err != nil {
+			e.mu.RUnlock()
+			p.give(bd)
+			return nil, false, err
+		}
+		bd = nb
+	}
+	e.mu.RUnlock()
+	p.give(bd)
+	cols, hasRows := p.Columns()
+	return cols, hasRows, nil
+}
+
+// resultColumns returns the columns of the result set b returns, and
+// whether it returns one.
+func resultColumns(b sql.Bound) ([]plan.Column, bool) {
+	switch b := b.(type) {
+	case *sql.Select:
+		return b.Plan.Columns(), true
+	case *sql.Insert:
+		return b.RetCols, len(b.Returning) > 0
+	case *sql.Update:
+		return b.RetCols, len(b.Returning) > 0
+	case *sql.Delete:
+		return b.RetCols, len(b.Returning) > 0
+	case *sql.Explain:
+		return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true
+	case *sql.Show:
+		if st, ok := systemViews["deltaview_"+b.Name]; ok {
+			return st.cols, true
+		}
+	}
+	return nil, false
 }
 
 // TxControl reports whether the statement is BEGIN, COMMIT or ROLLBACK.

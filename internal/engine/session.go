@@ -58,6 +58,15 @@ func (s *Session) SetLockTimeout(d time.Duration) { s.lockTimeout = max(d, 0) }
 // InBlock reports whether a transaction block (BEGIN) is open.
 func (s *Session) InBlock() bool { return s.block }
 
+// Failed reports whether a statement failed inside the open transaction
+// block: only ROLLBACK (or COMMIT, which rolls back) remains.
+func (s *Session) Failed() bool { return s.failed }
+
+// Fail marks an open transaction block failed, as a failed statement does:
+// for a caller that refuses a statement before the session runs it (a
+// parameter it cannot decode). It returns err.
+func (s *Session) Fail(err error) error { return s.fail(err) }
+
 // Close ends the session: an open transaction is rolled back and its
 // statement-level subscriptions end. A closed session runs nothing.
 func (s *Session) Close() {

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -99,3 +102,42 @@ var systemViews = map[string]systemView{
 
 // pgEpochMicros is 2000-01-01 00:00:00 UTC in Unix microseconds.
 const pgEpochMicros = 946684800 * 1000000
+
+// Relation kinds, as pg_class.relkind spells them.
+const (
+	RelTable   = 'r'
+	RelView    = 'v'
+	RelMatView = 'm'
+)
+
+// RelationInfo names a table or view of the catalog.
+type RelationInfo struct {
+	Name string
+	Kind byte // RelTable, RelView or RelMatView
+}
+
+// Relations lists the catalog's tables and views, by name.
+func (s *Session) Relations() []RelationInfo { return s.e.Relations() }
+
+// Relations lists the catalog's tables and views, by name.
+func (e *Engine) Relations() []RelationInfo {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []RelationInfo
+	for n := range e.tables {
+		out = append(out, RelationInfo{n, RelTable})
+	}
+	for n := range e.views {
+		out = append(out, RelationInfo{n, RelMatView})
+	}
+	for n := range e.pviews {
+		if e.views[n] == nil {
+			out = append(out, RelationInfo{n, RelMatView})
+		}
+	}
+	for n := range e.named {
+		out = append(out, RelationInfo{n, RelView})
+	}
+	slices.SortFunc(out, func(a, b RelationInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

@@ -58,6 +58,14 @@ const (
 	ProtocolViolation     = "08P01"
 	InvalidTxState        = "25000"
 	LockNotAvailable      = "55P03"
+	InvalidBinaryRep      = "22P03"
+	AdminShutdown         = "57P01"
+	QueryCanceled         = "57014"
+	InvalidAuthorization  = "28000"
+	InvalidCatalogName    = "3D000"
+	UndefinedPrepared     = "26000"
+	UndefinedCursor       = "34000"
+	DuplicatePrepared     = "42P05"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

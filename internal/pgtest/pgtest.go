@@ -440,3 +440,20 @@ func MustQuery(tb testing.TB, conn *pgx.Conn, sql string) [][]*string {
 	}
 	return rows
 }
+
+// Psql returns the path of the psql of the installed PostgreSQL (see
+// FindBinDir). It skips tb when there is none, or fails it when CI=true.
+func Psql(tb testing.TB) string {
+	tb.Helper()
+	dir, err := FindBinDir()
+	if err == nil && !isFile(filepath.Join(dir, "psql")) {
+		err = fmt.Errorf("no psql in %s", dir)
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("pgtest: %v (CI=true: psql is required)", err)
+		}
+		tb.Skipf("pgtest: %v", err)
+	}
+	return filepath.Join(dir, "psql")
+}

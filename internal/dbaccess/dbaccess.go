@@ -1,0 +1,10 @@
+// Package dbaccess lets the module's public packages that serve a DB
+// (the PostgreSQL wire protocol) open engine sessions on it, without the
+// root package exporting its engine or linking what those packages link.
+package dbaccess
+
+import "github.com/deltaview/deltaview/internal/engine"
+
+// NewSession opens a session, with the DB's settings, on db, a
+// *deltaview.DB; the root package sets it when it is initialised.
+var NewSession func(db any) *engine.Session

@@ -1,0 +1,446 @@
+package pgwire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// maxMessage bounds a message from a client; a larger one ends the
+// connection with 08P01 (COPY data comes in many messages).
+const maxMessage = 64 << 20
+
+// flushEvery is how many data rows are buffered before they are written.
+const flushEvery = 512
+
+// conn is one client connection: its session, its prepared statements
+// and portals, and the buffers data rows are encoded into.
+type conn struct {
+	srv *server
+	nc  net.Conn
+	pid uint32
+	key []byte // the secret key of cancel requests
+	be  *pgproto3.Backend
+	// cancel receives the connection's cancel requests; only a streaming
+	// COPY (SUBSCRIBE …) heeds them yet.
+	cancel chan struct{}
+	// done is set when the connection must end after the current message.
+	done bool
+	sess *engine.Session
+
+	stmts   map[string]*prepared
+	portals map[string]*portal
+	// skip is set after an error in an extended-query message: messages
+	// are ignored up to the next Sync, as PostgreSQL does.
+	skip bool
+
+	// Reused for every data row: its encoded values and their ends.
+	buf  []byte
+	ends []int
+	vals [][]byte
+}
+
+// serve runs the connection until the client terminates, the connection
+// fails or the server shuts down.
+func (c *conn) serve() error {
+	defer c.nc.Close()
+	c.be = pgproto3.NewBackend(c.nc, c.nc)
+	c.be.SetMaxBodyLen(maxMessage)
+	ok, err := c.startup()
+	if !ok {
+		return err
+	}
+	c.sess = c.srv.newSession()
+	defer c.sess.Close()
+	c.stmts, c.portals = map[string]*prepared{}, map[string]*portal{}
+	c.readyForQuery()
+	if err := c.be.Flush(); err != nil {
+		return err
+	}
+	for {
+		msg, err := c.be.Receive()
+		if err != nil {
+			if c.srv.isClosing() {
+				c.fatal(pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+				return nil
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			c.fatal(pgerr.New(pgerr.ProtocolViolation, "invalid message: %v", err))
+			return err
+		}
+		switch m := msg.(type) {
+		case *pgproto3.Terminate:
+			return nil
+		case *pgproto3.Query:
+			c.skip = false
+			c.simpleQuery(m.String)
+			if c.done {
+				return nil
+			}
+			c.readyForQuery()
+		case *pgproto3.Sync:
+			c.skip = false
+			c.readyForQuery()
+		case *pgproto3.Flush:
+		case *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Describe, *pgproto3.Execute, *pgproto3.Close:
+			if !c.skip {
+				if err := c.extended(m); err != nil {
+					c.sendError(c.sess.Fail(err), "", 0)
+					c.skip = true
+				}
+			}
+			// The answers wait for Sync or Flush, as the client expects:
+			// a pipeline of messages costs one write.
+			continue
+		case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+			// The rest of a COPY that failed: PostgreSQL ignores it too.
+			continue
+		default:
+			return c.fatal(pgerr.New(pgerr.ProtocolViolation, "unsupported frontend message %T", msg))
+		}
+		if err := c.be.Flush(); err != nil {
+			return err
+		}
+	}
+}
+
+// startup reads the startup message, answering SSL and GSS encryption
+// requests with "no", and lets the client in.
+func (c *conn) startup() (bool, error) {
+	for {
+		msg, err := c.be.ReceiveStartupMessage()
+		if err != nil {
+			return false, err
+		}
+		switch m := msg.(type) {
+		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
+			if _, err := c.nc.Write([]byte{'N'}); err != nil {
+				return false, err
+			}
+		case *pgproto3.CancelRequest:
+			c.srv.cancelRequest(m.ProcessID, m.SecretKey)
+			return false, nil
+		case *pgproto3.StartupMessage:
+			user, db := m.Parameters["user"], m.Parameters["database"]
+			if db == "" {
+				db = user
+			}
+			if !isLoopback(c.nc.RemoteAddr()) {
+				return false, c.fatal(pgerr.New(pgerr.InvalidAuthorization, "no roles are configured: connections are accepted from this machine only"))
+			}
+			if user != User {
+				return false, c.fatal(pgerr.New(pgerr.InvalidAuthorization, "role %q does not exist", user).
+					WithHint("with no roles configured, the only role is %q, without a password", User))
+			}
+			if db != Database {
+				return false, c.fatal(pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", db).
+					WithHint("the only database is %q", Database))
+			}
+			c.be.Send(&pgproto3.AuthenticationOk{})
+			app := m.Parameters["application_name"]
+			for _, p := range [][2]string{
+				{"server_version", "15.0 (deltaview)"},
+				{"server_encoding", "UTF8"},
+				{"client_encoding", "UTF8"},
+				{"DateStyle", "ISO, MDY"},
+				{"IntervalStyle", "postgres"},
+				{"TimeZone", "UTC"},
+				{"integer_datetimes", "on"},
+				{"standard_conforming_strings", "on"},
+				{"is_superuser", "on"},
+				{"session_authorization", User},
+				{"application_name", app},
+			} {
+				c.be.Send(&pgproto3.ParameterStatus{Name: p[0], Value: p[1]})
+			}
+			c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
+			return true, nil
+		default:
+			return false, c.fatal(pgerr.New(pgerr.ProtocolViolation, "unexpected startup message %T", msg))
+		}
+	}
+}
+
+func isLoopback(a net.Addr) bool {
+	switch a := a.(type) {
+	case *net.TCPAddr:
+		return a.IP.IsLoopback()
+	case *net.UnixAddr:
+		return true
+	}
+	return false
+}
+
+// fatal sends err as a FATAL error and returns it; the caller closes the
+// connection.
+func (c *conn) fatal(err *pgerr.Error) error {
+	r := errorResponse(err, "FATAL")
+	c.be.Send(r)
+	c.be.Flush()
+	return err
+}
+
+func (c *conn) readyForQuery() {
+	st := byte('I')
+	switch {
+	case c.sess.Failed():
+		st = 'E'
+	case c.sess.InBlock():
+		st = 'T'
+	}
+	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: st})
+}
+
+// errorResponse is err as an ErrorResponse of severity sev.
+func errorResponse(err error, sev string) *pgproto3.ErrorResponse {
+	e := pgerr.Wrap(err)
+	return &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.Code, Message: e.Message,
+		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position)}
+}
+
+// sendError sends err; its position, within a statement that starts at
+// the 0-based byte offset off of query, is made a position in query.
+func (c *conn) sendError(err error, query string, off int) {
+	r := errorResponse(err, "ERROR")
+	if r.Position > 0 && off > 0 && off <= len(query) {
+		r.Position += int32(utf8.RuneCountInString(query[:off]))
+	}
+	c.be.Send(r)
+}
+
+func (c *conn) sendNotices(notices []string) {
+	for _, n := range notices {
+		c.be.Send(&pgproto3.NoticeResponse{Severity: "NOTICE", SeverityUnlocalized: "NOTICE", Code: "00000", Message: n})
+	}
+}
+
+// simpleQuery runs the statements of a Query message in order, each in
+// autocommit unless a transaction block is open, up to the first error.
+func (c *conn) simpleQuery(q string) {
+	if res, ok, err := c.psqlRelations(q); ok {
+		if err != nil {
+			c.sendError(c.sess.Fail(err), q, 0)
+			return
+		}
+		c.sendResult(res, nil, true)
+		return
+	}
+	parts, err := sql.Split(q)
+	if err != nil {
+		c.sendError(c.sess.Fail(err), q, 0)
+		return
+	}
+	ran, cursor := false, 0
+	for _, p := range parts {
+		off := -1
+		if i := strings.Index(q[cursor:], p); i >= 0 {
+			off = cursor + i
+			cursor = off + len(p)
+		}
+		if m := copySubscribe.FindStringSubmatch(p); m != nil {
+			ran = true
+			err, end := c.copyOutSubscribe(m)
+			if end {
+				c.done = true
+				return
+			}
+			if err != nil {
+				c.sendError(err, q, off)
+				return
+			}
+			continue
+		}
+		st, err := sql.Parse(p)
+		if err != nil {
+			c.sendError(c.sess.Fail(err), q, off)
+			return
+		}
+		if st == nil {
+			continue
+		}
+		ran = true
+		var results []engine.Result
+		if isCopyFromStdin(st) {
+			results, err = c.copyIn(st)
+		} else {
+			results, err = c.sess.Exec(st)
+		}
+		if err != nil {
+			var ce connError
+			if errors.As(err, &ce) {
+				return // the connection failed during COPY: the next read reports it
+			}
+			c.sendError(err, q, off)
+			return
+		}
+		for _, r := range results {
+			c.sendResult(r, nil, true)
+		}
+	}
+	if !ran {
+		c.be.Send(&pgproto3.EmptyQueryResponse{})
+	}
+}
+
+// sendResult sends a statement's notices, then its rows (preceded by
+// their description when describe is set) in the formats given (text when
+// empty, one format for all when one), then its command tag.
+func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
+	c.sendNotices(r.Notices)
+	tag := r.Tag
+	if r.HasRows {
+		if describe {
+			c.be.Send(rowDescription(r.Columns, formats))
+		}
+		c.sendRows(r.Rows, r.Columns, formats)
+		if tag == "" {
+			tag = "SELECT " + strconv.Itoa(len(r.Rows))
+		}
+	}
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+}
+
+func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {
+	fs := make([]pgproto3.FieldDescription, len(cols))
+	for i, col := range cols {
+		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: typeOID(col.Type),
+			DataTypeSize: typeSize(col.Type), TypeModifier: typeModifier(col.Type), Format: formatOf(formats, i)}
+	}
+	return &pgproto3.RowDescription{Fields: fs}
+}
+
+// formatOf returns column i's format code: text when none is given, the
+// one given for all, or the column's own.
+func formatOf(formats []int16, i int) int16 {
+	switch {
+	case len(formats) == 0:
+		return 0
+	case len(formats) == 1:
+		return formats[0]
+	case i < len(formats):
+		return formats[i]
+	}
+	return 0
+}
+
+// sendRows sends rows as DataRows, encoding each into the connection's
+// reused buffers.
+func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
+	for n, row := range rows {
+		c.buf, c.ends = c.buf[:0], c.ends[:0]
+		for i, v := range row {
+			if v.IsNull() {
+				c.ends = append(c.ends, -1)
+				continue
+			}
+			if formatOf(formats, i) == 1 && i < len(cols) {
+				k := cols[i].Type.Kind
+				if v.Kind() != k {
+					if cv, err := value.Cast(v, value.Type{Kind: k, Mod: -1}, true); err == nil {
+						v = cv
+					}
+				}
+				c.buf = appendBinary(c.buf, v, v.Kind())
+			} else {
+				c.buf = value.AppendText(c.buf, v)
+			}
+			c.ends = append(c.ends, len(c.buf))
+		}
+		c.vals = c.vals[:0]
+		start := 0
+		for _, end := range c.ends {
+			if end < 0 {
+				c.vals = append(c.vals, nil)
+				continue
+			}
+			c.vals = append(c.vals, c.buf[start:end:end])
+			start = end
+		}
+		c.be.Send(&pgproto3.DataRow{Values: c.vals})
+		if n%flushEvery == flushEvery-1 {
+			c.be.Flush()
+		}
+	}
+}
+
+// isCopyFromStdin reports whether st is COPY … FROM STDIN.
+func isCopyFromStdin(st *sql.Stmt) bool {
+	if st.Node == nil {
+		return false
+	}
+	cp := st.Node.GetCopyStmt()
+	return cp != nil && cp.IsFrom && cp.Filename == "" && !cp.IsProgram
+}
+
+// connError is a failure of the connection itself during COPY.
+type connError struct{ err error }
+
+func (e connError) Error() string { return e.err.Error() }
+
+// copyIn runs COPY … FROM STDIN: it asks for the data, collects the
+// CopyData messages up to CopyDone, then runs the statement on them. The
+// data is collected first so that a slow client never holds the engine's
+// write lock.
+func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
+	c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 0})
+	if err := c.be.Flush(); err != nil {
+		return nil, connError{err}
+	}
+	var data bytes.Buffer
+	for {
+		msg, err := c.be.Receive()
+		if err != nil {
+			return nil, connError{err}
+		}
+		switch m := msg.(type) {
+		case *pgproto3.CopyData:
+			data.Write(m.Data)
+		case *pgproto3.CopyDone:
+			return c.sess.ExecCopyData(st, bytes.NewReader(endOfData(data.Bytes())))
+		case *pgproto3.CopyFail:
+			return nil, c.sess.Fail(pgerr.New(pgerr.QueryCanceled, "COPY from stdin failed: %s", m.Message))
+		case *pgproto3.Flush, *pgproto3.Sync:
+			// Allowed during COPY and ignored, as PostgreSQL does.
+		default:
+			return nil, c.sess.Fail(pgerr.New(pgerr.ProtocolViolation, "unexpected message type 0x%02x during COPY from stdin", msgType(msg)))
+		}
+	}
+}
+
+// endOfData cuts data before its first line \. (psql sends that line; it
+// ends the data, as in a script).
+func endOfData(data []byte) []byte {
+	for off := 0; off < len(data); {
+		line := data[off:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		if t := bytes.TrimRight(line, "\r\n"); string(t) == `\.` {
+			return data[:off]
+		}
+		off += len(line)
+	}
+	return data
+}
+
+func msgType(m pgproto3.FrontendMessage) byte {
+	b, err := m.Encode(nil)
+	if err != nil || len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}

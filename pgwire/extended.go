@@ -1,0 +1,222 @@
+package pgwire
+
+import (
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// prepared is a statement of the extended protocol (Parse): the engine's
+// prepared statement, nil for an empty query.
+type prepared struct {
+	p     *engine.Prepared
+	query string
+	// cols are the result columns at Parse, which the client was told of.
+	cols []plan.Column
+}
+
+// portal is a prepared statement bound to its arguments (Bind), and once
+// executed, the rows a row limit left to send.
+type portal struct {
+	ps      *prepared
+	args    []value.Value
+	formats []int16 // result formats, as Bind gave them
+	ran     bool
+	res     engine.Result
+	sent    int // rows of res sent
+}
+
+// extended handles one message of the extended protocol; an error is sent
+// by the caller, which then skips messages up to Sync.
+func (c *conn) extended(msg pgproto3.FrontendMessage) error {
+	switch m := msg.(type) {
+	case *pgproto3.Parse:
+		return c.parse(m)
+	case *pgproto3.Bind:
+		return c.bind(m)
+	case *pgproto3.Describe:
+		return c.describe(m)
+	case *pgproto3.Execute:
+		return c.execute(m)
+	case *pgproto3.Close:
+		if m.ObjectType == 'S' {
+			delete(c.stmts, m.Name)
+		} else {
+			delete(c.portals, m.Name)
+		}
+		c.be.Send(&pgproto3.CloseComplete{})
+	}
+	return nil
+}
+
+func (c *conn) parse(m *pgproto3.Parse) error {
+	if _, dup := c.stmts[m.Name]; dup && m.Name != "" {
+		return pgerr.New(pgerr.DuplicatePrepared, "prepared statement %q already exists", m.Name)
+	}
+	parts, err := sql.Split(m.Query)
+	if err != nil {
+		return err
+	}
+	if len(parts) > 1 {
+		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	ps := &prepared{query: m.Query}
+	if len(parts) == 1 {
+		st, err := sql.Parse(parts[0])
+		if err != nil {
+			return err
+		}
+		if st != nil {
+			if isCopyFromStdin(st) {
+				return pgerr.New(pgerr.FeatureNotSupported, "COPY FROM STDIN is supported in a simple query only")
+			}
+			if ps.p, err = c.sess.Prepare(st); err != nil {
+				return err
+			}
+			ps.cols, _ = ps.p.Columns()
+		}
+	}
+	c.stmts[m.Name] = ps
+	c.be.Send(&pgproto3.ParseComplete{})
+	return nil
+}
+
+func (c *conn) bind(m *pgproto3.Bind) error {
+	ps, ok := c.stmts[m.PreparedStatement]
+	if !ok {
+		return pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", m.PreparedStatement)
+	}
+	var types []value.Type
+	if ps.p != nil {
+		types = ps.p.ParamTypes()
+	}
+	if len(m.Parameters) != len(types) {
+		return pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement %q requires %d",
+			len(m.Parameters), m.PreparedStatement, len(types))
+	}
+	if n := len(m.ParameterFormatCodes); n > 1 && n != len(types) {
+		return pgerr.New(pgerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", n, len(types))
+	}
+	args := make([]value.Value, len(types))
+	for i, t := range types {
+		v, err := decodeParam(m.Parameters[i], formatOf(m.ParameterFormatCodes, i), t, i+1)
+		if err != nil {
+			return err
+		}
+		args[i] = v
+	}
+	for _, f := range m.ResultFormatCodes {
+		if f != 0 && f != 1 {
+			return pgerr.New(pgerr.ProtocolViolation, "unsupported format code: %d", f)
+		}
+	}
+	c.portals[m.DestinationPortal] = &portal{ps: ps, args: args, formats: append([]int16(nil), m.ResultFormatCodes...)}
+	c.be.Send(&pgproto3.BindComplete{})
+	return nil
+}
+
+func (c *conn) describe(m *pgproto3.Describe) error {
+	var ps *prepared
+	var formats []int16
+	if m.ObjectType == 'S' {
+		var ok bool
+		if ps, ok = c.stmts[m.Name]; !ok {
+			return pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", m.Name)
+		}
+		var oids []uint32
+		if ps.p != nil {
+			for _, t := range ps.p.ParamTypes() {
+				oids = append(oids, typeOID(t))
+			}
+		}
+		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
+	} else {
+		pt, ok := c.portals[m.Name]
+		if !ok {
+			return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Name)
+		}
+		ps, formats = pt.ps, pt.formats
+	}
+	if ps.p == nil {
+		c.be.Send(&pgproto3.NoData{})
+		return nil
+	}
+	cols, hasRows := ps.p.Columns()
+	if !hasRows {
+		c.be.Send(&pgproto3.NoData{})
+		return nil
+	}
+	c.be.Send(rowDescription(cols, formats))
+	return nil
+}
+
+// errResultChanged refuses to run a statement whose result columns are no
+// longer those the client was told of at Parse: a table it reads was
+// dropped and created again with other columns.
+var errResultChanged = pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type").
+	WithHint("prepare the statement again")
+
+func sameTypes(a, b []plan.Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if typeOID(a[i].Type) != typeOID(b[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// execute runs a portal's statement at its first Execute and sends at most
+// MaxRows of its rows (all when 0); PortalSuspended says more remain.
+func (c *conn) execute(m *pgproto3.Execute) error {
+	pt, ok := c.portals[m.Portal]
+	if !ok {
+		return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Portal)
+	}
+	if pt.ps.p == nil {
+		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		return nil
+	}
+	if !pt.ran {
+		if pt.ps.cols != nil {
+			cols, hasRows, err := c.sess.CurrentColumns(pt.ps.p)
+			if err != nil {
+				return err
+			}
+			if !hasRows || !sameTypes(cols, pt.ps.cols) {
+				return errResultChanged
+			}
+		}
+		results, err := c.sess.ExecPrepared(pt.ps.p, pt.args)
+		if err != nil {
+			return err
+		}
+		// Result sets of the session's subscriptions that arrived meanwhile
+		// (results[1:]) have no place in the extended protocol's one result
+		// per Execute: they are dropped.
+		if results[0].HasRows && !sameTypes(results[0].Columns, pt.ps.cols) {
+			return errResultChanged // the catalog changed since CurrentColumns
+		}
+		pt.ran, pt.res = true, results[0]
+		c.sendNotices(pt.res.Notices)
+	}
+	rows := pt.res.Rows[pt.sent:]
+	if m.MaxRows > 0 && uint32(len(rows)) > m.MaxRows {
+		rows = rows[:m.MaxRows]
+		c.sendRows(rows, pt.res.Columns, pt.formats)
+		pt.sent += len(rows)
+		c.be.Send(&pgproto3.PortalSuspended{})
+		return nil
+	}
+	r := pt.res
+	r.Rows, r.Notices = rows, nil
+	pt.sent += len(rows)
+	c.sendResult(r, pt.formats, false)
+	return nil
+}

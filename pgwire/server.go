@@ -1,0 +1,139 @@
+// Package pgwire serves a deltaview database over PostgreSQL's
+// frontend/backend protocol, version 3: psql and PostgreSQL drivers
+// connect to it as to a PostgreSQL 15 server. Each connection is a session
+// of its own (its own transaction); simple and extended query, text and
+// binary formats, notices, errors with SQLSTATE and position, and COPY …
+// FROM STDIN are supported.
+//
+// No roles exist yet: the server lets in the superuser "deltaview"
+// (database "deltaview") without a password, and only from loopback
+// addresses.
+package pgwire
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/dbaccess"
+	"github.com/deltaview/deltaview/internal/engine"
+)
+
+// Options configure Serve.
+type Options struct {
+	// Logf reports connections that fail; nil discards the reports.
+	Logf func(format string, args ...any)
+}
+
+// Serve serves db to the PostgreSQL clients that connect to ln, until ctx
+// is done or ln fails. When ctx is done it stops accepting, lets each
+// connection finish the statement it is running (a commit in flight
+// completes), ends the connections with SQLSTATE 57P01 (their open
+// transactions roll back), and returns nil once all have ended.
+func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) error {
+	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf}
+	return s.serve(ctx, ln)
+}
+
+// server accepts connections and serves each on a session of its own. It
+// keeps the connections it serves, so that it can end them when its
+// context is done.
+type server struct {
+	db         *deltaview.DB
+	newSession func() *engine.Session
+	logf       func(format string, args ...any)
+
+	mu      sync.Mutex
+	conns   map[*conn]struct{}
+	closing bool
+	pid     uint32
+	wg      sync.WaitGroup
+}
+
+// User and Database are the only role and database there are until roles
+// exist.
+const (
+	User     = "deltaview"
+	Database = "deltaview"
+)
+
+func (s *server) serve(ctx context.Context, ln net.Listener) error {
+	stop := context.AfterFunc(ctx, func() {
+		ln.Close()
+		s.shutdown()
+	})
+	defer stop()
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			s.shutdown()
+			s.wg.Wait()
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			nc.Close()
+			continue
+		}
+		if s.conns == nil {
+			s.conns = map[*conn]struct{}{}
+		}
+		s.pid++
+		c := &conn{srv: s, nc: nc, pid: s.pid, key: make([]byte, 4), cancel: make(chan struct{}, 1)}
+		rand.Read(c.key)
+		s.conns[c] = struct{}{}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.wg.Done()
+			if err := c.serve(); err != nil && s.logf != nil && !errors.Is(err, net.ErrClosed) {
+				s.logf("connection from %s: %v", nc.RemoteAddr(), err)
+			}
+			s.mu.Lock()
+			delete(s.conns, c)
+			s.mu.Unlock()
+		}()
+	}
+}
+
+// shutdown makes every connection's next read fail at once: a connection
+// waiting for a message ends now, one running a statement ends after it.
+func (s *server) shutdown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closing = true
+	for c := range s.conns {
+		c.nc.SetReadDeadline(time.Now())
+	}
+}
+
+// cancelRequest asks the connection with process id pid and secret key
+// key to cancel what it runs; a request that names no connection is
+// dropped, as PostgreSQL drops it.
+func (s *server) cancelRequest(pid uint32, key []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		if c.pid == pid && subtle.ConstantTimeCompare(c.key, key) == 1 {
+			select {
+			case c.cancel <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+func (s *server) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}

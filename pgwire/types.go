@@ -1,0 +1,221 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"strconv"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// PostgreSQL's type OIDs of the kinds deltaview supports.
+const (
+	oidBool        = 16
+	oidInt8        = 20
+	oidInt2        = 21
+	oidInt4        = 23
+	oidText        = 25
+	oidFloat4      = 700
+	oidFloat8      = 701
+	oidUnknown     = 705
+	oidBpchar      = 1042
+	oidVarchar     = 1043
+	oidDate        = 1082
+	oidTimestamp   = 1114
+	oidTimestampTZ = 1184
+	oidNumeric     = 1700
+)
+
+var kindOIDs = [...]uint32{
+	value.Unknown:     oidText, // an untyped NULL or literal reads as text, as in PostgreSQL
+	value.Bool:        oidBool,
+	value.Int2:        oidInt2,
+	value.Int4:        oidInt4,
+	value.Int8:        oidInt8,
+	value.Numeric:     oidNumeric,
+	value.Float4:      oidFloat4,
+	value.Float8:      oidFloat8,
+	value.Text:        oidText,
+	value.Varchar:     oidVarchar,
+	value.Char:        oidBpchar,
+	value.Date:        oidDate,
+	value.Timestamp:   oidTimestamp,
+	value.TimestampTZ: oidTimestampTZ,
+}
+
+// typeOID returns the OID of t's type.
+func typeOID(t value.Type) uint32 {
+	if int(t.Kind) < len(kindOIDs) {
+		return kindOIDs[t.Kind]
+	}
+	return oidText
+}
+
+// typeSize returns pg_type.typlen of t's type: -1 for variable length.
+func typeSize(t value.Type) int16 {
+	switch t.Kind {
+	case value.Bool:
+		return 1
+	case value.Int2:
+		return 2
+	case value.Int4, value.Float4, value.Date:
+		return 4
+	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ:
+		return 8
+	}
+	return -1
+}
+
+// typeModifier returns t's atttypmod as PostgreSQL reports it: the length
+// plus 4 for varchar(n) and char(n), (precision<<16 | scale) + 4 for
+// numeric(p,s), the precision for timestamp(p), otherwise -1.
+func typeModifier(t value.Type) int32 {
+	if t.Mod < 0 {
+		return -1
+	}
+	switch t.Kind {
+	case value.Varchar, value.Char, value.Numeric:
+		return t.Mod + 4
+	case value.Timestamp, value.TimestampTZ:
+		return t.Mod
+	}
+	return -1
+}
+
+// appendBinary appends v in PostgreSQL's binary format of type k.
+func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
+	switch k {
+	case value.Bool:
+		if v.Bool() {
+			return append(buf, 1)
+		}
+		return append(buf, 0)
+	case value.Int2:
+		return binary.BigEndian.AppendUint16(buf, uint16(v.Int()))
+	case value.Int4:
+		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
+	case value.Int8:
+		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
+	case value.Float4:
+		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
+	case value.Float8:
+		return binary.BigEndian.AppendUint64(buf, math.Float64bits(v.Float()))
+	case value.Date:
+		// Days since 2000-01-01, PostgreSQL's epoch; the infinities are
+		// the same extreme values.
+		return binary.BigEndian.AppendUint32(buf, uint32(int32(v.Int())))
+	case value.Timestamp, value.TimestampTZ:
+		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
+	case value.Numeric:
+		return appendNumericBinary(buf, v)
+	}
+	return value.AppendText(buf, v)
+}
+
+// appendNumericBinary encodes a numeric through pgtype, which knows the
+// base-10000 digit layout.
+func appendNumericBinary(buf []byte, v value.Value) []byte {
+	d := v.Decimal()
+	var n pgtype.Numeric
+	switch {
+	case d.Form == apd.NaN || d.Form == apd.NaNSignaling:
+		n = pgtype.Numeric{NaN: true, Valid: true}
+	case d.Form == apd.Infinite:
+		n = pgtype.Numeric{InfinityModifier: pgtype.Infinity, Valid: true}
+		if d.Negative {
+			n.InfinityModifier = pgtype.NegativeInfinity
+		}
+	default:
+		i := new(big.Int).Set(d.Coeff.MathBigInt())
+		if d.Negative {
+			i.Neg(i)
+		}
+		n = pgtype.Numeric{Int: i, Exp: d.Exponent, Valid: true}
+	}
+	out, err := pgtype.NumericCodec{}.PlanEncode(nil, oidNumeric, pgtype.BinaryFormatCode, n).Encode(n, buf)
+	if err != nil {
+		return buf
+	}
+	return out
+}
+
+// decodeParam reads a parameter sent in format (0 text, 1 binary) as a
+// value of type t. A text parameter is passed on as text: the engine reads
+// it with t's input function, as PostgreSQL does.
+func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, error) {
+	if b == nil {
+		return value.Null, nil
+	}
+	if format == 0 {
+		return value.NewText(value.Text, string(b)), nil
+	}
+	bad := func() (value.Value, error) {
+		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
+	}
+	switch t.Kind {
+	case value.Bool:
+		if len(b) != 1 {
+			return bad()
+		}
+		return value.NewBool(b[0] != 0), nil
+	case value.Int2:
+		if len(b) != 2 {
+			return bad()
+		}
+		return value.NewInt(value.Int2, int64(int16(binary.BigEndian.Uint16(b)))), nil
+	case value.Int4:
+		if len(b) != 4 {
+			return bad()
+		}
+		return value.NewInt(value.Int4, int64(int32(binary.BigEndian.Uint32(b)))), nil
+	case value.Int8:
+		if len(b) != 8 {
+			return bad()
+		}
+		return value.NewInt(value.Int8, int64(binary.BigEndian.Uint64(b))), nil
+	case value.Float4:
+		if len(b) != 4 {
+			return bad()
+		}
+		return value.NewFloat(value.Float4, float64(math.Float32frombits(binary.BigEndian.Uint32(b)))), nil
+	case value.Float8:
+		if len(b) != 8 {
+			return bad()
+		}
+		return value.NewFloat(value.Float8, math.Float64frombits(binary.BigEndian.Uint64(b))), nil
+	case value.Date:
+		if len(b) != 4 {
+			return bad()
+		}
+		return value.NewDate(int64(int32(binary.BigEndian.Uint32(b)))), nil
+	case value.Timestamp, value.TimestampTZ:
+		if len(b) != 8 {
+			return bad()
+		}
+		return value.NewTimestamp(t.Kind, int64(binary.BigEndian.Uint64(b))), nil
+	case value.Numeric:
+		var n pgtype.Numeric
+		if err := (pgtype.NumericCodec{}).PlanScan(nil, oidNumeric, pgtype.BinaryFormatCode, &n).Scan(b, &n); err != nil {
+			return bad()
+		}
+		var s string
+		switch {
+		case n.NaN:
+			s = "NaN"
+		case n.InfinityModifier == pgtype.Infinity:
+			s = "Infinity"
+		case n.InfinityModifier == pgtype.NegativeInfinity:
+			s = "-Infinity"
+		default:
+			s = n.Int.String() + "e" + strconv.Itoa(int(n.Exp))
+		}
+		return value.Parse(s, value.NumericType)
+	}
+	// text, varchar, char: the bytes are the text.
+	return value.NewText(value.Text, string(b)), nil
+}
