@@ -170,16 +170,20 @@ func (g *pgen) predicate(ts []*ptable) string {
 	return g.colRef(ts, true) + " IS NULL"
 }
 
-// expr is a computed column of one input column: one of several columns
-// where a partial change leaves some unknown is computed wrongly (see
-// testdata/partial_bug_project.txt).
+// expr is a computed column of one or two input columns: of two, a
+// partial change may leave one unknown and set the other
+// (testdata/partial_project.txt).
 func (g *pgen) expr(ts []*ptable) string {
-	switch g.intn(4) {
+	switch g.intn(6) {
 	case 0:
-		return g.colRef(ts, false) + " * 2 - 1"
+		return g.colRef(ts, false) + " + " + g.colRef(ts, false)
 	case 1:
-		return "upper(" + g.colRef(ts, true) + ")"
+		return "coalesce(" + g.colRef(ts, true) + ", " + g.colRef(ts, true) + ")"
 	case 2:
+		return g.colRef(ts, false) + " * 2 - 1"
+	case 3:
+		return "upper(" + g.colRef(ts, true) + ")"
+	case 4:
 		return "CASE WHEN " + g.colRef(ts, false) + " > 2 THEN 'hi' ELSE 'lo' END"
 	}
 	return "coalesce(" + g.colRef(ts, true) + ", '-')"
