@@ -133,7 +133,11 @@ func (g *pgen) joinTree(left bool) (string, []*ptable) {
 		for _, c := range g.children(joined[i]) {
 			if g.chance(65) {
 				d := g.pt[c.ref]
-				from += fmt.Sprintf("%s%s ON %s.%s = %s.id", join, d.name, joined[i].name, c.name, d.name)
+				on := fmt.Sprintf("%s.%s = %s.id", joined[i].name, c.name, d.name)
+				if g.chance(25) {
+					on = fmt.Sprintf("%s.id = %s.%s", d.name, joined[i].name, c.name)
+				}
+				from += join + d.name + " ON " + on
 				joined = append(joined, d)
 			}
 		}
@@ -236,6 +240,15 @@ func (g *pgen) view(name string, first bool) string {
 	}
 	if len(ts) > 1 && g.chance(40) {
 		preds = append(preds, g.predicate(ts[1:]))
+	}
+	if len(ts) > 1 && g.chance(15) {
+		// Across the root and a dimension: it goes above the joins,
+		// where the topmost join keeps its left rows.
+		if g.chance(50) {
+			preds = append(preds, g.colRef(ts[:1], false)+" <= "+g.colRef(ts[1:], false))
+		} else {
+			preds = append(preds, g.colRef(ts[:1], true)+" IS DISTINCT FROM "+g.colRef(ts[1:], true))
+		}
 	}
 	with := ""
 	switch r := g.intn(100); {
