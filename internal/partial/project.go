@@ -1,6 +1,8 @@
 package partial
 
 import (
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -10,15 +12,29 @@ import (
 
 var _ Operator = (*Project)(nil)
 
-// Project keeps no state. It computes each output column of the old and
-// the new row where the input columns it reads are known, and leaves it
-// unknown (unchanged) otherwise; the key passes through, so existence is
-// unchanged (docs/partial-deltas.md, "Projection"). A change that touches
-// only columns projected away leaves nothing.
+// Project keeps no state, unless an output column is computed from two or
+// more of the input's non-key columns: then it keeps, per key, the values
+// of those columns. It computes each output column of the old and the new
+// row where the input columns it reads are known, and leaves it unknown
+// (unchanged) otherwise; the key passes through, so existence is unchanged
+// (docs/partial-deltas.md, "Projection"). A change that touches only
+// columns projected away leaves nothing.
+//
+// An unknown column kept its value, so a column computed from it alone
+// kept its value too. One computed from it and a known column may have
+// changed (a partial update of the root that sets b and leaves a unknown;
+// a dimension's change under a + d.m): no kind can say "changed to a value
+// nobody knows", so the projection completes the unknown inputs from the
+// values it keeps. That costs the read columns per view row, where
+// normalising the view would keep a copy of every table it reads.
 type Project struct {
 	in, out *delta.Schema
 	exprs   []expr.Expr
 	cols    [][]int
+
+	keep   []int                // input columns kept per key, ascending; none: stateless
+	kept   map[string]value.Row // encoded key → the values of keep
+	staged map[string]value.Row // this step's changes of kept; nil: the key leaves
 }
 
 // NewProject returns the projection of in onto exprs, named name with
@@ -43,17 +59,30 @@ func NewProject(in *delta.Schema, name string, names []string, exprs []expr.Expr
 		}
 		key = append(key, found)
 	}
+	var keep delta.Cols
 	for _, e := range exprs {
 		if e.Volatile() {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "deltaview: projection %s computes a volatile expression: %s", name, e)
 		}
 		cols := expr.Columns(e)
+		var vals []int // the non-key columns read: the ones that may be unknown
 		for _, c := range cols {
 			if c >= in.Arity() {
 				return nil, pgerr.New(pgerr.Internal, "deltaview: projection %s reads column #%d of %d", name, c, in.Arity())
 			}
+			if !in.IsKey(c) {
+				vals = append(vals, c)
+			}
+		}
+		if len(vals) > 1 {
+			for _, c := range vals {
+				keep = keep.With(c)
+			}
 		}
 		p.cols = append(p.cols, cols)
+	}
+	if p.keep = keep.Slice(); len(p.keep) > 0 {
+		p.kept, p.staged = map[string]value.Row{}, map[string]value.Row{}
 	}
 	out, err := delta.NewSchema(name, names, key)
 	if err != nil {
@@ -64,8 +93,19 @@ func NewProject(in *delta.Schema, name string, names []string, exprs []expr.Expr
 }
 
 func (p *Project) Schema() *delta.Schema { return p.out }
-func (p *Project) Commit()               {}
-func (p *Project) Abort()                {}
+
+func (p *Project) Commit() {
+	for k, r := range p.staged {
+		if r == nil {
+			delete(p.kept, k)
+		} else {
+			p.kept[k] = r
+		}
+	}
+	clear(p.staged)
+}
+
+func (p *Project) Abort() { clear(p.staged) }
 
 func (p *Project) Info() dataflow.Info {
 	d := ""
@@ -75,10 +115,25 @@ func (p *Project) Info() dataflow.Info {
 		}
 		d += e.String()
 	}
-	return dataflow.Info{Kind: "PartialProject", Detail: d, State: "none", Cost: "O(change)"}
+	state := "none"
+	if len(p.keep) > 0 {
+		names := make([]string, len(p.keep))
+		for i, c := range p.keep {
+			names[i] = p.in.Columns[c]
+		}
+		state = "per row " + strings.Join(names, ", ") + " (read together by a computed column)"
+	}
+	return dataflow.Info{Kind: "PartialProject", Detail: d, State: state, Cost: "O(change)"}
 }
 
-func (p *Project) State() dataflow.StateSize { return dataflow.StateSize{} }
+func (p *Project) State() dataflow.StateSize {
+	var s dataflow.StateSize
+	for k, r := range p.kept {
+		s.Rows++
+		s.Bytes += mapEntryBytes + int64(len(k)) + dataflow.RowBytes(r)
+	}
+	return s
+}
 
 func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) {
 	out := make(value.Row, len(p.exprs))
@@ -97,10 +152,69 @@ func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) 
 	return out, ou, nil
 }
 
+// complete fills the kept columns that x leaves unknown, old and new, from
+// the values kept for its key (an unknown new column kept its value), and
+// stages the key's new values.
+func (p *Project) complete(x *delta.Fact) error {
+	k := enc(x.Key)
+	prev, ok := p.kept[k]
+	if x.Before == delta.Present {
+		var err error
+		if x.Old, x.OldUnknown, err = p.fill(x.Key, x.Old, x.OldUnknown, prev, ok); err != nil {
+			return err
+		}
+	}
+	if !x.After {
+		if ok {
+			p.staged[k] = nil
+		}
+		return nil
+	}
+	var err error
+	if x.New, x.NewUnknown, err = p.fill(x.Key, x.New, x.NewUnknown, prev, ok); err != nil {
+		return err
+	}
+	r := make(value.Row, len(p.keep))
+	for i, c := range p.keep {
+		r[i] = x.New[c]
+	}
+	p.staged[k] = r
+	return nil
+}
+
+// fill returns row with its unknown kept columns set from prev, copying
+// row first.
+func (p *Project) fill(key, row value.Row, u delta.Cols, prev value.Row, ok bool) (value.Row, delta.Cols, error) {
+	copied := false
+	for i, c := range p.keep {
+		if !u.Has(c) {
+			continue
+		}
+		if !ok {
+			// The key existed in the input (a column is unknown only
+			// in a change of an existing row), so its values are here.
+			return nil, nil, pgerr.New(delta.CodeNoRow, "deltaview: projection %s: key %s changes with %s unknown, but the projection holds no row of it", p.out.Name, key, p.in.Columns[c])
+		}
+		if !copied {
+			row = append(value.Row(nil), row...)
+			copied = true
+		}
+		row[c] = prev[i]
+		u = u.Without(c)
+	}
+	return row, u, nil
+}
+
 func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
+	clear(p.staged)
 	out := &delta.Implicit{Schema: p.out}
 	for _, x := range in[0].Facts() {
 		x.Fill()
+		if len(p.keep) > 0 {
+			if err := p.complete(&x); err != nil {
+				return nil, err
+			}
+		}
 		g := delta.Fact{Key: x.Key, Before: x.Before, After: x.After}
 		var err error
 		if x.Before == delta.Present {

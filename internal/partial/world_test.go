@@ -299,5 +299,14 @@ func drawView(t *rapid.T) viewDef {
 		v.names = append(v.names, "disc1")
 		v.exprs = append(v.exprs, &expr.Arith{Op: expr.OpAdd, L: col(2, names, types), R: &expr.Const{V: i4v(1), T: i4}, T: i4})
 	}
+	if rapid.IntRange(0, 2).Draw(t, "across") == 0 {
+		// A column computed from a column of C and another column (of C,
+		// or of a dimension): a change may leave one unknown and set the
+		// other.
+		a := rapid.IntRange(1, len(tC.Types)-1).Draw(t, "acrossA")
+		b := rapid.IntRange(1, len(names)-1).Filter(func(b int) bool { return b != a }).Draw(t, "acrossB")
+		v.names = append(v.names, "across")
+		v.exprs = append(v.exprs, &expr.Concat{L: col(a, names, types), R: col(b, names, types)})
+	}
 	return v
 }

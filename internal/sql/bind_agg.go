@@ -184,28 +184,33 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 
 // groupTarget resolves a GROUP BY item that is a select-list position or an
 // output column name (when no input column has that name) to the select
-// list's expression, as PostgreSQL does.
-func (b *binder) groupTarget(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope) *pg_query.Node {
-	if c := g.GetAConst(); c != nil && c.GetIval() != nil {
-		pos := int(c.GetIval().Ival)
-		if pos >= 1 && pos <= len(sel.TargetList) {
-			return sel.TargetList[pos-1].GetResTarget().Val
+// list's expression, as PostgreSQL does; any other constant is an error
+// there, since grouping by it would be grouping by nothing.
+func (b *binder) groupTarget(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope) (*pg_query.Node, error) {
+	if c := g.GetAConst(); c != nil {
+		if c.GetIval() == nil || c.Isnull {
+			return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "non-integer constant in GROUP BY")
 		}
+		pos := int(c.GetIval().Ival)
+		if pos < 1 || pos > len(sel.TargetList) {
+			return nil, b.stmt.errf(c.Location, pgerr.InvalidColumnRef, "GROUP BY position %d is not in select list", pos)
+		}
+		return sel.TargetList[pos-1].GetResTarget().Val, nil
 	}
 	if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 		name := cr.Fields[0].GetString_().Sval
 		for _, c := range sc.cols {
 			if c.name == name {
-				return g
+				return g, nil
 			}
 		}
 		for _, t := range sel.TargetList {
 			if rt := t.GetResTarget(); rt.Name == name {
-				return rt.Val
+				return rt.Val, nil
 			}
 		}
 	}
-	return g
+	return g, nil
 }
 
 func firstAggregateLoc(sel *pg_query.SelectStmt) int32 {
@@ -480,7 +485,10 @@ func (b *binder) groupingAlternatives(sel *pg_query.SelectStmt, g *pg_query.Node
 // groupExpr binds one group expression and returns its position in
 // as.groups, adding it when new.
 func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope, as *aggScope) (int, error) {
-	n := b.groupTarget(sel, g, sc)
+	n, err := b.groupTarget(sel, g, sc)
+	if err != nil {
+		return 0, err
+	}
 	if hasAggregate(n) {
 		return 0, b.stmt.errf(nodeLoc(n, -1), pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY")
 	}
