@@ -30,6 +30,10 @@ import (
 //	                    negatives invert every byte after the class byte
 //	text, varchar       bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01;
 //	char                the same, trailing spaces dropped first
+//	interval            its length in whole days (30-day months), then the
+//	                    microseconds left over, each as 8 ordered bytes, so
+//	                    '1 mon' and '30 days' have one key as they compare
+//	                    equal
 const keyNull = 0xFF
 
 // Numeric class bytes, in value order.
@@ -57,6 +61,9 @@ func AppendKey(buf []byte, v Value) []byte {
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))
 	case Numeric:
 		return appendNumericKey(buf, v.Decimal())
+	case Interval:
+		d, r := spanKey(v.Span())
+		return appendOrderedInt(appendOrderedInt(buf, d), r)
 	case Char:
 		return appendStringKey(buf, trimSpaces(v.Str()))
 	}
@@ -132,6 +139,9 @@ func Prefix64(v Value) uint64 {
 		return uint64(v.n) ^ 1<<63
 	case v.kind.IsFloat():
 		return floatKeyBits(v.Float())
+	case v.kind == Interval:
+		d, _ := spanKey(v.Span())
+		return uint64(d) ^ 1<<63
 	case v.kind.IsString():
 		s := v.Str()
 		if v.kind == Char {
