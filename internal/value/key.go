@@ -30,10 +30,9 @@ import (
 //	                    negatives invert every byte after the class byte
 //	text, varchar       bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01;
 //	char                the same, trailing spaces dropped first
-//	interval            its length in whole days (30-day months), then the
-//	                    microseconds left over, each as 8 ordered bytes, so
-//	                    '1 mon' and '30 days' have one key as they compare
-//	                    equal
+//	interval            its length in whole days (30-day months), the
+//	                    microseconds left over, then its months and days,
+//	                    each as 8 ordered bytes (Compare's order)
 const keyNull = 0xFF
 
 // Numeric class bytes, in value order.
@@ -62,8 +61,10 @@ func AppendKey(buf []byte, v Value) []byte {
 	case Numeric:
 		return appendNumericKey(buf, v.Decimal())
 	case Interval:
-		d, r := spanKey(v.Span())
-		return appendOrderedInt(appendOrderedInt(buf, d), r)
+		s := v.Span()
+		d, r := spanKey(s)
+		buf = appendOrderedInt(appendOrderedInt(buf, d), r)
+		return appendOrderedInt(appendOrderedInt(buf, int64(s.Months)), int64(s.Days))
 	case Char:
 		return appendStringKey(buf, trimSpaces(v.Str()))
 	}
