@@ -397,7 +397,7 @@ func DateTrunc(field string, v Value) (Value, error) {
 		if y > 0 {
 			y = y / 10 * 10
 		} else {
-			y = -((8-(y-1))/10)*10
+			y = -((8 - (y - 1)) / 10) * 10
 		}
 		m, d = 1, 1
 	case "year":
