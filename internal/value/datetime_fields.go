@@ -18,8 +18,8 @@ var unitNames = map[string]string{}
 
 func init() {
 	for canon, words := range map[string][]string{
-		"microseconds": {"microsecond", "microseconds", "us", "usec", "usecs", "microsecon"},
-		"milliseconds": {"millisecond", "milliseconds", "ms", "msec", "msecs", "millisecon"},
+		"microseconds": {"microsecon", "us", "usec", "usecs", "usecond", "useconds"},
+		"milliseconds": {"millisecon", "ms", "msec", "msecs", "msecond", "mseconds"},
 		"second":       {"second", "seconds", "s", "sec", "secs"},
 		"minute":       {"minute", "minutes", "m", "min", "mins"},
 		"hour":         {"hour", "hours", "h", "hr", "hrs"},
@@ -32,14 +32,14 @@ func init() {
 		"century":      {"century", "centuries", "c", "cent"},
 		"millennium":   {"millennium", "millennia", "mil", "mils"},
 		"epoch":        {"epoch"},
-		"julian":       {"julian", "j"},
+		"julian":       {"julian", "j", "jd"},
 		"dow":          {"dow"},
 		"isodow":       {"isodow"},
 		"doy":          {"doy"},
 		"isoyear":      {"isoyear"},
 		"timezone":     {"timezone"},
-		"timezone_h":   {"timezone_h", "timezone_hour"},
-		"timezone_m":   {"timezone_m", "timezone_minute"},
+		"timezone_h":   {"timezone_h"},
+		"timezone_m":   {"timezone_m"},
 	} {
 		for _, w := range words {
 			unitNames[w] = canon
@@ -47,10 +47,16 @@ func init() {
 	}
 }
 
-// unit resolves a unit word; 22023 when PostgreSQL does not know it.
+// unit resolves a unit word; 22023 when PostgreSQL does not know it. Only
+// the first 10 characters count, as in PostgreSQL ("microseconds" is
+// "microsecon").
 func unit(field string, k Kind) (string, error) {
 	f := strings.ToLower(field)
-	if u, ok := unitNames[f]; ok {
+	w := f
+	if len(w) > 10 {
+		w = w[:10]
+	}
+	if u, ok := unitNames[w]; ok {
 		return u, nil
 	}
 	return "", pgerr.New(pgerr.InvalidParameter, "unit %q not recognized for type %s", f, k)
@@ -364,6 +370,11 @@ func DateTrunc(field string, v Value) (Value, error) {
 	u, err := unit(field, v.kind)
 	if err != nil {
 		return Null, err
+	}
+	switch u {
+	case "dow", "isodow", "doy", "epoch", "julian", "isoyear":
+		// Words of a date, not units of time: date_trunc does not know them.
+		return Null, pgerr.New(pgerr.InvalidParameter, "unit %q not recognized for type %s", strings.ToLower(field), v.kind)
 	}
 	if v.kind == Interval {
 		return intervalTrunc(u, field, v)
