@@ -350,10 +350,14 @@ func AggResultType(f AggFunc, arg value.Type) (value.Type, error) {
 			return value.NumericType, nil
 		case value.Float4, value.Float8:
 			return value.Type{Kind: k, Mod: -1}, nil
+		case value.Interval:
+			return value.IntervalType, nil
 		}
 		return bad()
 	case Avg, VarPop, VarSamp, StddevPop, StddevSamp:
 		switch {
+		case k == value.Interval && f == Avg:
+			return value.IntervalType, nil
 		case k.IsInteger() || k == value.Numeric:
 			return value.NumericType, nil
 		case k.IsFloat():
@@ -392,6 +396,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 	case Sum, Avg, VarPop, VarSamp, StddevPop, StddevSamp:
 		if s.in.IsFloat() {
 			inner = newFloatAcc
+		} else if s.in == value.Interval {
+			inner = newIntervalAcc
 		} else {
 			inner = newExactAcc
 		}
