@@ -18,7 +18,7 @@ func TestOracleIntervalParse(t *testing.T) {
 		"178956970 years", "178956971 years", "2147483647 months", "2562047788 hours", "3000000000 seconds",
 		"1 fortnight", "abc", "1 day 1 day", "1d 2h", "5 min", "5 minutes 30 seconds", "1.5", "-1.5", "+3 days",
 		"1 year 1 mon 1 day 01:01:01.000001", "12 mons", "13 months", "-13 months", "30 days", "25 hours",
-		"0.1 mons", "1e3 days", "1 day 2 hours 3 minutes 4.5 seconds", "  7 days  ", "1 DAY", "1 Hour", "P0.5Y",
+		"0.1 mons", "1e3 days", "2024-01-01", "1-2-3", "1 day 2 hours 3 minutes 4.5 seconds", "  7 days  ", "1 DAY", "1 Hour", "P0.5Y",
 	} {
 		cases = append(cases, parseCase(s, "interval"))
 	}

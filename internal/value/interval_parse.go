@@ -259,6 +259,8 @@ func tokenizeInterval(s string) ([]ivToken, bool) {
 					kind = 't'
 				case d == '-' && kind == 'n':
 					kind = 'y'
+				case d == '-':
+					return nil, false // a date, not an interval
 				default:
 					goto done
 				}
