@@ -55,3 +55,19 @@ func init() {
 		return value.JustifyInterval(a[0])
 	})
 }
+
+// intervalLength is the length of an interval as a numeric; it is not in
+// the catalog: only join keys use it.
+var intervalLength = &FuncDef{Name: "interval_length", Strict: true, Params: kinds(value.Interval), Result: value.NumericType,
+	Eval: func(a []value.Value) (value.Value, error) { return value.IntervalLength(a[0]), nil }}
+
+// EqualityKey returns the expression an equi-join compares for e: e
+// itself, except that an interval compares by its length, as SQL's =
+// compares intervals ('1 mon' = '30 days'), where the key encoding keeps
+// the two apart.
+func EqualityKey(e Expr) Expr {
+	if e.Type().Kind != value.Interval {
+		return e
+	}
+	return &Func{Def: intervalLength, Args: []Expr{e}, T: value.NumericType}
+}

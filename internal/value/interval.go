@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -574,4 +576,19 @@ func intervalArith(op byte, a, b Value) (r Value, ok bool, err error) {
 		return Null, true, errOperator(string(op), a, b)
 	}
 	return Null, false, nil
+}
+
+// IntervalLength returns an interval's length in microseconds, with
+// 30-day months and 24-hour days, as a numeric (it can exceed 64 bits):
+// two intervals have equal lengths exactly when SQL's = holds between
+// them, so join keys on intervals compare through it.
+func IntervalLength(v Value) Value {
+	if v.kind != Interval {
+		return Null
+	}
+	d, r := spanKey(v.Span())
+	n := new(apd.Decimal)
+	_, _ = DecimalContext.Mul(n, apd.New(d, 0), apd.New(usecsPerDay, 0))
+	_, _ = DecimalContext.Add(n, n, apd.New(r, 0))
+	return NewNumeric(n)
 }
