@@ -108,7 +108,10 @@ func TestIntervalRandom(t *testing.T) {
 CREATE MATERIALIZED VIEW r_arith AS SELECT id, d + a AS da, t - b AS tb, a + b AS ab, a * 2 AS a2, extract(day FROM a) AS ad,
   date_trunc('month', t + a) AS tm, a < b AS lt FROM r;
 CREATE MATERIALIZED VIEW r_agg AS SELECT g, sum(a) AS sa, avg(b) AS ab, min(a + b) AS lo, max(d - b) AS hi, count(*) AS n FROM r GROUP BY g;
-CREATE MATERIALIZED VIEW r_filter AS SELECT id, t FROM r WHERE t BETWEEN d - a AND d + b;`
+CREATE MATERIALIZED VIEW r_filter AS SELECT id, t FROM r WHERE t BETWEEN d - a AND d + b;
+CREATE TABLE q (id int PRIMARY KEY, x interval);
+CREATE MATERIALIZED VIEW q_join AS SELECT q1.id AS l, q2.id AS r, q1.x + q2.x AS s FROM q q1 JOIN q q2 ON q1.x = q2.x;
+CREATE MATERIALIZED VIEW q_exists AS SELECT id FROM q WHERE EXISTS (SELECT 1 FROM q q2 WHERE q2.x = q.x + interval '1 day' AND q2.id <> q.id);`
 	for _, stmt := range strings.Split(setup, ";\n") {
 		if _, code := run(stmt); code != "" {
 			t.Fatalf("%s: %s", stmt, code)
@@ -130,13 +133,21 @@ CREATE MATERIALIZED VIEW r_filter AS SELECT id, t FROM r WHERE t BETWEEN d - a A
 			ids = append(ids, next)
 			next++
 		}
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
+		// Intervals of few lengths, written in several ways.
+		pool := []string{"1 mon", "30 days", "720:00:00", "1 day", "24:00:00", "1 mon 1 day", "31 days", "-1 day", "-24:00:00", "NULL"}
+		stmts := []string{stmt, fmt.Sprintf("INSERT INTO q VALUES (%d, %s)", step, sqlLit(pool[r.IntN(len(pool))]))}
+		if step > 5 && r.IntN(2) == 0 {
+			stmts = append(stmts, fmt.Sprintf("DELETE FROM q WHERE id = %d", r.IntN(step)))
 		}
-		if _, code := runPG(stmt); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
+		for _, stmt := range stmts {
+			if _, code := run(stmt); code != "" {
+				t.Fatalf("%s: %s", stmt, code)
+			}
+			if _, code := runPG(stmt); code != "" {
+				t.Fatalf("PostgreSQL: %s: %s", stmt, code)
+			}
 		}
-		for _, v := range []string{"r_arith", "r_agg", "r_filter"} {
+		for _, v := range []string{"r_arith", "r_agg", "r_filter", "q_join", "q_exists"} {
 			_, rows, err := e.ViewRows(v)
 			if err != nil {
 				t.Fatal(err)
@@ -150,4 +161,11 @@ CREATE MATERIALIZED VIEW r_filter AS SELECT id, t FROM r WHERE t BETWEEN d - a A
 			}
 		}
 	}
+}
+
+func sqlLit(s string) string {
+	if s == "NULL" {
+		return s
+	}
+	return "'" + s + "'"
 }
