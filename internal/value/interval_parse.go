@@ -353,6 +353,8 @@ func parseInterval(in string, mod int32) (Value, error) {
 					i++
 				case i+1 < len(toks) && toks[i+1].kind == 't':
 					unit = "day" // SQL's 'D H:M:S'
+				case i+2 == len(toks) && toks[i+1].kind == 'n' && rangeUnit(intervalRange(mod)) == "hour":
+					unit = "day" // SQL's 'D H' under a range ending in hours
 				default:
 					unit = rangeUnit(intervalRange(mod))
 				}
