@@ -106,7 +106,7 @@ const (
 	maxIntervalPrec = 6
 )
 
-// IntervalMod builds an interval type modifier from a field range mask and
+// intervalMod builds an interval type modifier from a field range mask and
 // a precision (ivFullPrecision for none).
 func intervalMod(rng, prec int32) int32 { return rng<<16 | prec&0xFFFF }
 
