@@ -33,3 +33,9 @@ func Numeric(s string) (Value, error) {
 	}
 	return value.NewNumeric(d), nil
 }
+
+// Interval returns an interval of months, days and microseconds, the three
+// fields PostgreSQL keeps apart ('1 mon' is not '30 days' on the calendar).
+func Interval(months, days int32, micros int64) Value {
+	return value.NewInterval(value.Span{Months: months, Days: days, Micros: micros})
+}

@@ -29,6 +29,8 @@ func RowBytes(r value.Row) int64 {
 		switch v.Kind() {
 		case value.Text, value.Varchar, value.Char:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
+		case value.Interval:
+			n += 16 // the Span behind the pointer
 		case value.Numeric:
 			n += decimalBytes
 			if bits := v.Decimal().Coeff.BitLen(); bits > inlineCoeffBits {

@@ -130,10 +130,30 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 		}
 		return best, nil
 	}
-	if vals[0].Kind().IsFloat() {
+	switch k := vals[0].Kind(); {
+	case k.IsFloat():
 		return floatAggregate(a.Func, vals)
+	case k == value.Interval:
+		return intervalAggregate(a.Func, vals)
 	}
 	return exactAggregate(a.Func, vals)
+}
+
+// intervalAggregate is sum or avg of intervals as PostgreSQL computes them:
+// the values added in turn (22008 when a field leaves its range), the
+// average that sum divided by the count as interval / double precision.
+func intervalAggregate(f plan.AggFunc, vals []value.Value) (value.Value, error) {
+	sum := vals[0]
+	for _, v := range vals[1:] {
+		var err error
+		if sum, err = value.Add(sum, v); err != nil {
+			return value.Null, err
+		}
+	}
+	if f == plan.AggAvg {
+		return value.Div(sum, value.NewFloat(value.Float8, float64(len(vals))))
+	}
+	return sum, nil
 }
 
 // aggInputs evaluates the call's FILTER, argument, separator and ORDER BY

@@ -23,6 +23,7 @@ const (
 	catNumeric  category = 'N'
 	catString   category = 'S'
 	catDateTime category = 'D'
+	catTimespan category = 'T'
 )
 
 func categoryOf(k value.Kind) category {
@@ -35,6 +36,8 @@ func categoryOf(k value.Kind) category {
 		return catString
 	case k.IsDateTime():
 		return catDateTime
+	case k == value.Interval:
+		return catTimespan
 	}
 	return catUnknown
 }
@@ -42,7 +45,7 @@ func categoryOf(k value.Kind) category {
 // preferred reports whether k is its category's preferred type.
 func preferred(k value.Kind) bool {
 	switch k {
-	case value.Bool, value.Float8, value.Text, value.TimestampTZ:
+	case value.Bool, value.Float8, value.Text, value.TimestampTZ, value.Interval:
 		return true
 	}
 	return false
@@ -121,6 +124,10 @@ func errAmbiguousOperator(op string, l, r value.Kind) error {
 //   - % takes integers and numeric only;
 //   - date + int4, int4 + date and date - int4 give a date, date - date an
 //     integer;
+//   - date or timestamp ± interval gives a timestamp (timestamptz stays
+//     timestamptz), timestamp - timestamp an interval, interval ± interval
+//     an interval, interval * or / a number an interval (the number as
+//     double precision);
 //   - an untyped literal takes the other operand's type; two are ambiguous
 //     (42725).
 //
@@ -143,13 +150,23 @@ func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err e
 			// date + unknown could be date + integer or date + interval.
 			return lt, rt, result, errAmbiguousOperator(ops, lk, rk)
 		}
+		// The only candidate left: interval with a date/time, double
+		// precision with an interval.
+		other := value.Interval
+		if known == value.Interval {
+			other = value.Float8
+		}
+		ak, bk := known, other
+		if lk == value.Unknown {
+			ak, bk = other, known
+		}
+		if ltk, rtk, res, ok := arithKinds(op, ak, bk); ok {
+			return keep(l, ltk), keep(r, rtk), plain(res), nil
+		}
 		return lt, rt, result, errNoOperator(ops, lk, rk)
 	}
 	ltk, rtk, res, ok := arithKinds(op, lk, rk)
 	if !ok {
-		if lk.IsDateTime() && rk.IsDateTime() && op == OpSub {
-			return lt, rt, result, pgerr.New(pgerr.FeatureNotSupported, "type interval is not supported")
-		}
 		return lt, rt, result, errNoOperator(ops, lk, rk)
 	}
 	return keep(l, ltk), keep(r, rtk), plain(res), nil
@@ -175,6 +192,39 @@ func arithKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
 	case r == value.Date && (l == value.Int2 || l == value.Int4):
 		if op == OpAdd {
 			return value.Int4, value.Date, value.Date, true
+		}
+	case l.IsDateTime() && r.IsDateTime():
+		if op == OpSub {
+			w := max(l, r, value.Timestamp)
+			return w, w, value.Interval, true
+		}
+	}
+	return intervalKinds(op, l, r)
+}
+
+// intervalKinds is arithKinds for the operators of PostgreSQL's catalog
+// with an interval operand.
+func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
+	switch {
+	case l == value.Interval && r == value.Interval:
+		if op == OpAdd || op == OpSub {
+			return l, r, value.Interval, true
+		}
+	case l.IsDateTime() && r == value.Interval:
+		if op == OpAdd || op == OpSub {
+			return l, r, max(l, value.Timestamp), true
+		}
+	case l == value.Interval && r.IsDateTime():
+		if op == OpAdd {
+			return l, r, max(r, value.Timestamp), true
+		}
+	case l == value.Interval && r.IsNumeric():
+		if op == OpMul || op == OpDiv {
+			return l, value.Float8, value.Interval, true
+		}
+	case l.IsNumeric() && r == value.Interval:
+		if op == OpMul {
+			return value.Float8, r, value.Interval, true
 		}
 	}
 	return 0, 0, 0, false
@@ -303,7 +353,9 @@ func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 		return value.Cast(v, to, explicit)
 	}
 	s := rawText(v)
-	if !explicit || to.Mod < 0 {
+	// An interval's field range also decides what a bare number means
+	// (interval '90' day is 90 days), so it applies while parsing.
+	if !explicit || to.Mod < 0 || to.Kind == value.Interval {
 		return value.Parse(s, to)
 	}
 	v, err := value.Parse(s, plain(to.Kind))

@@ -20,6 +20,7 @@ var (
 	bt   = value.BoolType
 	dt   = value.DateType
 	tst  = value.TimestampType
+	ivt  = value.IntervalType
 	tzt  = value.TimestampTZType
 	vc5  = value.Type{Kind: value.Varchar, Mod: 5}
 	vc9  = value.Type{Kind: value.Varchar, Mod: 9}
@@ -61,6 +62,15 @@ func TestResolveArith(t *testing.T) {
 		{expr.OpSub, dt, i4t, "date", "integer", "date"},
 		{expr.OpSub, dt, dt, "date", "date", "integer"},
 		{expr.OpSub, dt, unk, "date", "date", "integer"},
+		{expr.OpSub, tst, tst, "timestamp without time zone", "timestamp without time zone", "interval"},
+		{expr.OpSub, dt, tst, "timestamp without time zone", "timestamp without time zone", "interval"},
+		{expr.OpSub, dt, ivt, "date", "interval", "timestamp without time zone"},
+		{expr.OpAdd, ivt, dt, "interval", "date", "timestamp without time zone"},
+		{expr.OpAdd, tst, unk, "timestamp without time zone", "interval", "timestamp without time zone"},
+		{expr.OpAdd, ivt, ivt, "interval", "interval", "interval"},
+		{expr.OpMul, i4t, ivt, "double precision", "interval", "interval"},
+		{expr.OpDiv, ivt, numt, "interval", "double precision", "interval"},
+		{expr.OpMul, ivt, unk, "interval", "double precision", "interval"},
 	}
 	for _, c := range cases {
 		lt, rt, rs, err := expr.ResolveArith(c.op, c.l, c.r)
@@ -85,7 +95,9 @@ func TestResolveArith(t *testing.T) {
 		{expr.OpAdd, dt, unk, "42725"},
 		{expr.OpMul, dt, i4t, "42883"},
 		{expr.OpAdd, bt, unk, "42883"},
-		{expr.OpSub, tst, tst, "0A000"},
+		{expr.OpMul, ivt, ivt, "42883"},
+		{expr.OpDiv, i4t, ivt, "42883"},
+		{expr.OpAdd, ivt, i4t, "42883"},
 	}
 	for _, c := range errs {
 		_, _, _, err := expr.ResolveArith(c.op, c.l, c.r)

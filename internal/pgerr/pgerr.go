@@ -34,6 +34,7 @@ const (
 	InvalidTextRep        = "22P02"
 	InvalidDatetimeFormat = "22007"
 	DatetimeOverflow      = "22008"
+	IntervalOverflow      = "22015"
 	StringTooLong         = "22001"
 	InvalidParameter      = "22023"
 	InvalidEscape         = "22025"

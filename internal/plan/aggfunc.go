@@ -123,8 +123,9 @@ func (f AggFunc) Has(p AggProps) bool {
 // PostgreSQL has it, or a 42883 error when the aggregate does not exist for
 // that type: count → bigint; sum(smallint, integer) → bigint, sum(bigint,
 // numeric) → numeric, sum(real) → real, sum(double precision) → double
-// precision; avg, var_*, stddev_* of integers and numeric → numeric, of
-// floats → double precision; bool_and, bool_or → boolean; min, max → the
+// precision, sum(interval) → interval; avg, var_*, stddev_* of integers
+// and numeric → numeric, of floats → double precision, avg(interval) →
+// interval; bool_and, bool_or → boolean; min, max → the
 // argument's type; string_agg → text; array_agg → text holding the array's
 // text form ({1,2,NULL}), there being no array type yet.
 func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
@@ -143,10 +144,14 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 			return value.NumericType, nil
 		case value.Float4, value.Float8:
 			return value.Type{Kind: k, Mod: -1}, nil
+		case value.Interval:
+			return value.IntervalType, nil
 		}
 		return bad()
 	case AggAvg, AggVarPop, AggVarSamp, AggStddevPop, AggStddevSamp:
 		switch {
+		case k == value.Interval && f == AggAvg:
+			return value.IntervalType, nil
 		case k.IsInteger() || k == value.Numeric:
 			return value.NumericType, nil
 		case k.IsFloat():

@@ -176,9 +176,9 @@ func equiKey(c expr.Expr, lw int) (expr.Expr, expr.Expr, bool) {
 	ls, rs := side(cmp.L, lw), side(cmp.R, lw)
 	switch {
 	case ls == 1 && rs == 2:
-		return cmp.L, cmp.R, true
+		return expr.EqualityKey(cmp.L), expr.EqualityKey(cmp.R), true
 	case ls == 2 && rs == 1:
-		return cmp.R, cmp.L, true
+		return expr.EqualityKey(cmp.R), expr.EqualityKey(cmp.L), true
 	}
 	return nil, nil, false
 }

@@ -331,7 +331,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 						return &expr.Const{V: v, T: c.T}, nil
 					}
 				}
-				if !isNumeric(r.Type().Kind) && r.Type().Kind != value.Unknown {
+				if !isNumeric(r.Type().Kind) && r.Type().Kind != value.Unknown && r.Type().Kind != value.Interval {
 					return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: - %s", r.Type()).
 						WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 				}

@@ -131,8 +131,8 @@ func (b *binder) bindUsing(join *plan.Join, lsc, rsc *scope, using []string) (pl
 		if err != nil {
 			return nil, nil, err
 		}
-		join.LeftKeys = append(join.LeftKeys, lk)
-		join.RightKeys = append(join.RightKeys, rk)
+		join.LeftKeys = append(join.LeftKeys, expr.EqualityKey(lk))
+		join.RightKeys = append(join.RightKeys, expr.EqualityKey(rk))
 		isUsing[li], isUsing[lw+ri] = true, true
 		sc.cols[li].merged, sc.cols[lw+ri].merged = true, true
 		var merged expr.Expr

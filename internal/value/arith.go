@@ -55,6 +55,9 @@ func Add(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
 	}
+	if r, ok, err := intervalArith('+', a, b); ok {
+		return r, err
+	}
 	if a.kind == Date && b.kind.IsInteger() {
 		return dateAddDays(a.n, b.n)
 	}
@@ -87,6 +90,9 @@ func Sub(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
 	}
+	if r, ok, err := intervalArith('-', a, b); ok {
+		return r, err
+	}
 	if a.kind == Date && b.kind.IsInteger() {
 		if b.n == math.MinInt64 {
 			return Null, pgerr.New(pgerr.DatetimeOverflow, "date out of range")
@@ -114,6 +120,8 @@ func Sub(a, b Value) (Value, error) {
 			return Null, pgerr.New(pgerr.DatetimeOverflow, "cannot subtract infinite dates")
 		}
 		return NewInt(Int4, a.n-b.n), nil
+	case Timestamp, TimestampTZ:
+		return tsDiff(a.n, b.n)
 	}
 	return Null, errOperator("-", a, b)
 }
@@ -122,6 +130,9 @@ func Sub(a, b Value) (Value, error) {
 func Mul(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
+	}
+	if r, ok, err := intervalArith('*', a, b); ok {
+		return r, err
 	}
 	if a.kind != b.kind {
 		return Null, errOperator("*", a, b)
@@ -152,6 +163,9 @@ func Mul(a, b Value) (Value, error) {
 func Div(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
+	}
+	if r, ok, err := intervalArith('/', a, b); ok {
+		return r, err
 	}
 	if a.kind != b.kind {
 		return Null, errOperator("/", a, b)
@@ -216,6 +230,12 @@ func Neg(a Value) (Value, error) {
 		return intResult(a.kind, -a.n)
 	case Float4, Float8:
 		return Value{kind: a.kind, n: a.n ^ math.MinInt64}, nil
+	case Interval:
+		s, err := negSpan(a.Span())
+		if err != nil {
+			return Null, err
+		}
+		return NewInterval(s), nil
 	case Numeric:
 		if a.Decimal() == nil || isSpecial(a.Decimal()) && a.Decimal().Form != apd.Infinite || a.Decimal().Coeff.Sign() == 0 && a.Decimal().Form == apd.Finite {
 			return a, nil

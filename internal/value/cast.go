@@ -27,6 +27,8 @@ func Coerce(v Value, t Type, explicit bool) (Value, error) {
 		return coerceString(v, t, explicit)
 	case Timestamp, TimestampTZ:
 		return coerceTimestamp(v, t.Mod), nil
+	case Interval:
+		return coerceInterval(v, t.Mod)
 	}
 	return v, nil
 }

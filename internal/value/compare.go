@@ -34,6 +34,8 @@ func Compare(a, b Value) int {
 		return cmpFloat(a.Float(), b.Float())
 	case Numeric:
 		return cmpNumeric(a.Decimal(), b.Decimal())
+	case Interval:
+		return cmpSpan(a.Span(), b.Span())
 	case Char:
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
 	}

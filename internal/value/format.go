@@ -34,6 +34,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return appendTimestamp(buf, v.n, false)
 	case TimestampTZ:
 		return appendTimestamp(buf, v.n, true)
+	case Interval:
+		return appendInterval(buf, v.Span())
 	}
 	return append(buf, v.Str()...)
 }

@@ -30,6 +30,9 @@ import (
 //	                    negatives invert every byte after the class byte
 //	text, varchar       bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01;
 //	char                the same, trailing spaces dropped first
+//	interval            its length in whole days (30-day months), the
+//	                    microseconds left over, then its months and days,
+//	                    each as 8 ordered bytes (Compare's order)
 const keyNull = 0xFF
 
 // Numeric class bytes, in value order.
@@ -57,6 +60,11 @@ func AppendKey(buf []byte, v Value) []byte {
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))
 	case Numeric:
 		return appendNumericKey(buf, v.Decimal())
+	case Interval:
+		s := v.Span()
+		d, r := spanKey(s)
+		buf = appendOrderedInt(appendOrderedInt(buf, d), r)
+		return appendOrderedInt(appendOrderedInt(buf, int64(s.Months)), int64(s.Days))
 	case Char:
 		return appendStringKey(buf, trimSpaces(v.Str()))
 	}
@@ -132,6 +140,9 @@ func Prefix64(v Value) uint64 {
 		return uint64(v.n) ^ 1<<63
 	case v.kind.IsFloat():
 		return floatKeyBits(v.Float())
+	case v.kind == Interval:
+		d, _ := spanKey(v.Span())
+		return uint64(d) ^ 1<<63
 	case v.kind.IsString():
 		s := v.Str()
 		if v.kind == Char {

@@ -35,6 +35,8 @@ func Parse(s string, t Type) (Value, error) {
 		v, err = parseDate(s)
 	case Timestamp, TimestampTZ:
 		v, err = parseTimestamp(s, t.Kind)
+	case Interval:
+		v, err = parseInterval(s, t.Mod)
 	default:
 		return Null, pgerr.New(pgerr.Internal, "cannot parse values of type %s", t.Kind)
 	}
@@ -522,7 +524,7 @@ func parseTimestamp(s string, k Kind) (Value, error) {
 	}
 	days := daysFromCivil(dt.y, dt.m, dt.d)
 	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: %q", s)
-	if days < minDate-1 || days > endDate {
+	if days < minDate-1 || days > endTimestamp/usecsPerDay {
 		return Null, outOfRange
 	}
 	us := days*usecsPerDay + ((dt.h*60+dt.mi)*60+dt.sec)*usecsPerSec + dt.usec

@@ -52,12 +52,41 @@ func genValue(k Kind) *rapid.Generator[Value] {
 			return NewText(k, rapid.StringOfN(rapid.SampledFrom([]rune{0, ' ', 'a', 'b', 0xff, 'é'}), 0, 6, -1).Draw(t, "s"))
 		case Date:
 			return NewDate(rapid.SampledFrom([]int64{rapid.Int64Range(minDate, endDate-1).Draw(t, "d"), DateNegInfinity, DatePosInfinity}).Draw(t, "date"))
+		case Interval:
+			// Small fields make equal lengths with different fields common.
+			small := rapid.Bool().Draw(t, "small")
+			if small {
+				return NewInterval(Span{Months: int32(rapid.IntRange(-2, 2).Draw(t, "m")), Days: int32(rapid.IntRange(-60, 60).Draw(t, "d")),
+					Micros: int64(rapid.IntRange(-3, 3).Draw(t, "h")) * usecsPerDay})
+			}
+			return NewInterval(Span{Months: rapid.Int32().Draw(t, "m"), Days: rapid.Int32().Draw(t, "d"),
+				Micros: rapid.Int64Range(math.MinInt64+1, math.MaxInt64).Draw(t, "us")})
 		}
 		return NewTimestamp(k, rapid.Int64().Draw(t, "us"))
 	})
 }
 
-var allKinds = []Kind{Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Text, Varchar, Char, Date, Timestamp, TimestampTZ}
+var allKinds = []Kind{Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Text, Varchar, Char, Date, Timestamp, TimestampTZ, Interval}
+
+// TestIntervalRoundTripProperty checks that an interval's text output reads
+// back as the same three fields, and that CompareSQL agrees with Compare
+// up to equal lengths.
+func TestIntervalRoundTripProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := genValue(Interval).Draw(t, "v")
+		if v.IsNull() {
+			return
+		}
+		back, err := Parse(v.String(), IntervalType)
+		if err != nil || back.Span() != v.Span() {
+			t.Fatalf("%v (%+v) reads back as %v (%+v), %v", v, v.Span(), back, back.Span(), err)
+		}
+		w := genValue(Interval).Draw(t, "w")
+		if !w.IsNull() && CompareSQL(v, w) != 0 && CompareSQL(v, w) != Compare(v, w) {
+			t.Fatalf("CompareSQL %d, Compare %d for %v, %v", CompareSQL(v, w), Compare(v, w), v, w)
+		}
+	})
+}
 
 // TestKeyOrderProperty checks that keys order exactly as Compare, for
 // values and for rows, so equal keys mean Equal values and vice versa, and

@@ -23,6 +23,7 @@ var kindNames = [numKinds]string{
 	Date:        "date",
 	Timestamp:   "timestamp without time zone",
 	TimestampTZ: "timestamp with time zone",
+	Interval:    "interval",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -67,6 +68,8 @@ func (t Type) String() string {
 		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") without time zone"
 	case TimestampTZ:
 		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") with time zone"
+	case Interval:
+		return intervalTypeString(t.Mod)
 	}
 	return t.Kind.String()
 }
@@ -135,6 +138,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return timestampType(Timestamp, mods)
 	case "timestamptz", "timestamp with time zone":
 		return timestampType(TimestampTZ, mods)
+	case "interval":
+		return intervalType(mods)
 	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
@@ -145,7 +150,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"json": true, "jsonb": true, "interval": true, "uuid": true, "bytea": true, "xml": true,
+	"json": true, "jsonb": true, "uuid": true, "bytea": true, "xml": true,
 	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
 	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,

@@ -34,6 +34,7 @@ const (
 	Date
 	Timestamp
 	TimestampTZ
+	Interval
 	numKinds
 )
 
@@ -58,6 +59,7 @@ var (
 	DateType        = Type{Date, -1}
 	TimestampType   = Type{Timestamp, -1}
 	TimestampTZType = Type{TimestampTZ, -1}
+	IntervalType    = Type{Interval, -1}
 )
 
 // NumericMod encodes precision and scale as a numeric type modifier.

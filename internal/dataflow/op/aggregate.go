@@ -284,6 +284,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 	case plan.AggSum, plan.AggAvg, plan.AggVarPop, plan.AggVarSamp, plan.AggStddevPop, plan.AggStddevSamp:
 		if s.in.IsFloat() {
 			inner = newFloatAcc
+		} else if s.in == value.Interval {
+			inner = newIntervalAcc
 		} else {
 			inner = newExactAcc
 		}

@@ -1,0 +1,171 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/pgtest"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// TestIntervalRandom compares random interval arithmetic, comparisons and
+// date/time functions with PostgreSQL: ad hoc, then as views over a table
+// of random rows under random inserts and deletes.
+func TestIntervalRandom(t *testing.T) {
+	if _, err := pgtest.FindBinDir(); err != nil {
+		t.Skip("PostgreSQL is not installed")
+	}
+	pg := pgtest.Start(t).Conn(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 17))
+	pick := func(n int64) int64 { return r.Int64N(2*n+1) - n }
+	span := func() string {
+		s := value.Span{Months: int32(pick(40)), Days: int32(pick(60)), Micros: pick(4 * 86400 * 1000000)}
+		switch r.IntN(4) {
+		case 0:
+			s.Micros = s.Micros / 1000000 * 1000000
+		case 1:
+			s.Months = 0
+		}
+		return "interval '" + value.NewInterval(s).String() + "'"
+	}
+	date := func() string { return "date '" + value.NewDate(pick(20000)).String() + "'" }
+	ts := func() string {
+		return "timestamp '" + value.NewTimestamp(value.Timestamp, pick(20000)*86400*1000000+pick(86400*1000000)).String() + "'"
+	}
+	units := []string{"year", "month", "day", "hour", "minute", "second", "milliseconds", "quarter", "decade", "century", "epoch"}
+	exprs := []func() string{
+		func() string { return span() + " + " + span() },
+		func() string { return span() + " - " + span() },
+		func() string { return fmt.Sprintf("%s < %s, %s = %s", span(), span(), span(), span()) },
+		func() string { return date() + " + " + span() },
+		func() string { return date() + " - " + span() },
+		func() string { return ts() + " + " + span() },
+		func() string { return ts() + " - " + ts() },
+		func() string { return fmt.Sprintf("%s * %d", span(), pick(5)) },
+		func() string { return fmt.Sprintf("%s / %d.5", span(), 1+r.IntN(4)) },
+		func() string { return "- " + span() },
+		func() string { return fmt.Sprintf("extract(%s from %s)", units[r.IntN(len(units))], span()) },
+		func() string { return fmt.Sprintf("extract(%s from %s)", units[r.IntN(len(units))], ts()) },
+		func() string { return fmt.Sprintf("date_trunc('%s', %s)", units[r.IntN(len(units)-1)], ts()) },
+		func() string { return fmt.Sprintf("date_trunc('%s', %s)", units[r.IntN(len(units)-1)], span()) },
+		func() string { return fmt.Sprintf("age(%s, %s)", ts(), ts()) },
+		func() string { return fmt.Sprintf("justify_interval(%s)", span()) },
+	}
+	e := engine.New()
+	sess := e.NewSession()
+	defer sess.Close()
+	run := func(sql string) ([]string, string) {
+		var rows []value.Row
+		err := sess.ExecScript(sql, func(res engine.Result) error {
+			if res.HasRows {
+				rows = res.Rows
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, pgerr.Code(err)
+		}
+		return rowTexts(rows), ""
+	}
+	runPG := func(sql string) ([]string, string) {
+		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
+		if err != nil {
+			return nil, pgerr.Code(pgerr.Wrap(err))
+		}
+		if len(rs) == 0 || rs[len(rs)-1].CommandTag.String() == "" {
+			return nil, ""
+		}
+		return pgTexts(pgRows(rs[len(rs)-1])), ""
+	}
+	for i := 0; i < 400; i++ {
+		q := "SELECT " + exprs[r.IntN(len(exprs))]()
+		got, gotErr := run(q)
+		want, wantErr := runPG(q)
+		if gotErr != "" || wantErr != "" {
+			if gotErr != wantErr {
+				t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q (%v)", q, gotErr, wantErr, want)
+			}
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", q, show(got), show(want))
+		}
+	}
+
+	// Views over random rows.
+	setup := `CREATE TABLE r (id int PRIMARY KEY, g int, d date, t timestamp, a interval, b interval);
+CREATE MATERIALIZED VIEW r_arith AS SELECT id, d + a AS da, t - b AS tb, a + b AS ab, a * 2 AS a2, extract(day FROM a) AS ad,
+  date_trunc('month', t + a) AS tm, a < b AS lt FROM r;
+CREATE MATERIALIZED VIEW r_agg AS SELECT g, sum(a) AS sa, avg(b) AS ab, min(a + b) AS lo, max(d - b) AS hi, count(*) AS n FROM r GROUP BY g;
+CREATE MATERIALIZED VIEW r_filter AS SELECT id, t FROM r WHERE t BETWEEN d - a AND d + b;
+CREATE TABLE q (id int PRIMARY KEY, x interval);
+CREATE MATERIALIZED VIEW q_join AS SELECT q1.id AS l, q2.id AS r, q1.x + q2.x AS s FROM q q1 JOIN q q2 ON q1.x = q2.x;
+CREATE MATERIALIZED VIEW q_exists AS SELECT id FROM q WHERE EXISTS (SELECT 1 FROM q q2 WHERE q2.x = q.x + interval '1 day' AND q2.id <> q.id);`
+	for _, stmt := range strings.Split(setup, ";\n") {
+		if _, code := run(stmt); code != "" {
+			t.Fatalf("%s: %s", stmt, code)
+		}
+		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
+			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
+		}
+	}
+	ids := []int{}
+	next := 1
+	for step := 0; step < 60; step++ {
+		var stmt string
+		if len(ids) > 0 && r.IntN(3) == 0 {
+			k := r.IntN(len(ids))
+			stmt = fmt.Sprintf("DELETE FROM r WHERE id = %d", ids[k])
+			ids = slices.Delete(ids, k, k+1)
+		} else {
+			stmt = fmt.Sprintf("INSERT INTO r VALUES (%d, %d, %s, %s, %s, %s)", next, r.IntN(3), date(), ts(), span(), span())
+			ids = append(ids, next)
+			next++
+		}
+		// Intervals of few lengths, written in several ways.
+		pool := []string{"1 mon", "30 days", "720:00:00", "1 day", "24:00:00", "1 mon 1 day", "31 days", "-1 day", "-24:00:00", "NULL"}
+		stmts := []string{stmt, fmt.Sprintf("INSERT INTO q VALUES (%d, %s)", step, sqlLit(pool[r.IntN(len(pool))]))}
+		if step > 5 && r.IntN(2) == 0 {
+			stmts = append(stmts, fmt.Sprintf("DELETE FROM q WHERE id = %d", r.IntN(step)))
+		}
+		for _, stmt := range stmts {
+			if _, code := run(stmt); code != "" {
+				t.Fatalf("%s: %s", stmt, code)
+			}
+			if _, code := runPG(stmt); code != "" {
+				t.Fatalf("PostgreSQL: %s: %s", stmt, code)
+			}
+		}
+		for _, v := range []string{"r_arith", "r_agg", "r_filter", "q_join", "q_exists"} {
+			_, rows, err := e.ViewRows(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, code := runPG("SELECT * FROM " + v)
+			if code != "" {
+				t.Fatalf("PostgreSQL: %s", code)
+			}
+			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
+				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
+			}
+		}
+	}
+}
+
+func sqlLit(s string) string {
+	if s == "NULL" {
+		return s
+	}
+	return "'" + s + "'"
+}
