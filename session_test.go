@@ -191,7 +191,9 @@ func TestSessionLockTimeout(t *testing.T) {
 	if deltaview.Code(err) != "55P03" || !strings.Contains(err.Error(), "lock timeout") {
 		t.Fatalf("second writer: %v", err)
 	}
-	if took < 100*time.Millisecond || took > 2*time.Second {
+	// The upper bound only tells a timeout from a wait for the other
+	// transaction: a loaded machine may delay the waking goroutine.
+	if took < 100*time.Millisecond || took > 10*time.Second {
 		t.Fatalf("the timeout of 100ms took %v", took)
 	}
 	// Typed changes wait the same way.
