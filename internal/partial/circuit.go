@@ -66,6 +66,10 @@ type node struct {
 	inputs  []int
 	out     *delta.Implicit
 	stepped bool
+	// seen and made count the tuples (ΔR and ∇R) the node has read and
+	// produced over committed steps; pseen and pmade those of the step
+	// staged.
+	seen, made, pseen, pmade int64
 }
 
 // Build checks spec and returns its circuit with empty state: every base
@@ -177,6 +181,8 @@ func (c *Circuit) step(tx map[string]delta.Batch) error {
 			if n.out, err = delta.ToImplicit(n.source, net); err != nil {
 				return err
 			}
+			n.stepped = len(net) > 0
+			n.pseen, n.pmade = int64(len(tx[n.source.Name])), int64(len(n.out.Ins)+len(n.out.Del))
 			continue
 		}
 		ins := make([]*delta.Implicit, len(n.inputs))
@@ -195,6 +201,10 @@ func (c *Circuit) step(tx map[string]delta.Batch) error {
 			return err
 		}
 		n.out = out
+		n.pseen, n.pmade = 0, int64(len(out.Ins)+len(out.Del))
+		for _, x := range ins {
+			n.pseen += int64(len(x.Ins) + len(x.Del))
+		}
 	}
 	return nil
 }
@@ -203,8 +213,12 @@ func (c *Circuit) step(tx map[string]delta.Batch) error {
 func (c *Circuit) Commit() {
 	for _, n := range c.nodes {
 		if n.stepped {
-			n.op.Commit()
+			if n.op != nil {
+				n.op.Commit()
+			}
 			n.stepped = false
+			n.seen += n.pseen
+			n.made += n.pmade
 		}
 	}
 }
@@ -213,11 +227,24 @@ func (c *Circuit) Commit() {
 func (c *Circuit) Abort() {
 	for _, n := range c.nodes {
 		if n.stepped {
-			n.op.Abort()
+			if n.op != nil {
+				n.op.Abort()
+			}
 			n.stepped = false
 		}
 	}
 }
+
+// Len returns the number of nodes, sources included, in topological
+// order: the last is the view.
+func (c *Circuit) Len() int { return len(c.nodes) }
+
+// Node returns node i's operator, or nil and the relation for a source.
+func (c *Circuit) Node(i int) (Operator, *delta.Schema) { return c.nodes[i].op, c.nodes[i].source }
+
+// Stats returns the tuples node i has read and produced over committed
+// steps.
+func (c *Circuit) Stats(i int) (in, out int64) { return c.nodes[i].seen, c.nodes[i].made }
 
 // State sums the operators' state.
 func (c *Circuit) State() dataflow.StateSize {
