@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/partial"
@@ -40,10 +41,12 @@ type pview struct {
 }
 
 // propagation returns how a materialized view is to be maintained:
-// partial (with its spec), or through the Z-set dataflow (nil spec); and
+// partial (with its circuit, compiled from the plan by
+// compile.Partial, with empty state), or through the Z-set dataflow (nil
+// circuit); and
 // a note for EXPLAIN. why is set when a view over change-stream tables is
 // normalised. It has no effect on the catalog.
-func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*table, why string, err error) {
+func (e *Engine) propagation(cv *sql.CreateView) (circ *partial.Circuit, streams []*table, why string, err error) {
 	for _, rel := range plan.Relations(cv.Plan) {
 		if _, ok := e.views[rel].(*pview); ok {
 			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q is maintained by partial propagation and cannot be read by another materialized view", rel).
@@ -63,25 +66,19 @@ func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*
 	if len(streams) == 0 && mode == "auto" {
 		return nil, nil, "", nil
 	}
-	spec, err = e.partialSpec(cv.Name, cv.Plan)
-	if err == nil {
-		_, err = partial.Build(spec) // the operators' own checks
-		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.FeatureNotSupported {
-			err = refuseSPJ("%s", strings.TrimPrefix(pe.Message, "deltaview: "))
-		}
-	}
-	var np *notPartial
+	circ, err = compile.Partial(cv.Name, cv.Plan, e)
+	var np *compile.NotPartial
 	if errors.As(err, &np) {
 		if mode == "partial" {
-			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q cannot be maintained by partial propagation: %s", cv.Name, np.why).
+			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q cannot be maintained by partial propagation: %s", cv.Name, np.Why).
 				WithHint("partial propagation takes selections, projections keeping the root table's key, and inner joins on a dimension's whole primary key; use WITH (propagation = normalise)")
 		}
-		return nil, streams, np.why, nil
+		return nil, streams, np.Why, nil
 	}
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return spec, streams, "", nil
+	return circ, streams, "", nil
 }
 
 // createStreamView is the planner's choice at CREATE MATERIALIZED VIEW: it
@@ -89,11 +86,11 @@ func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*
 // is to be normalised, makes the change-stream tables it reads keep their
 // rows and leaves the view to the Z-set dataflow (done false).
 func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bool, error) {
-	spec, streams, why, err := e.propagation(cv)
+	circ, streams, why, err := e.propagation(cv)
 	if err != nil {
 		return Result{}, true, err
 	}
-	if spec == nil {
+	if circ == nil {
 		for _, t := range streams {
 			if !t.stream.stored && t.stream.fed {
 				return Result{}, true, pgerr.New("55000", "change-stream table %q has received changes and keeps no rows; materialized view %q needs them (normalisation: %s)", t.name, cv.Name, why).
@@ -108,7 +105,7 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 		}
 		return Result{}, false, nil
 	}
-	pv, err := e.buildPartial(cv, spec)
+	pv, err := e.buildPartial(cv, circ)
 	if err != nil {
 		return Result{}, true, err
 	}
@@ -120,12 +117,8 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 // the contents of the tables that keep rows. It fails with 53200, and
 // nothing remains of the view, when its state exceeds its budget or the
 // engine-wide one.
-func (e *Engine) buildPartial(cv *sql.CreateView, spec partial.Spec) (*pview, error) {
+func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview, error) {
 	start := time.Now()
-	circ, err := partial.Build(spec)
-	if err != nil {
-		return nil, err
-	}
 	pv := &pview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory},
 		circ: circ, schema: circ.Schema(), rels: circ.Relations(), byKey: map[string]value.Row{}}
 	in := map[string]delta.Batch{}
@@ -373,15 +366,10 @@ func (pv *pview) explain(e *Engine, format string) (Result, error) {
 // explainPartial prints a partially maintained view's circuit, with what
 // each operator keeps, and the state it holds against what normalisation
 // would keep.
-func (e *Engine) explainPartial(name string, pv *pview, spec partial.Spec) ([]string, error) {
-	circ, live := (*partial.Circuit)(nil), pv != nil
+func (e *Engine) explainPartial(name string, pv *pview, circ *partial.Circuit) ([]string, error) {
+	live := pv != nil
 	if live {
 		circ = pv.circ
-	} else {
-		var err error
-		if circ, err = partial.Build(spec); err != nil {
-			return nil, err
-		}
 	}
 	lines := []string{"propagation: partial (select-project-join along key/foreign-key paths into a keyed target, key " + keyNames(circ.Schema()) + ")"}
 	for _, l := range strings.Split(strings.TrimRight(circ.String(), "\n"), "\n") {
@@ -478,12 +466,12 @@ func (e *Engine) dropSinks(name string) {
 // change-stream tables: the whole plan (whole) of a partially maintained
 // view, or the lines that precede a normalised view's dataflow.
 func (e *Engine) explainStream(cv *sql.CreateView) (lines []string, whole bool, err error) {
-	spec, streams, why, err := e.propagation(cv)
+	circ, streams, why, err := e.propagation(cv)
 	if err != nil {
 		return nil, false, err
 	}
-	if spec != nil {
-		lines, err := e.explainPartial(cv.Name, nil, spec)
+	if circ != nil {
+		lines, err := e.explainPartial(cv.Name, nil, circ)
 		return lines, true, err
 	}
 	if len(streams) == 0 {
@@ -523,13 +511,23 @@ func (e *Engine) ExplainView(name string) (Result, error) {
 // viewKey returns the key of a view's plan as a partial circuit of it
 // would have it, or an error saying why the plan has none.
 func (e *Engine) viewKey(name string, p plan.Node) (*delta.Schema, error) {
-	spec, err := e.partialSpec(name, p)
-	if err != nil {
-		return nil, err
-	}
-	c, err := partial.Build(spec)
+	c, err := compile.Partial(name, p, e)
 	if err != nil {
 		return nil, err
 	}
 	return c.Schema(), nil
+}
+
+// KeyedTable implements compile.KeyedTables.
+func (e *Engine) KeyedTable(rel string) (*delta.Schema, []bool, bool, error) {
+	t, ok := e.tables[rel]
+	if !ok {
+		return nil, nil, false, nil
+	}
+	s, err := t.deltaSchema()
+	notNull := make([]bool, len(t.def.Cols))
+	for i, c := range t.def.Cols {
+		notNull[i] = c.NotNull
+	}
+	return s, notNull, true, err
 }

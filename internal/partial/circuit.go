@@ -6,50 +6,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
-	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/pgerr"
 )
-
-// Spec describes a view's partial circuit as a tree: SourceSpec,
-// FilterSpec, ProjectSpec and JoinSpec. Specs are immutable; Build turns
-// one into a Circuit with fresh state.
-type Spec interface{ spec() }
-
-// SourceSpec is a base relation's changes.
-type SourceSpec struct{ Rel *delta.Schema }
-
-// FilterSpec keeps the rows of In where Pred holds.
-type FilterSpec struct {
-	In   Spec
-	Pred expr.Expr
-}
-
-// ProjectSpec computes Exprs over In's rows, named Name with columns
-// Names; In's key columns must be among them as plain columns.
-type ProjectSpec struct {
-	In    Spec
-	Name  string
-	Names []string
-	Exprs []expr.Expr
-}
-
-// JoinSpec joins Left with the base relation Right on Left's columns FK
-// equal to Right's key, carrying Right's columns RightCols; KeepLeft keeps
-// Left's rows (needed when a filter above reads Right's columns, or the
-// foreign key may dangle). Name names the output (default "Left⋈Right").
-type JoinSpec struct {
-	Left      Spec
-	Right     *delta.Schema
-	FK        []int
-	RightCols []int
-	KeepLeft  bool
-	Name      string
-}
-
-func (SourceSpec) spec()  {}
-func (FilterSpec) spec()  {}
-func (ProjectSpec) spec() {}
-func (JoinSpec) spec()    {}
 
 // Circuit maintains one view from its base relations' explicit changes.
 // It is deterministic and does no IO: Step takes one transaction's changes
@@ -72,17 +29,14 @@ type node struct {
 	seen, made, pseen, pmade int64
 }
 
-// Build checks spec and returns its circuit with empty state: every base
-// relation starts empty; the first Step typically inserts their contents.
-func Build(spec Spec) (*Circuit, error) {
-	c := &Circuit{}
-	if _, err := c.add(spec); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
+// NewCircuit returns an empty circuit. Nodes are added bottom up, in
+// topological order (Source, Add); the last node added is the view. Every
+// base relation starts empty: the first Step typically inserts their
+// contents. internal/compile builds a view's circuit from its plan.
+func NewCircuit() *Circuit { return &Circuit{} }
 
-func (c *Circuit) source(rel *delta.Schema) int {
+// Source adds a node for a base relation's changes.
+func (c *Circuit) Source(rel *delta.Schema) int {
 	found := false
 	for _, r := range c.rels {
 		found = found || r == rel
@@ -94,53 +48,15 @@ func (c *Circuit) source(rel *delta.Schema) int {
 	return len(c.nodes) - 1
 }
 
-func (c *Circuit) add(s Spec) (int, error) {
-	switch s := s.(type) {
-	case SourceSpec:
-		return c.source(s.Rel), nil
-	case FilterSpec:
-		in, err := c.add(s.In)
-		if err != nil {
-			return 0, err
-		}
-		op, err := NewFilter(c.schema(in), s.Pred)
-		if err != nil {
-			return 0, err
-		}
-		return c.push(op, in), nil
-	case ProjectSpec:
-		in, err := c.add(s.In)
-		if err != nil {
-			return 0, err
-		}
-		op, err := NewProject(c.schema(in), s.Name, s.Names, s.Exprs)
-		if err != nil {
-			return 0, err
-		}
-		return c.push(op, in), nil
-	case JoinSpec:
-		l, err := c.add(s.Left)
-		if err != nil {
-			return 0, err
-		}
-		r := c.source(s.Right)
-		name := s.Name
-		if name == "" {
-			name = c.schema(l).Name + "⋈" + s.Right.Name
-		}
-		op, err := NewJoin(name, c.schema(l), s.Right, s.FK, s.RightCols, s.KeepLeft)
-		if err != nil {
-			return 0, err
-		}
-		return c.push(op, l, r), nil
-	}
-	return 0, pgerr.New(pgerr.Internal, "deltaview: unknown partial spec %T", s)
-}
-
-func (c *Circuit) push(op Operator, inputs ...int) int {
+// Add adds an operator fed by the nodes inputs, which must exist. A Join's
+// second input is the Source of its right relation.
+func (c *Circuit) Add(op Operator, inputs ...int) int {
 	c.nodes = append(c.nodes, &node{op: op, inputs: inputs})
 	return len(c.nodes) - 1
 }
+
+// NodeSchema returns the schema of node i's output.
+func (c *Circuit) NodeSchema(i int) *delta.Schema { return c.schema(i) }
 
 func (c *Circuit) schema(i int) *delta.Schema {
 	if n := c.nodes[i]; n.op != nil {
