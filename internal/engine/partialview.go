@@ -327,13 +327,8 @@ func (pv *pview) operators() []opFigures {
 	c := pv.circ
 	out := make([]opFigures, 0, c.Len()+1)
 	for i := 0; i < c.Len(); i++ {
-		op, _ := c.Node(i)
-		in, made := c.Stats(i)
-		f := opFigures{kind: "Source", in: in, out: made}
-		if op != nil {
-			f.kind, f.state = op.Info().Kind, op.State()
-		}
-		out = append(out, f)
+		op, st := c.Node(i), c.Stats(i)
+		out = append(out, opFigures{kind: op.Info().Kind, state: op.State(), in: st.EntriesIn, out: st.EntriesOut})
 	}
 	var made int64
 	for _, n := range pv.kinds {

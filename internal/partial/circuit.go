@@ -8,32 +8,48 @@ import (
 	"github.com/deltaview/deltaview/internal/delta"
 )
 
-// Circuit maintains one view from its base relations' explicit changes.
-// It is deterministic and does no IO: Step takes one transaction's changes
-// and returns the view's explicit delta; Commit or Abort then keeps or
-// drops what the step staged, as dataflow operators do.
+// Circuit maintains one view from its base relations' explicit changes,
+// on the circuit runtime every view shares (dataflow.Graph), with
+// implicit deltas on its edges. It is deterministic and does no IO: Step
+// takes one transaction's changes and returns the view's explicit delta;
+// Commit or Abort then keeps or drops what the step staged.
 type Circuit struct {
-	nodes []*node // topological order; the last is the view
-	rels  []*delta.Schema
+	g    *dataflow.Graph[*delta.Implicit]
+	rels []*delta.Schema
+	// schemas and empties are, per node, its output's schema and the
+	// empty delta it outputs in a step that does not change it.
+	schemas []*delta.Schema
+	empties []*delta.Implicit
 }
 
-type node struct {
-	op      Operator      // nil for a source
-	source  *delta.Schema // for a source
-	inputs  []int
-	out     *delta.Implicit
-	stepped bool
-	// seen and made count the tuples (ΔR and ∇R) the node has read and
-	// produced over committed steps; pseen and pmade those of the step
-	// staged.
-	seen, made, pseen, pmade int64
+// source stands for a base relation's node; the circuit never steps it.
+type source struct{ rel *delta.Schema }
+
+var _ Operator = (*source)(nil)
+
+func (s *source) Schema() *delta.Schema                              { return s.rel }
+func (s *source) Step(in []*delta.Implicit) (*delta.Implicit, error) { return in[0], nil }
+func (s *source) Commit()                                            {}
+func (s *source) Abort()                                             {}
+func (s *source) Info() dataflow.Info {
+	return dataflow.Info{Kind: "Source", Detail: s.rel.Name, State: "none", Cost: "O(change)"}
 }
+func (s *source) State() dataflow.StateSize { return dataflow.StateSize{} }
 
 // NewCircuit returns an empty circuit. Nodes are added bottom up, in
 // topological order (Source, Add); the last node added is the view. Every
 // base relation starts empty: the first Step typically inserts their
 // contents. internal/compile builds a view's circuit from its plan.
-func NewCircuit() *Circuit { return &Circuit{} }
+func NewCircuit() *Circuit {
+	c := &Circuit{}
+	c.g = dataflow.NewGraph(func(d *delta.Implicit) int {
+		if d == nil {
+			return 0
+		}
+		return len(d.Ins) + len(d.Del)
+	}, func(id dataflow.NodeID) *delta.Implicit { return c.empties[id] })
+	return c
+}
 
 // Source adds a node for a base relation's changes.
 func (c *Circuit) Source(rel *delta.Schema) int {
@@ -44,29 +60,30 @@ func (c *Circuit) Source(rel *delta.Schema) int {
 	if !found {
 		c.rels = append(c.rels, rel)
 	}
-	c.nodes = append(c.nodes, &node{source: rel})
-	return len(c.nodes) - 1
+	return c.push(rel, c.g.Source(&source{rel: rel}))
 }
 
 // Add adds an operator fed by the nodes inputs, which must exist. A Join's
 // second input is the Source of its right relation.
 func (c *Circuit) Add(op Operator, inputs ...int) int {
-	c.nodes = append(c.nodes, &node{op: op, inputs: inputs})
-	return len(c.nodes) - 1
+	ids := make([]dataflow.NodeID, len(inputs))
+	for i, x := range inputs {
+		ids[i] = dataflow.NodeID(x)
+	}
+	return c.push(op.Schema(), c.g.Add(op, ids...))
+}
+
+func (c *Circuit) push(s *delta.Schema, id dataflow.NodeID) int {
+	c.schemas = append(c.schemas, s)
+	c.empties = append(c.empties, &delta.Implicit{Schema: s})
+	return int(id)
 }
 
 // NodeSchema returns the schema of node i's output.
-func (c *Circuit) NodeSchema(i int) *delta.Schema { return c.schema(i) }
-
-func (c *Circuit) schema(i int) *delta.Schema {
-	if n := c.nodes[i]; n.op != nil {
-		return n.op.Schema()
-	}
-	return c.nodes[i].source
-}
+func (c *Circuit) NodeSchema(i int) *delta.Schema { return c.schemas[i] }
 
 // Schema is the view's schema; its key is the root relation's key.
-func (c *Circuit) Schema() *delta.Schema { return c.schema(len(c.nodes) - 1) }
+func (c *Circuit) Schema() *delta.Schema { return c.schemas[len(c.schemas)-1] }
 
 // Relations lists the base relations the view reads.
 func (c *Circuit) Relations() []*delta.Schema { return c.rels }
@@ -79,98 +96,48 @@ func (c *Circuit) Relations() []*delta.Schema { return c.rels }
 // with MERGE semantics. Call Commit or Abort after every Step; on error
 // the circuit has already dropped what it staged (Abort is then a no-op).
 func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
-	err := c.step(tx)
+	err := c.g.Run(func(id dataflow.NodeID) (*delta.Implicit, error) {
+		rel := c.schemas[id]
+		b := tx[rel.Name]
+		if len(b) == 0 {
+			return c.empties[id], nil
+		}
+		net, err := delta.Coalesce(rel, b)
+		if err != nil {
+			return nil, err
+		}
+		return delta.ToImplicit(rel, net)
+	})
 	if err != nil {
-		c.Abort()
 		return nil, err
 	}
-	return delta.ToExplicit(c.nodes[len(c.nodes)-1].out)
-}
-
-func (c *Circuit) step(tx map[string]delta.Batch) error {
-	for _, n := range c.nodes {
-		if n.op == nil {
-			net, err := delta.Coalesce(n.source, tx[n.source.Name])
-			if err != nil {
-				return err
-			}
-			if n.out, err = delta.ToImplicit(n.source, net); err != nil {
-				return err
-			}
-			n.stepped = len(net) > 0
-			n.pseen, n.pmade = int64(len(tx[n.source.Name])), int64(len(n.out.Ins)+len(n.out.Del))
-			continue
-		}
-		ins := make([]*delta.Implicit, len(n.inputs))
-		empty := true
-		for i, x := range n.inputs {
-			ins[i] = c.nodes[x].out
-			empty = empty && ins[i].Empty()
-		}
-		if empty {
-			n.out = &delta.Implicit{Schema: n.op.Schema()}
-			continue
-		}
-		out, err := n.op.Step(ins)
-		n.stepped = true
-		if err != nil {
-			return err
-		}
-		n.out = out
-		n.pseen, n.pmade = 0, int64(len(out.Ins)+len(out.Del))
-		for _, x := range ins {
-			n.pseen += int64(len(x.Ins) + len(x.Del))
-		}
-	}
-	return nil
+	return delta.ToExplicit(c.g.Output(dataflow.NodeID(len(c.schemas) - 1)))
 }
 
 // Commit keeps what the last Step staged.
-func (c *Circuit) Commit() {
-	for _, n := range c.nodes {
-		if n.stepped {
-			if n.op != nil {
-				n.op.Commit()
-			}
-			n.stepped = false
-			n.seen += n.pseen
-			n.made += n.pmade
-		}
-	}
-}
+func (c *Circuit) Commit() { c.g.Commit() }
 
 // Abort drops what the last Step staged.
-func (c *Circuit) Abort() {
-	for _, n := range c.nodes {
-		if n.stepped {
-			if n.op != nil {
-				n.op.Abort()
-			}
-			n.stepped = false
-		}
-	}
-}
+func (c *Circuit) Abort() { c.g.Abort() }
 
 // Len returns the number of nodes, sources included, in topological
 // order: the last is the view.
-func (c *Circuit) Len() int { return len(c.nodes) }
+func (c *Circuit) Len() int { return c.g.Len() }
 
-// Node returns node i's operator, or nil and the relation for a source.
-func (c *Circuit) Node(i int) (Operator, *delta.Schema) { return c.nodes[i].op, c.nodes[i].source }
+// Node returns node i's operator (for a source, one that describes it).
+func (c *Circuit) Node(i int) Operator { return c.g.Node(dataflow.NodeID(i)).(Operator) }
 
-// Stats returns the tuples node i has read and produced over committed
-// steps.
-func (c *Circuit) Stats(i int) (in, out int64) { return c.nodes[i].seen, c.nodes[i].made }
+// Stats returns node i's counters over committed steps: entries are the
+// tuples of ΔR and ∇R.
+func (c *Circuit) Stats(i int) dataflow.NodeStats { return c.g.Stats(dataflow.NodeID(i)) }
 
 // State sums the operators' state.
 func (c *Circuit) State() dataflow.StateSize {
 	var s dataflow.StateSize
-	for _, n := range c.nodes {
-		if n.op != nil {
-			x := n.op.State()
-			s.Rows += x.Rows
-			s.Bytes += x.Bytes
-		}
+	for i := 0; i < c.g.Len(); i++ {
+		x := c.g.Node(dataflow.NodeID(i)).State()
+		s.Rows += x.Rows
+		s.Bytes += x.Bytes
 	}
 	return s
 }
@@ -179,20 +146,20 @@ func (c *Circuit) State() dataflow.StateSize {
 // each operator keeps.
 func (c *Circuit) String() string {
 	var b strings.Builder
-	c.print(&b, len(c.nodes)-1, "", "")
+	c.print(&b, dataflow.NodeID(c.g.Len()-1), "", "")
 	return b.String()
 }
 
-func (c *Circuit) print(b *strings.Builder, i int, first, rest string) {
-	n := c.nodes[i]
-	if n.op == nil {
-		fmt.Fprintf(b, "%sSource %s\n", first, n.source.Name)
+func (c *Circuit) print(b *strings.Builder, i dataflow.NodeID, first, rest string) {
+	info := c.g.Node(i).Info()
+	if c.g.IsSource(i) {
+		fmt.Fprintf(b, "%sSource %s\n", first, info.Detail)
 		return
 	}
-	info := n.op.Info()
 	fmt.Fprintf(b, "%s%s %s  state: %s\n", first, info.Kind, info.Detail, info.State)
-	for k, x := range n.inputs {
-		if k == len(n.inputs)-1 {
+	ins := c.g.Inputs(i)
+	for k, x := range ins {
+		if k == len(ins)-1 {
 			c.print(b, x, rest+" └── ", rest+"     ")
 		} else {
 			c.print(b, x, rest+" ├── ", rest+" │   ")

@@ -30,12 +30,8 @@ import (
 //   - Commit and Abort are called at most once after each Step, never
 //     without a Step before them.
 type Operator interface {
+	dataflow.Op[*delta.Implicit]
 	Schema() *delta.Schema
-	Step(in []*delta.Implicit) (*delta.Implicit, error)
-	Commit()
-	Abort()
-	Info() dataflow.Info
-	State() dataflow.StateSize
 }
 
 // tri is a three-valued answer: known true, known false, or unknown.
