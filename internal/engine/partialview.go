@@ -29,15 +29,20 @@ type pview struct {
 	schema   *delta.Schema
 	rels     []*delta.Schema
 	relNames []string
-	keeps    []bool               // per relation: its table keeps rows
-	byKey    map[string]value.Row // encoded key → row
-	bytes    int64                // of rows
-	staged   map[string]value.Row // encoded key → new row, nil for gone
-	out      delta.Batch          // the staged step's explicit delta
-	stepped  bool
-	kinds    [delta.NumKinds]int64 // changes produced, per kind
-	in       map[string]delta.Batch
-	start    time.Time
+	keeps    []bool // per relation: its table keeps rows
+	// target holds the view's rows by key and applies the circuit's
+	// explicit delta to them with MERGE semantics; bytes is their size.
+	target *delta.Target
+	bytes  int64
+	out    delta.Batch // the staged step's explicit delta
+	z      zset.ZSet   // the staged step's Z-set delta, reused
+	// emit and kept are the target's callbacks, made once.
+	emit    func(before, after value.Row)
+	kept    func(key string, before, after value.Row)
+	stepped bool
+	kinds   [delta.NumKinds]int64 // changes produced, per kind
+	in      map[string]delta.Batch
+	start   time.Time
 }
 
 // propagation returns how a materialized view is to be maintained:
@@ -110,7 +115,7 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 		return Result{}, true, err
 	}
 	e.addView(pv, deps)
-	return Result{Tag: fmt.Sprintf("SELECT %d", len(pv.byKey))}, true, nil
+	return Result{Tag: fmt.Sprintf("SELECT %d", pv.target.Len())}, true, nil
 }
 
 // buildPartial builds a partially maintained view: its first step inserts
@@ -120,7 +125,24 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview, error) {
 	start := time.Now()
 	pv := &pview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory},
-		circ: circ, schema: circ.Schema(), rels: circ.Relations(), byKey: map[string]value.Row{}}
+		circ: circ, schema: circ.Schema(), rels: circ.Relations(), target: delta.NewTarget(circ.Schema())}
+	pv.target.Name = "materialized view " + cv.Name
+	pv.emit = func(before, after value.Row) {
+		if before != nil {
+			pv.z = append(pv.z, zset.Entry{Row: before, W: -1})
+		}
+		if after != nil {
+			pv.z = append(pv.z, zset.Entry{Row: after, W: 1})
+		}
+	}
+	pv.kept = func(k string, before, after value.Row) {
+		if before != nil {
+			pv.bytes -= dataflow.RowBytes(before) + int64(len(k))
+		}
+		if after != nil {
+			pv.bytes += dataflow.RowBytes(after) + int64(len(k))
+		}
+	}
 	in := map[string]delta.Batch{}
 	for _, r := range pv.rels {
 		t := e.tables[r.Name]
@@ -215,88 +237,40 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 // semantics, and returns the view's Z-set delta (old rows retracted, new
 // ones asserted). An error names the view, the key and the step.
 func (pv *pview) stage(b delta.Batch, step uint64) (zset.ZSet, error) {
-	s := pv.schema
-	pv.staged = map[string]value.Row{}
 	pv.stepped = true
-	var z zset.ZSet
-	for _, c := range b {
-		key := c.Key(s)
-		k := string(value.AppendRowKey(nil, key))
-		cur, st := pv.staged[k]
-		exists := cur != nil
-		if !st {
-			cur, exists = pv.byKey[k]
-		}
-		kind := c.Kind()
-		if !exists && kind != delta.KindInsert && kind != delta.KindUpsert && kind != delta.KindSafePartialDelete {
-			return nil, pgerr.New(delta.CodeNoRow, "deltaview: %s of materialized view %s key %s at step %d: no such row", kind, pv.name, key, step)
-		}
-		var n value.Row
-		switch c := c.(type) {
-		case delta.Insert:
-			if exists {
-				return nil, pgerr.New(pgerr.UniqueViolation, "deltaview: insert into materialized view %s key %s at step %d: the key exists already", pv.name, key, step)
-			}
-			n = c.Row
-		case delta.Update:
-			n = c.New
-		case delta.Upsert:
-			n = c.Row
-		case delta.PartialUpdate:
-			n = slices.Clone(c.Row)
-			for _, i := range c.Unknown.Slice() {
-				n[i] = cur[i]
-			}
-		}
-		if exists {
-			z = append(z, zset.Entry{Row: cur, W: -1})
-		}
-		if n != nil {
-			z = append(z, zset.Entry{Row: n, W: 1})
-		}
-		pv.staged[k] = n
+	clear(pv.z)
+	pv.z = pv.z[:0]
+	if err := pv.target.Stage(b, pv.emit); err != nil {
+		pe := *pgerr.Wrap(err)
+		pe.Message += fmt.Sprintf(" (step %d)", step)
+		return nil, &pe
 	}
 	pv.out = b
-	return zset.Consolidate(z), nil
+	return zset.Consolidate(pv.z), nil
 }
 
 // commit applies the staged rows.
 func (pv *pview) commit() {
-	for k, r := range pv.staged {
-		if old, ok := pv.byKey[k]; ok {
-			pv.bytes -= dataflow.RowBytes(old) + int64(len(k))
-		}
-		if r == nil {
-			delete(pv.byKey, k)
-		} else {
-			pv.byKey[k] = r
-			pv.bytes += dataflow.RowBytes(r) + int64(len(k))
-		}
-	}
+	pv.target.Commit(pv.kept)
 	for _, c := range pv.out {
 		pv.kinds[c.Kind()]++
 	}
 	pv.circ.Commit()
-	pv.staged, pv.out, pv.stepped = nil, nil, false
+	pv.out, pv.stepped = nil, false
 	pv.steps++
 	pv.totalSteps += pv.lastStep
 	pv.timedSteps++
 }
 
 func (pv *pview) abort() {
+	pv.target.Abort()
 	pv.circ.Abort()
-	pv.staged, pv.out, pv.stepped = nil, nil, false
+	pv.out, pv.stepped = nil, false
 }
 
 // rows returns the view's rows sorted by key.
-func (pv *pview) rows() []value.Row {
-	out := make([]value.Row, 0, len(pv.byKey))
-	for _, r := range pv.byKey {
-		out = append(out, r)
-	}
-	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(pv.schema.KeyOf(a), pv.schema.KeyOf(b)) })
-	return out
-}
+func (pv *pview) rows() []value.Row { return pv.target.Rows() }
+
 func (pv *pview) snapshot() zset.ZSet {
 	rows := pv.rows()
 	z := make(zset.ZSet, len(rows))
@@ -306,12 +280,12 @@ func (pv *pview) snapshot() zset.ZSet {
 	return z
 }
 
-func (pv *pview) rowCount() int64 { return int64(len(pv.byKey)) }
+func (pv *pview) rowCount() int64 { return int64(pv.target.Len()) }
 
 // state is the partial operators' state plus the view's rows.
 func (pv *pview) state() dataflow.StateSize {
 	s := pv.circ.State()
-	s.Rows += int64(len(pv.byKey))
+	s.Rows += int64(pv.target.Len())
 	s.Bytes += pv.bytes
 	return s
 }
@@ -334,7 +308,7 @@ func (pv *pview) operators() []opFigures {
 	for _, n := range pv.kinds {
 		made += n
 	}
-	return append(out, opFigures{kind: "Target", state: dataflow.StateSize{Rows: int64(len(pv.byKey)), Bytes: pv.bytes}, in: made, out: made})
+	return append(out, opFigures{kind: "Target", state: dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.bytes}, in: made, out: made})
 }
 
 func (pv *pview) refills() int64 { return 0 }
@@ -376,7 +350,7 @@ func (e *Engine) explainPartial(name string, pv *pview, circ *partial.Circuit) (
 	}
 	if live {
 		st := pv.circ.State()
-		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, len(pv.byKey), pv.bytes, pv.steps))
+		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, int64(pv.target.Len()), pv.bytes, pv.steps))
 	}
 	var src []string
 	for _, r := range circ.Relations() {
@@ -403,7 +377,7 @@ func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, 
 	if !ok {
 		return operators, rows, false
 	}
-	return pv.circ.State(), dataflow.StateSize{Rows: int64(len(pv.byKey)), Bytes: pv.bytes}, true
+	return pv.circ.State(), dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.bytes}, true
 }
 
 // PartialKinds returns how many changes of each kind a partially

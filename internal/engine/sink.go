@@ -12,15 +12,8 @@ import (
 
 // Sink is a keyed target outside the engine (a table of SQLite or
 // PostgreSQL) that receives a materialized view's explicit delta at every
-// commit that changes the view, and applies it with MERGE semantics:
-//
-//	Insert             INSERT; the key must not exist
-//	Update             UPDATE; the key must exist
-//	PartialUpdate      UPDATE of the known columns; the key must exist
-//	Upsert             INSERT … ON CONFLICT DO UPDATE
-//	Delete             DELETE; the key must exist
-//	TruePartialDelete  DELETE; the key must exist
-//	SafePartialDelete  DELETE if present
+// commit that changes the view, and applies it with MERGE semantics
+// (delta.MergeRules), as the view's own rows apply it.
 //
 // The engine calls a sink on its own goroutine, during the commit:
 // Prepare with the step's changes (net: at most one per key), then Commit
