@@ -37,6 +37,19 @@ func (b Batch) Count() [NumKinds]int {
 // deletion, an update and its reverse) leave nothing. A change that
 // contradicts an earlier one of the same batch is an error (22023).
 func Coalesce(s *Schema, b Batch) (Batch, error) {
+	if len(b) == 1 { // the usual transaction of one event
+		if err := s.Validate(b[0]); err != nil {
+			return nil, err
+		}
+		c, err := FactOf(s, b[0]).Net(s)
+		switch {
+		case err != nil:
+			return nil, err
+		case c == nil:
+			return Batch{}, nil
+		}
+		return Batch{c}, nil
+	}
 	idx := map[string]int{}
 	var facts []Fact
 	for _, c := range b {

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // ToImplicit converts a net batch (at most one change per key; Coalesce
@@ -16,20 +17,31 @@ import (
 // changed twice, is an error (22023).
 func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 	d := &Implicit{Schema: s}
-	seen := map[string]bool{}
 	pad := func(c Change, f Flag) {
 		r, u := s.Pad(c.Key(s))
 		d.Del = append(d.Del, DelTuple{Row: r, Unknown: u, Flag: f})
+	}
+	// A batch strictly ordered by key (as Coalesce returns it) has no key
+	// twice and gives sorted sets; another one is checked by a map.
+	ordered := true
+	for i := 1; i < len(b) && ordered; i++ {
+		ordered = value.CompareRows(b[i-1].Key(s), b[i].Key(s)) < 0
+	}
+	var seen map[string]bool
+	if !ordered {
+		seen = map[string]bool{}
 	}
 	for _, c := range b {
 		if err := s.Validate(c); err != nil {
 			return nil, err
 		}
-		k := encodeKey(c.Key(s))
-		if seen[k] {
-			return nil, pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
+		if !ordered {
+			k := encodeKey(c.Key(s))
+			if seen[k] {
+				return nil, pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
+			}
+			seen[k] = true
 		}
-		seen[k] = true
 		switch c := c.(type) {
 		case Insert:
 			d.Ins = append(d.Ins, Tuple{Row: c.Row})
@@ -50,7 +62,9 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 			pad(c, PType)
 		}
 	}
-	d.Sort()
+	if !ordered {
+		d.Sort()
+	}
 	return d, nil
 }
 

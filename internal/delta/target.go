@@ -22,15 +22,28 @@ const CodeNoRow = "P0002"
 type Target struct {
 	Schema *Schema
 	// Name is how errors name the target (the schema's name by default).
-	Name   string
-	rows   map[string]value.Row
-	staged map[string]value.Row // key → row after the staged changes; nil: absent
+	Name string
+	rows map[string]value.Row
+	// The staged changes: per changed key its row after them (nil:
+	// absent), in the order keys were first changed; index finds a key's
+	// entry. index is made anew after a large step, since a map that
+	// grew keeps its size and a step iterates nothing of it.
+	staged []stagedRow
+	index  map[string]int
 	kbuf   []byte
 }
 
+type stagedRow struct {
+	key string
+	row value.Row
+}
+
+// indexReuse is the largest index kept from one step to the next.
+const indexReuse = 256
+
 // NewTarget returns an empty target for s.
 func NewTarget(s *Schema) *Target {
-	return &Target{Schema: s, Name: s.Name, rows: map[string]value.Row{}, staged: map[string]value.Row{}}
+	return &Target{Schema: s, Name: s.Name, rows: map[string]value.Row{}, index: map[string]int{}}
 }
 
 // Len is the number of rows.
@@ -91,9 +104,13 @@ func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 	for _, c := range b {
 		key := c.Key(s)
 		t.kbuf = value.AppendRowKey(t.kbuf[:0], key)
-		cur, staged := t.staged[string(t.kbuf)]
-		exists := cur != nil
-		if !staged {
+		var cur value.Row
+		i, staged := t.index[string(t.kbuf)]
+		exists := false
+		if staged {
+			cur = t.staged[i].row
+			exists = cur != nil
+		} else {
 			cur, exists = t.rows[string(t.kbuf)]
 		}
 		n, code := Merge(c, cur, exists)
@@ -112,7 +129,13 @@ func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 			}
 			emit(cur, n)
 		}
-		t.staged[string(t.kbuf)] = n
+		if staged {
+			t.staged[i].row = n
+			continue
+		}
+		k := string(t.kbuf)
+		t.index[k] = len(t.staged)
+		t.staged = append(t.staged, stagedRow{key: k, row: n})
 	}
 	return nil
 }
@@ -121,19 +144,30 @@ func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 // key whose row changed: its encoded key, the row before and after (nil
 // when absent), for the caller's accounting.
 func (t *Target) Commit(kept func(key string, before, after value.Row)) {
-	for k, n := range t.staged {
-		old := t.rows[k]
+	for _, e := range t.staged {
+		old := t.rows[e.key]
 		if kept != nil {
-			kept(k, old, n)
+			kept(e.key, old, e.row)
 		}
-		if n == nil {
-			delete(t.rows, k)
+		if e.row == nil {
+			delete(t.rows, e.key)
 		} else {
-			t.rows[k] = n
+			t.rows[e.key] = e.row
 		}
 	}
-	clear(t.staged)
+	t.Abort()
 }
 
 // Abort drops the staged changes.
-func (t *Target) Abort() { clear(t.staged) }
+func (t *Target) Abort() {
+	if len(t.index) > indexReuse {
+		t.index = map[string]int{}
+	} else {
+		clear(t.index)
+	}
+	clear(t.staged)
+	t.staged = t.staged[:0]
+	if cap(t.staged) > indexReuse {
+		t.staged = nil
+	}
+}

@@ -240,6 +240,9 @@ func (pv *pview) stage(b delta.Batch, step uint64) (zset.ZSet, error) {
 	pv.stepped = true
 	clear(pv.z)
 	pv.z = pv.z[:0]
+	if cap(pv.z) > maxSpareLog {
+		pv.z = nil // a bulk step's delta is let go
+	}
 	if err := pv.target.Stage(b, pv.emit); err != nil {
 		pe := *pgerr.Wrap(err)
 		pe.Message += fmt.Sprintf(" (step %d)", step)

@@ -64,3 +64,50 @@ func enc(r value.Row) string { return string(value.AppendRowKey(nil, r)) }
 // mapEntryBytes approximates a Go map entry's overhead beyond its key and
 // value.
 const mapEntryBytes = 48
+
+// spare is the largest buffer an operator keeps from one step to the
+// next; a bulk step's (the first, which loads the relations) is let go.
+const spare = 1 << 12
+
+// buffers are what an operator reuses from one step to the next: its
+// output (read by the circuit before the next step) and the facts of its
+// input.
+type buffers struct {
+	out   delta.Implicit
+	facts []delta.Fact
+}
+
+// reset empties the output for schema s and returns it.
+func (b *buffers) reset(s *delta.Schema) *delta.Implicit {
+	clear(b.out.Ins)
+	clear(b.out.Del)
+	b.out.Schema, b.out.Ins, b.out.Del = s, b.out.Ins[:0], b.out.Del[:0]
+	if cap(b.out.Ins) > spare {
+		b.out.Ins = nil
+	}
+	if cap(b.out.Del) > spare {
+		b.out.Del = nil
+	}
+	return &b.out
+}
+
+// factsOf returns d's facts in the reused buffer.
+func (b *buffers) factsOf(d *delta.Implicit) []delta.Fact {
+	clear(b.facts)
+	b.facts = b.facts[:0]
+	if cap(b.facts) > spare {
+		b.facts = nil
+	}
+	b.facts = d.AppendFacts(b.facts)
+	return b.facts
+}
+
+// resetMap empties m for the next step, or makes a new one when m grew
+// large: a map keeps its size, and iterating or clearing it costs that.
+func resetMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil || len(m) > spare {
+		return map[K]V{}
+	}
+	clear(m)
+	return m
+}

@@ -19,6 +19,10 @@ type Project struct {
 	in, out *delta.Schema
 	exprs   []expr.Expr
 	cols    [][]int
+	buf     buffers
+	// The unknown columns of the last row projected and of its image: a
+	// step's rows mostly share them, and a Cols is immutable.
+	lastIn, lastOut delta.Cols
 }
 
 // NewProject returns the projection of in onto exprs, named name with
@@ -82,10 +86,18 @@ func (p *Project) State() dataflow.StateSize { return dataflow.StateSize{} }
 
 func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) {
 	out := make(value.Row, len(p.exprs))
-	var ou delta.Cols
+	if !u.Equal(p.lastIn) {
+		var ou delta.Cols
+		for i := range p.exprs {
+			if !known(p.cols[i], u) {
+				ou = ou.With(i)
+			}
+		}
+		p.lastIn, p.lastOut = u, ou
+	}
+	ou := p.lastOut
 	for i, e := range p.exprs {
-		if !known(p.cols[i], u) {
-			ou = ou.With(i)
+		if ou.Has(i) {
 			continue
 		}
 		v, err := e.Eval(r)
@@ -98,8 +110,8 @@ func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) 
 }
 
 func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
-	out := &delta.Implicit{Schema: p.out}
-	for _, x := range in[0].Facts() {
+	out := p.buf.reset(p.out)
+	for _, x := range p.buf.factsOf(in[0]) {
 		x.Fill()
 		g := delta.Fact{Key: x.Key, Before: x.Before, After: x.After}
 		var err error
