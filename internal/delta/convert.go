@@ -84,11 +84,21 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 // model has no place for, are dropped. The result is sorted by key; d
 // must be well formed (Validate), which ToExplicit checks.
 func ToExplicit(d *Implicit) (Batch, error) {
+	out, _, err := AppendExplicit(nil, nil, d)
+	return out, err
+}
+
+// AppendExplicit appends ToExplicit(d) to dst; facts is scratch space,
+// returned for reuse.
+func AppendExplicit(dst Batch, facts []Fact, d *Implicit) (Batch, []Fact, error) {
 	if err := d.Validate(); err != nil {
-		return nil, err
+		return dst, facts, err
 	}
-	facts := d.Facts()
-	out := make(Batch, 0, len(facts))
+	facts = d.AppendFacts(facts[:0])
+	out := dst
+	if out == nil {
+		out = make(Batch, 0, len(facts))
+	}
 	for _, f := range facts {
 		f.Fill()
 		var c Change
@@ -110,5 +120,5 @@ func ToExplicit(d *Implicit) (Batch, error) {
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out, facts, nil
 }

@@ -20,6 +20,10 @@ type Circuit struct {
 	// empty delta it outputs in a step that does not change it.
 	schemas []*delta.Schema
 	empties []*delta.Implicit
+	// out and facts are the explicit delta of the last step and scratch
+	// space, reused.
+	out   delta.Batch
+	facts []delta.Fact
 }
 
 // source stands for a base relation's node; the circuit never steps it.
@@ -95,6 +99,8 @@ func (c *Circuit) Relations() []*delta.Schema { return c.rels }
 // the result is the view's net explicit delta, sorted by key, to apply
 // with MERGE semantics. Call Commit or Abort after every Step; on error
 // the circuit has already dropped what it staged (Abort is then a no-op).
+// The batch is valid until the next Step; its rows, like every row, are
+// immutable and may be kept.
 func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
 	err := c.g.Run(func(id dataflow.NodeID) (*delta.Implicit, error) {
 		rel := c.schemas[id]
@@ -111,7 +117,13 @@ func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return delta.ToExplicit(c.g.Output(dataflow.NodeID(len(c.schemas) - 1)))
+	clear(c.out)
+	clear(c.facts)
+	if cap(c.out) > spare || cap(c.facts) > spare {
+		c.out, c.facts = nil, nil
+	}
+	c.out, c.facts, err = delta.AppendExplicit(c.out[:0], c.facts, c.g.Output(dataflow.NodeID(len(c.schemas)-1)))
+	return c.out, err
 }
 
 // Commit keeps what the last Step staged.

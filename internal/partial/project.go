@@ -84,8 +84,7 @@ func (p *Project) Info() dataflow.Info {
 
 func (p *Project) State() dataflow.StateSize { return dataflow.StateSize{} }
 
-func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) {
-	out := make(value.Row, len(p.exprs))
+func (p *Project) row(out, r value.Row, u delta.Cols) (value.Row, delta.Cols, error) {
 	if !u.Equal(p.lastIn) {
 		var ou delta.Cols
 		for i := range p.exprs {
@@ -97,6 +96,7 @@ func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) 
 	}
 	ou := p.lastOut
 	for i, e := range p.exprs {
+		out[i] = value.Null
 		if ou.Has(i) {
 			continue
 		}
@@ -114,14 +114,24 @@ func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	for _, x := range p.buf.factsOf(in[0]) {
 		x.Fill()
 		g := delta.Fact{Key: x.Key, Before: x.Before, After: x.After}
-		var err error
+		// One allocation holds the old and the new row.
+		w, n := len(p.exprs), 0
 		if x.Before == delta.Present {
-			if g.Old, g.OldUnknown, err = p.row(x.Old, x.OldUnknown); err != nil {
-				return nil, err
-			}
+			n += w
 		}
 		if x.After {
-			if g.New, g.NewUnknown, err = p.row(x.New, x.NewUnknown); err != nil {
+			n += w
+		}
+		rows := make(value.Row, n)
+		var err error
+		if x.Before == delta.Present {
+			if g.Old, g.OldUnknown, err = p.row(rows[:w:w], x.Old, x.OldUnknown); err != nil {
+				return nil, err
+			}
+			rows = rows[w:]
+		}
+		if x.After {
+			if g.New, g.NewUnknown, err = p.row(rows, x.New, x.NewUnknown); err != nil {
 				return nil, err
 			}
 		}
