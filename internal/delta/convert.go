@@ -84,13 +84,16 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 // model has no place for, are dropped. The result is sorted by key; d
 // must be well formed (Validate), which ToExplicit checks.
 func ToExplicit(d *Implicit) (Batch, error) {
-	out, _, err := AppendExplicit(nil, nil, d)
+	out, _, err := AppendExplicit(nil, nil, d, nil)
 	return out, err
 }
 
 // AppendExplicit appends ToExplicit(d) to dst; facts is scratch space,
-// returned for reuse.
-func AppendExplicit(dst Batch, facts []Fact, d *Implicit) (Batch, []Fact, error) {
+// returned for reuse. keep, when not nil, is applied to every new row a
+// keyed relation would keep as it is (a complete new row: MERGE copies a
+// row with unknown columns); the caller copies rows that live only for
+// the step.
+func AppendExplicit(dst Batch, facts []Fact, d *Implicit, keep func(value.Row) value.Row) (Batch, []Fact, error) {
 	if err := d.Validate(); err != nil {
 		return dst, facts, err
 	}
@@ -101,6 +104,9 @@ func AppendExplicit(dst Batch, facts []Fact, d *Implicit) (Batch, []Fact, error)
 	}
 	for _, f := range facts {
 		f.Fill()
+		if keep != nil && f.After && f.NewUnknown.Empty() {
+			f.New = keep(f.New)
+		}
 		var c Change
 		switch {
 		case f.Before == Absent:

@@ -2,6 +2,7 @@ package partial
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -99,8 +100,9 @@ func (c *Circuit) Relations() []*delta.Schema { return c.rels }
 // the result is the view's net explicit delta, sorted by key, to apply
 // with MERGE semantics. Call Commit or Abort after every Step; on error
 // the circuit has already dropped what it staged (Abort is then a no-op).
-// The batch is valid until the next Step; its rows, like every row, are
-// immutable and may be kept.
+// The batch is valid until the next Step, and so are its rows but the
+// complete new rows (of insertions, updates, upserts), which are the
+// caller's to keep: operators build their rows in buffers of the step.
 func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
 	err := c.g.Run(func(id dataflow.NodeID) (*delta.Implicit, error) {
 		rel := c.schemas[id]
@@ -122,7 +124,7 @@ func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
 	if cap(c.out) > spare || cap(c.facts) > spare {
 		c.out, c.facts = nil, nil
 	}
-	c.out, c.facts, err = delta.AppendExplicit(c.out[:0], c.facts, c.g.Output(dataflow.NodeID(len(c.schemas)-1)))
+	c.out, c.facts, err = delta.AppendExplicit(c.out[:0], c.facts, c.g.Output(dataflow.NodeID(len(c.schemas)-1)), slices.Clone)
 	return c.out, err
 }
 

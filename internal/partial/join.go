@@ -51,6 +51,7 @@ type Join struct {
 	// foreign key (every other left column); a Cols is immutable.
 	padU delta.Cols
 	buf  buffers
+	rows arena // the output's rows
 }
 
 type leftRef struct {
@@ -164,6 +165,7 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	clear(j.dchg)
 	j.dchg = j.dchg[:0]
 	out := j.buf.reset(j.out)
+	j.rows.reset()
 
 	// The right side, completed from the kept columns.
 	clear(j.rfacts)
@@ -251,7 +253,7 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		if ok && ref.fk != nil {
 			j.kbuf = value.AppendRowKey(j.kbuf[:0], ref.fk)
 			if d, dok := j.dims[string(j.kbuf)]; dok {
-				g.Before, g.Old, g.OldUnknown = delta.Present, concat(l.Old, d), l.OldUnknown
+				g.Before, g.Old, g.OldUnknown = delta.Present, j.concat(l.Old, d), l.OldUnknown
 			}
 			oldFK = ref.fkEnc
 		}
@@ -259,7 +261,7 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		if newFK != nil {
 			j.kbuf = value.AppendRowKey(j.kbuf[:0], newFK)
 			if d, dok := dimNew(j.kbuf); dok {
-				g.After, g.New, g.NewUnknown = true, concat(l.New, d), l.NewUnknown
+				g.After, g.New, g.NewUnknown = true, j.concat(l.New, d), l.NewUnknown
 			}
 			newEnc = oldFK
 			if newEnc != string(j.kbuf) {
@@ -285,7 +287,7 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		}
 		nr := &leftRef{key: key, fk: newFK, fkEnc: newEnc}
 		if j.keepLeft {
-			nr.row = l.New
+			nr.row = slices.Clone(l.New) // it may live only for the step
 		}
 		j.stage.refs[k] = nr
 		if oldFK != newEnc {
@@ -312,18 +314,17 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			g := delta.Fact{Key: ref.key}
 			if j.keepLeft {
 				if dc.oldOK {
-					g.Before, g.Old = delta.Present, concat(ref.row, dc.old)
+					g.Before, g.Old = delta.Present, j.concat(ref.row, dc.old)
 				}
 				if dc.newOK {
-					g.After, g.New = true, concat(ref.row, dc.new)
+					g.After, g.New = true, j.concat(ref.row, dc.new)
 				}
 			} else {
-				rows := make(value.Row, 2*w)
 				if dc.oldOK {
-					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(rows[:w:w], ref, dc.old), j.padU
+					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), ref, dc.old), j.padU
 				}
 				if dc.newOK {
-					g.After, g.New, g.NewUnknown = true, j.viewRow(rows[w:], ref, dc.new), j.padU
+					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), ref, dc.new), j.padU
 				}
 			}
 			if err := out.Add(g); err != nil {
@@ -333,6 +334,14 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	}
 	out.Sort()
 	return out, nil
+}
+
+// concat returns l ++ r, a row of the step.
+func (j *Join) concat(l, r value.Row) value.Row {
+	out := j.rows.row(len(l) + len(r))
+	copy(out, l)
+	copy(out[len(l):], r)
+	return out
 }
 
 // viewRow fills dst (the output's width, all NULL) with the view row of a

@@ -53,12 +53,6 @@ func known(cols []int, u delta.Cols) bool {
 	return true
 }
 
-// concat returns l ++ r with l's unknown set (r is known).
-func concat(l value.Row, r value.Row) value.Row {
-	out := make(value.Row, 0, len(l)+len(r))
-	return append(append(out, l...), r...)
-}
-
 func enc(r value.Row) string { return string(value.AppendRowKey(nil, r)) }
 
 // mapEntryBytes approximates a Go map entry's overhead beyond its key and
@@ -110,4 +104,33 @@ func resetMap[K comparable, V any](m map[K]V) map[K]V {
 	}
 	clear(m)
 	return m
+}
+
+// arena hands out rows that live until its next reset: an operator's
+// output rows, which the operators above it and the circuit's output read
+// in the same step and do not keep (Join copies a left row it keeps, the
+// circuit the new rows of its output). Rows handed out are NULL.
+type arena struct {
+	buf  []value.Value
+	used int
+}
+
+// row returns a row of n NULLs.
+func (a *arena) row(n int) value.Row {
+	if a.used+n > len(a.buf) {
+		// The full buffer stays with the rows already handed out.
+		a.buf, a.used = make([]value.Value, max(2*len(a.buf), 16*n, 256)), 0
+	}
+	r := a.buf[a.used : a.used+n : a.used+n]
+	a.used += n
+	return r
+}
+
+// reset takes back every row handed out.
+func (a *arena) reset() {
+	clear(a.buf[:a.used])
+	a.used = 0
+	if len(a.buf) > spare {
+		a.buf = nil // a bulk step's
+	}
 }

@@ -20,6 +20,7 @@ type Project struct {
 	exprs   []expr.Expr
 	cols    [][]int
 	buf     buffers
+	rows    arena // the output's rows
 	// The unknown columns of the last row projected and of its image: a
 	// step's rows mostly share them, and a Cols is immutable.
 	lastIn, lastOut delta.Cols
@@ -111,10 +112,10 @@ func (p *Project) row(out, r value.Row, u delta.Cols) (value.Row, delta.Cols, er
 
 func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	out := p.buf.reset(p.out)
+	p.rows.reset()
 	for _, x := range p.buf.factsOf(in[0]) {
 		x.Fill()
 		g := delta.Fact{Key: x.Key, Before: x.Before, After: x.After}
-		// One allocation holds the old and the new row.
 		w, n := len(p.exprs), 0
 		if x.Before == delta.Present {
 			n += w
@@ -122,7 +123,7 @@ func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		if x.After {
 			n += w
 		}
-		rows := make(value.Row, n)
+		rows := p.rows.row(n)
 		var err error
 		if x.Before == delta.Present {
 			if g.Old, g.OldUnknown, err = p.row(rows[:w:w], x.Old, x.OldUnknown); err != nil {
