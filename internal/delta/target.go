@@ -23,19 +23,26 @@ type Target struct {
 	Schema *Schema
 	// Name is how errors name the target (the schema's name by default).
 	Name string
-	rows map[string]value.Row
-	// The staged changes: per changed key its row after them (nil:
-	// absent), in the order keys were first changed; index finds a key's
-	// entry. index is made anew after a large step, since a map that
-	// grew keeps its size and a step iterates nothing of it.
-	staged []stagedRow
-	index  map[string]int
-	kbuf   []byte
+	// The rows, with their encoded keys, and the slot of each key: a
+	// change of a key that exists writes its slot, allocating nothing.
+	rows []value.Row
+	keys []string
+	slot map[string]int
+	// The staged changes, one per changed key, in the order keys were
+	// first changed. index finds a key's entry; it is filled only when a
+	// key may come twice (a batch not strictly ordered by key, or several
+	// batches staged), and made anew after a large step, since a map
+	// that grew keeps its size.
+	staged  []stagedRow
+	index   map[string]int
+	indexed bool
+	kbuf    []byte
 }
 
 type stagedRow struct {
-	key string
-	row value.Row
+	slot int       // the key's slot; -1 when the key is new
+	key  string    // the encoded key
+	row  value.Row // after the change; nil: absent
 }
 
 // indexReuse is the largest index kept from one step to the next.
@@ -43,7 +50,7 @@ const indexReuse = 256
 
 // NewTarget returns an empty target for s.
 func NewTarget(s *Schema) *Target {
-	return &Target{Schema: s, Name: s.Name, rows: map[string]value.Row{}, index: map[string]int{}}
+	return &Target{Schema: s, Name: s.Name, slot: map[string]int{}, index: map[string]int{}}
 }
 
 // Len is the number of rows.
@@ -51,16 +58,16 @@ func (t *Target) Len() int { return len(t.rows) }
 
 // Get returns the row of key, if any.
 func (t *Target) Get(key value.Row) (value.Row, bool) {
-	r, ok := t.rows[encodeKey(key)]
-	return r, ok
+	i, ok := t.slot[encodeKey(key)]
+	if !ok {
+		return nil, false
+	}
+	return t.rows[i], true
 }
 
 // Rows returns the rows sorted by key.
 func (t *Target) Rows() []value.Row {
-	out := make([]value.Row, 0, len(t.rows))
-	for _, r := range t.rows {
-		out = append(out, r)
-	}
+	out := slices.Clone(t.rows)
 	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(t.Schema.KeyOf(a), t.Schema.KeyOf(b)) })
 	return out
 }
@@ -101,17 +108,32 @@ func (t *Target) Apply(b Batch) error {
 // (23505, P0002, naming the target and the key) the caller aborts.
 func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 	s := t.Schema
+	var prev value.Row
 	for _, c := range b {
 		key := c.Key(s)
+		// Without an index, a key can come again only if the batch is
+		// not strictly ordered: index what is staged, and go on with it.
+		if !t.indexed && (len(t.staged) > 0 && prev == nil || prev != nil && value.CompareRows(prev, key) >= 0) {
+			t.indexed = true
+			for i, e := range t.staged {
+				t.index[e.key] = i
+			}
+		}
+		prev = key
 		t.kbuf = value.AppendRowKey(t.kbuf[:0], key)
 		var cur value.Row
-		i, staged := t.index[string(t.kbuf)]
-		exists := false
+		exists, at := false, -1
+		i, staged := -1, false
+		if t.indexed {
+			i, staged = t.index[string(t.kbuf)]
+		}
 		if staged {
 			cur = t.staged[i].row
 			exists = cur != nil
+		} else if at, exists = t.slot[string(t.kbuf)]; exists {
+			cur = t.rows[at]
 		} else {
-			cur, exists = t.rows[string(t.kbuf)]
+			at = -1
 		}
 		n, code := Merge(c, cur, exists)
 		switch code {
@@ -133,9 +155,16 @@ func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 			t.staged[i].row = n
 			continue
 		}
-		k := string(t.kbuf)
-		t.index[k] = len(t.staged)
-		t.staged = append(t.staged, stagedRow{key: k, row: n})
+		e := stagedRow{slot: at, row: n}
+		if at >= 0 {
+			e.key = t.keys[at]
+		} else {
+			e.key = string(t.kbuf)
+		}
+		if t.indexed {
+			t.index[e.key] = len(t.staged)
+		}
+		t.staged = append(t.staged, e)
 	}
 	return nil
 }
@@ -144,22 +173,45 @@ func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 // key whose row changed: its encoded key, the row before and after (nil
 // when absent), for the caller's accounting.
 func (t *Target) Commit(kept func(key string, before, after value.Row)) {
+	// Rows change in their slots and new keys take new slots; then the
+	// keys that leave give their slot to the last row, which moves no
+	// slot a staged change refers to any more.
 	for _, e := range t.staged {
-		old := t.rows[e.key]
+		var old value.Row
+		if e.slot >= 0 {
+			old = t.rows[e.slot]
+		}
 		if kept != nil {
 			kept(e.key, old, e.row)
 		}
-		if e.row == nil {
-			delete(t.rows, e.key)
-		} else {
-			t.rows[e.key] = e.row
+		switch {
+		case e.row == nil:
+		case e.slot >= 0:
+			t.rows[e.slot] = e.row
+		default:
+			t.slot[e.key] = len(t.rows)
+			t.rows = append(t.rows, e.row)
+			t.keys = append(t.keys, e.key)
 		}
+	}
+	for _, e := range t.staged {
+		if e.row != nil || e.slot < 0 {
+			continue
+		}
+		i := t.slot[e.key]
+		last := len(t.rows) - 1
+		t.rows[i], t.keys[i] = t.rows[last], t.keys[last]
+		t.slot[t.keys[i]] = i
+		t.rows[last], t.keys[last] = nil, ""
+		t.rows, t.keys = t.rows[:last], t.keys[:last]
+		delete(t.slot, e.key)
 	}
 	t.Abort()
 }
 
 // Abort drops the staged changes.
 func (t *Target) Abort() {
+	t.indexed = false
 	if len(t.index) > indexReuse {
 		t.index = map[string]int{}
 	} else {
