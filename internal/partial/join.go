@@ -33,7 +33,7 @@ type Join struct {
 	keepLeft         bool
 
 	refs  map[string]*leftRef        // left key → its reference
-	users map[string]map[string]bool // referenced right key → left keys
+	users map[string]map[string]*leftRef // referenced right key → left keys and their references
 	dims  map[string]value.Row       // right key → right's rcols
 	stage struct {
 		refs  map[string]*leftRef // nil: the left row leaves
@@ -93,7 +93,7 @@ func NewJoin(name string, left, right *delta.Schema, fk, rcols []int, keepLeft b
 		return nil, err
 	}
 	j := &Join{left: left, right: right, out: out, fk: fk, rcols: rcols, keepLeft: keepLeft,
-		refs: map[string]*leftRef{}, users: map[string]map[string]bool{}, dims: map[string]value.Row{}}
+		refs: map[string]*leftRef{}, users: map[string]map[string]*leftRef{}, dims: map[string]value.Row{}}
 	r, u := left.Pad(make(value.Row, len(left.Key)))
 	_, j.padU = j.withFK(r, u, nil)
 	return j, nil
@@ -306,11 +306,10 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	w := j.out.Arity()
 	for i := range j.dchg {
 		dc := &j.dchg[i]
-		for lk := range j.users[dc.key] {
-			if j.handled[lk] {
+		for lk, ref := range j.users[dc.key] {
+			if len(j.handled) > 0 && j.handled[lk] {
 				continue
 			}
-			ref := j.refs[lk]
 			g := delta.Fact{Key: ref.key}
 			if j.keepLeft {
 				if dc.oldOK {
@@ -409,15 +408,21 @@ func (j *Join) Commit() {
 		s := j.users[c.fk]
 		if c.add {
 			if s == nil {
-				s = map[string]bool{}
+				s = map[string]*leftRef{}
 				j.users[c.fk] = s
 			}
-			s[c.key] = true
+			s[c.key] = nil // set below
 		} else {
 			delete(s, c.key)
 			if len(s) == 0 {
 				delete(j.users, c.fk)
 			}
+		}
+	}
+	// A left key's users entry points to its current reference.
+	for k, r := range j.stage.refs {
+		if r != nil && r.fkEnc != "" {
+			j.users[r.fkEnc][k] = r
 		}
 	}
 	for k, r := range j.stage.dims {

@@ -99,10 +99,12 @@ func (b *buffers) factsOf(d *delta.Implicit) []delta.Fact {
 // resetMap empties m for the next step, or makes a new one when m grew
 // large: a map keeps its size, and iterating or clearing it costs that.
 func resetMap[K comparable, V any](m map[K]V) map[K]V {
-	if m == nil || len(m) > spare {
+	switch {
+	case m == nil || len(m) > spare:
 		return map[K]V{}
+	case len(m) > 0:
+		clear(m)
 	}
-	clear(m)
 	return m
 }
 
