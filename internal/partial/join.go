@@ -32,9 +32,9 @@ type Join struct {
 	rcols            []int // right columns the output carries
 	keepLeft         bool
 
-	refs  map[string]*leftRef        // left key → its reference
+	refs  map[string]*leftRef            // left key → its reference
 	users map[string]map[string]*leftRef // referenced right key → left keys and their references
-	dims  map[string]value.Row       // right key → right's rcols
+	dims  map[string]value.Row           // right key → right's rcols
 	stage struct {
 		refs  map[string]*leftRef // nil: the left row leaves
 		users []userChange
