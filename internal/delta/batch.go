@@ -41,6 +41,9 @@ func Coalesce(s *Schema, b Batch) (Batch, error) {
 		if err := s.Validate(b[0]); err != nil {
 			return nil, err
 		}
+		if isNet(s, b[0]) {
+			return b, nil
+		}
 		c, err := FactOf(s, b[0]).Net(s)
 		switch {
 		case err != nil:
@@ -82,6 +85,23 @@ func Coalesce(s *Schema, b Batch) (Batch, error) {
 		}
 	}
 	return out, nil
+}
+
+// isNet reports whether c alone is its own net form (Fact.Net would
+// return it as it is): an insertion, an upsert, a deletion, a safe
+// partial deletion, and a partial update that knows a non-key column.
+func isNet(s *Schema, c Change) bool {
+	switch c := c.(type) {
+	case Insert, Upsert, Delete, SafePartialDelete:
+		return true
+	case PartialUpdate:
+		for i := range c.Row {
+			if !c.Unknown.Has(i) && !s.IsKey(i) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SortByKey sorts b by key in place (stable, so changes of one key keep

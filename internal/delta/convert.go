@@ -16,7 +16,19 @@ import (
 // result is sorted by key. A change that is not well formed, or a key
 // changed twice, is an error (22023).
 func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
-	d := &Implicit{Schema: s}
+	d := &Implicit{}
+	if err := AppendImplicit(d, s, b); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// AppendImplicit is ToImplicit into d, whose sets it empties first and
+// reuses.
+func AppendImplicit(d *Implicit, s *Schema, b Batch) error {
+	clear(d.Ins)
+	clear(d.Del)
+	d.Schema, d.Ins, d.Del = s, d.Ins[:0], d.Del[:0]
 	pad := func(c Change, f Flag) {
 		r, u := s.Pad(c.Key(s))
 		d.Del = append(d.Del, DelTuple{Row: r, Unknown: u, Flag: f})
@@ -33,12 +45,12 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 	}
 	for _, c := range b {
 		if err := s.Validate(c); err != nil {
-			return nil, err
+			return err
 		}
 		if !ordered {
 			k := encodeKey(c.Key(s))
 			if seen[k] {
-				return nil, pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
+				return pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
 			}
 			seen[k] = true
 		}
@@ -65,7 +77,7 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 	if !ordered {
 		d.Sort()
 	}
-	return d, nil
+	return nil
 }
 
 // ToExplicit converts an implicit delta back to the explicit model, as

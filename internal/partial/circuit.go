@@ -25,6 +25,7 @@ type Circuit struct {
 	// space, reused.
 	out   delta.Batch
 	facts []delta.Fact
+	srcs  []*delta.Implicit // per source node, its delta, reused
 }
 
 // source stands for a base relation's node; the circuit never steps it.
@@ -81,6 +82,7 @@ func (c *Circuit) Add(op Operator, inputs ...int) int {
 func (c *Circuit) push(s *delta.Schema, id dataflow.NodeID) int {
 	c.schemas = append(c.schemas, s)
 	c.empties = append(c.empties, &delta.Implicit{Schema: s})
+	c.srcs = append(c.srcs, nil)
 	return int(id)
 }
 
@@ -114,7 +116,12 @@ func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return delta.ToImplicit(rel, net)
+		d := c.srcs[id]
+		if d == nil || len(d.Ins)+len(d.Del) > spare {
+			d = &delta.Implicit{}
+			c.srcs[id] = d
+		}
+		return d, delta.AppendImplicit(d, rel, net)
 	})
 	if err != nil {
 		return nil, err
