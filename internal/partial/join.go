@@ -397,6 +397,9 @@ func (j *Join) withFK(r value.Row, u delta.Cols, fk value.Row) (value.Row, delta
 }
 
 func (j *Join) Commit() {
+	if len(j.stage.refs)+len(j.stage.users)+len(j.stage.dims) == 0 {
+		return
+	}
 	for k, r := range j.stage.refs {
 		if r == nil {
 			delete(j.refs, k)
