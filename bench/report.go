@@ -293,4 +293,8 @@ const notes = `## What is measured
 - **d2ts** (@electric-sql/d2ts): a differential dataflow graph per view built from its operators (filter, map, reduce, innerJoin, topK); each transaction is one version. Its reduce and topK recompute a whole group from the group's values on every change: topk's group is every row with grp < 500.
 - JavaScript memory is the V8 heap's growth across the view's creation, as the Go heap delta is counted: the heap's used bytes after forced full collections (node --expose-gc, repeated until a pass frees nothing more), read after the data is loaded and just before the view is created, then right after. A heap that shrank across the creation (more freed than the view added) gives no figure: the row reads **unmeasurable**, with the reason beside it. Node runs with the packages pinned by bench/peers/js/package-lock.json, installed by the harness (` + "`npm ci`" + `).
 - The machine is shared: the load average above says how busy it was. p99 figures of garbage-collected runtimes (Go, V8) include collections.
+
+## Partial change data
+
+The dimension view over change-stream tables (customers joined to addresses, fed partial updates; docs/partial-deltas.md) is not run by this harness: ` + "`go test ./internal/engine -run '^$' -bench DimensionView -benchtime 20000x`" + ` measures partial propagation against normalisation per change at N = 10k, 100k and 1M customers, with allocations and CPU time. Its figures are in docs/partial-deltas.md.
 `

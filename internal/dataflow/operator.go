@@ -19,12 +19,18 @@ package dataflow
 
 import "github.com/deltaview/deltaview/internal/zset"
 
-// Operator is one node of a circuit. Step computes the operator's output
-// batch for one logical step from one consolidated batch per input (nil or
-// empty when an input did not change). Step must not change the operator's
-// state: it stages what it would change, Commit applies the staged changes
-// and Abort drops them, so that a step that fails anywhere in the circuit
-// leaves every operator as it was. The returned batch must be consolidated.
+// Operator is one node of a Z-set circuit: an Op over Z-set batches.
+type Operator = Op[zset.ZSet]
+
+// Op is one node of a graph over deltas of type D (a Z-set batch for the
+// dataflow's operators, an implicit delta for the partial ones). Step
+// computes the operator's output for one logical step from one delta per
+// input (a Z-set input is consolidated, nil or empty when it did not
+// change). Step must not change the operator's state: it stages what it
+// would change, Commit applies the staged changes and Abort drops them, so
+// that a step that fails anywhere in the circuit leaves every operator as
+// it was. A Z-set operator's output must be consolidated; the partial
+// operators' contract adds to this one (partial.Operator).
 //
 // The contract in full:
 //
@@ -39,7 +45,8 @@ import "github.com/deltaview/deltaview/internal/zset"
 //   - Rows are immutable. An operator may keep any row it sees in its state
 //     and may put input rows in its output without copying them.
 //   - Output. The returned batch is consolidated (zset.IsConsolidated) and
-//     is immutable for the caller. It stays valid until the operator's next
+//     is immutable for the caller (for Z-sets; partial.Operator's output is
+//     well formed and sorted by key). It stays valid until the operator's next
 //     Step; after that the operator may reuse its memory (see ReuseBatch).
 //     The output may be one of the input batches (Integrate returns its input).
 //   - Errors. A Step that returns an error has staged nothing that Abort
@@ -47,8 +54,8 @@ import "github.com/deltaview/deltaview/internal/zset"
 //     before it. Errors are *pgerr.Error values.
 //   - Commit and Abort are called at most once after each Step, never
 //     without a Step before them.
-type Operator interface {
-	Step(in []zset.ZSet) (zset.ZSet, error)
+type Op[D any] interface {
+	Step(in []D) (D, error)
 	Commit()
 	Abort()
 	// Info describes the operator for EXPLAIN: kind, state, cost.

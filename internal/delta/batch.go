@@ -37,6 +37,22 @@ func (b Batch) Count() [NumKinds]int {
 // deletion, an update and its reverse) leave nothing. A change that
 // contradicts an earlier one of the same batch is an error (22023).
 func Coalesce(s *Schema, b Batch) (Batch, error) {
+	if len(b) == 1 { // the usual transaction of one event
+		if err := s.Validate(b[0]); err != nil {
+			return nil, err
+		}
+		if isNet(s, b[0]) {
+			return b, nil
+		}
+		c, err := FactOf(s, b[0]).Net(s)
+		switch {
+		case err != nil:
+			return nil, err
+		case c == nil:
+			return Batch{}, nil
+		}
+		return Batch{c}, nil
+	}
 	idx := map[string]int{}
 	var facts []Fact
 	for _, c := range b {
@@ -69,6 +85,23 @@ func Coalesce(s *Schema, b Batch) (Batch, error) {
 		}
 	}
 	return out, nil
+}
+
+// isNet reports whether c alone is its own net form (Fact.Net would
+// return it as it is): an insertion, an upsert, a deletion, a safe
+// partial deletion, and a partial update that knows a non-key column.
+func isNet(s *Schema, c Change) bool {
+	switch c := c.(type) {
+	case Insert, Upsert, Delete, SafePartialDelete:
+		return true
+	case PartialUpdate:
+		for i := range c.Row {
+			if !c.Unknown.Has(i) && !s.IsKey(i) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SortByKey sorts b by key in place (stable, so changes of one key keep

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // ToImplicit converts a net batch (at most one change per key; Coalesce
@@ -15,21 +16,44 @@ import (
 // result is sorted by key. A change that is not well formed, or a key
 // changed twice, is an error (22023).
 func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
-	d := &Implicit{Schema: s}
-	seen := map[string]bool{}
+	d := &Implicit{}
+	if err := AppendImplicit(d, s, b); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// AppendImplicit is ToImplicit into d, whose sets it empties first and
+// reuses.
+func AppendImplicit(d *Implicit, s *Schema, b Batch) error {
+	clear(d.Ins)
+	clear(d.Del)
+	d.Schema, d.Ins, d.Del = s, d.Ins[:0], d.Del[:0]
 	pad := func(c Change, f Flag) {
 		r, u := s.Pad(c.Key(s))
 		d.Del = append(d.Del, DelTuple{Row: r, Unknown: u, Flag: f})
 	}
+	// A batch strictly ordered by key (as Coalesce returns it) has no key
+	// twice and gives sorted sets; another one is checked by a map.
+	ordered := true
+	for i := 1; i < len(b) && ordered; i++ {
+		ordered = value.CompareRows(b[i-1].Key(s), b[i].Key(s)) < 0
+	}
+	var seen map[string]bool
+	if !ordered {
+		seen = map[string]bool{}
+	}
 	for _, c := range b {
 		if err := s.Validate(c); err != nil {
-			return nil, err
+			return err
 		}
-		k := encodeKey(c.Key(s))
-		if seen[k] {
-			return nil, pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
+		if !ordered {
+			k := encodeKey(c.Key(s))
+			if seen[k] {
+				return pgerr.New(pgerr.InvalidParameter, "deltaview: %s key %s changes twice in a net batch; coalesce it first", s.Name, c.Key(s))
+			}
+			seen[k] = true
 		}
-		seen[k] = true
 		switch c := c.(type) {
 		case Insert:
 			d.Ins = append(d.Ins, Tuple{Row: c.Row})
@@ -50,8 +74,10 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 			pad(c, PType)
 		}
 	}
-	d.Sort()
-	return d, nil
+	if !ordered {
+		d.Sort()
+	}
+	return nil
 }
 
 // ToExplicit converts an implicit delta back to the explicit model, as
@@ -70,13 +96,29 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 // model has no place for, are dropped. The result is sorted by key; d
 // must be well formed (Validate), which ToExplicit checks.
 func ToExplicit(d *Implicit) (Batch, error) {
+	out, _, err := AppendExplicit(nil, nil, d, nil)
+	return out, err
+}
+
+// AppendExplicit appends ToExplicit(d) to dst; facts is scratch space,
+// returned for reuse. keep, when not nil, is applied to every new row a
+// keyed relation would keep as it is (a complete new row: MERGE copies a
+// row with unknown columns); the caller copies rows that live only for
+// the step.
+func AppendExplicit(dst Batch, facts []Fact, d *Implicit, keep func(value.Row) value.Row) (Batch, []Fact, error) {
 	if err := d.Validate(); err != nil {
-		return nil, err
+		return dst, facts, err
 	}
-	facts := d.Facts()
-	out := make(Batch, 0, len(facts))
+	facts = d.AppendFacts(facts[:0])
+	out := dst
+	if out == nil {
+		out = make(Batch, 0, len(facts))
+	}
 	for _, f := range facts {
 		f.Fill()
+		if keep != nil && f.After && f.NewUnknown.Empty() {
+			f.New = keep(f.New)
+		}
 		var c Change
 		switch {
 		case f.Before == Absent:
@@ -96,5 +138,5 @@ func ToExplicit(d *Implicit) (Batch, error) {
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out, facts, nil
 }

@@ -1,6 +1,8 @@
 package delta
 
 import (
+	"math/bits"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -83,17 +85,27 @@ func (f *Fact) Fill() {
 	}
 	n := f.New
 	copied := false
-	u := f.NewUnknown
-	for _, i := range f.NewUnknown.Slice() {
-		if f.OldUnknown.Has(i) {
-			continue
+	for w, x := range f.NewUnknown {
+		for x != 0 {
+			i := w*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			if f.OldUnknown.Has(i) {
+				continue
+			}
+			if !copied {
+				n = append(value.Row(nil), n...)
+				copied = true
+			}
+			n[i] = f.Old[i]
 		}
-		if !copied {
-			n = append(value.Row(nil), n...)
-			copied = true
-		}
-		n[i] = f.Old[i]
-		u = u.Without(i)
+	}
+	if !copied {
+		return // every unknown new column is unknown in the old row too
+	}
+	// What stays unknown is what neither row knows.
+	u := make(Cols, min(len(f.NewUnknown), len(f.OldUnknown)))
+	for w := range u {
+		u[w] = f.NewUnknown[w] & f.OldUnknown[w]
 	}
 	f.New, f.NewUnknown = n, u.trim()
 }

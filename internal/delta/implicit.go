@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -87,12 +88,52 @@ func (d *Implicit) Validate() error {
 				return bad("key column %s is NULL or unknown", s.Columns[k])
 			}
 		}
-		for _, i := range u.Slice() {
-			if i >= len(r) {
-				return bad("unknown column #%d out of range", i)
+		for w, x := range u {
+			for x != 0 {
+				i := w*64 + bits.TrailingZeros64(x)
+				x &= x - 1
+				if i >= len(r) {
+					return bad("unknown column #%d out of range", i)
+				}
+				if !r[i].IsNull() {
+					return bad("unknown column %s is not NULL-padded", s.Columns[i])
+				}
 			}
-			if !r[i].IsNull() {
-				return bad("unknown column %s is not NULL-padded", s.Columns[i])
+		}
+		return nil
+	}
+	for i := range d.Del {
+		t := &d.Del[i]
+		if err := row(t.Row, t.Unknown); err != nil {
+			return err
+		}
+		switch {
+		case t.Flag == Comp && !t.Unknown.Empty():
+			return bad("comp tuple of key %s has unknown columns", s.KeyOf(t.Row))
+		case t.Flag == PType && !t.Unknown.Equal(s.NonKey()):
+			return bad("ptype tuple of key %s carries values", s.KeyOf(t.Row))
+		case t.Flag > PType:
+			return bad("tuple of key %s has flag %d", s.KeyOf(t.Row), t.Flag)
+		}
+	}
+	for _, t := range d.Ins {
+		if err := row(t.Row, t.Unknown); err != nil {
+			return err
+		}
+	}
+	// Sorted sets (the usual case) are checked by a merge, others by maps.
+	if d.sorted() {
+		j := 0
+		for _, t := range d.Ins {
+			if t.Unknown.Empty() {
+				continue
+			}
+			k := s.KeyOf(t.Row)
+			for j < len(d.Del) && value.CompareRows(s.KeyOf(d.Del[j].Row), k) < 0 {
+				j++
+			}
+			if j == len(d.Del) || value.CompareRows(s.KeyOf(d.Del[j].Row), k) != 0 || d.Del[j].Flag == PType {
+				return bad("new row of key %s has unknown columns but the key may not have existed", k)
 			}
 		}
 		return nil
@@ -100,18 +141,7 @@ func (d *Implicit) Validate() error {
 	dels := map[string]*DelTuple{}
 	for i := range d.Del {
 		t := &d.Del[i]
-		if err := row(t.Row, t.Unknown); err != nil {
-			return err
-		}
 		k := s.KeyOf(t.Row)
-		switch {
-		case t.Flag == Comp && !t.Unknown.Empty():
-			return bad("comp tuple of key %s has unknown columns", k)
-		case t.Flag == PType && !t.Unknown.Equal(s.NonKey()):
-			return bad("ptype tuple of key %s carries values", k)
-		case t.Flag > PType:
-			return bad("tuple of key %s has flag %d", k, t.Flag)
-		}
 		e := encodeKey(k)
 		if dels[e] != nil {
 			return bad("key %s occurs twice in ∇%s", k, s.Name)
@@ -120,9 +150,6 @@ func (d *Implicit) Validate() error {
 	}
 	ins := map[string]bool{}
 	for _, t := range d.Ins {
-		if err := row(t.Row, t.Unknown); err != nil {
-			return err
-		}
 		k := s.KeyOf(t.Row)
 		e := encodeKey(k)
 		if ins[e] {
@@ -138,9 +165,71 @@ func (d *Implicit) Validate() error {
 	return nil
 }
 
+// sorted reports whether both sets are strictly ordered by key: sorted,
+// and without a key twice.
+func (d *Implicit) sorted() bool {
+	s := d.Schema
+	for i := 1; i < len(d.Del); i++ {
+		if value.CompareRows(s.KeyOf(d.Del[i-1].Row), s.KeyOf(d.Del[i].Row)) >= 0 {
+			return false
+		}
+	}
+	for i := 1; i < len(d.Ins); i++ {
+		if value.CompareRows(s.KeyOf(d.Ins[i-1].Row), s.KeyOf(d.Ins[i].Row)) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Facts pairs ΔR and ∇R by key (the semi- and anti-joins of Figure 5.6)
 // and returns one Fact per key, sorted by key. d must be well formed.
-func (d *Implicit) Facts() []Fact {
+func (d *Implicit) Facts() []Fact { return d.AppendFacts(nil) }
+
+// AppendFacts appends Facts to dst and returns it: a merge of the two
+// sorted sets, which allocates nothing when dst has room.
+func (d *Implicit) AppendFacts(dst []Fact) []Fact {
+	s := d.Schema
+	if !d.sorted() {
+		return append(dst, d.factsByMap()...)
+	}
+	del := func(f *Fact, t *DelTuple) {
+		f.Old, f.OldUnknown = t.Row, t.Unknown
+		f.Before = Present
+		if t.Flag == PType {
+			f.Before, f.Old, f.OldUnknown = Maybe, nil, nil
+		}
+	}
+	i, j := 0, 0
+	for i < len(d.Del) || j < len(d.Ins) {
+		c := 0
+		switch {
+		case i == len(d.Del):
+			c = 1
+		case j == len(d.Ins):
+			c = -1
+		default:
+			c = value.CompareRows(s.KeyOf(d.Del[i].Row), s.KeyOf(d.Ins[j].Row))
+		}
+		var f Fact
+		if c <= 0 {
+			f.Key = s.KeyOf(d.Del[i].Row)
+			del(&f, &d.Del[i])
+			i++
+		}
+		if c >= 0 {
+			t := &d.Ins[j]
+			f.Key = s.KeyOf(t.Row)
+			f.After, f.New, f.NewUnknown = true, t.Row, t.Unknown
+			j++
+		}
+		dst = append(dst, f)
+	}
+	return dst
+}
+
+// factsByMap is Facts for sets that are not sorted.
+func (d *Implicit) factsByMap() []Fact {
 	s := d.Schema
 	byKey := map[string]int{}
 	var out []Fact

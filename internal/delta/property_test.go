@@ -154,6 +154,8 @@ func TestCoalesceTruthful(t *testing.T) {
 			state[k] = genRow(t, k, fmt.Sprintf("old%d.", k))
 		}
 		seq, seqTarget, netTarget := delta.Batch(nil), delta.NewTarget(s), delta.NewTarget(s)
+		// staged takes each batch whole (Stage, Commit), as a view does.
+		staged := delta.NewTarget(s)
 		var load delta.Batch
 		for _, r := range state {
 			load = append(load, delta.Insert{Row: r})
@@ -164,6 +166,10 @@ func TestCoalesceTruthful(t *testing.T) {
 		if err := netTarget.Apply(load); err != nil {
 			t.Fatal(err)
 		}
+		if err := staged.Stage(load, nil); err != nil {
+			t.Fatal(err)
+		}
+		staged.Commit(nil)
 		n := rapid.IntRange(0, 12).Draw(t, "n")
 		for i := 0; i < n; i++ {
 			l := fmt.Sprintf("c%d.", i)
@@ -213,6 +219,10 @@ func TestCoalesceTruthful(t *testing.T) {
 		if err := netTarget.Apply(net); err != nil {
 			t.Fatalf("net: %v\n%s", err, net)
 		}
+		if err := staged.Stage(net, nil); err != nil {
+			t.Fatalf("net, staged: %v\n%s", err, net)
+		}
+		staged.Commit(nil)
 		want := delta.NewTarget(s)
 		var fin delta.Batch
 		for _, r := range state {
@@ -221,7 +231,7 @@ func TestCoalesceTruthful(t *testing.T) {
 		if err := want.Apply(fin); err != nil {
 			t.Fatal(err)
 		}
-		if seqTarget.String() != want.String() || netTarget.String() != want.String() {
+		if seqTarget.String() != want.String() || netTarget.String() != want.String() || staged.String() != want.String() {
 			t.Fatalf("sequence gives\n%s\nnet gives\n%s\nwant\n%s\nnet batch:\n%s", seqTarget, netTarget, want, net)
 		}
 	})

@@ -16,6 +16,9 @@ type Schema struct {
 	Name    string
 	Columns []string
 	Key     []int
+	// nonKey is NonKey, made once by NewSchema (nil in a schema built
+	// otherwise, or without non-key columns).
+	nonKey Cols
 }
 
 // NewSchema checks and returns a schema: at least one key column, key
@@ -34,7 +37,9 @@ func NewSchema(name string, columns []string, key []int) (*Schema, error) {
 		}
 		seen[k] = true
 	}
-	return &Schema{Name: name, Columns: columns, Key: key}, nil
+	s := &Schema{Name: name, Columns: columns, Key: key}
+	s.nonKey = s.NonKey()
+	return s, nil
 }
 
 // Arity is the number of columns.
@@ -50,8 +55,20 @@ func (s *Schema) IsKey(i int) bool {
 	return false
 }
 
-// KeyOf returns the key values of a full-width row, in key order.
+// KeyOf returns the key values of a full-width row, in key order. When
+// the key columns are adjacent and in key order (the usual case) it is a
+// slice of r, capped so that appending to it copies: rows are immutable,
+// and a key is read on every step of every change.
 func (s *Schema) KeyOf(r value.Row) value.Row {
+	if k0 := s.Key[0]; s.Key[len(s.Key)-1] == k0+len(s.Key)-1 {
+		adjacent := true
+		for i, c := range s.Key {
+			adjacent = adjacent && c == k0+i
+		}
+		if adjacent {
+			return r[k0 : k0+len(s.Key) : k0+len(s.Key)]
+		}
+	}
 	k := make(value.Row, len(s.Key))
 	for i, c := range s.Key {
 		k[i] = r[c]
@@ -69,8 +86,12 @@ func (s *Schema) Pad(key value.Row) (value.Row, Cols) {
 	return r, s.NonKey()
 }
 
-// NonKey returns the set of non-key columns.
+// NonKey returns the set of non-key columns (shared: a Cols is
+// immutable).
 func (s *Schema) NonKey() Cols {
+	if s.nonKey != nil {
+		return s.nonKey
+	}
 	var u Cols
 	for i := range s.Columns {
 		if !s.IsKey(i) {

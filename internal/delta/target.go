@@ -12,42 +12,62 @@ import (
 // the target does not hold (PostgreSQL's no_data_found).
 const CodeNoRow = "P0002"
 
-// Target is a keyed relation in memory that applies explicit changes with
-// MERGE semantics, as a keyed sink (a table with a primary key) applies
-// them:
+// Target keeps a keyed relation in memory — one row per key — and applies
+// explicit changes to it with MERGE semantics (MergeRules), as a keyed
+// sink (a table with a primary key) applies them. A partially maintained
+// view keeps its rows in one.
 //
-//	Insert             INSERT; the key must not exist
-//	Update             UPDATE; the key must exist
-//	PartialUpdate      UPDATE of the known columns; the key must exist
-//	Upsert             INSERT … ON CONFLICT DO UPDATE
-//	Delete             DELETE; the key must exist
-//	TruePartialDelete  DELETE; the key must exist
-//	SafePartialDelete  DELETE if present
-//
-// Rows stored are never modified; Apply replaces them.
+// Changes are staged (Stage) and then kept (Commit) or dropped (Abort);
+// Apply does both. Rows stored are never modified; a change replaces them.
 type Target struct {
 	Schema *Schema
-	rows   map[string]value.Row
+	// Name is how errors name the target (the schema's name by default).
+	Name string
+	// The rows, with their encoded keys, and the slot of each key: a
+	// change of a key that exists writes its slot, allocating nothing.
+	rows []value.Row
+	keys []string
+	slot map[string]int
+	// The staged changes, one per changed key, in the order keys were
+	// first changed. index finds a key's entry; it is filled only when a
+	// key may come twice (a batch not strictly ordered by key, or several
+	// batches staged), and made anew after a large step, since a map
+	// that grew keeps its size.
+	staged  []stagedRow
+	index   map[string]int
+	indexed bool
+	kbuf    []byte
 }
 
+type stagedRow struct {
+	slot int       // the key's slot; -1 when the key is new
+	key  string    // the encoded key
+	row  value.Row // after the change; nil: absent
+}
+
+// indexReuse is the largest index kept from one step to the next.
+const indexReuse = 256
+
 // NewTarget returns an empty target for s.
-func NewTarget(s *Schema) *Target { return &Target{Schema: s, rows: map[string]value.Row{}} }
+func NewTarget(s *Schema) *Target {
+	return &Target{Schema: s, Name: s.Name, slot: map[string]int{}, index: map[string]int{}}
+}
 
 // Len is the number of rows.
 func (t *Target) Len() int { return len(t.rows) }
 
 // Get returns the row of key, if any.
 func (t *Target) Get(key value.Row) (value.Row, bool) {
-	r, ok := t.rows[encodeKey(key)]
-	return r, ok
+	i, ok := t.slot[encodeKey(key)]
+	if !ok {
+		return nil, false
+	}
+	return t.rows[i], true
 }
 
 // Rows returns the rows sorted by key.
 func (t *Target) Rows() []value.Row {
-	out := make([]value.Row, 0, len(t.rows))
-	for _, r := range t.rows {
-		out = append(out, r)
-	}
+	out := slices.Clone(t.rows)
 	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(t.Schema.KeyOf(a), t.Schema.KeyOf(b)) })
 	return out
 }
@@ -65,56 +85,141 @@ func (t *Target) String() string {
 // Apply applies the changes of b in order, all or nothing: when a change
 // fails (an insertion of a key that exists: 23505; a change that needs a
 // key that does not exist: P0002; a malformed change: 22023), the error
-// names the key and the target is left as it was. Update and Delete
-// replace or remove the row whatever its current value; Apply does not
-// compare old rows.
+// names the key and the target is left as it was.
 func (t *Target) Apply(b Batch) error {
-	s := t.Schema
-	staged := map[string]*value.Row{} // key → new row, or nil row for a deletion
-	get := func(k string) (value.Row, bool) {
-		if p, ok := staged[k]; ok {
-			return *p, *p != nil
+	for i, c := range b {
+		err := t.Schema.Validate(c)
+		if err == nil {
+			err = t.Stage(b[i:i+1], nil)
 		}
-		r, ok := t.rows[k]
-		return r, ok
-	}
-	set := func(k string, r value.Row) { staged[k] = &r }
-	for _, c := range b {
-		if err := s.Validate(c); err != nil {
+		if err != nil {
+			t.Abort()
 			return err
 		}
-		key := c.Key(s)
-		k := encodeKey(key)
-		cur, exists := get(k)
-		if !exists && c.Kind() != KindInsert && c.Kind() != KindUpsert && c.Kind() != KindSafePartialDelete {
-			return pgerr.New(CodeNoRow, "deltaview: %s of %s key %s: no such row", c.Kind(), s.Name, key)
-		}
-		switch c := c.(type) {
-		case Insert:
-			if exists {
-				return pgerr.New(pgerr.UniqueViolation, "deltaview: insert into %s: key %s exists already", s.Name, key)
-			}
-			set(k, c.Row)
-		case Update:
-			set(k, c.New)
-		case Upsert:
-			set(k, c.Row)
-		case PartialUpdate:
-			n := append(value.Row(nil), c.Row...)
-			for _, i := range c.Unknown.Slice() {
-				n[i] = cur[i]
-			}
-			set(k, n)
-		case Delete, TruePartialDelete, SafePartialDelete:
-			set(k, nil)
-		}
 	}
-	for k, p := range staged {
-		if *p == nil {
-			delete(t.rows, k)
-		} else {
-			t.rows[k] = *p
+	t.Commit(nil)
+	return nil
+}
+
+// Stage applies the changes of b in order on top of those staged since
+// the last Commit or Abort, without changing the rows Get and Rows read.
+// emit, when not nil, is told of each change's effect on its key: the
+// row before (nil when absent) and after (nil when absent). On error
+// (23505, P0002, naming the target and the key) the caller aborts.
+func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
+	s := t.Schema
+	var prev value.Row
+	for _, c := range b {
+		key := c.Key(s)
+		// Without an index, a key can come again only if the batch is
+		// not strictly ordered: index what is staged, and go on with it.
+		if !t.indexed && (len(t.staged) > 0 && prev == nil || prev != nil && value.CompareRows(prev, key) >= 0) {
+			t.indexed = true
+			for i, e := range t.staged {
+				t.index[e.key] = i
+			}
 		}
+		prev = key
+		t.kbuf = value.AppendRowKey(t.kbuf[:0], key)
+		var cur value.Row
+		exists, at := false, -1
+		i, staged := -1, false
+		if t.indexed {
+			i, staged = t.index[string(t.kbuf)]
+		}
+		if staged {
+			cur = t.staged[i].row
+			exists = cur != nil
+		} else if at, exists = t.slot[string(t.kbuf)]; exists {
+			cur = t.rows[at]
+		} else {
+			at = -1
+		}
+		n, code := Merge(c, cur, exists)
+		switch code {
+		case CodeNoRow:
+			return pgerr.New(CodeNoRow, "deltaview: %s of %s key %s: no such row", c.Kind(), t.Name, key)
+		case pgerr.UniqueViolation:
+			return pgerr.New(pgerr.UniqueViolation, "deltaview: insert into %s: key %s exists already", t.Name, key)
+		}
+		if !exists && n == nil {
+			continue // a safe deletion of an absent key
+		}
+		if emit != nil {
+			if !exists {
+				cur = nil
+			}
+			emit(cur, n)
+		}
+		if staged {
+			t.staged[i].row = n
+			continue
+		}
+		e := stagedRow{slot: at, row: n}
+		if at >= 0 {
+			e.key = t.keys[at]
+		} else {
+			e.key = string(t.kbuf)
+		}
+		if t.indexed {
+			t.index[e.key] = len(t.staged)
+		}
+		t.staged = append(t.staged, e)
 	}
 	return nil
+}
+
+// Commit keeps the staged changes. kept, when not nil, is told of each
+// key whose row changed: its encoded key, the row before and after (nil
+// when absent), for the caller's accounting.
+func (t *Target) Commit(kept func(key string, before, after value.Row)) {
+	// Rows change in their slots and new keys take new slots; then the
+	// keys that leave give their slot to the last row, which moves no
+	// slot a staged change refers to any more.
+	for _, e := range t.staged {
+		var old value.Row
+		if e.slot >= 0 {
+			old = t.rows[e.slot]
+		}
+		if kept != nil {
+			kept(e.key, old, e.row)
+		}
+		switch {
+		case e.row == nil:
+		case e.slot >= 0:
+			t.rows[e.slot] = e.row
+		default:
+			t.slot[e.key] = len(t.rows)
+			t.rows = append(t.rows, e.row)
+			t.keys = append(t.keys, e.key)
+		}
+	}
+	for _, e := range t.staged {
+		if e.row != nil || e.slot < 0 {
+			continue
+		}
+		i := t.slot[e.key]
+		last := len(t.rows) - 1
+		t.rows[i], t.keys[i] = t.rows[last], t.keys[last]
+		t.slot[t.keys[i]] = i
+		t.rows[last], t.keys[last] = nil, ""
+		t.rows, t.keys = t.rows[:last], t.keys[:last]
+		delete(t.slot, e.key)
+	}
+	t.Abort()
+}
+
+// Abort drops the staged changes.
+func (t *Target) Abort() {
+	t.indexed = false
+	if len(t.index) > indexReuse {
+		t.index = map[string]int{}
+	} else {
+		clear(t.index)
+	}
+	clear(t.staged)
+	t.staged = t.staged[:0]
+	if cap(t.staged) > indexReuse {
+		t.staged = nil
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/deltaview/deltaview/internal/compile"
-	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -45,13 +44,13 @@ const coldStartBatch = 1 << 16
 // step of the circuit. It fails with 53200 as soon as the state exceeds
 // the view's budget or the engine-wide one; the circuit is then dropped
 // and nothing remains of the view.
-func (e *Engine) buildView(cv *sql.CreateView) (*view, error) {
+func (e *Engine) buildView(cv *sql.CreateView) (*zview, error) {
 	start := time.Now()
 	c, err := compile.Compile(cv.Plan)
 	if err != nil {
 		return nil, err
 	}
-	v := &view{name: cv.Name, cols: cv.Plan.Columns(), def: cv, c: c, createdAt: start, maxMemory: cv.MaxMemory}
+	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
 	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	for _, rel := range c.Relations {
 		b.total += e.relationLen(rel)
@@ -77,7 +76,7 @@ func (e *Engine) buildView(cv *sql.CreateView) (*view, error) {
 // builder is the state of one cold start.
 type builder struct {
 	e      *Engine
-	v      *view
+	v      *zview
 	op     string
 	start  time.Time
 	total  int64                // rows to read
@@ -104,7 +103,7 @@ func (b *builder) feedRelation(rel string) error {
 	e := b.e
 	if t, ok := e.tables[rel]; ok {
 		t.scan(func(_ uint64, r value.Row) bool { return add(r, 1) })
-	} else if v, ok := e.views[rel]; ok {
+	} else if v, ok := e.views[rel].(*zview); ok {
 		v.c.View.Rows(add)
 	}
 	if err == nil && len(b.buf) > 0 {
@@ -132,22 +131,7 @@ func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
 		return err
 	}
 	b.report(false)
-	if b.v.maxMemory > 0 {
-		if st := viewState(b.v); st.Bytes > b.v.maxMemory {
-			return budgetError(b.v.name, st.Bytes, b.v.maxMemory, false)
-		}
-	}
-	if e := b.e; e.maxMemory > 0 {
-		var a dataflow.Accounting
-		for _, o := range e.order {
-			a.AddCircuit(o.c.Circuit)
-		}
-		a.AddCircuit(c)
-		if held := a.Total().Bytes; held > e.maxMemory {
-			return budgetError(b.v.name, held, e.maxMemory, true)
-		}
-	}
-	return nil
+	return b.e.checkBuildBudget(b.v)
 }
 
 func (b *builder) report(finished bool) {
@@ -163,7 +147,7 @@ func (e *Engine) relationLen(rel string) int64 {
 		return int64(t.rows.Len())
 	}
 	if v, ok := e.views[rel]; ok {
-		return v.c.View.State().Rows
+		return v.rowCount()
 	}
 	return 0
 }

@@ -11,9 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -33,9 +32,11 @@ type Engine struct {
 	// held, so that a wait for it can time out.
 	slot   chan struct{}
 	tables map[string]*table
-	views  map[string]*view // materialized, maintained
+	// views are the materialized views, however maintained (matview.go);
+	// order is them in creation order, a topological order.
+	views  map[string]matView
 	named  map[string]*namedView
-	order  []*view // materialized views in creation order: a topological order
+	order  []matView
 	deps   map[string][]string
 	tx     *txn   // the writer's open transaction; nil when none
 	ts     uint64 // logical time of the last commit
@@ -54,9 +55,13 @@ type Engine struct {
 	// the views changed.
 	read map[string]bool
 	// scratch holds the typed API's old row while it is compared;
-	// stepped, the views a commit steps.
+	// stepped, the views a commit steps; events, a commit's change events
+	// of tables that keep no rows, by table; stepIn, what a commit gives
+	// the views.
 	scratch value.Row
-	stepped []*view
+	stepped []matView
+	events  map[string]delta.Batch
+	stepIn  stepInput
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes
@@ -71,14 +76,10 @@ type Engine struct {
 	progress   func(Progress)
 	openFile   FileOpener
 	copyData   io.Reader // the data of the COPY FROM STDIN being executed, set by its session
-	// pviews are the materialized views maintained by partial propagation
-	// (partialview.go), porder them in creation order; notes say why a
-	// view over change-stream tables is normalised; sinks are the external
-	// targets of views (sink.go).
-	pviews map[string]*pview
-	porder []*pview
-	notes  map[string]string
-	sinks  []*sinkAttach
+	// notes say why a view over change-stream tables is normalised; sinks
+	// are the external targets of views (sink.go).
+	notes map[string]string
+	sinks []*sinkAttach
 	// catalogGen counts catalog changes: a prepared statement bound at an
 	// earlier generation is bound again before it runs.
 	catalogGen uint64
@@ -87,26 +88,6 @@ type Engine struct {
 // stepSample is how often a view's step is timed: one step in 16, the
 // first included.
 const stepSample = 16
-
-// view is a materialized view and its circuit.
-type view struct {
-	name      string
-	cols      []plan.Column
-	def       *sql.CreateView
-	c         *compile.Compiled
-	createdAt time.Time
-	coldStart time.Duration
-	coldRows  int64
-	steps     int64
-	// lastStep and totalSteps are the time of the last timed step and of
-	// all timedSteps: one step in stepSample is timed.
-	lastStep   time.Duration
-	totalSteps time.Duration
-	timedSteps int64
-	maxMemory  int64 // WITH (max_memory = …); 0 for none
-	refills    int64 // refills counted up to the last step
-	overBudget bool  // the state exceeds maxMemory
-}
 
 // namedView is a plain view: a query inlined where it is used.
 type namedView struct {
@@ -129,7 +110,7 @@ type Result struct {
 func New() *Engine {
 	return &Engine{
 		tables: map[string]*table{},
-		views:  map[string]*view{},
+		views:  map[string]matView{},
 		named:  map[string]*namedView{},
 		deps:   map[string][]string{},
 		slot:   make(chan struct{}, 1),
@@ -146,10 +127,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults}, true
 	}
 	if v, ok := e.views[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.cols}, true
-	}
-	if v, ok := e.pviews[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.cols}, true
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
 	}
 	if v, ok := e.named[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query}, true
@@ -215,10 +193,7 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 		return Result{}, err
 	}
 	e.shared.share(v)
-	e.views[cv.Name] = v
-	e.order = append(e.order, v)
-	e.read = nil
-	e.deps[cv.Name] = deps
+	e.addView(v, deps)
 	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
 }
 
@@ -305,7 +280,7 @@ func (e *Engine) kindOf(name string) (sql.DropKind, bool) {
 	switch {
 	case e.tables[name] != nil:
 		return sql.DropTable, true
-	case e.views[name] != nil, e.pviews[name] != nil:
+	case e.views[name] != nil:
 		return sql.DropMatView, true
 	case e.named[name] != nil:
 		return sql.DropView, true
@@ -337,16 +312,11 @@ func (e *Engine) dropOne(name string) {
 	delete(e.tables, name)
 	delete(e.named, name)
 	delete(e.deps, name)
-	e.dropPartial(name)
+	e.dropSinks(name)
 	e.shared.release(name)
 	if v, ok := e.views[name]; ok {
 		delete(e.views, name)
-		for i, o := range e.order {
-			if o == v {
-				e.order = append(e.order[:i], e.order[i+1:]...)
-				break
-			}
-		}
+		e.order = slices.DeleteFunc(e.order, func(o matView) bool { return o == v })
 	}
 	subs := e.subs[:0]
 	for _, s := range e.subs {

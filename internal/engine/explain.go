@@ -17,27 +17,31 @@ import (
 // explain prints a view's circuit: per operator its state and its work per
 // change, and for an existing view the live figures.
 func (e *Engine) explain(x *sql.Explain) (Result, error) {
-	pre, whole, err := e.explainStream(x)
+	if x.View == nil {
+		v, ok := e.views[x.Name]
+		if !ok {
+			return Result{}, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", x.Name)
+		}
+		return v.explain(e, x.Format)
+	}
+	pre, whole, err := e.explainStream(x.View)
 	if err != nil {
 		return Result{}, err
 	}
 	if whole {
 		return textPlan(pre), nil
 	}
-	var c *compile.Compiled
-	live := false
-	if x.View != nil {
-		var err error
-		if c, err = compile.Compile(x.View.Plan); err != nil {
-			return Result{}, err
-		}
-	} else {
-		v, ok := e.views[x.Name]
-		if !ok {
-			return Result{}, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", x.Name)
-		}
-		c, live = v.c, true
+	c, err := compile.Compile(x.View.Plan)
+	if err != nil {
+		return Result{}, err
 	}
+	return explainCircuit(pre, c, false, x.Format), nil
+}
+
+// explainCircuit prints a Z-set circuit, after the lines pre: per
+// operator its state and its work per change, and for a live view the
+// figures.
+func explainCircuit(pre []string, c *compile.Compiled, live bool, format string) Result {
 	type opJSON struct {
 		ID      int    `json:"id"`
 		Kind    string `json:"kind"`
@@ -86,16 +90,16 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 		lines = append(lines, line)
 	}
 	col := []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}
-	if x.Format == "json" {
+	if format == "json" {
 		slices.Reverse(ops)
 		b, _ := json.MarshalIndent(map[string]any{"operators": ops}, "", "  ")
-		return Result{Columns: col, Rows: []value.Row{{value.NewText(value.Text, string(b))}}, HasRows: true, Tag: "EXPLAIN"}, nil
+		return Result{Columns: col, Rows: []value.Row{{value.NewText(value.Text, string(b))}}, HasRows: true, Tag: "EXPLAIN"}
 	}
 	res := Result{Columns: col, HasRows: true, Tag: "EXPLAIN"}
 	for _, l := range append(pre, lines...) {
 		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
 	}
-	return res, nil
+	return res
 }
 
 func (e *Engine) show(s *sql.Show) (Result, error) {

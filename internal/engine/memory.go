@@ -17,19 +17,12 @@ import (
 // operators keep up to date at each commit: computing them costs
 // O(operators), plus O(partitions) for a top-k.
 
-// viewState returns the rows and bytes of the state view v uses.
-func viewState(v *view) dataflow.StateSize {
-	var a dataflow.Accounting
-	a.AddCircuit(v.c.Circuit)
-	return a.Total()
-}
-
 // stateTotal returns the state of every materialized view, each piece
 // counted once.
 func (e *Engine) stateTotal() dataflow.StateSize {
 	var a dataflow.Accounting
 	for _, v := range e.order {
-		a.AddCircuit(v.c.Circuit)
+		v.account(&a)
 	}
 	return a.Total()
 }
@@ -46,32 +39,28 @@ func (e *Engine) Memory() MemoryReport {
 	defer e.mu.RUnlock()
 	r := MemoryReport{Views: map[string]dataflow.StateSize{}, Total: e.stateTotal()}
 	for _, v := range e.order {
-		r.Views[v.name] = viewState(v)
+		r.Views[v.meta().name] = v.state()
 	}
 	return r
-}
-
-// overBudget reports whether v's state exceeds its budget.
-func (v *view) overBudgetNow(st dataflow.StateSize) bool {
-	return v.maxMemory > 0 && st.Bytes > v.maxMemory
 }
 
 // checkBudgets runs after a commit that stepped the views in stepped: a
 // view that crosses its budget, or the engine crossing the engine-wide
 // one, is flagged and reported with a notice (once per crossing; the flag
 // clears when the state falls back under the budget).
-func (e *Engine) checkBudgets(stepped []*view) {
+func (e *Engine) checkBudgets(stepped []matView) {
 	for _, v := range stepped {
-		if v.maxMemory <= 0 {
+		m := v.meta()
+		if m.maxMemory <= 0 {
 			continue
 		}
-		st := viewState(v)
-		over := v.overBudgetNow(st)
-		if over && !v.overBudget {
+		st := v.state()
+		over := st.Bytes > m.maxMemory
+		if over && !m.overBudget {
 			e.notices = append(e.notices, fmt.Sprintf("materialized view %q holds %s of state, over its budget of %s",
-				v.name, sql.FormatBytes(st.Bytes), sql.FormatBytes(v.maxMemory)))
+				m.name, sql.FormatBytes(st.Bytes), sql.FormatBytes(m.maxMemory)))
 		}
-		v.overBudget = over
+		m.overBudget = over
 	}
 	if e.maxMemory > 0 && len(stepped) > 0 {
 		total := e.stateTotal()
@@ -96,6 +85,29 @@ func budgetError(name string, held, budget int64, engineWide bool) error {
 		name, which, sql.FormatBytes(held)).WithHint("%s", hint)
 }
 
+// checkBuildBudget fails with 53200 when a view being built, v, holds
+// more state than its budget, or than the engine-wide one together with
+// every other view.
+func (e *Engine) checkBuildBudget(v matView) error {
+	m := v.meta()
+	if m.maxMemory > 0 {
+		if st := v.state(); st.Bytes > m.maxMemory {
+			return budgetError(m.name, st.Bytes, m.maxMemory, false)
+		}
+	}
+	if e.maxMemory > 0 {
+		var a dataflow.Accounting
+		for _, o := range e.order {
+			o.account(&a)
+		}
+		v.account(&a)
+		if held := a.Total().Bytes; held > e.maxMemory {
+			return budgetError(m.name, held, e.maxMemory, true)
+		}
+	}
+	return nil
+}
+
 // takeNotices returns and clears the notices raised since the last call.
 func (e *Engine) takeNotices() []string {
 	n := e.notices
@@ -106,10 +118,10 @@ func (e *Engine) takeNotices() []string {
 // afterCommit drops the big batches a large transaction (a bulk load)
 // left in the circuits it stepped, so that they are not held until the
 // next step, and checks the memory budgets.
-func (e *Engine) afterCommit(stepped []*view, changes int) {
+func (e *Engine) afterCommit(stepped []matView, changes int) {
 	if changes > coldStartBatch {
 		for _, v := range stepped {
-			v.c.Circuit.Trim()
+			v.trim()
 		}
 	}
 	e.checkBudgets(stepped)

@@ -86,3 +86,34 @@ func TestStateMemoryMatchesHeap(t *testing.T) {
 	}
 	runtime.KeepAlive(e)
 }
+
+// TestMemoryReportCountsPartialViews checks that a view maintained by
+// partial propagation is in the memory report with all the state it
+// holds (its operators' and its rows), and in the total.
+func TestMemoryReportCountsPartialViews(t *testing.T) {
+	e := engine.New()
+	execAll(t, e, loadScript(1000))
+	before := e.Memory().Total.Bytes
+	execAll(t, e, "CREATE MATERIALIZED VIEW vp WITH (propagation = partial) AS SELECT t.id, t.b, u.name FROM t JOIN u ON t.c = u.id")
+	if got := e.Propagation("vp"); got != "partial" {
+		t.Fatalf("vp is maintained by %s", got)
+	}
+	ops, rows, ok := e.PartialState("vp")
+	if !ok {
+		t.Fatal("no partial state for vp")
+	}
+	mem := e.Memory()
+	st, ok := mem.Views["vp"]
+	if !ok {
+		t.Fatalf("vp is not in the memory report: %v", mem.Views)
+	}
+	if want := ops.Bytes + rows.Bytes; st.Bytes != want || want <= 0 {
+		t.Errorf("vp reports %d bytes, its operators and rows hold %d", st.Bytes, want)
+	}
+	if rows.Rows != 1000 {
+		t.Errorf("vp holds %d rows, want 1000", rows.Rows)
+	}
+	if got := mem.Total.Bytes - before; got != st.Bytes {
+		t.Errorf("the total grew by %d bytes, vp holds %d", got, st.Bytes)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/partial"
@@ -23,31 +24,38 @@ import (
 // MERGE semantics (delta.Target's rules). It keeps the circuit's state and
 // the view's rows, by key; nothing of the tables it reads.
 type pview struct {
-	name      string
-	cols      []plan.Column
-	def       *sql.CreateView
-	circ      *partial.Circuit
-	schema    *delta.Schema
-	rels      []*delta.Schema
-	rows      map[string]value.Row // encoded key → row
-	bytes     int64                // of rows
-	staged    map[string]value.Row // encoded key → new row, nil for gone
-	out       delta.Batch          // the staged step's explicit delta
-	stepped   bool
-	steps     int64
-	lastStep  time.Duration
-	coldStart time.Duration
-	createdAt time.Time
-	kinds     [delta.NumKinds]int64 // changes produced, per kind
+	viewMeta
+	circ     *partial.Circuit
+	schema   *delta.Schema
+	rels     []*delta.Schema
+	relNames []string
+	// tables are the relations' tables: whether one keeps rows is read at
+	// each step, since a view normalised later makes it keep them.
+	tables []*table
+	// target holds the view's rows by key and applies the circuit's
+	// explicit delta to them with MERGE semantics; bytes is their size.
+	target *delta.Target
+	bytes  int64
+	out    delta.Batch // the staged step's explicit delta
+	z      zset.ZSet   // the staged step's Z-set delta, reused
+	// emit and kept are the target's callbacks, made once.
+	emit    func(before, after value.Row)
+	kept    func(key string, before, after value.Row)
+	stepped bool
+	kinds   [delta.NumKinds]int64 // changes produced, per kind
+	in      map[string]delta.Batch
+	start   time.Time
 }
 
 // propagation returns how a materialized view is to be maintained:
-// partial (with its spec), or through the Z-set dataflow (nil spec); and
+// partial (with its circuit, compiled from the plan by
+// compile.Partial, with empty state), or through the Z-set dataflow (nil
+// circuit); and
 // a note for EXPLAIN. why is set when a view over change-stream tables is
 // normalised. It has no effect on the catalog.
-func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*table, why string, err error) {
+func (e *Engine) propagation(cv *sql.CreateView) (circ *partial.Circuit, streams []*table, why string, err error) {
 	for _, rel := range plan.Relations(cv.Plan) {
-		if _, ok := e.pviews[rel]; ok {
+		if _, ok := e.views[rel].(*pview); ok {
 			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q is maintained by partial propagation and cannot be read by another materialized view", rel).
 				WithHint("define the view over the tables %s reads", rel)
 		}
@@ -65,25 +73,19 @@ func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*
 	if len(streams) == 0 && mode == "auto" {
 		return nil, nil, "", nil
 	}
-	spec, err = e.partialSpec(cv.Name, cv.Plan)
-	if err == nil {
-		_, err = partial.Build(spec) // the operators' own checks
-		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.FeatureNotSupported {
-			err = refuseSPJ("%s", strings.TrimPrefix(pe.Message, "deltaview: "))
-		}
-	}
-	var np *notPartial
+	circ, err = compile.Partial(cv.Name, cv.Plan, e)
+	var np *compile.NotPartial
 	if errors.As(err, &np) {
 		if mode == "partial" {
-			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q cannot be maintained by partial propagation: %s", cv.Name, np.why).
+			return nil, nil, "", pgerr.New(pgerr.FeatureNotSupported, "materialized view %q cannot be maintained by partial propagation: %s", cv.Name, np.Why).
 				WithHint("partial propagation takes selections, projections keeping the root table's key, and inner joins on a dimension's whole primary key; use WITH (propagation = normalise)")
 		}
-		return nil, streams, np.why, nil
+		return nil, streams, np.Why, nil
 	}
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return spec, streams, "", nil
+	return circ, streams, "", nil
 }
 
 // createStreamView is the planner's choice at CREATE MATERIALIZED VIEW: it
@@ -91,11 +93,11 @@ func (e *Engine) propagation(cv *sql.CreateView) (spec partial.Spec, streams []*
 // is to be normalised, makes the change-stream tables it reads keep their
 // rows and leaves the view to the Z-set dataflow (done false).
 func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bool, error) {
-	spec, streams, why, err := e.propagation(cv)
+	circ, streams, why, err := e.propagation(cv)
 	if err != nil {
 		return Result{}, true, err
 	}
-	if spec == nil {
+	if circ == nil {
 		for _, t := range streams {
 			if !t.stream.stored && t.stream.fed {
 				return Result{}, true, pgerr.New("55000", "change-stream table %q has received changes and keeps no rows; materialized view %q needs them (normalisation: %s)", t.name, cv.Name, why).
@@ -110,19 +112,47 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 		}
 		return Result{}, false, nil
 	}
-	start := time.Now()
-	circ, err := partial.Build(spec)
+	pv, err := e.buildPartial(cv, circ)
 	if err != nil {
 		return Result{}, true, err
 	}
-	pv := &pview{name: cv.Name, cols: cv.Plan.Columns(), def: cv, circ: circ, schema: circ.Schema(),
-		rels: circ.Relations(), rows: map[string]value.Row{}, createdAt: start}
+	e.addView(pv, deps)
+	return Result{Tag: fmt.Sprintf("SELECT %d", pv.target.Len())}, true, nil
+}
+
+// buildPartial builds a partially maintained view: its first step inserts
+// the contents of the tables that keep rows. It fails with 53200, and
+// nothing remains of the view, when its state exceeds its budget or the
+// engine-wide one.
+func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview, error) {
+	start := time.Now()
+	pv := &pview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory},
+		circ: circ, schema: circ.Schema(), rels: circ.Relations(), target: delta.NewTarget(circ.Schema())}
+	pv.target.Name = "materialized view " + cv.Name
+	pv.emit = func(before, after value.Row) {
+		if before != nil {
+			pv.z = append(pv.z, zset.Entry{Row: before, W: -1})
+		}
+		if after != nil {
+			pv.z = append(pv.z, zset.Entry{Row: after, W: 1})
+		}
+	}
+	pv.kept = func(k string, before, after value.Row) {
+		if before != nil {
+			pv.bytes -= dataflow.RowBytes(before) + int64(len(k))
+		}
+		if after != nil {
+			pv.bytes += dataflow.RowBytes(after) + int64(len(k))
+		}
+	}
 	in := map[string]delta.Batch{}
 	for _, r := range pv.rels {
 		t := e.tables[r.Name]
+		pv.relNames = append(pv.relNames, r.Name)
+		pv.tables = append(pv.tables, t)
 		if !t.keepsRows() {
 			if t.stream.fed {
-				return Result{}, true, pgerr.New("55000", "change-stream table %q has received changes and keeps no rows; materialized view %q cannot be built over it", t.name, cv.Name).
+				return nil, pgerr.New("55000", "change-stream table %q has received changes and keeps no rows; materialized view %q cannot be built over it", t.name, cv.Name).
 					WithHint("create the views over a change-stream table before feeding it")
 			}
 			continue
@@ -133,25 +163,25 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 			return true
 		})
 		in[r.Name] = b
+		pv.coldRows += int64(len(b))
 	}
 	out, err := circ.Step(in)
 	if err == nil {
-		_, err = pv.prepare(out, 0)
+		_, err = pv.stage(out, 0)
 	}
 	if err != nil {
-		circ.Abort()
-		return Result{}, true, err
+		pv.abort()
+		return nil, err
 	}
 	pv.commit()
-	pv.coldStart = time.Since(start)
-	if e.pviews == nil {
-		e.pviews = map[string]*pview{}
+	// The figures are of committed state: the budgets are checked after
+	// the commit, and a view over them is dropped whole.
+	if err := e.checkBuildBudget(pv); err != nil {
+		return nil, err
 	}
-	e.pviews[cv.Name] = pv
-	e.porder = append(e.porder, pv)
-	e.read = nil
-	e.deps[cv.Name] = deps
-	return Result{Tag: fmt.Sprintf("SELECT %d", len(pv.rows))}, true, nil
+	pv.steps, pv.totalSteps, pv.timedSteps = 0, 0, 0
+	pv.coldStart = time.Since(start)
+	return pv, nil
 }
 
 func (e *Engine) setNote(view, note string) {
@@ -161,193 +191,159 @@ func (e *Engine) setNote(view, note string) {
 	e.notes[view] = note
 }
 
-// prepare stages the view's explicit delta on its rows, with MERGE
+func (pv *pview) relations() []string { return pv.relNames }
+
+// prepare gives the circuit the view's relations' changes of the
+// transaction — the events of tables that keep no rows, as they came;
+// complete changes, paired by key from the consolidated Z-set delta, of
+// tables that keep rows — and stages its explicit delta on the rows.
+func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
+	in := pv.in
+	clear(in)
+	for i, r := range pv.rels {
+		var b delta.Batch
+		if pv.tables[i].keepsRows() {
+			if z := si.deltas[r.Name]; len(z) > 0 {
+				b = tableChanges(r, z)
+			}
+		} else {
+			b = si.events[r.Name]
+		}
+		if len(b) > 0 {
+			if in == nil {
+				in = map[string]delta.Batch{}
+				pv.in = in
+			}
+			in[r.Name] = b
+		}
+	}
+	if len(in) == 0 {
+		return nil, false, nil
+	}
+	pv.start = time.Now()
+	out, err := pv.circ.Step(in)
+	if err != nil {
+		return nil, false, err
+	}
+	pv.stepped = true
+	z, err := pv.stage(out, si.step)
+	if err != nil {
+		pv.abort()
+		return nil, false, err
+	}
+	pv.lastStep = time.Since(pv.start)
+	return z, true, nil
+}
+
+// stage stages the view's explicit delta on its rows, with MERGE
 // semantics, and returns the view's Z-set delta (old rows retracted, new
 // ones asserted). An error names the view, the key and the step.
-func (pv *pview) prepare(b delta.Batch, step uint64) (zset.ZSet, error) {
-	s := pv.schema
-	pv.staged = map[string]value.Row{}
-	var z zset.ZSet
-	for _, c := range b {
-		key := c.Key(s)
-		k := string(value.AppendRowKey(nil, key))
-		cur, st := pv.staged[k]
-		exists := cur != nil
-		if !st {
-			cur, exists = pv.rows[k]
-		}
-		kind := c.Kind()
-		if !exists && kind != delta.KindInsert && kind != delta.KindUpsert && kind != delta.KindSafePartialDelete {
-			return nil, pgerr.New(delta.CodeNoRow, "deltaview: %s of materialized view %s key %s at step %d: no such row", kind, pv.name, key, step)
-		}
-		var n value.Row
-		switch c := c.(type) {
-		case delta.Insert:
-			if exists {
-				return nil, pgerr.New(pgerr.UniqueViolation, "deltaview: insert into materialized view %s key %s at step %d: the key exists already", pv.name, key, step)
-			}
-			n = c.Row
-		case delta.Update:
-			n = c.New
-		case delta.Upsert:
-			n = c.Row
-		case delta.PartialUpdate:
-			n = slices.Clone(c.Row)
-			for _, i := range c.Unknown.Slice() {
-				n[i] = cur[i]
-			}
-		}
-		if exists {
-			z = append(z, zset.Entry{Row: cur, W: -1})
-		}
-		if n != nil {
-			z = append(z, zset.Entry{Row: n, W: 1})
-		}
-		pv.staged[k] = n
+func (pv *pview) stage(b delta.Batch, step uint64) (zset.ZSet, error) {
+	pv.stepped = true
+	clear(pv.z)
+	pv.z = pv.z[:0]
+	if cap(pv.z) > maxSpareLog {
+		pv.z = nil // a bulk step's delta is let go
+	}
+	if err := pv.target.Stage(b, pv.emit); err != nil {
+		pe := *pgerr.Wrap(err)
+		pe.Message += fmt.Sprintf(" (step %d)", step)
+		return nil, &pe
 	}
 	pv.out = b
-	return zset.Consolidate(z), nil
+	return zset.Consolidate(pv.z), nil
 }
 
 // commit applies the staged rows.
 func (pv *pview) commit() {
-	for k, r := range pv.staged {
-		if old, ok := pv.rows[k]; ok {
-			pv.bytes -= dataflow.RowBytes(old) + int64(len(k))
-		}
-		if r == nil {
-			delete(pv.rows, k)
-		} else {
-			pv.rows[k] = r
-			pv.bytes += dataflow.RowBytes(r) + int64(len(k))
-		}
-	}
+	pv.target.Commit(pv.kept)
 	for _, c := range pv.out {
 		pv.kinds[c.Kind()]++
 	}
 	pv.circ.Commit()
-	pv.staged, pv.out, pv.stepped = nil, nil, false
+	pv.out, pv.stepped = nil, false
+	pv.steps++
+	pv.totalSteps += pv.lastStep
+	pv.timedSteps++
 }
 
 func (pv *pview) abort() {
+	pv.target.Abort()
 	pv.circ.Abort()
-	pv.staged, pv.out, pv.stepped = nil, nil, false
+	pv.out, pv.stepped = nil, false
 }
 
-// sortedRows returns the view's rows sorted by key.
-func (pv *pview) sortedRows() []value.Row {
-	out := make([]value.Row, 0, len(pv.rows))
-	for _, r := range pv.rows {
-		out = append(out, r)
+// rows returns the view's rows sorted by key.
+func (pv *pview) rows() []value.Row { return pv.target.Rows() }
+
+func (pv *pview) snapshot() zset.ZSet {
+	rows := pv.rows()
+	z := make(zset.ZSet, len(rows))
+	for i, r := range rows {
+		z[i] = zset.Entry{Row: r, W: 1}
 	}
-	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(pv.schema.KeyOf(a), pv.schema.KeyOf(b)) })
-	return out
+	return z
 }
+
+func (pv *pview) rowCount() int64 { return int64(pv.target.Len()) }
 
 // state is the partial operators' state plus the view's rows.
 func (pv *pview) state() dataflow.StateSize {
 	s := pv.circ.State()
-	s.Rows += int64(len(pv.rows))
+	s.Rows += int64(pv.target.Len())
 	s.Bytes += pv.bytes
 	return s
 }
 
-// partialInputs gathers each partially maintained view's changes of this
-// transaction: the events of change-stream tables that keep no rows, as
-// they came, and the complete changes of stored tables. It also reports
-// whether the transaction held events.
-func (e *Engine) partialInputs(log []change, deltas map[string]zset.ZSet) (map[*pview]map[string]delta.Batch, bool) {
-	events := map[string]delta.Batch{}
-	for _, c := range log {
-		if c.w == 0 {
-			events[c.t.name] = append(events[c.t.name], c.ev)
-		}
-	}
-	var out map[*pview]map[string]delta.Batch
-	for _, pv := range e.porder {
-		var in map[string]delta.Batch
-		for _, r := range pv.rels {
-			var b delta.Batch
-			if t := e.tables[r.Name]; t.keepsRows() {
-				if z := deltas[r.Name]; len(z) > 0 {
-					b = tableChanges(r, z)
-				}
-			} else {
-				b = events[r.Name]
-			}
-			if len(b) > 0 {
-				if in == nil {
-					in = map[string]delta.Batch{}
-				}
-				in[r.Name] = b
-			}
-		}
-		if in != nil {
-			if out == nil {
-				out = map[*pview]map[string]delta.Batch{}
-			}
-			out[pv] = in
-		}
-	}
-	return out, len(events) > 0
+// account adds the view's state: no other view shares it.
+func (pv *pview) account(a *dataflow.Accounting) {
+	a.Add(dataflow.StatePart{Key: pv, Size: pv.state()})
 }
 
-// preparePartial steps every partially maintained view that has changes
-// and stages their rows; on error it returns the failing view's name and
-// the caller aborts everything (abortPartial).
-func (e *Engine) preparePartial(pin map[*pview]map[string]delta.Batch, deltas map[string]zset.ZSet) (string, error) {
-	for _, pv := range e.porder {
-		in, ok := pin[pv]
-		if !ok {
-			continue
-		}
-		start := time.Now()
-		out, err := pv.circ.Step(in)
-		if err != nil {
-			return pv.name, err
-		}
-		pv.stepped = true
-		z, err := pv.prepare(out, e.ts+1)
-		if err != nil {
-			return pv.name, err
-		}
-		pv.lastStep = time.Since(start)
-		if len(z) > 0 {
-			deltas[pv.name] = z
-		}
+// operators lists the circuit's nodes in topological order, then the
+// view's keyed rows (the target of MERGE).
+func (pv *pview) operators() []opFigures {
+	c := pv.circ
+	out := make([]opFigures, 0, c.Len()+1)
+	for i := 0; i < c.Len(); i++ {
+		op, st := c.Node(i), c.Stats(i)
+		out = append(out, opFigures{kind: op.Info().Kind, state: op.State(), in: st.EntriesIn, out: st.EntriesOut})
 	}
-	return "", nil
+	var made int64
+	for _, n := range pv.kinds {
+		made += n
+	}
+	return append(out, opFigures{kind: "Target", state: dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.bytes}, in: made, out: made})
 }
 
-func (e *Engine) abortPartial() {
-	for _, pv := range e.porder {
-		if pv.stepped {
-			pv.abort()
-		}
+func (pv *pview) refills() int64 { return 0 }
+func (pv *pview) trim()          {}
+
+func (pv *pview) keyed(*Engine) (*delta.Schema, error) { return pv.schema, nil }
+
+// explicit is the circuit's explicit delta of the staged step, as it is.
+func (pv *pview) explicit(*delta.Schema, zset.ZSet) delta.Batch {
+	if !pv.stepped {
+		return nil
 	}
+	return pv.out
 }
 
-func (e *Engine) commitPartial() {
-	for _, pv := range e.porder {
-		if pv.stepped {
-			pv.commit()
-			pv.steps++
-		}
+func (pv *pview) explain(e *Engine, format string) (Result, error) {
+	lines, err := e.explainPartial(pv.name, pv, nil)
+	if err != nil {
+		return Result{}, err
 	}
+	return textPlan(lines), nil
 }
 
 // explainPartial prints a partially maintained view's circuit, with what
 // each operator keeps, and the state it holds against what normalisation
 // would keep.
-func (e *Engine) explainPartial(name string, pv *pview, spec partial.Spec) ([]string, error) {
-	circ, live := (*partial.Circuit)(nil), pv != nil
+func (e *Engine) explainPartial(name string, pv *pview, circ *partial.Circuit) ([]string, error) {
+	live := pv != nil
 	if live {
 		circ = pv.circ
-	} else {
-		var err error
-		if circ, err = partial.Build(spec); err != nil {
-			return nil, err
-		}
 	}
 	lines := []string{"propagation: partial (select-project-join along key/foreign-key paths into a keyed target, key " + keyNames(circ.Schema()) + ")"}
 	for _, l := range strings.Split(strings.TrimRight(circ.String(), "\n"), "\n") {
@@ -359,7 +355,7 @@ func (e *Engine) explainPartial(name string, pv *pview, spec partial.Spec) ([]st
 	}
 	if live {
 		st := pv.circ.State()
-		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, len(pv.rows), pv.bytes, pv.steps))
+		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, int64(pv.target.Len()), pv.bytes, pv.steps))
 	}
 	var src []string
 	for _, r := range circ.Relations() {
@@ -382,11 +378,11 @@ func keyNames(s *delta.Schema) string {
 func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, ok bool) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	pv, ok := e.pviews[view]
+	pv, ok := e.views[view].(*pview)
 	if !ok {
 		return operators, rows, false
 	}
-	return pv.circ.State(), dataflow.StateSize{Rows: int64(len(pv.rows)), Bytes: pv.bytes}, true
+	return pv.circ.State(), dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.bytes}, true
 }
 
 // PartialKinds returns how many changes of each kind a partially
@@ -395,7 +391,7 @@ func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, 
 func (e *Engine) PartialKinds(view string) ([delta.NumKinds]int64, bool) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	pv, ok := e.pviews[view]
+	pv, ok := e.views[view].(*pview)
 	if !ok {
 		return [delta.NumKinds]int64{}, false
 	}
@@ -407,7 +403,7 @@ func (e *Engine) PartialKinds(view string) ([delta.NumKinds]int64, bool) {
 func (e *Engine) Propagation(view string) string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	if _, ok := e.pviews[view]; ok {
+	if _, ok := e.views[view].(*pview); ok {
 		return "partial"
 	}
 	if _, ok := e.notes[view]; ok {
@@ -427,8 +423,8 @@ func (e *Engine) StoredBytes(tableName string) int64 {
 	return 0
 }
 
-// dropPartial forgets a partially maintained view and its sinks.
-func (e *Engine) dropPartial(name string) {
+// dropSinks forgets a view's note and its sinks.
+func (e *Engine) dropSinks(name string) {
 	delete(e.notes, name)
 	sinks := e.sinks[:0]
 	for _, s := range e.sinks {
@@ -436,54 +432,39 @@ func (e *Engine) dropPartial(name string) {
 			sinks = append(sinks, s)
 		}
 	}
+	clear(e.sinks[len(sinks):])
 	e.sinks = sinks
-	pv, ok := e.pviews[name]
-	if !ok {
-		return
-	}
-	delete(e.pviews, name)
-	e.porder = slices.DeleteFunc(e.porder, func(x *pview) bool { return x == pv })
 }
 
-// explainStream returns EXPLAIN's lines for a view over change-stream
-// tables: the whole plan (whole) of a partially maintained view, or the
-// lines that precede a normalised view's dataflow.
-func (e *Engine) explainStream(x *sql.Explain) (lines []string, whole bool, err error) {
-	var note string
-	var rels []string
-	if x.View != nil {
-		spec, streams, why, err := e.propagation(x.View)
-		if err != nil {
-			return nil, false, err
-		}
-		if spec != nil {
-			lines, err := e.explainPartial(x.View.Name, nil, spec)
-			return lines, true, err
-		}
-		if len(streams) == 0 {
-			return nil, false, nil
-		}
-		note = "propagation: normalisation (" + why + "); each change-stream table keeps a keyed copy that completes every partial change by lookup, then the Z-set dataflow below"
-		rels = plan.Relations(x.View.Plan)
-	} else {
-		if pv, ok := e.pviews[x.Name]; ok {
-			lines, err := e.explainPartial(x.Name, pv, nil)
-			return lines, true, err
-		}
-		n, ok := e.notes[x.Name]
-		if !ok {
-			return nil, false, nil
-		}
-		note = n
-		rels = plan.Relations(e.views[x.Name].def.Plan)
+// explainStream returns EXPLAIN's lines for a view to be created over
+// change-stream tables: the whole plan (whole) of a partially maintained
+// view, or the lines that precede a normalised view's dataflow.
+func (e *Engine) explainStream(cv *sql.CreateView) (lines []string, whole bool, err error) {
+	circ, streams, why, err := e.propagation(cv)
+	if err != nil {
+		return nil, false, err
 	}
-	lines = []string{note}
-	for _, r := range rels {
+	if circ != nil {
+		lines, err := e.explainPartial(cv.Name, nil, circ)
+		return lines, true, err
+	}
+	if len(streams) == 0 {
+		return nil, false, nil
+	}
+	return e.normalisedLines("propagation: normalisation ("+why+"); each change-stream table keeps a keyed copy that completes every partial change by lookup, then the Z-set dataflow below", cv.Plan), false, nil
+}
+
+// normalisedLines are the lines that precede a normalised view's
+// dataflow in EXPLAIN: why it is normalised, and its change-stream
+// sources.
+func (e *Engine) normalisedLines(note string, p plan.Node) []string {
+	lines := []string{note}
+	for _, r := range plan.Relations(p) {
 		if t, ok := e.tables[r]; ok {
 			lines = append(lines, "source: "+describeTable(t))
 		}
 	}
-	return lines, false, nil
+	return lines
 }
 
 func textPlan(lines []string) Result {
@@ -499,4 +480,28 @@ func (e *Engine) ExplainView(name string) (Result, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.explain(&sql.Explain{Name: name, Format: "text"})
+}
+
+// viewKey returns the key of a view's plan as a partial circuit of it
+// would have it, or an error saying why the plan has none.
+func (e *Engine) viewKey(name string, p plan.Node) (*delta.Schema, error) {
+	c, err := compile.Partial(name, p, e)
+	if err != nil {
+		return nil, err
+	}
+	return c.Schema(), nil
+}
+
+// KeyedTable implements compile.KeyedTables.
+func (e *Engine) KeyedTable(rel string) (*delta.Schema, []bool, bool, error) {
+	t, ok := e.tables[rel]
+	if !ok {
+		return nil, nil, false, nil
+	}
+	s, err := t.deltaSchema()
+	notNull := make([]bool, len(t.def.Cols))
+	for i, c := range t.def.Cols {
+		notNull[i] = c.NotNull
+	}
+	return s, notNull, true, err
 }

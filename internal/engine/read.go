@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -35,14 +34,6 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 		}
 		return nil
 	}
-	if pv, ok := e.pviews[rel]; ok {
-		for _, r := range pv.sortedRows() {
-			if err := fn(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	if st, ok := systemViews[rel]; ok {
 		for _, r := range st.rows(e) {
 			if err := fn(r); err != nil {
@@ -65,35 +56,15 @@ func execSelect(p plan.Node, src exec.Source) (Result, error) {
 }
 
 // ViewRows returns a materialized view's rows, each as many times as it
-// occurs, in the view's order (see view.rows).
+// occurs, in the view's order (see matView.rows).
 func (e *Engine) ViewRows(name string) ([]plan.Column, []value.Row, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	v, ok := e.views[name]
 	if !ok {
-		if pv, ok := e.pviews[name]; ok {
-			return pv.cols, pv.sortedRows(), nil
-		}
 		return nil, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	return v.cols, v.rows(), nil
-}
-
-// rows returns the view's rows, each as many times as it occurs: in the
-// view's ORDER BY when it ends with ORDER BY … LIMIT, otherwise in the
-// canonical row order.
-func (v *view) rows() []value.Row {
-	rows := make([]value.Row, 0, v.c.View.Len())
-	v.c.View.Rows(func(r value.Row, w int64) bool {
-		for i := int64(0); i < w; i++ {
-			rows = append(rows, r)
-		}
-		return true
-	})
-	if v.c.Order != nil {
-		slices.SortStableFunc(rows, v.c.Order)
-	}
-	return rows
+	return v.meta().cols, v.rows(), nil
 }
 
 // Recompute evaluates a materialized view's defining query from scratch
@@ -104,26 +75,16 @@ func (e *Engine) Recompute(name string) ([]value.Row, error) {
 	defer e.mu.RUnlock()
 	v, ok := e.views[name]
 	if !ok {
-		if pv, ok := e.pviews[name]; ok {
-			return exec.Run(pv.def.Plan, e.committed())
-		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	return exec.Run(v.def.Plan, e.committed())
+	return exec.Run(v.meta().def.Plan, e.committed())
 }
 
 // Views returns the names of the materialized views in creation order.
 func (e *Engine) Views() []string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	out := make([]string, len(e.order))
-	for i, v := range e.order {
-		out[i] = v.name
-	}
-	for _, pv := range e.porder {
-		out = append(out, pv.name)
-	}
-	return out
+	return e.viewNames()
 }
 
 // Columns returns a table's column names, in order.

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-
-	"github.com/deltaview/deltaview/internal/dataflow"
 )
 
 // DefaultRefillNotice is how many refills one view may do in one step
@@ -27,29 +25,21 @@ func (e *Engine) setRefillNotice(n int64) {
 	e.refillNotice = n
 }
 
-// viewRefills sums the refills of a view's operators.
-func viewRefills(v *view) int64 {
-	var n int64
-	for id := 0; id < v.c.Circuit.Len(); id++ {
-		n += nodeRefills(v.c.Circuit.Node(dataflow.NodeID(id)))
-	}
-	return n
-}
-
 // checkRefills raises a notice for each view that refilled more than the
 // threshold in the step just committed: a sign that its reserves are too
 // small for its workload, and that the step cost more than its change.
-func (e *Engine) checkRefills(stepped []*view) {
+func (e *Engine) checkRefills(stepped []matView) {
 	limit := e.refillNotice
 	if limit == 0 {
 		limit = DefaultRefillNotice
 	}
 	for _, v := range stepped {
-		n := viewRefills(v)
-		if d := n - v.refills; limit > 0 && d > limit {
+		m := v.meta()
+		n := v.refills()
+		if d := n - m.refills; limit > 0 && d > limit {
 			e.notices = append(e.notices, fmt.Sprintf("materialized view %q refilled its reserves %d times in one step (notice threshold %d): each refill reads back from an index",
-				v.name, d, limit))
+				m.name, d, limit))
 		}
-		v.refills = n
+		m.refills = n
 	}
 }

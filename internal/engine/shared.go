@@ -31,7 +31,7 @@ type sharedIndex struct {
 // share hands v's shareable join indexes to the registry, or replaces
 // them by the registry's. A join whose index does not match is left with
 // its private one.
-func (s *sharedIndexes) share(v *view) {
+func (s *sharedIndexes) share(v *zview) {
 	if s.m == nil {
 		s.m = map[string]*sharedIndex{}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/deltaview/deltaview/internal/delta"
-	"github.com/deltaview/deltaview/internal/partial"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -13,15 +12,8 @@ import (
 
 // Sink is a keyed target outside the engine (a table of SQLite or
 // PostgreSQL) that receives a materialized view's explicit delta at every
-// commit that changes the view, and applies it with MERGE semantics:
-//
-//	Insert             INSERT; the key must not exist
-//	Update             UPDATE; the key must exist
-//	PartialUpdate      UPDATE of the known columns; the key must exist
-//	Upsert             INSERT … ON CONFLICT DO UPDATE
-//	Delete             DELETE; the key must exist
-//	TruePartialDelete  DELETE; the key must exist
-//	SafePartialDelete  DELETE if present
+// commit that changes the view, and applies it with MERGE semantics
+// (delta.MergeRules), as the view's own rows apply it.
 //
 // The engine calls a sink on its own goroutine, during the commit:
 // Prepare with the step's changes (net: at most one per key), then Commit
@@ -68,29 +60,16 @@ type sinkAttach struct {
 func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var sv SinkView
-	var rows []value.Row
-	var schema *delta.Schema
-	if pv, ok := e.pviews[view]; ok {
-		sv = SinkView{Name: view, Columns: pv.cols, Key: pv.schema.Key}
-		rows, schema = pv.sortedRows(), pv.schema
-	} else if v, ok := e.views[view]; ok {
-		spec, err := e.partialSpec(view, v.def.Plan)
-		var c *partial.Circuit
-		if err == nil {
-			c, err = partial.Build(spec)
-		}
-		if err != nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "materialized view %q has no key a keyed target can use: %v", view, err).
-				WithHint("a sink needs a select-project-join view that keeps its root table's primary key")
-		}
-		schema = c.Schema()
-		sv = SinkView{Name: view, Columns: v.cols, Key: schema.Key}
-		rows = v.rows()
-	} else {
+	v, ok := e.views[view]
+	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
 	}
-	if err := s.Open(sv, rows); err != nil {
+	schema, err := v.keyed(e)
+	if err != nil {
+		return nil, err
+	}
+	sv := SinkView{Name: view, Columns: v.meta().cols, Key: schema.Key}
+	if err := s.Open(sv, v.rows()); err != nil {
 		return nil, err
 	}
 	a := &sinkAttach{view: view, sink: s, schema: schema}
@@ -120,16 +99,7 @@ func (e *Engine) prepareSinks(deltas map[string]zset.ZSet) (string, error) {
 	}
 	step := e.ts + 1
 	for _, a := range e.sinks {
-		var b delta.Batch
-		if pv, ok := e.pviews[a.view]; ok {
-			if !pv.stepped {
-				continue
-			}
-			b = pv.out
-		} else if z := deltas[a.view]; len(z) > 0 {
-			b = tableChanges(a.schema, z)
-			delta.SortByKey(a.schema, b)
-		}
+		b := e.views[a.view].explicit(a.schema, deltas[a.view])
 		if len(b) == 0 {
 			continue
 		}

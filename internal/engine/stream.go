@@ -232,55 +232,33 @@ func (e *Engine) applyChange(t *table, c delta.Change) error {
 		}
 		return pgerr.New("22000", "%s of %s key %s: the old row %s is not the stored row %s", c.Kind(), t.name, key, old, cur)
 	}
+	// MERGE's rules (delta.MergeRules) decide; a stored table also holds
+	// the old row an update or a deletion states to the stored one.
+	n, code := delta.Merge(c, cur, exists)
+	switch code {
+	case delta.CodeNoRow:
+		return missing()
+	case pgerr.UniqueViolation:
+		return pgerr.New(pgerr.UniqueViolation, "insert into %s key %s: the key exists already", t.name, key)
+	}
 	switch c := c.(type) {
-	case delta.Insert:
-		if exists {
-			return pgerr.New(pgerr.UniqueViolation, "insert into %s key %s: the key exists already", t.name, key)
-		}
-		_, err = e.insertRow(t, c.Row)
-	case delta.Upsert:
-		if exists {
-			_, err = e.updateRow(t, id, cur, c.Row)
-		} else {
-			_, err = e.insertRow(t, c.Row)
-		}
 	case delta.Update:
-		if !exists {
-			return missing()
-		}
-		if err := differs(c.Old); err != nil {
-			return err
-		}
-		_, err = e.updateRow(t, id, cur, c.New)
-	case delta.PartialUpdate:
-		if !exists {
-			return missing()
-		}
-		n := append(value.Row(nil), c.Row...)
-		for _, i := range c.Unknown.Slice() {
-			n[i] = cur[i]
-		}
-		if err := t.check(n); err != nil {
-			return err
-		}
-		_, err = e.updateRow(t, id, cur, n)
+		err = differs(c.Old)
 	case delta.Delete:
-		if !exists {
-			return missing()
-		}
-		if err := differs(c.Row); err != nil {
-			return err
-		}
+		err = differs(c.Row)
+	case delta.PartialUpdate:
+		err = t.check(n)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case n != nil && exists:
+		_, err = e.updateRow(t, id, cur, n)
+	case n != nil:
+		_, err = e.insertRow(t, n)
+	case exists:
 		e.deleteRow(t, id)
-	case delta.TruePartialDelete:
-		if !exists {
-			return missing()
-		}
-		e.deleteRow(t, id)
-	case delta.SafePartialDelete:
-		if exists {
-			e.deleteRow(t, id)
-		}
 	}
 	return err
 }

@@ -44,24 +44,12 @@ func (e *Engine) Watch(view string, snapshot bool, fn func(ts uint64, delta zset
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var snap Snapshot
-	if v, ok := e.views[view]; ok {
-		if snapshot {
-			snap.Rows = make(zset.ZSet, 0, v.c.View.Len())
-			v.c.View.Rows(func(r value.Row, w int64) bool {
-				snap.Rows = append(snap.Rows, zset.Entry{Row: r, W: w})
-				return true
-			})
-		}
-	} else if pv, ok := e.pviews[view]; ok {
-		if snapshot {
-			rows := pv.sortedRows()
-			snap.Rows = make(zset.ZSet, len(rows))
-			for i, r := range rows {
-				snap.Rows[i] = zset.Entry{Row: r, W: 1}
-			}
-		}
-	} else {
+	v, ok := e.views[view]
+	if !ok {
 		return Snapshot{}, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
+	}
+	if snapshot {
+		snap.Rows = v.snapshot()
 	}
 	snap.TS = e.ts
 	s := e.subscribe(view, fn, end)
@@ -97,9 +85,6 @@ func (e *Engine) unsubscribe(s *subscription) {
 func (s *Session) subscribeStmt(name string) (Result, error) {
 	e := s.e
 	v, ok := e.views[name]
-	if pv, p := e.pviews[name]; p {
-		v, ok = &view{cols: pv.cols}, true
-	}
 	if !ok {
 		if _, plain := e.named[name]; plain {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a materialized view", name).
@@ -107,7 +92,7 @@ func (s *Session) subscribeStmt(name string) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	cols := append([]plan.Column{{Name: "ts", Type: value.Int8Type}, {Name: "diff", Type: value.Int8Type}}, v.cols...)
+	cols := append([]plan.Column{{Name: "ts", Type: value.Int8Type}, {Name: "diff", Type: value.Int8Type}}, v.meta().cols...)
 	sub := e.subscribe(name, func(ts uint64, delta zset.ZSet) bool {
 		res := Result{Columns: cols, HasRows: true}
 		for _, en := range delta {

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -41,12 +40,10 @@ var systemViews = map[string]systemView{
 			"max_memory", i8, "over_budget", boolean),
 		rows: func(e *Engine) []value.Row {
 			var out []value.Row
-			for _, v := range e.order {
-				bytes := viewState(v).Bytes
-				var refills int64
-				for id := 0; id < v.c.Circuit.Len(); id++ {
-					refills += nodeRefills(v.c.Circuit.Node(dataflow.NodeID(id)))
-				}
+			for _, mv := range e.order {
+				v := mv.meta()
+				bytes := mv.state().Bytes
+				refills := mv.refills()
 				budget := value.Null
 				if v.maxMemory > 0 {
 					budget = value.NewInt(value.Int8, v.maxMemory)
@@ -56,7 +53,7 @@ var systemViews = map[string]systemView{
 					mean = float64(v.totalSteps.Nanoseconds()) / 1e3 / float64(v.timedSteps)
 				}
 				out = append(out, value.Row{
-					value.NewText(value.Text, v.name), value.NewInt(value.Int8, v.c.View.Len()), value.NewInt(value.Int8, bytes),
+					value.NewText(value.Text, v.name), value.NewInt(value.Int8, mv.rowCount()), value.NewInt(value.Int8, bytes),
 					value.NewTimestamp(value.TimestampTZ, v.createdAt.UnixMicro()-pgEpochMicros),
 					value.NewFloat(value.Float8, float64(v.coldStart.Microseconds())/1e3), value.NewInt(value.Int8, v.coldRows),
 					value.NewInt(value.Int8, v.steps), value.NewFloat(value.Float8, float64(v.lastStep.Nanoseconds())/1e3),
@@ -73,14 +70,11 @@ var systemViews = map[string]systemView{
 		rows: func(e *Engine) []value.Row {
 			var out []value.Row
 			for _, v := range e.order {
-				c := v.c.Circuit
-				for id := 0; id < c.Len(); id++ {
-					n := c.Node(dataflow.NodeID(id))
-					st, stats := nodeState(c, dataflow.NodeID(id)), c.Stats(dataflow.NodeID(id))
+				for id, o := range v.operators() {
 					out = append(out, value.Row{
-						value.NewText(value.Text, v.name), value.NewInt(value.Int4, int64(id)), value.NewText(value.Text, n.Info().Kind),
-						value.NewInt(value.Int8, st.Bytes), value.NewInt(value.Int8, st.Rows),
-						value.NewInt(value.Int8, stats.EntriesIn), value.NewInt(value.Int8, stats.EntriesOut), value.NewInt(value.Int8, nodeRefills(n)),
+						value.NewText(value.Text, v.meta().name), value.NewInt(value.Int4, int64(id)), value.NewText(value.Text, o.kind),
+						value.NewInt(value.Int8, o.state.Bytes), value.NewInt(value.Int8, o.state.Rows),
+						value.NewInt(value.Int8, o.in), value.NewInt(value.Int8, o.out), value.NewInt(value.Int8, o.refills),
 					})
 				}
 			}
@@ -129,11 +123,6 @@ func (e *Engine) Relations() []RelationInfo {
 	}
 	for n := range e.views {
 		out = append(out, RelationInfo{n, RelMatView})
-	}
-	for n := range e.pviews {
-		if e.views[n] == nil {
-			out = append(out, RelationInfo{n, RelMatView})
-		}
 	}
 	for n := range e.named {
 		out = append(out, RelationInfo{n, RelView})

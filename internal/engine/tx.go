@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -137,9 +136,9 @@ func (e *Engine) commit() error {
 		return nil
 	}
 	deltas, changed := e.tableDeltas(tx.log)
-	pin, events := e.partialInputs(tx.log, deltas)
-	if len(deltas) == 0 && len(pin) == 0 {
-		if changed || events {
+	events, anyEvents := e.tableEvents(tx.log)
+	if len(deltas) == 0 && len(events) == 0 {
+		if changed || anyEvents {
 			e.ts++ // a commit that no view reads
 		}
 		compactTables(tx.log)
@@ -148,37 +147,32 @@ func (e *Engine) commit() error {
 	stepped := e.stepped[:0]
 	defer func() { clear(stepped); e.stepped = stepped[:0] }()
 	fail := func(name string, err error) error {
-		for _, s := range stepped {
-			s.c.Circuit.Abort()
+		for _, v := range stepped {
+			v.abort()
 		}
 		e.shared.abort()
-		e.abortPartial()
 		e.tx = tx
 		e.rollback()
 		pe := *pgerr.Wrap(err)
 		pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
 		return &pe
 	}
+	in := &e.stepIn
+	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
+	defer func() { *in = stepInput{} }()
+	// Views prepare in creation order, so that a view reading another
+	// sees its delta of this step.
 	for _, v := range e.order {
-		if !readsAny(v, deltas) {
+		z, ok, err := v.prepare(in)
+		if err != nil {
+			return fail(v.meta().name, err)
+		}
+		if !ok {
 			continue
 		}
-		// One step in stepSample is timed: reading the clock costs as much
-		// as a small step.
-		timed := v.steps%stepSample == 0
-		var start time.Time
-		if timed {
-			start = time.Now()
-		}
-		if err := v.c.Circuit.Prepare(deltas); err != nil {
-			return fail(v.name, err)
-		}
-		if timed {
-			v.lastStep = time.Since(start)
-		}
 		stepped = append(stepped, v)
-		if out := v.c.Circuit.Output(v.c.Output); len(out) > 0 {
-			deltas[v.name] = out
+		if len(z) > 0 {
+			deltas[v.meta().name] = z
 		}
 	}
 	// Indexes shared by several views' joins absorb the step once; their
@@ -186,23 +180,14 @@ func (e *Engine) commit() error {
 	if err := e.shared.stage(deltas); err != nil {
 		return fail("", err)
 	}
-	if name, err := e.preparePartial(pin, deltas); err != nil {
-		return fail(name, err)
-	}
 	if name, err := e.prepareSinks(deltas); err != nil {
 		return fail(name, err)
 	}
 	e.ts++
 	for _, v := range stepped {
-		v.c.Circuit.Commit()
-		if v.steps%stepSample == 0 {
-			v.totalSteps += v.lastStep
-			v.timedSteps++
-		}
-		v.steps++
+		v.commit()
 	}
 	e.shared.commit()
-	e.commitPartial()
 	compactTables(tx.log)
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
@@ -218,7 +203,7 @@ func compactTables(log []change) {
 	}
 }
 
-func readsAny(v *view, deltas map[string]zset.ZSet) bool {
+func readsAny(v *zview, deltas map[string]zset.ZSet) bool {
 	for _, r := range v.c.Relations {
 		if _, ok := deltas[r]; ok {
 			return true
@@ -301,16 +286,41 @@ func (e *Engine) readTables() map[string]bool {
 	}
 	e.read = map[string]bool{}
 	for _, v := range e.order {
-		for _, r := range v.c.Relations {
+		for _, r := range v.relations() {
 			e.read[r] = true
 		}
 	}
-	for _, pv := range e.porder {
-		for _, r := range pv.rels {
-			e.read[r.Name] = true
+	return e.read
+}
+
+// tableEvents returns the change events of the tables that keep no rows
+// and that views read, by table, in the order they came; and whether the
+// transaction held any event.
+func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, bool) {
+	if e.events == nil {
+		e.events = map[string]delta.Batch{}
+	}
+	events := e.events
+	for k, b := range events {
+		clear(b)
+		events[k] = b[:0]
+	}
+	read := e.readTables()
+	held := false
+	for _, c := range log {
+		if c.w == 0 {
+			held = true
+			if read[c.t.name] {
+				events[c.t.name] = append(events[c.t.name], c.ev)
+			}
 		}
 	}
-	return e.read
+	for k, b := range events {
+		if len(b) == 0 {
+			delete(events, k)
+		}
+	}
+	return events, held
 }
 
 // reuseDelta returns an empty batch for the table's next delta, with room

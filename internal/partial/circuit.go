@@ -2,83 +2,63 @@ package partial
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
-	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
-// Spec describes a view's partial circuit as a tree: SourceSpec,
-// FilterSpec, ProjectSpec and JoinSpec. Specs are immutable; Build turns
-// one into a Circuit with fresh state.
-type Spec interface{ spec() }
-
-// SourceSpec is a base relation's changes.
-type SourceSpec struct{ Rel *delta.Schema }
-
-// FilterSpec keeps the rows of In where Pred holds.
-type FilterSpec struct {
-	In   Spec
-	Pred expr.Expr
-}
-
-// ProjectSpec computes Exprs over In's rows, named Name with columns
-// Names; In's key columns must be among them as plain columns.
-type ProjectSpec struct {
-	In    Spec
-	Name  string
-	Names []string
-	Exprs []expr.Expr
-}
-
-// JoinSpec joins Left with the base relation Right on Left's columns FK
-// equal to Right's key, carrying Right's columns RightCols; KeepLeft keeps
-// Left's rows (needed when a filter above reads Right's columns, or the
-// foreign key may dangle). Name names the output (default "Left⋈Right").
-type JoinSpec struct {
-	Left      Spec
-	Right     *delta.Schema
-	FK        []int
-	RightCols []int
-	KeepLeft  bool
-	Name      string
-}
-
-func (SourceSpec) spec()  {}
-func (FilterSpec) spec()  {}
-func (ProjectSpec) spec() {}
-func (JoinSpec) spec()    {}
-
-// Circuit maintains one view from its base relations' explicit changes.
-// It is deterministic and does no IO: Step takes one transaction's changes
-// and returns the view's explicit delta; Commit or Abort then keeps or
-// drops what the step staged, as dataflow operators do.
+// Circuit maintains one view from its base relations' explicit changes,
+// on the circuit runtime every view shares (dataflow.Graph), with
+// implicit deltas on its edges. It is deterministic and does no IO: Step
+// takes one transaction's changes and returns the view's explicit delta;
+// Commit or Abort then keeps or drops what the step staged.
 type Circuit struct {
-	nodes []*node // topological order; the last is the view
-	rels  []*delta.Schema
+	g    *dataflow.Graph[*delta.Implicit]
+	rels []*delta.Schema
+	// schemas and empties are, per node, its output's schema and the
+	// empty delta it outputs in a step that does not change it.
+	schemas []*delta.Schema
+	empties []*delta.Implicit
+	// out and facts are the explicit delta of the last step and scratch
+	// space, reused.
+	out   delta.Batch
+	facts []delta.Fact
+	srcs  []*delta.Implicit // per source node, its delta, reused
 }
 
-type node struct {
-	op      Operator      // nil for a source
-	source  *delta.Schema // for a source
-	inputs  []int
-	out     *delta.Implicit
-	stepped bool
-}
+// source stands for a base relation's node; the circuit never steps it.
+type source struct{ rel *delta.Schema }
 
-// Build checks spec and returns its circuit with empty state: every base
-// relation starts empty; the first Step typically inserts their contents.
-func Build(spec Spec) (*Circuit, error) {
+var _ Operator = (*source)(nil)
+
+func (s *source) Schema() *delta.Schema                              { return s.rel }
+func (s *source) Step(in []*delta.Implicit) (*delta.Implicit, error) { return in[0], nil }
+func (s *source) Commit()                                            {}
+func (s *source) Abort()                                             {}
+func (s *source) Info() dataflow.Info {
+	return dataflow.Info{Kind: "Source", Detail: s.rel.Name, State: "none", Cost: "O(change)"}
+}
+func (s *source) State() dataflow.StateSize { return dataflow.StateSize{} }
+
+// NewCircuit returns an empty circuit. Nodes are added bottom up, in
+// topological order (Source, Add); the last node added is the view. Every
+// base relation starts empty: the first Step typically inserts their
+// contents. internal/compile builds a view's circuit from its plan.
+func NewCircuit() *Circuit {
 	c := &Circuit{}
-	if _, err := c.add(spec); err != nil {
-		return nil, err
-	}
-	return c, nil
+	c.g = dataflow.NewGraph(func(d *delta.Implicit) int {
+		if d == nil {
+			return 0
+		}
+		return len(d.Ins) + len(d.Del)
+	}, func(id dataflow.NodeID) *delta.Implicit { return c.empties[id] })
+	return c
 }
 
-func (c *Circuit) source(rel *delta.Schema) int {
+// Source adds a node for a base relation's changes.
+func (c *Circuit) Source(rel *delta.Schema) int {
 	found := false
 	for _, r := range c.rels {
 		found = found || r == rel
@@ -86,67 +66,31 @@ func (c *Circuit) source(rel *delta.Schema) int {
 	if !found {
 		c.rels = append(c.rels, rel)
 	}
-	c.nodes = append(c.nodes, &node{source: rel})
-	return len(c.nodes) - 1
+	return c.push(rel, c.g.Source(&source{rel: rel}))
 }
 
-func (c *Circuit) add(s Spec) (int, error) {
-	switch s := s.(type) {
-	case SourceSpec:
-		return c.source(s.Rel), nil
-	case FilterSpec:
-		in, err := c.add(s.In)
-		if err != nil {
-			return 0, err
-		}
-		op, err := NewFilter(c.schema(in), s.Pred)
-		if err != nil {
-			return 0, err
-		}
-		return c.push(op, in), nil
-	case ProjectSpec:
-		in, err := c.add(s.In)
-		if err != nil {
-			return 0, err
-		}
-		op, err := NewProject(c.schema(in), s.Name, s.Names, s.Exprs)
-		if err != nil {
-			return 0, err
-		}
-		return c.push(op, in), nil
-	case JoinSpec:
-		l, err := c.add(s.Left)
-		if err != nil {
-			return 0, err
-		}
-		r := c.source(s.Right)
-		name := s.Name
-		if name == "" {
-			name = c.schema(l).Name + "⋈" + s.Right.Name
-		}
-		op, err := NewJoin(name, c.schema(l), s.Right, s.FK, s.RightCols, s.KeepLeft)
-		if err != nil {
-			return 0, err
-		}
-		return c.push(op, l, r), nil
+// Add adds an operator fed by the nodes inputs, which must exist. A Join's
+// second input is the Source of its right relation.
+func (c *Circuit) Add(op Operator, inputs ...int) int {
+	ids := make([]dataflow.NodeID, len(inputs))
+	for i, x := range inputs {
+		ids[i] = dataflow.NodeID(x)
 	}
-	return 0, pgerr.New(pgerr.Internal, "deltaview: unknown partial spec %T", s)
+	return c.push(op.Schema(), c.g.Add(op, ids...))
 }
 
-func (c *Circuit) push(op Operator, inputs ...int) int {
-	c.nodes = append(c.nodes, &node{op: op, inputs: inputs})
-	return len(c.nodes) - 1
+func (c *Circuit) push(s *delta.Schema, id dataflow.NodeID) int {
+	c.schemas = append(c.schemas, s)
+	c.empties = append(c.empties, &delta.Implicit{Schema: s})
+	c.srcs = append(c.srcs, nil)
+	return int(id)
 }
 
-func (c *Circuit) schema(i int) *delta.Schema {
-	if n := c.nodes[i]; n.op != nil {
-		return n.op.Schema()
-	}
-	return c.nodes[i].source
-}
+// NodeSchema returns the schema of node i's output.
+func (c *Circuit) NodeSchema(i int) *delta.Schema { return c.schemas[i] }
 
 // Schema is the view's schema; its key is the root relation's key.
-func (c *Circuit) Schema() *delta.Schema { return c.schema(len(c.nodes) - 1) }
+func (c *Circuit) Schema() *delta.Schema { return c.schemas[len(c.schemas)-1] }
 
 // Relations lists the base relations the view reads.
 func (c *Circuit) Relations() []*delta.Schema { return c.rels }
@@ -158,76 +102,63 @@ func (c *Circuit) Relations() []*delta.Schema { return c.rels }
 // the result is the view's net explicit delta, sorted by key, to apply
 // with MERGE semantics. Call Commit or Abort after every Step; on error
 // the circuit has already dropped what it staged (Abort is then a no-op).
+// The batch is valid until the next Step, and so are its rows but the
+// complete new rows (of insertions, updates, upserts), which are the
+// caller's to keep: operators build their rows in buffers of the step.
 func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
-	err := c.step(tx)
+	err := c.g.Run(func(id dataflow.NodeID) (*delta.Implicit, error) {
+		rel := c.schemas[id]
+		b := tx[rel.Name]
+		if len(b) == 0 {
+			return c.empties[id], nil
+		}
+		net, err := delta.Coalesce(rel, b)
+		if err != nil {
+			return nil, err
+		}
+		d := c.srcs[id]
+		if d == nil || len(d.Ins)+len(d.Del) > spare {
+			d = &delta.Implicit{}
+			c.srcs[id] = d
+		}
+		return d, delta.AppendImplicit(d, rel, net)
+	})
 	if err != nil {
-		c.Abort()
 		return nil, err
 	}
-	return delta.ToExplicit(c.nodes[len(c.nodes)-1].out)
-}
-
-func (c *Circuit) step(tx map[string]delta.Batch) error {
-	for _, n := range c.nodes {
-		if n.op == nil {
-			net, err := delta.Coalesce(n.source, tx[n.source.Name])
-			if err != nil {
-				return err
-			}
-			if n.out, err = delta.ToImplicit(n.source, net); err != nil {
-				return err
-			}
-			continue
-		}
-		ins := make([]*delta.Implicit, len(n.inputs))
-		empty := true
-		for i, x := range n.inputs {
-			ins[i] = c.nodes[x].out
-			empty = empty && ins[i].Empty()
-		}
-		if empty {
-			n.out = &delta.Implicit{Schema: n.op.Schema()}
-			continue
-		}
-		out, err := n.op.Step(ins)
-		n.stepped = true
-		if err != nil {
-			return err
-		}
-		n.out = out
+	clear(c.out)
+	clear(c.facts)
+	if cap(c.out) > spare || cap(c.facts) > spare {
+		c.out, c.facts = nil, nil
 	}
-	return nil
+	c.out, c.facts, err = delta.AppendExplicit(c.out[:0], c.facts, c.g.Output(dataflow.NodeID(len(c.schemas)-1)), slices.Clone)
+	return c.out, err
 }
 
 // Commit keeps what the last Step staged.
-func (c *Circuit) Commit() {
-	for _, n := range c.nodes {
-		if n.stepped {
-			n.op.Commit()
-			n.stepped = false
-		}
-	}
-}
+func (c *Circuit) Commit() { c.g.Commit() }
 
 // Abort drops what the last Step staged.
-func (c *Circuit) Abort() {
-	for _, n := range c.nodes {
-		if n.stepped {
-			n.op.Abort()
-			n.stepped = false
-		}
-	}
-}
+func (c *Circuit) Abort() { c.g.Abort() }
+
+// Len returns the number of nodes, sources included, in topological
+// order: the last is the view.
+func (c *Circuit) Len() int { return c.g.Len() }
+
+// Node returns node i's operator (for a source, one that describes it).
+func (c *Circuit) Node(i int) Operator { return c.g.Node(dataflow.NodeID(i)).(Operator) }
+
+// Stats returns node i's counters over committed steps: entries are the
+// tuples of ΔR and ∇R.
+func (c *Circuit) Stats(i int) dataflow.NodeStats { return c.g.Stats(dataflow.NodeID(i)) }
 
 // State sums the operators' state.
 func (c *Circuit) State() dataflow.StateSize {
 	var s dataflow.StateSize
-	for _, n := range c.nodes {
-		if n.op != nil {
-			x := n.op.State()
-			s.Rows += x.Rows
-			s.Bytes += x.Bytes
-		}
+	for i := 0; i < c.g.Len(); i++ {
+		x := c.g.Node(dataflow.NodeID(i)).State()
+		s.Rows += x.Rows
+		s.Bytes += x.Bytes
 	}
 	return s
 }
@@ -236,20 +167,20 @@ func (c *Circuit) State() dataflow.StateSize {
 // each operator keeps.
 func (c *Circuit) String() string {
 	var b strings.Builder
-	c.print(&b, len(c.nodes)-1, "", "")
+	c.print(&b, dataflow.NodeID(c.g.Len()-1), "", "")
 	return b.String()
 }
 
-func (c *Circuit) print(b *strings.Builder, i int, first, rest string) {
-	n := c.nodes[i]
-	if n.op == nil {
-		fmt.Fprintf(b, "%sSource %s\n", first, n.source.Name)
+func (c *Circuit) print(b *strings.Builder, i dataflow.NodeID, first, rest string) {
+	info := c.g.Node(i).Info()
+	if c.g.IsSource(i) {
+		fmt.Fprintf(b, "%sSource %s\n", first, info.Detail)
 		return
 	}
-	info := n.op.Info()
 	fmt.Fprintf(b, "%s%s %s  state: %s\n", first, info.Kind, info.Detail, info.State)
-	for k, x := range n.inputs {
-		if k == len(n.inputs)-1 {
+	ins := c.g.Inputs(i)
+	for k, x := range ins {
+		if k == len(ins)-1 {
 			c.print(b, x, rest+" └── ", rest+"     ")
 		} else {
 			c.print(b, x, rest+" ├── ", rest+" │   ")

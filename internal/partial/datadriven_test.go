@@ -50,7 +50,7 @@ func TestDataDriven(t *testing.T) {
 				return "error: " + err.Error() + "\n"
 			}
 			for _, v := range h.views {
-				want := h.eval(v.spec)
+				want := eval(v.c.Schema(), v.eval())
 				if got := v.target.String(); got != want {
 					t.Fatalf("%s: view %s is\n%s\nrecomputed:\n%s", d.Pos, v.c.Schema().Name, got, want)
 				}
@@ -67,9 +67,11 @@ type rel struct {
 }
 
 type view struct {
-	name   string
-	spec   partial.Spec
-	c      *partial.Circuit
+	name string
+	c    *partial.Circuit
+	// eval evaluates the view from scratch over the base relations'
+	// states: the oracle.
+	eval   func() []value.Row
 	target *delta.Target
 }
 
@@ -104,15 +106,11 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) (string, error) {
 	case "view":
 		var name string
 		d.ScanArgs(t, "name", &name)
-		spec, err := h.parseView(name, d.Input)
+		c, ev, err := h.parseView(name, d.Input)
 		if err != nil {
 			return "", err
 		}
-		c, err := partial.Build(spec)
-		if err != nil {
-			return "", err
-		}
-		v := &view{name: name, spec: spec, c: c, target: delta.NewTarget(c.Schema())}
+		v := &view{name: name, c: c, eval: ev, target: delta.NewTarget(c.Schema())}
 		// A view starts from its relations' current contents.
 		load := map[string]delta.Batch{}
 		for _, r := range c.Relations() {
@@ -182,102 +180,134 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
 }
 
-// columns returns the output column names and types of spec.
-func (h *harness) columns(spec partial.Spec) ([]string, []value.Type) {
-	switch s := spec.(type) {
-	case partial.SourceSpec:
-		return s.Rel.Columns, h.rels[s.Rel.Name].Types
-	case partial.FilterSpec:
-		return h.columns(s.In)
-	case partial.JoinSpec:
-		n, ty := h.columns(s.Left)
-		r := h.rels[s.Right.Name]
-		n, ty = slices.Clone(n), slices.Clone(ty)
-		for _, c := range s.RightCols {
-			n, ty = append(n, r.S.Columns[c]), append(ty, r.Types[c])
+// parseView builds a view's circuit from its lines, and the oracle that
+// evaluates the same operators from scratch over the relations' states.
+func (h *harness) parseView(name, input string) (*partial.Circuit, func() []value.Row, error) {
+	c := partial.NewCircuit()
+	at := -1
+	var names []string
+	var types []value.Type
+	var rows func() []value.Row
+	colOf := func(n string) (*expr.Col, error) {
+		i := slices.Index(names, n)
+		if i < 0 {
+			return nil, fmt.Errorf("no column %s", n)
 		}
-		return n, ty
-	case partial.ProjectSpec:
-		var ty []value.Type
-		for _, e := range s.Exprs {
-			ty = append(ty, e.Type())
-		}
-		return s.Names, ty
+		return &expr.Col{Idx: i, T: types[i], Name: n}, nil
 	}
-	return nil, nil
-}
-
-func (h *harness) parseView(name, input string) (partial.Spec, error) {
-	var spec partial.Spec
+	add := func(op partial.Operator, err error, inputs ...int) error {
+		if err == nil {
+			at = c.Add(op, inputs...)
+		}
+		return err
+	}
 	for _, line := range strings.Split(strings.TrimSpace(input), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
-			return nil, fmt.Errorf("bad line %q", line)
+			return nil, nil, fmt.Errorf("bad line %q", line)
 		}
-		var names []string
-		var types []value.Type
-		if spec != nil {
-			names, types = h.columns(spec)
-		}
-		colOf := func(n string) (*expr.Col, error) {
-			i := slices.Index(names, n)
-			if i < 0 {
-				return nil, fmt.Errorf("no column %s", n)
-			}
-			return &expr.Col{Idx: i, T: types[i], Name: n}, nil
-		}
+		var err error
 		switch f[0] {
 		case "source":
-			spec = partial.SourceSpec{Rel: h.rels[f[1]].S}
+			r := h.rels[f[1]]
+			at = c.Source(r.S)
+			names, types = slices.Clone(r.S.Columns), slices.Clone(r.Types)
+			rows = r.state.Rows
 		case "filter":
-			c, err := colOf(f[1])
-			if err != nil {
-				return nil, err
+			var col *expr.Col
+			if col, err = colOf(f[1]); err != nil {
+				return nil, nil, err
 			}
+			var pred expr.Expr
 			if f[2] == "is" {
-				spec = partial.FilterSpec{In: spec, Pred: &expr.IsNull{E: c, Not: f[3] == "not"}}
-				continue
+				pred = &expr.IsNull{E: col, Not: f[3] == "not"}
+			} else {
+				v, err := value.Parse(f[3], col.T)
+				if err != nil {
+					return nil, nil, err
+				}
+				op := map[string]expr.CmpOp{"=": expr.EQ, "<>": expr.NE, "<": expr.LT, "<=": expr.LE, ">": expr.GT, ">=": expr.GE}[f[2]]
+				pred = &expr.Cmp{Op: op, L: col, R: &expr.Const{V: v, T: col.T}}
 			}
-			v, err := value.Parse(f[3], c.T)
-			if err != nil {
-				return nil, err
+			op, e := partial.NewFilter(c.NodeSchema(at), pred)
+			err = add(op, e, at)
+			in := rows
+			rows = func() []value.Row {
+				var out []value.Row
+				for _, r := range in() {
+					if v, err := pred.Eval(r); err == nil && !v.IsNull() && v.Bool() {
+						out = append(out, r)
+					}
+				}
+				return out
 			}
-			op := map[string]expr.CmpOp{"=": expr.EQ, "<>": expr.NE, "<": expr.LT, "<=": expr.LE, ">": expr.GT, ">=": expr.GE}[f[2]]
-			spec = partial.FilterSpec{In: spec, Pred: &expr.Cmp{Op: op, L: c, R: &expr.Const{V: v, T: c.T}}}
 		case "join":
 			r := h.rels[f[1]]
-			c, err := colOf(f[3])
+			col, err := colOf(f[3])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			var rc []int
 			for i := range r.S.Columns {
 				if !r.S.IsKey(i) {
 					rc = append(rc, i)
+					names, types = append(names, r.S.Columns[i]), append(types, r.Types[i])
 				}
 			}
-			spec = partial.JoinSpec{Left: spec, Right: r.S, FK: []int{c.Idx}, RightCols: rc, KeepLeft: len(f) > 4 && f[4] == "keep-left"}
+			left := c.NodeSchema(at)
+			op, e := partial.NewJoin(left.Name+"⋈"+r.S.Name, left, r.S, []int{col.Idx}, rc, len(f) > 4 && f[4] == "keep-left")
+			err = add(op, e, at, c.Source(r.S))
+			in := rows
+			rows = func() []value.Row {
+				var out []value.Row
+				for _, l := range in() {
+					if d, ok := r.state.Get(value.Row{l[col.Idx]}); ok {
+						o := slices.Clone(l)
+						for _, c := range rc {
+							o = append(o, d[c])
+						}
+						out = append(out, o)
+					}
+				}
+				return out
+			}
 		case "project":
 			var ex []expr.Expr
+			var ty []value.Type
 			for _, n := range f[1:] {
-				c, err := colOf(n)
+				col, err := colOf(n)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
-				ex = append(ex, c)
+				ex, ty = append(ex, col), append(ty, col.T)
 			}
-			spec = partial.ProjectSpec{In: spec, Name: name, Names: f[1:], Exprs: ex}
+			op, e := partial.NewProject(c.NodeSchema(at), name, f[1:], ex)
+			err = add(op, e, at)
+			names, types = f[1:], ty
+			in := rows
+			rows = func() []value.Row {
+				var out []value.Row
+				for _, r := range in() {
+					o := make(value.Row, len(ex))
+					for i, e := range ex {
+						o[i], _ = e.Eval(r)
+					}
+					out = append(out, o)
+				}
+				return out
+			}
 		default:
-			return nil, fmt.Errorf("unknown operator %s", f[0])
+			return nil, nil, fmt.Errorf("unknown operator %s", f[0])
+		}
+		if err != nil {
+			return nil, nil, err
 		}
 	}
-	return spec, nil
+	return c, rows, nil
 }
 
-// eval evaluates spec from scratch over the base relations' states and
-// prints the rows sorted by key: the oracle.
-func (h *harness) eval(spec partial.Spec) string {
-	rows, s := h.evalRows(spec)
+// eval prints the rows of a view evaluated from scratch, sorted by key.
+func eval(s *delta.Schema, rows []value.Row) string {
 	t := delta.NewTarget(s)
 	var b delta.Batch
 	for _, r := range rows {
@@ -287,51 +317,4 @@ func (h *harness) eval(spec partial.Spec) string {
 		return "oracle: " + err.Error()
 	}
 	return t.String()
-}
-
-func (h *harness) evalRows(spec partial.Spec) ([]value.Row, *delta.Schema) {
-	switch s := spec.(type) {
-	case partial.SourceSpec:
-		return h.rels[s.Rel.Name].state.Rows(), s.Rel
-	case partial.FilterSpec:
-		rows, sc := h.evalRows(s.In)
-		var out []value.Row
-		for _, r := range rows {
-			if v, err := s.Pred.Eval(r); err == nil && !v.IsNull() && v.Bool() {
-				out = append(out, r)
-			}
-		}
-		return out, sc
-	case partial.JoinSpec:
-		rows, sc := h.evalRows(s.Left)
-		right := h.rels[s.Right.Name].state
-		var out []value.Row
-		for _, r := range rows {
-			k := make(value.Row, len(s.FK))
-			for i, c := range s.FK {
-				k[i] = r[c]
-			}
-			if d, ok := right.Get(k); ok {
-				o := slices.Clone(r)
-				for _, c := range s.RightCols {
-					o = append(o, d[c])
-				}
-				out = append(out, o)
-			}
-		}
-		return out, sc
-	case partial.ProjectSpec:
-		rows, _ := h.evalRows(s.In)
-		var out []value.Row
-		for _, r := range rows {
-			o := make(value.Row, len(s.Exprs))
-			for i, e := range s.Exprs {
-				o[i], _ = e.Eval(r)
-			}
-			out = append(out, o)
-		}
-		c, _ := partial.Build(spec)
-		return out, c.Schema()
-	}
-	return nil, nil
 }

@@ -10,17 +10,14 @@
 // Example: customers joined to their addresses, as in the seed's running
 // example.
 //
-//	c, err := partial.Build(partial.ProjectSpec{
-//		In: partial.JoinSpec{
-//			Left:      partial.SourceSpec{Rel: customers}, // CID, CName, CDiscnt, AID
-//			Right:     addresses,                         // AID, ACity, ACountry
-//			FK:        []int{3},                          // customers.AID → addresses.AID
-//			RightCols: []int{1, 2},
-//		},
-//		Name:  "V",
-//		Names: []string{"CID", "CName", "ACity"},
-//		Exprs: []expr.Expr{col(0), col(1), col(4)},
-//	})
+//	c := partial.NewCircuit()
+//	cust := c.Source(customers) // CID, CName, CDiscnt, AID
+//	j, _ := partial.NewJoin("C⋈A", customers, addresses, // AID, ACity, ACountry
+//		[]int{3}, []int{1, 2}, false) // customers.AID → addresses.AID
+//	at := c.Add(j, cust, c.Source(addresses))
+//	p, _ := partial.NewProject(j.Schema(), "V", []string{"CID", "CName", "ACity"},
+//		[]expr.Expr{col(0), col(1), col(4)})
+//	c.Add(p, at)
 //	out, err := c.Step(map[string]delta.Batch{
 //		"A": {delta.PartialUpdate{Row: row(1, "Essen", "DE")}},
 //	})

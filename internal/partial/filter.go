@@ -20,6 +20,7 @@ type Filter struct {
 	schema *delta.Schema
 	pred   expr.Expr
 	cols   []int
+	buf    buffers
 }
 
 // NewFilter returns a filter of in's rows by pred, a boolean expression
@@ -66,8 +67,8 @@ func (f *Filter) pass(r value.Row, u delta.Cols) (tri, error) {
 }
 
 func (f *Filter) Step(in []*delta.Implicit) (*delta.Implicit, error) {
-	out := &delta.Implicit{Schema: f.schema}
-	for _, x := range in[0].Facts() {
+	out := f.buf.reset(f.schema)
+	for _, x := range f.buf.factsOf(in[0]) {
 		g, err := f.rule(x)
 		if err != nil {
 			return nil, err
@@ -76,7 +77,8 @@ func (f *Filter) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			return nil, err
 		}
 	}
-	out.Sort()
+	// The facts come in key order and the key passes through: out is
+	// sorted already.
 	return out, nil
 }
 

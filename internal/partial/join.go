@@ -2,6 +2,7 @@ package partial
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -31,20 +32,33 @@ type Join struct {
 	rcols            []int // right columns the output carries
 	keepLeft         bool
 
-	refs  map[string]*leftRef        // left key → its reference
-	users map[string]map[string]bool // referenced right key → left keys
-	dims  map[string]value.Row       // right key → right's rcols
+	refs  map[string]*leftRef            // left key → its reference
+	users map[string]map[string]*leftRef // referenced right key → left keys and their references
+	dims  map[string]value.Row           // right key → right's rcols
 	stage struct {
 		refs  map[string]*leftRef // nil: the left row leaves
 		users []userChange
 		dims  map[string]value.Row // nil: the right row leaves
 	}
+	// Reused from one step to the next: the right changes and their
+	// index by right key, the left keys a step changes, key bytes.
+	rfacts  []delta.Fact
+	dchg    []dimChange
+	dchgIdx map[string]int
+	handled map[string]bool
+	kbuf    []byte
+	// padU is the unknown set of a left row known only by its key and
+	// foreign key (every other left column); a Cols is immutable.
+	padU delta.Cols
+	buf  buffers
+	rows arena // the output's rows
 }
 
 type leftRef struct {
-	key value.Row // the left key
-	fk  value.Row // the referenced right key; nil when a FK column is NULL
-	row value.Row // the left row, with KeepLeft
+	key   value.Row // the left key
+	fk    value.Row // the referenced right key; nil when a FK column is NULL
+	fkEnc string    // fk encoded; "" when fk is nil
+	row   value.Row // the left row, with KeepLeft
 }
 
 type userChange struct {
@@ -78,8 +92,11 @@ func NewJoin(name string, left, right *delta.Schema, fk, rcols []int, keepLeft b
 	if err != nil {
 		return nil, err
 	}
-	return &Join{left: left, right: right, out: out, fk: fk, rcols: rcols, keepLeft: keepLeft,
-		refs: map[string]*leftRef{}, users: map[string]map[string]bool{}, dims: map[string]value.Row{}}, nil
+	j := &Join{left: left, right: right, out: out, fk: fk, rcols: rcols, keepLeft: keepLeft,
+		refs: map[string]*leftRef{}, users: map[string]map[string]*leftRef{}, dims: map[string]value.Row{}}
+	r, u := left.Pad(make(value.Row, len(left.Key)))
+	_, j.padU = j.withFK(r, u, nil)
+	return j, nil
 }
 
 func (j *Join) Schema() *delta.Schema { return j.out }
@@ -123,6 +140,7 @@ func (j *Join) State() dataflow.StateSize {
 
 // dimChange is a right key's row before and after, restricted to rcols.
 type dimChange struct {
+	key          string // encoded right key
 	oldOK, newOK bool
 	old, new     value.Row
 }
@@ -139,16 +157,25 @@ func (j *Join) contradiction(rel *delta.Schema, key value.Row, format string, ar
 }
 
 func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
-	j.stage.refs = map[string]*leftRef{}
+	j.stage.refs = resetMap(j.stage.refs)
 	j.stage.users = j.stage.users[:0]
-	j.stage.dims = map[string]value.Row{}
-	out := &delta.Implicit{Schema: j.out}
+	j.stage.dims = resetMap(j.stage.dims)
+	j.dchgIdx = resetMap(j.dchgIdx)
+	j.handled = resetMap(j.handled)
+	clear(j.dchg)
+	j.dchg = j.dchg[:0]
+	out := j.buf.reset(j.out)
+	j.rows.reset()
 
 	// The right side, completed from the kept columns.
-	dchg := map[string]*dimChange{}
-	for _, f := range in[1].Facts() {
-		k := enc(f.Key)
-		stored, ok := j.dims[k]
+	clear(j.rfacts)
+	j.rfacts = in[1].AppendFacts(j.rfacts[:0])
+	if cap(j.rfacts) > spare {
+		defer func() { j.rfacts = nil }()
+	}
+	for _, f := range j.rfacts {
+		j.kbuf = value.AppendRowKey(j.kbuf[:0], f.Key)
+		stored, ok := j.dims[string(j.kbuf)]
 		switch {
 		case f.Before == delta.Absent && ok:
 			return nil, j.contradiction(j.right, f.Key, "is inserted but exists")
@@ -158,7 +185,7 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		if f.Before == delta.Present && f.OldUnknown.Empty() && value.CompareRows(j.project(f.Old), stored) != 0 {
 			return nil, j.contradiction(j.right, f.Key, "has old row %s, but the join holds %s", f.Old, stored)
 		}
-		dc := &dimChange{oldOK: ok, old: stored}
+		dc := dimChange{oldOK: ok, old: stored}
 		if f.After {
 			nr := make(value.Row, len(j.rcols))
 			for i, c := range j.rcols {
@@ -176,22 +203,23 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		if dc.oldOK == dc.newOK && (!dc.oldOK || value.CompareRows(dc.old, dc.new) == 0) {
 			continue
 		}
-		dchg[k] = dc
-		j.stage.dims[k] = dc.new
+		dc.key = string(j.kbuf)
+		j.dchgIdx[dc.key] = len(j.dchg)
+		j.dchg = append(j.dchg, dc)
+		j.stage.dims[dc.key] = dc.new
 	}
-	dimNew := func(k string) (value.Row, bool) {
-		if dc := dchg[k]; dc != nil {
-			return dc.new, dc.newOK
+	dimNew := func(k []byte) (value.Row, bool) {
+		if i, ok := j.dchgIdx[string(k)]; ok {
+			return j.dchg[i].new, j.dchg[i].newOK
 		}
-		r, ok := j.dims[k]
+		r, ok := j.dims[string(k)]
 		return r, ok
 	}
 
 	// The left side: existence and the referenced key come from the index.
-	handled := map[string]bool{}
-	for _, f := range in[0].Facts() {
+	for _, f := range j.buf.factsOf(in[0]) {
 		k := enc(f.Key)
-		handled[k] = true
+		j.handled[k] = true
 		ref, ok := j.refs[k]
 		switch {
 		case f.Before == delta.Absent && ok:
@@ -221,24 +249,29 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			newFK = j.fkOf(l.New)
 		}
 		g := delta.Fact{Key: f.Key}
+		var oldFK string
 		if ok && ref.fk != nil {
-			if d, dok := j.dims[enc(ref.fk)]; dok {
-				g.Before, g.Old, g.OldUnknown = delta.Present, concat(l.Old, d), l.OldUnknown
+			j.kbuf = value.AppendRowKey(j.kbuf[:0], ref.fk)
+			if d, dok := j.dims[string(j.kbuf)]; dok {
+				g.Before, g.Old, g.OldUnknown = delta.Present, j.concat(l.Old, d), l.OldUnknown
 			}
+			oldFK = ref.fkEnc
 		}
+		newEnc := ""
 		if newFK != nil {
-			if d, dok := dimNew(enc(newFK)); dok {
-				g.After, g.New, g.NewUnknown = true, concat(l.New, d), l.NewUnknown
+			j.kbuf = value.AppendRowKey(j.kbuf[:0], newFK)
+			if d, dok := dimNew(j.kbuf); dok {
+				g.After, g.New, g.NewUnknown = true, j.concat(l.New, d), l.NewUnknown
+			}
+			newEnc = oldFK
+			if newEnc != string(j.kbuf) {
+				newEnc = string(j.kbuf)
 			}
 		}
 		if err := out.Add(g); err != nil {
 			return nil, err
 		}
 		// Stage the index.
-		var oldFK string
-		if ok && ref.fk != nil {
-			oldFK = enc(ref.fk)
-		}
 		if !l.After {
 			j.stage.refs[k] = nil
 			if oldFK != "" {
@@ -246,15 +279,17 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			}
 			continue
 		}
-		nr := &leftRef{key: f.Key, fk: newFK}
+		key := f.Key
+		if ok {
+			key = ref.key
+		} else {
+			key = slices.Clone(key) // not a slice of a row the join does not keep
+		}
+		nr := &leftRef{key: key, fk: newFK, fkEnc: newEnc}
 		if j.keepLeft {
-			nr.row = l.New
+			nr.row = slices.Clone(l.New) // it may live only for the step
 		}
 		j.stage.refs[k] = nr
-		newEnc := ""
-		if newFK != nil {
-			newEnc = enc(newFK)
-		}
 		if oldFK != newEnc {
 			if oldFK != "" {
 				j.stage.users = append(j.stage.users, userChange{fk: oldFK, key: k})
@@ -266,27 +301,30 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	}
 
 	// Right changes reach the left rows that reference them and did not
-	// change themselves.
-	for fk, dc := range dchg {
-		for lk := range j.users[fk] {
-			if handled[lk] {
+	// change themselves. Without KeepLeft such a row is known by its key
+	// and foreign key only: its old and new view rows are built at once.
+	w := j.out.Arity()
+	for i := range j.dchg {
+		dc := &j.dchg[i]
+		for lk, ref := range j.users[dc.key] {
+			if len(j.handled) > 0 && j.handled[lk] {
 				continue
 			}
-			ref := j.refs[lk]
-			var l value.Row
-			var u delta.Cols
-			if j.keepLeft {
-				l = ref.row
-			} else {
-				r, pu := j.left.Pad(ref.key)
-				l, u = j.withFK(r, pu, ref.fk)
-			}
 			g := delta.Fact{Key: ref.key}
-			if dc.oldOK {
-				g.Before, g.Old, g.OldUnknown = delta.Present, concat(l, dc.old), u
-			}
-			if dc.newOK {
-				g.After, g.New, g.NewUnknown = true, concat(l, dc.new), u
+			if j.keepLeft {
+				if dc.oldOK {
+					g.Before, g.Old = delta.Present, j.concat(ref.row, dc.old)
+				}
+				if dc.newOK {
+					g.After, g.New = true, j.concat(ref.row, dc.new)
+				}
+			} else {
+				if dc.oldOK {
+					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), ref, dc.old), j.padU
+				}
+				if dc.newOK {
+					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), ref, dc.new), j.padU
+				}
 			}
 			if err := out.Add(g); err != nil {
 				return nil, err
@@ -295,6 +333,30 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	}
 	out.Sort()
 	return out, nil
+}
+
+// concat returns l ++ r, a row of the step.
+func (j *Join) concat(l, r value.Row) value.Row {
+	out := j.rows.row(len(l) + len(r))
+	copy(out, l)
+	copy(out[len(l):], r)
+	return out
+}
+
+// viewRow fills dst (the output's width, all NULL) with the view row of a
+// left row known by its key and foreign key, joined with the right's
+// columns d.
+func (j *Join) viewRow(dst value.Row, ref *leftRef, d value.Row) value.Row {
+	for i, c := range j.left.Key {
+		dst[c] = ref.key[i]
+	}
+	for i, c := range j.fk {
+		if ref.fk != nil {
+			dst[c] = ref.fk[i]
+		}
+	}
+	copy(dst[j.left.Arity():], d)
+	return dst
 }
 
 // project restricts a right row to rcols.
@@ -335,6 +397,9 @@ func (j *Join) withFK(r value.Row, u delta.Cols, fk value.Row) (value.Row, delta
 }
 
 func (j *Join) Commit() {
+	if len(j.stage.refs)+len(j.stage.users)+len(j.stage.dims) == 0 {
+		return
+	}
 	for k, r := range j.stage.refs {
 		if r == nil {
 			delete(j.refs, k)
@@ -346,15 +411,21 @@ func (j *Join) Commit() {
 		s := j.users[c.fk]
 		if c.add {
 			if s == nil {
-				s = map[string]bool{}
+				s = map[string]*leftRef{}
 				j.users[c.fk] = s
 			}
-			s[c.key] = true
+			s[c.key] = nil // set below
 		} else {
 			delete(s, c.key)
 			if len(s) == 0 {
 				delete(j.users, c.fk)
 			}
+		}
+	}
+	// A left key's users entry points to its current reference.
+	for k, r := range j.stage.refs {
+		if r != nil && r.fkEnc != "" {
+			j.users[r.fkEnc][k] = r
 		}
 	}
 	for k, r := range j.stage.dims {
@@ -368,6 +439,8 @@ func (j *Join) Commit() {
 }
 
 func (j *Join) Abort() {
-	j.stage.refs, j.stage.dims = nil, nil
+	j.stage.refs = resetMap(j.stage.refs)
+	j.stage.dims = resetMap(j.stage.dims)
+	clear(j.stage.users)
 	j.stage.users = j.stage.users[:0]
 }

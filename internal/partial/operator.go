@@ -30,12 +30,8 @@ import (
 //   - Commit and Abort are called at most once after each Step, never
 //     without a Step before them.
 type Operator interface {
+	dataflow.Op[*delta.Implicit]
 	Schema() *delta.Schema
-	Step(in []*delta.Implicit) (*delta.Implicit, error)
-	Commit()
-	Abort()
-	Info() dataflow.Info
-	State() dataflow.StateSize
 }
 
 // tri is a three-valued answer: known true, known false, or unknown.
@@ -57,14 +53,86 @@ func known(cols []int, u delta.Cols) bool {
 	return true
 }
 
-// concat returns l ++ r with l's unknown set (r is known).
-func concat(l value.Row, r value.Row) value.Row {
-	out := make(value.Row, 0, len(l)+len(r))
-	return append(append(out, l...), r...)
-}
-
 func enc(r value.Row) string { return string(value.AppendRowKey(nil, r)) }
 
 // mapEntryBytes approximates a Go map entry's overhead beyond its key and
 // value.
 const mapEntryBytes = 48
+
+// spare is the largest buffer an operator keeps from one step to the
+// next; a bulk step's (the first, which loads the relations) is let go.
+const spare = 1 << 12
+
+// buffers are what an operator reuses from one step to the next: its
+// output (read by the circuit before the next step) and the facts of its
+// input.
+type buffers struct {
+	out   delta.Implicit
+	facts []delta.Fact
+}
+
+// reset empties the output for schema s and returns it.
+func (b *buffers) reset(s *delta.Schema) *delta.Implicit {
+	clear(b.out.Ins)
+	clear(b.out.Del)
+	b.out.Schema, b.out.Ins, b.out.Del = s, b.out.Ins[:0], b.out.Del[:0]
+	if cap(b.out.Ins) > spare {
+		b.out.Ins = nil
+	}
+	if cap(b.out.Del) > spare {
+		b.out.Del = nil
+	}
+	return &b.out
+}
+
+// factsOf returns d's facts in the reused buffer.
+func (b *buffers) factsOf(d *delta.Implicit) []delta.Fact {
+	clear(b.facts)
+	b.facts = b.facts[:0]
+	if cap(b.facts) > spare {
+		b.facts = nil
+	}
+	b.facts = d.AppendFacts(b.facts)
+	return b.facts
+}
+
+// resetMap empties m for the next step, or makes a new one when m grew
+// large: a map keeps its size, and iterating or clearing it costs that.
+func resetMap[K comparable, V any](m map[K]V) map[K]V {
+	switch {
+	case m == nil || len(m) > spare:
+		return map[K]V{}
+	case len(m) > 0:
+		clear(m)
+	}
+	return m
+}
+
+// arena hands out rows that live until its next reset: an operator's
+// output rows, which the operators above it and the circuit's output read
+// in the same step and do not keep (Join copies a left row it keeps, the
+// circuit the new rows of its output). Rows handed out are NULL.
+type arena struct {
+	buf  []value.Value
+	used int
+}
+
+// row returns a row of n NULLs.
+func (a *arena) row(n int) value.Row {
+	if a.used+n > len(a.buf) {
+		// The full buffer stays with the rows already handed out.
+		a.buf, a.used = make([]value.Value, max(2*len(a.buf), 16*n, 256)), 0
+	}
+	r := a.buf[a.used : a.used+n : a.used+n]
+	a.used += n
+	return r
+}
+
+// reset takes back every row handed out.
+func (a *arena) reset() {
+	clear(a.buf[:a.used])
+	a.used = 0
+	if len(a.buf) > spare {
+		a.buf = nil // a bulk step's
+	}
+}

@@ -31,6 +31,11 @@ type Project struct {
 	in, out *delta.Schema
 	exprs   []expr.Expr
 	cols    [][]int
+	buf     buffers
+	rows    arena // the output's rows
+	// The unknown columns of the last row projected and of its image: a
+	// step's rows mostly share them, and a Cols is immutable.
+	lastIn, lastOut delta.Cols
 
 	keep   []int                // input columns kept per key, ascending; none: stateless
 	kept   map[string]value.Row // encoded key → the values of keep
@@ -135,12 +140,20 @@ func (p *Project) State() dataflow.StateSize {
 	return s
 }
 
-func (p *Project) row(r value.Row, u delta.Cols) (value.Row, delta.Cols, error) {
-	out := make(value.Row, len(p.exprs))
-	var ou delta.Cols
+func (p *Project) row(out, r value.Row, u delta.Cols) (value.Row, delta.Cols, error) {
+	if !u.Equal(p.lastIn) {
+		var ou delta.Cols
+		for i := range p.exprs {
+			if !known(p.cols[i], u) {
+				ou = ou.With(i)
+			}
+		}
+		p.lastIn, p.lastOut = u, ou
+	}
+	ou := p.lastOut
 	for i, e := range p.exprs {
-		if !known(p.cols[i], u) {
-			ou = ou.With(i)
+		out[i] = value.Null
+		if ou.Has(i) {
 			continue
 		}
 		v, err := e.Eval(r)
@@ -206,9 +219,12 @@ func (p *Project) fill(key, row value.Row, u delta.Cols, prev value.Row, ok bool
 }
 
 func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
-	clear(p.staged)
-	out := &delta.Implicit{Schema: p.out}
-	for _, x := range in[0].Facts() {
+	if p.staged != nil {
+		clear(p.staged)
+	}
+	out := p.buf.reset(p.out)
+	p.rows.reset()
+	for _, x := range p.buf.factsOf(in[0]) {
 		x.Fill()
 		if len(p.keep) > 0 {
 			if err := p.complete(&x); err != nil {
@@ -216,14 +232,23 @@ func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			}
 		}
 		g := delta.Fact{Key: x.Key, Before: x.Before, After: x.After}
-		var err error
+		w, n := len(p.exprs), 0
 		if x.Before == delta.Present {
-			if g.Old, g.OldUnknown, err = p.row(x.Old, x.OldUnknown); err != nil {
-				return nil, err
-			}
+			n += w
 		}
 		if x.After {
-			if g.New, g.NewUnknown, err = p.row(x.New, x.NewUnknown); err != nil {
+			n += w
+		}
+		rows := p.rows.row(n)
+		var err error
+		if x.Before == delta.Present {
+			if g.Old, g.OldUnknown, err = p.row(rows[:w:w], x.Old, x.OldUnknown); err != nil {
+				return nil, err
+			}
+			rows = rows[w:]
+		}
+		if x.After {
+			if g.New, g.NewUnknown, err = p.row(rows, x.New, x.NewUnknown); err != nil {
 				return nil, err
 			}
 		}
@@ -231,6 +256,7 @@ func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			return nil, err
 		}
 	}
-	out.Sort()
+	// The facts come in key order and the key passes through: out is
+	// sorted already.
 	return out, nil
 }

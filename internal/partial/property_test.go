@@ -17,21 +17,39 @@ import (
 // checks that is 10,000 transactions.
 const txPerCheck = 100
 
-func (v viewDef) spec() partial.Spec {
-	var s partial.Spec = partial.SourceSpec{Rel: tC.S}
+// build returns the view's circuit: C, filtered on its own columns, joined
+// with A and then R, filtered on the dimensions' columns, projected.
+func (v viewDef) build() (*partial.Circuit, error) {
+	c := partial.NewCircuit()
+	at := c.Source(tC.S)
+	add := func(op partial.Operator, err error, inputs ...int) error {
+		if err == nil {
+			at = c.Add(op, inputs...)
+		}
+		return err
+	}
+	var err error
 	if v.root != nil {
-		s = partial.FilterSpec{In: s, Pred: v.root}
+		op, e := partial.NewFilter(c.NodeSchema(at), v.root)
+		err = add(op, e, at)
 	}
-	if v.depth >= 2 {
-		s = partial.JoinSpec{Left: s, Right: tA.S, FK: []int{3}, RightCols: []int{0, 1, 2, 3}, KeepLeft: v.top != nil && v.depth == 2}
+	if err == nil && v.depth >= 2 {
+		op, e := partial.NewJoin("C⋈A", c.NodeSchema(at), tA.S, []int{3}, []int{0, 1, 2, 3}, v.top != nil && v.depth == 2)
+		err = add(op, e, at, c.Source(tA.S))
 	}
-	if v.depth >= 3 {
-		s = partial.JoinSpec{Left: s, Right: tR.S, FK: []int{7}, RightCols: []int{0, 1, 2}, KeepLeft: v.top != nil}
+	if err == nil && v.depth >= 3 {
+		op, e := partial.NewJoin("C⋈A⋈R", c.NodeSchema(at), tR.S, []int{7}, []int{0, 1, 2}, v.top != nil)
+		err = add(op, e, at, c.Source(tR.S))
 	}
-	if v.top != nil {
-		s = partial.FilterSpec{In: s, Pred: v.top}
+	if err == nil && v.top != nil {
+		op, e := partial.NewFilter(c.NodeSchema(at), v.top)
+		err = add(op, e, at)
 	}
-	return partial.ProjectSpec{In: s, Name: "V", Names: v.names, Exprs: v.exprs}
+	if err == nil {
+		op, e := partial.NewProject(c.NodeSchema(at), "V", v.names, v.exprs)
+		err = add(op, e, at)
+	}
+	return c, err
 }
 
 func holds(t *rapid.T, e interface {
@@ -157,7 +175,7 @@ func TestViewMaintenance(t *testing.T) {
 	var kinds [delta.NumKinds]int
 	rapid.Check(t, func(t *rapid.T) {
 		v := drawView(t)
-		c, err := partial.Build(v.spec())
+		c, err := v.build()
 		if err != nil {
 			t.Fatalf("build %s: %v", v, err)
 		}
@@ -215,7 +233,7 @@ func TestViewMaintenance(t *testing.T) {
 func TestCancellation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		v := drawView(t)
-		c, err := partial.Build(v.spec())
+		c, err := v.build()
 		if err != nil {
 			t.Fatal(err)
 		}

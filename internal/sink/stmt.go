@@ -101,6 +101,12 @@ type statement struct {
 	key  value.Row
 }
 
+// statement derives a change's statement from its MERGE rule
+// (delta.MergeRules): a deletion is a DELETE by key; a row written where
+// the key must be absent an INSERT, where it may be either an INSERT … ON
+// CONFLICT DO UPDATE, where it must be present an UPDATE of the row's
+// known non-key columns. A statement whose rule needs the key present
+// must change exactly one row.
 func (g *gen) statement(s *delta.Schema, c delta.Change) statement {
 	st := statement{c: c, key: c.Key(s)}
 	cached := func(shape string, build func() string) string {
@@ -111,27 +117,23 @@ func (g *gen) statement(s *delta.Schema, c delta.Change) statement {
 		}
 		return q
 	}
-	switch c := c.(type) {
-	case delta.Insert:
-		st.sql, st.args = cached("i", func() string { return g.insert(false) }), c.Row
-	case delta.Upsert:
-		st.sql, st.args = cached("u", func() string { return g.insert(true) }), c.Row
-	case delta.Update:
-		set := g.nonKey(nil)
-		st.sql, st.must = cached("U", func() string { return g.update(set) }), true
-		st.args = g.args(c.New, set, st.key)
-	case delta.PartialUpdate:
-		set := g.nonKey(c.Unknown)
-		st.sql, st.must = cached("P"+c.Unknown.String(), func() string { return g.update(set) }), true
-		if len(set) == 0 {
-			st.args = g.args(c.Row, []int{g.key[0]}, st.key)
-		} else {
-			st.args = g.args(c.Row, set, st.key)
-		}
-	case delta.Delete, delta.TruePartialDelete:
-		st.sql, st.args, st.must = cached("d", g.delete), st.key, true
-	case delta.SafePartialDelete:
+	r := delta.MergeRules[c.Kind()]
+	st.must = r.Requires == delta.KeyPresent
+	row, unknown := delta.NewRow(c)
+	switch {
+	case r.Writes == delta.WriteDelete:
 		st.sql, st.args = cached("d", g.delete), st.key
+	case r.Requires == delta.KeyAbsent:
+		st.sql, st.args = cached("i", func() string { return g.insert(false) }), row
+	case r.Requires == delta.KeyAny:
+		st.sql, st.args = cached("u", func() string { return g.insert(true) }), row
+	default:
+		set := g.nonKey(unknown)
+		st.sql = cached("U"+unknown.String(), func() string { return g.update(set) })
+		if len(set) == 0 {
+			set = []int{g.key[0]} // the statement still finds its row
+		}
+		st.args = g.args(row, set, st.key)
 	}
 	return st
 }

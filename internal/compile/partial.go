@@ -1,4 +1,4 @@
-package engine
+package compile
 
 import (
 	"fmt"
@@ -8,35 +8,60 @@ import (
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/partial"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 )
 
-// The planner's choice for a view over change-stream tables (DESIGN §5):
-// partial propagation when the view is select-project-join along
-// key/foreign-key paths, keeps the root table's key and lands in a keyed
-// target; normalisation otherwise. partialSpec decides the first: it
-// flattens the plan into one root relation, a chain of joins each on a
-// dimension's whole primary key, the predicates and the output
-// expressions, and lays them out as docs/partial-deltas.md §3.4 says:
-// predicates on the root's columns directly over the root, predicates
-// that read a dimension above the topmost join, which then keeps its left
-// rows, as does a join whose foreign key may be NULL.
+// Partial compiles the plan of a view over keyed tables into a partial
+// circuit (internal/partial), when the view qualifies: select-project-join
+// along key/foreign-key paths, keeping the root table's key, landing in a
+// keyed target. It flattens the plan into one root relation, a chain of
+// inner joins each on a dimension's whole primary key, the predicates
+// (split into conjuncts) and the output expressions, and lays them out as
+// docs/partial-deltas.md §3.4 says: predicates on the root's columns
+// directly over the root, predicates that read a dimension above the
+// topmost join, which then keeps its left rows, as does a join whose
+// foreign key may be NULL; each join carries only the dimension's columns
+// the view reads. A plan that does not qualify gives a *NotPartial saying
+// why (the caller normalises the view, or refuses it with 0A000).
+func Partial(name string, p plan.Node, tables KeyedTables) (*partial.Circuit, error) {
+	pl := &planner{tables: tables}
+	f, err := pl.flatten(p)
+	if err != nil {
+		return nil, err
+	}
+	c, err := pl.build(name, p, f)
+	if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.FeatureNotSupported {
+		// The operators' own conditions (a projection that drops the key).
+		return nil, refuseSPJ("%s", strings.TrimPrefix(pe.Message, "deltaview: "))
+	}
+	return c, err
+}
 
-// notPartial says why a plan is not maintained by partial propagation.
-type notPartial struct{ why string }
+// KeyedTables describes the stored tables a plan reads to the partial
+// planner.
+type KeyedTables interface {
+	// KeyedTable returns table rel's schema, keyed by its primary key,
+	// and which of its columns are NOT NULL; ok is false when rel is not
+	// a table, err set when it has no primary key.
+	KeyedTable(rel string) (s *delta.Schema, notNull []bool, ok bool, err error)
+}
 
-func (n *notPartial) Error() string { return n.why }
+// NotPartial says why a plan is not maintained by partial propagation.
+type NotPartial struct{ Why string }
 
-func refuseSPJ(format string, args ...any) *notPartial {
-	return &notPartial{why: fmt.Sprintf(format, args...)}
+func (n *NotPartial) Error() string { return n.Why }
+
+func refuseSPJ(format string, args ...any) *NotPartial {
+	return &NotPartial{Why: fmt.Sprintf(format, args...)}
 }
 
 // flatRel is one base relation of a flattened plan; its column j has the
 // global id base+j.
 type flatRel struct {
-	t    *table
-	s    *delta.Schema
-	base int
+	s       *delta.Schema
+	notNull []bool
+	base    int
 }
 
 type flatJoin struct {
@@ -53,19 +78,13 @@ type flat struct {
 }
 
 type planner struct {
-	e    *Engine
-	rels []flatRel
-	next int
+	tables KeyedTables
+	rels   []flatRel
+	next   int
 }
 
-// partialSpec returns the partial circuit's spec of a view's plan, or a
-// *notPartial saying why the plan does not qualify.
-func (e *Engine) partialSpec(name string, p plan.Node) (partial.Spec, error) {
-	pl := &planner{e: e}
-	f, err := pl.flatten(p)
-	if err != nil {
-		return nil, err
-	}
+// build lays out the flattened plan f of p as a circuit.
+func (pl *planner) build(name string, p plan.Node, f *flat) (*partial.Circuit, error) {
 	root := pl.rels[f.rels[0]]
 	// Which columns of each relation the view reads.
 	need := map[int]bool{}
@@ -111,9 +130,19 @@ func (e *Engine) partialSpec(name string, p plan.Node) (partial.Spec, error) {
 			return n
 		})
 	}
-	var spec partial.Spec = partial.SourceSpec{Rel: root.s}
+	c := partial.NewCircuit()
+	at := c.Source(root.s)
+	filter := func(preds []expr.Expr) error {
+		op, err := partial.NewFilter(c.NodeSchema(at), remap(and(preds)))
+		if err == nil {
+			at = c.Add(op, at)
+		}
+		return err
+	}
 	if len(rootPreds) > 0 {
-		spec = partial.FilterSpec{In: spec, Pred: remap(and(rootPreds))}
+		if err := filter(rootPreds); err != nil {
+			return nil, err
+		}
 	}
 	for i, j := range f.joins {
 		d := pl.rels[j.dim]
@@ -122,7 +151,7 @@ func (e *Engine) partialSpec(name string, p plan.Node) (partial.Spec, error) {
 		for k, c := range j.fk {
 			p, ok := pos[c]
 			if !ok {
-				return nil, refuseSPJ("the join with %s reads a column that is not yet joined", d.t.name)
+				return nil, refuseSPJ("the join with %s reads a column that is not yet joined", d.s.Name)
 			}
 			fk[k] = p
 			if !pl.notNull(c) {
@@ -137,10 +166,17 @@ func (e *Engine) partialSpec(name string, p plan.Node) (partial.Spec, error) {
 			}
 		}
 		width += len(rcols)
-		spec = partial.JoinSpec{Left: spec, Right: d.s, FK: fk, RightCols: rcols, KeepLeft: keepLeft}
+		left := c.NodeSchema(at)
+		op, err := partial.NewJoin(left.Name+"⋈"+d.s.Name, left, d.s, fk, rcols, keepLeft)
+		if err != nil {
+			return nil, err
+		}
+		at = c.Add(op, at, c.Source(d.s))
 	}
 	if len(dimPreds) > 0 {
-		spec = partial.FilterSpec{In: spec, Pred: remap(and(dimPreds))}
+		if err := filter(dimPreds); err != nil {
+			return nil, err
+		}
 	}
 	exprs := make([]expr.Expr, len(f.out))
 	for i, x := range f.out {
@@ -150,7 +186,12 @@ func (e *Engine) partialSpec(name string, p plan.Node) (partial.Spec, error) {
 	for i, c := range p.Columns() {
 		names[i] = c.Name
 	}
-	return partial.ProjectSpec{In: spec, Name: name, Names: names, Exprs: exprs}, nil
+	op, err := partial.NewProject(c.NodeSchema(at), name, names, exprs)
+	if err != nil {
+		return nil, err
+	}
+	c.Add(op, at)
+	return c, nil
 }
 
 func and(es []expr.Expr) expr.Expr {
@@ -164,7 +205,7 @@ func and(es []expr.Expr) expr.Expr {
 func (pl *planner) notNull(c int) bool {
 	for _, r := range pl.rels {
 		if c >= r.base && c < r.base+r.s.Arity() {
-			return r.t.def.Cols[c-r.base].NotNull
+			return r.notNull[c-r.base]
 		}
 	}
 	return false
@@ -173,15 +214,14 @@ func (pl *planner) notNull(c int) bool {
 func (pl *planner) flatten(n plan.Node) (*flat, error) {
 	switch n := n.(type) {
 	case *plan.Scan:
-		t, ok := pl.e.tables[n.Relation]
+		s, notNull, ok, err := pl.tables.KeyedTable(n.Relation)
 		if !ok {
 			return nil, refuseSPJ("it reads %s, which is not a table", n.Relation)
 		}
-		s, err := t.deltaSchema()
 		if err != nil {
-			return nil, refuseSPJ("table %s has no primary key", t.name)
+			return nil, refuseSPJ("table %s has no primary key", n.Relation)
 		}
-		pl.rels = append(pl.rels, flatRel{t: t, s: s, base: pl.next})
+		pl.rels = append(pl.rels, flatRel{s: s, notNull: notNull, base: pl.next})
 		f := &flat{rels: []int{len(pl.rels) - 1}}
 		for j, c := range n.Cols {
 			f.out = append(f.out, &expr.Col{Idx: pl.next + j, T: c.Type, Name: c.Name})
