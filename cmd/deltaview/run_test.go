@@ -150,3 +150,19 @@ func TestRunOneSession(t *testing.T) {
 		t.Fatalf("stdout %q, stderr %q", out.String(), errb.String())
 	}
 }
+
+// TestRunNULIsAnError: a NUL byte ended the script silently, and run
+// reported success; it is invalid text, refused before any statement runs.
+func TestRunNULIsAnError(t *testing.T) {
+	out, errs, failed := runScript(t, "SELECT 1 AS a;\nSELECT 2 AS b;\x00\nSELECT 3 AS c;\n", deltaview.PrintOptions{Format: "csv"})
+	if !failed {
+		t.Fatalf("want failure, got stdout %q", out)
+	}
+	if out != "" {
+		t.Fatalf("stdout %q", out)
+	}
+	want := "ERROR:  invalid byte sequence for encoding \"UTF8\": 0x00 (SQLSTATE 22021)\nLINE 2: SELECT 2 AS b;\n                      ^\n"
+	if errs != want {
+		t.Fatalf("stderr:\n%q\nwant:\n%q", errs, want)
+	}
+}

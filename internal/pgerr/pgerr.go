@@ -154,6 +154,9 @@ func writeCaret(b *strings.Builder, sql string, pos int) {
 	}
 	prefix := fmt.Sprintf("LINE %d: ", line)
 	text := strings.ReplaceAll(string(runes[start:end]), "\t", " ")
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		text = text[:i] // a NUL ends the line shown, as it would a C string
+	}
 	fmt.Fprintf(b, "%s%s\n", prefix, text)
 	fmt.Fprintf(b, "%s^\n", strings.Repeat(" ", len(prefix)+pos-1-start))
 }
