@@ -7,35 +7,53 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
-// ValidText reports whether s is valid text as PostgreSQL requires it of
-// every value and statement in a UTF8 database: valid UTF-8 without NUL
-// bytes. The error (22021, character_not_in_repertoire) names the first
-// offending bytes and, through Position, where they are.
-func ValidText(s string) error {
-	i := strings.IndexByte(s, 0)
+// InvalidTextAt returns the offset of the first byte of s that makes it
+// invalid text as PostgreSQL requires of every value and statement in a
+// UTF8 database (invalid UTF-8, or a NUL byte), or -1 when s is valid.
+func InvalidTextAt(s string) int {
+	nul := strings.IndexByte(s, 0)
 	if utf8.ValidString(s) {
-		if i < 0 {
-			return nil
-		}
-		return invalidByteSeq(s, i)
+		return nul
 	}
 	for j := 0; j < len(s); {
-		if i >= 0 && j >= i {
-			return invalidByteSeq(s, i)
+		if nul >= 0 && j >= nul {
+			return nul
 		}
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if r == utf8.RuneError && n <= 1 {
-			return invalidByteSeq(s, j)
+			return j
 		}
 		j += n
 	}
-	return invalidByteSeq(s, i)
+	return nul
 }
 
-// invalidByteSeq is PostgreSQL's error for a byte sequence at off that is
-// not valid UTF-8: it shows up to the bytes the sequence's first byte
-// announces, as PostgreSQL does.
-func invalidByteSeq(s string, off int) *pgerr.Error {
+// ValidText returns nil when s is valid text, else PostgreSQL's error
+// (22021) positioned at the offending bytes, for statement text.
+func ValidText(s string) error {
+	off := InvalidTextAt(s)
+	if off < 0 {
+		return nil
+	}
+	e := InvalidTextError(s, off)
+	// The position counts characters up to the bad byte, which are valid.
+	e.Position = utf8.RuneCountInString(s[:off]) + 1
+	return e
+}
+
+// CheckText returns nil when s is valid text, else PostgreSQL's error
+// (22021) without a position, for values.
+func CheckText(s string) error {
+	if off := InvalidTextAt(s); off >= 0 {
+		return InvalidTextError(s, off)
+	}
+	return nil
+}
+
+// InvalidTextError is PostgreSQL's error for the byte sequence at off of
+// s, which is not valid UTF-8 or is NUL: it shows the bytes the
+// sequence's first byte announces, as PostgreSQL does.
+func InvalidTextError(s string, off int) *pgerr.Error {
 	n := 1
 	switch c := s[off]; {
 	case c >= 0xf0:
@@ -57,8 +75,5 @@ func invalidByteSeq(s string, off int) *pgerr.Error {
 		b.WriteByte("0123456789abcdef"[s[off+k]>>4])
 		b.WriteByte("0123456789abcdef"[s[off+k]&15])
 	}
-	e := pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", b.String())
-	// The position counts characters up to the bad byte, which are valid.
-	e.Position = utf8.RuneCountInString(s[:off]) + 1
-	return e
+	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", b.String())
 }
