@@ -1,6 +1,8 @@
 package deltaview_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -19,5 +21,45 @@ func TestExecNULIsAnError(t *testing.T) {
 	}
 	if _, err := db.Query("SELECT 1\x00"); deltaview.Code(err) != "22021" {
 		t.Fatalf("query with NUL: %v", err)
+	}
+}
+
+// TestInvalidTextAPI: deltaview.Text took invalid UTF-8 and NUL into
+// tables and views; every entry of the typed API refuses them with 22021
+// and PostgreSQL's message, and nothing is applied.
+func TestInvalidTextAPI(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec("CREATE TABLE t (id int PRIMARY KEY, s text); CREATE MATERIALIZED VIEW v AS SELECT * FROM t"); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := db.Prepare("INSERT INTO t VALUES ($1, $2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"a\xffb", "a\x00b", "\xc3"} {
+		want := fmt.Sprintf("invalid byte sequence for encoding \"UTF8\": 0x%02x", s[strings.IndexFunc(s, func(r rune) bool { return r != 'a' })])
+		check := func(what string, err error) {
+			t.Helper()
+			if deltaview.Code(err) != "22021" || err.Error() != want {
+				t.Errorf("%s %q: got %v, want 22021 %s", what, s, err, want)
+			}
+		}
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Tx.Insert", tx.Insert("t", deltaview.Int(1), deltaview.Text(s)))
+		check("Tx.Apply", tx.Apply("t", deltaview.Upsert{Row: []deltaview.Value{deltaview.Int(1), deltaview.Text(s)}}))
+		_, err = tx.Exec(ins, deltaview.Int(1), deltaview.Text(s))
+		check("Tx.Exec", err)
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		_, err = ins.Exec(deltaview.Int(1), deltaview.Text(s))
+		check("Stmt.Exec", err)
+	}
+	rows, err := db.View("v")
+	if err != nil || len(rows.Rows) != 0 {
+		t.Fatalf("the view holds %v (%v)", rows, err)
 	}
 }

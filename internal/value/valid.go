@@ -54,8 +54,9 @@ func CheckText(s string) error {
 // s, which is not valid UTF-8 or is NUL: it shows the bytes the
 // sequence's first byte announces, as PostgreSQL does.
 func InvalidTextError(s string, off int) *pgerr.Error {
-	n := 1
+	n := 1 // a continuation byte, or 0xf8 and over (pg_utf_mblen)
 	switch c := s[off]; {
+	case c >= 0xf8:
 	case c >= 0xf0:
 		n = 4
 	case c >= 0xe0:

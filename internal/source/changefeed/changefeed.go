@@ -15,8 +15,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -85,6 +87,11 @@ func (d *Decoder) Next() (*source.Batch, error) {
 		d.line++
 		d.eof = rerr == io.EOF
 		raw = bytes.TrimSpace(raw)
+		// The JSON decoder would replace invalid UTF-8 silently.
+		if !utf8.Valid(raw) || bytes.IndexByte(raw, 0) >= 0 {
+			s := string(raw)
+			return nil, source.At(value.InvalidTextError(s, value.InvalidTextAt(s)), d.t.Name, d.line, "")
+		}
 		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 			continue
 		}
@@ -120,6 +127,16 @@ func (d *Decoder) parse(line []byte) ([]delta.Change, string, error) {
 	return parseDebezium(d.s, d.t, line)
 }
 
+// notObject says why a JSON text is not an object, in PostgreSQL's words
+// rather than the decoder's.
+func notObject(what string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return malformed("%s is a JSON %s, not an object", what, te.Value)
+	}
+	return malformed("invalid input syntax for type json: %s is not valid JSON", what)
+}
+
 func malformed(format string, args ...any) error {
 	return pgerr.New(pgerr.InvalidTextRep, format, args...)
 }
@@ -136,7 +153,7 @@ type jsonRow struct {
 func parseRow(t *source.Table, raw json.RawMessage, what string) (*jsonRow, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, malformed("%s is not a JSON object: %v", what, err)
+		return nil, notObject(what, err)
 	}
 	r := &jsonRow{row: make(value.Row, len(t.Columns)), present: make([]bool, len(t.Columns))}
 	idx := map[string]int{}
@@ -177,7 +194,10 @@ func jsonValue(raw json.RawMessage, typ value.Type) (value.Value, error) {
 	case raw[0] == '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return value.Null, malformed("bad string: %v", err)
+			return value.Null, malformed("invalid input syntax for type json")
+		}
+		if err := value.CheckText(s); err != nil { // \u0000
+			return value.Null, err
 		}
 		return value.Parse(s, typ)
 	case raw[0] == '{' || raw[0] == '[':
@@ -222,7 +242,7 @@ func (r *jsonRow) key(s *delta.Schema, what string) (value.Row, error) {
 func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Change, string, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(line, &ev); err != nil {
-		return nil, "", malformed("not a JSON object: %v", err)
+		return nil, "", notObject("the event", err)
 	}
 	if p, ok := ev["payload"]; ok {
 		if string(bytes.TrimSpace(p)) == "null" {
@@ -230,7 +250,7 @@ func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Chang
 		}
 		ev = nil
 		if err := json.Unmarshal(p, &ev); err != nil {
-			return nil, "", malformed("payload is not a JSON object: %v", err)
+			return nil, "", notObject("payload", err)
 		}
 	}
 	var op string
@@ -347,7 +367,7 @@ func txID(ev map[string]json.RawMessage) string {
 func parseUpsert(s *delta.Schema, t *source.Table, line []byte) ([]delta.Change, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(line, &ev); err != nil {
-		return nil, malformed("not a JSON object: %v", err)
+		return nil, notObject("the event", err)
 	}
 	rawKey, ok := ev["key"]
 	if !ok {
