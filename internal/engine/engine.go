@@ -17,6 +17,7 @@ import (
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/source"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -68,6 +69,10 @@ type Engine struct {
 	// views' state exceeds it.
 	maxMemory  int64
 	overBudget bool
+	// copyLimits bound what a COPY's input may make its decoder hold
+	// (SET deltaview.max_copy_line, max_copy_field, max_stream_events);
+	// zero fields are the defaults.
+	copyLimits source.Limits
 	progress   func(Progress)
 	openFile   FileOpener
 	copyData   io.Reader // the data of the COPY FROM STDIN being executed, set by its session

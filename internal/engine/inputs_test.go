@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"io"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -45,7 +48,7 @@ func TestCopyInvalidText(t *testing.T) {
 	for _, tc := range []struct{ copy, data, msg string }{
 		{"COPY t FROM STDIN WITH (FORMAT csv)", "1,a\xffb", `invalid byte sequence for encoding "UTF8": 0xff`},
 		{"COPY t FROM STDIN WITH (FORMAT csv)", "1,\"a\x00b\"", `invalid byte sequence for encoding "UTF8": 0x00`},
-		{"COPY t FROM STDIN WITH (FORMAT csv)", "1,a\xc3", `invalid byte sequence for encoding "UTF8": 0xc3`},
+		{"COPY t FROM STDIN WITH (FORMAT csv)", "1,a\xc3", `invalid byte sequence for encoding "UTF8": 0xc3 0x0a`},
 		{"COPY t FROM STDIN", "1\ta\xe2\x82b", `invalid byte sequence for encoding "UTF8": 0xe2 0x82 0x62`},
 		{"COPY t FROM STDIN", "1\ta\x00b", `invalid byte sequence for encoding "UTF8": 0x00`},
 		{"COPY c FROM STDIN WITH (FORMAT debezium)", `{"op":"c","after":{"id":1,"s":"a` + "\xff" + `"}}`, `invalid byte sequence for encoding "UTF8": 0xff`},
@@ -56,6 +59,81 @@ func TestCopyInvalidText(t *testing.T) {
 		if code(err) != "22021" || !strings.HasSuffix(err.Error(), tc.msg) {
 			t.Errorf("%s %q: got %v, want 22021 %s", tc.copy, tc.data, err, tc.msg)
 		}
+	}
+	out, _, err := runScript(e, "SELECT count(*) FROM t; SELECT count(*) FROM v;")
+	if err != nil || out != "count\n0\ncount\n0\n" {
+		t.Fatalf("after the failed copies: %q %v", out, err)
+	}
+}
+
+// endless is input without line ends: the byte b for ever.
+type endless byte
+
+func (b endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+func (endless) Close() error { return nil }
+
+// TestCopyBoundedInput: COPY t FROM '/dev/zero' grew to 10–17 GB in 20 s
+// in every format; NUL is invalid text and fails at once (22021, as in
+// PostgreSQL), and a line without end fails with 54000 at the line limit,
+// the memory allocated bounded by it.
+func TestCopyBoundedInput(t *testing.T) {
+	e := engine.New()
+	e.SetFileOpener(func(name string) (io.ReadCloser, error) {
+		if name == "/dev/zero" {
+			return os.Open(name)
+		}
+		return endless('a'), nil
+	})
+	if _, _, err := runScript(e, "CREATE TABLE t (id int PRIMARY KEY, s text);\n"+
+		"CREATE TABLE c (id int PRIMARY KEY, s text) WITH (change_stream = true);\n"+
+		"CREATE MATERIALIZED VIEW v AS SELECT c.id, c.s FROM c;\n"); err != nil {
+		t.Fatal(err)
+	}
+	allocated := func(f func()) uint64 {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		f()
+		runtime.ReadMemStats(&m1)
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	for _, format := range []string{"text", "csv", "debezium", "upsert"} {
+		tab := "t"
+		if format == "debezium" || format == "upsert" {
+			tab = "c"
+		}
+		for _, tc := range []struct {
+			file, code string
+			max        uint64
+		}{{"/dev/zero", "22021", 4 << 20}, {"endless a", "54000", 12 << 20}} {
+			var err error
+			n := allocated(func() {
+				_, _, err = runScript(e, "SET deltaview.max_copy_line = '1MB';\n"+
+					"COPY "+tab+" FROM '"+tc.file+"' WITH (FORMAT "+format+");\n")
+			})
+			if code(err) != tc.code {
+				t.Errorf("%s from %s: got %v, want %s", format, tc.file, err, tc.code)
+			}
+			if n > tc.max {
+				t.Errorf("%s from %s: allocated %d bytes", format, tc.file, n)
+			}
+		}
+	}
+	_, _, err := runScript(e, "RESET deltaview.max_copy_line;\nSET deltaview.max_copy_field = '4B';\n"+
+		"COPY t FROM STDIN WITH (FORMAT csv);\n1,abcd\n2,abcde\n\\.\n")
+	if code(err) != "54000" || err.Error() != "field is too long: more than 4B" {
+		t.Errorf("field over the limit: %v", err)
+	}
+	_, _, err = runScript(e, "RESET deltaview.max_copy_field;\nSET deltaview.max_stream_events = 2;\n"+
+		"COPY c FROM STDIN WITH (FORMAT upsert);\n"+
+		`{"key":1,"value":{"s":"a"}}`+"\n"+`{"key":2,"value":{"s":"a"}}`+"\n"+`{"key":3,"value":{"s":"a"}}`+"\n\\.\n")
+	if code(err) != "54000" || err.Error() != "transaction has too many change events: more than 2" {
+		t.Errorf("events over the limit: %v", err)
 	}
 	out, _, err := runScript(e, "SELECT count(*) FROM t; SELECT count(*) FROM v;")
 	if err != nil || out != "count\n0\ncount\n0\n" {

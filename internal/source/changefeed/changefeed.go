@@ -54,6 +54,8 @@ type Decoder struct {
 	nextID   string
 	nextLine int64
 	b        source.Batch
+	lim      source.Limits
+	buf      []byte // the current line when it spans buffer reads
 }
 
 var _ source.Decoder = (*Decoder)(nil)
@@ -65,7 +67,40 @@ func NewDecoder(r io.Reader, t *source.Table, f Format) (*Decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Decoder{f: f, t: t, s: s, br: bufio.NewReaderSize(r, 1<<16)}, nil
+	return &Decoder{f: f, t: t, s: s, br: bufio.NewReaderSize(r, 1<<16), lim: source.Limits{}.WithDefaults()}, nil
+}
+
+// SetLimits bounds the length of an event's line and the events of one
+// transaction; zero fields keep the defaults.
+func (d *Decoder) SetLimits(l source.Limits) { d.lim = l.WithDefaults() }
+
+// readLine returns the next line, valid until the next call, and io.EOF
+// with the last one. A line over the limit is an error as soon as it is;
+// one holding a NUL ends just after it, being invalid text whatever
+// follows, so that input without line ends is refused at once.
+func (d *Decoder) readLine() ([]byte, error) {
+	d.buf = d.buf[:0]
+	for {
+		line, err := d.br.ReadSlice('\n')
+		if len(d.buf)+len(line) > d.lim.MaxLine+2 { // +2: the line end
+			return nil, source.LineTooLong(d.lim.MaxLine)
+		}
+		if err == bufio.ErrBufferFull {
+			if nul := bytes.IndexByte(line, 0); nul >= 0 {
+				return append(d.buf, line[:nul+1]...), nil
+			}
+			d.buf = append(d.buf, line...)
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		if len(d.buf) > 0 {
+			d.buf = append(d.buf, line...)
+			line = d.buf
+		}
+		return line, err
+	}
 }
 
 // Next returns the changes of the next source transaction, in order, each
@@ -80,11 +115,14 @@ func (d *Decoder) Next() (*source.Batch, error) {
 	}
 	d.next = nil
 	for !d.eof {
-		raw, rerr := d.br.ReadBytes('\n')
+		raw, rerr := d.readLine()
+		d.line++
 		if rerr != nil && rerr != io.EOF {
+			if pe, ok := rerr.(*pgerr.Error); ok {
+				return nil, source.At(pe, d.t.Name, d.line, "")
+			}
 			return nil, rerr
 		}
-		d.line++
 		d.eof = rerr == io.EOF
 		raw = bytes.TrimSpace(raw)
 		// The JSON decoder would replace invalid UTF-8 silently.
@@ -107,6 +145,9 @@ func (d *Decoder) Next() (*source.Batch, error) {
 			return b, nil
 		}
 		id = evID
+		if len(b.Changes)+len(evs) > d.lim.MaxEvents {
+			return nil, source.At(source.TooManyEvents(d.lim.MaxEvents), d.t.Name, d.line, "")
+		}
 		for _, c := range evs {
 			b.Changes = append(b.Changes, c)
 			b.Lines = append(b.Lines, d.line)

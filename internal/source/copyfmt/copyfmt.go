@@ -30,6 +30,8 @@ type Options struct {
 	// Cols are the positions of the table's columns that the data holds,
 	// in order; the others take their default.
 	Cols []int
+	// Limits bound a record's and a field's length.
+	Limits source.Limits
 }
 
 // BatchRows is how many rows a batch holds at most; their values are
@@ -52,6 +54,7 @@ var _ source.Decoder = (*Decoder)(nil)
 
 // NewDecoder returns a decoder of r's records as rows of t.
 func NewDecoder(r io.Reader, t *source.Table, o Options) *Decoder {
+	o.Limits = o.Limits.WithDefaults()
 	d := &Decoder{t: t, o: o, br: bufio.NewReaderSize(r, 1<<16)}
 	d.p.o = &d.o
 	d.inData = make([]bool, len(t.Columns))
@@ -85,6 +88,9 @@ func (d *Decoder) Next() (*source.Batch, error) {
 			return nil, err
 		}
 		rec, end, cerr := d.checkRecord(rec)
+		if cerr != nil { // the header too must be valid text
+			return nil, source.At(cerr, d.t.Name, d.line, "")
+		}
 		if end { // the end-of-data marker
 			d.done = true
 			if len(rec) == 0 {
@@ -100,9 +106,6 @@ func (d *Decoder) Next() (*source.Batch, error) {
 		}
 		if slab == nil {
 			slab = make([]value.Value, BatchRows*ncols)
-		}
-		if cerr != nil {
-			return nil, source.At(cerr, d.t.Name, d.line, "")
 		}
 		row := value.Row(slab[:ncols:ncols])
 		slab = slab[ncols:]
@@ -133,6 +136,9 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 	for _, f := range fields {
 		if value.InvalidTextAt(unsafeString(f.b)) >= 0 {
 			return source.At(value.CheckText(string(f.b)), d.t.Name, d.line, "")
+		}
+		if len(f.b) > d.o.Limits.MaxField {
+			return source.At(source.FieldTooLong(d.o.Limits.MaxField), d.t.Name, d.line, "")
 		}
 	}
 	if len(fields) != len(d.o.Cols) {

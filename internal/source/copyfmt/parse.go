@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/source"
 )
 
 // field is one field of a record: its bytes (unescaped, valid until
@@ -26,11 +27,23 @@ type parser struct {
 
 // readRecord returns the next record without its line end; in CSV a
 // quoted field may span lines. The slice is valid until the next call.
-// The error is io.EOF with the last record (or with none).
+// The error is io.EOF with the last record (or with none). A record over
+// the line limit is an error as soon as it is; one holding a NUL ends just
+// after it, being invalid text whatever follows (checkRecord says so), so
+// that input without line ends is refused at once.
 func (p *parser) readRecord(br *bufio.Reader) ([]byte, error) {
 	p.rec = p.rec[:0]
+	max := p.o.Limits.MaxLine
 	for {
 		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull || (err == nil && len(p.rec) > 0) {
+			if nul := bytes.IndexByte(line, 0); nul >= 0 {
+				return append(p.rec, line[:nul+1]...), nil
+			}
+		}
+		if len(p.rec)+len(line) > max+2 { // +2: the line end
+			return nil, source.LineTooLong(max)
+		}
 		if err == bufio.ErrBufferFull {
 			p.rec = append(p.rec, line...)
 			continue
@@ -56,6 +69,9 @@ func (p *parser) readRecord(br *bufio.Reader) ([]byte, error) {
 		}
 		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(line) > max {
+			return nil, source.LineTooLong(max)
+		}
 		return line, err
 	}
 }
