@@ -63,3 +63,38 @@ func TestInvalidTextAPI(t *testing.T) {
 		t.Fatalf("the view holds %v (%v)", rows, err)
 	}
 }
+
+// TestRowsAreTheCallers: changing a row db.View returned changed the table
+// and the view, after which the row could not be deleted (XX000 "retracting
+// … would leave it with weight -1"); the rows returned are copies.
+func TestRowsAreTheCallers(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec("CREATE TABLE t (id int PRIMARY KEY, s text); INSERT INTO t VALUES (1, 'a');" +
+		"CREATE MATERIALIZED VIEW v AS SELECT * FROM t"); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := db.View("v")
+	rows.Rows[0][1] = deltaview.Text("x")
+	q, _ := db.Query("SELECT * FROM t")
+	q.Rows[0][1] = deltaview.Text("y")
+	s := db.Session()
+	defer s.Close()
+	if err := s.Run("SELECT * FROM v", func(r *deltaview.Result) error {
+		r.Rows[0][1] = deltaview.Text("z")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{"t", "v"} {
+		r, err := db.Query("SELECT s FROM " + from)
+		if err != nil || len(r.Rows) != 1 || fmt.Sprint(r.Rows[0][0]) != "a" {
+			t.Fatalf("%s holds %v (%v)", from, r, err)
+		}
+	}
+	if err := db.Exec("DELETE FROM t WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := db.View("v"); err != nil || len(rows.Rows) != 0 {
+		t.Fatalf("after the deletion v holds %v (%v)", rows, err)
+	}
+}
