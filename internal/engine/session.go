@@ -167,7 +167,8 @@ func (e *Engine) acquireSlot(timeout time.Duration) error {
 }
 
 // Exec executes one parsed statement: its result, then the notices and the
-// result sets of the session's subscriptions that arrived meanwhile.
+// result sets of the session's subscriptions that arrived meanwhile. On
+// an error, the result sets of the subscriptions alone.
 func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}}
@@ -230,16 +231,21 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 }
 
 // finish adds to a statement's result the result sets the session's
-// subscriptions received.
+// subscriptions received. A statement that fails may have committed
+// before it failed (a COPY of several source transactions): the deltas of
+// those commits are returned with the error, never dropped.
 func (s *Session) finish(res Result, err error) ([]Result, error) {
-	if err != nil {
-		return nil, s.fail(err)
+	var out []Result
+	if err == nil {
+		out = []Result{res}
 	}
-	out := []Result{res}
 	s.inboxMu.Lock()
 	out = append(out, s.inbox...)
 	s.inbox = nil
 	s.inboxMu.Unlock()
+	if err != nil {
+		return out, s.fail(err)
+	}
 	return out, nil
 }
 
@@ -425,13 +431,13 @@ func (s *Session) ExecScript(script string, fn func(Result) error) error {
 		} else {
 			results, err = s.Exec(st)
 		}
-		if err != nil {
-			return &ScriptError{Err: err, SQL: p.SQL}
-		}
-		for _, r := range results {
+		for _, r := range results { // with an error, the deltas committed before it
 			if err := fn(r); err != nil {
 				return err
 			}
+		}
+		if err != nil {
+			return &ScriptError{Err: err, SQL: p.SQL}
 		}
 	}
 	if err != nil { // a statement after the last one run could not be split
