@@ -245,6 +245,15 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		}
 		e.maxMemory = n
 		e.overBudget = false
+	case "deltaview.max_query_memory":
+		var n int64
+		if s.Value != "" && s.Value != "0" {
+			var err error
+			if n, err = sql.ParseBytes(s.Value); err != nil {
+				return Result{}, err
+			}
+		}
+		e.maxQueryMemory = n
 	case "deltaview.max_copy_line", "deltaview.max_copy_field":
 		var n int64
 		if s.Value != "" && s.Value != "0" {
@@ -283,7 +292,7 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		e.setRefillNotice(n)
 	default:
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
-			WithHint("the settings are deltaview.max_memory, deltaview.refill_notice, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
+			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
 	}
 	return Result{Tag: "SET"}, nil
 }

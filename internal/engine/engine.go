@@ -73,9 +73,12 @@ type Engine struct {
 	// (SET deltaview.max_copy_line, max_copy_field, max_stream_events);
 	// zero fields are the defaults.
 	copyLimits source.Limits
-	progress   func(Progress)
-	openFile   FileOpener
-	copyData   io.Reader // the data of the COPY FROM STDIN being executed, set by its session
+	// maxQueryMemory bounds what one ad-hoc query materialises (SET
+	// deltaview.max_query_memory); 0 for the default (queryBudget).
+	maxQueryMemory int64
+	progress       func(Progress)
+	openFile       FileOpener
+	copyData       io.Reader // the data of the COPY FROM STDIN being executed, set by its session
 	// pviews are the materialized views maintained by partial propagation
 	// (partialview.go), porder them in creation order; notes say why a
 	// view over change-stream tables is normalised; sinks are the external

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -138,5 +139,49 @@ func TestCopyBoundedInput(t *testing.T) {
 	out, _, err := runScript(e, "SELECT count(*) FROM t; SELECT count(*) FROM v;")
 	if err != nil || out != "count\n0\ncount\n0\n" {
 		t.Fatalf("after the failed copies: %q %v", out, err)
+	}
+}
+
+// TestMemoryGuard: under a Go memory limit, ad-hoc queries and cold
+// starts that would exhaust memory fail with 53200 while they materialise
+// (SELECT count(*) FROM generate_series(1, 1000000000) ended in the
+// runtime's fatal out of memory; a 2000 × 2000 ad-hoc cross join ignored
+// deltaview.max_memory; a view's budget of 50MB was refused only after
+// holding 469 MB; 5000 × 5000 with 10MB killed the process), and nothing
+// changes.
+func TestMemoryGuard(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(512 << 20))
+	e := engine.New()
+	if _, _, err := runScript(e, "CREATE TABLE a (x int); INSERT INTO a SELECT * FROM generate_series(1, 2000);"+
+		"CREATE TABLE b (x int); INSERT INTO b SELECT * FROM generate_series(1, 5000);"+
+		"CREATE MATERIALIZED VIEW keep AS SELECT count(*) AS n FROM a;"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ script, msg string }{
+		{"SELECT count(*) FROM generate_series(1, 1000000000)", "out of memory"},
+		{"SET deltaview.max_memory = '20MB'; SELECT count(*) FROM a a1, a a2", "out of memory"},
+		{"RESET deltaview.max_memory; SET deltaview.max_query_memory = '20MB'; INSERT INTO a SELECT a1.x FROM a a1, a a2", "out of memory"},
+		{"RESET deltaview.max_query_memory; CREATE MATERIALIZED VIEW v WITH (max_memory = '50MB') AS SELECT a1.x, a2.x AS y FROM a a1, a a2",
+			`building materialized view "v" would exceed its budget max_memory = 50MB`},
+		{"CREATE MATERIALIZED VIEW v WITH (max_memory = '10MB') AS SELECT b1.x, b2.x AS y FROM b b1, b b2",
+			`building materialized view "v" would exceed its budget max_memory = 10MB`},
+		{"SET deltaview.max_memory = '30MB'; CREATE MATERIALIZED VIEW v AS SELECT b1.x, b2.x AS y FROM b b1, b b2",
+			`building materialized view "v" would exceed deltaview.max_memory = 30MB`},
+	} {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		_, _, err := runScript(e, tc.script)
+		runtime.ReadMemStats(&m1)
+		if code(err) != "53200" || !strings.HasPrefix(err.Error(), tc.msg) {
+			t.Errorf("%s: got %v, want 53200 %s", tc.script, err, tc.msg)
+		}
+		// The limits are 20–128MB; what was taken is of that order.
+		if n := m1.TotalAlloc - m0.TotalAlloc; n > 400<<20 {
+			t.Errorf("%s: allocated %d MB", tc.script, n>>20)
+		}
+	}
+	out, _, err := runScript(e, "RESET deltaview.max_memory; SELECT count(*) FROM a; SELECT * FROM keep; SELECT name FROM deltaview_views")
+	if want := "SET\ncount\n2000\nn\n2000\nname\nkeep\n"; err != nil || out != want {
+		t.Fatalf("after the failures: %q %v, want %q", out, err, want)
 	}
 }

@@ -275,7 +275,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Tx:
 		return s.execTx(b)
 	case *sql.Select:
-		return execSelect(b.Plan, s.source())
+		return execSelect(b.Plan, e.queryBudget(s.source()))
 	case *sql.Insert:
 		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
 	case *sql.Update:
