@@ -76,6 +76,9 @@ func decode(d source.Decoder) string {
 // prints the source transactions decoded from the events.
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		if !strings.HasSuffix(path, ".txt") { // testdata/fuzz holds the fuzz corpora
+			return
+		}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			var cols, key []string
 			d.ScanArgs(t, "cols", &cols)
@@ -122,7 +125,7 @@ func fuzz(t *testing.T, f changefeed.Format, in string) {
 			if pgerr.Code(err) == pgerr.Internal {
 				t.Fatalf("an error without a SQLSTATE: %v", err)
 			}
-			for _, w := range []string{"Go ", "json:", "%!"} {
+			for _, w := range []string{"Go value", "Go struct", "json: cannot", "map[string]", "%!"} { // the decoder's and fmt's words
 				if m := err.Error(); strings.Contains(m, w) && !strings.Contains(in, w) {
 					t.Fatalf("a message in the implementation's words: %s", m)
 				}
