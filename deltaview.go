@@ -96,9 +96,22 @@ type Rows struct {
 }
 
 func toRows(cols []Column, rows []value.Row) *Rows {
-	out := &Rows{Columns: cols, Rows: make([][]Value, len(rows))}
+	return &Rows{Columns: cols, Rows: copyRows(rows)}
+}
+
+// copyRows copies rows into one allocation: the engine's rows are its
+// stored state (a view's, a table's), which a caller changing a returned
+// row would change under it.
+func copyRows(rows []value.Row) [][]Value {
+	n := 0
+	for _, r := range rows {
+		n += len(r)
+	}
+	slab := make([]Value, n)
+	out := make([][]Value, len(rows))
 	for i, r := range rows {
-		out.Rows[i] = r
+		k := copy(slab, r)
+		out[i], slab = slab[:k:k], slab[k:]
 	}
 	return out
 }

@@ -109,10 +109,7 @@ type Result struct {
 func (s *Session) Run(script string, fn func(*Result) error) error {
 	return s.s.ExecScript(script, func(r engine.Result) error {
 		out := &Result{Columns: columnsOf(r), HasRows: r.HasRows, Tag: r.Tag, Notices: r.Notices,
-			Rows: make([][]Value, len(r.Rows)), types: make([]value.Type, len(r.Columns))}
-		for i, row := range r.Rows {
-			out.Rows[i] = row
-		}
+			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns))}
 		for i, c := range r.Columns {
 			out.types[i] = c.Type
 		}

@@ -150,3 +150,45 @@ func TestRunOneSession(t *testing.T) {
 		t.Fatalf("stdout %q, stderr %q", out.String(), errb.String())
 	}
 }
+
+// TestRunNULIsAnError: a NUL byte ended the script silently, and run
+// reported success; it is invalid text, refused before any statement runs.
+func TestRunNULIsAnError(t *testing.T) {
+	out, errs, failed := runScript(t, "SELECT 1 AS a;\nSELECT 2 AS b;\x00\nSELECT 3 AS c;\n", deltaview.PrintOptions{Format: "csv"})
+	if !failed {
+		t.Fatalf("want failure, got stdout %q", out)
+	}
+	if out != "" {
+		t.Fatalf("stdout %q", out)
+	}
+	want := "ERROR:  invalid byte sequence for encoding \"UTF8\": 0x00 (SQLSTATE 22021)\nLINE 2: SELECT 2 AS b;\n                      ^\n"
+	if errs != want {
+		t.Fatalf("stderr:\n%q\nwant:\n%q", errs, want)
+	}
+}
+
+// TestRunDeltasBeforeFailedCopy: a Debezium COPY that fails at its fifth
+// event, after earlier transactions committed (the HINT says so), printed
+// none of the committed transactions' deltas under SUBSCRIBE.
+func TestRunDeltasBeforeFailedCopy(t *testing.T) {
+	out, errs, failed := runScript(t, `CREATE TABLE c (id int PRIMARY KEY, s text);
+CREATE MATERIALIZED VIEW v AS SELECT id, s FROM c;
+SUBSCRIBE v;
+COPY c FROM STDIN WITH (FORMAT debezium);
+{"op":"c","after":{"id":1,"s":"a"},"source":{"txId":1}}
+{"op":"c","after":{"id":2,"s":"b"},"source":{"txId":1}}
+{"op":"c","after":{"id":3,"s":"c"},"source":{"txId":2}}
+{"op":"u","before":{"id":3,"s":"c"},"after":{"id":3,"s":"d"},"source":{"txId":3}}
+{"op":"x","source":{"txId":4}}
+\.
+`, deltaview.PrintOptions{Format: "csv"})
+	if !failed || !strings.Contains(errs, "22P02") || !strings.Contains(errs, "the 3 events before this transaction were committed") {
+		t.Fatalf("stderr:\n%s", errs)
+	}
+	// The fifth event voids the fourth's transaction, which it would have
+	// ended; the first two were committed.
+	want := "ts,diff,id,s\n1,1,1,a\n1,1,2,b\n\nts,diff,id,s\n2,1,3,c\n\n"
+	if !strings.HasSuffix(out, want) {
+		t.Fatalf("stdout:\n%q\nwant it to end with\n%q", out, want)
+	}
+}

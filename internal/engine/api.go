@@ -179,8 +179,14 @@ func (e *Engine) typedRowInto(dst value.Row, name string, row value.Row) (*table
 // it: a string too long for varchar(n) or char(n) is an error (22001),
 // never cut; a number is checked against an integer type's range or
 // rounded to numeric(p,s); a string is read with t's input function; any
-// value has a text form.
+// value has a text form. Text that PostgreSQL would refuse (invalid UTF-8,
+// NUL) is 22021: this is where the API's values enter.
 func assignValue(v value.Value, t value.Type) (value.Value, error) {
+	if v.Kind().IsString() {
+		if err := value.CheckText(v.Str()); err != nil {
+			return value.Null, err
+		}
+	}
 	if !t.Kind.IsString() || t.Mod < 0 || v.IsNull() {
 		return value.Cast(v, t, true)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -83,6 +84,7 @@ type builder struct {
 	done   int64                // rows read
 	consts map[string]zset.ZSet // fed with the first step, then nil
 	buf    zset.ZSet
+	g      dataflow.Guard
 }
 
 // feedRelation feeds one stored relation's rows.
@@ -127,11 +129,52 @@ func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
 	}
 	b.done += rows
 	c := b.v.c.Circuit
-	if err := c.Step(in); err != nil {
+	if err := b.guard(); err != nil {
+		return err
+	}
+	err := c.Step(in)
+	c.SetGuard(nil)
+	if err != nil {
 		return err
 	}
 	b.report(false)
-	return b.e.checkBuildBudget(b.v)
+	return b.guard()
+}
+
+// guard checks the budgets against the state held so far and arms the
+// circuit's guard with what they leave, so that a step whose joins would
+// take the state over a budget fails while it makes their pairs.
+func (b *builder) guard() error {
+	e, v := b.e, b.v
+	left, held, budget, engineWide := int64(-1), int64(0), int64(0), false
+	if v.maxMemory > 0 {
+		held = v.state().Bytes
+		if held > v.maxMemory {
+			return budgetError(v.name, held, v.maxMemory, false)
+		}
+		left, budget = v.maxMemory-held, v.maxMemory
+	}
+	if e.maxMemory > 0 {
+		var a dataflow.Accounting
+		for _, o := range e.order {
+			o.account(&a)
+		}
+		v.account(&a)
+		total := a.Total().Bytes
+		if total > e.maxMemory {
+			return budgetError(v.name, total, e.maxMemory, true)
+		}
+		if left < 0 || e.maxMemory-total < left {
+			left, held, budget, engineWide = e.maxMemory-total, total, e.maxMemory, true
+		}
+	}
+	if left < 0 {
+		return nil
+	}
+	b.g.Reset(left)
+	b.g.Over = func(more int64) error { return budgetError(v.name, held+more, budget, engineWide) }
+	v.c.Circuit.SetGuard(&b.g)
+	return nil
 }
 
 func (b *builder) report(finished bool) {

@@ -38,7 +38,7 @@ type copyFormat struct {
 	// may be a change-stream table); the others carry plain rows, which a
 	// change-stream table refuses.
 	events bool
-	open   func(r io.Reader, t *source.Table, c *sql.Copy) (source.Decoder, error)
+	open   func(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits) (source.Decoder, error)
 }
 
 var copyFormats = map[sql.CopyFormat]copyFormat{
@@ -48,14 +48,19 @@ var copyFormats = map[sql.CopyFormat]copyFormat{
 	sql.CopyUpsert:   {events: true, open: openEvents(changefeed.Upsert)},
 }
 
-func openRows(r io.Reader, t *source.Table, c *sql.Copy) (source.Decoder, error) {
+func openRows(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits) (source.Decoder, error) {
 	return copyfmt.NewDecoder(r, t, copyfmt.Options{CSV: c.Format == sql.CopyCSV, Delimiter: c.Delimiter,
-		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols}), nil
+		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols, Limits: l}), nil
 }
 
-func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy) (source.Decoder, error) {
-	return func(r io.Reader, t *source.Table, _ *sql.Copy) (source.Decoder, error) {
-		return changefeed.NewDecoder(r, t, f)
+func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, source.Limits) (source.Decoder, error) {
+	return func(r io.Reader, t *source.Table, _ *sql.Copy, l source.Limits) (source.Decoder, error) {
+		d, err := changefeed.NewDecoder(r, t, f)
+		if err != nil {
+			return nil, err
+		}
+		d.SetLimits(l)
+		return d, nil
 	}
 }
 
@@ -90,7 +95,7 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	}
 	defer done()
 	cr := &copyReader{r: r}
-	dec, err := f.open(cr, st, c)
+	dec, err := f.open(cr, st, c, e.copyLimits)
 	if err != nil {
 		return Result{}, err
 	}
@@ -226,8 +231,8 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 }
 
 // execSet runs SET and RESET: deltaview.max_memory, the engine-wide budget
-// of all views' state, and deltaview.refill_notice, the refills one view
-// may do in one step before a notice.
+// of all views' state; deltaview.refill_notice, the refills one view may
+// do in one step before a notice; the limits on COPY's input.
 func (e *Engine) execSet(s *sql.Set) (Result, error) {
 	switch s.Name {
 	case "deltaview.max_memory":
@@ -240,6 +245,41 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		}
 		e.maxMemory = n
 		e.overBudget = false
+	case "deltaview.max_query_memory":
+		var n int64
+		if s.Value != "" && s.Value != "0" {
+			var err error
+			if n, err = sql.ParseBytes(s.Value); err != nil {
+				return Result{}, err
+			}
+		}
+		e.maxQueryMemory = n
+	case "deltaview.max_copy_line", "deltaview.max_copy_field":
+		var n int64
+		if s.Value != "" && s.Value != "0" {
+			var err error
+			if n, err = sql.ParseBytes(s.Value); err != nil {
+				return Result{}, err
+			}
+			if n > 1<<30 { // PostgreSQL's bound on a value
+				return Result{}, pgerr.New(pgerr.InvalidParameter, "%s is outside the valid range for parameter %q (0 .. 1GB)", s.Value, s.Name)
+			}
+		}
+		if s.Name == "deltaview.max_copy_line" {
+			e.copyLimits.MaxLine = int(n)
+		} else {
+			e.copyLimits.MaxField = int(n)
+		}
+	case "deltaview.max_stream_events":
+		var n int64
+		if s.Value != "" {
+			var err error
+			if n, err = strconv.ParseInt(s.Value, 10, 32); err != nil || n < 0 {
+				return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", s.Name, s.Value).
+					WithHint("a number of change events; 0 for the default")
+			}
+		}
+		e.copyLimits.MaxEvents = int(n)
 	case "deltaview.refill_notice":
 		var n int64
 		if s.Value != "" {
@@ -252,7 +292,7 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		e.setRefillNotice(n)
 	default:
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
-			WithHint("the settings are deltaview.max_memory and deltaview.refill_notice")
+			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
 	}
 	return Result{Tag: "SET"}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,9 @@ func TestMain(m *testing.M) {
 //	views
 //	----
 //	<every materialized view's rows, sorted>
+//
+// In the script, {{N*text}} stands for text repeated N times, for
+// statements too long to write out.
 //
 // Statements run one at a time and a failing statement does not stop the
 // ones after it, as in psql without ON_ERROR_STOP. mask replaces the values
@@ -239,7 +243,7 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 			}
 		}
 	}
-	pieces, err := sql.SplitScript(d.Input)
+	pieces, err := sql.SplitScript(expandRepeats(t, d.Input))
 	if err != nil {
 		fatalAt(t, d, "splitting the script: %v", err)
 	}
@@ -599,4 +603,24 @@ func pgRows(r *pgconn.Result) [][]*string {
 		}
 	}
 	return out
+}
+
+// expandRepeats replaces each {{N*text}} of s by text repeated N times.
+func expandRepeats(t failer, s string) string {
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], "}}")
+		star := strings.IndexByte(s[i:], '*')
+		if j < 0 || star < 0 || star > j {
+			t.Fatalf("bad repetition in %q", s[i:])
+		}
+		n, err := strconv.Atoi(s[i+2 : i+star])
+		if err != nil {
+			t.Fatalf("bad repetition count in %q", s[i:i+j+2])
+		}
+		s = s[:i] + strings.Repeat(s[i+star+1:i+j], n) + s[i+j+2:]
+	}
 }

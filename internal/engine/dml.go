@@ -17,7 +17,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rows, err := exec.Run(ins.Source, e)
+	rows, err := exec.Run(ins.Source, e.queryBudget(e))
 	if err != nil {
 		return Result{}, err
 	}
@@ -180,7 +180,7 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 	var fromRows []value.Row
 	if from != nil {
 		var err error
-		if fromRows, err = exec.Run(from, e); err != nil {
+		if fromRows, err = exec.Run(from, e.queryBudget(e)); err != nil {
 			return nil, err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/source"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -73,9 +74,16 @@ type Engine struct {
 	// views' state exceeds it.
 	maxMemory  int64
 	overBudget bool
-	progress   func(Progress)
-	openFile   FileOpener
-	copyData   io.Reader // the data of the COPY FROM STDIN being executed, set by its session
+	// copyLimits bound what a COPY's input may make its decoder hold
+	// (SET deltaview.max_copy_line, max_copy_field, max_stream_events);
+	// zero fields are the defaults.
+	copyLimits source.Limits
+	// maxQueryMemory bounds what one ad-hoc query materialises (SET
+	// deltaview.max_query_memory); 0 for the default (queryBudget).
+	maxQueryMemory int64
+	progress       func(Progress)
+	openFile       FileOpener
+	copyData       io.Reader // the data of the COPY FROM STDIN being executed, set by its session
 	// notes say why a view over change-stream tables is normalised; sinks
 	// are the external targets of views (sink.go).
 	notes map[string]string

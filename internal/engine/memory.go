@@ -2,8 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"math"
+	"runtime/debug"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -146,4 +149,35 @@ func nodeRefills(o dataflow.Operator) int64 {
 		return r.Refills()
 	}
 	return 0
+}
+
+// DefaultQueryMemory is the default of deltaview.max_query_memory, the
+// memory one ad-hoc query (or a DML statement's source) may materialise;
+// under a GOMEMLIMIT, a quarter of that limit when it is smaller.
+const DefaultQueryMemory = 1 << 30
+
+// queryBudget bounds what an evaluation over src may materialise: the
+// per-query limit, and what the engine-wide budget leaves after the
+// views' state. It fails with 53200 before the memory is taken.
+func (e *Engine) queryBudget(src exec.Source) *exec.Budget {
+	limit, which := e.maxQueryMemory, "deltaview.max_query_memory"
+	if limit <= 0 {
+		limit = DefaultQueryMemory
+		if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 && l/4 < limit {
+			limit, which = max(l/4, 1<<20), "a quarter of the Go memory limit (GOMEMLIMIT)"
+		}
+	}
+	if e.maxMemory > 0 {
+		// A query's rows are bounded with the views' state; at least 1MB
+		// is left to it, so that views over their budget do not stop
+		// every query.
+		if left := max(e.maxMemory-e.stateTotal().Bytes, 1<<20); left < limit {
+			limit, which = left, fmt.Sprintf("what deltaview.max_memory = %s leaves after the views' state", sql.FormatBytes(e.maxMemory))
+		}
+	}
+	return &exec.Budget{Source: src, Max: limit, Over: func(held int64) error {
+		pe := pgerr.New(pgerr.OutOfMemory, "out of memory")
+		pe.Detail = fmt.Sprintf("The query would materialize more than %s (%s).", sql.FormatBytes(limit), which)
+		return pe.WithHint("narrow the query, or raise deltaview.max_query_memory (SET deltaview.max_query_memory = '…')")
+	}}
 }

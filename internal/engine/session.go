@@ -176,7 +176,8 @@ func (e *Engine) acquireSlot(timeout time.Duration) error {
 }
 
 // Exec executes one parsed statement: its result, then the notices and the
-// result sets of the session's subscriptions that arrived meanwhile.
+// result sets of the session's subscriptions that arrived meanwhile. On
+// an error, the result sets of the subscriptions alone.
 func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}}
@@ -239,16 +240,21 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 }
 
 // finish adds to a statement's result the result sets the session's
-// subscriptions received.
+// subscriptions received. A statement that fails may have committed
+// before it failed (a COPY of several source transactions): the deltas of
+// those commits are returned with the error, never dropped.
 func (s *Session) finish(res Result, err error) ([]Result, error) {
-	if err != nil {
-		return nil, s.fail(err)
+	var out []Result
+	if err == nil {
+		out = []Result{res}
 	}
-	out := []Result{res}
 	s.inboxMu.Lock()
 	out = append(out, s.inbox...)
 	s.inbox = nil
 	s.inboxMu.Unlock()
+	if err != nil {
+		return out, s.fail(err)
+	}
 	return out, nil
 }
 
@@ -278,7 +284,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Tx:
 		return s.execTx(b)
 	case *sql.Select:
-		return execSelect(b.Plan, s.source())
+		return execSelect(b.Plan, e.queryBudget(s.source()))
 	case *sql.Insert:
 		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
 	case *sql.Update:
@@ -434,13 +440,13 @@ func (s *Session) ExecScript(script string, fn func(Result) error) error {
 		} else {
 			results, err = s.Exec(st)
 		}
-		if err != nil {
-			return &ScriptError{Err: err, SQL: p.SQL}
-		}
-		for _, r := range results {
+		for _, r := range results { // with an error, the deltas committed before it
 			if err := fn(r); err != nil {
 				return err
 			}
+		}
+		if err != nil {
+			return &ScriptError{Err: err, SQL: p.SQL}
 		}
 	}
 	if err != nil { // a statement after the last one run could not be split

@@ -27,9 +27,10 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 	switch n := p.(type) {
 	case *plan.Scan:
 		var out []value.Row
+		b := budgetOf(src)
 		err := src.Scan(n.Relation, func(r value.Row) error {
 			out = append(out, r)
-			return nil
+			return b.charge(slotBytes)
 		})
 		return out, err
 	case *plan.Filter:
@@ -38,7 +39,11 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 			return nil, err
 		}
 		out := in[:0:0]
+		b := budgetOf(src)
 		for _, r := range in {
+			if err := b.charge(slotBytes); err != nil {
+				return nil, err
+			}
 			v, err := n.Pred.Eval(r)
 			if err != nil {
 				return nil, err
@@ -51,6 +56,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 	case *plan.Project:
 		in, err := Run(n.Input, src)
 		if err != nil {
+			return nil, err
+		}
+		if err := budgetOf(src).charge(int64(len(in)) * rowBytes(len(n.Exprs))); err != nil {
 			return nil, err
 		}
 		out := make([]value.Row, len(in))
@@ -68,6 +76,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		for _, in := range n.Inputs {
 			rows, err := Run(in, src)
 			if err != nil {
+				return nil, err
+			}
+			if err := budgetOf(src).charge(int64(len(rows)) * slotBytes); err != nil {
 				return nil, err
 			}
 			out = append(out, rows...)
@@ -90,7 +101,7 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		}
 		return out, nil
 	case *plan.GenerateSeries:
-		return generateSeries(n)
+		return generateSeries(n, budgetOf(src))
 	case *plan.Join:
 		return join(n, src)
 	case *plan.SetOp:
@@ -104,6 +115,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {
+			return nil, err
+		}
+		if err := budgetOf(src).charge(int64(len(in)) * (rowBytes(len(n.Keys)))); err != nil {
 			return nil, err
 		}
 		return sortRows(in, n.Keys)
@@ -142,7 +156,7 @@ func constInt(e expr.Expr) (int64, bool, error) {
 	return v.Int(), true, nil
 }
 
-func generateSeries(n *plan.GenerateSeries) ([]value.Row, error) {
+func generateSeries(n *plan.GenerateSeries, b *Budget) ([]value.Row, error) {
 	start, ok1, err := constInt(n.Start)
 	if err != nil {
 		return nil, err
@@ -167,6 +181,9 @@ func generateSeries(n *plan.GenerateSeries) ([]value.Row, error) {
 	k := n.Col.Type.Kind
 	var out []value.Row
 	for i := start; (step > 0 && i <= stop) || (step < 0 && i >= stop); i += step {
+		if err := b.charge(rowBytes(1)); err != nil {
+			return nil, err
+		}
 		out = append(out, value.Row{value.NewInt(k, i)})
 		if (step > 0 && i > stop-step) || (step < 0 && i < stop-step) {
 			break // the next step would pass stop (or overflow)

@@ -36,6 +36,7 @@ func join(n *plan.Join, src Source) ([]value.Row, error) {
 	}
 	rightMatched := make([]bool, len(right))
 	var out []value.Row
+	b := budgetOf(src)
 	pair := make(value.Row, lw+rw)
 	for _, l := range left {
 		k, ok, err := keyOf(buf[:0], n.LeftKeys, l)
@@ -62,6 +63,9 @@ func join(n *plan.Join, src Source) ([]value.Row, error) {
 			matched = true
 			rightMatched[ri] = true
 			if n.Kind.Outputs() {
+				if err := b.charge(rowBytes(len(pair))); err != nil {
+					return nil, err
+				}
 				out = append(out, slices.Clone(pair))
 			} else {
 				break

@@ -86,3 +86,66 @@ func At(err error, table string, line int64, col string) error {
 	}
 	return &c
 }
+
+// Limits bound what one input can make a decoder hold, so that input
+// without line ends (COPY t FROM '/dev/zero') or a transaction without
+// end fails at once instead of exhausting memory. Zero fields take the
+// defaults.
+type Limits struct {
+	MaxLine   int // bytes of one record: a line, or a CSV record's lines
+	MaxField  int // bytes of one field, after unescaping
+	MaxEvents int // change events in one source transaction
+}
+
+// The default limits; PostgreSQL's own bound on a field is 1GB.
+const (
+	DefaultMaxLine   = 64 << 20
+	DefaultMaxField  = 64 << 20
+	DefaultMaxEvents = 10_000_000
+)
+
+// WithDefaults returns l with its zero fields set to the defaults.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxLine <= 0 {
+		l.MaxLine = DefaultMaxLine
+	}
+	if l.MaxField <= 0 {
+		l.MaxField = DefaultMaxField
+	}
+	if l.MaxEvents <= 0 {
+		l.MaxEvents = DefaultMaxEvents
+	}
+	return l
+}
+
+// LineTooLong is the error of a record over MaxLine bytes.
+func LineTooLong(max int) *pgerr.Error {
+	return pgerr.New(pgerr.ProgramLimitExceeded, "line is too long: more than %s", formatBytes(max)).
+		WithHint("raise deltaview.max_copy_line (SET deltaview.max_copy_line = '…')")
+}
+
+// FieldTooLong is the error of a field over MaxField bytes.
+func FieldTooLong(max int) *pgerr.Error {
+	return pgerr.New(pgerr.ProgramLimitExceeded, "field is too long: more than %s", formatBytes(max)).
+		WithHint("raise deltaview.max_copy_field (SET deltaview.max_copy_field = '…')")
+}
+
+// TooManyEvents is the error of a source transaction over MaxEvents
+// events.
+func TooManyEvents(max int) *pgerr.Error {
+	return pgerr.New(pgerr.ProgramLimitExceeded, "transaction has too many change events: more than %d", max).
+		WithHint("raise deltaview.max_stream_events (SET deltaview.max_stream_events = …), or split the transaction")
+}
+
+// formatBytes writes n as a setting's value is written ('64MB').
+func formatBytes(n int) string {
+	for _, u := range []struct {
+		name string
+		size int
+	}{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d%s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
+}

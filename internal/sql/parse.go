@@ -6,8 +6,10 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Stmt is one parsed statement and the text it came from. Positions in
@@ -33,6 +35,9 @@ func (s *Stmt) errf(loc int32, code, format string, args ...any) *pgerr.Error {
 // parseSubscribe recognises SUBSCRIBE [TO] name, which PostgreSQL's
 // grammar lacks: ok reports whether text starts with SUBSCRIBE.
 func parseSubscribe(text string) (name string, ok bool, err error) {
+	if !strings.EqualFold(firstWord(text), "subscribe") {
+		return "", false, nil
+	}
 	res, err := pg_query.Scan(text)
 	if err != nil {
 		return "", false, nil
@@ -69,12 +74,14 @@ func parseSubscribe(text string) (name string, ok bool, err error) {
 
 // Split splits a script into statements at top-level semicolons, without
 // parsing them, so that a syntax error in one statement does not stop the
-// ones before it. Each statement keeps its leading comments; pieces that
-// hold only whitespace are dropped.
+// ones before it: an unterminated string or comment ends the last
+// statement, for Parse to report. Each statement keeps its leading
+// comments; pieces that hold only whitespace are dropped. A script that is
+// not valid text (invalid UTF-8, a NUL byte) fails as a whole, with 22021
+// positioned in the script.
 func Split(script string) ([]string, error) {
-	res, err := pg_query.Scan(script)
-	if err != nil {
-		return nil, translateParseError(err, script)
+	if err := value.ValidText(script); err != nil {
+		return nil, err
 	}
 	var out []string
 	start := 0
@@ -83,10 +90,15 @@ func Split(script string) ([]string, error) {
 			out = append(out, p)
 		}
 	}
-	for _, t := range res.Tokens {
-		if t.Token == pg_query.Token_ASCII_59 {
-			add(int(t.Start))
-			start = int(t.End)
+	l := lexer{s: script}
+	for {
+		kind, s, e := l.next()
+		if kind == tkEOF {
+			break
+		}
+		if kind == tkPunct && script[s] == ';' {
+			add(s)
+			start = e
 		}
 	}
 	add(len(script))
@@ -95,7 +107,17 @@ func Split(script string) ([]string, error) {
 
 // Parse parses the text of one statement. It returns nil, nil for text that
 // holds only comments.
+//
+// Text the parser must not see is refused first: a NUL byte or invalid
+// UTF-8 (22021), more than MaxStatementBytes (54000), or expressions
+// nested deeper than MaxNestingDepth (54001).
 func Parse(text string) (*Stmt, error) {
+	if err := checkText(text, "statement"); err != nil {
+		return nil, err
+	}
+	if err := checkDepth(text); err != nil {
+		return nil, err
+	}
 	if name, format, ok, err := parseExplainView(text); ok || err != nil {
 		if err != nil {
 			return nil, err
@@ -108,9 +130,9 @@ func Parse(text string) (*Stmt, error) {
 		}
 		return &Stmt{SQL: text, Subscribe: name}, nil
 	}
-	tree, err := pg_query.Parse(text)
+	tree, err := parseTree(text)
 	if err != nil {
-		return nil, translateParseError(err, text)
+		return nil, err
 	}
 	switch len(tree.Stmts) {
 	case 0:
@@ -119,6 +141,37 @@ func Parse(text string) (*Stmt, error) {
 		return &Stmt{SQL: text, Node: tree.Stmts[0].Stmt}, nil
 	}
 	return nil, pgerr.New(pgerr.SyntaxError, "cannot parse several statements at once")
+}
+
+// parseTree runs PostgreSQL's parser. Its tree crosses from C as a
+// protocol buffer, whose decoder by default refuses trees deeper than
+// 10,000 messages, which checkDepth's limit allows; the decoder recurses
+// on a Go stack, which grows as needed.
+func parseTree(text string) (*pg_query.ParseResult, error) {
+	buf, err := pgparser.ParseToProtobuf(text)
+	if err != nil {
+		return nil, translateParseError(err, text)
+	}
+	var tree pg_query.ParseResult
+	if err := (proto.UnmarshalOptions{RecursionLimit: 1 << 20}).Unmarshal(buf, &tree); err != nil {
+		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
+	}
+	return &tree, nil
+}
+
+// firstWord returns the first word of text, past comments.
+func firstWord(text string) string {
+	l := lexer{s: text}
+	for {
+		kind, s, e := l.next()
+		switch kind {
+		case tkComment:
+			continue
+		case tkWord:
+			return text[s:e]
+		}
+		return ""
+	}
 }
 
 // ParseScript splits and parses a whole script.
@@ -164,6 +217,9 @@ func translateParseError(err error, text string) error {
 // parseExplainView recognises EXPLAIN [(FORMAT TEXT|JSON)] MATERIALIZED
 // VIEW name: ok reports whether text is of that form up to VIEW.
 func parseExplainView(text string) (name, format string, ok bool, err error) {
+	if !strings.EqualFold(firstWord(text), "explain") {
+		return "", "", false, nil
+	}
 	res, err := pg_query.Scan(text)
 	if err != nil {
 		return "", "", false, nil

@@ -3,7 +3,7 @@ package sql
 import (
 	"strings"
 
-	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Piece is one statement of a script and, for COPY … FROM STDIN, the data
@@ -21,6 +21,9 @@ type Piece struct {
 // statement's semicolon and ends before a line holding only \. (or at the
 // end of the script); it is not SQL and is not scanned.
 func SplitScript(script string) ([]Piece, error) {
+	if err := value.ValidText(script); err != nil {
+		return nil, err
+	}
 	if !mayHaveCopy(script) {
 		parts, err := Split(script)
 		if err != nil {
@@ -35,7 +38,7 @@ func SplitScript(script string) ([]Piece, error) {
 	var out []Piece
 	rest := script
 	for strings.TrimSpace(rest) != "" {
-		end, toks, ok := nextStatement(rest)
+		end, ok := nextStatement(rest)
 		if !ok { // no complete statement: the rest is the last one
 			parts, err := Split(rest)
 			if err != nil {
@@ -47,7 +50,7 @@ func SplitScript(script string) ([]Piece, error) {
 			break
 		}
 		p := Piece{SQL: strings.TrimSpace(rest[:end-1])}
-		copyIn := isCopyFromStdin(rest[:end], toks)
+		copyIn := isCopyFromStdin(rest[:end])
 		rest = rest[end:]
 		if copyIn {
 			// The data starts on the next line.
@@ -73,52 +76,45 @@ func mayHaveCopy(s string) bool {
 }
 
 // nextStatement finds the first top-level semicolon of s: end is the
-// offset just past it, toks the statement's tokens (offsets into s).
-// Prefixes of s up to each semicolon are scanned in turn, so that nothing
-// after the statement (COPY data, say) is ever scanned.
-func nextStatement(s string) (int, []*pg_query.ScanToken, bool) {
-	for from := 0; ; {
-		i := strings.IndexByte(s[from:], ';')
-		if i < 0 {
-			return 0, nil, false
+// offset just past it. The lexer stops there, so that nothing after the
+// statement (COPY data, say) is ever scanned.
+func nextStatement(s string) (end int, ok bool) {
+	l := lexer{s: s}
+	for {
+		kind, start, e := l.next()
+		if kind == tkEOF {
+			return 0, false
 		}
-		end := from + i + 1
-		from = end
-		res, err := pg_query.Scan(s[:end])
-		if err != nil || len(res.Tokens) == 0 {
-			continue // the semicolon is inside an unterminated string or comment
-		}
-		last := res.Tokens[len(res.Tokens)-1]
-		if last.Token == pg_query.Token_ASCII_59 && int(last.End) == end {
-			// The statement is complete if no earlier semicolon ended it.
-			for _, t := range res.Tokens[:len(res.Tokens)-1] {
-				if t.Token == pg_query.Token_ASCII_59 {
-					return int(t.End), nil, true
-				}
-			}
-			return end, res.Tokens, true
+		if kind == tkPunct && s[start] == ';' {
+			return e, true
 		}
 	}
 }
 
 // isCopyFromStdin reports whether a statement is COPY … FROM STDIN.
-func isCopyFromStdin(text string, toks []*pg_query.ScanToken) bool {
-	var words []string
-	for _, t := range toks {
-		if t.Token == pg_query.Token_SQL_COMMENT || t.Token == pg_query.Token_C_COMMENT {
+func isCopyFromStdin(text string) bool {
+	l := lexer{s: text}
+	prev, n := "", 0
+	for {
+		kind, s, e := l.next()
+		if kind == tkEOF {
+			return false
+		}
+		if kind == tkComment {
 			continue
 		}
-		words = append(words, strings.ToLower(text[t.Start:t.End]))
-	}
-	if len(words) == 0 || words[0] != "copy" {
-		return false
-	}
-	for i := 1; i+1 < len(words); i++ {
-		if words[i] == "from" && words[i+1] == "stdin" {
+		w := text[s:e]
+		if n == 0 && !strings.EqualFold(w, "copy") {
+			return false
+		}
+		if kind == tkWord && strings.EqualFold(prev, "from") && strings.EqualFold(w, "stdin") {
 			return true
 		}
+		prev, n = w, n+1
+		if kind != tkWord {
+			prev = ""
+		}
 	}
-	return false
 }
 
 // cutCopyData returns the data lines at the start of s, up to a line \.,

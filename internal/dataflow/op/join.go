@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -98,6 +99,7 @@ type joinCore struct {
 	curW            int64
 	err             error
 	onLeft, onRight func(value.Row, int64) bool
+	guard           *dataflow.Guard // counts the pairs made (cold starts)
 }
 
 func newJoinCore(spec JoinSpec, sink pairSink) *joinCore {
@@ -256,9 +258,17 @@ func (c *joinCore) emitCat(w int64) error {
 			row[i] = v
 		}
 	}
+	if c.guard != nil {
+		if err := c.guard.Charge(dataflow.RowBytes(row) + entryBytes); err != nil {
+			return err
+		}
+	}
 	c.out = append(c.out, zset.Entry{Row: row, W: w})
 	return nil
 }
+
+// entryBytes is a pair's place in the output batch.
+const entryBytes = int64(unsafe.Sizeof(zset.Entry{}))
 
 // emitLeftNull appends the projection of l ++ NULLs.
 func (c *joinCore) emitLeftNull(l value.Row, w int64) error {

@@ -56,3 +56,8 @@ func (j *InnerJoin) State() dataflow.StateSize { return j.c.state() }
 // Left and Right return the join's indexes, for readers that share them.
 func (j *InnerJoin) Left() *dataflow.Arrangement  { return j.c.left }
 func (j *InnerJoin) Right() *dataflow.Arrangement { return j.c.right }
+
+// SetGuard makes the join count its pairs against g.
+func (j *InnerJoin) SetGuard(g *dataflow.Guard) { j.c.guard = g }
+
+var _ dataflow.Guarded = (*InnerJoin)(nil)

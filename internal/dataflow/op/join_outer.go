@@ -164,3 +164,8 @@ func (j *OuterJoin) State() dataflow.StateSize {
 	}
 	return s
 }
+
+// SetGuard makes the join count its pairs against g.
+func (j *OuterJoin) SetGuard(g *dataflow.Guard) { j.c.guard = g }
+
+var _ dataflow.Guarded = (*OuterJoin)(nil)

@@ -15,8 +15,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -52,6 +54,8 @@ type Decoder struct {
 	nextID   string
 	nextLine int64
 	b        source.Batch
+	lim      source.Limits
+	buf      []byte // the current line when it spans buffer reads
 }
 
 var _ source.Decoder = (*Decoder)(nil)
@@ -63,7 +67,40 @@ func NewDecoder(r io.Reader, t *source.Table, f Format) (*Decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Decoder{f: f, t: t, s: s, br: bufio.NewReaderSize(r, 1<<16)}, nil
+	return &Decoder{f: f, t: t, s: s, br: bufio.NewReaderSize(r, 1<<16), lim: source.Limits{}.WithDefaults()}, nil
+}
+
+// SetLimits bounds the length of an event's line and the events of one
+// transaction; zero fields keep the defaults.
+func (d *Decoder) SetLimits(l source.Limits) { d.lim = l.WithDefaults() }
+
+// readLine returns the next line, valid until the next call, and io.EOF
+// with the last one. A line over the limit is an error as soon as it is;
+// one holding a NUL ends just after it, being invalid text whatever
+// follows, so that input without line ends is refused at once.
+func (d *Decoder) readLine() ([]byte, error) {
+	d.buf = d.buf[:0]
+	for {
+		line, err := d.br.ReadSlice('\n')
+		if len(d.buf)+len(line) > d.lim.MaxLine+2 { // +2: the line end
+			return nil, source.LineTooLong(d.lim.MaxLine)
+		}
+		if err == bufio.ErrBufferFull {
+			if nul := bytes.IndexByte(line, 0); nul >= 0 {
+				return append(d.buf, line[:nul+1]...), nil
+			}
+			d.buf = append(d.buf, line...)
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		if len(d.buf) > 0 {
+			d.buf = append(d.buf, line...)
+			line = d.buf
+		}
+		return line, err
+	}
 }
 
 // Next returns the changes of the next source transaction, in order, each
@@ -78,13 +115,21 @@ func (d *Decoder) Next() (*source.Batch, error) {
 	}
 	d.next = nil
 	for !d.eof {
-		raw, rerr := d.br.ReadBytes('\n')
+		raw, rerr := d.readLine()
+		d.line++
 		if rerr != nil && rerr != io.EOF {
+			if pe, ok := rerr.(*pgerr.Error); ok {
+				return nil, source.At(pe, d.t.Name, d.line, "")
+			}
 			return nil, rerr
 		}
-		d.line++
 		d.eof = rerr == io.EOF
 		raw = bytes.TrimSpace(raw)
+		// The JSON decoder would replace invalid UTF-8 silently.
+		if !utf8.Valid(raw) || bytes.IndexByte(raw, 0) >= 0 {
+			s := string(raw)
+			return nil, source.At(value.InvalidTextError(s, value.InvalidTextAt(s)), d.t.Name, d.line, "")
+		}
 		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 			continue
 		}
@@ -100,6 +145,9 @@ func (d *Decoder) Next() (*source.Batch, error) {
 			return b, nil
 		}
 		id = evID
+		if len(b.Changes)+len(evs) > d.lim.MaxEvents {
+			return nil, source.At(source.TooManyEvents(d.lim.MaxEvents), d.t.Name, d.line, "")
+		}
 		for _, c := range evs {
 			b.Changes = append(b.Changes, c)
 			b.Lines = append(b.Lines, d.line)
@@ -120,6 +168,16 @@ func (d *Decoder) parse(line []byte) ([]delta.Change, string, error) {
 	return parseDebezium(d.s, d.t, line)
 }
 
+// notObject says why a JSON text is not an object, in PostgreSQL's words
+// rather than the decoder's.
+func notObject(what string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return malformed("%s is a JSON %s, not an object", what, te.Value)
+	}
+	return malformed("invalid input syntax for type json: %s is not valid JSON", what)
+}
+
 func malformed(format string, args ...any) error {
 	return pgerr.New(pgerr.InvalidTextRep, format, args...)
 }
@@ -136,7 +194,7 @@ type jsonRow struct {
 func parseRow(t *source.Table, raw json.RawMessage, what string) (*jsonRow, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, malformed("%s is not a JSON object: %v", what, err)
+		return nil, notObject(what, err)
 	}
 	r := &jsonRow{row: make(value.Row, len(t.Columns)), present: make([]bool, len(t.Columns))}
 	idx := map[string]int{}
@@ -177,7 +235,10 @@ func jsonValue(raw json.RawMessage, typ value.Type) (value.Value, error) {
 	case raw[0] == '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return value.Null, malformed("bad string: %v", err)
+			return value.Null, malformed("invalid input syntax for type json")
+		}
+		if err := value.CheckText(s); err != nil { // \u0000
+			return value.Null, err
 		}
 		return value.Parse(s, typ)
 	case raw[0] == '{' || raw[0] == '[':
@@ -222,7 +283,7 @@ func (r *jsonRow) key(s *delta.Schema, what string) (value.Row, error) {
 func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Change, string, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(line, &ev); err != nil {
-		return nil, "", malformed("not a JSON object: %v", err)
+		return nil, "", notObject("the event", err)
 	}
 	if p, ok := ev["payload"]; ok {
 		if string(bytes.TrimSpace(p)) == "null" {
@@ -230,7 +291,7 @@ func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Chang
 		}
 		ev = nil
 		if err := json.Unmarshal(p, &ev); err != nil {
-			return nil, "", malformed("payload is not a JSON object: %v", err)
+			return nil, "", notObject("payload", err)
 		}
 	}
 	var op string
@@ -347,7 +408,7 @@ func txID(ev map[string]json.RawMessage) string {
 func parseUpsert(s *delta.Schema, t *source.Table, line []byte) ([]delta.Change, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(line, &ev); err != nil {
-		return nil, malformed("not a JSON object: %v", err)
+		return nil, notObject("the event", err)
 	}
 	rawKey, ok := ev["key"]
 	if !ok {

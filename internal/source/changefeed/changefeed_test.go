@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -75,6 +76,9 @@ func decode(d source.Decoder) string {
 // prints the source transactions decoded from the events.
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		if !strings.HasSuffix(path, ".txt") { // testdata/fuzz holds the fuzz corpora
+			return
+		}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			var cols, key []string
 			d.ScanArgs(t, "cols", &cols)
@@ -96,8 +100,12 @@ func TestDataDriven(t *testing.T) {
 	})
 }
 
-// fuzz decodes arbitrary input: no panic, every error has a SQLSTATE, and
-// every change is well formed for the table (delta.Schema.Validate).
+// fuzz decodes arbitrary input: no panic, every error has a SQLSTATE and
+// a message in the project's words, and every change is well formed for
+// the table (delta.Schema.Validate) and holds valid text. The seed corpora
+// (testdata/fuzz) run with the tests; a long run:
+//
+//	go test ./internal/source/changefeed -run XXX -fuzz FuzzDebezium -fuzztime 30m
 func fuzz(t *testing.T, f changefeed.Format, in string) {
 	st := table(t, []string{"id:int4", "name:text", "n:numeric"}, []string{"id"})
 	s, err := st.Schema()
@@ -117,6 +125,11 @@ func fuzz(t *testing.T, f changefeed.Format, in string) {
 			if pgerr.Code(err) == pgerr.Internal {
 				t.Fatalf("an error without a SQLSTATE: %v", err)
 			}
+			for _, w := range []string{"Go value", "Go struct", "json: cannot", "map[string]", "%!"} { // the decoder's and fmt's words
+				if m := err.Error(); strings.Contains(m, w) && !strings.Contains(in, w) {
+					t.Fatalf("a message in the implementation's words: %s", m)
+				}
+			}
 			return
 		}
 		if b.More || len(b.Rows) > 0 || len(b.Changes) == 0 || len(b.Lines) != len(b.Changes) {
@@ -125,6 +138,9 @@ func fuzz(t *testing.T, f changefeed.Format, in string) {
 		for _, c := range b.Changes {
 			if err := s.Validate(c); err != nil {
 				t.Fatalf("%s: %v", delta.Format(c), err)
+			}
+			if f := delta.Format(c); !utf8.ValidString(f) || strings.IndexByte(f, 0) >= 0 {
+				t.Fatalf("%q: invalid text", f)
 			}
 		}
 	}

@@ -30,6 +30,8 @@ type Options struct {
 	// Cols are the positions of the table's columns that the data holds,
 	// in order; the others take their default.
 	Cols []int
+	// Limits bound a record's and a field's length.
+	Limits source.Limits
 }
 
 // BatchRows is how many rows a batch holds at most; their values are
@@ -52,6 +54,7 @@ var _ source.Decoder = (*Decoder)(nil)
 
 // NewDecoder returns a decoder of r's records as rows of t.
 func NewDecoder(r io.Reader, t *source.Table, o Options) *Decoder {
+	o.Limits = o.Limits.WithDefaults()
 	d := &Decoder{t: t, o: o, br: bufio.NewReaderSize(r, 1<<16)}
 	d.p.o = &d.o
 	d.inData = make([]bool, len(t.Columns))
@@ -84,6 +87,17 @@ func (d *Decoder) Next() (*source.Batch, error) {
 			}
 			return nil, err
 		}
+		rec, end, cerr := d.checkRecord(rec)
+		if cerr != nil { // the header too must be valid text
+			return nil, source.At(cerr, d.t.Name, d.line, "")
+		}
+		if end { // the end-of-data marker
+			d.done = true
+			if len(rec) == 0 {
+				break
+			}
+			err = io.EOF
+		}
 		if d.line == 1 && d.o.Header {
 			if err == io.EOF {
 				break
@@ -104,7 +118,7 @@ func (d *Decoder) Next() (*source.Batch, error) {
 			break
 		}
 	}
-	if len(b.Rows) < BatchRows {
+	if d.done || len(b.Rows) < BatchRows {
 		d.done, b.More = true, false
 	}
 	return b, nil
@@ -116,6 +130,16 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 	fields, perr := d.p.split(rec)
 	if perr != nil {
 		return source.At(perr, d.t.Name, d.line, "")
+	}
+	// Text is validated before anything else, as PostgreSQL does, decoded
+	// escapes included.
+	for _, f := range fields {
+		if value.InvalidTextAt(unsafeString(f.b)) >= 0 {
+			return source.At(value.CheckText(string(f.b)), d.t.Name, d.line, "")
+		}
+		if len(f.b) > d.o.Limits.MaxField {
+			return source.At(source.FieldTooLong(d.o.Limits.MaxField), d.t.Name, d.line, "")
+		}
 	}
 	if len(fields) != len(d.o.Cols) {
 		pe := pgerr.New(pgerr.BadCopyFileFormat, "extra data after last expected column")
@@ -157,6 +181,42 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		}
 	}
 	return nil
+}
+
+// checkRecord looks at a record's raw bytes in the order PostgreSQL reads
+// them: invalid text is 22021; the end-of-data marker \. ends the data
+// when a line end follows it (in CSV only as a line of its own), the
+// record being what precedes it; in the text format a \. followed by
+// anything else is 22P04.
+func (d *Decoder) checkRecord(rec []byte) (_ []byte, end bool, _ error) {
+	bad := value.InvalidTextAt(unsafeString(rec))
+	if d.o.CSV {
+		if string(rec) == `\.` {
+			return nil, true, nil
+		}
+	} else {
+		for i := 0; i < len(rec)-1 && (bad < 0 || i < bad); i++ {
+			if rec[i] != '\\' {
+				continue
+			}
+			if rec[i+1] == '.' {
+				if i+2 == len(rec) {
+					rec, end = rec[:i], true
+					break
+				}
+				// PostgreSQL reads the byte after the dot, which must be
+				// valid text for it to get that far.
+				if bad < 0 || i+2 < bad {
+					return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "end-of-copy marker corrupt")
+				}
+			}
+			i++
+		}
+	}
+	if bad >= 0 && bad < len(rec) {
+		return nil, false, value.InvalidTextError(unsafeString(rec), bad)
+	}
+	return rec, end, nil
 }
 
 func unsafeString(b []byte) string {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/source"
 )
 
 // field is one field of a record: its bytes (unescaped, valid until
@@ -26,11 +27,23 @@ type parser struct {
 
 // readRecord returns the next record without its line end; in CSV a
 // quoted field may span lines. The slice is valid until the next call.
-// The error is io.EOF with the last record (or with none).
+// The error is io.EOF with the last record (or with none). A record over
+// the line limit is an error as soon as it is; one holding a NUL ends just
+// after it, being invalid text whatever follows (checkRecord says so), so
+// that input without line ends is refused at once.
 func (p *parser) readRecord(br *bufio.Reader) ([]byte, error) {
 	p.rec = p.rec[:0]
+	max := p.o.Limits.MaxLine
 	for {
 		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull || (err == nil && len(p.rec) > 0) {
+			if nul := bytes.IndexByte(line, 0); nul >= 0 {
+				return append(p.rec, line[:nul+1]...), nil
+			}
+		}
+		if len(p.rec)+len(line) > max+2 { // +2: the line end
+			return nil, source.LineTooLong(max)
+		}
 		if err == bufio.ErrBufferFull {
 			p.rec = append(p.rec, line...)
 			continue
@@ -56,6 +69,9 @@ func (p *parser) readRecord(br *bufio.Reader) ([]byte, error) {
 		}
 		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(line) > max {
+			return nil, source.LineTooLong(max)
+		}
 		return line, err
 	}
 }
@@ -95,56 +111,100 @@ func (p *parser) split(rec []byte) ([]field, *pgerr.Error) {
 	return p.splitText(rec)
 }
 
+// splitText cuts a text-format record into fields as PostgreSQL does: a
+// backslash escapes the byte after it (so \<delimiter> is data), the NULL
+// string is compared before escapes are decoded, and the escapes decode
+// as \b \f \n \r \t \v, \ooo (octal, 1–3 digits), \xhh (hex, 1–2
+// digits) and \c for any other c. Decoded bytes may be invalid text
+// (\0, \xff); fill validates every field.
 func (p *parser) splitText(rec []byte) ([]field, *pgerr.Error) {
 	d := p.o.Delimiter
 	for start := 0; ; {
-		end := bytes.IndexByte(rec[start:], d)
-		last := end < 0
-		if last {
+		// The field's raw end: the first delimiter not escaped.
+		end, esc := start, false
+		for end < len(rec) && rec[end] != d {
+			if rec[end] == '\\' {
+				esc = true
+				end++
+			}
+			end++
+		}
+		if end > len(rec) { // a backslash ends the record
 			end = len(rec)
-		} else {
-			end += start
 		}
 		raw := rec[start:end]
 		switch {
 		case string(raw) == p.o.Null:
 			p.fields = append(p.fields, field{null: true})
-		case bytes.IndexByte(raw, '\\') < 0:
+		case !esc:
 			p.fields = append(p.fields, field{b: raw})
 		default:
 			o := len(p.out)
-			for i := 0; i < len(raw); i++ {
-				ch := raw[i]
-				if ch != '\\' || i+1 == len(raw) {
-					p.out = append(p.out, ch)
-					continue
-				}
-				i++
-				switch raw[i] {
-				case 'n':
-					ch = '\n'
-				case 't':
-					ch = '\t'
-				case 'r':
-					ch = '\r'
-				case 'b':
-					ch = '\b'
-				case 'f':
-					ch = '\f'
-				case 'v':
-					ch = '\v'
-				default:
-					ch = raw[i]
-				}
-				p.out = append(p.out, ch)
-			}
+			p.out = unescapeText(p.out, raw)
 			p.fields = append(p.fields, field{b: p.out[o:len(p.out):len(p.out)]})
 		}
-		if last {
+		if end >= len(rec) {
 			return p.fields, nil
 		}
 		start = end + 1
 	}
+}
+
+// unescapeText appends raw to out with its backslash escapes decoded.
+func unescapeText(out, raw []byte) []byte {
+	for i := 0; i < len(raw); i++ {
+		ch := raw[i]
+		if ch != '\\' || i+1 == len(raw) {
+			out = append(out, ch)
+			continue
+		}
+		i++
+		switch c := raw[i]; {
+		case c >= '0' && c <= '7':
+			v := c - '0'
+			for k := 0; k < 2 && i+1 < len(raw) && raw[i+1] >= '0' && raw[i+1] <= '7'; k++ {
+				i++
+				v = v<<3 | (raw[i] - '0')
+			}
+			ch = v
+		case c == 'x' && i+1 < len(raw) && hexVal(raw[i+1]) >= 0:
+			i++
+			v := byte(hexVal(raw[i]))
+			if i+1 < len(raw) && hexVal(raw[i+1]) >= 0 {
+				i++
+				v = v<<4 | byte(hexVal(raw[i]))
+			}
+			ch = v
+		case c == 'b':
+			ch = '\b'
+		case c == 'f':
+			ch = '\f'
+		case c == 'n':
+			ch = '\n'
+		case c == 'r':
+			ch = '\r'
+		case c == 't':
+			ch = '\t'
+		case c == 'v':
+			ch = '\v'
+		default:
+			ch = c
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 func (p *parser) splitCSV(rec []byte) ([]field, *pgerr.Error) {

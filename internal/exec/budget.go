@@ -1,0 +1,51 @@
+package exec
+
+import (
+	"unsafe"
+
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Budget is a Source whose evaluation may materialise at most Max bytes:
+// Run counts, as it goes, the rows each node of the plan materialises
+// (a row's slice header and values; rows read from the source are shared,
+// only their place in the result counts) and stops with Over's error as
+// soon as the count exceeds Max, before the memory is taken. A query
+// such as SELECT count(*) FROM generate_series(1, 1000000000) thus fails
+// instead of exhausting memory.
+type Budget struct {
+	Source
+	Max  int64
+	Over func(held int64) error
+	held int64
+}
+
+// Sizes of what Run materialises: a place in a result, a new row.
+const (
+	slotBytes  = int64(unsafe.Sizeof(value.Row(nil)))
+	valueBytes = int64(unsafe.Sizeof(value.Value{}))
+)
+
+// rowBytes is what a new row of width values takes, in its result too.
+func rowBytes(width int) int64 { return 2*slotBytes + int64(width)*valueBytes }
+
+// budgetOf returns src's budget, or nil.
+func budgetOf(src Source) *Budget {
+	b, _ := src.(*Budget)
+	return b
+}
+
+// charge counts n more bytes; nil b counts nothing.
+func (b *Budget) charge(n int64) error {
+	if b == nil {
+		return nil
+	}
+	b.held += n
+	if b.Max > 0 && b.held > b.Max {
+		return b.Over(b.held)
+	}
+	return nil
+}
+
+// Held returns the bytes counted so far.
+func (b *Budget) Held() int64 { return b.held }
