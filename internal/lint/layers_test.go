@@ -42,6 +42,8 @@ var allow = map[string]rule{
 	"pgwire": {why: "the PostgreSQL wire protocol server, apart so that the root package links no driver",
 		deps:  []string{"", "internal/dbaccess", "internal/engine", "internal/pgerr", "internal/plan", "internal/sql", "internal/value"},
 		tests: []string{"internal/pgtest"}},
+	"httpapi": {why: "the HTTP API server, apart so that the root package links no server",
+		deps: []string{"", "internal/dbaccess", "internal/engine", "internal/pgerr", "internal/plan", "internal/resultfmt", "internal/sql", "internal/value"}},
 	"internal/dbaccess": {why: "the DB's engine, handed by the root package to the public packages that serve a DB",
 		deps: []string{"internal/engine"}},
 	"sink/postgres": {why: "a view kept in a PostgreSQL table, apart so that the root package links no driver",
