@@ -156,7 +156,9 @@ func viewColumns(db *deltaview.DB, name string) ([]byte, error) {
 	defer sess.Close()
 	res, err := sess.Exec(st)
 	if err != nil {
-		return nil, err
+		e := *pgerr.Wrap(err)
+		e.Position = 0 // a position in a query the client did not write
+		return nil, &e
 	}
 	if len(res) != 1 {
 		return nil, pgerr.New(pgerr.Internal, "reading the columns of %q gave %d results", name, len(res))
