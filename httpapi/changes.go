@@ -306,7 +306,7 @@ func (s *Server) serveChanges(w http.ResponseWriter, r *http.Request) {
 		err   error
 	)
 	reason := ""
-	if id, ok := lastEventID(r); ok {
+	if id, ok := s.lastEventID(r); ok {
 		if h, err = s.hubFor(ctx, name); err == nil {
 			if c, err = h.join(id, s.o.Queue); err == nil {
 				first = renderResume(h.cols, id)
@@ -389,14 +389,20 @@ func (s *Server) serveChanges(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// lastEventID returns the logical time a reconnecting client last got.
-func lastEventID(r *http.Request) (uint64, bool) {
+// lastEventID returns the logical time a reconnecting client last got; a
+// time after the last commit is no event of the stream.
+func (s *Server) lastEventID(r *http.Request) (uint64, bool) {
 	v := r.Header.Get("Last-Event-ID")
 	if v == "" {
 		return 0, false
 	}
 	id, err := strconv.ParseUint(v, 10, 64)
-	return id, err == nil
+	if err != nil {
+		return 0, false
+	}
+	sess := dbaccess.NewSession(s.db)
+	defer sess.Close()
+	return id, id <= sess.LastTS()
 }
 
 // renderEvent renders a snapshot or delta event: its logical time as the

@@ -51,7 +51,8 @@ type Options struct {
 	// error event; the commits never wait for it.
 	Queue int
 	// WriteTimeout bounds the writing of one event to a change stream's
-	// client (10 s by default): a client that reads nothing is dropped.
+	// client, and the reading of a request body and the writing of an
+	// answer (10 s by default): a client that reads nothing is dropped.
 	WriteTimeout time.Duration
 	// KeepAlive is how often an idle change stream gets a comment line
 	// (15 s by default), so that proxies keep it open.

@@ -298,9 +298,11 @@ func TestResume(t *testing.T) {
 	if got := changes(p); got != "+1 [10], +1 [12], +1 [14], +1 [16], +1 [18], +1 [2], +1 [4], +1 [6], +1 [8]" {
 		t.Errorf("fresh snapshot: %s", got)
 	}
-	ch3, _ := stream(t, base, "v", "bogus")
-	if p := decode(t, next(t, ch3, 5*time.Second)); !p.Reset {
-		t.Errorf("a malformed Last-Event-ID: %+v", p)
+	for _, id := range []string{"bogus", "1000000"} {
+		ch3, _ := stream(t, base, "v", id)
+		if p := decode(t, next(t, ch3, 5*time.Second)); !p.Reset || !strings.Contains(p.Reason, "not an event") {
+			t.Errorf("Last-Event-ID %s: %+v", id, p)
+		}
 	}
 }
 

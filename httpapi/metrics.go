@@ -69,8 +69,8 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	type hubFigures struct {
-		name                   string
-		clients, frames, bytes int
+		name                           string
+		clients, frames, bytes, queued int
 	}
 	s.mu.Lock()
 	hubs := make([]*hub, 0, len(s.hubs))
@@ -85,13 +85,20 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	figs := make([]hubFigures, len(hubs))
 	for i, h := range hubs {
 		h.mu.Lock()
-		figs[i] = hubFigures{h.name, len(h.clients), h.n, h.bytes}
+		figs[i] = hubFigures{name: h.name, clients: len(h.clients), frames: h.n, bytes: h.bytes}
+		for c := range h.clients {
+			figs[i].queued += len(c.ch)
+		}
 		h.mu.Unlock()
 	}
 	slices.SortFunc(figs, func(a, b hubFigures) int { return strings.Compare(a.name, b.name) })
 	b = family(b, "deltaview_http_subscribers", "gauge", "Change streams open on a view.")
 	for _, f := range figs {
 		b = sample(b, "deltaview_http_subscribers", []string{"view", f.name}, float64(f.clients))
+	}
+	b = family(b, "deltaview_http_queued_events", "gauge", "Events waiting for the change streams of a view: how far they lag.")
+	for _, f := range figs {
+		b = sample(b, "deltaview_http_queued_events", []string{"view", f.name}, float64(f.queued))
 	}
 	b = family(b, "deltaview_http_ring_deltas", "gauge", "Recent deltas of a view kept for resuming change streams.")
 	for _, f := range figs {

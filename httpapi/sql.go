@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/dbaccess"
@@ -23,6 +24,10 @@ import (
 // tag, notices), and, when a statement fails, "error" beside the results
 // of the statements before it, with the error's HTTP status.
 func (s *Server) serveSQL(w http.ResponseWriter, r *http.Request) {
+	// A client that sends its body or reads the answer too slowly holds
+	// only its own request, for a bounded time.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(s.o.WriteTimeout))
 	script, err := readScript(w, r, s.o.MaxBody)
 	if err != nil {
 		writeError(w, err, 0)
@@ -54,6 +59,7 @@ func (s *Server) serveSQL(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
 	w.WriteHeader(st)
+	rc.SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
 	w.Write(buf)
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -34,6 +35,7 @@ func (s *Server) serveView(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.o.WriteTimeout))
 	w.Write(buf)
 }
 
