@@ -59,6 +59,7 @@ type hub struct {
 	head, n int
 	bytes   int
 	clients map[*client]struct{}
+	idle    int   // counts the times the hub lost its last stream
 	err     error // why the hub ended; nil while it lives
 }
 
@@ -107,6 +108,9 @@ func (s *Server) hubFor(ctx context.Context, name string) (*hub, error) {
 		s.hubs[name] = h
 		s.mu.Unlock()
 		h.start()
+		h.mu.Lock()
+		h.retireLater() // if no stream ever joins
+		h.mu.Unlock()
 	} else {
 		s.mu.Unlock()
 	}
@@ -248,6 +252,10 @@ func (h *hub) close(err error) {
 // errNotHeld says the ring no longer holds every delta after a time.
 var errNotHeld = errors.New("not held")
 
+// errRetired ends a hub that had no stream for Options.Linger: a request
+// that finds it so asks for a new one.
+var errRetired = errors.New("retired")
+
 // join adds a stream that has the view's rows as of logical time after:
 // it queues the ring's deltas after it, then gets each new one.
 func (h *hub) join(after uint64, queue int) (*client, error) {
@@ -268,13 +276,34 @@ func (h *hub) join(after uint64, queue int) (*client, error) {
 		c.ch <- h.ring[(h.head+i)%len(h.ring)].data
 	}
 	h.clients[c] = struct{}{}
+	h.idle++
 	return c, nil
 }
 
+// leave removes a stream; the hub ends Options.Linger after its last
+// stream left, unless another joined meanwhile.
 func (h *hub) leave(c *client) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	delete(h.clients, c)
-	h.mu.Unlock()
+	if len(h.clients) == 0 && h.err == nil {
+		h.retireLater()
+	}
+}
+
+// retireLater ends the hub after Options.Linger if no stream joins it
+// meanwhile. h.mu is held.
+func (h *hub) retireLater() {
+	h.idle++
+	idle := h.idle
+	time.AfterFunc(h.s.o.Linger, func() {
+		h.mu.Lock()
+		retire := h.idle == idle && len(h.clients) == 0
+		h.mu.Unlock()
+		if retire {
+			h.close(errRetired)
+		}
+	})
 }
 
 // snapshot returns the view's rows with the logical time they are at.
@@ -308,7 +337,13 @@ func (s *Server) serveChanges(w http.ResponseWriter, r *http.Request) {
 	reason := ""
 	if id, ok := s.lastEventID(r); ok {
 		if h, err = s.hubFor(ctx, name); err == nil {
-			if c, err = h.join(id, s.o.Queue); err == nil {
+			c, err = h.join(id, s.o.Queue)
+			if err == errRetired {
+				if h, err = s.hubFor(ctx, name); err == nil {
+					c, err = h.join(id, s.o.Queue)
+				}
+			}
+			if err == nil {
 				first = renderResume(h.cols, id)
 			} else if err == errNotHeld {
 				reason = fmt.Sprintf("the server no longer holds every change after event %d", id)

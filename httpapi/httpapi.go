@@ -46,6 +46,10 @@ type Options struct {
 	// default); RingBytes bounds their total size (16 MiB by default).
 	Ring      int
 	RingBytes int
+	// Linger is how long a view's subscription and ring outlive its last
+	// change stream (1 minute by default), so that a client that
+	// reconnects soon can resume.
+	Linger time.Duration
 	// Queue is how many events may wait for one change stream's client
 	// (256 by default). A client that lets it fill is disconnected with an
 	// error event; the commits never wait for it.
@@ -70,6 +74,9 @@ func (o *Options) defaults() {
 	}
 	if o.RingBytes <= 0 {
 		o.RingBytes = 16 << 20
+	}
+	if o.Linger <= 0 {
+		o.Linger = time.Minute
 	}
 	if o.Queue <= 0 {
 		o.Queue = 256

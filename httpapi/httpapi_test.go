@@ -518,3 +518,56 @@ func TestHandler(t *testing.T) {
 		t.Errorf("%s\n%s\nwant\n%s", resp.Status, b, want)
 	}
 }
+
+// TestLinger checks that a view's subscription and ring end Linger after
+// its last stream left: a client that comes back later starts over from
+// a snapshot.
+func TestLinger(t *testing.T) {
+	db := deltaview.Open()
+	mustExec(t, db, `CREATE TABLE t (id int); CREATE MATERIALIZED VIEW v AS SELECT id FROM t; INSERT INTO t VALUES (1)`)
+	base := start(t, db, httpapi.Options{Linger: 50 * time.Millisecond})
+	ch, resp := stream(t, base, "v", "")
+	first := next(t, ch, 5*time.Second)
+	resp.Body.Close()
+	mustExec(t, db, `INSERT INTO t VALUES (2)`)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, ok := metrics(t, base)[`deltaview_http_ring_deltas{view="v"}`]; !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the view's ring outlived its streams by 5s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ch, _ = stream(t, base, "v", first.id)
+	e := next(t, ch, 5*time.Second)
+	if p := decode(t, e); e.kind != "snapshot" || !p.Reset || changes(p) != "+1 [1], +1 [2]" {
+		t.Errorf("after the linger: %+v", e)
+	}
+}
+
+// TestLockConflict checks that a statement that waited for another
+// session's transaction beyond its lock_timeout answers 409 and 55P03.
+func TestLockConflict(t *testing.T) {
+	db := deltaview.Open()
+	mustExec(t, db, `CREATE TABLE t (id int)`)
+	base := start(t, db, httpapi.Options{})
+	s := db.Session()
+	defer s.Close()
+	if err := s.Exec(`BEGIN; INSERT INTO t VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(base+"/v1/sql", "text/plain", strings.NewReader(`SET lock_timeout = '20ms'; INSERT INTO t VALUES (2)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ Error struct{ Code string } }
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusConflict || out.Error.Code != "55P03" {
+		t.Errorf("%s %+v", resp.Status, out)
+	}
+}
