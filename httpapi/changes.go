@@ -95,36 +95,41 @@ func (c *client) fail(err error) {
 var errShutdown = pgerr.New(pgerr.AdminShutdown, "the server is shutting down")
 
 // hubFor returns the view's hub, making it (and its subscription) if
-// there is none.
+// there is none or the one there was has just retired.
 func (s *Server) hubFor(ctx context.Context, name string) (*hub, error) {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, errShutdown
-	}
-	h := s.hubs[name]
-	if h == nil {
-		h = &hub{s: s, name: name, ready: make(chan struct{}), clients: map[*client]struct{}{}}
-		s.hubs[name] = h
-		s.mu.Unlock()
-		h.start()
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, errShutdown
+		}
+		h := s.hubs[name]
+		if h == nil {
+			h = &hub{s: s, name: name, ready: make(chan struct{}), clients: map[*client]struct{}{}}
+			s.hubs[name] = h
+			s.mu.Unlock()
+			h.start()
+			h.mu.Lock()
+			h.retireLater() // if no stream ever joins
+			h.mu.Unlock()
+		} else {
+			s.mu.Unlock()
+		}
+		select {
+		case <-h.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		h.mu.Lock()
-		h.retireLater() // if no stream ever joins
+		err := h.err
 		h.mu.Unlock()
-	} else {
-		s.mu.Unlock()
+		if err != errRetired {
+			if err != nil {
+				return nil, err
+			}
+			return h, nil
+		}
 	}
-	select {
-	case <-h.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.err != nil {
-		return nil, h.err
-	}
-	return h, nil
 }
 
 // start reads the view's columns and subscribes to it.
@@ -338,7 +343,7 @@ func (s *Server) serveChanges(w http.ResponseWriter, r *http.Request) {
 	if id, ok := s.lastEventID(r); ok {
 		if h, err = s.hubFor(ctx, name); err == nil {
 			c, err = h.join(id, s.o.Queue)
-			if err == errRetired {
+			for try := 0; err == errRetired && try < 3; try++ {
 				if h, err = s.hubFor(ctx, name); err == nil {
 					c, err = h.join(id, s.o.Queue)
 				}

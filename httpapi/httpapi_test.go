@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -569,5 +570,127 @@ func TestLockConflict(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusConflict || out.Error.Code != "55P03" {
 		t.Errorf("%s %+v", resp.Status, out)
+	}
+}
+
+// TestManyStreams opens streams while commits land, some of them
+// reconnecting with Last-Event-ID midway: each stream's snapshot plus its
+// deltas sum to the view's rows at the end.
+func TestManyStreams(t *testing.T) {
+	db := deltaview.Open()
+	mustExec(t, db, `CREATE TABLE t (id int PRIMARY KEY, g int);
+		CREATE MATERIALIZED VIEW v AS SELECT g, count(*) AS n FROM t GROUP BY g`)
+	base := start(t, db, httpapi.Options{Ring: 64, KeepAlive: 100 * time.Millisecond})
+	const streams, commits = 40, 300
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		for i := range commits {
+			var err error
+			if i%3 == 2 {
+				err = db.Exec(fmt.Sprintf(`DELETE FROM t WHERE id = %d`, i-1))
+			} else {
+				err = db.Exec(fmt.Sprintf(`INSERT INTO t VALUES (%d, %d)`, i, i%7))
+			}
+			if err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	type result struct {
+		rows map[string]int64
+		err  error
+	}
+	results := make(chan result, streams)
+	var final atomic.Uint64 // the last commit's time, once the writer is done
+	for k := range streams {
+		go func() {
+			rows := map[string]int64{}
+			apply := func(p payload) {
+				for _, c := range p.Changes {
+					key := fmt.Sprint(c.Row)
+					if rows[key] += c.Diff; rows[key] == 0 {
+						delete(rows, key)
+					}
+				}
+			}
+			lastID := ""
+			for conn := 0; conn < 1+k%2; conn++ {
+				req, _ := http.NewRequest("GET", base+"/v1/views/v/changes", nil)
+				if lastID != "" {
+					req.Header.Set("Last-Event-ID", lastID)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+				if err != nil {
+					cancel()
+					results <- result{err: err}
+					return
+				}
+				sc := bufio.NewScanner(resp.Body)
+				sc.Buffer(nil, 1<<20)
+				kind, events := "", 0
+				for sc.Scan() {
+					line := sc.Text()
+					switch {
+					case strings.HasPrefix(line, "event: "):
+						kind = line[7:]
+					case strings.HasPrefix(line, "id: "):
+						lastID = line[4:]
+					case strings.HasPrefix(line, "data: "):
+						var p payload
+						json.Unmarshal([]byte(line[6:]), &p)
+						switch kind {
+						case "snapshot":
+							clear(rows)
+							apply(p)
+						case "delta":
+							apply(p)
+						case "error":
+							results <- result{err: fmt.Errorf("error event %s", line)}
+							cancel()
+							return
+						}
+						events++
+					}
+					// Keep-alive comments come every 100ms: a stream that has
+					// every delta learns it here at the latest.
+					id, _ := strconv.ParseUint(lastID, 10, 64)
+					if end := line == "" || strings.HasPrefix(line, ":"); end && final.Load() > 0 && id >= final.Load() {
+						break
+					}
+					// The first connection of a resuming stream leaves after a few events.
+					if conn == 0 && k%2 == 1 && events == 5 {
+						break
+					}
+				}
+				resp.Body.Close()
+				cancel()
+			}
+			results <- result{rows: rows}
+		}()
+	}
+	<-writerDone
+	last, _ := stream(t, base, "v", "")
+	id, _ := strconv.ParseUint(next(t, last, 5*time.Second).id, 10, 64)
+	final.Store(id)
+	want := map[string]int64{}
+	rows, err := db.View("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows.Rows {
+		want[fmt.Sprintf("[%v %v]", r[0], r[1])]++
+	}
+	for range streams {
+		r := <-results
+		if r.err != nil {
+			t.Error(r.err)
+			continue
+		}
+		if fmt.Sprint(r.rows) != fmt.Sprint(want) {
+			t.Errorf("a stream summed to %v, the view holds %v", r.rows, want)
+		}
 	}
 }
