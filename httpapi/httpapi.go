@@ -20,6 +20,17 @@
 // message, the 1-based character position in the script, the detail and
 // the hint.
 //
+// A change stream's events carry the view's logical time as their id:
+// first "snapshot" (the view's rows, as changes with diff +n, and its
+// columns), then one "delta" per commit that changes the view (rows in
+// with diff +n, rows out with diff -n), and, when the stream ends for the
+// server's reason, "error" with a SQLSTATE: 53400 for a client that fell
+// Options.Queue events behind, 42P01 when the view is dropped, 57P01 at
+// shutdown. A client that reconnects with Last-Event-ID gets "resume" and
+// the deltas after that id while the server holds them all, else a fresh
+// snapshot with "reset": true and the reason. Values are JSON numbers and
+// booleans where that is exact, null, or PostgreSQL's text.
+//
 // No roles exist yet: anyone who can reach the listener may do anything,
 // so the server is meant for loopback addresses.
 package httpapi
