@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgtest"
@@ -24,7 +28,7 @@ func TestServeQuickstartThroughPsql(t *testing.T) {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	var logb bytes.Buffer
-	go func() { done <- serve(ctx, "127.0.0.1:0", &logb, ready) }()
+	go func() { done <- serve(ctx, serveOptions{listen: "127.0.0.1:0"}, &logb, ready) }()
 	var addr net.Addr
 	select {
 	case addr = <-ready:
@@ -72,8 +76,95 @@ func TestServeQuickstartThroughPsql(t *testing.T) {
 // TestServeRefusesNonLoopback checks that without roles the server
 // listens on loopback addresses only.
 func TestServeRefusesNonLoopback(t *testing.T) {
-	err := serve(context.Background(), "0.0.0.0:0", &bytes.Buffer{}, nil)
+	err := serve(context.Background(), serveOptions{listen: "0.0.0.0:0"}, &bytes.Buffer{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Errorf("serve on 0.0.0.0: %v", err)
+	}
+	err = serve(context.Background(), serveOptions{listen: "127.0.0.1:0", http: "0.0.0.0:0"}, &bytes.Buffer{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "--http 0.0.0.0:0") {
+		t.Errorf("serve HTTP on 0.0.0.0: %v", err)
+	}
+}
+
+// TestServeHTTP serves the wire protocol and HTTP on one database: a view
+// made over HTTP streams a commit made through pgx within a second, and
+// the stream ends with 57P01 when the server stops.
+func TestServeHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan net.Addr, 2)
+	done := make(chan error, 1)
+	var logb bytes.Buffer
+	go func() { done <- serve(ctx, serveOptions{listen: "127.0.0.1:0", http: "127.0.0.1:0"}, &logb, ready) }()
+	var pgAddr, httpAddr net.Addr
+	for _, a := range []*net.Addr{&pgAddr, &httpAddr} {
+		select {
+		case *a = <-ready:
+		case err := <-done:
+			t.Fatal(err)
+		}
+	}
+	base := "http://" + httpAddr.String()
+	resp, err := http.Post(base+"/v1/sql", "text/plain",
+		strings.NewReader(`CREATE TABLE t (id int PRIMARY KEY); CREATE MATERIALIZED VIEW v AS SELECT count(*) AS n FROM t`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("POST /v1/sql: %s", resp.Status)
+	}
+	sse, err := http.Get(base + "/v1/views/v/changes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sse.Body.Close()
+	lines := make(chan string, 100)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(sse.Body)
+		for sc.Scan() {
+			if l, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				lines <- l
+			}
+		}
+	}()
+	read := func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(time.Second):
+			t.Fatal("no event within a second")
+		}
+		return ""
+	}
+	if l := read(); !strings.Contains(l, `"changes":[{"diff":1,"row":[0]}]`) {
+		t.Errorf("snapshot %s", l)
+	}
+	conn, err := pgx.Connect(context.Background(), "postgres://deltaview@"+pgAddr.String()+"/deltaview?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `INSERT INTO t VALUES (1), (2)`); err != nil {
+		t.Fatal(err)
+	}
+	if l := read(); !strings.Contains(l, `{"diff":1,"row":[2]}`) || !strings.Contains(l, `{"diff":-1,"row":[0]}`) {
+		t.Errorf("delta %s", l)
+	}
+	cancel()
+	if l := read(); !strings.Contains(l, `"code":"57P01"`) {
+		t.Errorf("at shutdown %s", l)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if !strings.Contains(logb.String(), "serving HTTP on http://"+httpAddr.String()) {
+		t.Errorf("the start does not say where HTTP is served:\n%s", logb.String())
 	}
 }

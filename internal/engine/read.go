@@ -101,3 +101,14 @@ func (e *Engine) Columns(table string) ([]string, bool) {
 	}
 	return out, true
 }
+
+// LastTS returns the logical time of the last commit: the number of
+// transactions committed so far.
+func (e *Engine) LastTS() uint64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.ts
+}
+
+// LastTS returns the logical time of the engine's last commit.
+func (s *Session) LastTS() uint64 { return s.e.LastTS() }

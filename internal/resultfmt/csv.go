@@ -12,7 +12,7 @@ func appendCSV(buf []byte, s *Set, o Options) []byte {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendCSVField(buf, []byte(c.Name))
+		buf = AppendCSVField(buf, []byte(c.Name))
 	}
 	buf = append(buf, '\n')
 	var field []byte
@@ -25,14 +25,16 @@ func appendCSV(buf []byte, s *Set, o Options) []byte {
 				buf = append(buf, ',')
 			}
 			field = text(field[:0], v, o.Null)
-			buf = appendCSVField(buf, field)
+			buf = AppendCSVField(buf, field)
 		}
 		buf = append(buf, '\n')
 	}
 	return append(buf, '\n')
 }
 
-func appendCSVField(buf, f []byte) []byte {
+// AppendCSVField appends f as one field of psql's CSV format, quoted
+// when it must be.
+func AppendCSVField(buf, f []byte) []byte {
 	if !bytes.ContainsAny(f, ",\"\r\n") && string(f) != `\.` {
 		return append(buf, f...)
 	}

@@ -22,32 +22,38 @@ func appendJSON(buf []byte, s *Set) []byte {
 			if j > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSONString(buf, s.Columns[j].Name)
+			buf = AppendJSONString(buf, s.Columns[j].Name)
 			buf = append(buf, ':')
-			switch k := v.Kind(); {
-			case v.IsNull():
-				buf = append(buf, "null"...)
-			case k == value.Bool:
-				if v.Bool() {
-					buf = append(buf, "true"...)
-				} else {
-					buf = append(buf, "false"...)
-				}
-			case k.IsNumeric():
-				t = value.AppendText(t[:0], v)
-				if isFinite(t) {
-					buf = append(buf, t...)
-				} else {
-					buf = appendJSONString(buf, string(t))
-				}
-			default:
-				t = value.AppendText(t[:0], v)
-				buf = appendJSONString(buf, string(t))
-			}
+			buf = AppendJSON(buf, v, &t)
 		}
 		buf = append(buf, '}')
 	}
 	return append(buf, "]\n"...)
+}
+
+// AppendJSON appends v as appendJSON writes a value: booleans as
+// true/false; integers, finite floats and finite numerics as numbers
+// written exactly as their PostgreSQL text; NaN and infinities, and every
+// other type, as strings; NULL as null. *scratch is reused for the text.
+func AppendJSON(buf []byte, v value.Value, scratch *[]byte) []byte {
+	switch k := v.Kind(); {
+	case v.IsNull():
+		return append(buf, "null"...)
+	case k == value.Bool:
+		if v.Bool() {
+			return append(buf, "true"...)
+		}
+		return append(buf, "false"...)
+	case k.IsNumeric():
+		*scratch = value.AppendText((*scratch)[:0], v)
+		if isFinite(*scratch) {
+			return append(buf, *scratch...)
+		}
+		return AppendJSONString(buf, string(*scratch))
+	default:
+		*scratch = value.AppendText((*scratch)[:0], v)
+		return AppendJSONString(buf, string(*scratch))
+	}
 }
 
 // isFinite reports whether a number's PostgreSQL text is not NaN or an
@@ -62,9 +68,9 @@ func isFinite(t []byte) bool {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes
+// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes
 // U+FFFD.
-func appendJSONString(buf []byte, s string) []byte {
+func AppendJSONString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
