@@ -76,7 +76,7 @@ var allow = map[string]rule{
 	"internal/source/changefeed": {why: "Debezium and upsert input to change batches",
 		deps: []string{"internal/delta", "internal/pgerr", "internal/source", "internal/value"}},
 	"internal/source/copyfmt": {why: "COPY text and CSV input to change batches",
-		deps: []string{"internal/pgerr", "internal/source", "internal/value"}},
+		deps: []string{"internal/pgerr", "internal/source", "internal/value"}, tests: []string{"internal/pgtest"}},
 	"internal/source": {why: "outside input to typed change batches: the change kinds and values only",
 		deps: []string{"internal/delta", "internal/pgerr", "internal/value"}},
 	"internal/delta": {why: "the change kinds",
