@@ -164,7 +164,8 @@ func formatTx(tx map[string]delta.Batch) string {
 	return b.String()
 }
 
-// TestViewMaintenance is DESIGN §5's property: for any old state, any
+// TestViewMaintenance is the view-maintenance property
+// (docs/partial-deltas.md): for any old state, any
 // changes, and any truthful forgetting, applying the propagated view delta
 // to Q(old) with MERGE semantics gives Q(new). It also checks minimality:
 // without forgetting, no upsert or safe deletion comes out, and without a
