@@ -17,6 +17,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/source/changefeed"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -477,7 +478,7 @@ func translateEvents(format string, tb *pgTable, data string) ([][]string, error
 					return nil, err
 				}
 			}
-			id = eventTxID(ev)
+			id = changefeed.TxID(ev)
 			s, err := translateDebezium(tb, ev)
 			if err != nil {
 				return nil, err
@@ -495,22 +496,6 @@ func translateEvents(format string, tb *pgTable, data string) ([][]string, error
 		txs = append(txs, cur)
 	}
 	return txs, nil
-}
-
-func eventTxID(ev map[string]json.RawMessage) string {
-	var tr struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if raw, ok := ev["transaction"]; ok && json.Unmarshal(raw, &tr) == nil && len(tr.ID) > 0 && string(tr.ID) != "null" {
-		return string(tr.ID)
-	}
-	var src struct {
-		TxID json.RawMessage `json:"txId"`
-	}
-	if raw, ok := ev["source"]; ok && json.Unmarshal(raw, &src) == nil && len(src.TxID) > 0 && string(src.TxID) != "null" {
-		return string(src.TxID)
-	}
-	return ""
 }
 
 func translateDebezium(tb *pgTable, ev map[string]json.RawMessage) ([]string, error) {

@@ -298,7 +298,7 @@ func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Chang
 	if err := json.Unmarshal(ev["op"], &op); err != nil {
 		return nil, "", malformed("the event has no op")
 	}
-	id := txID(ev)
+	id := TxID(ev)
 	side := func(name string) (*jsonRow, error) {
 		raw, ok := ev[name]
 		if !ok || string(bytes.TrimSpace(raw)) == "null" {
@@ -384,9 +384,9 @@ func parseDebezium(s *delta.Schema, t *source.Table, line []byte) ([]delta.Chang
 	return nil, "", malformed("op %q is not one of c, r, u, d", op)
 }
 
-// txID returns an event's transaction id: transaction.id, else
-// source.txId, else "".
-func txID(ev map[string]json.RawMessage) string {
+// TxID returns a Debezium event's transaction id: transaction.id, else
+// source.txId, else "". Events with one id form one source transaction.
+func TxID(ev map[string]json.RawMessage) string {
 	var tr struct {
 		ID json.RawMessage `json:"id"`
 	}
