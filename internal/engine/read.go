@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -54,7 +55,30 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 	return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel)
 }
 
-var _ exec.Source = (*Engine)(nil)
+var _ exec.FilteredSource = (*Engine)(nil)
+
+// ScanFiltered implements exec.FilteredSource: a table's rows found
+// through a primary or unique key, or the leading column of a composite
+// one, that pred fixes by equalities to constants or parameters. The
+// rows found are filtered by the whole of pred.
+func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	t, ok := e.tables[rel]
+	if !ok || !t.keepsRows() || len(t.uniques) == 0 {
+		return false, nil
+	}
+	fixed, err := fixedColumns(t.cols, pred)
+	if err != nil || fixed == nil {
+		return false, nil // a scan evaluates, and fails, as before
+	}
+	handled := t.lookup(fixed, func(_ uint64, row value.Row) bool {
+		var ok bool
+		if ok, err = accepts(pred, row); err == nil && ok {
+			err = fn(row)
+		}
+		return err == nil
+	})
+	return handled, err
+}
 
 func execSelect(p plan.Node, src exec.Source) (Result, error) {
 	rows, err := exec.Run(p, src)
