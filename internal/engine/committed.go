@@ -37,7 +37,7 @@ var _ exec.FilteredSource = (*committedSource)(nil)
 func (c *committedSource) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
 	t, ok := c.e.tables[rel]
 	if !ok {
-		return false, nil
+		return c.e.ScanFiltered(rel, pred, fn) // views change only at commit
 	}
 	for _, ch := range c.log {
 		if ch.t == t && ch.w != 0 {

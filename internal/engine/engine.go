@@ -28,6 +28,9 @@ type Engine struct {
 	// mu guards everything below: statements that read hold it shared,
 	// statements that write hold it exclusively, each only while it runs.
 	mu sync.RWMutex
+	// lookupMu serialises readers' use of the indexes that ad-hoc reads
+	// build on first use (prefix.go, viewindex.go): readers share mu.
+	lookupMu sync.Mutex
 	// slot is the writer slot, held by one session from its first change
 	// until its transaction ends: a buffered channel of one, full while
 	// held, so that a wait for it can time out.
@@ -106,6 +109,10 @@ type view struct {
 	maxMemory  int64 // WITH (max_memory = …); 0 for none
 	refills    int64 // refills counted up to the last step
 	overBudget bool  // the state exceeds maxMemory
+	// lookups index the rows by columns ad-hoc reads fixed (viewindex.go);
+	// unselective lists the columns found not worth an index.
+	lookups     []*viewIndex
+	unselective []int
 }
 
 // namedView is a plain view: a query inlined where it is used.

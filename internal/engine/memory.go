@@ -21,17 +21,23 @@ import (
 func viewState(v *view) dataflow.StateSize {
 	var a dataflow.Accounting
 	a.AddCircuit(v.c.Circuit)
-	return a.Total()
+	st := a.Total()
+	st.Bytes += v.lookupBytes()
+	return st
 }
 
 // stateTotal returns the state of every materialized view, each piece
 // counted once.
 func (e *Engine) stateTotal() dataflow.StateSize {
 	var a dataflow.Accounting
+	var lookups int64
 	for _, v := range e.order {
 		a.AddCircuit(v.c.Circuit)
+		lookups += v.lookupBytes()
 	}
-	return a.Total()
+	st := a.Total()
+	st.Bytes += lookups
+	return st
 }
 
 // MemoryReport is the state memory of the engine's views.

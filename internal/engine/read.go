@@ -59,9 +59,15 @@ var _ exec.FilteredSource = (*Engine)(nil)
 
 // ScanFiltered implements exec.FilteredSource: a table's rows found
 // through a primary or unique key, or the leading column of a composite
-// one, that pred fixes by equalities to constants or parameters. The
-// rows found are filtered by the whole of pred.
+// one, that pred fixes by equalities to constants or parameters; a
+// materialized view's through an index on a column pred fixes (see
+// viewLookup). The rows found are filtered by the whole of pred.
 func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	e.lookupMu.Lock()
+	defer e.lookupMu.Unlock()
+	if v, ok := e.views[rel]; ok {
+		return e.viewLookup(v, pred, fn)
+	}
 	t, ok := e.tables[rel]
 	if !ok || !t.keepsRows() || len(t.uniques) == 0 {
 		return false, nil

@@ -195,6 +195,9 @@ func (e *Engine) commit() error {
 	e.ts++
 	for _, v := range stepped {
 		v.c.Circuit.Commit()
+		if len(v.lookups) > 0 {
+			v.applyLookups(deltas[v.name])
+		}
 		if v.steps%stepSample == 0 {
 			v.totalSteps += v.lastStep
 			v.timedSteps++
