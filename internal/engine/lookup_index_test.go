@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -122,4 +123,43 @@ func TestLookupIndexesFollowChanges(t *testing.T) {
 	}
 	run("SELECT * FROM li WHERE o = 5")
 	check("after the table compacted")
+}
+
+// TestLookupIndexesConcurrentReaders has readers build and use the lookup
+// indexes while a writer changes the table (run it with -race).
+func TestLookupIndexesConcurrentReaders(t *testing.T) {
+	e := New()
+	w := e.NewSession()
+	if err := w.ExecScript(`CREATE TABLE li (o int, l int, PRIMARY KEY (o, l));
+		CREATE MATERIALIZED VIEW per_o AS SELECT o, count(*) AS n FROM li GROUP BY o;
+		INSERT INTO li SELECT g / 4, g % 4 FROM generate_series(0, 399) g`, func(Result) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for r := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := e.NewSession()
+			for i := range 200 {
+				q := fmt.Sprintf("SELECT * FROM li WHERE o = %d; SELECT * FROM per_o WHERE o = %d", (i+r)%100, i%100)
+				if err := s.ExecScript(q, func(Result) error { return nil }); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 200 {
+		q := fmt.Sprintf("BEGIN; DELETE FROM li WHERE o = %d; INSERT INTO li VALUES (%d, 7); COMMIT", i%100, i%100)
+		if err := w.ExecScript(q, func(Result) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }

@@ -98,7 +98,7 @@ func (e *Engine) viewLookup(v *view, pred expr.Expr, fn func(value.Row) error) (
 func (v *view) buildLookup(col int) *viewIndex {
 	idx := &viewIndex{col: col, groups: map[uint64]viewGroup{}}
 	ok := true
-	v.c.View.Rows(func(r value.Row, w int64) bool {
+	v.c.View.Each(func(r value.Row, w int64) bool {
 		ok = idx.add(r, w)
 		return ok
 	})
