@@ -121,3 +121,13 @@ func (p *prefixIndex) bytes() int64 {
 	}
 	return n + 48*int64(len(p.m))
 }
+
+// prefixBytes is the memory of t's prefix indexes, which deltaview_tables
+// counts with the rows.
+func (t *table) prefixBytes() int64 {
+	var n int64
+	for _, p := range t.prefixes {
+		n += p.bytes()
+	}
+	return n
+}
