@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -28,7 +29,23 @@ func (e *Engine) committed() exec.Source {
 	return &committedSource{e: e, log: e.tx.log}
 }
 
-var _ exec.Source = (*committedSource)(nil)
+var _ exec.FilteredSource = (*committedSource)(nil)
+
+// ScanFiltered implements exec.FilteredSource: through the table's
+// indexes when the open transaction has not changed the table, which
+// the indexes then describe as committed.
+func (c *committedSource) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	t, ok := c.e.tables[rel]
+	if !ok {
+		return c.e.ScanFiltered(rel, pred, fn) // views change only at commit
+	}
+	for _, ch := range c.log {
+		if ch.t == t && ch.w != 0 {
+			return false, nil
+		}
+	}
+	return c.e.ScanFiltered(rel, pred, fn)
+}
 
 // Scan implements exec.Source. A table's rows are its stored rows less
 // those the open transaction inserted (or wrote in place by an update),

@@ -186,17 +186,19 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 	}
 	var out []target
 	if from == nil {
-		id, row, found, usable, err := keyTarget(t, where)
+		found, usable, err := keyTarget(t, where)
 		if err != nil {
 			return nil, err
 		}
 		if usable {
-			if found {
-				ok, err := accepts(where, row)
-				if err != nil || !ok {
+			for _, tg := range found {
+				ok, err := accepts(where, tg.row)
+				if err != nil {
 					return nil, err
 				}
-				out = append(out, target{id: id, row: row, env: row})
+				if ok {
+					out = append(out, tg)
+				}
 			}
 			return out, nil
 		}

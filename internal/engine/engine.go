@@ -28,6 +28,9 @@ type Engine struct {
 	// mu guards everything below: statements that read hold it shared,
 	// statements that write hold it exclusively, each only while it runs.
 	mu sync.RWMutex
+	// lookupMu serialises readers' use of the indexes that ad-hoc reads
+	// build on first use (prefix.go, viewindex.go): readers share mu.
+	lookupMu sync.Mutex
 	// slot is the writer slot, held by one session from its first change
 	// until its transaction ends: a buffered channel of one, full while
 	// held, so that a wait for it can time out.

@@ -24,10 +24,16 @@ import (
 // counted once.
 func (e *Engine) stateTotal() dataflow.StateSize {
 	var a dataflow.Accounting
+	var lookups int64
 	for _, v := range e.order {
 		v.account(&a)
+		if z, ok := v.(*zview); ok {
+			lookups += z.lookupBytes()
+		}
 	}
-	return a.Total()
+	st := a.Total()
+	st.Bytes += lookups
+	return st
 }
 
 // MemoryReport is the state memory of the engine's views.

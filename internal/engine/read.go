@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -45,7 +46,39 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 	return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel)
 }
 
-var _ exec.Source = (*Engine)(nil)
+var _ exec.FilteredSource = (*Engine)(nil)
+
+// ScanFiltered implements exec.FilteredSource: a table's rows found
+// through a primary or unique key, or the leading column of a composite
+// one, that pred fixes by equalities to constants or parameters; a
+// materialized view's through an index on a column pred fixes (see
+// viewLookup). The rows found are filtered by the whole of pred.
+func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	e.lookupMu.Lock()
+	defer e.lookupMu.Unlock()
+	if v, ok := e.views[rel]; ok {
+		if z, ok := v.(*zview); ok {
+			return e.viewLookup(z, pred, fn)
+		}
+		return false, nil // a partial view's rows are read by scanning
+	}
+	t, ok := e.tables[rel]
+	if !ok || !t.keepsRows() || len(t.uniques) == 0 {
+		return false, nil
+	}
+	fixed, err := fixedColumns(t.cols, pred)
+	if err != nil || fixed == nil {
+		return false, nil // a scan evaluates, and fails, as before
+	}
+	handled := t.lookup(fixed, func(_ uint64, row value.Row) bool {
+		var ok bool
+		if ok, err = accepts(pred, row); err == nil && ok {
+			err = fn(row)
+		}
+		return err == nil
+	})
+	return handled, err
+}
 
 func execSelect(p plan.Node, src exec.Source) (Result, error) {
 	rows, err := exec.Run(p, src)
@@ -77,8 +110,12 @@ func (e *Engine) Recompute(name string) ([]value.Row, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	return exec.Run(v.meta().def.Plan, e.committed())
+	return exec.Run(v.meta().def.Plan, scanOnly{e.committed()})
 }
+
+// scanOnly reads every relation by scanning it: the oracle neither
+// depends on the indexes ad-hoc reads use nor builds them.
+type scanOnly struct{ exec.Source }
 
 // Views returns the names of the materialized views in creation order.
 func (e *Engine) Views() []string {

@@ -87,7 +87,7 @@ var systemViews = map[string]systemView{
 			var out []value.Row
 			for _, name := range sortedKeys(e.tables) {
 				t := e.tables[name]
-				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())), value.NewInt(value.Int8, t.bytes)})
+				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())), value.NewInt(value.Int8, t.bytes+t.prefixBytes())})
 			}
 			return out
 		},

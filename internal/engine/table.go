@@ -27,7 +27,9 @@ type table struct {
 	rows    *rowStore
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
-	delta   zset.ZSet      // the last commit's batch, reused by the next
+	// prefixes index leading columns of composite keys, once looked up.
+	prefixes []*prefixIndex
+	delta    zset.ZSet // the last commit's batch, reused by the next
 	// gathering is set while a commit gathers the table's batch.
 	gathering bool
 	bytes     int64
@@ -296,6 +298,10 @@ func (t *table) replace(id uint64, old, row value.Row) {
 			u.set(kn, id, row)
 		}
 	}
+	for _, p := range t.prefixes {
+		p.drop(id, old)
+		p.add(id, row)
+	}
 	t.rows.Set(id, row)
 	t.bytes += dataflow.RowBytes(row) - dataflow.RowBytes(old)
 }
@@ -309,6 +315,9 @@ func (t *table) put(id uint64, row value.Row) {
 		if k, ok := u.key(row, arr[:0]); ok {
 			u.set(k, id, row)
 		}
+	}
+	for _, p := range t.prefixes {
+		p.add(id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
 	if id >= t.nextID {
@@ -327,6 +336,9 @@ func (t *table) remove(id uint64) value.Row {
 		if k, ok := u.key(row, arr[:0]); ok {
 			u.drop(k, id)
 		}
+	}
+	for _, p := range t.prefixes {
+		p.drop(id, row)
 	}
 	t.bytes -= dataflow.RowBytes(row)
 	return row
@@ -351,6 +363,7 @@ func (t *table) compact() {
 	for _, u := range t.uniques {
 		u.clear()
 	}
+	t.prefixes = nil // rebuilt on the next lookup
 	t.nextID = 1
 	t.bytes = 0
 	old.Scan(func(_ uint64, row value.Row) bool {

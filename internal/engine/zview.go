@@ -20,6 +20,10 @@ type zview struct {
 	c *compile.Compiled
 	// timed says whether the step being prepared is timed.
 	timed bool
+	// lookups index the rows by columns ad-hoc reads fixed (viewindex.go);
+	// unselective lists the columns found not worth an index.
+	lookups     []*viewIndex
+	unselective []int
 }
 
 func (v *zview) relations() []string { return v.c.Relations }
@@ -45,6 +49,9 @@ func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
 }
 
 func (v *zview) commit() {
+	if len(v.lookups) > 0 {
+		v.applyLookups(v.c.Circuit.Output(v.c.Output))
+	}
 	v.c.Circuit.Commit()
 	if v.timed {
 		v.totalSteps += v.lastStep
@@ -86,7 +93,9 @@ func (v *zview) rowCount() int64 { return v.c.View.Len() }
 func (v *zview) state() dataflow.StateSize {
 	var a dataflow.Accounting
 	a.AddCircuit(v.c.Circuit)
-	return a.Total()
+	st := a.Total()
+	st.Bytes += v.lookupBytes()
+	return st
 }
 
 func (v *zview) account(a *dataflow.Accounting) { a.AddCircuit(v.c.Circuit) }

@@ -3,6 +3,7 @@ package exec
 import (
 	"unsafe"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -49,3 +50,14 @@ func (b *Budget) charge(n int64) error {
 
 // Held returns the bytes counted so far.
 func (b *Budget) Held() int64 { return b.held }
+
+var _ FilteredSource = (*Budget)(nil)
+
+// ScanFiltered is the source's, when it finds rows through an index: a
+// budget does not hide an access path.
+func (b *Budget) ScanFiltered(relation string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	if fs, ok := b.Source.(FilteredSource); ok {
+		return fs.ScanFiltered(relation, pred, fn)
+	}
+	return false, nil
+}

@@ -21,6 +21,17 @@ type Source interface {
 	Scan(relation string, fn func(value.Row) error) error
 }
 
+// FilteredSource is a Source that can find the rows of a relation that a
+// predicate accepts without reading every row (through an index on
+// columns the predicate fixes).
+type FilteredSource interface {
+	Source
+	// ScanFiltered calls fn for every row of relation that pred accepts,
+	// in the order of Scan, and returns handled; or returns handled false,
+	// without calling fn, when it has no faster way than Scan.
+	ScanFiltered(relation string, pred expr.Expr, fn func(value.Row) error) (handled bool, err error)
+}
+
 // Run evaluates p and returns its rows. Rows are in the order the plan
 // defines (Sort), otherwise in an unspecified but deterministic order.
 func Run(p plan.Node, src Source) ([]value.Row, error) {
@@ -34,6 +45,19 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		})
 		return out, err
 	case *plan.Filter:
+		if sc, ok := n.Input.(*plan.Scan); ok {
+			if fs, ok := src.(FilteredSource); ok {
+				var out []value.Row
+				b := budgetOf(src)
+				handled, err := fs.ScanFiltered(sc.Relation, n.Pred, func(r value.Row) error {
+					out = append(out, r)
+					return b.charge(slotBytes)
+				})
+				if handled || err != nil {
+					return out, err
+				}
+			}
+		}
 		in, err := Run(n.Input, src)
 		if err != nil {
 			return nil, err

@@ -69,6 +69,16 @@ func (g *Integrate) Abort() {
 // order, until fn returns false. fn must not step the circuit.
 func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) { g.counts.scan(fn) }
 
+// Each calls fn for each row held, with its weight, in no particular
+// order, until fn returns false: Rows without the sort.
+func (g *Integrate) Each(fn func(r value.Row, w int64) bool) {
+	for i := range g.counts.slots {
+		if s := &g.counts.slots[i]; s.row != nil && !fn(s.row, s.n) {
+			return
+		}
+	}
+}
+
 // Len returns the number of rows held counting duplicates: the sum of the
 // weights.
 func (g *Integrate) Len() int64 { return g.counts.total }
