@@ -1,14 +1,24 @@
 package engine_test
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 // TestCopyTextEscapes: the text format's octal and hex escapes were not
@@ -183,5 +193,62 @@ func TestMemoryGuard(t *testing.T) {
 	out, _, err := runScript(e, "RESET deltaview.max_memory; SELECT count(*) FROM a; SELECT * FROM keep; SELECT name FROM deltaview_views")
 	if want := "SET\ncount\n2000\nn\n2000\nname\nkeep\n"; err != nil || out != want {
 		t.Fatalf("after the failures: %q %v, want %q", out, err, want)
+	}
+}
+
+// dirReader fails as reading a directory does, and cannot say it is one.
+type dirReader struct{}
+
+func (dirReader) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: "d", Err: syscall.EISDIR}
+}
+func (dirReader) Close() error { return nil }
+
+// TestCopyFromDirectory: COPY t FROM a directory was XX000 ("read /tmp: is
+// a directory"); PostgreSQL refuses it before reading, 42809 "\"dir\" is a
+// directory". A file that cannot be opened is 58P01, as there.
+func TestCopyFromDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} { // the server may run as another user
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missing := filepath.Join(dir, "missing.csv")
+	e := engine.New()
+	e.SetFileOpener(func(name string) (io.ReadCloser, error) {
+		if name == "reader" {
+			return dirReader{}, nil
+		}
+		return os.Open(name)
+	})
+	if _, _, err := runScript(e, "CREATE TABLE t (a int)"); err != nil {
+		t.Fatal(err)
+	}
+	var pg *pgx.Conn
+	if _, err := pgtest.FindBinDir(); err == nil || os.Getenv("CI") == "true" {
+		pg = pgtest.Start(t).Conn(t)
+		pgtest.MustQuery(t, pg, "CREATE TABLE t (a int)")
+	}
+	// A read error is found while reading, at a line, as PostgreSQL's
+	// CONTEXT says of its own read errors.
+	for _, tc := range []struct{ file, code, msg, detail string }{
+		{dir, "42809", strconv.Quote(dir) + " is a directory", ""},
+		{"reader", "42809", `"reader" is a directory`, "COPY t, line 1"},
+		{missing, "58P01", `could not open file "` + missing + `" for reading: no such file or directory`, ""},
+	} {
+		q := "COPY t FROM '" + tc.file + "'"
+		_, _, err := runScript(e, q)
+		var pe *pgerr.Error
+		if !errors.As(err, &pe) || pe.Code != tc.code || pe.Message != tc.msg || pe.Detail != tc.detail {
+			t.Errorf("%s: got %v, want %s %s", q, err, tc.code, tc.msg)
+		}
+		if pg != nil && tc.file != "reader" {
+			_, err := pgtest.Query(t, pg, q)
+			var pge *pgconn.PgError
+			if !errors.As(err, &pge) || pge.Code != tc.code || !strings.EqualFold(pge.Message, tc.msg) {
+				t.Errorf("%s: PostgreSQL says %v, want %s %s", q, err, tc.code, tc.msg)
+			}
+		}
 	}
 }
