@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -251,4 +252,39 @@ func TestCopyFromDirectory(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDropCascadeLinear: DROP TABLE t CASCADE over 2,000 nested views took
+// 9 s: each dropped view scanned every view's dependencies, the view list
+// and the shared indexes' users. Over 16,000 views (each joined with t, so
+// all share t's index) the drop is now linear: well under the quadratic
+// walk's tens of seconds.
+func TestDropCascadeLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 16,000 views")
+	}
+	const n = 16000
+	e := engine.New()
+	var b strings.Builder
+	b.WriteString("CREATE TABLE t (a int);\nCREATE MATERIALIZED VIEW v0 AS SELECT a FROM t;\n")
+	for i := 1; i < n; i++ {
+		p := "v" + strconv.Itoa(i-1)
+		b.WriteString("CREATE MATERIALIZED VIEW v" + strconv.Itoa(i) + " AS SELECT " + p + ".a FROM " + p + " JOIN t ON t.a = " + p + ".a;\n")
+	}
+	if _, _, err := runScript(e, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, notices, err := runScript(e, "DROP TABLE t CASCADE")
+	took := time.Since(start)
+	if err != nil || len(notices) != n || notices[0] != "drop cascades to materialized view v15999" {
+		t.Fatalf("%v, %d notices", err, len(notices))
+	}
+	if took > 3*time.Second {
+		t.Errorf("DROP TABLE t CASCADE over %d views took %v", n, took)
+	}
+	if len(e.Views()) != 0 {
+		t.Errorf("views left: %d", len(e.Views()))
+	}
+	t.Logf("%d views dropped in %v", n, took)
 }
