@@ -234,3 +234,27 @@ func ExampleDB_ExplainView() {
 	// true <nil>
 	// 42P01
 }
+
+// A commit in which one view refills its MIN reserves from their index
+// more often than the threshold raises a notice.
+func ExampleDB_SetRefillNotice() {
+	db := deltaview.Open()
+	db.SetRefillNotice(10)
+	s := db.Session()
+	defer s.Close()
+	err := s.Run(`
+		CREATE TABLE t (id int PRIMARY KEY, g int, v int);
+		INSERT INTO t SELECT i, i % 50, i FROM generate_series(1, 5000) i;
+		CREATE MATERIALIZED VIEW lo AS SELECT g, min(v) FROM t GROUP BY g;
+		DELETE FROM t WHERE v <= 4900;`,
+		func(r *deltaview.Result) error {
+			if len(r.Notices) > 0 {
+				fmt.Println(r.Tag, len(r.Notices))
+			}
+			return nil
+		})
+	fmt.Println(err)
+	// Output:
+	// DELETE 4900 1
+	// <nil>
+}
