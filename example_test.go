@@ -3,7 +3,9 @@ package deltaview_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/deltaview/deltaview"
 )
@@ -156,4 +158,103 @@ func ExampleDB_SubscribeWith() {
 	// Output:
 	// ts 1 [{[1 ann] 1}]
 	// ts 2 [{[1 ann] -1}]
+}
+
+// The database-wide memory budget; a commit that crosses it succeeds and
+// raises a notice, which a Session's Run hands out with the statement's
+// Result.
+func ExampleDB_SetMaxMemory() {
+	db := deltaview.Open()
+	db.SetMaxMemory(64 << 10)
+	s := db.Session()
+	defer s.Close()
+	err := s.Run(`
+		CREATE TABLE t (id int PRIMARY KEY, v text);
+		CREATE MATERIALIZED VIEW ids AS SELECT id, v FROM t GROUP BY id, v;
+		INSERT INTO t SELECT g, 'row ' || g FROM generate_series(1, 1000) g;`,
+		func(r *deltaview.Result) error {
+			for _, n := range r.Notices {
+				// The notice names the bytes held and the budget.
+				fmt.Println(r.Tag+":", strings.Contains(n, "over deltaview.max_memory = 64kB"))
+			}
+			return nil
+		})
+	fmt.Println(err)
+	// Output:
+	// INSERT 0 1000: true
+	// <nil>
+}
+
+// Memory reports each view's state and the total, each piece once.
+func ExampleDB_Memory() {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, g int);
+		INSERT INTO t SELECT i, i % 3 FROM generate_series(1, 30) i;
+		CREATE MATERIALIZED VIEW per_g AS SELECT g, count(*) FROM t GROUP BY g;`); err != nil {
+		panic(err)
+	}
+	m := db.Memory()
+	fmt.Println(m.Views["per_g"].Bytes > 0, m.Total.Bytes >= m.Views["per_g"].Bytes)
+	// Output: true true
+}
+
+// COPY … FROM 'file' reads through the opener the program sets.
+func ExampleDB_SetFileOpener() {
+	db := deltaview.Open()
+	db.SetFileOpener(func(name string) (io.ReadCloser, error) {
+		if name != "people.csv" {
+			return nil, os.ErrNotExist
+		}
+		return io.NopCloser(strings.NewReader("1,ann\n2,bob\n")), nil
+	})
+	if err := db.Exec(`
+		CREATE TABLE people (id int PRIMARY KEY, name text);
+		COPY people FROM 'people.csv' WITH (FORMAT csv);`); err != nil {
+		panic(err)
+	}
+	rows, _ := db.Query(`SELECT name FROM people ORDER BY id`)
+	fmt.Println(rows.Rows)
+	// Output: [[ann] [bob]]
+}
+
+// ExplainView prints a live view's plan with its figures.
+func ExampleDB_ExplainView() {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, g int);
+		CREATE MATERIALIZED VIEW per_g AS SELECT g, count(*) FROM t GROUP BY g;`); err != nil {
+		panic(err)
+	}
+	lines, err := db.ExplainView("per_g")
+	fmt.Println(len(lines) > 0, err)
+	_, err = db.ExplainView("nope")
+	fmt.Println(deltaview.Code(err))
+	// Output:
+	// true <nil>
+	// 42P01
+}
+
+// A commit in which one view refills its MIN reserves from their index
+// more often than the threshold raises a notice.
+func ExampleDB_SetRefillNotice() {
+	db := deltaview.Open()
+	db.SetRefillNotice(10)
+	s := db.Session()
+	defer s.Close()
+	err := s.Run(`
+		CREATE TABLE t (id int PRIMARY KEY, g int, v int);
+		INSERT INTO t SELECT i, i % 50, i FROM generate_series(1, 5000) i;
+		CREATE MATERIALIZED VIEW lo AS SELECT g, min(v) FROM t GROUP BY g;
+		DELETE FROM t WHERE v <= 4900;`,
+		func(r *deltaview.Result) error {
+			if len(r.Notices) > 0 {
+				fmt.Println(r.Tag, len(r.Notices))
+			}
+			return nil
+		})
+	fmt.Println(err)
+	// Output:
+	// DELETE 4900 1
+	// <nil>
 }

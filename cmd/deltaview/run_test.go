@@ -192,3 +192,20 @@ COPY c FROM STDIN WITH (FORMAT debezium);
 		t.Fatalf("stdout:\n%q\nwant it to end with\n%q", out, want)
 	}
 }
+
+// TestRunClearErrors: raw invalid UTF-8 in SQL was 42601 "string field
+// contains invalid UTF-8" (PostgreSQL: 22021), and an unterminated comment
+// failed the script before its first statement ran.
+func TestRunClearErrors(t *testing.T) {
+	for _, tc := range []struct{ script, out, errs string }{
+		{"SELECT 'a\xffb' AS s;\n", "",
+			"ERROR:  invalid byte sequence for encoding \"UTF8\": 0xff (SQLSTATE 22021)\nLINE 1: SELECT 'a\ufffdb' AS s;\n                 ^\n"},
+		{"SELECT 1 AS x; /* unterminated", "x\n1\n\n",
+			"ERROR:  unterminated /* comment at or near \"/* unterminated\" (SQLSTATE 42601)\n"},
+	} {
+		out, errs, failed := runScript(t, tc.script, deltaview.PrintOptions{Format: "csv"})
+		if !failed || out != tc.out || errs != tc.errs {
+			t.Errorf("%q: failed %v\nstdout %q, want %q\nstderr %q, want %q", tc.script, failed, out, tc.out, errs, tc.errs)
+		}
+	}
+}

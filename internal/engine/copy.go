@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -94,7 +96,7 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 		return Result{}, err
 	}
 	defer done()
-	cr := &copyReader{r: r}
+	cr := &copyReader{r: r, file: c.File}
 	dec, err := f.open(cr, st, c, e.copyLimits)
 	if err != nil {
 		return Result{}, err
@@ -133,16 +135,35 @@ func unwrapPath(err error) error {
 	}
 }
 
-// copyReader counts the bytes read through it, for progress.
+// copyReader counts the bytes read through it, for progress, and words a
+// file's read errors as PostgreSQL does.
 type copyReader struct {
-	r io.Reader
-	n int64
+	r    io.Reader
+	n    int64
+	file string // COPY … FROM 'file'; "" for STDIN
 }
 
 func (c *copyReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if err != nil && err != io.EOF && c.file != "" {
+		err = fileError(c.file, err, pgerr.IOError, "could not read from COPY file")
+	}
 	return n, err
+}
+
+// fileError words an error of the file of a COPY: the host's own SQLSTATE
+// when it gives one; 42809 for a directory, as PostgreSQL; otherwise code
+// with what, then the cause without the path.
+func fileError(file string, err error, code, what string) error {
+	var pe *pgerr.Error
+	switch {
+	case errors.As(err, &pe):
+		return err
+	case errors.Is(err, syscall.EISDIR):
+		return pgerr.New(pgerr.WrongObjectType, "%q is a directory", file)
+	}
+	return pgerr.New(code, "%s: %v", what, unwrapPath(err))
 }
 
 // copyRowsPerReport is how often a COPY reports progress, in rows.
@@ -333,7 +354,15 @@ func (e *Engine) copySource(c *sql.Copy) (r io.Reader, done func(), err error) {
 	}
 	f, err := e.openFile(c.File)
 	if err != nil {
-		return nil, nil, pgerr.New(pgerr.UndefinedFile, "could not open file %q for reading: %v", c.File, unwrapPath(err))
+		return nil, nil, fileError(c.File, err, pgerr.UndefinedFile, fmt.Sprintf("could not open file %q for reading", c.File))
+	}
+	// A directory opens (os.Open) and fails at its first read; PostgreSQL
+	// refuses it before reading.
+	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.IsDir() {
+			f.Close()
+			return nil, nil, pgerr.New(pgerr.WrongObjectType, "%q is a directory", c.File)
+		}
 	}
 	return f, func() { f.Close() }, nil
 }

@@ -228,7 +228,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		targets = append(targets, name)
 	}
-	// Everything that depends on the targets, transitively.
+	// Everything that depends on the targets, transitively; the reverse
+	// of e.deps is built once, so that the walk is linear in the
+	// dependencies.
+	isTarget := make(map[string]bool, len(targets))
+	for _, t := range targets {
+		isTarget[t] = true
+	}
+	rdeps := e.dependentsIndex()
 	all := map[string]bool{}
 	var order, pre []string // dependents first; dependencies first
 	var visit func(string)
@@ -238,7 +245,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		all[n] = true
 		pre = append(pre, n)
-		for _, dep := range e.dependents(n) {
+		for _, dep := range rdeps[n] {
 			visit(dep)
 		}
 		order = append(order, n) // dependents first
@@ -252,7 +259,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		var lines []string
 		first := ""
 		for _, n := range pre {
-			if slices.Contains(targets, n) {
+			if isTarget[n] {
 				continue
 			}
 			on := ""
@@ -275,15 +282,13 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 	}
 	for _, n := range order {
-		if slices.Contains(targets, n) {
+		if isTarget[n] {
 			continue
 		}
 		k, _ := e.kindOf(n)
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
 	}
-	for _, n := range order {
-		e.dropOne(n)
-	}
+	e.dropAll(order, all)
 	return Result{Tag: tags[d.Kind], Notices: notices}, nil
 }
 
@@ -304,37 +309,42 @@ func (e *Engine) mustKind(name string) sql.DropKind {
 	return k
 }
 
-// dependents returns the views that read name directly, sorted.
-func (e *Engine) dependents(name string) []string {
-	var out []string
+// dependentsIndex returns, for each relation, the views that read it
+// directly, sorted.
+func (e *Engine) dependentsIndex() map[string][]string {
+	r := map[string][]string{}
 	for v, deps := range e.deps {
 		for _, d := range deps {
-			if d == name {
-				out = append(out, v)
-			}
+			r[d] = append(r[d], v)
 		}
 	}
-	sort.Strings(out)
-	return out
+	for _, vs := range r {
+		sort.Strings(vs)
+	}
+	return r
 }
 
-func (e *Engine) dropOne(name string) {
+// dropAll drops the relations in names (dependents first), the set of
+// which is gone. The engine's lists are filtered once for all of them, so
+// that a cascade over many views costs time linear in their number.
+func (e *Engine) dropAll(names []string, gone map[string]bool) {
 	e.read = nil
-	delete(e.tables, name)
-	delete(e.named, name)
-	delete(e.deps, name)
-	e.dropSinks(name)
-	e.shared.release(name)
-	if v, ok := e.views[name]; ok {
+	for _, name := range names {
+		delete(e.tables, name)
+		delete(e.named, name)
+		delete(e.deps, name)
+		delete(e.notes, name)
 		delete(e.views, name)
-		e.order = slices.DeleteFunc(e.order, func(o matView) bool { return o == v })
 	}
+	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool { return gone[s.view] })
+	e.shared.release(gone)
+	e.order = slices.DeleteFunc(e.order, func(o matView) bool { return gone[o.meta().name] })
 	subs := e.subs[:0]
 	for _, s := range e.subs {
-		if s.view != name {
+		if !gone[s.view] {
 			subs = append(subs, s)
 		} else if s.end != nil {
-			s.end(pgerr.New(pgerr.UndefinedTable, "materialized view %q was dropped", name))
+			s.end(pgerr.New(pgerr.UndefinedTable, "materialized view %q was dropped", s.view))
 		}
 	}
 	clear(e.subs[len(subs):])

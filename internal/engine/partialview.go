@@ -423,19 +423,6 @@ func (e *Engine) StoredBytes(tableName string) int64 {
 	return 0
 }
 
-// dropSinks forgets a view's note and its sinks.
-func (e *Engine) dropSinks(name string) {
-	delete(e.notes, name)
-	sinks := e.sinks[:0]
-	for _, s := range e.sinks {
-		if s.view != name {
-			sinks = append(sinks, s)
-		}
-	}
-	clear(e.sinks[len(sinks):])
-	e.sinks = sinks
-}
-
 // explainStream returns EXPLAIN's lines for a view to be created over
 // change-stream tables: the whole plan (whole) of a partially maintained
 // view, or the lines that precede a normalised view's dataflow.

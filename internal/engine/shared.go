@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"slices"
-
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
 	"github.com/deltaview/deltaview/internal/value"
@@ -54,16 +52,21 @@ func (s *sharedIndexes) share(v *zview) {
 	}
 }
 
-// release drops v's use of the shared indexes; an index no view uses is
-// dropped.
-func (s *sharedIndexes) release(name string) {
+// release drops the uses of the shared indexes by the views in gone; an
+// index no view uses is dropped. One pass for all of them: a cascade
+// drops many views that share one index.
+func (s *sharedIndexes) release(gone map[string]bool) {
 	for k, si := range s.m {
-		if i := slices.Index(si.views, name); i >= 0 {
-			si.views = slices.Delete(si.views, i, i+1)
-			if si.a.Release() == 0 {
+		kept := si.views[:0]
+		for _, v := range si.views {
+			if !gone[v] {
+				kept = append(kept, v)
+			} else if si.a.Release() == 0 {
 				delete(s.m, k)
 			}
 		}
+		clear(si.views[len(kept):])
+		si.views = kept
 	}
 }
 

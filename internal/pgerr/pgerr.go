@@ -53,6 +53,7 @@ const (
 	DuplicateAlias           = "42712"
 	BadCopyFileFormat        = "22P04"
 	UndefinedFile            = "58P01"
+	IOError                  = "58030"
 	InsufficientPrivilege    = "42501"
 	UndefinedParameter       = "42P02"
 	IndeterminateDatatype    = "42P18"

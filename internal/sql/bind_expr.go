@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -70,7 +69,12 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetColumnRef() != nil:
 		return b.bindColumnRef(s, n.GetColumnRef())
 	case n.GetAConst() != nil:
-		return bindConst(n.GetAConst())
+		e, err := bindConst(n.GetAConst())
+		if pe, ok := err.(*pgerr.Error); ok {
+			// PostgreSQL reports a literal's conversion error at the literal.
+			err = pe.At(b.stmt.SQL, int(n.GetAConst().Location))
+		}
+		return e, err
 	case n.GetTypeCast() != nil:
 		return b.bindTypeCast(s, n.GetTypeCast())
 	case n.GetAExpr() != nil:
@@ -183,11 +187,13 @@ func bindConst(c *pg_query.A_Const) (expr.Expr, error) {
 			}
 			return &expr.Const{V: value.NewInt(value.Int8, n), T: value.Int8Type}, nil
 		}
-		d, _, err := apd.NewFromString(s)
+		// numeric's input function, with its limits: 131072 digits before
+		// the point, 16383 after (22003 beyond either).
+		d, err := value.Parse(s, value.NumericType)
 		if err != nil {
-			return nil, pgerr.New(pgerr.InvalidTextRep, "invalid input syntax for type numeric: %q", s)
+			return nil, err
 		}
-		return &expr.Const{V: value.NewNumeric(d), T: value.NumericType}, nil
+		return &expr.Const{V: d, T: value.NumericType}, nil
 	case *pg_query.A_Const_Sval:
 		return &expr.Const{V: value.NewText(value.Text, v.Sval.Sval), T: value.UnknownType}, nil
 	case *pg_query.A_Const_Boolval:
