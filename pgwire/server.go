@@ -132,6 +132,18 @@ func (s *server) cancelRequest(pid uint32, key []byte) {
 	}
 }
 
+// clearReadDeadline lets c's reads wait again, unless the server is
+// shutting down: under the lock that shutdown holds while it sets every
+// connection's deadline, so that a shutdown between the check and the
+// reset is not undone.
+func (s *server) clearReadDeadline(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing {
+		c.nc.SetReadDeadline(time.Time{})
+	}
+}
+
 func (s *server) isClosing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

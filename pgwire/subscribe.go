@@ -95,9 +95,7 @@ func (c *conn) copyOutSubscribe(m []string) (error, bool) {
 	stopReading := func() {
 		c.nc.SetReadDeadline(time.Now())
 		<-read
-		if !c.srv.isClosing() {
-			c.nc.SetReadDeadline(time.Time{})
-		}
+		c.srv.clearReadDeadline(c)
 	}
 	for {
 		select {
