@@ -24,9 +24,13 @@ func (db *DB) SetMaxMemory(bytes int64) {
 
 // SetRefillNotice sets how many times one view may refill its MIN/MAX
 // reserves or top-k windows from their index in one commit before the
-// commit raises a notice, as SET deltaview.refill_notice does; 0 restores
-// the default (100), a negative number turns the notice off.
+// commit raises a notice, as SET deltaview.refill_notice does: 0 raises one
+// on every refill, a negative number turns the notice off, and
+// DefaultRefillNotice restores the default.
 func (db *DB) SetRefillNotice(n int64) { db.e.SetRefillNotice(n) }
+
+// DefaultRefillNotice is the refill notice threshold of a new database.
+const DefaultRefillNotice = engine.DefaultRefillNotice
 
 // SetFileOpener sets the function that opens the file of COPY … FROM
 // 'file', as Options.OpenFile does; nil refuses such statements.

@@ -302,12 +302,12 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		}
 		e.copyLimits.MaxEvents = int(n)
 	case "deltaview.refill_notice":
-		var n int64
+		n := int64(DefaultRefillNotice) // RESET
 		if s.Value != "" {
 			var err error
 			if n, err = strconv.ParseInt(s.Value, 10, 64); err != nil {
 				return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", s.Name, s.Value).
-					WithHint("a number of refills per view and step; 0 for the default, a negative number to turn the notice off")
+					WithHint("a number of refills per view and step above which a commit raises a notice; 0 for a notice on every refill, a negative number to turn the notice off")
 			}
 		}
 		e.setRefillNotice(n)

@@ -69,8 +69,8 @@ type Engine struct {
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes
-	// refillNotice is the number of refills in one step of one view above
-	// which a commit raises a notice (SetRefillNotice).
+	// refillNotice encodes the number of refills in one step of one view
+	// above which a commit raises a notice (setRefillNotice, refillLimit).
 	refillNotice int64
 	// maxMemory is the engine-wide budget of all views' state in bytes
 	// (SET deltaview.max_memory); 0 for none. overBudget is set while the

@@ -10,33 +10,47 @@ const DefaultRefillNotice = 100
 
 // SetRefillNotice sets how many refills (MIN/MAX reserves and top-k
 // windows read back from their index) one view may do in one step before
-// the commit raises a notice; 0 restores the default, a negative number
-// turns the notice off.
+// the commit raises a notice: 0 raises one on every refill, a negative
+// number turns the notice off.
 func (e *Engine) SetRefillNotice(n int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.setRefillNotice(n)
 }
 
+// setRefillNotice stores n so that the zero value of the field stays the
+// default: the field holds n+1 for n >= 0, and -1 for off.
 func (e *Engine) setRefillNotice(n int64) {
-	if n == 0 {
-		n = DefaultRefillNotice
+	switch {
+	case n < 0:
+		e.refillNotice = -1
+	case n == DefaultRefillNotice:
+		e.refillNotice = 0
+	default:
+		e.refillNotice = n + 1
 	}
-	e.refillNotice = n
+}
+
+// refillLimit is the threshold in force; -1 when the notice is off.
+func (e *Engine) refillLimit() int64 {
+	switch {
+	case e.refillNotice == 0:
+		return DefaultRefillNotice
+	case e.refillNotice < 0:
+		return -1
+	}
+	return e.refillNotice - 1
 }
 
 // checkRefills raises a notice for each view that refilled more than the
 // threshold in the step just committed: a sign that its reserves are too
 // small for its workload, and that the step cost more than its change.
 func (e *Engine) checkRefills(stepped []matView) {
-	limit := e.refillNotice
-	if limit == 0 {
-		limit = DefaultRefillNotice
-	}
+	limit := e.refillLimit()
 	for _, v := range stepped {
 		m := v.meta()
 		n := v.refills()
-		if d := n - m.refills; limit > 0 && d > limit {
+		if d := n - m.refills; limit >= 0 && d > limit {
 			e.notices = append(e.notices, fmt.Sprintf("materialized view %q refilled its reserves %d times in one step (notice threshold %d): each refill reads back from an index",
 				m.name, d, limit))
 		}

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,5 +61,43 @@ func TestRefillNoticeSetting(t *testing.T) {
 	}
 	if err := sess.ExecScript(`SET deltaview.refill_notice = -1; RESET deltaview.refill_notice`, func(engine.Result) error { return nil }); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRefillNoticeZero checks that a threshold of 0 raises a notice on
+// every refill, that a negative one raises none and that RESET restores
+// the default.
+func TestRefillNoticeZero(t *testing.T) {
+	saved := op.DefaultReserve
+	op.DefaultReserve = 1
+	defer func() { op.DefaultReserve = saved }()
+	sess := engine.New().NewSession()
+	notices := func(sql string) int {
+		n := 0
+		if err := sess.ExecScript(sql, func(r engine.Result) error {
+			n += len(r.Notices)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	notices(`CREATE TABLE t (id int PRIMARY KEY, g int, v int);
+		INSERT INTO t SELECT i, i % 3, i FROM generate_series(1, 30) i;
+		CREATE MATERIALIZED VIEW m AS SELECT g, max(v) FROM t GROUP BY g;`)
+	for _, c := range []struct {
+		set  string
+		id   int
+		want int
+	}{
+		{"SET deltaview.refill_notice = 0", 30, 1},
+		{"SET deltaview.refill_notice = -1", 29, 0},
+		{"RESET deltaview.refill_notice", 28, 0},
+		{"SET deltaview.refill_notice = 0", 27, 1},
+	} {
+		notices(c.set)
+		if got := notices(fmt.Sprintf("DELETE FROM t WHERE id = %d", c.id)); got != c.want {
+			t.Errorf("%s: one refill raised %d notices, want %d", c.set, got, c.want)
+		}
 	}
 }
