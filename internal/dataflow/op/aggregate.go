@@ -597,24 +597,33 @@ func (g *GroupBy) Abort() {
 	g.clearStep()
 }
 
+// clearStep empties the step's scratch for reuse. It clears each buffer
+// to its capacity, not its length: an entry left past the length (from a
+// bigger group or step before) would keep the values it points to, and an
+// aggChange the whole arena it slices, reachable for as long as the view
+// lives, unseen by State.
 func (g *GroupBy) clearStep() {
-	clear(g.staged)
-	g.staged = g.staged[:0]
+	g.staged = clearAll(g.staged)
 	g.setCh = g.setCh[:0]
 	if cap(g.arena) > 16*maxReused {
 		g.arena, g.pres, g.recs = nil, nil, nil
 	} else {
-		clear(g.arena)
+		g.arena = clearAll(g.arena)
 	}
-	clear(g.chs)
-	g.chs = g.chs[:0]
+	g.chs = clearAll(g.chs)
 	c := &g.ctx
 	c.key, c.spec, c.sets = nil, nil, nil
 	c.nExact, c.nFloat = 0, 0
-	clear(c.res)
-	c.res = c.res[:0]
-	clear(c.pend)
-	c.pend = c.pend[:0]
+	c.res = clearAll(c.res)
+	c.pend = clearAll(c.pend)
+	c.inner = clearAll(c.inner)
+}
+
+// clearAll zeroes s up to its capacity and returns it empty.
+func clearAll[T any](s []T) []T {
+	s = s[:cap(s)]
+	clear(s)
+	return s[:0]
 }
 
 // maxReused bounds the scratch kept between steps.
