@@ -19,13 +19,28 @@ import (
 // inner joins each on a dimension's whole primary key, the predicates
 // (split into conjuncts) and the output expressions, and lays them out as
 // docs/partial-deltas.md §3.4 says: predicates on the root's columns
-// directly over the root, predicates that read a dimension above the
-// topmost join, which then keeps its left rows, as does a join whose
-// foreign key may be NULL; each join carries only the dimension's columns
+// directly over the root when its changes are complete, other predicates
+// above the topmost join, which then keeps its left rows, as does a join
+// whose foreign key may be NULL (a view with a predicate, no join and a
+// root whose changes may leave columns unknown is normalised); each join carries only the dimension's columns
 // the view reads. A plan that does not qualify gives a *NotPartial saying
 // why (the caller normalises the view, or refuses it with 0A000).
 func Partial(name string, p plan.Node, tables KeyedTables) (*partial.Circuit, error) {
-	pl := &planner{tables: tables}
+	return (&planner{tables: tables}).compile(name, p)
+}
+
+// PartialKey returns the key a partial circuit of the plan has: its root
+// table's, projected. It takes plans Partial normalises because of where
+// a predicate would have to go, since the key does not depend on it.
+func PartialKey(name string, p plan.Node, tables KeyedTables) (*delta.Schema, error) {
+	c, err := (&planner{tables: tables, keyOnly: true}).compile(name, p)
+	if err != nil {
+		return nil, err
+	}
+	return c.Schema(), nil
+}
+
+func (pl *planner) compile(name string, p plan.Node) (*partial.Circuit, error) {
 	f, err := pl.flatten(p)
 	if err != nil {
 		return nil, err
@@ -45,6 +60,9 @@ type KeyedTables interface {
 	// and which of its columns are NOT NULL; ok is false when rel is not
 	// a table, err set when it has no primary key.
 	KeyedTable(rel string) (s *delta.Schema, notNull []bool, ok bool, err error)
+	// CompleteRows reports whether every change of table rel carries
+	// every column of its new row: no change leaves a column unknown.
+	CompleteRows(rel string) bool
 }
 
 // NotPartial says why a plan is not maintained by partial propagation.
@@ -78,9 +96,10 @@ type flat struct {
 }
 
 type planner struct {
-	tables KeyedTables
-	rels   []flatRel
-	next   int
+	tables  KeyedTables
+	keyOnly bool // PartialKey: the circuit is not run
+	rels    []flatRel
+	next    int
 }
 
 // build lays out the flattened plan f of p as a circuit.
@@ -109,10 +128,21 @@ func (pl *planner) build(name string, p plan.Node, f *flat) (*partial.Circuit, e
 		pos[root.base+j] = j
 	}
 	width := root.s.Arity()
+	// A predicate on the root's columns alone goes directly over the root,
+	// the others above the topmost join, which then keeps its left rows.
+	// But when the root's changes may leave columns unknown (a minimal row
+	// image, an unchanged large value), a row that such a change brings
+	// into the view cannot be built from it (docs/partial-deltas.md, §3.4,
+	// 3): then every predicate goes above the topmost join, whose kept
+	// left rows complete it, and without a join the view is normalised.
 	isRoot := func(c int) bool { return c >= root.base && c < root.base+root.s.Arity() }
+	complete := pl.keyOnly || pl.tables.CompleteRows(root.s.Name)
+	if len(f.preds) > 0 && len(f.joins) == 0 && !complete {
+		return nil, refuseSPJ("a predicate on %s, which does not declare complete_rows, needs its rows: its changes may leave columns unknown", root.s.Name)
+	}
 	var rootPreds, dimPreds []expr.Expr
 	for _, x := range f.preds {
-		onRoot := true
+		onRoot := complete
 		for _, c := range expr.Columns(x) {
 			onRoot = onRoot && isRoot(c)
 		}

@@ -32,7 +32,7 @@ import (
 // starts so that it can replay them.
 type loggedStmt struct{ session, text string }
 
-var streamOptionRE = regexp.MustCompile(`(?i)\b(change_stream|propagation)\s*=\s*('[^']*'|[a-z_]+)\s*,?\s*`)
+var streamOptionRE = regexp.MustCompile(`(?i)\b(change_stream|complete_rows|propagation)\s*=\s*('[^']*'|[a-z_]+)\s*,?\s*`)
 var emptyWithRE = regexp.MustCompile(`(?i)\bWITH\s*\(\s*\)`)
 var trailingCommaRE = regexp.MustCompile(`,\s*\)`)
 

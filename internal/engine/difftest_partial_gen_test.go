@@ -26,9 +26,7 @@ import (
 // foreign keys hold after every event (a dimension row is deleted only
 // when nothing references it; a new or re-pointed reference names an
 // existing row), so they hold at every transaction boundary, as partial
-// propagation assumes. A table that is the root of a view with a
-// predicate on it gets no unknown columns: such a predicate reads the new
-// row of every partial update (docs/partial-deltas.md, §3.4).
+// propagation assumes.
 
 // pnull is NULL in a generated row; no generated text contains it.
 const pnull = "\x00"
@@ -41,11 +39,13 @@ type pcol struct {
 }
 
 type ptable struct {
-	name      string
-	cols      []pcol // cols[0] is the key, id
-	maxKey    int64  // keys are drawn from 1..maxKey
-	rows      map[int64][]string
-	noUnknown bool
+	name   string
+	cols   []pcol // cols[0] is the key, id
+	maxKey int64  // keys are drawn from 1..maxKey
+	rows   map[int64][]string
+	// complete: the table declares complete_rows, and its events leave
+	// no column unknown.
+	complete bool
 }
 
 // pgen generates one case: a schema, views, and transactions.
@@ -92,7 +92,11 @@ func (g *pgen) schema() []pdirective {
 			}
 			cols = append(cols, def)
 		}
-		fmt.Fprintf(&b, "CREATE TABLE %s (%s) WITH (change_stream = true);\n", t.name, strings.Join(cols, ", "))
+		opts := "change_stream = true"
+		if t.complete = g.chance(25); t.complete {
+			opts += ", complete_rows = true"
+		}
+		fmt.Fprintf(&b, "CREATE TABLE %s (%s) WITH (%s);\n", t.name, strings.Join(cols, ", "), opts)
 	}
 	return []pdirective{{"exec", b.String()}}
 }
@@ -236,7 +240,6 @@ func (g *pgen) view(name string, first bool) string {
 	var preds []string
 	if g.chance(40) {
 		preds = append(preds, g.predicate(ts[:1]))
-		root.noUnknown = true
 	}
 	if len(ts) > 1 && g.chance(40) {
 		preds = append(preds, g.predicate(ts[1:]))
@@ -252,7 +255,9 @@ func (g *pgen) view(name string, first bool) string {
 	}
 	with := ""
 	switch r := g.intn(100); {
-	case r >= 85:
+	case r >= 85 && (len(preds) == 0 || len(ts) > 1 || root.complete):
+		// A predicate without a join is normalised unless the root
+		// declares complete_rows.
 		with = " WITH (propagation = partial)"
 	case r >= 75 && g.mixed:
 		with = " WITH (propagation = normalise)"
@@ -457,13 +462,13 @@ func (g *pgen) debezium(tr ptrans, txid int) (string, string) {
 				// decoder reads a partial update, whose unknown columns
 				// stay unknown.
 				kind = "partial update"
-				if t.noUnknown {
+				if t.complete {
 					ev[len(ev)-1] = `"after":` + g.jsonRow(t, tr.after, nil, false, false, false)
 				}
 			}
 			break
 		}
-		if t.noUnknown || !anyUnknown {
+		if t.complete || !anyUnknown {
 			unknown = nil
 		}
 		ev = append(ev, `"op":"u"`)

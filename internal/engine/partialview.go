@@ -472,11 +472,15 @@ func (e *Engine) ExplainView(name string) (Result, error) {
 // viewKey returns the key of a view's plan as a partial circuit of it
 // would have it, or an error saying why the plan has none.
 func (e *Engine) viewKey(name string, p plan.Node) (*delta.Schema, error) {
-	c, err := compile.Partial(name, p, e)
-	if err != nil {
-		return nil, err
-	}
-	return c.Schema(), nil
+	return compile.PartialKey(name, p, e)
+}
+
+// CompleteRows implements compile.KeyedTables: an ordinary table's
+// changes are completed from its rows; a change-stream table's are
+// complete when it declares complete_rows.
+func (e *Engine) CompleteRows(rel string) bool {
+	t, ok := e.tables[rel]
+	return ok && (!t.def.ChangeStream || t.def.CompleteRows)
 }
 
 // KeyedTable implements compile.KeyedTables.

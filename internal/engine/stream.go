@@ -209,6 +209,11 @@ func (e *Engine) applyChange(t *table, c delta.Change) error {
 	if err := s.Validate(c); err != nil {
 		return err
 	}
+	if pu, ok := c.(delta.PartialUpdate); ok && t.def.CompleteRows && !pu.Unknown.Empty() {
+		return pgerr.New(pgerr.InvalidParameter, "change-stream table %q declares complete_rows, but a partial update of key %s leaves column %q unknown",
+			t.name, zset.FormatRow(c.Key(s)), t.cols[pu.Unknown.Slice()[0]].Name).
+			WithHint("send every column of the new row, or recreate the table without complete_rows")
+	}
 	for _, r := range newRows(c) {
 		if err := t.check(r); err != nil {
 			return err

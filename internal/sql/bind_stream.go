@@ -8,9 +8,10 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
-// tableOptions reads the WITH (…) options of CREATE TABLE: only
-// change_stream, which makes the table one that receives change events
-// (COPY … WITH (FORMAT debezium | upsert)) rather than DML. A change-stream
+// tableOptions reads the WITH (…) options of CREATE TABLE: change_stream,
+// which makes the table one that receives change events (COPY … WITH
+// (FORMAT debezium | upsert)) rather than DML, and complete_rows, which
+// declares that its events never leave a column unknown. A change-stream
 // table needs a primary key: events name rows by key.
 func (b *binder) tableOptions(opts []*pg_query.Node, ct *CreateTable) error {
 	for _, o := range opts {
@@ -18,15 +19,24 @@ func (b *binder) tableOptions(opts []*pg_query.Node, ct *CreateTable) error {
 		if d == nil {
 			continue
 		}
-		if strings.ToLower(d.Defname) != "change_stream" || d.Defnamespace != "" {
+		name := strings.ToLower(d.Defname)
+		if (name != "change_stream" && name != "complete_rows") || d.Defnamespace != "" {
 			return b.refuse(d.Location, "option %q of CREATE TABLE is not supported", d.Defname).
-				WithHint("the only option is change_stream: WITH (change_stream = true)")
+				WithHint("the options are change_stream and complete_rows: WITH (change_stream = true, complete_rows = true)")
 		}
 		_, isBool, val := defArg(d)
 		if !isBool {
-			return b.stmt.errf(d.Location, pgerr.InvalidParameter, "change_stream requires a Boolean value")
+			return b.stmt.errf(d.Location, pgerr.InvalidParameter, "%s requires a Boolean value", name)
 		}
-		ct.ChangeStream = val
+		if name == "change_stream" {
+			ct.ChangeStream = val
+		} else {
+			ct.CompleteRows = val
+		}
+	}
+	if ct.CompleteRows && !ct.ChangeStream {
+		return pgerr.New(pgerr.InvalidTableDef, "complete_rows applies to change-stream tables only").
+			WithHint("WITH (change_stream = true, complete_rows = true)")
 	}
 	if ct.ChangeStream && ct.PrimaryKey == nil {
 		return pgerr.New(pgerr.InvalidTableDef, "change-stream table %q needs a primary key", ct.Name).

@@ -35,6 +35,10 @@ type CreateTable struct {
 	// ChangeStream: WITH (change_stream = true), a table fed by change
 	// events (COPY … FORMAT debezium | upsert) instead of DML.
 	ChangeStream bool
+	// CompleteRows: WITH (complete_rows = true) on a change-stream table,
+	// whose events always carry every column of the new row (no unknown
+	// columns), so that a predicate on it can be maintained from them.
+	CompleteRows bool
 }
 
 // CreateView is CREATE [MATERIALIZED] VIEW.
