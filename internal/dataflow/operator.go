@@ -72,6 +72,10 @@ type Info struct {
 	Detail string // its parameters: predicate, expressions, keys
 	State  string // what state it keeps, in words
 	Cost   string // work per input change
+	// Unbounded says why the work per change is not bounded by the change
+	// and the output it causes (a cross join: every row of the other
+	// side); empty when it is.
+	Unbounded string
 }
 
 // StateSize is the state an operator holds: rows kept and the approximate

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -196,7 +197,8 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}
-	if res, done, err := e.createStreamView(cv, deps); done {
+	res, done, err := e.createStreamView(cv, deps)
+	if done {
 		return res, err
 	}
 	v, err := e.buildView(cv)
@@ -205,7 +207,26 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	}
 	e.shared.share(v)
 	e.addView(v, deps)
-	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
+	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len()), Notices: append(res.Notices, unboundedNotices(cv.Name, v.c.Circuit)...)}, nil
+}
+
+// unboundedNotices are CREATE MATERIALIZED VIEW's notices for the
+// operators whose work per change is not bounded by the change and its
+// output: the view is accepted, but its cost is said, not discovered.
+func unboundedNotices(view string, g *dataflow.Circuit) []string {
+	var out []string
+	for id := range g.Len() {
+		info := g.Node(dataflow.NodeID(id)).Info()
+		if info.Unbounded == "" {
+			continue
+		}
+		n := fmt.Sprintf("materialized view %q: the cost of a change is not bounded by the change at %s", view, info.Kind)
+		if info.Detail != "" {
+			n += " " + info.Detail
+		}
+		out = append(out, n+" ("+info.Unbounded+"; cost "+info.Cost+")")
+	}
+	return out
 }
 
 func (e *Engine) drop(d *sql.Drop) (Result, error) {

@@ -107,10 +107,20 @@ func (e *Engine) createStreamView(cv *sql.CreateView, deps []string) (Result, bo
 		for _, t := range streams {
 			t.stream.stored = true
 		}
+		var res Result
 		if len(streams) > 0 {
 			e.setNote(cv.Name, "propagation: normalisation ("+why+"); each change-stream table keeps a keyed copy that completes every partial change by lookup, then the Z-set dataflow below")
+			names := make([]string, len(streams))
+			for i, t := range streams {
+				names[i] = fmt.Sprintf("%q", t.name)
+			}
+			keeps := "change-stream table " + names[0] + " keeps a keyed copy of its rows"
+			if len(names) > 1 {
+				keeps = "change-stream tables " + strings.Join(names, ", ") + " keep a keyed copy of their rows"
+			}
+			res.Notices = []string{fmt.Sprintf("materialized view %q is maintained by normalisation (%s): %s", cv.Name, why, keeps)}
 		}
-		return Result{}, false, nil
+		return res, false, nil
 	}
 	pv, err := e.buildPartial(cv, circ)
 	if err != nil {

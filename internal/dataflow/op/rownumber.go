@@ -156,7 +156,8 @@ func (r *RowNumber) Abort() { r.staged = nil }
 
 // Info describes the numbering.
 func (r *RowNumber) Info() dataflow.Info {
-	return dataflow.Info{Kind: "RowNumber", State: "the rows of each partition, in order", Cost: "O(rows of the partition) per touched partition"}
+	return dataflow.Info{Kind: "RowNumber", State: "the rows of each partition, in order", Cost: "O(rows of the partition) per touched partition",
+		Unbounded: "row numbering: a change renumbers the rows of its partition"}
 }
 
 // State reports the rows kept.
