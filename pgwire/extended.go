@@ -15,6 +15,9 @@ import (
 type prepared struct {
 	p     *engine.Prepared
 	query string
+	// cmd is a cursor command (DECLARE, FETCH, CLOSE), which the engine
+	// does not prepare.
+	cmd *cursorCmd
 	// cols are the result columns at Parse, which the client was told of.
 	cols []plan.Column
 }
@@ -61,6 +64,16 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	if err != nil {
 		return err
 	}
+	if len(parts) == 1 {
+		if cmd, ok, err := parseCursorCmd(parts[0]); ok {
+			if err != nil {
+				return err
+			}
+			c.stmts[m.Name] = &prepared{query: m.Query, cmd: cmd}
+			c.be.Send(&pgproto3.ParseComplete{})
+			return nil
+		}
+	}
 	if len(parts) > 1 {
 		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
@@ -91,7 +104,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		return pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", m.PreparedStatement)
 	}
 	var types []value.Type
-	if ps.p != nil {
+	if ps.p != nil && ps.cmd == nil {
 		types = ps.p.ParamTypes()
 	}
 	if len(m.Parameters) != len(types) {
@@ -141,6 +154,15 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		}
 		ps, formats = pt.ps, pt.formats
 	}
+	if ps.cmd != nil {
+		// A FETCH returns the rows of its cursor, when it exists already.
+		if cur, ok := c.cursors[ps.cmd.name]; ok && ps.cmd.kind == 'F' {
+			c.be.Send(rowDescription(cur.cols, formats))
+		} else {
+			c.be.Send(&pgproto3.NoData{})
+		}
+		return nil
+	}
 	if ps.p == nil {
 		c.be.Send(&pgproto3.NoData{})
 		return nil
@@ -179,7 +201,14 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	if !ok {
 		return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Portal)
 	}
-	if pt.ps.p == nil {
+	if pt.ps.cmd != nil && !pt.ran {
+		res, err := c.runCursorCmd(pt.ps.cmd)
+		if err != nil {
+			return err
+		}
+		pt.ran, pt.res = true, res
+	}
+	if pt.ps.p == nil && pt.ps.cmd == nil {
 		c.be.Send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}

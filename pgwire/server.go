@@ -36,7 +36,8 @@ type Options struct {
 // completes), ends the connections with SQLSTATE 57P01 (their open
 // transactions roll back), and returns nil once all have ended.
 func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) error {
-	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf}
+	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf,
+		stopping: make(chan struct{})}
 	return s.serve(ctx, ln)
 }
 
@@ -47,6 +48,9 @@ type server struct {
 	db         *deltaview.DB
 	newSession func() *engine.Session
 	logf       func(format string, args ...any)
+
+	// stopping is closed at shutdown: it ends the waits of FETCH.
+	stopping chan struct{}
 
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
@@ -110,6 +114,9 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 func (s *server) shutdown() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.closing {
+		close(s.stopping)
+	}
 	s.closing = true
 	for c := range s.conns {
 		c.nc.SetReadDeadline(time.Now())
