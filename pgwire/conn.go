@@ -240,7 +240,11 @@ func (c *conn) sendNotices(notices []string) {
 // simpleQuery runs the statements of a Query message in order, each in
 // autocommit unless a transaction block is open, up to the first error.
 func (c *conn) simpleQuery(q string) {
-	if res, ok, err := c.psqlRelations(q); ok {
+	res, ok, err := c.psqlRelations(q)
+	if !ok {
+		res, ok, err = c.psqlCatalog(q)
+	}
+	if ok {
 		if err != nil {
 			c.sendError(c.sess.Fail(err), q, 0)
 			return
