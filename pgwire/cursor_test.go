@@ -231,3 +231,37 @@ func TestCursorCancel(t *testing.T) {
 		t.Fatal("a waiting FETCH did not end at shutdown")
 	}
 }
+
+// TestCopySubscribeInnerOptions takes SUBSCRIBE's options inside COPY's
+// parentheses too: COPY (SUBSCRIBE v WITH (snapshot = true)) TO STDOUT.
+func TestCopySubscribeInnerOptions(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	w, r := connect(t, addr), connect(t, addr)
+	mustExec(t, w, `CREATE TABLE t (id int PRIMARY KEY)`)
+	mustExec(t, w, `INSERT INTO t VALUES (7)`)
+	mustExec(t, w, `CREATE MATERIALIZED VIEW v AS SELECT id FROM t`)
+	lw := &lineWriter{lines: make(chan string, 10)}
+	cctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.PgConn().CopyTo(cctx, lw, `COPY (SUBSCRIBE v WITH (snapshot = true)) TO STDOUT`)
+		done <- err
+	}()
+	for _, want := range []string{"\t1\t7", "\t1\t8"} {
+		select {
+		case l := <-lw.lines:
+			if !strings.HasSuffix(l, want) {
+				t.Errorf("line %q, want one ending in %q", l, want)
+			}
+		case err := <-done:
+			t.Fatalf("the stream ended: %v", err)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no line ending in %q", want)
+		}
+		if want == "\t1\t7" {
+			mustExec(t, w, `INSERT INTO t VALUES (8)`)
+		}
+	}
+	cancel()
+	<-done
+}
