@@ -3,7 +3,10 @@
 // connect to it as to a PostgreSQL 15 server. Each connection is a session
 // of its own (its own transaction); simple and extended query, text and
 // binary formats, notices, errors with SQLSTATE and position, and COPY …
-// FROM STDIN are supported.
+// FROM STDIN are supported. A view's changes are read with COPY
+// (SUBSCRIBE v) TO STDOUT, or with DECLARE c CURSOR FOR SUBSCRIBE v and
+// FETCH inside a transaction block; psql's \d commands are answered from
+// the catalog.
 //
 // No roles exist yet: the server lets in the superuser "deltaview"
 // (database "deltaview") without a password, and only from loopback
