@@ -265,3 +265,26 @@ func TestCopySubscribeInnerOptions(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestCursorViewDropped: a cursor's changes fetched before its view was
+// dropped still come, then FETCH fails with 42P01.
+func TestCursorViewDropped(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	w, r := connect(t, addr), connect(t, addr)
+	mustExec(t, w, `CREATE TABLE t (id int PRIMARY KEY, s text)`)
+	mustExec(t, w, `CREATE MATERIALIZED VIEW v AS SELECT id, s FROM t`)
+	mustExec(t, r, `BEGIN`)
+	mustExec(t, r, `DECLARE c CURSOR FOR SUBSCRIBE v`)
+	mustExec(t, w, `INSERT INTO t VALUES (1, 'a')`)
+	mustExec(t, w, `DROP MATERIALIZED VIEW v`)
+	got := fetchRows(t, r, `FETCH ALL c WITH (timeout = '5s')`, pgx.QueryExecModeSimpleProtocol)
+	if len(got) != 1 || !strings.HasSuffix(got[0], " 1 1 a") {
+		t.Errorf("before the drop: %q", got)
+	}
+	_, err := r.Exec(ctx(t), `FETCH ALL c WITH (timeout = '5s')`)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Errorf("FETCH after the drop: %v, want 42P01", err)
+	}
+	mustExec(t, r, `ROLLBACK`)
+}
