@@ -288,3 +288,53 @@ func TestCursorViewDropped(t *testing.T) {
 	}
 	mustExec(t, r, `ROLLBACK`)
 }
+
+// TestCursorRedeclared prepares a FETCH for a cursor, then runs it for a
+// cursor of the same name over a view of other columns: the server
+// refuses rather than send rows of other types than described, and pgx
+// then prepares the statement again.
+func TestCursorRedeclared(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE TABLE t (id int PRIMARY KEY, s text)`)
+	mustExec(t, c, `INSERT INTO t VALUES (1, 'a')`)
+	mustExec(t, c, `CREATE MATERIALIZED VIEW v1 AS SELECT id, s FROM t`)
+	mustExec(t, c, `CREATE MATERIALIZED VIEW v2 AS SELECT s, id::bigint * 2 AS d FROM t`)
+	fetch := func() (string, error) {
+		rows, err := c.Query(ctx(t), `FETCH ALL c`)
+		if err != nil {
+			return "", err
+		}
+		var out []string
+		for rows.Next() {
+			vals, err := rows.Values()
+			if err != nil {
+				return "", err
+			}
+			out = append(out, fmt.Sprint(vals[2:]...))
+		}
+		return strings.Join(out, "|"), rows.Err()
+	}
+	mustExec(t, c, `BEGIN`)
+	mustExec(t, c, `DECLARE c CURSOR FOR SUBSCRIBE v1 WITH (snapshot = true)`)
+	if got, err := fetch(); err != nil || got != "1a" {
+		t.Fatalf("v1: %q %v", got, err)
+	}
+	mustExec(t, c, `COMMIT`)
+	mustExec(t, c, `BEGIN`)
+	mustExec(t, c, `DECLARE c CURSOR FOR SUBSCRIBE v2 WITH (snapshot = true)`)
+	got, err := fetch()
+	if err != nil {
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "0A000" {
+			t.Fatalf("v2: %v, want 0A000", err)
+		}
+		mustExec(t, c, `ROLLBACK`)
+		mustExec(t, c, `BEGIN`)
+		mustExec(t, c, `DECLARE c CURSOR FOR SUBSCRIBE v2 WITH (snapshot = true)`)
+		got, err = fetch()
+	}
+	if err != nil || got != "a2" {
+		t.Errorf("v2: %q %v, want a2", got, err)
+	}
+	mustExec(t, c, `COMMIT`)
+}

@@ -196,6 +196,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	if ps.cmd != nil {
 		// A FETCH returns the rows of its cursor, when it exists already.
 		if cur, ok := c.cursors[ps.cmd.name]; ok && ps.cmd.kind == 'F' {
+			ps.cols = cur.cols // what the client was told: checked at Execute
 			c.be.Send(rowDescription(cur.cols, formats))
 		} else {
 			c.be.Send(&pgproto3.NoData{})
@@ -241,6 +242,12 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Portal)
 	}
 	if pt.ps.cmd != nil && !pt.ran {
+		// A FETCH described for a cursor of other columns (the same name
+		// declared again, in a later transaction) would send rows the
+		// client cannot read.
+		if cur, ok := c.cursors[pt.ps.cmd.name]; ok && pt.ps.cmd.kind == 'F' && pt.ps.cols != nil && !sameTypes(cur.cols, pt.ps.cols) {
+			return errResultChanged
+		}
 		res, err := c.runCursorCmd(pt.ps.cmd)
 		if err != nil {
 			return err
