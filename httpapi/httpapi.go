@@ -6,8 +6,11 @@
 //	POST /v1/sql                  statements (the body, or JSON {"sql": "…"}) → JSON results
 //	GET  /v1/views/{name}         the view's rows: JSON, or CSV (Accept: text/csv or ?format=csv)
 //	GET  /v1/views/{name}/changes a snapshot event, then one event per commit (server-sent events)
+//	GET  /v1/catalog              the tables and views with their figures (rows, bytes, steps, refills, cold start)
+//	GET  /v1/views/{name}/explain the view's operators and their state (EXPLAIN (FORMAT json))
 //	GET  /metrics                 Prometheus text format
 //	GET  /healthz                 "ok" while serving
+//	GET  /                        the web console
 //
 // For example, with a server on 127.0.0.1:8080:
 //
@@ -129,6 +132,7 @@ func New(db *deltaview.DB, o Options) *Server {
 	s.mux.HandleFunc("GET /v1/views/{name}/changes", s.count("changes", s.serveChanges))
 	s.mux.HandleFunc("GET /metrics", s.count("metrics", s.serveMetrics))
 	s.mux.HandleFunc("GET /healthz", s.count("healthz", s.serveHealth))
+	s.routeConsole()
 	return s
 }
 

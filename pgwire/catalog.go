@@ -1,21 +1,26 @@
 package pgwire
 
 import (
+	"hash/fnv"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
 // There is no pg_catalog yet. psql's lists of relations (\d, \dt, \dv,
-// \dm, with or without a pattern) are one query whose shape has been
+// \dm, with or without a pattern or +) are one query whose shape has been
 // stable for many releases: it is recognised and answered from the
-// engine's catalog. Any other catalog query fails as before.
+// engine's catalog. Catalog queries not recognised fail: the relation
+// pg_catalog.pg_class does not exist.
 var (
-	psqlRelList = regexp.MustCompile(`(?s)^SELECT n\.nspname as "Schema",\s+c\.relname as "Name",\s+CASE c\.relkind .*? END as "Type",\s+pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"\s+FROM pg_catalog\.pg_class c\s.*\bWHERE c\.relkind IN \(([^)]*)\)(.*)ORDER BY 1,2;?\s*$`)
+	psqlRelList = regexp.MustCompile(`(?s)^SELECT n\.nspname as "Schema",\s+c\.relname as "Name",\s+CASE c\.relkind .*? END as "Type",\s+pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"(.*?)\s+FROM pg_catalog\.pg_class c\s.*\bWHERE c\.relkind IN \(([^)]*)\)(.*)ORDER BY 1,2;?\s*$`)
 	psqlRelName = regexp.MustCompile(`c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
 	psqlNspName = regexp.MustCompile(`n\.nspname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
 )
@@ -29,6 +34,8 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		return engine.Result{}, false, nil
 	}
 	kinds := map[byte]bool{}
+	extra := quotedAlias.FindAllStringSubmatch(m[1], -1) // \d+: Persistence, Access method, Size, Description
+	m = m[1:]
 	for _, k := range strings.Split(m[1], ",") {
 		if k = strings.Trim(strings.TrimSpace(k), "'"); len(k) == 1 {
 			kinds[k[0]] = true
@@ -50,12 +57,321 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 	text := value.TextType
 	res := engine.Result{Columns: []plan.Column{{Name: "Schema", Type: text}, {Name: "Name", Type: text},
 		{Name: "Type", Type: text}, {Name: "Owner", Type: text}}, HasRows: true}
+	for _, a := range extra {
+		res.Columns = append(res.Columns, plan.Column{Name: a[1], Type: text})
+	}
+	var sizes map[string]int64
 	for _, r := range c.sess.Relations() {
 		if !kinds[r.Kind] || (name != nil && !name.MatchString(r.Name)) {
 			continue
 		}
-		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, "public"), value.NewText(value.Text, r.Name),
-			value.NewText(value.Text, relKindNames[r.Kind]), value.NewText(value.Text, User)})
+		row := value.Row{value.NewText(value.Text, "public"), value.NewText(value.Text, r.Name),
+			value.NewText(value.Text, relKindNames[r.Kind]), value.NewText(value.Text, User)}
+		for _, a := range extra {
+			v := value.Null
+			switch a[1] {
+			case "Persistence":
+				v = value.NewText(value.Text, "permanent")
+			case "Access method":
+				if r.Kind != engine.RelView {
+					v = value.NewText(value.Text, "heap")
+				}
+			case "Size":
+				if sizes == nil {
+					sizes = c.relationSizes()
+				}
+				v = value.NewText(value.Text, prettySize(sizes[r.Name]))
+			}
+			row = append(row, v)
+		}
+		res.Rows = append(res.Rows, row)
 	}
 	return res, true, nil
+}
+
+// relationSizes are the bytes each table and materialized view holds, as
+// the system views deltaview_tables and deltaview_views report them.
+func (c *conn) relationSizes() map[string]int64 {
+	sizes := map[string]int64{}
+	for _, q := range []string{`SELECT name, bytes FROM deltaview_tables`, `SELECT name, state_bytes FROM deltaview_views`} {
+		st, err := sql.Parse(q)
+		if err != nil {
+			continue
+		}
+		results, err := c.sess.Exec(st)
+		if err != nil || len(results) == 0 {
+			continue
+		}
+		for _, row := range results[0].Rows {
+			if !row[1].IsNull() {
+				sizes[string(value.AppendText(nil, row[0]))] = row[1].Int()
+			}
+		}
+	}
+	return sizes
+}
+
+// prettySize spells n bytes as pg_size_pretty does: bytes below 10 kB,
+// then kB, MB, GB and TB, each rounded half up, below 10 of the next unit.
+func prettySize(n int64) string {
+	if n < 10*1024 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	half := n >> 9 // in halves of the unit
+	for _, unit := range []string{"kB", "MB", "GB", "TB"} {
+		if half < 20*1024-1 || unit == "TB" {
+			return strconv.FormatInt((half+1)/2, 10) + " " + unit
+		}
+		half >>= 10
+	}
+	return ""
+}
+
+// psql's \d name, \d+ name, \l, \dn and \du are a few more queries of
+// stable shape: each is recognised by the catalogs it reads and answered
+// from the engine's catalog. Every column is sent as text, which is how
+// psql reads them. A relation's oid is derived from its name, so that the
+// queries psql chains (a name's oid, then its columns, …) agree.
+var (
+	psqlLookup   = regexp.MustCompile(`(?s)^SELECT c\.oid,\s+n\.nspname,\s+c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+(.*)ORDER BY 2, 3;?\s*$`)
+	psqlRelInfo  = regexp.MustCompile(`(?s)^SELECT c\.relchecks, c\.relkind, c\.relhasindex, .*\bFROM pg_catalog\.pg_class c\b.*\bWHERE c\.oid = '(\d+)';?\s*$`)
+	psqlAttrs    = regexp.MustCompile(`(?s)^SELECT a\.attname,\s+pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),.*\bFROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$`)
+	psqlIndexes  = regexp.MustCompile(`(?s)^SELECT c2\.relname, i\.indisprimary, i\.indisunique, .*\bWHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$`)
+	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
+	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_policy|pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
+	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
+	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
+	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
+	quotedAlias  = regexp.MustCompile(`(?i)\bAS "([^"]+)"`)
+)
+
+// relOID is the oid a relation is known by: a hash of its name above the
+// oids PostgreSQL reserves for its own objects.
+func relOID(name string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return 16384 + h.Sum32()%(1<<30)
+}
+
+// relByOID returns the name of the relation whose oid is oid.
+func (c *conn) relByOID(oid string) (string, bool) {
+	for _, r := range c.sess.Relations() {
+		if strconv.FormatUint(uint64(relOID(r.Name)), 10) == oid {
+			return r.Name, true
+		}
+	}
+	return "", false
+}
+
+// textResult is a result of text columns named names; a nil *string in a
+// row is NULL.
+func textResult(names []string, rows [][]*string) engine.Result {
+	res := engine.Result{HasRows: true}
+	for _, n := range names {
+		res.Columns = append(res.Columns, plan.Column{Name: n, Type: value.TextType})
+	}
+	for _, r := range rows {
+		row := make(value.Row, len(r))
+		for i, v := range r {
+			if v == nil {
+				row[i] = value.Null
+			} else {
+				row[i] = value.NewText(value.Text, *v)
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res
+}
+
+func s(v string) *string { return &v }
+
+func tf(b bool) *string {
+	if b {
+		return s("t")
+	}
+	return s("f")
+}
+
+// psqlCatalog answers the other catalog queries of psql's \d name, \l, \dn
+// and \du, if q is one.
+func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
+	if !strings.Contains(q, "pg_catalog.") {
+		return engine.Result{}, false, nil
+	}
+	if m := psqlLookup.FindStringSubmatch(q); m != nil {
+		var name *regexp.Regexp
+		if nm := psqlRelName.FindStringSubmatch(m[1]); nm != nil {
+			re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'"))
+			if err != nil {
+				return engine.Result{}, true, pgerr.New(pgerr.InvalidParameter, "invalid regular expression: %v", err)
+			}
+			name = re
+		}
+		public := true
+		if nm := psqlNspName.FindStringSubmatch(m[1]); nm != nil {
+			re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'"))
+			public = err == nil && re.MatchString("public")
+		}
+		var rows [][]*string
+		for _, r := range c.sess.Relations() {
+			if public && (name == nil || name.MatchString(r.Name)) {
+				rows = append(rows, []*string{s(strconv.FormatUint(uint64(relOID(r.Name)), 10)), s("public"), s(r.Name)})
+			}
+		}
+		return textResult([]string{"oid", "nspname", "relname"}, rows), true, nil
+	}
+	if m := psqlRelInfo.FindStringSubmatch(q); m != nil {
+		names := []string{"relchecks", "relkind", "relhasindex", "relhasrules", "relhastriggers", "relrowsecurity",
+			"relforcerowsecurity", "relhasoids", "relispartition", "reloptions", "reltablespace", "reloftype",
+			"relpersistence", "relreplident", "amname"}
+		name, ok := c.relByOID(m[1])
+		if !ok {
+			return textResult(names, nil), true, nil
+		}
+		d, _ := c.sess.Describe(name)
+		am := s("heap")
+		if d.Kind == engine.RelView {
+			am = nil
+		}
+		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), s("f"), s("f"), s("f"),
+			s("f"), s("f"), s("f"), s(""), s("0"), s(""), s("p"), s("d"), am}
+		return textResult(names, [][]*string{row}), true, nil
+	}
+	if m := psqlAttrs.FindStringSubmatch(q); m != nil {
+		// The columns psql asks for besides the first seven depend on its
+		// version, the relation's kind and \d+.
+		names := []string{"attname", "format_type", "default", "attnotnull", "attcollation", "attidentity", "attgenerated"}
+		for _, extra := range []string{"a.attstorage", "attcompression", "attstattarget", "pg_catalog.col_description"} {
+			if strings.Contains(q, extra) {
+				names = append(names, strings.TrimPrefix(strings.TrimPrefix(extra, "a."), "pg_catalog."))
+			}
+		}
+		var rows [][]*string
+		if name, ok := c.relByOID(m[1]); ok {
+			d, _ := c.sess.Describe(name)
+			for _, col := range d.Columns {
+				row := []*string{s(col.Name), s(col.Type.String()), nil, tf(col.NotNull), nil, s(""), s("")}
+				for _, n := range names[7:] {
+					switch n {
+					case "attstorage":
+						row = append(row, s(storage(col.Type.Kind)))
+					case "attcompression":
+						row = append(row, s(""))
+					default:
+						row = append(row, nil)
+					}
+				}
+				rows = append(rows, row)
+			}
+		}
+		return textResult(names, rows), true, nil
+	}
+	if m := psqlIndexes.FindStringSubmatch(q); m != nil {
+		names := []string{"relname", "indisprimary", "indisunique", "indisclustered", "indisvalid", "pg_get_indexdef",
+			"pg_get_constraintdef", "contype", "condeferrable", "condeferred", "indisreplident", "reltablespace"}
+		var rows [][]*string
+		if name, ok := c.relByOID(m[1]); ok {
+			d, _ := c.sess.Describe(name)
+			ixs := slices.Clone(d.Indexes)
+			slices.SortStableFunc(ixs, func(a, b engine.IndexDetail) int {
+				if a.Primary != b.Primary {
+					if a.Primary {
+						return -1
+					}
+					return 1
+				}
+				return strings.Compare(a.Name, b.Name)
+			})
+			for _, ix := range ixs {
+				cols := make([]string, len(ix.Columns))
+				for i, col := range ix.Columns {
+					cols[i] = quoteIdentIfNeeded(col)
+				}
+				list := strings.Join(cols, ", ")
+				def, con := "UNIQUE ("+list+")", "u"
+				if ix.Primary {
+					def, con = "PRIMARY KEY ("+list+")", "p"
+				}
+				rows = append(rows, []*string{s(ix.Name), tf(ix.Primary), s("t"), s("f"), s("t"),
+					s("CREATE UNIQUE INDEX " + quoteIdentIfNeeded(ix.Name) + " ON public." + quoteIdentIfNeeded(name) + " USING btree (" + list + ")"),
+					s(def), s(con), s("f"), s("f"), s("f"), s("0")})
+			}
+		}
+		return textResult(names, rows), true, nil
+	}
+	if m := psqlViewDef.FindStringSubmatch(q); m != nil {
+		var rows [][]*string
+		if name, ok := c.relByOID(m[1]); ok {
+			d, _ := c.sess.Describe(name)
+			def := strings.TrimRight(strings.TrimSpace(d.Definition), ";")
+			rows = append(rows, []*string{s(" " + def + ";")})
+		}
+		return textResult([]string{"pg_get_viewdef"}, rows), true, nil
+	}
+	if psqlNone.MatchString(q) {
+		// Policies, statistics objects, publications, inheritance, rules
+		// and triggers: deltaview has none.
+		return textResult([]string{"?column?"}, nil), true, nil
+	}
+	if psqlDatabase.MatchString(q) {
+		return aliasResult(q, map[string]string{"Name": Database, "Owner": User, "Encoding": "UTF8",
+			"Collate": "C", "Ctype": "C", "Locale Provider": "libc"}), true, nil
+	}
+	if psqlSchemas.MatchString(q) {
+		return aliasResult(q, map[string]string{"Name": "public", "Owner": User}), true, nil
+	}
+	if psqlRoles.MatchString(q) {
+		// The built-in superuser is the only role.
+		names := []string{"rolname", "rolsuper", "rolinherit", "rolcreaterole", "rolcreatedb", "rolcanlogin",
+			"rolconnlimit", "rolvaliduntil", "memberof"}
+		row := []*string{s(User), s("t"), s("t"), s("t"), s("t"), s("t"), s("-1"), nil, s("{}")}
+		if strings.Contains(q, "AS description") {
+			names, row = append(names, "description"), append(row, nil)
+		}
+		for _, n := range []string{"rolreplication", "rolbypassrls"} {
+			if strings.Contains(q, "r."+n) {
+				names, row = append(names, n), append(row, s("t"))
+			}
+		}
+		return textResult(names, [][]*string{row}), true, nil
+	}
+	return engine.Result{}, false, nil
+}
+
+// aliasResult is one row whose columns are the quoted aliases of q, in
+// order, with the values given (NULL for those not given).
+func aliasResult(q string, vals map[string]string) engine.Result {
+	var names []string
+	var row []*string
+	for _, m := range quotedAlias.FindAllStringSubmatch(q, -1) {
+		names = append(names, m[1])
+		if v, ok := vals[m[1]]; ok {
+			row = append(row, s(v))
+		} else {
+			row = append(row, nil)
+		}
+	}
+	return textResult(names, [][]*string{row})
+}
+
+// storage is a type's pg_attribute.attstorage: plain for fixed-width
+// types, extended for variable-width ones.
+func storage(k value.Kind) string {
+	switch k {
+	case value.Text, value.Varchar, value.Char, value.Numeric:
+		return "x"
+	}
+	return "p"
+}
+
+// quoteIdentIfNeeded quotes a name that is not a lower-case identifier, as
+// PostgreSQL's quote_ident does.
+var plainIdent = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+func quoteIdentIfNeeded(n string) string {
+	if plainIdent.MatchString(n) {
+		return n
+	}
+	return quoteIdent(n)
 }

@@ -42,6 +42,9 @@ type conn struct {
 
 	stmts   map[string]*prepared
 	portals map[string]*portal
+	// cursors are those of the transaction block (DECLARE), closed when
+	// it ends.
+	cursors map[string]*cursor
 	// skip is set after an error in an extended-query message: messages
 	// are ignored up to the next Sync, as PostgreSQL does.
 	skip bool
@@ -64,6 +67,7 @@ func (c *conn) serve() error {
 	}
 	c.sess = c.srv.newSession()
 	defer c.sess.Close()
+	defer c.closeCursors()
 	c.stmts, c.portals = map[string]*prepared{}, map[string]*portal{}
 	c.readyForQuery()
 	if err := c.be.Flush(); err != nil {
@@ -194,6 +198,8 @@ func (c *conn) fatal(err *pgerr.Error) error {
 	return err
 }
 
+// readyForQuery tells the client the transaction status; the cursors of
+// a transaction that ended are closed here.
 func (c *conn) readyForQuery() {
 	st := byte('I')
 	switch {
@@ -201,6 +207,9 @@ func (c *conn) readyForQuery() {
 		st = 'E'
 	case c.sess.InBlock():
 		st = 'T'
+	}
+	if st == 'I' && len(c.cursors) > 0 {
+		c.closeCursors()
 	}
 	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: st})
 }
@@ -231,7 +240,11 @@ func (c *conn) sendNotices(notices []string) {
 // simpleQuery runs the statements of a Query message in order, each in
 // autocommit unless a transaction block is open, up to the first error.
 func (c *conn) simpleQuery(q string) {
-	if res, ok, err := c.psqlRelations(q); ok {
+	res, ok, err := c.psqlRelations(q)
+	if !ok {
+		res, ok, err = c.psqlCatalog(q)
+	}
+	if ok {
 		if err != nil {
 			c.sendError(c.sess.Fail(err), q, 0)
 			return
@@ -250,6 +263,21 @@ func (c *conn) simpleQuery(q string) {
 		if i := strings.Index(q[cursor:], p); i >= 0 {
 			off = cursor + i
 			cursor = off + len(p)
+		}
+		if cmd, ok, err := parseCursorCmd(p); ok {
+			ran = true
+			var res engine.Result
+			if err == nil {
+				res, err = c.runCursorCmd(cmd)
+			} else {
+				err = c.sess.Fail(err)
+			}
+			if err != nil {
+				c.sendError(err, q, off)
+				return
+			}
+			c.sendResult(res, nil, true)
+			continue
 		}
 		if m := copySubscribe.FindStringSubmatch(p); m != nil {
 			ran = true

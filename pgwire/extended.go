@@ -15,8 +15,13 @@ import (
 type prepared struct {
 	p     *engine.Prepared
 	query string
+	// cmd is a cursor command (DECLARE, FETCH, CLOSE), which the engine
+	// does not prepare.
+	cmd *cursorCmd
 	// cols are the result columns at Parse, which the client was told of.
 	cols []plan.Column
+	// declared are the parameter types the client gave at Parse (0: none).
+	declared []uint32
 }
 
 // portal is a prepared statement bound to its arguments (Bind), and once
@@ -61,10 +66,20 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	if err != nil {
 		return err
 	}
+	if len(parts) == 1 {
+		if cmd, ok, err := parseCursorCmd(parts[0]); ok {
+			if err != nil {
+				return err
+			}
+			c.stmts[m.Name] = &prepared{query: m.Query, cmd: cmd}
+			c.be.Send(&pgproto3.ParseComplete{})
+			return nil
+		}
+	}
 	if len(parts) > 1 {
 		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	ps := &prepared{query: m.Query}
+	ps := &prepared{query: m.Query, declared: append([]uint32(nil), m.ParameterOIDs...)}
 	if len(parts) == 1 {
 		st, err := sql.Parse(parts[0])
 		if err != nil {
@@ -91,7 +106,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		return pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", m.PreparedStatement)
 	}
 	var types []value.Type
-	if ps.p != nil {
+	if ps.p != nil && ps.cmd == nil {
 		types = ps.p.ParamTypes()
 	}
 	if len(m.Parameters) != len(types) {
@@ -103,9 +118,22 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	}
 	args := make([]value.Value, len(types))
 	for i, t := range types {
-		v, err := decodeParam(m.Parameters[i], formatOf(m.ParameterFormatCodes, i), t, i+1)
+		// A parameter the client declared a type for is in that type (a
+		// driver sends a small integer as int2 in binary); it is cast to
+		// the type the statement deduced, as PostgreSQL's implicit casts
+		// would.
+		dt, declared := declaredType(ps.declared, i)
+		if !declared || dt.Kind == t.Kind {
+			dt, declared = t, false
+		}
+		v, err := decodeParam(m.Parameters[i], formatOf(m.ParameterFormatCodes, i), dt, i+1)
 		if err != nil {
 			return err
+		}
+		if declared && !v.IsNull() {
+			if v, err = value.Cast(v, t, true); err != nil {
+				return err
+			}
 		}
 		args[i] = v
 	}
@@ -119,6 +147,20 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	return nil
 }
 
+// declaredType is the type of parameter i that the client declared at
+// Parse, if it declared one deltaview knows.
+func declaredType(declared []uint32, i int) (value.Type, bool) {
+	if i >= len(declared) || declared[i] == 0 || declared[i] == oidUnknown {
+		return value.Type{}, false
+	}
+	for k, oid := range kindOIDs {
+		if oid == declared[i] && value.Kind(k) != value.Unknown {
+			return value.Type{Kind: value.Kind(k), Mod: -1}, true
+		}
+	}
+	return value.Type{}, false
+}
+
 func (c *conn) describe(m *pgproto3.Describe) error {
 	var ps *prepared
 	var formats []int16
@@ -128,18 +170,38 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 			return pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", m.Name)
 		}
 		var oids []uint32
-		if ps.p != nil {
-			for _, t := range ps.p.ParamTypes() {
-				oids = append(oids, typeOID(t))
+		if ps.p != nil && ps.cmd == nil {
+			for i, t := range ps.p.ParamTypes() {
+				oid := typeOID(t)
+				if _, ok := declaredType(ps.declared, i); ok {
+					oid = ps.declared[i]
+				}
+				oids = append(oids, oid)
 			}
 		}
 		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
 	} else {
 		pt, ok := c.portals[m.Name]
 		if !ok {
+			// A cursor is a portal too: a driver describes it to learn its
+			// columns (psycopg's server-side cursors).
+			if cur, ok := c.cursors[m.Name]; ok && m.Name != "" {
+				c.be.Send(rowDescription(cur.cols, nil))
+				return nil
+			}
 			return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Name)
 		}
 		ps, formats = pt.ps, pt.formats
+	}
+	if ps.cmd != nil {
+		// A FETCH returns the rows of its cursor, when it exists already.
+		if cur, ok := c.cursors[ps.cmd.name]; ok && ps.cmd.kind == 'F' {
+			ps.cols = cur.cols // what the client was told: checked at Execute
+			c.be.Send(rowDescription(cur.cols, formats))
+		} else {
+			c.be.Send(&pgproto3.NoData{})
+		}
+		return nil
 	}
 	if ps.p == nil {
 		c.be.Send(&pgproto3.NoData{})
@@ -179,7 +241,20 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	if !ok {
 		return pgerr.New(pgerr.UndefinedCursor, "portal %q does not exist", m.Portal)
 	}
-	if pt.ps.p == nil {
+	if pt.ps.cmd != nil && !pt.ran {
+		// A FETCH described for a cursor of other columns (the same name
+		// declared again, in a later transaction) would send rows the
+		// client cannot read.
+		if cur, ok := c.cursors[pt.ps.cmd.name]; ok && pt.ps.cmd.kind == 'F' && pt.ps.cols != nil && !sameTypes(cur.cols, pt.ps.cols) {
+			return errResultChanged
+		}
+		res, err := c.runCursorCmd(pt.ps.cmd)
+		if err != nil {
+			return err
+		}
+		pt.ran, pt.res = true, res
+	}
+	if pt.ps.p == nil && pt.ps.cmd == nil {
 		c.be.Send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}

@@ -3,7 +3,10 @@
 // connect to it as to a PostgreSQL 15 server. Each connection is a session
 // of its own (its own transaction); simple and extended query, text and
 // binary formats, notices, errors with SQLSTATE and position, and COPY …
-// FROM STDIN are supported.
+// FROM STDIN are supported. A view's changes are read with COPY
+// (SUBSCRIBE v) TO STDOUT, or with DECLARE c CURSOR FOR SUBSCRIBE v and
+// FETCH inside a transaction block; psql's \d commands are answered from
+// the catalog.
 //
 // No roles exist yet: the server lets in the superuser "deltaview"
 // (database "deltaview") without a password, and only from loopback
@@ -36,7 +39,8 @@ type Options struct {
 // completes), ends the connections with SQLSTATE 57P01 (their open
 // transactions roll back), and returns nil once all have ended.
 func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) error {
-	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf}
+	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf,
+		stopping: make(chan struct{})}
 	return s.serve(ctx, ln)
 }
 
@@ -47,6 +51,9 @@ type server struct {
 	db         *deltaview.DB
 	newSession func() *engine.Session
 	logf       func(format string, args ...any)
+
+	// stopping is closed at shutdown: it ends the waits of FETCH.
+	stopping chan struct{}
 
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
@@ -110,6 +117,9 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 func (s *server) shutdown() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.closing {
+		close(s.stopping)
+	}
 	s.closing = true
 	for c := range s.conns {
 		c.nc.SetReadDeadline(time.Now())

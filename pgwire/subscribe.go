@@ -14,10 +14,10 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// copySubscribe matches COPY (SUBSCRIBE [TO] view) TO STDOUT [WITH
-// (options)], which is not PostgreSQL grammar: group 1 is the view, group
-// 2 the options.
-var copySubscribe = regexp.MustCompile(`(?is)^\s*copy\s*\(\s*subscribe\s+(?:to\s+)?("(?:[^"]|"")+"|[a-z_][a-z0-9_$]*)\s*\)\s*to\s+stdout\s*(?:with\s*\((.*)\))?\s*;?\s*$`)
+// copySubscribe matches COPY (SUBSCRIBE [TO] view [WITH (options)]) TO
+// STDOUT [WITH (options)], which is not PostgreSQL grammar: group 1 is the
+// view, groups 2 and 3 the options, inside and after the parentheses.
+var copySubscribe = regexp.MustCompile(`(?is)^\s*copy\s*\(\s*subscribe\s+(?:to\s+)?("(?:[^"]|"")+"|[a-z_][a-z0-9_$]*)\s*(?:with\s*\(([^()]*)\)\s*)?\)\s*to\s+stdout\s*(?:with\s*\((.*)\))?\s*;?\s*$`)
 
 // subscribeOptions reads the options of COPY (SUBSCRIBE …): snapshot
 // [= true|false].
@@ -58,7 +58,7 @@ func (c *conn) copyOutSubscribe(m []string) (error, bool) {
 	} else {
 		view = strings.ToLower(view)
 	}
-	opts, err := subscribeOptions(m[2])
+	opts, err := subscribeOptions(m[2] + "," + m[3])
 	if err != nil {
 		return err, false
 	}

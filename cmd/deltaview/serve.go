@@ -26,7 +26,9 @@ func serveCmd() *cobra.Command {
 PostgreSQL 15 server, each connection a session with its own transaction.
 With --http it also serves the same database over HTTP: SQL statements in
 and JSON out (POST /v1/sql), a view's rows (GET /v1/views/NAME), its changes
-as server-sent events (GET /v1/views/NAME/changes), /metrics and /healthz.
+as server-sent events (GET /v1/views/NAME/changes), /metrics and /healthz,
+and a web console at / (the views and tables, a view's rows live, its
+plan, a SQL box).
 No roles exist yet: the only role is the superuser deltaview (database
 deltaview), without a password, and the server listens on loopback
 addresses only. SIGINT or SIGTERM stops it: statements running finish,

@@ -130,3 +130,73 @@ func (e *Engine) Relations() []RelationInfo {
 	slices.SortFunc(out, func(a, b RelationInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// RelationDetail describes a table or view for clients that introspect
+// the catalog (psql's \d name).
+type RelationDetail struct {
+	Kind    byte // RelTable, RelView or RelMatView
+	Columns []ColumnDetail
+	// Indexes are a table's PRIMARY KEY (first) and UNIQUE constraints.
+	Indexes []IndexDetail
+	// Definition is a view's defining query.
+	Definition string
+}
+
+// ColumnDetail is a column of a relation.
+type ColumnDetail struct {
+	Name    string
+	Type    value.Type
+	NotNull bool
+}
+
+// IndexDetail is a table's unique index: its name, its columns, and
+// whether it is the primary key.
+type IndexDetail struct {
+	Name    string
+	Columns []string
+	Primary bool
+}
+
+// Describe returns the detail of the relation named; ok is false when
+// there is none.
+func (s *Session) Describe(name string) (RelationDetail, bool) {
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if t, ok := e.tables[name]; ok {
+		d := RelationDetail{Kind: RelTable}
+		for _, c := range t.def.Cols {
+			d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
+		}
+		for _, u := range t.uniques {
+			ix := IndexDetail{Name: u.name, Primary: u.primary}
+			for _, c := range u.cols {
+				ix.Columns = append(ix.Columns, t.def.Cols[c].Name)
+				if u.primary {
+					d.Columns[c].NotNull = true
+				}
+			}
+			d.Indexes = append(d.Indexes, ix)
+		}
+		return d, true
+	}
+	if v, ok := e.views[name]; ok {
+		m := v.meta()
+		d := RelationDetail{Kind: RelMatView, Definition: m.def.Definition}
+		for _, c := range m.cols {
+			d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type})
+		}
+		return d, true
+	}
+	if v, ok := e.named[name]; ok {
+		d := RelationDetail{Kind: RelView}
+		if v.query != nil {
+			d.Definition = v.query.SQL
+		}
+		for _, c := range v.cols {
+			d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type})
+		}
+		return d, true
+	}
+	return RelationDetail{}, false
+}

@@ -68,6 +68,8 @@ const (
 	UndefinedPrepared        = "26000"
 	UndefinedCursor          = "34000"
 	DuplicatePrepared        = "42P05"
+	DuplicateCursor          = "42P03"
+	InvalidCursorState       = "24000"
 	StatementTooComplex      = "54001"
 	CharacterNotInRepertoire = "22021"
 )

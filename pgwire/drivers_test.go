@@ -1,0 +1,96 @@
+package pgwire_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deltaview/deltaview"
+)
+
+// pythonWithPsycopg returns a python3 that imports psycopg: Debian's
+// (python3-psycopg, which CI installs) or the first on PATH.
+func pythonWithPsycopg() string {
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(py, "-c", "import psycopg").Run() == nil {
+			return py
+		}
+	}
+	return ""
+}
+
+// runClient runs a client program against a new server and returns its
+// output.
+func runClient(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(c, name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+	return string(out)
+}
+
+// TestPsycopg runs testdata/drivers/psycopg_client.py: psycopg 3 connects,
+// writes and reads through both protocols, uses a server-side cursor and
+// follows a view through FETCH. Under CI=true psycopg must be there.
+func TestPsycopg(t *testing.T) {
+	py := pythonWithPsycopg()
+	if py == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no python3 with psycopg (Debian's python3-psycopg): .ci/run installs it")
+		}
+		t.Skip("no python3 with psycopg")
+	}
+	addr := startServer(t, deltaview.Open())
+	got := runClient(t, py, filepath.Join("testdata", "drivers", "psycopg_client.py"), connString(addr))
+	want := `server 15 15.0 (deltaview)
+rows [(1, 'ann', Decimal('1.50'), datetime.date(2024, 2, 29), True), (2, None, None, None, False)]
+rows [(1, 'ann', Decimal('1.50'), datetime.date(2024, 2, 29), True), (2, None, None, None, False)]
+count (1,)
+error 42P01
+named [(1,), (2,)]
+snapshot [(1, 1, 'ann')]
+change [(1, 2, None)] True
+ok
+`
+	if got != want {
+		t.Errorf("psycopg client printed\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestJDBC runs testdata/drivers/JdbcClient.java with the PostgreSQL JDBC
+// driver, when a JDK and Debian's libpostgresql-jdbc-java are there (CI
+// installs the driver when it finds a JDK).
+func TestJDBC(t *testing.T) {
+	const jar = "/usr/share/java/postgresql.jar"
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no JDK: the JDBC client is not run")
+	}
+	if _, err := os.Stat(jar); err != nil {
+		t.Skipf("no JDBC driver at %s: the JDBC client is not run", jar)
+	}
+	addr := startServer(t, deltaview.Open())
+	host, port, _ := net.SplitHostPort(addr)
+	url := "jdbc:postgresql://" + host + ":" + port + "/deltaview?sslmode=disable"
+	got := runClient(t, java, "-cp", jar, filepath.Join("testdata", "drivers", "JdbcClient.java"), url)
+	want := `server PostgreSQL 15
+columns id:int4 s:text n:numeric
+row 1 r1 1.25
+row 2 null 2.25
+error 42P01
+snapshot 6
+change -1 1 r1
+ok
+`
+	if strings.TrimSpace(got) != strings.TrimSpace(want) {
+		t.Errorf("JDBC client printed\n%s\nwant\n%s", got, want)
+	}
+}
