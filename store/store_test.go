@@ -22,7 +22,7 @@ func open(t *testing.T, path string) *deltaview.DB {
 	return db
 }
 
-func exec(t *testing.T, db *deltaview.DB, script string) {
+func execSQL(t *testing.T, db *deltaview.DB, script string) {
 	t.Helper()
 	if err := db.Exec(script); err != nil {
 		t.Fatalf("%s: %v", script, err)
@@ -84,10 +84,10 @@ func TestRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rt.db")
 	db := open(t, path)
 	long := strings.Repeat("long text é ✓ ", 100000)
-	exec(t, db, `CREATE TABLE t (
+	execSQL(t, db, `CREATE TABLE t (
 		id int PRIMARY KEY, b bool, i2 int2, i4 int4, i8 int8, n numeric, n2 numeric(12,4),
 		f4 float4, f8 float8, s text, vc varchar(10), c char(6), d date, ts timestamp, tz timestamptz, iv interval)`)
-	exec(t, db, `INSERT INTO t VALUES
+	execSQL(t, db, `INSERT INTO t VALUES
 		(1, true, -32768, -2147483648, -9223372036854775808, 1.50, 2.0000, 'NaN', 'NaN', '', '', '', '-infinity', '-infinity', '-infinity', '-1 year -2 mons +3 days -04:05:06.000007'),
 		(2, false, 32767, 2147483647, 9223372036854775807, 'NaN', -0.0001, 'Infinity', 'Infinity', 'a''b"c\\d', 'ten chars!', 'ab', 'infinity', 'infinity', 'infinity', '0'),
 		(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
@@ -96,7 +96,7 @@ func TestRoundTrip(t *testing.T) {
 line2	tab', 'é✓', ' ', '4713-01-01 BC', '294276-12-31 23:59:59.999999', '1970-01-01 00:00:00+00', '1 day 00:00:00.000001'),
 		(6, true, 2, 2, 2, 0.000000000000000000000000001, 1e-4, 1.17549435e-38, 4.9e-324, 'x', 'y', 'z', '2024-02-29', '2024-02-29 12:34:56.789', '2024-02-29 12:34:56.789+05:30', '-178000000 years'),
 		(7, false, 3, 3, 3, 1e100, 0.5, 3.4028235e+38, 1.7976931348623157e+308, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`)
-	exec(t, db, "INSERT INTO t (id, s) VALUES (8, '"+long+"')")
+	execSQL(t, db, "INSERT INTO t (id, s) VALUES (8, '"+long+"')")
 	q := "SELECT * FROM t ORDER BY id"
 	before := query(t, db, q)
 	// -0 prints as -0 and compares equal to 0: keep its sign bit in view.
@@ -138,7 +138,7 @@ line2	tab', 'é✓', ' ', '4713-01-01 BC', '294276-12-31 23:59:59.999999', '1970
 func TestRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "restart.db")
 	db := open(t, path)
-	exec(t, db, `
+	execSQL(t, db, `
 		CREATE TABLE c (id int PRIMARY KEY, region text NOT NULL, score numeric(6,2) DEFAULT 0);
 		CREATE TABLE o (id int PRIMARY KEY, cust int, amt numeric(10,2), at timestamptz);
 		CREATE TABLE gone (x int);
@@ -193,7 +193,7 @@ func TestRestart(t *testing.T) {
 		}
 	}
 	// Defaults and constraints came back with the tables.
-	exec(t, db, "INSERT INTO c (id, region) VALUES (4, 'east'); INSERT INTO o VALUES (10, 4, 7, NULL)")
+	execSQL(t, db, "INSERT INTO c (id, region) VALUES (4, 'east'); INSERT INTO o VALUES (10, 4, 7, NULL)")
 	if err := db.Exec("INSERT INTO c (id) VALUES (5)"); deltaview.Code(err) != "23502" {
 		t.Fatalf("NOT NULL after restart: %v", err)
 	}
@@ -218,10 +218,10 @@ func TestRestart(t *testing.T) {
 func TestCompaction(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "compact.db")
 	db := open(t, path)
-	exec(t, db, "CREATE TABLE q (id int PRIMARY KEY, v int); CREATE MATERIALIZED VIEW s AS SELECT count(*) AS n, sum(v) AS total FROM q")
-	exec(t, db, "INSERT INTO q SELECT g, g FROM generate_series(1, 3000) AS g")
-	exec(t, db, "DELETE FROM q WHERE id <= 2500")
-	exec(t, db, "UPDATE q SET v = v + 1 WHERE id > 2990; INSERT INTO q VALUES (1, 1)")
+	execSQL(t, db, "CREATE TABLE q (id int PRIMARY KEY, v int); CREATE MATERIALIZED VIEW s AS SELECT count(*) AS n, sum(v) AS total FROM q")
+	execSQL(t, db, "INSERT INTO q SELECT g, g FROM generate_series(1, 3000) AS g")
+	execSQL(t, db, "DELETE FROM q WHERE id <= 2500")
+	execSQL(t, db, "UPDATE q SET v = v + 1 WHERE id > 2990; INSERT INTO q VALUES (1, 1)")
 	want := query(t, db, "SELECT * FROM q ORDER BY id")
 	db.Close()
 	db = open(t, path)
@@ -229,7 +229,7 @@ func TestCompaction(t *testing.T) {
 	if got := query(t, db, "SELECT * FROM q ORDER BY id"); !slices.Equal(got, want) {
 		t.Fatalf("after compaction and restart: %d rows, want %d", len(got), len(want))
 	}
-	exec(t, db, "UPDATE q SET v = 0 WHERE id = 3000; DELETE FROM q WHERE id = 2999")
+	execSQL(t, db, "UPDATE q SET v = 0 WHERE id = 3000; DELETE FROM q WHERE id = 2999")
 	want = query(t, db, "SELECT * FROM q ORDER BY id")
 	db.Close()
 	db = open(t, path)

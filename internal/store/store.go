@@ -131,6 +131,13 @@ func Open(path string, o Options) (*File, error) {
 func (f *File) open(o Options) error {
 	dsn := "file:" + f.path + fmt.Sprintf("?_pragma=busy_timeout(%d)", o.BusyTimeout.Milliseconds())
 	if f.readOnly {
+		// A read-only file system can hold no shared-memory index, so
+		// the file is read as immutable: a write-ahead log left by a crash
+		// would go unread, and is refused rather than ignored.
+		if st, err := os.Stat(f.path + "-wal"); err == nil && st.Size() > 0 {
+			return pgerr.New(pgerr.IOError, "database file %q is on a read-only file system with a write-ahead log to replay", f.path).
+				WithHint("open it once where it is writable, or copy it with its -wal file to a writable place")
+		}
 		dsn = "file:" + f.path + "?mode=ro&immutable=1"
 	}
 	db, err := sql.Open("sqlite", dsn)
