@@ -38,7 +38,7 @@ var allow = map[string]rule{
 	"bench": {why: "the benchmark harness: the public API only",
 		deps: []string{""}},
 	"cmd/deltaview": {why: "the CLI: a client of the public API only",
-		deps: []string{"", "bench", "httpapi", "pgwire"}, tests: []string{"internal/pgtest"}},
+		deps: []string{"", "bench", "httpapi", "pgwire", "store"}, tests: []string{"internal/pgtest"}},
 	"pgwire": {why: "the PostgreSQL wire protocol server, apart so that the root package links no driver",
 		deps:  []string{"", "internal/dbaccess", "internal/engine", "internal/pgerr", "internal/plan", "internal/sql", "internal/value"},
 		tests: []string{"internal/pgtest"}},
