@@ -72,7 +72,11 @@ type File struct {
 	tables   map[string]*tableStmts
 	ts       uint64 // the time of the last commit stored
 	pending  uint64 // the time of the commit staged
+	// args are the values of the rows gathered for one INSERT: pendingN
+	// rows of pendingT.
 	args     []any
+	pendingT *tableStmts
+	pendingN int
 }
 
 // tableStmts are one table's prepared statements.
@@ -81,6 +85,8 @@ type tableStmts struct {
 	cols    []plan.Column
 	ins     *sql.Stmt
 	del     *sql.Stmt
+	// insChunk inserts insertChunk rows, prepared at its first use.
+	insChunk *sql.Stmt
 }
 
 var _ engine.Store = (*File)(nil)
@@ -320,13 +326,8 @@ func (f *File) prepare(name, sqlName string, cols []plan.Column) error {
 		f.tables[name] = &tableStmts{sqlName: sqlName, cols: cols}
 		return nil
 	}
-	names := []string{"deltaview_row_id"}
-	marks := []string{"?"}
-	for _, c := range cols {
-		names = append(names, quote(c.Name))
-		marks = append(marks, "?")
-	}
-	ins, err := f.conn.PrepareContext(ctx, fmt.Sprintf("INSERT OR REPLACE INTO %s (%s) VALUES (%s)", quote(sqlName), strings.Join(names, ", "), strings.Join(marks, ", ")))
+	t := &tableStmts{sqlName: sqlName, cols: cols}
+	ins, err := f.conn.PrepareContext(ctx, t.insertSQL(1))
 	if err != nil {
 		return f.mapErr("prepare", err)
 	}
@@ -335,14 +336,16 @@ func (f *File) prepare(name, sqlName string, cols []plan.Column) error {
 		ins.Close()
 		return f.mapErr("prepare", err)
 	}
-	f.tables[name] = &tableStmts{sqlName: sqlName, cols: cols, ins: ins, del: del}
+	t.ins, t.del = ins, del
+	f.tables[name] = t
 	return nil
 }
 
 func (t *tableStmts) close() {
-	if t.ins != nil {
-		t.ins.Close()
-		t.del.Close()
+	for _, st := range []*sql.Stmt{t.ins, t.del, t.insChunk} {
+		if st != nil {
+			st.Close()
+		}
 	}
 }
 
@@ -421,19 +424,30 @@ func (f *File) Write(c *engine.Commit) error {
 		if t == nil {
 			return pgerr.New(pgerr.Internal, "table %q is not in the store", table)
 		}
+		if t != f.pendingT || !insert {
+			if err := f.flush(); err != nil {
+				return err
+			}
+		}
 		if !insert {
 			_, err := t.del.ExecContext(ctx, int64(id))
 			return err
 		}
-		args := append(f.args[:0], int64(id))
+		f.pendingT = t
+		f.args = append(f.args, int64(id))
 		for _, v := range row {
-			args = append(args, encode(v))
+			f.args = append(f.args, encode(v))
 		}
-		f.args = args
-		_, err := t.ins.ExecContext(ctx, args...)
-		clear(args)
-		return err
+		if f.pendingN++; f.pendingN == insertChunk {
+			return f.flush()
+		}
+		return nil
 	})
+	if err == nil {
+		err = f.flush()
+	}
+	clear(f.args)
+	f.args, f.pendingT, f.pendingN = f.args[:0], nil, 0
 	for _, name := range c.Renumber {
 		if err != nil {
 			break
@@ -448,6 +462,49 @@ func (f *File) Write(c *engine.Commit) error {
 	}
 	f.pending = c.TS
 	return nil
+}
+
+// insertChunk is how many rows one INSERT statement of a commit stores:
+// a statement per row would cost a statement's overhead per row.
+const insertChunk = 64
+
+// flush inserts the rows of consecutive inserts into one table gathered
+// so far: chunks of insertChunk rows by one statement, the rest one by
+// one.
+func (f *File) flush() error {
+	t, n := f.pendingT, f.pendingN
+	if n == 0 {
+		return nil
+	}
+	f.pendingT, f.pendingN = nil, 0
+	var err error
+	if n == insertChunk {
+		if t.insChunk == nil {
+			if t.insChunk, err = f.conn.PrepareContext(ctx, t.insertSQL(insertChunk)); err != nil {
+				return err
+			}
+		}
+		_, err = t.insChunk.ExecContext(ctx, f.args...)
+	} else {
+		w := len(t.cols) + 1
+		for i := 0; i < n && err == nil; i++ {
+			_, err = t.ins.ExecContext(ctx, f.args[i*w:(i+1)*w]...)
+		}
+	}
+	clear(f.args)
+	f.args = f.args[:0]
+	return err
+}
+
+// insertSQL is the statement that inserts n rows into the table.
+func (t *tableStmts) insertSQL(n int) string {
+	names := []string{"deltaview_row_id"}
+	for _, c := range t.cols {
+		names = append(names, quote(c.Name))
+	}
+	row := "(" + strings.Repeat("?, ", len(t.cols)) + "?)"
+	rows := strings.Repeat(row+", ", n-1) + row
+	return fmt.Sprintf("INSERT OR REPLACE INTO %s (%s) VALUES %s", quote(t.sqlName), strings.Join(names, ", "), rows)
 }
 
 // renumber gives a table's rows the ids 1, 2, … in their order, as the
