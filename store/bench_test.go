@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/deltaview/deltaview"
 )
@@ -83,4 +84,61 @@ func benchSQLite(b *testing.B, rows int) {
 		}
 	}
 	b.ReportMetric(float64(b.N*rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkReopen measures the opening of a file that holds a table of
+// 1M rows and two views over it (tables load, then each view is built by
+// its cold start), against the cold start of the same views over the same
+// rows in memory. Run it with -benchtime 1x.
+func BenchmarkReopen(b *testing.B) {
+	const n = 1_000_000
+	const views = `CREATE MATERIALIZED VIEW byg AS SELECT g, count(*) AS n, sum(v) AS total FROM t GROUP BY g;
+		CREATE MATERIALIZED VIEW top AS SELECT id, v FROM t ORDER BY v DESC LIMIT 10`
+	path := filepath.Join(b.TempDir(), "reopen.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mem := deltaview.Open()
+	for _, d := range []*deltaview.DB{db, mem} {
+		if err := d.Exec("CREATE TABLE t (id int8 PRIMARY KEY, g int8, v int8)"); err != nil {
+			b.Fatal(err)
+		}
+		for lo := int64(0); lo < n; lo += 10000 {
+			tx, _ := d.Begin()
+			for id := lo; id < lo+10000; id++ {
+				if err := tx.Insert("t", deltaview.Int(id), deltaview.Int(id%1000), deltaview.Int(id*7919%100003)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := db.Exec(views); err != nil {
+		b.Fatal(err)
+	}
+	db.Close()
+	b.ResetTimer()
+	var open, cold time.Duration
+	for range b.N {
+		start := time.Now()
+		db, err := deltaview.OpenFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		open += time.Since(start)
+		db.Close()
+		start = time.Now()
+		if err := mem.Exec(views); err != nil {
+			b.Fatal(err)
+		}
+		cold += time.Since(start)
+		if err := mem.Exec("DROP MATERIALIZED VIEW byg, top"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(open.Seconds()/float64(b.N), "s/open")
+	b.ReportMetric(cold.Seconds()/float64(b.N), "s/coldstart")
 }
