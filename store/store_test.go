@@ -238,3 +238,59 @@ func TestCompaction(t *testing.T) {
 	}
 	viewsEqualRecomputation(t, db, map[string]string{"s": "SELECT count(*) AS n, sum(v) AS total FROM q"})
 }
+
+// TestLogicalTimeSurvives: the logical time goes on from the last commit
+// stored, so that deltas after a restart never reuse a time.
+func TestLogicalTimeSurvives(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ts.db")
+	tsOfNext := func(db *deltaview.DB, stmt string) uint64 {
+		t.Helper()
+		got := make(chan uint64, 1)
+		cancel, err := db.Subscribe("v", func(d deltaview.Delta) {
+			select {
+			case got <- d.TS:
+			default:
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cancel()
+		execSQL(t, db, stmt)
+		return <-got
+	}
+	db := open(t, path)
+	execSQL(t, db, "CREATE TABLE t (x int); CREATE MATERIALIZED VIEW v AS SELECT count(*) AS n FROM t; INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)")
+	before := tsOfNext(db, "INSERT INTO t VALUES (3)")
+	execSQL(t, db, "BEGIN; INSERT INTO t VALUES (4); DELETE FROM t WHERE x = 4; COMMIT") // cancels out
+	db.Close()
+	db = open(t, path)
+	defer db.Close()
+	if after := tsOfNext(db, "INSERT INTO t VALUES (5)"); after != before+1 {
+		t.Fatalf("first delta after restart at time %d, the last before at %d", after, before)
+	}
+}
+
+// TestNamesSQLiteConfuses: names that differ only in letter case, or that
+// the store uses, are distinct tables and columns in deltaview; the file
+// keeps them apart.
+func TestNamesSQLiteConfuses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "names.db")
+	db := open(t, path)
+	execSQL(t, db, `CREATE TABLE "T" ("A" int, a int, deltaview_row_id int, "DELTAVIEW_ROW_ID" text);
+		CREATE TABLE t (x int); CREATE TABLE deltaview_catalog (y int); CREATE TABLE sqlite_x (z int);
+		INSERT INTO "T" VALUES (1, 2, 3, 'four'); INSERT INTO t VALUES (5); INSERT INTO deltaview_catalog VALUES (6); INSERT INTO sqlite_x VALUES (7)`)
+	qs := []string{`SELECT * FROM "T"`, "SELECT * FROM t", "SELECT * FROM deltaview_catalog", "SELECT * FROM sqlite_x"}
+	var want [][]string
+	for _, q := range qs {
+		want = append(want, query(t, db, q))
+	}
+	db.Close()
+	db = open(t, path)
+	defer db.Close()
+	for i, q := range qs {
+		if got := query(t, db, q); !slices.Equal(got, want[i]) {
+			t.Fatalf("%s after restart: %v, want %v", q, got, want[i])
+		}
+	}
+}

@@ -110,26 +110,16 @@ func (closedStore) Abort()                       {}
 func (closedStore) Create(*StoredRelation) error { return errClosedStore() }
 func (closedStore) Drop([]string) error          { return errClosedStore() }
 
-// storeWrite writes a commit's changes to the store and makes them
-// durable when commit is set; without it the caller commits with
-// storeCommit after its own work (the sinks). It writes nothing for a
-// transaction that changed no stored row.
-func (e *Engine) storeWrite(log []change, commit bool) (bool, error) {
-	if e.store == nil {
-		return false, nil
-	}
-	any := false
-	for _, c := range log {
-		if c.w != 0 {
-			any = true
-			break
-		}
-	}
-	if !any {
+// storeWrite writes a commit's changes and its logical time ts to the
+// store, and makes them durable when commit is set; without it the caller
+// calls the store's Commit after its own work (the sinks). A transaction of change
+// events alone (tables that keep no rows) writes only the logical time.
+func (e *Engine) storeWrite(log []change, ts uint64, commit bool) (bool, error) {
+	if e.store == nil || len(log) == 0 {
 		return false, nil
 	}
 	cm := &e.storeCommit
-	*cm = Commit{TS: e.ts + 1, log: log, Renumber: cm.Renumber[:0]}
+	*cm = Commit{TS: ts, log: log, Renumber: cm.Renumber[:0]}
 	defer func() { cm.log = nil }()
 	for i, c := range log {
 		if (i == 0 || c.t != log[i-1].t) && c.t.needsCompact() && !contains(cm.Renumber, c.t.name) {

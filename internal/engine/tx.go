@@ -138,14 +138,16 @@ func (e *Engine) commit() error {
 	deltas, changed := e.tableDeltas(tx.log)
 	events, anyEvents := e.tableEvents(tx.log)
 	if len(deltas) == 0 && len(events) == 0 {
-		if _, err := e.storeWrite(tx.log, true); err != nil {
+		ts := e.ts
+		if changed || anyEvents {
+			ts++ // a commit that no view reads
+		}
+		if _, err := e.storeWrite(tx.log, ts, true); err != nil {
 			e.tx = tx
 			e.rollback()
 			return err
 		}
-		if changed || anyEvents {
-			e.ts++ // a commit that no view reads
-		}
+		e.ts = ts
 		compactTables(tx.log)
 		return nil
 	}
@@ -199,7 +201,7 @@ func (e *Engine) commit() error {
 	// The store stages the transaction before the sinks commit theirs and
 	// makes it durable after: a store that refuses it refuses it before
 	// any sink holds it.
-	staged, err := e.storeWrite(tx.log, false)
+	staged, err := e.storeWrite(tx.log, e.ts+1, false)
 	if err != nil {
 		return refuse(err)
 	}

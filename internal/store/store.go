@@ -5,8 +5,9 @@
 // engine's Store interface: one SQLite transaction per deltaview commit,
 // durable before the commit is acknowledged.
 //
-// Each deltaview table is a SQLite table of the same name (prefixed
-// deltaview_t_ when the name is one SQLite or the store reserves), with
+// Each deltaview table is a SQLite table of the same name (another when
+// SQLite or the store reserve it, or SQLite, blind to letter case, would
+// confuse it with another table's: see tableName and columnNames), with
 // the engine's row id as its INTEGER PRIMARY KEY deltaview_row_id and one
 // column per column. Booleans, integers, dates (days since 2000-01-01) and
 // timestamps (microseconds since 2000-01-01 UTC, infinities as the
@@ -276,10 +277,7 @@ func (f *File) Catalog() ([]Entry, error) {
 
 // Rows reads a stored table's rows, in row id order, as rows of cols.
 func (f *File) Rows(e Entry, cols []plan.Column, put func(id uint64, row value.Row) error) error {
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = quote(c.Name)
-	}
+	names := columnNames(cols)
 	q := "SELECT deltaview_row_id"
 	if len(names) > 0 {
 		q += ", " + strings.Join(names, ", ")
@@ -294,6 +292,9 @@ func (f *File) Rows(e Entry, cols []plan.Column, put func(id uint64, row value.R
 	for i := range dest {
 		ptrs[i] = &dest[i]
 	}
+	// Rows are cut from slabs of slabRows rows: one allocation for many.
+	const slabRows = 1024
+	var slab []value.Value
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return f.mapErr("read", err)
@@ -302,7 +303,11 @@ func (f *File) Rows(e Entry, cols []plan.Column, put func(id uint64, row value.R
 		if !ok || id <= 0 {
 			return pgerr.New(codeDataCorrupted, "database file %q: table %q holds a row id %v", f.path, e.Name, dest[0])
 		}
-		row := make(value.Row, len(cols))
+		if len(slab) < len(cols) {
+			slab = make([]value.Value, slabRows*len(cols))
+		}
+		row := value.Row(slab[:len(cols):len(cols)])
+		slab = slab[len(cols):]
 		for i, c := range cols {
 			v, err := decode(dest[i+1], c.Type)
 			if err != nil {
@@ -352,13 +357,13 @@ func (t *tableStmts) close() {
 // Create implements engine.Store.
 func (f *File) Create(r *engine.StoredRelation) error {
 	sqlName := ""
-	if r.Kind == engine.KindTable {
-		sqlName = r.Name
-		if reserved(r.Name) {
-			sqlName = "deltaview_t_" + r.Name
-		}
-	}
 	err := f.inTransaction(func() error {
+		if r.Kind == engine.KindTable {
+			var err error
+			if sqlName, err = f.tableName(r.Name); err != nil {
+				return err
+			}
+		}
 		if _, err := f.conn.ExecContext(ctx, "INSERT INTO deltaview_catalog (name, kind, sql, sql_name) VALUES (?, ?, ?, nullif(?, ''))",
 			r.Name, string(r.Kind), r.SQL, sqlName); err != nil {
 			return err
@@ -367,8 +372,8 @@ func (f *File) Create(r *engine.StoredRelation) error {
 			return nil
 		}
 		defs := []string{"deltaview_row_id INTEGER PRIMARY KEY"}
-		for _, c := range r.Cols {
-			defs = append(defs, quote(c.Name)+" "+storageType(c.Type.Kind))
+		for i, name := range columnNames(r.Cols) {
+			defs = append(defs, name+" "+storageType(r.Cols[i].Type.Kind))
 		}
 		_, err := f.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", quote(sqlName), strings.Join(defs, ", ")))
 		return err
@@ -498,10 +503,7 @@ func (f *File) flush() error {
 
 // insertSQL is the statement that inserts n rows into the table.
 func (t *tableStmts) insertSQL(n int) string {
-	names := []string{"deltaview_row_id"}
-	for _, c := range t.cols {
-		names = append(names, quote(c.Name))
-	}
+	names := append([]string{"deltaview_row_id"}, columnNames(t.cols)...)
 	row := "(" + strings.Repeat("?, ", len(t.cols)) + "?)"
 	rows := strings.Repeat(row+", ", n-1) + row
 	return fmt.Sprintf("INSERT OR REPLACE INTO %s (%s) VALUES %s", quote(t.sqlName), strings.Join(names, ", "), rows)
@@ -584,6 +586,46 @@ func ioError(path, what string, err error) error {
 
 // quote quotes a SQLite identifier.
 func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// tableName chooses the SQLite name of a new table: its own, unless
+// SQLite or the store reserve it or, SQLite's names being case-blind,
+// another table has it in other letter cases ("T" beside "t").
+func (f *File) tableName(name string) (string, error) {
+	taken := func(n string) (bool, error) {
+		var c int
+		err := f.conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE lower(name) = lower(?)", n).Scan(&c)
+		return c > 0, err
+	}
+	if !reserved(name) {
+		if t, err := taken(name); err != nil || !t {
+			return name, err
+		}
+	}
+	for i := 1; ; i++ {
+		n := fmt.Sprintf("deltaview_t%d_%s", i, name)
+		if t, err := taken(n); err != nil || !t {
+			return n, err
+		}
+	}
+}
+
+// columnNames returns the quoted SQLite names of a table's columns: their
+// own, but for a name that SQLite, blind to letter case, would confuse
+// with the row id's or an earlier column's, which gets its position in
+// front ("c2_A").
+func columnNames(cols []plan.Column) []string {
+	seen := map[string]bool{"deltaview_row_id": true}
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		n := c.Name
+		if seen[strings.ToLower(n)] {
+			n = fmt.Sprintf("c%d_%s", i+1, c.Name)
+		}
+		seen[strings.ToLower(n)] = true
+		out[i] = quote(n)
+	}
+	return out
+}
 
 // reserved reports whether a table name is one SQLite or the store uses.
 func reserved(name string) bool {
