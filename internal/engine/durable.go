@@ -112,8 +112,9 @@ func (closedStore) Drop([]string) error          { return errClosedStore() }
 
 // storeWrite writes a commit's changes and its logical time ts to the
 // store, and makes them durable when commit is set; without it the caller
-// calls the store's Commit after its own work (the sinks). A transaction of change
-// events alone (tables that keep no rows) writes only the logical time.
+// calls the store's Commit after its own work (the sinks). A transaction
+// of change events alone (tables that keep no rows) writes only the
+// logical time.
 func (e *Engine) storeWrite(log []change, ts uint64, commit bool) (bool, error) {
 	if e.store == nil || len(log) == 0 {
 		return false, nil
