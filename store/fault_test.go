@@ -42,6 +42,22 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Println("ready")
 		time.Sleep(time.Minute)
+	case "sqliteread":
+		db, err := sql.Open("sqlite", os.Getenv("DELTAVIEW_STORE_PATH"))
+		if err == nil {
+			db.SetMaxOpenConns(1)
+			_, err = db.Exec("BEGIN")
+		}
+		var n int
+		if err == nil {
+			err = db.QueryRow("SELECT count(*) FROM t").Scan(&n)
+		}
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		fmt.Println("ready")
+		time.Sleep(time.Minute)
 	case "crash":
 		crashChild()
 	}
@@ -263,4 +279,38 @@ func TestDiskFull(t *testing.T) {
 		t.Fatalf("the refused commit's row is in the file")
 	}
 	viewsEqualRecomputation(t, db, map[string]string{"n": "SELECT count(*) AS n, sum(length(s)) AS bytes FROM t"})
+}
+
+// TestBackupWhileOpen backs a database up as docs/durability.md says,
+// while it is open, with another process holding a read transaction on
+// it: commits go on, and the backup opens with every commit made before
+// it.
+func TestBackupWhileOpen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.db")
+	newFile(t, path)
+	db := open(t, path)
+	defer db.Close()
+	child(t, "sqliteread", path)
+	start := time.Now()
+	execSQL(t, db, "INSERT INTO t VALUES (0, 'while a reader reads')")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("a commit waited %v for a reader", d)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(dir, "backup.db")
+	if _, err := raw.Exec("VACUUM INTO ?", backup); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	execSQL(t, db, "INSERT INTO t VALUES (-1, 'after the backup')")
+	b := open(t, backup)
+	defer b.Close()
+	if got := count(t, b); got != "bigint:2001" {
+		t.Fatalf("rows in the backup: %s", got)
+	}
+	viewsEqualRecomputation(t, b, map[string]string{"n": "SELECT count(*) AS n FROM t"})
 }
