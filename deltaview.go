@@ -29,6 +29,7 @@ import (
 type DB struct {
 	e           *engine.Engine
 	lockTimeout time.Duration
+	file        io.Closer // the store of a DB opened by OpenFile
 }
 
 // Options configure a database.

@@ -15,6 +15,7 @@ import (
 
 func runCmd() *cobra.Command {
 	var opts deltaview.PrintOptions
+	var dbFile string
 	cmd := &cobra.Command{
 		Use:   "run [FILE…]",
 		Short: "Run SQL scripts (standard input when no file is given), printing result sets and view deltas",
@@ -22,7 +23,10 @@ func runCmd() *cobra.Command {
 it prints every result set, and after each commit that changes a view
 someone SUBSCRIBEd to, that view's delta (columns ts, diff, then the view's).
 It stops at the first error, printed on standard error, with exit status 1.
-All files run in one session: a transaction may span files.`,
+All files run in one session: a transaction may span files.
+With --db FILE the database is kept in that SQLite file: created when
+missing, loaded (views rebuilt) when it exists, every commit written to it
+before the next statement runs.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Format == "" {
 				opts.Format = "csv"
@@ -32,12 +36,22 @@ All files run in one session: a transaction may span files.`,
 			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
-			db := deltaview.OpenWith(deltaview.Options{Progress: newProgress(os.Stderr), OpenFile: openFile})
+			o := deltaview.Options{Progress: newProgress(os.Stderr), OpenFile: openFile}
+			db := deltaview.OpenWith(o)
+			if dbFile != "" {
+				var err error
+				if db, err = deltaview.OpenFileWith(dbFile, o); err != nil {
+					fmt.Fprint(cmd.ErrOrStderr(), deltaview.FormatError(err))
+					return exitError{}
+				}
+				defer db.Close()
+			}
 			return run(db, args, out, cmd.ErrOrStderr(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "", "output format: table, csv or json (default: table on a terminal, csv otherwise)")
 	cmd.Flags().StringVar(&opts.Null, "null", "", "string printed for NULL")
+	cmd.Flags().StringVar(&dbFile, "db", "", "keep the database in this SQLite file (in memory when empty)")
 	return cmd
 }
 

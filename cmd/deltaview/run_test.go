@@ -209,3 +209,32 @@ func TestRunClearErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunDB runs two scripts on one database file, one process after the
+// other: the second sees the first's tables, rows and views.
+func TestRunDB(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "app.db")
+	runDB := func(script string) string {
+		t.Helper()
+		f := filepath.Join(dir, "s.sql")
+		if err := os.WriteFile(f, []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		cmd := runCmd()
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs([]string{"--format", "csv", "--db", db, f})
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, out.String())
+		}
+		return out.String()
+	}
+	runDB(`CREATE TABLE t (id int PRIMARY KEY, v numeric(6,2));
+		INSERT INTO t VALUES (1, 2.5), (2, 3);
+		CREATE MATERIALIZED VIEW s AS SELECT sum(v) AS total FROM t`)
+	if got := runDB("INSERT INTO t VALUES (3, 0.25); SELECT * FROM s"); !strings.HasPrefix(got, "total\n5.75\n") {
+		t.Fatalf("second run printed %q", got)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -15,13 +17,14 @@ import (
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/httpapi"
 	"github.com/deltaview/deltaview/pgwire"
+	_ "github.com/deltaview/deltaview/store" // deltaview.OpenFile keeps data in SQLite files
 )
 
 func serveCmd() *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve an in-memory database over PostgreSQL's wire protocol (psql, pgx, …) and HTTP",
+		Short: "Serve a database over PostgreSQL's wire protocol (psql, pgx, …) and HTTP",
 		Long: `Serve listens for PostgreSQL clients: psql and drivers connect to it as to a
 PostgreSQL 15 server, each connection a session with its own transaction.
 With --http it also serves the same database over HTTP: SQL statements in
@@ -33,8 +36,10 @@ No roles exist yet: the only role is the superuser deltaview (database
 deltaview), without a password, and the server listens on loopback
 addresses only. SIGINT or SIGTERM stops it: statements running finish,
 open transactions roll back, clients get SQLSTATE 57P01.
+With --data DIR the database is kept in DIR/deltaview.db (a SQLite file),
+loaded before the server listens; without it, in memory.
 
-  deltaview serve --listen 127.0.0.1:5433 --http 127.0.0.1:8080
+  deltaview serve --data ./data --listen 127.0.0.1:5433 --http 127.0.0.1:8080
   psql -h 127.0.0.1 -p 5433 -U deltaview deltaview
   curl -N http://127.0.0.1:8080/v1/views/NAME/changes`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,13 +50,15 @@ open transactions roll back, clients get SQLSTATE 57P01.
 	}
 	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:5433", "address of the PostgreSQL wire protocol (a loopback address)")
 	cmd.Flags().StringVar(&o.http, "http", "", "address of the HTTP API (a loopback address); none when empty")
+	cmd.Flags().StringVar(&o.data, "data", "", "directory of the database file deltaview.db (in memory when empty)")
 	return cmd
 }
 
-// serveOptions are the addresses serve listens on; http is empty for no
-// HTTP listener.
+// serveOptions are the addresses serve listens on, http empty for no
+// HTTP listener, and the directory of the database file, data empty for
+// a database in memory.
 type serveOptions struct {
-	listen, http string
+	listen, http, data string
 }
 
 // loopback refuses an address that is not a loopback one.
@@ -78,6 +85,19 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 			return err
 		}
 	}
+	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile})
+	if o.data != "" {
+		if err := os.MkdirAll(o.data, 0o755); err != nil {
+			return err
+		}
+		var err error
+		path := filepath.Join(o.data, "deltaview.db")
+		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile}); err != nil {
+			return fmt.Errorf("%s", strings.TrimSpace(deltaview.FormatError(err)))
+		}
+		defer db.Close()
+		fmt.Fprintf(logw, "deltaview keeps its data in %s\n", path)
+	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return err
@@ -101,7 +121,6 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 			ready <- hln.Addr()
 		}
 	}
-	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile})
 	// Either server failing stops the other.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

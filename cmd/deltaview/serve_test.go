@@ -168,3 +168,55 @@ func TestServeHTTP(t *testing.T) {
 		t.Errorf("the start does not say where HTTP is served:\n%s", logb.String())
 	}
 }
+
+// TestServeData serves a database kept in a directory, stops, serves it
+// again: a pgx client finds what it committed the first time.
+func TestServeData(t *testing.T) {
+	dir := t.TempDir()
+	session := func(sqlText string) [][]any {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		ready := make(chan net.Addr, 1)
+		done := make(chan error, 1)
+		go func() { done <- serve(ctx, serveOptions{listen: "127.0.0.1:0", data: dir}, &bytes.Buffer{}, ready) }()
+		var addr net.Addr
+		select {
+		case addr = <-ready:
+		case err := <-done:
+			t.Fatal(err)
+		}
+		defer func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		}()
+		conn, err := pgx.Connect(context.Background(), "postgres://deltaview@"+addr.String()+"/deltaview?sslmode=disable")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		rows, err := conn.Query(context.Background(), sqlText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out [][]any
+		for rows.Next() {
+			v, err := rows.Values()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, v)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", sqlText, err)
+		}
+		return out
+	}
+	session("CREATE TABLE t (id int PRIMARY KEY)")
+	session("INSERT INTO t VALUES (1), (2)")
+	if got := session("SELECT count(*) FROM t"); len(got) != 1 || got[0][0] != int64(2) {
+		t.Fatalf("rows after a restart of the server: %v", got)
+	}
+}

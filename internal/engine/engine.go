@@ -95,6 +95,10 @@ type Engine struct {
 	// catalogGen counts catalog changes: a prepared statement bound at an
 	// earlier generation is bound again before it runs.
 	catalogGen uint64
+	// store is the store of record (durable.go); nil for an engine in
+	// memory only. storeCommit is the commit handed to it, reused.
+	store       Store
+	storeCommit Commit
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the
@@ -155,6 +159,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 type recorder struct {
 	cat  sql.Catalog
 	seen map[string]bool
+	text string // the statement's text, which a store records for DDL
 }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
@@ -165,7 +170,7 @@ func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	return rel, ok
 }
 
-func (e *Engine) createTable(ct *sql.CreateTable) (Result, error) {
+func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
 	if _, ok := e.Relation(ct.Name); ok {
 		if ct.IfNotExists {
 			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
@@ -173,10 +178,30 @@ func (e *Engine) createTable(ct *sql.CreateTable) (Result, error) {
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
 	}
 	e.tables[ct.Name] = newTable(ct)
+	if err := e.storeCreate(ct.Name, KindTable, text); err != nil {
+		return Result{}, err
+	}
 	return Result{Tag: "CREATE TABLE"}, nil
 }
 
+// createView creates a view and records it in the store.
 func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
+	_, existed := e.Relation(cv.Name)
+	res, err := e.createViewMem(cv, rec)
+	if err != nil || existed {
+		return res, err
+	}
+	kind := KindMatView
+	if !cv.Materialized {
+		kind = KindView
+	}
+	if err := e.storeCreate(cv.Name, kind, rec.text); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if _, ok := e.Relation(cv.Name); ok {
 		if cv.IfNotExists {
 			return Result{Tag: "SELECT 0", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cv.Name)}}, nil
@@ -308,6 +333,11 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		k, _ := e.kindOf(n)
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
+	}
+	if e.store != nil && len(order) > 0 {
+		if err := e.store.Drop(order); err != nil {
+			return Result{}, err
+		}
 	}
 	e.dropAll(order, all)
 	return Result{Tag: tags[d.Kind], Notices: notices}, nil

@@ -54,7 +54,7 @@ func (s *Session) Prepare(st *sql.Stmt) (*Prepared, error) { return s.e.Prepare(
 
 // bindPrepared binds p's statement; the caller holds the engine's lock.
 func (e *Engine) bindPrepared(p *Prepared) (*binding, error) {
-	rec := &recorder{cat: e, seen: map[string]bool{}}
+	rec := &recorder{cat: e, seen: map[string]bool{}, text: p.stmt.SQL}
 	b, ps, err := sql.BindPrepared(rec, p.stmt)
 	if err != nil {
 		return nil, err

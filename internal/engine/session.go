@@ -180,7 +180,7 @@ func (e *Engine) acquireSlot(timeout time.Duration) error {
 // an error, the result sets of the subscriptions alone.
 func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	return s.do(func() (sql.Bound, *recorder, error) {
-		rec := &recorder{cat: s.e, seen: map[string]bool{}}
+		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
 		b, err := sql.Bind(rec, st)
 		return b, rec, err
 	})
@@ -292,7 +292,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Delete:
 		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
 	case *sql.CreateTable:
-		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b) })
+		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
 	case *sql.Drop:

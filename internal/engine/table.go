@@ -350,12 +350,17 @@ func (t *table) scan(fn func(id uint64, row value.Row) bool) {
 	t.rows.Scan(fn)
 }
 
+// needsCompact reports whether compact would renumber the rows.
+func (t *table) needsCompact() bool {
+	holes := len(t.rows.rows) - 1 - t.rows.n
+	return holes >= 1024 && holes >= t.rows.n
+}
+
 // compact renumbers the rows when deletions have left more holes than
 // rows, so that a table that churns keeps memory in proportion to its
 // rows. Only between transactions: the undo log refers to row ids.
 func (t *table) compact() {
-	holes := len(t.rows.rows) - 1 - t.rows.n
-	if holes < 1024 || holes < t.rows.n {
+	if !t.needsCompact() {
 		return
 	}
 	old := t.rows

@@ -138,9 +138,16 @@ func (e *Engine) commit() error {
 	deltas, changed := e.tableDeltas(tx.log)
 	events, anyEvents := e.tableEvents(tx.log)
 	if len(deltas) == 0 && len(events) == 0 {
+		ts := e.ts
 		if changed || anyEvents {
-			e.ts++ // a commit that no view reads
+			ts++ // a commit that no view reads
 		}
+		if _, err := e.storeWrite(tx.log, ts, true); err != nil {
+			e.tx = tx
+			e.rollback()
+			return err
+		}
+		e.ts = ts
 		compactTables(tx.log)
 		return nil
 	}
@@ -156,6 +163,17 @@ func (e *Engine) commit() error {
 		pe := *pgerr.Wrap(err)
 		pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
 		return &pe
+	}
+	// refuse rolls the transaction back when the store could not record
+	// it: the error is the store's, with its SQLSTATE.
+	refuse := func(err error) error {
+		for _, v := range stepped {
+			v.abort()
+		}
+		e.shared.abort()
+		e.tx = tx
+		e.rollback()
+		return err
 	}
 	in := &e.stepIn
 	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
@@ -180,8 +198,24 @@ func (e *Engine) commit() error {
 	if err := e.shared.stage(deltas); err != nil {
 		return fail("", err)
 	}
+	// The store stages the transaction before the sinks commit theirs and
+	// makes it durable after: a store that refuses it refuses it before
+	// any sink holds it.
+	staged, err := e.storeWrite(tx.log, e.ts+1, false)
+	if err != nil {
+		return refuse(err)
+	}
 	if name, err := e.prepareSinks(deltas); err != nil {
+		if staged {
+			e.store.Abort()
+		}
 		return fail(name, err)
+	}
+	if staged {
+		if err := e.store.Commit(); err != nil {
+			e.detachSinks(e.ts+1, err)
+			return refuse(err)
+		}
 	}
 	e.ts++
 	for _, v := range stepped {

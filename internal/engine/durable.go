@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"io"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Store is the store of record of a durable engine: a file that holds the
+// catalog, every table's rows and the last committed logical time. The
+// engine owns the interface; internal/store implements it over SQLite.
+//
+// The contract: the engine calls a Store under its write lock, one call
+// at a time, before the change it records is acknowledged. A commit is
+// Write, then Commit or Abort: Write stages the transaction's rows (and
+// may already fail), Commit makes them durable. A Store that returns an
+// error from any call has recorded nothing of that change, and the engine
+// refuses the change, leaving nothing of it in memory. Errors carry a
+// SQLSTATE (53100 disk full, 58030 I/O, 55P03 locked, 25006 read-only).
+type Store interface {
+	// Write stages one committed transaction: c is valid only during the
+	// call.
+	Write(c *Commit) error
+	// Commit makes the staged transaction durable.
+	Commit() error
+	// Abort drops the staged transaction.
+	Abort()
+	// Create records a new relation.
+	Create(r *StoredRelation) error
+	// Drop records that the relations named are gone.
+	Drop(names []string) error
+}
+
+// RelKind is the kind of a stored relation.
+type RelKind string
+
+// The kinds of relation a store records.
+const (
+	KindTable   RelKind = "table"
+	KindView    RelKind = "view"
+	KindMatView RelKind = "materialized view"
+)
+
+// StoredRelation is a relation as a store records it: the statement that
+// created it, run again at open, and, for a table, its columns.
+type StoredRelation struct {
+	Name string
+	Kind RelKind
+	SQL  string
+	Cols []plan.Column // a table's columns; nil for a view
+}
+
+// Commit is one committed transaction as a store sees it: its row changes
+// in the order they were made, the tables the engine renumbers after it,
+// and the logical time it commits at.
+type Commit struct {
+	TS uint64
+	// Renumber lists the tables whose row ids the engine renumbers after
+	// the commit (compact): their rows, in id order, become 1, 2, ….
+	Renumber []string
+	log      []change
+}
+
+// Each calls fn with every row change of the transaction, in order: a row
+// inserted under id (insert) or the row deleted from under id. An update
+// is the deletion of the old row then the insertion of the new under the
+// same id. It stops at fn's first error.
+func (c *Commit) Each(fn func(table string, id uint64, row value.Row, insert bool) error) error {
+	for _, ch := range c.log {
+		if ch.w == 0 {
+			continue
+		}
+		if err := fn(ch.t.name, ch.id, ch.row, ch.w > 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetStore makes s the engine's store of record: from now on every commit
+// and catalog change is written to it before it is acknowledged. It is set
+// once, after the engine's state was loaded from the store.
+func (e *Engine) SetStore(s Store) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.store = s
+}
+
+// CloseStore closes c, the engine's store, under the write lock, so that
+// no commit is being written meanwhile; later changes are refused.
+func (e *Engine) CloseStore(c io.Closer) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.store = closedStore{}
+	return c.Close()
+}
+
+// closedStore refuses every change: the store of a closed database.
+type closedStore struct{}
+
+func errClosedStore() error {
+	return pgerr.New(pgerr.IOError, "the database file is closed: changes are refused")
+}
+
+func (closedStore) Write(*Commit) error          { return errClosedStore() }
+func (closedStore) Commit() error                { return errClosedStore() }
+func (closedStore) Abort()                       {}
+func (closedStore) Create(*StoredRelation) error { return errClosedStore() }
+func (closedStore) Drop([]string) error          { return errClosedStore() }
+
+// storeWrite writes a commit's changes and its logical time ts to the
+// store, and makes them durable when commit is set; without it the caller
+// calls the store's Commit after its own work (the sinks). A transaction
+// of change events alone (tables that keep no rows) writes only the
+// logical time.
+func (e *Engine) storeWrite(log []change, ts uint64, commit bool) (bool, error) {
+	if e.store == nil || len(log) == 0 {
+		return false, nil
+	}
+	cm := &e.storeCommit
+	*cm = Commit{TS: ts, log: log, Renumber: cm.Renumber[:0]}
+	defer func() { cm.log = nil }()
+	for i, c := range log {
+		if (i == 0 || c.t != log[i-1].t) && c.t.needsCompact() && !contains(cm.Renumber, c.t.name) {
+			cm.Renumber = append(cm.Renumber, c.t.name)
+		}
+	}
+	if err := e.store.Write(cm); err != nil {
+		e.store.Abort()
+		return false, err
+	}
+	if commit {
+		if err := e.store.Commit(); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	return true, nil
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// storeCreate records the relation just created under name; on failure
+// the relation is dropped from memory again.
+func (e *Engine) storeCreate(name string, kind RelKind, text string) error {
+	if e.store == nil {
+		return nil
+	}
+	r := &StoredRelation{Name: name, Kind: kind, SQL: text}
+	if t, ok := e.tables[name]; ok {
+		r.Cols = t.cols
+	}
+	if text == "" {
+		return pgerr.New(pgerr.Internal, "no statement text to store for %s %q", kind, name)
+	}
+	if err := e.store.Create(r); err != nil {
+		e.dropAll([]string{name}, map[string]bool{name: true})
+		return err
+	}
+	return nil
+}
+
+// LoadRows puts a table's stored rows, each under its row id, into the
+// table: for a store opening its file, before any view exists, with no
+// store set. The rows are the table's own from then on.
+func (e *Engine) LoadRows(name string, fill func(put func(id uint64, row value.Row) error) error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, ok := e.tables[name]
+	if !ok {
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	return fill(func(id uint64, row value.Row) error {
+		if len(row) != len(t.cols) {
+			return pgerr.New("XX001", "stored row of table %q has %d columns, want %d", name, len(row), len(t.cols))
+		}
+		t.put(id, row)
+		return nil
+	})
+}
+
+// SetLastTS sets the logical time of the last commit, as a store read it.
+func (e *Engine) SetLastTS(ts uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ts = ts
+}
+
+// TableColumns returns a table's columns, or false when there is no such
+// table.
+func (e *Engine) TableColumns(name string) ([]plan.Column, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	t, ok := e.tables[name]
+	if !ok {
+		return nil, false
+	}
+	return t.cols, true
+}
+
+// detachSinks detaches every sink after the store failed to make durable
+// a step the sinks had committed: they now hold a step the engine refused.
+func (e *Engine) detachSinks(step uint64, err error) {
+	for len(e.sinks) > 0 {
+		e.detachFailed(e.sinks[0], step, err)
+	}
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"io"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// OpenEngine opens the store at path and loads it into e, an empty
+// engine: the tables are created and filled from the file, then the views
+// are created again in creation order, each by its cold start from the
+// tables, and the engine's time is set to the last commit's. From then on
+// e writes every change to the file. The closer closes the file.
+func OpenEngine(path string, e *engine.Engine, o Options) (io.Closer, error) {
+	f, err := Open(path, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := load(f, e); err != nil {
+		f.Close()
+		return nil, err
+	}
+	e.SetStore(f)
+	return f, nil
+}
+
+func load(f *File, e *engine.Engine) error {
+	entries, err := f.Catalog()
+	if err != nil {
+		return err
+	}
+	s := e.NewSession()
+	defer s.Close()
+	run := func(en Entry) error {
+		if err := s.ExecScript(en.SQL, func(engine.Result) error { return nil }); err != nil {
+			pe := *pgerr.Wrap(err)
+			pe.Message = "database file " + f.path + ": recreating " + string(en.Kind) + " " + en.Name + ": " + pe.Message
+			return &pe
+		}
+		return nil
+	}
+	// Tables first, each with its rows: no table depends on a view, and
+	// every view's cold start then reads the tables whole.
+	for _, en := range entries {
+		if en.Kind != engine.KindTable {
+			continue
+		}
+		if err := run(en); err != nil {
+			return err
+		}
+		cols, ok := e.TableColumns(en.Name)
+		if !ok {
+			return pgerr.New(codeDataCorrupted, "database file %q: the statement stored for table %q creates no such table", f.path, en.Name)
+		}
+		if err := e.LoadRows(en.Name, func(put func(uint64, value.Row) error) error {
+			return f.Rows(en, cols, put)
+		}); err != nil {
+			return err
+		}
+	}
+	for _, en := range entries {
+		if en.Kind == engine.KindTable {
+			continue
+		}
+		if err := run(en); err != nil {
+			return err
+		}
+	}
+	e.SetLastTS(f.LastTS())
+	return nil
+}
