@@ -331,7 +331,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		if rs.Lateral {
 			return nil, nil, b.refuse(b.keyword("lateral", 0), "LATERAL is not supported yet")
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: b.outers}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err

@@ -71,6 +71,12 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 	if e == nil && err == nil {
 		e, err = b.resolveLevel(s, qual, name, loc, true)
 	}
+	for depth := 0; e == nil && err == nil && depth < len(b.outers); depth++ {
+		if e, err = b.resolveLevel(b.outers[depth], qual, name, loc, false); e != nil {
+			c := e.(*expr.Col)
+			e = &expr.Outer{Depth: depth + 1, Idx: c.Idx, T: c.T, Name: c.Name}
+		}
+	}
 	if e == nil && err == nil {
 		if qual != "" {
 			for _, c := range s.cols {
