@@ -247,6 +247,11 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 		return d.aggregate(n)
 	case *Join:
 		return d.join(n)
+	case *GenerateSeries:
+		if n.Input == nil {
+			// A function in FROM reading outer columns: once per domain row.
+			return &GenerateSeries{Input: d.dom, Start: d.bind(n.Start, 0), Stop: d.bind(n.Stop, 0), Step: d.bind(n.Step, 0), Col: n.Col}, nil
+		}
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "a subquery whose %s reads the outer query's columns is not supported", describe(n))
 }

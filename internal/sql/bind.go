@@ -30,6 +30,9 @@ type binder struct {
 	// fast is set while a fast path binds a subquery: a subquery nested in
 	// it sends the whole subquery to general decorrelation (errGeneral).
 	fast bool
+	// lateral is the scope of the FROM items left of the one being bound,
+	// which a LATERAL subquery or a function in FROM may read.
+	lateral *scope
 }
 
 // cte is a bound common table expression.
