@@ -66,7 +66,7 @@ var refusals = []refusal{
 	{query: "SELECT id FROM t WHERE n > ALL (SELECT id FROM u)", at: "> ALL", msg: "subquer"},
 	{query: "SELECT id FROM t JOIN u ON u.id = (SELECT 1 FROM u AS w WHERE w.id = t.id)", at: "(SELECT 1", msg: "subquer", hint: "HAVING"},
 	// LATERAL.
-	{query: "SELECT * FROM LATERAL (SELECT 1 AS one) s", at: "LATERAL", msg: "LATERAL"},
+	{query: "SELECT * FROM t JOIN LATERAL (SELECT u.id FROM u WHERE u.id = t.id) s USING (id)", at: "u.id FROM", msg: "LATERAL"},
 	// Aggregates and grouping.
 	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.
