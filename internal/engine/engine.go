@@ -205,7 +205,12 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	}
 	e.shared.share(v)
 	e.addView(v, deps)
-	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len())}, nil
+	var notices []string
+	if joins := plan.RangeJoins(cv.Plan); len(joins) > 0 {
+		notices = append(notices, fmt.Sprintf("materialized view %q joins without an equality key (%s): a change costs work proportional to the rows of the other side, not to the change",
+			cv.Name, strings.Join(joins, "; ")))
+	}
+	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len()), Notices: notices}, nil
 }
 
 func (e *Engine) drop(d *sql.Drop) (Result, error) {

@@ -30,6 +30,7 @@ type aggScope struct {
 	subs     []func(plan.Node) plan.Node
 	subWidth int
 	holes    []hole
+	base     plan.Node // the grouped rows, under the subqueries' joins
 }
 
 // hasAggregate reports whether n calls an aggregate function, outside
@@ -198,9 +199,11 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 					h.col.Idx = base + h.off
 				}
 				in := grouped
+				as.base = grouped
 				for _, join := range as.subs {
 					in = join(in)
 				}
+				as.base = nil
 				f.Input = in
 			}
 		}

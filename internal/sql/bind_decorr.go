@@ -105,7 +105,15 @@ func (b *binder) joinSub(lv level, p plan.Node, kind plan.JoinKind, leftKeys, ri
 		right := p
 		var lk, rk []expr.Expr
 		if w > 0 {
-			d := &plan.Distinct{Input: &plan.Project{Input: input, Exprs: dom, Cols: domCols}}
+			// The domain comes from the level's own rows, not from rows
+			// that earlier subqueries' joins widened.
+			rows := input
+			if lv.group == nil && lv.sc.base != nil {
+				rows = lv.sc.base
+			} else if lv.group != nil && lv.group.base != nil {
+				rows = lv.group.base
+			}
+			d := &plan.Distinct{Input: &plan.Project{Input: rows, Exprs: dom, Cols: domCols}}
 			var err error
 			if right, err = plan.Decorrelate(p, d, free); err != nil {
 				return nil, err

@@ -20,10 +20,11 @@ import (
 
 // applyPending puts the pending joins and windows of s over input.
 func applyPending(s *scope, input plan.Node) plan.Node {
+	s.base = input
 	for _, wrap := range s.pending {
 		input = wrap(input)
 	}
-	s.pending = nil
+	s.pending, s.base = nil, nil
 	return input
 }
 

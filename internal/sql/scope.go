@@ -38,6 +38,10 @@ type scope struct {
 	allowScalar bool
 	allowWindow bool
 	pending     []func(plan.Node) plan.Node
+	// base is, while applyPending runs, the input it puts the pending
+	// joins over: the level's own rows, from which a decorrelated subquery takes the
+	// values it reads (not from the rows earlier joins widened).
+	base plan.Node
 }
 
 // starCols returns the positions * expands to.

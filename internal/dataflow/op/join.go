@@ -401,7 +401,7 @@ func (c *joinCore) stateText() string {
 // cost is the join's work per change.
 func (c *joinCore) cost() string {
 	if len(c.left.Spec().Key) == 0 {
-		return "O(change × other side)"
+		return "O(change × other side), not bounded by the change"
 	}
 	return "O(change × matches)"
 }
