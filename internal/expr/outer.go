@@ -28,7 +28,7 @@ func (o *Outer) String() string {
 	if name == "" {
 		name = "#" + strconv.Itoa(o.Idx)
 	}
-	return "outer" + strconv.Itoa(o.Depth) + "." + name
+	return "outer" + strconv.Itoa(o.Depth) + "(" + name + ")"
 }
 
 func (o *Outer) Eval(value.Row) (value.Value, error) {

@@ -78,7 +78,13 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 	for depth := 0; e == nil && err == nil && depth < len(b.outers); depth++ {
 		if e, err = b.resolveLevel(b.outers[depth], qual, name, loc, false); e != nil {
 			c := e.(*expr.Col)
-			e = &expr.Outer{Depth: depth + 1, Idx: c.Idx, T: c.T, Name: c.Name}
+			// Named with the relation, to tell it from the subquery's own
+			// columns in plans and messages.
+			name := c.Name
+			if q := b.outers[depth].cols[c.Idx].qual; q != "" {
+				name = q + "." + name
+			}
+			e = &expr.Outer{Depth: depth + 1, Idx: c.Idx, T: c.T, Name: name}
 		}
 	}
 	if e == nil && err == nil {
