@@ -31,6 +31,9 @@ type aggScope struct {
 	subWidth int
 	holes    []hole
 	base     plan.Node // the grouped rows, under the subqueries' joins
+	// closed is set once the select list and HAVING are bound: a subquery
+	// met later (in ORDER BY) has no join to go in.
+	closed bool
 }
 
 // hasAggregate reports whether n calls an aggregate function, outside
@@ -160,6 +163,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			return fail(err)
 		}
 	}
+	as.closed = true
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {

@@ -147,7 +147,7 @@ func (b *binder) joinSub(lv level, p plan.Node, kind plan.JoinKind, leftKeys, ri
 // joins, or false when s is not one.
 func (b *binder) subLinkLevel(s *scope) (level, bool) {
 	if b.agg != nil && s == b.agg.post {
-		return level{sc: b.agg.input, group: b.agg}, true
+		return level{sc: b.agg.input, group: b.agg}, !b.agg.closed
 	}
 	if s.allowScalar {
 		return level{sc: s}, true
