@@ -217,6 +217,14 @@ func (b *binder) bindCorrelated(outer *scope, sel *pg_query.SelectStmt) (right p
 		if cols := expr.Columns(c); len(cols) == 0 || cols[0] >= lw {
 			inner = append(inner, plan.Shift(c, -lw))
 		} else {
+			// Name the outer columns with their relation (t.b < b), for
+			// EXPLAIN and messages.
+			c = expr.Rewrite(c, func(x expr.Expr) expr.Expr {
+				if col, ok := x.(*expr.Col); ok && col.Idx < lw && outer.cols[col.Idx].qual != "" {
+					return &expr.Col{Idx: col.Idx, T: col.T, Name: outer.cols[col.Idx].qual + "." + outer.cols[col.Idx].name}
+				}
+				return x
+			})
 			correlated = append(correlated, c)
 		}
 	}
