@@ -384,6 +384,14 @@ func (g *gen) aggQuery() (string, []dcol, int) {
 	for range 1 + g.intn(4) {
 		add(g.agg(f.cols, pk))
 	}
+	var groupSub string
+	// A subquery may read a grouped column, not an expression of one.
+	if len(keys) > 0 && !strings.ContainsAny(keys[0], "( ") && g.chance(25) {
+		groupSub = g.groupSub(keys[0], kk[0])
+		if groupSub != "" && g.chance(50) {
+			add(groupSub, kInt)
+		}
+	}
 	q := "SELECT " + strings.Join(items, ", ") + " FROM " + f.sql
 	conds := f.where
 	if g.chance(40) {
@@ -400,10 +408,31 @@ func (g *gen) aggQuery() (string, []dcol, int) {
 		}
 		q += " GROUP BY " + strings.Join(by, ", ")
 	}
-	if g.chance(35) {
+	switch {
+	case groupSub != "" && g.chance(50):
+		q += fmt.Sprintf(" HAVING count(*) %s %s - 1", pick(g, []string{">", "<=", "="}), groupSub)
+	case g.chance(35):
 		q += " HAVING " + g.having(f.cols)
 	}
 	return q, cols, nk
+}
+
+// groupSub is a scalar count correlated with a group key by a comparison,
+// for the select list or HAVING of a grouped query; "" when no table has
+// a column of the key's kind.
+func (g *gen) groupSub(key string, k kind) string {
+	t := pick(g, g.tables)
+	var cs []dcol
+	for _, c := range t.cols {
+		if c.k == k && k != kBool {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	a := g.name("y")
+	return fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s.%s %s %s)", t.name, a, a, pick(g, cs).name, pick(g, []string{"<", "=", ">=", "<>"}), key)
 }
 
 // having is a condition on aggregates.

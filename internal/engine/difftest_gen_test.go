@@ -591,12 +591,78 @@ func (g *gen) simpleFrom(src string, sc []dcol, kinds []kind, dedup bool) (strin
 			fmt.Fprintf(&b, "%s AS %s", x, name)
 			cols = append(cols, dcol{name: name, k: k})
 		}
+		if kinds == nil && g.chance(15) {
+			if x := g.scalarSub(src, sc); x != "" {
+				name := fmt.Sprintf("c%d", len(cols))
+				fmt.Fprintf(&b, ", %s AS %s", x, name)
+				cols = append(cols, dcol{name: name, k: kInt})
+			}
+		}
 	}
 	fmt.Fprintf(&b, " FROM %s", src)
+	var conds []string
 	if g.chance(70) {
-		fmt.Fprintf(&b, " WHERE %s", g.pred(sc, 1+g.intn(2)))
+		conds = append(conds, g.pred(sc, 1+g.intn(2)))
+	}
+	if g.chance(15) {
+		if x := g.existsSub(src, sc); x != "" {
+			conds = append(conds, x)
+		}
+	}
+	if len(conds) > 0 {
+		fmt.Fprintf(&b, " WHERE %s", strings.Join(conds, pick(g, []string{" AND ", " OR "})))
 	}
 	return b.String(), cols
+}
+
+// correlation is a condition between a column of the FROM item src and
+// one of a table aliased a (a column of the same kind), with a random
+// comparison; "" when the two have no kinds in common.
+func (g *gen) correlation(src string, sc []dcol, a string, t *dtable) string {
+	qual := src
+	if i := strings.LastIndex(src, " AS "); i >= 0 {
+		qual = src[i+4:]
+	}
+	var pairs [][2]string
+	for _, o := range sc {
+		for _, c := range t.cols {
+			if o.k == c.k && o.k != kBool {
+				pairs = append(pairs, [2]string{qual + "." + o.name, a + "." + c.name})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	p := pick(g, pairs)
+	return p[1] + " " + pick(g, []string{"=", "<", ">", "<=", "<>"}) + " " + p[0]
+}
+
+// scalarSub is a scalar subquery correlated with src's columns by any
+// comparison: a count, 0 over no row.
+func (g *gen) scalarSub(src string, sc []dcol) string {
+	t := pick(g, g.tables)
+	a := g.name("y")
+	corr := g.correlation(src, sc, a, t)
+	if corr == "" {
+		return ""
+	}
+	return fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s)", t.name, a, corr)
+}
+
+// existsSub is [NOT] EXISTS or a comparison with a count, correlated with
+// src's columns by any comparison.
+func (g *gen) existsSub(src string, sc []dcol) string {
+	t := pick(g, g.tables)
+	a := g.name("y")
+	corr := g.correlation(src, sc, a, t)
+	if corr == "" {
+		return ""
+	}
+	if g.chance(30) {
+		return fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s) > %d", t.name, a, corr, g.intn(3))
+	}
+	return fmt.Sprintf("%sEXISTS (SELECT 1 FROM %s AS %s WHERE %s)", pick(g, []string{"", "NOT "}), t.name, a, corr)
 }
 
 // normalise gives each value of x a single text form: numeric to a fixed

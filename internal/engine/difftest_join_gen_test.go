@@ -382,9 +382,11 @@ func (g *gen) shuffle(xs []string) {
 	}
 }
 
-// subCond is a subquery condition on the outer columns sc. (A subquery
-// inside a subquery is refused in a view.)
+// subCond is a subquery condition on the outer columns sc.
 func (g *gen) subCond(sc []dcol) string {
+	if g.chance(40) {
+		return g.corrCond(sc)
+	}
 	t := pick(g, g.tables)
 	a := g.name("y")
 	tc := qualify(a, t.cols)
@@ -457,6 +459,62 @@ func (g *gen) subCond(sc []dcol) string {
 		u = append(u, g.pred(tc, 1))
 	}
 	return fmt.Sprintf("%s <> ALL (SELECT %s FROM %s AS %s%s)", outer, in, t.name, a, where(u))
+}
+
+// corrCond is a condition with a subquery that needs general
+// decorrelation: correlated by an inequality or an expression, under OR
+// or CASE, a correlated NOT IN, IN over a grouped or limited subquery, a
+// subquery nested in a subquery, a scalar subquery compared.
+func (g *gen) corrCond(sc []dcol) string {
+	t := pick(g, g.tables)
+	a := g.name("y")
+	tc := qualify(a, t.cols)
+	eq := g.equi(sc, tc)
+	if eq == "" {
+		return fmt.Sprintf("EXISTS (SELECT 1 FROM %s AS %s)", t.name, a)
+	}
+	l, rr, _ := strings.Cut(eq, " = ")
+	outer, in := l, rr
+	if strings.HasPrefix(l, a+".") {
+		outer, in = rr, l
+	}
+	op := pick(g, []string{"<", ">", "<=", ">=", "<>", "="})
+	corr := in + " " + op + " " + outer
+	switch g.intn(9) {
+	case 0:
+		// Scalar count correlated by an inequality (count over no row: 0).
+		return fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s) %s %d", t.name, a, corr, pick(g, []string{">", "<", "=", ">="}), g.intn(3))
+	case 1:
+		// Scalar min/max compared with the outer column (NULL over no row).
+		return fmt.Sprintf("%s %s (SELECT %s(%s) FROM %s AS %s WHERE %s)", outer, pick(g, []string{"<", ">=", "="}), pick(g, []string{"min", "max"}), in, t.name, a, corr)
+	case 2:
+		// EXISTS under OR, NOT EXISTS under CASE.
+		return fmt.Sprintf("(%s OR %sEXISTS (SELECT 1 FROM %s AS %s WHERE %s))", g.pred(sc, 1), pick(g, []string{"", "NOT "}), t.name, a, corr)
+	case 3:
+		return fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM %s AS %s WHERE %s) THEN %s ELSE %s END", t.name, a, corr, g.pred(sc, 1), g.pred(sc, 1))
+	case 4:
+		// Correlated NOT IN, NULLs on both sides.
+		return fmt.Sprintf("%s NOT IN (SELECT %s FROM %s AS %s WHERE %s)", outer, in, t.name, a, g.pred(append(append([]dcol{}, sc...), tc...), 1))
+	case 5:
+		// IN over a grouped subquery.
+		return fmt.Sprintf("%s %sIN (SELECT %s FROM %s AS %s GROUP BY %s HAVING count(*) %s 1)", outer, pick(g, []string{"", "NOT "}), in, t.name, a, in, pick(g, []string{">", "="}))
+	case 6:
+		// IN over a subquery limited per outer row.
+		return fmt.Sprintf("%s IN (SELECT %s FROM %s AS %s WHERE %s ORDER BY %s DESC NULLS LAST LIMIT %d)", outer, in, t.name, a, corr, in, 1+g.intn(2))
+	case 7:
+		// Nested: the inner subquery reads both enclosing levels.
+		t2 := pick(g, g.tables)
+		b := g.name("z")
+		t2c := qualify(b, t2.cols)
+		eq2 := g.equi(tc, t2c)
+		if eq2 == "" {
+			eq2 = "true"
+		}
+		return fmt.Sprintf("EXISTS (SELECT 1 FROM %s AS %s WHERE %s AND %sEXISTS (SELECT 1 FROM %s AS %s WHERE %s AND %s))",
+			t.name, a, corr, pick(g, []string{"", "NOT "}), t2.name, b, eq2, g.pred(append(append([]dcol{}, sc...), t2c...), 1))
+	}
+	// IN under OR, correlated by another condition.
+	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s AS %s WHERE %s))", g.pred(sc, 1), outer, in, t.name, a, g.pred(append(append([]dcol{}, sc...), tc...), 1))
 }
 
 // setQuery is a tree of UNION [ALL], INTERSECT [ALL] and EXCEPT [ALL]

@@ -232,12 +232,19 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 	}
 	e.shared.share(v)
 	e.addView(v, deps)
-	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len()), Notices: append(res.Notices, unboundedNotices(cv.Name, v.c.Circuit)...)}, nil
+	notices := res.Notices
+	if joins := plan.RangeJoins(cv.Plan); len(joins) > 0 {
+		notices = append(notices, fmt.Sprintf("materialized view %q joins without an equality key (%s): a change costs work proportional to the rows of the other side, not to the change",
+			cv.Name, strings.Join(joins, "; ")))
+	}
+	notices = append(notices, unboundedNotices(cv.Name, v.c.Circuit)...)
+	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len()), Notices: notices}, nil
 }
 
 // unboundedNotices are CREATE MATERIALIZED VIEW's notices for the
-// operators whose work per change is not bounded by the change and its
-// output: the view is accepted, but its cost is said, not discovered.
+// operators other than joins (plan.RangeJoins) whose work per change is
+// not bounded by the change and its output: the view is accepted, but its
+// cost is said, not discovered.
 func unboundedNotices(view string, g *dataflow.Circuit) []string {
 	var out []string
 	for id := range g.Len() {

@@ -125,6 +125,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		}
 		return out, nil
 	case *plan.GenerateSeries:
+		if n.Input != nil {
+			return lateralSeries(n, src)
+		}
 		return generateSeries(n, budgetOf(src))
 	case *plan.Join:
 		return join(n, src)
@@ -166,11 +169,11 @@ func evalInto(dst value.Row, exprs []expr.Expr, r value.Row) error {
 	return nil
 }
 
-func constInt(e expr.Expr) (int64, bool, error) {
+func rowInt(e expr.Expr, row value.Row) (int64, bool, error) {
 	if e == nil {
 		return 0, false, nil
 	}
-	v, err := e.Eval(nil)
+	v, err := e.Eval(row)
 	if err != nil {
 		return 0, false, err
 	}
@@ -180,16 +183,39 @@ func constInt(e expr.Expr) (int64, bool, error) {
 	return v.Int(), true, nil
 }
 
+// lateralSeries is generate_series over each input row.
+func lateralSeries(n *plan.GenerateSeries, src Source) ([]value.Row, error) {
+	in, err := Run(n.Input, src)
+	if err != nil {
+		return nil, err
+	}
+	var out []value.Row
+	for _, r := range in {
+		vals, err := series(n, r, budgetOf(src))
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vals {
+			out = append(out, append(append(make(value.Row, 0, len(r)+1), r...), v[0]))
+		}
+	}
+	return out, nil
+}
+
 func generateSeries(n *plan.GenerateSeries, b *Budget) ([]value.Row, error) {
-	start, ok1, err := constInt(n.Start)
+	return series(n, nil, b)
+}
+
+func series(n *plan.GenerateSeries, row value.Row, b *Budget) ([]value.Row, error) {
+	start, ok1, err := rowInt(n.Start, row)
 	if err != nil {
 		return nil, err
 	}
-	stop, ok2, err := constInt(n.Stop)
+	stop, ok2, err := rowInt(n.Stop, row)
 	if err != nil {
 		return nil, err
 	}
-	step, ok3, err := constInt(n.Step)
+	step, ok3, err := rowInt(n.Step, row)
 	if err != nil {
 		return nil, err
 	}
@@ -301,3 +327,5 @@ func limit(rows []value.Row, n *plan.Limit) ([]value.Row, error) {
 	}
 	return rows, nil
 }
+
+func constInt(e expr.Expr) (int64, bool, error) { return rowInt(e, nil) }

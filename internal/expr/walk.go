@@ -169,8 +169,11 @@ func Key(e Expr) string {
 		return ""
 	}
 	return Rewrite(e, func(x Expr) Expr {
-		if c, ok := x.(*Col); ok {
+		switch c := x.(type) {
+		case *Col:
 			return &Col{Idx: c.Idx, T: c.T}
+		case *Outer:
+			return &Outer{Depth: c.Depth, Idx: c.Idx, T: c.T}
 		}
 		return x
 	}).String()

@@ -65,8 +65,12 @@ type Values struct {
 }
 
 // GenerateSeries is generate_series(Start, Stop[, Step]) over integers.
-// It is evaluated once; views refuse it.
+// With an Input (a function in FROM that reads the items before it, an
+// implicit LATERAL) the arguments are over each input row, and each row
+// is followed by each value of its series. It is evaluated once; views
+// refuse it.
 type GenerateSeries struct {
+	Input             Node // nil: none
 	Start, Stop, Step expr.Expr
 	Col               Column
 }
@@ -91,25 +95,35 @@ type Limit struct {
 	Count, Offset expr.Expr
 }
 
-func (n *Scan) Columns() []Column           { return n.Cols }
-func (n *Filter) Columns() []Column         { return n.Input.Columns() }
-func (n *Project) Columns() []Column        { return n.Cols }
-func (n *UnionAll) Columns() []Column       { return n.Cols }
-func (n *Distinct) Columns() []Column       { return n.Input.Columns() }
-func (n *Values) Columns() []Column         { return n.Cols }
-func (n *GenerateSeries) Columns() []Column { return []Column{n.Col} }
-func (n *Sort) Columns() []Column           { return n.Input.Columns() }
-func (n *Limit) Columns() []Column          { return n.Input.Columns() }
+func (n *Scan) Columns() []Column     { return n.Cols }
+func (n *Filter) Columns() []Column   { return n.Input.Columns() }
+func (n *Project) Columns() []Column  { return n.Cols }
+func (n *UnionAll) Columns() []Column { return n.Cols }
+func (n *Distinct) Columns() []Column { return n.Input.Columns() }
+func (n *Values) Columns() []Column   { return n.Cols }
+func (n *GenerateSeries) Columns() []Column {
+	if n.Input != nil {
+		return append(append([]Column{}, n.Input.Columns()...), n.Col)
+	}
+	return []Column{n.Col}
+}
+func (n *Sort) Columns() []Column  { return n.Input.Columns() }
+func (n *Limit) Columns() []Column { return n.Input.Columns() }
 
-func (n *Scan) Children() []Node           { return nil }
-func (n *Filter) Children() []Node         { return []Node{n.Input} }
-func (n *Project) Children() []Node        { return []Node{n.Input} }
-func (n *UnionAll) Children() []Node       { return n.Inputs }
-func (n *Distinct) Children() []Node       { return []Node{n.Input} }
-func (n *Values) Children() []Node         { return nil }
-func (n *GenerateSeries) Children() []Node { return nil }
-func (n *Sort) Children() []Node           { return []Node{n.Input} }
-func (n *Limit) Children() []Node          { return []Node{n.Input} }
+func (n *Scan) Children() []Node     { return nil }
+func (n *Filter) Children() []Node   { return []Node{n.Input} }
+func (n *Project) Children() []Node  { return []Node{n.Input} }
+func (n *UnionAll) Children() []Node { return n.Inputs }
+func (n *Distinct) Children() []Node { return []Node{n.Input} }
+func (n *Values) Children() []Node   { return nil }
+func (n *GenerateSeries) Children() []Node {
+	if n.Input != nil {
+		return []Node{n.Input}
+	}
+	return nil
+}
+func (n *Sort) Children() []Node  { return []Node{n.Input} }
+func (n *Limit) Children() []Node { return []Node{n.Input} }
 
 func (*Scan) node()           {}
 func (*Filter) node()         {}

@@ -23,6 +23,16 @@ type binder struct {
 	// params collects the parameters $N of a statement bound by
 	// BindPrepared; nil when the statement cannot have any.
 	params *Params
+	// outers are the input scopes of the queries around a subquery being
+	// bound, innermost first: a name found in none of the subquery's own
+	// columns resolves to an expr.Outer reference into one of them.
+	outers []*scope
+	// fast is set while a fast path binds a subquery: a subquery nested in
+	// it sends the whole subquery to general decorrelation (errGeneral).
+	fast bool
+	// lateral is the scope of the FROM items left of the one being bound,
+	// which a LATERAL subquery or a function in FROM may read.
+	lateral *scope
 }
 
 // cte is a bound common table expression.

@@ -24,6 +24,16 @@ type aggScope struct {
 	// sets are the grouping sets of GROUPING SETS, ROLLUP and CUBE, as
 	// positions in groups; nil for a plain GROUP BY.
 	sets [][]int
+	// subs join subqueries of HAVING and the select list to the grouped
+	// rows; their columns (subWidth in all) follow the aggregates', and
+	// holes are the references to them, numbered by finish.
+	subs     []func(plan.Node) plan.Node
+	subWidth int
+	holes    []hole
+	base     plan.Node // the grouped rows, under the subqueries' joins
+	// closed is set once the select list and HAVING are bound: a subquery
+	// met later (in ORDER BY) has no join to go in.
+	closed bool
 }
 
 // hasAggregate reports whether n calls an aggregate function, outside
@@ -153,6 +163,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			return fail(err)
 		}
 	}
+	as.closed = true
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {
@@ -176,8 +187,31 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if as.sets != nil {
 		p = union
 	}
-	if having != nil {
-		p = &plan.Filter{Input: p, Pred: having}
+	if having != nil || len(as.subs) > 0 {
+		if having == nil {
+			having = trueConst()
+		}
+		f := &plan.Filter{Input: p, Pred: having}
+		if len(as.subs) > 0 {
+			// The subqueries' joins go between the grouping and this
+			// filter once finish has the grouped row's width.
+			grouped, done := p, finish
+			finish = func() {
+				done()
+				base := len(as.groups) + len(as.aggs)
+				for _, h := range as.holes {
+					h.col.Idx = base + h.off
+				}
+				in := grouped
+				as.base = grouped
+				for _, join := range as.subs {
+					in = join(in)
+				}
+				as.base = nil
+				f.Input = in
+			}
+		}
+		p = f
 	}
 	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, exprs, as.post, finish, nil
 }
@@ -243,6 +277,9 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 	as := b.agg
 	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
 		return b.bindAggCall(f)
+	}
+	if n.GetSubLink() != nil {
+		return nil, nil // joined to the grouped rows by bindSubLink
 	}
 	if !hasAggregate(n) {
 		b.agg = nil

@@ -126,12 +126,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
 	case n.GetSubLink() != nil:
-		sl := n.GetSubLink()
-		if sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
-			return b.bindScalarSubquery(s, sl)
-		}
-		return nil, b.refuse(sl.Location, "this subquery is not supported here").
-			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE; scalar subqueries that aggregate anywhere in the select list or WHERE")
+		return b.bindSubLink(s, n.GetSubLink())
 	case n.GetParamRef() != nil:
 		return b.bindParam(n.GetParamRef())
 	case n.GetAArrayExpr() != nil:

@@ -36,12 +36,37 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	lateral := isLateral(j.Rarg)
+	if lateral {
+		b.lateral = lsc
+	}
 	r, rsc, err := b.bindFromItem(j.Rarg)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := b.checkDuplicateAliases(lsc, rsc, fromLoc(j.Rarg)); err != nil {
 		return nil, nil, err
+	}
+	if lateral && plan.HasOuter(r) {
+		if kind != plan.InnerJoin && kind != plan.LeftJoin {
+			return nil, nil, b.stmt.errf(fromLoc(j.Rarg), pgerr.InvalidColumnRef, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
+		}
+		if j.IsNatural || len(j.UsingClause) > 0 {
+			return nil, nil, b.refuse(fromLoc(j.Rarg), "JOIN … USING with a LATERAL item is not supported").WithHint("write JOIN LATERAL … ON")
+		}
+		sc := joinScope(lsc, rsc)
+		var on expr.Expr
+		if j.Quals != nil {
+			pred, err := b.bindExpr(sc, j.Quals)
+			if err != nil {
+				return nil, nil, err
+			}
+			if on, err = b.toBool(pred, "JOIN/ON", nodeLoc(j.Quals, -1)); err != nil {
+				return nil, nil, err
+			}
+		}
+		p, err := b.lateralJoin(l, lsc, r, kind, on, fromLoc(j.Rarg))
+		return p, sc, err
 	}
 	cols := append(append([]plan.Column{}, l.Columns()...), r.Columns()...)
 	join := &plan.Join{Kind: kind, Left: l, Right: r, Cols: cols}
@@ -156,4 +181,46 @@ func (b *binder) bindUsing(join *plan.Join, lsc, rsc *scope, using []string) (pl
 	}
 	sc.star = star
 	return &plan.Project{Input: join, Exprs: exprs, Cols: outCols}, sc, nil
+}
+
+// isLateral reports whether a FROM item may read the items before it: a
+// LATERAL subquery, or a function call (implicitly LATERAL).
+func isLateral(n *pg_query.Node) bool {
+	if rs := n.GetRangeSubselect(); rs != nil {
+		return rs.Lateral
+	}
+	return n.GetRangeFunction() != nil
+}
+
+// lateralJoin joins l to r, a FROM item that reads l's columns as outer
+// references: r is decorrelated over the distinct values it reads, joined
+// on them, and on (over l ++ r) is the join's condition. The result's
+// columns are l's then r's.
+func (b *binder) lateralJoin(l plan.Node, lsc *scope, r plan.Node, kind plan.JoinKind, on expr.Expr, loc int32) (plan.Node, error) {
+	join, err := b.joinSub(level{sc: lsc}, r, kind, nil, nil, loc)
+	if err != nil {
+		return nil, err
+	}
+	j := join(l).(*plan.Join)
+	lw, w := len(l.Columns()), len(plan.Free(r))
+	if on != nil {
+		j.Residual = expr.Rewrite(on, func(x expr.Expr) expr.Expr {
+			if c, ok := x.(*expr.Col); ok && c.Idx >= lw {
+				return &expr.Col{Idx: c.Idx + w, T: c.T, Name: c.Name}
+			}
+			return x
+		})
+		j = plan.ExtractJoinKeys.Apply(j).(*plan.Join)
+	}
+	cols := j.Columns()
+	exprs := make([]expr.Expr, 0, len(cols)-w)
+	out := make([]plan.Column, 0, len(cols)-w)
+	for i, c := range cols {
+		if i >= lw && i < lw+w {
+			continue
+		}
+		exprs = append(exprs, &expr.Col{Idx: i, T: c.Type, Name: c.Name})
+		out = append(out, c)
+	}
+	return &plan.Project{Input: j, Exprs: exprs, Cols: out}, nil
 }

@@ -20,28 +20,24 @@ import (
 
 // applyPending puts the pending joins and windows of s over input.
 func applyPending(s *scope, input plan.Node) plan.Node {
+	s.base = input
 	for _, wrap := range s.pending {
 		input = wrap(input)
 	}
-	s.pending = nil
+	s.pending, s.base = nil, nil
 	return input
 }
 
 func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Expr, error) {
-	if !outer.allowScalar {
-		return nil, b.refuse(sl.Location, "a scalar subquery is supported only in the select list and WHERE of a query without GROUP BY")
-	}
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
 		len(sel.SortClause) > 0 || sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.DistinctClause) > 0 ||
 		len(sel.ValuesLists) > 0 || len(sel.TargetList) != 1 {
-		return nil, b.refuse(sl.Location, "a scalar subquery must be a single aggregate over SELECT … FROM … WHERE …").
-			WithHint("write (SELECT agg(x) FROM r WHERE r.k = t.k …)")
+		return nil, errGeneral
 	}
 	target := sel.TargetList[0].GetResTarget().Val
 	if !hasAggregate(target) {
-		return nil, b.refuse(sl.Location, "a scalar subquery without an aggregate may return several rows and is not supported").
-			WithHint("aggregate it, e.g. (SELECT max(x) FROM …), or join the relation in FROM")
+		return nil, errGeneral
 	}
 	if sel.WithClause != nil {
 		if err := b.pushWith(sel.WithClause); err != nil {
@@ -61,7 +57,7 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	for _, c := range correlated {
 		cmp, ok := c.(*expr.Cmp)
 		if !ok || cmp.Op != expr.EQ {
-			return nil, b.refuse(sl.Location, "a scalar subquery may be correlated only by equalities between its columns and the outer query's")
+			return nil, errGeneral
 		}
 		l, r := cmp.L, cmp.R
 		lc, rc := expr.Columns(l), expr.Columns(r)
@@ -69,7 +65,7 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 			l, r, lc, rc = r, l, rc, lc
 		}
 		if len(lc) == 0 || lc[len(lc)-1] >= lw || len(rc) == 0 || rc[0] < lw {
-			return nil, b.refuse(sl.Location, "a scalar subquery may be correlated only by equalities between its columns and the outer query's")
+			return nil, errGeneral
 		}
 		outerKeys = append(outerKeys, l)
 		innerKeys = append(innerKeys, plan.Shift(r, -lw))
@@ -81,6 +77,9 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	b.agg = nil
 	if err != nil {
 		return nil, err
+	}
+	if expr.HasOuter(val) {
+		return nil, errGeneral
 	}
 	if val.Type().Kind == value.Unknown {
 		if val, err = b.coerce(val, value.TextType, sl.Location); err != nil {
@@ -112,6 +111,16 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	emptyVal, err := val.Eval(empty)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
+	}
+	// A subquery reading the outer query elsewhere (or further out) than
+	// its WHERE's equalities needs general decorrelation.
+	if plan.HasOuter(sub) {
+		return nil, errGeneral
+	}
+	for _, k := range outerKeys {
+		if expr.HasOuter(k) {
+			return nil, errGeneral
+		}
 	}
 	base := len(outer.cols)
 	if outer.star == nil {

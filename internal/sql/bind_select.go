@@ -254,12 +254,23 @@ func (b *binder) bindFrom(from []*pg_query.Node) (plan.Node, *scope, error) {
 		if b.forView && !joinsMaintained {
 			return nil, nil, b.refuse(fromLoc(item), "joins are not maintained in a view yet")
 		}
+		lateral := isLateral(item)
+		if lateral {
+			b.lateral = sc
+		}
 		rp, rsc, err := b.bindFromItem(item)
 		if err != nil {
 			return nil, nil, err
 		}
 		if err := b.checkDuplicateAliases(sc, rsc, fromLoc(item)); err != nil {
 			return nil, nil, err
+		}
+		if lateral && plan.HasOuter(rp) {
+			if p, err = b.lateralJoin(p, sc, rp, plan.InnerJoin, nil, fromLoc(item)); err != nil {
+				return nil, nil, err
+			}
+			sc = joinScope(sc, rsc)
+			continue
 		}
 		p, sc = crossJoin(p, sc, rp, rsc)
 	}
@@ -323,15 +334,18 @@ func fromLoc(n *pg_query.Node) int32 {
 }
 
 func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
+	lat := b.lateral
+	b.lateral = nil
 	switch {
 	case n.GetRangeVar() != nil:
 		return b.bindRangeVar(n.GetRangeVar())
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
-		if rs.Lateral {
-			return nil, nil, b.refuse(b.keyword("lateral", 0), "LATERAL is not supported yet")
+		outers := b.outers
+		if rs.Lateral && lat != nil {
+			outers = append([]*scope{lat}, outers...)
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
@@ -345,6 +359,11 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		}
 		return p, newScope(alias, p.Columns()), nil
 	case n.GetRangeFunction() != nil:
+		if lat != nil {
+			saved := b.outers
+			b.outers = append([]*scope{lat}, saved...)
+			defer func() { b.outers = saved }()
+		}
 		return b.bindRangeFunction(n.GetRangeFunction())
 	case n.GetJoinExpr() != nil:
 		return b.bindJoin(n.GetJoinExpr())
@@ -413,7 +432,7 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
 	items := rf.Functions[0].GetList().GetItems()
 	f := items[0].GetFuncCall()
-	if f == nil || len(rf.Functions) != 1 || rf.Ordinality || rf.Lateral {
+	if f == nil || len(rf.Functions) != 1 || rf.Ordinality {
 		return nil, nil, b.refuse(-1, "this function in FROM is not supported").WithHint("generate_series(start, stop[, step]) is supported")
 	}
 	name := opName(f.Funcname)

@@ -70,6 +70,19 @@ func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLin
 	if b.forView && !joinsMaintained {
 		return nil, b.refuse(sl.Location, "subqueries in WHERE are not maintained in a view yet")
 	}
+	saved := b.outers
+	b.outers, b.fast = append([]*scope{outer}, saved...), true
+	out, err := b.semiJoinFast(outer, input, sl, not)
+	b.outers, b.fast = saved, false
+	if err != errGeneral {
+		return out, err
+	}
+	return b.semiJoinGeneral(outer, input, sl, not)
+}
+
+// semiJoinFast joins a subquery whose only correlation is in its WHERE;
+// errGeneral for any other.
+func (b *binder) semiJoinFast(outer *scope, input plan.Node, sl *pg_query.SubLink, not bool) (plan.Node, error) {
 	var kind plan.JoinKind
 	switch {
 	case sl.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK:
@@ -91,8 +104,7 @@ func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLin
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
 		len(sel.SortClause) > 0 || sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.DistinctClause) > 0 || len(sel.ValuesLists) > 0 {
-		return nil, b.refuse(sl.Location, "a subquery with set operations, grouping, DISTINCT, ORDER BY or LIMIT is not supported here").
-			WithHint("write the subquery as a plain SELECT … FROM … WHERE …")
+		return nil, errGeneral
 	}
 	if sel.WithClause != nil {
 		if err := b.pushWith(sel.WithClause); err != nil {
@@ -133,11 +145,49 @@ func (b *binder) bindSemiJoin(outer *scope, input plan.Node, sl *pg_query.SubLin
 		j.LeftKeys, j.RightKeys = []expr.Expr{l}, []expr.Expr{r}
 	}
 	out := plan.ExtractJoinKeys.Apply(j).(*plan.Join)
-	if out.Kind == plan.AntiNullJoin && out.Residual != nil {
-		return nil, b.refuse(sl.Location, "NOT IN with a correlated subquery is not supported").
-			WithHint("use NOT EXISTS, which has no NULL surprises")
+	if out.Kind == plan.AntiNullJoin && out.Residual != nil || plan.HasOuter(out) {
+		return nil, errGeneral
 	}
 	return out, nil
+}
+
+// semiJoinGeneral joins input to a decorrelated subquery: EXISTS and IN
+// keep the rows with a match, NOT EXISTS those without; NOT IN and <> ALL,
+// whose NULLs make three values, filter on the value inSub computes.
+func (b *binder) semiJoinGeneral(outer *scope, input plan.Node, sl *pg_query.SubLink, not bool) (plan.Node, error) {
+	q, err := b.bindSubquery(outer, sl)
+	if err != nil {
+		return nil, err
+	}
+	lv := level{sc: outer}
+	if sl.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK {
+		kind := plan.SemiJoin
+		if not {
+			kind = plan.AntiJoin
+		}
+		join, err := b.joinSub(lv, q.plan, kind, nil, nil, sl.Location)
+		if err != nil {
+			return nil, err
+		}
+		return join(input), nil
+	}
+	width := len(outer.cols)
+	in, err := b.inSub(lv, outer, q, sl)
+	if err != nil {
+		return nil, err
+	}
+	if sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK != not {
+		in = &expr.Not{E: in}
+	}
+	p := &plan.Filter{Input: applyPending(outer, input), Pred: in}
+	// Drop the joined columns again: the level's row is input's.
+	outer.cols = outer.cols[:width]
+	cols := input.Columns()
+	exprs := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		exprs[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, nil
 }
 
 // bindCorrelated binds a subquery's FROM and WHERE, WHERE in the scope of
@@ -167,6 +217,14 @@ func (b *binder) bindCorrelated(outer *scope, sel *pg_query.SelectStmt) (right p
 		if cols := expr.Columns(c); len(cols) == 0 || cols[0] >= lw {
 			inner = append(inner, plan.Shift(c, -lw))
 		} else {
+			// Name the outer columns with their relation (t.b < b), for
+			// EXPLAIN and messages.
+			c = expr.Rewrite(c, func(x expr.Expr) expr.Expr {
+				if col, ok := x.(*expr.Col); ok && col.Idx < lw && outer.cols[col.Idx].qual != "" {
+					return &expr.Col{Idx: col.Idx, T: col.T, Name: outer.cols[col.Idx].qual + "." + outer.cols[col.Idx].name}
+				}
+				return x
+			})
 			correlated = append(correlated, c)
 		}
 	}

@@ -63,12 +63,13 @@ type refusal struct {
 // write in CREATE MATERIALIZED VIEW … AS ….
 var refusals = []refusal{
 	// Subqueries in expressions.
-	{query: "SELECT id, (SELECT name FROM u WHERE u.id = t.id) FROM t", at: "(SELECT name", msg: "subquer", hint: "aggregate"},
-	{query: "SELECT id, (SELECT max(id) FROM u WHERE u.id > t.id) FROM t", at: "(SELECT max", msg: "correlated", hint: ""},
 	{query: "SELECT id FROM t WHERE n > ALL (SELECT id FROM u)", at: "> ALL", msg: "subquer"},
-	{query: "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u) OR n > 0", at: "EXISTS", msg: "subquer", hint: "ANDed in WHERE"},
+	{query: "SELECT id FROM t JOIN u ON u.id = (SELECT 1 FROM u AS w WHERE w.id = t.id)", at: "(SELECT 1", msg: "subquer", hint: "HAVING"},
+	// A subquery in the ORDER BY of a grouped query, bound after the
+	// grouped row's joins are closed.
+	{query: "SELECT n, count(*) FROM t GROUP BY n ORDER BY (SELECT count(*) FROM u WHERE u.id = t.n) LIMIT 2", at: "(SELECT count", msg: "subquer", hint: "HAVING"},
 	// LATERAL.
-	{query: "SELECT * FROM LATERAL (SELECT 1 AS one) s", at: "LATERAL", msg: "LATERAL"},
+	{query: "SELECT * FROM t JOIN LATERAL (SELECT u.id FROM u WHERE u.id = t.id) s USING (id)", at: "u.id FROM", msg: "LATERAL"},
 	// Aggregates and grouping.
 	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.

@@ -38,6 +38,10 @@ type scope struct {
 	allowScalar bool
 	allowWindow bool
 	pending     []func(plan.Node) plan.Node
+	// base is, while applyPending runs, the input it puts the pending
+	// joins over: the level's own rows, from which a decorrelated subquery takes the
+	// values it reads (not from the rows earlier joins widened).
+	base plan.Node
 }
 
 // starCols returns the positions * expands to.
@@ -70,6 +74,18 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 	e, err := b.resolveLevel(s, qual, name, loc, false)
 	if e == nil && err == nil {
 		e, err = b.resolveLevel(s, qual, name, loc, true)
+	}
+	for depth := 0; e == nil && err == nil && depth < len(b.outers); depth++ {
+		if e, err = b.resolveLevel(b.outers[depth], qual, name, loc, false); e != nil {
+			c := e.(*expr.Col)
+			// Named with the relation, to tell it from the subquery's own
+			// columns in plans and messages.
+			name := c.Name
+			if q := b.outers[depth].cols[c.Idx].qual; q != "" {
+				name = q + "." + name
+			}
+			e = &expr.Outer{Depth: depth + 1, Idx: c.Idx, T: c.T, Name: name}
+		}
 	}
 	if e == nil && err == nil {
 		if qual != "" {

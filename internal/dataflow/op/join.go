@@ -398,20 +398,10 @@ func (c *joinCore) stateText() string {
 	return s(c.left, c.ownL) + "; " + s(c.right, c.ownR)
 }
 
-// unbounded says why the join's work per change is not bounded by the
-// change and its output: without an equality key, a change meets every row
-// of the other side, matching or not.
-func (c *joinCore) unbounded() string {
-	if len(c.left.Spec().Key) == 0 {
-		return "a join without an equality key (a cross or inequality join): each change is compared with every row of the other side"
-	}
-	return ""
-}
-
 // cost is the join's work per change.
 func (c *joinCore) cost() string {
 	if len(c.left.Spec().Key) == 0 {
-		return "O(change × other side)"
+		return "O(change × other side), not bounded by the change"
 	}
 	return "O(change × matches)"
 }

@@ -47,7 +47,7 @@ func (j *InnerJoin) Abort() { j.c.abort() }
 
 // Info describes the join.
 func (j *InnerJoin) Info() dataflow.Info {
-	return dataflow.Info{Kind: "InnerJoin", Detail: j.c.detail(), State: j.c.stateText(), Cost: j.c.cost(), Unbounded: j.c.unbounded()}
+	return dataflow.Info{Kind: "InnerJoin", Detail: j.c.detail(), State: j.c.stateText(), Cost: j.c.cost()}
 }
 
 // State reports the private indexes (a shared one is its owner's).

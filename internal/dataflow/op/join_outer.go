@@ -149,7 +149,7 @@ func (j *OuterJoin) Info() dataflow.Info {
 	default:
 		st += "; match count per left row and per right row"
 	}
-	return dataflow.Info{Kind: "OuterJoin", Detail: j.kind.String() + " " + j.c.detail(), State: st, Cost: j.c.cost(), Unbounded: j.c.unbounded()}
+	return dataflow.Info{Kind: "OuterJoin", Detail: j.kind.String() + " " + j.c.detail(), State: st, Cost: j.c.cost()}
 }
 
 // State reports the private indexes and the match counts.

@@ -86,7 +86,7 @@ func (j *SemiJoin) Info() dataflow.Info {
 	if j.anti {
 		kind = "AntiJoin"
 	}
-	return dataflow.Info{Kind: kind, Detail: j.c.detail(), State: j.c.stateText() + "; match count per left row", Cost: j.c.cost(), Unbounded: j.c.unbounded()}
+	return dataflow.Info{Kind: kind, Detail: j.c.detail(), State: j.c.stateText() + "; match count per left row", Cost: j.c.cost()}
 }
 
 // State reports the private indexes and the match counts.
