@@ -88,6 +88,9 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 		}
 		ops = append(ops, o)
 		lines = append(lines, line)
+		if r, ok := n.(interface{ Inner() *dataflow.Circuit }); ok {
+			lines = append(lines, innerLines(r.Inner())...)
+		}
 	}
 	col := []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}
 	if format == "json" {
@@ -100,6 +103,29 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
 	}
 	return res
+}
+
+// innerLines prints the circuit a recursive view runs in each round, under
+// its operator, top first.
+func innerLines(c *dataflow.Circuit) []string {
+	var out []string
+	for id := c.Len() - 1; id >= 0; id-- {
+		info := c.Node(dataflow.NodeID(id)).Info()
+		line := fmt.Sprintf("    inner %d %s", id, info.Kind)
+		if info.Detail != "" {
+			line += " " + info.Detail
+		}
+		if !c.IsSource(dataflow.NodeID(id)) {
+			line += fmt.Sprintf("  state: %s  cost: %s", info.State, info.Cost)
+			ins := make([]string, 0, 2)
+			for _, in := range c.Inputs(dataflow.NodeID(id)) {
+				ins = append(ins, fmt.Sprint(in))
+			}
+			line += "  <- " + strings.Join(ins, ", ")
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func (e *Engine) show(s *sql.Show) (Result, error) {

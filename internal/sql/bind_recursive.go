@@ -101,6 +101,9 @@ func (b *binder) bindRecursiveQuery(c *pg_query.CommonTableExpr, sel *pg_query.S
 	if sel.LimitCount != nil || sel.LimitOffset != nil {
 		return nil, b.refuse(nodeLoc(sel.LimitCount, nodeLoc(sel.LimitOffset, c.Location)), "OFFSET/LIMIT in a recursive query is not implemented")
 	}
+	if _, err := b.checkLinear(step, name, use.loc); err != nil {
+		return nil, err
+	}
 	sc := step.Columns()
 	if len(sc) != len(cols) {
 		return nil, b.refuseCode(pgerr.SyntaxError, b.keyword("union", int(c.Location)), "each UNION query must have the same number of columns")
@@ -123,15 +126,12 @@ func (b *binder) bindRecursiveQuery(c *pg_query.CommonTableExpr, sel *pg_query.S
 	if step, err = b.castColumns(step, cols); err != nil {
 		return nil, err
 	}
-	if _, err := b.checkLinear(step, name, use.loc); err != nil {
-		return nil, err
-	}
-	return &plan.Recursive{Name: name, Anchor: anchor, Step: step, All: sel.All, Cols: cols}, nil
+	return &plan.Recursive{Name: name, Anchor: anchor, Step: step, All: sel.All, Cols: cols, MaxIterations: b.maxRecursion()}, nil
 }
 
 // checkLinear refuses a recursive term whose result is not a sum over the
 // previous round's rows taken one at a time: one where the reference
-// passes through anything but filters, projections, UNION ALL, the
+// passes through anything but filters, projections, the
 // preserved side of a join or the outer side of EXISTS/IN. It reports
 // whether n holds the reference.
 func (b *binder) checkLinear(n plan.Node, name string, loc int32) (bool, error) {
@@ -152,7 +152,7 @@ func (b *binder) checkLinear(n plan.Node, name string, loc int32) (bool, error) 
 		return false, nil
 	}
 	switch n := n.(type) {
-	case *plan.Filter, *plan.Project, *plan.UnionAll:
+	case *plan.Filter, *plan.Project:
 		return true, nil
 	case *plan.Join:
 		switch {
@@ -184,6 +184,8 @@ func kindName(n plan.Node) string {
 		return "ORDER BY or LIMIT"
 	case *plan.Window:
 		return "a window function"
+	case *plan.UnionAll:
+		return "UNION ALL"
 	case *plan.Recursive:
 		return "a nested WITH RECURSIVE"
 	}

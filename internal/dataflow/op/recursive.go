@@ -358,20 +358,22 @@ func (o *Recursive) reset() {
 	o.stagedBytes = o.bytes
 }
 
-// Info describes the fixpoint for EXPLAIN.
+// Info describes the fixpoint for EXPLAIN; Inner is the recursive term.
 func (o *Recursive) Info() dataflow.Info {
 	kind := "UNION"
 	if o.spec.All {
 		kind = "UNION ALL"
 	}
-	inner := o.spec.Inner.String()
 	return dataflow.Info{
 		Kind:   "Recursive",
-		Detail: fmt.Sprintf("%s %s, at most %d rounds; recursive term: %s", o.spec.Name, kind, o.spec.Bound, inner),
-		State:  "per fixpoint row: its derivations per round; the recursive term's state over the rows tagged by round",
+		Detail: fmt.Sprintf("%s %s, at most %d rounds, each round through the circuit below", o.spec.Name, kind, o.spec.Bound),
+		State:  "per fixpoint row: its derivations per round; the circuit below keeps the rows tagged with their round",
 		Cost:   "O(changed (row, round) pairs × matches)",
 	}
 }
+
+// Inner returns the circuit of the recursive term.
+func (o *Recursive) Inner() *dataflow.Circuit { return o.spec.Inner }
 
 // State reports the rows of the fixpoint and the inner circuit's state.
 func (o *Recursive) State() dataflow.StateSize {
