@@ -330,6 +330,7 @@ func (o *Recursive) Commit() {
 	for key, s := range o.staged {
 		if len(s.derivs) == 0 {
 			delete(o.rows, key)
+			o.stagedBytes -= s.bytes(len(key))
 		} else {
 			o.rows[key] = s
 		}
