@@ -34,7 +34,9 @@ func closureCircuit(all bool, bound int) (*dataflow.Circuit, *Integrate) {
 	return c, v
 }
 
-func edgeRow(a, b int) value.Row { return value.Row{value.NewInt(value.Int8, int64(a)), value.NewInt(value.Int8, int64(b))} }
+func edgeRow(a, b int) value.Row {
+	return value.Row{value.NewInt(value.Int8, int64(a)), value.NewInt(value.Int8, int64(b))}
+}
 
 // naiveClosure is the closure by rounds: under UNION each pair once, under
 // UNION ALL each walk (which must be finite: a DAG).
