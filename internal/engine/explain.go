@@ -53,6 +53,20 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 		Bytes   *int64 `json:"bytes,omitempty"`
 		Steps   *int64 `json:"steps,omitempty"`
 		Refills *int64 `json:"refills,omitempty"`
+		// Inner is the circuit a recursive query runs each round.
+		Inner []opJSON `json:"inner,omitempty"`
+	}
+	innerOps := func(c *dataflow.Circuit) []opJSON {
+		var out []opJSON
+		for id := 0; id < c.Len(); id++ {
+			info := c.Node(dataflow.NodeID(id)).Info()
+			o := opJSON{ID: id, Kind: info.Kind, Detail: info.Detail, State: info.State, Cost: info.Cost}
+			for _, in := range c.Inputs(dataflow.NodeID(id)) {
+				o.Inputs = append(o.Inputs, int(in))
+			}
+			out = append(out, o)
+		}
+		return out
 	}
 	var ops []opJSON
 	var lines []string
@@ -86,9 +100,13 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 			}
 			line += "  <- " + strings.Join(ins, ", ")
 		}
+		r, recursive := n.(interface{ Inner() *dataflow.Circuit })
+		if recursive {
+			o.Inner = innerOps(r.Inner())
+		}
 		ops = append(ops, o)
 		lines = append(lines, line)
-		if r, ok := n.(interface{ Inner() *dataflow.Circuit }); ok {
+		if recursive {
 			lines = append(lines, innerLines(r.Inner())...)
 		}
 	}

@@ -148,6 +148,9 @@ func (r *recRow) add(k int32, n int64) {
 	r.derivs = append(r.derivs, recDeriv{round: k, n: n})
 }
 
+// maxReusedMap is the largest staged map reset keeps for the next step.
+const maxReusedMap = 1024
+
 const recRowBytes = 96 // map entry, key string, recRow header
 
 func (r *recRow) bytes(key int) int64 {
@@ -352,8 +355,17 @@ func (o *Recursive) Abort() {
 }
 
 func (o *Recursive) reset() {
-	clear(o.staged)
-	clear(o.fed)
+	// Clearing a map costs its capacity, not its length: after a big step
+	// (the cold start) the maps are dropped, so that small steps stay
+	// small.
+	if len(o.staged) > maxReusedMap {
+		o.staged = map[string]*recRow{}
+	} else {
+		clear(o.staged)
+	}
+	if len(o.fed) > 0 {
+		o.fed = map[string]zset.ZSet{}
+	}
 	o.sched.clear()
 	o.stagedConsts = false
 	o.stagedBytes = o.bytes
