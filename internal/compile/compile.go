@@ -135,6 +135,8 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		return cp.c.Add(op.NewSetOp(kinds[n.Kind]), l, r), nil
 	case *plan.Aggregate:
 		return cp.aggregate(n)
+	case *plan.Recursive:
+		return cp.recursive(n)
 	case *plan.TopK:
 		return cp.topK(n)
 	case *plan.Window:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/source"
 	"github.com/deltaview/deltaview/internal/source/changefeed"
 	"github.com/deltaview/deltaview/internal/source/copyfmt"
@@ -301,6 +302,16 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 			}
 		}
 		e.copyLimits.MaxEvents = int(n)
+	case "deltaview.max_recursion":
+		var n int64
+		if s.Value != "" {
+			var err error
+			if n, err = strconv.ParseInt(s.Value, 10, 32); err != nil || n < 0 {
+				return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", s.Name, s.Value).
+					WithHint("a number of rounds; 0 for the default (%d)", plan.DefaultMaxIterations)
+			}
+		}
+		e.maxRecursion = int(n)
 	case "deltaview.refill_notice":
 		n := int64(DefaultRefillNotice) // RESET
 		if s.Value != "" {
@@ -313,7 +324,7 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		e.setRefillNotice(n)
 	default:
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
-			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
+			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_recursion, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
 	}
 	return Result{Tag: "SET"}, nil
 }

@@ -73,6 +73,9 @@ type Engine struct {
 	// refillNotice encodes the number of refills in one step of one view
 	// above which a commit raises a notice (setRefillNotice, refillLimit).
 	refillNotice int64
+	// maxRecursion bounds the rounds of WITH RECURSIVE (SET
+	// deltaview.max_recursion); 0 for plan.DefaultMaxIterations.
+	maxRecursion int
 	// maxMemory is the engine-wide budget of all views' state in bytes
 	// (SET deltaview.max_memory); 0 for none. overBudget is set while the
 	// views' state exceeds it.
@@ -161,6 +164,20 @@ type recorder struct {
 	seen map[string]bool
 	text string // the statement's text, which a store records for DDL
 }
+
+var _ sql.RecursionBounder = (*recorder)(nil)
+
+// MaxRecursion is the catalog's bound on WITH RECURSIVE rounds.
+func (r *recorder) MaxRecursion() int {
+	if rb, ok := r.cat.(sql.RecursionBounder); ok {
+		return rb.MaxRecursion()
+	}
+	return 0
+}
+
+// MaxRecursion is the bound on WITH RECURSIVE rounds that SET
+// deltaview.max_recursion set; 0 for the default.
+func (e *Engine) MaxRecursion() int { return e.maxRecursion }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)

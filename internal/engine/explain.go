@@ -53,6 +53,20 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 		Bytes   *int64 `json:"bytes,omitempty"`
 		Steps   *int64 `json:"steps,omitempty"`
 		Refills *int64 `json:"refills,omitempty"`
+		// Inner is the circuit a recursive query runs each round.
+		Inner []opJSON `json:"inner,omitempty"`
+	}
+	innerOps := func(c *dataflow.Circuit) []opJSON {
+		var out []opJSON
+		for id := 0; id < c.Len(); id++ {
+			info := c.Node(dataflow.NodeID(id)).Info()
+			o := opJSON{ID: id, Kind: info.Kind, Detail: info.Detail, State: info.State, Cost: info.Cost}
+			for _, in := range c.Inputs(dataflow.NodeID(id)) {
+				o.Inputs = append(o.Inputs, int(in))
+			}
+			out = append(out, o)
+		}
+		return out
 	}
 	var ops []opJSON
 	var lines []string
@@ -86,8 +100,15 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 			}
 			line += "  <- " + strings.Join(ins, ", ")
 		}
+		r, recursive := n.(interface{ Inner() *dataflow.Circuit })
+		if recursive {
+			o.Inner = innerOps(r.Inner())
+		}
 		ops = append(ops, o)
 		lines = append(lines, line)
+		if recursive {
+			lines = append(lines, innerLines(r.Inner())...)
+		}
 	}
 	col := []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}
 	if format == "json" {
@@ -100,6 +121,29 @@ func explainCircuit(pre []string, c *compile.Compiled, live bool, format string)
 		res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
 	}
 	return res
+}
+
+// innerLines prints the circuit a recursive view runs in each round, under
+// its operator, top first.
+func innerLines(c *dataflow.Circuit) []string {
+	var out []string
+	for id := c.Len() - 1; id >= 0; id-- {
+		info := c.Node(dataflow.NodeID(id)).Info()
+		line := fmt.Sprintf("    inner %d %s", id, info.Kind)
+		if info.Detail != "" {
+			line += " " + info.Detail
+		}
+		if !c.IsSource(dataflow.NodeID(id)) {
+			line += fmt.Sprintf("  state: %s  cost: %s", info.State, info.Cost)
+			ins := make([]string, 0, 2)
+			for _, in := range c.Inputs(dataflow.NodeID(id)) {
+				ins = append(ins, fmt.Sprint(in))
+			}
+			line += "  <- " + strings.Join(ins, ", ")
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func (e *Engine) show(s *sql.Show) (Result, error) {

@@ -32,8 +32,16 @@ func rowBytes(width int) int64 { return 2*slotBytes + int64(width)*valueBytes }
 
 // budgetOf returns src's budget, or nil.
 func budgetOf(src Source) *Budget {
-	b, _ := src.(*Budget)
-	return b
+	for {
+		switch s := src.(type) {
+		case *Budget:
+			return s
+		case *working:
+			src = s.Source
+		default:
+			return nil
+		}
+	}
 }
 
 // charge counts n more bytes; nil b counts nothing.

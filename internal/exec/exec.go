@@ -139,6 +139,11 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return topK(n, src)
 	case *plan.Window:
 		return window(n, src)
+	case *plan.Recursive:
+		return recursive(n, src)
+	case *plan.RecRef:
+		rows, err := workingRows(src, n.Name)
+		return append([]value.Row(nil), rows...), err
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

@@ -49,6 +49,7 @@ const (
 	OutOfMemory              = "53200"
 	Internal                 = "XX000"
 	InvalidObjectDef         = "42P17"
+	InvalidRecursion         = "42P19"
 	Undefined                = "42000"
 	DuplicateAlias           = "42712"
 	BadCopyFileFormat        = "22P04"

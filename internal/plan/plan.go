@@ -217,6 +217,10 @@ func describe(n Node) string {
 		return describeTopK(n)
 	case *Window:
 		return describeWindow(n)
+	case *Recursive:
+		return describeRecursive(n)
+	case *RecRef:
+		return "RecRef " + n.Name
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

@@ -218,6 +218,8 @@ func withChildren(n Node, kids []Node) Node {
 		return &Sort{Input: kids[0], Keys: n.Keys}
 	case *Limit:
 		return &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset}
+	case *Recursive:
+		return &Recursive{Name: n.Name, Anchor: kids[0], Step: kids[1], All: n.All, Cols: n.Cols, MaxIterations: n.MaxIterations}
 	}
 	return n
 }

@@ -38,6 +38,13 @@ type binder struct {
 // cte is a bound common table expression.
 type cte struct {
 	plan plan.Node
+	// rec counts the references to a WITH RECURSIVE query while its
+	// recursive term is bound (plan is then its RecRef).
+	rec *recUse
+	// refuse, when set, is the error any reference gets: a recursive
+	// query referenced where PostgreSQL forbids it, or a later item of a
+	// WITH RECURSIVE list.
+	refuse func(loc int32) error
 }
 
 // Bind resolves a parsed statement against cat.

@@ -48,13 +48,16 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 }
 
 func (b *binder) pushWith(w *pg_query.WithClause) error {
-	if w.Recursive {
-		return b.refuse(w.Location, "WITH RECURSIVE is not supported yet")
-	}
 	scope := map[string]*cte{}
 	b.ctes = append(b.ctes, scope)
-	for _, n := range w.Ctes {
+	for i, n := range w.Ctes {
 		c := n.GetCommonTableExpr()
+		if w.Recursive {
+			if err := b.bindRecursiveCTE(c, w.Ctes[i+1:], scope); err != nil {
+				return err
+			}
+			continue
+		}
 		sel := c.Ctequery.GetSelectStmt()
 		if sel == nil {
 			return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
@@ -386,6 +389,16 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	}
 	var p plan.Node
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
+		if c.refuse != nil {
+			return nil, nil, c.refuse(rv.Location)
+		}
+		if c.rec != nil {
+			if c.rec.uses++; c.rec.uses > 1 {
+				return nil, nil, b.stmt.errf(rv.Location, pgerr.InvalidRecursion, "recursive reference to query %q must not appear more than once", rv.Relname).
+					WithHint("a recursive term may read the previous round once (linear recursion)")
+			}
+			c.rec.loc = rv.Location
+		}
 		p = c.plan
 	} else {
 		rel, ok := b.cat.Relation(rv.Relname)

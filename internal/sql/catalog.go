@@ -30,3 +30,17 @@ type Relation struct {
 type Catalog interface {
 	Relation(name string) (*Relation, bool)
 }
+
+// RecursionBounder is a Catalog that also bounds the rounds of WITH
+// RECURSIVE queries it binds (SET deltaview.max_recursion); a Catalog
+// without it, or a bound of 0, leaves plan.DefaultMaxIterations.
+type RecursionBounder interface {
+	MaxRecursion() int
+}
+
+func (b *binder) maxRecursion() int {
+	if rb, ok := b.cat.(RecursionBounder); ok {
+		return rb.MaxRecursion()
+	}
+	return 0
+}

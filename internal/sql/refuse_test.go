@@ -84,7 +84,9 @@ var refusals = []refusal{
 	{query: "SELECT * FROM (SELECT id FROM t ORDER BY id) s", at: "ORDER BY", msg: "ORDER BY", hint: "ORDER BY"},
 	// Set operations other than UNION.
 	// Recursion and data-modifying WITH.
-	{query: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r", at: "WITH RECURSIVE", msg: "RECURSIVE"},
+	{query: "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT DISTINCT n + 1 FROM r WHERE n < 5) SELECT n FROM r", at: "r WHERE", msg: "DISTINCT", hint: "filter, project and join"},
+	{query: "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT a.n FROM r a, r b) SELECT n FROM r", code: pgerr.InvalidRecursion, at: "r b", msg: "more than once", hint: "linear"},
+	{query: "WITH RECURSIVE a(n) AS (SELECT 1 UNION SELECT n FROM b), b(n) AS (SELECT n FROM a) SELECT n FROM a", at: "b), b", msg: "later item", hint: "mutual recursion"},
 	{query: "WITH d AS (DELETE FROM t RETURNING id) SELECT id FROM d", at: "d AS (DELETE", msg: "data-modifying"},
 	// Volatile functions.
 	{query: "SELECT id, random() FROM t", at: "random", msg: "random", hint: "store"},

@@ -1,0 +1,92 @@
+package exec
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// recursive evaluates WITH RECURSIVE as PostgreSQL does: the working table
+// starts as the anchor's rows; each round evaluates the step over the
+// working table, and the round's rows (under UNION, those not produced
+// before) become the next working table, until a round produces none.
+// Output is every round's rows in order.
+func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
+	rows, err := Run(n.Anchor, src)
+	if err != nil {
+		return nil, err
+	}
+	var seen map[string]struct{}
+	var buf []byte
+	// fresh keeps, under UNION, the rows not produced before.
+	fresh := func(rows []value.Row) []value.Row {
+		if n.All {
+			return rows
+		}
+		out := rows[:0:0]
+		for _, r := range rows {
+			buf = value.AppendRowKey(buf[:0], r)
+			if _, dup := seen[string(buf)]; dup {
+				continue
+			}
+			seen[string(buf)] = struct{}{}
+			out = append(out, r)
+		}
+		return out
+	}
+	if !n.All {
+		seen = map[string]struct{}{}
+	}
+	b := budgetOf(src)
+	work := fresh(rows)
+	out := append([]value.Row(nil), work...)
+	for round := 1; len(work) > 0; round++ {
+		if round > n.Bound() {
+			return nil, pgerr.New(pgerr.ProgramLimitExceeded, "recursive query %q did not converge within %d rounds", n.Name, n.Bound()).
+				WithHint("a UNION ALL recursion over a cycle never ends; use UNION, or bound the recursion in its WHERE clause")
+		}
+		next, err := Run(n.Step, &working{Source: src, name: n.Name, rows: work})
+		if err != nil {
+			return nil, err
+		}
+		work = fresh(next)
+		if err := b.charge(int64(len(work)) * slotBytes); err != nil {
+			return nil, err
+		}
+		out = append(out, work...)
+	}
+	return out, nil
+}
+
+// working is a Source that also holds a recursive query's working table,
+// which the step's RecRef reads.
+type working struct {
+	Source
+	name string
+	rows []value.Row
+}
+
+var _ FilteredSource = (*working)(nil)
+
+func (w *working) ScanFiltered(relation string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	if fs, ok := w.Source.(FilteredSource); ok {
+		return fs.ScanFiltered(relation, pred, fn)
+	}
+	return false, nil
+}
+
+// workingRows returns the working table of the recursive query named name
+// that src holds.
+func workingRows(src Source, name string) ([]value.Row, error) {
+	for {
+		w, ok := src.(*working)
+		if !ok {
+			return nil, pgerr.New(pgerr.Internal, "exec: recursive reference to %q outside its query", name)
+		}
+		if w.name == name {
+			return w.rows, nil
+		}
+		src = w.Source
+	}
+}
