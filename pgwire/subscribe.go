@@ -62,6 +62,9 @@ func (c *conn) copyOutSubscribe(m []string) (error, bool) {
 	if err != nil {
 		return err, false
 	}
+	if err := c.sess.CheckSelect(view); err != nil {
+		return err, false
+	}
 	deltas := make(chan deltaview.Delta, 1)
 	stop := make(chan struct{})
 	defer close(stop)

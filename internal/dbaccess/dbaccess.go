@@ -8,3 +8,7 @@ import "github.com/deltaview/deltaview/internal/engine"
 // NewSession opens a session, with the DB's settings, on db, a
 // *deltaview.DB; the root package sets it when it is initialised.
 var NewSession func(db any) *engine.Session
+
+// Engine returns the engine of db, a *deltaview.DB: for the servers'
+// look-ups of roles when they let clients in.
+var Engine func(db any) *engine.Engine

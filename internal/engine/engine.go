@@ -94,6 +94,10 @@ type Engine struct {
 	// catalogGen counts catalog changes: a prepared statement bound at an
 	// earlier generation is bound again before it runs.
 	catalogGen uint64
+	// roles are the catalog's roles (roles.go); grants the privileges
+	// granted on each relation, by role ("" for PUBLIC).
+	roles  map[string]*role
+	grants map[string]map[string]sql.Privilege
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the
@@ -150,19 +154,41 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 }
 
 // recorder is a catalog that remembers every relation a statement resolved,
-// so that a view's dependencies include the plain views it inlined.
+// so that a view's dependencies include the plain views it inlined, and
+// apart the relations the statement names itself, whose privileges it
+// needs.
 type recorder struct {
-	cat  sql.Catalog
-	seen map[string]bool
+	cat    sql.Catalog
+	seen   map[string]bool
+	direct []string
 }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)
 	if ok {
 		r.seen[name] = true
+		if !slices.Contains(r.direct, name) {
+			r.direct = append(r.direct, name)
+		}
 	}
 	return rel, ok
 }
+
+// InView implements sql.ViewReader: the relations a plain view reads are
+// its dependencies, not relations the statement names.
+func (r *recorder) InView() sql.Catalog { return viewRecorder{r} }
+
+type viewRecorder struct{ r *recorder }
+
+func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
+	rel, ok := v.r.cat.Relation(name)
+	if ok {
+		v.r.seen[name] = true
+	}
+	return rel, ok
+}
+
+func (v viewRecorder) InView() sql.Catalog { return v }
 
 func (e *Engine) createTable(ct *sql.CreateTable) (Result, error) {
 	if _, ok := e.Relation(ct.Name); ok {

@@ -30,3 +30,11 @@ type Relation struct {
 type Catalog interface {
 	Relation(name string) (*Relation, bool)
 }
+
+// ViewReader is implemented by a catalog that tells the relations a
+// statement names from those the plain views it names read, for checking
+// privileges on the first only: InView is the catalog the binder resolves a
+// view's query against.
+type ViewReader interface {
+	InView() Catalog
+}
