@@ -275,6 +275,9 @@ func TestStatementTimeout(t *testing.T) {
 	if _, err := b.Exec(ctx(t), "SELECT count(*) FROM t x, t y, t z WHERE x.id + y.id = z.id"); sqlstate(err) != "57014" {
 		t.Errorf("a long query: %v, want SQLSTATE 57014", err)
 	}
+	if _, err := b.Exec(ctx(t), "INSERT INTO t SELECT x.id FROM t x, t y, t z WHERE x.id + y.id = z.id"); sqlstate(err) != "57014" {
+		t.Errorf("a long INSERT … SELECT: %v, want SQLSTATE 57014", err)
+	}
 	mustExec(t, b, "SET statement_timeout = 0")
 	mustExec(t, b, "INSERT INTO t VALUES (-1)")
 }
@@ -328,5 +331,76 @@ func TestIdleSessionTimeout(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("ended after %s", d)
+	}
+}
+
+// TestStalledSubscriber opens COPY (SUBSCRIBE v) on a connection that then
+// reads nothing: commits go on at full speed, the connection is ended once
+// a write to it has waited StreamWriteTimeout, and other clients are
+// served throughout.
+func TestStalledSubscriber(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec("CREATE TABLE t (id int PRIMARY KEY, pad text); CREATE MATERIALIZED VIEW v AS SELECT * FROM t"); err != nil {
+		t.Fatal(err)
+	}
+	addr := startServerWith(t, db, pgwire.Options{StreamWriteTimeout: 200 * time.Millisecond})
+	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(30 * time.Second))
+	fe := pgproto3.NewFrontend(nc, nc)
+	fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
+		Parameters: map[string]string{"user": "deltaview", "database": "deltaview"}})
+	fe.Send(&pgproto3.Query{String: "COPY (SUBSCRIBE v) TO STDOUT"})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := msg.(*pgproto3.CopyOutResponse); ok {
+			break
+		}
+	}
+	// The stalled client reads nothing from here on.
+	other := connect(t, addr)
+	pad := strings.Repeat("x", 8<<10)
+	start := time.Now()
+	var slowest time.Duration
+	const commits = 3000
+	for i := range commits {
+		t0 := time.Now()
+		if err := db.Exec(fmt.Sprintf("INSERT INTO t VALUES (%d, '%s')", i, pad)); err != nil {
+			t.Fatal(err)
+		}
+		slowest = max(slowest, time.Since(t0))
+	}
+	t.Logf("%d commits of 8 kB rows with a stalled subscriber: %s, slowest %s", commits, time.Since(start), slowest)
+	if slowest > 2*time.Second {
+		t.Errorf("a commit took %s: the stalled subscriber slowed it", slowest)
+	}
+	var n int
+	if err := other.QueryRow(ctx(t), "SELECT count(*) FROM v").Scan(&n); err != nil || n != commits {
+		t.Errorf("another client: %d, %v", n, err)
+	}
+	// Draining what the server wrote before it gave up ends in EOF (or a
+	// reset), not in the read deadline: the server closed the connection.
+	buf := make([]byte, 1<<20)
+	drained := 0
+	for {
+		k, err := nc.Read(buf)
+		drained += k
+		if err != nil {
+			t.Logf("drained %d bytes", drained)
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				t.Fatalf("the stalled connection is still open: %v", err)
+			}
+			break
+		}
 	}
 }

@@ -43,6 +43,10 @@ type Options struct {
 	// statement_timeout and idle_session_timeout; 0 for none.
 	StatementTimeout   time.Duration
 	IdleSessionTimeout time.Duration
+	// StreamWriteTimeout bounds the writing of a COPY (SUBSCRIBE …)
+	// stream's rows to its client (30 s when 0): a client that reads
+	// nothing for that long is disconnected. Commits never wait for it.
+	StreamWriteTimeout time.Duration
 }
 
 // DefaultMaxConnections is the bound on connections when
@@ -58,13 +62,17 @@ func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) er
 	if o.MaxConnections <= 0 {
 		o.MaxConnections = DefaultMaxConnections
 	}
+	if o.StreamWriteTimeout <= 0 {
+		o.StreamWriteTimeout = 30 * time.Second
+	}
 	newSession := func() *engine.Session {
 		s := dbaccess.NewSession(db)
 		s.SetStatementTimeout(o.StatementTimeout)
 		s.SetIdleSessionTimeout(o.IdleSessionTimeout)
 		return s
 	}
-	s := &server{db: db, newSession: newSession, logf: o.Logf, tls: o.TLS, maxConns: o.MaxConnections, decoy: decoyVerifier()}
+	s := &server{db: db, newSession: newSession, logf: o.Logf, tls: o.TLS, maxConns: o.MaxConnections, decoy: decoyVerifier(),
+		streamWrite: o.StreamWriteTimeout}
 	return s.serve(ctx, ln)
 }
 
@@ -78,6 +86,8 @@ type server struct {
 	tls        *tls.Config
 	maxConns   int
 	decoy      scram.Verifier // see login
+	// streamWrite bounds a write of a COPY (SUBSCRIBE …) stream.
+	streamWrite time.Duration
 
 	mu      sync.Mutex
 	conns   map[*conn]struct{}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -98,6 +99,9 @@ type Engine struct {
 	// granted on each relation, by role ("" for PUBLIC).
 	roles  map[string]*role
 	grants map[string]map[string]sql.Privilege
+	// deadline is the statement_timeout deadline of the write statement
+	// running under the exclusive lock; zero for none.
+	deadline time.Time
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the

@@ -261,7 +261,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 		if s.writer && s.block && e.tx == nil {
 			e.tx = e.newTxn(true)
 		}
+		e.deadline = s.deadline // for the queries of writes (queryBudget)
 		res, err = s.execBound(b, rec)
+		e.deadline = time.Time{}
 	}
 	res.Notices = append(res.Notices, e.takeNotices()...)
 	e.mu.Unlock()

@@ -173,7 +173,8 @@ func writeCaret(b *strings.Builder, sql string, pos int) {
 
 // SQLSTATE codes of a server's connections.
 const (
-	InvalidPassword    = "28P01"
-	TooManyConnections = "53300"
-	IdleSessionTimeout = "57P05"
+	InvalidPassword            = "28P01"
+	TooManyConnections         = "53300"
+	IdleSessionTimeout         = "57P05"
+	ConfigurationLimitExceeded = "53400"
 )
