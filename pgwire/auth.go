@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"errors"
+	"io"
+	"net"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -16,6 +18,9 @@ import (
 // authTimeout bounds a client's startup: the TLS handshake, the startup
 // message and the password exchange (PostgreSQL's authentication_timeout).
 const authTimeout = time.Minute
+
+// maxAuthMessage bounds a message of the password exchange.
+const maxAuthMessage = 64 << 10
 
 // startTLS answers an SSLRequest: 'S' and a TLS handshake when the server
 // has a certificate, 'N' otherwise (and on a connection already
@@ -69,12 +74,16 @@ func (c *conn) login(user, db string) (string, bool, error) {
 	failed := func() error {
 		return c.fatal(pgerr.New(pgerr.InvalidPassword, "password authentication failed for user %q", user))
 	}
+	// A client not yet authenticated gets no large buffer (PostgreSQL
+	// bounds an authentication message to 64 kB too).
+	c.be.SetMaxBodyLen(maxAuthMessage)
+	defer c.be.SetMaxBodyLen(maxMessage)
 	c.be.Send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{scram.Mechanism}})
 	if err := c.be.Flush(); err != nil {
 		return "", false, err
 	}
 	c.be.SetAuthType(pgproto3.AuthTypeSASL)
-	msg, err := c.be.Receive()
+	msg, err := c.receiveAuth()
 	if err != nil {
 		return "", false, err
 	}
@@ -95,7 +104,7 @@ func (c *conn) login(user, db string) (string, bool, error) {
 		return "", false, err
 	}
 	c.be.SetAuthType(pgproto3.AuthTypeSASLContinue)
-	msg, err = c.be.Receive()
+	msg, err = c.receiveAuth()
 	if err != nil {
 		return "", false, err
 	}
@@ -122,6 +131,16 @@ func (c *conn) login(user, db string) (string, bool, error) {
 			WithHint("the only database is %q", Database))
 	}
 	return user, info.Superuser, nil
+}
+
+// receiveAuth reads a message of the password exchange; a message that
+// cannot be read (too long, malformed) ends the connection with 08P01.
+func (c *conn) receiveAuth() (pgproto3.FrontendMessage, error) {
+	msg, err := c.be.Receive()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, net.ErrClosed) {
+		return nil, c.fatal(pgerr.New(pgerr.ProtocolViolation, "invalid message: %v", err))
+	}
+	return msg, err
 }
 
 // decoyVerifier is a verifier no password matches (its keys are random),

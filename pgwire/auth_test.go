@@ -404,3 +404,50 @@ func TestStalledSubscriber(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthMalformed sends an oversized message and one of a wrong type in
+// the middle of the password exchange: each gets FATAL 08P01, and a role
+// logs in afterwards.
+func TestAuthMalformed(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec(rolesScript); err != nil {
+		t.Fatal(err)
+	}
+	addr := startServerWith(t, db, pgwire.Options{})
+	for name, raw := range map[string][]byte{
+		"oversized":  {'p', 0x7f, 0, 0, 0},
+		"over 64 kB": {'p', 0, 2, 0, 0},
+		"not SASL":   {'Q', 0, 0, 0, 13, 'S', 'E', 'L', 'E', 'C', 'T', ' ', '1', 0},
+		"bad length": {'p', 0, 0, 0, 2},
+	} {
+		nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nc.SetDeadline(time.Now().Add(10 * time.Second))
+		fe := pgproto3.NewFrontend(nc, nc)
+		fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
+			Parameters: map[string]string{"user": "alice", "database": "deltaview"}})
+		if err := fe.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if msg, err := fe.Receive(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		} else if _, ok := msg.(*pgproto3.AuthenticationSASL); !ok {
+			t.Fatalf("%s: %#v, want AuthenticationSASL", name, msg)
+		}
+		if _, err := nc.Write(raw); err != nil {
+			t.Fatal(err)
+		}
+		msg, err := fe.Receive()
+		if e, ok := msg.(*pgproto3.ErrorResponse); !ok || e.Code != "08P01" || e.Severity != "FATAL" {
+			t.Errorf("%s: %#v %v, want FATAL 08P01", name, msg, err)
+		}
+		nc.Close()
+	}
+	c, err := connectAs(addr, "alice", "alice pw", "disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close(context.Background())
+}
