@@ -50,7 +50,7 @@ finish, open transactions roll back, clients get SQLSTATE 57P01.
 			return serve(ctx, o, cmd.ErrOrStderr(), nil)
 		},
 	}
-	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:5433", "address of the PostgreSQL wire protocol (a loopback address)")
+	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:5433", "address of the PostgreSQL wire protocol (a loopback address unless roles exist)")
 	cmd.Flags().StringVar(&o.http, "http", "", "address of the HTTP API (a loopback address unless roles exist); none when empty")
 	cmd.Flags().StringVar(&o.init, "init", "", "SQL script run before serving (CREATE ROLE, CREATE TABLE, …)")
 	cmd.Flags().StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate file: clients may use TLS (with --tls-key)")
