@@ -451,3 +451,34 @@ func TestAuthMalformed(t *testing.T) {
 	}
 	c.Close(context.Background())
 }
+
+// TestStartupSettings gives statement_timeout in the startup message, as
+// a connection string's parameter and in options (-c name=value): the
+// session starts with it; a bad value refuses the connection with 22023.
+func TestStartupSettings(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec("CREATE TABLE t (id int)"); err != nil {
+		t.Fatal(err)
+	}
+	addr := startServer(t, db)
+	a := connect(t, addr)
+	mustExec(t, a, "BEGIN")
+	mustExec(t, a, "INSERT INTO t VALUES (0)")
+	defer mustExec(t, a, "ROLLBACK")
+	for _, extra := range []string{"statement_timeout=100", "options='-c statement_timeout=100ms'"} {
+		c, err := pgx.Connect(ctx(t), connString(addr)+" "+extra)
+		if err != nil {
+			t.Fatalf("%s: %v", extra, err)
+		}
+		if _, err := c.Exec(ctx(t), "INSERT INTO t VALUES (1)"); sqlstate(err) != "57014" {
+			t.Errorf("%s: %v, want SQLSTATE 57014", extra, err)
+		}
+		c.Close(context.Background())
+	}
+	if c, err := pgx.Connect(ctx(t), connString(addr)+" statement_timeout=soon"); sqlstate(err) != "22023" {
+		if err == nil {
+			c.Close(context.Background())
+		}
+		t.Errorf("a bad value: %v, want SQLSTATE 22023", err)
+	}
+}

@@ -59,6 +59,8 @@ type conn struct {
 	// refused once its startup message arrives (a cancel request from it
 	// is still heard).
 	over bool
+	// params are the startup message's parameters.
+	params map[string]string
 }
 
 // serve runs the connection until the client terminates, the connection
@@ -81,6 +83,9 @@ func (c *conn) serve() error {
 		if err := c.sess.SetRole(role); err != nil {
 			return c.fatal(pgerr.Wrap(err))
 		}
+	}
+	if err := c.applyStartupSettings(c.params); err != nil {
+		return c.fatal(pgerr.Wrap(err))
 	}
 	c.stmts, c.portals = map[string]*prepared{}, map[string]*portal{}
 	c.readyForQuery()
@@ -178,6 +183,7 @@ func (c *conn) startup() (bool, string, error) {
 				return false, "", c.fatal(pgerr.New(pgerr.TooManyConnections, "sorry, too many clients already").
 					WithHint("the server serves at most %d connections at once (--max-connections)", c.srv.maxConns))
 			}
+			c.params = m.Parameters
 			user, db := m.Parameters["user"], m.Parameters["database"]
 			if db == "" {
 				db = user
