@@ -473,6 +473,10 @@ func TestStartupSettings(t *testing.T) {
 		if _, err := c.Exec(ctx(t), "INSERT INTO t VALUES (1)"); sqlstate(err) != "57014" {
 			t.Errorf("%s: %v, want SQLSTATE 57014", extra, err)
 		}
+		var v string
+		if err := c.QueryRow(ctx(t), "SHOW statement_timeout").Scan(&v); err != nil || v != "100ms" {
+			t.Errorf("%s: SHOW statement_timeout: %q, %v", extra, v, err)
+		}
 		c.Close(context.Background())
 	}
 	if c, err := pgx.Connect(ctx(t), connString(addr)+" statement_timeout=soon"); sqlstate(err) != "22023" {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Session is one connection to the engine: its transaction block (BEGIN …
@@ -356,6 +358,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Explain:
 		return e.explain(b)
 	case *sql.Show:
+		if sessionSetting[b.Name] {
+			return s.showTimeout(b.Name), nil
+		}
 		return e.show(b)
 	case *sql.Copy:
 		e.copyData = s.copyData
@@ -465,6 +470,31 @@ func (s *Session) setTimeout(name, v string) (Result, error) {
 		s.idleTimeout = d
 	}
 	return Result{Tag: "SET"}, nil
+}
+
+// showTimeout is SHOW of a session setting, written as PostgreSQL writes
+// it: 0, or a whole number of the largest unit that divides it.
+func (s *Session) showTimeout(name string) Result {
+	d := map[string]time.Duration{"lock_timeout": s.lockTimeout, "statement_timeout": s.stmtTimeout, "idle_session_timeout": s.idleTimeout}[name]
+	text := "0"
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "min"}, {time.Second, "s"}, {time.Millisecond, "ms"}} {
+		if d > 0 && d%u.d == 0 {
+			text = strconv.FormatInt(int64(d/u.d), 10) + u.name
+			break
+		}
+	}
+	if text == "0" && d > 0 {
+		text = strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	return Result{Columns: settingColumns(name), Rows: []value.Row{{value.NewText(value.Text, text)}}, HasRows: true, Tag: "SHOW"}
+}
+
+// settingColumns is the result column of SHOW name.
+func settingColumns(name string) []plan.Column {
+	return []plan.Column{{Name: name, Type: value.TextType}}
 }
 
 // SetStatementTimeout bounds each statement of the session, as SET
