@@ -15,7 +15,8 @@ import (
 )
 
 // Session is one connection to the engine: its transaction block (BEGIN …
-// COMMIT), its settings, and the results of its statement-level
+// COMMIT), its settings, the role whose privileges its statements need
+// (none: a superuser), and the results of its statement-level
 // subscriptions not yet returned. A session is used by one
 // goroutine at a time; sessions run concurrently.
 //
