@@ -25,8 +25,7 @@ type RoleInfo struct {
 	Name      string
 	Login     bool
 	Superuser bool
-	// Verifier is the role's SCRAM-SHA-256 verifier; ok is false when the
-	// role has no password.
+	// Verifier is the role's SCRAM-SHA-256 verifier when HasPassword.
 	Verifier    scram.Verifier
 	HasPassword bool
 }
