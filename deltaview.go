@@ -280,4 +280,5 @@ func (tx *Tx) Rollback() error {
 
 func init() {
 	dbaccess.NewSession = func(db any) *engine.Session { return db.(*DB).newSession() }
+	dbaccess.Engine = func(db any) *engine.Engine { return db.(*DB).e }
 }

@@ -33,6 +33,24 @@ type Session struct {
 // rolled back.
 func (db *DB) Session() *Session { return &Session{db: db, s: db.newSession()} }
 
+// SessionAs opens a session that acts as role: each of its statements
+// needs the role's privileges (GRANT … TO role), and catalog changes, COPY
+// from a file and role management need a superuser role (SQLSTATE 42501
+// otherwise). It is an error (42704) if the role does not exist. A session
+// from Session, and the DB's own methods, act as a superuser.
+func (db *DB) SessionAs(role string) (*Session, error) {
+	s := db.newSession()
+	if err := s.SetRole(role); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return &Session{db: db, s: s}, nil
+}
+
+// Role returns the role the session acts as; empty for a session of
+// Session, which acts as a superuser.
+func (s *Session) Role() string { return s.s.RoleName() }
+
 // Close rolls back an open transaction, ends the session's SUBSCRIBE
 // statements, and ends the session.
 func (s *Session) Close() error {
@@ -158,3 +176,7 @@ func FormatError(err error) string {
 	}
 	return pgerr.Format(err, "")
 }
+
+// HasRoles reports whether the database's catalog holds a role (CREATE
+// ROLE): servers then ask clients to log in as one.
+func (db *DB) HasRoles() bool { return db.e.HasRoles() }

@@ -333,6 +333,10 @@ func (s *Server) snapshot(ctx context.Context, name string) (deltaview.Delta, er
 // serveChanges streams a view's changes as server-sent events.
 func (s *Server) serveChanges(w http.ResponseWriter, r *http.Request) {
 	ctx, name := r.Context(), r.PathValue("name")
+	if err := s.mayRead(r, name); err != nil {
+		writeError(w, err, 0)
+		return
+	}
 	var (
 		h     *hub
 		c     *client

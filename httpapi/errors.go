@@ -14,11 +14,16 @@ import (
 // 500 for internal errors, 503 when the server is going away or short of
 // resources, 409 when the request lost to another session (a lock wait
 // that timed out, a serialization failure), 413 for a request too large,
-// and 400 for every other error of the client's request.
+// 401 for failed authentication, 403 for a missing privilege, and 400 for
+// every other error of the client's request.
 func status(code string) int {
 	switch {
 	case code == pgerr.ProgramLimitExceeded:
 		return http.StatusRequestEntityTooLarge
+	case code == pgerr.InsufficientPrivilege:
+		return http.StatusForbidden
+	case strings.HasPrefix(code, "28"):
+		return http.StatusUnauthorized
 	case code == pgerr.LockNotAvailable, strings.HasPrefix(code, "40"):
 		return http.StatusConflict
 	case strings.HasPrefix(code, "57"), strings.HasPrefix(code, "53"):

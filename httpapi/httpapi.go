@@ -34,12 +34,22 @@
 // snapshot with "reset": true and the reason. Values are JSON numbers and
 // booleans where that is exact, null, or PostgreSQL's text.
 //
-// No roles exist yet: anyone who can reach the listener may do anything,
-// so the server is meant for loopback addresses.
+// Until the catalog holds a role, anyone who can reach the listener may do
+// anything, so the server is then meant for loopback addresses. Once roles
+// exist, every request but /healthz authenticates as a role: HTTP basic
+// authentication with the role's name and password, or a bearer token that
+//
+//	POST /v1/token                a bearer token for the role of the basic credentials
+//
+// issues (valid TokenLifetime); statements run with the role's privileges,
+// and reading a view's rows or changes needs SELECT on it. Missing or
+// wrong credentials get 401 (SQLSTATE 28P01), a missing privilege 403
+// (42501).
 package httpapi
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
@@ -77,6 +87,8 @@ type Options struct {
 	KeepAlive time.Duration
 	// Logf reports failures no client can be told of; nil discards them.
 	Logf func(format string, args ...any)
+	// TLS, when set, makes Serve speak HTTPS.
+	TLS *tls.Config
 }
 
 func (o *Options) defaults() {
@@ -120,6 +132,7 @@ type Server struct {
 	quit     chan struct{} // closed by Close: change streams end
 	lagged   atomic.Int64  // change streams dropped for a full queue
 	requests map[string]int64
+	tokens   tokens
 }
 
 // New returns a Server for db.
@@ -127,10 +140,11 @@ func New(db *deltaview.DB, o Options) *Server {
 	o.defaults()
 	s := &Server{db: db, o: o, mux: http.NewServeMux(), hubs: map[string]*hub{}, quit: make(chan struct{}),
 		requests: map[string]int64{}}
-	s.mux.HandleFunc("POST /v1/sql", s.count("sql", s.serveSQL))
-	s.mux.HandleFunc("GET /v1/views/{name}", s.count("view", s.serveView))
-	s.mux.HandleFunc("GET /v1/views/{name}/changes", s.count("changes", s.serveChanges))
-	s.mux.HandleFunc("GET /metrics", s.count("metrics", s.serveMetrics))
+	s.mux.HandleFunc("POST /v1/sql", s.count("sql", s.authenticate(s.serveSQL)))
+	s.mux.HandleFunc("GET /v1/views/{name}", s.count("view", s.authenticate(s.serveView)))
+	s.mux.HandleFunc("GET /v1/views/{name}/changes", s.count("changes", s.authenticate(s.serveChanges)))
+	s.mux.HandleFunc("GET /metrics", s.count("metrics", s.authenticate(s.serveMetrics)))
+	s.mux.HandleFunc("POST /v1/token", s.count("token", s.authenticate(s.serveToken)))
 	s.mux.HandleFunc("GET /healthz", s.count("healthz", s.serveHealth))
 	s.routeConsole()
 	return s
@@ -203,6 +217,9 @@ func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) er
 		done <- err
 	})
 	defer stop()
+	if o.TLS != nil {
+		ln = tls.NewListener(ln, o.TLS)
+	}
 	err := hs.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		s.Close()

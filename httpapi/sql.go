@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/deltaview/deltaview/internal/dbaccess"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -33,7 +32,11 @@ func (s *Server) serveSQL(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err, 0)
 		return
 	}
-	sess := dbaccess.NewSession(s.db)
+	sess, err := s.session(r)
+	if err != nil {
+		writeError(w, err, 0)
+		return
+	}
 	defer sess.Close()
 	buf := append(make([]byte, 0, 4096), `{"results":[`...)
 	n := 0

@@ -18,6 +18,9 @@ import (
 // or ?format=csv. An unknown view is 404 with SQLSTATE 42P01.
 func (s *Server) serveView(w http.ResponseWriter, r *http.Request) {
 	rows, err := s.db.View(r.PathValue("name"))
+	if err == nil {
+		err = s.mayRead(r, r.PathValue("name"))
+	}
 	if err != nil {
 		st := 0
 		if pgerr.Code(err) == pgerr.UndefinedTable {

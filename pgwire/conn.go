@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -29,7 +30,7 @@ const flushEvery = 512
 // and portals, and the buffers data rows are encoded into.
 type conn struct {
 	srv *server
-	nc  net.Conn
+	nc  net.Conn // the client's connection, for its address and deadlines
 	pid uint32
 	key []byte // the secret key of cancel requests
 	be  *pgproto3.Backend
@@ -53,31 +54,68 @@ type conn struct {
 	buf  []byte
 	ends []int
 	vals [][]byte
+
+	// rw is nc, or the TLS connection over it once tls is set.
+	rw  net.Conn
+	tls bool
+	// over is set for a connection beyond the server's bound: it is
+	// refused once its startup message arrives (a cancel request from it
+	// is still heard).
+	over bool
+	// params are the startup message's parameters.
+	params map[string]string
 }
 
 // serve runs the connection until the client terminates, the connection
 // fails or the server shuts down.
 func (c *conn) serve() error {
-	defer c.nc.Close()
+	defer func() { c.rw.Close() }()
 	c.be = pgproto3.NewBackend(c.nc, c.nc)
 	c.be.SetMaxBodyLen(maxMessage)
-	ok, err := c.startup()
+	c.nc.SetWriteDeadline(time.Now().Add(authTimeout))
+	c.srv.setReadDeadline(c, time.Now().Add(authTimeout))
+	ok, role, err := c.startup()
 	if !ok {
 		return err
 	}
+	c.nc.SetWriteDeadline(time.Time{})
+	c.srv.clearReadDeadline(c)
 	c.sess = c.srv.newSession()
 	defer c.sess.Close()
 	defer c.closeCursors()
+	if role != "" {
+		if err := c.sess.SetRole(role); err != nil {
+			return c.fatal(pgerr.Wrap(err))
+		}
+	}
+	if err := c.applyStartupSettings(c.params); err != nil {
+		return c.fatal(pgerr.Wrap(err))
+	}
 	c.stmts, c.portals = map[string]*prepared{}, map[string]*portal{}
 	c.readyForQuery()
 	if err := c.be.Flush(); err != nil {
 		return err
 	}
 	for {
+		idle := c.sess.IdleSessionTimeout()
+		if c.sess.InBlock() {
+			idle = 0 // idle_session_timeout applies outside transactions
+		}
+		if idle > 0 {
+			c.srv.setReadDeadline(c, time.Now().Add(idle))
+		}
 		msg, err := c.be.Receive()
+		if idle > 0 {
+			c.srv.clearReadDeadline(c)
+		}
 		if err != nil {
 			if c.srv.isClosing() {
 				c.fatal(pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+				return nil
+			}
+			if ne, ok := err.(net.Error); idle > 0 && ok && ne.Timeout() {
+				c.fatal(pgerr.New(pgerr.IdleSessionTimeout, "terminating connection due to idle-session timeout").
+					WithHint("the session was idle longer than idle_session_timeout (%s)", idle))
 				return nil
 			}
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
@@ -122,40 +160,48 @@ func (c *conn) serve() error {
 	}
 }
 
-// startup reads the startup message, answering SSL and GSS encryption
-// requests with "no", and lets the client in.
-func (c *conn) startup() (bool, error) {
+// startup reads the startup message, answering SSL requests (see
+// startTLS) and GSS encryption requests with "no", and lets the client in
+// (see login). It returns whether the connection goes on, and the role its
+// session acts as.
+func (c *conn) startup() (bool, string, error) {
 	for {
 		msg, err := c.be.ReceiveStartupMessage()
 		if err != nil {
-			return false, err
+			return false, "", err
 		}
 		switch m := msg.(type) {
-		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
-			if _, err := c.nc.Write([]byte{'N'}); err != nil {
-				return false, err
+		case *pgproto3.SSLRequest:
+			if err := c.startTLS(); err != nil {
+				return false, "", err
+			}
+		case *pgproto3.GSSEncRequest:
+			if _, err := c.rw.Write([]byte{'N'}); err != nil {
+				return false, "", err
 			}
 		case *pgproto3.CancelRequest:
 			c.srv.cancelRequest(m.ProcessID, m.SecretKey)
-			return false, nil
+			return false, "", nil
 		case *pgproto3.StartupMessage:
+			if c.over {
+				return false, "", c.fatal(pgerr.New(pgerr.TooManyConnections, "sorry, too many clients already").
+					WithHint("the server serves at most %d connections at once (--max-connections)", c.srv.maxConns))
+			}
+			c.params = m.Parameters
 			user, db := m.Parameters["user"], m.Parameters["database"]
 			if db == "" {
 				db = user
 			}
-			if !isLoopback(c.nc.RemoteAddr()) {
-				return false, c.fatal(pgerr.New(pgerr.InvalidAuthorization, "no roles are configured: connections are accepted from this machine only"))
-			}
-			if user != User {
-				return false, c.fatal(pgerr.New(pgerr.InvalidAuthorization, "role %q does not exist", user).
-					WithHint("with no roles configured, the only role is %q, without a password", User))
-			}
-			if db != Database {
-				return false, c.fatal(pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", db).
-					WithHint("the only database is %q", Database))
+			role, super, err := c.login(user, db)
+			if err != nil {
+				return false, "", err
 			}
 			c.be.Send(&pgproto3.AuthenticationOk{})
 			app := m.Parameters["application_name"]
+			superuser := "off"
+			if super {
+				superuser = "on"
+			}
 			for _, p := range [][2]string{
 				{"server_version", "15.0 (deltaview)"},
 				{"server_encoding", "UTF8"},
@@ -165,16 +211,16 @@ func (c *conn) startup() (bool, error) {
 				{"TimeZone", "UTC"},
 				{"integer_datetimes", "on"},
 				{"standard_conforming_strings", "on"},
-				{"is_superuser", "on"},
-				{"session_authorization", User},
+				{"is_superuser", superuser},
+				{"session_authorization", user},
 				{"application_name", app},
 			} {
 				c.be.Send(&pgproto3.ParameterStatus{Name: p[0], Value: p[1]})
 			}
 			c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
-			return true, nil
+			return true, role, nil
 		default:
-			return false, c.fatal(pgerr.New(pgerr.ProtocolViolation, "unexpected startup message %T", msg))
+			return false, "", c.fatal(pgerr.New(pgerr.ProtocolViolation, "unexpected startup message %T", msg))
 		}
 	}
 }

@@ -208,6 +208,9 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 		}
 		cur.cols, cur.rows = results[0].Columns, results[0].Rows
 	} else {
+		if err := c.sess.CheckSelect(cmd.view); err != nil {
+			return engine.Result{}, err
+		}
 		cols, err := c.viewColumns(cmd.view)
 		if err != nil {
 			return engine.Result{}, err

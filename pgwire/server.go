@@ -8,15 +8,19 @@
 // FETCH inside a transaction block; psql's \d commands are answered from
 // the catalog.
 //
-// No roles exist yet: the server lets in the superuser "deltaview"
-// (database "deltaview") without a password, and only from loopback
-// addresses.
+// Until the catalog holds a role, the server lets in the superuser
+// "deltaview" (database "deltaview") without a password, and only from
+// loopback addresses. Once roles exist (CREATE ROLE … LOGIN PASSWORD …),
+// a client logs in as a role with SCRAM-SHA-256, from anywhere, and its
+// session has the role's privileges. With a certificate (Options.TLS) a
+// client may encrypt the connection (sslmode=require).
 package pgwire
 
 import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"errors"
 	"net"
 	"sync"
@@ -25,13 +29,32 @@ import (
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/dbaccess"
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/scram"
 )
 
 // Options configure Serve.
 type Options struct {
 	// Logf reports connections that fail; nil discards the reports.
 	Logf func(format string, args ...any)
+	// TLS, when set, lets clients encrypt their connections (an
+	// SSLRequest is answered 'S'); without it the answer is 'N'.
+	TLS *tls.Config
+	// MaxConnections bounds the connections served at once; a client
+	// beyond it gets SQLSTATE 53300. 0 for 100, PostgreSQL's default.
+	MaxConnections int
+	// StatementTimeout and IdleSessionTimeout are the sessions' initial
+	// statement_timeout and idle_session_timeout; 0 for none.
+	StatementTimeout   time.Duration
+	IdleSessionTimeout time.Duration
+	// StreamWriteTimeout bounds the writing of a COPY (SUBSCRIBE …)
+	// stream's rows to its client (30 s when 0): a client that reads
+	// nothing for that long is disconnected. Commits never wait for it.
+	StreamWriteTimeout time.Duration
 }
+
+// DefaultMaxConnections is the bound on connections when
+// Options.MaxConnections is 0.
+const DefaultMaxConnections = 100
 
 // Serve serves db to the PostgreSQL clients that connect to ln, until ctx
 // is done or ln fails. When ctx is done it stops accepting, lets each
@@ -39,8 +62,20 @@ type Options struct {
 // completes), ends the connections with SQLSTATE 57P01 (their open
 // transactions roll back), and returns nil once all have ended.
 func Serve(ctx context.Context, db *deltaview.DB, ln net.Listener, o Options) error {
-	s := &server{db: db, newSession: func() *engine.Session { return dbaccess.NewSession(db) }, logf: o.Logf,
-		stopping: make(chan struct{})}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
+	if o.StreamWriteTimeout <= 0 {
+		o.StreamWriteTimeout = 30 * time.Second
+	}
+	newSession := func() *engine.Session {
+		s := dbaccess.NewSession(db)
+		s.SetStatementTimeout(o.StatementTimeout)
+		s.SetIdleSessionTimeout(o.IdleSessionTimeout)
+		return s
+	}
+	s := &server{db: db, newSession: newSession, logf: o.Logf, tls: o.TLS, maxConns: o.MaxConnections, decoy: decoyVerifier(),
+		streamWrite: o.StreamWriteTimeout, stopping: make(chan struct{})}
 	return s.serve(ctx, ln)
 }
 
@@ -51,6 +86,11 @@ type server struct {
 	db         *deltaview.DB
 	newSession func() *engine.Session
 	logf       func(format string, args ...any)
+	tls        *tls.Config
+	maxConns   int
+	decoy      scram.Verifier // see login
+	// streamWrite bounds a write of a COPY (SUBSCRIBE …) stream.
+	streamWrite time.Duration
 
 	// stopping is closed at shutdown: it ends the waits of FETCH.
 	stopping chan struct{}
@@ -62,8 +102,8 @@ type server struct {
 	wg      sync.WaitGroup
 }
 
-// User and Database are the only role and database there are until roles
-// exist.
+// User is the built-in superuser, the only role until roles exist;
+// Database is the only database.
 const (
 	User     = "deltaview"
 	Database = "deltaview"
@@ -95,7 +135,8 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 			s.conns = map[*conn]struct{}{}
 		}
 		s.pid++
-		c := &conn{srv: s, nc: nc, pid: s.pid, key: make([]byte, 4), cancel: make(chan struct{}, 1)}
+		c := &conn{srv: s, nc: nc, rw: nc, pid: s.pid, key: make([]byte, 4), cancel: make(chan struct{}, 1),
+			over: len(s.conns) >= s.maxConns}
 		rand.Read(c.key)
 		s.conns[c] = struct{}{}
 		s.wg.Add(1)
@@ -151,6 +192,16 @@ func (s *server) clearReadDeadline(c *conn) {
 	defer s.mu.Unlock()
 	if !s.closing {
 		c.nc.SetReadDeadline(time.Time{})
+	}
+}
+
+// setReadDeadline makes c's reads fail at t, unless the server is shutting
+// down (its deadline is already now).
+func (s *server) setReadDeadline(c *conn, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closing {
+		c.nc.SetReadDeadline(t)
 	}
 }
 

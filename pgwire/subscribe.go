@@ -62,9 +62,11 @@ func (c *conn) copyOutSubscribe(m []string) (error, bool) {
 	if err != nil {
 		return err, false
 	}
+	if err := c.sess.CheckSelect(view); err != nil {
+		return err, false
+	}
 	deltas := make(chan deltaview.Delta, 1)
 	stop := make(chan struct{})
-	defer close(stop)
 	cancelSub, err := c.srv.db.SubscribeWith(view, opts, func(d deltaview.Delta) {
 		select {
 		case deltas <- d:
@@ -74,7 +76,12 @@ func (c *conn) copyOutSubscribe(m []string) (error, bool) {
 	if err != nil {
 		return err, false
 	}
-	defer cancelSub()
+	// stop is closed before cancelSub waits for the function, which may
+	// be blocked handing over a delta the loop below will not take.
+	defer func() {
+		close(stop)
+		cancelSub()
+	}()
 	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: 0})
 	if err := c.be.Flush(); err != nil {
 		return nil, true
@@ -102,12 +109,12 @@ func (c *conn) copyOutSubscribe(m []string) (error, bool) {
 		case d := <-deltas:
 			if d.Err != nil {
 				stopReading()
-				return pgerr.Wrap(d.Err), false
+				return subscriptionEnded(d.Err), false
 			}
 			for _, ch := range d.Changes {
 				c.sendCopyRow(d.TS, ch)
 			}
-			if err := c.be.Flush(); err != nil {
+			if err := c.flushStream(); err != nil {
 				return nil, true
 			}
 		case <-c.cancel:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"log"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,13 +33,18 @@ With --http it also serves the same database over HTTP: SQL statements in
 and JSON out (POST /v1/sql), a view's rows (GET /v1/views/NAME), its changes
 as server-sent events (GET /v1/views/NAME/changes), /metrics and /healthz,
 and a web console at / (the views and tables, a view's rows live, its
-plan, a SQL box).
-No roles exist yet: the only role is the superuser deltaview (database
+plan, a SQL box). With --data DIR the database is kept in DIR/deltaview.db
+(a SQLite file), loaded before the server listens; without it, in memory.
+
+Until a role exists, the only role is the superuser deltaview (database
 deltaview), without a password, and the server listens on loopback
-addresses only. SIGINT or SIGTERM stops it: statements running finish,
-open transactions roll back, clients get SQLSTATE 57P01.
-With --data DIR the database is kept in DIR/deltaview.db (a SQLite file),
-loaded before the server listens; without it, in memory.
+addresses only. --init runs a SQL script before the server listens: one
+that creates roles (CREATE ROLE admin LOGIN SUPERUSER PASSWORD '…') lets
+the server listen on any address, and clients then log in as those roles
+with SCRAM-SHA-256 (HTTP clients with basic auth or a bearer token).
+--tls-cert and --tls-key let clients encrypt their connections
+(sslmode=require). SIGINT or SIGTERM stops the server: statements running
+finish, open transactions roll back, clients get SQLSTATE 57P01.
 
   deltaview serve --data ./data --listen 127.0.0.1:5433 --http 127.0.0.1:8080
   psql -h 127.0.0.1 -p 5433 -U deltaview deltaview
@@ -48,17 +55,32 @@ loaded before the server listens; without it, in memory.
 			return serve(ctx, o, cmd.ErrOrStderr(), nil)
 		},
 	}
-	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:5433", "address of the PostgreSQL wire protocol (a loopback address)")
-	cmd.Flags().StringVar(&o.http, "http", "", "address of the HTTP API (a loopback address); none when empty")
+	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:5433", "address of the PostgreSQL wire protocol (a loopback address unless roles exist)")
+	cmd.Flags().StringVar(&o.http, "http", "", "address of the HTTP API (a loopback address unless roles exist); none when empty")
 	cmd.Flags().StringVar(&o.data, "data", "", "directory of the database file deltaview.db (in memory when empty)")
+	cmd.Flags().StringVar(&o.init, "init", "", "SQL script run before serving (CREATE ROLE, CREATE TABLE, …)")
+	cmd.Flags().StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate file: clients may use TLS (with --tls-key)")
+	cmd.Flags().StringVar(&o.tlsKey, "tls-key", "", "PEM private key file of --tls-cert")
+	cmd.Flags().IntVar(&o.maxConns, "max-connections", pgwire.DefaultMaxConnections, "PostgreSQL connections served at once; more get SQLSTATE 53300")
+	cmd.Flags().DurationVar(&o.stmtTimeout, "statement-timeout", 0, "initial statement_timeout of each session (0 for none)")
+	cmd.Flags().DurationVar(&o.idleTimeout, "idle-session-timeout", 0, "initial idle_session_timeout of each session (0 for none)")
+	cmd.Flags().Int64Var(&o.maxBody, "max-body", 1<<20, "largest HTTP request body in bytes; a larger one gets 413")
 	return cmd
 }
 
-// serveOptions are the addresses serve listens on, http empty for no
-// HTTP listener, and the directory of the database file, data empty for
-// a database in memory.
+// serveOptions are the addresses serve listens on (http is empty for no
+// HTTP listener), the directory of the database file (empty for a
+// database in memory), the script run first, the TLS files, and the
+// limits.
 type serveOptions struct {
-	listen, http, data string
+	listen, http    string
+	data            string
+	init            string
+	tlsCert, tlsKey string
+	maxConns        int
+	stmtTimeout     time.Duration
+	idleTimeout     time.Duration
+	maxBody         int64
 }
 
 // loopback refuses an address that is not a loopback one.
@@ -77,14 +99,6 @@ func loopback(flag, addr string) error {
 // until ctx is done; ready, when not nil, receives the addresses listened
 // on: the wire protocol's, then the HTTP API's when there is one.
 func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net.Addr) error {
-	if err := loopback("--listen", o.listen); err != nil {
-		return err
-	}
-	if o.http != "" {
-		if err := loopback("--http", o.http); err != nil {
-			return err
-		}
-	}
 	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile})
 	if o.data != "" {
 		if err := os.MkdirAll(o.data, 0o755); err != nil {
@@ -97,6 +111,34 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 		}
 		defer db.Close()
 		fmt.Fprintf(logw, "deltaview keeps its data in %s\n", path)
+	}
+	if o.init != "" {
+		script, err := os.ReadFile(o.init)
+		if err != nil {
+			return fmt.Errorf("--init: %v", err)
+		}
+		if err := db.Exec(string(script)); err != nil {
+			return fmt.Errorf("--init %s: %s", o.init, strings.TrimSpace(deltaview.FormatError(err)))
+		}
+	}
+	var tlsConfig *tls.Config
+	if o.tlsCert != "" || o.tlsKey != "" {
+		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
+		if err != nil {
+			return fmt.Errorf("--tls-cert/--tls-key: %v", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	roles := db.HasRoles()
+	if !roles {
+		if err := loopback("--listen", o.listen); err != nil {
+			return err
+		}
+		if o.http != "" {
+			if err := loopback("--http", o.http); err != nil {
+				return err
+			}
+		}
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
@@ -114,7 +156,14 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 	if hln != nil {
 		lg.Printf("deltaview serving HTTP on http://%s", hln.Addr())
 	}
-	lg.Printf("no roles configured: the superuser %q (database %q) connects without a password, from this machine only", "deltaview", "deltaview")
+	if roles {
+		lg.Printf("roles configured: clients log in as a role with its password (SCRAM-SHA-256 on the wire, basic auth or a bearer token over HTTP)")
+	} else {
+		lg.Printf("no roles configured: the superuser %q (database %q) connects without a password, from this machine only", "deltaview", "deltaview")
+	}
+	if tlsConfig != nil {
+		lg.Printf("TLS offered to PostgreSQL clients (sslmode=require)")
+	}
 	if ready != nil {
 		ready <- ln.Addr()
 		if hln != nil {
@@ -127,14 +176,15 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 	httpDone := make(chan error, 1)
 	if hln != nil {
 		go func() {
-			err := httpapi.Serve(ctx, db, hln, httpapi.Options{Logf: lg.Printf})
+			err := httpapi.Serve(ctx, db, hln, httpapi.Options{Logf: lg.Printf, MaxBody: o.maxBody, TLS: tlsConfig})
 			cancel()
 			httpDone <- err
 		}()
 	} else {
 		httpDone <- nil
 	}
-	err = pgwire.Serve(ctx, db, ln, pgwire.Options{Logf: lg.Printf})
+	err = pgwire.Serve(ctx, db, ln, pgwire.Options{Logf: lg.Printf, TLS: tlsConfig, MaxConnections: o.maxConns,
+		StatementTimeout: o.stmtTimeout, IdleSessionTimeout: o.idleTimeout})
 	cancel()
 	if herr := <-httpDone; err == nil {
 		err = herr

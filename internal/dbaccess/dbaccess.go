@@ -17,3 +17,7 @@ var NewSession func(db any) *engine.Session
 // empty engine; the closer closes the file. The package that links the
 // store's driver sets it when it is imported; nil until then.
 var OpenStore func(path string, e *engine.Engine) (io.Closer, error)
+
+// Engine returns the engine of db, a *deltaview.DB: for the servers'
+// look-ups of roles when they let clients in.
+var Engine func(db any) *engine.Engine

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -37,7 +38,7 @@ func (s *Session) Rollback() { s.endTx(false) }
 // Insert adds a row to table, cast to the column types and checked against
 // the constraints. On error nothing of the row is stored.
 func (s *Session) Insert(tableName string, row value.Row) error {
-	return s.typedChange(func(e *Engine) error {
+	return s.typedChange(tableName, sql.PrivInsert, func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -50,7 +51,7 @@ func (s *Session) Insert(tableName string, row value.Row) error {
 // Delete removes one row equal to row from table; it is an error if there
 // is none.
 func (s *Session) Delete(tableName string, row value.Row) error {
-	return s.typedChange(func(e *Engine) error {
+	return s.typedChange(tableName, sql.PrivDelete|sql.PrivSelect, func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -67,7 +68,7 @@ func (s *Session) Delete(tableName string, row value.Row) error {
 // Update replaces one row equal to old by new; it is an error if there is
 // none.
 func (s *Session) Update(tableName string, old, new value.Row) error {
-	return s.typedChange(func(e *Engine) error {
+	return s.typedChange(tableName, sql.PrivUpdate|sql.PrivSelect, func(e *Engine) error {
 		// The old row is only compared: it is cast into scratch space.
 		t, old, err := e.typedRowInto(e.scratch[:0], tableName, old)
 		if err != nil {
@@ -90,7 +91,7 @@ func (s *Session) Update(tableName string, old, new value.Row) error {
 // Replace replaces the row whose primary key equals row's by row; it is
 // an error if there is none, or if the table has no primary key.
 func (s *Session) Replace(tableName string, row value.Row) error {
-	return s.typedChange(func(e *Engine) error {
+	return s.typedChange(tableName, sql.PrivUpdate, func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -110,7 +111,7 @@ func (s *Session) Replace(tableName string, row value.Row) error {
 // typedChange runs fn, a change of the typed API, as the writer under the
 // write lock: within the open transaction, where a failure undoes fn's
 // changes alone, or as a transaction of its own.
-func (s *Session) typedChange(fn func(e *Engine) error) error {
+func (s *Session) typedChange(table string, priv sql.Privilege, fn func(e *Engine) error) error {
 	switch {
 	case s.closed:
 		return errClosed
@@ -124,6 +125,13 @@ func (s *Session) typedChange(fn func(e *Engine) error) error {
 	e.mu.Lock()
 	if s.block && e.tx == nil {
 		e.tx = e.newTxn(true)
+	}
+	if err := s.allowed(table, priv); err != nil {
+		e.mu.Unlock()
+		if !s.block {
+			s.releaseSlot()
+		}
+		return err
 	}
 	tx := e.begin()
 	mark := len(tx.log)

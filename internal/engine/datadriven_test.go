@@ -85,6 +85,9 @@ func TestDataDriven(t *testing.T) {
 		if !strings.HasSuffix(path, ".txt") {
 			t.Skip("not a test file (rapid keeps its failing cases under testdata/rapid)")
 		}
+		if strings.Contains(path, "testdata/roles/") {
+			t.Skip("run by TestRoles, in sessions acting as roles")
+		}
 		h := newHarness(engine.New())
 		h.cleanup = t.Cleanup
 		if _, err := pgtest.FindBinDir(); err == nil || os.Getenv("CI") == "true" {

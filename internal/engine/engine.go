@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
@@ -102,6 +103,13 @@ type Engine struct {
 	// memory only. storeCommit is the commit handed to it, reused.
 	store       Store
 	storeCommit Commit
+	// roles are the catalog's roles (roles.go); grants the privileges
+	// granted on each relation, by role ("" for PUBLIC).
+	roles  map[string]*role
+	grants map[string]map[string]sql.Privilege
+	// deadline is the statement_timeout deadline of the write statement
+	// running under the exclusive lock; zero for none.
+	deadline time.Time
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the
@@ -158,11 +166,14 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 }
 
 // recorder is a catalog that remembers every relation a statement resolved,
-// so that a view's dependencies include the plain views it inlined.
+// so that a view's dependencies include the plain views it inlined, and
+// apart the relations the statement names itself, whose privileges it
+// needs.
 type recorder struct {
-	cat  sql.Catalog
-	seen map[string]bool
-	text string // the statement's text, which a store records for DDL
+	cat    sql.Catalog
+	seen   map[string]bool
+	direct []string
+	text   string // the statement's text, which a store records for DDL
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)
@@ -183,9 +194,31 @@ func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)
 	if ok {
 		r.seen[name] = true
+		if !slices.Contains(r.direct, name) {
+			r.direct = append(r.direct, name)
+		}
 	}
 	return rel, ok
 }
+
+// InView implements sql.ViewReader: the relations a plain view reads are
+// its dependencies, not relations the statement names.
+func (r *recorder) InView() sql.Catalog { return viewRecorder{r} }
+
+type viewRecorder struct{ r *recorder }
+
+func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
+	rel, ok := v.r.cat.Relation(name)
+	if ok {
+		v.r.seen[name] = true
+	}
+	return rel, ok
+}
+
+func (v viewRecorder) InView() sql.Catalog { return v }
+
+// MaxRecursion is the catalog's bound on WITH RECURSIVE rounds.
+func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
 
 func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
 	if _, ok := e.Relation(ct.Name); ok {

@@ -181,9 +181,13 @@ func (e *Engine) queryBudget(src exec.Source) *exec.Budget {
 			limit, which = left, fmt.Sprintf("what deltaview.max_memory = %s leaves after the views' state", sql.FormatBytes(e.maxMemory))
 		}
 	}
-	return &exec.Budget{Source: src, Max: limit, Over: func(held int64) error {
+	b := &exec.Budget{Source: src, Max: limit, Over: func(held int64) error {
 		pe := pgerr.New(pgerr.OutOfMemory, "out of memory")
 		pe.Detail = fmt.Sprintf("The query would materialize more than %s (%s).", sql.FormatBytes(limit), which)
 		return pe.WithHint("narrow the query, or raise deltaview.max_query_memory (SET deltaview.max_query_memory = '…')")
 	}}
+	if !e.deadline.IsZero() {
+		b.Deadline, b.Late = e.deadline, errStatementTimeout
+	}
+	return b
 }

@@ -9,11 +9,14 @@ import (
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Session is one connection to the engine: its transaction block (BEGIN …
-// COMMIT), its settings, and the results of its statement-level
+// COMMIT), its settings, the role whose privileges its statements need
+// (none: a superuser), and the results of its statement-level
 // subscriptions not yet returned. A session is used by one
 // goroutine at a time; sessions run concurrently.
 //
@@ -33,6 +36,13 @@ type Session struct {
 	// lockTimeout bounds the wait for the writer slot (SET lock_timeout);
 	// 0 waits for ever.
 	lockTimeout time.Duration
+	// stmtTimeout bounds a statement (SET statement_timeout), idleTimeout
+	// a server's wait for the next one outside a transaction (SET
+	// idle_session_timeout); 0 for none. deadline is the running
+	// statement's end, zero for none.
+	stmtTimeout time.Duration
+	idleTimeout time.Duration
+	deadline    time.Time
 	copyData    io.Reader // the data of the COPY FROM STDIN being executed
 	// inbox holds the result sets of the session's statement-level
 	// subscriptions, filled by whichever session commits and returned after
@@ -41,6 +51,9 @@ type Session struct {
 	inbox   []Result
 	subs    []*subscription
 	closed  bool
+	// role is the role whose privileges the session's statements need;
+	// empty for none (roles.go).
+	role string
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -122,7 +135,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 	case *sql.Subscribe:
 		return accessExclusive
 	case *sql.Set:
-		if b.Name == "lock_timeout" {
+		if sessionSetting[b.Name] {
 			return accessSession
 		}
 		return accessExclusive
@@ -136,7 +149,20 @@ func (s *Session) acquireSlot() error {
 	if s.writer {
 		return nil
 	}
-	if err := s.e.acquireSlot(s.lockTimeout); err != nil {
+	timeout, late := s.lockTimeout, false
+	if !s.deadline.IsZero() {
+		left := time.Until(s.deadline)
+		if left <= 0 {
+			return errStatementTimeout()
+		}
+		if timeout <= 0 || left < timeout {
+			timeout, late = left, true
+		}
+	}
+	if err := s.e.acquireSlot(timeout); err != nil {
+		if late {
+			return errStatementTimeout()
+		}
 		return err
 	}
 	s.writer = true
@@ -193,12 +219,19 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 	if s.closed {
 		return nil, errClosed
 	}
+	if s.stmtTimeout > 0 {
+		s.deadline = time.Now().Add(s.stmtTimeout)
+		defer func() { s.deadline = time.Time{} }()
+	}
 	e := s.e
 	e.mu.RLock()
 	b, rec, err := bind()
 	if s.failed {
 		e.mu.RUnlock()
 		return s.inFailedTx(b)
+	}
+	if err == nil {
+		err = s.authorize(b, rec)
 	}
 	if err != nil {
 		e.mu.RUnlock()
@@ -222,14 +255,18 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 	}
 	e.mu.Lock()
 	if e.catalogGen != gen {
-		b, rec, err = bind()
+		if b, rec, err = bind(); err == nil {
+			err = s.authorize(b, rec)
+		}
 	}
 	var res Result
 	if err == nil {
 		if s.writer && s.block && e.tx == nil {
 			e.tx = e.newTxn(true)
 		}
+		e.deadline = s.deadline // for the queries of writes (queryBudget)
 		res, err = s.execBound(b, rec)
+		e.deadline = time.Time{}
 	}
 	res.Notices = append(res.Notices, e.takeNotices()...)
 	e.mu.Unlock()
@@ -284,7 +321,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Tx:
 		return s.execTx(b)
 	case *sql.Select:
-		return execSelect(b.Plan, e.queryBudget(s.source()))
+		bud := e.queryBudget(s.source())
+		if !s.deadline.IsZero() {
+			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
+		}
+		return execSelect(b.Plan, bud)
 	case *sql.Insert:
 		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
 	case *sql.Update:
@@ -296,20 +337,39 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
 	case *sql.Drop:
-		return s.ddl("DROP", func() (Result, error) { return e.drop(b) })
+		return s.ddl("DROP", func() (Result, error) {
+			res, err := e.drop(b)
+			e.pruneGrants()
+			return res, err
+		})
+	case *sql.CreateRole:
+		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
+	case *sql.AlterRole:
+		return s.ddl("ALTER ROLE", func() (Result, error) { return e.alterRole(b) })
+	case *sql.DropRole:
+		return s.ddl("DROP ROLE", func() (Result, error) { return s.dropRole(b) })
+	case *sql.Grant:
+		what := "GRANT"
+		if b.Revoke {
+			what = "REVOKE"
+		}
+		return s.ddl(what, func() (Result, error) { return e.grant(b) })
 	case *sql.Subscribe:
 		return s.subscribeStmt(b.View)
 	case *sql.Explain:
 		return e.explain(b)
 	case *sql.Show:
+		if sessionSetting[b.Name] {
+			return s.showTimeout(b.Name), nil
+		}
 		return e.show(b)
 	case *sql.Copy:
 		e.copyData = s.copyData
 		defer func() { e.copyData = nil }()
 		return e.execCopy(b)
 	case *sql.Set:
-		if b.Name == "lock_timeout" {
-			return s.setLockTimeout(b.Value)
+		if sessionSetting[b.Name] {
+			return s.setTimeout(b.Name, b.Value)
 		}
 		return e.execSet(b)
 	}
@@ -384,17 +444,78 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	return notices, err
 }
 
-// setLockTimeout is SET lock_timeout: a number of milliseconds, or a
-// number with a unit (ms, s, min, h, d) as PostgreSQL reads it; 0 (the
-// default, and RESET) waits for ever.
-func (s *Session) setLockTimeout(v string) (Result, error) {
+// sessionSetting lists the settings that belong to a session, not to the
+// engine.
+var sessionSetting = map[string]bool{"lock_timeout": true, "statement_timeout": true, "idle_session_timeout": true}
+
+// setTimeout is SET lock_timeout, statement_timeout or
+// idle_session_timeout: a number of milliseconds, or a number with a unit
+// (ms, s, min, h, d) as PostgreSQL reads it; 0 (the default, and RESET)
+// for none.
+func (s *Session) setTimeout(name, v string) (Result, error) {
 	d, err := parseTimeout(v)
 	if err != nil {
-		return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter \"lock_timeout\": %q", v).
-			WithHint(`a duration such as '2s', '500ms' or 2000 (milliseconds); 0 waits for ever`)
+		none := "0 for none"
+		if name == "lock_timeout" {
+			none = "0 waits for ever"
+		}
+		return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", name, v).
+			WithHint("a duration such as '2s', '500ms' or 2000 (milliseconds); %s", none)
 	}
-	s.lockTimeout = d
+	switch name {
+	case "lock_timeout":
+		s.lockTimeout = d
+	case "statement_timeout":
+		s.stmtTimeout = d
+	case "idle_session_timeout":
+		s.idleTimeout = d
+	}
 	return Result{Tag: "SET"}, nil
+}
+
+// showTimeout is SHOW of a session setting, written as PostgreSQL writes
+// it: 0, or a whole number of the largest unit that divides it.
+func (s *Session) showTimeout(name string) Result {
+	d := map[string]time.Duration{"lock_timeout": s.lockTimeout, "statement_timeout": s.stmtTimeout, "idle_session_timeout": s.idleTimeout}[name]
+	text := "0"
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "min"}, {time.Second, "s"}, {time.Millisecond, "ms"}} {
+		if d > 0 && d%u.d == 0 {
+			text = strconv.FormatInt(int64(d/u.d), 10) + u.name
+			break
+		}
+	}
+	if text == "0" && d > 0 {
+		text = strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	return Result{Columns: settingColumns(name), Rows: []value.Row{{value.NewText(value.Text, text)}}, HasRows: true, Tag: "SHOW"}
+}
+
+// settingColumns is the result column of SHOW name.
+func settingColumns(name string) []plan.Column {
+	return []plan.Column{{Name: name, Type: value.TextType}}
+}
+
+// SetStatementTimeout bounds each statement of the session, as SET
+// statement_timeout does; 0 for no bound.
+func (s *Session) SetStatementTimeout(d time.Duration) { s.stmtTimeout = max(d, 0) }
+
+// SetIdleSessionTimeout sets the session's idle_session_timeout, as SET
+// idle_session_timeout does; 0 for none.
+func (s *Session) SetIdleSessionTimeout(d time.Duration) { s.idleTimeout = max(d, 0) }
+
+// IdleSessionTimeout is the session's idle_session_timeout: how long a
+// server waits for its next statement outside a transaction block before
+// it ends the connection; 0 for ever.
+func (s *Session) IdleSessionTimeout() time.Duration { return s.idleTimeout }
+
+// errStatementTimeout is the error of a statement that ran past its
+// session's statement_timeout.
+func errStatementTimeout() error {
+	return pgerr.New(pgerr.QueryCanceled, "canceling statement due to statement timeout").
+		WithHint("the statement ran longer than statement_timeout; raise it (SET statement_timeout = '…') or narrow the statement")
 }
 
 func parseTimeout(v string) (time.Duration, error) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -71,7 +72,7 @@ func changeStreamDML(t *table, verb string) error {
 // change-stream table that keeps no rows the changes go to the views as
 // they are, which check them against the state they keep.
 func (s *Session) ApplyChanges(tableName string, changes delta.Batch) error {
-	return s.typedChange(func(e *Engine) error {
+	return s.typedChange(tableName, sql.PrivInsert|sql.PrivUpdate|sql.PrivDelete, func(e *Engine) error {
 		t, ok := e.tables[tableName]
 		if !ok {
 			return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)
@@ -88,7 +89,7 @@ func (s *Session) ApplyChanges(tableName string, changes delta.Batch) error {
 // error (42601). The values of a partial update's unknown columns are
 // ignored. When one change fails, nothing of the batch is applied.
 func (s *Session) ApplyValues(tableName string, changes delta.Batch) error {
-	return s.typedChange(func(e *Engine) error {
+	return s.typedChange(tableName, sql.PrivInsert|sql.PrivUpdate|sql.PrivDelete, func(e *Engine) error {
 		t, ok := e.tables[tableName]
 		if !ok {
 			return pgerr.New(pgerr.UndefinedTable, "table %q does not exist", tableName)

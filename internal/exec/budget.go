@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"time"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -19,7 +20,16 @@ type Budget struct {
 	Max  int64
 	Over func(held int64) error
 	held int64
+	// Deadline, when set, ends the query with Late's error once passed
+	// (statement_timeout): checked every checkEvery charges, so that the
+	// clock costs nothing per row.
+	Deadline time.Time
+	Late     func() error
+	charges  uint32
 }
+
+// checkEvery is how many charges pass between two looks at the clock.
+const checkEvery = 1024
 
 // Sizes of what Run materialises: a place in a result, a new row.
 const (
@@ -52,6 +62,11 @@ func (b *Budget) charge(n int64) error {
 	b.held += n
 	if b.Max > 0 && b.held > b.Max {
 		return b.Over(b.held)
+	}
+	if b.Late != nil {
+		if b.charges++; b.charges%checkEvery == 0 && time.Now().After(b.Deadline) {
+			return b.Late()
+		}
 	}
 	return nil
 }

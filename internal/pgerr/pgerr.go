@@ -173,3 +173,11 @@ func writeCaret(b *strings.Builder, sql string, pos int) {
 	fmt.Fprintf(b, "%s%s\n", prefix, text)
 	fmt.Fprintf(b, "%s^\n", strings.Repeat(" ", len(prefix)+pos-1-start))
 }
+
+// SQLSTATE codes of a server's connections.
+const (
+	InvalidPassword            = "28P01"
+	TooManyConnections         = "53300"
+	IdleSessionTimeout         = "57P05"
+	ConfigurationLimitExceeded = "53400"
+)

@@ -100,6 +100,14 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCopy(n.GetCopyStmt())
 	case n.GetVariableSetStmt() != nil:
 		return b.bindVariableSet(n.GetVariableSetStmt())
+	case n.GetCreateRoleStmt() != nil:
+		return b.bindCreateRole(n.GetCreateRoleStmt())
+	case n.GetAlterRoleStmt() != nil:
+		return b.bindAlterRole(n.GetAlterRoleStmt())
+	case n.GetDropRoleStmt() != nil:
+		return b.bindDropRole(n.GetDropRoleStmt())
+	case n.GetGrantStmt() != nil:
+		return b.bindGrant(n.GetGrantStmt())
 	case n.GetVariableShowStmt() != nil:
 		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
 	}

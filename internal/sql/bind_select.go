@@ -407,7 +407,11 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		}
 		switch rel.Kind {
 		case KindView:
-			sub := &binder{cat: b.cat, stmt: rel.Query, forView: b.forView}
+			cat := b.cat
+			if vr, ok := cat.(ViewReader); ok {
+				cat = vr.InView()
+			}
+			sub := &binder{cat: cat, stmt: rel.Query, forView: b.forView}
 			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)

@@ -44,3 +44,11 @@ func (b *binder) maxRecursion() int {
 	}
 	return 0
 }
+
+// ViewReader is implemented by a catalog that tells the relations a
+// statement names from those the plain views it names read, for checking
+// privileges on the first only: InView is the catalog the binder resolves a
+// view's query against.
+type ViewReader interface {
+	InView() Catalog
+}

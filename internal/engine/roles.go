@@ -1,0 +1,387 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/scram"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// role is a role of the catalog. Its password is kept only as a
+// SCRAM-SHA-256 verifier, from which it cannot be recovered.
+type role struct {
+	name      string
+	login     bool
+	superuser bool
+	verifier  string // empty for none: the role cannot log in with a password
+}
+
+// RoleInfo is what a server needs of a role to let it in.
+type RoleInfo struct {
+	Name      string
+	Login     bool
+	Superuser bool
+	// Verifier is the role's SCRAM-SHA-256 verifier when HasPassword.
+	Verifier    scram.Verifier
+	HasPassword bool
+}
+
+// HasRoles reports whether any role exists: until one does, a server lets
+// in its built-in superuser without a password.
+func (e *Engine) HasRoles() bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return len(e.roles) > 0
+}
+
+// Role returns the role named name.
+func (e *Engine) Role(name string) (RoleInfo, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	r, ok := e.roles[name]
+	if !ok {
+		return RoleInfo{}, false
+	}
+	info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser}
+	info.Verifier, info.HasPassword = scram.Parse(r.verifier)
+	return info, true
+}
+
+// SetRole makes the session act as the role named name: its statements
+// are checked against the role's privileges. A session without a role
+// (the default) may do anything, as a superuser.
+func (s *Session) SetRole(name string) error {
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	if _, ok := s.e.roles[name]; !ok {
+		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+	}
+	s.role = name
+	return nil
+}
+
+// RoleName returns the session's role; empty when it has none.
+func (s *Session) RoleName() string { return s.role }
+
+// Superuser reports whether the session may do anything: it has no role,
+// or a superuser one.
+func (s *Session) Superuser() bool {
+	if s.role == "" {
+		return true
+	}
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	r := s.e.roles[s.role]
+	return r != nil && r.superuser
+}
+
+// CheckSelect returns an error (42501) unless the session may read the
+// relation named name: for a caller that reads a view outside a statement
+// (a subscription).
+func (s *Session) CheckSelect(name string) error {
+	if s.role == "" {
+		return nil
+	}
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	return s.allowed(name, sql.PrivSelect)
+}
+
+// allowed returns an error (42501) unless the session's role holds priv
+// on the relation named name; the caller holds the engine's lock. A name
+// that is no relation is let through, for the statement to report.
+func (s *Session) allowed(name string, priv sql.Privilege) error {
+	if s.role == "" {
+		return nil
+	}
+	e := s.e
+	r := e.roles[s.role]
+	if r == nil {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: role %q was dropped", s.role)
+	}
+	if r.superuser {
+		return nil
+	}
+	kind, ok := e.kindOf(name)
+	if !ok {
+		return nil // a system view, readable by every role, or no relation
+	}
+	g := e.grants[name]
+	if missing := priv &^ (g[s.role] | g[""]); missing != 0 {
+		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", what, name).
+			WithHint("role %q needs %s on %q: a superuser grants it with GRANT %s ON %s TO %s", s.role, missing, name, missing, name, s.role)
+	}
+	return nil
+}
+
+// mustBeSuperuser returns an error (42501) unless the session's role is a
+// superuser; what says what it may not do.
+func (s *Session) mustBeSuperuser(what string) error {
+	if s.role == "" {
+		return nil
+	}
+	if r := s.e.roles[s.role]; r != nil && r.superuser {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to %s", what).
+		WithHint("only superusers may; role %q is not one", s.role)
+}
+
+// authorize checks that the session's role may run b, whose binding
+// resolved the relations rec recorded; the caller holds the engine's lock.
+func (s *Session) authorize(b sql.Bound, rec *recorder) error {
+	if s.role == "" {
+		return nil
+	}
+	if r := s.e.roles[s.role]; r != nil && r.superuser {
+		return nil
+	}
+	// readAll needs SELECT on every relation the statement names itself
+	// but skip (a view's own reads are the view's business).
+	readAll := func(skip string) error {
+		for _, name := range rec.direct {
+			if name == skip {
+				continue
+			}
+			if err := s.allowed(name, sql.PrivSelect); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch b := b.(type) {
+	case *sql.Tx, *sql.Show:
+		return nil
+	case *sql.Set:
+		if strings.HasPrefix(b.Name, "deltaview.") {
+			return s.mustBeSuperuser(fmt.Sprintf("set parameter %q", b.Name))
+		}
+		return nil
+	case *sql.Select:
+		return readAll("")
+	case *sql.Explain:
+		if b.View == nil {
+			return s.allowed(b.Name, sql.PrivSelect)
+		}
+		return s.mustBeSuperuser("explain a view definition")
+	case *sql.Subscribe:
+		return s.allowed(b.View, sql.PrivSelect)
+	case *sql.Insert:
+		priv := sql.PrivInsert
+		if len(b.Returning) > 0 || (b.OnConflict != nil && !b.OnConflict.DoNothing) {
+			priv |= sql.PrivSelect
+		}
+		if b.OnConflict != nil && !b.OnConflict.DoNothing {
+			priv |= sql.PrivUpdate
+		}
+		if err := s.allowed(b.Table, priv); err != nil {
+			return err
+		}
+		return readAll(b.Table)
+	case *sql.Update:
+		priv := sql.PrivUpdate
+		if b.Where != nil || len(b.Returning) > 0 {
+			priv |= sql.PrivSelect // as PostgreSQL: the rows are read
+		}
+		if err := s.allowed(b.Table, priv); err != nil {
+			return err
+		}
+		return readAll(b.Table)
+	case *sql.Delete:
+		priv := sql.PrivDelete
+		if b.Where != nil || len(b.Returning) > 0 {
+			priv |= sql.PrivSelect
+		}
+		if err := s.allowed(b.Table, priv); err != nil {
+			return err
+		}
+		return readAll(b.Table)
+	case *sql.Copy:
+		if b.File != "" {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to COPY from a file").
+				WithHint("only superusers may COPY from a file; any role with INSERT may COPY … FROM STDIN (psql's \\copy)")
+		}
+		return s.allowed(b.Table, sql.PrivInsert)
+	case *sql.AlterRole:
+		if b.Name == s.role && b.Opts.Login == nil && b.Opts.Superuser == nil {
+			return nil // a role may change its own password
+		}
+		return s.mustBeSuperuser("alter role")
+	case *sql.CreateRole:
+		return s.mustBeSuperuser("create role")
+	case *sql.DropRole:
+		return s.mustBeSuperuser("drop role")
+	case *sql.Grant:
+		if b.Revoke {
+			return s.mustBeSuperuser("revoke privileges")
+		}
+		return s.mustBeSuperuser("grant privileges")
+	case *sql.CreateTable:
+		return s.mustBeSuperuser("create a table")
+	case *sql.CreateView:
+		return s.mustBeSuperuser("create a view")
+	case *sql.Drop:
+		return s.mustBeSuperuser("drop a relation")
+	}
+	return s.mustBeSuperuser("run this statement")
+}
+
+// setPassword stores the verifier of password in r: password itself when
+// it is a SCRAM-SHA-256 verifier already. An empty password clears it, as
+// in PostgreSQL, with a notice.
+func setPassword(r *role, password string) ([]string, error) {
+	if password == "" {
+		r.verifier = ""
+		return []string{"empty string is not a valid password, clearing password"}, nil
+	}
+	if v, ok := scram.Parse(password); ok {
+		r.verifier = v.String()
+		return nil, nil
+	}
+	v, err := scram.NewVerifier(password)
+	if err != nil {
+		return nil, pgerr.New(pgerr.Internal, "cannot derive a password verifier: %v", err)
+	}
+	r.verifier = v.String()
+	return nil, nil
+}
+
+func applyRoleOptions(r *role, o sql.RoleOptions) ([]string, error) {
+	if o.Login != nil {
+		r.login = *o.Login
+	}
+	if o.Superuser != nil {
+		r.superuser = *o.Superuser
+	}
+	if o.ClearPassword {
+		r.verifier = ""
+	}
+	if o.Password != nil {
+		return setPassword(r, *o.Password)
+	}
+	return nil, nil
+}
+
+func (e *Engine) createRole(c *sql.CreateRole) (Result, error) {
+	if c.Name == "public" || c.Name == "" {
+		return Result{}, pgerr.New("42939", "role name %q is reserved", c.Name)
+	}
+	if _, ok := e.roles[c.Name]; ok {
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Name)
+	}
+	r := &role{name: c.Name}
+	notices, err := applyRoleOptions(r, c.Opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if e.roles == nil {
+		e.roles = map[string]*role{}
+	}
+	e.roles[c.Name] = r
+	return Result{Tag: "CREATE ROLE", Notices: notices}, nil
+}
+
+func (e *Engine) alterRole(a *sql.AlterRole) (Result, error) {
+	r, ok := e.roles[a.Name]
+	if !ok {
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", a.Name)
+	}
+	c := *r
+	notices, err := applyRoleOptions(&c, a.Opts)
+	if err != nil {
+		return Result{}, err
+	}
+	*r = c
+	return Result{Tag: "ALTER ROLE", Notices: notices}, nil
+}
+
+// dropRole drops roles and every privilege granted to them.
+func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
+	e := s.e
+	var notices []string
+	for _, name := range d.Names {
+		if _, ok := e.roles[name]; !ok {
+			if d.IfExists {
+				notices = append(notices, fmt.Sprintf("role %q does not exist, skipping", name))
+				continue
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+		}
+		if name == s.role {
+			return Result{}, pgerr.New("55006", "current user cannot be dropped")
+		}
+	}
+	for _, name := range d.Names {
+		delete(e.roles, name)
+		for _, g := range e.grants {
+			delete(g, name)
+		}
+	}
+	return Result{Tag: "DROP ROLE", Notices: notices}, nil
+}
+
+func (e *Engine) grant(g *sql.Grant) (Result, error) {
+	for _, name := range g.Roles {
+		if _, ok := e.roles[name]; !ok && name != "" {
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+		}
+	}
+	if e.grants == nil {
+		e.grants = map[string]map[string]sql.Privilege{}
+	}
+	for _, rel := range g.Relations {
+		m := e.grants[rel]
+		if m == nil {
+			m = map[string]sql.Privilege{}
+			e.grants[rel] = m
+		}
+		for _, name := range g.Roles {
+			if g.Revoke {
+				m[name] &^= g.Privs
+				if m[name] == 0 {
+					delete(m, name)
+				}
+			} else {
+				m[name] |= g.Privs
+			}
+		}
+	}
+	if g.Revoke {
+		return Result{Tag: "REVOKE"}, nil
+	}
+	return Result{Tag: "GRANT"}, nil
+}
+
+// pruneGrants forgets the privileges on relations that no longer exist, so
+// that a relation created again under the same name starts with none.
+func (e *Engine) pruneGrants() {
+	for name := range e.grants {
+		if _, ok := e.kindOf(name); !ok {
+			delete(e.grants, name)
+		}
+	}
+}
+
+// Grants lists the privileges granted, as "relation role privileges"
+// lines sorted by relation and role (PUBLIC for every role): for tests and
+// tools.
+func (e *Engine) Grants() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []string
+	for rel, m := range e.grants {
+		for name, p := range m {
+			if name == "" {
+				name = "PUBLIC"
+			}
+			out = append(out, fmt.Sprintf("%s %s %s", rel, name, p))
+		}
+	}
+	sort.Strings(out)
+	return slices.Clip(out)
+}

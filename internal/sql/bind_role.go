@@ -1,0 +1,211 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// Privilege is a set of the privileges GRANT gives on a relation.
+type Privilege uint8
+
+// Privileges on tables and views.
+const (
+	PrivSelect Privilege = 1 << iota
+	PrivInsert
+	PrivUpdate
+	PrivDelete
+	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete
+)
+
+// String names the privileges of p, as GRANT spells them.
+func (p Privilege) String() string {
+	var names []string
+	for _, x := range []struct {
+		p    Privilege
+		name string
+	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}} {
+		if p&x.p != 0 {
+			names = append(names, x.name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// RoleOptions are the options of CREATE ROLE and ALTER ROLE; nil fields
+// are not given.
+type RoleOptions struct {
+	Login     *bool
+	Superuser *bool
+	// Password is set for PASSWORD 'text' (a password, or a SCRAM-SHA-256
+	// verifier in PostgreSQL's format); ClearPassword for PASSWORD NULL.
+	Password      *string
+	ClearPassword bool
+}
+
+// CreateRole is CREATE ROLE | USER name [WITH] options; USER implies LOGIN.
+type CreateRole struct {
+	Name string
+	Opts RoleOptions
+}
+
+// AlterRole is ALTER ROLE name [WITH] options.
+type AlterRole struct {
+	Name string
+	Opts RoleOptions
+}
+
+// DropRole is DROP ROLE [IF EXISTS] names.
+type DropRole struct {
+	Names    []string
+	IfExists bool
+}
+
+// Grant is GRANT privileges ON [TABLE] relations TO roles, or REVOKE …
+// FROM; a role "" is PUBLIC, every role.
+type Grant struct {
+	Revoke    bool
+	Privs     Privilege
+	Relations []string
+	Roles     []string
+}
+
+func (*CreateRole) bound() {}
+func (*AlterRole) bound()  {}
+func (*DropRole) bound()   {}
+func (*Grant) bound()      {}
+
+func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
+	var o RoleOptions
+	for _, n := range opts {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "canlogin", "superuser":
+			v := d.Arg.GetBoolean().GetBoolval()
+			if d.Defname == "canlogin" {
+				o.Login = &v
+			} else {
+				o.Superuser = &v
+			}
+		case "password":
+			if s := d.Arg.GetString_(); s != nil {
+				p := s.Sval
+				o.Password = &p
+			} else {
+				o.ClearPassword = true
+			}
+		default:
+			return o, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "role option %s is not supported", strings.ToUpper(d.Defname)).
+				WithHint("the role options are LOGIN, NOLOGIN, SUPERUSER, NOSUPERUSER and PASSWORD")
+		}
+	}
+	return o, nil
+}
+
+func (b *binder) bindCreateRole(s *pg_query.CreateRoleStmt) (Bound, error) {
+	if s.StmtType == pg_query.RoleStmtType_ROLESTMT_GROUP {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE GROUP is not supported").WithHint("use CREATE ROLE")
+	}
+	o, err := b.roleOptions(s.Options)
+	if err != nil {
+		return nil, err
+	}
+	if s.StmtType == pg_query.RoleStmtType_ROLESTMT_USER && o.Login == nil {
+		t := true
+		o.Login = &t
+	}
+	return &CreateRole{Name: s.Role, Opts: o}, nil
+}
+
+func (b *binder) bindAlterRole(s *pg_query.AlterRoleStmt) (Bound, error) {
+	if s.Role == nil || s.Role.Roletype != pg_query.RoleSpecType_ROLESPEC_CSTRING {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ROLE takes a role's name")
+	}
+	o, err := b.roleOptions(s.Options)
+	if err != nil {
+		return nil, err
+	}
+	return &AlterRole{Name: s.Role.Rolename, Opts: o}, nil
+}
+
+func (b *binder) bindDropRole(s *pg_query.DropRoleStmt) (Bound, error) {
+	d := &DropRole{IfExists: s.MissingOk}
+	for _, n := range s.Roles {
+		r := n.GetRoleSpec()
+		if r == nil || r.Roletype != pg_query.RoleSpecType_ROLESPEC_CSTRING {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP ROLE takes roles' names")
+		}
+		d.Names = append(d.Names, r.Rolename)
+	}
+	return d, nil
+}
+
+func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
+	verb := "GRANT"
+	if !s.IsGrant {
+		verb = "REVOKE"
+	}
+	if s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || s.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables and views only", verb).
+			WithHint("%s SELECT, INSERT, UPDATE, DELETE or ALL ON [TABLE] name, … TO role, …", verb)
+	}
+	if s.GrantOption {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
+			WithHint("only superusers grant privileges")
+	}
+	g := &Grant{Revoke: !s.IsGrant}
+	if len(s.Privileges) == 0 {
+		g.Privs = PrivAll
+	}
+	for _, n := range s.Privileges {
+		p := n.GetAccessPriv()
+		if p == nil {
+			continue
+		}
+		if len(p.Cols) > 0 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported")
+		}
+		switch p.PrivName {
+		case "select":
+			g.Privs |= PrivSelect
+		case "insert":
+			g.Privs |= PrivInsert
+		case "update":
+			g.Privs |= PrivUpdate
+		case "delete":
+			g.Privs |= PrivDelete
+		default:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
+				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE and ALL")
+		}
+	}
+	for _, n := range s.Objects {
+		rv := n.GetRangeVar()
+		if rv == nil {
+			continue
+		}
+		if _, ok := b.cat.Relation(rv.Relname); !ok {
+			return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+		}
+		g.Relations = append(g.Relations, rv.Relname)
+	}
+	for _, n := range s.Grantees {
+		r := n.GetRoleSpec()
+		switch {
+		case r == nil:
+			continue
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
+			g.Roles = append(g.Roles, "")
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
+			g.Roles = append(g.Roles, r.Rolename)
+		default:
+			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
+		}
+	}
+	return g, nil
+}
