@@ -61,6 +61,7 @@ type Implicit struct {
 	Schema *Schema
 	Ins    []Tuple
 	Del    []DelTuple
+	pads   []value.Value // AppendImplicit's padded rows, reused
 }
 
 // Empty reports whether both sets are empty.

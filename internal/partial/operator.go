@@ -17,8 +17,9 @@ import (
 //
 //   - Empty in, empty out: when every input is empty, Step returns an empty
 //     delta and stages nothing (the circuit then skips the node).
-//   - Inputs are valid only during the call and never modified; rows are
-//     immutable and may be kept in state or passed to the output.
+//   - Inputs are valid only during the call and never modified; their
+//     rows are valid until the next step, and may be passed to the
+//     output; an operator copies what it keeps in its state.
 //   - The output is well formed (delta.Implicit.Validate) and sorted by key,
 //     with the schema Schema returns. A key whose change cancels (its old
 //     and new view rows are the same, as far as anything says) is absent.
