@@ -37,13 +37,12 @@ func AppendImplicit(d *Implicit, s *Schema, b Batch) error {
 	// The padded rows of the partial kinds are written in d's buffer:
 	// they live until d is reused.
 	n := len(s.Columns)
-	pad := func(c Change, f Flag) {
+	pad := func(k value.Row, f Flag) {
 		if len(d.pads)+n > cap(d.pads) {
 			d.pads = make([]value.Value, 0, max(2*cap(d.pads), 8*n))
 		}
 		r := d.pads[len(d.pads) : len(d.pads)+n : len(d.pads)+n]
 		d.pads = d.pads[:len(d.pads)+n]
-		k := c.Key(s)
 		for i, col := range s.Key {
 			r[col] = k[i]
 		}
@@ -78,16 +77,16 @@ func AppendImplicit(d *Implicit, s *Schema, b Batch) error {
 			d.Del = append(d.Del, DelTuple{Row: c.Old, Flag: Comp})
 		case PartialUpdate:
 			d.Ins = append(d.Ins, Tuple{Row: c.Row, Unknown: c.Unknown})
-			pad(c, PVal)
+			pad(s.KeyOf(c.Row), PVal)
 		case Upsert:
 			d.Ins = append(d.Ins, Tuple{Row: c.Row})
-			pad(c, PType)
+			pad(s.KeyOf(c.Row), PType)
 		case Delete:
 			d.Del = append(d.Del, DelTuple{Row: c.Row, Flag: Comp})
 		case TruePartialDelete:
-			pad(c, PVal)
+			pad(c.KeyVals, PVal)
 		case SafePartialDelete:
-			pad(c, PType)
+			pad(c.KeyVals, PType)
 		}
 	}
 	if !ordered {

@@ -57,7 +57,9 @@ const blockRows = 16
 
 // NewTarget returns an empty target for s.
 func NewTarget(s *Schema) *Target {
-	return &Target{Schema: s, Name: s.Name}
+	t := &Target{Schema: s, Name: s.Name}
+	t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i]) }
+	return t
 }
 
 // Len is the number of rows.
@@ -255,11 +257,9 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		case e.row == nil:
 		case e.slot >= 0:
 			t.rows[e.slot] = e.row
-			// The index's key is a slice of the row: the old row goes.
-			t.slot.Set(t.Schema.KeyOf(e.row), e.slot)
 		default:
-			t.slot.Set(e.key, len(t.rows))
 			t.rows = append(t.rows, e.row)
+			t.slot.Set(e.key, len(t.rows)-1)
 		}
 	}
 	for _, e := range t.staged {
