@@ -76,6 +76,21 @@ func (s *Schema) KeyOf(r value.Row) value.Row {
 	return k
 }
 
+// CompareKeys compares the keys of two full-width rows, as CompareRows
+// of their KeyOf, without slicing them.
+func (s *Schema) CompareKeys(a, b value.Row) int {
+	if len(s.Key) == 1 {
+		k := s.Key[0]
+		return value.Compare(a[k], b[k])
+	}
+	for _, k := range s.Key {
+		if c := value.Compare(a[k], b[k]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
 // Pad returns a full-width row holding key (in key order) in the key
 // columns and NULL elsewhere, with every non-key column in the unknown set.
 func (s *Schema) Pad(key value.Row) (value.Row, Cols) {

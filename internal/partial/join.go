@@ -64,18 +64,20 @@ type Join struct {
 // leftRef is a left key's reference: the entry of the right key it
 // references, and its neighbours in that entry's list.
 type leftRef struct {
-	key        value.Row // the left key
-	dim        *dimEntry // the referenced right key's entry; nil when a FK column is NULL
-	row        value.Row // the left row, with KeepLeft
-	prev, next *leftRef  // in dim.users
-	step       uint64    // the last step that changed the left row
+	key        value.Row      // the left key
+	dim        *dimEntry      // the referenced right key's entry; nil when a FK column is NULL
+	row        value.Row      // the left row, with KeepLeft
+	prev, next *leftRef       // in dim.users
+	step       uint64         // the last step that changed the left row
+	kv         [1]value.Value // key, when it is one column: read with the reference
 }
 
 // dimEntry is a right key's entry.
 type dimEntry struct {
-	key   value.Row // the right key
-	cols  value.Row // the right's rcols; nil when no right row has the key
-	users *leftRef  // the left rows referencing the key
+	key   value.Row      // the right key
+	cols  value.Row      // the right's rcols; nil when no right row has the key
+	users *leftRef       // the left rows referencing the key
+	kv    [1]value.Value // key, when it is one column
 }
 
 // refChange is a step's change of a left key's reference.
@@ -279,7 +281,8 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	}
 
 	// The left side: existence and the referenced key come from the index.
-	for _, f := range j.buf.factsOf(in[0]) {
+	left := j.buf.factsOf(in[0])
+	for _, f := range left {
 		ref, ok := j.refs.Get(f.Key)
 		switch {
 		case f.Before == delta.Absent && ok:
@@ -354,7 +357,7 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			continue // no left row references it
 		}
 		for r := dc.e.users; r != nil; r = r.next {
-			if r.step == j.step {
+			if len(left) > 0 && r.step == j.step {
 				continue
 			}
 			g := delta.Fact{Key: r.key}
@@ -463,9 +466,19 @@ func (j *Join) entry(k value.Row) *dimEntry {
 	if e, ok := j.dims.Get(k); ok {
 		return e
 	}
-	e := &dimEntry{key: slices.Clone(k)}
+	e := &dimEntry{}
+	e.key = keyIn(k, e.kv[:])
 	j.dims.Set(e.key, e)
 	return e
+}
+
+// keyIn returns a copy of k: in kv when it fits.
+func keyIn(k value.Row, kv value.Row) value.Row {
+	if len(k) == len(kv) {
+		copy(kv, k)
+		return kv[:len(k):len(k)]
+	}
+	return slices.Clone(k)
 }
 
 // drop removes an entry that no right row and no left row needs.
@@ -526,7 +539,8 @@ func (j *Join) Commit() {
 		c := &j.stage.refs[i]
 		r := c.old
 		if r == nil {
-			r = &leftRef{key: slices.Clone(c.key)} // not a slice of a row the join does not keep
+			r = &leftRef{}
+			r.key = keyIn(c.key, r.kv[:]) // not a slice of a row the join does not keep
 			j.refs.Set(r.key, r)
 		} else if c.gone {
 			e := r.dim
