@@ -54,12 +54,6 @@ func known(cols []int, u delta.Cols) bool {
 	return true
 }
 
-func enc(r value.Row) string { return string(value.AppendRowKey(nil, r)) }
-
-// mapEntryBytes approximates a Go map entry's overhead beyond its key and
-// value.
-const mapEntryBytes = 48
-
 // spare is the largest buffer an operator keeps from one step to the
 // next; a bulk step's (the first, which loads the relations) is let go.
 const spare = 1 << 12
@@ -95,18 +89,6 @@ func (b *buffers) factsOf(d *delta.Implicit) []delta.Fact {
 	}
 	b.facts = d.AppendFacts(b.facts)
 	return b.facts
-}
-
-// resetMap empties m for the next step, or makes a new one when m grew
-// large: a map keeps its size, and iterating or clearing it costs that.
-func resetMap[K comparable, V any](m map[K]V) map[K]V {
-	switch {
-	case m == nil || len(m) > spare:
-		return map[K]V{}
-	case len(m) > 0:
-		clear(m)
-	}
-	return m
 }
 
 // arena hands out rows that live until its next reset: an operator's
