@@ -58,7 +58,12 @@ const blockRows = 16
 // NewTarget returns an empty target for s.
 func NewTarget(s *Schema) *Target {
 	t := &Target{Schema: s, Name: s.Name}
-	t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i]) }
+	if s.keySlice() {
+		// A row's key is a slice of it: the index reads it there and
+		// keeps none. Otherwise it keeps the key KeyOf made for the
+		// row, which holds no row.
+		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i]) }
+	}
 	return t
 }
 
