@@ -240,8 +240,8 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 	return z, true, nil
 }
 
-// stage stages the view's explicit delta on its rows, with MERGE
-// semantics, and returns the view's Z-set delta (old rows retracted, new
+// stage stages the view's delta (the circuit's facts) on its rows, with
+// MERGE semantics, and returns the view's Z-set delta (old rows retracted, new
 // ones asserted). An error names the view, the key and the step.
 func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 	pv.stepped = true
