@@ -24,14 +24,29 @@ func ToImplicit(s *Schema, b Batch) (*Implicit, error) {
 }
 
 // AppendImplicit is ToImplicit into d, whose sets it empties first and
-// reuses.
+// reuses; the rows it makes (a partial change's padded old row) live
+// until d is next reused.
 func AppendImplicit(d *Implicit, s *Schema, b Batch) error {
 	clear(d.Ins)
 	clear(d.Del)
-	d.Schema, d.Ins, d.Del = s, d.Ins[:0], d.Del[:0]
-	pad := func(c Change, f Flag) {
-		r, u := s.Pad(c.Key(s))
-		d.Del = append(d.Del, DelTuple{Row: r, Unknown: u, Flag: f})
+	clear(d.pads)
+	d.Schema, d.Ins, d.Del, d.pads = s, d.Ins[:0], d.Del[:0], d.pads[:0]
+	if cap(d.pads) > 1<<12 {
+		d.pads = nil // a bulk step's
+	}
+	// The padded rows of the partial kinds are written in d's buffer:
+	// they live until d is reused.
+	n := len(s.Columns)
+	pad := func(k value.Row, f Flag) {
+		if len(d.pads)+n > cap(d.pads) {
+			d.pads = make([]value.Value, 0, max(2*cap(d.pads), 8*n))
+		}
+		r := d.pads[len(d.pads) : len(d.pads)+n : len(d.pads)+n]
+		d.pads = d.pads[:len(d.pads)+n]
+		for i, col := range s.Key {
+			r[col] = k[i]
+		}
+		d.Del = append(d.Del, DelTuple{Row: r, Unknown: s.NonKey(), Flag: f})
 	}
 	// A batch strictly ordered by key (as Coalesce returns it) has no key
 	// twice and gives sorted sets; another one is checked by a map.
@@ -62,16 +77,16 @@ func AppendImplicit(d *Implicit, s *Schema, b Batch) error {
 			d.Del = append(d.Del, DelTuple{Row: c.Old, Flag: Comp})
 		case PartialUpdate:
 			d.Ins = append(d.Ins, Tuple{Row: c.Row, Unknown: c.Unknown})
-			pad(c, PVal)
+			pad(s.KeyOf(c.Row), PVal)
 		case Upsert:
 			d.Ins = append(d.Ins, Tuple{Row: c.Row})
-			pad(c, PType)
+			pad(s.KeyOf(c.Row), PType)
 		case Delete:
 			d.Del = append(d.Del, DelTuple{Row: c.Row, Flag: Comp})
 		case TruePartialDelete:
-			pad(c, PVal)
+			pad(c.KeyVals, PVal)
 		case SafePartialDelete:
-			pad(c, PType)
+			pad(c.KeyVals, PType)
 		}
 	}
 	if !ordered {
@@ -110,33 +125,60 @@ func AppendExplicit(dst Batch, facts []Fact, d *Implicit, keep func(value.Row) v
 		return dst, facts, err
 	}
 	facts = d.AppendFacts(facts[:0])
-	out := dst
-	if out == nil {
-		out = make(Batch, 0, len(facts))
+	if dst == nil {
+		dst = make(Batch, 0, len(facts))
 	}
+	return AppendChanges(dst, facts, keep), facts, nil
+}
+
+// AppendChanges appends the change that states each fact (of a
+// well-formed implicit delta, as AppendFacts gives them) to dst: the
+// conversion of AppendExplicit. keep is as there.
+func AppendChanges(dst Batch, facts []Fact, keep func(value.Row) value.Row) Batch {
 	for _, f := range facts {
 		f.Fill()
 		if keep != nil && f.After && f.NewUnknown.Empty() {
 			f.New = keep(f.New)
 		}
 		var c Change
-		switch {
-		case f.Before == Absent:
+		switch f.Kind() {
+		case KindInsert:
 			c = Insert{Row: f.New}
-		case f.Before == Maybe && f.After:
+		case KindUpsert:
 			c = Upsert{Row: f.New}
-		case f.Before == Maybe:
+		case KindSafePartialDelete:
 			c = SafePartialDelete{KeyVals: f.Key}
-		case f.OldUnknown.Empty() && f.After:
+		case KindUpdate:
 			c = Update{Old: f.Old, New: f.New}
-		case f.OldUnknown.Empty():
+		case KindDelete:
 			c = Delete{Row: f.Old}
-		case f.After:
+		case KindPartialUpdate:
 			c = PartialUpdate{Row: f.New, Unknown: f.NewUnknown}
 		default:
 			c = TruePartialDelete{KeyVals: f.Key}
 		}
-		out = append(out, c)
+		dst = append(dst, c)
 	}
-	return out, facts, nil
+	return dst
+}
+
+// Kind returns the kind of the change ToExplicit states f by (f a fact
+// of a well-formed implicit delta, which Fill does not change the kind
+// of).
+func (f *Fact) Kind() Kind {
+	switch {
+	case f.Before == Absent:
+		return KindInsert
+	case f.Before == Maybe && f.After:
+		return KindUpsert
+	case f.Before == Maybe:
+		return KindSafePartialDelete
+	case f.OldUnknown.Empty() && f.After:
+		return KindUpdate
+	case f.OldUnknown.Empty():
+		return KindDelete
+	case f.After:
+		return KindPartialUpdate
+	}
+	return KindTruePartialDelete
 }

@@ -61,6 +61,7 @@ type Implicit struct {
 	Schema *Schema
 	Ins    []Tuple
 	Del    []DelTuple
+	pads   []value.Value // AppendImplicit's padded rows, reused
 }
 
 // Empty reports whether both sets are empty.
@@ -69,8 +70,12 @@ func (d *Implicit) Empty() bool { return d == nil || len(d.Ins) == 0 && len(d.De
 // Sort orders both sets by key.
 func (d *Implicit) Sort() {
 	s := d.Schema
-	slices.SortFunc(d.Ins, func(a, b Tuple) int { return value.CompareRows(s.KeyOf(a.Row), s.KeyOf(b.Row)) })
-	slices.SortFunc(d.Del, func(a, b DelTuple) int { return value.CompareRows(s.KeyOf(a.Row), s.KeyOf(b.Row)) })
+	if len(d.Ins) > 1 {
+		slices.SortFunc(d.Ins, func(a, b Tuple) int { return s.CompareKeys(a.Row, b.Row) })
+	}
+	if len(d.Del) > 1 {
+		slices.SortFunc(d.Del, func(a, b DelTuple) int { return s.CompareKeys(a.Row, b.Row) })
+	}
 }
 
 // Validate checks that d is well formed. Errors have code 22023.
@@ -170,12 +175,12 @@ func (d *Implicit) Validate() error {
 func (d *Implicit) sorted() bool {
 	s := d.Schema
 	for i := 1; i < len(d.Del); i++ {
-		if value.CompareRows(s.KeyOf(d.Del[i-1].Row), s.KeyOf(d.Del[i].Row)) >= 0 {
+		if s.CompareKeys(d.Del[i-1].Row, d.Del[i].Row) >= 0 {
 			return false
 		}
 	}
 	for i := 1; i < len(d.Ins); i++ {
-		if value.CompareRows(s.KeyOf(d.Ins[i-1].Row), s.KeyOf(d.Ins[i].Row)) >= 0 {
+		if s.CompareKeys(d.Ins[i-1].Row, d.Ins[i].Row) >= 0 {
 			return false
 		}
 	}
@@ -209,7 +214,7 @@ func (d *Implicit) AppendFacts(dst []Fact) []Fact {
 		case j == len(d.Ins):
 			c = -1
 		default:
-			c = value.CompareRows(s.KeyOf(d.Del[i].Row), s.KeyOf(d.Ins[j].Row))
+			c = s.CompareKeys(d.Del[i].Row, d.Ins[j].Row)
 		}
 		var f Fact
 		if c <= 0 {

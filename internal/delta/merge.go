@@ -81,11 +81,8 @@ func NewRow(c Change) (value.Row, Cols) {
 // is a new row, cur is never modified.
 func Merge(c Change, cur value.Row, exists bool) (value.Row, string) {
 	r := MergeRules[c.Kind()]
-	switch {
-	case r.Requires == KeyAbsent && exists:
-		return nil, pgerr.UniqueViolation
-	case r.Requires == KeyPresent && !exists:
-		return nil, CodeNoRow
+	if code := r.check(exists); code != "" {
+		return nil, code
 	}
 	n, unknown := NewRow(c)
 	switch r.Writes {
@@ -102,4 +99,16 @@ func Merge(c Change, cur value.Row, exists bool) (value.Row, string) {
 		}
 	}
 	return n, ""
+}
+
+// check returns the code of the error the rule's requirement gives when
+// the key exists or not (23505, CodeNoRow), or "" when it holds.
+func (r MergeRule) check(exists bool) string {
+	switch {
+	case r.Requires == KeyAbsent && exists:
+		return pgerr.UniqueViolation
+	case r.Requires == KeyPresent && !exists:
+		return CodeNoRow
+	}
+	return ""
 }

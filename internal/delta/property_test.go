@@ -156,6 +156,9 @@ func TestCoalesceTruthful(t *testing.T) {
 		seq, seqTarget, netTarget := delta.Batch(nil), delta.NewTarget(s), delta.NewTarget(s)
 		// staged takes each batch whole (Stage, Commit), as a view does.
 		staged := delta.NewTarget(s)
+		// byFacts takes the net batch's facts (StageFacts), as a
+		// partially maintained view does.
+		byFacts := delta.NewTarget(s)
 		var load delta.Batch
 		for _, r := range state {
 			load = append(load, delta.Insert{Row: r})
@@ -170,6 +173,9 @@ func TestCoalesceTruthful(t *testing.T) {
 			t.Fatal(err)
 		}
 		staged.Commit(nil)
+		if err := byFacts.Apply(load); err != nil {
+			t.Fatal(err)
+		}
 		n := rapid.IntRange(0, 12).Draw(t, "n")
 		for i := 0; i < n; i++ {
 			l := fmt.Sprintf("c%d.", i)
@@ -223,6 +229,14 @@ func TestCoalesceTruthful(t *testing.T) {
 			t.Fatalf("net, staged: %v\n%s", err, net)
 		}
 		staged.Commit(nil)
+		d, err := delta.ToImplicit(s, net)
+		if err != nil {
+			t.Fatalf("implicit: %v\n%s", err, net)
+		}
+		if err := byFacts.StageFacts(d.Facts(), nil); err != nil {
+			t.Fatalf("net, by facts: %v\n%s", err, net)
+		}
+		byFacts.Commit(nil)
 		want := delta.NewTarget(s)
 		var fin delta.Batch
 		for _, r := range state {
@@ -231,8 +245,8 @@ func TestCoalesceTruthful(t *testing.T) {
 		if err := want.Apply(fin); err != nil {
 			t.Fatal(err)
 		}
-		if seqTarget.String() != want.String() || netTarget.String() != want.String() || staged.String() != want.String() {
-			t.Fatalf("sequence gives\n%s\nnet gives\n%s\nwant\n%s\nnet batch:\n%s", seqTarget, netTarget, want, net)
+		if seqTarget.String() != want.String() || netTarget.String() != want.String() || staged.String() != want.String() || byFacts.String() != want.String() {
+			t.Fatalf("sequence gives\n%s\nnet gives\n%s\nby facts\n%s\nwant\n%s\nnet batch:\n%s", seqTarget, netTarget, byFacts, want, net)
 		}
 	})
 }

@@ -60,20 +60,42 @@ func (s *Schema) IsKey(i int) bool {
 // slice of r, capped so that appending to it copies: rows are immutable,
 // and a key is read on every step of every change.
 func (s *Schema) KeyOf(r value.Row) value.Row {
-	if k0 := s.Key[0]; s.Key[len(s.Key)-1] == k0+len(s.Key)-1 {
-		adjacent := true
-		for i, c := range s.Key {
-			adjacent = adjacent && c == k0+i
-		}
-		if adjacent {
-			return r[k0 : k0+len(s.Key) : k0+len(s.Key)]
-		}
+	if s.keySlice() {
+		k0 := s.Key[0]
+		return r[k0 : k0+len(s.Key) : k0+len(s.Key)]
 	}
 	k := make(value.Row, len(s.Key))
 	for i, c := range s.Key {
 		k[i] = r[c]
 	}
 	return k
+}
+
+// keySlice reports whether the key columns are adjacent and in key order:
+// KeyOf then slices a row, allocating nothing.
+func (s *Schema) keySlice() bool {
+	k0 := s.Key[0]
+	for i, c := range s.Key {
+		if c != k0+i {
+			return false
+		}
+	}
+	return true
+}
+
+// CompareKeys compares the keys of two full-width rows, as CompareRows
+// of their KeyOf, without slicing them.
+func (s *Schema) CompareKeys(a, b value.Row) int {
+	if len(s.Key) == 1 {
+		k := s.Key[0]
+		return value.Compare(a[k], b[k])
+	}
+	for _, k := range s.Key {
+		if c := value.Compare(a[k], b[k]); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // Pad returns a full-width row holding key (in key order) in the key

@@ -17,40 +17,54 @@ const CodeNoRow = "P0002"
 // sink (a table with a primary key) applies them. A partially maintained
 // view keeps its rows in one.
 //
-// Changes are staged (Stage) and then kept (Commit) or dropped (Abort);
-// Apply does both. Rows stored are never modified; a change replaces them.
+// Changes are staged (Stage, StageFacts) and then kept (Commit) or
+// dropped (Abort); Apply does both. Rows stored are never modified; a
+// change replaces them.
 type Target struct {
 	Schema *Schema
 	// Name is how errors name the target (the schema's name by default).
 	Name string
-	// The rows, with their encoded keys, and the slot of each key: a
-	// change of a key that exists writes its slot, allocating nothing.
+	// The rows, and the slot of each key: a change of a key that exists
+	// writes its slot.
 	rows []value.Row
-	keys []string
-	slot map[string]int
+	slot Index[int]
 	// The staged changes, one per changed key, in the order keys were
 	// first changed. index finds a key's entry; it is filled only when a
 	// key may come twice (a batch not strictly ordered by key, or several
-	// batches staged), and made anew after a large step, since a map
-	// that grew keeps its size.
+	// batches staged).
 	staged  []stagedRow
-	index   map[string]int
+	index   Index[int]
 	indexed bool
-	kbuf    []byte
+	prev    value.Row // the last key staged
+	// block is where StageFacts writes the new rows it keeps: one
+	// allocation for the rows of a step (up to blockRows of them), which
+	// a row shares with the others of its block while any of them lives.
+	block []value.Value
 }
 
 type stagedRow struct {
 	slot int       // the key's slot; -1 when the key is new
-	key  string    // the encoded key
+	key  value.Row // the key
 	row  value.Row // after the change; nil: absent
 }
 
 // indexReuse is the largest index kept from one step to the next.
 const indexReuse = 256
 
+// blockRows is the most rows StageFacts writes in one allocation: the
+// rows of a block are freed together, when the last of them is replaced.
+const blockRows = 16
+
 // NewTarget returns an empty target for s.
 func NewTarget(s *Schema) *Target {
-	return &Target{Schema: s, Name: s.Name, slot: map[string]int{}, index: map[string]int{}}
+	t := &Target{Schema: s, Name: s.Name}
+	if s.keySlice() {
+		// A row's key is a slice of it: the index reads it there and
+		// keeps none. Otherwise it keeps the key KeyOf made for the
+		// row, which holds no row.
+		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i]) }
+	}
+	return t
 }
 
 // Len is the number of rows.
@@ -58,7 +72,7 @@ func (t *Target) Len() int { return len(t.rows) }
 
 // Get returns the row of key, if any.
 func (t *Target) Get(key value.Row) (value.Row, bool) {
-	i, ok := t.slot[encodeKey(key)]
+	i, ok := t.slot.Get(key)
 	if !ok {
 		return nil, false
 	}
@@ -107,72 +121,132 @@ func (t *Target) Apply(b Batch) error {
 // row before (nil when absent) and after (nil when absent). On error
 // (23505, P0002, naming the target and the key) the caller aborts.
 func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
-	s := t.Schema
-	var prev value.Row
 	for _, c := range b {
-		key := c.Key(s)
-		// Without an index, a key can come again only if the batch is
-		// not strictly ordered: index what is staged, and go on with it.
-		if !t.indexed && (len(t.staged) > 0 && prev == nil || prev != nil && value.CompareRows(prev, key) >= 0) {
-			t.indexed = true
-			for i, e := range t.staged {
-				t.index[e.key] = i
-			}
-		}
-		prev = key
-		t.kbuf = value.AppendRowKey(t.kbuf[:0], key)
-		var cur value.Row
-		exists, at := false, -1
-		i, staged := -1, false
-		if t.indexed {
-			i, staged = t.index[string(t.kbuf)]
-		}
-		if staged {
-			cur = t.staged[i].row
-			exists = cur != nil
-		} else if at, exists = t.slot[string(t.kbuf)]; exists {
-			cur = t.rows[at]
-		} else {
-			at = -1
-		}
+		key := c.Key(t.Schema)
+		i, at, cur, exists := t.find(key)
 		n, code := Merge(c, cur, exists)
-		switch code {
-		case CodeNoRow:
-			return pgerr.New(CodeNoRow, "deltaview: %s of %s key %s: no such row", c.Kind(), t.Name, key)
-		case pgerr.UniqueViolation:
-			return pgerr.New(pgerr.UniqueViolation, "deltaview: insert into %s: key %s exists already", t.Name, key)
+		if err := t.refuse(code, c.Kind(), key); err != nil {
+			return err
 		}
-		if !exists && n == nil {
-			continue // a safe deletion of an absent key
+		t.put(i, at, cur, exists, n, emit)
+	}
+	t.prev = nil
+	return nil
+}
+
+// StageFacts is Stage for the changes the facts state (Fact.Net of
+// each, without its copies): it applies each fact's change by MergeRules
+// and writes the rows it keeps itself, so that the facts' rows need live
+// only for the call. The facts' keys must be distinct.
+func (t *Target) StageFacts(facts []Fact, emit func(before, after value.Row)) error {
+	need := 0
+	for i := range facts {
+		if facts[i].After {
+			need++
 		}
-		if emit != nil {
-			if !exists {
-				cur = nil
+	}
+	for fi := range facts {
+		f := &facts[fi]
+		kind := f.Kind()
+		i, at, cur, exists := t.find(f.Key)
+		r := MergeRules[kind]
+		if err := t.refuse(r.check(exists), kind, f.Key); err != nil {
+			return err
+		}
+		var n value.Row
+		if r.Writes != WriteDelete {
+			if len(t.block) < len(f.New) {
+				t.block = make([]value.Value, len(f.New)*min(max(need, 1), blockRows))
 			}
-			emit(cur, n)
+			n = t.block[:len(f.New):len(f.New)]
+			t.block = t.block[len(f.New):]
+			need--
+			for c := range n {
+				switch {
+				case !f.NewUnknown.Has(c):
+					n[c] = f.New[c]
+				case f.Before == Present && !f.OldUnknown.Has(c):
+					n[c] = f.Old[c] // Fill: an unknown new column kept its old value
+				case r.Writes == WriteKnown:
+					n[c] = cur[c]
+				}
+			}
 		}
-		if staged {
-			t.staged[i].row = n
-			continue
+		t.put(i, at, cur, exists, n, emit)
+	}
+	t.prev = nil
+	return nil
+}
+
+// find returns the staged entry of key (-1 when none), its slot (-1 when
+// none, or when staged), and the key's row as staged or stored.
+func (t *Target) find(key value.Row) (i, at int, cur value.Row, exists bool) {
+	// Without an index, a key can come again only if the changes are
+	// not strictly ordered: index what is staged, and go on with it.
+	if !t.indexed && len(t.staged) > 0 && (t.prev == nil || value.CompareRows(t.prev, key) >= 0) {
+		t.indexed = true
+		for i, e := range t.staged {
+			t.index.Set(e.key, i)
 		}
-		e := stagedRow{slot: at, row: n}
-		if at >= 0 {
-			e.key = t.keys[at]
-		} else {
-			e.key = string(t.kbuf)
+	}
+	t.prev = key
+	if t.indexed {
+		if i, ok := t.index.Get(key); ok {
+			cur = t.staged[i].row
+			return i, -1, cur, cur != nil
 		}
-		if t.indexed {
-			t.index[e.key] = len(t.staged)
-		}
-		t.staged = append(t.staged, e)
+	}
+	if at, ok := t.slot.Get(key); ok {
+		return -1, at, t.rows[at], true
+	}
+	return -1, -1, nil, false
+}
+
+// refuse returns the error of a change whose rule's requirement failed.
+func (t *Target) refuse(code string, kind Kind, key value.Row) error {
+	switch code {
+	case CodeNoRow:
+		return pgerr.New(CodeNoRow, "deltaview: %s of %s key %s: no such row", kind, t.Name, key)
+	case pgerr.UniqueViolation:
+		return pgerr.New(pgerr.UniqueViolation, "deltaview: insert into %s: key %s exists already", t.Name, key)
 	}
 	return nil
 }
 
+// put stages n (nil: absent) as a key's row; i is its staged entry, at
+// its slot, cur and exists its row before.
+func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, emit func(before, after value.Row)) {
+	if !exists && n == nil {
+		return // a safe deletion of an absent key
+	}
+	if emit != nil {
+		if !exists {
+			cur = nil
+		}
+		emit(cur, n)
+	}
+	if i >= 0 {
+		t.staged[i].row = n
+		return
+	}
+	// The key is a slice of a row the target keeps, not the caller's,
+	// which may not live.
+	e := stagedRow{slot: at, row: n}
+	if at >= 0 {
+		e.key = t.Schema.KeyOf(t.rows[at])
+	} else {
+		e.key = t.Schema.KeyOf(n)
+	}
+	if t.indexed {
+		t.index.Set(e.key, len(t.staged))
+	}
+	t.staged = append(t.staged, e)
+}
+
 // Commit keeps the staged changes. kept, when not nil, is told of each
-// key whose row changed: its encoded key, the row before and after (nil
-// when absent), for the caller's accounting.
-func (t *Target) Commit(kept func(key string, before, after value.Row)) {
+// key whose row changed: the row before and after (nil when absent), for
+// the caller's accounting.
+func (t *Target) Commit(kept func(before, after value.Row)) {
 	// Rows change in their slots and new keys take new slots; then the
 	// keys that leave give their slot to the last row, which moves no
 	// slot a staged change refers to any more.
@@ -181,45 +255,43 @@ func (t *Target) Commit(kept func(key string, before, after value.Row)) {
 		if e.slot >= 0 {
 			old = t.rows[e.slot]
 		}
-		if kept != nil {
-			kept(e.key, old, e.row)
+		if kept != nil && (old != nil || e.row != nil) {
+			kept(old, e.row)
 		}
 		switch {
 		case e.row == nil:
 		case e.slot >= 0:
 			t.rows[e.slot] = e.row
 		default:
-			t.slot[e.key] = len(t.rows)
 			t.rows = append(t.rows, e.row)
-			t.keys = append(t.keys, e.key)
+			t.slot.Set(e.key, len(t.rows)-1)
 		}
 	}
 	for _, e := range t.staged {
 		if e.row != nil || e.slot < 0 {
 			continue
 		}
-		i := t.slot[e.key]
+		i, _ := t.slot.Get(e.key)
 		last := len(t.rows) - 1
-		t.rows[i], t.keys[i] = t.rows[last], t.keys[last]
-		t.slot[t.keys[i]] = i
-		t.rows[last], t.keys[last] = nil, ""
-		t.rows, t.keys = t.rows[:last], t.keys[:last]
-		delete(t.slot, e.key)
+		t.slot.Delete(e.key)
+		if i != last {
+			t.rows[i] = t.rows[last]
+			t.slot.Set(t.Schema.KeyOf(t.rows[i]), i)
+		}
+		t.rows[last] = nil
+		t.rows = t.rows[:last]
 	}
 	t.Abort()
 }
 
 // Abort drops the staged changes.
 func (t *Target) Abort() {
-	t.indexed = false
-	if len(t.index) > indexReuse {
-		t.index = map[string]int{}
-	} else {
-		clear(t.index)
-	}
+	t.indexed, t.prev = false, nil
+	t.index.Clear()
 	clear(t.staged)
 	t.staged = t.staged[:0]
 	if cap(t.staged) > indexReuse {
 		t.staged = nil
 	}
+	t.block = nil // rows of the next step do not share a block with these
 }

@@ -36,11 +36,16 @@ type pview struct {
 	// explicit delta to them with MERGE semantics; bytes is their size.
 	target *delta.Target
 	bytes  int64
-	out    delta.Batch // the staged step's explicit delta
-	z      zset.ZSet   // the staged step's Z-set delta, reused
+	// facts are the staged step's delta, one fact per key (the
+	// circuit's, valid until its next step); out states them as changes
+	// when a sink asks (explicit), made once a step.
+	facts   []delta.Fact
+	out     delta.Batch
+	outMade bool
+	z       zset.ZSet // the staged step's Z-set delta, reused
 	// emit and kept are the target's callbacks, made once.
 	emit    func(before, after value.Row)
-	kept    func(key string, before, after value.Row)
+	kept    func(before, after value.Row)
 	stepped bool
 	kinds   [delta.NumKinds]int64 // changes produced, per kind
 	in      map[string]delta.Batch
@@ -147,12 +152,12 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 			pv.z = append(pv.z, zset.Entry{Row: after, W: 1})
 		}
 	}
-	pv.kept = func(k string, before, after value.Row) {
+	pv.kept = func(before, after value.Row) {
 		if before != nil {
-			pv.bytes -= dataflow.RowBytes(before) + int64(len(k))
+			pv.bytes -= dataflow.RowBytes(before) + delta.IndexEntryBytes
 		}
 		if after != nil {
-			pv.bytes += dataflow.RowBytes(after) + int64(len(k))
+			pv.bytes += dataflow.RowBytes(after) + delta.IndexEntryBytes
 		}
 	}
 	in := map[string]delta.Batch{}
@@ -175,9 +180,9 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 		in[r.Name] = b
 		pv.coldRows += int64(len(b))
 	}
-	out, err := circ.Step(in)
+	facts, err := circ.StepFacts(in)
 	if err == nil {
-		_, err = pv.stage(out, 0)
+		_, err = pv.stage(facts, 0)
 	}
 	if err != nil {
 		pv.abort()
@@ -231,12 +236,12 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 		return nil, false, nil
 	}
 	pv.start = time.Now()
-	out, err := pv.circ.Step(in)
+	facts, err := pv.circ.StepFacts(in)
 	if err != nil {
 		return nil, false, err
 	}
 	pv.stepped = true
-	z, err := pv.stage(out, si.step)
+	z, err := pv.stage(facts, si.step)
 	if err != nil {
 		pv.abort()
 		return nil, false, err
@@ -245,33 +250,33 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 	return z, true, nil
 }
 
-// stage stages the view's explicit delta on its rows, with MERGE
-// semantics, and returns the view's Z-set delta (old rows retracted, new
+// stage stages the view's delta (the circuit's facts) on its rows, with
+// MERGE semantics, and returns the view's Z-set delta (old rows retracted, new
 // ones asserted). An error names the view, the key and the step.
-func (pv *pview) stage(b delta.Batch, step uint64) (zset.ZSet, error) {
+func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 	pv.stepped = true
 	clear(pv.z)
 	pv.z = pv.z[:0]
 	if cap(pv.z) > maxSpareLog {
 		pv.z = nil // a bulk step's delta is let go
 	}
-	if err := pv.target.Stage(b, pv.emit); err != nil {
+	if err := pv.target.StageFacts(facts, pv.emit); err != nil {
 		pe := *pgerr.Wrap(err)
 		pe.Message += fmt.Sprintf(" (step %d)", step)
 		return nil, &pe
 	}
-	pv.out = b
+	pv.facts = facts
 	return zset.Consolidate(pv.z), nil
 }
 
 // commit applies the staged rows.
 func (pv *pview) commit() {
 	pv.target.Commit(pv.kept)
-	for _, c := range pv.out {
-		pv.kinds[c.Kind()]++
+	for i := range pv.facts {
+		pv.kinds[pv.facts[i].Kind()]++
 	}
 	pv.circ.Commit()
-	pv.out, pv.stepped = nil, false
+	pv.forget()
 	pv.steps++
 	pv.totalSteps += pv.lastStep
 	pv.timedSteps++
@@ -280,7 +285,17 @@ func (pv *pview) commit() {
 func (pv *pview) abort() {
 	pv.target.Abort()
 	pv.circ.Abort()
-	pv.out, pv.stepped = nil, false
+	pv.forget()
+}
+
+// forget lets go of the step's delta.
+func (pv *pview) forget() {
+	clear(pv.out)
+	pv.out = pv.out[:0]
+	if cap(pv.out) > maxSpareLog {
+		pv.out = nil
+	}
+	pv.facts, pv.outMade, pv.stepped = nil, false, false
 }
 
 // rows returns the view's rows sorted by key.
@@ -331,10 +346,15 @@ func (pv *pview) trim()          {}
 
 func (pv *pview) keyed(*Engine) (*delta.Schema, error) { return pv.schema, nil }
 
-// explicit is the circuit's explicit delta of the staged step, as it is.
+// explicit is the circuit's explicit delta of the staged step, its
+// facts stated as changes (the complete new rows copied: a sink may keep
+// them).
 func (pv *pview) explicit(*delta.Schema, zset.ZSet) delta.Batch {
 	if !pv.stepped {
 		return nil
+	}
+	if !pv.outMade {
+		pv.out, pv.outMade = delta.AppendChanges(pv.out[:0], pv.facts, slices.Clone), true
 	}
 	return pv.out
 }

@@ -136,8 +136,8 @@ func (e *Engine) commit() error {
 		return nil
 	}
 	deltas, changed := e.tableDeltas(tx.log)
-	events, anyEvents := e.tableEvents(tx.log)
-	if len(deltas) == 0 && len(events) == 0 {
+	events, nEvents, anyEvents := e.tableEvents(tx.log)
+	if len(deltas) == 0 && nEvents == 0 {
 		ts := e.ts
 		if changed || anyEvents {
 			ts++ // a commit that no view reads
@@ -328,9 +328,9 @@ func (e *Engine) readTables() map[string]bool {
 }
 
 // tableEvents returns the change events of the tables that keep no rows
-// and that views read, by table, in the order they came; and whether the
-// transaction held any event.
-func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, bool) {
+// and that views read, by table, in the order they came; how many tables
+// have events; and whether the transaction held any event.
+func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, int, bool) {
 	if e.events == nil {
 		e.events = map[string]delta.Batch{}
 	}
@@ -349,12 +349,15 @@ func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, bool) {
 			}
 		}
 	}
-	for k, b := range events {
-		if len(b) == 0 {
-			delete(events, k)
+	// A table without events this time keeps its entry, empty, and its
+	// batch's memory for the next commit; readers test the length.
+	n := 0
+	for _, b := range events {
+		if len(b) > 0 {
+			n++
 		}
 	}
-	return events, held
+	return events, n, held
 }
 
 // reuseDelta returns an empty batch for the table's next delta, with room

@@ -86,7 +86,7 @@ var allow = map[string]rule{
 	"internal/source": {why: "outside input to typed change batches: the change kinds and values only",
 		deps: []string{"internal/delta", "internal/pgerr", "internal/value"}},
 	"internal/delta": {why: "the change kinds",
-		deps: []string{"internal/pgerr", "internal/value"}, tests: []string{"internal/delta/deltatest"}},
+		deps: []string{"internal/intmap", "internal/pgerr", "internal/value"}, tests: []string{"internal/delta/deltatest"}},
 	"internal/zset": {why: "Z-sets of rows",
 		deps: []string{"internal/value"}},
 	"internal/resultfmt": {why: "result sets as text, CSV and JSON",

@@ -106,6 +106,23 @@ func (c *Circuit) Relations() []*delta.Schema { return c.rels }
 // complete new rows (of insertions, updates, upserts), which are the
 // caller's to keep: operators build their rows in buffers of the step.
 func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
+	facts, err := c.StepFacts(tx)
+	if err != nil {
+		return nil, err
+	}
+	clear(c.out)
+	if cap(c.out) > spare {
+		c.out = nil
+	}
+	c.out = delta.AppendChanges(c.out[:0], facts, slices.Clone)
+	return c.out, nil
+}
+
+// StepFacts is Step giving the view's delta as one fact per changed key,
+// sorted by key (delta.AppendChanges states them as changes;
+// delta.Target.StageFacts applies them), without converting it: the facts
+// and their rows are valid until the next Step.
+func (c *Circuit) StepFacts(tx map[string]delta.Batch) ([]delta.Fact, error) {
 	err := c.g.Run(func(id dataflow.NodeID) (*delta.Implicit, error) {
 		rel := c.schemas[id]
 		b := tx[rel.Name]
@@ -126,13 +143,17 @@ func (c *Circuit) Step(tx map[string]delta.Batch) (delta.Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	clear(c.out)
-	clear(c.facts)
-	if cap(c.out) > spare || cap(c.facts) > spare {
-		c.out, c.facts = nil, nil
+	out := c.g.Output(dataflow.NodeID(len(c.schemas) - 1))
+	if err := out.Validate(); err != nil {
+		c.g.Abort()
+		return nil, err
 	}
-	c.out, c.facts, err = delta.AppendExplicit(c.out[:0], c.facts, c.g.Output(dataflow.NodeID(len(c.schemas)-1)), slices.Clone)
-	return c.out, err
+	clear(c.facts)
+	if cap(c.facts) > spare {
+		c.facts = nil
+	}
+	c.facts = out.AppendFacts(c.facts[:0])
+	return c.facts, nil
 }
 
 // Commit keeps what the last Step staged.

@@ -13,57 +13,80 @@ import (
 
 var _ Operator = (*Join)(nil)
 
-// Join keeps, for every left row, the key it references (left key →
-// referenced key) and the inverse index (referenced key → left keys), and
-// for every right row the right's columns the view reads (right key →
-// those columns); with KeepLeft also the left row itself. It is the inner
-// join of the left input with the right relation on left.FK = right's
-// key, keyed by the left key: each left row meets at most one right row.
+// Join keeps, for every left row, a reference to the right key it
+// references, and for every right key that exists or is referenced an
+// entry: the right's columns the view reads (nil while no right row has
+// the key) and the list of the left rows that reference it; with KeepLeft
+// also the left row itself. It is the inner join of the left input with
+// the right relation on left.FK = right's key, keyed by the left key:
+// each left row meets at most one right row.
 //
-// The left keys' index is what fans a right change out to the view rows it
-// touches, and lets a left change that omits its old row (or even whether
-// it existed) be stated exactly; the right's columns are what an inserted
-// or re-pointed left row is joined with. Left rows are not kept (unless
-// KeepLeft), so a right change reaches the view as partial updates that
-// know only the right's columns. See docs/partial-deltas.md, "Join".
+// The left rows' lists are what fan a right change out to the view rows
+// it touches, and let a left change that omits its old row (or even
+// whether it existed) be stated exactly; the right's columns are what an
+// inserted or re-pointed left row is joined with. Left rows are not kept
+// (unless KeepLeft), so a right change reaches the view as partial
+// updates that know only the right's columns. See docs/partial-deltas.md,
+// "Join".
+//
+// Keys are found by hash (delta.Index), and a step changes nothing but
+// staging slices and the output's buffers it reuses: a step of one change
+// allocates nothing. Commit updates entries in place; it allocates only
+// for keys it has not held before.
 type Join struct {
 	left, right, out *delta.Schema
 	fk               []int // left columns holding the referenced right key, in right key order
 	rcols            []int // right columns the output carries
 	keepLeft         bool
 
-	refs  map[string]*leftRef            // left key → its reference
-	users map[string]map[string]*leftRef // referenced right key → left keys and their references
-	dims  map[string]value.Row           // right key → right's rcols
+	refs delta.Index[*leftRef]  // left key → its reference
+	dims delta.Index[*dimEntry] // right key → its columns and the left rows referencing it
+	// step numbers the steps: a reference its step changes carries the
+	// step's number, so that the right's changes pass it by.
+	step  uint64
 	stage struct {
-		refs  map[string]*leftRef // nil: the left row leaves
-		users []userChange
-		dims  map[string]value.Row // nil: the right row leaves
+		refs []refChange
 	}
-	// Reused from one step to the next: the right changes and their
-	// index by right key, the left keys a step changes, key bytes.
+	// Reused from one step to the next: the right changes (the staged
+	// ones of the right's columns) and their index by right key when
+	// they are many.
 	rfacts  []delta.Fact
 	dchg    []dimChange
-	dchgIdx map[string]int
-	handled map[string]bool
-	kbuf    []byte
+	dchgIdx delta.Index[int]
 	// padU is the unknown set of a left row known only by its key and
-	// foreign key (every other left column); a Cols is immutable.
-	padU delta.Cols
-	buf  buffers
-	rows arena // the output's rows
+	// foreign key (every other left column); a Cols is immutable. lastU
+	// and lastFKU are the last unknown set withFK took and gave.
+	padU, lastU, lastFKU delta.Cols
+	buf                  buffers
+	rows                 arena // the output's rows and the step's scratch rows
 }
 
+// leftRef is a left key's reference: the entry of the right key it
+// references, and its neighbours in that entry's list.
 type leftRef struct {
-	key   value.Row // the left key
-	fk    value.Row // the referenced right key; nil when a FK column is NULL
-	fkEnc string    // fk encoded; "" when fk is nil
-	row   value.Row // the left row, with KeepLeft
+	key        value.Row      // the left key
+	dim        *dimEntry      // the referenced right key's entry; nil when a FK column is NULL
+	row        value.Row      // the left row, with KeepLeft
+	prev, next *leftRef       // in dim.users
+	step       uint64         // the last step that changed the left row
+	kv         [1]value.Value // key, when it is one column: read with the reference
 }
 
-type userChange struct {
-	fk, key string
-	add     bool
+// dimEntry is a right key's entry.
+type dimEntry struct {
+	key   value.Row      // the right key
+	cols  value.Row      // the right's rcols; nil when no right row has the key
+	users *leftRef       // the left rows referencing the key
+	kv    [1]value.Value // key, when it is one column
+}
+
+// refChange is a step's change of a left key's reference.
+type refChange struct {
+	key  value.Row // the left key, valid for the step
+	old  *leftRef  // nil when the key is new
+	gone bool      // the left row leaves
+	fk   value.Row // the referenced right key, valid for the step; nil: NULL
+	row  value.Row // the new left row, with KeepLeft, valid for the step
 }
 
 // NewJoin returns the join of left with right on left's columns fk (one
@@ -92,8 +115,7 @@ func NewJoin(name string, left, right *delta.Schema, fk, rcols []int, keepLeft b
 	if err != nil {
 		return nil, err
 	}
-	j := &Join{left: left, right: right, out: out, fk: fk, rcols: rcols, keepLeft: keepLeft,
-		refs: map[string]*leftRef{}, users: map[string]map[string]*leftRef{}, dims: map[string]value.Row{}}
+	j := &Join{left: left, right: right, out: out, fk: fk, rcols: rcols, keepLeft: keepLeft}
 	r, u := left.Pad(make(value.Row, len(left.Key)))
 	_, j.padU = j.withFK(r, u, nil)
 	return j, nil
@@ -116,33 +138,39 @@ func (j *Join) Info() dataflow.Info {
 	return dataflow.Info{Kind: "PartialJoin", Detail: fk, State: state, Cost: "O(change × left rows referencing a changed right row)"}
 }
 
+// refBytes and dimBytes approximate a reference's and an entry's memory
+// beyond their rows: the struct and its index entry.
+const (
+	refBytes = delta.IndexEntryBytes + 8 + 5*8 + 8
+	dimBytes = delta.IndexEntryBytes + 8 + 3*8
+)
+
 func (j *Join) State() dataflow.StateSize {
 	var s dataflow.StateSize
-	for k, r := range j.refs {
+	j.refs.All(func(_ value.Row, r *leftRef) bool {
 		s.Rows++
-		s.Bytes += mapEntryBytes + int64(len(k)) + dataflow.RowBytes(r.key) + dataflow.RowBytes(r.fk) + 3*8
+		s.Bytes += refBytes + dataflow.RowBytes(r.key)
 		if r.row != nil {
 			s.Bytes += dataflow.RowBytes(r.row)
 		}
-	}
-	for k, us := range j.users {
-		s.Bytes += mapEntryBytes + int64(len(k))
-		for u := range us {
-			s.Bytes += mapEntryBytes + int64(len(u))
+		return true
+	})
+	j.dims.All(func(_ value.Row, d *dimEntry) bool {
+		if d.cols != nil {
+			s.Rows++
 		}
-	}
-	for k, r := range j.dims {
-		s.Rows++
-		s.Bytes += mapEntryBytes + int64(len(k)) + dataflow.RowBytes(r)
-	}
+		s.Bytes += dimBytes + dataflow.RowBytes(d.key) + dataflow.RowBytes(d.cols)
+		return true
+	})
 	return s
 }
 
 // dimChange is a right key's row before and after, restricted to rcols.
 type dimChange struct {
-	key          string // encoded right key
+	key          value.Row // the right key
+	e            *dimEntry // its entry; nil when the key has none
 	oldOK, newOK bool
-	old, new     value.Row
+	old, new     value.Row // new is a row of the step
 }
 
 // contradiction reports a change that contradicts the join's state: an
@@ -156,14 +184,46 @@ func (j *Join) contradiction(rel *delta.Schema, key value.Row, format string, ar
 	return pgerr.New(code, "deltaview: join %s: %s key %s %s", j.out.Name, rel.Name, key, fmt.Sprintf(format, args...))
 }
 
+// staged returns the step's change of right key k, if any.
+func (j *Join) staged(k value.Row) *dimChange {
+	if len(j.dchg) <= 8 {
+		for i := range j.dchg {
+			if value.CompareRows(j.dchg[i].key, k) == 0 {
+				return &j.dchg[i]
+			}
+		}
+		return nil
+	}
+	if i, ok := j.dchgIdx.Get(k); ok {
+		return &j.dchg[i]
+	}
+	return nil
+}
+
+// dimNew returns the right's columns of key k after the step's changes;
+// hint is the entry of k when the caller knows it.
+func (j *Join) dimNew(k value.Row, hint *dimEntry) (value.Row, bool) {
+	if dc := j.staged(k); dc != nil {
+		return dc.new, dc.newOK
+	}
+	if hint == nil {
+		hint, _ = j.dims.Get(k)
+	}
+	if hint == nil || hint.cols == nil {
+		return nil, false
+	}
+	return hint.cols, true
+}
+
 func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
-	j.stage.refs = resetMap(j.stage.refs)
-	j.stage.users = j.stage.users[:0]
-	j.stage.dims = resetMap(j.stage.dims)
-	j.dchgIdx = resetMap(j.dchgIdx)
-	j.handled = resetMap(j.handled)
+	j.step++
+	clear(j.stage.refs)
+	j.stage.refs = j.stage.refs[:0]
 	clear(j.dchg)
 	j.dchg = j.dchg[:0]
+	if cap(j.stage.refs) > spare || cap(j.dchg) > spare {
+		j.stage.refs, j.dchg = nil, nil // a bulk step's
+	}
 	out := j.buf.reset(j.out)
 	j.rows.reset()
 
@@ -174,20 +234,28 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		defer func() { j.rfacts = nil }()
 	}
 	for _, f := range j.rfacts {
-		j.kbuf = value.AppendRowKey(j.kbuf[:0], f.Key)
-		stored, ok := j.dims[string(j.kbuf)]
+		e, _ := j.dims.Get(f.Key)
+		var stored value.Row
+		ok := e != nil && e.cols != nil
+		if ok {
+			stored = e.cols
+		}
 		switch {
 		case f.Before == delta.Absent && ok:
 			return nil, j.contradiction(j.right, f.Key, "is inserted but exists")
 		case f.Before == delta.Present && !ok:
 			return nil, j.contradiction(j.right, f.Key, "is changed or deleted but does not exist")
 		}
-		if f.Before == delta.Present && f.OldUnknown.Empty() && value.CompareRows(j.project(f.Old), stored) != 0 {
-			return nil, j.contradiction(j.right, f.Key, "has old row %s, but the join holds %s", f.Old, stored)
+		if f.Before == delta.Present && f.OldUnknown.Empty() && !j.projects(f.Old, stored) {
+			old := make(value.Row, len(j.rcols))
+			for i, c := range j.rcols {
+				old[i] = f.Old[c]
+			}
+			return nil, j.contradiction(j.right, f.Key, "has old row %s, but the join holds %s", old, stored)
 		}
-		dc := dimChange{oldOK: ok, old: stored}
+		dc := dimChange{key: f.Key, e: e, oldOK: ok, old: stored}
 		if f.After {
-			nr := make(value.Row, len(j.rcols))
+			nr := j.rows.row(len(j.rcols))
 			for i, c := range j.rcols {
 				if f.NewUnknown.Has(c) {
 					if !ok {
@@ -203,24 +271,19 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		if dc.oldOK == dc.newOK && (!dc.oldOK || value.CompareRows(dc.old, dc.new) == 0) {
 			continue
 		}
-		dc.key = string(j.kbuf)
-		j.dchgIdx[dc.key] = len(j.dchg)
 		j.dchg = append(j.dchg, dc)
-		j.stage.dims[dc.key] = dc.new
 	}
-	dimNew := func(k []byte) (value.Row, bool) {
-		if i, ok := j.dchgIdx[string(k)]; ok {
-			return j.dchg[i].new, j.dchg[i].newOK
+	if len(j.dchg) > 8 {
+		j.dchgIdx.Clear()
+		for i := range j.dchg {
+			j.dchgIdx.Set(j.dchg[i].key, i)
 		}
-		r, ok := j.dims[string(k)]
-		return r, ok
 	}
 
 	// The left side: existence and the referenced key come from the index.
-	for _, f := range j.buf.factsOf(in[0]) {
-		k := enc(f.Key)
-		j.handled[k] = true
-		ref, ok := j.refs[k]
+	left := j.buf.factsOf(in[0])
+	for _, f := range left {
+		ref, ok := j.refs.Get(f.Key)
 		switch {
 		case f.Before == delta.Absent && ok:
 			return nil, j.contradiction(j.left, f.Key, "is inserted but exists")
@@ -228,16 +291,27 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			return nil, j.contradiction(j.left, f.Key, "is changed or deleted but does not exist")
 		}
 		l := delta.Fact{Key: f.Key, After: f.After, New: f.New, NewUnknown: f.NewUnknown}
+		var oldDim *dimEntry
+		var oldFK value.Row
 		if ok {
+			// A mark, not state: the right's changes below pass the
+			// left row by, and a later step's number is another.
+			ref.step = j.step
+			if oldDim = ref.dim; oldDim != nil {
+				oldFK = oldDim.key
+			}
 			l.Before = delta.Present
 			switch {
 			case j.keepLeft:
 				l.Old = ref.row
 			case f.Before == delta.Present:
-				l.Old, l.OldUnknown = j.withFK(f.Old, f.OldUnknown, ref.fk)
+				l.Old, l.OldUnknown = j.withFK(f.Old, f.OldUnknown, oldFK)
 			default:
-				r, u := j.left.Pad(f.Key)
-				l.Old, l.OldUnknown = j.withFK(r, u, ref.fk)
+				r := j.rows.row(j.left.Arity())
+				for i, c := range j.left.Key {
+					r[c] = f.Key[i]
+				}
+				l.Old, l.OldUnknown = j.withFK(r, j.left.NonKey(), oldFK)
 			}
 		}
 		l.Fill()
@@ -247,57 +321,30 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 				return nil, j.contradiction(j.left, f.Key, "is new but its foreign key is unknown")
 			}
 			newFK = j.fkOf(l.New)
+			if newFK != nil && oldFK != nil && value.CompareRows(newFK, oldFK) == 0 {
+				newFK = oldFK
+			}
 		}
 		g := delta.Fact{Key: f.Key}
-		var oldFK string
-		if ok && ref.fk != nil {
-			j.kbuf = value.AppendRowKey(j.kbuf[:0], ref.fk)
-			if d, dok := j.dims[string(j.kbuf)]; dok {
-				g.Before, g.Old, g.OldUnknown = delta.Present, j.concat(l.Old, d), l.OldUnknown
-			}
-			oldFK = ref.fkEnc
+		if oldDim != nil && oldDim.cols != nil {
+			g.Before, g.Old, g.OldUnknown = delta.Present, j.concat(l.Old, oldDim.cols), l.OldUnknown
 		}
-		newEnc := ""
 		if newFK != nil {
-			j.kbuf = value.AppendRowKey(j.kbuf[:0], newFK)
-			if d, dok := dimNew(j.kbuf); dok {
-				g.After, g.New, g.NewUnknown = true, j.concat(l.New, d), l.NewUnknown
+			var hint *dimEntry
+			if oldDim != nil && len(newFK) > 0 && &newFK[0] == &oldFK[0] {
+				hint = oldDim
 			}
-			newEnc = oldFK
-			if newEnc != string(j.kbuf) {
-				newEnc = string(j.kbuf)
+			if d, dok := j.dimNew(newFK, hint); dok {
+				g.After, g.New, g.NewUnknown = true, j.concat(l.New, d), l.NewUnknown
 			}
 		}
 		if err := out.Add(g); err != nil {
 			return nil, err
 		}
-		// Stage the index.
-		if !l.After {
-			j.stage.refs[k] = nil
-			if oldFK != "" {
-				j.stage.users = append(j.stage.users, userChange{fk: oldFK, key: k})
-			}
-			continue
+		if !ok && !l.After {
+			continue // a key that neither was nor is
 		}
-		key := f.Key
-		if ok {
-			key = ref.key
-		} else {
-			key = slices.Clone(key) // not a slice of a row the join does not keep
-		}
-		nr := &leftRef{key: key, fk: newFK, fkEnc: newEnc}
-		if j.keepLeft {
-			nr.row = slices.Clone(l.New) // it may live only for the step
-		}
-		j.stage.refs[k] = nr
-		if oldFK != newEnc {
-			if oldFK != "" {
-				j.stage.users = append(j.stage.users, userChange{fk: oldFK, key: k})
-			}
-			if newEnc != "" {
-				j.stage.users = append(j.stage.users, userChange{fk: newEnc, key: k, add: true})
-			}
-		}
+		j.stage.refs = append(j.stage.refs, refChange{key: f.Key, old: ref, gone: !l.After, fk: newFK, row: l.New})
 	}
 
 	// Right changes reach the left rows that reference them and did not
@@ -306,24 +353,27 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	w := j.out.Arity()
 	for i := range j.dchg {
 		dc := &j.dchg[i]
-		for lk, ref := range j.users[dc.key] {
-			if len(j.handled) > 0 && j.handled[lk] {
+		if dc.e == nil {
+			continue // no left row references it
+		}
+		for r := dc.e.users; r != nil; r = r.next {
+			if len(left) > 0 && r.step == j.step {
 				continue
 			}
-			g := delta.Fact{Key: ref.key}
+			g := delta.Fact{Key: r.key}
 			if j.keepLeft {
 				if dc.oldOK {
-					g.Before, g.Old = delta.Present, j.concat(ref.row, dc.old)
+					g.Before, g.Old = delta.Present, j.concat(r.row, dc.old)
 				}
 				if dc.newOK {
-					g.After, g.New = true, j.concat(ref.row, dc.new)
+					g.After, g.New = true, j.concat(r.row, dc.new)
 				}
 			} else {
 				if dc.oldOK {
-					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), ref, dc.old), j.padU
+					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), r, dc.old), j.padU
 				}
 				if dc.newOK {
-					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), ref, dc.new), j.padU
+					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), r, dc.new), j.padU
 				}
 			}
 			if err := out.Add(g); err != nil {
@@ -331,7 +381,9 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 			}
 		}
 	}
-	out.Sort()
+	if len(out.Ins) > 1 || len(out.Del) > 1 {
+		out.Sort()
+	}
 	return out, nil
 }
 
@@ -350,97 +402,175 @@ func (j *Join) viewRow(dst value.Row, ref *leftRef, d value.Row) value.Row {
 	for i, c := range j.left.Key {
 		dst[c] = ref.key[i]
 	}
-	for i, c := range j.fk {
-		if ref.fk != nil {
-			dst[c] = ref.fk[i]
+	if ref.dim != nil {
+		for i, c := range j.fk {
+			dst[c] = ref.dim.key[i]
 		}
 	}
 	copy(dst[j.left.Arity():], d)
 	return dst
 }
 
-// project restricts a right row to rcols.
-func (j *Join) project(r value.Row) value.Row {
-	out := make(value.Row, len(j.rcols))
+// projects reports whether the right row r restricted to rcols is cols.
+func (j *Join) projects(r, cols value.Row) bool {
 	for i, c := range j.rcols {
-		out[i] = r[c]
+		if value.CompareRows(r[c:c+1], cols[i:i+1]) != 0 {
+			return false
+		}
 	}
-	return out
+	return true
 }
 
-// fkOf returns the right key a left row references, or nil when a
-// foreign key column is NULL.
+// fkOf returns the right key a left row references, a row of the step,
+// or nil when a foreign key column is NULL.
 func (j *Join) fkOf(r value.Row) value.Row {
-	k := make(value.Row, len(j.fk))
-	for i, c := range j.fk {
+	for _, c := range j.fk {
 		if r[c].IsNull() {
 			return nil
 		}
+	}
+	k := j.rows.row(len(j.fk))
+	for i, c := range j.fk {
 		k[i] = r[c]
 	}
 	return k
 }
 
-// withFK returns a copy of the left row r with its foreign key columns set
-// from fk (NULL when fk is nil) and known.
+// withFK returns a copy of the left row r, a row of the step, with its
+// foreign key columns set from fk (NULL when fk is nil) and known.
 func (j *Join) withFK(r value.Row, u delta.Cols, fk value.Row) (value.Row, delta.Cols) {
-	r = append(value.Row(nil), r...)
-	for i, c := range j.fk {
+	c := j.rows.row(len(r))
+	copy(c, r)
+	for i, col := range j.fk {
 		if fk == nil {
-			r[c] = value.Null
+			c[col] = value.Null
 		} else {
-			r[c] = fk[i]
+			c[col] = fk[i]
 		}
-		u = u.Without(c)
 	}
-	return r, u
+	// The step's rows mostly share their unknown set.
+	if u.Equal(j.lastU) && j.lastU != nil {
+		return c, j.lastFKU
+	}
+	v := u
+	for _, col := range j.fk {
+		v = v.Without(col)
+	}
+	j.lastU, j.lastFKU = u, v
+	return c, v
+}
+
+// entry returns the entry of right key k, made (with a copy of k) when
+// there is none.
+func (j *Join) entry(k value.Row) *dimEntry {
+	if e, ok := j.dims.Get(k); ok {
+		return e
+	}
+	e := &dimEntry{}
+	e.key = keyIn(k, e.kv[:])
+	j.dims.Set(e.key, e)
+	return e
+}
+
+// keyIn returns a copy of k: in kv when it fits.
+func keyIn(k value.Row, kv value.Row) value.Row {
+	if len(k) == len(kv) {
+		copy(kv, k)
+		return kv[:len(k):len(k)]
+	}
+	return slices.Clone(k)
+}
+
+// drop removes an entry that no right row and no left row needs.
+func (j *Join) drop(e *dimEntry) {
+	if e != nil && e.cols == nil && e.users == nil {
+		j.dims.Delete(e.key)
+	}
+}
+
+func (r *leftRef) link(e *dimEntry) {
+	r.dim, r.prev, r.next = e, nil, nil
+	if e == nil {
+		return
+	}
+	r.next = e.users
+	if e.users != nil {
+		e.users.prev = r
+	}
+	e.users = r
+}
+
+func (r *leftRef) unlink() {
+	switch {
+	case r.prev != nil:
+		r.prev.next = r.next
+	case r.dim != nil:
+		r.dim.users = r.next
+	}
+	if r.next != nil {
+		r.next.prev = r.prev
+	}
+	r.dim, r.prev, r.next = nil, nil, nil
 }
 
 func (j *Join) Commit() {
-	if len(j.stage.refs)+len(j.stage.users)+len(j.stage.dims) == 0 {
-		return
-	}
-	for k, r := range j.stage.refs {
-		if r == nil {
-			delete(j.refs, k)
-		} else {
-			j.refs[k] = r
-		}
-	}
-	for _, c := range j.stage.users {
-		s := j.users[c.fk]
-		if c.add {
-			if s == nil {
-				s = map[string]*leftRef{}
-				j.users[c.fk] = s
+	// The right's columns change in their entries: the step's rows that
+	// read them are copies.
+	for i := range j.dchg {
+		dc := &j.dchg[i]
+		e := dc.e
+		if !dc.newOK {
+			if e != nil {
+				e.cols = nil
+				j.drop(e)
 			}
-			s[c.key] = nil // set below
+			continue
+		}
+		if e == nil {
+			e = j.entry(dc.key)
+		}
+		if e.cols != nil && len(e.cols) == len(dc.new) {
+			copy(e.cols, dc.new)
 		} else {
-			delete(s, c.key)
-			if len(s) == 0 {
-				delete(j.users, c.fk)
+			e.cols = slices.Clone(dc.new)
+		}
+	}
+	for i := range j.stage.refs {
+		c := &j.stage.refs[i]
+		r := c.old
+		if r == nil {
+			r = &leftRef{}
+			r.key = keyIn(c.key, r.kv[:]) // not a slice of a row the join does not keep
+			j.refs.Set(r.key, r)
+		} else if c.gone {
+			e := r.dim
+			r.unlink()
+			j.drop(e)
+			j.refs.Delete(r.key)
+			continue
+		}
+		if r.dim == nil || c.fk == nil || value.CompareRows(r.dim.key, c.fk) != 0 {
+			e := r.dim
+			r.unlink()
+			j.drop(e)
+			if c.fk != nil {
+				r.link(j.entry(c.fk))
 			}
 		}
-	}
-	// A left key's users entry points to its current reference.
-	for k, r := range j.stage.refs {
-		if r != nil && r.fkEnc != "" {
-			j.users[r.fkEnc][k] = r
-		}
-	}
-	for k, r := range j.stage.dims {
-		if r == nil {
-			delete(j.dims, k)
-		} else {
-			j.dims[k] = r
+		if j.keepLeft {
+			if len(r.row) == len(c.row) {
+				copy(r.row, c.row) // the step's rows that read it are copies
+			} else {
+				r.row = slices.Clone(c.row)
+			}
 		}
 	}
 	j.Abort()
 }
 
 func (j *Join) Abort() {
-	j.stage.refs = resetMap(j.stage.refs)
-	j.stage.dims = resetMap(j.stage.dims)
-	clear(j.stage.users)
-	j.stage.users = j.stage.users[:0]
+	clear(j.stage.refs)
+	j.stage.refs = j.stage.refs[:0]
+	clear(j.dchg)
+	j.dchg = j.dchg[:0]
 }

@@ -17,8 +17,9 @@ import (
 //
 //   - Empty in, empty out: when every input is empty, Step returns an empty
 //     delta and stages nothing (the circuit then skips the node).
-//   - Inputs are valid only during the call and never modified; rows are
-//     immutable and may be kept in state or passed to the output.
+//   - Inputs are valid only during the call and never modified; their
+//     rows are valid until the next step, and may be passed to the
+//     output; an operator copies what it keeps in its state.
 //   - The output is well formed (delta.Implicit.Validate) and sorted by key,
 //     with the schema Schema returns. A key whose change cancels (its old
 //     and new view rows are the same, as far as anything says) is absent.
@@ -52,12 +53,6 @@ func known(cols []int, u delta.Cols) bool {
 	}
 	return true
 }
-
-func enc(r value.Row) string { return string(value.AppendRowKey(nil, r)) }
-
-// mapEntryBytes approximates a Go map entry's overhead beyond its key and
-// value.
-const mapEntryBytes = 48
 
 // spare is the largest buffer an operator keeps from one step to the
 // next; a bulk step's (the first, which loads the relations) is let go.
@@ -94,18 +89,6 @@ func (b *buffers) factsOf(d *delta.Implicit) []delta.Fact {
 	}
 	b.facts = d.AppendFacts(b.facts)
 	return b.facts
-}
-
-// resetMap empties m for the next step, or makes a new one when m grew
-// large: a map keeps its size, and iterating or clearing it costs that.
-func resetMap[K comparable, V any](m map[K]V) map[K]V {
-	switch {
-	case m == nil || len(m) > spare:
-		return map[K]V{}
-	case len(m) > 0:
-		clear(m)
-	}
-	return m
 }
 
 // arena hands out rows that live until its next reset: an operator's

@@ -37,9 +37,15 @@ type Project struct {
 	// step's rows mostly share them, and a Cols is immutable.
 	lastIn, lastOut delta.Cols
 
-	keep   []int                // input columns kept per key, ascending; none: stateless
-	kept   map[string]value.Row // encoded key → the values of keep
-	staged map[string]value.Row // this step's changes of kept; nil: the key leaves
+	keep []int // input columns kept per key, ascending; none: stateless
+	// kept holds per key a row of the key's values then those of keep;
+	// staged are the step's changes of it (row nil: the key leaves).
+	kept   delta.Index[value.Row]
+	staged []keptChange
+}
+
+type keptChange struct {
+	key, row value.Row // row: the values of keep, a row of the step; nil: the key leaves
 }
 
 // NewProject returns the projection of in onto exprs, named name with
@@ -86,9 +92,9 @@ func NewProject(in *delta.Schema, name string, names []string, exprs []expr.Expr
 		}
 		p.cols = append(p.cols, cols)
 	}
-	if p.keep = keep.Slice(); len(p.keep) > 0 {
-		p.kept, p.staged = map[string]value.Row{}, map[string]value.Row{}
-	}
+	p.keep = keep.Slice()
+	nk := len(in.Key)
+	p.kept.KeyOf = func(r value.Row) value.Row { return r[:nk:nk] }
 	out, err := delta.NewSchema(name, names, key)
 	if err != nil {
 		return nil, err
@@ -100,17 +106,33 @@ func NewProject(in *delta.Schema, name string, names []string, exprs []expr.Expr
 func (p *Project) Schema() *delta.Schema { return p.out }
 
 func (p *Project) Commit() {
-	for k, r := range p.staged {
-		if r == nil {
-			delete(p.kept, k)
-		} else {
-			p.kept[k] = r
+	nk := len(p.in.Key)
+	for _, c := range p.staged {
+		cur, ok := p.kept.Get(c.key)
+		switch {
+		case c.row == nil:
+			if ok {
+				p.kept.Delete(c.key)
+			}
+		case ok:
+			copy(cur[nk:], c.row) // the step's rows that read it are copies
+		default:
+			r := make(value.Row, nk+len(c.row))
+			copy(r, c.key)
+			copy(r[nk:], c.row)
+			p.kept.Set(r[:nk:nk], r)
 		}
 	}
-	clear(p.staged)
+	p.Abort()
 }
 
-func (p *Project) Abort() { clear(p.staged) }
+func (p *Project) Abort() {
+	clear(p.staged)
+	p.staged = p.staged[:0]
+	if cap(p.staged) > spare {
+		p.staged = nil
+	}
+}
 
 func (p *Project) Info() dataflow.Info {
 	d := ""
@@ -133,10 +155,11 @@ func (p *Project) Info() dataflow.Info {
 
 func (p *Project) State() dataflow.StateSize {
 	var s dataflow.StateSize
-	for k, r := range p.kept {
+	p.kept.All(func(_ value.Row, r value.Row) bool {
 		s.Rows++
-		s.Bytes += mapEntryBytes + int64(len(k)) + dataflow.RowBytes(r)
-	}
+		s.Bytes += delta.IndexEntryBytes + dataflow.RowBytes(r)
+		return true
+	})
 	return s
 }
 
@@ -169,8 +192,10 @@ func (p *Project) row(out, r value.Row, u delta.Cols) (value.Row, delta.Cols, er
 // the values kept for its key (an unknown new column kept its value), and
 // stages the key's new values.
 func (p *Project) complete(x *delta.Fact) error {
-	k := enc(x.Key)
-	prev, ok := p.kept[k]
+	prev, ok := p.kept.Get(x.Key)
+	if ok {
+		prev = prev[len(p.in.Key):]
+	}
 	if x.Before == delta.Present {
 		var err error
 		if x.Old, x.OldUnknown, err = p.fill(x.Key, x.Old, x.OldUnknown, prev, ok); err != nil {
@@ -179,7 +204,7 @@ func (p *Project) complete(x *delta.Fact) error {
 	}
 	if !x.After {
 		if ok {
-			p.staged[k] = nil
+			p.staged = append(p.staged, keptChange{key: x.Key})
 		}
 		return nil
 	}
@@ -187,11 +212,11 @@ func (p *Project) complete(x *delta.Fact) error {
 	if x.New, x.NewUnknown, err = p.fill(x.Key, x.New, x.NewUnknown, prev, ok); err != nil {
 		return err
 	}
-	r := make(value.Row, len(p.keep))
+	r := p.rows.row(len(p.keep))
 	for i, c := range p.keep {
 		r[i] = x.New[c]
 	}
-	p.staged[k] = r
+	p.staged = append(p.staged, keptChange{key: x.Key, row: r})
 	return nil
 }
 
@@ -219,9 +244,7 @@ func (p *Project) fill(key, row value.Row, u delta.Cols, prev value.Row, ok bool
 }
 
 func (p *Project) Step(in []*delta.Implicit) (*delta.Implicit, error) {
-	if p.staged != nil {
-		clear(p.staged)
-	}
+	p.Abort()
 	out := p.buf.reset(p.out)
 	p.rows.reset()
 	for _, x := range p.buf.factsOf(in[0]) {

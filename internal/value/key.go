@@ -88,6 +88,10 @@ func HashRow(r Row) uint64 {
 	return xxh3.Hash(AppendRowKey(stack[:0], r))
 }
 
+// HashKey returns the hash of an encoded key (AppendKey's or
+// AppendRowKey's): HashRow of the row it encodes.
+func HashKey(enc []byte) uint64 { return xxh3.Hash(enc) }
+
 // HashValue returns the hash of a single value, consistent with Equal.
 func HashValue(v Value) uint64 {
 	var stack [64]byte
