@@ -69,6 +69,14 @@ func OpenWith(o Options) *DB {
 	return &DB{e: e, lockTimeout: o.LockTimeout}
 }
 
+// Close stops the database's subscriptions (CREATE SUBSCRIPTION): their
+// goroutines end and their replication slots are kept. The database's
+// tables and views stay readable and writable.
+func (db *DB) Close() error {
+	db.e.Close()
+	return nil
+}
+
 // newSession opens a session with the database's settings.
 func (db *DB) newSession() *engine.Session {
 	s := db.e.NewSession()

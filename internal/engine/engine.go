@@ -94,6 +94,11 @@ type Engine struct {
 	// catalogGen counts catalog changes: a prepared statement bound at an
 	// earlier generation is bound again before it runs.
 	catalogGen uint64
+	// subsDriver runs the subscriptions (subscription.go), made on first
+	// use; closed is set by Close. subsDriverMu guards both.
+	subsDriverMu sync.Mutex
+	subsDriver   Subscriptions
+	closed       bool
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the

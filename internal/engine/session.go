@@ -121,6 +121,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
+	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
+		return accessSession // the driver takes the locks it needs
 	case *sql.Set:
 		if b.Name == "lock_timeout" {
 			return accessSession
@@ -299,6 +301,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP", func() (Result, error) { return e.drop(b) })
 	case *sql.Subscribe:
 		return s.subscribeStmt(b.View)
+	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
+		return s.subscriptionStmt(b)
 	case *sql.Explain:
 		return e.explain(b)
 	case *sql.Show:

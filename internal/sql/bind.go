@@ -83,6 +83,13 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCopy(n.GetCopyStmt())
 	case n.GetVariableSetStmt() != nil:
 		return b.bindVariableSet(n.GetVariableSetStmt())
+	case n.GetCreateSubscriptionStmt() != nil:
+		return b.bindCreateSubscription(n.GetCreateSubscriptionStmt())
+	case n.GetAlterSubscriptionStmt() != nil:
+		return b.bindAlterSubscription(n.GetAlterSubscriptionStmt())
+	case n.GetDropSubscriptionStmt() != nil:
+		ds := n.GetDropSubscriptionStmt()
+		return &DropSubscription{Name: ds.Subname, IfExists: ds.MissingOk}, nil
 	case n.GetVariableShowStmt() != nil:
 		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
 	}
