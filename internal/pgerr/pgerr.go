@@ -70,6 +70,8 @@ const (
 	DuplicatePrepared        = "42P05"
 	StatementTooComplex      = "54001"
 	CharacterNotInRepertoire = "22021"
+	ObjectNotInPrereqState   = "55000"
+	ConnectionFailure        = "08006"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

@@ -35,6 +35,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,6 +173,22 @@ var serverSettings = []string{
 	"logging_collector=off",
 }
 
+// logical is set by UseLogicalReplication.
+var logical bool
+
+// logicalSettings let the server be a logical replication publisher.
+var logicalSettings = []string{
+	"wal_level=logical",
+	"max_wal_senders=32",
+	"max_replication_slots=32",
+	"wal_sender_timeout=10s",
+}
+
+// UseLogicalReplication makes the server start with wal_level = logical
+// and room for replication connections and slots, for tests of logical
+// replication. Call it before the first Start (from TestMain).
+func UseLogicalReplication() { logical = true }
+
 func start(binDir string) (_ *Server, err error) {
 	removeStaleDirs()
 	var cred *syscall.Credential
@@ -238,7 +255,11 @@ func start(binDir string) (_ *Server, err error) {
 		return nil, err
 	}
 	args := []string{"-D", s.dataDir, "-k", s.socketDir, "-p", strconv.Itoa(s.port)}
-	for _, c := range serverSettings {
+	settings := serverSettings
+	if logical {
+		settings = append(slices.Clone(settings), logicalSettings...)
+	}
+	for _, c := range settings {
 		args = append(args, "-c", c)
 	}
 	logFile, err := os.Create(filepath.Join(dir, "server.log"))

@@ -1,0 +1,159 @@
+package pgrepl_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// TestSubscription follows a publication through its initial copy and
+// every message kind: insertions, updates under DEFAULT and FULL
+// identity, a change of key, an unchanged TOASTed value, deletions by key
+// and by row, TRUNCATE, and a table without a primary key.
+func TestSubscription(t *testing.T) {
+	conn, connStr := upstream(t)
+	exec(t, conn, `
+CREATE TABLE a (id int PRIMARY KEY, v text, n numeric(10,2), big text);
+CREATE TABLE b (x int, y varchar(20));
+ALTER TABLE b REPLICA IDENTITY FULL;
+CREATE TABLE f (id int PRIMARY KEY, grp int NOT NULL, w bigint);
+ALTER TABLE f REPLICA IDENTITY FULL;
+INSERT INTO a VALUES (1, 'one', 1.5, NULL), (2, 'two', 2.25, repeat(md5('x'), 4000));
+INSERT INTO b VALUES (1, 'p'), (1, 'p'), (2, 'q');
+INSERT INTO f VALUES (1, 1, 10), (2, 1, 20), (3, 2, 30);
+CREATE PUBLICATION p FOR TABLE a, b, f;
+`)
+	e := engine.New()
+	defer e.Close()
+	dv(t, e, "CREATE SUBSCRIPTION s CONNECTION '"+connStr+"' PUBLICATION p WITH (slot_name = 's_slot')")
+	dv(t, e, `CREATE MATERIALIZED VIEW va AS SELECT id, v, n, length(big) AS bl FROM a;
+CREATE MATERIALIZED VIEW vb AS SELECT x, y, count(*) AS c FROM b GROUP BY x, y;
+CREATE MATERIALIZED VIEW vf AS SELECT grp, sum(w) AS s, count(*) AS c FROM f GROUP BY grp`)
+	check := func() {
+		t.Helper()
+		waitApplied(t, e, conn, "s")
+		sameRows(t, e, conn, "SELECT * FROM va", "SELECT id, v, n, length(big) AS bl FROM a")
+		sameRows(t, e, conn, "SELECT * FROM vb", "SELECT x, y, count(*) AS c FROM b GROUP BY x, y")
+		sameRows(t, e, conn, "SELECT * FROM vf", "SELECT grp, sum(w) AS s, count(*) AS c FROM f GROUP BY grp")
+	}
+	check()
+	if st := status(t, e, "s"); st.rowsCopied != 8 || st.state != "streaming" {
+		t.Errorf("after the copy: %+v", st)
+	}
+	exec(t, conn, `
+INSERT INTO a VALUES (3, 'three', 3, repeat(md5('y'), 4000));
+UPDATE a SET v = 'TWO' WHERE id = 2;
+UPDATE a SET id = 20 WHERE id = 2;
+UPDATE a SET id = 30, big = 'small' WHERE id = 3;
+DELETE FROM a WHERE id = 1;
+DELETE FROM b WHERE ctid = (SELECT min(ctid) FROM b WHERE x = 1);
+UPDATE b SET y = 'r' WHERE x = 2;
+UPDATE f SET grp = 2 WHERE id = 1;
+UPDATE f SET id = 4 WHERE id = 2;
+DELETE FROM f WHERE id = 3;
+`)
+	check()
+	exec(t, conn, `BEGIN; INSERT INTO a SELECT g, 'g' || g, g, NULL FROM generate_series(100, 2100) g; UPDATE a SET n = n + 1 WHERE id > 1000; COMMIT`)
+	exec(t, conn, `BEGIN; INSERT INTO a VALUES (5000, 'no', 0, NULL); ROLLBACK`)
+	check()
+	exec(t, conn, `TRUNCATE a, b; INSERT INTO b VALUES (7, 'z')`)
+	st := check
+	st()
+	if s := status(t, e, "s"); s.txs != 3 {
+		t.Errorf("transactions: %+v", s)
+	}
+	dv(t, e, "ALTER SUBSCRIPTION s DISABLE")
+	exec(t, conn, `INSERT INTO a VALUES (6000, 'while disabled', 1, NULL)`)
+	dv(t, e, "ALTER SUBSCRIPTION s ENABLE")
+	check()
+	dv(t, e, "DROP SUBSCRIPTION s")
+	if rows := pgRows(t, conn, "SELECT slot_name FROM pg_replication_slots"); len(rows) != 0 {
+		t.Errorf("slots after DROP SUBSCRIPTION: %v", rows)
+	}
+	if err := dvErr(e, "DROP SUBSCRIPTION s"); pgerr.Code(err) != pgerr.UndefinedObject {
+		t.Errorf("DROP of a dropped subscription: %v", err)
+	}
+	dv(t, e, "DROP SUBSCRIPTION IF EXISTS s")
+}
+
+// TestSubscriptionErrors checks the errors of CREATE SUBSCRIPTION: a
+// table whose updates name no row, a type deltaview does not have, a
+// local table of other columns, a slot that exists, a transaction block.
+func TestSubscriptionErrors(t *testing.T) {
+	conn, connStr := upstream(t)
+	exec(t, conn, `
+CREATE TABLE n (id int PRIMARY KEY, v text);
+ALTER TABLE n REPLICA IDENTITY NOTHING;
+CREATE TABLE nokey (v text);
+CREATE TABLE j (id int PRIMARY KEY, doc jsonb);
+CREATE TABLE ok (id int PRIMARY KEY, v text);
+CREATE PUBLICATION pn FOR TABLE n;
+CREATE PUBLICATION pk FOR TABLE nokey;
+CREATE PUBLICATION pins FOR TABLE n, nokey WITH (publish = 'insert');
+CREATE PUBLICATION pj FOR TABLE j;
+CREATE PUBLICATION pok FOR TABLE ok;
+`)
+	e := engine.New()
+	defer e.Close()
+	create := func(name, pub, with string) error {
+		return dvErr(e, "CREATE SUBSCRIPTION "+name+" CONNECTION '"+connStr+"' PUBLICATION "+pub+with)
+	}
+	for _, c := range []struct {
+		pub, with, code, msg string
+	}{
+		{"pn", "", "55000", `table "public"."n" has no replica identity`},
+		{"pk", "", "55000", `table "public"."nokey" has no replica identity`},
+		{"pj", "", "0A000", `column doc of table "public"."j" has type jsonb`},
+		{"nosuch", "", "42704", `publication "nosuch" does not exist upstream`},
+	} {
+		err := create("s_"+c.pub, c.pub, c.with)
+		if pgerr.Code(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("publication %s: %v (%s), want %s %s", c.pub, err, pgerr.Code(err), c.code, c.msg)
+		}
+	}
+	dv(t, e, "CREATE TABLE ok (id int PRIMARY KEY, v int)")
+	if err := create("s_ok", "pok", ""); pgerr.Code(err) != pgerr.DatatypeMismatch {
+		t.Errorf("a local table of other columns: %v", err)
+	}
+	dv(t, e, "DROP TABLE ok; CREATE TABLE ok (id int PRIMARY KEY, v text)")
+	// Inserts only: identity NOTHING is no obstacle.
+	dv(t, e, "CREATE SUBSCRIPTION s_ins CONNECTION '"+connStr+"' PUBLICATION pins")
+	if err := create("s2", "pok", " WITH (slot_name = s_ins)"); pgerr.Code(err) != pgerr.DuplicateObject {
+		t.Errorf("a slot in use: %v", err)
+	}
+	exec(t, conn, "SELECT pg_create_logical_replication_slot('taken', 'pgoutput')")
+	if err := create("s3", "pok", " WITH (slot_name = taken)"); pgerr.Code(err) != pgerr.DuplicateObject || !strings.Contains(err.Error(), `replication slot "taken" exists upstream`) {
+		t.Errorf("a slot that exists upstream: %v", err)
+	}
+	if err := dvErr(e, "BEGIN; CREATE SUBSCRIPTION s4 CONNECTION '"+connStr+"' PUBLICATION pok"); pgerr.Code(err) != pgerr.ActiveTransaction {
+		t.Errorf("inside a block: %v", err)
+	}
+	dv(t, e, "CREATE SUBSCRIPTION s5 CONNECTION '"+connStr+"' PUBLICATION pok")
+	exec(t, conn, "INSERT INTO ok VALUES (1, 'a'), (2, 'b')")
+	t.Logf("%+v", waitApplied(t, e, conn, "s5"))
+	t.Log(pgRows(t, conn, "SELECT slot_name, confirmed_flush_lsn, pg_current_wal_lsn() FROM pg_replication_slots"))
+	t.Log(dvRows(t, e, "SELECT count(*) FROM ok"), dvRows(t, e, "SELECT * FROM deltaview_tables"))
+	sameRows(t, e, conn, "SELECT * FROM ok", "SELECT * FROM ok")
+	// A slot dropped under a subscription is a clear error, not a new
+	// snapshot.
+	dv(t, e, "ALTER SUBSCRIPTION s5 DISABLE")
+	exec(t, conn, "SELECT pg_drop_replication_slot('s5')")
+	dv(t, e, "ALTER SUBSCRIPTION s5 ENABLE")
+	for i := 0; ; i++ {
+		st := status(t, e, "s5")
+		if st.state == "failed" {
+			if !strings.Contains(st.lastErr, `replication slot "s5" of subscription "s5" no longer exists upstream`) {
+				t.Errorf("a dropped slot: %s", st.lastErr)
+			}
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("a dropped slot: %+v", st)
+		}
+		sleep()
+	}
+	exec(t, conn, "SELECT pg_drop_replication_slot('taken')")
+	dv(t, e, "DROP SUBSCRIPTION s_ins; DROP SUBSCRIPTION s5")
+}
