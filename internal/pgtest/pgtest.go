@@ -182,6 +182,7 @@ var logicalSettings = []string{
 	"max_wal_senders=32",
 	"max_replication_slots=32",
 	"wal_sender_timeout=10s",
+	"synchronous_commit=on", // a walsender reads only flushed WAL: no wait for the WAL writer
 }
 
 // UseLogicalReplication makes the server start with wal_level = logical

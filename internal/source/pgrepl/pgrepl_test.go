@@ -3,6 +3,7 @@ package pgrepl_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -31,9 +32,11 @@ CREATE PUBLICATION p FOR TABLE a, b, f;
 	dv(t, e, `CREATE MATERIALIZED VIEW va AS SELECT id, v, n, length(big) AS bl FROM a;
 CREATE MATERIALIZED VIEW vb AS SELECT x, y, count(*) AS c FROM b GROUP BY x, y;
 CREATE MATERIALIZED VIEW vf AS SELECT grp, sum(w) AS s, count(*) AS c FROM f GROUP BY grp`)
+	t0 := time.Now()
 	check := func() {
 		t.Helper()
 		waitApplied(t, e, conn, "s")
+		t.Logf("applied at %v", time.Since(t0))
 		sameRows(t, e, conn, "SELECT * FROM va", "SELECT id, v, n, length(big) AS bl FROM a")
 		sameRows(t, e, conn, "SELECT * FROM vb", "SELECT x, y, count(*) AS c FROM b GROUP BY x, y")
 		sameRows(t, e, conn, "SELECT * FROM vf", "SELECT grp, sum(w) AS s, count(*) AS c FROM f GROUP BY grp")
@@ -68,7 +71,9 @@ DELETE FROM f WHERE id = 3;
 	exec(t, conn, `INSERT INTO a VALUES (6000, 'while disabled', 1, NULL)`)
 	dv(t, e, "ALTER SUBSCRIPTION s ENABLE")
 	check()
+	t.Logf("drop at %v", time.Since(t0))
 	dv(t, e, "DROP SUBSCRIPTION s")
+	t.Logf("dropped at %v", time.Since(t0))
 	if rows := pgRows(t, conn, "SELECT slot_name FROM pg_replication_slots"); len(rows) != 0 {
 		t.Errorf("slots after DROP SUBSCRIPTION: %v", rows)
 	}
