@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/deltaview/deltaview"
+	_ "github.com/deltaview/deltaview/source/postgres" // CREATE SUBSCRIPTION
 )
 
 func runCmd() *cobra.Command {
@@ -33,6 +34,7 @@ All files run in one session: a transaction may span files.`,
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
 			db := deltaview.OpenWith(deltaview.Options{Progress: newProgress(os.Stderr), OpenFile: openFile})
+			defer db.Close()
 			return run(db, args, out, cmd.ErrOrStderr(), opts)
 		},
 	}

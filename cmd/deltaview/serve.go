@@ -15,6 +15,7 @@ import (
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/httpapi"
 	"github.com/deltaview/deltaview/pgwire"
+	_ "github.com/deltaview/deltaview/source/postgres" // CREATE SUBSCRIPTION
 )
 
 func serveCmd() *cobra.Command {
@@ -100,6 +101,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 		}
 	}
 	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile})
+	defer db.Close()
 	// Either server failing stops the other.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

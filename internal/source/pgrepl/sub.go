@@ -352,9 +352,6 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 			if err != nil {
 				return pgerr.New(pgerr.ProtocolViolation, "keepalive: %v", err)
 			}
-			if debug {
-				fmt.Printf("%s keepalive %s inTx %v\n", s.name, k.ServerWALEnd, inTx)
-			}
 			s.set(func() {
 				s.walEnd = max(s.walEnd, k.ServerWALEnd)
 				if !inTx {
@@ -382,9 +379,6 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 				s.received = max(s.received, x.WALStart+pglogrepl.LSN(len(x.WALData)))
 				s.walEnd = max(s.walEnd, x.ServerWALEnd)
 			})
-			if debug {
-				fmt.Printf("%s %s %T %+v\n", s.name, x.WALStart, m, m)
-			}
 			switch m := m.(type) {
 			case *pglogrepl.BeginMessage:
 				inTx, commitTime = true, m.CommitTime
@@ -465,5 +459,3 @@ func (s *sub) status() value.Row {
 		value.NewInt(value.Int8, s.rowsCopied), value.NewInt(value.Int8, s.txs), errv,
 	}
 }
-
-var debug = false
