@@ -156,7 +156,8 @@ func (e *Engine) applySource(t *table, c *SourceChange) error {
 	switch {
 	case c.Truncate:
 		if !t.keepsRows() {
-			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE of change-stream table %q, which keeps no rows", t.name)
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE of change-stream table %q, which keeps no rows to delete", t.name).
+				WithHint("subscribe without change_stream to take TRUNCATE")
 		}
 		var ids []uint64
 		t.scan(func(id uint64, _ value.Row) bool { ids = append(ids, id); return true })
@@ -180,7 +181,17 @@ func (e *Engine) moveRow(t *table, c *SourceChange) error {
 		return err
 	}
 	if !t.keepsRows() {
-		return pgerr.New(pgerr.FeatureNotSupported, "a change of key in change-stream table %q, which keeps no rows", t.name)
+		// Without the old row, only a move whose new row is complete can
+		// be told: the old key goes, the new row comes.
+		ins, ok := c.Change.(delta.Insert)
+		if !ok {
+			return pgerr.New(pgerr.FeatureNotSupported, "a change of key in change-stream table %q that leaves columns unknown; the table keeps no rows to take them from", t.name).
+				WithHint("set REPLICA IDENTITY FULL upstream, or subscribe without change_stream")
+		}
+		if err := e.applyChange(t, delta.TruePartialDelete{KeyVals: c.From}); err != nil {
+			return err
+		}
+		return e.applyChange(t, ins)
 	}
 	probe, _ := s.Pad(c.From)
 	id, cur, ok := t.byKey(t.uniques[0], probe)

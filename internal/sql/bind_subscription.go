@@ -19,6 +19,9 @@ type CreateSubscription struct {
 	Slot string
 	// Disabled: WITH (enabled = false), created without starting.
 	Disabled bool
+	// ChangeStream: WITH (change_stream = true), the tables with a primary
+	// key that the subscription creates are change-stream tables.
+	ChangeStream bool
 }
 
 // AlterSubscription is ALTER SUBSCRIPTION name ENABLE | DISABLE.
@@ -66,13 +69,19 @@ func (b *binder) bindCreateSubscription(cs *pg_query.CreateSubscriptionStmt) (Bo
 				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "slot_name needs a name")
 			}
 			out.Slot = val
-		case "enabled":
+		case "enabled", "change_stream":
+			var on bool
 			switch strings.ToLower(val) {
-			case "true", "on":
+			case "true", "on", "":
+				on = true
 			case "false", "off":
-				out.Disabled = true
 			default:
-				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "enabled requires a Boolean value")
+				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "%s requires a Boolean value", d.Defname)
+			}
+			if strings.EqualFold(d.Defname, "enabled") {
+				out.Disabled = !on
+			} else {
+				out.ChangeStream = on
 			}
 		default:
 			return nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "subscription option %s is not supported", d.Defname)

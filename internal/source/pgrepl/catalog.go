@@ -207,8 +207,9 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 	return value.Type{}, fmt.Errorf("type oid %d", oid)
 }
 
-// createTableSQL is the deltaview statement that creates t locally.
-func createTableSQL(t *Table) string {
+// createTableSQL is the deltaview statement that creates t locally; with
+// changeStream a table with a primary key is a change-stream table.
+func createTableSQL(t *Table, changeStream bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
 	b.WriteString(pgx.Identifier{t.Local}.Sanitize())
@@ -235,5 +236,8 @@ func createTableSQL(t *Table) string {
 		b.WriteString(")")
 	}
 	b.WriteString(")")
+	if changeStream && t.Key != nil {
+		b.WriteString(" WITH (change_stream = true)")
+	}
 	return b.String()
 }

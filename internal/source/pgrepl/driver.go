@@ -74,7 +74,7 @@ func (d *driver) Create(cs *sql.CreateSubscription) error {
 	}
 	d.subs[cs.Name] = s // reserved; removed again on failure
 	d.mu.Unlock()
-	if err := d.create(s); err != nil {
+	if err := d.create(s, cs); err != nil {
 		d.mu.Lock()
 		delete(d.subs, cs.Name)
 		d.mu.Unlock()
@@ -83,7 +83,7 @@ func (d *driver) Create(cs *sql.CreateSubscription) error {
 	return nil
 }
 
-func (d *driver) create(s *sub) error {
+func (d *driver) create(s *sub, cs *sql.CreateSubscription) error {
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	cfg, err := replicationConfig(s.conn, false)
@@ -107,7 +107,7 @@ func (d *driver) create(s *sub) error {
 	if len(s.tables) == 0 {
 		return pgerr.New(pgerr.ObjectNotInPrereqState, "publication %q has no tables", s.pub)
 	}
-	if err := d.localTables(s.tables); err != nil {
+	if err := d.localTables(s.tables, cs.ChangeStream); err != nil {
 		return err
 	}
 	if err := s.createSlot(ctx); err != nil {
@@ -120,7 +120,7 @@ func (d *driver) create(s *sub) error {
 
 // localTables creates the tables that do not exist here and checks the
 // columns of those that do.
-func (d *driver) localTables(tables []*Table) error {
+func (d *driver) localTables(tables []*Table, changeStream bool) error {
 	sess := d.e.NewSession()
 	defer sess.Close()
 	for _, t := range tables {
@@ -129,7 +129,7 @@ func (d *driver) localTables(tables []*Table) error {
 			return err
 		}
 		if cols == nil {
-			if err := exec(sess, createTableSQL(t)); err != nil {
+			if err := exec(sess, createTableSQL(t, changeStream)); err != nil {
 				return err
 			}
 			continue
