@@ -159,3 +159,10 @@ func head(rows []string) string {
 }
 
 func sleep() { time.Sleep(10 * time.Millisecond) }
+
+// lsnGreater reports whether LSN a is past LSN b.
+func lsnGreater(a, b string) bool {
+	x, _ := pglogrepl.ParseLSN(a)
+	y, _ := pglogrepl.ParseLSN(b)
+	return x > y
+}

@@ -206,3 +206,41 @@ INSERT INTO d VALUES (100, 1, 1, 'z'); INSERT INTO f VALUES (100, 1, 1, 'z');
 	}
 	dv(t, e, "DROP SUBSCRIPTION s")
 }
+
+// TestSchemaChange checks that a change of a table's columns upstream
+// stops the subscription with an error, applying nothing of the
+// transaction that follows it and confirming nothing past it.
+func TestSchemaChange(t *testing.T) {
+	conn, connStr := upstream(t)
+	exec(t, conn, `CREATE TABLE t (id int PRIMARY KEY, v text); INSERT INTO t VALUES (1, 'a'); CREATE PUBLICATION p FOR TABLE t`)
+	e := engine.New()
+	defer e.Close()
+	dv(t, e, "CREATE SUBSCRIPTION s CONNECTION '"+connStr+"' PUBLICATION p")
+	exec(t, conn, "INSERT INTO t VALUES (2, 'b')")
+	before := waitApplied(t, e, conn, "s")
+	exec(t, conn, "ALTER TABLE t ADD COLUMN w int; INSERT INTO t VALUES (3, 'c', 3)")
+	var st subStatus
+	for i := 0; ; i++ {
+		if st = status(t, e, "s"); st.state == "failed" {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("after ALTER TABLE upstream: %+v", st)
+		}
+		sleep()
+	}
+	if !strings.Contains(st.lastErr, `the columns of table "public"."t" changed upstream`) || st.txs != before.txs {
+		t.Errorf("after ALTER TABLE upstream: %+v (before: %+v)", st, before)
+	}
+	if got := dvRows(t, e, "SELECT id FROM t"); strings.Join(got, " ") != "1 2" {
+		t.Errorf("rows: %v", got)
+	}
+	var confirmed string
+	if err := conn.QueryRow(t.Context(), "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 's'").Scan(&confirmed); err != nil {
+		t.Fatal(err)
+	}
+	if lsnGreater(confirmed, st.applied) {
+		t.Errorf("the slot confirmed %s, past the applied %s", confirmed, st.applied)
+	}
+	dv(t, e, "DROP SUBSCRIPTION s")
+}
