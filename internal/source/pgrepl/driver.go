@@ -22,7 +22,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview/internal/engine"
@@ -256,24 +255,11 @@ func (d *driver) Drop(ds *sql.DropSubscription) error {
 	s.sess.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	c, err := connectReplication(ctx, s.conn)
-	if err != nil {
-		return pgerr.New(pgerr.ConnectionFailure, "subscription %q is dropped, but its replication slot %q could not be dropped upstream: %v", s.name, s.slot, err).
+	if err := dropSlot(ctx, s.conn, s.slot); err != nil {
+		return pgerr.New(pgerr.Code(err), "subscription %q is dropped, but its replication slot %q could not be dropped upstream: %v", s.name, s.slot, err).
 			WithHint("drop it there: SELECT pg_drop_replication_slot('%s')", s.slot)
 	}
-	defer c.Close(ctx)
-	// The walsender of a stopped stream may still hold the slot for a
-	// moment.
-	for i := 0; ; i++ {
-		err = pglogrepl.DropReplicationSlot(ctx, c, pgx.Identifier{s.slot}.Sanitize(), pglogrepl.DropReplicationSlotOptions{Wait: true})
-		if err == nil || pgerr.Code(upstreamErr(err)) == pgerr.UndefinedObject {
-			return nil
-		}
-		if i == 50 {
-			return upstreamErr(err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return nil
 }
 
 // Status implements engine.Subscriptions.

@@ -122,6 +122,26 @@ func transient(err error) bool {
 	return false
 }
 
+// dropSlot drops the slot upstream, if it exists. The walsender of a
+// stream just stopped may hold it for a moment: that is waited for.
+func dropSlot(ctx context.Context, conninfo, slot string) error {
+	c, err := connectReplication(ctx, conninfo)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.Background())
+	for i := 0; ; i++ {
+		err = pglogrepl.DropReplicationSlot(ctx, c, pgx.Identifier{slot}.Sanitize(), pglogrepl.DropReplicationSlotOptions{Wait: true})
+		if err == nil || pgerr.Code(upstreamErr(err)) == pgerr.UndefinedObject {
+			return nil
+		}
+		if i == 50 || pgerr.Code(upstreamErr(err)) != "55006" {
+			return upstreamErr(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // createSlot creates the slot, exporting its snapshot; c stays open (and
 // idle) until the copy has read the snapshot.
 func (s *sub) createSlot(ctx context.Context) error {
@@ -186,14 +206,21 @@ func (s *sub) run(ctx context.Context) {
 func (s *sub) session(ctx context.Context, backoff *time.Duration) error {
 	c := s.first
 	s.first = nil
-	if c == nil {
-		s.mu.Lock()
-		copied := s.copied
-		s.mu.Unlock()
-		if !copied {
-			return pgerr.New(pgerr.ObjectNotInPrereqState, "the initial copy of subscription %q did not finish", s.name).
-				WithHint("drop the subscription and create it again")
+	s.mu.Lock()
+	copied := s.copied
+	s.mu.Unlock()
+	if c == nil && !copied {
+		// The copy's snapshot died with its connection, and nothing of
+		// the copy was committed: a new slot gives a new snapshot.
+		if err := dropSlot(ctx, s.conn, s.slot); err != nil {
+			return err
 		}
+		if err := s.createSlot(ctx); err != nil {
+			return err
+		}
+		c, s.first = s.first, nil
+	}
+	if c == nil {
 		var err error
 		if c, err = connectReplication(ctx, s.conn); err != nil {
 			return err
@@ -202,12 +229,6 @@ func (s *sub) session(ctx context.Context, backoff *time.Duration) error {
 		s.set(func() { s.state = "copying" })
 		if err := s.copy(ctx); err != nil {
 			c.Close(context.Background())
-			if transient(err) {
-				// The snapshot died with its connection: the copy cannot
-				// be done again consistently from this slot.
-				err = pgerr.New(pgerr.ObjectNotInPrereqState, "the initial copy of subscription %q failed: %v", s.name, err).
-					WithHint("drop the subscription and create it again")
-			}
 			return err
 		}
 	}
@@ -248,7 +269,12 @@ func (s *sub) copy(ctx context.Context) error {
 	}
 	defer c.Close(context.Background())
 	if _, err := c.Exec(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT "+quoteLiteral(s.snapshot)).ReadAll(); err != nil {
-		return upstreamErr(err)
+		if transient(upstreamErr(err)) {
+			return upstreamErr(err)
+		}
+		// The slot's connection, which holds the snapshot, is gone: the
+		// next attempt takes a new slot.
+		return pgerr.New(pgerr.ConnectionFailure, "the snapshot of slot %q is gone: %v", s.slot, upstreamErr(err))
 	}
 	if err := s.sess.Begin(); err != nil {
 		return err
