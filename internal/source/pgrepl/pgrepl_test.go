@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -37,11 +36,9 @@ CREATE PUBLICATION p FOR TABLE a, b, f;
 	dv(t, e, `CREATE MATERIALIZED VIEW va AS SELECT id, v, n, length(big) AS bl FROM a;
 CREATE MATERIALIZED VIEW vb AS SELECT x, y, count(*) AS c FROM b GROUP BY x, y;
 CREATE MATERIALIZED VIEW vf AS SELECT grp, sum(w) AS s, count(*) AS c FROM f GROUP BY grp`)
-	t0 := time.Now()
 	check := func() {
 		t.Helper()
 		waitApplied(t, e, conn, "s")
-		t.Logf("applied at %v", time.Since(t0))
 		sameRows(t, e, conn, "SELECT * FROM va", "SELECT id, v, n, length(big) AS bl FROM a")
 		sameRows(t, e, conn, "SELECT * FROM vb", "SELECT x, y, count(*) AS c FROM b GROUP BY x, y")
 		sameRows(t, e, conn, "SELECT * FROM vf", "SELECT grp, sum(w) AS s, count(*) AS c FROM f GROUP BY grp")
@@ -76,9 +73,7 @@ DELETE FROM f WHERE id = 3;
 	exec(t, conn, `INSERT INTO a VALUES (6000, 'while disabled', 1, NULL)`)
 	dv(t, e, "ALTER SUBSCRIPTION s ENABLE")
 	check()
-	t.Logf("drop at %v", time.Since(t0))
 	dv(t, e, "DROP SUBSCRIPTION s")
-	t.Logf("dropped at %v", time.Since(t0))
 	if rows := pgRows(t, conn, "SELECT slot_name FROM pg_replication_slots"); len(rows) != 0 {
 		t.Errorf("slots after DROP SUBSCRIPTION: %v", rows)
 	}
@@ -142,14 +137,22 @@ CREATE PUBLICATION pok FOR TABLE ok;
 	}
 	dv(t, e, "CREATE SUBSCRIPTION s5 CONNECTION '"+connStr+"' PUBLICATION pok")
 	exec(t, conn, "INSERT INTO ok VALUES (1, 'a'), (2, 'b')")
-	t.Logf("%+v", waitApplied(t, e, conn, "s5"))
-	t.Log(pgRows(t, conn, "SELECT slot_name, confirmed_flush_lsn, pg_current_wal_lsn() FROM pg_replication_slots"))
-	t.Log(dvRows(t, e, "SELECT count(*) FROM ok"), dvRows(t, e, "SELECT * FROM deltaview_tables"))
+	waitApplied(t, e, conn, "s5")
 	sameRows(t, e, conn, "SELECT * FROM ok", "SELECT * FROM ok")
 	// A slot dropped under a subscription is a clear error, not a new
 	// snapshot.
 	dv(t, e, "ALTER SUBSCRIPTION s5 DISABLE")
-	exec(t, conn, "SELECT pg_drop_replication_slot('s5')")
+	// The walsender leaves the slot a moment after the connection closes.
+	for i := 0; ; i++ {
+		_, err := pgtest.Query(t, conn, "SELECT pg_drop_replication_slot('s5')")
+		if err == nil {
+			break
+		}
+		if i == 500 || !strings.Contains(err.Error(), "55006") {
+			t.Fatal(err)
+		}
+		sleep()
+	}
 	dv(t, e, "ALTER SUBSCRIPTION s5 ENABLE")
 	for i := 0; ; i++ {
 		st := status(t, e, "s5")
