@@ -47,6 +47,17 @@ CREATE MATERIALIZED VIEW vf AS SELECT grp, sum(w) AS s, count(*) AS c FROM f GRO
 	if st := status(t, e, "s"); st.rowsCopied != 8 || st.state != "streaming" {
 		t.Errorf("after the copy: %+v", st)
 	}
+	// Idle, the subscription confirms the server's position: no lag.
+	for i := 0; ; i++ {
+		lag := dvRows(t, e, "SELECT lag_bytes, lag_seconds FROM deltaview_subscriptions")
+		if len(lag) == 1 && lag[0] == "0|0" {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("idle lag: %v", lag)
+		}
+		sleep()
+	}
 	exec(t, conn, `
 INSERT INTO a VALUES (3, 'three', 3, repeat(md5('y'), 4000));
 UPDATE a SET v = 'TWO' WHERE id = 2;

@@ -36,7 +36,7 @@ type sub struct {
 	received   pglogrepl.LSN
 	applied    pglogrepl.LSN // confirmed to the server: every change up to it is committed here
 	walEnd     pglogrepl.LSN // the server's WAL end, last heard
-	lastCommit time.Time     // upstream commit time of the last applied transaction
+	behind     time.Time     // since when the applied position has been behind the server's WAL end; zero when it is not
 	rowsCopied int64
 	txs        int64
 	lastErr    string
@@ -336,7 +336,6 @@ func (s *sub) copy(ctx context.Context) error {
 func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 	d := newDecoder(s.tables)
 	inTx := false
-	var commitTime time.Time
 	next := time.Now()
 	for {
 		if now := time.Now(); !now.Before(next) {
@@ -388,6 +387,7 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 					s.applied = max(s.applied, k.ServerWALEnd)
 					s.received = max(s.received, k.ServerWALEnd)
 				}
+				s.track()
 			})
 			if k.ReplyRequested {
 				next = time.Now()
@@ -404,10 +404,11 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 			s.set(func() {
 				s.received = max(s.received, x.WALStart+pglogrepl.LSN(len(x.WALData)))
 				s.walEnd = max(s.walEnd, x.ServerWALEnd)
+				s.track()
 			})
 			switch m := m.(type) {
 			case *pglogrepl.BeginMessage:
-				inTx, commitTime = true, m.CommitTime
+				inTx = true
 				d.tx, d.rows = d.tx[:0], 0
 			case *pglogrepl.RelationMessage:
 				err = d.relation(m)
@@ -420,7 +421,7 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 			case *pglogrepl.TruncateMessage:
 				err = d.truncate(m)
 			case *pglogrepl.CommitMessage:
-				err = s.commit(d, m.TransactionEndLSN, commitTime)
+				err = s.commit(d, m.TransactionEndLSN)
 				inTx = false
 				clear(d.tx)
 			}
@@ -434,7 +435,7 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 // commit applies one upstream transaction as one deltaview commit. A
 // transaction at or before the confirmed position was applied already
 // (the server resends from its last confirmed position): it is skipped.
-func (s *sub) commit(d *decoder, end pglogrepl.LSN, at time.Time) error {
+func (s *sub) commit(d *decoder, end pglogrepl.LSN) error {
 	s.mu.Lock()
 	applied := s.applied
 	s.mu.Unlock()
@@ -456,10 +457,21 @@ func (s *sub) commit(d *decoder, end pglogrepl.LSN, at time.Time) error {
 	s.set(func() {
 		s.applied = end
 		s.received = max(s.received, end)
-		s.lastCommit = at
+		s.track()
 		s.txs++
 	})
 	return nil
+}
+
+// track notes since when the applied position has been behind the
+// server's WAL end, for lag_seconds. s.mu is held.
+func (s *sub) track() {
+	switch {
+	case s.applied >= s.walEnd:
+		s.behind = time.Time{}
+	case s.behind.IsZero():
+		s.behind = time.Now()
+	}
 }
 
 // status is the subscription's row of deltaview_subscriptions.
@@ -471,8 +483,8 @@ func (s *sub) status() value.Row {
 		lagBytes = int64(s.walEnd - s.applied)
 	}
 	lagSec := 0.0
-	if lagBytes > 0 && !s.lastCommit.IsZero() {
-		lagSec = max(time.Since(s.lastCommit).Seconds(), 0)
+	if lagBytes > 0 && !s.behind.IsZero() {
+		lagSec = time.Since(s.behind).Seconds()
 	}
 	errv := value.Null
 	if s.lastErr != "" {
