@@ -52,9 +52,16 @@ type sub struct {
 	done   chan struct{}
 }
 
-// statusInterval is how often a standby status update is sent (and, when
-// idle, a reply asked for, whose WAL end is then confirmed).
-const statusInterval = 200 * time.Millisecond
+// statusInterval is how often a standby status update is sent while
+// changes flow: each update costs the walsender time (it may save the
+// slot), and at five a second it halved the stream's rate. idleAfter is
+// how long a stream without messages is idle: an update is then sent at
+// once, asking for a reply, whose position is confirmed when no
+// transaction is open.
+const (
+	statusInterval = time.Second
+	idleAfter      = 100 * time.Millisecond
+)
 
 // copyBatch is how many copied rows go to the engine in one call.
 const copyBatch = 4096
@@ -336,29 +343,37 @@ func (s *sub) copy(ctx context.Context) error {
 func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 	d := newDecoder(s.tables)
 	inTx := false
-	next := time.Now()
+	var lastStatus time.Time
+	due, idle := true, false
 	for {
-		if now := time.Now(); !now.Before(next) {
+		now := time.Now()
+		if due || now.Sub(lastStatus) >= statusInterval {
 			s.mu.Lock()
 			applied := s.applied
 			s.mu.Unlock()
-			// Asking for a reply makes the server send its position,
-			// which is confirmed below while no transaction is open.
-			err := pglogrepl.SendStandbyStatusUpdate(ctx, c, pglogrepl.StandbyStatusUpdate{WALWritePosition: applied, ReplyRequested: !inTx})
+			err := pglogrepl.SendStandbyStatusUpdate(ctx, c, pglogrepl.StandbyStatusUpdate{WALWritePosition: applied, ReplyRequested: idle && !inTx})
 			if err != nil {
 				return upstreamErr(err)
 			}
-			next = now.Add(statusInterval)
+			lastStatus, due = now, false
 		}
-		rctx, cancel := context.WithDeadline(ctx, next)
+		deadline := lastStatus.Add(statusInterval)
+		if d := now.Add(idleAfter); d.Before(deadline) {
+			deadline = d
+		}
+		rctx, cancel := context.WithDeadline(ctx, deadline)
 		msg, err := c.ReceiveMessage(rctx)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil && pgconn.Timeout(err) {
+				if time.Since(now) >= idleAfter {
+					due, idle = true, true
+				}
 				continue
 			}
 			return upstreamErr(err)
 		}
+		idle = false
 		var data []byte
 		switch m := msg.(type) {
 		case *pgproto3.ErrorResponse:
@@ -390,7 +405,7 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 				s.track()
 			})
 			if k.ReplyRequested {
-				next = time.Now()
+				due = true
 			}
 		case pglogrepl.XLogDataByteID:
 			x, err := pglogrepl.ParseXLogData(data[1:])
