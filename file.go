@@ -35,9 +35,12 @@ func OpenFileWith(path string, o Options) (*DB, error) {
 	return db, nil
 }
 
-// Close closes the database's file, if it has one; its changes are
-// already durable. A closed DB must not be used.
+// Close stops the database's subscriptions (CREATE SUBSCRIPTION: their
+// goroutines end, their replication slots are kept) and closes its file,
+// if it has one (its changes are already durable). A database in memory
+// stays readable and writable; one kept in a file must not be used after.
 func (db *DB) Close() error {
+	db.e.Close()
 	if db.file == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/deltaview/deltaview"
+	_ "github.com/deltaview/deltaview/source/postgres" // CREATE SUBSCRIPTION
 )
 
 func runCmd() *cobra.Command {
@@ -44,8 +45,8 @@ before the next statement runs.`,
 					fmt.Fprint(cmd.ErrOrStderr(), deltaview.FormatError(err))
 					return exitError{}
 				}
-				defer db.Close()
 			}
+			defer db.Close()
 			return run(db, args, out, cmd.ErrOrStderr(), opts)
 		},
 	}

@@ -19,7 +19,8 @@ import (
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/httpapi"
 	"github.com/deltaview/deltaview/pgwire"
-	_ "github.com/deltaview/deltaview/store" // deltaview.OpenFile keeps data in SQLite files
+	_ "github.com/deltaview/deltaview/source/postgres" // CREATE SUBSCRIPTION
+	_ "github.com/deltaview/deltaview/store"           // deltaview.OpenFile keeps data in SQLite files
 )
 
 func serveCmd() *cobra.Command {
@@ -109,9 +110,9 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile}); err != nil {
 			return fmt.Errorf("%s", strings.TrimSpace(deltaview.FormatError(err)))
 		}
-		defer db.Close()
 		fmt.Fprintf(logw, "deltaview keeps its data in %s\n", path)
 	}
+	defer db.Close()
 	if o.init != "" {
 		script, err := os.ReadFile(o.init)
 		if err != nil {

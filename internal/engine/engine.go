@@ -110,6 +110,11 @@ type Engine struct {
 	// deadline is the statement_timeout deadline of the write statement
 	// running under the exclusive lock; zero for none.
 	deadline time.Time
+	// subsDriver runs the subscriptions (subscription.go), made on first
+	// use; closed is set by Close. subsDriverMu guards both.
+	subsDriverMu sync.Mutex
+	subsDriver   Subscriptions
+	closed       bool
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the

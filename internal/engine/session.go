@@ -134,6 +134,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
+	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
+		return accessSession // the driver takes the locks it needs
 	case *sql.Set:
 		if sessionSetting[b.Name] {
 			return accessSession
@@ -356,6 +358,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl(what, func() (Result, error) { return e.grant(b) })
 	case *sql.Subscribe:
 		return s.subscribeStmt(b.View)
+	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
+		return s.subscriptionStmt(b)
 	case *sql.Explain:
 		return e.explain(b)
 	case *sql.Show:

@@ -34,6 +34,11 @@ var (
 )
 
 var systemViews = map[string]systemView{
+	"deltaview_subscriptions": {
+		cols: cols("name", text, "state", text, "slot", text, "received_lsn", text, "applied_lsn", text,
+			"lag_bytes", i8, "lag_seconds", f8, "rows_copied", i8, "transactions", i8, "last_error", text),
+		rows: func(e *Engine) []value.Row { return e.subscriptionRows() },
+	},
 	"deltaview_views": {
 		cols: cols("name", text, "rows", i8, "state_bytes", i8, "created_at", tstz, "cold_start_ms", f8,
 			"cold_start_rows_read", i8, "steps", i8, "last_step_us", f8, "mean_step_us", f8, "refills", i8, "definition", text,

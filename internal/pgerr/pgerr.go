@@ -73,6 +73,8 @@ const (
 	InvalidCursorState       = "24000"
 	StatementTooComplex      = "54001"
 	CharacterNotInRepertoire = "22021"
+	ObjectNotInPrereqState   = "55000"
+	ConnectionFailure        = "08006"
 )
 
 // Error is a user-facing error. Position is a 1-based character offset into

@@ -35,6 +35,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,7 +59,9 @@ const dirPrefix = "deltaview-pgtest-"
 // Server is a running PostgreSQL cluster owned by the test binary.
 type Server struct {
 	binDir    string
-	dir       string // temporary directory holding data and socket
+	args      []string            // the postmaster's arguments
+	cred      *syscall.Credential // whom it runs as; nil for the binary's user
+	dir       string              // temporary directory holding data and socket
 	dataDir   string
 	socketDir string
 	port      int
@@ -172,6 +175,23 @@ var serverSettings = []string{
 	"logging_collector=off",
 }
 
+// logical is set by UseLogicalReplication.
+var logical bool
+
+// logicalSettings let the server be a logical replication publisher.
+var logicalSettings = []string{
+	"wal_level=logical",
+	"max_wal_senders=32",
+	"max_replication_slots=32",
+	"wal_sender_timeout=10s",
+	"synchronous_commit=on", // a walsender reads only flushed WAL: no wait for the WAL writer
+}
+
+// UseLogicalReplication makes the server start with wal_level = logical
+// and room for replication connections and slots, for tests of logical
+// replication. Call it before the first Start (from TestMain).
+func UseLogicalReplication() { logical = true }
+
 func start(binDir string) (_ *Server, err error) {
 	removeStaleDirs()
 	var cred *syscall.Credential
@@ -237,29 +257,45 @@ func start(binDir string) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-D", s.dataDir, "-k", s.socketDir, "-p", strconv.Itoa(s.port)}
-	for _, c := range serverSettings {
-		args = append(args, "-c", c)
+	s.args = []string{"-D", s.dataDir, "-k", s.socketDir, "-p", strconv.Itoa(s.port)}
+	settings := serverSettings
+	if logical {
+		settings = append(slices.Clone(settings), logicalSettings...)
 	}
-	logFile, err := os.Create(filepath.Join(dir, "server.log"))
-	if err != nil {
+	for _, c := range settings {
+		s.args = append(s.args, "-c", c)
+	}
+	s.cred = cred
+	if err := s.launch(); err != nil {
 		return nil, err
+	}
+	return s, nil
+}
+
+// launch starts the postmaster and waits until it accepts connections.
+func (s *Server) launch() (err error) {
+	s.exited = make(chan struct{})
+	logFile, err := os.OpenFile(filepath.Join(s.dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
 	}
 	defer logFile.Close()
 	// The postmaster runs as a direct child (not through runuser or pg_ctl)
 	// so that the kernel signals it if the test binary dies: SIGQUIT is
 	// PostgreSQL's immediate shutdown.
-	s.cmd = exec.Command(filepath.Join(binDir, "postgres"), args...)
+	s.cmd = exec.Command(filepath.Join(s.binDir, "postgres"), s.args...)
 	s.cmd.Stdout = logFile
 	s.cmd.Stderr = logFile
 	s.cmd.Env = append(os.Environ(), "LC_ALL=C")
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGQUIT, Setpgid: true}
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred, Pdeathsig: syscall.SIGQUIT, Setpgid: true}
 	if err := s.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting postgres: %w", err)
+		return fmt.Errorf("starting postgres: %w", err)
 	}
+	exited := s.exited
+	cmd := s.cmd
 	go func() {
-		s.cmd.Wait()
-		close(s.exited)
+		cmd.Wait()
+		close(exited)
 	}()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -267,20 +303,43 @@ func start(binDir string) (_ *Server, err error) {
 	for {
 		s.admin, err = pgx.Connect(ctx, s.ConnString("postgres"))
 		if err == nil {
-			break
+			return nil
 		}
 		select {
 		case <-s.exited:
-			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			return nil, fmt.Errorf("postgres exited during startup: %v\n%s", s.cmd.ProcessState, log)
+			log, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
+			return fmt.Errorf("postgres exited during startup: %v\n%s", s.cmd.ProcessState, log)
 		case <-ctx.Done():
 			s.kill()
-			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			return nil, fmt.Errorf("postgres did not accept connections: %v\n%s", err, log)
+			log, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
+			return fmt.Errorf("postgres did not accept connections: %v\n%s", err, log)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return s, nil
+}
+
+// Restart stops the server (a fast shutdown: clients are disconnected)
+// and starts it again on the same data and socket, as an upstream
+// restart does. Every connection is lost; the databases stay.
+func (s *Server) Restart(tb testing.TB) {
+	tb.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		tb.Fatal("pgtest: Restart of a stopped server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	s.admin.Close(ctx)
+	cancel()
+	s.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-s.exited:
+	case <-time.After(30 * time.Second):
+		s.kill()
+	}
+	if err := s.launch(); err != nil {
+		tb.Fatalf("pgtest: restarting: %v", err)
+	}
 }
 
 // freePort returns a TCP port number that is free now. The server listens

@@ -108,6 +108,13 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindDropRole(n.GetDropRoleStmt())
 	case n.GetGrantStmt() != nil:
 		return b.bindGrant(n.GetGrantStmt())
+	case n.GetCreateSubscriptionStmt() != nil:
+		return b.bindCreateSubscription(n.GetCreateSubscriptionStmt())
+	case n.GetAlterSubscriptionStmt() != nil:
+		return b.bindAlterSubscription(n.GetAlterSubscriptionStmt())
+	case n.GetDropSubscriptionStmt() != nil:
+		ds := n.GetDropSubscriptionStmt()
+		return &DropSubscription{Name: ds.Subname, IfExists: ds.MissingOk}, nil
 	case n.GetVariableShowStmt() != nil:
 		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
 	}

@@ -1,0 +1,243 @@
+package pgrepl
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Table is one table of a publication, as the upstream catalog describes
+// it, with its columns' deltaview types.
+type Table struct {
+	Schema, Name string
+	// Local is the name of the deltaview table that receives its changes.
+	Local string
+	Cols  []Column
+	// Key is the primary key's column positions in key order; nil when
+	// the table has none.
+	Key []int
+	// Identity is pg_class.relreplident: 'd' default (the primary key),
+	// 'f' full, 'n' nothing, 'i' an index.
+	Identity byte
+}
+
+// Column is one upstream column.
+type Column struct {
+	Name    string
+	Type    value.Type
+	NotNull bool
+}
+
+// Qualified is the table's name as upstream SQL names it.
+func (t *Table) Qualified() string {
+	return pgx.Identifier{t.Schema, t.Name}.Sanitize()
+}
+
+// readCatalog returns the tables of publication pub, in name order. A
+// table whose identity is NOTHING (or DEFAULT without a primary key) in a
+// publication of UPDATE or DELETE is an error: its updates and deletions
+// would name no row.
+func readCatalog(ctx context.Context, conn *pgx.Conn, pub string) ([]*Table, error) {
+	var updel bool
+	err := conn.QueryRow(ctx, "SELECT pubupdate OR pubdelete FROM pg_publication WHERE pubname = $1", pub).Scan(&updel)
+	if err == pgx.ErrNoRows {
+		return nil, pgerr.New(pgerr.UndefinedObject, "publication %q does not exist upstream", pub)
+	}
+	if err != nil {
+		return nil, upstreamErr(err)
+	}
+	rows, err := conn.Query(ctx, `SELECT c.oid, n.nspname, c.relname, c.relreplident::text,
+		coalesce((SELECT i.indkey::text FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary), '')
+		FROM pg_publication_tables pt
+		JOIN pg_namespace n ON n.nspname = pt.schemaname
+		JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = pt.tablename
+		WHERE pt.pubname = $1 ORDER BY n.nspname, c.relname`, pub)
+	if err != nil {
+		return nil, upstreamErr(err)
+	}
+	type rel struct {
+		oid    uint32
+		t      *Table
+		indkey string
+	}
+	var rels []rel
+	for rows.Next() {
+		var r rel
+		var ident string
+		r.t = &Table{}
+		if err := rows.Scan(&r.oid, &r.t.Schema, &r.t.Name, &ident, &r.indkey); err != nil {
+			rows.Close()
+			return nil, upstreamErr(err)
+		}
+		r.t.Identity = ident[0]
+		r.t.Local = r.t.Name
+		rels = append(rels, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, upstreamErr(err)
+	}
+	seen := map[string]string{}
+	var out []*Table
+	for _, r := range rels {
+		t := r.t
+		if prev, dup := seen[t.Local]; dup {
+			return nil, pgerr.New(pgerr.DuplicateTable, "tables %s and %s of publication %q would both be table %q here", prev, t.Qualified(), pub, t.Local)
+		}
+		seen[t.Local] = t.Qualified()
+		crows, err := conn.Query(ctx, `SELECT a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull, format_type(a.atttypid, a.atttypmod)
+			FROM pg_attribute a WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+			ORDER BY a.attnum`, r.oid)
+		if err != nil {
+			return nil, upstreamErr(err)
+		}
+		pos := map[int]int{}
+		for crows.Next() {
+			var num int16
+			var name, typName string
+			var oid uint32
+			var mod int32
+			var notNull bool
+			if err := crows.Scan(&num, &name, &oid, &mod, &notNull, &typName); err != nil {
+				crows.Close()
+				return nil, upstreamErr(err)
+			}
+			typ, err := mapType(oid, mod)
+			if err != nil {
+				crows.Close()
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "column %s of table %s has type %s, which deltaview does not have", name, t.Qualified(), typName).
+					WithHint("leave the table out of the publication, or publish a column list without the column")
+			}
+			pos[int(num)] = len(t.Cols)
+			t.Cols = append(t.Cols, Column{Name: name, Type: typ, NotNull: notNull})
+		}
+		if err := crows.Err(); err != nil {
+			return nil, upstreamErr(err)
+		}
+		for _, f := range strings.Fields(r.indkey) {
+			n, _ := strconv.Atoi(f)
+			p, ok := pos[n]
+			if !ok {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "the primary key of table %s holds an expression or a generated column", t.Qualified())
+			}
+			t.Key = append(t.Key, p)
+		}
+		switch {
+		case t.Identity == 'i':
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "table %s has REPLICA IDENTITY USING INDEX, which is not supported", t.Qualified()).
+				WithHint("use REPLICA IDENTITY DEFAULT (with a primary key) or FULL")
+		case updel && (t.Identity == 'n' || t.Identity == 'd' && t.Key == nil):
+			return nil, pgerr.New(pgerr.ObjectNotInPrereqState, "table %s has no replica identity, and publication %q publishes its updates or deletions", t.Qualified(), pub).
+				WithHint("give the table a primary key (REPLICA IDENTITY DEFAULT) or ALTER TABLE … REPLICA IDENTITY FULL")
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// PostgreSQL's type oids that deltaview has.
+const (
+	oidBool        = 16
+	oidInt8        = 20
+	oidInt2        = 21
+	oidInt4        = 23
+	oidText        = 25
+	oidFloat4      = 700
+	oidFloat8      = 701
+	oidBpchar      = 1042
+	oidVarchar     = 1043
+	oidDate        = 1082
+	oidTimestamp   = 1114
+	oidTimestampTZ = 1184
+	oidInterval    = 1186
+	oidNumeric     = 1700
+)
+
+// mapType returns the deltaview type of an upstream column: exactly the
+// same type and modifier, or an error.
+func mapType(oid uint32, mod int32) (value.Type, error) {
+	switch oid {
+	case oidBool:
+		return value.BoolType, nil
+	case oidInt2:
+		return value.Int2Type, nil
+	case oidInt4:
+		return value.Int4Type, nil
+	case oidInt8:
+		return value.Int8Type, nil
+	case oidFloat4:
+		return value.Float4Type, nil
+	case oidFloat8:
+		return value.Float8Type, nil
+	case oidText:
+		return value.TextType, nil
+	case oidDate:
+		return value.DateType, nil
+	case oidVarchar, oidBpchar:
+		k := value.Varchar
+		if oid == oidBpchar {
+			k = value.Char
+		}
+		if mod >= 4 {
+			mod -= 4 // VARHDRSZ
+		}
+		return value.Type{Kind: k, Mod: mod}, nil
+	case oidNumeric:
+		if mod < 4 {
+			return value.NumericType, nil
+		}
+		m := mod - 4
+		scale := (m&0x7ff ^ 1024) - 1024
+		return value.Type{Kind: value.Numeric, Mod: value.NumericMod(m>>16&0xffff, scale)}, nil
+	case oidTimestamp:
+		return value.Type{Kind: value.Timestamp, Mod: mod}, nil
+	case oidTimestampTZ:
+		return value.Type{Kind: value.TimestampTZ, Mod: mod}, nil
+	case oidInterval:
+		if mod < 0 {
+			return value.IntervalType, nil
+		}
+		return value.Type{Kind: value.Interval, Mod: mod}, nil
+	}
+	return value.Type{}, fmt.Errorf("type oid %d", oid)
+}
+
+// createTableSQL is the deltaview statement that creates t locally; with
+// changeStream a table with a primary key is a change-stream table.
+func createTableSQL(t *Table, changeStream bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE ")
+	b.WriteString(pgx.Identifier{t.Local}.Sanitize())
+	b.WriteString(" (")
+	for i, c := range t.Cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(pgx.Identifier{c.Name}.Sanitize())
+		b.WriteString(" ")
+		b.WriteString(c.Type.String())
+		if c.NotNull {
+			b.WriteString(" NOT NULL")
+		}
+	}
+	if t.Key != nil {
+		b.WriteString(", PRIMARY KEY (")
+		for i, k := range t.Key {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pgx.Identifier{t.Cols[k].Name}.Sanitize())
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(")")
+	if changeStream && t.Key != nil {
+		b.WriteString(" WITH (change_stream = true)")
+	}
+	return b.String()
+}
