@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/dbaccess"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -322,21 +323,50 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		return aliasResult(q, map[string]string{"Name": "public", "Owner": User}), true, nil
 	}
 	if psqlRoles.MatchString(q) {
-		// The built-in superuser is the only role.
-		names := []string{"rolname", "rolsuper", "rolinherit", "rolcreaterole", "rolcreatedb", "rolcanlogin",
-			"rolconnlimit", "rolvaliduntil", "memberof"}
-		row := []*string{s(User), s("t"), s("t"), s("t"), s("t"), s("t"), s("-1"), nil, s("{}")}
-		if strings.Contains(q, "AS description") {
-			names, row = append(names, "description"), append(row, nil)
-		}
-		for _, n := range []string{"rolreplication", "rolbypassrls"} {
-			if strings.Contains(q, "r."+n) {
-				names, row = append(names, n), append(row, s("t"))
-			}
-		}
-		return textResult(names, [][]*string{row}), true, nil
+		return c.psqlRoleList(q), true, nil
 	}
 	return engine.Result{}, false, nil
+}
+
+// psqlRoleList answers psql's \du: the built-in superuser, which logs in
+// only while no role exists, and the catalog's roles, by name. A superuser
+// role may do anything, so it has every attribute the built-in has.
+func (c *conn) psqlRoleList(q string) engine.Result {
+	names := []string{"rolname", "rolsuper", "rolinherit", "rolcreaterole", "rolcreatedb", "rolcanlogin",
+		"rolconnlimit", "rolvaliduntil", "memberof"}
+	desc := strings.Contains(q, "AS description")
+	if desc {
+		names = append(names, "description")
+	}
+	var extra []string
+	for _, n := range []string{"rolreplication", "rolbypassrls"} {
+		if strings.Contains(q, "r."+n) {
+			names, extra = append(names, n), append(extra, n)
+		}
+	}
+	row := func(name string, super, login bool) []*string {
+		r := []*string{s(name), tf(super), s("t"), tf(super), tf(super), tf(login), s("-1"), nil, s("{}")}
+		if desc {
+			r = append(r, nil)
+		}
+		for range extra {
+			r = append(r, tf(super))
+		}
+		return r
+	}
+	roles := dbaccess.Engine(c.srv.db).Roles()
+	builtin := !slices.ContainsFunc(roles, func(r engine.RoleInfo) bool { return r.Name == User })
+	var rows [][]*string
+	for _, r := range roles {
+		if builtin && r.Name > User {
+			rows, builtin = append(rows, row(User, true, len(roles) == 0)), false
+		}
+		rows = append(rows, row(r.Name, r.Superuser, r.Login))
+	}
+	if builtin {
+		rows = append(rows, row(User, true, len(roles) == 0))
+	}
+	return textResult(names, rows)
 }
 
 // aliasResult is one row whose columns are the quoted aliases of q, in

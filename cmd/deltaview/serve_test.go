@@ -170,9 +170,11 @@ func TestServeHTTP(t *testing.T) {
 }
 
 // TestServeData serves a database kept in a directory, stops, serves it
-// again: a pgx client finds what it committed the first time.
+// again: a pgx client finds what it committed the first time, and a role
+// created the first time is the one that logs in after a restart.
 func TestServeData(t *testing.T) {
 	dir := t.TempDir()
+	user := "deltaview"
 	session := func(sqlText string) [][]any {
 		t.Helper()
 		ctx, cancel := context.WithCancel(context.Background())
@@ -191,7 +193,7 @@ func TestServeData(t *testing.T) {
 				t.Errorf("serve: %v", err)
 			}
 		}()
-		conn, err := pgx.Connect(context.Background(), "postgres://deltaview@"+addr.String()+"/deltaview?sslmode=disable")
+		conn, err := pgx.Connect(context.Background(), "postgres://"+user+"@"+addr.String()+"/deltaview?sslmode=disable")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,5 +220,10 @@ func TestServeData(t *testing.T) {
 	session("INSERT INTO t VALUES (1), (2)")
 	if got := session("SELECT count(*) FROM t"); len(got) != 1 || got[0][0] != int64(2) {
 		t.Fatalf("rows after a restart of the server: %v", got)
+	}
+	session("CREATE ROLE admin LOGIN SUPERUSER PASSWORD 'a secret'")
+	user = "admin:a%20secret"
+	if got := session("SELECT count(*) FROM t"); len(got) != 1 || got[0][0] != int64(2) {
+		t.Fatalf("rows read by the stored role after a restart: %v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -29,8 +30,34 @@ type Store interface {
 	Abort()
 	// Create records a new relation.
 	Create(r *StoredRelation) error
-	// Drop records that the relations named are gone.
+	// Drop records that the relations named are gone, with the privileges
+	// granted on them.
 	Drop(names []string) error
+	// SaveRole records a role, new or changed.
+	SaveRole(r StoredRole) error
+	// DropRoles records that the roles named are gone, with the privileges
+	// granted to them.
+	DropRoles(names []string) error
+	// SaveGrants records the privileges held now by each role on each
+	// relation given; a grant of no privileges is removed.
+	SaveGrants(g []StoredGrant) error
+}
+
+// StoredRole is a role as a store records it: its password only as its
+// SCRAM-SHA-256 verifier, empty for none.
+type StoredRole struct {
+	Name      string
+	Login     bool
+	Superuser bool
+	Verifier  string
+}
+
+// StoredGrant is the privileges a role holds on a relation; Role is empty
+// for PUBLIC.
+type StoredGrant struct {
+	Relation string
+	Role     string
+	Privs    sql.Privilege
 }
 
 // RelKind is the kind of a stored relation.
@@ -104,11 +131,14 @@ func errClosedStore() error {
 	return pgerr.New(pgerr.IOError, "the database file is closed: changes are refused")
 }
 
-func (closedStore) Write(*Commit) error          { return errClosedStore() }
-func (closedStore) Commit() error                { return errClosedStore() }
-func (closedStore) Abort()                       {}
-func (closedStore) Create(*StoredRelation) error { return errClosedStore() }
-func (closedStore) Drop([]string) error          { return errClosedStore() }
+func (closedStore) Write(*Commit) error            { return errClosedStore() }
+func (closedStore) Commit() error                  { return errClosedStore() }
+func (closedStore) Abort()                         {}
+func (closedStore) Create(*StoredRelation) error   { return errClosedStore() }
+func (closedStore) Drop([]string) error            { return errClosedStore() }
+func (closedStore) SaveRole(StoredRole) error      { return errClosedStore() }
+func (closedStore) DropRoles([]string) error       { return errClosedStore() }
+func (closedStore) SaveGrants([]StoredGrant) error { return errClosedStore() }
 
 // storeWrite writes a commit's changes and its logical time ts to the
 // store, and makes them durable when commit is set; without it the caller
@@ -213,4 +243,33 @@ func (e *Engine) detachSinks(step uint64, err error) {
 	for len(e.sinks) > 0 {
 		e.detachFailed(e.sinks[0], step, err)
 	}
+}
+
+// LoadRoles puts the roles and privileges a store read into the engine:
+// for a store opening its file, after its relations were created, with no
+// store set. Privileges on relations that do not exist are dropped.
+func (e *Engine) LoadRoles(roles []StoredRole, grants []StoredGrant) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, r := range roles {
+		if e.roles == nil {
+			e.roles = map[string]*role{}
+		}
+		e.roles[r.Name] = &role{name: r.Name, login: r.Login, superuser: r.Superuser, verifier: r.Verifier}
+	}
+	for _, g := range grants {
+		if _, ok := e.roles[g.Role]; !ok && g.Role != "" {
+			continue
+		}
+		if e.grants == nil {
+			e.grants = map[string]map[string]sql.Privilege{}
+		}
+		m := e.grants[g.Relation]
+		if m == nil {
+			m = map[string]sql.Privilege{}
+			e.grants[g.Relation] = m
+		}
+		m[g.Role] = g.Privs
+	}
+	e.pruneGrants()
 }

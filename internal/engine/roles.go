@@ -279,6 +279,9 @@ func (e *Engine) createRole(c *sql.CreateRole) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := e.storeRole(r); err != nil {
+		return Result{}, err
+	}
 	if e.roles == nil {
 		e.roles = map[string]*role{}
 	}
@@ -296,6 +299,9 @@ func (e *Engine) alterRole(a *sql.AlterRole) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := e.storeRole(&c); err != nil {
+		return Result{}, err
+	}
 	*r = c
 	return Result{Tag: "ALTER ROLE", Notices: notices}, nil
 }
@@ -303,7 +309,7 @@ func (e *Engine) alterRole(a *sql.AlterRole) (Result, error) {
 // dropRole drops roles and every privilege granted to them.
 func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 	e := s.e
-	var notices []string
+	var notices, gone []string
 	for _, name := range d.Names {
 		if _, ok := e.roles[name]; !ok {
 			if d.IfExists {
@@ -315,8 +321,14 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
+		gone = append(gone, name)
 	}
-	for _, name := range d.Names {
+	if e.store != nil && len(gone) > 0 {
+		if err := e.store.DropRoles(gone); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, name := range gone {
 		delete(e.roles, name)
 		for _, g := range e.grants {
 			delete(g, name)
@@ -331,30 +343,67 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
 	}
+	// The privileges held after the statement, written to the store
+	// before they change in memory.
+	var after []StoredGrant
+	for _, rel := range g.Relations {
+		for _, name := range g.Roles {
+			p := e.grants[rel][name]
+			if g.Revoke {
+				p &^= g.Privs
+			} else {
+				p |= g.Privs
+			}
+			after = append(after, StoredGrant{Relation: rel, Role: name, Privs: p})
+		}
+	}
+	if e.store != nil {
+		if err := e.store.SaveGrants(after); err != nil {
+			return Result{}, err
+		}
+	}
 	if e.grants == nil {
 		e.grants = map[string]map[string]sql.Privilege{}
 	}
-	for _, rel := range g.Relations {
-		m := e.grants[rel]
+	for _, a := range after {
+		m := e.grants[a.Relation]
 		if m == nil {
 			m = map[string]sql.Privilege{}
-			e.grants[rel] = m
+			e.grants[a.Relation] = m
 		}
-		for _, name := range g.Roles {
-			if g.Revoke {
-				m[name] &^= g.Privs
-				if m[name] == 0 {
-					delete(m, name)
-				}
-			} else {
-				m[name] |= g.Privs
-			}
+		if a.Privs == 0 {
+			delete(m, a.Role)
+		} else {
+			m[a.Role] = a.Privs
 		}
 	}
 	if g.Revoke {
 		return Result{Tag: "REVOKE"}, nil
 	}
 	return Result{Tag: "GRANT"}, nil
+}
+
+// storeRole records r, new or changed, in the store.
+func (e *Engine) storeRole(r *role) error {
+	if e.store == nil {
+		return nil
+	}
+	return e.store.SaveRole(StoredRole{Name: r.name, Login: r.login, Superuser: r.superuser, Verifier: r.verifier})
+}
+
+// Roles lists the catalog's roles, sorted by name: for a server's
+// catalog queries (psql's \du).
+func (e *Engine) Roles() []RoleInfo {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make([]RoleInfo, 0, len(e.roles))
+	for _, r := range e.roles {
+		info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser}
+		info.Verifier, info.HasPassword = scram.Parse(r.verifier)
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // pruneGrants forgets the privileges on relations that no longer exist, so

@@ -11,8 +11,9 @@ import (
 // OpenEngine opens the store at path and loads it into e, an empty
 // engine: the tables are created and filled from the file, then the views
 // are created again in creation order, each by its cold start from the
-// tables, and the engine's time is set to the last commit's. From then on
-// e writes every change to the file. The closer closes the file.
+// tables, the roles and privileges are restored, and the engine's time is
+// set to the last commit's. From then on e writes every change to the
+// file. The closer closes the file.
 func OpenEngine(path string, e *engine.Engine, o Options) (io.Closer, error) {
 	f, err := Open(path, o)
 	if err != nil {
@@ -68,6 +69,12 @@ func load(f *File, e *engine.Engine) error {
 			return err
 		}
 	}
+	// Roles and privileges last: a privilege names a relation.
+	roles, grants, err := f.Roles()
+	if err != nil {
+		return err
+	}
+	e.LoadRoles(roles, grants)
 	e.SetLastTS(f.LastTS())
 	return nil
 }

@@ -42,8 +42,10 @@ import (
 )
 
 // FormatVersion is the file format this package writes, kept in SQLite's
-// user_version. A file of a later version is refused.
-const FormatVersion = 1
+// user_version. A file of a later version is refused; one of version 1,
+// which kept no roles, gains the tables of roles and privileges when it
+// is opened writable.
+const FormatVersion = 2
 
 // SQLSTATEs of the store's errors that pgerr does not name.
 const (
@@ -69,6 +71,7 @@ type File struct {
 	conn     *sql.Conn
 	lock     *os.File // holds an exclusive flock while the store is open
 	readOnly bool
+	version  int // the file's format
 	inTx     bool
 	tables   map[string]*tableStmts
 	ts       uint64 // the time of the last commit stored
@@ -178,7 +181,15 @@ func (f *File) open(o Options) error {
 		if err := f.initialise(); err != nil {
 			return err
 		}
+		version = FormatVersion
 	}
+	if version == 1 && !f.readOnly {
+		if err := f.inTransaction(f.createRoleTables); err != nil {
+			return err
+		}
+		version = FormatVersion
+	}
+	f.version = version
 	// Reading the whole catalog and the time finds a corrupted file now
 	// rather than at the first commit.
 	if err := f.conn.QueryRowContext(ctx, "SELECT value FROM deltaview_meta WHERE key = 'last_ts'").Scan(&f.ts); err != nil {
@@ -194,14 +205,30 @@ func (f *File) initialise() error {
 			`CREATE TABLE deltaview_meta (key TEXT PRIMARY KEY, value ANY) STRICT`,
 			`CREATE TABLE deltaview_catalog (seq INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL, kind TEXT NOT NULL, sql TEXT NOT NULL, sql_name TEXT) STRICT`,
 			`INSERT INTO deltaview_meta VALUES ('last_ts', 0)`,
-			fmt.Sprintf("PRAGMA user_version = %d", FormatVersion),
 		} {
 			if _, err := f.conn.ExecContext(ctx, s); err != nil {
 				return err
 			}
 		}
-		return nil
+		return f.createRoleTables()
 	})
+}
+
+// createRoleTables creates the tables of roles and privileges, new in
+// format 2, and sets the format. A role's password is kept only as its
+// SCRAM-SHA-256 verifier; a privilege held by PUBLIC has an empty role
+// name.
+func (f *File) createRoleTables() error {
+	for _, s := range []string{
+		`CREATE TABLE deltaview_roles (name TEXT PRIMARY KEY, login INTEGER NOT NULL, superuser INTEGER NOT NULL, verifier TEXT) STRICT`,
+		`CREATE TABLE deltaview_grants (relation TEXT NOT NULL, role TEXT NOT NULL, privileges TEXT NOT NULL, PRIMARY KEY (relation, role)) STRICT`,
+		fmt.Sprintf("PRAGMA user_version = %d", FormatVersion),
+	} {
+		if _, err := f.conn.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // inTransaction runs fn in a SQLite transaction of its own.
@@ -397,6 +424,9 @@ func (f *File) Drop(names []string) error {
 				}
 			}
 			if _, err := f.conn.ExecContext(ctx, "DELETE FROM deltaview_catalog WHERE name = ?", n); err != nil {
+				return err
+			}
+			if _, err := f.conn.ExecContext(ctx, "DELETE FROM deltaview_grants WHERE relation = ?", n); err != nil {
 				return err
 			}
 		}
