@@ -39,7 +39,8 @@ plan, a SQL box). With --data DIR the database is kept in DIR/deltaview.db
 
 Until a role exists, the only role is the superuser deltaview (database
 deltaview), without a password, and the server listens on loopback
-addresses only. --init runs a SQL script before the server listens: one
+addresses only. --init runs a SQL script before the server listens (with
+--data, only when the database file is new): one
 that creates roles (CREATE ROLE admin LOGIN SUPERUSER PASSWORD '…') lets
 the server listen on any address, and clients then log in as those roles
 with SCRAM-SHA-256 (HTTP clients with basic auth or a bearer token).
@@ -59,7 +60,7 @@ finish, open transactions roll back, clients get SQLSTATE 57P01.
 	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:5433", "address of the PostgreSQL wire protocol (a loopback address unless roles exist)")
 	cmd.Flags().StringVar(&o.http, "http", "", "address of the HTTP API (a loopback address unless roles exist); none when empty")
 	cmd.Flags().StringVar(&o.data, "data", "", "directory of the database file deltaview.db (in memory when empty)")
-	cmd.Flags().StringVar(&o.init, "init", "", "SQL script run before serving (CREATE ROLE, CREATE TABLE, …)")
+	cmd.Flags().StringVar(&o.init, "init", "", "SQL script run before serving (CREATE ROLE, CREATE TABLE, …); with --data only when the database file is new")
 	cmd.Flags().StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate file: clients may use TLS (with --tls-key)")
 	cmd.Flags().StringVar(&o.tlsKey, "tls-key", "", "PEM private key file of --tls-cert")
 	cmd.Flags().IntVar(&o.maxConns, "max-connections", pgwire.DefaultMaxConnections, "PostgreSQL connections served at once; more get SQLSTATE 53300")
@@ -101,25 +102,32 @@ func loopback(flag, addr string) error {
 // on: the wire protocol's, then the HTTP API's when there is one.
 func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net.Addr) error {
 	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile})
+	initScript := o.init
 	if o.data != "" {
 		if err := os.MkdirAll(o.data, 0o755); err != nil {
 			return err
 		}
 		var err error
 		path := filepath.Join(o.data, "deltaview.db")
+		if _, err := os.Stat(path); err == nil && initScript != "" {
+			// As initdb: the script made the database once; running it
+			// again would create its roles and tables a second time.
+			fmt.Fprintf(logw, "deltaview: --init %s not run: %s exists\n", initScript, path)
+			initScript = ""
+		}
 		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile}); err != nil {
 			return fmt.Errorf("%s", strings.TrimSpace(deltaview.FormatError(err)))
 		}
 		fmt.Fprintf(logw, "deltaview keeps its data in %s\n", path)
 	}
 	defer db.Close()
-	if o.init != "" {
-		script, err := os.ReadFile(o.init)
+	if initScript != "" {
+		script, err := os.ReadFile(initScript)
 		if err != nil {
 			return fmt.Errorf("--init: %v", err)
 		}
 		if err := db.Exec(string(script)); err != nil {
-			return fmt.Errorf("--init %s: %s", o.init, strings.TrimSpace(deltaview.FormatError(err)))
+			return fmt.Errorf("--init %s: %s", initScript, strings.TrimSpace(deltaview.FormatError(err)))
 		}
 	}
 	var tlsConfig *tls.Config

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,36 @@ func TestServeData(t *testing.T) {
 	user = "admin:a%20secret"
 	if got := session("SELECT count(*) FROM t"); len(got) != 1 || got[0][0] != int64(2) {
 		t.Fatalf("rows read by the stored role after a restart: %v", got)
+	}
+}
+
+// TestServeInitOnce: with --data, --init runs when the database file is
+// new and not at a restart, whose file already holds what it made.
+func TestServeInitOnce(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(t.TempDir(), "init.sql")
+	if err := os.WriteFile(script, []byte("CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1);"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		ctx, cancel := context.WithCancel(context.Background())
+		ready := make(chan net.Addr, 1)
+		done := make(chan error, 1)
+		var log bytes.Buffer
+		go func() {
+			done <- serve(ctx, serveOptions{listen: "127.0.0.1:0", data: dir, init: script}, &log, ready)
+		}()
+		select {
+		case <-ready:
+		case err := <-done:
+			t.Fatalf("start %d: %v", i+1, err)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("start %d: serve: %v", i+1, err)
+		}
+		if skipped := strings.Contains(log.String(), "not run"); skipped != (i == 1) {
+			t.Errorf("start %d: --init skipped %v; log:\n%s", i+1, skipped, log.String())
+		}
 	}
 }
