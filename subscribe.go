@@ -85,7 +85,8 @@ func (db *DB) Subscribe(view string, fn func(Delta)) (cancel func(), err error) 
 // the subscription with a *PanicError and touches nothing else. Either way
 // fn is called once more with the error in Delta.Err, then never again;
 // deltas still queued are dropped. Dropping the view ends the
-// subscription in the same way.
+// subscription in the same way, after the deltas of the commits before the
+// drop: they are the view's history up to its end.
 //
 // cancel ends the subscription: once it returns, fn is not running and
 // will not be called again, and the goroutine is gone — unless cancel is
@@ -107,7 +108,7 @@ func (db *DB) SubscribeWith(view string, opts SubscribeOptions, fn func(Delta)) 
 		stop:  make(chan struct{}),
 		done:  make(chan struct{}),
 	}
-	snap, unregister, err := db.e.Watch(view, opts.Snapshot, s.offer, s.end)
+	snap, unregister, err := db.e.Watch(view, opts.Snapshot, s.offer, s.dropped)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +133,7 @@ type subscriber struct {
 	queue chan Delta
 	once  sync.Once
 	err   error         // why the subscription ended (nil: cancelled); set before stop closes
+	drain bool          // deliver the queued deltas before err (the view was dropped); set before stop closes
 	stop  chan struct{} // closed when the subscription ends
 	done  chan struct{} // closed when the goroutine returns
 	gid   atomic.Uint64 // the goroutine's id, to tell a cancel from inside fn
@@ -167,6 +169,16 @@ func (s *subscriber) end(err error) {
 	})
 }
 
+// dropped ends the subscription because its view was dropped, once the
+// deltas already queued are delivered. It runs inside the commit that
+// drops the view: no delta is offered after it.
+func (s *subscriber) dropped(err error) {
+	s.once.Do(func() {
+		s.err, s.drain = err, true
+		close(s.stop)
+	})
+}
+
 func (s *subscriber) ended() bool {
 	select {
 	case <-s.stop:
@@ -192,21 +204,28 @@ func (s *subscriber) run(first *Delta) {
 			}
 		}
 	}
+	if s.drain {
+		for len(s.queue) > 0 && s.call(<-s.queue) {
+		}
+	}
 	if s.err != nil {
 		s.call(Delta{Err: s.err})
 	}
 }
 
-// call runs fn; a panic ends the subscription with a *PanicError (a panic
-// in the call that reports an error is dropped: there is nobody left to
-// tell).
-func (s *subscriber) call(d Delta) {
+// call runs fn and reports whether it returned; a panic ends the
+// subscription with a *PanicError (a panic in the call that reports an
+// error, or in one that delivers the deltas queued before a drop, is
+// dropped: the subscription has ended already).
+func (s *subscriber) call(d Delta) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.end(&PanicError{Value: r, Stack: debug.Stack()})
+			ok = false
 		}
 	}()
 	s.fn(d)
+	return true
 }
 
 // changes copies a delta that the engine reuses after the commit.

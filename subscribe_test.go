@@ -688,3 +688,40 @@ func TestSubscribeErrors(t *testing.T) {
 	}
 	waitDeliveryGoroutines(t, 0)
 }
+
+// TestSubscribeDropViewDeliversQueued: the deltas of the commits before a
+// view's drop reach its subscriber before the error, even when they are
+// still queued at the drop.
+func TestSubscribeDropViewDeliversQueued(t *testing.T) {
+	db := subDB(t)
+	subExec(t, db, "CREATE MATERIALIZED VIEW w AS SELECT id FROM t")
+	release := make(chan struct{})
+	got := make(chan deltaview.Delta, 8)
+	cancel, err := db.Subscribe("w", func(d deltaview.Delta) {
+		<-release // the deltas stay queued until the view is dropped
+		got <- d
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	subExec(t, db, "INSERT INTO t VALUES (1, 0)")
+	subExec(t, db, "INSERT INTO t VALUES (2, 0)")
+	subExec(t, db, "DROP MATERIALIZED VIEW w")
+	close(release)
+	for i, want := range []string{"1", "2", "42P01"} {
+		select {
+		case d := <-got:
+			switch {
+			case d.Err != nil:
+				if deltaview.Code(d.Err) != want {
+					t.Fatalf("call %d: error %v, want %s", i+1, d.Err, want)
+				}
+			case len(d.Changes) != 1 || fmt.Sprint(d.Changes[0].Row[0]) != want:
+				t.Fatalf("call %d: %+v, want the row %s", i+1, d.Changes, want)
+			}
+		case <-time.After(subWait):
+			t.Fatalf("call %d never came", i+1)
+		}
+	}
+}
