@@ -73,8 +73,9 @@ type Info struct {
 	State  string // what state it keeps, in words
 	Cost   string // work per input change
 	// Unbounded says why the work per change is not bounded by the change
-	// and the output it causes (a cross join: every row of the other
-	// side); empty when it is.
+	// and the output it causes (row numbering: every row of the
+	// partition); empty when it is. Joins without an equality key are
+	// found in the plan instead (plan.RangeJoins).
 	Unbounded string
 }
 
