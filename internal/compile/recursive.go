@@ -107,7 +107,7 @@ func tag(n plan.Node, name string) (out plan.Node, pos int, m []int, ok bool, er
 		if !ok || err != nil {
 			return n, 0, nil, ok, err
 		}
-		return &plan.Filter{Input: in, Pred: remap(n.Pred, m)}, pos, m, true, nil
+		return &plan.Filter{Input: in, Pred: expr.Renumber(n.Pred, m)}, pos, m, true, nil
 	case *plan.Project:
 		in, pos, m, ok, err := tag(n.Input, name)
 		if !ok || err != nil {
@@ -115,7 +115,7 @@ func tag(n plan.Node, name string) (out plan.Node, pos int, m []int, ok bool, er
 		}
 		exprs := make([]expr.Expr, 0, len(n.Exprs)+1)
 		for _, e := range n.Exprs {
-			exprs = append(exprs, remap(e, m))
+			exprs = append(exprs, expr.Renumber(e, m))
 		}
 		exprs = append(exprs, &expr.Col{Idx: pos, T: roundCol.Type, Name: roundCol.Name})
 		cols := append(append([]plan.Column(nil), n.Cols...), roundCol)
@@ -145,12 +145,12 @@ func tag(n plan.Node, name string) (out plan.Node, pos int, m []int, ok bool, er
 		for i, x := range rm {
 			both[lw+i] = nl + x
 		}
-		j := &plan.Join{Kind: n.Kind, Left: l, Right: r, Residual: remap(n.Residual, both)}
+		j := &plan.Join{Kind: n.Kind, Left: l, Right: r, Residual: expr.Renumber(n.Residual, both)}
 		for _, k := range n.LeftKeys {
-			j.LeftKeys = append(j.LeftKeys, remap(k, lm))
+			j.LeftKeys = append(j.LeftKeys, expr.Renumber(k, lm))
 		}
 		for _, k := range n.RightKeys {
-			j.RightKeys = append(j.RightKeys, remap(k, rm))
+			j.RightKeys = append(j.RightKeys, expr.Renumber(k, rm))
 		}
 		j.Cols = append([]plan.Column(nil), l.Columns()...)
 		if !n.Kind.Outputs() {
@@ -179,16 +179,4 @@ func identity(n int) []int {
 		out[i] = i
 	}
 	return out
-}
-
-func remap(e expr.Expr, m []int) expr.Expr {
-	if e == nil {
-		return nil
-	}
-	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
-		if c, ok := x.(*expr.Col); ok && m[c.Idx] != c.Idx {
-			return &expr.Col{Idx: m[c.Idx], T: c.T, Name: c.Name}
-		}
-		return x
-	})
 }

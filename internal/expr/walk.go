@@ -161,6 +161,20 @@ func Columns(e Expr) []int {
 	return slices.Compact(cols)
 }
 
+// Renumber returns e with each column reference c read as column m[c]
+// instead; nil stays nil.
+func Renumber(e Expr, m []int) Expr {
+	if e == nil {
+		return nil
+	}
+	return Rewrite(e, func(x Expr) Expr {
+		if c, ok := x.(*Col); ok && m[c.Idx] != c.Idx {
+			return &Col{Idx: m[c.Idx], T: c.T, Name: c.Name}
+		}
+		return x
+	})
+}
+
 // Key renders e with its columns as positions, so that two expressions
 // have equal keys exactly when they compute the same thing over the same
 // row: names can collide (a.v and b.v of a join both print as v).

@@ -41,7 +41,7 @@ func prune(n Node, need []bool) (Node, []int) {
 		childNeed := append([]bool(nil), need...)
 		mark(childNeed, n.Pred)
 		in, m := prune(n.Input, childNeed)
-		return &Filter{Input: in, Pred: remapExpr(n.Pred, m)}, m
+		return &Filter{Input: in, Pred: expr.Renumber(n.Pred, m)}, m
 	case *Join:
 		lw, rw := len(n.Left.Columns()), len(n.Right.Columns())
 		ln, rn := make([]bool, lw), make([]bool, rw)
@@ -78,7 +78,7 @@ func prune(n Node, need []bool) (Node, []int) {
 		}
 		j := &Join{Kind: n.Kind, Left: l, Right: r, LeftKeys: remapAll(n.LeftKeys, lm), RightKeys: remapAll(n.RightKeys, rm)}
 		if n.Residual != nil {
-			j.Residual = remapExpr(n.Residual, both)
+			j.Residual = expr.Renumber(n.Residual, both)
 		}
 		j.Cols = append([]Column(nil), l.Columns()...)
 		if n.Kind.Outputs() {
@@ -97,10 +97,10 @@ func prune(n Node, need []bool) (Node, []int) {
 		in, m := narrow(n.Input, childNeed)
 		out := &Aggregate{Input: in, GroupBy: remapAll(n.GroupBy, m), Cols: n.Cols}
 		for _, a := range n.Aggs {
-			a.Arg, a.Sep, a.Filter = remapExpr(a.Arg, m), remapExpr(a.Sep, m), remapExpr(a.Filter, m)
+			a.Arg, a.Sep, a.Filter = expr.Renumber(a.Arg, m), expr.Renumber(a.Sep, m), expr.Renumber(a.Filter, m)
 			keys := make([]SortKey, len(a.OrderBy))
 			for i, k := range a.OrderBy {
-				keys[i] = SortKey{Expr: remapExpr(k.Expr, m), Desc: k.Desc, NullsFirst: k.NullsFirst}
+				keys[i] = SortKey{Expr: expr.Renumber(k.Expr, m), Desc: k.Desc, NullsFirst: k.NullsFirst}
 			}
 			a.OrderBy = keys
 			out.Aggs = append(out.Aggs, a)
@@ -260,21 +260,7 @@ func identity(n int) []int {
 func remapAll(es []expr.Expr, m []int) []expr.Expr {
 	out := make([]expr.Expr, len(es))
 	for i, e := range es {
-		out[i] = remapExpr(e, m)
+		out[i] = expr.Renumber(e, m)
 	}
 	return out
-}
-
-// remapExpr renumbers e's column references through m; every column e
-// reads is kept by construction.
-func remapExpr(e expr.Expr, m []int) expr.Expr {
-	if e == nil {
-		return nil
-	}
-	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
-		if c, ok := x.(*expr.Col); ok && m[c.Idx] != c.Idx {
-			return &expr.Col{Idx: m[c.Idx], T: c.T, Name: c.Name}
-		}
-		return x
-	})
 }

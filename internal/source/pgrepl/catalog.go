@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -140,65 +141,47 @@ func readCatalog(ctx context.Context, conn *pgx.Conn, pub string) ([]*Table, err
 	return out, nil
 }
 
-// PostgreSQL's type oids that deltaview has.
-const (
-	oidBool        = 16
-	oidInt8        = 20
-	oidInt2        = 21
-	oidInt4        = 23
-	oidText        = 25
-	oidFloat4      = 700
-	oidFloat8      = 701
-	oidBpchar      = 1042
-	oidVarchar     = 1043
-	oidDate        = 1082
-	oidTimestamp   = 1114
-	oidTimestampTZ = 1184
-	oidInterval    = 1186
-	oidNumeric     = 1700
-)
-
 // mapType returns the deltaview type of an upstream column: exactly the
 // same type and modifier, or an error.
 func mapType(oid uint32, mod int32) (value.Type, error) {
 	switch oid {
-	case oidBool:
+	case pgtype.BoolOID:
 		return value.BoolType, nil
-	case oidInt2:
+	case pgtype.Int2OID:
 		return value.Int2Type, nil
-	case oidInt4:
+	case pgtype.Int4OID:
 		return value.Int4Type, nil
-	case oidInt8:
+	case pgtype.Int8OID:
 		return value.Int8Type, nil
-	case oidFloat4:
+	case pgtype.Float4OID:
 		return value.Float4Type, nil
-	case oidFloat8:
+	case pgtype.Float8OID:
 		return value.Float8Type, nil
-	case oidText:
+	case pgtype.TextOID:
 		return value.TextType, nil
-	case oidDate:
+	case pgtype.DateOID:
 		return value.DateType, nil
-	case oidVarchar, oidBpchar:
+	case pgtype.VarcharOID, pgtype.BPCharOID:
 		k := value.Varchar
-		if oid == oidBpchar {
+		if oid == pgtype.BPCharOID {
 			k = value.Char
 		}
 		if mod >= 4 {
 			mod -= 4 // VARHDRSZ
 		}
 		return value.Type{Kind: k, Mod: mod}, nil
-	case oidNumeric:
+	case pgtype.NumericOID:
 		if mod < 4 {
 			return value.NumericType, nil
 		}
 		m := mod - 4
 		scale := (m&0x7ff ^ 1024) - 1024
 		return value.Type{Kind: value.Numeric, Mod: value.NumericMod(m>>16&0xffff, scale)}, nil
-	case oidTimestamp:
+	case pgtype.TimestampOID:
 		return value.Type{Kind: value.Timestamp, Mod: mod}, nil
-	case oidTimestampTZ:
+	case pgtype.TimestamptzOID:
 		return value.Type{Kind: value.TimestampTZ, Mod: mod}, nil
-	case oidInterval:
+	case pgtype.IntervalOID:
 		if mod < 0 {
 			return value.IntervalType, nil
 		}
