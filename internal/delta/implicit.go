@@ -70,11 +70,29 @@ func (d *Implicit) Empty() bool { return d == nil || len(d.Ins) == 0 && len(d.De
 // Sort orders both sets by key.
 func (d *Implicit) Sort() {
 	s := d.Schema
-	if len(d.Ins) > 1 {
-		slices.SortFunc(d.Ins, func(a, b Tuple) int { return s.CompareKeys(a.Row, b.Row) })
+	sortByKey(d.Ins, func(a, b Tuple) int { return s.CompareKeys(a.Row, b.Row) })
+	sortByKey(d.Del, func(a, b DelTuple) int { return s.CompareKeys(a.Row, b.Row) })
+}
+
+// sortByKey sorts x, whose keys are distinct. Operators often produce
+// their tuples in order or in reverse order (a list walked from its most
+// recent entry): one pass finds out, and a reversal is enough.
+func sortByKey[T any](x []T, cmp func(a, b T) int) {
+	if len(x) < 2 {
+		return
 	}
-	if len(d.Del) > 1 {
-		slices.SortFunc(d.Del, func(a, b DelTuple) int { return s.CompareKeys(a.Row, b.Row) })
+	asc, desc := true, true
+	for i := 1; i < len(x) && (asc || desc); i++ {
+		c := cmp(x[i-1], x[i])
+		asc = asc && c < 0
+		desc = desc && c > 0
+	}
+	switch {
+	case asc:
+	case desc:
+		slices.Reverse(x)
+	default:
+		slices.SortFunc(x, cmp)
 	}
 }
 

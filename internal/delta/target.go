@@ -3,6 +3,7 @@ package delta
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -36,28 +37,23 @@ type Target struct {
 	index   Index[int]
 	indexed bool
 	prev    value.Row // the last key staged
-	// block is where StageFacts writes the new rows it keeps: one
-	// allocation for the rows of a step (up to blockRows of them), which
-	// a row shares with the others of its block while any of them lives.
-	block []value.Value
+	// blocks hold the rows StageFacts writes.
+	blocks blocks
 }
 
 type stagedRow struct {
 	slot int       // the key's slot; -1 when the key is new
 	key  value.Row // the key
 	row  value.Row // after the change; nil: absent
+	blk  int32     // row's block; -1: none
 }
 
 // indexReuse is the largest index kept from one step to the next.
 const indexReuse = 256
 
-// blockRows is the most rows StageFacts writes in one allocation: the
-// rows of a block are freed together, when the last of them is replaced.
-const blockRows = 16
-
 // NewTarget returns an empty target for s.
 func NewTarget(s *Schema) *Target {
-	t := &Target{Schema: s, Name: s.Name}
+	t := &Target{Schema: s, Name: s.Name, blocks: newBlocks()}
 	if s.keySlice() {
 		// A row's key is a slice of it: the index reads it there and
 		// keeps none. Otherwise it keeps the key KeyOf made for the
@@ -69,6 +65,10 @@ func NewTarget(s *Schema) *Target {
 
 // Len is the number of rows.
 func (t *Target) Len() int { return len(t.rows) }
+
+// Slack returns the bytes of the target's row blocks that hold none of
+// its rows: at most as many as its rows hold, once blocks are sealed.
+func (t *Target) Slack() int64 { return t.blocks.slack * int64(unsafe.Sizeof(value.Value{})) }
 
 // Get returns the row of key, if any.
 func (t *Target) Get(key value.Row) (value.Row, bool) {
@@ -128,7 +128,7 @@ func (t *Target) Stage(b Batch, emit func(before, after value.Row)) error {
 		if err := t.refuse(code, c.Kind(), key); err != nil {
 			return err
 		}
-		t.put(i, at, cur, exists, n, emit)
+		t.put(i, at, cur, exists, n, -1, emit)
 	}
 	t.prev = nil
 	return nil
@@ -154,12 +154,9 @@ func (t *Target) StageFacts(facts []Fact, emit func(before, after value.Row)) er
 			return err
 		}
 		var n value.Row
+		blk := int32(-1)
 		if r.Writes != WriteDelete {
-			if len(t.block) < len(f.New) {
-				t.block = make([]value.Value, len(f.New)*min(max(need, 1), blockRows))
-			}
-			n = t.block[:len(f.New):len(f.New)]
-			t.block = t.block[len(f.New):]
+			n, blk = t.blocks.row(len(f.New), need)
 			need--
 			for c := range n {
 				switch {
@@ -172,7 +169,7 @@ func (t *Target) StageFacts(facts []Fact, emit func(before, after value.Row)) er
 				}
 			}
 		}
-		t.put(i, at, cur, exists, n, emit)
+		t.put(i, at, cur, exists, n, blk, emit)
 	}
 	t.prev = nil
 	return nil
@@ -213,9 +210,9 @@ func (t *Target) refuse(code string, kind Kind, key value.Row) error {
 	return nil
 }
 
-// put stages n (nil: absent) as a key's row; i is its staged entry, at
-// its slot, cur and exists its row before.
-func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, emit func(before, after value.Row)) {
+// put stages n (nil: absent, else a row of block blk, or -1) as a key's
+// row; i is its staged entry, at its slot, cur and exists its row before.
+func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, blk int32, emit func(before, after value.Row)) {
 	if !exists && n == nil {
 		return // a safe deletion of an absent key
 	}
@@ -226,12 +223,12 @@ func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, emit fu
 		emit(cur, n)
 	}
 	if i >= 0 {
-		t.staged[i].row = n
+		t.staged[i].row, t.staged[i].blk = n, blk
 		return
 	}
 	// The key is a slice of a row the target keeps, not the caller's,
 	// which may not live.
-	e := stagedRow{slot: at, row: n}
+	e := stagedRow{slot: at, row: n, blk: blk}
 	if at >= 0 {
 		e.key = t.Schema.KeyOf(t.rows[at])
 	} else {
@@ -261,10 +258,13 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		switch {
 		case e.row == nil:
 		case e.slot >= 0:
+			t.blocks.drop(e.slot)
 			t.rows[e.slot] = e.row
+			t.blocks.put(e.slot, e.blk)
 		default:
 			t.rows = append(t.rows, e.row)
 			t.slot.Set(e.key, len(t.rows)-1)
+			t.blocks.put(len(t.rows)-1, e.blk)
 		}
 	}
 	for _, e := range t.staged {
@@ -274,13 +274,19 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		i, _ := t.slot.Get(e.key)
 		last := len(t.rows) - 1
 		t.slot.Delete(e.key)
+		t.blocks.drop(i)
 		if i != last {
 			t.rows[i] = t.rows[last]
 			t.slot.Set(t.Schema.KeyOf(t.rows[i]), i)
+			t.blocks.move(last, i)
 		}
 		t.rows[last] = nil
 		t.rows = t.rows[:last]
+		t.blocks.truncate(last)
 	}
+	// The blocks that lost rows are compacted once their rows are where
+	// they stay.
+	t.blocks.compact(t.rows)
 	t.Abort()
 }
 
@@ -293,5 +299,4 @@ func (t *Target) Abort() {
 	if cap(t.staged) > indexReuse {
 		t.staged = nil
 	}
-	t.block = nil // rows of the next step do not share a block with these
 }

@@ -316,7 +316,7 @@ func (pv *pview) rowCount() int64 { return int64(pv.target.Len()) }
 func (pv *pview) state() dataflow.StateSize {
 	s := pv.circ.State()
 	s.Rows += int64(pv.target.Len())
-	s.Bytes += pv.bytes
+	s.Bytes += pv.rowBytes()
 	return s
 }
 
@@ -338,7 +338,7 @@ func (pv *pview) operators() []opFigures {
 	for _, n := range pv.kinds {
 		made += n
 	}
-	return append(out, opFigures{kind: "Target", state: dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.bytes}, in: made, out: made})
+	return append(out, opFigures{kind: "Target", state: dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.rowBytes()}, in: made, out: made})
 }
 
 func (pv *pview) refills() int64 { return 0 }
@@ -385,7 +385,7 @@ func (e *Engine) explainPartial(name string, pv *pview, circ *partial.Circuit) (
 	}
 	if live {
 		st := pv.circ.State()
-		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, int64(pv.target.Len()), pv.bytes, pv.steps))
+		lines = append(lines, fmt.Sprintf("state: operators rows=%d bytes=%d; target rows=%d bytes=%d; steps=%d", st.Rows, st.Bytes, int64(pv.target.Len()), pv.rowBytes(), pv.steps))
 	}
 	var src []string
 	for _, r := range circ.Relations() {
@@ -403,6 +403,10 @@ func keyNames(s *delta.Schema) string {
 	return "(" + strings.Join(names, ", ") + ")"
 }
 
+// rowBytes is the memory of the view's rows: the rows, and the space of
+// their blocks that no row fills.
+func (pv *pview) rowBytes() int64 { return pv.bytes + pv.target.Slack() }
+
 // PartialState returns a partially maintained view's state: the partial
 // operators' and the view's rows; ok is false for any other view.
 func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, ok bool) {
@@ -412,7 +416,7 @@ func (e *Engine) PartialState(view string) (operators, rows dataflow.StateSize, 
 	if !ok {
 		return operators, rows, false
 	}
-	return pv.circ.State(), dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.bytes}, true
+	return pv.circ.State(), dataflow.StateSize{Rows: int64(pv.target.Len()), Bytes: pv.rowBytes()}, true
 }
 
 // PartialKinds returns how many changes of each kind a partially
