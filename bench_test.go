@@ -146,3 +146,39 @@ func BenchmarkTopKView(b *testing.B) {
 func BenchmarkGroupCountView(b *testing.B) {
 	benchView(b, "SELECT grp, count(*) FROM t GROUP BY grp")
 }
+
+// BenchmarkBatches measures changes to t (grp and val of random ids,
+// replaced by key) in transactions of 1, 100 and 10,000 changes, on the
+// filter view over 1M rows (100k under -short): an op is one change, so
+// the figures of the three batch sizes compare directly, and a batch path
+// that works shows falling ns/op as batches grow.
+func BenchmarkBatches(b *testing.B) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	db := loadFiltered(b, n)
+	pad := deltaview.Text("padding-padding-pad")
+	for _, size := range []int{1, 100, 10_000} {
+		b.Run(fmt.Sprintf("batch=%d", size), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ReportAllocs()
+			for i := 0; i < b.N; {
+				tx, err := db.Begin()
+				if err != nil {
+					b.Fatal(err)
+				}
+				for j := 0; j < size && i < b.N; j, i = j+1, i+1 {
+					id := rng.IntN(n) + 1
+					err := tx.Replace("t", deltaview.Int(int64(id)), deltaview.Int(rng.Int64N(1000)), deltaview.Int(rng.Int64N(1000000)), pad)
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

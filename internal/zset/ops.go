@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -70,14 +71,24 @@ func Consolidate(z ZSet) ZSet {
 		}
 		return dropZeros(z)
 	}
+	if len(z) >= prefixSortMin {
+		return consolidateByPrefix(z)
+	}
 	if !slices.IsSortedFunc(z, compareEntries) {
 		slices.SortFunc(z, compareEntries)
 	}
+	return merge(z, nil)
+}
+
+// merge sums the weights of equal rows, adjacent in the sorted z, and
+// drops zero weights, in place. keys, when not nil, are z's prefixes in
+// order: rows whose prefixes differ are not compared.
+func merge(z ZSet, keys []keyed) ZSet {
 	out := 0
 	for i := 0; i < len(z); {
 		e := z[i]
 		j := i + 1
-		for j < len(z) && CompareRows(z[j].Row, e.Row) == 0 {
+		for j < len(z) && (keys == nil || keys[j].samePrefix(keys[i])) && CompareRows(z[j].Row, e.Row) == 0 {
 			e.W += z[j].W
 			j++
 		}
@@ -230,4 +241,79 @@ func writeValue(b *strings.Builder, v value.Value) {
 		b.WriteString(strings.ReplaceAll(s, "'", "''"))
 		b.WriteByte('\'')
 	}
+}
+
+// prefixSortMin is the length from which Consolidate sorts by prefix.
+const prefixSortMin = 64
+
+// keyed is an entry's place in z with its first two values' prefixes,
+// the second only when the first is exact: it decides most ties of the
+// first, such as an update's old and new rows of one key.
+type keyed struct {
+	bits, bits2   uint64
+	class, class2 uint8
+	i             int32
+}
+
+func (k keyed) samePrefix(o keyed) bool {
+	return k.bits == o.bits && k.bits2 == o.bits2 && k.class == o.class && k.class2 == o.class2
+}
+
+// scratch holds consolidateByPrefix's buffers between calls.
+var scratch = sync.Pool{New: func() any { return new(sortScratch) }}
+
+type sortScratch struct {
+	keys []keyed
+	tmp  []Entry
+}
+
+// consolidateByPrefix is Consolidate for a large batch: sorted by the
+// prefixes of each row's first two values (value.Prefix), computed once
+// per entry and kept beside its index, and by the rows only where
+// prefixes tie; merged comparing only rows whose prefixes tie. A batch of
+// a table's changes, whose rows lie all over memory, is then consolidated
+// with one read of most rows rather than one per comparison.
+func consolidateByPrefix(z ZSet) ZSet {
+	if len(z) > math.MaxInt32 {
+		slices.SortFunc(z, compareEntries)
+		return merge(z, nil)
+	}
+	s := scratch.Get().(*sortScratch)
+	keys := s.keys[:0]
+	for i, e := range z {
+		k := keyed{i: int32(i)} // an empty row sorts first, a shorter one before
+		exact := false
+		if len(e.Row) > 0 {
+			k.class, k.bits, exact = value.Prefix(e.Row[0])
+		}
+		// The second value orders rows only if the first are equal.
+		if exact && len(e.Row) > 1 {
+			k.class2, k.bits2, _ = value.Prefix(e.Row[1])
+		}
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b keyed) int {
+		if a.class != b.class {
+			return cmp.Compare(a.class, b.class)
+		}
+		if a.bits != b.bits {
+			return cmp.Compare(a.bits, b.bits)
+		}
+		if a.class2 != b.class2 {
+			return cmp.Compare(a.class2, b.class2)
+		}
+		if a.bits2 != b.bits2 {
+			return cmp.Compare(a.bits2, b.bits2)
+		}
+		return CompareRows(z[a.i].Row, z[b.i].Row)
+	})
+	tmp := append(s.tmp[:0], z...)
+	for j, k := range keys {
+		z[j] = tmp[k.i]
+	}
+	clear(tmp) // the pool keeps no rows alive
+	z = merge(z, keys)
+	s.keys, s.tmp = keys, tmp[:0]
+	scratch.Put(s)
+	return z
 }

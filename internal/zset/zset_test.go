@@ -1,6 +1,8 @@
 package zset
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -152,6 +154,55 @@ func TestZSetLaws(t *testing.T) {
 		// Add agrees with consolidating the concatenation.
 		if cat := Consolidate(append(slices.Clone(a), b...)); !Equal(cat, sum) {
 			t.Fatalf("Add(a, b) =\n%s\nconsolidate(a ++ b) =\n%s", sum, cat)
+		}
+	})
+}
+
+// TestConsolidateByPrefix: batches long enough to be consolidated by the
+// prefixes of their first values, of every kind whose prefix says
+// something (and some whose does not), with shared string prefixes, NULLs,
+// mixed kinds, empty rows, ties decided by later columns and weights that
+// cancel, consolidate as comparing whole rows does.
+func TestConsolidateByPrefix(t *testing.T) {
+	first := func(t *rapid.T, l string) value.Value {
+		switch rapid.IntRange(0, 6).Draw(t, l+".kind") {
+		case 0:
+			return value.Null
+		case 1:
+			return value.NewInt(value.Int8, rapid.Int64Range(-3, 3).Draw(t, l+".i")*(1<<62))
+		case 2:
+			return value.NewInt(value.Int4, rapid.Int64Range(-5, 5).Draw(t, l+".i"))
+		case 3:
+			return value.NewText(value.Text, rapid.SampledFrom([]string{"", "a", "ab", "ab\x00", "abcdefgh", "abcdefghi", "abcdefgh\x00", "\xff\xff"}).Draw(t, l+".s"))
+		case 4:
+			return value.NewText(value.Varchar, rapid.SampledFrom([]string{"", "z", "abcdefghz"}).Draw(t, l+".s"))
+		case 5:
+			return value.NewFloat(value.Float8, rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1, math.NaN(), math.Inf(-1)}).Draw(t, l+".f"))
+		}
+		return value.NewBool(rapid.Bool().Draw(t, l+".b"))
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(prefixSortMin, 3*prefixSortMin).Draw(t, "len")
+		z := make(ZSet, n)
+		for i := range z {
+			l := fmt.Sprint("row", i)
+			var r value.Row
+			if rapid.IntRange(0, 20).Draw(t, l+".empty") > 0 {
+				r = value.Row{first(t, l), value.NewInt(value.Int4, rapid.Int64Range(0, 2).Draw(t, l+".tie"))}
+			}
+			z[i] = Entry{r, rapid.Int64Range(-1, 1).Draw(t, l+".w")}
+		}
+		want := slices.Clone(z)
+		slices.SortFunc(want, compareEntries)
+		want = merge(want, nil)
+		got := consolidateByPrefix(z)
+		if len(got) != len(want) {
+			t.Fatalf("%d entries, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if CompareRows(got[i].Row, want[i].Row) != 0 || got[i].W != want[i].W {
+				t.Fatalf("entry %d: %v, want %v", i, got[i], want[i])
+			}
 		}
 	})
 }
