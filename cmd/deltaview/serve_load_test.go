@@ -116,7 +116,9 @@ func TestServeLoad(t *testing.T) {
 	}
 	defer func() {
 		for _, w := range ws {
-			w.c.Close(context.Background())
+			if w != nil {
+				w.c.Close(context.Background())
+			}
 		}
 	}()
 	var phase atomic.Int32 // 0 alone, 1 while streams connect, 2 with them
