@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -135,7 +136,9 @@ func TestServeLoad(t *testing.T) {
 			w.run(ctx, stop, &phase)
 		}()
 	}
+	cpu0 := processCPU()
 	time.Sleep(*loadPhase)
+	cpu0 = processCPU() - cpu0
 
 	// The change streams: loadSubs that read, one that never does.
 	phase.Store(1)
@@ -183,7 +186,9 @@ func TestServeLoad(t *testing.T) {
 		t.Fatalf("opening a change stream: %v", err)
 	}
 	phase.Store(2)
+	cpu2 := processCPU()
 	time.Sleep(*loadPhase)
+	cpu2 = processCPU() - cpu2
 	stopWriters()
 	wg.Wait()
 
@@ -299,10 +304,17 @@ func TestServeLoad(t *testing.T) {
 	for _, s := range subs {
 		events += s.events
 	}
-	t.Logf("%d connections, %d rows at the end; alone (%v): %d write transactions, p50 %v, p99 %v; "+
-		"with %d change streams (%v): %d, p50 %v, p99 %v; the streams read %d events; stalled stream: %s",
-		len(ws), total, *loadPhase, commits[0], p(lat[0], .5), p(lat[0], .99),
-		len(subs), *loadPhase, commits[2], p(lat[2], .5), p(lat[2], .99), events, verdict)
+	t.Logf("%d connections, %d rows at the end; alone (%v, the process's CPU time %v): %d write transactions, p50 %v, p99 %v; "+
+		"with %d change streams (%v, CPU %v): %d, p50 %v, p99 %v; the streams read %d events; stalled stream: %s",
+		len(ws), total, *loadPhase, cpu0.Round(time.Millisecond), commits[0], p(lat[0], .5), p(lat[0], .99),
+		len(subs), *loadPhase, cpu2.Round(time.Millisecond), commits[2], p(lat[2], .5), p(lat[2], .99), events, verdict)
+}
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 type loadRow struct{ k, v int32 }
