@@ -76,6 +76,11 @@ func TestServeLoad(t *testing.T) {
 			t.Error("serve did not stop")
 		}
 	}()
+	defer func() {
+		if t.Failed() {
+			t.Logf("the server's log:\n%s", logb.String())
+		}
+	}()
 	dsn := "postgres://deltaview@" + pgAddr.String() + "/deltaview?sslmode=disable"
 	base := "http://" + httpAddr.String()
 
@@ -115,20 +120,21 @@ func TestServeLoad(t *testing.T) {
 	if err, _ := connErr.Load().(error); err != nil {
 		t.Fatalf("connecting %d clients: %v", *loadConns, err)
 	}
-	defer func() {
-		for _, w := range ws {
-			if w != nil {
-				w.c.Close(context.Background())
-			}
-		}
-	}()
 	var phase atomic.Int32 // 0 alone, 1 while streams connect, 2 with them
 	// The writers stop between operations, never within one, so that
 	// each commit they made is acknowledged.
 	stop := make(chan struct{})
 	var stopOnce sync.Once
 	stopWriters := func() { stopOnce.Do(func() { close(stop) }) }
-	defer stopWriters()
+	defer func() {
+		stopWriters()
+		wg.Wait()
+		for _, w := range ws {
+			if w != nil {
+				w.c.Close(context.Background())
+			}
+		}
+	}()
 	for _, w := range ws {
 		wg.Add(1)
 		go func() {
