@@ -50,10 +50,12 @@ type conn struct {
 	// are ignored up to the next Sync, as PostgreSQL does.
 	skip bool
 
-	// Reused for every data row: its encoded values and their ends.
+	// Reused for every data row: its encoded values and their ends; tag
+	// for every command tag.
 	buf  []byte
 	ends []int
 	vals [][]byte
+	tag  []byte
 
 	// rw is nc, or the TLS connection over it once tls is set.
 	rw  net.Conn
@@ -375,17 +377,17 @@ func (c *conn) simpleQuery(q string) {
 // empty, one format for all when one), then its command tag.
 func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 	c.sendNotices(r.Notices)
-	tag := r.Tag
+	c.tag = append(c.tag[:0], r.Tag...)
 	if r.HasRows {
 		if describe {
 			c.be.Send(rowDescription(r.Columns, formats))
 		}
 		c.sendRows(r.Rows, r.Columns, formats)
-		if tag == "" {
-			tag = "SELECT " + strconv.Itoa(len(r.Rows))
+		if r.Tag == "" {
+			c.tag = strconv.AppendInt(append(c.tag, "SELECT "...), int64(len(r.Rows)), 10)
 		}
 	}
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: c.tag}) // encoded at once: the buffer is reused
 }
 
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {

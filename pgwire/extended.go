@@ -116,7 +116,16 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	if n := len(m.ParameterFormatCodes); n > 1 && n != len(types) {
 		return pgerr.New(pgerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", n, len(types))
 	}
-	args := make([]value.Value, len(types))
+	// The unnamed portal, which drivers bind for every execution, lends
+	// its slices to the next one: the old portal ends here, as
+	// PostgreSQL drops it at the next Bind to it, even a failed one.
+	var args []value.Value
+	var formats []int16
+	if old := c.portals[m.DestinationPortal]; old != nil && m.DestinationPortal == "" {
+		delete(c.portals, "")
+		args, formats = old.args[:0], old.formats[:0]
+	}
+	args = append(args, make([]value.Value, len(types))...)
 	for i, t := range types {
 		// A parameter the client declared a type for is in that type (a
 		// driver sends a small integer as int2 in binary); it is cast to
@@ -142,7 +151,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 			return pgerr.New(pgerr.ProtocolViolation, "unsupported format code: %d", f)
 		}
 	}
-	c.portals[m.DestinationPortal] = &portal{ps: ps, args: args, formats: append([]int16(nil), m.ResultFormatCodes...)}
+	c.portals[m.DestinationPortal] = &portal{ps: ps, args: args, formats: append(formats, m.ResultFormatCodes...)}
 	c.be.Send(&pgproto3.BindComplete{})
 	return nil
 }

@@ -666,3 +666,84 @@ func TestResultTypeChangedDML(t *testing.T) {
 		t.Errorf("rows after the refused INSERT: %d %v", n, err)
 	}
 }
+
+// TestUnnamedPortalRebound binds the unnamed portal again and again, as
+// drivers do for each execution, to statements of other parameters and
+// result formats: each execution has its own arguments and formats, and
+// after a Bind that fails there is no unnamed portal, as in PostgreSQL.
+func TestUnnamedPortalRebound(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(20 * time.Second))
+	fe := pgproto3.NewFrontend(nc, nc)
+	// exchange sends msgs and a Sync, and returns what the server answered
+	// up to ReadyForQuery, as text.
+	exchange := func(msgs ...pgproto3.FrontendMessage) []string {
+		t.Helper()
+		for _, m := range msgs {
+			fe.Send(m)
+		}
+		fe.Send(&pgproto3.Sync{})
+		if err := fe.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			msg, err := fe.Receive()
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch m := msg.(type) {
+			case *pgproto3.ReadyForQuery:
+				return got
+			case *pgproto3.DataRow:
+				got = append(got, fmt.Sprintf("row %x", m.Values))
+			case *pgproto3.CommandComplete:
+				got = append(got, string(m.CommandTag))
+			case *pgproto3.ErrorResponse:
+				got = append(got, "error "+m.Code)
+			}
+		}
+	}
+	fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
+		Parameters: map[string]string{"user": "deltaview", "database": "deltaview"}})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+			break
+		}
+	}
+	exchange(&pgproto3.Parse{Name: "a", Query: `SELECT $1::int + 1 AS x, $2::int AS y`},
+		&pgproto3.Parse{Name: "b", Query: `SELECT $1::text || 'z' AS s`})
+	for _, c := range []struct {
+		msgs []pgproto3.FrontendMessage
+		want string
+	}{
+		{[]pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "a", Parameters: [][]byte{[]byte("41"), []byte("7")},
+			ResultFormatCodes: []int16{1}}, &pgproto3.Execute{}},
+			"[row [0000002a 00000007] SELECT 1]"},
+		{[]pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "b", Parameters: [][]byte{[]byte("a")}}, &pgproto3.Execute{}},
+			"[row [617a] SELECT 1]"},
+		{[]pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "a", Parameters: [][]byte{[]byte("1"), []byte("2")},
+			ResultFormatCodes: []int16{0, 1}}, &pgproto3.Execute{}},
+			"[row [32 00000002] SELECT 1]"},
+		{[]pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "a", Parameters: [][]byte{[]byte("1"), []byte("2")},
+			ResultFormatCodes: []int16{7}}},
+			"[error 08P01]"},
+		{[]pgproto3.FrontendMessage{&pgproto3.Execute{}}, "[error 34000]"},
+	} {
+		if got := fmt.Sprint(exchange(c.msgs...)); got != c.want {
+			t.Errorf("%#v: %s, want %s", c.msgs[0], got, c.want)
+		}
+	}
+}
