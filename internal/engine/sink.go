@@ -32,12 +32,14 @@ type Sink interface {
 	Abort()
 }
 
-// SinkView describes the view a sink receives: its name, columns, and
-// the positions of its key columns.
+// SinkView describes the view a sink receives: its name, columns, the
+// positions of its key columns, and the logical time of the rows Open
+// receives (the last commit's).
 type SinkView struct {
 	Name    string
 	Columns []plan.Column
 	Key     []int
+	Step    uint64
 }
 
 type sinkAttach struct {
@@ -68,7 +70,7 @@ func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	sv := SinkView{Name: view, Columns: v.meta().cols, Key: schema.Key}
+	sv := SinkView{Name: view, Columns: v.meta().cols, Key: schema.Key, Step: e.ts}
 	if err := s.Open(sv, v.rows()); err != nil {
 		return nil, err
 	}
