@@ -24,7 +24,8 @@ import (
 // commits never wait for the target: a target that is down or slow makes
 // the queue grow (deltaview_sinks shows it), not the commits fail.
 //
-// After a lost connection it reconnects with a backoff and reads the
+// Steps that queued up while one was applied go together in the next
+// target transaction. After a lost connection it reconnects with a backoff and reads the
 // progress row, which tells whether the last COMMIT happened: the steps
 // the target holds are skipped, so none is applied twice or missed.
 type follower struct {
@@ -154,6 +155,9 @@ const (
 	maxBackoff = 5 * time.Second
 )
 
+// maxBatch bounds the steps applied in one target transaction.
+const maxBatch = 256
+
 // run applies the queue to the target until ctx ends or a step fails
 // for a reason other than a lost connection. c is the first connection.
 func (f *follower) run(ctx context.Context, c conn) {
@@ -243,17 +247,25 @@ func (f *follower) run(ctx context.Context, c conn) {
 			f.mu.Unlock()
 			verified = true
 		}
+		// The steps queued go in one target transaction (at most
+		// maxBatch of them): a target that fell behind catches up
+		// without a commit per step.
 		f.mu.Lock()
-		it := f.queue[0]
-		skip := it.step <= f.applied
-		if skip {
+		for len(f.queue) > 0 && f.queue[0].step <= f.applied {
+			f.queue[0] = item{}
 			f.queue = f.queue[1:]
 		}
+		batch := f.queue[:min(len(f.queue), maxBatch)]
 		f.mu.Unlock()
-		if skip {
+		if len(batch) == 0 {
 			continue
 		}
-		err := c.Prepare(it.step, it.changes)
+		var err error
+		for _, it := range batch {
+			if err = c.Prepare(it.step, it.changes); err != nil {
+				break
+			}
+		}
 		if err == nil {
 			err = c.Commit()
 		}
@@ -266,9 +278,9 @@ func (f *follower) run(ctx context.Context, c conn) {
 		}
 		backoff = minBackoff
 		f.mu.Lock()
-		f.queue[0] = item{}
-		f.queue = f.queue[1:]
-		f.applied = it.step
+		f.applied = batch[len(batch)-1].step
+		clear(f.queue[:len(batch)])
+		f.queue = f.queue[len(batch):]
 		f.txns++
 		f.state = "streaming"
 		f.mu.Unlock()

@@ -146,7 +146,8 @@ func pgText(t testing.TB, conn *pgx.Conn, q string) []string {
 // TestForeignTablePostgres keeps two views in PostgreSQL tables through
 // CREATE SERVER and CREATE FOREIGN TABLE, under random transactions,
 // terminating the sink's connection at random points: after each commit
-// the target tables equal the views, with nothing doubled or lost.
+// the target tables equal the views, with nothing doubled or lost. The
+// target restarts twice on the way.
 func TestForeignTablePostgres(t *testing.T) {
 	srv := pgtest.Start(t)
 	admin := srv.Conn(t)
@@ -169,7 +170,22 @@ CREATE FOREIGN TABLE big_out (id int, n numeric(10,2), val text) SERVER wh OPTIO
 		killer.Exec(context.Background(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dvsink'")
 	}
 	kills := 0
+	dbname := admin.Config().Database
+	reconnect := func() *pgx.Conn {
+		c, err := pgx.Connect(context.Background(), srv.ConnString(dbname))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(context.Background()) })
+		return c
+	}
 	for i := range steps {
+		if i == steps/3 || i == 2*steps/3 {
+			// The target restarts, with commits queued for it.
+			execTx(t, e, randomTx(r))
+			srv.Restart(t)
+			admin, killer = reconnect(), reconnect()
+		}
 		var wg sync.WaitGroup
 		switch r.IntN(8) {
 		case 0: // before the commit
