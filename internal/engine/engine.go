@@ -454,8 +454,8 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 	}
 	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool {
 		if gone[s.view] {
-			if d, ok := s.sink.(ViewDropper); ok {
-				d.ViewDropped(s.view)
+			if d, ok := s.sink.(Detachable); ok {
+				d.Detached(fmt.Sprintf("materialized view %s was dropped", s.view))
 			}
 		}
 		return gone[s.view]

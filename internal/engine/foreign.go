@@ -27,10 +27,12 @@ type Foreign interface {
 	Close()
 }
 
-// ViewDropper is a Sink told that its view was dropped, under the
-// engine's lock: it receives nothing more.
-type ViewDropper interface {
-	ViewDropped(view string)
+// Detachable is a Sink told, under the engine's lock, that the engine
+// detached it: its view was dropped, or it failed to commit, or the
+// store refused a commit it had committed already. It receives nothing
+// more.
+type Detachable interface {
+	Detached(reason string)
 }
 
 var (

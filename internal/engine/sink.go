@@ -137,7 +137,11 @@ func (e *Engine) prepareSinks(deltas map[string]zset.ZSet) (string, error) {
 }
 
 func (e *Engine) detachFailed(a *sinkAttach, step uint64, err error) {
-	e.notices = append(e.notices, fmt.Sprintf("sink of materialized view %s failed to commit step %d and was detached: %v", a.view, step, err))
+	msg := fmt.Sprintf("sink of materialized view %s failed to commit step %d and was detached: %v", a.view, step, err)
+	e.notices = append(e.notices, msg)
+	if d, ok := a.sink.(Detachable); ok {
+		d.Detached(msg)
+	}
 	for i, x := range e.sinks {
 		if x == a {
 			e.sinks = append(e.sinks[:i], e.sinks[i+1:]...)

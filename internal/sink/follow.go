@@ -46,7 +46,7 @@ type follower struct {
 	txns     int64
 	retries  int64
 	lastErr  string
-	dropped  bool
+	dropped  bool // detached by the engine: nothing more is applied
 
 	detach func()
 	cancel context.CancelFunc
@@ -124,12 +124,14 @@ func (f *follower) Abort() {
 	f.mu.Unlock()
 }
 
-// ViewDropped implements engine.ViewDropper.
-func (f *follower) ViewDropped(view string) {
+// Detached implements engine.Detachable: the target is left as it is,
+// since the queue may hold a step the engine did not keep.
+func (f *follower) Detached(reason string) {
 	f.mu.Lock()
 	f.dropped = true
-	f.lastErr = "materialized view " + view + " was dropped"
+	f.lastErr = reason
 	f.mu.Unlock()
+	f.signal()
 }
 
 func (f *follower) signal() {
@@ -189,7 +191,7 @@ func (f *follower) run(ctx context.Context, c conn) {
 	}
 	for {
 		f.mu.Lock()
-		for !f.needLoad && len(f.queue) == 0 {
+		for !f.dropped && !f.needLoad && len(f.queue) == 0 {
 			f.mu.Unlock()
 			select {
 			case <-ctx.Done():
@@ -197,6 +199,11 @@ func (f *follower) run(ctx context.Context, c conn) {
 			case <-f.wake:
 			}
 			f.mu.Lock()
+		}
+		if f.dropped {
+			f.state = "failed"
+			f.mu.Unlock()
+			return
 		}
 		load, v, rows := f.needLoad, f.v, f.rows
 		f.mu.Unlock()
