@@ -11,6 +11,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/deltaview/deltaview"
+	_ "github.com/deltaview/deltaview/sink/postgres"   // CREATE SERVER … FOREIGN DATA WRAPPER postgres
+	_ "github.com/deltaview/deltaview/sink/sqlite"     // … FOREIGN DATA WRAPPER sqlite
 	_ "github.com/deltaview/deltaview/source/postgres" // CREATE SUBSCRIPTION
 )
 

@@ -19,6 +19,8 @@ import (
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/httpapi"
 	"github.com/deltaview/deltaview/pgwire"
+	_ "github.com/deltaview/deltaview/sink/postgres"   // CREATE SERVER … FOREIGN DATA WRAPPER postgres
+	_ "github.com/deltaview/deltaview/sink/sqlite"     // … FOREIGN DATA WRAPPER sqlite
 	_ "github.com/deltaview/deltaview/source/postgres" // CREATE SUBSCRIPTION
 	_ "github.com/deltaview/deltaview/store"           // deltaview.OpenFile keeps data in SQLite files
 )

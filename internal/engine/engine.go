@@ -115,6 +115,9 @@ type Engine struct {
 	subsDriverMu sync.Mutex
 	subsDriver   Subscriptions
 	closed       bool
+	// foreignDriver runs the foreign tables (foreign.go), made on first
+	// use, guarded by subsDriverMu too.
+	foreignDriver Foreign
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the
@@ -449,7 +452,14 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.notes, name)
 		delete(e.views, name)
 	}
-	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool { return gone[s.view] })
+	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool {
+		if gone[s.view] {
+			if d, ok := s.sink.(Detachable); ok {
+				d.Detached(fmt.Sprintf("materialized view %s was dropped", s.view))
+			}
+		}
+		return gone[s.view]
+	})
 	e.shared.release(gone)
 	e.order = slices.DeleteFunc(e.order, func(o matView) bool { return gone[o.meta().name] })
 	subs := e.subs[:0]

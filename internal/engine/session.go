@@ -134,7 +134,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
-	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
+	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
+		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return accessSession // the driver takes the locks it needs
 	case *sql.Set:
 		if sessionSetting[b.Name] {
@@ -360,6 +361,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.subscribeStmt(b.View)
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
 		return s.subscriptionStmt(b)
+	case *sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
+		return s.foreignStmt(b)
 	case *sql.Explain:
 		return e.explain(b)
 	case *sql.Show:

@@ -32,12 +32,14 @@ type Sink interface {
 	Abort()
 }
 
-// SinkView describes the view a sink receives: its name, columns, and
-// the positions of its key columns.
+// SinkView describes the view a sink receives: its name, columns, the
+// positions of its key columns, and the logical time of the rows Open
+// receives (the last commit's).
 type SinkView struct {
 	Name    string
 	Columns []plan.Column
 	Key     []int
+	Step    uint64
 }
 
 type sinkAttach struct {
@@ -68,7 +70,7 @@ func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	sv := SinkView{Name: view, Columns: v.meta().cols, Key: schema.Key}
+	sv := SinkView{Name: view, Columns: v.meta().cols, Key: schema.Key, Step: e.ts}
 	if err := s.Open(sv, v.rows()); err != nil {
 		return nil, err
 	}
@@ -135,7 +137,11 @@ func (e *Engine) prepareSinks(deltas map[string]zset.ZSet) (string, error) {
 }
 
 func (e *Engine) detachFailed(a *sinkAttach, step uint64, err error) {
-	e.notices = append(e.notices, fmt.Sprintf("sink of materialized view %s failed to commit step %d and was detached: %v", a.view, step, err))
+	msg := fmt.Sprintf("sink of materialized view %s failed to commit step %d and was detached: %v", a.view, step, err)
+	e.notices = append(e.notices, msg)
+	if d, ok := a.sink.(Detachable); ok {
+		d.Detached(msg)
+	}
 	for i, x := range e.sinks {
 		if x == a {
 			e.sinks = append(e.sinks[:i], e.sinks[i+1:]...)

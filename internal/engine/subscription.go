@@ -59,15 +59,18 @@ func (e *Engine) subscriptions() Subscriptions {
 	return e.subsDriver
 }
 
-// Close stops the engine's subscriptions. The engine stays usable; a
+// Close stops the engine's subscriptions and foreign tables. The engine stays usable; a
 // subscription statement after Close fails.
 func (e *Engine) Close() {
 	e.subsDriverMu.Lock()
-	d := e.subsDriver
+	d, f := e.subsDriver, e.foreignDriver
 	e.closed = true
 	e.subsDriverMu.Unlock()
 	if d != nil {
 		d.Close()
+	}
+	if f != nil {
+		f.Close()
 	}
 }
 

@@ -39,6 +39,11 @@ var systemViews = map[string]systemView{
 			"lag_bytes", i8, "lag_seconds", f8, "rows_copied", i8, "transactions", i8, "last_error", text),
 		rows: func(e *Engine) []value.Row { return e.subscriptionRows() },
 	},
+	"deltaview_sinks": {
+		cols: cols("name", text, "server", text, "view", text, "target", text, "state", text,
+			"applied_step", i8, "pending_steps", i8, "lag_seconds", f8, "transactions", i8, "reconnects", i8, "last_error", text),
+		rows: func(e *Engine) []value.Row { return e.sinkRows() },
+	},
 	"deltaview_views": {
 		cols: cols("name", text, "rows", i8, "state_bytes", i8, "created_at", tstz, "cold_start_ms", f8,
 			"cold_start_rows_read", i8, "steps", i8, "last_step_us", f8, "mean_step_us", f8, "refills", i8, "definition", text,

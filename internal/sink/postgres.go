@@ -27,6 +27,11 @@ type Postgres struct {
 	table  string
 	g      *gen
 	schema *delta.Schema
+	// epoch, when set, makes every transaction record (epoch, step) in
+	// the target's progress table (progress.go).
+	epoch string
+	defs  []string // column definitions
+	keys  []string // quoted key columns
 }
 
 // PostgresDB is a PostgreSQL connection whose tables hold views. Its sinks
@@ -49,23 +54,31 @@ func (d *PostgresDB) Table(table string) *Postgres {
 // its own.
 func NewPostgres(conn *pgx.Conn, table string) *Postgres { return NewPostgresDB(conn).Table(table) }
 
-// Open implements engine.Sink.
-func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
+// setup makes p's statements for v, without I/O.
+func (p *Postgres) setup(v engine.SinkView) error {
 	types := make([]string, len(v.Columns))
 	names := make([]string, len(v.Columns))
-	defs := make([]string, len(v.Columns))
+	p.defs = make([]string, len(v.Columns))
 	for i, c := range v.Columns {
 		types[i], names[i] = c.Type.String(), c.Name
-		defs[i] = quote(c.Name) + " " + types[i]
+		p.defs[i] = quote(c.Name) + " " + types[i]
 	}
 	p.g = newGen(v, p.table, func(n, col int) string { return "$" + itoa(n) + "::text::" + types[col] })
 	var err error
 	if p.schema, err = delta.NewSchema(v.Name, names, v.Key); err != nil {
 		return err
 	}
-	keys := make([]string, len(v.Key))
+	p.keys = make([]string, len(v.Key))
 	for i, k := range v.Key {
-		keys[i] = quote(v.Columns[k].Name)
+		p.keys[i] = quote(v.Columns[k].Name)
+	}
+	return nil
+}
+
+// Open implements engine.Sink.
+func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
+	if err := p.setup(v); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	tx, err := p.conn.Begin(ctx)
@@ -73,10 +86,14 @@ func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
 		return p.err(err)
 	}
 	defer tx.Rollback(ctx)
-	for _, q := range []string{
-		"CREATE TABLE IF NOT EXISTS " + quote(p.table) + " (" + strings.Join(defs, ", ") + ", PRIMARY KEY (" + strings.Join(keys, ", ") + "))",
+	qs := []string{
+		"CREATE TABLE IF NOT EXISTS " + quote(p.table) + " (" + strings.Join(p.defs, ", ") + ", PRIMARY KEY (" + strings.Join(p.keys, ", ") + "))",
 		"DELETE FROM " + quote(p.table),
-	} {
+	}
+	if p.epoch != "" {
+		qs = append(qs, progressDDL)
+	}
+	for _, q := range qs {
 		if _, err := tx.Exec(ctx, q); err != nil {
 			return p.err(err)
 		}
@@ -85,6 +102,9 @@ func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
 	b := &pgx.Batch{}
 	for _, r := range rows {
 		b.Queue(ins, texts(r)...)
+	}
+	if p.epoch != "" {
+		b.Queue(progressUpsert("$"), p.table, p.epoch, int64(v.Step))
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return p.err(err)
@@ -118,6 +138,9 @@ func (p *Postgres) Prepare(step uint64, changes delta.Batch) error {
 		sts[i] = p.g.statement(p.schema, c)
 		b.Queue(sts[i].sql, texts(sts[i].args)...)
 	}
+	if p.epoch != "" {
+		b.Queue(progressUpsert("$"), p.table, p.epoch, int64(step))
+	}
 	br := tx.SendBatch(ctx, b)
 	fail := func(err error) error {
 		br.Close()
@@ -135,6 +158,11 @@ func (p *Postgres) Prepare(step uint64, changes delta.Batch) error {
 		}
 		if st.must && tag.RowsAffected() != 1 {
 			return fail(p.g.noRow(st))
+		}
+	}
+	if p.epoch != "" {
+		if _, err := br.Exec(); err != nil {
+			return fail(p.err(err))
 		}
 	}
 	if err := br.Close(); err != nil {

@@ -24,6 +24,11 @@ type SQLite struct {
 	table  string
 	g      *gen
 	schema *delta.Schema
+	// epoch, when set, makes every transaction record (epoch, step) in
+	// the target's progress table (progress.go).
+	epoch string
+	defs  []string // column definitions
+	keys  []string // quoted key columns
 }
 
 // SQLiteDB is a SQLite database holding views' tables. The sinks of one
@@ -74,22 +79,30 @@ func (s *SQLite) arg(v value.Value, i int) any {
 	return text(v)
 }
 
-// Open implements engine.Sink.
-func (s *SQLite) Open(v engine.SinkView, rows []value.Row) error {
+// setup makes s's statements for v, without I/O.
+func (s *SQLite) setup(v engine.SinkView) error {
 	s.g = newGen(v, s.table, func(n, _ int) string { return "?" + itoa(n) })
 	names := make([]string, len(v.Columns))
-	defs := make([]string, len(v.Columns))
+	s.defs = make([]string, len(v.Columns))
 	for i, c := range v.Columns {
 		names[i] = c.Name
-		defs[i] = quote(c.Name) + " " + sqliteType(c.Type.Kind)
+		s.defs[i] = quote(c.Name) + " " + sqliteType(c.Type.Kind)
 	}
 	var err error
 	if s.schema, err = delta.NewSchema(v.Name, names, v.Key); err != nil {
 		return err
 	}
-	keys := make([]string, len(v.Key))
+	s.keys = make([]string, len(v.Key))
 	for i, k := range v.Key {
-		keys[i] = quote(v.Columns[k].Name)
+		s.keys[i] = quote(v.Columns[k].Name)
+	}
+	return nil
+}
+
+// Open implements engine.Sink.
+func (s *SQLite) Open(v engine.SinkView, rows []value.Row) error {
+	if err := s.setup(v); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -97,10 +110,14 @@ func (s *SQLite) Open(v engine.SinkView, rows []value.Row) error {
 		return s.err(err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{
-		"CREATE TABLE IF NOT EXISTS " + quote(s.table) + " (" + strings.Join(defs, ", ") + ", PRIMARY KEY (" + strings.Join(keys, ", ") + "))",
+	qs := []string{
+		"CREATE TABLE IF NOT EXISTS " + quote(s.table) + " (" + strings.Join(s.defs, ", ") + ", PRIMARY KEY (" + strings.Join(s.keys, ", ") + "))",
 		"DELETE FROM " + quote(s.table),
-	} {
+	}
+	if s.epoch != "" {
+		qs = append(qs, progressDDL)
+	}
+	for _, q := range qs {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return s.err(err)
 		}
@@ -108,6 +125,11 @@ func (s *SQLite) Open(v engine.SinkView, rows []value.Row) error {
 	ins := s.g.insert(false)
 	for _, r := range rows {
 		if _, err := tx.ExecContext(ctx, ins, s.args(r)...); err != nil {
+			return s.err(err)
+		}
+	}
+	if s.epoch != "" {
+		if _, err := tx.ExecContext(ctx, progressUpsert("?"), s.table, s.epoch, int64(v.Step)); err != nil {
 			return s.err(err)
 		}
 	}
@@ -149,6 +171,12 @@ func (s *SQLite) Prepare(step uint64, changes delta.Batch) error {
 				s.Abort()
 				return s.g.noRow(st)
 			}
+		}
+	}
+	if s.epoch != "" {
+		if _, err := tx.ExecContext(ctx, progressUpsert("?"), s.table, s.epoch, int64(step)); err != nil {
+			s.Abort()
+			return s.err(err)
 		}
 	}
 	return nil

@@ -115,6 +115,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetDropSubscriptionStmt() != nil:
 		ds := n.GetDropSubscriptionStmt()
 		return &DropSubscription{Name: ds.Subname, IfExists: ds.MissingOk}, nil
+	case n.GetCreateForeignServerStmt() != nil:
+		return b.bindCreateServer(n.GetCreateForeignServerStmt())
+	case n.GetCreateForeignTableStmt() != nil:
+		return b.bindCreateForeignTable(n.GetCreateForeignTableStmt())
 	case n.GetVariableShowStmt() != nil:
 		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
 	}

@@ -241,6 +241,8 @@ func (b *binder) queryText(q *pg_query.Node) string {
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 	d := &Drop{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_FOREIGN_TABLE, pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return b.bindDropSink(ds)
 	case pg_query.ObjectType_OBJECT_TABLE:
 		d.Kind = DropTable
 	case pg_query.ObjectType_OBJECT_VIEW:

@@ -3,6 +3,9 @@
 // semantics, in one PostgreSQL transaction per commit shared by the
 // database's tables, committed with the view or not at all.
 //
+// Importing it also makes CREATE SERVER … FOREIGN DATA WRAPPER and
+// CREATE FOREIGN TABLE … OPTIONS (view 'v') available in SQL (docs/sql.md).
+//
 // It is its own package so that a program that embeds deltaview links
 // pgx only when it keeps views in PostgreSQL.
 package postgres

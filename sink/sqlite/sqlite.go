@@ -3,6 +3,9 @@
 // in one SQLite transaction per commit shared by the database's tables,
 // committed with the view or not at all.
 //
+// Importing it also makes CREATE SERVER … FOREIGN DATA WRAPPER and
+// CREATE FOREIGN TABLE … OPTIONS (view 'v') available in SQL (docs/sql.md).
+//
 // It is its own package so that a program that embeds deltaview links
 // database/sql and a SQLite driver only when it keeps views in SQLite.
 // Importing it registers modernc.org/sqlite's driver as "sqlite".

@@ -3,12 +3,17 @@ package pgrepl_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgtest"
+	_ "github.com/deltaview/deltaview/internal/sink" // CREATE FOREIGN TABLE
+	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // TestBenchIngest measures the end-to-end ingest rate of a subscription
@@ -105,3 +110,103 @@ COMMIT`, base, base+99, base+10, base+69, base+70, base+99)
 }
 
 func sameText(a, b []string) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+// TestBenchLag measures the lag of applying an upstream transaction
+// (the time it is applied minus the time its rows were written upstream,
+// just before its COMMIT) under a steady upstream load, for three
+// followers of one stream, running together: PostgreSQL's own subscriber
+// applying into a second database (its table stamps each row with
+// clock_timestamp() as it is inserted), a deltaview subscription (timed
+// as the commit that applies the transaction delivers a view's delta),
+// and a foreign table keeping that view in a table of the second database
+// (stamped as PostgreSQL's). Run with PGREPL_BENCH=1; PGREPL_BENCH_RATE
+// transactions a second (200 by default) of 10 inserted rows each, for
+// PGREPL_BENCH_SECONDS (10).
+func TestBenchLag(t *testing.T) {
+	if os.Getenv("PGREPL_BENCH") == "" {
+		t.Skip("set PGREPL_BENCH=1 to run the lag benchmark")
+	}
+	rate, seconds := 200, 10
+	if n, err := strconv.Atoi(os.Getenv("PGREPL_BENCH_RATE")); err == nil {
+		rate = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("PGREPL_BENCH_SECONDS")); err == nil {
+		seconds = n
+	}
+	srv := pgtest.Start(t)
+	conn, connStr := upstream(t)
+	target := srv.Conn(t)
+	targetStr := srv.ConnString(target.Config().Database)
+	exec(t, conn, "CREATE TABLE lt (id int PRIMARY KEY, grp int NOT NULL, sent bigint NOT NULL); CREATE PUBLICATION pl FOR TABLE lt")
+	exec(t, target, `CREATE TABLE lt (id int PRIMARY KEY, grp int NOT NULL, sent bigint NOT NULL, applied timestamptz DEFAULT clock_timestamp());
+CREATE TABLE lv_out (id int PRIMARY KEY, sent bigint, applied timestamptz DEFAULT clock_timestamp())`)
+	// A subscription into the same server cannot create its slot itself.
+	exec(t, conn, "SELECT pg_create_logical_replication_slot('pgsub', 'pgoutput')")
+	exec(t, target, "CREATE SUBSCRIPTION pgsub CONNECTION '"+connStr+"' PUBLICATION pl WITH (create_slot = false, slot_name = 'pgsub', copy_data = false)")
+
+	e := engine.New()
+	defer e.Close()
+	var opts []string
+	for _, kv := range strings.Fields(targetStr) {
+		k, v, _ := strings.Cut(kv, "=")
+		opts = append(opts, k+" '"+v+"'")
+	}
+	dv(t, e, "CREATE SUBSCRIPTION s CONNECTION '"+connStr+"' PUBLICATION pl")
+	dv(t, e, "CREATE MATERIALIZED VIEW lv AS SELECT id, sent FROM lt")
+	dv(t, e, "CREATE SERVER wh FOREIGN DATA WRAPPER postgres OPTIONS ("+strings.Join(opts, ", ")+")")
+	dv(t, e, "CREATE FOREIGN TABLE lv_out () SERVER wh OPTIONS (view 'lv')")
+	var mu sync.Mutex
+	var dvLags []float64 // milliseconds
+	stop, err := e.Subscribe("lv", func(_ uint64, z zset.ZSet) {
+		now := time.Now().UnixMicro()
+		mu.Lock()
+		for _, en := range z {
+			if en.W > 0 {
+				dvLags = append(dvLags, float64(now-en.Row[1].Int())/1e3)
+			}
+		}
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	waitApplied(t, e, conn, "s")
+
+	// The load: one transaction every 1/rate s, on a schedule that does
+	// not drift when one is late.
+	start := time.Now()
+	interval := time.Second / time.Duration(rate)
+	txs := rate * seconds
+	for i := range txs {
+		if d := time.Until(start.Add(time.Duration(i) * interval)); d > 0 {
+			time.Sleep(d)
+		}
+		exec(t, conn, fmt.Sprintf(`BEGIN;
+INSERT INTO lt SELECT g, g %% 50, (extract(epoch FROM clock_timestamp()) * 1e6)::bigint FROM generate_series(%d, %d) g;
+COMMIT`, i*10, i*10+9))
+	}
+	loadSec := time.Since(start).Seconds()
+	want := pgRows(t, conn, "SELECT count(*) FROM lt")
+	deadline := time.Now().Add(5 * time.Minute)
+	for !sameText(pgRows(t, target, "SELECT count(*) FROM lt"), want) || !sameText(pgRows(t, target, "SELECT count(*) FROM lv_out"), want) {
+		if time.Now().After(deadline) {
+			t.Fatal("the targets did not catch up")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	waitApplied(t, e, conn, "s")
+	pct := func(table string) string {
+		r := pgRows(t, target, "SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY l)::numeric, 2), round(percentile_cont(0.99) WITHIN GROUP (ORDER BY l)::numeric, 2) FROM (SELECT extract(epoch FROM applied) * 1e3 - sent / 1e3 AS l FROM "+table+") x")
+		return r[0]
+	}
+	mu.Lock()
+	slices.Sort(dvLags)
+	p50, p99 := dvLags[len(dvLags)/2], dvLags[len(dvLags)*99/100]
+	n := len(dvLags)
+	mu.Unlock()
+	t.Logf("%d transactions of 10 rows in %.1f s (%.0f a second)", txs, loadSec, float64(txs)/loadSec)
+	t.Logf("lag in ms, p50 p99: PostgreSQL's subscriber %s; deltaview %.2f %.2f (%d rows); deltaview and its foreign table %s", pct("lt"), p50, p99, n, pct("lv_out"))
+	exec(t, target, "DROP SUBSCRIPTION pgsub")
+	dv(t, e, "DROP FOREIGN TABLE lv_out; DROP SUBSCRIPTION s")
+}

@@ -16,6 +16,12 @@ type decoder struct {
 	rels   map[uint32]*relation
 	tx     []engine.SourceChange
 	rows   int // rows changed in tx, for the figures
+	// announced holds the Relation messages not yet used: one is
+	// recorded (and a change of columns applied) when a transaction not
+	// applied yet changes the relation's rows. skip is set in such a
+	// transaction applied already.
+	announced map[uint32]*pglogrepl.RelationMessage
+	skip      bool
 }
 
 // relation is a table as the stream announced it.
@@ -25,7 +31,7 @@ type relation struct {
 }
 
 func newDecoder(tables []*Table) *decoder {
-	d := &decoder{tables: map[string]*Table{}, rels: map[uint32]*relation{}}
+	d := &decoder{tables: map[string]*Table{}, rels: map[uint32]*relation{}, announced: map[uint32]*pglogrepl.RelationMessage{}}
 	for _, t := range tables {
 		d.tables[t.Qualified()] = t
 	}

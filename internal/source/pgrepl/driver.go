@@ -55,7 +55,7 @@ func (d *driver) Create(cs *sql.CreateSubscription) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "a subscription created disabled is not supported").
 			WithHint("create it enabled, then ALTER SUBSCRIPTION %s DISABLE", cs.Name)
 	}
-	s := &sub{name: cs.Name, conn: cs.Conn, pub: cs.Publication, slot: cs.Slot, state: "creating"}
+	s := &sub{name: cs.Name, conn: cs.Conn, pub: cs.Publication, slot: cs.Slot, state: "creating", changeStream: cs.ChangeStream}
 	d.mu.Lock()
 	switch {
 	case d.closed:

@@ -166,3 +166,28 @@ func lsnGreater(a, b string) bool {
 	y, _ := pglogrepl.ParseLSN(b)
 	return x > y
 }
+
+// waitSinks waits until every foreign table has applied its queue.
+func waitSinks(t *testing.T, e *engine.Engine) {
+	t.Helper()
+	for i := 0; ; i++ {
+		rows := dvRows(t, e, "SELECT name, state, pending_steps, coalesce(last_error, '') FROM deltaview_sinks")
+		done := true
+		for _, r := range rows {
+			f := strings.Split(r, "|")
+			if f[1] == "failed" {
+				t.Fatalf("foreign table %s failed: %s", f[0], f[3])
+			}
+			if f[2] != "0" || f[1] == "loading" {
+				done = false
+			}
+		}
+		if done {
+			return
+		}
+		if i == 6000 {
+			t.Fatalf("foreign tables still behind: %v", rows)
+		}
+		sleep()
+	}
+}

@@ -226,9 +226,12 @@ INSERT INTO d VALUES (100, 1, 1, 'z'); INSERT INTO f VALUES (100, 1, 1, 'z');
 	dv(t, e, "DROP SUBSCRIPTION s")
 }
 
-// TestSchemaChange checks that a change of a table's columns upstream
-// stops the subscription with an error, applying nothing of the
-// transaction that follows it and confirming nothing past it.
+// TestSchemaChange checks that columns added and dropped upstream are
+// added and dropped here while no view reads the table (existing rows
+// taking NULL, or the default ADD COLUMN stored), and that a change of
+// columns of a table a view reads stops the subscription with an error
+// naming table and column, applying nothing of the transaction that
+// follows it and confirming nothing past it.
 func TestSchemaChange(t *testing.T) {
 	conn, connStr := upstream(t)
 	exec(t, conn, `CREATE TABLE t (id int PRIMARY KEY, v text); INSERT INTO t VALUES (1, 'a'); CREATE PUBLICATION p FOR TABLE t`)
@@ -236,8 +239,20 @@ func TestSchemaChange(t *testing.T) {
 	defer e.Close()
 	dv(t, e, "CREATE SUBSCRIPTION s CONNECTION '"+connStr+"' PUBLICATION p")
 	exec(t, conn, "INSERT INTO t VALUES (2, 'b')")
-	before := waitApplied(t, e, conn, "s")
+	waitApplied(t, e, conn, "s")
 	exec(t, conn, "ALTER TABLE t ADD COLUMN w int; INSERT INTO t VALUES (3, 'c', 3)")
+	exec(t, conn, "ALTER TABLE t ADD COLUMN z numeric(4,1) DEFAULT 7.5; INSERT INTO t VALUES (4, 'd', 4, 8)")
+	exec(t, conn, "ALTER TABLE t DROP COLUMN v; UPDATE t SET w = 9 WHERE id = 1")
+	waitApplied(t, e, conn, "s")
+	sameRows(t, e, conn, "SELECT * FROM t", "SELECT * FROM t")
+	if got := dvRows(t, e, "SELECT * FROM t WHERE id = 2"); strings.Join(got, " ") != "2|NULL|7.5" {
+		t.Errorf("row 2: %v", got)
+	}
+	// A view reads t now: the next change of columns stops the
+	// subscription.
+	dv(t, e, "CREATE MATERIALIZED VIEW mv AS SELECT id, w FROM t")
+	before := waitApplied(t, e, conn, "s")
+	exec(t, conn, "ALTER TABLE t DROP COLUMN z; INSERT INTO t VALUES (5, 5)")
 	var st subStatus
 	for i := 0; ; i++ {
 		if st = status(t, e, "s"); st.state == "failed" {
@@ -248,10 +263,10 @@ func TestSchemaChange(t *testing.T) {
 		}
 		sleep()
 	}
-	if !strings.Contains(st.lastErr, `the columns of table "public"."t" changed upstream`) || st.txs != before.txs {
+	if !strings.Contains(st.lastErr, `the columns of table "public"."t" changed upstream (column z dropped), and views here read table t`) || st.txs != before.txs {
 		t.Errorf("after ALTER TABLE upstream: %+v (before: %+v)", st, before)
 	}
-	if got := dvRows(t, e, "SELECT id FROM t"); strings.Join(got, " ") != "1 2" {
+	if got := dvRows(t, e, "SELECT id FROM t"); strings.Join(got, " ") != "1 2 3 4" {
 		t.Errorf("rows: %v", got)
 	}
 	var confirmed string

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgtest"
+	_ "github.com/deltaview/deltaview/internal/sink" // CREATE FOREIGN TABLE
 )
 
 // randTable is a table of the randomized tests: keyed or not, its
@@ -26,8 +28,10 @@ type randView struct{ name, query string }
 
 // randomWorkload runs txs random upstream transactions against a
 // subscription and, after each commit, once deltaview has applied it,
-// compares every view with the same query upstream. With faults, the
-// walsender is terminated at random points. It returns the number of
+// compares every view with the same query upstream, and a keyed view's
+// foreign table (in a second database) with the view. With faults, the
+// walsender and the foreign table's connection are terminated at random
+// points. It returns the number of
 // upstream transactions committed.
 func randomWorkload(t *testing.T, seed uint64, txs int, faults, changeStream bool) (committed, terminated int) {
 	r := rand.New(rand.NewPCG(seed, 7))
@@ -74,6 +78,16 @@ func randomWorkload(t *testing.T, seed uint64, txs int, faults, changeStream boo
 	for _, v := range views {
 		dv(t, e, "CREATE MATERIALIZED VIEW "+v.name+" AS "+v.query)
 	}
+	// A keyed view is kept in a table of a second database too, through
+	// a foreign table whose connection the faults terminate as well.
+	target := pgtest.Start(t).Conn(t)
+	var opts []string
+	for _, kv := range strings.Fields(pgtest.Start(t).ConnString(target.Config().Database)) {
+		k, v, _ := strings.Cut(kv, "=")
+		opts = append(opts, k+" '"+v+"'")
+	}
+	dv(t, e, "CREATE SERVER wh FOREIGN DATA WRAPPER postgres OPTIONS ("+strings.Join(opts, ", ")+", application_name 'dvsink')")
+	dv(t, e, "CREATE FOREIGN TABLE sel_kd_out () SERVER wh OPTIONS (view 'v_sel_kd')")
 	compare := func(at int) {
 		t.Helper()
 		waitApplied(t, e, conn, "s")
@@ -81,6 +95,10 @@ func randomWorkload(t *testing.T, seed uint64, txs int, faults, changeStream boo
 			if !sameRows(t, e, conn, "SELECT * FROM "+v.name, v.query) {
 				t.Fatalf("after upstream transaction %d (seed %d)", at, seed)
 			}
+		}
+		waitSinks(t, e)
+		if got, want := pgRows(t, target, "SELECT * FROM sel_kd_out"), dvRows(t, e, "SELECT * FROM v_sel_kd"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("after upstream transaction %d (seed %d): sel_kd_out:\n%s\nv_sel_kd:\n%s", at, seed, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 	compare(0)
@@ -95,6 +113,9 @@ func randomWorkload(t *testing.T, seed uint64, txs int, faults, changeStream boo
 			// applied the transaction, sometimes after.
 			rows := pgRows(t, conn, "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 's' AND active_pid IS NOT NULL")
 			terminated += len(rows)
+			if r.IntN(2) == 0 {
+				pgRows(t, target, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dvsink'")
+			}
 		}
 		compare(i)
 	}
@@ -102,7 +123,7 @@ func randomWorkload(t *testing.T, seed uint64, txs int, faults, changeStream boo
 	if st.txs > int64(committed) {
 		t.Errorf("deltaview applied %d transactions, upstream committed %d", st.txs, committed)
 	}
-	dv(t, e, "DROP SUBSCRIPTION s")
+	dv(t, e, "DROP FOREIGN TABLE sel_kd_out; DROP SUBSCRIPTION s")
 	return committed, terminated
 }
 

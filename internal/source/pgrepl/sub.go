@@ -25,6 +25,7 @@ import (
 type sub struct {
 	name, conn, pub, slot string
 	tables                []*Table
+	changeStream          bool // WITH (change_stream = true)
 	sess                  *engine.Session
 	// ctl orders the statements that start and stop the goroutine.
 	ctl sync.Mutex
@@ -425,16 +426,35 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 			case *pglogrepl.BeginMessage:
 				inTx = true
 				d.tx, d.rows = d.tx[:0], 0
+				// A transaction applied already (the server resends from
+				// its confirmed position) is not decoded: its Relation
+				// messages may describe columns as they were before.
+				s.mu.Lock()
+				d.skip = m.FinalLSN < s.applied
+				s.mu.Unlock()
 			case *pglogrepl.RelationMessage:
-				err = d.relation(m)
+				d.announced[m.RelationID] = m
 			case *pglogrepl.InsertMessage:
-				err = d.insert(m)
+				if err = s.use(ctx, d, m.RelationID); err == nil && !d.skip {
+					err = d.insert(m)
+				}
 			case *pglogrepl.UpdateMessage:
-				err = d.update(m)
+				if err = s.use(ctx, d, m.RelationID); err == nil && !d.skip {
+					err = d.update(m)
+				}
 			case *pglogrepl.DeleteMessage:
-				err = d.delete(m)
+				if err = s.use(ctx, d, m.RelationID); err == nil && !d.skip {
+					err = d.delete(m)
+				}
 			case *pglogrepl.TruncateMessage:
-				err = d.truncate(m)
+				for _, id := range m.RelationIDs {
+					if err = s.use(ctx, d, id); err != nil {
+						break
+					}
+				}
+				if err == nil && !d.skip {
+					err = d.truncate(m)
+				}
 			case *pglogrepl.CommitMessage:
 				err = s.commit(d, m.TransactionEndLSN)
 				inTx = false

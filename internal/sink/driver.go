@@ -1,0 +1,290 @@
+package sink
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	dsql "github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+func init() {
+	engine.RegisterForeign(func(e *engine.Engine) engine.Foreign {
+		return &driver{e: e, servers: map[string]*server{}, tables: map[string]*follower{}}
+	})
+}
+
+// driver holds an engine's servers and foreign tables. Both live in
+// memory: a restart of deltaview needs them created again, and a foreign
+// table created again loads its view into the target anew.
+type driver struct {
+	e       *engine.Engine
+	mu      sync.Mutex // guards the maps and closed
+	servers map[string]*server
+	tables  map[string]*follower
+	closed  bool
+}
+
+// server is a target database: a PostgreSQL connection string, or a
+// SQLite file.
+type server struct {
+	name, wrapper string
+	conninfo      string
+	file          string
+}
+
+// connectTimeout bounds one attempt to reach a target.
+const connectTimeout = 30 * time.Second
+
+// libpqOptions are the connection parameters a postgres server takes.
+var libpqOptions = map[string]bool{
+	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true, "password": true,
+	"passfile": true, "connect_timeout": true, "sslmode": true, "sslcert": true, "sslkey": true,
+	"sslrootcert": true, "sslpassword": true, "application_name": true, "target_session_attrs": true,
+	"options": true, "service": true,
+}
+
+// CreateServer implements engine.Foreign.
+func (d *driver) CreateServer(cs *dsql.CreateServer) error {
+	s := &server{name: cs.Name, wrapper: cs.Wrapper}
+	var parts []string
+	for _, o := range cs.Options {
+		switch {
+		case s.wrapper == "postgres" && libpqOptions[o.Name]:
+			parts = append(parts, o.Name+"='"+strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(o.Value)+"'")
+		case s.wrapper == "sqlite" && (o.Name == "file" || o.Name == "database"):
+			s.file = o.Value
+		default:
+			hint := "a postgres server takes libpq's connection parameters: host, port, dbname, user, password, sslmode, …"
+			if s.wrapper == "sqlite" {
+				hint = "a sqlite server takes OPTIONS (file 'path')"
+			}
+			return pgerr.New(pgerr.InvalidParameter, "invalid option %q of server %s", o.Name, cs.Name).WithHint("%s", hint)
+		}
+	}
+	switch s.wrapper {
+	case "postgres":
+		s.conninfo = strings.Join(parts, " ")
+		if _, err := pgconn.ParseConfig(s.conninfo); err != nil {
+			return pgerr.New(pgerr.InvalidParameter, "server %s: %v", cs.Name, err)
+		}
+	case "sqlite":
+		if s.file == "" {
+			return pgerr.New(pgerr.InvalidParameter, "server %s needs OPTIONS (file 'path'): the SQLite database", cs.Name)
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return pgerr.New(pgerr.ObjectNotInPrereqState, "the database is closed")
+	}
+	if d.servers[cs.Name] != nil {
+		if cs.IfNotExists {
+			return nil
+		}
+		return pgerr.New(pgerr.DuplicateObject, "server %q already exists", cs.Name)
+	}
+	d.servers[cs.Name] = s
+	return nil
+}
+
+// connect returns a connection to table in s's database.
+func (s *server) connect(ctx context.Context, table, epoch string) (conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if s.wrapper == "sqlite" {
+		// Other writers of the file (and other foreign tables' connections
+		// to it) hold its lock for a while: wait for it rather than fail.
+		dsn := s.file
+		if !strings.Contains(dsn, "?") {
+			dsn += "?_pragma=busy_timeout(10000)"
+		}
+		db, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "server %s: %v", s.name, err).
+				WithHint(`import _ "github.com/deltaview/deltaview/sink/sqlite", which links SQLite`)
+		}
+		db.SetMaxOpenConns(1)
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			return nil, pgerr.New("08001", "server %s: cannot open SQLite database %s: %v", s.name, s.file, err)
+		}
+		t := NewSQLite(db, table)
+		t.epoch = epoch
+		return sqliteConn{t}, nil
+	}
+	c, err := pgx.Connect(ctx, s.conninfo)
+	if err != nil {
+		return nil, pgerr.New("08001", "server %s: cannot connect: %v", s.name, err)
+	}
+	t := NewPostgres(c, table)
+	t.epoch = epoch
+	return pgConn{t}, nil
+}
+
+type pgConn struct{ *Postgres }
+
+func (c pgConn) lost(err error) bool { return c.conn.IsClosed() || lostCode(pgerrCode(err)) }
+func (c pgConn) close()              { c.conn.Close(context.Background()) }
+
+type sqliteConn struct{ *SQLite }
+
+func (c sqliteConn) lost(error) bool { return false }
+func (c sqliteConn) close()          { c.db.Close() }
+
+// CreateForeignTable implements engine.Foreign: it reaches the target
+// once, so that a wrong server is an error of the statement, then
+// attaches to the view and starts the foreign table's goroutine, which
+// loads the view's rows into the target and follows its commits.
+func (d *driver) CreateForeignTable(cf *dsql.CreateForeignTable) error {
+	d.mu.Lock()
+	s := d.servers[cf.Server]
+	_, dup := d.tables[cf.Name]
+	closed := d.closed
+	for _, o := range d.tables {
+		if o.server == cf.Server && o.target == cf.Table {
+			d.mu.Unlock()
+			return pgerr.New(pgerr.DuplicateObject, "foreign table %s keeps a view in table %s of server %s already", o.name, cf.Table, cf.Server)
+		}
+	}
+	d.mu.Unlock()
+	switch {
+	case closed:
+		return pgerr.New(pgerr.ObjectNotInPrereqState, "the database is closed")
+	case s == nil:
+		return pgerr.New(pgerr.UndefinedObject, "server %q does not exist", cf.Server)
+	case dup && cf.IfNotExists:
+		return nil
+	case dup:
+		return pgerr.New(pgerr.DuplicateTable, "foreign table %q already exists", cf.Name)
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	f := &follower{name: cf.Name, server: cf.Server, view: cf.View, target: cf.Table, declared: cf.Cols,
+		epoch: hex.EncodeToString(b[:]), wake: make(chan struct{}, 1), state: "loading"}
+	f.connect = func(ctx context.Context) (conn, error) { return s.connect(ctx, f.target, f.epoch) }
+	c, err := f.connect(context.Background())
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	if d.tables[cf.Name] != nil || d.closed {
+		d.mu.Unlock()
+		c.close()
+		return pgerr.New(pgerr.DuplicateTable, "foreign table %q already exists", cf.Name)
+	}
+	d.tables[cf.Name] = f
+	d.mu.Unlock()
+	detach, err := d.e.AttachSink(cf.View, f)
+	if err != nil {
+		d.mu.Lock()
+		delete(d.tables, cf.Name)
+		d.mu.Unlock()
+		c.close()
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f.detach, f.cancel, f.done = detach, cancel, make(chan struct{})
+	go f.run(ctx, c)
+	return nil
+}
+
+// Drop implements engine.Foreign: a foreign table stops and detaches
+// from its view, leaving the target table as it is; a server goes with
+// its foreign tables under CASCADE only.
+func (d *driver) Drop(ds *dsql.DropSink) error {
+	d.mu.Lock()
+	var gone []*follower
+	for _, name := range ds.Names {
+		if ds.Server {
+			if d.servers[name] == nil {
+				if ds.IfExists {
+					continue
+				}
+				d.mu.Unlock()
+				return pgerr.New(pgerr.UndefinedObject, "server %q does not exist", name)
+			}
+			var users []string
+			for _, f := range d.tables {
+				if f.server == name {
+					users = append(users, f.name)
+				}
+			}
+			if len(users) > 0 && !ds.Cascade {
+				d.mu.Unlock()
+				sort.Strings(users)
+				return &pgerr.Error{Code: pgerr.DependentObjects,
+					Message: "cannot drop server " + name + " because other objects depend on it",
+					Detail:  "foreign table " + strings.Join(users, ", ") + " depends on server " + name,
+					Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+			}
+			continue
+		}
+		if d.tables[name] == nil && !ds.IfExists {
+			d.mu.Unlock()
+			return pgerr.New(pgerr.UndefinedTable, "foreign table %q does not exist", name)
+		}
+	}
+	for _, name := range ds.Names {
+		if ds.Server {
+			for n, f := range d.tables {
+				if f.server == name {
+					gone = append(gone, f)
+					delete(d.tables, n)
+				}
+			}
+			delete(d.servers, name)
+		} else if f := d.tables[name]; f != nil {
+			gone = append(gone, f)
+			delete(d.tables, name)
+		}
+	}
+	d.mu.Unlock()
+	for _, f := range gone {
+		f.detach()
+		f.stop()
+	}
+	return nil
+}
+
+// Status implements engine.Foreign.
+func (d *driver) Status() []value.Row {
+	d.mu.Lock()
+	fs := make([]*follower, 0, len(d.tables))
+	for _, f := range d.tables {
+		fs = append(fs, f)
+	}
+	d.mu.Unlock()
+	sort.Slice(fs, func(i, j int) bool { return fs[i].name < fs[j].name })
+	out := make([]value.Row, len(fs))
+	for i, f := range fs {
+		out[i] = f.status()
+	}
+	return out
+}
+
+// Close implements engine.Foreign: the goroutines stop; the steps not
+// yet applied are not (a new foreign table loads the view anew).
+func (d *driver) Close() {
+	d.mu.Lock()
+	d.closed = true
+	fs := make([]*follower, 0, len(d.tables))
+	for _, f := range d.tables {
+		fs = append(fs, f)
+	}
+	d.mu.Unlock()
+	for _, f := range fs {
+		f.stop()
+	}
+}
