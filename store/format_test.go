@@ -78,7 +78,8 @@ func TestFormat2Opens(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Format 2: the user's column under its own name, no commit times in
-	// the rows, the last commit's time in deltaview_meta.
+	// the rows, the last commit's time in deltaview_meta, no table of
+	// subscriptions.
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +88,7 @@ func TestFormat2Opens(t *testing.T) {
 		"UPDATE deltaview_meta SET value = (SELECT max(deltaview_ts) FROM t) WHERE key = 'last_ts'",
 		"ALTER TABLE t DROP COLUMN deltaview_ts",
 		"ALTER TABLE t RENAME COLUMN c2_deltaview_ts TO deltaview_ts",
+		"DROP TABLE deltaview_subscriptions",
 		"PRAGMA user_version = 2",
 	} {
 		if _, err := raw.Exec(q); err != nil {

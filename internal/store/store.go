@@ -48,7 +48,7 @@ import (
 // brought to this version when it is opened writable: version 1 kept no
 // roles (it gains their tables), versions 1 and 2 kept no commit time in
 // a table's rows (each table gains the column deltaview_ts, NULL in the
-// rows it holds).
+// rows it holds) and no subscriptions (the file gains their table).
 const FormatVersion = 3
 
 // tsColumn is the column of every stored table that holds the logical
@@ -226,6 +226,9 @@ func (f *File) initialise() error {
 		if err := f.createRoleTables(); err != nil {
 			return err
 		}
+		if err := f.createSubscriptionTable(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -260,6 +263,9 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 3 {
 		if err := f.addTSColumns(); err != nil {
+			return err
+		}
+		if err := f.createSubscriptionTable(); err != nil {
 			return err
 		}
 	}
@@ -600,6 +606,9 @@ func (f *File) Write(c *engine.Commit) error {
 			break
 		}
 		err = f.renumber(f.tables[name].sqlName)
+	}
+	if err == nil && c.Source != nil {
+		err = f.writeSource(c.Source)
 	}
 	if err == nil && last.t == nil {
 		_, err = f.conn.ExecContext(ctx, "UPDATE deltaview_meta SET value = ? WHERE key = 'last_ts'", ts)
