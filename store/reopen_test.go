@@ -3,6 +3,7 @@ package store_test
 import (
 	"flag"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -64,11 +65,25 @@ func TestReopenBenchmarkViews(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var finished []string
+	// The cold start first, in a database of its own, so that neither
+	// measurement runs beside the other's heap.
+	mem := deltaview.Open()
+	loadBench(t, mem, d)
 	start := time.Now()
+	for _, v := range bench.Views {
+		execSQL(t, mem, "CREATE MATERIALIZED VIEW "+v.Rel()+" AS "+v.SQL)
+	}
+	cold := time.Since(start)
+	mem = nil
+	runtime.GC()
+
+	var finished []string
+	var rebuild time.Duration
+	start = time.Now()
 	db, err := deltaview.OpenFileWith(path, deltaview.Options{Progress: func(p deltaview.Progress) {
 		if p.Finished {
 			finished = append(finished, p.Op)
+			rebuild += p.Elapsed
 		}
 	}})
 	if err != nil {
@@ -85,14 +100,7 @@ func TestReopenBenchmarkViews(t *testing.T) {
 	if !slices.Equal(finished, want) {
 		t.Errorf("progress reported at open: %q, want %q", finished, want)
 	}
-
-	mem := deltaview.Open()
-	loadBench(t, mem, d)
-	start = time.Now()
-	for _, v := range bench.Views {
-		execSQL(t, mem, "CREATE MATERIALIZED VIEW "+v.Rel()+" AS "+v.SQL)
-	}
-	cold := time.Since(start)
-	t.Logf("%d rows: open %.2f s, the five views' cold start in memory %.2f s (%.1f×)", d.N, reopen.Seconds(), cold.Seconds(), reopen.Seconds()/cold.Seconds())
+	t.Logf("%d rows: open %.2f s (the views' rebuild %.2f s, the rest loading the tables), the five views' cold start in memory %.2f s: open / cold start %.2f",
+		d.N, reopen.Seconds(), rebuild.Seconds(), cold.Seconds(), reopen.Seconds()/cold.Seconds())
 	viewsEqualRecomputation(t, db, defs)
 }
