@@ -50,14 +50,7 @@ CREATE PUBLICATION pub FOR TABLE a, b`)
 			t.Fatal(err)
 		}
 	}
-	upstreamTx := func(i int) {
-		pgtest.MustQuery(t, conn, strings.NewReplacer("$i", strconv.Itoa(i)).Replace(`BEGIN;
-INSERT INTO a VALUES (1000 + $i, $i % 7, $i);
-UPDATE a SET v = v + 1 WHERE id = $i % 100 + 1;
-INSERT INTO b VALUES ($i % 3, 'r');
-DELETE FROM b WHERE ctid = (SELECT min(ctid) FROM b WHERE x = ($i + 1) % 3);
-COMMIT`))
-	}
+	upstreamTx := func(i int) { upstreamTxOn(t, conn, i) }
 	check := func(db *deltaview.DB, what string) {
 		t.Helper()
 		waitApplied(t, db, conn, "s")
@@ -134,6 +127,21 @@ COMMIT`))
 	if got := pgRows(t, conn, "SELECT slot_name FROM pg_replication_slots"); len(got) != 0 {
 		t.Errorf("slots after DROP SUBSCRIPTION: %v", got)
 	}
+}
+
+// upstreamTxOn commits upstream transaction i of the tests' stream over
+// a (keyed) and b (no key, REPLICA IDENTITY FULL).
+func upstreamTxOn(t *testing.T, conn *pgx.Conn, i int) {
+	pgtest.MustQuery(t, conn, upstreamTxSQL(i))
+}
+
+func upstreamTxSQL(i int) string {
+	return strings.NewReplacer("$i", strconv.Itoa(i)).Replace(`BEGIN;
+INSERT INTO a VALUES (1000 + $i, $i % 7, $i);
+UPDATE a SET v = v + 1 WHERE id = $i % 100 + 1;
+INSERT INTO b VALUES ($i % 3, 'r');
+DELETE FROM b WHERE ctid = (SELECT min(ctid) FROM b WHERE x = ($i + 1) % 3);
+COMMIT`)
 }
 
 // waitApplied waits until subscription name has applied everything
