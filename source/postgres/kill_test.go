@@ -97,6 +97,9 @@ CREATE PUBLICATION pub FOR TABLE a, b`)
 				return
 			default:
 			}
+			// At most a hundred a second: each is a durable commit
+			// here, one sync of the file's log.
+			time.Sleep(10 * time.Millisecond)
 			if _, err := writer.Exec(context.Background(), upstreamTxSQL(i)); err != nil {
 				<-stop
 				done <- result{n: i, err: err}
@@ -142,7 +145,8 @@ CREATE PUBLICATION pub FOR TABLE a, b`)
 		t.Fatal(err)
 	}
 	defer db.Close()
-	waitApplied(t, db, conn, "s")
+	// The backlog of the last kills, one durable commit a transaction.
+	waitAppliedWithin(t, db, conn, "s", 5*time.Minute)
 	for name, q := range views {
 		got, want := dvRows(t, db, "SELECT * FROM "+name), pgRows(t, conn, q)
 		if !slices.Equal(got, want) {

@@ -148,12 +148,18 @@ COMMIT`)
 // upstream committed so far.
 func waitApplied(t *testing.T, db *deltaview.DB, conn *pgx.Conn, name string) {
 	t.Helper()
+	waitAppliedWithin(t, db, conn, name, time.Minute)
+}
+
+// waitAppliedWithin is waitApplied with the time it may take.
+func waitAppliedWithin(t *testing.T, db *deltaview.DB, conn *pgx.Conn, name string, within time.Duration) {
+	t.Helper()
 	var lsnText string
 	if err := conn.QueryRow(context.Background(), "SELECT pg_current_wal_insert_lsn()::text").Scan(&lsnText); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := pglogrepl.ParseLSN(lsnText)
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(within)
 	for {
 		r, err := db.Query("SELECT state, applied_lsn, coalesce(last_error, '') FROM deltaview_subscriptions WHERE name = '" + name + "'")
 		if err != nil {
