@@ -277,9 +277,9 @@ func TestLogicalTimeSurvives(t *testing.T) {
 func TestNamesSQLiteConfuses(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "names.db")
 	db := open(t, path)
-	execSQL(t, db, `CREATE TABLE "T" ("A" int, a int, deltaview_row_id int, "DELTAVIEW_ROW_ID" text);
+	execSQL(t, db, `CREATE TABLE "T" ("A" int, a int, deltaview_row_id int, "DELTAVIEW_ROW_ID" text, "Deltaview_TS" text);
 		CREATE TABLE t (x int); CREATE TABLE deltaview_catalog (y int); CREATE TABLE sqlite_x (z int);
-		INSERT INTO "T" VALUES (1, 2, 3, 'four'); INSERT INTO t VALUES (5); INSERT INTO deltaview_catalog VALUES (6); INSERT INTO sqlite_x VALUES (7)`)
+		INSERT INTO "T" VALUES (1, 2, 3, 'four', 'five'); INSERT INTO t VALUES (5); INSERT INTO deltaview_catalog VALUES (6); INSERT INTO sqlite_x VALUES (7)`)
 	qs := []string{`SELECT * FROM "T"`, "SELECT * FROM t", "SELECT * FROM deltaview_catalog", "SELECT * FROM sqlite_x"}
 	var want [][]string
 	for _, q := range qs {

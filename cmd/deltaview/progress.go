@@ -104,3 +104,36 @@ type sizedFile struct {
 }
 
 func (f sizedFile) Size() int64 { return f.size }
+
+// logInterval is how often a server's log tells of long work in progress.
+const logInterval = 5 * time.Second
+
+// progressLog writes the database's progress reports as lines of a
+// server's log: work that runs longer than progressDelay is logged every
+// logInterval and when it ends ("deltaview: CREATE MATERIALIZED VIEW v:
+// 450000/1000000 rows, 3.0 s"), so that the rebuild of the views at a
+// restart is seen before the server listens.
+type progressLog struct {
+	w    io.Writer
+	op   string
+	next time.Duration // when the next line of op is due
+}
+
+func (p *progressLog) report(r deltaview.Progress) {
+	if r.Op != p.op {
+		p.op, p.next = r.Op, progressDelay
+	}
+	if r.Elapsed < p.next && !(r.Finished && r.Elapsed >= progressDelay) {
+		return
+	}
+	total := ""
+	if r.Total >= 0 {
+		total = fmt.Sprintf("/%d", r.Total)
+	}
+	state := ""
+	if r.Finished {
+		state, p.op = " (done)", ""
+	}
+	fmt.Fprintf(p.w, "deltaview: %s: %d%s %s, %.1f s%s\n", r.Op, r.Done, total, r.Unit, r.Elapsed.Seconds(), state)
+	p.next = r.Elapsed + logInterval
+}

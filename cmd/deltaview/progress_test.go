@@ -55,3 +55,28 @@ func TestProgressQuietUnlessTerminalAndSlow(t *testing.T) {
 		t.Fatalf("slow work drew %q", buf.String())
 	}
 }
+
+func TestProgressLog(t *testing.T) {
+	var buf bytes.Buffer
+	p := &progressLog{w: &buf}
+	p.report(deltaview.Progress{Op: "CREATE MATERIALIZED VIEW q", Unit: "rows", Done: 100, Total: 100, Elapsed: 10 * time.Millisecond, Finished: true})
+	if buf.Len() != 0 {
+		t.Fatalf("quick work logged %q", buf.String())
+	}
+	for _, r := range []deltaview.Progress{
+		{Done: 10, Elapsed: 500 * time.Millisecond},
+		{Done: 20, Elapsed: 1500 * time.Millisecond},
+		{Done: 30, Elapsed: 2 * time.Second},
+		{Done: 70, Elapsed: 7 * time.Second},
+		{Done: 100, Elapsed: 8 * time.Second, Finished: true},
+	} {
+		r.Op, r.Unit, r.Total = "CREATE MATERIALIZED VIEW v", "rows", 100
+		p.report(r)
+	}
+	want := "deltaview: CREATE MATERIALIZED VIEW v: 20/100 rows, 1.5 s\n" +
+		"deltaview: CREATE MATERIALIZED VIEW v: 70/100 rows, 7.0 s\n" +
+		"deltaview: CREATE MATERIALIZED VIEW v: 100/100 rows, 8.0 s (done)\n"
+	if buf.String() != want {
+		t.Fatalf("log:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}

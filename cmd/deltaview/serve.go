@@ -117,7 +117,10 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 			fmt.Fprintf(logw, "deltaview: --init %s not run: %s exists\n", initScript, path)
 			initScript = ""
 		}
-		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile}); err != nil {
+		// The views' rebuild is logged as it goes: the server listens
+		// once the database is open.
+		fmt.Fprintf(logw, "deltaview: opening %s\n", path)
+		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile, Progress: (&progressLog{w: logw}).report}); err != nil {
 			return fmt.Errorf("%s", strings.TrimSpace(deltaview.FormatError(err)))
 		}
 		fmt.Fprintf(logw, "deltaview keeps its data in %s\n", path)

@@ -41,6 +41,32 @@ type Store interface {
 	// SaveGrants records the privileges held now by each role on each
 	// relation given; a grant of no privileges is removed.
 	SaveGrants(g []StoredGrant) error
+	// SaveSubscription records a subscription, new or changed; its
+	// position is recorded by the commits that apply its transactions
+	// (Commit.Source), and a new one has none.
+	SaveSubscription(s StoredSubscription) error
+	// DropSubscription records that a subscription is gone.
+	DropSubscription(name string) error
+}
+
+// StoredSubscription is a subscription (CREATE SUBSCRIPTION) as a store
+// records it: its statement's terms, whether it is enabled, and its
+// position: whether its initial copy is committed, and the upstream
+// position (LSN) of the last transaction applied.
+type StoredSubscription struct {
+	Name, Conn, Publication, Slot string
+	ChangeStream, Enabled         bool
+	Copied                        bool
+	LSN                           uint64
+}
+
+// SourcePosition is the position an outside source reached with a
+// commit: the store records it in the same transaction as the commit's
+// rows, so that a source resuming from it neither misses nor repeats a
+// change.
+type SourcePosition struct {
+	Subscription string
+	LSN          uint64
 }
 
 // StoredRole is a role as a store records it: its password only as its
@@ -84,6 +110,9 @@ type StoredRelation struct {
 // and the logical time it commits at.
 type Commit struct {
 	TS uint64
+	// Source is the position of the subscription whose upstream
+	// transaction the commit applies; nil for other commits.
+	Source *SourcePosition
 	// Renumber lists the tables whose row ids the engine renumbers after
 	// the commit (compact): their rows, in id order, become 1, 2, ….
 	Renumber []string
@@ -139,18 +168,22 @@ func (closedStore) Drop([]string) error            { return errClosedStore() }
 func (closedStore) SaveRole(StoredRole) error      { return errClosedStore() }
 func (closedStore) DropRoles([]string) error       { return errClosedStore() }
 func (closedStore) SaveGrants([]StoredGrant) error { return errClosedStore() }
+func (closedStore) SaveSubscription(StoredSubscription) error {
+	return errClosedStore()
+}
+func (closedStore) DropSubscription(string) error { return errClosedStore() }
 
 // storeWrite writes a commit's changes and its logical time ts to the
 // store, and makes them durable when commit is set; without it the caller
 // calls the store's Commit after its own work (the sinks). A transaction
 // of change events alone (tables that keep no rows) writes only the
 // logical time.
-func (e *Engine) storeWrite(log []change, ts uint64, commit bool) (bool, error) {
+func (e *Engine) storeWrite(log []change, ts uint64, src *SourcePosition, commit bool) (bool, error) {
 	if e.store == nil || len(log) == 0 {
 		return false, nil
 	}
 	cm := &e.storeCommit
-	*cm = Commit{TS: ts, log: log, Renumber: cm.Renumber[:0]}
+	*cm = Commit{TS: ts, Source: src, log: log, Renumber: cm.Renumber[:0]}
 	defer func() { cm.log = nil }()
 	for i, c := range log {
 		if (i == 0 || c.t != log[i-1].t) && c.t.needsCompact() && !contains(cm.Renumber, c.t.name) {
@@ -272,4 +305,46 @@ func (e *Engine) LoadRoles(roles []StoredRole, grants []StoredGrant) {
 		m[g.Role] = g.Privs
 	}
 	e.pruneGrants()
+}
+
+// SaveSubscription records a subscription in the store, if the engine
+// has one.
+func (e *Engine) SaveSubscription(s StoredSubscription) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.store == nil {
+		return nil
+	}
+	return e.store.SaveSubscription(s)
+}
+
+// DropStoredSubscription records in the store, if the engine has one,
+// that a subscription is gone.
+func (e *Engine) DropStoredSubscription(name string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.store == nil {
+		return nil
+	}
+	return e.store.DropSubscription(name)
+}
+
+// ResumeSubscriptions hands the subscriptions a store read to the
+// subscription driver, which starts the enabled ones from their stored
+// positions: for a store opening its file, after SetStore. Without a
+// driver linked they stay in the file, not running.
+func (e *Engine) ResumeSubscriptions(subs []StoredSubscription) error {
+	if len(subs) == 0 {
+		return nil
+	}
+	d := e.subscriptions()
+	if d == nil {
+		return nil
+	}
+	for _, s := range subs {
+		if err := d.Resume(s); err != nil {
+			return err
+		}
+	}
+	return nil
 }

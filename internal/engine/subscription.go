@@ -22,6 +22,9 @@ type Subscriptions interface {
 	Create(s *sql.CreateSubscription) error
 	Alter(s *sql.AlterSubscription) error
 	Drop(s *sql.DropSubscription) error
+	// Resume starts again a subscription a store kept, from its stored
+	// position; a disabled one is only registered.
+	Resume(s StoredSubscription) error
 	// Status returns one row of deltaview_subscriptions per subscription.
 	// It is called under the engine's lock: it must not call the engine.
 	Status() []value.Row
@@ -135,8 +138,9 @@ type SourceChange struct {
 // their stored rows; a table without one takes complete changes, which
 // name a row by all its values (one of equal rows, as DELETE of a row
 // found by ctid would). When one change fails, nothing of the call is
-// applied.
-func (s *Session) ApplySource(changes []SourceChange) error {
+// applied. A non-nil at is the subscription's position once the changes
+// are applied: the store records it with the commit.
+func (s *Session) ApplySource(changes []SourceChange, at *SourcePosition) error {
 	return s.typedChange("", 0, func(e *Engine) error {
 		var t *table
 		for i := range changes {
@@ -153,6 +157,9 @@ func (s *Session) ApplySource(changes []SourceChange) error {
 			if err := e.applySource(t, c); err != nil {
 				return err
 			}
+		}
+		if at != nil {
+			e.tx.source = at
 		}
 		return nil
 	})

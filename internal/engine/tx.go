@@ -15,6 +15,7 @@ import (
 type txn struct {
 	explicit bool // BEGIN was issued; otherwise one statement autocommits
 	log      []change
+	source   *SourcePosition // the subscription position the commit records
 }
 
 // change is one row inserted (w = +1) or deleted (w = -1) under id, or
@@ -142,7 +143,7 @@ func (e *Engine) commit() error {
 		if changed || anyEvents {
 			ts++ // a commit that no view reads
 		}
-		if _, err := e.storeWrite(tx.log, ts, true); err != nil {
+		if _, err := e.storeWrite(tx.log, ts, tx.source, true); err != nil {
 			e.tx = tx
 			e.rollback()
 			return err
@@ -201,7 +202,7 @@ func (e *Engine) commit() error {
 	// The store stages the transaction before the sinks commit theirs and
 	// makes it durable after: a store that refuses it refuses it before
 	// any sink holds it.
-	staged, err := e.storeWrite(tx.log, e.ts+1, false)
+	staged, err := e.storeWrite(tx.log, e.ts+1, tx.source, false)
 	if err != nil {
 		return refuse(err)
 	}

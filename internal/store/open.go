@@ -13,7 +13,7 @@ import (
 // are created again in creation order, each by its cold start from the
 // tables, the roles and privileges are restored, and the engine's time is
 // set to the last commit's. From then on e writes every change to the
-// file. The closer closes the file.
+// file; then the subscriptions resume from their stored positions. The closer closes the file.
 func OpenEngine(path string, e *engine.Engine, o Options) (io.Closer, error) {
 	f, err := Open(path, o)
 	if err != nil {
@@ -24,6 +24,17 @@ func OpenEngine(path string, e *engine.Engine, o Options) (io.Closer, error) {
 		return nil, err
 	}
 	e.SetStore(f)
+	// Subscriptions last, once every commit they make is written to the
+	// file: each resumes from the position its last commit stored.
+	subs, err := f.Subscriptions()
+	if err == nil {
+		err = e.ResumeSubscriptions(subs)
+	}
+	if err != nil {
+		e.Close()
+		e.CloseStore(f)
+		return nil, err
+	}
 	return f, nil
 }
 

@@ -8,12 +8,14 @@
 // Each deltaview table is a SQLite table of the same name (another when
 // SQLite or the store reserve it, or SQLite, blind to letter case, would
 // confuse it with another table's: see tableName and columnNames), with
-// the engine's row id as its INTEGER PRIMARY KEY deltaview_row_id and one
-// column per column. Booleans, integers, dates (days since 2000-01-01) and
-// timestamps (microseconds since 2000-01-01 UTC, infinities as the
-// extreme int64 values) are INTEGER; every other type is TEXT in
-// PostgreSQL's output format, which its input format reads back exactly
-// (numeric scale, float NaN, infinities and -0, intervals, char padding).
+// the engine's row id as its INTEGER PRIMARY KEY deltaview_row_id, one
+// column per column, and the time of the commit that wrote the row
+// (deltaview_ts, see tsColumn). Booleans, integers, dates (days since
+// 2000-01-01) and timestamps (microseconds since 2000-01-01 UTC,
+// infinities as the extreme int64 values) are INTEGER; every other type
+// is TEXT in PostgreSQL's output format, which its input format reads
+// back exactly (numeric scale, float NaN, infinities and -0, intervals,
+// char padding).
 //
 // The file is opened with synchronous=FULL: a commit returns after the
 // WAL is synced, so an acknowledged commit survives a crash of the
@@ -42,10 +44,21 @@ import (
 )
 
 // FormatVersion is the file format this package writes, kept in SQLite's
-// user_version. A file of a later version is refused; one of version 1,
-// which kept no roles, gains the tables of roles and privileges when it
-// is opened writable.
-const FormatVersion = 2
+// user_version. A file of a later version is refused; an earlier one is
+// brought to this version when it is opened writable: version 1 kept no
+// roles (it gains their tables), versions 1 and 2 kept no commit time in
+// a table's rows (each table gains the column deltaview_ts, NULL in the
+// rows it holds) and no subscriptions (the file gains their table).
+const FormatVersion = 3
+
+// tsColumn is the column of every stored table that holds the logical
+// time of the commit that wrote the row. A commit that leaves a row it
+// inserted records its time there, in the page it writes anyway, rather
+// than in a second page (deltaview_meta): a single-row commit then
+// writes one page of the write-ahead log, as SQLite's own insert does.
+// The last commit's time is the greatest of deltaview_meta's and every
+// row's, read at open.
+const tsColumn = "deltaview_ts"
 
 // SQLSTATEs of the store's errors that pgerr does not name.
 const (
@@ -183,8 +196,8 @@ func (f *File) open(o Options) error {
 		}
 		version = FormatVersion
 	}
-	if version == 1 && !f.readOnly {
-		if err := f.inTransaction(f.createRoleTables); err != nil {
+	if version < FormatVersion && !f.readOnly {
+		if err := f.inTransaction(func() error { return f.upgrade(version) }); err != nil {
 			return err
 		}
 		version = FormatVersion
@@ -210,21 +223,96 @@ func (f *File) initialise() error {
 				return err
 			}
 		}
-		return f.createRoleTables()
+		if err := f.createRoleTables(); err != nil {
+			return err
+		}
+		if err := f.createSubscriptionTable(); err != nil {
+			return err
+		}
+		return f.setVersion()
 	})
 }
 
+func (f *File) setVersion() error {
+	_, err := f.conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", FormatVersion))
+	return err
+}
+
 // createRoleTables creates the tables of roles and privileges, new in
-// format 2, and sets the format. A role's password is kept only as its
-// SCRAM-SHA-256 verifier; a privilege held by PUBLIC has an empty role
-// name.
+// format 2. A role's password is kept only as its SCRAM-SHA-256
+// verifier; a privilege held by PUBLIC has an empty role name.
 func (f *File) createRoleTables() error {
 	for _, s := range []string{
 		`CREATE TABLE deltaview_roles (name TEXT PRIMARY KEY, login INTEGER NOT NULL, superuser INTEGER NOT NULL, verifier TEXT) STRICT`,
 		`CREATE TABLE deltaview_grants (relation TEXT NOT NULL, role TEXT NOT NULL, privileges TEXT NOT NULL, PRIMARY KEY (relation, role)) STRICT`,
-		fmt.Sprintf("PRAGMA user_version = %d", FormatVersion),
 	} {
 		if _, err := f.conn.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upgrade brings a file of an earlier format to this one, within a
+// SQLite transaction.
+func (f *File) upgrade(version int) error {
+	if version < 2 {
+		if err := f.createRoleTables(); err != nil {
+			return err
+		}
+	}
+	if version < 3 {
+		if err := f.addTSColumns(); err != nil {
+			return err
+		}
+		if err := f.createSubscriptionTable(); err != nil {
+			return err
+		}
+	}
+	return f.setVersion()
+}
+
+// addTSColumns gives every stored table the column tsColumn (format 3),
+// NULL in its rows: deltaview_meta holds the time of the last commit
+// before. A column of the user's that the file stores under that name is
+// first renamed, as columnNames now names it.
+func (f *File) addTSColumns() error {
+	rows, err := f.conn.QueryContext(ctx, "SELECT sql_name, name FROM deltaview_catalog WHERE kind = ?", string(engine.KindTable))
+	if err != nil {
+		return err
+	}
+	var tables []string
+	for rows.Next() {
+		var sqlName sql.NullString
+		var name string
+		if err := rows.Scan(&sqlName, &name); err != nil {
+			rows.Close()
+			return err
+		}
+		if sqlName.Valid && sqlName.String != "" {
+			name = sqlName.String
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		var cid int
+		var col string
+		err := f.conn.QueryRowContext(ctx, "SELECT cid, name FROM pragma_table_info(?) WHERE lower(name) = ?", t, tsColumn).Scan(&cid, &col)
+		switch {
+		case err == nil:
+			// cid 0 is deltaview_row_id: the user's column cid is the
+			// table's column cid.
+			if _, err := f.conn.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s RENAME COLUMN %s TO %s", quote(t), quote(col), quote(fmt.Sprintf("c%d_%s", cid, col)))); err != nil {
+				return err
+			}
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if _, err := f.conn.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s ADD COLUMN %s INTEGER", quote(t), tsColumn)); err != nil {
 			return err
 		}
 	}
@@ -305,7 +393,13 @@ func (f *File) Catalog() ([]Entry, error) {
 // Rows reads a stored table's rows, in row id order, as rows of cols.
 func (f *File) Rows(e Entry, cols []plan.Column, put func(id uint64, row value.Row) error) error {
 	names := columnNames(cols)
-	q := "SELECT deltaview_row_id"
+	// A file of format 2, opened read-only, holds no commit times in its
+	// rows: NULL stands for them.
+	ts := tsColumn
+	if f.version < 3 {
+		ts = "NULL"
+	}
+	q := "SELECT deltaview_row_id, " + ts
 	if len(names) > 0 {
 		q += ", " + strings.Join(names, ", ")
 	}
@@ -314,7 +408,7 @@ func (f *File) Rows(e Entry, cols []plan.Column, put func(id uint64, row value.R
 		return f.mapErr("read", err)
 	}
 	defer rows.Close()
-	dest := make([]any, len(cols)+1)
+	dest := make([]any, len(cols)+2)
 	ptrs := make([]any, len(dest))
 	for i := range dest {
 		ptrs[i] = &dest[i]
@@ -330,13 +424,20 @@ func (f *File) Rows(e Entry, cols []plan.Column, put func(id uint64, row value.R
 		if !ok || id <= 0 {
 			return pgerr.New(codeDataCorrupted, "database file %q: table %q holds a row id %v", f.path, e.Name, dest[0])
 		}
+		switch ts := dest[1].(type) {
+		case int64:
+			f.ts = max(f.ts, uint64(ts))
+		case nil:
+		default:
+			return pgerr.New(codeDataCorrupted, "database file %q: table %q, row %d holds a commit time %v", f.path, e.Name, id, ts)
+		}
 		if len(slab) < len(cols) {
 			slab = make([]value.Value, slabRows*len(cols))
 		}
 		row := value.Row(slab[:len(cols):len(cols)])
 		slab = slab[len(cols):]
 		for i, c := range cols {
-			v, err := decode(dest[i+1], c.Type)
+			v, err := decode(dest[i+2], c.Type)
 			if err != nil {
 				return pgerr.New(codeDataCorrupted, "database file %q: table %q, row %d, column %q: %v", f.path, e.Name, id, c.Name, err)
 			}
@@ -402,6 +503,7 @@ func (f *File) Create(r *engine.StoredRelation) error {
 		for i, name := range columnNames(r.Cols) {
 			defs = append(defs, name+" "+storageType(r.Cols[i].Type.Kind))
 		}
+		defs = append(defs, tsColumn+" INTEGER")
 		_, err := f.conn.ExecContext(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", quote(sqlName), strings.Join(defs, ", ")))
 		return err
 	})
@@ -430,7 +532,9 @@ func (f *File) Drop(names []string) error {
 				return err
 			}
 		}
-		return nil
+		// The rows dropped may have held the last commit's time.
+		_, err := f.conn.ExecContext(ctx, "UPDATE deltaview_meta SET value = ? WHERE key = 'last_ts'", int64(f.ts))
+		return err
 	})
 	if err != nil {
 		return err
@@ -445,7 +549,9 @@ func (f *File) Drop(names []string) error {
 }
 
 // Write implements engine.Store: it begins a SQLite transaction and writes
-// the commit's rows, the renumbering of compacted tables and the time.
+// the commit's rows, each inserted one with the commit's time, and the
+// renumbering of compacted tables. When no row it inserts is left at its
+// end, the time goes to deltaview_meta instead.
 func (f *File) Write(c *engine.Commit) error {
 	if f.readOnly {
 		return f.errReadOnly()
@@ -454,6 +560,13 @@ func (f *File) Write(c *engine.Commit) error {
 		return f.mapErr("begin a transaction in", err)
 	}
 	f.inTx = true
+	ts := int64(c.TS)
+	// last is the last row inserted, until a later change deletes it: a
+	// row that holds the commit's time at its end.
+	var last struct {
+		t  *tableStmts
+		id uint64
+	}
 	err := c.Each(func(table string, id uint64, row value.Row, insert bool) error {
 		t := f.tables[table]
 		if t == nil {
@@ -465,14 +578,19 @@ func (f *File) Write(c *engine.Commit) error {
 			}
 		}
 		if !insert {
+			if last.t == t && last.id == id {
+				last.t = nil
+			}
 			_, err := t.del.ExecContext(ctx, int64(id))
 			return err
 		}
+		last.t, last.id = t, id
 		f.pendingT = t
 		f.args = append(f.args, int64(id))
 		for _, v := range row {
 			f.args = append(f.args, encode(v))
 		}
+		f.args = append(f.args, ts)
 		if f.pendingN++; f.pendingN == insertChunk {
 			return f.flush()
 		}
@@ -489,8 +607,11 @@ func (f *File) Write(c *engine.Commit) error {
 		}
 		err = f.renumber(f.tables[name].sqlName)
 	}
-	if err == nil {
-		_, err = f.conn.ExecContext(ctx, "UPDATE deltaview_meta SET value = ? WHERE key = 'last_ts'", int64(c.TS))
+	if err == nil && c.Source != nil {
+		err = f.writeSource(c.Source)
+	}
+	if err == nil && last.t == nil {
+		_, err = f.conn.ExecContext(ctx, "UPDATE deltaview_meta SET value = ? WHERE key = 'last_ts'", ts)
 	}
 	if err != nil {
 		return f.mapErr("write", err)
@@ -521,7 +642,7 @@ func (f *File) flush() error {
 		}
 		_, err = t.insChunk.ExecContext(ctx, f.args...)
 	} else {
-		w := len(t.cols) + 1
+		w := len(t.cols) + 2
 		for i := 0; i < n && err == nil; i++ {
 			_, err = t.ins.ExecContext(ctx, f.args[i*w:(i+1)*w]...)
 		}
@@ -534,7 +655,8 @@ func (f *File) flush() error {
 // insertSQL is the statement that inserts n rows into the table.
 func (t *tableStmts) insertSQL(n int) string {
 	names := append([]string{"deltaview_row_id"}, columnNames(t.cols)...)
-	row := "(" + strings.Repeat("?, ", len(t.cols)) + "?)"
+	names = append(names, tsColumn)
+	row := "(" + strings.Repeat("?, ", len(t.cols)+1) + "?)"
 	rows := strings.Repeat(row+", ", n-1) + row
 	return fmt.Sprintf("INSERT OR REPLACE INTO %s (%s) VALUES %s", quote(t.sqlName), strings.Join(names, ", "), rows)
 }
@@ -641,10 +763,10 @@ func (f *File) tableName(name string) (string, error) {
 
 // columnNames returns the quoted SQLite names of a table's columns: their
 // own, but for a name that SQLite, blind to letter case, would confuse
-// with the row id's or an earlier column's, which gets its position in
-// front ("c2_A").
+// with the row id's, the commit time's or an earlier column's, which gets
+// its position in front ("c2_A").
 func columnNames(cols []plan.Column) []string {
-	seen := map[string]bool{"deltaview_row_id": true}
+	seen := map[string]bool{"deltaview_row_id": true, tsColumn: true}
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		n := c.Name

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -11,6 +12,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(killChildEnv); path != "" {
+		killChild(path)
+		return
+	}
 	pgtest.UseLogicalReplication()
 	pgtest.Main(m)
 }

@@ -174,7 +174,7 @@ func (s *sub) alterTable(ctx context.Context, d *decoder, ch *columnChange) erro
 		changes[r] = engine.SourceChange{Table: t.Local, Change: delta.Insert{Row: row}}
 	}
 	if len(changes) > 0 {
-		if err := s.sess.ApplySource(changes); err != nil {
+		if err := s.sess.ApplySource(changes, nil); err != nil {
 			return err
 		}
 	}

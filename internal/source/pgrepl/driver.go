@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview/internal/engine"
@@ -55,7 +56,7 @@ func (d *driver) Create(cs *sql.CreateSubscription) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "a subscription created disabled is not supported").
 			WithHint("create it enabled, then ALTER SUBSCRIPTION %s DISABLE", cs.Name)
 	}
-	s := &sub{name: cs.Name, conn: cs.Conn, pub: cs.Publication, slot: cs.Slot, state: "creating", changeStream: cs.ChangeStream}
+	s := &sub{name: cs.Name, conn: cs.Conn, pub: cs.Publication, slot: cs.Slot, changeStream: cs.ChangeStream, d: d, state: "creating"}
 	d.mu.Lock()
 	switch {
 	case d.closed:
@@ -85,6 +86,28 @@ func (d *driver) Create(cs *sql.CreateSubscription) error {
 func (d *driver) create(s *sub, cs *sql.CreateSubscription) error {
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
+	if err := d.readTables(ctx, s); err != nil {
+		return err
+	}
+	if err := s.createSlot(ctx); err != nil {
+		return err
+	}
+	// The file records the subscription before its copy commits: the copy
+	// records its position there.
+	if err := d.e.SaveSubscription(s.stored(true)); err != nil {
+		s.first.Close(context.Background())
+		s.first = nil
+		dropSlot(ctx, s.conn, s.slot) //nolint:errcheck // the error to report is the store's
+		return err
+	}
+	s.sess = d.e.NewSession()
+	d.start(s)
+	return nil
+}
+
+// readTables reads the publication's tables upstream into s.tables, and
+// creates the local tables that do not exist or checks those that do.
+func (d *driver) readTables(ctx context.Context, s *sub) error {
 	cfg, err := replicationConfig(s.conn, false)
 	if err != nil {
 		return err
@@ -98,21 +121,49 @@ func (d *driver) create(s *sub, cs *sql.CreateSubscription) error {
 	if err != nil {
 		return upstreamErr(err)
 	}
-	s.tables, err = readCatalog(ctx, conn, s.pub)
+	tables, err := readCatalog(ctx, conn, s.pub)
 	conn.Close(ctx)
 	if err != nil {
 		return err
 	}
-	if len(s.tables) == 0 {
+	if len(tables) == 0 {
 		return pgerr.New(pgerr.ObjectNotInPrereqState, "publication %q has no tables", s.pub)
 	}
-	if err := d.localTables(s.tables, cs.ChangeStream); err != nil {
+	if err := d.localTables(tables, s.changeStream); err != nil {
 		return err
 	}
-	if err := s.createSlot(ctx); err != nil {
-		return err
+	s.tables = tables
+	return nil
+}
+
+// stored is the subscription as the store records it.
+func (s *sub) stored(enabled bool) engine.StoredSubscription {
+	return engine.StoredSubscription{Name: s.name, Conn: s.conn, Publication: s.pub, Slot: s.slot, ChangeStream: s.changeStream, Enabled: enabled}
+}
+
+// Resume implements engine.Subscriptions: a subscription kept in the
+// file starts again from its stored position, or, when its copy was never
+// committed, from a new slot's snapshot. Its goroutine reads the
+// publication's tables first: the database opens whether or not the
+// upstream is reachable.
+func (d *driver) Resume(st engine.StoredSubscription) error {
+	lsn := pglogrepl.LSN(st.LSN)
+	s := &sub{name: st.Name, conn: st.Conn, pub: st.Publication, slot: st.Slot, changeStream: st.ChangeStream, d: d,
+		state: "starting", copied: st.Copied, applied: lsn, received: lsn}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return pgerr.New(pgerr.ObjectNotInPrereqState, "the database is closed")
+	case d.subs[st.Name] != nil:
+		return pgerr.New(pgerr.DuplicateObject, "subscription %q already exists", st.Name)
 	}
 	s.sess = d.e.NewSession()
+	d.subs[st.Name] = s
+	if !st.Enabled {
+		s.state = "disabled"
+		return nil
+	}
 	d.start(s)
 	return nil
 }
@@ -218,6 +269,9 @@ func (d *driver) Alter(as *sql.AlterSubscription) error {
 	// orders the statements on one subscription.
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
+	if err := d.e.SaveSubscription(s.stored(as.Enable)); err != nil {
+		return err
+	}
 	if !as.Enable {
 		stop(s)
 		s.set(func() { s.state = "disabled" })
@@ -244,6 +298,9 @@ func (d *driver) Drop(ds *sql.DropSubscription) error {
 		if ds.IfExists {
 			return nil
 		}
+		return err
+	}
+	if err := d.e.DropStoredSubscription(ds.Name); err != nil {
 		return err
 	}
 	d.mu.Lock()

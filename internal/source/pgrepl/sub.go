@@ -24,9 +24,16 @@ import (
 // streams; it is the subscription's only writer of the engine.
 type sub struct {
 	name, conn, pub, slot string
-	tables                []*Table
-	changeStream          bool // WITH (change_stream = true)
-	sess                  *engine.Session
+	changeStream          bool
+	d                     *driver
+	// tables are the publication's, read upstream by CREATE SUBSCRIPTION,
+	// or, for a subscription resumed from the file, by its goroutine's
+	// first session.
+	tables []*Table
+	sess   *engine.Session
+	// pos is the position handed to the engine with each commit, for the
+	// store to record with it.
+	pos engine.SourcePosition
 	// ctl orders the statements that start and stop the goroutine.
 	ctl sync.Mutex
 
@@ -212,6 +219,11 @@ func (s *sub) run(ctx context.Context) {
 // session copies the tables if that is yet to be done, then streams from
 // the last confirmed position until an error.
 func (s *sub) session(ctx context.Context, backoff *time.Duration) error {
+	if s.tables == nil {
+		if err := s.d.readTables(ctx, s); err != nil {
+			return err
+		}
+	}
 	c := s.first
 	s.first = nil
 	s.mu.Lock()
@@ -311,7 +323,7 @@ func (s *sub) copy(ctx context.Context) error {
 			}
 			batch = append(batch, engine.SourceChange{Table: t.Local, Change: delta.Insert{Row: row}})
 			if len(batch) == copyBatch {
-				if err := s.sess.ApplySource(batch); err != nil {
+				if err := s.sess.ApplySource(batch, nil); err != nil {
 					rr.Close()
 					return err
 				}
@@ -324,7 +336,10 @@ func (s *sub) copy(ctx context.Context) error {
 			return upstreamErr(err)
 		}
 	}
-	if err := s.sess.ApplySource(batch); err != nil {
+	// The last batch records the position the stream starts from: a
+	// restart after this commit streams, one before it copies again.
+	s.pos = engine.SourcePosition{Subscription: s.name, LSN: uint64(s.start)}
+	if err := s.sess.ApplySource(batch, &s.pos); err != nil {
 		return err
 	}
 	if err := s.sess.Commit(); err != nil {
@@ -478,7 +493,8 @@ func (s *sub) commit(d *decoder, end pglogrepl.LSN) error {
 		return nil
 	}
 	if len(d.tx) > 0 {
-		if err := s.sess.ApplySource(d.tx); err != nil {
+		s.pos = engine.SourcePosition{Subscription: s.name, LSN: uint64(end)}
+		if err := s.sess.ApplySource(d.tx, &s.pos); err != nil {
 			pe := *pgerr.Wrap(err)
 			where := fmt.Sprintf("the upstream transaction that ends at %s", end)
 			if pe.Detail != "" {
