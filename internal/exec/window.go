@@ -180,7 +180,7 @@ func frameOf(fr plan.Frame, i, cnt, lo, hi int) (int, int) {
 	default:
 		e = cnt
 	}
-	s, e = max(s, 0), min(e, cnt)
+	s, e = min(max(s, 0), cnt), min(e, cnt)
 	if e < s {
 		e = s
 	}
