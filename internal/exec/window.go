@@ -210,4 +210,3 @@ func frameValue(f *plan.WinFunc, rows []value.Row, s, e int) (value.Value, error
 	}
 	return value.Null, nil
 }
-

@@ -445,4 +445,3 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	}
 	return fn, nil
 }
-
