@@ -435,13 +435,13 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		}
 	}
 	if len(f.Args) > 2 {
-		d, err := b.bindExpr(s, f.Args[2])
+		// As lag(anycompatible, integer, anycompatible): the value and
+		// the default take their common type.
+		es, t, err := b.bindCommon(s, []*pg_query.Node{f.Args[0], f.Args[2]}, name, f.Location)
 		if err != nil {
 			return nil, err
 		}
-		if fn.Default, err = b.coerce(d, fn.Type, nodeLoc(f.Args[2], f.Location)); err != nil {
-			return nil, err
-		}
+		fn.Arg, fn.Default, fn.Type = es[0], es[1], t
 	}
 	return fn, nil
 }
