@@ -17,26 +17,49 @@ import (
 // Window keeps every row of its input, per partition, in sort order (the
 // ORDER BY keys, ties broken by the whole row), one element per copy of a
 // row, each with the result of the window function it last emitted. A
-// step re-sorts the partitions it touches by binary insertion and
-// deletion, recomputes their results in one pass (running and sliding
-// frames are accumulated, not refolded per row, except MIN/MAX over a
-// sliding frame), and emits the retraction and insertion of exactly the
-// rows whose result changed: a change whose effects cancel emits nothing.
+// step inserts and deletes the changed rows in place (binary search, then
+// a move of the partition's pointers after them; an undo log restores
+// them on abort), recomputes only the rows whose result may have changed,
+// and emits the retraction and insertion of exactly the rows whose result
+// did change: a change whose effects cancel emits nothing. Which rows may
+// change depends on the function: for row_number, rank and dense_rank the
+// rows from the first change on, stopping as soon as the results agree
+// again; for lag and lead those within the offset of a change; for a
+// frame function those whose frame reaches a change (a running frame:
+// every later row; a frame to the end: every earlier one); for
+// percent_rank, cume_dist and ntile, when the partition's size changes,
+// all of its rows.
 type Window struct {
 	part  []expr.Expr
 	order []dataflow.SortKey
 	fn    plan.WinFunc
 
-	parts  map[string][]*winElem // committed, each sorted
-	staged map[string][]*winElem
+	parts  map[string]*winPart
+	staged map[string]*winPart // touched by the current step
+	undo   []winOp
 	out    zset.ZSet
 	rows   int64
 	bytes  int64
 	buf    []byte
+	acc    winAcc
+}
 
-	// scratch for a partition's recomputation
-	grp []int // each element's peer group: index of its first peer
-	acc winAcc
+// winPart is one partition: its elements in order and, during a step, the
+// region the step changed and the rows it recomputed.
+type winPart struct {
+	elems    []*winElem
+	n0       int // elements before the step
+	lo, hi   int // the changed region, in the current positions
+	from, to int // the rows recomputed: their nv is set
+	gone     []*winElem
+}
+
+// winOp is one insertion or deletion of a step, to undo.
+type winOp struct {
+	p      *winPart
+	pos    int
+	elems  []*winElem
+	insert bool
 }
 
 // winElem is one copy of an input row in its partition.
@@ -46,7 +69,6 @@ type winElem struct {
 	val   value.Value // the result emitted
 	nv    value.Value // the result computed by the current step
 	fresh bool        // inserted by the current step
-	alive bool        // scratch: still in the partition after the step
 }
 
 var _ dataflow.Operator = (*Window)(nil)
@@ -54,7 +76,7 @@ var _ dataflow.Operator = (*Window)(nil)
 // NewWindow returns the operator computing fn over the partitions of part
 // ordered by order.
 func NewWindow(part []expr.Expr, order []dataflow.SortKey, fn plan.WinFunc) *Window {
-	return &Window{part: part, order: order, fn: fn, parts: map[string][]*winElem{}, acc: winAcc{f: fn.Agg, typ: fn.Type}}
+	return &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: fn.Agg, typ: fn.Type}}
 }
 
 func (w *Window) cmp(a, b *winElem) int {
@@ -75,11 +97,28 @@ func (w *Window) peers(a, b *winElem) bool {
 	return true
 }
 
-// Step applies the changes to the partitions they touch, recomputes those
-// and emits the results that changed.
+// groupStart is the first peer of p[i]; groupEnd is one past its last.
+func (w *Window) groupStart(p []*winElem, i int) int {
+	for i > 0 && w.peers(p[i-1], p[i]) {
+		i--
+	}
+	return i
+}
+
+func (w *Window) groupEnd(p []*winElem, i int) int {
+	j := i + 1
+	for j < len(p) && w.peers(p[j-1], p[j]) {
+		j++
+	}
+	return j
+}
+
+// Step applies the changes to the partitions they touch, recomputes the
+// rows whose results may have changed and emits those that did.
 func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(w.out)
-	w.staged = map[string][]*winElem{}
+	w.staged = map[string]*winPart{}
+	w.undo = w.undo[:0]
 	for _, e := range in[0] {
 		w.buf = w.buf[:0]
 		for _, p := range w.part {
@@ -89,9 +128,14 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 			w.buf = value.AppendKey(w.buf, v)
 		}
-		cur, ok := w.staged[string(w.buf)]
+		pt, ok := w.staged[string(w.buf)]
 		if !ok {
-			cur = slices.Clone(w.parts[string(w.buf)])
+			if pt = w.parts[string(w.buf)]; pt == nil {
+				pt = &winPart{}
+				w.parts[string(w.buf)] = pt
+			}
+			pt.n0, pt.lo, pt.hi, pt.gone = len(pt.elems), len(pt.elems), 0, pt.gone[:0]
+			w.staged[string(w.buf)] = pt
 		}
 		probe := &winElem{row: e.Row, keys: make([]value.Value, len(w.order))}
 		for i, o := range w.order {
@@ -101,39 +145,50 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 			probe.keys[i] = v
 		}
-		i, found := slices.BinarySearchFunc(cur, probe, w.cmp)
+		i, found := slices.BinarySearchFunc(pt.elems, probe, w.cmp)
 		if e.W > 0 {
 			add := make([]*winElem, e.W)
 			for k := range add {
 				add[k] = &winElem{row: e.Row, keys: probe.keys, fresh: true}
 			}
-			cur = slices.Insert(cur, i, add...)
+			pt.elems = slices.Insert(pt.elems, i, add...)
+			w.undo = append(w.undo, winOp{p: pt, pos: i, elems: add, insert: true})
+			if pt.hi > i {
+				pt.hi += len(add)
+			}
+			pt.lo, pt.hi = min(pt.lo, i), max(pt.hi, i+len(add))
 		} else {
 			n := int(-e.W)
-			if !found || i+n > len(cur) || w.cmp(cur[i+n-1], probe) != 0 {
+			if !found || i+n > len(pt.elems) || w.cmp(pt.elems[i+n-1], probe) != 0 {
 				return nil, pgerr.New(pgerr.Internal, "window: retraction of a row not in its partition")
 			}
-			cur = slices.Delete(cur, i, i+n)
+			del := slices.Clone(pt.elems[i : i+n])
+			pt.elems = slices.Delete(pt.elems, i, i+n)
+			w.undo = append(w.undo, winOp{p: pt, pos: i, elems: del})
+			for _, d := range del {
+				if !d.fresh {
+					pt.gone = append(pt.gone, d)
+				}
+			}
+			switch {
+			case pt.hi >= i+n:
+				pt.hi -= n
+			case pt.hi > i:
+				pt.hi = i
+			}
+			pt.lo, pt.hi = min(pt.lo, i), max(pt.hi, i)
 		}
-		w.staged[string(w.buf)] = cur
 	}
-	for key, cur := range w.staged {
-		old := w.parts[key]
-		for _, e := range old {
-			e.alive = false
-		}
-		for _, e := range cur {
-			e.alive = true
-		}
-		for _, e := range old {
-			if !e.alive {
+	for _, pt := range w.staged {
+		for _, e := range pt.gone {
+			if !e.fresh {
 				out = append(out, zset.Entry{Row: withValue(e.row, e.val), W: -1})
 			}
 		}
-		if err := w.compute(cur); err != nil {
+		if err := w.recompute(pt); err != nil {
 			return nil, err
 		}
-		for _, e := range cur {
+		for _, e := range pt.elems[pt.from:pt.to] {
 			if e.fresh {
 				out = append(out, zset.Entry{Row: withValue(e.row, e.nv), W: 1})
 			} else if !sameValue(e.val, e.nv) {
@@ -171,93 +226,70 @@ func sameValue(a, b value.Value) bool {
 	return true
 }
 
-// compute sets nv of each element of a sorted partition.
-func (w *Window) compute(p []*winElem) error {
+// isStart reports whether p[i] is the first of its peers.
+func (w *Window) isStart(p []*winElem, i int) bool { return i == 0 || !w.peers(p[i-1], p[i]) }
+
+// recompute sets nv of the rows of a touched partition whose result may
+// have changed, and records them as [from, to).
+func (w *Window) recompute(pt *winPart) error {
+	p := pt.elems
 	n := len(p)
-	w.grp = w.grp[:0]
-	for i := range p {
-		if i > 0 && w.peers(p[i-1], p[i]) {
-			w.grp = append(w.grp, w.grp[i-1])
-		} else {
-			w.grp = append(w.grp, i)
-		}
+	pt.from, pt.to = 0, 0
+	if n == 0 {
+		return nil
 	}
-	// groupEnd is the end of the peer group of i: one past its last peer.
-	groupEnd := func(i int) int {
-		j := i + 1
-		for j < n && w.grp[j] == w.grp[i] {
-			j++
-		}
-		return j
-	}
+	// The rows next to a deletion change too: widen the region by one.
+	lo, hi := max(0, min(pt.lo, n)-1), min(n, max(pt.hi, pt.lo)+1)
 	f := &w.fn
 	switch f.Kind {
-	case plan.WinRowNumber:
-		for i, e := range p {
-			e.nv = value.NewInt(value.Int8, int64(i+1))
-		}
-	case plan.WinRank:
-		for i, e := range p {
-			e.nv = value.NewInt(value.Int8, int64(w.grp[i]+1))
-		}
-	case plan.WinDenseRank:
+	case plan.WinRowNumber, plan.WinRank, plan.WinDenseRank:
 		d := int64(0)
-		for i, e := range p {
-			if w.grp[i] == i {
+		if lo > 0 {
+			d = p[lo-1].val.Int() // untouched: its result stands
+		}
+		gs := w.groupStart(p, lo)
+		i := lo
+		for ; i < n; i++ {
+			e := p[i]
+			start := w.isStart(p, i)
+			if start {
+				gs = i
 				d++
 			}
-			e.nv = value.NewInt(value.Int8, d)
-		}
-	case plan.WinPercentRank:
-		for i, e := range p {
-			x := 0.0
-			if n > 1 {
-				x = float64(w.grp[i]) / float64(n-1)
+			switch f.Kind {
+			case plan.WinRowNumber:
+				e.nv = value.NewInt(value.Int8, int64(i+1))
+			case plan.WinRank:
+				e.nv = value.NewInt(value.Int8, int64(gs+1))
+			default:
+				e.nv = value.NewInt(value.Int8, d)
 			}
-			e.nv = value.NewFloat(value.Float8, x)
-		}
-	case plan.WinCumeDist:
-		end := 0
-		for i, e := range p {
-			if i >= end {
-				end = groupEnd(i)
+			// Past the changes, once a row (the first of its peers, for
+			// the ranks) keeps its result, so do all after it.
+			if i >= hi && !e.fresh && sameValue(e.val, e.nv) && (f.Kind == plan.WinRowNumber || start) {
+				break
 			}
-			e.nv = value.NewFloat(value.Float8, float64(end)/float64(n))
 		}
-	case plan.WinNtile:
-		// PostgreSQL's walk: buckets of total/b rows, one more for the
-		// first total mod b.
-		if f.NullN {
-			for _, e := range p {
-				e.nv = value.Null
-			}
-			break
+		pt.from, pt.to = lo, i
+		return nil
+	case plan.WinPercentRank, plan.WinCumeDist, plan.WinNtile:
+		if n != pt.n0 {
+			lo, hi = 0, n
+		} else {
+			lo, hi = w.groupStart(p, lo), w.groupEnd(p, max(hi, lo+1)-1)
 		}
-		bucket, inBucket := int64(1), int64(0)
-		boundary, rem := int64(n)/f.N, int64(0)
-		if boundary <= 0 {
-			boundary = 1
-		} else if rem = int64(n) % f.N; rem != 0 {
-			boundary++
-		}
-		for _, e := range p {
-			inBucket++
-			if boundary < inBucket {
-				if rem != 0 && bucket == rem {
-					rem = 0
-					boundary--
-				}
-				bucket++
-				inBucket = 1
-			}
-			e.nv = value.NewInt(value.Int4, bucket)
-		}
+		pt.from, pt.to = lo, hi
+		return w.distribution(p, lo, hi)
 	case plan.WinLag, plan.WinLead:
+		k := int(min(max(f.N, -f.N), int64(n)))
+		lo, hi = max(0, lo-k), min(n, hi+k)
+		pt.from, pt.to = lo, hi
 		off := f.N
 		if f.Kind == plan.WinLag {
 			off = -off
 		}
-		for i, e := range p {
+		for i := lo; i < hi; i++ {
+			e := p[i]
 			e.nv = value.Null
 			if f.NullN {
 				continue
@@ -272,14 +304,98 @@ func (w *Window) compute(p []*winElem) error {
 				return err
 			}
 		}
+		return nil
+	}
+	// Frame functions: the rows whose frame reaches [lo, hi), peers
+	// included under RANGE.
+	fr := &f.Frame
+	if !fr.Rows {
+		lo, hi = w.groupStart(p, lo), w.groupEnd(p, max(hi, lo+1)-1)
+	}
+	a, b := lo, hi
+	switch fr.End {
+	case plan.UnboundedFollowing:
+		a = 0
+	case plan.OffsetFollowing:
+		a = lo - int(min(fr.EndOff, int64(n)))
+	case plan.OffsetPreceding:
+		a = min(lo, lo+int(min(fr.EndOff, int64(n))))
+	}
+	switch fr.Start {
+	case plan.UnboundedPreceding:
+		b = n
+	case plan.OffsetPreceding:
+		b = hi + int(min(fr.StartOff, int64(n)))
+	case plan.OffsetFollowing:
+		b = max(hi, hi-int(min(fr.StartOff, int64(n))))
+	}
+	a, b = max(0, min(a, lo)), min(n, max(b, hi))
+	pt.from, pt.to = a, b
+	return w.computeFrames(p, a, b)
+}
+
+// distribution computes percent_rank, cume_dist or ntile for the rows
+// [lo, hi), lo the first of its peers.
+func (w *Window) distribution(p []*winElem, lo, hi int) error {
+	f := &w.fn
+	n := len(p)
+	switch f.Kind {
+	case plan.WinPercentRank:
+		gs := lo
+		for i := lo; i < hi; i++ {
+			if w.isStart(p, i) {
+				gs = i
+			}
+			x := 0.0
+			if n > 1 {
+				x = float64(gs) / float64(n-1)
+			}
+			p[i].nv = value.NewFloat(value.Float8, x)
+		}
+	case plan.WinCumeDist:
+		end := 0
+		for i := lo; i < hi; i++ {
+			if i >= end {
+				end = w.groupEnd(p, i)
+			}
+			p[i].nv = value.NewFloat(value.Float8, float64(end)/float64(n))
+		}
 	default:
-		return w.computeFrames(p, groupEnd)
+		// PostgreSQL's walk: buckets of total/b rows, one more for the
+		// first total mod b.
+		if f.NullN {
+			for _, e := range p[lo:hi] {
+				e.nv = value.Null
+			}
+			return nil
+		}
+		bucket, inBucket := int64(1), int64(0)
+		boundary, rem := int64(n)/f.N, int64(0)
+		if boundary <= 0 {
+			boundary = 1
+		} else if rem = int64(n) % f.N; rem != 0 {
+			boundary++
+		}
+		for i, e := range p[:hi] {
+			inBucket++
+			if boundary < inBucket {
+				if rem != 0 && bucket == rem {
+					rem = 0
+					boundary--
+				}
+				bucket++
+				inBucket = 1
+			}
+			if i >= lo {
+				e.nv = value.NewInt(value.Int4, bucket)
+			}
+		}
 	}
 	return nil
 }
 
-// frame is row i's frame [s, e).
-func (w *Window) frame(i, n int, groupEnd func(int) int) (int, int) {
+// frame is row i's frame [s, e); gs and ge are its peers.
+func (w *Window) frame(i, n, gs, ge int) (int, int) {
 	fr := &w.fn.Frame
 	clamp := func(x int64) int { return int(max(0, min(x, int64(n)))) }
 	var s, e int
@@ -290,7 +406,7 @@ func (w *Window) frame(i, n int, groupEnd func(int) int) (int, int) {
 		s = clamp(int64(i) - min(fr.StartOff, int64(n)))
 	case plan.CurrentRow:
 		if s = i; !fr.Rows {
-			s = w.grp[i]
+			s = gs
 		}
 	case plan.OffsetFollowing:
 		s = clamp(int64(i) + min(fr.StartOff, int64(n)))
@@ -302,7 +418,7 @@ func (w *Window) frame(i, n int, groupEnd func(int) int) (int, int) {
 		e = clamp(int64(i) - min(fr.EndOff, int64(n)) + 1)
 	case plan.CurrentRow:
 		if e = i + 1; !fr.Rows {
-			e = groupEnd(i)
+			e = ge
 		}
 	case plan.OffsetFollowing:
 		e = clamp(int64(i) + min(fr.EndOff, int64(n)) + 1)
@@ -312,11 +428,12 @@ func (w *Window) frame(i, n int, groupEnd func(int) int) (int, int) {
 	return s, max(s, e)
 }
 
-// computeFrames computes a frame function: the frame's ends only move
-// forward from row to row, so an aggregate adds the rows entering the
-// frame and takes out those leaving it (MIN and MAX, which cannot take a
-// value out, fold the frame again when its start moves).
-func (w *Window) computeFrames(p []*winElem, groupEnd func(int) int) error {
+// computeFrames computes a frame function for the rows [from, to): the
+// frame's ends only move forward from row to row, so an aggregate adds the
+// rows entering the frame and takes out those leaving it (MIN and MAX,
+// which cannot take a value out, fold the frame again when its start
+// moves).
+func (w *Window) computeFrames(p []*winElem, from, to int) error {
 	f := &w.fn
 	n := len(p)
 	arg := func(j int) (value.Value, error) {
@@ -328,12 +445,16 @@ func (w *Window) computeFrames(p []*winElem, groupEnd func(int) int) error {
 	a := &w.acc
 	a.reset()
 	cs, ce := 0, 0 // the accumulated frame
-	gEnd := 0
-	for i, e := range p {
-		if i >= gEnd {
-			gEnd = groupEnd(i)
+	gs, ge := w.groupStart(p, from), 0
+	for i := from; i < to; i++ {
+		e := p[i]
+		if w.isStart(p, i) {
+			gs = i
 		}
-		s, end := w.frame(i, n, func(int) int { return gEnd })
+		if i >= ge {
+			ge = w.groupEnd(p, i)
+		}
+		s, end := w.frame(i, n, gs, ge)
 		var err error
 		e.nv = value.Null
 		switch f.Kind {
@@ -350,7 +471,7 @@ func (w *Window) computeFrames(p []*winElem, groupEnd func(int) int) error {
 				e.nv, err = arg(s + int(f.N) - 1)
 			}
 		default:
-			if s > cs && !a.invertible() || s >= ce {
+			if i == from || s > cs && !a.invertible() || s >= ce {
 				a.reset()
 				cs, ce = s, s
 			}
@@ -381,39 +502,54 @@ func (w *Window) computeFrames(p []*winElem, groupEnd func(int) int) error {
 	return nil
 }
 
-// Commit applies the staged partitions.
+// Commit keeps the step's partitions and results.
 func (w *Window) Commit() {
-	for key, cur := range w.staged {
-		for _, e := range w.parts[key] {
-			w.rows--
-			w.bytes -= dataflow.RowBytes(e.row) + winElemBytes
-		}
-		for _, e := range cur {
-			e.val, e.nv, e.fresh = e.nv, value.Null, false
-			w.rows++
-			w.bytes += dataflow.RowBytes(e.row) + winElemBytes
-		}
-		if len(cur) == 0 {
-			delete(w.parts, key)
-		} else {
-			w.parts[key] = cur
+	for _, op := range w.undo {
+		for _, e := range op.elems {
+			d := dataflow.RowBytes(e.row) + winElemBytes
+			if op.insert {
+				e.fresh = false
+				w.rows++
+				w.bytes += d
+			} else {
+				w.rows--
+				w.bytes -= d
+			}
 		}
 	}
-	w.staged = nil
+	for key, pt := range w.staged {
+		for _, e := range pt.elems[pt.from:pt.to] {
+			e.val, e.nv = e.nv, value.Null
+		}
+		pt.gone = pt.gone[:0]
+		if len(pt.elems) == 0 {
+			delete(w.parts, key)
+		}
+	}
+	w.staged, w.undo = nil, w.undo[:0]
 }
 
 // winElemBytes is an element's cost beyond its row: the struct and its
 // pointer in the partition.
 const winElemBytes = 96
 
-// Abort drops the staged partitions.
+// Abort undoes the step's insertions and deletions.
 func (w *Window) Abort() {
-	for _, cur := range w.staged {
-		for _, e := range cur {
-			e.nv = value.Null
+	for i := len(w.undo) - 1; i >= 0; i-- {
+		op := w.undo[i]
+		if op.insert {
+			op.p.elems = slices.Delete(op.p.elems, op.pos, op.pos+len(op.elems))
+		} else {
+			op.p.elems = slices.Insert(op.p.elems, op.pos, op.elems...)
 		}
 	}
-	w.staged = nil
+	for key, pt := range w.staged {
+		pt.gone = pt.gone[:0]
+		if len(pt.elems) == 0 {
+			delete(w.parts, key)
+		}
+	}
+	w.staged, w.undo = nil, w.undo[:0]
 }
 
 // Info describes the window and its cost.
