@@ -1,9 +1,11 @@
 package op
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -554,22 +556,67 @@ func (w *Window) Abort() {
 
 // Info describes the window and its cost.
 func (w *Window) Info() dataflow.Info {
-	info := dataflow.Info{Kind: "Window", Detail: w.fn.String(), State: "the rows of each partition, in order, with their results",
-		Cost: "O(rows of the partition) per touched partition to recompute; the output is only the rows whose result changed"}
-	switch f := &w.fn; {
-	case f.Kind == plan.WinLag || f.Kind == plan.WinLead:
-		info.Unbounded = "a change shifts the rows of its partition: the partition is recomputed, though only the rows at the offset's distance change"
-	case f.Kind.UsesFrame() && f.Frame.Running():
-		info.Unbounded = "running frame: a change at the head of a partition changes the result of every later row of it"
-	case f.Kind.UsesFrame() && f.Frame.End == plan.UnboundedFollowing:
-		info.Unbounded = "frame to the end of the partition: a change at its tail changes the result of every earlier row"
-	case f.Kind.UsesFrame():
-		info.Unbounded = "sliding frame: the partition is recomputed, though only the rows whose frame holds the change change"
-	default:
-		info.Unbounded = "ranking: a change at the head of a partition changes the result of every later row of it"
+	f := &w.fn
+	detail := f.String()
+	var parts []string
+	for _, e := range w.part {
+		parts = append(parts, e.String())
 	}
-	if f := &w.fn; f.Kind == plan.WinAgg && (f.Agg == plan.AggMin || f.Agg == plan.AggMax) && f.Frame.Start != plan.UnboundedPreceding {
-		info.Cost += "; MIN/MAX over a sliding frame fold the frame again for each row"
+	if len(parts) > 0 {
+		detail += " partition=[" + strings.Join(parts, ", ") + "]"
+	}
+	parts = parts[:0]
+	for _, o := range w.order {
+		k := o.Expr.String()
+		if o.Desc {
+			k += " DESC"
+		}
+		if o.NullsFirst != o.Desc {
+			k += map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[o.NullsFirst]
+		}
+		parts = append(parts, k)
+	}
+	if len(parts) > 0 {
+		detail += " order=[" + strings.Join(parts, ", ") + "]"
+	}
+	if f.Kind.UsesFrame() {
+		detail += " frame=[" + f.Frame.String() + "]"
+	}
+	info := dataflow.Info{Kind: "Window", Detail: detail, State: "the rows of each partition, in order, with their results"}
+	const move = "; a row entering or leaving moves the pointers after it in its partition"
+	fr := &f.Frame
+	switch {
+	case f.Kind == plan.WinRowNumber || f.Kind == plan.WinRank || f.Kind == plan.WinDenseRank:
+		info.Cost = "the rows from the change on, until the results agree again" + move
+		info.Unbounded = "ranking: a row entering or leaving at the head of a partition changes the result of every later row of it"
+	case f.Kind == plan.WinPercentRank || f.Kind == plan.WinCumeDist || f.Kind == plan.WinNtile:
+		info.Cost = "the whole partition when its size changes, else the changed rows and their peers" + move
+		info.Unbounded = "a row entering or leaving a partition changes the result of every row of it"
+	case f.Kind == plan.WinLag || f.Kind == plan.WinLead:
+		info.Cost = fmt.Sprintf("the rows within %d of a change", max(f.N, -f.N)) + move
+	case fr.Start == plan.UnboundedPreceding:
+		info.Cost = "the rows from the change to the end of the partition"
+		if f.Kind == plan.WinAgg {
+			info.Cost += ", the aggregate folded again from the partition's head"
+		}
+		info.Cost += move
+		info.Unbounded = "running frame: a change at the head of a partition changes the result of every later row of it"
+	case fr.End == plan.UnboundedFollowing:
+		info.Cost = "the rows from the partition's head to the change"
+		if f.Kind == plan.WinAgg {
+			info.Cost += ", the aggregate folded to the partition's end"
+		}
+		info.Cost += move
+		info.Unbounded = "frame to the end of the partition: a change at its tail changes the result of every earlier row of it"
+	default:
+		info.Cost = "the rows whose frame reaches the change"
+		if f.Kind == plan.WinAgg && (f.Agg == plan.AggMin || f.Agg == plan.AggMax) {
+			info.Cost += ", each folding its frame again (MIN and MAX cannot take a value out)"
+		}
+		info.Cost += move
+		if !fr.Rows {
+			info.Unbounded = "RANGE frame: a change changes the result of every peer of the changed row"
+		}
 	}
 	return info
 }
