@@ -164,6 +164,10 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 // bindWindow binds a window function call in a select list: a Window node
 // under the projection computes it.
 func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	if !s.allowWindow && b.agg != nil && !b.agg.closed {
+		return nil, b.refuse(f.Location, "window functions over a grouped query are not supported yet").
+			WithHint("group in a subquery: SELECT …, sum(total) OVER (…) FROM (SELECT g, sum(v) AS total FROM t GROUP BY g) s")
+	}
 	if !s.allowWindow {
 		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list of a query without GROUP BY")
 	}
