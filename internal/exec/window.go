@@ -62,19 +62,29 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 		}
 		return true
 	}
-	lo, hi := make([]int, cnt), make([]int, cnt)
+	// Peer groups, in two passes; dense[i] numbers row i's group.
+	lo, hi, dense := make([]int, cnt), make([]int, cnt), make([]int64, cnt)
 	for i := range cnt {
-		lo[i] = i
-		for lo[i] > 0 && peers(lo[i]-1, i) {
-			lo[i]--
+		if i > 0 && peers(i-1, i) {
+			lo[i], dense[i] = lo[i-1], dense[i-1]
+		} else {
+			lo[i] = i
+			if i > 0 {
+				dense[i] = dense[i-1]
+			}
+			dense[i]++
 		}
-		hi[i] = i + 1
-		for hi[i] < cnt && peers(hi[i], i) {
-			hi[i]++
+	}
+	for i := cnt - 1; i >= 0; i-- {
+		if i < cnt-1 && peers(i, i+1) {
+			hi[i] = hi[i+1]
+		} else {
+			hi[i] = i + 1
 		}
 	}
 	arg := func(i int) (value.Value, error) { return f.Arg.Eval(rows[i]) }
 	out := make([]value.Value, cnt)
+	ps, pe := -1, -1 // the previous row's frame
 	for i := range cnt {
 		var v value.Value
 		var err error
@@ -84,13 +94,7 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 		case plan.WinRank:
 			v = value.NewInt(value.Int8, int64(lo[i]+1))
 		case plan.WinDenseRank:
-			d := int64(1)
-			for j := 1; j <= i; j++ {
-				if !peers(j-1, j) {
-					d++
-				}
-			}
-			v = value.NewInt(value.Int8, d)
+			v = value.NewInt(value.Int8, dense[i])
 		case plan.WinPercentRank:
 			x := 0.0
 			if cnt > 1 {
@@ -120,7 +124,14 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 				v, err = f.Default.Eval(rows[i])
 			}
 		default:
+			// Rows with the same frame (peers under RANGE) have the same
+			// result.
 			s, e := frameOf(f.Frame, i, cnt, lo[i], hi[i])
+			if i > 0 && s == ps && e == pe {
+				v = out[i-1]
+				break
+			}
+			ps, pe = s, e
 			v, err = frameValue(f, rows, s, e)
 		}
 		if err != nil {
