@@ -54,14 +54,20 @@ type winPart struct {
 	lo, hi   int // the changed region, in the current positions
 	from, to int // the rows recomputed: their nv is set
 	gone     []*winElem
+	pending  []winChange // the step's changes, before they are applied
 }
 
-// winOp is one insertion or deletion of a step, to undo.
+// winOp is one insertion or deletion of a step, to undo; or a merge,
+// which replaced the partition's slice (old), inserting elems and
+// deleting dels.
 type winOp struct {
-	p      *winPart
-	pos    int
-	elems  []*winElem
-	insert bool
+	p       *winPart
+	pos     int
+	elems   []*winElem
+	insert  bool
+	merged  bool
+	replace []*winElem
+	dels    []*winElem
 }
 
 // winElem is one copy of an input row in its partition.
@@ -147,38 +153,23 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 			probe.keys[i] = v
 		}
-		i, found := slices.BinarySearchFunc(pt.elems, probe, w.cmp)
-		if e.W > 0 {
-			add := make([]*winElem, e.W)
-			for k := range add {
-				add[k] = &winElem{row: e.Row, keys: probe.keys, fresh: true}
-			}
-			pt.elems = slices.Insert(pt.elems, i, add...)
-			w.undo = append(w.undo, winOp{p: pt, pos: i, elems: add, insert: true})
-			if pt.hi > i {
-				pt.hi += len(add)
-			}
-			pt.lo, pt.hi = min(pt.lo, i), max(pt.hi, i+len(add))
-		} else {
-			n := int(-e.W)
-			if !found || i+n > len(pt.elems) || w.cmp(pt.elems[i+n-1], probe) != 0 {
-				return nil, pgerr.New(pgerr.Internal, "window: retraction of a row not in its partition")
-			}
-			del := slices.Clone(pt.elems[i : i+n])
-			pt.elems = slices.Delete(pt.elems, i, i+n)
-			w.undo = append(w.undo, winOp{p: pt, pos: i, elems: del})
-			for _, d := range del {
-				if !d.fresh {
-					pt.gone = append(pt.gone, d)
+		pt.pending = append(pt.pending, winChange{probe, e.W})
+	}
+	for _, pt := range w.staged {
+		var err error
+		if len(pt.pending) <= winMergeAt {
+			for _, c := range pt.pending {
+				if err = w.apply(pt, c); err != nil {
+					break
 				}
 			}
-			switch {
-			case pt.hi >= i+n:
-				pt.hi -= n
-			case pt.hi > i:
-				pt.hi = i
-			}
-			pt.lo, pt.hi = min(pt.lo, i), max(pt.hi, i)
+		} else {
+			err = w.merge(pt)
+		}
+		clear(pt.pending)
+		pt.pending = pt.pending[:0]
+		if err != nil {
+			return nil, err
 		}
 	}
 	for _, pt := range w.staged {
@@ -200,6 +191,102 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 	}
 	w.out = zset.Consolidate(out)
 	return w.out, nil
+}
+
+// winMergeAt is the number of changes to a partition in one step beyond
+// which they are merged into it in one pass rather than inserted one by
+// one (a cold start's rows, say).
+const winMergeAt = 16
+
+// winChange is one change to a partition: a row (with its order keys) and
+// its weight.
+type winChange struct {
+	e *winElem
+	w int64
+}
+
+// apply inserts or deletes one change in place, logging it.
+func (w *Window) apply(pt *winPart, c winChange) error {
+	i, found := slices.BinarySearchFunc(pt.elems, c.e, w.cmp)
+	if c.w > 0 {
+		add := make([]*winElem, c.w)
+		for k := range add {
+			add[k] = &winElem{row: c.e.row, keys: c.e.keys, fresh: true}
+		}
+		pt.elems = slices.Insert(pt.elems, i, add...)
+		w.undo = append(w.undo, winOp{p: pt, pos: i, elems: add, insert: true})
+		if pt.hi > i {
+			pt.hi += len(add)
+		}
+		pt.lo, pt.hi = min(pt.lo, i), max(pt.hi, i+len(add))
+		return nil
+	}
+	n := int(-c.w)
+	if !found || i+n > len(pt.elems) || w.cmp(pt.elems[i+n-1], c.e) != 0 {
+		return pgerr.New(pgerr.Internal, "window: retraction of a row not in its partition")
+	}
+	del := slices.Clone(pt.elems[i : i+n])
+	pt.elems = slices.Delete(pt.elems, i, i+n)
+	w.undo = append(w.undo, winOp{p: pt, pos: i, elems: del})
+	for _, d := range del {
+		if !d.fresh {
+			pt.gone = append(pt.gone, d)
+		}
+	}
+	switch {
+	case pt.hi >= i+n:
+		pt.hi -= n
+	case pt.hi > i:
+		pt.hi = i
+	}
+	pt.lo, pt.hi = min(pt.lo, i), max(pt.hi, i)
+	return nil
+}
+
+// merge applies a partition's changes in one pass: sorted, merged with
+// its rows into a new slice. The old slice is kept to undo.
+func (w *Window) merge(pt *winPart) error {
+	slices.SortStableFunc(pt.pending, func(a, b winChange) int { return w.cmp(a.e, b.e) })
+	old := pt.elems
+	nw := make([]*winElem, 0, len(old)+len(pt.pending))
+	op := winOp{p: pt, merged: true, replace: old}
+	i, lo, hi := 0, -1, 0
+	for _, c := range pt.pending {
+		for i < len(old) && w.cmp(old[i], c.e) < 0 {
+			nw = append(nw, old[i])
+			i++
+		}
+		if lo < 0 {
+			lo = len(nw)
+		}
+		if c.w > 0 {
+			for range c.w {
+				e := &winElem{row: c.e.row, keys: c.e.keys, fresh: true}
+				nw = append(nw, e)
+				op.elems = append(op.elems, e)
+			}
+		} else {
+			for range -c.w {
+				switch {
+				case i < len(old) && w.cmp(old[i], c.e) == 0:
+					op.dels = append(op.dels, old[i])
+					pt.gone = append(pt.gone, old[i])
+					i++
+				case len(nw) > 0 && nw[len(nw)-1].fresh && w.cmp(nw[len(nw)-1], c.e) == 0:
+					op.dels = append(op.dels, nw[len(nw)-1])
+					nw = nw[:len(nw)-1]
+				default:
+					return pgerr.New(pgerr.Internal, "window: retraction of a row not in its partition")
+				}
+			}
+		}
+		hi = len(nw)
+	}
+	nw = append(nw, old[i:]...)
+	pt.elems = nw
+	w.undo = append(w.undo, op)
+	pt.lo, pt.hi = min(pt.lo, lo), max(pt.hi, hi)
+	return nil
 }
 
 // withValue is row with v appended.
@@ -509,7 +596,7 @@ func (w *Window) Commit() {
 	for _, op := range w.undo {
 		for _, e := range op.elems {
 			d := dataflow.RowBytes(e.row) + winElemBytes
-			if op.insert {
+			if op.insert || op.merged {
 				e.fresh = false
 				w.rows++
 				w.bytes += d
@@ -517,6 +604,10 @@ func (w *Window) Commit() {
 				w.rows--
 				w.bytes -= d
 			}
+		}
+		for _, e := range op.dels {
+			w.rows--
+			w.bytes -= dataflow.RowBytes(e.row) + winElemBytes
 		}
 	}
 	for key, pt := range w.staged {
@@ -539,7 +630,9 @@ const winElemBytes = 96
 func (w *Window) Abort() {
 	for i := len(w.undo) - 1; i >= 0; i-- {
 		op := w.undo[i]
-		if op.insert {
+		if op.merged {
+			op.p.elems = op.replace
+		} else if op.insert {
 			op.p.elems = slices.Delete(op.p.elems, op.pos, op.pos+len(op.elems))
 		} else {
 			op.p.elems = slices.Insert(op.p.elems, op.pos, op.elems...)
@@ -547,6 +640,8 @@ func (w *Window) Abort() {
 	}
 	for key, pt := range w.staged {
 		pt.gone = pt.gone[:0]
+		clear(pt.pending)
+		pt.pending = pt.pending[:0]
 		if len(pt.elems) == 0 {
 			delete(w.parts, key)
 		}
