@@ -121,9 +121,6 @@ func (n *Window) Bounded() bool {
 	return ok && n.Func.Kind == WinRowNumber && t.Offset == 0 && len(t.Partition) == len(n.Partition) && len(t.Order) == len(n.Order)
 }
 
-// RowNumberType is the type of row_number().
-var RowNumberType = value.Int8Type
-
 // WinKind is a window function.
 type WinKind uint8
 
