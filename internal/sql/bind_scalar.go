@@ -172,8 +172,18 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list of a query without GROUP BY")
 	}
 	w := f.Over
-	if w.Refname != "" || w.Name != "" {
-		return nil, b.refuse(w.Location, "named windows are not supported").WithHint("write the window inline: OVER (PARTITION BY … ORDER BY …)")
+	if w.Name != "" && w.Refname == "" && len(w.PartitionClause) == 0 && len(w.OrderClause) == 0 && w.FrameOptions&frameNonDefault == 0 {
+		// OVER w
+		nw := b.windows[w.Name]
+		if nw == nil {
+			return nil, b.stmt.errf(w.Location, "42704", "window \"%s\" does not exist", w.Name)
+		}
+		w = nw
+	} else if w.Refname != "" {
+		var err error
+		if w, err = b.resolveWindow(w); err != nil {
+			return nil, err
+		}
 	}
 	win := &plan.Window{Pos: f.Location}
 	for _, p := range w.PartitionClause {
@@ -213,8 +223,37 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	return &expr.Col{Idx: idx, T: fn.Type, Name: fn.Name}, nil
 }
 
+// resolveWindow returns w with the named window it copies (OVER (w …),
+// or w2 AS (w …)) folded in, as PostgreSQL copies it: the partition and
+// the order come from the named window, which must have no frame; w may
+// add an order only if the named window has none, and its own frame.
+func (b *binder) resolveWindow(w *pg_query.WindowDef) (*pg_query.WindowDef, error) {
+	if w.Refname == "" {
+		return w, nil
+	}
+	ref := b.windows[w.Refname]
+	if ref == nil {
+		return nil, b.stmt.errf(w.Location, "42704", "window \"%s\" does not exist", w.Refname)
+	}
+	switch {
+	case len(w.PartitionClause) > 0:
+		return nil, b.stmt.errf(w.Location, "42P20", "cannot override PARTITION BY clause of window \"%s\"", w.Refname)
+	case len(w.OrderClause) > 0 && len(ref.OrderClause) > 0:
+		return nil, b.stmt.errf(w.Location, "42P20", "cannot override ORDER BY clause of window \"%s\"", w.Refname)
+	case ref.FrameOptions&frameNonDefault != 0:
+		return nil, b.stmt.errf(w.Location, "42P20", "cannot copy window \"%s\" because it has a frame clause", w.Refname)
+	}
+	out := &pg_query.WindowDef{Name: w.Name, PartitionClause: ref.PartitionClause, OrderClause: ref.OrderClause,
+		FrameOptions: w.FrameOptions, StartOffset: w.StartOffset, EndOffset: w.EndOffset, Location: w.Location}
+	if len(w.OrderClause) > 0 {
+		out.OrderClause = w.OrderClause
+	}
+	return out, nil
+}
+
 // Frame options of a WindowDef, as PostgreSQL's parser sets them.
 const (
+	frameNonDefault              = 0x1
 	frameRange                   = 0x2
 	frameRows                    = 0x4
 	frameGroups                  = 0x8
