@@ -140,14 +140,14 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 	case *plan.TopK:
 		return cp.topK(n)
 	case *plan.Window:
-		if !n.Bounded() {
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "row_number() is maintained only over a bounded top-k")
-		}
 		in, err := cp.node(n.Input)
 		if err != nil {
 			return 0, err
 		}
-		return cp.c.Add(op.NewRowNumber(n.Partition, sortKeys(n.Order)), in), nil
+		if n.Bounded() {
+			return cp.c.Add(op.NewRowNumber(n.Partition, sortKeys(n.Order)), in), nil
+		}
+		return cp.c.Add(op.NewWindow(n.Partition, sortKeys(n.Order), n.Func), in), nil
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {

@@ -78,27 +78,3 @@ func partitionSorted(n *plan.TopK, in []value.Row) ([][]value.Row, error) {
 	}
 	return out, nil
 }
-
-// window appends row_number() to each row: its position in its partition's
-// order, ties broken by the whole row.
-func window(n *plan.Window, src Source) ([]value.Row, error) {
-	in, err := Run(n.Input, src)
-	if err != nil {
-		return nil, err
-	}
-	t := &plan.TopK{Input: n.Input, Partition: n.Partition, Order: n.Order, Limit: int64(len(in))}
-	parts, err := partitionSorted(t, in)
-	if err != nil {
-		return nil, err
-	}
-	var out []value.Row
-	for _, rows := range parts {
-		for i, r := range rows {
-			row := make(value.Row, len(r)+1)
-			copy(row, r)
-			row[len(r)] = value.NewInt(value.Int8, int64(i+1))
-			out = append(out, row)
-		}
-	}
-	return out, nil
-}

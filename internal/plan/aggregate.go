@@ -120,15 +120,17 @@ func describeTopK(n *TopK) string {
 	return s + fmt.Sprintf(" limit %d offset %d", n.Limit, n.Offset)
 }
 
-// Window appends to each input row its row_number() within its partition
-// in the given order (ties broken by the whole row). A view maintains it
-// only over a TopK with the same partition and order (the pattern
-// WHERE rn <= k), where each partition holds a bounded number of rows.
+// Window appends to each input row the result of one window function over
+// its partition in the given order (ties broken by the whole row). Several
+// window functions of a query are a chain of Windows. A row_number() under
+// an outer rn <= k is put over a TopK with the same partition and order,
+// where each partition holds a bounded number of rows.
 type Window struct {
 	Input     Node
 	Partition []expr.Expr
 	Order     []SortKey
-	Cols      []Column // the input's, then the row number
+	Func      WinFunc
+	Cols      []Column // the input's, then the function's result
 	// Pos is the 0-based offset of the window function in the statement,
 	// for refusing it; -1 when unknown.
 	Pos int32
@@ -140,5 +142,9 @@ func (*Window) node()               {}
 
 func describeWindow(n *Window) string {
 	t := &TopK{Partition: n.Partition, Order: n.Order}
-	return "Window row_number()" + strings.TrimPrefix(strings.SplitN(describeTopK(t), " limit", 2)[0], "TopK")
+	s := "Window " + n.Func.String() + strings.TrimPrefix(strings.SplitN(describeTopK(t), " limit", 2)[0], "TopK")
+	if n.Func.Kind.UsesFrame() && n.Func.Frame != DefaultFrame {
+		s += " frame=[" + n.Func.Frame.String() + "]"
+	}
+	return s
 }

@@ -108,6 +108,7 @@ func nodeExprs(n Node) []expr.Expr {
 		keys(n.Order)
 	case *Window:
 		out = append(out, n.Partition...)
+		out = append(out, n.Func.Exprs()...)
 		keys(n.Order)
 	}
 	return out
@@ -242,7 +243,7 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 			return nil, err
 		}
 		return &Window{Input: in, Partition: append(d.domCols(0), d.bindAll(n.Partition, d.w)...), Order: d.bindKeys(n.Order),
-			Cols: d.withDom(n.Cols), Pos: n.Pos}, nil
+			Func: n.Func.Map(func(e expr.Expr) expr.Expr { return d.bind(e, d.w) }), Cols: d.withDom(n.Cols), Pos: n.Pos}, nil
 	case *Aggregate:
 		return d.aggregate(n)
 	case *Join:

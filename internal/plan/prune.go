@@ -213,7 +213,7 @@ func withChildren(n Node, kids []Node) Node {
 	case *TopK:
 		return &TopK{Input: kids[0], Partition: n.Partition, Order: n.Order, Limit: n.Limit, Offset: n.Offset}
 	case *Window:
-		return &Window{Input: kids[0], Partition: n.Partition, Order: n.Order, Cols: n.Cols, Pos: n.Pos}
+		return &Window{Input: kids[0], Partition: n.Partition, Order: n.Order, Func: n.Func, Cols: n.Cols, Pos: n.Pos}
 	case *Sort:
 		return &Sort{Input: kids[0], Keys: n.Keys}
 	case *Limit:

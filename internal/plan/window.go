@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -99,14 +102,14 @@ func limitWindow(n Node, col int, k int64) (Node, bool) {
 		}
 		return &Filter{Input: in, Pred: n.Pred}, true
 	case *Window:
-		if col != len(n.Cols)-1 {
+		if col != len(n.Cols)-1 || n.Func.Kind != WinRowNumber {
 			return n, false
 		}
 		if t, ok := n.Input.(*TopK); ok && t.Limit <= k {
 			return n, true // already bounded
 		}
 		top := &TopK{Input: n.Input, Partition: n.Partition, Order: n.Order, Limit: k}
-		return &Window{Input: top, Partition: n.Partition, Order: n.Order, Cols: n.Cols, Pos: n.Pos}, true
+		return &Window{Input: top, Partition: n.Partition, Order: n.Order, Func: n.Func, Cols: n.Cols, Pos: n.Pos}, true
 	}
 	return n, false
 }
@@ -115,8 +118,154 @@ func limitWindow(n Node, col int, k int64) (Node, bool) {
 // a TopK on the same partition and order, so it can be maintained.
 func (n *Window) Bounded() bool {
 	t, ok := n.Input.(*TopK)
-	return ok && t.Offset == 0 && len(t.Partition) == len(n.Partition) && len(t.Order) == len(n.Order)
+	return ok && n.Func.Kind == WinRowNumber && t.Offset == 0 && len(t.Partition) == len(n.Partition) && len(t.Order) == len(n.Order)
 }
 
-// RowNumberType is the type of row_number().
-var RowNumberType = value.Int8Type
+// WinKind is a window function.
+type WinKind uint8
+
+// The window functions.
+const (
+	WinRowNumber   WinKind = iota // row_number()
+	WinRank                       // rank()
+	WinDenseRank                  // dense_rank()
+	WinPercentRank                // percent_rank()
+	WinCumeDist                   // cume_dist()
+	WinNtile                      // ntile(n)
+	WinLag                        // lag(x [, offset [, default]])
+	WinLead                       // lead(x [, offset [, default]])
+	WinFirstValue                 // first_value(x)
+	WinLastValue                  // last_value(x)
+	WinNthValue                   // nth_value(x, n)
+	WinAgg                        // an aggregate OVER (…)
+)
+
+// WinFuncNames maps the window functions' SQL names to their kinds.
+var WinFuncNames = map[string]WinKind{
+	"row_number": WinRowNumber, "rank": WinRank, "dense_rank": WinDenseRank,
+	"percent_rank": WinPercentRank, "cume_dist": WinCumeDist, "ntile": WinNtile,
+	"lag": WinLag, "lead": WinLead, "first_value": WinFirstValue,
+	"last_value": WinLastValue, "nth_value": WinNthValue,
+}
+
+// UsesFrame reports whether the function reads its frame (the others read
+// the partition, or rows at a fixed distance).
+func (k WinKind) UsesFrame() bool {
+	return k == WinFirstValue || k == WinLastValue || k == WinNthValue || k == WinAgg
+}
+
+// FrameBound is one end of a window frame.
+type FrameBound uint8
+
+// The frame bounds.
+const (
+	UnboundedPreceding FrameBound = iota
+	OffsetPreceding
+	CurrentRow
+	OffsetFollowing
+	UnboundedFollowing
+)
+
+// Frame is a window frame: ROWS counts rows, RANGE (without offsets)
+// extends CURRENT ROW to the current row's peers.
+type Frame struct {
+	Rows             bool
+	Start, End       FrameBound
+	StartOff, EndOff int64
+}
+
+// DefaultFrame is PostgreSQL's: RANGE BETWEEN UNBOUNDED PRECEDING AND
+// CURRENT ROW, the current row's peers included.
+var DefaultFrame = Frame{Start: UnboundedPreceding, End: CurrentRow}
+
+// String is the frame as SQL.
+func (f Frame) String() string {
+	b := func(x FrameBound, off int64) string {
+		switch x {
+		case UnboundedPreceding:
+			return "UNBOUNDED PRECEDING"
+		case OffsetPreceding:
+			return fmt.Sprintf("%d PRECEDING", off)
+		case CurrentRow:
+			return "CURRENT ROW"
+		case OffsetFollowing:
+			return fmt.Sprintf("%d FOLLOWING", off)
+		}
+		return "UNBOUNDED FOLLOWING"
+	}
+	mode := "RANGE"
+	if f.Rows {
+		mode = "ROWS"
+	}
+	return mode + " BETWEEN " + b(f.Start, f.StartOff) + " AND " + b(f.End, f.EndOff)
+}
+
+// Running reports whether the frame starts at the partition's first row
+// and ends at or after the current row: a change to a row changes the
+// results of every row after it.
+func (f Frame) Running() bool { return f.Start == UnboundedPreceding }
+
+// WinFunc is one window function call of a Window.
+type WinFunc struct {
+	Kind WinKind
+	Name string    // as written
+	Arg  expr.Expr // the value argument: lag, lead, *_value, aggregates (nil for count(*))
+	// N is ntile's bucket count, lag's and lead's offset, nth_value's n;
+	// NullN says that constant was NULL (the result is NULL).
+	N     int64
+	NullN bool
+	// Default is lag's and lead's default, over the current row (nil:
+	// NULL).
+	Default expr.Expr
+	Agg     AggFunc // for WinAgg
+	Frame   Frame
+	Type    value.Type
+}
+
+// String is the call as SQL, without its window.
+func (f *WinFunc) String() string {
+	var args []string
+	switch f.Kind {
+	case WinNtile:
+		args = append(args, fmt.Sprint(f.N))
+	case WinLag, WinLead:
+		args = append(args, f.Arg.String(), fmt.Sprint(f.N))
+		if f.Default != nil {
+			args = append(args, f.Default.String())
+		}
+	case WinNthValue:
+		args = append(args, f.Arg.String(), fmt.Sprint(f.N))
+	case WinAgg:
+		if f.Arg == nil {
+			args = append(args, "*")
+		} else {
+			args = append(args, f.Arg.String())
+		}
+	case WinFirstValue, WinLastValue:
+		args = append(args, f.Arg.String())
+	}
+	return f.Name + "(" + strings.Join(args, ", ") + ")"
+}
+
+// Exprs lists the expressions of the call.
+func (f *WinFunc) Exprs() []expr.Expr {
+	var out []expr.Expr
+	if f.Arg != nil {
+		out = append(out, f.Arg)
+	}
+	if f.Default != nil {
+		out = append(out, f.Default)
+	}
+	return out
+}
+
+// Map returns the call with its expressions replaced by m of them.
+func (f WinFunc) Map(m func(expr.Expr) expr.Expr) WinFunc {
+	if f.Arg != nil {
+		f.Arg = m(f.Arg)
+	}
+	if f.Default != nil {
+		f.Default = m(f.Default)
+	}
+	return f
+}

@@ -33,6 +33,9 @@ type binder struct {
 	// lateral is the scope of the FROM items left of the one being bound,
 	// which a LATERAL subquery or a function in FROM may read.
 	lateral *scope
+	// windows are the WINDOW clause's named windows of the SELECT whose
+	// select list is being bound.
+	windows map[string]*pg_query.WindowDef
 }
 
 // cte is a bound common table expression.

@@ -199,11 +199,6 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if err != nil {
 		return nil, err
 	}
-	if materialized {
-		if err := b.checkWindows(p); err != nil {
-			return nil, err
-		}
-	}
 	if p, err = b.renameColumns(p, colNames, rv.Relname, rv.Location); err != nil {
 		return nil, err
 	}

@@ -161,20 +161,29 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	return result, nil
 }
 
-// bindWindow binds row_number() OVER (PARTITION BY … ORDER BY …) in a
-// select list: a Window node under the projection computes it.
+// bindWindow binds a window function call in a select list: a Window node
+// under the projection computes it.
 func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
-	name := opName(f.Funcname)
-	if name != "row_number" || len(f.Args) > 0 || f.AggStar || f.AggDistinct || f.AggFilter != nil {
-		return nil, b.refuse(f.Location, "window function %s is not supported yet", name).
-			WithHint("row_number() OVER (PARTITION BY … ORDER BY …), filtered by rn <= k in an outer query, is maintained")
+	if !s.allowWindow && b.agg != nil && !b.agg.closed {
+		return nil, b.refuse(f.Location, "window functions over a grouped query are not supported yet").
+			WithHint("group in a subquery: SELECT …, sum(total) OVER (…) FROM (SELECT g, sum(v) AS total FROM t GROUP BY g) s")
 	}
 	if !s.allowWindow {
 		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list of a query without GROUP BY")
 	}
 	w := f.Over
-	if w.Refname != "" || w.Name != "" {
-		return nil, b.refuse(w.Location, "named windows are not supported").WithHint("write the window inline: OVER (PARTITION BY … ORDER BY …)")
+	if w.Name != "" && w.Refname == "" && len(w.PartitionClause) == 0 && len(w.OrderClause) == 0 && w.FrameOptions&frameNonDefault == 0 {
+		// OVER w
+		nw := b.windows[w.Name]
+		if nw == nil {
+			return nil, b.stmt.errf(w.Location, "42704", "window \"%s\" does not exist", w.Name)
+		}
+		w = nw
+	} else if w.Refname != "" {
+		var err error
+		if w, err = b.resolveWindow(w); err != nil {
+			return nil, err
+		}
 	}
 	win := &plan.Window{Pos: f.Location}
 	for _, p := range w.PartitionClause {
@@ -193,33 +202,289 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		desc, nullsFirst := sortDirection(sb)
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
+	fn, err := b.bindWinFunc(s, f)
+	if err != nil {
+		return nil, err
+	}
+	if fn.Frame, err = b.bindFrame(s, w); err != nil {
+		return nil, err
+	}
+	win.Func = *fn
 	idx := len(s.cols)
 	if s.star == nil {
 		s.star = s.starCols()
 	}
-	s.cols = append(s.cols, scopeCol{typ: plan.RowNumberType})
+	s.cols = append(s.cols, scopeCol{typ: fn.Type})
 	s.pending = append(s.pending, func(input plan.Node) plan.Node {
 		win.Input = input
-		win.Cols = append(append([]plan.Column{}, input.Columns()...), plan.Column{Name: "row_number", Type: plan.RowNumberType})
+		win.Cols = append(append([]plan.Column{}, input.Columns()...), plan.Column{Name: fn.Name, Type: fn.Type})
 		return win
 	})
-	return &expr.Col{Idx: idx, T: plan.RowNumberType, Name: "row_number"}, nil
+	return &expr.Col{Idx: idx, T: fn.Type, Name: fn.Name}, nil
 }
 
-// checkWindows refuses, in a view, a row numbering that no filter
-// rn <= k bounds: maintaining it would renumber whole partitions.
-func (b *binder) checkWindows(p plan.Node) error {
-	var err error
-	var walk func(plan.Node)
-	walk = func(n plan.Node) {
-		if w, ok := n.(*plan.Window); ok && !w.Bounded() && err == nil {
-			err = b.refuse(w.Pos, "row_number() is maintained only when an outer query keeps rn <= k").
-				WithHint("SELECT … FROM (SELECT …, row_number() OVER (PARTITION BY … ORDER BY …) AS rn FROM …) s WHERE rn <= 10")
+// resolveWindow returns w with the named window it copies (OVER (w …),
+// or w2 AS (w …)) folded in, as PostgreSQL copies it: the partition and
+// the order come from the named window, which must have no frame; w may
+// add an order only if the named window has none, and its own frame.
+func (b *binder) resolveWindow(w *pg_query.WindowDef) (*pg_query.WindowDef, error) {
+	if w.Refname == "" {
+		return w, nil
+	}
+	ref := b.windows[w.Refname]
+	if ref == nil {
+		return nil, b.stmt.errf(w.Location, "42704", "window \"%s\" does not exist", w.Refname)
+	}
+	switch {
+	case len(w.PartitionClause) > 0:
+		return nil, b.stmt.errf(w.Location, "42P20", "cannot override PARTITION BY clause of window \"%s\"", w.Refname)
+	case len(w.OrderClause) > 0 && len(ref.OrderClause) > 0:
+		return nil, b.stmt.errf(w.Location, "42P20", "cannot override ORDER BY clause of window \"%s\"", w.Refname)
+	case ref.FrameOptions&frameNonDefault != 0:
+		return nil, b.stmt.errf(w.Location, "42P20", "cannot copy window \"%s\" because it has a frame clause", w.Refname)
+	}
+	out := &pg_query.WindowDef{Name: w.Name, PartitionClause: ref.PartitionClause, OrderClause: ref.OrderClause,
+		FrameOptions: w.FrameOptions, StartOffset: w.StartOffset, EndOffset: w.EndOffset, Location: w.Location}
+	if len(w.OrderClause) > 0 {
+		out.OrderClause = w.OrderClause
+	}
+	return out, nil
+}
+
+// Frame options of a WindowDef, as PostgreSQL's parser sets them.
+const (
+	frameNonDefault              = 0x1
+	frameRange                   = 0x2
+	frameRows                    = 0x4
+	frameGroups                  = 0x8
+	frameStartUnboundedPreceding = 0x20
+	frameStartCurrentRow         = 0x200
+	frameEndUnboundedFollowing   = 0x100
+	frameEndCurrentRow           = 0x400
+	frameStartOffsetPreceding    = 0x800
+	frameEndOffsetPreceding      = 0x1000
+	frameStartOffsetFollowing    = 0x2000
+	frameEndOffsetFollowing      = 0x4000
+	frameExclude                 = 0x8000 | 0x10000 | 0x20000
+)
+
+// bindFrame binds a window's frame: ROWS with constant offsets, RANGE
+// without offsets.
+func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) {
+	o := w.FrameOptions
+	fr := plan.Frame{Rows: o&frameRows != 0}
+	switch {
+	case o&frameGroups != 0:
+		return fr, b.refuse(w.Location, "GROUPS frames are not supported").WithHint("use ROWS or RANGE")
+	case o&frameExclude != 0:
+		return fr, b.refuse(w.Location, "frame exclusion is not supported")
+	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows:
+		return fr, b.refuse(w.Location, "RANGE with an offset is not supported").WithHint("use ROWS BETWEEN n PRECEDING AND m FOLLOWING")
+	}
+	off := func(n *pg_query.Node, what string) (int64, error) {
+		e, err := b.bindExpr(s, n)
+		if err == nil {
+			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, w.Location))
 		}
-		for _, c := range n.Children() {
-			walk(c)
+		if err != nil {
+			return 0, err
+		}
+		if len(expr.Columns(e)) > 0 || e.Volatile() {
+			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset must be a constant")
+		}
+		v, err := e.Eval(nil)
+		switch {
+		case err != nil:
+			return 0, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(n, w.Location)))
+		case v.IsNull():
+			return 0, b.stmt.errf(nodeLoc(n, w.Location), "22004", "frame %s offset must not be null", what)
+		case v.Int() < 0:
+			return 0, b.stmt.errf(nodeLoc(n, w.Location), "22013", "frame %s offset must not be negative", what)
+		}
+		return v.Int(), nil
+	}
+	var err error
+	switch {
+	case o&frameStartUnboundedPreceding != 0:
+		fr.Start = plan.UnboundedPreceding
+	case o&frameStartCurrentRow != 0:
+		fr.Start = plan.CurrentRow
+	case o&frameStartOffsetPreceding != 0:
+		fr.Start = plan.OffsetPreceding
+		fr.StartOff, err = off(w.StartOffset, "starting")
+	case o&frameStartOffsetFollowing != 0:
+		fr.Start = plan.OffsetFollowing
+		fr.StartOff, err = off(w.StartOffset, "starting")
+	}
+	if err != nil {
+		return fr, err
+	}
+	switch {
+	case o&frameEndUnboundedFollowing != 0:
+		fr.End = plan.UnboundedFollowing
+	case o&frameEndCurrentRow != 0:
+		fr.End = plan.CurrentRow
+	case o&frameEndOffsetPreceding != 0:
+		fr.End = plan.OffsetPreceding
+		fr.EndOff, err = off(w.EndOffset, "ending")
+	case o&frameEndOffsetFollowing != 0:
+		fr.End = plan.OffsetFollowing
+		fr.EndOff, err = off(w.EndOffset, "ending")
+	}
+	return fr, err
+}
+
+// bindWinFunc binds the function of a window function call: its kind,
+// arguments and result type.
+func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, error) {
+	name := opName(f.Funcname)
+	fn := &plan.WinFunc{Name: name}
+	if f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+		return nil, b.refuse(f.Location, "DISTINCT, FILTER and ORDER BY are not supported in a window function call")
+	}
+	nargs := func(lo, hi int) error {
+		if len(f.Args) < lo || len(f.Args) > hi || f.AggStar {
+			return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
+		}
+		return nil
+	}
+	// constArg binds a constant integer argument: ntile's, nth_value's,
+	// lag's and lead's offset.
+	constArg := func(n *pg_query.Node) error {
+		e, err := b.bindExpr(s, n)
+		if err == nil {
+			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, f.Location))
+		}
+		if err != nil {
+			return err
+		}
+		if len(expr.Columns(e)) > 0 || e.Volatile() {
+			return b.refuse(nodeLoc(n, f.Location), "the argument of %s must be a constant here", name)
+		}
+		v, err := e.Eval(nil)
+		if err != nil {
+			return pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(n, f.Location)))
+		}
+		if v.IsNull() {
+			fn.NullN = true
+		} else {
+			fn.N = v.Int()
+		}
+		return nil
+	}
+	valueArg := func() error {
+		a, err := b.bindExpr(s, f.Args[0])
+		if err != nil {
+			return err
+		}
+		if a.Type().Kind == value.Unknown {
+			if a, err = b.coerce(a, value.TextType, f.Location); err != nil {
+				return err
+			}
+		}
+		fn.Arg, fn.Type = a, a.Type()
+		return nil
+	}
+	kind, ok := plan.WinFuncNames[name]
+	if !ok {
+		agg, isAgg := plan.LookupAgg(name)
+		switch {
+		case isAgg && (agg == plan.AggCount || agg == plan.AggSum || agg == plan.AggAvg || agg == plan.AggMin || agg == plan.AggMax):
+		case isAgg || plan.IsAggName(name):
+			return nil, b.refuse(f.Location, "aggregate %s is not supported as a window function", name).
+				WithHint("count, sum, avg, min and max are")
+		default:
+			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s is not a window function", name)
+		}
+		fn.Kind, fn.Agg = plan.WinAgg, agg
+		if f.AggStar {
+			if agg != plan.AggCount {
+				return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "%s(*) must be used to call a parameterless aggregate function", name)
+			}
+			fn.Agg, fn.Type = plan.AggCountStar, value.Int8Type
+			return fn, nil
+		}
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		if err := valueArg(); err != nil {
+			return nil, err
+		}
+		k := fn.Arg.Type().Kind
+		if (agg == plan.AggSum || agg == plan.AggAvg) && !(k.IsInteger() || k.IsFloat() || k == value.Numeric) {
+			if k == value.Interval {
+				return nil, b.refuse(f.Location, "%s(interval) is not supported as a window function", name)
+			}
+			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, fn.Arg.Type())
+		}
+		t, err := agg.ResultType(fn.Arg.Type())
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+		}
+		fn.Type = t
+		return fn, nil
+	}
+	fn.Kind = kind
+	switch kind {
+	case plan.WinRowNumber, plan.WinRank, plan.WinDenseRank:
+		fn.Type = value.Int8Type
+		return fn, nargs(0, 0)
+	case plan.WinPercentRank, plan.WinCumeDist:
+		fn.Type = value.Float8Type
+		return fn, nargs(0, 0)
+	case plan.WinNtile:
+		fn.Type = value.Int4Type
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		if err := constArg(f.Args[0]); err != nil {
+			return nil, err
+		}
+		if !fn.NullN && fn.N <= 0 {
+			return nil, b.stmt.errf(f.Location, "22014", "argument of ntile must be greater than zero")
+		}
+		return fn, nil
+	case plan.WinFirstValue, plan.WinLastValue:
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		return fn, valueArg()
+	case plan.WinNthValue:
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		if err := valueArg(); err != nil {
+			return nil, err
+		}
+		if err := constArg(f.Args[1]); err != nil {
+			return nil, err
+		}
+		if !fn.NullN && fn.N <= 0 {
+			return nil, b.stmt.errf(f.Location, "22016", "argument of nth_value must be greater than zero")
+		}
+		return fn, nil
+	}
+	// lag, lead
+	if err := nargs(1, 3); err != nil {
+		return nil, err
+	}
+	if err := valueArg(); err != nil {
+		return nil, err
+	}
+	fn.N = 1
+	if len(f.Args) > 1 {
+		if err := constArg(f.Args[1]); err != nil {
+			return nil, err
 		}
 	}
-	walk(p)
-	return err
+	if len(f.Args) > 2 {
+		// As lag(anycompatible, integer, anycompatible): the value and
+		// the default take their common type.
+		es, t, err := b.bindCommon(s, []*pg_query.Node{f.Args[0], f.Args[2]}, name, f.Location)
+		if err != nil {
+			return nil, err
+		}
+		fn.Arg, fn.Default, fn.Type = es[0], es[1], t
+	}
+	return fn, nil
 }

@@ -518,8 +518,22 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			return nil, err
 		}
 	}
-	if len(sel.WindowClause) > 0 {
-		return nil, b.refuse(b.keyword("window", 0), "WINDOW is not supported yet")
+	saved := b.windows
+	defer func() { b.windows = saved }()
+	b.windows = nil
+	for _, n := range sel.WindowClause {
+		wd := n.GetWindowDef()
+		if b.windows == nil {
+			b.windows = map[string]*pg_query.WindowDef{}
+		}
+		if b.windows[wd.Name] != nil {
+			return nil, b.stmt.errf(wd.Location, "42P20", "window \"%s\" is already defined", wd.Name)
+		}
+		resolved, err := b.resolveWindow(wd)
+		if err != nil {
+			return nil, err
+		}
+		b.windows[wd.Name] = resolved
 	}
 	var p plan.Node
 	var exprs []expr.Expr

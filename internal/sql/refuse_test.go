@@ -73,9 +73,9 @@ var refusals = []refusal{
 	// Aggregates and grouping.
 	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.
-	{query: "SELECT id, row_number() OVER (ORDER BY id) FROM t", at: "row_number", msg: "row_number", hint: "rn <= "},
-	{query: "SELECT id, sum(n) OVER (PARTITION BY g) FROM t", at: "sum", msg: "window"},
-	{query: "SELECT id FROM t WINDOW w AS (ORDER BY id)", at: "WINDOW", msg: "WINDOW"},
+	{query: "SELECT id, stddev(n) OVER (PARTITION BY g) FROM t", at: "stddev", msg: "window", hint: "count, sum"},
+	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING) FROM t", at: "(ORDER", msg: "GROUPS", hint: "ROWS or RANGE"},
+	{query: "SELECT id, sum(n) OVER (ORDER BY id RANGE 1 PRECEDING) FROM t", at: "(ORDER", msg: "RANGE", hint: "ROWS"},
 	// Ordering and limits.
 	{query: "SELECT id FROM t ORDER BY id", at: "ORDER BY", msg: "ORDER BY", hint: "ORDER BY"},
 	{query: "SELECT id FROM t LIMIT 10", at: "LIMIT", msg: "LIMIT", hint: "ORDER BY"},
@@ -196,6 +196,9 @@ func anyOf(alts string, ok func(string) bool) bool {
 var maintainedInViews = []string{
 	"SELECT * FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY n DESC, id) AS rn FROM t) s WHERE rn <= 3",
 	"SELECT id FROM (SELECT id, row_number() OVER (ORDER BY n, id) AS rn FROM t) s WHERE rn = 1",
+	"SELECT id, row_number() OVER (ORDER BY id) FROM t",
+	"SELECT id, rank() OVER w, sum(n) OVER (w ROWS 1 PRECEDING) FROM t WINDOW w AS (PARTITION BY g ORDER BY id)",
+	"SELECT id, sum(n) OVER (PARTITION BY g), rank() OVER (ORDER BY n), lag(id) OVER (ORDER BY id) FROM t",
 	"SELECT id, (SELECT max(id) FROM u) FROM t",
 	"SELECT id, (SELECT count(*) FROM u WHERE u.id = t.id) AS n FROM t",
 	"SELECT id FROM t WHERE n > (SELECT avg(id) FROM u)",

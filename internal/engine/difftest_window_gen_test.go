@@ -1,0 +1,225 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestDifferentialWindows is the differential test of window functions:
+// row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead
+// (offsets and defaults), first_value, last_value, nth_value, and count,
+// sum, avg, min and max over ROWS and RANGE frames, one to three of them
+// per view, over random partitions and orders with ties and NULLs (first
+// or last, ascending or descending), under a filter or above one. After
+// every transaction of inserts, updates (moving rows within and between
+// partitions) and deletes, each view must equal the from-scratch
+// evaluation and PostgreSQL.
+//
+// Determinism: among rows tied on the ORDER BY, PostgreSQL numbers and
+// frames rows in an unspecified order, so every function whose result
+// depends on that order (row_number, ntile, lag, lead, the *_value
+// functions, and anything over a ROWS frame) orders by the primary key
+// last; the ranks, cume_dist and aggregates over RANGE frames, which
+// treat peers alike, keep their ties. Float values are quarters, whose
+// sums are exact both ways.
+func TestDifferentialWindows(t *testing.T) {
+	t.Parallel()
+	runDifferential(t, diffShape{
+		name:     "difftest-windows",
+		tables:   (*gen).windowTables,
+		view:     (*gen).windowView,
+		stmts:    (*gen).windowStmts,
+		minViews: 2, maxViews: 4, txns: 25,
+		wantViews: 200, wantTxns: 2500,
+	})
+}
+
+// windowTables is one table with a primary key, a partition column p of
+// three values, an order column o of five (both nullable), and values of
+// each numeric kind.
+func (g *gen) windowTables() []*dtable {
+	t := &dtable{name: "w", pk: true, cols: []dcol{
+		{name: "id", typ: "integer", k: kInt, notNull: true},
+		{name: "p", typ: "integer", k: kInt, notNull: g.chance(30), dom: []string{"0", "1", "2"}},
+		{name: "o", typ: "integer", k: kInt, notNull: g.chance(30), dom: []string{"0", "1", "2", "3", "4"}},
+		{name: "v", typ: pick(g, []string{"smallint", "integer", "bigint"}), k: kInt, notNull: g.chance(30)},
+		{name: "n", typ: "numeric(6,2)", k: kNum, scale: 2, notNull: g.chance(30)},
+		{name: "q", typ: "double precision", k: kFloat, notNull: g.chance(30)},
+	}}
+	return []*dtable{t}
+}
+
+const maxWindowRows = 20
+
+func (g *gen) windowStmts(st state) []string {
+	t := g.tables[0]
+	if st.size(t) > maxWindowRows {
+		return []string{g.delete(st, t)}
+	}
+	switch r := g.intn(100); {
+	case r < 35:
+		return []string{g.insertValues(st, t, false)}
+	case r < 50:
+		// Move rows between partitions, or along the order.
+		c := pick(g, []string{"p", "o"})
+		return []string{fmt.Sprintf("UPDATE w SET %s = %s WHERE %s", c, g.valueLit(colNamed(t, c)), g.pred(t.cols, 1))}
+	case r < 70:
+		return []string{g.update(t)}
+	case r < 80:
+		// Two changes that may undo each other.
+		return []string{g.insertValues(st, t, false), g.delete(st, t)}
+	}
+	return []string{g.delete(st, t)}
+}
+
+// windowOver is an OVER clause: a partition, an order (total when total
+// is set: the primary key last), and the frame when given.
+func (g *gen) windowOver(total bool, frame string) string {
+	var parts []string
+	switch g.intn(4) {
+	case 0:
+	case 1:
+		parts = append(parts, "PARTITION BY p")
+	case 2:
+		parts = append(parts, "PARTITION BY p, o % 2")
+	default:
+		parts = append(parts, "PARTITION BY p")
+	}
+	var keys []string
+	for _, c := range []string{"o", "v", "n"} {
+		if g.chance(40) || c == "o" && g.chance(50) {
+			k := c
+			if g.chance(40) {
+				k += " DESC"
+			}
+			if g.chance(30) {
+				k += pick(g, []string{" NULLS FIRST", " NULLS LAST"})
+			}
+			keys = append(keys, k)
+		}
+	}
+	if total {
+		keys = append(keys, "id"+pick(g, []string{"", " DESC"}))
+	}
+	if len(keys) > 0 {
+		parts = append(parts, "ORDER BY "+strings.Join(keys, ", "))
+	}
+	if frame != "" {
+		parts = append(parts, frame)
+	}
+	return "OVER (" + strings.Join(parts, " ") + ")"
+}
+
+// windowFrame is a frame, ROWS (needing a total order) or RANGE, or none.
+func (g *gen) windowFrame() (frame string, rows bool) {
+	bound := func(start bool) string {
+		switch g.intn(5) {
+		case 0:
+			if start {
+				return "UNBOUNDED PRECEDING"
+			}
+			return "UNBOUNDED FOLLOWING"
+		case 1:
+			return fmt.Sprintf("%d PRECEDING", g.intn(3))
+		case 2:
+			return fmt.Sprintf("%d FOLLOWING", g.intn(3))
+		}
+		return "CURRENT ROW"
+	}
+	switch g.intn(4) {
+	case 0:
+		return "", false
+	case 1:
+		return "RANGE BETWEEN " + pick(g, []string{"UNBOUNDED PRECEDING", "CURRENT ROW"}) + " AND " +
+			pick(g, []string{"CURRENT ROW", "UNBOUNDED FOLLOWING"}), false
+	}
+	// ROWS: an end no earlier than the start, as PostgreSQL requires of
+	// the bounds' kinds.
+	for {
+		s, e := bound(true), bound(false)
+		rank := func(b string) int {
+			switch {
+			case strings.HasPrefix(b, "UNBOUNDED PRECEDING"):
+				return 0
+			case strings.HasSuffix(b, "PRECEDING"):
+				return 1
+			case b == "CURRENT ROW":
+				return 2
+			case strings.HasSuffix(b, "FOLLOWING") && !strings.HasPrefix(b, "UNBOUNDED"):
+				return 3
+			}
+			return 4
+		}
+		if rank(s) <= rank(e) && !(rank(s) == 3 && rank(e) < 3) {
+			return "ROWS BETWEEN " + s + " AND " + e, true
+		}
+	}
+}
+
+// windowCall is one window function call with its OVER clause.
+func (g *gen) windowCall() string {
+	val := pick(g, []string{"v", "n", "q", "id", "o"})
+	switch g.intn(14) {
+	case 0:
+		return "row_number() " + g.windowOver(true, "")
+	case 1:
+		return "rank() " + g.windowOver(false, "")
+	case 2:
+		return "dense_rank() " + g.windowOver(false, "")
+	case 3:
+		return "percent_rank() " + g.windowOver(false, "")
+	case 4:
+		return "cume_dist() " + g.windowOver(false, "")
+	case 5:
+		return fmt.Sprintf("ntile(%d) ", 1+g.intn(4)) + g.windowOver(true, "")
+	case 6, 7:
+		f := pick(g, []string{"lag", "lead"})
+		args := val
+		if g.chance(60) {
+			args += fmt.Sprintf(", %d", g.intn(4))
+			if g.chance(50) {
+				def := pick(g, []string{"0", "-1", "id"})
+				if val == "n" || val == "q" {
+					def = "0"
+				}
+				args += ", " + def
+			}
+		}
+		return fmt.Sprintf("%s(%s) ", f, args) + g.windowOver(true, "")
+	case 8:
+		fr, _ := g.windowFrame()
+		f := pick(g, []string{"first_value", "last_value"})
+		return fmt.Sprintf("%s(%s) ", f, val) + g.windowOver(true, fr)
+	case 9:
+		fr, _ := g.windowFrame()
+		return fmt.Sprintf("nth_value(%s, %d) ", val, 1+g.intn(3)) + g.windowOver(true, fr)
+	}
+	fr, rows := g.windowFrame()
+	agg := pick(g, []string{"count(*)", "count(" + val + ")", "sum(" + val + ")", "avg(" + val + ")", "min(" + val + ")", "max(" + val + ")"})
+	return agg + " " + g.windowOver(rows || g.chance(30), fr)
+}
+
+func (g *gen) windowView() (string, []dcol) {
+	var sel []string
+	cols := intCols("id")
+	sel = append(sel, "id")
+	if g.chance(50) {
+		sel = append(sel, "p", "o")
+		cols = append(cols, intCols("p", "o")...)
+	}
+	for i := range 1 + g.intn(3) {
+		name := fmt.Sprintf("f%d", i)
+		sel = append(sel, g.windowCall()+" AS "+name)
+		cols = append(cols, dcol{name: name, typ: "text", k: kText})
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM w"
+	if g.chance(25) {
+		q += " WHERE " + g.pred(g.tables[0].cols, 1)
+	}
+	if g.chance(20) {
+		// A filter over the results.
+		q = fmt.Sprintf("SELECT * FROM (%s) s WHERE f0 IS NOT NULL", q)
+	}
+	return q, cols
+}

@@ -1,0 +1,223 @@
+package exec
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// window appends to each row its window function's result, computed from
+// scratch as the SQL standard defines it: each partition sorted (ties
+// broken by the whole row, as the maintained operator breaks them), and
+// for each row its peers, its frame, and the function over them. It is
+// the oracle of the maintained Window operator and shares none of its
+// code: the aggregates over a frame are the grouped aggregates' own.
+func window(n *plan.Window, src Source) ([]value.Row, error) {
+	in, err := Run(n.Input, src)
+	if err != nil {
+		return nil, err
+	}
+	t := &plan.TopK{Input: n.Input, Partition: n.Partition, Order: n.Order, Limit: int64(len(in))}
+	parts, err := partitionSorted(t, in)
+	if err != nil {
+		return nil, err
+	}
+	var out []value.Row
+	for _, rows := range parts {
+		vals, err := windowPartition(n, rows)
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range rows {
+			row := make(value.Row, len(r)+1)
+			copy(row, r)
+			row[len(r)] = vals[i]
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// windowPartition computes the function for each row of a sorted
+// partition.
+func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
+	f := &n.Func
+	cnt := len(rows)
+	// peer group bounds of each row: [lo, hi)
+	keys := make([][]value.Value, cnt)
+	for i, r := range rows {
+		for _, o := range n.Order {
+			v, err := o.Expr.Eval(r)
+			if err != nil {
+				return nil, err
+			}
+			keys[i] = append(keys[i], v)
+		}
+	}
+	peers := func(i, j int) bool {
+		for k, o := range n.Order {
+			if CompareKey(keys[i][k], keys[j][k], o.Desc, o.NullsFirst) != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	// Peer groups, in two passes; dense[i] numbers row i's group.
+	lo, hi, dense := make([]int, cnt), make([]int, cnt), make([]int64, cnt)
+	for i := range cnt {
+		if i > 0 && peers(i-1, i) {
+			lo[i], dense[i] = lo[i-1], dense[i-1]
+		} else {
+			lo[i] = i
+			if i > 0 {
+				dense[i] = dense[i-1]
+			}
+			dense[i]++
+		}
+	}
+	for i := cnt - 1; i >= 0; i-- {
+		if i < cnt-1 && peers(i, i+1) {
+			hi[i] = hi[i+1]
+		} else {
+			hi[i] = i + 1
+		}
+	}
+	arg := func(i int) (value.Value, error) { return f.Arg.Eval(rows[i]) }
+	out := make([]value.Value, cnt)
+	ps, pe := -1, -1 // the previous row's frame
+	for i := range cnt {
+		var v value.Value
+		var err error
+		switch f.Kind {
+		case plan.WinRowNumber:
+			v = value.NewInt(value.Int8, int64(i+1))
+		case plan.WinRank:
+			v = value.NewInt(value.Int8, int64(lo[i]+1))
+		case plan.WinDenseRank:
+			v = value.NewInt(value.Int8, dense[i])
+		case plan.WinPercentRank:
+			x := 0.0
+			if cnt > 1 {
+				x = float64(lo[i]) / float64(cnt-1)
+			}
+			v = value.NewFloat(value.Float8, x)
+		case plan.WinCumeDist:
+			v = value.NewFloat(value.Float8, float64(hi[i])/float64(cnt))
+		case plan.WinNtile:
+			v = value.Null
+			if !f.NullN {
+				v = value.NewInt(value.Int4, ntileOf(i, cnt, f.N))
+			}
+		case plan.WinLag, plan.WinLead:
+			v = value.Null
+			if f.NullN {
+				break
+			}
+			j := int64(i) - f.N
+			if f.Kind == plan.WinLead {
+				j = int64(i) + f.N
+			}
+			switch {
+			case j >= 0 && j < int64(cnt):
+				v, err = arg(int(j))
+			case f.Default != nil:
+				v, err = f.Default.Eval(rows[i])
+			}
+		default:
+			// Rows with the same frame (peers under RANGE) have the same
+			// result.
+			s, e := frameOf(f.Frame, i, cnt, lo[i], hi[i])
+			if i > 0 && s == ps && e == pe {
+				v = out[i-1]
+				break
+			}
+			ps, pe = s, e
+			v, err = frameValue(f, rows, s, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// ntileOf is the bucket of row i of cnt among b buckets: the first
+// cnt mod b buckets hold one row more than the others.
+func ntileOf(i, cnt int, b int64) int64 {
+	per := int64(cnt) / b
+	if per == 0 {
+		return int64(i) + 1
+	}
+	big := int64(cnt) % b
+	if at := big * (per + 1); int64(i) < at {
+		return int64(i)/(per+1) + 1
+	} else {
+		return big + (int64(i)-at)/per + 1
+	}
+}
+
+// frameOf is row i's frame [s, e) in a partition of cnt rows; its peers
+// are [lo, hi).
+func frameOf(fr plan.Frame, i, cnt, lo, hi int) (int, int) {
+	var s, e int
+	switch fr.Start {
+	case plan.UnboundedPreceding:
+		s = 0
+	case plan.OffsetPreceding:
+		s = i - int(min(fr.StartOff, int64(cnt)))
+	case plan.CurrentRow:
+		s = i
+		if !fr.Rows {
+			s = lo
+		}
+	case plan.OffsetFollowing:
+		s = i + int(min(fr.StartOff, int64(cnt)))
+	default:
+		s = cnt
+	}
+	switch fr.End {
+	case plan.UnboundedPreceding:
+		e = 0
+	case plan.OffsetPreceding:
+		e = i - int(min(fr.EndOff, int64(cnt))) + 1
+	case plan.CurrentRow:
+		e = i + 1
+		if !fr.Rows {
+			e = hi
+		}
+	case plan.OffsetFollowing:
+		e = i + int(min(fr.EndOff, int64(cnt))) + 1
+	default:
+		e = cnt
+	}
+	s, e = min(max(s, 0), cnt), min(e, cnt)
+	if e < s {
+		e = s
+	}
+	return s, e
+}
+
+// frameValue is a frame function over the rows [s, e).
+func frameValue(f *plan.WinFunc, rows []value.Row, s, e int) (value.Value, error) {
+	switch f.Kind {
+	case plan.WinFirstValue:
+		if s < e {
+			return f.Arg.Eval(rows[s])
+		}
+	case plan.WinLastValue:
+		if s < e {
+			return f.Arg.Eval(rows[e-1])
+		}
+	case plan.WinNthValue:
+		if !f.NullN && int64(s)+f.N-1 < int64(e) {
+			return f.Arg.Eval(rows[s+int(f.N)-1])
+		}
+	case plan.WinAgg:
+		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Type: f.Type}
+		return evalAggregate(call, rows[s:e])
+	default:
+		return value.Null, pgerr.New(pgerr.Internal, "window function %s has no frame", f.Name)
+	}
+	return value.Null, nil
+}
