@@ -90,7 +90,11 @@ var refusals = []refusal{
 	{query: "WITH d AS (DELETE FROM t RETURNING id) SELECT id FROM d", at: "d AS (DELETE", msg: "data-modifying"},
 	// Volatile functions.
 	{query: "SELECT id, random() FROM t", at: "random", msg: "random", hint: "store"},
-	{query: "SELECT id FROM t WHERE ts > now()", at: "now", msg: "now", hint: "store"},
+	{query: "SELECT id FROM t WHERE ts = now()", at: "now", msg: "now", hint: "store"},
+	{query: "SELECT id FROM t WHERE ts > now() OR id > 3", at: "now", msg: "now", hint: "ts > now() - interval"},
+	{query: "SELECT id FROM t WHERE ts > now() - id * interval '1 minute'", at: "now", msg: "columns", hint: "ts > now() - interval"},
+	{query: "SELECT id FROM t WHERE ts > date_trunc('hour', now())", at: "now", msg: "plus or minus a constant"},
+	{query: "SELECT id FROM t WHERE id IN (SELECT id FROM t WHERE ts > now())", at: "now", msg: "now", hint: "ts > now() - interval"},
 	{query: "SELECT id, CURRENT_TIMESTAMP FROM t", at: "CURRENT_TIMESTAMP", msg: "current_timestamp", hint: "store"},
 	{query: "SELECT id FROM t WHERE d = current_date", at: "current_date", msg: "current_date", hint: "store"},
 	{query: "SELECT id, age(ts) FROM t", at: "age", msg: "age", hint: "store"},
