@@ -27,19 +27,30 @@ func ReadsClock(e Expr) bool {
 
 // Temporal is a comparison between a row and the clock, Row Op Bound,
 // where Bound reads the clock and no column and grows (weakly) with it:
-// the comparison changes value at most once as time passes, at an
-// instant that depends on the row alone.
+// the comparison changes value at most once as time passes (twice for
+// =), at instants that depend on the row alone.
 type Temporal struct {
 	Row   Expr  // over the input row; reads no clock
-	Op    CmpOp // LT, LE, GT or GE, with the row on the left
+	Op    CmpOp // LT, LE, EQ, GT or GE, with the row on the left
 	Bound Expr  // reads the clock and no column
 	Cmp   *Cmp  // the comparison as written
 }
 
-// Leaves reports whether the comparison is true first and false once the
-// clock has passed the row's instant (Row > Bound, Row >= Bound), rather
-// than false first and true after (Row < Bound, Row <= Bound).
-func (t *Temporal) Leaves() bool { return t.Op == GT || t.Op == GE }
+// Halves returns the comparison as the one or two comparisons it is
+// made of, each of which changes value at most once: Row = Bound is
+// Row <= Bound (false, then true) and Row >= Bound (true, then false).
+func (t *Temporal) Halves() []CmpOp {
+	if t.Op == EQ {
+		return []CmpOp{LE, GE}
+	}
+	return []CmpOp{t.Op}
+}
+
+// Leaves reports whether a comparison op (LT, LE, GT or GE) of the row
+// with the bound is true first and false once the clock has passed the
+// row's instant (Row > Bound, Row >= Bound), rather than false first and
+// true after (Row < Bound, Row <= Bound).
+func Leaves(op CmpOp) bool { return op == GT || op == GE }
 
 var mirrored = [...]CmpOp{EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}
 
@@ -48,10 +59,10 @@ var mirrored = [...]CmpOp{EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}
 func AsTemporal(e Expr) (*Temporal, string) {
 	c, ok := e.(*Cmp)
 	if !ok {
-		return nil, "the clock may only be compared with <, <=, > or >= to an expression over the row"
+		return nil, "the clock may only be compared with <, <=, =, > or >= to an expression over the row"
 	}
-	if c.Op == EQ || c.Op == NE {
-		return nil, "an equality with the clock holds for an instant only: compare with <, <=, > or >="
+	if c.Op == NE {
+		return nil, "the row would leave and enter again: compare with <, <=, =, > or >="
 	}
 	t := &Temporal{Row: c.L, Op: c.Op, Bound: c.R, Cmp: c}
 	if ReadsClock(c.L) {

@@ -27,7 +27,8 @@ import (
 // costs O(rows that change · log n); a row costs O(log n).
 type Temporal struct {
 	conds []*temporalCond
-	now   int64 // the committed time, in microseconds since 2000-01-01 UTC
+	text  []string // the comparisons as written
+	now   int64    // the committed time, in microseconds since 2000-01-01 UTC
 	due   *btree.BTreeG[tempItem]
 	// staged are the tree's changes of the step in progress, newNow its
 	// time.
@@ -85,23 +86,33 @@ type temporalCond struct {
 func NewTemporal(conds []*expr.Temporal, now int64) *Temporal {
 	t := &Temporal{now: now, newNow: now, due: btree.NewBTreeGOptions(tempLess, btree.Options{NoLocks: true})}
 	for _, tc := range conds {
-		c := &temporalCond{t: tc, leaves: tc.Leaves()}
-		c.rowSlot = expr.ParamSlot{T: tc.Row.Type(), Set: true}
-		c.nowSlot = expr.ParamSlot{T: value.TimestampTZType, Set: true}
-		now := &expr.Param{Slot: &c.nowSlot, T: value.TimestampTZType}
-		c.bound = expr.Rewrite(tc.Bound, func(x expr.Expr) expr.Expr {
-			if f, ok := x.(*expr.Func); ok && f.Def != nil && expr.IsClockFunc(f.Def.Name) {
-				if f.T.Kind == value.Date {
-					return &expr.Cast{E: now, To: value.DateType, Explicit: true}
-				}
-				return now
-			}
-			return x
-		})
-		c.cmp = &expr.Cmp{Op: tc.Op, L: &expr.Param{Slot: &c.rowSlot, T: tc.Row.Type()}, R: c.bound}
-		t.conds = append(t.conds, c)
+		for _, half := range tc.Halves() {
+			t.conds = append(t.conds, newTemporalCond(tc, half))
+		}
+	}
+	for _, tc := range conds {
+		t.text = append(t.text, tc.Cmp.String())
 	}
 	return t
+}
+
+// newTemporalCond returns the comparison half (one of tc.Halves()).
+func newTemporalCond(tc *expr.Temporal, half expr.CmpOp) *temporalCond {
+	c := &temporalCond{t: tc, leaves: expr.Leaves(half)}
+	c.rowSlot = expr.ParamSlot{T: tc.Row.Type(), Set: true}
+	c.nowSlot = expr.ParamSlot{T: value.TimestampTZType, Set: true}
+	now := &expr.Param{Slot: &c.nowSlot, T: value.TimestampTZType}
+	c.bound = expr.Rewrite(tc.Bound, func(x expr.Expr) expr.Expr {
+		if f, ok := x.(*expr.Func); ok && f.Def != nil && expr.IsClockFunc(f.Def.Name) {
+			if f.T.Kind == value.Date {
+				return &expr.Cast{E: now, To: value.DateType, Explicit: true}
+			}
+			return now
+		}
+		return x
+	})
+	c.cmp = &expr.Cmp{Op: half, L: &expr.Param{Slot: &c.rowSlot, T: tc.Row.Type()}, R: c.bound}
+	return c
 }
 
 func tempLess(a, b tempItem) bool {
@@ -329,11 +340,7 @@ func (t *Temporal) NextChange() int64 {
 
 // Info describes the operator.
 func (t *Temporal) Info() dataflow.Info {
-	parts := make([]string, len(t.conds))
-	for i, c := range t.conds {
-		parts[i] = c.t.Cmp.String()
-	}
-	return dataflow.Info{Kind: "TemporalFilter", Detail: strings.Join(parts, " AND "),
+	return dataflow.Info{Kind: "TemporalFilter", Detail: strings.Join(t.text, " AND "),
 		State: "the rows waiting for the clock, ordered by the instant their predicate flips",
 		Cost:  "O(log n) per change; O(log n) per row that flips as time passes"}
 }
