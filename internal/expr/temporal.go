@@ -100,8 +100,14 @@ func growing(e Expr) string {
 	case *Arith:
 		switch {
 		case (n.Op == OpAdd || n.Op == OpSub) && constant(n.R):
+			if why := fixedLength(n.R); why != "" {
+				return why
+			}
 			return growing(n.L)
 		case n.Op == OpAdd && constant(n.L):
+			if why := fixedLength(n.L); why != "" {
+				return why
+			}
 			return growing(n.R)
 		}
 	}
@@ -109,3 +115,19 @@ func growing(e Expr) string {
 }
 
 func constant(e Expr) bool { return !e.Volatile() && len(Columns(e)) == 0 }
+
+// fixedLength returns why the constant e, added to the clock, would not
+// keep it growing; "" when it does. A month has no fixed length: the
+// clock plus a month stands still or moves back at the end of a month
+// (March 30 20:00 + 1 month is April 30 20:00, March 31 02:00 + 1 month
+// April 30 02:00), so a row would leave and enter again.
+func fixedLength(e Expr) string {
+	v, err := e.Eval(nil)
+	if err != nil {
+		return "the constant added to the clock cannot be evaluated: " + err.Error()
+	}
+	if v.Kind() == value.Interval && v.Span().Months != 0 {
+		return "an interval of months added to the clock moves it back at the end of a month: add the months to the row's side (ts + interval '1 month' > now())"
+	}
+	return ""
+}
