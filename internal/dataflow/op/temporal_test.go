@@ -148,34 +148,41 @@ func TestTemporalTwin(t *testing.T) {
 	}
 }
 
-// BenchmarkTemporalAdvance measures a clock advance that moves one row
-// out of a Temporal holding n rows: the work is that row's, not n's.
+// BenchmarkTemporalAdvance measures a step that advances the clock of a
+// Temporal holding n rows by a second, moving one row out, and adds one
+// row: the work is those rows', not n's.
 func BenchmarkTemporalAdvance(b *testing.B) {
 	conds, _ := temporalConds(&testing.T{})
 	const sec = int64(1_000000)
-	for _, n := range []int{1000, 100000} {
+	row := func(i int) value.Row {
+		return value.Row{value.NewInt(value.Int4, int64(i)), value.NewTimestamp(value.TimestampTZ, int64(i)*sec)}
+	}
+	for _, n := range []int{1000, 1000000} {
 		b.Run(value.NewInt(value.Int4, int64(n)).String(), func(b *testing.B) {
 			op := NewTemporal(conds[:1], 0)
 			var data zset.ZSet
 			for i := 0; i < n; i++ {
-				data = append(data, zset.Entry{Row: value.Row{value.NewInt(value.Int4, int64(i)), value.NewTimestamp(value.TimestampTZ, int64(i)*sec)}, W: 1})
+				data = append(data, zset.Entry{Row: row(i), W: 1})
 			}
 			if _, err := op.Step([]zset.ZSet{zset.Consolidate(data), nil}); err != nil {
 				b.Fatal(err)
 			}
 			op.Commit()
-			now := int64(3600) * sec // the first row leaves one second later
+			now := int64(3600) * sec // row 0 leaves at the first advance
+			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				now += sec
-				if i >= n-1 {
-					b.StopTimer()
-					break
-				}
-				if _, err := op.Step([]zset.ZSet{nil, {{Row: value.Row{value.NewTimestamp(value.TimestampTZ, now)}, W: 1}}}); err != nil {
+				in := zset.ZSet{{Row: row(n + i), W: 1}}
+				clock := zset.ZSet{{Row: value.Row{value.NewTimestamp(value.TimestampTZ, now)}, W: 1}}
+				out, err := op.Step([]zset.ZSet{in, clock})
+				if err != nil {
 					b.Fatal(err)
 				}
+				if len(out) != 2 {
+					b.Fatalf("advance %d: %d rows out, want 2", i, len(out))
+				}
 				op.Commit()
+				now += sec
 			}
 		})
 	}
