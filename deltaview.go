@@ -30,6 +30,7 @@ type DB struct {
 	e           *engine.Engine
 	lockTimeout time.Duration
 	file        io.Closer // the store of a DB opened by OpenFile
+	clock       clockTimer
 }
 
 // Options configure a database.
@@ -49,6 +50,12 @@ type Options struct {
 	// goroutine that holds a Tx open and writes through the DB waits for
 	// itself; a timeout turns that into an error.
 	LockTimeout time.Duration
+	// Clock is the time source of temporal filters (a view's WHERE ts >
+	// now() - interval '1 hour'); nil is the wall clock. Rows enter and
+	// leave views at each commit and, while the database is open, when
+	// a timer set for the next instant at which one does fires; the
+	// timer waits as long as Clock says remains.
+	Clock func() time.Time
 }
 
 // Progress reports how far long work has come: Done out of Total (-1 when
@@ -67,7 +74,12 @@ func OpenWith(o Options) *DB {
 	if o.OpenFile != nil {
 		e.SetFileOpener(o.OpenFile)
 	}
-	return &DB{e: e, lockTimeout: o.LockTimeout}
+	db := &DB{e: e, lockTimeout: o.LockTimeout}
+	if o.Clock != nil {
+		e.SetClockSource(o.Clock)
+	}
+	db.clock.init(e, o.Clock)
+	return db
 }
 
 // newSession opens a session with the database's settings.

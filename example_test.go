@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/deltaview/deltaview"
 )
@@ -68,9 +69,41 @@ func ExampleTx() {
 func ExampleCode() {
 	db := deltaview.Open()
 	db.Exec(`CREATE TABLE t (id int PRIMARY KEY, ts timestamptz)`)
-	err := db.Exec(`CREATE MATERIALIZED VIEW recent AS SELECT id FROM t WHERE ts > now()`)
+	err := db.Exec(`CREATE MATERIALIZED VIEW recent AS SELECT id, random() FROM t`)
 	fmt.Println(deltaview.Code(err), err)
-	// Output: 0A000 volatile function now() cannot be maintained in a view
+	// Output: 0A000 volatile function random() cannot be maintained in a view
+}
+
+// A view of the rows of the last hour: rows leave it as the clock passes
+// their instant, each instant a step of its own. Here the clock is pinned.
+func ExampleDB_SetClock() {
+	db := deltaview.Open()
+	defer db.Close()
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	if err := db.SetClock(t0); err != nil {
+		panic(err)
+	}
+	if err := db.Exec(`CREATE TABLE orders (id int PRIMARY KEY, ts timestamptz);
+		INSERT INTO orders VALUES (1, '2026-01-01 11:15:00+00'), (2, '2026-01-01 11:45:00+00');
+		CREATE MATERIALIZED VIEW last_hour AS SELECT id FROM orders WHERE ts > now() - interval '1 hour'`); err != nil {
+		panic(err)
+	}
+	got := make(chan deltaview.Delta, 2)
+	cancel, _ := db.Subscribe("last_hour", func(d deltaview.Delta) { got <- d })
+	if err := db.SetClock(t0.Add(time.Hour)); err != nil {
+		panic(err)
+	}
+	for range 2 {
+		d := <-got
+		fmt.Println("ts", d.TS, d.Changes)
+	}
+	cancel()
+	rows, _ := db.View("last_hour")
+	fmt.Println(rows.Rows)
+	// Output:
+	// ts 2 [{[1] -1}]
+	// ts 3 [{[2] -1}]
+	// []
 }
 
 // A session keeps a transaction open across calls; other sessions read

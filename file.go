@@ -40,6 +40,7 @@ func OpenFileWith(path string, o Options) (*DB, error) {
 // if it has one (its changes are already durable). A database in memory
 // stays readable and writable; one kept in a file must not be used after.
 func (db *DB) Close() error {
+	db.clock.close()
 	db.e.Close()
 	if db.file == nil {
 		return nil

@@ -30,6 +30,9 @@ type Compiled struct {
 	// Order, when set, is the order the view's rows read back in: the
 	// view ends with ORDER BY … LIMIT.
 	Order func(a, b value.Row) int
+	// Temporal lists the temporal filters: their clock is the input
+	// named ClockInput, and they start at the time the engine gives them.
+	Temporal []*op.Temporal
 	// Shareable lists the join inputs that read a stored relation
 	// directly (its rows, or some of its columns): their indexes can be
 	// shared with every view that joins the same relation on the same key.
@@ -90,6 +93,9 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		in, err := cp.node(n.Input)
 		if err != nil {
 			return 0, err
+		}
+		if expr.ReadsClock(n.Pred) {
+			return cp.temporal(n, in)
 		}
 		return cp.c.Add(op.NewFilter(n.Pred), in), nil
 	case *plan.Project:
@@ -180,6 +186,9 @@ func projects(k plan.JoinKind) bool {
 // arrangement of each input on its join key, outputting project of each
 // pair (nil: the pair).
 func (cp *compiler) join(n *plan.Join, project []expr.Expr) (dataflow.NodeID, error) {
+	if n.Residual != nil && expr.ReadsClock(n.Residual) {
+		return 0, refuseClock("the condition compares the clock with columns of both sides of a join")
+	}
 	l, err := cp.node(n.Left)
 	if err != nil {
 		return 0, err

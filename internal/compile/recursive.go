@@ -32,6 +32,9 @@ func (cp *compiler) recursive(n *plan.Recursive) (dataflow.NodeID, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(inner.out.Temporal) > 0 {
+		return 0, refuseClock("the recursive term of WITH RECURSIVE reruns its rounds at one time only; filter the anchor or the query over the recursion")
+	}
 	spec := op.RecursiveSpec{
 		Name: n.Name, All: n.All, Inner: inner.c, Out: out, RecInput: recInput,
 		Consts: inner.out.Consts, Arity: len(n.Cols), Bound: n.Bound(),

@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -88,6 +89,8 @@ func (in *input) Step(b []zset.ZSet) (zset.ZSet, error) { return b[0], nil }
 func (in *input) Commit()                               {}
 func (in *input) Abort()                                {}
 func (in *input) Info() Info {
-	return Info{Kind: "Input", Detail: in.name, State: "none", Cost: "O(change)"}
+	// A name that starts with NUL is the engine's own (the clock), which
+	// no relation can have; it prints without the NUL.
+	return Info{Kind: "Input", Detail: strings.TrimPrefix(in.name, "\x00"), State: "none", Cost: "O(change)"}
 }
 func (in *input) State() StateSize { return StateSize{} }

@@ -51,6 +51,16 @@ func (e *Engine) buildView(cv *sql.CreateView) (*zview, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(c.Temporal) > 0 {
+		// The other views move to the time the new one starts at.
+		if err := e.catchUp(e.clockReading()); err != nil {
+			return nil, err
+		}
+		for _, t := range c.Temporal {
+			t.Start(e.now)
+		}
+		defer e.wake()
+	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
 	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	for _, rel := range c.Relations {

@@ -302,6 +302,8 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 			}
 		}
 		e.copyLimits.MaxEvents = int(n)
+	case "deltaview.clock":
+		return e.setClock(s.Value)
 	case "deltaview.max_recursion":
 		var n int64
 		if s.Value != "" {
@@ -324,7 +326,7 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		e.setRefillNotice(n)
 	default:
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
-			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_recursion, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
+			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_recursion, deltaview.clock, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
 	}
 	return Result{Tag: "SET"}, nil
 }

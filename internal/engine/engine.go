@@ -118,6 +118,18 @@ type Engine struct {
 	// foreignDriver runs the foreign tables (foreign.go), made on first
 	// use, guarded by subsDriverMu too.
 	foreignDriver Foreign
+	// The clock of temporal filters (clock.go): now is the time the views
+	// are at, in microseconds since 2000-01-01 UTC; clockSource gives the
+	// time (nil: the wall clock) unless pinned, when it is pinnedAt.
+	// clockWake (guarded by clockMu) tells the timer that the next change
+	// may have moved.
+	now         int64
+	clockSource func() time.Time
+	pinned      bool
+	pinnedAt    int64
+	clockMu     sync.Mutex
+	clockWake   chan struct{}
+	onWake      func()
 }
 
 // stepSample is how often a view's step is timed: one step in 16, the

@@ -110,7 +110,12 @@ func (e *Engine) Recompute(name string) ([]value.Row, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
 	}
-	return exec.Run(v.meta().def.Plan, scanOnly{e.committed()})
+	p := v.meta().def.Plan
+	if zv, ok := v.(*zview); ok && len(zv.c.Temporal) > 0 {
+		// Temporal filters read the clock at the views' time.
+		p = plan.AtTime(p, value.NewTimestamp(value.TimestampTZ, e.now))
+	}
+	return exec.Run(p, scanOnly{e.committed()})
 }
 
 // scanOnly reads every relation by scanning it: the oracle neither

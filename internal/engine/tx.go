@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -136,6 +137,17 @@ func (e *Engine) commit() error {
 	if tx == nil || len(tx.log) == 0 {
 		return nil
 	}
+	temporal := e.temporal()
+	if temporal {
+		// The views first move to the commit's time, each instant at
+		// which a row enters or leaves one a step of its own.
+		if err := e.catchUp(e.clockReading()); err != nil {
+			e.tx = tx
+			e.rollback()
+			return err
+		}
+		defer e.wake()
+	}
 	deltas, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
 	if len(deltas) == 0 && nEvents == 0 {
@@ -179,6 +191,9 @@ func (e *Engine) commit() error {
 	in := &e.stepIn
 	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
 	defer func() { *in = stepInput{} }()
+	if temporal {
+		deltas[compile.ClockInput] = clockBatch(e.now)
+	}
 	// Views prepare in creation order, so that a view reading another
 	// sees its delta of this step.
 	for _, v := range e.order {
@@ -194,6 +209,7 @@ func (e *Engine) commit() error {
 			deltas[v.meta().name] = z
 		}
 	}
+	delete(deltas, compile.ClockInput)
 	// Indexes shared by several views' joins absorb the step once; their
 	// readers saw them as they were before it.
 	if err := e.shared.stage(deltas); err != nil {
@@ -239,6 +255,11 @@ func compactTables(log []change) {
 }
 
 func readsAny(v *zview, deltas map[string]zset.ZSet) bool {
+	if len(v.c.Temporal) > 0 {
+		if _, ok := deltas[compile.ClockInput]; ok {
+			return true
+		}
+	}
 	for _, r := range v.c.Relations {
 		if _, ok := deltas[r]; ok {
 			return true

@@ -16,6 +16,10 @@ type binder struct {
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
+	// clockOK is set while a view's WHERE conjunct is bound: it may read
+	// the clock (now(), current_date), if it compares it with the row in
+	// a way a temporal filter maintains (expr.AsTemporal).
+	clockOK bool
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
 	// agg is set while binding expressions above a GROUP BY.

@@ -114,9 +114,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return &expr.MinMax{Args: args, T: t, Least: m.Op == pg_query.MinMaxOp_IS_LEAST}, nil
 	case n.GetSqlvalueFunction() != nil:
 		f := n.GetSqlvalueFunction()
-		if b.forView && (f.Op == pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE || f.Op == pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP) {
-			return nil, b.refuse(f.Location, "volatile function %s cannot be maintained in a view", strings.TrimPrefix(f.Op.String(), "SVFOP_")).
-				WithHint(volatileHint)
+		if b.forView && !b.clockOK && (f.Op == pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE || f.Op == pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP) {
+			return nil, b.refuse(f.Location, "volatile function %s cannot be maintained in a view outside a temporal filter", strings.TrimPrefix(f.Op.String(), "SVFOP_")).
+				WithHint(clockHint)
 		}
 		switch f.Op {
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
@@ -674,7 +674,11 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	if def.Volatile && b.forView {
+	if def.Volatile && b.forView && !(b.clockOK && expr.IsClockFunc(def.Name)) {
+		if expr.IsClockFunc(def.Name) {
+			return nil, b.refuse(loc, "volatile function %s() cannot be maintained in a view outside a temporal filter", name).
+				WithHint(clockHint)
+		}
 		return nil, b.refuse(loc, "volatile function %s() cannot be maintained in a view", name).
 			WithHint(volatileHint)
 	}
@@ -687,6 +691,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	return &expr.Func{Def: def, Args: es, T: res}, nil
 }
+
+// clockHint says where a view may read the clock.
+const clockHint = "a view maintains comparisons of a row with the clock in its WHERE, ts > now() - interval '1 hour' or ts + interval '1 hour' > now(), ANDed with other conditions; elsewhere store the time in a table column when the row is written"
 
 // volatileHint is the alternative to a volatile function in a view.
 const volatileHint = "compute the value when the rows are written, and store it in a table column"

@@ -37,12 +37,23 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 			subs = append(subs, sub{link: be.Args[0].GetSubLink(), not: true})
 			return nil
 		}
+		b.clockOK = b.forView && len(b.outers) == 0
 		e, err := b.bindExpr(sc, n)
+		b.clockOK = false
 		if err != nil {
 			return err
 		}
 		if e, err = b.toBool(e, "WHERE", nodeLoc(n, -1)); err != nil {
 			return err
+		}
+		if b.forView && expr.ReadsClock(e) {
+			if _, why := expr.AsTemporal(e); why != "" {
+				name, loc := clockCall(n)
+				if loc < 0 {
+					loc = nodeLoc(n, -1)
+				}
+				return b.refuse(loc, "%s cannot be maintained in this condition: %s", name, why).WithHint(clockHint)
+			}
 		}
 		preds = append(preds, e)
 		return nil
@@ -232,4 +243,60 @@ func (b *binder) bindCorrelated(outer *scope, sel *pg_query.SelectStmt) (right p
 		right = plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)})
 	}
 	return right, rsc, correlated, nil
+}
+
+// clockCall finds the first call of a clock function in a condition's
+// syntax tree: its name as written and its position (-1 when none is
+// found among the expressions searched).
+func clockCall(n *pg_query.Node) (string, int32) {
+	switch {
+	case n == nil:
+	case n.GetSqlvalueFunction() != nil:
+		f := n.GetSqlvalueFunction()
+		switch f.Op {
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+			return "current_date", f.Location
+		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:
+			return "current_timestamp", f.Location
+		}
+	case n.GetFuncCall() != nil:
+		f := n.GetFuncCall()
+		if name := opName(f.Funcname); expr.IsClockFunc(name) {
+			return name + "()", f.Location
+		}
+		for _, a := range f.Args {
+			if name, loc := clockCall(a); loc >= 0 {
+				return name, loc
+			}
+		}
+	case n.GetAExpr() != nil:
+		if name, loc := clockCall(n.GetAExpr().Lexpr); loc >= 0 {
+			return name, loc
+		}
+		return clockCall(n.GetAExpr().Rexpr)
+	case n.GetBoolExpr() != nil:
+		for _, a := range n.GetBoolExpr().Args {
+			if name, loc := clockCall(a); loc >= 0 {
+				return name, loc
+			}
+		}
+	case n.GetTypeCast() != nil:
+		return clockCall(n.GetTypeCast().Arg)
+	case n.GetNullTest() != nil:
+		return clockCall(n.GetNullTest().Arg)
+	case n.GetCaseExpr() != nil:
+		c := n.GetCaseExpr()
+		for _, w := range c.Args {
+			if cw := w.GetCaseWhen(); cw != nil {
+				if name, loc := clockCall(cw.Expr); loc >= 0 {
+					return name, loc
+				}
+				if name, loc := clockCall(cw.Result); loc >= 0 {
+					return name, loc
+				}
+			}
+		}
+		return clockCall(c.Defresult)
+	}
+	return "now()", -1
 }
