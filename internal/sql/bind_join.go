@@ -224,3 +224,15 @@ func (b *binder) lateralJoin(l plan.Node, lsc *scope, r plan.Node, kind plan.Joi
 	}
 	return &plan.Project{Input: j, Exprs: exprs, Cols: out}, nil
 }
+
+// orderJoins plans the inner joins of a FROM clause by their keys and the
+// row counts of the relations they read, whatever the order they were
+// written in.
+func (b *binder) orderJoins(n plan.Node) plan.Node {
+	return plan.OrderJoins(n, func(name string) float64 {
+		if rel, ok := b.cat.Relation(name); ok {
+			return float64(rel.Rows)
+		}
+		return 0
+	})
+}

@@ -518,6 +518,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			return nil, err
 		}
 	}
+	input = b.orderJoins(input)
 	if len(sel.WindowClause) > 0 {
 		return nil, b.refuse(b.keyword("window", 0), "WINDOW is not supported yet")
 	}
