@@ -147,7 +147,7 @@ func (o *orderer) tree(n Node) Node {
 	}
 	inClass := make([]bool, len(cols))
 	var conds []*cond
-	var top []expr.Expr                          // volatile: over the whole tree
+	var top []expr.Expr                           // volatile: over the whole tree
 	filters := make([][]expr.Expr, len(t.leaves)) // per input, over the tree's columns
 	for _, c := range t.conds {
 		if k, ok := c.(*expr.Const); ok && !k.V.IsNull() && k.V.Bool() {
