@@ -344,6 +344,10 @@ func (s *slt) scalar(depth int) string {
 		return fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM t%d AS x WHERE %s) THEN %s ELSE %s END", 1+s.intn(5), s.correlation(), c(), c())
 	case 10:
 		return fmt.Sprintf("%s - %s", c(), s.scalarSub())
+	case 11:
+		return fmt.Sprintf("(SELECT count(*) FROM t1 AS x WHERE x.%s > t1.%s AND x.%s < t1.%s)", s.pick(sltCols), s.pick(sltCols), s.pick(sltCols), s.pick(sltCols))
+	case 12:
+		return fmt.Sprintf("CASE WHEN %s < %s - 3 THEN 111 WHEN %s <= %s THEN 222 WHEN %s < %s + 3 THEN 333 ELSE 444 END", c(), c(), c(), c(), c(), c())
 	}
 	return c()
 }
@@ -379,7 +383,7 @@ func (s *slt) scalarSub() string {
 // cond is a condition over t1's columns.
 func (s *slt) cond(depth int) string {
 	c := func() string { return "t1." + s.pick(sltCols) }
-	switch r := s.intn(16); {
+	switch r := s.intn(17); {
 	case depth > 0 && r < 2:
 		return fmt.Sprintf("(%s AND %s)", s.cond(depth-1), s.cond(depth-1))
 	case depth > 0 && r < 4:
@@ -404,6 +408,8 @@ func (s *slt) cond(depth int) string {
 		return fmt.Sprintf("%s > %s", c(), s.scalarSub())
 	case r == 13:
 		return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM t%d AS x WHERE %s)", 1+s.intn(5), s.correlation())
+	case r == 14:
+		return s.hardCond()
 	}
 	return fmt.Sprintf("%s %s %s", c(), s.pick([]string{"<", ">", "=", "<>", "<=", ">="}), s.scalar(0))
 }
@@ -451,7 +457,11 @@ func (s *slt) selectAgg() string {
 	key := s.pick([]string{"t1.a", "t1.b", "t1.c % 3", "t1.d / 5", "t1.a + t1.b"})
 	q := "SELECT " + aliased(append([]string{key}, aggs()...)) + " FROM t1" + where + " GROUP BY " + key
 	if s.chance(50) {
-		q += " HAVING " + s.pick([]string{"count(*) > 1", "max(t1.e) > 8", "sum(t1.b) < 40", "min(t1.c) IS NOT NULL", "count(*) > (SELECT count(*) FROM t2) / 10"})
+		q += " HAVING " + s.pick([]string{"count(*) > 1", "max(t1.e) > 8", "sum(t1.b) < 40", "min(t1.c) IS NOT NULL", "count(*) > (SELECT count(*) FROM t2) / 10",
+			"max(t1.e) > (SELECT avg(x.e) FROM t2 AS x)", "EXISTS (SELECT 1 FROM t3 AS x WHERE x.a = max(t1.b))"})
+	}
+	if s.chance(20) && !strings.Contains(key, " ") {
+		q = strings.Replace(q, " FROM t1", fmt.Sprintf(", (SELECT max(x.a) FROM t2 AS x WHERE x.b = %s) AS sub FROM t1", key), 1)
 	}
 	return q
 }
@@ -546,4 +556,27 @@ func aliased(items []string) string {
 		out[i] = fmt.Sprintf("%s AS c%d", it, i+1)
 	}
 	return strings.Join(out, ", ")
+}
+
+// hardCond is a condition of the rarer shapes: IN and NOT IN subqueries
+// under OR, over grouped subqueries, subqueries nested two deep (the inner
+// one correlated to the outer query), EXISTS compared in CASE.
+func (s *slt) hardCond() string {
+	col := func() string { return s.pick(sltCols) }
+	t := func() int { return 1 + s.intn(5) }
+	switch s.intn(7) {
+	case 0:
+		return fmt.Sprintf("(t1.%s > %d OR t1.%s IN (SELECT x.%s FROM t%d AS x WHERE x.%s < t1.%s))", col(), s.intn(20), col(), col(), t(), col(), col())
+	case 1:
+		return fmt.Sprintf("t1.%s NOT IN (SELECT x.%s FROM t%d AS x WHERE x.%s IS NOT NULL)", col(), col(), t(), col())
+	case 2:
+		return fmt.Sprintf("t1.%s IN (SELECT x.%s FROM t%d AS x GROUP BY x.%s HAVING count(*) > 1)", col(), col(), t(), col())
+	case 3:
+		return fmt.Sprintf("EXISTS (SELECT 1 FROM t%d AS x WHERE x.%s < t1.%s AND x.%s > (SELECT avg(y.%s) FROM t%d AS y WHERE y.%s = t1.%s))", t(), col(), col(), col(), col(), t(), col(), col())
+	case 4:
+		return fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM t%d AS x WHERE %s) THEN t1.%s ELSE t1.%s END > %d", t(), s.correlation(), col(), col(), s.intn(20))
+	case 5:
+		return fmt.Sprintf("t1.%s > (SELECT max(x.%s) FROM t%d AS x WHERE x.%s < (SELECT min(y.%s) FROM t%d AS y WHERE y.%s > t1.%s))", col(), col(), t(), col(), col(), t(), col(), col())
+	}
+	return fmt.Sprintf("(NOT EXISTS (SELECT 1 FROM t%d AS x WHERE %s) OR t1.%s IS NULL)", t(), s.correlation(), col())
 }
