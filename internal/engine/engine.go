@@ -40,14 +40,16 @@ type Engine struct {
 	tables map[string]*table
 	// views are the materialized views, however maintained (matview.go);
 	// order is them in creation order, a topological order.
-	views  map[string]matView
-	named  map[string]*namedView
-	order  []matView
-	deps   map[string][]string
-	tx     *txn   // the writer's open transaction; nil when none
-	ts     uint64 // logical time of the last commit
-	subs   []*subscription
-	nextID int
+	views map[string]matView
+	named map[string]*namedView
+	// indexes maps each index CREATE INDEX made to its table.
+	indexes map[string]*table
+	order   []matView
+	deps    map[string][]string
+	tx      *txn   // the writer's open transaction; nil when none
+	ts      uint64 // logical time of the last commit
+	subs    []*subscription
+	nextID  int
 	// notices collects the notices of a commit (a view over its memory
 	// budget), which the committing session takes before it unlocks.
 	notices []string
@@ -141,11 +143,12 @@ type Result struct {
 // New returns an empty engine.
 func New() *Engine {
 	return &Engine{
-		tables: map[string]*table{},
-		views:  map[string]matView{},
-		named:  map[string]*namedView{},
-		deps:   map[string][]string{},
-		slot:   make(chan struct{}, 1),
+		tables:  map[string]*table{},
+		views:   map[string]matView{},
+		named:   map[string]*namedView{},
+		indexes: map[string]*table{},
+		deps:    map[string][]string{},
+		slot:    make(chan struct{}, 1),
 	}
 }
 
@@ -226,7 +229,7 @@ func (v viewRecorder) InView() sql.Catalog { return v }
 func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
 
 func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
-	if _, ok := e.Relation(ct.Name); ok {
+	if _, ok := e.Relation(ct.Name); ok || e.indexes[ct.Name] != nil {
 		if ct.IfNotExists {
 			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
 		}
@@ -317,6 +320,9 @@ func unboundedNotices(view string, g *dataflow.Circuit) []string {
 }
 
 func (e *Engine) drop(d *sql.Drop) (Result, error) {
+	if d.Kind == sql.DropIndex {
+		return e.dropIndexes(d)
+	}
 	kinds := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}
 	tags := map[sql.DropKind]string{sql.DropTable: "DROP TABLE", sql.DropView: "DROP VIEW", sql.DropMatView: "DROP MATERIALIZED VIEW"}
 	var notices []string
@@ -397,7 +403,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
 	}
 	if e.store != nil && len(order) > 0 {
-		if err := e.store.Drop(order); err != nil {
+		// A table's indexes go with it.
+		stored := order
+		for name, t := range e.indexes {
+			if all[t.name] {
+				stored = append(stored, name)
+			}
+		}
+		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
 	}
@@ -442,6 +455,11 @@ func (e *Engine) dependentsIndex() map[string][]string {
 // that a cascade over many views costs time linear in their number.
 func (e *Engine) dropAll(names []string, gone map[string]bool) {
 	e.read = nil
+	for name, t := range e.indexes {
+		if gone[t.name] && e.tables[t.name] == t {
+			delete(e.indexes, name)
+		}
+	}
 	for _, name := range names {
 		delete(e.tables, name)
 		delete(e.named, name)

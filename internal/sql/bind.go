@@ -86,6 +86,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateView(n.GetViewStmt())
 	case n.GetDropStmt() != nil:
 		return b.bindDrop(n.GetDropStmt())
+	case n.GetIndexStmt() != nil:
+		return b.bindCreateIndex(n.GetIndexStmt())
 	case n.GetInsertStmt() != nil:
 		return b.bindInsert(n.GetInsertStmt())
 	case n.GetUpdateStmt() != nil:
