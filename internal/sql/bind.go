@@ -33,6 +33,16 @@ type binder struct {
 	// lateral is the scope of the FROM items left of the one being bound,
 	// which a LATERAL subquery or a function in FROM may read.
 	lateral *scope
+	// rows are the row counts of the relations resolved, for ordering
+	// joins; shared with the binders of the views inlined.
+	rows map[string]int64
+}
+
+func (b *binder) rowCounts() map[string]int64 {
+	if b.rows == nil {
+		b.rows = map[string]int64{}
+	}
+	return b.rows
 }
 
 // cte is a bound common table expression.

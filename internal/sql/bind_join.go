@@ -229,10 +229,7 @@ func (b *binder) lateralJoin(l plan.Node, lsc *scope, r plan.Node, kind plan.Joi
 // row counts of the relations they read, whatever the order they were
 // written in.
 func (b *binder) orderJoins(n plan.Node) plan.Node {
-	return plan.OrderJoins(n, func(name string) float64 {
-		if rel, ok := b.cat.Relation(name); ok {
-			return float64(rel.Rows)
-		}
-		return 0
-	})
+	// The counts noted when the relations were resolved: resolving them
+	// again would record them as read by the statement itself.
+	return plan.OrderJoins(n, func(name string) float64 { return float64(b.rows[name]) })
 }
