@@ -133,5 +133,24 @@ func (t *table) lookup(fixed map[int]value.Value, fn func(id uint64, row value.R
 		}
 		return true
 	}
+	for _, ix := range t.indexes {
+		v, ok := fixed[ix.cols[0]]
+		if !ok {
+			continue
+		}
+		if v.IsNull() {
+			return true
+		}
+		var ids []uint64
+		t.prefix(ix.cols[0]).each(v, func(id uint64) { ids = append(ids, id) })
+		slices.Sort(ids)
+		for _, id := range ids {
+			row, _ := t.rows.Get(id)
+			if !fn(id, row) {
+				break
+			}
+		}
+		return true
+	}
 	return false
 }

@@ -94,6 +94,7 @@ const (
 	KindTable   RelKind = "table"
 	KindView    RelKind = "view"
 	KindMatView RelKind = "materialized view"
+	KindIndex   RelKind = "index" // CREATE INDEX: recreated after the tables
 )
 
 // StoredRelation is a relation as a store records it: the statement that

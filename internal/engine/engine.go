@@ -40,14 +40,16 @@ type Engine struct {
 	tables map[string]*table
 	// views are the materialized views, however maintained (matview.go);
 	// order is them in creation order, a topological order.
-	views  map[string]matView
-	named  map[string]*namedView
-	order  []matView
-	deps   map[string][]string
-	tx     *txn   // the writer's open transaction; nil when none
-	ts     uint64 // logical time of the last commit
-	subs   []*subscription
-	nextID int
+	views map[string]matView
+	named map[string]*namedView
+	// indexes maps each index CREATE INDEX made to its table.
+	indexes map[string]*table
+	order   []matView
+	deps    map[string][]string
+	tx      *txn   // the writer's open transaction; nil when none
+	ts      uint64 // logical time of the last commit
+	subs    []*subscription
+	nextID  int
 	// notices collects the notices of a commit (a view over its memory
 	// budget), which the committing session takes before it unlocks.
 	notices []string
@@ -156,11 +158,12 @@ type Result struct {
 // New returns an empty engine.
 func New() *Engine {
 	return &Engine{
-		tables: map[string]*table{},
-		views:  map[string]matView{},
-		named:  map[string]*namedView{},
-		deps:   map[string][]string{},
-		slot:   make(chan struct{}, 1),
+		tables:  map[string]*table{},
+		views:   map[string]matView{},
+		named:   map[string]*namedView{},
+		indexes: map[string]*table{},
+		deps:    map[string][]string{},
+		slot:    make(chan struct{}, 1),
 	}
 }
 
@@ -171,7 +174,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		for i, c := range t.def.Cols {
 			defaults[i] = c.Default
 		}
-		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults}, true
+		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len())}, true
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
@@ -241,7 +244,7 @@ func (v viewRecorder) InView() sql.Catalog { return v }
 func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
 
 func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
-	if _, ok := e.Relation(ct.Name); ok {
+	if _, ok := e.Relation(ct.Name); ok || e.indexes[ct.Name] != nil {
 		if ct.IfNotExists {
 			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
 		}
@@ -332,6 +335,9 @@ func unboundedNotices(view string, g *dataflow.Circuit) []string {
 }
 
 func (e *Engine) drop(d *sql.Drop) (Result, error) {
+	if d.Kind == sql.DropIndex {
+		return e.dropIndexes(d)
+	}
 	kinds := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}
 	tags := map[sql.DropKind]string{sql.DropTable: "DROP TABLE", sql.DropView: "DROP VIEW", sql.DropMatView: "DROP MATERIALIZED VIEW"}
 	var notices []string
@@ -412,7 +418,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
 	}
 	if e.store != nil && len(order) > 0 {
-		if err := e.store.Drop(order); err != nil {
+		// A table's indexes go with it.
+		stored := order
+		for name, t := range e.indexes {
+			if all[t.name] {
+				stored = append(stored, name)
+			}
+		}
+		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
 	}
@@ -457,6 +470,11 @@ func (e *Engine) dependentsIndex() map[string][]string {
 // that a cascade over many views costs time linear in their number.
 func (e *Engine) dropAll(names []string, gone map[string]bool) {
 	e.read = nil
+	for name, t := range e.indexes {
+		if gone[t.name] && e.tables[t.name] == t {
+			delete(e.indexes, name)
+		}
+	}
 	for _, name := range names {
 		delete(e.tables, name)
 		delete(e.named, name)

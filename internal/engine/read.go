@@ -63,7 +63,7 @@ func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) err
 		return false, nil // a partial view's rows are read by scanning
 	}
 	t, ok := e.tables[rel]
-	if !ok || !t.keepsRows() || len(t.uniques) == 0 {
+	if !ok || !t.keepsRows() || len(t.uniques) == 0 && len(t.indexes) == 0 {
 		return false, nil
 	}
 	fixed, err := fixedColumns(t.cols, pred)

@@ -339,6 +339,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
+	case *sql.CreateIndex:
+		return s.ddl("CREATE INDEX", func() (Result, error) { return e.createIndex(b, rec.text) })
 	case *sql.Drop:
 		return s.ddl("DROP", func() (Result, error) {
 			res, err := e.drop(b)

@@ -28,9 +28,11 @@ type table struct {
 	rows    *rowStore
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
-	// prefixes index leading columns of composite keys, once looked up.
+	// prefixes index leading columns of composite keys, once looked up,
+	// and of the indexes CREATE INDEX made.
 	prefixes []*prefixIndex
-	delta    zset.ZSet // the last commit's batch, reused by the next
+	indexes  []*namedIndex // CREATE INDEX
+	delta    zset.ZSet     // the last commit's batch, reused by the next
 	// gathering is set while a commit gathers the table's batch.
 	gathering bool
 	bytes     int64

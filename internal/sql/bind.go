@@ -40,6 +40,16 @@ type binder struct {
 	// windows are the WINDOW clause's named windows of the SELECT whose
 	// select list is being bound.
 	windows map[string]*pg_query.WindowDef
+	// rows are the row counts of the relations resolved, for ordering
+	// joins; shared with the binders of the views inlined.
+	rows map[string]int64
+}
+
+func (b *binder) rowCounts() map[string]int64 {
+	if b.rows == nil {
+		b.rows = map[string]int64{}
+	}
+	return b.rows
 }
 
 // cte is a bound common table expression.
@@ -93,6 +103,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateView(n.GetViewStmt())
 	case n.GetDropStmt() != nil:
 		return b.bindDrop(n.GetDropStmt())
+	case n.GetIndexStmt() != nil:
+		return b.bindCreateIndex(n.GetIndexStmt())
 	case n.GetInsertStmt() != nil:
 		return b.bindInsert(n.GetInsertStmt())
 	case n.GetUpdateStmt() != nil:

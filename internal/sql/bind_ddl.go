@@ -244,6 +244,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		d.Kind = DropView
 	case pg_query.ObjectType_OBJECT_MATVIEW:
 		d.Kind = DropMatView
+	case pg_query.ObjectType_OBJECT_INDEX:
+		d.Kind = DropIndex
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
@@ -253,4 +255,53 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		d.Names = append(d.Names, name)
 	}
 	return d, nil
+}
+
+// bindCreateIndex binds CREATE INDEX on a table's columns. Unique,
+// partial and expression indexes are refused; the access method is
+// PostgreSQL's concern (every index here is a hash of the leading column).
+func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
+	loc := int32(-1)
+	if is.Relation != nil {
+		loc = is.Relation.Location
+	}
+	switch {
+	case is.Unique:
+		return nil, b.refuse(loc, "CREATE UNIQUE INDEX is not supported").WithHint("declare UNIQUE on the table's columns")
+	case is.WhereClause != nil:
+		return nil, b.refuse(nodeLoc(is.WhereClause, loc), "a partial index (CREATE INDEX … WHERE) is not supported")
+	case len(is.IndexIncludingParams) > 0:
+		return nil, b.refuse(loc, "CREATE INDEX … INCLUDE is not supported")
+	}
+	name := is.Relation.Relname
+	rel, ok := b.cat.Relation(name)
+	if !ok {
+		return nil, b.stmt.errf(loc, pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	if rel.Kind != KindTable {
+		return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "cannot create index on relation %q", name)
+	}
+	ci := &CreateIndex{Name: is.Idxname, Table: name, IfNotExists: is.IfNotExists}
+	names := []string{name}
+	for _, p := range is.IndexParams {
+		el := p.GetIndexElem()
+		if el == nil || el.Name == "" {
+			return nil, b.refuse(loc, "an index on an expression is not supported").WithHint("index a column")
+		}
+		idx := -1
+		for i, c := range rel.Cols {
+			if c.Name == el.Name {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", el.Name)
+		}
+		ci.Cols = append(ci.Cols, idx)
+		names = append(names, el.Name)
+	}
+	if ci.Name == "" {
+		ci.Name, ci.DefaultName = strings.Join(names, "_")+"_idx", true
+	}
+	return ci, nil
 }

@@ -348,7 +348,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		if rs.Lateral && lat != nil {
 			outers = append([]*scope{lat}, outers...)
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
@@ -411,7 +411,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if vr, ok := cat.(ViewReader); ok {
 				cat = vr.InView()
 			}
-			sub := &binder{cat: cat, stmt: rel.Query, forView: b.forView}
+			sub := &binder{cat: cat, stmt: rel.Query, forView: b.forView, rows: b.rowCounts()}
 			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)
@@ -429,6 +429,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 		default:
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
+			b.rowCounts()[rel.Name] = rel.Rows
 		}
 	}
 	p, err := b.renameColumns(p, colAliases, alias, rv.Location)
@@ -518,6 +519,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			return nil, err
 		}
 	}
+	input = b.orderJoins(input)
 	saved := b.windows
 	defer func() { b.windows = saved }()
 	b.windows = nil

@@ -240,7 +240,7 @@ func (b *binder) bindCorrelated(outer *scope, sel *pg_query.SelectStmt) (right p
 		}
 	}
 	if len(inner) > 0 {
-		right = plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)})
+		right = b.orderJoins(plan.PushFilter.Apply(&plan.Filter{Input: right, Pred: plan.AndOf(inner)}))
 	}
 	return right, rsc, correlated, nil
 }

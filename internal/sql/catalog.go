@@ -20,6 +20,9 @@ type Relation struct {
 	Name string
 	Kind RelKind
 	Cols []plan.Column
+	// Rows is the relation's row count when it was resolved, for ordering
+	// joins; 0 when unknown.
+	Rows int64
 	// Table only.
 	Defaults []expr.Expr // per column, nil when the default is NULL
 	// View only: the defining query and its text.

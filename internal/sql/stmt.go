@@ -65,7 +65,21 @@ const (
 	DropTable DropKind = iota
 	DropView
 	DropMatView
+	DropIndex
 )
+
+// CreateIndex is CREATE INDEX [name] ON table (col, …): an index on the
+// table's leading column, which equality lookups of DML and ad-hoc
+// queries use. Name is PostgreSQL's default when none is written.
+type CreateIndex struct {
+	Name        string
+	Table       string
+	Cols        []int
+	IfNotExists bool
+	// DefaultName is set when the statement names no index: a name taken
+	// gets a number, as in PostgreSQL.
+	DefaultName bool
+}
 
 // Drop is DROP TABLE / VIEW / MATERIALIZED VIEW.
 type Drop struct {
@@ -185,6 +199,7 @@ type Set struct {
 }
 
 func (*CreateTable) bound() {}
+func (*CreateIndex) bound() {}
 func (*Copy) bound()        {}
 func (*Set) bound()         {}
 func (*CreateView) bound()  {}

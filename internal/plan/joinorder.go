@@ -1,0 +1,515 @@
+package plan
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// OrderJoins plans each tree of inner joins in n anew, whatever the order
+// its inputs were written in: the inputs of a tree of three or more are
+// joined one at a time, each next one joining those before on an equality
+// key when any does (the smallest by estimated rows first), so that no
+// cross product is built while a connected order exists. Equalities
+// between plain columns form classes (a = b and b = c join a's input to
+// c's directly). Outer, semi and anti joins keep their place: the trees
+// on their sides are planned apart. rows gives a stored relation's row
+// count. The result has n's columns in n's order. It keeps no state
+// beyond the tree being planned.
+func OrderJoins(n Node, rows func(relation string) float64) Node {
+	o := &orderer{rows: rows}
+	return o.node(n)
+}
+
+type orderer struct {
+	rows func(string) float64
+}
+
+// node plans the join trees of n's FROM part: it descends through filters
+// and joins only (anything else was planned when it was bound).
+func (o *orderer) node(n Node) Node {
+	switch t := n.(type) {
+	case *Filter:
+		if innerTree(t.Input) {
+			return o.tree(n)
+		}
+		if in := o.node(t.Input); in != t.Input {
+			return &Filter{Input: in, Pred: t.Pred}
+		}
+	case *Join:
+		if t.Kind == InnerJoin {
+			return o.tree(n)
+		}
+		l, r := o.node(t.Left), t.Right
+		if t.Kind.Outputs() {
+			r = o.node(t.Right)
+		}
+		if l != t.Left || r != t.Right {
+			c := *t
+			c.Left, c.Right = l, r
+			return &c
+		}
+	}
+	return n
+}
+
+// innerTree reports whether n is an inner join, under filters.
+func innerTree(n Node) bool {
+	for {
+		switch t := n.(type) {
+		case *Filter:
+			n = t.Input
+		case *Join:
+			return t.Kind == InnerJoin
+		default:
+			return false
+		}
+	}
+}
+
+// joinTree is one tree of inner joins flattened: its inputs, where each
+// one's columns start in the tree's output, and its conditions over the
+// tree's output columns.
+type joinTree struct {
+	leaves []Node
+	offset []int
+	conds  []expr.Expr
+}
+
+func (o *orderer) flatten(n Node, off int, t *joinTree) {
+	switch x := n.(type) {
+	case *Join:
+		if x.Kind == InnerJoin {
+			lw := len(x.Left.Columns())
+			o.flatten(x.Left, off, t)
+			o.flatten(x.Right, off+lw, t)
+			for i := range x.LeftKeys {
+				t.conds = append(t.conds, &expr.Cmp{Op: expr.EQ, L: Shift(x.LeftKeys[i], off), R: Shift(x.RightKeys[i], off+lw)})
+			}
+			t.conds = append(t.conds, Conjuncts(Shift(x.Residual, off))...)
+			return
+		}
+	case *Filter:
+		if innerTree(x.Input) {
+			o.flatten(x.Input, off, t)
+			t.conds = append(t.conds, Conjuncts(Shift(x.Pred, off))...)
+			return
+		}
+	}
+	t.leaves = append(t.leaves, o.node(n))
+	t.offset = append(t.offset, off)
+}
+
+// cond is a condition of a join tree that reads two or more of its
+// inputs, or none.
+type cond struct {
+	e       expr.Expr
+	leaves  []int
+	applied bool
+}
+
+func (o *orderer) tree(n Node) Node {
+	var t joinTree
+	o.flatten(n, 0, &t)
+	cols := n.Columns()
+	if len(t.leaves) < 3 {
+		return rebuild(n, t.leaves)
+	}
+	leafOf := make([]int, len(cols))
+	for i, off := range t.offset {
+		for c := range t.leaves[i].Columns() {
+			leafOf[off+c] = i
+		}
+	}
+	leavesOf := func(e expr.Expr) []int {
+		var ls []int
+		for _, c := range expr.Columns(e) {
+			l := leafOf[c]
+			if !containsInt(ls, l) {
+				ls = append(ls, l)
+			}
+		}
+		return ls
+	}
+
+	// Equalities of two plain columns of different inputs form classes;
+	// the rest are applied where the inputs they read are all joined.
+	parent := make([]int, len(cols))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	inClass := make([]bool, len(cols))
+	var conds []*cond
+	var top []expr.Expr                           // volatile: over the whole tree
+	filters := make([][]expr.Expr, len(t.leaves)) // per input, over the tree's columns
+	for _, c := range t.conds {
+		if k, ok := c.(*expr.Const); ok && !k.V.IsNull() && k.V.Bool() {
+			continue // ON true
+		}
+		if c.Volatile() {
+			top = append(top, c)
+			continue
+		}
+		if a, b, ok := columnEquality(c); ok && leafOf[a] != leafOf[b] {
+			parent[find(a)] = find(b)
+			inClass[a], inClass[b] = true, true
+			continue
+		}
+		switch ls := leavesOf(c); len(ls) {
+		case 1:
+			filters[ls[0]] = append(filters[ls[0]], c)
+		default:
+			conds = append(conds, &cond{e: c, leaves: ls})
+		}
+	}
+	// classes[r] lists the class's columns in order; leafClasses the
+	// classes each input has a column in.
+	classes := map[int][]int{}
+	var roots []int
+	for c := range cols {
+		if !inClass[c] {
+			continue
+		}
+		r := find(c)
+		if _, ok := classes[r]; !ok {
+			roots = append(roots, r)
+		}
+		classes[r] = append(classes[r], c)
+	}
+	leafClasses := make([][]int, len(t.leaves))
+	for _, r := range roots {
+		for _, c := range classes[r] {
+			if l := leafOf[c]; !containsInt(leafClasses[l], r) {
+				leafClasses[l] = append(leafClasses[l], r)
+			}
+		}
+	}
+	leafConds := make([][]*cond, len(t.leaves))
+	var constant []expr.Expr // reads no input: filters the first one
+	for _, c := range conds {
+		if len(c.leaves) == 0 {
+			constant = append(constant, c.e)
+			continue
+		}
+		for _, l := range c.leaves {
+			leafConds[l] = append(leafConds[l], c)
+		}
+	}
+
+	est := make([]float64, len(t.leaves))
+	for i, l := range t.leaves {
+		est[i] = o.estimate(l)
+		for range filters[i] {
+			est[i] /= 2
+		}
+	}
+	joined := make([]bool, len(t.leaves))
+	classSeen := map[int]bool{}
+	// link says how input l joins those joined: 2 on an equality key, 1
+	// by some other condition, 0 not at all.
+	link := func(l int) int {
+		for _, r := range leafClasses[l] {
+			if classSeen[r] {
+				return 2
+			}
+		}
+		best := 0
+		for _, c := range leafConds[l] {
+			if c.applied || !readsOnly(c.leaves, joined, l) {
+				continue
+			}
+			best = 1
+			if cmp, ok := c.e.(*expr.Cmp); ok && cmp.Op == expr.EQ && splits(leavesOf(cmp.L), leavesOf(cmp.R), joined, l) {
+				return 2
+			}
+		}
+		return best
+	}
+	order := make([]int, 0, len(t.leaves))
+	// The first input is the smallest that joins another on a key.
+	first := -1
+	for i := range t.leaves {
+		keyed := len(leafClasses[i]) > 0
+		for _, c := range leafConds[i] {
+			if cmp, ok := c.e.(*expr.Cmp); ok && cmp.Op == expr.EQ && len(c.leaves) == 2 {
+				keyed = true
+			}
+		}
+		if keyed && (first < 0 || est[i] < est[first]) {
+			first = i
+		}
+	}
+	if first < 0 {
+		first = 0
+	}
+
+	pos := make([]int, len(cols)) // tree column → column of the plan built so far
+	for i := range pos {
+		pos[i] = -1
+	}
+	var cur Node
+	width := 0
+	add := func(l int) {
+		leaf := t.leaves[l]
+		off := t.offset[l]
+		lw := len(leaf.Columns())
+		local := func(e expr.Expr) expr.Expr { return Shift(e, -off) }
+		var own []expr.Expr
+		for _, f := range filters[l] {
+			own = append(own, local(f))
+		}
+		if cur == nil {
+			for _, f := range constant {
+				own = append(own, f)
+			}
+		}
+		var lk, rk []expr.Expr
+		for _, r := range leafClasses[l] {
+			members := classes[r]
+			var rep *expr.Col // a column of the class already joined
+			for _, c := range members {
+				if pos[c] >= 0 {
+					rep = &expr.Col{Idx: pos[c], T: cols[c].Type, Name: cols[c].Name}
+					break
+				}
+			}
+			var firstHere *expr.Col
+			for _, c := range members {
+				if leafOf[c] != l {
+					continue
+				}
+				col := &expr.Col{Idx: c - off, T: cols[c].Type, Name: cols[c].Name}
+				switch {
+				case rep != nil:
+					lk = append(lk, expr.EqualityKey(rep))
+					rk = append(rk, expr.EqualityKey(col))
+				case firstHere == nil:
+					firstHere = col
+				default:
+					own = append(own, &expr.Cmp{Op: expr.EQ, L: firstHere, R: col})
+				}
+			}
+			classSeen[r] = true
+		}
+		in := leaf
+		if len(own) > 0 {
+			in = withFilter(leaf, own)
+		}
+		if cur == nil {
+			cur = in
+		} else {
+			var res []expr.Expr
+			for _, c := range leafConds[l] {
+				if c.applied || !readsOnly(c.leaves, joined, l) {
+					continue
+				}
+				c.applied = true
+				res = append(res, expr.Rewrite(c.e, func(x expr.Expr) expr.Expr {
+					if col, ok := x.(*expr.Col); ok {
+						idx := pos[col.Idx]
+						if leafOf[col.Idx] == l {
+							idx = width + col.Idx - off
+						}
+						return &expr.Col{Idx: idx, T: col.T, Name: col.Name}
+					}
+					return x
+				}))
+			}
+			j := &Join{Kind: InnerJoin, Left: cur, Right: in, LeftKeys: lk, RightKeys: rk, Residual: AndOf(res),
+				Cols: append(append([]Column{}, cur.Columns()...), in.Columns()...)}
+			cur = j
+			if j.Residual != nil {
+				cur = extractJoinKeys(j)
+			}
+		}
+		for c := 0; c < lw; c++ {
+			pos[off+c] = width + c
+		}
+		width += lw
+		joined[l] = true
+		order = append(order, l)
+	}
+	add(first)
+	for len(order) < len(t.leaves) {
+		next, bestLink := -1, -1
+		for i := range t.leaves {
+			if joined[i] {
+				continue
+			}
+			k := link(i)
+			if k > bestLink || k == bestLink && est[i] < est[next] {
+				next, bestLink = i, k
+			}
+		}
+		add(next)
+	}
+
+	out := cur
+	identity := true
+	for c := range cols {
+		if pos[c] != c {
+			identity = false
+			break
+		}
+	}
+	if !identity {
+		exprs := make([]expr.Expr, len(cols))
+		for c := range cols {
+			exprs[c] = &expr.Col{Idx: pos[c], T: cols[c].Type, Name: cols[c].Name}
+		}
+		out = &Project{Input: cur, Exprs: exprs, Cols: cols}
+	}
+	// Conditions left over read inputs no order joins (they cannot, as
+	// every input is joined); volatile ones are evaluated once per row of
+	// the whole tree, as written.
+	for _, c := range conds {
+		if !c.applied && len(c.leaves) > 0 {
+			top = append(top, c.e)
+		}
+	}
+	if len(top) > 0 {
+		out = &Filter{Input: out, Pred: AndOf(top)}
+	}
+	return out
+}
+
+// rebuild returns the tree n with its inputs replaced by leaves, in
+// order.
+func rebuild(n Node, leaves []Node) Node {
+	i := 0
+	var walk func(Node) Node
+	walk = func(n Node) Node {
+		switch x := n.(type) {
+		case *Join:
+			if x.Kind == InnerJoin {
+				l := walk(x.Left)
+				r := walk(x.Right)
+				if l == x.Left && r == x.Right {
+					return n
+				}
+				c := *x
+				c.Left, c.Right = l, r
+				return &c
+			}
+		case *Filter:
+			if innerTree(x.Input) {
+				if in := walk(x.Input); in != x.Input {
+					return &Filter{Input: in, Pred: x.Pred}
+				}
+				return n
+			}
+		}
+		l := leaves[i]
+		i++
+		return l
+	}
+	return walk(n)
+}
+
+// columnEquality recognises a = b of two plain columns of one type.
+func columnEquality(e expr.Expr) (int, int, bool) {
+	cmp, ok := e.(*expr.Cmp)
+	if !ok || cmp.Op != expr.EQ {
+		return 0, 0, false
+	}
+	a, ok1 := cmp.L.(*expr.Col)
+	b, ok2 := cmp.R.(*expr.Col)
+	if !ok1 || !ok2 || a.T.Kind != b.T.Kind || a.T.Kind == value.Unknown {
+		return 0, 0, false
+	}
+	return a.Idx, b.Idx, true
+}
+
+// readsOnly reports whether the inputs ls are all joined or l, and
+// include l.
+func readsOnly(ls []int, joined []bool, l int) bool {
+	has := false
+	for _, x := range ls {
+		switch {
+		case x == l:
+			has = true
+		case !joined[x]:
+			return false
+		}
+	}
+	return has
+}
+
+// splits reports whether one side reads only joined inputs and the other
+// only l (an equality that is a join key when l is joined).
+func splits(a, b []int, joined []bool, l int) bool {
+	onlyJoined := func(ls []int) bool {
+		for _, x := range ls {
+			if !joined[x] {
+				return false
+			}
+		}
+		return len(ls) > 0
+	}
+	onlyL := func(ls []int) bool { return len(ls) == 1 && ls[0] == l }
+	return onlyJoined(a) && onlyL(b) || onlyJoined(b) && onlyL(a)
+}
+
+func containsInt(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// estimate guesses n's row count: stored relations' counts, halved per
+// filter conjunct, a join on a key as large as its larger input.
+func (o *orderer) estimate(n Node) float64 {
+	switch x := n.(type) {
+	case *Scan:
+		if r := o.rows(x.Relation); r > 1 {
+			return r
+		}
+		return 1
+	case *Filter:
+		e := o.estimate(x.Input)
+		for range Conjuncts(x.Pred) {
+			e /= 2
+		}
+		return max(e, 1)
+	case *Values:
+		return float64(max(len(x.Rows), 1))
+	case *Aggregate:
+		if len(x.GroupBy) == 0 {
+			return 1
+		}
+		return max(o.estimate(x.Input)/2, 1)
+	case *Join:
+		l, r := o.estimate(x.Left), o.estimate(x.Right)
+		switch {
+		case !x.Kind.Outputs():
+			return l
+		case x.Kind == FullJoin:
+			return l + r
+		case len(x.LeftKeys) == 0:
+			return l * r
+		}
+		return max(l, r)
+	case *UnionAll:
+		s := 0.0
+		for _, c := range x.Inputs {
+			s += o.estimate(c)
+		}
+		return s
+	case *TopK:
+		return min(o.estimate(x.Input), float64(max(x.Limit, 1)))
+	}
+	if kids := n.Children(); len(kids) > 0 {
+		return o.estimate(kids[0])
+	}
+	return 1000
+}

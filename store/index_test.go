@@ -1,0 +1,49 @@
+package store_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestIndexesSurvive checks that the indexes CREATE INDEX makes are kept
+// in the file and made again at open, and that those DROP INDEX or DROP
+// TABLE removed stay gone.
+func TestIndexesSurvive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "idx.db")
+	db := open(t, path)
+	execSQL(t, db, `
+		CREATE TABLE li (o int, l int, q int);
+		INSERT INTO li SELECT g / 4, g % 4, g % 7 FROM generate_series(0, 99) g;
+		CREATE INDEX ON li (o, l);
+		CREATE INDEX li_q ON li (q);
+		CREATE INDEX li_l ON li (l);
+		DROP INDEX li_l;
+		CREATE TABLE gone (x int);
+		CREATE INDEX gone_x ON gone (x);
+		DROP TABLE gone;
+	`)
+	want := query(t, db, "SELECT * FROM li WHERE o = 7 ORDER BY l")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, path)
+	if got := query(t, db, "SELECT * FROM li WHERE o = 7 ORDER BY l"); !slices.Equal(got, want) {
+		t.Fatalf("after reopening: %v, want %v", got, want)
+	}
+	for _, name := range []string{"li_o_l_idx", "li_q"} {
+		if err := db.Exec("CREATE INDEX " + name + " ON li (q)"); err == nil || !strings.Contains(err.Error(), "already exists") {
+			t.Errorf("index %s was not made again at open: CREATE INDEX gave %v", name, err)
+		}
+	}
+	execSQL(t, db, "CREATE INDEX li_l ON li (l); CREATE TABLE gone (x int); CREATE INDEX gone_x ON gone (x); DROP INDEX li_q")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, path)
+	execSQL(t, db, "CREATE INDEX li_q ON li (q); DROP INDEX li_l, gone_x")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
