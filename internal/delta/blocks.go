@@ -22,6 +22,7 @@ type blocks struct {
 	touched []int32
 	// slack is the values of the blocks that hold no row of the target.
 	slack int64
+	size  int // the rows of the last block made for small steps
 }
 
 // block is one allocation of row values.
@@ -33,7 +34,7 @@ type block struct {
 	slots []int32       // the slots its rows were put in; some have moved on since
 }
 
-// blockValues is the size a block aims at, in values (a variable for the
+// blockValues is the size blocks grow to, in values (a variable for the
 // tests): 4096 values of 24 bytes are 96 kB. A step with more rows gets a
 // block of its own size.
 var blockValues = 4096
@@ -48,7 +49,10 @@ func (b *blocks) row(width, need int) (value.Row, int32) {
 		if b.cur >= 0 {
 			b.touched = append(b.touched, b.cur)
 		}
-		rows := max(blockValues/max(width, 1), 8, min(need, 1<<16))
+		// Blocks grow from 8 rows to blockValues: a small view keeps
+		// small blocks.
+		b.size = min(max(2*b.size, 8), max(blockValues/max(width, 1), 8))
+		rows := max(b.size, min(need, 1<<16))
 		b.cur = b.add(&block{vals: make([]value.Value, rows*width), rows: int32(rows), width: int32(width), slots: make([]int32, 0, rows)})
 		b.slack += int64(rows * width)
 	}
