@@ -4,6 +4,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
@@ -34,6 +35,20 @@ type Compiled struct {
 	// directly (its rows, or some of its columns): their indexes can be
 	// shared with every view that joins the same relation on the same key.
 	Shareable []ShareSpot
+	// Reserves lists the top-ks over a stored relation's rows: each
+	// refills from the relation's index by its partition and order, one
+	// index per Key, which the engine keeps and hands to the TopK
+	// (op.TopK.UseIndex).
+	Reserves []ReserveSpot
+}
+
+// ReserveSpot is a TopK that refills from a stored relation's index,
+// arranged as Spec; two spots with the same Key need the same index.
+type ReserveSpot struct {
+	Node     dataflow.NodeID
+	Relation string
+	Key      string
+	Spec     dataflow.ArrangementSpec
 }
 
 // ShareSpot is a join input whose index holds a stored relation's rows
@@ -289,6 +304,17 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 		return 0, err
 	}
 	order := sortKeys(n.Order)
+	if spot, base, ok := reserveSpot(n, order); ok {
+		t, err := op.NewTopK(op.TopKSpec{Partition: n.Partition, Order: order, Limit: n.Limit, Offset: n.Offset,
+			Index: dataflow.NewArrangement(spot.Spec), Base: base})
+		if err != nil {
+			return 0, err
+		}
+		cp.out.Order = t.Compare
+		spot.Node = cp.c.Add(t, in)
+		cp.out.Reserves = append(cp.out.Reserves, spot)
+		return spot.Node, nil
+	}
 	index := dataflow.NewArrangement(dataflow.ArrangementSpec{
 		Name: "refill index of " + sideName(n.Input), Columns: columnNames(n.Input), Key: n.Partition, Sort: order,
 	})
@@ -298,6 +324,71 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	}
 	cp.out.Order = t.Compare
 	return cp.c.Add(t, in), nil
+}
+
+// reserveSpot reports whether a top-k's input is a stored relation's rows
+// through filters and projections under which each partition and sort
+// key is a column of the relation: the top-k can then refill from the
+// relation's index by those columns, re-applying the filters and
+// projections to the rows it reads. Volatile expressions, which would
+// give other values when read again, rule it out.
+func reserveSpot(n *plan.TopK, order []dataflow.SortKey) (ReserveSpot, *op.TopKBase, bool) {
+	var stages []op.TopKStage
+	in := n.Input
+	var scan *plan.Scan
+	for scan == nil {
+		switch x := in.(type) {
+		case *plan.Scan:
+			scan = x
+		case *plan.Filter:
+			if x.Pred.Volatile() {
+				return ReserveSpot{}, nil, false
+			}
+			stages = append(stages, op.TopKStage{Filter: x.Pred})
+			in = x.Input
+		case *plan.Project:
+			for _, e := range x.Exprs {
+				if e.Volatile() {
+					return ReserveSpot{}, nil, false
+				}
+			}
+			stages = append(stages, op.TopKStage{Project: x.Exprs})
+			in = x.Input
+		default:
+			return ReserveSpot{}, nil, false
+		}
+	}
+	slices.Reverse(stages) // from the scan up
+	// base maps a column of the top-k's input to the relation's column.
+	base := func(e expr.Expr) (*expr.Col, bool) {
+		c, ok := e.(*expr.Col)
+		for i := len(stages) - 1; ok && i >= 0; i-- {
+			if p := stages[i].Project; p != nil {
+				c, ok = p[c.Idx].(*expr.Col)
+			}
+		}
+		return c, ok
+	}
+	spec := dataflow.ArrangementSpec{Name: scan.Relation, Columns: columnNames(scan)}
+	key := "reserve|" + scan.Relation + "|"
+	for _, e := range n.Partition {
+		c, ok := base(e)
+		if !ok {
+			return ReserveSpot{}, nil, false
+		}
+		spec.Key = append(spec.Key, c)
+		key += fmt.Sprintf("%d,", c.Idx)
+	}
+	key += "|"
+	for _, k := range order {
+		c, ok := base(k.Expr)
+		if !ok {
+			return ReserveSpot{}, nil, false
+		}
+		spec.Sort = append(spec.Sort, dataflow.SortKey{Expr: c, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		key += fmt.Sprintf("%d %v %v,", c.Idx, k.Desc, k.NullsFirst)
+	}
+	return ReserveSpot{Relation: scan.Relation, Key: key, Spec: spec}, &op.TopKBase{Relation: scan.Relation, Stages: stages}, true
 }
 
 // storedRows reports whether n is a stored relation's rows, whole or

@@ -18,12 +18,15 @@ type sharedIndexes struct {
 }
 
 type sharedIndex struct {
-	rel    string
-	cols   []int // the relation's columns the index holds; nil: all
-	a      *dataflow.Arrangement
-	views  []string
-	staged bool
-	batch  zset.ZSet // the narrowed batch staged, reused from step to step
+	// reserve marks the index of a relation by some order that top-ks
+	// refill from: its memory is the relation's, not the views'.
+	reserve bool
+	rel     string
+	cols    []int // the relation's columns the index holds; nil: all
+	a       *dataflow.Arrangement
+	views   []string
+	staged  bool
+	batch   zset.ZSet // the narrowed batch staged, reused from step to step
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
@@ -50,6 +53,82 @@ func (s *sharedIndexes) share(v *zview) {
 		si.a.Retain()
 		si.views = append(si.views, v.name)
 	}
+}
+
+// reserve hands each top-k of v that reads a stored relation's rows the
+// relation's index by its partition and order, building it from the
+// relation's rows when no view has it yet. Done before v's cold start:
+// the cold start only inserts, so a top-k never refills during it, and
+// its refills afterwards read the index as of the commit before.
+func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
+	if s.m == nil {
+		s.m = map[string]*sharedIndex{}
+	}
+	for _, sp := range v.c.Reserves {
+		t, ok := v.c.Circuit.Node(sp.Node).(*op.TopK)
+		if !ok {
+			continue
+		}
+		si, ok := s.m[sp.Key]
+		if !ok {
+			a := dataflow.NewArrangement(sp.Spec)
+			a.Claim()
+			if err := e.fillIndex(a, sp.Relation); err != nil {
+				return err
+			}
+			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a}
+			s.m[sp.Key] = si
+		}
+		if err := t.UseIndex(si.a); err != nil {
+			return err
+		}
+		si.a.Retain()
+		si.views = append(si.views, v.name)
+	}
+	return nil
+}
+
+// fillIndex stages and commits a stored relation's rows in a, a batch at
+// a time.
+func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
+	var buf zset.ZSet
+	var err error
+	flush := func() bool {
+		if err = a.Stage(buf); err == nil {
+			a.Commit()
+		}
+		clear(buf)
+		buf = buf[:0]
+		return err == nil
+	}
+	add := func(r value.Row, w int64) bool {
+		buf = append(buf, zset.Entry{Row: r, W: w})
+		return len(buf) < coldStartBatch || flush()
+	}
+	if t, ok := e.tables[rel]; ok {
+		t.scan(func(_ uint64, r value.Row) bool { return add(r, 1) })
+	} else if v, ok := e.views[rel].(*zview); ok {
+		v.c.View.Rows(add)
+	}
+	if err == nil && len(buf) > 0 {
+		flush()
+	}
+	return err
+}
+
+// reserveBytes returns the state of the relations' indexes that top-ks
+// refill from, per relation.
+func (s *sharedIndexes) reserveBytes() map[string]dataflow.StateSize {
+	out := map[string]dataflow.StateSize{}
+	for _, si := range s.m {
+		if si.reserve {
+			st, sz := out[si.rel], si.a.State()
+			st.Rows += sz.Rows
+			st.Bytes += sz.Bytes - si.a.RowBytes() // the rows are the relation's
+			out[si.rel] = st
+		}
+	}
+	return out
 }
 
 // release drops the uses of the shared indexes by the views in gone; an

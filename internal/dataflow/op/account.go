@@ -55,9 +55,10 @@ func (g *GroupBy) Arrangements() []dataflow.ArrangementUse {
 }
 
 // Arrangements returns the index top-k refills from; State does not count
-// it.
+// it. A relation's shared index is its table's, not the view's: it is not
+// listed.
 func (t *TopK) Arrangements() []dataflow.ArrangementUse {
-	if t.index == nil {
+	if t.index == nil || t.base != nil {
 		return nil
 	}
 	return []dataflow.ArrangementUse{{A: t.index, Input: 0}}
