@@ -11,9 +11,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// reserveViews are top-k views over one table, refilling from its shared
-// indexes: filters, projections that merge rows, ties, NULLs, offsets and
-// partitions; two of them share an order.
+// reserveViews are top-k and MIN/MAX views over one table, refilling from
+// its shared indexes: filters, projections that merge rows, ties, NULLs,
+// offsets, partitions, groups and FILTER; some share an order.
 var reserveViews = []string{
 	`CREATE MATERIALIZED VIEW r1 AS SELECT id, v FROM t WHERE v % 3 <> 0 ORDER BY v DESC, id LIMIT 3`,
 	`CREATE MATERIALIZED VIEW r2 AS SELECT * FROM t ORDER BY v, id LIMIT 2 OFFSET 1`,
@@ -22,16 +22,19 @@ var reserveViews = []string{
 	`CREATE MATERIALIZED VIEW r5 AS SELECT g, v * 2 AS w FROM t WHERE id > 3 ORDER BY v DESC LIMIT 3`,
 	`CREATE MATERIALIZED VIEW r6 AS SELECT DISTINCT ON (g) g, id, v FROM t ORDER BY g, v DESC, id`,
 	`CREATE MATERIALIZED VIEW r7 AS SELECT g, v FROM t ORDER BY g DESC, v LIMIT 4`,
+	`CREATE MATERIALIZED VIEW r8 AS SELECT g, min(v) AS lo, max(v) AS hi, count(*) AS n FROM t WHERE id <> 5 GROUP BY g`,
+	`CREATE MATERIALIZED VIEW r9 AS SELECT max(v) AS hi, min(v) FILTER (WHERE g = 1) AS lo1, max(s) AS hs FROM t`,
+	`CREATE MATERIALIZED VIEW r10 AS SELECT s, max(v) FROM t WHERE v <> 4 GROUP BY s`,
 }
 
-// TestReservesRefillFromSharedIndex runs random changes under a reserve of
-// one row, so that the views refill from the table's indexes all the
+// TestReservesRefillFromSharedIndex runs random changes under reserves of
+// one row or value, so that the views refill from the table's indexes all the
 // time, and checks every view against its recomputation after each
 // commit.
 func TestReservesRefillFromSharedIndex(t *testing.T) {
-	saved := op.DefaultTopKReserve
-	op.DefaultTopKReserve = 1
-	defer func() { op.DefaultTopKReserve = saved }()
+	saved, savedMM := op.DefaultTopKReserve, op.DefaultReserve
+	op.DefaultTopKReserve, op.DefaultReserve = 1, 1
+	defer func() { op.DefaultTopKReserve, op.DefaultReserve = saved, savedMM }()
 	rapid.Check(t, func(rt *rapid.T) {
 		e := engine.New()
 		sess := e.NewSession()
@@ -40,7 +43,7 @@ func TestReservesRefillFromSharedIndex(t *testing.T) {
 				rt.Fatalf("%s: %v", s, err)
 			}
 		}
-		exec(`CREATE TABLE t (id int PRIMARY KEY, g int, v int)`)
+		exec(`CREATE TABLE t (id int PRIMARY KEY, g int, v int, s text)`)
 		val := func() string {
 			if rapid.IntRange(0, 9).Draw(rt, "null") == 0 {
 				return "NULL"
@@ -48,7 +51,7 @@ func TestReservesRefillFromSharedIndex(t *testing.T) {
 			return fmt.Sprint(rapid.IntRange(0, 12).Draw(rt, "v"))
 		}
 		for id := range 15 {
-			exec(fmt.Sprintf(`INSERT INTO t VALUES (%d, %d, %s)`, id, id%3, val()))
+			exec(fmt.Sprintf(`INSERT INTO t VALUES (%d, %d, %s, 's%d')`, id, id%3, val(), id%4))
 		}
 		for _, v := range reserveViews {
 			exec(v)
@@ -58,7 +61,7 @@ func TestReservesRefillFromSharedIndex(t *testing.T) {
 			id := rapid.IntRange(0, 25).Draw(rt, "id")
 			switch rapid.IntRange(0, 4).Draw(rt, "op") {
 			case 0:
-				s = fmt.Sprintf(`INSERT INTO t VALUES (%d, %d, %s) ON CONFLICT (id) DO NOTHING`, id, id%3, val())
+				s = fmt.Sprintf(`INSERT INTO t VALUES (%d, %d, %s, 's%d') ON CONFLICT (id) DO NOTHING`, id, id%3, val(), id%5)
 			case 1:
 				s = fmt.Sprintf(`DELETE FROM t WHERE id = %d`, id)
 			case 2:
@@ -84,18 +87,19 @@ func TestReservesRefillFromSharedIndex(t *testing.T) {
 				}
 			}
 		}
-		// One index per order, shared: r1 and r3 read one.
-		var plan []string
-		if err := sess.ExecScript(`EXPLAIN MATERIALIZED VIEW r3`, func(r engine.Result) error {
-			for _, row := range r.Rows {
-				plan = append(plan, row[0].String())
+		for _, v := range []string{"r3", "r8", "r9"} {
+			var plan []string
+			if err := sess.ExecScript(`EXPLAIN MATERIALIZED VIEW `+v, func(r engine.Result) error {
+				for _, row := range r.Rows {
+					plan = append(plan, row[0].String())
+				}
+				return nil
+			}); err != nil {
+				rt.Fatal(err)
 			}
-			return nil
-		}); err != nil {
-			rt.Fatal(err)
-		}
-		if !strings.Contains(strings.Join(plan, "\n"), "refills from the shared index of t") {
-			rt.Fatalf("EXPLAIN r3:\n%s", strings.Join(plan, "\n"))
+			if !strings.Contains(strings.Join(plan, "\n"), "refills from the shared index of t") {
+				rt.Fatalf("EXPLAIN %s:\n%s", v, strings.Join(plan, "\n"))
+			}
 		}
 	})
 }

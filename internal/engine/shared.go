@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -55,17 +56,18 @@ func (s *sharedIndexes) share(v *zview) {
 	}
 }
 
-// reserve hands each top-k of v that reads a stored relation's rows the
-// relation's index by its partition and order, building it from the
+// reserve hands each top-k, MIN and MAX of v that reads a stored
+// relation's rows the relation's index by its partition (or group) and
+// order, building it from the
 // relation's rows when no view has it yet. Done before v's cold start:
-// the cold start only inserts, so a top-k never refills during it, and
+// the cold start only inserts, so no reserve drains during it, and
 // its refills afterwards read the index as of the commit before.
 func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 	if s.m == nil {
 		s.m = map[string]*sharedIndex{}
 	}
 	for _, sp := range v.c.Reserves {
-		t, ok := v.c.Circuit.Node(sp.Node).(*op.TopK)
+		u, ok := v.c.Circuit.Node(sp.Node).(op.IndexUser)
 		if !ok {
 			continue
 		}
@@ -79,13 +81,22 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a}
 			s.m[sp.Key] = si
 		}
-		if err := t.UseIndex(si.a); err != nil {
+		if err := u.UseIndex(sp.Slot, si.a); err != nil {
 			return err
 		}
 		si.a.Retain()
 		si.views = append(si.views, v.name)
 	}
 	return nil
+}
+
+// indexable reports whether rel is a table whose indexes the engine can
+// keep for the reserves of the views reading it: an ordinary table (a
+// change-stream table may keep no rows, and its events do not reach the
+// shared indexes as row changes).
+func (e *Engine) indexable(rel string) bool {
+	t, ok := e.tables[rel]
+	return ok && !t.def.ChangeStream
 }
 
 // fillIndex stages and commits a stored relation's rows in a, a batch at
@@ -105,11 +116,11 @@ func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
 		buf = append(buf, zset.Entry{Row: r, W: w})
 		return len(buf) < coldStartBatch || flush()
 	}
-	if t, ok := e.tables[rel]; ok {
-		t.scan(func(_ uint64, r value.Row) bool { return add(r, 1) })
-	} else if v, ok := e.views[rel].(*zview); ok {
-		v.c.View.Rows(add)
+	t, ok := e.tables[rel]
+	if !ok {
+		return pgerr.New(pgerr.Internal, "no table %q to index", rel)
 	}
+	t.scan(func(_ uint64, r value.Row) bool { return add(r, 1) })
 	if err == nil && len(buf) > 0 {
 		flush()
 	}

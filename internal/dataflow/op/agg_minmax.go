@@ -184,6 +184,14 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 		c.sets[spec.set].scan(a.max, &c.scr, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
 	} else {
 		spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
+			if spec.Base != nil {
+				r, ok, e := spec.Base.apply(row)
+				if e != nil || !ok {
+					err = e
+					return e == nil
+				}
+				row = r
+			}
 			if spec.Filter != nil {
 				ok, e := spec.Filter.Eval(row)
 				if e != nil {

@@ -39,7 +39,7 @@ type TopK struct {
 	reserve int64
 	index   *dataflow.Arrangement
 	own     bool
-	base    *TopKBase
+	base    *BaseRows
 
 	groups *btree.BTreeG[*tkGroup]
 	probe  tkGroup
@@ -81,42 +81,7 @@ type TopKSpec struct {
 	// by the partition and sort keys read through those stages: an index
 	// the engine keeps once per relation and order for every view that
 	// needs it (UseIndex). The TopK neither owns nor counts it.
-	Base *TopKBase
-}
-
-// TopKBase is the way from a stored relation's rows to a TopK's input:
-// filters and projections, applied in order, as the circuit applies them.
-type TopKBase struct {
-	Relation string
-	Stages   []TopKStage
-}
-
-// TopKStage is a filter (Filter set) or a projection.
-type TopKStage struct {
-	Filter  expr.Expr
-	Project []expr.Expr
-}
-
-// apply passes a row of the relation through the stages; ok is false
-// when a filter drops it.
-func (b *TopKBase) apply(row value.Row) (_ value.Row, ok bool, err error) {
-	for _, s := range b.Stages {
-		if s.Filter != nil {
-			v, err := s.Filter.Eval(row)
-			if err != nil || !isTrue(v) {
-				return nil, false, err
-			}
-			continue
-		}
-		out := make(value.Row, len(s.Project))
-		for i, x := range s.Project {
-			if out[i], err = x.Eval(row); err != nil {
-				return nil, false, err
-			}
-		}
-		row = out
-	}
-	return row, true, nil
+	Base *BaseRows
 }
 
 // DefaultTopKReserve is the reserve when none is given. Tests set it to 1
@@ -189,15 +154,16 @@ func (t *TopK) Compare(a, b value.Row) int {
 
 // Base returns the way from a stored relation to the input when the TopK
 // refills from that relation's shared index, else nil.
-func (t *TopK) Base() *TopKBase { return t.base }
+func (t *TopK) Base() *BaseRows { return t.base }
 
 // IndexSpec returns what the index the TopK refills from arranges.
 func (t *TopK) IndexSpec() dataflow.ArrangementSpec { return t.index.Spec() }
 
 // UseIndex makes a TopK over a stored relation refill from a, the
 // relation's shared index by the TopK's partition and order, kept by
-// its owner with every change of the relation.
-func (t *TopK) UseIndex(a *dataflow.Arrangement) error {
+// its owner with every change of the relation. slot is ignored (a TopK
+// has one index).
+func (t *TopK) UseIndex(_ int, a *dataflow.Arrangement) error {
 	if t.base == nil {
 		return pgerr.New(pgerr.Internal, "top-k: only a top-k over a stored relation reads a shared index")
 	}
@@ -720,11 +686,8 @@ func (t *TopK) Info() dataflow.Info {
 	if t.base != nil {
 		state = fmt.Sprintf("per partition: first %d rows + reserve of %d; refills from the shared index of %s on (partition, order), held by the table",
 			t.offset+t.limit, t.reserve, t.base.Relation)
-		for _, s := range t.base.Stages {
-			if s.Filter != nil {
-				state += ", re-applying its filter"
-				break
-			}
+		if t.base.filters() {
+			state += ", re-applying its filter"
 		}
 	}
 	return dataflow.Info{
