@@ -347,7 +347,9 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 // refill from the relation's index by those columns.
 func (cp *compiler) reserveSpot(n *plan.TopK, order []dataflow.SortKey) (ReserveSpot, *op.BaseRows, bool) {
 	b, ok := cp.baseRows(n.Input)
-	if !ok {
+	if !ok || (len(order) == 0 && b.rows.Projects()) {
+		// Without an order, the rows of a partition are one tie that a
+		// refill through a projection would read whole.
 		return ReserveSpot{}, nil, false
 	}
 	spot, ok := b.spot(n.Partition, order)

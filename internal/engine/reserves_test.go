@@ -25,6 +25,8 @@ var reserveViews = []string{
 	`CREATE MATERIALIZED VIEW r8 AS SELECT g, min(v) AS lo, max(v) AS hi, count(*) AS n FROM t WHERE id <> 5 GROUP BY g`,
 	`CREATE MATERIALIZED VIEW r9 AS SELECT max(v) AS hi, min(v) FILTER (WHERE g = 1) AS lo1, max(s) AS hs FROM t`,
 	`CREATE MATERIALIZED VIEW r10 AS SELECT s, max(v) FROM t WHERE v <> 4 GROUP BY s`,
+	`CREATE MATERIALIZED VIEW r11 AS SELECT * FROM t WHERE v > 2 ORDER BY g LIMIT 4`,
+	`CREATE MATERIALIZED VIEW r12 AS SELECT g, s FROM t ORDER BY g LIMIT 5`,
 }
 
 // TestReservesRefillFromSharedIndex runs random changes under reserves of

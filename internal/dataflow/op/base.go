@@ -63,3 +63,13 @@ func (b *BaseRows) filters() bool {
 	}
 	return false
 }
+
+// Projects reports whether a stage projects.
+func (b *BaseRows) Projects() bool {
+	for _, s := range b.Stages {
+		if s.Project != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -434,9 +434,9 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 // partition's order, this step's changes applied) the rows after them, up
 // to capa positions: the shared index's committed rows of the relation
 // from the last kept row's sort values on, through the stages, merged
-// with the step's changes ch after the last kept row. Rows of one sort
-// value are read whole and ordered by the input row, which the index's
-// order by the relation's row need not match.
+// with the step's changes ch after the last kept row. Under a projection,
+// rows of one sort value are read whole and ordered by the input row,
+// which the index's order by the relation's row need not match.
 func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (int, error) {
 	var held int64
 	for _, e := range t.kept[off : off+l] {
@@ -494,6 +494,7 @@ func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (
 		tie = tie[:0]
 		return more
 	}
+	projects := t.base.Projects()
 	more := true
 	var err error
 	t.index.ScanFrom(key, from, func(row value.Row, w int64) bool {
@@ -510,6 +511,12 @@ func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (
 		}
 		if len(tie) > 0 {
 			c := compareSortKeys(t.order, tie[0].keys, e.keys)
+			if c == 0 && !projects {
+				// The rows are the relation's, in the index's order,
+				// which refines the operator's: no need to read the
+				// whole tie before emitting.
+				c = t.cmp(&tie[len(tie)-1], &e)
+			}
 			if c > 0 {
 				err = pgerr.New(pgerr.Internal, "top-k: the shared index's order is not the operator's: %s before %s",
 					zset.FormatRow(tie[0].row), zset.FormatRow(r))
