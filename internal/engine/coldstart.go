@@ -170,7 +170,7 @@ func (b *builder) guard() error {
 			o.account(&a)
 		}
 		v.account(&a)
-		total := a.Total().Bytes
+		total := a.Total().Bytes + e.shared.reserveTotal()
 		if total > e.maxMemory {
 			return budgetError(v.name, total, e.maxMemory, true)
 		}

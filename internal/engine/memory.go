@@ -118,7 +118,7 @@ func (e *Engine) checkBuildBudget(v matView) error {
 			o.account(&a)
 		}
 		v.account(&a)
-		if held := a.Total().Bytes; held > e.maxMemory {
+		if held := a.Total().Bytes + e.shared.reserveTotal(); held > e.maxMemory {
 			return budgetError(m.name, held, e.maxMemory, true)
 		}
 	}

@@ -142,6 +142,16 @@ func (s *sharedIndexes) reserveBytes() map[string]dataflow.StateSize {
 	return out
 }
 
+// reserveTotal returns the bytes of every index top-ks and MIN/MAX refill
+// from, which the engine-wide budget counts.
+func (s *sharedIndexes) reserveTotal() int64 {
+	var n int64
+	for _, st := range s.reserveBytes() {
+		n += st.Bytes
+	}
+	return n
+}
+
 // release drops the uses of the shared indexes by the views in gone; an
 // index no view uses is dropped. One pass for all of them: a cascade
 // drops many views that share one index.
