@@ -99,32 +99,28 @@ func (e *Engine) indexable(rel string) bool {
 	return ok && !t.def.ChangeStream
 }
 
-// fillIndex stages and commits a stored relation's rows in a, a batch at
-// a time.
+// fillIndex stages and commits a table's rows in a: sorted in a's order
+// first, so that its runs fill their nodes, then a batch at a time.
 func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
-	var buf zset.ZSet
-	var err error
-	flush := func() bool {
-		if err = a.Stage(buf); err == nil {
-			a.Commit()
-		}
-		clear(buf)
-		buf = buf[:0]
-		return err == nil
-	}
-	add := func(r value.Row, w int64) bool {
-		buf = append(buf, zset.Entry{Row: r, W: w})
-		return len(buf) < coldStartBatch || flush()
-	}
 	t, ok := e.tables[rel]
 	if !ok {
 		return pgerr.New(pgerr.Internal, "no table %q to index", rel)
 	}
-	t.scan(func(_ uint64, r value.Row) bool { return add(r, 1) })
-	if err == nil && len(buf) > 0 {
-		flush()
+	rows := make(zset.ZSet, 0, t.rows.Len())
+	t.scan(func(_ uint64, r value.Row) bool {
+		rows = append(rows, zset.Entry{Row: r, W: 1})
+		return true
+	})
+	a.SortForLoad(rows)
+	for len(rows) > 0 {
+		n := min(len(rows), coldStartBatch)
+		if err := a.Stage(rows[:n]); err != nil {
+			return err
+		}
+		a.Commit()
+		rows = rows[n:]
 	}
-	return err
+	return nil
 }
 
 // reserveBytes returns the state of the relations' indexes that top-ks
