@@ -13,7 +13,11 @@ import (
 // committed by the engine once per commit, whatever number of views read
 // it. A view's join builds a private index during its cold start; then
 // the first view to index a relation that way hands its index over, and
-// later ones drop theirs for the shared one (same rows, same key).
+// later ones drop theirs for the shared one (same rows, same key). It also
+// keeps the indexes of tables, one per table and order, that top-ks and
+// MIN/MAX refill from (reserve): those are built from the table before
+// the first view that reads them, and are the table's in the memory
+// figures (docs/reserves.md).
 type sharedIndexes struct {
 	m map[string]*sharedIndex
 }
@@ -56,11 +60,10 @@ func (s *sharedIndexes) share(v *zview) {
 	}
 }
 
-// reserve hands each top-k, MIN and MAX of v that reads a stored
-// relation's rows the relation's index by its partition (or group) and
-// order, building it from the
-// relation's rows when no view has it yet. Done before v's cold start:
-// the cold start only inserts, so no reserve drains during it, and
+// reserve hands each top-k, MIN and MAX of v that reads a table's rows
+// the table's index by its partition (or group) and order, building it
+// from the table's rows when no view has it yet. Done before v's cold
+// start: the cold start only inserts, so no reserve drains during it, and
 // its refills afterwards read the index as of the commit before.
 func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 	if s.m == nil {

@@ -30,7 +30,10 @@ import (
 // update them; of rows below, change nothing. When a step leaves fewer
 // kept positions than the window needs while the partition has more rows,
 // the first offset+limit+reserve positions are read back from the index
-// (the committed input plus this step's changes): a refill, counted.
+// (the committed input plus this step's changes): a refill, counted. The
+// index is the TopK's own arrangement of its input, or, over a stored
+// relation's rows (TopKSpec.Base), the relation's shared index, read on
+// from the last kept row.
 type TopK struct {
 	part    []expr.Expr
 	order   []dataflow.SortKey
