@@ -10,20 +10,34 @@ import (
 )
 
 // aggregateOps maps an Aggregate's catalog calls to the GroupBy operator's
-// aggregates. MIN and MAX of an argument that is not integer-ordered get an
+// aggregates. MIN and MAX over a stored relation's rows, whose group keys
+// and argument are the relation's columns, refill from the relation's
+// index by those columns (the spots returned, which the engine fills).
+// Otherwise MIN and MAX of an argument that is not integer-ordered get an
 // arrangement of the input keyed by the group key and sorted by the
 // argument, which the operator owns and refills from; MIN and MAX of the
 // same argument share one. The operator keeps an integer-ordered
 // argument's values itself.
-func aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
+func (cp *compiler) aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, []ReserveSpot, error) {
 	out := make([]op.Aggregate, len(n.Aggs))
+	var spots []ReserveSpot
+	b, isBase := cp.baseRows(n.Input)
 	indexes := map[string]*dataflow.Arrangement{} // MIN and MAX of one argument share one
 	for i, a := range n.Aggs {
 		if (a.Func == plan.AggCountStar) != a.Star {
-			return nil, pgerr.New(pgerr.Internal, "aggregate %s: count(*) and its catalog entry disagree", a.String())
+			return nil, nil, pgerr.New(pgerr.Internal, "aggregate %s: count(*) and its catalog entry disagree", a.String())
 		}
 		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
 		oa.OrderBy = sortKeys(a.OrderBy)
+		if a.Func.Has(plan.AggKeepsBest) && isBase {
+			if sp, ok := b.spot(n.GroupBy, []dataflow.SortKey{{Expr: a.Arg}}); ok {
+				oa.Base, oa.Index = b.rows, dataflow.NewArrangement(sp.Spec)
+				sp.Slot = i
+				spots = append(spots, sp)
+				out[i] = oa
+				continue
+			}
+		}
 		if a.Func.Has(plan.AggKeepsBest) && !value.IntOrdered(a.Arg.Type().Kind) {
 			k := expr.Key(a.Arg) // by position: a.v and b.v of a join print alike
 			if oa.Index = indexes[k]; oa.Index == nil {
@@ -37,7 +51,7 @@ func aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggregate, error) {
 		}
 		out[i] = oa
 	}
-	return out, nil
+	return out, spots, nil
 }
 
 // sortKeys returns a plan's sort keys as operators take them; nil for

@@ -4,6 +4,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
@@ -37,6 +38,21 @@ type Compiled struct {
 	// directly (its rows, or some of its columns): their indexes can be
 	// shared with every view that joins the same relation on the same key.
 	Shareable []ShareSpot
+	// Reserves lists the top-ks, MINs and MAXs over a stored relation's
+	// rows: each refills from the relation's index by its partition (or
+	// group) and order, one index per Key, which the engine keeps and
+	// hands to the operator (op.IndexUser).
+	Reserves []ReserveSpot
+}
+
+// ReserveSpot is a TopK that refills from a stored relation's index,
+// arranged as Spec; two spots with the same Key need the same index.
+type ReserveSpot struct {
+	Node     dataflow.NodeID
+	Slot     int // the GroupBy's aggregate; -1 for a TopK
+	Relation string
+	Key      string
+	Spec     dataflow.ArrangementSpec
 }
 
 // ShareSpot is a join input whose index holds a stored relation's rows
@@ -54,11 +70,21 @@ type compiler struct {
 	c      *dataflow.Circuit
 	inputs map[string]dataflow.NodeID
 	out    *Compiled
+	// indexed reports whether a relation can have indexes kept by its
+	// owner for the reserves of the operators reading it; nil: none can.
+	indexed func(rel string) bool
 }
 
-// Compile builds the circuit of a view's plan.
-func Compile(p plan.Node) (*Compiled, error) {
-	cp := &compiler{c: dataflow.NewCircuit(), inputs: map[string]dataflow.NodeID{}, out: &Compiled{Consts: map[string]zset.ZSet{}}}
+// Compile builds the circuit of a view's plan. Its top-ks and MIN/MAX
+// refill from arrangements of their own.
+func Compile(p plan.Node) (*Compiled, error) { return CompileIndexed(p, nil) }
+
+// CompileIndexed is Compile where the top-ks and MIN/MAX reading the rows
+// of a relation for which indexed is true refill from that relation's
+// index instead (Compiled.Reserves), which the caller keeps and hands
+// over.
+func CompileIndexed(p plan.Node, indexed func(rel string) bool) (*Compiled, error) {
+	cp := &compiler{c: dataflow.NewCircuit(), inputs: map[string]dataflow.NodeID{}, out: &Compiled{Consts: map[string]zset.ZSet{}}, indexed: indexed}
 	p = plan.PruneColumns.Apply(p)
 	id, err := cp.node(p)
 	if err != nil {
@@ -275,7 +301,7 @@ func (cp *compiler) aggregate(n *plan.Aggregate) (dataflow.NodeID, error) {
 	if err != nil {
 		return 0, err
 	}
-	aggs, err := aggregateOps(n, columnNames(n.Input))
+	aggs, spots, err := cp.aggregateOps(n, columnNames(n.Input))
 	if err != nil {
 		return 0, err
 	}
@@ -284,6 +310,10 @@ func (cp *compiler) aggregate(n *plan.Aggregate) (dataflow.NodeID, error) {
 		return 0, err
 	}
 	id := cp.c.Add(g, in)
+	for _, sp := range spots {
+		sp.Node = id
+		cp.out.Reserves = append(cp.out.Reserves, sp)
+	}
 	if initial := g.Initial(); len(initial) > 0 {
 		id = cp.c.Add(op.NewUnion(2), id, cp.constant(initial))
 	}
@@ -298,6 +328,17 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 		return 0, err
 	}
 	order := sortKeys(n.Order)
+	if spot, base, ok := cp.reserveSpot(n, order); ok {
+		t, err := op.NewTopK(op.TopKSpec{Partition: n.Partition, Order: order, Limit: n.Limit, Offset: n.Offset,
+			Index: dataflow.NewArrangement(spot.Spec), Base: base})
+		if err != nil {
+			return 0, err
+		}
+		cp.out.Order = t.Compare
+		spot.Node = cp.c.Add(t, in)
+		cp.out.Reserves = append(cp.out.Reserves, spot)
+		return spot.Node, nil
+	}
 	index := dataflow.NewArrangement(dataflow.ArrangementSpec{
 		Name: "refill index of " + sideName(n.Input), Columns: columnNames(n.Input), Key: n.Partition, Sort: order,
 	})
@@ -307,6 +348,99 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	}
 	cp.out.Order = t.Compare
 	return cp.c.Add(t, in), nil
+}
+
+// reserveSpot reports whether a top-k's input is a stored relation's rows
+// through filters and projections under which each partition and sort
+// key is a column of the relation (see baseRows): the top-k can then
+// refill from the relation's index by those columns.
+func (cp *compiler) reserveSpot(n *plan.TopK, order []dataflow.SortKey) (ReserveSpot, *op.BaseRows, bool) {
+	b, ok := cp.baseRows(n.Input)
+	if !ok || (len(order) == 0 && b.rows.Projects()) {
+		// Without an order, the rows of a partition are one tie that a
+		// refill through a projection would read whole.
+		return ReserveSpot{}, nil, false
+	}
+	spot, ok := b.spot(n.Partition, order)
+	return spot, b.rows, ok
+}
+
+// base is a plan's input read as a stored relation's rows through filters
+// and projections.
+type base struct {
+	scan *plan.Scan
+	rows *op.BaseRows
+}
+
+// baseRows reports whether in is a stored relation's rows through filters
+// and projections: an operator reading it can refill from the relation's
+// index, re-applying them to the rows it reads. Volatile expressions,
+// which would give other values when read again, rule it out.
+func (cp *compiler) baseRows(in plan.Node) (base, bool) {
+	var stages []op.BaseStage
+	for {
+		switch x := in.(type) {
+		case *plan.Scan:
+			if cp.indexed == nil || !cp.indexed(x.Relation) {
+				return base{}, false
+			}
+			slices.Reverse(stages) // from the scan up
+			return base{scan: x, rows: &op.BaseRows{Relation: x.Relation, Stages: stages}}, true
+		case *plan.Filter:
+			if x.Pred.Volatile() {
+				return base{}, false
+			}
+			stages = append(stages, op.BaseStage{Filter: x.Pred})
+			in = x.Input
+		case *plan.Project:
+			for _, e := range x.Exprs {
+				if e.Volatile() {
+					return base{}, false
+				}
+			}
+			stages = append(stages, op.BaseStage{Project: x.Exprs})
+			in = x.Input
+		default:
+			return base{}, false
+		}
+	}
+}
+
+// column returns the relation's column that a column of the input is.
+func (b base) column(e expr.Expr) (*expr.Col, bool) {
+	c, ok := e.(*expr.Col)
+	for i := len(b.rows.Stages) - 1; ok && i >= 0; i-- {
+		if p := b.rows.Stages[i].Project; p != nil {
+			c, ok = p[c.Idx].(*expr.Col)
+		}
+	}
+	return c, ok
+}
+
+// spot returns the index of the relation keyed and ordered by the
+// relation's columns that key and order are, when they all are.
+func (b base) spot(keys []expr.Expr, order []dataflow.SortKey) (ReserveSpot, bool) {
+	rel := b.scan.Relation
+	spec := dataflow.ArrangementSpec{Name: rel, Columns: columnNames(b.scan)}
+	key := "reserve|" + rel + "|"
+	for _, e := range keys {
+		c, ok := b.column(e)
+		if !ok {
+			return ReserveSpot{}, false
+		}
+		spec.Key = append(spec.Key, c)
+		key += fmt.Sprintf("%d,", c.Idx)
+	}
+	key += "|"
+	for _, k := range order {
+		c, ok := b.column(k.Expr)
+		if !ok {
+			return ReserveSpot{}, false
+		}
+		spec.Sort = append(spec.Sort, dataflow.SortKey{Expr: c, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		key += fmt.Sprintf("%d %v %v,", c.Idx, k.Desc, k.NullsFirst)
+	}
+	return ReserveSpot{Relation: rel, Key: key, Spec: spec, Slot: -1}, true
 }
 
 // storedRows reports whether n is a stored relation's rows, whole or

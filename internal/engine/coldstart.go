@@ -45,9 +45,9 @@ const coldStartBatch = 1 << 16
 // step of the circuit. It fails with 53200 as soon as the state exceeds
 // the view's budget or the engine-wide one; the circuit is then dropped
 // and nothing remains of the view.
-func (e *Engine) buildView(cv *sql.CreateView) (*zview, error) {
+func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	start := time.Now()
-	c, err := compile.Compile(cv.Plan)
+	c, err := compile.CompileIndexed(cv.Plan, e.indexable)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,16 @@ func (e *Engine) buildView(cv *sql.CreateView) (*zview, error) {
 		defer e.wake()
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
+	if len(c.Reserves) > 0 {
+		defer func() {
+			if err != nil {
+				e.shared.release(map[string]bool{cv.Name: true})
+			}
+		}()
+		if err := e.shared.reserve(e, v); err != nil {
+			return nil, err
+		}
+	}
 	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	for _, rel := range c.Relations {
 		b.total += e.relationLen(rel)
@@ -170,7 +180,7 @@ func (b *builder) guard() error {
 			o.account(&a)
 		}
 		v.account(&a)
-		total := a.Total().Bytes
+		total := a.Total().Bytes + e.shared.reserveTotal()
 		if total > e.maxMemory {
 			return budgetError(v.name, total, e.maxMemory, true)
 		}

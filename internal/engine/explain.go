@@ -31,7 +31,7 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 	if whole {
 		return textPlan(pre), nil
 	}
-	c, err := compile.Compile(x.View.Plan)
+	c, err := compile.CompileIndexed(x.View.Plan, e.indexable)
 	if err != nil {
 		return Result{}, err
 	}

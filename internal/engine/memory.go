@@ -21,7 +21,8 @@ import (
 // O(operators), plus O(partitions) for a top-k.
 
 // stateTotal returns the state of every materialized view, each piece
-// counted once.
+// counted once, and the indexes of tables that their top-ks refill from
+// (reported with the tables, in deltaview_tables, not with the views).
 func (e *Engine) stateTotal() dataflow.StateSize {
 	var a dataflow.Accounting
 	var lookups int64
@@ -33,20 +34,27 @@ func (e *Engine) stateTotal() dataflow.StateSize {
 	}
 	st := a.Total()
 	st.Bytes += lookups
+	for _, r := range e.shared.reserveBytes() {
+		st.Rows += r.Rows
+		st.Bytes += r.Bytes
+	}
 	return st
 }
 
 // MemoryReport is the state memory of the engine's views.
 type MemoryReport struct {
-	Views map[string]dataflow.StateSize // per view: all the state it uses
-	Total dataflow.StateSize            // each piece of state once
+	Views map[string]dataflow.StateSize // per view: all the state it uses but the tables' indexes
+	// Tables is, per relation, the indexes top-ks refill from: one per
+	// relation and order, whatever number of views read it.
+	Tables map[string]dataflow.StateSize
+	Total  dataflow.StateSize // each piece of state once
 }
 
 // Memory returns the state each materialized view holds and the total.
 func (e *Engine) Memory() MemoryReport {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	r := MemoryReport{Views: map[string]dataflow.StateSize{}, Total: e.stateTotal()}
+	r := MemoryReport{Views: map[string]dataflow.StateSize{}, Tables: e.shared.reserveBytes(), Total: e.stateTotal()}
 	for _, v := range e.order {
 		r.Views[v.meta().name] = v.state()
 	}
@@ -110,7 +118,7 @@ func (e *Engine) checkBuildBudget(v matView) error {
 			o.account(&a)
 		}
 		v.account(&a)
-		if held := a.Total().Bytes; held > e.maxMemory {
+		if held := a.Total().Bytes + e.shared.reserveTotal(); held > e.maxMemory {
 			return budgetError(m.name, held, e.maxMemory, true)
 		}
 	}

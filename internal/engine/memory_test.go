@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,6 +132,88 @@ func TestGroupByMemoryMatchesHeap(t *testing.T) {
 	t.Logf("reported %d bytes, heap grew %d bytes", reported, grown)
 	if grown > reported+512<<10 {
 		t.Errorf("heap grew %d bytes, the view reports %d", grown, reported)
+	}
+	runtime.KeepAlive(e)
+}
+
+// TestTopKReserveMemory checks that a LIMIT 10 view over a big table keeps
+// its rows and its reserve only, under 100 kB, while the index it refills
+// from is the table's, counted once however many views read it; that a
+// MIN/MAX view keeps its groups' best values only; and that the figures
+// agree with the heap the runtime measures. The one-million-row
+// figures are in docs/reserves.md.
+func TestTopKReserveMemory(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	e := engine.New()
+	execAll(t, e, loadScript(n))
+	before := heapInUse()
+	execAll(t, e, "CREATE MATERIALIZED VIEW k1 AS SELECT id, b FROM t WHERE a <> 7 ORDER BY c DESC, id LIMIT 10")
+	grown := heapInUse() - before
+	mem := e.Memory()
+	view, index := mem.Views["k1"], mem.Tables["t"]
+	t.Logf("%d rows: view k1 %d bytes (%d rows), t's index %d bytes; heap grew %d bytes", n, view.Bytes, view.Rows, index.Bytes, grown)
+	if view.Bytes >= 100<<10 {
+		t.Errorf("view k1 holds %d bytes, want under 100 kB", view.Bytes)
+	}
+	if mem.Total.Bytes != view.Bytes+index.Bytes {
+		t.Errorf("total %d bytes, want the view's %d and the index's %d", mem.Total.Bytes, view.Bytes, index.Bytes)
+	}
+	if ratio := float64(view.Bytes+index.Bytes) / float64(grown); math.Abs(ratio-1) > 0.25 {
+		t.Errorf("reported %d bytes, heap grew %d: off by %.0f %%", view.Bytes+index.Bytes, grown, 100*(ratio-1))
+	}
+	var tableBytes int64
+	if err := e.NewSession().ExecScript(`SELECT bytes FROM deltaview_tables WHERE name = 't'`, func(r engine.Result) error {
+		tableBytes = r.Rows[0][0].Int()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if tableBytes < index.Bytes {
+		t.Errorf("deltaview_tables reports %d bytes for t, less than its index's %d", tableBytes, index.Bytes)
+	}
+	// A second view with the same order reads the same index.
+	before = heapInUse()
+	execAll(t, e, "CREATE MATERIALIZED VIEW k2 AS SELECT c, id FROM t WHERE a < 500 ORDER BY c DESC, id LIMIT 10")
+	grown = heapInUse() - before
+	mem = e.Memory()
+	t.Logf("view k2 %d bytes; heap grew %d bytes", mem.Views["k2"].Bytes, grown)
+	if got := mem.Tables["t"]; got != index {
+		t.Errorf("t's indexes hold %+v after the second view, %+v before", got, index)
+	}
+	if st := mem.Views["k2"]; st.Bytes >= 100<<10 || grown > st.Bytes+512<<10 {
+		t.Errorf("view k2 reports %d bytes, heap grew %d", st.Bytes, grown)
+	}
+	// MIN and MAX per group keep their best values only, and refill from
+	// the table's index by (group, argument).
+	before = heapInUse()
+	execAll(t, e, "CREATE MATERIALIZED VIEW m1 AS SELECT a, min(c) AS lo, max(c) AS hi FROM t GROUP BY a")
+	grown = heapInUse() - before
+	mem = e.Memory()
+	view, grownIndex := mem.Views["m1"], mem.Tables["t"].Bytes-index.Bytes
+	t.Logf("view m1 %d bytes (%d rows), t's new index %d bytes; heap grew %d bytes", view.Bytes, view.Rows, grownIndex, grown)
+	if view.Bytes >= 1500*1000 { // 1,000 groups of two reserves of 8 values
+		t.Errorf("view m1 holds %d bytes, want under 1,500 a group", view.Bytes)
+	}
+	if ratio := float64(view.Bytes+grownIndex) / float64(grown); math.Abs(ratio-1) > 0.25 {
+		t.Errorf("reported %d bytes, heap grew %d: off by %.0f %%", view.Bytes+grownIndex, grown, 100*(ratio-1))
+	}
+	// Deleting the top rows makes the views refill from the indexes.
+	execAll(t, e, fmt.Sprintf("DELETE FROM t WHERE c >= %d", n/10-3))
+	for _, v := range []string{"k1", "k2", "m1"} {
+		_, got, err := e.ViewRows(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := e.Recompute(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := keys(got), keys(want); !slices.Equal(g, w) {
+			t.Fatalf("view %s holds %v, recomputed %v", v, g, w)
+		}
 	}
 	runtime.KeepAlive(e)
 }

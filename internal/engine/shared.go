@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -12,18 +13,25 @@ import (
 // committed by the engine once per commit, whatever number of views read
 // it. A view's join builds a private index during its cold start; then
 // the first view to index a relation that way hands its index over, and
-// later ones drop theirs for the shared one (same rows, same key).
+// later ones drop theirs for the shared one (same rows, same key). It also
+// keeps the indexes of tables, one per table and order, that top-ks and
+// MIN/MAX refill from (reserve): those are built from the table before
+// the first view that reads them, and are the table's in the memory
+// figures (docs/reserves.md).
 type sharedIndexes struct {
 	m map[string]*sharedIndex
 }
 
 type sharedIndex struct {
-	rel    string
-	cols   []int // the relation's columns the index holds; nil: all
-	a      *dataflow.Arrangement
-	views  []string
-	staged bool
-	batch  zset.ZSet // the narrowed batch staged, reused from step to step
+	// reserve marks the index of a relation by some order that top-ks
+	// refill from: its memory is the relation's, not the views'.
+	reserve bool
+	rel     string
+	cols    []int // the relation's columns the index holds; nil: all
+	a       *dataflow.Arrangement
+	views   []string
+	staged  bool
+	batch   zset.ZSet // the narrowed batch staged, reused from step to step
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
@@ -50,6 +58,97 @@ func (s *sharedIndexes) share(v *zview) {
 		si.a.Retain()
 		si.views = append(si.views, v.name)
 	}
+}
+
+// reserve hands each top-k, MIN and MAX of v that reads a table's rows
+// the table's index by its partition (or group) and order, building it
+// from the table's rows when no view has it yet. Done before v's cold
+// start: the cold start only inserts, so no reserve drains during it, and
+// its refills afterwards read the index as of the commit before.
+func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
+	if s.m == nil {
+		s.m = map[string]*sharedIndex{}
+	}
+	for _, sp := range v.c.Reserves {
+		u, ok := v.c.Circuit.Node(sp.Node).(op.IndexUser)
+		if !ok {
+			continue
+		}
+		si, ok := s.m[sp.Key]
+		if !ok {
+			a := dataflow.NewArrangement(sp.Spec)
+			a.Claim()
+			if err := e.fillIndex(a, sp.Relation); err != nil {
+				return err
+			}
+			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a}
+			s.m[sp.Key] = si
+		}
+		if err := u.UseIndex(sp.Slot, si.a); err != nil {
+			return err
+		}
+		si.a.Retain()
+		si.views = append(si.views, v.name)
+	}
+	return nil
+}
+
+// indexable reports whether rel is a table whose indexes the engine can
+// keep for the reserves of the views reading it: an ordinary table (a
+// change-stream table may keep no rows, and its events do not reach the
+// shared indexes as row changes).
+func (e *Engine) indexable(rel string) bool {
+	t, ok := e.tables[rel]
+	return ok && !t.def.ChangeStream
+}
+
+// fillIndex stages and commits a table's rows in a: sorted in a's order
+// first, so that its runs fill their nodes, then a batch at a time.
+func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
+	t, ok := e.tables[rel]
+	if !ok {
+		return pgerr.New(pgerr.Internal, "no table %q to index", rel)
+	}
+	rows := make(zset.ZSet, 0, t.rows.Len())
+	t.scan(func(_ uint64, r value.Row) bool {
+		rows = append(rows, zset.Entry{Row: r, W: 1})
+		return true
+	})
+	a.SortForLoad(rows)
+	for len(rows) > 0 {
+		n := min(len(rows), coldStartBatch)
+		if err := a.Stage(rows[:n]); err != nil {
+			return err
+		}
+		a.Commit()
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// reserveBytes returns the state of the relations' indexes that top-ks
+// refill from, per relation.
+func (s *sharedIndexes) reserveBytes() map[string]dataflow.StateSize {
+	out := map[string]dataflow.StateSize{}
+	for _, si := range s.m {
+		if si.reserve {
+			st, sz := out[si.rel], si.a.State()
+			st.Rows += sz.Rows
+			st.Bytes += sz.Bytes - si.a.RowBytes() // the rows are the relation's
+			out[si.rel] = st
+		}
+	}
+	return out
+}
+
+// reserveTotal returns the bytes of every index top-ks and MIN/MAX refill
+// from, which the engine-wide budget counts.
+func (s *sharedIndexes) reserveTotal() int64 {
+	var n int64
+	for _, st := range s.reserveBytes() {
+		n += st.Bytes
+	}
+	return n
 }
 
 // release drops the uses of the shared indexes by the views in gone; an

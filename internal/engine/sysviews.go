@@ -95,9 +95,11 @@ var systemViews = map[string]systemView{
 		cols: cols("name", text, "rows", i8, "bytes", i8),
 		rows: func(e *Engine) []value.Row {
 			var out []value.Row
+			reserves := e.shared.reserveBytes()
 			for _, name := range sortedKeys(e.tables) {
 				t := e.tables[name]
-				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())), value.NewInt(value.Int8, t.bytes+t.prefixBytes())})
+				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())),
+					value.NewInt(value.Int8, t.bytes+t.prefixBytes()+reserves[name].Bytes)})
 			}
 			return out
 		},

@@ -41,12 +41,13 @@ func (j *SemiJoin) Arrangements() []dataflow.ArrangementUse { return j.c.arrange
 func (j *NotInJoin) Arrangements() []dataflow.ArrangementUse { return j.c.arrangements() }
 
 // Arrangements returns the indexes MIN and MAX refill from, owned or
-// shared; State counts none of them.
+// shared; State counts none of them. A relation's shared index is its
+// table's, not the view's: it is not listed.
 func (g *GroupBy) Arrangements() []dataflow.ArrangementUse {
 	var out []dataflow.ArrangementUse
 	seen := map[*dataflow.Arrangement]bool{}
 	for _, a := range g.aggs {
-		if a.Index != nil && !seen[a.Index] {
+		if a.Index != nil && a.Base == nil && !seen[a.Index] {
 			seen[a.Index] = true
 			out = append(out, dataflow.ArrangementUse{A: a.Index, Input: 0})
 		}
@@ -55,9 +56,10 @@ func (g *GroupBy) Arrangements() []dataflow.ArrangementUse {
 }
 
 // Arrangements returns the index top-k refills from; State does not count
-// it.
+// it. A relation's shared index is its table's, not the view's: it is not
+// listed.
 func (t *TopK) Arrangements() []dataflow.ArrangementUse {
-	if t.index == nil {
+	if t.index == nil || t.base != nil {
 		return nil
 	}
 	return []dataflow.ArrangementUse{{A: t.index, Input: 0}}

@@ -32,8 +32,10 @@ import (
 //
 // When a step leaves the reserve empty while m > 0, the group's best k
 // values are read back from the index (the committed input plus this
-// step's changes): a refill, counted. The index is the group's valueSet for
-// an integer-ordered argument, an arrangement of the input otherwise. Work per change is a binary search
+// step's changes): a refill, counted. The index is the stored relation's
+// shared index by (group, argument) when the input is that relation's
+// rows (Aggregate.Base), else the group's valueSet for an integer-ordered
+// argument, an arrangement of the input otherwise. Work per change is a binary search
 // and a move of at most k entries; state is O(k) per group.
 type minMaxAcc struct {
 	max bool
@@ -184,6 +186,14 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 		c.sets[spec.set].scan(a.max, &c.scr, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
 	} else {
 		spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
+			if spec.Base != nil {
+				r, ok, e := spec.Base.apply(row)
+				if e != nil || !ok {
+					err = e
+					return e == nil
+				}
+				row = r
+			}
 			if spec.Filter != nil {
 				ok, e := spec.Filter.Eval(row)
 				if e != nil {

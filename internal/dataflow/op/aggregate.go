@@ -85,6 +85,14 @@ type Aggregate struct {
 	// a valueSet, shared by the MIN and MAX of one argument and FILTER.
 	Index    *dataflow.Arrangement
 	OwnIndex bool
+	// Base, when set on MIN or MAX, says that the input is a stored
+	// relation's rows through Base.Stages and that Index arranges the
+	// relation's own rows by the group key and the argument read through
+	// them: the relation's index, which the engine keeps for every view
+	// that needs it and hands over with UseIndex. The operator neither
+	// owns nor counts it, and keeps no values beyond its reserves, whatever
+	// the argument's type.
+	Base *BaseRows
 	// Reserve is MIN's and MAX's k, the values kept per group; 0 means
 	// DefaultReserve.
 	Reserve int
@@ -224,7 +232,11 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 			if s.Reserve <= 0 {
 				s.Reserve = DefaultReserve
 			}
-			if value.IntOrdered(argType.Kind) {
+			if a.Base != nil {
+				if a.Index == nil {
+					return nil, pgerr.New(pgerr.Internal, "%s needs an index to refill from", a.Func)
+				}
+			} else if value.IntOrdered(argType.Kind) {
 				if a.Index != nil {
 					return nil, pgerr.New(pgerr.Internal, "%s of %s keeps its groups' values and takes no index", a.Func, argType)
 				}
@@ -309,6 +321,16 @@ func (g *GroupBy) newGroup(key value.Row, enc string) *group {
 		gr.acc[i] = g.aggs[i].make(&g.aggs[i])
 	}
 	return gr
+}
+
+// UseIndex makes the MIN or MAX aggs[slot] over a stored relation refill
+// from a, the relation's shared index by the group key and the argument.
+func (g *GroupBy) UseIndex(slot int, a *dataflow.Arrangement) error {
+	if slot < 0 || slot >= len(g.aggs) || g.aggs[slot].Base == nil {
+		return pgerr.New(pgerr.Internal, "aggregate %d does not read a shared index", slot)
+	}
+	g.aggs[slot].Index = a
+	return nil
 }
 
 // Initial returns the output the operator holds before any step: the row
@@ -712,6 +734,12 @@ func (a *aggSpec) describe() string {
 // change costs.
 func (a *aggSpec) stateCost() (state, cost string) {
 	switch {
+	case (a.Func == plan.AggMin || a.Func == plan.AggMax) && a.Base != nil:
+		state = fmt.Sprintf("best %d values of %s; refills from the shared index of %s on (group, %s), held by the table", a.Reserve, a.Arg, a.Base.Relation, a.Arg)
+		if a.Base.filters() {
+			state += ", re-applying its filter"
+		}
+		return state, "O(log k) + refill"
 	case (a.Func == plan.AggMin || a.Func == plan.AggMax) && a.set >= 0:
 		return fmt.Sprintf("best %d values of %s; refills from the group's ordered values of %s", a.Reserve, a.Arg, a.Arg),
 			"O(log k) + O(1) amortized to keep the group's values (O(log group) beyond 4096) + refill"

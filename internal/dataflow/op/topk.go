@@ -30,7 +30,10 @@ import (
 // update them; of rows below, change nothing. When a step leaves fewer
 // kept positions than the window needs while the partition has more rows,
 // the first offset+limit+reserve positions are read back from the index
-// (the committed input plus this step's changes): a refill, counted.
+// (the committed input plus this step's changes): a refill, counted. The
+// index is the TopK's own arrangement of its input, or, over a stored
+// relation's rows (TopKSpec.Base), the relation's shared index, read on
+// from the last kept row.
 type TopK struct {
 	part    []expr.Expr
 	order   []dataflow.SortKey
@@ -39,6 +42,7 @@ type TopK struct {
 	reserve int64
 	index   *dataflow.Arrangement
 	own     bool
+	base    *BaseRows
 
 	groups *btree.BTreeG[*tkGroup]
 	probe  tkGroup
@@ -49,6 +53,7 @@ type TopK struct {
 	recs   []tkRec
 	kept   []tkEntry // staged kept rows, by range
 	staged []tkStaged
+	tie    []tkEntry // a refill's rows of one sort value
 	out    zset.ZSet
 
 	refills int64
@@ -74,6 +79,12 @@ type TopKSpec struct {
 	// (NewTopK claims it and each step stages the input in it).
 	Index    *dataflow.Arrangement
 	OwnIndex bool
+	// Base, when set, says that the input is a stored relation's rows
+	// through Base.Stages, and that Index arranges the relation's own rows
+	// by the partition and sort keys read through those stages: an index
+	// the engine keeps once per relation and order for every view that
+	// needs it (UseIndex). The TopK neither owns nor counts it.
+	Base *BaseRows
 }
 
 // DefaultTopKReserve is the reserve when none is given. Tests set it to 1
@@ -118,11 +129,11 @@ func NewTopK(s TopKSpec) (*TopK, error) {
 	if s.Reserve <= 0 {
 		s.Reserve = DefaultTopKReserve
 	}
-	if s.OwnIndex {
+	if s.OwnIndex && s.Base == nil {
 		s.Index.Claim()
 	}
 	t := &TopK{part: s.Partition, order: s.Order, limit: s.Limit, offset: s.Offset,
-		reserve: s.Reserve, index: s.Index, own: s.OwnIndex}
+		reserve: s.Reserve, index: s.Index, own: s.OwnIndex && s.Base == nil, base: s.Base}
 	t.groups = btree.NewBTreeGOptions(func(a, b *tkGroup) bool { return value.CompareRows(a.key, b.key) < 0 },
 		btree.Options{NoLocks: true})
 	return t, nil
@@ -142,6 +153,25 @@ func (t *TopK) Compare(a, b value.Row) int {
 		}
 	}
 	return value.CompareRows(a, b)
+}
+
+// Base returns the way from a stored relation to the input when the TopK
+// refills from that relation's shared index, else nil.
+func (t *TopK) Base() *BaseRows { return t.base }
+
+// IndexSpec returns what the index the TopK refills from arranges.
+func (t *TopK) IndexSpec() dataflow.ArrangementSpec { return t.index.Spec() }
+
+// UseIndex makes a TopK over a stored relation refill from a, the
+// relation's shared index by the TopK's partition and order, kept by
+// its owner with every change of the relation. slot is ignored (a TopK
+// has one index).
+func (t *TopK) UseIndex(_ int, a *dataflow.Arrangement) error {
+	if t.base == nil {
+		return pgerr.New(pgerr.Internal, "top-k: only a top-k over a stored relation reads a shared index")
+	}
+	t.index = a
+	return nil
 }
 
 // Refills returns how many times a partition's kept rows were refilled
@@ -303,8 +333,13 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	}
 	if need := min(t.offset+t.limit, total); held < need {
 		var err error
-		t.kept = t.kept[:off]
-		if l, err = t.refill(key, ch, capa); err != nil {
+		if t.base != nil {
+			l, err = t.refillBase(key, ch, capa, off, l)
+		} else {
+			t.kept = t.kept[:off]
+			l, err = t.refill(key, ch, capa)
+		}
+		if err != nil {
 			return out, err
 		}
 		held = 0
@@ -389,6 +424,121 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 		more = emit(e)
 		return more
 	})
+	if err != nil {
+		return 0, err
+	}
+	for ; more && j < len(ch); j++ {
+		more = emit(cloneKeys(ch[j]))
+	}
+	return len(t.kept) - off, nil
+}
+
+// refillBase appends to the kept rows t.kept[off:off+l] (a prefix of the
+// partition's order, this step's changes applied) the rows after them, up
+// to capa positions: the shared index's committed rows of the relation
+// from the last kept row's sort values on, through the stages, merged
+// with the step's changes ch after the last kept row. Under a projection,
+// rows of one sort value are read whole and ordered by the input row,
+// which the index's order by the relation's row need not match.
+func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (int, error) {
+	var held int64
+	for _, e := range t.kept[off : off+l] {
+		held += e.n
+	}
+	var last tkEntry
+	var from []value.Value
+	j := 0
+	if l > 0 {
+		last = t.kept[off+l-1]
+		from = last.keys
+		for j < len(ch) && t.cmp(&ch[j], &last) <= 0 {
+			j++
+		}
+	}
+	emit := func(e tkEntry) bool {
+		if e.n > 0 {
+			t.kept = append(t.kept, e)
+			held += e.n
+		}
+		return held < capa
+	}
+	// push emits the changes before e, then e with the change of its row.
+	push := func(e tkEntry) bool {
+		for ; j < len(ch); j++ {
+			c := t.cmp(&ch[j], &e)
+			if c > 0 {
+				break
+			}
+			if c == 0 {
+				e.n += ch[j].n
+				j++
+				break
+			}
+			if !emit(cloneKeys(ch[j])) {
+				return false
+			}
+		}
+		return emit(e)
+	}
+	tie := t.tie[:0]
+	flush := func() bool {
+		slices.SortFunc(tie, func(a, b tkEntry) int { return t.cmp(&a, &b) })
+		more := true
+		for i := 0; i < len(tie) && more; {
+			e := tie[i]
+			for i++; i < len(tie) && t.cmp(&tie[i], &e) == 0; i++ {
+				e.n += tie[i].n
+			}
+			if l > 0 && t.cmp(&e, &last) <= 0 {
+				continue // kept already
+			}
+			more = push(e)
+		}
+		tie = tie[:0]
+		return more
+	}
+	projects := t.base.Projects()
+	more := true
+	var err error
+	t.index.ScanFrom(key, from, func(row value.Row, w int64) bool {
+		r, ok, aerr := t.base.apply(row)
+		if aerr != nil || !ok {
+			err = aerr
+			return aerr == nil
+		}
+		e := tkEntry{row: r, n: w, keys: make([]value.Value, len(t.order))}
+		for i, k := range t.order {
+			if e.keys[i], err = k.Expr.Eval(r); err != nil {
+				return false
+			}
+		}
+		if len(tie) > 0 {
+			c := compareSortKeys(t.order, tie[0].keys, e.keys)
+			if c == 0 && !projects {
+				// The rows are the relation's, in the index's order,
+				// which refines the operator's: no need to read the
+				// whole tie before emitting.
+				c = t.cmp(&tie[len(tie)-1], &e)
+			}
+			if c > 0 {
+				err = pgerr.New(pgerr.Internal, "top-k: the shared index's order is not the operator's: %s before %s",
+					zset.FormatRow(tie[0].row), zset.FormatRow(r))
+				return false
+			}
+			if c < 0 {
+				if more = flush(); !more {
+					return false
+				}
+			}
+		}
+		tie = append(tie, e)
+		return true
+	})
+	if err == nil && more && len(tie) > 0 {
+		more = flush()
+	}
+	clear(tie)
+	t.tie = tie[:0]
 	if err != nil {
 		return 0, err
 	}
@@ -541,12 +691,20 @@ func (t *TopK) Info() dataflow.Info {
 	if t.offset > 0 {
 		fmt.Fprintf(&d, " offset=%d", t.offset)
 	}
+	state := fmt.Sprintf("per partition: first %d rows + reserve of %d; refills from its own arrangement of its input on (partition, order)",
+		t.offset+t.limit, t.reserve)
+	if t.base != nil {
+		state = fmt.Sprintf("per partition: first %d rows + reserve of %d; refills from the shared index of %s on (partition, order), held by the table",
+			t.offset+t.limit, t.reserve, t.base.Relation)
+		if t.base.filters() {
+			state += ", re-applying its filter"
+		}
+	}
 	return dataflow.Info{
 		Kind:   "TopK",
 		Detail: d.String(),
-		State: fmt.Sprintf("per partition: first %d rows + reserve of %d; refills from index on (partition, order)",
-			t.offset+t.limit, t.reserve),
-		Cost: "O(log n) + O(n) window diff per touched partition + refill",
+		State:  state,
+		Cost:   "O(log n) + O(n) window diff per touched partition + refill",
 	}
 }
 
