@@ -53,8 +53,10 @@ type compiler struct {
 	out    *Compiled
 }
 
-// Compile builds the circuit of a view's plan.
-func Compile(p plan.Node) (*Compiled, error) {
+// Compile builds the circuit of a view's plan. order, when set, is the
+// view's ORDER BY without LIMIT, over its output columns: the order its
+// rows read back in; the rows themselves are a set.
+func Compile(p plan.Node, order ...plan.SortKey) (*Compiled, error) {
 	cp := &compiler{c: dataflow.NewCircuit(), inputs: map[string]dataflow.NodeID{}, out: &Compiled{Consts: map[string]zset.ZSet{}}}
 	p = plan.PruneColumns.Apply(p)
 	id, err := cp.node(p)
@@ -63,6 +65,9 @@ func Compile(p plan.Node) (*Compiled, error) {
 	}
 	if _, ok := p.(*plan.TopK); !ok {
 		cp.out.Order = nil // the top-k is not the view's last step
+	}
+	if len(order) > 0 {
+		cp.out.Order = op.RowOrder(sortKeys(order))
 	}
 	cp.out.View = op.NewIntegrate()
 	cp.out.Output = cp.c.Add(cp.out.View, id)

@@ -47,7 +47,7 @@ const coldStartBatch = 1 << 16
 // and nothing remains of the view.
 func (e *Engine) buildView(cv *sql.CreateView) (*zview, error) {
 	start := time.Now()
-	c, err := compile.Compile(cv.Plan)
+	c, err := compile.Compile(cv.Plan, cv.Order...)
 	if err != nil {
 		return nil, err
 	}

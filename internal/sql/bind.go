@@ -16,6 +16,10 @@ type binder struct {
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
+	// viewTop is a materialized view's own SELECT, whose ORDER BY without
+	// LIMIT becomes viewOrder: the order the view's rows read back in.
+	viewTop   *pg_query.SelectStmt
+	viewOrder []plan.SortKey
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
 	// agg is set while binding expressions above a GROUP BY.
