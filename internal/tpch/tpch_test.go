@@ -87,6 +87,14 @@ func TestTPCH(t *testing.T) {
 		sizes = append(sizes, fmt.Sprintf("%s:%d", v, len(rows)))
 	}
 	t.Logf("rows: %s", strings.Join(sizes, " "))
+	if testing.Verbose() {
+		h.sess.ExecScript(`SELECT view, sum(input_changes), sum(output_changes), sum(state_bytes) FROM deltaview_operators GROUP BY view`, func(r engine.Result) error {
+			for _, row := range r.Rows {
+				t.Logf("work: %s", dvKey(row))
+			}
+			return nil
+		})
+	}
 	t.Logf("%d of 22 queries accepted and equal to PostgreSQL after every transaction: %s", len(ok), strings.Join(ok, " "))
 }
 
