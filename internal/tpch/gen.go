@@ -36,7 +36,9 @@ func New(sf float64, seed uint64) *Gen {
 	scale := func(n float64) int { return max(1, int(math.Round(n*sf))) }
 	return &Gen{
 		SF: sf, Seed: seed,
-		suppliers: max(scale(10000), 5),
+		// At least 50 suppliers, two or so a nation, so that the queries
+		// naming one nation have rows at the smallest scales.
+		suppliers: max(scale(10000), 50),
 		parts:     scale(200000),
 		customers: scale(150000),
 		orders:    scale(1500000),

@@ -10,6 +10,18 @@ const Views = `CREATE VIEW revenue0 (supplier_no, total_revenue) AS
   where l_shipdate >= date '1996-01-01' and l_shipdate < date '1996-01-01' + interval '3' month
   group by l_suppkey`
 
+// Q15WithCTE is Q15 with the revenue view written as a common table
+// expression.
+const Q15WithCTE = `with revenue0 (supplier_no, total_revenue) as (
+  select l_suppkey, sum(l_extendedprice * (1 - l_discount))
+  from lineitem
+  where l_shipdate >= date '1996-01-01' and l_shipdate < date '1996-01-01' + interval '3' month
+  group by l_suppkey)
+select s_suppkey, s_name, s_address, s_phone, total_revenue
+from supplier, revenue0
+where s_suppkey = supplier_no and total_revenue = (select max(total_revenue) from revenue0)
+order by s_suppkey`
+
 // Query returns the n-th query (1 to 22) as the specification writes it,
 // with its validation parameters; Q11's fraction is 0.0001 / SF, as the
 // specification scales it. Q1's interval drops the specification's "(3)"
