@@ -76,14 +76,18 @@ type compiler struct {
 }
 
 // Compile builds the circuit of a view's plan. Its top-ks and MIN/MAX
-// refill from arrangements of their own.
-func Compile(p plan.Node) (*Compiled, error) { return CompileIndexed(p, nil) }
+// refill from arrangements of their own. order, when set, is the view's
+// ORDER BY without LIMIT, over its output columns: the order its rows
+// read back in; the rows themselves are a set.
+func Compile(p plan.Node, order ...plan.SortKey) (*Compiled, error) {
+	return CompileIndexed(p, nil, order...)
+}
 
 // CompileIndexed is Compile where the top-ks and MIN/MAX reading the rows
 // of a relation for which indexed is true refill from that relation's
 // index instead (Compiled.Reserves), which the caller keeps and hands
 // over.
-func CompileIndexed(p plan.Node, indexed func(rel string) bool) (*Compiled, error) {
+func CompileIndexed(p plan.Node, indexed func(rel string) bool, order ...plan.SortKey) (*Compiled, error) {
 	cp := &compiler{c: dataflow.NewCircuit(), inputs: map[string]dataflow.NodeID{}, out: &Compiled{Consts: map[string]zset.ZSet{}}, indexed: indexed}
 	p = plan.PruneColumns.Apply(p)
 	id, err := cp.node(p)
@@ -92,6 +96,9 @@ func CompileIndexed(p plan.Node, indexed func(rel string) bool) (*Compiled, erro
 	}
 	if _, ok := p.(*plan.TopK); !ok {
 		cp.out.Order = nil // the top-k is not the view's last step
+	}
+	if len(order) > 0 {
+		cp.out.Order = op.RowOrder(sortKeys(order))
 	}
 	cp.out.View = op.NewIntegrate()
 	cp.out.Output = cp.c.Add(cp.out.View, id)

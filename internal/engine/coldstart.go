@@ -47,7 +47,7 @@ const coldStartBatch = 1 << 16
 // and nothing remains of the view.
 func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	start := time.Now()
-	c, err := compile.CompileIndexed(cv.Plan, e.indexable)
+	c, err := compile.CompileIndexed(cv.Plan, e.indexable, cv.Order...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -25,19 +27,71 @@ var (
 	ExtractJoinKeys = Rule{Name: "extract-join-keys", Apply: extractJoinKeys}
 )
 
-// Conjuncts splits a predicate on its top-level ANDs.
+// Conjuncts splits a predicate on its top-level ANDs. A conjunct common
+// to every branch of an OR is pulled out of it ((a AND x) OR (a AND y) is
+// a AND (x OR y), in three-valued logic too), so that an equality every
+// branch repeats becomes a join key and a condition on one side filters
+// it early.
 func Conjuncts(e expr.Expr) []expr.Expr {
 	if e == nil {
 		return nil
 	}
-	if a, ok := e.(*expr.And); ok {
+	switch x := e.(type) {
+	case *expr.And:
 		var out []expr.Expr
-		for _, x := range a.Args {
-			out = append(out, Conjuncts(x)...)
+		for _, a := range x.Args {
+			out = append(out, Conjuncts(a)...)
 		}
 		return out
+	case *expr.Or:
+		return factorOr(x)
 	}
 	return []expr.Expr{e}
+}
+
+// factorOr returns the conjuncts common to every branch of o, then o over
+// what remains of its branches (nothing when a branch has nothing left:
+// a OR (a AND x) is a).
+func factorOr(o *expr.Or) []expr.Expr {
+	if len(o.Args) < 2 || o.Volatile() {
+		return []expr.Expr{o}
+	}
+	branches := make([][]expr.Expr, len(o.Args))
+	for i, a := range o.Args {
+		branches[i] = Conjuncts(a)
+	}
+	var common []expr.Expr
+	for _, c := range branches[0] {
+		k := expr.Key(c)
+		inAll := true
+		for _, b := range branches[1:] {
+			if !slices.ContainsFunc(b, func(d expr.Expr) bool { return expr.Key(d) == k }) {
+				inAll = false
+				break
+			}
+		}
+		if inAll && !slices.ContainsFunc(common, func(d expr.Expr) bool { return expr.Key(d) == k }) {
+			common = append(common, c)
+		}
+	}
+	if len(common) == 0 {
+		return []expr.Expr{o}
+	}
+	rest := make([]expr.Expr, len(branches))
+	for i, b := range branches {
+		var left []expr.Expr
+		for _, c := range b {
+			k := expr.Key(c)
+			if !slices.ContainsFunc(common, func(d expr.Expr) bool { return expr.Key(d) == k }) {
+				left = append(left, c)
+			}
+		}
+		if len(left) == 0 {
+			return common
+		}
+		rest[i] = AndOf(left)
+	}
+	return append(common, &expr.Or{Args: rest})
 }
 
 // AndOf joins conjuncts; nil when there are none.

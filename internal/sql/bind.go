@@ -20,6 +20,10 @@ type binder struct {
 	// the clock (now(), current_date), if it compares it with the row in
 	// a way a temporal filter maintains (expr.AsTemporal).
 	clockOK bool
+	// viewTop is a materialized view's own SELECT, whose ORDER BY without
+	// LIMIT becomes viewOrder: the order the view's rows read back in.
+	viewTop   *pg_query.SelectStmt
+	viewOrder []plan.SortKey
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
 	// agg is set while binding expressions above a GROUP BY.

@@ -195,6 +195,7 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	// Materialized views refuse what cannot be maintained; plain views are
 	// inlined where used and checked there.
 	b.forView = materialized
+	b.viewTop = sel
 	p, err := b.bindSelect(sel)
 	if err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 		seen[c.Name] = true
 	}
 	def := b.queryText(q)
-	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def}
+	v := &CreateView{Name: rv.Relname, Materialized: materialized, IfNotExists: ifNotExists, Plan: p, Definition: def, Order: b.viewOrder}
 	if !materialized {
 		qs, err := Parse(def)
 		if err != nil {

@@ -701,6 +701,14 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 	if err != nil {
 		return nil, err
 	}
+	if b.forView && !hasLimit && len(distinctOn) == 0 {
+		// ORDER BY without LIMIT leaves a view's rows as they are (a
+		// set); the view's own, over its columns, orders them as read.
+		if sel == b.viewTop && len(extra) == 0 {
+			b.viewOrder = keys
+		}
+		return p, nil
+	}
 	var part []plan.SortKey
 	if len(distinctOn) > 0 {
 		var items []*pg_query.Node
@@ -766,14 +774,11 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 	return &plan.Project{Input: in, Exprs: narrow, Cols: cols}, nil
 }
 
-// checkViewOrder refuses the orderings a view cannot maintain: ORDER BY
-// without LIMIT (a view is a set), LIMIT without ORDER BY (arbitrary rows),
-// OFFSET without LIMIT, FETCH … WITH TIES.
+// checkViewOrder refuses the orderings a view cannot maintain: LIMIT
+// without ORDER BY (arbitrary rows), OFFSET without LIMIT, FETCH … WITH
+// TIES.
 func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinctOn []*pg_query.Node) error {
 	switch {
-	case len(sel.SortClause) > 0 && !hasLimit && len(distinctOn) == 0:
-		return b.refuse(b.keyword("order", 0), "ORDER BY is not maintained in a view").
-			WithHint("a view is a set of rows: order them when you read it, SELECT * FROM v ORDER BY …, or keep the first rows with ORDER BY … LIMIT n")
 	case hasLimit && len(sel.SortClause) == 0:
 		word, what := "limit", "LIMIT"
 		if sel.LimitCount == nil {

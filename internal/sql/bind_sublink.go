@@ -182,6 +182,13 @@ func (b *binder) semiJoinGeneral(outer *scope, input plan.Node, sl *pg_query.Sub
 		}
 		return join(input), nil
 	}
+	if sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK && !not {
+		// A WHERE drops the rows whose IN is NULL as those whose IN is
+		// false: IN is a semi-join on the domain and x = y, without the
+		// counts that make its third value (a global count would join
+		// every outer row and change them all when it changes).
+		return b.inSemiJoin(lv, outer, input, q, sl)
+	}
 	width := len(outer.cols)
 	in, err := b.inSub(lv, outer, q, sl)
 	if err != nil {
@@ -299,4 +306,38 @@ func clockCall(n *pg_query.Node) (string, int32) {
 		return clockCall(c.Defresult)
 	}
 	return "now()", -1
+}
+
+// inSemiJoin keeps the rows of input for which x IN (q) is true: those
+// with a row of q, for their domain value, equal to x.
+func (b *binder) inSemiJoin(lv level, outer *scope, input plan.Node, q *subquery, sl *pg_query.SubLink) (plan.Node, error) {
+	cols := q.plan.Columns()
+	if len(cols) != 1 {
+		return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
+	}
+	x, err := b.bindExpr(outer, sl.Testexpr)
+	if err != nil {
+		return nil, err
+	}
+	y := expr.Expr(&expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name})
+	t, err := expr.ResolveCompare(x.Type(), y.Type())
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
+	}
+	if t.Kind == value.Unknown {
+		t = value.TextType
+	}
+	if x, err = b.coerce(x, t, sl.Location); err != nil {
+		return nil, err
+	}
+	if y, err = b.coerce(y, t, sl.Location); err != nil {
+		return nil, err
+	}
+	right := &plan.Project{Input: q.plan, Exprs: []expr.Expr{y}, Cols: []plan.Column{{Name: "?in?", Type: t}}}
+	join, err := b.joinSub(lv, right, plan.SemiJoin, []expr.Expr{expr.EqualityKey(x)},
+		[]expr.Expr{expr.EqualityKey(&expr.Col{Idx: 0, T: t})}, sl.Location)
+	if err != nil {
+		return nil, err
+	}
+	return join(input), nil
 }

@@ -77,11 +77,9 @@ var refusals = []refusal{
 	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING) FROM t", at: "(ORDER", msg: "GROUPS", hint: "ROWS or RANGE"},
 	{query: "SELECT id, sum(n) OVER (ORDER BY id RANGE 1 PRECEDING) FROM t", at: "(ORDER", msg: "RANGE", hint: "ROWS"},
 	// Ordering and limits.
-	{query: "SELECT id FROM t ORDER BY id", at: "ORDER BY", msg: "ORDER BY", hint: "ORDER BY"},
 	{query: "SELECT id FROM t LIMIT 10", at: "LIMIT", msg: "LIMIT", hint: "ORDER BY"},
 	{query: "SELECT id FROM t OFFSET 5", at: "OFFSET", msg: "OFFSET"},
 	{query: "SELECT id FROM t FETCH FIRST 5 ROWS ONLY", at: "FETCH", msg: "FETCH"},
-	{query: "SELECT * FROM (SELECT id FROM t ORDER BY id) s", at: "ORDER BY", msg: "ORDER BY", hint: "ORDER BY"},
 	// Set operations other than UNION.
 	// Recursion and data-modifying WITH.
 	{query: "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT DISTINCT n + 1 FROM r WHERE n < 5) SELECT n FROM r", at: "r WHERE", msg: "DISTINCT", hint: "filter, project and join"},
@@ -230,6 +228,8 @@ var maintainedInViews = []string{
 	"SELECT max(n) FILTER (WHERE n > 0) FROM t",
 	"SELECT string_agg(g, ',' ORDER BY g) FROM t",
 	"SELECT id FROM t ORDER BY id LIMIT 10",
+	"SELECT id FROM t ORDER BY id",
+	"SELECT * FROM (SELECT id FROM t ORDER BY id) s",
 	"SELECT DISTINCT ON (g) g, n FROM t",
 	"SELECT id FROM t INTERSECT SELECT id FROM u",
 	"SELECT id FROM t EXCEPT SELECT id FROM u",
@@ -272,18 +272,18 @@ func TestRefusalsAllowedAdHoc(t *testing.T) {
 // refused with the construct named.
 func TestPlainViewRefusedWhereRead(t *testing.T) {
 	cat := testCatalog(t)
-	q, err := Parse("SELECT id FROM t ORDER BY id")
+	q, err := Parse("SELECT id FROM t LIMIT 1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat["ordered"] = &Relation{Name: "ordered", Kind: KindView, Cols: []plan.Column{{Name: "id", Type: value.Int4Type}}, Query: q}
-	if e := bindErr(t, cat, "CREATE VIEW ordered2 AS SELECT id FROM t ORDER BY id"); e != nil {
+	if e := bindErr(t, cat, "CREATE VIEW ordered2 AS SELECT id FROM t LIMIT 1"); e != nil {
 		t.Fatalf("plain view refused: %s", e.Message)
 	}
 	text := "CREATE MATERIALIZED VIEW v AS SELECT id FROM ordered"
 	e := bindErr(t, cat, text)
-	if e == nil || e.Code != pgerr.FeatureNotSupported || !strings.Contains(e.Message, "ORDER BY") || !strings.Contains(e.Message, "ordered") {
-		t.Fatalf("got %v, want 0A000 naming ORDER BY and the view", e)
+	if e == nil || e.Code != pgerr.FeatureNotSupported || !strings.Contains(e.Message, "LIMIT") || !strings.Contains(e.Message, "ordered") {
+		t.Fatalf("got %v, want 0A000 naming LIMIT and the view", e)
 	}
 	if got := string([]rune(text)[e.Position-1:]); !strings.HasPrefix(got, "ordered") {
 		t.Errorf("position points at %q, want the view's name", got)

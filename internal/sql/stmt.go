@@ -49,6 +49,10 @@ type CreateView struct {
 	Plan         plan.Node // its columns carry the view's column names
 	Query        *Stmt     // the defining SELECT, for plain views
 	Definition   string    // the defining SELECT's text
+	// Order is a materialized view's ORDER BY without LIMIT, over its
+	// columns: not maintained (the view is a set), the order its rows read
+	// back in. Nil when the ORDER BY reads columns the view does not have.
+	Order []plan.SortKey
 	// MaxMemory is the view's memory budget in bytes, WITH (max_memory =
 	// '64MB'); 0 for none.
 	MaxMemory int64

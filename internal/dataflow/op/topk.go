@@ -174,6 +174,24 @@ func (t *TopK) UseIndex(_ int, a *dataflow.Arrangement) error {
 	return nil
 }
 
+// RowOrder returns a comparison of rows by order, then by the whole row:
+// the order in which a view ending in ORDER BY without LIMIT reads back.
+func RowOrder(order []dataflow.SortKey) func(a, b value.Row) int {
+	return func(a, b value.Row) int {
+		for _, k := range order {
+			x, errx := k.Expr.Eval(a)
+			y, erry := k.Expr.Eval(b)
+			if errx != nil || erry != nil {
+				continue
+			}
+			if c := compareSortKey(k, x, y); c != 0 {
+				return c
+			}
+		}
+		return value.CompareRows(a, b)
+	}
+}
+
 // Refills returns how many times a partition's kept rows were refilled
 // from the index (in committed steps).
 func (t *TopK) Refills() int64 { return t.refills }

@@ -1,0 +1,326 @@
+package tpch_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgtest"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/tpch"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+var (
+	flagSF        = flag.Float64("tpch.sf", 0.002, "TPC-H scale factor of TestTPCH")
+	flagRefreshes = flag.Int("tpch.refreshes", 3, "refresh pairs (RF1, RF2) of TestTPCH, each followed by a transaction of random updates")
+	flagQueries   = flag.String("tpch.queries", "", "comma-separated query numbers of TestTPCH (default all 22, and 23: Q15 with a CTE)")
+	flagCheck     = flag.Bool("tpch.check", true, "compare every view with PostgreSQL after every transaction (else only at the end)")
+)
+
+// TestTPCH loads TPC-H data into deltaview and PostgreSQL, creates the 22
+// queries as materialized views (plain views in PostgreSQL), then applies
+// the refresh functions and random updates, comparing every view with
+// PostgreSQL after every transaction. -tpch.sf=1 runs the full scale.
+func TestTPCH(t *testing.T) {
+	sf := *flagSF
+	g := tpch.New(sf, 17)
+	conn := pgtest.Start(t).Conn(t)
+	e := engine.New()
+	h := &harness{t: t, conn: conn, sess: e.NewSession(), e: e, pgPid: conn.PgConn().PID()}
+
+	// PostgreSQL runs each statement on one core, as deltaview does, so
+	// that its backend's CPU time is all of its work.
+	h.pgExec("SET max_parallel_workers_per_gather = 0")
+	h.both(tpch.Schema)
+	start := time.Now()
+	for _, tb := range tpch.Tables {
+		h.load(g, tb)
+	}
+	t.Logf("SF %g: loaded in %v", sf, time.Since(start).Round(time.Millisecond))
+	h.pgExec("ANALYZE")
+	h.both(tpch.Views)
+
+	for n := 1; n <= 23; n++ {
+		if !h.selected(n) {
+			continue
+		}
+		var q, name string
+		if n <= 22 {
+			q, name = tpch.Query(n, sf), fmt.Sprintf("q%d", n)
+		} else {
+			q, name = tpch.Q15WithCTE, "q15cte" // Q15 as a CTE, numbered 23 for -tpch.queries
+		}
+		h.pgExec("CREATE VIEW " + name + " AS " + q)
+		start, c0 := time.Now(), cpu()
+		if err := h.dv("CREATE MATERIALIZED VIEW " + name + " AS " + q); err != nil {
+			t.Errorf("%s refused: %v", name, err)
+			continue
+		}
+		el, ec := time.Since(start), cpu()-c0
+		start, c0 = time.Now(), h.pgCPU()
+		h.pgExec("CREATE MATERIALIZED VIEW pg_" + name + " AS " + q)
+		pel, pc := time.Since(start), h.pgCPU()-c0
+		t.Logf("%s created in %v, CPU %v (PostgreSQL CREATE MATERIALIZED VIEW: %v, CPU %v)", name, el.Round(time.Millisecond),
+			ec.Round(time.Millisecond), pel.Round(time.Millisecond), pc.Round(time.Millisecond))
+		h.views = append(h.views, name)
+	}
+	h.check("load")
+
+	for i := range *flagRefreshes {
+		h.txn(fmt.Sprintf("RF1 #%d", i+1), g.RF1(i))
+		h.txn(fmt.Sprintf("RF2 #%d", i+1), g.RF2(i))
+		h.txn(fmt.Sprintf("updates #%d", i+1), g.Updates(i, 20))
+	}
+	h.final = true
+	h.check("the last transaction")
+	if len(h.views) > 0 {
+		h.pgRefreshSlowest()
+	}
+	var ok, sizes []string
+	for _, v := range h.views {
+		if !h.wrong[v] {
+			ok = append(ok, v)
+		}
+		_, rows, _ := e.ViewRows(v)
+		sizes = append(sizes, fmt.Sprintf("%s:%d", v, len(rows)))
+	}
+	t.Logf("rows: %s", strings.Join(sizes, " "))
+	if testing.Verbose() {
+		h.sess.ExecScript(`SELECT view, sum(input_changes), sum(output_changes), sum(state_bytes) FROM deltaview_operators GROUP BY view`, func(r engine.Result) error {
+			for _, row := range r.Rows {
+				t.Logf("work: %s", dvKey(row))
+			}
+			return nil
+		})
+	}
+	t.Logf("%d views accepted and equal to PostgreSQL after every transaction: %s", len(ok), strings.Join(ok, " "))
+}
+
+type harness struct {
+	t     *testing.T
+	conn  *pgx.Conn
+	e     *engine.Engine
+	sess  *engine.Session
+	views []string
+	wrong map[string]bool
+	pgPid uint32
+	final bool // the last check, made even without -tpch.check
+}
+
+func (h *harness) selected(n int) bool {
+	if *flagQueries == "" {
+		return true
+	}
+	for _, s := range strings.Split(*flagQueries, ",") {
+		if strings.TrimSpace(s) == strconv.Itoa(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *harness) pgExec(q string) {
+	h.t.Helper()
+	if _, err := h.conn.PgConn().Exec(context.Background(), q).ReadAll(); err != nil {
+		h.t.Fatalf("postgres: %v\n%s", err, q)
+	}
+}
+
+func (h *harness) dv(q string) error {
+	return h.sess.ExecScript(q, func(engine.Result) error { return nil })
+}
+
+func (h *harness) both(q string) {
+	h.t.Helper()
+	h.pgExec(q)
+	if err := h.dv(q); err != nil {
+		h.t.Fatalf("deltaview: %v\n%s", err, q)
+	}
+}
+
+// load copies a table's generated rows into both systems, streaming them
+// from the generator.
+func (h *harness) load(g *tpch.Gen, table string) {
+	h.t.Helper()
+	copyStmt := "COPY " + table + " FROM STDIN"
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(g.WriteTable(table, pw)) }()
+	if _, err := h.conn.PgConn().CopyFrom(context.Background(), pr, copyStmt); err != nil {
+		h.t.Fatalf("postgres: %s: %v", copyStmt, err)
+	}
+	st, err := sql.Parse(copyStmt)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	dr, dw := io.Pipe()
+	go func() { dw.CloseWithError(g.WriteTable(table, dw)) }()
+	if _, err := h.sess.ExecCopyData(st, dr); err != nil {
+		h.t.Fatalf("deltaview: %s: %v", copyStmt, err)
+	}
+}
+
+// txn applies statements as one transaction on both systems and compares
+// the views; it logs deltaview's time for the commit with its views'
+// maintenance and PostgreSQL's for the statements alone.
+func (h *harness) txn(what string, stmts []string) {
+	h.t.Helper()
+	script := "BEGIN;\n" + strings.Join(stmts, ";\n") + ";\nCOMMIT"
+	start := time.Now()
+	h.pgExec(script)
+	pel := time.Since(start)
+	start, c0 := time.Now(), cpu()
+	if err := h.dv(script); err != nil {
+		h.t.Fatalf("%s: deltaview: %v", what, err)
+	}
+	h.t.Logf("%s (%d statements): %v, CPU %v, with %d views maintained (PostgreSQL, without views: %v)", what, len(stmts),
+		time.Since(start).Round(time.Millisecond), (cpu() - c0).Round(time.Millisecond), len(h.views), pel.Round(time.Millisecond))
+	h.check(what)
+}
+
+func (h *harness) check(what string) {
+	h.t.Helper()
+	if (!*flagCheck && !h.final) || len(h.views) == 0 {
+		return
+	}
+	if h.wrong == nil {
+		h.wrong = map[string]bool{}
+	}
+	var q strings.Builder
+	for _, v := range h.views {
+		fmt.Fprintf(&q, "SELECT * FROM %s;", v)
+	}
+	res, err := h.conn.PgConn().Exec(context.Background(), q.String()).ReadAll()
+	if err != nil {
+		h.t.Fatalf("postgres: %v", err)
+	}
+	for i, v := range h.views {
+		var want []string
+		for _, r := range res[i].Rows {
+			want = append(want, pgKey(r))
+		}
+		slices.Sort(want)
+		_, rows, err := h.e.ViewRows(v)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		got := make([]string, len(rows))
+		for j, r := range rows {
+			got[j] = dvKey(r)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) && !h.wrong[v] {
+			h.wrong[v] = true
+			h.t.Errorf("after %s: %s differs from PostgreSQL:\n%s", what, v, diff(got, want))
+		}
+	}
+}
+
+// pgRefreshSlowest times REFRESH MATERIALIZED VIEW of each query in
+// PostgreSQL and logs the slowest.
+func (h *harness) pgRefreshSlowest() {
+	var worst, worstCPU time.Duration
+	var which string
+	for _, v := range h.views {
+		start, c0 := time.Now(), h.pgCPU()
+		h.pgExec("REFRESH MATERIALIZED VIEW pg_" + v)
+		el, c := time.Since(start), h.pgCPU()-c0
+		h.t.Logf("PostgreSQL REFRESH MATERIALIZED VIEW %s: %v, CPU %v", v, el.Round(time.Millisecond), c.Round(time.Millisecond))
+		if c > worstCPU || (c == worstCPU && el > worst) {
+			worst, worstCPU, which = el, c, v
+		}
+	}
+	h.t.Logf("slowest PostgreSQL REFRESH MATERIALIZED VIEW: %s, %v, CPU %v", which, worst.Round(time.Millisecond), worstCPU.Round(time.Millisecond))
+}
+
+// cpu returns the CPU time this process has used: on a shared machine
+// the figures compare CPU, which other processes' load does not inflate.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// pgCPU returns the CPU time PostgreSQL's backend serving the connection
+// has used, from /proc (0 where it cannot be read).
+func (h *harness) pgCPU() time.Duration {
+	if h.pgPid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", h.pgPid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * (time.Second / 100) // USER_HZ
+}
+
+func pgKey(r [][]byte) string {
+	var b strings.Builder
+	for i, v := range r {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		if v == nil {
+			b.WriteString("NULL")
+		} else {
+			b.WriteString(strconv.Quote(string(v)))
+		}
+	}
+	return b.String()
+}
+
+func dvKey(r value.Row) string {
+	var b strings.Builder
+	for i, v := range r {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		if v.IsNull() {
+			b.WriteString("NULL")
+		} else {
+			b.WriteString(strconv.Quote(string(value.AppendText(nil, v))))
+		}
+	}
+	return b.String()
+}
+
+func diff(got, want []string) string {
+	var b strings.Builder
+	n := 0
+	for _, s := range got {
+		if !slices.Contains(want, s) && n < 10 {
+			fmt.Fprintf(&b, "  deltaview only: %s\n", s)
+			n++
+		}
+	}
+	for _, s := range want {
+		if !slices.Contains(got, s) && n < 20 {
+			fmt.Fprintf(&b, "  postgres only:  %s\n", s)
+			n++
+		}
+	}
+	fmt.Fprintf(&b, "  (%d rows here, %d in PostgreSQL)", len(got), len(want))
+	return b.String()
+}
