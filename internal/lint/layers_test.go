@@ -86,6 +86,8 @@ var allow = map[string]rule{
 	"internal/source/pgrepl": {why: "PostgreSQL logical replication into the engine's tables; drives the engine, as a sink does, and links the driver",
 		deps:  []string{"internal/delta", "internal/engine", "internal/pgerr", "internal/sql", "internal/value"},
 		tests: []string{"internal/pgtest", "internal/sink", "internal/zset"}},
+	"internal/tpch": {why: "TPC-H data, queries and refresh functions, for the tests",
+		deps: []string{}, tests: []string{"internal/engine", "internal/pgtest", "internal/sql", "internal/value"}},
 	"internal/source/copyfmt": {why: "COPY text and CSV input to change batches",
 		deps: []string{"internal/pgerr", "internal/source", "internal/value"}, tests: []string{"internal/pgtest"}},
 	"internal/source": {why: "outside input to typed change batches: the change kinds and values only",
