@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
@@ -63,30 +62,22 @@ type Join struct {
 }
 
 // leftRef is a left key's reference: the entry of the right key it
-// references, and its place in that entry's users.
+// references, and its neighbours in that entry's list.
 type leftRef struct {
-	key  value.Row      // the left key
-	dim  *dimEntry      // the referenced right key's entry; nil when a FK column is NULL
-	row  value.Row      // the left row, with KeepLeft
-	at   int            // its index in dim.users
-	step uint64         // the last step that changed the left row
-	kv   [1]value.Value // key, when it is one column: read with the reference
+	key        value.Row      // the left key
+	dim        *dimEntry      // the referenced right key's entry; nil when a FK column is NULL
+	row        value.Row      // the left row, with KeepLeft
+	prev, next *leftRef       // in dim.users
+	step       uint64         // the last step that changed the left row
+	kv         [1]value.Value // key, when it is one column: read with the reference
 }
 
 // dimEntry is a right key's entry.
 type dimEntry struct {
 	key   value.Row      // the right key
 	cols  value.Row      // the right's rcols; nil when no right row has the key
-	users []user         // the left rows referencing the key
+	users *leftRef       // the left rows referencing the key
 	kv    [1]value.Value // key, when it is one column
-}
-
-// user is a left row referencing a right key. A change of the right row
-// walks its users: a one-column left key is kept here too, so that the
-// walk reads one array rather than a reference per row.
-type user struct {
-	ref *leftRef
-	kv  value.Value // the left key's first column
 }
 
 // refChange is a step's change of a left key's reference.
@@ -150,8 +141,8 @@ func (j *Join) Info() dataflow.Info {
 // refBytes and dimBytes approximate a reference's and an entry's memory
 // beyond their rows: the struct and its index entry.
 const (
-	refBytes = delta.IndexEntryBytes + 8 + 4*8 + 8
-	dimBytes = delta.IndexEntryBytes + 8 + 3*8 + 8
+	refBytes = delta.IndexEntryBytes + 8 + 5*8 + 8
+	dimBytes = delta.IndexEntryBytes + 8 + 3*8
 )
 
 func (j *Join) State() dataflow.StateSize {
@@ -168,7 +159,7 @@ func (j *Join) State() dataflow.StateSize {
 		if d.cols != nil {
 			s.Rows++
 		}
-		s.Bytes += dimBytes + dataflow.RowBytes(d.key) + dataflow.RowBytes(d.cols) + int64(cap(d.users))*int64(unsafe.Sizeof(user{}))
+		s.Bytes += dimBytes + dataflow.RowBytes(d.key) + dataflow.RowBytes(d.cols)
 		return true
 	})
 	return s
@@ -360,26 +351,16 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	// change themselves. Without KeepLeft such a row is known by its key
 	// and foreign key only: its old and new view rows are built at once.
 	w := j.out.Arity()
-	oneKey := len(j.left.Key) == 1 && !j.keepLeft
 	for i := range j.dchg {
 		dc := &j.dchg[i]
 		if dc.e == nil {
 			continue // no left row references it
 		}
-		for k := range dc.e.users {
-			u := &dc.e.users[k]
-			r := u.ref
+		for r := dc.e.users; r != nil; r = r.next {
 			if len(left) > 0 && r.step == j.step {
 				continue
 			}
-			var g delta.Fact
-			if oneKey {
-				// A row of the step, not of users, which Commit reorders.
-				g.Key = j.rows.row(1)
-				g.Key[0] = u.kv
-			} else {
-				g.Key = r.key
-			}
+			g := delta.Fact{Key: r.key}
 			if j.keepLeft {
 				if dc.oldOK {
 					g.Before, g.Old = delta.Present, j.concat(r.row, dc.old)
@@ -389,10 +370,10 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 				}
 			} else {
 				if dc.oldOK {
-					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), g.Key, dc.e.key, dc.old), j.padU
+					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), r, dc.old), j.padU
 				}
 				if dc.newOK {
-					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), g.Key, dc.e.key, dc.new), j.padU
+					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), r, dc.new), j.padU
 				}
 			}
 			if err := out.Add(g); err != nil {
@@ -417,12 +398,14 @@ func (j *Join) concat(l, r value.Row) value.Row {
 // viewRow fills dst (the output's width, all NULL) with the view row of a
 // left row known by its key and foreign key, joined with the right's
 // columns d.
-func (j *Join) viewRow(dst, key, fk, d value.Row) value.Row {
+func (j *Join) viewRow(dst value.Row, ref *leftRef, d value.Row) value.Row {
 	for i, c := range j.left.Key {
-		dst[c] = key[i]
+		dst[c] = ref.key[i]
 	}
-	for i, c := range j.fk {
-		dst[c] = fk[i]
+	if ref.dim != nil {
+		for i, c := range j.fk {
+			dst[c] = ref.dim.key[i]
+		}
 	}
 	copy(dst[j.left.Arity():], d)
 	return dst
@@ -506,30 +489,28 @@ func (j *Join) drop(e *dimEntry) {
 }
 
 func (r *leftRef) link(e *dimEntry) {
-	r.dim = e
+	r.dim, r.prev, r.next = e, nil, nil
 	if e == nil {
 		return
 	}
-	r.at = len(e.users)
-	e.users = append(e.users, user{ref: r, kv: r.key[0]})
+	r.next = e.users
+	if e.users != nil {
+		e.users.prev = r
+	}
+	e.users = r
 }
 
 func (r *leftRef) unlink() {
-	e := r.dim
-	if e == nil {
-		return
+	switch {
+	case r.prev != nil:
+		r.prev.next = r.next
+	case r.dim != nil:
+		r.dim.users = r.next
 	}
-	last := len(e.users) - 1
-	if r.at != last {
-		e.users[r.at] = e.users[last]
-		e.users[r.at].ref.at = r.at
+	if r.next != nil {
+		r.next.prev = r.prev
 	}
-	e.users[last] = user{}
-	e.users = e.users[:last]
-	if len(e.users) == 0 {
-		e.users = nil
-	}
-	r.dim = nil
+	r.dim, r.prev, r.next = nil, nil, nil
 }
 
 func (j *Join) Commit() {

@@ -324,3 +324,32 @@ CREATE FOREIGN TABLE named_out () SERVER lite OPTIONS (view 'named');
 		t.Fatalf("deltaview_sinks after DROP MATERIALIZED VIEW: %v %v", rows, err)
 	}
 }
+
+// TestForeignTablesCreateTogether: foreign tables created at once in a
+// database without the progress table all create it (CREATE TABLE IF NOT
+// EXISTS, which fails in one of two sessions racing to create one table)
+// and load their targets; none fails.
+func TestForeignTablesCreateTogether(t *testing.T) {
+	srv := pgtest.Start(t)
+	admin := srv.Conn(t)
+	opts := serverOptions(srv.ConnString(admin.Config().Database))
+	for round := range 8 {
+		if _, err := admin.Exec(context.Background(), "DROP TABLE IF EXISTS deltaview_progress, t0, t1, t2, t3"); err != nil {
+			t.Fatal(err)
+		}
+		e := engine.New()
+		script := foreignSchema + "INSERT INTO groups VALUES (0, 'zero'); INSERT INTO items VALUES (1, 0, 'a', 60);\n" +
+			"CREATE SERVER wh FOREIGN DATA WRAPPER postgres OPTIONS (" + opts + ");\n"
+		for i := range 4 {
+			script += fmt.Sprintf("CREATE FOREIGN TABLE t%d () SERVER wh OPTIONS (view '%s');\n", i, []string{"named", "big"}[i%2])
+		}
+		exec(t, e, script)
+		waitSinks(t, e)
+		for i := range 4 {
+			if got := pgText(t, admin, fmt.Sprintf("SELECT count(*) FROM t%d", i)); len(got) != 1 || got[0] != "1" {
+				t.Fatalf("round %d: target t%d holds %v", round, i, got)
+			}
+		}
+		e.Close()
+	}
+}

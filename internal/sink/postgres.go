@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -80,6 +81,27 @@ func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
 	if err := p.setup(v); err != nil {
 		return err
 	}
+	// CREATE TABLE IF NOT EXISTS is not safe against itself: two
+	// sessions creating one table (the progress table, which every
+	// foreign table of a database shares) may both find it missing, and
+	// the later fails with 23505 or 42P07 once the earlier commits. Then
+	// the table exists, and loading again succeeds.
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = p.load(v, rows); err == nil {
+			return nil
+		}
+		if c := pgerrCode(err); c != pgerr.UniqueViolation && c != "42P07" {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 20 * time.Millisecond)
+	}
+	return err
+}
+
+// load creates the target table when missing and loads it with rows, in
+// one target transaction.
+func (p *Postgres) load(v engine.SinkView, rows []value.Row) error {
 	ctx := context.Background()
 	tx, err := p.conn.Begin(ctx)
 	if err != nil {
