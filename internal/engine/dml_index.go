@@ -119,38 +119,32 @@ func (t *table) lookup(fixed map[int]value.Value, fn func(id uint64, row value.R
 		if len(u.cols) < 2 || !ok {
 			continue
 		}
-		if v.IsNull() {
-			return true
-		}
-		var ids []uint64
-		t.prefix(u.cols[0]).each(v, func(id uint64) { ids = append(ids, id) })
-		slices.Sort(ids)
-		for _, id := range ids {
-			row, _ := t.rows.Get(id)
-			if !fn(id, row) {
-				break
-			}
-		}
+		t.eachByPrefix(u.cols[0], v, fn)
 		return true
 	}
 	for _, ix := range t.indexes {
-		v, ok := fixed[ix.cols[0]]
-		if !ok {
-			continue
-		}
-		if v.IsNull() {
+		if v, ok := fixed[ix.cols[0]]; ok {
+			t.eachByPrefix(ix.cols[0], v, fn)
 			return true
 		}
-		var ids []uint64
-		t.prefix(ix.cols[0]).each(v, func(id uint64) { ids = append(ids, id) })
-		slices.Sort(ids)
-		for _, id := range ids {
-			row, _ := t.rows.Get(id)
-			if !fn(id, row) {
-				break
-			}
-		}
-		return true
 	}
 	return false
+}
+
+// eachByPrefix calls fn with the rows whose column col is v, found through
+// the prefix index of col, in row id order, until fn returns false; a
+// NULL v matches nothing, as '=' does.
+func (t *table) eachByPrefix(col int, v value.Value, fn func(id uint64, row value.Row) bool) {
+	if v.IsNull() {
+		return
+	}
+	var ids []uint64
+	t.prefix(col).each(v, func(id uint64) { ids = append(ids, id) })
+	slices.Sort(ids)
+	for _, id := range ids {
+		row, _ := t.rows.Get(id)
+		if !fn(id, row) {
+			return
+		}
+	}
 }
