@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview"
-	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 var subKills = flag.Int("pgsource.kills", 5, "how many times TestKillWhileStreaming kills the subscribing process")
@@ -47,31 +45,7 @@ func killChild(path string) {
 // it. At the end the views equal upstream, nothing doubled (b has no key)
 // and nothing lost.
 func TestKillWhileStreaming(t *testing.T) {
-	srv := pgtest.Start(t)
-	conn := srv.Conn(t)
-	pgtest.MustQuery(t, conn, `CREATE TABLE a (id int PRIMARY KEY, grp int NOT NULL, v numeric(10,2));
-CREATE TABLE b (x int, y text);
-ALTER TABLE b REPLICA IDENTITY FULL;
-INSERT INTO a SELECT g, g % 5, g * 1.5 FROM generate_series(1, 100) g;
-INSERT INTO b VALUES (1, 'p'), (1, 'p'), (2, 'q');
-CREATE PUBLICATION pub FOR TABLE a, b`)
-	path := filepath.Join(t.TempDir(), "kill.db")
-	views := map[string]string{
-		"va": "SELECT grp, count(*) AS n, sum(v) AS s FROM a GROUP BY grp",
-		"vb": "SELECT x, y, count(*) AS n FROM b GROUP BY x, y",
-	}
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec("CREATE SUBSCRIPTION s CONNECTION '" + srv.ConnString(conn.Config().Database) + "' PUBLICATION pub"); err != nil {
-		t.Fatal(err)
-	}
-	for name, q := range views {
-		if err := db.Exec("CREATE MATERIALIZED VIEW " + name + " AS " + q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	srv, conn, path, views, db := subscribed(t, "kill.db")
 	waitApplied(t, db, conn, "s")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

@@ -25,31 +25,8 @@ import (
 // A disabled subscription stays disabled across a restart; a dropped one
 // is gone.
 func TestRestartResumes(t *testing.T) {
-	srv := pgtest.Start(t)
-	conn := srv.Conn(t)
-	pgtest.MustQuery(t, conn, `CREATE TABLE a (id int PRIMARY KEY, grp int NOT NULL, v numeric(10,2));
-CREATE TABLE b (x int, y text);
-ALTER TABLE b REPLICA IDENTITY FULL;
-INSERT INTO a SELECT g, g % 5, g * 1.5 FROM generate_series(1, 100) g;
-INSERT INTO b VALUES (1, 'p'), (1, 'p'), (2, 'q');
-CREATE PUBLICATION pub FOR TABLE a, b`)
-	path := filepath.Join(t.TempDir(), "sub.db")
-	views := map[string]string{
-		"va": "SELECT grp, count(*) AS n, sum(v) AS s FROM a GROUP BY grp",
-		"vb": "SELECT x, y, count(*) AS n FROM b GROUP BY x, y",
-	}
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec("CREATE SUBSCRIPTION s CONNECTION '" + srv.ConnString(conn.Config().Database) + "' PUBLICATION pub"); err != nil {
-		t.Fatal(err)
-	}
-	for name, q := range views {
-		if err := db.Exec("CREATE MATERIALIZED VIEW " + name + " AS " + q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, conn, path, views, db := subscribed(t, "sub.db")
+	var err error
 	upstreamTx := func(i int) { upstreamTxOn(t, conn, i) }
 	check := func(db *deltaview.DB, what string) {
 		t.Helper()
@@ -218,4 +195,38 @@ func pgRows(t *testing.T, conn *pgx.Conn, query string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// subscribed starts a PostgreSQL whose tables a (keyed) and b (no key,
+// REPLICA IDENTITY FULL) are published as pub, and a database kept in the
+// file name of a temporary directory, subscribed to pub as s, with the
+// views va and vb over the two tables.
+func subscribed(t *testing.T, name string) (srv *pgtest.Server, conn *pgx.Conn, path string, views map[string]string, db *deltaview.DB) {
+	t.Helper()
+	srv = pgtest.Start(t)
+	conn = srv.Conn(t)
+	pgtest.MustQuery(t, conn, `CREATE TABLE a (id int PRIMARY KEY, grp int NOT NULL, v numeric(10,2));
+CREATE TABLE b (x int, y text);
+ALTER TABLE b REPLICA IDENTITY FULL;
+INSERT INTO a SELECT g, g % 5, g * 1.5 FROM generate_series(1, 100) g;
+INSERT INTO b VALUES (1, 'p'), (1, 'p'), (2, 'q');
+CREATE PUBLICATION pub FOR TABLE a, b`)
+	path = filepath.Join(t.TempDir(), name)
+	views = map[string]string{
+		"va": "SELECT grp, count(*) AS n, sum(v) AS s FROM a GROUP BY grp",
+		"vb": "SELECT x, y, count(*) AS n FROM b GROUP BY x, y",
+	}
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("CREATE SUBSCRIPTION s CONNECTION '" + srv.ConnString(conn.Config().Database) + "' PUBLICATION pub"); err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range views {
+		if err := db.Exec("CREATE MATERIALIZED VIEW " + name + " AS " + q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv, conn, path, views, db
 }
