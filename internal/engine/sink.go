@@ -42,7 +42,8 @@ type SinkView struct {
 	Step    uint64
 	// Temporal says the view reads the clock (a temporal filter), itself
 	// or through a view it reads: its rows change as time passes, so a
-	// target written before a restart is not known to hold them.
+	// target written before a restart is not known to hold them. (Such
+	// a view has no key today, so no sink keeps one yet.)
 	Temporal bool
 }
 
