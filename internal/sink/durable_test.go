@@ -1,6 +1,7 @@
 package sink_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgtest"
 	istore "github.com/deltaview/deltaview/internal/store"
 )
 
@@ -137,4 +139,48 @@ CREATE FOREIGN TABLE named_out () SERVER lite OPTIONS (view 'named');
 	e, c = openFile(t, path)
 	defer closeFile(t, e, c)
 	exec(t, e, `CREATE SERVER lite FOREIGN DATA WRAPPER sqlite OPTIONS (file '`+file+`')`)
+}
+
+// TestForeignTableKeptInFilePostgres: a PostgreSQL target with declared
+// columns resumes after a clean close without a load, and follows the
+// commits after.
+func TestForeignTableKeptInFilePostgres(t *testing.T) {
+	srv := pgtest.Start(t)
+	admin := srv.Conn(t)
+	path := filepath.Join(t.TempDir(), "app.db")
+	r := rand.New(rand.NewPCG(16, 5))
+	same := func(e *engine.Engine, what string) {
+		t.Helper()
+		waitSinks(t, e)
+		got := pgText(t, admin, "SELECT id, n, val FROM big_target ORDER BY id")
+		if want := viewText(t, e, "SELECT * FROM big ORDER BY id"); !slices.Equal(got, want) {
+			t.Fatalf("%s: big_target:\ngot  %q\nwant %q", what, got, want)
+		}
+	}
+	e, c := openFile(t, path)
+	exec(t, e, foreignSchema+`
+CREATE SERVER wh FOREIGN DATA WRAPPER postgres OPTIONS (`+serverOptions(srv.ConnString(admin.Config().Database))+`);
+CREATE FOREIGN TABLE big_out (id int, n numeric(10,2), val text) SERVER wh OPTIONS (view 'big', table 'big_target');
+`)
+	for range 30 {
+		execTx(t, e, randomTx(r))
+	}
+	same(e, "before the close")
+	closeFile(t, e, c)
+	if _, err := admin.Exec(context.Background(), "INSERT INTO big_target VALUES (1000, 1, 'extra')"); err != nil {
+		t.Fatal(err)
+	}
+	e, c = openFile(t, path)
+	defer closeFile(t, e, c)
+	waitSinks(t, e)
+	if got := pgText(t, admin, "SELECT id FROM big_target WHERE id = 1000"); len(got) != 1 {
+		t.Fatalf("the target was loaded again after a clean close")
+	}
+	if _, err := admin.Exec(context.Background(), "DELETE FROM big_target WHERE id = 1000"); err != nil {
+		t.Fatal(err)
+	}
+	for range 30 {
+		execTx(t, e, randomTx(r))
+	}
+	same(e, "after the open")
 }
