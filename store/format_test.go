@@ -89,6 +89,8 @@ func TestFormat2Opens(t *testing.T) {
 		"ALTER TABLE t DROP COLUMN deltaview_ts",
 		"ALTER TABLE t RENAME COLUMN c2_deltaview_ts TO deltaview_ts",
 		"DROP TABLE deltaview_subscriptions",
+		"DROP TABLE deltaview_servers",
+		"DROP TABLE deltaview_foreign_tables",
 		"PRAGMA user_version = 2",
 	} {
 		if _, err := raw.Exec(q); err != nil {
@@ -117,7 +119,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 3 {
-		t.Errorf("format after opening: %d (%v), want 3", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 4 {
+		t.Errorf("format after opening: %d (%v), want 4", version, err)
 	}
 }

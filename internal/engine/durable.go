@@ -47,6 +47,35 @@ type Store interface {
 	SaveSubscription(s StoredSubscription) error
 	// DropSubscription records that a subscription is gone.
 	DropSubscription(name string) error
+	// SaveServer records a server (CREATE SERVER).
+	SaveServer(s StoredServer) error
+	// SaveForeignTable records a foreign table (CREATE FOREIGN TABLE).
+	SaveForeignTable(t StoredForeignTable) error
+	// DropForeign records that the servers and foreign tables named are
+	// gone.
+	DropForeign(servers, tables []string) error
+}
+
+// StoredServer is a server (CREATE SERVER) as a store records it: its
+// statement's terms.
+type StoredServer struct {
+	Name, Wrapper string
+	Options       []sql.Option // Pos is not kept
+}
+
+// StoredForeignTable is a foreign table (CREATE FOREIGN TABLE) as a store
+// records it: its statement's terms, the declared columns as names and
+// type names, and the epoch it writes to the target's progress table, so
+// that the foreign table created again at open recognises its own row.
+type StoredForeignTable struct {
+	Name, Server, View, Table string
+	Cols                      []StoredColumn // empty: the view's columns
+	Epoch                     string
+}
+
+// StoredColumn is a declared column of a foreign table.
+type StoredColumn struct {
+	Name, Type string
 }
 
 // StoredSubscription is a subscription (CREATE SUBSCRIPTION) as a store
@@ -173,6 +202,11 @@ func (closedStore) SaveSubscription(StoredSubscription) error {
 	return errClosedStore()
 }
 func (closedStore) DropSubscription(string) error { return errClosedStore() }
+func (closedStore) SaveServer(StoredServer) error { return errClosedStore() }
+func (closedStore) SaveForeignTable(StoredForeignTable) error {
+	return errClosedStore()
+}
+func (closedStore) DropForeign([]string, []string) error { return errClosedStore() }
 
 // storeWrite writes a commit's changes and its logical time ts to the
 // store, and makes them durable when commit is set; without it the caller
@@ -348,4 +382,61 @@ func (e *Engine) ResumeSubscriptions(subs []StoredSubscription) error {
 		}
 	}
 	return nil
+}
+
+// SaveServer records a server in the store, if the engine has one.
+func (e *Engine) SaveServer(s StoredServer) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.store == nil {
+		return nil
+	}
+	return e.store.SaveServer(s)
+}
+
+// SaveForeignTable records a foreign table in the store, if the engine
+// has one.
+func (e *Engine) SaveForeignTable(t StoredForeignTable) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.store == nil {
+		return nil
+	}
+	return e.store.SaveForeignTable(t)
+}
+
+// DropStoredForeign records in the store, if the engine has one, that
+// servers and foreign tables are gone.
+func (e *Engine) DropStoredForeign(servers, tables []string) error {
+	if len(servers) == 0 && len(tables) == 0 {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.store == nil {
+		return nil
+	}
+	return e.store.DropForeign(servers, tables)
+}
+
+// ResumeForeign hands the servers and foreign tables a store read to the
+// sink driver, which attaches each foreign table to its view again: for a
+// store opening its file, after SetStore, the views being rebuilt.
+// Without a driver linked they stay in the file, not running.
+func (e *Engine) ResumeForeign(servers []StoredServer, tables []StoredForeignTable) error {
+	if len(servers) == 0 && len(tables) == 0 {
+		return nil
+	}
+	d := e.foreign()
+	if d == nil {
+		return nil
+	}
+	return d.Resume(servers, tables)
+}
+
+// Step returns the logical time of the last commit.
+func (e *Engine) Step() uint64 {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.ts
 }

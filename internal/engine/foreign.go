@@ -20,6 +20,9 @@ type Foreign interface {
 	CreateServer(s *sql.CreateServer) error
 	CreateForeignTable(s *sql.CreateForeignTable) error
 	Drop(s *sql.DropSink) error
+	// Resume creates again the servers and foreign tables a store kept;
+	// a foreign table whose view is gone is kept, failed.
+	Resume(servers []StoredServer, tables []StoredForeignTable) error
 	// Status returns one row of deltaview_sinks per foreign table. It is
 	// called under the engine's lock: it must not call the engine.
 	Status() []value.Row

@@ -25,9 +25,8 @@ func init() {
 	})
 }
 
-// driver holds an engine's servers and foreign tables. Both live in
-// memory: a restart of deltaview needs them created again, and a foreign
-// table created again loads its view into the target anew.
+// driver holds an engine's servers and foreign tables. A durable engine
+// records both in its store, which creates them again at open (Resume).
 type driver struct {
 	e       *engine.Engine
 	mu      sync.Mutex // guards the maps and closed
@@ -55,8 +54,46 @@ var libpqOptions = map[string]bool{
 	"options": true, "service": true,
 }
 
-// CreateServer implements engine.Foreign.
+// CreateServer implements engine.Foreign: the server is recorded in the
+// engine's store, if it has one, before the statement returns.
 func (d *driver) CreateServer(cs *dsql.CreateServer) error {
+	s, err := newServer(cs)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return pgerr.New(pgerr.ObjectNotInPrereqState, "the database is closed")
+	}
+	if d.servers[cs.Name] != nil {
+		d.mu.Unlock()
+		if cs.IfNotExists {
+			return nil
+		}
+		return pgerr.New(pgerr.DuplicateObject, "server %q already exists", cs.Name)
+	}
+	d.servers[cs.Name] = s
+	d.mu.Unlock()
+	// The store is written outside d.mu: the engine reads the driver's
+	// figures under its own lock.
+	opts := make([]dsql.Option, len(cs.Options))
+	for i, o := range cs.Options {
+		opts[i] = dsql.Option{Name: o.Name, Value: o.Value}
+	}
+	if err := d.e.SaveServer(engine.StoredServer{Name: cs.Name, Wrapper: cs.Wrapper, Options: opts}); err != nil {
+		d.mu.Lock()
+		if d.servers[cs.Name] == s {
+			delete(d.servers, cs.Name)
+		}
+		d.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// newServer checks a server's options.
+func newServer(cs *dsql.CreateServer) (*server, error) {
 	s := &server{name: cs.Name, wrapper: cs.Wrapper}
 	var parts []string
 	for _, o := range cs.Options {
@@ -70,33 +107,21 @@ func (d *driver) CreateServer(cs *dsql.CreateServer) error {
 			if s.wrapper == "sqlite" {
 				hint = "a sqlite server takes OPTIONS (file 'path')"
 			}
-			return pgerr.New(pgerr.InvalidParameter, "invalid option %q of server %s", o.Name, cs.Name).WithHint("%s", hint)
+			return nil, pgerr.New(pgerr.InvalidParameter, "invalid option %q of server %s", o.Name, cs.Name).WithHint("%s", hint)
 		}
 	}
 	switch s.wrapper {
 	case "postgres":
 		s.conninfo = strings.Join(parts, " ")
 		if _, err := pgconn.ParseConfig(s.conninfo); err != nil {
-			return pgerr.New(pgerr.InvalidParameter, "server %s: %v", cs.Name, err)
+			return nil, pgerr.New(pgerr.InvalidParameter, "server %s: %v", cs.Name, err)
 		}
 	case "sqlite":
 		if s.file == "" {
-			return pgerr.New(pgerr.InvalidParameter, "server %s needs OPTIONS (file 'path'): the SQLite database", cs.Name)
+			return nil, pgerr.New(pgerr.InvalidParameter, "server %s needs OPTIONS (file 'path'): the SQLite database", cs.Name)
 		}
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return pgerr.New(pgerr.ObjectNotInPrereqState, "the database is closed")
-	}
-	if d.servers[cs.Name] != nil {
-		if cs.IfNotExists {
-			return nil
-		}
-		return pgerr.New(pgerr.DuplicateObject, "server %q already exists", cs.Name)
-	}
-	d.servers[cs.Name] = s
-	return nil
+	return s, nil
 }
 
 // connect returns a connection to table in s's database.
@@ -171,9 +196,11 @@ func (d *driver) CreateForeignTable(cf *dsql.CreateForeignTable) error {
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	f := &follower{name: cf.Name, server: cf.Server, view: cf.View, target: cf.Table, declared: cf.Cols,
-		epoch: hex.EncodeToString(b[:]), wake: make(chan struct{}, 1), state: "loading"}
-	f.connect = func(ctx context.Context) (conn, error) { return s.connect(ctx, f.target, f.epoch) }
+	st := engine.StoredForeignTable{Name: cf.Name, Server: cf.Server, View: cf.View, Table: cf.Table, Epoch: hex.EncodeToString(b[:])}
+	for _, c := range cf.Cols {
+		st.Cols = append(st.Cols, engine.StoredColumn{Name: c.Name, Type: c.Type.String()})
+	}
+	f := d.newFollower(st, s)
 	c, err := f.connect(context.Background())
 	if err != nil {
 		return err
@@ -187,6 +214,11 @@ func (d *driver) CreateForeignTable(cf *dsql.CreateForeignTable) error {
 	d.tables[cf.Name] = f
 	d.mu.Unlock()
 	detach, err := d.e.AttachSink(cf.View, f)
+	if err == nil {
+		if err = d.e.SaveForeignTable(st); err != nil {
+			detach()
+		}
+	}
 	if err != nil {
 		d.mu.Lock()
 		delete(d.tables, cf.Name)
@@ -194,9 +226,62 @@ func (d *driver) CreateForeignTable(cf *dsql.CreateForeignTable) error {
 		c.close()
 		return err
 	}
+	f.start(detach, c)
+	return nil
+}
+
+// newFollower makes the follower of a foreign table st of server s.
+func (d *driver) newFollower(st engine.StoredForeignTable, s *server) *follower {
+	f := &follower{name: st.Name, server: st.Server, view: st.View, target: st.Table, declared: st.Cols,
+		epoch: st.Epoch, wake: make(chan struct{}, 1), state: "loading", step: d.e.Step}
+	f.connect = func(ctx context.Context) (conn, error) { return s.connect(ctx, f.target, f.epoch) }
+	return f
+}
+
+// start starts f's goroutine, with c its first connection (nil: it
+// connects itself).
+func (f *follower) start(detach func(), c conn) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f.detach, f.cancel, f.done = detach, cancel, make(chan struct{})
 	go f.run(ctx, c)
+}
+
+// Resume implements engine.Foreign: servers and foreign tables a store
+// kept are created again. A foreign table does not reach its target here
+// (a target that is down must not keep the database from opening): its
+// goroutine connects, and skips the load when the target's progress row
+// shows it holds the view as it is now.
+func (d *driver) Resume(servers []engine.StoredServer, tables []engine.StoredForeignTable) error {
+	for _, ss := range servers {
+		s, err := newServer(&dsql.CreateServer{Name: ss.Name, Wrapper: ss.Wrapper, Options: ss.Options})
+		if err != nil {
+			return err
+		}
+		d.mu.Lock()
+		d.servers[ss.Name] = s
+		d.mu.Unlock()
+	}
+	for _, st := range tables {
+		d.mu.Lock()
+		s := d.servers[st.Server]
+		d.mu.Unlock()
+		if s == nil {
+			return pgerr.New("XX001", "foreign table %q names server %q, which the database file does not hold", st.Name, st.Server)
+		}
+		f := d.newFollower(st, s)
+		f.resume = true
+		d.mu.Lock()
+		d.tables[st.Name] = f
+		d.mu.Unlock()
+		detach, err := d.e.AttachSink(st.View, f)
+		if err != nil {
+			// The view is gone (or changed): the foreign table stays, failed,
+			// until it is dropped.
+			f.set("failed", err)
+			continue
+		}
+		f.start(detach, nil)
+	}
 	return nil
 }
 
@@ -236,23 +321,42 @@ func (d *driver) Drop(ds *dsql.DropSink) error {
 			return pgerr.New(pgerr.UndefinedTable, "foreign table %q does not exist", name)
 		}
 	}
+	var servers, tables []string
 	for _, name := range ds.Names {
 		if ds.Server {
-			for n, f := range d.tables {
-				if f.server == name {
-					gone = append(gone, f)
-					delete(d.tables, n)
-				}
+			if d.servers[name] != nil {
+				servers = append(servers, name)
 			}
-			delete(d.servers, name)
-		} else if f := d.tables[name]; f != nil {
+		} else if d.tables[name] != nil {
+			tables = append(tables, name)
+		}
+	}
+	d.mu.Unlock()
+	// The store first, outside d.mu: a drop it refuses changes nothing.
+	if err := d.e.DropStoredForeign(servers, tables); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	for _, name := range servers {
+		for n, f := range d.tables {
+			if f.server == name {
+				gone = append(gone, f)
+				delete(d.tables, n)
+			}
+		}
+		delete(d.servers, name)
+	}
+	for _, name := range tables {
+		if f := d.tables[name]; f != nil {
 			gone = append(gone, f)
 			delete(d.tables, name)
 		}
 	}
 	d.mu.Unlock()
 	for _, f := range gone {
-		f.detach()
+		if f.detach != nil {
+			f.detach()
+		}
 		f.stop()
 	}
 	return nil
@@ -274,8 +378,15 @@ func (d *driver) Status() []value.Row {
 	return out
 }
 
-// Close implements engine.Foreign: the goroutines stop; the steps not
-// yet applied are not (a new foreign table loads the view anew).
+// closeWait bounds how long Close waits for the foreign tables to apply
+// the steps queued.
+const closeWait = 5 * time.Second
+
+// Close implements engine.Foreign: each foreign table applies the steps
+// queued (for at most closeWait in all) and records in the target's
+// progress row that it holds the view as at the engine's last commit, so
+// that the database opened again skips the load; then the goroutines
+// stop. A target not caught up by then is loaded anew at the next open.
 func (d *driver) Close() {
 	d.mu.Lock()
 	d.closed = true
@@ -284,7 +395,8 @@ func (d *driver) Close() {
 		fs = append(fs, f)
 	}
 	d.mu.Unlock()
+	deadline := time.After(closeWait)
 	for _, f := range fs {
-		f.stop()
+		f.finish(deadline)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -30,9 +29,13 @@ import (
 // the target holds are skipped, so none is applied twice or missed.
 type follower struct {
 	name, server, view, target string
-	declared                   []sql.ColumnDef
+	declared                   []engine.StoredColumn
 	epoch                      string
 	connect                    func(ctx context.Context) (conn, error)
+	step                       func() uint64 // the engine's last commit
+	// resume: created again from the store; the first load is skipped
+	// when the target's progress row shows it holds the view as it is.
+	resume bool
 
 	mu       sync.Mutex // guards the fields below
 	wake     chan struct{}
@@ -47,6 +50,7 @@ type follower struct {
 	retries  int64
 	lastErr  string
 	dropped  bool // detached by the engine: nothing more is applied
+	closing  bool // the database closes: apply the queue, mark, return
 
 	detach func()
 	cancel context.CancelFunc
@@ -66,6 +70,8 @@ type conn interface {
 	Prepare(step uint64, changes delta.Batch) error
 	Commit() error
 	progress(ctx context.Context) (progress, error)
+	// mark records step in the progress row, the table unchanged.
+	mark(ctx context.Context, step uint64) error
 	// lost says whether err means the connection is gone (the target
 	// restarted, the backend was terminated, the network failed).
 	lost(err error) bool
@@ -83,7 +89,7 @@ func (f *follower) Open(v engine.SinkView, rows []value.Row) error {
 		}
 		for i, c := range v.Columns {
 			d := f.declared[i]
-			if d.Name != c.Name || d.Type.String() != c.Type.String() {
+			if d.Name != c.Name || d.Type != c.Type.String() {
 				return pgerr.New(pgerr.DatatypeMismatch, "column %d of foreign table %s is %s %s; of materialized view %s, %s %s", i+1, f.name, d.Name, d.Type, v.Name, c.Name, c.Type)
 			}
 		}
@@ -192,6 +198,13 @@ func (f *follower) run(ctx context.Context, c conn) {
 	for {
 		f.mu.Lock()
 		for !f.dropped && !f.needLoad && len(f.queue) == 0 {
+			if f.closing {
+				f.mu.Unlock()
+				if c != nil && verified {
+					f.mark(ctx, c)
+				}
+				return
+			}
 			f.mu.Unlock()
 			select {
 			case <-ctx.Done():
@@ -219,6 +232,29 @@ func (f *follower) run(ctx context.Context, c conn) {
 				if !retry(err) {
 					return
 				}
+				continue
+			}
+		}
+		if load && f.resume {
+			f.resume = false
+			p, err := c.progress(ctx)
+			if err != nil {
+				if c.lost(err) && retry(err) {
+					f.resume = true
+					continue
+				}
+				f.set("failed", err)
+				return
+			}
+			// The target holds the view as at the last commit when its
+			// progress row is ours at that very step: the engine's time
+			// continues across a restart, from the file's last commit. A
+			// view that reads the clock has moved on meanwhile.
+			if p.ok && p.epoch == f.epoch && p.step == v.Step && !v.Temporal {
+				f.mu.Lock()
+				f.rows, f.needLoad, f.applied, f.state = nil, false, v.Step, "streaming"
+				f.mu.Unlock()
+				verified, backoff = true, minBackoff
 				continue
 			}
 		}
@@ -314,6 +350,43 @@ func (f *follower) status() value.Row {
 	i8 := func(n int64) value.Value { return value.NewInt(value.Int8, n) }
 	return value.Row{t(f.name), t(f.server), t(f.view), t(f.target), t(state), i8(int64(f.applied)),
 		i8(int64(len(f.queue))), value.NewFloat(value.Float8, lag), i8(f.txns), i8(f.retries), last}
+}
+
+// mark records in the target's progress row, the queue being applied,
+// that the target holds the view as at the engine's last commit: the
+// commits since the last step applied left the view as it was. The
+// engine's time is read before the queue, so that a commit in between
+// leaves a step in the queue and no mark is made.
+func (f *follower) mark(ctx context.Context, c conn) {
+	ts := f.step()
+	f.mu.Lock()
+	idle := len(f.queue) == 0 && f.pending == nil && !f.needLoad && !f.dropped && ts >= f.applied
+	f.mu.Unlock()
+	if !idle || ts == 0 {
+		return
+	}
+	if err := c.mark(ctx, ts); err == nil {
+		f.mu.Lock()
+		f.applied = ts
+		f.mu.Unlock()
+	}
+}
+
+// finish lets f apply its queue and mark the target, until deadline,
+// then stops its goroutine.
+func (f *follower) finish(deadline <-chan time.Time) {
+	if f.cancel == nil {
+		return
+	}
+	f.mu.Lock()
+	f.closing = true
+	f.mu.Unlock()
+	f.signal()
+	select {
+	case <-f.done:
+	case <-deadline:
+	}
+	f.stop()
 }
 
 // stop ends f's goroutine and waits for it.

@@ -62,3 +62,13 @@ func (s *SQLite) progress(ctx context.Context) (progress, error) {
 	out.step, out.ok = uint64(step), true
 	return out, nil
 }
+
+func (p *Postgres) mark(ctx context.Context, step uint64) error {
+	_, err := p.conn.Exec(ctx, progressUpsert("$"), p.table, p.epoch, int64(step))
+	return err
+}
+
+func (s *SQLite) mark(ctx context.Context, step uint64) error {
+	_, err := s.db.ExecContext(ctx, progressUpsert("?"), s.table, s.epoch, int64(step))
+	return err
+}

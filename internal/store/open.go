@@ -13,7 +13,8 @@ import (
 // are created again in creation order, each by its cold start from the
 // tables, the roles and privileges are restored, and the engine's time is
 // set to the last commit's. From then on e writes every change to the
-// file; then the subscriptions resume from their stored positions. The closer closes the file.
+// file; then the subscriptions resume from their stored positions and
+// the foreign tables attach again to their views. The closer closes the file.
 func OpenEngine(path string, e *engine.Engine, o Options) (io.Closer, error) {
 	f, err := Open(path, o)
 	if err != nil {
@@ -29,6 +30,16 @@ func OpenEngine(path string, e *engine.Engine, o Options) (io.Closer, error) {
 	subs, err := f.Subscriptions()
 	if err == nil {
 		err = e.ResumeSubscriptions(subs)
+	}
+	// Foreign tables follow their views, rebuilt by now: each attaches
+	// again and, when its target holds the view as at the last commit,
+	// skips the load.
+	if err == nil {
+		var servers []engine.StoredServer
+		var tables []engine.StoredForeignTable
+		if servers, tables, err = f.Foreign(); err == nil {
+			err = e.ResumeForeign(servers, tables)
+		}
 	}
 	if err != nil {
 		e.Close()

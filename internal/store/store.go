@@ -48,8 +48,10 @@ import (
 // brought to this version when it is opened writable: version 1 kept no
 // roles (it gains their tables), versions 1 and 2 kept no commit time in
 // a table's rows (each table gains the column deltaview_ts, NULL in the
-// rows it holds) and no subscriptions (the file gains their table).
-const FormatVersion = 3
+// rows it holds) and no subscriptions (the file gains their table),
+// versions 1 to 3 no servers and foreign tables (the file gains their
+// tables).
+const FormatVersion = 4
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -229,6 +231,9 @@ func (f *File) initialise() error {
 		if err := f.createSubscriptionTable(); err != nil {
 			return err
 		}
+		if err := f.createForeignTables(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -266,6 +271,11 @@ func (f *File) upgrade(version int) error {
 			return err
 		}
 		if err := f.createSubscriptionTable(); err != nil {
+			return err
+		}
+	}
+	if version < 4 {
+		if err := f.createForeignTables(); err != nil {
 			return err
 		}
 	}
