@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -34,7 +35,15 @@ type aggScope struct {
 	// closed is set once the select list and HAVING are bound: a subquery
 	// met later (in ORDER BY) has no join to go in.
 	closed bool
+	// b is the binder of the grouped level, which binds the aggregates a
+	// subquery calls on its columns.
+	b *binder
 }
+
+// errNotGrouped is returned by bindGrouped for a query without GROUP BY
+// and HAVING whose select list calls only aggregates of enclosing queries:
+// the query is not grouped, and its caller binds it again as such.
+var errNotGrouped = errors.New("sql: only aggregates of enclosing queries")
 
 // hasAggregate reports whether n calls an aggregate function, outside
 // subqueries.
@@ -120,7 +129,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		}
 		return nil, nil, nil, nil, b.refuse(loc, "aggregates are not maintained in a view yet")
 	}
-	as := &aggScope{input: sc, post: &scope{}}
+	as := &aggScope{input: sc, post: &scope{}, b: b}
 	// Each GROUP BY item is a list of alternative sets of group
 	// expressions; the grouping sets are their cross product.
 	sets := [][]int{{}}
@@ -145,8 +154,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		as.sets = sets
 	}
 	b.agg = as
+	sc.grouping = as
 	fail := func(err error) (plan.Node, []expr.Expr, *scope, func(), error) {
-		b.agg = nil
+		b.agg, sc.grouping = nil, nil
 		return nil, nil, nil, nil, err
 	}
 	exprs, cols, err := b.bindTargets(as.post, sel.TargetList)
@@ -163,7 +173,12 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			return fail(err)
 		}
 	}
-	as.closed = true
+	as.closed, sc.grouping = true, nil
+	if len(sel.GroupClause) == 0 && sel.HavingClause == nil && len(as.aggs) == 0 {
+		// Only aggregates of an enclosing query made this level look
+		// grouped: it is not, and would wrongly give one row.
+		return fail(errNotGrouped)
+	}
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {
@@ -317,16 +332,22 @@ func colName(e expr.Expr) string {
 // result column in the grouped row.
 func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	as := b.agg
+	if e, err := b.outerAggregate(as.input, f); e != nil || err != nil {
+		return e, err
+	}
 	name := opName(f.Funcname)
 	fn, ok := plan.LookupAgg(name)
 	if !ok {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
 	}
-	b.agg = nil
-	defer func() { b.agg = as }()
-	for _, a := range f.Args {
-		if hasAggregate(a) {
-			return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+	savedArgs := b.aggArgs
+	b.agg, b.aggArgs = nil, f
+	defer func() { b.agg, b.aggArgs = as, savedArgs }()
+	if len(b.outers) == 0 {
+		for _, a := range f.Args {
+			if hasAggregate(a) {
+				return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+			}
 		}
 	}
 	call := plan.AggCall{Name: name, Func: fn, Distinct: f.AggDistinct}
@@ -579,4 +600,93 @@ func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column
 		exprs[len(as.groups)+i] = &expr.Col{Idx: len(set) + i, T: as.aggs[i].Type, Name: as.aggs[i].Name}
 	}
 	return &plan.Project{Input: branch, Exprs: exprs, Cols: cols}
+}
+
+// outerAggregate binds an aggregate call met in a subquery whose arguments
+// read no column of the subquery but some of an enclosing query: as in
+// PostgreSQL it is an aggregate of the nearest query level whose columns
+// it reads. When that level is grouped and binding its select list or
+// HAVING, the call is added to its aggregates and returned as an outer
+// reference to its result, which decorrelation then reads like any other
+// correlated value. It returns nil, nil when the call is the subquery's own
+// (or is of a level that cannot have it, for the caller's error); s is the
+// scope the call's arguments bind in.
+func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	if len(b.outers) == 0 || f.AggStar {
+		return nil, nil
+	}
+	nodes := append([]*pg_query.Node{}, f.Args...)
+	if f.AggFilter != nil {
+		nodes = append(nodes, f.AggFilter)
+	}
+	for _, o := range f.AggOrder {
+		nodes = append(nodes, o.GetSortBy().Node)
+	}
+	// Probe the arguments' level: bound here, they read the subquery's
+	// columns (expr.Col) or an enclosing query's (expr.Outer). A subquery
+	// or an aggregate in them leaves the call to the ordinary path.
+	depth := 0
+	for _, n := range nodes {
+		if hasSubLink(n) || hasAggregate(n) {
+			return nil, nil
+		}
+		saved := b.agg
+		b.agg = nil
+		e, err := b.bindExpr(s, n)
+		b.agg = saved
+		if err != nil {
+			return nil, nil
+		}
+		local := false
+		expr.Walk(e, func(x expr.Expr) bool {
+			switch x := x.(type) {
+			case *expr.Col:
+				local = true
+			case *expr.Outer:
+				if depth == 0 || x.Depth < depth {
+					depth = x.Depth
+				}
+			}
+			return !local
+		})
+		if local {
+			return nil, nil
+		}
+	}
+	if depth == 0 {
+		return nil, nil
+	}
+	as := b.outers[depth-1].grouping
+	if as == nil {
+		return nil, nil
+	}
+	saved := as.b.agg
+	as.b.agg = as
+	e, err := as.b.bindAggCall(f)
+	as.b.agg = saved
+	if err != nil {
+		return nil, err
+	}
+	c := e.(*expr.Col)
+	// An outer reference past the level's input columns is a column of its
+	// grouped row: domainOf maps it back.
+	return &expr.Outer{Depth: depth, Idx: len(as.input.cols) + c.Idx, T: c.T, Name: c.Name}, nil
+}
+
+// hasSubLink reports whether n holds a subquery.
+func hasSubLink(n *pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found {
+			return
+		}
+		if n.GetSubLink() != nil {
+			found = true
+			return
+		}
+		forEachChild(n, walk)
+	}
+	walk(n)
+	return found
 }

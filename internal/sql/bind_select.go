@@ -542,12 +542,18 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if grouped {
 		input = applyPending(sc, input)
 		sc.allowScalar = false
-		var finish func()
-		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
+		pg, pe, psc, finish, err := b.bindGrouped(sel, input, sc)
+		switch {
+		case err == errNotGrouped:
+			grouped, sc.allowScalar = false, true
+		case err != nil:
 			return nil, err
+		default:
+			p, exprs, sc = pg, pe, psc
+			defer finish()
 		}
-		defer finish()
-	} else {
+	}
+	if !grouped {
 		var cols []plan.Column
 		sc.allowWindow = true
 		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
