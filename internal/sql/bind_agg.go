@@ -603,8 +603,8 @@ func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column
 }
 
 // outerAggregate binds an aggregate call met in a subquery whose arguments
-// read no column of the subquery but some of an enclosing query: as in
-// PostgreSQL it is an aggregate of the nearest query level whose columns
+// (with its FILTER and ORDER BY) read no column of the subquery but some of
+// an enclosing query: as in PostgreSQL it is an aggregate of the nearest query level whose columns
 // it reads. When that level is grouped and binding its select list or
 // HAVING, the call is added to its aggregates and returned as an outer
 // reference to its result, which decorrelation then reads like any other
@@ -612,7 +612,7 @@ func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column
 // (or is of a level that cannot have it, for the caller's error); s is the
 // scope the call's arguments bind in.
 func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
-	if len(b.outers) == 0 || f.AggStar {
+	if len(b.outers) == 0 {
 		return nil, nil
 	}
 	nodes := append([]*pg_query.Node{}, f.Args...)
@@ -658,7 +658,12 @@ func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, erro
 	}
 	as := b.outers[depth-1].grouping
 	if as == nil {
-		return nil, nil
+		if b.outers[depth-1].allowWindow {
+			// The select list of an ungrouped query: PostgreSQL makes
+			// the query grouped by this aggregate alone.
+			return nil, b.refuse(f.Location, "an aggregate of an enclosing query that has no other aggregate, GROUP BY or HAVING is not supported")
+		}
+		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	saved := as.b.agg
 	as.b.agg = as
