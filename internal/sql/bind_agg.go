@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"errors"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -39,11 +38,6 @@ type aggScope struct {
 	// subquery calls on its columns.
 	b *binder
 }
-
-// errNotGrouped is returned by bindGrouped for a query without GROUP BY
-// and HAVING whose select list calls only aggregates of enclosing queries:
-// the query is not grouped, and its caller binds it again as such.
-var errNotGrouped = errors.New("sql: only aggregates of enclosing queries")
 
 // hasAggregate reports whether n calls an aggregate function, outside
 // subqueries.
@@ -174,11 +168,6 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		}
 	}
 	as.closed, sc.grouping = true, nil
-	if len(sel.GroupClause) == 0 && sel.HavingClause == nil && len(as.aggs) == 0 {
-		// Only aggregates of an enclosing query made this level look
-		// grouped: it is not, and would wrongly give one row.
-		return fail(errNotGrouped)
-	}
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {
@@ -612,47 +601,7 @@ func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column
 // (or is of a level that cannot have it, for the caller's error); s is the
 // scope the call's arguments bind in.
 func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
-	if len(b.outers) == 0 {
-		return nil, nil
-	}
-	nodes := append([]*pg_query.Node{}, f.Args...)
-	if f.AggFilter != nil {
-		nodes = append(nodes, f.AggFilter)
-	}
-	for _, o := range f.AggOrder {
-		nodes = append(nodes, o.GetSortBy().Node)
-	}
-	// Probe the arguments' level: bound here, they read the subquery's
-	// columns (expr.Col) or an enclosing query's (expr.Outer). A subquery
-	// or an aggregate in them leaves the call to the ordinary path.
-	depth := 0
-	for _, n := range nodes {
-		if hasSubLink(n) || hasAggregate(n) {
-			return nil, nil
-		}
-		saved := b.agg
-		b.agg = nil
-		e, err := b.bindExpr(s, n)
-		b.agg = saved
-		if err != nil {
-			return nil, nil
-		}
-		local := false
-		expr.Walk(e, func(x expr.Expr) bool {
-			switch x := x.(type) {
-			case *expr.Col:
-				local = true
-			case *expr.Outer:
-				if depth == 0 || x.Depth < depth {
-					depth = x.Depth
-				}
-			}
-			return !local
-		})
-		if local {
-			return nil, nil
-		}
-	}
+	depth := b.aggLevel(s, f)
 	if depth == 0 {
 		return nil, nil
 	}
@@ -693,5 +642,76 @@ func hasSubLink(n *pg_query.Node) bool {
 		forEachChild(n, walk)
 	}
 	walk(n)
+	return found
+}
+
+// aggLevel returns how many query levels out the aggregate call f belongs,
+// as PostgreSQL decides it: 0 (the level being bound, whose columns s
+// holds) when its arguments, FILTER and ORDER BY read a column of it or
+// none at all, else the nearest enclosing level whose columns they read.
+func (b *binder) aggLevel(s *scope, f *pg_query.FuncCall) int {
+	if len(b.outers) == 0 {
+		return 0
+	}
+	nodes := append([]*pg_query.Node{}, f.Args...)
+	if f.AggFilter != nil {
+		nodes = append(nodes, f.AggFilter)
+	}
+	for _, o := range f.AggOrder {
+		nodes = append(nodes, o.GetSortBy().Node)
+	}
+	// Bound here, they read this level's columns (expr.Col) or an
+	// enclosing one's (expr.Outer). A subquery or an aggregate in them
+	// leaves the call to this level, whose binding reports what is wrong.
+	depth := 0
+	for _, n := range nodes {
+		if hasSubLink(n) || hasAggregate(n) {
+			return 0
+		}
+		saved := b.agg
+		b.agg = nil
+		e, err := b.bindExpr(s, n)
+		b.agg = saved
+		if err != nil {
+			return 0
+		}
+		local := false
+		expr.Walk(e, func(x expr.Expr) bool {
+			switch x := x.(type) {
+			case *expr.Col:
+				local = true
+			case *expr.Outer:
+				if depth == 0 || x.Depth < depth {
+					depth = x.Depth
+				}
+			}
+			return !local
+		})
+		if local {
+			return 0
+		}
+	}
+	return depth
+}
+
+// ownAggregate reports whether the select list targets calls an aggregate
+// of the level whose columns s holds, which makes that level grouped: an
+// aggregate of an enclosing query does not.
+func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found || n.GetSubLink() != nil {
+			return
+		}
+		if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+			found = b.aggLevel(s, f) == 0
+			return
+		}
+		forEachChild(n, walk)
+	}
+	for _, t := range targets {
+		walk(t)
+	}
 	return found
 }

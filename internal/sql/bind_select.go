@@ -512,7 +512,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil || hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}})
+	// An aggregate of an enclosing query (max(outer.b)) does not group
+	// this level.
+	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
+		hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) && b.ownAggregate(sc, sel.TargetList)
 	sc.allowScalar = true
 	if sel.WhereClause != nil {
 		if input, err = b.bindWhere(sc, input, sel.WhereClause); err != nil {
@@ -542,18 +545,12 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if grouped {
 		input = applyPending(sc, input)
 		sc.allowScalar = false
-		pg, pe, psc, finish, err := b.bindGrouped(sel, input, sc)
-		switch {
-		case err == errNotGrouped:
-			grouped, sc.allowScalar = false, true
-		case err != nil:
+		var finish func()
+		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
 			return nil, err
-		default:
-			p, exprs, sc = pg, pe, psc
-			defer finish()
 		}
-	}
-	if !grouped {
+		defer finish()
+	} else {
 		var cols []plan.Column
 		sc.allowWindow = true
 		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
