@@ -609,8 +609,10 @@ func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, erro
 	if as == nil {
 		if b.outers[depth-1].allowWindow {
 			// The select list of an ungrouped query: PostgreSQL makes
-			// the query grouped by this aggregate alone.
-			return nil, b.refuse(f.Location, "an aggregate of an enclosing query that has no other aggregate, GROUP BY or HAVING is not supported")
+			// the query grouped by this aggregate alone, which
+			// subqueryAggregate finds one subquery deep only.
+			return nil, b.refuse(f.Location, "an aggregate of an enclosing query, in a subquery nested in a subquery of its select list, is not supported").
+				WithHint("add GROUP BY () to the enclosing query")
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
@@ -709,6 +711,62 @@ func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
 			return
 		}
 		forEachChild(n, walk)
+	}
+	for _, t := range targets {
+		walk(t)
+	}
+	return found
+}
+
+// subqueryAggregate reports whether a subquery of the select list targets
+// calls an aggregate of the level whose columns s holds (SELECT (SELECT
+// max(t.b) FROM u) FROM t), which makes that level grouped, as in
+// PostgreSQL. Subqueries nested deeper are not searched: their aggregate
+// of this level is refused when bound.
+func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
+	found := false
+	var inSub func(sel *pg_query.SelectStmt)
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found {
+			return
+		}
+		if sl := n.GetSubLink(); sl != nil {
+			if sel := sl.Subselect.GetSelectStmt(); sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && sel.WithClause == nil {
+				inSub(sel)
+			}
+			return
+		}
+		forEachChild(n, walk)
+	}
+	inSub = func(sel *pg_query.SelectStmt) {
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(),
+			outers: append([]*scope{s}, b.outers...)}
+		_, rsc, err := sub.bindFrom(sel.FromClause)
+		if err != nil {
+			return
+		}
+		var look func(n *pg_query.Node)
+		look = func(n *pg_query.Node) {
+			if n == nil || found || n.GetSubLink() != nil {
+				return
+			}
+			if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+				found = sub.aggLevel(rsc, f) == 1
+				if !found {
+					for _, a := range f.Args {
+						look(a)
+					}
+				}
+				return
+			}
+			forEachChild(n, look)
+		}
+		for _, t := range sel.TargetList {
+			look(t)
+		}
+		look(sel.WhereClause)
+		look(sel.HavingClause)
 	}
 	for _, t := range targets {
 		walk(t)

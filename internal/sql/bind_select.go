@@ -513,9 +513,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, err
 	}
 	// An aggregate of an enclosing query (max(outer.b)) does not group
-	// this level.
+	// this level; one of this level in a subquery does.
 	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
-		hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) && b.ownAggregate(sc, sel.TargetList)
+		hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) && b.ownAggregate(sc, sel.TargetList) ||
+		b.subqueryAggregate(sc, sel.TargetList)
 	sc.allowScalar = true
 	if sel.WhereClause != nil {
 		if input, err = b.bindWhere(sc, input, sel.WhereClause); err != nil {
