@@ -740,6 +740,10 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 		forEachChild(n, walk)
 	}
 	inSub = func(sel *pg_query.SelectStmt) {
+		if !hasAggregate(sel.WhereClause) && !hasAggregate(sel.HavingClause) &&
+			!hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) {
+			return // no aggregate to place: spare binding its FROM
+		}
 		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(),
 			outers: append([]*scope{s}, b.outers...)}
 		_, rsc, err := sub.bindFrom(sel.FromClause)
