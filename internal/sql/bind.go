@@ -28,6 +28,8 @@ type binder struct {
 	ctes []map[string]*cte
 	// agg is set while binding expressions above a GROUP BY.
 	agg *aggScope
+	// aggArgs is the aggregate call whose arguments are being bound.
+	aggArgs *pg_query.FuncCall
 	// params collects the parameters $N of a statement bound by
 	// BindPrepared; nil when the statement cannot have any.
 	params *Params

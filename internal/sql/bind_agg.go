@@ -34,6 +34,9 @@ type aggScope struct {
 	// closed is set once the select list and HAVING are bound: a subquery
 	// met later (in ORDER BY) has no join to go in.
 	closed bool
+	// b is the binder of the grouped level, which binds the aggregates a
+	// subquery calls on its columns.
+	b *binder
 }
 
 // hasAggregate reports whether n calls an aggregate function, outside
@@ -120,7 +123,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		}
 		return nil, nil, nil, nil, b.refuse(loc, "aggregates are not maintained in a view yet")
 	}
-	as := &aggScope{input: sc, post: &scope{}}
+	as := &aggScope{input: sc, post: &scope{}, b: b}
 	// Each GROUP BY item is a list of alternative sets of group
 	// expressions; the grouping sets are their cross product.
 	sets := [][]int{{}}
@@ -145,8 +148,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		as.sets = sets
 	}
 	b.agg = as
+	sc.grouping = as
 	fail := func(err error) (plan.Node, []expr.Expr, *scope, func(), error) {
-		b.agg = nil
+		b.agg, sc.grouping = nil, nil
 		return nil, nil, nil, nil, err
 	}
 	exprs, cols, err := b.bindTargets(as.post, sel.TargetList)
@@ -163,7 +167,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			return fail(err)
 		}
 	}
-	as.closed = true
+	as.closed, sc.grouping = true, nil
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {
@@ -317,16 +321,22 @@ func colName(e expr.Expr) string {
 // result column in the grouped row.
 func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	as := b.agg
+	if e, err := b.outerAggregate(as.input, f); e != nil || err != nil {
+		return e, err
+	}
 	name := opName(f.Funcname)
 	fn, ok := plan.LookupAgg(name)
 	if !ok {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
 	}
-	b.agg = nil
-	defer func() { b.agg = as }()
-	for _, a := range f.Args {
-		if hasAggregate(a) {
-			return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+	savedArgs := b.aggArgs
+	b.agg, b.aggArgs = nil, f
+	defer func() { b.agg, b.aggArgs = as, savedArgs }()
+	if len(b.outers) == 0 {
+		for _, a := range f.Args {
+			if hasAggregate(a) {
+				return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+			}
 		}
 	}
 	call := plan.AggCall{Name: name, Func: fn, Distinct: f.AggDistinct}
@@ -579,4 +589,191 @@ func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column
 		exprs[len(as.groups)+i] = &expr.Col{Idx: len(set) + i, T: as.aggs[i].Type, Name: as.aggs[i].Name}
 	}
 	return &plan.Project{Input: branch, Exprs: exprs, Cols: cols}
+}
+
+// outerAggregate binds an aggregate call met in a subquery whose arguments
+// (with its FILTER and ORDER BY) read no column of the subquery but some of
+// an enclosing query: as in PostgreSQL it is an aggregate of the nearest query level whose columns
+// it reads. When that level is grouped and binding its select list or
+// HAVING, the call is added to its aggregates and returned as an outer
+// reference to its result, which decorrelation then reads like any other
+// correlated value. It returns nil, nil when the call is the subquery's own
+// (or is of a level that cannot have it, for the caller's error); s is the
+// scope the call's arguments bind in.
+func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	depth := b.aggLevel(s, f)
+	if depth == 0 {
+		return nil, nil
+	}
+	as := b.outers[depth-1].grouping
+	if as == nil {
+		if b.outers[depth-1].allowWindow {
+			// The select list of an ungrouped query: PostgreSQL makes
+			// the query grouped by this aggregate alone, which
+			// subqueryAggregate finds one subquery deep only.
+			return nil, b.refuse(f.Location, "an aggregate of an enclosing query, in a subquery nested in a subquery of its select list, is not supported").
+				WithHint("add GROUP BY () to the enclosing query")
+		}
+		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
+	}
+	saved := as.b.agg
+	as.b.agg = as
+	e, err := as.b.bindAggCall(f)
+	as.b.agg = saved
+	if err != nil {
+		return nil, err
+	}
+	c := e.(*expr.Col)
+	// An outer reference past the level's input columns is a column of its
+	// grouped row: domainOf maps it back.
+	return &expr.Outer{Depth: depth, Idx: len(as.input.cols) + c.Idx, T: c.T, Name: c.Name}, nil
+}
+
+// hasSubLink reports whether n holds a subquery.
+func hasSubLink(n *pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found {
+			return
+		}
+		if n.GetSubLink() != nil {
+			found = true
+			return
+		}
+		forEachChild(n, walk)
+	}
+	walk(n)
+	return found
+}
+
+// aggLevel returns how many query levels out the aggregate call f belongs,
+// as PostgreSQL decides it: 0 (the level being bound, whose columns s
+// holds) when its arguments, FILTER and ORDER BY read a column of it or
+// none at all, else the nearest enclosing level whose columns they read.
+func (b *binder) aggLevel(s *scope, f *pg_query.FuncCall) int {
+	if len(b.outers) == 0 {
+		return 0
+	}
+	nodes := append([]*pg_query.Node{}, f.Args...)
+	if f.AggFilter != nil {
+		nodes = append(nodes, f.AggFilter)
+	}
+	for _, o := range f.AggOrder {
+		nodes = append(nodes, o.GetSortBy().Node)
+	}
+	// Bound here, they read this level's columns (expr.Col) or an
+	// enclosing one's (expr.Outer). A subquery or an aggregate in them
+	// leaves the call to this level, whose binding reports what is wrong.
+	depth := 0
+	for _, n := range nodes {
+		if hasSubLink(n) || hasAggregate(n) {
+			return 0
+		}
+		saved := b.agg
+		b.agg = nil
+		e, err := b.bindExpr(s, n)
+		b.agg = saved
+		if err != nil {
+			return 0
+		}
+		local := false
+		expr.Walk(e, func(x expr.Expr) bool {
+			switch x := x.(type) {
+			case *expr.Col:
+				local = true
+			case *expr.Outer:
+				if depth == 0 || x.Depth < depth {
+					depth = x.Depth
+				}
+			}
+			return !local
+		})
+		if local {
+			return 0
+		}
+	}
+	return depth
+}
+
+// ownAggregate reports whether the select list targets calls an aggregate
+// of the level whose columns s holds, which makes that level grouped: an
+// aggregate of an enclosing query does not.
+func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found || n.GetSubLink() != nil {
+			return
+		}
+		if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+			found = b.aggLevel(s, f) == 0
+			return
+		}
+		forEachChild(n, walk)
+	}
+	for _, t := range targets {
+		walk(t)
+	}
+	return found
+}
+
+// subqueryAggregate reports whether a subquery of the select list targets
+// calls an aggregate of the level whose columns s holds (SELECT (SELECT
+// max(t.b) FROM u) FROM t), which makes that level grouped, as in
+// PostgreSQL. Subqueries nested deeper are not searched: their aggregate
+// of this level is refused when bound.
+func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
+	found := false
+	var inSub func(sel *pg_query.SelectStmt)
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found {
+			return
+		}
+		if sl := n.GetSubLink(); sl != nil {
+			if sel := sl.Subselect.GetSelectStmt(); sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && sel.WithClause == nil {
+				inSub(sel)
+			}
+			return
+		}
+		forEachChild(n, walk)
+	}
+	inSub = func(sel *pg_query.SelectStmt) {
+		if !hasAggregate(sel.WhereClause) && !hasAggregate(sel.HavingClause) &&
+			!hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) {
+			return // no aggregate to place: spare binding its FROM
+		}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(),
+			outers: append([]*scope{s}, b.outers...)}
+		_, rsc, err := sub.bindFrom(sel.FromClause)
+		if err != nil {
+			return
+		}
+		var look func(n *pg_query.Node)
+		look = func(n *pg_query.Node) {
+			if n == nil || found || n.GetSubLink() != nil {
+				return
+			}
+			if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+				found = sub.aggLevel(rsc, f) == 1
+				if !found {
+					for _, a := range f.Args {
+						look(a)
+					}
+				}
+				return
+			}
+			forEachChild(n, look)
+		}
+		for _, t := range sel.TargetList {
+			look(t)
+		}
+		look(sel.WhereClause)
+		look(sel.HavingClause)
+	}
+	for _, t := range targets {
+		walk(t)
+	}
+	return found
 }

@@ -67,6 +67,11 @@ func (b *binder) domainOf(lv level, free []*expr.Outer, loc int32) ([]expr.Expr,
 			continue
 		}
 		var e expr.Expr = &expr.Col{Idx: o.Idx, T: o.T, Name: o.Name}
+		if lv.group != nil && o.Idx >= len(lv.sc.cols) {
+			// An aggregate of the level (see outerAggregate).
+			out[i] = &expr.Col{Idx: o.Idx - len(lv.sc.cols), T: o.T, Name: o.Name}
+			continue
+		}
 		if lv.group != nil {
 			found := false
 			for j, g := range lv.group.groups {

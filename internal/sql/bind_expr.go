@@ -641,6 +641,14 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		return b.bindWindow(s, f)
 	}
 	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+		if e, err := b.outerAggregate(s, f); e != nil || err != nil {
+			return e, err
+		}
+		if b.aggArgs != nil {
+			// In a subquery an aggregate in an aggregate's arguments may be
+			// an enclosing query's; this one is not.
+			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
+		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	if name == "grouping" {

@@ -52,6 +52,9 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 	if err != nil {
 		return nil, err
 	}
+	if !b.ownAggregate(rsc, sel.TargetList) {
+		return nil, errGeneral // an enclosing query's aggregate: not grouped
+	}
 	lw := len(outer.cols)
 	var outerKeys, innerKeys []expr.Expr
 	for _, c := range correlated {

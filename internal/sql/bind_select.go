@@ -512,7 +512,11 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil || hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}})
+	// An aggregate of an enclosing query (max(outer.b)) does not group
+	// this level; one of this level in a subquery does.
+	grouped := len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
+		hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) && b.ownAggregate(sc, sel.TargetList) ||
+		b.subqueryAggregate(sc, sel.TargetList)
 	sc.allowScalar = true
 	if sel.WhereClause != nil {
 		if input, err = b.bindWhere(sc, input, sel.WhereClause); err != nil {

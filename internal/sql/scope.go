@@ -42,6 +42,11 @@ type scope struct {
 	// joins over: the level's own rows, from which a decorrelated subquery takes the
 	// values it reads (not from the rows earlier joins widened).
 	base plan.Node
+	// grouping is set on a grouped level's input scope while its select
+	// list and HAVING are bound: a subquery there may call an aggregate of
+	// this level (one whose arguments read only its columns), which
+	// outerAggregate adds to it.
+	grouping *aggScope
 }
 
 // starCols returns the positions * expands to.
