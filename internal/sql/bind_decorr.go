@@ -315,26 +315,8 @@ func atMostOneRow(p plan.Node) bool {
 // not being empty; else FALSE. Two joins compute it per domain value:
 // the distinct rows (for the match), and count(*) with count(y).
 func (b *binder) inSub(lv level, s *scope, q *subquery, sl *pg_query.SubLink) (expr.Expr, error) {
-	cols := q.plan.Columns()
-	if len(cols) != 1 {
-		return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
-	}
-	x, err := b.bindExpr(s, sl.Testexpr)
+	x, y, t, err := b.inOperands(s, q, sl)
 	if err != nil {
-		return nil, err
-	}
-	y := expr.Expr(&expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name})
-	t, err := expr.ResolveCompare(x.Type(), y.Type())
-	if err != nil {
-		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
-	}
-	if t.Kind == value.Unknown {
-		t = value.TextType
-	}
-	if x, err = b.coerce(x, t, sl.Location); err != nil {
-		return nil, err
-	}
-	if y, err = b.coerce(y, t, sl.Location); err != nil {
 		return nil, err
 	}
 	match := &plan.Distinct{Input: &plan.Project{Input: q.plan, Exprs: []expr.Expr{y, trueConst()},
@@ -366,4 +348,31 @@ func (b *binder) inSub(lv level, s *scope, q *subquery, sl *pg_query.SubLink) (e
 		{Cond: empty, Result: &expr.Const{V: value.NewBool(false), T: value.BoolType}},
 		{Cond: someNull, Result: null},
 	}, Else: &expr.Const{V: value.NewBool(false), T: value.BoolType}, T: value.BoolType}, nil
+}
+
+// inOperands binds the two sides of x IN (subquery): x in scope s, and y,
+// the subquery's one column; both coerced to the type they compare in
+// (text when both are unknown).
+func (b *binder) inOperands(s *scope, q *subquery, sl *pg_query.SubLink) (x, y expr.Expr, t value.Type, err error) {
+	cols := q.plan.Columns()
+	if len(cols) != 1 {
+		return nil, nil, t, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
+	}
+	if x, err = b.bindExpr(s, sl.Testexpr); err != nil {
+		return nil, nil, t, err
+	}
+	y = &expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name}
+	if t, err = expr.ResolveCompare(x.Type(), y.Type()); err != nil {
+		return nil, nil, t, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
+	}
+	if t.Kind == value.Unknown {
+		t = value.TextType
+	}
+	if x, err = b.coerce(x, t, sl.Location); err != nil {
+		return nil, nil, t, err
+	}
+	if y, err = b.coerce(y, t, sl.Location); err != nil {
+		return nil, nil, t, err
+	}
+	return x, y, t, nil
 }

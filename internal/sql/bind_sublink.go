@@ -311,26 +311,8 @@ func clockCall(n *pg_query.Node) (string, int32) {
 // inSemiJoin keeps the rows of input for which x IN (q) is true: those
 // with a row of q, for their domain value, equal to x.
 func (b *binder) inSemiJoin(lv level, outer *scope, input plan.Node, q *subquery, sl *pg_query.SubLink) (plan.Node, error) {
-	cols := q.plan.Columns()
-	if len(cols) != 1 {
-		return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
-	}
-	x, err := b.bindExpr(outer, sl.Testexpr)
+	x, y, t, err := b.inOperands(outer, q, sl)
 	if err != nil {
-		return nil, err
-	}
-	y := expr.Expr(&expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name})
-	t, err := expr.ResolveCompare(x.Type(), y.Type())
-	if err != nil {
-		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
-	}
-	if t.Kind == value.Unknown {
-		t = value.TextType
-	}
-	if x, err = b.coerce(x, t, sl.Location); err != nil {
-		return nil, err
-	}
-	if y, err = b.coerce(y, t, sl.Location); err != nil {
 		return nil, err
 	}
 	right := &plan.Project{Input: q.plan, Exprs: []expr.Expr{y}, Cols: []plan.Column{{Name: "?in?", Type: t}}}
