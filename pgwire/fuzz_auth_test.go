@@ -3,7 +3,6 @@ package pgwire_test
 import (
 	"context"
 	"encoding/binary"
-	"io"
 	"net"
 	"testing"
 	"time"
@@ -65,20 +64,6 @@ func FuzzAuth(f *testing.F) {
 		}
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		nc, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		client := nc.(*net.TCPConn)
-		defer client.Close()
-		client.SetDeadline(time.Now().Add(5 * time.Second))
-		wrote := make(chan struct{})
-		go func() {
-			defer close(wrote)
-			client.Write(append(append([]byte{}, hello...), data...))
-			client.CloseWrite()
-		}()
-		io.Copy(io.Discard, client) // until the server closes
-		<-wrote
+		exchange(t, ln.Addr().String(), append(append([]byte{}, hello...), data...))
 	})
 }

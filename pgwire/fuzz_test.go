@@ -75,23 +75,30 @@ func FuzzMessages(f *testing.F) {
 	})
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		nc, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		client := nc.(*net.TCPConn)
-		defer client.Close()
-		client.SetDeadline(time.Now().Add(5 * time.Second))
-		wrote := make(chan struct{})
-		go func() {
-			defer close(wrote)
-			client.Write(data)
-			client.CloseWrite() // the server reads the end of the stream
-		}()
-		n, _ := io.Copy(io.Discard, client) // until the server closes
-		<-wrote
-		if bytes.Equal(data, hello) && n == 0 {
+		if n := exchange(t, ln.Addr().String(), data); bytes.Equal(data, hello) && n == 0 {
 			t.Fatal("the server answered nothing to a startup packet")
 		}
 	})
+}
+
+// exchange sends data to the server at addr on a connection of its own,
+// closes the writing side, and reads until the server closes; it returns
+// the bytes the server sent.
+func exchange(t *testing.T, addr string, data []byte) int64 {
+	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := nc.(*net.TCPConn)
+	defer client.Close()
+	client.SetDeadline(time.Now().Add(5 * time.Second))
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		client.Write(data)
+		client.CloseWrite() // the server reads the end of the stream
+	}()
+	n, _ := io.Copy(io.Discard, client) // until the server closes
+	<-wrote
+	return n
 }

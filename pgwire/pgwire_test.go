@@ -25,25 +25,7 @@ import (
 // checks that Serve then returns nil.
 func startServer(t *testing.T, db *deltaview.DB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- pgwire.Serve(ctx, db, ln, pgwire.Options{Logf: t.Logf}) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("Serve did not return 10s after its context ended")
-		}
-	})
-	return ln.Addr().String()
+	return startServerWith(t, db, pgwire.Options{})
 }
 
 func connString(addr string) string {
