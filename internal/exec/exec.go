@@ -128,7 +128,7 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		if n.Input != nil {
 			return lateralSeries(n, src)
 		}
-		return generateSeries(n, budgetOf(src))
+		return series(n, nil, budgetOf(src))
 	case *plan.Join:
 		return join(n, src)
 	case *plan.SetOp:
@@ -207,10 +207,7 @@ func lateralSeries(n *plan.GenerateSeries, src Source) ([]value.Row, error) {
 	return out, nil
 }
 
-func generateSeries(n *plan.GenerateSeries, b *Budget) ([]value.Row, error) {
-	return series(n, nil, b)
-}
-
+// series is generate_series over one row (nil for constant bounds).
 func series(n *plan.GenerateSeries, row value.Row, b *Budget) ([]value.Row, error) {
 	start, ok1, err := rowInt(n.Start, row)
 	if err != nil {

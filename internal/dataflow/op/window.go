@@ -184,7 +184,7 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 		for _, e := range pt.elems[pt.from:pt.to] {
 			if e.fresh {
 				out = append(out, zset.Entry{Row: withValue(e.row, e.nv), W: 1})
-			} else if !sameValue(e.val, e.nv) {
+			} else if !identical(e.val, e.nv) {
 				out = append(out, zset.Entry{Row: withValue(e.row, e.val), W: -1}, zset.Entry{Row: withValue(e.row, e.nv), W: 1})
 			}
 		}
@@ -297,24 +297,6 @@ func withValue(row value.Row, v value.Value) value.Row {
 	return r
 }
 
-// sameValue reports whether two results print the same: equal, and for
-// numerics of the same scale.
-func sameValue(a, b value.Value) bool {
-	if a.IsNull() || b.IsNull() {
-		return a.IsNull() == b.IsNull()
-	}
-	if a.Kind() != b.Kind() || value.Compare(a, b) != 0 {
-		return false
-	}
-	if a.Kind() == value.Numeric {
-		return a.Decimal().Exponent == b.Decimal().Exponent && a.Decimal().Form == b.Decimal().Form
-	}
-	if a.Kind().IsFloat() {
-		return math.Signbit(a.Float()) == math.Signbit(b.Float())
-	}
-	return true
-}
-
 // isStart reports whether p[i] is the first of its peers.
 func (w *Window) isStart(p []*winElem, i int) bool { return i == 0 || !w.peers(p[i-1], p[i]) }
 
@@ -355,7 +337,7 @@ func (w *Window) recompute(pt *winPart) error {
 			}
 			// Past the changes, once a row (the first of its peers, for
 			// the ranks) keeps its result, so do all after it.
-			if i >= hi && !e.fresh && sameValue(e.val, e.nv) && (f.Kind == plan.WinRowNumber || start) {
+			if i >= hi && !e.fresh && identical(e.val, e.nv) && (f.Kind == plan.WinRowNumber || start) {
 				break
 			}
 		}
