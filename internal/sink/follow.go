@@ -398,15 +398,14 @@ func (f *follower) stop() {
 	}
 }
 
+// pgerrCode returns err's SQLSTATE: the target server's, or the one a
+// pgerr.Error carries; XX000 for neither.
 func pgerrCode(err error) string {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return pe.Code
 	}
-	if c := pgerr.Code(err); c != "" {
-		return c
-	}
-	return ""
+	return pgerr.Code(err)
 }
 
 // lostCode says whether a SQLSTATE means the connection is gone: class

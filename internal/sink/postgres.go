@@ -91,7 +91,7 @@ func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
 		if err = p.load(v, rows); err == nil {
 			return nil
 		}
-		if c := pgerrCode(err); c != pgerr.UniqueViolation && c != "42P07" {
+		if c := pgerrCode(err); c != pgerr.UniqueViolation && c != pgerr.DuplicateTable {
 			return err
 		}
 		time.Sleep(time.Duration(attempt+1) * 20 * time.Millisecond)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -35,7 +36,7 @@ func (p *Postgres) progress(ctx context.Context) (progress, error) {
 	var out progress
 	var step int64
 	err := p.conn.QueryRow(ctx, "SELECT epoch, step FROM deltaview_progress WHERE target = $1", p.table).Scan(&out.epoch, &step)
-	if errors.Is(err, pgx.ErrNoRows) || pgerrCode(err) == "42P01" {
+	if errors.Is(err, pgx.ErrNoRows) || pgerrCode(err) == pgerr.UndefinedTable {
 		return out, nil
 	}
 	if err != nil {
