@@ -2,6 +2,7 @@ package pgrepl
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pglogrepl"
@@ -72,7 +73,7 @@ func diffColumns(known *Table, m *pglogrepl.RelationMessage) (*columnChange, err
 	// attnum), so a column is added at the end or somewhere it was not.
 	for _, k := range known.Key {
 		name := known.Cols[k].Name
-		i := slicesIndex(cols, name)
+		i := columnIndex(cols, name)
 		if i < 0 {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "key column %s of table %s was dropped upstream", name, known.Qualified()).
 				WithHint("the subscription stopped before the change; drop and create it again")
@@ -82,13 +83,9 @@ func diffColumns(known *Table, m *pglogrepl.RelationMessage) (*columnChange, err
 	return ch, nil
 }
 
-func slicesIndex(cols []Column, name string) int {
-	for i, c := range cols {
-		if c.Name == name {
-			return i
-		}
-	}
-	return -1
+// columnIndex returns the position of the column called name, or -1.
+func columnIndex(cols []Column, name string) int {
+	return slices.IndexFunc(cols, func(c Column) bool { return c.Name == name })
 }
 
 // what describes the change for messages: "column w added", "columns a,
@@ -159,7 +156,7 @@ func (s *sub) alterTable(ctx context.Context, d *decoder, ch *columnChange) erro
 	// Each row takes the values of the columns that stay, by name.
 	from := make([]int, len(ch.cols))
 	for i, c := range ch.cols {
-		from[i] = slicesIndex(t.Cols, c.Name)
+		from[i] = columnIndex(t.Cols, c.Name)
 	}
 	changes := make([]engine.SourceChange, len(rows))
 	for r, old := range rows {
@@ -222,7 +219,7 @@ func (s *sub) missingValues(ctx context.Context, t *Table, ch *columnChange) ([]
 		if err != nil {
 			return nil, upstreamErr(err)
 		}
-		i := slicesIndex(ch.cols, name)
+		i := columnIndex(ch.cols, name)
 		switch {
 		case missing != nil:
 			v, err := value.Parse(*missing, ch.cols[i].Type)
