@@ -10,10 +10,11 @@ func RangeJoins(n Node) []string {
 	seen := map[string]bool{}
 	var walk func(Node)
 	walk = func(n Node) {
-		if j, ok := n.(*Join); ok && len(j.LeftKeys) == 0 && j.Residual != nil && !seen[j.Residual.String()] &&
-			!oneRow(j.Left) && !oneRow(j.Right) {
-			seen[j.Residual.String()] = true
-			out = append(out, "on "+j.Residual.String())
+		if j, ok := n.(*Join); ok && len(j.LeftKeys) == 0 && j.Residual != nil && !oneRow(j.Left) && !oneRow(j.Right) {
+			if s := "on " + j.Residual.String(); !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
 		}
 		for _, c := range n.Children() {
 			walk(c)

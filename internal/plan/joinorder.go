@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -124,7 +126,7 @@ func (o *orderer) tree(n Node) Node {
 		var ls []int
 		for _, c := range expr.Columns(e) {
 			l := leafOf[c]
-			if !containsInt(ls, l) {
+			if !slices.Contains(ls, l) {
 				ls = append(ls, l)
 			}
 		}
@@ -186,7 +188,7 @@ func (o *orderer) tree(n Node) Node {
 	leafClasses := make([][]int, len(t.leaves))
 	for _, r := range roots {
 		for _, c := range classes[r] {
-			if l := leafOf[c]; !containsInt(leafClasses[l], r) {
+			if l := leafOf[c]; !slices.Contains(leafClasses[l], r) {
 				leafClasses[l] = append(leafClasses[l], r)
 			}
 		}
@@ -455,15 +457,6 @@ func splits(a, b []int, joined []bool, l int) bool {
 	}
 	onlyL := func(ls []int) bool { return len(ls) == 1 && ls[0] == l }
 	return onlyJoined(a) && onlyL(b) || onlyJoined(b) && onlyL(a)
-}
-
-func containsInt(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // estimate guesses n's row count: stored relations' counts, halved per

@@ -48,11 +48,9 @@ func hasAggregate(n *pg_query.Node) bool {
 		if n == nil || found {
 			return
 		}
-		if f := n.GetFuncCall(); f != nil {
-			if f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
-				found = true
-				return
-			}
+		if aggCall(n) != nil {
+			found = true
+			return
 		}
 		if n.GetSubLink() != nil {
 			return
@@ -64,6 +62,15 @@ func hasAggregate(n *pg_query.Node) bool {
 }
 
 func isAggregateName(name string) bool { return plan.IsAggName(name) }
+
+// aggCall returns n when it is a call of an aggregate function (not a
+// window function), else nil.
+func aggCall(n *pg_query.Node) *pg_query.FuncCall {
+	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+		return f
+	}
+	return nil
+}
 
 // forEachChild calls fn on the expression children of n that can hold an
 // aggregate call.
@@ -258,7 +265,7 @@ func firstAggregateLoc(sel *pg_query.SelectStmt) int32 {
 		if n == nil || loc >= 0 {
 			return
 		}
-		if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+		if f := aggCall(n); f != nil {
 			loc = f.Location
 			return
 		}
@@ -279,7 +286,7 @@ func firstAggregateLoc(sel *pg_query.SelectStmt) int32 {
 // It returns nil, nil when n is neither, for bindExpr to bind structurally.
 func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 	as := b.agg
-	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+	if f := aggCall(n); f != nil {
 		return b.bindAggCall(f)
 	}
 	if n.GetSubLink() != nil {
@@ -706,7 +713,7 @@ func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
 		if n == nil || found || n.GetSubLink() != nil {
 			return
 		}
-		if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+		if f := aggCall(n); f != nil {
 			found = b.aggLevel(s, f) == 0
 			return
 		}
@@ -755,7 +762,7 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 			if n == nil || found || n.GetSubLink() != nil {
 				return
 			}
-			if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+			if f := aggCall(n); f != nil {
 				found = sub.aggLevel(rsc, f) == 1
 				if !found {
 					for _, a := range f.Args {

@@ -50,32 +50,15 @@ func (b *binder) bindCreateSubscription(cs *pg_query.CreateSubscriptionStmt) (Bo
 		if d == nil {
 			continue
 		}
-		val := ""
-		switch {
-		case d.Arg.GetString_() != nil:
-			val = d.Arg.GetString_().Sval
-		case d.Arg.GetBoolean() != nil:
-			val = "false"
-			if d.Arg.GetBoolean().Boolval {
-				val = "true"
-			}
-		case d.Arg.GetTypeName() != nil: // an unquoted word
-			n := d.Arg.GetTypeName().Names
-			val = n[len(n)-1].GetString_().Sval
-		}
+		val, isBool, on := defArg(d)
 		switch strings.ToLower(d.Defname) {
 		case "slot_name":
-			if val == "" {
+			if d.Arg == nil || val == "" {
 				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "slot_name needs a name")
 			}
 			out.Slot = val
 		case "enabled", "change_stream":
-			var on bool
-			switch strings.ToLower(val) {
-			case "true", "on", "":
-				on = true
-			case "false", "off":
-			default:
+			if !isBool {
 				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "%s requires a Boolean value", d.Defname)
 			}
 			if strings.EqualFold(d.Defname, "enabled") {

@@ -18,6 +18,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -228,7 +229,7 @@ func (g *Gen) WriteTable(table string, w io.Writer) error {
 			name := make([]string, 0, 5)
 			for len(name) < 5 {
 				c := pick(r, colors)
-				if !contains(name, c) {
+				if !slices.Contains(name, c) {
 					name = append(name, c)
 				}
 			}
@@ -263,15 +264,6 @@ func (g *Gen) WriteTable(table string, w io.Writer) error {
 		return fmt.Errorf("tpch: no table %q", table)
 	}
 	return out.err
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *Gen) suppliersRows(out *rowWriter) {
