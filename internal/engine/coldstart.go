@@ -180,7 +180,7 @@ func (b *builder) guard() error {
 			o.account(&a)
 		}
 		v.account(&a)
-		total := a.Total().Bytes + e.shared.reserveTotal()
+		total := a.Total().Bytes + e.shared.reserveTotal().Bytes
 		if total > e.maxMemory {
 			return budgetError(v.name, total, e.maxMemory, true)
 		}

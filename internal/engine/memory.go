@@ -34,10 +34,9 @@ func (e *Engine) stateTotal() dataflow.StateSize {
 	}
 	st := a.Total()
 	st.Bytes += lookups
-	for _, r := range e.shared.reserveBytes() {
-		st.Rows += r.Rows
-		st.Bytes += r.Bytes
-	}
+	r := e.shared.reserveTotal()
+	st.Rows += r.Rows
+	st.Bytes += r.Bytes
 	return st
 }
 
@@ -118,7 +117,7 @@ func (e *Engine) checkBuildBudget(v matView) error {
 			o.account(&a)
 		}
 		v.account(&a)
-		if held := a.Total().Bytes + e.shared.reserveTotal(); held > e.maxMemory {
+		if held := a.Total().Bytes + e.shared.reserveTotal().Bytes; held > e.maxMemory {
 			return budgetError(m.name, held, e.maxMemory, true)
 		}
 	}

@@ -132,23 +132,32 @@ func (s *sharedIndexes) reserveBytes() map[string]dataflow.StateSize {
 	out := map[string]dataflow.StateSize{}
 	for _, si := range s.m {
 		if si.reserve {
-			st, sz := out[si.rel], si.a.State()
-			st.Rows += sz.Rows
-			st.Bytes += sz.Bytes - si.a.RowBytes() // the rows are the relation's
+			st := out[si.rel]
+			si.addReserve(&st)
 			out[si.rel] = st
 		}
 	}
 	return out
 }
 
-// reserveTotal returns the bytes of every index top-ks and MIN/MAX refill
+// reserveTotal returns the state of every index top-ks and MIN/MAX refill
 // from, which the engine-wide budget counts.
-func (s *sharedIndexes) reserveTotal() int64 {
-	var n int64
-	for _, st := range s.reserveBytes() {
-		n += st.Bytes
+func (s *sharedIndexes) reserveTotal() dataflow.StateSize {
+	var st dataflow.StateSize
+	for _, si := range s.m {
+		if si.reserve {
+			si.addReserve(&st)
+		}
 	}
-	return n
+	return st
+}
+
+// addReserve adds the state of a reserve index to st: its rows are the
+// relation's, so their bytes are not counted.
+func (si *sharedIndex) addReserve(st *dataflow.StateSize) {
+	sz := si.a.State()
+	st.Rows += sz.Rows
+	st.Bytes += sz.Bytes - si.a.RowBytes()
 }
 
 // release drops the uses of the shared indexes by the views in gone; an

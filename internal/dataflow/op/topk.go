@@ -141,19 +141,7 @@ func NewTopK(s TopKSpec) (*TopK, error) {
 
 // Compare is the output's order: the sort keys, then the whole row. The
 // engine reads the view back in this order.
-func (t *TopK) Compare(a, b value.Row) int {
-	for _, k := range t.order {
-		x, errx := k.Expr.Eval(a)
-		y, erry := k.Expr.Eval(b)
-		if errx != nil || erry != nil {
-			continue
-		}
-		if c := compareSortKey(k, x, y); c != 0 {
-			return c
-		}
-	}
-	return value.CompareRows(a, b)
-}
+func (t *TopK) Compare(a, b value.Row) int { return compareRowsBy(t.order, a, b) }
 
 // Base returns the way from a stored relation to the input when the TopK
 // refills from that relation's shared index, else nil.
@@ -177,19 +165,23 @@ func (t *TopK) UseIndex(_ int, a *dataflow.Arrangement) error {
 // RowOrder returns a comparison of rows by order, then by the whole row:
 // the order in which a view ending in ORDER BY without LIMIT reads back.
 func RowOrder(order []dataflow.SortKey) func(a, b value.Row) int {
-	return func(a, b value.Row) int {
-		for _, k := range order {
-			x, errx := k.Expr.Eval(a)
-			y, erry := k.Expr.Eval(b)
-			if errx != nil || erry != nil {
-				continue
-			}
-			if c := compareSortKey(k, x, y); c != 0 {
-				return c
-			}
+	return func(a, b value.Row) int { return compareRowsBy(order, a, b) }
+}
+
+// compareRowsBy compares rows by the sort keys order (a key that fails to
+// evaluate is skipped), then by the whole row.
+func compareRowsBy(order []dataflow.SortKey, a, b value.Row) int {
+	for _, k := range order {
+		x, errx := k.Expr.Eval(a)
+		y, erry := k.Expr.Eval(b)
+		if errx != nil || erry != nil {
+			continue
 		}
-		return value.CompareRows(a, b)
+		if c := compareSortKey(k, x, y); c != 0 {
+			return c
+		}
 	}
+	return value.CompareRows(a, b)
 }
 
 // Refills returns how many times a partition's kept rows were refilled
