@@ -65,8 +65,10 @@ func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
 // deltas holds, per input name, that input's changes; inputs absent from the
 // map see an empty batch, and batches for names that are not inputs are
 // ignored, so one map of every relation's changes can feed many circuits.
-// Prepare consolidates each batch in place (it may reorder and shorten the
-// caller's slice, whose memory it then reads until the next step).
+// Prepare consolidates each batch that is not consolidated already in
+// place (it may reorder and shorten the caller's slice, whose memory it
+// then reads until the next step); a consolidated batch is only read, so
+// several circuits may read one at once.
 //
 // Every node runs once, in order (Graph.Run). A node whose inputs are all
 // empty is not stepped: its output is empty (see Operator). If a node
@@ -75,7 +77,13 @@ func (c *Circuit) Step(deltas map[string]zset.ZSet) error {
 // waits for Commit or Abort.
 func (c *Circuit) Prepare(deltas map[string]zset.ZSet) error {
 	return c.Run(func(id NodeID) (zset.ZSet, error) {
-		return zset.Consolidate(deltas[c.nodes[id].op.(*input).name]), nil
+		z := deltas[c.nodes[id].op.(*input).name]
+		// The engine's batches come consolidated, and several circuits
+		// may read one at once: a consolidated batch is not written to.
+		if zset.IsConsolidated(z) {
+			return z, nil
+		}
+		return zset.Consolidate(z), nil
 	})
 }
 

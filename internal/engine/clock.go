@@ -194,21 +194,12 @@ func (e *Engine) tick(at int64) error {
 		e.shared.abort()
 	}
 	in := &stepInput{deltas: deltas, step: e.ts + 1}
-	for _, v := range e.order {
-		z, ok, err := v.prepare(in)
-		if err != nil {
-			abort()
-			pe := *pgerr.Wrap(err)
-			pe.Detail = "while maintaining materialized view \"" + v.meta().name + "\" as the clock advanced to " + value.NewTimestamp(value.TimestampTZ, at).String()
-			return &pe
-		}
-		if !ok {
-			continue
-		}
-		stepped = append(stepped, v)
-		if len(z) > 0 {
-			deltas[v.meta().name] = z
-		}
+	stepped, name, err := e.prepareViews(in, stepped)
+	if err != nil {
+		abort()
+		pe := *pgerr.Wrap(err)
+		pe.Detail = "while maintaining materialized view \"" + name + "\" as the clock advanced to " + value.NewTimestamp(value.TimestampTZ, at).String()
+		return &pe
 	}
 	delete(deltas, compile.ClockInput)
 	if err := e.shared.stage(deltas); err != nil {

@@ -314,6 +314,16 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 			}
 		}
 		e.maxRecursion = int(n)
+	case "deltaview.workers":
+		var n int64
+		if s.Value != "" {
+			var err error
+			if n, err = strconv.ParseInt(s.Value, 10, 32); err != nil || n < 0 {
+				return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", s.Name, s.Value).
+					WithHint("a number of goroutines that prepare a commit's views; 0 for as many as GOMAXPROCS")
+			}
+		}
+		e.workers = int(n)
 	case "deltaview.refill_notice":
 		n := int64(DefaultRefillNotice) // RESET
 		if s.Value != "" {
@@ -326,7 +336,7 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		e.setRefillNotice(n)
 	default:
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", s.Name).
-			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_recursion, deltaview.clock, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
+			WithHint("the settings are deltaview.max_memory, deltaview.max_query_memory, deltaview.refill_notice, deltaview.max_recursion, deltaview.workers, deltaview.clock, deltaview.max_copy_line, deltaview.max_copy_field and deltaview.max_stream_events")
 	}
 	return Result{Tag: "SET"}, nil
 }

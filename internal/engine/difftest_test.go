@@ -89,6 +89,14 @@ func runDifferential(t *testing.T, sh diffShape) {
 		}
 		eng := engine.New()
 		d := &difftest{t: rt, conn: conn, eng: eng, sess: eng.NewSession(), shape: &sh, schema: fmt.Sprintf("d%d", cases), totals: &total}
+		// The twin prepares every commit's views on two goroutines, the
+		// engine on one: both must make the same deltas.
+		eng.SetWorkers(1)
+		d.twin = engine.New()
+		d.twin.SetWorkers(2)
+		engine.SetParallelMin(d.twin, 0)
+		d.twinSess = d.twin.NewSession()
+		d.deltas, d.twinDeltas = map[string][]string{}, map[string][]string{}
 		d.run()
 	})
 	msg := fmt.Sprintf("%s: %d cases, %d views, %d transactions (%d committed, %d rolled back, %d failed on both sides, %d cancelling), %d statements, %d view rows compared, in %v",
@@ -124,6 +132,13 @@ type difftest struct {
 	schema string
 	totals *diffTotals
 	log    []string // every statement run, for reproducing a failure
+
+	// twin runs every statement too, preparing views in parallel;
+	// deltas and twinDeltas are each view's deltas since the last check,
+	// as "ts row weight" lines, from the engine and from the twin.
+	twin               *engine.Engine
+	twinSess           *engine.Session
+	deltas, twinDeltas map[string][]string
 
 	views []*dview
 	// Per view: the contents after the last transaction, the sum of the
@@ -232,9 +247,26 @@ func (d *difftest) dv(sql string) outcome {
 		return nil
 	})
 	if err != nil {
-		return outcome{code: pgerr.Code(err), err: err}
+		o = outcome{code: pgerr.Code(err), err: err}
 	}
 	slices.Sort(o.rows)
+	var tw outcome
+	terr := d.twinSess.ExecScript(sql, func(r engine.Result) error {
+		if tw.tag == "" {
+			tw.tag = r.Tag
+			for _, row := range r.Rows {
+				tw.rows = append(tw.rows, valueKey(row))
+			}
+		}
+		return nil
+	})
+	slices.Sort(tw.rows)
+	if terr != nil {
+		tw.code = pgerr.Code(terr)
+	}
+	if tw.code != o.code || tw.tag != o.tag || (terr == nil && !slices.Equal(tw.rows, o.rows)) {
+		d.fail("views prepared in parallel give another outcome: %s\nserial: %s %v %v\nparallel: %s %v %v", sql, o.tag, o.err, o.rows, tw.tag, terr, tw.rows)
+	}
 	return o
 }
 
@@ -333,9 +365,15 @@ func (d *difftest) createView() {
 		for _, en := range delta {
 			d.sum[name][valueKey(en.Row)] += en.W
 		}
+		d.deltas[name] = appendDelta(d.deltas[name], ts, delta)
 	})
 	if err != nil {
 		d.fail("subscribe %s: %v", name, err)
+	}
+	if _, err := d.twin.Subscribe(name, func(ts uint64, delta zset.ZSet) {
+		d.twinDeltas[name] = appendDelta(d.twinDeltas[name], ts, delta)
+	}); err != nil {
+		d.fail("subscribe %s in the twin: %v", name, err)
 	}
 	// The contents at creation count as the first delta.
 	_, rows, err := d.eng.ViewRows(name)
@@ -361,8 +399,21 @@ func (d *difftest) checkAll(quiet bool) {
 	}
 	for i, v := range d.views {
 		d.check(v, quiet, pgRows[i])
+		if a, b := d.deltas[v.name], d.twinDeltas[v.name]; !slices.Equal(a, b) {
+			d.fail("view %s: the deltas of views prepared in parallel differ\n%s", v.name, diffRows("serial", a, "parallel", b))
+		}
 	}
 	clear(d.calls)
+	clear(d.deltas)
+	clear(d.twinDeltas)
+}
+
+// appendDelta appends a delta's entries to lines, one "ts row weight" each.
+func appendDelta(lines []string, ts uint64, delta zset.ZSet) []string {
+	for _, en := range delta {
+		lines = append(lines, fmt.Sprintf("%d %s %d", ts, valueKey(en.Row), en.W))
+	}
+	return lines
 }
 
 // pgEach runs statements on PostgreSQL in one round trip and returns each

@@ -73,6 +73,13 @@ type Engine struct {
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes
+	// workers is how many goroutines prepare a commit's views (SET
+	// deltaview.workers; 0 for GOMAXPROCS); waves are the views in the
+	// runs that may prepare together (parallel.go), nil when the views
+	// changed.
+	workers     int
+	parallelMin int
+	waves       [][]matView
 	// refillNotice encodes the number of refills in one step of one view
 	// above which a commit raises a notice (setRefillNotice, refillLimit).
 	refillNotice int64
@@ -164,6 +171,8 @@ func New() *Engine {
 		indexes: map[string]*table{},
 		deps:    map[string][]string{},
 		slot:    make(chan struct{}, 1),
+
+		parallelMin: defaultParallelMin,
 	}
 }
 
@@ -469,7 +478,7 @@ func (e *Engine) dependentsIndex() map[string][]string {
 // which is gone. The engine's lists are filtered once for all of them, so
 // that a cascade over many views costs time linear in their number.
 func (e *Engine) dropAll(names []string, gone map[string]bool) {
-	e.read = nil
+	e.read, e.waves = nil, nil
 	for name, t := range e.indexes {
 		if gone[t.name] && e.tables[t.name] == t {
 			delete(e.indexes, name)

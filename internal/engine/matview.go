@@ -121,6 +121,6 @@ func (e *Engine) viewNames() []string {
 func (e *Engine) addView(v matView, deps []string) {
 	e.views[v.meta().name] = v
 	e.order = append(e.order, v)
-	e.read = nil
+	e.read, e.waves = nil, nil
 	e.deps[v.meta().name] = deps
 }

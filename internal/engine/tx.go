@@ -194,20 +194,10 @@ func (e *Engine) commit() error {
 	if temporal {
 		deltas[compile.ClockInput] = clockBatch(e.now)
 	}
-	// Views prepare in creation order, so that a view reading another
-	// sees its delta of this step.
-	for _, v := range e.order {
-		z, ok, err := v.prepare(in)
-		if err != nil {
-			return fail(v.meta().name, err)
-		}
-		if !ok {
-			continue
-		}
-		stepped = append(stepped, v)
-		if len(z) > 0 {
-			deltas[v.meta().name] = z
-		}
+	// A view reading another sees its delta of this step.
+	stepped, name, err := e.prepareViews(in, stepped)
+	if err != nil {
+		return fail(name, err)
 	}
 	delete(deltas, compile.ClockInput)
 	// Indexes shared by several views' joins absorb the step once; their

@@ -1,0 +1,10 @@
+package engine
+
+// SetParallelMin sets the number of input rows from which a commit
+// prepares its views on several goroutines: tests set 0 to make every
+// commit with two views to step do so.
+func SetParallelMin(e *Engine, rows int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.parallelMin = rows
+}
