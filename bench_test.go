@@ -1,9 +1,12 @@
 package deltaview_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"runtime/pprof"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -197,15 +200,19 @@ func BenchmarkBatches(b *testing.B) {
 					runtime.GC()
 					b.ResetTimer()
 					cpu0 := cpuTime()
-					for i := 0; i < b.N; {
-						batch = batch[:0]
-						for ; len(batch) < size && i < b.N; i++ {
-							batch = append(batch, d.Next())
+					// Labelled, so that a CPU profile splits by view and
+					// size (go tool pprof -tagfocus view=topk).
+					pprof.Do(context.Background(), pprof.Labels("view", v.Name, "batch", strconv.Itoa(size)), func(context.Context) {
+						for i := 0; i < b.N; {
+							batch = batch[:0]
+							for ; len(batch) < size && i < b.N; i++ {
+								batch = append(batch, d.Next())
+							}
+							if err := sys.Apply(v, batch); err != nil {
+								b.Fatal(err)
+							}
 						}
-						if err := sys.Apply(v, batch); err != nil {
-							b.Fatal(err)
-						}
-					}
+					})
 					b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 				})
 			}
