@@ -65,6 +65,9 @@ func (t *TopK) Arrangements() []dataflow.ArrangementUse {
 	return []dataflow.ArrangementUse{{A: t.index, Input: 0}}
 }
 
+// Trim drops the step scratch when it is big.
+func (g *Integrate) Trim() { g.at = dataflow.TrimSlice(g.at) }
+
 // Trim drops the last output when it is big.
 func (f *Filter) Trim() { f.out = dataflow.TrimBatch(f.out) }
 

@@ -679,7 +679,7 @@ func (t *TopK) clearStep() {
 	clear(t.recs)
 	t.recs = t.recs[:0]
 	clear(t.arena)
-	if cap(t.arena) > 16*maxReused {
+	if cap(t.arena) > 8*maxReused {
 		t.arena, t.recs, t.kept = nil, nil, nil
 	}
 }
