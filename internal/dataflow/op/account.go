@@ -105,6 +105,7 @@ func (t *TopK) Trim() {
 	t.arena = dataflow.TrimSlice(t.arena)
 	t.recs = dataflow.TrimSlice(t.recs)
 	t.kept = dataflow.TrimSlice(t.kept)
+	t.ch = dataflow.TrimSlice(t.ch)
 	t.staged = dataflow.TrimSlice(t.staged)
 	if t.own {
 		t.index.Trim()
