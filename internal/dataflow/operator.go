@@ -86,9 +86,11 @@ type StateSize struct {
 	Bytes int64
 }
 
-// maxReusedBatch is the largest batch capacity an operator keeps for reuse;
-// bigger buffers (from a cold start, say) are left to the garbage collector.
-const maxReusedBatch = 4096
+// maxReusedBatch is the largest batch capacity an operator keeps for reuse:
+// a transaction of 10,000 changes (20,000 entries) reuses its buffers from
+// one step to the next rather than growing new ones; bigger buffers (from
+// a cold start, say) are left to the garbage collector.
+const maxReusedBatch = 1 << 15
 
 // ReuseBatch returns an empty batch to build the next output in, given the
 // operator's previous output prev: prev's memory, cleared, when it is small

@@ -27,10 +27,16 @@ func (c *Circuit) Trim() {
 	c.stepped = TrimSlice(c.stepped)
 }
 
+// maxTrimmedBatch is the largest buffer an operator keeps after Trim:
+// what ordinary steps need, and less than a transaction of thousands of
+// changes reuses (maxReusedBatch), so that a view does not keep a cold
+// start's buffers for the rest of its life.
+const maxTrimmedBatch = 4096
+
 // TrimSlice returns s, or nil when its capacity exceeds what an operator
-// keeps for reuse between steps. It never clears s.
+// keeps after Trim. It never clears s.
 func TrimSlice[T any](s []T) []T {
-	if cap(s) > maxReusedBatch {
+	if cap(s) > maxTrimmedBatch {
 		return nil
 	}
 	return s

@@ -263,8 +263,9 @@ func (k keyed) samePrefix(o keyed) bool {
 var scratch = sync.Pool{New: func() any { return new(sortScratch) }}
 
 type sortScratch struct {
-	keys []keyed
-	tmp  []Entry
+	keys  []keyed
+	radix []keyed // radixSort's second buffer
+	tmp   []Entry
 }
 
 // consolidateByPrefix is Consolidate for a large batch: sorted by the
@@ -292,21 +293,12 @@ func consolidateByPrefix(z ZSet) ZSet {
 		}
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b keyed) int {
-		if a.class != b.class {
-			return cmp.Compare(a.class, b.class)
-		}
-		if a.bits != b.bits {
-			return cmp.Compare(a.bits, b.bits)
-		}
-		if a.class2 != b.class2 {
-			return cmp.Compare(a.class2, b.class2)
-		}
-		if a.bits2 != b.bits2 {
-			return cmp.Compare(a.bits2, b.bits2)
-		}
-		return CompareRows(z[a.i].Row, z[b.i].Row)
-	})
+	if sameClass(keys) {
+		s.radix = radixSort(keys, s.radix)
+		sortTies(keys, z)
+	} else {
+		slices.SortFunc(keys, func(a, b keyed) int { return compareKeyed(z, a, b) })
+	}
 	tmp := append(s.tmp[:0], z...)
 	for j, k := range keys {
 		z[j] = tmp[k.i]
@@ -316,4 +308,102 @@ func consolidateByPrefix(z ZSet) ZSet {
 	s.keys, s.tmp = keys, tmp[:0]
 	scratch.Put(s)
 	return z
+}
+
+// compareKeyed orders two entries of z by their prefixes, then by rows.
+func compareKeyed(z ZSet, a, b keyed) int {
+	if a.class != b.class {
+		return cmp.Compare(a.class, b.class)
+	}
+	if a.bits != b.bits {
+		return cmp.Compare(a.bits, b.bits)
+	}
+	return compareTie(z, a, b)
+}
+
+// compareTie orders two entries whose first prefixes are equal.
+func compareTie(z ZSet, a, b keyed) int {
+	if a.class2 != b.class2 {
+		return cmp.Compare(a.class2, b.class2)
+	}
+	if a.bits2 != b.bits2 {
+		return cmp.Compare(a.bits2, b.bits2)
+	}
+	return CompareRows(z[a.i].Row, z[b.i].Row)
+}
+
+// sameClass reports whether every key's first value has one kind (and so
+// the keys order by their first prefix's bits alone, then by ties).
+func sameClass(keys []keyed) bool {
+	for _, k := range keys[1:] {
+		if k.class != keys[0].class {
+			return false
+		}
+	}
+	return true
+}
+
+// radixSort sorts keys by bits, stably, a byte at a time from the least
+// significant, skipping the bytes that all keys share (the high bytes of
+// small integers): a few linear passes where a comparison sort makes
+// log2(n) of them, each with a function call per comparison. buf is the
+// second buffer, grown as needed and returned for reuse.
+func radixSort(keys, buf []keyed) []keyed {
+	var count [8][256]int
+	and, or := ^uint64(0), uint64(0)
+	for _, k := range keys {
+		and &= k.bits
+		or |= k.bits
+		for d := range 8 {
+			count[d][byte(k.bits>>(8*d))]++
+		}
+	}
+	if cap(buf) < len(keys) {
+		buf = make([]keyed, len(keys))
+	}
+	buf = buf[:len(keys)]
+	src, dst := keys, buf
+	for d := range 8 {
+		if byte((and^or)>>(8*d)) == 0 {
+			continue // every key has the same byte here
+		}
+		pos := 0
+		for b := range 256 {
+			c := count[d][b]
+			count[d][b] = pos
+			pos += c
+		}
+		for _, k := range src {
+			b := byte(k.bits >> (8 * d))
+			dst[count[d][b]] = k
+			count[d][b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+	return buf
+}
+
+// sortTies orders the runs of keys, sorted by bits, whose bits are equal:
+// by the second prefix, then by rows. Such runs are short (an update's old
+// and new row of one key), so they are sorted by insertion.
+func sortTies(keys []keyed, z ZSet) {
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].bits == keys[i].bits {
+			j++
+		}
+		if run := keys[i:j]; len(run) > 12 {
+			slices.SortFunc(run, func(a, b keyed) int { return compareTie(z, a, b) })
+		} else {
+			for x := 1; x < len(run); x++ {
+				for y := x; y > 0 && compareTie(z, run[y-1], run[y]) > 0; y-- {
+					run[y-1], run[y] = run[y], run[y-1]
+				}
+			}
+		}
+		i = j
+	}
 }

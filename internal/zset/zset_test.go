@@ -206,3 +206,41 @@ func TestConsolidateByPrefix(t *testing.T) {
 		}
 	})
 }
+
+// TestConsolidateByRadix: batches whose first values are all of one kind
+// (integers of every magnitude and sign, strings sharing long prefixes),
+// which Consolidate sorts by radix on the prefix, with ties decided by
+// later columns and weights that cancel, consolidate as comparing whole
+// rows does.
+func TestConsolidateByRadix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(prefixSortMin, 4*prefixSortMin).Draw(t, "len")
+		text := rapid.Bool().Draw(t, "text")
+		z := make(ZSet, n)
+		for i := range z {
+			l := fmt.Sprint("row", i)
+			var first value.Value
+			if text {
+				first = value.NewText(value.Text, rapid.SampledFrom([]string{"", "a", "abcdefgh", "abcdefgh1", "abcdefgh2", "b"}).Draw(t, l+".s"))
+			} else {
+				shift := rapid.IntRange(0, 62).Draw(t, l+".shift")
+				first = value.NewInt(value.Int8, rapid.Int64Range(-3, 3).Draw(t, l+".i")<<shift)
+			}
+			r := value.Row{first, value.NewInt(value.Int4, rapid.Int64Range(0, 2).Draw(t, l+".tie")),
+				value.NewText(value.Text, rapid.SampledFrom([]string{"x", "y"}).Draw(t, l+".third"))}
+			z[i] = Entry{r, rapid.Int64Range(-1, 1).Draw(t, l+".w")}
+		}
+		want := slices.Clone(z)
+		slices.SortFunc(want, compareEntries)
+		want = merge(want, nil)
+		got := Consolidate(z)
+		if len(got) != len(want) {
+			t.Fatalf("%d entries, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if CompareRows(got[i].Row, want[i].Row) != 0 || got[i].W != want[i].W {
+				t.Fatalf("entry %d: %v, want %v", i, got[i], want[i])
+			}
+		}
+	})
+}

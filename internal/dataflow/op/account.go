@@ -65,6 +65,9 @@ func (t *TopK) Arrangements() []dataflow.ArrangementUse {
 	return []dataflow.ArrangementUse{{A: t.index, Input: 0}}
 }
 
+// Trim drops the step scratch when it is big.
+func (g *Integrate) Trim() { g.at = dataflow.TrimSlice(g.at) }
+
 // Trim drops the last output when it is big.
 func (f *Filter) Trim() { f.out = dataflow.TrimBatch(f.out) }
 
@@ -102,6 +105,7 @@ func (t *TopK) Trim() {
 	t.arena = dataflow.TrimSlice(t.arena)
 	t.recs = dataflow.TrimSlice(t.recs)
 	t.kept = dataflow.TrimSlice(t.kept)
+	t.ch = dataflow.TrimSlice(t.ch)
 	t.staged = dataflow.TrimSlice(t.staged)
 	if t.own {
 		t.index.Trim()

@@ -627,7 +627,7 @@ func (g *GroupBy) Abort() {
 func (g *GroupBy) clearStep() {
 	g.staged = clearAll(g.staged)
 	g.setCh = g.setCh[:0]
-	if cap(g.arena) > 16*maxReused {
+	if cap(g.arena) > 8*maxReused {
 		g.arena, g.pres, g.recs = nil, nil, nil
 	} else {
 		g.arena = clearAll(g.arena)
@@ -648,8 +648,9 @@ func clearAll[T any](s []T) []T {
 	return s[:0]
 }
 
-// maxReused bounds the scratch kept between steps.
-const maxReused = 4096
+// maxReused bounds the scratch kept between steps: enough for the entries
+// of a transaction of 10,000 changes.
+const maxReused = 1 << 15
 
 // groupOverhead is a group's fixed cost besides its key: the struct, its
 // slot in the map (a string and a pointer, at the swiss map's 7/8 load with

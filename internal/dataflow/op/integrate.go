@@ -62,7 +62,10 @@ func (g *Integrate) Commit() {
 // Abort drops the staged batch.
 func (g *Integrate) Abort() {
 	g.staged = nil
-	g.at = dataflow.TrimSlice(g.at)[:0]
+	if cap(g.at) > maxReused {
+		g.at = nil
+	}
+	g.at = g.at[:0]
 }
 
 // Rows calls fn for each row held, with its weight, in zset.CompareRows

@@ -52,6 +52,7 @@ type TopK struct {
 	arena  []value.Value // per input entry: partition key, sort keys
 	recs   []tkRec
 	kept   []tkEntry // staged kept rows, by range
+	ch     []tkEntry // one partition's changes, reused from partition to partition and step to step
 	staged []tkStaged
 	tie    []tkEntry // a refill's rows of one sort value
 	out    zset.ZSet
@@ -254,7 +255,8 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		ea, eb := entryOf(a), entryOf(b)
 		return t.cmp(&ea, &eb)
 	})
-	var ch []tkEntry
+	ch := t.ch[:0]
+	defer func() { t.ch = ch[:0] }()
 	for i := 0; i < len(t.recs); {
 		key := keyOf(t.recs[i])
 		j := i + 1
@@ -678,9 +680,10 @@ func (t *TopK) clearStep() {
 	t.kept = t.kept[:0]
 	clear(t.recs)
 	t.recs = t.recs[:0]
+	clear(t.ch[:cap(t.ch)]) // its entries point into the arena and at rows
 	clear(t.arena)
-	if cap(t.arena) > 16*maxReused {
-		t.arena, t.recs, t.kept = nil, nil, nil
+	if cap(t.arena) > 8*maxReused {
+		t.arena, t.recs, t.kept, t.ch = nil, nil, nil, nil
 	}
 }
 
