@@ -74,8 +74,8 @@ func TestWindowWork(t *testing.T) {
 			// Abort restores the partition; the same change again gives
 			// the same output.
 			w.Abort()
-			if len(w.parts[""].elems) != n {
-				t.Fatalf("abort left %d rows, want %d", len(w.parts[""].elems), n)
+			if w.parts[""].t.len() != n {
+				t.Fatalf("abort left %d rows, want %d", w.parts[""].t.len(), n)
 			}
 			again, err := w.Step([]zset.ZSet{zset.Consolidate(c.change)})
 			if err != nil {
