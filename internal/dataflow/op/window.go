@@ -443,29 +443,29 @@ func (w *Window) recompute(pt *winPart) error {
 		// arguments as they were, so a frame holding all of it keeps its
 		// result: only the frames that hold part of it may change.
 		if fr.End == plan.OffsetFollowing {
-			a = lo - int(min(fr.EndOff, int64(n)))
+			a = w.back(t, lo, fr.EndOff)
 		}
 		if fr.Start == plan.OffsetFollowing {
-			a = min(a, lo-int(min(fr.StartOff, int64(n))))
+			a = min(a, w.back(t, lo, fr.StartOff))
 		}
 		if fr.Start == plan.OffsetPreceding {
-			b = hi + int(min(fr.StartOff, int64(n)))
+			b = w.fwd(t, hi, fr.StartOff)
 		}
 		if fr.End == plan.OffsetPreceding {
-			b = max(b, hi+int(min(fr.EndOff, int64(n))))
+			b = max(b, w.fwd(t, hi, fr.EndOff))
 		}
 	} else {
 		switch fr.End {
 		case plan.UnboundedFollowing:
 			a = 0
 		case plan.OffsetFollowing:
-			a = lo - int(min(fr.EndOff, int64(n)))
+			a = w.back(t, lo, fr.EndOff)
 		}
 		switch fr.Start {
 		case plan.UnboundedPreceding:
 			b = n
 		case plan.OffsetPreceding:
-			b = hi + int(min(fr.StartOff, int64(n)))
+			b = w.fwd(t, hi, fr.StartOff)
 		}
 	}
 	a, b = max(0, min(a, lo)), min(n, max(b, hi))
@@ -532,6 +532,70 @@ func ntileBucket(i, n, b int64) int64 {
 	}
 }
 
+// back is the position k rows before x, or, in GROUPS mode, the start of
+// the peer group k groups before the one starting at x; 0 when there is
+// none.
+func (w *Window) back(t *winTree, x int, k int64) int {
+	if !w.fn.Frame.Groups {
+		return x - int(min(k, int64(t.len())))
+	}
+	for ; k > 0 && x > 0; k-- {
+		x = w.groupStart(t, x-1)
+	}
+	return x
+}
+
+// fwd is the position k rows after x, or, in GROUPS mode, the end of the
+// peer group k groups after the one ending at x; the partition's end
+// when there is none.
+func (w *Window) fwd(t *winTree, x int, k int64) int {
+	n := t.len()
+	if !w.fn.Frame.Groups {
+		return x + int(min(k, int64(n)))
+	}
+	for ; k > 0 && x < n; k-- {
+		x = w.groupEnd(t, x)
+	}
+	return x
+}
+
+// groupsFrame is the GROUPS frame [s, e) of the rows of the peer group
+// [gs, ge): found by walking the groups, once for all of its rows.
+func (w *Window) groupsFrame(t *winTree, gs, ge int) (int, int) {
+	fr := &w.fn.Frame
+	n := t.len()
+	var s, e int
+	switch fr.Start {
+	case plan.UnboundedPreceding:
+		s = 0
+	case plan.OffsetPreceding:
+		s = w.back(t, gs, fr.StartOff)
+	case plan.CurrentRow:
+		s = gs
+	case plan.OffsetFollowing:
+		s = gs
+		if fr.StartOff > 0 {
+			s = w.fwd(t, ge, fr.StartOff-1)
+		}
+	default:
+		s = n
+	}
+	switch fr.End {
+	case plan.OffsetPreceding:
+		e = ge
+		if fr.EndOff > 0 {
+			e = w.back(t, gs, fr.EndOff-1)
+		}
+	case plan.CurrentRow:
+		e = ge
+	case plan.OffsetFollowing:
+		e = w.fwd(t, ge, fr.EndOff)
+	default:
+		e = n
+	}
+	return s, max(s, e)
+}
+
 // frame is row i's frame [s, e); gs and ge are its peers.
 func (w *Window) frame(i, n, gs, ge int) (int, int) {
 	fr := &w.fn.Frame
@@ -591,6 +655,7 @@ func (w *Window) computeFrames(pt *winPart, from, to int) error {
 	}
 	cs, ce := 0, 0 // the accumulated frame
 	gs, ge := w.groupStart(t, from), 0
+	gfs, gfe := 0, 0 // the frame of the current peer group (GROUPS)
 	var prev *winElem
 	for i := from; i < to; i++ {
 		e := t.at(&ri, i)
@@ -600,8 +665,14 @@ func (w *Window) computeFrames(pt *winPart, from, to int) error {
 		prev = e
 		if i >= ge {
 			ge = w.groupEnd(t, i)
+			if f.Frame.Groups {
+				gfs, gfe = w.groupsFrame(t, gs, ge)
+			}
 		}
-		s, end := w.frame(i, n, gs, ge)
+		s, end := gfs, gfe
+		if !f.Frame.Groups {
+			s, end = w.frame(i, n, gs, ge)
+		}
 		var err error
 		nv := value.Null
 		switch f.Kind {
@@ -777,7 +848,10 @@ func (w *Window) Info() dataflow.Info {
 			info.Cost += ", each reading its frame again when it starts later (MIN and MAX cannot take a value out), from the tree in O(log n) when wide"
 		}
 		info.Cost += move
-		if !fr.Rows {
+		if fr.Groups {
+			info.Cost += "; each peer group's frame found by walking its offsets in peer groups"
+			info.Unbounded = "GROUPS frame: a change changes the result of every peer of the changed row"
+		} else if !fr.Rows {
 			info.Unbounded = "RANGE frame: a change changes the result of every peer of the changed row"
 		}
 	}

@@ -55,6 +55,11 @@ func TestWindowTreeRandom(t *testing.T) {
 		{Start: plan.CurrentRow, End: plan.UnboundedFollowing},
 		{Start: plan.UnboundedPreceding, End: plan.UnboundedFollowing},
 		{Start: plan.CurrentRow, End: plan.CurrentRow},
+		{Groups: true, Start: plan.OffsetPreceding, StartOff: 2, End: plan.CurrentRow},
+		{Groups: true, Start: plan.OffsetPreceding, StartOff: 1, End: plan.OffsetFollowing, EndOff: 1},
+		{Groups: true, Start: plan.OffsetFollowing, StartOff: 1, End: plan.OffsetFollowing, EndOff: 3},
+		{Groups: true, Start: plan.UnboundedPreceding, End: plan.OffsetPreceding, EndOff: 1},
+		{Groups: true, Start: plan.OffsetPreceding, StartOff: 0, End: plan.UnboundedFollowing},
 	}
 	type fnCase struct {
 		fn    plan.WinFunc
