@@ -470,7 +470,7 @@ func (w *Window) recompute(pt *winPart) error {
 	}
 	a, b = max(0, min(a, lo)), min(n, max(b, hi))
 	pt.from, pt.to = a, b
-	return w.computeFrames(pt, a, b)
+	return w.computeFrames(pt, a, b, hi)
 }
 
 // distribution computes percent_rank, cume_dist or ntile for the rows
@@ -640,7 +640,7 @@ const winFoldMax = 64
 // aggregate then adds the rows entering the frame and takes out those
 // leaving it (MIN and MAX, which cannot take a value out, read the frame
 // again when its start moves).
-func (w *Window) computeFrames(pt *winPart, from, to int) error {
+func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 	f := &w.fn
 	t := &pt.t
 	n := t.len()
@@ -653,6 +653,13 @@ func (w *Window) computeFrames(pt *winPart, from, to int) error {
 		}
 		return t.at(r, j).arg
 	}
+	// Under a running frame, a row past the changes whose frame holds all
+	// of them and whose result is the same has the same aggregate of its
+	// frame's prefix as before: the rows after it keep theirs too, for
+	// first_value, last_value, MIN and MAX (count, sum and avg, whose
+	// results may agree by chance, stop by their sums instead).
+	stops := f.Frame.Start == plan.UnboundedPreceding && f.Frame.End != plan.UnboundedFollowing &&
+		(f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue || f.Kind == plan.WinAgg && !a.invertible())
 	cs, ce := 0, 0 // the accumulated frame
 	gs, ge := w.groupStart(t, from), 0
 	gfs, gfe := 0, 0 // the frame of the current peer group (GROUPS)
@@ -711,6 +718,10 @@ func (w *Window) computeFrames(pt *winPart, from, to int) error {
 		}
 		if err != nil {
 			return err
+		}
+		if stops && i >= hi && end > hi && !e.fresh && identical(e.val, nv) {
+			pt.to = i
+			return nil
 		}
 		pt.nvs = append(pt.nvs, nv)
 	}
@@ -830,8 +841,11 @@ func (w *Window) Info() dataflow.Info {
 		info.Cost = fmt.Sprintf("the rows within %d of a change", max(f.N, -f.N)) + move
 	case fr.Start == plan.UnboundedPreceding:
 		info.Cost = "the rows from the change to the end of the partition"
-		if invertible {
+		switch {
+		case invertible:
 			info.Cost += " (only those next to it when it leaves the sums as they were), the aggregate before the change read from the tree in O(log n)"
+		case fr.End != plan.UnboundedFollowing && (f.Kind == plan.WinAgg || f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue):
+			info.Cost += ", until a row past it keeps its result"
 		}
 		info.Cost += move
 		info.Unbounded = "running frame: a change at the head of a partition changes the result of every later row of it"
