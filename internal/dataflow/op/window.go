@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -37,6 +38,7 @@ type Window struct {
 	order []dataflow.SortKey
 	fn    plan.WinFunc
 	proto *winAcc // the aggregate the trees' nodes keep (nil: none)
+	elemB int64   // an element's cost beyond its row
 
 	parts  map[string]*winPart
 	staged map[string]*winPart // touched by the current step
@@ -95,6 +97,12 @@ func NewWindow(part []expr.Expr, order []dataflow.SortKey, fn plan.WinFunc) *Win
 	w := &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: fn.Agg, typ: fn.Type}}
 	if fn.Kind == plan.WinAgg {
 		w.proto = &winAcc{f: fn.Agg, typ: fn.Type}
+	}
+	// The element, its sort keys and, for a numeric result, the decimal
+	// it points to.
+	w.elemB = winElemBytes + int64(len(order))*int64(unsafe.Sizeof(value.Value{}))
+	if fn.Type.Kind == value.Numeric {
+		w.elemB += int64(unsafe.Sizeof(apd.Decimal{}))
 	}
 	return w
 }
@@ -732,7 +740,7 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 func (w *Window) Commit() {
 	for _, op := range w.undo {
 		for _, e := range op.elems {
-			d := dataflow.RowBytes(e.row) + winElemBytes
+			d := dataflow.RowBytes(e.row) + w.elemB
 			if op.insert || op.merged {
 				e.fresh = false
 				w.rows++
@@ -744,7 +752,7 @@ func (w *Window) Commit() {
 		}
 		for _, e := range op.dels {
 			w.rows--
-			w.bytes -= dataflow.RowBytes(e.row) + winElemBytes
+			w.bytes -= dataflow.RowBytes(e.row) + w.elemB
 		}
 	}
 	for key, pt := range w.staged {
@@ -752,20 +760,19 @@ func (w *Window) Commit() {
 		for i := pt.from; i < pt.to; i++ {
 			pt.t.at(&r, i).val = pt.nvs[i-pt.from]
 		}
-		clear(pt.nvs)
-		pt.nvs, pt.gone = pt.nvs[:0], pt.gone[:0]
-		pt.from, pt.to = 0, 0
+		pt.release()
 		if pt.t.len() == 0 {
 			delete(w.parts, key)
 		}
 	}
-	w.staged, w.undo = nil, w.undo[:0]
+	w.release()
 }
 
-// winElemBytes is an element's cost beyond its row: the struct, its
-// pointer in a leaf, and its share of the tree's nodes and their
-// aggregates.
-const winElemBytes = int64(unsafe.Sizeof(winElem{})) + 8 + (winNodeBytes+int64(unsafe.Sizeof(winAcc{})))/32
+// winElemBytes is an element's cost beyond its row and its sort keys:
+// the struct (in its allocation's size class), its pointer in a leaf
+// (leaves are about three quarters full), and its share of the tree's
+// nodes and their aggregates.
+const winElemBytes = (int64(unsafe.Sizeof(winElem{}))+15)&^15 + 11 + (winNodeBytes+int64(unsafe.Sizeof(winAcc{})))/32
 
 // Abort undoes the step's insertions and deletions.
 func (w *Window) Abort() {
@@ -786,16 +793,49 @@ func (w *Window) Abort() {
 		}
 	}
 	for key, pt := range w.staged {
-		clear(pt.nvs)
-		pt.nvs, pt.gone = pt.nvs[:0], pt.gone[:0]
-		pt.from, pt.to = 0, 0
 		clear(pt.pending)
 		pt.pending = pt.pending[:0]
+		pt.release()
 		if pt.t.len() == 0 {
 			delete(w.parts, key)
 		}
 	}
+	w.release()
+}
+
+// winScratchKeep is the capacity of a step's scratch slices kept for the
+// next step; larger ones (a cold start's) are dropped rather than held.
+const winScratchKeep = 256
+
+// release ends a partition's step: its scratch cleared, and dropped when
+// large.
+func (pt *winPart) release() {
+	clear(pt.nvs)
+	clear(pt.gone)
+	pt.nvs, pt.gone = pt.nvs[:0], pt.gone[:0]
+	if cap(pt.nvs) > winScratchKeep {
+		pt.nvs = nil
+	}
+	if cap(pt.gone) > winScratchKeep {
+		pt.gone = nil
+	}
+	if cap(pt.pending) > winScratchKeep {
+		pt.pending = nil
+	}
+	pt.from, pt.to = 0, 0
+}
+
+// release ends a step: the undo log cleared, so that it holds no
+// elements, and dropped when large.
+func (w *Window) release() {
+	clear(w.undo)
 	w.staged, w.undo = nil, w.undo[:0]
+	if cap(w.undo) > winScratchKeep {
+		w.undo = nil
+	}
+	if cap(w.all) > winScratchKeep {
+		w.all = nil
+	}
 }
 
 // Info describes the window and its cost.
