@@ -9,7 +9,7 @@ import (
 // TestDifferentialWindows is the differential test of window functions:
 // row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead
 // (offsets and defaults), first_value, last_value, nth_value, and count,
-// sum, avg, min and max over ROWS and RANGE frames, one to three of them
+// sum, avg, min and max over ROWS, RANGE and GROUPS frames, one to three of them
 // per view, over random partitions and orders with ties and NULLs (first
 // or last, ascending or descending), under a filter or above one. After
 // every transaction of inserts, updates (moving rows within and between
@@ -102,6 +102,9 @@ func (g *gen) windowOver(total bool, frame string) string {
 	if total {
 		keys = append(keys, "id"+pick(g, []string{"", " DESC"}))
 	}
+	if len(keys) == 0 && strings.HasPrefix(frame, "GROUPS") {
+		keys = append(keys, "o") // GROUPS requires an ORDER BY
+	}
 	if len(keys) > 0 {
 		parts = append(parts, "ORDER BY "+strings.Join(keys, ", "))
 	}
@@ -127,15 +130,19 @@ func (g *gen) windowFrame() (frame string, rows bool) {
 		}
 		return "CURRENT ROW"
 	}
-	switch g.intn(4) {
+	mode, rows := "ROWS", true
+	switch g.intn(5) {
 	case 0:
 		return "", false
 	case 1:
 		return "RANGE BETWEEN " + pick(g, []string{"UNBOUNDED PRECEDING", "CURRENT ROW"}) + " AND " +
 			pick(g, []string{"CURRENT ROW", "UNBOUNDED FOLLOWING"}), false
+	case 2:
+		// GROUPS treats peers alike: no total order needed.
+		mode, rows = "GROUPS", false
 	}
-	// ROWS: an end no earlier than the start, as PostgreSQL requires of
-	// the bounds' kinds.
+	// ROWS or GROUPS: an end no earlier than the start, as PostgreSQL
+	// requires of the bounds' kinds.
 	for {
 		s, e := bound(true), bound(false)
 		rank := func(b string) int {
@@ -152,7 +159,7 @@ func (g *gen) windowFrame() (frame string, rows bool) {
 			return 4
 		}
 		if rank(s) <= rank(e) && !(rank(s) == 3 && rank(e) < 3) {
-			return "ROWS BETWEEN " + s + " AND " + e, true
+			return mode + " BETWEEN " + s + " AND " + e, rows
 		}
 	}
 }

@@ -127,6 +127,9 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 			// Rows with the same frame (peers under RANGE) have the same
 			// result.
 			s, e := frameOf(f.Frame, i, cnt, lo[i], hi[i])
+			if f.Frame.Groups {
+				s, e = groupsFrame(f.Frame, dense[i], lo, hi, dense)
+			}
 			if i > 0 && s == ps && e == pe {
 				v = out[i-1]
 				break
@@ -155,6 +158,66 @@ func ntileOf(i, cnt int, b int64) int64 {
 	} else {
 		return big + (int64(i)-at)/per + 1
 	}
+}
+
+// groupsFrame is the GROUPS frame [s, e) of a row of peer group d
+// (counted from 1): lo, hi and dense are each row's peers and group.
+func groupsFrame(fr plan.Frame, d int64, lo, hi []int, dense []int64) (int, int) {
+	cnt := len(lo)
+	groups := dense[cnt-1]
+	// start and end of group g, clamped to the partition.
+	first := func(g int64) int {
+		switch {
+		case g < 1:
+			return 0
+		case g > groups:
+			return cnt
+		}
+		for i := range cnt {
+			if dense[i] == g {
+				return lo[i]
+			}
+		}
+		return cnt
+	}
+	last := func(g int64) int {
+		switch {
+		case g < 1:
+			return 0
+		case g > groups:
+			return cnt
+		}
+		for i := range cnt {
+			if dense[i] == g {
+				return hi[i]
+			}
+		}
+		return cnt
+	}
+	var s, e int
+	switch fr.Start {
+	case plan.UnboundedPreceding:
+		s = 0
+	case plan.OffsetPreceding:
+		s = first(d - min(fr.StartOff, groups))
+	case plan.CurrentRow:
+		s = first(d)
+	case plan.OffsetFollowing:
+		s = first(d + min(fr.StartOff, groups))
+	default:
+		s = cnt
+	}
+	switch fr.End {
+	case plan.OffsetPreceding:
+		e = last(d - min(fr.EndOff, groups))
+	case plan.CurrentRow:
+		e = last(d)
+	case plan.OffsetFollowing:
+		e = last(d + min(fr.EndOff, groups))
+	default:
+		e = cnt
+	}
+	return s, max(s, e)
 }
 
 // frameOf is row i's frame [s, e) in a partition of cnt rows; its peers

@@ -167,9 +167,11 @@ const (
 )
 
 // Frame is a window frame: ROWS counts rows, RANGE (without offsets)
-// extends CURRENT ROW to the current row's peers.
+// extends CURRENT ROW to the current row's peers, GROUPS counts peer
+// groups.
 type Frame struct {
 	Rows             bool
+	Groups           bool // GROUPS (Rows false)
 	Start, End       FrameBound
 	StartOff, EndOff int64
 }
@@ -196,6 +198,8 @@ func (f Frame) String() string {
 	mode := "RANGE"
 	if f.Rows {
 		mode = "ROWS"
+	} else if f.Groups {
+		mode = "GROUPS"
 	}
 	return mode + " BETWEEN " + b(f.Start, f.StartOff) + " AND " + b(f.End, f.EndOff)
 }

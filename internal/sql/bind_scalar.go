@@ -271,17 +271,17 @@ const (
 	frameExclude                 = 0x8000 | 0x10000 | 0x20000
 )
 
-// bindFrame binds a window's frame: ROWS with constant offsets, RANGE
-// without offsets.
+// bindFrame binds a window's frame: ROWS and GROUPS with constant
+// offsets, RANGE without offsets.
 func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) {
 	o := w.FrameOptions
-	fr := plan.Frame{Rows: o&frameRows != 0}
+	fr := plan.Frame{Rows: o&frameRows != 0, Groups: o&frameGroups != 0}
 	switch {
-	case o&frameGroups != 0:
-		return fr, b.refuse(w.Location, "GROUPS frames are not supported").WithHint("use ROWS or RANGE")
+	case fr.Groups && len(w.OrderClause) == 0:
+		return fr, b.stmt.errf(w.Location, "42P20", "GROUPS mode requires an ORDER BY clause")
 	case o&frameExclude != 0:
 		return fr, b.refuse(w.Location, "frame exclusion is not supported")
-	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows:
+	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows && !fr.Groups:
 		return fr, b.refuse(w.Location, "RANGE with an offset is not supported").WithHint("use ROWS BETWEEN n PRECEDING AND m FOLLOWING")
 	}
 	off := func(n *pg_query.Node, what string) (int64, error) {

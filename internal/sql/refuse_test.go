@@ -74,7 +74,7 @@ var refusals = []refusal{
 	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.
 	{query: "SELECT id, stddev(n) OVER (PARTITION BY g) FROM t", at: "stddev", msg: "window", hint: "count, sum"},
-	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING) FROM t", at: "(ORDER", msg: "GROUPS", hint: "ROWS or RANGE"},
+	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING EXCLUDE CURRENT ROW) FROM t", at: "(ORDER", msg: "exclusion"},
 	{query: "SELECT id, sum(n) OVER (ORDER BY id RANGE 1 PRECEDING) FROM t", at: "(ORDER", msg: "RANGE", hint: "ROWS"},
 	// Ordering and limits.
 	{query: "SELECT id FROM t LIMIT 10", at: "LIMIT", msg: "LIMIT", hint: "ORDER BY"},

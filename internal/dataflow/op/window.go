@@ -2,10 +2,9 @@ package op
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -17,24 +16,29 @@ import (
 )
 
 // Window keeps every row of its input, per partition, in sort order (the
-// ORDER BY keys, ties broken by the whole row), one element per copy of a
-// row, each with the result of the window function it last emitted. A
-// step inserts and deletes the changed rows in place (binary search, then
-// a move of the partition's pointers after them; an undo log restores
-// them on abort), recomputes only the rows whose result may have changed,
-// and emits the retraction and insertion of exactly the rows whose result
-// did change: a change whose effects cancel emits nothing. Which rows may
-// change depends on the function: for row_number, rank and dense_rank the
-// rows from the first change on, stopping as soon as the results agree
-// again; for lag and lead those within the offset of a change; for a
-// frame function those whose frame reaches a change (a running frame:
-// every later row; a frame to the end: every earlier one); for
-// percent_rank, cume_dist and ntile, when the partition's size changes,
-// all of its rows.
+// ORDER BY keys, ties broken by the whole row) in a B-tree counted by rows
+// whose nodes hold the aggregate of their rows' arguments, one element per
+// copy of a row, each with the result of the window function it last
+// emitted. A step inserts and deletes the changed rows (O(log n) each; an
+// undo log restores them on abort), recomputes only the rows whose result
+// may have changed, and emits the retraction and insertion of exactly the
+// rows whose result did change: a change whose effects cancel emits
+// nothing. Which rows may change depends on the function: for row_number,
+// rank and dense_rank the rows from the first change on, stopping as soon
+// as the results agree again; for lag and lead those within the offset of
+// a change; for a frame function those whose frame reaches a change (a
+// running frame: every later row; a frame to the end: every earlier one),
+// and for count, sum and avg, when the change leaves the sums as they
+// were, only those whose frame holds part of it; for percent_rank,
+// cume_dist and ntile, when the partition's size changes, all of its rows.
+// A frame's aggregate is read from the tree in O(log n), then slid from
+// row to row.
 type Window struct {
 	part  []expr.Expr
 	order []dataflow.SortKey
 	fn    plan.WinFunc
+	proto *winAcc // the aggregate the trees' nodes keep (nil: none)
+	elemB int64   // an element's cost beyond its row
 
 	parts  map[string]*winPart
 	staged map[string]*winPart // touched by the current step
@@ -44,38 +48,44 @@ type Window struct {
 	bytes  int64
 	buf    []byte
 	acc    winAcc
+	sc     winScratch
+	all    []*winElem // a merge's scratch
 }
 
 // winPart is one partition: its elements in order and, during a step, the
 // region the step changed and the rows it recomputed.
 type winPart struct {
-	elems    []*winElem
+	t        winTree
 	n0       int // elements before the step
 	lo, hi   int // the changed region, in the current positions
-	from, to int // the rows recomputed: their nv is set
+	from, to int // the rows recomputed, their results in nvs
+	nvs      []value.Value
 	gone     []*winElem
 	pending  []winChange // the step's changes, before they are applied
+	// delta is the sums of the rows the step added less those it
+	// removed (count, sum and avg).
+	delta *winAcc
 }
 
 // winOp is one insertion or deletion of a step, to undo; or a merge,
-// which replaced the partition's slice (old), inserting elems and
+// which replaced the partition's tree (root), inserting elems and
 // deleting dels.
 type winOp struct {
-	p       *winPart
-	pos     int
-	elems   []*winElem
-	insert  bool
-	merged  bool
-	replace []*winElem
-	dels    []*winElem
+	p      *winPart
+	pos    int
+	elems  []*winElem
+	insert bool
+	merged bool
+	root   *winNode
+	dels   []*winElem
 }
 
 // winElem is one copy of an input row in its partition.
 type winElem struct {
 	row   value.Row
 	keys  []value.Value
+	arg   value.Value // the function's argument over the row
 	val   value.Value // the result emitted
-	nv    value.Value // the result computed by the current step
 	fresh bool        // inserted by the current step
 }
 
@@ -84,7 +94,17 @@ var _ dataflow.Operator = (*Window)(nil)
 // NewWindow returns the operator computing fn over the partitions of part
 // ordered by order.
 func NewWindow(part []expr.Expr, order []dataflow.SortKey, fn plan.WinFunc) *Window {
-	return &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: fn.Agg, typ: fn.Type}}
+	w := &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: fn.Agg, typ: fn.Type}}
+	if fn.Kind == plan.WinAgg {
+		w.proto = &winAcc{f: fn.Agg, typ: fn.Type}
+	}
+	// The element, its sort keys and, for a numeric result, the decimal
+	// it points to.
+	w.elemB = winElemBytes + int64(len(order))*int64(unsafe.Sizeof(value.Value{}))
+	if fn.Type.Kind == value.Numeric {
+		w.elemB += int64(unsafe.Sizeof(apd.Decimal{}))
+	}
+	return w
 }
 
 func (w *Window) cmp(a, b *winElem) int {
@@ -105,18 +125,21 @@ func (w *Window) peers(a, b *winElem) bool {
 	return true
 }
 
-// groupStart is the first peer of p[i]; groupEnd is one past its last.
-func (w *Window) groupStart(p []*winElem, i int) int {
-	for i > 0 && w.peers(p[i-1], p[i]) {
+// groupStart is the first peer of row i; groupEnd is one past its last.
+func (w *Window) groupStart(t *winTree, i int) int {
+	var r winReader
+	e := t.at(&r, i)
+	for i > 0 && w.peers(t.at(&r, i-1), e) {
 		i--
 	}
 	return i
 }
 
-func (w *Window) groupEnd(p []*winElem, i int) int {
+func (w *Window) groupEnd(t *winTree, i int) int {
+	var r winReader
+	e := t.at(&r, i)
 	j := i + 1
-	for j < len(p) && w.peers(p[j-1], p[j]) {
-		j++
+	for n := t.len(); j < n && w.peers(t.at(&r, j), e); j++ {
 	}
 	return j
 }
@@ -139,10 +162,17 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 		pt, ok := w.staged[string(w.buf)]
 		if !ok {
 			if pt = w.parts[string(w.buf)]; pt == nil {
-				pt = &winPart{}
+				pt = &winPart{t: winTree{proto: w.proto, minmax: w.proto != nil && !w.proto.invertible(), sc: &w.sc}}
+				if w.proto != nil && w.proto.invertible() {
+					pt.delta = &winAcc{f: w.proto.f, typ: w.proto.typ}
+				}
 				w.parts[string(w.buf)] = pt
 			}
-			pt.n0, pt.lo, pt.hi, pt.gone = len(pt.elems), len(pt.elems), 0, pt.gone[:0]
+			n := pt.t.len()
+			pt.n0, pt.lo, pt.hi, pt.gone = n, n, 0, pt.gone[:0]
+			if pt.delta != nil {
+				pt.delta.reset()
+			}
 			w.staged[string(w.buf)] = pt
 		}
 		probe := &winElem{row: e.Row, keys: make([]value.Value, len(w.order))}
@@ -153,11 +183,18 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 			probe.keys[i] = v
 		}
+		if w.fn.Arg != nil {
+			v, err := w.fn.Arg.Eval(e.Row)
+			if err != nil {
+				return nil, err
+			}
+			probe.arg = v
+		}
 		pt.pending = append(pt.pending, winChange{probe, e.W})
 	}
 	for _, pt := range w.staged {
 		var err error
-		if len(pt.pending) <= winMergeAt {
+		if len(pt.pending) <= winMergeAt || len(pt.pending)*8 < pt.t.len() {
 			for _, c := range pt.pending {
 				if err = w.apply(pt, c); err != nil {
 					break
@@ -181,11 +218,13 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 		if err := w.recompute(pt); err != nil {
 			return nil, err
 		}
-		for _, e := range pt.elems[pt.from:pt.to] {
+		var r winReader
+		for i := pt.from; i < pt.to; i++ {
+			e, nv := pt.t.at(&r, i), pt.nvs[i-pt.from]
 			if e.fresh {
-				out = append(out, zset.Entry{Row: withValue(e.row, e.nv), W: 1})
-			} else if !identical(e.val, e.nv) {
-				out = append(out, zset.Entry{Row: withValue(e.row, e.val), W: -1}, zset.Entry{Row: withValue(e.row, e.nv), W: 1})
+				out = append(out, zset.Entry{Row: withValue(e.row, nv), W: 1})
+			} else if !identical(e.val, nv) {
+				out = append(out, zset.Entry{Row: withValue(e.row, e.val), W: -1}, zset.Entry{Row: withValue(e.row, nv), W: 1})
 			}
 		}
 	}
@@ -194,8 +233,9 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 }
 
 // winMergeAt is the number of changes to a partition in one step beyond
-// which they are merged into it in one pass rather than inserted one by
-// one (a cold start's rows, say).
+// which they are merged into it in one pass, building its tree again,
+// rather than inserted one by one (a cold start's rows, say), when they
+// are also more than an eighth of its rows.
 const winMergeAt = 16
 
 // winChange is one change to a partition: a row (with its order keys) and
@@ -207,14 +247,20 @@ type winChange struct {
 
 // apply inserts or deletes one change in place, logging it.
 func (w *Window) apply(pt *winPart, c winChange) error {
-	i, found := slices.BinarySearchFunc(pt.elems, c.e, w.cmp)
+	t := &pt.t
+	i, found := t.search(c.e, w.cmp)
 	if c.w > 0 {
 		add := make([]*winElem, c.w)
 		for k := range add {
-			add[k] = &winElem{row: c.e.row, keys: c.e.keys, fresh: true}
+			add[k] = &winElem{row: c.e.row, keys: c.e.keys, arg: c.e.arg, fresh: true}
+			t.insert(i+k, add[k])
 		}
-		pt.elems = slices.Insert(pt.elems, i, add...)
 		w.undo = append(w.undo, winOp{p: pt, pos: i, elems: add, insert: true})
+		if pt.delta != nil {
+			if err := pt.delta.add(c.e.arg, c.w, &w.sc); err != nil {
+				return err
+			}
+		}
 		if pt.hi > i {
 			pt.hi += len(add)
 		}
@@ -222,12 +268,20 @@ func (w *Window) apply(pt *winPart, c winChange) error {
 		return nil
 	}
 	n := int(-c.w)
-	if !found || i+n > len(pt.elems) || w.cmp(pt.elems[i+n-1], c.e) != 0 {
+	var r winReader
+	if !found || i+n > t.len() || w.cmp(t.at(&r, i+n-1), c.e) != 0 {
 		return pgerr.New(pgerr.Internal, "window: retraction of a row not in its partition")
 	}
-	del := slices.Clone(pt.elems[i : i+n])
-	pt.elems = slices.Delete(pt.elems, i, i+n)
+	del := make([]*winElem, n)
+	for k := range del {
+		del[k] = t.delete(i)
+	}
 	w.undo = append(w.undo, winOp{p: pt, pos: i, elems: del})
+	if pt.delta != nil {
+		if err := pt.delta.add(c.e.arg, c.w, &w.sc); err != nil {
+			return err
+		}
+	}
 	for _, d := range del {
 		if !d.fresh {
 			pt.gone = append(pt.gone, d)
@@ -244,12 +298,13 @@ func (w *Window) apply(pt *winPart, c winChange) error {
 }
 
 // merge applies a partition's changes in one pass: sorted, merged with
-// its rows into a new slice. The old slice is kept to undo.
+// its rows into a new tree. The old tree is kept to undo.
 func (w *Window) merge(pt *winPart) error {
 	slices.SortStableFunc(pt.pending, func(a, b winChange) int { return w.cmp(a.e, b.e) })
-	old := pt.elems
+	old := pt.t.appendAll(w.all[:0])
+	defer func() { clear(old); w.all = old[:0] }()
 	nw := make([]*winElem, 0, len(old)+len(pt.pending))
-	op := winOp{p: pt, merged: true, replace: old}
+	op := winOp{p: pt, merged: true, root: pt.t.root}
 	i, lo, hi := 0, -1, 0
 	for _, c := range pt.pending {
 		for i < len(old) && w.cmp(old[i], c.e) < 0 {
@@ -259,9 +314,14 @@ func (w *Window) merge(pt *winPart) error {
 		if lo < 0 {
 			lo = len(nw)
 		}
+		if pt.delta != nil {
+			if err := pt.delta.add(c.e.arg, c.w, &w.sc); err != nil {
+				return err
+			}
+		}
 		if c.w > 0 {
 			for range c.w {
-				e := &winElem{row: c.e.row, keys: c.e.keys, fresh: true}
+				e := &winElem{row: c.e.row, keys: c.e.keys, arg: c.e.arg, fresh: true}
 				nw = append(nw, e)
 				op.elems = append(op.elems, e)
 			}
@@ -283,7 +343,7 @@ func (w *Window) merge(pt *winPart) error {
 		hi = len(nw)
 	}
 	nw = append(nw, old[i:]...)
-	pt.elems = nw
+	pt.t.build(nw)
 	w.undo = append(w.undo, op)
 	pt.lo, pt.hi = min(pt.lo, lo), max(pt.hi, hi)
 	return nil
@@ -297,49 +357,53 @@ func withValue(row value.Row, v value.Value) value.Row {
 	return r
 }
 
-// isStart reports whether p[i] is the first of its peers.
-func (w *Window) isStart(p []*winElem, i int) bool { return i == 0 || !w.peers(p[i-1], p[i]) }
-
-// recompute sets nv of the rows of a touched partition whose result may
-// have changed, and records them as [from, to).
+// recompute computes into nvs the results of the rows of a touched
+// partition whose result may have changed, and records them as
+// [from, to).
 func (w *Window) recompute(pt *winPart) error {
-	p := pt.elems
-	n := len(p)
-	pt.from, pt.to = 0, 0
+	t := &pt.t
+	n := t.len()
+	pt.from, pt.to, pt.nvs = 0, 0, pt.nvs[:0]
 	if n == 0 {
 		return nil
 	}
 	// The rows next to a deletion change too: widen the region by one.
 	lo, hi := max(0, min(pt.lo, n)-1), min(n, max(pt.hi, pt.lo)+1)
 	f := &w.fn
+	var r, q winReader
 	switch f.Kind {
 	case plan.WinRowNumber, plan.WinRank, plan.WinDenseRank:
 		d := int64(0)
+		var prev *winElem
 		if lo > 0 {
-			d = p[lo-1].val.Int() // untouched: its result stands
+			prev = t.at(&q, lo-1)
+			d = prev.val.Int() // untouched: its result stands
 		}
-		gs := w.groupStart(p, lo)
+		gs := w.groupStart(t, lo)
 		i := lo
 		for ; i < n; i++ {
-			e := p[i]
-			start := w.isStart(p, i)
+			e := t.at(&r, i)
+			start := prev == nil || !w.peers(prev, e)
+			prev = e
 			if start {
 				gs = i
 				d++
 			}
+			var nv value.Value
 			switch f.Kind {
 			case plan.WinRowNumber:
-				e.nv = value.NewInt(value.Int8, int64(i+1))
+				nv = value.NewInt(value.Int8, int64(i+1))
 			case plan.WinRank:
-				e.nv = value.NewInt(value.Int8, int64(gs+1))
+				nv = value.NewInt(value.Int8, int64(gs+1))
 			default:
-				e.nv = value.NewInt(value.Int8, d)
+				nv = value.NewInt(value.Int8, d)
 			}
 			// Past the changes, once a row (the first of its peers, for
 			// the ranks) keeps its result, so do all after it.
-			if i >= hi && !e.fresh && identical(e.val, e.nv) && (f.Kind == plan.WinRowNumber || start) {
+			if i >= hi && !e.fresh && identical(e.val, nv) && (f.Kind == plan.WinRowNumber || start) {
 				break
 			}
+			pt.nvs = append(pt.nvs, nv)
 		}
 		pt.from, pt.to = lo, i
 		return nil
@@ -347,10 +411,10 @@ func (w *Window) recompute(pt *winPart) error {
 		if n != pt.n0 {
 			lo, hi = 0, n
 		} else {
-			lo, hi = w.groupStart(p, lo), w.groupEnd(p, max(hi, lo+1)-1)
+			lo, hi = w.groupStart(t, lo), w.groupEnd(t, max(hi, lo+1)-1)
 		}
 		pt.from, pt.to = lo, hi
-		return w.distribution(p, lo, hi)
+		return w.distribution(pt, lo, hi)
 	case plan.WinLag, plan.WinLead:
 		k := int(min(max(f.N, -f.N), int64(n)))
 		lo, hi = max(0, lo-k), min(n, hi+k)
@@ -360,20 +424,18 @@ func (w *Window) recompute(pt *winPart) error {
 			off = -off
 		}
 		for i := lo; i < hi; i++ {
-			e := p[i]
-			e.nv = value.Null
-			if f.NullN {
-				continue
+			nv := value.Null
+			if !f.NullN {
+				if j := int64(i) + off; j >= 0 && j < int64(n) {
+					nv = t.at(&q, int(j)).arg
+				} else if f.Default != nil {
+					var err error
+					if nv, err = f.Default.Eval(t.at(&r, i).row); err != nil {
+						return err
+					}
+				}
 			}
-			var err error
-			if j := int64(i) + off; j >= 0 && j < int64(n) {
-				e.nv, err = f.Arg.Eval(p[j].row)
-			} else if f.Default != nil {
-				e.nv, err = f.Default.Eval(e.row)
-			}
-			if err != nil {
-				return err
-			}
+			pt.nvs = append(pt.nvs, nv)
 		}
 		return nil
 	}
@@ -381,88 +443,165 @@ func (w *Window) recompute(pt *winPart) error {
 	// included under RANGE.
 	fr := &f.Frame
 	if !fr.Rows {
-		lo, hi = w.groupStart(p, lo), w.groupEnd(p, max(hi, lo+1)-1)
+		lo, hi = w.groupStart(t, lo), w.groupEnd(t, max(hi, lo+1)-1)
 	}
 	a, b := lo, hi
-	switch fr.End {
-	case plan.UnboundedFollowing:
-		a = 0
-	case plan.OffsetFollowing:
-		a = lo - int(min(fr.EndOff, int64(n)))
-	case plan.OffsetPreceding:
-		a = min(lo, lo+int(min(fr.EndOff, int64(n))))
-	}
-	switch fr.Start {
-	case plan.UnboundedPreceding:
-		b = n
-	case plan.OffsetPreceding:
-		b = hi + int(min(fr.StartOff, int64(n)))
-	case plan.OffsetFollowing:
-		b = max(hi, hi-int(min(fr.StartOff, int64(n))))
+	if pt.delta != nil && n == pt.n0 && pt.delta.zero() {
+		// The change leaves the partition's size and the sums of its
+		// arguments as they were, so a frame holding all of it keeps its
+		// result: only the frames that hold part of it may change.
+		if fr.End == plan.OffsetFollowing {
+			a = w.back(t, lo, fr.EndOff)
+		}
+		if fr.Start == plan.OffsetFollowing {
+			a = min(a, w.back(t, lo, fr.StartOff))
+		}
+		if fr.Start == plan.OffsetPreceding {
+			b = w.fwd(t, hi, fr.StartOff)
+		}
+		if fr.End == plan.OffsetPreceding {
+			b = max(b, w.fwd(t, hi, fr.EndOff))
+		}
+	} else {
+		switch fr.End {
+		case plan.UnboundedFollowing:
+			a = 0
+		case plan.OffsetFollowing:
+			a = w.back(t, lo, fr.EndOff)
+		}
+		switch fr.Start {
+		case plan.UnboundedPreceding:
+			b = n
+		case plan.OffsetPreceding:
+			b = w.fwd(t, hi, fr.StartOff)
+		}
 	}
 	a, b = max(0, min(a, lo)), min(n, max(b, hi))
 	pt.from, pt.to = a, b
-	return w.computeFrames(p, a, b)
+	return w.computeFrames(pt, a, b, hi)
 }
 
 // distribution computes percent_rank, cume_dist or ntile for the rows
 // [lo, hi), lo the first of its peers.
-func (w *Window) distribution(p []*winElem, lo, hi int) error {
+func (w *Window) distribution(pt *winPart, lo, hi int) error {
 	f := &w.fn
-	n := len(p)
+	t := &pt.t
+	n := t.len()
+	var r winReader
 	switch f.Kind {
 	case plan.WinPercentRank:
 		gs := lo
+		var prev *winElem
 		for i := lo; i < hi; i++ {
-			if w.isStart(p, i) {
+			e := t.at(&r, i)
+			if prev != nil && !w.peers(prev, e) {
 				gs = i
 			}
+			prev = e
 			x := 0.0
 			if n > 1 {
 				x = float64(gs) / float64(n-1)
 			}
-			p[i].nv = value.NewFloat(value.Float8, x)
+			pt.nvs = append(pt.nvs, value.NewFloat(value.Float8, x))
 		}
 	case plan.WinCumeDist:
 		end := 0
 		for i := lo; i < hi; i++ {
 			if i >= end {
-				end = w.groupEnd(p, i)
+				end = w.groupEnd(t, i)
 			}
-			p[i].nv = value.NewFloat(value.Float8, float64(end)/float64(n))
+			pt.nvs = append(pt.nvs, value.NewFloat(value.Float8, float64(end)/float64(n)))
 		}
 	default:
-		// PostgreSQL's walk: buckets of total/b rows, one more for the
-		// first total mod b.
-		if f.NullN {
-			for _, e := range p[lo:hi] {
-				e.nv = value.Null
+		for i := lo; i < hi; i++ {
+			nv := value.Null
+			if !f.NullN {
+				nv = value.NewInt(value.Int4, ntileBucket(int64(i), int64(n), f.N))
 			}
-			return nil
-		}
-		bucket, inBucket := int64(1), int64(0)
-		boundary, rem := int64(n)/f.N, int64(0)
-		if boundary <= 0 {
-			boundary = 1
-		} else if rem = int64(n) % f.N; rem != 0 {
-			boundary++
-		}
-		for i, e := range p[:hi] {
-			inBucket++
-			if boundary < inBucket {
-				if rem != 0 && bucket == rem {
-					rem = 0
-					boundary--
-				}
-				bucket++
-				inBucket = 1
-			}
-			if i >= lo {
-				e.nv = value.NewInt(value.Int4, bucket)
-			}
+			pt.nvs = append(pt.nvs, nv)
 		}
 	}
 	return nil
+}
+
+// ntileBucket is the bucket of row i of n in ntile(b), PostgreSQL's: b
+// buckets of n/b rows, one more in each of the first n mod b; each row a
+// bucket of its own when n < b.
+func ntileBucket(i, n, b int64) int64 {
+	q := n / b
+	if q == 0 {
+		return i + 1
+	}
+	rem := n % b
+	if big := rem * (q + 1); i < big {
+		return i/(q+1) + 1
+	} else {
+		return rem + (i-big)/q + 1
+	}
+}
+
+// back is the position k rows before x, or, in GROUPS mode, the start of
+// the peer group k groups before the one starting at x; 0 when there is
+// none.
+func (w *Window) back(t *winTree, x int, k int64) int {
+	if !w.fn.Frame.Groups {
+		return x - int(min(k, int64(t.len())))
+	}
+	for ; k > 0 && x > 0; k-- {
+		x = w.groupStart(t, x-1)
+	}
+	return x
+}
+
+// fwd is the position k rows after x, or, in GROUPS mode, the end of the
+// peer group k groups after the one ending at x; the partition's end
+// when there is none.
+func (w *Window) fwd(t *winTree, x int, k int64) int {
+	n := t.len()
+	if !w.fn.Frame.Groups {
+		return x + int(min(k, int64(n)))
+	}
+	for ; k > 0 && x < n; k-- {
+		x = w.groupEnd(t, x)
+	}
+	return x
+}
+
+// groupsFrame is the GROUPS frame [s, e) of the rows of the peer group
+// [gs, ge): found by walking the groups, once for all of its rows.
+func (w *Window) groupsFrame(t *winTree, gs, ge int) (int, int) {
+	fr := &w.fn.Frame
+	n := t.len()
+	var s, e int
+	switch fr.Start {
+	case plan.UnboundedPreceding:
+		s = 0
+	case plan.OffsetPreceding:
+		s = w.back(t, gs, fr.StartOff)
+	case plan.CurrentRow:
+		s = gs
+	case plan.OffsetFollowing:
+		s = gs
+		if fr.StartOff > 0 {
+			s = w.fwd(t, ge, fr.StartOff-1)
+		}
+	default:
+		s = n
+	}
+	switch fr.End {
+	case plan.OffsetPreceding:
+		e = ge
+		if fr.EndOff > 0 {
+			e = w.back(t, gs, fr.EndOff-1)
+		}
+	case plan.CurrentRow:
+		e = ge
+	case plan.OffsetFollowing:
+		e = w.fwd(t, ge, fr.EndOff)
+	default:
+		e = n
+	}
+	return s, max(s, e)
 }
 
 // frame is row i's frame [s, e); gs and ge are its peers.
@@ -499,76 +638,100 @@ func (w *Window) frame(i, n, gs, ge int) (int, int) {
 	return s, max(s, e)
 }
 
+// winFoldMax is the widest frame folded row by row rather than read from
+// the tree.
+const winFoldMax = 64
+
 // computeFrames computes a frame function for the rows [from, to): the
-// frame's ends only move forward from row to row, so an aggregate adds the
-// rows entering the frame and takes out those leaving it (MIN and MAX,
-// which cannot take a value out, fold the frame again when its start
-// moves).
-func (w *Window) computeFrames(p []*winElem, from, to int) error {
+// first row's aggregate is read from the tree (or folded, for a narrow
+// frame); the frame's ends only move forward from row to row, so the
+// aggregate then adds the rows entering the frame and takes out those
+// leaving it (MIN and MAX, which cannot take a value out, read the frame
+// again when its start moves).
+func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 	f := &w.fn
-	n := len(p)
-	arg := func(j int) (value.Value, error) {
-		if f.Arg == nil {
-			return value.NewInt(value.Int8, 1), nil
-		}
-		return f.Arg.Eval(p[j].row)
-	}
+	t := &pt.t
+	n := t.len()
 	a := &w.acc
 	a.reset()
+	var ri, rs, re winReader
+	arg := func(r *winReader, j int) value.Value {
+		if f.Arg == nil {
+			return value.NewInt(value.Int8, 1)
+		}
+		return t.at(r, j).arg
+	}
+	// Under a running frame, a row past the changes whose frame holds all
+	// of them and whose result is the same has the same aggregate of its
+	// frame's prefix as before: the rows after it keep theirs too, for
+	// first_value, last_value, MIN and MAX (count, sum and avg, whose
+	// results may agree by chance, stop by their sums instead).
+	stops := f.Frame.Start == plan.UnboundedPreceding && f.Frame.End != plan.UnboundedFollowing &&
+		(f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue || f.Kind == plan.WinAgg && !a.invertible())
 	cs, ce := 0, 0 // the accumulated frame
-	gs, ge := w.groupStart(p, from), 0
+	gs, ge := w.groupStart(t, from), 0
+	gfs, gfe := 0, 0 // the frame of the current peer group (GROUPS)
+	var prev *winElem
 	for i := from; i < to; i++ {
-		e := p[i]
-		if w.isStart(p, i) {
+		e := t.at(&ri, i)
+		if prev != nil && !w.peers(prev, e) {
 			gs = i
 		}
+		prev = e
 		if i >= ge {
-			ge = w.groupEnd(p, i)
+			ge = w.groupEnd(t, i)
+			if f.Frame.Groups {
+				gfs, gfe = w.groupsFrame(t, gs, ge)
+			}
 		}
-		s, end := w.frame(i, n, gs, ge)
+		s, end := gfs, gfe
+		if !f.Frame.Groups {
+			s, end = w.frame(i, n, gs, ge)
+		}
 		var err error
-		e.nv = value.Null
+		nv := value.Null
 		switch f.Kind {
 		case plan.WinFirstValue:
 			if s < end {
-				e.nv, err = arg(s)
+				nv = arg(&rs, s)
 			}
 		case plan.WinLastValue:
 			if s < end {
-				e.nv, err = arg(end - 1)
+				nv = arg(&re, end-1)
 			}
 		case plan.WinNthValue:
 			if !f.NullN && int64(s)+f.N-1 < int64(end) {
-				e.nv, err = arg(s + int(f.N) - 1)
+				nv = arg(&rs, s+int(f.N)-1)
 			}
 		default:
 			if i == from || s > cs && !a.invertible() || s >= ce {
 				a.reset()
 				cs, ce = s, s
+				if end-s > winFoldMax {
+					t.addRange(a, s, end)
+					ce = end
+				}
 			}
 			for ; ce < end; ce++ {
-				v, err := arg(ce)
-				if err != nil {
-					return err
-				}
-				if err := a.add(v, 1); err != nil {
+				if err := a.add(arg(&re, ce), 1, &w.sc); err != nil {
 					return err
 				}
 			}
 			for ; cs < s; cs++ {
-				v, err := arg(cs)
-				if err != nil {
-					return err
-				}
-				if err := a.add(v, -1); err != nil {
+				if err := a.add(arg(&rs, cs), -1, &w.sc); err != nil {
 					return err
 				}
 			}
-			e.nv, err = a.result()
+			nv, err = a.result(&w.sc)
 		}
 		if err != nil {
 			return err
 		}
+		if stops && i >= hi && end > hi && !e.fresh && identical(e.val, nv) {
+			pt.to = i
+			return nil
+		}
+		pt.nvs = append(pt.nvs, nv)
 	}
 	return nil
 }
@@ -577,7 +740,7 @@ func (w *Window) computeFrames(p []*winElem, from, to int) error {
 func (w *Window) Commit() {
 	for _, op := range w.undo {
 		for _, e := range op.elems {
-			d := dataflow.RowBytes(e.row) + winElemBytes
+			d := dataflow.RowBytes(e.row) + w.elemB
 			if op.insert || op.merged {
 				e.fresh = false
 				w.rows++
@@ -589,46 +752,90 @@ func (w *Window) Commit() {
 		}
 		for _, e := range op.dels {
 			w.rows--
-			w.bytes -= dataflow.RowBytes(e.row) + winElemBytes
+			w.bytes -= dataflow.RowBytes(e.row) + w.elemB
 		}
 	}
 	for key, pt := range w.staged {
-		for _, e := range pt.elems[pt.from:pt.to] {
-			e.val, e.nv = e.nv, value.Null
+		var r winReader
+		for i := pt.from; i < pt.to; i++ {
+			pt.t.at(&r, i).val = pt.nvs[i-pt.from]
 		}
-		pt.gone = pt.gone[:0]
-		if len(pt.elems) == 0 {
+		pt.release()
+		if pt.t.len() == 0 {
 			delete(w.parts, key)
 		}
 	}
-	w.staged, w.undo = nil, w.undo[:0]
+	w.release()
 }
 
-// winElemBytes is an element's cost beyond its row: the struct and its
-// pointer in the partition.
-const winElemBytes = 96
+// winElemBytes is an element's cost beyond its row and its sort keys:
+// the struct (in its allocation's size class), its pointer in a leaf
+// (leaves are about three quarters full), and its share of the tree's
+// nodes and their aggregates.
+const winElemBytes = (int64(unsafe.Sizeof(winElem{}))+15)&^15 + 11 + (winNodeBytes+int64(unsafe.Sizeof(winAcc{})))/32
 
 // Abort undoes the step's insertions and deletions.
 func (w *Window) Abort() {
 	for i := len(w.undo) - 1; i >= 0; i-- {
 		op := w.undo[i]
-		if op.merged {
-			op.p.elems = op.replace
-		} else if op.insert {
-			op.p.elems = slices.Delete(op.p.elems, op.pos, op.pos+len(op.elems))
-		} else {
-			op.p.elems = slices.Insert(op.p.elems, op.pos, op.elems...)
+		t := &op.p.t
+		switch {
+		case op.merged:
+			t.root = op.root
+		case op.insert:
+			for range op.elems {
+				t.delete(op.pos)
+			}
+		default:
+			for k, e := range op.elems {
+				t.insert(op.pos+k, e)
+			}
 		}
 	}
 	for key, pt := range w.staged {
-		pt.gone = pt.gone[:0]
 		clear(pt.pending)
 		pt.pending = pt.pending[:0]
-		if len(pt.elems) == 0 {
+		pt.release()
+		if pt.t.len() == 0 {
 			delete(w.parts, key)
 		}
 	}
+	w.release()
+}
+
+// winScratchKeep is the capacity of a step's scratch slices kept for the
+// next step; larger ones (a cold start's) are dropped rather than held.
+const winScratchKeep = 256
+
+// release ends a partition's step: its scratch cleared, and dropped when
+// large.
+func (pt *winPart) release() {
+	clear(pt.nvs)
+	clear(pt.gone)
+	pt.nvs, pt.gone = pt.nvs[:0], pt.gone[:0]
+	if cap(pt.nvs) > winScratchKeep {
+		pt.nvs = nil
+	}
+	if cap(pt.gone) > winScratchKeep {
+		pt.gone = nil
+	}
+	if cap(pt.pending) > winScratchKeep {
+		pt.pending = nil
+	}
+	pt.from, pt.to = 0, 0
+}
+
+// release ends a step: the undo log cleared, so that it holds no
+// elements, and dropped when large.
+func (w *Window) release() {
+	clear(w.undo)
 	w.staged, w.undo = nil, w.undo[:0]
+	if cap(w.undo) > winScratchKeep {
+		w.undo = nil
+	}
+	if cap(w.all) > winScratchKeep {
+		w.all = nil
+	}
 }
 
 // Info describes the window and its cost.
@@ -659,9 +866,10 @@ func (w *Window) Info() dataflow.Info {
 	if f.Kind.UsesFrame() {
 		detail += " frame=[" + f.Frame.String() + "]"
 	}
-	info := dataflow.Info{Kind: "Window", Detail: detail, State: "the rows of each partition, in order, with their results"}
-	const move = "; a row entering or leaving moves the pointers after it in its partition"
+	info := dataflow.Info{Kind: "Window", Detail: detail, State: "the rows of each partition in a B-tree counted by rows, with their results" + map[bool]string{true: " and the aggregate of each node", false: ""}[f.Kind == plan.WinAgg]}
+	const move = "; a row entering or leaving costs O(log n) in its partition"
 	fr := &f.Frame
+	invertible := f.Kind == plan.WinAgg && f.Agg != plan.AggMin && f.Agg != plan.AggMax
 	switch {
 	case f.Kind == plan.WinRowNumber || f.Kind == plan.WinRank || f.Kind == plan.WinDenseRank:
 		info.Cost = "the rows from the change on, until the results agree again" + move
@@ -673,25 +881,31 @@ func (w *Window) Info() dataflow.Info {
 		info.Cost = fmt.Sprintf("the rows within %d of a change", max(f.N, -f.N)) + move
 	case fr.Start == plan.UnboundedPreceding:
 		info.Cost = "the rows from the change to the end of the partition"
-		if f.Kind == plan.WinAgg {
-			info.Cost += ", the aggregate folded again from the partition's head"
+		switch {
+		case invertible:
+			info.Cost += " (only those next to it when it leaves the sums as they were), the aggregate before the change read from the tree in O(log n)"
+		case fr.End != plan.UnboundedFollowing && (f.Kind == plan.WinAgg || f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue):
+			info.Cost += ", until a row past it keeps its result"
 		}
 		info.Cost += move
 		info.Unbounded = "running frame: a change at the head of a partition changes the result of every later row of it"
 	case fr.End == plan.UnboundedFollowing:
 		info.Cost = "the rows from the partition's head to the change"
-		if f.Kind == plan.WinAgg {
-			info.Cost += ", the aggregate folded to the partition's end"
+		if invertible {
+			info.Cost += " (only those next to it when it leaves the sums as they were), the aggregate after the change read from the tree in O(log n)"
 		}
 		info.Cost += move
 		info.Unbounded = "frame to the end of the partition: a change at its tail changes the result of every earlier row of it"
 	default:
 		info.Cost = "the rows whose frame reaches the change"
-		if f.Kind == plan.WinAgg && (f.Agg == plan.AggMin || f.Agg == plan.AggMax) {
-			info.Cost += ", each folding its frame again (MIN and MAX cannot take a value out)"
+		if f.Kind == plan.WinAgg && !invertible {
+			info.Cost += ", each reading its frame again when it starts later (MIN and MAX cannot take a value out), from the tree in O(log n) when wide"
 		}
 		info.Cost += move
-		if !fr.Rows {
+		if fr.Groups {
+			info.Cost += "; each peer group's frame found by walking its offsets in peer groups"
+			info.Unbounded = "GROUPS frame: a change changes the result of every peer of the changed row"
+		} else if !fr.Rows {
 			info.Unbounded = "RANGE frame: a change changes the result of every peer of the changed row"
 		}
 	}
@@ -701,204 +915,4 @@ func (w *Window) Info() dataflow.Info {
 // State reports the rows kept.
 func (w *Window) State() dataflow.StateSize {
 	return dataflow.StateSize{Rows: w.rows, Bytes: w.bytes}
-}
-
-// winAcc is an aggregate over a window frame that rows enter and leave:
-// counts, exact sums (a decimal for integers and numeric, a rational for
-// floats, with the NaNs and infinities counted apart, and the numeric
-// scales counted so the result has the frame's largest), or the best
-// value for MIN and MAX, which only take rows in.
-type winAcc struct {
-	f   plan.AggFunc
-	typ value.Type
-
-	n      int64 // rows (count(*)) or non-NULL values
-	dec    apd.Decimal
-	rat    big.Rat
-	tmp    big.Rat
-	nan    int64
-	posInf int64
-	negInf int64
-	negZ   int64 // float -0 values: a sum of only those is -0
-	scales map[int32]int64
-	best   value.Value
-}
-
-// winCtx adds and subtracts exactly; winQuant sets a sum's scale, which
-// drops only zeros.
-var (
-	winCtx   = value.DecimalContext
-	winQuant = func() apd.Context { c := value.DecimalContext; c.Precision = 1 << 20; return c }()
-)
-
-func (a *winAcc) invertible() bool { return a.f != plan.AggMin && a.f != plan.AggMax }
-
-func (a *winAcc) reset() {
-	a.n, a.nan, a.posInf, a.negInf, a.negZ = 0, 0, 0, 0, 0
-	a.dec.SetInt64(0)
-	a.rat.SetInt64(0)
-	clear(a.scales)
-	a.best = value.Null
-}
-
-// add takes v into the frame (w = 1) or out of it (w = -1).
-func (a *winAcc) add(v value.Value, w int64) error {
-	if a.f == plan.AggCountStar {
-		a.n += w
-		return nil
-	}
-	if v.IsNull() {
-		return nil
-	}
-	a.n += w
-	switch a.f {
-	case plan.AggCount:
-		return nil
-	case plan.AggMin, plan.AggMax:
-		// Of equal values the last wins, as PostgreSQL's smaller and
-		// larger keep their state unless strictly better.
-		if a.best.IsNull() {
-			a.best = v
-		} else if c := value.Compare(v, a.best); a.f == plan.AggMin && c <= 0 || a.f == plan.AggMax && c >= 0 {
-			a.best = v
-		}
-		return nil
-	}
-	k := v.Kind()
-	switch {
-	case k.IsFloat():
-		x := v.Float()
-		switch {
-		case math.IsNaN(x):
-			a.nan += w
-		case math.IsInf(x, 1):
-			a.posInf += w
-		case math.IsInf(x, -1):
-			a.negInf += w
-		default:
-			if x == 0 && math.Signbit(x) {
-				a.negZ += w
-			}
-			a.tmp.SetFloat64(x)
-			if w < 0 {
-				a.tmp.Neg(&a.tmp)
-			}
-			a.rat.Add(&a.rat, &a.tmp)
-		}
-		return nil
-	case k.IsInteger():
-		var d apd.Decimal
-		d.SetInt64(v.Int())
-		return a.addDec(&d, w)
-	case k == value.Numeric:
-		d := v.Decimal()
-		switch d.Form {
-		case apd.NaN, apd.NaNSignaling:
-			a.nan += w
-			return nil
-		case apd.Infinite:
-			if d.Negative {
-				a.negInf += w
-			} else {
-				a.posInf += w
-			}
-			return nil
-		}
-		if a.scales == nil {
-			a.scales = map[int32]int64{}
-		}
-		if a.scales[-d.Exponent] += w; a.scales[-d.Exponent] == 0 {
-			delete(a.scales, -d.Exponent)
-		}
-		return a.addDec(d, w)
-	}
-	return pgerr.New(pgerr.FeatureNotSupported, "%s(%s) is not supported as a window function", a.f, k)
-}
-
-func (a *winAcc) addDec(d *apd.Decimal, w int64) error {
-	var err error
-	if w > 0 {
-		_, err = winCtx.Add(&a.dec, &a.dec, d)
-	} else {
-		_, err = winCtx.Sub(&a.dec, &a.dec, d)
-	}
-	return err
-}
-
-// result is the aggregate over the frame.
-func (a *winAcc) result() (value.Value, error) {
-	switch a.f {
-	case plan.AggCountStar, plan.AggCount:
-		return value.NewInt(value.Int8, a.n), nil
-	}
-	if a.n == 0 {
-		return value.Null, nil
-	}
-	switch a.f {
-	case plan.AggMin, plan.AggMax:
-		return a.best, nil
-	}
-	if a.typ.Kind.IsFloat() {
-		return a.floatResult()
-	}
-	// Integers and numeric.
-	if a.nan > 0 || a.posInf > 0 && a.negInf > 0 {
-		return value.NewNumeric(&apd.Decimal{Form: apd.NaN}), nil
-	}
-	if a.posInf > 0 || a.negInf > 0 {
-		return value.NewNumeric(&apd.Decimal{Form: apd.Infinite, Negative: a.negInf > 0}), nil
-	}
-	sum := new(apd.Decimal).Set(&a.dec)
-	scale := int32(0)
-	for s := range a.scales {
-		scale = max(scale, s)
-	}
-	if _, err := winQuant.Quantize(sum, sum, -scale); err != nil {
-		return value.Null, err
-	}
-	if a.typ.Kind == value.Int8 { // sum of smallint or integer
-		i, err := sum.Int64()
-		if err != nil {
-			return value.Null, pgerr.New(pgerr.NumericOutOfRange, "bigint out of range")
-		}
-		return value.NewInt(value.Int8, i), nil
-	}
-	if a.f == plan.AggAvg {
-		return value.Div(value.NewNumeric(sum), value.NewNumeric(apd.New(a.n, 0)))
-	}
-	return value.NewNumeric(sum), nil
-}
-
-// floatResult is sum or avg of floats: the exact sum rounded once.
-func (a *winAcc) floatResult() (value.Value, error) {
-	k := a.typ.Kind
-	switch {
-	case a.nan > 0 || a.posInf > 0 && a.negInf > 0:
-		return value.NewFloat(k, math.NaN()), nil
-	case a.posInf > 0:
-		return value.NewFloat(k, math.Inf(1)), nil
-	case a.negInf > 0:
-		return value.NewFloat(k, math.Inf(-1)), nil
-	}
-	overflow := pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
-	if s, _ := a.rat.Float64(); math.IsInf(s, 0) {
-		return value.Null, overflow
-	}
-	if a.f == plan.AggAvg {
-		a.tmp.SetInt64(a.n)
-		r, _ := a.tmp.Quo(&a.rat, &a.tmp).Float64()
-		return value.NewFloat(value.Float8, r), nil
-	}
-	if a.negZ == a.n {
-		return value.NewFloat(k, math.Copysign(0, -1)), nil
-	}
-	if k == value.Float4 {
-		r, _ := a.rat.Float32()
-		if math.IsInf(float64(r), 0) {
-			return value.Null, overflow
-		}
-		return value.NewFloat(value.Float4, float64(r)), nil
-	}
-	r, _ := a.rat.Float64()
-	return value.NewFloat(value.Float8, r), nil
 }

@@ -1,7 +1,6 @@
 package op
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -74,8 +73,8 @@ func TestWindowWork(t *testing.T) {
 			// Abort restores the partition; the same change again gives
 			// the same output.
 			w.Abort()
-			if len(w.parts[""].elems) != n {
-				t.Fatalf("abort left %d rows, want %d", len(w.parts[""].elems), n)
+			if w.parts[""].t.len() != n {
+				t.Fatalf("abort left %d rows, want %d", w.parts[""].t.len(), n)
 			}
 			again, err := w.Step([]zset.ZSet{zset.Consolidate(c.change)})
 			if err != nil {
@@ -86,48 +85,5 @@ func TestWindowWork(t *testing.T) {
 			}
 			w.Commit()
 		})
-	}
-}
-
-// BenchmarkWindowChange measures one committed change (a row updated in
-// place) in a partition of 100000 rows, at its head and at its tail.
-func BenchmarkWindowChange(b *testing.B) {
-	const n = 100000
-	id := &expr.Col{Idx: 0, T: value.Int8Type, Name: "id"}
-	v := &expr.Col{Idx: 1, T: value.Int8Type, Name: "v"}
-	order := []dataflow.SortKey{{Expr: id}}
-	for _, c := range []struct {
-		name string
-		fn   plan.WinFunc
-	}{
-		{"row_number", plan.WinFunc{Kind: plan.WinRowNumber}},
-		{"lag", plan.WinFunc{Kind: plan.WinLag, Arg: v, N: 1}},
-		{"sliding_sum", plan.WinFunc{Kind: plan.WinAgg, Agg: plan.AggSum, Arg: v, Type: value.NumericType,
-			Frame: plan.Frame{Rows: true, Start: plan.OffsetPreceding, StartOff: 2, End: plan.CurrentRow}}},
-		{"running_sum", plan.WinFunc{Kind: plan.WinAgg, Agg: plan.AggSum, Arg: v, Type: value.NumericType, Frame: plan.DefaultFrame}},
-	} {
-		for _, at := range []int64{0, n - 1} {
-			b.Run(fmt.Sprintf("%s/at=%d", c.name, at), func(b *testing.B) {
-				w := NewWindow(nil, order, c.fn)
-				var z zset.ZSet
-				for i := int64(0); i < n; i++ {
-					z = append(z, zset.Entry{Row: ints(i, i), W: 1})
-				}
-				if _, err := w.Step([]zset.ZSet{z}); err != nil {
-					b.Fatal(err)
-				}
-				w.Commit()
-				cur := at
-				for i := 0; b.Loop(); i++ {
-					next := at + int64(i%2)*1000000
-					ch := zset.Consolidate(zset.ZSet{{Row: ints(at, cur), W: -1}, {Row: ints(at, next), W: 1}})
-					if _, err := w.Step([]zset.ZSet{ch}); err != nil {
-						b.Fatal(err)
-					}
-					w.Commit()
-					cur = next
-				}
-			})
-		}
 	}
 }
