@@ -2,10 +2,8 @@ package pgrepl
 
 import (
 	"context"
-	"io"
 	"net"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -74,7 +72,7 @@ func (c *pacedConn) Close() error {
 	if c.fd >= 0 {
 		fd := c.fd
 		c.fd = -1
-		return syscall.Close(fd)
+		return closeFD(fd)
 	}
 	return c.Conn.Close()
 }
@@ -125,44 +123,6 @@ func (timeoutError) Temporary() bool { return true }
 func passed(dl *atomic.Int64) bool {
 	d := dl.Load()
 	return d != 0 && time.Now().UnixNano() >= d
-}
-
-func (c *pacedConn) blockingRead(p []byte) (int, error) {
-	for {
-		if passed(&c.rdl) {
-			return 0, timeoutError{}
-		}
-		n, err := syscall.Read(c.fd, p)
-		switch {
-		case err == syscall.EINTR || err == syscall.EAGAIN: // EAGAIN: blockTick passed
-			continue
-		case err != nil:
-			return 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
-		case n == 0 && len(p) > 0:
-			return 0, io.EOF
-		}
-		return n, nil
-	}
-}
-
-func (c *pacedConn) blockingWrite(p []byte) (int, error) {
-	done := 0
-	for done < len(p) {
-		if passed(&c.wdl) {
-			return done, timeoutError{}
-		}
-		n, err := syscall.Write(c.fd, p[done:])
-		if n > 0 {
-			done += n
-		}
-		switch {
-		case err == syscall.EINTR || err == syscall.EAGAIN:
-			continue
-		case err != nil:
-			return done, &net.OpError{Op: "write", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
-		}
-	}
-	return done, nil
 }
 
 // pacedDial wraps dial's sockets.

@@ -1,6 +1,8 @@
 package pgrepl
 
 import (
+	"io"
+	"net"
 	"syscall"
 )
 
@@ -43,3 +45,43 @@ func (c *pacedConn) block() {
 	c.Conn.Close()
 	c.fd = fd
 }
+
+func (c *pacedConn) blockingRead(p []byte) (int, error) {
+	for {
+		if passed(&c.rdl) {
+			return 0, timeoutError{}
+		}
+		n, err := syscall.Read(c.fd, p)
+		switch {
+		case err == syscall.EINTR || err == syscall.EAGAIN: // EAGAIN: blockTick passed
+			continue
+		case err != nil:
+			return 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (c *pacedConn) blockingWrite(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		if passed(&c.wdl) {
+			return done, timeoutError{}
+		}
+		n, err := syscall.Write(c.fd, p[done:])
+		if n > 0 {
+			done += n
+		}
+		switch {
+		case err == syscall.EINTR || err == syscall.EAGAIN:
+			continue
+		case err != nil:
+			return done, &net.OpError{Op: "write", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
+		}
+	}
+	return done, nil
+}
+
+func closeFD(fd int) error { return syscall.Close(fd) }
