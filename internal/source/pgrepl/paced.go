@@ -10,7 +10,7 @@ import (
 )
 
 // pacedConn is the socket of a replication connection; it keeps whether
-// whether its last read drained it.
+// its last read drained it.
 //
 // deltaview decodes the stream faster than a walsender writes it: a
 // reader that takes whatever has arrived drains the socket after nearly
@@ -24,7 +24,7 @@ import (
 // and on its way, or catching up on transactions committed a while ago),
 // a read that follows one that drained the socket first waits paceDelay
 // for more to arrive: the walsender writes tens of messages in that time,
-// far fewer than the socket holds, without being woken for each.
+// fewer than the socket holds, and deltaview is not woken for each.
 //
 // A paced read must not be woken by what arrives meanwhile either: a
 // socket in Go's network poller wakes the poller's thread with every
