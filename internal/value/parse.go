@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -44,6 +45,21 @@ func Parse(s string, t Type) (Value, error) {
 		return Null, err
 	}
 	return Coerce(v, t, false)
+}
+
+// ParseBytes is Parse of b, which the caller may reuse once it returns:
+// values that hold no text (booleans, integers, floats, dates and
+// timestamps) are read from b in place, without a copy of it; the others
+// copy it.
+func ParseBytes(b []byte, t Type) (Value, error) {
+	switch t.Kind {
+	case Bool, Int2, Int4, Int8, Float4, Float8, Date, Timestamp, TimestampTZ:
+		if len(b) == 0 {
+			return Parse("", t)
+		}
+		return Parse(unsafe.String(&b[0], len(b)), t)
+	}
+	return Parse(string(b), t)
 }
 
 func errSyntax(k Kind, s string) error {

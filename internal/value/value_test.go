@@ -187,6 +187,19 @@ func TestParse(t *testing.T) {
 		if err != nil || v.String() != c.want {
 			t.Errorf("Parse(%q, %s): got %v, %v; want %q", c.s, c.typ, v, err, c.want)
 		}
+		// ParseBytes gives the same value, which outlives its bytes.
+		b := []byte(c.s)
+		v, err = ParseBytes(b, c.typ)
+		clear(b)
+		if err != nil || v.String() != c.want {
+			t.Errorf("ParseBytes(%q, %s): got %v, %v; want %q", c.s, c.typ, v, err, c.want)
+		}
+	}
+	if v, err := ParseBytes([]byte("text"), TextType); err != nil || v.Str() != "text" {
+		t.Errorf("ParseBytes of text: %v, %v", v, err)
+	}
+	if _, err := ParseBytes(nil, Int4Type); pgerr.Code(err) != pgerr.InvalidTextRep {
+		t.Errorf("ParseBytes of no bytes as int4: %v", err)
 	}
 }
 

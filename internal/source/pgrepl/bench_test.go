@@ -1,44 +1,67 @@
 package pgrepl_test
 
 import (
+	"bytes"
+	"cmp"
+	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgtest"
 	_ "github.com/deltaview/deltaview/internal/sink" // CREATE FOREIGN TABLE
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // TestBenchIngest measures the end-to-end ingest rate of a subscription
-// (upstream row changes applied per second, a view maintained) side by
-// side with PostgreSQL's own logical replication subscriber applying the
-// same stream into a second database of the same server. Both catch up
-// on the same backlog: the workload runs while neither streams, each then
-// starts from its own slot created before it, and is timed until its
-// table holds what upstream holds (polled every 5 ms). Run with PGREPL_BENCH=1
-// (PGREPL_BENCH_TXS transactions of 200 row changes, 1,000 by default).
+// (upstream row changes applied per second, two views maintained) side
+// by side with PostgreSQL's own logical replication subscriber applying
+// the same stream into a second database of the same server. Each round
+// writes a backlog while neither streams; then both catch up on it from
+// their own slots, at the same time (PGREPL_BENCH_MODE=concurrent, the
+// default), or one after the other, the order alternating from round to
+// round (PGREPL_BENCH_MODE=alternate). Each is timed until the last
+// upstream transaction is visible: PostgreSQL's by a lookup of the row it
+// updated last, deltaview's by a view of the table's count and sum.
+// PGREPL_BENCH_TXS transactions of 200 row changes a round (1,000 by
+// default), PGREPL_BENCH_ROUNDS rounds (3). PGREPL_BENCH_DIAG=1 also
+// reports each walsender's and each subscriber's CPU time and what the
+// walsenders waited for (pg_stat_activity sampled every 10 ms).
 func TestBenchIngest(t *testing.T) {
 	if os.Getenv("PGREPL_BENCH") == "" {
 		t.Skip("set PGREPL_BENCH=1 to run the ingest benchmark")
 	}
-	txs := 1000
+	txs, rounds := 1000, 3
 	if n, err := strconv.Atoi(os.Getenv("PGREPL_BENCH_TXS")); err == nil {
 		txs = n
 	}
+	if n, err := strconv.Atoi(os.Getenv("PGREPL_BENCH_ROUNDS")); err == nil {
+		rounds = n
+	}
+	mode := cmp.Or(os.Getenv("PGREPL_BENCH_MODE"), "concurrent")
+	diag := os.Getenv("PGREPL_BENCH_DIAG") != ""
 	srv := pgtest.Start(t)
 	conn, connStr := upstream(t)
 	target := srv.Conn(t)
+	targetStr := srv.ConnString(target.Config().Database)
 	const schema = "CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val bigint, txt text)"
 	exec(t, conn, schema+"; CREATE PUBLICATION p FOR TABLE t")
+	// A subscription into the same server cannot create its slot itself.
 	exec(t, conn, "SELECT pg_create_logical_replication_slot('pgsub', 'pgoutput')")
 	exec(t, target, schema)
+	exec(t, target, "CREATE SUBSCRIPTION pgsub CONNECTION '"+connStr+"' PUBLICATION p WITH (create_slot = false, slot_name = 'pgsub', copy_data = false, enabled = false)")
 
 	e := engine.New()
 	defer e.Close()
@@ -48,68 +71,317 @@ func TestBenchIngest(t *testing.T) {
 	dv(t, e, "CREATE MATERIALIZED VIEW tot AS SELECT count(*) AS n, sum(val) AS s FROM t")
 	waitApplied(t, e, conn, "s")
 	dv(t, e, "ALTER SUBSCRIPTION s DISABLE")
+	waitSlotInactive(t, conn, "s")
 
-	// The workload: per transaction 100 insertions, 60 updates (the key
-	// kept) and 40 deletions.
-	start := time.Now()
-	changes := 0
-	for i := range txs {
-		base := i * 100
-		script := fmt.Sprintf(`BEGIN;
+	// Each follower polls on a connection of its own.
+	pgPoll := connect(t, targetStr)
+	sampler := connect(t, connStr)
+
+	t.Logf("%d upstream transactions of 200 row changes a round, %d rounds, %s", txs, rounds, mode)
+	var pgTotal, dvTotal float64
+	for r := range rounds {
+		// The workload: per transaction 100 insertions, 60 updates (the
+		// key kept) and 40 deletions.
+		start := time.Now()
+		first := r * txs * 100
+		for i := range txs {
+			base := first + i*100
+			exec(t, conn, fmt.Sprintf(`BEGIN;
 INSERT INTO t SELECT g, g %% 50, g, 'row ' || g FROM generate_series(%d, %d) g;
 UPDATE t SET val = val + 1 WHERE id BETWEEN %d AND %d;
 DELETE FROM t WHERE id BETWEEN %d AND %d;
-COMMIT`, base, base+99, base+10, base+69, base+70, base+99)
-		exec(t, conn, script)
-		changes += 200
-	}
-	upstreamSec := time.Since(start).Seconds()
-	want := pgRows(t, conn, "SELECT count(*), sum(val) FROM t")
+COMMIT`, base, base+99, base+10, base+69, base+70, base+99))
+		}
+		upstreamSec := time.Since(start).Seconds()
+		want := pgRows(t, conn, "SELECT count(*), sum(val) FROM t")
+		// The last transaction's last update: once it is visible, all is.
+		last := first + (txs-1)*100 + 69
+		pgDone := fmt.Sprintf("SELECT count(*) FROM t WHERE id = %d AND val = %d", last, last+1)
 
-	// PostgreSQL's subscriber, from its slot.
-	runPG := func() float64 {
-		start := time.Now()
-		exec(t, target, "CREATE SUBSCRIPTION pgsub CONNECTION '"+connStr+"' PUBLICATION p WITH (create_slot = false, slot_name = 'pgsub', copy_data = false)")
-		for !sameText(pgRows(t, target, "SELECT count(*), sum(val) FROM t"), want) {
-			if time.Since(start) > 10*time.Minute {
-				t.Fatal("PostgreSQL's subscriber did not catch up")
-			}
-			time.Sleep(5 * time.Millisecond)
+		var smp *walSampler
+		if diag {
+			smp = startSampler(sampler)
 		}
-		sec := time.Since(start).Seconds()
-		exec(t, target, "DROP SUBSCRIPTION pgsub")
-		return sec
-	}
-	// deltaview, from its slot.
-	runDV := func() float64 {
-		start := time.Now()
-		dv(t, e, "ALTER SUBSCRIPTION s ENABLE")
-		for !sameText(dvRows(t, e, "SELECT n, s FROM tot"), want) {
-			if st := status(t, e, "s"); st.state == "failed" {
-				t.Fatal(st.lastErr)
+		var ru0 syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+		io0, _ := os.ReadFile("/proc/self/io")
+		runPG := func() (float64, error) {
+			start := time.Now()
+			if _, err := pgPoll.Exec(t.Context(), "ALTER SUBSCRIPTION pgsub ENABLE"); err != nil {
+				return 0, err
 			}
-			time.Sleep(5 * time.Millisecond)
+			for {
+				var n int
+				if err := pgPoll.QueryRow(t.Context(), pgDone).Scan(&n); err != nil {
+					return 0, err
+				}
+				if n == 1 {
+					return time.Since(start).Seconds(), nil
+				}
+				if time.Since(start) > 3*time.Minute {
+					return 0, fmt.Errorf("PostgreSQL's subscriber did not catch up")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
 		}
-		return time.Since(start).Seconds()
+		runDV := func() (float64, error) {
+			start := time.Now()
+			if err := dvErr(e, "ALTER SUBSCRIPTION s ENABLE"); err != nil {
+				return 0, err
+			}
+			for {
+				got, err := dvQuery(e, "SELECT n, s FROM tot")
+				if err != nil {
+					return 0, err
+				}
+				if sameText(got, want) {
+					return time.Since(start).Seconds(), nil
+				}
+				if time.Since(start) > 3*time.Minute {
+					return 0, fmt.Errorf("deltaview did not catch up")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		var pgSec, dvSec float64
+		var pgErr, dvErr error
+		var pgCPU, dvCPU string
+		order := mode
+		switch {
+		case mode == "concurrent":
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				pgSec, pgErr = runPG()
+				pgCPU = smp.cpu("pgsub")
+				if diag {
+					pgCPU += "; " + applyCPU(t, pgPoll, "pgsub")
+				}
+			})
+			wg.Go(func() {
+				dvSec, dvErr = runDV()
+				dvCPU = smp.cpu("deltaview")
+			})
+			wg.Wait()
+		case r%2 == 0:
+			order = "PostgreSQL first"
+			pgSec, pgErr = runPG()
+			pgCPU = smp.cpu("pgsub")
+			if pgErr == nil {
+				dvSec, dvErr = runDV()
+				dvCPU = smp.cpu("deltaview")
+			}
+		default:
+			order = "deltaview first"
+			dvSec, dvErr = runDV()
+			dvCPU = smp.cpu("deltaview")
+			if dvErr == nil {
+				pgSec, pgErr = runPG()
+				pgCPU = smp.cpu("pgsub")
+			}
+		}
+		var ru1 syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		io1, _ := os.ReadFile("/proc/self/io")
+		waits := smp.stop()
+		if err := cmp.Or(pgErr, dvErr); err != nil {
+			t.Fatal(err)
+		}
+		// Both stop; the slots are free for the next round's backlog.
+		exec(t, target, "ALTER SUBSCRIPTION pgsub DISABLE")
+		dv(t, e, "ALTER SUBSCRIPTION s DISABLE")
+		waitSlotInactive(t, conn, "pgsub")
+		waitSlotInactive(t, conn, "s")
+		if got := pgRows(t, target, "SELECT count(*), sum(val) FROM t"); !sameText(got, want) {
+			t.Fatalf("PostgreSQL's subscriber: %v, upstream %v", got, want)
+		}
+		n := float64(txs * 200)
+		load, _ := os.ReadFile("/proc/loadavg")
+		t.Logf("round %d (%s; upstream wrote it in %.2f s; load average %s): PostgreSQL's subscriber %.2f s, %.0f changes/s; deltaview %.2f s, %.0f changes/s",
+			r+1, order, upstreamSec, strings.Join(strings.Fields(string(load))[:3], " "), pgSec, n/pgSec, dvSec, n/dvSec)
+		pgTotal += pgSec
+		dvTotal += dvSec
+		if diag {
+			cpu := func(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
+			t.Logf("  PostgreSQL's %s", pgCPU)
+			t.Logf("  deltaview's %s", dvCPU)
+			t.Logf("  deltaview's process (polling included): %.2f s CPU, %d reads, %d+%d switches", cpu(ru1.Utime)+cpu(ru1.Stime)-cpu(ru0.Utime)-cpu(ru0.Stime),
+				ioField(io1, "syscr")-ioField(io0, "syscr"), ru1.Nvcsw-ru0.Nvcsw, ru1.Nivcsw-ru0.Nivcsw)
+			t.Logf("  walsender waits: %s", waits)
+			t.Logf("  slots: %s", strings.Join(pgRows(t, conn, "SELECT slot_name, spill_txns, spill_bytes, stream_txns, total_txns, total_bytes FROM pg_stat_replication_slots"), "; "))
+		}
 	}
-	// PGREPL_BENCH_ORDER=dv runs deltaview first.
-	var pgSec, dvSec float64
-	if os.Getenv("PGREPL_BENCH_ORDER") == "dv" {
-		dvSec = runDV()
-		pgSec = runPG()
-	} else {
-		pgSec = runPG()
-		dvSec = runDV()
-	}
-	waitApplied(t, e, conn, "s")
+	n := float64(rounds * txs * 200)
+	t.Logf("all rounds: PostgreSQL's subscriber %.2f s, %.0f changes/s; deltaview %.2f s, %.0f changes/s", pgTotal, n/pgTotal, dvTotal, n/dvTotal)
 	sameRows(t, e, conn, "SELECT * FROM g", "SELECT grp, count(*) AS n, sum(val) AS s FROM t GROUP BY grp")
-	t.Logf("%d upstream transactions, %d row changes (upstream wrote them in %.2f s)", txs, changes, upstreamSec)
-	t.Logf("PostgreSQL's subscriber: %.2f s, %.0f row changes/s", pgSec, float64(changes)/pgSec)
-	t.Logf("deltaview (a view maintained): %.2f s, %.0f row changes/s", dvSec, float64(changes)/dvSec)
+	exec(t, target, "DROP SUBSCRIPTION pgsub")
 	dv(t, e, "DROP SUBSCRIPTION s")
 }
 
 func sameText(a, b []string) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+// connect opens a connection of its own, closed when t ends.
+func connect(t *testing.T, connStr string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(t.Context(), connStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+// waitSlotInactive waits until no walsender streams slot.
+func waitSlotInactive(t *testing.T, conn *pgx.Conn, slot string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		if pgRows(t, conn, "SELECT active FROM pg_replication_slots WHERE slot_name = '"+slot+"'")[0] == "f" {
+			return
+		}
+		if i == 3000 {
+			t.Fatalf("slot %s still active", slot)
+		}
+		sleep()
+	}
+}
+
+// dvQuery is dvRows for another goroutine than the test's.
+func dvQuery(e *engine.Engine, query string) ([]string, error) {
+	st, err := sql.Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	s := e.NewSession()
+	defer s.Close()
+	res, err := s.Exec(st)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range res[0].Rows {
+		f := make([]string, len(r))
+		for i, v := range r {
+			f[i] = v.String()
+		}
+		out = append(out, strings.Join(f, "|"))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// walSampler samples what the walsenders wait for, by application name
+// (deltaview, or the subscription's name for PostgreSQL's), and their
+// process ids.
+type walSampler struct {
+	mu    sync.Mutex
+	waits map[string]map[string]int
+	pids  map[string]int
+	done  chan struct{}
+	end   chan struct{}
+}
+
+func startSampler(conn *pgx.Conn) *walSampler {
+	s := &walSampler{waits: map[string]map[string]int{}, pids: map[string]int{}, done: make(chan struct{}), end: make(chan struct{})}
+	go func() {
+		defer close(s.end)
+		for {
+			select {
+			case <-s.done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			rows, err := conn.Query(context.Background(), "SELECT application_name, pid, coalesce(wait_event, 'running') FROM pg_stat_activity WHERE backend_type = 'walsender'")
+			if err != nil {
+				return
+			}
+			for rows.Next() {
+				var app, wait string
+				var pid int
+				if rows.Scan(&app, &pid, &wait) != nil {
+					continue
+				}
+				s.mu.Lock()
+				if s.waits[app] == nil {
+					s.waits[app] = map[string]int{}
+				}
+				s.waits[app][wait]++
+				s.pids[app] = pid
+				s.mu.Unlock()
+			}
+			rows.Close()
+		}
+	}()
+	return s
+}
+
+// cpu is what the walsender of app has used so far.
+func (s *walSampler) cpu(app string) string {
+	if s == nil {
+		return ""
+	}
+	s.mu.Lock()
+	pid := s.pids[app]
+	s.mu.Unlock()
+	return "walsender " + procStats(pid)
+}
+
+// applyCPU is what PostgreSQL's apply worker of subscription sub has used
+// so far.
+func applyCPU(t *testing.T, conn *pgx.Conn, sub string) string {
+	var pid int
+	if err := conn.QueryRow(t.Context(), "SELECT pid FROM pg_stat_subscription WHERE subname = $1 AND relid IS NULL", sub).Scan(&pid); err != nil {
+		return err.Error()
+	}
+	return "apply worker " + procStats(pid)
+}
+
+// procStats is what process pid has used: CPU time (user and system),
+// read and write system calls, voluntary and involuntary context
+// switches.
+func procStats(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return err.Error()
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	u, _ := strconv.Atoi(f[11])
+	st, _ := strconv.Atoi(f[12])
+	kv := map[string]string{}
+	for _, name := range []string{"io", "status"} {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, name))
+		for line := range strings.Lines(string(b)) {
+			k, v, _ := strings.Cut(line, ":")
+			kv[k] = strings.TrimSpace(v)
+		}
+	}
+	return fmt.Sprintf("%.2f s CPU, %s reads, %s writes, %s+%s switches", float64(u+st)/100, kv["syscr"], kv["syscw"], kv["voluntary_ctxt_switches"], kv["nonvoluntary_ctxt_switches"])
+}
+
+func ioField(b []byte, name string) int {
+	for line := range strings.Lines(string(b)) {
+		if k, v, _ := strings.Cut(line, ":"); k == name {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
+}
+
+func (s *walSampler) stop() string {
+	if s == nil {
+		return ""
+	}
+	close(s.done)
+	<-s.end
+	var out []string
+	for _, app := range slices.Sorted(maps.Keys(s.waits)) {
+		var w []string
+		for _, k := range slices.Sorted(maps.Keys(s.waits[app])) {
+			w = append(w, fmt.Sprintf("%s %d", k, s.waits[app][k]))
+		}
+		out = append(out, app+": "+strings.Join(w, ", "))
+	}
+	return strings.Join(out, "; ")
+}
 
 // TestBenchLag measures the lag of applying an upstream transaction
 // (the time it is applied minus the time its rows were written upstream,

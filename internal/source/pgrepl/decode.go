@@ -1,6 +1,8 @@
 package pgrepl
 
 import (
+	"encoding/binary"
+
 	"github.com/jackc/pglogrepl"
 
 	"github.com/deltaview/deltaview/internal/delta"
@@ -10,7 +12,10 @@ import (
 )
 
 // decoder turns pgoutput's messages into the changes of one upstream
-// transaction. It keeps the relations the stream announced, by oid.
+// transaction. It keeps the relations the stream announced, by oid. It
+// reads the messages that carry rows in place (one a row changed: the
+// general parser's allocations per column would be the stream's main
+// cost) and leaves the rare others to pglogrepl.
 type decoder struct {
 	tables map[string]*Table // by upstream qualified name
 	rels   map[uint32]*relation
@@ -22,6 +27,7 @@ type decoder struct {
 	// transaction applied already.
 	announced map[uint32]*pglogrepl.RelationMessage
 	skip      bool
+	behind    bool // tx was committed upstream behindAfter ago or more
 }
 
 // relation is a table as the stream announced it.
@@ -81,31 +87,89 @@ func (d *decoder) rel(id uint32) (*relation, error) {
 	return r, nil
 }
 
-// row reads a tuple; unknown holds the columns left unchanged (TOASTed
-// values the stream does not repeat).
-func (r *relation) row(tup *pglogrepl.TupleData) (value.Row, delta.Cols, error) {
-	if tup == nil || len(tup.Columns) != len(r.t.Cols) {
+// wire reads the fields of a pgoutput message in place; reading past its
+// end sets bad (and reads zeros) instead of failing at once.
+type wire struct {
+	b   []byte
+	bad bool
+}
+
+func (w *wire) next(n int) []byte {
+	if n < 0 || n > len(w.b) {
+		w.bad, w.b = true, nil
+		return nil
+	}
+	out := w.b[:n:n]
+	w.b = w.b[n:]
+	return out
+}
+
+func (w *wire) byte() byte {
+	if b := w.next(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (w *wire) uint16() int {
+	if b := w.next(2); b != nil {
+		return int(binary.BigEndian.Uint16(b))
+	}
+	return 0
+}
+
+func (w *wire) uint32() uint32 {
+	if b := w.next(4); b != nil {
+		return binary.BigEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (w *wire) uint64() uint64 {
+	if b := w.next(8); b != nil {
+		return binary.BigEndian.Uint64(b)
+	}
+	return 0
+}
+
+func (w *wire) lsn() pglogrepl.LSN { return pglogrepl.LSN(w.uint64()) }
+
+func truncated(kind string) error {
+	return pgerr.New(pgerr.ProtocolViolation, "a truncated pgoutput %s message", kind)
+}
+
+// row reads a tuple (TupleData); unknown holds the columns left
+// unchanged (TOASTed values the stream does not repeat).
+func (r *relation) row(w *wire) (value.Row, delta.Cols, error) {
+	n := w.uint16()
+	if w.bad || n != len(r.t.Cols) {
 		return nil, nil, pgerr.New(pgerr.ProtocolViolation, "a row of table %s with the wrong number of columns", r.t.Qualified())
 	}
-	row := make(value.Row, len(tup.Columns))
+	row := make(value.Row, n)
 	var unknown delta.Cols
-	for i, c := range tup.Columns {
-		switch c.DataType {
+	for i := range row {
+		switch w.byte() {
 		case pglogrepl.TupleDataTypeNull:
 			row[i] = value.Null
 		case pglogrepl.TupleDataTypeToast:
 			row[i] = value.Null
 			unknown = unknown.With(i)
 		case pglogrepl.TupleDataTypeText:
-			v, err := value.Parse(string(c.Data), r.t.Cols[i].Type)
+			b := w.next(int(int32(w.uint32())))
+			if w.bad {
+				return nil, nil, truncated("row")
+			}
+			v, err := value.ParseBytes(b, r.t.Cols[i].Type)
 			if err != nil {
 				pe := *pgerr.Wrap(err)
 				pe.Detail = "column " + r.t.Cols[i].Name + " of table " + r.t.Qualified()
 				return nil, nil, &pe
 			}
 			row[i] = v
-		default:
+		case pglogrepl.TupleDataTypeBinary:
 			return nil, nil, pgerr.New(pgerr.ProtocolViolation, "a value of table %s in binary form", r.t.Qualified())
+		default:
+			return nil, nil, pgerr.New(pgerr.ProtocolViolation, "a row of table %s with a column of unknown kind", r.t.Qualified())
 		}
 	}
 	return row, unknown, nil
@@ -116,12 +180,16 @@ func (d *decoder) add(r *relation, c delta.Change, from value.Row) {
 	d.rows++
 }
 
-func (d *decoder) insert(m *pglogrepl.InsertMessage) error {
-	r, err := d.rel(m.RelationID)
+// insert maps an Insert message, w after its relation's id.
+func (d *decoder) insert(id uint32, w *wire) error {
+	r, err := d.rel(id)
 	if err != nil {
 		return err
 	}
-	row, _, err := r.row(m.Tuple)
+	if w.byte() != 'N' {
+		return truncated("Insert")
+	}
+	row, _, err := r.row(w)
 	if err != nil {
 		return err
 	}
@@ -129,26 +197,35 @@ func (d *decoder) insert(m *pglogrepl.InsertMessage) error {
 	return nil
 }
 
-// update maps an UPDATE: with the old row (identity FULL) a complete
-// update, or a deletion and an insertion when the key changed; with the
-// old key only (the key changed under identity DEFAULT) a move of the
-// row; with neither a partial update, its old values unknown. Columns the
-// stream left unchanged are unknown, or taken from the old row.
-func (d *decoder) update(m *pglogrepl.UpdateMessage) error {
-	r, err := d.rel(m.RelationID)
+// update maps an Update message, w after its relation's id: with the old
+// row (identity FULL) a complete update, or a deletion and an insertion
+// when the key changed; with the old key only (the key changed under
+// identity DEFAULT) a move of the row; with neither a partial update, its
+// old values unknown. Columns the stream left unchanged are unknown, or
+// taken from the old row.
+func (d *decoder) update(id uint32, w *wire) error {
+	r, err := d.rel(id)
 	if err != nil {
 		return err
 	}
-	row, unknown, err := r.row(m.NewTuple)
-	if err != nil {
-		return err
-	}
-	switch m.OldTupleType {
-	case pglogrepl.UpdateMessageTupleTypeOld:
-		old, _, err := r.row(m.OldTuple)
-		if err != nil {
+	oldKind := w.byte()
+	var old value.Row
+	if oldKind == 'K' || oldKind == 'O' {
+		if old, _, err = r.row(w); err != nil {
 			return err
 		}
+		if w.byte() != 'N' {
+			return truncated("Update")
+		}
+	} else if oldKind != 'N' {
+		return truncated("Update")
+	}
+	row, unknown, err := r.row(w)
+	if err != nil {
+		return err
+	}
+	switch oldKind {
+	case 'O':
 		for _, i := range unknown.Slice() {
 			row[i] = old[i]
 		}
@@ -158,13 +235,9 @@ func (d *decoder) update(m *pglogrepl.UpdateMessage) error {
 			return nil
 		}
 		d.add(r, delta.Update{Old: old, New: row}, nil)
-	case pglogrepl.UpdateMessageTupleTypeKey:
+	case 'K':
 		if r.schema == nil {
 			return pgerr.New(pgerr.ProtocolViolation, "an old key for table %s, which has no primary key", r.t.Qualified())
-		}
-		old, _, err := r.row(m.OldTuple)
-		if err != nil {
-			return err
 		}
 		var c delta.Change = delta.Insert{Row: row}
 		if !unknown.Empty() {
@@ -181,18 +254,23 @@ func (d *decoder) update(m *pglogrepl.UpdateMessage) error {
 	return nil
 }
 
-// delete maps a DELETE: the old row (FULL) is a complete deletion, the
-// key alone (DEFAULT) a true partial deletion.
-func (d *decoder) delete(m *pglogrepl.DeleteMessage) error {
-	r, err := d.rel(m.RelationID)
+// delete maps a Delete message, w after its relation's id: the old row
+// (FULL) is a complete deletion, the key alone (DEFAULT) a true partial
+// deletion.
+func (d *decoder) delete(id uint32, w *wire) error {
+	r, err := d.rel(id)
 	if err != nil {
 		return err
 	}
-	old, _, err := r.row(m.OldTuple)
+	kind := w.byte()
+	if kind != 'K' && kind != 'O' {
+		return truncated("Delete")
+	}
+	old, _, err := r.row(w)
 	if err != nil {
 		return err
 	}
-	if m.OldTupleType == pglogrepl.DeleteMessageTupleTypeOld {
+	if kind == 'O' {
 		d.add(r, delta.Delete{Row: old}, nil)
 		return nil
 	}

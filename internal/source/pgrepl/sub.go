@@ -71,6 +71,23 @@ const (
 	idleAfter      = 100 * time.Millisecond
 )
 
+// paceAfter is how many rows of an upstream transaction arrive before the
+// rest is read in larger pieces (pacedConn): a small transaction's
+// latency is not traded for it.
+const paceAfter = 64
+
+// behindAfter is how long ago a transaction must have been committed
+// upstream for its stream to be paced from its first row: the stream is
+// catching up, and a millisecond's wait costs no latency that the queue
+// had not.
+const behindAfter = 50 * time.Millisecond
+
+// pgTime is a time of PostgreSQL's protocol: microseconds since
+// 2000-01-01 UTC.
+func pgTime(us int64) time.Time {
+	return time.Unix(946684800, 0).Add(time.Duration(us) * time.Microsecond)
+}
+
 // copyBatch is how many copied rows go to the engine in one call.
 const copyBatch = 4096
 
@@ -97,6 +114,7 @@ func connectReplication(ctx context.Context, conninfo string) (*pgconn.PgConn, e
 	if err != nil {
 		return nil, err
 	}
+	cfg.DialFunc = pacedDial(cfg.DialFunc)
 	c, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, upstreamErr(err)
@@ -268,6 +286,7 @@ func (s *sub) session(ctx context.Context, backoff *time.Duration) error {
 		}
 		return err
 	}
+	pacedOf(c).block()
 	s.set(func() { s.state = "streaming" })
 	*backoff = 50 * time.Millisecond
 	return s.stream(ctx, c)
@@ -356,39 +375,60 @@ func (s *sub) copy(ctx context.Context) error {
 
 // stream applies the slot's transactions, one deltaview commit each, and
 // confirms a position only once the commit that applied it succeeded.
+//
+// Reads take no context, whose timer and watcher would cost as much as a
+// message; the socket's read deadline stands in for it, moved at most
+// every idleAfter/2 while messages flow, and a cancelled ctx ends a read
+// at once by moving it to now.
 func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 	d := newDecoder(s.tables)
+	pc := pacedOf(c)
+	nc := c.Conn()
+	stopWatch := context.AfterFunc(ctx, func() { nc.SetReadDeadline(time.Now()) })
+	defer stopWatch()
+	// Only this goroutine writes s.applied, s.received and s.walEnd (under
+	// s.mu, for status): it reads them without the lock.
 	inTx := false
-	var lastStatus time.Time
+	var lastStatus, armed time.Time
+	quiet := time.Now() // the last message, or the last idle update
 	due, idle := true, false
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		now := time.Now()
 		if due || now.Sub(lastStatus) >= statusInterval {
-			s.mu.Lock()
-			applied := s.applied
-			s.mu.Unlock()
-			err := pglogrepl.SendStandbyStatusUpdate(ctx, c, pglogrepl.StandbyStatusUpdate{WALWritePosition: applied, ReplyRequested: idle && !inTx})
+			err := pglogrepl.SendStandbyStatusUpdate(ctx, c, pglogrepl.StandbyStatusUpdate{WALWritePosition: s.applied, ReplyRequested: idle && !inTx})
 			if err != nil {
 				return upstreamErr(err)
 			}
 			lastStatus, due = now, false
 		}
 		deadline := lastStatus.Add(statusInterval)
-		if d := now.Add(idleAfter); d.Before(deadline) {
+		if d := quiet.Add(idleAfter); d.Before(deadline) {
 			deadline = d
 		}
-		rctx, cancel := context.WithDeadline(ctx, deadline)
-		msg, err := c.ReceiveMessage(rctx)
-		cancel()
+		if armed.IsZero() || deadline.Before(armed) || deadline.Sub(armed) > idleAfter/2 {
+			if err := nc.SetReadDeadline(deadline); err != nil {
+				return upstreamErr(err)
+			}
+			armed = deadline
+		}
+		msg, err := c.ReceiveMessage(context.Background())
 		if err != nil {
-			if ctx.Err() == nil && pgconn.Timeout(err) {
-				if time.Since(now) >= idleAfter {
-					due, idle = true, true
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if pgconn.Timeout(err) {
+				armed = time.Time{}
+				if now := time.Now(); now.Sub(quiet) >= idleAfter {
+					due, idle, quiet = true, true, now
 				}
 				continue
 			}
 			return upstreamErr(err)
 		}
+		quiet = time.Now()
 		idle = false
 		var data []byte
 		switch m := msg.(type) {
@@ -428,58 +468,91 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 			if err != nil {
 				return pgerr.New(pgerr.ProtocolViolation, "XLogData: %v", err)
 			}
-			m, err := pglogrepl.Parse(x.WALData)
-			if err != nil {
-				return pgerr.New(pgerr.ProtocolViolation, "pgoutput: %v", err)
-			}
-			s.set(func() {
-				s.received = max(s.received, x.WALStart+pglogrepl.LSN(len(x.WALData)))
-				s.walEnd = max(s.walEnd, x.ServerWALEnd)
-				s.track()
-			})
-			switch m := m.(type) {
-			case *pglogrepl.BeginMessage:
-				inTx = true
-				d.tx, d.rows = d.tx[:0], 0
-				// A transaction applied already (the server resends from
-				// its confirmed position) is not decoded: its Relation
-				// messages may describe columns as they were before.
-				s.mu.Lock()
-				d.skip = m.FinalLSN < s.applied
-				s.mu.Unlock()
-			case *pglogrepl.RelationMessage:
-				d.announced[m.RelationID] = m
-			case *pglogrepl.InsertMessage:
-				if err = s.use(ctx, d, m.RelationID); err == nil && !d.skip {
-					err = d.insert(m)
-				}
-			case *pglogrepl.UpdateMessage:
-				if err = s.use(ctx, d, m.RelationID); err == nil && !d.skip {
-					err = d.update(m)
-				}
-			case *pglogrepl.DeleteMessage:
-				if err = s.use(ctx, d, m.RelationID); err == nil && !d.skip {
-					err = d.delete(m)
-				}
-			case *pglogrepl.TruncateMessage:
-				for _, id := range m.RelationIDs {
-					if err = s.use(ctx, d, id); err != nil {
-						break
-					}
-				}
-				if err == nil && !d.skip {
-					err = d.truncate(m)
-				}
-			case *pglogrepl.CommitMessage:
-				err = s.commit(d, m.TransactionEndLSN)
-				inTx = false
-				clear(d.tx)
-			}
-			if err != nil {
+			if err := s.message(ctx, d, pc, &inTx, x); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// message handles one pgoutput message; the stream's figures are
+// updated with each transaction, not each row.
+func (s *sub) message(ctx context.Context, d *decoder, pc *pacedConn, inTx *bool, x pglogrepl.XLogData) error {
+	data := x.WALData
+	if len(data) == 0 {
+		return nil
+	}
+	w := wire{b: data[1:]}
+	var err error
+	switch data[0] {
+	case 'B': // Begin: the final LSN, the commit time, the xid
+		final := w.lsn()
+		committed := pgTime(int64(w.uint64()))
+		if w.bad {
+			return truncated("Begin")
+		}
+		d.behind = time.Since(committed) >= behindAfter
+		*inTx = true
+		d.tx, d.rows = d.tx[:0], 0
+		// A transaction applied already (the server resends from its
+		// confirmed position) is not decoded: its Relation messages may
+		// describe columns as they were before.
+		d.skip = final < s.applied
+		s.set(func() {
+			s.received = max(s.received, x.WALStart)
+			s.walEnd = max(s.walEnd, x.ServerWALEnd)
+			s.track()
+		})
+		pc.setPace(d.behind)
+	case 'C': // Commit: flags, the commit LSN, the end LSN, the commit time
+		w.byte()
+		w.lsn()
+		end := w.lsn()
+		if w.bad {
+			return truncated("Commit")
+		}
+		err = s.commit(d, end)
+		*inTx = false
+		clear(d.tx)
+	case 'I', 'U', 'D':
+		id := w.uint32()
+		if w.bad {
+			return truncated(string(data[:1]))
+		}
+		if err = s.use(ctx, d, id); err != nil || d.skip {
+			return err
+		}
+		switch data[0] {
+		case 'I':
+			err = d.insert(id, &w)
+		case 'U':
+			err = d.update(id, &w)
+		default:
+			err = d.delete(id, &w)
+		}
+		if err == nil && d.rows == paceAfter {
+			pc.setPace(true)
+		}
+	default:
+		m, perr := pglogrepl.Parse(data)
+		if perr != nil {
+			return pgerr.New(pgerr.ProtocolViolation, "pgoutput: %v", perr)
+		}
+		switch m := m.(type) {
+		case *pglogrepl.RelationMessage:
+			d.announced[m.RelationID] = m
+		case *pglogrepl.TruncateMessage:
+			for _, id := range m.RelationIDs {
+				if err = s.use(ctx, d, id); err != nil {
+					return err
+				}
+			}
+			if !d.skip {
+				err = d.truncate(m)
+			}
+		}
+	}
+	return err
 }
 
 // commit applies one upstream transaction as one deltaview commit. A

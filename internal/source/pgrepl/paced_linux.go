@@ -1,0 +1,87 @@
+package pgrepl
+
+import (
+	"io"
+	"net"
+	"syscall"
+)
+
+// block takes the socket out of Go's network poller: a duplicate of its
+// descriptor, in blocking mode, replaces it, whose calls return every
+// blockTick to look at their deadlines. c may be nil; on failure the
+// socket stays in the poller.
+func (c *pacedConn) block() {
+	if c == nil || c.fd >= 0 {
+		return
+	}
+	sc, ok := c.Conn.(syscall.Conn)
+	if !ok {
+		return
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return
+	}
+	fd := -1
+	rc.Control(func(s uintptr) {
+		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, s, syscall.F_DUPFD_CLOEXEC, 0)
+		if e == 0 {
+			fd = int(r)
+		}
+	})
+	if fd < 0 {
+		return
+	}
+	tick := syscall.NsecToTimeval(blockTick.Nanoseconds())
+	if syscall.SetNonblock(fd, false) != nil ||
+		syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tick) != nil ||
+		syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tick) != nil {
+		syscall.SetNonblock(fd, true)
+		syscall.Close(fd)
+		return
+	}
+	// Closing the poller's descriptor takes it out of the poller; the
+	// socket stays open through fd.
+	c.Conn.Close()
+	c.fd = fd
+}
+
+func (c *pacedConn) blockingRead(p []byte) (int, error) {
+	for {
+		if passed(&c.rdl) {
+			return 0, timeoutError{}
+		}
+		n, err := syscall.Read(c.fd, p)
+		switch {
+		case err == syscall.EINTR || err == syscall.EAGAIN: // EAGAIN: blockTick passed
+			continue
+		case err != nil:
+			return 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (c *pacedConn) blockingWrite(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		if passed(&c.wdl) {
+			return done, timeoutError{}
+		}
+		n, err := syscall.Write(c.fd, p[done:])
+		if n > 0 {
+			done += n
+		}
+		switch {
+		case err == syscall.EINTR || err == syscall.EAGAIN:
+			continue
+		case err != nil:
+			return done, &net.OpError{Op: "write", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
+		}
+	}
+	return done, nil
+}
+
+func closeFD(fd int) error { return syscall.Close(fd) }
