@@ -30,7 +30,7 @@ type Target struct {
 	// writes its slot. Keys of one integer column of one kind (intKind,
 	// that of the first key) map to 1 + their slot in ints, one array
 	// read a key where an Index reads two; other keys are in slot.
-	rows    []value.Row
+	rows    []slotRow
 	slot    Index[int]
 	ints    *intmap.Map[int32]
 	intKind value.Kind
@@ -44,6 +44,14 @@ type Target struct {
 	prev    value.Row // the last key staged
 	// blocks hold the rows StageFacts writes.
 	blocks blocks
+}
+
+// slotRow is a row the target holds, with the block it lives in (-1: a
+// row the target did not write, such as Stage's): a change of the row
+// finds its block where it finds the row.
+type slotRow struct {
+	row value.Row
+	blk int32
 }
 
 type stagedRow struct {
@@ -63,7 +71,7 @@ func NewTarget(s *Schema) *Target {
 		// A row's key is a slice of it: the index reads it there and
 		// keeps none. Otherwise it keeps the key KeyOf made for the
 		// row, which holds no row.
-		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i]) }
+		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i].row) }
 	}
 	return t
 }
@@ -81,12 +89,15 @@ func (t *Target) Get(key value.Row) (value.Row, bool) {
 	if !ok {
 		return nil, false
 	}
-	return t.rows[i], true
+	return t.rows[i].row, true
 }
 
 // Rows returns the rows sorted by key.
 func (t *Target) Rows() []value.Row {
-	out := slices.Clone(t.rows)
+	out := make([]value.Row, len(t.rows))
+	for i := range t.rows {
+		out[i] = t.rows[i].row
+	}
 	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(t.Schema.KeyOf(a), t.Schema.KeyOf(b)) })
 	return out
 }
@@ -199,7 +210,7 @@ func (t *Target) find(key value.Row) (i, at int, cur value.Row, exists bool) {
 		}
 	}
 	if at, ok := t.slotOf(key); ok {
-		return -1, at, t.rows[at], true
+		return -1, at, t.rows[at].row, true
 	}
 	return -1, -1, nil, false
 }
@@ -270,7 +281,7 @@ func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, blk int
 	// which may not live.
 	e := stagedRow{slot: at, row: n, blk: blk}
 	if at >= 0 {
-		e.key = t.Schema.KeyOf(t.rows[at])
+		e.key = t.Schema.KeyOf(t.rows[at].row)
 	} else {
 		e.key = t.Schema.KeyOf(n)
 	}
@@ -290,7 +301,7 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 	for _, e := range t.staged {
 		var old value.Row
 		if e.slot >= 0 {
-			old = t.rows[e.slot]
+			old = t.rows[e.slot].row
 		}
 		if kept != nil && (old != nil || e.row != nil) {
 			kept(old, e.row)
@@ -298,11 +309,11 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		switch {
 		case e.row == nil:
 		case e.slot >= 0:
-			t.blocks.drop(e.slot)
-			t.rows[e.slot] = e.row
+			t.blocks.drop(t.rows[e.slot].blk)
+			t.rows[e.slot] = slotRow{e.row, e.blk}
 			t.blocks.put(e.slot, e.blk)
 		default:
-			t.rows = append(t.rows, e.row)
+			t.rows = append(t.rows, slotRow{e.row, e.blk})
 			t.setSlot(e.key, len(t.rows)-1)
 			t.blocks.put(len(t.rows)-1, e.blk)
 		}
@@ -314,15 +325,14 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		i, _ := t.slotOf(e.key)
 		last := len(t.rows) - 1
 		t.deleteSlot(e.key, i)
-		t.blocks.drop(i)
+		t.blocks.drop(t.rows[i].blk)
 		if i != last {
 			t.rows[i] = t.rows[last]
-			t.setSlot(t.Schema.KeyOf(t.rows[i]), i)
-			t.blocks.move(last, i)
+			t.setSlot(t.Schema.KeyOf(t.rows[i].row), i)
+			t.blocks.move(last, i, t.rows[i].blk)
 		}
-		t.rows[last] = nil
+		t.rows[last] = slotRow{}
 		t.rows = t.rows[:last]
-		t.blocks.truncate(last)
 	}
 	// The blocks that lost rows are compacted once their rows are where
 	// they stay.

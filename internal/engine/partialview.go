@@ -43,6 +43,9 @@ type pview struct {
 	out     delta.Batch
 	outMade bool
 	z       zset.ZSet // the staged step's Z-set delta, reused
+	// keyFirst: the view's key is its first columns, so that z, made
+	// from the circuit's facts in key order, is consolidated as made.
+	keyFirst bool
 	// emit and kept are the target's callbacks, made once.
 	emit    func(before, after value.Row)
 	kept    func(before, after value.Row)
@@ -144,7 +147,22 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 	pv := &pview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory},
 		circ: circ, schema: circ.Schema(), rels: circ.Relations(), target: delta.NewTarget(circ.Schema())}
 	pv.target.Name = "materialized view " + cv.Name
+	pv.keyFirst = true
+	for i, k := range pv.schema.Key {
+		pv.keyFirst = pv.keyFirst && k == i
+	}
 	pv.emit = func(before, after value.Row) {
+		if before != nil && after != nil {
+			// A key's rows come in their order, and one that did not
+			// change comes not at all: the Z-set is sorted.
+			switch c := zset.CompareRows(before, after); {
+			case c == 0:
+				return
+			case c > 0:
+				pv.z = append(pv.z, zset.Entry{Row: after, W: 1}, zset.Entry{Row: before, W: -1})
+				return
+			}
+		}
 		if before != nil {
 			pv.z = append(pv.z, zset.Entry{Row: before, W: -1})
 		}
@@ -266,6 +284,11 @@ func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 		return nil, &pe
 	}
 	pv.facts = facts
+	if pv.keyFirst {
+		// The facts come in key order, and rows of two keys compare
+		// as their keys.
+		return pv.z, nil
+	}
 	return zset.Consolidate(pv.z), nil
 }
 
