@@ -43,9 +43,9 @@ type pview struct {
 	out     delta.Batch
 	outMade bool
 	z       zset.ZSet // the staged step's Z-set delta, reused
-	// keyFirst: the view's key is its first columns, so that z, made
-	// from the circuit's facts in key order, is consolidated as made.
-	keyFirst bool
+	// unsorted: z, made from the circuit's facts in key order, is not
+	// sorted by row (the view's key is not its first columns).
+	unsorted bool
 	// emit and kept are the target's callbacks, made once.
 	emit    func(before, after value.Row)
 	kept    func(before, after value.Row)
@@ -147,27 +147,30 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 	pv := &pview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory},
 		circ: circ, schema: circ.Schema(), rels: circ.Relations(), target: delta.NewTarget(circ.Schema())}
 	pv.target.Name = "materialized view " + cv.Name
-	pv.keyFirst = true
-	for i, k := range pv.schema.Key {
-		pv.keyFirst = pv.keyFirst && k == i
-	}
 	pv.emit = func(before, after value.Row) {
-		if before != nil && after != nil {
-			// A key's rows come in their order, and one that did not
-			// change comes not at all: the Z-set is sorted.
+		// A key's rows come in their order, and a row that did not
+		// change comes not at all: when the view's key is its first
+		// columns, the Z-set is consolidated as made.
+		e, f := zset.Entry{Row: before, W: -1}, zset.Entry{Row: after, W: 1}
+		switch {
+		case before == nil:
+			e, f = f, zset.Entry{}
+		case after == nil:
+			f = zset.Entry{}
+		default:
 			switch c := zset.CompareRows(before, after); {
 			case c == 0:
 				return
 			case c > 0:
-				pv.z = append(pv.z, zset.Entry{Row: after, W: 1}, zset.Entry{Row: before, W: -1})
-				return
+				e, f = f, e
 			}
 		}
-		if before != nil {
-			pv.z = append(pv.z, zset.Entry{Row: before, W: -1})
+		if n := len(pv.z); n > 0 && zset.CompareRows(pv.z[n-1].Row, e.Row) >= 0 {
+			pv.unsorted = true
 		}
-		if after != nil {
-			pv.z = append(pv.z, zset.Entry{Row: after, W: 1})
+		pv.z = append(pv.z, e)
+		if f.Row != nil {
+			pv.z = append(pv.z, f)
 		}
 	}
 	pv.kept = func(before, after value.Row) {
@@ -274,7 +277,7 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 	pv.stepped = true
 	clear(pv.z)
-	pv.z = pv.z[:0]
+	pv.z, pv.unsorted = pv.z[:0], false
 	if cap(pv.z) > maxSpareLog {
 		pv.z = nil // a bulk step's delta is let go
 	}
@@ -284,9 +287,7 @@ func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 		return nil, &pe
 	}
 	pv.facts = facts
-	if pv.keyFirst {
-		// The facts come in key order, and rows of two keys compare
-		// as their keys.
+	if !pv.unsorted {
 		return pv.z, nil
 	}
 	return zset.Consolidate(pv.z), nil
