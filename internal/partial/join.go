@@ -80,7 +80,7 @@ type leftRef struct {
 	row  value.Row      // the left row, with KeepLeft
 	step uint64         // the last step that changed the left row
 	kv   [1]value.Value // key, when it is one column: read with the reference
-	pos  int32          // the key's position among dim's users
+	pos  int32          // the key's position among dim's left keys
 }
 
 // dimEntry is a right key's entry.
@@ -150,10 +150,11 @@ func (j *Join) Info() dataflow.Info {
 }
 
 // refBytes and dimBytes approximate a reference's and an entry's memory
-// beyond their rows and its left keys: the struct and its index entry.
+// beyond their rows and an entry's left keys: the struct and its index
+// entry.
 const (
 	refBytes = delta.IndexEntryBytes + 8 + 3*8 + 8
-	dimBytes = delta.IndexEntryBytes + 8 + 3*8
+	dimBytes = delta.IndexEntryBytes + 8 + 5*8
 )
 
 func (j *Join) State() dataflow.StateSize {
