@@ -14,9 +14,6 @@ type blocks struct {
 	all  []*block // by id; nil: a free id
 	free []int32  // free ids
 	cur  int32    // the block being filled; -1: none
-	// of is, per slot of the target, the block its row lives in (-1: a
-	// row the target did not write, such as Stage's).
-	of []int32
 	// touched are the blocks that lost rows or were sealed since the
 	// last compaction: the only ones that may have fallen under half.
 	touched []int32
@@ -73,12 +70,9 @@ func (b *blocks) add(k *block) int32 {
 	return int32(len(b.all) - 1)
 }
 
-// put records that slot holds a row of block id (-1: none of them).
+// put records that slot holds a row of block id (-1: none of them); the
+// target's slotRow says so too.
 func (b *blocks) put(slot int, id int32) {
-	for len(b.of) <= slot {
-		b.of = append(b.of, -1)
-	}
-	b.of[slot] = id
 	if id >= 0 {
 		k := b.all[id]
 		k.live++
@@ -87,20 +81,17 @@ func (b *blocks) put(slot int, id int32) {
 	}
 }
 
-// drop records that slot's row left.
-func (b *blocks) drop(slot int) {
-	if id := b.of[slot]; id >= 0 {
+// drop records that a row of block id (-1: none of them) left its slot.
+func (b *blocks) drop(id int32) {
+	if id >= 0 {
 		b.all[id].live--
 		b.slack += int64(b.all[id].width)
-		b.of[slot] = -1
 		b.touched = append(b.touched, id)
 	}
 }
 
-// move records that the row of slot from moved to slot to.
-func (b *blocks) move(from, to int) {
-	id := b.of[from]
-	b.of[to], b.of[from] = id, -1
+// move records that the row of slot from, of block id, moved to slot to.
+func (b *blocks) move(from, to int, id int32) {
 	if id < 0 {
 		return
 	}
@@ -118,7 +109,7 @@ func (b *blocks) move(from, to int) {
 // compact lets go of the touched blocks that are sealed and under half
 // full, copying their live rows (rows[slot] for their slots) into the
 // block being filled, which may seal it and touch it in turn.
-func (b *blocks) compact(rows []value.Row) {
+func (b *blocks) compact(rows []slotRow) {
 	for i := 0; i < len(b.touched); i++ {
 		b.compactOne(b.touched[i], rows)
 	}
@@ -129,7 +120,7 @@ func (b *blocks) compact(rows []value.Row) {
 	}
 }
 
-func (b *blocks) compactOne(id int32, rows []value.Row) {
+func (b *blocks) compactOne(id int32, rows []slotRow) {
 	if id == b.cur {
 		return
 	}
@@ -138,24 +129,17 @@ func (b *blocks) compactOne(id int32, rows []value.Row) {
 		return
 	}
 	for _, s := range k.slots {
-		if int(s) >= len(b.of) || b.of[s] != id {
+		if int(s) >= len(rows) || rows[s].blk != id {
 			continue // a slot whose row has moved on
 		}
-		r := rows[s]
+		r := rows[s].row
 		c, cid := b.row(len(r), int(k.live))
 		copy(c, r)
-		rows[s] = c
+		rows[s] = slotRow{c, cid}
 		b.put(int(s), cid)
 	}
 	// Freed after the copies, so that they cannot take its id.
 	b.slack -= int64(k.rows-k.live) * int64(k.width)
 	b.all[id] = nil
 	b.free = append(b.free, id)
-}
-
-// truncate forgets the slots from n on.
-func (b *blocks) truncate(n int) {
-	if len(b.of) > n {
-		b.of = b.of[:n]
-	}
 }

@@ -88,10 +88,7 @@ func checkBlocks(t *rapid.T, tg *Target, model map[int64]int64) {
 	b := &tg.blocks
 	live := map[int32]int32{}
 	for slot := range tg.rows {
-		id := int32(-1)
-		if slot < len(b.of) {
-			id = b.of[slot]
-		}
+		id := tg.rows[slot].blk
 		if id < 0 {
 			continue
 		}

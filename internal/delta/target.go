@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/deltaview/deltaview/internal/intmap"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -26,9 +27,13 @@ type Target struct {
 	// Name is how errors name the target (the schema's name by default).
 	Name string
 	// The rows, and the slot of each key: a change of a key that exists
-	// writes its slot.
-	rows []value.Row
-	slot Index[int]
+	// writes its slot. Keys of one integer column of one kind (intKind,
+	// that of the first key) map to 1 + their slot in ints, one array
+	// read a key where an Index reads two; other keys are in slot.
+	rows    []slotRow
+	slot    Index[int]
+	ints    *intmap.Map[int32]
+	intKind value.Kind
 	// The staged changes, one per changed key, in the order keys were
 	// first changed. index finds a key's entry; it is filled only when a
 	// key may come twice (a batch not strictly ordered by key, or several
@@ -39,6 +44,14 @@ type Target struct {
 	prev    value.Row // the last key staged
 	// blocks hold the rows StageFacts writes.
 	blocks blocks
+}
+
+// slotRow is a row the target holds, with the block it lives in (-1: a
+// row the target did not write, such as Stage's): a change of the row
+// finds its block where it finds the row.
+type slotRow struct {
+	row value.Row
+	blk int32
 }
 
 type stagedRow struct {
@@ -58,7 +71,7 @@ func NewTarget(s *Schema) *Target {
 		// A row's key is a slice of it: the index reads it there and
 		// keeps none. Otherwise it keeps the key KeyOf made for the
 		// row, which holds no row.
-		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i]) }
+		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i].row) }
 	}
 	return t
 }
@@ -72,16 +85,19 @@ func (t *Target) Slack() int64 { return t.blocks.slack * int64(unsafe.Sizeof(val
 
 // Get returns the row of key, if any.
 func (t *Target) Get(key value.Row) (value.Row, bool) {
-	i, ok := t.slot.Get(key)
+	i, ok := t.slotOf(key)
 	if !ok {
 		return nil, false
 	}
-	return t.rows[i], true
+	return t.rows[i].row, true
 }
 
 // Rows returns the rows sorted by key.
 func (t *Target) Rows() []value.Row {
-	out := slices.Clone(t.rows)
+	out := make([]value.Row, len(t.rows))
+	for i := range t.rows {
+		out[i] = t.rows[i].row
+	}
 	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(t.Schema.KeyOf(a), t.Schema.KeyOf(b)) })
 	return out
 }
@@ -193,10 +209,45 @@ func (t *Target) find(key value.Row) (i, at int, cur value.Row, exists bool) {
 			return i, -1, cur, cur != nil
 		}
 	}
-	if at, ok := t.slot.Get(key); ok {
-		return -1, at, t.rows[at], true
+	if at, ok := t.slotOf(key); ok {
+		return -1, at, t.rows[at].row, true
 	}
 	return -1, -1, nil, false
+}
+
+// isInt reports whether key's slot is kept in ints.
+func (t *Target) isInt(key value.Row) bool {
+	return t.ints != nil && len(key) == 1 && key[0].Kind() == t.intKind
+}
+
+// slotOf returns key's slot.
+func (t *Target) slotOf(key value.Row) (int, bool) {
+	if t.isInt(key) {
+		p, ok := t.ints.Get(key[0].Int())
+		return int(p) - 1, ok
+	}
+	return t.slot.Get(key)
+}
+
+// setSlot keeps i as key's slot.
+func (t *Target) setSlot(key value.Row, i int) {
+	if t.ints == nil && t.slot.Len() == 0 && len(key) == 1 && value.KeyIsInt(key[0].Kind()) {
+		t.ints, t.intKind = intmap.New[int32](), key[0].Kind()
+	}
+	if t.isInt(key) {
+		t.ints.Set(key[0].Int(), int32(i)+1)
+		return
+	}
+	t.slot.Set(key, i)
+}
+
+// deleteSlot removes key, whose slot is i.
+func (t *Target) deleteSlot(key value.Row, i int) {
+	if t.isInt(key) {
+		t.ints.Delete(key[0].Int(), int32(i)+1)
+		return
+	}
+	t.slot.Delete(key)
 }
 
 // refuse returns the error of a change whose rule's requirement failed.
@@ -230,7 +281,7 @@ func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, blk int
 	// which may not live.
 	e := stagedRow{slot: at, row: n, blk: blk}
 	if at >= 0 {
-		e.key = t.Schema.KeyOf(t.rows[at])
+		e.key = t.Schema.KeyOf(t.rows[at].row)
 	} else {
 		e.key = t.Schema.KeyOf(n)
 	}
@@ -250,7 +301,7 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 	for _, e := range t.staged {
 		var old value.Row
 		if e.slot >= 0 {
-			old = t.rows[e.slot]
+			old = t.rows[e.slot].row
 		}
 		if kept != nil && (old != nil || e.row != nil) {
 			kept(old, e.row)
@@ -258,12 +309,12 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		switch {
 		case e.row == nil:
 		case e.slot >= 0:
-			t.blocks.drop(e.slot)
-			t.rows[e.slot] = e.row
+			t.blocks.drop(t.rows[e.slot].blk)
+			t.rows[e.slot] = slotRow{e.row, e.blk}
 			t.blocks.put(e.slot, e.blk)
 		default:
-			t.rows = append(t.rows, e.row)
-			t.slot.Set(e.key, len(t.rows)-1)
+			t.rows = append(t.rows, slotRow{e.row, e.blk})
+			t.setSlot(e.key, len(t.rows)-1)
 			t.blocks.put(len(t.rows)-1, e.blk)
 		}
 	}
@@ -271,18 +322,17 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		if e.row != nil || e.slot < 0 {
 			continue
 		}
-		i, _ := t.slot.Get(e.key)
+		i, _ := t.slotOf(e.key)
 		last := len(t.rows) - 1
-		t.slot.Delete(e.key)
-		t.blocks.drop(i)
+		t.deleteSlot(e.key, i)
+		t.blocks.drop(t.rows[i].blk)
 		if i != last {
 			t.rows[i] = t.rows[last]
-			t.slot.Set(t.Schema.KeyOf(t.rows[i]), i)
-			t.blocks.move(last, i)
+			t.setSlot(t.Schema.KeyOf(t.rows[i].row), i)
+			t.blocks.move(last, i, t.rows[i].blk)
 		}
-		t.rows[last] = nil
+		t.rows[last] = slotRow{}
 		t.rows = t.rows[:last]
-		t.blocks.truncate(last)
 	}
 	// The blocks that lost rows are compacted once their rows are where
 	// they stay.

@@ -43,6 +43,9 @@ type pview struct {
 	out     delta.Batch
 	outMade bool
 	z       zset.ZSet // the staged step's Z-set delta, reused
+	// unsorted: z, made from the circuit's facts in key order, is not
+	// sorted by row (the view's key is not its first columns).
+	unsorted bool
 	// emit and kept are the target's callbacks, made once.
 	emit    func(before, after value.Row)
 	kept    func(before, after value.Row)
@@ -145,11 +148,29 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 		circ: circ, schema: circ.Schema(), rels: circ.Relations(), target: delta.NewTarget(circ.Schema())}
 	pv.target.Name = "materialized view " + cv.Name
 	pv.emit = func(before, after value.Row) {
-		if before != nil {
-			pv.z = append(pv.z, zset.Entry{Row: before, W: -1})
+		// A key's rows come in their order, and a row that did not
+		// change comes not at all: when the view's key is its first
+		// columns, the Z-set is consolidated as made.
+		e, f := zset.Entry{Row: before, W: -1}, zset.Entry{Row: after, W: 1}
+		switch {
+		case before == nil:
+			e, f = f, zset.Entry{}
+		case after == nil:
+			f = zset.Entry{}
+		default:
+			switch c := zset.CompareRows(before, after); {
+			case c == 0:
+				return
+			case c > 0:
+				e, f = f, e
+			}
 		}
-		if after != nil {
-			pv.z = append(pv.z, zset.Entry{Row: after, W: 1})
+		if n := len(pv.z); n > 0 && zset.CompareRows(pv.z[n-1].Row, e.Row) >= 0 {
+			pv.unsorted = true
+		}
+		pv.z = append(pv.z, e)
+		if f.Row != nil {
+			pv.z = append(pv.z, f)
 		}
 	}
 	pv.kept = func(before, after value.Row) {
@@ -256,7 +277,7 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 	pv.stepped = true
 	clear(pv.z)
-	pv.z = pv.z[:0]
+	pv.z, pv.unsorted = pv.z[:0], false
 	if cap(pv.z) > maxSpareLog {
 		pv.z = nil // a bulk step's delta is let go
 	}
@@ -266,6 +287,9 @@ func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 		return nil, &pe
 	}
 	pv.facts = facts
+	if !pv.unsorted {
+		return pv.z, nil
+	}
 	return zset.Consolidate(pv.z), nil
 }
 

@@ -29,6 +29,10 @@ var _ Operator = (*Join)(nil)
 // updates that know only the right's columns. See docs/partial-deltas.md,
 // "Join".
 //
+// An entry keeps its left keys in one array, read in sequence when a
+// right change fans out to them: a list of the references would cost a
+// cache miss per left row, at every change of a widely referenced row.
+//
 // Keys are found by hash (delta.Index), and a step changes nothing but
 // staging slices and the output's buffers it reuses: a step of one change
 // allocates nothing. Commit updates entries in place; it allocates only
@@ -41,6 +45,13 @@ type Join struct {
 
 	refs delta.Index[*leftRef]  // left key → its reference
 	dims delta.Index[*dimEntry] // right key → its columns and the left rows referencing it
+	// The entries' left keys: while every left key is one integer
+	// column of one kind (intKind), each entry holds their integers
+	// (dimEntry.ints); else wide holds each entry's keys, len(left.Key)
+	// values a key. A key's position there is its reference's pos.
+	intKind value.Kind
+	wide    map[*dimEntry][]value.Value
+	kbuf    [1]value.Value // a moved integer key, looked up
 	// step numbers the steps: a reference its step changes carries the
 	// step's number, so that the right's changes pass it by.
 	step  uint64
@@ -62,22 +73,22 @@ type Join struct {
 }
 
 // leftRef is a left key's reference: the entry of the right key it
-// references, and its neighbours in that entry's list.
+// references, and the position of its key among the entry's.
 type leftRef struct {
-	key        value.Row      // the left key
-	dim        *dimEntry      // the referenced right key's entry; nil when a FK column is NULL
-	row        value.Row      // the left row, with KeepLeft
-	prev, next *leftRef       // in dim.users
-	step       uint64         // the last step that changed the left row
-	kv         [1]value.Value // key, when it is one column: read with the reference
+	key  value.Row      // the left key
+	dim  *dimEntry      // the referenced right key's entry; nil when a FK column is NULL
+	row  value.Row      // the left row, with KeepLeft
+	step uint64         // the last step that changed the left row
+	kv   [1]value.Value // key, when it is one column: read with the reference
+	pos  int32          // the key's position among dim's left keys
 }
 
 // dimEntry is a right key's entry.
 type dimEntry struct {
-	key   value.Row      // the right key
-	cols  value.Row      // the right's rcols; nil when no right row has the key
-	users *leftRef       // the left rows referencing the key
-	kv    [1]value.Value // key, when it is one column
+	key  value.Row      // the right key
+	cols value.Row      // the right's rcols; nil when no right row has the key
+	ints []int64        // the referencing left keys, while they are integers (Join.intKind)
+	kv   [1]value.Value // key, when it is one column
 }
 
 // refChange is a step's change of a left key's reference.
@@ -139,10 +150,11 @@ func (j *Join) Info() dataflow.Info {
 }
 
 // refBytes and dimBytes approximate a reference's and an entry's memory
-// beyond their rows: the struct and its index entry.
+// beyond their rows and an entry's left keys: the struct and its index
+// entry.
 const (
-	refBytes = delta.IndexEntryBytes + 8 + 5*8 + 8
-	dimBytes = delta.IndexEntryBytes + 8 + 3*8
+	refBytes = delta.IndexEntryBytes + 8 + 3*8 + 8
+	dimBytes = delta.IndexEntryBytes + 8 + 5*8
 )
 
 func (j *Join) State() dataflow.StateSize {
@@ -159,9 +171,12 @@ func (j *Join) State() dataflow.StateSize {
 		if d.cols != nil {
 			s.Rows++
 		}
-		s.Bytes += dimBytes + dataflow.RowBytes(d.key) + dataflow.RowBytes(d.cols)
+		s.Bytes += dimBytes + dataflow.RowBytes(d.key) + dataflow.RowBytes(d.cols) + 8*int64(cap(d.ints))
 		return true
 	})
+	for _, w := range j.wide {
+		s.Bytes += dataflow.RowBytes(w[:cap(w)]) + 8
+	}
 	return s
 }
 
@@ -350,33 +365,24 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 	// Right changes reach the left rows that reference them and did not
 	// change themselves. Without KeepLeft such a row is known by its key
 	// and foreign key only: its old and new view rows are built at once.
-	w := j.out.Arity()
 	for i := range j.dchg {
 		dc := &j.dchg[i]
 		if dc.e == nil {
 			continue // no left row references it
 		}
-		for r := dc.e.users; r != nil; r = r.next {
-			if len(left) > 0 && r.step == j.step {
-				continue
-			}
-			g := delta.Fact{Key: r.key}
-			if j.keepLeft {
-				if dc.oldOK {
-					g.Before, g.Old = delta.Present, j.concat(r.row, dc.old)
-				}
-				if dc.newOK {
-					g.After, g.New = true, j.concat(r.row, dc.new)
-				}
-			} else {
-				if dc.oldOK {
-					g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), r, dc.old), j.padU
-				}
-				if dc.newOK {
-					g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), r, dc.new), j.padU
+		if j.wide == nil {
+			for _, n := range dc.e.ints {
+				k := j.rows.row(1)
+				k[0] = value.FromInt(j.intKind, n)
+				if err := j.fanOut(out, dc, k, len(left) > 0); err != nil {
+					return nil, err
 				}
 			}
-			if err := out.Add(g); err != nil {
+			continue
+		}
+		w, nk := j.wide[dc.e], len(j.left.Key)
+		for off := 0; off < len(w); off += nk {
+			if err := j.fanOut(out, dc, w[off:off+nk:off+nk], len(left) > 0); err != nil {
 				return nil, err
 			}
 		}
@@ -385,6 +391,37 @@ func (j *Join) Step(in []*delta.Implicit) (*delta.Implicit, error) {
 		out.Sort()
 	}
 	return out, nil
+}
+
+// fanOut adds to out the change of the view row of left key k that the
+// right change dc makes; mixed tells that the step changes left rows too,
+// which pass the right's changes by.
+func (j *Join) fanOut(out *delta.Implicit, dc *dimChange, k value.Row, mixed bool) error {
+	var r *leftRef
+	if mixed || j.keepLeft {
+		r, _ = j.refs.Get(k)
+		if r.step == j.step {
+			return nil
+		}
+	}
+	g := delta.Fact{Key: k}
+	if j.keepLeft {
+		if dc.oldOK {
+			g.Before, g.Old = delta.Present, j.concat(r.row, dc.old)
+		}
+		if dc.newOK {
+			g.After, g.New = true, j.concat(r.row, dc.new)
+		}
+	} else {
+		w := j.out.Arity()
+		if dc.oldOK {
+			g.Before, g.Old, g.OldUnknown = delta.Present, j.viewRow(j.rows.row(w), k, dc.e.key, dc.old), j.padU
+		}
+		if dc.newOK {
+			g.After, g.New, g.NewUnknown = true, j.viewRow(j.rows.row(w), k, dc.e.key, dc.new), j.padU
+		}
+	}
+	return out.Add(g)
 }
 
 // concat returns l ++ r, a row of the step.
@@ -396,16 +433,14 @@ func (j *Join) concat(l, r value.Row) value.Row {
 }
 
 // viewRow fills dst (the output's width, all NULL) with the view row of a
-// left row known by its key and foreign key, joined with the right's
+// left row known by its key k and foreign key fk, joined with the right's
 // columns d.
-func (j *Join) viewRow(dst value.Row, ref *leftRef, d value.Row) value.Row {
+func (j *Join) viewRow(dst, k, fk, d value.Row) value.Row {
 	for i, c := range j.left.Key {
-		dst[c] = ref.key[i]
+		dst[c] = k[i]
 	}
-	if ref.dim != nil {
-		for i, c := range j.fk {
-			dst[c] = ref.dim.key[i]
-		}
+	for i, c := range j.fk {
+		dst[c] = fk[i]
 	}
 	copy(dst[j.left.Arity():], d)
 	return dst
@@ -483,34 +518,103 @@ func keyIn(k value.Row, kv value.Row) value.Row {
 
 // drop removes an entry that no right row and no left row needs.
 func (j *Join) drop(e *dimEntry) {
-	if e != nil && e.cols == nil && e.users == nil {
+	if e != nil && e.cols == nil && len(e.ints) == 0 && len(j.wide[e]) == 0 {
 		j.dims.Delete(e.key)
+		delete(j.wide, e)
 	}
 }
 
-func (r *leftRef) link(e *dimEntry) {
-	r.dim, r.prev, r.next = e, nil, nil
+// link adds r's key to e's left keys.
+func (j *Join) link(r *leftRef, e *dimEntry) {
+	r.dim = e
+	k := r.key
+	if j.wide == nil && len(k) == 1 && value.KeyIsInt(k[0].Kind()) && (j.intKind == 0 || j.intKind == k[0].Kind()) {
+		j.intKind = k[0].Kind()
+		r.pos = int32(len(e.ints))
+		e.ints = grow(e.ints, 1)
+		e.ints[r.pos] = k[0].Int()
+		return
+	}
+	if j.wide == nil {
+		j.widen()
+	}
+	w := j.wide[e]
+	r.pos = int32(len(w) / len(k))
+	w = grow(w, len(k))
+	copy(w[len(w)-len(k):], k)
+	j.wide[e] = w
+}
+
+// widen moves every entry's left keys from integers to values: a left
+// key came that is not an integer of the kind the others are.
+func (j *Join) widen() {
+	j.wide = map[*dimEntry][]value.Value{}
+	j.dims.All(func(_ value.Row, e *dimEntry) bool {
+		if len(e.ints) > 0 {
+			w := make([]value.Value, len(e.ints))
+			for i, n := range e.ints {
+				w[i] = value.FromInt(j.intKind, n)
+			}
+			j.wide[e] = w
+		}
+		e.ints = nil
+		return true
+	})
+}
+
+// unlink removes r's key from its entry's left keys: the last key takes
+// its place.
+func (j *Join) unlink(r *leftRef) {
+	e := r.dim
 	if e == nil {
 		return
 	}
-	r.next = e.users
-	if e.users != nil {
-		e.users.prev = r
+	r.dim = nil
+	if j.wide == nil {
+		last := len(e.ints) - 1
+		if int(r.pos) != last {
+			n := e.ints[last]
+			e.ints[r.pos] = n
+			j.kbuf[0] = value.FromInt(j.intKind, n)
+			moved, _ := j.refs.Get(j.kbuf[:])
+			moved.pos = r.pos
+		}
+		e.ints = shrink(e.ints, last)
+		return
 	}
-	e.users = r
+	w, nk := j.wide[e], len(r.key)
+	last := len(w)/nk - 1
+	if int(r.pos) != last {
+		k := w[last*nk : (last+1)*nk]
+		copy(w[int(r.pos)*nk:], k)
+		moved, _ := j.refs.Get(k)
+		moved.pos = r.pos
+	}
+	clear(w[last*nk:])
+	j.wide[e] = shrink(w, last*nk)
 }
 
-func (r *leftRef) unlink() {
-	switch {
-	case r.prev != nil:
-		r.prev.next = r.next
-	case r.dim != nil:
-		r.dim.users = r.next
+// grow returns s with n more elements, growing its array by a quarter:
+// the arrays are many and small, and their slack is state.
+func grow[T any](s []T, n int) []T {
+	if len(s)+n > cap(s) {
+		t := make([]T, len(s), len(s)+n+len(s)/4)
+		copy(t, s)
+		s = t
 	}
-	if r.next != nil {
-		r.next.prev = r.prev
+	return s[:len(s)+n]
+}
+
+// shrink returns s cut to n elements, in a smaller array when it fell
+// under a quarter of its own.
+func shrink[T any](s []T, n int) []T {
+	if n == 0 {
+		return nil
 	}
-	r.dim, r.prev, r.next = nil, nil, nil
+	if cap(s) > 8 && n < cap(s)/4 {
+		return append(make([]T, 0, 2*n), s[:n]...)
+	}
+	return s[:n]
 }
 
 func (j *Join) Commit() {
@@ -544,17 +648,17 @@ func (j *Join) Commit() {
 			j.refs.Set(r.key, r)
 		} else if c.gone {
 			e := r.dim
-			r.unlink()
+			j.unlink(r)
 			j.drop(e)
 			j.refs.Delete(r.key)
 			continue
 		}
 		if r.dim == nil || c.fk == nil || value.CompareRows(r.dim.key, c.fk) != 0 {
 			e := r.dim
-			r.unlink()
+			j.unlink(r)
 			j.drop(e)
 			if c.fk != nil {
-				r.link(j.entry(c.fk))
+				j.link(r, j.entry(c.fk))
 			}
 		}
 		if j.keepLeft {
