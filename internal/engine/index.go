@@ -8,14 +8,13 @@ import (
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
-// namedIndex is an index CREATE INDEX made on a table's columns. Its rows
-// are those of the table's prefix index on the leading column (prefix.go),
-// built when the index is created and kept up to date with the table;
-// equality lookups on the leading column go through it, and the other
-// columns filter the rows found.
+// namedIndex is an index CREATE INDEX made on a table's columns: an
+// ordered index of the table's rows by those columns (ordindex.go), built
+// when the index is created and kept up to date with the table.
 type namedIndex struct {
 	name string
 	cols []int
+	ord  *orderedIndex
 }
 
 // createIndex makes the index ci names, building it now.
@@ -36,9 +35,9 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
-	ix := &namedIndex{name: name, cols: ci.Cols}
+	ix := &namedIndex{name: name, cols: ci.Cols, ord: newOrderedIndex(ci.Cols)}
 	if t.keepsRows() {
-		t.prefix(ix.cols[0])
+		ix.ord.build(t)
 	}
 	t.indexes = append(t.indexes, ix)
 	e.indexes[name] = t
@@ -79,27 +78,8 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 	return Result{Tag: "DROP INDEX", Notices: notices}, nil
 }
 
-// forgetIndex removes the index name of t, and the prefix index under it
-// when nothing else leads with its column.
+// forgetIndex removes the index name of t.
 func (e *Engine) forgetIndex(t *table, name string) {
 	delete(e.indexes, name)
-	var col int
-	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool {
-		if ix.name == name {
-			col = ix.cols[0]
-			return true
-		}
-		return false
-	})
-	for _, ix := range t.indexes {
-		if ix.cols[0] == col {
-			return
-		}
-	}
-	for _, u := range t.uniques {
-		if len(u.cols) > 1 && u.cols[0] == col {
-			return
-		}
-	}
-	t.prefixes = slices.DeleteFunc(t.prefixes, func(p *prefixIndex) bool { return p.col == col })
+	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool { return ix.name == name })
 }
