@@ -252,7 +252,14 @@ func (t *table) eachOnPath(p *accessPath, fn func(id uint64, row value.Row) bool
 
 // describe says which index p uses, and for what, for EXPLAIN.
 func (p *accessPath) describe(t *table) string {
-	text := func(v value.Value) string { return string(value.AppendText(nil, v)) }
+	text := func(v value.Value) string {
+		s := string(value.AppendText(nil, v))
+		switch k := v.Kind(); {
+		case k.IsInteger(), k == value.Float4, k == value.Float8, k == value.Numeric:
+			return s
+		}
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
 	switch {
 	case p.unique != nil:
 		var conds []string

@@ -160,9 +160,12 @@ type Tx struct{ Kind TxKind }
 // Subscribe is SUBSCRIBE [TO] view.
 type Subscribe struct{ View string }
 
-// Explain is EXPLAIN of a view definition or an existing view.
+// Explain is EXPLAIN of a view definition, an existing view, a query, or
+// an UPDATE or DELETE.
 type Explain struct {
-	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …
+	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …, EXPLAIN SELECT …
+	Select bool        // View is an ad-hoc SELECT's
+	DML    Bound       // EXPLAIN UPDATE / DELETE: the *Update or *Delete
 	Name   string      // EXPLAIN MATERIALIZED VIEW name
 	Format string      // "text" or "json"
 }
