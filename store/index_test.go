@@ -20,6 +20,9 @@ func TestIndexesSurvive(t *testing.T) {
 		CREATE INDEX li_q ON li (q);
 		CREATE INDEX li_l ON li (l);
 		DROP INDEX li_l;
+		CREATE TABLE un (k int, v text);
+		INSERT INTO un VALUES (1, 'a'), (2, 'b');
+		CREATE UNIQUE INDEX un_k ON un (k);
 		CREATE TABLE gone (x int);
 		CREATE INDEX gone_x ON gone (x);
 		DROP TABLE gone;
@@ -36,6 +39,9 @@ func TestIndexesSurvive(t *testing.T) {
 	}
 	if got := query(t, db, ranged); !slices.Equal(got, wantRange) || len(got) != 2 {
 		t.Fatalf("after reopening, %s: %v, want %v", ranged, got, wantRange)
+	}
+	if err := db.Exec("INSERT INTO un VALUES (2, 'c')"); err == nil || !strings.Contains(err.Error(), `unique constraint "un_k"`) {
+		t.Fatalf("after reopening, the unique index lets a duplicate in: %v", err)
 	}
 	plan := strings.Join(query(t, db, "EXPLAIN DELETE FROM li WHERE o = 7 AND l > 1"), "\n")
 	if !strings.Contains(plan, "Index Scan using li_o_l_idx on li: o = 7 AND l > 1") {

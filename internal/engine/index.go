@@ -3,9 +3,11 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // namedIndex is an index CREATE INDEX made on a table's columns: an
@@ -15,6 +17,10 @@ type namedIndex struct {
 	name string
 	cols []int
 	ord  *orderedIndex
+	// unique is the hash index of a UNIQUE index, among the table's
+	// uniques: it enforces the index and serves equalities on all its
+	// columns, as a UNIQUE constraint's does.
+	unique *uniqueIndex
 }
 
 // createIndex makes the index ci names, building it now.
@@ -36,6 +42,17 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	ix := &namedIndex{name: name, cols: ci.Cols, ord: newOrderedIndex(ci.Cols)}
+	if ci.Unique {
+		if !t.keepsRows() {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "a unique index on change-stream table %q is not supported", t.name)
+		}
+		u, err := t.buildUnique(name, ci.Cols)
+		if err != nil {
+			return Result{}, err
+		}
+		ix.unique = u
+		t.uniques = append(t.uniques, u)
+	}
 	if t.keepsRows() {
 		ix.ord.build(t)
 	}
@@ -78,8 +95,41 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 	return Result{Tag: "DROP INDEX", Notices: notices}, nil
 }
 
+// buildUnique indexes t's rows by cols in a hash index, failing with
+// 23505 on two rows of one key (rows with a NULL in the key never
+// conflict).
+func (t *table) buildUnique(name string, cols []int) (*uniqueIndex, error) {
+	u := newUniqueIndex(name, cols, false, t.def)
+	var err error
+	var arr [64]byte
+	t.scan(func(id uint64, row value.Row) bool {
+		k, ok := u.key(row, arr[:0])
+		if !ok {
+			return true
+		}
+		if _, dup := u.get(k); dup {
+			v := uniqueViolation(u, t, row).(*pgerr.Error)
+			err = &pgerr.Error{Code: pgerr.UniqueViolation,
+				Message: fmt.Sprintf("could not create unique index %q", name),
+				Detail:  strings.Replace(v.Detail, "already exists", "is duplicated", 1)}
+			return false
+		}
+		u.set(k, id, row)
+		return true
+	})
+	return u, err
+}
+
 // forgetIndex removes the index name of t.
 func (e *Engine) forgetIndex(t *table, name string) {
 	delete(e.indexes, name)
-	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool { return ix.name == name })
+	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool {
+		if ix.name != name {
+			return false
+		}
+		if ix.unique != nil {
+			t.uniques = slices.DeleteFunc(t.uniques, func(u *uniqueIndex) bool { return u == ix.unique })
+		}
+		return true
+	})
 }

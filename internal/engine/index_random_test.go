@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,11 +14,13 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/pgtest"
 	"github.com/deltaview/deltaview/internal/value"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestIndexRandom compares with PostgreSQL random ad-hoc SELECTs, UPDATEs
 // and DELETEs whose WHERE has equalities, ranges, BETWEEN and IS NULL on
-// columns of random indexes (created and dropped as the test goes), over a
+// columns of random indexes, some unique (created and dropped as the test
+// goes), and random INSERTs, over a
 // table of few distinct values and NULLs under random changes: the rows an
 // index finds must be those of a scan.
 func TestIndexRandom(t *testing.T) {
@@ -28,6 +31,9 @@ func TestIndexRandom(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	seed := uint64(time.Now().UnixNano())
+	if s := envInt("INDEX_RANDOM_SEED", 0); s != 0 {
+		seed = uint64(s)
+	}
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 17))
 
@@ -49,7 +55,11 @@ func TestIndexRandom(t *testing.T) {
 	runPG := func(sql string) ([]string, string, string) {
 		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
 		if err != nil {
-			return nil, "", pgerr.Code(pgerr.Wrap(err))
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%s: PostgreSQL: %v", sql, err)
+			}
+			return nil, "", pe.Code
 		}
 		last := rs[len(rs)-1]
 		return pgTexts(pgRows(last)), last.CommandTag.String(), ""
@@ -68,7 +78,7 @@ func TestIndexRandom(t *testing.T) {
 		}
 	}
 
-	both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric)`)
+	both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric, e int)`)
 	val := func(col string) string {
 		if r.IntN(8) == 0 {
 			return "NULL"
@@ -83,12 +93,14 @@ func TestIndexRandom(t *testing.T) {
 			return fmt.Sprint(r.IntN(8))
 		case "c":
 			return fmt.Sprintf("'c%d'", r.IntN(9))
+		case "e": // nearly distinct: a unique index on it may hold
+			return fmt.Sprint(r.IntN(100000))
 		}
 		return fmt.Sprintf("%d.%d", r.IntN(5), r.IntN(2)*5)
 	}
-	cols := []string{"a", "b", "c", "d"}
+	cols := []string{"a", "b", "c", "d", "e"}
 	row := func(id int) string {
-		return fmt.Sprintf("(%d, %s, %s, %s, %s)", id, val("a"), strings.ReplaceAll(val("b"), "100000", "7"), val("c"), val("d"))
+		return fmt.Sprintf("(%d, %s, %s, %s, %s, %s)", id, val("a"), strings.ReplaceAll(val("b"), "100000", "7"), val("c"), val("d"), val("e"))
 	}
 	var vals []string
 	for id := 1; id <= 300; id++ {
@@ -133,6 +145,7 @@ func TestIndexRandom(t *testing.T) {
 		return p
 	}
 	var indexes []string
+	uniques := 0
 	for step := 0; step < 600; step++ {
 		switch k := r.IntN(20); {
 		case k == 0 || len(indexes) == 0:
@@ -142,9 +155,20 @@ func TestIndexRandom(t *testing.T) {
 			for _, i := range perm {
 				on = append(on, cols[i])
 			}
-			name := fmt.Sprintf("ix%d", step)
-			both(fmt.Sprintf("CREATE INDEX %s ON t (%s)", name, strings.Join(on, ", ")))
-			indexes = append(indexes, name)
+			name, unique := fmt.Sprintf("ix%d", step), ""
+			if r.IntN(3) == 0 {
+				unique = "UNIQUE " // mostly refused (23505), else enforced
+			}
+			q := fmt.Sprintf("CREATE %sINDEX %s ON t (%s)", unique, name, strings.Join(on, ", "))
+			if _, _, code := run(q); code == "" {
+				indexes = append(indexes, name)
+				if unique != "" {
+					uniques++
+				}
+			}
+			if _, _, code := runPG(q); (code == "") != slices.Contains(indexes, name) {
+				t.Fatalf("%s: PostgreSQL gives %q", q, code)
+			}
 		case k == 1 && len(indexes) > 1:
 			i := r.IntN(len(indexes))
 			both("DROP INDEX " + indexes[i])
@@ -172,7 +196,7 @@ func TestIndexRandom(t *testing.T) {
 		}
 	}
 	both("SELECT * FROM t ORDER BY id")
-	t.Logf("%d predicates found their rows through an index", used)
+	t.Logf("%d predicates found their rows through an index; %d unique indexes made", used, uniques)
 	if used < 50 {
 		t.Fatalf("only %d predicates found their rows through an index", used)
 	}

@@ -79,6 +79,7 @@ type CreateIndex struct {
 	Name        string
 	Table       string
 	Cols        []int
+	Unique      bool // CREATE UNIQUE INDEX: enforced, NULLs distinct
 	IfNotExists bool
 	// DefaultName is set when the statement names no index: a name taken
 	// gets a number, as in PostgreSQL.
