@@ -192,7 +192,18 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 			break
 		}
 	}
-	for _, ix := range t.indexes {
+	// An ordered index of a key serves ranges the indexes CREATE INDEX
+	// made do not serve as well: built on first use, as a prefix index.
+	var keyed *uniqueIndex
+	for _, u := range t.uniques {
+		if s := orderedScore(u.cols, conds); s > score && s%2 == 1 && !slices.ContainsFunc(t.indexes, func(ix *namedIndex) bool { return orderedScore(ix.cols, conds) >= s }) {
+			keyed, score = u, s
+		}
+	}
+	if keyed != nil {
+		best, score = nil, 0
+	}
+	for _, ix := range t.candidates(keyed) {
 		p := &accessPath{ix: ix}
 		for _, c := range ix.cols {
 			cc := conds[c]
@@ -216,6 +227,44 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 		}
 	}
 	return best, nil
+}
+
+// orderedScore is what an ordered index of cols would score for conds:
+// two per leading column fixed, one for a range on the next.
+func orderedScore(cols []int, conds map[int]*colCond) int {
+	s := 0
+	for _, c := range cols {
+		cc := conds[c]
+		if cc == nil {
+			break
+		}
+		if cc.hasEq || cc.isNull || cc.never {
+			s += 2
+			continue
+		}
+		if cc.hasLo || cc.hasHi {
+			s++
+		}
+		break
+	}
+	return s
+}
+
+// candidates returns the ordered indexes accessPath weighs: those CREATE
+// INDEX made, and keyed's (built now if need be) when keyed is set.
+func (t *table) candidates(keyed *uniqueIndex) []*namedIndex {
+	if keyed == nil {
+		return t.indexes
+	}
+	for _, ix := range t.keyOrders {
+		if ix.name == keyed.name {
+			return []*namedIndex{ix}
+		}
+	}
+	ix := &namedIndex{name: keyed.name, cols: keyed.cols, ord: newOrderedIndex(keyed.cols)}
+	ix.ord.build(t)
+	t.keyOrders = append(t.keyOrders, ix)
+	return []*namedIndex{ix}
 }
 
 // eachOnPath calls fn, in row id order, for the rows p finds, until fn

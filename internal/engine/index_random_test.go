@@ -79,6 +79,7 @@ func TestIndexRandom(t *testing.T) {
 	}
 
 	both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric, e int)`)
+	next := 301 // the next row's id
 	val := func(col string) string {
 		if r.IntN(8) == 0 {
 			return "NULL"
@@ -95,6 +96,8 @@ func TestIndexRandom(t *testing.T) {
 			return fmt.Sprintf("'c%d'", r.IntN(9))
 		case "e": // nearly distinct: a unique index on it may hold
 			return fmt.Sprint(r.IntN(100000))
+		case "id":
+			return fmt.Sprint(r.IntN(next + 10))
 		}
 		return fmt.Sprintf("%d.%d", r.IntN(5), r.IntN(2)*5)
 	}
@@ -107,9 +110,9 @@ func TestIndexRandom(t *testing.T) {
 		vals = append(vals, row(id))
 	}
 	both("INSERT INTO t VALUES " + strings.Join(vals, ", "))
-	next := 301
+	termCols := append([]string{"id"}, cols...) // the primary key's ranges too
 	term := func() string {
-		c := cols[r.IntN(len(cols))]
+		c := termCols[r.IntN(len(termCols))]
 		switch r.IntN(9) {
 		case 0, 1:
 			return c + " = " + val(c)

@@ -31,6 +31,9 @@ type table struct {
 	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
+	// keyOrders are ordered indexes of primary and unique keys, each built
+	// on the first range over its leading columns (accessPath).
+	keyOrders []*namedIndex
 	delta    zset.ZSet     // the last commit's batch, reused by the next
 	// gathering is set while a commit gathers the table's batch.
 	gathering bool
@@ -307,6 +310,9 @@ func (t *table) replace(id uint64, old, row value.Row) {
 	for _, ix := range t.indexes {
 		ix.ord.replace(id, old, row)
 	}
+	for _, ix := range t.keyOrders {
+		ix.ord.replace(id, old, row)
+	}
 	t.rows.Set(id, row)
 	t.bytes += dataflow.RowBytes(row) - dataflow.RowBytes(old)
 }
@@ -325,6 +331,9 @@ func (t *table) put(id uint64, row value.Row) {
 		p.add(id, row)
 	}
 	for _, ix := range t.indexes {
+		ix.ord.add(id, row)
+	}
+	for _, ix := range t.keyOrders {
 		ix.ord.add(id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
@@ -349,6 +358,9 @@ func (t *table) remove(id uint64) value.Row {
 		p.drop(id, row)
 	}
 	for _, ix := range t.indexes {
+		ix.ord.drop(id, row)
+	}
+	for _, ix := range t.keyOrders {
 		ix.ord.drop(id, row)
 	}
 	t.bytes -= dataflow.RowBytes(row)
@@ -379,7 +391,8 @@ func (t *table) compact() {
 	for _, u := range t.uniques {
 		u.clear()
 	}
-	t.prefixes = nil // rebuilt on the next lookup
+	t.prefixes = nil  // rebuilt on the next lookup
+	t.keyOrders = nil // likewise
 	for _, ix := range t.indexes {
 		ix.ord = newOrderedIndex(ix.cols) // refilled by put
 	}
