@@ -66,7 +66,10 @@ func (e *Engine) explainDML(b sql.Bound) (Result, error) {
 	var p *accessPath
 	if !join {
 		var err error
-		if p, err = t.accessPath(where); err != nil {
+		e.lookupMu.Lock() // accessPath may build a key's ordered index
+		p, err = t.accessPath(where)
+		e.lookupMu.Unlock()
+		if err != nil {
 			return Result{}, err
 		}
 	}
@@ -84,6 +87,8 @@ func (e *Engine) explainDML(b sql.Bound) (Result, error) {
 // accessLines says, for each filter applied directly to a table in an
 // ad-hoc query's plan, through which index it finds its rows.
 func (e *Engine) accessLines(n plan.Node) []string {
+	e.lookupMu.Lock() // accessPath may build a key's ordered index
+	defer e.lookupMu.Unlock()
 	var out []string
 	var walk func(plan.Node)
 	walk = func(n plan.Node) {
