@@ -10,22 +10,20 @@ import (
 )
 
 // keyTarget finds the rows an UPDATE or DELETE without FROM can touch
-// when its WHERE fixes every column of a primary key or UNIQUE constraint,
-// or the leading column of a composite one, with equalities to constants
-// or parameters (… WHERE id = 42 AND …): found through an index instead
-// of a scan, in row id order, the order of a scan. The rows are those the
-// index finds; the caller still applies the WHERE. usable is false when no
-// index applies.
+// through an index, when its WHERE gives one something to find (see
+// accessPath): in row id order, the order of a scan. The rows are those
+// the index finds; the caller still applies the WHERE. usable is false
+// when no index applies.
 func keyTarget(t *table, where expr.Expr) (ts []target, usable bool, err error) {
-	fixed, err := fixedColumns(t.cols, where)
-	if err != nil || fixed == nil {
+	p, err := t.accessPath(where)
+	if err != nil || p == nil {
 		return nil, false, err
 	}
-	usable = t.lookup(fixed, func(id uint64, row value.Row) bool {
+	t.eachOnPath(p, func(id uint64, row value.Row) bool {
 		ts = append(ts, target{id: id, row: row, env: row})
 		return true
 	})
-	return ts, usable, nil
+	return ts, true, nil
 }
 
 // fixedColumns returns the values that where's conjuncts column = constant
@@ -85,50 +83,6 @@ func intFits(k value.Kind, n int64) bool {
 		return n >= math.MinInt32 && n <= math.MaxInt32
 	}
 	return true
-}
-
-// lookup calls fn, in row id order, for the rows whose columns equal the
-// fixed values of a whole primary or unique key (at most one row), or
-// else of the leading column of a composite one (through its prefix
-// index, built on first use). It returns false, without calling fn, when
-// no index applies. The rows found may differ from fixed in columns the
-// index does not cover: the caller filters them.
-func (t *table) lookup(fixed map[int]value.Value, fn func(id uint64, row value.Row) bool) bool {
-	for _, u := range t.uniques {
-		complete := true
-		for _, c := range u.cols {
-			if _, ok := fixed[c]; !ok {
-				complete = false
-				break
-			}
-		}
-		if !complete {
-			continue
-		}
-		probe := make(value.Row, len(t.cols))
-		for _, c := range u.cols {
-			probe[c] = fixed[c]
-		}
-		if id, row, ok := t.byKey(u, probe); ok { // a NULL in the key matches nothing, as '=' does
-			fn(id, row)
-		}
-		return true
-	}
-	for _, u := range t.uniques {
-		v, ok := fixed[u.cols[0]]
-		if len(u.cols) < 2 || !ok {
-			continue
-		}
-		t.eachByPrefix(u.cols[0], v, fn)
-		return true
-	}
-	for _, ix := range t.indexes {
-		if v, ok := fixed[ix.cols[0]]; ok {
-			t.eachByPrefix(ix.cols[0], v, fn)
-			return true
-		}
-	}
-	return false
 }
 
 // eachByPrefix calls fn with the rows whose column col is v, found through

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -17,6 +18,9 @@ import (
 // explain prints a view's circuit: per operator its state and its work per
 // change, and for an existing view the live figures.
 func (e *Engine) explain(x *sql.Explain) (Result, error) {
+	if x.DML != nil {
+		return e.explainDML(x.DML)
+	}
 	if x.View == nil {
 		v, ok := e.views[x.Name]
 		if !ok {
@@ -35,7 +39,74 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return explainCircuit(pre, c, false, x.Format), nil
+	res := explainCircuit(pre, c, false, x.Format)
+	if x.Select && x.Format == "text" {
+		for _, l := range e.accessLines(x.View.Plan) {
+			res.Rows = append(res.Rows, value.Row{value.NewText(value.Text, l)})
+		}
+	}
+	return res, nil
+}
+
+// explainDML says how an UPDATE or DELETE finds its rows: through which
+// index, or by reading every row.
+func (e *Engine) explainDML(b sql.Bound) (Result, error) {
+	verb, name, where, join := "", "", expr.Expr(nil), false
+	switch d := b.(type) {
+	case *sql.Update:
+		verb, name, where, join = "Update", d.Table, d.Where, d.From != nil
+	case *sql.Delete:
+		verb, name, where, join = "Delete", d.Table, d.Where, d.Using != nil
+	}
+	t, ok := e.tables[name]
+	if !ok {
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	lines := []string{verb + " on " + name}
+	var p *accessPath
+	if !join {
+		var err error
+		e.lookupMu.Lock() // accessPath may build a key's ordered index
+		p, err = t.accessPath(where)
+		e.lookupMu.Unlock()
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	switch {
+	case p != nil:
+		lines = append(lines, "  -> "+p.describe(t))
+	case join:
+		lines = append(lines, "  -> Seq Scan on "+name+" joined with the rows of FROM or USING")
+	default:
+		lines = append(lines, "  -> Seq Scan on "+name)
+	}
+	return textPlan(lines), nil
+}
+
+// accessLines says, for each filter applied directly to a table in an
+// ad-hoc query's plan, through which index it finds its rows.
+func (e *Engine) accessLines(n plan.Node) []string {
+	e.lookupMu.Lock() // accessPath may build a key's ordered index
+	defer e.lookupMu.Unlock()
+	var out []string
+	var walk func(plan.Node)
+	walk = func(n plan.Node) {
+		if f, ok := n.(*plan.Filter); ok {
+			if sc, ok := f.Input.(*plan.Scan); ok {
+				if t, ok := e.tables[sc.Relation]; ok {
+					if p, err := t.accessPath(f.Pred); err == nil && p != nil {
+						out = append(out, "ad hoc: "+p.describe(t))
+					}
+				}
+			}
+		}
+		for _, c := range n.Children() {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
 }
 
 // explainCircuit prints a Z-set circuit, after the lines pre: per

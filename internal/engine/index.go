@@ -3,19 +3,24 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
-// namedIndex is an index CREATE INDEX made on a table's columns. Its rows
-// are those of the table's prefix index on the leading column (prefix.go),
-// built when the index is created and kept up to date with the table;
-// equality lookups on the leading column go through it, and the other
-// columns filter the rows found.
+// namedIndex is an index CREATE INDEX made on a table's columns: an
+// ordered index of the table's rows by those columns (ordindex.go), built
+// when the index is created and kept up to date with the table.
 type namedIndex struct {
 	name string
 	cols []int
+	ord  *orderedIndex
+	// unique is the hash index of a UNIQUE index, among the table's
+	// uniques: it enforces the index and serves equalities on all its
+	// columns, as a UNIQUE constraint's does.
+	unique *uniqueIndex
 }
 
 // createIndex makes the index ci names, building it now.
@@ -36,9 +41,20 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
-	ix := &namedIndex{name: name, cols: ci.Cols}
+	ix := &namedIndex{name: name, cols: ci.Cols, ord: newOrderedIndex(ci.Cols)}
+	if ci.Unique {
+		if !t.keepsRows() {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "a unique index on change-stream table %q is not supported", t.name)
+		}
+		u, err := t.buildUnique(name, ci.Cols)
+		if err != nil {
+			return Result{}, err
+		}
+		ix.unique = u
+		t.uniques = append(t.uniques, u)
+	}
 	if t.keepsRows() {
-		t.prefix(ix.cols[0])
+		ix.ord.build(t)
 	}
 	t.indexes = append(t.indexes, ix)
 	e.indexes[name] = t
@@ -79,27 +95,41 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 	return Result{Tag: "DROP INDEX", Notices: notices}, nil
 }
 
-// forgetIndex removes the index name of t, and the prefix index under it
-// when nothing else leads with its column.
-func (e *Engine) forgetIndex(t *table, name string) {
-	delete(e.indexes, name)
-	var col int
-	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool {
-		if ix.name == name {
-			col = ix.cols[0]
+// buildUnique indexes t's rows by cols in a hash index, failing with
+// 23505 on two rows of one key (rows with a NULL in the key never
+// conflict).
+func (t *table) buildUnique(name string, cols []int) (*uniqueIndex, error) {
+	u := newUniqueIndex(name, cols, false, t.def)
+	var err error
+	var arr [64]byte
+	t.scan(func(id uint64, row value.Row) bool {
+		k, ok := u.key(row, arr[:0])
+		if !ok {
 			return true
 		}
-		return false
+		if _, dup := u.get(k); dup {
+			v := uniqueViolation(u, t, row).(*pgerr.Error)
+			err = &pgerr.Error{Code: pgerr.UniqueViolation,
+				Message: fmt.Sprintf("could not create unique index %q", name),
+				Detail:  strings.Replace(v.Detail, "already exists", "is duplicated", 1)}
+			return false
+		}
+		u.set(k, id, row)
+		return true
 	})
-	for _, ix := range t.indexes {
-		if ix.cols[0] == col {
-			return
+	return u, err
+}
+
+// forgetIndex removes the index name of t.
+func (e *Engine) forgetIndex(t *table, name string) {
+	delete(e.indexes, name)
+	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool {
+		if ix.name != name {
+			return false
 		}
-	}
-	for _, u := range t.uniques {
-		if len(u.cols) > 1 && u.cols[0] == col {
-			return
+		if ix.unique != nil {
+			t.uniques = slices.DeleteFunc(t.uniques, func(u *uniqueIndex) bool { return u == ix.unique })
 		}
-	}
-	t.prefixes = slices.DeleteFunc(t.prefixes, func(p *prefixIndex) bool { return p.col == col })
+		return true
+	})
 }

@@ -122,12 +122,19 @@ func (p *prefixIndex) bytes() int64 {
 	return n + 48*int64(len(p.m))
 }
 
-// prefixBytes is the memory of t's prefix indexes, which deltaview_tables
+// indexBytes is the memory of t's prefix indexes, of its keys' ordered
+// indexes and of the indexes CREATE INDEX made, which deltaview_tables
 // counts with the rows.
-func (t *table) prefixBytes() int64 {
+func (t *table) indexBytes() int64 {
 	var n int64
 	for _, p := range t.prefixes {
 		n += p.bytes()
+	}
+	for _, ix := range t.indexes {
+		n += ix.ord.bytes()
+	}
+	for _, ix := range t.keyOrders {
+		n += ix.ord.bytes()
 	}
 	return n
 }

@@ -49,10 +49,9 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 var _ exec.FilteredSource = (*Engine)(nil)
 
 // ScanFiltered implements exec.FilteredSource: a table's rows found
-// through a primary or unique key, or the leading column of a composite
-// one, that pred fixes by equalities to constants or parameters; a
-// materialized view's through an index on a column pred fixes (see
-// viewLookup). The rows found are filtered by the whole of pred.
+// through an index (see accessPath); a materialized view's through an
+// index on a column pred fixes (see viewLookup). The rows found are
+// filtered by the whole of pred.
 func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
 	e.lookupMu.Lock()
 	defer e.lookupMu.Unlock()
@@ -63,21 +62,21 @@ func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) err
 		return false, nil // a partial view's rows are read by scanning
 	}
 	t, ok := e.tables[rel]
-	if !ok || !t.keepsRows() || len(t.uniques) == 0 && len(t.indexes) == 0 {
+	if !ok {
 		return false, nil
 	}
-	fixed, err := fixedColumns(t.cols, pred)
-	if err != nil || fixed == nil {
+	p, err := t.accessPath(pred)
+	if err != nil || p == nil {
 		return false, nil // a scan evaluates, and fails, as before
 	}
-	handled := t.lookup(fixed, func(_ uint64, row value.Row) bool {
+	t.eachOnPath(p, func(_ uint64, row value.Row) bool {
 		var ok bool
 		if ok, err = accepts(pred, row); err == nil && ok {
 			err = fn(row)
 		}
 		return err == nil
 	})
-	return handled, err
+	return true, err
 }
 
 func execSelect(p plan.Node, src exec.Source) (Result, error) {

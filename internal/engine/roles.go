@@ -165,6 +165,12 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 	case *sql.Select:
 		return readAll("")
 	case *sql.Explain:
+		switch d := b.DML.(type) {
+		case *sql.Update:
+			return s.allowed(d.Table, sql.PrivSelect)
+		case *sql.Delete:
+			return s.allowed(d.Table, sql.PrivSelect)
+		}
 		if b.View == nil {
 			return s.allowed(b.Name, sql.PrivSelect)
 		}

@@ -99,7 +99,7 @@ var systemViews = map[string]systemView{
 			for _, name := range sortedKeys(e.tables) {
 				t := e.tables[name]
 				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())),
-					value.NewInt(value.Int8, t.bytes+t.prefixBytes()+reserves[name].Bytes)})
+					value.NewInt(value.Int8, t.bytes+t.indexBytes()+reserves[name].Bytes)})
 			}
 			return out
 		},

@@ -28,11 +28,13 @@ type table struct {
 	rows    *rowStore
 	nextID  uint64
 	uniques []*uniqueIndex // the primary key first, when there is one
-	// prefixes index leading columns of composite keys, once looked up,
-	// and of the indexes CREATE INDEX made.
+	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
-	delta    zset.ZSet     // the last commit's batch, reused by the next
+	// keyOrders are ordered indexes of primary and unique keys, each built
+	// on the first range over its leading columns (accessPath).
+	keyOrders []*namedIndex
+	delta     zset.ZSet // the last commit's batch, reused by the next
 	// gathering is set while a commit gathers the table's batch.
 	gathering bool
 	bytes     int64
@@ -305,6 +307,12 @@ func (t *table) replace(id uint64, old, row value.Row) {
 		p.drop(id, old)
 		p.add(id, row)
 	}
+	for _, ix := range t.indexes {
+		ix.ord.replace(id, old, row)
+	}
+	for _, ix := range t.keyOrders {
+		ix.ord.replace(id, old, row)
+	}
 	t.rows.Set(id, row)
 	t.bytes += dataflow.RowBytes(row) - dataflow.RowBytes(old)
 }
@@ -321,6 +329,12 @@ func (t *table) put(id uint64, row value.Row) {
 	}
 	for _, p := range t.prefixes {
 		p.add(id, row)
+	}
+	for _, ix := range t.indexes {
+		ix.ord.add(id, row)
+	}
+	for _, ix := range t.keyOrders {
+		ix.ord.add(id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
 	if id >= t.nextID {
@@ -342,6 +356,12 @@ func (t *table) remove(id uint64) value.Row {
 	}
 	for _, p := range t.prefixes {
 		p.drop(id, row)
+	}
+	for _, ix := range t.indexes {
+		ix.ord.drop(id, row)
+	}
+	for _, ix := range t.keyOrders {
+		ix.ord.drop(id, row)
 	}
 	t.bytes -= dataflow.RowBytes(row)
 	return row
@@ -371,7 +391,11 @@ func (t *table) compact() {
 	for _, u := range t.uniques {
 		u.clear()
 	}
-	t.prefixes = nil // rebuilt on the next lookup
+	t.prefixes = nil  // rebuilt on the next lookup
+	t.keyOrders = nil // likewise
+	for _, ix := range t.indexes {
+		ix.ord = newOrderedIndex(ix.cols) // refilled by put
+	}
 	t.nextID = 1
 	t.bytes = 0
 	old.Scan(func(_ uint64, row value.Row) bool {

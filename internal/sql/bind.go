@@ -196,9 +196,25 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{View: &CreateView{Materialized: true, Plan: p, Definition: b.stmt.SQL}, Format: format}, nil
+		return &Explain{View: &CreateView{Materialized: true, Plan: p, Definition: b.stmt.SQL}, Select: true, Format: format}, nil
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN is supported for CREATE MATERIALIZED VIEW and SELECT")
+	var dml Bound
+	var err error
+	switch {
+	case q.GetUpdateStmt() != nil:
+		dml, err = b.bindUpdate(q.GetUpdateStmt())
+	case q.GetDeleteStmt() != nil:
+		dml, err = b.bindDelete(q.GetDeleteStmt())
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN is supported for CREATE MATERIALIZED VIEW, SELECT, UPDATE and DELETE")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if format != "text" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN (FORMAT %s) of UPDATE or DELETE is not supported", format)
+	}
+	return &Explain{DML: dml, Format: format}, nil
 }
 
 // stmtName names a statement node for messages: "CREATE FUNCTION".

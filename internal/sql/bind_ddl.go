@@ -258,17 +258,16 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 	return d, nil
 }
 
-// bindCreateIndex binds CREATE INDEX on a table's columns. Unique,
-// partial and expression indexes are refused; the access method is
-// PostgreSQL's concern (every index here is a hash of the leading column).
+// bindCreateIndex binds CREATE [UNIQUE] INDEX on a table's columns.
+// Partial and expression indexes are refused; the access method and the
+// columns' order are PostgreSQL's concern (every index here is ordered,
+// ascending, and serves either direction).
 func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	loc := int32(-1)
 	if is.Relation != nil {
 		loc = is.Relation.Location
 	}
 	switch {
-	case is.Unique:
-		return nil, b.refuse(loc, "CREATE UNIQUE INDEX is not supported").WithHint("declare UNIQUE on the table's columns")
 	case is.WhereClause != nil:
 		return nil, b.refuse(nodeLoc(is.WhereClause, loc), "a partial index (CREATE INDEX … WHERE) is not supported")
 	case len(is.IndexIncludingParams) > 0:
@@ -282,7 +281,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	if rel.Kind != KindTable {
 		return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "cannot create index on relation %q", name)
 	}
-	ci := &CreateIndex{Name: is.Idxname, Table: name, IfNotExists: is.IfNotExists}
+	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists}
 	names := []string{name}
 	for _, p := range is.IndexParams {
 		el := p.GetIndexElem()

@@ -79,6 +79,7 @@ type CreateIndex struct {
 	Name        string
 	Table       string
 	Cols        []int
+	Unique      bool // CREATE UNIQUE INDEX: enforced, NULLs distinct
 	IfNotExists bool
 	// DefaultName is set when the statement names no index: a name taken
 	// gets a number, as in PostgreSQL.
@@ -160,9 +161,12 @@ type Tx struct{ Kind TxKind }
 // Subscribe is SUBSCRIBE [TO] view.
 type Subscribe struct{ View string }
 
-// Explain is EXPLAIN of a view definition or an existing view.
+// Explain is EXPLAIN of a view definition, an existing view, a query, or
+// an UPDATE or DELETE.
 type Explain struct {
-	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …
+	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …, EXPLAIN SELECT …
+	Select bool        // View is an ad-hoc SELECT's
+	DML    Bound       // EXPLAIN UPDATE / DELETE: the *Update or *Delete
 	Name   string      // EXPLAIN MATERIALIZED VIEW name
 	Format string      // "text" or "json"
 }

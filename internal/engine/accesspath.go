@@ -1,0 +1,349 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// accessPath is how a WHERE finds a table's rows through an index rather
+// than a scan: a whole primary or unique key fixed by equalities (O(1)),
+// the leading column of a composite one (its prefix index, O(rows
+// found)), or equalities on leading columns of an index CREATE INDEX
+// made and a range on the next one (O(log n + rows found)). It keeps
+// nothing: it is found again for each statement.
+type accessPath struct {
+	empty bool // a conjunct column = NULL on the path: no row qualifies
+
+	unique *uniqueIndex
+	probe  value.Row // the key's values in a row of the table's width
+
+	prefixCol int
+	prefixVal value.Value
+	prefixOf  *uniqueIndex
+
+	ix *namedIndex
+	r  keyRange
+}
+
+// colCond is what the conjuncts of a WHERE say of one column: an equality
+// to a value, IS NULL, bounds. never is set by a comparison with NULL,
+// which no row satisfies.
+type colCond struct {
+	hasEq, isNull, never bool
+	eq                   value.Value
+	lo, hi               value.Value
+	hasLo, hasHi         bool
+	loIncl, hiIncl       bool
+}
+
+// columnConds collects, by column, the conjuncts of where that compare a
+// column with a constant or parameter (=, <, <=, >, >=, BETWEEN, IS NULL).
+// Constants are taken when of the column's type, or of another integer
+// type when they fit; the others are left to the WHERE.
+func columnConds(cols []plan.Column, where expr.Expr) (map[int]*colCond, error) {
+	var out map[int]*colCond
+	get := func(c int) *colCond {
+		if out == nil {
+			out = map[int]*colCond{}
+		}
+		if out[c] == nil {
+			out[c] = &colCond{}
+		}
+		return out[c]
+	}
+	for _, c := range plan.Conjuncts(where) {
+		if n, ok := c.(*expr.IsNull); ok && !n.Not {
+			if col, ok := n.E.(*expr.Col); ok && col.Idx < len(cols) {
+				get(col.Idx).isNull = true
+			}
+			continue
+		}
+		cmp, ok := c.(*expr.Cmp)
+		if !ok || cmp.Op == expr.NE {
+			continue
+		}
+		op := cmp.Op
+		col, ok := cmp.L.(*expr.Col)
+		other := cmp.R
+		if !ok {
+			if col, ok = cmp.R.(*expr.Col); !ok {
+				continue
+			}
+			other = cmp.L
+			op = flipCmp(op)
+		}
+		if col.Idx >= len(cols) {
+			continue
+		}
+		v, ok, err := constantFor(cols[col.Idx].Type.Kind, other)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		cc := get(col.Idx)
+		if v.IsNull() {
+			cc.never = true
+			continue
+		}
+		switch op {
+		case expr.EQ:
+			cc.hasEq, cc.eq = true, v
+		case expr.GT, expr.GE:
+			// The tighter of two lower bounds: the greater, or the
+			// exclusive one of two equal.
+			incl := op == expr.GE
+			if !cc.hasLo || tighter(value.Compare(v, cc.lo), incl) {
+				cc.hasLo, cc.lo, cc.loIncl = true, v, incl
+			}
+		case expr.LT, expr.LE:
+			incl := op == expr.LE
+			if !cc.hasHi || tighter(-value.Compare(v, cc.hi), incl) {
+				cc.hasHi, cc.hi, cc.hiIncl = true, v, incl
+			}
+		}
+	}
+	return out, nil
+}
+
+// tighter reports whether a bound beyond the current one by c (its sign)
+// narrows the range.
+func tighter(c int, incl bool) bool { return c > 0 || c == 0 && !incl }
+
+func flipCmp(op expr.CmpOp) expr.CmpOp {
+	switch op {
+	case expr.LT:
+		return expr.GT
+	case expr.LE:
+		return expr.GE
+	case expr.GT:
+		return expr.LT
+	case expr.GE:
+		return expr.LE
+	}
+	return op
+}
+
+// constantFor evaluates e, an expression of no column, as a value of a
+// column of kind want: ok is false when e reads a column, is volatile, is
+// of another type, or is an integer that does not fit (which an
+// equality or a bound cannot use, index keys being typed).
+func constantFor(want value.Kind, e expr.Expr) (value.Value, bool, error) {
+	if len(expr.Columns(e)) > 0 || e.Volatile() {
+		return value.Value{}, false, nil
+	}
+	have := e.Type().Kind
+	if have != want && !(have.IsInteger() && want.IsInteger()) {
+		return value.Value{}, false, nil
+	}
+	v, err := e.Eval(nil)
+	if err != nil {
+		return value.Value{}, false, err
+	}
+	if !v.IsNull() && v.Kind() != want {
+		if !intFits(want, v.Int()) {
+			return value.Value{}, false, nil
+		}
+		v = value.NewInt(want, v.Int())
+	}
+	return v, true, nil
+}
+
+// accessPath returns the best index path where gives t, nil when none
+// applies. An index CREATE INDEX made wins over a composite key's prefix
+// index when it fixes more columns, or bounds one.
+func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
+	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 || !t.keepsRows() {
+		return nil, nil
+	}
+	conds, err := columnConds(t.cols, where)
+	if err != nil || conds == nil {
+		return nil, err
+	}
+	for _, u := range t.uniques {
+		complete := true
+		for _, c := range u.cols {
+			if cc := conds[c]; cc == nil || !cc.hasEq && !cc.never {
+				complete = false
+				break
+			}
+		}
+		if !complete {
+			continue
+		}
+		p := &accessPath{unique: u, probe: make(value.Row, len(t.cols))}
+		for _, c := range u.cols {
+			p.probe[c] = conds[c].eq
+			p.empty = p.empty || conds[c].never
+		}
+		return p, nil
+	}
+	var best *accessPath
+	score := 0
+	for _, u := range t.uniques {
+		if cc := conds[u.cols[0]]; len(u.cols) > 1 && cc != nil && (cc.hasEq || cc.never) {
+			best, score = &accessPath{prefixCol: u.cols[0], prefixVal: cc.eq, prefixOf: u, empty: cc.never}, 2
+			break
+		}
+	}
+	// An ordered index of a key serves ranges the indexes CREATE INDEX
+	// made do not serve as well: built on first use, as a prefix index.
+	var keyed *uniqueIndex
+	for _, u := range t.uniques {
+		if s := orderedScore(u.cols, conds); s > score && s%2 == 1 && !slices.ContainsFunc(t.indexes, func(ix *namedIndex) bool { return orderedScore(ix.cols, conds) >= s }) {
+			keyed, score = u, s
+		}
+	}
+	if keyed != nil {
+		best, score = nil, 0
+	}
+	for _, ix := range t.candidates(keyed) {
+		p := &accessPath{ix: ix}
+		for _, c := range ix.cols {
+			cc := conds[c]
+			if cc == nil || !cc.hasEq && !cc.isNull && !cc.never {
+				break
+			}
+			p.empty = p.empty || cc.never
+			p.r.eq = append(p.r.eq, cc.eq) // NULL for IS NULL
+		}
+		s := 2 * len(p.r.eq)
+		if k := len(p.r.eq); k < len(ix.cols) {
+			if cc := conds[ix.cols[k]]; cc != nil && (cc.hasLo || cc.hasHi) {
+				p.r.bounded = true
+				p.r.lo, p.r.hasLo, p.r.loIncl = cc.lo, cc.hasLo, cc.loIncl
+				p.r.hi, p.r.hasHi, p.r.hiIncl = cc.hi, cc.hasHi, cc.hiIncl
+				s++
+			}
+		}
+		if s > score {
+			best, score = p, s
+		}
+	}
+	return best, nil
+}
+
+// orderedScore is what an ordered index of cols would score for conds:
+// two per leading column fixed, one for a range on the next.
+func orderedScore(cols []int, conds map[int]*colCond) int {
+	s := 0
+	for _, c := range cols {
+		cc := conds[c]
+		if cc == nil {
+			break
+		}
+		if cc.hasEq || cc.isNull || cc.never {
+			s += 2
+			continue
+		}
+		if cc.hasLo || cc.hasHi {
+			s++
+		}
+		break
+	}
+	return s
+}
+
+// candidates returns the ordered indexes accessPath weighs: those CREATE
+// INDEX made, and keyed's (built now if need be) when keyed is set.
+func (t *table) candidates(keyed *uniqueIndex) []*namedIndex {
+	if keyed == nil {
+		return t.indexes
+	}
+	for _, ix := range t.keyOrders {
+		if ix.name == keyed.name {
+			return []*namedIndex{ix}
+		}
+	}
+	ix := &namedIndex{name: keyed.name, cols: keyed.cols, ord: newOrderedIndex(keyed.cols)}
+	ix.ord.build(t)
+	t.keyOrders = append(t.keyOrders, ix)
+	return []*namedIndex{ix}
+}
+
+// eachOnPath calls fn, in row id order, for the rows p finds, until fn
+// returns false. The rows may fail the rest of the WHERE: the caller
+// filters them.
+func (t *table) eachOnPath(p *accessPath, fn func(id uint64, row value.Row) bool) {
+	switch {
+	case p.empty:
+	case p.unique != nil:
+		if id, row, ok := t.byKey(p.unique, p.probe); ok {
+			fn(id, row)
+		}
+	case p.ix == nil:
+		t.eachByPrefix(p.prefixCol, p.prefixVal, fn)
+	default:
+		var found []ordEntry
+		p.ix.ord.scan(&p.r, func(id uint64, row value.Row) bool {
+			found = append(found, ordEntry{row: row, id: id})
+			return true
+		})
+		slices.SortFunc(found, func(a, b ordEntry) int {
+			if a.id < b.id {
+				return -1
+			}
+			return 1
+		})
+		for _, e := range found {
+			if !fn(e.id, e.row) {
+				return
+			}
+		}
+	}
+}
+
+// describe says which index p uses, and for what, for EXPLAIN.
+func (p *accessPath) describe(t *table) string {
+	text := func(v value.Value) string {
+		s := string(value.AppendText(nil, v))
+		switch k := v.Kind(); {
+		case k.IsInteger(), k == value.Float4, k == value.Float8, k == value.Numeric:
+			return s
+		}
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	switch {
+	case p.unique != nil:
+		var conds []string
+		for _, c := range p.unique.cols {
+			conds = append(conds, t.cols[c].Name+" = "+text(p.probe[c]))
+		}
+		return fmt.Sprintf("Index Scan using %s on %s: %s", p.unique.name, t.name, strings.Join(conds, " AND "))
+	case p.ix == nil:
+		return fmt.Sprintf("Index Scan using the leading column of %s on %s: %s = %s", p.prefixOf.name, t.name, t.cols[p.prefixCol].Name, text(p.prefixVal))
+	}
+	var conds []string
+	for i, v := range p.r.eq {
+		name := t.cols[p.ix.cols[i]].Name
+		if v.IsNull() {
+			conds = append(conds, name+" IS NULL")
+		} else {
+			conds = append(conds, name+" = "+text(v))
+		}
+	}
+	if p.r.bounded {
+		name := t.cols[p.ix.cols[len(p.r.eq)]].Name
+		if p.r.hasLo {
+			op := " > "
+			if p.r.loIncl {
+				op = " >= "
+			}
+			conds = append(conds, name+op+text(p.r.lo))
+		}
+		if p.r.hasHi {
+			op := " < "
+			if p.r.hiIncl {
+				op = " <= "
+			}
+			conds = append(conds, name+op+text(p.r.hi))
+		}
+	}
+	return fmt.Sprintf("Index Scan using %s on %s: %s", p.ix.name, t.name, strings.Join(conds, " AND "))
+}
