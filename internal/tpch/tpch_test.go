@@ -112,9 +112,12 @@ func TestTPCH(t *testing.T) {
 	}
 	h.logMemory("at the end")
 	h.logTable()
-	var ok, sizes []string
+	var ok, late, sizes []string
 	for _, v := range h.views {
-		if !h.wrong[v] {
+		switch {
+		case h.late[v]:
+			late = append(late, v)
+		case !h.wrong[v]:
 			ok = append(ok, v)
 		}
 		_, rows, _ := e.ViewRows(v)
@@ -130,6 +133,9 @@ func TestTPCH(t *testing.T) {
 		})
 	}
 	t.Logf("%d views accepted and equal to PostgreSQL after every transaction: %s", len(ok), strings.Join(ok, " "))
+	if len(late) > 0 {
+		t.Logf("not compared at the end (PostgreSQL did not build them within %v): %s", *flagPGTimeout, strings.Join(late, " "))
+	}
 }
 
 type harness struct {
