@@ -41,6 +41,11 @@ func (o *orderer) node(n Node) Node {
 		if t.Kind == InnerJoin {
 			return o.tree(n)
 		}
+		if !t.Kind.Outputs() {
+			if pushed := o.pushSemi(t); pushed != nil {
+				return o.node(pushed)
+			}
+		}
 		l, r := o.node(t.Left), t.Right
 		if t.Kind.Outputs() {
 			r = o.node(t.Right)
@@ -52,6 +57,72 @@ func (o *orderer) node(n Node) Node {
 		}
 	}
 	return n
+}
+
+// pushSemi moves a semi or anti join over a tree of inner joins onto the
+// tree's one input that its condition reads, when the tree has at least
+// twice that input's estimated rows: (A ⋈ B) ⋉ C is (A ⋉ C) ⋈ B when the
+// condition reads only A, and the semi join then indexes and probes A's
+// rows rather than the join's, which repeat them. It returns nil when the
+// join stays.
+func (o *orderer) pushSemi(j *Join) Node {
+	if !innerTree(j.Left) {
+		return nil
+	}
+	var t joinTree
+	o.flatten(j.Left, 0, &t)
+	lw := len(j.Left.Columns())
+	leaf := -1
+	reads := func(c int) bool {
+		i := len(t.offset) - 1
+		for i > 0 && t.offset[i] > c {
+			i--
+		}
+		if leaf >= 0 && leaf != i {
+			return false
+		}
+		leaf = i
+		return true
+	}
+	for _, k := range j.LeftKeys {
+		for _, c := range expr.Columns(k) {
+			if !reads(c) {
+				return nil
+			}
+		}
+	}
+	if j.Residual != nil {
+		for _, c := range expr.Columns(j.Residual) {
+			if c < lw && !reads(c) {
+				return nil
+			}
+		}
+	}
+	if leaf < 0 || 2*o.estimate(t.leaves[leaf]) > o.estimate(j.Left) {
+		return nil
+	}
+	in, off := t.leaves[leaf], t.offset[leaf]
+	w := len(in.Columns())
+	semi := *j
+	semi.Left, semi.Cols = in, in.Columns()
+	semi.LeftKeys = make([]expr.Expr, len(j.LeftKeys))
+	for i, k := range j.LeftKeys {
+		semi.LeftKeys[i] = Shift(k, -off)
+	}
+	if j.Residual != nil {
+		semi.Residual = expr.Rewrite(j.Residual, func(x expr.Expr) expr.Expr {
+			if c, ok := x.(*expr.Col); ok {
+				if c.Idx < lw {
+					return &expr.Col{Idx: c.Idx - off, T: c.T, Name: c.Name}
+				}
+				return &expr.Col{Idx: c.Idx - lw + w, T: c.T, Name: c.Name}
+			}
+			return x
+		})
+	}
+	leaves := slices.Clone(t.leaves)
+	leaves[leaf] = &semi
+	return rebuild(j.Left, leaves)
 }
 
 // innerTree reports whether n is an inner join, under filters.

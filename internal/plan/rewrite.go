@@ -140,6 +140,17 @@ func withFilter(n Node, cs []expr.Expr) Node {
 		cs = append(Conjuncts(f.Pred), cs...)
 		n = f.Input
 	}
+	// A conjunct implied by an OR may be pushed again when the join is
+	// rewritten again: keep one of each.
+	seen := map[string]bool{}
+	cs = slices.DeleteFunc(cs, func(c expr.Expr) bool {
+		k := expr.Key(c)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
+	})
 	return pushFilter(&Filter{Input: n, Pred: AndOf(cs)})
 }
 
@@ -202,19 +213,55 @@ func extractJoinKeys(n Node) Node {
 		// A condition on one side only may filter that side early when
 		// the side's unmatched rows are dropped anyway.
 		s := side(c, lw)
+		canLeft := j.Kind == InnerJoin || j.Kind == RightJoin || j.Kind == SemiJoin
+		canRight := j.Kind != RightJoin && j.Kind != FullJoin && j.Kind != AntiNullJoin
 		switch {
-		case s == 1 && (j.Kind == InnerJoin || j.Kind == RightJoin || j.Kind == SemiJoin):
+		case s == 1 && canLeft:
 			pushLeft = append(pushLeft, c)
-		case s == 2 && j.Kind != RightJoin && j.Kind != FullJoin && j.Kind != AntiNullJoin:
+		case s == 2 && canRight:
 			pushRight = append(pushRight, Shift(c, -lw))
 		default:
 			rest = append(rest, c)
+			// An OR over both sides stays, and also filters each side
+			// by what it implies there.
+			if l := impliedOn(c, lw, 1); l != nil && canLeft {
+				pushLeft = append(pushLeft, l)
+			}
+			if r := impliedOn(c, lw, 2); r != nil && canRight {
+				pushRight = append(pushRight, Shift(r, -lw))
+			}
 		}
 	}
 	out.Residual = AndOf(rest)
 	out.Left = withFilter(out.Left, pushLeft)
 	out.Right = withFilter(out.Right, pushRight)
 	return out
+}
+
+// impliedOn returns what an OR implies on one side of a join (want: 1
+// left, 2 right): the OR of each branch's conjuncts that read only that
+// side; nil when a branch has none. In (n1 = 'A' AND n2 = 'B') OR
+// (n1 = 'B' AND n2 = 'A') it is n1 = 'A' OR n1 = 'B': where the OR is
+// TRUE, some branch is, and so are that branch's conjuncts.
+func impliedOn(c expr.Expr, lw, want int) expr.Expr {
+	o, ok := c.(*expr.Or)
+	if !ok || o.Volatile() {
+		return nil
+	}
+	args := make([]expr.Expr, len(o.Args))
+	for i, b := range o.Args {
+		var parts []expr.Expr
+		for _, d := range Conjuncts(b) {
+			if side(d, lw) == want {
+				parts = append(parts, d)
+			}
+		}
+		if len(parts) == 0 {
+			return nil
+		}
+		args[i] = AndOf(parts)
+	}
+	return &expr.Or{Args: args}
 }
 
 // equiKey recognises l = r with l over the left columns and r over the

@@ -398,6 +398,22 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 // into the arena.
 func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 	g.arena, g.pres, g.recs = g.arena[:0], g.pres[:0], g.recs[:0]
+	// A big batch (a cold start's) gets its buffers at their final size
+	// at once: clearStep drops big ones, and growing them by appends
+	// copied each several times.
+	width := len(g.keys)
+	for i := range g.aggs {
+		width += g.aggs[i].width
+	}
+	if n := len(batch) * width; cap(g.arena) < n {
+		g.arena = make([]value.Value, 0, n)
+	}
+	if cap(g.pres) < len(batch)*len(g.aggs) {
+		g.pres = make([]bool, 0, len(batch)*len(g.aggs))
+	}
+	if cap(g.recs) < len(batch) {
+		g.recs = make([]aggRec, 0, len(batch))
+	}
 	for _, e := range batch {
 		off, pre := len(g.arena), len(g.pres)
 		for _, k := range g.keys {
