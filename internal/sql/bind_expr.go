@@ -136,7 +136,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetCollateClause() != nil:
 		return nil, b.stmt.errf(n.GetCollateClause().Location, pgerr.FeatureNotSupported, "COLLATE is not supported")
 	case n.GetGroupingFunc() != nil:
-		return nil, b.refuse(n.GetGroupingFunc().Location, "GROUPING() is not supported yet")
+		// Above a grouping bindAggregated binds it; anywhere else it is
+		// misplaced.
+		return nil, b.stmt.errf(n.GetGroupingFunc().Location, pgerr.GroupingError, "grouping operations are not allowed here")
 	case n.GetAIndirection() != nil:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported")
 	}
@@ -650,9 +652,6 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
-	}
-	if name == "grouping" {
-		return nil, b.refuse(f.Location, "GROUPING() is not supported yet")
 	}
 	if name == "generate_series" {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")

@@ -70,8 +70,6 @@ var refusals = []refusal{
 	{query: "SELECT n, count(*) FROM t GROUP BY n ORDER BY (SELECT count(*) FROM u WHERE u.id = t.n) LIMIT 2", at: "(SELECT count", msg: "subquer", hint: "HAVING"},
 	// LATERAL.
 	{query: "SELECT * FROM t JOIN LATERAL (SELECT u.id FROM u WHERE u.id = t.id) s USING (id)", at: "u.id FROM", msg: "LATERAL"},
-	// Aggregates and grouping.
-	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.
 	{query: "SELECT id, stddev(n) OVER (PARTITION BY g) FROM t", at: "stddev", msg: "window", hint: "count, sum"},
 	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING) FROM t", at: "(ORDER", msg: "GROUPS", hint: "ROWS or RANGE"},
