@@ -83,6 +83,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindBoolExpr(s, n.GetBoolExpr())
 	case n.GetNullTest() != nil:
 		t := n.GetNullTest()
+		if args, ok := rowArgs(t.Arg); ok {
+			return b.bindRowNullTest(s, args, t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL)
+		}
 		e, err := b.bindExpr(s, t.Arg)
 		if err != nil {
 			return nil, err
@@ -132,7 +135,8 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetAArrayExpr() != nil:
 		return nil, b.stmt.errf(n.GetAArrayExpr().Location, pgerr.FeatureNotSupported, "arrays are not supported")
 	case n.GetRowExpr() != nil:
-		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row constructors are not supported")
+		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row values are not supported outside comparisons").
+			WithHint("select the row's columns, or compare rows: (a, b) < (1, 2), (a, b) IN (SELECT x, y …)")
 	case n.GetCollateClause() != nil:
 		return nil, b.stmt.errf(n.GetCollateClause().Location, pgerr.FeatureNotSupported, "COLLATE is not supported")
 	case n.GetGroupingFunc() != nil:
@@ -349,6 +353,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			}
 			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
 		}
+		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+			return b.bindRowCompare(s, op, l, r, a.Location)
+		}
 		l, err := b.bindExpr(s, a.Lexpr)
 		if err != nil {
 			return nil, err
@@ -359,6 +366,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		return b.binaryOp(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+		}
 		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
 		if err != nil {
 			return nil, err
@@ -482,6 +492,9 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	list := a.Rexpr.GetList()
 	if list == nil {
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "IN (subquery) is not supported yet")
+	}
+	if l, ok := rowArgs(a.Lexpr); ok {
+		return b.bindRowIn(s, l, list.Items, not, a.Location)
 	}
 	nodes := append([]*pg_query.Node{a.Lexpr}, list.Items...)
 	all, _, err := b.bindCommon(s, nodes, "IN", a.Location)

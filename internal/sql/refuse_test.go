@@ -108,7 +108,6 @@ var refusals = []refusal{
 	{query: "SELECT id FROM t WHERE n <> ALL ('{1,2}')", at: "<> ALL", msg: "<> ALL", hint: "NOT IN"},
 	{query: "SELECT ARRAY[id, n] FROM t", at: "ARRAY", msg: "array"},
 	{query: "SELECT ROW(id, n) FROM t", at: "ROW", msg: "row"},
-	{query: "SELECT id FROM t WHERE (id, n) = (1, 2)", at: "(id, n)", msg: "row"},
 	{query: "SELECT g COLLATE \"C\" FROM t", at: "COLLATE", msg: "COLLATE"},
 	{query: "SELECT id FROM t WHERE g ~ 'a.*'", at: "~", msg: "~"},
 	{query: "SELECT 2 ^ n FROM t", at: "^", msg: "^"},
