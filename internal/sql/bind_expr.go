@@ -138,7 +138,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row values are not supported outside comparisons").
 			WithHint("select the row's columns, or compare rows: (a, b) < (1, 2), (a, b) IN (SELECT x, y …)")
 	case n.GetCollateClause() != nil:
-		return nil, b.stmt.errf(n.GetCollateClause().Location, pgerr.FeatureNotSupported, "COLLATE is not supported")
+		return b.bindCollate(s, n.GetCollateClause())
 	case n.GetGroupingFunc() != nil:
 		// Above a grouping bindAggregated binds it; anywhere else it is
 		// misplaced.
@@ -388,7 +388,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
-		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "SIMILAR TO is not supported").WithHint("use LIKE")
+		return b.bindSimilar(s, a, op)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
 		which := "ANY"
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL {
@@ -421,6 +421,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			return nil, err
 		}
 		return &expr.Cmp{Op: cmp, L: l, R: r}, nil
+	}
+	if re, ok := regexOps[op]; ok {
+		return b.regexOp(re, op, l, r, loc)
 	}
 	if op == "||" {
 		lk, rk := l.Type().Kind, r.Type().Kind
@@ -535,6 +538,95 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 		}
 	}
 	return &expr.Like{E: l, Pattern: p, Escape: esc, ILike: strings.Contains(op, "*"), Not: strings.HasPrefix(op, "!")}, nil
+}
+
+// bindCollate binds e COLLATE name. Strings compare byte by byte, as in
+// the collations "C" and "POSIX" (and "default", "ucs_basic", which are
+// the same here), so these leave e as it is; any other collation is
+// refused.
+func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, error) {
+	var names []string
+	for _, n := range c.Collname {
+		names = append(names, n.GetString_().Sval)
+	}
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	e, err := b.bindExpr(s, c.Arg)
+	if err != nil {
+		return nil, err
+	}
+	switch k := e.Type().Kind; {
+	case k == value.Unknown:
+		if e, err = b.coerce(e, value.TextType, c.Location); err != nil {
+			return nil, err
+		}
+	case !isString(k):
+		return nil, b.stmt.errf(c.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", e.Type())
+	}
+	if len(names) == 1 {
+		switch names[0] {
+		case "C", "POSIX", "default", "ucs_basic":
+			return e, nil
+		}
+	}
+	return nil, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
+		WithHint(`text compares byte by byte, as in COLLATE "C", "POSIX" and "default", the only collations accepted`)
+}
+
+// regexOps are the regular-expression match operators: fold, not.
+var regexOps = map[string][2]bool{"~": {false, false}, "~*": {true, false}, "!~": {false, true}, "!~*": {true, true}}
+
+// regexOp binds l ~ r and its kin over strings.
+func (b *binder) regexOp(flags [2]bool, op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	for _, e := range []*expr.Expr{&l, &r} {
+		k := (*e).Type().Kind
+		if !isString(k) && k != value.Unknown {
+			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		var err error
+		if *e, err = b.coerce(*e, value.TextType, loc); err != nil {
+			return nil, err
+		}
+	}
+	return &expr.Regex{E: l, Pattern: r, Fold: flags[0], Not: flags[1]}, nil
+}
+
+// bindSimilar binds E [NOT] SIMILAR TO pattern [ESCAPE e], which the parser
+// writes E ~ similar_to_escape(pattern [, e]) (!~ for NOT).
+func (b *binder) bindSimilar(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, error) {
+	patNode := a.Rexpr
+	var escNode *pg_query.Node
+	if f := patNode.GetFuncCall(); f != nil && opName(f.Funcname) == "similar_to_escape" && len(f.Args) >= 1 {
+		patNode = f.Args[0]
+		if len(f.Args) == 2 {
+			escNode = f.Args[1]
+		}
+	}
+	var es []expr.Expr
+	for _, n := range []*pg_query.Node{a.Lexpr, patNode, escNode} {
+		if n == nil {
+			continue
+		}
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return nil, err
+		}
+		if k := e.Type().Kind; !isString(k) && k != value.Unknown {
+			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", e.Type(), op, "text").
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if e, err = b.coerce(e, value.TextType, a.Location); err != nil {
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	r := &expr.Regex{E: es[0], Pattern: es[1], Similar: true, Not: op == "!~"}
+	if len(es) > 2 {
+		r.Escape = es[2]
+	}
+	return r, nil
 }
 
 func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {

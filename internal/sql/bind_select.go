@@ -650,6 +650,8 @@ func figureName(n *pg_query.Node) string {
 		return "bool"
 	case n.GetGroupingFunc() != nil:
 		return "grouping"
+	case n.GetCollateClause() != nil:
+		return figureName(n.GetCollateClause().Arg)
 	case n.GetSqlvalueFunction() != nil:
 		return strings.ToLower(strings.TrimPrefix(n.GetSqlvalueFunction().Op.String(), "SVFOP_"))
 	}
