@@ -126,6 +126,19 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 			return b.callFunc(s, "current_date", nil, nil, f.Location)
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:
 			return b.callFunc(s, "now", nil, nil, f.Location)
+		case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:
+			if b.forView {
+				return nil, b.refuse(f.Location, "volatile function LOCALTIMESTAMP cannot be maintained in a view").WithHint(volatileHint)
+			}
+			now, err := b.callFunc(s, "now", nil, nil, f.Location)
+			if err != nil {
+				return nil, err
+			}
+			out, err := expr.Coerce(now, value.TimestampType, true)
+			if err != nil {
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+			}
+			return out, nil
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
 	case n.GetSubLink() != nil:
@@ -351,6 +364,15 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			case "+":
 				return r, nil
 			}
+			if fn, ok := prefixFuncs[op]; ok {
+				if fn == "sqrt" || fn == "||/" {
+					// |/ and ||/ are of double precision only.
+					if r, err = b.coerce(r, value.Float8Type, a.Location); err != nil {
+						return nil, err
+					}
+				}
+				return b.callFunc(s, fn, nil, []expr.Expr{r}, a.Location)
+			}
 			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
 		}
 		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
@@ -440,6 +462,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		}
 		return &expr.Concat{L: l, R: r}, nil
 	}
+	if fn, ok := binaryFuncs[op]; ok {
+		return b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
+	}
 	arith, ok := arithOps[op]
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "operator %s is not supported", op)
@@ -460,6 +485,13 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 var cmpOps = map[string]expr.CmpOp{
 	"=": expr.EQ, "<>": expr.NE, "!=": expr.NE, "<": expr.LT, "<=": expr.LE, ">": expr.GT, ">=": expr.GE,
 }
+
+// binaryFuncs and prefixFuncs are operators bound as calls of the
+// catalog's functions (the bitwise ones registered under their symbols).
+var (
+	binaryFuncs = map[string]string{"^": "power", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
+	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~"}
+)
 
 var arithOps = map[string]expr.ArithOp{
 	"+": expr.OpAdd, "-": expr.OpSub, "*": expr.OpMul, "/": expr.OpDiv, "%": expr.OpMod,

@@ -1,0 +1,184 @@
+package expr
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// More of PostgreSQL's functions on the supported types: trigonometry and
+// logarithms of double precision, integer division helpers, a few string
+// functions, and the operators ^, |/, ||/, @ and the bitwise ones on
+// integers, registered under their symbols (the binder calls them for the
+// operators).
+func init() {
+	F8, T, I4 := value.Float8, value.Text, value.Int4
+	f1 := func(name string, f func(float64) float64) {
+		strict(name, kinds(F8), value.Float8Type, floatFn(f))
+	}
+	domain := func(name string, lo, hi float64, f func(float64) float64) {
+		strict(name, kinds(F8), value.Float8Type, floatErrFn(func(x float64) (float64, error) {
+			if x < lo || x > hi {
+				return 0, pgerr.New(pgerr.NumericOutOfRange, "input is out of range")
+			}
+			return f(x), nil
+		}))
+	}
+	f1("sin", math.Sin)
+	f1("cos", math.Cos)
+	f1("tan", math.Tan)
+	f1("cot", func(x float64) float64 { return 1 / math.Tan(x) })
+	domain("asin", -1, 1, math.Asin)
+	domain("acos", -1, 1, math.Acos)
+	f1("atan", math.Atan)
+	strict("atan2", kinds(F8, F8), value.Float8Type, func(a []value.Value) (value.Value, error) {
+		return float8(math.Atan2(a[0].Float(), a[1].Float())), nil
+	})
+	f1("degrees", func(x float64) float64 { return x * 180 / math.Pi })
+	f1("radians", func(x float64) float64 { return x * math.Pi / 180 })
+	f1("cbrt", math.Cbrt)
+	strict("||/", kinds(F8), value.Float8Type, floatFn(math.Cbrt))
+	register(&FuncDef{Name: "pi", Params: kinds(), Result: value.Float8Type, Eval: func([]value.Value) (value.Value, error) {
+		return float8(math.Pi), nil
+	}})
+	logOf := func(x float64) (float64, error) {
+		switch {
+		case x == 0:
+			return 0, pgerr.New(codeInvalidLog, "cannot take logarithm of zero")
+		case x < 0:
+			return 0, pgerr.New(codeInvalidLog, "cannot take logarithm of a negative number")
+		}
+		return math.Log10(x), nil
+	}
+	strict("log", kinds(F8), value.Float8Type, floatErrFn(logOf), "log10")
+	for _, k := range []value.Kind{value.Int2, value.Int4, value.Int8} {
+		t := plain(k)
+		bin := func(op string, f func(x, y int64) int64) {
+			strict(op, kinds(k, k), t, func(a []value.Value) (value.Value, error) {
+				return value.NewInt(k, f(a[0].Int(), a[1].Int())), nil
+			})
+		}
+		bin("&", func(x, y int64) int64 { return x & y })
+		bin("|", func(x, y int64) int64 { return x | y })
+		bin("#", func(x, y int64) int64 { return x ^ y })
+		bits := map[value.Kind]uint{value.Int2: 16, value.Int4: 32, value.Int8: 64}[k]
+		shift := func(op string, left bool) {
+			strict(op, kinds(k, I4), t, func(a []value.Value) (value.Value, error) {
+				// PostgreSQL shifts by the count modulo the width, as C on
+				// its platforms does, and keeps the type's width.
+				n, c := a[0].Int(), uint(a[1].Int())%bits
+				var r int64
+				if left {
+					r = n << c
+				} else {
+					r = n >> c
+				}
+				switch k {
+				case value.Int2:
+					r = int64(int16(r))
+				case value.Int4:
+					r = int64(int32(r))
+				}
+				return value.NewInt(k, r), nil
+			})
+		}
+		shift("<<", true)
+		shift(">>", false)
+		strict("~", kinds(k), t, func(a []value.Value) (value.Value, error) { return value.NewInt(k, ^a[0].Int()), nil })
+		gcd := func(x, y int64) (int64, error) {
+			for y != 0 {
+				x, y = y, x%y
+			}
+			if x < 0 {
+				if x == math.MinInt64 || k == value.Int4 && x == math.MinInt32 {
+					return 0, pgerr.New(pgerr.NumericOutOfRange, "%s out of range", map[value.Kind]string{value.Int4: "integer", value.Int8: "bigint"}[k])
+				}
+				x = -x
+			}
+			return x, nil
+		}
+		if k != value.Int2 {
+			strict("gcd", kinds(k, k), t, func(a []value.Value) (value.Value, error) {
+				g, err := gcd(a[0].Int(), a[1].Int())
+				return value.NewInt(k, g), err
+			})
+			strict("lcm", kinds(k, k), t, func(a []value.Value) (value.Value, error) {
+				x, y := a[0].Int(), a[1].Int()
+				if x == 0 || y == 0 {
+					return value.NewInt(k, 0), nil
+				}
+				g, err := gcd(x, y)
+				if err != nil {
+					return value.Null, err
+				}
+				r := x / g * y
+				if r/y != x/g || k == value.Int4 && r != int64(int32(r)) {
+					return value.Null, pgerr.New(pgerr.NumericOutOfRange, "%s out of range", map[value.Kind]string{value.Int4: "integer", value.Int8: "bigint"}[k])
+				}
+				if r < 0 {
+					r = -r
+				}
+				return value.NewInt(k, r), nil
+			})
+		}
+	}
+	strict("split_part", kinds(T, T, I4), value.TextType, func(a []value.Value) (value.Value, error) {
+		s, sep, n := rawText(a[0]), rawText(a[1]), a[2].Int()
+		if n == 0 {
+			return value.Null, pgerr.New(pgerr.InvalidParameter, "field position must not be zero")
+		}
+		var parts []string
+		if sep == "" {
+			parts = []string{s}
+		} else {
+			parts = strings.Split(s, sep)
+		}
+		if n < 0 {
+			n += int64(len(parts)) + 1
+		}
+		if n < 1 || n > int64(len(parts)) {
+			return value.NewText(value.Text, ""), nil
+		}
+		return value.NewText(value.Text, parts[n-1]), nil
+	})
+	strict("translate", kinds(T, T, T), value.TextType, func(a []value.Value) (value.Value, error) {
+		from, to := []rune(rawText(a[1])), []rune(rawText(a[2]))
+		var sb strings.Builder
+		for _, r := range rawText(a[0]) {
+			i := -1
+			for j, f := range from {
+				if f == r {
+					i = j
+					break
+				}
+			}
+			switch {
+			case i < 0:
+				sb.WriteRune(r)
+			case i < len(to):
+				sb.WriteRune(to[i])
+			}
+		}
+		return value.NewText(value.Text, sb.String()), nil
+	})
+	strict("ascii", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		r, _ := utf8.DecodeRuneInString(rawText(a[0]))
+		if rawText(a[0]) == "" {
+			r = 0
+		}
+		return value.NewInt(value.Int4, int64(r)), nil
+	})
+	strict("chr", kinds(I4), value.TextType, func(a []value.Value) (value.Value, error) {
+		n := a[0].Int()
+		switch {
+		case n == 0:
+			return value.Null, pgerr.New(pgerr.ProgramLimitExceeded, "null character not permitted")
+		case n < 0 || n > utf8.MaxRune || n >= 0xD800 && n <= 0xDFFF:
+			return value.Null, pgerr.New(pgerr.ProgramLimitExceeded, "requested character too large for encoding: %d", n)
+		}
+		return value.NewText(value.Text, string(rune(n))), nil
+	})
+}
