@@ -182,3 +182,96 @@ func init() {
 		return value.NewText(value.Text, string(rune(n))), nil
 	})
 }
+
+func init() {
+	T, I4 := value.Text, value.Int4
+	replace := func(a []value.Value) (value.Value, error) {
+		flags := ""
+		if len(a) > 3 {
+			flags = rawText(a[3])
+		}
+		global, fold := false, false
+		for _, f := range flags {
+			switch f {
+			case 'g':
+				global = true
+			case 'i':
+				fold = true
+			case 'c':
+				fold = false
+			default:
+				return value.Null, pgerr.New(pgerr.InvalidParameter, "invalid regular expression option: \"%c\"", f)
+			}
+		}
+		re, err := CompileRegex(rawText(a[1]), fold)
+		if err != nil {
+			return value.Null, err
+		}
+		src, repl := rawText(a[0]), rawText(a[2])
+		var sb strings.Builder
+		last := 0
+		for _, m := range re.FindAllStringSubmatchIndex(src, -1) {
+			sb.WriteString(src[last:m[0]])
+			expandReplacement(&sb, src, repl, m)
+			last = m[1]
+			if !global {
+				break
+			}
+		}
+		sb.WriteString(src[last:])
+		return value.NewText(value.Text, sb.String()), nil
+	}
+	strict("regexp_replace", kinds(T, T, T), value.TextType, replace)
+	strict("regexp_replace", kinds(T, T, T, T), value.TextType, replace)
+	strict("quote_literal", kinds(T), value.TextType, func(a []value.Value) (value.Value, error) {
+		s := rawText(a[0])
+		q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		if strings.Contains(s, `\`) {
+			q = "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
+		}
+		return value.NewText(value.Text, q), nil
+	})
+	overlay := func(a []value.Value) (value.Value, error) {
+		s, r := []rune(rawText(a[0])), rawText(a[1])
+		from := a[2].Int()
+		n := int64(utf8.RuneCountInString(r))
+		if len(a) > 3 {
+			n = a[3].Int()
+		}
+		if from < 1 || n < 0 {
+			return value.Null, pgerr.New("22011", "negative substring length not allowed")
+		}
+		head := min(from-1, int64(len(s)))
+		tail := min(max(from-1+n, 0), int64(len(s)))
+		return value.NewText(value.Text, string(s[:head])+r+string(s[tail:])), nil
+	}
+	strict("overlay", kinds(T, T, I4), value.TextType, overlay)
+	strict("overlay", kinds(T, T, I4, I4), value.TextType, overlay)
+}
+
+// expandReplacement writes regexp_replace's replacement for the match m
+// of src: \1 … \9 are the groups, \& the whole match, \\ a backslash.
+func expandReplacement(sb *strings.Builder, src, repl string, m []int) {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '\\' || i+1 == len(repl) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch d := repl[i]; {
+		case d >= '1' && d <= '9':
+			g := int(d - '0')
+			if 2*g+1 < len(m) && m[2*g] >= 0 {
+				sb.WriteString(src[m[2*g]:m[2*g+1]])
+			}
+		case d == '&':
+			sb.WriteString(src[m[0]:m[1]])
+		case d == '\\':
+			sb.WriteByte('\\')
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(d)
+		}
+	}
+}
