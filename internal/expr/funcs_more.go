@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -274,4 +276,69 @@ func expandReplacement(sb *strings.Builder, src, repl string, m []int) {
 			sb.WriteByte(d)
 		}
 	}
+}
+
+func init() {
+	N, F8, I4 := value.Numeric, value.Float8, value.Int4
+	strict("scale", kinds(N), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		d := a[0].Decimal()
+		if d.Form != apd.Finite {
+			return value.Null, nil
+		}
+		return value.NewInt(value.Int4, int64(max(-d.Exponent, 0))), nil
+	})
+	strict("min_scale", kinds(N), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		d := a[0].Decimal()
+		if d.Form != apd.Finite {
+			return value.Null, nil
+		}
+		var r apd.Decimal
+		r.Reduce(d)
+		return value.NewInt(value.Int4, int64(max(-r.Exponent, 0))), nil
+	})
+	strict("trim_scale", kinds(N), value.NumericType, func(a []value.Value) (value.Value, error) {
+		d := a[0].Decimal()
+		if d.Form != apd.Finite {
+			return a[0], nil
+		}
+		r := new(apd.Decimal)
+		r.Reduce(d)
+		if r.Exponent > 0 {
+			// Whole numbers keep their digits: 100, not 1E+2.
+			ctx := value.DecimalContext
+			ctx.Precision = uint32(r.NumDigits()+int64(r.Exponent)) + 1
+			if _, err := ctx.Quantize(r, r, 0); err != nil {
+				return value.Null, err
+			}
+		}
+		return value.NewNumeric(r), nil
+	})
+	strict("width_bucket", kinds(F8, F8, F8, I4), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		x, lo, hi, n := a[0].Float(), a[1].Float(), a[2].Float(), a[3].Int()
+		switch {
+		case n <= 0:
+			return value.Null, pgerr.New("2201G", "count must be greater than zero")
+		case lo == hi:
+			return value.Null, pgerr.New("2201G", "lower bound cannot equal upper bound")
+		case math.IsNaN(x) || math.IsNaN(lo) || math.IsNaN(hi):
+			return value.Null, pgerr.New("2201G", "operand, lower bound, and upper bound cannot be NaN")
+		case math.IsInf(lo, 0) || math.IsInf(hi, 0):
+			return value.Null, pgerr.New("2201G", "lower and upper bounds must be finite")
+		}
+		var b int64
+		switch {
+		case lo < hi && x < lo, lo > hi && x > lo:
+			b = 0
+		case lo < hi && x >= hi, lo > hi && x <= hi:
+			b = n + 1
+		case lo < hi:
+			b = min(int64(float64(n)*((x-lo)/(hi-lo)))+1, n) // n: rounding at the top edge
+		default:
+			b = min(int64(float64(n)*((lo-x)/(lo-hi)))+1, n)
+		}
+		if b > math.MaxInt32 {
+			return value.Null, pgerr.New(pgerr.NumericOutOfRange, "integer out of range")
+		}
+		return value.NewInt(value.Int4, b), nil
+	})
 }
