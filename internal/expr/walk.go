@@ -53,6 +53,11 @@ func children(e Expr) []Expr {
 			return []Expr{n.E, n.Pattern, n.Escape}
 		}
 		return []Expr{n.E, n.Pattern}
+	case *Regex:
+		if n.Escape != nil {
+			return []Expr{n.E, n.Pattern, n.Escape}
+		}
+		return []Expr{n.E, n.Pattern}
 	}
 	return nil
 }
@@ -108,6 +113,12 @@ func withChildren(e Expr, kids []Expr) Expr {
 			l.Escape = kids[2]
 		}
 		return l
+	case *Regex:
+		r := &Regex{E: kids[0], Pattern: kids[1], Similar: n.Similar, Fold: n.Fold, Not: n.Not}
+		if len(kids) > 2 {
+			r.Escape = kids[2]
+		}
+		return r
 	}
 	return e
 }

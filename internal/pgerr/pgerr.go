@@ -38,6 +38,7 @@ const (
 	StringTooLong            = "22001"
 	InvalidParameter         = "22023"
 	InvalidEscape            = "22025"
+	InvalidRegex             = "2201B"
 	CardinalityViolation     = "21000"
 	UniqueViolation          = "23505"
 	NotNullViolation         = "23502"

@@ -31,6 +31,16 @@ type aggScope struct {
 	subWidth int
 	holes    []hole
 	base     plan.Node // the grouped rows, under the subqueries' joins
+	// groupings are the GROUPING() calls of a query with grouping sets,
+	// as positions in groups: each is a column of the grouped row after
+	// the aggregates', a constant of each set's branch, numbered by
+	// finish.
+	groupings     [][]int
+	groupingHoles []*expr.Col
+	// windows are the window functions of the select list, which run
+	// over the grouped rows after HAVING, in this order; their columns
+	// follow the subqueries' and are numbered by finish.
+	windows []winHole
 	// closed is set once the select list and HAVING are bound: a subquery
 	// met later (in ORDER BY) has no join to go in.
 	closed bool
@@ -87,7 +97,14 @@ func forEachChild(n *pg_query.Node, fn func(*pg_query.Node)) {
 	case n.GetBoolExpr() != nil:
 		each(n.GetBoolExpr().Args)
 	case n.GetFuncCall() != nil:
-		each(n.GetFuncCall().Args)
+		f := n.GetFuncCall()
+		each(f.Args)
+		if f.Over != nil {
+			// An aggregate in a window's PARTITION BY or ORDER BY is the
+			// query's (rank() OVER (ORDER BY sum(v))).
+			each(f.Over.PartitionClause)
+			each(f.Over.OrderClause)
+		}
 	case n.GetTypeCast() != nil:
 		fn(n.GetTypeCast().Arg)
 	case n.GetCaseExpr() != nil:
@@ -160,7 +177,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		b.agg, sc.grouping = nil, nil
 		return nil, nil, nil, nil, err
 	}
+	as.post.allowWindow = true
 	exprs, cols, err := b.bindTargets(as.post, sel.TargetList)
+	as.post.allowWindow = false
 	if err != nil {
 		return fail(err)
 	}
@@ -188,9 +207,13 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			agg.Cols = append(agg.Cols, plan.Column{Name: a.Name, Type: a.Type})
 		}
 		if as.sets != nil {
-			union.Cols = agg.Cols
+			union.Cols = slices.Clone(agg.Cols)
+			for k, h := range as.groupingHoles {
+				h.Idx = len(agg.Cols) + k
+				union.Cols = append(union.Cols, plan.Column{Name: "grouping", Type: value.Int4Type})
+			}
 			for _, set := range as.sets {
-				union.Inputs = append(union.Inputs, groupingBranch(input, as, set, agg.Cols))
+				union.Inputs = append(union.Inputs, groupingBranch(input, as, set, union.Cols))
 			}
 		}
 	}
@@ -209,7 +232,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			grouped, done := p, finish
 			finish = func() {
 				done()
-				base := len(as.groups) + len(as.aggs)
+				base := len(as.groups) + len(as.aggs) + len(as.groupings)
 				for _, h := range as.holes {
 					h.col.Idx = base + h.off
 				}
@@ -224,7 +247,32 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		}
 		p = f
 	}
+	if len(as.windows) > 0 {
+		// The window chain is built now, so that a projection copied
+		// before finish (ORDER BY's hidden columns) reads it; finish
+		// gives each Window its columns once the grouped row's are known.
+		for _, w := range as.windows {
+			w.win.Input = p
+			p = w.win
+		}
+		done := finish
+		finish = func() {
+			done()
+			width := len(as.groups) + len(as.aggs) + len(as.groupings) + as.subWidth
+			for i, w := range as.windows {
+				w.win.Cols = append(slices.Clone(w.win.Input.Columns()), plan.Column{Name: w.win.Func.Name, Type: w.win.Func.Type})
+				w.col.Idx = width + i
+			}
+		}
+	}
 	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, exprs, as.post, finish, nil
+}
+
+// winHole is a window function of a grouped query's select list and the
+// references to its result.
+type winHole struct {
+	win *plan.Window
+	col *expr.Col
 }
 
 // groupTarget resolves a GROUP BY item that is a select-list position or an
@@ -291,6 +339,12 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 	}
 	if n.GetSubLink() != nil {
 		return nil, nil // joined to the grouped rows by bindSubLink
+	}
+	if f := n.GetFuncCall(); f != nil && f.Over != nil {
+		return nil, nil // a window over the grouped rows: bindWindow
+	}
+	if gf := n.GetGroupingFunc(); gf != nil {
+		return b.bindGrouping(gf)
 	}
 	if !hasAggregate(n) {
 		b.agg = nil
@@ -595,7 +649,58 @@ func groupingBranch(input plan.Node, as *aggScope, set []int, cols []plan.Column
 	for i := range as.aggs {
 		exprs[len(as.groups)+i] = &expr.Col{Idx: len(set) + i, T: as.aggs[i].Type, Name: as.aggs[i].Name}
 	}
+	for k, args := range as.groupings {
+		exprs[len(as.groups)+len(as.aggs)+k] = &expr.Const{V: value.NewInt(value.Int4, groupingMask(args, set)), T: value.Int4Type}
+	}
 	return &plan.Project{Input: branch, Exprs: exprs, Cols: cols}
+}
+
+// groupingMask is GROUPING(args) in the branch of set: a bit per argument,
+// the first the most significant, set when the set does not group by it.
+func groupingMask(args, set []int) int64 {
+	var mask int64
+	for _, g := range args {
+		mask <<= 1
+		if !slices.Contains(set, g) {
+			mask |= 1
+		}
+	}
+	return mask
+}
+
+// bindGrouping binds GROUPING(args) above a grouping: 0 without grouping
+// sets, else the column of the grouped row that each set's branch fills.
+func (b *binder) bindGrouping(gf *pg_query.GroupingFunc) (expr.Expr, error) {
+	as := b.agg
+	if len(gf.Args) > 31 {
+		return nil, b.stmt.errf(gf.Location, "54011", "GROUPING must have fewer than 32 arguments")
+	}
+	var args []int
+	for _, a := range gf.Args {
+		b.agg = nil
+		e, err := b.bindExpr(as.input, a)
+		b.agg = as
+		if err != nil {
+			return nil, err
+		}
+		j := slices.IndexFunc(as.groups, func(g expr.Expr) bool { return exprKey(g) == exprKey(e) })
+		if j < 0 {
+			return nil, b.stmt.errf(nodeLoc(a, gf.Location), pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level")
+		}
+		args = append(args, j)
+	}
+	if as.sets == nil {
+		return &expr.Const{V: value.NewInt(value.Int4, 0), T: value.Int4Type}, nil
+	}
+	for k, prev := range as.groupings {
+		if slices.Equal(prev, args) {
+			return as.groupingHoles[k], nil
+		}
+	}
+	c := &expr.Col{Idx: -1, T: value.Int4Type, Name: "grouping"}
+	as.groupings = append(as.groupings, args)
+	as.groupingHoles = append(as.groupingHoles, c)
+	return c, nil
 }
 
 // outerAggregate binds an aggregate call met in a subquery whose arguments

@@ -201,6 +201,21 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink) (expr.Expr, error) 
 	if b.fast {
 		return nil, errGeneral
 	}
+	if n, ok, err := b.rowInSubLink(sl, true); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return b.bindExpr(s, n)
+	}
+	if sl.SubLinkType == pg_query.SubLinkType_ROWCOMPARE_SUBLINK {
+		l, lok := rowArgs(sl.Testexpr)
+		r, rok := subLinkColumns(sl)
+		if !lok || !rok {
+			return nil, b.refuse(sl.Location, "this row comparison with a subquery is not supported").
+				WithHint("list the subquery's columns: (a, b) = (SELECT x, y FROM …)")
+		}
+		return b.bindRowCompare(s, opName(sl.OperName), l, r, sl.Location)
+	}
 	lv, ok := b.subLinkLevel(s)
 	if !ok {
 		return nil, b.refuse(sl.Location, "a subquery is not supported here").

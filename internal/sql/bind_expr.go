@@ -83,6 +83,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindBoolExpr(s, n.GetBoolExpr())
 	case n.GetNullTest() != nil:
 		t := n.GetNullTest()
+		if args, ok := rowArgs(t.Arg); ok {
+			return b.bindRowNullTest(s, args, t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL)
+		}
 		e, err := b.bindExpr(s, t.Arg)
 		if err != nil {
 			return nil, err
@@ -123,6 +126,19 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 			return b.callFunc(s, "current_date", nil, nil, f.Location)
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:
 			return b.callFunc(s, "now", nil, nil, f.Location)
+		case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:
+			if b.forView {
+				return nil, b.refuse(f.Location, "volatile function LOCALTIMESTAMP cannot be maintained in a view").WithHint(volatileHint)
+			}
+			now, err := b.callFunc(s, "now", nil, nil, f.Location)
+			if err != nil {
+				return nil, err
+			}
+			out, err := expr.Coerce(now, value.TimestampType, true)
+			if err != nil {
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+			}
+			return out, nil
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
 	case n.GetSubLink() != nil:
@@ -132,11 +148,14 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetAArrayExpr() != nil:
 		return nil, b.stmt.errf(n.GetAArrayExpr().Location, pgerr.FeatureNotSupported, "arrays are not supported")
 	case n.GetRowExpr() != nil:
-		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row constructors are not supported")
+		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row values are not supported outside comparisons").
+			WithHint("select the row's columns, or compare rows: (a, b) < (1, 2), (a, b) IN (SELECT x, y …)")
 	case n.GetCollateClause() != nil:
-		return nil, b.stmt.errf(n.GetCollateClause().Location, pgerr.FeatureNotSupported, "COLLATE is not supported")
+		return b.bindCollate(s, n.GetCollateClause())
 	case n.GetGroupingFunc() != nil:
-		return nil, b.refuse(n.GetGroupingFunc().Location, "GROUPING() is not supported yet")
+		// Above a grouping bindAggregated binds it; anywhere else it is
+		// misplaced.
+		return nil, b.stmt.errf(n.GetGroupingFunc().Location, pgerr.GroupingError, "grouping operations are not allowed here")
 	case n.GetAIndirection() != nil:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported")
 	}
@@ -345,7 +364,19 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			case "+":
 				return r, nil
 			}
+			if fn, ok := prefixFuncs[op]; ok {
+				if fn == "sqrt" || fn == "||/" {
+					// |/ and ||/ are of double precision only.
+					if r, err = b.coerce(r, value.Float8Type, a.Location); err != nil {
+						return nil, err
+					}
+				}
+				return b.callFunc(s, fn, nil, []expr.Expr{r}, a.Location)
+			}
 			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
+		}
+		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+			return b.bindRowCompare(s, op, l, r, a.Location)
 		}
 		l, err := b.bindExpr(s, a.Lexpr)
 		if err != nil {
@@ -357,6 +388,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		return b.binaryOp(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+		}
 		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
 		if err != nil {
 			return nil, err
@@ -376,7 +410,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.bindBetween(s, a)
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
-		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "SIMILAR TO is not supported").WithHint("use LIKE")
+		return b.bindSimilar(s, a, op)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
 		which := "ANY"
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL {
@@ -410,6 +444,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		}
 		return &expr.Cmp{Op: cmp, L: l, R: r}, nil
 	}
+	if re, ok := regexOps[op]; ok {
+		return b.regexOp(re, op, l, r, loc)
+	}
 	if op == "||" {
 		lk, rk := l.Type().Kind, r.Type().Kind
 		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
@@ -424,6 +461,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
 		return &expr.Concat{L: l, R: r}, nil
+	}
+	if fn, ok := binaryFuncs[op]; ok {
+		return b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
 	}
 	arith, ok := arithOps[op]
 	if !ok {
@@ -445,6 +485,13 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 var cmpOps = map[string]expr.CmpOp{
 	"=": expr.EQ, "<>": expr.NE, "!=": expr.NE, "<": expr.LT, "<=": expr.LE, ">": expr.GT, ">=": expr.GE,
 }
+
+// binaryFuncs and prefixFuncs are operators bound as calls of the
+// catalog's functions (the bitwise ones registered under their symbols).
+var (
+	binaryFuncs = map[string]string{"^": "power", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
+	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~"}
+)
 
 var arithOps = map[string]expr.ArithOp{
 	"+": expr.OpAdd, "-": expr.OpSub, "*": expr.OpMul, "/": expr.OpDiv, "%": expr.OpMod,
@@ -480,6 +527,9 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	list := a.Rexpr.GetList()
 	if list == nil {
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "IN (subquery) is not supported yet")
+	}
+	if l, ok := rowArgs(a.Lexpr); ok {
+		return b.bindRowIn(s, l, list.Items, not, a.Location)
 	}
 	nodes := append([]*pg_query.Node{a.Lexpr}, list.Items...)
 	all, _, err := b.bindCommon(s, nodes, "IN", a.Location)
@@ -520,6 +570,95 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 		}
 	}
 	return &expr.Like{E: l, Pattern: p, Escape: esc, ILike: strings.Contains(op, "*"), Not: strings.HasPrefix(op, "!")}, nil
+}
+
+// bindCollate binds e COLLATE name. Strings compare byte by byte, as in
+// the collations "C" and "POSIX" (and "default", "ucs_basic", which are
+// the same here), so these leave e as it is; any other collation is
+// refused.
+func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, error) {
+	var names []string
+	for _, n := range c.Collname {
+		names = append(names, n.GetString_().Sval)
+	}
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	e, err := b.bindExpr(s, c.Arg)
+	if err != nil {
+		return nil, err
+	}
+	switch k := e.Type().Kind; {
+	case k == value.Unknown:
+		if e, err = b.coerce(e, value.TextType, c.Location); err != nil {
+			return nil, err
+		}
+	case !isString(k):
+		return nil, b.stmt.errf(c.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", e.Type())
+	}
+	if len(names) == 1 {
+		switch names[0] {
+		case "C", "POSIX", "default", "ucs_basic":
+			return e, nil
+		}
+	}
+	return nil, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
+		WithHint(`text compares byte by byte, as in COLLATE "C", "POSIX" and "default", the only collations accepted`)
+}
+
+// regexOps are the regular-expression match operators: fold, not.
+var regexOps = map[string][2]bool{"~": {false, false}, "~*": {true, false}, "!~": {false, true}, "!~*": {true, true}}
+
+// regexOp binds l ~ r and its kin over strings.
+func (b *binder) regexOp(flags [2]bool, op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	for _, e := range []*expr.Expr{&l, &r} {
+		k := (*e).Type().Kind
+		if !isString(k) && k != value.Unknown {
+			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		var err error
+		if *e, err = b.coerce(*e, value.TextType, loc); err != nil {
+			return nil, err
+		}
+	}
+	return &expr.Regex{E: l, Pattern: r, Fold: flags[0], Not: flags[1]}, nil
+}
+
+// bindSimilar binds E [NOT] SIMILAR TO pattern [ESCAPE e], which the parser
+// writes E ~ similar_to_escape(pattern [, e]) (!~ for NOT).
+func (b *binder) bindSimilar(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, error) {
+	patNode := a.Rexpr
+	var escNode *pg_query.Node
+	if f := patNode.GetFuncCall(); f != nil && opName(f.Funcname) == "similar_to_escape" && len(f.Args) >= 1 {
+		patNode = f.Args[0]
+		if len(f.Args) == 2 {
+			escNode = f.Args[1]
+		}
+	}
+	var es []expr.Expr
+	for _, n := range []*pg_query.Node{a.Lexpr, patNode, escNode} {
+		if n == nil {
+			continue
+		}
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return nil, err
+		}
+		if k := e.Type().Kind; !isString(k) && k != value.Unknown {
+			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", e.Type(), op, "text").
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if e, err = b.coerce(e, value.TextType, a.Location); err != nil {
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	r := &expr.Regex{E: es[0], Pattern: es[1], Similar: true, Not: op == "!~"}
+	if len(es) > 2 {
+		r.Escape = es[2]
+	}
+	return r, nil
 }
 
 func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
@@ -650,9 +789,6 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
-	}
-	if name == "grouping" {
-		return nil, b.refuse(f.Location, "GROUPING() is not supported yet")
 	}
 	if name == "generate_series" {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")

@@ -167,12 +167,8 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 // bindWindow binds a window function call in a select list: a Window node
 // under the projection computes it.
 func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
-	if !s.allowWindow && b.agg != nil && !b.agg.closed {
-		return nil, b.refuse(f.Location, "window functions over a grouped query are not supported yet").
-			WithHint("group in a subquery: SELECT …, sum(total) OVER (…) FROM (SELECT g, sum(v) AS total FROM t GROUP BY g) s")
-	}
 	if !s.allowWindow {
-		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list of a query without GROUP BY")
+		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list")
 	}
 	w := f.Over
 	if w.Name != "" && w.Refname == "" && len(w.PartitionClause) == 0 && len(w.OrderClause) == 0 && w.FrameOptions&frameNonDefault == 0 {
@@ -213,6 +209,13 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, err
 	}
 	win.Func = *fn
+	if as := b.agg; as != nil && s == as.post {
+		// Over a grouped query the window runs over the grouped rows
+		// (after HAVING): its column follows theirs, numbered by finish.
+		c := &expr.Col{Idx: -1, T: fn.Type, Name: fn.Name}
+		as.windows = append(as.windows, winHole{win: win, col: c})
+		return c, nil
+	}
 	idx := len(s.cols)
 	if s.star == nil {
 		s.star = s.starCols()

@@ -648,6 +648,10 @@ func figureName(n *pg_query.Node) string {
 		return "nullif"
 	case n.GetAConst() != nil && n.GetAConst().GetBoolval() != nil:
 		return "bool"
+	case n.GetGroupingFunc() != nil:
+		return "grouping"
+	case n.GetCollateClause() != nil:
+		return figureName(n.GetCollateClause().Arg)
 	case n.GetSqlvalueFunction() != nil:
 		return strings.ToLower(strings.TrimPrefix(n.GetSqlvalueFunction().Op.String(), "SVFOP_"))
 	}

@@ -21,6 +21,14 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 	var subs []sub
 	var walk func(n *pg_query.Node) error
 	walk = func(n *pg_query.Node) error {
+		if sl := n.GetSubLink(); sl != nil {
+			// A row IN (subquery) conjunct is an EXISTS, a semi-join.
+			if e, ok, err := b.rowInSubLink(sl, false); err != nil {
+				return err
+			} else if ok {
+				n = e
+			}
+		}
 		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
 			for _, a := range be.Args {
 				if err := walk(a); err != nil {
@@ -29,11 +37,12 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 			}
 			return nil
 		}
-		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK {
+		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_ROWCOMPARE_SUBLINK {
 			subs = append(subs, sub{link: sl})
 			return nil
 		}
-		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_NOT_EXPR && be.Args[0].GetSubLink() != nil {
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_NOT_EXPR && be.Args[0].GetSubLink() != nil &&
+			be.Args[0].GetSubLink().SubLinkType != pg_query.SubLinkType_ROWCOMPARE_SUBLINK && !isRowSubLink(be.Args[0].GetSubLink()) {
 			subs = append(subs, sub{link: be.Args[0].GetSubLink(), not: true})
 			return nil
 		}
@@ -72,6 +81,13 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 		}
 	}
 	return input, nil
+}
+
+// isRowSubLink reports whether sl compares a row constructor with a
+// subquery's rows.
+func isRowSubLink(sl *pg_query.SubLink) bool {
+	_, ok := rowArgs(sl.Testexpr)
+	return ok
 }
 
 // bindSemiJoin decorrelates one subquery conjunct into a join of input

@@ -70,8 +70,6 @@ var refusals = []refusal{
 	{query: "SELECT n, count(*) FROM t GROUP BY n ORDER BY (SELECT count(*) FROM u WHERE u.id = t.n) LIMIT 2", at: "(SELECT count", msg: "subquer", hint: "HAVING"},
 	// LATERAL.
 	{query: "SELECT * FROM t JOIN LATERAL (SELECT u.id FROM u WHERE u.id = t.id) s USING (id)", at: "u.id FROM", msg: "LATERAL"},
-	// Aggregates and grouping.
-	{query: "SELECT g, GROUPING(g) FROM t GROUP BY ROLLUP (g)", at: "GROUPING", msg: "GROUPING"},
 	// Window functions.
 	{query: "SELECT id, stddev(n) OVER (PARTITION BY g) FROM t", at: "stddev", msg: "window", hint: "count, sum"},
 	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING EXCLUDE CURRENT ROW) FROM t", at: "(ORDER", msg: "exclusion"},
@@ -105,15 +103,10 @@ var refusals = []refusal{
 	{query: "SELECT * FROM t, generate_series(1, 3) s", at: "generate_series", msg: "generate_series"},
 	{query: "SELECT * FROM unnest(ARRAY[1, 2])", at: "unnest", msg: "unnest"},
 	// Operators and expressions outside the subset.
-	{query: "SELECT id FROM t WHERE g SIMILAR TO 'a%'", at: "SIMILAR", msg: "SIMILAR TO", hint: "LIKE"},
 	{query: "SELECT id FROM t WHERE n = ANY (ARRAY[1, 2])", at: "= ANY", msg: "= ANY", hint: "IN"},
 	{query: "SELECT id FROM t WHERE n <> ALL ('{1,2}')", at: "<> ALL", msg: "<> ALL", hint: "NOT IN"},
 	{query: "SELECT ARRAY[id, n] FROM t", at: "ARRAY", msg: "array"},
 	{query: "SELECT ROW(id, n) FROM t", at: "ROW", msg: "row"},
-	{query: "SELECT id FROM t WHERE (id, n) = (1, 2)", at: "(id, n)", msg: "row"},
-	{query: "SELECT g COLLATE \"C\" FROM t", at: "COLLATE", msg: "COLLATE"},
-	{query: "SELECT id FROM t WHERE g ~ 'a.*'", at: "~", msg: "~"},
-	{query: "SELECT 2 ^ n FROM t", at: "^", msg: "^"},
 	// Types outside the subset.
 	{query: "SELECT g::json FROM t", at: "json", msg: "json"},
 	{query: "SELECT g::uuid FROM t", at: "uuid", msg: "uuid"},

@@ -1,0 +1,341 @@
+package expr
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// to_char(number, format) formats a number with PostgreSQL's numeric
+// template patterns: 9 (a digit, blank when a leading zero), 0 (a digit,
+// zero printed), . and D (the decimal point), , and G (the group
+// separator, printed once a digit is), S (the sign, anchored to the
+// number), MI, PL, SG (minus, plus, either at their place), PR (a negative
+// number in angle brackets), FM (no padding blanks, no trailing zeros), and
+// text in double quotes or any other character, copied. The number is
+// rounded, half away from zero, to the format's fraction digits; one with
+// more integer digits than the format's prints # in every digit. The
+// locale is C's. EEEE, RN, TH, V and L are refused (0A000).
+func init() {
+	for _, k := range []value.Kind{value.Int4, value.Int8, value.Numeric, value.Float4, value.Float8} {
+		strict("to_char", kinds(k, value.Text), value.TextType, func(a []value.Value) (value.Value, error) {
+			s, err := numToChar(a[0], rawText(a[1]))
+			if err != nil {
+				return value.Null, err
+			}
+			return value.NewText(value.Text, s), nil
+		})
+	}
+}
+
+type numTok struct {
+	kind byte // '9', '0', '.', ',', 'S', 'M' (MI), 'P' (PL), 'G' (SG), 'R' (PR), 'L' (literal)
+	lit  string
+}
+
+// parseNumFormat splits a numeric template into its tokens.
+func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
+	up := strings.ToUpper(f)
+	for i := 0; i < len(f); {
+		rest := up[i:]
+		switch {
+		case strings.HasPrefix(rest, "FM"):
+			fm = true
+			i += 2
+		case rest[0] == '9' || rest[0] == '0':
+			toks = append(toks, numTok{kind: rest[0]})
+			i++
+		case rest[0] == '.' || rest[0] == 'D':
+			toks = append(toks, numTok{kind: '.'})
+			i++
+		case rest[0] == ',' || rest[0] == 'G' && !strings.HasPrefix(rest, "GG"):
+			toks = append(toks, numTok{kind: ','})
+			i++
+		case strings.HasPrefix(rest, "SG"):
+			toks = append(toks, numTok{kind: 'G'})
+			i += 2
+		case rest[0] == 'S':
+			toks = append(toks, numTok{kind: 'S'})
+			i++
+		case strings.HasPrefix(rest, "MI"):
+			toks = append(toks, numTok{kind: 'M'})
+			i += 2
+		case strings.HasPrefix(rest, "PL"):
+			toks = append(toks, numTok{kind: 'P'})
+			i += 2
+		case strings.HasPrefix(rest, "PR"):
+			toks = append(toks, numTok{kind: 'R'})
+			i += 2
+		case strings.HasPrefix(rest, "EEEE"), strings.HasPrefix(rest, "RN"), strings.HasPrefix(rest, "TH"),
+			rest[0] == 'V', rest[0] == 'L':
+			n := 1
+			switch {
+			case strings.HasPrefix(rest, "EEEE"):
+				n = 4
+			case strings.HasPrefix(rest, "RN"), strings.HasPrefix(rest, "TH"):
+				n = 2
+			}
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "to_char pattern %q is not supported", f[i:i+n])
+		case rest[0] == '"':
+			j := strings.IndexByte(f[i+1:], '"')
+			if j < 0 {
+				j = len(f) - i - 1
+			}
+			toks = append(toks, numTok{kind: 'L', lit: f[i+1 : i+1+j]})
+			i += j + 2
+		case rest[0] == '\\' && i+1 < len(f) && f[i+1] == '"':
+			toks = append(toks, numTok{kind: 'L', lit: `"`})
+			i += 2
+		default:
+			toks = append(toks, numTok{kind: 'L', lit: f[i : i+1]})
+			i++
+		}
+	}
+	return toks, fm, nil
+}
+
+// numToChar formats v with the template f.
+func numToChar(v value.Value, f string) (string, error) {
+	toks, fm, err := parseNumFormat(f)
+	if err != nil {
+		return "", err
+	}
+	intDigits, fracDigits, zeroStart, dec := 0, 0, -1, false
+	lastZeroFrac := -1 // the last fraction position written 0
+	signTok := false   // S, MI, SG or PR decide the sign's place
+	for _, t := range toks {
+		switch t.kind {
+		case '9', '0':
+			if dec {
+				if t.kind == '0' {
+					lastZeroFrac = fracDigits
+				}
+				fracDigits++
+			} else {
+				if t.kind == '0' && zeroStart < 0 {
+					zeroStart = intDigits
+				}
+				intDigits++
+			}
+		case '.':
+			if dec {
+				return "", pgerr.New(pgerr.SyntaxError, "multiple decimal points")
+			}
+			dec = true
+		case 'S', 'M', 'G', 'R':
+			signTok = true
+		}
+	}
+	if zeroStart < 0 {
+		zeroStart = intDigits
+	}
+	digits, neg, special := numDigits(v, fracDigits)
+	intPart, fracPart := digits, ""
+	if i := strings.IndexByte(digits, '.'); i >= 0 {
+		intPart, fracPart = digits[:i], digits[i+1:]
+	}
+	if strings.Trim(intPart+fracPart, "0") == "" {
+		neg = false // rounded to zero
+	}
+	if intPart == "0" && fracDigits > 0 {
+		intPart = "" // 0.5 prints .5
+	}
+	overflow := special || len(intPart) > intDigits
+	if fm && intPart == "" && strings.Trim(fracPart, "0") == "" && zeroStart >= intDigits && intDigits > 0 {
+		intPart = "0" // in fill mode a zero prints one digit
+	}
+	if fm && !overflow {
+		// Trailing zeros at 9 positions are dropped.
+		end := len(fracPart)
+		for end > lastZeroFrac+1 && end > 0 && fracPart[end-1] == '0' {
+			end--
+		}
+		fracPart = fracPart[:end]
+	}
+	var sb strings.Builder
+	anchor := -1 // where the number's first character went
+	mark := func() {
+		if anchor < 0 {
+			anchor = sb.Len()
+		}
+	}
+	pad := func() {
+		if !fm {
+			sb.WriteByte(' ')
+		}
+	}
+	pos, fpos, started, afterNum := 0, 0, false, false
+	trailingS := false
+	for _, t := range toks {
+		switch t.kind {
+		case '9', '0':
+			if fpos > 0 || pos >= intDigits {
+				// a fraction digit
+				i := fpos
+				fpos++
+				switch {
+				case overflow:
+					sb.WriteByte('#')
+				case i < len(fracPart):
+					mark()
+					sb.WriteByte(fracPart[i])
+				case !fm:
+					sb.WriteByte('0')
+				}
+				afterNum = true
+				continue
+			}
+			start := intDigits - len(intPart)
+			switch {
+			case overflow:
+				mark()
+				sb.WriteByte('#')
+				started = true
+			case pos >= start:
+				mark()
+				sb.WriteByte(intPart[pos-start])
+				started = true
+			case pos >= zeroStart:
+				mark()
+				sb.WriteByte('0')
+				started = true
+			default:
+				pad()
+			}
+			pos++
+			afterNum = true
+		case '.':
+			if fm && fracDigits == 0 && !overflow {
+				continue
+			}
+			mark()
+			sb.WriteByte('.')
+			fpos = 0
+			pos = intDigits
+			afterNum = true
+			if fracDigits > 0 {
+				fpos = 0
+			}
+		case ',':
+			if started || overflow {
+				sb.WriteByte(',')
+			} else {
+				pad()
+			}
+		case 'S':
+			if afterNum {
+				trailingS = true
+				if neg {
+					sb.WriteByte('-')
+				} else {
+					sb.WriteByte('+')
+				}
+			}
+		case 'M':
+			switch {
+			case neg:
+				sb.WriteByte('-')
+			default:
+				pad()
+			}
+		case 'P':
+			if neg {
+				pad()
+			} else {
+				sb.WriteByte('+')
+			}
+		case 'G':
+			if neg {
+				sb.WriteByte('-')
+			} else {
+				sb.WriteByte('+')
+			}
+		case 'R':
+			if neg {
+				sb.WriteByte('>')
+			} else {
+				pad()
+			}
+		case 'L':
+			sb.WriteString(t.lit)
+		}
+	}
+	out := sb.String()
+	if anchor < 0 {
+		anchor = len(out)
+	}
+	// The sign anchored before the number: a leading S, PR's <, or the
+	// default blank or minus when no sign pattern places it.
+	var sign string
+	hasS, hasPR := false, false
+	for _, t := range toks {
+		hasS = hasS || t.kind == 'S'
+		hasPR = hasPR || t.kind == 'R'
+	}
+	switch {
+	case hasS && !trailingS:
+		sign = "+"
+		if neg {
+			sign = "-"
+		}
+	case hasPR:
+		sign = " "
+		if neg {
+			sign = "<"
+		} else if fm {
+			sign = ""
+		}
+	case !signTok:
+		sign = " "
+		if neg {
+			sign = "-"
+		} else if fm {
+			sign = ""
+		}
+	}
+	return out[:anchor] + sign + out[anchor:], nil
+}
+
+// numDigits returns |v| rounded to frac fraction digits, half away from
+// zero, as a decimal string; special is set for NaN and the infinities.
+func numDigits(v value.Value, frac int) (digits string, neg, special bool) {
+	switch k := v.Kind(); {
+	case k.IsInteger():
+		n := v.Int()
+		neg = n < 0
+		u := uint64(n)
+		if neg {
+			u = -u
+		}
+		digits = strconv.FormatUint(u, 10)
+		if frac > 0 {
+			digits += "." + strings.Repeat("0", frac)
+		}
+		return digits, neg, false
+	case k.IsFloat():
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return "", f < 0, true
+		}
+		neg = f < 0 || f == 0 && math.Signbit(f)
+		return strconv.FormatFloat(math.Abs(f), 'f', frac, 64), neg, false
+	}
+	d := v.Decimal()
+	if d.Form != apd.Finite {
+		return "", d.Negative, true
+	}
+	var r apd.Decimal
+	ctx := value.DecimalContext
+	ctx.Rounding = apd.RoundHalfUp
+	ctx.Precision = uint32(max(int64(d.NumDigits())+int64(d.Exponent)+int64(frac), 0)) + 1
+	r.Abs(d)
+	if _, err := ctx.Quantize(&r, &r, int32(-frac)); err != nil {
+		return "", d.Negative, true
+	}
+	return r.Text('f'), d.Negative, false
+}

@@ -1,0 +1,201 @@
+package expr
+
+import (
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+var _ Expr = (*Regex)(nil)
+
+// Regex is E [NOT] SIMILAR TO Pattern [ESCAPE Escape] when Similar, else
+// the regular-expression match E ~ Pattern (~* with Fold, !~ and !~* with
+// Not). A SIMILAR TO pattern is translated to a regular expression as
+// PostgreSQL translates it (% is .*, _ is ., the escape character — a
+// backslash when Escape is nil, none when it is empty — quotes the next
+// one, the whole pattern must match); a regular expression is matched as
+// written, with . matching a newline, as in PostgreSQL. Matching is Go's
+// (RE2: linear time, no back-references or lookaround: a pattern with
+// them is 2201B). NULL if any operand is NULL. The last compiled pattern
+// is cached in the node, so a constant pattern is compiled once.
+type Regex struct {
+	E, Pattern Expr
+	Escape     Expr // SIMILAR TO only; nil: backslash
+	Similar    bool
+	Fold, Not  bool
+
+	re atomic.Pointer[compiledRegex]
+}
+
+type compiledRegex struct {
+	pattern, escape string
+	re              *regexp.Regexp
+}
+
+func (r *Regex) Type() value.Type { return value.BoolType }
+func (*Regex) expr()              {}
+
+func (r *Regex) Volatile() bool {
+	return r.E.Volatile() || r.Pattern.Volatile() || (r.Escape != nil && r.Escape.Volatile())
+}
+
+func (r *Regex) String() string {
+	if r.Similar {
+		op := " SIMILAR TO "
+		if r.Not {
+			op = " NOT SIMILAR TO "
+		}
+		s := operand(r.E) + op + operand(r.Pattern)
+		if r.Escape != nil {
+			s += " ESCAPE " + operand(r.Escape)
+		}
+		return s
+	}
+	op := " ~"
+	if r.Not {
+		op = " !~"
+	}
+	if r.Fold {
+		op += "*"
+	}
+	return operand(r.E) + op + " " + operand(r.Pattern)
+}
+
+func (r *Regex) Eval(row value.Row) (value.Value, error) {
+	s, err := r.E.Eval(row)
+	if err != nil {
+		return value.Null, err
+	}
+	p, err := r.Pattern.Eval(row)
+	if err != nil {
+		return value.Null, err
+	}
+	esc := "\\"
+	if r.Escape != nil {
+		e, err := r.Escape.Eval(row)
+		if err != nil {
+			return value.Null, err
+		}
+		if e.IsNull() {
+			return value.Null, nil
+		}
+		esc = rawText(e)
+	}
+	if s.IsNull() || p.IsNull() {
+		return value.Null, nil
+	}
+	pat := rawText(p)
+	c := r.re.Load()
+	if c == nil || c.pattern != pat || c.escape != esc {
+		src := pat
+		if r.Similar {
+			if src, err = SimilarToRegex(pat, esc); err != nil {
+				return value.Null, err
+			}
+		}
+		re, err := CompileRegex(src, r.Fold)
+		if err != nil {
+			return value.Null, err
+		}
+		c = &compiledRegex{pattern: pat, escape: esc, re: re}
+		r.re.Store(c)
+	}
+	return boolValue(c.re.MatchString(rawText(s)) != r.Not), nil
+}
+
+// CompileRegex compiles a PostgreSQL regular expression for Go's matcher:
+// . matches a newline, as in PostgreSQL's default mode; fold matches
+// case-insensitively. A pattern Go cannot read is 2201B.
+func CompileRegex(pattern string, fold bool) (*regexp.Regexp, error) {
+	flags := "(?s)"
+	if fold {
+		flags = "(?is)"
+	}
+	re, err := regexp.Compile(flags + pattern)
+	if err != nil {
+		msg := err.Error()
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			msg = string(se.Code)
+		}
+		return nil, pgerr.New(pgerr.InvalidRegex, "invalid regular expression: %s", msg)
+	}
+	return re, nil
+}
+
+// SimilarToRegex translates a SIMILAR TO pattern with escape string esc
+// ("" for none) into a regular expression matching the whole text, as
+// PostgreSQL's similar_to_escape does.
+func SimilarToRegex(pattern, esc string) (string, error) {
+	escRune, useEsc := rune(0), false
+	switch utf8.RuneCountInString(esc) {
+	case 0:
+	case 1:
+		escRune, _ = utf8.DecodeRuneInString(esc)
+		useEsc = true
+	default:
+		return "", pgerr.New(pgerr.InvalidEscape, "invalid escape string").WithHint("Escape string must be empty or one character.")
+	}
+	var sb strings.Builder
+	sb.WriteString("^(?:")
+	after, inClass, quotes := false, false, 0
+	for _, c := range pattern {
+		switch {
+		case after:
+			after = false
+			if c == '"' && !inClass {
+				// The separators of SUBSTRING's three parts; in a match
+				// they only group.
+				switch quotes {
+				case 0:
+					sb.WriteString("){1,1}?(")
+				case 1:
+					sb.WriteString("){1,1}(?:")
+				default:
+					return "", pgerr.New(pgerr.InvalidRegex, "SQL regular expression may not contain more than two escape-double-quote separators")
+				}
+				quotes++
+				continue
+			}
+			sb.WriteByte('\\')
+			sb.WriteRune(c)
+		case useEsc && c == escRune:
+			after = true
+		case inClass:
+			if c == '\\' {
+				sb.WriteByte('\\')
+			}
+			sb.WriteRune(c)
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			sb.WriteRune(c)
+			inClass = true
+		case c == '%':
+			sb.WriteString(".*")
+		case c == '_':
+			sb.WriteByte('.')
+		case c == '(':
+			sb.WriteString("(?:")
+		case c == '\\' || c == '.' || c == '^' || c == '$':
+			sb.WriteByte('\\')
+			sb.WriteRune(c)
+		default:
+			sb.WriteRune(c)
+		}
+	}
+	if after {
+		// A pattern ending in the escape character: PostgreSQL's
+		// regular expression then ends in a lone backslash.
+		return "", pgerr.New(pgerr.InvalidRegex, "invalid regular expression: invalid escape \\ sequence")
+	}
+	sb.WriteString(")$")
+	return sb.String(), nil
+}

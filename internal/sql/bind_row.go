@@ -1,0 +1,301 @@
+package sql
+
+import (
+	"fmt"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// Row constructors in comparisons, (a, b) < (1, 2), are expanded into
+// comparisons of their elements with PostgreSQL's rules, which the
+// expansions below give exactly under three-valued logic:
+//
+//   - = is true when every pair is equal, false when one pair is
+//     unequal, else NULL: the AND of the pairs; <> is the OR of theirs;
+//   - <, <=, >, >= compare left to right, the first pair that is unequal
+//     or NULL deciding: a1 < b1 OR (a1 = b1 AND (a2 < b2 OR …)), the last
+//     pair with the operator itself (<= for <=). A NULL pair before the
+//     deciding one makes every later term NULL or FALSE, so the whole is
+//     NULL, as in PostgreSQL;
+//   - IS [NOT] DISTINCT FROM, IS [NOT] NULL and IN lists of rows follow
+//     from these;
+//   - (a, b) IN (subquery) is EXISTS over the subquery's rows equal to
+//     the row, with its third value (NULL when no row is equal and one
+//     compares NULL) where a NULL matters; a row compared with a scalar
+//     subquery of several columns compares with one scalar subquery per
+//     column.
+//
+// Each element is bound once per use, so an element's subquery is joined
+// again for each.
+
+// rowArgs returns the elements of a row constructor, ROW(a, b) or (a, b);
+// ok is false for any other node.
+func rowArgs(n *pg_query.Node) ([]*pg_query.Node, bool) {
+	if r := n.GetRowExpr(); r != nil {
+		return r.Args, true
+	}
+	return nil, false
+}
+
+// rowPair returns the elements of two rows compared, either of them a
+// scalar subquery of several columns; ok is false unless both are rows.
+func rowPair(ln, rn *pg_query.Node) (l, r []*pg_query.Node, ok bool) {
+	row := func(n *pg_query.Node) ([]*pg_query.Node, bool) {
+		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+			return subLinkColumns(sl)
+		}
+		return rowArgs(n)
+	}
+	_, lrow := rowArgs(ln)
+	_, rrow := rowArgs(rn)
+	if !lrow && !rrow {
+		return nil, nil, false
+	}
+	l, lok := row(ln)
+	r, rok := row(rn)
+	return l, r, lok && rok
+}
+
+// bindRowCompare binds l op r where both are row constructors.
+func (b *binder) bindRowCompare(s *scope, op string, l, r []*pg_query.Node, loc int32) (expr.Expr, error) {
+	if len(l) != len(r) {
+		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "unequal number of entries in row expressions")
+	}
+	if len(l) == 0 {
+		return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "cannot compare rows of zero length")
+	}
+	pair := func(op string, i int) (expr.Expr, error) {
+		le, err := b.bindExpr(s, l[i])
+		if err != nil {
+			return nil, err
+		}
+		re, err := b.bindExpr(s, r[i])
+		if err != nil {
+			return nil, err
+		}
+		return b.binaryOp(op, le, re, loc)
+	}
+	switch op {
+	case "=", "<>", "!=":
+		args := make([]expr.Expr, len(l))
+		for i := range l {
+			var err error
+			if args[i], err = pair(op, i); err != nil {
+				return nil, err
+			}
+		}
+		if len(args) == 1 {
+			return args[0], nil
+		}
+		if op == "=" {
+			return &expr.And{Args: args}, nil
+		}
+		return &expr.Or{Args: args}, nil
+	case "<", "<=", ">", ">=":
+		strict := op[:1]
+		out, err := pair(op, len(l)-1)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(l) - 2; i >= 0; i-- {
+			lt, err := pair(strict, i)
+			if err != nil {
+				return nil, err
+			}
+			eq, err := pair("=", i)
+			if err != nil {
+				return nil, err
+			}
+			out = &expr.Or{Args: []expr.Expr{lt, &expr.And{Args: []expr.Expr{eq, out}}}}
+		}
+		return out, nil
+	}
+	return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator %s is not supported for row expressions", op).
+		WithHint("rows compare with =, <>, <, <=, > and >=")
+}
+
+// bindRowDistinct binds l IS [NOT] DISTINCT FROM r over two rows: distinct
+// when some pair is.
+func (b *binder) bindRowDistinct(s *scope, l, r []*pg_query.Node, not bool, loc int32) (expr.Expr, error) {
+	if len(l) != len(r) {
+		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "unequal number of entries in row expressions")
+	}
+	args := make([]expr.Expr, len(l))
+	for i := range l {
+		le, re, err := b.bindComparable(s, l[i], r[i], loc)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = &expr.IsDistinct{L: le, R: re, Not: not}
+	}
+	if not {
+		return &expr.And{Args: args}, nil
+	}
+	return &expr.Or{Args: args}, nil
+}
+
+// bindRowNullTest binds ROW(…) IS [NOT] NULL: true when every element is
+// NULL (not NULL).
+func (b *binder) bindRowNullTest(s *scope, args []*pg_query.Node, not bool) (expr.Expr, error) {
+	out := make([]expr.Expr, len(args))
+	for i, a := range args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &expr.IsNull{E: e, Not: not}
+	}
+	return &expr.And{Args: out}, nil
+}
+
+// bindRowIn binds row IN (row, …) (NOT IN with not): the OR of the row
+// equalities (the AND of the inequalities).
+func (b *binder) bindRowIn(s *scope, l []*pg_query.Node, list []*pg_query.Node, not bool, loc int32) (expr.Expr, error) {
+	op := "="
+	if not {
+		op = "<>"
+	}
+	args := make([]expr.Expr, len(list))
+	for i, item := range list {
+		r, ok := rowArgs(item)
+		if !ok {
+			if sl := item.GetSubLink(); sl != nil && len(l) > 1 {
+				r, ok = subLinkColumns(sl)
+			}
+		}
+		if !ok {
+			return nil, b.stmt.errf(nodeLoc(item, loc), pgerr.SyntaxError, "unequal number of entries in row expressions")
+		}
+		var err error
+		if args[i], err = b.bindRowCompare(s, op, l, r, loc); err != nil {
+			return nil, err
+		}
+	}
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	if not {
+		return &expr.And{Args: args}, nil
+	}
+	return &expr.Or{Args: args}, nil
+}
+
+// subLinkColumns splits a scalar subquery of several columns, (SELECT x,
+// y FROM …), into one scalar subquery per column, for a row comparison;
+// ok is false when its select list is not explicit.
+func subLinkColumns(sl *pg_query.SubLink) ([]*pg_query.Node, bool) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.TargetList) < 2 {
+		return nil, false
+	}
+	out := make([]*pg_query.Node, len(sel.TargetList))
+	for i, t := range sel.TargetList {
+		if cr := t.GetResTarget().Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return nil, false
+		}
+		one := &pg_query.SelectStmt{
+			DistinctClause: sel.DistinctClause, TargetList: []*pg_query.Node{t}, FromClause: sel.FromClause,
+			WhereClause: sel.WhereClause, GroupClause: sel.GroupClause, GroupDistinct: sel.GroupDistinct,
+			HavingClause: sel.HavingClause, WindowClause: sel.WindowClause, SortClause: sel.SortClause,
+			LimitOffset: sel.LimitOffset, LimitCount: sel.LimitCount, LimitOption: sel.LimitOption,
+			LockingClause: sel.LockingClause, WithClause: sel.WithClause, Op: sel.Op,
+		}
+		out[i] = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK,
+			Subselect:   &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: one}},
+			Location:    sl.Location,
+		}}}
+	}
+	return out, true
+}
+
+// rowInSubLink rewrites row IN (subquery), = ANY and <> ALL (with not,
+// NOT IN) over a row: EXISTS over the subquery's rows equal to the row
+// when only its truth matters (a WHERE conjunct: exists2 false), else the
+// three-valued form CASE WHEN EXISTS (… equal) THEN true WHEN EXISTS (…
+// (equal) IS NULL) THEN NULL ELSE false END, negated for NOT IN. ok is
+// false when sl is not such a subquery.
+func (b *binder) rowInSubLink(sl *pg_query.SubLink, threeValued bool) (*pg_query.Node, bool, error) {
+	l, isRow := rowArgs(sl.Testexpr)
+	if !isRow || sl.SubLinkType != pg_query.SubLinkType_ANY_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_ALL_SUBLINK {
+		return nil, false, nil
+	}
+	op := opName(sl.OperName)
+	not := false
+	switch {
+	case sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK && (op == "=" || op == ""):
+	case sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK && (op == "<>" || op == "!="):
+		not = true
+	default:
+		return nil, false, b.refuse(sl.Location, "%s %s (subquery) over a row is not supported", op, map[bool]string{true: "ALL", false: "ANY"}[not])
+	}
+	sel := sl.Subselect.GetSelectStmt()
+	if sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.ValuesLists) == 0 {
+		star := false
+		for _, t := range sel.TargetList {
+			if cr := t.GetResTarget().Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+				star = true
+			}
+		}
+		if !star && len(sel.TargetList) != len(l) {
+			what := "too many"
+			if len(sel.TargetList) < len(l) {
+				what = "too few"
+			}
+			return nil, false, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has %s columns", what)
+		}
+	}
+	const alias = "?row in?"
+	colNames := make([]*pg_query.Node, len(l))
+	eqs := make([]*pg_query.Node, len(l))
+	for i := range l {
+		name := fmt.Sprintf("?%d?", i+1)
+		colNames[i] = pg_query.MakeStrNode(name)
+		ref := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(alias), pg_query.MakeStrNode(name)}, -1)
+		eqs[i] = pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode("=")}, l[i], ref, sl.Location)
+	}
+	equal := eqs[0]
+	if len(eqs) > 1 {
+		equal = pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, eqs, sl.Location)
+	}
+	exists := func(where *pg_query.Node) *pg_query.Node {
+		from := &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+			Subquery: sl.Subselect,
+			Alias:    &pg_query.Alias{Aliasname: alias, Colnames: colNames},
+		}}}
+		q := &pg_query.SelectStmt{
+			TargetList:  []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(pg_query.MakeAConstIntNode(1, -1), -1)},
+			FromClause:  []*pg_query.Node{from},
+			WhereClause: where,
+			Op:          pg_query.SetOperation_SETOP_NONE,
+			LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT,
+		}
+		return &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+			SubLinkType: pg_query.SubLinkType_EXISTS_SUBLINK,
+			Subselect:   &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: q}},
+			Location:    sl.Location,
+		}}}
+	}
+	if !threeValued && !not {
+		return exists(equal), true, nil
+	}
+	isNull := &pg_query.Node{Node: &pg_query.Node_NullTest{NullTest: &pg_query.NullTest{Arg: equal, Nulltesttype: pg_query.NullTestType_IS_NULL, Location: sl.Location}}}
+	boolConst := func(v bool) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Boolval{Boolval: &pg_query.Boolean{Boolval: v}}, Location: -1}}}
+	}
+	nullConst := &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}
+	when := func(cond, res *pg_query.Node) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_CaseWhen{CaseWhen: &pg_query.CaseWhen{Expr: cond, Result: res, Location: sl.Location}}}
+	}
+	// NOT IN is true when no row is equal or NULL: the same CASE with
+	// its results negated.
+	c := &pg_query.Node{Node: &pg_query.Node_CaseExpr{CaseExpr: &pg_query.CaseExpr{
+		Args:      []*pg_query.Node{when(exists(equal), boolConst(!not)), when(exists(isNull), nullConst)},
+		Defresult: boolConst(not),
+		Location:  sl.Location,
+	}}}
+	return c, true, nil
+}
