@@ -195,16 +195,19 @@ func (s *subscriber) run(first *Delta) {
 	if first != nil && !s.ended() {
 		s.call(*first)
 	}
+	ok := true // no call has panicked
 	for !s.ended() {
 		select {
 		case <-s.stop:
 		case d := <-s.queue:
-			if !s.ended() {
-				s.call(d)
+			// A delta taken as its view is dropped is the first of
+			// those to deliver before the error.
+			if !s.ended() || s.drain {
+				ok = s.call(d)
 			}
 		}
 	}
-	if s.drain {
+	if s.drain && ok {
 		for len(s.queue) > 0 && s.call(<-s.queue) {
 		}
 	}
