@@ -1,10 +1,10 @@
 package dataflow
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
-	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -114,33 +114,57 @@ func (nd *ptNode) scanFrom(height int, b *bound, fn func(row value.Row, w int64)
 // then row, so that staging them batch after batch into an empty
 // arrangement appends each entry after the last of its run: the B+tree
 // leaves fill up instead of splitting half full (about 40 bytes an entry
-// instead of 65). Rows whose key or sort values fail to evaluate keep
-// their place; Stage reports the error.
+// instead of 65). Each row's key and sort values are evaluated once, not
+// at every comparison; a value that fails to evaluate sorts as NULL, and
+// Stage reports the error.
 func (a *Arrangement) SortForLoad(rows zset.ZSet) {
-	evalAll := func(es []expr.Expr, r value.Row, out []value.Value) []value.Value {
-		out = out[:0]
-		for _, e := range es {
-			v, _ := e.Eval(r)
-			out = append(out, v)
-		}
-		return out
+	nk, w := len(a.spec.Key), len(a.spec.Key)+len(a.spec.Sort)
+	if w == 0 || len(rows) > math.MaxInt32 {
+		slices.SortFunc(rows, func(x, y zset.Entry) int { return zset.CompareRows(x.Row, y.Row) })
+		return
 	}
-	var kx, ky []value.Value
-	slices.SortStableFunc(rows, func(x, y zset.Entry) int {
-		if len(a.spec.Key) > 0 {
-			kx, ky = evalAll(a.spec.Key, x.Row, kx), evalAll(a.spec.Key, y.Row, ky)
-			if c := value.CompareRows(kx, ky); c != 0 {
-				return c
-			}
+	vals := make([]value.Value, len(rows)*w)
+	for i, r := range rows {
+		out := vals[i*w : (i+1)*w]
+		for j, e := range a.spec.Key {
+			out[j], _ = e.Eval(r.Row)
+		}
+		for j := range a.spec.Sort {
+			out[nk+j], _ = a.spec.Sort[j].Expr.Eval(r.Row)
+		}
+	}
+	// Without a key, the first sort value's order-preserving prefix
+	// decides most comparisons.
+	type loadKey struct {
+		k0 uint64
+		i  int32
+	}
+	perm := make([]loadKey, len(rows))
+	for i := range perm {
+		perm[i].i = int32(i)
+		if nk == 0 {
+			perm[i].k0 = a.k0Of(vals[i*w])
+		}
+	}
+	slices.SortFunc(perm, func(px, py loadKey) int {
+		if px.k0 != py.k0 {
+			return cmp.Compare(px.k0, py.k0)
+		}
+		x, y := px.i, py.i
+		vx, vy := vals[int(x)*w:int(x+1)*w], vals[int(y)*w:int(y+1)*w]
+		if c := value.CompareRows(vx[:nk], vy[:nk]); c != 0 {
+			return c
 		}
 		for i := range a.spec.Sort {
-			s := &a.spec.Sort[i]
-			u, _ := s.Expr.Eval(x.Row)
-			v, _ := s.Expr.Eval(y.Row)
-			if c := compareSort(s, u, v); c != 0 {
+			if c := compareSort(&a.spec.Sort[i], vx[nk+i], vy[nk+i]); c != 0 {
 				return c
 			}
 		}
-		return zset.CompareRows(x.Row, y.Row)
+		return zset.CompareRows(rows[x].Row, rows[y].Row)
 	})
+	sorted := make(zset.ZSet, len(rows))
+	for i, p := range perm {
+		sorted[i] = rows[p.i]
+	}
+	copy(rows, sorted)
 }
