@@ -34,6 +34,9 @@ type aggScope struct {
 	// closed is set once the select list and HAVING are bound: a subquery
 	// met later (in ORDER BY) has no join to go in.
 	closed bool
+	// subGroups finds the group expressions that hold a subquery by
+	// their text: the select list's copy of one is the group column.
+	subGroups map[string]int
 	// b is the binder of the grouped level, which binds the aggregates a
 	// subquery calls on its columns.
 	b *binder
@@ -154,6 +157,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if !plain {
 		as.sets = sets
 	}
+	// GROUP BY's subqueries join the input under the grouping.
+	input = applyPending(sc, input)
+	sc.allowScalar = false
 	b.agg = as
 	sc.grouping = as
 	fail := func(err error) (plan.Node, []expr.Expr, *scope, func(), error) {
@@ -174,11 +180,11 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			return fail(err)
 		}
 	}
-	as.closed, sc.grouping = true, nil
+	sc.grouping = nil
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {
-		b.agg = nil
+		b.agg, as.closed = nil, true
 		agg.Aggs = as.aggs
 		agg.Cols = nil
 		for _, g := range as.groups {
@@ -198,14 +204,15 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if as.sets != nil {
 		p = union
 	}
-	if having != nil || len(as.subs) > 0 {
+	if having != nil || len(as.subs) > 0 || sortHasSubLink(sel) {
 		if having == nil {
 			having = trueConst()
 		}
 		f := &plan.Filter{Input: p, Pred: having}
-		if len(as.subs) > 0 {
-			// The subqueries' joins go between the grouping and this
-			// filter once finish has the grouped row's width.
+		if len(as.subs) > 0 || sortHasSubLink(sel) {
+			// The subqueries' joins (ORDER BY's are still to come) go
+			// between the grouping and this filter once finish has the
+			// grouped row's width.
 			grouped, done := p, finish
 			finish = func() {
 				done()
@@ -225,6 +232,17 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		p = f
 	}
 	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, exprs, as.post, finish, nil
+}
+
+// sortHasSubLink reports whether ORDER BY or DISTINCT ON holds a
+// subquery.
+func sortHasSubLink(sel *pg_query.SelectStmt) bool {
+	for _, n := range append(append([]*pg_query.Node{}, sel.SortClause...), sel.DistinctClause...) {
+		if n != nil && hasSubLink(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // groupTarget resolves a GROUP BY item that is a select-list position or an
@@ -288,6 +306,12 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 	as := b.agg
 	if f := aggCall(n); f != nil {
 		return b.bindAggCall(f)
+	}
+	if hasSubLink(n) && as.subGroups != nil {
+		if i, ok := as.subGroups[nodeText(n)]; ok {
+			g := as.groups[i]
+			return &expr.Col{Idx: i, T: g.Type(), Name: colName(g)}, nil
+		}
 	}
 	if n.GetSubLink() != nil {
 		return nil, nil // joined to the grouped rows by bindSubLink
@@ -553,13 +577,18 @@ func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope
 	if e.Type().Kind == value.Unknown {
 		e, _ = b.coerce(e, value.TextType, -1)
 	}
-	for i, prev := range as.groups {
-		if exprKey(prev) == exprKey(e) {
-			return i, nil
-		}
+	i := slices.IndexFunc(as.groups, func(prev expr.Expr) bool { return exprKey(prev) == exprKey(e) })
+	if i < 0 {
+		as.groups = append(as.groups, e)
+		i = len(as.groups) - 1
 	}
-	as.groups = append(as.groups, e)
-	return len(as.groups) - 1, nil
+	if hasSubLink(n) {
+		if as.subGroups == nil {
+			as.subGroups = map[string]int{}
+		}
+		as.subGroups[nodeText(n)] = i
+	}
+	return i, nil
 }
 
 // unionInts returns a with the elements of b it lacks appended.

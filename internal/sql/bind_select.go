@@ -544,8 +544,6 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	var p plan.Node
 	var exprs []expr.Expr
 	if grouped {
-		input = applyPending(sc, input)
-		sc.allowScalar = false
 		var finish func()
 		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
 			return nil, err
@@ -557,13 +555,40 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
 			return nil, err
 		}
-		sc.allowScalar, sc.allowWindow = false, false
+		sc.allowWindow = false
+		// A subquery in ORDER BY or DISTINCT ON joins the input with
+		// the select list's: bind it now, and orderKeys finds it again
+		// (bindSubLink's cache).
+		for _, n := range append(append([]*pg_query.Node{}, sel.SortClause...), sel.DistinctClause...) {
+			if sb := n.GetSortBy(); sb != nil {
+				n = sb.Node
+			}
+			if n == nil || !hasSubLink(n) || isOutputRef(n, len(cols)) {
+				continue
+			}
+			if _, err := b.bindExpr(sc, n); err != nil {
+				return nil, err
+			}
+		}
+		sc.allowScalar = false
 		p = &plan.Project{Input: applyPending(sc, input), Exprs: exprs, Cols: cols}
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
+}
+
+// isOutputRef reports whether an ORDER BY item names an output column
+// alone or by position, which orderKeys does not bind as an expression.
+func isOutputRef(n *pg_query.Node, width int) bool {
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
+		return true
+	}
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		return true
+	}
+	return false
 }
 
 // bindTargets binds the select list, expanding * and naming columns as
