@@ -756,43 +756,48 @@ func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
 
 // subqueryAggregate reports whether a subquery of the select list targets
 // calls an aggregate of the level whose columns s holds (SELECT (SELECT
-// max(t.b) FROM u) FROM t), which makes that level grouped, as in
-// PostgreSQL. Subqueries nested deeper are not searched: their aggregate
-// of this level is refused when bound.
+// max(t.b) FROM u) FROM t), at any depth of nesting, which makes that
+// level grouped, as in PostgreSQL.
 func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 	found := false
-	var inSub func(sel *pg_query.SelectStmt)
-	var walk func(n *pg_query.Node)
-	walk = func(n *pg_query.Node) {
+	var inSub func(sel *pg_query.SelectStmt, outers []*scope, depth int)
+	// walk looks for subqueries in n, an expression of the level whose
+	// enclosing levels are outers (s at depth-1).
+	var walk func(n *pg_query.Node, outers []*scope, depth int)
+	walk = func(n *pg_query.Node, outers []*scope, depth int) {
 		if n == nil || found {
 			return
 		}
 		if sl := n.GetSubLink(); sl != nil {
 			if sel := sl.Subselect.GetSelectStmt(); sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && sel.WithClause == nil {
-				inSub(sel)
+				inSub(sel, outers, depth)
 			}
 			return
 		}
-		forEachChild(n, walk)
+		forEachChild(n, func(c *pg_query.Node) { walk(c, outers, depth) })
 	}
-	inSub = func(sel *pg_query.SelectStmt) {
-		if !hasAggregate(sel.WhereClause) && !hasAggregate(sel.HavingClause) &&
-			!hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) {
+	inSub = func(sel *pg_query.SelectStmt, outers []*scope, depth int) {
+		clauses := []*pg_query.Node{sel.WhereClause, sel.HavingClause, {Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}}
+		if !slices.ContainsFunc(clauses, func(n *pg_query.Node) bool { return hasAggregate(n) || hasSubLink(n) }) {
 			return // no aggregate to place: spare binding its FROM
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(),
-			outers: append([]*scope{s}, b.outers...)}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(), outers: outers}
 		_, rsc, err := sub.bindFrom(sel.FromClause)
 		if err != nil {
 			return
 		}
+		inner := append([]*scope{rsc}, outers...)
 		var look func(n *pg_query.Node)
 		look = func(n *pg_query.Node) {
-			if n == nil || found || n.GetSubLink() != nil {
+			if n == nil || found {
+				return
+			}
+			if n.GetSubLink() != nil {
+				walk(n, inner, depth+1)
 				return
 			}
 			if f := aggCall(n); f != nil {
-				found = sub.aggLevel(rsc, f) == 1
+				found = sub.aggLevel(rsc, f) == depth
 				if !found {
 					for _, a := range f.Args {
 						look(a)
@@ -802,14 +807,13 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 			}
 			forEachChild(n, look)
 		}
-		for _, t := range sel.TargetList {
-			look(t)
+		for _, c := range clauses {
+			look(c)
 		}
-		look(sel.WhereClause)
-		look(sel.HavingClause)
 	}
+	outers := append([]*scope{s}, b.outers...)
 	for _, t := range targets {
-		walk(t)
+		walk(t, outers, 1)
 	}
 	return found
 }

@@ -675,6 +675,25 @@ func figureName(n *pg_query.Node) string {
 		return "bool"
 	case n.GetSqlvalueFunction() != nil:
 		return strings.ToLower(strings.TrimPrefix(n.GetSqlvalueFunction().Op.String(), "SVFOP_"))
+	case n.GetSubLink() != nil:
+		// A scalar subquery is named after its column, EXISTS "exists".
+		sl := n.GetSubLink()
+		switch sl.SubLinkType {
+		case pg_query.SubLinkType_EXISTS_SUBLINK:
+			return "exists"
+		case pg_query.SubLinkType_EXPR_SUBLINK:
+			sel := sl.Subselect.GetSelectStmt()
+			for sel != nil && sel.Op != pg_query.SetOperation_SETOP_NONE {
+				sel = sel.Larg
+			}
+			if sel != nil && len(sel.TargetList) == 1 {
+				if rt := sel.TargetList[0].GetResTarget(); rt != nil && rt.Name != "" {
+					return rt.Name
+				} else if name := figureName(rt.GetVal()); rt != nil && name != "" {
+					return name
+				}
+			}
+		}
 	}
 	return "?column?"
 }
