@@ -204,15 +204,17 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if as.sets != nil {
 		p = union
 	}
-	if having != nil || len(as.subs) > 0 || sortHasSubLink(sel) {
+	// ORDER BY's subqueries are still to come, unless a view drops the
+	// order.
+	sortSubs := sortHasSubLink(sel) && !viewDropsOrder(b, sel)
+	if having != nil || len(as.subs) > 0 || sortSubs {
 		if having == nil {
 			having = trueConst()
 		}
 		f := &plan.Filter{Input: p, Pred: having}
-		if len(as.subs) > 0 || sortHasSubLink(sel) {
-			// The subqueries' joins (ORDER BY's are still to come) go
-			// between the grouping and this filter once finish has the
-			// grouped row's width.
+		if len(as.subs) > 0 || sortSubs {
+			// The subqueries' joins go between the grouping and this
+			// filter once finish has the grouped row's width.
 			grouped, done := p, finish
 			finish = func() {
 				done()

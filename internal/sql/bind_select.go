@@ -559,6 +559,7 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		// A subquery in ORDER BY or DISTINCT ON joins the input with
 		// the select list's: bind it now, and orderKeys finds it again
 		// (bindSubLink's cache).
+		pending := len(sc.pending)
 		for _, n := range append(append([]*pg_query.Node{}, sel.SortClause...), sel.DistinctClause...) {
 			if sb := n.GetSortBy(); sb != nil {
 				n = sb.Node
@@ -570,6 +571,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 				return nil, err
 			}
 		}
+		if viewDropsOrder(b, sel) {
+			sc.pending = sc.pending[:pending] // an order the view does not keep
+		}
 		sc.allowScalar = false
 		p = &plan.Project{Input: applyPending(sc, input), Exprs: exprs, Cols: cols}
 	}
@@ -577,6 +581,14 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
+}
+
+// viewDropsOrder reports whether sel is a view's query whose ORDER BY
+// leaves its rows as they are (no LIMIT, no DISTINCT ON): the joins of
+// subqueries there would only cost.
+func viewDropsOrder(b *binder, sel *pg_query.SelectStmt) bool {
+	return b.forView && sel.LimitCount == nil && sel.LimitOffset == nil &&
+		(len(sel.DistinctClause) == 0 || sel.DistinctClause[0].GetNode() == nil)
 }
 
 // isOutputRef reports whether an ORDER BY item names an output column
@@ -745,11 +757,18 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 	}
 	cols := p.Columns()
 	var extra []expr.Expr // sort expressions not in the select list
+	subs := 0
+	if b.agg != nil {
+		subs = len(b.agg.subs)
+	}
 	keys, err := b.orderKeys(sel.SortClause, cols, sc, targets, p, &extra)
 	if err != nil {
 		return nil, err
 	}
 	if b.forView && !hasLimit && len(distinctOn) == 0 {
+		if b.agg != nil {
+			b.agg.subs = b.agg.subs[:subs] // an order the view does not keep
+		}
 		// ORDER BY without LIMIT leaves a view's rows as they are (a
 		// set); the view's own, over its columns, orders them as read.
 		if sel == b.viewTop && len(extra) == 0 {
