@@ -250,7 +250,7 @@ func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, err
 	lv, ok := b.subLinkLevel(s)
 	if !ok {
 		return nil, b.refuse(sl.Location, "a subquery is not supported here").
-			WithHint("subqueries are supported in WHERE, in the select list and in HAVING")
+			WithHint("subqueries are supported in WHERE, the select list, HAVING, GROUP BY, ORDER BY and JOIN … ON")
 	}
 	if sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK && lv.group == nil {
 		saved := b.outers
