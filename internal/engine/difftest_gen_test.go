@@ -511,6 +511,10 @@ func (g *gen) source(d int) (string, []dcol) {
 	case r < 60 && d > 0:
 		q, cols := g.query(d-1, nil, false)
 		return "(" + q + ") AS " + g.name("s"), cols
+	case r < 70:
+		if q, cols := g.joinOn(); q != "" {
+			return q, cols
+		}
 	}
 	t := pick(g, g.tables)
 	return t.name, t.cols
@@ -662,7 +666,98 @@ func (g *gen) existsSub(src string, sc []dcol) string {
 	if g.chance(30) {
 		return fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s) > %d", t.name, a, corr, g.intn(3))
 	}
+	if g.chance(30) {
+		if q := g.quantSub(src, sc, t, a, corr); q != "" {
+			return q
+		}
+	}
 	return fmt.Sprintf("%sEXISTS (SELECT 1 FROM %s AS %s WHERE %s)", pick(g, []string{"", "NOT "}), t.name, a, corr)
+}
+
+// joinOn is a join of two tables, inner or outer, whose ON condition
+// holds a subquery correlated with one side or both, as a FROM item; ""
+// when the tables have no kinds in common.
+func (g *gen) joinOn() (string, []dcol) {
+	lt, rt := pick(g, g.tables), pick(g, g.tables)
+	l, r := g.name("p"), g.name("q")
+	on := g.correlation(lt.name+" AS "+l, lt.cols, r, rt)
+	if on == "" {
+		return "", nil
+	}
+	t := pick(g, g.tables)
+	a := g.name("y")
+	var sub string
+	lc, rc := g.correlation(lt.name+" AS "+l, lt.cols, a, t), g.correlation(rt.name+" AS "+r, rt.cols, a, t)
+	switch {
+	case lc != "" && rc != "" && g.chance(50):
+		sub = fmt.Sprintf("%sEXISTS (SELECT 1 FROM %s AS %s WHERE %s AND %s)", pick(g, []string{"", "NOT "}), t.name, a, lc, rc)
+	case rc != "" && g.chance(50):
+		sub = fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s) > %d", t.name, a, rc, g.intn(3))
+	case lc != "":
+		if sub = g.quantSub(lt.name+" AS "+l, lt.cols, t, a, lc); sub == "" {
+			sub = fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s) <= %d", t.name, a, lc, g.intn(3))
+		}
+	default:
+		return "", nil
+	}
+	// PostgreSQL runs a FULL JOIN only with an equality of the two sides.
+	kinds := []string{"JOIN", "LEFT JOIN", "RIGHT JOIN"}
+	if g.chance(70) {
+		if strings.Contains(on, " = ") {
+			kinds = append(kinds, "FULL JOIN")
+		}
+		on += " AND " + sub
+	} else {
+		on = sub
+	}
+	var items []string
+	var cols []dcol
+	for _, side := range []struct {
+		alias string
+		t     *dtable
+	}{{l, lt}, {r, rt}} {
+		for _, c := range side.t.cols {
+			name := fmt.Sprintf("j%d", len(cols))
+			items = append(items, side.alias+"."+c.name+" AS "+name)
+			cols = append(cols, dcol{name: name, k: c.k})
+		}
+	}
+	kind := pick(g, kinds)
+	return fmt.Sprintf("(SELECT %s FROM %s AS %s %s %s AS %s ON %s) AS %s", strings.Join(items, ", "), lt.name, l, kind, rt.name, r, on, g.name("s")), cols
+}
+
+// quantSub is x op ANY / op ALL (SELECT y FROM t AS a [WHERE corr]), x a
+// column of src and y one of t of the same kind, sometimes under NOT or
+// told apart from NULL; "" when they have no kind in common.
+func (g *gen) quantSub(src string, sc []dcol, t *dtable, a, corr string) string {
+	qual := src
+	if i := strings.LastIndex(src, " AS "); i >= 0 {
+		qual = src[i+4:]
+	}
+	var pairs [][2]string
+	for _, o := range sc {
+		for _, c := range t.cols {
+			if o.k == c.k && o.k != kBool {
+				pairs = append(pairs, [2]string{qual + "." + o.name, a + "." + c.name})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	p := pick(g, pairs)
+	where := ""
+	if g.chance(60) {
+		where = " WHERE " + corr
+	}
+	q := fmt.Sprintf("(%s %s %s (SELECT %s FROM %s AS %s%s))", p[0], pick(g, cmpOps), pick(g, []string{"ANY", "ALL", "SOME"}), p[1], t.name, a, where)
+	switch g.intn(4) {
+	case 0:
+		return "(NOT " + q + ")"
+	case 1:
+		return "(" + q + " IS " + pick(g, []string{"NULL", "NOT NULL", "NOT TRUE", "FALSE"}) + ")"
+	}
+	return q
 }
 
 // normalise gives each value of x a single text form: numeric to a fixed

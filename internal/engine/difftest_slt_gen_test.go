@@ -430,6 +430,14 @@ func (s *slt) selectRows() string {
 	}
 	if s.chance(10) {
 		q = strings.Replace(q, "SELECT ", "SELECT DISTINCT ", 1)
+	} else if s.chance(10) {
+		// Ordered by a subquery first, then by every output column: the
+		// rows kept are the same whatever order ties take.
+		keys := []string{s.scalarSub() + " NULLS FIRST"}
+		for i := range items {
+			keys = append(keys, fmt.Sprint(i+1))
+		}
+		q += fmt.Sprintf(" ORDER BY %s LIMIT %d", strings.Join(keys, ", "), 1+s.intn(6))
 	}
 	return q
 }
@@ -454,13 +462,17 @@ func (s *slt) selectAgg() string {
 	if s.chance(35) {
 		return "SELECT " + aliased(aggs()) + " FROM t1" + where
 	}
-	key := s.pick([]string{"t1.a", "t1.b", "t1.c % 3", "t1.d / 5", "t1.a + t1.b"})
+	key := s.pick([]string{"t1.a", "t1.b", "t1.c % 3", "t1.d / 5", "t1.a + t1.b", "sub"})
+	if key == "sub" {
+		// A subquery as the group key, written again in the select list.
+		key = s.scalarSub()
+	}
 	q := "SELECT " + aliased(append([]string{key}, aggs()...)) + " FROM t1" + where + " GROUP BY " + key
 	if s.chance(50) {
 		q += " HAVING " + s.pick([]string{"count(*) > 1", "max(t1.e) > 8", "sum(t1.b) < 40", "min(t1.c) IS NOT NULL", "count(*) > (SELECT count(*) FROM t2) / 10",
 			"max(t1.e) > (SELECT avg(x.e) FROM t2 AS x)", "EXISTS (SELECT 1 FROM t3 AS x WHERE x.a = max(t1.b))"})
 	}
-	if s.chance(20) && !strings.Contains(key, " ") {
+	if s.chance(20) && !strings.Contains(key, " ") && !strings.Contains(key, "(") {
 		q = strings.Replace(q, " FROM t1", fmt.Sprintf(", (SELECT max(x.a) FROM t2 AS x WHERE x.b = %s) AS sub FROM t1", key), 1)
 	}
 	return q
@@ -485,6 +497,9 @@ func (s *slt) selectJoinT() string {
 	}
 	s.r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	s.r.Shuffle(len(conds), func(i, j int) { conds[i], conds[j] = conds[j], conds[i] })
+	if s.chance(25) {
+		return s.joinOn(tabs[0]+1, tabs[1]+1)
+	}
 	if s.chance(30) {
 		return "SELECT count(*), max(" + items[0] + ") FROM " + strings.Join(names, ", ") + " WHERE " + strings.Join(conds, " AND ")
 	}
@@ -564,7 +579,11 @@ func aliased(items []string) string {
 func (s *slt) hardCond() string {
 	col := func() string { return s.pick(sltCols) }
 	t := func() int { return 1 + s.intn(5) }
-	switch s.intn(7) {
+	switch s.intn(10) {
+	case 7, 8:
+		return s.quantified()
+	case 9:
+		return fmt.Sprintf("CASE WHEN %s THEN 1 WHEN NOT %s THEN 0 END = %d", s.quantified(), s.quantified(), s.intn(2))
 	case 0:
 		return fmt.Sprintf("(t1.%s > %d OR t1.%s IN (SELECT x.%s FROM t%d AS x WHERE x.%s < t1.%s))", col(), s.intn(20), col(), col(), t(), col(), col())
 	case 1:
@@ -579,4 +598,61 @@ func (s *slt) hardCond() string {
 		return fmt.Sprintf("t1.%s > (SELECT max(x.%s) FROM t%d AS x WHERE x.%s < (SELECT min(y.%s) FROM t%d AS y WHERE y.%s > t1.%s))", col(), col(), t(), col(), col(), t(), col(), col())
 	}
 	return fmt.Sprintf("(NOT EXISTS (SELECT 1 FROM t%d AS x WHERE %s) OR t1.%s IS NULL)", t(), s.correlation(), col())
+}
+
+// quantified is t1.col op ANY / op ALL (subquery), any comparison,
+// correlated or not, over a column that may hold NULLs, sometimes under
+// NOT.
+func (s *slt) quantified() string {
+	col := func() string { return s.pick(sltCols) }
+	where := ""
+	switch s.intn(4) {
+	case 0:
+		where = " WHERE " + s.correlation()
+	case 1:
+		where = fmt.Sprintf(" WHERE x.%s > %d", col(), s.intn(20))
+	case 2:
+		where = " WHERE x.a IS NOT NULL AND x.b IS NOT NULL AND x.c IS NOT NULL AND x.d IS NOT NULL AND x.e IS NOT NULL"
+	}
+	q := fmt.Sprintf("t1.%s %s %s (SELECT x.%s FROM t%d AS x%s)", col(), s.pick([]string{"<", "<=", ">", ">=", "=", "<>"}),
+		s.pick([]string{"ANY", "ALL", "SOME"}), col(), 1+s.intn(5), where)
+	if s.chance(25) {
+		return "NOT (" + q + ")"
+	}
+	return q
+}
+
+// joinOn joins tl and tr with JOIN … ON (inner or outer) whose condition
+// holds a subquery reading one side, the other or both.
+func (s *slt) joinOn(tl, tr int) string {
+	col := func() string { return s.pick(sltCols) }
+	l, r := fmt.Sprintf("t%d", tl), fmt.Sprintf("t%d", tr)
+	if tl == tr {
+		r = "r"
+	}
+	var sub string
+	switch s.intn(5) {
+	case 0:
+		sub = fmt.Sprintf("%s.%s < (SELECT max(x.%s) FROM t%d AS x WHERE x.%s = %s.%s)", r, col(), col(), 1+s.intn(5), col(), l, col())
+	case 1:
+		sub = fmt.Sprintf("EXISTS (SELECT 1 FROM t%d AS x WHERE x.%s > %s.%s AND x.%s < %s.%s)", 1+s.intn(5), col(), l, col(), col(), r, col())
+	case 2:
+		sub = fmt.Sprintf("%s.%s IN (SELECT x.%s FROM t%d AS x WHERE x.%s > %d)", r, col(), col(), 1+s.intn(5), col(), s.intn(20))
+	case 3:
+		sub = fmt.Sprintf("%s.%s %s ALL (SELECT x.%s FROM t%d AS x WHERE x.%s = %s.%s)", l, col(), s.pick([]string{"<", ">=", "<>"}), col(), 1+s.intn(5), col(), r, col())
+	default:
+		sub = fmt.Sprintf("%s.%s = (SELECT min(x.%s) FROM t%d AS x)", l, col(), col(), 1+s.intn(5))
+	}
+	on := fmt.Sprintf("%s.%s = %s.%s AND %s", l, col(), r, col(), sub)
+	kinds := []string{"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}
+	if s.chance(30) {
+		// PostgreSQL runs a FULL JOIN only with an equality of the sides.
+		on, kinds = sub, kinds[:3]
+	}
+	from := l + " " + s.pick(kinds) + " t" + fmt.Sprint(tr)
+	if r == "r" {
+		from += " AS r"
+	}
+	items := []string{l + "." + col(), r + "." + col(), r + "." + col()}
+	return "SELECT " + aliased(items) + " FROM " + from + " ON " + on
 }

@@ -44,6 +44,9 @@ type aggScope struct {
 	// closed is set once the select list and HAVING are bound: a subquery
 	// met later (in ORDER BY) has no join to go in.
 	closed bool
+	// subGroups finds the group expressions that hold a subquery by
+	// their text: the select list's copy of one is the group column.
+	subGroups map[string]int
 	// b is the binder of the grouped level, which binds the aggregates a
 	// subquery calls on its columns.
 	b *binder
@@ -171,6 +174,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if !plain {
 		as.sets = sets
 	}
+	// GROUP BY's subqueries join the input under the grouping.
+	input = applyPending(sc, input)
+	sc.allowScalar = false
 	b.agg = as
 	sc.grouping = as
 	fail := func(err error) (plan.Node, []expr.Expr, *scope, func(), error) {
@@ -193,11 +199,11 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 			return fail(err)
 		}
 	}
-	as.closed, sc.grouping = true, nil
+	sc.grouping = nil
 	agg := &plan.Aggregate{Input: input, GroupBy: as.groups}
 	union := &plan.UnionAll{}
 	finish = func() {
-		b.agg = nil
+		b.agg, as.closed = nil, true
 		agg.Aggs = as.aggs
 		agg.Cols = nil
 		for _, g := range as.groups {
@@ -221,12 +227,15 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if as.sets != nil {
 		p = union
 	}
-	if having != nil || len(as.subs) > 0 {
+	// ORDER BY's subqueries are still to come, unless a view drops the
+	// order.
+	sortSubs := sortHasSubLink(sel) && !viewDropsOrder(b, sel)
+	if having != nil || len(as.subs) > 0 || sortSubs {
 		if having == nil {
 			having = trueConst()
 		}
 		f := &plan.Filter{Input: p, Pred: having}
-		if len(as.subs) > 0 {
+		if len(as.subs) > 0 || sortSubs {
 			// The subqueries' joins go between the grouping and this
 			// filter once finish has the grouped row's width.
 			grouped, done := p, finish
@@ -273,6 +282,17 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 type winHole struct {
 	win *plan.Window
 	col *expr.Col
+}
+
+// sortHasSubLink reports whether ORDER BY or DISTINCT ON holds a
+// subquery.
+func sortHasSubLink(sel *pg_query.SelectStmt) bool {
+	for _, n := range append(append([]*pg_query.Node{}, sel.SortClause...), sel.DistinctClause...) {
+		if n != nil && hasSubLink(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // groupTarget resolves a GROUP BY item that is a select-list position or an
@@ -336,6 +356,12 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 	as := b.agg
 	if f := aggCall(n); f != nil {
 		return b.bindAggCall(f)
+	}
+	if hasSubLink(n) && as.subGroups != nil {
+		if i, ok := as.subGroups[nodeText(n)]; ok {
+			g := as.groups[i]
+			return &expr.Col{Idx: i, T: g.Type(), Name: colName(g)}, nil
+		}
 	}
 	if n.GetSubLink() != nil {
 		return nil, nil // joined to the grouped rows by bindSubLink
@@ -607,13 +633,18 @@ func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope
 	if e.Type().Kind == value.Unknown {
 		e, _ = b.coerce(e, value.TextType, -1)
 	}
-	for i, prev := range as.groups {
-		if exprKey(prev) == exprKey(e) {
-			return i, nil
-		}
+	i := slices.IndexFunc(as.groups, func(prev expr.Expr) bool { return exprKey(prev) == exprKey(e) })
+	if i < 0 {
+		as.groups = append(as.groups, e)
+		i = len(as.groups) - 1
 	}
-	as.groups = append(as.groups, e)
-	return len(as.groups) - 1, nil
+	if hasSubLink(n) {
+		if as.subGroups == nil {
+			as.subGroups = map[string]int{}
+		}
+		as.subGroups[nodeText(n)] = i
+	}
+	return i, nil
 }
 
 // unionInts returns a with the elements of b it lacks appended.
@@ -832,43 +863,48 @@ func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
 
 // subqueryAggregate reports whether a subquery of the select list targets
 // calls an aggregate of the level whose columns s holds (SELECT (SELECT
-// max(t.b) FROM u) FROM t), which makes that level grouped, as in
-// PostgreSQL. Subqueries nested deeper are not searched: their aggregate
-// of this level is refused when bound.
+// max(t.b) FROM u) FROM t), at any depth of nesting, which makes that
+// level grouped, as in PostgreSQL.
 func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 	found := false
-	var inSub func(sel *pg_query.SelectStmt)
-	var walk func(n *pg_query.Node)
-	walk = func(n *pg_query.Node) {
+	var inSub func(sel *pg_query.SelectStmt, outers []*scope, depth int)
+	// walk looks for subqueries in n, an expression of the level whose
+	// enclosing levels are outers (s at depth-1).
+	var walk func(n *pg_query.Node, outers []*scope, depth int)
+	walk = func(n *pg_query.Node, outers []*scope, depth int) {
 		if n == nil || found {
 			return
 		}
 		if sl := n.GetSubLink(); sl != nil {
 			if sel := sl.Subselect.GetSelectStmt(); sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && sel.WithClause == nil {
-				inSub(sel)
+				inSub(sel, outers, depth)
 			}
 			return
 		}
-		forEachChild(n, walk)
+		forEachChild(n, func(c *pg_query.Node) { walk(c, outers, depth) })
 	}
-	inSub = func(sel *pg_query.SelectStmt) {
-		if !hasAggregate(sel.WhereClause) && !hasAggregate(sel.HavingClause) &&
-			!hasAggregate(&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}) {
+	inSub = func(sel *pg_query.SelectStmt, outers []*scope, depth int) {
+		clauses := []*pg_query.Node{sel.WhereClause, sel.HavingClause, {Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}}
+		if !slices.ContainsFunc(clauses, func(n *pg_query.Node) bool { return hasAggregate(n) || hasSubLink(n) }) {
 			return // no aggregate to place: spare binding its FROM
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(),
-			outers: append([]*scope{s}, b.outers...)}
+		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(), outers: outers}
 		_, rsc, err := sub.bindFrom(sel.FromClause)
 		if err != nil {
 			return
 		}
+		inner := append([]*scope{rsc}, outers...)
 		var look func(n *pg_query.Node)
 		look = func(n *pg_query.Node) {
-			if n == nil || found || n.GetSubLink() != nil {
+			if n == nil || found {
+				return
+			}
+			if n.GetSubLink() != nil {
+				walk(n, inner, depth+1)
 				return
 			}
 			if f := aggCall(n); f != nil {
-				found = sub.aggLevel(rsc, f) == 1
+				found = sub.aggLevel(rsc, f) == depth
 				if !found {
 					for _, a := range f.Args {
 						look(a)
@@ -878,14 +914,13 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 			}
 			forEachChild(n, look)
 		}
-		for _, t := range sel.TargetList {
-			look(t)
+		for _, c := range clauses {
+			look(c)
 		}
-		look(sel.WhereClause)
-		look(sel.HavingClause)
 	}
+	outers := append([]*scope{s}, b.outers...)
 	for _, t := range targets {
-		walk(t)
+		walk(t, outers, 1)
 	}
 	return found
 }

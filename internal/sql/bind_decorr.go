@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -197,10 +198,55 @@ type hole struct {
 
 // bindSubLink binds a subquery in an expression: a scalar subquery,
 // EXISTS, IN / = ANY, NOT IN / <> ALL anywhere a scalar subquery may be.
+// The same subquery written twice at one level (in the select list and in
+// ORDER BY) is joined once and reads the same columns, so that the two
+// expressions are the same, as PostgreSQL finds them.
 func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink) (expr.Expr, error) {
 	if b.fast {
 		return nil, errGeneral
 	}
+	key := subLinkKey(sl)
+	if e, ok := s.subCache[key]; ok && key != "" {
+		return e, nil
+	}
+	e, err := b.bindSubLinkOnce(s, sl)
+	if err == nil && key != "" {
+		if s.subCache == nil {
+			s.subCache = map[string]expr.Expr{}
+		}
+		s.subCache[key] = e
+	}
+	return e, err
+}
+
+// subLinkKey is the text of a subquery without positions, "" when it has
+// none.
+func subLinkKey(sl *pg_query.SubLink) string {
+	return nodeText(&pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: sl}})
+}
+
+// nodeText is an expression's text as PostgreSQL prints it, the same for
+// the same expression wherever it is written; "" when it cannot be
+// printed.
+func nodeText(n *pg_query.Node) string {
+	sel := &pg_query.SelectStmt{TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Val: n}}}}}
+	text, err := pg_query.Deparse(&pg_query.ParseResult{Version: treeVersion(), Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}}}}})
+	if err != nil {
+		return ""
+	}
+	return text
+}
+
+// treeVersion is the parse tree version Deparse expects.
+var treeVersion = sync.OnceValue(func() int32 {
+	r, err := pg_query.Parse("SELECT 1")
+	if err != nil {
+		return 0
+	}
+	return r.Version
+})
+
+func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, error) {
 	if n, ok, err := b.rowInSubLink(sl, true); ok || err != nil {
 		if err != nil {
 			return nil, err
@@ -219,7 +265,7 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink) (expr.Expr, error) 
 	lv, ok := b.subLinkLevel(s)
 	if !ok {
 		return nil, b.refuse(sl.Location, "a subquery is not supported here").
-			WithHint("subqueries are supported in WHERE, in the select list and in HAVING")
+			WithHint("subqueries are supported in WHERE, the select list, HAVING, GROUP BY, ORDER BY and JOIN … ON")
 	}
 	if sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK && lv.group == nil {
 		saved := b.outers
@@ -246,23 +292,21 @@ func (b *binder) bindSubLink(s *scope, sl *pg_query.SubLink) (expr.Expr, error) 
 		jc := joinedCols(p)
 		col := b.addJoin(lv, join, jc)
 		return &expr.IsNull{E: col(len(jc) - 1), Not: true}, nil
-	case pg_query.SubLinkType_ANY_SUBLINK:
-		if op := opName(sl.OperName); op != "=" && op != "" {
-			break
+	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+		if op, ok := quantOp(sl); ok {
+			return b.quantSub(lv, s, q, sl, op)
 		}
-		return b.inSub(lv, s, q, sl)
-	case pg_query.SubLinkType_ALL_SUBLINK:
-		if op := opName(sl.OperName); op != "<>" && op != "!=" {
+		if _, ok := cmpOps[opName(sl.OperName)]; !ok && len(sl.OperName) > 0 {
 			break
 		}
 		in, err := b.inSub(lv, s, q, sl)
-		if err != nil {
-			return nil, err
+		if err != nil || sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK {
+			return in, err
 		}
 		return &expr.Not{E: in}, nil
 	}
 	return nil, b.refuse(sl.Location, "this subquery is not supported").
-		WithHint("scalar subqueries, EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported")
+		WithHint("scalar subqueries, EXISTS, IN, NOT IN and op ANY / op ALL (subquery) with a comparison operator are supported")
 }
 
 func trueConst() expr.Expr { return &expr.Const{V: value.NewBool(true), T: value.BoolType} }

@@ -92,18 +92,26 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 	if j.IsNatural || len(j.UsingClause) > 0 {
 		return b.bindUsing(join, lsc, rsc, using)
 	}
-	if j.Quals != nil {
-		pred, err := b.bindExpr(sc, j.Quals)
+	if j.Quals == nil {
+		return join, sc, nil
+	}
+	plain, withSub := splitSubConjuncts(j.Quals)
+	if plain != nil {
+		pred, err := b.bindExpr(sc, plain)
 		if err != nil {
 			return nil, nil, err
 		}
-		if pred, err = b.toBool(pred, "JOIN/ON", nodeLoc(j.Quals, -1)); err != nil {
+		if pred, err = b.toBool(pred, "JOIN/ON", nodeLoc(plain, -1)); err != nil {
 			return nil, nil, err
 		}
 		join.Residual = pred
-		return plan.ExtractJoinKeys.Apply(join), sc, nil
+		join = plan.ExtractJoinKeys.Apply(join).(*plan.Join)
 	}
-	return join, sc, nil
+	if len(withSub) == 0 {
+		return join, sc, nil
+	}
+	p, err := b.joinOnSubqueries(join, sc, len(lsc.cols), withSub)
+	return p, sc, err
 }
 
 // bindUsing joins on equality of the named columns and merges each pair

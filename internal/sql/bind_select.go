@@ -544,8 +544,6 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	var p plan.Node
 	var exprs []expr.Expr
 	if grouped {
-		input = applyPending(sc, input)
-		sc.allowScalar = false
 		var finish func()
 		if p, exprs, sc, finish, err = b.bindGrouped(sel, input, sc); err != nil {
 			return nil, err
@@ -557,13 +555,52 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		if exprs, cols, err = b.bindTargets(sc, sel.TargetList); err != nil {
 			return nil, err
 		}
-		sc.allowScalar, sc.allowWindow = false, false
+		sc.allowWindow = false
+		// A subquery in ORDER BY or DISTINCT ON joins the input with
+		// the select list's: bind it now, and orderKeys finds it again
+		// (bindSubLink's cache).
+		pending := len(sc.pending)
+		for _, n := range append(append([]*pg_query.Node{}, sel.SortClause...), sel.DistinctClause...) {
+			if sb := n.GetSortBy(); sb != nil {
+				n = sb.Node
+			}
+			if n == nil || !hasSubLink(n) || isOutputRef(n, len(cols)) {
+				continue
+			}
+			if _, err := b.bindExpr(sc, n); err != nil {
+				return nil, err
+			}
+		}
+		if viewDropsOrder(b, sel) {
+			sc.pending = sc.pending[:pending] // an order the view does not keep
+		}
+		sc.allowScalar = false
 		p = &plan.Project{Input: applyPending(sc, input), Exprs: exprs, Cols: cols}
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
+}
+
+// viewDropsOrder reports whether sel is a view's query whose ORDER BY
+// leaves its rows as they are (no LIMIT, no DISTINCT ON): the joins of
+// subqueries there would only cost.
+func viewDropsOrder(b *binder, sel *pg_query.SelectStmt) bool {
+	return b.forView && sel.LimitCount == nil && sel.LimitOffset == nil &&
+		(len(sel.DistinctClause) == 0 || sel.DistinctClause[0].GetNode() == nil)
+}
+
+// isOutputRef reports whether an ORDER BY item names an output column
+// alone or by position, which orderKeys does not bind as an expression.
+func isOutputRef(n *pg_query.Node, width int) bool {
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
+		return true
+	}
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		return true
+	}
+	return false
 }
 
 // bindTargets binds the select list, expanding * and naming columns as
@@ -654,6 +691,25 @@ func figureName(n *pg_query.Node) string {
 		return figureName(n.GetCollateClause().Arg)
 	case n.GetSqlvalueFunction() != nil:
 		return strings.ToLower(strings.TrimPrefix(n.GetSqlvalueFunction().Op.String(), "SVFOP_"))
+	case n.GetSubLink() != nil:
+		// A scalar subquery is named after its column, EXISTS "exists".
+		sl := n.GetSubLink()
+		switch sl.SubLinkType {
+		case pg_query.SubLinkType_EXISTS_SUBLINK:
+			return "exists"
+		case pg_query.SubLinkType_EXPR_SUBLINK:
+			sel := sl.Subselect.GetSelectStmt()
+			for sel != nil && sel.Op != pg_query.SetOperation_SETOP_NONE {
+				sel = sel.Larg
+			}
+			if sel != nil && len(sel.TargetList) == 1 {
+				if rt := sel.TargetList[0].GetResTarget(); rt != nil && rt.Name != "" {
+					return rt.Name
+				} else if name := figureName(rt.GetVal()); rt != nil && name != "" {
+					return name
+				}
+			}
+		}
 	}
 	return "?column?"
 }
@@ -705,11 +761,18 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 	}
 	cols := p.Columns()
 	var extra []expr.Expr // sort expressions not in the select list
+	subs := 0
+	if b.agg != nil {
+		subs = len(b.agg.subs)
+	}
 	keys, err := b.orderKeys(sel.SortClause, cols, sc, targets, p, &extra)
 	if err != nil {
 		return nil, err
 	}
 	if b.forView && !hasLimit && len(distinctOn) == 0 {
+		if b.agg != nil {
+			b.agg.subs = b.agg.subs[:subs] // an order the view does not keep
+		}
 		// ORDER BY without LIMIT leaves a view's rows as they are (a
 		// set); the view's own, over its columns, orders them as read.
 		if sel == b.viewTop && len(extra) == 0 {

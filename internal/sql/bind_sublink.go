@@ -37,12 +37,11 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 			}
 			return nil
 		}
-		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_ROWCOMPARE_SUBLINK {
+		if sl := n.GetSubLink(); sl != nil && isCondition(sl) {
 			subs = append(subs, sub{link: sl})
 			return nil
 		}
-		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_NOT_EXPR && be.Args[0].GetSubLink() != nil &&
-			be.Args[0].GetSubLink().SubLinkType != pg_query.SubLinkType_ROWCOMPARE_SUBLINK && !isRowSubLink(be.Args[0].GetSubLink()) {
+		if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_NOT_EXPR && isCondition(be.Args[0].GetSubLink()) && !isRowSubLink(be.Args[0].GetSubLink()) {
 			subs = append(subs, sub{link: be.Args[0].GetSubLink(), not: true})
 			return nil
 		}
@@ -90,6 +89,19 @@ func isRowSubLink(sl *pg_query.SubLink) bool {
 	return ok
 }
 
+// isCondition reports whether sl is EXISTS, op ANY or op ALL: a condition
+// that a semi- or anti-join can decide.
+func isCondition(sl *pg_query.SubLink) bool {
+	if sl == nil {
+		return false
+	}
+	switch sl.SubLinkType {
+	case pg_query.SubLinkType_EXISTS_SUBLINK, pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+		return true
+	}
+	return false
+}
+
 // bindSemiJoin decorrelates one subquery conjunct into a join of input
 // with the subquery: conditions of the subquery's WHERE that read the outer
 // row become the join's condition.
@@ -125,8 +137,7 @@ func (b *binder) semiJoinFast(outer *scope, input plan.Node, sl *pg_query.SubLin
 	case sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK && (opName(sl.OperName) == "<>" || opName(sl.OperName) == "!=") && !not:
 		kind = plan.AntiNullJoin
 	default:
-		return nil, b.refuse(sl.Location, "this subquery is not supported").
-			WithHint("EXISTS, NOT EXISTS, IN, NOT IN, = ANY and <> ALL (subquery) are supported as conditions ANDed in WHERE")
+		return nil, errGeneral
 	}
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
@@ -198,7 +209,11 @@ func (b *binder) semiJoinGeneral(outer *scope, input plan.Node, sl *pg_query.Sub
 		}
 		return join(input), nil
 	}
-	if sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK && !not {
+	if _, ok := cmpOps[opName(sl.OperName)]; !ok && len(sl.OperName) > 0 {
+		return nil, b.refuse(sl.Location, "this subquery is not supported").
+			WithHint("EXISTS, IN, NOT IN and op ANY / op ALL (subquery) with a comparison operator are supported")
+	}
+	if _, quant := quantOp(sl); sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK && !not && !quant {
 		// A WHERE drops the rows whose IN is NULL as those whose IN is
 		// false: IN is a semi-join on the domain and x = y, without the
 		// counts that make its third value (a global count would join
@@ -206,16 +221,25 @@ func (b *binder) semiJoinGeneral(outer *scope, input plan.Node, sl *pg_query.Sub
 		return b.inSemiJoin(lv, outer, input, q, sl)
 	}
 	width := len(outer.cols)
-	in, err := b.inSub(lv, outer, q, sl)
-	if err != nil {
-		return nil, err
-	}
-	if sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK != not {
-		in = &expr.Not{E: in}
+	var in expr.Expr
+	if op, ok := quantOp(sl); ok {
+		if in, err = b.quantSub(lv, outer, q, sl, op); err != nil {
+			return nil, err
+		}
+		if not {
+			in = &expr.Not{E: in}
+		}
+	} else {
+		if in, err = b.inSub(lv, outer, q, sl); err != nil {
+			return nil, err
+		}
+		if sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK != not {
+			in = &expr.Not{E: in}
+		}
 	}
 	p := &plan.Filter{Input: applyPending(outer, input), Pred: in}
 	// Drop the joined columns again: the level's row is input's.
-	outer.cols = outer.cols[:width]
+	outer.cols, outer.subCache = outer.cols[:width], nil
 	cols := input.Columns()
 	exprs := make([]expr.Expr, len(cols))
 	for i, c := range cols {

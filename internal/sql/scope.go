@@ -47,6 +47,9 @@ type scope struct {
 	// this level (one whose arguments read only its columns), which
 	// outerAggregate adds to it.
 	grouping *aggScope
+	// subCache holds the subqueries of expressions bound in this scope,
+	// by their text, while the hidden columns they read are there.
+	subCache map[string]expr.Expr
 }
 
 // starCols returns the positions * expands to.
