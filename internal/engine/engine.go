@@ -74,7 +74,7 @@ type Engine struct {
 	// joins read, staged once per commit.
 	shared sharedIndexes
 	// workers is how many goroutines prepare a commit's views (SET
-	// deltaview.workers; 0 for GOMAXPROCS); waves are the views in the
+	// deltaview.workers; 1 by default, 0 for GOMAXPROCS); waves are the views in the
 	// runs that may prepare together (parallel.go), nil when the views
 	// changed.
 	workers     int
@@ -172,6 +172,7 @@ func New() *Engine {
 		deps:    map[string][]string{},
 		slot:    make(chan struct{}, 1),
 
+		workers:     1,
 		parallelMin: defaultParallelMin,
 	}
 }
