@@ -55,30 +55,40 @@ func (l *Like) String() string {
 	return s
 }
 
-func (l *Like) Eval(row value.Row) (value.Value, error) {
-	s, err := l.E.Eval(row)
+// matchOperands evaluates a pattern match's operands: the string, the
+// pattern and the escape (a backslash when escape is nil); null is set
+// when one of them is NULL.
+func matchOperands(row value.Row, e, pattern, escape Expr) (s, pat, esc string, null bool, err error) {
+	sv, err := e.Eval(row)
 	if err != nil {
-		return value.Null, err
+		return "", "", "", false, err
 	}
-	p, err := l.Pattern.Eval(row)
+	pv, err := pattern.Eval(row)
 	if err != nil {
-		return value.Null, err
+		return "", "", "", false, err
 	}
-	esc := "\\"
-	if l.Escape != nil {
-		e, err := l.Escape.Eval(row)
+	esc = "\\"
+	if escape != nil {
+		ev, err := escape.Eval(row)
 		if err != nil {
-			return value.Null, err
+			return "", "", "", false, err
 		}
-		if e.IsNull() {
-			return value.Null, nil
+		if ev.IsNull() {
+			return "", "", "", true, nil
 		}
-		esc = rawText(e)
+		esc = rawText(ev)
 	}
-	if s.IsNull() || p.IsNull() {
-		return value.Null, nil
+	if sv.IsNull() || pv.IsNull() {
+		return "", "", "", true, nil
 	}
-	pat := rawText(p)
+	return rawText(sv), rawText(pv), esc, false, nil
+}
+
+func (l *Like) Eval(row value.Row) (value.Value, error) {
+	s, pat, esc, null, err := matchOperands(row, l.E, l.Pattern, l.Escape)
+	if err != nil || null {
+		return value.Null, err
+	}
 	m := l.m.Load()
 	if m == nil || m.pattern != pat || m.escape != esc {
 		if m, err = compileLike(pat, esc, l.ILike); err != nil {
@@ -86,7 +96,7 @@ func (l *Like) Eval(row value.Row) (value.Value, error) {
 		}
 		l.m.Store(m)
 	}
-	matched := m.match(rawText(s))
+	matched := m.match(s)
 	if m.dangling {
 		if matched {
 			return value.Null, pgerr.New(pgerr.InvalidEscape, "LIKE pattern must not end with escape character")

@@ -68,29 +68,10 @@ func (r *Regex) String() string {
 }
 
 func (r *Regex) Eval(row value.Row) (value.Value, error) {
-	s, err := r.E.Eval(row)
-	if err != nil {
+	s, pat, esc, null, err := matchOperands(row, r.E, r.Pattern, r.Escape)
+	if err != nil || null {
 		return value.Null, err
 	}
-	p, err := r.Pattern.Eval(row)
-	if err != nil {
-		return value.Null, err
-	}
-	esc := "\\"
-	if r.Escape != nil {
-		e, err := r.Escape.Eval(row)
-		if err != nil {
-			return value.Null, err
-		}
-		if e.IsNull() {
-			return value.Null, nil
-		}
-		esc = rawText(e)
-	}
-	if s.IsNull() || p.IsNull() {
-		return value.Null, nil
-	}
-	pat := rawText(p)
 	c := r.re.Load()
 	if c == nil || c.pattern != pat || c.escape != esc {
 		src := pat
@@ -106,7 +87,7 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		c = &compiledRegex{pattern: pat, escape: esc, re: re}
 		r.re.Store(c)
 	}
-	return boolValue(c.re.MatchString(rawText(s)) != r.Not), nil
+	return boolValue(c.re.MatchString(s) != r.Not), nil
 }
 
 // CompileRegex compiles a PostgreSQL regular expression for Go's matcher:
