@@ -50,22 +50,15 @@ func fixedColumns(cols []plan.Column, where expr.Expr) (map[int]value.Value, err
 			}
 			other = cmp.L
 		}
-		if col.Idx >= len(cols) || len(expr.Columns(other)) > 0 || other.Volatile() {
+		if col.Idx >= len(cols) {
 			continue
 		}
-		want, have := cols[col.Idx].Type.Kind, other.Type().Kind
-		if have != want && !(have.IsInteger() && want.IsInteger()) {
-			continue
-		}
-		v, err := other.Eval(nil)
+		v, ok, err := constantFor(cols[col.Idx].Type.Kind, other)
 		if err != nil {
 			return nil, err
 		}
-		if !v.IsNull() && v.Kind() != want {
-			if !intFits(want, v.Int()) {
-				continue
-			}
-			v = value.NewInt(want, v.Int())
+		if !ok {
+			continue
 		}
 		if fixed == nil {
 			fixed = map[int]value.Value{}

@@ -165,8 +165,9 @@ func ntileOf(i, cnt int, b int64) int64 {
 func groupsFrame(fr plan.Frame, d int64, lo, hi []int, dense []int64) (int, int) {
 	cnt := len(lo)
 	groups := dense[cnt-1]
-	// start and end of group g, clamped to the partition.
-	first := func(g int64) int {
+	// edge is where group g starts (at = lo) or ends (at = hi), clamped
+	// to the partition.
+	edge := func(g int64, at []int) int {
 		switch {
 		case g < 1:
 			return 0
@@ -175,25 +176,13 @@ func groupsFrame(fr plan.Frame, d int64, lo, hi []int, dense []int64) (int, int)
 		}
 		for i := range cnt {
 			if dense[i] == g {
-				return lo[i]
+				return at[i]
 			}
 		}
 		return cnt
 	}
-	last := func(g int64) int {
-		switch {
-		case g < 1:
-			return 0
-		case g > groups:
-			return cnt
-		}
-		for i := range cnt {
-			if dense[i] == g {
-				return hi[i]
-			}
-		}
-		return cnt
-	}
+	first := func(g int64) int { return edge(g, lo) }
+	last := func(g int64) int { return edge(g, hi) }
 	var s, e int
 	switch fr.Start {
 	case plan.UnboundedPreceding:

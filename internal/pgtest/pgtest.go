@@ -500,6 +500,26 @@ func MustQuery(tb testing.TB, conn *pgx.Conn, sql string) [][]*string {
 	return rows
 }
 
+// SortedLines runs a query and returns its rows as sorted text lines,
+// the columns joined by "|", NULL as "NULL"; an error fails tb.
+func SortedLines(tb testing.TB, conn *pgx.Conn, sql string) []string {
+	tb.Helper()
+	var out []string
+	for _, r := range MustQuery(tb, conn, sql) {
+		f := make([]string, len(r))
+		for i, v := range r {
+			if v == nil {
+				f[i] = "NULL"
+			} else {
+				f[i] = *v
+			}
+		}
+		out = append(out, strings.Join(f, "|"))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Psql returns the path of the psql of the installed PostgreSQL (see
 // FindBinDir). It skips tb when there is none, or fails it when CI=true.
 func Psql(tb testing.TB) string {

@@ -181,20 +181,7 @@ func dvRows(t *testing.T, db *deltaview.DB, query string) []string {
 // pgRows returns a query's rows upstream as sorted text lines.
 func pgRows(t *testing.T, conn *pgx.Conn, query string) []string {
 	t.Helper()
-	var out []string
-	for _, r := range pgtest.MustQuery(t, conn, query) {
-		f := make([]string, len(r))
-		for i, v := range r {
-			if v == nil {
-				f[i] = "NULL"
-			} else {
-				f[i] = *v
-			}
-		}
-		out = append(out, strings.Join(f, "|"))
-	}
-	slices.Sort(out)
-	return out
+	return pgtest.SortedLines(t, conn, query)
 }
 
 // subscribed starts a PostgreSQL whose tables a (keyed) and b (no key,

@@ -76,20 +76,7 @@ func dvRows(t *testing.T, e *engine.Engine, query string) []string {
 // pgRows returns a query's rows upstream as sorted text lines.
 func pgRows(t *testing.T, conn *pgx.Conn, query string) []string {
 	t.Helper()
-	var out []string
-	for _, r := range pgtest.MustQuery(t, conn, query) {
-		f := make([]string, len(r))
-		for i, v := range r {
-			if v == nil {
-				f[i] = "NULL"
-			} else {
-				f[i] = *v
-			}
-		}
-		out = append(out, strings.Join(f, "|"))
-	}
-	sort.Strings(out)
-	return out
+	return pgtest.SortedLines(t, conn, query)
 }
 
 // subStatus is a subscription's row of deltaview_subscriptions.
