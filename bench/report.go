@@ -52,8 +52,14 @@ func (r *Results) WriteJSON(path string) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
+// keptMarker separates the page's generated part from the sections
+// written by hand below it (figures of benchmarks this harness does not
+// run), which WriteDocs keeps as they are.
+const keptMarker = "<!-- The harness writes everything above this line and keeps everything below it. -->"
+
 // WriteDocs writes the markdown page at md and one SVG plot per view in
-// the directory svgDir (linked relative to md).
+// the directory svgDir (linked relative to md). What follows keptMarker in
+// the page already at md is kept.
 func (r *Results) WriteDocs(md, svgDir string) error {
 	if err := os.MkdirAll(svgDir, 0o755); err != nil {
 		return err
@@ -67,7 +73,15 @@ func (r *Results) WriteDocs(md, svgDir string) error {
 			return err
 		}
 	}
-	return os.WriteFile(md, []byte(r.markdown(filepath.ToSlash(rel))), 0o644)
+	page := r.markdown(filepath.ToSlash(rel)) + "\n" + keptMarker + "\n"
+	old, err := os.ReadFile(md)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if _, kept, ok := strings.Cut(string(old), keptMarker+"\n"); ok {
+		page += kept
+	}
+	return os.WriteFile(md, []byte(page), 0o644)
 }
 
 func fmtUs(x float64) string {
@@ -137,7 +151,7 @@ func (r *Results) markdown(svgRel string) string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# Benchmarks\n\n")
 	p("deltaview side by side with the engines its users would otherwise pick, measured in one run on one machine.\n")
-	p("This page is written by the harness; do not edit it by hand. Run it again with\n\n    %s\n\n", r.Command)
+	p("The harness writes this page down to the sections of benchmarks it does not run, which it keeps; do not edit its part by hand. Run it again with\n\n    %s\n\n", r.Command)
 	p("(`--n 10000,100000,1000000` adds N = 1M; `--help` lists the rest). The raw figures are in `bench/results/`.\n\n")
 	p("- **Date**: %s; the run took %.0f s.\n", r.Date.UTC().Format("2006-01-02 15:04 MST"), r.Elapsed)
 	p("- **Machine**: %s.\n", r.Machine)
@@ -293,12 +307,4 @@ const notes = `## What is measured
 - **d2ts** (@electric-sql/d2ts): a differential dataflow graph per view built from its operators (filter, map, reduce, innerJoin, topK); each transaction is one version. Its reduce and topK recompute a whole group from the group's values on every change: topk's group is every row with grp < 500.
 - JavaScript memory is the V8 heap's growth across the view's creation, as the Go heap delta is counted: the heap's used bytes after forced full collections (node --expose-gc, repeated until a pass frees nothing more), read after the data is loaded and just before the view is created, then right after. A heap that shrank across the creation (more freed than the view added) gives no figure: the row reads **unmeasurable**, with the reason beside it. Node runs with the packages pinned by bench/peers/js/package-lock.json, installed by the harness (` + "`npm ci`" + `).
 - The machine is shared: the load average above says how busy it was. p99 figures of garbage-collected runtimes (Go, V8) include collections.
-
-## Partial change data
-
-The dimension view over change-stream tables (customers joined to addresses, fed partial updates; docs/partial-deltas.md) is not run by this harness: ` + "`go test ./internal/engine -run '^$' -bench DimensionView -benchtime 20000x`" + ` measures partial propagation against normalisation per change at N = 10k, 100k and 1M customers, with allocations and CPU time. Its figures are in docs/partial-deltas.md.
-
-## The server
-
-Nor is the server (deltaview serve) measured here. ` + "`go test ./pgwire -run '^$' -bench PointLookupInterleaved -benchtime 20000x`" + ` looks keys up in a materialized view through the wire protocol and in a PostgreSQL table holding the view's rows, in turns, and reports the ratio of the medians; ` + "`go test ./cmd/deltaview -run TestServeLoad -v -load-phase 60s`" + ` runs the load test (200 connections writing and reading, 1,000 change streams, one stalled stream) and logs the commit latency without and with the streams.
 `

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,32 @@ func TestPadMatchesFormat(t *testing.T) {
 		if got, want := Pad(id), fmt.Sprintf("padding-%012d", id); got != want {
 			t.Errorf("Pad(%d) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestWriteDocsKeepsHandSections checks that rewriting the page keeps the
+// sections below the marker, and that a page without them gets the marker.
+func TestWriteDocsKeepsHandSections(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "benchmarks.md")
+	r := &Results{Command: "deltaview bench", Sizes: []int{10_000}, Systems: []string{"api"}}
+	if err := r.WriteDocs(md, filepath.Join(dir, "benchmarks")); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(md)
+	if !strings.HasSuffix(string(first), keptMarker+"\n") {
+		t.Fatalf("page does not end with the marker:\n%s", first)
+	}
+	const hand = "## Batches\n\nfigures by hand\n"
+	if err := os.WriteFile(md, append(first, hand...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Command = "deltaview bench --n 1000000"
+	if err := r.WriteDocs(md, filepath.Join(dir, "benchmarks")); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := os.ReadFile(md)
+	if !strings.HasSuffix(string(second), keptMarker+"\n"+hand) || !strings.Contains(string(second), "--n 1000000") {
+		t.Fatalf("rewritten page lost its hand sections or was not rewritten:\n%s", second)
 	}
 }
