@@ -115,11 +115,10 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 
 // Code returns the SQLSTATE of err, or XX000 if err carries none.
 func Code(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+	if err == nil {
+		return Internal
 	}
-	return Internal
+	return Wrap(err).Code
 }
 
 // Wrap returns err as an *Error, giving it code XX000 if it has none.
@@ -127,6 +126,12 @@ func Wrap(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	// An error of a PostgreSQL client (a source, a sink's target) keeps
+	// the SQLSTATE the server sent.
+	var s interface{ SQLState() string }
+	if errors.As(err, &s) && len(s.SQLState()) == 5 {
+		return &Error{Code: s.SQLState(), Message: err.Error()}
 	}
 	return &Error{Code: Internal, Message: err.Error()}
 }
