@@ -21,7 +21,7 @@ const (
 
 // RowBytes approximates the memory a row held in an operator's state takes:
 // the slice header, the Value structs, the bytes of strings (rounded up to words) and the
-// decimals of numerics (each counted as if unshared). An index's per-entry
+// decimals of numerics too large to be held inline (each counted as if unshared). An index's per-entry
 // overhead is the index's to add.
 func RowBytes(r value.Row) int64 {
 	n := rowHeaderBytes + int64(len(r))*valueBytes
@@ -32,6 +32,9 @@ func RowBytes(r value.Row) int64 {
 		case value.Interval:
 			n += 16 // the Span behind the pointer
 		case value.Numeric:
+			if _, _, small := v.SmallNumeric(); small {
+				continue // held in the Value
+			}
 			n += decimalBytes
 			if bits := v.Decimal().Coeff.BitLen(); bits > inlineCoeffBits {
 				n += bigIntBytes + int64(bits+63)/64*8

@@ -184,7 +184,12 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		for i, c := range t.def.Cols {
 			defaults[i] = c.Default
 		}
-		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len())}, true
+		uniques := make([][]int, len(t.uniques))
+		for i, u := range t.uniques {
+			uniques[i] = u.cols
+		}
+		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
+			Uniques: uniques}, true
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true

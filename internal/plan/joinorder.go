@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"math"
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -10,20 +11,81 @@ import (
 // OrderJoins plans each tree of inner joins in n anew, whatever the order
 // its inputs were written in: the inputs of a tree of three or more are
 // joined one at a time, each next one joining those before on an equality
-// key when any does (the smallest by estimated rows first), so that no
-// cross product is built while a connected order exists. Equalities
-// between plain columns form classes (a = b and b = c join a's input to
-// c's directly). Outer, semi and anti joins keep their place: the trees
-// on their sides are planned apart. rows gives a stored relation's row
-// count. The result has n's columns in n's order. It keeps no state
-// beyond the tree being planned.
-func OrderJoins(n Node, rows func(relation string) float64) Node {
-	o := &orderer{rows: rows}
+// key when any does, so that no cross product is built while a connected
+// order exists. Among the inputs joined on a key, one whose key is unique
+// on either side comes first (the join then has no more rows than its
+// other side), and of those the one with the fewest estimated rows joined;
+// every input is tried as the first, and the order whose intermediate
+// results add up to the fewest estimated rows is kept. Equalities between
+// plain columns form classes (a = b and b = c join a's input to c's
+// directly). Outer, semi and anti joins keep their place: the trees on
+// their sides are planned apart. stats gives a stored relation's row
+// count and its unique keys (column sets). The result has n's columns in
+// n's order. It keeps no state beyond the tree being planned.
+func OrderJoins(n Node, stats func(relation string) (rows float64, uniques [][]int)) Node {
+	o := &orderer{stats: stats}
 	return o.node(n)
 }
 
 type orderer struct {
-	rows func(string) float64
+	stats func(string) (float64, [][]int)
+}
+
+func (o *orderer) rows(rel string) float64 {
+	r, _ := o.stats(rel)
+	return r
+}
+
+// uniqueKeys returns column sets of n's output that no two rows share
+// (with no NULL among them), as far as n's form shows: a table's keys
+// through filters and projections of its columns, an aggregate's group
+// key, all the columns of a DISTINCT. An empty set means at most one row.
+func (o *orderer) uniqueKeys(n Node) [][]int {
+	switch x := n.(type) {
+	case *Scan:
+		_, u := o.stats(x.Relation)
+		return u
+	case *Filter:
+		return o.uniqueKeys(x.Input)
+	case *Project:
+		var out [][]int
+	keys:
+		for _, k := range o.uniqueKeys(x.Input) {
+			m := make([]int, 0, len(k))
+			for _, c := range k {
+				at := -1
+				for i, e := range x.Exprs {
+					if col, ok := e.(*expr.Col); ok && col.Idx == c {
+						at = i
+						break
+					}
+				}
+				if at < 0 {
+					continue keys
+				}
+				m = append(m, at)
+			}
+			out = append(out, m)
+		}
+		return out
+	case *Aggregate:
+		k := make([]int, len(x.GroupBy))
+		for i := range k {
+			k[i] = i
+		}
+		return [][]int{k}
+	case *Distinct:
+		k := make([]int, len(x.Columns()))
+		for i := range k {
+			k[i] = i
+		}
+		return [][]int{k}
+	case *Join:
+		if !x.Kind.Outputs() {
+			return o.uniqueKeys(x.Left)
+		}
+	}
+	return nil
 }
 
 // node plans the join trees of n's FROM part: it descends through filters
@@ -277,56 +339,41 @@ func (o *orderer) tree(n Node) Node {
 	}
 
 	est := make([]float64, len(t.leaves))
+	base := make([]float64, len(t.leaves)) // before the input's own filters
+	keys := make([][][]int, len(t.leaves)) // unique keys, as tree columns
 	for i, l := range t.leaves {
-		est[i] = o.estimate(l)
+		base[i] = o.estimate(l)
+		est[i] = base[i]
 		for range filters[i] {
 			est[i] /= 2
 		}
-	}
-	joined := make([]bool, len(t.leaves))
-	classSeen := map[int]bool{}
-	// link says how input l joins those joined: 2 on an equality key, 1
-	// by some other condition, 0 not at all.
-	link := func(l int) int {
-		for _, r := range leafClasses[l] {
-			if classSeen[r] {
-				return 2
+		for _, k := range o.uniqueKeys(l) {
+			tk := make([]int, len(k))
+			for j, c := range k {
+				tk[j] = c + t.offset[i]
 			}
-		}
-		best := 0
-		for _, c := range leafConds[l] {
-			if c.applied || !readsOnly(c.leaves, joined, l) {
-				continue
-			}
-			best = 1
-			if cmp, ok := c.e.(*expr.Cmp); ok && cmp.Op == expr.EQ && splits(leavesOf(cmp.L), leavesOf(cmp.R), joined, l) {
-				return 2
-			}
-		}
-		return best
-	}
-	order := make([]int, 0, len(t.leaves))
-	// The first input is the smallest that joins another on a key.
-	first := -1
-	for i := range t.leaves {
-		keyed := len(leafClasses[i]) > 0
-		for _, c := range leafConds[i] {
-			if cmp, ok := c.e.(*expr.Cmp); ok && cmp.Op == expr.EQ && len(c.leaves) == 2 {
-				keyed = true
-			}
-		}
-		if keyed && (first < 0 || est[i] < est[first]) {
-			first = i
+			keys[i] = append(keys[i], tk)
 		}
 	}
-	if first < 0 {
-		first = 0
+	s := &search{leaves: len(t.leaves), classes: classes, leafClasses: leafClasses, leafConds: leafConds,
+		leafOf: leafOf, inClass: inClass, find: find, leavesOf: leavesOf, est: est, base: base, keys: keys}
+	var order []int
+	best := math.Inf(1)
+	for first := range t.leaves {
+		if !s.keyed(first) && s.anyKeyed() {
+			continue
+		}
+		if ord, cost := s.run(first); cost < best || cost == best && est[first] < est[order[0]] {
+			order, best = ord, cost
+		}
 	}
 
 	pos := make([]int, len(cols)) // tree column → column of the plan built so far
 	for i := range pos {
 		pos[i] = -1
 	}
+	joined := make([]bool, len(t.leaves))
+	classSeen := map[int]bool{}
 	var cur Node
 	width := 0
 	add := func(l int) {
@@ -407,21 +454,9 @@ func (o *orderer) tree(n Node) Node {
 		}
 		width += lw
 		joined[l] = true
-		order = append(order, l)
 	}
-	add(first)
-	for len(order) < len(t.leaves) {
-		next, bestLink := -1, -1
-		for i := range t.leaves {
-			if joined[i] {
-				continue
-			}
-			k := link(i)
-			if k > bestLink || k == bestLink && est[i] < est[next] {
-				next, bestLink = i, k
-			}
-		}
-		add(next)
+	for _, l := range order {
+		add(l)
 	}
 
 	out := cur
@@ -576,4 +611,160 @@ func (o *orderer) estimate(n Node) float64 {
 		return o.estimate(kids[0])
 	}
 	return 1000
+}
+
+// search chooses the order of one join tree's inputs (orderer.tree):
+// from a given first input, greedily, each next input the one that joins
+// those before on a key unique on one side, else on any key, else by any
+// condition, else at all, the fewest estimated rows first.
+type search struct {
+	leaves      int
+	classes     map[int][]int
+	leafClasses [][]int
+	leafConds   [][]*cond
+	leafOf      []int
+	inClass     []bool
+	find        func(int) int
+	leavesOf    func(expr.Expr) []int
+	est, base   []float64
+	keys        [][][]int
+}
+
+// keyed reports whether input l joins another on an equality.
+func (s *search) keyed(l int) bool {
+	if len(s.leafClasses[l]) > 0 {
+		return true
+	}
+	for _, c := range s.leafConds[l] {
+		if cmp, ok := c.e.(*expr.Cmp); ok && cmp.Op == expr.EQ && len(c.leaves) == 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *search) anyKeyed() bool {
+	for l := range s.leaves {
+		if s.keyed(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// curKey is a unique key of the inputs joined so far, with the rows of
+// the relation it came from, before filters: the joined rows hold
+// est/dom of that relation's keys.
+type curKey struct {
+	cols []int
+	dom  float64
+}
+
+// run orders the inputs from first and returns the order with the sum of
+// the estimated rows of its intermediate results.
+func (s *search) run(first int) ([]int, float64) {
+	joined := make([]bool, s.leaves)
+	seen := map[int]bool{}
+	order := []int{first}
+	cur := s.est[first]
+	var curKeys []curKey
+	join := func(l int) {
+		joined[l] = true
+		for _, r := range s.leafClasses[l] {
+			seen[r] = true
+		}
+	}
+	for _, k := range s.keys[first] {
+		curKeys = append(curKeys, curKey{k, s.base[first]})
+	}
+	join(first)
+	cost := 0.0
+	for len(order) < s.leaves {
+		next, bestTier, bestRows := -1, 0, 0.0
+		var nextUnique, nextCurUnique bool
+		for l := range s.leaves {
+			if joined[l] {
+				continue
+			}
+			link := s.link(l, joined, seen)
+			// l's columns equal to joined ones, through a class.
+			covered := func(k []int) bool {
+				for _, c := range k {
+					if !s.inClass[c] || !seen[s.find(c)] || !slices.Contains(s.leafClasses[l], s.find(c)) {
+						return false
+					}
+				}
+				return true
+			}
+			lUnique, curUnique := false, false
+			rows := math.Inf(1)
+			if link == 2 {
+				for _, k := range s.keys[l] {
+					if covered(k) {
+						lUnique = true
+						rows = cur * s.est[l] / s.base[l]
+						break
+					}
+				}
+				for _, k := range curKeys {
+					if covered(k.cols) {
+						curUnique = true
+						rows = min(rows, s.est[l]*cur/k.dom)
+					}
+				}
+			}
+			tier := 0
+			switch {
+			case lUnique || curUnique:
+			case link == 2:
+				tier, rows = 1, max(cur, s.est[l])
+			case link == 1:
+				tier, rows = 2, cur*s.est[l]/2
+			default:
+				tier, rows = 3, cur*s.est[l]
+			}
+			if next < 0 || tier < bestTier || tier == bestTier && rows < bestRows {
+				next, bestTier, bestRows = l, tier, rows
+				nextUnique, nextCurUnique = lUnique, curUnique
+			}
+		}
+		// The keys unique in the result: the joined inputs' when l's key
+		// is unique, l's when theirs is.
+		var keys []curKey
+		if nextUnique {
+			keys = curKeys
+		}
+		if nextCurUnique {
+			for _, k := range s.keys[next] {
+				keys = append(keys, curKey{k, s.base[next]})
+			}
+		}
+		curKeys = keys
+		cur = max(bestRows, 1)
+		cost += cur
+		order = append(order, next)
+		join(next)
+	}
+	return order, cost
+}
+
+// link says how input l joins those joined: 2 on an equality key, 1 by
+// some other condition, 0 not at all.
+func (s *search) link(l int, joined []bool, seen map[int]bool) int {
+	for _, r := range s.leafClasses[l] {
+		if seen[r] {
+			return 2
+		}
+	}
+	best := 0
+	for _, c := range s.leafConds[l] {
+		if !readsOnly(c.leaves, joined, l) {
+			continue
+		}
+		best = 1
+		if cmp, ok := c.e.(*expr.Cmp); ok && cmp.Op == expr.EQ && splits(s.leavesOf(cmp.L), s.leavesOf(cmp.R), joined, l) {
+			return 2
+		}
+	}
+	return best
 }

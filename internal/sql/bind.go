@@ -46,14 +46,15 @@ type binder struct {
 	// windows are the WINDOW clause's named windows of the SELECT whose
 	// select list is being bound.
 	windows map[string]*pg_query.WindowDef
-	// rows are the row counts of the relations resolved, for ordering
-	// joins; shared with the binders of the views inlined.
-	rows map[string]int64
+	// rows are the stored relations resolved, with their row counts and
+	// unique keys when resolved, for ordering joins; shared with the
+	// binders of the views inlined.
+	rows map[string]*Relation
 }
 
-func (b *binder) rowCounts() map[string]int64 {
+func (b *binder) rowCounts() map[string]*Relation {
 	if b.rows == nil {
-		b.rows = map[string]int64{}
+		b.rows = map[string]*Relation{}
 	}
 	return b.rows
 }

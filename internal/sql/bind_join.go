@@ -233,11 +233,16 @@ func (b *binder) lateralJoin(l plan.Node, lsc *scope, r plan.Node, kind plan.Joi
 	return &plan.Project{Input: j, Exprs: exprs, Cols: out}, nil
 }
 
-// orderJoins plans the inner joins of a FROM clause by their keys and the
-// row counts of the relations they read, whatever the order they were
+// orderJoins plans the inner joins of a FROM clause by their keys, the
+// row counts of the relations they read and those relations' unique keys, whatever the order they were
 // written in.
 func (b *binder) orderJoins(n plan.Node) plan.Node {
 	// The counts noted when the relations were resolved: resolving them
 	// again would record them as read by the statement itself.
-	return plan.OrderJoins(n, func(name string) float64 { return float64(b.rows[name]) })
+	return plan.OrderJoins(n, func(name string) (float64, [][]int) {
+		if r := b.rows[name]; r != nil {
+			return float64(r.Rows), r.Uniques
+		}
+		return 0, nil
+	})
 }

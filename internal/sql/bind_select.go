@@ -429,7 +429,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 		default:
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
-			b.rowCounts()[rel.Name] = rel.Rows
+			b.rowCounts()[rel.Name] = rel
 		}
 	}
 	p, err := b.renameColumns(p, colAliases, alias, rv.Location)

@@ -23,6 +23,9 @@ type Relation struct {
 	// Rows is the relation's row count when it was resolved, for ordering
 	// joins; 0 when unknown.
 	Rows int64
+	// Uniques are the column sets of a table's primary key and unique
+	// constraints: a join on one of them matches at most one row.
+	Uniques [][]int
 	// Table only.
 	Defaults []expr.Expr // per column, nil when the default is NULL
 	// View only: the defining query and its text.

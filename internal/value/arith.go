@@ -79,7 +79,11 @@ func Add(a, b Value) (Value, error) {
 		r := f32(a.kind, x+y)
 		return floatResult(a.kind, r, math.IsInf(x, 0) || math.IsInf(y, 0), true)
 	case Numeric:
-		return numericAdd(a.Decimal(), b.Decimal(), false)
+		if r, ok := addSmallNumeric(a, b, false); ok {
+			return r, nil
+		}
+		var x, y apd.Decimal
+		return numericAdd(a.DecimalInto(&x), b.DecimalInto(&y), false)
 	}
 	return Null, errOperator("+", a, b)
 }
@@ -114,7 +118,11 @@ func Sub(a, b Value) (Value, error) {
 		r := f32(a.kind, x-y)
 		return floatResult(a.kind, r, math.IsInf(x, 0) || math.IsInf(y, 0), true)
 	case Numeric:
-		return numericAdd(a.Decimal(), b.Decimal(), true)
+		if r, ok := addSmallNumeric(a, b, true); ok {
+			return r, nil
+		}
+		var x, y apd.Decimal
+		return numericAdd(a.DecimalInto(&x), b.DecimalInto(&y), true)
 	case Date:
 		if !dateIsFinite(a.n) || !dateIsFinite(b.n) {
 			return Null, pgerr.New(pgerr.DatetimeOverflow, "cannot subtract infinite dates")
@@ -152,7 +160,11 @@ func Mul(a, b Value) (Value, error) {
 		r := f32(a.kind, x*y)
 		return floatResult(a.kind, r, math.IsInf(x, 0) || math.IsInf(y, 0), x == 0 || y == 0)
 	case Numeric:
-		return numericMul(a.Decimal(), b.Decimal())
+		if r, ok := mulSmallNumeric(a, b); ok {
+			return r, nil
+		}
+		var x, y apd.Decimal
+		return numericMul(a.DecimalInto(&x), b.DecimalInto(&y))
 	}
 	return Null, errOperator("*", a, b)
 }

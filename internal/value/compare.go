@@ -33,7 +33,11 @@ func Compare(a, b Value) int {
 	case Float4, Float8:
 		return cmpFloat(a.Float(), b.Float())
 	case Numeric:
-		return cmpNumeric(a.Decimal(), b.Decimal())
+		if c, ok := cmpSmallNumeric(a, b); ok {
+			return c
+		}
+		var x, y apd.Decimal
+		return cmpNumeric(a.DecimalInto(&x), b.DecimalInto(&y))
 	case Interval:
 		return cmpSpan(a.Span(), b.Span())
 	case Char:

@@ -27,7 +27,8 @@ func AppendText(buf []byte, v Value) []byte {
 	case Float8:
 		return appendFloat(buf, v.Float(), 64)
 	case Numeric:
-		return appendNumeric(buf, v.Decimal())
+		var d apd.Decimal
+		return appendNumeric(buf, v.DecimalInto(&d))
 	case Date:
 		return appendDate(buf, v.n)
 	case Timestamp:

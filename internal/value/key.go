@@ -59,7 +59,8 @@ func AppendKey(buf []byte, v Value) []byte {
 	case Float4, Float8:
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))
 	case Numeric:
-		return appendNumericKey(buf, v.Decimal())
+		var d apd.Decimal
+		return appendNumericKey(buf, v.DecimalInto(&d))
 	case Interval:
 		s := v.Span()
 		d, r := spanKey(s)

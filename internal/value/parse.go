@@ -48,12 +48,12 @@ func Parse(s string, t Type) (Value, error) {
 }
 
 // ParseBytes is Parse of b, which the caller may reuse once it returns:
-// values that hold no text (booleans, integers, floats, dates and
+// values that hold no text (booleans, integers, numerics, floats, dates and
 // timestamps) are read from b in place, without a copy of it; the others
 // copy it.
 func ParseBytes(b []byte, t Type) (Value, error) {
 	switch t.Kind {
-	case Bool, Int2, Int4, Int8, Float4, Float8, Date, Timestamp, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Date, Timestamp, TimestampTZ:
 		if len(b) == 0 {
 			return Parse("", t)
 		}
@@ -177,6 +177,17 @@ func parseNumeric(s string) (Value, error) {
 	mant, exp, ok := scanDecimal(t)
 	if !ok {
 		return Null, errSyntax(Numeric, s)
+	}
+	if e := exp - int64(mant.frac); len(mant.digits) <= 18 && e <= 0 && e >= -math.MaxUint8 {
+		// Fits an inline numeric: no decimal to allocate.
+		var c int64
+		for i := 0; i < len(mant.digits); i++ {
+			c = c*10 + int64(mant.digits[i]-'0')
+		}
+		if mant.neg {
+			c = -c
+		}
+		return newSmallNumeric(c, uint8(-e)), nil
 	}
 	d := new(apd.Decimal)
 	if _, ok := d.Coeff.SetString(mant.digits, 10); !ok {

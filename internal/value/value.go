@@ -3,8 +3,10 @@
 // semantics, and PostgreSQL's text input and output formats.
 //
 // A Value is a small immutable struct; a Row is a fixed-arity slice of them.
-// Values of numeric type point at an immutable apd.Decimal and strings at
-// their bytes; every other type is held inline, so rows carry few pointers.
+// A numeric whose coefficient fits an int64 (with a scale of at most 255)
+// is held inline, as that integer and its scale; a larger one, NaN or an
+// infinity points at an immutable apd.Decimal. Strings point at their
+// bytes; every other type is held inline, so rows carry few pointers.
 package value
 
 import (
@@ -76,9 +78,10 @@ func (t Type) PrecisionScale() (precision, scale int32, ok bool) {
 // Value is one datum. The zero Value is SQL NULL. It is 24 bytes with one
 // pointer: a row of five values fits two cache lines and a half.
 type Value struct {
-	p    unsafe.Pointer // a string's bytes, or a numeric's *apd.Decimal; nil otherwise
-	n    int64          // an integer-ordered value, a float's bits, or a string's length
+	p    unsafe.Pointer // a string's bytes, or a large numeric's *apd.Decimal; nil otherwise
+	n    int64          // an integer-ordered value, a float's bits, a string's length, or an inline numeric's coefficient
 	kind Kind           // Unknown means NULL
+	sc   uint8          // an inline numeric's scale: its value is n × 10^-sc
 }
 
 // Null is SQL NULL.
@@ -105,8 +108,33 @@ func NewFloat(k Kind, f float64) Value {
 	return Value{kind: k, n: int64(math.Float64bits(f))}
 }
 
-// NewNumeric returns a numeric; d must not be modified afterwards.
-func NewNumeric(d *apd.Decimal) Value { return Value{kind: Numeric, p: unsafe.Pointer(d)} }
+// NewNumeric returns a numeric; d must not be modified afterwards. A
+// finite d whose coefficient fits an int64, at a scale of 0 to 255, is
+// held inline, and d is not kept.
+func NewNumeric(d *apd.Decimal) Value {
+	if d.Form == apd.Finite && d.Exponent <= 0 && d.Exponent >= -math.MaxUint8 && d.Coeff.IsInt64() {
+		c := d.Coeff.Int64()
+		if d.Negative {
+			c = -c
+		}
+		if c != math.MinInt64 && (c != 0 || !d.Negative) {
+			return Value{kind: Numeric, n: c, sc: uint8(-d.Exponent)}
+		}
+	}
+	return Value{kind: Numeric, p: unsafe.Pointer(d)}
+}
+
+// newSmallNumeric returns the numeric c × 10^-scale; c is not MinInt64.
+func newSmallNumeric(c int64, scale uint8) Value { return Value{kind: Numeric, n: c, sc: scale} }
+
+// SmallNumeric returns an inline numeric's coefficient and scale; ok is
+// false for any other value.
+func (v Value) SmallNumeric() (coeff int64, scale int32, ok bool) {
+	if v.kind != Numeric || v.p != nil {
+		return 0, 0, false
+	}
+	return v.n, int32(v.sc), true
+}
 
 // NewText returns a string of kind Text, Varchar or Char.
 func NewText(k Kind, s string) Value {
@@ -151,10 +179,26 @@ func (v Value) Int() int64 { return v.n }
 // Float returns a float's value.
 func (v Value) Float() float64 { return math.Float64frombits(uint64(v.n)) }
 
-// Decimal returns a numeric's value; it must not be modified.
+// Decimal returns a numeric's value; it must not be modified. An inline
+// numeric's is allocated anew: DecimalInto does without.
 func (v Value) Decimal() *apd.Decimal {
 	if v.kind != Numeric {
 		return nil
+	}
+	if v.p == nil {
+		return new(apd.Decimal).SetFinite(v.n, -int32(v.sc))
+	}
+	return (*apd.Decimal)(v.p)
+}
+
+// DecimalInto returns a numeric's value, which must not be modified:
+// an inline numeric's is set into buf.
+func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
+	if v.kind != Numeric {
+		return nil
+	}
+	if v.p == nil {
+		return buf.SetFinite(v.n, -int32(v.sc))
 	}
 	return (*apd.Decimal)(v.p)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -38,7 +40,8 @@ func compareRepr(a, b value.Value) int {
 	case value.Float4, value.Float8:
 		return cmp.Compare(b2i(!math.Signbit(a.Float())), b2i(!math.Signbit(b.Float())))
 	case value.Numeric:
-		return cmp.Compare(b.Decimal().Exponent, a.Decimal().Exponent)
+		var x, y apd.Decimal
+		return cmp.Compare(b.DecimalInto(&y).Exponent, a.DecimalInto(&x).Exponent)
 	}
 	return 0
 }

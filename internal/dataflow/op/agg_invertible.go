@@ -201,7 +201,8 @@ func (s *exactSums) add(c *stepCtx, v value.Value, w int64, squares bool) {
 			_, _ = value.DecimalContext.Add(&s.dq, &s.dq, t)
 		}
 	case value.Numeric:
-		d := v.Decimal()
+		var db apd.Decimal
+		d := v.DecimalInto(&db)
 		switch {
 		case d.Form == apd.Infinite && d.Negative:
 			s.ninf += w

@@ -562,7 +562,8 @@ func identical(a, b value.Value) bool {
 	case value.Float4, value.Float8:
 		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
 	case value.Numeric:
-		x, y := a.Decimal(), b.Decimal()
+		var xb, yb apd.Decimal
+		x, y := a.DecimalInto(&xb), b.DecimalInto(&yb)
 		return x.Form == y.Form && x.Negative == y.Negative && x.Exponent == y.Exponent && x.Coeff.Cmp(&y.Coeff) == 0
 	case value.Text, value.Varchar, value.Char:
 		return a.Str() == b.Str()

@@ -113,7 +113,8 @@ func (a *winAcc) add(v value.Value, w int64, sc *winScratch) error {
 		a.i = a.i.add(mul64(v.Int(), w))
 		return nil
 	case k == value.Numeric:
-		d := v.Decimal()
+		var db apd.Decimal
+		d := v.DecimalInto(&db)
 		switch d.Form {
 		case apd.NaN, apd.NaNSignaling:
 			a.nan += w
