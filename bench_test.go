@@ -219,3 +219,37 @@ func BenchmarkBatches(b *testing.B) {
 		})
 	}
 }
+
+// TestSingleChangeAllocs checks that a transaction of one change by key
+// through the Go API allocates only the row the table stores: the Tx, its
+// session, the transaction's log, the table's delta and the views' steps
+// are reused from one commit to the next.
+func TestSingleChangeAllocs(t *testing.T) {
+	db := deltaview.Open()
+	err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL);
+		INSERT INTO t SELECT g, g % 100, g FROM generate_series(1, 10000) g;
+		CREATE MATERIALIZED VIEW f AS SELECT id, val FROM t WHERE val < 0;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(1000, func() {
+		i++
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := int64(1 + i%10000)
+		if err := tx.Replace("t", deltaview.Int(id), deltaview.Int(int64(i%100)), deltaview.Int(id+int64(i))); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("allocations per change: %.2f", allocs)
+	if allocs > 1 {
+		t.Fatalf("a change allocates %.2f times, want 1 (the stored row)", allocs)
+	}
+}

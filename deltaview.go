@@ -11,6 +11,7 @@ package deltaview
 import (
 	"errors"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/dbaccess"
@@ -31,6 +32,10 @@ type DB struct {
 	lockTimeout time.Duration
 	file        io.Closer // the store of a DB opened by OpenFile
 	clock       clockTimer
+	// txSessions holds the closed sessions of ended transactions (Begin),
+	// reset, for the next Begin: a transaction of one change then costs
+	// no session of its own.
+	txSessions sync.Pool
 }
 
 // Options configure a database.
@@ -207,23 +212,34 @@ type Tx struct {
 	db   *DB
 	own  bool // the session is the Tx's own (DB.Begin), closed at its end
 	done bool
-	sess engine.Session // the Tx's own session
 }
 
 // ErrTxDone is returned by a Tx's methods after Commit or Rollback.
 var ErrTxDone = errors.New("deltaview: transaction already committed or rolled back")
 
-// Begin opens a transaction in a session of its own.
+// Begin opens a transaction in a session of its own. It is small enough
+// to be inlined, so that a caller's Tx need not be allocated.
 func (db *DB) Begin() (*Tx, error) {
-	tx := &Tx{db: db, own: true}
-	db.e.InitSession(&tx.sess)
-	tx.s = &tx.sess
-	tx.s.SetLockTimeout(db.lockTimeout)
-	if err := tx.s.Begin(); err != nil {
-		tx.s.Close()
-		return nil, err
+	return &Tx{s: db.txSession(), db: db, own: true}, nil
+}
+
+// txSession returns a new session in a transaction block, for a Tx of
+// its own: a closed one of an earlier Tx, reset, when there is one.
+func (db *DB) txSession() *engine.Session {
+	s, _ := db.txSessions.Get().(*engine.Session)
+	if s == nil {
+		s = new(engine.Session)
 	}
-	return tx, nil
+	db.e.InitTxSession(s)
+	s.SetLockTimeout(db.lockTimeout)
+	return s
+}
+
+// endTxSession closes a Tx's own session and keeps it for the next Tx:
+// the Tx, marked done, never uses it again.
+func (db *DB) endTxSession(s *engine.Session) {
+	s.Close()
+	db.txSessions.Put(s)
 }
 
 // Insert adds a row to a table. Values are converted to the column types
@@ -272,7 +288,7 @@ func (tx *Tx) Commit() error {
 	tx.done = true
 	err := tx.s.Commit()
 	if tx.own {
-		tx.s.Close()
+		tx.db.endTxSession(tx.s)
 	}
 	return err
 }
@@ -285,7 +301,7 @@ func (tx *Tx) Rollback() error {
 	tx.done = true
 	tx.s.Rollback()
 	if tx.own {
-		tx.s.Close()
+		tx.db.endTxSession(tx.s)
 	}
 	return nil
 }

@@ -86,7 +86,10 @@ func (s *Deltaview) Apply(_ View, batch []Change) error {
 		if s.SQL {
 			_, err = tx.Exec(s.up, deltaview.Int(c.New.Grp), deltaview.Int(c.New.Val), deltaview.Int(int64(c.ID)))
 		} else {
-			err = tx.Replace("t", s.tRow(c.ID, c.New)...)
+			// The values as arguments: the call's slice stays on the
+			// stack.
+			err = tx.Replace("t", deltaview.Int(int64(c.ID)), deltaview.Int(c.New.Grp), deltaview.Int(s.d.K(c.ID)),
+				deltaview.Int(c.New.Val), deltaview.Text(Pad(c.ID)))
 		}
 		if err != nil {
 			tx.Rollback()

@@ -64,6 +64,10 @@ func (e *Engine) NewSession() *Session { return &Session{e: e} }
 // for both. s must not be a session in use.
 func (e *Engine) InitSession(s *Session) { *s = Session{e: e} }
 
+// InitTxSession makes *s a new session on e inside a transaction block,
+// as after BEGIN. s must not be a session in use.
+func (e *Engine) InitTxSession(s *Session) { *s = Session{e: e, block: true} }
+
 // SetLockTimeout sets how long the session's changes wait for another
 // session's transaction, as SET lock_timeout does; 0 waits for ever.
 func (s *Session) SetLockTimeout(d time.Duration) { s.lockTimeout = max(d, 0) }

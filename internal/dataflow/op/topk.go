@@ -107,6 +107,7 @@ type tkRec struct {
 type tkGroup struct {
 	key   value.Row
 	total int64     // rows of the partition, with multiplicity
+	held  int64     // the kept rows, with multiplicity
 	kept  []tkEntry // a prefix of the partition's order
 }
 
@@ -223,6 +224,12 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 			return out, err
 		}
 	}
+	if len(t.part) == 0 {
+		below, err := t.oneBelow(batch)
+		if err != nil || below {
+			return out, err
+		}
+	}
 	t.arena, t.recs = t.arena[:0], t.recs[:0]
 	for _, e := range batch {
 		off := len(t.arena)
@@ -301,10 +308,7 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	off := len(t.kept)
 	t.kept = append(t.kept, g.kept...)
 	l := len(g.kept)
-	var held int64
-	for _, e := range g.kept {
-		held += e.n
-	}
+	held := g.held
 	total := g.total
 	capa := t.capacity()
 	for i := range ch {
@@ -367,18 +371,50 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	return t.diffWindows(g.kept, t.kept[off:off+l], out), nil
 }
 
+// oneBelow stages the step of a TopK of one partition when every change
+// of batch orders after the last kept row and the partition has rows
+// beyond its kept ones: the change of a row outside the window costs
+// its sort keys and one comparison, before any sorting or lookup. It
+// reports whether it staged the step.
+func (t *TopK) oneBelow(batch zset.ZSet) (bool, error) {
+	g, ok := t.groups.Min()
+	if !ok || len(g.kept) == 0 || g.held == g.total {
+		return false, nil
+	}
+	last := &g.kept[len(g.kept)-1]
+	total := g.total
+	keys := t.arena[:0]
+	for _, e := range batch {
+		keys = keys[:0]
+		for _, k := range t.order {
+			v, err := k.Expr.Eval(e.Row)
+			if err != nil {
+				return false, err
+			}
+			keys = append(keys, v)
+		}
+		x := tkEntry{row: e.Row, keys: keys}
+		if t.cmp(&x, last) <= 0 {
+			clear(keys)
+			t.arena = keys[:0]
+			return false, nil
+		}
+		total += e.W
+	}
+	clear(keys)
+	t.arena = keys[:0]
+	if total < 0 {
+		return false, pgerr.New(pgerr.Internal, "top-k: partition %s would hold %d rows", zset.FormatRow(g.key), total)
+	}
+	t.staged = append(t.staged, tkStaged{g: g, total: total, same: true})
+	return true, nil
+}
+
 // allBelow reports whether every change of ch orders after the partition's
 // last kept row while the partition has rows beyond its kept ones, so that
 // none of them can enter the kept rows.
 func (t *TopK) allBelow(g *tkGroup, ch []tkEntry) bool {
-	if len(g.kept) == 0 {
-		return false
-	}
-	var held int64
-	for _, e := range g.kept {
-		held += e.n
-	}
-	if held == g.total {
+	if len(g.kept) == 0 || g.held == g.total {
 		return false // held whole: an assertion below may still be kept
 	}
 	last := &g.kept[len(g.kept)-1]
@@ -641,7 +677,7 @@ func (t *TopK) Commit() {
 		g.kept = append(g.kept[:0], kept...)
 		clear(g.kept[len(g.kept):cap(g.kept)])
 		t.bytes += t.keptBytes(g.kept)
-		g.total = s.total
+		g.total, g.held = s.total, heldBy(g.kept)
 		fixed := dataflow.RowBytes(g.key) + int64(unsafe.Sizeof(tkGroup{})) + 16
 		switch {
 		case s.isNew && s.total > 0:
@@ -662,6 +698,14 @@ func (t *TopK) keptBytes(kept []tkEntry) int64 {
 		b += int64(len(e.keys)) * int64(unsafe.Sizeof(value.Value{}))
 	}
 	return b
+}
+
+func heldBy(kept []tkEntry) int64 {
+	var n int64
+	for _, e := range kept {
+		n += e.n
+	}
+	return n
 }
 
 // Abort drops the staged partitions.
