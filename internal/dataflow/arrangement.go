@@ -337,6 +337,9 @@ func (a *Arrangement) Commit() {
 	st, arena := a.staged, a.arena
 	var r *run
 	var key []byte
+	// A sorted batch walks each run's tree once, left to right.
+	sorted := len(st) > minSortedStage
+	var f ptFinger
 	for i := range st {
 		s := &st[i]
 		if k := arena[s.off:s.end]; r == nil || string(k) != string(key) {
@@ -344,10 +347,16 @@ func (a *Arrangement) Commit() {
 			if r == nil {
 				r = a.newRun(k)
 			}
+			f.ok = false
 		}
 		a.total += s.w
 		sz := r.storeBytes()
-		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+		var before int64
+		if sorted {
+			before = r.addFrom(a, arrEntry{k0: s.k0, row: s.row, w: s.w}, &f)
+		} else {
+			before = r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+		}
 		a.bytes += r.storeBytes() - sz
 		switch {
 		case before == 0:
