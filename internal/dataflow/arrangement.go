@@ -258,6 +258,9 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
+	// A delta to sort keeps each entry's sort values, evaluated while its
+	// row is at hand.
+	sorting := len(delta) > minSortedStage && len(a.spec.Sort) > 0
 	for _, e := range delta {
 		off := len(a.arena)
 		var null bool
@@ -271,18 +274,26 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.arena = a.arena[:off]
 			continue
 		}
-		k0, err := a.k0(e.Row)
-		if err != nil {
+		var k0 uint64
+		vi := len(a.svals)
+		if sorting {
+			for j := range a.spec.Sort {
+				v, err := a.spec.Sort[j].Expr.Eval(e.Row)
+				if err != nil {
+					a.Abort()
+					return err
+				}
+				a.svals = append(a.svals, v)
+			}
+			k0 = a.k0Of(a.svals[vi])
+		} else if k0, err = a.k0(e.Row); err != nil {
 			a.Abort()
 			return err
 		}
-		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W})
+		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W, vi: vi})
 	}
 	if len(a.staged) > minSortedStage {
-		if err := a.sortStaged(); err != nil {
-			a.Abort()
-			return err
-		}
+		a.sortStaged()
 	}
 	a.isSet = true
 	return nil
@@ -292,23 +303,16 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 // smaller delta is applied as it comes.
 const minSortedStage = 64
 
-// sortStaged sorts the staged entries by key, then in a run's order. Each
-// entry's sort values are evaluated once, not at each comparison, and
-// most comparisons end at the keys or the summaries.
-func (a *Arrangement) sortStaged() error {
-	st, arena, ns := a.staged, a.arena, len(a.spec.Sort)
-	vals := a.svals[:0]
-	for i := range st {
-		st[i].vi = len(vals)
-		for j := range a.spec.Sort {
-			v, err := a.spec.Sort[j].Expr.Eval(st[i].row)
-			if err != nil {
-				return err
-			}
-			vals = append(vals, v)
-		}
+// sortStaged sorts the staged entries by key, then in a run's order, by
+// the sort values Stage kept (none when there are no sort expressions or
+// fewer entries than minSortedStage came): most comparisons end at the
+// keys or the summaries.
+func (a *Arrangement) sortStaged() {
+	st, arena, vals := a.staged, a.arena, a.svals
+	ns := 0
+	if len(vals) > 0 {
+		ns = len(a.spec.Sort)
 	}
-	a.svals = vals
 	slices.SortFunc(st, func(x, y stagedEntry) int {
 		if x.end-x.off > 0 || y.end-y.off > 0 {
 			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
@@ -328,7 +332,6 @@ func (a *Arrangement) sortStaged() error {
 		}
 		return zset.CompareRows(x.row, y.row)
 	})
-	return nil
 }
 
 // Commit applies the staged delta, sorted by Stage when it is big (a cold
