@@ -69,8 +69,9 @@ type Arrangement struct {
 	owned  bool
 	refs   int
 	staged []stagedEntry
-	arena  []byte // the staged entries' ords, back to back
-	isSet  bool   // a Stage is pending
+	arena  []byte        // the staged entries' keys, back to back
+	svals  []value.Value // the staged entries' sort values, len(Sort) each, while Stage sorts
+	isSet  bool          // a Stage is pending
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -184,6 +185,7 @@ type stagedEntry struct {
 	k0       uint64
 	row      value.Row
 	w        int64
+	vi       int // the sort values are svals[vi:vi+len(Sort)]
 }
 
 // NewArrangement returns an empty arrangement, unowned and unreferenced.
@@ -247,13 +249,18 @@ func (a *Arrangement) AppendKey(buf []byte, row value.Row) ([]byte, bool, error)
 // Stage computes the keys of delta's rows and keeps them to apply at
 // Commit. Only the owner calls it, at most once per step; delta must stay
 // valid and unmodified until Commit or Abort. Stage changes nothing readers
-// see. On error nothing is staged.
+// see. On error nothing is staged. A big delta is sorted here, in the order
+// of keys and entries, so that Commit only merges: a commit's staging may
+// run beside readers, its Commit may not.
 func (a *Arrangement) Stage(delta zset.ZSet) error {
 	if a.isSet {
 		panic(fmt.Sprintf("dataflow: arrangement %s staged twice in one step", a.Describe()))
 	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
+	// A delta to sort keeps each entry's sort values, evaluated while its
+	// row is at hand.
+	sorting := len(delta) > minSortedStage && len(a.spec.Sort) > 0
 	for _, e := range delta {
 		off := len(a.arena)
 		var null bool
@@ -267,31 +274,75 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.arena = a.arena[:off]
 			continue
 		}
-		k0, err := a.k0(e.Row)
-		if err != nil {
+		var k0 uint64
+		vi := len(a.svals)
+		if sorting {
+			for j := range a.spec.Sort {
+				v, err := a.spec.Sort[j].Expr.Eval(e.Row)
+				if err != nil {
+					a.Abort()
+					return err
+				}
+				a.svals = append(a.svals, v)
+			}
+			k0 = a.k0Of(a.svals[vi])
+		} else if k0, err = a.k0(e.Row); err != nil {
 			a.Abort()
 			return err
 		}
-		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W})
+		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W, vi: vi})
+	}
+	if len(a.staged) > minSortedStage {
+		a.sortStaged()
 	}
 	a.isSet = true
 	return nil
 }
 
-// Commit applies the staged delta. Big deltas (a cold start) are applied in
-// the order of keys and entries.
-func (a *Arrangement) Commit() {
-	st, arena := a.staged, a.arena
-	if len(st) > 64 {
-		slices.SortFunc(st, func(x, y stagedEntry) int {
+// minSortedStage is the staged entries from which Stage sorts them: a
+// smaller delta is applied as it comes.
+const minSortedStage = 64
+
+// sortStaged sorts the staged entries by key, then in a run's order, by
+// the sort values Stage kept (none when there are no sort expressions or
+// fewer entries than minSortedStage came): most comparisons end at the
+// keys or the summaries.
+func (a *Arrangement) sortStaged() {
+	st, arena, vals := a.staged, a.arena, a.svals
+	ns := 0
+	if len(vals) > 0 {
+		ns = len(a.spec.Sort)
+	}
+	slices.SortFunc(st, func(x, y stagedEntry) int {
+		if x.end-x.off > 0 || y.end-y.off > 0 {
 			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
 				return c
 			}
-			return a.cmp(&arrEntry{k0: x.k0, row: x.row}, &arrEntry{k0: y.k0, row: y.row})
-		})
-	}
+		}
+		if x.k0 != y.k0 {
+			if x.k0 < y.k0 {
+				return -1
+			}
+			return 1
+		}
+		for j := range ns {
+			if c := compareSort(&a.spec.Sort[j], vals[x.vi+j], vals[y.vi+j]); c != 0 {
+				return c
+			}
+		}
+		return zset.CompareRows(x.row, y.row)
+	})
+}
+
+// Commit applies the staged delta, sorted by Stage when it is big (a cold
+// start, a batch), so that a run's entries arrive in order.
+func (a *Arrangement) Commit() {
+	st, arena := a.staged, a.arena
 	var r *run
 	var key []byte
+	// A sorted batch walks each run's tree once, left to right.
+	sorted := len(st) > minSortedStage
+	var f ptFinger
 	for i := range st {
 		s := &st[i]
 		if k := arena[s.off:s.end]; r == nil || string(k) != string(key) {
@@ -299,10 +350,16 @@ func (a *Arrangement) Commit() {
 			if r == nil {
 				r = a.newRun(k)
 			}
+			f.ok = false
 		}
 		a.total += s.w
 		sz := r.storeBytes()
-		before := r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+		var before int64
+		if sorted {
+			before = r.addFrom(a, arrEntry{k0: s.k0, row: s.row, w: s.w}, &f)
+		} else {
+			before = r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+		}
 		a.bytes += r.storeBytes() - sz
 		switch {
 		case before == 0:
@@ -366,11 +423,13 @@ func (a *Arrangement) dropRun(key []byte, r *run) {
 // Abort drops the staged delta.
 func (a *Arrangement) Abort() {
 	clear(a.staged)
+	clear(a.svals)
 	if cap(a.staged) > maxReusedBatch {
-		a.staged, a.arena = nil, nil
+		a.staged, a.arena, a.svals = nil, nil, nil
 	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
+	a.svals = a.svals[:0]
 	a.isSet = false
 }
 

@@ -145,6 +145,76 @@ func (t *prefixTree) add(a *Arrangement, e arrEntry) int64 {
 	return 0
 }
 
+// ptFinger keeps the last descent of a batch of adds in order: the next
+// add starts from the deepest node whose range holds its entry, not from
+// the root, so that a sorted batch walks the tree once from left to right.
+// A split or a merge makes it stale: the next add descends from the root.
+type ptFinger struct {
+	path [ptMaxHeight]ptStep
+	leaf *ptNode
+	ok   bool
+}
+
+// addFrom is add for an entry not before the last one added through f
+// (in cmp's order), which it finds from f's descent.
+func (t *prefixTree) addFrom(a *Arrangement, e arrEntry, f *ptFinger) int64 {
+	r := 0
+	if f.ok {
+		r = f.resume(a, &e, t.height)
+	}
+	var nd *ptNode
+	switch {
+	case r == 0:
+		nd = t.root
+	case r < t.height:
+		nd = f.path[r].nd
+	default:
+		nd = f.leaf
+	}
+	for h := r; h < t.height; h++ {
+		i := a.child(nd, &e)
+		f.path[h] = ptStep{nd, i}
+		nd = nd.kids[i]
+	}
+	f.leaf, f.ok = nd, true
+	path := f.path[:t.height]
+	i := a.lowerBound(nd, &e)
+	if i < nd.n && a.cmpAt(nd, i, &e) == 0 {
+		old := nd.ws[i]
+		if old+e.w != 0 {
+			nd.ws[i] += e.w
+			return old
+		}
+		f.ok = nd.n > ptMin // no rebalance follows
+		t.removeAt(nd, i, path)
+		return old
+	}
+	if e.w != 0 {
+		f.ok = nd.n < ptOrder // no split follows
+		t.insertAt(nd, i, &e, path)
+	}
+	return 0
+}
+
+// resume returns the first level of f's descent whose child must be
+// chosen again for e: below it, every child taken still holds e, since e
+// is not before the last entry and before the separator bounding the
+// child on the right (the root's range is unbounded).
+func (f *ptFinger) resume(a *Arrangement, e *arrEntry, height int) int {
+	r := height
+	for h := height - 1; h >= 0; h-- {
+		st := f.path[h]
+		if st.i == st.nd.n {
+			continue // the last child: bounded as its parent is
+		}
+		if a.cmpAt(st.nd, st.i, e) > 0 {
+			return r
+		}
+		r = h
+	}
+	return r
+}
+
 // insertAt inserts e at position i of leaf, splitting it when full.
 func (t *prefixTree) insertAt(leaf *ptNode, i int, e *arrEntry, path []ptStep) {
 	t.n++

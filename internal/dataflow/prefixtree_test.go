@@ -151,3 +151,59 @@ func checkPrefixTree(t *testing.T, a *Arrangement, tr *prefixTree, twin map[[2]i
 		t.Fatalf("step %d: %d leaves and %d inner nodes, counted %d and %d", step, leaves, inner, tr.leaves, tr.inner)
 	}
 }
+
+// TestPrefixTreeSortedBatches adds sorted batches through addFrom, one
+// finger per batch, to a tree and to a plain weighted set: batches that
+// insert, delete and change weights at random places, dense ones that
+// fill and split leaves, and ones that empty whole leaves, so that the
+// finger meets splits and merges. The tree must equal the set and keep its
+// shape.
+func TestPrefixTreeSortedBatches(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 11))
+			a := NewArrangement(ArrangementSpec{
+				Sort: []SortKey{{Expr: &expr.Col{Idx: 0, T: value.Int8Type}, Desc: seed%2 == 1}},
+			})
+			tr := newPrefixTree()
+			twin := map[[2]int64]int64{}
+			for batch := range 300 {
+				n := 1 + rng.IntN(400)
+				span := int64(50 + rng.IntN(5000)) // dense or sparse
+				keys := map[[2]int64]int64{}
+				for range n {
+					k := [2]int64{rng.Int64N(span), rng.Int64N(30)}
+					switch w := twin[k]; {
+					case w != 0 && (batch%7 == 6 || rng.IntN(2) == 0):
+						keys[k] = -w // delete
+					default:
+						keys[k] = []int64{1, 2, -1}[rng.IntN(3)]
+					}
+				}
+				var es []arrEntry
+				for k, w := range keys {
+					row := value.Row{value.NewInt(value.Int8, k[0]), value.NewInt(value.Int8, k[1])}
+					k0, _ := a.k0(row)
+					es = append(es, arrEntry{k0: k0, row: row, w: w})
+				}
+				slices.SortFunc(es, func(x, y arrEntry) int { return a.cmp(&x, &y) })
+				var f ptFinger
+				for _, e := range es {
+					k := [2]int64{e.row[0].Int(), e.row[1].Int()}
+					if got, want := tr.addFrom(a, e, &f), twin[k]; got != want {
+						t.Fatalf("batch %d: addFrom(%v, %+d) returned %d, want %d", batch, k, e.w, got, want)
+					}
+					if twin[k] += e.w; twin[k] == 0 {
+						delete(twin, k)
+					}
+				}
+				if batch%10 == 0 || batch == 299 || len(twin) < 500 {
+					checkPrefixTree(t, a, tr, twin, batch)
+				}
+			}
+			if tr.height < 2 {
+				t.Fatalf("the tree grew to height %d only", tr.height)
+			}
+		})
+	}
+}

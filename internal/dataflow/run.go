@@ -98,6 +98,16 @@ func (r *run) add(a *Arrangement, e arrEntry) int64 {
 	return r.small[i].w - e.w
 }
 
+// addFrom is add for the entries of a batch in order: a tree finds each
+// from the last one's descent, kept in f (zero for the batch's first entry
+// in the run).
+func (r *run) addFrom(a *Arrangement, e arrEntry, f *ptFinger) int64 {
+	if r.tr != nil {
+		return r.tr.addFrom(a, e, f)
+	}
+	return r.add(a, e)
+}
+
 // scan calls fn for each row in order (reversed when desc) until fn
 // returns false, and reports whether fn never did.
 func (r *run) scan(desc bool, fn func(row value.Row, w int64) bool) bool {

@@ -81,13 +81,21 @@ type prepared struct {
 // each view's delta to in.deltas for the views after it. It returns the
 // views that stepped, appended to stepped, and on failure the name of the
 // first view (in creation order) that failed and its error; the views
-// that stepped are then still to be aborted by the caller.
+// that stepped are then still to be aborted by the caller. With several
+// workers, a shared index of a changed table stages the change beside the
+// views' prepares and commits it as soon as the views that read it have
+// prepared.
 func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, string, error) {
 	workers := e.nWorkers()
+	var jobs *indexJobs
+	if workers >= 2 {
+		jobs = e.earlyIndexes(in)
+	}
 	for _, wave := range e.viewWaves() {
-		if workers < 2 || len(wave) < 2 || !e.worthSplitting(wave, in) {
+		if workers < 2 || !e.worthSplitting(wave, in, jobs) {
 			for _, v := range wave {
 				z, ok, err := v.prepare(in)
+				jobs.prepared(v)
 				if err != nil {
 					return stepped, v.meta().name, err
 				}
@@ -101,7 +109,8 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 			}
 			continue
 		}
-		res := e.prepareWave(wave, in, workers)
+		res := e.prepareWave(wave, in, workers, jobs)
+		jobs.repanic()
 		var failed string
 		var failure error
 		for i, v := range wave {
@@ -128,16 +137,146 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 	return stepped, "", nil
 }
 
-// worthSplitting reports whether at least two views of wave read changes
-// of the commit and the rows they read add up to e.parallelMin
-// (defaultParallelMin unless a test set another).
-func (e *Engine) worthSplitting(wave []matView, in *stepInput) bool {
+// indexJobs are the shared indexes of the tables a commit changes, each to
+// stage the table's change on a worker of a parallel wave and to commit it
+// once every view reading it has prepared: the views read an index as it
+// was before the commit. What a job has not done by the last wave is left
+// to the commit's end (sharedIndexes.stage and commit).
+type indexJobs struct {
+	jobs    []*indexJob
+	readers map[string][]*indexJob // a view's name → the jobs of the indexes it reads
+}
+
+type indexJob struct {
+	si *sharedIndex
+	d  zset.ZSet // the table's change
+	// pending counts what the commit waits for: the readers still to
+	// prepare, and the staging.
+	pending atomic.Int32
+	claimed atomic.Bool // a worker stages it
+	staged  bool
+	panics  any
+}
+
+// earlyIndexes returns the jobs of the commit in, nil when there are none.
+func (e *Engine) earlyIndexes(in *stepInput) *indexJobs {
+	var js *indexJobs
+	for _, si := range e.shared.m {
+		d := in.deltas[si.rel]
+		if len(d) == 0 {
+			continue
+		}
+		if _, ok := e.tables[si.rel]; !ok {
+			continue
+		}
+		if js == nil {
+			js = &indexJobs{readers: map[string][]*indexJob{}}
+		}
+		j := &indexJob{si: si, d: d}
+		j.pending.Store(1)
+		for _, v := range si.views {
+			if rs := js.readers[v]; len(rs) > 0 && rs[len(rs)-1] == j {
+				continue // a view reading the index twice
+			}
+			js.readers[v] = append(js.readers[v], j)
+			j.pending.Add(1)
+		}
+		js.jobs = append(js.jobs, j)
+	}
+	return js
+}
+
+// prepared counts v as done with the indexes it reads (nil js: no jobs).
+func (js *indexJobs) prepared(v matView) {
+	if js == nil {
+		return
+	}
+	for _, j := range js.readers[v.meta().name] {
+		j.done()
+	}
+}
+
+// unclaimed returns the jobs that no worker has staged.
+func (js *indexJobs) unclaimed() []*indexJob {
+	if js == nil {
+		return nil
+	}
+	var out []*indexJob
+	for _, j := range js.jobs {
+		if !j.claimed.Load() {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// waiting returns the rows of the changes that no worker has staged.
+func (js *indexJobs) waiting() int {
+	n := 0
+	for _, j := range js.unclaimed() {
+		n += len(j.d)
+	}
+	return n
+}
+
+// stage stages the job's change in its index, once. On an error nothing
+// is staged, and the commit's end meets the error again.
+func (j *indexJob) stage() {
+	if !j.claimed.CompareAndSwap(false, true) {
+		return
+	}
+	j.guard(func() {
+		d := j.si.narrow(j.d)
+		if j.si.a.Stage(d) == nil {
+			j.staged, j.si.staged, j.si.applied = true, true, d
+		}
+	})
+	j.done()
+}
+
+// done counts one thing the job's commit waited for; the last one commits.
+func (j *indexJob) done() {
+	if j.pending.Add(-1) == 0 && j.staged {
+		j.guard(j.si.commitEarly)
+	}
+}
+
+// guard runs fn, keeping its panic for repanic.
+func (j *indexJob) guard(fn func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			j.panics = p
+		}
+	}()
+	fn()
+}
+
+// repanic raises on the committing goroutine a panic of a job.
+func (js *indexJobs) repanic() {
+	if js == nil {
+		return
+	}
+	for _, j := range js.jobs {
+		if j.panics != nil {
+			panic(j.panics)
+		}
+	}
+}
+
+// worthSplitting reports whether at least two views of wave, or a view and
+// a waiting index, read changes of the commit and the rows they read add
+// up to e.parallelMin (defaultParallelMin unless a test set another).
+func (e *Engine) worthSplitting(wave []matView, in *stepInput, jobs *indexJobs) bool {
 	busy, rows := 0, 0
 	for _, v := range wave {
 		if n := inputRows(v, in); n > 0 {
 			busy++
 			rows += n
 		}
+	}
+	if n := jobs.waiting(); n > 0 {
+		busy++
+		rows += n
 	}
 	return busy >= 2 && rows >= e.parallelMin
 }
@@ -152,20 +291,41 @@ func inputRows(v matView, in *stepInput) int {
 }
 
 // prepareWave prepares the views of one wave on up to workers goroutines,
-// the committing one included, the views with most input first, and
-// returns each view's result at its index in wave.
-func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int) []prepared {
+// the committing one included, and returns each view's result at its index
+// in wave. The indexes of the changed tables stage the change first; then
+// the views that read an index go first, so that it commits the change
+// beside the other views, then the views with most input. A worker that
+// finishes the last of what an index's commit waits for commits it.
+func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *indexJobs) []prepared {
 	res := make([]prepared, len(wave))
 	order := make([]int, len(wave))
 	size := make([]int, len(wave))
+	reads := make([]bool, len(wave))
 	for i, v := range wave {
 		order[i], size[i] = i, inputRows(v, in)
+		if jobs != nil {
+			reads[i] = len(jobs.readers[v.meta().name]) > 0
+		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	slices.SortStableFunc(order, func(a, b int) int {
+		if reads[a] != reads[b] {
+			if reads[a] {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(size[b], size[a])
+	})
+	ready := jobs.unclaimed()
 	var next atomic.Int64
 	work := func() {
 		for {
 			k := int(next.Add(1)) - 1
+			if k < len(ready) {
+				ready[k].stage()
+				continue
+			}
+			k -= len(ready)
 			if k >= len(order) {
 				return
 			}
@@ -178,10 +338,11 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int) []prepa
 				}()
 				res[i].z, res[i].ok, res[i].err = wave[i].prepare(in)
 			}()
+			jobs.prepared(wave[i])
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(workers, len(wave)) - 1 {
+	for range min(workers, len(wave)+len(ready)) - 1 {
 		wg.Go(work)
 	}
 	work()

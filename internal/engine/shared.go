@@ -32,6 +32,12 @@ type sharedIndex struct {
 	views   []string
 	staged  bool
 	batch   zset.ZSet // the narrowed batch staged, reused from step to step
+	// early marks an index committed during the views' prepares of the
+	// commit in progress, once every view reading it had prepared
+	// (earlyIndexes); applied is what a worker staged, taken back if the
+	// commit fails after it was committed.
+	early   bool
+	applied zset.ZSet
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
@@ -179,26 +185,15 @@ func (s *sharedIndexes) release(gone map[string]bool) {
 }
 
 // stage stages each shared index whose relation changed with the change,
-// narrowed to the index's columns, as the joins' inputs receive it.
+// narrowed to the index's columns, as the joins' inputs receive it. An
+// index committed early in this commit is left alone.
 func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 	for _, si := range s.m {
 		d := deltas[si.rel]
-		if len(d) == 0 {
-			continue
+		if len(d) == 0 || si.early || si.staged {
+			continue // done by a worker already
 		}
-		if si.cols != nil {
-			n := dataflow.ReuseBatch(si.batch)
-			for _, e := range d {
-				row := make(value.Row, len(si.cols))
-				for j, c := range si.cols {
-					row[j] = e.Row[c]
-				}
-				n = append(n, zset.Entry{Row: row, W: e.W})
-			}
-			d = zset.Consolidate(n)
-			si.batch = d
-		}
-		if err := si.a.Stage(d); err != nil {
+		if err := si.a.Stage(si.narrow(d)); err != nil {
 			s.abort()
 			return err
 		}
@@ -207,20 +202,60 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 	return nil
 }
 
+// narrow returns the relation's change d as the index holds it: its rows
+// narrowed to the index's columns, consolidated, in si.batch.
+func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
+	if si.cols == nil {
+		return d
+	}
+	n := dataflow.ReuseBatch(si.batch)
+	for _, e := range d {
+		row := make(value.Row, len(si.cols))
+		for j, c := range si.cols {
+			row[j] = e.Row[c]
+		}
+		n = append(n, zset.Entry{Row: row, W: e.W})
+	}
+	si.batch = zset.Consolidate(n)
+	return si.batch
+}
+
+// commitEarly commits the staged change ahead of the commit's end, where
+// commit would: called once no view of the commit will read the index any
+// more.
+func (si *sharedIndex) commitEarly() {
+	si.a.Commit()
+	si.staged, si.early = false, true
+}
+
 func (s *sharedIndexes) commit() {
 	for _, si := range s.m {
 		if si.staged {
 			si.a.Commit()
 			si.staged = false
 		}
+		si.early, si.applied = false, nil
 	}
 }
 
+// abort drops what the indexes staged, and takes back what they committed
+// early: the same rows with their weights negated, which restores every
+// weight.
 func (s *sharedIndexes) abort() {
 	for _, si := range s.m {
+		if si.early {
+			neg := make(zset.ZSet, len(si.applied))
+			for i, e := range si.applied {
+				neg[i] = zset.Entry{Row: e.Row, W: -e.W}
+			}
+			// The rows evaluated without error when absorbed.
+			if si.a.Stage(neg) == nil {
+				si.a.Commit()
+			}
+		}
 		if si.staged {
 			si.a.Abort()
-			si.staged = false
 		}
+		si.staged, si.early, si.applied = false, false, nil
 	}
 }
