@@ -33,7 +33,12 @@ import (
 type pacedConn struct {
 	net.Conn
 	pace    atomic.Bool
-	drained bool // the last read returned less than it asked for
+	drained bool // the last read of the socket returned less than it asked for
+	// buf holds what a read of the socket brought beyond what its caller
+	// asked for (buf[r:w]): the protocol's reader asks for 8 kB at most,
+	// and a paced read finds more waiting.
+	buf  []byte
+	r, w int
 	// fd is the socket's descriptor once it left the poller, in blocking
 	// mode; -1 before. The poller's deadlines are then kept here, in Unix
 	// nanoseconds (0: none), and a blocked call looks at them every
@@ -47,19 +52,40 @@ type pacedConn struct {
 const paceDelay = time.Millisecond
 
 func (c *pacedConn) Read(p []byte) (int, error) {
+	if c.r < c.w {
+		n := copy(p, c.buf[c.r:c.w])
+		c.r += n
+		return n, nil
+	}
 	if c.drained && c.pace.Load() {
 		time.Sleep(paceDelay)
+	}
+	into, buffered := p, c.fd >= 0 && len(p) > 0 && len(p) < readBuf
+	if buffered {
+		if c.buf == nil {
+			c.buf = make([]byte, readBuf)
+		}
+		into = c.buf
 	}
 	var n int
 	var err error
 	if c.fd >= 0 {
-		n, err = c.blockingRead(p)
+		n, err = c.blockingRead(into)
 	} else {
-		n, err = c.Conn.Read(p)
+		n, err = c.Conn.Read(into)
 	}
-	c.drained = n < len(p)
+	c.drained = n < len(into)
+	if buffered {
+		c.r, c.w = 0, n
+		n = copy(p, c.buf[:n])
+		c.r = n
+	}
 	return n, err
 }
+
+// readBuf is the size of a streaming socket's reads: what a paced read
+// finds waiting, in one system call.
+const readBuf = 64 << 10
 
 func (c *pacedConn) Write(p []byte) (int, error) {
 	if c.fd >= 0 {
