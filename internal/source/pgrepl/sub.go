@@ -78,7 +78,7 @@ const paceAfter = 64
 
 // behindAfter is how long ago a transaction must have been committed
 // upstream for its stream to be paced from its first row: the stream is
-// catching up, and a millisecond's wait costs no latency that the queue
+// catching up, and a paced read's wait costs no latency that the queue
 // had not.
 const behindAfter = 50 * time.Millisecond
 
