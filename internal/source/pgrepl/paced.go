@@ -35,11 +35,8 @@ type pacedConn struct {
 	net.Conn
 	pace    atomic.Bool
 	drained bool // the last read of the socket returned less than it asked for
-	// buf holds what a read of the socket brought beyond what its caller
-	// asked for (buf[r:w]): the protocol's reader asks for 8 kB at most,
-	// and a paced read finds more waiting.
-	buf  []byte
-	r, w int
+	// ahead reads the socket once it left the poller; nil before.
+	ahead *readAhead
 	// fd is the socket's descriptor once it left the poller, in blocking
 	// mode; -1 before. The poller's deadlines are then kept here, in Unix
 	// nanoseconds (0: none), and a blocked call looks at them every
@@ -55,40 +52,16 @@ type pacedConn struct {
 const paceDelay = 5 * time.Millisecond
 
 func (c *pacedConn) Read(p []byte) (int, error) {
-	if c.r < c.w {
-		n := copy(p, c.buf[c.r:c.w])
-		c.r += n
-		return n, nil
+	if c.ahead != nil {
+		return c.ahead.Read(p)
 	}
 	if c.drained && c.pace.Load() {
 		time.Sleep(paceDelay)
 	}
-	into, buffered := p, c.fd >= 0 && len(p) > 0 && len(p) < readBuf
-	if buffered {
-		if c.buf == nil {
-			c.buf = make([]byte, readBuf)
-		}
-		into = c.buf
-	}
-	var n int
-	var err error
-	if c.fd >= 0 {
-		n, err = c.blockingRead(into)
-	} else {
-		n, err = c.Conn.Read(into)
-	}
-	c.drained = n < len(into)
-	if buffered {
-		c.r, c.w = 0, n
-		n = copy(p, c.buf[:n])
-		c.r = n
-	}
+	n, err := c.Conn.Read(p)
+	c.drained = n < len(p)
 	return n, err
 }
-
-// readBuf is the size of a streaming socket's reads: what a paced read
-// finds waiting, in one system call.
-const readBuf = 64 << 10
 
 func (c *pacedConn) Write(p []byte) (int, error) {
 	if c.fd >= 0 {
@@ -99,6 +72,9 @@ func (c *pacedConn) Write(p []byte) (int, error) {
 
 func (c *pacedConn) Close() error {
 	if c.fd >= 0 {
+		if c.ahead != nil {
+			c.ahead.close()
+		}
 		fd := c.fd
 		c.fd = -1
 		return closeFD(fd)
@@ -110,6 +86,7 @@ func (c *pacedConn) SetDeadline(t time.Time) error {
 	if c.fd >= 0 {
 		c.rdl.Store(unixNano(t))
 		c.wdl.Store(unixNano(t))
+		c.ahead.deadlineMoved()
 		return nil
 	}
 	return c.Conn.SetDeadline(t)
@@ -118,6 +95,7 @@ func (c *pacedConn) SetDeadline(t time.Time) error {
 func (c *pacedConn) SetReadDeadline(t time.Time) error {
 	if c.fd >= 0 {
 		c.rdl.Store(unixNano(t))
+		c.ahead.deadlineMoved()
 		return nil
 	}
 	return c.Conn.SetReadDeadline(t)
