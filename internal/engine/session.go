@@ -531,6 +531,10 @@ func errStatementTimeout() error {
 		WithHint("the statement ran longer than statement_timeout; raise it (SET statement_timeout = '…') or narrow the statement")
 }
 
+// ParseTimeout reads a duration as SET lock_timeout does: a number of
+// milliseconds, or a number with a unit (ms, s, min, h, d).
+func ParseTimeout(v string) (time.Duration, error) { return parseTimeout(v) }
+
 func parseTimeout(v string) (time.Duration, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {

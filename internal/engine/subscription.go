@@ -165,6 +165,24 @@ func (s *Session) ApplySource(changes []SourceChange, at *SourcePosition) error 
 	})
 }
 
+// RecordSource records at, a position a subscription reached without a
+// change to apply (the upstream wrote only other tables' WAL), in the
+// store, without a commit: the logical time stays. It returns false, and
+// does nothing, when the engine keeps no store.
+func (s *Session) RecordSource(at SourcePosition) (bool, error) {
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.store == nil {
+		return false, nil
+	}
+	if err := e.store.Write(&Commit{TS: e.ts, Source: &at}); err != nil {
+		e.store.Abort()
+		return true, err
+	}
+	return true, e.store.Commit()
+}
+
 func (e *Engine) applySource(t *table, c *SourceChange) error {
 	switch {
 	case c.Truncate:

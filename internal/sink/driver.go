@@ -41,10 +41,11 @@ type server struct {
 	name, wrapper string
 	conninfo      string
 	file          string
+	// timeout bounds each call to the target: connecting, and each
+	// statement, round trip or commit (OPTIONS (timeout '5s')); 0 for
+	// none.
+	timeout time.Duration
 }
-
-// connectTimeout bounds one attempt to reach a target.
-const connectTimeout = 30 * time.Second
 
 // libpqOptions are the connection parameters a postgres server takes.
 var libpqOptions = map[string]bool{
@@ -94,18 +95,25 @@ func (d *driver) CreateServer(cs *dsql.CreateServer) error {
 
 // newServer checks a server's options.
 func newServer(cs *dsql.CreateServer) (*server, error) {
-	s := &server{name: cs.Name, wrapper: cs.Wrapper}
+	s := &server{name: cs.Name, wrapper: cs.Wrapper, timeout: DefaultTimeout}
 	var parts []string
 	for _, o := range cs.Options {
 		switch {
+		case o.Name == "timeout":
+			d, err := engine.ParseTimeout(o.Value)
+			if err != nil {
+				return nil, pgerr.New(pgerr.InvalidParameter, "invalid value for option timeout of server %s: %q", cs.Name, o.Value).
+					WithHint("a duration such as '5s', '500ms' or 5000 (milliseconds); 0 for no bound")
+			}
+			s.timeout = d
 		case s.wrapper == "postgres" && libpqOptions[o.Name]:
 			parts = append(parts, o.Name+"='"+strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(o.Value)+"'")
 		case s.wrapper == "sqlite" && (o.Name == "file" || o.Name == "database"):
 			s.file = o.Value
 		default:
-			hint := "a postgres server takes libpq's connection parameters: host, port, dbname, user, password, sslmode, …"
+			hint := "a postgres server takes libpq's connection parameters (host, port, dbname, user, password, sslmode, …) and timeout"
 			if s.wrapper == "sqlite" {
-				hint = "a sqlite server takes OPTIONS (file 'path')"
+				hint = "a sqlite server takes OPTIONS (file 'path' [, timeout '…'])"
 			}
 			return nil, pgerr.New(pgerr.InvalidParameter, "invalid option %q of server %s", o.Name, cs.Name).WithHint("%s", hint)
 		}
@@ -124,10 +132,15 @@ func newServer(cs *dsql.CreateServer) (*server, error) {
 	return s, nil
 }
 
-// connect returns a connection to table in s's database.
+// connect returns a connection to table in s's database, whose calls
+// end when ctx does.
 func (s *server) connect(ctx context.Context, table, epoch string) (conn, error) {
-	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
-	defer cancel()
+	base := ctx
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+	}
 	if s.wrapper == "sqlite" {
 		// Other writers of the file (and other foreign tables' connections
 		// to it) hold its lock for a while: wait for it rather than fail.
@@ -147,26 +160,44 @@ func (s *server) connect(ctx context.Context, table, epoch string) (conn, error)
 		}
 		t := NewSQLite(db, table)
 		t.epoch = epoch
+		t.d.base = base
 		return sqliteConn{t}, nil
 	}
 	c, err := pgx.Connect(ctx, s.conninfo)
 	if err != nil {
+		if base.Err() == nil && ctx.Err() != nil {
+			return nil, pgerr.New("08001", "server %s: no answer within %v", s.name, s.timeout).
+				WithHint("the server's timeout option bounds each call to the target")
+		}
 		return nil, pgerr.New("08001", "server %s: cannot connect: %v", s.name, err)
 	}
 	t := NewPostgres(c, table)
 	t.epoch = epoch
+	t.d.timeout, t.d.base = s.timeout, base
 	return pgConn{t}, nil
 }
 
 type pgConn struct{ *Postgres }
 
-func (c pgConn) lost(err error) bool { return c.conn.IsClosed() || lostCode(pgerrCode(err)) }
-func (c pgConn) close()              { c.conn.Close(context.Background()) }
+func (c pgConn) lost(err error) bool             { return c.conn.IsClosed() || lostCode(pgerrCode(err)) }
+func (c pgConn) bind(ctx context.Context)        { c.d.base = ctx }
+func (c pgConn) call() (context.Context, func()) { return c.d.call() }
+
+// close says goodbye to the server, waiting at most the timeout (a
+// server that does not read would otherwise hold it), not at all once
+// the foreign table stops.
+func (c pgConn) close() {
+	ctx, cancel := c.d.call()
+	defer cancel()
+	c.conn.Close(ctx)
+}
 
 type sqliteConn struct{ *SQLite }
 
-func (c sqliteConn) lost(error) bool { return false }
-func (c sqliteConn) close()          { c.db.Close() }
+func (c sqliteConn) lost(error) bool                 { return false }
+func (c sqliteConn) bind(ctx context.Context)        { c.d.base = ctx }
+func (c sqliteConn) call() (context.Context, func()) { return context.WithCancel(c.d.base) }
+func (c sqliteConn) close()                          { c.db.Close() }
 
 // CreateForeignTable implements engine.Foreign: it reaches the target
 // once, so that a wrong server is an error of the statement, then
@@ -243,6 +274,9 @@ func (d *driver) newFollower(st engine.StoredForeignTable, s *server) *follower 
 func (f *follower) start(detach func(), c conn) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f.detach, f.cancel, f.done = detach, cancel, make(chan struct{})
+	if c != nil {
+		c.bind(ctx)
+	}
 	go f.run(ctx, c)
 }
 

@@ -72,6 +72,12 @@ type conn interface {
 	progress(ctx context.Context) (progress, error)
 	// mark records step in the progress row, the table unchanged.
 	mark(ctx context.Context, step uint64) error
+	// bind makes ctx the parent of the connection's calls: its end ends
+	// the call under way.
+	bind(ctx context.Context)
+	// call returns the context of one call: bound by the server's
+	// timeout.
+	call() (context.Context, func())
 	// lost says whether err means the connection is gone (the target
 	// restarted, the backend was terminated, the network failed).
 	lost(err error) bool
@@ -201,7 +207,7 @@ func (f *follower) run(ctx context.Context, c conn) {
 			if f.closing {
 				f.mu.Unlock()
 				if c != nil && verified {
-					f.mark(ctx, c)
+					f.mark(c)
 				}
 				return
 			}
@@ -237,7 +243,7 @@ func (f *follower) run(ctx context.Context, c conn) {
 		}
 		if load && f.resume {
 			f.resume = false
-			p, err := c.progress(ctx)
+			p, err := readProgress(c)
 			if err != nil {
 				if c.lost(err) && retry(err) {
 					f.resume = true
@@ -273,7 +279,7 @@ func (f *follower) run(ctx context.Context, c conn) {
 			continue
 		}
 		if !verified {
-			p, err := c.progress(ctx)
+			p, err := readProgress(c)
 			if err != nil {
 				if c.lost(err) && retry(err) {
 					continue
@@ -330,6 +336,13 @@ func (f *follower) run(ctx context.Context, c conn) {
 	}
 }
 
+// readProgress reads c's progress row, waiting at most the timeout.
+func readProgress(c conn) (progress, error) {
+	ctx, cancel := c.call()
+	defer cancel()
+	return c.progress(ctx)
+}
+
 // status is the foreign table's row of deltaview_sinks.
 func (f *follower) status() value.Row {
 	f.mu.Lock()
@@ -357,7 +370,7 @@ func (f *follower) status() value.Row {
 // commits since the last step applied left the view as it was. The
 // engine's time is read before the queue, so that a commit in between
 // leaves a step in the queue and no mark is made.
-func (f *follower) mark(ctx context.Context, c conn) {
+func (f *follower) mark(c conn) {
 	ts := f.step()
 	f.mu.Lock()
 	idle := len(f.queue) == 0 && f.pending == nil && !f.needLoad && !f.dropped && ts >= f.applied
@@ -365,7 +378,9 @@ func (f *follower) mark(ctx context.Context, c conn) {
 	if !idle || ts == 0 {
 		return
 	}
-	if err := c.mark(ctx, ts); err == nil {
+	cctx, cancel := c.call()
+	defer cancel()
+	if err := c.mark(cctx, ts); err == nil {
 		f.mu.Lock()
 		f.applied = ts
 		f.mu.Unlock()

@@ -35,15 +35,45 @@ type Postgres struct {
 	keys  []string // quoted key columns
 }
 
+// DefaultTimeout bounds each call to a target PostgreSQL (connecting, a
+// step's statements, a commit, the statements that create and load its
+// table) unless a server's timeout option or SetTimeout says otherwise.
+const DefaultTimeout = 30 * time.Second
+
 // PostgresDB is a PostgreSQL connection whose tables hold views. Its sinks
 // share one transaction per step, as SQLiteDB's do.
+//
+// Each call to the server waits at most its timeout for the answer; then
+// the connection is closed (the server rolls the open transaction back)
+// and the call fails with 08006. A cancelled base context (a foreign
+// table dropped or closing) ends a call at once, the same way.
 type PostgresDB struct {
-	conn *pgx.Conn
-	tx   pgx.Tx
+	conn    *pgx.Conn
+	tx      pgx.Tx
+	timeout time.Duration   // 0: none
+	base    context.Context // the calls' parent
 }
 
 // NewPostgresDB returns the database reached through conn.
-func NewPostgresDB(conn *pgx.Conn) *PostgresDB { return &PostgresDB{conn: conn} }
+func NewPostgresDB(conn *pgx.Conn) *PostgresDB {
+	return &PostgresDB{conn: conn, timeout: DefaultTimeout, base: context.Background()}
+}
+
+// SetTimeout bounds each call to the server by d (0: no bound).
+func (d *PostgresDB) SetTimeout(t time.Duration) { d.timeout = t }
+
+// call returns the context of one call to the server.
+func (d *PostgresDB) call() (context.Context, context.CancelFunc) {
+	if d.timeout <= 0 {
+		return context.WithCancel(d.base)
+	}
+	return context.WithTimeout(d.base, d.timeout)
+}
+
+// loadChunk is how many rows of a load go to the server in one round
+// trip, each under its own timeout: the timeout bounds a wait for the
+// server, not the size of the view.
+const loadChunk = 10000
 
 // Table returns a sink into table; Open creates the table if it does not
 // exist.
@@ -102,12 +132,13 @@ func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
 // load creates the target table when missing and loads it with rows, in
 // one target transaction.
 func (p *Postgres) load(v engine.SinkView, rows []value.Row) error {
-	ctx := context.Background()
+	ctx, cancel := p.d.call()
 	tx, err := p.conn.Begin(ctx)
+	cancel()
 	if err != nil {
 		return p.err(err)
 	}
-	defer tx.Rollback(ctx)
+	defer p.rollback(tx)
 	qs := []string{
 		"CREATE TABLE IF NOT EXISTS " + quote(p.table) + " (" + strings.Join(p.defs, ", ") + ", PRIMARY KEY (" + strings.Join(p.keys, ", ") + "))",
 		"DELETE FROM " + quote(p.table),
@@ -116,22 +147,39 @@ func (p *Postgres) load(v engine.SinkView, rows []value.Row) error {
 		qs = append(qs, progressDDL)
 	}
 	for _, q := range qs {
-		if _, err := tx.Exec(ctx, q); err != nil {
+		ctx, cancel := p.d.call()
+		_, err := tx.Exec(ctx, q)
+		cancel()
+		if err != nil {
 			return p.err(err)
 		}
 	}
 	ins := p.g.insert(false)
-	b := &pgx.Batch{}
-	for _, r := range rows {
-		b.Queue(ins, texts(r)...)
+	for i := 0; i == 0 || i < len(rows); i += loadChunk {
+		b := &pgx.Batch{}
+		for _, r := range rows[i:min(i+loadChunk, len(rows))] {
+			b.Queue(ins, texts(r)...)
+		}
+		if p.epoch != "" && i+loadChunk >= len(rows) {
+			b.Queue(progressUpsert("$"), p.table, p.epoch, int64(v.Step))
+		}
+		ctx, cancel := p.d.call()
+		err := tx.SendBatch(ctx, b).Close()
+		cancel()
+		if err != nil {
+			return p.err(err)
+		}
 	}
-	if p.epoch != "" {
-		b.Queue(progressUpsert("$"), p.table, p.epoch, int64(v.Step))
-	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return p.err(err)
-	}
+	ctx, cancel = p.d.call()
+	defer cancel()
 	return p.err(tx.Commit(ctx))
+}
+
+// rollback rolls tx back, waiting for the server at most the timeout.
+func (p *Postgres) rollback(tx pgx.Tx) {
+	ctx, cancel := p.d.call()
+	defer cancel()
+	tx.Rollback(ctx)
 }
 
 func texts(vals []value.Value) []any {
@@ -145,7 +193,8 @@ func texts(vals []value.Value) []any {
 // Prepare implements engine.Sink: the step's statements in one batch, in
 // one transaction left open.
 func (p *Postgres) Prepare(step uint64, changes delta.Batch) error {
-	ctx := context.Background()
+	ctx, cancel := p.d.call()
+	defer cancel()
 	if p.d.tx == nil {
 		tx, err := p.conn.Begin(ctx)
 		if err != nil {
@@ -202,13 +251,15 @@ func (p *Postgres) Commit() error {
 	if tx == nil {
 		return nil
 	}
-	return p.err(tx.Commit(context.Background()))
+	ctx, cancel := p.d.call()
+	defer cancel()
+	return p.err(tx.Commit(ctx))
 }
 
 // Abort implements engine.Sink.
 func (p *Postgres) Abort() {
 	if p.d.tx != nil {
-		p.d.tx.Rollback(context.Background())
+		p.rollback(p.d.tx)
 		p.d.tx = nil
 	}
 }
@@ -220,6 +271,13 @@ func (p *Postgres) err(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return &pgerr.Error{Code: pe.Code, Message: "PostgreSQL table " + p.table + ": " + pe.Message, Detail: pe.Detail}
+	}
+	if p.d.base.Err() != nil {
+		return pgerr.New(pgerr.QueryCanceled, "PostgreSQL table %s: the call was cancelled: the sink stops", p.table)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
+		return pgerr.New(pgerr.ConnectionFailure, "PostgreSQL table %s: no answer from the server within %v; the connection was closed", p.table, p.d.timeout).
+			WithHint("the server's timeout option bounds each call to the target")
 	}
 	return pgerr.New("08000", "PostgreSQL table %s: %v", p.table, err)
 }

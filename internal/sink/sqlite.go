@@ -37,12 +37,13 @@ type SQLite struct {
 // an Abort rolls them all back — so the views' tables change together,
 // once per step, as the engine's views do.
 type SQLiteDB struct {
-	db *sql.DB
-	tx *sql.Tx
+	db   *sql.DB
+	tx   *sql.Tx
+	base context.Context // the calls' context: a foreign table's, which its drop cancels
 }
 
 // NewSQLiteDB returns the database of db, a database/sql handle to SQLite.
-func NewSQLiteDB(db *sql.DB) *SQLiteDB { return &SQLiteDB{db: db} }
+func NewSQLiteDB(db *sql.DB) *SQLiteDB { return &SQLiteDB{db: db, base: context.Background()} }
 
 // Table returns a sink into table; Open creates the table if it does not
 // exist.
@@ -104,7 +105,7 @@ func (s *SQLite) Open(v engine.SinkView, rows []value.Row) error {
 	if err := s.setup(v); err != nil {
 		return err
 	}
-	ctx := context.Background()
+	ctx := s.d.base
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.err(err)
@@ -147,7 +148,7 @@ func (s *SQLite) args(vals []value.Value) []any {
 // Prepare implements engine.Sink: one statement per change, in one
 // transaction left open.
 func (s *SQLite) Prepare(step uint64, changes delta.Batch) error {
-	ctx := context.Background()
+	ctx := s.d.base
 	if s.d.tx == nil {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {

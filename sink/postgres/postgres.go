@@ -11,6 +11,8 @@
 package postgres
 
 import (
+	"time"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview"
@@ -24,6 +26,12 @@ type DB struct{ d *sink.PostgresDB }
 
 // Database returns the database reached through conn.
 func Database(conn *pgx.Conn) *DB { return &DB{d: sink.NewPostgresDB(conn)} }
+
+// SetTimeout bounds each call to the server (a step's statements, its
+// commit, the load of a table) by d, 30 s unless set; 0 for no bound. A
+// call without an answer by then fails the commit with 08006 and closes
+// the connection.
+func (db *DB) SetTimeout(d time.Duration) { db.d.SetTimeout(d) }
 
 // Table returns a target that keeps a view in table, created when missing
 // and replaced by the view's rows when attached with deltaview's

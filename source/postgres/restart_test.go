@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -216,4 +217,50 @@ CREATE PUBLICATION pub FOR TABLE a, b`)
 		}
 	}
 	return srv, conn, path, views, db
+}
+
+// TestIdleConfirmStored: while the upstream writes only tables outside
+// the publication, the subscription confirms the server's WAL end, so
+// that the slot holds no WAL for nothing, but never past the position its
+// file holds: a restart resumes from the stored position, which must not
+// be behind the slot's.
+func TestIdleConfirmStored(t *testing.T) {
+	_, conn, path, _, db := subscribed(t, "idle.db")
+	defer db.Close()
+	waitApplied(t, db, conn, "s")
+	pgtest.MustQuery(t, conn, "CREATE TABLE other (x int)")
+	file, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	lsn := func(q string) pglogrepl.LSN {
+		t.Helper()
+		text := pgRows(t, conn, q)[0]
+		l, err := pglogrepl.ParseLSN(text)
+		if err != nil {
+			t.Fatalf("%s: %q: %v", q, text, err)
+		}
+		return l
+	}
+	start := lsn("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 's'")
+	var confirmed pglogrepl.LSN
+	for i := 0; i < 400; i++ {
+		pgtest.MustQuery(t, conn, "INSERT INTO other VALUES ("+strconv.Itoa(i)+")")
+		time.Sleep(10 * time.Millisecond)
+		confirmed = lsn("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 's'")
+		var stored int64
+		if err := file.QueryRow("SELECT lsn FROM deltaview_subscriptions WHERE name = 's'").Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if confirmed > pglogrepl.LSN(stored) {
+			t.Fatalf("the slot confirms %s, the file holds %s", confirmed, pglogrepl.LSN(stored))
+		}
+		if i >= 200 && confirmed > start {
+			break
+		}
+	}
+	if confirmed <= start {
+		t.Fatalf("the slot's confirmed position stayed at %s while the upstream wrote other tables", start)
+	}
 }

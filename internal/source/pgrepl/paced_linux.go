@@ -1,7 +1,7 @@
 package pgrepl
 
 import (
-	"io"
+	"errors"
 	"net"
 	"syscall"
 )
@@ -44,25 +44,27 @@ func (c *pacedConn) block() {
 	// socket stays open through fd.
 	c.Conn.Close()
 	c.fd = fd
+	c.startAhead()
 }
 
-func (c *pacedConn) blockingRead(p []byte) (int, error) {
-	for {
-		if passed(&c.rdl) {
-			return 0, timeoutError{}
-		}
-		n, err := syscall.Read(c.fd, p)
-		switch {
-		case err == syscall.EINTR || err == syscall.EAGAIN: // EAGAIN: blockTick passed
-			continue
-		case err != nil:
-			return 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Addr: c.RemoteAddr(), Err: err}
-		case n == 0 && len(p) > 0:
-			return 0, io.EOF
-		}
-		return n, nil
+// errAgain is a blocking call's return after blockTick, or on a signal:
+// the caller looks at its deadlines and calls again.
+var errAgain = errors.New("again")
+
+// rawRead is one blocking read of fd.
+func rawRead(fd int, p []byte) (int, error) {
+	n, err := syscall.Read(fd, p)
+	if err == syscall.EINTR || err == syscall.EAGAIN {
+		return 0, errAgain
 	}
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
 }
+
+// shutdownFD ends the socket's traffic: a read blocked on it returns.
+func shutdownFD(fd int) { syscall.Shutdown(fd, syscall.SHUT_RDWR) }
 
 func (c *pacedConn) blockingWrite(p []byte) (int, error) {
 	done := 0

@@ -11,6 +11,9 @@ func (c *pacedConn) block() {}
 
 var errNotBlocking = errors.New("the socket is in the network poller")
 
-func (c *pacedConn) blockingRead([]byte) (int, error)  { return 0, errNotBlocking }
+var errAgain = errors.New("again")
+
+func rawRead(int, []byte) (int, error)                 { return 0, errNotBlocking }
+func shutdownFD(int)                                   {}
 func (c *pacedConn) blockingWrite([]byte) (int, error) { return 0, errNotBlocking }
 func closeFD(int) error                                { return errNotBlocking }

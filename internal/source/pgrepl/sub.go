@@ -78,7 +78,7 @@ const paceAfter = 64
 
 // behindAfter is how long ago a transaction must have been committed
 // upstream for its stream to be paced from its first row: the stream is
-// catching up, and a millisecond's wait costs no latency that the queue
+// catching up, and a paced read's wait costs no latency that the queue
 // had not.
 const behindAfter = 50 * time.Millisecond
 
@@ -389,8 +389,19 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 	// Only this goroutine writes s.applied, s.received and s.walEnd (under
 	// s.mu, for status): it reads them without the lock.
 	inTx := false
+	// A stream stopped (ALTER SUBSCRIPTION … DISABLE, close) confirms what
+	// it applied since its last update: the walsender of the next start
+	// then neither sends those transactions again nor decodes their WAL.
+	defer func() {
+		if ctx.Err() != nil {
+			nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+			pglogrepl.SendStandbyStatusUpdate(context.Background(), c, pglogrepl.StandbyStatusUpdate{WALWritePosition: s.applied})
+		}
+	}()
 	var lastStatus, armed time.Time
-	quiet := time.Now() // the last message, or the last idle update
+	quiet := time.Now()  // the last message, or the last idle update
+	durable := true      // until the engine says it keeps no store
+	var stored time.Time // the last idle position recorded in the store
 	due, idle := true, false
 	for {
 		if err := ctx.Err(); err != nil {
@@ -450,16 +461,27 @@ func (s *sub) stream(ctx context.Context, c *pgconn.PgConn) error {
 			}
 			s.set(func() {
 				s.walEnd = max(s.walEnd, k.ServerWALEnd)
-				if !inTx {
-					// Nothing received is unapplied: the server's
-					// position is safe to confirm, as PostgreSQL's own
-					// subscriber does, so that the slot holds no WAL
-					// for nothing.
-					s.applied = max(s.applied, k.ServerWALEnd)
-					s.received = max(s.received, k.ServerWALEnd)
-				}
 				s.track()
 			})
+			if !inTx && k.ServerWALEnd > s.applied && (!durable || time.Since(stored) >= statusInterval) {
+				// Nothing received is unapplied: the server's position
+				// is safe to confirm, as PostgreSQL's own subscriber
+				// does, so that the slot holds no WAL for nothing. A
+				// durable store records it first (at most once per
+				// statusInterval): the slot must never be ahead of
+				// the position a restart resumes from.
+				pos := engine.SourcePosition{Subscription: s.name, LSN: uint64(k.ServerWALEnd)}
+				var err error
+				if durable, err = s.sess.RecordSource(pos); err != nil {
+					return err
+				}
+				stored = time.Now()
+				s.set(func() {
+					s.applied = k.ServerWALEnd
+					s.received = max(s.received, k.ServerWALEnd)
+					s.track()
+				})
+			}
 			if k.ReplyRequested {
 				due = true
 			}
