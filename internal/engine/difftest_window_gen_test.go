@@ -9,7 +9,9 @@ import (
 // TestDifferentialWindows is the differential test of window functions:
 // row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead
 // (offsets and defaults), first_value, last_value, nth_value, and count,
-// sum, avg, min and max over ROWS, RANGE and GROUPS frames, one to three of them
+// sum, avg, min, max, the variances, bool_and, bool_or, string_agg and
+// array_agg, some with a FILTER, over ROWS, RANGE and GROUPS frames with
+// and without an exclusion, one to three of them
 // per view, over random partitions and orders with ties and NULLs (first
 // or last, ascending or descending), under a filter or above one. After
 // every transaction of inserts, updates (moving rows within and between
@@ -114,8 +116,18 @@ func (g *gen) windowOver(total bool, frame string) string {
 	return "OVER (" + strings.Join(parts, " ") + ")"
 }
 
-// windowFrame is a frame, ROWS (needing a total order) or RANGE, or none.
+// windowFrame is a frame, ROWS (needing a total order) or RANGE, or none,
+// with an exclusion a quarter of the time.
 func (g *gen) windowFrame() (frame string, rows bool) {
+	frame, rows = g.windowExtent()
+	if frame != "" && g.chance(25) {
+		frame += pick(g, []string{" EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES", " EXCLUDE NO OTHERS"})
+	}
+	return frame, rows
+}
+
+// windowExtent is a frame's extent, ROWS or RANGE, or none.
+func (g *gen) windowExtent() (frame string, rows bool) {
 	bound := func(start bool) string {
 		switch g.intn(5) {
 		case 0:
@@ -203,7 +215,27 @@ func (g *gen) windowCall() string {
 		return fmt.Sprintf("nth_value(%s, %d) ", val, 1+g.intn(3)) + g.windowOver(true, fr)
 	}
 	fr, rows := g.windowFrame()
-	agg := pick(g, []string{"count(*)", "count(" + val + ")", "sum(" + val + ")", "avg(" + val + ")", "min(" + val + ")", "max(" + val + ")"})
+	var agg string
+	switch g.intn(4) {
+	case 0:
+		// The variances over integers and numeric only (see the
+		// aggregates' test), the booleans; string_agg and array_agg list
+		// the frame in the window's order, which must be total.
+		exact := pick(g, []string{"v", "n", "id", "o"})
+		agg = pick(g, []string{
+			"var_pop(" + exact + ")", "var_samp(" + exact + ")", "stddev(" + exact + ")", "stddev_pop(" + exact + ")",
+			"bool_and(" + val + " > 1)", "bool_or(" + val + " < 1)", "every(" + val + " <> 2)",
+			"string_agg(" + val + "::text, ',')", "string_agg(o::text, id::text)", "array_agg(" + val + ")",
+		})
+		if strings.HasPrefix(agg, "string_agg") || strings.HasPrefix(agg, "array_agg") {
+			rows = true
+		}
+	default:
+		agg = pick(g, []string{"count(*)", "count(" + val + ")", "sum(" + val + ")", "avg(" + val + ")", "min(" + val + ")", "max(" + val + ")"})
+	}
+	if g.chance(20) {
+		agg += " FILTER (WHERE " + pick(g, []string{"o > 1", "v IS NOT NULL", "id % 3 <> 0", "p = 1"}) + ")"
+	}
 	return agg + " " + g.windowOver(rows || g.chance(30), fr)
 }
 

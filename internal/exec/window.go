@@ -130,12 +130,16 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 			if f.Frame.Groups {
 				s, e = groupsFrame(f.Frame, dense[i], lo, hi, dense)
 			}
+			if f.Frame.Exclude != plan.ExcludeNoOthers {
+				v, err = frameValue(n, excluded(f.Frame.Exclude, rows, s, e, i, lo[i], hi[i]))
+				break
+			}
 			if i > 0 && s == ps && e == pe {
 				v = out[i-1]
 				break
 			}
 			ps, pe = s, e
-			v, err = frameValue(f, rows, s, e)
+			v, err = frameValue(n, rows[s:e])
 		}
 		if err != nil {
 			return nil, err
@@ -250,24 +254,46 @@ func frameOf(fr plan.Frame, i, cnt, lo, hi int) (int, int) {
 	return s, e
 }
 
-// frameValue is a frame function over the rows [s, e).
-func frameValue(f *plan.WinFunc, rows []value.Row, s, e int) (value.Value, error) {
+// excluded is the rows of the frame [s, e) of row i, whose peers are
+// [lo, hi), less those its exclusion takes out.
+func excluded(x plan.FrameExclude, rows []value.Row, s, e, i, lo, hi int) []value.Row {
+	var out []value.Row
+	for j := s; j < e; j++ {
+		switch {
+		case x == plan.ExcludeCurrentRow && j == i,
+			x == plan.ExcludeGroup && j >= lo && j < hi,
+			x == plan.ExcludeTies && j >= lo && j < hi && j != i:
+			continue
+		}
+		out = append(out, rows[j])
+	}
+	return out
+}
+
+// frameValue is a frame function over the rows of a frame.
+func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
+	f := &n.Func
 	switch f.Kind {
 	case plan.WinFirstValue:
-		if s < e {
-			return f.Arg.Eval(rows[s])
+		if len(rows) > 0 {
+			return f.Arg.Eval(rows[0])
 		}
 	case plan.WinLastValue:
-		if s < e {
-			return f.Arg.Eval(rows[e-1])
+		if len(rows) > 0 {
+			return f.Arg.Eval(rows[len(rows)-1])
 		}
 	case plan.WinNthValue:
-		if !f.NullN && int64(s)+f.N-1 < int64(e) {
-			return f.Arg.Eval(rows[s+int(f.N)-1])
+		if !f.NullN && f.N-1 < int64(len(rows)) {
+			return f.Arg.Eval(rows[f.N-1])
 		}
 	case plan.WinAgg:
-		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Type: f.Type}
-		return evalAggregate(call, rows[s:e])
+		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Sep: f.Sep, Filter: f.Filter, Type: f.Type}
+		if f.Agg.Has(plan.AggOrdered) {
+			// string_agg and array_agg list the frame's values in the
+			// window's order.
+			call.OrderBy = n.Order
+		}
+		return evalAggregate(call, rows)
 	default:
 		return value.Null, pgerr.New(pgerr.Internal, "window function %s has no frame", f.Name)
 	}
