@@ -130,6 +130,11 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 			if f.Frame.Groups {
 				s, e = groupsFrame(f.Frame, dense[i], lo, hi, dense)
 			}
+			if f.Frame.RangeOffset() {
+				if s, e, err = rangeFrame(f.Frame, n.Order[0], keys, i, lo[i], hi[i]); err != nil {
+					return nil, err
+				}
+			}
 			if f.Frame.Exclude != plan.ExcludeNoOthers {
 				v, err = frameValue(n, excluded(f.Frame.Exclude, rows, s, e, i, lo[i], hi[i]))
 				break
@@ -211,6 +216,81 @@ func groupsFrame(fr plan.Frame, d int64, lo, hi []int, dense []int64) (int, int)
 		e = cnt
 	}
 	return s, max(s, e)
+}
+
+// rangeFrame is row i's frame [s, e) in RANGE mode with an offset,
+// found by testing each row of the partition as PostgreSQL's in_range
+// does: a NULL row's offset bounds are its peers; otherwise a row is
+// within a bound when its value is on the bound's side of it, the NULLs
+// never.
+func rangeFrame(fr plan.Frame, o plan.SortKey, keys [][]value.Value, i, lo, hi int) (int, int, error) {
+	cnt := len(keys)
+	k := keys[i][0]
+	// within reports whether row j is at or past the start bound (start),
+	// or at or before the end bound.
+	within := func(j int, off value.Value, preceding, start bool) (bool, error) {
+		v := keys[j][0]
+		if v.IsNull() {
+			return false, nil
+		}
+		b, all, inf, err := plan.RangeBound(k, off, preceding != o.Desc)
+		if err != nil {
+			return false, err
+		}
+		c := -inf
+		switch {
+		case all:
+			c = plan.RangeAllCompare(v, start == o.Desc)
+		case inf == 0:
+			c = plan.RangeCompare(v, b)
+		}
+		if o.Desc {
+			c = -c
+		}
+		if start {
+			return c >= 0, nil
+		}
+		return c <= 0, nil
+	}
+	s, e := frameOf(fr, i, cnt, lo, hi)
+	switch fr.Start {
+	case plan.OffsetPreceding, plan.OffsetFollowing:
+		s = lo
+		if !k.IsNull() {
+			// The first non-NULL row within the bound; the NULLs after
+			// the last when they sort last.
+			s = cnt
+			for j := range cnt {
+				in, err := within(j, fr.StartVal, fr.Start == plan.OffsetPreceding, true)
+				if err != nil {
+					return 0, 0, err
+				}
+				if in || keys[j][0].IsNull() && !o.NullsFirst {
+					s = j
+					break
+				}
+			}
+		}
+	}
+	switch fr.End {
+	case plan.OffsetPreceding, plan.OffsetFollowing:
+		e = hi
+		if !k.IsNull() {
+			// One past the last non-NULL row within the bound.
+			e = 0
+			for j := cnt - 1; j >= 0; j-- {
+				in, err := within(j, fr.EndVal, fr.End == plan.OffsetPreceding, false)
+				if err != nil {
+					return 0, 0, err
+				}
+				if in || keys[j][0].IsNull() && o.NullsFirst {
+					e = j + 1
+					break
+				}
+			}
+		}
+	}
+	return s, max(s, e), nil
 }
 
 // frameOf is row i's frame [s, e) in a partition of cnt rows; its peers

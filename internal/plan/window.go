@@ -174,6 +174,9 @@ type Frame struct {
 	Groups           bool // GROUPS (Rows false)
 	Start, End       FrameBound
 	StartOff, EndOff int64
+	// StartVal and EndVal are the offsets of a RANGE frame, of the type
+	// RangeOffsetType gives (StartOff and EndOff are unused then).
+	StartVal, EndVal value.Value
 	Exclude          FrameExclude
 }
 
@@ -195,16 +198,20 @@ var DefaultFrame = Frame{Start: UnboundedPreceding, End: CurrentRow}
 
 // String is the frame as SQL.
 func (f Frame) String() string {
-	b := func(x FrameBound, off int64) string {
+	b := func(x FrameBound, off int64, val value.Value) string {
+		o := fmt.Sprint(off)
+		if !f.Rows && !f.Groups {
+			o = (&expr.Const{V: val, T: value.Type{Kind: val.Kind(), Mod: -1}}).String()
+		}
 		switch x {
 		case UnboundedPreceding:
 			return "UNBOUNDED PRECEDING"
 		case OffsetPreceding:
-			return fmt.Sprintf("%d PRECEDING", off)
+			return o + " PRECEDING"
 		case CurrentRow:
 			return "CURRENT ROW"
 		case OffsetFollowing:
-			return fmt.Sprintf("%d FOLLOWING", off)
+			return o + " FOLLOWING"
 		}
 		return "UNBOUNDED FOLLOWING"
 	}
@@ -214,7 +221,7 @@ func (f Frame) String() string {
 	} else if f.Groups {
 		mode = "GROUPS"
 	}
-	out := mode + " BETWEEN " + b(f.Start, f.StartOff) + " AND " + b(f.End, f.EndOff)
+	out := mode + " BETWEEN " + b(f.Start, f.StartOff, f.StartVal) + " AND " + b(f.End, f.EndOff, f.EndVal)
 	switch f.Exclude {
 	case ExcludeCurrentRow:
 		out += " EXCLUDE CURRENT ROW"

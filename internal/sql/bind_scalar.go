@@ -205,7 +205,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fn.Frame, err = b.bindFrame(s, w); err != nil {
+	if fn.Frame, err = b.bindFrame(s, w, win.Order); err != nil {
 		return nil, err
 	}
 	win.Func = *fn
@@ -277,15 +277,16 @@ const (
 )
 
 // bindFrame binds a window's frame: ROWS and GROUPS with constant
-// offsets, RANGE without offsets, and its exclusion.
-func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) {
+// offsets, RANGE with constant offsets over its one ORDER BY value, and
+// its exclusion.
+func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey) (plan.Frame, error) {
 	o := w.FrameOptions
 	fr := plan.Frame{Rows: o&frameRows != 0, Groups: o&frameGroups != 0}
 	switch {
 	case fr.Groups && len(w.OrderClause) == 0:
 		return fr, b.stmt.errf(w.Location, "42P20", "GROUPS mode requires an ORDER BY clause")
 	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows && !fr.Groups:
-		return fr, b.refuse(w.Location, "RANGE with an offset is not supported").WithHint("use ROWS BETWEEN n PRECEDING AND m FOLLOWING")
+		return b.bindRangeFrame(s, w, order)
 	}
 	off := func(n *pg_query.Node, what string) (int64, error) {
 		e, err := b.bindExpr(s, n)
@@ -344,6 +345,98 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) 
 	case o&frameEndOffsetFollowing != 0:
 		fr.End = plan.OffsetFollowing
 		fr.EndOff, err = off(w.EndOffset, "ending")
+	}
+	return fr, err
+}
+
+// bindRangeFrame binds a RANGE frame with an offset: PostgreSQL's errors
+// for an order of other than one value, a type without in_range, and an
+// offset that is NULL, negative or NaN.
+func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey) (plan.Frame, error) {
+	o := w.FrameOptions
+	var fr plan.Frame
+	if len(order) != 1 {
+		return fr, b.stmt.errf(w.Location, "42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+	}
+	kt := order[0].Expr.Type()
+	ot, ok := plan.RangeOffsetType(kt)
+	off := func(n *pg_query.Node, what string) (value.Value, error) {
+		loc := nodeLoc(n, w.Location)
+		if !ok {
+			return value.Null, b.refuse(loc, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", kt)
+		}
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return value.Null, err
+		}
+		// The offset types PostgreSQL casts to implicitly.
+		ek := e.Type().Kind
+		fits := ek == value.Unknown || ek == ot.Kind
+		switch {
+		case ot.Kind.IsInteger():
+			fits = fits || ek.IsInteger()
+		case ot.Kind == value.Numeric:
+			fits = fits || ek.IsInteger()
+		case ot.Kind.IsFloat():
+			fits = fits || ek.IsNumeric()
+		}
+		if !fits {
+			return value.Null, b.refuse(loc, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", kt, e.Type()).
+				WithHint("Cast the offset value to an appropriate type.")
+		}
+		if e, err = b.coerce(e, ot, loc); err != nil {
+			return value.Null, err
+		}
+		if len(expr.Columns(e)) > 0 || e.Volatile() {
+			return value.Null, b.refuse(loc, "a frame offset must be a constant")
+		}
+		v, err := e.Eval(nil)
+		switch {
+		case err != nil:
+			return value.Null, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		case v.IsNull():
+			return value.Null, b.stmt.errf(loc, "22004", "frame %s offset must not be null", what)
+		}
+		if err := plan.CheckRangeOffset(v); err != nil {
+			return value.Null, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		return v, nil
+	}
+	var err error
+	switch {
+	case o&frameStartUnboundedPreceding != 0:
+		fr.Start = plan.UnboundedPreceding
+	case o&frameStartCurrentRow != 0:
+		fr.Start = plan.CurrentRow
+	case o&frameStartOffsetPreceding != 0:
+		fr.Start = plan.OffsetPreceding
+		fr.StartVal, err = off(w.StartOffset, "starting")
+	case o&frameStartOffsetFollowing != 0:
+		fr.Start = plan.OffsetFollowing
+		fr.StartVal, err = off(w.StartOffset, "starting")
+	}
+	if err != nil {
+		return fr, err
+	}
+	switch {
+	case o&frameEndUnboundedFollowing != 0:
+		fr.End = plan.UnboundedFollowing
+	case o&frameEndCurrentRow != 0:
+		fr.End = plan.CurrentRow
+	case o&frameEndOffsetPreceding != 0:
+		fr.End = plan.OffsetPreceding
+		fr.EndVal, err = off(w.EndOffset, "ending")
+	case o&frameEndOffsetFollowing != 0:
+		fr.End = plan.OffsetFollowing
+		fr.EndVal, err = off(w.EndOffset, "ending")
+	}
+	switch {
+	case o&frameExcludeCurrentRow != 0:
+		fr.Exclude = plan.ExcludeCurrentRow
+	case o&frameExcludeGroup != 0:
+		fr.Exclude = plan.ExcludeGroup
+	case o&frameExcludeTies != 0:
+		fr.Exclude = plan.ExcludeTies
 	}
 	return fr, err
 }

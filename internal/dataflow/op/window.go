@@ -494,7 +494,12 @@ func (w *Window) recompute(pt *winPart) error {
 		lo, hi = w.groupStart(t, lo), w.groupEnd(t, max(hi, lo+1)-1)
 	}
 	a, b := lo, hi
-	if pt.delta != nil && n == pt.n0 && pt.delta.zero() {
+	if fr.RangeOffset() {
+		var err error
+		if a, b, err = w.rangeReach(t, lo, hi); err != nil {
+			return err
+		}
+	} else if pt.delta != nil && n == pt.n0 && pt.delta.zero() {
 		// The change leaves the partition's size and the sums of its
 		// arguments as they were, so a frame holding all of it keeps its
 		// result: only the frames that hold part of it may change.
@@ -734,6 +739,12 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 		if !f.Frame.Groups {
 			s, end = w.frame(i, n, gs, ge)
 		}
+		if f.Frame.RangeOffset() {
+			var err error
+			if s, end, err = w.rangeFrame(t, e, s, end, gs, ge); err != nil {
+				return err
+			}
+		}
 		p := pieces(excl, s, end, i, gs, ge)
 		var err error
 		nv := value.Null
@@ -929,16 +940,19 @@ func (w *Window) Info() dataflow.Info {
 	invertible := w.proto != nil && w.proto.invertible()
 	// What a frame function costs a row, beyond finding its frame.
 	extra := ""
+	if fr.RangeOffset() {
+		extra = "; each row's frame found by value in the tree, O(log n)"
+	}
 	switch {
 	case w.gen != nil && f.Agg.Has(plan.AggOrdered):
-		extra = "; each row's frame listed again, O(frame)"
+		extra += "; each row's frame listed again, O(frame)"
 	case w.gen != nil:
-		extra = "; " + f.Agg.String() + "'s accumulator slid from row to row, the first row's frame folded in O(frame)"
+		extra += "; " + f.Agg.String() + "'s accumulator slid from row to row, the first row's frame folded in O(frame)"
 		if fr.Exclude != plan.ExcludeNoOthers {
 			extra += ", each row's excluded rows taken out and put back, O(peers)"
 		}
 	case fr.Exclude != plan.ExcludeNoOthers && f.Kind == plan.WinAgg:
-		extra = "; each row's frame less its exclusion read again, from the tree in O(log n) when wide"
+		extra += "; each row's frame less its exclusion read again, from the tree in O(log n) when wide"
 	}
 	switch {
 	case f.Kind == plan.WinRowNumber || f.Kind == plan.WinRank || f.Kind == plan.WinDenseRank:
@@ -979,6 +993,8 @@ func (w *Window) Info() dataflow.Info {
 		if fr.Groups {
 			info.Cost += "; each peer group's frame found by walking its offsets in peer groups"
 			info.Unbounded = "GROUPS frame: a change changes the result of every peer of the changed row"
+		} else if fr.RangeOffset() {
+			info.Unbounded = "RANGE frame with an offset: a change changes the result of every row whose value is within the offsets of the changed row's"
 		} else if !fr.Rows {
 			info.Unbounded = "RANGE frame: a change changes the result of every peer of the changed row"
 		}

@@ -239,3 +239,104 @@ func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 	}
 	return value.NewText(value.Text, string(b)), nil
 }
+
+// rangeEdge is where a RANGE offset bound of a row whose ORDER BY value
+// is key (not NULL) lies: for a start, the first row at or past the
+// bound, for an end the first row past it, found in the tree in
+// O(log n). A NULL orders before or after every value, as it sorts.
+func (w *Window) rangeEdge(t *winTree, key, off value.Value, preceding, start bool) (int, error) {
+	o := &w.order[0]
+	b, all, inf, err := plan.RangeBound(key, off, preceding != o.Desc)
+	if err != nil {
+		return 0, err
+	}
+	dir := func(x *winElem, _ *winElem) int {
+		v := x.keys[0]
+		var c int
+		switch {
+		case v.IsNull():
+			if o.NullsFirst {
+				return -1
+			}
+			return 1
+		case all:
+			c = plan.RangeAllCompare(v, start == o.Desc)
+		case inf != 0:
+			c = -inf
+		default:
+			c = plan.RangeCompare(v, b)
+		}
+		if o.Desc {
+			c = -c
+		}
+		if c == 0 && !start {
+			return -1 // past the bound: the first row after it
+		}
+		return c
+	}
+	j, _ := t.search(nil, dir)
+	return j, nil
+}
+
+// rangeFrame is the RANGE frame [s, e) of element x, s and e being its
+// frame for the bounds that are not offsets and gs, ge its peers: an
+// offset bound of a row whose value is NULL is its peers'.
+func (w *Window) rangeFrame(t *winTree, x *winElem, s, e, gs, ge int) (int, int, error) {
+	fr := &w.fn.Frame
+	k := x.keys[0]
+	var err error
+	if fr.Start == plan.OffsetPreceding || fr.Start == plan.OffsetFollowing {
+		s = gs
+		if !k.IsNull() {
+			if s, err = w.rangeEdge(t, k, fr.StartVal, fr.Start == plan.OffsetPreceding, true); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	if fr.End == plan.OffsetPreceding || fr.End == plan.OffsetFollowing {
+		e = ge
+		if !k.IsNull() {
+			if e, err = w.rangeEdge(t, k, fr.EndVal, fr.End == plan.OffsetPreceding, false); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	return s, max(s, e), nil
+}
+
+// rangeReach is the rows [a, b) whose RANGE frame with an offset may
+// reach the changed rows [lo, hi), lo and hi the edges of peer groups:
+// those whose value is within the end bound's offset before the first
+// change, mirrored, up to those within the start bound's offset after
+// the last. A change among the NULLs reaches only the NULLs.
+func (w *Window) rangeReach(t *winTree, lo, hi int) (int, int, error) {
+	fr := &w.fn.Frame
+	n := t.len()
+	var r winReader
+	first, last := t.at(&r, lo), t.at(&r, max(hi, lo+1)-1)
+	a, b := lo, hi
+	var err error
+	switch {
+	case fr.End == plan.UnboundedFollowing:
+		a = 0
+	case first.keys[0].IsNull() || fr.End == plan.CurrentRow:
+		a = lo
+	default:
+		// A row sees the change when it is within the end's offset,
+		// mirrored, of the first changed value.
+		if a, err = w.rangeEdge(t, first.keys[0], fr.EndVal, fr.End == plan.OffsetFollowing, true); err != nil {
+			return 0, 0, err
+		}
+	}
+	switch {
+	case fr.Start == plan.UnboundedPreceding:
+		b = n
+	case last.keys[0].IsNull() || fr.Start == plan.CurrentRow:
+		b = hi
+	default:
+		if b, err = w.rangeEdge(t, last.keys[0], fr.StartVal, fr.Start == plan.OffsetFollowing, false); err != nil {
+			return 0, 0, err
+		}
+	}
+	return min(a, lo), max(b, hi), nil
+}
