@@ -71,6 +71,11 @@ type winPart struct {
 	// delta is the sums of the rows the step added less those it
 	// removed (count, sum and avg).
 	delta *winAcc
+	// peer is the first change's element and ins the one element the
+	// step inserted; spread says the changes were not all peers of
+	// peer, or inserted more than one element.
+	peer, ins *winElem
+	spread    bool
 }
 
 // winOp is one insertion or deletion of a step, to undo; or a merge,
@@ -207,6 +212,7 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 			n := pt.t.len()
 			pt.n0, pt.lo, pt.hi, pt.gone = n, n, 0, pt.gone[:0]
+			pt.peer, pt.ins, pt.spread = nil, nil, false
 			if pt.delta != nil {
 				pt.delta.reset()
 			}
@@ -296,6 +302,12 @@ type winChange struct {
 // apply inserts or deletes one change in place, logging it.
 func (w *Window) apply(pt *winPart, c winChange) error {
 	t := &pt.t
+	switch {
+	case pt.peer == nil:
+		pt.peer = c.e
+	case !w.peers(pt.peer, c.e):
+		pt.spread = true
+	}
 	i, found := t.search(c.e, w.cmp)
 	if c.w > 0 {
 		add := make([]*winElem, c.w)
@@ -304,6 +316,10 @@ func (w *Window) apply(pt *winPart, c winChange) error {
 			t.insert(i+k, add[k])
 		}
 		w.undo = append(w.undo, winOp{p: pt, pos: i, elems: add, insert: true})
+		if pt.ins != nil || c.w > 1 {
+			pt.spread = true
+		}
+		pt.ins = add[0]
 		if pt.delta != nil {
 			if err := pt.delta.add(c.e.arg, c.w, &w.sc); err != nil {
 				return err
@@ -348,6 +364,7 @@ func (w *Window) apply(pt *winPart, c winChange) error {
 // merge applies a partition's changes in one pass: sorted, merged with
 // its rows into a new tree. The old tree is kept to undo.
 func (w *Window) merge(pt *winPart) error {
+	pt.spread = true
 	slices.SortStableFunc(pt.pending, func(a, b winChange) int { return w.cmp(a.e, b.e) })
 	old := pt.t.appendAll(w.all[:0])
 	defer func() { clear(old); w.all = old[:0] }()
@@ -448,7 +465,11 @@ func (w *Window) recompute(pt *winPart) error {
 			}
 			// Past the changes, once a row (the first of its peers, for
 			// the ranks) keeps its result, so do all after it.
-			if i >= hi && !e.fresh && identical(e.val, nv) && (f.Kind == plan.WinRowNumber || start) {
+			// A dense rank that agrees, and a rank that agrees when no row
+			// moved (the partition's size is the same), need not wait for
+			// the next peer group: a change inside a large one stops at
+			// once.
+			if i >= hi && !e.fresh && identical(e.val, nv) && (f.Kind == plan.WinRowNumber || start || f.Kind == plan.WinDenseRank || n == pt.n0) {
 				break
 			}
 			pt.nvs = append(pt.nvs, nv)
@@ -492,6 +513,20 @@ func (w *Window) recompute(pt *winPart) error {
 	fr := &f.Frame
 	if !fr.Rows || fr.Exclude == plan.ExcludeGroup || fr.Exclude == plan.ExcludeTies {
 		lo, hi = w.groupStart(t, lo), w.groupEnd(t, max(hi, lo+1)-1)
+	}
+	if !fr.Rows && !fr.Groups && !fr.RangeOffset() && fr.Exclude == plan.ExcludeNoOthers && pt.delta != nil && n == pt.n0 &&
+		!pt.spread && pt.delta.zero() {
+		// Every change is in one peer group and leaves the sums as they
+		// were: each frame holds all of the group or none of it, so only
+		// the inserted row (and its copies) needs a result, found in
+		// O(log n) however large the group.
+		if pt.ins == nil {
+			return nil
+		}
+		a, _ := t.search(pt.ins, w.cmp)
+		b, _ := t.search(pt.ins, func(x, y *winElem) int { return cmp.Or(w.cmp(x, y), -1) })
+		pt.from, pt.to = a, b
+		return w.computeFrames(pt, a, b, b)
 	}
 	a, b := lo, hi
 	if fr.RangeOffset() {
