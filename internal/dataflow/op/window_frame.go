@@ -166,10 +166,12 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 	if p.len() == e-s {
 		return v, nil
 	}
-	// The exclusion: the frame's rows not in p staged out, then dropped.
+	// The exclusion, between the first piece and the last but for the
+	// middle one (the current row kept by EXCLUDE TIES), staged out,
+	// then dropped.
 	g.ch, g.vals = g.ch[:0], g.vals[:0]
-	for j := s; j < e; j++ {
-		if !p.has(j) {
+	for j := p[0][1]; j < p[2][0]; j++ {
+		if j < p[1][0] || j >= p[1][1] {
 			g.change(t.at(&r, j), -1)
 		}
 	}
@@ -177,16 +179,6 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 	g.acc.abort()
 	c.nExact, c.nFloat = 0, 0
 	return v, err
-}
-
-// has reports whether position j is in p.
-func (p *winPieces) has(j int) bool {
-	for _, r := range p {
-		if j >= r[0] && j < r[1] {
-			return true
-		}
-	}
-	return false
 }
 
 // orderedFrame lists the frame's values in the window's order:
