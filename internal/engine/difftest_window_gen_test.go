@@ -9,7 +9,9 @@ import (
 // TestDifferentialWindows is the differential test of window functions:
 // row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead
 // (offsets and defaults), first_value, last_value, nth_value, and count,
-// sum, avg, min and max over ROWS, RANGE and GROUPS frames, one to three of them
+// sum, avg, min, max, the variances, bool_and, bool_or, string_agg and
+// array_agg, some with a FILTER, over ROWS, RANGE and GROUPS frames with
+// and without an exclusion, one to three of them
 // per view, over random partitions and orders with ties and NULLs (first
 // or last, ascending or descending), under a filter or above one. After
 // every transaction of inserts, updates (moving rows within and between
@@ -36,8 +38,8 @@ func TestDifferentialWindows(t *testing.T) {
 }
 
 // windowTables is one table with a primary key, a partition column p of
-// three values, an order column o of five (both nullable), and values of
-// each numeric kind.
+// three values, an order column o of five (both nullable), values of
+// each numeric kind and a timestamp.
 func (g *gen) windowTables() []*dtable {
 	t := &dtable{name: "w", pk: true, cols: []dcol{
 		{name: "id", typ: "integer", k: kInt, notNull: true},
@@ -46,6 +48,7 @@ func (g *gen) windowTables() []*dtable {
 		{name: "v", typ: pick(g, []string{"smallint", "integer", "bigint"}), k: kInt, notNull: g.chance(30)},
 		{name: "n", typ: "numeric(6,2)", k: kNum, scale: 2, notNull: g.chance(30)},
 		{name: "q", typ: "double precision", k: kFloat, notNull: g.chance(30)},
+		{name: "ts", typ: "timestamp", k: kTS, notNull: g.chance(30)},
 	}}
 	return []*dtable{t}
 }
@@ -114,8 +117,18 @@ func (g *gen) windowOver(total bool, frame string) string {
 	return "OVER (" + strings.Join(parts, " ") + ")"
 }
 
-// windowFrame is a frame, ROWS (needing a total order) or RANGE, or none.
+// windowFrame is a frame, ROWS (needing a total order) or RANGE, or none,
+// with an exclusion a quarter of the time.
 func (g *gen) windowFrame() (frame string, rows bool) {
+	frame, rows = g.windowExtent()
+	if frame != "" && g.chance(25) {
+		frame += pick(g, []string{" EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES", " EXCLUDE NO OTHERS"})
+	}
+	return frame, rows
+}
+
+// windowExtent is a frame's extent, ROWS or RANGE, or none.
+func (g *gen) windowExtent() (frame string, rows bool) {
 	bound := func(start bool) string {
 		switch g.intn(5) {
 		case 0:
@@ -202,9 +215,102 @@ func (g *gen) windowCall() string {
 		fr, _ := g.windowFrame()
 		return fmt.Sprintf("nth_value(%s, %d) ", val, 1+g.intn(3)) + g.windowOver(true, fr)
 	}
+	if g.chance(20) {
+		return g.rangeOffsetCall(val)
+	}
 	fr, rows := g.windowFrame()
-	agg := pick(g, []string{"count(*)", "count(" + val + ")", "sum(" + val + ")", "avg(" + val + ")", "min(" + val + ")", "max(" + val + ")"})
+	var agg string
+	switch g.intn(4) {
+	case 0:
+		// The variances over integers and numeric only (see the
+		// aggregates' test), the booleans; string_agg and array_agg list
+		// the frame in the window's order, which must be total.
+		exact := pick(g, []string{"v", "n", "id", "o"})
+		agg = pick(g, []string{
+			"var_pop(" + exact + ")", "var_samp(" + exact + ")", "stddev(" + exact + ")", "stddev_pop(" + exact + ")",
+			"bool_and(" + val + " > 1)", "bool_or(" + val + " < 1)", "every(" + val + " <> 2)",
+			"string_agg(" + val + "::text, ',')", "string_agg(o::text, id::text)", "array_agg(" + val + ")",
+		})
+		if strings.HasPrefix(agg, "string_agg") || strings.HasPrefix(agg, "array_agg") {
+			rows = true
+		}
+	default:
+		agg = pick(g, []string{"count(*)", "count(" + val + ")", "sum(" + val + ")", "avg(" + val + ")", "min(" + val + ")", "max(" + val + ")"})
+	}
+	if g.chance(20) {
+		agg += " FILTER (WHERE " + pick(g, []string{"o > 1", "v IS NOT NULL", "id % 3 <> 0", "p = 1"}) + ")"
+	}
 	return agg + " " + g.windowOver(rows || g.chance(30), fr)
+}
+
+// rangeOffsetCall is an aggregate over a RANGE frame with an offset: one
+// ORDER BY value (an integer, numeric, float, timestamp or date, with
+// interval offsets for the last two, ascending or
+// descending, NULLs first or last), offsets of its type, sometimes an
+// exclusion. Only aggregates whose result does not depend on the order of
+// peers: the one ORDER BY value ties.
+func (g *gen) rangeOffsetCall(val string) string {
+	key := pick(g, []string{"o", "v", "n", "q", "ts", "ts::date"})
+	off := func() string {
+		switch key {
+		case "ts":
+			return pick(g, []string{"'0 seconds'", "'10 hours'", "'1 day'", "'1 day 1 hour'"})
+		case "ts::date":
+			return pick(g, []string{"'0 days'", "'1 day'", "'2 days'", "'12 hours'"})
+		case "n":
+			return pick(g, []string{"0", "0.5", "1.25", "2"})
+		case "q":
+			return pick(g, []string{"0", "0.25", "1.5", "'Infinity'"})
+		}
+		return fmt.Sprint(g.intn(4))
+	}
+	bound := func(start bool) string {
+		switch g.intn(4) {
+		case 0:
+			if start {
+				return pick(g, []string{"UNBOUNDED PRECEDING", "CURRENT ROW"})
+			}
+			return pick(g, []string{"UNBOUNDED FOLLOWING", "CURRENT ROW"})
+		case 1:
+			return off() + " FOLLOWING"
+		}
+		return off() + " PRECEDING"
+	}
+	var s, e string
+	for {
+		// PostgreSQL refuses a frame starting at the current row and
+		// ending before it, and one starting after it and ending at or
+		// before it.
+		s, e = bound(true), bound(false)
+		cur := s == "CURRENT ROW"
+		foll := strings.HasSuffix(s, " FOLLOWING")
+		prec := strings.HasSuffix(e, " PRECEDING")
+		if !(cur && prec) && !(foll && (prec || e == "CURRENT ROW")) {
+			break
+		}
+	}
+	isOff := func(b string) bool { return !strings.HasPrefix(b, "UNBOUNDED") && b != "CURRENT ROW" }
+	if !isOff(s) && !isOff(e) {
+		s = off() + " PRECEDING" // an offset at least
+	}
+	order := key
+	if g.chance(40) {
+		order += " DESC"
+	}
+	if g.chance(40) {
+		order += pick(g, []string{" NULLS FIRST", " NULLS LAST"})
+	}
+	frame := "RANGE BETWEEN " + s + " AND " + e
+	if g.chance(25) {
+		frame += pick(g, []string{" EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"})
+	}
+	part := pick(g, []string{"", "PARTITION BY p "})
+	agg := pick(g, []string{"count(*)", "count(" + val + ")", "sum(" + val + ")", "avg(" + val + ")", "min(" + val + ")", "max(" + val + ")",
+		"var_pop(" + pick(g, []string{"v", "n", "id"}) + ")", "bool_or(" + val + " > 1)"})
+	if g.chance(20) {
+		agg += " FILTER (WHERE id % 2 = 0)"
+	}
+	return agg + " OVER (" + part + "ORDER BY " + order + " " + frame + ")"
 }
 
 func (g *gen) windowView() (string, []dcol) {

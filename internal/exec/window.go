@@ -130,12 +130,21 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 			if f.Frame.Groups {
 				s, e = groupsFrame(f.Frame, dense[i], lo, hi, dense)
 			}
+			if f.Frame.RangeOffset() {
+				if s, e, err = rangeFrame(f.Frame, n.Order[0], keys, i, lo[i], hi[i]); err != nil {
+					return nil, err
+				}
+			}
+			if f.Frame.Exclude != plan.ExcludeNoOthers {
+				v, err = frameValue(n, excluded(f.Frame.Exclude, rows, s, e, i, lo[i], hi[i]))
+				break
+			}
 			if i > 0 && s == ps && e == pe {
 				v = out[i-1]
 				break
 			}
 			ps, pe = s, e
-			v, err = frameValue(f, rows, s, e)
+			v, err = frameValue(n, rows[s:e])
 		}
 		if err != nil {
 			return nil, err
@@ -209,6 +218,81 @@ func groupsFrame(fr plan.Frame, d int64, lo, hi []int, dense []int64) (int, int)
 	return s, max(s, e)
 }
 
+// rangeFrame is row i's frame [s, e) in RANGE mode with an offset,
+// found by testing each row of the partition as PostgreSQL's in_range
+// does: a NULL row's offset bounds are its peers; otherwise a row is
+// within a bound when its value is on the bound's side of it, the NULLs
+// never.
+func rangeFrame(fr plan.Frame, o plan.SortKey, keys [][]value.Value, i, lo, hi int) (int, int, error) {
+	cnt := len(keys)
+	k := keys[i][0]
+	// within reports whether row j is at or past the start bound (start),
+	// or at or before the end bound.
+	within := func(j int, off value.Value, preceding, start bool) (bool, error) {
+		v := keys[j][0]
+		if v.IsNull() {
+			return false, nil
+		}
+		b, all, inf, err := plan.RangeBound(k, off, preceding != o.Desc)
+		if err != nil {
+			return false, err
+		}
+		c := -inf
+		switch {
+		case all:
+			c = plan.RangeAllCompare(v, start == o.Desc)
+		case inf == 0:
+			c = plan.RangeCompare(v, b)
+		}
+		if o.Desc {
+			c = -c
+		}
+		if start {
+			return c >= 0, nil
+		}
+		return c <= 0, nil
+	}
+	s, e := frameOf(fr, i, cnt, lo, hi)
+	switch fr.Start {
+	case plan.OffsetPreceding, plan.OffsetFollowing:
+		s = lo
+		if !k.IsNull() {
+			// The first non-NULL row within the bound; the NULLs after
+			// the last when they sort last.
+			s = cnt
+			for j := range cnt {
+				in, err := within(j, fr.StartVal, fr.Start == plan.OffsetPreceding, true)
+				if err != nil {
+					return 0, 0, err
+				}
+				if in || keys[j][0].IsNull() && !o.NullsFirst {
+					s = j
+					break
+				}
+			}
+		}
+	}
+	switch fr.End {
+	case plan.OffsetPreceding, plan.OffsetFollowing:
+		e = hi
+		if !k.IsNull() {
+			// One past the last non-NULL row within the bound.
+			e = 0
+			for j := cnt - 1; j >= 0; j-- {
+				in, err := within(j, fr.EndVal, fr.End == plan.OffsetPreceding, false)
+				if err != nil {
+					return 0, 0, err
+				}
+				if in || keys[j][0].IsNull() && o.NullsFirst {
+					e = j + 1
+					break
+				}
+			}
+		}
+	}
+	return s, max(s, e), nil
+}
+
 // frameOf is row i's frame [s, e) in a partition of cnt rows; its peers
 // are [lo, hi).
 func frameOf(fr plan.Frame, i, cnt, lo, hi int) (int, int) {
@@ -250,24 +334,46 @@ func frameOf(fr plan.Frame, i, cnt, lo, hi int) (int, int) {
 	return s, e
 }
 
-// frameValue is a frame function over the rows [s, e).
-func frameValue(f *plan.WinFunc, rows []value.Row, s, e int) (value.Value, error) {
+// excluded is the rows of the frame [s, e) of row i, whose peers are
+// [lo, hi), less those its exclusion takes out.
+func excluded(x plan.FrameExclude, rows []value.Row, s, e, i, lo, hi int) []value.Row {
+	var out []value.Row
+	for j := s; j < e; j++ {
+		switch {
+		case x == plan.ExcludeCurrentRow && j == i,
+			x == plan.ExcludeGroup && j >= lo && j < hi,
+			x == plan.ExcludeTies && j >= lo && j < hi && j != i:
+			continue
+		}
+		out = append(out, rows[j])
+	}
+	return out
+}
+
+// frameValue is a frame function over the rows of a frame.
+func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
+	f := &n.Func
 	switch f.Kind {
 	case plan.WinFirstValue:
-		if s < e {
-			return f.Arg.Eval(rows[s])
+		if len(rows) > 0 {
+			return f.Arg.Eval(rows[0])
 		}
 	case plan.WinLastValue:
-		if s < e {
-			return f.Arg.Eval(rows[e-1])
+		if len(rows) > 0 {
+			return f.Arg.Eval(rows[len(rows)-1])
 		}
 	case plan.WinNthValue:
-		if !f.NullN && int64(s)+f.N-1 < int64(e) {
-			return f.Arg.Eval(rows[s+int(f.N)-1])
+		if !f.NullN && f.N-1 < int64(len(rows)) {
+			return f.Arg.Eval(rows[f.N-1])
 		}
 	case plan.WinAgg:
-		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Type: f.Type}
-		return evalAggregate(call, rows[s:e])
+		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Sep: f.Sep, Filter: f.Filter, Type: f.Type}
+		if f.Agg.Has(plan.AggOrdered) {
+			// string_agg and array_agg list the frame's values in the
+			// window's order.
+			call.OrderBy = n.Order
+		}
+		return evalAggregate(call, rows)
 	default:
 		return value.Null, pgerr.New(pgerr.Internal, "window function %s has no frame", f.Name)
 	}

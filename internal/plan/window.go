@@ -168,13 +168,29 @@ const (
 
 // Frame is a window frame: ROWS counts rows, RANGE (without offsets)
 // extends CURRENT ROW to the current row's peers, GROUPS counts peer
-// groups.
+// groups. Exclude takes rows out of every row's frame.
 type Frame struct {
 	Rows             bool
 	Groups           bool // GROUPS (Rows false)
 	Start, End       FrameBound
 	StartOff, EndOff int64
+	// StartVal and EndVal are the offsets of a RANGE frame, of the type
+	// RangeOffsetType gives (StartOff and EndOff are unused then).
+	StartVal, EndVal value.Value
+	Exclude          FrameExclude
 }
+
+// FrameExclude is a frame's EXCLUDE clause.
+type FrameExclude uint8
+
+// The frame exclusions: none (EXCLUDE NO OTHERS), the current row, its
+// peer group, or its peers but not itself.
+const (
+	ExcludeNoOthers FrameExclude = iota
+	ExcludeCurrentRow
+	ExcludeGroup
+	ExcludeTies
+)
 
 // DefaultFrame is PostgreSQL's: RANGE BETWEEN UNBOUNDED PRECEDING AND
 // CURRENT ROW, the current row's peers included.
@@ -182,16 +198,20 @@ var DefaultFrame = Frame{Start: UnboundedPreceding, End: CurrentRow}
 
 // String is the frame as SQL.
 func (f Frame) String() string {
-	b := func(x FrameBound, off int64) string {
+	b := func(x FrameBound, off int64, val value.Value) string {
+		o := fmt.Sprint(off)
+		if !f.Rows && !f.Groups {
+			o = (&expr.Const{V: val, T: value.Type{Kind: val.Kind(), Mod: -1}}).String()
+		}
 		switch x {
 		case UnboundedPreceding:
 			return "UNBOUNDED PRECEDING"
 		case OffsetPreceding:
-			return fmt.Sprintf("%d PRECEDING", off)
+			return o + " PRECEDING"
 		case CurrentRow:
 			return "CURRENT ROW"
 		case OffsetFollowing:
-			return fmt.Sprintf("%d FOLLOWING", off)
+			return o + " FOLLOWING"
 		}
 		return "UNBOUNDED FOLLOWING"
 	}
@@ -201,7 +221,16 @@ func (f Frame) String() string {
 	} else if f.Groups {
 		mode = "GROUPS"
 	}
-	return mode + " BETWEEN " + b(f.Start, f.StartOff) + " AND " + b(f.End, f.EndOff)
+	out := mode + " BETWEEN " + b(f.Start, f.StartOff, f.StartVal) + " AND " + b(f.End, f.EndOff, f.EndVal)
+	switch f.Exclude {
+	case ExcludeCurrentRow:
+		out += " EXCLUDE CURRENT ROW"
+	case ExcludeGroup:
+		out += " EXCLUDE GROUP"
+	case ExcludeTies:
+		out += " EXCLUDE TIES"
+	}
+	return out
 }
 
 // Running reports whether the frame starts at the partition's first row
@@ -222,8 +251,13 @@ type WinFunc struct {
 	// NULL).
 	Default expr.Expr
 	Agg     AggFunc // for WinAgg
-	Frame   Frame
-	Type    value.Type
+	// Sep is string_agg's separator, over the row; Filter an aggregate's
+	// FILTER (WHERE …): rows for which it is not TRUE are left out of
+	// every frame. Both nil when absent.
+	Sep    expr.Expr
+	Filter expr.Expr
+	Frame  Frame
+	Type   value.Type
 }
 
 // String is the call as SQL, without its window.
@@ -245,10 +279,17 @@ func (f *WinFunc) String() string {
 		} else {
 			args = append(args, f.Arg.String())
 		}
+		if f.Sep != nil {
+			args = append(args, f.Sep.String())
+		}
 	case WinFirstValue, WinLastValue:
 		args = append(args, f.Arg.String())
 	}
-	return f.Name + "(" + strings.Join(args, ", ") + ")"
+	out := f.Name + "(" + strings.Join(args, ", ") + ")"
+	if f.Filter != nil {
+		out += " FILTER (WHERE " + f.Filter.String() + ")"
+	}
+	return out
 }
 
 // Exprs lists the expressions of the call.
@@ -260,6 +301,12 @@ func (f *WinFunc) Exprs() []expr.Expr {
 	if f.Default != nil {
 		out = append(out, f.Default)
 	}
+	if f.Sep != nil {
+		out = append(out, f.Sep)
+	}
+	if f.Filter != nil {
+		out = append(out, f.Filter)
+	}
 	return out
 }
 
@@ -270,6 +317,12 @@ func (f WinFunc) Map(m func(expr.Expr) expr.Expr) WinFunc {
 	}
 	if f.Default != nil {
 		f.Default = m(f.Default)
+	}
+	if f.Sep != nil {
+		f.Sep = m(f.Sep)
+	}
+	if f.Filter != nil {
+		f.Filter = m(f.Filter)
 	}
 	return f
 }

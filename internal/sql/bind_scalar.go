@@ -205,7 +205,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fn.Frame, err = b.bindFrame(s, w); err != nil {
+	if fn.Frame, err = b.bindFrame(s, w, win.Order); err != nil {
 		return nil, err
 	}
 	win.Func = *fn
@@ -271,21 +271,22 @@ const (
 	frameEndOffsetPreceding      = 0x1000
 	frameStartOffsetFollowing    = 0x2000
 	frameEndOffsetFollowing      = 0x4000
-	frameExclude                 = 0x8000 | 0x10000 | 0x20000
+	frameExcludeCurrentRow       = 0x8000
+	frameExcludeGroup            = 0x10000
+	frameExcludeTies             = 0x20000
 )
 
 // bindFrame binds a window's frame: ROWS and GROUPS with constant
-// offsets, RANGE without offsets.
-func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) {
+// offsets, RANGE with constant offsets over its one ORDER BY value, and
+// its exclusion.
+func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey) (plan.Frame, error) {
 	o := w.FrameOptions
 	fr := plan.Frame{Rows: o&frameRows != 0, Groups: o&frameGroups != 0}
 	switch {
 	case fr.Groups && len(w.OrderClause) == 0:
 		return fr, b.stmt.errf(w.Location, "42P20", "GROUPS mode requires an ORDER BY clause")
-	case o&frameExclude != 0:
-		return fr, b.refuse(w.Location, "frame exclusion is not supported")
 	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows && !fr.Groups:
-		return fr, b.refuse(w.Location, "RANGE with an offset is not supported").WithHint("use ROWS BETWEEN n PRECEDING AND m FOLLOWING")
+		return b.bindRangeFrame(s, w, order)
 	}
 	off := func(n *pg_query.Node, what string) (int64, error) {
 		e, err := b.bindExpr(s, n)
@@ -308,6 +309,14 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) 
 			return 0, b.stmt.errf(nodeLoc(n, w.Location), "22013", "frame %s offset must not be negative", what)
 		}
 		return v.Int(), nil
+	}
+	switch {
+	case o&frameExcludeCurrentRow != 0:
+		fr.Exclude = plan.ExcludeCurrentRow
+	case o&frameExcludeGroup != 0:
+		fr.Exclude = plan.ExcludeGroup
+	case o&frameExcludeTies != 0:
+		fr.Exclude = plan.ExcludeTies
 	}
 	var err error
 	switch {
@@ -340,13 +349,109 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef) (plan.Frame, error) 
 	return fr, err
 }
 
+// bindRangeFrame binds a RANGE frame with an offset: PostgreSQL's errors
+// for an order of other than one value, a type without in_range, and an
+// offset that is NULL, negative or NaN.
+func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey) (plan.Frame, error) {
+	o := w.FrameOptions
+	var fr plan.Frame
+	if len(order) != 1 {
+		return fr, b.stmt.errf(w.Location, "42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+	}
+	kt := order[0].Expr.Type()
+	ot, ok := plan.RangeOffsetType(kt)
+	off := func(n *pg_query.Node, what string) (value.Value, error) {
+		loc := nodeLoc(n, w.Location)
+		if !ok {
+			return value.Null, b.refuse(loc, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", kt)
+		}
+		e, err := b.bindExpr(s, n)
+		if err != nil {
+			return value.Null, err
+		}
+		// The offset types PostgreSQL casts to implicitly.
+		ek := e.Type().Kind
+		fits := ek == value.Unknown || ek == ot.Kind
+		switch {
+		case ot.Kind.IsInteger():
+			fits = fits || ek.IsInteger()
+		case ot.Kind == value.Numeric:
+			fits = fits || ek.IsInteger()
+		case ot.Kind.IsFloat():
+			fits = fits || ek.IsNumeric()
+		}
+		if !fits {
+			return value.Null, b.refuse(loc, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", kt, e.Type()).
+				WithHint("Cast the offset value to an appropriate type.")
+		}
+		if e, err = b.coerce(e, ot, loc); err != nil {
+			return value.Null, err
+		}
+		if len(expr.Columns(e)) > 0 || e.Volatile() {
+			return value.Null, b.refuse(loc, "a frame offset must be a constant")
+		}
+		v, err := e.Eval(nil)
+		switch {
+		case err != nil:
+			return value.Null, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		case v.IsNull():
+			return value.Null, b.stmt.errf(loc, "22004", "frame %s offset must not be null", what)
+		}
+		if err := plan.CheckRangeOffset(v); err != nil {
+			return value.Null, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		return v, nil
+	}
+	var err error
+	switch {
+	case o&frameStartUnboundedPreceding != 0:
+		fr.Start = plan.UnboundedPreceding
+	case o&frameStartCurrentRow != 0:
+		fr.Start = plan.CurrentRow
+	case o&frameStartOffsetPreceding != 0:
+		fr.Start = plan.OffsetPreceding
+		fr.StartVal, err = off(w.StartOffset, "starting")
+	case o&frameStartOffsetFollowing != 0:
+		fr.Start = plan.OffsetFollowing
+		fr.StartVal, err = off(w.StartOffset, "starting")
+	}
+	if err != nil {
+		return fr, err
+	}
+	switch {
+	case o&frameEndUnboundedFollowing != 0:
+		fr.End = plan.UnboundedFollowing
+	case o&frameEndCurrentRow != 0:
+		fr.End = plan.CurrentRow
+	case o&frameEndOffsetPreceding != 0:
+		fr.End = plan.OffsetPreceding
+		fr.EndVal, err = off(w.EndOffset, "ending")
+	case o&frameEndOffsetFollowing != 0:
+		fr.End = plan.OffsetFollowing
+		fr.EndVal, err = off(w.EndOffset, "ending")
+	}
+	switch {
+	case o&frameExcludeCurrentRow != 0:
+		fr.Exclude = plan.ExcludeCurrentRow
+	case o&frameExcludeGroup != 0:
+		fr.Exclude = plan.ExcludeGroup
+	case o&frameExcludeTies != 0:
+		fr.Exclude = plan.ExcludeTies
+	}
+	return fr, err
+}
+
 // bindWinFunc binds the function of a window function call: its kind,
 // arguments and result type.
 func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, error) {
 	name := opName(f.Funcname)
 	fn := &plan.WinFunc{Name: name}
-	if f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
-		return nil, b.refuse(f.Location, "DISTINCT, FILTER and ORDER BY are not supported in a window function call")
+	// PostgreSQL's errors, in its order.
+	switch {
+	case f.AggDistinct:
+		return nil, b.refuse(f.Location, "DISTINCT is not implemented for window functions")
+	case len(f.AggOrder) > 0:
+		return nil, b.refuse(f.Location, "aggregate ORDER BY is not implemented for window functions")
 	}
 	nargs := func(lo, hi int) error {
 		if len(f.Args) < lo || len(f.Args) > hi || f.AggStar {
@@ -395,14 +500,22 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	if !ok {
 		agg, isAgg := plan.LookupAgg(name)
 		switch {
-		case isAgg && (agg == plan.AggCount || agg == plan.AggSum || agg == plan.AggAvg || agg == plan.AggMin || agg == plan.AggMax):
-		case isAgg || plan.IsAggName(name):
-			return nil, b.refuse(f.Location, "aggregate %s is not supported as a window function", name).
-				WithHint("count, sum, avg, min and max are")
+		case isAgg:
+		case plan.IsAggName(name):
+			return nil, b.refuse(f.Location, "aggregate %s is not supported as a window function", name)
 		default:
 			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s is not a window function", name)
 		}
 		fn.Kind, fn.Agg = plan.WinAgg, agg
+		if f.AggFilter != nil {
+			p, err := b.bindExpr(s, f.AggFilter)
+			if err != nil {
+				return nil, err
+			}
+			if fn.Filter, err = b.toBool(p, "FILTER", f.Location); err != nil {
+				return nil, err
+			}
+		}
 		if f.AggStar {
 			if agg != plan.AggCount {
 				return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "%s(*) must be used to call a parameterless aggregate function", name)
@@ -410,18 +523,28 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 			fn.Agg, fn.Type = plan.AggCountStar, value.Int8Type
 			return fn, nil
 		}
-		if err := nargs(1, 1); err != nil {
+		if agg.Has(plan.AggSeparated) {
+			if len(f.Args) != 2 {
+				return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
+			}
+			sep, err := b.bindExpr(s, f.Args[1])
+			if err != nil {
+				return nil, err
+			}
+			if fn.Sep, err = b.coerce(sep, value.TextType, f.Location); err != nil {
+				return nil, err
+			}
+		} else if err := nargs(1, 1); err != nil {
 			return nil, err
 		}
 		if err := valueArg(); err != nil {
 			return nil, err
 		}
-		k := fn.Arg.Type().Kind
-		if (agg == plan.AggSum || agg == plan.AggAvg) && !(k.IsInteger() || k.IsFloat() || k == value.Numeric) {
-			if k == value.Interval {
-				return nil, b.refuse(f.Location, "%s(interval) is not supported as a window function", name)
+		if agg.Has(plan.AggSeparated) {
+			var err error
+			if fn.Arg, err = b.coerce(fn.Arg, value.TextType, f.Location); err != nil {
+				return nil, err
 			}
-			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, fn.Arg.Type())
 		}
 		t, err := agg.ResultType(fn.Arg.Type())
 		if err != nil {
@@ -429,6 +552,9 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		}
 		fn.Type = t
 		return fn, nil
+	}
+	if f.AggFilter != nil {
+		return nil, b.refuse(f.Location, "FILTER is not implemented for non-aggregate window functions")
 	}
 	fn.Kind = kind
 	switch kind {

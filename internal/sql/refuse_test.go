@@ -67,9 +67,12 @@ var refusals = []refusal{
 	// LATERAL.
 	{query: "SELECT * FROM t JOIN LATERAL (SELECT u.id FROM u WHERE u.id = t.id) s USING (id)", at: "u.id FROM", msg: "LATERAL"},
 	// Window functions.
-	{query: "SELECT id, stddev(n) OVER (PARTITION BY g) FROM t", at: "stddev", msg: "window", hint: "count, sum"},
-	{query: "SELECT id, sum(n) OVER (ORDER BY id GROUPS 1 PRECEDING EXCLUDE CURRENT ROW) FROM t", at: "(ORDER", msg: "exclusion"},
-	{query: "SELECT id, sum(n) OVER (ORDER BY id RANGE 1 PRECEDING) FROM t", at: "(ORDER", msg: "RANGE", hint: "ROWS"},
+	{query: "SELECT id, json_agg(n) OVER (PARTITION BY g) FROM t", at: "json_agg", msg: "window"},
+	{query: "SELECT id, sum(DISTINCT n) OVER (PARTITION BY g) FROM t", at: "sum", msg: "DISTINCT"},
+	{query: "SELECT id, string_agg(g::text, ',' ORDER BY id) OVER (PARTITION BY g) FROM t", at: "string_agg", msg: "ORDER BY"},
+	{query: "SELECT id, rank() FILTER (WHERE g > 1) OVER (PARTITION BY g) FROM t", at: "rank", msg: "FILTER"},
+	{query: "SELECT id, sum(n) OVER (ORDER BY n RANGE 1.5 PRECEDING) FROM t", at: "1.5", msg: "RANGE", hint: "Cast"},
+	{query: "SELECT id, sum(n) OVER (ORDER BY g RANGE 1 PRECEDING) FROM t", at: "1 PRECEDING", msg: "column type text"},
 	// Ordering and limits.
 	{query: "SELECT id FROM t LIMIT 10", at: "LIMIT", msg: "LIMIT", hint: "ORDER BY"},
 	{query: "SELECT id FROM t OFFSET 5", at: "OFFSET", msg: "OFFSET"},

@@ -1,6 +1,7 @@
 package op
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,6 +40,11 @@ type Window struct {
 	fn    plan.WinFunc
 	proto *winAcc // the aggregate the trees' nodes keep (nil: none)
 	elemB int64   // an element's cost beyond its row
+	// gen is an aggregate the nodes do not keep (winGeneric), computed
+	// by the grouped aggregates' accumulator, slid along the partition.
+	gen   *aggSpec
+	gctx  stepCtx
+	slide winSlide
 
 	parts  map[string]*winPart
 	staged map[string]*winPart // touched by the current step
@@ -65,6 +71,11 @@ type winPart struct {
 	// delta is the sums of the rows the step added less those it
 	// removed (count, sum and avg).
 	delta *winAcc
+	// peer is the first change's element and ins the one element the
+	// step inserted; spread says the changes were not all peers of
+	// peer, or inserted more than one element.
+	peer, ins *winElem
+	spread    bool
 }
 
 // winOp is one insertion or deletion of a step, to undo; or a merge,
@@ -87,6 +98,7 @@ type winElem struct {
 	arg   value.Value // the function's argument over the row
 	val   value.Value // the result emitted
 	fresh bool        // inserted by the current step
+	skip  bool        // left out of the aggregate by its FILTER (arg NULL)
 }
 
 var _ dataflow.Operator = (*Window)(nil)
@@ -94,9 +106,16 @@ var _ dataflow.Operator = (*Window)(nil)
 // NewWindow returns the operator computing fn over the partitions of part
 // ordered by order.
 func NewWindow(part []expr.Expr, order []dataflow.SortKey, fn plan.WinFunc) *Window {
-	w := &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: fn.Agg, typ: fn.Type}}
-	if fn.Kind == plan.WinAgg {
-		w.proto = &winAcc{f: fn.Agg, typ: fn.Type}
+	agg := fn.Agg
+	if agg == plan.AggCountStar && fn.Filter != nil {
+		agg = plan.AggCount // of 1 for each row the FILTER keeps
+	}
+	w := &Window{part: part, order: order, fn: fn, parts: map[string]*winPart{}, acc: winAcc{f: agg, typ: fn.Type}}
+	switch {
+	case winGeneric(&fn):
+		w.gen = newWinSpec(&fn)
+	case fn.Kind == plan.WinAgg:
+		w.proto = &winAcc{f: agg, typ: fn.Type}
 	}
 	// The element, its sort keys and, for a numeric result, the decimal
 	// it points to.
@@ -125,11 +144,29 @@ func (w *Window) peers(a, b *winElem) bool {
 	return true
 }
 
+// cmpKeys orders a and b by their ORDER BY keys alone.
+func (w *Window) cmpKeys(a, b *winElem) int {
+	for i, o := range w.order {
+		if c := compareSortValue(a.keys[i], b.keys[i], o.Desc, o.NullsFirst); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// winPeerScan is the number of neighbours compared before a peer
+// group's edge is searched for in the tree instead, in O(log n).
+const winPeerScan = 8
+
 // groupStart is the first peer of row i; groupEnd is one past its last.
 func (w *Window) groupStart(t *winTree, i int) int {
 	var r winReader
 	e := t.at(&r, i)
-	for i > 0 && w.peers(t.at(&r, i-1), e) {
+	for k := 0; i > 0 && w.peers(t.at(&r, i-1), e); k++ {
+		if k == winPeerScan {
+			j, _ := t.search(e, w.cmpKeys)
+			return j
+		}
 		i--
 	}
 	return i
@@ -139,7 +176,12 @@ func (w *Window) groupEnd(t *winTree, i int) int {
 	var r winReader
 	e := t.at(&r, i)
 	j := i + 1
-	for n := t.len(); j < n && w.peers(t.at(&r, j), e); j++ {
+	for n, k := t.len(), 0; j < n && w.peers(t.at(&r, j), e); j, k = j+1, k+1 {
+		if k == winPeerScan {
+			// The first row ordered after e's peers.
+			j, _ = t.search(e, func(a, b *winElem) int { return cmp.Or(w.cmpKeys(a, b), -1) })
+			return j
+		}
 	}
 	return j
 }
@@ -170,6 +212,7 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 			}
 			n := pt.t.len()
 			pt.n0, pt.lo, pt.hi, pt.gone = n, n, 0, pt.gone[:0]
+			pt.peer, pt.ins, pt.spread = nil, nil, false
 			if pt.delta != nil {
 				pt.delta.reset()
 			}
@@ -189,6 +232,17 @@ func (w *Window) Step(in []zset.ZSet) (zset.ZSet, error) {
 				return nil, err
 			}
 			probe.arg = v
+		}
+		if w.fn.Filter != nil {
+			v, err := w.fn.Filter.Eval(e.Row)
+			if err != nil {
+				return nil, err
+			}
+			if v.IsNull() || !v.Bool() {
+				probe.arg, probe.skip = value.Null, true
+			} else if w.fn.Arg == nil {
+				probe.arg = winOne
+			}
 		}
 		pt.pending = append(pt.pending, winChange{probe, e.W})
 	}
@@ -248,14 +302,24 @@ type winChange struct {
 // apply inserts or deletes one change in place, logging it.
 func (w *Window) apply(pt *winPart, c winChange) error {
 	t := &pt.t
+	switch {
+	case pt.peer == nil:
+		pt.peer = c.e
+	case !w.peers(pt.peer, c.e):
+		pt.spread = true
+	}
 	i, found := t.search(c.e, w.cmp)
 	if c.w > 0 {
 		add := make([]*winElem, c.w)
 		for k := range add {
-			add[k] = &winElem{row: c.e.row, keys: c.e.keys, arg: c.e.arg, fresh: true}
+			add[k] = &winElem{row: c.e.row, keys: c.e.keys, arg: c.e.arg, skip: c.e.skip, fresh: true}
 			t.insert(i+k, add[k])
 		}
 		w.undo = append(w.undo, winOp{p: pt, pos: i, elems: add, insert: true})
+		if pt.ins != nil || c.w > 1 {
+			pt.spread = true
+		}
+		pt.ins = add[0]
 		if pt.delta != nil {
 			if err := pt.delta.add(c.e.arg, c.w, &w.sc); err != nil {
 				return err
@@ -300,6 +364,7 @@ func (w *Window) apply(pt *winPart, c winChange) error {
 // merge applies a partition's changes in one pass: sorted, merged with
 // its rows into a new tree. The old tree is kept to undo.
 func (w *Window) merge(pt *winPart) error {
+	pt.spread = true
 	slices.SortStableFunc(pt.pending, func(a, b winChange) int { return w.cmp(a.e, b.e) })
 	old := pt.t.appendAll(w.all[:0])
 	defer func() { clear(old); w.all = old[:0] }()
@@ -321,7 +386,7 @@ func (w *Window) merge(pt *winPart) error {
 		}
 		if c.w > 0 {
 			for range c.w {
-				e := &winElem{row: c.e.row, keys: c.e.keys, arg: c.e.arg, fresh: true}
+				e := &winElem{row: c.e.row, keys: c.e.keys, arg: c.e.arg, skip: c.e.skip, fresh: true}
 				nw = append(nw, e)
 				op.elems = append(op.elems, e)
 			}
@@ -400,7 +465,11 @@ func (w *Window) recompute(pt *winPart) error {
 			}
 			// Past the changes, once a row (the first of its peers, for
 			// the ranks) keeps its result, so do all after it.
-			if i >= hi && !e.fresh && identical(e.val, nv) && (f.Kind == plan.WinRowNumber || start) {
+			// A dense rank that agrees, and a rank that agrees when no row
+			// moved (the partition's size is the same), need not wait for
+			// the next peer group: a change inside a large one stops at
+			// once.
+			if i >= hi && !e.fresh && identical(e.val, nv) && (f.Kind == plan.WinRowNumber || start || f.Kind == plan.WinDenseRank || n == pt.n0) {
 				break
 			}
 			pt.nvs = append(pt.nvs, nv)
@@ -442,11 +511,30 @@ func (w *Window) recompute(pt *winPart) error {
 	// Frame functions: the rows whose frame reaches [lo, hi), peers
 	// included under RANGE.
 	fr := &f.Frame
-	if !fr.Rows {
+	if !fr.Rows || fr.Exclude == plan.ExcludeGroup || fr.Exclude == plan.ExcludeTies {
 		lo, hi = w.groupStart(t, lo), w.groupEnd(t, max(hi, lo+1)-1)
 	}
+	if !fr.Rows && !fr.Groups && !fr.RangeOffset() && fr.Exclude == plan.ExcludeNoOthers && pt.delta != nil && n == pt.n0 &&
+		!pt.spread && pt.delta.zero() {
+		// Every change is in one peer group and leaves the sums as they
+		// were: each frame holds all of the group or none of it, so only
+		// the inserted row (and its copies) needs a result, found in
+		// O(log n) however large the group.
+		if pt.ins == nil {
+			return nil
+		}
+		a, _ := t.search(pt.ins, w.cmp)
+		b, _ := t.search(pt.ins, func(x, y *winElem) int { return cmp.Or(w.cmp(x, y), -1) })
+		pt.from, pt.to = a, b
+		return w.computeFrames(pt, a, b, b)
+	}
 	a, b := lo, hi
-	if pt.delta != nil && n == pt.n0 && pt.delta.zero() {
+	if fr.RangeOffset() {
+		var err error
+		if a, b, err = w.rangeReach(t, lo, hi); err != nil {
+			return err
+		}
+	} else if pt.delta != nil && n == pt.n0 && pt.delta.zero() {
 		// The change leaves the partition's size and the sums of its
 		// arguments as they were, so a frame holding all of it keeps its
 		// result: only the frames that hold part of it may change.
@@ -654,20 +742,18 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 	n := t.len()
 	a := &w.acc
 	a.reset()
+	defer func() { w.slide.acc = nil }()
 	var ri, rs, re winReader
-	arg := func(r *winReader, j int) value.Value {
-		if f.Arg == nil {
-			return value.NewInt(value.Int8, 1)
-		}
-		return t.at(r, j).arg
-	}
+	arg := func(r *winReader, j int) value.Value { return w.argAt(t, r, j) }
+	excl := f.Frame.Exclude
 	// Under a running frame, a row past the changes whose frame holds all
 	// of them and whose result is the same has the same aggregate of its
 	// frame's prefix as before: the rows after it keep theirs too, for
 	// first_value, last_value, MIN and MAX (count, sum and avg, whose
-	// results may agree by chance, stop by their sums instead).
-	stops := f.Frame.Start == plan.UnboundedPreceding && f.Frame.End != plan.UnboundedFollowing &&
-		(f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue || f.Kind == plan.WinAgg && !a.invertible())
+	// results may agree by chance, stop by their sums instead). Not so
+	// when the frame excludes rows: the result is no longer the prefix's.
+	stops := f.Frame.Start == plan.UnboundedPreceding && f.Frame.End != plan.UnboundedFollowing && excl == plan.ExcludeNoOthers &&
+		(f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue || f.Kind == plan.WinAgg && w.gen == nil && !a.invertible())
 	cs, ce := 0, 0 // the accumulated frame
 	gs, ge := w.groupStart(t, from), 0
 	gfs, gfe := 0, 0 // the frame of the current peer group (GROUPS)
@@ -688,41 +774,58 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 		if !f.Frame.Groups {
 			s, end = w.frame(i, n, gs, ge)
 		}
+		if f.Frame.RangeOffset() {
+			var err error
+			if s, end, err = w.rangeFrame(t, e, s, end, gs, ge); err != nil {
+				return err
+			}
+		}
+		p := pieces(excl, s, end, i, gs, ge)
 		var err error
 		nv := value.Null
 		switch f.Kind {
 		case plan.WinFirstValue:
-			if s < end {
-				nv = arg(&rs, s)
+			if j := p.at(0); j >= 0 {
+				nv = arg(&rs, j)
 			}
 		case plan.WinLastValue:
-			if s < end {
-				nv = arg(&re, end-1)
+			if j := p.last(); j >= 0 {
+				nv = arg(&re, j)
 			}
 		case plan.WinNthValue:
-			if !f.NullN && int64(s)+f.N-1 < int64(end) {
-				nv = arg(&rs, s+int(f.N)-1)
+			if f.NullN {
+				break
+			}
+			if j := p.at(int(min(f.N-1, int64(n)))); j >= 0 {
+				nv = arg(&rs, j)
 			}
 		default:
-			if i == from || s > cs && !a.invertible() || s >= ce {
-				a.reset()
-				cs, ce = s, s
-				if end-s > winFoldMax {
-					t.addRange(a, s, end)
-					ce = end
+			switch {
+			case w.gen != nil:
+				nv, err = w.genericFrame(t, &w.slide, i == from, s, end, &p)
+			case excl != plan.ExcludeNoOthers:
+				nv, err = w.piecesNative(t, &p)
+			default:
+				if i == from || s > cs && !a.invertible() || s >= ce {
+					a.reset()
+					cs, ce = s, s
+					if end-s > winFoldMax {
+						t.addRange(a, s, end)
+						ce = end
+					}
 				}
-			}
-			for ; ce < end; ce++ {
-				if err := a.add(arg(&re, ce), 1, &w.sc); err != nil {
-					return err
+				for ; ce < end; ce++ {
+					if err := a.add(arg(&re, ce), 1, &w.sc); err != nil {
+						return err
+					}
 				}
-			}
-			for ; cs < s; cs++ {
-				if err := a.add(arg(&rs, cs), -1, &w.sc); err != nil {
-					return err
+				for ; cs < s; cs++ {
+					if err := a.add(arg(&rs, cs), -1, &w.sc); err != nil {
+						return err
+					}
 				}
+				nv, err = a.result(&w.sc)
 			}
-			nv, err = a.result(&w.sc)
 		}
 		if err != nil {
 			return err
@@ -866,48 +969,73 @@ func (w *Window) Info() dataflow.Info {
 	if f.Kind.UsesFrame() {
 		detail += " frame=[" + f.Frame.String() + "]"
 	}
-	info := dataflow.Info{Kind: "Window", Detail: detail, State: "the rows of each partition in a B-tree counted by rows, with their results" + map[bool]string{true: " and the aggregate of each node", false: ""}[f.Kind == plan.WinAgg]}
+	info := dataflow.Info{Kind: "Window", Detail: detail, State: "the rows of each partition in a B-tree counted by rows, with their results" + map[bool]string{true: " and the aggregate of each node", false: ""}[w.proto != nil]}
 	const move = "; a row entering or leaving costs O(log n) in its partition"
 	fr := &f.Frame
-	invertible := f.Kind == plan.WinAgg && f.Agg != plan.AggMin && f.Agg != plan.AggMax
+	invertible := w.proto != nil && w.proto.invertible()
+	// What a frame function costs a row, beyond finding its frame.
+	extra := ""
+	if fr.RangeOffset() {
+		extra = "; each row's frame found by value in the tree, O(log n)"
+	}
+	switch {
+	case w.gen != nil && f.Agg.Has(plan.AggOrdered):
+		extra += "; each row's frame listed again, O(frame)"
+	case w.gen != nil:
+		extra += "; " + f.Agg.String() + "'s accumulator slid from row to row, the first row's frame folded in O(frame)"
+		if fr.Exclude != plan.ExcludeNoOthers {
+			extra += ", each row's excluded rows taken out and put back, O(peers)"
+		}
+	case fr.Exclude != plan.ExcludeNoOthers && f.Kind == plan.WinAgg:
+		extra += "; each row's frame less its exclusion read again, from the tree in O(log n) when wide"
+	}
 	switch {
 	case f.Kind == plan.WinRowNumber || f.Kind == plan.WinRank || f.Kind == plan.WinDenseRank:
 		info.Cost = "the rows from the change on, until the results agree again" + move
 		info.Unbounded = "ranking: a row entering or leaving at the head of a partition changes the result of every later row of it"
+		return info
 	case f.Kind == plan.WinPercentRank || f.Kind == plan.WinCumeDist || f.Kind == plan.WinNtile:
 		info.Cost = "the whole partition when its size changes, else the changed rows and their peers" + move
 		info.Unbounded = "a row entering or leaving a partition changes the result of every row of it"
+		return info
 	case f.Kind == plan.WinLag || f.Kind == plan.WinLead:
 		info.Cost = fmt.Sprintf("the rows within %d of a change", max(f.N, -f.N)) + move
+		return info
 	case fr.Start == plan.UnboundedPreceding:
 		info.Cost = "the rows from the change to the end of the partition"
 		switch {
 		case invertible:
 			info.Cost += " (only those next to it when it leaves the sums as they were), the aggregate before the change read from the tree in O(log n)"
-		case fr.End != plan.UnboundedFollowing && (f.Kind == plan.WinAgg || f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue):
+		case w.proto != nil && fr.Exclude == plan.ExcludeNoOthers && fr.End != plan.UnboundedFollowing,
+			fr.Exclude == plan.ExcludeNoOthers && fr.End != plan.UnboundedFollowing && (f.Kind == plan.WinFirstValue || f.Kind == plan.WinLastValue):
 			info.Cost += ", until a row past it keeps its result"
 		}
-		info.Cost += move
+		info.Cost += extra + move
 		info.Unbounded = "running frame: a change at the head of a partition changes the result of every later row of it"
 	case fr.End == plan.UnboundedFollowing:
 		info.Cost = "the rows from the partition's head to the change"
 		if invertible {
 			info.Cost += " (only those next to it when it leaves the sums as they were), the aggregate after the change read from the tree in O(log n)"
 		}
-		info.Cost += move
+		info.Cost += extra + move
 		info.Unbounded = "frame to the end of the partition: a change at its tail changes the result of every earlier row of it"
 	default:
 		info.Cost = "the rows whose frame reaches the change"
-		if f.Kind == plan.WinAgg && !invertible {
+		if w.proto != nil && !invertible && fr.Exclude == plan.ExcludeNoOthers {
 			info.Cost += ", each reading its frame again when it starts later (MIN and MAX cannot take a value out), from the tree in O(log n) when wide"
 		}
-		info.Cost += move
+		info.Cost += extra + move
 		if fr.Groups {
 			info.Cost += "; each peer group's frame found by walking its offsets in peer groups"
 			info.Unbounded = "GROUPS frame: a change changes the result of every peer of the changed row"
+		} else if fr.RangeOffset() {
+			info.Unbounded = "RANGE frame with an offset: a change changes the result of every row whose value is within the offsets of the changed row's"
 		} else if !fr.Rows {
 			info.Unbounded = "RANGE frame: a change changes the result of every peer of the changed row"
 		}
+	}
+	if info.Unbounded == "" && fr.Exclude != plan.ExcludeNoOthers && fr.Exclude != plan.ExcludeCurrentRow {
+		info.Unbounded = "frame exclusion: a change changes the result of every peer of the changed row"
 	}
 	return info
 }
