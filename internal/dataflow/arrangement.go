@@ -254,6 +254,10 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
+	if cap(a.staged) < len(delta) {
+		a.staged = make([]stagedEntry, 0, len(delta))
+		a.arena = make([]byte, 0, 10*len(delta)) // a key of one integer: 9 bytes
+	}
 	for _, e := range delta {
 		off := len(a.arena)
 		var null bool

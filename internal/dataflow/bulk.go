@@ -16,15 +16,25 @@ import (
 // on two goroutines and merges them.
 const bulkSplit = 1 << 14
 
-// loadKey is a row's place in Load's sort: its key's summary (the integer
-// of a key of one integer, else the first 8 bytes of the key's encoding),
-// whether the key is such an integer, and its first order component.
+// loadKey is a row's place in Load's sort: its key's summary kk, of a
+// class, and its first order component. Load groups rows by key in some
+// order consistent with key equality, not necessarily the encodings'
+// (the runs are found by hashing), so the summary is exact for most keys.
 type loadKey struct {
 	kk  uint64
 	k0  uint64
 	i   int32
-	str bool // the key is compared by its encoding, not by kk alone
+	cls uint8
 }
+
+// The classes of key summaries: the integer of a key of one integer; an
+// encoding of up to 7 bytes, with its length; the first 8 bytes of a
+// longer one, whose ties are broken by the encodings.
+const (
+	keyInt uint8 = iota
+	keyShort
+	keyLong
+)
 
 // Load fills an empty arrangement with rows, leaving what Stage and
 // Commit of them would leave, in one build: each row's key and first
@@ -64,12 +74,14 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		}
 		lk := loadKey{k0: k0, i: int32(len(keys))}
 		if n, ok := a.intKey(arena[off:]); ok {
-			lk.kk = uint64(n) ^ 1<<63
-		} else {
-			lk.str = true
+			lk.kk = uint64(n)
+		} else if k := arena[off:]; len(k) < 8 {
 			var b [8]byte
-			copy(b[:], arena[off:])
-			lk.kk = binary.BigEndian.Uint64(b[:])
+			copy(b[:], k)
+			b[7] = byte(len(k))
+			lk.kk, lk.cls = binary.BigEndian.Uint64(b[:]), keyShort
+		} else {
+			lk.kk, lk.cls = binary.BigEndian.Uint64(k), keyLong
 		}
 		offs = append(offs, off)
 		keys = append(keys, lk)
@@ -78,7 +90,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 	offs = append(offs, len(arena))
 	key := func(j int32) []byte { return arena[offs[j]:offs[j+1]] }
 	sameKey := func(x, y loadKey) bool {
-		return x.kk == y.kk && x.str == y.str && (!x.str || string(key(x.i)) == string(key(y.i)))
+		return x.kk == y.kk && x.cls == y.cls && (x.cls != keyLong || string(key(x.i)) == string(key(y.i)))
 	}
 	// byKey orders by key, then by the first order component; what ties
 	// is ordered by the rows after the sort, on one goroutine, since
@@ -87,13 +99,10 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		if x.kk != y.kk {
 			return cmp.Compare(x.kk, y.kk)
 		}
-		if x.str != y.str {
-			if x.str {
-				return 1
-			}
-			return -1
+		if x.cls != y.cls {
+			return cmp.Compare(x.cls, y.cls)
 		}
-		if x.str {
+		if x.cls == keyLong {
 			if c := strings.Compare(unsafeString(key(x.i)), unsafeString(key(y.i))); c != 0 {
 				return c
 			}

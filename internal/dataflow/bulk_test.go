@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -54,7 +55,7 @@ func TestLoadTwin(t *testing.T) {
 				default:
 					k = rng.Int64N(40) // keys of tens to hundreds
 				}
-				kv, tv := value.NewInt(value.Int8, k), value.NewText(value.Text, fmt.Sprint("k", k))
+				kv, tv := value.NewInt(value.Int8, k), value.NewText(value.Text, fmt.Sprint(strings.Repeat("k", int(k%3)*5+1), k)) // encodings short and long
 				if rng.IntN(50) == 0 {
 					kv, tv = value.Null, value.Null
 				}
@@ -128,7 +129,7 @@ func compareArrangements(t *testing.T, x, y *Arrangement) {
 			t.Fatalf("desc=%v: the arrangements differ (%d and %d rows)", desc, len(gx), len(gy))
 		}
 	}
-	for _, e := range []value.Row{{value.NewInt(value.Int8, 0)}, {value.NewInt(value.Int8, 7)}, {value.NewText(value.Text, "k3")}} {
+	for _, e := range []value.Row{{value.NewInt(value.Int8, 0)}, {value.NewInt(value.Int8, 7)}, {value.NewText(value.Text, "k3")}, {value.NewText(value.Text, "kkkkkkkkkkk5")}} {
 		var gx, gy []value.Row
 		x.Lookup(e, func(r value.Row, _ int64) bool { gx = append(gx, r); return true })
 		y.Lookup(e, func(r value.Row, _ int64) bool { gy = append(gy, r); return true })

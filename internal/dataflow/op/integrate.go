@@ -52,6 +52,15 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 
 // Commit adds the staged batch to the contents.
 func (g *Integrate) Commit() {
+	if len(g.staged) > 64 {
+		n := 0
+		for _, at := range g.at {
+			if at.i < 0 {
+				n++
+			}
+		}
+		g.counts.grow(n)
+	}
 	for k, e := range g.staged {
 		g.counts.addAt(g.at[k].h, g.at[k].i, e.Row, e.W)
 	}
