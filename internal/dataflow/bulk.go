@@ -55,7 +55,6 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 	var arena []byte
 	offs := make([]int, 0, len(rows)+1)
 	keys := make([]loadKey, 0, len(rows))
-	recs := make([]int32, 0, len(rows)) // keys[j] is rows[recs[j]]
 	for i, e := range rows {
 		off := len(arena)
 		var null bool
@@ -64,6 +63,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		if err != nil {
 			return err
 		}
+		offs = append(offs, off)
 		if null && a.spec.DropNullKeys {
 			arena = arena[:off]
 			continue
@@ -72,7 +72,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		if err != nil {
 			return err
 		}
-		lk := loadKey{k0: k0, i: int32(len(keys))}
+		lk := loadKey{k0: k0, i: int32(i)}
 		if n, ok := a.intKey(arena[off:]); ok {
 			lk.kk = uint64(n)
 		} else if k := arena[off:]; len(k) < 8 {
@@ -83,9 +83,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		} else {
 			lk.kk, lk.cls = binary.BigEndian.Uint64(k), keyLong
 		}
-		offs = append(offs, off)
 		keys = append(keys, lk)
-		recs = append(recs, int32(i))
 	}
 	offs = append(offs, len(arena))
 	key := func(j int32) []byte { return arena[offs[j]:offs[j+1]] }
@@ -93,7 +91,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		return x.kk == y.kk && x.cls == y.cls && (x.cls != keyLong || string(key(x.i)) == string(key(y.i)))
 	}
 	// byKey orders by key, then by the first order component; what ties
-	// is ordered by the rows after the sort, on one goroutine, since
+	// is ordered afterwards, a tie at a time, on one goroutine, since
 	// evaluating sort expressions may not be safe on two.
 	byKey := func(x, y loadKey) int {
 		if x.kk != y.kk {
@@ -111,34 +109,62 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 	}
 	keys = sortHalves(keys, byKey)
 	entry := func(lk loadKey) arrEntry {
-		e := rows[recs[lk.i]]
+		e := rows[lk.i]
 		return arrEntry{k0: lk.k0, row: e.Row, w: e.W}
 	}
-	for i := 0; i < len(keys); {
-		j := i + 1
-		for j < len(keys) && byKey(keys[i], keys[j]) == 0 {
-			j++
+	// A tie's rows with their sort values, evaluated once.
+	type tieRec struct {
+		off int
+		e   arrEntry
+	}
+	var ties []tieRec
+	var tvals []value.Value
+	ns := len(a.spec.Sort)
+	cmpTie := func(x, y tieRec) int {
+		for s := range ns {
+			if c := compareSort(&a.spec.Sort[s], tvals[x.off+s], tvals[y.off+s]); c != 0 {
+				return c
+			}
 		}
-		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(x, y loadKey) int {
-				ex, ey := entry(x), entry(y)
-				return a.cmp(&ex, &ey)
-			})
-		}
-		i = j
+		return zset.CompareRows(x.e.row, y.e.row)
 	}
 	var es []arrEntry
 	for i := 0; i < len(keys); {
 		k := key(keys[i].i)
+		j := i + 1
+		for j < len(keys) && sameKey(keys[i], keys[j]) {
+			j++
+		}
 		es = es[:0]
-		j := i
-		for ; j < len(keys) && sameKey(keys[i], keys[j]); j++ {
-			e := entry(keys[j])
-			if n := len(es); n > 0 && a.cmp(&es[n-1], &e) == 0 {
-				es[n-1].w += e.w
+		for p := i; p < j; {
+			q := p + 1
+			for q < j && keys[q].k0 == keys[p].k0 {
+				q++
+			}
+			if q == p+1 {
+				es = append(es, entry(keys[p]))
+				p = q
 				continue
 			}
-			es = append(es, e)
+			ties, tvals = ties[:0], tvals[:0]
+			for _, lk := range keys[p:q] {
+				e := entry(lk)
+				off := len(tvals)
+				for _, sk := range a.spec.Sort {
+					v, _ := sk.Expr.Eval(e.row) // as cmp evaluates them
+					tvals = append(tvals, v)
+				}
+				ties = append(ties, tieRec{off: off, e: e})
+			}
+			slices.SortFunc(ties, cmpTie)
+			for t, tr := range ties {
+				if t > 0 && cmpTie(ties[t-1], tr) == 0 {
+					es[len(es)-1].w += tr.e.w
+					continue
+				}
+				es = append(es, tr.e)
+			}
+			p = q
 		}
 		i = j
 		// Rows whose weights cancelled are not held.
