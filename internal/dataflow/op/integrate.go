@@ -35,6 +35,9 @@ func NewIntegrate() *Integrate { return &Integrate{counts: newIdentityCounts()} 
 // applying one row cannot move another's slot.
 func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 	g.at = g.at[:0]
+	if cap(g.at) < len(in[0]) {
+		g.at = make([]slotRef, 0, len(in[0]))
+	}
 	for _, e := range in[0] {
 		h, i := g.counts.find(e.Row)
 		g.at = append(g.at, slotRef{h, i})
