@@ -136,6 +136,9 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 			j++
 		}
 		es = es[:0]
+		if cap(es) < j-i {
+			es = make([]arrEntry, 0, j-i) // a top-k's index is one run of every row
+		}
 		for p := i; p < j; {
 			q := p + 1
 			for q < j && keys[q].k0 == keys[p].k0 {
