@@ -261,6 +261,10 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	// A delta to sort keeps each entry's sort values, evaluated while its
 	// row is at hand.
 	sorting := len(delta) > minSortedStage && len(a.spec.Sort) > 0
+	if cap(a.staged) < len(delta) {
+		a.staged = make([]stagedEntry, 0, len(delta))
+		a.arena = make([]byte, 0, 10*len(delta)) // a key of one integer: 9 bytes
+	}
 	for _, e := range delta {
 		off := len(a.arena)
 		var null bool

@@ -103,3 +103,13 @@ func ReuseBatch(prev zset.ZSet) zset.ZSet {
 	clear(prev)
 	return prev[:0]
 }
+
+// ReuseBatchN is ReuseBatch for an output of up to n entries: a batch of
+// capacity n when prev's is less, so that a big step (a cold start's)
+// fills it without growing it entry by entry.
+func ReuseBatchN(prev zset.ZSet, n int) zset.ZSet {
+	if out := ReuseBatch(prev); cap(out) >= n {
+		return out
+	}
+	return make(zset.ZSet, 0, n)
+}

@@ -108,8 +108,8 @@ func (e *Engine) indexable(rel string) bool {
 	return ok && !t.def.ChangeStream
 }
 
-// fillIndex stages and commits a table's rows in a: sorted in a's order
-// first, so that its runs fill their nodes, then a batch at a time.
+// fillIndex builds a from a table's rows in one load (sorted, each run
+// built at once).
 func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
 	t, ok := e.tables[rel]
 	if !ok {
@@ -120,16 +120,7 @@ func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
 		rows = append(rows, zset.Entry{Row: r, W: 1})
 		return true
 	})
-	a.SortForLoad(rows)
-	for len(rows) > 0 {
-		n := min(len(rows), coldStartBatch)
-		if err := a.Stage(rows[:n]); err != nil {
-			return err
-		}
-		a.Commit()
-		rows = rows[n:]
-	}
-	return nil
+	return a.Load(rows)
 }
 
 // reserveBytes returns the state of the relations' indexes that top-ks

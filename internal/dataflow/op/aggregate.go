@@ -1,6 +1,7 @@
 package op
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -138,6 +139,7 @@ type aggRec struct {
 	off int // of the entry's values in arena
 	pre int // of the entry's FILTER results in pres, one per aggregate
 	w   int64
+	k   uint64 // the first key value's value.Prefix64 when the key's first column is an integer (intKey), else 0
 }
 
 // stepCtx is what accumulators need during a step: the group, the
@@ -375,7 +377,13 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	}
 	nk := len(g.keys)
 	if !g.global {
+		// Grouping needs equal keys side by side, in any order: an
+		// integer's prefix, equal for equal values, decides most
+		// comparisons without reading the arena.
 		slices.SortFunc(g.recs, func(a, b aggRec) int {
+			if a.k != b.k {
+				return cmp.Compare(a.k, b.k)
+			}
 			return value.CompareRows(g.arena[a.off:a.off+nk], g.arena[b.off:b.off+nk])
 		})
 	}
@@ -414,6 +422,7 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 	if cap(g.recs) < len(batch) {
 		g.recs = make([]aggRec, 0, len(batch))
 	}
+	intKey := len(g.keys) > 0 && value.KeyIsInt(g.keys[0].Type().Kind)
 	for _, e := range batch {
 		off, pre := len(g.arena), len(g.pres)
 		for _, k := range g.keys {
@@ -444,7 +453,11 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 				return err
 			}
 		}
-		g.recs = append(g.recs, aggRec{off: off, pre: pre, w: e.W})
+		r := aggRec{off: off, pre: pre, w: e.W}
+		if intKey && !g.arena[off].IsNull() {
+			r.k = value.Prefix64(g.arena[off])
+		}
+		g.recs = append(g.recs, r)
 	}
 	return nil
 }

@@ -114,6 +114,15 @@ func (c *counts) addAt(h uint64, i int32, r value.Row, w int64) {
 	}
 }
 
+// grow makes room for n more rows: a big step (a cold start's) then
+// fills the slab and the index without growing them row by row.
+func (c *counts) grow(n int) {
+	if free := cap(c.slots) - len(c.slots); n > free && c.free < 0 {
+		c.slots = slices.Grow(c.slots, max(n, len(c.slots)))
+	}
+	c.index.reserve(n)
+}
+
 func (c *counts) insert(h uint64, r value.Row, w int64) {
 	s := countSlot{row: r, n: w, next: -1}
 	i := c.free

@@ -26,7 +26,7 @@ func NewFilter(pred expr.Expr) *Filter { return &Filter{pred: pred} }
 // Step returns the input's entries that pass. The output is a subsequence
 // of the consolidated input, so it is consolidated.
 func (f *Filter) Step(in []zset.ZSet) (zset.ZSet, error) {
-	out := dataflow.ReuseBatch(f.out)
+	out := dataflow.ReuseBatchN(f.out, len(in[0]))
 	f.out = nil
 	for _, e := range in[0] {
 		v, err := f.pred.Eval(e.Row)

@@ -35,6 +35,9 @@ func NewIntegrate() *Integrate { return &Integrate{counts: newIdentityCounts()} 
 // applying one row cannot move another's slot.
 func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 	g.at = g.at[:0]
+	if cap(g.at) < len(in[0]) {
+		g.at = make([]slotRef, 0, len(in[0]))
+	}
 	for _, e := range in[0] {
 		h, i := g.counts.find(e.Row)
 		g.at = append(g.at, slotRef{h, i})
@@ -52,6 +55,15 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 
 // Commit adds the staged batch to the contents.
 func (g *Integrate) Commit() {
+	if len(g.staged) > 64 {
+		n := 0
+		for _, at := range g.at {
+			if at.i < 0 {
+				n++
+			}
+		}
+		g.counts.grow(n)
+	}
 	for k, e := range g.staged {
 		g.counts.addAt(g.at[k].h, g.at[k].i, e.Row, e.W)
 	}

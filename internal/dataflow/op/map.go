@@ -25,7 +25,7 @@ func NewMap(exprs []expr.Expr) *Map { return &Map{exprs: exprs} }
 
 // Step maps every entry, then consolidates. It allocates one row per entry.
 func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
-	out := dataflow.ReuseBatch(m.out)
+	out := dataflow.ReuseBatchN(m.out, len(in[0]))
 	m.out = nil
 	for _, e := range in[0] {
 		r := make(value.Row, len(m.exprs))

@@ -19,7 +19,7 @@ func NewNegate() *Negate { return &Negate{} }
 // Step negates the input's weights; the order, hence consolidation, is
 // kept.
 func (n *Negate) Step(in []zset.ZSet) (zset.ZSet, error) {
-	out := dataflow.ReuseBatch(n.out)
+	out := dataflow.ReuseBatchN(n.out, len(in[0]))
 	for _, e := range in[0] {
 		out = append(out, zset.Entry{Row: e.Row, W: -e.W})
 	}

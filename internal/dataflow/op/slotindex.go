@@ -32,6 +32,18 @@ func (x *slotIndex) insert(h uint64, slot int32) {
 	x.n++
 }
 
+// reserve sizes the table for n more entries at once.
+func (x *slotIndex) reserve(n int) {
+	if 4*(x.n+n) <= 3*len(x.tab) {
+		return
+	}
+	size := max(16, 2*len(x.tab))
+	for 4*(x.n+n) > 3*size {
+		size *= 2
+	}
+	x.resize(size)
+}
+
 // put stores e at the first empty position of its probe run.
 func (x *slotIndex) put(e slotEntry) {
 	p := x.home(e.h)

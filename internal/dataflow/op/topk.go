@@ -56,6 +56,7 @@ type TopK struct {
 	staged []tkStaged
 	tie    []tkEntry // a refill's rows of one sort value
 	out    zset.ZSet
+	below  []*tkGroup // partitions with assertions skipped by skipBelow
 
 	refills int64
 	pending int64
@@ -109,6 +110,9 @@ type tkGroup struct {
 	total int64     // rows of the partition, with multiplicity
 	held  int64     // the kept rows, with multiplicity
 	kept  []tkEntry // a prefix of the partition's order
+	// skipped is the multiplicity of this step's assertions that order
+	// after the last kept row (skipBelow), counted into total only.
+	skipped int64
 }
 
 type tkStaged struct {
@@ -231,7 +235,9 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		}
 	}
 	t.arena, t.recs = t.arena[:0], t.recs[:0]
+	asserts := true
 	for _, e := range batch {
+		asserts = asserts && e.W > 0
 		off := len(t.arena)
 		for _, x := range t.part {
 			v, err := x.Eval(e.Row)
@@ -250,6 +256,9 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		t.recs = append(t.recs, tkRec{off: off, row: e.Row, w: e.W})
 	}
 	np, no := len(t.part), len(t.order)
+	if asserts && len(t.recs) >= 64 {
+		t.skipBelow()
+	}
 	keyOf := func(r tkRec) value.Row { return t.arena[r.off : r.off+np] }
 	entryOf := func(r tkRec) tkEntry {
 		return tkEntry{row: r.row, keys: t.arena[r.off+np : r.off+np+no], n: r.w}
@@ -280,7 +289,50 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		}
 		i = j
 	}
+	for _, g := range t.below {
+		if g.skipped != 0 { // no other change to the partition
+			t.staged = append(t.staged, tkStaged{g: g, total: g.total + g.skipped, same: true})
+			g.skipped = 0
+		}
+	}
 	return out, nil
+}
+
+// skipBelow drops from the step's records, all of them assertions, those
+// that order after the last kept row of a partition not held whole,
+// counting them in the partition's skipped: such an assertion changes
+// nothing but the partition's total (stageGroup would pass over it), and
+// with no retraction in the step the kept rows cannot fall short and need
+// a refill that reads the step's changes. A big batch (a cold start's)
+// then sorts only the rows that may enter a window.
+func (t *TopK) skipBelow() {
+	np, no := len(t.part), len(t.order)
+	var g *tkGroup
+	var key value.Row
+	looked := false
+	recs := t.recs[:0]
+	for _, r := range t.recs {
+		k := t.arena[r.off : r.off+np]
+		if !looked || value.CompareRows(key, k) != 0 {
+			t.probe.key = k
+			g, _ = t.groups.Get(&t.probe)
+			t.probe.key = nil
+			key, looked = k, true
+		}
+		if g != nil && len(g.kept) > 0 && g.held < g.total {
+			e := tkEntry{row: r.row, keys: t.arena[r.off+np : r.off+np+no]}
+			if t.cmp(&e, &g.kept[len(g.kept)-1]) > 0 {
+				if g.skipped == 0 {
+					t.below = append(t.below, g)
+				}
+				g.skipped += r.w
+				continue
+			}
+		}
+		recs = append(recs, r)
+	}
+	clear(t.recs[len(recs):])
+	t.recs = recs
 }
 
 // stageGroup applies one partition's changes ch (in order, rows distinct)
@@ -292,10 +344,12 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	if !found {
 		g = &tkGroup{key: slices.Clone(key)}
 	}
+	skipped := g.skipped
+	g.skipped = 0
 	if found && t.allBelow(g, ch) {
 		// Every change falls below the kept rows of a partition not held
 		// whole: the kept rows, and so the window, stay as they are.
-		total := g.total
+		total := g.total + skipped
 		for i := range ch {
 			total += ch[i].n
 		}
@@ -309,7 +363,7 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	t.kept = append(t.kept, g.kept...)
 	l := len(g.kept)
 	held := g.held
-	total := g.total
+	total := g.total + skipped
 	capa := t.capacity()
 	for i := range ch {
 		x := &ch[i]
@@ -718,6 +772,11 @@ func (t *TopK) Abort() {
 
 func (t *TopK) clearStep() {
 	t.pending = 0
+	for _, g := range t.below {
+		g.skipped = 0
+	}
+	clear(t.below)
+	t.below = t.below[:0]
 	clear(t.staged)
 	t.staged = t.staged[:0]
 	clear(t.kept)

@@ -1,0 +1,63 @@
+package deltaview_test
+
+import (
+	"context"
+	"runtime"
+	"runtime/pprof"
+	"testing"
+	"time"
+
+	"github.com/deltaview/deltaview/bench"
+)
+
+// BenchmarkColdStart creates each of the harness's views over its data
+// (bench.NewData: t at 1M rows and u at 100k, 100k and 10k under -short)
+// and drops it again: an op is one view's creation. cpu-ms/op is the
+// process's CPU time per creation, the collector's included, so that its
+// ratio to the wall time says how much of both cores the build used;
+// heap-MB is the Go heap in use after the view is built and the garbage
+// collected.
+func BenchmarkColdStart(b *testing.B) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	d := bench.NewData(n)
+	sys := &bench.Deltaview{}
+	if err := sys.Load(d); err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range bench.Views {
+		b.Run(v.Name, func(b *testing.B) {
+			var heap float64
+			var wall time.Duration
+			runtime.GC()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			pprof.Do(context.Background(), pprof.Labels("view", v.Name), func(context.Context) {
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					if err := sys.CreateView(v); err != nil {
+						b.Fatal(err)
+					}
+					wall += time.Since(t0)
+					b.StopTimer()
+					if i == 0 {
+						var ms runtime.MemStats
+						runtime.GC()
+						runtime.ReadMemStats(&ms)
+						heap = float64(ms.HeapAlloc) / 1e6
+					}
+					if err := sys.DropView(v); err != nil {
+						b.Fatal(err)
+					}
+					runtime.GC()
+					b.StartTimer()
+				}
+			})
+			b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(wall.Microseconds())/1e3/float64(b.N), "wall-ms/op")
+			b.ReportMetric(heap, "heap-MB")
+		})
+	}
+}
