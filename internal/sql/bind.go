@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/deltaview/deltaview/internal/expr"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -26,6 +27,9 @@ type binder struct {
 	viewOrder []plan.SortKey
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
+	// sortBound holds the ORDER BY items bound before the projection is
+	// built (those calling window functions), for orderKeys.
+	sortBound map[*pg_query.Node]expr.Expr
 	// agg is set while binding expressions above a GROUP BY.
 	agg *aggScope
 	// aggArgs is the aggregate call whose arguments are being bound.
