@@ -62,7 +62,6 @@ type refusal struct {
 // refusals are the constructs outside the subset that users are likely to
 // write in CREATE MATERIALIZED VIEW … AS ….
 var refusals = []refusal{
-	// Subqueries in expressions.
 	// LATERAL.
 	{query: "SELECT * FROM t JOIN LATERAL (SELECT u.id FROM u WHERE u.id = t.id) s USING (id)", at: "u.id FROM", msg: "LATERAL"},
 	// Window functions.
