@@ -225,13 +225,21 @@ func init() {
 	}
 	strict("regexp_replace", kinds(T, T, T), value.TextType, replace)
 	strict("regexp_replace", kinds(T, T, T, T), value.TextType, replace)
-	strict("quote_literal", kinds(T), value.TextType, func(a []value.Value) (value.Value, error) {
-		s := rawText(a[0])
-		q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
-		if strings.Contains(s, `\`) {
-			q = "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
+	quoteLit := func(a []value.Value) (value.Value, error) {
+		return value.NewText(value.Text, quoteLiteral(value.AppendText(nil, a[0]))), nil
+	}
+	strict("quote_literal", kinds(T), value.TextType, quoteLit)
+	strict("quote_literal", kinds(value.Unknown), value.TextType, quoteLit)
+	quoteNullable := func(a []value.Value) (value.Value, error) {
+		if a[0].IsNull() {
+			return value.NewText(value.Text, "NULL"), nil
 		}
-		return value.NewText(value.Text, q), nil
+		return quoteLit(a)
+	}
+	register(&FuncDef{Name: "quote_nullable", Params: kinds(T), Result: value.TextType, Eval: quoteNullable})
+	register(&FuncDef{Name: "quote_nullable", Params: kinds(value.Unknown), Result: value.TextType, Eval: quoteNullable})
+	strict("quote_ident", kinds(T), value.TextType, func(a []value.Value) (value.Value, error) {
+		return value.NewText(value.Text, quoteIdent(textOf(a[0]))), nil
 	})
 	overlay := func(a []value.Value) (value.Value, error) {
 		s, r := []rune(rawText(a[0])), rawText(a[1])

@@ -113,6 +113,13 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 	return &c
 }
 
+// WithDetail returns a copy of e with a detail.
+func (e *Error) WithDetail(format string, args ...any) *Error {
+	c := *e
+	c.Detail = fmt.Sprintf(format, args...)
+	return &c
+}
+
 // Code returns the SQLSTATE of err, or XX000 if err carries none.
 func Code(err error) string {
 	if err == nil {

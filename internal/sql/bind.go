@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/deltaview/deltaview/internal/expr"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -26,6 +27,9 @@ type binder struct {
 	viewOrder []plan.SortKey
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
+	// sortBound holds the ORDER BY items bound before the projection is
+	// built (those calling window functions), for orderKeys.
+	sortBound map[*pg_query.Node]expr.Expr
 	// agg is set while binding expressions above a GROUP BY.
 	agg *aggScope
 	// aggArgs is the aggregate call whose arguments are being bound.
@@ -80,6 +84,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 		return &Explain{Name: s.Explain, Format: s.ExplainFormat}, nil
 	}
 	b := &binder{cat: cat, stmt: s}
+	rewriteQuantified(s.SQL, s.Node)
 	return b.bindStmt(s.Node)
 }
 
@@ -87,6 +92,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 // evaluation.
 func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 	b := &binder{cat: cat, stmt: s, forView: forView}
+	rewriteQuantified(s.SQL, s.Node)
 	sel := s.Node.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerr.New(pgerr.WrongObjectType, "not a query")

@@ -185,6 +185,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	}
 	as.post.allowWindow = true
 	exprs, cols, err := b.bindTargets(as.post, sel.TargetList)
+	if err == nil {
+		err = b.bindSortWindows(sel, as.post, len(cols))
+	}
 	as.post.allowWindow = false
 	if err != nil {
 		return fail(err)

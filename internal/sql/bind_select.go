@@ -556,6 +556,11 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			return nil, err
 		}
 		sc.allowWindow = false
+		sc.allowWindow = true
+		if err := b.bindSortWindows(sel, sc, len(cols)); err != nil {
+			return nil, err
+		}
+		sc.allowWindow = false
 		// A subquery in ORDER BY or DISTINCT ON joins the input with
 		// the select list's: bind it now, and orderKeys finds it again
 		// (bindSubLink's cache).
@@ -564,7 +569,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 			if sb := n.GetSortBy(); sb != nil {
 				n = sb.Node
 			}
-			if n == nil || !hasSubLink(n) || isOutputRef(n, len(cols)) {
+			if n == nil || isOutputRef(n, len(cols)) {
+				continue
+			}
+			if !hasSubLink(n) || hasWindowCall(n) {
 				continue
 			}
 			if _, err := b.bindExpr(sc, n); err != nil {
@@ -581,6 +589,48 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
+}
+
+// bindSortWindows binds the ORDER BY items that call window functions
+// with the select list, so that they run under its projection as the
+// select list's do; orderKeys takes the expressions bound here.
+func (b *binder) bindSortWindows(sel *pg_query.SelectStmt, sc *scope, width int) error {
+	for _, n := range sel.SortClause {
+		if sb := n.GetSortBy(); sb != nil {
+			n = sb.Node
+		}
+		if n == nil || isOutputRef(n, width) || !hasWindowCall(n) {
+			continue
+		}
+		e, err := b.bindExpr(sc, n)
+		if err != nil {
+			return err
+		}
+		if b.sortBound == nil {
+			b.sortBound = map[*pg_query.Node]expr.Expr{}
+		}
+		b.sortBound[n] = e
+	}
+	return nil
+}
+
+// hasWindowCall reports whether n calls a window function outside a
+// subquery.
+func hasWindowCall(n *pg_query.Node) bool {
+	found := false
+	var walk func(n *pg_query.Node)
+	walk = func(n *pg_query.Node) {
+		if n == nil || found || n.GetSubLink() != nil {
+			return
+		}
+		if f := n.GetFuncCall(); f != nil && f.Over != nil {
+			found = true
+			return
+		}
+		forEachChild(n, walk)
+	}
+	walk(n)
+	return found
 }
 
 // viewDropsOrder reports whether sel is a view's query whose ORDER BY
@@ -655,6 +705,24 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 	return exprs, cols, nil
 }
 
+// nameStrength is how firmly figureName names n, as PostgreSQL ranks it:
+// 2 for a name of its own, 1 for a cast's type, 0 for none.
+func nameStrength(n *pg_query.Node) int {
+	if tc := n.GetTypeCast(); tc != nil {
+		if nameStrength(tc.Arg) > 1 {
+			return 2
+		}
+		return 1
+	}
+	if n.GetCaseExpr() != nil || n.GetAConst() != nil && n.GetAConst().GetBoolval() != nil {
+		return 1 // "case" and "bool" yield to a cast's type
+	}
+	if figureName(n) == "?column?" {
+		return 0
+	}
+	return 2
+}
+
 // figureName names an unaliased select-list expression as PostgreSQL 15
 // does.
 func figureName(n *pg_query.Node) string {
@@ -665,13 +733,13 @@ func figureName(n *pg_query.Node) string {
 	case n.GetFuncCall() != nil:
 		return opName(n.GetFuncCall().Funcname)
 	case n.GetTypeCast() != nil:
+		// A cast is named after its argument when that has a name of its
+		// own, else after its type: x::int is x, 1::int2::int8 int8.
 		tc := n.GetTypeCast()
-		if name := figureName(tc.Arg); name != "?column?" {
-			return name
+		if nameStrength(tc.Arg) > 1 {
+			return figureName(tc.Arg)
 		}
-		if tc.Arg.GetAConst() != nil || tc.Arg.GetTypeCast() != nil {
-			return pgTypeName(opName(tc.TypeName.Names))
-		}
+		return pgTypeName(opName(tc.TypeName.Names))
 	case n.GetCaseExpr() != nil:
 		return "case"
 	case n.GetCoalesceExpr() != nil:
@@ -970,9 +1038,12 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 			if targets == nil {
 				return nil, b.refuse(nodeLoc(sb.Node, sb.Location), "ORDER BY on a UNION or VALUES result must name an output column")
 			}
-			e, err := b.bindExpr(sc, sb.Node)
-			if err != nil {
-				return nil, err
+			e, ok := b.sortBound[sb.Node]
+			if !ok {
+				var err error
+				if e, err = b.bindExpr(sc, sb.Node); err != nil {
+					return nil, err
+				}
 			}
 			for i, t := range targets {
 				if exprKey(t) == exprKey(e) {

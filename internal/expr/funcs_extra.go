@@ -1,0 +1,145 @@
+package expr
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// More of PostgreSQL's catalog: hyperbolic and degree-based trigonometry,
+// octet_length, bit_length, to_hex, div, num_nulls, num_nonnulls,
+// isfinite and make_timestamp.
+func init() {
+	F8, T := value.Float8, value.Text
+	f1 := func(name string, f func(float64) (float64, error)) {
+		strict(name, kinds(F8), value.Float8Type, floatErrFn(f))
+	}
+	ok := func(f func(float64) float64) func(float64) (float64, error) {
+		return func(x float64) (float64, error) { return f(x), nil }
+	}
+	inRange := func(lo, hi float64, f func(float64) float64) func(float64) (float64, error) {
+		return func(x float64) (float64, error) {
+			if x < lo || x > hi {
+				return 0, pgerr.New(pgerr.NumericOutOfRange, "input is out of range")
+			}
+			return f(x), nil
+		}
+	}
+	f1("sinh", ok(math.Sinh))
+	f1("cosh", ok(math.Cosh))
+	f1("tanh", ok(math.Tanh))
+	f1("asinh", ok(math.Asinh))
+	f1("acosh", inRange(1, math.Inf(1), math.Acosh))
+	f1("atanh", inRange(-1, 1, math.Atanh))
+	f1("sind", ok(sind))
+	f1("cosd", ok(func(x float64) float64 { return sind(90 - x) }))
+	f1("tand", ok(func(x float64) float64 { return sind(x) / sind(90-x) }))
+	f1("cotd", ok(func(x float64) float64 { return sind(90-x) / sind(x) }))
+	f1("asind", inRange(-1, 1, func(x float64) float64 { return exactDegrees(math.Asin(x)) }))
+	f1("acosd", inRange(-1, 1, func(x float64) float64 { return exactDegrees(math.Acos(x)) }))
+	f1("atand", ok(func(x float64) float64 { return exactDegrees(math.Atan(x)) }))
+
+	strict("octet_length", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		return int4(int64(len(rawText(a[0])))), nil
+	})
+	strict("bit_length", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		return int4(int64(8 * len(rawText(a[0])))), nil
+	})
+	strict("to_hex", kinds(value.Int4), value.TextType, func(a []value.Value) (value.Value, error) {
+		return text(strconv.FormatUint(uint64(uint32(a[0].Int())), 16)), nil
+	})
+	strict("to_hex", kinds(value.Int8), value.TextType, func(a []value.Value) (value.Value, error) {
+		return text(strconv.FormatUint(uint64(a[0].Int()), 16)), nil
+	})
+	strict("div", kinds(value.Numeric, value.Numeric), value.NumericType, func(a []value.Value) (value.Value, error) {
+		x, y := a[0].Decimal(), a[1].Decimal()
+		if y.IsZero() {
+			return value.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
+		}
+		var q apd.Decimal
+		ctx := apd.BaseContext.WithPrecision(1000)
+		if _, err := ctx.QuoInteger(&q, x, y); err != nil {
+			return value.Null, pgerr.New(pgerr.NumericOutOfRange, "value overflows numeric format")
+		}
+		return value.NewNumeric(&q), nil
+	})
+	countNulls := func(null bool) func([]value.Value) (value.Value, error) {
+		return func(a []value.Value) (value.Value, error) {
+			n := 0
+			for _, v := range a {
+				if v.IsNull() == null {
+					n++
+				}
+			}
+			return int4(int64(n)), nil
+		}
+	}
+	register(&FuncDef{Name: "num_nulls", Params: kinds(value.Unknown), Variadic: true, Result: value.Int4Type, Eval: countNulls(true)})
+	register(&FuncDef{Name: "num_nonnulls", Params: kinds(value.Unknown), Variadic: true, Result: value.Int4Type, Eval: countNulls(false)})
+	finite := func(a []value.Value) (value.Value, error) {
+		v := a[0]
+		switch v.Kind() {
+		case value.Date:
+			return value.NewBool(v.Int() != value.DateNegInfinity && v.Int() != value.DatePosInfinity), nil
+		case value.Timestamp, value.TimestampTZ:
+			return value.NewBool(v.Int() != value.TimestampNegInfinity && v.Int() != value.TimestampPosInfinity), nil
+		}
+		return value.NewBool(true), nil
+	}
+	for _, k := range []value.Kind{value.Date, value.Timestamp, value.TimestampTZ, value.Interval} {
+		strict("isfinite", kinds(k), value.BoolType, finite)
+	}
+	I4 := value.Int4
+	strict("make_timestamp", kinds(I4, I4, I4, I4, I4, F8), value.Type{Kind: value.Timestamp, Mod: -1}, func(a []value.Value) (value.Value, error) {
+		d, err := value.MakeDate(a[0].Int(), a[1].Int(), a[2].Int())
+		if err != nil {
+			return value.Null, err
+		}
+		h, mi, sec := a[3].Int(), a[4].Int(), a[5].Float()
+		if h < 0 || h > 24 || mi < 0 || mi > 59 || sec < 0 || sec > 60 || math.IsNaN(sec) ||
+			h == 24 && (mi > 0 || sec > 0) {
+			return value.Null, pgerr.New(pgerr.DatetimeOverflow, "time field value out of range: %d:%02d:%02g", h, mi, sec)
+		}
+		us := d.Int()*86400*1000000 + (h*60+mi)*60*1000000 + int64(math.Round(sec*1e6))
+		return value.NewTimestamp(value.Timestamp, us), nil
+	})
+}
+
+// sind is sin of degrees, exact at the multiples of 30 degrees where the
+// result is a whole or a half, as PostgreSQL makes it.
+func sind(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	r := math.Mod(x, 360)
+	if r < 0 {
+		r += 360
+	}
+	switch r {
+	case 0, 180:
+		return 0
+	case 30, 150:
+		return 0.5
+	case 90:
+		return 1
+	case 210, 330:
+		return -0.5
+	case 270:
+		return -1
+	}
+	return math.Sin(r * math.Pi / 180)
+}
+
+// exactDegrees converts radians to degrees, rounding results within a
+// few ulps of a whole number of degrees to it (asind(0.5) is 30).
+func exactDegrees(r float64) float64 {
+	d := r * 180 / math.Pi
+	if w := math.Round(d); math.Abs(d-w) < 1e-12 {
+		return w
+	}
+	return d
+}
