@@ -46,6 +46,8 @@ type GroupBy struct {
 	arena  []value.Value // per input entry: keys, then each aggregate's slot
 	pres   []bool        // per input entry and aggregate: passes FILTER
 	recs   []aggRec
+	recTmp []aggRec          // sortRecs's copy of recs
+	sorter zset.PrefixSorter // sortRecs's buffers
 	chs    []aggChange
 	staged []stagedGroup
 	setCh  []setChange // staged changes to the groups' valueSets
@@ -375,9 +377,7 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	}
 	nk := len(g.keys)
 	if !g.global {
-		slices.SortFunc(g.recs, func(a, b aggRec) int {
-			return value.CompareRows(g.arena[a.off:a.off+nk], g.arena[b.off:b.off+nk])
-		})
+		g.sortRecs(nk)
 	}
 	for i := 0; i < len(g.recs); {
 		key := g.arena[g.recs[i].off : g.recs[i].off+nk]
@@ -393,6 +393,31 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	}
 	return out, nil
 }
+
+// sortRecs orders the step's records by group key: by radix on the first
+// key value's prefix, comparing keys only where prefixes tie and do not
+// decide, and a small batch by comparison.
+func (g *GroupBy) sortRecs(nk int) {
+	recs, arena := g.recs, g.arena
+	cmpKeys := func(a, b aggRec) int {
+		return value.CompareRows(arena[a.off:a.off+nk], arena[b.off:b.off+nk])
+	}
+	if len(recs) < prefixSortMin {
+		slices.SortFunc(recs, cmpKeys)
+		return
+	}
+	perm := g.sorter.Sort(len(recs), nk == 1,
+		func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) },
+		func(i, j int) int { return cmpKeys(recs[i], recs[j]) })
+	tmp := append(g.recTmp[:0], recs...)
+	for j, i := range perm {
+		recs[j] = tmp[i]
+	}
+	g.recTmp = tmp[:0]
+}
+
+// prefixSortMin is the batch from which records are sorted by prefix.
+const prefixSortMin = 64
 
 // evalBatch evaluates the keys, filters and arguments of every input entry
 // into the arena.
@@ -644,7 +669,8 @@ func (g *GroupBy) clearStep() {
 	g.staged = clearAll(g.staged)
 	g.setCh = g.setCh[:0]
 	if cap(g.arena) > 8*maxReused {
-		g.arena, g.pres, g.recs = nil, nil, nil
+		g.arena, g.pres, g.recs, g.recTmp = nil, nil, nil, nil
+		g.sorter = zset.PrefixSorter{}
 	} else {
 		g.arena = clearAll(g.arena)
 	}
