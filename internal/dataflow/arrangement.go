@@ -278,17 +278,13 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	return nil
 }
 
-// Commit applies the staged delta. Big deltas (a cold start) are applied in
-// the order of keys and entries.
+// Commit applies the staged delta. Big deltas (a transaction's, a cold
+// start's) are applied key by key (sortStaged), each key's entries in its
+// run's order.
 func (a *Arrangement) Commit() {
 	st, arena := a.staged, a.arena
 	if len(st) > 64 {
-		slices.SortFunc(st, func(x, y stagedEntry) int {
-			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
-				return c
-			}
-			return a.cmp(&arrEntry{k0: x.k0, row: x.row}, &arrEntry{k0: y.k0, row: y.row})
-		})
+		a.sortStaged(st, arena)
 	}
 	var r *run
 	var key []byte
