@@ -1,7 +1,6 @@
 package zset
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -19,11 +18,11 @@ type PrefixSorter struct {
 
 // Sort returns the permutation that orders n items: perm[j] is the item
 // at place j. prefix gives item i's prefix (value.Prefix of its first sort
-// value); cmp compares two items whose prefixes are equal and, unless
-// both are exact, must order them, and it is not called on items whose
-// equal prefixes are exact when exactDecides (a key of one value, whose
-// exact prefix is the value). The order is cmp's: that of comparing the
-// items whole. The result is valid until the next call.
+// value); cmp compares two items whole, and is called where prefixes tie
+// (unless they are exact and exactDecides: a key of one value, whose exact
+// prefix is the value) and wherever the prefixes' classes differ (kinds,
+// NULL), since prefixes of different kinds need not order as their
+// values do. The order is cmp's. The result is valid until the next call.
 func (s *PrefixSorter) Sort(n int, exactDecides bool, prefix func(i int) (uint8, uint64, bool), cmp func(i, j int) int) []int32 {
 	if n > math.MaxInt32 {
 		panic("zset: PrefixSorter given more than 2^31 items")
@@ -56,12 +55,9 @@ func (s *PrefixSorter) Sort(n int, exactDecides bool, prefix func(i int) (uint8,
 			i = j
 		}
 	} else {
-		slices.SortStableFunc(keys, func(a, b keyed) int {
-			if c := cmpClassBits(a, b); c != 0 {
-				return c
-			}
-			return tie(a, b)
-		})
+		// Prefixes of different classes (kinds, NULL) need not order as
+		// their values do: cmp decides alone.
+		slices.SortStableFunc(keys, func(a, b keyed) int { return cmp(int(a.i), int(b.i)) })
 	}
 	perm := s.perm[:0]
 	for _, k := range keys {
@@ -69,11 +65,4 @@ func (s *PrefixSorter) Sort(n int, exactDecides bool, prefix func(i int) (uint8,
 	}
 	s.keys, s.perm = keys, perm
 	return perm
-}
-
-func cmpClassBits(a, b keyed) int {
-	if a.class != b.class {
-		return cmp.Compare(a.class, b.class)
-	}
-	return cmp.Compare(a.bits, b.bits)
 }
