@@ -307,37 +307,6 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 // smaller delta is applied as it comes.
 const minSortedStage = 64
 
-// sortStaged sorts the staged entries by key, then in a run's order, by
-// the sort values Stage kept (none when there are no sort expressions or
-// fewer entries than minSortedStage came): most comparisons end at the
-// keys or the summaries.
-func (a *Arrangement) sortStaged() {
-	st, arena, vals := a.staged, a.arena, a.svals
-	ns := 0
-	if len(vals) > 0 {
-		ns = len(a.spec.Sort)
-	}
-	slices.SortFunc(st, func(x, y stagedEntry) int {
-		if x.end-x.off > 0 || y.end-y.off > 0 {
-			if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
-				return c
-			}
-		}
-		if x.k0 != y.k0 {
-			if x.k0 < y.k0 {
-				return -1
-			}
-			return 1
-		}
-		for j := range ns {
-			if c := compareSort(&a.spec.Sort[j], vals[x.vi+j], vals[y.vi+j]); c != 0 {
-				return c
-			}
-		}
-		return zset.CompareRows(x.row, y.row)
-	})
-}
-
 // Commit applies the staged delta, sorted by Stage when it is big (a cold
 // start, a batch), so that a run's entries arrive in order.
 func (a *Arrangement) Commit() {

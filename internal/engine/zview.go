@@ -39,7 +39,9 @@ func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
 	if v.timed {
 		start = time.Now()
 	}
-	if err := v.c.Circuit.Prepare(in.deltas); err != nil {
+	// The tables' deltas, the clock's and the views' outputs are
+	// consolidated.
+	if err := v.c.Circuit.PrepareConsolidated(in.deltas); err != nil {
 		return nil, false, err
 	}
 	if v.timed {

@@ -1,12 +1,12 @@
 package op
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
@@ -377,15 +377,7 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	}
 	nk := len(g.keys)
 	if !g.global {
-		// Grouping needs equal keys side by side, in any order: an
-		// integer's prefix, equal for equal values, decides most
-		// comparisons without reading the arena.
-		slices.SortFunc(g.recs, func(a, b aggRec) int {
-			if a.k != b.k {
-				return cmp.Compare(a.k, b.k)
-			}
-			return value.CompareRows(g.arena[a.off:a.off+nk], g.arena[b.off:b.off+nk])
-		})
+		g.sortRecs(nk)
 	}
 	for i := 0; i < len(g.recs); {
 		key := g.arena[g.recs[i].off : g.recs[i].off+nk]
@@ -401,6 +393,49 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	}
 	return out, nil
 }
+
+// sortRecs orders the step's records by group key: by radix on the first
+// key value's prefix, comparing keys only where prefixes tie and do not
+// decide, and a small batch by comparison.
+func (g *GroupBy) sortRecs(nk int) {
+	recs, arena := g.recs, g.arena
+	cmpKeys := func(a, b aggRec) int {
+		return value.CompareRows(arena[a.off:a.off+nk], arena[b.off:b.off+nk])
+	}
+	if len(recs) < prefixSortMin {
+		slices.SortFunc(recs, cmpKeys)
+		return
+	}
+	ps := aggSorts.Get().(*recSort[aggRec])
+	defer aggSorts.Put(ps)
+	perm := ps.s.Sort(len(recs), nk == 1,
+		func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) },
+		func(i, j int) int { return cmpKeys(recs[i], recs[j]) })
+	tmp := append(ps.tmp[:0], recs...)
+	for j, i := range perm {
+		recs[j] = tmp[i]
+	}
+	clear(tmp)
+	ps.tmp = tmp[:0]
+}
+
+// recSort holds an operator's buffers for sorting a step's records by
+// prefix. They come from a pool, not the operator: an operator keeping
+// them would hold, between steps, scratch of the size of its biggest
+// step, which State does not count; the pool gives them back to the
+// collector.
+type recSort[T any] struct {
+	s   zset.PrefixSorter
+	tmp []T
+}
+
+var (
+	aggSorts = sync.Pool{New: func() any { return new(recSort[aggRec]) }}
+	tkSorts  = sync.Pool{New: func() any { return new(recSort[tkRec]) }}
+)
+
+// prefixSortMin is the batch from which records are sorted by prefix.
+const prefixSortMin = 64
 
 // evalBatch evaluates the keys, filters and arguments of every input entry
 // into the arena.

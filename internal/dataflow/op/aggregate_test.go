@@ -276,7 +276,7 @@ func groupByTwin(rt *rapid.T, global bool) int64 {
 			}
 			return input[rapid.IntRange(0, len(input)-1).Draw(rt, "pick")].Row, true
 		}
-		switch kind := rapid.IntRange(0, 5).Draw(rt, "kind"); kind {
+		switch kind := rapid.IntRange(0, 6).Draw(rt, "kind"); kind {
 		case 0: // inserts
 			for i, n := 0, rapid.IntRange(1, 5).Draw(rt, "n"); i < n; i++ {
 				batch = append(batch, zset.Entry{Row: drawRow("ins"), W: rapid.Int64Range(1, 2).Draw(rt, "w")})
@@ -336,6 +336,10 @@ func groupByTwin(rt *rapid.T, global bool) int64 {
 				if r, ok := pick(); ok {
 					batch = append(batch, zset.Entry{Row: r, W: -1})
 				}
+			}
+		case 6: // enough inserts to be sorted by prefix
+			for range 2 * prefixSortMin {
+				batch = append(batch, zset.Entry{Row: drawRow("bulk"), W: 1})
 			}
 		}
 		batch = zset.Consolidate(batch)

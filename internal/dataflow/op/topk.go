@@ -264,13 +264,18 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		return tkEntry{row: r.row, keys: t.arena[r.off+np : r.off+np+no], n: r.w}
 	}
 	// By partition, then in the partition's order.
-	slices.SortFunc(t.recs, func(a, b tkRec) int {
+	cmpRecs := func(a, b tkRec) int {
 		if c := value.CompareRows(keyOf(a), keyOf(b)); c != 0 {
 			return c
 		}
 		ea, eb := entryOf(a), entryOf(b)
 		return t.cmp(&ea, &eb)
-	})
+	}
+	if len(t.recs) < prefixSortMin || len(t.part) == 0 && !t.oneKind() {
+		slices.SortFunc(t.recs, cmpRecs)
+	} else {
+		t.sortRecs(cmpRecs)
+	}
 	ch := t.ch[:0]
 	defer func() { t.ch = ch[:0] }()
 	for i := 0; i < len(t.recs); {
@@ -333,6 +338,63 @@ func (t *TopK) skipBelow() {
 	}
 	clear(t.recs[len(recs):])
 	t.recs = recs
+}
+
+// oneKind reports whether the step's first sort values that are not NULL
+// are of one kind, whose prefixes then order as the values do.
+func (t *TopK) oneKind() bool {
+	if len(t.order) == 0 {
+		return false
+	}
+	kind := value.Unknown
+	for _, r := range t.recs {
+		switch v := t.arena[r.off]; {
+		case v.IsNull():
+		case kind == value.Unknown:
+			kind = v.Kind()
+		case v.Kind() != kind:
+			return false
+		}
+	}
+	return true
+}
+
+// sortRecs orders a big step's records as cmpRecs does, by radix on a
+// summary of each record's first partition value or, with no partition,
+// of its first sort value (after the direction and NULLs' place), and by
+// cmpRecs only where summaries tie.
+func (t *TopK) sortRecs(cmpRecs func(a, b tkRec) int) {
+	recs, arena := t.recs, t.arena
+	np := len(t.part)
+	var prefix func(i int) (uint8, uint64, bool)
+	if np > 0 {
+		prefix = func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) }
+	} else {
+		s := &t.order[0]
+		prefix = func(i int) (uint8, uint64, bool) {
+			v := arena[recs[i].off]
+			if v.IsNull() {
+				if s.NullsFirst {
+					return 0, 0, false
+				}
+				return 2, 0, false
+			}
+			_, bits, _ := value.Prefix(v)
+			if s.Desc {
+				bits = ^bits
+			}
+			return 1, bits, false
+		}
+	}
+	ps := tkSorts.Get().(*recSort[tkRec])
+	defer tkSorts.Put(ps)
+	perm := ps.s.Sort(len(recs), false, prefix, func(i, j int) int { return cmpRecs(recs[i], recs[j]) })
+	tmp := append(ps.tmp[:0], recs...)
+	for j, i := range perm {
+		recs[j] = tmp[i]
+	}
+	clear(tmp)
+	ps.tmp = tmp[:0]
 }
 
 // stageGroup applies one partition's changes ch (in order, rows distinct)

@@ -93,10 +93,16 @@ func topkTwin(rt *rapid.T) int64 {
 			}
 			return input[rapid.IntRange(0, len(input)-1).Draw(rt, "pick")].Row, true
 		}
-		switch rapid.IntRange(0, 5).Draw(rt, "kind") {
+		switch rapid.IntRange(0, 6).Draw(rt, "kind") {
 		case 0:
 			for i, n := 0, rapid.IntRange(1, 6).Draw(rt, "n"); i < n; i++ {
 				batch = append(batch, zset.Entry{Row: draw("ins"), W: rapid.Int64Range(1, 2).Draw(rt, "w")})
+			}
+		case 5: // enough rows to be sorted by prefix
+			for i := range 2 * prefixSortMin {
+				r := draw("ins")
+				r[2] = value.NewInt(value.Int8, int64(i))
+				batch = append(batch, zset.Entry{Row: r, W: 1})
 			}
 		case 1: // delete the window's rows
 			for _, e := range view {
@@ -122,7 +128,7 @@ func topkTwin(rt *rapid.T) int64 {
 		case 4: // cancel
 			r := draw("c")
 			batch = append(batch, zset.Entry{Row: r, W: 1}, zset.Entry{Row: r, W: -1})
-		case 5: // a big batch of assertions, as a cold start feeds
+		case 6: // a big batch of assertions, as a cold start feeds
 			for i, n := 0, rapid.IntRange(64, 200).Draw(rt, "n"); i < n; i++ {
 				r := topkRow(rapid.Int64Range(0, 2).Draw(rt, "big.p"), rapid.Int64Range(-1, 40).Draw(rt, "big.a"), rapid.Int64Range(0, 30).Draw(rt, "big.b"))
 				batch = append(batch, zset.Entry{Row: r, W: 1})
