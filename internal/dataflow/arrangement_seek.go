@@ -1,12 +1,9 @@
 package dataflow
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // ScanFrom calls fn for each committed row of key, in order, starting at
@@ -108,63 +105,4 @@ func (nd *ptNode) scanFrom(height int, b *bound, fn func(row value.Row, w int64)
 		}
 	}
 	return true
-}
-
-// SortForLoad sorts rows as a's runs order them, by key then sort values
-// then row, so that staging them batch after batch into an empty
-// arrangement appends each entry after the last of its run: the B+tree
-// leaves fill up instead of splitting half full (about 40 bytes an entry
-// instead of 65). Each row's key and sort values are evaluated once, not
-// at every comparison; a value that fails to evaluate sorts as NULL, and
-// Stage reports the error.
-func (a *Arrangement) SortForLoad(rows zset.ZSet) {
-	nk, w := len(a.spec.Key), len(a.spec.Key)+len(a.spec.Sort)
-	if w == 0 || len(rows) > math.MaxInt32 {
-		slices.SortFunc(rows, func(x, y zset.Entry) int { return zset.CompareRows(x.Row, y.Row) })
-		return
-	}
-	vals := make([]value.Value, len(rows)*w)
-	for i, r := range rows {
-		out := vals[i*w : (i+1)*w]
-		for j, e := range a.spec.Key {
-			out[j], _ = e.Eval(r.Row)
-		}
-		for j := range a.spec.Sort {
-			out[nk+j], _ = a.spec.Sort[j].Expr.Eval(r.Row)
-		}
-	}
-	// Without a key, the first sort value's order-preserving prefix
-	// decides most comparisons.
-	type loadKey struct {
-		k0 uint64
-		i  int32
-	}
-	perm := make([]loadKey, len(rows))
-	for i := range perm {
-		perm[i].i = int32(i)
-		if nk == 0 {
-			perm[i].k0 = a.k0Of(vals[i*w])
-		}
-	}
-	slices.SortFunc(perm, func(px, py loadKey) int {
-		if px.k0 != py.k0 {
-			return cmp.Compare(px.k0, py.k0)
-		}
-		x, y := px.i, py.i
-		vx, vy := vals[int(x)*w:int(x+1)*w], vals[int(y)*w:int(y+1)*w]
-		if c := value.CompareRows(vx[:nk], vy[:nk]); c != 0 {
-			return c
-		}
-		for i := range a.spec.Sort {
-			if c := compareSort(&a.spec.Sort[i], vx[nk+i], vy[nk+i]); c != 0 {
-				return c
-			}
-		}
-		return zset.CompareRows(rows[x].Row, rows[y].Row)
-	})
-	sorted := make(zset.ZSet, len(rows))
-	for i, p := range perm {
-		sorted[i] = rows[p.i]
-	}
-	copy(rows, sorted)
 }

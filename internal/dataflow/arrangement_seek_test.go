@@ -13,8 +13,7 @@ import (
 
 // TestScanFrom checks ScanFrom against Scan with the rows before the bound
 // skipped, over small runs and B+trees, ascending and descending, with
-// NULLs and values absent from the arrangement as bounds; and that
-// SortForLoad's order loads the same rows.
+// NULLs and values absent from the arrangement as bounds.
 func TestScanFrom(t *testing.T) {
 	for _, n := range []int{0, 5, 31, 200, 5000} {
 		for _, desc := range []bool{false, true} {
@@ -29,13 +28,6 @@ func TestScanFrom(t *testing.T) {
 						v = value.Null
 					}
 					rows = append(rows, zset.Entry{Row: value.Row{value.NewInt(value.Int8, int64(i%2)), v, value.NewInt(value.Int8, int64(i))}, W: 1})
-				}
-				a.SortForLoad(rows)
-				for i := 1; i < len(rows); i++ {
-					if c := value.Compare(rows[i-1].Row[0], rows[i].Row[0]); c > 0 ||
-						(c == 0 && compareSort(&sk, rows[i-1].Row[1], rows[i].Row[1]) > 0) {
-						t.Fatalf("SortForLoad: %v before %v", rows[i-1].Row, rows[i].Row)
-					}
 				}
 				a.Claim()
 				if err := a.Stage(rows); err != nil {
