@@ -310,42 +310,15 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 		}
 		return v.Int(), nil
 	}
-	switch {
-	case o&frameExcludeCurrentRow != 0:
-		fr.Exclude = plan.ExcludeCurrentRow
-	case o&frameExcludeGroup != 0:
-		fr.Exclude = plan.ExcludeGroup
-	case o&frameExcludeTies != 0:
-		fr.Exclude = plan.ExcludeTies
-	}
-	var err error
-	switch {
-	case o&frameStartUnboundedPreceding != 0:
-		fr.Start = plan.UnboundedPreceding
-	case o&frameStartCurrentRow != 0:
-		fr.Start = plan.CurrentRow
-	case o&frameStartOffsetPreceding != 0:
-		fr.Start = plan.OffsetPreceding
-		fr.StartOff, err = off(w.StartOffset, "starting")
-	case o&frameStartOffsetFollowing != 0:
-		fr.Start = plan.OffsetFollowing
-		fr.StartOff, err = off(w.StartOffset, "starting")
-	}
-	if err != nil {
-		return fr, err
-	}
-	switch {
-	case o&frameEndUnboundedFollowing != 0:
-		fr.End = plan.UnboundedFollowing
-	case o&frameEndCurrentRow != 0:
-		fr.End = plan.CurrentRow
-	case o&frameEndOffsetPreceding != 0:
-		fr.End = plan.OffsetPreceding
-		fr.EndOff, err = off(w.EndOffset, "ending")
-	case o&frameEndOffsetFollowing != 0:
-		fr.End = plan.OffsetFollowing
-		fr.EndOff, err = off(w.EndOffset, "ending")
-	}
+	err := setFrameBounds(&fr, w, func(n *pg_query.Node, what string, start bool) error {
+		v, err := off(n, what)
+		if start {
+			fr.StartOff = v
+		} else {
+			fr.EndOff = v
+		}
+		return err
+	})
 	return fr, err
 }
 
@@ -353,7 +326,6 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 // for an order of other than one value, a type without in_range, and an
 // offset that is NULL, negative or NaN.
 func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey) (plan.Frame, error) {
-	o := w.FrameOptions
 	var fr plan.Frame
 	if len(order) != 1 {
 		return fr, b.stmt.errf(w.Location, "42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
@@ -402,34 +374,22 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 		}
 		return v, nil
 	}
-	var err error
-	switch {
-	case o&frameStartUnboundedPreceding != 0:
-		fr.Start = plan.UnboundedPreceding
-	case o&frameStartCurrentRow != 0:
-		fr.Start = plan.CurrentRow
-	case o&frameStartOffsetPreceding != 0:
-		fr.Start = plan.OffsetPreceding
-		fr.StartVal, err = off(w.StartOffset, "starting")
-	case o&frameStartOffsetFollowing != 0:
-		fr.Start = plan.OffsetFollowing
-		fr.StartVal, err = off(w.StartOffset, "starting")
-	}
-	if err != nil {
-		return fr, err
-	}
-	switch {
-	case o&frameEndUnboundedFollowing != 0:
-		fr.End = plan.UnboundedFollowing
-	case o&frameEndCurrentRow != 0:
-		fr.End = plan.CurrentRow
-	case o&frameEndOffsetPreceding != 0:
-		fr.End = plan.OffsetPreceding
-		fr.EndVal, err = off(w.EndOffset, "ending")
-	case o&frameEndOffsetFollowing != 0:
-		fr.End = plan.OffsetFollowing
-		fr.EndVal, err = off(w.EndOffset, "ending")
-	}
+	err := setFrameBounds(&fr, w, func(n *pg_query.Node, what string, start bool) error {
+		v, err := off(n, what)
+		if start {
+			fr.StartVal = v
+		} else {
+			fr.EndVal = v
+		}
+		return err
+	})
+	return fr, err
+}
+
+// setFrameBounds sets fr's bounds and exclusion from w's frame options,
+// calling off for each bound with an offset ("starting" or "ending").
+func setFrameBounds(fr *plan.Frame, w *pg_query.WindowDef, off func(n *pg_query.Node, what string, start bool) error) error {
+	o := w.FrameOptions
 	switch {
 	case o&frameExcludeCurrentRow != 0:
 		fr.Exclude = plan.ExcludeCurrentRow
@@ -438,7 +398,35 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 	case o&frameExcludeTies != 0:
 		fr.Exclude = plan.ExcludeTies
 	}
-	return fr, err
+	var err error
+	switch {
+	case o&frameStartUnboundedPreceding != 0:
+		fr.Start = plan.UnboundedPreceding
+	case o&frameStartCurrentRow != 0:
+		fr.Start = plan.CurrentRow
+	case o&frameStartOffsetPreceding != 0:
+		fr.Start = plan.OffsetPreceding
+		err = off(w.StartOffset, "starting", true)
+	case o&frameStartOffsetFollowing != 0:
+		fr.Start = plan.OffsetFollowing
+		err = off(w.StartOffset, "starting", true)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case o&frameEndUnboundedFollowing != 0:
+		fr.End = plan.UnboundedFollowing
+	case o&frameEndCurrentRow != 0:
+		fr.End = plan.CurrentRow
+	case o&frameEndOffsetPreceding != 0:
+		fr.End = plan.OffsetPreceding
+		err = off(w.EndOffset, "ending", false)
+	case o&frameEndOffsetFollowing != 0:
+		fr.End = plan.OffsetFollowing
+		err = off(w.EndOffset, "ending", false)
+	}
+	return err
 }
 
 // bindWinFunc binds the function of a window function call: its kind,
