@@ -164,14 +164,9 @@ func cpuTime() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
-// BenchmarkBatches measures the harness's workload (bench.NewData: t and
-// u at 1M rows, 100k under -short; a change sets grp and val of a random
-// id, replaced by key through the Go API) in transactions of 1, 100 and
-// 10,000 changes, on each of the harness's views: an op is one change, so
-// the figures of the three batch sizes compare directly, and a batch path
-// that works shows falling ns/op as batches grow. cpu-ns/op is the
-// process's CPU time per change.
-func BenchmarkBatches(b *testing.B) {
+// harnessData loads the harness's data (bench.NewData: t at 1M rows and u
+// at 100k, 100k and 10k under -short) into a deltaview system.
+func harnessData(b *testing.B) (*bench.Data, *bench.Deltaview) {
 	n := 1_000_000
 	if testing.Short() {
 		n = 100_000
@@ -181,6 +176,18 @@ func BenchmarkBatches(b *testing.B) {
 	if err := sys.Load(d); err != nil {
 		b.Fatal(err)
 	}
+	return d, sys
+}
+
+// BenchmarkBatches measures the harness's workload (bench.NewData: t and
+// u at 1M rows, 100k under -short; a change sets grp and val of a random
+// id, replaced by key through the Go API) in transactions of 1, 100 and
+// 10,000 changes, on each of the harness's views: an op is one change, so
+// the figures of the three batch sizes compare directly, and a batch path
+// that works shows falling ns/op as batches grow. cpu-ns/op is the
+// process's CPU time per change.
+func BenchmarkBatches(b *testing.B) {
+	d, sys := harnessData(b)
 	for _, v := range bench.Views {
 		b.Run(v.Name, func(b *testing.B) {
 			if err := sys.CreateView(v); err != nil {

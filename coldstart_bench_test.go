@@ -18,15 +18,7 @@ import (
 // heap-MB is the Go heap in use after the view is built and the garbage
 // collected.
 func BenchmarkColdStart(b *testing.B) {
-	n := 1_000_000
-	if testing.Short() {
-		n = 100_000
-	}
-	d := bench.NewData(n)
-	sys := &bench.Deltaview{}
-	if err := sys.Load(d); err != nil {
-		b.Fatal(err)
-	}
+	_, sys := harnessData(b)
 	for _, v := range bench.Views {
 		b.Run(v.Name, func(b *testing.B) {
 			var heap float64
