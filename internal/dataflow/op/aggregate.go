@@ -706,8 +706,14 @@ func (g *GroupBy) clearStep() {
 	c.inner = clearAll(c.inner)
 }
 
-// clearAll zeroes s up to its capacity and returns it empty.
+// clearAll zeroes s up to its capacity and returns it empty. A buffer
+// much bigger than this step used (grown by a cold start or a big batch)
+// is dropped instead: zeroing it at every small step would cost more
+// than the step.
 func clearAll[T any](s []T) []T {
+	if cap(s) > 4096 && cap(s) > 4*len(s) {
+		return nil
+	}
 	s = s[:cap(s)]
 	clear(s)
 	return s[:0]
