@@ -171,10 +171,7 @@ func (t *winTree) ins(nd *winNode, i int, e *winElem) *winNode {
 		nd.elems = slices.Insert(nd.elems, i, e)
 		if len(nd.elems) > winLeafMax {
 			right := t.newNode(true)
-			h := len(nd.elems) / 2
-			right.elems = append(right.elems, nd.elems[h:]...)
-			clear(nd.elems[h:])
-			nd.elems = nd.elems[:h]
+			right.elems = moveHalf(&nd.elems, right.elems)
 			t.refresh(nd)
 			t.refresh(right)
 			return right
@@ -192,10 +189,7 @@ func (t *winTree) ins(nd *winNode, i int, e *winElem) *winNode {
 		nd.kids = slices.Insert(nd.kids, k+1, right)
 		if len(nd.kids) > winKidsMax {
 			r := t.newNode(false)
-			h := len(nd.kids) / 2
-			r.kids = append(r.kids, nd.kids[h:]...)
-			clear(nd.kids[h:])
-			nd.kids = nd.kids[:h]
+			r.kids = moveHalf(&nd.kids, r.kids)
 			t.refresh(nd)
 			t.refresh(r)
 			return r
@@ -407,4 +401,14 @@ func (t *winTree) foldRange(nd *winNode, a *winAcc, s, e int) {
 			return
 		}
 	}
+}
+
+// moveHalf moves the upper half of *s onto dst, returning it, and shortens
+// *s to the lower half, clearing what it no longer holds.
+func moveHalf[T any](s *[]T, dst []T) []T {
+	h := len(*s) / 2
+	dst = append(dst, (*s)[h:]...)
+	clear((*s)[h:])
+	*s = (*s)[:h]
+	return dst
 }
