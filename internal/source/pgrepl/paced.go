@@ -46,9 +46,10 @@ type pacedConn struct {
 }
 
 // paceDelay is how long a paced read waits for the stream to fill the
-// socket. A millisecond found a few kB waiting on a busy machine, and
-// the reader woke a thousand times a second; at 5 ms deltaview caught up
-// ahead of PostgreSQL's subscriber in each round of a run.
+// socket, at most (the stream's reader adapts it: paceWait). A
+// millisecond found a few kB waiting on a busy machine, and the reader
+// woke a thousand times a second; at 5 ms deltaview caught up ahead of
+// PostgreSQL's subscriber in each round of a run on a busy machine.
 const paceDelay = 5 * time.Millisecond
 
 func (c *pacedConn) Read(p []byte) (int, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"syscall"
+	"unsafe"
 )
 
 // block takes the socket out of Go's network poller: a duplicate of its
@@ -61,6 +62,17 @@ func rawRead(fd int, p []byte) (int, error) {
 		return 0, err
 	}
 	return n, nil
+}
+
+// queued is the number of bytes waiting to be read in the socket fd;
+// -1 when it cannot be told.
+func queued(fd int) int {
+	const fionread = 0x541B // FIONREAD, SIOCINQ
+	var n int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), fionread, uintptr(unsafe.Pointer(&n))); e != 0 {
+		return -1
+	}
+	return int(n)
 }
 
 // shutdownFD ends the socket's traffic: a read blocked on it returns.

@@ -15,5 +15,6 @@ var errAgain = errors.New("again")
 
 func rawRead(int, []byte) (int, error)                 { return 0, errNotBlocking }
 func shutdownFD(int)                                   {}
+func queued(int) int                                   { return -1 }
 func (c *pacedConn) blockingWrite([]byte) (int, error) { return 0, errNotBlocking }
 func closeFD(int) error                                { return errNotBlocking }
