@@ -51,8 +51,23 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 		if kind != plan.InnerJoin && kind != plan.LeftJoin {
 			return nil, nil, b.stmt.errf(fromLoc(j.Rarg), pgerr.InvalidColumnRef, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
 		}
-		if j.IsNatural || len(j.UsingClause) > 0 {
-			return nil, nil, b.refuse(fromLoc(j.Rarg), "JOIN … USING with a LATERAL item is not supported").WithHint("write JOIN LATERAL … ON")
+		if using := usingNames(j, lsc, rsc); len(using) > 0 {
+			pairs, err := usingPairs(lsc, rsc, using)
+			if err != nil {
+				return nil, nil, err
+			}
+			// The USING columns' equalities are the join's condition.
+			lw := len(lsc.cols)
+			on := &expr.And{}
+			for _, u := range pairs {
+				on.Args = append(on.Args, &expr.Cmp{Op: expr.EQ, L: u.lk, R: plan.Shift(u.rk, lw)})
+			}
+			p, err := b.lateralJoin(l, lsc, r, kind, on, fromLoc(j.Rarg))
+			if err != nil {
+				return nil, nil, err
+			}
+			p, sc := mergeUsing(p, kind, lsc, rsc, pairs)
+			return p, sc, nil
 		}
 		sc := joinScope(lsc, rsc)
 		var on expr.Expr
@@ -72,25 +87,17 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 	join := &plan.Join{Kind: kind, Left: l, Right: r, Cols: cols}
 	sc := joinScope(lsc, rsc)
 
-	var using []string
-	if j.IsNatural {
-		for _, lc := range lsc.cols {
-			if lc.merged {
-				continue
-			}
-			for _, rc := range rsc.cols {
-				if !rc.merged && rc.name == lc.name {
-					using = append(using, lc.name)
-					break
-				}
-			}
+	if using := usingNames(j, lsc, rsc); len(using) > 0 {
+		pairs, err := usingPairs(lsc, rsc, using)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
-	for _, n := range j.UsingClause {
-		using = append(using, n.GetString_().Sval)
-	}
-	if j.IsNatural || len(j.UsingClause) > 0 {
-		return b.bindUsing(join, lsc, rsc, using)
+		for _, u := range pairs {
+			join.LeftKeys = append(join.LeftKeys, expr.EqualityKey(u.lk))
+			join.RightKeys = append(join.RightKeys, expr.EqualityKey(u.rk))
+		}
+		p, sc := mergeUsing(join, kind, lsc, rsc, pairs)
+		return p, sc, nil
 	}
 	if j.Quals == nil {
 		return join, sc, nil
@@ -114,11 +121,39 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 	return p, sc, err
 }
 
-// bindUsing joins on equality of the named columns and merges each pair
-// into one output column, as PostgreSQL does: the merged columns come first
-// in *, then the rest of the left's, then the rest of the right's.
-func (b *binder) bindUsing(join *plan.Join, lsc, rsc *scope, using []string) (plan.Node, *scope, error) {
-	lw := len(lsc.cols)
+// usingNames lists the columns a NATURAL join or USING clause joins on.
+func usingNames(j *pg_query.JoinExpr, lsc, rsc *scope) []string {
+	var using []string
+	if j.IsNatural {
+		for _, lc := range lsc.cols {
+			if lc.merged {
+				continue
+			}
+			for _, rc := range rsc.cols {
+				if !rc.merged && rc.name == lc.name {
+					using = append(using, lc.name)
+					break
+				}
+			}
+		}
+	}
+	for _, n := range j.UsingClause {
+		using = append(using, n.GetString_().Sval)
+	}
+	return using
+}
+
+// usingPair is a column of USING: its index on each side, and each side's
+// value coerced to their common type.
+type usingPair struct {
+	name   string
+	li, ri int
+	t      value.Type
+	lk, rk expr.Expr // rk over the right's columns alone
+}
+
+// usingPairs finds the named columns on each side, as PostgreSQL does.
+func usingPairs(lsc, rsc *scope, using []string) ([]usingPair, error) {
 	find := func(s *scope, name, side string) (int, error) {
 		idx := -1
 		for i, c := range s.cols {
@@ -134,53 +169,64 @@ func (b *binder) bindUsing(join *plan.Join, lsc, rsc *scope, using []string) (pl
 		}
 		return idx, nil
 	}
+	pairs := make([]usingPair, 0, len(using))
+	for _, name := range using {
+		li, err := find(lsc, name, "left")
+		if err != nil {
+			return nil, err
+		}
+		ri, err := find(rsc, name, "right")
+		if err != nil {
+			return nil, err
+		}
+		lt, rt := lsc.cols[li].typ, rsc.cols[ri].typ
+		t, err := expr.CommonType([]value.Type{lt, rt}, "JOIN/USING")
+		if err != nil {
+			return nil, err
+		}
+		lk, err := expr.Coerce(&expr.Col{Idx: li, T: lt, Name: name}, t, false)
+		if err != nil {
+			return nil, err
+		}
+		rk, err := expr.Coerce(&expr.Col{Idx: ri, T: rt, Name: name}, t, false)
+		if err != nil {
+			return nil, err
+		}
+		pairs = append(pairs, usingPair{name: name, li: li, ri: ri, t: t, lk: lk, rk: rk})
+	}
+	return pairs, nil
+}
+
+// mergeUsing merges each USING pair of in's columns (the left's then the
+// right's) into one output column, as PostgreSQL does: the merged columns
+// come first in *, then the rest of the left's, then the rest of the
+// right's.
+func mergeUsing(in plan.Node, kind plan.JoinKind, lsc, rsc *scope, pairs []usingPair) (plan.Node, *scope) {
+	lw := len(lsc.cols)
 	sc := joinScope(lsc, rsc)
-	exprs := make([]expr.Expr, 0, len(sc.cols)+len(using))
-	outCols := append([]plan.Column{}, join.Cols...)
+	exprs := make([]expr.Expr, 0, len(sc.cols)+len(pairs))
+	outCols := append([]plan.Column{}, in.Columns()...)
 	for i, c := range sc.cols {
 		exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})
 	}
 	var star []int
 	isUsing := map[int]bool{}
-	for _, name := range using {
-		li, err := find(lsc, name, "left")
-		if err != nil {
-			return nil, nil, err
-		}
-		ri, err := find(rsc, name, "right")
-		if err != nil {
-			return nil, nil, err
-		}
-		lt, rt := lsc.cols[li].typ, rsc.cols[ri].typ
-		t, err := expr.CommonType([]value.Type{lt, rt}, "JOIN/USING")
-		if err != nil {
-			return nil, nil, err
-		}
-		lk, err := expr.Coerce(&expr.Col{Idx: li, T: lt, Name: name}, t, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		rk, err := expr.Coerce(&expr.Col{Idx: ri, T: rt, Name: name}, t, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		join.LeftKeys = append(join.LeftKeys, expr.EqualityKey(lk))
-		join.RightKeys = append(join.RightKeys, expr.EqualityKey(rk))
-		isUsing[li], isUsing[lw+ri] = true, true
-		sc.cols[li].merged, sc.cols[lw+ri].merged = true, true
+	for _, u := range pairs {
+		isUsing[u.li], isUsing[lw+u.ri] = true, true
+		sc.cols[u.li].merged, sc.cols[lw+u.ri].merged = true, true
 		var merged expr.Expr
-		switch join.Kind {
+		switch kind {
 		case plan.RightJoin:
-			merged = plan.Shift(rk, lw)
+			merged = plan.Shift(u.rk, lw)
 		case plan.FullJoin:
-			merged = &expr.Coalesce{Args: []expr.Expr{lk, plan.Shift(rk, lw)}, T: t}
+			merged = &expr.Coalesce{Args: []expr.Expr{u.lk, plan.Shift(u.rk, lw)}, T: u.t}
 		default:
-			merged = lk
+			merged = u.lk
 		}
 		star = append(star, len(exprs))
 		exprs = append(exprs, merged)
-		outCols = append(outCols, plan.Column{Name: name, Type: t})
-		sc.cols = append(sc.cols, scopeCol{name: name, typ: t})
+		outCols = append(outCols, plan.Column{Name: u.name, Type: u.t})
+		sc.cols = append(sc.cols, scopeCol{name: u.name, typ: u.t})
 	}
 	for _, i := range joinScope(lsc, rsc).starCols() {
 		if !isUsing[i] {
@@ -188,7 +234,7 @@ func (b *binder) bindUsing(join *plan.Join, lsc, rsc *scope, using []string) (pl
 		}
 	}
 	sc.star = star
-	return &plan.Project{Input: join, Exprs: exprs, Cols: outCols}, sc, nil
+	return &plan.Project{Input: in, Exprs: exprs, Cols: outCols}, sc
 }
 
 // isLateral reports whether a FROM item may read the items before it: a
