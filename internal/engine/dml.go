@@ -10,6 +10,7 @@ import (
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
 )
 
 func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
@@ -161,7 +162,10 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 		return 0, uniqueViolation(u, t, newRow)
 	}
 	t.replace(id, old, newRow)
-	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1}, change{t: t, id: id, row: newRow, w: 1})
+	// Both rows are in the cache now, and rarely when the commit of a
+	// big batch consolidates them.
+	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1, pre: zset.PrefixOf(old)},
+		change{t: t, id: id, row: newRow, w: 1, pre: zset.PrefixOf(newRow)})
 	return id, nil
 }
 

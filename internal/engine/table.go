@@ -34,7 +34,8 @@ type table struct {
 	// keyOrders are ordered indexes of primary and unique keys, each built
 	// on the first range over its leading columns (accessPath).
 	keyOrders []*namedIndex
-	delta     zset.ZSet // the last commit's batch, reused by the next
+	delta     zset.ZSet        // the last commit's batch, reused by the next
+	pre       []zset.RowPrefix // the prefixes of a big batch's rows
 	// gathering is set while a commit gathers the table's batch.
 	gathering bool
 	bytes     int64
