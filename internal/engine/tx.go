@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -25,8 +26,12 @@ type change struct {
 	t   *table
 	id  uint64
 	row value.Row
-	w   int64
-	ev  delta.Change
+	w   int32
+	// owes says that the table's bytes still count this deleted row
+	// (table.replaceByKey): the commit subtracts them, or the undo that
+	// puts the row back does not count it twice.
+	owes bool
+	ev   delta.Change
 	// pre is the row's zset.PrefixOf, taken by an update while the row
 	// is in the cache, so that a big batch is consolidated at commit
 	// without reading its rows again; zero when not taken.
@@ -96,6 +101,9 @@ func (e *Engine) undoTo(mark int) {
 			c.t.remove(c.id)
 		} else {
 			c.t.put(c.id, c.row)
+			if c.owes {
+				c.t.bytes -= dataflow.RowBytes(c.row)
+			}
 		}
 	}
 	clear(log[mark:]) // the reused log holds no stale rows past its length
@@ -284,9 +292,15 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	prefixed := len(log) >= prefixedMin
 	var last *table
 	lastRead := false
-	for _, c := range log {
+	for i := range log {
+		c := &log[i]
 		if c.w == 0 {
 			continue
+		}
+		if c.owes {
+			// The row leaves the table's bytes now that it is read.
+			c.t.bytes -= dataflow.RowBytes(c.row)
+			c.owes = false
 		}
 		if c.t != last {
 			last, lastRead = c.t, read[c.t.name]
@@ -302,7 +316,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 			c.t.pre = c.t.pre[:0]
 			touched = append(touched, c.t)
 		}
-		c.t.delta = append(c.t.delta, zset.Entry{Row: c.row, W: c.w})
+		c.t.delta = append(c.t.delta, zset.Entry{Row: c.row, W: int64(c.w)})
 		if prefixed {
 			p := c.pre
 			if p == (zset.RowPrefix{}) {
@@ -317,7 +331,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		unread := map[string]zset.ZSet{}
 		for _, c := range log {
 			if c.w != 0 && !read[c.t.name] {
-				unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: c.w})
+				unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: int64(c.w)})
 			}
 		}
 		for _, z := range unread {
