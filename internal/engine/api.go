@@ -103,8 +103,7 @@ func (s *Session) Replace(tableName string, row value.Row) error {
 		if !ok {
 			return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
 		}
-		_, err = e.updateRow(t, id, old, row)
-		return err
+		return e.replaceRow(t, id, old, row)
 	})
 }
 

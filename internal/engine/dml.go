@@ -10,6 +10,7 @@ import (
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
 )
 
 func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
@@ -157,12 +158,32 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 	if err := t.check(newRow); err != nil {
 		return 0, err
 	}
-	if u, dup := t.conflictExcept(old, newRow, id); dup {
+	if u, dup := t.conflictExcept(old, newRow, id, 0); dup {
 		return 0, uniqueViolation(u, t, newRow)
 	}
 	t.replace(id, old, newRow)
-	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1}, change{t: t, id: id, row: newRow, w: 1})
+	// Both rows are in the cache now, and rarely when the commit of a
+	// big batch consolidates them.
+	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1, pre: zset.PrefixOf(old)},
+		change{t: t, id: id, row: newRow, w: 1, pre: zset.PrefixOf(newRow)})
 	return id, nil
+}
+
+// replaceRow is updateRow for a row found by its primary key, which
+// newRow keeps (Session.Replace): old is not read here, its bytes are
+// owed to the table until the commit reads it (table.replaceByKey), and
+// its prefix is taken then.
+func (e *Engine) replaceRow(t *table, id uint64, old, newRow value.Row) error {
+	if err := t.check(newRow); err != nil {
+		return err
+	}
+	if u, dup := t.conflictExcept(old, newRow, id, 1); dup {
+		return uniqueViolation(u, t, newRow)
+	}
+	t.replaceByKey(id, old, newRow)
+	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1, owes: true},
+		change{t: t, id: id, row: newRow, w: 1, pre: zset.PrefixOf(newRow)})
+	return nil
 }
 
 // target is a row a DML statement acts on, with the FROM/USING row it

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -101,4 +103,66 @@ func TestKeyIndexesHoldTheStoredRows(t *testing.T) {
 		t.Fatalf("the table did not compact: %d slots", n)
 	}
 	check("after compaction")
+}
+
+// TestReplaceOwesOldRowBytes checks the table's bytes through replaces by
+// key, which leave the old row's bytes to be settled when the commit
+// reads the row: in transactions that commit, that roll back, that
+// replace one row twice and that fail on a duplicate of another unique
+// key, the bytes are always those of the rows held.
+func TestReplaceOwesOldRowBytes(t *testing.T) {
+	e := New()
+	sess := e.NewSession()
+	run := func(sql string) {
+		t.Helper()
+		if err := sess.ExecScript(sql, func(Result) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		tb := e.tables["q"]
+		var want int64
+		tb.scan(func(_ uint64, row value.Row) bool { want += dataflow.RowBytes(row); return true })
+		if tb.bytes != want {
+			t.Fatalf("%s: the table counts %d bytes, its rows hold %d", when, tb.bytes, want)
+		}
+	}
+	row := func(id int, s string) value.Row {
+		return value.Row{value.NewInt(value.Int8, int64(id)), value.NewText(value.Text, s), value.NewInt(value.Int8, int64(id))}
+	}
+	replaceAll := func(s string) {
+		t.Helper()
+		for id := 1; id <= 200; id++ {
+			if err := sess.Replace("q", row(id, s+strings.Repeat("x", id%17))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run(`CREATE TABLE q (id int PRIMARY KEY, s text, u int UNIQUE);
+		CREATE MATERIALIZED VIEW f AS SELECT id, s FROM q WHERE u % 2 = 0;
+		INSERT INTO q SELECT g, 'a', g FROM generate_series(1, 200) g`)
+	check("after the insert")
+	replaceAll("one row by one row ")
+	check("after replaces in their own transactions")
+	run("BEGIN")
+	replaceAll("a longer text than before, ")
+	run("ROLLBACK")
+	check("after a rolled-back transaction")
+	run("BEGIN")
+	replaceAll("b")
+	if err := sess.Replace("q", row(5, "twice")); err != nil {
+		t.Fatal(err)
+	}
+	run("COMMIT")
+	check("after a committed transaction")
+	run("BEGIN")
+	replaceAll("c")
+	dup := row(7, "a duplicate of u")
+	dup[2] = value.NewInt(value.Int8, 8)
+	if err := sess.Replace("q", dup); err == nil {
+		t.Fatal("a replace duplicating another row's unique key succeeded")
+	}
+	run("ROLLBACK")
+	check("after a transaction that failed")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -25,8 +26,16 @@ type change struct {
 	t   *table
 	id  uint64
 	row value.Row
-	w   int64
-	ev  delta.Change
+	w   int32
+	// owes says that the table's bytes still count this deleted row
+	// (table.replaceByKey): the commit subtracts them, or the undo that
+	// puts the row back does not count it twice.
+	owes bool
+	ev   delta.Change
+	// pre is the row's zset.PrefixOf, taken by an update while the row
+	// is in the cache, so that a big batch is consolidated at commit
+	// without reading its rows again; zero when not taken.
+	pre zset.RowPrefix
 }
 
 // begin returns the open transaction, opening an implicit one if needed.
@@ -92,6 +101,9 @@ func (e *Engine) undoTo(mark int) {
 			c.t.remove(c.id)
 		} else {
 			c.t.put(c.id, c.row)
+			if c.owes {
+				c.t.bytes -= dataflow.RowBytes(c.row)
+			}
 		}
 	}
 	clear(log[mark:]) // the reused log holds no stale rows past its length
@@ -276,11 +288,19 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	// Each read table gathers its changes in its own batch; the map is
 	// filled once per table, not once per change.
 	touched := e.touched[:0]
+	// A big batch is consolidated by the prefixes its updates took.
+	prefixed := len(log) >= prefixedMin
 	var last *table
 	lastRead := false
-	for _, c := range log {
+	for i := range log {
+		c := &log[i]
 		if c.w == 0 {
 			continue
+		}
+		if c.owes {
+			// The row leaves the table's bytes now that it is read.
+			c.t.bytes -= dataflow.RowBytes(c.row)
+			c.owes = false
 		}
 		if c.t != last {
 			last, lastRead = c.t, read[c.t.name]
@@ -293,9 +313,17 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		if !c.t.gathering {
 			c.t.gathering = true
 			c.t.delta = c.t.reuseDelta(len(log))
+			c.t.pre = c.t.pre[:0]
 			touched = append(touched, c.t)
 		}
-		c.t.delta = append(c.t.delta, zset.Entry{Row: c.row, W: c.w})
+		c.t.delta = append(c.t.delta, zset.Entry{Row: c.row, W: int64(c.w)})
+		if prefixed {
+			p := c.pre
+			if p == (zset.RowPrefix{}) {
+				p = zset.PrefixOf(c.row)
+			}
+			c.t.pre = append(c.t.pre, p)
+		}
 	}
 	// Inserts alone cannot cancel out: each has a new row id.
 	changed := unreadChanges && insertsOnly
@@ -303,7 +331,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		unread := map[string]zset.ZSet{}
 		for _, c := range log {
 			if c.w != 0 && !read[c.t.name] {
-				unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: c.w})
+				unread[c.t.name] = append(unread[c.t.name], zset.Entry{Row: c.row, W: int64(c.w)})
 			}
 		}
 		for _, z := range unread {
@@ -314,7 +342,13 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		t.gathering = false
 		// Consolidate works in place; t.delta keeps the whole batch for
 		// reuse.
-		if z := zset.Consolidate(t.delta); len(z) > 0 {
+		var z zset.ZSet
+		if prefixed {
+			z = zset.ConsolidatePrefixed(t.delta, t.pre)
+		} else {
+			z = zset.Consolidate(t.delta)
+		}
+		if len(z) > 0 {
 			deltas[t.name] = z
 			changed = true
 		}
@@ -372,6 +406,10 @@ func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, int, bool) {
 	return events, n, held
 }
 
+// prefixedMin is the transaction from which tableDeltas gathers the
+// tables' batches with their rows' prefixes.
+const prefixedMin = 64
+
 // maxReusedDelta is the largest batch a table keeps for its next delta:
 // the 20,000 entries of a transaction of 10,000 updates.
 const maxReusedDelta = 1 << 15
@@ -382,6 +420,9 @@ const maxReusedDelta = 1 << 15
 func (t *table) reuseDelta(n int) zset.ZSet {
 	z := t.delta
 	clear(z)
+	if cap(t.pre) > maxReusedDelta {
+		t.pre = nil
+	}
 	if cap(z) > maxReusedDelta {
 		return make(zset.ZSet, 0, min(n, maxReusedDelta))
 	}

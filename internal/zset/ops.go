@@ -75,7 +75,7 @@ func Consolidate(z ZSet) ZSet {
 		return dropZeros(z)
 	}
 	if len(z) >= prefixSortMin {
-		return consolidateByPrefix(z)
+		return consolidateByPrefix(z, nil)
 	}
 	if !slices.IsSortedFunc(z, compareEntries) {
 		slices.SortFunc(z, compareEntries)
@@ -262,6 +262,42 @@ func (k keyed) samePrefix(o keyed) bool {
 	return k.bits == o.bits && k.bits2 == o.bits2 && k.class == o.class && k.class2 == o.class2
 }
 
+// RowPrefix is what Consolidate sorts a row by before comparing rows:
+// the prefixes (value.Prefix) of its first two values, the second only
+// when the first is exact.
+type RowPrefix struct {
+	bits, bits2   uint64
+	class, class2 uint8
+}
+
+// PrefixOf returns row's RowPrefix.
+func PrefixOf(r value.Row) RowPrefix {
+	var p RowPrefix // an empty row sorts first, a shorter one before
+	exact := false
+	if len(r) > 0 {
+		p.class, p.bits, exact = value.Prefix(r[0])
+	}
+	// The second value orders rows only if the first are equal.
+	if exact && len(r) > 1 {
+		p.class2, p.bits2, _ = value.Prefix(r[1])
+	}
+	return p
+}
+
+// ConsolidatePrefixed is Consolidate given each row's RowPrefix, pre[i]
+// of z[i] (pre is not modified): a batch whose prefixes were taken while
+// its rows were in the cache (a table's changes, as they are made) is
+// then consolidated reading rows only where prefixes tie.
+func ConsolidatePrefixed(z ZSet, pre []RowPrefix) ZSet {
+	if len(pre) != len(z) {
+		panic("zset: ConsolidatePrefixed given a prefix per row of another batch")
+	}
+	if len(z) < prefixSortMin {
+		return Consolidate(z)
+	}
+	return consolidateByPrefix(z, pre)
+}
+
 // scratch holds consolidateByPrefix's buffers between calls.
 var scratch = sync.Pool{New: func() any { return new(sortScratch) }}
 
@@ -276,8 +312,9 @@ type sortScratch struct {
 // per entry and kept beside its index, and by the rows only where
 // prefixes tie; merged comparing only rows whose prefixes tie. A batch of
 // a table's changes, whose rows lie all over memory, is then consolidated
-// with one read of most rows rather than one per comparison.
-func consolidateByPrefix(z ZSet) ZSet {
+// with one read of most rows rather than one per comparison, or none
+// when pre, the rows' prefixes, is given.
+func consolidateByPrefix(z ZSet, pre []RowPrefix) ZSet {
 	if len(z) > math.MaxInt32 {
 		slices.SortFunc(z, compareEntries)
 		return merge(z, nil)
@@ -285,16 +322,13 @@ func consolidateByPrefix(z ZSet) ZSet {
 	s := scratch.Get().(*sortScratch)
 	keys := s.keys[:0]
 	for i, e := range z {
-		k := keyed{i: int32(i)} // an empty row sorts first, a shorter one before
-		exact := false
-		if len(e.Row) > 0 {
-			k.class, k.bits, exact = value.Prefix(e.Row[0])
+		var p RowPrefix
+		if pre != nil {
+			p = pre[i]
+		} else {
+			p = PrefixOf(e.Row)
 		}
-		// The second value orders rows only if the first are equal.
-		if exact && len(e.Row) > 1 {
-			k.class2, k.bits2, _ = value.Prefix(e.Row[1])
-		}
-		keys = append(keys, k)
+		keys = append(keys, keyed{bits: p.bits, bits2: p.bits2, class: p.class, class2: p.class2, i: int32(i)})
 	}
 	if sameClass(keys) {
 		s.radix = radixSort(keys, s.radix)

@@ -195,7 +195,17 @@ func TestConsolidateByPrefix(t *testing.T) {
 		want := slices.Clone(z)
 		slices.SortFunc(want, compareEntries)
 		want = merge(want, nil)
-		got := consolidateByPrefix(z)
+		var got ZSet
+		if rapid.Bool().Draw(t, "prefixed") {
+			// The prefixes taken beforehand, as a table's batch has them.
+			pre := make([]RowPrefix, len(z))
+			for i, e := range z {
+				pre[i] = PrefixOf(e.Row)
+			}
+			got = ConsolidatePrefixed(z, pre)
+		} else {
+			got = consolidateByPrefix(z, nil)
+		}
 		if len(got) != len(want) {
 			t.Fatalf("%d entries, want %d", len(got), len(want))
 		}
