@@ -53,6 +53,17 @@ type ReserveSpot struct {
 	Relation string
 	Key      string
 	Spec     dataflow.ArrangementSpec
+	// Filters are predicates over the relation's rows that every row the
+	// operator reads passes (the filters the plan applies before any
+	// projection): the index may hold only the rows for which each is
+	// true, so that a change to a row that fails them costs the index
+	// nothing. A row whose predicate fails to evaluate must be kept (the
+	// operator's refill re-applies the filters and reports the error).
+	// Key names the filters too; Unfiltered is the key of the index of
+	// every row of the relation in the same order, which serves the spot
+	// as well.
+	Filters    []expr.Expr
+	Unfiltered string
 }
 
 // ShareSpot is a join input whose index holds a stored relation's rows
@@ -447,7 +458,17 @@ func (b base) spot(keys []expr.Expr, order []dataflow.SortKey) (ReserveSpot, boo
 		spec.Sort = append(spec.Sort, dataflow.SortKey{Expr: c, Desc: k.Desc, NullsFirst: k.NullsFirst})
 		key += fmt.Sprintf("%d %v %v,", c.Idx, k.Desc, k.NullsFirst)
 	}
-	return ReserveSpot{Relation: rel, Key: key, Spec: spec, Slot: -1}, true
+	// The filters under the first projection read the relation's rows.
+	unfiltered := key
+	var filters []expr.Expr
+	for _, st := range b.rows.Stages {
+		if st.Project != nil {
+			break
+		}
+		filters = append(filters, st.Filter)
+		key += "|where " + expr.Key(st.Filter)
+	}
+	return ReserveSpot{Relation: rel, Key: key, Spec: spec, Slot: -1, Filters: filters, Unfiltered: unfiltered}, true
 }
 
 // storedRows reports whether n is a stored relation's rows, whole or

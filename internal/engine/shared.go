@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -28,6 +29,12 @@ type sharedIndex struct {
 	reserve bool
 	rel     string
 	cols    []int // the relation's columns the index holds; nil: all
+	// filters, of a reserve index: predicates over the relation's rows
+	// that every view reading the index applies before anything else;
+	// the index holds only the rows that pass them (or fail to evaluate
+	// them), so that a change to a row outside every view's filter does
+	// not descend into it.
+	filters []expr.Expr
 	a       *dataflow.Arrangement
 	views   []string
 	staged  bool
@@ -68,7 +75,9 @@ func (s *sharedIndexes) share(v *zview) {
 
 // reserve hands each top-k, MIN and MAX of v that reads a table's rows
 // the table's index by its partition (or group) and order, building it
-// from the table's rows when no view has it yet. Done before v's cold
+// from the table's rows when no view has it yet: the index of the rows
+// that pass the operator's filters, or of every row when another view
+// built that one already. Done before v's cold
 // start: the cold start only inserts, so no reserve drains during it, and
 // its refills afterwards read the index as of the commit before.
 func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
@@ -81,13 +90,16 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 			continue
 		}
 		si, ok := s.m[sp.Key]
+		if !ok && len(sp.Filters) > 0 {
+			si, ok = s.m[sp.Unfiltered]
+		}
 		if !ok {
 			a := dataflow.NewArrangement(sp.Spec)
 			a.Claim()
-			if err := e.fillIndex(a, sp.Relation); err != nil {
+			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a, filters: sp.Filters}
+			if err := e.fillIndex(si); err != nil {
 				return err
 			}
-			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a}
 			s.m[sp.Key] = si
 		}
 		if err := u.UseIndex(sp.Slot, si.a); err != nil {
@@ -108,19 +120,35 @@ func (e *Engine) indexable(rel string) bool {
 	return ok && !t.def.ChangeStream
 }
 
-// fillIndex builds a from a table's rows in one load (sorted, each run
-// built at once).
-func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
-	t, ok := e.tables[rel]
+// fillIndex builds a reserve index from its table's rows that pass its
+// filters, in one load (sorted, each run built at once).
+func (e *Engine) fillIndex(si *sharedIndex) error {
+	t, ok := e.tables[si.rel]
 	if !ok {
-		return pgerr.New(pgerr.Internal, "no table %q to index", rel)
+		return pgerr.New(pgerr.Internal, "no table %q to index", si.rel)
 	}
 	rows := make(zset.ZSet, 0, t.rows.Len())
 	t.scan(func(_ uint64, r value.Row) bool {
-		rows = append(rows, zset.Entry{Row: r, W: 1})
+		if si.holds(r) {
+			rows = append(rows, zset.Entry{Row: r, W: 1})
+		}
 		return true
 	})
-	return a.Load(rows)
+	return si.a.Load(rows)
+}
+
+// holds reports whether the index holds a row of its relation: whether
+// the row passes its filters. A filter that fails to evaluate keeps the
+// row: the views' refills re-apply the filters and meet the error there,
+// where the view's own filter meets it too.
+func (si *sharedIndex) holds(r value.Row) bool {
+	for _, f := range si.filters {
+		v, err := f.Eval(r)
+		if err == nil && !(v.Kind() == value.Bool && v.Bool()) {
+			return false
+		}
+	}
+	return true
 }
 
 // reserveBytes returns the state of the relations' indexes that top-ks
@@ -194,8 +222,19 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 }
 
 // narrow returns the relation's change d as the index holds it: its rows
-// narrowed to the index's columns, consolidated, in si.batch.
+// narrowed to the index's columns, consolidated, in si.batch, or for a
+// reserve index with filters the rows that pass them.
 func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
+	if len(si.filters) > 0 {
+		n := dataflow.ReuseBatch(si.batch)
+		for _, e := range d {
+			if si.holds(e.Row) {
+				n = append(n, e)
+			}
+		}
+		si.batch = n
+		return n
+	}
 	if si.cols == nil {
 		return d
 	}

@@ -100,7 +100,7 @@ func newDistinctAcc(inner accum) accum {
 
 func (a *distinctAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	ch = netChanges(ch, compareVals)
-	c.inner = c.inner[:0]
+	c.inner = clearUsed(c.inner)
 	for _, x := range ch {
 		old := a.ms.get(x.vals)
 		now := old + x.w

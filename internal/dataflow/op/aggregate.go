@@ -548,7 +548,7 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	}
 	for a := range g.aggs {
 		spec := &g.aggs[a]
-		g.chs = g.chs[:0]
+		g.chs = clearUsed(g.chs)
 		for _, r := range g.recs[i:j] {
 			// recs are sorted by key, pres in input order.
 			if g.pres[r.pre+a] {
@@ -684,11 +684,15 @@ func (g *GroupBy) Abort() {
 	g.clearStep()
 }
 
-// clearStep empties the step's scratch for reuse. It clears each buffer
-// to its capacity, not its length: an entry left past the length (from a
-// bigger group or step before) would keep the values it points to, and an
-// aggChange the whole arena it slices, reachable for as long as the view
-// lives, unseen by State.
+// clearStep empties the step's scratch for reuse. An entry left past a
+// buffer's length would keep the values it points to (an aggChange the
+// whole arena it slices) reachable for as long as the view lives, unseen
+// by State; clearing each buffer to its length is enough because every
+// one holds only zeros past its length at each step's start: within a
+// step a buffer grows by appends, shrinks by slices.Delete (which zeroes
+// what it drops), and is emptied for the next group only through
+// clearUsed, never by reslicing alone. A single change no longer zeroes
+// the capacity a big step left (up to 4,096 entries a buffer).
 func (g *GroupBy) clearStep() {
 	g.staged = clearAll(g.staged)
 	g.setCh = g.setCh[:0]
@@ -706,15 +710,21 @@ func (g *GroupBy) clearStep() {
 	c.inner = clearAll(c.inner)
 }
 
-// clearAll zeroes s up to its capacity and returns it empty. A buffer
-// much bigger than this step used (grown by a cold start or a big batch)
-// is dropped instead: zeroing it at every small step would cost more
-// than the step.
+// clearAll zeroes s up to its length and returns it empty (past its
+// length it holds zeros: see clearStep). A buffer much bigger than this
+// step used (grown by a cold start or a big batch) is dropped instead, so
+// that it does not stay at that size for the view's life.
 func clearAll[T any](s []T) []T {
 	if cap(s) > 4096 && cap(s) > 4*len(s) {
 		return nil
 	}
-	s = s[:cap(s)]
+	clear(s)
+	return s[:0]
+}
+
+// clearUsed empties a buffer within a step, zeroing what it held, so that
+// it keeps only zeros past its length.
+func clearUsed[T any](s []T) []T {
 	clear(s)
 	return s[:0]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -545,5 +546,58 @@ func TestMinMaxValueSets(t *testing.T) {
 				t.Fatalf("%d trees left in groups of %d and %d values", n, len(held[0]), len(held[1]))
 			}
 		})
+	}
+}
+
+// TestGroupByScratchZeroPastLength checks what lets a step clear its
+// scratch only up to the length it used: after steps of every size, with
+// DISTINCT aggregates and MIN/MAX reserves shrinking and growing, each
+// scratch buffer holds only zeros past its length, so that nothing it held
+// stays reachable.
+func TestGroupByScratchZeroPastLength(t *testing.T) {
+	keys := []expr.Expr{kCol}
+	g, err := NewGroupBy(keys, testAggs(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dataflow.NewCircuit()
+	c.Add(g, c.Input("t"))
+	rng := rand.New(rand.NewPCG(3, 4))
+	live := map[int64]value.Row{}
+	next := int64(0)
+	for round, size := range []int{3000, 1, 2, 700, 1, 40, 2000, 3, 1} {
+		var b zset.ZSet
+		for range size {
+			if len(live) > 0 && rng.IntN(3) == 0 {
+				for id, r := range live {
+					b = append(b, e(r, -1))
+					delete(live, id)
+					break
+				}
+				continue
+			}
+			next++
+			// Few groups, so that one group's changes are many.
+			r := aggRow(rng.Int64N(4), rng.Int64N(50), fmt.Sprintf("s%d", next), "", float64(next%7))
+			live[next] = r
+			b = append(b, e(r, 1))
+		}
+		step(t, c, "t", zset.Consolidate(b))
+		zeroPast(t, round, "chs", g.chs)
+		zeroPast(t, round, "staged", g.staged)
+		zeroPast(t, round, "arena", g.arena)
+		zeroPast(t, round, "res", g.ctx.res)
+		zeroPast(t, round, "pend", g.ctx.pend)
+		zeroPast(t, round, "inner", g.ctx.inner)
+	}
+}
+
+func zeroPast[T any](t *testing.T, round int, name string, s []T) {
+	t.Helper()
+	var zero T
+	for i, x := range s[len(s):cap(s)] {
+		if !reflect.DeepEqual(x, zero) {
+			t.Fatalf("step %d: %s[%d] past its length %d is not zero", round, name, len(s)+i, len(s))
+		}
 	}
 }
