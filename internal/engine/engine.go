@@ -80,6 +80,10 @@ type Engine struct {
 	workers     int
 	parallelMin int
 	waves       [][]matView
+	// trace records the commits' schedule while set (schedtrace.go); ph
+	// times the phases of the commit in progress then.
+	trace *ScheduleTrace
+	ph    *phases
 	// refillNotice encodes the number of refills in one step of one view
 	// above which a commit raises a notice (setRefillNotice, refillLimit).
 	refillNotice int64

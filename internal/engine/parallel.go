@@ -95,7 +95,13 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 		if workers < 2 || !e.worthSplitting(wave, in, jobs) {
 			for _, v := range wave {
 				z, ok, err := v.prepare(in)
+				if e.ph != nil {
+					e.ph.mark("prepare " + v.meta().name)
+				}
 				jobs.prepared(v)
+				if e.ph != nil {
+					e.ph.mark("index commit, early")
+				}
 				if err != nil {
 					return stepped, v.meta().name, err
 				}
@@ -109,6 +115,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 			}
 			continue
 		}
+		e.ph.mark("schedule")
 		res := e.prepareWave(wave, in, workers, jobs)
 		jobs.repanic()
 		var failed string
@@ -317,12 +324,18 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 		return cmp.Compare(size[b], size[a])
 	})
 	ready := jobs.unclaimed()
+	n := min(workers, len(wave)+len(ready))
+	wc := e.newWaveClock(n)
 	var next atomic.Int64
-	work := func() {
+	work := func(w int) {
+		t := wc.now()
 		for {
 			k := int(next.Add(1)) - 1
 			if k < len(ready) {
 				ready[k].stage()
+				if wc != nil {
+					t = wc.task(w, "stage "+ready[k].si.rel, t)
+				}
 				continue
 			}
 			k -= len(ready)
@@ -338,14 +351,28 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 				}()
 				res[i].z, res[i].ok, res[i].err = wave[i].prepare(in)
 			}()
+			if wc != nil {
+				t = wc.task(w, "prepare "+wave[i].meta().name, t)
+			}
 			jobs.prepared(wave[i])
+			if wc != nil {
+				t = wc.task(w, "index commit, early", t)
+			}
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(workers, len(wave)+len(ready)) - 1 {
-		wg.Go(work)
+	for w := 1; w < n; w++ {
+		wg.Go(func() {
+			defer wc.lock()()
+			work(w)
+		})
 	}
-	work()
+	work(0)
 	wg.Wait()
+	wc.end()
+	if wc != nil && e.ph != nil {
+		e.ph.last += wc.busy[0]
+		e.ph.mark("wave overhead")
+	}
 	return res
 }

@@ -148,8 +148,12 @@ func (e *Engine) commit() error {
 		}
 		defer e.wake()
 	}
+	ph := e.startPhases()
+	e.ph = ph
+	defer func() { ph.end(); e.ph = nil }()
 	deltas, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
+	ph.mark("table deltas")
 	if len(deltas) == 0 && nEvents == 0 {
 		ts := e.ts
 		if changed || anyEvents {
@@ -205,6 +209,7 @@ func (e *Engine) commit() error {
 	if err := e.shared.stage(deltas); err != nil {
 		return fail("", err)
 	}
+	ph.mark("index stage")
 	// The store stages the transaction before the sinks commit theirs and
 	// makes it durable after: a store that refuses it refuses it before
 	// any sink holds it.
@@ -224,14 +229,19 @@ func (e *Engine) commit() error {
 			return refuse(err)
 		}
 	}
+	ph.mark("store and sinks")
 	e.ts++
 	for _, v := range stepped {
 		v.commit()
 	}
+	ph.mark("views commit")
 	e.shared.commit()
+	ph.mark("index commit")
 	compactTables(tx.log)
+	ph.mark("compact")
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
+	ph.mark("notify")
 	return nil
 }
 
