@@ -369,10 +369,67 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 	}
 	work(0)
 	wg.Wait()
-	wc.end()
-	if wc != nil && e.ph != nil {
-		e.ph.last += wc.busy[0]
-		e.ph.mark("wave overhead")
-	}
+	e.endWave(wc, "wave overhead")
 	return res
+}
+
+// endWave adds a wave to the trace, and charges what the committing
+// goroutine did in it beside its tasks to a phase ("": to the phase
+// under way).
+func (e *Engine) endWave(wc *waveClock, phase string) {
+	if wc == nil {
+		return
+	}
+	wc.end()
+	if e.ph != nil {
+		e.ph.last += wc.busy[0]
+		if phase != "" {
+			e.ph.mark(phase)
+		}
+	}
+}
+
+// consolidate consolidates a table's batch of the commit, its passes over
+// the rows shared out between two goroutines when the engine has two
+// workers or more and the batch has 4·parallelMin entries or more (1,024
+// by default: handing a half over costs microseconds). The result is
+// zset.Consolidate's. Every view waits for it: it is the commit's serial
+// path.
+func (e *Engine) consolidate(z zset.ZSet) zset.ZSet {
+	if e.nWorkers() < 2 || len(z) < 4*e.parallelMin {
+		return zset.Consolidate(z)
+	}
+	return zset.ConsolidateOn(z, e.inParallel)
+}
+
+// inParallel runs fns at once, the first on the calling goroutine, and
+// returns when all have; a panic of one is raised on the caller.
+func (e *Engine) inParallel(fns ...func()) {
+	wc := e.newWaveClock(len(fns))
+	panics := make([]any, len(fns))
+	run := func(w int) {
+		defer func() {
+			if p := recover(); p != nil {
+				panics[w] = p
+			}
+		}()
+		t := wc.now()
+		fns[w]()
+		wc.task(w, "consolidate", t)
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < len(fns); w++ {
+		wg.Go(func() {
+			defer wc.lock()()
+			run(w)
+		})
+	}
+	run(0)
+	wg.Wait()
+	e.endWave(wc, "")
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }

@@ -324,7 +324,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		t.gathering = false
 		// Consolidate works in place; t.delta keeps the whole batch for
 		// reuse.
-		if z := zset.Consolidate(t.delta); len(z) > 0 {
+		if z := e.consolidate(t.delta); len(z) > 0 {
 			deltas[t.name] = z
 			changed = true
 		}

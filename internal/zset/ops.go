@@ -283,19 +283,8 @@ func consolidateByPrefix(z ZSet) ZSet {
 		return merge(z, nil)
 	}
 	s := scratch.Get().(*sortScratch)
-	keys := s.keys[:0]
-	for i, e := range z {
-		k := keyed{i: int32(i)} // an empty row sorts first, a shorter one before
-		exact := false
-		if len(e.Row) > 0 {
-			k.class, k.bits, exact = value.Prefix(e.Row[0])
-		}
-		// The second value orders rows only if the first are equal.
-		if exact && len(e.Row) > 1 {
-			k.class2, k.bits2, _ = value.Prefix(e.Row[1])
-		}
-		keys = append(keys, k)
-	}
+	keys := slices.Grow(s.keys[:0], len(z))[:len(z)]
+	prefixes(z, keys, 0)
 	if sameClass(keys) {
 		s.radix = radixSort(keys, s.radix)
 		sortTies(keys, z)
@@ -311,6 +300,70 @@ func consolidateByPrefix(z ZSet) ZSet {
 	s.keys, s.tmp = keys, tmp[:0]
 	scratch.Put(s)
 	return z
+}
+
+// prefixes sets keys[j] to the prefixes of z[j], the entry at place
+// base+j of the batch.
+func prefixes(z ZSet, keys []keyed, base int) {
+	for j, e := range z {
+		k := keyed{i: int32(base + j)} // an empty row sorts first, a shorter one before
+		exact := false
+		if len(e.Row) > 0 {
+			k.class, k.bits, exact = value.Prefix(e.Row[0])
+		}
+		// The second value orders rows only if the first are equal.
+		if exact && len(e.Row) > 1 {
+			k.class2, k.bits2, _ = value.Prefix(e.Row[1])
+		}
+		keys[j] = k
+	}
+}
+
+// ConsolidateOn is Consolidate for a batch big enough to share out: par
+// runs the functions it is given at the same time and returns once all
+// have returned. The passes that read the rows (their prefixes, where
+// prefixes tie their comparisons, the merge) run in two halves, the
+// second from a change of prefix, so that no run of equal prefixes is
+// split; the radix sort between them runs alone. The result is
+// Consolidate's, entry for entry.
+func ConsolidateOn(z ZSet, par func(fns ...func())) ZSet {
+	if len(z) < 2*prefixSortMin || len(z) > math.MaxInt32 {
+		return Consolidate(z)
+	}
+	s := scratch.Get().(*sortScratch)
+	keys := slices.Grow(s.keys[:0], len(z))[:len(z)]
+	half := len(z) / 2
+	par(func() { prefixes(z[:half], keys[:half], 0) },
+		func() { prefixes(z[half:], keys[half:], half) })
+	if !sameClass(keys) {
+		s.keys = keys[:0]
+		scratch.Put(s)
+		return consolidateByPrefix(z)
+	}
+	s.radix = radixSort(keys, s.radix)
+	m := half
+	for m < len(keys) && keys[m].bits == keys[m-1].bits {
+		m++
+	}
+	// Each half reads the rows by their places in the batch from a copy,
+	// while both write the batch.
+	tmp := append(s.tmp[:0], z...)
+	finish := func(z ZSet, keys []keyed) ZSet {
+		sortTies(keys, tmp)
+		for j, k := range keys {
+			z[j] = tmp[k.i]
+		}
+		return merge(z, keys)
+	}
+	var lo, hi int
+	par(func() { lo = len(finish(z[:m], keys[:m])) },
+		func() { hi = len(finish(z[m:], keys[m:])) })
+	copy(z[lo:], z[m:m+hi])
+	clear(z[lo+hi : m+hi])
+	clear(tmp) // the pool keeps no rows alive
+	s.keys, s.tmp = keys[:0], tmp[:0]
+	scratch.Put(s)
+	return z[:lo+hi]
 }
 
 // compareKeyed orders two entries of z by their prefixes, then by rows.
