@@ -86,6 +86,7 @@ type prepared struct {
 // views' prepares and commits it as soon as the views that read it have
 // prepared.
 func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, string, error) {
+	e.mu.settle()
 	workers := e.nWorkers()
 	var jobs *indexJobs
 	if workers >= 2 {
@@ -157,6 +158,9 @@ type indexJobs struct {
 type indexJob struct {
 	si *sharedIndex
 	d  zset.ZSet // the table's change
+	// early: the job commits the change once its readers prepared; else
+	// the commit's end does (commitBehind).
+	early bool
 	// pending counts what the commit waits for: the readers still to
 	// prepare, and the staging.
 	pending atomic.Int32
@@ -179,7 +183,7 @@ func (e *Engine) earlyIndexes(in *stepInput) *indexJobs {
 		if js == nil {
 			js = &indexJobs{readers: map[string][]*indexJob{}}
 		}
-		j := &indexJob{si: si, d: d}
+		j := &indexJob{si: si, d: d, early: !e.leaveBehind}
 		j.pending.Store(1)
 		for _, v := range si.views {
 			if rs := js.readers[v]; len(rs) > 0 && rs[len(rs)-1] == j {
@@ -243,7 +247,7 @@ func (j *indexJob) stage() {
 
 // done counts one thing the job's commit waited for; the last one commits.
 func (j *indexJob) done() {
-	if j.pending.Add(-1) == 0 && j.staged {
+	if j.pending.Add(-1) == 0 && j.staged && j.early {
 		j.guard(j.si.commitEarly)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
@@ -127,9 +128,11 @@ func TestParallelIndexTakenBack(t *testing.T) {
 // changes (updates by key range, inserts, deletes, changes that cancel),
 // an engine whose commits share their work among two goroutines (the
 // tables' batches consolidated in halves, the views of a wave and the
-// shared indexes' staging and commits on two workers) gives every view
-// the deltas, entry for entry and in the same order, that one goroutine
-// gives, and the same rows.
+// shared indexes' staged on two workers and committed on a goroutine of
+// their own past the commit's end, beside the next transaction's typed
+// changes) gives every view the deltas, entry for entry and in the same
+// order, that one goroutine gives, and the same rows; a view created
+// between two commits reads the shared index as committed.
 func TestParallelDeterminism(t *testing.T) {
 	views := []string{
 		`CREATE MATERIALIZED VIEW filtered AS SELECT id, grp, val FROM t WHERE val < 300`,
@@ -174,6 +177,46 @@ func TestParallelDeterminism(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 20))
 	nextID := 3001
 	for txn := range 60 {
+		if txn == 30 {
+			for _, x := range []*engineUnderTest{serial, parallel} {
+				// Shares the index of t by (val, id) with lows.
+				if err := x.sess.ExecScript(`CREATE MATERIALIZED VIEW lows2 AS SELECT id, val FROM t ORDER BY val, id LIMIT 40`, func(engine.Result) error { return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, a, _ := serial.e.ViewRows("lows2")
+			_, b, _ := parallel.e.ViewRows("lows2")
+			if len(a) != 40 || fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("lows2 holds %d rows on one goroutine, other rows on two", len(a))
+			}
+		}
+		if txn%3 == 2 {
+			// Typed changes, which do not wait for the indexes' commit.
+			n := 1 + rng.IntN(3000)
+			seed := rng.Uint64()
+			var missing [2]int
+			for k, x := range []*engineUnderTest{serial, parallel} {
+				r := rand.New(rand.NewPCG(seed, 1))
+				if err := x.sess.Begin(); err != nil {
+					t.Fatal(err)
+				}
+				for range n {
+					id := int64(1 + r.IntN(nextID))
+					row := value.Row{value.NewInt(value.Int4, id), value.NewInt(value.Int4, r.Int64N(10)), value.NewInt(value.Int4, r.Int64N(1000))}
+					// A deleted key's replacement fails alone.
+					if err := x.sess.Replace("t", row); err != nil {
+						missing[k]++
+					}
+				}
+				if err := x.sess.Commit(); err != nil {
+					t.Fatalf("transaction %d: %v", txn, err)
+				}
+			}
+			if missing[0] != missing[1] || missing[0] == n {
+				t.Fatalf("transaction %d: %v of %d replacements failed", txn, missing, n)
+			}
+			continue
+		}
 		var b strings.Builder
 		b.WriteString("BEGIN;")
 		for range 1 + rng.IntN(4) {

@@ -127,6 +127,7 @@ func (e *Engine) newTxn(explicit bool) *txn {
 // that fails (an expression error on the new rows) rolls the whole
 // transaction back.
 func (e *Engine) commit() error {
+	e.mu.settle() // a typed change's own commit holds lockChanges only
 	tx := e.tx
 	e.tx = nil
 	defer func() {
@@ -195,6 +196,8 @@ func (e *Engine) commit() error {
 	in := &e.stepIn
 	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
 	defer func() { *in = stepInput{} }()
+	e.leaveBehind = e.commitsBehind(len(tx.log), deltas)
+	defer func() { e.leaveBehind = false }()
 	if temporal {
 		deltas[compile.ClockInput] = clockBatch(e.now)
 	}
@@ -235,7 +238,11 @@ func (e *Engine) commit() error {
 		v.commit()
 	}
 	ph.mark("views commit")
-	e.shared.commit()
+	if e.leaveBehind {
+		e.commitBehind()
+	} else {
+		e.shared.commit()
+	}
 	ph.mark("index commit")
 	compactTables(tx.log)
 	ph.mark("compact")
