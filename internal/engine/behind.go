@@ -34,9 +34,19 @@ type behind struct {
 	launched, took int64
 }
 
-// Lock takes the lock exclusively, once the indexes are committed.
+// Lock takes the lock exclusively, once the indexes are committed. A
+// panic of their commit is raised with the lock left free.
 func (l *engineLock) Lock() {
 	l.RWMutex.Lock()
+	if l.behind == nil {
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			l.RWMutex.Unlock()
+			panic(p)
+		}
+	}()
 	l.settle()
 }
 
@@ -120,10 +130,15 @@ func (e *Engine) commitBehind() {
 	}()
 }
 
+// minBehind is the rows from which an index commit runs on a goroutine of
+// its own: starting one costs a microsecond or two, the inserts of 64
+// rows in a big index several.
+const minBehind = 64
+
 // commitsBehind reports whether the commit of a transaction of changes
 // log entries, whose tables' batches are deltas, leaves the indexes'
-// commit behind: with two workers or more and parallelMin rows or more
-// for the indexes (a goroutine costs a microsecond or two), unless a
+// commit behind: with two workers or more and minBehind rows or more for
+// the indexes (parallelMin if smaller), unless a
 // memory budget needs the indexes' sizes at the commit's end or the
 // transaction is a bulk load (whose end trims the views).
 func (e *Engine) commitsBehind(changes int, deltas map[string]zset.ZSet) bool {
@@ -134,7 +149,7 @@ func (e *Engine) commitsBehind(changes int, deltas map[string]zset.ZSet) bool {
 	for _, si := range e.shared.m {
 		rows += len(deltas[si.rel])
 	}
-	if rows == 0 || rows < e.parallelMin {
+	if rows == 0 || rows < min(e.parallelMin, minBehind) {
 		return false
 	}
 	for _, v := range e.order {
