@@ -121,7 +121,7 @@ func (s *Session) typedChange(table string, priv sql.Privilege, fn func(e *Engin
 		return err
 	}
 	e := s.e
-	e.mu.Lock()
+	e.mu.lockChanges()
 	if s.block && e.tx == nil {
 		e.tx = e.newTxn(true)
 	}

@@ -29,7 +29,9 @@ import (
 type Engine struct {
 	// mu guards everything below: statements that read hold it shared,
 	// statements that write hold it exclusively, each only while it runs.
-	mu sync.RWMutex
+	// Taking it waits for the shared indexes' commit that the last
+	// commit may have left running (behind.go).
+	mu engineLock
 	// lookupMu serialises readers' use of the indexes that ad-hoc reads
 	// build on first use (prefix.go, viewindex.go): readers share mu.
 	lookupMu sync.Mutex
@@ -80,6 +82,13 @@ type Engine struct {
 	workers     int
 	parallelMin int
 	waves       [][]matView
+	// trace records the commits' schedule while set (schedtrace.go); ph
+	// times the phases of the commit in progress then.
+	trace *ScheduleTrace
+	ph    *phases
+	// leaveBehind is set while a commit prepares whose indexes' commit is
+	// to run past its end (commitBehind).
+	leaveBehind bool
 	// refillNotice encodes the number of refills in one step of one view
 	// above which a commit raises a notice (setRefillNotice, refillLimit).
 	refillNotice int64

@@ -86,6 +86,7 @@ type prepared struct {
 // views' prepares and commits it as soon as the views that read it have
 // prepared.
 func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, string, error) {
+	e.mu.settle()
 	workers := e.nWorkers()
 	var jobs *indexJobs
 	if workers >= 2 {
@@ -95,7 +96,13 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 		if workers < 2 || !e.worthSplitting(wave, in, jobs) {
 			for _, v := range wave {
 				z, ok, err := v.prepare(in)
+				if e.ph != nil {
+					e.ph.mark("prepare " + v.meta().name)
+				}
 				jobs.prepared(v)
+				if e.ph != nil {
+					e.ph.mark("index commit, early")
+				}
 				if err != nil {
 					return stepped, v.meta().name, err
 				}
@@ -109,6 +116,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 			}
 			continue
 		}
+		e.ph.mark("schedule")
 		res := e.prepareWave(wave, in, workers, jobs)
 		jobs.repanic()
 		var failed string
@@ -150,6 +158,9 @@ type indexJobs struct {
 type indexJob struct {
 	si *sharedIndex
 	d  zset.ZSet // the table's change
+	// early: the job commits the change once its readers prepared; else
+	// the commit's end does (commitBehind).
+	early bool
 	// pending counts what the commit waits for: the readers still to
 	// prepare, and the staging.
 	pending atomic.Int32
@@ -172,7 +183,7 @@ func (e *Engine) earlyIndexes(in *stepInput) *indexJobs {
 		if js == nil {
 			js = &indexJobs{readers: map[string][]*indexJob{}}
 		}
-		j := &indexJob{si: si, d: d}
+		j := &indexJob{si: si, d: d, early: !e.leaveBehind}
 		j.pending.Store(1)
 		for _, v := range si.views {
 			if rs := js.readers[v]; len(rs) > 0 && rs[len(rs)-1] == j {
@@ -236,7 +247,7 @@ func (j *indexJob) stage() {
 
 // done counts one thing the job's commit waited for; the last one commits.
 func (j *indexJob) done() {
-	if j.pending.Add(-1) == 0 && j.staged {
+	if j.pending.Add(-1) == 0 && j.staged && j.early {
 		j.guard(j.si.commitEarly)
 	}
 }
@@ -317,12 +328,18 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 		return cmp.Compare(size[b], size[a])
 	})
 	ready := jobs.unclaimed()
+	n := min(workers, len(wave)+len(ready))
+	wc := e.newWaveClock(n)
 	var next atomic.Int64
-	work := func() {
+	work := func(w int) {
+		t := wc.now()
 		for {
 			k := int(next.Add(1)) - 1
 			if k < len(ready) {
 				ready[k].stage()
+				if wc != nil {
+					t = wc.task(w, "stage "+ready[k].si.rel, t)
+				}
 				continue
 			}
 			k -= len(ready)
@@ -338,14 +355,88 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 				}()
 				res[i].z, res[i].ok, res[i].err = wave[i].prepare(in)
 			}()
+			if wc != nil {
+				t = wc.task(w, "prepare "+wave[i].meta().name, t)
+			}
 			jobs.prepared(wave[i])
+			if wc != nil {
+				t = wc.task(w, "index commit, early", t)
+			}
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(workers, len(wave)+len(ready)) - 1 {
-		wg.Go(work)
+	for w := 1; w < n; w++ {
+		wg.Go(func() {
+			defer wc.lock()()
+			work(w)
+		})
 	}
-	work()
+	work(0)
 	wg.Wait()
+	e.endWave(wc, "wave overhead")
 	return res
+}
+
+// endWave adds a wave to the trace, and charges what the committing
+// goroutine did in it beside its tasks to a phase ("": to the phase
+// under way).
+func (e *Engine) endWave(wc *waveClock, phase string) {
+	if wc == nil {
+		return
+	}
+	wc.end()
+	if e.ph != nil {
+		e.ph.last += wc.busy[0]
+		if phase != "" {
+			e.ph.mark(phase)
+		}
+	}
+}
+
+// consolidate consolidates a table's batch of the commit, its passes over
+// the rows shared out between two goroutines when the engine has two
+// workers or more and the batch has 4·parallelMin entries or more (1,024
+// by default: handing a half over costs microseconds). The result is
+// zset.Consolidate's. Every view waits for it: it is the commit's serial
+// path.
+func (e *Engine) consolidate(z zset.ZSet, pre []zset.RowPrefix) zset.ZSet {
+	switch {
+	case e.nWorkers() >= 2 && len(z) >= 4*e.parallelMin:
+		return zset.ConsolidateOn(z, pre, e.inParallel)
+	case pre != nil:
+		return zset.ConsolidatePrefixed(z, pre)
+	}
+	return zset.Consolidate(z)
+}
+
+// inParallel runs fns at once, the first on the calling goroutine, and
+// returns when all have; a panic of one is raised on the caller.
+func (e *Engine) inParallel(fns ...func()) {
+	wc := e.newWaveClock(len(fns))
+	panics := make([]any, len(fns))
+	run := func(w int) {
+		defer func() {
+			if p := recover(); p != nil {
+				panics[w] = p
+			}
+		}()
+		t := wc.now()
+		fns[w]()
+		wc.task(w, "consolidate", t)
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < len(fns); w++ {
+		wg.Go(func() {
+			defer wc.lock()()
+			run(w)
+		})
+	}
+	run(0)
+	wg.Wait()
+	e.endWave(wc, "")
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }

@@ -139,6 +139,7 @@ func (e *Engine) newTxn(explicit bool) *txn {
 // that fails (an expression error on the new rows) rolls the whole
 // transaction back.
 func (e *Engine) commit() error {
+	e.mu.settle() // a typed change's own commit holds lockChanges only
 	tx := e.tx
 	e.tx = nil
 	defer func() {
@@ -160,8 +161,12 @@ func (e *Engine) commit() error {
 		}
 		defer e.wake()
 	}
+	ph := e.startPhases()
+	e.ph = ph
+	defer func() { ph.end(); e.ph = nil }()
 	deltas, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
+	ph.mark("table deltas")
 	if len(deltas) == 0 && nEvents == 0 {
 		ts := e.ts
 		if changed || anyEvents {
@@ -203,6 +208,8 @@ func (e *Engine) commit() error {
 	in := &e.stepIn
 	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
 	defer func() { *in = stepInput{} }()
+	e.leaveBehind = e.commitsBehind(len(tx.log), deltas)
+	defer func() { e.leaveBehind = false }()
 	if temporal {
 		deltas[compile.ClockInput] = clockBatch(e.now)
 	}
@@ -217,6 +224,7 @@ func (e *Engine) commit() error {
 	if err := e.shared.stage(deltas); err != nil {
 		return fail("", err)
 	}
+	ph.mark("index stage")
 	// The store stages the transaction before the sinks commit theirs and
 	// makes it durable after: a store that refuses it refuses it before
 	// any sink holds it.
@@ -236,14 +244,23 @@ func (e *Engine) commit() error {
 			return refuse(err)
 		}
 	}
+	ph.mark("store and sinks")
 	e.ts++
 	for _, v := range stepped {
 		v.commit()
 	}
-	e.shared.commit()
+	ph.mark("views commit")
+	if e.leaveBehind {
+		e.commitBehind()
+	} else {
+		e.shared.commit()
+	}
+	ph.mark("index commit")
 	compactTables(tx.log)
+	ph.mark("compact")
 	e.notify(deltas)
 	e.afterCommit(stepped, len(tx.log))
+	ph.mark("notify")
 	return nil
 }
 
@@ -342,13 +359,11 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		t.gathering = false
 		// Consolidate works in place; t.delta keeps the whole batch for
 		// reuse.
-		var z zset.ZSet
+		var pre []zset.RowPrefix
 		if prefixed {
-			z = zset.ConsolidatePrefixed(t.delta, t.pre)
-		} else {
-			z = zset.Consolidate(t.delta)
+			pre = t.pre
 		}
-		if len(z) > 0 {
+		if z := e.consolidate(t.delta, pre); len(z) > 0 {
 			deltas[t.name] = z
 			changed = true
 		}

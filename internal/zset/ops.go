@@ -320,16 +320,8 @@ func consolidateByPrefix(z ZSet, pre []RowPrefix) ZSet {
 		return merge(z, nil)
 	}
 	s := scratch.Get().(*sortScratch)
-	keys := s.keys[:0]
-	for i, e := range z {
-		var p RowPrefix
-		if pre != nil {
-			p = pre[i]
-		} else {
-			p = PrefixOf(e.Row)
-		}
-		keys = append(keys, keyed{bits: p.bits, bits2: p.bits2, class: p.class, class2: p.class2, i: int32(i)})
-	}
+	keys := slices.Grow(s.keys[:0], len(z))[:len(z)]
+	prefixes(z, pre, keys, 0)
 	if sameClass(keys) {
 		s.radix = radixSort(keys, s.radix)
 		sortTies(keys, z)
@@ -345,6 +337,78 @@ func consolidateByPrefix(z ZSet, pre []RowPrefix) ZSet {
 	s.keys, s.tmp = keys, tmp[:0]
 	scratch.Put(s)
 	return z
+}
+
+// prefixes sets keys[j] to the prefixes of z[j], the entry at place
+// base+j of the batch: pre[j] when pre is given.
+func prefixes(z ZSet, pre []RowPrefix, keys []keyed, base int) {
+	for j, e := range z {
+		var p RowPrefix
+		if pre != nil {
+			p = pre[j]
+		} else {
+			p = PrefixOf(e.Row)
+		}
+		keys[j] = keyed{bits: p.bits, bits2: p.bits2, class: p.class, class2: p.class2, i: int32(base + j)}
+	}
+}
+
+// ConsolidateOn is Consolidate for a batch big enough to share out: par
+// runs the functions it is given at the same time and returns once all
+// have returned. The passes that read the rows (their prefixes, where
+// prefixes tie their comparisons, the merge) run in two halves, the
+// second from a change of prefix, so that no run of equal prefixes is
+// split; the radix sort between them runs alone. The result is
+// Consolidate's, entry for entry. pre, when not nil, holds the rows'
+// prefixes, as for ConsolidatePrefixed.
+func ConsolidateOn(z ZSet, pre []RowPrefix, par func(fns ...func())) ZSet {
+	if pre != nil && len(pre) != len(z) {
+		panic("zset: ConsolidateOn given a prefix per row of another batch")
+	}
+	if len(z) < 2*prefixSortMin || len(z) > math.MaxInt32 {
+		if pre != nil {
+			return ConsolidatePrefixed(z, pre)
+		}
+		return Consolidate(z)
+	}
+	s := scratch.Get().(*sortScratch)
+	keys := slices.Grow(s.keys[:0], len(z))[:len(z)]
+	half := len(z) / 2
+	preLo, preHi := pre, pre
+	if pre != nil {
+		preLo, preHi = pre[:half], pre[half:]
+	}
+	par(func() { prefixes(z[:half], preLo, keys[:half], 0) },
+		func() { prefixes(z[half:], preHi, keys[half:], half) })
+	if !sameClass(keys) {
+		s.keys = keys[:0]
+		scratch.Put(s)
+		return consolidateByPrefix(z, pre)
+	}
+	s.radix = radixSort(keys, s.radix)
+	m := half
+	for m < len(keys) && keys[m].bits == keys[m-1].bits {
+		m++
+	}
+	// Each half reads the rows by their places in the batch from a copy,
+	// while both write the batch.
+	tmp := append(s.tmp[:0], z...)
+	finish := func(z ZSet, keys []keyed) ZSet {
+		sortTies(keys, tmp)
+		for j, k := range keys {
+			z[j] = tmp[k.i]
+		}
+		return merge(z, keys)
+	}
+	var lo, hi int
+	par(func() { lo = len(finish(z[:m], keys[:m])) },
+		func() { hi = len(finish(z[m:], keys[m:])) })
+	copy(z[lo:], z[m:m+hi])
+	clear(z[lo+hi : m+hi])
+	clear(tmp) // the pool keeps no rows alive
+	s.keys, s.tmp = keys[:0], tmp[:0]
+	scratch.Put(s)
+	return z[:lo+hi]
 }
 
 // compareKeyed orders two entries of z by their prefixes, then by rows.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -250,6 +251,53 @@ func TestConsolidateByRadix(t *testing.T) {
 		for i := range got {
 			if CompareRows(got[i].Row, want[i].Row) != 0 || got[i].W != want[i].W {
 				t.Fatalf("entry %d: %v, want %v", i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// TestConsolidateOn: a batch consolidated in two halves at once gives
+// Consolidate's result entry for entry (the same rows, in the same order,
+// with the same weights), leaves no row referenced past it, and falls
+// back to Consolidate where the first values are of several kinds.
+func TestConsolidateOn(t *testing.T) {
+	par := func(fns ...func()) {
+		var wg sync.WaitGroup
+		for _, fn := range fns[1:] {
+			wg.Go(fn)
+		}
+		fns[0]()
+		wg.Wait()
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 6*prefixSortMin).Draw(t, "len")
+		mixed := rapid.IntRange(0, 4).Draw(t, "mixed") == 0
+		z := make(ZSet, n)
+		for i := range z {
+			l := fmt.Sprint("row", i)
+			// Few distinct firsts: long runs of equal prefixes, which
+			// the split must not cut.
+			var first value.Value = value.NewInt(value.Int8, rapid.Int64Range(0, 9).Draw(t, l+".i")<<rapid.IntRange(0, 40).Draw(t, l+".shift"))
+			if mixed && rapid.Bool().Draw(t, l+".text") {
+				first = value.NewText(value.Text, rapid.SampledFrom([]string{"a", "b"}).Draw(t, l+".s"))
+			}
+			r := value.Row{first, value.NewInt(value.Int4, rapid.Int64Range(0, 2).Draw(t, l+".tie")),
+				value.NewText(value.Text, rapid.SampledFrom([]string{"x", "y"}).Draw(t, l+".third"))}
+			z[i] = Entry{r, rapid.Int64Range(-1, 1).Draw(t, l+".w")}
+		}
+		want := Consolidate(slices.Clone(z))
+		got := ConsolidateOn(z, nil, par)
+		if len(got) != len(want) {
+			t.Fatalf("%d entries, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if &got[i].Row[0] != &want[i].Row[0] || got[i].W != want[i].W {
+				t.Fatalf("entry %d: %v, want %v", i, got[i], want[i])
+			}
+		}
+		for i, e := range z[len(got):] {
+			if e.Row != nil || e.W != 0 {
+				t.Fatalf("entry %d past the result: %v", len(got)+i, e)
 			}
 		}
 	})
