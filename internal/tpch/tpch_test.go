@@ -353,6 +353,9 @@ func (h *harness) writeHeapProfile(file string) {
 	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
 		h.t.Fatal(err)
 	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	h.t.Logf("live heap after a collection: %s", mb(int64(ms.HeapAlloc)))
 	runtime.KeepAlive(h.e)
 }
 
