@@ -28,8 +28,8 @@ import (
 // key costs a hash and a cache miss or two however many keys there are,
 // where one tree over all rows would cost a cache miss per level; a run is
 // a sorted slice while small and a B-tree (github.com/tidwall/btree)
-// beyond (see run). An entry is 40 bytes: the row, its weight, and a
-// 64-bit summary of its first order component (value.Prefix64 of the first
+// beyond (see run). An entry is 32 bytes: the row (its first value and
+// its length, without a slice's capacity), its weight, and a 64-bit summary of its first order component (value.Prefix64 of the first
 // sort value, or of the row's first value when there is none), so that a
 // search compares most entries by one integer in place and evaluates the
 // sort values only on a tie. Reading every row in key order (Scan with a
@@ -105,9 +105,39 @@ type SortKey struct {
 // arrEntry is one row of a run with its weight and k0, the summary of its
 // first order component: entries whose k0 differ are ordered by it.
 type arrEntry struct {
-	k0  uint64
-	row value.Row
-	w   int64
+	k0 uint64
+	r  rowRef
+	w  int64
+}
+
+// row returns the entry's row.
+func (e *arrEntry) row() value.Row { return e.r.row() }
+
+// rowRef is a row held in an arrangement: its first value and its length,
+// 16 bytes where a slice takes 24 (the capacity is not kept: a row read
+// back has none beyond its length, so that appending to it copies).
+type rowRef struct {
+	p *value.Value
+	n int
+}
+
+// refOf returns the reference to row.
+func refOf(row value.Row) rowRef {
+	if len(row) == 0 {
+		return rowRef{}
+	}
+	return rowRef{p: &row[0], n: len(row)}
+}
+
+// emptyRow is the row of no columns, as a reference gives it back.
+var emptyRow = value.Row{}
+
+// row returns the row referred to.
+func (r rowRef) row() value.Row {
+	if r.n == 0 {
+		return emptyRow
+	}
+	return unsafe.Slice(r.p, r.n)
 }
 
 // cmp orders two entries of a run: by k0, then by the sort values, then by
@@ -120,19 +150,19 @@ func (a *Arrangement) cmp(x, y *arrEntry) int {
 		}
 		return 1
 	}
-	if len(x.row) > 0 && len(x.row) == len(y.row) && &x.row[0] == &y.row[0] {
+	if x.r.n > 0 && x.r == y.r {
 		// One row by reference (a table's row, retracted): no need to
 		// evaluate anything.
 		return 0
 	}
 	for _, s := range a.spec.Sort {
-		u, _ := s.Expr.Eval(x.row)
-		v, _ := s.Expr.Eval(y.row)
+		u, _ := s.Expr.Eval(x.row())
+		v, _ := s.Expr.Eval(y.row())
 		if c := compareSort(&s, u, v); c != 0 {
 			return c
 		}
 	}
-	return zset.CompareRows(x.row, y.row)
+	return zset.CompareRows(x.row(), y.row())
 }
 
 // compareSort orders two values of one sort expression.
@@ -324,14 +354,17 @@ func (a *Arrangement) Commit() {
 				r = a.newRun(k)
 			}
 			f.ok = false
+			if sorted {
+				a.bytes += r.reserve(sameKey(st[i:], arena))
+			}
 		}
 		a.total += s.w
 		sz := r.storeBytes()
 		var before int64
 		if sorted {
-			before = r.addFrom(a, arrEntry{k0: s.k0, row: s.row, w: s.w}, &f)
+			before = r.addFrom(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w}, &f)
 		} else {
-			before = r.add(a, arrEntry{k0: s.k0, row: s.row, w: s.w})
+			before = r.add(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w})
 		}
 		a.bytes += r.storeBytes() - sz
 		switch {
@@ -350,6 +383,16 @@ func (a *Arrangement) Commit() {
 		}
 	}
 	a.Abort()
+}
+
+// sameKey counts the staged entries from st[0] on that share its key.
+func sameKey(st []stagedEntry, arena []byte) int {
+	k := arena[st[0].off:st[0].end]
+	n := 1
+	for n < len(st) && string(arena[st[n].off:st[n].end]) == string(k) {
+		n++
+	}
+	return n
 }
 
 // run returns the run of an encoded key, nil if none.
@@ -506,7 +549,7 @@ func (a *Arrangement) Weight(row value.Row) int64 {
 	if err != nil {
 		return 0
 	}
-	e, _ := r.get(a, &arrEntry{k0: k0, row: row})
+	e, _ := r.get(a, &arrEntry{k0: k0, r: refOf(row)})
 	return e.w
 }
 

@@ -23,11 +23,11 @@ func (a *Arrangement) ScanFrom(key value.Row, from []value.Value, fn func(row va
 	b := bound{a: a, vals: from, k0: a.k0Of(from[0])}
 	if r.tr == nil {
 		i := 0
-		for i < len(r.small) && b.before(r.small[i].k0, r.small[i].row) {
+		for i < len(r.small) && b.before(r.small[i].k0, r.small[i].row()) {
 			i++
 		}
 		for ; i < len(r.small); i++ {
-			if !fn(r.small[i].row, r.small[i].w) {
+			if !fn(r.small[i].row(), r.small[i].w) {
 				return
 			}
 		}
@@ -80,7 +80,7 @@ func (nd *ptNode) scanFrom(height int, b *bound, fn func(row value.Row, w int64)
 	lo, hi := 0, nd.n
 	for lo < hi {
 		h := int(uint(lo+hi) >> 1)
-		if b.before(nd.keys[h], nd.rows[h]) {
+		if b.before(nd.keys[h], nd.rows[h].row()) {
 			lo = h + 1
 		} else {
 			hi = h
@@ -88,7 +88,7 @@ func (nd *ptNode) scanFrom(height int, b *bound, fn func(row value.Row, w int64)
 	}
 	if height == 0 {
 		for i := lo; i < nd.n; i++ {
-			if !fn(nd.rows[i], nd.ws[i]) {
+			if !fn(nd.rows[i].row(), nd.ws[i]) {
 				return false
 			}
 		}

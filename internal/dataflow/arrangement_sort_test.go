@@ -88,7 +88,7 @@ func TestCommitBig(t *testing.T) {
 				}
 				var prev value.Row
 				a.Scan(nil, false, func(r value.Row, _ int64) bool {
-					if prev != nil && value.Compare(prev[0], r[0]) == 0 && a.cmp(&arrEntry{k0: mustK0(t, a, prev), row: prev}, &arrEntry{k0: mustK0(t, a, r), row: r}) >= 0 {
+					if prev != nil && value.Compare(prev[0], r[0]) == 0 && a.cmp(&arrEntry{k0: mustK0(t, a, prev), r: refOf(prev)}, &arrEntry{k0: mustK0(t, a, r), r: refOf(r)}) >= 0 {
 						t.Fatalf("step %d: %v before %v", step, prev, r)
 					}
 					prev = r
@@ -105,4 +105,42 @@ func mustK0(t *testing.T, a *Arrangement, r value.Row) uint64 {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestCommitBigRunsExact checks that a big step leaves each small run it
+// creates with room for its entries and no more: a cold start's runs would
+// otherwise keep the slack of a slice grown by doubling.
+func TestCommitBigRunsExact(t *testing.T) {
+	for _, typ := range []value.Type{value.Int8Type, value.TextType} {
+		spec := ArrangementSpec{Key: []expr.Expr{&expr.Col{Idx: 0, T: typ}}}
+		a := NewArrangement(spec)
+		a.Claim()
+		var delta zset.ZSet
+		for i := range 1000 {
+			k := value.NewInt(value.Int8, int64(i%200))
+			if typ == value.TextType {
+				k = value.NewText(value.Text, fmt.Sprint(i%200))
+			}
+			delta = append(delta, zset.Entry{Row: value.Row{k, value.NewInt(value.Int8, int64(i))}, W: 1})
+		}
+		if err := a.Stage(delta); err != nil {
+			t.Fatal(err)
+		}
+		a.Commit()
+		var runs []*run
+		for _, r := range a.runs {
+			runs = append(runs, r)
+		}
+		if a.ints != nil {
+			a.ints.All(func(_ int64, r *run) bool { runs = append(runs, r); return true })
+		}
+		if len(runs) != 200 {
+			t.Fatalf("%s: %d runs, want 200", typ.Kind, len(runs))
+		}
+		for _, r := range runs {
+			if len(r.small) != 5 || cap(r.small) != 5 {
+				t.Fatalf("%s: a run of %d entries has room for %d", typ.Kind, len(r.small), cap(r.small))
+			}
+		}
+	}
 }

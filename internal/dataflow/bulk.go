@@ -110,7 +110,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 	keys = sortHalves(keys, byKey)
 	entry := func(lk loadKey) arrEntry {
 		e := rows[lk.i]
-		return arrEntry{k0: lk.k0, row: e.Row, w: e.W}
+		return arrEntry{k0: lk.k0, r: refOf(e.Row), w: e.W}
 	}
 	// A tie's rows with their sort values, evaluated once.
 	type tieRec struct {
@@ -126,7 +126,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 				return c
 			}
 		}
-		return zset.CompareRows(x.e.row, y.e.row)
+		return zset.CompareRows(x.e.row(), y.e.row())
 	}
 	var es []arrEntry
 	for i := 0; i < len(keys); {
@@ -154,7 +154,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 				e := entry(lk)
 				off := len(tvals)
 				for _, sk := range a.spec.Sort {
-					v, _ := sk.Expr.Eval(e.row) // as cmp evaluates them
+					v, _ := sk.Expr.Eval(e.row()) // as cmp evaluates them
 					tvals = append(tvals, v)
 				}
 				ties = append(ties, tieRec{off: off, e: e})
@@ -190,7 +190,7 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		for _, e := range kept {
 			a.n++
 			a.total += e.w
-			b := RowBytes(e.row)
+			b := RowBytes(e.row())
 			a.bytes += b
 			a.rowsB += b
 		}
@@ -240,7 +240,7 @@ func buildPrefixTree(es []arrEntry) *prefixTree {
 	for i := 0; i < len(es); i += ptOrder {
 		nd := &ptNode{n: min(ptOrder, len(es)-i)}
 		for k, e := range es[i : i+nd.n] {
-			nd.keys[k], nd.rows[k], nd.ws[k] = e.k0, e.row, e.w
+			nd.keys[k], nd.rows[k], nd.ws[k] = e.k0, e.r, e.w
 		}
 		level = append(level, nd)
 	}
@@ -248,7 +248,7 @@ func buildPrefixTree(es []arrEntry) *prefixTree {
 	// The first entry under each node of the level: its separator in the
 	// level above.
 	firstK := make([]uint64, len(level))
-	firstR := make([]value.Row, len(level))
+	firstR := make([]rowRef, len(level))
 	for i, nd := range level {
 		firstK[i], firstR[i] = nd.keys[0], nd.rows[0]
 	}
@@ -256,7 +256,7 @@ func buildPrefixTree(es []arrEntry) *prefixTree {
 		m := len(level)
 		nodes := (m + ptOrder) / (ptOrder + 1)
 		next := make([]*ptNode, 0, nodes)
-		nk, nr := make([]uint64, 0, nodes), make([]value.Row, 0, nodes)
+		nk, nr := make([]uint64, 0, nodes), make([]rowRef, 0, nodes)
 		start := 0
 		for j := range nodes {
 			kids := m / nodes

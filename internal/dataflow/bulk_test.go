@@ -172,7 +172,7 @@ func TestBuildPrefixTree(t *testing.T) {
 	entry := func(v, id, w int64) arrEntry {
 		row := value.Row{value.NewInt(value.Int8, v), value.NewInt(value.Int8, id)}
 		k0, _ := a.k0(row)
-		return arrEntry{k0: k0, row: row, w: w}
+		return arrEntry{k0: k0, r: refOf(row), w: w}
 	}
 	for _, n := range []int{1, 2, ptOrder - 1, ptOrder, ptOrder + 1, ptOrder*(ptOrder+1) - 1, ptOrder * (ptOrder + 1), ptOrder*(ptOrder+1) + 1, 3*ptOrder*(ptOrder+1) + 5, 300000} {
 		rng := rand.New(rand.NewPCG(uint64(n), 5))

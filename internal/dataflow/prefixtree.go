@@ -38,7 +38,7 @@ const ptMaxHeight = 24
 type ptNode struct {
 	n    int
 	keys [ptOrder]uint64
-	rows [ptOrder]value.Row
+	rows [ptOrder]rowRef
 	ws   [ptOrder]int64        // a leaf's weights
 	kids *[ptOrder + 1]*ptNode // an inner node's children; nil in a leaf
 }
@@ -73,7 +73,7 @@ func (a *Arrangement) cmpAt(nd *ptNode, i int, e *arrEntry) int {
 		}
 		return 1
 	}
-	return a.cmp(&arrEntry{k0: nd.keys[i], row: nd.rows[i]}, e)
+	return a.cmp(&arrEntry{k0: nd.keys[i], r: nd.rows[i]}, e)
 }
 
 // lowerBound returns the first position of nd whose entry is not less
@@ -113,7 +113,7 @@ func (t *prefixTree) get(a *Arrangement, e *arrEntry) (arrEntry, bool) {
 		nd = nd.kids[a.child(nd, e)]
 	}
 	if i := a.lowerBound(nd, e); i < nd.n && a.cmpAt(nd, i, e) == 0 {
-		return arrEntry{k0: nd.keys[i], row: nd.rows[i], w: nd.ws[i]}, true
+		return arrEntry{k0: nd.keys[i], r: nd.rows[i], w: nd.ws[i]}, true
 	}
 	return arrEntry{}, false
 }
@@ -259,14 +259,14 @@ func leafInsert(nd *ptNode, i int, e *arrEntry) {
 	copy(nd.keys[i+1:nd.n+1], nd.keys[i:nd.n])
 	copy(nd.rows[i+1:nd.n+1], nd.rows[i:nd.n])
 	copy(nd.ws[i+1:nd.n+1], nd.ws[i:nd.n])
-	nd.keys[i], nd.rows[i], nd.ws[i] = e.k0, e.row, e.w
+	nd.keys[i], nd.rows[i], nd.ws[i] = e.k0, e.r, e.w
 	nd.n++
 }
 
 // insertSep puts separator (k, row) and its right child kid into the
 // parent at the end of path, splitting inner nodes up to the root as they
 // fill.
-func (t *prefixTree) insertSep(path []ptStep, k uint64, row value.Row, kid *ptNode) {
+func (t *prefixTree) insertSep(path []ptStep, k uint64, row rowRef, kid *ptNode) {
 	if len(path) == 0 {
 		root := &ptNode{n: 1, kids: new([ptOrder + 1]*ptNode)}
 		t.inner++
@@ -303,7 +303,7 @@ func (t *prefixTree) insertSep(path []ptStep, k uint64, row value.Row, kid *ptNo
 
 // innerInsert inserts separator (k, row) at position i of nd, with kid as
 // the child on its right.
-func innerInsert(nd *ptNode, i int, k uint64, row value.Row, kid *ptNode) {
+func innerInsert(nd *ptNode, i int, k uint64, row rowRef, kid *ptNode) {
 	copy(nd.keys[i+1:nd.n+1], nd.keys[i:nd.n])
 	copy(nd.rows[i+1:nd.n+1], nd.rows[i:nd.n])
 	copy(nd.kids[i+2:nd.n+2], nd.kids[i+1:nd.n+1])
@@ -318,7 +318,7 @@ func (t *prefixTree) removeAt(leaf *ptNode, i int, path []ptStep) {
 	copy(leaf.rows[i:], leaf.rows[i+1:leaf.n])
 	copy(leaf.ws[i:], leaf.ws[i+1:leaf.n])
 	leaf.n--
-	leaf.rows[leaf.n] = nil
+	leaf.rows[leaf.n] = rowRef{}
 	t.rebalance(leaf, path)
 }
 
@@ -379,7 +379,7 @@ func innerRemove(nd *ptNode, j int) {
 	copy(nd.rows[j:], nd.rows[j+1:nd.n])
 	copy(nd.kids[j+1:], nd.kids[j+2:nd.n+1])
 	nd.n--
-	nd.rows[nd.n] = nil
+	nd.rows[nd.n] = rowRef{}
 	nd.kids[nd.n+1] = nil
 }
 
@@ -414,7 +414,7 @@ func shareLeaves(left, right *ptNode) {
 // parent's separator j, through the parent.
 func shareInner(left, right, parent *ptNode, j int) {
 	var keys [2*ptOrder + 1]uint64
-	var rows [2*ptOrder + 1]value.Row
+	var rows [2*ptOrder + 1]rowRef
 	var kids [2*ptOrder + 2]*ptNode
 	n := copy(keys[:], left.keys[:left.n])
 	copy(rows[:], left.rows[:left.n])
@@ -451,14 +451,14 @@ func (nd *ptNode) scan(height int, desc bool, fn func(row value.Row, w int64) bo
 	if height == 0 {
 		if desc {
 			for i := nd.n - 1; i >= 0; i-- {
-				if !fn(nd.rows[i], nd.ws[i]) {
+				if !fn(nd.rows[i].row(), nd.ws[i]) {
 					return false
 				}
 			}
 			return true
 		}
 		for i := range nd.n {
-			if !fn(nd.rows[i], nd.ws[i]) {
+			if !fn(nd.rows[i].row(), nd.ws[i]) {
 				return false
 			}
 		}

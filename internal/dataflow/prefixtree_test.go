@@ -32,7 +32,7 @@ func TestPrefixTreeTwin(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return arrEntry{k0: k0, row: row, w: w}
+				return arrEntry{k0: k0, r: refOf(row), w: w}
 			}
 			step := 0
 			apply := func(v, id, w int64) {
@@ -83,23 +83,23 @@ func checkPrefixTree(t *testing.T, a *Arrangement, tr *prefixTree, twin map[[2]i
 	for k, w := range twin {
 		row := value.Row{value.NewInt(value.Int8, k[0]), value.NewInt(value.Int8, k[1])}
 		k0, _ := a.k0(row)
-		want = append(want, arrEntry{k0: k0, row: row, w: w})
+		want = append(want, arrEntry{k0: k0, r: refOf(row), w: w})
 	}
 	slices.SortFunc(want, func(x, y arrEntry) int { return a.cmp(&x, &y) })
 	var got []arrEntry
 	tr.scan(false, func(row value.Row, w int64) bool {
-		got = append(got, arrEntry{row: row, w: w})
+		got = append(got, arrEntry{r: refOf(row), w: w})
 		return true
 	})
 	if tr.len() != len(want) || len(got) != len(want) {
 		t.Fatalf("step %d: len %d, scanned %d, want %d", step, tr.len(), len(got), len(want))
 	}
 	for i := range want {
-		if zset.CompareRows(got[i].row, want[i].row) != 0 || got[i].w != want[i].w {
-			t.Fatalf("step %d: entry %d is %v×%d, want %v×%d", step, i, got[i].row, got[i].w, want[i].row, want[i].w)
+		if zset.CompareRows(got[i].row(), want[i].row()) != 0 || got[i].w != want[i].w {
+			t.Fatalf("step %d: entry %d is %v×%d, want %v×%d", step, i, got[i].row(), got[i].w, want[i].row(), want[i].w)
 		}
 		if e, ok := tr.get(a, &want[i]); !ok || e.w != want[i].w {
-			t.Fatalf("step %d: get(%v) = %d, %v", step, want[i].row, e.w, ok)
+			t.Fatalf("step %d: get(%v) = %d, %v", step, want[i].row(), e.w, ok)
 		}
 	}
 	var rev []value.Row
@@ -108,7 +108,7 @@ func checkPrefixTree(t *testing.T, a *Arrangement, tr *prefixTree, twin map[[2]i
 		return true
 	})
 	for i := range rev {
-		if zset.CompareRows(rev[i], want[len(want)-1-i].row) != 0 {
+		if zset.CompareRows(rev[i], want[len(want)-1-i].row()) != 0 {
 			t.Fatalf("step %d: reverse scan differs at %d", step, i)
 		}
 	}
@@ -122,9 +122,9 @@ func checkPrefixTree(t *testing.T, a *Arrangement, tr *prefixTree, twin map[[2]i
 			t.Fatalf("step %d: a leaf at height %d", step, height)
 		}
 		for i := range nd.n {
-			e := arrEntry{k0: nd.keys[i], row: nd.rows[i]}
+			e := arrEntry{k0: nd.keys[i], r: nd.rows[i]}
 			if lo != nil && a.cmp(&e, lo) < 0 || hi != nil && a.cmp(&e, hi) >= 0 {
-				t.Fatalf("step %d: %v is outside its node's bounds", step, e.row)
+				t.Fatalf("step %d: %v is outside its node's bounds", step, e.row())
 			}
 			if i > 0 && a.cmpAt(nd, i-1, &e) >= 0 {
 				t.Fatalf("step %d: a node is out of order at %d", step, i)
@@ -138,10 +138,10 @@ func checkPrefixTree(t *testing.T, a *Arrangement, tr *prefixTree, twin map[[2]i
 		for i := range nd.n + 1 {
 			clo, chi := lo, hi
 			if i > 0 {
-				clo = &arrEntry{k0: nd.keys[i-1], row: nd.rows[i-1]}
+				clo = &arrEntry{k0: nd.keys[i-1], r: nd.rows[i-1]}
 			}
 			if i < nd.n {
-				chi = &arrEntry{k0: nd.keys[i], row: nd.rows[i]}
+				chi = &arrEntry{k0: nd.keys[i], r: nd.rows[i]}
 			}
 			walk(nd.kids[i], height-1, last && i == nd.n, clo, chi)
 		}
@@ -184,12 +184,12 @@ func TestPrefixTreeSortedBatches(t *testing.T) {
 				for k, w := range keys {
 					row := value.Row{value.NewInt(value.Int8, k[0]), value.NewInt(value.Int8, k[1])}
 					k0, _ := a.k0(row)
-					es = append(es, arrEntry{k0: k0, row: row, w: w})
+					es = append(es, arrEntry{k0: k0, r: refOf(row), w: w})
 				}
 				slices.SortFunc(es, func(x, y arrEntry) int { return a.cmp(&x, &y) })
 				var f ptFinger
 				for _, e := range es {
-					k := [2]int64{e.row[0].Int(), e.row[1].Int()}
+					k := [2]int64{e.row()[0].Int(), e.row()[1].Int()}
 					if got, want := tr.addFrom(a, e, &f), twin[k]; got != want {
 						t.Fatalf("batch %d: addFrom(%v, %+d) returned %d, want %d", batch, k, e.w, got, want)
 					}

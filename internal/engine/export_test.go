@@ -8,3 +8,14 @@ func SetParallelMin(e *Engine, rows int) {
 	defer e.mu.Unlock()
 	e.parallelMin = rows
 }
+
+// SpareLogCap returns the capacity of the log kept for the next
+// transaction.
+func SpareLogCap(e *Engine) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.spare == nil {
+		return 0
+	}
+	return cap(e.spare.log)
+}

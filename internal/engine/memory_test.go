@@ -47,6 +47,27 @@ func heapInUse() int64 {
 	return int64(m.HeapAlloc)
 }
 
+// TestBulkLoadLogIsReleased checks that a COPY of many rows leaves no log
+// of them behind once committed: the log takes a slot per row, which the
+// views built after a load would otherwise keep alive beside them.
+func TestBulkLoadLogIsReleased(t *testing.T) {
+	e := engine.New()
+	var b strings.Builder
+	b.WriteString("CREATE TABLE u (id int4 PRIMARY KEY, name text);\nCOPY u FROM STDIN;\n")
+	for i := range 200_000 {
+		fmt.Fprintf(&b, "%d\tname-%d\n", i, i)
+	}
+	b.WriteString("\\.\n")
+	execAll(t, e, b.String())
+	if c := engine.SpareLogCap(e); c > 1<<16 {
+		t.Errorf("the log kept after a COPY of 200,000 rows has room for %d changes", c)
+	}
+	execAll(t, e, "INSERT INTO u VALUES (-1, 'x')")
+	if c := engine.SpareLogCap(e); c == 0 {
+		t.Errorf("a small transaction's log is not kept for the next")
+	}
+}
+
 // TestStateMemoryMatchesHeap builds views over a million rows and compares
 // the state the engine reports with the heap the views took, as the
 // runtime measures it: they must agree within 25 %.

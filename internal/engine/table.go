@@ -46,16 +46,25 @@ type table struct {
 // the row's id. A key of one integer column is kept by its integer (see
 // intmap.Map), which costs neither an encoding nor a string hash, with the
 // row itself, so that a lookup by key reaches the row without going
-// through the row store: a cache miss less on every change by key. Any
+// through the row store: a cache miss less on every change by key. A key
+// of two integer columns is kept the same way, both integers packed in
+// one, while every key's integers fit 32 bits (TPC-H's lineitem and
+// partsupp: 24 bytes a key where an encoded key in a map takes about 70);
+// the first key that does not fit moves the index to encoded keys. Any
 // other key is encoded (value.AppendKey).
 type uniqueIndex struct {
 	name    string
 	cols    []int
 	primary bool
-	ints    *intmap.Map[rowRef] // for a single integer column
+	ints    *intmap.Map[rowRef] // for a single integer column, or a pair packed
+	pair    bool                // ints holds two columns' integers packed
 	width   int                 // the table's columns: a rowRef's row length
 	m       map[string]uint64
 }
+
+// intKeyLen is the length of a key kept in ints: an integer's 8 bytes.
+// An encoded key of two integers is longer (value.AppendKey).
+const intKeyLen = 8
 
 // rowRef is an integer key's entry: the row's id and the row's first
 // value (the row is width values from there).
@@ -66,12 +75,17 @@ type rowRef struct {
 
 func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable) *uniqueIndex {
 	u := &uniqueIndex{name: name, cols: cols, primary: primary, width: len(def.Cols)}
-	if len(cols) == 1 {
-		switch def.Cols[cols[0]].Type.Kind {
+	isInt := func(c int) bool {
+		switch def.Cols[c].Type.Kind {
 		case value.Int2, value.Int4, value.Int8:
-			u.ints = intmap.New[rowRef]()
-			return u
+			return true
 		}
+		return false
+	}
+	if len(cols) == 1 && isInt(cols[0]) || len(cols) == 2 && isInt(cols[0]) && isInt(cols[1]) {
+		u.ints = intmap.New[rowRef]()
+		u.pair = len(cols) == 2
+		return u
 	}
 	u.m = map[string]uint64{}
 	return u
@@ -101,6 +115,18 @@ func newTable(def *sql.CreateTable) *table {
 // bytes.
 func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 	buf = buf[:0]
+	if u.pair {
+		a, b := row[u.cols[0]], row[u.cols[1]]
+		if a.IsNull() || b.IsNull() {
+			return nil, false
+		}
+		x, y := a.Int(), b.Int()
+		if x == int64(int32(x)) && y == int64(int32(y)) {
+			return binary.LittleEndian.AppendUint64(buf, uint64(x)<<32|uint64(uint32(y))), true
+		}
+		// Not packable: the encoded key, which ints holds none of.
+		return value.AppendKey(value.AppendKey(buf, a), b), true
+	}
 	for _, c := range u.cols {
 		if row[c].IsNull() {
 			return nil, false
@@ -116,6 +142,9 @@ func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 // get returns the id stored under an encoded key.
 func (u *uniqueIndex) get(k []byte) (uint64, bool) {
 	if u.ints != nil {
+		if len(k) != intKeyLen {
+			return 0, false
+		}
 		r, ok := u.ints.Get(intKey(k))
 		return r.id, ok
 	}
@@ -128,6 +157,9 @@ func intKey(k []byte) int64 { return int64(binary.LittleEndian.Uint64(k)) }
 // set stores row's id under an encoded key (and, for an integer key, the
 // row: set it again when the row under the key is replaced).
 func (u *uniqueIndex) set(k []byte, id uint64, row value.Row) {
+	if u.pair && len(k) != intKeyLen {
+		u.unpack()
+	}
 	if u.ints != nil {
 		u.ints.Set(intKey(k), rowRef{id: id, row: &row[0]})
 		return
@@ -135,9 +167,26 @@ func (u *uniqueIndex) set(k []byte, id uint64, row value.Row) {
 	u.m[string(k)] = id
 }
 
+// unpack moves a packed pair index to encoded keys, once a key does not
+// fit packing.
+func (u *uniqueIndex) unpack() {
+	m := make(map[string]uint64, u.ints.Len())
+	var buf []byte
+	u.ints.All(func(_ int64, r rowRef) bool {
+		row := unsafe.Slice(r.row, u.width)
+		buf = value.AppendKey(value.AppendKey(buf[:0], row[u.cols[0]]), row[u.cols[1]])
+		m[string(buf)] = r.id
+		return true
+	})
+	u.ints, u.pair, u.m = nil, false, m
+}
+
 // drop removes an encoded key if it maps to id.
 func (u *uniqueIndex) drop(k []byte, id uint64) {
 	if u.ints != nil {
+		if len(k) != intKeyLen {
+			return
+		}
 		if r, ok := u.ints.Get(intKey(k)); ok && r.id == id {
 			u.ints.Delete(intKey(k), r)
 		}
@@ -194,6 +243,9 @@ func (t *table) byKey(u *uniqueIndex, row value.Row) (uint64, value.Row, bool) {
 		return 0, nil, false
 	}
 	if u.ints != nil {
+		if len(k) != intKeyLen {
+			return 0, nil, false
+		}
 		r, ok := u.ints.Get(intKey(k))
 		if !ok {
 			return 0, nil, false

@@ -143,7 +143,10 @@ func (e *Engine) commit() error {
 	tx := e.tx
 	e.tx = nil
 	defer func() {
-		if e.tx == nil && tx != nil {
+		// A bulk load's log is let go at once: it holds a slot per row
+		// loaded, and the views built after the load would otherwise
+		// keep it alive beside them.
+		if e.tx == nil && tx != nil && cap(tx.log) <= maxSpareLog {
 			e.spare = tx
 		}
 	}()

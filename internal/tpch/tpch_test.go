@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ var (
 	flagRefreshes = flag.Int("tpch.refreshes", 3, "refresh pairs (RF1, RF2) of TestTPCH, each followed by a transaction of random updates")
 	flagQueries   = flag.String("tpch.queries", "", "comma-separated query numbers of TestTPCH (default all 22, and 23: Q15 with a CTE)")
 	flagCheck     = flag.Bool("tpch.check", true, "compare every view with PostgreSQL after every transaction (else only at the end)")
+	flagHeap      = flag.String("tpch.heapprofile", "", "if set, a heap profile (live objects) written to this file after the views' creation")
 	flagPGTimeout = flag.Duration("tpch.pgtimeout", 0, "if set, PostgreSQL's materialized views are created empty and built once, by the REFRESH at the end, each within this statement_timeout; the last check compares with them")
 )
 
@@ -91,6 +93,9 @@ func TestTPCH(t *testing.T) {
 		h.views = append(h.views, name)
 	}
 	h.logMemory("after the views' creation")
+	if *flagHeap != "" {
+		h.writeHeapProfile(*flagHeap)
+	}
 	h.check("load")
 
 	for i := range *flagRefreshes {
@@ -333,6 +338,25 @@ func (h *harness) stateBytes(view string) int64 {
 		return nil
 	})
 	return n
+}
+
+// writeHeapProfile writes a profile of the live heap to file; the
+// engine is still reachable, so its tables and views are in it.
+func (h *harness) writeHeapProfile(file string) {
+	h.t.Helper()
+	runtime.GC()
+	f, err := os.Create(file)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		h.t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	h.t.Logf("live heap after a collection: %s", mb(int64(ms.HeapAlloc)))
+	runtime.KeepAlive(h.e)
 }
 
 // logMemory logs the tables' bytes, the views' state and the Go heap.

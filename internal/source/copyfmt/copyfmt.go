@@ -48,6 +48,55 @@ type Decoder struct {
 	line   int64
 	done   bool
 	b      source.Batch
+	strs   []strCache // by column: the values of short strings seen
+}
+
+// strCache keeps the values of a string column's short fields, so that a
+// column of few distinct values (a status, a mode, a country) shares one
+// string per value instead of allocating one per row. A column whose
+// fields rarely repeat stops being looked up.
+type strCache struct {
+	m            map[string]value.Value
+	looks, found int
+	off          bool
+}
+
+// Bounds of a column's string cache: fields longer than maxCachedField are
+// not cached, nor more than maxCachedValues values; after checkCacheAfter
+// lookups a column that found fewer than half is left alone.
+const (
+	maxCachedField  = 32
+	maxCachedValues = 512
+	checkCacheAfter = 4096
+)
+
+// cached returns the value of a string field seen before in column ci.
+func (d *Decoder) cached(ci int, b []byte) (value.Value, bool) {
+	c := &d.strs[ci]
+	if c.off || len(b) > maxCachedField {
+		return value.Value{}, false
+	}
+	c.looks++
+	if v, ok := c.m[string(b)]; ok {
+		c.found++
+		return v, true
+	}
+	if c.looks >= checkCacheAfter && c.found < c.looks/2 {
+		c.off, c.m = true, nil
+	}
+	return value.Value{}, false
+}
+
+// remember caches v, parsed from s, in column ci.
+func (d *Decoder) remember(ci int, s string, v value.Value) {
+	c := &d.strs[ci]
+	if c.off || len(s) > maxCachedField || len(c.m) >= maxCachedValues {
+		return
+	}
+	if c.m == nil {
+		c.m = map[string]value.Value{}
+	}
+	c.m[s] = v
 }
 
 var _ source.Decoder = (*Decoder)(nil)
@@ -58,6 +107,7 @@ func NewDecoder(r io.Reader, t *source.Table, o Options) *Decoder {
 	d := &Decoder{t: t, o: o, br: bufio.NewReaderSize(r, 1<<16)}
 	d.p.o = &d.o
 	d.inData = make([]bool, len(t.Columns))
+	d.strs = make([]strCache, len(t.Columns))
 	for _, i := range o.Cols {
 		d.inData[i] = true
 	}
@@ -155,8 +205,13 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 			continue
 		}
 		typ := cols[ci].Type
+		str := typ.Kind.IsString() || typ.Kind == value.Unknown
 		var s string
-		if typ.Kind.IsString() || typ.Kind == value.Unknown {
+		if str {
+			if v, ok := d.cached(ci, f.b); ok {
+				row[ci] = v
+				continue
+			}
 			s = string(f.b)
 		} else {
 			s = unsafeString(f.b) // the parsed value keeps nothing of it
@@ -164,6 +219,9 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		v, err := value.Parse(s, typ)
 		if err != nil {
 			return source.At(err, d.t.Name, d.line, fmt.Sprintf(", column %s: %q", cols[ci].Name, string(f.b)))
+		}
+		if str {
+			d.remember(ci, s, v)
 		}
 		row[ci] = v
 	}

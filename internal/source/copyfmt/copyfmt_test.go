@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/cockroachdb/datadriven"
 
@@ -228,4 +229,47 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Short strings that repeat share one allocation per distinct value, with
+// the value each row would have had on its own (char(n) padded, varchar
+// checked); a column whose strings do not repeat is read as ever.
+func TestRepeatedStringsShared(t *testing.T) {
+	var in strings.Builder
+	const n = 10_000
+	modes := []string{"AIR", "RAIL", "TRUCK", "SHIP"}
+	for i := range n {
+		fmt.Fprintf(&in, "%d\t%s\t%s\tcomment %d\n", i, modes[i%4], modes[(i+1)%4], i)
+	}
+	st := table(t, []string{"id:int4", "mode:text", "v:text", "c:text"}, "")
+	st.Columns[1].Type = value.Type{Kind: value.Char, Mod: 10}
+	st.Columns[2].Type = value.Type{Kind: value.Varchar, Mod: 5}
+	d := copyfmt.NewDecoder(strings.NewReader(in.String()), st,
+		copyfmt.Options{Delimiter: '\t', Null: `\N`, Cols: []int{0, 1, 2, 3}})
+	var rows []value.Row
+	for {
+		b, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, b.Rows...)
+	}
+	if len(rows) != n {
+		t.Fatalf("%d rows, want %d", len(rows), n)
+	}
+	distinct := map[*byte]bool{}
+	for i, r := range rows {
+		want := fmt.Sprintf("(%d, %-10s, %s, comment %d)", i, modes[i%4], modes[(i+1)%4], i)
+		if r.String() != want {
+			t.Fatalf("row %d is %s, want %s", i, r, want)
+		}
+		distinct[unsafe.StringData(r[1].Str())] = true
+		distinct[unsafe.StringData(r[2].Str())] = true
+	}
+	if len(distinct) != 2*len(modes) {
+		t.Errorf("two columns of %d distinct strings are held in %d allocations", len(modes), len(distinct))
+	}
 }
