@@ -742,6 +742,10 @@ func figureName(n *pg_query.Node) string {
 		return pgTypeName(opName(tc.TypeName.Names))
 	case n.GetCaseExpr() != nil:
 		return "case"
+	case n.GetAArrayExpr() != nil:
+		return "array"
+	case n.GetAIndirection() != nil:
+		return figureName(n.GetAIndirection().Arg)
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
 	case n.GetMinMaxExpr() != nil:
@@ -765,6 +769,8 @@ func figureName(n *pg_query.Node) string {
 		switch sl.SubLinkType {
 		case pg_query.SubLinkType_EXISTS_SUBLINK:
 			return "exists"
+		case pg_query.SubLinkType_ARRAY_SUBLINK:
+			return "array"
 		case pg_query.SubLinkType_EXPR_SUBLINK:
 			sel := sl.Subselect.GetSelectStmt()
 			for sel != nil && sel.Op != pg_query.SetOperation_SETOP_NONE {
