@@ -803,8 +803,8 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
-	if name == "generate_series" {
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")
+	if expr.IsSRF(name) {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is only supported in FROM or in a select list without aggregates", name)
 	}
 	return b.callFunc(s, name, f.Args, nil, f.Location)
 }

@@ -448,6 +448,9 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	if !b.integerSeries(rf) {
+		return b.bindTableFunc(rf)
+	}
 	items := rf.Functions[0].GetList().GetItems()
 	f := items[0].GetFuncCall()
 	if f == nil || len(rf.Functions) != 1 || rf.Ordinality {
