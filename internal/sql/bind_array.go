@@ -1,7 +1,10 @@
 package sql
 
 import (
+	"strconv"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -177,4 +180,77 @@ func (b *binder) arrayConcat(l, r expr.Expr, loc int32) (expr.Expr, bool, error)
 	}
 	e, err := b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
 	return e, true, err
+}
+
+// arraySubqueryTemplate is what ARRAY(subquery) becomes: the array of the
+// subquery's values in its order, empty (not NULL) over no rows.
+const arraySubqueryTemplate = `SELECT COALESCE(array_agg("?a?"."?x?"), '{}') FROM (SELECT 1) AS "?a?"`
+
+// arraySubLink rewrites ARRAY(SELECT x FROM … ORDER BY k …) as the scalar
+// subquery (SELECT COALESCE(array_agg(x ORDER BY k …), '{}') FROM (SELECT
+// x, k … FROM … ORDER BY k …) AS "?a?"): the order keys become columns of
+// the subquery so that array_agg can keep its order.
+func (b *binder) arraySubLink(sl *pg_query.SubLink) (*pg_query.SubLink, error) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return nil, b.refuse(sl.Location, "this ARRAY subquery is not supported")
+	}
+	first := sel
+	for first.Op != pg_query.SetOperation_SETOP_NONE {
+		first = first.Larg
+	}
+	if len(first.TargetList) != 1 {
+		return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery must return only one column")
+	}
+	r, err := pg_query.Parse(arraySubqueryTemplate)
+	if err != nil {
+		return nil, pgerr.New(pgerr.Internal, "ARRAY subquery template: %v", err)
+	}
+	setLocations(r.Stmts[0].Stmt.ProtoReflect(), sl.Location)
+	outer := r.Stmts[0].Stmt.GetSelectStmt()
+	// Work on a copy: the statement's tree may be bound again.
+	inner := proto.Clone(sel).(*pg_query.SelectStmt)
+	target := inner
+	for target.Op != pg_query.SetOperation_SETOP_NONE {
+		target = target.Larg
+	}
+	rt := target.TargetList[0].GetResTarget()
+	name := rt.Name
+	if name == "" {
+		name = figureName(rt.Val)
+	}
+	rt.Name = "?x?"
+	agg := outer.TargetList[0].GetResTarget().Val.GetCoalesceExpr().Args[0].GetFuncCall()
+	ref := func(col string) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+			Fields: []*pg_query.Node{pg_query.MakeStrNode("?a?"), pg_query.MakeStrNode(col)}, Location: sl.Location}}}
+	}
+	for i, k := range inner.SortClause {
+		sb := k.GetSortBy()
+		if sb == nil {
+			continue
+		}
+		col := "?x?"
+		c := sb.Node.GetColumnRef()
+		byOutput := (sb.Node.GetAConst() != nil && sb.Node.GetAConst().GetIval() != nil) ||
+			c != nil && len(c.Fields) == 1 && c.Fields[0].GetString_() != nil && c.Fields[0].GetString_().Sval == name
+		if !byOutput {
+			if inner.Op != pg_query.SetOperation_SETOP_NONE || len(inner.DistinctClause) > 0 {
+				return nil, b.refuse(sl.Location, "this ordering of an ARRAY subquery is not supported").
+					WithHint("order by the subquery's column")
+			}
+			col = "?o" + strconv.Itoa(i+1) + "?"
+			inner.TargetList = append(inner.TargetList, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{
+				Name: col, Val: proto.Clone(sb.Node).(*pg_query.Node), Location: sl.Location}}})
+		} else if c != nil {
+			// A name of the output stays valid once renamed: refer to it.
+			sb.Node = &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+				Fields: []*pg_query.Node{pg_query.MakeStrNode("?x?")}, Location: c.Location}}}
+		}
+		agg.AggOrder = append(agg.AggOrder, &pg_query.Node{Node: &pg_query.Node_SortBy{SortBy: &pg_query.SortBy{
+			Node: ref(col), SortbyDir: sb.SortbyDir, SortbyNulls: sb.SortbyNulls, Location: sb.Location}}})
+	}
+	outer.FromClause[0].GetRangeSubselect().Subquery = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: inner}}
+	return &pg_query.SubLink{SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Location: sl.Location,
+		Subselect: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: outer}}}, nil
 }
