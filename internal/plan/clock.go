@@ -50,7 +50,7 @@ func AtTime(n Node, at value.Value) Node {
 		if n.Input != nil {
 			in = nk[0]
 		}
-		return n.mapArgs(in, sub)
+		return n.MapArgs(in, sub)
 	case *GenerateSeries:
 		if n.Input != nil {
 			c := *n

@@ -252,7 +252,7 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 		return d.join(n)
 	case *TableFunc:
 		if n.Input == nil {
-			return n.mapArgs(d.dom, func(e expr.Expr) expr.Expr { return d.bind(e, 0) }), nil
+			return n.MapArgs(d.dom, func(e expr.Expr) expr.Expr { return d.bind(e, 0) }), nil
 		}
 	case *GenerateSeries:
 		if n.Input == nil {

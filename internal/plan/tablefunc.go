@@ -56,8 +56,8 @@ func (n *TableFunc) exprs() []expr.Expr {
 	return out
 }
 
-// mapArgs returns a copy of n over input with each argument mapped by f.
-func (n *TableFunc) mapArgs(input Node, f func(expr.Expr) expr.Expr) *TableFunc {
+// MapArgs returns a copy of n over input with each argument mapped by f.
+func (n *TableFunc) MapArgs(input Node, f func(expr.Expr) expr.Expr) *TableFunc {
 	c := *n
 	c.Input = input
 	c.Funcs = make([]*expr.SRF, len(n.Funcs))
