@@ -57,3 +57,24 @@ func TestPgxArrays(t *testing.T) {
 		t.Errorf("OIDs %s", got)
 	}
 }
+
+// TestPgxArrayParams sends arrays as parameters: pgx encodes a slice in
+// the array type the statement describes.
+func TestPgxArrayParams(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	mustExec(t, c, `CREATE TABLE ap (id int PRIMARY KEY, a int[], s text[])`)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		mustExec(t, c, `DELETE FROM ap`)
+		if _, err := c.Exec(ctx(t), `INSERT INTO ap VALUES ($1, $2, $3)`, mode, 1, []int32{1, 2}, []string{"x y", "z"}); err != nil {
+			t.Fatalf("mode %v: %v", mode, err)
+		}
+		var n int32
+		var back []string
+		if err := c.QueryRow(ctx(t), `SELECT cardinality(a) + cardinality(s), s FROM ap WHERE $1 = ANY (a)`, mode, 2).Scan(&n, &back); err != nil {
+			t.Fatalf("mode %v: %v", mode, err)
+		}
+		if n != 4 || fmt.Sprint(back) != "[x y z]" {
+			t.Errorf("mode %v: %d %q", mode, n, back)
+		}
+	}
+}

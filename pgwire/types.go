@@ -280,6 +280,69 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 		}
 		return value.Parse(s, value.NumericType)
 	}
+	if t.Kind.IsArray() {
+		return decodeArrayParam(b, t.Kind, n)
+	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil
+}
+
+// decodeArrayParam reads an array parameter in PostgreSQL's binary array
+// format (appendArrayBinary's): one dimension or none, each element in its
+// type's binary format.
+func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
+	bad := func() (value.Value, error) {
+		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
+	}
+	if len(b) < 12 {
+		return bad()
+	}
+	ndim := int32(binary.BigEndian.Uint32(b))
+	b = b[12:]
+	switch {
+	case ndim == 0:
+		return value.NewArray(k, nil), nil
+	case ndim != 1:
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+	case len(b) < 8:
+		return bad()
+	}
+	count := int(int32(binary.BigEndian.Uint32(b)))
+	b = b[8:]
+	if count < 0 || count > len(b)/4 {
+		return bad()
+	}
+	et := value.Type{Kind: k.Elem(), Mod: -1}
+	elems := make([]value.Value, count)
+	for i := range elems {
+		if len(b) < 4 {
+			return bad()
+		}
+		size := int32(binary.BigEndian.Uint32(b))
+		b = b[4:]
+		if size < 0 {
+			continue // NULL
+		}
+		if int(size) > len(b) {
+			return bad()
+		}
+		v, err := decodeParam(b[:size], 1, et, n)
+		if err != nil {
+			return value.Null, err
+		}
+		if v, err = value.Cast(v, et, false); err != nil {
+			return value.Null, err
+		}
+		if et.Kind.IsString() {
+			if err := value.CheckText(v.Str()); err != nil {
+				return value.Null, err
+			}
+		}
+		elems[i] = v
+		b = b[size:]
+	}
+	if len(b) != 0 {
+		return bad()
+	}
+	return value.NewArray(k, elems), nil
 }
