@@ -48,8 +48,32 @@ var kindOIDs = [...]uint32{
 	value.TimestampTZ: oidTimestampTZ,
 }
 
+// arrayOIDs are the OIDs of the array types, by element kind.
+var arrayOIDs = [...]uint32{
+	value.Unknown:     1009, // text[]
+	value.Bool:        1000,
+	value.Int2:        1005,
+	value.Int4:        1007,
+	value.Int8:        1016,
+	value.Numeric:     1231,
+	value.Float4:      1021,
+	value.Float8:      1022,
+	value.Text:        1009,
+	value.Varchar:     1015,
+	value.Char:        1014,
+	value.Date:        1182,
+	value.Timestamp:   1115,
+	value.TimestampTZ: 1185,
+}
+
 // typeOID returns the OID of t's type.
 func typeOID(t value.Type) uint32 {
+	if e := t.Kind.Elem(); t.Kind.IsArray() {
+		if int(e) < len(arrayOIDs) {
+			return arrayOIDs[e]
+		}
+		return arrayOIDs[value.Text] // the element reads as text, as it does alone
+	}
 	if int(t.Kind) < len(kindOIDs) {
 		return kindOIDs[t.Kind]
 	}
@@ -114,7 +138,47 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	case value.Numeric:
 		return appendNumericBinary(buf, v)
 	}
+	if k.IsArray() {
+		return appendArrayBinary(buf, v, k.Elem())
+	}
 	return value.AppendText(buf, v)
+}
+
+// appendArrayBinary writes PostgreSQL's binary array format: the number of
+// dimensions (0 when empty, else 1), a has-NULLs flag, the element type's
+// OID, the length and lower bound 1, then each element as its length (-1
+// for NULL) and its binary form.
+func appendArrayBinary(buf []byte, v value.Value, elem value.Kind) []byte {
+	es := v.Elems()
+	hasNull := uint32(0)
+	for _, e := range es {
+		if e.IsNull() {
+			hasNull = 1
+		}
+	}
+	ndim := uint32(0)
+	if len(es) > 0 {
+		ndim = 1
+	}
+	buf = binary.BigEndian.AppendUint32(buf, ndim)
+	buf = binary.BigEndian.AppendUint32(buf, hasNull)
+	buf = binary.BigEndian.AppendUint32(buf, typeOID(value.Type{Kind: elem, Mod: -1}))
+	if ndim == 0 {
+		return buf
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(es)))
+	buf = binary.BigEndian.AppendUint32(buf, 1)
+	for _, e := range es {
+		if e.IsNull() {
+			buf = binary.BigEndian.AppendUint32(buf, ^uint32(0))
+			continue
+		}
+		at := len(buf)
+		buf = binary.BigEndian.AppendUint32(buf, 0)
+		buf = appendBinary(buf, e, elem)
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf
 }
 
 // appendNumericBinary encodes a numeric through pgtype, which knows the
@@ -216,6 +280,69 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 		}
 		return value.Parse(s, value.NumericType)
 	}
+	if t.Kind.IsArray() {
+		return decodeArrayParam(b, t.Kind, n)
+	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil
+}
+
+// decodeArrayParam reads an array parameter in PostgreSQL's binary array
+// format (appendArrayBinary's): one dimension or none, each element in its
+// type's binary format.
+func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
+	bad := func() (value.Value, error) {
+		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
+	}
+	if len(b) < 12 {
+		return bad()
+	}
+	ndim := int32(binary.BigEndian.Uint32(b))
+	b = b[12:]
+	switch {
+	case ndim == 0:
+		return value.NewArray(k, nil), nil
+	case ndim != 1:
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+	case len(b) < 8:
+		return bad()
+	}
+	count := int(int32(binary.BigEndian.Uint32(b)))
+	b = b[8:]
+	if count < 0 || count > len(b)/4 {
+		return bad()
+	}
+	et := value.Type{Kind: k.Elem(), Mod: -1}
+	elems := make([]value.Value, count)
+	for i := range elems {
+		if len(b) < 4 {
+			return bad()
+		}
+		size := int32(binary.BigEndian.Uint32(b))
+		b = b[4:]
+		if size < 0 {
+			continue // NULL
+		}
+		if int(size) > len(b) {
+			return bad()
+		}
+		v, err := decodeParam(b[:size], 1, et, n)
+		if err != nil {
+			return value.Null, err
+		}
+		if v, err = value.Cast(v, et, false); err != nil {
+			return value.Null, err
+		}
+		if et.Kind.IsString() {
+			if err := value.CheckText(v.Str()); err != nil {
+				return value.Null, err
+			}
+		}
+		elems[i] = v
+		b = b[size:]
+	}
+	if len(b) != 0 {
+		return bad()
+	}
+	return value.NewArray(k, elems), nil
 }

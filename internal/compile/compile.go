@@ -198,6 +198,8 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 			return cp.c.Add(op.NewRowNumber(n.Partition, sortKeys(n.Order)), in), nil
 		}
 		return cp.c.Add(op.NewWindow(n.Partition, sortKeys(n.Order), n.Func), in), nil
+	case *plan.TableFunc:
+		return cp.tableFunc(n)
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {

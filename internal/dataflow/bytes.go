@@ -31,6 +31,10 @@ func RowBytes(r value.Row) int64 {
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:
 			n += 16 // the Span behind the pointer
+		default:
+			if v.Kind().IsArray() {
+				n += value.ArrayBytes(v)
+			}
 		case value.Numeric:
 			if _, _, small := v.SmallNumeric(); small {
 				continue // held in the Value

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -91,7 +90,7 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 	case plan.AggStringAgg:
 		return stringAgg(ins), nil
 	case plan.AggArrayAgg:
-		return arrayAgg(ins), nil
+		return arrayAgg(ins, a.Type.Kind), nil
 	}
 	// The rest ignore NULL arguments.
 	var vals []value.Value
@@ -246,40 +245,16 @@ func stringAgg(ins []aggInput) value.Value {
 	return value.NewText(value.Text, string(b))
 }
 
-// arrayAgg is the text form of the array of the values, NULLs included, as
-// PostgreSQL's array_out writes it; NULL over no rows.
-func arrayAgg(ins []aggInput) value.Value {
+// arrayAgg is the array of the values, NULLs included; NULL over no rows.
+func arrayAgg(ins []aggInput, k value.Kind) value.Value {
 	if len(ins) == 0 {
 		return value.Null
 	}
-	var b strings.Builder
-	b.WriteByte('{')
+	es := make([]value.Value, len(ins))
 	for i, in := range ins {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if in.arg.IsNull() {
-			b.WriteString("NULL")
-			continue
-		}
-		s := string(value.AppendText(nil, in.arg))
-		// array_out quotes an element that is empty, reads as NULL, or
-		// holds a delimiter, a brace, a quote, a backslash or white space.
-		if s != "" && !strings.EqualFold(s, "NULL") && !strings.ContainsAny(s, "{}\",\\ \t\n\r\v\f") {
-			b.WriteString(s)
-			continue
-		}
-		b.WriteByte('"')
-		for _, c := range []byte(s) {
-			if c == '"' || c == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(c)
-		}
-		b.WriteByte('"')
+		es[i] = in.arg
 	}
-	b.WriteByte('}')
-	return value.NewText(value.Text, b.String())
+	return value.NewArray(k, es)
 }
 
 // exactAggregate is sum, avg, var_* or stddev_* of integers or numeric

@@ -124,6 +124,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 			}
 		}
 		return out, nil
+	case *plan.TableFunc:
+		return tableFunc(n, src)
 	case *plan.GenerateSeries:
 		if n.Input != nil {
 			return lateralSeries(n, src)

@@ -26,6 +26,9 @@ type FuncDef struct {
 	// NoParens marks SQL's parameterless keywords (current_date, …), printed
 	// without parentheses.
 	NoParens bool
+	// Print renders a call written as an operator or a special form
+	// (ARRAY[…], a[i], x = ANY (a)); nil renders name(args).
+	Print func(args []Expr) string
 }
 
 // catalog maps a function name to its signatures.
@@ -80,6 +83,9 @@ type candidate struct {
 // does not exist"; several equally good ones 42725.
 func ResolveFunc(name string, args []value.Type) (def *FuncDef, params []value.Type, result value.Type, err error) {
 	name = strings.ToLower(name)
+	if def, params, result, err = resolvePoly(name, args); def != nil || err != nil {
+		return def, params, result, err
+	}
 	var cands []candidate
 	for _, d := range catalog[name] {
 		ps, ok := d.params(len(args))

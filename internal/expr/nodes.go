@@ -277,6 +277,9 @@ func (f *Func) Volatile() bool {
 
 func (f *Func) String() string {
 	name := "?"
+	if f.Def != nil && f.Def.Print != nil {
+		return f.Def.Print(f.Args)
+	}
 	if f.Def != nil {
 		name = f.Def.Name
 		if f.Def.NoParens && len(f.Args) == 0 {

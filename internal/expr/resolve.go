@@ -248,6 +248,12 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		return plain(rk), nil
 	case rk == value.Unknown:
 		return plain(lk), nil
+	case lk.IsArray() && rk.IsArray():
+		t, err := ResolveCompare(plain(lk.Elem()), plain(rk.Elem()))
+		if err != nil {
+			return value.Type{}, errNoOperator("=", lk, rk)
+		}
+		return value.ArrayType(t.Kind), nil
 	case lk == rk:
 		if lk == value.Varchar {
 			return value.TextType, nil

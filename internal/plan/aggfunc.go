@@ -126,8 +126,8 @@ func (f AggFunc) Has(p AggProps) bool {
 // precision, sum(interval) → interval; avg, var_*, stddev_* of integers
 // and numeric → numeric, of floats → double precision, avg(interval) →
 // interval; bool_and, bool_or → boolean; min, max → the
-// argument's type; string_agg → text; array_agg → text holding the array's
-// text form ({1,2,NULL}), there being no array type yet.
+// argument's type; string_agg → text; array_agg → an array of the
+// argument's type (text for an untyped literal).
 func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 	k := arg.Kind
 	bad := func() (value.Type, error) {
@@ -174,7 +174,14 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.TextType, nil
 	case AggArrayAgg:
-		return value.TextType, nil
+		switch {
+		case k == value.Unknown:
+			return value.ArrayType(value.Text), nil
+		case k.IsArray():
+			return value.Type{}, pgerr.New(pgerr.FeatureNotSupported, "array_agg of arrays is not supported").
+				WithHint("multidimensional arrays are not supported")
+		}
+		return value.ArrayType(k), nil
 	}
 	return bad()
 }

@@ -45,6 +45,12 @@ func AtTime(n Node, at value.Value) Node {
 		c := *n
 		c.Input = nk[0]
 		return &c
+	case *TableFunc:
+		var in Node
+		if n.Input != nil {
+			in = nk[0]
+		}
+		return n.MapArgs(in, sub)
 	case *GenerateSeries:
 		if n.Input != nil {
 			c := *n

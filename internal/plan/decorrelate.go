@@ -74,6 +74,8 @@ func nodeExprs(n Node) []expr.Expr {
 		for _, r := range n.Rows {
 			out = append(out, r...)
 		}
+	case *TableFunc:
+		out = append(out, n.exprs()...)
 	case *GenerateSeries:
 		out = append(out, n.Start, n.Stop)
 		if n.Step != nil {
@@ -248,6 +250,10 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 		return d.aggregate(n)
 	case *Join:
 		return d.join(n)
+	case *TableFunc:
+		if n.Input == nil {
+			return n.MapArgs(d.dom, func(e expr.Expr) expr.Expr { return d.bind(e, 0) }), nil
+		}
 	case *GenerateSeries:
 		if n.Input == nil {
 			// A function in FROM reading outer columns: once per domain row.

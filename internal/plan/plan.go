@@ -198,6 +198,8 @@ func describe(n Node) string {
 		return fmt.Sprintf("Values %d rows", len(n.Rows))
 	case *GenerateSeries:
 		return "GenerateSeries"
+	case *TableFunc:
+		return n.describe()
 	case *Sort:
 		parts := make([]string, len(n.Keys))
 		for i, k := range n.Keys {

@@ -220,6 +220,12 @@ func withChildren(n Node, kids []Node) Node {
 		return &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset}
 	case *Recursive:
 		return &Recursive{Name: n.Name, Anchor: kids[0], Step: kids[1], All: n.All, Cols: n.Cols, MaxIterations: n.MaxIterations}
+	case *TableFunc:
+		if n.Input != nil {
+			c := *n
+			c.Input = kids[0]
+			return &c
+		}
 	}
 	return n
 }

@@ -247,6 +247,13 @@ var treeVersion = sync.OnceValue(func() int32 {
 })
 
 func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, error) {
+	if sl.SubLinkType == pg_query.SubLinkType_ARRAY_SUBLINK {
+		asl, err := b.arraySubLink(sl)
+		if err != nil {
+			return nil, err
+		}
+		sl = asl
+	}
 	if n, ok, err := b.rowInSubLink(sl, true); ok || err != nil {
 		if err != nil {
 			return nil, err

@@ -146,7 +146,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetParamRef() != nil:
 		return b.bindParam(n.GetParamRef())
 	case n.GetAArrayExpr() != nil:
-		return nil, b.stmt.errf(n.GetAArrayExpr().Location, pgerr.FeatureNotSupported, "arrays are not supported")
+		return b.bindArrayExpr(s, n.GetAArrayExpr(), value.UnknownType)
 	case n.GetRowExpr() != nil:
 		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row values are not supported outside comparisons").
 			WithHint("select the row's columns, or compare rows: (a, b) < (1, 2), (a, b) IN (SELECT x, y …)")
@@ -157,7 +157,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		// misplaced.
 		return nil, b.stmt.errf(n.GetGroupingFunc().Location, pgerr.GroupingError, "grouping operations are not allowed here")
 	case n.GetAIndirection() != nil:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "subscripts and field selection are not supported")
+		return b.bindIndirection(s, n.GetAIndirection())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression %s is not supported", stmtName(n))
 }
@@ -225,9 +225,6 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 	if len(names) == 2 && names[0] == "pg_catalog" {
 		names = names[1:]
 	}
-	if len(tn.ArrayBounds) > 0 {
-		return value.Type{}, b.stmt.errf(tn.Location, pgerr.FeatureNotSupported, "array types are not supported")
-	}
 	var mods []int32
 	for _, m := range tn.Typmods {
 		c := m.GetAConst()
@@ -240,6 +237,11 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 	if err != nil {
 		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(tn.Location))
 	}
+	if len(tn.ArrayBounds) > 0 {
+		// int[], int[3] and int[][] are all int[]: PostgreSQL does not
+		// enforce the bounds or the dimensions either.
+		return value.ArrayType(t.Kind), nil
+	}
 	return t, nil
 }
 
@@ -248,7 +250,12 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, err
 	}
-	e, err := b.bindExpr(s, c.Arg)
+	var e expr.Expr
+	if a := c.Arg.GetAArrayExpr(); a != nil && t.Kind.IsArray() {
+		e, err = b.bindArrayExpr(s, a, t)
+	} else {
+		e, err = b.bindExpr(s, c.Arg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -416,6 +423,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL {
 			which = "ALL"
 		}
+		if a.Rexpr.GetSubLink() == nil {
+			return b.bindArrayCompare(s, a, op, which == "ALL")
+		}
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s %s (array) is not supported", op, which).WithHint("use IN (list) or NOT IN (list)")
 	}
 	return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "operator %s is not supported", op)
@@ -448,6 +458,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		return b.regexOp(re, op, l, r, loc)
 	}
 	if op == "||" {
+		if e, ok, err := b.arrayConcat(l, r, loc); ok {
+			return e, err
+		}
 		lk, rk := l.Type().Kind, r.Type().Kind
 		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", l.Type(), r.Type()).
@@ -790,8 +803,8 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
-	if name == "generate_series" {
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")
+	if expr.IsSRF(name) {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is only supported in FROM or in a select list without aggregates", name)
 	}
 	return b.callFunc(s, name, f.Args, nil, f.Location)
 }

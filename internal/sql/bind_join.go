@@ -251,6 +251,12 @@ func isLateral(n *pg_query.Node) bool {
 // on them, and on (over l ++ r) is the join's condition. The result's
 // columns are l's then r's.
 func (b *binder) lateralJoin(l plan.Node, lsc *scope, r plan.Node, kind plan.JoinKind, on expr.Expr, loc int32) (plan.Node, error) {
+	if tf := directTableFunc(l, r, kind); tf != nil {
+		if on != nil {
+			return &plan.Filter{Input: tf, Pred: on}, nil
+		}
+		return tf, nil
+	}
 	join, err := b.joinSub(level{sc: lsc}, r, kind, nil, nil, loc)
 	if err != nil {
 		return nil, err
@@ -290,5 +296,28 @@ func (b *binder) orderJoins(n plan.Node) plan.Node {
 			return float64(r.Rows), r.Uniques
 		}
 		return 0, nil
+	})
+}
+
+// directTableFunc returns set-returning functions in FROM that read only
+// the columns of the items before them (FROM t, unnest(t.a)) run over l's
+// rows themselves, without a join: nil for any other lateral item.
+func directTableFunc(l, r plan.Node, kind plan.JoinKind) *plan.TableFunc {
+	tf, ok := r.(*plan.TableFunc)
+	if !ok || tf.Input != nil || kind != plan.InnerJoin {
+		return nil
+	}
+	for _, o := range plan.Free(r) {
+		if o.Depth != 1 { // the items before it are the nearest outer scope
+			return nil
+		}
+	}
+	return tf.MapArgs(l, func(e expr.Expr) expr.Expr {
+		return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+			if o, ok := x.(*expr.Outer); ok && o.Depth == 1 {
+				return &expr.Col{Idx: o.Idx, T: o.T, Name: o.Name}
+			}
+			return x
+		})
 	})
 }

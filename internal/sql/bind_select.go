@@ -448,6 +448,9 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	if !b.integerSeries(rf) {
+		return b.bindTableFunc(rf)
+	}
 	items := rf.Functions[0].GetList().GetItems()
 	f := items[0].GetFuncCall()
 	if f == nil || len(rf.Functions) != 1 || rf.Ordinality {
@@ -742,6 +745,10 @@ func figureName(n *pg_query.Node) string {
 		return pgTypeName(opName(tc.TypeName.Names))
 	case n.GetCaseExpr() != nil:
 		return "case"
+	case n.GetAArrayExpr() != nil:
+		return "array"
+	case n.GetAIndirection() != nil:
+		return figureName(n.GetAIndirection().Arg)
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
 	case n.GetMinMaxExpr() != nil:
@@ -765,6 +772,8 @@ func figureName(n *pg_query.Node) string {
 		switch sl.SubLinkType {
 		case pg_query.SubLinkType_EXISTS_SUBLINK:
 			return "exists"
+		case pg_query.SubLinkType_ARRAY_SUBLINK:
+			return "array"
 		case pg_query.SubLinkType_EXPR_SUBLINK:
 			sel := sl.Subselect.GetSelectStmt()
 			for sel != nil && sel.Op != pg_query.SetOperation_SETOP_NONE {

@@ -131,6 +131,15 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if from == to || from == Unknown {
 		return true
 	}
+	if from.IsArray() || to.IsArray() {
+		switch {
+		case from.IsArray() && to.IsArray():
+			return CanCast(from.Elem(), to.Elem(), explicit)
+		case from.IsString() || to.IsString():
+			return explicit
+		}
+		return false
+	}
 	if from >= numKinds || to >= numKinds {
 		return false
 	}
@@ -192,6 +201,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 	switch {
 	case from == to:
 		return v, nil
+	case from.IsArray() && to.IsArray():
+		return castArray(v, to, explicit)
 	case to.IsString():
 		return toString(v, to), nil
 	case from.IsString():

@@ -43,6 +43,9 @@ func Compare(a, b Value) int {
 	case Char:
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
 	}
+	if a.kind.IsArray() {
+		return compareArrays(a, b)
+	}
 	return strings.Compare(a.Str(), b.Str())
 }
 

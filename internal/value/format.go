@@ -12,6 +12,14 @@ import (
 // AppendText appends v in PostgreSQL's text output format, as psql prints
 // it; NULL appends nothing.
 func AppendText(buf []byte, v Value) []byte {
+	if v.kind.IsArray() {
+		return appendArray(buf, v)
+	}
+	return appendScalarText(buf, v)
+}
+
+// appendScalarText is AppendText of a value of a kind other than array.
+func appendScalarText(buf []byte, v Value) []byte {
 	switch v.kind {
 	case Unknown:
 		return buf

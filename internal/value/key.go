@@ -33,6 +33,8 @@ import (
 //	interval            its length in whole days (30-day months), the
 //	                    microseconds left over, then its months and days,
 //	                    each as 8 ordered bytes (Compare's order)
+//	array               per element a 1 byte and the element's key, then a
+//	                    0 byte
 const keyNull = 0xFF
 
 // Numeric class bytes, in value order.
@@ -47,6 +49,15 @@ const (
 
 // AppendKey appends v's key encoding to buf.
 func AppendKey(buf []byte, v Value) []byte {
+	if v.kind.IsArray() {
+		return appendArrayKey(buf, v)
+	}
+	return appendScalarKey(buf, v)
+}
+
+// appendScalarKey is AppendKey of a value of a kind other than array; it
+// does not recurse, so that a caller's stack buffer stays on the stack.
+func appendScalarKey(buf []byte, v Value) []byte {
 	if v.kind == Unknown {
 		return append(buf, keyNull)
 	}

@@ -39,6 +39,9 @@ func Parse(s string, t Type) (Value, error) {
 	case Interval:
 		v, err = parseInterval(s, t.Mod)
 	default:
+		if t.Kind.IsArray() {
+			return parseArray(s, Type{t.Kind.Elem(), -1})
+		}
 		return Null, pgerr.New(pgerr.Internal, "cannot parse values of type %s", t.Kind)
 	}
 	if err != nil {

@@ -32,6 +32,9 @@ func (k Kind) String() string {
 	if k < numKinds {
 		return kindNames[k]
 	}
+	if k.IsArray() {
+		return k.Elem().String() + "[]"
+	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 

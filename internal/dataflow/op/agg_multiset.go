@@ -2,7 +2,6 @@ package op
 
 import (
 	"slices"
-	"strings"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -186,6 +185,7 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	b := c.buf[:0]
 	first := true
 	isArray := a.spec.Func == plan.AggArrayAgg
+	var elems []value.Value // array_agg's: a new array per change, as values are immutable
 	var err error
 	put := func(vals []value.Value, n int64) {
 		if n < 0 {
@@ -196,10 +196,7 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 		}
 		for ; n > 0; n-- {
 			if isArray {
-				if !first {
-					b = append(b, ',')
-				}
-				b = appendArrayElem(b, vals[0])
+				elems = append(elems, vals[0])
 				first = false
 				continue
 			}
@@ -212,9 +209,6 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 			b = value.AppendText(b, vals[0])
 			first = false
 		}
-	}
-	if isArray {
-		b = append(b, '{')
 	}
 	j := 0
 	a.ms.tr.Scan(func(e msEntry) bool {
@@ -244,34 +238,9 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 		return value.Null, nil
 	}
 	if isArray {
-		b = append(b, '}')
-		c.buf = b
+		return value.NewArray(a.spec.typ.Kind, elems), nil
 	}
 	return value.NewText(value.Text, string(b)), nil
-}
-
-// appendArrayElem appends an array element as PostgreSQL's array_out
-// writes it: NULL bare; the text form double-quoted, with \ and " escaped,
-// when it is empty, is NULL in any case, or holds a brace, a quote, a
-// backslash, a comma or white space.
-func appendArrayElem(b []byte, v value.Value) []byte {
-	if v.IsNull() {
-		return append(b, "NULL"...)
-	}
-	start := len(b)
-	b = value.AppendText(b, v)
-	s := string(b[start:])
-	if s != "" && !strings.EqualFold(s, "NULL") && !strings.ContainsAny(s, "{}\",\\ \t\n\r\v\f") {
-		return b
-	}
-	b = append(b[:start], '"')
-	for i := 0; i < len(s); i++ {
-		if s[i] == '"' || s[i] == '\\' {
-			b = append(b, '\\')
-		}
-		b = append(b, s[i])
-	}
-	return append(b, '"')
 }
 
 func (a *orderedAcc) commit() {

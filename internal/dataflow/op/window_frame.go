@@ -186,10 +186,8 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 // row's separator, or array_agg's text form.
 func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 	isArray := w.fn.Agg == plan.AggArrayAgg
+	var elems []value.Value
 	b := w.gctx.buf[:0]
-	if isArray {
-		b = append(b, '{')
-	}
 	first := true
 	var r winReader
 	for _, x := range p {
@@ -199,10 +197,7 @@ func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 				continue
 			}
 			if isArray {
-				if !first {
-					b = append(b, ',')
-				}
-				b = appendArrayElem(b, e.arg)
+				elems = append(elems, e.arg)
 				first = false
 				continue
 			}
@@ -227,7 +222,7 @@ func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 		return value.Null, nil
 	}
 	if isArray {
-		b = append(b, '}')
+		return value.NewArray(w.fn.Type.Kind, elems), nil
 	}
 	return value.NewText(value.Text, string(b)), nil
 }

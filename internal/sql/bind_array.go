@@ -1,0 +1,256 @@
+package sql
+
+import (
+	"strconv"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// bindArrayExpr binds ARRAY[e, …]: the elements take their common type.
+// to is the array type a cast around the constructor gives (Unknown
+// without one); an empty ARRAY[] needs it.
+func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type) (expr.Expr, error) {
+	for _, n := range a.Elements {
+		if n.GetAArrayExpr() != nil {
+			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+		}
+	}
+	if len(a.Elements) == 0 {
+		if !to.Kind.IsArray() {
+			return nil, b.stmt.errf(a.Location, pgerr.IndeterminateDatatype, "cannot determine type of empty array").
+				WithHint(`Explicitly cast to the desired type, for example ARRAY[]::integer[].`)
+		}
+		return &expr.Const{V: value.NewArray(to.Kind, nil), T: to}, nil
+	}
+	es, t, err := b.bindCommon(s, a.Elements, "ARRAY", a.Location)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind.IsArray() {
+		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+	}
+	if to.Kind.IsArray() {
+		// ARRAY['a', 'b']::int[] reads its literals as the cast's elements.
+		for i := range es {
+			if es[i].Type().Kind == value.Unknown || isUnknownConst(a.Elements[i]) {
+				if es[i], err = expr.Coerce(es[i], value.Type{Kind: to.Kind.Elem(), Mod: -1}, true); err != nil {
+					return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a.Elements[i], a.Location)))
+				}
+			}
+		}
+		if t, err = expr.CommonType(types(es), "ARRAY"); err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(a.Location))
+		}
+		for i := range es {
+			if es[i], err = b.coerce(es[i], t, a.Location); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return expr.NewArrayCons(es, value.ArrayType(t.Kind)), nil
+}
+
+// isUnknownConst reports whether n is a string literal.
+func isUnknownConst(n *pg_query.Node) bool {
+	c := n.GetAConst()
+	return c != nil && c.GetSval() != nil
+}
+
+func types(es []expr.Expr) []value.Type {
+	ts := make([]value.Type, len(es))
+	for i, e := range es {
+		ts[i] = e.Type()
+	}
+	return ts
+}
+
+// bindIndirection binds subscripts and slices of an array: a[i], a[i:j],
+// a[:j], a[i:]. Field selection ((row).f) is not supported.
+func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Expr, error) {
+	e, err := b.bindExpr(s, ind.Arg)
+	if err != nil {
+		return nil, err
+	}
+	loc := nodeLoc(ind.Arg, -1)
+	for _, n := range ind.Indirection {
+		idx := n.GetAIndices()
+		if idx == nil {
+			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "field selection is not supported")
+		}
+		if !e.Type().Kind.IsArray() {
+			if e.Type().Kind == value.Unknown {
+				return nil, b.stmt.errf(loc, pgerr.IndeterminateDatatype, "cannot subscript an untyped literal")
+			}
+			return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", e.Type())
+		}
+		if len(ind.Indirection) > 1 {
+			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+		}
+		bound := func(n *pg_query.Node) (expr.Expr, error) {
+			if n == nil {
+				return nil, nil
+			}
+			x, err := b.bindExpr(s, n)
+			if err != nil {
+				return nil, err
+			}
+			if !x.Type().Kind.IsInteger() && x.Type().Kind != value.Unknown {
+				return nil, b.stmt.errf(nodeLoc(n, loc), pgerr.DatatypeMismatch, "array subscript must have type integer")
+			}
+			return b.coerce(x, value.Int8Type, nodeLoc(n, loc))
+		}
+		lo, err := bound(idx.Lidx)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := bound(idx.Uidx)
+		if err != nil {
+			return nil, err
+		}
+		if idx.IsSlice {
+			e = expr.NewSubscript(e, lo, hi, true)
+		} else {
+			e = expr.NewSubscript(e, hi, nil, false)
+		}
+	}
+	return e, nil
+}
+
+// bindArrayCompare binds l op ANY (array) and l op ALL (array).
+func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all bool) (expr.Expr, error) {
+	cmp, ok := cmpOps[op]
+	which := "ANY"
+	if all {
+		which = "ALL"
+	}
+	if !ok {
+		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s %s (array) is not supported", op, which).
+			WithHint("use a comparison operator: =, <>, <, <=, >, >=")
+	}
+	l, err := b.bindExpr(s, a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(s, a.Rexpr)
+	if err != nil {
+		return nil, err
+	}
+	rk := r.Type().Kind
+	if !rk.IsArray() && rk != value.Unknown {
+		return nil, b.stmt.errf(a.Location, pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side")
+	}
+	et := value.UnknownType
+	if rk.IsArray() {
+		et = value.Type{Kind: rk.Elem(), Mod: -1}
+	}
+	t, err := expr.ResolveCompare(l.Type(), et)
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(a.Location))
+	}
+	if l, err = b.coerce(l, t, a.Location); err != nil {
+		return nil, err
+	}
+	if r, err = b.coerce(r, value.ArrayType(t.Kind), a.Location); err != nil {
+		return nil, err
+	}
+	return expr.NewArrayCompare(cmp, l, r, all), nil
+}
+
+// arrayConcat binds || when either side is an array: array_cat,
+// array_append or array_prepend.
+func (b *binder) arrayConcat(l, r expr.Expr, loc int32) (expr.Expr, bool, error) {
+	lk, rk := l.Type().Kind, r.Type().Kind
+	var fn string
+	switch {
+	case lk.IsArray() && (rk.IsArray() || rk == value.Unknown):
+		fn = "array_cat"
+	case lk.IsArray():
+		fn = "array_append"
+	case rk.IsArray() && lk == value.Unknown:
+		fn = "array_cat"
+	case rk.IsArray():
+		fn = "array_prepend"
+	default:
+		return nil, false, nil
+	}
+	e, err := b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
+	return e, true, err
+}
+
+// arraySubqueryTemplate is what ARRAY(subquery) becomes: the array of the
+// subquery's values in its order, empty (not NULL) over no rows.
+const arraySubqueryTemplate = `SELECT COALESCE(array_agg("?a?"."?x?"), '{}') FROM (SELECT 1) AS "?a?"`
+
+// arraySubLink rewrites ARRAY(SELECT x FROM … ORDER BY k …) as the scalar
+// subquery (SELECT COALESCE(array_agg(x ORDER BY k …), '{}') FROM (SELECT
+// x, k … FROM … ORDER BY k …) AS "?a?"): the order keys become columns of
+// the subquery so that array_agg can keep its order.
+func (b *binder) arraySubLink(sl *pg_query.SubLink) (*pg_query.SubLink, error) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return nil, b.refuse(sl.Location, "this ARRAY subquery is not supported")
+	}
+	first := sel
+	for first.Op != pg_query.SetOperation_SETOP_NONE {
+		first = first.Larg
+	}
+	if len(first.TargetList) != 1 {
+		return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery must return only one column")
+	}
+	r, err := pg_query.Parse(arraySubqueryTemplate)
+	if err != nil {
+		return nil, pgerr.New(pgerr.Internal, "ARRAY subquery template: %v", err)
+	}
+	setLocations(r.Stmts[0].Stmt.ProtoReflect(), sl.Location)
+	outer := r.Stmts[0].Stmt.GetSelectStmt()
+	// Work on a copy: the statement's tree may be bound again.
+	inner := proto.Clone(sel).(*pg_query.SelectStmt)
+	target := inner
+	for target.Op != pg_query.SetOperation_SETOP_NONE {
+		target = target.Larg
+	}
+	rt := target.TargetList[0].GetResTarget()
+	name := rt.Name
+	if name == "" {
+		name = figureName(rt.Val)
+	}
+	rt.Name = "?x?"
+	agg := outer.TargetList[0].GetResTarget().Val.GetCoalesceExpr().Args[0].GetFuncCall()
+	ref := func(col string) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+			Fields: []*pg_query.Node{pg_query.MakeStrNode("?a?"), pg_query.MakeStrNode(col)}, Location: sl.Location}}}
+	}
+	for i, k := range inner.SortClause {
+		sb := k.GetSortBy()
+		if sb == nil {
+			continue
+		}
+		col := "?x?"
+		c := sb.Node.GetColumnRef()
+		byOutput := (sb.Node.GetAConst() != nil && sb.Node.GetAConst().GetIval() != nil) ||
+			c != nil && len(c.Fields) == 1 && c.Fields[0].GetString_() != nil && c.Fields[0].GetString_().Sval == name
+		if !byOutput {
+			if inner.Op != pg_query.SetOperation_SETOP_NONE || len(inner.DistinctClause) > 0 {
+				return nil, b.refuse(sl.Location, "this ordering of an ARRAY subquery is not supported").
+					WithHint("order by the subquery's column")
+			}
+			col = "?o" + strconv.Itoa(i+1) + "?"
+			inner.TargetList = append(inner.TargetList, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{
+				Name: col, Val: proto.Clone(sb.Node).(*pg_query.Node), Location: sl.Location}}})
+		} else if c != nil {
+			// A name of the output stays valid once renamed: refer to it.
+			sb.Node = &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+				Fields: []*pg_query.Node{pg_query.MakeStrNode("?x?")}, Location: c.Location}}}
+		}
+		agg.AggOrder = append(agg.AggOrder, &pg_query.Node{Node: &pg_query.Node_SortBy{SortBy: &pg_query.SortBy{
+			Node: ref(col), SortbyDir: sb.SortbyDir, SortbyNulls: sb.SortbyNulls, Location: sb.Location}}})
+	}
+	outer.FromClause[0].GetRangeSubselect().Subquery = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: inner}}
+	return &pg_query.SubLink{SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Location: sl.Location,
+		Subselect: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: outer}}}, nil
+}

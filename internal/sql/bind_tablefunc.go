@@ -1,0 +1,101 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// integerSeries reports whether rf is generate_series over integers alone,
+// without ORDINALITY, which plan.GenerateSeries runs.
+func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
+	if len(rf.Functions) != 1 || rf.Ordinality {
+		return false
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	f := items[0].GetFuncCall()
+	if f == nil || opName(f.Funcname) != "generate_series" || len(f.Args) < 2 || len(f.Args) > 3 {
+		return f != nil && opName(f.Funcname) == "generate_series" && b.forView
+	}
+	if b.forView {
+		return true // refused there, as before
+	}
+	for _, a := range f.Args {
+		e, err := b.bindExpr(&scope{}, a)
+		if err != nil {
+			return true // reported there
+		}
+		if k := e.Type().Kind; !k.IsInteger() && k != value.Unknown {
+			return false
+		}
+	}
+	return true
+}
+
+// bindTableFunc binds set-returning functions in FROM: unnest(a[, b…]),
+// generate_series over numerics and times, generate_subscripts, several
+// of them in ROWS FROM (…), WITH ORDINALITY. Column names are PostgreSQL's:
+// the function's name, or the alias of a lone one-column function, then
+// "ordinality"; the alias's column list renames them in order. A view
+// maintains unnest and generate_subscripts (a FlatMap of each row, or a
+// constant), not generate_series.
+func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	tf := &plan.TableFunc{Ordinality: rf.Ordinality}
+	for _, item := range rf.Functions {
+		items := item.GetList().GetItems()
+		f := items[0].GetFuncCall()
+		if f == nil {
+			return nil, nil, b.refuse(-1, "this function in FROM is not supported").WithHint("unnest, generate_series and generate_subscripts are supported")
+		}
+		if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().Items) > 0 {
+			return nil, nil, b.refuse(f.Location, "a column definition list is not supported")
+		}
+		name := opName(f.Funcname)
+		if !expr.IsSRF(name) {
+			return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("unnest, generate_series and generate_subscripts are supported")
+		}
+		if b.forView && name == "generate_series" {
+			// A series may be as long as its bounds say, whatever the change.
+			return nil, nil, b.refuse(f.Location, "%s in FROM cannot be maintained in a view", name).
+				WithHint("store the rows in a table and read the table")
+		}
+		args := make([]expr.Expr, len(f.Args))
+		for i, a := range f.Args {
+			e, err := b.bindExpr(&scope{}, a)
+			if err != nil {
+				return nil, nil, err
+			}
+			args[i] = e
+		}
+		srf, err := expr.ResolveSRF(name, args)
+		if err != nil {
+			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+		}
+		tf.Funcs = append(tf.Funcs, srf)
+		for _, t := range srf.Cols {
+			tf.Cols = append(tf.Cols, plan.Column{Name: name, Type: t})
+		}
+	}
+	alias := tf.Funcs[0].Name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+		if len(tf.Cols) == 1 {
+			tf.Cols[0].Name = alias
+		}
+	}
+	if rf.Ordinality {
+		tf.Cols = append(tf.Cols, plan.Column{Name: "ordinality", Type: value.Int8Type})
+	}
+	if rf.Alias != nil {
+		if len(rf.Alias.Colnames) > len(tf.Cols) {
+			return nil, nil, b.stmt.errf(-1, "42P10", "table \"%s\" has %d columns available but %d columns specified", alias, len(tf.Cols), len(rf.Alias.Colnames))
+		}
+		for i, c := range rf.Alias.Colnames {
+			tf.Cols[i].Name = c.GetString_().Sval
+		}
+	}
+	return tf, newScope(alias, tf.Columns()), nil
+}
