@@ -793,7 +793,11 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if name == "generate_series" {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")
 	}
-	return b.callFunc(s, name, f.Args, nil, f.Location)
+	args, err := b.namedArgs(name, f.Args, f.Location)
+	if err != nil {
+		return nil, err
+	}
+	return b.callFunc(s, name, args, nil, f.Location)
 }
 
 // callFunc resolves and binds a call of a catalog function. pre are
