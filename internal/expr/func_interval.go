@@ -113,3 +113,9 @@ func overlaps(a []value.Value) (value.Value, error) {
 	}
 	return value.NewBool(true), nil
 }
+
+func init() {
+	strict("to_char", kinds(value.Interval, value.Text), value.TextType, func(a []value.Value) (value.Value, error) {
+		return value.FormatInterval(a[0], rawText(a[1]))
+	})
+}
