@@ -489,7 +489,7 @@ var cmpOps = map[string]expr.CmpOp{
 // binaryFuncs and prefixFuncs are operators bound as calls of the
 // catalog's functions (the bitwise ones registered under their symbols).
 var (
-	binaryFuncs = map[string]string{"^": "power", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
+	binaryFuncs = map[string]string{"^": "power", "^@": "starts_with", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
 	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~"}
 )
 
