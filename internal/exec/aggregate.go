@@ -94,7 +94,8 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 	case plan.AggArrayAgg:
 		return arrayAgg(ins), nil
 	}
-	if a.Func.Has(plan.AggNotMaintained) {
+	switch {
+	case a.Func.Has(plan.AggNotMaintained), a.Func == plan.AggBitAnd, a.Func == plan.AggBitOr, a.Func == plan.AggBitXor:
 		return adHocAggregate(a, ins, rows)
 	}
 	// The rest ignore NULL arguments.

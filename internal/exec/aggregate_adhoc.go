@@ -8,9 +8,9 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// adHocAggregate computes the aggregates that views do not maintain
-// (plan.AggNotMaintained) over a group's inputs, as PostgreSQL computes
-// them: the bitwise aggregates; the regression family over the (y, x)
+// adHocAggregate computes over a group's inputs, as PostgreSQL computes
+// them, the bitwise aggregates and those that views do not maintain
+// (plan.AggNotMaintained): the regression family over the (y, x)
 // pairs without a NULL, accumulated in input order by Youngs and
 // Cramer's update as float8_regr_accum does; and the ordered-set
 // aggregates over the non-NULL values, sorted by their WITHIN GROUP key

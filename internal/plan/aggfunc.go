@@ -31,11 +31,11 @@ const (
 	AggMax                       //
 	AggStringAgg                 // string_agg(x, sep)
 	AggArrayAgg                  //
+	AggBitAnd                    // bit_and: per-bit counts, invertible
+	AggBitOr                     // bit_or
+	AggBitXor                    // bit_xor
 	// The aggregates below are computed by the from-scratch evaluation
 	// only (AggNotMaintained): ad hoc, not in views.
-	AggBitAnd         // bit_and
-	AggBitOr          // bit_or
-	AggBitXor         // bit_xor
 	AggCorr           // corr(y, x) and the rest of the regression family
 	AggCovarPop       //
 	AggCovarSamp      //
@@ -108,9 +108,9 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggStringAgg:  {"string_agg", AggMultiset | AggOrdered | AggSeparated},
 	AggArrayAgg:   {"array_agg", AggMultiset | AggOrdered},
 
-	AggBitAnd:         {"bit_and", AggNotMaintained},
-	AggBitOr:          {"bit_or", AggNotMaintained},
-	AggBitXor:         {"bit_xor", AggNotMaintained},
+	AggBitAnd:         {"bit_and", AggInvertible},
+	AggBitOr:          {"bit_or", AggInvertible},
+	AggBitXor:         {"bit_xor", AggInvertible},
 	AggCorr:           {"corr", AggNotMaintained | AggTwoArgs},
 	AggCovarPop:       {"covar_pop", AggNotMaintained | AggTwoArgs},
 	AggCovarSamp:      {"covar_samp", AggNotMaintained | AggTwoArgs},
