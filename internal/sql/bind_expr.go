@@ -793,6 +793,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if name == "generate_series" {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "generate_series is only supported in FROM")
 	}
+	if name == "pg_typeof" {
+		return b.bindTypeof(s, f)
+	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err
