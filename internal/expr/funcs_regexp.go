@@ -282,9 +282,14 @@ type pgRegex struct {
 	contextual bool
 }
 
+// regexKey names a compiled pattern: looking a struct of strings up
+// allocates nothing, so a constant pattern costs a lock and a lookup per
+// row.
+type regexKey struct{ fn, flags, pattern string }
+
 var regexCache struct {
 	sync.Mutex
-	m map[string]*pgRegex
+	m map[regexKey]*pgRegex
 }
 
 // pgRegexFor compiles pattern with PostgreSQL's option letters flags
@@ -293,7 +298,7 @@ var regexCache struct {
 // only for greedy patterns. Compiled patterns are cached, so that a
 // constant pattern is compiled once.
 func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
-	key := fn + "\x00" + flags + "\x00" + pattern
+	key := regexKey{fn, flags, pattern}
 	regexCache.Lock()
 	r := regexCache.m[key]
 	regexCache.Unlock()
@@ -306,7 +311,7 @@ func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, 
 	}
 	regexCache.Lock()
 	if regexCache.m == nil || len(regexCache.m) >= 256 {
-		regexCache.m = map[string]*pgRegex{}
+		regexCache.m = map[regexKey]*pgRegex{}
 	}
 	regexCache.m[key] = r
 	regexCache.Unlock()
@@ -597,7 +602,7 @@ func similarSubstringRegex(pattern, esc string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := "similar\x00" + esc + "\x00" + pattern
+	key := regexKey{"similar", esc, pattern}
 	regexCache.Lock()
 	c := regexCache.m[key]
 	regexCache.Unlock()
@@ -619,7 +624,7 @@ func similarSubstringRegex(pattern, esc string) (*regexp.Regexp, error) {
 	}
 	regexCache.Lock()
 	if regexCache.m == nil || len(regexCache.m) >= 256 {
-		regexCache.m = map[string]*pgRegex{}
+		regexCache.m = map[regexKey]*pgRegex{}
 	}
 	regexCache.m[key] = &pgRegex{re: re}
 	regexCache.Unlock()
