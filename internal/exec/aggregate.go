@@ -75,6 +75,7 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 // ORDER BY keys.
 type aggInput struct {
 	arg, sep value.Value
+	x        value.Value // the two-argument aggregates' x
 	keys     []value.Value
 }
 
@@ -91,6 +92,10 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 		return stringAgg(ins), nil
 	case plan.AggArrayAgg:
 		return arrayAgg(ins, a.Type.Kind), nil
+	}
+	switch {
+	case a.Func.Has(plan.AggNotMaintained), a.Func == plan.AggBitAnd, a.Func == plan.AggBitOr, a.Func == plan.AggBitXor:
+		return adHocAggregate(a, ins, rows)
 	}
 	// The rest ignore NULL arguments.
 	var vals []value.Value
@@ -178,6 +183,9 @@ func aggInputs(a *plan.AggCall, rows []value.Row) ([]aggInput, error) {
 			return nil, err
 		}
 		if in.sep, err = evalOrNull(a.Sep, r); err != nil {
+			return nil, err
+		}
+		if in.x, err = evalOrNull(a.X, r); err != nil {
 			return nil, err
 		}
 		for _, k := range a.OrderBy {

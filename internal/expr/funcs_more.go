@@ -187,44 +187,6 @@ func init() {
 
 func init() {
 	T, I4 := value.Text, value.Int4
-	replace := func(a []value.Value) (value.Value, error) {
-		flags := ""
-		if len(a) > 3 {
-			flags = rawText(a[3])
-		}
-		global, fold := false, false
-		for _, f := range flags {
-			switch f {
-			case 'g':
-				global = true
-			case 'i':
-				fold = true
-			case 'c':
-				fold = false
-			default:
-				return value.Null, pgerr.New(pgerr.InvalidParameter, "invalid regular expression option: \"%c\"", f)
-			}
-		}
-		re, err := CompileRegex(rawText(a[1]), fold)
-		if err != nil {
-			return value.Null, err
-		}
-		src, repl := rawText(a[0]), rawText(a[2])
-		var sb strings.Builder
-		last := 0
-		for _, m := range re.FindAllStringSubmatchIndex(src, -1) {
-			sb.WriteString(src[last:m[0]])
-			expandReplacement(&sb, src, repl, m)
-			last = m[1]
-			if !global {
-				break
-			}
-		}
-		sb.WriteString(src[last:])
-		return value.NewText(value.Text, sb.String()), nil
-	}
-	strict("regexp_replace", kinds(T, T, T), value.TextType, replace)
-	strict("regexp_replace", kinds(T, T, T, T), value.TextType, replace)
 	quoteLit := func(a []value.Value) (value.Value, error) {
 		return value.NewText(value.Text, quoteLiteral(value.AppendText(nil, a[0]))), nil
 	}

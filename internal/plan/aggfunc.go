@@ -31,11 +31,31 @@ const (
 	AggMax                       //
 	AggStringAgg                 // string_agg(x, sep)
 	AggArrayAgg                  //
+	AggBitAnd                    // bit_and: per-bit counts, invertible
+	AggBitOr                     // bit_or
+	AggBitXor                    // bit_xor
+	// The aggregates below are computed by the from-scratch evaluation
+	// only (AggNotMaintained): ad hoc, not in views.
+	AggCorr           // corr(y, x) and the rest of the regression family
+	AggCovarPop       //
+	AggCovarSamp      //
+	AggRegrAvgX       //
+	AggRegrAvgY       //
+	AggRegrCount      //
+	AggRegrIntercept  //
+	AggRegrR2         //
+	AggRegrSlope      //
+	AggRegrSxx        //
+	AggRegrSxy        //
+	AggRegrSyy        //
+	AggPercentileCont // percentile_cont(f) WITHIN GROUP (ORDER BY x)
+	AggPercentileDisc // percentile_disc(f) WITHIN GROUP (ORDER BY x)
+	AggMode           // mode() WITHIN GROUP (ORDER BY x)
 	numAggFuncs
 )
 
 // AggProps are an aggregate's properties.
-type AggProps uint8
+type AggProps uint16
 
 const (
 	// AggInvertible aggregates keep a few counts and sums per group that a
@@ -55,6 +75,16 @@ const (
 	// AggSquares aggregates (the variances and standard deviations) also
 	// need the sum of the squares of the values.
 	AggSquares
+	// AggNotMaintained aggregates have no incremental operator: a view
+	// that calls one is refused (0A000); ad hoc they are computed from the
+	// group's rows.
+	AggNotMaintained
+	// AggTwoArgs aggregates take two arguments, y and x (corr, covar_*,
+	// regr_*), as double precision.
+	AggTwoArgs
+	// AggOrderedSet aggregates are called f(direct args) WITHIN GROUP
+	// (ORDER BY x): percentile_cont, percentile_disc, mode.
+	AggOrderedSet
 )
 
 type aggEntry struct {
@@ -77,6 +107,25 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggMax:        {"max", AggKeepsBest},
 	AggStringAgg:  {"string_agg", AggMultiset | AggOrdered | AggSeparated},
 	AggArrayAgg:   {"array_agg", AggMultiset | AggOrdered},
+
+	AggBitAnd:         {"bit_and", AggInvertible},
+	AggBitOr:          {"bit_or", AggInvertible},
+	AggBitXor:         {"bit_xor", AggInvertible},
+	AggCorr:           {"corr", AggNotMaintained | AggTwoArgs},
+	AggCovarPop:       {"covar_pop", AggNotMaintained | AggTwoArgs},
+	AggCovarSamp:      {"covar_samp", AggNotMaintained | AggTwoArgs},
+	AggRegrAvgX:       {"regr_avgx", AggNotMaintained | AggTwoArgs},
+	AggRegrAvgY:       {"regr_avgy", AggNotMaintained | AggTwoArgs},
+	AggRegrCount:      {"regr_count", AggNotMaintained | AggTwoArgs},
+	AggRegrIntercept:  {"regr_intercept", AggNotMaintained | AggTwoArgs},
+	AggRegrR2:         {"regr_r2", AggNotMaintained | AggTwoArgs},
+	AggRegrSlope:      {"regr_slope", AggNotMaintained | AggTwoArgs},
+	AggRegrSxx:        {"regr_sxx", AggNotMaintained | AggTwoArgs},
+	AggRegrSxy:        {"regr_sxy", AggNotMaintained | AggTwoArgs},
+	AggRegrSyy:        {"regr_syy", AggNotMaintained | AggTwoArgs},
+	AggPercentileCont: {"percentile_cont", AggNotMaintained | AggOrderedSet},
+	AggPercentileDisc: {"percentile_disc", AggNotMaintained | AggOrderedSet},
+	AggMode:           {"mode", AggNotMaintained | AggOrderedSet},
 }
 
 var aggAliases = map[string]AggFunc{"variance": AggVarSamp, "stddev": AggStddevSamp, "every": AggBoolAnd}
@@ -182,6 +231,29 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 				WithHint("multidimensional arrays are not supported")
 		}
 		return value.ArrayType(k), nil
+	case AggBitAnd, AggBitOr, AggBitXor:
+		if !k.IsInteger() {
+			return bad()
+		}
+		return arg, nil
+	case AggRegrCount:
+		return value.Int8Type, nil
+	case AggPercentileCont:
+		switch {
+		case k == value.Interval:
+			return value.IntervalType, nil
+		case k.IsInteger() || k.IsFloat() || k == value.Numeric:
+			return value.Float8Type, nil
+		}
+		return bad()
+	case AggPercentileDisc, AggMode:
+		if k == value.Unknown {
+			return bad()
+		}
+		return arg, nil
+	}
+	if f.Has(AggTwoArgs) {
+		return value.Float8Type, nil
 	}
 	return bad()
 }

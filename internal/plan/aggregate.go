@@ -13,8 +13,10 @@ type AggCall struct {
 	Name     string    // the SQL name as written: count, sum, variance, …
 	Func     AggFunc   // the catalog's entry; AggCountStar for count(*)
 	Star     bool      // count(*)
-	Arg      expr.Expr // over the input row; nil for count(*)
+	Arg      expr.Expr // over the input row; nil for count(*); y of corr(y, x); the WITHIN GROUP key
 	Sep      expr.Expr // string_agg's separator
+	X        expr.Expr // x of the two-argument aggregates (corr(y, x), …)
+	Direct   expr.Expr // percentile_cont's and percentile_disc's fraction, constant per group
 	Distinct bool
 	Filter   expr.Expr // FILTER (WHERE …), nil for none
 	OrderBy  []SortKey // string_agg / array_agg (… ORDER BY …)
@@ -43,12 +45,29 @@ func (a *AggCall) String() string {
 	var b strings.Builder
 	b.WriteString(a.Name)
 	b.WriteByte('(')
+	if a.Func.Has(AggOrderedSet) {
+		if a.Direct != nil {
+			b.WriteString(a.Direct.String())
+		}
+		b.WriteString(") WITHIN GROUP (ORDER BY " + a.Arg.String())
+		if len(a.OrderBy) > 0 && a.OrderBy[0].Desc {
+			b.WriteString(" DESC")
+		}
+		b.WriteByte(')')
+		if a.Filter != nil {
+			b.WriteString(" FILTER (WHERE " + a.Filter.String() + ")")
+		}
+		return b.String()
+	}
 	if a.Distinct {
 		b.WriteString("DISTINCT ")
 	}
 	b.WriteString(a.Arg.String())
 	if a.Sep != nil {
 		b.WriteString(", " + a.Sep.String())
+	}
+	if a.X != nil {
+		b.WriteString(", " + a.X.String())
 	}
 	if len(a.OrderBy) > 0 {
 		b.WriteString(" ORDER BY ")

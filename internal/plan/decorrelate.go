@@ -98,7 +98,7 @@ func nodeExprs(n Node) []expr.Expr {
 	case *Aggregate:
 		out = append(out, n.GroupBy...)
 		for _, a := range n.Aggs {
-			for _, e := range []expr.Expr{a.Arg, a.Sep, a.Filter} {
+			for _, e := range []expr.Expr{a.Arg, a.Sep, a.X, a.Direct, a.Filter} {
 				if e != nil {
 					out = append(out, e)
 				}
@@ -323,6 +323,7 @@ func (d *decorrelator) aggregate(n *Aggregate) (Node, error) {
 	aggs := make([]AggCall, len(n.Aggs))
 	for i, a := range n.Aggs {
 		a.Arg, a.Sep, a.Filter = d.bind(a.Arg, d.w), d.bind(a.Sep, d.w), d.bind(a.Filter, d.w)
+		a.X, a.Direct = d.bind(a.X, d.w), d.bind(a.Direct, d.w)
 		a.OrderBy = d.bindKeys(a.OrderBy)
 		aggs[i] = a
 	}

@@ -89,7 +89,7 @@ func prune(n Node, need []bool) (Node, []int) {
 	case *Aggregate:
 		childNeed := used(len(n.Input.Columns()), n.GroupBy...)
 		for _, a := range n.Aggs {
-			mark(childNeed, a.Arg, a.Sep, a.Filter)
+			mark(childNeed, a.Arg, a.Sep, a.X, a.Direct, a.Filter)
 			for _, k := range a.OrderBy {
 				mark(childNeed, k.Expr)
 			}
@@ -98,6 +98,7 @@ func prune(n Node, need []bool) (Node, []int) {
 		out := &Aggregate{Input: in, GroupBy: remapAll(n.GroupBy, m), Cols: n.Cols}
 		for _, a := range n.Aggs {
 			a.Arg, a.Sep, a.Filter = expr.Renumber(a.Arg, m), expr.Renumber(a.Sep, m), expr.Renumber(a.Filter, m)
+			a.X, a.Direct = expr.Renumber(a.X, m), expr.Renumber(a.Direct, m)
 			keys := make([]SortKey, len(a.OrderBy))
 			for i, k := range a.OrderBy {
 				keys[i] = SortKey{Expr: expr.Renumber(k.Expr, m), Desc: k.Desc, NullsFirst: k.NullsFirst}

@@ -429,9 +429,45 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			}
 		}
 	}
+	if fn.Has(plan.AggNotMaintained) && b.forView {
+		return nil, b.refuse(f.Location, "aggregate function %s is not supported in a materialized view", name).
+			WithHint("it is computed from each group's rows, which a view does not keep; ad-hoc queries accept it")
+	}
+	if f.AggWithinGroup != fn.Has(plan.AggOrderedSet) {
+		if f.AggWithinGroup {
+			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with WITHIN GROUP does not exist", name).
+				WithHint("%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name)
+		}
+		return nil, b.stmt.errf(f.Location, pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name)
+	}
 	call := plan.AggCall{Name: name, Func: fn, Distinct: f.AggDistinct}
 	argType := value.UnknownType
 	switch {
+	case fn.Has(plan.AggOrderedSet):
+		if err := b.bindOrderedSet(as.input, &call, f); err != nil {
+			return nil, err
+		}
+		argType = call.Arg.Type()
+	case fn.Has(plan.AggTwoArgs):
+		if len(f.Args) != 2 {
+			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
+		}
+		var args [2]expr.Expr
+		for i, a := range f.Args {
+			e, err := b.bindExpr(as.input, a)
+			if err != nil {
+				return nil, err
+			}
+			if k := e.Type().Kind; !k.IsInteger() && !k.IsFloat() && k != value.Numeric && k != value.Unknown {
+				return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s, …) does not exist", name, e.Type()).
+					WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+			}
+			if args[i], err = b.coerce(e, value.Float8Type, f.Location); err != nil {
+				return nil, err
+			}
+		}
+		call.Arg, call.X = args[0], args[1]
+		argType = value.Float8Type
 	case f.AggStar:
 		if name != "count" {
 			return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "%s(*) must be used to call a parameterless aggregate function", name)
@@ -480,6 +516,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		}
 	}
 	for _, o := range f.AggOrder {
+		if call.Func.Has(plan.AggOrderedSet) {
+			break // bound by bindOrderedSet
+		}
 		sb := o.GetSortBy()
 		e, err := b.bindExpr(as.input, sb.Node)
 		if err != nil {
@@ -498,12 +537,66 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	return &expr.Col{Idx: len(as.groups) + len(as.aggs) - 1, T: call.Type, Name: name}, nil
 }
 
+// bindOrderedSet binds f(direct) WITHIN GROUP (ORDER BY x): x, the one
+// sort key, is the aggregated value (double precision or interval for
+// percentile_cont), and percentile_cont's and percentile_disc's fraction
+// is double precision.
+func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncCall) error {
+	wantDirect := 1
+	if call.Func == plan.AggMode {
+		wantDirect = 0
+	}
+	if len(f.Args) != wantDirect || len(f.AggOrder) != 1 {
+		return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d direct and %d ordered arguments does not exist", call.Name, len(f.Args), len(f.AggOrder)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if f.AggDistinct {
+		return b.stmt.errf(f.Location, pgerr.SyntaxError, "cannot use DISTINCT with WITHIN GROUP")
+	}
+	sb := f.AggOrder[0].GetSortBy()
+	x, err := b.bindExpr(in, sb.Node)
+	if err != nil {
+		return err
+	}
+	switch k := x.Type().Kind; {
+	case call.Func == plan.AggPercentileCont && k != value.Interval:
+		if !k.IsInteger() && !k.IsFloat() && k != value.Numeric && k != value.Unknown {
+			return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(double precision ORDER BY %s) does not exist", call.Name, x.Type()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if x, err = b.coerce(x, value.Float8Type, f.Location); err != nil {
+			return err
+		}
+	case k == value.Unknown:
+		if x, err = b.coerce(x, value.TextType, f.Location); err != nil {
+			return err
+		}
+	}
+	desc, nullsFirst := sortDirection(sb)
+	call.Arg = x
+	call.OrderBy = []plan.SortKey{{Expr: x, Desc: desc, NullsFirst: nullsFirst}}
+	if wantDirect == 1 {
+		d, err := b.bindExpr(in, f.Args[0])
+		if err != nil {
+			return err
+		}
+		if d.Type().Kind == value.Interval || d.Type().Kind.IsString() {
+			return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s ORDER BY %s) does not exist", call.Name, d.Type(), x.Type()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if call.Direct, err = b.coerce(d, value.Float8Type, f.Location); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // exprKey is expr.Key: two bound expressions are the same when they
 // compute the same thing over the same row.
 func exprKey(e expr.Expr) string { return expr.Key(e) }
 
 func aggKey(a *plan.AggCall) string {
-	k := a.Name + "|" + exprKey(a.Arg) + "|" + exprKey(a.Sep) + "|" + exprKey(a.Filter)
+	k := a.Name + "|" + exprKey(a.Arg) + "|" + exprKey(a.Sep) + "|" + exprKey(a.X) + "|" + exprKey(a.Direct) + "|" + exprKey(a.Filter)
 	if a.Star {
 		k += "|*"
 	}

@@ -502,7 +502,7 @@ var cmpOps = map[string]expr.CmpOp{
 // binaryFuncs and prefixFuncs are operators bound as calls of the
 // catalog's functions (the bitwise ones registered under their symbols).
 var (
-	binaryFuncs = map[string]string{"^": "power", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
+	binaryFuncs = map[string]string{"^": "power", "^@": "starts_with", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
 	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~"}
 )
 
@@ -806,7 +806,14 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if expr.IsSRF(name) {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is only supported in FROM or in a select list without aggregates", name)
 	}
-	return b.callFunc(s, name, f.Args, nil, f.Location)
+	if name == "pg_typeof" {
+		return b.bindTypeof(s, f)
+	}
+	args, err := b.namedArgs(name, f.Args, f.Location)
+	if err != nil {
+		return nil, err
+	}
+	return b.callFunc(s, name, args, nil, f.Location)
 }
 
 // callFunc resolves and binds a call of a catalog function. pre are

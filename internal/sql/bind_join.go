@@ -71,16 +71,27 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 		}
 		sc := joinScope(lsc, rsc)
 		var on expr.Expr
-		if j.Quals != nil {
-			pred, err := b.bindExpr(sc, j.Quals)
+		plain, withSub := splitSubConjuncts(j.Quals)
+		if plain != nil {
+			pred, err := b.bindExpr(sc, plain)
 			if err != nil {
 				return nil, nil, err
 			}
-			if on, err = b.toBool(pred, "JOIN/ON", nodeLoc(j.Quals, -1)); err != nil {
+			if on, err = b.toBool(pred, "JOIN/ON", nodeLoc(plain, -1)); err != nil {
 				return nil, nil, err
 			}
 		}
-		p, err := b.lateralJoin(l, lsc, r, kind, on, fromLoc(j.Rarg))
+		if len(withSub) == 0 {
+			p, err := b.lateralJoin(l, lsc, r, kind, on, fromLoc(j.Rarg))
+			return p, sc, err
+		}
+		// The conjuncts with a subquery filter the pairs as a WHERE
+		// would; a LEFT join then adds the left rows no pair kept.
+		inner, err := b.lateralJoin(l, lsc, r, plan.InnerJoin, on, fromLoc(j.Rarg))
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := b.filterOnSubqueries(inner, l, nil, kind, inner.Columns(), sc, len(lsc.cols), withSub)
 		return p, sc, err
 	}
 	cols := append(append([]plan.Column{}, l.Columns()...), r.Columns()...)

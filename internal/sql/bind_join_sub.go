@@ -58,28 +58,35 @@ func andNode(ns []*pg_query.Node) *pg_query.Node {
 // condition the conjuncts without a subquery) by conds, the conjuncts with
 // one, in the join's scope sc; lw is the left side's width.
 func (b *binder) joinOnSubqueries(join *plan.Join, sc *scope, lw int, conds []*pg_query.Node) (plan.Node, error) {
-	width := len(sc.cols)
 	inner := *join
 	inner.Kind = plan.InnerJoin
+	return b.filterOnSubqueries(&inner, join.Left, join.Right, join.Kind, join.Cols, sc, lw, conds)
+}
+
+// filterOnSubqueries filters inner, the pairs of left and right that the
+// conjuncts without a subquery match, by conds, and adds the unmatched
+// rows of the side(s) an outer join of kind keeps. A LATERAL item's join
+// passes its right side as nil: it is LEFT at most.
+func (b *binder) filterOnSubqueries(inner, left, right plan.Node, kind plan.JoinKind, cols []plan.Column, sc *scope, lw int, conds []*pg_query.Node) (plan.Node, error) {
+	width := len(sc.cols)
 	sc.allowScalar = true
-	filtered, err := b.bindWhere(sc, &inner, andNode(conds))
+	filtered, err := b.bindWhere(sc, inner, andNode(conds))
 	sc.allowScalar = false
 	if err != nil {
 		return nil, err
 	}
 	// The subqueries' columns leave with the filter.
 	sc.cols, sc.subCache = sc.cols[:width], nil
-	cols := join.Cols
 	matched := &plan.Project{Input: filtered, Exprs: colRefs(cols, 0, width), Cols: cols}
-	if join.Kind == plan.InnerJoin {
+	if kind == plan.InnerJoin {
 		return matched, nil
 	}
 	out := &plan.UnionAll{Inputs: []plan.Node{matched}, Cols: cols}
-	if join.Kind == plan.LeftJoin || join.Kind == plan.FullJoin {
-		out.Inputs = append(out.Inputs, unmatched(join.Left, matched, 0, lw, cols))
+	if kind == plan.LeftJoin || kind == plan.FullJoin {
+		out.Inputs = append(out.Inputs, unmatched(left, matched, 0, lw, cols))
 	}
-	if join.Kind == plan.RightJoin || join.Kind == plan.FullJoin {
-		out.Inputs = append(out.Inputs, unmatched(join.Right, matched, lw, width, cols))
+	if kind == plan.RightJoin || kind == plan.FullJoin {
+		out.Inputs = append(out.Inputs, unmatched(right, matched, lw, width, cols))
 	}
 	return out, nil
 }

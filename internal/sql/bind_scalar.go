@@ -488,7 +488,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	if !ok {
 		agg, isAgg := plan.LookupAgg(name)
 		switch {
-		case isAgg:
+		case isAgg && !agg.Has(plan.AggNotMaintained):
 		case plan.IsAggName(name):
 			return nil, b.refuse(f.Location, "aggregate %s is not supported as a window function", name)
 		default:

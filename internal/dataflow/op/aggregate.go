@@ -307,6 +307,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		return newMinMaxAcc // DISTINCT does not change them
 	case plan.AggStringAgg, plan.AggArrayAgg:
 		return newOrderedAcc
+	case plan.AggBitAnd, plan.AggBitOr, plan.AggBitXor:
+		inner = newBitsAcc
 	}
 	if s.Distinct && s.Func != plan.AggCountStar {
 		return func(s *aggSpec) accum { return newDistinctAcc(inner(s)) }
@@ -836,6 +838,8 @@ func (a *aggSpec) stateCost() (state, cost string) {
 		return "count", "O(change)"
 	case a.Func == plan.AggBoolAnd || a.Func == plan.AggBoolOr:
 		return "count of true, false", "O(change)"
+	case a.Func == plan.AggBitAnd || a.Func == plan.AggBitOr || a.Func == plan.AggBitXor:
+		return "count of values, and of values with each bit set", "O(change × bits of the type)"
 	case a.Func == plan.AggSum || a.Func == plan.AggAvg:
 		return "sum", "O(change)"
 	}

@@ -1,0 +1,211 @@
+package exec
+
+import (
+	"math"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// adHocAggregate computes over a group's inputs, as PostgreSQL computes
+// them, the bitwise aggregates and those that views do not maintain
+// (plan.AggNotMaintained): the regression family over the (y, x)
+// pairs without a NULL, accumulated in input order by Youngs and
+// Cramer's update as float8_regr_accum does; and the ordered-set
+// aggregates over the non-NULL values, sorted by their WITHIN GROUP key
+// (aggInputs sorted them).
+func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
+	switch {
+	case a.Func.Has(plan.AggTwoArgs):
+		return regression(a.Func, ins)
+	case a.Func.Has(plan.AggOrderedSet):
+		return orderedSet(a, ins, rows)
+	}
+	var acc int64
+	seen := false
+	for _, in := range ins {
+		if in.arg.IsNull() {
+			continue
+		}
+		v := in.arg.Int()
+		switch {
+		case !seen:
+			acc = v
+		case a.Func == plan.AggBitAnd:
+			acc &= v
+		case a.Func == plan.AggBitOr:
+			acc |= v
+		case a.Func == plan.AggBitXor:
+			acc ^= v
+		}
+		seen = true
+	}
+	if !seen {
+		return value.Null, nil
+	}
+	return value.NewInt(a.Type.Kind, acc), nil
+}
+
+// regression is corr, covar_* or regr_* over the pairs of ins (y in arg,
+// x in x) where neither is NULL.
+func regression(f plan.AggFunc, ins []aggInput) (value.Value, error) {
+	var n, sx, sxx, sy, syy, sxy float64
+	for _, in := range ins {
+		if in.arg.IsNull() || in.x.IsNull() {
+			continue
+		}
+		y, x := in.arg.Float(), in.x.Float()
+		oldN, oldSx, oldSy := n, sx, sy
+		n++
+		sx += x
+		sy += y
+		if oldN > 0 {
+			tx, ty := x*n-sx, y*n-sy
+			scale := 1 / (n * oldN)
+			sxx += tx * tx * scale
+			syy += ty * ty * scale
+			sxy += tx * ty * scale
+			if math.IsInf(sx, 0) || math.IsInf(sxx, 0) || math.IsInf(sy, 0) || math.IsInf(syy, 0) || math.IsInf(sxy, 0) {
+				if (math.IsInf(sx, 0) || math.IsInf(sxx, 0)) && !math.IsInf(oldSx, 0) && !math.IsInf(x, 0) ||
+					(math.IsInf(sy, 0) || math.IsInf(syy, 0)) && !math.IsInf(oldSy, 0) && !math.IsInf(y, 0) ||
+					math.IsInf(sxy, 0) && !math.IsInf(oldSx, 0) && !math.IsInf(x, 0) && !math.IsInf(oldSy, 0) && !math.IsInf(y, 0) {
+					return value.Null, pgerr.New(pgerr.NumericOutOfRange, "value out of range: overflow")
+				}
+				if math.IsInf(sxx, 0) {
+					sxx = math.NaN()
+				}
+				if math.IsInf(syy, 0) {
+					syy = math.NaN()
+				}
+				if math.IsInf(sxy, 0) {
+					sxy = math.NaN()
+				}
+			}
+		} else {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				sxx, sxy = math.NaN(), math.NaN()
+			}
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				syy, sxy = math.NaN(), math.NaN()
+			}
+		}
+	}
+	if f == plan.AggRegrCount {
+		return value.NewInt(value.Int8, int64(n)), nil
+	}
+	if n < 1 || f == plan.AggCovarSamp && n < 2 {
+		return value.Null, nil
+	}
+	var r float64
+	switch f {
+	case plan.AggRegrSxx:
+		r = sxx
+	case plan.AggRegrSyy:
+		r = syy
+	case plan.AggRegrSxy:
+		r = sxy
+	case plan.AggRegrAvgX:
+		r = sx / n
+	case plan.AggRegrAvgY:
+		r = sy / n
+	case plan.AggCovarPop:
+		r = sxy / n
+	case plan.AggCovarSamp:
+		r = sxy / (n - 1)
+	case plan.AggCorr:
+		if sxx == 0 || syy == 0 {
+			return value.Null, nil
+		}
+		r = sxy / math.Sqrt(sxx*syy)
+	case plan.AggRegrR2:
+		if sxx == 0 {
+			return value.Null, nil
+		}
+		if syy == 0 {
+			r = 1
+		} else {
+			r = sxy * sxy / (sxx * syy)
+		}
+	case plan.AggRegrSlope:
+		if sxx == 0 {
+			return value.Null, nil
+		}
+		r = sxy / sxx
+	case plan.AggRegrIntercept:
+		if sxx == 0 {
+			return value.Null, nil
+		}
+		r = (sy - sx*sxy/sxx) / n
+	}
+	return value.NewFloat(value.Float8, r), nil
+}
+
+// orderedSet is percentile_cont, percentile_disc or mode over the
+// non-NULL values of ins, which are in WITHIN GROUP order. The fraction
+// is evaluated over the group's first row (it is constant per group).
+func orderedSet(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
+	var vals []value.Value
+	for _, in := range ins {
+		if !in.arg.IsNull() {
+			vals = append(vals, in.arg)
+		}
+	}
+	if a.Func == plan.AggMode {
+		var best value.Value
+		bestN := 0
+		for i := 0; i < len(vals); {
+			j := i + 1
+			for j < len(vals) && value.Compare(vals[j], vals[i]) == 0 {
+				j++
+			}
+			if j-i > bestN {
+				best, bestN = vals[i], j-i
+			}
+			i = j
+		}
+		if bestN == 0 {
+			return value.Null, nil
+		}
+		return best, nil
+	}
+	if len(rows) == 0 {
+		return value.Null, nil
+	}
+	fv, err := a.Direct.Eval(rows[0])
+	if err != nil || fv.IsNull() {
+		return value.Null, err
+	}
+	p := fv.Float()
+	if p < 0 || p > 1 || math.IsNaN(p) {
+		return value.Null, pgerr.New(pgerr.NumericOutOfRange, "percentile value %g is not between 0 and 1", p)
+	}
+	n := len(vals)
+	if n == 0 {
+		return value.Null, nil
+	}
+	if a.Func == plan.AggPercentileDisc {
+		row := int(math.Ceil(p * float64(n)))
+		return vals[max(row, 1)-1], nil
+	}
+	pos := p * float64(n-1)
+	lo, hi := math.Floor(pos), math.Ceil(pos)
+	l, h := vals[int(lo)], vals[int(hi)]
+	if lo == hi {
+		return l, nil
+	}
+	frac := pos - lo
+	if l.Kind() == value.Interval {
+		// interval_lerp: lo + (hi - lo) · fraction.
+		d, err := value.Sub(h, l)
+		if err != nil {
+			return value.Null, err
+		}
+		if d, err = value.Mul(d, value.NewFloat(value.Float8, frac)); err != nil {
+			return value.Null, err
+		}
+		return value.Add(l, d)
+	}
+	x, y := l.Float(), h.Float()
+	return value.NewFloat(value.Float8, x+(y-x)*frac), nil
+}

@@ -1,0 +1,642 @@
+package expr
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// PostgreSQL's functions over the extents of regular-expression matches:
+// regexp_replace, regexp_count, regexp_instr, regexp_substr, regexp_like
+// and substring(s FROM pattern) / substring(s SIMILAR pattern ESCAPE e).
+//
+// PostgreSQL's advanced regular expressions are matched by Go's RE2 where
+// the two agree. A pattern without non-greedy quantifiers matches, in
+// PostgreSQL, the longest text at the leftmost position: Go's
+// leftmost-longest mode; one whose quantifiers are all non-greedy, with
+// no |, the shortest: what Go's leftmost-first search finds. What RE2
+// cannot do (back-references, lookahead and lookbehind, \m and \M,
+// [[:<:]], greedy and non-greedy quantifiers mixed where the extent of a
+// match is returned, the x, p, w, b and e options) is 0A000,
+// never a different answer. Matches are found as PostgreSQL finds them
+// one after the other: the next search starts where a match ended, one
+// character further after an empty one, so an empty match right after a
+// non-empty one counts (Go's FindAll skips it).
+func init() {
+	T, I4 := value.Text, value.Int4
+	count := func(a []value.Value) (value.Value, error) {
+		s, start, flags, err := regexArgs(a, 2, 3)
+		if err != nil {
+			return value.Null, err
+		}
+		re, err := pgRegexFor("regexp_count", rawText(a[1]), flags, false, true)
+		if err != nil {
+			return value.Null, err
+		}
+		ms, err := re.findAll(s, start, -1)
+		return int4(int64(len(ms))), err
+	}
+	strict("regexp_count", kinds(T, T), value.Int4Type, count)
+	strict("regexp_count", kinds(T, T, I4), value.Int4Type, count)
+	strict("regexp_count", kinds(T, T, I4, T), value.Int4Type, count)
+
+	like := func(a []value.Value) (value.Value, error) {
+		flags := ""
+		if len(a) > 2 {
+			flags = rawText(a[2])
+		}
+		re, err := pgRegexFor("regexp_like", rawText(a[1]), flags, false, false)
+		if err != nil {
+			return value.Null, err
+		}
+		return boolValue(re.re.MatchString(rawText(a[0]))), nil
+	}
+	strict("regexp_like", kinds(T, T), value.BoolType, like)
+	strict("regexp_like", kinds(T, T, T), value.BoolType, like)
+
+	// regexp_instr(s, p [, start [, n [, endoption [, flags [, subexpr]]]]])
+	instr := func(a []value.Value) (value.Value, error) {
+		s, start, flags, err := regexArgs(a, 2, 5)
+		if err != nil {
+			return value.Null, err
+		}
+		n, endopt, sub, err := nthArgs(a, 3, 4, 6)
+		if err != nil {
+			return value.Null, err
+		}
+		re, err := pgRegexFor("regexp_instr", rawText(a[1]), flags, false, true)
+		if err != nil {
+			return value.Null, err
+		}
+		m, err := re.nth(s, start, n)
+		if err != nil || m == nil || 2*sub+1 >= len(m) || m[2*sub] < 0 {
+			return int4(0), err
+		}
+		pos := m[2*sub]
+		if endopt == 1 {
+			pos = m[2*sub+1]
+		}
+		return int4(int64(utf8.RuneCountInString(s[:pos])) + 1), nil
+	}
+	for n := 2; n <= 7; n++ {
+		ps := kinds(T, T, I4, I4, I4, T, I4)[:n]
+		strict("regexp_instr", ps, value.Int4Type, instr)
+	}
+
+	// regexp_substr(s, p [, start [, n [, flags [, subexpr]]]])
+	substrFn := func(a []value.Value) (value.Value, error) {
+		s, start, flags, err := regexArgs(a, 2, 4)
+		if err != nil {
+			return value.Null, err
+		}
+		n, _, sub, err := nthArgs(a, 3, -1, 5)
+		if err != nil {
+			return value.Null, err
+		}
+		re, err := pgRegexFor("regexp_substr", rawText(a[1]), flags, false, true)
+		if err != nil {
+			return value.Null, err
+		}
+		m, err := re.nth(s, start, n)
+		if err != nil || m == nil || 2*sub+1 >= len(m) || m[2*sub] < 0 {
+			return value.Null, err
+		}
+		return text(s[m[2*sub]:m[2*sub+1]]), nil
+	}
+	for n := 2; n <= 6; n++ {
+		ps := kinds(T, T, I4, I4, T, I4)[:n]
+		strict("regexp_substr", ps, value.TextType, substrFn)
+	}
+
+	// substring(s FROM pattern): the first parenthesized subexpression's
+	// match when the pattern has one (NULL when it took no part), else
+	// the whole match; NULL without a match.
+	strict("substring", kinds(T, T), value.TextType, func(a []value.Value) (value.Value, error) {
+		re, err := pgRegexFor("substring", rawText(a[1]), "", false, true)
+		if err != nil {
+			return value.Null, err
+		}
+		s := rawText(a[0])
+		m, err := re.nth(s, 0, 1)
+		if err != nil || m == nil {
+			return value.Null, err
+		}
+		g := 0
+		if len(m) > 2 {
+			g = 1
+		}
+		if m[2*g] < 0 {
+			return value.Null, nil
+		}
+		return text(s[m[2*g]:m[2*g+1]]), nil
+	})
+	// substring(s SIMILAR pattern ESCAPE e): the text matched between the
+	// two escape-double-quote separators of a pattern that matches all of
+	// s, the first part as short as possible; NULL without a match.
+	strict("substring", kinds(T, T, T), value.TextType, func(a []value.Value) (value.Value, error) {
+		re, err := similarSubstringRegex(rawText(a[1]), rawText(a[2]))
+		if err != nil {
+			return value.Null, err
+		}
+		s := rawText(a[0])
+		m := re.FindStringSubmatchIndex(s)
+		if m == nil {
+			return value.Null, nil
+		}
+		g := 0
+		if len(m) > 2 {
+			g = 1
+		}
+		if m[2*g] < 0 {
+			return value.Null, nil
+		}
+		return text(s[m[2*g]:m[2*g+1]]), nil
+	})
+
+	// regexp_replace(s, p, r [, start [, n]] [, flags])
+	replace := func(a []value.Value) (value.Value, error) {
+		s := rawText(a[0])
+		flags, start, n, global := "", 0, int64(1), false
+		switch {
+		case len(a) == 4 && a[3].Kind() != value.Int4:
+			flags = rawText(a[3])
+		case len(a) >= 4:
+			var err error
+			if _, start, _, err = regexArgs(a, 3, -1); err != nil {
+				return value.Null, err
+			}
+			if len(a) >= 5 {
+				if n = a[4].Int(); n < 0 {
+					return value.Null, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter \"%s\": %d", "n", n)
+				}
+				global = n == 0
+			}
+			if len(a) == 6 {
+				flags = rawText(a[5])
+			}
+		}
+		re, err := pgRegexFor("regexp_replace", rawText(a[1]), flags, true, true)
+		if err != nil {
+			return value.Null, err
+		}
+		if len(a) < 5 {
+			global = re.global // else n decides
+		}
+		ms, err := re.findAll(s, start, -1)
+		if err != nil {
+			return value.Null, err
+		}
+		if !global {
+			if int64(len(ms)) < n {
+				return text(s), nil
+			}
+			ms = ms[n-1 : n]
+		}
+		if len(ms) == 0 {
+			return text(s), nil
+		}
+		var sb strings.Builder
+		repl, last := rawText(a[2]), 0
+		for _, m := range ms {
+			sb.WriteString(s[last:m[0]])
+			expandReplacement(&sb, s, repl, m)
+			last = m[1]
+		}
+		sb.WriteString(s[last:])
+		return text(sb.String()), nil
+	}
+	strict("regexp_replace", kinds(T, T, T), value.TextType, replace)
+	strict("regexp_replace", kinds(T, T, T, T), value.TextType, replace)
+	strict("regexp_replace", kinds(T, T, T, I4), value.TextType, replace)
+	strict("regexp_replace", kinds(T, T, T, I4, I4), value.TextType, replace)
+	strict("regexp_replace", kinds(T, T, T, I4, I4, T), value.TextType, replace)
+}
+
+// regexArgs reads the subject (a[0]), the start position a[startAt] (1
+// when absent; 22023 below 1) as a byte offset into the subject, and the
+// flags a[flagsAt] ("" when absent).
+func regexArgs(a []value.Value, startAt, flagsAt int) (s string, start int, flags string, err error) {
+	s = rawText(a[0])
+	if startAt < len(a) {
+		n := a[startAt].Int()
+		if n <= 0 {
+			return "", 0, "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter \"start\": %d", n)
+		}
+		// The n-th character's offset; len(s) just after the last one,
+		// beyond it when further (no match).
+		start = len(s) + 1
+		if n == int64(utf8.RuneCountInString(s))+1 {
+			start = len(s)
+		}
+		for i := range s {
+			if n == 1 {
+				start = i
+				break
+			}
+			n--
+		}
+	}
+	if flagsAt >= 0 && flagsAt < len(a) {
+		flags = rawText(a[flagsAt])
+	}
+	return s, start, flags, nil
+}
+
+// nthArgs reads the occurrence n (1 when absent), the end option (0 or
+// 1) and the subexpression (0 when absent), each checked as PostgreSQL
+// checks them.
+func nthArgs(a []value.Value, nAt, endAt, subAt int) (n, endopt, sub int, err error) {
+	get := func(i int, def int64, name string, ok func(int64) bool) (int, error) {
+		if i < 0 || i >= len(a) {
+			return int(def), nil
+		}
+		v := a[i].Int()
+		if !ok(v) {
+			return 0, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter \"%s\": %d", name, v)
+		}
+		return int(v), nil
+	}
+	if n, err = get(nAt, 1, "n", func(v int64) bool { return v > 0 }); err != nil {
+		return
+	}
+	if endopt, err = get(endAt, 0, "endoption", func(v int64) bool { return v == 0 || v == 1 }); err != nil {
+		return
+	}
+	sub, err = get(subAt, 0, "subexpr", func(v int64) bool { return v >= 0 })
+	return
+}
+
+// pgRegex is a PostgreSQL regular expression compiled for Go.
+type pgRegex struct {
+	re     *regexp.Regexp
+	prog   *syntax.Prog
+	global bool // the g option
+	// contextual: the pattern asserts something about the text before
+	// the match (^, \A, word boundaries), which a search from an offset
+	// cannot see.
+	contextual bool
+}
+
+// regexKey names a compiled pattern: looking a struct of strings up
+// allocates nothing, so a constant pattern costs a lock and a lookup per
+// row.
+type regexKey struct{ fn, flags, pattern string }
+
+var regexCache struct {
+	sync.Mutex
+	m map[regexKey]*pgRegex
+}
+
+// pgRegexFor compiles pattern with PostgreSQL's option letters flags
+// for the function fn. allowGlobal: the g option is accepted; extent:
+// the function returns where matches are, which Go's matcher gets right
+// only for greedy patterns. Compiled patterns are cached, so that a
+// constant pattern is compiled once.
+func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
+	key := regexKey{fn, flags, pattern}
+	regexCache.Lock()
+	r := regexCache.m[key]
+	regexCache.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	r, err := compilePGRegex(fn, pattern, flags, allowGlobal, extent)
+	if err != nil {
+		return nil, err
+	}
+	regexCache.Lock()
+	if regexCache.m == nil || len(regexCache.m) >= 256 {
+		regexCache.m = map[regexKey]*pgRegex{}
+	}
+	regexCache.m[key] = r
+	regexCache.Unlock()
+	return r, nil
+}
+
+func compilePGRegex(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
+	r := &pgRegex{}
+	fold, newline, quote := false, false, false
+	for _, f := range flags {
+		switch f {
+		case 'g':
+			if !allowGlobal {
+				return nil, pgerr.New(pgerr.InvalidParameter, "%s() does not support the \"global\" option", fn).
+					WithHint("Use the regexp_matches function instead.")
+			}
+			r.global = true
+		case 'i':
+			fold = true
+		case 'c':
+			fold = false
+		case 'n', 'm':
+			newline = true
+		case 's':
+			newline = false
+		case 'q':
+			quote = true
+		case 't':
+		case 'p', 'w', 'x', 'b', 'e':
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "regular expression option \"%c\" is not supported", f).
+				WithHint("the options c, g, i, n, m, q, s and t are supported")
+		default:
+			return nil, pgerr.New(pgerr.InvalidParameter, "invalid regular expression option: \"%c\"", f)
+		}
+	}
+	src := regexp.QuoteMeta(pattern)
+	if !quote {
+		var err error
+		if src, err = translateARE(pattern, newline); err != nil {
+			return nil, err
+		}
+	}
+	prefix := "(?s)"
+	if newline {
+		prefix = "(?m)"
+	}
+	if fold {
+		prefix = strings.Replace(prefix, "(?", "(?i", 1)
+	}
+	src = prefix + src
+	parsed, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil, invalidRegex(err)
+	}
+	greedy, lazyOnly := quantifiers(parsed)
+	if extent && !greedy && !lazyOnly {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a pattern mixing non-greedy quantifiers with greedy ones or with | is not supported in %s()", fn).
+			WithHint("the extent of a match follows PostgreSQL's rules for patterns whose quantifiers are all greedy, or all non-greedy without |; ~ and regexp_like accept any")
+	}
+	r.contextual = contextual(parsed)
+	if r.prog, err = syntax.Compile(parsed.Simplify()); err != nil {
+		return nil, invalidRegex(err)
+	}
+	if r.re, err = regexp.Compile(src); err != nil {
+		return nil, invalidRegex(err)
+	}
+	if greedy {
+		// PostgreSQL's match is then the longest at the leftmost
+		// position; with only non-greedy quantifiers and no |, the
+		// shortest, which is what a backtracking search finds first.
+		r.re.Longest()
+	}
+	return r, nil
+}
+
+func invalidRegex(err error) error {
+	msg := err.Error()
+	if se, ok := err.(*syntax.Error); ok {
+		msg = string(se.Code)
+	}
+	return pgerr.New(pgerr.InvalidRegex, "invalid regular expression: %s", msg)
+}
+
+// translateARE rewrites the escapes in which PostgreSQL's advanced
+// regular expressions differ from Go's (\y, \Y and \Z), and refuses the
+// constructs Go lacks. With newline, [^…] must not match a newline,
+// which Go's negated classes do: refused.
+func translateARE(p string, newline bool) (string, error) {
+	unsupported := func(what string) error {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s in regular expressions are not supported", what).
+			WithHint("regular expressions are matched by RE2, which has no back-references, lookaround or word-start and word-end escapes")
+	}
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			d := p[i+1]
+			i++
+			switch {
+			case inClass:
+				sb.WriteByte(c)
+				sb.WriteByte(d)
+			case d >= '1' && d <= '9':
+				return "", unsupported("back-references")
+			case d == 'm' || d == 'M':
+				return "", unsupported(`\m and \M`)
+			case d == 'y':
+				sb.WriteString(`\b`)
+			case d == 'Y':
+				sb.WriteString(`\B`)
+			case d == 'Z':
+				sb.WriteString(`\z`)
+			default:
+				sb.WriteByte(c)
+				sb.WriteByte(d)
+			}
+		case inClass:
+			if c == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
+				end := strings.Index(p[i+2:], string(p[i+1])+"]")
+				if end < 0 {
+					return "", pgerr.New(pgerr.InvalidRegex, "invalid regular expression: brackets [] not balanced")
+				}
+				name := p[i : i+2+end+2]
+				if name == "[:<:]" || name == "[:>:]" {
+					return "", unsupported("[[:<:]] and [[:>:]]")
+				}
+				sb.WriteString(name)
+				i += 2 + end + 1
+				continue
+			}
+			sb.WriteByte(c)
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			sb.WriteByte(c)
+			inClass = true
+			if i+1 < len(p) && p[i+1] == '^' {
+				if newline {
+					return "", unsupported("negated brackets with the newline-sensitive option")
+				}
+				sb.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				sb.WriteString(`\]`) // a leading ] is a member
+				i++
+			}
+		case c == '(' && strings.HasPrefix(p[i:], "(?") && len(p) > i+2 && strings.IndexByte("=!<", p[i+2]) >= 0:
+			return "", unsupported("lookahead and lookbehind constraints")
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String(), nil
+}
+
+// quantifiers reports whether re's quantifiers are all greedy (or
+// none), and whether they are all non-greedy with no alternation.
+func quantifiers(re *syntax.Regexp) (greedy, lazyOnly bool) {
+	nGreedy, nLazy, alt := 0, 0, false
+	var walk func(re *syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+			if re.Flags&syntax.NonGreedy != 0 {
+				nLazy++
+			} else {
+				nGreedy++
+			}
+		case syntax.OpAlternate:
+			alt = true
+		}
+		for _, s := range re.Sub {
+			walk(s)
+		}
+	}
+	walk(re)
+	return nLazy == 0, nGreedy == 0 && !alt
+}
+
+func contextual(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	for _, s := range re.Sub {
+		if contextual(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// findAll returns the submatch indexes of the matches of r in s from the
+// byte offset start on, as PostgreSQL finds them (see init); all of them
+// when r has the g option or all is set by the caller, which passes
+// limit -1.
+func (r *pgRegex) findAll(s string, start, limit int) ([][]int, error) {
+	if start > len(s) {
+		return nil, nil
+	}
+	if start > 0 && r.contextual {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a start position with a pattern that looks before the match (^, \\A, \\y, \\Y) is not supported")
+	}
+	sub := s[start:]
+	ms := r.re.FindAllStringSubmatchIndex(sub, limit)
+	out := ms[:0:0]
+	for i, m := range ms {
+		for j := range m {
+			if m[j] >= 0 {
+				m[j] += start
+			}
+		}
+		out = append(out, m)
+		end := m[1]
+		if m[0] == end || i+1 < len(ms) && ms[i+1][0] == end-start {
+			continue
+		}
+		if r.emptyAt(s, end) {
+			e := make([]int, len(m))
+			for j := range e {
+				e[j] = -1
+			}
+			e[0], e[1] = end, end
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// nth is the n-th match (1-based) from start on, or nil.
+func (r *pgRegex) nth(s string, start, n int) ([]int, error) {
+	ms, err := r.findAll(s, start, -1)
+	if err != nil || len(ms) < n {
+		return nil, err
+	}
+	return ms[n-1], nil
+}
+
+// emptyAt reports whether r matches the empty string at byte offset i of
+// s: whether its program reaches a match from its start without reading
+// a character, through the assertions that hold between the characters
+// around i.
+func (r *pgRegex) emptyAt(s string, i int) bool {
+	r1, r2 := rune(-1), rune(-1)
+	if i > 0 {
+		r1, _ = utf8.DecodeLastRuneInString(s[:i])
+	}
+	if i < len(s) {
+		r2, _ = utf8.DecodeRuneInString(s[i:])
+	}
+	ctx := syntax.EmptyOpContext(r1, r2)
+	seen := make([]bool, len(r.prog.Inst))
+	stack := []uint32{uint32(r.prog.Start)}
+	for len(stack) > 0 {
+		pc := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[pc] {
+			continue
+		}
+		seen[pc] = true
+		in := &r.prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			return true
+		case syntax.InstAlt, syntax.InstAltMatch:
+			stack = append(stack, in.Out, in.Arg)
+		case syntax.InstCapture, syntax.InstNop:
+			stack = append(stack, in.Out)
+		case syntax.InstEmptyWidth:
+			if syntax.EmptyOp(in.Arg)&^ctx == 0 {
+				stack = append(stack, in.Out)
+			}
+		}
+	}
+	return false
+}
+
+// similarSubstringRegex compiles SUBSTRING's SIMILAR pattern: the
+// translation of SIMILAR TO, with the quantifiers of the part before the
+// first separator made non-greedy, so that Go's leftmost-first matcher
+// gives that part the shortest text, as PostgreSQL does.
+func similarSubstringRegex(pattern, esc string) (*regexp.Regexp, error) {
+	src, err := SimilarToRegex(pattern, esc)
+	if err != nil {
+		return nil, err
+	}
+	key := regexKey{"similar", esc, pattern}
+	regexCache.Lock()
+	c := regexCache.m[key]
+	regexCache.Unlock()
+	if c != nil {
+		return c.re, nil
+	}
+	parsed, err := syntax.Parse("(?s)"+src, syntax.Perl)
+	if err != nil {
+		return nil, invalidRegex(err)
+	}
+	// ^(?:first){1,1}?(middle){1,1}(?:last)$: the first concatenated
+	// part after ^ holds the first part.
+	if parsed.Op == syntax.OpConcat && len(parsed.Sub) > 1 && parsed.MaxCap() > 0 {
+		lazy(parsed.Sub[1])
+	}
+	re, err := regexp.Compile(parsed.String())
+	if err != nil {
+		return nil, invalidRegex(err)
+	}
+	regexCache.Lock()
+	if regexCache.m == nil || len(regexCache.m) >= 256 {
+		regexCache.m = map[regexKey]*pgRegex{}
+	}
+	regexCache.m[key] = &pgRegex{re: re}
+	regexCache.Unlock()
+	return re, nil
+}
+
+func lazy(re *syntax.Regexp) {
+	switch re.Op {
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		re.Flags |= syntax.NonGreedy
+	}
+	for _, s := range re.Sub {
+		lazy(s)
+	}
+}

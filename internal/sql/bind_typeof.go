@@ -1,0 +1,25 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// bindTypeof binds pg_typeof(x): the name of x's type, known when the
+// call is bound, as text (PostgreSQL's result is a regtype, which prints
+// the same).
+func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	if len(f.Args) != 1 {
+		return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function pg_typeof with %d arguments does not exist", len(f.Args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	e, err := b.bindExpr(s, f.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	name := &expr.Const{V: value.NewText(value.Text, e.Type().Kind.String()), T: value.TextType}
+	return &expr.Func{Def: expr.Typeof, Args: []expr.Expr{e, name}, T: value.TextType}, nil
+}
