@@ -172,4 +172,7 @@ func (a *Accounting) Total() StateSize { return a.total }
 // RowBytes returns the part of State().Bytes that is the rows' values
 // (RowBytes of each, less the slice header its entry holds): memory the
 // arrangement shares with whoever else keeps the same rows.
-func (a *Arrangement) RowBytes() int64 { return a.rowsB - int64(a.n)*rowHeaderBytes }
+func (a *Arrangement) RowBytes() int64 {
+	a.settle()
+	return a.rowsB - int64(a.n)*rowHeaderBytes
+}

@@ -72,6 +72,14 @@ type Arrangement struct {
 	arena  []byte        // the staged entries' keys, back to back
 	svals  []value.Value // the staged entries' sort values, len(Sort) each, while Stage sorts
 	isSet  bool          // a Stage is pending
+
+	// Deferred loads (see DeferLoads): the batch staged, whether it was
+	// staged so, and the batches committed while the arrangement was empty.
+	deferLoads bool
+	deferred   zset.ZSet
+	isDeferred bool
+	pending    []zset.ZSet // a copy of each batch
+	npending   int         // their entries
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -286,6 +294,9 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	if a.isSet {
 		panic(fmt.Sprintf("dataflow: arrangement %s staged twice in one step", a.Describe()))
 	}
+	if a.stageDeferred(delta) {
+		return nil
+	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
 	// A delta to sort keeps each entry's sort values, evaluated while its
@@ -340,6 +351,10 @@ const minSortedStage = 64
 // Commit applies the staged delta, sorted by Stage when it is big (a cold
 // start, a batch), so that a run's entries arrive in order.
 func (a *Arrangement) Commit() {
+	if a.isDeferred {
+		a.commitDeferred()
+		return
+	}
 	st, arena := a.staged, a.arena
 	var r *run
 	var key []byte
@@ -440,6 +455,7 @@ func (a *Arrangement) dropRun(key []byte, r *run) {
 func (a *Arrangement) Abort() {
 	clear(a.staged)
 	clear(a.svals)
+	a.deferred, a.isDeferred = nil, false
 	if cap(a.staged) > maxReusedBatch {
 		a.staged, a.arena, a.svals = nil, nil, nil
 	}
@@ -500,6 +516,7 @@ func (a *Arrangement) Scan(key value.Row, desc bool, fn func(row value.Row, w in
 }
 
 func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64) bool) {
+	a.settle()
 	if key != nil || len(a.spec.Key) == 0 {
 		if r := a.run(key); r != nil {
 			r.scan(desc, fn)
@@ -534,6 +551,7 @@ func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64
 
 // Weight returns row's committed weight, 0 when absent.
 func (a *Arrangement) Weight(row value.Row) int64 {
+	a.settle()
 	var stack [64]byte
 	key, _, err := a.AppendKey(stack[:0], row)
 	if err != nil {
@@ -554,14 +572,21 @@ func (a *Arrangement) Weight(row value.Row) int64 {
 }
 
 // Len returns the number of distinct rows held.
-func (a *Arrangement) Len() int { return a.n }
+func (a *Arrangement) Len() int {
+	a.settle()
+	return a.n
+}
 
 // Total returns the sum of the weights held.
-func (a *Arrangement) Total() int64 { return a.total }
+func (a *Arrangement) Total() int64 {
+	a.settle()
+	return a.total
+}
 
 // State reports the rows held and their bytes: the rows, the encoded keys
 // and the tree's per-entry overhead.
 func (a *Arrangement) State() StateSize {
+	a.settle()
 	n := int64(a.n)
 	// The rows' headers are in their entries, counted in the runs' storage.
 	b := a.bytes - n*rowHeaderBytes

@@ -12,6 +12,7 @@ import (
 // last kept row this way, with one descent instead of a walk over the
 // rows before it.
 func (a *Arrangement) ScanFrom(key value.Row, from []value.Value, fn func(row value.Row, w int64) bool) {
+	a.settle()
 	if len(a.spec.Sort) == 0 || len(from) != len(a.spec.Sort) {
 		a.Scan(key, false, fn)
 		return

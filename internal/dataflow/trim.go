@@ -45,9 +45,12 @@ func TrimSlice[T any](s []T) []T {
 // TrimBatch is TrimSlice for a batch.
 func TrimBatch(z zset.ZSet) zset.ZSet { return TrimSlice(z) }
 
-// Trim drops the staging buffers of the arrangement when they are big.
-// Only the owner calls it, between steps.
+// Trim loads the rows whose loads were deferred, ends the deferral (see
+// DeferLoads) and drops the staging buffers of the arrangement when they
+// are big. Only the owner calls it, between steps.
 func (a *Arrangement) Trim() {
+	a.settle()
+	a.deferLoads = false
 	if !a.isSet {
 		a.staged = TrimSlice(a.staged)
 		a.arena = TrimSlice(a.arena)

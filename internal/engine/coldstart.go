@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/compile"
@@ -77,7 +79,18 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		b.total += e.relationLen(rel)
 	}
 	b.consts = c.Consts
-	for _, rel := range c.Relations {
+	// Until Trim below, nothing but this build reads the circuit: its
+	// operators may build their state in one load when first read.
+	c.Circuit.DeferLoads()
+	// The smaller relations first: the biggest is fed last, when every
+	// other input's state is built, so that its rows, read in the order
+	// they are stored, probe the smaller ones' indexes (a join's index of
+	// a small relation stays in cache) rather than being probed, each a
+	// cache miss, by the smaller ones' rows. The order does not change
+	// the view's state, only the steps that build it.
+	rels := slices.Clone(c.Relations)
+	slices.SortStableFunc(rels, func(x, y string) int { return cmp.Compare(e.relationLen(x), e.relationLen(y)) })
+	for _, rel := range rels {
 		if err := b.feedRelation(rel); err != nil {
 			return nil, err
 		}

@@ -65,8 +65,13 @@ func (t *TopK) Arrangements() []dataflow.ArrangementUse {
 	return []dataflow.ArrangementUse{{A: t.index, Input: 0}}
 }
 
-// Trim drops the step scratch when it is big.
-func (g *Integrate) Trim() { g.at = dataflow.TrimSlice(g.at) }
+// Trim loads the rows kept aside, ends their deferral and drops the step
+// scratch when it is big.
+func (g *Integrate) Trim() {
+	g.settle()
+	g.deferring = false
+	g.at = dataflow.TrimSlice(g.at)
+}
 
 // Trim drops the last output when it is big.
 func (f *Filter) Trim() { f.out = dataflow.TrimBatch(f.out) }
@@ -114,6 +119,25 @@ func (t *TopK) Trim() {
 
 // Trim drops the owned arrangement's big staging buffers.
 func (r *Arrange) Trim() { r.a.Trim() }
+
+var (
+	_ dataflow.LoadDeferrer = (*InnerJoin)(nil)
+	_ dataflow.LoadDeferrer = (*OuterJoin)(nil)
+	_ dataflow.LoadDeferrer = (*SemiJoin)(nil)
+	_ dataflow.LoadDeferrer = (*NotInJoin)(nil)
+)
+
+// DeferLoads defers the loads of the private indexes.
+func (j *InnerJoin) DeferLoads() { j.c.deferLoads() }
+
+// DeferLoads defers the loads of the private indexes.
+func (j *OuterJoin) DeferLoads() { j.c.deferLoads() }
+
+// DeferLoads defers the loads of the private indexes.
+func (j *SemiJoin) DeferLoads() { j.c.deferLoads() }
+
+// DeferLoads defers the loads of the private indexes.
+func (j *NotInJoin) DeferLoads() { j.c.deferLoads() }
 
 func (c *joinCore) trim() {
 	c.out = dataflow.TrimBatch(c.out)
@@ -191,4 +215,7 @@ func (j *NotInJoin) OutputRows() dataflow.RowOrigin { return dataflow.RowsKept }
 func (d *Distinct) InputRowBytes() int64 { return d.counts.bytes }
 
 // InputRowBytes returns the bytes of the input rows the contents keep.
-func (g *Integrate) InputRowBytes() int64 { return g.counts.bytes }
+func (g *Integrate) InputRowBytes() int64 {
+	g.settle()
+	return g.counts.bytes
+}

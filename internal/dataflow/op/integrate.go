@@ -14,6 +14,13 @@ type Integrate struct {
 	counts counts
 	staged zset.ZSet
 	at     []slotRef // where Step found each staged row
+
+	// A cold start's batches, while they only add rows to an empty
+	// Integrate, are kept aside and loaded at once (counts.load) at Trim
+	// or when first read (see dataflow.LoadDeferrer).
+	deferring bool
+	deferred  bool // the staged batch goes to pending at Commit
+	pending   countsLoad
 }
 
 // slotRef is a row's hash and slot in the counts (-1: absent).
@@ -34,6 +41,12 @@ func NewIntegrate() *Integrate { return &Integrate{counts: newIdentityCounts()} 
 // It locates every row once, for Commit: the batch is consolidated, so
 // applying one row cannot move another's slot.
 func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
+	if g.deferring && g.counts.live == 0 && len(in[0]) >= minDeferred && allAssertions(in[0]) {
+		// Rows added to nothing: no weight can become negative.
+		g.staged, g.deferred = in[0], true
+		return in[0], nil
+	}
+	g.settle()
 	g.at = g.at[:0]
 	if cap(g.at) < len(in[0]) {
 		g.at = make([]slotRef, 0, len(in[0]))
@@ -55,6 +68,13 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 
 // Commit adds the staged batch to the contents.
 func (g *Integrate) Commit() {
+	if g.deferred {
+		// The batch is valid only until this commit: its entries are
+		// copied (the rows themselves are immutable).
+		g.pending.add(g.staged)
+		g.Abort()
+		return
+	}
 	if len(g.staged) > 64 {
 		n := 0
 		for _, at := range g.at {
@@ -73,20 +93,60 @@ func (g *Integrate) Commit() {
 
 // Abort drops the staged batch.
 func (g *Integrate) Abort() {
-	g.staged = nil
+	g.staged, g.deferred = nil, false
 	if cap(g.at) > maxReused {
 		g.at = nil
 	}
 	g.at = g.at[:0]
 }
 
+// minDeferred is the smallest batch an Integrate keeps aside: a smaller
+// one (a small table's cold start) gains nothing from a load and is
+// applied as it comes, with what was kept aside loaded first.
+const minDeferred = 4096
+
+// allAssertions reports whether every weight of z is positive.
+func allAssertions(z zset.ZSet) bool {
+	for _, e := range z {
+		if e.W < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// DeferLoads makes an empty Integrate keep the batches that only add rows
+// aside until Trim or its first read, and then load them at once.
+func (g *Integrate) DeferLoads() {
+	if g.counts.live == 0 {
+		g.deferring = true
+	}
+}
+
+var _ dataflow.LoadDeferrer = (*Integrate)(nil)
+
+// settle loads the rows kept aside.
+func (g *Integrate) settle() {
+	if g.pending.n == 0 {
+		return
+	}
+	p := g.pending
+	g.pending = countsLoad{}
+	g.counts.load(&p)
+	g.counts.compact()
+}
+
 // Rows calls fn for each row held, with its weight, in zset.CompareRows
 // order, until fn returns false. fn must not step the circuit.
-func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) { g.counts.scan(fn) }
+func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) {
+	g.settle()
+	g.counts.scan(fn)
+}
 
 // Each calls fn for each row held, with its weight, in no particular
 // order, until fn returns false: Rows without the sort.
 func (g *Integrate) Each(fn func(r value.Row, w int64) bool) {
+	g.settle()
 	for i := range g.counts.slots {
 		if s := &g.counts.slots[i]; s.row != nil && !fn(s.row, s.n) {
 			return
@@ -96,10 +156,16 @@ func (g *Integrate) Each(fn func(r value.Row, w int64) bool) {
 
 // Len returns the number of rows held counting duplicates: the sum of the
 // weights.
-func (g *Integrate) Len() int64 { return g.counts.total }
+func (g *Integrate) Len() int64 {
+	g.settle()
+	return g.counts.total
+}
 
 // Lookup returns r's weight, 0 when absent.
-func (g *Integrate) Lookup(r value.Row) int64 { return g.counts.get(r) }
+func (g *Integrate) Lookup(r value.Row) int64 {
+	g.settle()
+	return g.counts.get(r)
+}
 
 // Info describes the integrate.
 func (g *Integrate) Info() dataflow.Info {
@@ -107,7 +173,13 @@ func (g *Integrate) Info() dataflow.Info {
 }
 
 // State reports the distinct rows held.
-func (g *Integrate) State() dataflow.StateSize { return g.counts.state() }
+func (g *Integrate) State() dataflow.StateSize {
+	g.settle()
+	return g.counts.state()
+}
 
 // String prints the contents, one row per line as a Z-set prints.
-func (g *Integrate) String() string { return g.counts.String() }
+func (g *Integrate) String() string {
+	g.settle()
+	return g.counts.String()
+}

@@ -154,28 +154,44 @@ func encode(a *dataflow.Arrangement, delta zset.ZSet, arena []byte, ks []keyed) 
 
 // pairs calls the sink for every matching pair of the three terms.
 func (c *joinCore) pairs(dl, dr zset.ZSet) error {
+	// A side that holds no row matches nothing, and Δl ⋈ Δr needs both
+	// changes: a change is keyed only when a term reads it. The first
+	// input of a cold start, whose other side is still empty, is neither
+	// keyed nor looked up (its key is evaluated when its index stages it).
+	both := len(dl) > 0 && len(dr) > 0
+	probeR := len(dl) > 0 && c.right.Len() > 0
+	probeL := len(dr) > 0 && c.left.Len() > 0
+	c.dl, c.dr = c.dl[:0], c.dr[:0]
 	var err error
-	if c.arenaL, c.dl, err = encode(c.left, dl, c.arenaL, c.dl); err != nil {
-		return err
-	}
-	if c.arenaR, c.dr, err = encode(c.right, dr, c.arenaR, c.dr); err != nil {
-		return err
-	}
-	c.err = nil
-	c.curT = termDlR
-	for _, k := range c.dl {
-		c.curRow, c.curW = k.row, k.w
-		c.right.LookupEncoded(c.arenaL[k.off:k.end], c.onRight)
-		if c.err != nil {
-			return c.err
+	if probeR || both {
+		if c.arenaL, c.dl, err = encode(c.left, dl, c.arenaL, c.dl); err != nil {
+			return err
 		}
 	}
-	c.curT = termLDr
-	for _, k := range c.dr {
-		c.curRow, c.curW = k.row, k.w
-		c.left.LookupEncoded(c.arenaR[k.off:k.end], c.onLeft)
-		if c.err != nil {
-			return c.err
+	if probeL || both {
+		if c.arenaR, c.dr, err = encode(c.right, dr, c.arenaR, c.dr); err != nil {
+			return err
+		}
+	}
+	c.err = nil
+	if probeR {
+		c.curT = termDlR
+		for _, k := range c.dl {
+			c.curRow, c.curW = k.row, k.w
+			c.right.LookupEncoded(c.arenaL[k.off:k.end], c.onRight)
+			if c.err != nil {
+				return c.err
+			}
+		}
+	}
+	if probeL {
+		c.curT = termLDr
+		for _, k := range c.dr {
+			c.curRow, c.curW = k.row, k.w
+			c.left.LookupEncoded(c.arenaR[k.off:k.end], c.onLeft)
+			if c.err != nil {
+				return c.err
+			}
 		}
 	}
 	if len(c.dl) == 0 || len(c.dr) == 0 {
@@ -321,6 +337,18 @@ func (c *joinCore) finish(dl, dr zset.ZSet) (zset.ZSet, error) {
 	c.release()
 	c.out = zset.Consolidate(c.out)
 	return c.out, nil
+}
+
+// deferLoads lets the private indexes keep a cold start's batches aside
+// while they are empty, to be indexed in one load when first read (the
+// other side's first rows, or the end of the cold start).
+func (c *joinCore) deferLoads() {
+	if c.ownL {
+		c.left.DeferLoads()
+	}
+	if c.ownR {
+		c.right.DeferLoads()
+	}
 }
 
 func (c *joinCore) commit() {
