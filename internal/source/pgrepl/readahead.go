@@ -44,33 +44,40 @@ const (
 	aheadBufs = 16
 )
 
-// A paced wait is the time the walsender takes to write between paceLow
-// and paceHigh bytes, within [paceMin, paceDelay]. On a busy machine the
-// walsender waits for a processor, and paceDelay finds tens of kB; on a
-// quiet one it writes that much in well under a millisecond, and five
-// milliseconds filled the socket, whose writer then waited for deltaview
-// to read: a run on a quiet machine caught up at 45,800 changes a
-// second paced, 128,000 unpaced. The wait halves when it found the
-// socket past paceHigh (the walsender may have been kept waiting) and
-// doubles when it found less than paceLow (the reader woke for little).
-const (
-	paceMin  = 250 * time.Microsecond
-	paceLow  = 16 << 10
-	paceHigh = 96 << 10
-)
+// A paced wait is the time the walsender takes to fill about half the
+// socket, within [paceMin, paceDelay]. On a busy machine the walsender
+// waits for a processor, and paceDelay finds the socket far from full;
+// on a quiet one it fills the socket in well under a millisecond, and
+// then waits for deltaview to read: a run on a quiet machine caught up
+// at 45,800 changes a second with 5 ms waits, 128,000 unpaced. What a
+// socket holds depends on its kind and on the size of the messages (a
+// unix socket holds about 20 kB of pgoutput's small messages), so the
+// most ever found waiting stands for full: the wait halves when it found
+// three quarters of that or more, and doubles when it found less than a
+// quarter.
+const paceMin = 250 * time.Microsecond
 
-// paceWait is the wait after one that found n bytes waiting in the
-// socket (-1: unknown).
-func paceWait(wait time.Duration, n int) time.Duration {
+// pacer adapts a paced read's wait.
+type pacer struct {
+	wait time.Duration
+	full int // the most bytes found waiting after a wait
+}
+
+// next is the wait after one that found n bytes waiting in the socket
+// (-1: unknown).
+func (p *pacer) next(n int) time.Duration {
+	if p.wait == 0 {
+		p.wait = paceDelay
+	}
+	p.full = max(p.full, n)
 	switch {
 	case n < 0:
-		return wait
-	case n >= paceHigh:
-		return max(wait/2, paceMin)
-	case n < paceLow:
-		return min(wait*2, paceDelay)
+	case 4*n >= 3*p.full:
+		p.wait = max(p.wait/2, paceMin)
+	case 4*n < p.full:
+		p.wait = min(p.wait*2, paceDelay)
 	}
-	return wait
+	return p.wait
 }
 
 // startAhead starts c's reader; c's socket has left the poller.
@@ -85,15 +92,15 @@ func (c *pacedConn) startAhead() {
 }
 
 // run is the reader: while the stream is paced, it waits after a read
-// that drained the socket, as Read would, for as long as paceWait says.
+// that drained the socket, as Read would, for as long as its pacer says.
 func (a *readAhead) run() {
 	defer close(a.done)
 	drained := false
-	wait := paceDelay
+	p := pacer{wait: paceDelay}
 	for {
 		if drained && a.c.pace.Load() {
-			time.Sleep(wait)
-			wait = paceWait(wait, queued(a.c.fd))
+			time.Sleep(p.wait)
+			p.next(queued(a.c.fd))
 		}
 		var buf []byte
 		select {

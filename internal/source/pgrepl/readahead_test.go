@@ -7,31 +7,30 @@ import (
 	"time"
 )
 
-// TestPaceWait follows a paced wait as a quiet and then a busy machine
+// TestPacer follows a paced wait as a quiet and then a busy machine
 // would move it: a walsender that fills the socket during the wait
 // shortens it to paceMin; one that writes little lengthens it back to
 // paceDelay; what lies between leaves it alone.
-func TestPaceWait(t *testing.T) {
-	w := paceDelay
+func TestPacer(t *testing.T) {
+	p := pacer{wait: paceDelay}
 	var seen []time.Duration
 	for range 6 {
-		w = paceWait(w, 200<<10)
-		seen = append(seen, w)
+		seen = append(seen, p.next(20<<10)) // a full unix socket
 	}
-	if w != paceMin || seen[0] != paceDelay/2 {
+	if p.wait != paceMin || seen[0] != paceDelay/2 {
 		t.Fatalf("full socket: waits %v, want halving from %v down to %v", seen, paceDelay, paceMin)
 	}
-	if got := paceWait(w, 40<<10); got != w {
-		t.Fatalf("40 kB waiting moved the wait from %v to %v", w, got)
+	if got := p.next(10 << 10); got != paceMin {
+		t.Fatalf("half a socket moved the wait from %v to %v", paceMin, got)
 	}
-	if got := paceWait(w, -1); got != w {
-		t.Fatalf("an unknown queue moved the wait from %v to %v", w, got)
+	if got := p.next(-1); got != paceMin {
+		t.Fatalf("an unknown queue moved the wait from %v to %v", paceMin, got)
 	}
 	for range 8 {
-		w = paceWait(w, 2<<10)
+		p.next(2 << 10)
 	}
-	if w != paceDelay {
-		t.Fatalf("near-empty socket: wait %v, want %v", w, paceDelay)
+	if p.wait != paceDelay {
+		t.Fatalf("near-empty socket: wait %v, want %v", p.wait, paceDelay)
 	}
 }
 
