@@ -37,8 +37,11 @@ func (e *Engine) SetProgress(fn func(Progress)) {
 // every operator's state in order, as one bulk step; between batches the
 // build reports progress and checks the memory budgets. Bigger batches
 // cost aggregates fewer intermediate retractions, smaller ones stop an
-// over-budget build sooner.
-const coldStartBatch = 1 << 16
+// over-budget build sooner. At 1 << 15 the operators' output buffers are
+// small enough to be reused from one step to the next (the dataflow
+// package keeps those of up to 1 << 15 entries), where bigger batches made
+// every step allocate them anew, megabytes the collector then had to chase.
+const coldStartBatch = 1 << 15
 
 // coldStart builds a view's state from the current contents of what it
 // reads: every input relation's rows, a batch at a time, each batch one

@@ -109,18 +109,13 @@ func (e *Engine) indexable(rel string) bool {
 }
 
 // fillIndex builds a from a table's rows in one load (sorted, each run
-// built at once).
+// built at once), reading them where the table holds them.
 func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
 	t, ok := e.tables[rel]
 	if !ok {
 		return pgerr.New(pgerr.Internal, "no table %q to index", rel)
 	}
-	rows := make(zset.ZSet, 0, t.rows.Len())
-	t.scan(func(_ uint64, r value.Row) bool {
-		rows = append(rows, zset.Entry{Row: r, W: 1})
-		return true
-	})
-	return a.Load(rows)
+	return a.LoadRows(t.rows.rows) // read in place: holes are nil
 }
 
 // reserveBytes returns the state of the relations' indexes that top-ks
