@@ -142,7 +142,11 @@ func (a *Arrangement) load(src loadSrc) error {
 		}
 		return cmp.Compare(x.k1, y.k1)
 	}
-	keys = sortHalves(keys, byKey)
+	if spans == nil {
+		keys = radixKeys(keys) // no long keys: the order is of the summaries alone
+	} else {
+		keys = sortHalves(keys, byKey)
+	}
 	entry := func(lk loadKey) arrEntry {
 		row, w := src.at(lk.i)
 		return arrEntry{k0: lk.k0, row: row, w: w}
@@ -471,6 +475,69 @@ func (b *treeBuilder) tree() *prefixTree {
 	clear(b.leaves)
 	b.leaves, b.n, b.total = b.leaves[:0], 0, 0
 	return t
+}
+
+// radixKeys returns keys ordered by (kk, cls, k0, k1), the order byKey
+// gives keys none of which is long: a least significant digit radix sort
+// over the bytes in which some keys differ (a summary of small integers
+// differs in two or three of its eight), each pass one count and one
+// move of the keys, where a comparison sort compares them twenty times.
+func radixKeys(keys []loadKey) []loadKey {
+	if len(keys) < 256 {
+		slices.SortFunc(keys, func(x, y loadKey) int {
+			return cmp.Or(cmp.Compare(x.kk, y.kk), cmp.Compare(x.cls, y.cls), cmp.Compare(x.k0, y.k0), cmp.Compare(x.k1, y.k1))
+		})
+		return keys
+	}
+	// The fields, least significant first.
+	fields := [4]func(k *loadKey) uint64{
+		func(k *loadKey) uint64 { return k.k1 },
+		func(k *loadKey) uint64 { return k.k0 },
+		func(k *loadKey) uint64 { return uint64(k.cls) },
+		func(k *loadKey) uint64 { return k.kk },
+	}
+	var or, and [4]uint64
+	and = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	for i := range keys {
+		k := &keys[i]
+		or[0], and[0] = or[0]|k.k1, and[0]&k.k1
+		or[1], and[1] = or[1]|k.k0, and[1]&k.k0
+		or[2], and[2] = or[2]|uint64(k.cls), and[2]&uint64(k.cls)
+		or[3], and[3] = or[3]|k.kk, and[3]&k.kk
+	}
+	var tmp []loadKey
+	src := keys
+	for f, get := range fields {
+		diff := or[f] ^ and[f]
+		for shift := 0; shift < 64; shift += 8 {
+			if diff>>shift&0xff == 0 {
+				continue // every key has the same byte here
+			}
+			if tmp == nil {
+				tmp = make([]loadKey, len(keys))
+			}
+			dst := tmp
+			if &src[0] == &tmp[0] {
+				dst = keys
+			}
+			var count [256]int
+			for i := range src {
+				count[get(&src[i])>>shift&0xff]++
+			}
+			sum := 0
+			for d, c := range count {
+				count[d] = sum
+				sum += c
+			}
+			for i := range src {
+				d := get(&src[i]) >> shift & 0xff
+				dst[count[d]] = src[i]
+				count[d]++
+			}
+			src = dst
+		}
+	}
+	return src
 }
 
 // sortHalves sorts xs by cmp: a big slice in two halves on two
