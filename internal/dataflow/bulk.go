@@ -77,6 +77,38 @@ func (a *Arrangement) LoadRows(rows []value.Row) error {
 	return a.load(loadSrc{rs: rows, n: len(rows)})
 }
 
+// LoadRowsAsync is LoadRows on another goroutine, for an empty
+// arrangement whose key and order are column references (nothing else is
+// evaluated beside the caller's work); it returns a wait for its end and
+// its error. Until then only AwaitLoad may be called, which waits too:
+// a reader that may run before (a refill) calls it first. Otherwise the
+// rows are loaded at once and the wait only returns the error.
+func (a *Arrangement) LoadRowsAsync(rows []value.Row) (wait func() error) {
+	if a.n != 0 || a.isSet || !a.colsOnly() || runtime.GOMAXPROCS(0) < 2 || len(rows) < bulkSplit {
+		err := a.LoadRows(rows)
+		return func() error { return err }
+	}
+	done := make(chan struct{})
+	a.loading = done
+	var err error
+	go func() {
+		defer close(done)
+		err = a.LoadRows(rows)
+	}()
+	return func() error {
+		<-done
+		a.loading = nil
+		return err
+	}
+}
+
+// AwaitLoad waits for a LoadRowsAsync in progress to end.
+func (a *Arrangement) AwaitLoad() {
+	if c := a.loading; c != nil {
+		<-c
+	}
+}
+
 // loadSrc is what Load reads: a Z-set's entries, or rows of weight one
 // (nil ones skipped).
 type loadSrc struct {

@@ -102,8 +102,15 @@ func TestLoadTwin(t *testing.T) {
 					rs = append(rs, r)
 					rows = append(rows, zset.Entry{Row: r, W: 1})
 				}
-				if err := loaded.LoadRows(rs); err != nil {
+				// On another goroutine: a reader waits for it.
+				wait := loaded.LoadRowsAsync(rs)
+				loaded.AwaitLoad()
+				n := loaded.Len()
+				if err := wait(); err != nil {
 					t.Fatal(err)
+				}
+				if n == 0 || loaded.Len() != n {
+					t.Fatalf("%d rows after AwaitLoad, %d after the load", n, loaded.Len())
 				}
 			} else if err := loaded.Load(slices.Clone(rows)); err != nil {
 				t.Fatal(err)

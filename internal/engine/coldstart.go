@@ -65,17 +65,20 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		defer e.wake()
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
+	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	if len(c.Reserves) > 0 {
 		defer func() {
 			if err != nil {
 				e.shared.release(map[string]bool{cv.Name: true})
 			}
 		}()
-		if err := e.shared.reserve(e, v); err != nil {
+		var err error
+		b.indexes, err = e.shared.reserve(e, v)
+		defer b.indexes() // on an error, before the release: no index is built on past it
+		if err != nil {
 			return nil, err
 		}
 	}
-	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	for _, rel := range c.Relations {
 		b.total += e.relationLen(rel)
 	}
@@ -87,6 +90,11 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	}
 	if len(b.consts) > 0 { // a view that reads only constants
 		if err := b.step(nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	if b.indexes != nil {
+		if err := b.indexes(); err != nil {
 			return nil, err
 		}
 	}
@@ -108,6 +116,10 @@ type builder struct {
 	consts map[string]zset.ZSet // fed with the first step, then nil
 	buf    zset.ZSet
 	g      dataflow.Guard
+	// indexes waits for the shared indexes the view's reserves read,
+	// built while the view's rows are fed (sharedIndexes.reserve); nil if
+	// the view reads none.
+	indexes func() error
 }
 
 // feedRelation feeds one stored relation's rows.
@@ -178,6 +190,13 @@ func (b *builder) guard() error {
 		left, budget = v.maxMemory-held, v.maxMemory
 	}
 	if e.maxMemory > 0 {
+		if b.indexes != nil {
+			// The engine-wide budget counts them: built before the
+			// first step, as if at once.
+			if err := b.indexes(); err != nil {
+				return err
+			}
+		}
 		var a dataflow.Accounting
 		for _, o := range e.order {
 			o.account(&a)

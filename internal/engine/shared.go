@@ -71,9 +71,25 @@ func (s *sharedIndexes) share(v *zview) {
 // from the table's rows when no view has it yet. Done before v's cold
 // start: the cold start only inserts, so no reserve drains during it, and
 // its refills afterwards read the index as of the commit before.
-func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
+//
+// A new index over column references is built on another goroutine while
+// the cold start runs (nothing reads it then but a refill, which waits
+// for it); wait waits for those builds and returns their first error. The
+// caller calls it before anything else reads the indexes.
+func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err error) {
 	if s.m == nil {
 		s.m = map[string]*sharedIndex{}
+	}
+	var waits []func() error
+	wait = func() error {
+		var err error
+		for _, w := range waits {
+			if e := w(); err == nil {
+				err = e
+			}
+		}
+		waits = nil
+		return err
 	}
 	for _, sp := range v.c.Reserves {
 		u, ok := v.c.Circuit.Node(sp.Node).(op.IndexUser)
@@ -84,19 +100,21 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 		if !ok {
 			a := dataflow.NewArrangement(sp.Spec)
 			a.Claim()
-			if err := e.fillIndex(a, sp.Relation); err != nil {
-				return err
+			t, ok := e.tables[sp.Relation]
+			if !ok {
+				return wait, pgerr.New(pgerr.Internal, "no table %q to index", sp.Relation)
 			}
+			waits = append(waits, a.LoadRowsAsync(t.rows.rows)) // read in place: holes are nil
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a}
 			s.m[sp.Key] = si
 		}
 		if err := u.UseIndex(sp.Slot, si.a); err != nil {
-			return err
+			return wait, err
 		}
 		si.a.Retain()
 		si.views = append(si.views, v.name)
 	}
-	return nil
+	return wait, nil
 }
 
 // indexable reports whether rel is a table whose indexes the engine can
@@ -106,16 +124,6 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 func (e *Engine) indexable(rel string) bool {
 	t, ok := e.tables[rel]
 	return ok && !t.def.ChangeStream
-}
-
-// fillIndex builds a from a table's rows in one load (sorted, each run
-// built at once), reading them where the table holds them.
-func (e *Engine) fillIndex(a *dataflow.Arrangement, rel string) error {
-	t, ok := e.tables[rel]
-	if !ok {
-		return pgerr.New(pgerr.Internal, "no table %q to index", rel)
-	}
-	return a.LoadRows(t.rows.rows) // read in place: holes are nil
 }
 
 // reserveBytes returns the state of the relations' indexes that top-ks

@@ -210,6 +210,7 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 	if spec.set >= 0 {
 		c.sets[spec.set].scan(a.max, &c.scr, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
 	} else {
+		spec.Index.AwaitLoad() // a shared index may still be loading during a cold start
 		spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
 			if spec.Base != nil {
 				r, ok, e := spec.Base.apply(row)
