@@ -59,19 +59,22 @@ import (
 // An Arrangement is not safe for concurrent use with its owner's Stage or
 // Commit; concurrent readers are safe between commits.
 type Arrangement struct {
-	spec   ArrangementSpec
-	runs   map[string]*run   // encoded key → its rows
-	ints   *intmap.Map[*run] // for a key of one integer, date or timestamp: its Int() → its rows (a NULL key stays in runs)
-	n      int               // distinct rows held
-	bytes  int64             // RowBytes of the rows, allocated bytes of the keys, the runs and their entries' storage
-	rowsB  int64             // RowBytes of the rows alone
-	total  int64             // sum of weights
-	owned  bool
-	refs   int
-	staged []stagedEntry
-	arena  []byte        // the staged entries' keys, back to back
-	svals  []value.Value // the staged entries' sort values, len(Sort) each, while Stage sorts
-	isSet  bool          // a Stage is pending
+	spec  ArrangementSpec
+	runs  map[string]*run   // encoded key → its rows
+	ints  *intmap.Map[*run] // for a key of one integer, date or timestamp: its Int() → its rows (a NULL key stays in runs)
+	n     int               // distinct rows held
+	bytes int64             // RowBytes of the rows, allocated bytes of the keys, the runs and their entries' storage
+	rowsB int64             // RowBytes of the rows alone
+	total int64             // sum of weights
+	owned bool
+	refs  int
+	// loading, while LoadRowsAsync builds the arrangement on another
+	// goroutine, is closed when it is done (AwaitLoad).
+	loading chan struct{}
+	staged  []stagedEntry
+	arena   []byte        // the staged entries' keys, back to back
+	svals   []value.Value // the staged entries' sort values, len(Sort) each, while Stage sorts
+	isSet   bool          // a Stage is pending
 
 	// Deferred loads (see DeferLoads): the batch staged, whether it was
 	// staged so, and the batches committed while the arrangement was empty.

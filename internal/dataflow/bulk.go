@@ -3,11 +3,13 @@ package dataflow
 import (
 	"cmp"
 	"encoding/binary"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -23,8 +25,12 @@ const bulkSplit = 1 << 14
 type loadKey struct {
 	kk  uint64
 	k0  uint64
+	k1  uint64 // the second order component's summary, or 0
 	i   int32
 	cls uint8
+	// x0 and x1 are the kinds of the first two order values when their
+	// summaries are exact (integer-ordered, not NULL), else Unknown.
+	x0, x1 value.Kind
 }
 
 // The classes of key summaries: the integer of a key of one integer; an
@@ -52,47 +58,105 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		a.Commit()
 		return nil
 	}
-	var arena []byte
-	offs := make([]int, 0, len(rows)+1)
-	keys := make([]loadKey, 0, len(rows))
-	for i, e := range rows {
-		off := len(arena)
-		var null bool
-		var err error
-		arena, null, err = a.AppendKey(arena, e.Row)
-		if err != nil {
-			return err
+	return a.load(loadSrc{z: rows, n: len(rows)})
+}
+
+// LoadRows is Load of rows each of weight one, a nil row standing for
+// none (a table's rows by id, holes included): the rows are read in
+// place, not copied into a Z-set first.
+func (a *Arrangement) LoadRows(rows []value.Row) error {
+	if a.n != 0 || a.isSet || len(rows) < 2*ptOrder || len(rows) >= 1<<31 {
+		z := make(zset.ZSet, 0, len(rows))
+		for _, r := range rows {
+			if r != nil {
+				z = append(z, zset.Entry{Row: r, W: 1})
+			}
 		}
-		offs = append(offs, off)
-		if null && a.spec.DropNullKeys {
-			arena = arena[:off]
-			continue
-		}
-		k0, err := a.k0(e.Row)
-		if err != nil {
-			return err
-		}
-		lk := loadKey{k0: k0, i: int32(i)}
-		if n, ok := a.intKey(arena[off:]); ok {
-			lk.kk = uint64(n)
-		} else if k := arena[off:]; len(k) < 8 {
-			var b [8]byte
-			copy(b[:], k)
-			b[7] = byte(len(k))
-			lk.kk, lk.cls = binary.BigEndian.Uint64(b[:]), keyShort
-		} else {
-			lk.kk, lk.cls = binary.BigEndian.Uint64(k), keyLong
-		}
-		keys = append(keys, lk)
+		return a.Load(z)
 	}
-	offs = append(offs, len(arena))
-	key := func(j int32) []byte { return arena[offs[j]:offs[j+1]] }
+	return a.load(loadSrc{rs: rows, n: len(rows)})
+}
+
+// LoadRowsAsync is LoadRows on another goroutine, for an empty
+// arrangement whose key and order are column references (nothing else is
+// evaluated beside the caller's work); it returns a wait for its end and
+// its error. Until then only AwaitLoad may be called, which waits too:
+// a reader that may run before (a refill) calls it first. Otherwise the
+// rows are loaded at once and the wait only returns the error.
+func (a *Arrangement) LoadRowsAsync(rows []value.Row) (wait func() error) {
+	if a.n != 0 || a.isSet || !a.colsOnly() || runtime.GOMAXPROCS(0) < 2 || len(rows) < bulkSplit {
+		err := a.LoadRows(rows)
+		return func() error { return err }
+	}
+	done := make(chan struct{})
+	a.loading = done
+	var err error
+	go func() {
+		defer close(done)
+		err = a.LoadRows(rows)
+	}()
+	return func() error {
+		<-done
+		a.loading = nil
+		return err
+	}
+}
+
+// AwaitLoad waits for a LoadRowsAsync in progress to end.
+func (a *Arrangement) AwaitLoad() {
+	if c := a.loading; c != nil {
+		<-c
+	}
+}
+
+// loadSrc is what Load reads: a Z-set's entries, or rows of weight one
+// (nil ones skipped).
+type loadSrc struct {
+	z  zset.ZSet
+	rs []value.Row
+	n  int
+}
+
+func (s *loadSrc) at(i int32) (value.Row, int64) {
+	if s.rs != nil {
+		return s.rs[i], 1
+	}
+	return s.z[i].Row, s.z[i].W
+}
+
+// loadChunk is how many of a run's entries Load gathers before it moves
+// them into the run's tree: a run of a million rows (a top-k's index is
+// one run) is not copied whole into a buffer first.
+const loadChunk = 1 << 12
+
+func (a *Arrangement) load(src loadSrc) error {
+	var p loadPart
+	if h := src.n / 2; src.n >= bulkSplit && runtime.GOMAXPROCS(0) >= 2 && a.colsOnly() {
+		// Column references read the rows only: both halves at once.
+		var q loadPart
+		var wg sync.WaitGroup
+		wg.Go(func() { q = a.loadKeys(&src, h, src.n) })
+		p = a.loadKeys(&src, 0, h)
+		wg.Wait()
+		if p.err == nil {
+			p.err = q.err
+		}
+		if p.err != nil {
+			return p.err
+		}
+		p.join(&q, src.n)
+	} else if p = a.loadKeys(&src, 0, src.n); p.err != nil {
+		return p.err
+	}
+	keys, arena, spans, rowsB := p.keys, p.arena, p.spans, p.rowsB
+	var buf []byte
+	key := func(j int32) []byte { return arena[spans[j][0]:spans[j][1]] }
 	sameKey := func(x, y loadKey) bool {
 		return x.kk == y.kk && x.cls == y.cls && (x.cls != keyLong || string(key(x.i)) == string(key(y.i)))
 	}
-	// byKey orders by key, then by the first order component; what ties
-	// is ordered afterwards, a tie at a time, on one goroutine, since
-	// evaluating sort expressions may not be safe on two.
+	// byKey orders by key, then by the summaries of the first two order
+	// components; what ties is ordered afterwards, a tie at a time, on one
+	// goroutine, since evaluating sort expressions may not be safe on two.
 	byKey := func(x, y loadKey) int {
 		if x.kk != y.kk {
 			return cmp.Compare(x.kk, y.kk)
@@ -105,12 +169,19 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 				return c
 			}
 		}
-		return cmp.Compare(x.k0, y.k0)
+		if x.k0 != y.k0 {
+			return cmp.Compare(x.k0, y.k0)
+		}
+		return cmp.Compare(x.k1, y.k1)
 	}
-	keys = sortHalves(keys, byKey)
+	if spans == nil {
+		keys = radixKeys(keys) // no long keys: the order is of the summaries alone
+	} else {
+		keys = sortHalves(keys, byKey)
+	}
 	entry := func(lk loadKey) arrEntry {
-		e := rows[lk.i]
-		return arrEntry{k0: lk.k0, r: refOf(e.Row), w: e.W}
+		row, w := src.at(lk.i)
+		return arrEntry{k0: lk.k0, r: refOf(row), w: w}
 	}
 	// A tie's rows with their sort values, evaluated once.
 	type tieRec struct {
@@ -129,17 +200,56 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 		return zset.CompareRows(x.e.row(), y.e.row())
 	}
 	var es []arrEntry
+	// tie appends the entries of rows whose order the summaries do not
+	// tell, ordered by their sort values, then by the rows, equal rows
+	// merged.
+	tie := func(lks []loadKey) {
+		ties, tvals = ties[:0], tvals[:0]
+		for _, lk := range lks {
+			e := entry(lk)
+			off := len(tvals)
+			for _, sk := range a.spec.Sort {
+				v, _ := sk.Expr.Eval(e.row()) // as cmp evaluates them
+				tvals = append(tvals, v)
+			}
+			ties = append(ties, tieRec{off: off, e: e})
+		}
+		slices.SortFunc(ties, cmpTie)
+		for t, tr := range ties {
+			if t > 0 && cmpTie(ties[t-1], tr) == 0 {
+				es[len(es)-1].w += tr.e.w
+				rowsB -= RowBytes(tr.e.row()) // held once
+				continue
+			}
+			es = append(es, tr.e)
+		}
+	}
+	var tb treeBuilder
+	// flush moves the entries gathered into the run's tree, leaving out
+	// those whose weights cancelled (they are not held).
+	flush := func() {
+		for _, e := range es {
+			if e.w == 0 {
+				rowsB -= RowBytes(e.row())
+				continue
+			}
+			tb.add(e)
+		}
+		clear(es)
+		es = es[:0]
+	}
 	for i := 0; i < len(keys); {
-		k := key(keys[i].i)
 		j := i + 1
 		for j < len(keys) && sameKey(keys[i], keys[j]) {
 			j++
 		}
-		es = es[:0]
-		if cap(es) < j-i {
-			es = make([]arrEntry, 0, j-i) // a top-k's index is one run of every row
+		if es == nil {
+			es = make([]arrEntry, 0, min(j-i, loadChunk))
 		}
 		for p := i; p < j; {
+			if len(es) >= loadChunk {
+				flush() // every entry gathered so far is final
+			}
 			q := p + 1
 			for q < j && keys[q].k0 == keys[p].k0 {
 				q++
@@ -149,53 +259,317 @@ func (a *Arrangement) Load(rows zset.ZSet) error {
 				p = q
 				continue
 			}
-			ties, tvals = ties[:0], tvals[:0]
-			for _, lk := range keys[p:q] {
-				e := entry(lk)
-				off := len(tvals)
-				for _, sk := range a.spec.Sort {
-					v, _ := sk.Expr.Eval(e.row()) // as cmp evaluates them
-					tvals = append(tvals, v)
-				}
-				ties = append(ties, tieRec{off: off, e: e})
+			if !exactTie(keys[p:q]) {
+				tie(keys[p:q])
+				p = q
+				continue
 			}
-			slices.SortFunc(ties, cmpTie)
-			for t, tr := range ties {
-				if t > 0 && cmpTie(ties[t-1], tr) == 0 {
-					es[len(es)-1].w += tr.e.w
-					continue
+			// The first order values are equal and the second ordered by
+			// their summaries: only the rows whose second values are equal
+			// too are evaluated.
+			for r := p; r < q; {
+				t := r + 1
+				for t < q && keys[t].k1 == keys[r].k1 {
+					t++
 				}
-				es = append(es, tr.e)
+				if t == r+1 {
+					es = append(es, entry(keys[r]))
+				} else {
+					tie(keys[r:t])
+				}
+				r = t
 			}
 			p = q
 		}
+		var k []byte
+		if keys[i].cls == keyLong {
+			k = key(keys[i].i)
+		} else {
+			row, _ := src.at(keys[i].i)
+			buf, _, _ = a.AppendKey(buf[:0], row) // evaluated without error above
+			k = buf
+		}
 		i = j
-		// Rows whose weights cancelled are not held.
-		kept := es[:0]
-		for _, e := range es {
-			if e.w != 0 {
-				kept = append(kept, e)
+		var small []arrEntry
+		if tb.n == 0 {
+			// A run of few rows is held in a slice, not a tree.
+			small = es[:0]
+			for _, e := range es {
+				if e.w != 0 {
+					small = append(small, e)
+				} else {
+					rowsB -= RowBytes(e.row())
+				}
+			}
+			if len(small) > maxSmallRun {
+				es, small = small, nil
+			} else {
+				clear(es[len(small):])
+				es = es[:0]
 			}
 		}
-		if len(kept) == 0 {
+		if small == nil {
+			flush()
+		}
+		if len(small) == 0 && tb.n == 0 {
 			continue
 		}
 		r := a.newRun(k)
-		if len(kept) > maxSmallRun {
-			r.tr = buildPrefixTree(kept)
+		if small != nil {
+			r.small = slices.Clone(small)
+			clear(small)
+			for _, e := range r.small {
+				a.n++
+				a.total += e.w
+			}
 		} else {
-			r.small = slices.Clone(kept)
+			a.n += tb.n
+			a.total += tb.total
+			r.tr = tb.tree()
 		}
 		a.bytes += r.storeBytes()
-		for _, e := range kept {
-			a.n++
-			a.total += e.w
-			b := RowBytes(e.row())
-			a.bytes += b
-			a.rowsB += b
+	}
+	a.bytes += rowsB
+	a.rowsB += rowsB
+	return nil
+}
+
+// loadPart is the first pass of Load over some of its rows: their sort
+// keys, the long keys' encodings, and the bytes of the rows kept.
+type loadPart struct {
+	keys  []loadKey
+	arena []byte
+	spans [][2]int // spans[i]: row i's long key in arena; nil if none
+	rowsB int64
+	err   error
+}
+
+// colsOnly reports whether the key and the order are column references,
+// which can be evaluated on two goroutines at once.
+func (a *Arrangement) colsOnly() bool {
+	for _, x := range a.spec.Key {
+		if _, ok := x.(*expr.Col); !ok {
+			return false
 		}
 	}
-	return nil
+	for _, s := range a.spec.Sort {
+		if _, ok := s.Expr.(*expr.Col); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// exactKind returns v's kind when its summary (value.Prefix64) orders
+// and tells apart the values of that kind exactly, else Unknown.
+func exactKind(v value.Value) value.Kind {
+	if k := v.Kind(); value.IntOrdered(k) {
+		return k
+	}
+	return value.Unknown
+}
+
+// loadKeys evaluates the keys of rows lo to hi.
+func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int) (p loadPart) {
+	// Only keys of more than 7 bytes (not integers) are kept encoded,
+	// for their summaries' ties; a run's key is encoded again from its
+	// first row.
+	var buf []byte
+	p.keys = make([]loadKey, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		row, _ := src.at(int32(i))
+		if row == nil {
+			continue
+		}
+		var null bool
+		buf, null, p.err = a.AppendKey(buf[:0], row)
+		if p.err != nil {
+			return p
+		}
+		if null && a.spec.DropNullKeys {
+			continue
+		}
+		lk := loadKey{i: int32(i)}
+		if len(a.spec.Sort) > 0 {
+			s := &a.spec.Sort[0]
+			v, err := s.Expr.Eval(row)
+			if err != nil {
+				p.err = err
+				return p
+			}
+			lk.k0, lk.x0 = a.k0Of(v), exactKind(v)
+			if len(a.spec.Sort) > 1 {
+				// An error here is left to the ties' evaluation, which
+				// ignores it as cmp does; the summary is then not used.
+				if v, err := a.spec.Sort[1].Expr.Eval(row); err == nil {
+					lk.k1, lk.x1 = sortSummary(&a.spec.Sort[1], v), exactKind(v)
+				}
+			}
+		} else if lk.k0, p.err = a.k0(row); p.err != nil {
+			return p
+		}
+		if n, ok := a.intKey(buf); ok {
+			lk.kk = uint64(n)
+		} else if len(buf) < 8 {
+			var b [8]byte
+			copy(b[:], buf)
+			b[7] = byte(len(buf))
+			lk.kk, lk.cls = binary.BigEndian.Uint64(b[:]), keyShort
+		} else {
+			lk.kk, lk.cls = binary.BigEndian.Uint64(buf), keyLong
+			if p.spans == nil {
+				p.spans = make([][2]int, src.n)
+			}
+			p.spans[i] = [2]int{len(p.arena), len(p.arena) + len(buf)}
+			p.arena = append(p.arena, buf...)
+		}
+		p.keys = append(p.keys, lk)
+		p.rowsB += RowBytes(row)
+	}
+	return p
+}
+
+// join appends q, the part of the rows after p's, to p.
+func (p *loadPart) join(q *loadPart, n int) {
+	p.keys = append(p.keys, q.keys...)
+	p.rowsB += q.rowsB
+	if q.spans == nil {
+		return
+	}
+	if p.spans == nil {
+		p.spans = make([][2]int, n)
+	}
+	off := len(p.arena)
+	for _, lk := range q.keys {
+		if lk.cls == keyLong {
+			sp := q.spans[lk.i]
+			p.spans[lk.i] = [2]int{sp[0] + off, sp[1] + off}
+		}
+	}
+	p.arena = append(p.arena, q.arena...)
+}
+
+// exactTie reports whether the rows of lks, whose first order summaries
+// are equal, have equal first order values, and second ones of one kind
+// that their summaries order exactly.
+func exactTie(lks []loadKey) bool {
+	x0, x1 := lks[0].x0, lks[0].x1
+	if x0 == value.Unknown || x1 == value.Unknown {
+		return false
+	}
+	for _, lk := range lks[1:] {
+		if lk.x0 != x0 || lk.x1 != x1 {
+			return false
+		}
+	}
+	return true
+}
+
+// sortSummary is k0Of for any order component s: the summary of v in s's
+// direction, NULL where s puts it.
+func sortSummary(s *SortKey, v value.Value) uint64 {
+	switch {
+	case v.IsNull() && s.NullsFirst:
+		return 0
+	case v.IsNull():
+		return math.MaxUint64
+	case s.Desc:
+		return ^value.Prefix64(v)
+	}
+	return value.Prefix64(v)
+}
+
+// treeBuilder gathers a run's entries in order into full leaves, then
+// builds the tree's inner levels over them (buildPrefixTree's shape).
+type treeBuilder struct {
+	leaves []*ptNode
+	n      int
+	total  int64
+}
+
+func (b *treeBuilder) add(e arrEntry) {
+	var nd *ptNode
+	if k := len(b.leaves); k > 0 && b.leaves[k-1].n < ptOrder {
+		nd = b.leaves[k-1]
+	} else {
+		nd = &ptNode{}
+		b.leaves = append(b.leaves, nd)
+	}
+	nd.keys[nd.n], nd.rows[nd.n], nd.ws[nd.n] = e.k0, e.r, e.w
+	nd.n++
+	b.n++
+	b.total += e.w
+}
+
+// tree returns the tree of the entries added and empties b.
+func (b *treeBuilder) tree() *prefixTree {
+	t := treeOfLeaves(b.leaves, b.n)
+	clear(b.leaves)
+	b.leaves, b.n, b.total = b.leaves[:0], 0, 0
+	return t
+}
+
+// radixKeys returns keys ordered by (kk, cls, k0, k1), the order byKey
+// gives keys none of which is long: a least significant digit radix sort
+// over the bytes in which some keys differ (a summary of small integers
+// differs in two or three of its eight), each pass one count and one
+// move of the keys, where a comparison sort compares them twenty times.
+func radixKeys(keys []loadKey) []loadKey {
+	if len(keys) < 256 {
+		slices.SortFunc(keys, func(x, y loadKey) int {
+			return cmp.Or(cmp.Compare(x.kk, y.kk), cmp.Compare(x.cls, y.cls), cmp.Compare(x.k0, y.k0), cmp.Compare(x.k1, y.k1))
+		})
+		return keys
+	}
+	// The fields, least significant first.
+	fields := [4]func(k *loadKey) uint64{
+		func(k *loadKey) uint64 { return k.k1 },
+		func(k *loadKey) uint64 { return k.k0 },
+		func(k *loadKey) uint64 { return uint64(k.cls) },
+		func(k *loadKey) uint64 { return k.kk },
+	}
+	var or, and [4]uint64
+	and = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	for i := range keys {
+		k := &keys[i]
+		or[0], and[0] = or[0]|k.k1, and[0]&k.k1
+		or[1], and[1] = or[1]|k.k0, and[1]&k.k0
+		or[2], and[2] = or[2]|uint64(k.cls), and[2]&uint64(k.cls)
+		or[3], and[3] = or[3]|k.kk, and[3]&k.kk
+	}
+	var tmp []loadKey
+	src := keys
+	for f, get := range fields {
+		diff := or[f] ^ and[f]
+		for shift := 0; shift < 64; shift += 8 {
+			if diff>>shift&0xff == 0 {
+				continue // every key has the same byte here
+			}
+			if tmp == nil {
+				tmp = make([]loadKey, len(keys))
+			}
+			dst := tmp
+			if &src[0] == &tmp[0] {
+				dst = keys
+			}
+			var count [256]int
+			for i := range src {
+				count[get(&src[i])>>shift&0xff]++
+			}
+			sum := 0
+			for d, c := range count {
+				count[d] = sum
+				sum += c
+			}
+			for i := range src {
+				d := get(&src[i]) >> shift & 0xff
+				dst[count[d]] = src[i]
+				count[d]++
+			}
+			src = dst
+		}
+	}
+	return src
 }
 
 // sortHalves sorts xs by cmp: a big slice in two halves on two
@@ -235,15 +609,22 @@ func buildPrefixTree(es []arrEntry) *prefixTree {
 	if len(es) == 0 {
 		return newPrefixTree()
 	}
-	t := &prefixTree{n: len(es)}
-	level := make([]*ptNode, 0, (len(es)+ptOrder-1)/ptOrder)
-	for i := 0; i < len(es); i += ptOrder {
-		nd := &ptNode{n: min(ptOrder, len(es)-i)}
-		for k, e := range es[i : i+nd.n] {
-			nd.keys[k], nd.rows[k], nd.ws[k] = e.k0, e.r, e.w
-		}
-		level = append(level, nd)
+	var b treeBuilder
+	for _, e := range es {
+		b.add(e)
 	}
+	return b.tree()
+}
+
+// treeOfLeaves returns the tree over leaves (full but the last, holding n
+// entries in all), its inner levels built with their children shared out
+// evenly.
+func treeOfLeaves(leaves []*ptNode, n int) *prefixTree {
+	if len(leaves) == 0 {
+		return newPrefixTree()
+	}
+	t := &prefixTree{n: n}
+	level := leaves
 	t.leaves = len(level)
 	// The first entry under each node of the level: its separator in the
 	// level above.

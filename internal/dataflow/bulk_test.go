@@ -25,12 +25,18 @@ func TestLoadTwin(t *testing.T) {
 		sort   bool
 		desc   bool
 		drop   bool
+		second int  // a second order component: 1 an integer, 2 a text
+		rows   bool // LoadRows of rows of weight one, with holes
 	}{
-		{"int-key", true, true, false, false},
-		{"int-key-desc-dropnull", true, true, true, true},
-		{"text-key", false, true, true, false},
-		{"no-sort", true, false, false, false},
-		{"no-key", false, true, true, false},
+		{"int-key", true, true, false, false, 0, false},
+		{"int-key-desc-dropnull", true, true, true, true, 0, false},
+		{"text-key", false, true, true, false, 0, false},
+		{"no-sort", true, false, false, false, 0, false},
+		{"no-key", false, true, true, false, 0, false},
+		{"two-int-orders", true, true, true, false, 1, false},
+		{"int-then-text-order", true, true, false, false, 2, false},
+		{"no-key-two-orders-rows", false, true, true, false, 1, true},
+		{"int-key-rows", true, true, false, true, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(len(tc.name)), 11))
@@ -44,6 +50,12 @@ func TestLoadTwin(t *testing.T) {
 			}
 			if tc.sort {
 				spec.Sort = []SortKey{{Expr: &expr.Col{Idx: 1, T: value.Int8Type}, Desc: tc.desc, NullsFirst: tc.desc}}
+			}
+			switch tc.second {
+			case 1:
+				spec.Sort = append(spec.Sort, SortKey{Expr: &expr.Col{Idx: 2, T: value.Int8Type}, Desc: !tc.desc})
+			case 2:
+				spec.Sort = append(spec.Sort, SortKey{Expr: &expr.Col{Idx: 3, T: value.TextType}, Desc: true, NullsFirst: true})
 			}
 			row := func() value.Row {
 				var k int64
@@ -77,7 +89,30 @@ func TestLoadTwin(t *testing.T) {
 			loaded, staged := NewArrangement(spec), NewArrangement(spec)
 			loaded.Claim()
 			staged.Claim()
-			if err := loaded.Load(slices.Clone(rows)); err != nil {
+			if tc.rows {
+				// A table's rows by id: each once, some ids empty.
+				var rs []value.Row
+				rows = rows[:0]
+				for range 40000 {
+					if rng.IntN(10) == 0 {
+						rs = append(rs, nil)
+						continue
+					}
+					r := row()
+					rs = append(rs, r)
+					rows = append(rows, zset.Entry{Row: r, W: 1})
+				}
+				// On another goroutine: a reader waits for it.
+				wait := loaded.LoadRowsAsync(rs)
+				loaded.AwaitLoad()
+				n := loaded.Len()
+				if err := wait(); err != nil {
+					t.Fatal(err)
+				}
+				if n == 0 || loaded.Len() != n {
+					t.Fatalf("%d rows after AwaitLoad, %d after the load", n, loaded.Len())
+				}
+			} else if err := loaded.Load(slices.Clone(rows)); err != nil {
 				t.Fatal(err)
 			}
 			if err := staged.Stage(rows); err != nil {

@@ -39,8 +39,11 @@ func (e *Engine) SetProgress(fn func(Progress)) {
 // every operator's state in order, as one bulk step; between batches the
 // build reports progress and checks the memory budgets. Bigger batches
 // cost aggregates fewer intermediate retractions, smaller ones stop an
-// over-budget build sooner.
-const coldStartBatch = 1 << 16
+// over-budget build sooner. At 1 << 15 the operators' output buffers are
+// small enough to be reused from one step to the next (the dataflow
+// package keeps those of up to 1 << 15 entries), where bigger batches made
+// every step allocate them anew, megabytes the collector then had to chase.
+const coldStartBatch = 1 << 15
 
 // coldStart builds a view's state from the current contents of what it
 // reads: every input relation's rows, a batch at a time, each batch one
@@ -64,17 +67,20 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		defer e.wake()
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
+	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	if len(c.Reserves) > 0 {
 		defer func() {
 			if err != nil {
 				e.shared.release(map[string]bool{cv.Name: true})
 			}
 		}()
-		if err := e.shared.reserve(e, v); err != nil {
+		var err error
+		b.indexes, err = e.shared.reserve(e, v)
+		defer b.indexes() // on an error, before the release: no index is built on past it
+		if err != nil {
 			return nil, err
 		}
 	}
-	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	for _, rel := range c.Relations {
 		b.total += e.relationLen(rel)
 	}
@@ -100,6 +106,11 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 			return nil, err
 		}
 	}
+	if b.indexes != nil {
+		if err := b.indexes(); err != nil {
+			return nil, err
+		}
+	}
 	c.Circuit.Trim()
 	v.coldStart = time.Since(start)
 	v.coldRows = b.done
@@ -118,6 +129,10 @@ type builder struct {
 	consts map[string]zset.ZSet // fed with the first step, then nil
 	buf    zset.ZSet
 	g      dataflow.Guard
+	// indexes waits for the shared indexes the view's reserves read,
+	// built while the view's rows are fed (sharedIndexes.reserve); nil if
+	// the view reads none.
+	indexes func() error
 }
 
 // feedRelation feeds one stored relation's rows.
@@ -188,6 +203,13 @@ func (b *builder) guard() error {
 		left, budget = v.maxMemory-held, v.maxMemory
 	}
 	if e.maxMemory > 0 {
+		if b.indexes != nil {
+			// The engine-wide budget counts them: built before the
+			// first step, as if at once.
+			if err := b.indexes(); err != nil {
+				return err
+			}
+		}
 		var a dataflow.Accounting
 		for _, o := range e.order {
 			o.account(&a)

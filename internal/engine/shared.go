@@ -80,9 +80,25 @@ func (s *sharedIndexes) share(v *zview) {
 // built that one already. Done before v's cold
 // start: the cold start only inserts, so no reserve drains during it, and
 // its refills afterwards read the index as of the commit before.
-func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
+//
+// A new index over column references is built on another goroutine while
+// the cold start runs (nothing reads it then but a refill, which waits
+// for it); wait waits for those builds and returns their first error. The
+// caller calls it before anything else reads the indexes.
+func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err error) {
 	if s.m == nil {
 		s.m = map[string]*sharedIndex{}
+	}
+	var waits []func() error
+	wait = func() error {
+		var err error
+		for _, w := range waits {
+			if e := w(); err == nil {
+				err = e
+			}
+		}
+		waits = nil
+		return err
 	}
 	for _, sp := range v.c.Reserves {
 		u, ok := v.c.Circuit.Node(sp.Node).(op.IndexUser)
@@ -97,18 +113,20 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) error {
 			a := dataflow.NewArrangement(sp.Spec)
 			a.Claim()
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a, filters: sp.Filters}
-			if err := e.fillIndex(si); err != nil {
-				return err
+			w, err := e.fillIndex(si)
+			if err != nil {
+				return wait, err
 			}
+			waits = append(waits, w)
 			s.m[sp.Key] = si
 		}
 		if err := u.UseIndex(sp.Slot, si.a); err != nil {
-			return err
+			return wait, err
 		}
 		si.a.Retain()
 		si.views = append(si.views, v.name)
 	}
-	return nil
+	return wait, nil
 }
 
 // indexable reports whether rel is a table whose indexes the engine can
@@ -120,21 +138,26 @@ func (e *Engine) indexable(rel string) bool {
 	return ok && !t.def.ChangeStream
 }
 
-// fillIndex builds a reserve index from its table's rows that pass its
-// filters, in one load (sorted, each run built at once).
-func (e *Engine) fillIndex(si *sharedIndex) error {
+// fillIndex starts building a reserve index from its table's rows that
+// pass its filters, in one load (sorted, each run built at once), on
+// another goroutine when it can (dataflow.LoadRowsAsync); wait waits for
+// it. An index without filters reads the table's rows in place.
+func (e *Engine) fillIndex(si *sharedIndex) (wait func() error, err error) {
 	t, ok := e.tables[si.rel]
 	if !ok {
-		return pgerr.New(pgerr.Internal, "no table %q to index", si.rel)
+		return nil, pgerr.New(pgerr.Internal, "no table %q to index", si.rel)
 	}
-	rows := make(zset.ZSet, 0, t.rows.Len())
+	if len(si.filters) == 0 {
+		return si.a.LoadRowsAsync(t.rows.rows), nil // holes are nil
+	}
+	rows := make([]value.Row, 0, t.rows.Len())
 	t.scan(func(_ uint64, r value.Row) bool {
 		if si.holds(r) {
-			rows = append(rows, zset.Entry{Row: r, W: 1})
+			rows = append(rows, r)
 		}
 		return true
 	})
-	return si.a.Load(rows)
+	return si.a.LoadRowsAsync(rows), nil
 }
 
 // holds reports whether the index holds a row of its relation: whether

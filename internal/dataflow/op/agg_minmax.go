@@ -71,6 +71,21 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	a.c = c
 	// The changes, best first, NULLs dropped.
 	ch = slices.DeleteFunc(ch, func(x aggChange) bool { return x.vals[0].IsNull() })
+	// With a full reserve and only assertions, a value worse than the
+	// worst entry stays out (the reserve stays full, its worst only gets
+	// better) and counts only in m: such values, most of a big step's (a
+	// cold start's), are dropped before the sort.
+	var worse int64
+	if l := len(a.res); l > 0 && l == a.k && onlyAssertions(ch) {
+		worst := a.res[l-1].v
+		ch = slices.DeleteFunc(ch, func(x aggChange) bool {
+			if a.cmp(x.vals[0], worst) > 0 {
+				worse += x.w
+				return true
+			}
+			return false
+		})
+	}
 	slices.SortFunc(ch, func(x, y aggChange) int { return a.cmp(x.vals[0], y.vals[0]) })
 	off := len(c.res)
 	c.res = append(c.res, a.res...)
@@ -79,7 +94,7 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	for _, e := range a.res {
 		held += e.n
 	}
-	m := a.m
+	m := a.m + worse
 	for i := 0; i < len(ch); {
 		v, w := ch[i].vals[0], ch[i].w
 		j := i + 1
@@ -140,6 +155,16 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	return c.res[off].v, nil
 }
 
+// onlyAssertions reports whether every change of ch adds rows.
+func onlyAssertions(ch []aggChange) bool {
+	for _, x := range ch {
+		if x.w <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // refill appends to c.res the best k values of the group from the index
 // and the step's changes ch (sorted best first), and returns how many.
 func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
@@ -185,6 +210,7 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 	if spec.set >= 0 {
 		c.sets[spec.set].scan(a.max, &c.scr, func(k, n int64) bool { return each(value.FromInt(spec.in, k), n) })
 	} else {
+		spec.Index.AwaitLoad() // a shared index may still be loading during a cold start
 		spec.Index.Scan(c.key, a.max, func(row value.Row, w int64) bool {
 			if spec.Base != nil {
 				r, ok, e := spec.Base.apply(row)

@@ -605,6 +605,7 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 // rows of one sort value are read whole and ordered by the input row,
 // which the index's order by the relation's row need not match.
 func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (int, error) {
+	t.index.AwaitLoad() // a shared index may still be loading during a cold start
 	var held int64
 	for _, e := range t.kept[off : off+l] {
 		held += e.n
