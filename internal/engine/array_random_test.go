@@ -10,9 +10,7 @@ import (
 	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/pgtest"
-	"github.com/deltaview/deltaview/internal/value"
 )
 
 // TestArrayRandom compares random array literals (quoting, white space,
@@ -87,45 +85,8 @@ func TestArrayRandom(t *testing.T) {
 		func() string { return fmt.Sprintf("* FROM unnest(%s, %s) WITH ORDINALITY", ia(), ta()) },
 	}
 	e := engine.New()
-	sess := e.NewSession()
-	defer sess.Close()
-	run := func(sql string) ([]string, string) {
-		var rows []value.Row
-		err := sess.ExecScript(sql, func(res engine.Result) error {
-			if res.HasRows {
-				rows = res.Rows
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, pgerr.Code(err)
-		}
-		return rowTexts(rows), ""
-	}
-	runPG := func(sql string) ([]string, string) {
-		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
-		if err != nil {
-			return nil, pgerr.Code(pgerr.Wrap(err))
-		}
-		if len(rs) == 0 || rs[len(rs)-1].CommandTag.String() == "" {
-			return nil, ""
-		}
-		return pgTexts(pgRows(rs[len(rs)-1])), ""
-	}
-	for i := 0; i < 400; i++ {
-		q := "SELECT " + exprs[r.IntN(len(exprs))]()
-		got, gotErr := run(q)
-		want, wantErr := runPG(q)
-		if gotErr != "" || wantErr != "" {
-			if gotErr != wantErr {
-				t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q (%v)", q, gotErr, wantErr, want)
-			}
-			continue
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", q, show(got), show(want))
-		}
-	}
+	run, runPG := scriptRunners(t, ctx, pg, e)
+	compareAdHoc(t, 400, exprs, r, run, runPG)
 
 	// Views over random rows.
 	setup := `CREATE TABLE ar (id int PRIMARY KEY, g int, a int[], s text[]);

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/pgtest"
@@ -63,45 +65,8 @@ func TestIntervalRandom(t *testing.T) {
 		func() string { return fmt.Sprintf("justify_interval(%s)", span()) },
 	}
 	e := engine.New()
-	sess := e.NewSession()
-	defer sess.Close()
-	run := func(sql string) ([]string, string) {
-		var rows []value.Row
-		err := sess.ExecScript(sql, func(res engine.Result) error {
-			if res.HasRows {
-				rows = res.Rows
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, pgerr.Code(err)
-		}
-		return rowTexts(rows), ""
-	}
-	runPG := func(sql string) ([]string, string) {
-		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
-		if err != nil {
-			return nil, pgerr.Code(pgerr.Wrap(err))
-		}
-		if len(rs) == 0 || rs[len(rs)-1].CommandTag.String() == "" {
-			return nil, ""
-		}
-		return pgTexts(pgRows(rs[len(rs)-1])), ""
-	}
-	for i := 0; i < 400; i++ {
-		q := "SELECT " + exprs[r.IntN(len(exprs))]()
-		got, gotErr := run(q)
-		want, wantErr := runPG(q)
-		if gotErr != "" || wantErr != "" {
-			if gotErr != wantErr {
-				t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q (%v)", q, gotErr, wantErr, want)
-			}
-			continue
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", q, show(got), show(want))
-		}
-	}
+	run, runPG := scriptRunners(t, ctx, pg, e)
+	compareAdHoc(t, 400, exprs, r, run, runPG)
 
 	// Views over random rows.
 	setup := `CREATE TABLE r (id int PRIMARY KEY, g int, d date, t timestamp, a interval, b interval);
@@ -168,4 +133,56 @@ func sqlLit(s string) string {
 		return s
 	}
 	return "'" + s + "'"
+}
+
+// scriptRunners returns run and runPG, which run a script on a new
+// session of e and on pg, and return the last result's rows as text, or
+// the error's SQLSTATE.
+func scriptRunners(t *testing.T, ctx context.Context, pg *pgx.Conn, e *engine.Engine) (run, runPG func(string) ([]string, string)) {
+	sess := e.NewSession()
+	t.Cleanup(func() { sess.Close() })
+	run = func(sql string) ([]string, string) {
+		var rows []value.Row
+		err := sess.ExecScript(sql, func(res engine.Result) error {
+			if res.HasRows {
+				rows = res.Rows
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, pgerr.Code(err)
+		}
+		return rowTexts(rows), ""
+	}
+	runPG = func(sql string) ([]string, string) {
+		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
+		if err != nil {
+			return nil, pgerr.Code(pgerr.Wrap(err))
+		}
+		if len(rs) == 0 || rs[len(rs)-1].CommandTag.String() == "" {
+			return nil, ""
+		}
+		return pgTexts(pgRows(rs[len(rs)-1])), ""
+	}
+	return run, runPG
+}
+
+// compareAdHoc runs n queries SELECT x, x one of exprs picked at random,
+// with run and runPG, and fails at the first whose rows or SQLSTATE differ.
+func compareAdHoc(t *testing.T, n int, exprs []func() string, r *rand.Rand, run, runPG func(string) ([]string, string)) {
+	t.Helper()
+	for range n {
+		q := "SELECT " + exprs[r.IntN(len(exprs))]()
+		got, gotErr := run(q)
+		want, wantErr := runPG(q)
+		if gotErr != "" || wantErr != "" {
+			if gotErr != wantErr {
+				t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q (%v)", q, gotErr, wantErr, want)
+			}
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", q, show(got), show(want))
+		}
+	}
 }
