@@ -584,6 +584,10 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 			return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s ORDER BY %s) does not exist", call.Name, d.Type(), x.Type()).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
+		if d.Type().Kind.IsArray() {
+			return b.refuse(nodeLoc(f.Args[0], f.Location), "%s of an array of fractions is not supported", call.Name).
+				WithHint("compute each fraction in a call of its own")
+		}
 		if call.Direct, err = b.coerce(d, value.Float8Type, f.Location); err != nil {
 			return err
 		}
