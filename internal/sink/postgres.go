@@ -114,14 +114,15 @@ func (p *Postgres) Open(v engine.SinkView, rows []value.Row) error {
 	// CREATE TABLE IF NOT EXISTS is not safe against itself: two
 	// sessions creating one table (the progress table, which every
 	// foreign table of a database shares) may both find it missing, and
-	// the later fails with 23505 or 42P07 once the earlier commits. Then
-	// the table exists, and loading again succeeds.
+	// the later fails with 23505, 42P07 or 42710 (its row type exists)
+	// once the earlier commits. Then the table exists, and loading again
+	// succeeds.
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		if err = p.load(v, rows); err == nil {
 			return nil
 		}
-		if c := pgerrCode(err); c != pgerr.UniqueViolation && c != pgerr.DuplicateTable {
+		if c := pgerrCode(err); c != pgerr.UniqueViolation && c != pgerr.DuplicateTable && c != pgerr.DuplicateObject {
 			return err
 		}
 		time.Sleep(time.Duration(attempt+1) * 20 * time.Millisecond)
