@@ -72,7 +72,7 @@ func (p *pacer) next(n int) time.Duration {
 	p.full = max(p.full, n)
 	switch {
 	case n < 0:
-	case 4*n >= 3*p.full:
+	case n > 0 && 4*n >= 3*p.full:
 		p.wait = max(p.wait/2, paceMin)
 	case 4*n < p.full:
 		p.wait = min(p.wait*2, paceDelay)
