@@ -1,8 +1,6 @@
 package dataflow
 
 import (
-	"math"
-
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -38,18 +36,7 @@ func (a *Arrangement) ScanFrom(key value.Row, from []value.Value, fn func(row va
 }
 
 // k0Of is k0 of a row whose first sort value is v.
-func (a *Arrangement) k0Of(v value.Value) uint64 {
-	s := &a.spec.Sort[0]
-	switch {
-	case v.IsNull() && s.NullsFirst:
-		return 0
-	case v.IsNull():
-		return math.MaxUint64
-	case s.Desc:
-		return ^value.Prefix64(v)
-	}
-	return value.Prefix64(v)
-}
+func (a *Arrangement) k0Of(v value.Value) uint64 { return sortSummary(&a.spec.Sort[0], v) }
 
 // bound is a position in a run between rows: before every row whose sort
 // values equal vals.
