@@ -57,7 +57,7 @@ const (
 // quarter.
 const paceMin = 250 * time.Microsecond
 
-// pacer adapts a paced read's wait.
+// pacer adapts a paced read's wait; it starts at paceDelay.
 type pacer struct {
 	wait time.Duration
 	full int // the most bytes found waiting after a wait
@@ -66,9 +66,6 @@ type pacer struct {
 // next is the wait after one that found n bytes waiting in the socket
 // (-1: unknown).
 func (p *pacer) next(n int) time.Duration {
-	if p.wait == 0 {
-		p.wait = paceDelay
-	}
 	p.full = max(p.full, n)
 	switch {
 	case n < 0:
