@@ -74,6 +74,9 @@ func typeOID(t value.Type) uint32 {
 		}
 		return arrayOIDs[value.Text] // the element reads as text, as it does alone
 	}
+	if t.Kind == value.Record {
+		return oidRecord
+	}
 	if int(t.Kind) < len(kindOIDs) {
 		return kindOIDs[t.Kind]
 	}
@@ -140,6 +143,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
+	}
+	if k == value.Record {
+		return appendRecordBinary(buf, v)
 	}
 	return value.AppendText(buf, v)
 }

@@ -748,7 +748,12 @@ func figureName(n *pg_query.Node) string {
 	case n.GetAArrayExpr() != nil:
 		return "array"
 	case n.GetAIndirection() != nil:
+		if ind := n.GetAIndirection().Indirection; ind[len(ind)-1].GetString_() != nil {
+			return ind[len(ind)-1].GetString_().Sval // (r).f is f
+		}
 		return figureName(n.GetAIndirection().Arg)
+	case n.GetRowExpr() != nil:
+		return "row"
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
 	case n.GetMinMaxExpr() != nil:
