@@ -25,7 +25,9 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, b.refuse(b.keyword("into", 0), "SELECT INTO is not supported").WithHint("use CREATE TABLE … AS or INSERT INTO … SELECT")
 	}
 	if len(sel.LockingClause) > 0 {
-		return nil, b.refuse(b.keyword("for", 0), "FOR UPDATE/SHARE is not supported")
+		if err := b.bindLocking(sel); err != nil {
+			return nil, err
+		}
 	}
 	var (
 		p   plan.Node
@@ -348,7 +350,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		if rs.Lateral && lat != nil {
 			outers = append([]*scope{lat}, outers...)
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
+		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
@@ -411,7 +413,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if vr, ok := cat.(ViewReader); ok {
 				cat = vr.InView()
 			}
-			sub := &binder{cat: cat, stmt: rel.Query, forView: b.forView, rows: b.rowCounts()}
+			sub := &binder{lock: b.lock, cat: cat, stmt: rel.Query, forView: b.forView, rows: b.rowCounts()}
 			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)

@@ -105,6 +105,7 @@ var refusals = []refusal{
 	{query: "SELECT g::nosuchtype FROM t", code: pgerr.UndefinedObject, at: "nosuchtype", msg: "nosuchtype"},
 	// Locking and sampling.
 	{query: "SELECT id FROM t FOR UPDATE", at: "FOR UPDATE", msg: "FOR UPDATE"},
+	{query: "SELECT id FROM t WHERE id = 1 FOR KEY SHARE OF t NOWAIT", at: "FOR KEY", msg: "FOR KEY SHARE"},
 	{query: "SELECT id FROM t FOR SHARE", at: "FOR SHARE", msg: "FOR"},
 	{query: "SELECT id FROM t TABLESAMPLE SYSTEM (10)", at: "TABLESAMPLE", msg: "TABLESAMPLE"},
 	// Errors that are not about the subset keep their own codes.
