@@ -374,7 +374,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		return b.bindJoin(n.GetJoinExpr())
 	}
 	if n.GetRangeTableSample() != nil {
-		return nil, nil, b.refuse(b.keyword("tablesample", 0), "TABLESAMPLE is not supported")
+		return b.bindTableSample(n.GetRangeTableSample())
 	}
 	return nil, nil, b.refuse(fromLoc(n), "FROM item %s is not supported", stmtName(n))
 }
