@@ -62,16 +62,33 @@ func (b *binder) bindLocking(sel *pg_query.SelectStmt) error {
 	case slices.ContainsFunc(sel.TargetList, func(n *pg_query.Node) bool { return hasWindowCall(n.GetResTarget().GetVal()) }):
 		return notWith("window functions")
 	}
-	names := fromNames(sel.FromClause, nil)
+	items := fromNames(sel.FromClause, nil)
 	for _, n := range sel.LockingClause {
 		lc := n.GetLockingClause()
+		locked := items
+		if len(lc.LockedRels) > 0 {
+			locked = nil
+		}
 		for _, r := range lc.LockedRels {
 			rv := r.GetRangeVar()
 			if rv == nil {
 				continue
 			}
-			if !slices.Contains(names, rv.Relname) {
+			i := slices.IndexFunc(items, func(it fromItem) bool { return it.name == rv.Relname })
+			if i < 0 {
 				return b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", rv.Relname, lockWords[lc.Strength])
+			}
+			locked = append(locked, items[i])
+		}
+		for _, it := range locked {
+			if it.rel == "" {
+				continue
+			}
+			if _, cte := b.lookupCTE(it.rel); cte {
+				continue
+			}
+			if rel, ok := b.cat.Relation(it.rel); ok && rel.Kind == KindMatView {
+				return pgerr.New(pgerr.WrongObjectType, "cannot lock rows in materialized view %q", it.rel)
 			}
 		}
 		if b.lock == nil {
@@ -90,32 +107,39 @@ func lockRank(word string) int {
 	return slices.Index([]string{"FOR KEY SHARE", "FOR SHARE", "FOR NO KEY UPDATE", "FOR UPDATE"}, word)
 }
 
-// fromNames appends the names FROM items are known by: a table's alias or
-// name, a subquery's or function's alias, and those of joined items.
-func fromNames(items []*pg_query.Node, out []string) []string {
+// fromItem is a FROM item as a locking clause names it: its alias or
+// name, and the relation it reads when it is a named relation.
+type fromItem struct {
+	name, rel string
+}
+
+// fromNames appends the FROM items that a locking clause may name: a
+// table's alias or name, a subquery's or function's alias, and those of
+// joined items.
+func fromNames(items []*pg_query.Node, out []fromItem) []fromItem {
 	for _, n := range items {
 		switch {
 		case n.GetRangeVar() != nil:
 			rv := n.GetRangeVar()
+			it := fromItem{name: rv.Relname, rel: rv.Relname}
 			if rv.Alias != nil {
-				out = append(out, rv.Alias.Aliasname)
-			} else {
-				out = append(out, rv.Relname)
+				it.name = rv.Alias.Aliasname
 			}
+			out = append(out, it)
 		case n.GetRangeSubselect() != nil:
 			if a := n.GetRangeSubselect().Alias; a != nil {
-				out = append(out, a.Aliasname)
+				out = append(out, fromItem{name: a.Aliasname})
 			}
 		case n.GetRangeFunction() != nil:
 			if a := n.GetRangeFunction().Alias; a != nil {
-				out = append(out, a.Aliasname)
+				out = append(out, fromItem{name: a.Aliasname})
 			}
 		case n.GetRangeTableSample() != nil:
 			out = fromNames([]*pg_query.Node{n.GetRangeTableSample().Relation}, out)
 		case n.GetJoinExpr() != nil:
 			j := n.GetJoinExpr()
 			if j.Alias != nil {
-				out = append(out, j.Alias.Aliasname)
+				out = append(out, fromItem{name: j.Alias.Aliasname})
 			}
 			out = fromNames([]*pg_query.Node{j.Larg, j.Rarg}, out)
 		}

@@ -119,6 +119,33 @@ func (b *binder) bindFieldSelect(e expr.Expr, name string, loc int32) (expr.Expr
 	return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, e.Type())
 }
 
+// bindRecordStar expands (r).* in a select list into r's fields, for a
+// row constructor or a table's row; ok is false when n is not (r).*.
+func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr, cols []plan.Column, ok bool, err error) {
+	ind := n.GetAIndirection()
+	if ind == nil || ind.Indirection[len(ind.Indirection)-1].GetAStar() == nil {
+		return nil, nil, false, nil
+	}
+	arg := ind.Arg
+	if len(ind.Indirection) > 1 {
+		arg = &pg_query.Node{Node: &pg_query.Node_AIndirection{AIndirection: &pg_query.A_Indirection{Arg: ind.Arg, Indirection: ind.Indirection[:len(ind.Indirection)-1]}}}
+	}
+	e, err := b.bindExpr(s, arg)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	r, isRow := e.(*expr.RowCons)
+	if !isRow {
+		return nil, nil, true, b.refuse(nodeLoc(ind.Arg, -1), "(r).* of a record value is not supported").
+			WithHint("expand a row constructor or a table's row: (t).*, (ROW(a, b)).*")
+	}
+	for i, a := range r.Args {
+		fields = append(fields, a)
+		cols = append(cols, plan.Column{Name: r.Names[i], Type: a.Type()})
+	}
+	return fields, cols, true, nil
+}
+
 // nullTest binds e IS [NOT] NULL; a record is NULL when all its fields are.
 func nullTest(e expr.Expr, not bool) expr.Expr {
 	if e.Type().Kind == value.Record {

@@ -691,6 +691,13 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			}
 			continue
 		}
+		if fs, fcols, ok, err := b.bindRecordStar(sc, rt.Val); ok || err != nil {
+			exprs, cols = append(exprs, fs...), append(cols, fcols...)
+			if err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		e, err := b.bindExpr(sc, rt.Val)
 		if err != nil {
 			return nil, nil, err
