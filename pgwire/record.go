@@ -6,8 +6,12 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// oidRecord is PostgreSQL's anonymous composite type, record.
-const oidRecord = 2249
+// oidRecord is PostgreSQL's anonymous composite type, record, and
+// oidRecordArray its array type, record[].
+const (
+	oidRecord      = 2249
+	oidRecordArray = 2287
+)
 
 // appendRecordBinary writes PostgreSQL's binary record format (record_send):
 // the number of fields, then per field its type's OID, its length (-1 for

@@ -68,6 +68,9 @@ var arrayOIDs = [...]uint32{
 
 // typeOID returns the OID of t's type.
 func typeOID(t value.Type) uint32 {
+	if t.Kind == value.ArrayOf(value.Record) {
+		return oidRecordArray
+	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]

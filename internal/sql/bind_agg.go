@@ -388,6 +388,9 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 			if e.Type().Kind != value.Unknown && len(expr.Columns(e)) == 0 {
 				return e, nil // a constant
 			}
+			if r, ok := groupedRow(e, as.groups); ok {
+				return r, nil
+			}
 		}
 		if cr := n.GetColumnRef(); cr != nil {
 			if err != nil {

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -144,6 +146,24 @@ func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr,
 		cols = append(cols, plan.Column{Name: r.Names[i], Type: a.Type()})
 	}
 	return fields, cols, true, nil
+}
+
+// groupedRow returns a table's row over the grouped rows when every one
+// of its columns is a grouping expression (SELECT t … GROUP BY t.a, t.b).
+func groupedRow(e expr.Expr, groups []expr.Expr) (expr.Expr, bool) {
+	r, ok := e.(*expr.RowCons)
+	if !ok || r.Table == "" {
+		return nil, false
+	}
+	args := make([]expr.Expr, len(r.Args))
+	for i, a := range r.Args {
+		j := slices.IndexFunc(groups, func(g expr.Expr) bool { return exprKey(g) == exprKey(a) })
+		if j < 0 {
+			return nil, false
+		}
+		args[i] = &expr.Col{Idx: j, T: groups[j].Type(), Name: colName(groups[j])}
+	}
+	return &expr.RowCons{Args: args, Names: r.Names, Table: r.Table, NullIfAllNull: r.NullIfAllNull}, true
 }
 
 // nullTest binds e IS [NOT] NULL; a record is NULL when all its fields are.

@@ -741,6 +741,9 @@ func figureName(n *pg_query.Node) string {
 	switch {
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
+		if len(f) > 1 && f[len(f)-1].GetAStar() != nil {
+			f = f[:len(f)-1] // t.* is named t
+		}
 		return f[len(f)-1].GetString_().GetSval()
 	case n.GetFuncCall() != nil:
 		return opName(n.GetFuncCall().Funcname)
