@@ -165,8 +165,10 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 	var names []string
 	for _, f := range c.Fields {
 		if f.GetAStar() != nil {
-			if r, ok := b.WholeRow(s, strings.Join(names, ".")); ok && len(names) == 1 {
-				return r, nil // t.* as a value: t's row
+			if len(names) == 1 {
+				if r, ok := b.WholeRow(s, names[0]); ok {
+					return r, nil // t.* as a value: t's row
+				}
 			}
 			return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "* is only allowed in a select list")
 		}
