@@ -256,7 +256,7 @@ func TestLayoutAfterReplaces(t *testing.T) {
 	var prev value.Row
 	adjacent := 0
 	tb.scan(func(_ uint64, row value.Row) bool {
-		if prev != nil && unsafe.Add(unsafe.Pointer(&prev[0]), len(prev)*int(unsafe.Sizeof(row[0]))) == unsafe.Pointer(&row[0]) {
+		if prev != nil && uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev))*unsafe.Sizeof(row[0]) == uintptr(unsafe.Pointer(&row[0])) {
 			adjacent++
 		}
 		prev = row
@@ -276,4 +276,64 @@ func TestLayoutAfterReplaces(t *testing.T) {
 	}
 	run("BEGIN; UPDATE q SET w = -w WHERE id < 100; ROLLBACK")
 	check("after changes")
+}
+
+// TestRowStoreLayout checks a layout of a store big enough to be laid out
+// on two goroutines, with holes, rows of no values and rows of different
+// widths: every row keeps its id and values, and each row's values follow
+// the row before it in memory but where a slab ends.
+func TestRowStoreLayout(t *testing.T) {
+	const n = 150_000
+	s := newRowStore()
+	want := make([]string, n+1)
+	for id := 1; id <= n; id++ {
+		var row value.Row
+		for c := range id % 7 {
+			row = append(row, value.NewInt(value.Int8, int64(id*10+c)))
+		}
+		if id%11 == 0 {
+			row = append(row, value.NewText(value.Text, "row "+itoa(id)))
+		}
+		s.Set(uint64(id), row)
+		want[id] = failingRow(row)
+	}
+	for id := 3; id <= n; id += 5 {
+		s.Delete(uint64(id))
+		want[id] = ""
+	}
+	for id := 1; id <= n; id += 2 {
+		if r, ok := s.Get(uint64(id)); ok {
+			s.Set(uint64(id), slices.Clone(r)) // a replace: the same values elsewhere
+		}
+	}
+	if !s.scattered() {
+		t.Fatalf("%d of %d rows replaced: not scattered", s.moved, s.Len())
+	}
+	held := s.Len()
+	s.layout()
+	if s.scattered() || s.Len() != held {
+		t.Fatalf("after the layout: scattered %v, %d rows of %d", s.scattered(), s.Len(), held)
+	}
+	breaks := 0
+	var prev value.Row
+	for id := 1; id <= n; id++ {
+		r, ok := s.Get(uint64(id))
+		if got := ""; ok {
+			if got = failingRow(r); got != want[id] {
+				t.Fatalf("row %d: %s, want %s", id, got, want[id])
+			}
+		} else if want[id] != "" {
+			t.Fatalf("row %d lost", id)
+		}
+		if len(r) == 0 {
+			continue
+		}
+		if prev != nil && uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev))*unsafe.Sizeof(r[0]) != uintptr(unsafe.Pointer(&r[0])) {
+			breaks++
+		}
+		prev = r
+	}
+	if values := held * 4; breaks > values/slabValues+4 {
+		t.Fatalf("%d breaks in memory order for about %d slabs", breaks, values/slabValues)
+	}
 }
