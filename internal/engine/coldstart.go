@@ -66,6 +66,14 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		}
 		defer e.wake()
 	}
+	// Every table the view reads is read whole, once by the feed and
+	// again by the bulk loads: laid out in id order first if replaces have
+	// scattered its rows (table.layout).
+	for _, rel := range c.Relations {
+		if t, ok := e.tables[rel]; ok {
+			t.layout()
+		}
+	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
 	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	if len(c.Reserves) > 0 {

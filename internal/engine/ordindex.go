@@ -186,3 +186,21 @@ func (x *orderedIndex) scan(r *keyRange, fn func(id uint64, row value.Row) bool)
 // half full, as a load in order and random changes leave them (measured:
 // 68 bytes a row of a 500,000-row table after CREATE INDEX).
 func (x *orderedIndex) bytes() int64 { return 68 * int64(x.tr.Len()) }
+
+// repoint refers every entry to the row its id holds in rows, whose
+// values are the entry's own (rowStore.layout): the tree is rebuilt in its
+// order, leaf after leaf.
+func (x *orderedIndex) repoint(rows *rowStore) {
+	es := make([]ordEntry, 0, x.tr.Len())
+	x.tr.Scan(func(e ordEntry) bool {
+		if r, ok := rows.Get(e.id); ok {
+			e.row = r
+		}
+		es = append(es, e)
+		return true
+	})
+	x.tr = btree.NewBTreeGOptions(x.less, btree.Options{NoLocks: true})
+	for _, e := range es {
+		x.tr.Load(e)
+	}
+}

@@ -193,6 +193,7 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 			}
 			continue
 		}
+		t.layout() // as a cold start's (buildView)
 		b := make(delta.Batch, 0, t.rows.Len())
 		t.scan(func(_ uint64, row value.Row) bool {
 			b = append(b, delta.Insert{Row: row})

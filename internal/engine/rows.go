@@ -1,15 +1,30 @@
 package engine
 
-import "github.com/deltaview/deltaview/internal/value"
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/deltaview/deltaview/internal/value"
+)
 
 // rowStore holds a table's rows by row id, in id order (insertion order):
 // a slice indexed by id, so that reaching a row by id costs one memory
 // access however large the table, where a tree costs a descent. A deleted
 // row leaves a hole; compact closes the holes when they outnumber the
 // rows.
+//
+// A replaced row's values are a new allocation, placed wherever the
+// allocator finds room: after many replaces by random key, rows adjacent
+// in id order lie all over the heap, and a pass over the table in id
+// order (every cold start's, and every bulk load's) misses the cache and
+// the TLB on nearly every row, where over a freshly loaded table it reads
+// memory in order. moved counts those replaces; layout copies the rows
+// back into slabs in id order (see table.layout).
 type rowStore struct {
-	rows []value.Row // rows[id]; nil is a hole (id 0 is never used)
-	n    int         // rows held
+	rows  []value.Row // rows[id]; nil is a hole (id 0 is never used)
+	n     int         // rows held
+	moved int         // rows replaced since the last layout
 }
 
 func newRowStore() *rowStore { return &rowStore{rows: make([]value.Row, 1)} }
@@ -32,6 +47,8 @@ func (s *rowStore) Set(id uint64, row value.Row) {
 	}
 	if s.rows[id] == nil {
 		s.n++
+	} else {
+		s.moved++
 	}
 	s.rows[id] = row
 }
@@ -64,5 +81,130 @@ func (s *rowStore) grow(n int) {
 		rows := make([]value.Row, len(s.rows), len(s.rows)+n)
 		copy(rows, s.rows)
 		s.rows = rows
+	}
+}
+
+// scattered reports whether enough rows have been replaced since the last
+// layout (or the load) that a pass in id order is worth a layout first:
+// an eighth of the rows, so that a layout, about the cost of one pass over
+// scattered rows, is paid back by the passes of one cold start.
+func (s *rowStore) scattered() bool {
+	return s.moved >= minLayout && s.moved >= s.n/8
+}
+
+// minLayout is the fewest replaced rows worth a layout: below it, the
+// rows out of place fit the cache.
+const minLayout = 1 << 12
+
+// slabValues is how many values a layout's slab holds: 8 KB, so that a
+// slab stays alive no longer than its rows do by much (a row still
+// referred to elsewhere, in a view's state, keeps its whole slab), and a
+// pass in id order reads a page after another.
+const slabValues = 8192 / int(unsafe.Sizeof(value.Value{}))
+
+// layout copies the rows, in id order, into slabs, each row's values in
+// place of its own allocation, so that a pass in id order reads memory in
+// order again. The values are the same: a row is never changed in place,
+// so whatever still refers to the former copies (the integer key indexes,
+// which table.layout points at the new ones, a view's state, a delta) reads
+// the same row, and the former copies are collected when nothing does.
+//
+// The rows are copied in the order of their addresses, not of their ids:
+// read in id order, each would be a cache and TLB miss, one after the
+// other; read by address, the reads go through memory in order, a page
+// after another, and the writes, scattered over the new slabs, wait in the
+// store buffer rather than stall the copy.
+func (s *rowStore) layout() {
+	rows := make([]value.Row, len(s.rows), cap(s.rows))
+	// Two halves of the ids on two goroutines, when there are many: each
+	// writes its own slabs and its own part of rows.
+	if half := len(rows) / 2; half >= 1<<16 && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { layoutRows(rows[half:], s.rows[half:]) })
+		layoutRows(rows[:half], s.rows[:half])
+		wg.Wait()
+	} else {
+		layoutRows(rows, s.rows)
+	}
+	s.rows, s.moved = rows, 0
+}
+
+// layoutRows sets dst[i] to a copy of src[i] in new slabs, in order.
+func layoutRows(dst, src []value.Row) {
+	var slab []value.Value
+	lo, hi := ^uintptr(0), uintptr(0)
+	for i, r := range src {
+		if len(r) == 0 {
+			dst[i] = r
+			continue
+		}
+		if cap(slab)-len(slab) < len(r) {
+			slab = make([]value.Value, 0, max(slabValues, len(r)))
+		}
+		j := len(slab)
+		slab = slab[:j+len(r)]
+		dst[i] = slab[j:len(slab):len(slab)]
+		a := uintptr(unsafe.Pointer(&r[0]))
+		lo, hi = min(lo, a), max(hi, a)
+	}
+	if lo > hi { // no row with values
+		return
+	}
+	// A counting sort of the rows by the 64 KB block of their address:
+	// within a block the order does not matter (it fits the cache and a
+	// few TLB entries).
+	shift := uint(16)
+	for (hi-lo)>>shift > uintptr(max(len(src), 1<<12)) {
+		shift++
+	}
+	starts := make([]int, (hi-lo)>>shift+2)
+	for _, r := range src {
+		if len(r) > 0 {
+			starts[(uintptr(unsafe.Pointer(&r[0]))-lo)>>shift+1]++
+		}
+	}
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	order := make([]int, starts[len(starts)-1])
+	for i, r := range src {
+		if len(r) > 0 {
+			b := (uintptr(unsafe.Pointer(&r[0])) - lo) >> shift
+			order[starts[b]] = i
+			starts[b]++
+		}
+	}
+	for _, i := range order {
+		copy(dst[i], src[i])
+	}
+}
+
+// layout lays the table's rows out in id order again when replaces have
+// scattered them (rowStore.layout), and points the indexes that hold rows
+// at their new places, so that the former copies are not kept alive by
+// the table itself. Only between transactions' changes: the caller holds
+// the engine's lock.
+func (t *table) layout() {
+	if !t.rows.scattered() {
+		return
+	}
+	t.rows.layout()
+	var buf [64]byte
+	for _, u := range t.uniques {
+		if u.ints == nil { // holds ids only
+			continue
+		}
+		t.rows.Scan(func(id uint64, row value.Row) bool {
+			if k, ok := u.key(row, buf[:0]); ok {
+				u.set(k, id, row)
+			}
+			return true
+		})
+	}
+	for _, ix := range t.indexes {
+		ix.ord.repoint(t.rows)
+	}
+	for _, ix := range t.keyOrders {
+		ix.ord.repoint(t.rows)
 	}
 }

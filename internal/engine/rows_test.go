@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
@@ -165,4 +167,173 @@ func TestReplaceOwesOldRowBytes(t *testing.T) {
 	}
 	run("ROLLBACK")
 	check("after a transaction that failed")
+}
+
+// TestLayoutAfterReplaces checks the layout a cold start makes of a table
+// whose rows replaces have scattered: the rows keep their ids, order and
+// values and lie in id order in memory; the key indexes (the integer
+// ones hold the rows) and a CREATE INDEX refer to them where they now
+// are; and the views built before it, over rows whose former copies they
+// may still hold, and the one built after, stay equal to their queries
+// through the changes that follow.
+func TestLayoutAfterReplaces(t *testing.T) {
+	e := New()
+	sess := e.NewSession()
+	run := func(sql string) []string {
+		t.Helper()
+		var out []string
+		err := sess.ExecScript(sql, func(r Result) error {
+			for _, row := range r.Rows {
+				out = append(out, failingRow(row))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	views := map[string]string{
+		"whole": "SELECT * FROM q WHERE v < 50",
+		"top":   "SELECT id, v FROM q ORDER BY v DESC, id LIMIT 5",
+		"agg":   "SELECT v % 10 AS k, count(*) AS n, min(w) AS lo, max(w) AS hi FROM q GROUP BY v % 10",
+	}
+	check := func(when string) {
+		t.Helper()
+		for name, q := range views {
+			got, want := run("SELECT * FROM "+name), run(q)
+			if !strings.Contains(q, "ORDER BY") {
+				slices.Sort(got)
+				slices.Sort(want)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: view %s holds %d rows, its query gives %d:\n%v\n%v", when, name, len(got), len(want), got, want)
+			}
+		}
+		tb := e.tables["q"]
+		tb.scan(func(id uint64, row value.Row) bool {
+			for _, u := range tb.uniques {
+				gotID, got, ok := tb.byKey(u, row)
+				if !ok || gotID != id || &got[0] != &row[0] {
+					t.Fatalf("%s: %s finds (%d, %v, %v) for row %d %v", when, u.name, gotID, got, ok, id, row)
+				}
+			}
+			return true
+		})
+		for _, ix := range tb.indexes {
+			ix.ord.tr.Scan(func(en ordEntry) bool {
+				if row, ok := tb.rows.Get(en.id); !ok || &row[0] != &en.row[0] {
+					t.Fatalf("%s: %s refers to row %d elsewhere than the table holds it", when, ix.name, en.id)
+				}
+				return true
+			})
+		}
+	}
+	run(`CREATE TABLE q (id int PRIMARY KEY, u bigint UNIQUE, s text UNIQUE, v int, w int);
+		CREATE INDEX q_v ON q (v);
+		INSERT INTO q SELECT g, g * 10, 's' || g, g % 100, g FROM generate_series(1, 6000) g`)
+	for name, q := range views {
+		run("CREATE MATERIALIZED VIEW " + name + " AS " + q)
+	}
+	for i := range 4 {
+		run("UPDATE q SET v = (v * 7 + " + itoa(i) + ") % 100, w = w + 1 WHERE id % 4 <> " + itoa(i))
+	}
+	tb := e.tables["q"]
+	if !tb.rows.scattered() {
+		t.Fatalf("%d rows replaced of %d: not scattered", tb.rows.moved, tb.rows.Len())
+	}
+	before := run("SELECT * FROM q")
+	check("before the layout")
+
+	views["after"] = "SELECT id, s FROM q WHERE w % 3 = 0"
+	run("CREATE MATERIALIZED VIEW after AS " + views["after"])
+	if tb.rows.scattered() {
+		t.Fatal("the cold start left the rows scattered")
+	}
+	if got := run("SELECT * FROM q"); !slices.Equal(got, before) {
+		t.Fatal("the layout changed the rows or their order")
+	}
+	var prev value.Row
+	adjacent := 0
+	tb.scan(func(_ uint64, row value.Row) bool {
+		if prev != nil && uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev))*unsafe.Sizeof(row[0]) == uintptr(unsafe.Pointer(&row[0])) {
+			adjacent++
+		}
+		prev = row
+		return true
+	})
+	if adjacent < tb.rows.Len()*9/10 {
+		t.Fatalf("%d of %d rows follow the row before them in memory", adjacent, tb.rows.Len())
+	}
+	check("after the layout")
+
+	run(`UPDATE q SET v = v + 1, s = s || 'x' WHERE id % 5 = 0;
+		DELETE FROM q WHERE id % 7 = 0;
+		INSERT INTO q SELECT g, g * 10, 's' || g, g % 100, g FROM generate_series(6001, 6100) g`)
+	if err := sess.Replace("q", value.Row{value.NewInt(value.Int4, 1), value.NewInt(value.Int8, 10),
+		value.NewText(value.Text, "s1"), value.NewInt(value.Int4, 99), value.NewInt(value.Int4, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	run("BEGIN; UPDATE q SET w = -w WHERE id < 100; ROLLBACK")
+	check("after changes")
+}
+
+// TestRowStoreLayout checks a layout of a store big enough to be laid out
+// on two goroutines, with holes, rows of no values and rows of different
+// widths: every row keeps its id and values, and each row's values follow
+// the row before it in memory but where a slab ends.
+func TestRowStoreLayout(t *testing.T) {
+	const n = 150_000
+	s := newRowStore()
+	want := make([]string, n+1)
+	for id := 1; id <= n; id++ {
+		var row value.Row
+		for c := range id % 7 {
+			row = append(row, value.NewInt(value.Int8, int64(id*10+c)))
+		}
+		if id%11 == 0 {
+			row = append(row, value.NewText(value.Text, "row "+itoa(id)))
+		}
+		s.Set(uint64(id), row)
+		want[id] = failingRow(row)
+	}
+	for id := 3; id <= n; id += 5 {
+		s.Delete(uint64(id))
+		want[id] = ""
+	}
+	for id := 1; id <= n; id += 2 {
+		if r, ok := s.Get(uint64(id)); ok {
+			s.Set(uint64(id), slices.Clone(r)) // a replace: the same values elsewhere
+		}
+	}
+	if !s.scattered() {
+		t.Fatalf("%d of %d rows replaced: not scattered", s.moved, s.Len())
+	}
+	held := s.Len()
+	s.layout()
+	if s.scattered() || s.Len() != held {
+		t.Fatalf("after the layout: scattered %v, %d rows of %d", s.scattered(), s.Len(), held)
+	}
+	breaks := 0
+	var prev value.Row
+	for id := 1; id <= n; id++ {
+		r, ok := s.Get(uint64(id))
+		if got := ""; ok {
+			if got = failingRow(r); got != want[id] {
+				t.Fatalf("row %d: %s, want %s", id, got, want[id])
+			}
+		} else if want[id] != "" {
+			t.Fatalf("row %d lost", id)
+		}
+		if len(r) == 0 {
+			continue
+		}
+		if prev != nil && uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev))*unsafe.Sizeof(r[0]) != uintptr(unsafe.Pointer(&r[0])) {
+			breaks++
+		}
+		prev = r
+	}
+	if values := held * 4; breaks > values/slabValues+4 {
+		t.Fatalf("%d breaks in memory order for about %d slabs", breaks, values/slabValues)
+	}
 }
