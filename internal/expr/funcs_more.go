@@ -41,8 +41,8 @@ func init() {
 	})
 	f1("degrees", func(x float64) float64 { return x * 180 / math.Pi })
 	f1("radians", func(x float64) float64 { return x * math.Pi / 180 })
-	f1("cbrt", math.Cbrt)
-	strict("||/", kinds(F8), value.Float8Type, floatFn(math.Cbrt))
+	f1("cbrt", pgCbrt)
+	strict("||/", kinds(F8), value.Float8Type, floatFn(pgCbrt))
 	register(&FuncDef{Name: "pi", Params: kinds(), Result: value.Float8Type, Eval: func([]value.Value) (value.Value, error) {
 		return float8(math.Pi), nil
 	}})
