@@ -475,6 +475,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		}
 		return &expr.Concat{L: l, R: r}, nil
 	}
+	if e, ok, err := b.arrayOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if fn, ok := binaryFuncs[op]; ok {
 		return b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
 	}
