@@ -581,6 +581,9 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, p.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
+		if k == value.Char && e == &l {
+			continue // bpchar ~~ text matches the padded value, as in PostgreSQL
+		}
 		if *e, err = b.coerce(*e, value.TextType, a.Location); err != nil {
 			return nil, err
 		}
