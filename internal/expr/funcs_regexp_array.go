@@ -97,8 +97,9 @@ func regexpSplit(fn string, a []value.Value, emit func(string) error) error {
 }
 
 // resolveRegexpSRF types regexp_matches(s, p [, flags]), rows of text[]
-// (one row, the first match, unless flags hold g), and
-// regexp_split_to_table(s, p [, flags]), rows of text.
+// (one row, the first match, unless flags hold g),
+// regexp_split_to_table(s, p [, flags]), rows of text, and
+// string_to_table(s, delimiter [, null_string]), rows of text.
 func resolveRegexpSRF(name string, args []Expr, missing func() error) (*SRF, error) {
 	if len(args) < 2 || len(args) > 3 {
 		return nil, missing()
@@ -112,6 +113,23 @@ func resolveRegexpSRF(name string, args []Expr, missing func() error) (*SRF, err
 		out[i] = c
 	}
 	f := &SRF{Name: name, Args: out}
+	if name == "string_to_table" {
+		// string_to_array's elements, a row each.
+		f.Cols = []value.Type{value.TextType}
+		f.Gen = func(a []value.Value, emit func(value.Row) error) error {
+			arr, err := stringToArray(a)
+			if err != nil || arr.IsNull() {
+				return err
+			}
+			for _, e := range arr.Elems() {
+				if err := emit(value.Row{e}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return f, nil
+	}
 	if name == "regexp_split_to_table" {
 		f.Cols = []value.Type{value.TextType}
 		f.Gen = func(a []value.Value, emit func(value.Row) error) error {
