@@ -24,6 +24,7 @@ var kindNames = [numKinds]string{
 	Timestamp:   "timestamp without time zone",
 	TimestampTZ: "timestamp with time zone",
 	Interval:    "interval",
+	Record:      "record",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
