@@ -413,6 +413,9 @@ func formatOf(formats []int16, i int) int16 {
 	return 0
 }
 
+// emptyValue is an empty, non-NULL column value.
+var emptyValue = []byte{}
+
 // sendRows sends rows as DataRows, encoding each into the connection's
 // reused buffers.
 func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
@@ -443,7 +446,13 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 				c.vals = append(c.vals, nil)
 				continue
 			}
-			c.vals = append(c.vals, c.buf[start:end:end])
+			v := c.buf[start:end:end]
+			if v == nil {
+				// An empty value before anything was ever encoded: a nil
+				// slice would go out as NULL.
+				v = emptyValue
+			}
+			c.vals = append(c.vals, v)
 			start = end
 		}
 		c.be.Send(&pgproto3.DataRow{Values: c.vals})

@@ -176,14 +176,53 @@ func orderedSet(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value,
 	if err != nil || fv.IsNull() {
 		return value.Null, err
 	}
-	p := fv.Float()
-	if p < 0 || p > 1 || math.IsNaN(p) {
-		return value.Null, pgerr.New(pgerr.NumericOutOfRange, "percentile value %g is not between 0 and 1", p)
+	if fv.Kind().IsArray() {
+		// An array of fractions: an array of the percentiles, NULL where
+		// a fraction is NULL. As in PostgreSQL, a group without values is
+		// NULL before the fractions are checked.
+		if len(vals) == 0 {
+			return value.Null, nil
+		}
+		fs := fv.Elems()
+		for _, f := range fs {
+			if !f.IsNull() {
+				if err := checkPercentile(f.Float()); err != nil {
+					return value.Null, err
+				}
+			}
+		}
+		out := make([]value.Value, len(fs))
+		for i, f := range fs {
+			if !f.IsNull() {
+				if out[i], err = percentile(a, vals, f.Float()); err != nil {
+					return value.Null, err
+				}
+			}
+		}
+		return value.NewArray(a.Type.Kind, out), nil
 	}
-	n := len(vals)
-	if n == 0 {
+	p := fv.Float()
+	if err := checkPercentile(p); err != nil {
+		return value.Null, err
+	}
+	if len(vals) == 0 {
 		return value.Null, nil
 	}
+	return percentile(a, vals, p)
+}
+
+func checkPercentile(p float64) error {
+	if p < 0 || p > 1 || math.IsNaN(p) {
+		return pgerr.New(pgerr.NumericOutOfRange, "percentile value %g is not between 0 and 1", p)
+	}
+	return nil
+}
+
+// percentile is the fraction p of vals, sorted and not empty: the first
+// value at or past it (percentile_disc), or the interpolation between
+// the two values around it (percentile_cont).
+func percentile(a *plan.AggCall, vals []value.Value, p float64) (value.Value, error) {
+	n := len(vals)
 	if a.Func == plan.AggPercentileDisc {
 		row := int(math.Ceil(p * float64(n)))
 		return vals[max(row, 1)-1], nil

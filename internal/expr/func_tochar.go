@@ -20,11 +20,14 @@ import (
 // text in double quotes or any other character, copied. The number is
 // rounded, half away from zero, to the format's fraction digits; one with
 // more integer digits than the format's prints # in every digit. The
-// locale is C's. EEEE, RN, TH, V and L are refused (0A000).
+// locale is C's. EEEE is sciToChar's; RN, TH, V and L are refused (0A000).
 func init() {
 	for _, k := range []value.Kind{value.Int4, value.Int8, value.Numeric, value.Float4, value.Float8} {
 		strict("to_char", kinds(k, value.Text), value.TextType, func(a []value.Value) (value.Value, error) {
-			s, err := numToChar(a[0], rawText(a[1]))
+			s, sci, err := sciToChar(a[0], rawText(a[1]))
+			if !sci {
+				s, err = numToChar(a[0], rawText(a[1]))
+			}
 			if err != nil {
 				return value.Null, err
 			}

@@ -46,6 +46,10 @@ func init() {
 	strict("octet_length", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
 		return int4(int64(len(rawText(a[0])))), nil
 	})
+	// char(n) keeps its padding, which octet_length counts.
+	strict("octet_length", kinds(value.Char), value.Int4Type, func(a []value.Value) (value.Value, error) {
+		return int4(int64(len(a[0].Str()))), nil
+	})
 	strict("bit_length", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
 		return int4(int64(8 * len(rawText(a[0])))), nil
 	})

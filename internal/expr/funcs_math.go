@@ -2,7 +2,6 @@ package expr
 
 import (
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
@@ -81,7 +80,7 @@ func init() {
 	}, "pow")
 
 	register(&FuncDef{Name: "random", Volatile: true, Result: value.Float8Type,
-		Eval: func([]value.Value) (value.Value, error) { return float8(rand.Float64()), nil }})
+		Eval: pgRandom})
 	now := func([]value.Value) (value.Value, error) {
 		return value.NewTimestamp(value.TimestampTZ, Now().UnixMicro()-pgEpochMicros), nil
 	}

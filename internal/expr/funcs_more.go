@@ -41,8 +41,8 @@ func init() {
 	})
 	f1("degrees", func(x float64) float64 { return x * 180 / math.Pi })
 	f1("radians", func(x float64) float64 { return x * math.Pi / 180 })
-	f1("cbrt", math.Cbrt)
-	strict("||/", kinds(F8), value.Float8Type, floatFn(math.Cbrt))
+	f1("cbrt", pgCbrt)
+	strict("||/", kinds(F8), value.Float8Type, floatFn(pgCbrt))
 	register(&FuncDef{Name: "pi", Params: kinds(), Result: value.Float8Type, Eval: func([]value.Value) (value.Value, error) {
 		return float8(math.Pi), nil
 	}})
@@ -176,10 +176,14 @@ func init() {
 	strict("chr", kinds(I4), value.TextType, func(a []value.Value) (value.Value, error) {
 		n := a[0].Int()
 		switch {
+		case n < 0:
+			return value.Null, pgerr.New(pgerr.InvalidParameter, "character number must be positive")
 		case n == 0:
 			return value.Null, pgerr.New(pgerr.ProgramLimitExceeded, "null character not permitted")
-		case n < 0 || n > utf8.MaxRune || n >= 0xD800 && n <= 0xDFFF:
+		case n > utf8.MaxRune:
 			return value.Null, pgerr.New(pgerr.ProgramLimitExceeded, "requested character too large for encoding: %d", n)
+		case n >= 0xD800 && n <= 0xDFFF:
+			return value.Null, pgerr.New(pgerr.ProgramLimitExceeded, "requested character not valid for encoding: %d", n)
 		}
 		return value.NewText(value.Text, string(rune(n))), nil
 	})

@@ -38,7 +38,7 @@ func (f *SRF) Run(row value.Row, emit func(value.Row) error) error {
 // IsSRF reports whether name is a set-returning function ResolveSRF knows.
 func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts":
+	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table":
 		return true
 	}
 	return false
@@ -94,6 +94,8 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 		return f, nil
 	case "generate_series":
 		return resolveSeries(name, args, ts, missing)
+	case "regexp_matches", "regexp_split_to_table", "string_to_table":
+		return resolveRegexpSRF(name, args, missing)
 	}
 	return nil, missing()
 }

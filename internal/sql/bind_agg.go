@@ -508,6 +508,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
+	if call.Direct != nil && call.Direct.Type().Kind.IsArray() {
+		t = value.ArrayType(t.Kind)
+	}
 	call.Type = t
 	if f.AggFilter != nil {
 		p, err := b.bindExpr(as.input, f.AggFilter)
@@ -561,6 +564,7 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 	if err != nil {
 		return err
 	}
+	xType := x.Type()
 	switch k := x.Type().Kind; {
 	case call.Func == plan.AggPercentileCont && k != value.Interval:
 		if !k.IsInteger() && !k.IsFloat() && k != value.Numeric && k != value.Unknown {
@@ -587,11 +591,16 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 			return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s ORDER BY %s) does not exist", call.Name, d.Type(), x.Type()).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
-		if d.Type().Kind.IsArray() {
-			return b.refuse(nodeLoc(f.Args[0], f.Location), "%s of an array of fractions is not supported", call.Name).
-				WithHint("compute each fraction in a call of its own")
+		want := value.Float8Type
+		if k := d.Type().Kind; k.IsArray() {
+			// An array of fractions gives an array of results.
+			if e := k.Elem(); !e.IsInteger() && !e.IsFloat() && e != value.Numeric {
+				return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s, %s) does not exist", call.Name, d.Type(), xType).
+					WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+			}
+			want = value.ArrayType(value.Float8)
 		}
-		if call.Direct, err = b.coerce(d, value.Float8Type, f.Location); err != nil {
+		if call.Direct, err = b.coerce(d, want, nodeLoc(f.Args[0], f.Location)); err != nil {
 			return err
 		}
 	}

@@ -485,6 +485,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		}
 		return &expr.Concat{L: l, R: r}, nil
 	}
+	if e, ok, err := b.arrayOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if fn, ok := binaryFuncs[op]; ok {
 		return b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
 	}
@@ -587,6 +590,9 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 		if !isString(k) && k != value.Unknown {
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, p.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if k == value.Char && e == &l {
+			continue // bpchar ~~ text matches the padded value, as in PostgreSQL
 		}
 		if *e, err = b.coerce(*e, value.TextType, a.Location); err != nil {
 			return nil, err
