@@ -35,6 +35,7 @@ func RowBytes(r value.Row) int64 {
 			if v.Kind().IsArray() {
 				n += value.ArrayBytes(v)
 			}
+			n += value.JSONBytes(v)
 		case value.Numeric:
 			if _, _, small := v.SmallNumeric(); small {
 				continue // held in the Value

@@ -24,6 +24,8 @@ var kindNames = [numKinds]string{
 	Timestamp:   "timestamp without time zone",
 	TimestampTZ: "timestamp with time zone",
 	Interval:    "interval",
+	JSON:        "json",
+	JSONB:       "jsonb",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -143,6 +145,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return timestampType(TimestampTZ, mods)
 	case "interval":
 		return intervalType(mods)
+	case "json", "jsonb":
+		return noMods(Type{map[string]Kind{"json": JSON, "jsonb": JSONB}[n], -1})
 	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
@@ -153,7 +157,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"json": true, "jsonb": true, "uuid": true, "bytea": true, "xml": true,
+	"uuid": true, "bytea": true, "xml": true,
 	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
 	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,

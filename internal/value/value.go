@@ -37,6 +37,8 @@ const (
 	Timestamp
 	TimestampTZ
 	Interval
+	JSON
+	JSONB
 	numKinds
 )
 
@@ -62,6 +64,8 @@ var (
 	TimestampType   = Type{Timestamp, -1}
 	TimestampTZType = Type{TimestampTZ, -1}
 	IntervalType    = Type{Interval, -1}
+	JSONType        = Type{JSON, -1}
+	JSONBType       = Type{JSONB, -1}
 )
 
 // NumericMod encodes precision and scale as a numeric type modifier.
