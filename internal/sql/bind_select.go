@@ -163,6 +163,9 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	var p plan.Node = &plan.UnionAll{Inputs: []plan.Node{l, r}, Cols: cols}
 	if !sel.All {
+		if err := b.noJSONColumns(cols, nil); err != nil {
+			return nil, err
+		}
 		p = &plan.Distinct{Input: p}
 	}
 	return p, nil
@@ -589,6 +592,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		p = &plan.Project{Input: applyPending(sc, input), Exprs: exprs, Cols: cols}
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
+		if err := b.noJSONColumns(p.Columns(), sel.TargetList); err != nil {
+			return nil, err
+		}
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
@@ -1072,6 +1078,9 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 				key = &expr.Col{Idx: len(cols) + len(*extra), T: e.Type()}
 				*extra = append(*extra, e)
 			}
+		}
+		if err := b.noJSONOrder(key.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
+			return nil, err
 		}
 		desc, nullsFirst := sortDirection(sb)
 		keys = append(keys, plan.SortKey{Expr: key, Desc: desc, NullsFirst: nullsFirst})

@@ -599,10 +599,7 @@ func AppendJSONBPretty(buf []byte, n *JSONNode, level int) []byte {
 	if n.Type == JSONObject {
 		open, close = '{', '}'
 	}
-	buf = append(buf, open)
-	if len(n.Elems) == 0 {
-		return append(buf, close)
-	}
+	buf = append(buf, open) // an empty one too takes two lines, as in PostgreSQL
 	for i := range n.Elems {
 		if i > 0 {
 			buf = append(buf, ',')
