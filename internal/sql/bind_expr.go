@@ -812,6 +812,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)
 	}
+	if e, ok, err := b.bindRowJSON(s, name, f); ok || err != nil {
+		return e, err
+	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err
