@@ -75,7 +75,10 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
 		tf.Funcs = append(tf.Funcs, srf)
-		for _, t := range srf.Cols {
+		for i, t := range srf.Cols {
+			if srf.Names != nil {
+				name = srf.Names[i]
+			}
 			tf.Cols = append(tf.Cols, plan.Column{Name: name, Type: t})
 		}
 	}
