@@ -68,6 +68,9 @@ var arrayOIDs = [...]uint32{
 
 // typeOID returns the OID of t's type.
 func typeOID(t value.Type) uint32 {
+	if oid := jsonOID(t.Kind); oid != 0 {
+		return oid
+	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]
@@ -137,6 +140,8 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
 	case value.Numeric:
 		return appendNumericBinary(buf, v)
+	case value.JSONB:
+		return value.AppendText(append(buf, jsonbBinaryVersion), v)
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
@@ -282,6 +287,9 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind.IsArray() {
 		return decodeArrayParam(b, t.Kind, n)
+	}
+	if t.Kind == value.JSONB {
+		return decodeJSONBParam(b, n)
 	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil
