@@ -1,12 +1,13 @@
 package value
 
 import (
-	"github.com/cockroachdb/apd/v3"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
