@@ -255,6 +255,13 @@ func jsonGet(v, key value.Value, asText bool) (value.Value, error) {
 		return value.Null, err
 	}
 	if key.Kind().IsInteger() {
+		if i := key.Int(); v.Kind() == value.JSONB && n.Type < value.JSONArray {
+			// A top-level jsonb scalar is stored as an array of one.
+			if i == 0 || i == -1 {
+				return jsonResult(v, n, asText), nil
+			}
+			return value.Null, nil
+		}
 		return jsonResult(v, element(n, key.Int()), asText), nil
 	}
 	return jsonResult(v, field(n, key.Str()), asText), nil
@@ -266,6 +273,14 @@ func jsonPath(v value.Value, path []value.Value, asText bool) (value.Value, erro
 	n, err := jsonDoc(v)
 	if err != nil {
 		return value.Null, err
+	}
+	if len(path) == 0 && v.Kind() == value.JSON && (!asText || n.Type > value.JSONNull && n.Type != value.JSONString) {
+		// A container as written; a scalar with the white space before it
+		// (PostgreSQL's lexer starts it at the input's start).
+		if n.Type >= value.JSONArray {
+			return jsonResult(v, n, asText), nil
+		}
+		return jsonResult(v, &value.JSONNode{Type: n.Type, Raw: strings.TrimRight(v.JSONText(), " \t\n\r")}, asText), nil
 	}
 	for _, p := range path {
 		if p.IsNull() {
@@ -676,8 +691,8 @@ func jsonbDeletePath(n *value.JSONNode, path []value.Value) (value.Value, error)
 			return value.Null, pgerr.New("22004", "path element at position %d is null", i+1)
 		}
 	}
-	if len(path) == 0 {
-		return value.NewJSONB(n), nil
+	if len(path) == 0 || len(n.Elems) == 0 {
+		return value.NewJSONB(n), nil // an empty container is returned as it is, as in PostgreSQL
 	}
 	out, err := editPath(n, path, 0, nil, false)
 	if err != nil {
@@ -775,7 +790,7 @@ func jsonbSet(n *value.JSONNode, path []value.Value, repl *value.JSONNode, creat
 			return value.Null, pgerr.New("22004", "path element at position %d is null", i+1)
 		}
 	}
-	if len(path) == 0 {
+	if len(path) == 0 || len(n.Elems) == 0 && !create {
 		return value.NewJSONB(n), nil
 	}
 	out, err := editPath(n, path, 0, repl, create)
