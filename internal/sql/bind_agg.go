@@ -503,6 +503,11 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		}
 		call.Arg = arg
 		argType = arg.Type()
+		if f.AggDistinct {
+			if err := b.noJSONOrder(argType, "equality", f.Location); err != nil {
+				return nil, err
+			}
+		}
 	}
 	t, err := call.Func.ResultType(argType)
 	if err != nil {

@@ -552,6 +552,9 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
+	if all[0].Type().Kind == value.JSON {
+		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
+	}
 	return &expr.InList{E: all[0], List: all[1:], Not: not}, nil
 }
 

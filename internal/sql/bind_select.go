@@ -147,6 +147,11 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if b.forView && !setOpsMaintained && sel.Op != pg_query.SetOperation_SETOP_UNION {
 		return nil, b.refuse(loc, "%s is not maintained in a view yet", word).WithHint("UNION and UNION ALL are maintained")
 	}
+	if sel.Op != pg_query.SetOperation_SETOP_UNION {
+		if err := b.noJSONColumns(cols, nil); err != nil {
+			return nil, err
+		}
+	}
 	switch sel.Op {
 	case pg_query.SetOperation_SETOP_INTERSECT:
 		kind := plan.Intersect
