@@ -364,13 +364,10 @@ func ToJSONB(v value.Value) (*value.JSONNode, error) {
 		return v.JSONB(), nil
 	case k == value.Bool:
 		return &value.JSONNode{Type: value.JSONBool, Bool: v.Bool()}, nil
-	case k.IsNumeric() || k == value.JSON || k.IsArray():
-		// Through the text to_json writes: numbers become numerics, and a
-		// non-finite float a string, as in PostgreSQL.
-		return value.ParseJSON(string(AppendToJSON(nil, v)), true)
 	}
-	s := string(AppendToJSON(nil, v))
-	return value.ParseJSON(s, true)
+	// Through the text to_json writes: numbers become numerics, a
+	// non-finite float a string, as in PostgreSQL.
+	return value.ParseJSON(string(AppendToJSON(nil, v)), true)
 }
 
 // buildObject is json(b)_build_object: keys and values alternate.
