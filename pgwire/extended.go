@@ -162,6 +162,11 @@ func declaredType(declared []uint32, i int) (value.Type, bool) {
 	if i >= len(declared) || declared[i] == 0 || declared[i] == oidUnknown {
 		return value.Type{}, false
 	}
+	for _, k := range []value.Kind{value.JSON, value.JSONB} {
+		if jsonOID(k) == declared[i] {
+			return value.Type{Kind: k, Mod: -1}, true
+		}
+	}
 	for k, oid := range kindOIDs {
 		if oid == declared[i] && value.Kind(k) != value.Unknown {
 			return value.Type{Kind: value.Kind(k), Mod: -1}, true

@@ -71,6 +71,9 @@ func typeOID(t value.Type) uint32 {
 	if t.Kind == value.ArrayOf(value.Record) {
 		return oidRecordArray
 	}
+	if oid := jsonOID(t.Kind); oid != 0 {
+		return oid
+	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]
@@ -143,6 +146,8 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
 	case value.Numeric:
 		return appendNumericBinary(buf, v)
+	case value.JSONB:
+		return value.AppendText(append(buf, jsonbBinaryVersion), v)
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
@@ -291,6 +296,9 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind.IsArray() {
 		return decodeArrayParam(b, t.Kind, n)
+	}
+	if t.Kind == value.JSONB {
+		return decodeJSONBParam(b, n)
 	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil

@@ -17,7 +17,10 @@ type SRF struct {
 	Name string
 	Args []Expr
 	Cols []value.Type
-	Gen  func(args []value.Value, emit func(value.Row) error) error
+	// Names are the columns' names when they are not the function's
+	// (json_each's key and value).
+	Names []string
+	Gen   func(args []value.Value, emit func(value.Row) error) error
 }
 
 func (f *SRF) String() string { return f.Name + "(" + list(f.Args) + ")" }
@@ -41,7 +44,7 @@ func IsSRF(name string) bool {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table":
 		return true
 	}
-	return false
+	return jsonSRFs[strings.ToLower(name)] != nil
 }
 
 // ResolveSRF types a call of a set-returning function; args are bound,
@@ -55,6 +58,9 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 	missing := func() error {
 		return pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, ts)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if jsonSRFs[name] != nil {
+		return resolveJSONSRF(name, args, ts, missing)
 	}
 	switch name {
 	case "unnest":

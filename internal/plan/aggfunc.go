@@ -130,9 +130,9 @@ var aggCatalog = [numAggFuncs]aggEntry{
 
 var aggAliases = map[string]AggFunc{"variance": AggVarSamp, "stddev": AggStddevSamp, "every": AggBoolAnd}
 
-// refusedAggs are PostgreSQL aggregates the engine does not accept: a call
-// is an aggregate call (it makes its query grouped) and is refused.
-var refusedAggs = map[string]bool{"json_agg": true, "jsonb_agg": true}
+// composedAggs are PostgreSQL aggregates the binder composes of others
+// (json_agg is a function of array_agg): a call is an aggregate call.
+var composedAggs = map[string]bool{"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true}
 
 // LookupAgg resolves an aggregate's SQL name (lower case). count resolves
 // to AggCount; count(*) is AggCountStar, which the caller picks.
@@ -152,7 +152,7 @@ func LookupAgg(name string) (AggFunc, bool) {
 // not: a call of one is an aggregate call.
 func IsAggName(name string) bool {
 	_, ok := LookupAgg(name)
-	return ok || refusedAggs[name]
+	return ok || composedAggs[name]
 }
 
 // String is the aggregate's SQL name (its canonical one for an alias).
@@ -213,7 +213,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.BoolType, nil
 	case AggMin, AggMax:
-		if k == value.Unknown {
+		if k == value.Unknown || k.IsJSON() {
 			return bad()
 		}
 		return arg, nil

@@ -50,6 +50,8 @@ func AppendJSON(buf []byte, v value.Value, scratch *[]byte) []byte {
 			return append(buf, *scratch...)
 		}
 		return AppendJSONString(buf, string(*scratch))
+	case k.IsJSON():
+		return value.AppendText(buf, v) // a document, not a string
 	default:
 		*scratch = value.AppendText((*scratch)[:0], v)
 		return AppendJSONString(buf, string(*scratch))

@@ -238,3 +238,17 @@ func TestErrors(t *testing.T) {
 		t.Error("want an error for an unknown format")
 	}
 }
+
+// TestJSONDocuments checks that json and jsonb values are written into a
+// JSON result as documents, not as strings.
+func TestJSONDocuments(t *testing.T) {
+	j, err := value.Parse(`{"b": [1, "x"], "a": null}`, value.JSONBType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scratch []byte
+	got := string(resultfmt.AppendJSON(resultfmt.AppendJSON(nil, j, &scratch), value.NewJSON(`{"x" : 1}`), &scratch))
+	if want := `{"a": null, "b": [1, "x"]}{"x" : 1}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

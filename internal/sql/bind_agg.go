@@ -418,6 +418,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		return e, err
 	}
 	name := opName(f.Funcname)
+	if perValue, finish, ok := expr.JSONAggFuncs(name); ok {
+		return b.bindJSONAgg(f, name, perValue, finish)
+	}
 	fn, ok := plan.LookupAgg(name)
 	if !ok {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
@@ -503,6 +506,11 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		}
 		call.Arg = arg
 		argType = arg.Type()
+		if f.AggDistinct {
+			if err := b.noJSONOrder(argType, "equality", f.Location); err != nil {
+				return nil, err
+			}
+		}
 	}
 	t, err := call.Func.ResultType(argType)
 	if err != nil {
@@ -744,6 +752,9 @@ func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope
 	}
 	if e.Type().Kind == value.Unknown {
 		e, _ = b.coerce(e, value.TextType, -1)
+	}
+	if err := b.noJSONOrder(e.Type(), "equality", nodeLoc(n, -1)); err != nil {
+		return 0, err
 	}
 	i := slices.IndexFunc(as.groups, func(prev expr.Expr) bool { return exprKey(prev) == exprKey(e) })
 	if i < 0 {

@@ -467,6 +467,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
 	}
+	if e, ok, err := b.jsonOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if op == "||" {
 		if e, ok, err := b.arrayConcat(l, r, loc); ok {
 			return e, err
@@ -561,6 +564,9 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	all, _, err := b.bindCommon(s, nodes, "IN", a.Location)
 	if err != nil {
 		return nil, err
+	}
+	if all[0].Type().Kind == value.JSON {
+		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
 	}
 	return &expr.InList{E: all[0], List: all[1:], Not: not}, nil
 }
@@ -824,6 +830,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	}
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)
+	}
+	if e, ok, err := b.bindRowJSON(s, name, f); ok || err != nil {
+		return e, err
 	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {

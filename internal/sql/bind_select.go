@@ -149,6 +149,11 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if b.forView && !setOpsMaintained && sel.Op != pg_query.SetOperation_SETOP_UNION {
 		return nil, b.refuse(loc, "%s is not maintained in a view yet", word).WithHint("UNION and UNION ALL are maintained")
 	}
+	if sel.Op != pg_query.SetOperation_SETOP_UNION {
+		if err := b.noJSONColumns(cols, nil); err != nil {
+			return nil, err
+		}
+	}
 	switch sel.Op {
 	case pg_query.SetOperation_SETOP_INTERSECT:
 		kind := plan.Intersect
@@ -165,6 +170,9 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	var p plan.Node = &plan.UnionAll{Inputs: []plan.Node{l, r}, Cols: cols}
 	if !sel.All {
+		if err := b.noJSONColumns(cols, nil); err != nil {
+			return nil, err
+		}
 		p = &plan.Distinct{Input: p}
 	}
 	return p, nil
@@ -591,6 +599,9 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		p = &plan.Project{Input: applyPending(sc, input), Exprs: exprs, Cols: cols}
 	}
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() == nil {
+		if err := b.noJSONColumns(p.Columns(), sel.TargetList); err != nil {
+			return nil, err
+		}
 		p = &plan.Distinct{Input: p}
 	}
 	return b.bindOrderLimit(sel, p, sc, exprs)
@@ -1089,6 +1100,9 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 				key = &expr.Col{Idx: len(cols) + len(*extra), T: e.Type()}
 				*extra = append(*extra, e)
 			}
+		}
+		if err := b.noJSONOrder(key.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
+			return nil, err
 		}
 		desc, nullsFirst := sortDirection(sb)
 		keys = append(keys, plan.SortKey{Expr: key, Desc: desc, NullsFirst: nullsFirst})

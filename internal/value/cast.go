@@ -146,6 +146,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if from >= numKinds || to >= numKinds {
 		return false
 	}
+	if from.IsJSON() || to.IsJSON() {
+		return canCastJSON(from, to, explicit)
+	}
 	switch {
 	case from.IsNumeric() && to.IsNumeric():
 		// The kinds are declared in widening order.
@@ -206,6 +209,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return v, nil
 	case from.IsArray() && to.IsArray():
 		return castArray(v, to, explicit)
+	case from.IsJSON() && !to.IsString():
+		return castJSON(v, to)
 	case to.IsString():
 		return toString(v, to), nil
 	case from.IsString():

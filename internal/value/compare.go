@@ -40,6 +40,8 @@ func Compare(a, b Value) int {
 		return cmpNumeric(a.DecimalInto(&x), b.DecimalInto(&y))
 	case Interval:
 		return cmpSpan(a.Span(), b.Span())
+	case JSON, JSONB:
+		return compareJSONValues(a, b)
 	case Char:
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
 	}

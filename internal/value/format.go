@@ -26,6 +26,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 	switch v.kind {
 	case Unknown:
 		return buf
+	case JSON, JSONB:
+		return appendJSONText(buf, v)
 	case Bool:
 		if v.n != 0 {
 			return append(buf, 't')

@@ -33,6 +33,8 @@ import (
 //	interval            its length in whole days (30-day months), the
 //	                    microseconds left over, then its months and days,
 //	                    each as 8 ordered bytes (Compare's order)
+//	json                its text, as text's
+//	jsonb               appendJSONBKey's encoding
 //	array               per element a 1 byte and the element's key, then a
 //	                    0 byte
 //	record              the kind byte, then per field a 1 byte and the
@@ -77,6 +79,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 	case Numeric:
 		var d apd.Decimal
 		return appendNumericKey(buf, v.DecimalInto(&d))
+	case JSON, JSONB:
+		return appendJSONValueKey(buf, v)
 	case Interval:
 		s := v.Span()
 		d, r := spanKey(s)

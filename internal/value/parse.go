@@ -38,6 +38,8 @@ func Parse(s string, t Type) (Value, error) {
 		v, err = parseTimestamp(s, t.Kind)
 	case Interval:
 		v, err = parseInterval(s, t.Mod)
+	case JSON, JSONB:
+		return parseJSONValue(s, t.Kind)
 	default:
 		if t.Kind.IsArray() {
 			return parseArray(s, Type{t.Kind.Elem(), -1})

@@ -25,6 +25,8 @@ var kindNames = [numKinds]string{
 	TimestampTZ: "timestamp with time zone",
 	Interval:    "interval",
 	Record:      "record",
+	JSON:        "json",
+	JSONB:       "jsonb",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -144,6 +146,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return timestampType(TimestampTZ, mods)
 	case "interval":
 		return intervalType(mods)
+	case "json", "jsonb":
+		return noMods(Type{map[string]Kind{"json": JSON, "jsonb": JSONB}[n], -1})
 	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
@@ -154,7 +158,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"json": true, "jsonb": true, "uuid": true, "bytea": true, "xml": true,
+	"uuid": true, "bytea": true, "xml": true,
 	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
 	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,

@@ -38,6 +38,8 @@ const (
 	TimestampTZ
 	Interval
 	Record
+	JSON
+	JSONB
 	numKinds
 )
 
@@ -63,6 +65,8 @@ var (
 	TimestampType   = Type{Timestamp, -1}
 	TimestampTZType = Type{TimestampTZ, -1}
 	IntervalType    = Type{Interval, -1}
+	JSONType        = Type{JSON, -1}
+	JSONBType       = Type{JSONB, -1}
 )
 
 // NumericMod encodes precision and scale as a numeric type modifier.

@@ -224,7 +224,8 @@ func parseRow(t *source.Table, raw json.RawMessage, what string) (*jsonRow, erro
 }
 
 // jsonValue converts a JSON scalar to a value of type typ: strings,
-// numbers and booleans are read as PostgreSQL reads their text.
+// numbers and booleans are read as PostgreSQL reads their text; an object
+// or array is the value of a json or jsonb column.
 func jsonValue(raw json.RawMessage, typ value.Type) (value.Value, error) {
 	raw = bytes.TrimSpace(raw)
 	switch {
@@ -241,6 +242,8 @@ func jsonValue(raw json.RawMessage, typ value.Type) (value.Value, error) {
 			return value.Null, err
 		}
 		return value.Parse(s, typ)
+	case (raw[0] == '{' || raw[0] == '[') && typ.Kind.IsJSON():
+		return value.Parse(string(raw), typ) // the document itself; a string holds a document's text
 	case raw[0] == '{' || raw[0] == '[':
 		return value.Null, malformed("a JSON object or array is not a column value")
 	}

@@ -181,6 +181,10 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.Type{Kind: value.Timestamp, Mod: mod}, nil
 	case pgtype.TimestamptzOID:
 		return value.Type{Kind: value.TimestampTZ, Mod: mod}, nil
+	case pgtype.JSONOID:
+		return value.JSONType, nil
+	case pgtype.JSONBOID:
+		return value.JSONBType, nil
 	case pgtype.IntervalOID:
 		if mod < 0 {
 			return value.IntervalType, nil
