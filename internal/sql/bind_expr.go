@@ -212,8 +212,14 @@ func bindConst(c *pg_query.A_Const) (expr.Expr, error) {
 		return &expr.Const{V: value.NewText(value.Text, v.Sval.Sval), T: value.UnknownType}, nil
 	case *pg_query.A_Const_Boolval:
 		return &expr.Const{V: value.NewBool(v.Boolval.Boolval), T: value.BoolType}, nil
+	case *pg_query.A_Const_Bsval:
+		bits, err := value.Parse(v.Bsval.Bsval, value.BitType)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.Const{V: bits, T: value.BitType}, nil
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported").At("", -1)
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "this literal is not supported").At("", -1)
 }
 
 // typeFromName resolves a TypeName node.
@@ -462,6 +468,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			return e, err
 		}
 		lk, rk := l.Type().Kind, r.Type().Kind
+		if !isString(lk) && !isString(rk) && (lk.IsBytes() || rk.IsBytes()) {
+			return b.callFunc(nil, "||", nil, []expr.Expr{l, r}, loc)
+		}
 		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", l.Type(), r.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")

@@ -24,6 +24,10 @@ var kindNames = [numKinds]string{
 	Timestamp:   "timestamp without time zone",
 	TimestampTZ: "timestamp with time zone",
 	Interval:    "interval",
+	Bytea:       "bytea",
+	Bit:         "bit",
+	Varbit:      "bit varying",
+	UUID:        "uuid",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -73,6 +77,8 @@ func (t Type) String() string {
 		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") with time zone"
 	case Interval:
 		return intervalTypeString(t.Mod)
+	case Bit, Varbit:
+		return bitsTypeString(t)
 	}
 	return t.Kind.String()
 }
@@ -144,6 +150,9 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 	case "interval":
 		return intervalType(mods)
 	}
+	if t, ok, err := bytesTypeFromName(n, mods); ok {
+		return t, err
+	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
 	}
@@ -153,9 +162,9 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"json": true, "jsonb": true, "uuid": true, "bytea": true, "xml": true,
+	"json": true, "jsonb": true, "xml": true,
 	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
-	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
+	"money": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "tsvector": true, "tsquery": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
