@@ -78,12 +78,13 @@ func init() {
 		b[i] = '0' + byte(n)
 		return bits(string(b)), nil
 	})
-	strict("substr", kinds(Bit, I4), value.BitType, func(a []value.Value) (value.Value, error) {
+	// PostgreSQL has substring of bit strings, but no substr.
+	strict("substring", kinds(Bit, I4), value.BitType, func(a []value.Value) (value.Value, error) {
 		return bitSubstr(a[0].Str(), a[1].Int(), 0, false)
-	}, "substring")
-	strict("substr", kinds(Bit, I4, I4), value.BitType, func(a []value.Value) (value.Value, error) {
+	})
+	strict("substring", kinds(Bit, I4, I4), value.BitType, func(a []value.Value) (value.Value, error) {
 		return bitSubstr(a[0].Str(), a[1].Int(), a[2].Int(), true)
-	}, "substring")
+	})
 	// position(needle IN haystack) binds as strpos(haystack, needle).
 	strict("strpos", kinds(Bit, Bit), value.Int4Type, func(a []value.Value) (value.Value, error) {
 		if a[1].Str() == "" {

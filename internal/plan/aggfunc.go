@@ -213,7 +213,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.BoolType, nil
 	case AggMin, AggMax:
-		if k == value.Unknown {
+		if k == value.Unknown || k.IsBytes() { // PostgreSQL has no min or max of bytea, bit strings or uuid
 			return bad()
 		}
 		return arg, nil
