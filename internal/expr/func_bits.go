@@ -87,7 +87,10 @@ func init() {
 	})
 	// position(needle IN haystack) binds as strpos(haystack, needle).
 	strict("strpos", kinds(Bit, Bit), value.Int4Type, func(a []value.Value) (value.Value, error) {
-		if a[1].Str() == "" {
+		switch {
+		case a[0].Str() == "" || len(a[1].Str()) > len(a[0].Str()):
+			return int4(0), nil
+		case a[1].Str() == "":
 			return int4(1), nil
 		}
 		return int4(int64(strings.Index(a[0].Str(), a[1].Str()) + 1)), nil
