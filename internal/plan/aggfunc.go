@@ -218,6 +218,9 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return arg, nil
 	case AggStringAgg:
+		if k == value.Bytea {
+			return value.ByteaType, nil
+		}
 		if !k.IsString() && k != value.Unknown {
 			return bad()
 		}

@@ -201,3 +201,21 @@ func AppendHex(buf []byte, b string) []byte {
 func appendBytea(buf []byte, v Value) []byte {
 	return AppendHex(append(buf, '\\', 'x'), v.Str())
 }
+
+// AppendConcat appends v as string_agg joins it: a bytea's bytes, any
+// other value's text output.
+func AppendConcat(buf []byte, v Value) []byte {
+	if v.kind == Bytea {
+		return append(buf, v.Str()...)
+	}
+	return AppendText(buf, v)
+}
+
+// Concatenated returns string_agg's result of kind k (bytea or text)
+// from the joined bytes b, which it copies.
+func Concatenated(k Kind, b []byte) Value {
+	if k == Bytea {
+		return NewBytea(append([]byte{}, b...))
+	}
+	return NewText(Text, string(b))
+}
