@@ -468,8 +468,13 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			return e, err
 		}
 		lk, rk := l.Type().Kind, r.Type().Kind
-		if !isString(lk) && !isString(rk) && (lk.IsBytes() || rk.IsBytes()) {
-			return b.callFunc(nil, "||", nil, []expr.Expr{l, r}, loc)
+		if !isString(lk) && !isString(rk) && (lk == value.Bytea || lk.IsBits() || rk == value.Bytea || rk.IsBits()) {
+			e, err := b.callFunc(nil, "||", nil, []expr.Expr{l, r}, loc)
+			if pgerr.Code(err) == pgerr.UndefinedFunction {
+				return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", lk, rk).
+					WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+			}
+			return e, err
 		}
 		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", l.Type(), r.Type()).
