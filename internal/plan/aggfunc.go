@@ -235,6 +235,9 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.ArrayType(k), nil
 	case AggBitAnd, AggBitOr, AggBitXor:
+		if k.IsBits() {
+			return value.BitType, nil
+		}
 		if !k.IsInteger() {
 			return bad()
 		}

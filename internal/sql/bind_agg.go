@@ -518,6 +518,10 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
 	call.Type = t
+	if b.forView && t.Kind == value.Bit {
+		return nil, b.refuse(f.Location, "%s of bit strings is not supported in a materialized view", name).
+			WithHint("ad-hoc queries accept it; in a view, aggregate integers")
+	}
 	if f.AggFilter != nil {
 		p, err := b.bindExpr(as.input, f.AggFilter)
 		if err != nil {

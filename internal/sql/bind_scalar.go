@@ -543,6 +543,10 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
+		if b.forView && t.Kind == value.Bit {
+			return nil, b.refuse(f.Location, "%s of bit strings is not supported in a materialized view", name).
+				WithHint("ad-hoc queries accept it; in a view, aggregate integers")
+		}
 		fn.Type = t
 		return fn, nil
 	}
