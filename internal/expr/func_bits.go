@@ -85,6 +85,20 @@ func init() {
 	strict("substring", kinds(Bit, I4, I4), value.BitType, func(a []value.Value) (value.Value, error) {
 		return bitSubstr(a[0].Str(), a[1].Int(), a[2].Int(), true)
 	})
+	overlay := func(a []value.Value) (value.Value, error) {
+		s, r := a[0].Str(), a[1].Str()
+		n := int64(len(r))
+		if len(a) > 3 {
+			n = a[3].Int()
+		}
+		head, tail, err := overlayBounds(int64(len(s)), a[2].Int(), n)
+		if err != nil {
+			return value.Null, err
+		}
+		return bits(s[:head] + r + s[tail:]), nil
+	}
+	strict("overlay", kinds(Bit, Bit, I4), value.BitType, overlay)
+	strict("overlay", kinds(Bit, Bit, I4, I4), value.BitType, overlay)
 	// position(needle IN haystack) binds as strpos(haystack, needle).
 	strict("strpos", kinds(Bit, Bit), value.Int4Type, func(a []value.Value) (value.Value, error) {
 		switch {

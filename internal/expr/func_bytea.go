@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -121,6 +122,36 @@ func init() {
 		}
 		return bytea(b), nil
 	})
+	for _, t := range []struct {
+		name        string
+		left, right bool
+	}{{"btrim", true, true}, {"ltrim", true, false}, {"rtrim", false, true}} {
+		strict(t.name, kinds(B, B), value.ByteaType, func(a []value.Value) (value.Value, error) {
+			s, set := a[0].Str(), a[1].Str()
+			i, j := 0, len(s)
+			for t.left && i < j && strings.IndexByte(set, s[i]) >= 0 {
+				i++
+			}
+			for t.right && j > i && strings.IndexByte(set, s[j-1]) >= 0 {
+				j--
+			}
+			return bytea([]byte(s[i:j])), nil
+		})
+	}
+	overlay := func(a []value.Value) (value.Value, error) {
+		s, r := a[0].Str(), a[1].Str()
+		n := int64(len(r))
+		if len(a) > 3 {
+			n = a[3].Int()
+		}
+		head, tail, err := overlayBounds(int64(len(s)), a[2].Int(), n)
+		if err != nil {
+			return value.Null, err
+		}
+		return bytea([]byte(s[:head] + r + s[tail:])), nil
+	}
+	strict("overlay", kinds(B, B, I4), value.ByteaType, overlay)
+	strict("overlay", kinds(B, B, I4, I4), value.ByteaType, overlay)
 	strict("md5", kinds(B), value.TextType, func(a []value.Value) (value.Value, error) {
 		sum := md5.Sum([]byte(a[0].Str()))
 		return text(hex.EncodeToString(sum[:])), nil
@@ -370,4 +401,19 @@ func escapeEncode(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// overlayBounds is how PostgreSQL's byteaoverlay and bitoverlay cut a
+// string of length l to place a replacement at 1-based from, over n
+// places: the part before from, and the part from from+n on (n may be
+// negative, which repeats a part). from below 1 is 22011.
+func overlayBounds(l, from, n int64) (head, tail int64, err error) {
+	if from <= 0 {
+		return 0, 0, pgerr.New(codeSubstringError, "negative substring length not allowed")
+	}
+	end := from + n
+	if end > math.MaxInt32 || end < math.MinInt32 {
+		return 0, 0, pgerr.New(pgerr.NumericOutOfRange, "integer out of range")
+	}
+	return min(from-1, l), min(max(end, 1)-1, l), nil
 }
