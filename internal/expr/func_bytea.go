@@ -417,3 +417,19 @@ func overlayBounds(l, from, n int64) (head, tail int64, err error) {
 	}
 	return min(from-1, l), min(max(end, 1)-1, l), nil
 }
+
+// ByteaChars reads a bytea as text of one character per byte (the byte's
+// code point), so that LIKE, which matches characters, matches a bytea
+// byte by byte, as PostgreSQL's bytealike does. The binder wraps bytea
+// operands of LIKE in it; it prints as its argument.
+var ByteaChars = &FuncDef{Name: "bytea_chars", Strict: true, Params: []value.Kind{value.Bytea}, Result: value.TextType,
+	Eval: func(a []value.Value) (value.Value, error) {
+		s := a[0].Str()
+		var b strings.Builder
+		b.Grow(len(s))
+		for i := 0; i < len(s); i++ {
+			b.WriteRune(rune(s[i]))
+		}
+		return text(b.String()), nil
+	},
+	Print: func(args []Expr) string { return args[0].String() }}

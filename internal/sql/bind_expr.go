@@ -578,13 +578,18 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 		if esc, err = b.bindExpr(s, f.Args[1]); err != nil {
 			return nil, err
 		}
-		if esc, err = b.coerce(esc, value.TextType, a.Location); err != nil {
-			return nil, err
-		}
 	}
 	p, err := b.bindExpr(s, patNode)
 	if err != nil {
 		return nil, err
+	}
+	if lk, pk := l.Type().Kind, p.Type().Kind; (lk == value.Bytea || pk == value.Bytea) && !strings.Contains(op, "*") {
+		return b.byteaLike(l, p, esc, op, a.Location)
+	}
+	if esc != nil {
+		if esc, err = b.coerce(esc, value.TextType, a.Location); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range []*expr.Expr{&l, &p} {
 		k := (*e).Type().Kind
@@ -909,4 +914,33 @@ func nodeLoc(n *pg_query.Node, def int32) int32 {
 		return v.SubLink.Location
 	}
 	return def
+}
+
+// byteaLike binds bytea [NOT] LIKE bytea [ESCAPE bytea]: each operand is
+// read as one character per byte, so the match is byte by byte.
+func (b *binder) byteaLike(l, p, esc expr.Expr, op string, loc int32) (expr.Expr, error) {
+	ops := []*expr.Expr{&l, &p}
+	if esc != nil {
+		ops = append(ops, &esc)
+	}
+	lt, pt := l.Type(), p.Type()
+	noOperator := func() error {
+		return b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt, op, pt).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if esc != nil && pt.Kind == value.Unknown && esc.Type().Kind == value.Unknown {
+		pt = value.TextType // like_escape of two literals is the text one
+		return nil, noOperator()
+	}
+	for _, e := range ops {
+		if k := (*e).Type().Kind; k != value.Bytea && k != value.Unknown {
+			return nil, noOperator()
+		}
+		c, err := b.coerce(*e, value.ByteaType, loc)
+		if err != nil {
+			return nil, err
+		}
+		*e = &expr.Func{Def: expr.ByteaChars, Args: []expr.Expr{c}, T: value.TextType}
+	}
+	return &expr.Like{E: l, Pattern: p, Escape: esc, Not: strings.HasPrefix(op, "!")}, nil
 }
