@@ -63,7 +63,7 @@ func TestBytesRandom(t *testing.T) {
 	bitLit := func() string {
 		switch r.IntN(8) {
 		case 0:
-			return "X'" + strings.ToUpper(fmt.Sprintf("%x", r.IntN(4096)))[:1+r.IntN(2)] + "'"
+			return "X'" + strings.ToUpper(fmt.Sprintf("%03x", r.IntN(4096)))[:1+r.IntN(2)] + "'"
 		case 1:
 			return fmt.Sprintf("'%s'::bit(%d)", bitDigits(r.IntN(5)), 1+r.IntN(4))
 		case 2:
