@@ -39,3 +39,9 @@ func Numeric(s string) (Value, error) {
 func Interval(months, days int32, micros int64) Value {
 	return value.NewInterval(value.Span{Months: months, Days: days, Micros: micros})
 }
+
+// Bytea returns a bytea holding a copy of b.
+func Bytea(b []byte) Value { return value.NewBytea(append([]byte{}, b...)) }
+
+// UUID returns a uuid of the 16 bytes u.
+func UUID(u [16]byte) Value { return value.NewUUID(u) }

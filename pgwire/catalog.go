@@ -389,7 +389,7 @@ func aliasResult(q string, vals map[string]string) engine.Result {
 // types, extended for variable-width ones.
 func storage(k value.Kind) string {
 	switch k {
-	case value.Text, value.Varchar, value.Char, value.Numeric:
+	case value.Text, value.Varchar, value.Char, value.Numeric, value.Bytea, value.Bit, value.Varbit:
 		return "x"
 	}
 	return "p"

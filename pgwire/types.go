@@ -46,6 +46,10 @@ var kindOIDs = [...]uint32{
 	value.Date:        oidDate,
 	value.Timestamp:   oidTimestamp,
 	value.TimestampTZ: oidTimestampTZ,
+	value.Bytea:       oidBytea,
+	value.Bit:         oidBit,
+	value.Varbit:      oidVarbit,
+	value.UUID:        oidUUID,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -64,6 +68,10 @@ var arrayOIDs = [...]uint32{
 	value.Date:        1182,
 	value.Timestamp:   1115,
 	value.TimestampTZ: 1185,
+	value.Bytea:       1001,
+	value.Bit:         1561,
+	value.Varbit:      1563,
+	value.UUID:        2951,
 }
 
 // typeOID returns the OID of t's type.
@@ -100,6 +108,8 @@ func typeSize(t value.Type) int16 {
 		return 4
 	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ:
 		return 8
+	case value.UUID:
+		return 16
 	}
 	return -1
 }
@@ -114,7 +124,7 @@ func typeModifier(t value.Type) int32 {
 	switch t.Kind {
 	case value.Varchar, value.Char, value.Numeric:
 		return t.Mod + 4
-	case value.Timestamp, value.TimestampTZ:
+	case value.Timestamp, value.TimestampTZ, value.Bit, value.Varbit:
 		return t.Mod
 	}
 	return -1
@@ -154,6 +164,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	}
 	if k == value.Record {
 		return appendRecordBinary(buf, v)
+	}
+	if k.IsBytes() {
+		return appendBytesBinary(buf, v, k)
 	}
 	return value.AppendText(buf, v)
 }
@@ -299,6 +312,9 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind == value.JSONB {
 		return decodeJSONBParam(b, n)
+	}
+	if t.Kind.IsBytes() {
+		return decodeBytesParam(b, t.Kind, n)
 	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil

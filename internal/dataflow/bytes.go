@@ -27,7 +27,7 @@ func RowBytes(r value.Row) int64 {
 	n := rowHeaderBytes + int64(len(r))*valueBytes
 	for _, v := range r {
 		switch v.Kind() {
-		case value.Text, value.Varchar, value.Char:
+		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:
 			n += 16 // the Span behind the pointer

@@ -183,8 +183,9 @@ func (e *Engine) typedRowInto(dst value.Row, name string, row value.Row) (*table
 
 // assignValue converts a value given through the API (a typed change's,
 // a prepared statement's argument) to type t as an assignment converts
-// it: a string too long for varchar(n) or char(n) is an error (22001),
-// never cut; a number is checked against an integer type's range or
+// it: a string too long for varchar(n) or char(n) (22001), or a bit
+// string that does not fit bit(n) or bit varying(n) (22026, 22001), is an
+// error, never cut; a number is checked against an integer type's range or
 // rounded to numeric(p,s); a string is read with t's input function; any
 // value has a text form. Text that PostgreSQL would refuse (invalid UTF-8,
 // NUL) is 22021: this is where the API's values enter.
@@ -194,7 +195,7 @@ func assignValue(v value.Value, t value.Type) (value.Value, error) {
 			return value.Null, err
 		}
 	}
-	if !t.Kind.IsString() || t.Mod < 0 || v.IsNull() {
+	if !t.Kind.IsString() && !t.Kind.IsBits() || t.Mod < 0 || v.IsNull() {
 		return value.Cast(v, t, true)
 	}
 	r, err := value.Cast(v, value.Type{Kind: t.Kind, Mod: -1}, true)

@@ -89,7 +89,7 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 	case plan.AggCountStar:
 		return value.NewInt(value.Int8, int64(len(ins))), nil
 	case plan.AggStringAgg:
-		return stringAgg(ins), nil
+		return stringAgg(ins, a.Type.Kind), nil
 	case plan.AggArrayAgg:
 		return arrayAgg(ins, a.Type.Kind), nil
 	}
@@ -234,7 +234,7 @@ func evalOrNull(e expr.Expr, r value.Row) (value.Value, error) {
 // stringAgg joins the non-NULL values, each after the first preceded by
 // its own row's separator (a NULL separator adds nothing); NULL when there
 // are none.
-func stringAgg(ins []aggInput) value.Value {
+func stringAgg(ins []aggInput, k value.Kind) value.Value {
 	var b []byte
 	first := true
 	for _, in := range ins {
@@ -242,15 +242,15 @@ func stringAgg(ins []aggInput) value.Value {
 			continue
 		}
 		if !first && !in.sep.IsNull() {
-			b = value.AppendText(b, in.sep)
+			b = value.AppendConcat(b, in.sep)
 		}
-		b = value.AppendText(b, in.arg)
+		b = value.AppendConcat(b, in.arg)
 		first = false
 	}
 	if first {
 		return value.Null
 	}
-	return value.NewText(value.Text, string(b))
+	return value.Concatenated(k, b)
 }
 
 // arrayAgg is the array of the values, NULLs included; NULL over no rows.

@@ -21,6 +21,8 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 		return regression(a.Func, ins)
 	case a.Func.Has(plan.AggOrderedSet):
 		return orderedSet(a, ins, rows)
+	case a.Type.Kind == value.Bit:
+		return bitStringAggregate(a.Func, ins)
 	}
 	var acc int64
 	seen := false

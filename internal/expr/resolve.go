@@ -24,6 +24,8 @@ const (
 	catString   category = 'S'
 	catDateTime category = 'D'
 	catTimespan category = 'T'
+	catBits     category = 'V'
+	catUser     category = 'U'
 )
 
 func categoryOf(k value.Kind) category {
@@ -38,6 +40,10 @@ func categoryOf(k value.Kind) category {
 		return catDateTime
 	case k == value.Interval:
 		return catTimespan
+	case k.IsBits():
+		return catBits
+	case k.IsBytes():
+		return catUser
 	}
 	return catUnknown
 }
@@ -45,7 +51,7 @@ func categoryOf(k value.Kind) category {
 // preferred reports whether k is its category's preferred type.
 func preferred(k value.Kind) bool {
 	switch k {
-	case value.Bool, value.Float8, value.Text, value.TimestampTZ, value.Interval:
+	case value.Bool, value.Float8, value.Text, value.TimestampTZ, value.Interval, value.Varbit:
 		return true
 	}
 	return false
@@ -275,6 +281,10 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		if rk.IsDateTime() {
 			return plain(max(lk, rk)), nil // Date < Timestamp < TimestampTZ
 		}
+	case catBits:
+		if rk.IsBits() {
+			return value.VarbitType, nil
+		}
 	}
 	return value.Type{}, errNoOperator("=", lk, rk)
 }
@@ -301,7 +311,7 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		if t.Kind == p.Kind {
 			continue
 		}
-		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown {
+		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown || categoryOf(t.Kind) == catUser {
 			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
 				context, typeName(p.Kind), typeName(t.Kind))
 		}

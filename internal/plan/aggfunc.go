@@ -213,11 +213,14 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.BoolType, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() {
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() { // PostgreSQL has no min or max of json, bytea, bit strings or uuid
 			return bad()
 		}
 		return arg, nil
 	case AggStringAgg:
+		if k == value.Bytea {
+			return value.ByteaType, nil
+		}
 		if !k.IsString() && k != value.Unknown {
 			return bad()
 		}
@@ -232,6 +235,9 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.ArrayType(k), nil
 	case AggBitAnd, AggBitOr, AggBitXor:
+		if k.IsBits() {
+			return value.BitType, nil
+		}
 		if !k.IsInteger() {
 			return bad()
 		}

@@ -448,6 +448,7 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	}
 	call := plan.AggCall{Name: name, Func: fn, Distinct: f.AggDistinct}
 	argType := value.UnknownType
+	var bound expr.Expr // string_agg's value, bound before its separator
 	switch {
 	case fn.Has(plan.AggOrderedSet):
 		if err := b.bindOrderedSet(as.input, &call, f); err != nil {
@@ -483,11 +484,20 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if len(f.Args) != 2 {
 			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function string_agg with %d arguments does not exist", len(f.Args))
 		}
+		// The value first: string_agg(bytea, bytea) or string_agg(text, text).
+		var err error
+		if bound, err = b.bindExpr(as.input, f.Args[0]); err != nil {
+			return nil, err
+		}
 		sep, err := b.bindExpr(as.input, f.Args[1])
 		if err != nil {
 			return nil, err
 		}
-		if call.Sep, err = b.coerce(sep, value.TextType, f.Location); err != nil {
+		sepType, err := stringAggType(bound, sep)
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+		}
+		if call.Sep, err = b.coerce(sep, sepType, f.Location); err != nil {
 			return nil, err
 		}
 		fallthrough
@@ -495,11 +505,13 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if len(f.Args) < 1 || !fn.Has(plan.AggSeparated) && len(f.Args) != 1 {
 			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
 		}
-		arg, err := b.bindExpr(as.input, f.Args[0])
-		if err != nil {
-			return nil, err
+		arg, err := bound, error(nil)
+		if arg == nil {
+			if arg, err = b.bindExpr(as.input, f.Args[0]); err != nil {
+				return nil, err
+			}
 		}
-		if arg.Type().Kind == value.Unknown || fn.Has(plan.AggSeparated) {
+		if arg.Type().Kind == value.Unknown || fn.Has(plan.AggSeparated) && arg.Type().Kind != value.Bytea {
 			if arg, err = b.coerce(arg, value.TextType, f.Location); err != nil {
 				return nil, err
 			}
@@ -520,6 +532,10 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		t = value.ArrayType(t.Kind)
 	}
 	call.Type = t
+	if b.forView && t.Kind == value.Bit {
+		return nil, b.refuse(f.Location, "%s of bit strings is not supported in a materialized view", name).
+			WithHint("ad-hoc queries accept it; in a view, aggregate integers")
+	}
 	if f.AggFilter != nil {
 		p, err := b.bindExpr(as.input, f.AggFilter)
 		if err != nil {
@@ -1046,4 +1062,21 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 		walk(t, outers, 1)
 	}
 	return found
+}
+
+// stringAggType is the type of string_agg's overload that a value and a
+// separator resolve to: bytea for a bytea value, else text; 42883 when
+// either does not convert to it implicitly.
+func stringAggType(v, sep expr.Expr) (value.Type, error) {
+	t := value.TextType
+	if v.Type().Kind == value.Bytea {
+		t = value.ByteaType
+	}
+	for _, e := range []expr.Expr{v, sep} {
+		if k := e.Type().Kind; k != value.Unknown && k != t.Kind && !value.CanCast(k, t.Kind, false) {
+			return t, pgerr.New(pgerr.UndefinedFunction, "function string_agg(%s, %s) does not exist", v.Type().Kind, sep.Type().Kind).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+	}
+	return t, nil
 }

@@ -222,8 +222,14 @@ func bindConst(c *pg_query.A_Const) (expr.Expr, error) {
 		return &expr.Const{V: value.NewText(value.Text, v.Sval.Sval), T: value.UnknownType}, nil
 	case *pg_query.A_Const_Boolval:
 		return &expr.Const{V: value.NewBool(v.Boolval.Boolval), T: value.BoolType}, nil
+	case *pg_query.A_Const_Bsval:
+		bits, err := value.Parse(v.Bsval.Bsval, value.BitType)
+		if err != nil {
+			return nil, err
+		}
+		return &expr.Const{V: bits, T: value.BitType}, nil
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported").At("", -1)
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "this literal is not supported").At("", -1)
 }
 
 // typeFromName resolves a TypeName node.
@@ -475,6 +481,14 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			return e, err
 		}
 		lk, rk := l.Type().Kind, r.Type().Kind
+		if !isString(lk) && !isString(rk) && (lk == value.Bytea || lk.IsBits() || rk == value.Bytea || rk.IsBits()) {
+			e, err := b.callFunc(nil, "||", nil, []expr.Expr{l, r}, loc)
+			if pgerr.Code(err) == pgerr.UndefinedFunction {
+				return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", lk, rk).
+					WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+			}
+			return e, err
+		}
 		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", l.Type(), r.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
@@ -583,13 +597,18 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 		if esc, err = b.bindExpr(s, f.Args[1]); err != nil {
 			return nil, err
 		}
-		if esc, err = b.coerce(esc, value.TextType, a.Location); err != nil {
-			return nil, err
-		}
 	}
 	p, err := b.bindExpr(s, patNode)
 	if err != nil {
 		return nil, err
+	}
+	if lk, pk := l.Type().Kind, p.Type().Kind; (lk == value.Bytea || pk == value.Bytea) && !strings.Contains(op, "*") {
+		return b.byteaLike(l, p, esc, op, a.Location)
+	}
+	if esc != nil {
+		if esc, err = b.coerce(esc, value.TextType, a.Location); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range []*expr.Expr{&l, &p} {
 		k := (*e).Type().Kind
@@ -920,4 +939,33 @@ func nodeLoc(n *pg_query.Node, def int32) int32 {
 		return v.SubLink.Location
 	}
 	return def
+}
+
+// byteaLike binds bytea [NOT] LIKE bytea [ESCAPE bytea]: each operand is
+// read as one character per byte, so the match is byte by byte.
+func (b *binder) byteaLike(l, p, esc expr.Expr, op string, loc int32) (expr.Expr, error) {
+	ops := []*expr.Expr{&l, &p}
+	if esc != nil {
+		ops = append(ops, &esc)
+	}
+	lt, pt := l.Type(), p.Type()
+	noOperator := func() error {
+		return b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt, op, pt).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if esc != nil && pt.Kind == value.Unknown && esc.Type().Kind == value.Unknown {
+		pt = value.TextType // like_escape of two literals is the text one
+		return nil, noOperator()
+	}
+	for _, e := range ops {
+		if k := (*e).Type().Kind; k != value.Bytea && k != value.Unknown {
+			return nil, noOperator()
+		}
+		c, err := b.coerce(*e, value.ByteaType, loc)
+		if err != nil {
+			return nil, err
+		}
+		*e = &expr.Func{Def: expr.ByteaChars, Args: []expr.Expr{c}, T: value.TextType}
+	}
+	return &expr.Like{E: l, Pattern: p, Escape: esc, Not: strings.HasPrefix(op, "!")}, nil
 }

@@ -511,15 +511,13 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 			fn.Agg, fn.Type = plan.AggCountStar, value.Int8Type
 			return fn, nil
 		}
+		var sep expr.Expr
 		if agg.Has(plan.AggSeparated) {
 			if len(f.Args) != 2 {
 				return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args))
 			}
-			sep, err := b.bindExpr(s, f.Args[1])
-			if err != nil {
-				return nil, err
-			}
-			if fn.Sep, err = b.coerce(sep, value.TextType, f.Location); err != nil {
+			var err error
+			if sep, err = b.bindExpr(s, f.Args[1]); err != nil {
 				return nil, err
 			}
 		} else if err := nargs(1, 1); err != nil {
@@ -529,14 +527,25 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 			return nil, err
 		}
 		if agg.Has(plan.AggSeparated) {
-			var err error
-			if fn.Arg, err = b.coerce(fn.Arg, value.TextType, f.Location); err != nil {
+			// string_agg(bytea, bytea) or string_agg(text, text), by the value.
+			t, err := stringAggType(fn.Arg, sep)
+			if err != nil {
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+			}
+			if fn.Sep, err = b.coerce(sep, t, f.Location); err != nil {
+				return nil, err
+			}
+			if fn.Arg, err = b.coerce(fn.Arg, t, f.Location); err != nil {
 				return nil, err
 			}
 		}
 		t, err := agg.ResultType(fn.Arg.Type())
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+		}
+		if b.forView && t.Kind == value.Bit {
+			return nil, b.refuse(f.Location, "%s of bit strings is not supported in a materialized view", name).
+				WithHint("ad-hoc queries accept it; in a view, aggregate integers")
 		}
 		fn.Type = t
 		return fn, nil

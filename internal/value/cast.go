@@ -29,6 +29,8 @@ func Coerce(v Value, t Type, explicit bool) (Value, error) {
 		return coerceTimestamp(v, t.Mod), nil
 	case Interval:
 		return coerceInterval(v, t.Mod)
+	case Bit, Varbit:
+		return coerceBits(v, t, explicit)
 	}
 	return v, nil
 }
@@ -157,6 +159,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case from.IsDateTime() && to.IsDateTime():
 		return explicit || from < to
+	case from.IsBits() && to.IsBits():
+		return true
 	case to == Unknown:
 		return false
 	}
@@ -167,6 +171,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 	case from.IsString() || to.IsString():
 		return true
 	case from == Bool && to == Int4, from == Int4 && to == Bool:
+		return true
+	case (from == Int4 || from == Int8) && to == Bit, from == Bit && (to == Int4 || to == Int8):
 		return true
 	}
 	return false
@@ -190,6 +196,9 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 		return v, nil // the common case of typed input: nothing to do
 	case v.kind.IsInteger() && to.Kind.IsInteger():
 		return intResult(to.Kind, v.n)
+	}
+	if r, ok, err := castBits(v, to, explicit); ok {
+		return r, err
 	}
 	if !CanCast(v.kind, to.Kind, explicit) {
 		return Null, errCannotCast(v.kind, to.Kind)

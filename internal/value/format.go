@@ -50,6 +50,10 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendTimestamp(buf, v.n, true)
 	case Interval:
 		return appendInterval(buf, v.Span())
+	case Bytea:
+		return appendBytea(buf, v)
+	case UUID:
+		return appendUUID(buf, v)
 	}
 	return append(buf, v.Str()...)
 }

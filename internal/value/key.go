@@ -30,6 +30,8 @@ import (
 //	                    negatives invert every byte after the class byte
 //	text, varchar       bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01;
 //	char                the same, trailing spaces dropped first
+//	bytea, uuid, bit,   their bytes (a bit string's digits) as text's
+//	bit varying
 //	interval            its length in whole days (30-day months), the
 //	                    microseconds left over, then its months and days,
 //	                    each as 8 ordered bytes (Compare's order)
@@ -168,7 +170,7 @@ func Prefix64(v Value) uint64 {
 	case v.kind == Interval:
 		d, _ := spanKey(v.Span())
 		return uint64(d) ^ 1<<63
-	case v.kind.IsString():
+	case v.kind.IsString() || v.kind.IsBytes():
 		s := v.Str()
 		if v.kind == Char {
 			s = trimSpaces(s)

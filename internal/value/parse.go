@@ -40,6 +40,12 @@ func Parse(s string, t Type) (Value, error) {
 		v, err = parseInterval(s, t.Mod)
 	case JSON, JSONB:
 		return parseJSONValue(s, t.Kind)
+	case Bytea:
+		return parseBytea(s)
+	case Bit, Varbit:
+		return parseBits(s, t)
+	case UUID:
+		return parseUUID(s)
 	default:
 		if t.Kind.IsArray() {
 			return parseArray(s, Type{t.Kind.Elem(), -1})

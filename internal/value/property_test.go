@@ -52,6 +52,8 @@ func genValue(k Kind) *rapid.Generator[Value] {
 			return NewText(k, rapid.StringOfN(rapid.SampledFrom([]rune{0, ' ', 'a', 'b', 0xff, 'é'}), 0, 6, -1).Draw(t, "s"))
 		case Date:
 			return NewDate(rapid.SampledFrom([]int64{rapid.Int64Range(minDate, endDate-1).Draw(t, "d"), DateNegInfinity, DatePosInfinity}).Draw(t, "date"))
+		case Bytea, Bit, Varbit, UUID:
+			return genBytesValue(t, k)
 		case Interval:
 			// Small fields make equal lengths with different fields common.
 			small := rapid.Bool().Draw(t, "small")
@@ -66,7 +68,7 @@ func genValue(k Kind) *rapid.Generator[Value] {
 	})
 }
 
-var allKinds = []Kind{Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Text, Varchar, Char, Date, Timestamp, TimestampTZ, Interval}
+var allKinds = []Kind{Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Text, Varchar, Char, Date, Timestamp, TimestampTZ, Interval, Bytea, Bit, Varbit, UUID}
 
 // TestIntervalRoundTripProperty checks that an interval's text output reads
 // back as the same three fields, and that CompareSQL agrees with Compare

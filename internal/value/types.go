@@ -27,6 +27,10 @@ var kindNames = [numKinds]string{
 	Record:      "record",
 	JSON:        "json",
 	JSONB:       "jsonb",
+	Bytea:       "bytea",
+	Bit:         "bit",
+	Varbit:      "bit varying",
+	UUID:        "uuid",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -76,6 +80,8 @@ func (t Type) String() string {
 		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") with time zone"
 	case Interval:
 		return intervalTypeString(t.Mod)
+	case Bit, Varbit:
+		return bitsTypeString(t)
 	}
 	return t.Kind.String()
 }
@@ -149,6 +155,9 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 	case "json", "jsonb":
 		return noMods(Type{map[string]Kind{"json": JSON, "jsonb": JSONB}[n], -1})
 	}
+	if t, ok, err := bytesTypeFromName(n, mods); ok {
+		return t, err
+	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
 	}
@@ -158,9 +167,9 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"uuid": true, "bytea": true, "xml": true,
+	"xml": true,
 	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
-	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
+	"money": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "tsvector": true, "tsquery": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,

@@ -40,6 +40,10 @@ const (
 	Record
 	JSON
 	JSONB
+	Bytea
+	Bit
+	Varbit
+	UUID
 	numKinds
 )
 
@@ -208,9 +212,10 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 	return (*apd.Decimal)(v.p)
 }
 
-// Str returns a string's value.
+// Str returns a string's value, or the bytes of a bytea or a uuid, or a
+// bit string's digits.
 func (v Value) Str() string {
-	if !v.kind.IsString() {
+	if !v.kind.IsString() && !v.kind.IsBytes() {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))

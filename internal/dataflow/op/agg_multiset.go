@@ -204,9 +204,9 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 				return
 			}
 			if !first && !vals[1].IsNull() {
-				b = value.AppendText(b, vals[1])
+				b = value.AppendConcat(b, vals[1])
 			}
-			b = value.AppendText(b, vals[0])
+			b = value.AppendConcat(b, vals[0])
 			first = false
 		}
 	}
@@ -240,7 +240,7 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	if isArray {
 		return value.NewArray(a.spec.typ.Kind, elems), nil
 	}
-	return value.NewText(value.Text, string(b)), nil
+	return value.Concatenated(a.spec.typ.Kind, b), nil
 }
 
 func (a *orderedAcc) commit() {

@@ -210,10 +210,10 @@ func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 					return value.Null, err
 				}
 				if !sep.IsNull() {
-					b = value.AppendText(b, sep)
+					b = value.AppendConcat(b, sep)
 				}
 			}
-			b = value.AppendText(b, e.arg)
+			b = value.AppendConcat(b, e.arg)
 			first = false
 		}
 	}
@@ -224,7 +224,7 @@ func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 	if isArray {
 		return value.NewArray(w.fn.Type.Kind, elems), nil
 	}
-	return value.NewText(value.Text, string(b)), nil
+	return value.Concatenated(w.fn.Type.Kind, b), nil
 }
 
 // rangeEdge is where a RANGE offset bound of a row whose ORDER BY value

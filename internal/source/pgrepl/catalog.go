@@ -190,6 +190,8 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 			return value.IntervalType, nil
 		}
 		return value.Type{Kind: value.Interval, Mod: mod}, nil
+	case pgtype.ByteaOID, pgtype.UUIDOID, pgtype.BitOID, pgtype.VarbitOID:
+		return bytesType(oid, mod), nil
 	}
 	return value.Type{}, fmt.Errorf("type oid %d", oid)
 }
@@ -227,4 +229,18 @@ func createTableSQL(t *Table, changeStream bool) string {
 		b.WriteString(" WITH (change_stream = true)")
 	}
 	return b.String()
+}
+
+// bytesType is mapType of bytea, uuid, bit(n) and bit varying(n), whose
+// modifier is the length itself.
+func bytesType(oid uint32, mod int32) value.Type {
+	switch oid {
+	case pgtype.ByteaOID:
+		return value.ByteaType
+	case pgtype.UUIDOID:
+		return value.UUIDType
+	case pgtype.BitOID:
+		return value.Type{Kind: value.Bit, Mod: mod}
+	}
+	return value.Type{Kind: value.Varbit, Mod: mod}
 }
