@@ -498,8 +498,8 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 				return nil, err
 			}
 		}
-		call.Arg = arg
-		argType = arg.Type()
+		call.Arg = timeAggArg(fn, arg)
+		argType = call.Arg.Type()
 	}
 	t, err := call.Func.ResultType(argType)
 	if err != nil {

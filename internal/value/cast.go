@@ -29,6 +29,8 @@ func Coerce(v Value, t Type, explicit bool) (Value, error) {
 		return coerceTimestamp(v, t.Mod), nil
 	case Interval:
 		return coerceInterval(v, t.Mod)
+	case Time, TimeTZ:
+		return coerceTime(v, t.Mod), nil
 	}
 	return v, nil
 }
@@ -153,6 +155,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return explicit || from < to
 	case to == Unknown:
 		return false
+	case from == Time && (to == Interval || to == TimeTZ):
+		return true
 	}
 	if !explicit {
 		return false
@@ -162,6 +166,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case from == Bool && to == Int4, from == Int4 && to == Bool:
 		return true
+	case to == Time || to == TimeTZ:
+		_, ok, _ := castTime(Value{kind: from}, to)
+		return ok
 	}
 	return false
 }
@@ -215,6 +222,10 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return convertNumber(v, to)
 	case from.IsDateTime() && to.IsDateTime():
 		return convertDateTime(v, to)
+	case from == Time || from == TimeTZ || to == Time || to == TimeTZ:
+		if r, ok, err := castTime(v, to); ok {
+			return r, err
+		}
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

@@ -45,6 +45,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendTimestamp(buf, v.n, true)
 	case Interval:
 		return appendInterval(buf, v.Span())
+	case Time, TimeTZ:
+		return appendTimeText(buf, v)
 	}
 	return append(buf, v.Str()...)
 }

@@ -38,6 +38,8 @@ func Parse(s string, t Type) (Value, error) {
 		v, err = parseTimestamp(s, t.Kind)
 	case Interval:
 		v, err = parseInterval(s, t.Mod)
+	case Time, TimeTZ:
+		v, err = parseTime(s, t.Kind)
 	default:
 		if t.Kind.IsArray() {
 			return parseArray(s, Type{t.Kind.Elem(), -1})
@@ -56,7 +58,7 @@ func Parse(s string, t Type) (Value, error) {
 // copy it.
 func ParseBytes(b []byte, t Type) (Value, error) {
 	switch t.Kind {
-	case Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Date, Timestamp, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		if len(b) == 0 {
 			return Parse("", t)
 		}

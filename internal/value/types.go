@@ -24,6 +24,8 @@ var kindNames = [numKinds]string{
 	Timestamp:   "timestamp without time zone",
 	TimestampTZ: "timestamp with time zone",
 	Interval:    "interval",
+	Time:        "time without time zone",
+	TimeTZ:      "time with time zone",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -73,6 +75,8 @@ func (t Type) String() string {
 		return "timestamp(" + strconv.Itoa(int(t.Mod)) + ") with time zone"
 	case Interval:
 		return intervalTypeString(t.Mod)
+	case Time, TimeTZ:
+		return timeTypeString(t)
 	}
 	return t.Kind.String()
 }
@@ -143,6 +147,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return timestampType(TimestampTZ, mods)
 	case "interval":
 		return intervalType(mods)
+	case "time", "time without time zone":
+		return timeType(Time, mods)
+	case "timetz", "time with time zone":
+		return timeType(TimeTZ, mods)
 	}
 	if unsupportedTypes[n] {
 		return Type{}, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", n)
@@ -154,7 +162,6 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
 	"json": true, "jsonb": true, "uuid": true, "bytea": true, "xml": true,
-	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
 	"money": true, "bit": true, "varbit": true, "bit varying": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "tsvector": true, "tsquery": true, "oid": true,
