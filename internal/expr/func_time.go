@@ -49,11 +49,11 @@ func timeKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
 		return l, r, dateTime(r), true
 	case isTime(l) && r == value.Date && op == OpAdd:
 		return l, r, dateTime(l), true
-	case l == value.Time && r != value.Time && r != value.TimeTZ:
+	case l == value.Time && r != value.Time:
 		if lk, rk, res, ok := arithKinds(op, value.Interval, r); ok {
 			return lk, rk, res, true
 		}
-	case r == value.Time && l != value.Time && l != value.TimeTZ:
+	case r == value.Time && l != value.Time:
 		if lk, rk, res, ok := arithKinds(op, l, value.Interval); ok {
 			return lk, rk, res, true
 		}

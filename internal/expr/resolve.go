@@ -275,7 +275,7 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 			return value.TextType, nil
 		}
 	case catDateTime:
-		if rk.IsDateTime() {
+		if rk.IsDateTime() && lk.IsDateTime() {
 			return plain(max(lk, rk)), nil // Date < Timestamp < TimestampTZ
 		}
 	}

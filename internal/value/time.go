@@ -132,7 +132,13 @@ var zoneAbbrevs = map[string]int64{
 // timetz without one takes as the session's (UTC); also "allballs".
 func parseTime(s string, k Kind) (Value, error) {
 	t := strings.ToLower(trimSpace(s))
-	bad := func(res int) (Value, error) { return Null, dateTimeError(res, k, s) }
+	bad := func(res int) (Value, error) {
+		if res == dtSyntax && k == Time {
+			// PostgreSQL's message names the type "time" here.
+			return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type time: %q", s)
+		}
+		return Null, dateTimeError(res, k, s)
+	}
 	if t == "allballs" {
 		if k == TimeTZ {
 			return NewTimeTZ(0, 0), nil
