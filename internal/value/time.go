@@ -505,3 +505,19 @@ func MakeTime(h, m int64, sec float64) (Value, error) {
 	}
 	return NewTime(tod), nil
 }
+
+// MakeTimeTZ returns a time (k Time, zone ignored) or a timetz (k TimeTZ)
+// after checking its range: 22008 for a time of day outside 0 to
+// 24:00:00, 22009 for a zone of 16 hours or more.
+func MakeTimeTZ(us int64, zone int32, k Kind) (Value, error) {
+	if us < 0 || us > usecsPerDay {
+		return Null, pgerr.New(pgerr.DatetimeOverflow, "time out of range")
+	}
+	if k == Time {
+		return NewTime(us), nil
+	}
+	if zone <= -maxZone || zone >= maxZone {
+		return Null, pgerr.New("22009", "time zone displacement out of range")
+	}
+	return NewTimeTZ(us, zone), nil
+}
