@@ -454,11 +454,16 @@ func timeField(field string, v Value, asNumeric bool) (Value, error) {
 	case "hour":
 		r = fieldResult{n: tod / usecsPerHour}
 	case "epoch":
+		if !asNumeric {
+			// As PostgreSQL computes it: the zone added after the division.
+			f := float64(tod) / 1e6
+			if v.kind == TimeTZ {
+				f += float64(zone)
+			}
+			return NewFloat(Float8, f), nil
+		}
 		if v.kind == TimeTZ {
 			tod += int64(zone) * usecsPerSec
-		}
-		if !asNumeric {
-			return NewFloat(Float8, float64(tod)/1e6), nil
 		}
 		r = fieldResult{n: tod, scale: 6}
 	case "timezone", "timezone_h", "timezone_m":
