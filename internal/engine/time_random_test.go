@@ -108,7 +108,9 @@ func TestTimeRandom(t *testing.T) {
 		},
 		func() string { return fmt.Sprintf("%s * %d.%d, %s / %d", tm(), pick(3), r.IntN(10), tm(), 1+r.IntN(7)) },
 		func() string { return "- " + tm() },
-		func() string { return fmt.Sprintf("date_trunc('%s', %s)", []string{"hour", "minute", "second"}[r.IntN(3)], tm()) },
+		func() string {
+			return fmt.Sprintf("date_trunc('%s', %s)", []string{"hour", "minute", "second"}[r.IntN(3)], tm())
+		},
 		func() string { return fmt.Sprintf("greatest(%s, %s), least(%s, %s)", tm(), tm(), tz(), tz()) },
 	}
 	e := engine.New()
