@@ -76,6 +76,14 @@ func TestTimeRandom(t *testing.T) {
 		}
 		return fmt.Sprintf("'%02d:%02d:%02d.%06d'", h, m, s, r.IntN(1000000))
 	}
+	// Zones: fixed ones first (a timetz takes a named zone's offset now),
+	// then zones with daylight saving time, and instants near their
+	// changes, where a wall-clock time is skipped or repeated.
+	zones := []string{"UTC", "EST", "+05", "UTC-03:30", "Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Tokyo", "America/Sao_Paulo"}
+	nearShift := func() string {
+		months := []string{"03-10", "03-31", "10-27", "11-03", "04-07", "10-06"}
+		return fmt.Sprintf("timestamp '%d-%s %02d:%02d:%02d'", 1990+r.IntN(60), months[r.IntN(len(months))], r.IntN(4), r.IntN(60), r.IntN(60))
+	}
 	units := []string{"hour", "minute", "second", "milliseconds", "microseconds", "epoch", "day", "timezone", "timezone_hour", "timezone_minute"}
 	exprs := []func() string{
 		func() string { return tm() + " + " + span() },
@@ -112,6 +120,14 @@ func TestTimeRandom(t *testing.T) {
 			return fmt.Sprintf("date_trunc('%s', %s)", []string{"hour", "minute", "second"}[r.IntN(3)], tm())
 		},
 		func() string { return fmt.Sprintf("greatest(%s, %s), least(%s, %s)", tm(), tm(), tz(), tz()) },
+		func() string { return fmt.Sprintf("%s AT TIME ZONE '%s'", nearShift(), zones[r.IntN(len(zones))]) },
+		func() string {
+			return fmt.Sprintf("%s::timestamptz AT TIME ZONE '%s'", nearShift(), zones[r.IntN(len(zones))])
+		},
+		func() string { return fmt.Sprintf("%s AT TIME ZONE %s", ts(), span()) },
+		func() string {
+			return fmt.Sprintf("%s AT TIME ZONE '%s', %s AT TIME ZONE %s", tz(), zones[r.IntN(4)], tm(), span())
+		},
 	}
 	e := engine.New()
 	run, runPG := scriptRunners(t, ctx, pg, e)
@@ -119,7 +135,7 @@ func TestTimeRandom(t *testing.T) {
 
 	// Views over random rows.
 	setup := `CREATE TABLE tr (id int PRIMARY KEY, g int, a time, b time(2), z timetz, d date, i interval);
-CREATE MATERIALIZED VIEW tr_arith AS SELECT id, a + i AS ai, a - b AS ab, d + a AS da, d + z AS dz, z - i AS zi, extract(epoch FROM z) AS ze, a::timetz < z AS lt FROM tr;
+CREATE MATERIALIZED VIEW tr_arith AS SELECT id, a + i AS ai, a - b AS ab, d + a AS da, d + z AS dz, z - i AS zi, extract(epoch FROM z) AS ze, a::timetz < z AS lt, (d + a) AT TIME ZONE 'America/New_York' AS ny FROM tr;
 CREATE MATERIALIZED VIEW tr_agg AS SELECT g, min(a) AS lo, max(z) AS hi, sum(b) AS sb, avg(a) AS aa, count(DISTINCT z) AS nz, count(*) AS n FROM tr GROUP BY g;
 CREATE MATERIALIZED VIEW tr_by_zone AS SELECT z, count(*) AS n, max(b) AS b FROM tr GROUP BY z;
 CREATE MATERIALIZED VIEW tr_filter AS SELECT id, a FROM tr WHERE a BETWEEN b - i AND b + i;

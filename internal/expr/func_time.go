@@ -60,3 +60,35 @@ func timeKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
 	}
 	return 0, 0, 0, false
 }
+
+// AT TIME ZONE, which the parser writes as timezone(zone, value): of
+// timestamps, timestamptz and timetz (a time through the implicit cast to
+// timetz), the zone a name or an interval. A timetz takes a named zone's
+// offset now, so its calls by name are volatile, as they read the clock.
+func init() {
+	T, IV := value.Text, value.Interval
+	byName := func(a []value.Value) (value.Value, error) {
+		z, err := value.LookupZone(a[0].Str())
+		if err != nil {
+			return value.Null, err
+		}
+		return value.AtTimeZone(z, a[1], Now().UnixMicro()-pgEpochMicros)
+	}
+	byInterval := func(a []value.Value) (value.Value, error) {
+		z, err := value.IntervalZone(a[0])
+		if err != nil {
+			return value.Null, err
+		}
+		return value.AtTimeZone(z, a[1], 0)
+	}
+	for _, k := range []value.Kind{value.Timestamp, value.TimestampTZ} {
+		res := value.TimestampTZType
+		if k == value.TimestampTZ {
+			res = value.TimestampType
+		}
+		strict("timezone", kinds(T, k), res, byName)
+		strict("timezone", kinds(IV, k), res, byInterval)
+	}
+	register(&FuncDef{Name: "timezone", Volatile: true, Strict: true, Params: kinds(T, value.TimeTZ), Result: value.TimeTZType, Eval: byName})
+	strict("timezone", kinds(IV, value.TimeTZ), value.TimeTZType, byInterval)
+}

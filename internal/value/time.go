@@ -199,6 +199,10 @@ func parseTime(s string, k Kind) (Value, error) {
 			}
 			us, _ = frac()
 		}
+		if mi > 59 || sec > 60 {
+			// PostgreSQL checks these before reading a zone.
+			return bad(dtField)
+		}
 	case nd == 4:
 		h, mi = n/100, n%100
 	case nd == 6:
