@@ -2,6 +2,7 @@ package value
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -16,18 +17,45 @@ type Zone struct {
 	loc  *time.Location
 }
 
+// zoneCache holds the tz database zones read so far, by name; the
+// database has a few hundred.
+var (
+	zoneMu    sync.RWMutex
+	zoneCache = map[string]*time.Location{}
+)
+
 // LookupZone resolves a zone name as PostgreSQL does: the abbreviations
 // first, then the tz database and POSIX offsets ('+05' and 'UTC+3' are
 // west of UTC, as in POSIX); 22023 when none knows it.
 func LookupZone(name string) (Zone, error) {
-	if east, ok := zoneAbbrevs[strings.ToLower(name)]; ok {
-		return Zone{east: east}, nil
+	if len(name) <= 8 {
+		var low [8]byte
+		for i := range len(name) {
+			c := name[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			low[i] = c
+		}
+		if east, ok := zoneAbbrevs[string(low[:len(name)])]; ok {
+			return Zone{east: east}, nil
+		}
 	}
 	if west, ok := posixOffset(name); ok {
 		return Zone{east: -west}, nil
 	}
 	if name != "" && !strings.EqualFold(name, "local") {
+		zoneMu.RLock()
+		loc := zoneCache[name]
+		zoneMu.RUnlock()
+		if loc != nil {
+			return Zone{loc: loc}, nil
+		}
+		// LoadLocation reads the zone's file: once per name, not per row.
 		if loc, err := time.LoadLocation(name); err == nil {
+			zoneMu.Lock()
+			zoneCache[name] = loc
+			zoneMu.Unlock()
 			return Zone{loc: loc}, nil
 		}
 	}
