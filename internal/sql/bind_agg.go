@@ -558,6 +558,9 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 	if err != nil {
 		return err
 	}
+	if call.Func == plan.AggPercentileCont && x.Type().Kind == value.Time {
+		x = &expr.Cast{E: x, To: value.IntervalType} // through the implicit cast, as in PostgreSQL
+	}
 	switch k := x.Type().Kind; {
 	case call.Func == plan.AggPercentileCont && k != value.Interval:
 		if !k.IsInteger() && !k.IsFloat() && k != value.Numeric && k != value.Unknown {
