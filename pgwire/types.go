@@ -77,11 +77,17 @@ var arrayOIDs = [...]uint32{
 
 // typeOID returns the OID of t's type.
 func typeOID(t value.Type) uint32 {
+	if t.Kind == value.ArrayOf(value.Record) {
+		return oidRecordArray
+	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]
 		}
 		return arrayOIDs[value.Text] // the element reads as text, as it does alone
+	}
+	if t.Kind == value.Record {
+		return oidRecord
 	}
 	if int(t.Kind) < len(kindOIDs) {
 		return kindOIDs[t.Kind]
@@ -159,6 +165,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
+	}
+	if k == value.Record {
+		return appendRecordBinary(buf, v)
 	}
 	return value.AppendText(buf, v)
 }

@@ -35,6 +35,9 @@ func RowBytes(r value.Row) int64 {
 			if v.Kind().IsArray() {
 				n += value.ArrayBytes(v)
 			}
+			if v.Kind() == value.Record {
+				n += value.RecordBytes(v)
+			}
 		case value.Numeric:
 			if _, _, small := v.SmallNumeric(); small {
 				continue // held in the Value

@@ -163,7 +163,10 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		}
 		return nil
 	case *sql.Select:
-		return readAll("")
+		if err := readAll(""); err != nil || !locks(b) {
+			return err
+		}
+		return s.lockAllowed(rec)
 	case *sql.Explain:
 		switch d := b.DML.(type) {
 		case *sql.Update:

@@ -124,6 +124,9 @@ const (
 )
 
 func (s *Session) accessOf(b sql.Bound) access {
+	if locks(b) {
+		return accessWrite // the writer slot locks the rows (locking.go)
+	}
 	switch b := b.(type) {
 	case *sql.Tx:
 		return accessSession
@@ -256,6 +259,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 		return s.finish(s.execBound(b, rec))
 	}
 	if acc == accessWrite {
+		if err := s.lockNoWait(b, rec); err != nil {
+			return nil, s.fail(err)
+		}
 		if err := s.acquireSlot(); err != nil {
 			return nil, s.fail(err)
 		}

@@ -18,6 +18,8 @@ const (
 	UndefinedColumn          = "42703"
 	UndefinedFunction        = "42883"
 	UndefinedObject          = "42704"
+	InvalidTablesampleArg    = "2202H"
+	InvalidTablesampleRepeat = "2202G"
 	DuplicateTable           = "42P07"
 	DuplicateObject          = "42710"
 	DuplicateColumn          = "42701"

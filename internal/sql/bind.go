@@ -14,6 +14,9 @@ import (
 type binder struct {
 	cat  Catalog
 	stmt *Stmt
+	// lock collects the locking clauses of a SELECT statement's queries
+	// (bind_locking.go); nil for other statements.
+	lock *Locking
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
@@ -103,11 +106,12 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	switch {
 	case n.GetSelectStmt() != nil:
+		b.lock = &Locking{}
 		p, err := b.bindSelect(n.GetSelectStmt())
 		if err != nil {
 			return nil, err
 		}
-		return &Select{Plan: p}, nil
+		return &Select{Plan: p, Lock: *b.lock}, nil
 	case n.GetCreateStmt() != nil:
 		return b.bindCreateTable(n.GetCreateStmt())
 	case n.GetCreateTableAsStmt() != nil:

@@ -388,6 +388,9 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 			if e.Type().Kind != value.Unknown && len(expr.Columns(e)) == 0 {
 				return e, nil // a constant
 			}
+			if r, ok := groupedRow(e, as.groups); ok {
+				return r, nil
+			}
 		}
 		if cr := n.GetColumnRef(); cr != nil {
 			if err != nil {
@@ -991,7 +994,7 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 		if !slices.ContainsFunc(clauses, func(n *pg_query.Node) bool { return hasAggregate(n) || hasSubLink(n) }) {
 			return // no aggregate to place: spare binding its FROM
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(), outers: outers}
+		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(), outers: outers}
 		_, rsc, err := sub.bindFrom(sel.FromClause)
 		if err != nil {
 			return

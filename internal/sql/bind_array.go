@@ -80,6 +80,12 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 	for _, n := range ind.Indirection {
 		idx := n.GetAIndices()
 		if idx == nil {
+			if f := n.GetString_(); f != nil {
+				if e, err = b.bindFieldSelect(e, f.Sval, loc); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "field selection is not supported")
 		}
 		if !e.Type().Kind.IsArray() {

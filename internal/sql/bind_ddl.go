@@ -203,6 +203,9 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if p, err = b.renameColumns(p, colNames, rv.Relname, rv.Location); err != nil {
 		return nil, err
 	}
+	if err := b.checkRecordColumns(p, rv.Location); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, c := range p.Columns() {
 		if seen[c.Name] {

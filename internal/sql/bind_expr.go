@@ -90,7 +90,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr.IsNull{E: e, Not: t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL}, nil
+		return nullTest(e, t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL), nil
 	case n.GetBooleanTest() != nil:
 		return b.bindBooleanTest(s, n.GetBooleanTest())
 	case n.GetFuncCall() != nil:
@@ -151,8 +151,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetAArrayExpr() != nil:
 		return b.bindArrayExpr(s, n.GetAArrayExpr(), value.UnknownType)
 	case n.GetRowExpr() != nil:
-		return nil, b.stmt.errf(n.GetRowExpr().Location, pgerr.FeatureNotSupported, "row values are not supported outside comparisons").
-			WithHint("select the row's columns, or compare rows: (a, b) < (1, 2), (a, b) IN (SELECT x, y …)")
+		return b.bindRowValue(s, n.GetRowExpr())
 	case n.GetCollateClause() != nil:
 		return b.bindCollate(s, n.GetCollateClause())
 	case n.GetGroupingFunc() != nil:
@@ -169,13 +168,24 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 	var names []string
 	for _, f := range c.Fields {
 		if f.GetAStar() != nil {
+			if len(names) == 1 {
+				if r, ok := b.WholeRow(s, names[0]); ok {
+					return r, nil // t.* as a value: t's row
+				}
+			}
 			return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "* is only allowed in a select list")
 		}
 		names = append(names, f.GetString_().Sval)
 	}
 	switch len(names) {
 	case 1:
-		return b.resolve(s, "", names[0], c.Location)
+		e, err := b.resolve(s, "", names[0], c.Location)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedColumn {
+			if r, ok := b.WholeRow(s, names[0]); ok {
+				return r, nil // a relation's name as a value: its row
+			}
+		}
+		return e, err
 	case 2:
 		return b.resolve(s, names[0], names[1], c.Location)
 	case 3:

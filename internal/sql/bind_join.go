@@ -47,6 +47,7 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 	if err := b.checkDuplicateAliases(lsc, rsc, fromLoc(j.Rarg)); err != nil {
 		return nil, nil, err
 	}
+	lsc, rsc = nullExtended(kind, lsc, rsc)
 	if lateral && plan.HasOuter(r) {
 		if kind != plan.InnerJoin && kind != plan.LeftJoin {
 			return nil, nil, b.stmt.errf(fromLoc(j.Rarg), pgerr.InvalidColumnRef, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")

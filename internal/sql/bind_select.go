@@ -25,7 +25,9 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, b.refuse(b.keyword("into", 0), "SELECT INTO is not supported").WithHint("use CREATE TABLE … AS or INSERT INTO … SELECT")
 	}
 	if len(sel.LockingClause) > 0 {
-		return nil, b.refuse(b.keyword("for", 0), "FOR UPDATE/SHARE is not supported")
+		if err := b.bindLocking(sel); err != nil {
+			return nil, err
+		}
 	}
 	var (
 		p   plan.Node
@@ -348,7 +350,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		if rs.Lateral && lat != nil {
 			outers = append([]*scope{lat}, outers...)
 		}
-		sub := &binder{cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
+		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
@@ -372,7 +374,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		return b.bindJoin(n.GetJoinExpr())
 	}
 	if n.GetRangeTableSample() != nil {
-		return nil, nil, b.refuse(b.keyword("tablesample", 0), "TABLESAMPLE is not supported")
+		return b.bindTableSample(n.GetRangeTableSample())
 	}
 	return nil, nil, b.refuse(fromLoc(n), "FROM item %s is not supported", stmtName(n))
 }
@@ -411,7 +413,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if vr, ok := cat.(ViewReader); ok {
 				cat = vr.InView()
 			}
-			sub := &binder{cat: cat, stmt: rel.Query, forView: b.forView, rows: b.rowCounts()}
+			sub := &binder{lock: b.lock, cat: cat, stmt: rel.Query, forView: b.forView, rows: b.rowCounts()}
 			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)
@@ -689,6 +691,13 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			}
 			continue
 		}
+		if fs, fcols, ok, err := b.bindRecordStar(sc, rt.Val); ok || err != nil {
+			exprs, cols = append(exprs, fs...), append(cols, fcols...)
+			if err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		e, err := b.bindExpr(sc, rt.Val)
 		if err != nil {
 			return nil, nil, err
@@ -732,6 +741,9 @@ func figureName(n *pg_query.Node) string {
 	switch {
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
+		if len(f) > 1 && f[len(f)-1].GetAStar() != nil {
+			f = f[:len(f)-1] // t.* is named t
+		}
 		return f[len(f)-1].GetString_().GetSval()
 	case n.GetFuncCall() != nil:
 		return opName(n.GetFuncCall().Funcname)
@@ -748,7 +760,12 @@ func figureName(n *pg_query.Node) string {
 	case n.GetAArrayExpr() != nil:
 		return "array"
 	case n.GetAIndirection() != nil:
+		if ind := n.GetAIndirection().Indirection; ind[len(ind)-1].GetString_() != nil {
+			return ind[len(ind)-1].GetString_().Sval // (r).f is f
+		}
 		return figureName(n.GetAIndirection().Arg)
+	case n.GetRowExpr() != nil:
+		return "row"
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
 	case n.GetMinMaxExpr() != nil:

@@ -21,6 +21,9 @@ type scopeCol struct {
 	// subquery's scope: names resolve to them only when no column of the
 	// subquery matches.
 	outer bool
+	// nullExt marks the columns of an outer join's null-extended side: a
+	// whole-row reference to their relation is NULL when all are (WholeRow).
+	nullExt bool
 }
 
 // scope is the list of columns that expressions of one query level see, in

@@ -97,6 +97,8 @@ type Drop struct {
 // Select is a query evaluated once.
 type Select struct {
 	Plan plan.Node
+	// Lock is what its FOR UPDATE / FOR SHARE clauses ask for.
+	Lock Locking
 }
 
 // Assign is one SET column = expr of UPDATE or ON CONFLICT DO UPDATE.

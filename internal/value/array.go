@@ -81,7 +81,9 @@ func appendArray(buf []byte, v Value) []byte {
 			buf = append(buf, "NULL"...)
 			continue
 		}
-		tmp = appendScalarText(tmp[:0], e)
+		if tmp = appendScalarText(tmp[:0], e); e.kind == Record {
+			tmp = appendRecord(tmp[:0], e)
+		}
 		if !needsQuotes(tmp) {
 			buf = append(buf, tmp...)
 			continue

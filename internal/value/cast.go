@@ -133,6 +133,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if from == to || from == Unknown {
 		return true
 	}
+	if to == Record {
+		return false // input of anonymous composite types is not implemented, as in PostgreSQL
+	}
 	if from.IsArray() || to.IsArray() {
 		switch {
 		case from.IsArray() && to.IsArray():

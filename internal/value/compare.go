@@ -48,6 +48,9 @@ func Compare(a, b Value) int {
 	if a.kind.IsArray() {
 		return compareArrays(a, b)
 	}
+	if a.kind == Record {
+		return compareRecords(a, b)
+	}
 	return strings.Compare(a.Str(), b.Str())
 }
 

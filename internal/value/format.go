@@ -15,6 +15,9 @@ func AppendText(buf []byte, v Value) []byte {
 	if v.kind.IsArray() {
 		return appendArray(buf, v)
 	}
+	if v.kind == Record {
+		return appendRecord(buf, v)
+	}
 	return appendScalarText(buf, v)
 }
 

@@ -35,6 +35,8 @@ import (
 //	                    each as 8 ordered bytes (Compare's order)
 //	array               per element a 1 byte and the element's key, then a
 //	                    0 byte
+//	record              the kind byte, then per field a 1 byte and the
+//	                    field's key, then a 0 byte
 const keyNull = 0xFF
 
 // Numeric class bytes, in value order.
@@ -51,6 +53,9 @@ const (
 func AppendKey(buf []byte, v Value) []byte {
 	if v.kind.IsArray() {
 		return appendArrayKey(buf, v)
+	}
+	if v.kind == Record || v.kind == ArrayOf(Record) {
+		return appendRecordKey(buf, v)
 	}
 	return appendScalarKey(buf, v)
 }

@@ -24,6 +24,7 @@ var kindNames = [numKinds]string{
 	Timestamp:   "timestamp without time zone",
 	TimestampTZ: "timestamp with time zone",
 	Interval:    "interval",
+	Record:      "record",
 	Time:        "time without time zone",
 	TimeTZ:      "time with time zone",
 }

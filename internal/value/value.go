@@ -37,6 +37,7 @@ const (
 	Timestamp
 	TimestampTZ
 	Interval
+	Record
 	Time
 	TimeTZ
 	numKinds

@@ -1,0 +1,175 @@
+package sql
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Row values. A row constructor outside a comparison, ROW(1, 'a') or
+// (a, b), and a table's name used as a value (SELECT t FROM t, count(t),
+// f(t.*)) are records (value.Record): compared, grouped and sorted with
+// PostgreSQL's record order (field by field, NULL after every value and
+// equal to NULL), printed as (1,a). Comparisons between two row
+// constructors keep their element-wise expansion (bind_row.go).
+
+// bindRowValue binds ROW(a, b) as a record; an argument of unknown type
+// (a string literal) becomes text, as PostgreSQL resolves it.
+func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) {
+	args := make([]expr.Expr, len(r.Args))
+	for i, a := range r.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().Kind == value.Unknown {
+			if e, err = b.coerce(e, value.TextType, nodeLoc(a, r.Location)); err != nil {
+				return nil, err
+			}
+		}
+		args[i] = e
+	}
+	return expr.NewRowCons(args), nil
+}
+
+// WholeRow returns the row of the relation named qual (its name or alias)
+// in scope s, or of an enclosing query's, as a record whose fields are its
+// columns, named as they are: what SELECT t FROM t, count(t) and
+// row_to_json(t) read. ok is false when no relation of that name is in
+// reach.
+func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
+	levels := append([]*scope{s}, b.outers...)
+	for depth, lv := range levels {
+		var args []expr.Expr
+		var names []string
+		nullExt := false
+		for i, c := range lv.cols {
+			if c.qual != qual || c.outer {
+				continue
+			}
+			nullExt = nullExt || c.nullExt
+			if depth == 0 {
+				args = append(args, &expr.Col{Idx: i, T: c.typ, Name: c.name})
+			} else {
+				args = append(args, &expr.Outer{Depth: depth, Idx: i, T: c.typ, Name: qual + "." + c.name})
+			}
+			names = append(names, c.name)
+		}
+		if args != nil {
+			return &expr.RowCons{Args: args, Names: names, Table: qual, NullIfAllNull: nullExt}, true
+		}
+	}
+	return nil, false
+}
+
+// nullExtended returns the scopes of an outer join's inputs with the
+// columns of its null-extended sides marked: PostgreSQL's whole-row
+// reference to a relation there is NULL in a row the join made up, not a
+// row of NULLs. A row of the relation whose fields are all NULL reads as
+// NULL too; a relation with a primary key has none.
+func nullExtended(kind plan.JoinKind, l, r *scope) (*scope, *scope) {
+	mark := func(s *scope) *scope {
+		c := *s
+		c.cols = append([]scopeCol(nil), s.cols...)
+		for i := range c.cols {
+			c.cols[i].nullExt = true
+		}
+		return &c
+	}
+	if kind == plan.RightJoin || kind == plan.FullJoin {
+		l = mark(l)
+	}
+	if kind == plan.LeftJoin || kind == plan.FullJoin {
+		r = mark(r)
+	}
+	return l, r
+}
+
+// checkRecordColumns refuses a view column that is an anonymous record,
+// ROW(…), as PostgreSQL does (42P16: it has no type to be stored as); a
+// table's row has its table's type and is accepted.
+func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
+	for _, c := range p.Columns() {
+		if c.Type == value.RecordType {
+			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record", c.Name)
+		}
+	}
+	return nil
+}
+
+// bindFieldSelect binds (e).name, a field of a row constructor or of a
+// table's row; a field of any other record is not known when binding.
+func (b *binder) bindFieldSelect(e expr.Expr, name string, loc int32) (expr.Expr, error) {
+	if r, ok := e.(*expr.RowCons); ok {
+		if f, _ := r.Field(name); f != nil {
+			return f, nil
+		}
+		if r.Table != "" {
+			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q not found in data type %s", name, r.Table)
+		}
+		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
+	}
+	if e.Type().Kind == value.Record {
+		return nil, b.refuse(loc, "field selection from a record value is not supported").
+			WithHint("select the field from the row constructor or the table itself: (t).f, t.f")
+	}
+	return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, e.Type())
+}
+
+// bindRecordStar expands (r).* in a select list into r's fields, for a
+// row constructor or a table's row; ok is false when n is not (r).*.
+func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr, cols []plan.Column, ok bool, err error) {
+	ind := n.GetAIndirection()
+	if ind == nil || ind.Indirection[len(ind.Indirection)-1].GetAStar() == nil {
+		return nil, nil, false, nil
+	}
+	arg := ind.Arg
+	if len(ind.Indirection) > 1 {
+		arg = &pg_query.Node{Node: &pg_query.Node_AIndirection{AIndirection: &pg_query.A_Indirection{Arg: ind.Arg, Indirection: ind.Indirection[:len(ind.Indirection)-1]}}}
+	}
+	e, err := b.bindExpr(s, arg)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	r, isRow := e.(*expr.RowCons)
+	if !isRow {
+		return nil, nil, true, b.refuse(nodeLoc(ind.Arg, -1), "(r).* of a record value is not supported").
+			WithHint("expand a row constructor or a table's row: (t).*, (ROW(a, b)).*")
+	}
+	for i, a := range r.Args {
+		fields = append(fields, a)
+		cols = append(cols, plan.Column{Name: r.Names[i], Type: a.Type()})
+	}
+	return fields, cols, true, nil
+}
+
+// groupedRow returns a table's row over the grouped rows when every one
+// of its columns is a grouping expression (SELECT t … GROUP BY t.a, t.b).
+func groupedRow(e expr.Expr, groups []expr.Expr) (expr.Expr, bool) {
+	r, ok := e.(*expr.RowCons)
+	if !ok || r.Table == "" {
+		return nil, false
+	}
+	args := make([]expr.Expr, len(r.Args))
+	for i, a := range r.Args {
+		j := slices.IndexFunc(groups, func(g expr.Expr) bool { return exprKey(g) == exprKey(a) })
+		if j < 0 {
+			return nil, false
+		}
+		args[i] = &expr.Col{Idx: j, T: groups[j].Type(), Name: colName(groups[j])}
+	}
+	return &expr.RowCons{Args: args, Names: r.Names, Table: r.Table, NullIfAllNull: r.NullIfAllNull}, true
+}
+
+// nullTest binds e IS [NOT] NULL; a record is NULL when all its fields are.
+func nullTest(e expr.Expr, not bool) expr.Expr {
+	if e.Type().Kind == value.Record {
+		return expr.NewRecordNullTest(e, not)
+	}
+	return &expr.IsNull{E: e, Not: not}
+}
