@@ -40,6 +40,19 @@ func Interval(months, days int32, micros int64) Value {
 	return value.NewInterval(value.Span{Months: months, Days: days, Micros: micros})
 }
 
+// TimeOfDay returns a time: micros since midnight, 0 to 24:00:00 (22008
+// outside).
+func TimeOfDay(micros int64) (Value, error) {
+	return value.MakeTimeTZ(micros, 0, value.Time)
+}
+
+// TimeOfDayTZ returns a time with time zone: micros since midnight, and
+// the zone's offset east of UTC in seconds (+02:00 is 7200), less than 16
+// hours either way (22009 otherwise).
+func TimeOfDayTZ(micros int64, offset int32) (Value, error) {
+	return value.MakeTimeTZ(micros, -offset, value.TimeTZ)
+}
+
 // Bytea returns a bytea holding a copy of b.
 func Bytea(b []byte) Value { return value.NewBytea(append([]byte{}, b...)) }
 

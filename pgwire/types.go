@@ -29,6 +29,9 @@ const (
 	oidTimestamp   = 1114
 	oidTimestampTZ = 1184
 	oidNumeric     = 1700
+	oidInterval    = 1186
+	oidTime        = 1083
+	oidTimeTZ      = 1266
 )
 
 var kindOIDs = [...]uint32{
@@ -50,6 +53,9 @@ var kindOIDs = [...]uint32{
 	value.Bit:         oidBit,
 	value.Varbit:      oidVarbit,
 	value.UUID:        oidUUID,
+	value.Interval:    oidInterval,
+	value.Time:        oidTime,
+	value.TimeTZ:      oidTimeTZ,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -72,6 +78,9 @@ var arrayOIDs = [...]uint32{
 	value.Bit:         1561,
 	value.Varbit:      1563,
 	value.UUID:        2951,
+	value.Interval:    1187,
+	value.Time:        1183,
+	value.TimeTZ:      1270,
 }
 
 // typeOID returns the OID of t's type.
@@ -108,7 +117,11 @@ func typeSize(t value.Type) int16 {
 		return 4
 	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ:
 		return 8
-	case value.UUID:
+	case value.Time:
+		return 8
+	case value.TimeTZ:
+		return 12
+	case value.Interval, value.UUID:
 		return 16
 	}
 	return -1
@@ -125,6 +138,8 @@ func typeModifier(t value.Type) int32 {
 	case value.Varchar, value.Char, value.Numeric:
 		return t.Mod + 4
 	case value.Timestamp, value.TimestampTZ, value.Bit, value.Varbit:
+		return t.Mod
+	case value.Time, value.TimeTZ:
 		return t.Mod
 	}
 	return -1
@@ -158,6 +173,8 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return appendNumericBinary(buf, v)
 	case value.JSONB:
 		return value.AppendText(append(buf, jsonbBinaryVersion), v)
+	case value.Time, value.TimeTZ, value.Interval:
+		return appendTimeBinary(buf, v)
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
@@ -289,6 +306,12 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.NewTimestamp(t.Kind, int64(binary.BigEndian.Uint64(b))), nil
+	case value.Time, value.TimeTZ, value.Interval:
+		v, ok := decodeTimeBinary(b, t.Kind)
+		if !ok {
+			return bad()
+		}
+		return v, nil
 	case value.Numeric:
 		var n pgtype.Numeric
 		if err := (pgtype.NumericCodec{}).PlanScan(nil, oidNumeric, pgtype.BinaryFormatCode, &n).Scan(b, &n); err != nil {

@@ -17,25 +17,31 @@ var MakeIntervalParams = []string{"years", "months", "weeks", "days", "hours", "
 func init() {
 	I4, F8, IV := value.Int4, value.Float8, value.Interval
 	makeInterval := func(a []value.Value) (value.Value, error) {
-		var f [7]float64
+		var f [6]int64
+		secs := 0.0
 		for i, v := range a {
 			if i == 6 {
-				f[i] = v.Float()
+				secs = v.Float()
 			} else {
-				f[i] = float64(v.Int())
+				f[i] = v.Int()
 			}
 		}
-		secs := f[6]
 		if math.IsInf(secs, 0) || math.IsNaN(secs) {
 			return value.Null, pgerr.New(pgerr.DatetimeOverflow, "interval out of range")
 		}
-		months := f[0]*12 + f[1]
-		days := f[2]*7 + f[3]
-		micros := f[4]*3600e6 + f[5]*60e6 + math.RoundToEven(secs*1e6)
-		if months != float64(int32(months)) || days != float64(int32(days)) || math.Abs(micros) >= 1<<63 {
-			return value.Null, pgerr.New(pgerr.DatetimeOverflow, "interval out of range")
+		// PostgreSQL 15 checks nothing else: its 32-bit months and days and
+		// its 64-bit microseconds wrap around, and seconds beyond 64 bits
+		// of microseconds convert to the smallest int64, as x86 converts.
+		us := math.RoundToEven(secs * 1e6)
+		secUs := int64(math.MinInt64)
+		if us >= -(1<<63) && us < 1<<63 {
+			secUs = int64(us)
 		}
-		return value.NewInterval(value.Span{Months: int32(months), Days: int32(days), Micros: int64(micros)}), nil
+		return value.NewInterval(value.Span{
+			Months: int32(f[0]*12 + f[1]),
+			Days:   int32(f[2]*7 + f[3]),
+			Micros: f[4]*3600e6 + f[5]*60e6 + secUs,
+		}), nil
 	}
 	for n := 0; n <= 7; n++ {
 		ps := kinds(I4, I4, I4, I4, I4, I4, F8)[:n]

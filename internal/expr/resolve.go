@@ -36,7 +36,7 @@ func categoryOf(k value.Kind) category {
 		return catNumeric
 	case k.IsString():
 		return catString
-	case k.IsDateTime():
+	case k.IsDateTime(), k == value.Time, k == value.TimeTZ:
 		return catDateTime
 	case k == value.Interval:
 		return catTimespan
@@ -173,6 +173,9 @@ func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err e
 	}
 	ltk, rtk, res, ok := arithKinds(op, lk, rk)
 	if !ok {
+		if lk == value.Time && rk == value.Time && op == OpAdd {
+			return lt, rt, result, errAmbiguousOperator(ops, lk, rk) // time + interval or interval + time
+		}
 		return lt, rt, result, errNoOperator(ops, lk, rk)
 	}
 	return keep(l, ltk), keep(r, rtk), plain(res), nil
@@ -233,7 +236,7 @@ func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool
 			return value.Float8, r, value.Interval, true
 		}
 	}
-	return 0, 0, 0, false
+	return timeKinds(op, l, r)
 }
 
 // ResolveCompare returns the type both sides of a comparison are cast to:
@@ -262,6 +265,8 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 			return value.Type{}, errNoOperator("=", lk, rk)
 		}
 		return value.ArrayType(t.Kind), nil
+	case (lk == value.Time && rk == value.TimeTZ) || (lk == value.TimeTZ && rk == value.Time):
+		return value.TimeTZType, nil
 	case lk == rk:
 		if lk == value.Varchar {
 			return value.TextType, nil
@@ -278,7 +283,7 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 			return value.TextType, nil
 		}
 	case catDateTime:
-		if rk.IsDateTime() {
+		if rk.IsDateTime() && lk.IsDateTime() {
 			return plain(max(lk, rk)), nil // Date < Timestamp < TimestampTZ
 		}
 	case catBits:

@@ -516,8 +516,8 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 				return nil, err
 			}
 		}
-		call.Arg = arg
-		argType = arg.Type()
+		call.Arg = timeAggArg(fn, arg)
+		argType = call.Arg.Type()
 		if f.AggDistinct {
 			if err := b.noJSONOrder(argType, "equality", f.Location); err != nil {
 				return nil, err
@@ -587,6 +587,9 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 	x, err := b.bindExpr(in, sb.Node)
 	if err != nil {
 		return err
+	}
+	if call.Func == plan.AggPercentileCont && x.Type().Kind == value.Time {
+		x = &expr.Cast{E: x, To: value.IntervalType} // through the implicit cast, as in PostgreSQL
 	}
 	xType := x.Type()
 	switch k := x.Type().Kind; {

@@ -121,6 +121,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 			return nil, b.refuse(f.Location, "volatile function %s cannot be maintained in a view outside a temporal filter", strings.TrimPrefix(f.Op.String(), "SVFOP_")).
 				WithHint(clockHint)
 		}
+		if t, ok := clockTimeTypes[f.Op]; ok {
+			return b.bindClockTime(s, f, t)
+		}
 		switch f.Op {
 		case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 			return b.callFunc(s, "current_date", nil, nil, f.Location)
@@ -367,6 +370,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			}
 			switch op {
 			case "-":
+				if r.Type().Kind == value.Time { // - time is - interval, through the implicit cast
+					r = &expr.Cast{E: r, To: value.IntervalType}
+				}
 				if c, ok := r.(*expr.Const); ok && r.Type().Kind != value.Unknown {
 					// Fold negative literals so that -2147483648 is an int4.
 					v, err := value.Neg(c.V)

@@ -539,6 +539,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 				return nil, err
 			}
 		}
+		fn.Arg = timeAggArg(agg, fn.Arg)
 		t, err := agg.ResultType(fn.Arg.Type())
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))

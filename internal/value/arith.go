@@ -55,6 +55,9 @@ func Add(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
 	}
+	if r, ok, err := timeArith(a, b, false); ok {
+		return r, err
+	}
 	if r, ok, err := intervalArith('+', a, b); ok {
 		return r, err
 	}
@@ -93,6 +96,9 @@ func Add(a, b Value) (Value, error) {
 func Sub(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
+	}
+	if r, ok, err := timeArith(a, b, true); ok {
+		return r, err
 	}
 	if r, ok, err := intervalArith('-', a, b); ok {
 		return r, err

@@ -29,6 +29,8 @@ func Coerce(v Value, t Type, explicit bool) (Value, error) {
 		return coerceTimestamp(v, t.Mod), nil
 	case Interval:
 		return coerceInterval(v, t.Mod)
+	case Time, TimeTZ:
+		return coerceTime(v, t.Mod), nil
 	case Bit, Varbit:
 		return coerceBits(v, t, explicit)
 	}
@@ -163,6 +165,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case to == Unknown:
 		return false
+	case from == Time && (to == Interval || to == TimeTZ):
+		return true
 	}
 	if !explicit {
 		return false
@@ -172,6 +176,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case from == Bool && to == Int4, from == Int4 && to == Bool:
 		return true
+	case to == Time || to == TimeTZ:
+		_, ok, _ := castTime(Value{kind: from}, to)
+		return ok
 	case (from == Int4 || from == Int8) && to == Bit, from == Bit && (to == Int4 || to == Int8):
 		return true
 	}
@@ -232,6 +239,10 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return convertNumber(v, to)
 	case from.IsDateTime() && to.IsDateTime():
 		return convertDateTime(v, to)
+	case from == Time || from == TimeTZ || to == Time || to == TimeTZ:
+		if r, ok, err := castTime(v, to); ok {
+			return r, err
+		}
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

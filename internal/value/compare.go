@@ -30,6 +30,8 @@ func Compare(a, b Value) int {
 		return 0
 	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
 		return cmpInt(a.n, b.n)
+	case Time, TimeTZ:
+		return cmpInt(a.n, b.n)
 	case Float4, Float8:
 		return cmpFloat(a.Float(), b.Float())
 	case Numeric:
@@ -208,6 +210,8 @@ func Prefix(v Value) (class uint8, bits uint64, exact bool) {
 	case Unknown:
 		return math.MaxUint8, 0, true // NULL sorts after every kind
 	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return uint8(v.kind), uint64(v.n) ^ 1<<63, true
+	case Time, TimeTZ:
 		return uint8(v.kind), uint64(v.n) ^ 1<<63, true
 	case Text, Varchar:
 		// The first eight bytes, big-endian: a shorter string is padded

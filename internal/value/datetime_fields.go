@@ -225,6 +225,9 @@ func infiniteField(u string, neg bool, k Kind, field string) (Value, error) {
 // interval: a numeric, as in PostgreSQL 14 and later.
 func Extract(field string, v Value) (Value, error) {
 	k := v.kind
+	if k == Time || k == TimeTZ {
+		return timeField(field, v, true)
+	}
 	u, err := unit(field, k)
 	if err != nil {
 		return Null, err
@@ -270,6 +273,9 @@ func Extract(field string, v Value) (Value, error) {
 // in floating point as PostgreSQL's date_part does. A date is taken as a
 // timestamp at midnight.
 func DatePart(field string, v Value) (Value, error) {
+	if v.kind == Time || v.kind == TimeTZ {
+		return timeField(field, v, false)
+	}
 	if v.kind == Date {
 		ts, err := convertDateTime(v, Timestamp)
 		if err != nil {

@@ -50,6 +50,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendTimestamp(buf, v.n, true)
 	case Interval:
 		return appendInterval(buf, v.Span())
+	case Time, TimeTZ:
+		return appendTimeText(buf, v)
 	case Bytea:
 		return appendBytea(buf, v)
 	case UUID:

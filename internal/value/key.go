@@ -76,6 +76,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return append(buf, byte(v.n&1))
 	case Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
 		return appendOrderedInt(buf, v.n)
+	case Time, TimeTZ:
+		return appendOrderedInt(buf, v.n)
 	case Float4, Float8:
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))
 	case Numeric:

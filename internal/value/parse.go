@@ -46,6 +46,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseBits(s, t)
 	case UUID:
 		return parseUUID(s)
+	case Time, TimeTZ:
+		v, err = parseTime(s, t.Kind)
 	default:
 		if t.Kind.IsArray() {
 			return parseArray(s, Type{t.Kind.Elem(), -1})
@@ -64,7 +66,7 @@ func Parse(s string, t Type) (Value, error) {
 // copy it.
 func ParseBytes(b []byte, t Type) (Value, error) {
 	switch t.Kind {
-	case Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Date, Timestamp, TimestampTZ:
+	case Bool, Int2, Int4, Int8, Numeric, Float4, Float8, Date, Timestamp, TimestampTZ, Time, TimeTZ:
 		if len(b) == 0 {
 			return Parse("", t)
 		}

@@ -31,6 +31,8 @@ var kindNames = [numKinds]string{
 	Bit:         "bit",
 	Varbit:      "bit varying",
 	UUID:        "uuid",
+	Time:        "time without time zone",
+	TimeTZ:      "time with time zone",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -82,6 +84,8 @@ func (t Type) String() string {
 		return intervalTypeString(t.Mod)
 	case Bit, Varbit:
 		return bitsTypeString(t)
+	case Time, TimeTZ:
+		return timeTypeString(t)
 	}
 	return t.Kind.String()
 }
@@ -152,6 +156,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return timestampType(TimestampTZ, mods)
 	case "interval":
 		return intervalType(mods)
+	case "time", "time without time zone":
+		return timeType(Time, mods)
+	case "timetz", "time with time zone":
+		return timeType(TimeTZ, mods)
 	case "json", "jsonb":
 		return noMods(Type{map[string]Kind{"json": JSON, "jsonb": JSONB}[n], -1})
 	}
@@ -167,8 +175,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"xml": true,
-	"time": true, "time without time zone": true, "timetz": true, "time with time zone": true,
+	"xml":   true,
 	"money": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "tsvector": true, "tsquery": true, "oid": true,

@@ -44,6 +44,8 @@ const (
 	Bit
 	Varbit
 	UUID
+	Time
+	TimeTZ
 	numKinds
 )
 
@@ -71,6 +73,8 @@ var (
 	IntervalType    = Type{Interval, -1}
 	JSONType        = Type{JSON, -1}
 	JSONBType       = Type{JSONB, -1}
+	TimeType        = Type{Time, -1}
+	TimeTZType      = Type{TimeTZ, -1}
 )
 
 // NumericMod encodes precision and scale as a numeric type modifier.
@@ -158,11 +162,13 @@ func NewDate(days int64) Value { return Value{kind: Date, n: days} }
 func NewTimestamp(k Kind, micros int64) Value { return Value{kind: k, n: micros} }
 
 // IntOrdered reports whether a value of kind k is exactly its Int(), and
-// Compare orders such values as their Int()s: booleans, integers, dates
-// and timestamps.
+// Compare orders such values as their Int()s: booleans, integers, dates,
+// timestamps and times (a timetz's Int() packs time and zone, see time.go).
 func IntOrdered(k Kind) bool {
 	switch k {
 	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
+		return true
+	case Time, TimeTZ:
 		return true
 	}
 	return false

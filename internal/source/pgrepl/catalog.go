@@ -190,6 +190,10 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 			return value.IntervalType, nil
 		}
 		return value.Type{Kind: value.Interval, Mod: mod}, nil
+	case pgtype.TimeOID:
+		return value.Type{Kind: value.Time, Mod: mod}, nil
+	case pgtype.TimetzOID:
+		return value.Type{Kind: value.TimeTZ, Mod: mod}, nil
 	case pgtype.ByteaOID, pgtype.UUIDOID, pgtype.BitOID, pgtype.VarbitOID:
 		return bytesType(oid, mod), nil
 	}
