@@ -100,8 +100,10 @@ type replaceBatch struct {
 	// direct lists the tables whose batch of the commit applyPending
 	// built, consolidated; tableDeltas takes it and clears the list.
 	direct []*table
-	// parts are the workers' shares of a parallel write.
+	// parts are the workers' shares of a parallel write; half, the
+	// second share's entries of the batch, kept up to maxReusedDelta.
 	parts [2]applyPart
+	half  zset.ZSet
 }
 
 // sortKey is a kept replacement's key, made to sort as unsigned, and its
@@ -208,12 +210,17 @@ func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool
 		second := &b.parts[1]
 		*second = applyPart{keys: keys[cut:], log: log[2*cut:]}
 		if build {
-			second.delta = make(zset.ZSet, 0, 2*(len(keys)-cut))
+			second.delta = b.half[:0]
 		}
 		e.inParallel("apply "+t.name, func() { t.applyPart(p, first, build) }, func() { t.applyPart(p, second, build) })
 		first.delta = append(first.delta, second.delta...)
 		t.bytes += second.bytes
 		clear(second.delta)
+		if cap(second.delta) <= maxReusedDelta {
+			b.half = second.delta[:0]
+		} else {
+			b.half = nil
+		}
 	}
 	t.bytes += first.bytes
 	if build {
