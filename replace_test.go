@@ -107,3 +107,68 @@ func TestTypedValuesAreAssigned(t *testing.T) {
 		t.Errorf("rows %s", got)
 	}
 }
+
+// TestReplaceReadInTx checks that a transaction's replacements, kept until
+// it commits, are seen by its own reads (Tx.Query) and by its own further
+// changes, not by other readers, and are dropped by Rollback.
+func TestReplaceReadInTx(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL);
+		INSERT INTO t VALUES (1, 5), (2, 50);
+		CREATE MATERIALIZED VIEW s AS SELECT sum(v) FROM t;`); err != nil {
+		t.Fatal(err)
+	}
+	get, err := db.Prepare("SELECT v FROM t WHERE id = $1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(q func(*deltaview.Stmt, ...deltaview.Value) (*deltaview.Rows, error)) string {
+		rows, err := q(get, deltaview.Int(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(rows.Rows)
+	}
+	for _, commit := range []bool{false, true} {
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []int64{6, 7} {
+			if err := tx.Replace("t", deltaview.Int(1), deltaview.Int(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := read(tx.Query); got != "[[7]]" {
+			t.Errorf("the transaction reads %s after its replacements, want [[7]]", got)
+		}
+		other := func(s *deltaview.Stmt, args ...deltaview.Value) (*deltaview.Rows, error) { return s.Query(args...) }
+		if got := read(other); got != "[[5]]" {
+			t.Errorf("another reader reads %s before the commit, want [[5]]", got)
+		}
+		// A change that reads the row: the replacement is its old row.
+		if err := tx.Update("t", []deltaview.Value{deltaview.Int(1), deltaview.Int(7)}, []deltaview.Value{deltaview.Int(1), deltaview.Int(8)}); err != nil {
+			t.Fatalf("updating the replaced row: %v", err)
+		}
+		if err := tx.Replace("t", deltaview.Int(2), deltaview.Int(60)); err != nil {
+			t.Fatal(err)
+		}
+		want := "[[55]]"
+		if commit {
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			want = "[[68]]"
+		} else if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := db.Query("SELECT * FROM s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rows.Rows); got != want {
+			t.Errorf("commit=%v: the view holds %s, want %s", commit, got, want)
+		}
+	}
+}

@@ -89,9 +89,12 @@ func (s *Session) Update(tableName string, old, new value.Row) error {
 }
 
 // Replace replaces the row whose primary key equals row's by row; it is
-// an error if there is none, or if the table has no primary key.
+// an error if there is none, or if the table has no primary key. In a
+// table whose key is one integer column and its only unique constraint,
+// the row is kept in the transaction and written with the others at
+// commit, or before the transaction runs anything else (pending.go).
 func (s *Session) Replace(tableName string, row value.Row) error {
-	return s.typedChange(tableName, sql.PrivUpdate, func(e *Engine) error {
+	return s.typedChangeKeep(tableName, sql.PrivUpdate, true, func(e *Engine) error {
 		t, row, err := e.typedRow(tableName, row)
 		if err != nil {
 			return err
@@ -99,6 +102,10 @@ func (s *Session) Replace(tableName string, row value.Row) error {
 		if len(t.uniques) == 0 || !t.uniques[0].primary {
 			return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
 		}
+		if t.buffers() {
+			return e.replacePending(t, row)
+		}
+		e.flushPending()
 		id, old, ok := t.byKey(t.uniques[0], row)
 		if !ok {
 			return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
@@ -109,8 +116,15 @@ func (s *Session) Replace(tableName string, row value.Row) error {
 
 // typedChange runs fn, a change of the typed API, as the writer under the
 // write lock: within the open transaction, where a failure undoes fn's
-// changes alone, or as a transaction of its own.
+// changes alone, or as a transaction of its own. The transaction's kept
+// replacements are written first.
 func (s *Session) typedChange(table string, priv sql.Privilege, fn func(e *Engine) error) error {
+	return s.typedChangeKeep(table, priv, false, fn)
+}
+
+// typedChangeKeep is typedChange; with keep, fn writes the kept
+// replacements itself if it needs them written.
+func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, fn func(e *Engine) error) error {
 	switch {
 	case s.closed:
 		return errClosed
@@ -133,6 +147,9 @@ func (s *Session) typedChange(table string, priv sql.Privilege, fn func(e *Engin
 		return err
 	}
 	tx := e.begin()
+	if !keep {
+		e.flushPending()
+	}
 	mark := len(tx.log)
 	err := fn(e)
 	if err != nil {

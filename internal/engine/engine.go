@@ -59,8 +59,10 @@ type Engine struct {
 	// deltas is the map of each commit's batches, reused.
 	spare  *txn
 	deltas map[string]zset.ZSet
-	// touched lists the tables whose batches a commit gathers, reused.
+	// touched lists the tables whose batches a commit gathers, reused;
+	// batch is the scratch of writing a transaction's replacements.
 	touched []*table
+	batch   replaceBatch
 	// read is the set of tables some view reads (readTables), nil when
 	// the views changed.
 	read map[string]bool

@@ -402,7 +402,7 @@ func (e *Engine) endWave(wc *waveClock, phase string) {
 func (e *Engine) consolidate(z zset.ZSet, pre []zset.RowPrefix) zset.ZSet {
 	switch {
 	case e.nWorkers() >= 2 && len(z) >= 4*e.parallelMin:
-		return zset.ConsolidateOn(z, pre, e.inParallel)
+		return zset.ConsolidateOn(z, pre, func(fns ...func()) { e.inParallel("consolidate", fns...) })
 	case pre != nil:
 		return zset.ConsolidatePrefixed(z, pre)
 	}
@@ -410,8 +410,9 @@ func (e *Engine) consolidate(z zset.ZSet, pre []zset.RowPrefix) zset.ZSet {
 }
 
 // inParallel runs fns at once, the first on the calling goroutine, and
-// returns when all have; a panic of one is raised on the caller.
-func (e *Engine) inParallel(fns ...func()) {
+// returns when all have; a panic of one is raised on the caller. The
+// trace counts each as a task called task.
+func (e *Engine) inParallel(task string, fns ...func()) {
 	wc := e.newWaveClock(len(fns))
 	panics := make([]any, len(fns))
 	run := func(w int) {
@@ -422,7 +423,7 @@ func (e *Engine) inParallel(fns ...func()) {
 		}()
 		t := wc.now()
 		fns[w]()
-		wc.task(w, "consolidate", t)
+		wc.task(w, task, t)
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < len(fns); w++ {

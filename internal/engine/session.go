@@ -234,6 +234,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error
 		defer func() { s.deadline = time.Time{} }()
 	}
 	e := s.e
+	if s.writer {
+		s.writeKept()
+	}
 	e.mu.RLock()
 	b, rec, err := bind()
 	if s.failed {

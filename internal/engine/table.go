@@ -36,10 +36,11 @@ type table struct {
 	keyOrders []*namedIndex
 	delta     zset.ZSet        // the last commit's batch, reused by the next
 	pre       []zset.RowPrefix // the prefixes of a big batch's rows
-	// gathering is set while a commit gathers the table's batch.
-	gathering bool
-	bytes     int64
-	stream    streamState // for a change-stream table (stream.go)
+	// gathering is set while a commit gathers the table's batch; built,
+	// while it takes the batch applyPending built.
+	gathering, built bool
+	bytes            int64
+	stream           streamState // for a change-stream table (stream.go)
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to

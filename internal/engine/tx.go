@@ -17,7 +17,10 @@ import (
 type txn struct {
 	explicit bool // BEGIN was issued; otherwise one statement autocommits
 	log      []change
-	source   *SourcePosition // the subscription position the commit records
+	// pending are replacements by key not yet written to their tables
+	// (pending.go): the log does not hold them yet.
+	pending []pendingRow
+	source  *SourcePosition // the subscription position the commit records
 }
 
 // change is one row inserted (w = +1) or deleted (w = -1) under id, or
@@ -113,8 +116,12 @@ func (e *Engine) undoTo(mark int) {
 func (e *Engine) rollback() {
 	if e.tx != nil {
 		e.undoTo(0)
+		clear(e.tx.pending)
+		e.tx.pending = e.tx.pending[:0]
 		e.tx = nil
 	}
+	clear(e.batch.direct)
+	e.batch.direct = e.batch.direct[:0]
 }
 
 // maxSpareLog is the capacity up to which a transaction's log is kept for
@@ -126,11 +133,12 @@ const maxSpareLog = 1 << 16
 func (e *Engine) newTxn(explicit bool) *txn {
 	tx := e.spare
 	e.spare = nil
-	if tx == nil || cap(tx.log) > maxSpareLog {
+	if tx == nil || cap(tx.log) > maxSpareLog || cap(tx.pending) > maxSpareLog {
 		return &txn{explicit: explicit}
 	}
 	clear(tx.log) // undoTo cleared whatever lies past the length
-	*tx = txn{explicit: explicit, log: tx.log[:0]}
+	clear(tx.pending)
+	*tx = txn{explicit: explicit, log: tx.log[:0], pending: tx.pending[:0]}
 	return tx
 }
 
@@ -146,12 +154,24 @@ func (e *Engine) commit() error {
 		// A bulk load's log is let go at once: it holds a slot per row
 		// loaded, and the views built after the load would otherwise
 		// keep it alive beside them.
-		if e.tx == nil && tx != nil && cap(tx.log) <= maxSpareLog {
+		if e.tx == nil && tx != nil && cap(tx.log) <= maxSpareLog && cap(tx.pending) <= maxSpareLog {
 			e.spare = tx
 		}
 	}()
-	if tx == nil || len(tx.log) == 0 {
+	if tx == nil || len(tx.log) == 0 && len(tx.pending) == 0 {
 		return nil
+	}
+	ph := e.startPhases()
+	e.ph = ph
+	defer func() { ph.end(); e.ph = nil }()
+	if len(tx.pending) > 0 {
+		// Written here, so that the store, the views and a rollback see
+		// them in the log like any change; a transaction of replacements
+		// alone gets its tables' batches built as they are written.
+		e.tx = tx
+		e.applyPending(len(tx.log) == 0)
+		e.tx = nil
+		ph.mark("table writes")
 	}
 	temporal := e.temporal()
 	if temporal {
@@ -164,9 +184,6 @@ func (e *Engine) commit() error {
 		}
 		defer e.wake()
 	}
-	ph := e.startPhases()
-	e.ph = ph
-	defer func() { ph.end(); e.ph = nil }()
 	deltas, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
 	ph.mark("table deltas")
@@ -296,7 +313,7 @@ func readsAny(v *zview, deltas map[string]zset.ZSet) bool {
 // for them it is enough to know that something changed.
 func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	read := e.readTables()
-	unreadChanges, insertsOnly := false, true // of the tables no view reads
+	unreadChanges, insertsOnly, changed := false, true, false // of the tables no view reads
 	// The map and each table's batch are reused from one commit to the
 	// next: operators and subscribers are done with them when a commit
 	// returns.
@@ -310,11 +327,19 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	touched := e.touched[:0]
 	// A big batch is consolidated by the prefixes its updates took.
 	prefixed := len(log) >= prefixedMin
+	// The tables whose batches applyPending built are done.
+	for _, t := range e.batch.direct {
+		t.built = true
+		if len(t.delta) > 0 {
+			deltas[t.name] = t.delta
+			changed = true
+		}
+	}
 	var last *table
 	lastRead := false
 	for i := range log {
 		c := &log[i]
-		if c.w == 0 {
+		if c.w == 0 || c.t.built {
 			continue
 		}
 		if c.owes {
@@ -345,8 +370,13 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 			c.t.pre = append(c.t.pre, p)
 		}
 	}
+	for _, t := range e.batch.direct {
+		t.built = false
+	}
+	clear(e.batch.direct)
+	e.batch.direct = e.batch.direct[:0]
 	// Inserts alone cannot cancel out: each has a new row id.
-	changed := unreadChanges && insertsOnly
+	changed = changed || unreadChanges && insertsOnly
 	if unreadChanges && !changed {
 		unread := map[string]zset.ZSet{}
 		for _, c := range log {

@@ -87,6 +87,11 @@ func (x *Map[V]) Delete(k int64, v V) {
 	}
 }
 
+// Dense reports whether the keys are kept in an array: a Set of a key
+// already held then writes its element alone, so that goroutines may set
+// distinct held keys at once.
+func (x *Map[V]) Dense() bool { return x.dense != nil }
+
 // Len returns the number of keys.
 func (x *Map[V]) Len() int {
 	if x.dense != nil {
