@@ -158,8 +158,9 @@ func TestGroupByMemoryMatchesHeap(t *testing.T) {
 }
 
 // TestGroupByManyGroupsMemory checks that a grouping with many groups
-// holds no more than it reports once built: the staged sums of its cold
-// start's batches, one per group and sum, must not stay reachable.
+// holds no more than it reports once built (the staged sums of its cold
+// start's batches, one per group and sum, must not stay reachable) and
+// that its sums take a few words each.
 func TestGroupByManyGroupsMemory(t *testing.T) {
 	e := engine.New()
 	execAll(t, e, loadScript(100_000))
@@ -180,6 +181,11 @@ func TestGroupByManyGroupsMemory(t *testing.T) {
 	t.Logf("reported %d bytes (the grouping %d, %d a group), heap grew %d bytes", reported, op, op/groups, grown)
 	if ratio := float64(reported) / float64(grown); math.Abs(ratio-1) > 0.1 {
 		t.Errorf("reported %d bytes, heap grew %d: off by %.0f %%", reported, grown, 100*(ratio-1))
+	}
+	// A sum of integers or of numerics of one scale holds its count and
+	// its coefficient inline (it took about 200 bytes with two decimals).
+	if op/groups > 700 {
+		t.Errorf("the grouping holds %d bytes a group, want at most 700", op/groups)
 	}
 	runtime.KeepAlive(e)
 }

@@ -103,6 +103,7 @@ func (g *GroupBy) Trim() {
 	// touched: a cold start's would outweigh small groups' state.
 	g.ctx.exactPool = dataflow.TrimSlice(g.ctx.exactPool)
 	g.ctx.floatPool = dataflow.TrimSlice(g.ctx.floatPool)
+	g.ctx.sumPool = dataflow.TrimSlice(g.ctx.sumPool)
 	g.ctx.res = dataflow.TrimSlice(g.ctx.res)
 	g.ctx.pend = dataflow.TrimSlice(g.ctx.pend)
 	for _, a := range g.owned {

@@ -151,6 +151,8 @@ type stepCtx struct {
 
 	exactPool []*exactSums // staged deltas of exact sums
 	nExact    int
+	sumPool   []*sumDelta // staged deltas of sums and averages
+	nSum      int
 	floatPool []*floatSums // staged deltas of float sums
 	nFloat    int
 	fl        floatScratch
@@ -300,6 +302,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 			inner = newFloatAcc
 		} else if s.in == value.Interval {
 			inner = newIntervalAcc
+		} else if s.Func == plan.AggSum || s.Func == plan.AggAvg {
+			inner = newSumAcc
 		} else {
 			inner = newExactAcc
 		}
@@ -706,7 +710,7 @@ func (g *GroupBy) clearStep() {
 	g.chs = clearAll(g.chs)
 	c := &g.ctx
 	c.key, c.spec, c.sets = nil, nil, nil
-	c.nExact, c.nFloat = 0, 0
+	c.nExact, c.nFloat, c.nSum = 0, 0, 0
 	c.res = clearAll(c.res)
 	c.pend = clearAll(c.pend)
 	c.inner = clearAll(c.inner)
