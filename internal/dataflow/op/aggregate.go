@@ -172,11 +172,12 @@ func (c *stepCtx) pendingRefills() int64 {
 	return n
 }
 
+// group is one group's state. Its key is its output row's first values,
+// held once: a group without an output row is only ever staged (new, or
+// about to go), and the step has its key.
 type group struct {
-	enc  string // the key's encoding, the group's key in groups
-	key  value.Row
 	n    int64     // total weight of the group's rows
-	out  value.Row // the output row; nil when the group has none
+	out  value.Row // the output row, the key's values first; nil when the group has none
 	acc  []accum
 	sets []valueSet // MIN's and MAX's refill sources, one per integer-ordered argument and FILTER
 }
@@ -184,6 +185,7 @@ type group struct {
 type stagedGroup struct {
 	g      *group
 	isNew  bool
+	enc    string // a new group's key's encoding, its key in groups
 	n      int64
 	out    value.Row
 	so, se int // the group's changes to its value sets: setCh[so:se]
@@ -269,7 +271,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	if g.global {
 		// The global group exists from the start, with the aggregates of
 		// no rows.
-		gr := g.newGroup(nil, "")
+		gr := g.newGroup()
 		row := make(value.Row, len(g.aggs))
 		for i := range g.aggs {
 			g.ctx.key, g.ctx.spec = nil, &g.aggs[i]
@@ -283,7 +285,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		}
 		g.clearStep()
 		gr.out = row
-		g.groups[gr.enc] = gr
+		g.groups[""] = gr
 		g.bytes += dataflow.RowBytes(row) + g.groupOverhead()
 	}
 	return g, nil
@@ -320,8 +322,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 	return inner
 }
 
-func (g *GroupBy) newGroup(key value.Row, enc string) *group {
-	gr := &group{enc: enc, key: key, acc: make([]accum, len(g.aggs))}
+func (g *GroupBy) newGroup() *group {
+	gr := &group{acc: make([]accum, len(g.aggs))}
 	if g.nsets > 0 {
 		gr.sets = make([]valueSet, g.nsets)
 	}
@@ -538,19 +540,20 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
 	gr, found := g.groups[string(g.keyBuf)]
 	isNew := !found
+	var enc string
 	if isNew {
-		gr = g.newGroup(slices.Clone(key), string(g.keyBuf))
+		gr, enc = g.newGroup(), string(g.keyBuf)
 	}
 	n := gr.n + dn
 	if n < 0 {
 		return out, pgerr.New(pgerr.Internal, "aggregate: group %s would hold %d rows", zset.FormatRow(key), n)
 	}
 	// Stage before the accumulators so that Abort finds them.
-	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, n: n, so: len(g.setCh)})
+	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, enc: enc, n: n, so: len(g.setCh)})
 	var row value.Row
 	if n > 0 || g.global {
 		row = make(value.Row, len(key)+len(g.aggs))
-		copy(row, gr.key)
+		copy(row, key)
 	}
 	for a := range g.aggs {
 		spec := &g.aggs[a]
@@ -569,7 +572,7 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 				}
 			}
 		}
-		g.ctx.key, g.ctx.spec, g.ctx.sets = gr.key, spec, gr.sets
+		g.ctx.key, g.ctx.spec, g.ctx.sets = key, spec, gr.sets
 		v, err := gr.acc[a].stage(&g.ctx, g.chs)
 		if err != nil {
 			return out, err
@@ -654,16 +657,17 @@ func (g *GroupBy) Commit() {
 		if s.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes += dataflow.RowBytes(s.out)
 		}
+		old := gr.out
 		gr.n, gr.out = s.n, s.out
-		fixed := dataflow.RowBytes(gr.key) + g.groupOverhead() + dataflow.AllocBytes(len(gr.enc))
 		switch {
 		case s.isNew && (s.n > 0 || g.global):
-			g.groups[gr.enc] = gr
-			g.bytes += fixed + after
+			g.groups[s.enc] = gr
+			g.bytes += g.groupOverhead() + dataflow.AllocBytes(len(s.enc)) + after
 		case s.isNew:
 		case s.n == 0 && !g.global:
-			delete(g.groups, gr.enc)
-			g.bytes -= fixed + before
+			g.keyBuf = value.AppendRowKey(g.keyBuf[:0], old[:len(g.keys)])
+			delete(g.groups, string(g.keyBuf))
+			g.bytes -= g.groupOverhead() + dataflow.AllocBytes(len(g.keyBuf)) + before
 		default:
 			g.bytes += after - before
 		}
@@ -739,7 +743,8 @@ func clearUsed[T any](s []T) []T {
 // of a transaction of 10,000 changes.
 const maxReused = 1 << 15
 
-// groupOverhead is a group's fixed cost besides its key: the struct, its
+// groupOverhead is a group's fixed cost besides its key's encoding (the
+// map's key) and its output row (which holds the key): the struct, its
 // slot in the map (a string and a pointer, at the swiss map's 7/8 load with
 // half again of slack for its doubling), its accumulators' interface values
 // and its value sets.
@@ -860,7 +865,7 @@ func (g *GroupBy) State() dataflow.StateSize {
 // String prints each group's output row and row count, in key order.
 func (g *GroupBy) String() string {
 	var b strings.Builder
-	groups := slices.SortedFunc(maps.Values(g.groups), func(a, b *group) int { return value.CompareRows(a.key, b.key) })
+	groups := slices.SortedFunc(maps.Values(g.groups), func(a, b *group) int { return value.CompareRows(a.out, b.out) })
 	for _, gr := range groups {
 		if gr.out != nil {
 			b.WriteString(zset.FormatRow(gr.out))
