@@ -12,6 +12,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/intmap"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -40,8 +41,14 @@ type GroupBy struct {
 	nsets  int                     // valueSets per group
 
 	groups map[string]*group // by encoded key (value.AppendRowKey); a global aggregate's one group under ""
-	keyBuf []byte
-	bytes  int64 // state bytes: keys, output rows, accumulators
+	// ints holds the groups whose key is one value of kind intKind
+	// (value.IntOrdered) by that integer: no encoding, and a slot of 8
+	// bytes where the map of encodings takes about 40. intKind is set by
+	// the first such key; NULL and other kinds go to groups.
+	ints    *intmap.Map[*group]
+	intKind value.Kind
+	keyBuf  []byte
+	bytes   int64 // state bytes: keys, output rows, accumulators
 
 	// Scratch of the step, valid until Commit or Abort.
 	arena  []value.Value // per input entry: keys, then each aggregate's slot
@@ -185,6 +192,7 @@ type group struct {
 type stagedGroup struct {
 	g      *group
 	isNew  bool
+	isInt  bool   // the group is in ints
 	enc    string // a new group's key's encoding, its key in groups
 	n      int64
 	out    value.Row
@@ -205,6 +213,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		keys:   keys,
 		global: len(keys) == 0,
 		groups: map[string]*group{},
+		ints:   intmap.New[*group](),
 	}
 	slot := len(keys)
 	sets := map[string]int{} // argument and FILTER → value set
@@ -286,7 +295,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		g.clearStep()
 		gr.out = row
 		g.groups[""] = gr
-		g.bytes += dataflow.RowBytes(row) + g.groupOverhead()
+		g.bytes += dataflow.RowBytes(row) + g.groupOverhead() + mapSlot
 	}
 	return g, nil
 }
@@ -537,19 +546,28 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	for _, r := range g.recs[i:j] {
 		dn += r.w
 	}
-	g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
-	gr, found := g.groups[string(g.keyBuf)]
+	var gr *group
+	var found, isInt bool
+	if isInt = g.intKey(key); isInt {
+		gr, found = g.ints.Get(key[0].Int())
+	} else {
+		g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
+		gr, found = g.groups[string(g.keyBuf)]
+	}
 	isNew := !found
 	var enc string
 	if isNew {
-		gr, enc = g.newGroup(), string(g.keyBuf)
+		gr = g.newGroup()
+		if !isInt {
+			enc = string(g.keyBuf)
+		}
 	}
 	n := gr.n + dn
 	if n < 0 {
 		return out, pgerr.New(pgerr.Internal, "aggregate: group %s would hold %d rows", zset.FormatRow(key), n)
 	}
 	// Stage before the accumulators so that Abort finds them.
-	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, enc: enc, n: n, so: len(g.setCh)})
+	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, isInt: isInt, enc: enc, n: n, so: len(g.setCh)})
 	var row value.Row
 	if n > 0 || g.global {
 		row = make(value.Row, len(key)+len(g.aggs))
@@ -660,14 +678,20 @@ func (g *GroupBy) Commit() {
 		old := gr.out
 		gr.n, gr.out = s.n, s.out
 		switch {
+		case s.isNew && s.isInt && s.n > 0:
+			g.ints.Set(s.out[0].Int(), gr)
+			g.bytes += g.groupOverhead() + after
 		case s.isNew && (s.n > 0 || g.global):
 			g.groups[s.enc] = gr
-			g.bytes += g.groupOverhead() + dataflow.AllocBytes(len(s.enc)) + after
+			g.bytes += g.groupOverhead() + mapSlot + dataflow.AllocBytes(len(s.enc)) + after
 		case s.isNew:
+		case s.n == 0 && !g.global && s.isInt:
+			g.ints.Delete(old[0].Int(), gr)
+			g.bytes -= g.groupOverhead() + before
 		case s.n == 0 && !g.global:
 			g.keyBuf = value.AppendRowKey(g.keyBuf[:0], old[:len(g.keys)])
 			delete(g.groups, string(g.keyBuf))
-			g.bytes -= g.groupOverhead() + dataflow.AllocBytes(len(g.keyBuf)) + before
+			g.bytes -= g.groupOverhead() + mapSlot + dataflow.AllocBytes(len(g.keyBuf)) + before
 		default:
 			g.bytes += after - before
 		}
@@ -743,14 +767,29 @@ func clearUsed[T any](s []T) []T {
 // of a transaction of 10,000 changes.
 const maxReused = 1 << 15
 
-// groupOverhead is a group's fixed cost besides its key's encoding (the
-// map's key) and its output row (which holds the key): the struct, its
-// slot in the map (a string and a pointer, at the swiss map's 7/8 load with
-// half again of slack for its doubling), its accumulators' interface values
-// and its value sets.
+// groupOverhead is a group's fixed cost besides its output row (which
+// holds the key) and its place in a map: the struct, its accumulators'
+// interface values and its value sets.
 func (g *GroupBy) groupOverhead() int64 {
-	return int64(unsafe.Sizeof(group{})) + (16+8+1)*8/7*3/2 + int64(len(g.aggs))*16 +
-		int64(g.nsets)*int64(unsafe.Sizeof(valueSet{}))
+	return int64(unsafe.Sizeof(group{})) + int64(len(g.aggs))*16 + int64(g.nsets)*int64(unsafe.Sizeof(valueSet{}))
+}
+
+// mapSlot is a group's slot in the map of encodings (a string and a
+// pointer, at the swiss map's 7/8 load with half again of slack for its
+// doubling); its key's encoding is counted apart. The map by integer is
+// counted whole (intmap.Map.Bytes).
+const mapSlot = (16 + 8 + 1) * 8 / 7 * 3 / 2
+
+// intKey reports whether key goes to the map by integer, setting intKind
+// at the first key that can.
+func (g *GroupBy) intKey(key value.Row) bool {
+	if len(key) != 1 || !value.IntOrdered(key[0].Kind()) {
+		return false
+	}
+	if g.intKind == value.Unknown {
+		g.intKind = key[0].Kind()
+	}
+	return key[0].Kind() == g.intKind
 }
 
 // Info describes the grouping: its keys, aggregates, state and cost.
@@ -859,13 +898,18 @@ func (a *aggSpec) stateCost() (state, cost string) {
 // sets included. The arrangements MIN and MAX refill from are reported by
 // themselves.
 func (g *GroupBy) State() dataflow.StateSize {
-	return dataflow.StateSize{Rows: int64(len(g.groups)), Bytes: g.bytes}
+	return dataflow.StateSize{Rows: int64(len(g.groups) + g.ints.Len()), Bytes: g.bytes + g.ints.Bytes(8)}
 }
 
 // String prints each group's output row and row count, in key order.
 func (g *GroupBy) String() string {
 	var b strings.Builder
-	groups := slices.SortedFunc(maps.Values(g.groups), func(a, b *group) int { return value.CompareRows(a.out, b.out) })
+	all := slices.Collect(maps.Values(g.groups))
+	g.ints.All(func(_ int64, gr *group) bool {
+		all = append(all, gr)
+		return true
+	})
+	groups := slices.SortedFunc(slices.Values(all), func(a, b *group) int { return value.CompareRows(a.out, b.out) })
 	for _, gr := range groups {
 		if gr.out != nil {
 			b.WriteString(zset.FormatRow(gr.out))
