@@ -183,10 +183,25 @@ func (c *stepCtx) pendingRefills() int64 {
 // held once: a group without an output row is only ever staged (new, or
 // about to go), and the step has its key.
 type group struct {
-	n    int64     // total weight of the group's rows
-	out  value.Row // the output row, the key's values first; nil when the group has none
-	acc  []accum
-	sets []valueSet // MIN's and MAX's refill sources, one per integer-ordered argument and FILTER
+	n   int64     // total weight of the group's rows
+	out value.Row // the output row, the key's values first; nil when the group has none
+	// The first of the operator's len(aggs) accumulators and of its nsets
+	// value sets (MIN's and MAX's refill sources, one per integer-ordered
+	// argument and FILTER), nil for none: 8 bytes each where slices take
+	// 24, since the operator knows their lengths (accs, sets).
+	acc *accum
+	set *valueSet
+}
+
+// accs returns gr's accumulators.
+func (g *GroupBy) accs(gr *group) []accum { return unsafe.Slice(gr.acc, len(g.aggs)) }
+
+// sets returns gr's value sets.
+func (g *GroupBy) sets(gr *group) []valueSet {
+	if gr.set == nil {
+		return nil
+	}
+	return unsafe.Slice(gr.set, g.nsets)
 }
 
 type stagedGroup struct {
@@ -284,13 +299,13 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		row := make(value.Row, len(g.aggs))
 		for i := range g.aggs {
 			g.ctx.key, g.ctx.spec = nil, &g.aggs[i]
-			v, err := gr.acc[i].stage(&g.ctx, nil)
+			v, err := g.accs(gr)[i].stage(&g.ctx, nil)
 			if err != nil {
 				return nil, err
 			}
-			gr.acc[i].commit()
+			g.accs(gr)[i].commit()
 			row[i] = v
-			g.bytes += gr.acc[i].bytes()
+			g.bytes += g.accs(gr)[i].bytes()
 		}
 		g.clearStep()
 		gr.out = row
@@ -332,12 +347,16 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 }
 
 func (g *GroupBy) newGroup() *group {
-	gr := &group{acc: make([]accum, len(g.aggs))}
-	if g.nsets > 0 {
-		gr.sets = make([]valueSet, g.nsets)
+	gr := &group{}
+	if len(g.aggs) > 0 {
+		acc := make([]accum, len(g.aggs))
+		for i := range g.aggs {
+			acc[i] = g.aggs[i].make(&g.aggs[i])
+		}
+		gr.acc = &acc[0]
 	}
-	for i := range g.aggs {
-		gr.acc[i] = g.aggs[i].make(&g.aggs[i])
+	if g.nsets > 0 {
+		gr.set = &make([]valueSet, g.nsets)[0]
 	}
 	return gr
 }
@@ -590,8 +609,8 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 				}
 			}
 		}
-		g.ctx.key, g.ctx.spec, g.ctx.sets = key, spec, gr.sets
-		v, err := gr.acc[a].stage(&g.ctx, g.chs)
+		g.ctx.key, g.ctx.spec, g.ctx.sets = key, spec, g.sets(gr)
+		v, err := g.accs(gr)[a].stage(&g.ctx, g.chs)
 		if err != nil {
 			return out, err
 		}
@@ -655,19 +674,20 @@ func (g *GroupBy) Commit() {
 		s := &g.staged[i]
 		gr := s.g
 		var before, after int64
-		for _, a := range gr.acc {
+		for _, a := range g.accs(gr) {
 			before += a.bytes()
 			a.commit()
 			after += a.bytes()
 		}
-		for i := range gr.sets {
-			before += gr.sets[i].bytes()
+		sets := g.sets(gr)
+		for i := range sets {
+			before += sets[i].bytes()
 		}
 		for _, c := range g.setCh[s.so:s.se] {
-			gr.sets[c.set].add(c.k, c.w, &g.ctx.scr)
+			sets[c.set].add(c.k, c.w, &g.ctx.scr)
 		}
-		for i := range gr.sets {
-			after += gr.sets[i].bytes()
+		for i := range sets {
+			after += sets[i].bytes()
 		}
 		if gr.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes -= dataflow.RowBytes(gr.out)
@@ -710,7 +730,7 @@ func (g *GroupBy) Abort() {
 		a.Abort()
 	}
 	for i := range g.staged {
-		for _, a := range g.staged[i].g.acc {
+		for _, a := range g.accs(g.staged[i].g) {
 			a.abort()
 		}
 	}

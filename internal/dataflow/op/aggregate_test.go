@@ -481,13 +481,13 @@ func TestMinMaxValueSets(t *testing.T) {
 	const vals, grow, steps = 20000, 2400, 7000
 	trees := func(g *GroupBy) (n int) {
 		g.ints.All(func(_ int64, gr *group) bool {
-			if gr.sets[0].tr != nil {
+			if g.sets(gr)[0].tr != nil {
 				n++
 			}
 			return true
 		})
 		for _, gr := range g.groups {
-			if gr.sets[0].tr != nil {
+			if g.sets(gr)[0].tr != nil {
 				n++
 			}
 		}
