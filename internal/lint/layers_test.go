@@ -74,7 +74,7 @@ var allow = map[string]rule{
 	"internal/plan": {why: "the logical plan and the aggregate catalog",
 		deps: []string{"internal/expr", "internal/pgerr", "internal/value"}},
 	"internal/dataflow/op": {why: "the operators; aggregates keyed by the catalog's identifiers",
-		deps:  []string{"internal/dataflow", "internal/expr", "internal/pgerr", "internal/plan", "internal/value", "internal/zset"},
+		deps:  []string{"internal/dataflow", "internal/expr", "internal/intmap", "internal/pgerr", "internal/plan", "internal/value", "internal/zset"},
 		tests: []string{"internal/exec"}}, // the oracle, for the randomized tests of operators
 	"internal/partial": {why: "partial deltas through selection, projection and join",
 		deps: []string{"internal/dataflow", "internal/delta", "internal/expr", "internal/pgerr", "internal/value"}, tests: []string{"internal/delta/deltatest"}},

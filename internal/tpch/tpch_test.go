@@ -136,6 +136,13 @@ func TestTPCH(t *testing.T) {
 			}
 			return nil
 		})
+		// The operators holding the most state, where memory goes.
+		h.sess.ExecScript(`SELECT view, operator_id, kind, state_bytes, rows FROM deltaview_operators ORDER BY state_bytes DESC LIMIT 30`, func(r engine.Result) error {
+			for _, row := range r.Rows {
+				t.Logf("state: %s", dvKey(row))
+			}
+			return nil
+		})
 	}
 	t.Logf("%d views accepted and equal to PostgreSQL after every transaction: %s", len(ok), strings.Join(ok, " "))
 	if len(late) > 0 {

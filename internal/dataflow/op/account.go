@@ -99,6 +99,13 @@ func (g *GroupBy) Trim() {
 	g.recs = dataflow.TrimSlice(g.recs)
 	g.chs = dataflow.TrimSlice(g.chs)
 	g.staged = dataflow.TrimSlice(g.staged)
+	// The staged sums of a big step, one per group and aggregate it
+	// touched: a cold start's would outweigh small groups' state.
+	g.ctx.exactPool = dataflow.TrimSlice(g.ctx.exactPool)
+	g.ctx.floatPool = dataflow.TrimSlice(g.ctx.floatPool)
+	g.ctx.sumPool = dataflow.TrimSlice(g.ctx.sumPool)
+	g.ctx.res = dataflow.TrimSlice(g.ctx.res)
+	g.ctx.pend = dataflow.TrimSlice(g.ctx.pend)
 	for _, a := range g.owned {
 		a.Trim()
 	}

@@ -282,7 +282,12 @@ var (
 
 // result computes the aggregate of cur + d.
 func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
-	cur, d := &a.cur, a.d
+	return exactResult(c, a.f, a.kind, &a.cur, a.d)
+}
+
+// exactResult computes aggregate f of values of the kind given whose
+// sums are cur + d.
+func exactResult(c *stepCtx, f plan.AggFunc, kind value.Kind, cur, d *exactSums) (value.Value, error) {
 	n := cur.n + d.n
 	nan, pinf, ninf := cur.nan+d.nan, cur.pinf+d.pinf, cur.ninf+d.ninf
 	if n < 0 || nan < 0 || pinf < 0 || ninf < 0 {
@@ -291,19 +296,19 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 	// n counts the finite values; NaN and the infinities are values too:
 	// the sum of NaN alone is NaN, the sample variance of one infinity
 	// NULL, as PostgreSQL's N counts them.
-	if all := n + nan + pinf + ninf; all == 0 || (all == 1 && (a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp)) {
+	if all := n + nan + pinf + ninf; all == 0 || (all == 1 && (f == plan.AggVarSamp || f == plan.AggStddevSamp)) {
 		return value.Null, nil
 	}
 	// The sum, exact, at the largest scale present.
 	sum, sq := &c.d[0], &c.d[1]
 	var dscale int32
-	if a.kind == value.Numeric {
+	if kind == value.Numeric {
 		_, _ = value.DecimalContext.Add(sum, &cur.ds, &d.ds)
 		dscale = maxScale(cur.scales, d.scales)
 		quantize(sum, dscale)
 	} else {
 		total := cur.s.add(d.s)
-		if a.f == plan.AggSum && a.kind != value.Int8 {
+		if f == plan.AggSum && kind != value.Int8 {
 			if !total.isInt64() {
 				return value.Null, pgerr.New(pgerr.NumericOutOfRange, "bigint out of range")
 			}
@@ -313,14 +318,14 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 	}
 	if nan > 0 || pinf > 0 || ninf > 0 {
 		switch {
-		case a.squares() || nan > 0 || (pinf > 0 && ninf > 0):
+		case (f != plan.AggSum && f != plan.AggAvg) || nan > 0 || (pinf > 0 && ninf > 0):
 			return numNaN, nil
 		case pinf > 0:
 			return numPosInf, nil
 		}
 		return numNegInf, nil
 	}
-	switch a.f {
+	switch f {
 	case plan.AggSum:
 		return newNumeric(sum), nil
 	case plan.AggAvg:
@@ -328,7 +333,7 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 	}
 	// Variance: (n·Σx² − (Σx)²) / (n·n) or / (n·(n−1)), the numerator at
 	// twice the input's scale; 0 (scale 0) when it is not positive.
-	if a.kind == value.Numeric || a.kind == value.Int8 {
+	if kind == value.Numeric || kind == value.Int8 {
 		_, _ = value.DecimalContext.Add(sq, &cur.dq, &d.dq)
 	} else {
 		cur.q.add(d.q).setDecimal(sq)
@@ -343,12 +348,12 @@ func (a *exactAcc) result(c *stepCtx) (value.Value, error) {
 		return numZero, nil
 	}
 	den := mul64(n, n)
-	if a.f == plan.AggVarSamp || a.f == plan.AggStddevSamp {
+	if f == plan.AggVarSamp || f == plan.AggStddevSamp {
 		den = mul64(n, n-1)
 	}
 	den.setDecimal(t)
 	v, err := value.Div(newNumeric(num), newNumeric(t))
-	if err != nil || a.f == plan.AggVarPop || a.f == plan.AggVarSamp {
+	if err != nil || f == plan.AggVarPop || f == plan.AggVarSamp {
 		return v, err
 	}
 	return numericSqrt(v.Decimal()), nil

@@ -12,6 +12,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/intmap"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -40,8 +41,14 @@ type GroupBy struct {
 	nsets  int                     // valueSets per group
 
 	groups map[string]*group // by encoded key (value.AppendRowKey); a global aggregate's one group under ""
-	keyBuf []byte
-	bytes  int64 // state bytes: keys, output rows, accumulators
+	// ints holds the groups whose key is one value of kind intKind
+	// (value.IntOrdered) by that integer: no encoding, and a slot of 8
+	// bytes where the map of encodings takes about 40. intKind is set by
+	// the first such key; NULL and other kinds go to groups.
+	ints    *intmap.Map[*group]
+	intKind value.Kind
+	keyBuf  []byte
+	bytes   int64 // state bytes: keys, output rows, accumulators
 
 	// Scratch of the step, valid until Commit or Abort.
 	arena  []value.Value // per input entry: keys, then each aggregate's slot
@@ -151,6 +158,8 @@ type stepCtx struct {
 
 	exactPool []*exactSums // staged deltas of exact sums
 	nExact    int
+	sumPool   []*sumDelta // staged deltas of sums and averages
+	nSum      int
 	floatPool []*floatSums // staged deltas of float sums
 	nFloat    int
 	fl        floatScratch
@@ -170,18 +179,36 @@ func (c *stepCtx) pendingRefills() int64 {
 	return n
 }
 
+// group is one group's state. Its key is its output row's first values,
+// held once: a group without an output row is only ever staged (new, or
+// about to go), and the step has its key.
 type group struct {
-	enc  string // the key's encoding, the group's key in groups
-	key  value.Row
-	n    int64     // total weight of the group's rows
-	out  value.Row // the output row; nil when the group has none
-	acc  []accum
-	sets []valueSet // MIN's and MAX's refill sources, one per integer-ordered argument and FILTER
+	n   int64     // total weight of the group's rows
+	out value.Row // the output row, the key's values first; nil when the group has none
+	// The first of the operator's len(aggs) accumulators and of its nsets
+	// value sets (MIN's and MAX's refill sources, one per integer-ordered
+	// argument and FILTER), nil for none: 8 bytes each where slices take
+	// 24, since the operator knows their lengths (accs, sets).
+	acc *accum
+	set *valueSet
+}
+
+// accs returns gr's accumulators.
+func (g *GroupBy) accs(gr *group) []accum { return unsafe.Slice(gr.acc, len(g.aggs)) }
+
+// sets returns gr's value sets.
+func (g *GroupBy) sets(gr *group) []valueSet {
+	if gr.set == nil {
+		return nil
+	}
+	return unsafe.Slice(gr.set, g.nsets)
 }
 
 type stagedGroup struct {
 	g      *group
 	isNew  bool
+	isInt  bool   // the group is in ints
+	enc    string // a new group's key's encoding, its key in groups
 	n      int64
 	out    value.Row
 	so, se int // the group's changes to its value sets: setCh[so:se]
@@ -201,6 +228,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		keys:   keys,
 		global: len(keys) == 0,
 		groups: map[string]*group{},
+		ints:   intmap.New[*group](),
 	}
 	slot := len(keys)
 	sets := map[string]int{} // argument and FILTER → value set
@@ -267,22 +295,22 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	if g.global {
 		// The global group exists from the start, with the aggregates of
 		// no rows.
-		gr := g.newGroup(nil, "")
+		gr := g.newGroup()
 		row := make(value.Row, len(g.aggs))
 		for i := range g.aggs {
 			g.ctx.key, g.ctx.spec = nil, &g.aggs[i]
-			v, err := gr.acc[i].stage(&g.ctx, nil)
+			v, err := g.accs(gr)[i].stage(&g.ctx, nil)
 			if err != nil {
 				return nil, err
 			}
-			gr.acc[i].commit()
+			g.accs(gr)[i].commit()
 			row[i] = v
-			g.bytes += gr.acc[i].bytes()
+			g.bytes += g.accs(gr)[i].bytes()
 		}
 		g.clearStep()
 		gr.out = row
-		g.groups[gr.enc] = gr
-		g.bytes += dataflow.RowBytes(row) + g.groupOverhead()
+		g.groups[""] = gr
+		g.bytes += dataflow.RowBytes(row) + g.groupOverhead() + mapSlot
 	}
 	return g, nil
 }
@@ -300,6 +328,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 			inner = newFloatAcc
 		} else if s.in == value.Interval {
 			inner = newIntervalAcc
+		} else if s.Func == plan.AggSum || s.Func == plan.AggAvg {
+			inner = newSumAcc
 		} else {
 			inner = newExactAcc
 		}
@@ -316,13 +346,17 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 	return inner
 }
 
-func (g *GroupBy) newGroup(key value.Row, enc string) *group {
-	gr := &group{enc: enc, key: key, acc: make([]accum, len(g.aggs))}
-	if g.nsets > 0 {
-		gr.sets = make([]valueSet, g.nsets)
+func (g *GroupBy) newGroup() *group {
+	gr := &group{}
+	if len(g.aggs) > 0 {
+		acc := make([]accum, len(g.aggs))
+		for i := range g.aggs {
+			acc[i] = g.aggs[i].make(&g.aggs[i])
+		}
+		gr.acc = &acc[0]
 	}
-	for i := range g.aggs {
-		gr.acc[i] = g.aggs[i].make(&g.aggs[i])
+	if g.nsets > 0 {
+		gr.set = &make([]valueSet, g.nsets)[0]
 	}
 	return gr
 }
@@ -531,22 +565,32 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	for _, r := range g.recs[i:j] {
 		dn += r.w
 	}
-	g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
-	gr, found := g.groups[string(g.keyBuf)]
+	var gr *group
+	var found, isInt bool
+	if isInt = g.intKey(key); isInt {
+		gr, found = g.ints.Get(key[0].Int())
+	} else {
+		g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
+		gr, found = g.groups[string(g.keyBuf)]
+	}
 	isNew := !found
+	var enc string
 	if isNew {
-		gr = g.newGroup(slices.Clone(key), string(g.keyBuf))
+		gr = g.newGroup()
+		if !isInt {
+			enc = string(g.keyBuf)
+		}
 	}
 	n := gr.n + dn
 	if n < 0 {
 		return out, pgerr.New(pgerr.Internal, "aggregate: group %s would hold %d rows", zset.FormatRow(key), n)
 	}
 	// Stage before the accumulators so that Abort finds them.
-	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, n: n, so: len(g.setCh)})
+	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, isInt: isInt, enc: enc, n: n, so: len(g.setCh)})
 	var row value.Row
 	if n > 0 || g.global {
 		row = make(value.Row, len(key)+len(g.aggs))
-		copy(row, gr.key)
+		copy(row, key)
 	}
 	for a := range g.aggs {
 		spec := &g.aggs[a]
@@ -565,8 +609,8 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 				}
 			}
 		}
-		g.ctx.key, g.ctx.spec, g.ctx.sets = gr.key, spec, gr.sets
-		v, err := gr.acc[a].stage(&g.ctx, g.chs)
+		g.ctx.key, g.ctx.spec, g.ctx.sets = key, spec, g.sets(gr)
+		v, err := g.accs(gr)[a].stage(&g.ctx, g.chs)
 		if err != nil {
 			return out, err
 		}
@@ -630,19 +674,20 @@ func (g *GroupBy) Commit() {
 		s := &g.staged[i]
 		gr := s.g
 		var before, after int64
-		for _, a := range gr.acc {
+		for _, a := range g.accs(gr) {
 			before += a.bytes()
 			a.commit()
 			after += a.bytes()
 		}
-		for i := range gr.sets {
-			before += gr.sets[i].bytes()
+		sets := g.sets(gr)
+		for i := range sets {
+			before += sets[i].bytes()
 		}
 		for _, c := range g.setCh[s.so:s.se] {
-			gr.sets[c.set].add(c.k, c.w, &g.ctx.scr)
+			sets[c.set].add(c.k, c.w, &g.ctx.scr)
 		}
-		for i := range gr.sets {
-			after += gr.sets[i].bytes()
+		for i := range sets {
+			after += sets[i].bytes()
 		}
 		if gr.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes -= dataflow.RowBytes(gr.out)
@@ -650,16 +695,23 @@ func (g *GroupBy) Commit() {
 		if s.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes += dataflow.RowBytes(s.out)
 		}
+		old := gr.out
 		gr.n, gr.out = s.n, s.out
-		fixed := dataflow.RowBytes(gr.key) + g.groupOverhead() + dataflow.AllocBytes(len(gr.enc))
 		switch {
+		case s.isNew && s.isInt && s.n > 0:
+			g.ints.Set(s.out[0].Int(), gr)
+			g.bytes += g.groupOverhead() + after
 		case s.isNew && (s.n > 0 || g.global):
-			g.groups[gr.enc] = gr
-			g.bytes += fixed + after
+			g.groups[s.enc] = gr
+			g.bytes += g.groupOverhead() + mapSlot + dataflow.AllocBytes(len(s.enc)) + after
 		case s.isNew:
+		case s.n == 0 && !g.global && s.isInt:
+			g.ints.Delete(old[0].Int(), gr)
+			g.bytes -= g.groupOverhead() + before
 		case s.n == 0 && !g.global:
-			delete(g.groups, gr.enc)
-			g.bytes -= fixed + before
+			g.keyBuf = value.AppendRowKey(g.keyBuf[:0], old[:len(g.keys)])
+			delete(g.groups, string(g.keyBuf))
+			g.bytes -= g.groupOverhead() + mapSlot + dataflow.AllocBytes(len(g.keyBuf)) + before
 		default:
 			g.bytes += after - before
 		}
@@ -678,7 +730,7 @@ func (g *GroupBy) Abort() {
 		a.Abort()
 	}
 	for i := range g.staged {
-		for _, a := range g.staged[i].g.acc {
+		for _, a := range g.accs(g.staged[i].g) {
 			a.abort()
 		}
 	}
@@ -706,7 +758,7 @@ func (g *GroupBy) clearStep() {
 	g.chs = clearAll(g.chs)
 	c := &g.ctx
 	c.key, c.spec, c.sets = nil, nil, nil
-	c.nExact, c.nFloat = 0, 0
+	c.nExact, c.nFloat, c.nSum = 0, 0, 0
 	c.res = clearAll(c.res)
 	c.pend = clearAll(c.pend)
 	c.inner = clearAll(c.inner)
@@ -735,13 +787,29 @@ func clearUsed[T any](s []T) []T {
 // of a transaction of 10,000 changes.
 const maxReused = 1 << 15
 
-// groupOverhead is a group's fixed cost besides its key: the struct, its
-// slot in the map (a string and a pointer, at the swiss map's 7/8 load with
-// half again of slack for its doubling), its accumulators' interface values
-// and its value sets.
+// groupOverhead is a group's fixed cost besides its output row (which
+// holds the key) and its place in a map: the struct, its accumulators'
+// interface values and its value sets.
 func (g *GroupBy) groupOverhead() int64 {
-	return int64(unsafe.Sizeof(group{})) + (16+8+1)*8/7*3/2 + int64(len(g.aggs))*16 +
-		int64(g.nsets)*int64(unsafe.Sizeof(valueSet{}))
+	return int64(unsafe.Sizeof(group{})) + int64(len(g.aggs))*16 + int64(g.nsets)*int64(unsafe.Sizeof(valueSet{}))
+}
+
+// mapSlot is a group's slot in the map of encodings (a string and a
+// pointer, at the swiss map's 7/8 load with half again of slack for its
+// doubling); its key's encoding is counted apart. The map by integer is
+// counted whole (intmap.Map.Bytes).
+const mapSlot = (16 + 8 + 1) * 8 / 7 * 3 / 2
+
+// intKey reports whether key goes to the map by integer, setting intKind
+// at the first key that can.
+func (g *GroupBy) intKey(key value.Row) bool {
+	if len(key) != 1 || !value.IntOrdered(key[0].Kind()) {
+		return false
+	}
+	if g.intKind == value.Unknown {
+		g.intKind = key[0].Kind()
+	}
+	return key[0].Kind() == g.intKind
 }
 
 // Info describes the grouping: its keys, aggregates, state and cost.
@@ -850,13 +918,18 @@ func (a *aggSpec) stateCost() (state, cost string) {
 // sets included. The arrangements MIN and MAX refill from are reported by
 // themselves.
 func (g *GroupBy) State() dataflow.StateSize {
-	return dataflow.StateSize{Rows: int64(len(g.groups)), Bytes: g.bytes}
+	return dataflow.StateSize{Rows: int64(len(g.groups) + g.ints.Len()), Bytes: g.bytes + g.ints.Bytes(8)}
 }
 
 // String prints each group's output row and row count, in key order.
 func (g *GroupBy) String() string {
 	var b strings.Builder
-	groups := slices.SortedFunc(maps.Values(g.groups), func(a, b *group) int { return value.CompareRows(a.key, b.key) })
+	all := slices.Collect(maps.Values(g.groups))
+	g.ints.All(func(_ int64, gr *group) bool {
+		all = append(all, gr)
+		return true
+	})
+	groups := slices.SortedFunc(slices.Values(all), func(a, b *group) int { return value.CompareRows(a.out, b.out) })
 	for _, gr := range groups {
 		if gr.out != nil {
 			b.WriteString(zset.FormatRow(gr.out))

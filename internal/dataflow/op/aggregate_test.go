@@ -480,8 +480,14 @@ func TestMinMaxStateBounded(t *testing.T) {
 func TestMinMaxValueSets(t *testing.T) {
 	const vals, grow, steps = 20000, 2400, 7000
 	trees := func(g *GroupBy) (n int) {
+		g.ints.All(func(_ int64, gr *group) bool {
+			if g.sets(gr)[0].tr != nil {
+				n++
+			}
+			return true
+		})
 		for _, gr := range g.groups {
-			if gr.sets[0].tr != nil {
+			if g.sets(gr)[0].tr != nil {
 				n++
 			}
 		}
@@ -599,5 +605,30 @@ func zeroPast[T any](t *testing.T, round int, name string, s []T) {
 		if !reflect.DeepEqual(x, zero) {
 			t.Fatalf("step %d: %s[%d] past its length %d is not zero", round, name, len(s)+i, len(s))
 		}
+	}
+}
+
+// TestGroupByIntKeyAndNull groups by one integer column holding NULL, 0
+// and other integers: the integers find their groups by value, NULL by its
+// encoding, and neither is taken for the other; groups leave both maps.
+func TestGroupByIntKeyAndNull(t *testing.T) {
+	g, err := NewGroupBy([]expr.Expr{kCol}, []Aggregate{{Func: plan.AggCountStar}, {Func: plan.AggSum, Arg: vCol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dataflow.NewCircuit()
+	out := c.Add(g, c.Input("t"))
+	null := value.Row{value.Null, value.NewInt(value.Int8, 5)}
+	step(t, c, "t", zset.ZSet{e(null, 1), e(ints(0, 2), 1), e(ints(1, 3), 1), e(ints(0, 4), 1)})
+	wantZ(t, "insert", c.Output(out), "+1 (0, 2, 6)\n+1 (1, 1, 3)\n+1 (NULL, 1, 5)\n")
+	if st := g.State(); st.Rows != 3 {
+		t.Fatalf("%d groups, want 3", st.Rows)
+	}
+	step(t, c, "t", zset.ZSet{e(ints(0, 2), -1), e(ints(0, 4), -1), e(null, -1)})
+	wantZ(t, "delete", c.Output(out), "-1 (0, 2, 6)\n-1 (NULL, 1, 5)\n")
+	step(t, c, "t", zset.ZSet{e(null, 1), e(ints(0, 7), 1)})
+	wantZ(t, "again", c.Output(out), "+1 (0, 1, 7)\n+1 (NULL, 1, 5)\n")
+	if s := g.String(); s != "(0, 1, 7) rows=1\n(1, 1, 3) rows=1\n(NULL, 1, 5) rows=1\n" {
+		t.Fatalf("groups:\n%s", s)
 	}
 }

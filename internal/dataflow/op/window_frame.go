@@ -162,7 +162,7 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 		return value.Null, err
 	}
 	g.acc.commit()
-	c.nExact, c.nFloat = 0, 0
+	c.nExact, c.nFloat, c.nSum = 0, 0, 0
 	if p.len() == e-s {
 		return v, nil
 	}
@@ -177,7 +177,7 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 	}
 	v, err = g.acc.stage(c, g.ch)
 	g.acc.abort()
-	c.nExact, c.nFloat = 0, 0
+	c.nExact, c.nFloat, c.nSum = 0, 0, 0
 	return v, err
 }
 
