@@ -1,16 +1,12 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 // TestArrayRandom compares random array literals (quoting, white space,
@@ -18,15 +14,7 @@ import (
 // PostgreSQL: ad hoc, then as views over a table of random arrays under
 // random inserts, updates and deletes.
 func TestArrayRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 23))
+	pg, ctx, r := randomPG(t, 23)
 	space := func() string { return []string{"", "", " ", "  ", "\t"}[r.IntN(5)] }
 	elemInt := func() string {
 		if r.IntN(6) == 0 {

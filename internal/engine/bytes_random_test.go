@@ -1,16 +1,12 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 // TestBytesRandom compares random bytea, bit string and uuid literals (in
@@ -18,15 +14,7 @@ import (
 // functions and casts with PostgreSQL: ad hoc, then as views over a table
 // of random values under random inserts, updates and deletes.
 func TestBytesRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 29))
+	pg, ctx, r := randomPG(t, 29)
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 
 	hexByte := func() string { return fmt.Sprintf(pick("%02x", "%02X"), r.IntN(256)) }

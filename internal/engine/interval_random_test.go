@@ -7,13 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/pgtest"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -21,15 +19,7 @@ import (
 // date/time functions with PostgreSQL: ad hoc, then as views over a table
 // of random rows under random inserts and deletes.
 func TestIntervalRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 17))
+	pg, ctx, r := randomPG(t, 17)
 	pick := func(n int64) int64 { return r.Int64N(2*n+1) - n }
 	span := func() string {
 		s := value.Span{Months: int32(pick(40)), Days: int32(pick(60)), Micros: pick(4 * 86400 * 1000000)}

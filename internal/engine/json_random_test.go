@@ -1,17 +1,12 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 // TestJSONRandom compares random json and jsonb documents (white space,
@@ -20,15 +15,7 @@ import (
 // PostgreSQL: ad hoc, then as views over a table of random documents
 // under random inserts, updates and deletes.
 func TestJSONRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil && os.Getenv("CI") != "true" {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 29))
+	pg, ctx, r := randomPG(t, 29)
 	space := func() string { return []string{"", "", " ", "  ", "\n"}[r.IntN(5)] }
 	keys := []string{"a", "b", "aa", "", "ab", "é", `\"`, "b\\u0041"}
 	// Equal numbers written with other scales (1 and 1.0) may print as

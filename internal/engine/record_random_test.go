@@ -1,16 +1,12 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 // TestRecordRandom compares random row values with PostgreSQL: the text
@@ -20,15 +16,7 @@ import (
 // hoc, then as views over a table whose rows are used as records, under
 // random changes.
 func TestRecordRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 29))
+	pg, ctx, r := randomPG(t, 29)
 	texts := []string{"a", "b", "x y", "", "NULL", `a"b`, `a\b`, "(,)", " ", "a,b", "é"}
 	intLit := func() string {
 		if r.IntN(4) == 0 {

@@ -1,16 +1,12 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgtest"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -18,12 +14,7 @@ import (
 // comparisons, casts and fields with PostgreSQL: ad hoc, then as views
 // over a table of random rows under random inserts, updates and deletes.
 func TestTimeRandom(t *testing.T) {
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 23))
+	pg, ctx, r := randomPG(t, 23)
 	pick := func(n int64) int64 { return r.Int64N(2*n+1) - n }
 	const day = 86400 * 1000000
 	tod := func() int64 {
