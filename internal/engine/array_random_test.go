@@ -123,24 +123,6 @@ CREATE MATERIALIZED VIEW ar_zip AS SELECT id, unnest(a) AS x, unnest(s) AS y FRO
 			ids = append(ids, next)
 			next++
 		}
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(stmt); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-		for _, v := range []string{"ar_vals", "ar_group", "ar_unnest", "ar_counts", "ar_zip"} {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
-		}
+		applyBoth(t, e, run, runPG, stmt, []string{"ar_vals", "ar_group", "ar_unnest", "ar_counts", "ar_zip"})
 	}
 }

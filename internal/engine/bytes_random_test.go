@@ -196,24 +196,6 @@ CREATE MATERIALIZED VIEW bk_join AS SELECT gk.name, count(*) AS c, count(DISTINC
 			stmt = fmt.Sprintf("INSERT INTO bk VALUES (%s, %s, %s, %s, %s)", id, groups[r.IntN(3)], ok(byteaLit), fourBits(), ok(bitLit))
 			ids = append(ids, id)
 		}
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(stmt); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-		for _, v := range []string{"bk_vals", "bk_group", "bk_bytes", "bk_top", "bk_join"} {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
-		}
+		applyBoth(t, e, run, runPG, stmt, []string{"bk_vals", "bk_group", "bk_bytes", "bk_top", "bk_join"})
 	}
 }

@@ -153,24 +153,6 @@ CREATE MATERIALIZED VIEW jr_keys AS SELECT g, jsonb_object_agg(id, j ORDER BY id
 			ids = append(ids, next)
 			next++
 		}
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(stmt); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-		for _, v := range []string{"jr_vals", "jr_group", "jr_join", "jr_keys"} {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
-		}
+		applyBoth(t, e, run, runPG, stmt, []string{"jr_vals", "jr_group", "jr_join", "jr_keys"})
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
@@ -27,4 +29,29 @@ func randomPG(t *testing.T, stream uint64) (*pgx.Conn, context.Context, *rand.Ra
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	return pg, ctx, rand.New(rand.NewPCG(seed, stream))
+}
+
+// applyBoth runs stmt in deltaview and in PostgreSQL, then checks that
+// each of views holds the rows PostgreSQL computes for it.
+func applyBoth(t *testing.T, e *engine.Engine, run, runPG func(string) ([]string, string), stmt string, views []string) {
+	t.Helper()
+	if _, code := run(stmt); code != "" {
+		t.Fatalf("%s: %s", stmt, code)
+	}
+	if _, code := runPG(stmt); code != "" {
+		t.Fatalf("PostgreSQL: %s: %s", stmt, code)
+	}
+	for _, v := range views {
+		_, rows, err := e.ViewRows(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, code := runPG("SELECT * FROM " + v)
+		if code != "" {
+			t.Fatalf("PostgreSQL: %s", code)
+		}
+		if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
+			t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
+		}
+	}
 }

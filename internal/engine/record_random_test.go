@@ -107,27 +107,7 @@ CREATE MATERIALIZED VIEW rr_group AS SELECT count(*) AS c, min(id) AS m FROM rr 
 			ids[tbl] = append(ks, next)
 			next++
 		}
-		for _, s := range []string{stmt} {
-			if _, code := run(s); code != "" {
-				t.Fatalf("%s: %s", s, code)
-			}
-			if _, code := runPG(s); code != "" {
-				t.Fatalf("PostgreSQL: %s: %s", s, code)
-			}
-		}
-		for _, v := range views {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
-		}
+		applyBoth(t, e, run, runPG, stmt, views)
 		q := adhoc[r.IntN(len(adhoc))]
 		got, gotErr := run(q)
 		want, wantErr := runPG(q)

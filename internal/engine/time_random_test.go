@@ -165,24 +165,6 @@ CREATE MATERIALIZED VIEW tr_top AS SELECT id, z FROM tr ORDER BY z DESC, id LIMI
 			ids = append(ids, next)
 			next++
 		}
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(stmt); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-		for _, v := range []string{"tr_arith", "tr_agg", "tr_by_zone", "tr_filter", "tr_join", "tr_top"} {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
-		}
+		applyBoth(t, e, run, runPG, stmt, []string{"tr_arith", "tr_agg", "tr_by_zone", "tr_filter", "tr_join", "tr_top"})
 	}
 }
