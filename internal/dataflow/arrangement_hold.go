@@ -9,9 +9,10 @@ import "unsafe"
 // leaves, one entry each, so that applied batch by batch every entry costs
 // a leaf's cache misses, in a batch as alone. Held, the batches' entries
 // wait unapplied until a read needs them or they reach a quarter of the
-// rows held (at most 65,536 entries); then they are sorted together and merged into the tree in one
-// walk from left to right (as Commit merges one sorted batch), several
-// entries a leaf.
+// rows held (at most 65,536 entries); then they are sorted together and
+// merged into the tree in one walk from left to right (as Commit merges
+// one sorted batch), several entries a leaf. A batch big enough to reach
+// the leaves densely alone is applied at once.
 //
 // What a read sees does not change: every read (Len, Total, State,
 // RowBytes, Lookup, Scan, ScanFrom, Weight, String, Trim) applies the held
