@@ -179,3 +179,35 @@ func ArrayBytes(v Value) int64 {
 // ArraySubscriptError is PostgreSQL's SQLSTATE for array bounds and
 // dimensions that do not fit (array_subscript_error).
 const ArraySubscriptError = "2202E"
+
+// ArrayAgg is array_agg's result of kind k over vals, in order: the array
+// of the values, or, when ofArrays (the values are arrays of kind k), the
+// array with one more dimension whose elements they are. Those must all
+// have the same dimensions, and none be NULL or empty.
+func ArrayAgg(k Kind, vals []Value, ofArrays bool) (Value, error) {
+	if !ofArrays {
+		return NewArray(k, vals), nil
+	}
+	var inner []Dim
+	var elems []Value
+	for i, v := range vals {
+		switch {
+		case v.IsNull():
+			return Null, pgerr.New("22004", "cannot accumulate null arrays")
+		case v.NDims() == 0:
+			return Null, pgerr.New(ArraySubscriptError, "cannot accumulate empty arrays")
+		case i == 0:
+			inner = v.Dims()
+			if err := CheckDims(len(inner) + 1); err != nil {
+				return Null, err
+			}
+		case !SameDims(v, vals[0]):
+			return Null, pgerr.New(ArraySubscriptError, "cannot accumulate arrays of different dimensionality")
+		}
+		elems = append(elems, v.Elems()...)
+	}
+	if len(vals) == 0 {
+		return Null, nil
+	}
+	return NewArrayDims(k, elems, append([]Dim{{Len: len(vals), Lower: 1}}, inner...)), nil
+}
