@@ -172,12 +172,12 @@ func NewSubscripts(arr Expr, subs []Subscript, slice bool) Expr {
 	}
 	print := func(args []Expr) string {
 		s := operand(args[0])
-		for _, p := range at {
+		for i, p := range at {
 			s += "["
 			if p.lo > 0 {
 				s += args[p.lo].String()
 			}
-			if slice {
+			if subs[i].Slice {
 				s += ":"
 				if p.hi > 0 {
 					s += args[p.hi].String()
