@@ -29,8 +29,9 @@ func (k Kind) Elem() Kind {
 	return Unknown
 }
 
-// NewArray returns an array of kind k (an array kind) holding elems, which
-// are NULL or of k's element kind; elems must not be modified afterwards.
+// NewArray returns the one-dimensional array from 1 of kind k (an array
+// kind) holding elems, which are NULL or of k's element kind; elems must
+// not be modified afterwards. NewArrayDims makes other shapes.
 func NewArray(k Kind, elems []Value) Value {
 	return Value{kind: k, p: unsafe.Pointer(unsafe.SliceData(elems)), n: int64(len(elems))}
 }
