@@ -851,7 +851,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	if expr.IsSRF(name) {
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is only supported in FROM or in a select list without aggregates", name)
+		return nil, b.srfCallError(f, name)
 	}
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)
