@@ -5,7 +5,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
 )
 
 // x op ANY (Q) and x op ALL (Q) with an operator that is not a comparison
@@ -123,4 +122,3 @@ func setLocations(m protoreflect.Message, loc int32) {
 		return true
 	})
 }
-

@@ -442,7 +442,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	fn := &plan.WinFunc{Name: name}
 	// PostgreSQL's errors, in its order.
 	if agg, ok := plan.LookupAgg(name); ok && agg.Has(plan.AggOrderedSet) && f.AggWithinGroup {
-		return nil, b.stmt.errf(f.Location, pgerr.WrongObjectType, "OVER is not supported for ordered-set aggregate %s", name)
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
 	}
 	switch {
 	case f.AggDistinct:

@@ -24,7 +24,7 @@ import (
 // nesting is one more lateral ROWS FROM. Calls in ORDER BY join the calls
 // of the select list (the same call written in both is one call).
 //
-// PostgreSQL evaluates the calls above grouping, HAVING and window
+// PostgreSQL evaluates the calls above WHERE, grouping, HAVING and window
 // functions, and below DISTINCT, ORDER BY and LIMIT. A query with any of
 // the former is split in two: the grouped query, which computes every
 // part of the select list and ORDER BY that calls no set-returning
@@ -193,11 +193,12 @@ func selectSRFsMovable(sel *pg_query.SelectStmt) bool {
 	return found && ok
 }
 
-// projectSetAbove reports whether sel groups, aggregates or calls a
-// window function, all of which PostgreSQL computes below its
-// set-returning calls.
+// projectSetAbove reports whether sel filters, groups, aggregates or
+// calls a window function, all of which PostgreSQL computes below its
+// set-returning calls (a filter over the lateral join would call them on
+// rows that WHERE leaves out, where they may fail).
 func projectSetAbove(sel *pg_query.SelectStmt) bool {
-	if len(sel.GroupClause) > 0 || sel.HavingClause != nil {
+	if len(sel.GroupClause) > 0 || sel.HavingClause != nil || sel.WhereClause != nil {
 		return true
 	}
 	for _, n := range srfNodes(sel) {
