@@ -193,12 +193,12 @@ func selectSRFsMovable(sel *pg_query.SelectStmt) bool {
 	return found && ok
 }
 
-// projectSetAbove reports whether sel filters, groups, aggregates or
-// calls a window function, all of which PostgreSQL computes below its
-// set-returning calls (a filter over the lateral join would call them on
+// projectSetAbove reports whether sel filters, groups, aggregates, calls a
+// window function or has DISTINCT ON, all of which PostgreSQL computes
+// below its set-returning calls (a filter over the lateral join would call them on
 // rows that WHERE leaves out, where they may fail).
 func projectSetAbove(sel *pg_query.SelectStmt) bool {
-	if len(sel.GroupClause) > 0 || sel.HavingClause != nil || sel.WhereClause != nil {
+	if len(sel.GroupClause) > 0 || sel.HavingClause != nil || sel.WhereClause != nil || distinctOn(sel) {
 		return true
 	}
 	for _, n := range srfNodes(sel) {
@@ -246,7 +246,40 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 			return false
 		}
 	}
-	inner := &pg_query.SelectStmt{FromClause: sel.FromClause, WhereClause: sel.WhereClause, GroupClause: group,
+	// DISTINCT ON keeps one row of each set before the calls run, the
+	// first in ORDER BY's order, unless either reads a call: both go to
+	// the subquery, where a position or an output name reads a copy of
+	// the select-list item.
+	var innerDistinct, innerSort []*pg_query.Node
+	if distinctOn(sel) {
+	items:
+		for _, list := range [][]*pg_query.Node{sel.DistinctClause, sel.SortClause} {
+			for _, item := range list {
+				c := proto.Clone(item).(*pg_query.Node)
+				n := c
+				if sb := c.GetSortBy(); sb != nil {
+					n = sb.Node
+				}
+				if hasSRF(n) {
+					innerDistinct, innerSort = nil, nil
+					break items
+				}
+				if k := selectItem(n, names); k >= 0 {
+					if hasSRF(originals[k]) {
+						innerDistinct, innerSort = nil, nil
+						break items
+					}
+					n.Node = proto.Clone(originals[k]).(*pg_query.Node).Node
+				}
+				if c.GetSortBy() != nil {
+					innerSort = append(innerSort, c)
+				} else {
+					innerDistinct = append(innerDistinct, c)
+				}
+			}
+		}
+	}
+	inner := &pg_query.SelectStmt{DistinctClause: innerDistinct, SortClause: innerSort,FromClause: sel.FromClause, WhereClause: sel.WhereClause, GroupClause: group,
 		GroupDistinct: sel.GroupDistinct, HavingClause: sel.HavingClause, WindowClause: sel.WindowClause,
 		WithClause: sel.WithClause, LockingClause: sel.LockingClause, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT,
 		Op: pg_query.SetOperation_SETOP_NONE}
@@ -297,7 +330,11 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 		rt.Name = names[i]
 		split(rt.Val, names[i])
 	}
-	for _, s := range append(append([]*pg_query.Node{}, sel.SortClause...), sel.DistinctClause...) {
+	outerDistinct := sel.DistinctClause
+	if innerDistinct != nil {
+		outerDistinct = nil
+	}
+	for _, s := range append(append([]*pg_query.Node{}, sel.SortClause...), outerDistinct...) {
 		n := s
 		if sb := s.GetSortBy(); sb != nil {
 			n = sb.Node
@@ -318,7 +355,34 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 		Alias:    &pg_query.Alias{Aliasname: "?grp?"}}}}}
 	sel.WhereClause, sel.GroupClause, sel.GroupDistinct, sel.HavingClause = nil, nil, false, nil
 	sel.WindowClause, sel.WithClause, sel.LockingClause = nil, nil, nil
+	if innerDistinct != nil {
+		sel.DistinctClause = nil
+	}
 	return true
+}
+
+// distinctOn reports whether sel has DISTINCT ON (…).
+func distinctOn(sel *pg_query.SelectStmt) bool {
+	return len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() != nil
+}
+
+// selectItem returns the select-list item that n, a DISTINCT ON or ORDER
+// BY item, names by its position or its name, or -1.
+func selectItem(n *pg_query.Node, names []string) int {
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		if k := int(c.GetIval().Ival); k >= 1 && k <= len(names) {
+			return k - 1
+		}
+		return -1
+	}
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+		for i, name := range names {
+			if name == cr.Fields[0].GetString_().Sval {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // outputName reports whether the one-name column reference cr names a
