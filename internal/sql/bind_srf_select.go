@@ -279,7 +279,7 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 			}
 		}
 	}
-	inner := &pg_query.SelectStmt{DistinctClause: innerDistinct, SortClause: innerSort,FromClause: sel.FromClause, WhereClause: sel.WhereClause, GroupClause: group,
+	inner := &pg_query.SelectStmt{DistinctClause: innerDistinct, SortClause: innerSort, FromClause: sel.FromClause, WhereClause: sel.WhereClause, GroupClause: group,
 		GroupDistinct: sel.GroupDistinct, HavingClause: sel.HavingClause, WindowClause: sel.WindowClause,
 		WithClause: sel.WithClause, LockingClause: sel.LockingClause, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT,
 		Op: pg_query.SetOperation_SETOP_NONE}
