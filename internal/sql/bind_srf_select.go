@@ -316,6 +316,9 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 		}
 		if !hasSRF(n) {
 			if n.GetList() == nil {
+				if cr := n.GetColumnRef(); cr != nil && name == "" {
+					name = figureName(n) // EXPLAIN shows unnest(?grp?.xs)
+				}
 				hoist(n, name)
 				return
 			}
