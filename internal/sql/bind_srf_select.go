@@ -42,7 +42,11 @@ const srfTemplate = `SELECT 1 FROM LATERAL generate_series(1, 2) AS "?srf?"(gene
 func rewriteSelectSRF(n *pg_query.Node) {
 	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
 		sel := n.GetSelectStmt()
-		if sel == nil || len(sel.TargetList) == 0 || !selectSRFsMovable(sel) {
+		if sel == nil || len(sel.TargetList) == 0 {
+			return
+		}
+		lowerGroupingSRFs(sel)
+		if !selectSRFsMovable(sel) {
 			return
 		}
 		if projectSetAbove(sel) && !splitBelowSRF(sel) {
