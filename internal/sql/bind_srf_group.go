@@ -73,11 +73,19 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 				fn(d)
 			}
 		}
-		walkNodes((&pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{Items: sel.TargetList}}}).ProtoReflect(), func(n *pg_query.Node) {
+		var walk func(n *pg_query.Node)
+		walk = func(n *pg_query.Node) {
+			if n == nil || n.GetSubLink() != nil {
+				return // a subquery's windows are its own
+			}
 			if f := n.GetFuncCall(); f != nil && f.Over != nil {
 				fn(f.Over)
 			}
-		})
+			forEachChild(n, walk)
+		}
+		for _, t := range sel.TargetList {
+			walk(t)
+		}
 	}
 	windows(func(w *pg_query.WindowDef) {
 		for _, p := range w.PartitionClause {
@@ -108,7 +116,7 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 	}
 	rf.IsRowsfrom = len(rf.Functions) > 1
 	replace := func(m protoreflect.Message) {
-		walkNodes(m, func(n *pg_query.Node) {
+		walkOwnLevel(m, func(n *pg_query.Node) {
 			if !isSRFCall(n) {
 				return
 			}
@@ -127,4 +135,28 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 		}
 	}
 	sel.FromClause = append(sel.FromClause, &pg_query.Node{Node: &pg_query.Node_RangeFunction{RangeFunction: rf}})
+}
+
+// walkOwnLevel calls fn on every node under m, as walkNodes does, except
+// inside subqueries, whose nodes are of another query level.
+func walkOwnLevel(m protoreflect.Message, fn func(*pg_query.Node)) {
+	if n, ok := m.Interface().(*pg_query.Node); ok {
+		if n.GetSubLink() != nil || n.GetSelectStmt() != nil {
+			return
+		}
+		fn(n)
+		m = n.ProtoReflect()
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Kind() != protoreflect.MessageKind || fd.IsMap():
+		case fd.IsList():
+			for i := 0; i < v.List().Len(); i++ {
+				walkOwnLevel(v.List().Get(i).Message(), fn)
+			}
+		default:
+			walkOwnLevel(v.Message(), fn)
+		}
+		return true
+	})
 }
