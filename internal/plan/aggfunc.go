@@ -213,7 +213,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.BoolType, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() { // PostgreSQL has no min or max of json, bytea, bit strings or uuid
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record { // PostgreSQL has no min or max of json, bytea, bit strings, uuid or records
 			return bad()
 		}
 		return arg, nil
