@@ -12,7 +12,7 @@ import (
 // jsonOps are the operators of json and jsonb, bound as the catalog's
 // functions registered under their symbols.
 var jsonOps = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
-	"?": true, "?|": true, "?&": true, "#-": true}
+	"?": true, "?|": true, "?&": true, "#-": true, "@?": true, "@@": true}
 
 // jsonOperator binds l op r when op is a json operator, or || or - with a
 // jsonb operand; ok is false otherwise.
