@@ -184,4 +184,6 @@ func resolveJSONPathSRF(name string, args []Expr, missing func() error) (*SRF, e
 	return srf, nil
 }
 
-func isJSONPathSRF(name string) bool { return name == "jsonb_path_query" || name == "jsonb_path_query_tz" }
+func isJSONPathSRF(name string) bool {
+	return name == "jsonb_path_query" || name == "jsonb_path_query_tz"
+}
