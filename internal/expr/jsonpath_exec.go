@@ -272,7 +272,7 @@ func (c *jpCtx) execOpt(p *value.JSONPathItem, jb jpItem, found *[]jpItem, unwra
 		if p.Next == nil && found == nil {
 			return jpOK, nil
 		}
-		return c.next(p, numItem(value.NewInt(value.Int8, int64(c.arraySize-1))), found)
+		return c.next(p, numItem(jpNumeric(int64(c.arraySize-1))), found)
 
 	case value.JPType:
 		return c.next(p, strItem(jpTypeName(jb)), found)
