@@ -160,9 +160,28 @@ func (b *binder) bindRowJSON(s *scope, name string, f *pg_query.FuncCall) (e exp
 	if len(f.Args) != 1 || name != "row_to_json" && name != "to_json" && name != "to_jsonb" {
 		return nil, false, nil
 	}
+	if f.Args[0].GetSubLink() != nil {
+		return b.subqueryJSON(s, name, f)
+	}
 	cols, names, ok, err := b.wholeRow(s, f.Args[0])
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	return expr.NewRowToJSON(name, cols, names), true, nil
+}
+
+// subqueryJSON binds row_to_json, to_json or to_jsonb of a subquery: a
+// record from a subquery has lost its columns' names, which PostgreSQL
+// writes as the keys, so it is refused (0A000); a scalar is to_json's.
+func (b *binder) subqueryJSON(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
+	e, err := b.bindExpr(s, f.Args[0])
+	if err != nil {
+		return nil, true, err
+	}
+	if e.Type().Kind == value.Record {
+		return nil, true, b.refuse(f.Location, "%s of a subquery's row is not supported", name).
+			WithHint("select the row in FROM and pass it whole: SELECT %s(x) FROM (…) x", name)
+	}
+	e, err = b.callFunc(s, name, nil, []expr.Expr{e}, f.Location)
+	return e, true, err
 }
