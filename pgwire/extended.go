@@ -162,7 +162,7 @@ func declaredType(declared []uint32, i int) (value.Type, bool) {
 	if i >= len(declared) || declared[i] == 0 || declared[i] == oidUnknown {
 		return value.Type{}, false
 	}
-	for _, k := range []value.Kind{value.JSON, value.JSONB} {
+	for _, k := range []value.Kind{value.JSON, value.JSONB, value.JSONPath} {
 		if jsonOID(k) == declared[i] {
 			return value.Type{Kind: k, Mod: -1}, true
 		}

@@ -171,7 +171,7 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
 	case value.Numeric:
 		return appendNumericBinary(buf, v)
-	case value.JSONB:
+	case value.JSONB, value.JSONPath:
 		return value.AppendText(append(buf, jsonbBinaryVersion), v)
 	case value.Time, value.TimeTZ, value.Interval:
 		return appendTimeBinary(buf, v)
@@ -329,7 +329,7 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	if t.Kind.IsArray() {
 		return decodeArrayParam(b, t.Kind, n)
 	}
-	if t.Kind == value.JSONB {
+	if t.Kind == value.JSONB || t.Kind == value.JSONPath {
 		return decodeJSONBParam(b, n)
 	}
 	if t.Kind.IsBytes() {

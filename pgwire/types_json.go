@@ -5,15 +5,17 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// PostgreSQL's OIDs of json and jsonb and of their arrays.
+// PostgreSQL's OIDs of json, jsonb and jsonpath and of their arrays.
 const (
-	oidJSON       = 114
-	oidJSONB      = 3802
-	oidJSONArray  = 199
-	oidJSONBArray = 3807
+	oidJSON          = 114
+	oidJSONB         = 3802
+	oidJSONArray     = 199
+	oidJSONBArray    = 3807
+	oidJSONPath      = 4072
+	oidJSONPathArray = 4073
 )
 
-// jsonOID returns the OID of a json or jsonb type or of an array of them;
+// jsonOID returns the OID of a json, jsonb or jsonpath type or of an array of them;
 // 0 for other kinds.
 func jsonOID(k value.Kind) uint32 {
 	switch k {
@@ -25,12 +27,16 @@ func jsonOID(k value.Kind) uint32 {
 		return oidJSONArray
 	case value.ArrayOf(value.JSONB):
 		return oidJSONBArray
+	case value.JSONPath:
+		return oidJSONPath
+	case value.ArrayOf(value.JSONPath):
+		return oidJSONPathArray
 	}
 	return 0
 }
 
-// jsonbBinaryVersion is the first byte of jsonb's binary format, before
-// its text.
+// jsonbBinaryVersion is the first byte of jsonb's and jsonpath's binary
+// format, before the text.
 const jsonbBinaryVersion = 1
 
 // decodeJSONBParam reads a jsonb parameter in binary format: the version

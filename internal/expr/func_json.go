@@ -330,6 +330,8 @@ func AppendToJSON(buf []byte, v value.Value) []byte {
 		return append(buf, v.JSONText()...)
 	case k == value.JSONB:
 		return value.AppendJSONB(buf, v.JSONB())
+	case k == value.Record:
+		return appendRecordJSON(buf, v)
 	case k.IsArray():
 		return appendArrayJSON(buf, v.Elems(), v.Dims())
 	case k == value.Timestamp || k == value.TimestampTZ:

@@ -249,8 +249,8 @@ func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool
 func ResolveCompare(l, r value.Type) (value.Type, error) {
 	lk, rk := l.Kind, r.Kind
 	switch {
-	case lk == value.JSON || rk == value.JSON:
-		return value.Type{}, errNoOperator("=", lk, rk) // json has no equality, as in PostgreSQL
+	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath:
+		return value.Type{}, errNoOperator("=", lk, rk) // json and jsonpath have no equality, as in PostgreSQL
 	case l == r && lk != value.Unknown:
 		return l, nil
 	case lk == value.Unknown && rk == value.Unknown:

@@ -44,7 +44,7 @@ func IsSRF(name string) bool {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table":
 		return true
 	}
-	return jsonSRFs[strings.ToLower(name)] != nil
+	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
 }
 
 // ResolveSRF types a call of a set-returning function; args are bound,
@@ -61,6 +61,9 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 	}
 	if jsonSRFs[name] != nil {
 		return resolveJSONSRF(name, args, ts, missing)
+	}
+	if isJSONPathSRF(name) {
+		return resolveJSONPathSRF(name, args, missing)
 	}
 	switch name {
 	case "unnest":

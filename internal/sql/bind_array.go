@@ -139,6 +139,12 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 			}
 			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "field selection is not supported")
 		}
+		if e.Type().Kind == value.JSONB {
+			if e, err = b.jsonbSubscript(s, e, idx, loc); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !e.Type().Kind.IsArray() {
 			if e.Type().Kind == value.Unknown {
 				return nil, b.stmt.errf(loc, pgerr.IndeterminateDatatype, "cannot subscript an untyped literal")

@@ -897,6 +897,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		return nil, b.refuse(loc, "volatile function %s() cannot be maintained in a view", name).
 			WithHint(volatileHint)
 	}
+	if b.forView && expr.IsTZJSONPathFunc(def.Name) {
+		return nil, b.refuseTZJSONPath(name, loc)
+	}
 	for i := range es {
 		if i < len(params) {
 			if es[i], err = b.coerce(es[i], params[i], loc); err != nil {

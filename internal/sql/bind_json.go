@@ -12,7 +12,7 @@ import (
 // jsonOps are the operators of json and jsonb, bound as the catalog's
 // functions registered under their symbols.
 var jsonOps = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
-	"?": true, "?|": true, "?&": true, "#-": true}
+	"?": true, "?|": true, "?&": true, "#-": true, "@?": true, "@@": true}
 
 // jsonOperator binds l op r when op is a json operator, or || or - with a
 // jsonb operand; ok is false otherwise.
@@ -88,14 +88,14 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 	return b.callFunc(nil, finish, nil, args, f.Location)
 }
 
-// noJSONOrder refuses to sort or group values of type json, which has no
-// order or equality in PostgreSQL (jsonb has both): what is "ordering" or
-// "equality".
+// noJSONOrder refuses to sort or group values of type json or jsonpath,
+// which have no order or equality in PostgreSQL (jsonb has both): what is
+// "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
-	if t.Kind != value.JSON {
+	if t.Kind != value.JSON && t.Kind != value.JSONPath {
 		return nil
 	}
-	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type json", what)
+	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type %s", what, t.Kind)
 	if what == "ordering" {
 		err = err.WithHint("Use an explicit ordering operator or modify the query.")
 	}
@@ -160,9 +160,28 @@ func (b *binder) bindRowJSON(s *scope, name string, f *pg_query.FuncCall) (e exp
 	if len(f.Args) != 1 || name != "row_to_json" && name != "to_json" && name != "to_jsonb" {
 		return nil, false, nil
 	}
+	if f.Args[0].GetSubLink() != nil {
+		return b.subqueryJSON(s, name, f)
+	}
 	cols, names, ok, err := b.wholeRow(s, f.Args[0])
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	return expr.NewRowToJSON(name, cols, names), true, nil
+}
+
+// subqueryJSON binds row_to_json, to_json or to_jsonb of a subquery: a
+// record from a subquery has lost its columns' names, which PostgreSQL
+// writes as the keys, so it is refused (0A000); a scalar is to_json's.
+func (b *binder) subqueryJSON(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
+	e, err := b.bindExpr(s, f.Args[0])
+	if err != nil {
+		return nil, true, err
+	}
+	if e.Type().Kind == value.Record {
+		return nil, true, b.refuse(f.Location, "%s of a subquery's row is not supported", name).
+			WithHint("select the row in FROM and pass it whole: SELECT %s(x) FROM (…) x", name)
+	}
+	e, err = b.callFunc(s, name, nil, []expr.Expr{e}, f.Location)
+	return e, true, err
 }

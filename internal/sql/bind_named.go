@@ -11,8 +11,30 @@ import (
 
 // namedParams are the parameter names of the functions that accept
 // arguments by name; an argument not given takes the parameter's
-// default, 0.
+// default: 0, or namedDefault's.
 var namedParams = map[string][]string{"make_interval": expr.MakeIntervalParams}
+
+func init() {
+	for _, f := range []string{"exists", "match", "query", "query_array", "query_first"} {
+		namedParams["jsonb_path_"+f] = jsonPathParams
+		namedParams["jsonb_path_"+f+"_tz"] = jsonPathParams
+	}
+}
+
+// jsonPathParams are the parameters of the jsonb_path_ functions; vars
+// defaults to '{}', silent to false.
+var jsonPathParams = []string{"target", "path", "vars", "silent"}
+
+// namedDefault is the default of a parameter not given by name.
+func namedDefault(param string, loc int32) *pg_query.Node {
+	switch param {
+	case "vars":
+		return pg_query.MakeAConstStrNode("{}", loc)
+	case "silent":
+		return &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Boolval{Boolval: &pg_query.Boolean{Boolval: false}}, Location: loc}}}
+	}
+	return pg_query.MakeAConstIntNode(0, loc)
+}
 
 // namedArgs puts the arguments of a call that names some of them
 // (make_interval(1, days => 3)) in the order of the function's
@@ -55,8 +77,16 @@ func (b *binder) namedArgs(name string, args []*pg_query.Node, loc int32) ([]*pg
 	}
 	for i := range out {
 		if out[i] == nil {
-			out[i] = pg_query.MakeAConstIntNode(0, loc)
+			out[i] = namedDefault(params[i], loc)
 		}
 	}
 	return out, nil
+}
+
+// refuseTZJSONPath refuses a _tz jsonpath function in a view: its
+// comparisons of datetimes with and without a time zone depend on the
+// session's time zone.
+func (b *binder) refuseTZJSONPath(name string, loc int32) error {
+	return b.refuse(loc, "%s() depends on the session's time zone and cannot be maintained in a view", name).
+		WithHint("call %s(), which does not compare datetimes with and without a time zone", strings.TrimSuffix(name, "_tz"))
 }

@@ -62,8 +62,15 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			return nil, nil, b.refuse(f.Location, "%s in FROM cannot be maintained in a view", name).
 				WithHint("store the rows in a table and read the table")
 		}
-		args := make([]expr.Expr, len(f.Args))
-		for i, a := range f.Args {
+		if b.forView && expr.IsTZJSONPathFunc(name) {
+			return nil, nil, b.refuseTZJSONPath(name, f.Location)
+		}
+		fargs, err := b.namedArgs(name, f.Args, f.Location)
+		if err != nil {
+			return nil, nil, err
+		}
+		args := make([]expr.Expr, len(fargs))
+		for i, a := range fargs {
 			e, err := b.bindExpr(&scope{}, a)
 			if err != nil {
 				return nil, nil, err

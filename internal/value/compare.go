@@ -44,6 +44,8 @@ func Compare(a, b Value) int {
 		return cmpSpan(a.Span(), b.Span())
 	case JSON, JSONB:
 		return compareJSONValues(a, b)
+	case JSONPath:
+		return strings.Compare(a.JSONPathOf().text, b.JSONPathOf().text)
 	case Char:
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
 	}

@@ -56,6 +56,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendBytea(buf, v)
 	case UUID:
 		return appendUUID(buf, v)
+	case JSONPath:
+		return append(buf, v.JSONPathOf().text...)
 	}
 	return append(buf, v.Str()...)
 }

@@ -85,14 +85,17 @@ func (v Value) JSONB() *JSONNode {
 // IsJSON reports whether k is json or jsonb.
 func (k Kind) IsJSON() bool { return k == JSON || k == JSONB }
 
-// JSONBytes approximates the memory behind a json or jsonb value; 0 for
-// other kinds.
+// JSONBytes approximates the memory behind a json, jsonb or jsonpath
+// value; 0 for other kinds.
 func JSONBytes(v Value) int64 {
 	switch v.kind {
 	case JSON:
 		return (v.n + 7) &^ 7
 	case JSONB:
 		return jsonNodeBytes(v.JSONB())
+	case JSONPath:
+		// The parsed items and the canonical text, about as large.
+		return 2 * int64(len(v.JSONPathOf().text)+7) &^ 7
 	}
 	return 0
 }

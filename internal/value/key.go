@@ -86,6 +86,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendNumericKey(buf, v.DecimalInto(&d))
 	case JSON, JSONB:
 		return appendJSONValueKey(buf, v)
+	case JSONPath:
+		return appendStringKey(buf, v.JSONPathOf().text)
 	case Interval:
 		s := v.Span()
 		d, r := spanKey(s)

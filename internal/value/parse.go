@@ -46,6 +46,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseBits(s, t)
 	case UUID:
 		return parseUUID(s)
+	case JSONPath:
+		return parseJSONPathValue(s)
 	case Time, TimeTZ:
 		v, err = parseTime(s, t.Kind)
 	default:

@@ -33,6 +33,7 @@ var kindNames = [numKinds]string{
 	UUID:        "uuid",
 	Time:        "time without time zone",
 	TimeTZ:      "time with time zone",
+	JSONPath:    "jsonpath",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -162,6 +163,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return timeType(TimeTZ, mods)
 	case "json", "jsonb":
 		return noMods(Type{map[string]Kind{"json": JSON, "jsonb": JSONB}[n], -1})
+	case "jsonpath":
+		return noMods(JSONPathType)
 	}
 	if t, ok, err := bytesTypeFromName(n, mods); ok {
 		return t, err

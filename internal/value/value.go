@@ -46,6 +46,7 @@ const (
 	UUID
 	Time
 	TimeTZ
+	JSONPath
 	numKinds
 )
 
