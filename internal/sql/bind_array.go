@@ -140,7 +140,7 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "field selection is not supported")
 		}
 		if e.Type().Kind == value.JSONB {
-			if e, err = b.jsonbSubscript(s, e, idx, loc); err != nil {
+			if e, err = b.jsonbSubscript(s, e, n.GetAIndices(), loc); err != nil {
 				return nil, err
 			}
 			continue
