@@ -37,8 +37,13 @@ func LookupZone(name string) (Zone, error) {
 			}
 			low[i] = c
 		}
-		if east, ok := zoneAbbrevs[string(low[:len(name)])]; ok {
-			return Zone{east: east}, nil
+		if a, ok := zoneAbbrevTable[string(low[:len(name)])]; ok {
+			if a.zone == "" {
+				return Zone{east: a.east}, nil
+			}
+			if loc, ok := loadZone(a.zone); ok {
+				return Zone{loc: loc}, nil
+			}
 		}
 	}
 	if west, ok := posixOffset(name); ok {
