@@ -788,6 +788,7 @@ func validateDate(fmask int, isJulian, is2digits, bc bool, tm *dtFields) int {
 // found, and a zone name that the tz database does not know.
 type dtDecoder struct {
 	namedTz   *Zone
+	posix     *posixZone
 	abbrevTz  *time.Location
 	abbrev    string
 	badZone   string
@@ -876,8 +877,8 @@ func (dd *dtDecoder) setNamedZone(name string) int {
 		dd.namedTz = &Zone{loc: loc}
 		return 0
 	}
-	if west, ok := posixOffset(name); ok {
-		dd.namedTz = &Zone{east: -west}
+	if z, ok := parsePosixZone(strings.ToUpper(name)); ok {
+		dd.posix = &z
 		return 0
 	}
 	dd.badZone = name
@@ -1162,9 +1163,6 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 			case tkDOW:
 			case tkUnits:
 				tmask = 0
-				if ptype != 0 {
-					return 0, 0, dtBadFormat
-				}
 				ptype = val
 			case tkISOTime:
 				tmask = 0
@@ -1172,9 +1170,6 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 					return 0, 0, dtBadFormat
 				}
 				if i >= len(fields)-1 || ftype[i+1] != ftNumber && ftype[i+1] != ftTime && ftype[i+1] != ftDate {
-					return 0, 0, dtBadFormat
-				}
-				if ptype != 0 {
 					return 0, 0, dtBadFormat
 				}
 				ptype = val
@@ -1212,6 +1207,15 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 				return 0, 0, dtBadFormat
 			}
 			west = zoneWestAt(tm, *dd.namedTz)
+		}
+		if dd.posix != nil {
+			if fmask&dtMask(tkDTZMod) != 0 {
+				return 0, 0, dtBadFormat
+			}
+			west = 0
+			if local, ok := tm.localMicros(); ok {
+				west = dd.posix.westAt(local)
+			}
 		}
 		if dd.abbrevTz != nil {
 			if fmask&dtMask(tkDTZMod) != 0 {
@@ -1452,15 +1456,9 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 				bc = val == eraBC
 			case tkUnits:
 				tmask = 0
-				if ptype != 0 {
-					return 0, dtBadFormat
-				}
 				ptype = val
 			case tkISOTime:
 				tmask = 0
-				if ptype != 0 {
-					return 0, dtBadFormat
-				}
 				if i >= nf-1 || ftype[i+1] != ftNumber && ftype[i+1] != ftTime && ftype[i+1] != ftDate {
 					return 0, dtBadFormat
 				}
@@ -1509,6 +1507,22 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 			west = zoneWestAt(tm, *dd.namedTz)
 		}
 	}
+	if dd.posix != nil {
+		if fmask&dtMask(tkDTZMod) != 0 {
+			return 0, dtBadFormat
+		}
+		if !dd.posix.dst {
+			west = dd.posix.stdWest
+		} else {
+			if fmask&maskDate != maskDate {
+				return 0, dtBadFormat
+			}
+			west = 0
+			if local, ok := tm.localMicros(); ok {
+				west = dd.posix.westAt(local)
+			}
+		}
+	}
 	if dd.abbrevTz != nil {
 		if fmask&dtMask(tkDTZMod) != 0 {
 			return 0, dtBadFormat
@@ -1526,6 +1540,9 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 		if fmask&dtMask(tkDTZMod) != 0 {
 			return 0, dtBadFormat
 		}
+		if d := fmask & maskDate; d != 0 && d != maskDate {
+			return 0, dtBadFormat // the session's zone needs a whole date
+		}
 		west = 0 // the session's zone, UTC
 	}
 	return west, 0
@@ -1535,16 +1552,16 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 func (dd *dtDecoder) dtError(fail int, typ, s string) error {
 	switch fail {
 	case dtFieldOverflow:
-		return pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: %q", s)
+		return pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: \"%s\"", s)
 	case dtMDFieldOverflow:
-		return pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: %q", s).
+		return pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: \"%s\"", s).
 			WithHint(`Perhaps you need a different "datestyle" setting.`)
 	case dtTZDispOverflow:
-		return pgerr.New("22009", "time zone displacement out of range: %q", s)
+		return pgerr.New("22009", "time zone displacement out of range: \"%s\"", s)
 	case dtBadZone:
-		return pgerr.New(pgerr.InvalidParameter, "time zone %q not recognized", dd.badZone)
+		return pgerr.New(pgerr.InvalidParameter, "time zone \"%s\" not recognized", dd.badZone)
 	}
-	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: %q", typ, s)
+	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, s)
 }
 
 // parseDate reads a date as PostgreSQL's date_in; a time of day and a
@@ -1571,7 +1588,7 @@ func parseDate(s string) (Value, error) {
 	default:
 		return Null, dd.dtError(dtBadFormat, "date", s)
 	}
-	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "date out of range: %q", s)
+	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "date out of range: \"%s\"", s)
 	if !validJulian(tm.year, tm.mon) {
 		return Null, outOfRange
 	}
@@ -1612,7 +1629,7 @@ func parseTimestamp(s string, k Kind) (Value, error) {
 	default:
 		return Null, dd.dtError(dtBadFormat, typ, s)
 	}
-	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: %q", s)
+	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: \"%s\"", s)
 	if !validJulian(tm.year, tm.mon) {
 		return Null, outOfRange
 	}
@@ -1651,6 +1668,11 @@ func parseTime(s string, k Kind) (Value, error) {
 	}
 	tod := ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec + tm.fsec
 	if k == TimeTZ {
+		if west <= -maxZone || west >= maxZone {
+			// A POSIX zone name may be up to a week off UTC; a timetz
+			// holds zones within 16 hours (PostgreSQL keeps any).
+			return Null, dd.dtError(dtTZDispOverflow, typ, s)
+		}
 		return NewTimeTZ(tod, int32(west)), nil
 	}
 	return NewTime(tod), nil
