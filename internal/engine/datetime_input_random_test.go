@@ -117,7 +117,7 @@ func parseForCompare(s, typ string) (out string) {
 var (
 	dtMonths = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September",
 		"October", "November", "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Mayo", "Ja"}
-	dtDays = []string{"Monday", "Tue", "Tues", "wednesday", "Thu", "Thurs", "Friday", "Sat", "Sunday", "Weds", "Mo"}
+	dtDays  = []string{"Monday", "Tue", "Tues", "wednesday", "Thu", "Thurs", "Friday", "Sat", "Sunday", "Weds", "Mo"}
 	dtZones = []string{"UTC", "Z", "zulu", "GMT", "EST", "EDT", "PST", "PDT", "CEST", "CET", "MSK", "JST", "IST", "AEST", "NZDT",
 		"America/New_York", "america/new_york", "Europe/Paris", "Asia/Kolkata", "Australia/Lord_Howe", "Etc/GMT+5",
 		"Europe/Moscow", "America/Sao_Paulo", "Pacific/Chatham", "Asia/Tehran", "UTC+3", "EST5EDT", "Mars/Olympus", "XYZ",
