@@ -214,10 +214,12 @@ type dtFields struct {
 
 // splitDateTime is PostgreSQL's ParseDateTime: it breaks s into fields,
 // lower-cased, each with its type.
-func splitDateTime(s string) (fields []string, types []int, fail int) {
+func splitDateTime(s string) (fields [25]string, types [25]int, nf int, fail int) {
 	const maxFields, maxLen = 25, 128
-	buf := make([]byte, 0, len(s)+maxFields)
-	used := 0 // bytes of PostgreSQL's work buffer, terminators included
+	var (
+		db   dtBuf
+		ends [maxFields]int
+	)
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	isAlpha := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 	lower := func(c byte) byte {
@@ -234,25 +236,17 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 		return 0
 	}
 	for i < len(s) {
-		start := len(buf)
-		add := func(c byte) bool {
-			if used+1 >= maxLen+1 {
-				return false
-			}
-			buf = append(buf, c)
-			used++
-			return true
-		}
-		if len(fields) >= maxFields {
-			return nil, nil, dtBadFormat
+		start := db.n
+		if nf >= maxFields {
+			return fields, types, 0, dtBadFormat
 		}
 		var ft int
 		c := s[i]
 		switch {
 		case isDigit(c):
 			for isDigit(at(i)) {
-				if !add(s[i]) {
-					return nil, nil, dtBadFormat
+				if !db.add(s[i]) {
+					return fields, types, 0, dtBadFormat
 				}
 				i++
 			}
@@ -260,14 +254,14 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 			case d == ':':
 				ft = ftTime
 				for d := at(i); isDigit(d) || d == ':' || d == '.'; d = at(i) {
-					if !add(d) {
-						return nil, nil, dtBadFormat
+					if !db.add(d) {
+						return fields, types, 0, dtBadFormat
 					}
 					i++
 				}
 			case d == '-' || d == '/' || d == '.':
-				if !add(d) {
-					return nil, nil, dtBadFormat
+				if !db.add(d) {
+					return fields, types, 0, dtBadFormat
 				}
 				i++
 				if isDigit(at(i)) {
@@ -276,16 +270,16 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 						ft = ftNumber
 					}
 					for isDigit(at(i)) {
-						if !add(s[i]) {
-							return nil, nil, dtBadFormat
+						if !db.add(s[i]) {
+							return fields, types, 0, dtBadFormat
 						}
 						i++
 					}
 					if at(i) == d {
 						ft = ftDate
 						for e := at(i); isDigit(e) || e == d; e = at(i) {
-							if !add(e) {
-								return nil, nil, dtBadFormat
+							if !db.add(e) {
+								return fields, types, 0, dtBadFormat
 							}
 							i++
 						}
@@ -293,8 +287,8 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 				} else {
 					ft = ftDate
 					for e := at(i); isDigit(e) || isAlpha(e) || e == d; e = at(i) {
-						if !add(lower(e)) {
-							return nil, nil, dtBadFormat
+						if !db.add(lower(e)) {
+							return fields, types, 0, dtBadFormat
 						}
 						i++
 					}
@@ -305,16 +299,16 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 		case c == '.':
 			ft = ftNumber
 			for ok := true; ok; ok = isDigit(at(i)) {
-				if !add(s[i]) {
-					return nil, nil, dtBadFormat
+				if !db.add(s[i]) {
+					return fields, types, 0, dtBadFormat
 				}
 				i++
 			}
 		case isAlpha(c):
 			ft = ftString
 			for isAlpha(at(i)) {
-				if !add(lower(s[i])) {
-					return nil, nil, dtBadFormat
+				if !db.add(lower(s[i])) {
+					return fields, types, 0, dtBadFormat
 				}
 				i++
 			}
@@ -323,14 +317,14 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 			case d == '-' || d == '/' || d == '.':
 				isDate = true
 			case d == '+' || isDigit(d):
-				typ, _ := lookupWord(string(buf[start:]))
+				typ, _ := lookupWord(string(db.b[start:db.n]))
 				isDate = typ == tkUnknown
 			}
 			if isDate {
 				ft = ftDate
 				for ok := true; ok; {
-					if !add(lower(s[i])) {
-						return nil, nil, dtBadFormat
+					if !db.add(lower(s[i])) {
+						return fields, types, 0, dtBadFormat
 					}
 					i++
 					e := at(i)
@@ -341,8 +335,8 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 			i++
 			continue
 		case c == '+' || c == '-':
-			if !add(c) {
-				return nil, nil, dtBadFormat
+			if !db.add(c) {
+				return fields, types, 0, dtBadFormat
 			}
 			i++
 			for isSpace(at(i)) {
@@ -352,33 +346,56 @@ func splitDateTime(s string) (fields []string, types []int, fail int) {
 			case isDigit(d):
 				ft = ftTZ
 				for e := at(i); isDigit(e) || e == ':' || e == '.' || e == '-'; e = at(i) {
-					if !add(e) {
-						return nil, nil, dtBadFormat
+					if !db.add(e) {
+						return fields, types, 0, dtBadFormat
 					}
 					i++
 				}
 			case isAlpha(d):
 				ft = ftSpecial
 				for isAlpha(at(i)) {
-					if !add(lower(s[i])) {
-						return nil, nil, dtBadFormat
+					if !db.add(lower(s[i])) {
+						return fields, types, 0, dtBadFormat
 					}
 					i++
 				}
 			default:
-				return nil, nil, dtBadFormat
+				return fields, types, 0, dtBadFormat
 			}
 		case isPunct(c):
 			i++
 			continue
 		default:
-			return nil, nil, dtBadFormat
+			return fields, types, 0, dtBadFormat
 		}
-		used++ // the field's terminator
-		fields = append(fields, string(buf[start:]))
-		types = append(types, ft)
+		db.used++ // the field's terminator
+		ends[nf], types[nf] = db.n, ft
+		nf++
 	}
-	return fields, types, 0
+	// One string holds every field.
+	all := string(db.b[:db.n])
+	for k, st := 0, 0; k < nf; k++ {
+		fields[k], st = all[st:ends[k]], ends[k]
+	}
+	return fields, types, nf, 0
+}
+
+// dtBuf is the work buffer of splitDateTime: the fields' characters, and
+// the bytes PostgreSQL's buffer would hold (with a terminator per field),
+// which must stay within 128.
+type dtBuf struct {
+	b       [128]byte
+	n, used int
+}
+
+func (d *dtBuf) add(c byte) bool {
+	if d.used+1 >= len(d.b)+1 {
+		return false
+	}
+	d.b[d.n] = c
+	d.n++
+	d.used++
+	return true
 }
 
 // isPunct is C's ispunct in the C locale.
@@ -611,7 +628,8 @@ func decodeNumber(str string, haveTextMonth bool, fmask int, tm *dtFields, is2di
 // 17/May/2024, 2024.05.17): month names first, then the numbers.
 func decodeDate(str string, fmask int, is2digits *bool, tm *dtFields) (tmask int, fail int) {
 	const maxFields = 25
-	var fields []string
+	var fieldsArr [maxFields]string
+	fields := fieldsArr[:0]
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	isAlnum := func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 	i := 0
@@ -638,7 +656,7 @@ func decodeDate(str string, fmask int, is2digits *bool, tm *dtFields) (tmask int
 		}
 	}
 	haveTextMonth := false
-	done := make([]bool, len(fields))
+	var done [maxFields]bool
 	for k, f := range fields {
 		if f == "" || isDigit(f[0]) {
 			continue
@@ -907,6 +925,12 @@ func (tm *dtFields) localMicros() (int64, bool) {
 		return 0, false
 	}
 	days := daysFromCivil(tm.year, tm.mon, tm.mday)
+	// Past year 6000 the calendar and the zones' rules repeat every 400
+	// years (146097 days): move into years 5600 to 6000, within int64.
+	const cycle = 146097
+	if far := int64(10 * cycle); days > far {
+		days = far - cycle + (days-far)%cycle
+	}
 	return days*usecsPerDay + ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec, true
 }
 
@@ -1569,7 +1593,8 @@ func (dd *dtDecoder) dtError(fail int, typ, s string) error {
 func parseDate(s string) (Value, error) {
 	var dd dtDecoder
 	var tm dtFields
-	fields, types, fail := splitDateTime(s)
+	fa, ta, nf, fail := splitDateTime(s)
+	fields, types := fa[:nf], ta[:nf]
 	dtype := 0
 	if fail == 0 {
 		dtype, _, fail = dd.decodeDateTime(fields, types, &tm)
@@ -1588,13 +1613,13 @@ func parseDate(s string) (Value, error) {
 	default:
 		return Null, dd.dtError(dtBadFormat, "date", s)
 	}
-	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "date out of range: \"%s\"", s)
+	outOfRange := func() error { return pgerr.New(pgerr.DatetimeOverflow, "date out of range: \"%s\"", s) }
 	if !validJulian(tm.year, tm.mon) {
-		return Null, outOfRange
+		return Null, outOfRange()
 	}
 	days := daysFromCivil(tm.year, tm.mon, tm.mday)
 	if !validDate(days) {
-		return Null, outOfRange
+		return Null, outOfRange()
 	}
 	return NewDate(days), nil
 }
@@ -1610,7 +1635,8 @@ func parseTimestamp(s string, k Kind) (Value, error) {
 	}
 	var dd dtDecoder
 	var tm dtFields
-	fields, types, fail := splitDateTime(s)
+	fa, ta, nf, fail := splitDateTime(s)
+	fields, types := fa[:nf], ta[:nf]
 	dtype, west := 0, int64(0)
 	if fail == 0 {
 		dtype, west, fail = dd.decodeDateTime(fields, types, &tm)
@@ -1629,21 +1655,21 @@ func parseTimestamp(s string, k Kind) (Value, error) {
 	default:
 		return Null, dd.dtError(dtBadFormat, typ, s)
 	}
-	outOfRange := pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: \"%s\"", s)
+	outOfRange := func() error { return pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: \"%s\"", s) }
 	if !validJulian(tm.year, tm.mon) {
-		return Null, outOfRange
+		return Null, outOfRange()
 	}
 	days := daysFromCivil(tm.year, tm.mon, tm.mday)
 	tod := ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec + tm.fsec
 	us := days*usecsPerDay + tod
 	if (us-tod)/usecsPerDay != days || us < 0 && days > 0 || us > 0 && days < -1 {
-		return Null, outOfRange
+		return Null, outOfRange()
 	}
 	if k == TimestampTZ {
 		us += west * usecsPerSec
 	}
 	if !validTimestamp(us) {
-		return Null, outOfRange
+		return Null, outOfRange()
 	}
 	return NewTimestamp(k, us), nil
 }
@@ -1658,7 +1684,8 @@ func parseTime(s string, k Kind) (Value, error) {
 	}
 	var dd dtDecoder
 	var tm dtFields
-	fields, types, fail := splitDateTime(s)
+	fa, ta, nf, fail := splitDateTime(s)
+	fields, types := fa[:nf], ta[:nf]
 	west := int64(0)
 	if fail == 0 {
 		west, fail = dd.decodeTimeOnly(fields, types, &tm)
