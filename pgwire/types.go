@@ -189,9 +189,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 }
 
 // appendArrayBinary writes PostgreSQL's binary array format: the number of
-// dimensions (0 when empty, else 1), a has-NULLs flag, the element type's
-// OID, the length and lower bound 1, then each element as its length (-1
-// for NULL) and its binary form.
+// dimensions (0 when empty), a has-NULLs flag, the element type's OID, the
+// length and lower bound of each dimension, then each element in
+// row-major order as its length (-1 for NULL) and its binary form.
 func appendArrayBinary(buf []byte, v value.Value, elem value.Kind) []byte {
 	es := v.Elems()
 	hasNull := uint32(0)
@@ -200,18 +200,14 @@ func appendArrayBinary(buf []byte, v value.Value, elem value.Kind) []byte {
 			hasNull = 1
 		}
 	}
-	ndim := uint32(0)
-	if len(es) > 0 {
-		ndim = 1
-	}
-	buf = binary.BigEndian.AppendUint32(buf, ndim)
+	dims := v.Dims()
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(dims)))
 	buf = binary.BigEndian.AppendUint32(buf, hasNull)
 	buf = binary.BigEndian.AppendUint32(buf, typeOID(value.Type{Kind: elem, Mod: -1}))
-	if ndim == 0 {
-		return buf
+	for _, d := range dims {
+		buf = binary.BigEndian.AppendUint32(buf, uint32(d.Len))
+		buf = binary.BigEndian.AppendUint32(buf, uint32(int32(d.Lower)))
 	}
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(es)))
-	buf = binary.BigEndian.AppendUint32(buf, 1)
 	for _, e := range es {
 		if e.IsNull() {
 			buf = binary.BigEndian.AppendUint32(buf, ^uint32(0))
@@ -344,8 +340,8 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 }
 
 // decodeArrayParam reads an array parameter in PostgreSQL's binary array
-// format (appendArrayBinary's): one dimension or none, each element in its
-// type's binary format.
+// format (appendArrayBinary's): up to value.MaxDims dimensions, each
+// element in its type's binary format.
 func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
 	bad := func() (value.Value, error) {
 		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
@@ -358,15 +354,25 @@ func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
 	switch {
 	case ndim == 0:
 		return value.NewArray(k, nil), nil
-	case ndim != 1:
-		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
-	case len(b) < 8:
+	case ndim < 0:
+		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "invalid number of dimensions: %d", ndim)
+	case ndim > value.MaxDims:
+		return value.Null, value.CheckDims(int(ndim))
+	case len(b) < 8*int(ndim):
 		return bad()
 	}
-	count := int(int32(binary.BigEndian.Uint32(b)))
-	b = b[8:]
-	if count < 0 || count > len(b)/4 {
-		return bad()
+	dims := make([]value.Dim, ndim)
+	count := 1
+	for i := range dims {
+		n, lb := int32(binary.BigEndian.Uint32(b)), int32(binary.BigEndian.Uint32(b[4:]))
+		b = b[8:]
+		if n < 0 || int64(lb)+int64(n) > 1<<31 {
+			return bad()
+		}
+		dims[i] = value.Dim{Len: int(n), Lower: int(lb)}
+		if count *= int(n); count > len(b)/4 {
+			return bad()
+		}
 	}
 	et := value.Type{Kind: k.Elem(), Mod: -1}
 	elems := make([]value.Value, count)
@@ -400,5 +406,5 @@ func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
 	if len(b) != 0 {
 		return bad()
 	}
-	return value.NewArray(k, elems), nil
+	return value.NewArrayDims(k, elems, dims), nil
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -83,6 +85,16 @@ type Arrangement struct {
 	isDeferred bool
 	pending    []zset.ZSet // a copy of each batch
 	npending   int         // their entries
+
+	// Held commits (see HoldCommits): the entries committed but not yet
+	// applied, their number (read by readers without the lock), and the
+	// lock under which a reader applies them.
+	holds    bool
+	held     []stagedEntry
+	nheld    atomic.Int64
+	holdMu   sync.Mutex
+	heldSort zset.PrefixSorter // applyHeld's sort, and its other buffer
+	heldTmp  []stagedEntry
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -358,7 +370,18 @@ func (a *Arrangement) Commit() {
 		a.commitDeferred()
 		return
 	}
-	st, arena := a.staged, a.arena
+	if a.holds {
+		a.hold()
+		return
+	}
+	a.apply(a.staged, a.arena)
+	a.Abort()
+}
+
+// apply adds the entries of st, whose keys are in arena, to the runs;
+// entries of one key are together and, when there are more than
+// minSortedStage of them, in the run's order.
+func (a *Arrangement) apply(st []stagedEntry, arena []byte) {
 	var r *run
 	var key []byte
 	// A sorted batch walks each run's tree once, left to right.
@@ -400,7 +423,6 @@ func (a *Arrangement) Commit() {
 			}
 		}
 	}
-	a.Abort()
 }
 
 // sameKey counts the staged entries from st[0] on that share its key.
@@ -596,6 +618,7 @@ func (a *Arrangement) State() StateSize {
 	if a.ints != nil {
 		b += a.ints.Bytes(8)
 	}
+	b += a.heldBytes()
 	return StateSize{Rows: n, Bytes: b}
 }
 

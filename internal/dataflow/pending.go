@@ -92,9 +92,12 @@ func (a *Arrangement) commitDeferred() {
 	a.Commit()
 }
 
-// settle loads the pending rows. A batch staged but not committed stays
-// staged.
+// settle applies the held entries (HoldCommits) and loads the pending
+// rows. A batch staged but not committed stays staged.
 func (a *Arrangement) settle() {
+	if a.nheld.Load() != 0 {
+		a.applyHeld()
+	}
 	if a.npending == 0 {
 		return
 	}

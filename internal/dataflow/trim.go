@@ -14,12 +14,15 @@ type Trimmer interface {
 // Trim drops every node's last output and lets each operator drop its big
 // buffers, so that the batches of a big step (a cold start, a bulk load)
 // are not kept reachable until the next step. Batches read with Output
-// before stay valid; Output returns nil until the next step.
+// before stay valid; Output returns nil until the next step. The
+// operators' deferred loads run on two goroutines when there are two big
+// ones (trimLoads).
 func (c *Circuit) Trim() {
 	c.valid = false
+	done := c.trimLoads()
 	for i := range c.nodes {
 		c.nodes[i].out = nil
-		if t, ok := c.nodes[i].op.(Trimmer); ok {
+		if t, ok := c.nodes[i].op.(Trimmer); ok && (done == nil || !done[i]) {
 			t.Trim()
 		}
 	}

@@ -121,6 +121,7 @@ type applyPart struct {
 	log   []change
 	delta zset.ZSet
 	bytes int64
+	moved int // rows replaced in the row store's slots directly
 	sink  uintptr
 }
 
@@ -215,6 +216,7 @@ func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool
 		e.inParallel("apply "+t.name, func() { t.applyPart(p, first, build) }, func() { t.applyPart(p, second, build) })
 		first.delta = append(first.delta, second.delta...)
 		t.bytes += second.bytes
+		t.rows.moved += second.moved
 		clear(second.delta)
 		if cap(second.delta) <= maxReusedDelta {
 			b.half = second.delta[:0]
@@ -223,6 +225,7 @@ func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool
 		}
 	}
 	t.bytes += first.bytes
+	t.rows.moved += first.moved
 	if build {
 		t.delta = first.delta
 	}
@@ -283,6 +286,12 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 				delta = appendChange(delta, runOld, pr.row)
 			}
 		}
+	}
+	if plain {
+		// Written in the row store's slots, not through rowStore.Set:
+		// counted as it counts its replaces, so that a cold start lays
+		// the rows out again once they are scattered (table.layout).
+		part.moved = len(keys)
 	}
 	// Kept, so that the reads ahead are not optimised away; the two
 	// shares' fields are written once, at the end, as they share a line.

@@ -112,6 +112,9 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 		if !ok {
 			a := dataflow.NewArrangement(sp.Spec)
 			a.Claim()
+			// Read only by refills: its changes are merged into it many
+			// batches at a time (dataflow.Arrangement.HoldCommits).
+			a.HoldCommits()
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a, filters: sp.Filters}
 			w, err := e.fillIndex(si)
 			if err != nil {

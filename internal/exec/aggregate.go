@@ -91,7 +91,7 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 	case plan.AggStringAgg:
 		return stringAgg(ins, a.Type.Kind), nil
 	case plan.AggArrayAgg:
-		return arrayAgg(ins, a.Type.Kind), nil
+		return arrayAgg(ins, a.Type.Kind, a.Arg.Type().Kind == a.Type.Kind)
 	}
 	switch {
 	case a.Func.Has(plan.AggNotMaintained), a.Func == plan.AggBitAnd, a.Func == plan.AggBitOr, a.Func == plan.AggBitXor:
@@ -253,16 +253,17 @@ func stringAgg(ins []aggInput, k value.Kind) value.Value {
 	return value.Concatenated(k, b)
 }
 
-// arrayAgg is the array of the values, NULLs included; NULL over no rows.
-func arrayAgg(ins []aggInput, k value.Kind) value.Value {
+// arrayAgg is the array of the values, NULLs included, or of arrays
+// stacked (value.ArrayAgg); NULL over no rows.
+func arrayAgg(ins []aggInput, k value.Kind, ofArrays bool) (value.Value, error) {
 	if len(ins) == 0 {
-		return value.Null
+		return value.Null, nil
 	}
 	es := make([]value.Value, len(ins))
 	for i, in := range ins {
 		es[i] = in.arg
 	}
-	return value.NewArray(k, es)
+	return value.ArrayAgg(k, es, ofArrays)
 }
 
 // exactAggregate is sum, avg, var_* or stddev_* of integers or numeric

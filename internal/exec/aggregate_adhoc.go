@@ -201,7 +201,7 @@ func orderedSet(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value,
 				}
 			}
 		}
-		return value.NewArray(a.Type.Kind, out), nil
+		return value.NewArrayDims(a.Type.Kind, out, fv.Dims()), nil
 	}
 	p := fv.Float()
 	if err := checkPercentile(p); err != nil {

@@ -105,17 +105,26 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 			v = value.NewFloat(value.Float8, float64(hi[i])/float64(cnt))
 		case plan.WinNtile:
 			v = value.Null
-			if !f.NullN {
-				v = value.NewInt(value.Int4, ntileOf(i, cnt, f.N))
+			// A non-constant count is the partition's first row's.
+			k, null, err := winN(f, rows[0], "22014", "ntile")
+			if err != nil {
+				return nil, err
+			}
+			if !null {
+				v = value.NewInt(value.Int4, ntileOf(i, cnt, k))
 			}
 		case plan.WinLag, plan.WinLead:
 			v = value.Null
-			if f.NullN {
+			k, null, err := winN(f, rows[i], "", "")
+			if err != nil {
+				return nil, err
+			}
+			if null {
 				break
 			}
-			j := int64(i) - f.N
+			j := int64(i) - k
 			if f.Kind == plan.WinLead {
-				j = int64(i) + f.N
+				j = int64(i) + k
 			}
 			switch {
 			case j >= 0 && j < int64(cnt):
@@ -134,6 +143,22 @@ func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 				if s, e, err = rangeFrame(f.Frame, n.Order[0], keys, i, lo[i], hi[i]); err != nil {
 					return nil, err
 				}
+			}
+			if f.NExpr != nil {
+				// nth_value's n, over the current row.
+				frame := rows[s:e]
+				if f.Frame.Exclude != plan.ExcludeNoOthers {
+					frame = excluded(f.Frame.Exclude, rows, s, e, i, lo[i], hi[i])
+				}
+				k, null, err := winN(f, rows[i], "22016", "nth_value")
+				if err != nil {
+					return nil, err
+				}
+				v = value.Null
+				if !null && k-1 < int64(len(frame)) {
+					v, err = f.Arg.Eval(frame[k-1])
+				}
+				break
 			}
 			if f.Frame.Exclude != plan.ExcludeNoOthers {
 				v, err = frameValue(n, excluded(f.Frame.Exclude, rows, s, e, i, lo[i], hi[i]))
@@ -367,6 +392,13 @@ func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
 			return f.Arg.Eval(rows[f.N-1])
 		}
 	case plan.WinAgg:
+		if f.Call != nil {
+			call := *f.Call
+			if call.Func.Has(plan.AggOrdered) && len(call.OrderBy) == 0 {
+				call.OrderBy = n.Order
+			}
+			return evalAggregate(&call, rows)
+		}
 		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Sep: f.Sep, Filter: f.Filter, Type: f.Type}
 		if f.Agg.Has(plan.AggOrdered) {
 			// string_agg and array_agg list the frame's values in the
@@ -378,4 +410,23 @@ func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
 		return value.Null, pgerr.New(pgerr.Internal, "window function %s has no frame", f.Name)
 	}
 	return value.Null, nil
+}
+
+// winN is ntile's, lag's, lead's or nth_value's constant argument, or
+// its non-constant one over row: null reports NULL. A count that must be
+// positive (code set) is PostgreSQL's error otherwise.
+func winN(f *plan.WinFunc, row value.Row, code, name string) (n int64, null bool, err error) {
+	if f.NExpr == nil {
+		return f.N, f.NullN, nil
+	}
+	v, err := f.NExpr.Eval(row)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case v.IsNull():
+		return 0, true, nil
+	case code != "" && v.Int() <= 0:
+		return 0, false, pgerr.New(code, "argument of %s must be greater than zero", name)
+	}
+	return v.Int(), false, nil
 }

@@ -331,14 +331,7 @@ func AppendToJSON(buf []byte, v value.Value) []byte {
 	case k == value.JSONB:
 		return value.AppendJSONB(buf, v.JSONB())
 	case k.IsArray():
-		buf = append(buf, '[')
-		for i, e := range v.Elems() {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = AppendToJSON(buf, e)
-		}
-		return append(buf, ']')
+		return appendArrayJSON(buf, v.Elems(), v.Dims())
 	case k == value.Timestamp || k == value.TimestampTZ:
 		s := string(value.AppendText(nil, v))
 		if i := strings.IndexByte(s, ' '); i > 0 && !strings.HasSuffix(s, " BC") {

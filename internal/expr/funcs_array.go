@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -17,10 +18,11 @@ import (
 type poly uint8
 
 const (
-	pArray poly = iota // anycompatiblearray
-	pElem              // anycompatible: the array's element
-	pInt               // integer
-	pText              // text
+	pArray    poly = iota // anycompatiblearray
+	pElem                 // anycompatible: the array's element
+	pInt                  // integer
+	pText                 // text
+	pIntArray             // integer[]
 )
 
 // polySig is one signature of a polymorphic function; make returns the
@@ -66,6 +68,8 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 				params[i] = keep(args[i], elem)
 			case pInt:
 				params[i] = value.Int4Type
+			case pIntArray:
+				params[i] = value.ArrayType(value.Int4)
 			case pText:
 				params[i] = keep(args[i], value.Text)
 				if args[i].Kind.IsString() {
@@ -129,48 +133,57 @@ func init() {
 		return ints(int64(len(a[0].Elems()))), nil
 	})
 	polyStrict("array_ndims", []poly{pArray}, intResult, func(a []value.Value) (value.Value, error) {
-		if len(a[0].Elems()) == 0 {
+		if a[0].NDims() == 0 {
 			return value.Null, nil
 		}
-		return ints(1), nil
+		return ints(int64(a[0].NDims())), nil
 	})
 	polyStrict("array_dims", []poly{pArray}, textResult, func(a []value.Value) (value.Value, error) {
-		n := len(a[0].Elems())
-		if n == 0 {
+		dims := a[0].Dims()
+		if len(dims) == 0 {
 			return value.Null, nil
 		}
-		return value.NewText(value.Text, "[1:"+strconv.Itoa(n)+"]"), nil
+		var b strings.Builder
+		for _, d := range dims {
+			b.WriteString("[" + strconv.Itoa(d.Lower) + ":" + strconv.Itoa(d.Lower+d.Len-1) + "]")
+		}
+		return value.NewText(value.Text, b.String()), nil
 	})
-	// array_length, array_lower and array_upper of dimension 1; NULL for
-	// an empty array or another dimension.
-	dim := func(name string, f func(n int) int) {
+	// array_length, array_lower and array_upper of a dimension; NULL for
+	// an empty array or a dimension it does not have.
+	dim := func(name string, f func(d value.Dim) int) {
 		polyStrict(name, []poly{pArray, pInt}, intResult, func(a []value.Value) (value.Value, error) {
-			n := len(a[0].Elems())
-			if n == 0 || a[1].Int() != 1 {
+			dims, i := a[0].Dims(), a[1].Int()
+			if i < 1 || i > int64(len(dims)) {
 				return value.Null, nil
 			}
-			return ints(int64(f(n))), nil
+			return ints(int64(f(dims[i-1]))), nil
 		})
 	}
-	dim("array_length", func(n int) int { return n })
-	dim("array_lower", func(int) int { return 1 })
-	dim("array_upper", func(n int) int { return n })
+	dim("array_length", func(d value.Dim) int { return d.Len })
+	dim("array_lower", func(d value.Dim) int { return d.Lower })
+	dim("array_upper", func(d value.Dim) int { return d.Lower + d.Len - 1 })
 
-	// array_position finds the first element not distinct from the value,
-	// from an optional start; array_positions lists them all.
-	position := func(a []value.Value, start int) value.Value {
+	// array_position finds the subscript of the first element not
+	// distinct from the value, from an optional start; array_positions
+	// lists them all. Both take a one-dimensional array.
+	position := func(a []value.Value, start int64) (value.Value, error) {
+		lb, err := searchable(a[0])
+		if err != nil {
+			return value.Null, err
+		}
 		for i, e := range a[0].Elems() {
-			if i+1 >= start && value.Equal(e, a[1]) {
-				return ints(int64(i + 1))
+			if lb+int64(i) >= start && value.Equal(e, a[1]) {
+				return ints(lb + int64(i)), nil
 			}
 		}
-		return value.Null
+		return value.Null, nil
 	}
 	positionDef := &FuncDef{Name: "array_position", Eval: func(a []value.Value) (value.Value, error) {
 		if a[0].IsNull() {
 			return value.Null, nil
 		}
-		return position(a, 1), nil
+		return position(a, math.MinInt64)
 	}}
 	polyRegister("array_position", []poly{pArray, pElem}, intResult, func(value.Kind) *FuncDef { return positionDef })
 	positionFromDef := &FuncDef{Name: "array_position", Eval: func(a []value.Value) (value.Value, error) {
@@ -180,17 +193,21 @@ func init() {
 		if a[2].IsNull() {
 			return value.Null, &pgerr.Error{Code: "22004", Message: "initial position must not be null"}
 		}
-		return position(a, int(max(a[2].Int(), 1))), nil
+		return position(a, a[2].Int())
 	}}
 	polyRegister("array_position", []poly{pArray, pElem, pInt}, intResult, func(value.Kind) *FuncDef { return positionFromDef })
 	positionsDef := &FuncDef{Name: "array_positions", Eval: func(a []value.Value) (value.Value, error) {
 		if a[0].IsNull() {
 			return value.Null, nil
 		}
+		lb, err := searchable(a[0])
+		if err != nil {
+			return value.Null, err
+		}
 		out := []value.Value{}
 		for i, e := range a[0].Elems() {
 			if value.Equal(e, a[1]) {
-				out = append(out, ints(int64(i+1)))
+				out = append(out, ints(lb+int64(i)))
 			}
 		}
 		return value.NewArray(value.ArrayOf(value.Int4), out), nil
@@ -202,12 +219,12 @@ func init() {
 	// array is an empty one.
 	polyRegister("array_append", []poly{pArray, pElem}, arrayResult, func(k value.Kind) *FuncDef {
 		return &FuncDef{Name: "array_append", Eval: func(a []value.Value) (value.Value, error) {
-			return concatArrays(k, a[0].Elems(), []value.Value{a[1]}), nil
+			return addElem(k, a[0], a[1], false)
 		}}
 	})
 	polyRegister("array_prepend", []poly{pElem, pArray}, arrayResult, func(k value.Kind) *FuncDef {
 		return &FuncDef{Name: "array_prepend", Eval: func(a []value.Value) (value.Value, error) {
-			return concatArrays(k, []value.Value{a[0]}, a[1].Elems()), nil
+			return addElem(k, a[1], a[0], true)
 		}}
 	})
 	polyRegister("array_cat", []poly{pArray, pArray}, arrayResult, func(k value.Kind) *FuncDef {
@@ -218,7 +235,7 @@ func init() {
 			case a[1].IsNull():
 				return a[0], nil
 			}
-			return concatArrays(k, a[0].Elems(), a[1].Elems()), nil
+			return catArrays(a[0], a[1])
 		}}
 	})
 	polyRegister("array_remove", []poly{pArray, pElem}, arrayResult, func(k value.Kind) *FuncDef {
@@ -226,13 +243,16 @@ func init() {
 			if a[0].IsNull() {
 				return value.Null, nil
 			}
+			if a[0].NDims() > 1 {
+				return value.Null, pgerr.New(pgerr.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
+			}
 			out := []value.Value{}
 			for _, e := range a[0].Elems() {
 				if !value.Equal(e, a[1]) {
 					out = append(out, e)
 				}
 			}
-			return value.NewArray(value.ArrayOf(k), out), nil
+			return value.NewArrayDims(value.ArrayOf(k), out, []value.Dim{{Len: len(out), Lower: lower(a[0])}}), nil
 		}}
 	})
 	polyRegister("array_replace", []poly{pArray, pElem, pElem}, arrayResult, func(k value.Kind) *FuncDef {
@@ -247,7 +267,7 @@ func init() {
 				}
 				out = append(out, e)
 			}
-			return value.NewArray(value.ArrayOf(k), out), nil
+			return value.NewArrayDims(value.ArrayOf(k), out, a[0].Dims()), nil
 		}}
 	})
 
@@ -285,13 +305,6 @@ func init() {
 	register(&FuncDef{Name: "string_to_array", Params: kinds(value.Text, value.Text, value.Text), Result: value.ArrayType(value.Text), Eval: stringToArray})
 }
 
-// concatArrays returns a new array of the elements of a then b.
-func concatArrays(elem value.Kind, a, b []value.Value) value.Value {
-	out := make([]value.Value, 0, len(a)+len(b))
-	out = append(append(out, a...), b...)
-	return value.NewArray(value.ArrayOf(elem), out)
-}
-
 // stringToArray is string_to_array(s, sep [, null]): a NULL separator
 // splits into characters, an empty one gives the whole string, and the
 // pieces equal to null become NULL elements.
@@ -324,65 +337,18 @@ func stringToArray(a []value.Value) (value.Value, error) {
 }
 
 // NewArrayCons returns ARRAY[elems…] of type t, an array type; the
-// elements already have its element type (or are NULL).
+// elements already have its element type (or are NULL), or all have type
+// t, and the result has one more dimension (stackArrays).
 func NewArrayCons(elems []Expr, t value.Type) Expr {
 	k := t.Kind
+	if len(elems) > 0 && elems[0].Type().Kind.IsArray() {
+		return &Func{Def: &FuncDef{Name: "array", Eval: func(a []value.Value) (value.Value, error) {
+			return stackArrays(k, a)
+		}, Print: func(args []Expr) string { return "ARRAY[" + list(args) + "]" }}, Args: elems, T: t}
+	}
 	return &Func{Def: &FuncDef{Name: "array", Eval: func(a []value.Value) (value.Value, error) {
 		return value.NewArray(k, append([]value.Value(nil), a...)), nil
 	}, Print: func(args []Expr) string { return "ARRAY[" + list(args) + "]" }}, Args: elems, T: t}
-}
-
-// NewSubscript returns arr[i], or arr[lo:hi] when slice (lo or hi nil for
-// an open end). A subscript out of range is NULL, a slice out of range
-// empty, as in PostgreSQL.
-func NewSubscript(arr Expr, lo, hi Expr, slice bool) Expr {
-	t := arr.Type()
-	if !slice {
-		return &Func{Def: &FuncDef{Name: "subscript", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
-			es, i := a[0].Elems(), a[1].Int()
-			if i < 1 || i > int64(len(es)) {
-				return value.Null, nil
-			}
-			return es[i-1], nil
-		}, Print: func(args []Expr) string { return operand(args[0]) + "[" + args[1].String() + "]" }},
-			Args: []Expr{arr, lo}, T: value.Type{Kind: t.Kind.Elem(), Mod: -1}}
-	}
-	args := []Expr{arr}
-	hasLo, hasHi := lo != nil, hi != nil
-	if hasLo {
-		args = append(args, lo)
-	}
-	if hasHi {
-		args = append(args, hi)
-	}
-	k := t.Kind
-	return &Func{Def: &FuncDef{Name: "slice", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
-		es := a[0].Elems()
-		from, to := int64(1), int64(len(es))
-		j := 1
-		if hasLo {
-			from = max(from, a[j].Int())
-			j++
-		}
-		if hasHi {
-			to = min(to, a[j].Int())
-		}
-		if from > to {
-			return value.NewArray(k, nil), nil
-		}
-		return value.NewArray(k, es[from-1:to]), nil
-	}, Print: func(args []Expr) string {
-		s, j := operand(args[0])+"[", 1
-		if hasLo {
-			s += args[j].String()
-			j++
-		}
-		s += ":"
-		if hasHi {
-			s += args[j].String()
-		}
-		return s + "]"
-	}}, Args: args, T: t}
 }
 
 // NewArrayCompare returns l op ANY (arr), or op ALL when all: true when

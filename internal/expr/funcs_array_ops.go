@@ -1,22 +1,14 @@
 package expr
 
 import (
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
 // The array operators @> (arraycontains), <@ (arraycontained) and &&
 // (arrayoverlap), as PostgreSQL compares the elements: a NULL element
 // equals nothing, so ARRAY[NULL] @> ARRAY[NULL] is false, and every array
-// contains an empty one. trim_array(a, n) drops the last n elements.
+// contains an empty one.
 func init() {
-	polyStrict("trim_array", []poly{pArray, pInt}, arrayResult, func(a []value.Value) (value.Value, error) {
-		es, n := a[0].Elems(), a[1].Int()
-		if n < 0 || n > int64(len(es)) {
-			return value.Null, pgerr.New("2202E", "number of elements to trim must be between 0 and %d", len(es))
-		}
-		return value.NewArray(a[0].Kind(), es[:len(es)-int(n):len(es)-int(n)]), nil
-	})
 	boolResult := func(value.Kind) value.Type { return value.BoolType }
 	// contains reports whether every element of b is in a.
 	contains := func(a, b value.Value) bool {

@@ -177,16 +177,22 @@ func unnest(args []value.Value, emit func(value.Row) error) error {
 	return nil
 }
 
+// generateSubscripts is generate_subscripts(a, d [, reverse]): the
+// subscripts of a's dimension d, none when a has no such dimension.
 func generateSubscripts(args []value.Value, emit func(value.Row) error) error {
-	if args[0].IsNull() || args[1].IsNull() || args[1].Int() != 1 {
+	if args[0].IsNull() || args[1].IsNull() {
 		return nil
 	}
-	n := int64(len(args[0].Elems()))
+	dims, d := args[0].Dims(), args[1].Int()
+	if d < 1 || d > int64(len(dims)) {
+		return nil
+	}
+	lo, hi := int64(dims[d-1].Lower), int64(dims[d-1].Lower+dims[d-1].Len-1)
 	rev := len(args) > 2 && !args[2].IsNull() && args[2].Bool()
-	for i := int64(1); i <= n; i++ {
+	for i := lo; i <= hi; i++ {
 		j := i
 		if rev {
-			j = n + 1 - i
+			j = hi + lo - i
 		}
 		if err := emit(value.Row{value.NewInt(value.Int4, j)}); err != nil {
 			return err

@@ -213,7 +213,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.BoolType, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() { // PostgreSQL has no min or max of json, bytea, bit strings or uuid
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record { // PostgreSQL has no min or max of json, bytea, bit strings, uuid or records
 			return bad()
 		}
 		return arg, nil
@@ -230,8 +230,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		case k == value.Unknown:
 			return value.ArrayType(value.Text), nil
 		case k.IsArray():
-			return value.Type{}, pgerr.New(pgerr.FeatureNotSupported, "array_agg of arrays is not supported").
-				WithHint("multidimensional arrays are not supported")
+			return value.Type{Kind: k, Mod: -1}, nil // one more dimension
 		}
 		return value.ArrayType(k), nil
 	case AggBitAnd, AggBitOr, AggBitXor:

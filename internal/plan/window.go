@@ -258,6 +258,14 @@ type WinFunc struct {
 	Filter expr.Expr
 	Frame  Frame
 	Type   value.Type
+	// NExpr, ad hoc only, is a non-constant ntile, nth_value, lag or lead
+	// argument (N's), over the current row (ntile: the partition's first).
+	NExpr expr.Expr
+	// Call, ad hoc only, is an aggregate over the frame that only the
+	// from-scratch evaluation computes (the statistical aggregates, the
+	// json aggregates' array_agg): its arguments are over the window's
+	// input row.
+	Call *AggCall
 }
 
 // String is the call as SQL, without its window.
@@ -265,15 +273,18 @@ func (f *WinFunc) String() string {
 	var args []string
 	switch f.Kind {
 	case WinNtile:
-		args = append(args, fmt.Sprint(f.N))
+		args = append(args, f.nString())
 	case WinLag, WinLead:
-		args = append(args, f.Arg.String(), fmt.Sprint(f.N))
+		args = append(args, f.Arg.String(), f.nString())
 		if f.Default != nil {
 			args = append(args, f.Default.String())
 		}
 	case WinNthValue:
-		args = append(args, f.Arg.String(), fmt.Sprint(f.N))
+		args = append(args, f.Arg.String(), f.nString())
 	case WinAgg:
+		if f.Call != nil {
+			return f.Call.String()
+		}
 		if f.Arg == nil {
 			args = append(args, "*")
 		} else {
@@ -292,6 +303,14 @@ func (f *WinFunc) String() string {
 	return out
 }
 
+// nString is N as SQL, or NExpr.
+func (f *WinFunc) nString() string {
+	if f.NExpr != nil {
+		return f.NExpr.String()
+	}
+	return fmt.Sprint(f.N)
+}
+
 // Exprs lists the expressions of the call.
 func (f *WinFunc) Exprs() []expr.Expr {
 	var out []expr.Expr
@@ -306,6 +325,19 @@ func (f *WinFunc) Exprs() []expr.Expr {
 	}
 	if f.Filter != nil {
 		out = append(out, f.Filter)
+	}
+	if f.NExpr != nil {
+		out = append(out, f.NExpr)
+	}
+	if c := f.Call; c != nil {
+		for _, e := range []expr.Expr{c.Arg, c.Sep, c.X, c.Direct, c.Filter} {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+		for _, o := range c.OrderBy {
+			out = append(out, o.Expr)
+		}
 	}
 	return out
 }
@@ -323,6 +355,22 @@ func (f WinFunc) Map(m func(expr.Expr) expr.Expr) WinFunc {
 	}
 	if f.Filter != nil {
 		f.Filter = m(f.Filter)
+	}
+	if f.NExpr != nil {
+		f.NExpr = m(f.NExpr)
+	}
+	if f.Call != nil {
+		c := *f.Call
+		for _, e := range []*expr.Expr{&c.Arg, &c.Sep, &c.X, &c.Direct, &c.Filter} {
+			if *e != nil {
+				*e = m(*e)
+			}
+		}
+		c.OrderBy = append([]SortKey(nil), c.OrderBy...)
+		for i := range c.OrderBy {
+			c.OrderBy[i].Expr = m(c.OrderBy[i].Expr)
+		}
+		f.Call = &c
 	}
 	return f
 }

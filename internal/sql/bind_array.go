@@ -11,13 +11,17 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// bindArrayExpr binds ARRAY[e, …]: the elements take their common type.
-// to is the array type a cast around the constructor gives (Unknown
-// without one); an empty ARRAY[] needs it.
+// bindArrayExpr binds ARRAY[e, …]: the elements take their common type;
+// when that is an array type, the elements are sub-arrays and the result
+// has one more dimension (ARRAY[[1,2],[3,4]], ARRAY[a, b] of arrays). to
+// is the array type a cast around the constructor gives (Unknown without
+// one); an empty ARRAY[] needs it, and nested ARRAY[…] take it too.
 func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type) (expr.Expr, error) {
-	for _, n := range a.Elements {
-		if n.GetAArrayExpr() != nil {
-			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+	if to.Kind.IsArray() {
+		for _, n := range a.Elements {
+			if n.GetAArrayExpr() != nil {
+				return b.bindSubArrays(s, a, to)
+			}
 		}
 	}
 	if len(a.Elements) == 0 {
@@ -32,7 +36,7 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 		return nil, err
 	}
 	if t.Kind.IsArray() {
-		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
+		return expr.NewArrayCons(es, value.Type{Kind: t.Kind, Mod: -1}), nil
 	}
 	if to.Kind.IsArray() {
 		// ARRAY['a', 'b']::int[] reads its literals as the cast's elements.
@@ -53,6 +57,40 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 		}
 	}
 	return expr.NewArrayCons(es, value.ArrayType(t.Kind)), nil
+}
+
+// bindSubArrays binds ARRAY[[…], …]::to: the nested constructors take the
+// cast's type (for their literals and empty ones); the elements take
+// their common type, which the cast then converts.
+func (b *binder) bindSubArrays(s *scope, a *pg_query.A_ArrayExpr, to value.Type) (expr.Expr, error) {
+	es := make([]expr.Expr, len(a.Elements))
+	for i, n := range a.Elements {
+		var err error
+		if sub := n.GetAArrayExpr(); sub != nil {
+			es[i], err = b.bindArrayExpr(s, sub, to)
+		} else {
+			es[i], err = b.bindExpr(s, n)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	t, err := expr.CommonType(types(es), "ARRAY")
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(a.Location))
+	}
+	if t.Kind == value.Unknown {
+		t = to
+	}
+	for i := range es {
+		if es[i], err = b.coerce(es[i], t, a.Location); err != nil {
+			return nil, err
+		}
+	}
+	if !t.Kind.IsArray() {
+		return nil, b.stmt.errf(a.Location, pgerr.DatatypeMismatch, "ARRAY types %s and %s cannot be matched", t, to)
+	}
+	return expr.NewArrayCons(es, value.Type{Kind: t.Kind, Mod: -1}), nil
 }
 
 // isUnknownConst reports whether n is a string literal.
@@ -77,9 +115,22 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 		return nil, err
 	}
 	loc := nodeLoc(ind.Arg, -1)
-	for _, n := range ind.Indirection {
-		idx := n.GetAIndices()
-		if idx == nil {
+	bound := func(n *pg_query.Node) (expr.Expr, error) {
+		if n == nil {
+			return nil, nil
+		}
+		x, err := b.bindExpr(s, n)
+		if err != nil {
+			return nil, err
+		}
+		if !x.Type().Kind.IsInteger() && x.Type().Kind != value.Unknown {
+			return nil, b.stmt.errf(nodeLoc(n, loc), pgerr.DatatypeMismatch, "array subscript must have type integer")
+		}
+		return b.coerce(x, value.Int8Type, nodeLoc(n, loc))
+	}
+	for i := 0; i < len(ind.Indirection); i++ {
+		n := ind.Indirection[i]
+		if n.GetAIndices() == nil {
 			if f := n.GetString_(); f != nil {
 				if e, err = b.bindFieldSelect(e, f.Sval, loc); err != nil {
 					return nil, err
@@ -94,35 +145,31 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 			}
 			return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", e.Type())
 		}
-		if len(ind.Indirection) > 1 {
-			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "multidimensional arrays are not supported")
-		}
-		bound := func(n *pg_query.Node) (expr.Expr, error) {
-			if n == nil {
-				return nil, nil
-			}
-			x, err := b.bindExpr(s, n)
+		// Consecutive subscripts are one access, a dimension each; when
+		// any is a slice, all are.
+		var subs []expr.Subscript
+		slice := false
+		for ; i < len(ind.Indirection) && ind.Indirection[i].GetAIndices() != nil; i++ {
+			idx := ind.Indirection[i].GetAIndices()
+			lo, err := bound(idx.Lidx)
 			if err != nil {
 				return nil, err
 			}
-			if !x.Type().Kind.IsInteger() && x.Type().Kind != value.Unknown {
-				return nil, b.stmt.errf(nodeLoc(n, loc), pgerr.DatatypeMismatch, "array subscript must have type integer")
+			hi, err := bound(idx.Uidx)
+			if err != nil {
+				return nil, err
 			}
-			return b.coerce(x, value.Int8Type, nodeLoc(n, loc))
+			if !idx.IsSlice {
+				lo, hi = hi, nil
+			}
+			subs = append(subs, expr.Subscript{Lo: lo, Hi: hi, Slice: idx.IsSlice})
+			slice = slice || idx.IsSlice
 		}
-		lo, err := bound(idx.Lidx)
-		if err != nil {
-			return nil, err
+		i--
+		if len(subs) > value.MaxDims {
+			return nil, b.stmt.errf(loc, pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(subs), value.MaxDims)
 		}
-		hi, err := bound(idx.Uidx)
-		if err != nil {
-			return nil, err
-		}
-		if idx.IsSlice {
-			e = expr.NewSubscript(e, lo, hi, true)
-		} else {
-			e = expr.NewSubscript(e, hi, nil, false)
-		}
+		e = expr.NewSubscripts(e, subs, slice)
 	}
 	return e, nil
 }

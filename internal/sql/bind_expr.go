@@ -402,7 +402,8 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 				}
 				return b.callFunc(s, fn, nil, []expr.Expr{r}, a.Location)
 			}
-			return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "prefix operator %s is not supported", op)
+			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s", op, r.Type()).
+				WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 		}
 		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
 			return b.bindRowCompare(s, op, l, r, a.Location)
@@ -851,7 +852,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	if expr.IsSRF(name) {
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is only supported in FROM or in a select list without aggregates", name)
+		return nil, b.srfCallError(f, name)
 	}
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)

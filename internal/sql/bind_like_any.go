@@ -1,13 +1,10 @@
 package sql
 
 import (
-	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/deltaview/deltaview/internal/expr"
 )
 
 // x op ANY (Q) and x op ALL (Q) with an operator that is not a comparison
@@ -124,90 +121,4 @@ func setLocations(m protoreflect.Message, loc int32) {
 		}
 		return true
 	})
-}
-
-// A set-returning function in a select list (generate_series(…), alone
-// or inside an expression) of a query without grouping, aggregates or
-// other set-returning calls there yields a row per value for each input
-// row, which is a lateral join of the function in FROM:
-//
-//	SELECT a, generate_series(1, a) + 1 FROM t
-//	SELECT a, "?srf?".generate_series + 1 FROM t, LATERAL generate_series(1, a) AS "?srf?"(generate_series)
-//
-// Several calls run in lockstep, the shorter padded with NULLs, which is
-// ROWS FROM (f(…), g(…)); the select list keeps the names the calls give
-// their columns.
-const srfTemplate = `SELECT 1 FROM LATERAL generate_series(1, 2) AS "?srf?"(generate_series)`
-
-func rewriteSelectSRF(n *pg_query.Node) {
-	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
-		sel := n.GetSelectStmt()
-		if sel == nil || len(sel.GroupClause) > 0 || sel.HavingClause != nil || len(sel.TargetList) == 0 {
-			return
-		}
-		var calls []*pg_query.Node
-		agg := false
-		for _, t := range sel.TargetList {
-			rt := t.GetResTarget()
-			if rt == nil || rt.Val == nil {
-				continue
-			}
-			agg = agg || hasAggregate(rt.Val)
-			var walk func(m *pg_query.Node)
-			walk = func(m *pg_query.Node) {
-				if m == nil || m.GetSubLink() != nil {
-					return
-				}
-				if f := m.GetFuncCall(); f != nil && f.Over == nil && expr.IsSRF(opName(f.Funcname)) {
-					calls = append(calls, m)
-					return
-				}
-				forEachChild(m, walk)
-			}
-			walk(rt.Val)
-		}
-		if agg || len(calls) == 0 {
-			return
-		}
-		if len(calls) > 1 || opName(calls[0].GetFuncCall().Funcname) != "generate_series" {
-			rowsFromSRF(sel, calls)
-			return
-		}
-		r, err := pg_query.Parse(srfTemplate)
-		if err != nil {
-			return
-		}
-		call := calls[0]
-		loc := call.GetFuncCall().Location
-		setLocations(r.Stmts[0].Stmt.ProtoReflect(), loc)
-		rf := r.Stmts[0].Stmt.GetSelectStmt().FromClause[0]
-		rf.GetRangeFunction().Functions[0].GetList().Items[0] = &pg_query.Node{Node: call.Node}
-		call.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
-			Fields:   []*pg_query.Node{pg_query.MakeStrNode("?srf?"), pg_query.MakeStrNode("generate_series")},
-			Location: loc}}
-		sel.FromClause = append(sel.FromClause, rf)
-	})
-}
-
-// rowsFromSRF moves the set-returning calls of sel's select list into one
-// LATERAL ROWS FROM (…) AS "?srf?"("?srf1?", …), each call becoming a
-// reference to its column.
-func rowsFromSRF(sel *pg_query.SelectStmt, calls []*pg_query.Node) {
-	for _, t := range sel.TargetList {
-		if rt := t.GetResTarget(); rt != nil && rt.Name == "" && rt.Val != nil {
-			rt.Name = figureName(rt.Val)
-		}
-	}
-	rf := &pg_query.RangeFunction{Lateral: true, IsRowsfrom: len(calls) > 1, Alias: &pg_query.Alias{Aliasname: "?srf?"}}
-	for i, call := range calls {
-		f := call.GetFuncCall()
-		col := "?srf" + strconv.Itoa(i+1) + "?"
-		rf.Functions = append(rf.Functions, &pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{
-			Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: f}}}}}})
-		rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
-		call.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
-			Fields:   []*pg_query.Node{pg_query.MakeStrNode("?srf?"), pg_query.MakeStrNode(col)},
-			Location: f.Location}}
-	}
-	sel.FromClause = append(sel.FromClause, &pg_query.Node{Node: &pg_query.Node_RangeFunction{RangeFunction: rf}})
 }

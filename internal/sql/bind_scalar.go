@@ -201,9 +201,15 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		desc, nullsFirst := sortDirection(sb)
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
-	fn, err := b.bindWinFunc(s, f)
+	fn, finish, err := b.bindWinAggAdHoc(s, f)
+	if fn == nil && err == nil {
+		fn, err = b.bindWinFunc(s, f)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if finish == nil {
+		finish = func(c expr.Expr) expr.Expr { return c }
 	}
 	if fn.Frame, err = b.bindFrame(s, w, win.Order); err != nil {
 		return nil, err
@@ -214,7 +220,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		// (after HAVING): its column follows theirs, numbered by finish.
 		c := &expr.Col{Idx: -1, T: fn.Type, Name: fn.Name}
 		as.windows = append(as.windows, winHole{win: win, col: c})
-		return c, nil
+		return finish(c), nil
 	}
 	idx := len(s.cols)
 	if s.star == nil {
@@ -226,7 +232,7 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		win.Cols = append(append([]plan.Column{}, input.Columns()...), plan.Column{Name: fn.Name, Type: fn.Type})
 		return win
 	})
-	return &expr.Col{Idx: idx, T: fn.Type, Name: fn.Name}, nil
+	return finish(&expr.Col{Idx: idx, T: fn.Type, Name: fn.Name}), nil
 }
 
 // resolveWindow returns w with the named window it copies (OVER (w …),
@@ -435,6 +441,9 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	name := opName(f.Funcname)
 	fn := &plan.WinFunc{Name: name}
 	// PostgreSQL's errors, in its order.
+	if agg, ok := plan.LookupAgg(name); ok && agg.Has(plan.AggOrderedSet) && f.AggWithinGroup {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
+	}
 	switch {
 	case f.AggDistinct:
 		return nil, b.refuse(f.Location, "DISTINCT is not implemented for window functions")
@@ -458,7 +467,12 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 			return err
 		}
 		if len(expr.Columns(e)) > 0 || e.Volatile() {
-			return b.refuse(nodeLoc(n, f.Location), "the argument of %s must be a constant here", name)
+			if !b.forView {
+				fn.NExpr = e // evaluated per row ad hoc
+				return nil
+			}
+			return b.refuse(nodeLoc(n, f.Location), "the argument of %s must be a constant here", name).
+				WithHint("ad-hoc queries accept it; in a view, use a constant")
 		}
 		v, err := e.Eval(nil)
 		if err != nil {
@@ -490,7 +504,11 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		switch {
 		case isAgg && !agg.Has(plan.AggNotMaintained):
 		case plan.IsAggName(name):
-			return nil, b.refuse(f.Location, "aggregate %s is not supported as a window function", name)
+			err := b.refuse(f.Location, "aggregate %s is not supported as a window function", name)
+			if b.forView {
+				err = err.WithHint("ad-hoc queries accept it")
+			}
+			return nil, err
 		default:
 			return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s is not a window function", name)
 		}
@@ -570,7 +588,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if err := constArg(f.Args[0]); err != nil {
 			return nil, err
 		}
-		if !fn.NullN && fn.N <= 0 {
+		if fn.NExpr == nil && !fn.NullN && fn.N <= 0 {
 			return nil, b.stmt.errf(f.Location, "22014", "argument of ntile must be greater than zero")
 		}
 		return fn, nil
@@ -589,7 +607,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if err := constArg(f.Args[1]); err != nil {
 			return nil, err
 		}
-		if !fn.NullN && fn.N <= 0 {
+		if fn.NExpr == nil && !fn.NullN && fn.N <= 0 {
 			return nil, b.stmt.errf(f.Location, "22016", "argument of nth_value must be greater than zero")
 		}
 		return fn, nil

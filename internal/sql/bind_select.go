@@ -130,8 +130,9 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, b.refuseCode(pgerr.SyntaxError, loc, "each %s query must have the same number of columns", word)
 	}
 	cols := make([]plan.Column, len(lc))
+	llit, rlit := literalColumns(sel.Larg, len(lc)), literalColumns(sel.Rarg, len(rc))
 	for i := range lc {
-		t, err := expr.CommonType([]value.Type{lc[i].Type, rc[i].Type}, word)
+		t, err := setOpType(lc[i].Type, rc[i].Type, llit[i], rlit[i], word)
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
@@ -140,6 +141,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		}
 		cols[i] = plan.Column{Name: lc[i].Name, Type: t}
 	}
+	l, r = castLiterals(l, cols, llit), castLiterals(r, cols, rlit)
 	if l, err = b.castColumns(l, cols); err != nil {
 		return nil, err
 	}

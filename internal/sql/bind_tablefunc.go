@@ -74,10 +74,6 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if err != nil {
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
-		if len(srf.Cols) > 1 && rf.Alias != nil && rf.Alias.Aliasname == "?srf?" {
-			return nil, nil, b.refuse(f.Location, "%s in the select list returns a record, which is not supported", name).
-				WithHint("call it in FROM: SELECT key, value FROM %s(…)", name)
-		}
 		tf.Funcs = append(tf.Funcs, srf)
 		for i, t := range srf.Cols {
 			if srf.Names != nil {

@@ -38,7 +38,8 @@ import (
 //	json                its text, as text's
 //	jsonb               appendJSONBKey's encoding
 //	array               per element a 1 byte and the element's key, then a
-//	                    0 byte
+//	                    0 byte, then a non-empty array's shape
+//	                    (appendArrayShapeKey)
 //	record              the kind byte, then per field a 1 byte and the
 //	                    field's key, then a 0 byte
 const keyNull = 0xFF

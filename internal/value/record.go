@@ -71,8 +71,9 @@ func compareRecords(a, b Value) int {
 // stack.
 func appendRecordKey(buf []byte, v Value) []byte {
 	type frame struct {
-		fs []Value
-		i  int
+		fs  []Value
+		i   int
+		arr Value // an array of records, whose shape follows its elements
 	}
 	var stack []frame
 	push := func(v Value) {
@@ -81,13 +82,13 @@ func appendRecordKey(buf []byte, v Value) []byte {
 			stack = append(stack, frame{fs: v.Fields()})
 			return
 		}
-		stack = append(stack, frame{fs: v.Elems()})
+		stack = append(stack, frame{fs: v.Elems(), arr: v})
 	}
 	push(v)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.i == len(top.fs) {
-			buf = append(buf, 0)
+			buf = appendArrayShapeKey(append(buf, 0), top.arr)
 			stack = stack[:len(stack)-1]
 			continue
 		}

@@ -226,3 +226,52 @@ func (g *Integrate) InputRowBytes() int64 {
 	g.settle()
 	return g.counts.bytes
 }
+
+var (
+	_ dataflow.PendingLoader = (*Integrate)(nil)
+	_ dataflow.PendingLoader = (*InnerJoin)(nil)
+	_ dataflow.PendingLoader = (*OuterJoin)(nil)
+	_ dataflow.PendingLoader = (*SemiJoin)(nil)
+	_ dataflow.PendingLoader = (*NotInJoin)(nil)
+	_ dataflow.PendingLoader = (*Arrange)(nil)
+	_ dataflow.PendingLoader = (*GroupBy)(nil)
+)
+
+// PendingRows reports the rows kept aside, loaded at Trim.
+func (g *Integrate) PendingRows() int { return g.pending.n }
+
+// pendingRows reports the rows the private indexes keep aside.
+func (c *joinCore) pendingRows() int {
+	n := 0
+	if c.ownL {
+		n += c.left.PendingRows()
+	}
+	if c.ownR {
+		n += c.right.PendingRows()
+	}
+	return n
+}
+
+// PendingRows reports the rows the private indexes keep aside.
+func (j *InnerJoin) PendingRows() int { return j.c.pendingRows() }
+
+// PendingRows reports the rows the private indexes keep aside.
+func (j *OuterJoin) PendingRows() int { return j.c.pendingRows() }
+
+// PendingRows reports the rows the private indexes keep aside.
+func (j *SemiJoin) PendingRows() int { return j.c.pendingRows() }
+
+// PendingRows reports the rows the private indexes keep aside.
+func (j *NotInJoin) PendingRows() int { return j.c.pendingRows() }
+
+// PendingRows reports the rows the owned arrangement keeps aside.
+func (r *Arrange) PendingRows() int { return r.a.PendingRows() }
+
+// PendingRows reports the rows the owned indexes keep aside.
+func (g *GroupBy) PendingRows() int {
+	n := 0
+	for _, a := range g.owned {
+		n += a.PendingRows()
+	}
+	return n
+}

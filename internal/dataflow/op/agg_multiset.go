@@ -238,7 +238,7 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 		return value.Null, nil
 	}
 	if isArray {
-		return value.NewArray(a.spec.typ.Kind, elems), nil
+		return value.ArrayAgg(a.spec.typ.Kind, elems, a.spec.in == a.spec.typ.Kind)
 	}
 	return value.Concatenated(a.spec.typ.Kind, b), nil
 }

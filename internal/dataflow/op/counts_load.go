@@ -114,8 +114,11 @@ func (c *counts) load(l *countsLoad) {
 // sortByHome returns the n rows of chunks ordered by the low b bits of
 // their hashes (their home in an index of 2^b entries): a radix sort,
 // least significant digit first, 11 bits a pass, the first pass reading
-// the chunks.
+// the chunks; on two goroutines for many rows (sortHomesInParallel).
 func sortByHome(chunks [][]homed, n, b int) []homed {
+	if parallelHomeSort(n, b) {
+		return sortHomesInParallel(chunks, n, b)
+	}
 	out := make([]homed, n)
 	var buf []homed
 	for shift := 0; shift == 0 || shift < b; shift += 11 {

@@ -137,6 +137,8 @@ func NewTopK(s TopKSpec) (*TopK, error) {
 	}
 	if s.OwnIndex && s.Base == nil {
 		s.Index.Claim()
+		// Read only by refills (dataflow.Arrangement.HoldCommits).
+		s.Index.HoldCommits()
 	}
 	t := &TopK{part: s.Partition, order: s.Order, limit: s.Limit, offset: s.Offset,
 		reserve: s.Reserve, index: s.Index, own: s.OwnIndex && s.Base == nil, base: s.Base}

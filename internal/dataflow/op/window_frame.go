@@ -222,7 +222,7 @@ func (w *Window) orderedFrame(t *winTree, p *winPieces) (value.Value, error) {
 		return value.Null, nil
 	}
 	if isArray {
-		return value.NewArray(w.fn.Type.Kind, elems), nil
+		return value.ArrayAgg(w.fn.Type.Kind, elems, w.fn.Arg.Type().Kind == w.fn.Type.Kind)
 	}
 	return value.Concatenated(w.fn.Type.Kind, b), nil
 }

@@ -1,0 +1,14 @@
+package expr
+
+import "strings"
+
+// SRFRecordColumns names the columns of a set-returning function that
+// returns a record (json_each's key and value), nil for one that returns
+// a single value. In a select list such a function yields one record per
+// row, ROW(key, value), as PostgreSQL prints it: (a,1).
+func SRFRecordColumns(name string) []string {
+	if f := jsonSRFs[strings.ToLower(name)]; f != nil && len(f.names) > 1 {
+		return f.names
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// literalColumns reports, per select-list item of a set operation's
+// branch, whether it is an untyped literal (NULL or a quoted string).
+// PostgreSQL leaves such a column's type open until the set operation
+// resolves it with the other branch's: SELECT 1 UNION SELECT NULL is an
+// integer column. A branch that is itself a set operation, or VALUES,
+// has none.
+func literalColumns(sel *pg_query.SelectStmt, width int) []bool {
+	out := make([]bool, width)
+	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.ValuesLists) > 0 {
+		return out
+	}
+	for i, t := range sel.TargetList {
+		if i >= width {
+			break
+		}
+		rt := t.GetResTarget()
+		if rt == nil || rt.Val == nil {
+			continue
+		}
+		if c := rt.Val.GetAConst(); c != nil && (c.Isnull || c.GetSval() != nil) {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// setOpType is the type of column i of a set operation whose branches'
+// columns have types lt and rt; a branch's untyped literal (lit) counts
+// as unknown.
+func setOpType(lt, rt value.Type, llit, rlit bool, word string) (value.Type, error) {
+	if llit {
+		lt = value.UnknownType
+	}
+	if rlit {
+		rt = value.UnknownType
+	}
+	return expr.CommonType([]value.Type{lt, rt}, word)
+}
+
+// castLiterals converts the untyped-literal columns (lit) of a branch,
+// bound as text, to the set operation's column types, as the literal's
+// input would be read: '2' becomes the integer 2.
+func castLiterals(p plan.Node, cols []plan.Column, lit []bool) plan.Node {
+	in := p.Columns()
+	exprs := make([]expr.Expr, len(in))
+	out := make([]plan.Column, len(in))
+	changed := false
+	for i, c := range in {
+		exprs[i], out[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}, c
+		if i < len(lit) && lit[i] && c.Type != cols[i].Type {
+			exprs[i], out[i].Type = &expr.Cast{E: exprs[i], To: cols[i].Type, Explicit: true}, cols[i].Type
+			changed = true
+		}
+	}
+	if !changed {
+		return p
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: out}
+}
