@@ -49,6 +49,8 @@ func ClockMicros() int64 { return Now().UnixMicro() - pgEpochMicros }
 // timeofday() is the wall clock at the call as text, in the format of
 // PostgreSQL's timeofday() for a session in UTC.
 func init() {
+	// The input words now, today, tomorrow and yesterday read Now too.
+	value.SetInputClock(ClockMicros)
 	register(&FuncDef{Name: "timeofday", Volatile: true, Result: value.TextType,
 		Eval: func([]value.Value) (value.Value, error) {
 			t := time.Now().UTC()
