@@ -223,6 +223,7 @@ type recorder struct {
 	seen   map[string]bool
 	direct []string
 	text   string // the statement's text, which a store records for DDL
+	clock  expr.StmtClock
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)

@@ -33,6 +33,9 @@ type Session struct {
 	block  bool // BEGIN was issued
 	failed bool // a statement failed inside the block: only ROLLBACK remains
 	writer bool // the session holds the writer slot: e.tx is its transaction
+	// txStart is the start of the session's transaction, which ad-hoc
+	// statements' now() reads (stmtclock.go).
+	txStart int64
 	// lockTimeout bounds the wait for the writer slot (SET lock_timeout);
 	// 0 waits for ever.
 	lockTimeout time.Duration
@@ -333,6 +336,7 @@ func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
 // execBound executes a bound statement under the lock accessOf asked for.
 func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	e := s.e
+	s.startClock(rec)
 	switch b := b.(type) {
 	case *sql.Tx:
 		return s.execTx(b)

@@ -37,6 +37,9 @@ type binder struct {
 	agg *aggScope
 	// aggArgs is the aggregate call whose arguments are being bound.
 	aggArgs *pg_query.FuncCall
+	// stmtClock is the clock of an ad-hoc statement's clock functions
+	// (bind_clock.go); nil when they read the clock at each call.
+	stmtClock *expr.StmtClock
 	// params collects the parameters $N of a statement bound by
 	// BindPrepared; nil when the statement cannot have any.
 	params *Params
@@ -86,7 +89,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 	if s.Explain != "" {
 		return &Explain{Name: s.Explain, Format: s.ExplainFormat}, nil
 	}
-	b := &binder{cat: cat, stmt: s}
+	b := &binder{cat: cat, stmt: s, stmtClock: stmtClockFor(cat, s.Node)}
 	rewriteQuantified(s.SQL, s.Node)
 	return b.bindStmt(s.Node)
 }

@@ -889,6 +889,11 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
+	if len(es) == 0 {
+		if e, ok, err := b.clockRead(def.Name, loc); ok || err != nil {
+			return e, err
+		}
+	}
 	if def.Volatile && b.forView && !(b.clockOK && expr.IsClockFunc(def.Name)) {
 		if expr.IsClockFunc(def.Name) {
 			return nil, b.refuse(loc, "volatile function %s() cannot be maintained in a view outside a temporal filter", name).

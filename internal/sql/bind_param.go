@@ -27,7 +27,7 @@ func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 		return bd, nil, err
 	}
 	var ps Params
-	b := &binder{cat: cat, stmt: s, params: &ps}
+	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
 	bd, err := b.bindStmt(n)
 	if err != nil {
 		return nil, nil, err

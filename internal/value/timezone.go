@@ -37,8 +37,13 @@ func LookupZone(name string) (Zone, error) {
 			}
 			low[i] = c
 		}
-		if east, ok := zoneAbbrevs[string(low[:len(name)])]; ok {
-			return Zone{east: east}, nil
+		if a, ok := zoneAbbrevTable[string(low[:len(name)])]; ok {
+			if a.zone == "" {
+				return Zone{east: a.east}, nil
+			}
+			if loc, ok := loadZone(a.zone); ok {
+				return Zone{loc: loc}, nil
+			}
 		}
 	}
 	if west, ok := posixOffset(name); ok {
@@ -132,8 +137,8 @@ func (z Zone) offsetAt(us int64) int64 {
 	// the calendar and the zone's rules repeat: Go's zone lookup does not
 	// reach PostgreSQL's last year.
 	const cycle = 146097 * usecsPerDay
-	for us > 200*cycle/20 { // past year 6000
-		us -= 10 * cycle
+	if far := 10 * cycle; us > far { // past year 6000: into years 5600 to 6000
+		us = far - cycle + (us-far)%cycle
 	}
 	_, off := time.UnixMicro(us - unixEpochMicros).In(z.loc).Zone()
 	return int64(off)

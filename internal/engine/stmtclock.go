@@ -1,0 +1,35 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// The clock of ad-hoc statements. As in PostgreSQL, now(),
+// current_timestamp, current_date, current_time, localtime,
+// localtimestamp and transaction_timestamp() are the start of the
+// transaction: the same value for every call in it (in autocommit, the
+// statement's start); statement_timestamp() is the start of the
+// statement, clock_timestamp() and timeofday() the wall clock at each
+// call. The instants come from expr.Now. Views do not read this clock:
+// their temporal filters follow the engine's (clock.go).
+
+var _ sql.StatementClocker = (*recorder)(nil)
+
+// StatementClock is the clock of the statement the recorder binds, which
+// the session sets before each execution.
+func (r *recorder) StatementClock() *expr.StmtClock { return &r.clock }
+
+// startClock reads the clock at the start of a statement: it starts the
+// transaction's time when no transaction block is open (the statement
+// is its own transaction, or BEGIN opens one), and sets the clock of the
+// statement's binding.
+func (s *Session) startClock(rec *recorder) {
+	now := expr.ClockMicros()
+	if !s.block {
+		s.txStart = now
+	}
+	if rec != nil {
+		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true}
+	}
+}

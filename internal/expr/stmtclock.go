@@ -1,0 +1,59 @@
+package expr
+
+import (
+	"time"
+
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// StmtClock holds the instants an ad-hoc statement's clock functions
+// read, in microseconds since 2000-01-01 UTC: the start of the
+// transaction (now(), current_timestamp, transaction_timestamp(),
+// current_date, current_time, localtime, localtimestamp) and the start of
+// the statement (statement_timestamp()). Whoever runs the statement sets
+// it before each execution; until then the functions read Now.
+type StmtClock struct {
+	Tx, Stmt int64
+	Set      bool
+}
+
+// ClockRead is a clock function of an ad-hoc statement: its transaction's
+// or statement's start as a timestamptz, which every call in the
+// transaction (or statement) shares.
+type ClockRead struct {
+	C    *StmtClock
+	Stmt bool   // statement_timestamp(), not the transaction's start
+	Name string // the function, for printing
+}
+
+var _ Expr = (*ClockRead)(nil)
+
+func (c *ClockRead) Type() value.Type { return value.TimestampTZType }
+func (c *ClockRead) Volatile() bool   { return true }
+func (*ClockRead) expr()              {}
+func (c *ClockRead) String() string   { return c.Name + "()" }
+
+func (c *ClockRead) Eval(value.Row) (value.Value, error) {
+	if !c.C.Set {
+		return value.NewTimestamp(value.TimestampTZ, Now().UnixMicro()-pgEpochMicros), nil
+	}
+	if c.Stmt {
+		return value.NewTimestamp(value.TimestampTZ, c.C.Stmt), nil
+	}
+	return value.NewTimestamp(value.TimestampTZ, c.C.Tx), nil
+}
+
+// ClockMicros reads Now as microseconds since 2000-01-01 UTC.
+func ClockMicros() int64 { return Now().UnixMicro() - pgEpochMicros }
+
+// timeofday() is the wall clock at the call as text, in the format of
+// PostgreSQL's timeofday() for a session in UTC.
+func init() {
+	// The input words now, today, tomorrow and yesterday read Now too.
+	value.SetInputClock(ClockMicros)
+	register(&FuncDef{Name: "timeofday", Volatile: true, Result: value.TextType,
+		Eval: func([]value.Value) (value.Value, error) {
+			t := time.Now().UTC()
+			return value.NewText(value.Text, t.Format("Mon Jan 02 15:04:05.000000 2006 UTC")), nil
+		}})
+}

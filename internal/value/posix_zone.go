@@ -1,0 +1,122 @@
+package value
+
+import "time"
+
+// posixZone is a zone written in POSIX's TZ syntax, as PostgreSQL's zone
+// names accept it when no tz database file has the name: a standard name
+// and offset (west of UTC, as in POSIX: 'UTC+3' is three hours behind),
+// optionally a daylight saving name and offset (an hour less than the
+// standard one when left out). Daylight saving time follows the rules of
+// the tz database's posixrules zone (the United States').
+type posixZone struct {
+	stdWest, dstWest int64
+	dst              bool
+}
+
+// parsePosixZone reads s (PostgreSQL's tzparse without rules, which date
+// input cannot write).
+func parsePosixZone(s string) (posixZone, bool) {
+	var z posixZone
+	name := func(i int) (int, bool) {
+		if i < len(s) && s[i] == '<' {
+			for j := i + 1; j < len(s); j++ {
+				if s[j] == '>' {
+					return j + 1, j > i+1
+				}
+			}
+			return 0, false
+		}
+		j := i
+		for j < len(s) && (s[j] < '0' || s[j] > '9') && s[j] != ',' && s[j] != '-' && s[j] != '+' {
+			j++
+		}
+		return j, true
+	}
+	num := func(i int, hi int64) (int64, int, bool) {
+		if i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return 0, 0, false
+		}
+		var n int64
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			n = n*10 + int64(s[i]-'0')
+			if n > hi {
+				return 0, 0, false
+			}
+			i++
+		}
+		return n, i, true
+	}
+	offset := func(i int) (int64, int, bool) {
+		neg := false
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			neg = s[i] == '-'
+			i++
+		}
+		h, i, ok := num(i, 167)
+		if !ok {
+			return 0, 0, false
+		}
+		secs := h * 3600
+		if i < len(s) && s[i] == ':' {
+			m, j, ok := num(i+1, 59)
+			if !ok {
+				return 0, 0, false
+			}
+			secs, i = secs+m*60, j
+			if i < len(s) && s[i] == ':' {
+				sec, j, ok := num(i+1, 60)
+				if !ok {
+					return 0, 0, false
+				}
+				secs, i = secs+sec, j
+			}
+		}
+		if neg {
+			secs = -secs
+		}
+		return secs, i, true
+	}
+	if len(s) > 255 {
+		return z, false
+	}
+	i, ok := name(0)
+	if !ok || i >= len(s) {
+		return z, false
+	}
+	if z.stdWest, i, ok = offset(i); !ok {
+		return z, false
+	}
+	if i == len(s) {
+		return z, true
+	}
+	st := i
+	if i, ok = name(i); !ok || i == st {
+		return z, false
+	}
+	z.dst, z.dstWest = true, z.stdWest-3600
+	if i < len(s) {
+		if z.dstWest, i, ok = offset(i); !ok || i != len(s) {
+			return z, false
+		}
+	}
+	return z, true
+}
+
+// westAt is the zone's offset, seconds west of UTC, for the wall-clock
+// time local (microseconds since 2000-01-01): daylight saving time when
+// the posixrules zone has it at that wall-clock time.
+func (z posixZone) westAt(local int64) int64 {
+	if !z.dst {
+		return z.stdWest
+	}
+	rules, ok := loadZone("posixrules")
+	if !ok {
+		return z.stdWest
+	}
+	rz := Zone{loc: rules}
+	east := rz.offsetOfLocal(local)
+	if time.UnixMicro(local - east*usecsPerSec - unixEpochMicros).In(rules).IsDST() {
+		return z.dstWest
+	}
+	return z.stdWest
+}
