@@ -84,7 +84,11 @@ func (b *areBuilder) build(n *areNode) *areSub {
 	if !areMessy(flags) {
 		return &areSub{op: '=', flags: flags, ast: n}
 	}
-	return &areSub{op: '|', flags: flags, ast: n, kids: kids}
+	asts := make([]*areNode, len(kids))
+	for i, k := range kids {
+		asts[i] = k.ast
+	}
+	return &areSub{op: '|', flags: flags, ast: b.node(areNode{op: areAlt, subs: asts}), kids: kids}
 }
 
 // atomFlags are the flags of an atom (a quantifier's operand).

@@ -34,7 +34,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_count", rawText(a[1]), flags, false, true)
+		re, err := pgRegexFor("regexp_count", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -50,7 +50,7 @@ func init() {
 		if len(a) > 2 {
 			flags = rawText(a[2])
 		}
-		re, err := pgRegexFor("regexp_like", rawText(a[1]), flags, false, false)
+		re, err := pgRegexFor("regexp_like", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -70,7 +70,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_instr", rawText(a[1]), flags, false, true)
+		re, err := pgRegexFor("regexp_instr", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -99,7 +99,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_substr", rawText(a[1]), flags, false, true)
+		re, err := pgRegexFor("regexp_substr", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -118,7 +118,7 @@ func init() {
 	// match when the pattern has one (NULL when it took no part), else
 	// the whole match; NULL without a match.
 	strict("substring", kinds(T, T), value.TextType, func(a []value.Value) (value.Value, error) {
-		re, err := pgRegexFor("substring", rawText(a[1]), "", false, true)
+		re, err := pgRegexFor("substring", rawText(a[1]), "", false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -181,7 +181,7 @@ func init() {
 				flags = rawText(a[5])
 			}
 		}
-		re, err := pgRegexFor("regexp_replace", rawText(a[1]), flags, true, true)
+		re, err := pgRegexFor("regexp_replace", rawText(a[1]), flags, true)
 		if err != nil {
 			return value.Null, err
 		}
@@ -274,10 +274,13 @@ func nthArgs(a []value.Value, nAt, endAt, subAt int) (n, endopt, sub int, err er
 
 // pgRegex is a PostgreSQL regular expression compiled for Go.
 type pgRegex struct {
-	re     *regexp.Regexp // nil when RE2 cannot match it as PostgreSQL does
-	prog   *syntax.Prog
-	are    *areProg
-	global bool // the g option
+	re   *regexp.Regexp // nil when RE2 cannot match it as PostgreSQL does
+	prog *syntax.Prog
+	are  *areProg
+	// re2Extents: re finds the matches PostgreSQL finds, not only
+	// whether there is one.
+	re2Extents bool
+	global     bool // the g option
 	// contextual: the pattern asserts something about the text before
 	// the match (^, \A, word boundaries), which a search from an offset
 	// cannot see.
@@ -295,11 +298,9 @@ var regexCache struct {
 }
 
 // pgRegexFor compiles pattern with PostgreSQL's option letters flags
-// for the function fn. allowGlobal: the g option is accepted; extent:
-// the function returns where matches are, which Go's matcher gets right
-// only for greedy patterns. Compiled patterns are cached, so that a
-// constant pattern is compiled once.
-func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
+// for the function fn. allowGlobal: the g option is accepted. Compiled
+// patterns are cached, so that a constant pattern is compiled once.
+func pgRegexFor(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
 	key := regexKey{fn, flags, pattern}
 	regexCache.Lock()
 	r := regexCache.m[key]
@@ -307,7 +308,7 @@ func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, 
 	if r != nil {
 		return r, nil
 	}
-	r, err := compilePGRegex(fn, pattern, flags, allowGlobal, extent)
+	r, err := compilePGRegex(fn, pattern, flags, allowGlobal)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +321,7 @@ func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, 
 	return r, nil
 }
 
-func compilePGRegex(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
+func compilePGRegex(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
 	r := &pgRegex{}
 	var opt areOptions
 	for _, f := range flags {
@@ -348,9 +349,13 @@ func compilePGRegex(fn, pattern, flags string, allowGlobal, extent bool) (*pgReg
 		return r, nil
 	}
 	greedy, lazyOnly := prog.greediness()
-	if extent && !greedy && !lazyOnly {
-		return r, nil
-	}
+	// RE2's extents are PostgreSQL's for a pattern without
+	// subexpressions whose quantifiers are all greedy or all
+	// non-greedy; the extents of subexpressions follow rules of
+	// PostgreSQL's own (the first alternative that fits, the last
+	// repetition of a quantified group after the others took the most)
+	// that RE2 does not share.
+	r.re2Extents = (greedy || lazyOnly) && prog.ncap == 0
 	parsed, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
 		return r, nil
@@ -411,7 +416,7 @@ func (r *pgRegex) findAll(s string, start, limit int) ([][]int, error) {
 	if start > len(s) {
 		return nil, nil
 	}
-	if r.re == nil || start > 0 && r.contextual {
+	if !r.re2Extents || start > 0 && r.contextual {
 		// Go's matcher cannot see the text before the start.
 		return r.are.findAll(s, start, limit)
 	}

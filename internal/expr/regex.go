@@ -78,7 +78,7 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		if r.Fold {
 			flags = "i"
 		}
-		re, err := pgRegexFor("~", pat, flags, false, false)
+		re, err := pgRegexFor("~", pat, flags, false)
 		if err != nil {
 			return value.Null, err
 		}
