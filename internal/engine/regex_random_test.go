@@ -54,7 +54,21 @@ func TestRegexRandom(t *testing.T) {
 	if testing.Short() {
 		n /= 10
 	}
-	compareAdHoc(t, n, exprs, r, run, runPG)
+	// PostgreSQL refuses some patterns its compiler finds too big
+	// (2201B "regular expression is too complex"), a limit of its
+	// automata that a backtracking matcher does not share: those are
+	// left out.
+	tooBig := func(q string) bool {
+		_, err := pg.PgConn().Exec(ctx, q).ReadAll()
+		return err != nil && strings.Contains(err.Error(), "too complex")
+	}
+	for range n {
+		q := "SELECT " + exprs[r.IntN(len(exprs))]()
+		if tooBig(q) {
+			continue
+		}
+		compareAdHoc(t, 1, []func() string{func() string { return q[len("SELECT "):] }}, r, run, runPG)
+	}
 }
 
 // regexGen writes random advanced regular expressions over a, b and c.

@@ -769,32 +769,54 @@ func (r *areRun) iterShort(t *areSub, begin, end int) bool {
 // find returns the first match starting at or after rune position
 // from: the extents of the match and of each capture (rune positions,
 // -1 for a capture that took no part), or nil.
+//
+// As in PostgreSQL, the search goes by rounds: each finds the earliest
+// end of a possible match (back-references relaxed) and tries the
+// starts up to it, each with its possible ends in order of preference,
+// until one holds; the next round searches after that end, unless it
+// was the last character (so that a match that can only be empty at the
+// end of the text is not found after a failed round).
 func (r *areRun) find(from int) ([]int, error) {
 	shortest := r.p.tree.flags&areShorter != 0
-	for begin := from; begin <= len(r.s); begin++ {
-		es := r.ends(r.p.tree.ast, begin)
+	ast := r.p.tree.ast
+	for close := from; ; {
+		// The earliest end of a possible match from close on.
+		e := -1
+		for b := close; b <= len(r.s) && (e < 0 || b <= e); b++ {
+			if es := r.ends(ast, b); len(es) > 0 && (e < 0 || es[0] < e) {
+				e = es[0]
+			}
+		}
 		if r.err != nil {
 			return nil, r.err
 		}
-		for k := range es {
-			e := es[len(es)-1-k]
-			if shortest {
-				e = es[k]
-			}
-			for j := range r.caps {
-				r.caps[j] = -1
-			}
-			if r.dissect(r.p.tree, begin, e) {
-				m := append([]int(nil), r.caps...)
-				m[0], m[1] = begin, e
-				return m, nil
-			}
-			if r.err != nil {
-				return nil, r.err
+		if e < 0 {
+			return nil, nil
+		}
+		for begin := close; begin <= e; begin++ {
+			es := r.ends(ast, begin)
+			for k := range es {
+				end := es[len(es)-1-k]
+				if shortest {
+					end = es[k]
+				}
+				for j := range r.caps {
+					r.caps[j] = -1
+				}
+				if r.dissect(r.p.tree, begin, end) {
+					m := append([]int(nil), r.caps...)
+					m[0], m[1] = begin, end
+					return m, nil
+				}
+				if r.err != nil {
+					return nil, r.err
+				}
 			}
 		}
+		if close = e + 1; close >= len(r.s) {
+			return nil, nil
+		}
 	}
-	return nil, nil
 }
 
 // findAll returns the matches from byte offset start on, as PostgreSQL
@@ -841,29 +863,6 @@ func (p *areProg) findAll(s string, start, limit int) ([][]int, error) {
 
 // match reports whether p matches somewhere in s.
 func (p *areProg) match(s string) (bool, error) {
-	r := p.newRun(s)
-	for begin := 0; begin <= len(r.s); begin++ {
-		es := r.ends(p.tree.ast, begin)
-		if r.err != nil {
-			return false, r.err
-		}
-		if len(es) == 0 {
-			continue
-		}
-		if p.tree.flags&areBackr == 0 {
-			return true, nil
-		}
-		for _, e := range es {
-			for j := range r.caps {
-				r.caps[j] = -1
-			}
-			if r.dissect(p.tree, begin, e) {
-				return true, nil
-			}
-			if r.err != nil {
-				return false, r.err
-			}
-		}
-	}
-	return false, nil
+	m, err := p.newRun(s).find(0)
+	return m != nil, err
 }
