@@ -109,7 +109,9 @@ func (o *areOptions) set(f rune) bool {
 	case 'b':
 		o.basic, o.extended = true, false
 	case 'e':
-		o.basic, o.extended = false, true
+		// PostgreSQL's regexp functions clear the extended bit with
+		// the advanced one: e reads a basic regular expression too.
+		o.basic, o.extended = true, false
 	case 'c':
 		o.fold = false
 	case 'i':
@@ -154,16 +156,17 @@ const areDupMax = 255
 // embedded options).
 func parseARE(pattern string, opt areOptions) (*areNode, *areParser, error) {
 	ps := &areParser{p: []rune(pattern), opt: opt, caps: []*areNode{nil}}
-	if !opt.quote && !opt.basic && !opt.extended {
+	if !opt.quote {
+		// ***= makes the rest a literal, ***: an ARE, whatever the
+		// options said.
 		switch {
 		case strings.HasPrefix(pattern, "***="):
 			ps.i = 4
-			ps.opt.quote = true
+			ps.opt.quote, ps.opt.basic, ps.opt.extended = true, false, false
 		case strings.HasPrefix(pattern, "***:"):
 			ps.i = 4
+			ps.opt.basic, ps.opt.extended = false, false
 		}
-	} else if strings.HasPrefix(pattern, "***") && !opt.quote {
-		return nil, nil, areError("invalid embedded option")
 	}
 	if !ps.opt.quote && !ps.opt.basic && !ps.opt.extended && ps.has("(?") && ps.i+2 < len(ps.p) && isAlpha(ps.p[ps.i+2]) {
 		ps.i += 2
@@ -178,12 +181,16 @@ func parseARE(pattern string, opt areOptions) (*areNode, *areParser, error) {
 		}
 		ps.i++
 	}
-	if ps.opt.basic {
-		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "basic regular expressions (option \"b\") are not supported").
-			WithHint("advanced (the default) and extended (option \"e\") regular expressions are supported")
-	}
 	var n *areNode
-	if ps.opt.quote {
+	if ps.opt.basic && !ps.opt.quote {
+		var err error
+		if n, err = ps.breBranch(); err != nil {
+			return nil, nil, err
+		}
+		if ps.i < len(ps.p) {
+			return nil, nil, areError("parentheses () not balanced")
+		}
+	} else if ps.opt.quote {
 		subs := make([]*areNode, 0, len(ps.p)-ps.i)
 		for _, r := range ps.p[ps.i:] {
 			subs = append(subs, ps.node(areNode{op: areLit, r: r}))
@@ -404,6 +411,14 @@ func (ps *areParser) atom() (*areNode, bool, error) {
 	case ')':
 		return nil, false, areError("parentheses () not balanced")
 	case '[':
+		if ps.has("[:<:]]") || ps.has("[:>:]]") {
+			op := areWordStart
+			if ps.p[ps.i+2] == '>' {
+				op = areWordEnd
+			}
+			ps.i += 6
+			return ps.node(areNode{op: op}), true, nil
+		}
 		cls, err := ps.bracket()
 		if err != nil {
 			return nil, false, err
@@ -446,12 +461,11 @@ func (ps *areParser) escape() (*areNode, bool, error) {
 	}
 	c := ps.p[ps.i]
 	if ps.opt.extended {
+		// A POSIX extended regular expression has no escapes but the
+		// quoting of the next character, and no back-references.
 		ps.i++
-		if isAlpha(c) || isDigit(c) {
-			if c >= '1' && c <= '9' {
-				return ps.backref(int(c - '0'))
-			}
-			return nil, false, areError("invalid escape \\ sequence")
+		if c >= '1' && c <= '9' {
+			return nil, false, areError("invalid backreference number")
 		}
 		return ps.node(areNode{op: areLit, r: c}), false, nil
 	}
@@ -639,7 +653,7 @@ func (ps *areParser) bracket() (*areCharClass, error) {
 				return nil, err
 			}
 			lo = r
-		case c == '\\' && !ps.opt.extended:
+		case c == '\\' && !ps.opt.extended && !ps.opt.basic:
 			if ps.i >= len(ps.p) {
 				return nil, areError("brackets [] not balanced")
 			}
@@ -678,7 +692,7 @@ func (ps *areParser) bracket() (*areCharClass, error) {
 				hi = r
 			case c == '[' && ps.i < len(ps.p) && ps.p[ps.i] == ':':
 				return nil, areError("invalid character range")
-			case c == '\\' && !ps.opt.extended:
+			case c == '\\' && !ps.opt.extended && !ps.opt.basic:
 				if ps.i >= len(ps.p) {
 					return nil, areError("brackets [] not balanced")
 				}
@@ -810,4 +824,112 @@ func inClass(name string, r rune) bool {
 		return isAlpha(r) || isDigit(r) || r == '_'
 	}
 	return false
+}
+
+// breBranch parses a POSIX basic regular expression (up to \) or its
+// end): \( \) group, \{m,n\} bounds, * repeats except first, ^ and $ are
+// anchors only first and last, \< and \> are word constraints, and
+// + ? | ( ) { are ordinary characters.
+func (ps *areParser) breBranch() (*areNode, error) {
+	var items []*areNode
+	for ps.i < len(ps.p) && !ps.has("\\)") {
+		c := ps.p[ps.i]
+		ps.i++
+		var a *areNode
+		constraint := false
+		switch {
+		case c == '*' && (len(items) == 0 || len(items) == 1 && items[0].op == areBOL):
+			a = ps.node(areNode{op: areLit, r: c})
+		case c == '^' && len(items) == 0:
+			a, constraint = ps.node(areNode{op: areBOL}), true
+		case c == '$' && (ps.i == len(ps.p) || ps.has("\\)")):
+			a, constraint = ps.node(areNode{op: areEOL}), true
+		case c == '.':
+			a = ps.node(areNode{op: areAny})
+		case c == '[':
+			cls, err := ps.bracket()
+			if err != nil {
+				return nil, err
+			}
+			a = ps.node(areNode{op: areClass, cls: cls})
+		case c == '\\':
+			if ps.i >= len(ps.p) {
+				return nil, areError("invalid escape \\ sequence")
+			}
+			d := ps.p[ps.i]
+			ps.i++
+			switch {
+			case d == '(':
+				ps.ncap++
+				capno := ps.ncap
+				ps.caps = append(ps.caps, nil)
+				sub, err := ps.breBranch()
+				if err != nil {
+					return nil, err
+				}
+				if !ps.has("\\)") {
+					return nil, areError("parentheses () not balanced")
+				}
+				ps.i += 2
+				a = ps.node(areNode{op: areGroup, subs: []*areNode{sub}, capno: capno})
+				ps.caps[capno] = a
+			case d == '{':
+				return nil, areError("quantifier operand invalid")
+			case d == '<':
+				a, constraint = ps.node(areNode{op: areWordStart}), true
+			case d == '>':
+				a, constraint = ps.node(areNode{op: areWordEnd}), true
+			case d >= '1' && d <= '9':
+				var err error
+				if a, _, err = ps.backref(int(d - '0')); err != nil {
+					return nil, err
+				}
+			default:
+				a = ps.node(areNode{op: areLit, r: d})
+			}
+		default:
+			a = ps.node(areNode{op: areLit, r: c})
+		}
+		for ps.i < len(ps.p) && a.op != areBOL {
+			m, n := 0, -1
+			if ps.p[ps.i] == '*' {
+				ps.i++
+			} else if ps.has("\\{") {
+				ps.i += 2
+				var err error
+				if m, err = ps.number(); err != nil {
+					return nil, err
+				}
+				n = m
+				if ps.i < len(ps.p) && ps.p[ps.i] == ',' {
+					ps.i++
+					n = -1
+					if ps.i < len(ps.p) && isDigit(ps.p[ps.i]) {
+						if n, err = ps.number(); err != nil {
+							return nil, err
+						}
+						if n < m {
+							return nil, areError("invalid repetition count(s)")
+						}
+					}
+				}
+				if !ps.has("\\}") {
+					return nil, areError("braces {} not balanced")
+				}
+				ps.i += 2
+			} else {
+				break
+			}
+			if constraint {
+				return nil, areError("quantifier operand invalid")
+			}
+			pref := areLonger
+			if m == n {
+				pref = 0
+			}
+			a = ps.node(areNode{op: areRepeat, subs: []*areNode{a}, min: m, max: n, pref: pref})
+		}
+		items = append(items, a)
+	}
+	return ps.node(areNode{op: areConcat, subs: items}), nil
 }
