@@ -27,7 +27,7 @@ import (
 // back-references make the choice of extents backtrack. The work is
 // bounded: past areStepLimit steps a match fails with 54000.
 
-const areStepLimit = 20_000_000
+const areStepLimit = 10_000_000
 
 // areSub is a node of the tree of subexpressions.
 type areSub struct {
@@ -444,19 +444,22 @@ func (r *areRun) unionOf(n int, f func(int) []int) []int {
 
 func (r *areRun) repeat(n *areNode, i int) []int {
 	sub := n.subs[0]
-	seen := map[int]bool{}
+	// Positions from i on, as bits: those in the result, and those a
+	// repetition past the minimum already started from.
+	words := (len(r.s)-i)/64 + 1
+	bits := make([]uint64, 2*words)
+	seen, visited := bits[:words], bits[words:]
 	var out []int
 	add := func(p int) {
-		if !seen[p] {
-			seen[p] = true
+		if seen[(p-i)/64]&(1<<((p-i)%64)) == 0 {
+			seen[(p-i)/64] |= 1 << ((p - i) % 64)
 			out = append(out, p)
 		}
 	}
 	if n.min == 0 {
 		add(i)
 	}
-	cur := []int{i}
-	visited := map[int]bool{}
+	cur := single(i)
 	for k := 1; n.max < 0 || k <= n.max; k++ {
 		next := r.union(cur, func(p int) []int { return r.ends(sub, p) })
 		if r.err != nil {
@@ -467,10 +470,11 @@ func (r *areRun) repeat(n *areNode, i int) []int {
 			for _, p := range next {
 				add(p)
 				if n.max < 0 {
-					if visited[p] {
+					w, b := (p-i)/64, uint64(1)<<((p-i)%64)
+					if visited[w]&b != 0 {
 						continue
 					}
-					visited[p] = true
+					visited[w] |= b
 				}
 				fresh = append(fresh, p)
 			}
