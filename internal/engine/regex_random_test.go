@@ -25,14 +25,14 @@ func TestRegexRandom(t *testing.T) {
 	subject := func() string {
 		var sb strings.Builder
 		for range r.IntN(9) {
-			sb.WriteByte("aabbc -"[r.IntN(7)])
+			sb.WriteByte("aabbc -\nA"[r.IntN(9)])
 		}
 		return sb.String()
 	}
 	flags := []string{"", "", "", "i", "x", "n", "p", "w"}
 	exprs := []func() string{
 		func() string {
-			return "regexp_match('" + subject() + "', " + g.pattern() + ")"
+			return "regexp_match('" + subject() + "', " + g.pattern() + ", '" + flags[r.IntN(len(flags))] + "')"
 		},
 		func() string {
 			return "regexp_matches('" + subject() + "', " + g.pattern() + ", 'g" + flags[r.IntN(len(flags))] + "')"
@@ -133,7 +133,7 @@ func (g *regexGen) piece(inLook bool) string {
 			g.closed = append(g.closed, n)
 		}
 	case k < 4:
-		atom = []string{".", "[ab]", "[^a]", `\w`, `\s`, "[[:alpha:]]"}[r.IntN(6)]
+		atom = []string{".", "[ab]", "[^a]", `\w`, `\s`, "[[:alpha:]]", `\D`, `[^[:lower:]]`, "[a-c]", `\W`}[r.IntN(10)]
 	default:
 		atom = string("abc"[r.IntN(3)])
 	}
