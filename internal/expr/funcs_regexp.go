@@ -15,18 +15,21 @@ import (
 // regexp_replace, regexp_count, regexp_instr, regexp_substr, regexp_like
 // and substring(s FROM pattern) / substring(s SIMILAR pattern ESCAPE e).
 //
-// PostgreSQL's advanced regular expressions are matched by Go's RE2 where
-// the two agree. A pattern without non-greedy quantifiers matches, in
-// PostgreSQL, the longest text at the leftmost position: Go's
-// leftmost-longest mode; one whose quantifiers are all non-greedy, with
-// no |, the shortest: what Go's leftmost-first search finds. What RE2
-// cannot do (back-references, lookahead and lookbehind, \m and \M,
-// [[:<:]], greedy and non-greedy quantifiers mixed where the extent of a
-// match is returned, the x, p, w, b and e options) is 0A000,
-// never a different answer. Matches are found as PostgreSQL finds them
-// one after the other: the next search starts where a match ended, one
-// character further after an empty one, so an empty match right after a
-// non-empty one counts (Go's FindAll skips it).
+// A pattern is parsed as PostgreSQL parses it (are_parse.go: its
+// syntax, options and errors), then matched by Go's RE2 where the two
+// agree, else by the matcher of PostgreSQL's rules (are_match.go). RE2
+// decides whether there is a match for any pattern without
+// back-references, lookaround, \m or \M; it finds where matches are for
+// such a pattern without parenthesized subexpressions when its
+// quantifiers are all greedy (PostgreSQL's match is then the longest at
+// the leftmost position: Go's leftmost-longest mode) or all non-greedy
+// with no | (the shortest: what Go's leftmost-first search finds), and
+// when no start position hides text that ^, \A, \y or \Y look at. The
+// rest, subexpressions' extents included, is the other matcher's.
+// Matches are found as PostgreSQL finds them one after the other: the
+// next search starts where a match ended, one character further after an
+// empty one, so an empty match right after a non-empty one counts (Go's
+// FindAll skips it).
 func init() {
 	T, I4 := value.Text, value.Int4
 	count := func(a []value.Value) (value.Value, error) {
