@@ -77,16 +77,20 @@ type regexGen struct {
 	opened int
 	closed []int
 	depth  int
+	// simple: greedy quantifiers only, no alternation, no
+	// back-references or lookaround (the patterns whose
+	// subexpressions RE2 finds).
+	simple bool
 }
 
 func (g *regexGen) pattern() string {
-	g.opened, g.closed, g.depth = 0, nil, 0
+	g.opened, g.closed, g.depth, g.simple = 0, nil, 0, g.r.IntN(4) == 0
 	return "'" + g.alt(false) + "'"
 }
 
 func (g *regexGen) alt(inLook bool) string {
 	s := g.branch(inLook)
-	for g.r.IntN(4) == 0 {
+	for !g.simple && g.r.IntN(4) == 0 {
 		s += "|" + g.branch(inLook)
 	}
 	return s
@@ -105,6 +109,7 @@ func (g *regexGen) piece(inLook bool) string {
 	g.depth++
 	defer func() { g.depth-- }()
 	switch k := r.IntN(20); {
+	case g.simple && k < 6:
 	case k < 2 && g.depth < 3 && !inLook:
 		switch r.IntN(4) {
 		case 0:
@@ -146,7 +151,7 @@ func (g *regexGen) quant() string {
 		return ""
 	}
 	q := []string{"*", "+", "?", "{0,2}", "{1,3}", "{2}", "{1,}"}[r.IntN(7)]
-	if r.IntN(3) == 0 {
+	if !g.simple && r.IntN(3) == 0 {
 		q += "?"
 	}
 	return q

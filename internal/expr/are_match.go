@@ -144,7 +144,7 @@ func (b *areBuilder) branch(n *areNode) *areSub {
 		var t *areSub
 		tflags := areCombine(qprefer, aflags)
 		switch {
-		case as.op == 'b':
+		case a.op == areBackref:
 			as.min, as.max = m, mx
 			as.flags |= areCombine(qprefer, as.flags)
 			as.ast = b.node(areNode{op: areRepeat, subs: []*areNode{as.ast}, min: m, max: mx})

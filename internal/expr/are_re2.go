@@ -159,3 +159,24 @@ func (p *areProg) greediness() (greedy, lazyOnly bool) {
 	walk(p.root)
 	return nLazy == 0, nGreedy == 0 && !alt
 }
+
+// re2Captures reports whether RE2's extents of the subexpressions are
+// PostgreSQL's: with greedy quantifiers only, no alternation and no
+// quantified group holding a capture, both give each part, in order,
+// the longest text that lets the rest of the match hold.
+func (p *areProg) re2Captures() bool {
+	var ok func(n *areNode, underRepeat bool) bool
+	ok = func(n *areNode, underRepeat bool) bool {
+		switch {
+		case n.op == areAlt, n.op == areRepeat && n.pref == areShorter, n.op == areGroup && n.capno > 0 && underRepeat:
+			return false
+		}
+		for _, s := range n.subs {
+			if !ok(s, underRepeat || n.op == areRepeat && !(n.min == 1 && n.max == 1)) {
+				return false
+			}
+		}
+		return true
+	}
+	return ok(p.root, false)
+}

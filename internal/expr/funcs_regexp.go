@@ -355,10 +355,11 @@ func compilePGRegex(fn, pattern, flags string, allowGlobal bool) (*pgRegex, erro
 	// RE2's extents are PostgreSQL's for a pattern without
 	// subexpressions whose quantifiers are all greedy or all
 	// non-greedy; the extents of subexpressions follow rules of
-	// PostgreSQL's own (the first alternative that fits, the last
-	// repetition of a quantified group after the others took the most)
-	// that RE2 does not share.
-	r.re2Extents = (greedy || lazyOnly) && prog.ncap == 0
+	// PostgreSQL's own (a concatenation split before choosing among
+	// alternatives, the last repetition of a quantified group after the
+	// others took the most) that RE2 shares only without alternation,
+	// quantified groups or non-greedy quantifiers.
+	r.re2Extents = (greedy || lazyOnly) && (prog.ncap == 0 || prog.re2Captures())
 	parsed, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
 		return r, nil
@@ -438,6 +439,10 @@ func (r *pgRegex) findAll(s string, start, limit int) ([][]int, error) {
 			continue
 		}
 		if r.emptyAt(s, end) {
+			if len(m) > 2 {
+				// The empty match's subexpressions are not known here.
+				return r.are.findAll(s, start, limit)
+			}
 			e := make([]int, len(m))
 			for j := range e {
 				e[j] = -1
