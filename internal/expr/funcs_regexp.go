@@ -20,12 +20,13 @@ import (
 // agree, else by the matcher of PostgreSQL's rules (are_match.go). RE2
 // decides whether there is a match for any pattern without
 // back-references, lookaround, \m or \M; it finds where matches are for
-// such a pattern without parenthesized subexpressions when its
-// quantifiers are all greedy (PostgreSQL's match is then the longest at
-// the leftmost position: Go's leftmost-longest mode) or all non-greedy
-// with no | (the shortest: what Go's leftmost-first search finds), and
-// when no start position hides text that ^, \A, \y or \Y look at. The
-// rest, subexpressions' extents included, is the other matcher's.
+// such a pattern when its quantifiers are all greedy (PostgreSQL's match
+// is then the longest at the leftmost position: Go's leftmost-longest
+// mode) or all non-greedy with no | (the shortest: what Go's
+// leftmost-first search finds), when it has no parenthesized
+// subexpressions or only ones that RE2 places as PostgreSQL does (see
+// re2Captures), and when no start position hides text that ^, \A, \y or
+// \Y look at. The rest is the other matcher's.
 // Matches are found as PostgreSQL finds them one after the other: the
 // next search starts where a match ended, one character further after an
 // empty one, so an empty match right after a non-empty one counts (Go's
