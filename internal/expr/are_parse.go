@@ -225,14 +225,21 @@ func (ps *areParser) has(s string) bool {
 	return true
 }
 
-// skip passes over white space and comments in expanded mode.
+// skip passes over (?#…) comments, and white space and # comments in
+// expanded mode.
 func (ps *areParser) skip() {
-	if !ps.opt.expanded {
-		return
-	}
 	for ps.i < len(ps.p) {
 		c := ps.p[ps.i]
 		switch {
+		case !ps.opt.extended && ps.has("(?#"):
+			for ps.i < len(ps.p) && ps.p[ps.i] != ')' {
+				ps.i++
+			}
+			if ps.i < len(ps.p) {
+				ps.i++
+			}
+		case !ps.opt.expanded:
+			return
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			ps.i++
 		case c == '#':
