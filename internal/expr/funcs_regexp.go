@@ -15,18 +15,22 @@ import (
 // regexp_replace, regexp_count, regexp_instr, regexp_substr, regexp_like
 // and substring(s FROM pattern) / substring(s SIMILAR pattern ESCAPE e).
 //
-// PostgreSQL's advanced regular expressions are matched by Go's RE2 where
-// the two agree. A pattern without non-greedy quantifiers matches, in
-// PostgreSQL, the longest text at the leftmost position: Go's
-// leftmost-longest mode; one whose quantifiers are all non-greedy, with
-// no |, the shortest: what Go's leftmost-first search finds. What RE2
-// cannot do (back-references, lookahead and lookbehind, \m and \M,
-// [[:<:]], greedy and non-greedy quantifiers mixed where the extent of a
-// match is returned, the x, p, w, b and e options) is 0A000,
-// never a different answer. Matches are found as PostgreSQL finds them
-// one after the other: the next search starts where a match ended, one
-// character further after an empty one, so an empty match right after a
-// non-empty one counts (Go's FindAll skips it).
+// A pattern is parsed as PostgreSQL parses it (are_parse.go: its
+// syntax, options and errors), then matched by Go's RE2 where the two
+// agree, else by the matcher of PostgreSQL's rules (are_match.go). RE2
+// decides whether there is a match for any pattern without
+// back-references, lookaround, \m or \M; it finds where matches are for
+// such a pattern when its quantifiers are all greedy (PostgreSQL's match
+// is then the longest at the leftmost position: Go's leftmost-longest
+// mode) or all non-greedy with no | (the shortest: what Go's
+// leftmost-first search finds), when it has no parenthesized
+// subexpressions or only ones that RE2 places as PostgreSQL does (see
+// re2Captures), and when no start position hides text that ^, \A, \y or
+// \Y look at. The rest is the other matcher's.
+// Matches are found as PostgreSQL finds them one after the other: the
+// next search starts where a match ended, one character further after an
+// empty one, so an empty match right after a non-empty one counts (Go's
+// FindAll skips it).
 func init() {
 	T, I4 := value.Text, value.Int4
 	count := func(a []value.Value) (value.Value, error) {
@@ -34,7 +38,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_count", rawText(a[1]), flags, false, true)
+		re, err := pgRegexFor("regexp_count", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -50,11 +54,12 @@ func init() {
 		if len(a) > 2 {
 			flags = rawText(a[2])
 		}
-		re, err := pgRegexFor("regexp_like", rawText(a[1]), flags, false, false)
+		re, err := pgRegexFor("regexp_like", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
-		return boolValue(re.re.MatchString(rawText(a[0]))), nil
+		ok, err := re.match(rawText(a[0]))
+		return boolValue(ok), err
 	}
 	strict("regexp_like", kinds(T, T), value.BoolType, like)
 	strict("regexp_like", kinds(T, T, T), value.BoolType, like)
@@ -69,7 +74,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_instr", rawText(a[1]), flags, false, true)
+		re, err := pgRegexFor("regexp_instr", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -98,7 +103,7 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := pgRegexFor("regexp_substr", rawText(a[1]), flags, false, true)
+		re, err := pgRegexFor("regexp_substr", rawText(a[1]), flags, false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -117,7 +122,7 @@ func init() {
 	// match when the pattern has one (NULL when it took no part), else
 	// the whole match; NULL without a match.
 	strict("substring", kinds(T, T), value.TextType, func(a []value.Value) (value.Value, error) {
-		re, err := pgRegexFor("substring", rawText(a[1]), "", false, true)
+		re, err := pgRegexFor("substring", rawText(a[1]), "", false)
 		if err != nil {
 			return value.Null, err
 		}
@@ -180,7 +185,7 @@ func init() {
 				flags = rawText(a[5])
 			}
 		}
-		re, err := pgRegexFor("regexp_replace", rawText(a[1]), flags, true, true)
+		re, err := pgRegexFor("regexp_replace", rawText(a[1]), flags, true)
 		if err != nil {
 			return value.Null, err
 		}
@@ -273,9 +278,13 @@ func nthArgs(a []value.Value, nAt, endAt, subAt int) (n, endopt, sub int, err er
 
 // pgRegex is a PostgreSQL regular expression compiled for Go.
 type pgRegex struct {
-	re     *regexp.Regexp
-	prog   *syntax.Prog
-	global bool // the g option
+	re   *regexp.Regexp // nil when RE2 cannot match it as PostgreSQL does
+	prog *syntax.Prog
+	are  *areProg
+	// re2Extents: re finds the matches PostgreSQL finds, not only
+	// whether there is one.
+	re2Extents bool
+	global     bool // the g option
 	// contextual: the pattern asserts something about the text before
 	// the match (^, \A, word boundaries), which a search from an offset
 	// cannot see.
@@ -293,11 +302,9 @@ var regexCache struct {
 }
 
 // pgRegexFor compiles pattern with PostgreSQL's option letters flags
-// for the function fn. allowGlobal: the g option is accepted; extent:
-// the function returns where matches are, which Go's matcher gets right
-// only for greedy patterns. Compiled patterns are cached, so that a
-// constant pattern is compiled once.
-func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
+// for the function fn. allowGlobal: the g option is accepted. Compiled
+// patterns are cached, so that a constant pattern is compiled once.
+func pgRegexFor(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
 	key := regexKey{fn, flags, pattern}
 	regexCache.Lock()
 	r := regexCache.m[key]
@@ -305,7 +312,7 @@ func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, 
 	if r != nil {
 		return r, nil
 	}
-	r, err := compilePGRegex(fn, pattern, flags, allowGlobal, extent)
+	r, err := compilePGRegex(fn, pattern, flags, allowGlobal)
 	if err != nil {
 		return nil, err
 	}
@@ -318,66 +325,56 @@ func pgRegexFor(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, 
 	return r, nil
 }
 
-func compilePGRegex(fn, pattern, flags string, allowGlobal, extent bool) (*pgRegex, error) {
+func compilePGRegex(fn, pattern, flags string, allowGlobal bool) (*pgRegex, error) {
 	r := &pgRegex{}
-	fold, newline, quote := false, false, false
+	var opt areOptions
 	for _, f := range flags {
-		switch f {
-		case 'g':
+		if f == 'g' {
 			if !allowGlobal {
 				return nil, pgerr.New(pgerr.InvalidParameter, "%s() does not support the \"global\" option", fn).
 					WithHint("Use the regexp_matches function instead.")
 			}
 			r.global = true
-		case 'i':
-			fold = true
-		case 'c':
-			fold = false
-		case 'n', 'm':
-			newline = true
-		case 's':
-			newline = false
-		case 'q':
-			quote = true
-		case 't':
-		case 'p', 'w', 'x', 'b', 'e':
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "regular expression option \"%c\" is not supported", f).
-				WithHint("the options c, g, i, n, m, q, s and t are supported")
-		default:
+			continue
+		}
+		if !opt.set(f) {
 			return nil, pgerr.New(pgerr.InvalidParameter, "invalid regular expression option: \"%c\"", f)
 		}
 	}
-	src := regexp.QuoteMeta(pattern)
-	if !quote {
-		var err error
-		if src, err = translateARE(pattern, newline); err != nil {
-			return nil, err
-		}
+	prog, err := compileARE(pattern, opt)
+	if err != nil {
+		return nil, err
 	}
-	prefix := "(?s)"
-	if newline {
-		prefix = "(?m)"
+	r.are = prog
+	// RE2 matches what it can as PostgreSQL does: it is linear and
+	// faster. The rest is left to the matcher of are_match.go.
+	src, ok := prog.re2Source()
+	if !ok {
+		return r, nil
 	}
-	if fold {
-		prefix = strings.Replace(prefix, "(?", "(?i", 1)
-	}
-	src = prefix + src
+	greedy, lazyOnly := prog.greediness()
+	// RE2's extents are PostgreSQL's for a pattern without
+	// subexpressions whose quantifiers are all greedy or all
+	// non-greedy; the extents of subexpressions follow rules of
+	// PostgreSQL's own (a concatenation split before choosing among
+	// alternatives, the last repetition of a quantified group after the
+	// others took the most) that RE2 shares only without alternation,
+	// quantified groups or non-greedy quantifiers.
+	r.re2Extents = (greedy || lazyOnly) && (prog.ncap == 0 || prog.re2Captures())
 	parsed, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil, invalidRegex(err)
+		return r, nil
 	}
-	greedy, lazyOnly := quantifiers(parsed)
-	if extent && !greedy && !lazyOnly {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "a pattern mixing non-greedy quantifiers with greedy ones or with | is not supported in %s()", fn).
-			WithHint("the extent of a match follows PostgreSQL's rules for patterns whose quantifiers are all greedy, or all non-greedy without |; ~ and regexp_like accept any")
+	prog2, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return r, nil
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return r, nil
 	}
 	r.contextual = contextual(parsed)
-	if r.prog, err = syntax.Compile(parsed.Simplify()); err != nil {
-		return nil, invalidRegex(err)
-	}
-	if r.re, err = regexp.Compile(src); err != nil {
-		return nil, invalidRegex(err)
-	}
+	r.prog, r.re = prog2, re
 	if greedy {
 		// PostgreSQL's match is then the longest at the leftmost
 		// position; with only non-greedy quantifiers and no |, the
@@ -387,112 +384,20 @@ func compilePGRegex(fn, pattern, flags string, allowGlobal, extent bool) (*pgReg
 	return r, nil
 }
 
+// match reports whether r matches somewhere in s.
+func (r *pgRegex) match(s string) (bool, error) {
+	if r.re != nil {
+		return r.re.MatchString(s), nil
+	}
+	return r.are.match(s)
+}
+
 func invalidRegex(err error) error {
 	msg := err.Error()
 	if se, ok := err.(*syntax.Error); ok {
 		msg = string(se.Code)
 	}
 	return pgerr.New(pgerr.InvalidRegex, "invalid regular expression: %s", msg)
-}
-
-// translateARE rewrites the escapes in which PostgreSQL's advanced
-// regular expressions differ from Go's (\y, \Y and \Z), and refuses the
-// constructs Go lacks. With newline, [^…] must not match a newline,
-// which Go's negated classes do: refused.
-func translateARE(p string, newline bool) (string, error) {
-	unsupported := func(what string) error {
-		return pgerr.New(pgerr.FeatureNotSupported, "%s in regular expressions are not supported", what).
-			WithHint("regular expressions are matched by RE2, which has no back-references, lookaround or word-start and word-end escapes")
-	}
-	var sb strings.Builder
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p):
-			d := p[i+1]
-			i++
-			switch {
-			case inClass:
-				sb.WriteByte(c)
-				sb.WriteByte(d)
-			case d >= '1' && d <= '9':
-				return "", unsupported("back-references")
-			case d == 'm' || d == 'M':
-				return "", unsupported(`\m and \M`)
-			case d == 'y':
-				sb.WriteString(`\b`)
-			case d == 'Y':
-				sb.WriteString(`\B`)
-			case d == 'Z':
-				sb.WriteString(`\z`)
-			default:
-				sb.WriteByte(c)
-				sb.WriteByte(d)
-			}
-		case inClass:
-			if c == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
-				end := strings.Index(p[i+2:], string(p[i+1])+"]")
-				if end < 0 {
-					return "", pgerr.New(pgerr.InvalidRegex, "invalid regular expression: brackets [] not balanced")
-				}
-				name := p[i : i+2+end+2]
-				if name == "[:<:]" || name == "[:>:]" {
-					return "", unsupported("[[:<:]] and [[:>:]]")
-				}
-				sb.WriteString(name)
-				i += 2 + end + 1
-				continue
-			}
-			sb.WriteByte(c)
-			if c == ']' {
-				inClass = false
-			}
-		case c == '[':
-			sb.WriteByte(c)
-			inClass = true
-			if i+1 < len(p) && p[i+1] == '^' {
-				if newline {
-					return "", unsupported("negated brackets with the newline-sensitive option")
-				}
-				sb.WriteByte('^')
-				i++
-			}
-			if i+1 < len(p) && p[i+1] == ']' {
-				sb.WriteString(`\]`) // a leading ] is a member
-				i++
-			}
-		case c == '(' && strings.HasPrefix(p[i:], "(?") && len(p) > i+2 && strings.IndexByte("=!<", p[i+2]) >= 0:
-			return "", unsupported("lookahead and lookbehind constraints")
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return sb.String(), nil
-}
-
-// quantifiers reports whether re's quantifiers are all greedy (or
-// none), and whether they are all non-greedy with no alternation.
-func quantifiers(re *syntax.Regexp) (greedy, lazyOnly bool) {
-	nGreedy, nLazy, alt := 0, 0, false
-	var walk func(re *syntax.Regexp)
-	walk = func(re *syntax.Regexp) {
-		switch re.Op {
-		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
-			if re.Flags&syntax.NonGreedy != 0 {
-				nLazy++
-			} else {
-				nGreedy++
-			}
-		case syntax.OpAlternate:
-			alt = true
-		}
-		for _, s := range re.Sub {
-			walk(s)
-		}
-	}
-	walk(re)
-	return nLazy == 0, nGreedy == 0 && !alt
 }
 
 func contextual(re *syntax.Regexp) bool {
@@ -516,8 +421,9 @@ func (r *pgRegex) findAll(s string, start, limit int) ([][]int, error) {
 	if start > len(s) {
 		return nil, nil
 	}
-	if start > 0 && r.contextual {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "a start position with a pattern that looks before the match (^, \\A, \\y, \\Y) is not supported")
+	if !r.re2Extents || start > 0 && r.contextual {
+		// Go's matcher cannot see the text before the start.
+		return r.are.findAll(s, start, limit)
 	}
 	sub := s[start:]
 	ms := r.re.FindAllStringSubmatchIndex(sub, limit)
@@ -534,6 +440,10 @@ func (r *pgRegex) findAll(s string, start, limit int) ([][]int, error) {
 			continue
 		}
 		if r.emptyAt(s, end) {
+			if len(m) > 2 {
+				// The empty match's subexpressions are not known here.
+				return r.are.findAll(s, start, limit)
+			}
 			e := make([]int, len(m))
 			for j := range e {
 				e[j] = -1

@@ -19,11 +19,12 @@ var _ Expr = (*Regex)(nil)
 // Not). A SIMILAR TO pattern is translated to a regular expression as
 // PostgreSQL translates it (% is .*, _ is ., the escape character — a
 // backslash when Escape is nil, none when it is empty — quotes the next
-// one, the whole pattern must match); a regular expression is matched as
-// written, with . matching a newline, as in PostgreSQL. Matching is Go's
-// (RE2: linear time, no back-references or lookaround: a pattern with
-// them is 2201B). NULL if any operand is NULL. The last compiled pattern
-// is cached in the node, so a constant pattern is compiled once.
+// one, the whole pattern must match) and matched by Go's RE2; a regular
+// expression is one of PostgreSQL's advanced regular expressions, matched
+// as the regexp_* functions match them (funcs_regexp.go). NULL if any
+// operand is NULL. The last compiled SIMILAR TO pattern is cached in the
+// node, regular expressions in the regexp_* functions' cache, so a
+// constant pattern is compiled once.
 type Regex struct {
 	E, Pattern Expr
 	Escape     Expr // SIMILAR TO only; nil: backslash
@@ -72,13 +73,23 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 	if err != nil || null {
 		return value.Null, err
 	}
+	if !r.Similar {
+		flags := ""
+		if r.Fold {
+			flags = "i"
+		}
+		re, err := pgRegexFor("~", pat, flags, false)
+		if err != nil {
+			return value.Null, err
+		}
+		ok, err := re.match(s)
+		return boolValue(ok != r.Not), err
+	}
 	c := r.re.Load()
 	if c == nil || c.pattern != pat || c.escape != esc {
-		src := pat
-		if r.Similar {
-			if src, err = SimilarToRegex(pat, esc); err != nil {
-				return value.Null, err
-			}
+		src, err := SimilarToRegex(pat, esc)
+		if err != nil {
+			return value.Null, err
 		}
 		re, err := CompileRegex(src, r.Fold)
 		if err != nil {
