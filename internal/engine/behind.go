@@ -20,14 +20,15 @@ import (
 // commit returns, as does every view of a commit with a memory budget or
 // of a bulk load, whose end reads or trims the views' state.
 
-// engineLock is the engine's lock: taking it waits for the indexes'
-// commit left behind by the last commit (settle).
+// engineLock is the engine's lock: taking it waits for the views' and
+// indexes' commits left behind by the last commit (settle).
 type engineLock struct {
 	sync.RWMutex
 	behind *behind
 }
 
-// behind is an index commit left to run past its commit's end.
+// behind is the views' and indexes' commits left to run past their
+// commit's end.
 type behind struct {
 	done   chan struct{} // closed when it is done
 	panics any
@@ -37,8 +38,8 @@ type behind struct {
 	launched, took int64
 }
 
-// Lock takes the lock exclusively, once the indexes are committed. A
-// panic of their commit is raised with the lock left free.
+// Lock takes the lock exclusively, once the views and the indexes are
+// committed. A panic of their commit is raised with the lock left free.
 func (l *engineLock) Lock() {
 	l.RWMutex.Lock()
 	if l.behind == nil {
@@ -53,7 +54,8 @@ func (l *engineLock) Lock() {
 	l.settle()
 }
 
-// RLock takes the lock shared, once the indexes are committed.
+// RLock takes the lock shared, once the views and the indexes are
+// committed.
 func (l *engineLock) RLock() {
 	l.RWMutex.RLock()
 	if b := l.behind; b != nil {
@@ -62,12 +64,13 @@ func (l *engineLock) RLock() {
 }
 
 // lockChanges takes the lock exclusively for a change of the typed API,
-// which touches the tables only: the indexes' commit may still run.
+// which touches the tables only: the views' and indexes' commits may
+// still run.
 func (l *engineLock) lockChanges() { l.RWMutex.Lock() }
 
-// settle waits, under the exclusive lock, for the indexes' commit left
-// behind, counts in the trace how long the committing thread would have
-// waited for it, and raises its panic.
+// settle waits, under the exclusive lock, for the commits left behind,
+// counts in the trace how long the committing thread would have waited
+// for them, and raises their panic.
 func (l *engineLock) settle() {
 	b := l.behind
 	if b == nil {
@@ -77,7 +80,7 @@ func (l *engineLock) settle() {
 	l.behind = nil
 	if tr := b.tr; tr != nil {
 		if wait := b.took - (tr.Clock() - b.launched); wait > 0 {
-			tr.add("waited for the indexes' commit", wait)
+			tr.add("waited for the commit behind", wait)
 			tr.mu.Lock()
 			tr.Waited += wait
 			tr.mu.Unlock()
