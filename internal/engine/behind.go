@@ -8,17 +8,19 @@ import (
 )
 
 // A commit with two workers or more leaves the commit of its views'
-// state and of the shared indexes' (their B+tree inserts, the longest
-// task of a commit) to a goroutine of its own, which runs past the
-// commit's end: beside the next transaction's changes, which touch the
-// tables alone. Whatever reads or changes the views, the indexes or their
-// sizes waits for it first: every holder of the engine's lock does, but
-// for the typed API's changes (lockChanges), and so does every commit
-// before its views prepare. What the commit's end reads of its views is
-// read before they commit: their deltas, which the subscribers get, and
-// their staged refills. A view of the partial engine commits before the
-// commit returns, as does every view of a commit with a memory budget or
-// of a bulk load, whose end reads or trims the views' state.
+// state, and of the shared indexes that its waves did not commit as soon
+// as their readers had prepared (parallel.go: a commit whose views
+// prepared one after the other), to a goroutine of its own, which runs
+// past the commit's end: beside the next transaction's changes, which
+// touch the tables alone. Whatever reads or changes the views, the
+// indexes or their sizes waits for it first: every holder of the engine's
+// lock does, but for the typed API's changes (lockChanges), and so does
+// every commit before its views prepare. What the commit's end reads of
+// its views is read before they commit: their deltas, which the
+// subscribers get, and their staged refills. A view of the partial engine
+// commits before the commit returns, as does every view of a commit with
+// a memory budget, of a bulk load (whose end reads or trims the views'
+// state) or reading the clock.
 
 // engineLock is the engine's lock: taking it waits for the views' and
 // indexes' commits left behind by the last commit (settle).
