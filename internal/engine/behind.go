@@ -7,24 +7,30 @@ import (
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// A commit with two workers or more leaves the shared indexes' commit of
-// its change (their B+tree inserts, the longest task of a commit) to a
-// goroutine of its own, which runs past the commit's end: beside the next
-// transaction's changes, which touch the tables alone. Whatever reads or
-// changes the indexes or their sizes waits for it first: every holder of
-// the engine's lock does, but for the typed API's changes (lockChanges),
-// and so does every commit before its views prepare. The views' rows are
-// committed before the commit returns; what lags is the indexes the views'
-// next steps read, and nothing reads them before it is done.
+// A commit with two workers or more leaves the commit of its views'
+// state, and of the shared indexes that its waves did not commit as soon
+// as their readers had prepared (parallel.go: a commit whose views
+// prepared one after the other), to a goroutine of its own, which runs
+// past the commit's end: beside the next transaction's changes, which
+// touch the tables alone. Whatever reads or changes the views, the
+// indexes or their sizes waits for it first: every holder of the engine's
+// lock does, but for the typed API's changes (lockChanges), and so does
+// every commit before its views prepare. What the commit's end reads of
+// its views is read before they commit: their deltas, which the
+// subscribers get, and their staged refills. A view of the partial engine
+// commits before the commit returns, as does every view of a commit with
+// a memory budget, of a bulk load (whose end reads or trims the views'
+// state) or reading the clock.
 
-// engineLock is the engine's lock: taking it waits for the indexes'
-// commit left behind by the last commit (settle).
+// engineLock is the engine's lock: taking it waits for the views' and
+// indexes' commits left behind by the last commit (settle).
 type engineLock struct {
 	sync.RWMutex
 	behind *behind
 }
 
-// behind is an index commit left to run past its commit's end.
+// behind is the views' and indexes' commits left to run past their
+// commit's end.
 type behind struct {
 	done   chan struct{} // closed when it is done
 	panics any
@@ -34,8 +40,8 @@ type behind struct {
 	launched, took int64
 }
 
-// Lock takes the lock exclusively, once the indexes are committed. A
-// panic of their commit is raised with the lock left free.
+// Lock takes the lock exclusively, once the views and the indexes are
+// committed. A panic of their commit is raised with the lock left free.
 func (l *engineLock) Lock() {
 	l.RWMutex.Lock()
 	if l.behind == nil {
@@ -50,7 +56,8 @@ func (l *engineLock) Lock() {
 	l.settle()
 }
 
-// RLock takes the lock shared, once the indexes are committed.
+// RLock takes the lock shared, once the views and the indexes are
+// committed.
 func (l *engineLock) RLock() {
 	l.RWMutex.RLock()
 	if b := l.behind; b != nil {
@@ -59,12 +66,13 @@ func (l *engineLock) RLock() {
 }
 
 // lockChanges takes the lock exclusively for a change of the typed API,
-// which touches the tables only: the indexes' commit may still run.
+// which touches the tables only: the views' and indexes' commits may
+// still run.
 func (l *engineLock) lockChanges() { l.RWMutex.Lock() }
 
-// settle waits, under the exclusive lock, for the indexes' commit left
-// behind, counts in the trace how long the committing thread would have
-// waited for it, and raises its panic.
+// settle waits, under the exclusive lock, for the commits left behind,
+// counts in the trace how long the committing thread would have waited
+// for them, and raises their panic.
 func (l *engineLock) settle() {
 	b := l.behind
 	if b == nil {
@@ -74,7 +82,7 @@ func (l *engineLock) settle() {
 	l.behind = nil
 	if tr := b.tr; tr != nil {
 		if wait := b.took - (tr.Clock() - b.launched); wait > 0 {
-			tr.add("waited for the indexes' commit", wait)
+			tr.add("waited for the commit behind", wait)
 			tr.mu.Lock()
 			tr.Waited += wait
 			tr.mu.Unlock()
@@ -85,9 +93,18 @@ func (l *engineLock) settle() {
 	}
 }
 
-// commitBehind commits the staged shared indexes on a goroutine of its
-// own, which the next holder of the lock waits for.
-func (e *Engine) commitBehind() {
+// commitBehind commits the views that stepped, and the staged shared
+// indexes, on a goroutine of its own, which the next holder of the lock
+// waits for. The views of the partial engine commit at once.
+func (e *Engine) commitBehind(stepped []matView) {
+	var views []matView
+	for _, v := range stepped {
+		if _, ok := v.(*zview); ok {
+			views = append(views, v)
+		} else {
+			v.commit()
+		}
+	}
 	var staged []*sharedIndex
 	for _, si := range e.shared.m {
 		if si.staged {
@@ -96,7 +113,7 @@ func (e *Engine) commitBehind() {
 		}
 		si.early, si.applied = false, nil
 	}
-	if len(staged) == 0 {
+	if len(staged) == 0 && len(views) == 0 {
 		return
 	}
 	tr := e.trace
@@ -112,42 +129,54 @@ func (e *Engine) commitBehind() {
 				b.panics = p
 			}
 		}()
+		var t0, t int64
 		if tr != nil {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			t := tr.Clock()
+			t0 = tr.Clock()
+			t = t0
 			defer func() {
-				b.took = tr.Clock() - t
-				tr.add("index commit, behind", b.took)
+				b.took = tr.Clock() - t0
 				tr.mu.Lock()
 				tr.Behind += b.took
 				tr.mu.Unlock()
 			}()
 		}
+		for _, v := range views {
+			v.commit()
+		}
+		if tr != nil {
+			now := tr.Clock()
+			tr.add("views commit, behind", now-t)
+			t = now
+		}
 		for _, si := range staged {
 			si.a.Commit()
+		}
+		if tr != nil {
+			tr.add("index commit, behind", tr.Clock()-t)
 		}
 	}()
 }
 
-// minBehind is the rows from which an index commit runs on a goroutine of
-// its own: starting one costs a microsecond or two, the inserts of 64
-// rows in a big index several.
+// minBehind is the rows from which a commit leaves its views' and
+// indexes' commits to a goroutine of its own: starting one costs a
+// microsecond or two, the inserts of 64 rows in a big index several.
 const minBehind = 64
 
 // commitsBehind reports whether the commit of a transaction of changes
-// log entries, whose tables' batches are deltas, leaves the indexes'
-// commit behind: with two workers or more and minBehind rows or more for
-// the indexes (parallelMin if smaller), unless a
-// memory budget needs the indexes' sizes at the commit's end or the
+// log entries, whose tables' batches are deltas, leaves its views' and
+// indexes' commits behind: with two workers or more and minBehind rows or
+// more in the batches (parallelMin if smaller), unless a memory budget
+// needs the views' and indexes' sizes at the commit's end or the
 // transaction is a bulk load (whose end trims the views).
 func (e *Engine) commitsBehind(changes int, deltas map[string]zset.ZSet) bool {
 	if e.nWorkers() < 2 || changes > coldStartBatch || e.maxMemory > 0 {
 		return false
 	}
 	rows := 0
-	for _, si := range e.shared.m {
-		rows += len(deltas[si.rel])
+	for _, d := range deltas {
+		rows += len(d)
 	}
 	if rows == 0 || rows < min(e.parallelMin, minBehind) {
 		return false

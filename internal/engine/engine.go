@@ -88,8 +88,8 @@ type Engine struct {
 	// times the phases of the commit in progress then.
 	trace *ScheduleTrace
 	ph    *phases
-	// leaveBehind is set while a commit prepares whose indexes' commit is
-	// to run past its end (commitBehind).
+	// leaveBehind is set while a commit prepares whose views' and
+	// indexes' commits are to run past its end (commitBehind).
 	leaveBehind bool
 	// refillNotice encodes the number of refills in one step of one view
 	// above which a commit raises a notice (setRefillNotice, refillLimit).

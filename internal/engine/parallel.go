@@ -148,8 +148,12 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 // indexJobs are the shared indexes of the tables a commit changes, each to
 // stage the table's change on a worker of a parallel wave and to commit it
 // once every view reading it has prepared: the views read an index as it
-// was before the commit. What a job has not done by the last wave is left
-// to the commit's end (sharedIndexes.stage and commit).
+// was before the commit. This holds when the commit leaves its views'
+// commits behind (behind.go) too: the B+tree inserts are the longest task
+// of a commit, longer than the next transaction's calls beside which
+// they would run, and in the waves they share the two cores with the
+// views' prepares. What a job has not done by the last wave is left to
+// the commit's end (sharedIndexes.stage and commit, or commitBehind).
 type indexJobs struct {
 	jobs    []*indexJob
 	readers map[string][]*indexJob // a view's name → the jobs of the indexes it reads
@@ -158,9 +162,6 @@ type indexJobs struct {
 type indexJob struct {
 	si *sharedIndex
 	d  zset.ZSet // the table's change
-	// early: the job commits the change once its readers prepared; else
-	// the commit's end does (commitBehind).
-	early bool
 	// pending counts what the commit waits for: the readers still to
 	// prepare, and the staging.
 	pending atomic.Int32
@@ -183,7 +184,7 @@ func (e *Engine) earlyIndexes(in *stepInput) *indexJobs {
 		if js == nil {
 			js = &indexJobs{readers: map[string][]*indexJob{}}
 		}
-		j := &indexJob{si: si, d: d, early: !e.leaveBehind}
+		j := &indexJob{si: si, d: d}
 		j.pending.Store(1)
 		for _, v := range si.views {
 			if rs := js.readers[v]; len(rs) > 0 && rs[len(rs)-1] == j {
@@ -247,7 +248,7 @@ func (j *indexJob) stage() {
 
 // done counts one thing the job's commit waited for; the last one commits.
 func (j *indexJob) done() {
-	if j.pending.Add(-1) == 0 && j.staged && j.early {
+	if j.pending.Add(-1) == 0 && j.staged {
 		j.guard(j.si.commitEarly)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deltaview/deltaview/internal/dataflow/op"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -128,11 +129,12 @@ func TestParallelIndexTakenBack(t *testing.T) {
 // changes (updates by key range, inserts, deletes, changes that cancel),
 // an engine whose commits share their work among two goroutines (the
 // tables' batches consolidated in halves, the views of a wave and the
-// shared indexes' staged on two workers and committed on a goroutine of
-// their own past the commit's end, beside the next transaction's typed
-// changes) gives every view the deltas, entry for entry and in the same
-// order, that one goroutine gives, and the same rows; a view created
-// between two commits reads the shared index as committed.
+// shared indexes staged on two workers, the views and the indexes
+// committed on a goroutine of their own past the commit's end, beside
+// the next transaction's typed changes) gives every view the deltas, entry for entry and in the same
+// order, that one goroutine gives, and the same rows, read between any
+// two commits (the views' own commits left behind by the last one); a
+// view created between two commits reads the shared index as committed.
 func TestParallelDeterminism(t *testing.T) {
 	views := []string{
 		`CREATE MATERIALIZED VIEW filtered AS SELECT id, grp, val FROM t WHERE val < 300`,
@@ -177,6 +179,15 @@ func TestParallelDeterminism(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 20))
 	nextID := 3001
 	for txn := range 60 {
+		// The views read between two commits, their own commits left
+		// behind by the last one on two goroutines.
+		for _, v := range []string{"filtered", "grouped", "top", "lows", "joined", "over"} {
+			_, a, _ := serial.e.ViewRows(v)
+			_, b, _ := parallel.e.ViewRows(v)
+			if fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("before transaction %d: view %s holds other rows on two goroutines", txn, v)
+			}
+		}
 		if txn == 30 {
 			for _, x := range []*engineUnderTest{serial, parallel} {
 				// Shares the index of t by (val, id) with lows.
@@ -265,5 +276,50 @@ func TestParallelDeterminism(t *testing.T) {
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Fatalf("view %s holds other rows on two goroutines", v)
 		}
+	}
+}
+
+// TestParallelRefillNotice: a commit that leaves its views' commits to a
+// goroutine of its own (two workers) raises the same refill notices as
+// one that commits them before it returns, for a grouping's MIN/MAX and
+// a top-k, and the views' refill counts are the same after.
+func TestParallelRefillNotice(t *testing.T) {
+	saved := op.DefaultReserve
+	op.DefaultReserve = 1
+	defer func() { op.DefaultReserve = saved }()
+	var got [2][]string
+	for k, workers := range []int{1, 2} {
+		e := engine.New()
+		e.SetWorkers(workers)
+		engine.SetParallelMin(e, 0)
+		sess := e.NewSession()
+		run := func(sql string) {
+			if err := sess.ExecScript(sql, func(r engine.Result) error {
+				got[k] = append(got[k], r.Notices...)
+				for _, row := range r.Rows {
+					got[k] = append(got[k], row.String())
+				}
+				return nil
+			}); err != nil {
+				t.Fatalf("workers=%d: %v", workers, err)
+			}
+		}
+		run(`SET deltaview.refill_notice = 0;
+			CREATE TABLE t (id int PRIMARY KEY, g int, v int);
+			INSERT INTO t SELECT i, i % 3, i FROM generate_series(1, 300) i;
+			CREATE MATERIALIZED VIEW m AS SELECT g, max(v) FROM t GROUP BY g;
+			CREATE MATERIALIZED VIEW top AS SELECT g, id, v FROM t ORDER BY v DESC, id LIMIT 2`)
+		run(`DELETE FROM t WHERE id = 300`)
+		run(`DELETE FROM t WHERE id IN (297, 298, 299)`)
+		run(`DELETE FROM t WHERE id > 250`)
+		run(`SELECT name, refills FROM deltaview_views ORDER BY name`)
+		run(`SELECT * FROM top`)
+	}
+	if !slices.Equal(got[0], got[1]) {
+		t.Fatalf("one worker:\n%s\ntwo workers:\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+	}
+	all := strings.Join(got[0], "\n")
+	if !strings.Contains(all, `"m" refilled its reserves 3 times`) || !strings.Contains(all, `"top" refilled its reserves`) {
+		t.Fatalf("want refill notices of m (3 at once) and top:\n%s", all)
 	}
 }

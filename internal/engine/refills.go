@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/deltaview/deltaview/internal/dataflow"
 )
 
 // DefaultRefillNotice is how many refills one view may do in one step
@@ -43,17 +45,36 @@ func (e *Engine) refillLimit() int64 {
 }
 
 // checkRefills raises a notice for each view that refilled more than the
-// threshold in the step just committed: a sign that its reserves are too
+// threshold in the step just committed (or prepared, its commit left
+// behind): a sign that its reserves are too
 // small for its workload, and that the step cost more than its change.
 func (e *Engine) checkRefills(stepped []matView) {
 	limit := e.refillLimit()
 	for _, v := range stepped {
 		m := v.meta()
-		n := v.refills()
+		// Before the view's commit (one left behind) its step's refills
+		// are staged; after it they are counted in refills.
+		n := v.refills() + stagedRefills(v)
 		if d := n - m.refills; limit >= 0 && d > limit {
 			e.notices = append(e.notices, fmt.Sprintf("materialized view %q refilled its reserves %d times in one step (notice threshold %d): each refill reads back from an index",
 				m.name, d, limit))
 		}
 		m.refills = n
 	}
+}
+
+// stagedRefills sums the refills of the step v prepared and has not yet
+// committed.
+func stagedRefills(v matView) int64 {
+	zv, ok := v.(*zview)
+	if !ok {
+		return 0
+	}
+	var n int64
+	for id := 0; id < zv.c.Circuit.Len(); id++ {
+		if o, ok := zv.c.Circuit.Node(dataflow.NodeID(id)).(interface{ StagedRefills() int64 }); ok {
+			n += o.StagedRefills()
+		}
+	}
+	return n
 }

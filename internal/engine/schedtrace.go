@@ -29,9 +29,10 @@ type ScheduleTrace struct {
 	// their busiest worker's time.
 	Waves              int
 	WaveWork, WaveSpan int64
-	// Behind is the time of the indexes' commits left to run past their
-	// commits' ends (behind.go); Waited, how long the committing thread
-	// would have waited for them had it run alone on its core.
+	// Behind is the time of the views' and indexes' commits left to run
+	// past their commits' ends (behind.go); Waited, how long the
+	// committing thread would have waited for them had it run alone on
+	// its core.
 	Behind, Waited int64
 	// Parts is the time by part: "prepare <view>", "stage <index>",
 	// "commit <index>" for the tasks of waves and of serial commits, and
