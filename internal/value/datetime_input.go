@@ -1591,6 +1591,14 @@ func (dd *dtDecoder) dtError(fail int, typ, s string) error {
 // parseDate reads a date as PostgreSQL's date_in; a time of day and a
 // zone, if present, are read and ignored.
 func parseDate(s string) (Value, error) {
+	if v, ok := parseISODate(s); ok {
+		return v, nil
+	}
+	return parseDateGeneral(s)
+}
+
+// parseDateGeneral is parseDate's general path.
+func parseDateGeneral(s string) (Value, error) {
 	var dd dtDecoder
 	var tm dtFields
 	fa, ta, nf, fail := splitDateTime(s)
@@ -1622,6 +1630,34 @@ func parseDate(s string) (Value, error) {
 		return Null, outOfRange()
 	}
 	return NewDate(days), nil
+}
+
+// parseISODate reads the form COPY and the typed API mostly meet,
+// YYYY-MM-DD with a valid day of years 1 to 9999, without the general
+// decoder's splitting and allocation; anything else is left to it.
+func parseISODate(s string) (Value, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return Null, false
+	}
+	var f [3]int64
+	for i, r := range [3][2]int{{0, 4}, {5, 7}, {8, 10}} {
+		for j := r[0]; j < r[1]; j++ {
+			c := s[j]
+			if c < '0' || c > '9' {
+				return Null, false
+			}
+			f[i] = f[i]*10 + int64(c-'0')
+		}
+	}
+	y, m, d := f[0], f[1], f[2]
+	if y < 1 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return Null, false
+	}
+	days := daysFromCivil(y, m, d)
+	if y2, m2, d2 := civilFromDays(days); y2 != y || m2 != m || d2 != d {
+		return Null, false
+	}
+	return NewDate(days), true
 }
 
 // parseTimestamp reads a timestamp or timestamptz as PostgreSQL's
