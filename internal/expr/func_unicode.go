@@ -156,7 +156,9 @@ func unistr(s string) (string, error) {
 // as written (with "" for a quote), others in lower case; in strict mode
 // nothing may follow the last.
 func parseIdent(s string, strictMode bool) ([]string, error) {
-	bad := func() *pgerr.Error { return pgerr.New(pgerr.InvalidParameter, "string is not a valid identifier: \"%s\"", s) }
+	bad := func() *pgerr.Error {
+		return pgerr.New(pgerr.InvalidParameter, "string is not a valid identifier: \"%s\"", s)
+	}
 	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 	isStart := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 }
 	isCont := func(c byte) bool { return isStart(c) || c >= '0' && c <= '9' || c == '$' }
@@ -234,4 +236,3 @@ func parseIdent(s string, strictMode bool) ([]string, error) {
 		}
 	}
 }
-
