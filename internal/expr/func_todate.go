@@ -49,12 +49,21 @@ func init() {
 // each digit position takes a digit (or skips a blank), the decimal point
 // takes a '.', a group separator a ',', a sign position or a digit
 // position a '-' or '+', PR angle brackets; other characters of the
-// template skip one character. Reading stops where the template ends, so
+// template skip one character, L (the currency symbol) one and TH two that
+// are not digits, signs, decimal points or commas. Reading stops where the template ends, so
 // to_number('1.555', '9.99') is 1.55.
 func toNumber(s, f string) (value.Value, error) {
 	toks, _, err := parseNumFormat(f)
 	if err != nil {
 		return value.Null, err
+	}
+	for _, t := range toks {
+		switch t.kind {
+		case 'N':
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "\"RN\" not supported for input")
+		case 'V':
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "to_number pattern \"V\" is not supported")
+		}
 	}
 	var b strings.Builder
 	neg, intDigits, fmtInt, dec := false, 0, 0, false
@@ -104,6 +113,15 @@ func toNumber(s, f string) (value.Value, error) {
 			sign()
 		case 'R':
 			if s[i] == '>' {
+				i++
+			}
+		case 'C', 'T':
+			// L skips one character, TH two, unless they are data.
+			n := 1
+			if t.kind == 'T' {
+				n = 2
+			}
+			for ; n > 0 && i < len(s) && !strings.ContainsRune("0123456789+-.,", rune(s[i])); n-- {
 				i++
 			}
 		default:
