@@ -43,7 +43,7 @@ func init() {
 type numTok struct {
 	kind byte // '9', '0', '.', ',', 'S', 'M' (MI), 'P' (PL), 'G' (SG), 'R' (PR), 'L' (literal),
 	// 'N' (RN), 'T' (TH), 'V', 'C' (L, the currency symbol)
-	lit  string
+	lit string
 }
 
 // parseNumFormat splits a numeric template into its tokens.
