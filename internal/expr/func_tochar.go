@@ -92,7 +92,8 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 			toks = append(toks, numTok{kind: 'C'})
 			i++
 		case strings.HasPrefix(rest, "EEEE"):
-			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "to_char pattern %q is not supported", f[i:i+4])
+			// to_char's EEEE is sciToChar's: only to_number comes here.
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "\"EEEE\" not supported for input")
 		case rest[0] == '"':
 			j := strings.IndexByte(f[i+1:], '"')
 			if j < 0 {
