@@ -106,8 +106,8 @@ func roman(n int) string {
 // applyV removes V from a template and multiplies v by 10 to the power of
 // the 9s after it, which become integer digits, as PostgreSQL does: an
 // integer wraps as C's int does, a bigint out of range is 22003. V with a
-// decimal point is 42601; a 0 after V, which PostgreSQL counts apart, is
-// refused (0A000).
+// decimal point is 42601. A 0 after V is a digit position but does not
+// count, as in PostgreSQL.
 func applyV(toks []numTok, v value.Value) ([]numTok, value.Value, error) {
 	at, multi, hasDec := -1, 0, false
 	for i, t := range toks {
@@ -121,10 +121,6 @@ func applyV(toks []numTok, v value.Value) ([]numTok, value.Value, error) {
 		case '9':
 			if at >= 0 {
 				multi++
-			}
-		case '0':
-			if at >= 0 {
-				return nil, v, pgerr.New(pgerr.FeatureNotSupported, "to_char pattern \"0\" after \"V\" is not supported")
 			}
 		}
 	}
