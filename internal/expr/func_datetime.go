@@ -27,6 +27,16 @@ func init() {
 	for _, k := range []value.Kind{TS, TZ, IV} {
 		strict("date_trunc", kinds(T, k), value.Type{Kind: k, Mod: -1}, field(value.DateTrunc))
 	}
+	strict("date_trunc", kinds(T, TZ, T), value.TimestampTZType, func(a []value.Value) (value.Value, error) {
+		if us := a[1].Int(); us == value.TimestampPosInfinity || us == value.TimestampNegInfinity {
+			return a[1], nil
+		}
+		z, err := value.LookupZone(a[2].Str())
+		if err != nil {
+			return value.Null, err
+		}
+		return value.DateTruncZone(a[0].Str(), a[1], z)
+	})
 	age := func(a []value.Value) (value.Value, error) { return value.Age(a[0], a[1]) }
 	strict("age", kinds(TS, TS), value.IntervalType, age)
 	strict("age", kinds(TZ, TZ), value.IntervalType, age)

@@ -20,7 +20,11 @@ import (
 // text in double quotes or any other character, copied. The number is
 // rounded, half away from zero, to the format's fraction digits; one with
 // more integer digits than the format's prints # in every digit. The
-// locale is C's. EEEE is sciToChar's; RN, TH, V and L are refused (0A000).
+// locale is C's: L, the currency symbol, prints a blank. TH and th add
+// the ordinal suffix of the integer part (not to a negative number, one
+// with a decimal point or one too wide); V multiplies the number by 10 to
+// the power of the 9s after it; RN and rn are romanToChar's. EEEE is
+// sciToChar's.
 func init() {
 	for _, k := range []value.Kind{value.Int4, value.Int8, value.Numeric, value.Float4, value.Float8} {
 		strict("to_char", kinds(k, value.Text), value.TextType, func(a []value.Value) (value.Value, error) {
@@ -37,8 +41,9 @@ func init() {
 }
 
 type numTok struct {
-	kind byte // '9', '0', '.', ',', 'S', 'M' (MI), 'P' (PL), 'G' (SG), 'R' (PR), 'L' (literal)
-	lit  string
+	kind byte // '9', '0', '.', ',', 'S', 'M' (MI), 'P' (PL), 'G' (SG), 'R' (PR), 'L' (literal),
+	// 'N' (RN), 'T' (TH), 'V', 'C' (L, the currency symbol)
+	lit string
 }
 
 // parseNumFormat splits a numeric template into its tokens.
@@ -74,16 +79,21 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 		case strings.HasPrefix(rest, "PR"):
 			toks = append(toks, numTok{kind: 'R'})
 			i += 2
-		case strings.HasPrefix(rest, "EEEE"), strings.HasPrefix(rest, "RN"), strings.HasPrefix(rest, "TH"),
-			rest[0] == 'V', rest[0] == 'L':
-			n := 1
-			switch {
-			case strings.HasPrefix(rest, "EEEE"):
-				n = 4
-			case strings.HasPrefix(rest, "RN"), strings.HasPrefix(rest, "TH"):
-				n = 2
-			}
-			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "to_char pattern %q is not supported", f[i:i+n])
+		case strings.HasPrefix(f[i:], "RN"), strings.HasPrefix(f[i:], "rn"):
+			toks = append(toks, numTok{kind: 'N', lit: f[i : i+2]})
+			i += 2
+		case strings.HasPrefix(f[i:], "TH"), strings.HasPrefix(f[i:], "th"):
+			toks = append(toks, numTok{kind: 'T', lit: f[i : i+2]})
+			i += 2
+		case rest[0] == 'V':
+			toks = append(toks, numTok{kind: 'V'})
+			i++
+		case rest[0] == 'L':
+			toks = append(toks, numTok{kind: 'C'})
+			i++
+		case strings.HasPrefix(rest, "EEEE"):
+			// to_char's EEEE is sciToChar's: only to_number comes here.
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "\"EEEE\" not supported for input")
 		case rest[0] == '"':
 			j := strings.IndexByte(f[i+1:], '"')
 			if j < 0 {
@@ -106,6 +116,14 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 func numToChar(v value.Value, f string) (string, error) {
 	toks, fm, err := parseNumFormat(f)
 	if err != nil {
+		return "", err
+	}
+	for _, t := range toks {
+		if t.kind == 'N' {
+			return romanToChar(v, toks, fm)
+		}
+	}
+	if toks, v, err = applyV(toks, v); err != nil {
 		return "", err
 	}
 	intDigits, fracDigits, zeroStart, dec := 0, 0, -1, false
@@ -266,6 +284,16 @@ func numToChar(v value.Value, f string) (string, error) {
 			}
 		case 'L':
 			sb.WriteString(t.lit)
+		case 'C':
+			sb.WriteByte(' ')
+		case 'T':
+			if !neg && !overflow && !dec && intPart != "" {
+				suf := numOrdinal(intPart)
+				if t.lit == "TH" {
+					suf = strings.ToUpper(suf)
+				}
+				sb.WriteString(suf)
+			}
 		}
 	}
 	out := sb.String()

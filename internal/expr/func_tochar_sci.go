@@ -18,8 +18,8 @@ import (
 // value), bigint and numeric by PostgreSQL's own routine, which fixes the
 // exponent before rounding (9.99 with one fraction digit is 10.0e+00).
 // NaN and infinities fill the format's width with #. Before EEEE, group
-// separators and text are dropped and sign patterns and FM are 42601;
-// nothing may follow it. ok is false when the format has no EEEE.
+// separators, L, TH and text are dropped and sign patterns, FM, V and RN
+// are 42601; nothing may follow it. ok is false when the format has no EEEE.
 func sciToChar(v value.Value, f string) (s string, ok bool, err error) {
 	up := strings.ToUpper(f)
 	at := strings.Index(up, "EEEE")
@@ -42,11 +42,11 @@ func sciToChar(v value.Value, f string) (s string, ok bool, err error) {
 			}
 			dec = true
 		case strings.HasPrefix(rest, "FM"), c == 'S', strings.HasPrefix(rest, "MI"), strings.HasPrefix(rest, "PL"),
-			strings.HasPrefix(rest, "PR"):
+			strings.HasPrefix(rest, "PR"), c == 'V', strings.HasPrefix(f[i:at], "RN"), strings.HasPrefix(f[i:at], "rn"):
 			return "", true, pgerr.New(pgerr.SyntaxError, `"EEEE" is incompatible with other formats`).
 				WithDetail(`"EEEE" may only be used together with digit and decimal point patterns.`)
-		case c == 'L' || c == 'V' || strings.HasPrefix(rest, "RN") || strings.HasPrefix(rest, "TH"):
-			return "", true, pgerr.New(pgerr.FeatureNotSupported, "to_char pattern %q with EEEE is not supported", f[i:i+1])
+		case strings.HasPrefix(f[i:at], "TH"), strings.HasPrefix(f[i:at], "th"):
+			i++ // dropped, as L is
 		case c == '"':
 			// Quoted text, like group separators and other characters,
 			// is dropped from scientific notation.

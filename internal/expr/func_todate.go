@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -49,12 +51,32 @@ func init() {
 // each digit position takes a digit (or skips a blank), the decimal point
 // takes a '.', a group separator a ',', a sign position or a digit
 // position a '-' or '+', PR angle brackets; other characters of the
-// template skip one character. Reading stops where the template ends, so
+// template skip one character, L (the currency symbol) one and TH two that
+// are not digits, signs, decimal points or commas; V reads nothing and
+// multiplies the number by 10 to the power of minus the 9s after it. Reading stops where the template ends, so
 // to_number('1.555', '9.99') is 1.55.
 func toNumber(s, f string) (value.Value, error) {
 	toks, _, err := parseNumFormat(f)
 	if err != nil {
 		return value.Null, err
+	}
+	for _, t := range toks {
+		switch t.kind {
+		case 'N':
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "\"RN\" not supported for input")
+		}
+	}
+	multi := -1 // the 9s after V; -1 without V
+	for _, t := range toks {
+		switch {
+		case t.kind == 'V' && multi < 0:
+			multi = 0
+		case t.kind == '9' && multi >= 0:
+			multi++
+		}
+	}
+	if multi >= 0 && hasDecimal(toks) {
+		return value.Null, pgerr.New(pgerr.SyntaxError, "cannot use \"V\" and decimal point together")
 	}
 	var b strings.Builder
 	neg, intDigits, fmtInt, dec := false, 0, 0, false
@@ -106,6 +128,15 @@ func toNumber(s, f string) (value.Value, error) {
 			if s[i] == '>' {
 				i++
 			}
+		case 'C', 'T':
+			// L skips one character, TH two, unless they are data.
+			n := 1
+			if t.kind == 'T' {
+				n = 2
+			}
+			for ; n > 0 && i < len(s) && !strings.ContainsRune("0123456789+-.,", rune(s[i])); n-- {
+				i++
+			}
 		default:
 			i += len(t.lit)
 		}
@@ -123,5 +154,25 @@ func toNumber(s, f string) (value.Value, error) {
 	if neg {
 		digits = "-" + digits
 	}
-	return value.Parse(digits, value.NumericType)
+	n, err := value.Parse(digits, value.NumericType)
+	if err != nil || multi < 0 {
+		return n, err
+	}
+	// V multiplies by 10 to the power of minus its 9s, as PostgreSQL's
+	// numeric power gives it: with 16 fraction digits (0 beyond them).
+	var p apd.Decimal
+	if multi <= 16 {
+		p.Coeff.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(16-multi)), nil)
+	}
+	p.Exponent = -16
+	return value.Mul(n, value.NewNumeric(&p))
+}
+
+func hasDecimal(toks []numTok) bool {
+	for _, t := range toks {
+		if t.kind == '.' {
+			return true
+		}
+	}
+	return false
 }

@@ -15,9 +15,10 @@ import (
 // are not folded into days), DDD the whole length in 30-day months and
 // days, numbers padded as C's %0*d pads them (the sign counts in the
 // width). Patterns tied to calendar dates (AD, day and month names,
-// D, ID, TZ, OF) are 22007, as in PostgreSQL; the ISO-week ones, J and
-// RM, whose interval forms follow date arithmetic on nonsense dates, are
-// 0A000.
+// D, ID, TZ, OF) are 22007, as in PostgreSQL; J and the ISO-week ones
+// apply PostgreSQL's date arithmetic to the years, months and days as it
+// does, RM the month's numeral (counted back from December for negative
+// months).
 func FormatInterval(v Value, format string) (Value, error) {
 	s := v.Span()
 	year, mon := int64(s.Months/12), int64(s.Months%12)
@@ -56,8 +57,42 @@ func FormatInterval(v Value, format string) (Value, error) {
 			dtD, dtIDay, dtTZ, dtTZH, dtTZM, dtOF:
 			return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid format specification for an interval value").
 				WithHint("Intervals are not tied to specific calendar dates.")
-		case dtIDDD, dtIW, dtIYYY, dtIYY, dtIY, dtI, dtJ, dtRM:
-			return Null, pgerr.New(pgerr.FeatureNotSupported, "formatting field %q is not supported for an interval", n.key.name)
+		case dtJ:
+			out = strconv.FormatInt(int64(pgDate2J(int32(year), int32(mon), int32(mday))), 10)
+		case dtRM:
+			if r, ok := intervalRM(year, mon); ok {
+				if n.key.name == "rm" {
+					r = strings.ToLower(r)
+				}
+				out = r
+				if !n.fm {
+					out = fmt.Sprintf("%-4s", r)
+				}
+			}
+		case dtIW:
+			w, _ := pgIsoWeekYear(int32(year), int32(mon), int32(mday))
+			out = fmt.Sprintf("%0*d", map[bool]int{false: 2}[n.fm], w)
+		case dtIDDD:
+			out = fmt.Sprintf("%0*d", map[bool]int{false: 3}[n.fm], pgIsoYearDay(int32(year), int32(mon), int32(mday)))
+		case dtIYYY, dtIYY, dtIY, dtI:
+			// The width follows the interval's years, the value the ISO year.
+			_, iy := pgIsoWeekYear(int32(year), int32(mon), int32(mday))
+			x, width := int64(iy), 4
+			switch n.key.id {
+			case dtIYY:
+				x, width = x%1000, 3
+			case dtIY:
+				x, width = x%100, 2
+			case dtI:
+				x, width = x%10, 1
+			}
+			if year < 0 {
+				width++
+			}
+			if n.fm {
+				width = 0
+			}
+			out = fmt.Sprintf("%0*d", width, x)
 		case dtCC:
 			c := year / 100
 			if c <= 99 && c >= -99 {
