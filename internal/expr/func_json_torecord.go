@@ -15,6 +15,16 @@ func IsJSONRecordFunc(name string) bool {
 	case "json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset":
 		return true
 	}
+	return IsJSONPopulateFunc(name)
+}
+
+// IsJSONPopulateFunc reports whether name is json(b)_populate_record(set),
+// whose columns are those of its first argument's row type.
+func IsJSONPopulateFunc(name string) bool {
+	switch strings.ToLower(name) {
+	case "json_populate_record", "jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset":
+		return true
+	}
 	return false
 }
 
@@ -29,12 +39,7 @@ func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Ty
 		k = value.JSONB
 	}
 	if len(args) != 1 || args[0].Type().Kind != k && args[0].Type().Kind != value.Unknown {
-		ts := make([]value.Type, len(args))
-		for i, a := range args {
-			ts[i] = a.Type()
-		}
-		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, ts)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		return nil, NoSuchFunction(name, args)
 	}
 	arg, err := Coerce(args[0], plain(k), false)
 	if err != nil {
@@ -227,4 +232,15 @@ func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string) (val
 		ds[i] = value.Dim{Len: dims[i], Lower: 1}
 	}
 	return value.NewArrayDims(t.Kind, elems, ds), nil
+}
+
+// NoSuchFunction is PostgreSQL's error for a call of name whose arguments
+// match none of its signatures.
+func NoSuchFunction(name string, args []Expr) error {
+	ts := make([]value.Type, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+	}
+	return pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, ts)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
