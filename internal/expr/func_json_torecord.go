@@ -244,3 +244,39 @@ func NoSuchFunction(name string, args []Expr) error {
 	return pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, ts)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
+
+// JSONPopulateRecord is json(b)_populate_record(NULL::t, arg) as a value:
+// a record of t's columns names of types cols, NULL for a NULL document.
+func JSONPopulateRecord(name string, arg Expr, names []string, cols []value.Type) (Expr, error) {
+	name = strings.ToLower(name)
+	k := value.JSON
+	if strings.HasPrefix(name, "jsonb") {
+		k = value.JSONB
+	}
+	if arg.Type().Kind != k && arg.Type().Kind != value.Unknown {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(record, %s) does not exist", name, arg.Type()).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	arg, err := Coerce(arg, plain(k), false)
+	if err != nil {
+		return nil, err
+	}
+	def := &FuncDef{Name: name, Result: value.TableRowType, Eval: func(a []value.Value) (value.Value, error) {
+		if a[0].IsNull() {
+			return value.Null, nil
+		}
+		n, err := jsonDoc(a[0])
+		if err != nil {
+			return value.Null, err
+		}
+		if n.Type != value.JSONObject {
+			return value.Null, pgerr.New(pgerr.InvalidParameter, "cannot call %s on %s", name, scalarOrNot(n))
+		}
+		row, err := jsonRecord(n, k, names, cols)
+		if err != nil {
+			return value.Null, err
+		}
+		return value.NewRecord(row), nil
+	}}
+	return &Func{Def: def, Args: []Expr{arg}, T: value.TableRowType}, nil
+}

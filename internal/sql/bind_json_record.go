@@ -98,3 +98,31 @@ func (b *binder) populateBase(name string, f *pg_query.FuncCall, args []*pg_quer
 	}
 	return rel, nil
 }
+
+// bindJSONPopulateRecord binds json(b)_populate_record(NULL::t, j) as a
+// value: a record of t's row type.
+func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, error) {
+	fargs, err := b.namedArgs(name, f.Args, f.Location)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := b.populateBase(name, f, fargs)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := b.bindExpr(s, fargs[1])
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	var cols []value.Type
+	for _, c := range rel.Cols {
+		names = append(names, c.Name)
+		cols = append(cols, c.Type)
+	}
+	e, err := expr.JSONPopulateRecord(name, arg, names, cols)
+	if err != nil {
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+	}
+	return e, nil
+}
