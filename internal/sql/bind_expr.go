@@ -857,6 +857,13 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)
 	}
+	if name == "json_populate_record" || name == "jsonb_populate_record" {
+		return b.bindJSONPopulateRecord(s, name, f)
+	}
+	if expr.IsJSONRecordFunc(name) {
+		return nil, b.refuse(f.Location, "%s in the select list is not supported", name).
+			WithHint("call it in FROM: SELECT * FROM %s(…) AS x(a int, …)", name)
+	}
 	if e, ok, err := b.bindRowJSON(s, name, f); ok || err != nil {
 		return e, err
 	}

@@ -50,10 +50,28 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if f == nil {
 			return nil, nil, b.refuse(-1, "this function in FROM is not supported").WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
-		if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().Items) > 0 {
-			return nil, nil, b.refuse(f.Location, "a column definition list is not supported")
+		var coldefs []*pg_query.Node
+		if len(items) > 1 && items[1] != nil && items[1].GetList() != nil {
+			coldefs = items[1].GetList().Items
+		}
+		if len(rf.Functions) == 1 && len(rf.Coldeflist) > 0 {
+			coldefs = rf.Coldeflist
 		}
 		name := opName(f.Funcname)
+		if expr.IsJSONRecordFunc(name) {
+			srf, err := b.bindJSONRecordFunc(name, f, coldefs)
+			if err != nil {
+				return nil, nil, err
+			}
+			tf.Funcs = append(tf.Funcs, srf)
+			for i, t := range srf.Cols {
+				tf.Cols = append(tf.Cols, plan.Column{Name: srf.Names[i], Type: t})
+			}
+			continue
+		}
+		if len(coldefs) > 0 {
+			return nil, nil, b.refuse(f.Location, "a column definition list is not supported")
+		}
 		if !expr.IsSRF(name) {
 			return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
@@ -92,7 +110,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 	alias := tf.Funcs[0].Name
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
-		if len(tf.Cols) == 1 {
+		if len(tf.Cols) == 1 && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) {
 			tf.Cols[0].Name = alias
 		}
 	}
