@@ -201,6 +201,9 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		desc, nullsFirst := sortDirection(sb)
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
+	if loc := aggregateLoc(f.AggFilter); loc >= 0 {
+		return nil, b.stmt.errf(loc, pgerr.GroupingError, "aggregate functions are not allowed in FILTER")
+	}
 	fn, finish, err := b.bindWinAggAdHoc(s, f)
 	if fn == nil && err == nil {
 		fn, err = b.bindWinFunc(s, f)
