@@ -446,6 +446,8 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	// PostgreSQL's errors, in its order.
 	if agg, ok := plan.LookupAgg(name); ok && agg.Has(plan.AggOrderedSet) && f.AggWithinGroup {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
+	} else if ok && agg.Has(plan.AggOrderedSet) {
+		return nil, b.orderedSetWithoutGroup(s, f, name)
 	}
 	switch {
 	case f.AggDistinct:

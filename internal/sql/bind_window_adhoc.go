@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
@@ -123,4 +124,20 @@ func aggregateLoc(n *pg_query.Node) int32 {
 	}
 	walk(n)
 	return loc
+}
+
+// orderedSetWithoutGroup is PostgreSQL's error for an ordered-set
+// aggregate called over a window without WITHIN GROUP (percentile_cont(0.5)
+// OVER ()): no function of that name takes those arguments.
+func (b *binder) orderedSetWithoutGroup(s *scope, f *pg_query.FuncCall, name string) error {
+	var types []string
+	for _, a := range f.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return err
+		}
+		types = append(types, e.Type().String())
+	}
+	return b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
