@@ -20,11 +20,11 @@ import (
 //	SELECT "?srfg?"."?g1?" AS n, count(*) FROM t, LATERAL ROWS FROM (generate_series(1, 2)) AS "?srfg?"("?g1?") GROUP BY "?srfg?"."?g1?"
 //
 // A GROUP BY position or output name that reads such a call is replaced by
-// the select-list item first, unless it names a column of FROM. Calls in
+// the select-list item first, unless it is a column of FROM. Calls in
 // grouping sets are moved the same way; a call in another call's arguments
 // goes in a ROWS FROM of its own ("?srfg2?", …) after the one of the calls
 // it reads, as PostgreSQL evaluates the inner call first.
-func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
+func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
 	names := make([]string, len(sel.TargetList))
 	for i, t := range sel.TargetList {
 		if rt := t.GetResTarget(); rt != nil && rt.Val != nil {
@@ -62,8 +62,12 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 		return depth + 1
 	}
 	// A GROUP BY item that is a position or an output name is the
-	// select-list item.
+	// select-list item, unless the name is a column of FROM, which
+	// PostgreSQL reads first.
 	item := func(g *pg_query.Node) *pg_query.Node {
+		if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil && fromColumn(cr.Fields[0].GetString_().Sval) {
+			return g
+		}
 		if k := selectItem(g, names); k >= 0 && hasSRF(sel.TargetList[k].GetResTarget().Val) {
 			return proto.Clone(sel.TargetList[k].GetResTarget().Val).(*pg_query.Node)
 		}
