@@ -18,6 +18,8 @@ import (
 // jsonb_object_agg. The call is bound as the same aggregate over a group
 // would be, its arguments over the window's input row, and computed over
 // each row's frame by the from-scratch evaluation (plan.WinFunc.Call).
+// Over grouped rows the arguments read group keys and the grouping's
+// aggregates (corr(sum(x), g) OVER ()).
 // finish maps the window's column to the call's value (the json
 // aggregates' finish over their array_agg). It returns a nil fn when f
 // is not such a call, for bindWinFunc to bind or refuse.
