@@ -90,7 +90,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 		return &Explain{Name: s.Explain, Format: s.ExplainFormat}, nil
 	}
 	b := &binder{cat: cat, stmt: s, stmtClock: stmtClockFor(cat, s.Node)}
-	rewriteQuantified(s.SQL, s.Node)
+	rewriteQuantified(cat, s.SQL, s.Node)
 	return b.bindStmt(s.Node)
 }
 
@@ -98,7 +98,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 // evaluation.
 func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 	b := &binder{cat: cat, stmt: s, forView: forView}
-	rewriteQuantified(s.SQL, s.Node)
+	rewriteQuantified(cat, s.SQL, s.Node)
 	sel := s.Node.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerr.New(pgerr.WrongObjectType, "not a query")

@@ -28,10 +28,10 @@ const (
 
 // rewriteQuantified replaces, in the tree under n, every x op ANY/ALL (Q)
 // whose operator is not a comparison by its scalar subquery.
-func rewriteQuantified(sql string, n *pg_query.Node) {
+func rewriteQuantified(cat Catalog, sql string, n *pg_query.Node) {
 	u := strings.ToUpper(sql)
 	if strings.Contains(u, "GENERATE_SERIES") || strings.Contains(u, "UNNEST") || strings.Contains(u, "GENERATE_SUBSCRIPTS") || strings.Contains(u, "REGEXP_") || strings.Contains(u, "STRING_TO_TABLE") || strings.Contains(u, "JSON") {
-		rewriteSelectSRF(n)
+		rewriteSelectSRF(cat, n)
 	}
 	if !strings.Contains(u, "ANY") && !strings.Contains(u, "ALL") && !strings.Contains(u, "SOME") {
 		return

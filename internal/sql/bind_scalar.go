@@ -201,6 +201,9 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		desc, nullsFirst := sortDirection(sb)
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
+	if loc := aggregateLoc(f.AggFilter); loc >= 0 {
+		return nil, b.stmt.errf(loc, pgerr.GroupingError, "aggregate functions are not allowed in FILTER")
+	}
 	fn, finish, err := b.bindWinAggAdHoc(s, f)
 	if fn == nil && err == nil {
 		fn, err = b.bindWinFunc(s, f)
@@ -443,6 +446,8 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	// PostgreSQL's errors, in its order.
 	if agg, ok := plan.LookupAgg(name); ok && agg.Has(plan.AggOrderedSet) && f.AggWithinGroup {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
+	} else if ok && agg.Has(plan.AggOrderedSet) {
+		return nil, b.orderedSetWithoutGroup(s, f, name)
 	}
 	switch {
 	case f.AggDistinct:

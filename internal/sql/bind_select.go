@@ -134,7 +134,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	for i := range lc {
 		t, err := setOpType(lc[i].Type, rc[i].Type, llit[i], rlit[i], word)
 		if err != nil {
-			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+			return nil, setOpTypeError(b.stmt.SQL, err, sel.Rarg, i)
 		}
 		if t.Kind == value.Unknown {
 			t = value.TextType

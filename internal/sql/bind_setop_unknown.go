@@ -4,6 +4,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -66,4 +67,46 @@ func castLiterals(p plan.Node, cols []plan.Column, lit []bool) plan.Node {
 		return p
 	}
 	return &plan.Project{Input: p, Exprs: exprs, Cols: out}
+}
+
+// setOpTypeError places err, the set operation's column i whose branches'
+// types cannot be matched, where PostgreSQL does: at the right branch's
+// select-list item (its first branch's, for a nested set operation), from
+// the item's leftmost token; nowhere when that is VALUES, whose column is
+// no expression written there.
+func setOpTypeError(sql string, err error, right *pg_query.SelectStmt, i int) error {
+	e := pgerr.Wrap(err)
+	for right != nil && right.Op != pg_query.SetOperation_SETOP_NONE {
+		right = right.Larg
+	}
+	if right == nil || len(right.ValuesLists) > 0 || i >= len(right.TargetList) {
+		return e
+	}
+	if rt := right.TargetList[i].GetResTarget(); rt != nil && rt.Val != nil {
+		if loc := leftmostLoc(rt.Val); loc >= 0 {
+			return e.At(sql, int(loc))
+		}
+	}
+	return e
+}
+
+// leftmostLoc is n's position as PostgreSQL reports an expression's: an
+// operator, a cast or AND/OR from its leftmost token.
+func leftmostLoc(n *pg_query.Node) int32 {
+	loc := nodeLoc(n, -1)
+	var left *pg_query.Node
+	switch {
+	case n.GetAExpr() != nil:
+		left = n.GetAExpr().Lexpr
+	case n.GetTypeCast() != nil:
+		left = n.GetTypeCast().Arg
+	case n.GetBoolExpr() != nil && len(n.GetBoolExpr().Args) > 0:
+		left = n.GetBoolExpr().Args[0]
+	}
+	if left != nil {
+		if l := leftmostLoc(left); l >= 0 && (loc < 0 || l < loc) {
+			loc = l
+		}
+	}
+	return loc
 }

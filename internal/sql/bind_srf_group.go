@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -19,9 +20,11 @@ import (
 //	SELECT "?srfg?"."?g1?" AS n, count(*) FROM t, LATERAL ROWS FROM (generate_series(1, 2)) AS "?srfg?"("?g1?") GROUP BY "?srfg?"."?g1?"
 //
 // A GROUP BY position or output name that reads such a call is replaced by
-// the select-list item first. Calls nested in calls, and in grouping sets,
-// are left for the binder to refuse.
-func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
+// the select-list item first, unless it is a column of FROM. Calls in
+// grouping sets are moved the same way; a call in another call's arguments
+// goes in a ROWS FROM of its own ("?srfg2?", …) after the one of the calls
+// it reads, as PostgreSQL evaluates the inner call first.
+func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
 	names := make([]string, len(sel.TargetList))
 	for i, t := range sel.TargetList {
 		if rt := t.GetResTarget(); rt != nil && rt.Val != nil {
@@ -31,41 +34,69 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 			}
 		}
 	}
-	var calls []*pg_query.Node
+	// levels[0] are the calls whose arguments call none; levels[k] those
+	// whose arguments call one of levels[k-1] (and none deeper).
+	var levels [][]*pg_query.Node
 	ok := true
-	var collect func(n *pg_query.Node)
-	collect = func(n *pg_query.Node) {
+	var collect func(n *pg_query.Node) int
+	collect = func(n *pg_query.Node) int {
 		if n == nil || !ok || !hasSRF(n) {
-			return
+			return 0
 		}
 		cs, can := srfChildren(n)
-		if isSRFCall(n) {
-			for _, c := range cs {
-				if hasSRF(c) {
-					ok = false
-					return
-				}
-			}
-			calls = append(calls, n)
-			return
-		}
 		if !can {
 			ok = false
-			return
+			return 0
 		}
+		depth := 0
 		for _, c := range cs {
-			collect(c)
+			depth = max(depth, collect(c))
+		}
+		if !isSRFCall(n) {
+			return depth
+		}
+		for len(levels) <= depth {
+			levels = append(levels, nil)
+		}
+		levels[depth] = append(levels[depth], n)
+		return depth + 1
+	}
+	// A GROUP BY item that is a position or an output name is the
+	// select-list item, unless the name is a column of FROM, which
+	// PostgreSQL reads first.
+	item := func(g *pg_query.Node) *pg_query.Node {
+		if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil && fromColumn(cr.Fields[0].GetString_().Sval) {
+			return g
+		}
+		if k := selectItem(g, names); k >= 0 && hasSRF(sel.TargetList[k].GetResTarget().Val) {
+			return proto.Clone(sel.TargetList[k].GetResTarget().Val).(*pg_query.Node)
+		}
+		return g
+	}
+	var groupingSet func(gs *pg_query.GroupingSet)
+	groupingSet = func(gs *pg_query.GroupingSet) {
+		for i, c := range gs.Content {
+			switch {
+			case c.GetGroupingSet() != nil:
+				groupingSet(c.GetGroupingSet())
+			case c.GetList() != nil:
+				for j, e := range c.GetList().Items {
+					c.GetList().Items[j] = item(e)
+					collect(c.GetList().Items[j])
+				}
+			default:
+				gs.Content[i] = item(c)
+				collect(gs.Content[i])
+			}
 		}
 	}
 	for i, g := range sel.GroupClause {
-		if g.GetGroupingSet() != nil {
+		if gs := g.GetGroupingSet(); gs != nil {
+			groupingSet(gs)
 			continue
 		}
-		if k := selectItem(g, names); k >= 0 && hasSRF(sel.TargetList[k].GetResTarget().Val) {
-			sel.GroupClause[i] = proto.Clone(sel.TargetList[k].GetResTarget().Val).(*pg_query.Node)
-			g = sel.GroupClause[i]
-		}
-		collect(g)
+		sel.GroupClause[i] = item(g)
+		collect(sel.GroupClause[i])
 	}
 	windows := func(fn func(w *pg_query.WindowDef)) {
 		for _, w := range sel.WindowClause {
@@ -97,35 +128,56 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 			}
 		}
 	})
-	if !ok || len(calls) == 0 {
+	if !ok || len(levels) == 0 {
 		return
 	}
 	nameTargets(sel)
-	rf := &pg_query.RangeFunction{Lateral: true, Alias: &pg_query.Alias{Aliasname: "?srfg?"}}
-	cols := map[string]string{}
-	for _, call := range calls {
-		key := nodeText(call)
-		if _, ok := cols[key]; ok || key == "" {
-			continue
-		}
-		col := "?g" + strconv.Itoa(len(rf.Functions)+1) + "?"
-		cols[key] = col
-		rf.Functions = append(rf.Functions, &pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{
-			Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: proto.Clone(call.GetFuncCall()).(*pg_query.FuncCall)}}}}}})
-		rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
-	}
-	rf.IsRowsfrom = len(rf.Functions) > 1
+	// Each level is one LATERAL ROWS FROM (…) in FROM, after the level
+	// below, whose columns its calls' arguments read.
+	type ref struct{ rel, col string }
+	refs := map[string]ref{}
 	replace := func(m protoreflect.Message) {
 		walkOwnLevel(m, func(n *pg_query.Node) {
 			if !isSRFCall(n) {
 				return
 			}
-			if col, ok := cols[nodeText(n)]; ok {
+			if r, ok := refs[nodeText(n)]; ok {
 				loc := n.GetFuncCall().Location
 				n.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
-					Fields: []*pg_query.Node{pg_query.MakeStrNode("?srfg?"), pg_query.MakeStrNode(col)}, Location: loc}}
+					Fields: []*pg_query.Node{pg_query.MakeStrNode(r.rel), pg_query.MakeStrNode(r.col)}, Location: loc}}
 			}
 		})
+	}
+	var rfs []*pg_query.RangeFunction
+	for depth, calls := range levels {
+		rel := "?srfg?"
+		if depth > 0 {
+			rel = "?srfg" + strconv.Itoa(depth+1) + "?"
+		}
+		rf := &pg_query.RangeFunction{Lateral: true, Alias: &pg_query.Alias{Aliasname: rel}}
+		var added []ref
+		var keys []string
+		for _, call := range calls {
+			key := nodeText(call)
+			if _, ok := refs[key]; ok || key == "" || slices.Contains(keys, key) {
+				continue
+			}
+			col := "?g" + strconv.Itoa(len(rf.Functions)+1) + "?"
+			fc := proto.Clone(call.GetFuncCall()).(*pg_query.FuncCall)
+			for _, a := range fc.Args {
+				replace(a.ProtoReflect())
+			}
+			rf.Functions = append(rf.Functions, &pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{
+				Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: fc}}}}}})
+			rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
+			added = append(added, ref{rel, col})
+			keys = append(keys, key)
+		}
+		for i, k := range keys {
+			refs[k] = added[i]
+		}
+		rf.IsRowsfrom = len(rf.Functions) > 1
+		rfs = append(rfs, rf)
 	}
 	for _, list := range [][]*pg_query.Node{sel.TargetList, sel.GroupClause, sel.SortClause, sel.WindowClause, {sel.HavingClause}} {
 		for _, n := range list {
@@ -134,7 +186,9 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt) {
 			}
 		}
 	}
-	sel.FromClause = append(sel.FromClause, &pg_query.Node{Node: &pg_query.Node_RangeFunction{RangeFunction: rf}})
+	for _, rf := range rfs {
+		sel.FromClause = append(sel.FromClause, &pg_query.Node{Node: &pg_query.Node_RangeFunction{RangeFunction: rf}})
+	}
 }
 
 // walkOwnLevel calls fn on every node under m, as walkNodes does, except

@@ -39,13 +39,20 @@ import (
 // place for the binder to report.
 const srfTemplate = `SELECT 1 FROM LATERAL generate_series(1, 2) AS "?srf?"(generate_series)`
 
-func rewriteSelectSRF(n *pg_query.Node) {
+func rewriteSelectSRF(cat Catalog, n *pg_query.Node) {
+	ctes := withNames(n)
 	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
 		sel := n.GetSelectStmt()
 		if sel == nil || len(sel.TargetList) == 0 {
 			return
 		}
-		lowerGroupingSRFs(sel)
+		var from func(string) bool
+		lowerGroupingSRFs(sel, func(name string) bool {
+			if from == nil {
+				from = fromColumns(cat, ctes, sel)
+			}
+			return from(name)
+		})
 		if !selectSRFsMovable(sel) {
 			return
 		}

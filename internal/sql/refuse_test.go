@@ -112,7 +112,7 @@ var refusals = []refusal{
 	{query: "SELECT id FROM nope", code: pgerr.UndefinedTable, at: "nope", msg: "nope"},
 	{query: "SELECT nosuchfn(id) FROM t", code: pgerr.UndefinedFunction, at: "nosuchfn", msg: "nosuchfn"},
 	{query: "SELECT id FROM t WHERE g", code: pgerr.DatatypeMismatch, at: "g", msg: "boolean"},
-	{query: "SELECT id FROM t UNION SELECT g FROM t", code: pgerr.DatatypeMismatch, at: "UNION", msg: "UNION"},
+	{query: "SELECT id FROM t UNION SELECT g FROM t", code: pgerr.DatatypeMismatch, at: "g FROM t", msg: "UNION"},
 	{query: "SELECT id FROM t WHERE id = $1", code: pgerr.UndefinedParameter, at: "$1", msg: "$1", hint: "parameters"},
 }
 
