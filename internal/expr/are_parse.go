@@ -297,6 +297,28 @@ func (ps *areParser) branch() (*areNode, error) {
 	return ps.node(areNode{op: areConcat, subs: items}), nil
 }
 
+// counts parses a bound's counts after its opening brace: m, m, or m,n
+// (n is -1 when unbounded).
+func (ps *areParser) counts() (m, n int, err error) {
+	if m, err = ps.number(); err != nil {
+		return 0, 0, err
+	}
+	n = m
+	if ps.i < len(ps.p) && ps.p[ps.i] == ',' {
+		ps.i++
+		n = -1
+		if ps.i < len(ps.p) && isDigit(ps.p[ps.i]) {
+			if n, err = ps.number(); err != nil {
+				return 0, 0, err
+			}
+			if n < m {
+				return 0, 0, areError("invalid repetition count(s)")
+			}
+		}
+	}
+	return m, n, nil
+}
+
 // quantifier parses the quantifier after a, if any.
 func (ps *areParser) quantifier(a *areNode) (*areNode, error) {
 	if ps.i >= len(ps.p) {
@@ -315,21 +337,8 @@ func (ps *areParser) quantifier(a *areNode) (*areNode, error) {
 	case c == '{' && ps.i+1 < len(ps.p) && isDigit(ps.p[ps.i+1]):
 		ps.i++
 		var err error
-		if m, err = ps.number(); err != nil {
+		if m, n, err = ps.counts(); err != nil {
 			return nil, err
-		}
-		n = m
-		if ps.i < len(ps.p) && ps.p[ps.i] == ',' {
-			ps.i++
-			n = -1
-			if ps.i < len(ps.p) && isDigit(ps.p[ps.i]) {
-				if n, err = ps.number(); err != nil {
-					return nil, err
-				}
-				if n < m {
-					return nil, areError("invalid repetition count(s)")
-				}
-			}
 		}
 		if ps.i >= len(ps.p) || ps.p[ps.i] != '}' {
 			if ps.i < len(ps.p) && !isDigit(ps.p[ps.i]) {
@@ -904,21 +913,8 @@ func (ps *areParser) breBranch() (*areNode, error) {
 			} else if ps.has("\\{") {
 				ps.i += 2
 				var err error
-				if m, err = ps.number(); err != nil {
+				if m, n, err = ps.counts(); err != nil {
 					return nil, err
-				}
-				n = m
-				if ps.i < len(ps.p) && ps.p[ps.i] == ',' {
-					ps.i++
-					n = -1
-					if ps.i < len(ps.p) && isDigit(ps.p[ps.i]) {
-						if n, err = ps.number(); err != nil {
-							return nil, err
-						}
-						if n < m {
-							return nil, areError("invalid repetition count(s)")
-						}
-					}
 				}
 				if !ps.has("\\}") {
 					return nil, areError("braces {} not balanced")
