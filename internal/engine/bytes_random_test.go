@@ -111,10 +111,17 @@ func TestBytesRandom(t *testing.T) {
 			return fmt.Sprintf("length(%s), bit_count(%s), octet_length(%s), get_bit(%s, %d), set_bit(%s, %d, %d)",
 				bitLit(), bitLit(), bitLit(), bitLit(), r.IntN(5)-1, bitLit(), r.IntN(5)-1, r.IntN(3))
 		},
+		// The binder raises every error of a statement in the order of
+		// its select list, PostgreSQL by phase (an unknown operator or a
+		// literal's input when analysed, a cast of a typed constant when
+		// planned, a call when run); so that the first error is the same,
+		// the casts that can fail go in statements of their own.
 		func() string {
-			return fmt.Sprintf("substring(%s from %d for %d), position(%s in %s), %s::int4, %s::text::varbit",
-				bitLit(), r.IntN(6)-1, r.IntN(5)-1, bitLit(), bitLit(), bitLit(), bitLit())
+			return fmt.Sprintf("substring(%s from %d for %d), position(%s in %s)",
+				bitLit(), r.IntN(6)-1, r.IntN(5)-1, bitLit(), bitLit())
 		},
+		func() string { return bitLit() + "::int4" },
+		func() string { return bitLit() + "::text::varbit" },
 		func() string {
 			return fmt.Sprintf("%s || %s, length(%s), substr(%s, %d, %d), position(%s in %s)",
 				byteaLit(), byteaLit(), byteaLit(), byteaLit(), r.IntN(6)-1, r.IntN(5)-1, byteaLit(), byteaLit())
