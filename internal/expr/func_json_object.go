@@ -10,16 +10,27 @@ import (
 // jsonb_object(keys, values) from two arrays; every value is a string (a
 // NULL value is null), a NULL key is 22004. json keeps every pair, as
 // written ({"a" : "1", "b" : "2"}); jsonb keeps the last of duplicate
-// keys. Two-dimensional arrays of pairs are not supported, as the engine
-// has no multidimensional arrays.
+// keys. The one-argument form also takes a two-dimensional array of
+// pairs ({{a,1},{b,2}}); the errors on other shapes are PostgreSQL's
+// (2202E).
 func init() {
 	for _, k := range []value.Kind{jsonT, jsonbT} {
 		k := k
 		name := k.String() + "_object"
 		strict(name, kinds(textA), plain(k), func(a []value.Value) (value.Value, error) {
 			es := a[0].Elems()
-			if len(es)%2 != 0 {
-				return value.Null, pgerr.New("2202E", "array must have even number of elements")
+			switch a[0].NDims() {
+			case 0:
+			case 1:
+				if len(es)%2 != 0 {
+					return value.Null, pgerr.New("2202E", "array must have even number of elements")
+				}
+			case 2:
+				if a[0].Dims()[1].Len != 2 {
+					return value.Null, pgerr.New("2202E", "array must have two columns")
+				}
+			default:
+				return value.Null, pgerr.New("2202E", "wrong number of array subscripts")
 			}
 			keys := make([]value.Value, 0, len(es)/2)
 			vals := make([]value.Value, 0, len(es)/2)
@@ -30,6 +41,9 @@ func init() {
 			return jsonObjectOf(k, keys, vals)
 		})
 		strict(name, kinds(textA, textA), plain(k), func(a []value.Value) (value.Value, error) {
+			if a[0].NDims() > 1 || a[0].NDims() != a[1].NDims() {
+				return value.Null, pgerr.New("2202E", "wrong number of array subscripts")
+			}
 			keys, vals := a[0].Elems(), a[1].Elems()
 			if len(keys) != len(vals) {
 				return value.Null, pgerr.New("2202E", "mismatched array dimensions")
