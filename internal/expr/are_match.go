@@ -619,6 +619,19 @@ func (r *areRun) backref(t *areSub, begin, end int) bool {
 	return true
 }
 
+// verifyReps dissects the repetitions after the first verified ones, up to
+// k, each between its end points, and returns how many are verified in a
+// row from the first.
+func (r *areRun) verifyReps(child *areSub, endpts []int, verified, k int) int {
+	for i := verified + 1; i <= k; i++ {
+		r.zap(child)
+		if !r.dissect(child, endpts[i-1], endpts[i]) {
+			return i - 1
+		}
+	}
+	return k
+}
+
 // iterLong gives each repetition the longest text that lets the rest
 // match, backtracking when a repetition's back-references fail.
 func (r *areRun) iterLong(t *areSub, begin, end int) bool {
@@ -661,23 +674,14 @@ func (r *areRun) iterLong(t *areSub, begin, end int) bool {
 		if k < minM {
 			goto backtrack
 		}
-		{
-			i := verified + 1
-			for ; i <= k; i++ {
-				r.zap(child)
-				if !r.dissect(child, endpts[i-1], endpts[i]) {
-					break
-				}
-				verified = i
-			}
-			if r.err != nil {
-				return false
-			}
-			if i > k {
-				return true
-			}
-			k = i
+		verified = r.verifyReps(child, endpts, verified, k)
+		if r.err != nil {
+			return false
 		}
+		if verified == k {
+			return true
+		}
+		k = verified + 1
 	backtrack:
 		for k > 0 {
 			prev := endpts[k-1]
@@ -741,23 +745,14 @@ func (r *areRun) iterShort(t *areSub, begin, end int) bool {
 		if k < minM {
 			goto backtrack
 		}
-		{
-			i := verified + 1
-			for ; i <= k; i++ {
-				r.zap(child)
-				if !r.dissect(child, endpts[i-1], endpts[i]) {
-					break
-				}
-				verified = i
-			}
-			if r.err != nil {
-				return false
-			}
-			if i > k {
-				return true
-			}
-			k = i
+		verified = r.verifyReps(child, endpts, verified, k)
+		if r.err != nil {
+			return false
 		}
+		if verified == k {
+			return true
+		}
+		k = verified + 1
 	backtrack:
 		for k > 0 {
 			if endpts[k] < end {
