@@ -330,25 +330,12 @@ func (b *binder) groupTarget(sel *pg_query.SelectStmt, g *pg_query.Node, sc *sco
 }
 
 func firstAggregateLoc(sel *pg_query.SelectStmt) int32 {
-	var loc int32 = -1
-	var walk func(n *pg_query.Node)
-	walk = func(n *pg_query.Node) {
-		if n == nil || loc >= 0 {
-			return
-		}
-		if f := aggCall(n); f != nil {
-			loc = f.Location
-			return
-		}
-		if n.GetSubLink() == nil {
-			forEachChild(n, walk)
-		}
-	}
 	for _, t := range sel.TargetList {
-		walk(t)
+		if loc := aggregateLoc(t); loc >= 0 {
+			return loc
+		}
 	}
-	walk(sel.HavingClause)
-	return loc
+	return aggregateLoc(sel.HavingClause)
 }
 
 // bindAggregated binds an expression above the grouping: a group key
