@@ -190,14 +190,7 @@ CREATE MATERIALIZED VIEW ar_md AS SELECT id, m[1][1] AS m11, m[2][0] AS m20, m[1
 CREATE MATERIALIZED VIEW ar_mgroup AS SELECT m, count(*) AS c, array_agg(id ORDER BY id) AS ids, max(a) AS mx FROM ar GROUP BY m;
 CREATE MATERIALIZED VIEW ar_magg AS SELECT g, array_agg(ARRAY[id, g] ORDER BY id) AS pairs, min(m) AS mn FROM ar GROUP BY g;
 CREATE MATERIALIZED VIEW ar_munnest AS SELECT id, x, count(*) OVER (PARTITION BY x) AS c FROM ar, unnest(m) AS x`
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	okInt := func() string {
 		for {
 			s := ia()

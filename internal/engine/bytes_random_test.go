@@ -158,14 +158,7 @@ CREATE MATERIALIZED VIEW bk_group AS SELECT f, count(*) AS c, sum(length(b)) AS 
 CREATE MATERIALIZED VIEW bk_bytes AS SELECT b, count(*) AS c FROM bk GROUP BY b;
 CREATE MATERIALIZED VIEW bk_top AS SELECT id, v FROM bk ORDER BY v DESC, id LIMIT 3;
 CREATE MATERIALIZED VIEW bk_join AS SELECT gk.name, count(*) AS c, count(DISTINCT bk.f) AS fs FROM bk JOIN gk ON gk.id = bk.g GROUP BY gk.name`
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	groups := []string{"'00000000-0000-0000-0000-000000000001'", "'80000000-0000-0000-0000-000000000000'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"}
 	for i, g := range groups {
 		stmt := fmt.Sprintf("INSERT INTO gk VALUES (%s, 'g%d')", g, i)

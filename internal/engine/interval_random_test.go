@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -67,14 +66,7 @@ CREATE MATERIALIZED VIEW r_filter AS SELECT id, t FROM r WHERE t BETWEEN d - a A
 CREATE TABLE q (id int PRIMARY KEY, x interval);
 CREATE MATERIALIZED VIEW q_join AS SELECT q1.id AS l, q2.id AS r, q1.x + q2.x AS s FROM q q1 JOIN q q2 ON q1.x = q2.x;
 CREATE MATERIALIZED VIEW q_exists AS SELECT id FROM q WHERE EXISTS (SELECT 1 FROM q q2 WHERE q2.x = q.x + interval '1 day' AND q2.id <> q.id);`
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	ids := []int{}
 	next := 1
 	for step := 0; step < 60; step++ {

@@ -121,14 +121,7 @@ CREATE MATERIALIZED VIEW jr_vals AS SELECT id, j -> 'a' AS a, k ->> 'b' AS kb, j
 CREATE MATERIALIZED VIEW jr_group AS SELECT j, count(*) AS c, jsonb_agg(id ORDER BY id) AS ids, json_agg(k ORDER BY id) AS ks FROM jr GROUP BY j;
 CREATE MATERIALIZED VIEW jr_join AS SELECT x.id AS l, y.id AS r FROM jr x JOIN jr y ON x.j = y.j AND x.id < y.id;
 CREATE MATERIALIZED VIEW jr_keys AS SELECT g, jsonb_object_agg(id, j ORDER BY id) AS o, count(DISTINCT j) AS m FROM jr GROUP BY g`
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	ok := func(cast string) string {
 		for {
 			s := lit() + "::" + cast

@@ -178,14 +178,7 @@ CREATE MATERIALIZED VIEW jp_q AS SELECT id, jsonb_path_query_array(j, %s, %s, tr
 CREATE MATERIALIZED VIEW jp_srf AS SELECT jp.id, q FROM jp, jsonb_path_query(jp.j, %s, %s, true) q;
 CREATE MATERIALIZED VIEW jp_where AS SELECT id, j FROM jp WHERE jsonb_path_exists(j, %s, %s, true)`,
 		paths[0], vars, paths[1], vars, paths[2], vars, paths[3], vars, paths[4], vars, paths[5], vars)
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	ids := []int{}
 	next := 1
 	for step := 0; step < 60; step++ {

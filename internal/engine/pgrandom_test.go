@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +30,21 @@ func randomPG(t *testing.T, stream uint64) (*pgx.Conn, context.Context, *rand.Ra
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	return pg, ctx, rand.New(rand.NewPCG(seed, stream))
+}
+
+// setupBoth runs setup's statements (separated by ";\n") in the engine
+// and in PostgreSQL, where a materialized view is created as a plain view
+// that the comparisons query afresh; any error fails the test.
+func setupBoth(t *testing.T, run, runPG func(string) ([]string, string), setup string) {
+	t.Helper()
+	for _, stmt := range strings.Split(setup, ";\n") {
+		if _, code := run(stmt); code != "" {
+			t.Fatalf("%s: %s", stmt, code)
+		}
+		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
+			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
+		}
+	}
 }
 
 // applyBoth runs stmt in deltaview and in PostgreSQL, then checks that

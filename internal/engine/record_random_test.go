@@ -72,14 +72,7 @@ CREATE MATERIALIZED VIEW rr_rows AS SELECT id, rr AS r, rr IS NULL AS n, rr IS N
 CREATE MATERIALIZED VIEW rr_cmp AS SELECT x.id AS x, y.id AS y, ROW(x.a, x.b) < ROW(y.a, y.b) AS lt, ROW(x.a, x.b) = ROW(y.a, y.b) AS eq FROM rr x, rr y;
 CREATE MATERIALIZED VIEW rr_join AS SELECT rr.id AS l, rs.id AS r, rs FROM rr LEFT JOIN rs ON (rr.a, rr.b) = (rs.a, rs.b);
 CREATE MATERIALIZED VIEW rr_group AS SELECT count(*) AS c, min(id) AS m FROM rr GROUP BY ROW(a, b)`
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	views := []string{"rr_rows", "rr_cmp", "rr_join", "rr_group"}
 	// The ad-hoc comparisons of records as values: record order, with
 	// NULL fields equal and last.

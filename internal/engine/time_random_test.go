@@ -3,7 +3,6 @@ package engine_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/engine"
@@ -132,14 +131,7 @@ CREATE MATERIALIZED VIEW tr_by_zone AS SELECT z, count(*) AS n, max(b) AS b FROM
 CREATE MATERIALIZED VIEW tr_filter AS SELECT id, a FROM tr WHERE a BETWEEN b - i AND b + i;
 CREATE MATERIALIZED VIEW tr_join AS SELECT x.id AS l, y.id AS r, x.b FROM tr x JOIN tr y ON x.b = y.b AND x.id < y.id;
 CREATE MATERIALIZED VIEW tr_top AS SELECT id, z FROM tr ORDER BY z DESC, id LIMIT 3;`
-	for _, stmt := range strings.Split(setup, ";\n") {
-		if _, code := run(stmt); code != "" {
-			t.Fatalf("%s: %s", stmt, code)
-		}
-		if _, code := runPG(strings.Replace(stmt, "MATERIALIZED ", "", 1)); code != "" {
-			t.Fatalf("PostgreSQL: %s: %s", stmt, code)
-		}
-	}
+	setupBoth(t, run, runPG, setup)
 	// Few distinct values, so that groups, joins and ties form.
 	few := func(f func() string) func() string {
 		pool := []string{"NULL"}
