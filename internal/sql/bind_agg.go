@@ -541,7 +541,10 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		desc, nullsFirst := sortDirection(sb)
+		desc, nullsFirst, err := b.sortDirection(sb)
+		if err != nil {
+			return nil, err
+		}
 		call.OrderBy = append(call.OrderBy, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
 	key := aggKey(&call)
@@ -593,7 +596,10 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 			return err
 		}
 	}
-	desc, nullsFirst := sortDirection(sb)
+	desc, nullsFirst, err := b.sortDirection(sb)
+	if err != nil {
+		return err
+	}
 	call.Arg = x
 	call.OrderBy = []plan.SortKey{{Expr: x, Desc: desc, NullsFirst: nullsFirst}}
 	if wantDirect == 1 {

@@ -198,7 +198,10 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		desc, nullsFirst := sortDirection(sb)
+		desc, nullsFirst, err := b.sortDirection(sb)
+		if err != nil {
+			return nil, err
+		}
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
 	if loc := aggregateLoc(f.AggFilter); loc >= 0 {
