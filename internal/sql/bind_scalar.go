@@ -447,6 +447,9 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	name := opName(f.Funcname)
 	fn := &plan.WinFunc{Name: name}
 	// PostgreSQL's errors, in its order.
+	if f.AggWithinGroup && isHypothetical(name) {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
+	}
 	if agg, ok := plan.LookupAgg(name); ok && agg.Has(plan.AggOrderedSet) && f.AggWithinGroup {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
 	} else if ok && agg.Has(plan.AggOrderedSet) {
