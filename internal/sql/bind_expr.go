@@ -363,6 +363,12 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 	op := opName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP:
+		switch op {
+		case "~~", "!~~", "~~*", "!~~*":
+			if a.Lexpr != nil {
+				return b.bindLike(s, a, op) // LIKE's operators, written as such
+			}
+		}
 		if a.Lexpr == nil {
 			r, err := b.bindExpr(s, a.Rexpr)
 			if err != nil {
