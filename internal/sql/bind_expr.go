@@ -143,7 +143,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 			}
 			return out, nil
 		}
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
+		return b.bindSessionValue(f)
 	case n.GetSubLink() != nil:
 		return b.bindSubLink(s, n.GetSubLink())
 	case n.GetParamRef() != nil:
