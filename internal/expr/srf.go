@@ -38,10 +38,13 @@ func (f *SRF) Run(row value.Row, emit func(value.Row) error) error {
 	return f.Gen(args, emit)
 }
 
-// IsSRF reports whether name is a set-returning function ResolveSRF knows.
+// IsSRF reports whether name is a set-returning function: one ResolveSRF
+// knows, or json(b)_populate_recordset and json(b)_to_recordset, whose
+// columns the binder finds (ResolveJSONRecord).
 func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table":
+	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
+		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset":
 		return true
 	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))

@@ -335,6 +335,9 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 			}
 		}
 		cs, _ := srfChildren(n)
+		if rowTypeArg(n) {
+			cs = cs[1:] // NULL::t names a type, read in place
+		}
 		for _, c := range cs {
 			split(c, "")
 		}

@@ -59,7 +59,13 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		}
 		name := opName(f.Funcname)
 		if expr.IsJSONRecordFunc(name) {
-			srf, err := b.bindJSONRecordFunc(name, f, coldefs)
+			var srf *expr.SRF
+			var err error
+			if selectListCalls(rf) {
+				srf, err = b.bindSelectRecordFunc(name, f)
+			} else {
+				srf, err = b.bindJSONRecordFunc(name, f, coldefs)
+			}
 			if err != nil {
 				return nil, nil, err
 			}
@@ -94,6 +100,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 				return nil, nil, err
 			}
 			args[i] = e
+		}
+		if name == "unnest" && len(args) > 1 && selectListCalls(rf) {
+			return nil, nil, b.unnestSeveral(f, args)
 		}
 		srf, err := expr.ResolveSRF(name, args)
 		if err != nil {
