@@ -184,17 +184,20 @@ func unnest(args []value.Value, emit func(value.Row) error) error {
 }
 
 // generateSubscripts is generate_subscripts(a, d [, reverse]): the
-// subscripts of a's dimension d, none when a has no such dimension.
+// subscripts of a's dimension d, none when a has no such dimension or
+// any argument is NULL (the function is strict).
 func generateSubscripts(args []value.Value, emit func(value.Row) error) error {
-	if args[0].IsNull() || args[1].IsNull() {
-		return nil
+	for _, a := range args {
+		if a.IsNull() {
+			return nil
+		}
 	}
 	dims, d := args[0].Dims(), args[1].Int()
 	if d < 1 || d > int64(len(dims)) {
 		return nil
 	}
 	lo, hi := int64(dims[d-1].Lower), int64(dims[d-1].Lower+dims[d-1].Len-1)
-	rev := len(args) > 2 && !args[2].IsNull() && args[2].Bool()
+	rev := len(args) > 2 && args[2].Bool()
 	for i := lo; i <= hi; i++ {
 		j := i
 		if rev {

@@ -34,7 +34,9 @@ import (
 //	SELECT "?grp?".g, unnest("?grp?"."?g2?") FROM (SELECT g AS g, array_agg(x) AS "?g2?" FROM t GROUP BY g) AS "?grp?" ORDER BY g
 //
 // A function returning a record (json_each) becomes ROW(key, value) of
-// its columns. Calls where PostgreSQL refuses them (in an aggregate's or
+// its columns; json(b)_populate_recordset, whose record has its row
+// type, is bound there as one column of records (bindSelectRecordFunc).
+// Each SELECT that a set operation combines is rewritten on its own. Calls where PostgreSQL refuses them (in an aggregate's or
 // a window function's arguments, CASE, COALESCE, WHERE, …) are left in
 // place for the binder to report.
 const srfTemplate = `SELECT 1 FROM LATERAL generate_series(1, 2) AS "?srf?"(generate_series)`
