@@ -867,8 +867,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		return b.bindJSONPopulateRecord(s, name, f)
 	}
 	if expr.IsJSONRecordFunc(name) {
-		return nil, b.refuse(f.Location, "%s in the select list is not supported", name).
-			WithHint("call it in FROM: SELECT * FROM %s(…) AS x(a int, …)", name)
+		return b.bindJSONToRecordValue(s, name, f)
 	}
 	if e, ok, err := b.bindRowJSON(s, name, f); ok || err != nil {
 		return e, err
