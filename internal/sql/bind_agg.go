@@ -215,6 +215,11 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	union := &plan.UnionAll{}
 	finish = func() {
 		b.agg, as.closed = nil, true
+		if len(sc.pending) > 0 {
+			// The joins of the aggregates' subqueries.
+			input = applyPending(sc, input)
+			agg.Input = input
+		}
 		agg.Aggs = as.aggs
 		agg.Cols = nil
 		for _, g := range as.groups {
@@ -423,9 +428,12 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	if !ok {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
 	}
-	savedArgs := b.aggArgs
+	savedArgs, savedScalar := b.aggArgs, as.input.allowScalar
 	b.agg, b.aggArgs = nil, f
-	defer func() { b.agg, b.aggArgs = as, savedArgs }()
+	// A subquery in the arguments, FILTER or ORDER BY joins the input
+	// below the grouping (finish puts those joins under the Aggregate).
+	as.input.allowScalar = !as.closed
+	defer func() { b.agg, b.aggArgs, as.input.allowScalar = as, savedArgs, savedScalar }()
 	if len(b.outers) == 0 {
 		for _, a := range f.Args {
 			if hasAggregate(a) {
