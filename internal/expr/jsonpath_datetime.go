@@ -26,8 +26,15 @@ func (c *jpCtx) datetime(p *value.JSONPathItem, jb jpItem, found *[]jpItem) (jpS
 		return c.errOr(codeJSONDatetimeFunction, "jsonpath item method .%s() can only be applied to a string", value.JSONPathOpName(p.Op))
 	}
 	if p.Arg != nil {
-		return jpError, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .datetime() with a template is not supported").
-			WithHint("Use .datetime() without a template on ISO 8601 text.")
+		v, east, bad, err := value.ParseDateTimeStd(jb.n.Str, p.Arg.Str)
+		if err != nil {
+			// A template that is not valid is an error even when silent.
+			if c.throw || !bad {
+				return jpError, err
+			}
+			return jpError, nil
+		}
+		return c.next(p, jpItem{dt: v, tz: east}, found)
 	}
 	it, ok, err := parseJPDatetime(jb.n.Str)
 	if err != nil {
@@ -131,7 +138,12 @@ func jpDatetimeText(it jpItem) string {
 		return value.NewTime(us).String() + jpZoneText(-int(zone))
 	}
 	local := value.NewTimestamp(value.Timestamp, v.Int()+int64(it.tz)*1000000)
-	return strings.Replace(local.String(), " ", "T", 1) + jpZoneText(it.tz)
+	text, bc := strings.CutSuffix(local.String(), " BC")
+	text = strings.Replace(text, " ", "T", 1) + jpZoneText(it.tz)
+	if bc {
+		text += " BC" // after the zone, as PostgreSQL writes it
+	}
+	return text
 }
 
 func jpZoneText(tz int) string {

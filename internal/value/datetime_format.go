@@ -111,17 +111,37 @@ var dtKeys = func() []dtKey {
 }()
 
 // dtNode is one piece of a parsed template: a pattern with its modifiers,
-// or literal text.
+// or literal text. In standard mode each literal character is a node of
+// its own, quoted text (matched exactly) or a separator.
 type dtNode struct {
 	key    *dtKey
 	fm, th bool
 	upperT bool // TH rather than th
 	lit    string
+	quoted bool // standard mode: a character of quoted text
 }
 
 func parseDTFormat(f string) []dtNode {
+	nodes, _ := parseDTTemplate(f, false)
+	return nodes
+}
+
+// dtStdSeparators are the characters a standard-mode template may have
+// outside patterns and quoted text.
+const dtStdSeparators = "-./,':; "
+
+// parseDTTemplate parses template f; std is the standard mode of
+// jsonpath's .datetime(template), where text outside patterns and double
+// quotes must be one of dtStdSeparators (22007 otherwise).
+func parseDTTemplate(f string, std bool) ([]dtNode, error) {
 	var nodes []dtNode
 	lit := func(s string) {
+		if std {
+			for _, r := range s {
+				nodes = append(nodes, dtNode{lit: string(r), quoted: true})
+			}
+			return
+		}
 		if n := len(nodes); n > 0 && nodes[n-1].key == nil {
 			nodes[n-1].lit += s
 			return
@@ -166,6 +186,15 @@ func parseDTFormat(f string) []dtNode {
 		if i >= len(f) {
 			break
 		}
+		if c := f[i]; std && c != '"' {
+			_, size := decodeRune(f[i:])
+			if !strings.Contains(dtStdSeparators, f[i:i+size]) {
+				return nil, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid datetime format separator: \"%s\"", f[i:i+size])
+			}
+			nodes = append(nodes, dtNode{lit: f[i : i+1]})
+			i++
+			continue
+		}
 		switch c := f[i]; {
 		case c == '"':
 			j := i + 1
@@ -188,7 +217,7 @@ func parseDTFormat(f string) []dtNode {
 			i += size
 		}
 	}
-	return nodes
+	return nodes, nil
 }
 
 func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }
