@@ -110,9 +110,9 @@ func TestJSONPathDatetimeRandom(t *testing.T) {
 	g := dtTemplateGen{r}
 	e := engine.New()
 	run, runPG := dtRunners(t, ctx, pg, e)
-	n := 1500
+	n := 600
 	if testing.Short() {
-		n = 300
+		n = 150
 	}
 	for range n {
 		template, text := g.pair()
