@@ -58,10 +58,13 @@ var dtPieces = []dtPiece{
 	{"SSSS", dtNum(0, 86399, 5)}, {"AM", dtWord("AM", "pm", "P.M.", "xx")}, {"P.M.", dtWord("a.m.", "P.M.", "PM")},
 	{"AD", dtWord("AD", "bc", "B.C.")}, {"TZH", dtWord("+03", "-05", "03", " 4", "+16", "-00")}, {"TZM", dtNum(0, 59, 2)},
 	{"FMDD", dtNum(1, 31, 1)}, {"FMMM", dtNum(1, 12, 1)}, {"FMHH24", dtNum(0, 23, 1)}, {"DDth", dtWord("1st", "02nd", "23rd", "4")},
+	{"FX", dtWord("")}, {"SSSSS", dtNum(0, 86399, 5)}, {"TZH:TZM", dtWord("+05:30", "-03:00", "+1:2", "05:45")}, {"IY", dtNum(0, 99, 2)},
+	{"FF2", dtNum(0, 99, 2)}, {"FF5", dtNum(0, 99999, 5)}, {"DDTH", dtWord("01ST", "2nd", "11TH")}, {"FMYYYY", dtNum(-50, 3000, 1)},
+	{"Dy", dtWord("Tue", "tue ")}, {"A.D.", dtWord("A.D.", "b.c.", "AD")}, {"rm", dtWord("i", "XI", "xii")}, {"I", dtNum(0, 9, 1)},
 	{"yyyy", dtNum(1, 2100, 4)}, {"mm", dtNum(1, 12, 2)}, {"dd", dtNum(1, 31, 2)}, {"hh24", dtNum(0, 23, 2)}, {"mi", dtNum(0, 59, 2)},
 }
 
-var dtSeps = []string{"-", ":", ".", "/", " ", ",", ";", "'", `\"T\"`, `\"at\"`, ""}
+var dtSeps = []string{"-", ":", ".", "/", " ", ",", ";", "'", `\"T\"`, `\"at\"`, `\"é\"`, "  ", ""}
 
 func (g dtTemplateGen) pair() (template, text string) {
 	r := g.r
@@ -95,6 +98,11 @@ func (g dtTemplateGen) pair() (template, text string) {
 		}
 	case 3:
 		text = " " + text
+	case 4, 5:
+		if len(text) > 0 {
+			k := r.IntN(len(text))
+			text = text[:k] + g.pick(" ", "-", "1", "a", "+", "") + text[k+1:]
+		}
 	}
 	return template, text
 }
