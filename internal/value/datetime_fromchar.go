@@ -8,26 +8,65 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
+// Reading text by a date/time template, as PostgreSQL's to_date,
+// to_timestamp and jsonpath's .datetime(template) do (its DCH_from_char
+// and do_to_timestamp): the template's patterns fill fields, which then
+// make a date, time or timestamp.
+//
+// Without FX, white space is skipped at the start and around patterns, a
+// separator or space of the template matches one separator or space of
+// the text or none, and any other character of the template skips one of
+// the text. With FX each character of the template takes one of the
+// text. Standard mode (.datetime) is FX where separators and quoted text
+// must be in the text as written, and the text must end with the
+// template (but for white space). In every mode a number takes its
+// field's width, unless FM precedes it or the next pattern takes no
+// digits, and then as many digits as there are.
+
+// ParseDateTime is to_date(s, format) (kind Date) and to_timestamp(s,
+// format) (kind TimestampTZ; the session's zone is UTC).
+func ParseDateTime(s, format string, k Kind) (Value, error) {
+	nodes, _ := parseDTTemplate(format, dtReading)
+	var f fromChar
+	if format != "" {
+		if err := f.read(nodes, s, false); err != nil {
+			return Null, err
+		}
+	}
+	tm, fsec, east, _, err := f.fields(s)
+	if err != nil {
+		return Null, err
+	}
+	if k == Date {
+		days := daysFromCivil(tm.year, tm.mon, tm.mday)
+		if !validJulian(tm.year, tm.mon) || !validDate(days) {
+			return Null, pgerr.New(pgerr.DatetimeOverflow, "date out of range: \"%s\"", s)
+		}
+		return NewDate(days), nil
+	}
+	us, ok := tmToMicros(tm, fsec, east)
+	if !ok {
+		return Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range")
+	}
+	return NewTimestamp(k, roundToPrecision(us, f.ff)), nil
+}
+
 // ParseDateTimeStd reads s by template as jsonpath's .datetime(template)
-// does: PostgreSQL's to_timestamp patterns in standard (strict) mode.
-// Every separator and quoted character of the template must be in s as
-// written, a number takes its field's width unless FM is given or no digit
-// pattern follows, no pattern may be left over and only white space may
-// follow the last one. The result's kind follows from the patterns the
+// does, in standard mode. The result's kind follows from the patterns the
 // template has: a date, a time, a timetz, a timestamp or a timestamptz
 // (a zone needs a time: 22007). east is the zone's offset east of UTC in
 // seconds for a timetz or timestamptz. A template that is not valid in
 // standard mode is an error of the template (bad is false); an error of
 // the text has bad true, as jsonpath's silent mode suppresses those only.
 func ParseDateTimeStd(s, template string) (v Value, east int, bad bool, err error) {
-	nodes, err := parseDTTemplate(template, true)
+	nodes, err := parseDTTemplate(template, dtStandard)
 	if err != nil {
 		return Null, 0, false, err
 	}
-	var f stdFields
+	var f fromChar
 	// An empty template reads nothing (and so finds no date or time).
 	if template != "" {
-		if err := f.read(nodes, s); err != nil {
+		if err := f.read(nodes, s, true); err != nil {
 			return Null, 0, true, err
 		}
 	}
@@ -35,9 +74,9 @@ func ParseDateTimeStd(s, template string) (v Value, east int, bad bool, err erro
 	return v, east, err != nil, err
 }
 
-// stdFields are the fields a template reads, as PostgreSQL's TmFromChar
+// fromChar are the fields a template reads, as PostgreSQL's TmFromChar
 // holds them: zero is "not given".
-type stdFields struct {
+type fromChar struct {
 	mode                         byte // 'G' Gregorian, 'I' ISO week date, 0 neither yet
 	hh, pm, mi, ss, ssss         int64
 	d, dd, ddd, mm, ms, year, bc int64
@@ -59,6 +98,13 @@ func dtDateMode(id dtID) byte {
 }
 
 func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isSeparatorChar is ASCII punctuation: printable, not a letter or digit.
+func isSeparatorChar(c byte) bool { return c > 0x20 && c < 0x7f && !isAlnum(c) }
 
 func stdErr(format string, args ...any) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidDatetimeFormat, format, args...)
@@ -203,25 +249,51 @@ var (
 	dtRomanDesc    = []string{"xii", "xi", "x", "ix", "viii", "vii", "vi", "v", "iv", "iii", "ii", "i"}
 )
 
-// read matches s against the template in standard mode, filling f.
-func (f *stdFields) read(nodes []dtNode, s string) error {
+// read matches s against the template, filling f; std is standard mode.
+func (f *fromChar) read(nodes []dtNode, s string, std bool) error {
 	pos := 0
 	i := 0
+	fx := std
+	extra := 0 // characters skipped beyond those the template gives
+	skipSpace := func() {
+		for pos < len(s) && isCSpace(s[pos]) {
+			pos++
+			extra++
+		}
+	}
 	for ; i < len(nodes) && pos < len(s); i++ {
 		n := &nodes[i]
+		if !fx && (n.key == nil && i == 0 || n.key != nil && n.key.id != dtFX) {
+			skipSpace()
+		}
 		if n.key == nil {
 			_, size := decodeRune(s[pos:])
-			if !n.quoted {
-				if s[pos] != n.lit[0] {
+			switch {
+			case n.kind != dtChar && std:
+				if pos >= len(s) || s[pos] != n.lit[0] {
 					return stdErr("unmatched format separator \"%s\"", n.lit)
 				}
 				pos++
-				continue
+			case n.kind != dtChar && !fx:
+				extra--
+				if pos < len(s) && (isCSpace(s[pos]) || isSeparatorChar(s[pos])) {
+					pos++
+					extra++
+				}
+			case n.kind != dtChar:
+				pos += size
+			case !fx:
+				if extra > 0 {
+					extra--
+				} else {
+					pos += size
+				}
+			default:
+				if std && (pos >= len(s) || s[pos:pos+size] != n.lit) {
+					return stdErr("unmatched format character \"%s\"", n.lit)
+				}
+				pos += size
 			}
-			if s[pos:pos+size] != n.lit {
-				return stdErr("unmatched format character \"%s\"", n.lit)
-			}
-			pos += size
 			continue
 		}
 		if m := dtDateMode(n.key.id); m != 0 {
@@ -237,6 +309,7 @@ func (f *stdFields) read(nodes []dtNode, s string) error {
 		skipTH := true
 		switch id := n.key.id; id {
 		case dtFX:
+			fx = true
 			skipTH = false
 		case dtAM, dtPM, dtAMdots, dtPMdots:
 			words := []string{"am", "pm", "AM", "PM"}
@@ -321,12 +394,15 @@ func (f *stdFields) read(nodes []dtNode, s string) error {
 		case dtTZ, dtOF:
 			return pgerr.New(pgerr.FeatureNotSupported, "formatting field \"%s\" is only supported in to_char", n.key.name)
 		case dtTZH:
+			// A minus taken as a separator is the zone's sign.
 			f.tzsign = 1
-			if c := s[pos]; c == '+' || c == '-' || c == ' ' {
-				if c == '-' {
+			if pos < len(s) && (s[pos] == '+' || s[pos] == '-' || s[pos] == ' ') {
+				if s[pos] == '-' {
 					f.tzsign = -1
 				}
 				pos++
+			} else if extra > 0 && pos > 0 && s[pos-1] == '-' {
+				f.tzsign = -1
 			}
 			_, err = num(&f.tzh, 2)
 			skipTH = false
@@ -386,6 +462,13 @@ func (f *stdFields) read(nodes []dtNode, s string) error {
 				pos += size
 			}
 		}
+		if !fx {
+			extra = 0
+			skipSpace()
+		}
+	}
+	if !std {
+		return nil
 	}
 	if i < len(nodes) {
 		return stdErr("input string is too short for datetime format")
@@ -400,7 +483,7 @@ func (f *stdFields) read(nodes []dtNode, s string) error {
 }
 
 // readYcommaYYY reads Y,YYY as sscanf's "%d,%03d" does.
-func (f *stdFields) readYcommaYYY(s string, pos *int, n *dtNode) error {
+func (f *fromChar) readYcommaYYY(s string, pos *int, n *dtNode) error {
 	bad := stdErr("invalid input string for \"Y,YYY\"")
 	mill, used, rng := strtol(s[*pos:])
 	if used == 0 || rng || mill < math.MinInt32 || mill > math.MaxInt32 {
@@ -466,13 +549,13 @@ func isoWeekJulian(year, week int64) int64 {
 
 func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 
-// result turns the fields into a datetime value as PostgreSQL's
-// do_to_timestamp and parse_datetime do.
-func (f *stdFields) result(nodes []dtNode, s string) (Value, int, error) {
+// fields turns what was read into the fields of a date and time of day,
+// the fraction of a second and the zone given (east of UTC; hasTz false
+// for none), as PostgreSQL's do_to_timestamp does.
+func (f *fromChar) fields(s string) (tm dtFields, fsec int64, east int, hasTz bool, err error) {
 	overflow := func() error {
 		return pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: \"%s\"", s)
 	}
-	var tm dtFields
 	tm.mon, tm.mday = 1, 1
 	if f.ssss != 0 {
 		tm.hour, tm.min, tm.sec = f.ssss/3600, f.ssss%3600/60, f.ssss%60
@@ -488,7 +571,7 @@ func (f *stdFields) result(nodes []dtNode, s string) (Value, int, error) {
 	}
 	if f.clock12 {
 		if tm.hour < 1 || tm.hour > 12 {
-			return Null, 0, stdErr("hour \"%d\" is invalid for the 12-hour clock", tm.hour).
+			return tm, 0, 0, false, stdErr("hour \"%d\" is invalid for the 12-hour clock", tm.hour).
 				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
 		}
 		if f.pm != 0 && tm.hour < 12 {
@@ -575,7 +658,7 @@ func (f *stdFields) result(nodes []dtNode, s string) (Value, int, error) {
 	}
 	if ddd != 0 && (tm.mon <= 1 || tm.mday <= 1) {
 		if tm.year == 0 && f.bc == 0 {
-			return Null, 0, stdErr("cannot calculate day of year without year information")
+			return tm, 0, 0, false, stdErr("cannot calculate day of year without year information")
 		}
 		if f.mode == 'I' {
 			j0 := isoWeekJulian(tm.year, 1) - 1
@@ -598,22 +681,47 @@ func (f *stdFields) result(nodes []dtNode, s string) (Value, int, error) {
 			fmask |= dtMask(tkMonth) | dtMask(tkDay)
 		}
 	}
-	fsec := wrap32(wrap32(f.ms*1000) + f.us)
+	fsec = wrap32(wrap32(f.ms*1000) + f.us)
 	if fmask != 0 && validateDate(fmask, true, false, false, &tm) != 0 {
-		return Null, 0, overflow()
+		return tm, 0, 0, false, overflow()
 	}
 	if tm.hour < 0 || tm.hour >= 24 || tm.min < 0 || tm.min >= 60 || tm.sec < 0 || tm.sec >= 60 || fsec < 0 || fsec >= usecsPerSec {
-		return Null, 0, overflow()
+		return tm, 0, 0, false, overflow()
 	}
-	east := 0
 	if f.tzsign != 0 {
 		if f.tzh < 0 || f.tzh > 15 || f.tzm < 0 || f.tzm >= 60 {
-			return Null, 0, pgerr.New("22009", "time zone displacement out of range: \"%s\"", s)
+			return tm, 0, 0, false, pgerr.New("22009", "time zone displacement out of range: \"%s\"", s)
 		}
 		east = int((f.tzh*60 + f.tzm) * 60)
 		if f.tzsign < 0 {
 			east = -east
 		}
+		hasTz = true
+	}
+	return tm, fsec, east, hasTz, nil
+}
+
+// tmToMicros is a timestamp's microseconds from its fields, less the
+// zone's offset; ok is false out of range.
+func tmToMicros(tm dtFields, fsec int64, east int) (int64, bool) {
+	if !validJulian(tm.year, tm.mon) {
+		return 0, false
+	}
+	days := daysFromCivil(tm.year, tm.mon, tm.mday)
+	if days > math.MaxInt64/usecsPerDay-1 || days < math.MinInt64/usecsPerDay+1 {
+		return 0, false
+	}
+	tod := ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec + fsec
+	us := days*usecsPerDay + tod - int64(east)*usecsPerSec
+	return us, validTimestamp(us)
+}
+
+// result is the datetime that the fields make, its kind following from
+// the template's patterns, as PostgreSQL's parse_datetime makes it.
+func (f *fromChar) result(nodes []dtNode, s string) (Value, int, error) {
+	tm, fsec, east, _, err := f.fields(s)
+	if err != nil {
+		return Null, 0, err
 	}
 	dated, timed, zoned := false, false, false
 	for _, n := range nodes {
@@ -634,11 +742,8 @@ func (f *stdFields) result(nodes []dtNode, s string) (Value, int, error) {
 	tod := ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec + fsec
 	switch {
 	case dated && timed:
-		if !validJulian(tm.year, tm.mon) {
-			return Null, 0, timestampRange(zoned)
-		}
-		us := (daysFromCivil(tm.year, tm.mon, tm.mday))*usecsPerDay + tod - int64(east)*usecsPerSec
-		if !validTimestamp(us) {
+		us, ok := tmToMicros(tm, fsec, east)
+		if !ok {
 			return Null, 0, timestampRange(zoned)
 		}
 		us = roundToPrecision(us, f.ff)
