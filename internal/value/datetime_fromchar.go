@@ -106,14 +106,14 @@ func isAlnum(c byte) bool {
 // isSeparatorChar is ASCII punctuation: printable, not a letter or digit.
 func isSeparatorChar(c byte) bool { return c > 0x20 && c < 0x7f && !isAlnum(c) }
 
-func stdErr(format string, args ...any) *pgerr.Error {
+func formatErr(format string, args ...any) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidDatetimeFormat, format, args...)
 }
 
 // setInt sets a field, refusing a second, different value.
 func setInt(dest *int64, x int64, n *dtNode) error {
 	if *dest != 0 && *dest != x {
-		return stdErr("conflicting values for \"%s\" field in formatting string", n.key.name).
+		return formatErr("conflicting values for \"%s\" field in formatting string", n.key.name).
 			WithDetail("This value contradicts a previous setting for the same field type.")
 	}
 	*dest = x
@@ -175,10 +175,10 @@ func strtol(s string) (x int64, n int, rng bool) {
 	return x, i, rng
 }
 
-// stdParseInt reads the number of node i at s[*pos:] into dest (nil: read and
+// readInt reads the number of node i at s[*pos:] into dest (nil: read and
 // drop), taking width characters unless the node has FM or the next cannot
 // take digits; it returns the characters used, leading space included.
-func stdParseInt(dest *int64, s string, pos *int, width int, nodes []dtNode, i int) (int, error) {
+func readInt(dest *int64, s string, pos *int, width int, nodes []dtNode, i int) (int, error) {
 	n := &nodes[i]
 	init := *pos
 	p := init
@@ -198,21 +198,21 @@ func stdParseInt(dest *int64, s string, pos *int, width int, nodes []dtNode, i i
 		p = init + used
 	} else {
 		if len(rest) < width {
-			return 0, stdErr("source string too short for \"%s\" formatting field", n.key.name).
+			return 0, formatErr("source string too short for \"%s\" formatting field", n.key.name).
 				WithDetail("Field requires %d characters, but only %d remain.", width, len(rest)).
 				WithHint("If your source string is not fixed-width, try using the \"FM\" modifier.")
 		}
 		var used int
 		x, used, rng = strtol(cp)
 		if used > 0 && used < width {
-			return 0, stdErr("invalid value \"%s\" for \"%s\"", cp, n.key.name).
+			return 0, formatErr("invalid value \"%s\" for \"%s\"", cp, n.key.name).
 				WithDetail("Field requires %d characters, but only %d could be parsed.", width, used).
 				WithHint("If your source string is not fixed-width, try using the \"FM\" modifier.")
 		}
 		p += used
 	}
 	if p == init {
-		return 0, stdErr("invalid value \"%s\" for \"%s\"", cp, n.key.name).WithDetail("Value must be an integer.")
+		return 0, formatErr("invalid value \"%s\" for \"%s\"", cp, n.key.name).WithDetail("Value must be an integer.")
 	}
 	if rng || x < math.MinInt32 || x > math.MaxInt32 {
 		return 0, pgerr.New(pgerr.DatetimeOverflow, "value for \"%s\" in source string is out of range", n.key.name).
@@ -239,7 +239,7 @@ func seqSearch(s string, words []string, n *dtNode) (int, int, error) {
 	if k := strings.IndexAny(s, " \t\n\r\f"); k >= 0 {
 		word = s[:k]
 	}
-	return 0, 0, stdErr("invalid value \"%s\" for \"%s\"", word, n.key.name).
+	return 0, 0, formatErr("invalid value \"%s\" for \"%s\"", word, n.key.name).
 		WithDetail("The given value did not match any of the allowed values for this field.")
 }
 
@@ -271,7 +271,7 @@ func (f *fromChar) read(nodes []dtNode, s string, std bool) error {
 			switch {
 			case n.kind != dtChar && std:
 				if pos >= len(s) || s[pos] != n.lit[0] {
-					return stdErr("unmatched format separator \"%s\"", n.lit)
+					return formatErr("unmatched format separator \"%s\"", n.lit)
 				}
 				pos++
 			case n.kind != dtChar && !fx:
@@ -290,7 +290,7 @@ func (f *fromChar) read(nodes []dtNode, s string, std bool) error {
 				}
 			default:
 				if std && (pos >= len(s) || s[pos:pos+size] != n.lit) {
-					return stdErr("unmatched format character \"%s\"", n.lit)
+					return formatErr("unmatched format character \"%s\"", n.lit)
 				}
 				pos += size
 			}
@@ -300,11 +300,11 @@ func (f *fromChar) read(nodes []dtNode, s string, std bool) error {
 			if f.mode == 0 {
 				f.mode = m
 			} else if f.mode != m {
-				return stdErr("invalid combination of date conventions").
+				return formatErr("invalid combination of date conventions").
 					WithHint("Do not mix Gregorian and ISO week date conventions in a formatting template.")
 			}
 		}
-		num := func(dest *int64, width int) (int, error) { return stdParseInt(dest, s, &pos, width, nodes, i) }
+		num := func(dest *int64, width int) (int, error) { return readInt(dest, s, &pos, width, nodes, i) }
 		var err error
 		skipTH := true
 		switch id := n.key.id; id {
@@ -471,20 +471,20 @@ func (f *fromChar) read(nodes []dtNode, s string, std bool) error {
 		return nil
 	}
 	if i < len(nodes) {
-		return stdErr("input string is too short for datetime format")
+		return formatErr("input string is too short for datetime format")
 	}
 	for pos < len(s) && isCSpace(s[pos]) {
 		pos++
 	}
 	if pos < len(s) {
-		return stdErr("trailing characters remain in input string after datetime format")
+		return formatErr("trailing characters remain in input string after datetime format")
 	}
 	return nil
 }
 
 // readYcommaYYY reads Y,YYY as sscanf's "%d,%03d" does.
 func (f *fromChar) readYcommaYYY(s string, pos *int, n *dtNode) error {
-	bad := stdErr("invalid input string for \"Y,YYY\"")
+	bad := formatErr("invalid input string for \"Y,YYY\"")
 	mill, used, rng := strtol(s[*pos:])
 	if used == 0 || rng || mill < math.MinInt32 || mill > math.MaxInt32 {
 		return bad
@@ -571,7 +571,7 @@ func (f *fromChar) fields(s string) (tm dtFields, fsec int64, east int, hasTz bo
 	}
 	if f.clock12 {
 		if tm.hour < 1 || tm.hour > 12 {
-			return tm, 0, 0, false, stdErr("hour \"%d\" is invalid for the 12-hour clock", tm.hour).
+			return tm, 0, 0, false, formatErr("hour \"%d\" is invalid for the 12-hour clock", tm.hour).
 				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
 		}
 		if f.pm != 0 && tm.hour < 12 {
@@ -658,7 +658,7 @@ func (f *fromChar) fields(s string) (tm dtFields, fsec int64, east int, hasTz bo
 	}
 	if ddd != 0 && (tm.mon <= 1 || tm.mday <= 1) {
 		if tm.year == 0 && f.bc == 0 {
-			return tm, 0, 0, false, stdErr("cannot calculate day of year without year information")
+			return tm, 0, 0, false, formatErr("cannot calculate day of year without year information")
 		}
 		if f.mode == 'I' {
 			j0 := isoWeekJulian(tm.year, 1) - 1
@@ -752,7 +752,7 @@ func (f *fromChar) result(nodes []dtNode, s string) (Value, int, error) {
 		}
 		return NewTimestamp(Timestamp, us), 0, nil
 	case dated && zoned:
-		return Null, 0, stdErr("datetime format is zoned but not timed")
+		return Null, 0, formatErr("datetime format is zoned but not timed")
 	case dated:
 		days := daysFromCivil(tm.year, tm.mon, tm.mday)
 		if !validJulian(tm.year, tm.mon) || !validDate(days) {
@@ -766,7 +766,7 @@ func (f *fromChar) result(nodes []dtNode, s string) (Value, int, error) {
 		}
 		return NewTime(tod), 0, nil
 	}
-	return Null, 0, stdErr("datetime format is not dated and not timed")
+	return Null, 0, formatErr("datetime format is not dated and not timed")
 }
 
 func timestampRange(zoned bool) error {
