@@ -177,3 +177,75 @@ func dtRunners(t *testing.T, ctx context.Context, pg *pgx.Conn, e *engine.Engine
 	}
 	return run, runPG
 }
+
+// TestJSONPathDatetimeISORandom compares .datetime() without a template
+// with PostgreSQL over random texts near the ISO 8601 forms it reads.
+func TestJSONPathDatetimeISORandom(t *testing.T) {
+	pg, ctx, r := randomPG(t, 59)
+	g := dtTemplateGen{r}
+	e := engine.New()
+	run, runPG := dtRunners(t, ctx, pg, e)
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	num := func(width int) string {
+		switch r.IntN(6) {
+		case 0:
+			return fmt.Sprint(r.IntN(100))
+		case 1:
+			return fmt.Sprint(r.IntN(100000))
+		}
+		return fmt.Sprintf("%0*d", width, r.IntN(int(pow10(width))))
+	}
+	for range n {
+		var b strings.Builder
+		date := r.IntN(3) != 0
+		if date {
+			b.WriteString(num(4) + "-" + num(2) + "-" + num(2))
+		}
+		if !date || r.IntN(2) == 0 {
+			if date {
+				b.WriteString(g.pick(" ", "T", "t", "  ", ""))
+			}
+			b.WriteString(num(2) + ":" + num(2))
+			if r.IntN(5) != 0 {
+				b.WriteString(":" + num(2))
+			}
+			if r.IntN(3) == 0 {
+				b.WriteString("." + num(1+r.IntN(7)))
+			}
+			if r.IntN(2) == 0 {
+				b.WriteString(g.pick("+", "-", " +", "Z", "") + num(2))
+				if r.IntN(2) == 0 {
+					b.WriteString(":" + num(2))
+				}
+			}
+		}
+		text := b.String()
+		switch r.IntN(8) {
+		case 0:
+			text = " " + text
+		case 1:
+			text += g.pick(" ", "x", ":00")
+		}
+		q := fmt.Sprintf("SELECT jsonb_path_query_array_tz(%s, '$.datetime()'), jsonb_path_query_array(%s, '$.datetime().type()', silent => true)",
+			sqlQuote(fmt.Sprintf("%q", text)), sqlQuote(fmt.Sprintf("%q", text)))
+		got, gotErr := run(q)
+		want, wantErr := runPG(q)
+		if gotErr != wantErr {
+			t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q (%v)", q, gotErr, wantErr, want)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", q, show(got), show(want))
+		}
+	}
+}
+
+func pow10(n int) int64 {
+	p := int64(1)
+	for range n {
+		p *= 10
+	}
+	return p
+}
