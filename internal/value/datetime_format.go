@@ -198,6 +198,8 @@ func parseDTTemplate(f string, mode int) ([]dtNode, error) {
 			case strings.HasPrefix(f[i:], "th"):
 				n.th = true
 				i += 2
+			case strings.HasPrefix(f[i:], "SP"):
+				i += 2 // PostgreSQL accepts and ignores SP (spell mode)
 			}
 			nodes = append(nodes, n)
 			continue
