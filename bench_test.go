@@ -260,3 +260,44 @@ func TestSingleChangeAllocs(t *testing.T) {
 		t.Fatalf("a change allocates %.2f times, want 1 (the stored row)", allocs)
 	}
 }
+
+// TestPreparedUpdateAllocs bounds what a prepared UPDATE by primary key
+// allocates in a transaction: the new row, and a few small objects to
+// find the target (its access path and list) and return the result. A
+// statement planned afresh, or a map per WHERE, would exceed it.
+func TestPreparedUpdateAllocs(t *testing.T) {
+	db := deltaview.Open()
+	err := db.Exec(`
+		CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL);
+		INSERT INTO t SELECT g, g % 100, g FROM generate_series(1, 10000) g;
+		CREATE MATERIALIZED VIEW f AS SELECT id, val FROM t WHERE val < 0;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := db.Prepare("UPDATE t SET grp = $1, val = $2 WHERE id = $3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perTx = 10
+	i := 0
+	allocs := testing.AllocsPerRun(200, func() {
+		i++
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range perTx {
+			id := int64(1 + (i*perTx+j)%10000)
+			if _, err := tx.Exec(up, deltaview.Int(int64(i%100)), deltaview.Int(id+int64(i)), deltaview.Int(id)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}) / perTx
+	t.Logf("allocations per UPDATE: %.2f", allocs)
+	if allocs > 6 {
+		t.Fatalf("an UPDATE by key allocates %.2f times, want at most 6", allocs)
+	}
+}

@@ -41,22 +41,46 @@ type colCond struct {
 	loIncl, hiIncl       bool
 }
 
+// colConds is what a WHERE says of its columns, one entry per column it
+// constrains: a WHERE constrains few, so a search of a short slice costs
+// less than a map, whose allocations a prepared UPDATE by key paid on
+// every execution.
+type colConds []colCondAt
+
+type colCondAt struct {
+	col int
+	colCond
+}
+
+// at returns column c's conditions, nil when the WHERE sets none.
+func (cs colConds) at(c int) *colCond {
+	for i := range cs {
+		if cs[i].col == c {
+			return &cs[i].colCond
+		}
+	}
+	return nil
+}
+
 // columnConds collects, by column, the conjuncts of where that compare a
 // column with a constant or parameter (=, <, <=, >, >=, BETWEEN, IS NULL).
 // Constants are taken when of the column's type, or of another integer
 // type when they fit; the others are left to the WHERE.
-func columnConds(cols []plan.Column, where expr.Expr) (map[int]*colCond, error) {
-	var out map[int]*colCond
+func columnConds(cols []plan.Column, where expr.Expr) (colConds, error) {
+	var out colConds
 	get := func(c int) *colCond {
-		if out == nil {
-			out = map[int]*colCond{}
+		if cc := out.at(c); cc != nil {
+			return cc
 		}
-		if out[c] == nil {
-			out[c] = &colCond{}
-		}
-		return out[c]
+		out = append(out, colCondAt{col: c})
+		return &out[len(out)-1].colCond
 	}
-	for _, c := range plan.Conjuncts(where) {
+	// One comparison (a WHERE by key) needs no slice of conjuncts.
+	conjuncts := []expr.Expr{where}
+	if _, ok := where.(*expr.Cmp); !ok {
+		conjuncts = plan.Conjuncts(where)
+	}
+	for _, c := range conjuncts {
 		if n, ok := c.(*expr.IsNull); ok && !n.Not {
 			if col, ok := n.E.(*expr.Col); ok && col.Idx < len(cols) {
 				get(col.Idx).isNull = true
@@ -169,7 +193,7 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 	for _, u := range t.uniques {
 		complete := true
 		for _, c := range u.cols {
-			if cc := conds[c]; cc == nil || !cc.hasEq && !cc.never {
+			if cc := conds.at(c); cc == nil || !cc.hasEq && !cc.never {
 				complete = false
 				break
 			}
@@ -179,15 +203,16 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 		}
 		p := &accessPath{unique: u, probe: make(value.Row, len(t.cols))}
 		for _, c := range u.cols {
-			p.probe[c] = conds[c].eq
-			p.empty = p.empty || conds[c].never
+			cc := conds.at(c)
+			p.probe[c] = cc.eq
+			p.empty = p.empty || cc.never
 		}
 		return p, nil
 	}
 	var best *accessPath
 	score := 0
 	for _, u := range t.uniques {
-		if cc := conds[u.cols[0]]; len(u.cols) > 1 && cc != nil && (cc.hasEq || cc.never) {
+		if cc := conds.at(u.cols[0]); len(u.cols) > 1 && cc != nil && (cc.hasEq || cc.never) {
 			best, score = &accessPath{prefixCol: u.cols[0], prefixVal: cc.eq, prefixOf: u, empty: cc.never}, 2
 			break
 		}
@@ -206,7 +231,7 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 	for _, ix := range t.candidates(keyed) {
 		p := &accessPath{ix: ix}
 		for _, c := range ix.cols {
-			cc := conds[c]
+			cc := conds.at(c)
 			if cc == nil || !cc.hasEq && !cc.isNull && !cc.never {
 				break
 			}
@@ -215,7 +240,7 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 		}
 		s := 2 * len(p.r.eq)
 		if k := len(p.r.eq); k < len(ix.cols) {
-			if cc := conds[ix.cols[k]]; cc != nil && (cc.hasLo || cc.hasHi) {
+			if cc := conds.at(ix.cols[k]); cc != nil && (cc.hasLo || cc.hasHi) {
 				p.r.bounded = true
 				p.r.lo, p.r.hasLo, p.r.loIncl = cc.lo, cc.hasLo, cc.loIncl
 				p.r.hi, p.r.hasHi, p.r.hiIncl = cc.hi, cc.hasHi, cc.hiIncl
@@ -231,10 +256,10 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 
 // orderedScore is what an ordered index of cols would score for conds:
 // two per leading column fixed, one for a range on the next.
-func orderedScore(cols []int, conds map[int]*colCond) int {
+func orderedScore(cols []int, conds colConds) int {
 	s := 0
 	for _, c := range cols {
-		cc := conds[c]
+		cc := conds.at(c)
 		if cc == nil {
 			break
 		}

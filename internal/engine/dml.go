@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -96,7 +96,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 		n++
 	}
-	res.Tag = fmt.Sprintf("INSERT 0 %d", n)
+	res.Tag = countTag("INSERT 0 ", n)
 	return res, nil
 }
 
@@ -212,6 +212,8 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 			return nil, err
 		}
 		if usable {
+			// Filtered in place: found is this call's own.
+			out = found[:0]
 			for _, tg := range found {
 				ok, err := accepts(where, tg.row)
 				if err != nil {
@@ -295,7 +297,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 			return Result{}, err
 		}
 	}
-	res.Tag = fmt.Sprintf("UPDATE %d", len(ts))
+	res.Tag = countTag("UPDATE ", len(ts))
 	return res, nil
 }
 
@@ -315,6 +317,22 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 			return Result{}, err
 		}
 	}
-	res.Tag = fmt.Sprintf("DELETE %d", len(ts))
+	res.Tag = countTag("DELETE ", len(ts))
 	return res, nil
+}
+
+// countTag is a command tag with its row count, "UPDATE 1": the tags of
+// one row, a prepared statement's usual count, cost no allocation.
+func countTag(verb string, n int) string {
+	if n == 1 {
+		switch verb {
+		case "INSERT 0 ":
+			return "INSERT 0 1"
+		case "UPDATE ":
+			return "UPDATE 1"
+		case "DELETE ":
+			return "DELETE 1"
+		}
+	}
+	return verb + strconv.Itoa(n)
 }
