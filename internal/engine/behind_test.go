@@ -580,3 +580,34 @@ func TestBehindConcurrentReads(t *testing.T) {
 		t.Fatalf("%d reads of %d paths", n, len(atoms))
 	}
 }
+
+// TestBehindClose: Close returns once the views' commits that the last
+// commit left behind are done, so that nothing of the engine runs after
+// it.
+func TestBehindClose(t *testing.T) {
+	x := newBehindEngine(t, 2)
+	g := &behindGate{}
+	defer engine.SetBehindHook(g.hook)()
+	g.shut()
+	if _, err := behindRun(x.writer, behindStream(1)[0]); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() {
+		x.e.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+		t.Fatal("Close returned while the views' commits were held")
+	case <-time.After(5 * time.Millisecond):
+	}
+	g.mu.Lock()
+	held := g.held
+	g.mu.Unlock()
+	if held != 1 {
+		t.Fatalf("%d commits held, want 1", held)
+	}
+	g.open()
+	<-closed
+}
