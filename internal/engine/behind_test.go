@@ -193,7 +193,7 @@ func (p behindPath) read(x *behindEngine) (string, error) {
 }
 
 // behindTxns is the length of each test's stream.
-const behindTxns = 24
+const behindTxns = 16
 
 // runBehindPath runs the stream on one worker and on two, reading through
 // p after every transaction: on two workers while the commit left behind
