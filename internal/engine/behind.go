@@ -122,6 +122,10 @@ func (e *Engine) commitBehind(stepped []matView) {
 		b.launched = tr.Clock()
 	}
 	e.mu.behind = b
+	var hold func()
+	if h := testHookBehind; h != nil {
+		hold = h()
+	}
 	go func() {
 		defer close(b.done)
 		defer func() {
@@ -129,6 +133,9 @@ func (e *Engine) commitBehind(stepped []matView) {
 				b.panics = p
 			}
 		}()
+		if hold != nil {
+			hold()
+		}
 		var t0, t int64
 		if tr != nil {
 			runtime.LockOSThread()
@@ -158,6 +165,12 @@ func (e *Engine) commitBehind(stepped []matView) {
 		}
 	}()
 }
+
+// testHookBehind, set by tests, is called by a commit that leaves its
+// views' and indexes' commits behind, and returns what their goroutine
+// runs before they start: a test holds them there to read the engine
+// meanwhile.
+var testHookBehind func() (hold func())
 
 // minBehind is the rows from which a commit leaves its views' and
 // indexes' commits to a goroutine of its own: starting one costs a

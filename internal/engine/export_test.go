@@ -19,3 +19,11 @@ func SpareLogCap(e *Engine) int {
 	}
 	return cap(e.spare.log)
 }
+
+// SetBehindHook makes every commit that leaves its views' commits behind
+// (behind.go) call fn, and their goroutine run what fn returns before it
+// starts, until the returned function removes the hook.
+func SetBehindHook(fn func() (hold func())) (restore func()) {
+	testHookBehind = fn
+	return func() { testHookBehind = nil }
+}

@@ -62,8 +62,10 @@ func (e *Engine) subscriptions() Subscriptions {
 	return e.subsDriver
 }
 
-// Close stops the engine's subscriptions and foreign tables. The engine stays usable; a
-// subscription statement after Close fails.
+// Close stops the engine's subscriptions and foreign tables, and waits
+// for the views' commits that the last commit left running (behind.go),
+// so that nothing of the engine runs once it returns. The engine stays
+// usable; a subscription statement after Close fails.
 func (e *Engine) Close() {
 	e.subsDriverMu.Lock()
 	d, f := e.subsDriver, e.foreignDriver
@@ -75,6 +77,8 @@ func (e *Engine) Close() {
 	if f != nil {
 		f.Close()
 	}
+	e.mu.Lock()
+	e.mu.Unlock()
 }
 
 // subscriptionStmt runs a subscription statement, outside a transaction
