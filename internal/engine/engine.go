@@ -74,6 +74,11 @@ type Engine struct {
 	stepped []matView
 	events  map[string]delta.Batch
 	stepIn  stepInput
+	// eventsKept says that a batch of events holds the last commit's.
+	eventsKept bool
+	// touched1 keeps what replacePending loads ahead of the commit, so
+	// that the loads are not optimised away.
+	touched1 uintptr
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes
