@@ -67,7 +67,8 @@ func (e *Engine) replacePending(t *table, row value.Row) error {
 		// call and of the caller's, not one after the other at commit.
 		// A batch's later replacements are read ahead at commit instead
 		// (applyPart).
-		e.touched1 += uintptr(ref.row.Kind()) + uintptr(len(t.rows.rows[ref.id]))
+		old := unsafe.Slice(ref.row, u.width) // its first and last values: a row spans two lines
+		e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[ref.id]))
 	}
 	if err := t.check(row); err != nil {
 		return err
