@@ -27,6 +27,9 @@ func RowBytes(r value.Row) int64 {
 	n := rowHeaderBytes + int64(len(r))*valueBytes
 	for _, v := range r {
 		switch v.Kind() {
+		case value.Unknown, value.Bool, value.Int2, value.Int4, value.Int8, value.Float4, value.Float8,
+			value.Date, value.Timestamp, value.TimestampTZ, value.Time:
+			// Held in the Value: the commonest kinds, tested first.
 		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:

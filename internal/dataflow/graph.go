@@ -109,7 +109,9 @@ func (g *Graph[D]) Run(feed func(id NodeID) (D, error)) error {
 		}
 		g.stepped = append(g.stepped, NodeID(i))
 		out, err := n.op.Step(in)
-		clear(in)
+		for j := 0; j < len(in); j++ { // an operator's one or two inputs: no call to clear
+			in[j] = zero
+		}
 		if err != nil {
 			g.abort()
 			return err

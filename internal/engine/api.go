@@ -211,6 +211,9 @@ func assignValue(v value.Value, t value.Type) (value.Value, error) {
 		if err := value.CheckText(v.Str()); err != nil {
 			return value.Null, err
 		}
+		if v.Kind() == value.Text && t.Kind == value.Text && t.Mod < 0 {
+			return v, nil // text into text: nothing to convert
+		}
 	}
 	if !t.Kind.IsString() && !t.Kind.IsBits() || t.Mod < 0 || v.IsNull() {
 		return value.Cast(v, t, true)

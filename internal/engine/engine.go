@@ -36,9 +36,8 @@ type Engine struct {
 	// build on first use (prefix.go, viewindex.go): readers share mu.
 	lookupMu sync.Mutex
 	// slot is the writer slot, held by one session from its first change
-	// until its transaction ends: a buffered channel of one, full while
-	// held, so that a wait for it can time out.
-	slot   chan struct{}
+	// until its transaction ends (slot.go).
+	slot   writerSlot
 	tables map[string]*table
 	// views are the materialized views, however maintained (matview.go);
 	// order is them in creation order, a topological order.
@@ -74,6 +73,11 @@ type Engine struct {
 	stepped []matView
 	events  map[string]delta.Batch
 	stepIn  stepInput
+	// eventsKept says that a batch of events holds the last commit's.
+	eventsKept bool
+	// touched1 keeps what replacePending loads ahead of the commit, so
+	// that the loads are not optimised away.
+	touched1 uintptr
 	// shared holds the indexes of stored relations that several views'
 	// joins read, staged once per commit.
 	shared sharedIndexes
@@ -181,7 +185,7 @@ func New() *Engine {
 		named:   map[string]*namedView{},
 		indexes: map[string]*table{},
 		deps:    map[string][]string{},
-		slot:    make(chan struct{}, 1),
+		slot:    newWriterSlot(),
 
 		workers:     1,
 		parallelMin: defaultParallelMin,

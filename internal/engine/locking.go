@@ -26,11 +26,9 @@ func (s *Session) lockNoWait(b sql.Bound, rec *recorder) error {
 	if !ok || !sel.Lock.NoWait || s.writer {
 		return nil
 	}
-	select {
-	case s.e.slot <- struct{}{}:
+	if s.e.slot.tryAcquire() {
 		s.writer = true
 		return nil
-	default:
 	}
 	rel := "?"
 	if len(rec.direct) > 0 {

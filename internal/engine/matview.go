@@ -120,6 +120,9 @@ func (e *Engine) viewNames() []string {
 // addView registers a built view.
 func (e *Engine) addView(v matView, deps []string) {
 	e.views[v.meta().name] = v
+	if zv, ok := v.(*zview); ok {
+		zv.refillOps() // found here, under the write lock, for readers
+	}
 	e.order = append(e.order, v)
 	e.read, e.waves = nil, nil
 	e.deps[v.meta().name] = deps

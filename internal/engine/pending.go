@@ -56,8 +56,19 @@ func (e *Engine) replacePending(t *table, row value.Row) error {
 	if k.IsNull() {
 		return noRowWithKey(t, row)
 	}
-	if _, ok := u.ints.Get(k.Int()); !ok {
+	ref, ok := u.ints.Get(k.Int())
+	if !ok {
 		return noRowWithKey(t, row)
+	}
+	if len(e.tx.pending) == 0 {
+		// The first replacement, perhaps the only one: the old row and
+		// its slot in the row store, which the write reads, are loaded
+		// now, so that their cache misses run beside the rest of the
+		// call and of the caller's, not one after the other at commit.
+		// A batch's later replacements are read ahead at commit instead
+		// (applyPart).
+		old := unsafe.Slice(ref.row, u.width) // its first and last values: a row spans two lines
+		e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[ref.id]))
 	}
 	if err := t.check(row); err != nil {
 		return err
@@ -134,6 +145,10 @@ type applyPart struct {
 func (e *Engine) applyPending(direct bool) {
 	tx := e.tx
 	p := tx.pending
+	if len(p) == 1 {
+		e.applyOne(direct)
+		return
+	}
 	b := &e.batch
 	tables := b.tables[:0]
 	for i := range p {

@@ -51,6 +51,9 @@ func (e *Engine) refillLimit() int64 {
 func (e *Engine) checkRefills(stepped []matView) {
 	limit := e.refillLimit()
 	for _, v := range stepped {
+		if zv, ok := v.(*zview); ok && len(zv.refillOps()) == 0 {
+			continue // no operator of the view refills
+		}
 		m := v.meta()
 		// Before the view's commit (one left behind) its step's refills
 		// are staged; after it they are counted in refills.
@@ -71,10 +74,29 @@ func stagedRefills(v matView) int64 {
 		return 0
 	}
 	var n int64
-	for id := 0; id < zv.c.Circuit.Len(); id++ {
-		if o, ok := zv.c.Circuit.Node(dataflow.NodeID(id)).(interface{ StagedRefills() int64 }); ok {
+	for _, o := range zv.refillOps() {
+		if o, ok := o.(interface{ StagedRefills() int64 }); ok {
 			n += o.StagedRefills()
 		}
 	}
 	return n
+}
+
+// refillOps returns the operators of v that count refills (top-k, MIN
+// and MAX), found once (addView finds them before any reader sees the
+// view): the commits of a view without any do not walk its operators.
+func (v *zview) refillOps() []dataflow.Operator {
+	if v.refillers == nil {
+		ops := []dataflow.Operator{} // not nil: found
+		for id := 0; id < v.c.Circuit.Len(); id++ {
+			o := v.c.Circuit.Node(dataflow.NodeID(id))
+			_, counts := o.(interface{ Refills() int64 })
+			_, stages := o.(interface{ StagedRefills() int64 })
+			if counts || stages {
+				ops = append(ops, o)
+			}
+		}
+		v.refillers = ops
+	}
+	return v.refillers
 }

@@ -187,31 +187,18 @@ func (s *Session) acquireSlot() error {
 func (s *Session) releaseSlot() {
 	if s.writer {
 		s.writer = false
-		<-s.e.slot
+		s.e.slot.release()
 	}
 }
 
 // acquireSlot waits for the writer slot, at most timeout when it is
 // positive.
 func (e *Engine) acquireSlot(timeout time.Duration) error {
-	select {
-	case e.slot <- struct{}{}:
-		return nil
-	default:
-	}
-	if timeout <= 0 {
-		e.slot <- struct{}{}
+	if e.slot.acquire(timeout) {
 		return nil
 	}
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case e.slot <- struct{}{}:
-		return nil
-	case <-t.C:
-		return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout").
-			WithHint("another session's transaction holds the right to write; end it, or raise lock_timeout")
-	}
+	return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout").
+		WithHint("another session's transaction holds the right to write; end it, or raise lock_timeout")
 }
 
 // Exec executes one parsed statement: its result, then the notices and the

@@ -21,9 +21,21 @@ import (
 // figures (docs/reserves.md).
 type sharedIndexes struct {
 	m map[string]*sharedIndex
+	// list holds the indexes of m in the order they were made: a commit
+	// walks it, not the map, whose walk costs a random start and an
+	// iterator per commit.
+	list []*sharedIndex
+}
+
+// add registers a new index under key.
+func (s *sharedIndexes) add(key string, si *sharedIndex) {
+	si.key = key
+	s.m[key] = si
+	s.list = append(s.list, si)
 }
 
 type sharedIndex struct {
+	key string // its key in sharedIndexes.m
 	// reserve marks the index of a relation by some order that top-ks
 	// refill from: its memory is the relation's, not the views'.
 	reserve bool
@@ -66,7 +78,7 @@ func (s *sharedIndexes) share(v *zview) {
 			}
 		} else {
 			si = &sharedIndex{rel: sp.Relation, cols: sp.Columns, a: j.Disown(sp.Side)}
-			s.m[sp.Key] = si
+			s.add(sp.Key, si)
 		}
 		si.a.Retain()
 		si.views = append(si.views, v.name)
@@ -121,7 +133,7 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 				return wait, err
 			}
 			waits = append(waits, w)
-			s.m[sp.Key] = si
+			s.add(sp.Key, si)
 		}
 		if err := u.UseIndex(sp.Slot, si.a); err != nil {
 			return wait, err
@@ -227,13 +239,21 @@ func (s *sharedIndexes) release(gone map[string]bool) {
 		clear(si.views[len(kept):])
 		si.views = kept
 	}
+	list := s.list[:0]
+	for _, si := range s.list {
+		if s.m[si.key] == si {
+			list = append(list, si)
+		}
+	}
+	clear(s.list[len(list):])
+	s.list = list
 }
 
 // stage stages each shared index whose relation changed with the change,
 // narrowed to the index's columns, as the joins' inputs receive it. An
 // index committed early in this commit is left alone.
 func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
-	for _, si := range s.m {
+	for _, si := range s.list {
 		d := deltas[si.rel]
 		if len(d) == 0 || si.early || si.staged {
 			continue // done by a worker already
@@ -285,7 +305,7 @@ func (si *sharedIndex) commitEarly() {
 }
 
 func (s *sharedIndexes) commit() {
-	for _, si := range s.m {
+	for _, si := range s.list {
 		if si.staged {
 			si.a.Commit()
 			si.staged = false
@@ -298,7 +318,7 @@ func (s *sharedIndexes) commit() {
 // early: the same rows with their weights negated, which restores every
 // weight.
 func (s *sharedIndexes) abort() {
-	for _, si := range s.m {
+	for _, si := range s.list {
 		if si.early {
 			neg := make(zset.ZSet, len(si.applied))
 			for i, e := range si.applied {

@@ -136,8 +136,8 @@ func (e *Engine) newTxn(explicit bool) *txn {
 	if tx == nil || cap(tx.log) > maxSpareLog || cap(tx.pending) > maxSpareLog {
 		return &txn{explicit: explicit}
 	}
-	clear(tx.log) // undoTo cleared whatever lies past the length
-	clear(tx.pending)
+	clearFew(tx.log) // undoTo cleared whatever lies past the length
+	clearFew(tx.pending)
 	*tx = txn{explicit: explicit, log: tx.log[:0], pending: tx.pending[:0]}
 	return tx
 }
@@ -146,24 +146,38 @@ func (e *Engine) newTxn(explicit bool) *txn {
 // consolidated changes, all views or none, then tells subscribers. A view
 // that fails (an expression error on the new rows) rolls the whole
 // transaction back.
+//
+// The commit of one change runs at every call: its path takes no defer
+// (a function with many returns pays for each), walks no map but the
+// tables' batches, and skips what is not in use (a clock, events, shared
+// indexes, subscribers, sinks, a store) at the cost of a test each.
 func (e *Engine) commit() error {
 	e.mu.settle() // a typed change's own commit holds lockChanges only
 	tx := e.tx
 	e.tx = nil
-	defer func() {
-		// A bulk load's log is let go at once: it holds a slot per row
-		// loaded, and the views built after the load would otherwise
-		// keep it alive beside them.
-		if e.tx == nil && tx != nil && cap(tx.log) <= maxSpareLog && cap(tx.pending) <= maxSpareLog {
-			e.spare = tx
-		}
-	}()
-	if tx == nil || len(tx.log) == 0 && len(tx.pending) == 0 {
+	if tx == nil {
 		return nil
 	}
-	ph := e.startPhases()
-	e.ph = ph
-	defer func() { ph.end(); e.ph = nil }()
+	var err error
+	if len(tx.log) > 0 || len(tx.pending) > 0 {
+		ph := e.startPhases()
+		e.ph = ph
+		err = e.commitTx(tx)
+		ph.end()
+		e.ph = nil
+	}
+	// A bulk load's log is let go at once: it holds a slot per row
+	// loaded, and the views built after the load would otherwise keep it
+	// alive beside them.
+	if e.tx == nil && cap(tx.log) <= maxSpareLog && cap(tx.pending) <= maxSpareLog {
+		e.spare = tx
+	}
+	return err
+}
+
+// commitTx is commit for a transaction that changed something.
+func (e *Engine) commitTx(tx *txn) error {
+	ph := e.ph
 	if len(tx.pending) > 0 {
 		// Written here, so that the store, the views and a rollback see
 		// them in the log like any change; a transaction of replacements
@@ -182,8 +196,18 @@ func (e *Engine) commit() error {
 			e.rollback()
 			return err
 		}
-		defer e.wake()
 	}
+	err := e.commitDeltas(tx, temporal)
+	if temporal {
+		e.wake()
+	}
+	return err
+}
+
+// commitDeltas gathers the tables' batches of the transaction and steps
+// the views that read them.
+func (e *Engine) commitDeltas(tx *txn, temporal bool) error {
+	ph := e.ph
 	deltas, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
 	ph.mark("table deltas")
@@ -201,50 +225,43 @@ func (e *Engine) commit() error {
 		compactTables(tx.log)
 		return nil
 	}
-	stepped := e.stepped[:0]
-	defer func() { clear(stepped); e.stepped = stepped[:0] }()
-	fail := func(name string, err error) error {
-		for _, v := range stepped {
-			v.abort()
-		}
-		e.shared.abort()
-		e.tx = tx
-		e.rollback()
-		pe := *pgerr.Wrap(err)
-		pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
-		return &pe
-	}
-	// refuse rolls the transaction back when the store could not record
-	// it: the error is the store's, with its SQLSTATE.
-	refuse := func(err error) error {
-		for _, v := range stepped {
-			v.abort()
-		}
-		e.shared.abort()
-		e.tx = tx
-		e.rollback()
-		return err
-	}
 	in := &e.stepIn
 	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
-	defer func() { *in = stepInput{} }()
 	// A temporal view's commit is read at once: the commit's end wakes the
 	// clock, which asks the views when they next change.
 	e.leaveBehind = !temporal && e.commitsBehind(len(tx.log), deltas)
-	defer func() { e.leaveBehind = false }()
 	if temporal {
 		deltas[compile.ClockInput] = clockBatch(e.now)
 	}
+	stepped, err := e.stepViews(tx, in, temporal)
+	clearFew(stepped)
+	e.stepped = stepped[:0]
+	*in = stepInput{}
+	e.leaveBehind = false
+	return err
+}
+
+// stepViews prepares the views, commits the transaction to the store and
+// the sinks, then commits the views and the indexes and tells the
+// subscribers; on failure it rolls the transaction back. It returns the
+// views that stepped, in e.stepped's memory.
+func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, error) {
+	ph := e.ph
+	deltas := in.deltas
 	// A view reading another sees its delta of this step.
-	stepped, name, err := e.prepareViews(in, stepped)
+	stepped, name, err := e.prepareViews(in, e.stepped[:0])
 	if err != nil {
-		return fail(name, err)
+		return stepped, e.failCommit(tx, stepped, name, err)
 	}
-	delete(deltas, compile.ClockInput)
+	if temporal {
+		delete(deltas, compile.ClockInput)
+	}
 	// Indexes shared by several views' joins absorb the step once; their
 	// readers saw them as they were before it.
-	if err := e.shared.stage(deltas); err != nil {
-		return fail("", err)
+	if len(e.shared.list) > 0 {
+		if err := e.shared.stage(deltas); err != nil {
+			return stepped, e.failCommit(tx, stepped, "", err)
+		}
 	}
 	ph.mark("index stage")
 	// The store stages the transaction before the sinks commit theirs and
@@ -252,18 +269,20 @@ func (e *Engine) commit() error {
 	// any sink holds it.
 	staged, err := e.storeWrite(tx.log, e.ts+1, tx.source, false)
 	if err != nil {
-		return refuse(err)
+		return stepped, e.refuseCommit(tx, stepped, err)
 	}
-	if name, err := e.prepareSinks(deltas); err != nil {
-		if staged {
-			e.store.Abort()
+	if len(e.sinks) > 0 {
+		if name, err := e.prepareSinks(deltas); err != nil {
+			if staged {
+				e.store.Abort()
+			}
+			return stepped, e.failCommit(tx, stepped, name, err)
 		}
-		return fail(name, err)
 	}
 	if staged {
 		if err := e.store.Commit(); err != nil {
 			e.detachSinks(e.ts+1, err)
-			return refuse(err)
+			return stepped, e.refuseCommit(tx, stepped, err)
 		}
 	}
 	ph.mark("store and sinks")
@@ -279,20 +298,50 @@ func (e *Engine) commit() error {
 		ph.mark("views and index commit")
 		compactTables(tx.log)
 		ph.mark("compact")
-		return nil
+		return stepped, nil
 	}
 	for _, v := range stepped {
 		v.commit()
 	}
 	ph.mark("views commit")
-	e.shared.commit()
+	if len(e.shared.list) > 0 {
+		e.shared.commit()
+	}
 	ph.mark("index commit")
 	compactTables(tx.log)
 	ph.mark("compact")
-	e.notify(deltas)
+	if len(e.subs) > 0 {
+		e.notify(deltas)
+	}
 	e.afterCommit(stepped, len(tx.log))
 	ph.mark("notify")
-	return nil
+	return stepped, nil
+}
+
+// failCommit rolls back a commit that a view (name) or a sink failed:
+// the views that stepped and the shared indexes drop their step. The
+// error says which view failed.
+func (e *Engine) failCommit(tx *txn, stepped []matView, name string, err error) error {
+	e.abortCommit(tx, stepped)
+	pe := *pgerr.Wrap(err)
+	pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
+	return &pe
+}
+
+// refuseCommit rolls the transaction back when the store could not
+// record it: the error is the store's, with its SQLSTATE.
+func (e *Engine) refuseCommit(tx *txn, stepped []matView, err error) error {
+	e.abortCommit(tx, stepped)
+	return err
+}
+
+func (e *Engine) abortCommit(tx *txn, stepped []matView) {
+	for _, v := range stepped {
+		v.abort()
+	}
+	e.shared.abort()
+	e.tx = tx
+	e.rollback()
 }
 
 // compactTables compacts the tables a committed transaction changed.
@@ -384,7 +433,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 	for _, t := range e.batch.direct {
 		t.built = false
 	}
-	clear(e.batch.direct)
+	clearFew(e.batch.direct)
 	e.batch.direct = e.batch.direct[:0]
 	// Inserts alone cannot cancel out: each has a new row id.
 	changed = changed || unreadChanges && insertsOnly
@@ -412,7 +461,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 			changed = true
 		}
 	}
-	clear(touched)
+	clearFew(touched)
 	e.touched = touched[:0]
 	return deltas, changed
 }
@@ -436,6 +485,18 @@ func (e *Engine) readTables() map[string]bool {
 // and that views read, by table, in the order they came; how many tables
 // have events; and whether the transaction held any event.
 func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, int, bool) {
+	held := false
+	for i := range log {
+		if log[i].w == 0 {
+			held = true
+			break
+		}
+	}
+	if !held && !e.eventsKept {
+		// No events now, and every batch is empty since the last
+		// commit's: nothing to clear or gather.
+		return e.events, 0, false
+	}
 	if e.events == nil {
 		e.events = map[string]delta.Batch{}
 	}
@@ -445,13 +506,9 @@ func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, int, bool) {
 		events[k] = b[:0]
 	}
 	read := e.readTables()
-	held := false
 	for _, c := range log {
-		if c.w == 0 {
-			held = true
-			if read[c.t.name] {
-				events[c.t.name] = append(events[c.t.name], c.ev)
-			}
+		if c.w == 0 && read[c.t.name] {
+			events[c.t.name] = append(events[c.t.name], c.ev)
 		}
 	}
 	// A table without events this time keeps its entry, empty, and its
@@ -462,6 +519,7 @@ func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, int, bool) {
 			n++
 		}
 	}
+	e.eventsKept = n > 0
 	return events, n, held
 }
 
@@ -478,7 +536,7 @@ const maxReusedDelta = 1 << 15
 // keep.
 func (t *table) reuseDelta(n int) zset.ZSet {
 	z := t.delta
-	clear(z)
+	clearFew(z)
 	if cap(t.pre) > maxReusedDelta {
 		t.pre = nil
 	}

@@ -24,6 +24,9 @@ type zview struct {
 	// unselective lists the columns found not worth an index.
 	lookups     []*viewIndex
 	unselective []int
+	// refillers are the operators that count refills (refillOps); nil
+	// until found.
+	refillers []dataflow.Operator
 }
 
 func (v *zview) relations() []string { return v.c.Relations }
@@ -117,8 +120,8 @@ func (v *zview) operators() []opFigures {
 // refills sums the refills of the view's operators.
 func (v *zview) refills() int64 {
 	var n int64
-	for id := 0; id < v.c.Circuit.Len(); id++ {
-		n += nodeRefills(v.c.Circuit.Node(dataflow.NodeID(id)))
+	for _, o := range v.refillOps() {
+		n += nodeRefills(o)
 	}
 	return n
 }
