@@ -18,6 +18,7 @@ import (
 var (
 	sweepRewrite = flag.Bool("sweep-rewrite", false, "rewrite testdata/funcsweep/signatures from TestFunctionSweep's findings")
 	sweepShow    = flag.Bool("sweep-show", false, "log every call of TestFunctionSweep that is not the same")
+	sweepDoc     = flag.Bool("sweep-doc", false, "print the table of docs/sql.md written from testdata/funcsweep/signatures")
 )
 
 // sweepFile lists every signature TestFunctionSweep calls with its status;
@@ -64,6 +65,9 @@ func TestFunctionSweep(t *testing.T) {
 		return
 	}
 	want := readSweep(t)
+	if *sweepDoc {
+		fmt.Print(sweepTable(want))
+	}
 	var diffs []string
 	for k, st := range got {
 		if w, ok := want[k]; !ok {
@@ -289,7 +293,7 @@ ORDER BY 1`)
 		if !ok {
 			continue
 		}
-		s := &sweepSig{key: "func " + sig, values: volatile != "v" && !sweepClock[name] && !(name == "age" && len(args) == 1)}
+		s := &sweepSig{key: map[string]string{"f": "func ", "a": "agg ", "w": "window "}[kind] + sig, values: volatile != "v" && !sweepClock[name] && !(name == "age" && len(args) == 1)}
 		for _, inst := range sweepInstances(args) {
 			for i := range 3 {
 				c := sweepCall(name, strings.HasPrefix(sig, `"`), kind, retset, variadic != "-", aggkind, direct, inst, i, sweepArgs[sig])
@@ -641,4 +645,107 @@ func writeSweep(t *testing.T, got map[string]string, counts map[string]int) {
 	if err := os.WriteFile(sweepFile, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// sweepFamilies names the families of the table in docs/sql.md, by the
+// type of a signature's first argument.
+var sweepFamilies = []struct{ name, match string }{
+	{"aggregates", "agg "}, {"window functions", "window "},
+	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
+	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
+	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
+	{"arrays and polymorphic", "any"},
+}
+
+// sweepFamily returns the family of a signature's key.
+func sweepFamily(k string) string {
+	for _, f := range sweepFamilies[:2] {
+		if strings.HasPrefix(k, f.match) {
+			return f.name
+		}
+	}
+	var first string
+	if rest, ok := strings.CutPrefix(k, "op "); ok {
+		first = rest
+		if strings.ContainsRune("+-*/<>=~!@#%^&|`?", rune(rest[0])) { // a prefix operator: its operand
+			first = strings.TrimPrefix(rest, strings.Fields(rest)[0]+" ")
+		}
+	} else {
+		args := k[strings.Index(k, "(")+1 : len(k)-1]
+		first, _, _ = strings.Cut(args, ",")
+		if first == "" {
+			return "other"
+		}
+	}
+	first = strings.Trim(first, `"`)
+	for _, f := range sweepFamilies[2:] {
+		for _, m := range strings.Fields(f.match) {
+			if strings.HasPrefix(first, m) {
+				return f.name
+			}
+		}
+	}
+	return "other"
+}
+
+// sweepTable writes the table of docs/sql.md: per family, the signatures
+// swept, how many give PostgreSQL's results, and the others by name.
+func sweepTable(list map[string]string) string {
+	type fam struct {
+		n, same, failing int
+		gaps             map[string][]string // status → names
+	}
+	fams := map[string]*fam{}
+	for k, st := range list {
+		name := sweepFamily(k)
+		f := fams[name]
+		if f == nil {
+			f = &fam{gaps: map[string][]string{}}
+			fams[name] = f
+		}
+		f.n++
+		switch st {
+		case "same":
+			f.same++
+			continue
+		case "error":
+			f.failing++
+			continue
+		}
+		short := k
+		if i := strings.Index(k, "("); i >= 0 && !strings.HasPrefix(k, "op ") {
+			short = k[strings.Index(k, " ")+1 : i]
+		} else {
+			short = strings.TrimPrefix(k, "op ")
+		}
+		short = "`" + strings.Trim(short, `"`) + "`"
+		if !slices.Contains(f.gaps[st], short) {
+			f.gaps[st] = append(f.gaps[st], short)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| family | signatures | as PostgreSQL | both fail on the samples | the others (status: names) |\n|---|---|---|---|---|\n")
+	names := []string{}
+	for _, f := range sweepFamilies {
+		names = append(names, f.name)
+	}
+	names = append(names, "other")
+	for _, name := range names {
+		f := fams[name]
+		if f == nil {
+			continue
+		}
+		var gaps []string
+		sts := make([]string, 0, len(f.gaps))
+		for st := range f.gaps {
+			sts = append(sts, st)
+		}
+		sort.Strings(sts)
+		for _, st := range sts {
+			slices.Sort(f.gaps[st])
+			gaps = append(gaps, st+": "+strings.Join(f.gaps[st], ", "))
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", name, f.n, f.same, f.failing, strings.Join(gaps, "; "))
+	}
+	return b.String()
 }
