@@ -39,8 +39,9 @@ func init() {
 	strict("atan2", kinds(F8, F8), value.Float8Type, func(a []value.Value) (value.Value, error) {
 		return float8(math.Atan2(a[0].Float(), a[1].Float())), nil
 	})
-	f1("degrees", func(x float64) float64 { return x * 180 / math.Pi })
-	f1("radians", func(x float64) float64 { return x * math.Pi / 180 })
+	// As PostgreSQL: divided and multiplied by RADIANS_PER_DEGREE.
+	f1("degrees", func(x float64) float64 { return x / radiansPerDegree })
+	f1("radians", func(x float64) float64 { return x * radiansPerDegree })
 	f1("cbrt", pgCbrt)
 	strict("||/", kinds(F8), value.Float8Type, floatFn(pgCbrt))
 	register(&FuncDef{Name: "pi", Params: kinds(), Result: value.Float8Type, Eval: func([]value.Value) (value.Value, error) {
