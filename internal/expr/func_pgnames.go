@@ -15,7 +15,7 @@ import (
 // dexp, numeric_sqrt, int4inc, like, notlike, …), and small functions of
 // its catalog besides: like_escape, similar_to_escape, similar_escape,
 // timestamp(date, time), timestamptz(date, time[tz]), make_timestamptz,
-// array_to_json(a, pretty) and jsonb_set_lax.
+// array_to_json(a, pretty), jsonb_set_lax and width_bucket(x, thresholds).
 func init() {
 	T, F8, N, I4 := value.Text, value.Float8, value.Numeric, value.Int4
 	alias := func(name, of string, params []value.Kind, result value.Type) {
@@ -210,6 +210,28 @@ func init() {
 	register(&FuncDef{Name: "jsonb_set_lax", Params: kinds(jsonbT, textA, jsonbT), Result: value.JSONBType, Eval: setLax})
 	register(&FuncDef{Name: "jsonb_set_lax", Params: kinds(jsonbT, textA, jsonbT, value.Bool), Result: value.JSONBType, Eval: setLax})
 	register(&FuncDef{Name: "jsonb_set_lax", Params: kinds(jsonbT, textA, jsonbT, value.Bool, T), Result: value.JSONBType, Eval: setLax})
+
+	// width_bucket(x, thresholds): how many of the sorted thresholds are
+	// at most x, found by PostgreSQL's binary search.
+	polyStrict("width_bucket", []poly{pElem, pArray}, intResult, func(a []value.Value) (value.Value, error) {
+		if a[1].NDims() > 1 {
+			return value.Null, pgerr.New("2202E", "thresholds must be one-dimensional array")
+		}
+		th := a[1].Elems()
+		if slices.ContainsFunc(th, value.Value.IsNull) {
+			return value.Null, pgerr.New("22004", "thresholds array must not contain NULLs")
+		}
+		left, right := 0, len(th)
+		for left < right {
+			mid := (left + right) / 2
+			if value.CompareSQL(a[0], th[mid]) < 0 {
+				right = mid
+			} else {
+				left = mid + 1
+			}
+		}
+		return ints(int64(left)), nil
+	})
 }
 
 // sameAs returns the Eval of the signature of name with params, looked up
