@@ -13,7 +13,7 @@ import (
 var MakeIntervalParams = []string{"years", "months", "weeks", "days", "hours", "mins", "secs"}
 
 // make_interval and the OVERLAPS operator (which the parser writes as a
-// call of overlaps).
+// call of overlaps), of timestamps, timestamptz and times of day.
 func init() {
 	I4, F8, IV := value.Int4, value.Float8, value.Interval
 	makeInterval := func(a []value.Value) (value.Value, error) {
@@ -48,11 +48,14 @@ func init() {
 		strict("make_interval", ps, value.IntervalType, makeInterval)
 	}
 
-	for _, k := range []value.Kind{value.Timestamp, value.TimestampTZ} {
+	for _, k := range []value.Kind{value.Timestamp, value.TimestampTZ, value.Time} {
 		for _, ends := range [][2]value.Kind{{k, k}, {IV, IV}, {k, IV}, {IV, k}} {
 			register(&FuncDef{Name: "overlaps", Params: kinds(k, ends[0], k, ends[1]), Result: value.BoolType, Eval: overlaps})
 		}
 	}
+	// timetz has only the form of four timetz, as in PostgreSQL.
+	TZ := value.TimeTZ
+	register(&FuncDef{Name: "overlaps", Params: kinds(TZ, TZ, TZ, TZ), Result: value.BoolType, Eval: overlaps})
 }
 
 // overlaps is (s1, e1) OVERLAPS (s2, e2) as PostgreSQL's

@@ -67,6 +67,8 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 		case strings.HasPrefix(rest, "SG"):
 			toks = append(toks, numTok{kind: 'G'})
 			i += 2
+		case strings.HasPrefix(rest, "SP"):
+			i += 2
 		case rest[0] == 'S':
 			toks = append(toks, numTok{kind: 'S'})
 			i++
@@ -90,6 +92,9 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 			i++
 		case rest[0] == 'L':
 			toks = append(toks, numTok{kind: 'C'})
+			i++
+		case rest[0] == 'B' || rest[0] == 'C':
+			// Patterns PostgreSQL reads and prints nothing for.
 			i++
 		case strings.HasPrefix(rest, "EEEE"):
 			// to_char's EEEE is sciToChar's: only to_number comes here.
@@ -243,7 +248,7 @@ func numToChar(v value.Value, f string) (string, error) {
 				fpos = 0
 			}
 		case ',':
-			if started || overflow {
+			if started || overflow && fpos > 0 {
 				sb.WriteByte(',')
 			} else {
 				pad()
@@ -277,6 +282,10 @@ func numToChar(v value.Value, f string) (string, error) {
 				sb.WriteByte('+')
 			}
 		case 'R':
+			if anchor < 0 {
+				// Without a number, PR prints nothing.
+				continue
+			}
 			if neg {
 				sb.WriteByte('>')
 			} else {
@@ -298,7 +307,9 @@ func numToChar(v value.Value, f string) (string, error) {
 	}
 	out := sb.String()
 	if anchor < 0 {
-		anchor = len(out)
+		// No digit position nor decimal point: the number, and the
+		// sign placed before it, print nothing.
+		return out, nil
 	}
 	// The sign anchored before the number: a leading S, PR's <, or the
 	// default blank or minus when no sign pattern places it.

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,9 @@ func textResult(value.Kind) value.Type       { return value.TextType }
 // name is not one.
 func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.Type, result value.Type, err error) {
 	sigs, ok := polyCatalog[name]
-	if !ok {
+	// A call with as many arguments as no polymorphic signature has is
+	// resolved in the catalog (width_bucket has both kinds).
+	if !ok || !slices.ContainsFunc(sigs, func(s polySig) bool { return len(s.params) == len(args) }) {
 		return nil, nil, result, nil
 	}
 	for _, sig := range sigs {

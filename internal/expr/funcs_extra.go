@@ -35,13 +35,13 @@ func init() {
 	f1("asinh", ok(math.Asinh))
 	f1("acosh", inRange(1, math.Inf(1), math.Acosh))
 	f1("atanh", inRange(-1, 1, math.Atanh))
-	f1("sind", ok(sind))
-	f1("cosd", ok(func(x float64) float64 { return sind(90 - x) }))
-	f1("tand", ok(func(x float64) float64 { return sind(x) / sind(90-x) }))
-	f1("cotd", ok(func(x float64) float64 { return sind(90-x) / sind(x) }))
-	f1("asind", inRange(-1, 1, func(x float64) float64 { return exactDegrees(math.Asin(x)) }))
-	f1("acosd", inRange(-1, 1, func(x float64) float64 { return exactDegrees(math.Acos(x)) }))
-	f1("atand", ok(func(x float64) float64 { return exactDegrees(math.Atan(x)) }))
+	f1("sind", pgSind)
+	f1("cosd", pgCosd)
+	f1("tand", pgTand)
+	f1("cotd", pgCotd)
+	f1("asind", pgAsind)
+	f1("acosd", pgAcosd)
+	f1("atand", ok(func(x float64) float64 { return math.Atan(x) / math.Atan(1) * 45 }))
 
 	strict("octet_length", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
 		return int4(int64(len(rawText(a[0])))), nil
@@ -113,37 +113,4 @@ func init() {
 	})
 }
 
-// sind is sin of degrees, exact at the multiples of 30 degrees where the
-// result is a whole or a half, as PostgreSQL makes it.
-func sind(x float64) float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return math.NaN()
-	}
-	r := math.Mod(x, 360)
-	if r < 0 {
-		r += 360
-	}
-	switch r {
-	case 0, 180:
-		return 0
-	case 30, 150:
-		return 0.5
-	case 90:
-		return 1
-	case 210, 330:
-		return -0.5
-	case 270:
-		return -1
-	}
-	return math.Sin(r * math.Pi / 180)
-}
-
 // exactDegrees converts radians to degrees, rounding results within a
-// few ulps of a whole number of degrees to it (asind(0.5) is 30).
-func exactDegrees(r float64) float64 {
-	d := r * 180 / math.Pi
-	if w := math.Round(d); math.Abs(d-w) < 1e-12 {
-		return w
-	}
-	return d
-}

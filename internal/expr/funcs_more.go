@@ -39,8 +39,9 @@ func init() {
 	strict("atan2", kinds(F8, F8), value.Float8Type, func(a []value.Value) (value.Value, error) {
 		return float8(math.Atan2(a[0].Float(), a[1].Float())), nil
 	})
-	f1("degrees", func(x float64) float64 { return x * 180 / math.Pi })
-	f1("radians", func(x float64) float64 { return x * math.Pi / 180 })
+	// As PostgreSQL: divided and multiplied by RADIANS_PER_DEGREE.
+	f1("degrees", func(x float64) float64 { return x / radiansPerDegree })
+	f1("radians", func(x float64) float64 { return x * radiansPerDegree })
 	f1("cbrt", pgCbrt)
 	strict("||/", kinds(F8), value.Float8Type, floatFn(pgCbrt))
 	register(&FuncDef{Name: "pi", Params: kinds(), Result: value.Float8Type, Eval: func([]value.Value) (value.Value, error) {
@@ -66,7 +67,9 @@ func init() {
 		bin("&", func(x, y int64) int64 { return x & y })
 		bin("|", func(x, y int64) int64 { return x | y })
 		bin("#", func(x, y int64) int64 { return x ^ y })
-		bits := map[value.Kind]uint{value.Int2: 16, value.Int4: 32, value.Int8: 64}[k]
+		// A smallint is shifted as C's int, 32 bits wide, then cut
+		// to 16 bits: 2::int2 << 29 is 0.
+		bits := map[value.Kind]uint{value.Int2: 32, value.Int4: 32, value.Int8: 64}[k]
 		shift := func(op string, left bool) {
 			strict(op, kinds(k, I4), t, func(a []value.Value) (value.Value, error) {
 				// PostgreSQL shifts by the count modulo the width, as C on
@@ -214,11 +217,11 @@ func init() {
 		if len(a) > 3 {
 			n = a[3].Int()
 		}
-		if from < 1 || n < 0 {
-			return value.Null, pgerr.New("22011", "negative substring length not allowed")
+		// A negative n repeats a part, as PostgreSQL's text_overlay.
+		head, tail, err := overlayBounds(int64(len(s)), from, n)
+		if err != nil {
+			return value.Null, err
 		}
-		head := min(from-1, int64(len(s)))
-		tail := min(max(from-1+n, 0), int64(len(s)))
 		return value.NewText(value.Text, string(s[:head])+r+string(s[tail:])), nil
 	}
 	strict("overlay", kinds(T, T, I4), value.TextType, overlay)

@@ -411,6 +411,13 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s", op, r.Type()).
 				WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 		}
+		switch op {
+		case "~~", "!~~", "~~*", "!~~*":
+			// LIKE and ILIKE spelled as their operators.
+			return b.bindLike(s, a, op)
+		case "~<~", "~<=~", "~>=~", "~>~":
+			return b.bindPatternCompare(s, a, op)
+		}
 		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
 			return b.bindRowCompare(s, op, l, r, a.Location)
 		}
