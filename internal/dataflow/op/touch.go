@@ -1,0 +1,50 @@
+package op
+
+import (
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// Big batches read the memory they need a group of entries at a time
+// ("group prefetching"). Reaching one row of a big state is a chain of
+// dependent cache misses (for counts: the index entry at the row's home,
+// then its slot, then the row held there), and so is reading the rows of
+// a batch that a table's rows scattered in memory. Done entry after
+// entry, the processor waits for each miss in turn. A group's entries are
+// instead walked once per link of the chain, each pass loading the next
+// link of every entry of the group: the loads of one pass do not depend on
+// each other, so the processor has a dozen of them in flight at once, and
+// the pass that does the work then finds what it reads in the cache.
+// Small batches, whose rows a single change has just made or read, skip
+// the passes.
+const (
+	minGrouped = 64 // the smallest batch read in groups
+	groupSize  = 32 // entries per group: a pass's loads, all of which the cache keeps
+)
+
+// touched receives a value computed from every load of the touching
+// passes, so that the compiler keeps them; nothing reads it.
+var touched uintptr
+
+// touchRow loads the cache lines of row's values that reading it reads
+// first and last.
+func touchRow(row value.Row) uintptr {
+	if len(row) == 0 {
+		return 0
+	}
+	return uintptr(row[0].Kind()) + uintptr(row[len(row)-1].Kind())
+}
+
+// touchGroup loads the rows of the group of z that starts at entry i, when
+// i starts a group of a big batch: the operator reading z entry by entry
+// calls it for each entry before reading it.
+func touchGroup(z zset.ZSet, i int) {
+	if i%groupSize != 0 || len(z) < minGrouped {
+		return
+	}
+	var sink uintptr
+	for _, e := range z[i:min(i+groupSize, len(z))] {
+		sink += touchRow(e.Row)
+	}
+	touched = sink
+}
