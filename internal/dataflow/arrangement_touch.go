@@ -1,10 +1,20 @@
 package dataflow
 
-import "unsafe"
+import (
+	"unsafe"
 
-// TouchGroup is the most keys Touch takes at once: the loads of a group
-// of that size are all in flight together, and all kept by the cache.
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// TouchGroup is the most keys Touch takes at once, and the entries
+// TouchRows loads at once: the loads of a group of that size are all in
+// flight together, and all kept by the cache.
 const TouchGroup = 32
+
+// MinTouched is the smallest batch TouchRows loads ahead: the rows of a
+// smaller one (a few changes) were just read by the change that made
+// them.
+const MinTouched = 64
 
 // touched receives a value computed from every load of the touching
 // passes, so that the compiler keeps them; nothing reads it.
@@ -66,4 +76,23 @@ func (a *Arrangement) touchAhead(st []stagedEntry, arena []byte) int {
 	}
 	touchRuns(runs[:n])
 	return i
+}
+
+// TouchRows loads into the cache the rows of the group of z that starts
+// at entry i (their first and last values), when i starts a group of
+// TouchGroup entries of a batch of at least MinTouched: a reader of a big
+// batch calls it for each entry before reading the entry. A table's old
+// rows, retracted by a batch, lie anywhere in the heap, each a cache miss;
+// loaded a group at a time, their misses overlap.
+func TouchRows(z zset.ZSet, i int) {
+	if i%TouchGroup != 0 || len(z) < MinTouched {
+		return
+	}
+	var sink uintptr
+	for _, e := range z[i:min(i+TouchGroup, len(z))] {
+		if r := e.Row; len(r) > 0 {
+			sink += uintptr(r[0].Kind()) + uintptr(r[len(r)-1].Kind())
+		}
+	}
+	touched = sink
 }

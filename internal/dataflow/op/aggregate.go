@@ -495,7 +495,7 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 	}
 	intKey := len(g.keys) > 0 && value.KeyIsInt(g.keys[0].Type().Kind)
 	for i, e := range batch {
-		touchGroup(batch, i)
+		dataflow.TouchRows(batch, i)
 		off, pre := len(g.arena), len(g.pres)
 		for _, k := range g.keys {
 			v, err := k.Eval(e.Row)

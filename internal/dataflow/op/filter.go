@@ -29,7 +29,7 @@ func (f *Filter) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatchN(f.out, len(in[0]))
 	f.out = nil
 	for i, e := range in[0] {
-		touchGroup(in[0], i)
+		dataflow.TouchRows(in[0], i)
 		v, err := f.pred.Eval(e.Row)
 		if err != nil {
 			clear(out)

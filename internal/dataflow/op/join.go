@@ -136,7 +136,7 @@ func sideIndex(s JoinSide, dropNulls bool) (*dataflow.Arrangement, bool) {
 func encode(a *dataflow.Arrangement, delta zset.ZSet, arena []byte, ks []keyed) ([]byte, []keyed, error) {
 	arena, ks = arena[:0], ks[:0]
 	for i, e := range delta {
-		touchGroup(delta, i)
+		dataflow.TouchRows(delta, i)
 		off := len(arena)
 		var null bool
 		var err error

@@ -1,8 +1,8 @@
 package op
 
 import (
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // Big batches read the memory they need a group of entries at a time
@@ -16,10 +16,11 @@ import (
 // each other, so the processor has a dozen of them in flight at once, and
 // the pass that does the work then finds what it reads in the cache.
 // Small batches, whose rows a single change has just made or read, skip
-// the passes.
+// the passes. The rows of a batch are loaded so by dataflow.TouchRows, the
+// keys of a join's lookups by Arrangement.Touch.
 const (
-	minGrouped = 64 // the smallest batch read in groups
-	groupSize  = 32 // entries per group: a pass's loads, all of which the cache keeps
+	minGrouped = dataflow.MinTouched // the smallest batch read in groups
+	groupSize  = dataflow.TouchGroup // entries per group: a pass's loads, all of which the cache keeps
 )
 
 // touched receives a value computed from every load of the touching
@@ -33,18 +34,4 @@ func touchRow(row value.Row) uintptr {
 		return 0
 	}
 	return uintptr(row[0].Kind()) + uintptr(row[len(row)-1].Kind())
-}
-
-// touchGroup loads the rows of the group of z that starts at entry i, when
-// i starts a group of a big batch: the operator reading z entry by entry
-// calls it for each entry before reading it.
-func touchGroup(z zset.ZSet, i int) {
-	if i%groupSize != 0 || len(z) < minGrouped {
-		return
-	}
-	var sink uintptr
-	for _, e := range z[i:min(i+groupSize, len(z))] {
-		sink += touchRow(e.Row)
-	}
-	touched = sink
 }
