@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/zset"
@@ -17,8 +18,9 @@ const TouchGroup = 32
 const MinTouched = 64
 
 // touched receives a value computed from every load of the touching
-// passes, so that the compiler keeps them; nothing reads it.
-var touched uintptr
+// passes, so that the compiler keeps them; nothing reads it. It is stored
+// atomically: circuits run on several goroutines.
+var touched atomic.Uintptr
 
 // Touch loads into the cache what looking up each of keys (encoded as
 // LookupEncoded takes them, at most TouchGroup) reads first: the key's
@@ -58,7 +60,7 @@ func touchRuns(runs []*run) {
 			sink += uintptr(r.small[0].r.p.Kind())
 		}
 	}
-	touched = sink
+	touched.Store(sink)
 }
 
 // touchAhead touches the runs of the next TouchGroup keys of st, whose
@@ -94,5 +96,5 @@ func TouchRows(z zset.ZSet, i int) {
 			sink += uintptr(r[0].Kind()) + uintptr(r[len(r)-1].Kind())
 		}
 	}
-	touched = sink
+	touched.Store(sink)
 }

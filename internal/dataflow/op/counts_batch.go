@@ -44,7 +44,7 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 			grp[k].i = c.findHashed(grp[k].h, z[g+k].Row)
 		}
 	}
-	touched = sink
+	touched.Store(sink)
 	return at
 }
 
@@ -96,5 +96,5 @@ func (c *counts) addAll(z zset.ZSet, at []slotRef) {
 			c.addAt(at[k].h, at[k].i, z[k].Row, z[k].W)
 		}
 	}
-	touched = sink
+	touched.Store(sink)
 }

@@ -1,6 +1,8 @@
 package op
 
 import (
+	"sync/atomic"
+
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -24,8 +26,9 @@ const (
 )
 
 // touched receives a value computed from every load of the touching
-// passes, so that the compiler keeps them; nothing reads it.
-var touched uintptr
+// passes, so that the compiler keeps them; nothing reads it. It is stored
+// atomically: circuits run on several goroutines.
+var touched atomic.Uintptr
 
 // touchRow loads the cache lines of row's values that reading it reads
 // first and last.
