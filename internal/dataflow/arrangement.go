@@ -387,8 +387,12 @@ func (a *Arrangement) apply(st []stagedEntry, arena []byte) {
 	// A sorted batch walks each run's tree once, left to right.
 	sorted := len(st) > minSortedStage
 	var f ptFinger
+	touchedTo := 0 // the entries whose runs have been touched
 	for i := range st {
 		s := &st[i]
+		if sorted && i >= touchedTo {
+			touchedTo = a.touchAhead(st[i:], arena) + i
+		}
 		if k := arena[s.off:s.end]; r == nil || string(k) != string(key) {
 			key, r = k, a.run(k)
 			if r == nil {

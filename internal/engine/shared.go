@@ -273,7 +273,8 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
 	if len(si.filters) > 0 {
 		n := dataflow.ReuseBatch(si.batch)
-		for _, e := range d {
+		for i, e := range d {
+			dataflow.TouchRows(d, i)
 			if si.holds(e.Row) {
 				n = append(n, e)
 			}

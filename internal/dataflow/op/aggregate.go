@@ -494,7 +494,8 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 		g.recs = make([]aggRec, 0, len(batch))
 	}
 	intKey := len(g.keys) > 0 && value.KeyIsInt(g.keys[0].Type().Kind)
-	for _, e := range batch {
+	for i, e := range batch {
+		dataflow.TouchRows(batch, i)
 		off, pre := len(g.arena), len(g.pres)
 		for _, k := range g.keys {
 			v, err := k.Eval(e.Row)

@@ -28,7 +28,8 @@ func NewFilter(pred expr.Expr) *Filter { return &Filter{pred: pred} }
 func (f *Filter) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatchN(f.out, len(in[0]))
 	f.out = nil
-	for _, e := range in[0] {
+	for i, e := range in[0] {
+		dataflow.TouchRows(in[0], i)
 		v, err := f.pred.Eval(e.Row)
 		if err != nil {
 			clear(out)

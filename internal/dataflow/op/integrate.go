@@ -51,13 +51,12 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 	if cap(g.at) < len(in[0]) {
 		g.at = make([]slotRef, 0, len(in[0]))
 	}
-	for _, e := range in[0] {
-		h, i := g.counts.find(e.Row)
-		g.at = append(g.at, slotRef{h, i})
+	g.at = g.counts.findAll(in[0], g.at)
+	for k, e := range in[0] {
 		if e.W > 0 {
 			continue
 		}
-		if now := g.counts.weightAt(i) + e.W; now < 0 {
+		if now := g.counts.weightAt(g.at[k].i) + e.W; now < 0 {
 			return nil, pgerr.New(pgerr.Internal,
 				"integrate: retracting %s would leave it with weight %d", zset.FormatRow(e.Row), now)
 		}
@@ -84,9 +83,7 @@ func (g *Integrate) Commit() {
 		}
 		g.counts.grow(n)
 	}
-	for k, e := range g.staged {
-		g.counts.addAt(g.at[k].h, g.at[k].i, e.Row, e.W)
-	}
+	g.counts.addAll(g.staged, g.at)
 	g.counts.compact()
 	g.Abort()
 }

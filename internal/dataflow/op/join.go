@@ -143,7 +143,8 @@ func sideIndex(s JoinSide, dropNulls bool) (*dataflow.Arrangement, bool) {
 // encode computes the non-NULL keys of a delta's entries.
 func encode(a *dataflow.Arrangement, delta zset.ZSet, arena []byte, ks []keyed) ([]byte, []keyed, error) {
 	arena, ks = arena[:0], ks[:0]
-	for _, e := range delta {
+	for i, e := range delta {
+		dataflow.TouchRows(delta, i)
 		off := len(arena)
 		var null bool
 		var err error
@@ -198,7 +199,10 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	c.err = nil
 	if probeR {
 		c.curT = termDlR
-		for _, k := range c.dl {
+		for i, k := range c.dl {
+			if i%dataflow.TouchGroup == 0 && len(c.dl) >= minGrouped {
+				touchKeys(c.right, c.arenaL, c.dl[i:])
+			}
 			c.curRow, c.curW = k.row, k.w
 			c.right.LookupEncoded(c.arenaL[k.off:k.end], c.onRight)
 			if c.err != nil {
@@ -208,7 +212,10 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	}
 	if probeL {
 		c.curT = termLDr
-		for _, k := range c.dr {
+		for i, k := range c.dr {
+			if i%dataflow.TouchGroup == 0 && len(c.dr) >= minGrouped {
+				touchKeys(c.left, c.arenaR, c.dr[i:])
+			}
 			c.curRow, c.curW = k.row, k.w
 			c.left.LookupEncoded(c.arenaR[k.off:k.end], c.onLeft)
 			if c.err != nil {
@@ -254,6 +261,17 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 		}
 	}
 	return nil
+}
+
+// touchKeys has a load into the cache what looking up the keys of the
+// first dataflow.TouchGroup entries of ks reads (see Arrangement.Touch).
+func touchKeys(a *dataflow.Arrangement, arena []byte, ks []keyed) {
+	var keys [dataflow.TouchGroup][]byte
+	n := min(len(ks), len(keys))
+	for i := range n {
+		keys[i] = arena[ks[i].off:ks[i].end]
+	}
+	a.Touch(keys[:n])
 }
 
 func (c *joinCore) visitRight(r value.Row, wr int64) bool {

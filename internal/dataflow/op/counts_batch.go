@@ -1,0 +1,100 @@
+package op
+
+import (
+	"unsafe"
+
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// findAll appends to at each row of z's hash and slot, as find gives them
+// (slot -1: absent).
+func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
+	tab := c.index.tab
+	if len(z) < minGrouped || tab == nil {
+		for _, e := range z {
+			h, i := c.find(e.Row)
+			at = append(at, slotRef{h, i})
+		}
+		return at
+	}
+	base := len(at)
+	for _, e := range z {
+		at = append(at, slotRef{h: value.HashRow(e.Row), i: -1})
+	}
+	refs := at[base:]
+	mask := uint64(len(tab) - 1)
+	var sink uintptr
+	for g := 0; g < len(refs); g += groupSize {
+		grp := refs[g:min(g+groupSize, len(refs))]
+		for _, r := range grp {
+			sink += uintptr(tab[r.h&mask].s)
+		}
+		for _, r := range grp {
+			if e := tab[r.h&mask]; e.s != 0 && e.h == r.h {
+				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[e.s-1].row)))
+			}
+		}
+		for _, r := range grp {
+			if e := tab[r.h&mask]; e.s != 0 && e.h == r.h {
+				sink += touchRow(c.slots[e.s-1].row)
+			}
+		}
+		for k := range grp {
+			grp[k].i = c.findHashed(grp[k].h, z[g+k].Row)
+		}
+	}
+	touched.Store(sink)
+	return at
+}
+
+// findHashed is find for a row whose hash h is known.
+func (c *counts) findHashed(h uint64, r value.Row) int32 {
+	x := &c.index
+	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
+		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
+			return e.s - 1
+		}
+	}
+	return -1
+}
+
+// addAll adds each entry of z to the counts, at the hash and slot at
+// gives it (findAll's, with no change to the counts since; z is
+// consolidated, so that adding one entry moves no other's slot). A big
+// batch first loads, a group at a time, what addAt reads and writes: the
+// slot of a row held (and the row, which a removal measures), or the index
+// entry at the home of a row to insert. Between Step and Commit the other
+// operators of the circuit have run, and the cache no longer holds what
+// findAll found.
+func (c *counts) addAll(z zset.ZSet, at []slotRef) {
+	tab := c.index.tab
+	if len(z) < minGrouped || tab == nil {
+		for k, e := range z {
+			c.addAt(at[k].h, at[k].i, e.Row, e.W)
+		}
+		return
+	}
+	mask := uint64(len(tab) - 1)
+	var sink uintptr
+	for g := 0; g < len(z); g += groupSize {
+		end := min(g+groupSize, len(z))
+		grp := at[g:end]
+		for _, r := range grp {
+			if r.i >= 0 {
+				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[r.i].row)))
+			} else {
+				sink += uintptr(tab[r.h&mask].s)
+			}
+		}
+		for _, r := range grp {
+			if r.i >= 0 {
+				sink += touchRow(c.slots[r.i].row) + uintptr(tab[r.h&mask].s)
+			}
+		}
+		for k := g; k < end; k++ {
+			c.addAt(at[k].h, at[k].i, z[k].Row, z[k].W)
+		}
+	}
+	touched.Store(sink)
+}
