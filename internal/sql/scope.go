@@ -24,6 +24,10 @@ type scopeCol struct {
 	// nullExt marks the columns of an outer join's null-extended side: a
 	// whole-row reference to their relation is NULL when all are (WholeRow).
 	nullExt bool
+	// rowType is the name of the table or view whose row the relation's
+	// columns are: the name of its whole row's type. "" for a subquery's,
+	// a CTE's or a function's, whose whole row is an anonymous record.
+	rowType string
 }
 
 // scope is the list of columns that expressions of one query level see, in
@@ -70,6 +74,16 @@ func (s *scope) starCols() []int {
 func newScope(qual string, cols []plan.Column) *scope {
 	s := &scope{}
 	s.add(qual, cols)
+	return s
+}
+
+// rowScope is newScope for the columns of table or view rowType, whose
+// whole row has that row type.
+func rowScope(qual, rowType string, cols []plan.Column) *scope {
+	s := newScope(qual, cols)
+	for i := range s.cols {
+		s.cols[i].rowType = rowType
+	}
 	return s
 }
 
