@@ -81,7 +81,7 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *Func:
 		return &Func{Def: n.Def, Args: kids, T: n.T}
 	case *RowCons:
-		return NewRecordCons(kids, n.Names, n.Table, n.T.RecordDesc().Name, n.NullIfAllNull)
+		return &RowCons{Args: kids, Names: n.Names, Table: n.Table, NullIfAllNull: n.NullIfAllNull, T: n.T}
 	case *FieldSelect:
 		return &FieldSelect{E: kids[0], Idx: n.Idx, Name: n.Name, T: n.T}
 	case *Cmp:

@@ -50,7 +50,7 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 		var args []expr.Expr
 		var names []string
 		nullExt := false
-		rowType := ""
+		var rowType value.Type
 		for i, c := range lv.cols {
 			if c.qual != qual || c.outer {
 				continue
@@ -65,7 +65,13 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 			names = append(names, c.name)
 		}
 		if args != nil {
-			return expr.NewRecordCons(args, names, qual, rowType, nullExt), true
+			r := expr.NewRecordCons(args, names, qual, "", nullExt)
+			if rowType.Kind == value.Record {
+				// The table's row type, its own column names even
+				// where an alias renames them (FROM t AS x(p, q)).
+				r.T = rowType
+			}
+			return r, true
 		}
 	}
 	return nil, false
@@ -115,6 +121,10 @@ func (b *binder) bindFieldSelect(e expr.Expr, name string, loc int32) (expr.Expr
 		if f, _ := r.Field(name); f != nil {
 			return f, nil
 		}
+		if r.Table != "" {
+			// (t).z is t.z, PostgreSQL's message for a column.
+			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %s.%s does not exist", r.Table, name)
+		}
 	} else if f, ok := expr.NewFieldSelect(e, name); ok {
 		return f, nil
 	}
@@ -155,7 +165,7 @@ func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr,
 	}
 	t := e.Type()
 	if t.Kind != value.Record {
-		return nil, nil, true, b.stmt.errf(nodeLoc(ind.Arg, -1), pgerr.WrongObjectType, "type %s is not composite", t)
+		return nil, nil, true, b.stmt.errf(-1, pgerr.WrongObjectType, "type %s is not composite", t)
 	}
 	fs := expr.FieldSelects(e)
 	if fs == nil {
@@ -184,7 +194,9 @@ func groupedRow(e expr.Expr, groups []expr.Expr) (expr.Expr, bool) {
 		}
 		args[i] = &expr.Col{Idx: j, T: groups[j].Type(), Name: colName(groups[j])}
 	}
-	return expr.NewRecordCons(args, r.Names, r.Table, r.T.RecordDesc().Name, r.NullIfAllNull), true
+	g := expr.NewRecordCons(args, r.Names, r.Table, "", r.NullIfAllNull)
+	g.T = r.T
+	return g, true
 }
 
 // nullTest binds e IS [NOT] NULL; a record is NULL when all its fields are.

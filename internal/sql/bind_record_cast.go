@@ -50,7 +50,7 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 		for i, f := range d.Fields {
 			if args[i], err = expr.Coerce(a.Args[i], f.Type, true); err != nil {
 				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
-					WithDetail("Cannot cast type %s to %s in column %d.", a.Args[i].Type(), f.Type, i+1)
+					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
 			names[i] = f.Name
 		}
@@ -68,4 +68,13 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			WithHint("cast a row constructor: ROW(a, b)::%s", d.Name)
 	}
 	return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
+}
+
+// typeNameNoMod is format_type_be's name of t: without its modifier, a
+// row type by its name.
+func typeNameNoMod(t value.Type) string {
+	if t.Kind == value.Record || t.Kind == value.ArrayOf(value.Record) {
+		return t.String()
+	}
+	return t.Kind.String()
 }

@@ -400,7 +400,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		colAliases = rv.Alias.Colnames
 	}
 	var p plan.Node
-	rowType := ""
+	var rowType value.Type
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -418,7 +418,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		if !ok {
 			return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 		}
-		rowType = rel.Name
+		rowType = relRowType(rel)
 		switch rel.Kind {
 		case KindView:
 			cat := b.cat

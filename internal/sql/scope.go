@@ -24,10 +24,11 @@ type scopeCol struct {
 	// nullExt marks the columns of an outer join's null-extended side: a
 	// whole-row reference to their relation is NULL when all are (WholeRow).
 	nullExt bool
-	// rowType is the name of the table or view whose row the relation's
-	// columns are: the name of its whole row's type. "" for a subquery's,
-	// a CTE's or a function's, whose whole row is an anonymous record.
-	rowType string
+	// rowType is the row type of the table or view whose columns these
+	// are: its whole row's type. Unset (the zero Type) for a subquery's, a
+	// CTE's or a function's columns, whose whole row is an anonymous
+	// record.
+	rowType value.Type
 }
 
 // scope is the list of columns that expressions of one query level see, in
@@ -77,9 +78,9 @@ func newScope(qual string, cols []plan.Column) *scope {
 	return s
 }
 
-// rowScope is newScope for the columns of table or view rowType, whose
-// whole row has that row type.
-func rowScope(qual, rowType string, cols []plan.Column) *scope {
+// rowScope is newScope for the columns of a table or view whose row type
+// is rowType.
+func rowScope(qual string, rowType value.Type, cols []plan.Column) *scope {
 	s := newScope(qual, cols)
 	for i := range s.cols {
 		s.cols[i].rowType = rowType
