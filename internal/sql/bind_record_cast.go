@@ -13,7 +13,8 @@ import (
 // relation's (or is a type's: PostgreSQL's types come first). ROW(…)::t
 // casts each field to t's column type, explicitly, and needs as many
 // fields as t has columns (42846 otherwise); NULL::t is a NULL of t's
-// type; a record of t's type is itself.
+// type; a string literal is read as the record's text form; a record of
+// t's type is itself.
 func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bool, err error) {
 	tn := c.TypeName
 	if tn == nil || len(tn.Names) != 1 || len(tn.Typmods) > 0 || len(tn.ArrayBounds) > 0 {
@@ -58,6 +59,13 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 	case *expr.Const:
 		if a.V.IsNull() {
 			return &expr.Const{V: value.Null, T: t}, true, nil
+		}
+		if a.T.Kind == value.Unknown {
+			v, err := value.ParseRecord(a.V.Str(), t)
+			if err != nil {
+				return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
+			}
+			return &expr.Const{V: v, T: t}, true, nil
 		}
 	}
 	if arg.Type() == t {

@@ -14,7 +14,7 @@ import (
 func ParseRecord(s string, t Type) (Value, error) {
 	d := t.RecordDesc()
 	bad := func(detail string) (Value, error) {
-		return Null, pgerr.New(pgerr.InvalidTextRep, "malformed record literal: %q", s).WithDetail("%s", detail)
+		return Null, pgerr.New(pgerr.InvalidTextRep, "malformed record literal: \"%s\"", s).WithDetail("%s", detail)
 	}
 	p := strings.TrimLeft(s, " \t\n\r\v\f")
 	if d == nil || !strings.HasPrefix(p, "(") {
