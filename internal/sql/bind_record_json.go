@@ -8,7 +8,8 @@ import (
 // recordJSON binds the json functions of a record whose type knows its
 // fields (a table's row, a subquery's, ROW(…), a function's record):
 // row_to_json, to_json, to_jsonb and array_to_json write the fields under
-// their names (expr.RecordJSON); the json builders take such an argument,
+// their names (expr.RecordJSON); the json builders and json(b)_object_agg
+// take such an argument,
 // or an array of such records, through to_json or to_jsonb,
 // which is what PostgreSQL writes for it there. ok is true when e is the
 // whole call; es may be changed in place either way.
@@ -28,6 +29,12 @@ func recordJSON(name string, es []expr.Expr) (e expr.Expr, ok bool) {
 		wrapRecords(es, "to_json", value.JSON)
 	case "jsonb_build_object", "jsonb_build_array":
 		wrapRecords(es, "to_jsonb", value.JSONB)
+	default:
+		// json(b)_object_agg's value, written into its pair as to_json
+		// writes it.
+		if pair, _, _ := expr.JSONAggFuncs("json_object_agg"); name == pair && len(es) == 2 {
+			wrapRecords(es[1:], "to_json", value.JSON)
+		}
 	}
 	return nil, false
 }
