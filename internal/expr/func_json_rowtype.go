@@ -29,6 +29,41 @@ func RecordJSON(name string, arg Expr, k value.Kind) (e Expr, ok bool) {
 	return &Func{Def: def, Args: []Expr{arg}, T: res}, true
 }
 
+// RowToJSONPretty returns row_to_json(arg, pretty) of a record argument
+// whose type knows its fields: with pretty true its fields are on lines of
+// their own (",\n " between them), nested values as they are.
+func RowToJSONPretty(arg, pretty Expr) (e Expr, ok bool) {
+	t := arg.Type()
+	if t.Kind != value.Record || t.RecordDesc() == nil {
+		return nil, false
+	}
+	pretty, err := Coerce(pretty, value.BoolType, false)
+	if err != nil {
+		return nil, false
+	}
+	def := &FuncDef{Name: "row_to_json", Strict: true, Result: value.JSONType, Eval: func(a []value.Value) (value.Value, error) {
+		if !a[1].Bool() {
+			return value.NewJSON(string(appendTypedJSON(nil, a[0], t))), nil
+		}
+		d := t.RecordDesc()
+		buf := []byte{'{'}
+		for i, f := range a[0].Fields() {
+			if i > 0 {
+				buf = append(buf, ",\n "...)
+			}
+			if i < len(d.Fields) {
+				buf = value.AppendJSONString(buf, d.Fields[i].Name)
+				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type)
+				continue
+			}
+			buf = append(append(buf, `"f`...), itoa(i+1)...)
+			buf = AppendToJSON(append(buf, `":`...), f)
+		}
+		return value.NewJSON(string(append(buf, '}'))), nil
+	}}
+	return &Func{Def: def, Args: []Expr{arg, pretty}, T: value.JSONType}, true
+}
+
 // appendTypedJSON appends v, of type t, as to_json writes it: a record's
 // fields under the names t gives them, f1, f2, … past them.
 func appendTypedJSON(buf []byte, v value.Value, t value.Type) []byte {

@@ -14,6 +14,9 @@ import (
 // which is what PostgreSQL writes for it there. ok is true when e is the
 // whole call; es may be changed in place either way.
 func recordJSON(name string, es []expr.Expr) (e expr.Expr, ok bool) {
+	if name == "row_to_json" && len(es) == 2 {
+		return expr.RowToJSONPretty(es[0], es[1])
+	}
 	switch name {
 	case "row_to_json", "to_json", "to_jsonb", "array_to_json":
 		if len(es) != 1 || name == "row_to_json" && es[0].Type().Kind != value.Record ||
