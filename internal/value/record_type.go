@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Record types. A record value holds only its fields; its type says what
@@ -34,9 +35,12 @@ type RecordField struct {
 	Type Type
 }
 
+// recordTypes is the registry. Readers load descs, an immutable snapshot,
+// without a lock (RecordDesc is called per value where a record is written
+// as json); a registration copies it under mu.
 var recordTypes struct {
-	sync.RWMutex
-	descs []*RecordDesc
+	mu    sync.Mutex
+	descs atomic.Pointer[[]*RecordDesc]
 	index map[string]int32
 }
 
@@ -54,23 +58,22 @@ func RecordTypeOf(name string, fields []RecordField) Type {
 		key.WriteString(strconv.Itoa(int(f.Type.Mod)))
 	}
 	k := key.String()
-	recordTypes.RLock()
-	mod, ok := recordTypes.index[k]
-	recordTypes.RUnlock()
-	if ok {
-		return Type{Record, mod}
-	}
-	recordTypes.Lock()
-	defer recordTypes.Unlock()
+	recordTypes.mu.Lock()
+	defer recordTypes.mu.Unlock()
 	if mod, ok := recordTypes.index[k]; ok {
 		return Type{Record, mod}
 	}
 	if recordTypes.index == nil {
 		recordTypes.index = map[string]int32{}
 	}
+	var descs []*RecordDesc
+	if p := recordTypes.descs.Load(); p != nil {
+		descs = *p
+	}
 	d := &RecordDesc{Name: name, Fields: append([]RecordField(nil), fields...)}
-	recordTypes.descs = append(recordTypes.descs, d)
-	mod = int32(len(recordTypes.descs))
+	descs = append(descs[:len(descs):len(descs)], d)
+	recordTypes.descs.Store(&descs)
+	mod := int32(len(descs))
 	recordTypes.index[k] = mod
 	return Type{Record, mod}
 }
@@ -82,12 +85,11 @@ func (t Type) RecordDesc() *RecordDesc {
 	if t.Kind != Record && t.Kind != ArrayOf(Record) || t.Mod < 1 {
 		return nil
 	}
-	recordTypes.RLock()
-	defer recordTypes.RUnlock()
-	if int(t.Mod) > len(recordTypes.descs) {
+	p := recordTypes.descs.Load()
+	if p == nil || int(t.Mod) > len(*p) {
 		return nil
 	}
-	return recordTypes.descs[t.Mod-1]
+	return (*p)[t.Mod-1]
 }
 
 // IsAnonymousRecord reports whether t is PostgreSQL's pseudo-type record:
