@@ -205,7 +205,7 @@ func (c *conn) startup() (bool, string, error) {
 				superuser = "on"
 			}
 			for _, p := range [][2]string{
-				{"server_version", "15.0 (deltaview)"},
+				{"server_version", engine.ServerVersion},
 				{"server_encoding", "UTF8"},
 				{"client_encoding", "UTF8"},
 				{"DateStyle", "ISO, MDY"},

@@ -105,8 +105,8 @@ type server struct {
 // User is the built-in superuser, the only role until roles exist;
 // Database is the only database.
 const (
-	User     = "deltaview"
-	Database = "deltaview"
+	User     = engine.SuperuserName
+	Database = engine.DatabaseName
 )
 
 func (s *server) serve(ctx context.Context, ln net.Listener) error {

@@ -21,7 +21,7 @@ func (g jsonPathGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 func (g jsonPathGen) doc(depth int) string {
 	r := g.r
 	if depth > 2 || r.IntN(3) == 0 {
-		return g.pick("1", "2", "-3.5", "0", "10", `"a"`, `"ab"`, `"B"`, `"x\ny"`, "true", "false", "null", `"2020-01-02"`, `"10:00:00"`)
+		return g.pick("1", "2", "-3.5", "0", "10", `"a"`, `"ab"`, `"B"`, `"x\ny"`, "true", "false", "null", `"2020-01-02"`, `"10:00:00"`, `"02.01.2020 10:30"`, `"10:30 +02"`)
 	}
 	n := r.IntN(4)
 	parts := make([]string, n)
@@ -56,6 +56,10 @@ func (g jsonPathGen) accessor(start string, depth int) string {
 		case 7:
 			s += g.pick(".type()", ".size()", ".abs()", ".floor()", ".ceiling()", ".double()")
 		case 8:
+			if r.IntN(2) == 0 {
+				s += g.pick(`.datetime("YYYY-MM-DD")`, `.datetime("DD.MM.YYYY HH24:MI")`, `.datetime("HH24:MI TZH")`, `.datetime("HH24:MI:SS")`, ".datetime()")
+				break
+			}
 			s += ".keyvalue()" + g.pick("", ".key", ".value")
 		case 9, 10:
 			if depth < 2 {

@@ -30,6 +30,23 @@ func (s *Session) startClock(rec *recorder) {
 		s.txStart = now
 	}
 	if rec != nil {
-		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true}
+		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName()}
 	}
+}
+
+// SuperuserName is current_user in a session without a role: the one
+// role of a server without roles, which acts as a superuser. DatabaseName
+// and ServerVersion are what current_database() and version() say.
+const (
+	SuperuserName = "deltaview"
+	DatabaseName  = expr.DatabaseName
+	ServerVersion = expr.ServerVersion
+)
+
+// userName is the role the session acts as, for current_user.
+func (s *Session) userName() string {
+	if s.role == "" {
+		return SuperuserName
+	}
+	return s.role
 }

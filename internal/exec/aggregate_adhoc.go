@@ -147,6 +147,9 @@ func regression(f plan.AggFunc, ins []aggInput) (value.Value, error) {
 // non-NULL values of ins, which are in WITHIN GROUP order. The fraction
 // is evaluated over the group's first row (it is constant per group).
 func orderedSet(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
+	if a.Func.Has(plan.AggHypothetical) {
+		return hypothetical(a, ins, rows)
+	}
 	var vals []value.Value
 	for _, in := range ins {
 		if !in.arg.IsNull() {
@@ -249,4 +252,60 @@ func percentile(a *plan.AggCall, vals []value.Value, p float64) (value.Value, er
 	}
 	x, y := l.Float(), h.Float()
 	return value.NewFloat(value.Float8, x+(y-x)*frac), nil
+}
+
+// hypothetical is rank, dense_rank, percent_rank or cume_dist of the row
+// a.Direct among ins (the group's rows that pass FILTER, NULLs included,
+// sorted by a.OrderBy): as PostgreSQL computes them, the row placed
+// before its peers for the ranks and after them for cume_dist.
+func hypothetical(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
+	var h []value.Value
+	if len(rows) > 0 {
+		v, err := a.Direct.Eval(rows[0])
+		if err != nil {
+			return value.Null, err
+		}
+		h = v.Fields()
+	}
+	var before, peers, distinct int64
+	for i, in := range ins {
+		c := 0
+		for k, key := range a.OrderBy {
+			if c = CompareKey(in.keys[k], h[k], key.Desc, key.NullsFirst); c != 0 {
+				break
+			}
+		}
+		switch {
+		case c < 0:
+			before++
+			if i == 0 || !sameKeys(ins[i-1].keys, in.keys) {
+				distinct++
+			}
+		case c == 0:
+			peers++
+		}
+	}
+	n := int64(len(ins))
+	switch a.Func {
+	case plan.AggHypoRank:
+		return value.NewInt(value.Int8, before+1), nil
+	case plan.AggHypoDenseRank:
+		return value.NewInt(value.Int8, distinct+1), nil
+	case plan.AggHypoPercentRank:
+		if n == 0 {
+			return value.NewFloat(value.Float8, 0), nil
+		}
+		return value.NewFloat(value.Float8, float64(before)/float64(n)), nil
+	}
+	return value.NewFloat(value.Float8, float64(before+peers+1)/float64(n+1)), nil
+}
+
+// sameKeys reports whether two rows' sort keys are equal (peers).
+func sameKeys(a, b []value.Value) bool {
+	for i := range a {
+		if value.Compare(a[i], b[i]) != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -71,7 +71,7 @@ func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Ty
 		}
 		if n.Type != value.JSONArray {
 			if k == value.JSONB {
-				return pgerr.New(pgerr.InvalidParameter, "cannot extract elements from %s", scalarOrNot(n))
+				return pgerr.New(pgerr.InvalidParameter, "cannot call %s on a non-array", name)
 			}
 			return pgerr.New(pgerr.InvalidParameter, "cannot call %s on %s", name, scalarOrNot(n))
 		}

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -9,38 +8,41 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// .datetime() without a template reads the ISO 8601 forms PostgreSQL
-// tries, in its order: a date (yyyy-mm-dd), a time of day with or without
-// a zone (HH24:MI:SS[.US][TZH[:TZM]]), and a date and time of day
-// separated by a space or a T, with or without a zone. Each number may
-// have fewer digits than its field's width, and white space may lead the
-// text and precede the zone.
-
-var (
-	jpDateRe = regexp.MustCompile(`^\s*(\d{1,4})-(\d{1,2})-(\d{1,2})`)
-	jpTimeRe = regexp.MustCompile(`^(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d{1,6}))?(?:\s*([+-])(\d{1,2})(?::(\d{1,2}))?)?$`)
-)
+// jpISOTemplates are the templates .datetime() without a template tries,
+// in PostgreSQL's order, in standard mode: the first that reads the whole
+// text gives the datetime.
+var jpISOTemplates = []string{
+	"yyyy-mm-dd",
+	"HH24:MI:SS.USTZH:TZM", "HH24:MI:SS.USTZH", "HH24:MI:SSTZH:TZM", "HH24:MI:SSTZH",
+	"HH24:MI:SS.US", "HH24:MI:SS",
+	"yyyy-mm-dd HH24:MI:SS.USTZH:TZM", "yyyy-mm-dd HH24:MI:SS.USTZH", "yyyy-mm-dd HH24:MI:SSTZH:TZM", "yyyy-mm-dd HH24:MI:SSTZH",
+	"yyyy-mm-dd HH24:MI:SS.US", "yyyy-mm-dd HH24:MI:SS",
+	`yyyy-mm-dd"T"HH24:MI:SS.USTZH:TZM`, `yyyy-mm-dd"T"HH24:MI:SS.USTZH`, `yyyy-mm-dd"T"HH24:MI:SSTZH:TZM`, `yyyy-mm-dd"T"HH24:MI:SSTZH`,
+	`yyyy-mm-dd"T"HH24:MI:SS.US`, `yyyy-mm-dd"T"HH24:MI:SS`,
+}
 
 func (c *jpCtx) datetime(p *value.JSONPathItem, jb jpItem, found *[]jpItem) (jpStatus, error) {
 	if jb.kind() != value.JSONString {
 		return c.errOr(codeJSONDatetimeFunction, "jsonpath item method .%s() can only be applied to a string", value.JSONPathOpName(p.Op))
 	}
 	if p.Arg != nil {
-		return jpError, pgerr.New(pgerr.FeatureNotSupported, "jsonpath item method .datetime() with a template is not supported").
-			WithHint("Use .datetime() without a template on ISO 8601 text.")
-	}
-	it, ok, err := parseJPDatetime(jb.n.Str)
-	if err != nil {
-		if c.throw {
-			return jpError, err
+		v, east, bad, err := value.ParseDateTimeStd(jb.n.Str, p.Arg.Str)
+		if err != nil {
+			// A template that is not valid is an error even when silent.
+			if c.throw || !bad {
+				return jpError, err
+			}
+			return jpError, nil
 		}
-		return jpError, nil
+		return c.next(p, jpItem{dt: v, tz: east}, found)
 	}
-	if !ok {
-		return c.errOrHint(codeJSONDatetimeFunction, "Use a datetime template argument to specify the input data format.",
-			"datetime format is not recognized: \"%s\"", jb.n.Str)
+	for _, template := range jpISOTemplates {
+		if v, east, _, err := value.ParseDateTimeStd(jb.n.Str, template); err == nil {
+			return c.next(p, jpItem{dt: v, tz: east}, found)
+		}
 	}
-	return c.next(p, it, found)
+	return c.errOrHint(codeJSONDatetimeFunction, "Use a datetime template argument to specify the input data format.",
+		"datetime format is not recognized: \"%s\"", jb.n.Str)
 }
 
 func (c *jpCtx) errOrHint(code, hint, format string, args ...any) (jpStatus, error) {
@@ -48,73 +50,6 @@ func (c *jpCtx) errOrHint(code, hint, format string, args ...any) (jpStatus, err
 		return jpError, pgerr.New(code, format, args...).WithHint("%s", hint)
 	}
 	return jpError, nil
-}
-
-// parseJPDatetime reads s as .datetime() does without a template; ok is
-// false when no form fits.
-func parseJPDatetime(s string) (jpItem, bool, error) {
-	date := ""
-	rest := s
-	if m := jpDateRe.FindStringSubmatch(s); m != nil {
-		date = m[1] + "-" + m[2] + "-" + m[3]
-		rest = s[len(m[0]):]
-		if rest == "" {
-			v, err := value.Parse(date, value.DateType)
-			return jpItem{dt: v}, err == nil, err
-		}
-		if rest[0] != ' ' && rest[0] != 'T' {
-			return jpItem{}, false, nil
-		}
-		rest = rest[1:]
-	} else {
-		rest = strings.TrimLeft(s, " \t\n\r\f\v")
-	}
-	m := jpTimeRe.FindStringSubmatch(rest)
-	if m == nil {
-		return jpItem{}, false, nil
-	}
-	t := m[1] + ":" + m[2] + ":" + m[3]
-	if m[4] != "" {
-		t += "." + m[4]
-	}
-	hasZone := m[5] != ""
-	tz := 0
-	if hasZone {
-		h, _ := strconv.Atoi(m[6])
-		mi := 0
-		if m[7] != "" {
-			mi, _ = strconv.Atoi(m[7])
-		}
-		tz = h*3600 + mi*60
-		if m[5] == "-" {
-			tz = -tz
-		}
-		zone := m[5] + m[6]
-		if m[7] != "" {
-			zone += ":" + m[7]
-		}
-		t += zone
-	}
-	var k value.Kind
-	switch {
-	case date == "" && hasZone:
-		k = value.TimeTZ
-	case date == "":
-		k = value.Time
-	case hasZone:
-		k = value.TimestampTZ
-	default:
-		k = value.Timestamp
-	}
-	text := t
-	if date != "" {
-		text = date + " " + t
-	}
-	v, err := value.Parse(text, value.Type{Kind: k, Mod: -1})
-	if err != nil {
-		return jpItem{}, false, err
-	}
-	return jpItem{dt: v, tz: tz}, true, nil
 }
 
 // jpDatetimeText is a datetime item's text in a jsonb result: ISO 8601
@@ -131,7 +66,12 @@ func jpDatetimeText(it jpItem) string {
 		return value.NewTime(us).String() + jpZoneText(-int(zone))
 	}
 	local := value.NewTimestamp(value.Timestamp, v.Int()+int64(it.tz)*1000000)
-	return strings.Replace(local.String(), " ", "T", 1) + jpZoneText(it.tz)
+	text, bc := strings.CutSuffix(local.String(), " BC")
+	text = strings.Replace(text, " ", "T", 1) + jpZoneText(it.tz)
+	if bc {
+		text += " BC" // after the zone, as PostgreSQL writes it
+	}
+	return text
 }
 
 func jpZoneText(tz int) string {

@@ -38,10 +38,13 @@ func (f *SRF) Run(row value.Row, emit func(value.Row) error) error {
 	return f.Gen(args, emit)
 }
 
-// IsSRF reports whether name is a set-returning function ResolveSRF knows.
+// IsSRF reports whether name is a set-returning function: one ResolveSRF
+// knows, or json(b)_populate_recordset and json(b)_to_recordset, whose
+// columns the binder finds (ResolveJSONRecord).
 func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
-	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table":
+	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
+		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset":
 		return true
 	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
@@ -181,17 +184,20 @@ func unnest(args []value.Value, emit func(value.Row) error) error {
 }
 
 // generateSubscripts is generate_subscripts(a, d [, reverse]): the
-// subscripts of a's dimension d, none when a has no such dimension.
+// subscripts of a's dimension d, none when a has no such dimension or
+// any argument is NULL (the function is strict).
 func generateSubscripts(args []value.Value, emit func(value.Row) error) error {
-	if args[0].IsNull() || args[1].IsNull() {
-		return nil
+	for _, a := range args {
+		if a.IsNull() {
+			return nil
+		}
 	}
 	dims, d := args[0].Dims(), args[1].Int()
 	if d < 1 || d > int64(len(dims)) {
 		return nil
 	}
 	lo, hi := int64(dims[d-1].Lower), int64(dims[d-1].Lower+dims[d-1].Len-1)
-	rev := len(args) > 2 && !args[2].IsNull() && args[2].Bool()
+	rev := len(args) > 2 && args[2].Bool()
 	for i := lo; i <= hi; i++ {
 		j := i
 		if rev {

@@ -15,7 +15,28 @@ import (
 type StmtClock struct {
 	Tx, Stmt int64
 	Set      bool
+	// User is the role the session acts as, what current_user and
+	// session_user read (SessionUser).
+	User string
 }
+
+// SessionUser is current_user (and its synonyms) in an ad-hoc statement:
+// the role its session acts as when it runs, which the statement's clock
+// carries, so that a prepared statement reads its executing session's.
+type SessionUser struct {
+	C    *StmtClock
+	Name string // the keyword, for printing
+}
+
+var _ Expr = (*SessionUser)(nil)
+
+func (u *SessionUser) Type() value.Type { return value.TextType }
+func (u *SessionUser) Volatile() bool   { return true }
+func (*SessionUser) expr()              {}
+func (u *SessionUser) String() string   { return u.Name }
+
+// Eval implements Expr.
+func (u *SessionUser) Eval(value.Row) (value.Value, error) { return text(u.C.User), nil }
 
 // ClockRead is a clock function of an ad-hoc statement: its transaction's
 // or statement's start as a timestamptz, which every call in the

@@ -51,6 +51,13 @@ const (
 	AggPercentileCont // percentile_cont(f) WITHIN GROUP (ORDER BY x)
 	AggPercentileDisc // percentile_disc(f) WITHIN GROUP (ORDER BY x)
 	AggMode           // mode() WITHIN GROUP (ORDER BY x)
+	// The hypothetical-set aggregates, f(args) WITHIN GROUP (ORDER BY
+	// keys): where a row of args would stand among the group's rows.
+	// Their names are the window functions'; LookupHypothetical finds them.
+	AggHypoRank        // rank(args) WITHIN GROUP (ORDER BY keys)
+	AggHypoDenseRank   // dense_rank
+	AggHypoPercentRank // percent_rank
+	AggHypoCumeDist    // cume_dist
 	numAggFuncs
 )
 
@@ -83,8 +90,12 @@ const (
 	// regr_*), as double precision.
 	AggTwoArgs
 	// AggOrderedSet aggregates are called f(direct args) WITHIN GROUP
-	// (ORDER BY x): percentile_cont, percentile_disc, mode.
+	// (ORDER BY x): percentile_cont, percentile_disc, mode, and the
+	// hypothetical-set aggregates.
 	AggOrderedSet
+	// AggHypothetical aggregates take as many direct arguments as sort
+	// keys (AggCall.Hypothetical), a row placed among the group's.
+	AggHypothetical
 )
 
 type aggEntry struct {
@@ -126,6 +137,11 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggPercentileCont: {"percentile_cont", AggNotMaintained | AggOrderedSet},
 	AggPercentileDisc: {"percentile_disc", AggNotMaintained | AggOrderedSet},
 	AggMode:           {"mode", AggNotMaintained | AggOrderedSet},
+
+	AggHypoRank:        {"rank", AggNotMaintained | AggOrderedSet | AggHypothetical},
+	AggHypoDenseRank:   {"dense_rank", AggNotMaintained | AggOrderedSet | AggHypothetical},
+	AggHypoPercentRank: {"percent_rank", AggNotMaintained | AggOrderedSet | AggHypothetical},
+	AggHypoCumeDist:    {"cume_dist", AggNotMaintained | AggOrderedSet | AggHypothetical},
 }
 
 var aggAliases = map[string]AggFunc{"variance": AggVarSamp, "stddev": AggStddevSamp, "every": AggBoolAnd}
@@ -140,7 +156,19 @@ func LookupAgg(name string) (AggFunc, bool) {
 	if f, ok := aggAliases[name]; ok {
 		return f, true
 	}
-	for f := AggCount; f < numAggFuncs; f++ {
+	for f := AggCount; f < AggHypoRank; f++ {
+		if aggCatalog[f].name == name {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// LookupHypothetical resolves the name of a hypothetical-set aggregate,
+// called with WITHIN GROUP (rank, dense_rank, percent_rank, cume_dist:
+// without it the names are the window functions').
+func LookupHypothetical(name string) (AggFunc, bool) {
+	for f := AggHypoRank; f < numAggFuncs; f++ {
 		if aggCatalog[f].name == name {
 			return f, true
 		}
@@ -183,8 +211,10 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", f, arg)
 	}
 	switch f {
-	case AggCountStar, AggCount:
+	case AggCountStar, AggCount, AggHypoRank, AggHypoDenseRank:
 		return value.Int8Type, nil
+	case AggHypoPercentRank, AggHypoCumeDist:
+		return value.Float8Type, nil
 	case AggSum:
 		switch k {
 		case value.Int2, value.Int4:

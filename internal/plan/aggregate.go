@@ -16,7 +16,7 @@ type AggCall struct {
 	Arg      expr.Expr // over the input row; nil for count(*); y of corr(y, x); the WITHIN GROUP key
 	Sep      expr.Expr // string_agg's separator
 	X        expr.Expr // x of the two-argument aggregates (corr(y, x), …)
-	Direct   expr.Expr // percentile_cont's and percentile_disc's fraction, constant per group
+	Direct   expr.Expr // percentile_cont's and percentile_disc's fraction; a hypothetical-set aggregate's row (a RowCons); constant per group
 	Distinct bool
 	Filter   expr.Expr // FILTER (WHERE …), nil for none
 	OrderBy  []SortKey // string_agg / array_agg (… ORDER BY …)
@@ -49,9 +49,15 @@ func (a *AggCall) String() string {
 		if a.Direct != nil {
 			b.WriteString(a.Direct.String())
 		}
-		b.WriteString(") WITHIN GROUP (ORDER BY " + a.Arg.String())
-		if len(a.OrderBy) > 0 && a.OrderBy[0].Desc {
-			b.WriteString(" DESC")
+		b.WriteString(") WITHIN GROUP (ORDER BY ")
+		for i, k := range a.OrderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(k.Expr.String())
+			if k.Desc {
+				b.WriteString(" DESC")
+			}
 		}
 		b.WriteByte(')')
 		if a.Filter != nil {

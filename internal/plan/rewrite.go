@@ -19,7 +19,9 @@ var (
 	// PushFilter moves the conjuncts of a filter over a join that read
 	// only one side below the join (for outer joins, only onto the
 	// preserved side), and turns cross-side equalities above an inner join
-	// into join keys.
+	// into join keys. Over set-returning functions of each input row
+	// (LATERAL) it moves the conjuncts that read only the input below
+	// them, so that the functions never run on rows the filter drops.
 	PushFilter = Rule{Name: "push-filter", Apply: pushFilter}
 	// ExtractJoinKeys turns equalities between a left and a right
 	// expression in a join's residual into equi-join keys, and pushes
@@ -158,6 +160,9 @@ func pushFilter(n Node) Node {
 	f, ok := n.(*Filter)
 	if !ok {
 		return n
+	}
+	if tf, ok := f.Input.(*TableFunc); ok {
+		return pushBelowTableFunc(f, tf)
 	}
 	j, ok := f.Input.(*Join)
 	if !ok || !j.Kind.Outputs() {

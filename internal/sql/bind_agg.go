@@ -76,10 +76,18 @@ func hasAggregate(n *pg_query.Node) bool {
 
 func isAggregateName(name string) bool { return plan.IsAggName(name) }
 
+// isHypothetical reports whether name is a hypothetical-set aggregate's,
+// an aggregate when called WITHIN GROUP (rank(3) WITHIN GROUP (ORDER BY
+// x)) and a window function otherwise.
+func isHypothetical(name string) bool {
+	_, ok := plan.LookupHypothetical(name)
+	return ok
+}
+
 // aggCall returns n when it is a call of an aggregate function (not a
 // window function), else nil.
 func aggCall(n *pg_query.Node) *pg_query.FuncCall {
-	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname))) {
+	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname)) || f.AggWithinGroup && isHypothetical(opName(f.Funcname))) {
 		return f
 	}
 	return nil
@@ -207,6 +215,11 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	union := &plan.UnionAll{}
 	finish = func() {
 		b.agg, as.closed = nil, true
+		if len(sc.pending) > 0 {
+			// The joins of the aggregates' subqueries.
+			input = applyPending(sc, input)
+			agg.Input = input
+		}
 		agg.Aggs = as.aggs
 		agg.Cols = nil
 		for _, g := range as.groups {
@@ -409,12 +422,18 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		return b.bindJSONAgg(f, name, perValue, finish)
 	}
 	fn, ok := plan.LookupAgg(name)
+	if !ok && f.AggWithinGroup {
+		fn, ok = plan.LookupHypothetical(name)
+	}
 	if !ok {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported", name)
 	}
-	savedArgs := b.aggArgs
+	savedArgs, savedScalar := b.aggArgs, as.input.allowScalar
 	b.agg, b.aggArgs = nil, f
-	defer func() { b.agg, b.aggArgs = as, savedArgs }()
+	// A subquery in the arguments, FILTER or ORDER BY joins the input
+	// below the grouping (finish puts those joins under the Aggregate).
+	as.input.allowScalar = !as.closed
+	defer func() { b.agg, b.aggArgs, as.input.allowScalar = as, savedArgs, savedScalar }()
 	if len(b.outers) == 0 {
 		for _, a := range f.Args {
 			if hasAggregate(a) {
@@ -438,7 +457,7 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	var bound expr.Expr // string_agg's value, bound before its separator
 	switch {
 	case fn.Has(plan.AggOrderedSet):
-		if err := b.bindOrderedSet(as.input, &call, f); err != nil {
+		if err := b.bindOrderedSet(as, &call, f); err != nil {
 			return nil, err
 		}
 		argType = call.Arg.Type()
@@ -541,7 +560,10 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		desc, nullsFirst := sortDirection(sb)
+		desc, nullsFirst, err := b.sortDirection(sb)
+		if err != nil {
+			return nil, err
+		}
 		call.OrderBy = append(call.OrderBy, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
 	key := aggKey(&call)
@@ -558,7 +580,11 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 // sort key, is the aggregated value (double precision or interval for
 // percentile_cont), and percentile_cont's and percentile_disc's fraction
 // is double precision.
-func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncCall) error {
+func (b *binder) bindOrderedSet(as *aggScope, call *plan.AggCall, f *pg_query.FuncCall) error {
+	if call.Func.Has(plan.AggHypothetical) {
+		return b.bindHypothetical(as, call, f)
+	}
+	in := as.input
 	wantDirect := 1
 	if call.Func == plan.AggMode {
 		wantDirect = 0
@@ -593,12 +619,18 @@ func (b *binder) bindOrderedSet(in *scope, call *plan.AggCall, f *pg_query.FuncC
 			return err
 		}
 	}
-	desc, nullsFirst := sortDirection(sb)
+	desc, nullsFirst, err := b.sortDirection(sb)
+	if err != nil {
+		return err
+	}
 	call.Arg = x
 	call.OrderBy = []plan.SortKey{{Expr: x, Desc: desc, NullsFirst: nullsFirst}}
 	if wantDirect == 1 {
 		d, err := b.bindExpr(in, f.Args[0])
 		if err != nil {
+			return err
+		}
+		if err := b.directGrouped(as, d, f.Args[0]); err != nil {
 			return err
 		}
 		if d.Type().Kind == value.Interval || d.Type().Kind.IsString() {

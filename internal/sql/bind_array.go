@@ -307,7 +307,7 @@ func (b *binder) arraySubLink(sl *pg_query.SubLink) (*pg_query.SubLink, error) {
 				Fields: []*pg_query.Node{pg_query.MakeStrNode("?x?")}, Location: c.Location}}}
 		}
 		agg.AggOrder = append(agg.AggOrder, &pg_query.Node{Node: &pg_query.Node_SortBy{SortBy: &pg_query.SortBy{
-			Node: ref(col), SortbyDir: sb.SortbyDir, SortbyNulls: sb.SortbyNulls, Location: sb.Location}}})
+			Node: ref(col), SortbyDir: sb.SortbyDir, SortbyNulls: sb.SortbyNulls, UseOp: sb.UseOp, Location: sb.Location}}})
 	}
 	outer.FromClause[0].GetRangeSubselect().Subquery = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: inner}}
 	return &pg_query.SubLink{SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Location: sl.Location,

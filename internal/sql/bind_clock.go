@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -54,4 +56,29 @@ func (b *binder) clockRead(name string, loc int32) (e expr.Expr, ok bool, err er
 		return e, true, nil
 	}
 	return nil, false, nil
+}
+
+// bindSessionValue binds SQL's session keywords: CURRENT_USER,
+// CURRENT_ROLE, USER and SESSION_USER (the role the session acts as,
+// read when the statement runs; a view, which no session runs, refuses
+// them), CURRENT_CATALOG (the database) and CURRENT_SCHEMA.
+func (b *binder) bindSessionValue(f *pg_query.SQLValueFunction) (expr.Expr, error) {
+	name := strings.ToLower(strings.TrimPrefix(f.Op.String(), "SVFOP_"))
+	switch f.Op {
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE,
+		pg_query.SQLValueFunctionOp_SVFOP_USER, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		if b.forView {
+			return nil, b.refuse(f.Location, "%s depends on the session and cannot be maintained in a view", name).
+				WithHint("store the role in a table column when the row is written")
+		}
+		if b.stmtClock == nil {
+			return nil, b.refuse(f.Location, "%s is supported in queries and data changes only, not in a column's default", name)
+		}
+		return &expr.SessionUser{C: b.stmtClock, Name: name}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return b.callFunc(nil, "current_database", nil, nil, f.Location)
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		return b.callFunc(nil, "current_schema", nil, nil, f.Location)
+	}
+	return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", name)
 }

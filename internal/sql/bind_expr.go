@@ -143,7 +143,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 			}
 			return out, nil
 		}
-		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(f.Op.String(), "SVFOP_"))
+		return b.bindSessionValue(f)
 	case n.GetSubLink() != nil:
 		return b.bindSubLink(s, n.GetSubLink())
 	case n.GetParamRef() != nil:
@@ -366,6 +366,12 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 	op := opName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP:
+		switch op {
+		case "~~", "!~~", "~~*", "!~~*":
+			if a.Lexpr != nil {
+				return b.bindLike(s, a, op) // LIKE's operators, written as such
+			}
+		}
 		if a.Lexpr == nil {
 			r, err := b.bindExpr(s, a.Rexpr)
 			if err != nil {
@@ -864,8 +870,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		return b.bindJSONPopulateRecord(s, name, f)
 	}
 	if expr.IsJSONRecordFunc(name) {
-		return nil, b.refuse(f.Location, "%s in the select list is not supported", name).
-			WithHint("call it in FROM: SELECT * FROM %s(…) AS x(a int, …)", name)
+		return b.bindJSONToRecordValue(s, name, f)
 	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {

@@ -1,7 +1,10 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -26,8 +29,19 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 		return nil, nil, b.refuse(b.keyword("join", 0), "join type %s is not supported", j.Jointype)
 	}
 	if j.Alias != nil || j.JoinUsingAlias != nil {
-		return nil, nil, b.refuse(b.keyword("join", 0), "an alias on a JOIN is not supported").
-			WithHint("wrap the join in a subquery: (SELECT … FROM a JOIN b …) AS alias")
+		inner := proto.Clone(j).(*pg_query.JoinExpr)
+		inner.Alias, inner.JoinUsingAlias = nil, nil
+		p, sc, err := b.bindJoin(inner)
+		if err != nil {
+			return nil, nil, err
+		}
+		if j.JoinUsingAlias != nil {
+			sc = usingAlias(sc, j.JoinUsingAlias.Aliasname)
+		}
+		if j.Alias != nil {
+			return b.joinAlias(p, sc, j.Alias)
+		}
+		return p, sc, nil
 	}
 	if b.forView && !joinsMaintained {
 		return nil, nil, b.refuse(b.keyword("join", 0), "joins are not maintained in a view yet")
@@ -332,4 +346,37 @@ func directTableFunc(l, r plan.Node, kind plan.JoinKind) *plan.TableFunc {
 			return x
 		})
 	})
+}
+
+// joinAlias makes a join named by an alias, (a JOIN b …) AS j(c1, …), a
+// relation of its own, as in PostgreSQL: its columns are those * lists,
+// renamed by the column aliases, and the joined tables' names are hidden.
+func (b *binder) joinAlias(p plan.Node, sc *scope, a *pg_query.Alias) (plan.Node, *scope, error) {
+	star := sc.starCols()
+	if len(a.Colnames) > len(star) {
+		return nil, nil, b.stmt.errf(-1, pgerr.InvalidColumnRef, "table %q has %d columns available but %d columns specified", a.Aliasname, len(star), len(a.Colnames))
+	}
+	exprs := make([]expr.Expr, len(star))
+	cols := make([]plan.Column, len(star))
+	for i, c := range star {
+		sc := sc.cols[c]
+		exprs[i] = &expr.Col{Idx: c, T: sc.typ, Name: sc.name}
+		cols[i] = plan.Column{Name: sc.name, Type: sc.typ}
+		if i < len(a.Colnames) {
+			cols[i].Name = a.Colnames[i].GetString_().Sval
+		}
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, newScope(a.Aliasname, cols), nil
+}
+
+// usingAlias is the scope of a JOIN … USING (…) AS j: j names the merged
+// columns alone, and the joined tables keep their names.
+func usingAlias(sc *scope, alias string) *scope {
+	out := &scope{cols: slices.Clone(sc.cols), star: sc.star}
+	for i := range out.cols {
+		if c := &out.cols[i]; c.qual == "" && !c.merged && !c.outer {
+			c.qual = alias
+		}
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -31,7 +33,7 @@ func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs [
 			names = append(names, c.Name)
 			cols = append(cols, c.Type)
 		}
-		fargs = fargs[1:]
+		fargs = fargs[1:2]
 	} else if len(coldefs) == 0 {
 		return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
 	}
@@ -66,25 +68,44 @@ func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs [
 // json(b)_populate_record(set) names: NULL::t of a table or view t. A
 // base record with values, whose fields would fill the missing keys, is
 // not supported (0A000).
+//
+// The json variants take a third argument, use_json_as_text, which
+// PostgreSQL ignores; it must be a boolean.
 func (b *binder) populateBase(name string, f *pg_query.FuncCall, args []*pg_query.Node) (*Relation, error) {
-	if len(args) != 2 {
+	var tc *pg_query.TypeCast
+	if len(args) > 0 {
+		tc = args[0].GetTypeCast()
+	}
+	var rel *Relation
+	if tc != nil && tc.TypeName != nil && len(tc.TypeName.Names) == 1 && len(tc.TypeName.ArrayBounds) == 0 {
+		rel, _ = b.cat.Relation(tc.TypeName.Names[0].GetString_().Sval)
+	}
+	if n := len(args); n != 2 && (n != 3 || strings.HasPrefix(name, "jsonb")) || !b.useJSONAsText(args) {
 		bound := make([]expr.Expr, len(args))
 		for i, a := range args {
+			if i == 0 && rel != nil {
+				continue // named by rel
+			}
 			e, err := b.bindExpr(&scope{}, a)
 			if err != nil {
 				return nil, err
 			}
 			bound[i] = e
 		}
-		return nil, pgerr.Wrap(expr.NoSuchFunction(name, bound)).At(b.stmt.SQL, int(f.Location))
+		first := ""
+		if rel != nil {
+			first, bound = rel.Name, bound[1:]
+		}
+		return nil, pgerr.Wrap(expr.NoSuchFunctionOf(name, first, bound)).At(b.stmt.SQL, int(f.Location))
 	}
-	tc := args[0].GetTypeCast()
+	if c := args[0].GetAConst(); c != nil {
+		if c.Isnull {
+			return nil, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+		}
+		return nil, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
+	}
 	if tc == nil || tc.TypeName == nil {
 		return nil, b.refuse(f.Location, "%s is supported with a first argument NULL::t of a table or view t", name)
-	}
-	var rel *Relation
-	if len(tc.TypeName.Names) == 1 && len(tc.TypeName.ArrayBounds) == 0 {
-		rel, _ = b.cat.Relation(tc.TypeName.Names[0].GetString_().Sval)
 	}
 	if rel == nil {
 		if _, err := b.typeFromName(tc.TypeName); err != nil {
@@ -129,4 +150,19 @@ func relRowType(rel *Relation) value.Type {
 		fields[i] = value.RecordField{Name: c.Name, Type: c.Type}
 	}
 	return value.RecordTypeOf(rel.Name, fields)
+}
+
+// useJSONAsText reports whether the third argument of
+// json_populate_record(set), if there is one, is a boolean (or an untyped
+// literal); without one it is true.
+func (b *binder) useJSONAsText(args []*pg_query.Node) bool {
+	if len(args) < 3 {
+		return true
+	}
+	e, err := b.bindExpr(&scope{}, args[2])
+	if err != nil {
+		return true // reported by the caller's binding
+	}
+	k := e.Type().Kind
+	return k == value.Bool || k == value.Unknown
 }

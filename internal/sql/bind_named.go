@@ -19,7 +19,18 @@ func init() {
 		namedParams["jsonb_path_"+f] = jsonPathParams
 		namedParams["jsonb_path_"+f+"_tz"] = jsonPathParams
 	}
+	for _, p := range []string{"json", "jsonb"} {
+		for _, f := range []string{"_each", "_each_text", "_array_elements", "_array_elements_text"} {
+			namedParams[p+f] = []string{"from_json"}
+		}
+	}
+	namedParams["json_populate_record"] = jsonPopulateParams
+	namedParams["json_populate_recordset"] = jsonPopulateParams
 }
+
+// jsonPopulateParams are the parameters of json_populate_record(set);
+// use_json_as_text defaults to false (the jsonb variants have no names).
+var jsonPopulateParams = []string{"base", "from_json", "use_json_as_text"}
 
 // jsonPathParams are the parameters of the jsonb_path_ functions; vars
 // defaults to '{}', silent to false.
@@ -30,7 +41,7 @@ func namedDefault(param string, loc int32) *pg_query.Node {
 	switch param {
 	case "vars":
 		return pg_query.MakeAConstStrNode("{}", loc)
-	case "silent":
+	case "silent", "use_json_as_text":
 		return &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Boolval{Boolval: &pg_query.Boolean{Boolval: false}}, Location: loc}}}
 	}
 	return pg_query.MakeAConstIntNode(0, loc)
@@ -49,6 +60,11 @@ func (b *binder) namedArgs(name string, args []*pg_query.Node, loc int32) ([]*pg
 		return args, nil
 	}
 	params, ok := namedParams[name]
+	if !ok && (expr.IsSRF(name) || expr.IsJSONRecordFunc(name)) {
+		// Functions whose parameters PostgreSQL does not name.
+		return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "function %s(…) with named arguments does not exist", name).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
 	if !ok {
 		return nil, b.refuse(loc, "named arguments are not supported for %s", name).
 			WithHint("pass the arguments by position")

@@ -224,13 +224,15 @@ func (b *binder) rowInSubLink(sl *pg_query.SubLink, threeValued bool) (*pg_query
 		return nil, false, nil
 	}
 	op := opName(sl.OperName)
-	not := false
-	switch {
-	case sl.SubLinkType == pg_query.SubLinkType_ANY_SUBLINK && (op == "=" || op == ""):
-	case sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK && (op == "<>" || op == "!="):
-		not = true
-	default:
-		return nil, false, b.refuse(sl.Location, "%s %s (subquery) over a row is not supported", op, map[bool]string{true: "ALL", false: "ANY"}[not])
+	if op == "" {
+		op = "=" // IN
+	}
+	all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+	not := all && (op == "<>" || op == "!=")
+	general := !not && (all || op != "=")
+	if _, ok := cmpOps[op]; !ok && general {
+		return nil, false, b.stmt.errf(sl.Location, pgerr.UndefinedFunction, "operator does not exist: record %s record", op).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	sel := sl.Subselect.GetSelectStmt()
 	if sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.ValuesLists) == 0 {
@@ -261,6 +263,18 @@ func (b *binder) rowInSubLink(sl *pg_query.SubLink, threeValued bool) (*pg_query
 	if len(eqs) > 1 {
 		equal = pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, eqs, sl.Location)
 	}
+	if general {
+		// Any other comparison: the rows compared as rows (in order of
+		// their columns for < <= > >=), each subquery row in turn.
+		refs := make([]*pg_query.Node, len(l))
+		for i := range l {
+			refs[i] = pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(alias), colNames[i]}, -1)
+		}
+		row := func(args []*pg_query.Node) *pg_query.Node {
+			return &pg_query.Node{Node: &pg_query.Node_RowExpr{RowExpr: &pg_query.RowExpr{Args: args, RowFormat: pg_query.CoercionForm_COERCE_IMPLICIT_CAST, Location: sl.Location}}}
+		}
+		equal = pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode(op)}, row(l), row(refs), sl.Location)
+	}
 	exists := func(where *pg_query.Node) *pg_query.Node {
 		from := &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
 			Subquery: sl.Subselect,
@@ -278,6 +292,12 @@ func (b *binder) rowInSubLink(sl *pg_query.SubLink, threeValued bool) (*pg_query
 			Subselect:   &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: q}},
 			Location:    sl.Location,
 		}}}
+	}
+	if general && all {
+		// x op ALL (Q): false when a row fails op, NULL when none fails
+		// and one gives NULL, true otherwise.
+		not = true
+		equal = pg_query.MakeBoolExprNode(pg_query.BoolExprType_NOT_EXPR, []*pg_query.Node{equal}, sl.Location)
 	}
 	if !threeValued && !not {
 		return exists(equal), true, nil

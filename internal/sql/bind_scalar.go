@@ -198,7 +198,10 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		desc, nullsFirst := sortDirection(sb)
+		desc, nullsFirst, err := b.sortDirection(sb)
+		if err != nil {
+			return nil, err
+		}
 		win.Order = append(win.Order, plan.SortKey{Expr: e, Desc: desc, NullsFirst: nullsFirst})
 	}
 	if loc := aggregateLoc(f.AggFilter); loc >= 0 {
@@ -444,6 +447,9 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 	name := opName(f.Funcname)
 	fn := &plan.WinFunc{Name: name}
 	// PostgreSQL's errors, in its order.
+	if f.AggWithinGroup && isHypothetical(name) {
+		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
+	}
 	if agg, ok := plan.LookupAgg(name); ok && agg.Has(plan.AggOrderedSet) && f.AggWithinGroup {
 		return nil, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
 	} else if ok && agg.Has(plan.AggOrderedSet) {

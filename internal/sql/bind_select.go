@@ -1051,9 +1051,6 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 	_, isDistinct := p.(*plan.Distinct)
 	for _, n := range clause {
 		sb := n.GetSortBy()
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			return nil, b.refuse(sb.Location, "ORDER BY … USING is not supported")
-		}
 		idx := -1
 		if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 			name := cr.Fields[0].GetString_().Sval
@@ -1108,7 +1105,10 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 		if err := b.noJSONOrder(key.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
 			return nil, err
 		}
-		desc, nullsFirst := sortDirection(sb)
+		desc, nullsFirst, err := b.sortDirection(sb)
+		if err != nil {
+			return nil, err
+		}
 		keys = append(keys, plan.SortKey{Expr: key, Desc: desc, NullsFirst: nullsFirst})
 	}
 	return keys, nil
@@ -1132,13 +1132,26 @@ func (b *binder) keyword(word string, from int) int32 {
 
 // sortDirection returns an ORDER BY item's direction and where its NULLs
 // go: PostgreSQL's default is NULLS LAST ascending, NULLS FIRST descending.
-func sortDirection(sb *pg_query.SortBy) (desc, nullsFirst bool) {
+func (b *binder) sortDirection(sb *pg_query.SortBy) (desc, nullsFirst bool, err error) {
 	desc = sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+		// USING < and USING > are ASC and DESC, their NULLs placed alike;
+		// no other operator orders (every ordered type here has its btree
+		// < and >).
+		switch op := opName(sb.UseOp); op {
+		case "<":
+		case ">":
+			desc = true
+		default:
+			return false, false, b.stmt.errf(sb.Location, pgerr.WrongObjectType, "operator %s is not a valid ordering operator", op).
+				WithHint(`Ordering operators must be "<" or ">" members of btree operator families.`)
+		}
+	}
 	switch sb.SortbyNulls {
 	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-		return desc, true
+		return desc, true, nil
 	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-		return desc, false
+		return desc, false, nil
 	}
-	return desc, desc
+	return desc, desc, nil
 }

@@ -34,7 +34,9 @@ import (
 //	SELECT "?grp?".g, unnest("?grp?"."?g2?") FROM (SELECT g AS g, array_agg(x) AS "?g2?" FROM t GROUP BY g) AS "?grp?" ORDER BY g
 //
 // A function returning a record (json_each) becomes ROW(key, value) of
-// its columns. Calls where PostgreSQL refuses them (in an aggregate's or
+// its columns; json(b)_populate_recordset, whose record has its row
+// type, is bound there as one column of records (bindSelectRecordFunc).
+// Each SELECT that a set operation combines is rewritten on its own. Calls where PostgreSQL refuses them (in an aggregate's or
 // a window function's arguments, CASE, COALESCE, WHERE, …) are left in
 // place for the binder to report.
 const srfTemplate = `SELECT 1 FROM LATERAL generate_series(1, 2) AS "?srf?"(generate_series)`
@@ -42,39 +44,59 @@ const srfTemplate = `SELECT 1 FROM LATERAL generate_series(1, 2) AS "?srf?"(gene
 func rewriteSelectSRF(cat Catalog, n *pg_query.Node) {
 	ctes := withNames(n)
 	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
-		sel := n.GetSelectStmt()
-		if sel == nil || len(sel.TargetList) == 0 {
-			return
-		}
-		var from func(string) bool
-		lowerGroupingSRFs(sel, func(name string) bool {
-			if from == nil {
-				from = fromColumns(cat, ctes, sel)
-			}
-			return from(name)
-		})
-		if !selectSRFsMovable(sel) {
-			return
-		}
-		if projectSetAbove(sel) && !splitBelowSRF(sel) {
-			return
-		}
-		for level := 0; ; level++ {
-			calls := innermostSRFs(sel)
-			if len(calls) == 0 {
-				return
-			}
-			if level == 0 && len(calls) == 1 && opName(calls[0].GetFuncCall().Funcname) == "generate_series" {
-				seriesSRF(sel, calls[0])
-				continue
-			}
-			alias := "?srf?"
-			if level > 0 {
-				alias = "?srf" + strconv.Itoa(level) + "?"
-			}
-			rowsFromSRF(sel, calls, alias)
+		for _, sel := range setOpArms(n.GetSelectStmt(), nil) {
+			rewriteSelectListSRF(cat, ctes, sel)
 		}
 	})
+}
+
+// setOpArms appends to out the SELECTs that sel combines with UNION,
+// INTERSECT or EXCEPT (arms that are no Node of their own, which
+// walkNodes does not call its function on), or sel itself.
+func setOpArms(sel *pg_query.SelectStmt, out []*pg_query.SelectStmt) []*pg_query.SelectStmt {
+	switch {
+	case sel == nil:
+		return out
+	case sel.Op != pg_query.SetOperation_SETOP_NONE && sel.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED:
+		return setOpArms(sel.Rarg, setOpArms(sel.Larg, out))
+	}
+	return append(out, sel)
+}
+
+// rewriteSelectListSRF moves the set-returning calls of one SELECT's
+// select list, ORDER BY and GROUP BY to FROM.
+func rewriteSelectListSRF(cat Catalog, ctes map[string]*pg_query.CommonTableExpr, sel *pg_query.SelectStmt) {
+	if len(sel.TargetList) == 0 {
+		return
+	}
+	var from func(string) bool
+	lowerGroupingSRFs(sel, func(name string) bool {
+		if from == nil {
+			from = fromColumns(cat, ctes, sel)
+		}
+		return from(name)
+	})
+	if !selectSRFsMovable(sel) {
+		return
+	}
+	if projectSetAbove(sel) && !splitBelowSRF(sel) {
+		return
+	}
+	for level := 0; ; level++ {
+		calls := innermostSRFs(sel)
+		if len(calls) == 0 {
+			return
+		}
+		if level == 0 && len(calls) == 1 && opName(calls[0].GetFuncCall().Funcname) == "generate_series" {
+			seriesSRF(sel, calls[0])
+			continue
+		}
+		alias := "?srf?"
+		if level > 0 {
+			alias = "?srf" + strconv.Itoa(level) + "?"
+		}
+		rowsFromSRF(sel, calls, alias)
+	}
 }
 
 // srfNodes are the select list's and ORDER BY's expressions.
@@ -335,6 +357,9 @@ func splitBelowSRF(sel *pg_query.SelectStmt) bool {
 			}
 		}
 		cs, _ := srfChildren(n)
+		if rowTypeArg(n) {
+			cs = cs[1:] // NULL::t names a type, read in place
+		}
 		for _, c := range cs {
 			split(c, "")
 		}

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -17,6 +19,9 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 	}
 	items := rf.Functions[0].GetList().GetItems()
 	f := items[0].GetFuncCall()
+	if f != nil && slices.ContainsFunc(f.Args, func(a *pg_query.Node) bool { return a.GetNamedArgExpr() != nil }) {
+		return false // bindTableFunc reports it: its parameters have no names
+	}
 	if f == nil || opName(f.Funcname) != "generate_series" || len(f.Args) < 2 || len(f.Args) > 3 {
 		return f != nil && opName(f.Funcname) == "generate_series" && b.forView
 	}
@@ -59,7 +64,13 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		}
 		name := opName(f.Funcname)
 		if expr.IsJSONRecordFunc(name) {
-			srf, err := b.bindJSONRecordFunc(name, f, coldefs)
+			var srf *expr.SRF
+			var err error
+			if selectListCalls(rf) {
+				srf, err = b.bindSelectRecordFunc(name, f)
+			} else {
+				srf, err = b.bindJSONRecordFunc(name, f, coldefs)
+			}
 			if err != nil {
 				return nil, nil, err
 			}
@@ -75,6 +86,10 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if !expr.IsSRF(name) {
 			return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
+		fargs, err := b.namedArgs(name, f.Args, f.Location)
+		if err != nil {
+			return nil, nil, err
+		}
 		if b.forView && name == "generate_series" {
 			// A series may be as long as its bounds say, whatever the change.
 			return nil, nil, b.refuse(f.Location, "%s in FROM cannot be maintained in a view", name).
@@ -83,10 +98,6 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if b.forView && expr.IsTZJSONPathFunc(name) {
 			return nil, nil, b.refuseTZJSONPath(name, f.Location)
 		}
-		fargs, err := b.namedArgs(name, f.Args, f.Location)
-		if err != nil {
-			return nil, nil, err
-		}
 		args := make([]expr.Expr, len(fargs))
 		for i, a := range fargs {
 			e, err := b.bindExpr(&scope{}, a)
@@ -94,6 +105,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 				return nil, nil, err
 			}
 			args[i] = e
+		}
+		if name == "unnest" && len(args) > 1 && selectListCalls(rf) {
+			return nil, nil, b.unnestSeveral(f, args)
 		}
 		srf, err := expr.ResolveSRF(name, args)
 		if err != nil {

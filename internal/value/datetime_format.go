@@ -111,17 +111,56 @@ var dtKeys = func() []dtKey {
 }()
 
 // dtNode is one piece of a parsed template: a pattern with its modifiers,
-// or literal text.
+// or literal text. For reading, each literal character is a node of its
+// own, of kind dtChar, dtSeparator or dtSpace.
 type dtNode struct {
 	key    *dtKey
 	fm, th bool
 	upperT bool // TH rather than th
 	lit    string
+	kind   byte
 }
 
+// The kinds of a literal character read by to_date, to_timestamp and
+// .datetime(template): text (quoted, or a letter or digit), a separator
+// (other ASCII punctuation) or white space.
+const (
+	dtChar      = 'c'
+	dtSeparator = 's'
+	dtSpace     = ' '
+)
+
 func parseDTFormat(f string) []dtNode {
+	nodes, _ := parseDTTemplate(f, dtFormatting)
+	return nodes
+}
+
+// The modes of parseDTTemplate: formatting (to_char: literal text kept
+// whole), reading (to_date, to_timestamp) and standard reading
+// (.datetime(template)).
+const (
+	dtFormatting = iota
+	dtReading
+	dtStandard
+)
+
+// dtStdSeparators are the characters a standard-mode template may have
+// outside patterns and quoted text.
+const dtStdSeparators = "-./,':; "
+
+// parseDTTemplate parses template f. In standard mode text outside
+// patterns and double quotes must be one of dtStdSeparators (22007
+// otherwise).
+func parseDTTemplate(f string, mode int) ([]dtNode, error) {
+	std := mode == dtStandard
 	var nodes []dtNode
 	lit := func(s string) {
+		if mode != dtFormatting {
+			for _, r := range s {
+				nodes = append(nodes, dtNode{lit: string(r), kind: dtChar})
+			}
+			return
+		}
 		if n := len(nodes); n > 0 && nodes[n-1].key == nil {
 			nodes[n-1].lit += s
 			return
@@ -159,12 +198,27 @@ func parseDTFormat(f string) []dtNode {
 			case strings.HasPrefix(f[i:], "th"):
 				n.th = true
 				i += 2
+			case strings.HasPrefix(f[i:], "SP"):
+				i += 2 // PostgreSQL accepts and ignores SP (spell mode)
 			}
 			nodes = append(nodes, n)
 			continue
 		}
 		if i >= len(f) {
 			break
+		}
+		if c := f[i]; std && c != '"' {
+			_, size := decodeRune(f[i:])
+			if !strings.Contains(dtStdSeparators, f[i:i+size]) {
+				return nil, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid datetime format separator: \"%s\"", f[i:i+size])
+			}
+			kind := byte(dtSeparator)
+			if c == ' ' {
+				kind = dtSpace
+			}
+			nodes = append(nodes, dtNode{lit: f[i : i+1], kind: kind})
+			i++
+			continue
 		}
 		switch c := f[i]; {
 		case c == '"':
@@ -179,16 +233,30 @@ func parseDTFormat(f string) []dtNode {
 			}
 			lit(b.String())
 			i = j + 1
+		case c == '\\' && i+1 < len(f) && f[i+1] == '"' && mode == dtReading:
+			nodes = append(nodes, dtNode{lit: `"`, kind: dtSeparator})
+			i += 2
 		case c == '\\' && i+1 < len(f) && f[i+1] == '"':
 			lit(`"`)
 			i += 2
+		case mode == dtReading:
+			_, size := decodeRune(f[i:])
+			kind := byte(dtChar)
+			switch {
+			case c > 0x20 && c < 0x7f && !isAlnum(c):
+				kind = dtSeparator
+			case isCSpace(c):
+				kind = dtSpace
+			}
+			nodes = append(nodes, dtNode{lit: f[i : i+size], kind: kind})
+			i += size
 		default:
 			_, size := decodeRune(f[i:])
 			lit(f[i : i+size])
 			i += size
 		}
 	}
-	return nodes
+	return nodes, nil
 }
 
 func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }
@@ -425,298 +493,4 @@ func FormatDateTime(v Value, format string) (Value, error) {
 func isoYearAstro(f tsFields) int64 {
 	y, _ := f.isoWeek()
 	return y
-}
-
-// dtParse accumulates the fields to_date and to_timestamp read.
-type dtParse struct {
-	year, month, day, doy    int64
-	hasYear, bc, pm, hasAmPm bool
-	yearDigits               int
-	hour, min, sec, us       int64
-	julian                   int64
-	hasJulian                bool
-	hour12                   bool
-}
-
-// ParseDateTime is to_date(s, format) (kind Date) and to_timestamp(s,
-// format) (kind TimestampTZ), read as PostgreSQL reads them without FX: a
-// number takes as many digits as it has (its width when the next pattern
-// follows without a separator), a name matches case-insensitively,
-// separators and spaces in the text match any separator or space, a
-// literal skips as many characters as it has.
-func ParseDateTime(s, format string, k Kind) (Value, error) {
-	nodes := parseDTFormat(format)
-	p := dtParse{month: 1, day: 1}
-	i := 0
-	bad := func(what, key string) error {
-		return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value %q for %q", what, key).
-			WithDetail("Value must be an integer.")
-	}
-	for ni, n := range nodes {
-		if n.key == nil {
-			for _, c := range n.lit {
-				if i >= len(s) {
-					break
-				}
-				if c == ' ' {
-					for i < len(s) && isSpace(s[i]) {
-						i++
-					}
-					continue
-				}
-				// A separator in the template skips spaces before a
-				// separator of the text.
-				for i < len(s) && isSpace(s[i]) {
-					i++
-				}
-				if i < len(s) {
-					_, size := decodeRune(s[i:])
-					i += size
-				}
-			}
-			continue
-		}
-		for i < len(s) && isSpace(s[i]) && n.key.id != dtFX {
-			i++
-		}
-		if n.key.num {
-			width := numWidth(n.key.id)
-			next := ni+1 < len(nodes) && nodes[ni+1].key != nil && nodes[ni+1].key.num
-			j := i
-			if j < len(s) && (s[j] == '-' || s[j] == '+') && (n.key.id == dtYYYY || n.key.id == dtJ) {
-				j++
-			}
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' && (!next || j-i < width) {
-				j++
-			}
-			if j == i {
-				end := i
-				for end < len(s) && !isSpace(s[end]) && end-i < width {
-					end++
-				}
-				return Null, bad(s[i:end], n.key.name)
-			}
-			x, err := strconv.ParseInt(s[i:j], 10, 64)
-			if err != nil {
-				return Null, pgerr.New(pgerr.DatetimeOverflow, "value for %q in source string is out of range", n.key.name)
-			}
-			digits := j - i
-			i = j
-			if n.th && i+2 <= len(s) {
-				i += 2
-			}
-			if err := p.set(n.key.id, x, digits); err != nil {
-				return Null, err
-			}
-			continue
-		}
-		rest := s[i:]
-		match := func(words []string, abbrev bool) (int, bool) {
-			for idx, w := range words {
-				if abbrev {
-					w = w[:3]
-				}
-				if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
-					i += len(w)
-					return idx, true
-				}
-			}
-			return 0, false
-		}
-		switch n.key.id {
-		case dtMONTH, dtMON:
-			m, ok := match(monthNames, n.key.id == dtMON)
-			if !ok {
-				return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value %q for %q", firstWord(rest), n.key.name).
-					WithDetail("The given value did not match any of the allowed values for this field.")
-			}
-			p.month = int64(m) + 1
-		case dtDAY, dtDY:
-			if _, ok := match(dayNames, n.key.id == dtDY); !ok {
-				return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value %q for %q", firstWord(rest), n.key.name).
-					WithDetail("The given value did not match any of the allowed values for this field.")
-			}
-		case dtRM:
-			// Longest numerals first.
-			best := -1
-			for idx, r := range romanMonth {
-				if len(rest) >= len(r) && strings.EqualFold(rest[:len(r)], r) && (best < 0 || len(r) > len(romanMonth[best])) {
-					best = idx
-				}
-			}
-			if best < 0 {
-				return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value %q for %q", firstWord(rest), n.key.name)
-			}
-			i += len(romanMonth[best])
-			p.month = int64(best) + 1
-		case dtAM, dtPM, dtAMdots, dtPMdots:
-			words := []string{"AM", "PM"}
-			if n.key.id == dtAMdots || n.key.id == dtPMdots {
-				words = []string{"A.M.", "P.M."}
-			}
-			idx, ok := match(words, false)
-			if !ok {
-				return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value %q for %q", firstWord(rest), n.key.name).
-					WithDetail("The given value did not match any of the allowed values for this field.")
-			}
-			p.hasAmPm, p.pm = true, idx == 1
-		case dtAD, dtBC, dtADdots, dtBCdots:
-			words := []string{"AD", "BC"}
-			if n.key.id == dtADdots || n.key.id == dtBCdots {
-				words = []string{"A.D.", "B.C."}
-			}
-			idx, ok := match(words, false)
-			if !ok {
-				return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value %q for %q", firstWord(rest), n.key.name).
-					WithDetail("The given value did not match any of the allowed values for this field.")
-			}
-			p.bc = idx == 1
-		case dtTZ, dtOF, dtTZH:
-			return Null, pgerr.New(pgerr.FeatureNotSupported, "formatting field %q is only supported in to_char", n.key.name)
-		}
-	}
-	return p.result(s, k)
-}
-
-func firstWord(s string) string {
-	for j := 0; j < len(s); j++ {
-		if isSpace(s[j]) {
-			return s[:j]
-		}
-	}
-	return s
-}
-
-func numWidth(id dtID) int {
-	switch id {
-	case dtYYYY, dtIYYY, dtSSSS, dtSSSSS:
-		return 4
-	case dtDDD, dtIDDD, dtYYY, dtIYY, dtMS, dtFF3:
-		return 3
-	case dtUS, dtFF6:
-		return 6
-	case dtFF1, dtD, dtIDay, dtQ, dtW, dtY, dtI:
-		return 1
-	case dtFF4:
-		return 4
-	case dtFF5:
-		return 5
-	case dtJ:
-		return 7
-	}
-	return 2
-}
-
-func (p *dtParse) set(id dtID, x int64, digits int) error {
-	switch id {
-	case dtYYYY, dtYYY, dtYY, dtY, dtIYYY, dtIYY, dtIY, dtI, dtYcommaYYY:
-		p.year, p.hasYear, p.yearDigits = x, true, digits
-	case dtCC:
-		if !p.hasYear {
-			p.year, p.hasYear, p.yearDigits = (x-1)*100+1, true, 4
-		}
-	case dtMM:
-		p.month = x
-	case dtDD:
-		p.day = x
-	case dtDDD, dtIDDD:
-		p.doy = x
-	case dtHH24:
-		p.hour = x
-	case dtHH12, dtHH:
-		p.hour, p.hour12 = x, true
-	case dtMI:
-		p.min = x
-	case dtSS:
-		p.sec = x
-	case dtMS, dtFF3:
-		p.us += scaleFraction(x, digits, 3) * 1000
-	case dtUS, dtFF6, dtFF1, dtFF2, dtFF4, dtFF5:
-		p.us += scaleFraction(x, digits, 6)
-	case dtSSSS, dtSSSSS:
-		p.hour, p.min, p.sec = x/3600, x/60%60, x%60
-	case dtJ:
-		p.julian, p.hasJulian = x, true
-	}
-	return nil
-}
-
-// scaleFraction reads digits digits of a fraction as a count of units of
-// 10^-width: "5" of MS is 500 ms, as PostgreSQL reads it.
-func scaleFraction(x int64, digits, width int) int64 {
-	for ; digits < width; digits++ {
-		x *= 10
-	}
-	for ; digits > width; digits-- {
-		x /= 10
-	}
-	return x
-}
-
-func (p *dtParse) result(s string, k Kind) (Value, error) {
-	year := p.year
-	if !p.hasYear {
-		year = 1
-	}
-	// Two- and three-digit years pick the year nearest 2020, as
-	// PostgreSQL's adjust_partial_year_to_2020 does.
-	switch {
-	case p.yearDigits == 2 && year < 70:
-		year += 2000
-	case p.yearDigits == 2 && year < 100:
-		year += 1900
-	case p.yearDigits == 3 && year < 520:
-		year += 2000
-	case p.yearDigits == 3 && year < 1000:
-		year += 1000
-	case p.yearDigits == 1:
-		year += 2000
-	}
-	if p.bc {
-		year = -year + 1
-	} else if p.hasYear && year <= 0 && p.yearDigits > 0 && year == 0 {
-		return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "cannot calculate day of year without year information")
-	}
-	hour := p.hour
-	if p.hour12 || p.hasAmPm {
-		if hour < 1 || hour > 12 {
-			return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "hour \"%d\" is invalid for the 12-hour clock", hour).
-				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
-		}
-		if hour == 12 {
-			hour = 0
-		}
-		if p.pm {
-			hour += 12
-		}
-	}
-	var days int64
-	switch {
-	case p.hasJulian:
-		days = p.julian - julianOffset
-	case p.doy > 0:
-		if p.doy > 366 || (p.doy == 366 && !isLeap(year)) {
-			return Null, pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: %q", s)
-		}
-		days = daysFromCivil(year, 1, 1) + p.doy - 1
-	default:
-		if p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(year, p.month) {
-			return Null, pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: %q", s)
-		}
-		days = daysFromCivil(year, p.month, p.day)
-	}
-	if k == Date {
-		if !validDate(days) {
-			return Null, pgerr.New(pgerr.DatetimeOverflow, "date out of range: %q", s)
-		}
-		return NewDate(days), nil
-	}
-	if hour > 24 || p.min > 59 || p.sec > 60 {
-		return Null, pgerr.New(pgerr.DatetimeOverflow, "date/time field value out of range: %q", s)
-	}
-	us := days*usecsPerDay + ((hour*60+p.min)*60+p.sec)*usecsPerSec + p.us
-	if !validTimestamp(us) {
-		return Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: %q", s)
-	}
-	return NewTimestamp(k, us), nil
 }

@@ -100,6 +100,14 @@ type joinCore struct {
 	err             error
 	onLeft, onRight func(value.Row, int64) bool
 	guard           *dataflow.Guard // counts the pairs made (cold starts)
+
+	// emits is set by the joins whose sink outputs a row per pair (inner
+	// and outer): pairs then sizes the output for one pair a probe.
+	emits bool
+	// slab hands out the output rows while a cold start's batches are
+	// kept aside (between deferLoads and trim), rows that a view holds
+	// whole; nil otherwise, each row its own allocation.
+	slab *rowSlab
 }
 
 func newJoinCore(spec JoinSpec, sink pairSink) *joinCore {
@@ -172,6 +180,20 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 		if c.arenaR, c.dr, err = encode(c.right, dr, c.arenaR, c.dr); err != nil {
 			return err
 		}
+	}
+	if c.emits {
+		// One pair a probe, the usual join on a key: the output is sized
+		// once, to the size a step's output keeps from one step to the
+		// next, rather than grown by append past it and dropped at the
+		// next step.
+		n := 0
+		if probeR {
+			n += len(c.dl)
+		}
+		if probeL {
+			n += len(c.dr)
+		}
+		c.reserve(n)
 	}
 	c.err = nil
 	if probeR {
@@ -263,9 +285,10 @@ func (c *joinCore) pair(t term, l value.Row, wl int64, r value.Row, wr int64) er
 func (c *joinCore) emitCat(w int64) error {
 	var row value.Row
 	if c.spec.Project == nil {
-		row = slices.Clone(c.cat)
+		row = c.newRow(len(c.cat))
+		copy(row, c.cat)
 	} else {
-		row = make(value.Row, len(c.spec.Project))
+		row = c.newRow(len(c.spec.Project))
 		for i, x := range c.spec.Project {
 			v, err := x.Eval(c.cat)
 			if err != nil {
@@ -281,6 +304,26 @@ func (c *joinCore) emitCat(w int64) error {
 	}
 	c.out = append(c.out, zset.Entry{Row: row, W: w})
 	return nil
+}
+
+// newRow returns a row of n NULLs for the output: from the slab during a
+// cold start, else allocated alone.
+func (c *joinCore) newRow(n int) value.Row {
+	if c.slab != nil {
+		return c.slab.row(n)
+	}
+	return make(value.Row, n)
+}
+
+// reserve makes room in the output for n more entries at once.
+func (c *joinCore) reserve(n int) {
+	if cap(c.out)-len(c.out) >= n {
+		return
+	}
+	out := make(zset.ZSet, len(c.out), len(c.out)+n)
+	copy(out, c.out)
+	clear(c.out)
+	c.out = out
 }
 
 // entryBytes is a pair's place in the output batch.
@@ -343,6 +386,9 @@ func (c *joinCore) finish(dl, dr zset.ZSet) (zset.ZSet, error) {
 // while they are empty, to be indexed in one load when first read (the
 // other side's first rows, or the end of the cold start).
 func (c *joinCore) deferLoads() {
+	if c.emits {
+		c.slab = &rowSlab{}
+	}
 	if c.ownL {
 		c.left.DeferLoads()
 	}

@@ -22,6 +22,7 @@ var _ dataflow.Operator = (*InnerJoin)(nil)
 func NewInnerJoin(spec JoinSpec) *InnerJoin {
 	j := &InnerJoin{}
 	j.c = newJoinCore(spec, j.pair)
+	j.c.emits = true
 	return j
 }
 

@@ -49,6 +49,7 @@ func NewOuterJoin(kind OuterKind, spec JoinSpec) *OuterJoin {
 	}
 	j := &OuterJoin{kind: kind}
 	j.c = newJoinCore(spec, j.pair)
+	j.c.emits = true
 	if kind&LeftOuter != 0 {
 		m := newMatches()
 		j.left = &m
