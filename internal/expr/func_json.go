@@ -869,29 +869,3 @@ func finishJSONObjectAgg(pairs []value.Value, k value.Kind) (value.Value, error)
 	}
 	return value.NewJSON(string(append(buf, " }"...))), nil
 }
-
-// NewRowToJSON returns row_to_json (or to_json, to_jsonb) of a row given
-// as its columns and their names: {"id":1,"s":"a"}, each value as to_json
-// writes it.
-func NewRowToJSON(name string, cols []Expr, names []string) Expr {
-	t := value.JSONType
-	if name == "to_jsonb" {
-		t = value.JSONBType
-	}
-	return &Func{Def: &FuncDef{Name: name, Eval: func(a []value.Value) (value.Value, error) {
-		buf := []byte{'{'}
-		for i, v := range a {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = value.AppendJSONString(buf, names[i])
-			buf = append(buf, ':')
-			buf = AppendToJSON(buf, v)
-		}
-		buf = append(buf, '}')
-		if t.Kind == value.JSONB {
-			return value.Parse(string(buf), t)
-		}
-		return value.NewJSON(string(buf)), nil
-	}, Print: func(args []Expr) string { return name + "(ROW(" + list(args) + "))" }}, Args: cols, T: t}
-}

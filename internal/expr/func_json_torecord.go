@@ -246,8 +246,14 @@ func NoSuchFunction(name string, args []Expr) error {
 }
 
 // JSONPopulateRecord is json(b)_populate_record(NULL::t, arg) as a value:
-// a record of t's columns names of types cols, NULL for a NULL document.
-func JSONPopulateRecord(name string, arg Expr, names []string, cols []value.Type) (Expr, error) {
+// a record of t's row type rowType, NULL for a NULL document.
+func JSONPopulateRecord(name string, arg Expr, rowType value.Type) (Expr, error) {
+	var names []string
+	var cols []value.Type
+	for _, f := range rowType.RecordDesc().Fields {
+		names = append(names, f.Name)
+		cols = append(cols, f.Type)
+	}
 	name = strings.ToLower(name)
 	k := value.JSON
 	if strings.HasPrefix(name, "jsonb") {
@@ -261,7 +267,7 @@ func JSONPopulateRecord(name string, arg Expr, names []string, cols []value.Type
 	if err != nil {
 		return nil, err
 	}
-	def := &FuncDef{Name: name, Result: value.TableRowType, Eval: func(a []value.Value) (value.Value, error) {
+	def := &FuncDef{Name: name, Result: rowType, Eval: func(a []value.Value) (value.Value, error) {
 		if a[0].IsNull() {
 			return value.Null, nil
 		}
@@ -278,5 +284,5 @@ func JSONPopulateRecord(name string, arg Expr, names []string, cols []value.Type
 		}
 		return value.NewRecord(row), nil
 	}}
-	return &Func{Def: def, Args: []Expr{arg}, T: value.TableRowType}, nil
+	return &Func{Def: def, Args: []Expr{arg}, T: rowType}, nil
 }

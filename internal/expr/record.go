@@ -11,7 +11,8 @@ var _ Expr = (*RowCons)(nil)
 // RowCons is a row constructor used as a value, ROW(a, b) or (a, b), and a
 // table's row used as one (SELECT t FROM t): a record of its arguments'
 // values. Names are the fields' names: the columns' for a table's row,
-// f1, f2, … for ROW(…), as in PostgreSQL.
+// f1, f2, … for ROW(…), as in PostgreSQL. Build it with NewRowCons or
+// NewRecordCons, which give it its type.
 type RowCons struct {
 	Args  []Expr
 	Names []string
@@ -21,6 +22,8 @@ type RowCons struct {
 	// NullIfAllNull makes the record NULL when every field is: the row of
 	// an outer join's null-extended side.
 	NullIfAllNull bool
+	// T is the record type: its fields are Names with the types of Args.
+	T value.Type
 }
 
 // NewRowCons returns ROW(args…) with PostgreSQL's field names f1, f2, ….
@@ -29,7 +32,20 @@ func NewRowCons(args []Expr) *RowCons {
 	for i := range args {
 		names[i] = "f" + itoa(i+1)
 	}
-	return &RowCons{Args: args, Names: names}
+	return NewRecordCons(args, names, "", "", false)
+}
+
+// NewRecordCons returns the record of args with these field names: the
+// row of relation table (its name or alias, "" for ROW(…)), whose type is
+// named typeName for a table's or view's row type and anonymous when
+// typeName is "".
+func NewRecordCons(args []Expr, names []string, table, typeName string, nullIfAllNull bool) *RowCons {
+	fields := make([]value.RecordField, len(args))
+	for i, a := range args {
+		fields[i] = value.RecordField{Name: names[i], Type: a.Type()}
+	}
+	return &RowCons{Args: args, Names: names, Table: table, NullIfAllNull: nullIfAllNull,
+		T: value.RecordTypeOf(typeName, fields)}
 }
 
 func itoa(n int) string {
@@ -44,14 +60,9 @@ func itoa(n int) string {
 	}
 }
 
-func (r *RowCons) Type() value.Type {
-	if r.Table != "" {
-		return value.TableRowType
-	}
-	return value.RecordType
-}
-func (r *RowCons) Volatile() bool { return anyVolatile(r.Args) }
-func (*RowCons) expr()            {}
+func (r *RowCons) Type() value.Type { return r.T }
+func (r *RowCons) Volatile() bool   { return anyVolatile(r.Args) }
+func (*RowCons) expr()              {}
 
 func (r *RowCons) String() string {
 	if r.Table != "" {

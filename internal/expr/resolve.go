@@ -328,8 +328,8 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		return value.TextType, nil
 	}
 	for _, t := range ts {
-		if t != p {
-			return plain(p.Kind), nil
+		if t != p && !(t.Kind == value.Unknown && p.Kind == value.Record && !p.IsAnonymousRecord()) {
+			return plain(p.Kind), nil // a NULL keeps a table's row type, not a modifier
 		}
 	}
 	return p, nil

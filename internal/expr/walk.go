@@ -19,6 +19,8 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *RowCons:
 		return n.Args
+	case *FieldSelect:
+		return []Expr{n.E}
 	case *Cmp:
 		return []Expr{n.L, n.R}
 	case *InList:
@@ -79,7 +81,9 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *Func:
 		return &Func{Def: n.Def, Args: kids, T: n.T}
 	case *RowCons:
-		return &RowCons{Args: kids, Names: n.Names, Table: n.Table, NullIfAllNull: n.NullIfAllNull}
+		return &RowCons{Args: kids, Names: n.Names, Table: n.Table, NullIfAllNull: n.NullIfAllNull, T: n.T}
+	case *FieldSelect:
+		return &FieldSelect{E: kids[0], Idx: n.Idx, Name: n.Name, T: n.T}
 	case *Cmp:
 		return &Cmp{Op: n.Op, L: kids[0], R: kids[1]}
 	case *InList:

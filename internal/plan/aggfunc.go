@@ -262,7 +262,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		case k.IsArray():
 			return value.Type{Kind: k, Mod: -1}, nil // one more dimension
 		}
-		return value.ArrayType(k), nil
+		return value.ArrayTypeOf(arg), nil
 	case AggBitAnd, AggBitOr, AggBitXor:
 		if k.IsBits() {
 			return value.BitType, nil

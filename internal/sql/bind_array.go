@@ -56,7 +56,7 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 			}
 		}
 	}
-	return expr.NewArrayCons(es, value.ArrayType(t.Kind)), nil
+	return expr.NewArrayCons(es, value.ArrayTypeOf(t)), nil
 }
 
 // bindSubArrays binds ARRAY[[…], …]::to: the nested constructors take the

@@ -247,7 +247,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := newScope(alias, rel.Cols)
+	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name}
 	if len(up.FromClause) > 0 {
 		from, fsc, err := b.bindFrom(up.FromClause)
@@ -283,7 +283,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := newScope(alias, rel.Cols)
+	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}
 	if len(del.UsingClause) > 0 {
 		using, usc, err := b.bindFrom(del.UsingClause)

@@ -265,6 +265,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 }
 
 func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error) {
+	if e, ok, err := b.rowTypeCast(s, c); ok || err != nil {
+		return e, err
+	}
 	t, err := b.typeFromName(c.TypeName)
 	if err != nil {
 		return nil, err
@@ -876,9 +879,6 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if expr.IsJSONRecordFunc(name) {
 		return b.bindJSONToRecordValue(s, name, f)
 	}
-	if e, ok, err := b.bindRowJSON(s, name, f); ok || err != nil {
-		return e, err
-	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err
@@ -896,6 +896,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 			return nil, err
 		}
 		es = append(es, e)
+	}
+	if e, ok := recordJSON(name, es); ok {
+		return e, nil
 	}
 	ts := make([]value.Type, len(es))
 	for i, e := range es {

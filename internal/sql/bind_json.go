@@ -59,17 +59,12 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 	if name == "json_agg" {
 		as := b.agg
 		b.agg = nil
-		if _, _, whole, _ := b.wholeRow(as.input, f.Args[0]); whole {
-			structured = true
-		} else {
-			arg, err := b.bindExpr(as.input, f.Args[0])
-			if err != nil {
-				b.agg = as
-				return nil, err
-			}
-			structured = arg.Type().Kind.IsArray()
-		}
+		arg, err := b.bindExpr(as.input, f.Args[0])
 		b.agg = as
+		if err != nil {
+			return nil, err
+		}
+		structured = arg.Type().Kind.IsArray() || arg.Type().Kind == value.Record
 	}
 	inner := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(perValue)}, Args: f.Args, Location: f.Location,
 		Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL}
@@ -115,73 +110,4 @@ func (b *binder) noJSONColumns(cols []plan.Column, targets []*pg_query.Node) err
 		}
 	}
 	return nil
-}
-
-// wholeRow resolves n as a reference to a whole row of a relation in
-// scope (t, or t.*, where t names a relation and no column): the
-// relation's columns, bound, with their names. ok is false when n is
-// anything else, a column of that name included.
-func (b *binder) wholeRow(s *scope, n *pg_query.Node) (cols []expr.Expr, names []string, ok bool, err error) {
-	cr := n.GetColumnRef()
-	if cr == nil || len(cr.Fields) == 0 || len(cr.Fields) > 2 || cr.Fields[0].GetString_() == nil {
-		return nil, nil, false, nil
-	}
-	qual := cr.Fields[0].GetString_().Sval
-	if len(cr.Fields) == 2 {
-		if cr.Fields[1].GetAStar() == nil {
-			return nil, nil, false, nil
-		}
-	} else if e, _ := b.resolve(s, "", qual, cr.Location); e != nil {
-		return nil, nil, false, nil // a column
-	}
-	for _, lvl := range append([]*scope{s}, b.outers...) {
-		for _, c := range lvl.cols {
-			if c.qual != qual || c.outer {
-				continue
-			}
-			e, err := b.resolve(s, qual, c.name, cr.Location)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			cols, names = append(cols, e), append(names, c.name)
-		}
-		if len(cols) > 0 {
-			return cols, names, true, nil
-		}
-	}
-	return nil, nil, false, nil
-}
-
-// bindRowJSON binds row_to_json(t), to_json(t) and to_jsonb(t) of a whole
-// row: an object of the row's columns by name ({"id":1,"s":"a"}, as
-// row_to_json writes it). ok is false when the argument is not a whole
-// row (to_json of a value is a catalog function).
-func (b *binder) bindRowJSON(s *scope, name string, f *pg_query.FuncCall) (e expr.Expr, ok bool, err error) {
-	if len(f.Args) != 1 || name != "row_to_json" && name != "to_json" && name != "to_jsonb" {
-		return nil, false, nil
-	}
-	if f.Args[0].GetSubLink() != nil {
-		return b.subqueryJSON(s, name, f)
-	}
-	cols, names, ok, err := b.wholeRow(s, f.Args[0])
-	if !ok || err != nil {
-		return nil, ok, err
-	}
-	return expr.NewRowToJSON(name, cols, names), true, nil
-}
-
-// subqueryJSON binds row_to_json, to_json or to_jsonb of a subquery: a
-// record from a subquery has lost its columns' names, which PostgreSQL
-// writes as the keys, so it is refused (0A000); a scalar is to_json's.
-func (b *binder) subqueryJSON(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
-	e, err := b.bindExpr(s, f.Args[0])
-	if err != nil {
-		return nil, true, err
-	}
-	if e.Type().Kind == value.Record {
-		return nil, true, b.refuse(f.Location, "%s of a subquery's row is not supported", name).
-			WithHint("select the row in FROM and pass it whole: SELECT %s(x) FROM (…) x", name)
-	}
-	e, err = b.callFunc(s, name, nil, []expr.Expr{e}, f.Location)
-	return e, true, err
 }

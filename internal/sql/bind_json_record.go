@@ -135,17 +135,21 @@ func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncC
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	var cols []value.Type
-	for _, c := range rel.Cols {
-		names = append(names, c.Name)
-		cols = append(cols, c.Type)
-	}
-	e, err := expr.JSONPopulateRecord(name, arg, names, cols)
+	e, err := expr.JSONPopulateRecord(name, arg, relRowType(rel))
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
 	return e, nil
+}
+
+// relRowType is the row type of table or view rel: named after it, its
+// columns as fields.
+func relRowType(rel *Relation) value.Type {
+	fields := make([]value.RecordField, len(rel.Cols))
+	for i, c := range rel.Cols {
+		fields[i] = value.RecordField{Name: c.Name, Type: c.Type}
+	}
+	return value.RecordTypeOf(rel.Name, fields)
 }
 
 // useJSONAsText reports whether the third argument of

@@ -40,7 +40,9 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 // WholeRow returns the row of the relation named qual (its name or alias)
 // in scope s, or of an enclosing query's, as a record whose fields are its
 // columns, named as they are: what SELECT t FROM t, count(t) and
-// row_to_json(t) read. ok is false when no relation of that name is in
+// row_to_json(t) read. A table's or view's row has its row type, named
+// after it; a subquery's, a CTE's or a function's is an anonymous record
+// with the same fields. ok is false when no relation of that name is in
 // reach.
 func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 	levels := append([]*scope{s}, b.outers...)
@@ -48,11 +50,13 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 		var args []expr.Expr
 		var names []string
 		nullExt := false
+		var rowType value.Type
 		for i, c := range lv.cols {
 			if c.qual != qual || c.outer {
 				continue
 			}
 			nullExt = nullExt || c.nullExt
+			rowType = c.rowType
 			if depth == 0 {
 				args = append(args, &expr.Col{Idx: i, T: c.typ, Name: c.name})
 			} else {
@@ -61,7 +65,13 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 			names = append(names, c.name)
 		}
 		if args != nil {
-			return &expr.RowCons{Args: args, Names: names, Table: qual, NullIfAllNull: nullExt}, true
+			r := expr.NewRecordCons(args, names, qual, "", nullExt)
+			if rowType.Kind == value.Record {
+				// The table's row type, its own column names even
+				// where an alias renames them (FROM t AS x(p, q)).
+				r.T = rowType
+			}
+			return r, true
 		}
 	}
 	return nil, false
@@ -91,38 +101,48 @@ func nullExtended(kind plan.JoinKind, l, r *scope) (*scope, *scope) {
 }
 
 // checkRecordColumns refuses a view column that is an anonymous record,
-// ROW(…), as PostgreSQL does (42P16: it has no type to be stored as); a
-// table's row has its table's type and is accepted.
+// ROW(…) or a subquery's row, as PostgreSQL does (42P16: it has no type to
+// be stored as); a table's row has its table's type and is accepted.
 func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
 	for _, c := range p.Columns() {
-		if c.Type == value.RecordType {
+		if c.Type.IsAnonymousRecord() {
 			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record", c.Name)
 		}
 	}
 	return nil
 }
 
-// bindFieldSelect binds (e).name, a field of a row constructor or of a
-// table's row; a field of any other record is not known when binding.
+// bindFieldSelect binds (e).name, a field of a record whose type knows its
+// fields: of a row constructor, the argument itself; of any other record
+// (a table's row from a subquery, a function's record), the field taken
+// from the record when it is evaluated.
 func (b *binder) bindFieldSelect(e expr.Expr, name string, loc int32) (expr.Expr, error) {
 	if r, ok := e.(*expr.RowCons); ok {
 		if f, _ := r.Field(name); f != nil {
 			return f, nil
 		}
 		if r.Table != "" {
-			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q not found in data type %s", name, r.Table)
+			// (t).z is t.z, PostgreSQL's message for a column.
+			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %s.%s does not exist", r.Table, name)
 		}
-		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
+	} else if f, ok := expr.NewFieldSelect(e, name); ok {
+		return f, nil
 	}
-	if e.Type().Kind == value.Record {
-		return nil, b.refuse(loc, "field selection from a record value is not supported").
+	t := e.Type()
+	if t.Kind != value.Record {
+		return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, t)
+	}
+	if d := t.RecordDesc(); d == nil {
+		return nil, b.refuse(loc, "field selection from a record of unknown fields is not supported").
 			WithHint("select the field from the row constructor or the table itself: (t).f, t.f")
+	} else if d.Name != "" {
+		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q not found in data type %s", name, d.Name)
 	}
-	return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, e.Type())
+	return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
 }
 
 // bindRecordStar expands (r).* in a select list into r's fields, for a
-// row constructor or a table's row; ok is false when n is not (r).*.
+// record whose type knows its fields; ok is false when n is not (r).*.
 func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr, cols []plan.Column, ok bool, err error) {
 	ind := n.GetAIndirection()
 	if ind == nil || ind.Indirection[len(ind.Indirection)-1].GetAStar() == nil {
@@ -136,14 +156,25 @@ func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr,
 	if err != nil {
 		return nil, nil, true, err
 	}
-	r, isRow := e.(*expr.RowCons)
-	if !isRow {
-		return nil, nil, true, b.refuse(nodeLoc(ind.Arg, -1), "(r).* of a record value is not supported").
+	if r, isRow := e.(*expr.RowCons); isRow {
+		for i, a := range r.Args {
+			fields = append(fields, a)
+			cols = append(cols, plan.Column{Name: r.Names[i], Type: a.Type()})
+		}
+		return fields, cols, true, nil
+	}
+	t := e.Type()
+	if t.Kind != value.Record {
+		return nil, nil, true, b.stmt.errf(-1, pgerr.WrongObjectType, "type %s is not composite", t)
+	}
+	fs := expr.FieldSelects(e)
+	if fs == nil {
+		return nil, nil, true, b.refuse(nodeLoc(ind.Arg, -1), "(r).* of a record of unknown fields is not supported").
 			WithHint("expand a row constructor or a table's row: (t).*, (ROW(a, b)).*")
 	}
-	for i, a := range r.Args {
-		fields = append(fields, a)
-		cols = append(cols, plan.Column{Name: r.Names[i], Type: a.Type()})
+	for _, f := range fs {
+		fields = append(fields, f)
+		cols = append(cols, plan.Column{Name: f.Name, Type: f.T})
 	}
 	return fields, cols, true, nil
 }
@@ -163,7 +194,9 @@ func groupedRow(e expr.Expr, groups []expr.Expr) (expr.Expr, bool) {
 		}
 		args[i] = &expr.Col{Idx: j, T: groups[j].Type(), Name: colName(groups[j])}
 	}
-	return &expr.RowCons{Args: args, Names: r.Names, Table: r.Table, NullIfAllNull: r.NullIfAllNull}, true
+	g := expr.NewRecordCons(args, r.Names, r.Table, "", r.NullIfAllNull)
+	g.T = r.T
+	return g, true
 }
 
 // nullTest binds e IS [NOT] NULL; a record is NULL when all its fields are.

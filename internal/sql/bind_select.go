@@ -400,6 +400,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		colAliases = rv.Alias.Colnames
 	}
 	var p plan.Node
+	var rowType value.Type
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -417,6 +418,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		if !ok {
 			return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 		}
+		rowType = relRowType(rel)
 		switch rel.Kind {
 		case KindView:
 			cat := b.cat
@@ -448,7 +450,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, newScope(alias, p.Columns()), nil
+	return p, rowScope(alias, rowType, p.Columns()), nil
 }
 
 func columnNames(cols []plan.Column) []*pg_query.Node {

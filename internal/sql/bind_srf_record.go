@@ -7,7 +7,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/value"
 )
 
 // selectListCalls reports whether rf is a ROWS FROM that the rewrite of
@@ -29,7 +28,15 @@ func (b *binder) bindSelectRecordFunc(name string, f *pg_query.FuncCall) (*expr.
 		if err != nil {
 			return nil, err
 		}
-		return expr.RecordValues(srf, value.TableRowType), nil
+		fargs, err := b.namedArgs(name, f.Args, f.Location)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := b.populateBase(name, f, fargs)
+		if err != nil {
+			return nil, err
+		}
+		return expr.RecordValues(srf, relRowType(rel)), nil
 	}
 	args, err := b.bindFuncArgs(name, f)
 	if err != nil {

@@ -20,6 +20,10 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := &expr.Const{V: value.NewText(value.Text, e.Type().Kind.String()), T: value.TextType}
+	tn := e.Type().Kind.String()
+	if d := e.Type().RecordDesc(); d != nil && d.Name != "" {
+		tn = e.Type().String() // a table's row type: its name
+	}
+	name := &expr.Const{V: value.NewText(value.Text, tn), T: value.TextType}
 	return &expr.Func{Def: expr.Typeof, Args: []expr.Expr{e, name}, T: value.TextType}, nil
 }

@@ -24,6 +24,11 @@ type scopeCol struct {
 	// nullExt marks the columns of an outer join's null-extended side: a
 	// whole-row reference to their relation is NULL when all are (WholeRow).
 	nullExt bool
+	// rowType is the row type of the table or view whose columns these
+	// are: its whole row's type. Unset (the zero Type) for a subquery's, a
+	// CTE's or a function's columns, whose whole row is an anonymous
+	// record.
+	rowType value.Type
 }
 
 // scope is the list of columns that expressions of one query level see, in
@@ -70,6 +75,16 @@ func (s *scope) starCols() []int {
 func newScope(qual string, cols []plan.Column) *scope {
 	s := &scope{}
 	s.add(qual, cols)
+	return s
+}
+
+// rowScope is newScope for the columns of a table or view whose row type
+// is rowType.
+func rowScope(qual string, rowType value.Type, cols []plan.Column) *scope {
+	s := newScope(qual, cols)
+	for i := range s.cols {
+		s.cols[i].rowType = rowType
+	}
 	return s
 }
 

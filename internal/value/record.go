@@ -5,19 +5,15 @@ import (
 )
 
 // Records. A record is a row value, PostgreSQL's anonymous composite type
-// "record": what ROW(1, 'a') and a table reference used as a value (SELECT
-// t FROM t) are. The Value points at its fields (immutable once built) and
-// holds their count; the fields' types are the binder's to know, each
-// non-NULL field carries its own kind.
+// "record", or a table's row type: what ROW(1, 'a') and a table reference
+// used as a value (SELECT t FROM t) are. The Value points at its fields
+// (immutable once built) and holds their count; the fields' names and
+// types are its type's (record_type.go), each non-NULL field carries its
+// own kind.
 
-// RecordType is the type of an anonymous record, ROW(…); TableRowType is
-// the type of a table's row (PostgreSQL's composite type named after the
-// table), which unlike an anonymous record may be a view's column. The
-// two hold the same values.
-var (
-	RecordType   = Type{Record, -1}
-	TableRowType = Type{Record, 0}
-)
+// RecordType is the type of a record whose fields are not known when
+// binding; RecordTypeOf gives a record type its fields (record_type.go).
+var RecordType = Type{Record, -1}
 
 // NewRecord returns a record holding fields, which must not be modified
 // afterwards.

@@ -68,6 +68,9 @@ func (k Kind) IsDateTime() bool { return k == Date || k == Timestamp || k == Tim
 // included: "numeric(10,2)", "character varying(5)", "timestamp(3) without
 // time zone".
 func (t Type) String() string {
+	if t.Kind == Record || t.Kind == ArrayOf(Record) {
+		return recordTypeName(t)
+	}
 	if t.Mod < 0 {
 		return t.Kind.String()
 	}
