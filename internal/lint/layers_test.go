@@ -34,7 +34,7 @@ type rule struct {
 var allow = map[string]rule{
 	"": {why: "the public Go API over the engine; links no database driver",
 		deps:  []string{"internal/dbaccess", "internal/delta", "internal/engine", "internal/pgerr", "internal/resultfmt", "internal/sql", "internal/value", "internal/zset"},
-		tests: []string{"bench", "internal/pgtest"}},
+		tests: []string{"bench", "internal/pgtest", "store"}},
 	"bench": {why: "the benchmark harness: the public API only",
 		deps: []string{""}},
 	"cmd/deltaview": {why: "the CLI: a client of the public API only",
