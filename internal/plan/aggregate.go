@@ -50,15 +50,7 @@ func (a *AggCall) String() string {
 			b.WriteString(a.Direct.String())
 		}
 		b.WriteString(") WITHIN GROUP (ORDER BY ")
-		for i, k := range a.OrderBy {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(k.Expr.String())
-			if k.Desc {
-				b.WriteString(" DESC")
-			}
-		}
+		writeSortKeys(&b, a.OrderBy)
 		b.WriteByte(')')
 		if a.Filter != nil {
 			b.WriteString(" FILTER (WHERE " + a.Filter.String() + ")")
@@ -77,21 +69,26 @@ func (a *AggCall) String() string {
 	}
 	if len(a.OrderBy) > 0 {
 		b.WriteString(" ORDER BY ")
-		for i, k := range a.OrderBy {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(k.Expr.String())
-			if k.Desc {
-				b.WriteString(" DESC")
-			}
-		}
+		writeSortKeys(&b, a.OrderBy)
 	}
 	b.WriteByte(')')
 	if a.Filter != nil {
 		b.WriteString(" FILTER (WHERE " + a.Filter.String() + ")")
 	}
 	return b.String()
+}
+
+// writeSortKeys writes keys as an ORDER BY list.
+func writeSortKeys(b *strings.Builder, keys []SortKey) {
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.Expr.String())
+		if k.Desc {
+			b.WriteString(" DESC")
+		}
+	}
 }
 
 func describeAggregate(n *Aggregate) string {
