@@ -401,6 +401,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	}
 	var p plan.Node
 	var rowType value.Type
+	var keyed *keyedRel
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -444,13 +445,20 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		default:
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
 			b.rowCounts()[rel.Name] = rel
+			if rel.PrimaryKey != nil {
+				keyed = &keyedRel{pk: rel.PrimaryKey}
+			}
 		}
 	}
 	p, err := b.renameColumns(p, colAliases, alias, rv.Location)
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, rowScope(alias, rowType, p.Columns()), nil
+	sc := rowScope(alias, rowType, p.Columns())
+	for i := range sc.cols {
+		sc.cols[i].rel, sc.cols[i].relCol = keyed, i
+	}
+	return p, sc, nil
 }
 
 func columnNames(cols []plan.Column) []*pg_query.Node {
@@ -684,6 +692,14 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			qual := ""
 			if len(cr.Fields) == 2 {
 				qual = cr.Fields[0].GetString_().Sval
+			}
+			if b.agg != nil && sc == b.agg.post {
+				fs, fcols, err := b.groupedStar(b.agg, qual, cr.Location)
+				if err != nil {
+					return nil, nil, err
+				}
+				exprs, cols = append(exprs, fs...), append(cols, fcols...)
+				continue
 			}
 			n := 0
 			idxs := sc.starCols()
