@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/deltaview/deltaview"
 )
@@ -38,6 +39,13 @@ func TestWithModifying(t *testing.T) {
 	}
 	mustExec(t, c, `BEGIN`)
 	mustExec(t, c, `WITH d AS (DELETE FROM t RETURNING *) INSERT INTO old SELECT id + 10, v FROM d`)
+	mustExec(t, c, `ROLLBACK`)
+	// A cursor's query may not change data, as in PostgreSQL.
+	mustExec(t, c, `BEGIN`)
+	_, err := c.Exec(ctx(t), `DECLARE k CURSOR FOR WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d`)
+	if pgerr, ok := err.(*pgconn.PgError); !ok || pgerr.Code != "0A000" {
+		t.Errorf("DECLARE over a data-modifying WITH: %v", err)
+	}
 	mustExec(t, c, `ROLLBACK`)
 	var got string
 	if err := c.QueryRow(ctx(t), `WITH n AS (INSERT INTO old VALUES (99, 0) RETURNING id) SELECT (SELECT string_agg(id || ':' || v, ',' ORDER BY id) FROM t) || ' ' || (SELECT id FROM n)`).Scan(&got); err != nil {

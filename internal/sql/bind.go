@@ -201,6 +201,9 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format)
 	}
 	q := e.Query
+	if err := b.explainModifying(q); err != nil {
+		return nil, err
+	}
 	if ct := q.GetCreateTableAsStmt(); ct != nil && ct.Objtype == pg_query.ObjectType_OBJECT_MATVIEW {
 		v, err := b.bindCreateTableAs(ct)
 		if err != nil {

@@ -176,3 +176,33 @@ func (b *binder) bindModifyingCTE(c *pg_query.CommonTableExpr, scope map[string]
 	scope[name] = entry
 	return nil
 }
+
+// explainModifying refuses EXPLAIN of a statement with data-modifying
+// WITH items, which would explain several statements at once.
+func (b *binder) explainModifying(q *pg_query.Node) error {
+	if !Modifies(&Stmt{Node: q}) {
+		return nil
+	}
+	return b.refuse(b.keyword("with", 0), "EXPLAIN of a statement with data-modifying WITH items is not supported").
+		WithHint("explain the main statement and each item apart")
+}
+
+// Modifies reports whether s is a SELECT, INSERT, UPDATE or DELETE with
+// data-modifying items in its WITH list.
+func Modifies(s *Stmt) bool {
+	if s == nil || s.Node == nil {
+		return false
+	}
+	n := s.Node
+	switch {
+	case n.GetSelectStmt() != nil:
+		return modifies(n.GetSelectStmt().WithClause)
+	case n.GetInsertStmt() != nil:
+		return modifies(n.GetInsertStmt().WithClause)
+	case n.GetUpdateStmt() != nil:
+		return modifies(n.GetUpdateStmt().WithClause)
+	case n.GetDeleteStmt() != nil:
+		return modifies(n.GetDeleteStmt().WithClause)
+	}
+	return false
+}
