@@ -112,9 +112,6 @@ func (b *binder) topLevel(w *pg_query.WithClause, bind func() (Bound, error)) (B
 func (b *binder) bindModifyingCTE(c *pg_query.CommonTableExpr, scope map[string]*cte, recursive bool) error {
 	mw := b.modWith
 	if mw == nil || !mw.top[c] {
-		if b.forView {
-			return b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "views must not contain data-modifying statements in WITH")
-		}
 		return b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level")
 	}
 	if done, ok := mw.bound[c]; ok {
@@ -205,4 +202,23 @@ func Modifies(s *Stmt) bool {
 		return modifies(n.GetDeleteStmt().WithClause)
 	}
 	return false
+}
+
+// viewModifying refuses a view whose query's WITH list holds
+// data-modifying items, with PostgreSQL's messages.
+func (b *binder) viewModifying(w *pg_query.WithClause, materialized bool) error {
+	if !modifies(w) {
+		return nil
+	}
+	loc := w.Location
+	for _, n := range w.Ctes {
+		if c := n.GetCommonTableExpr(); c.Ctequery.GetSelectStmt() == nil {
+			loc = c.Location
+			break
+		}
+	}
+	if materialized {
+		return b.refuse(loc, "materialized views must not use data-modifying statements in WITH")
+	}
+	return b.refuse(loc, "views must not contain data-modifying statements in WITH")
 }
