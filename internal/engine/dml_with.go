@@ -54,7 +54,9 @@ func (s *Session) execWithModify(w *sql.WithModify) (Result, error) {
 		m.src = &exec.Returning{Source: asOf{e: e, mark: m.mark}, Rows: make([][]value.Row, len(w.Items))}
 		e.with = m
 		defer func() { e.with = nil }()
-		for _, i := range sql.Reads(w.Main) {
+		first := sql.Reads(w.Main)
+		slices.Sort(first)
+		for _, i := range first {
 			if err := m.run(e, i); err != nil {
 				return Result{}, err
 			}
@@ -99,9 +101,6 @@ func (m *modifying) run(e *Engine, i int) error {
 		return err
 	}
 	m.src.Rows[i] = res.Rows
-	if m.src.Rows[i] == nil {
-		m.src.Rows[i] = []value.Row{}
-	}
 	m.state[i] = 2
 	return nil
 }
