@@ -175,9 +175,51 @@ func (a asOf) Scan(rel string, fn func(value.Row) error) error {
 }
 
 // ScanFiltered implements exec.FilteredSource: through the table's
-// indexes when the statement has not changed the table yet.
+// indexes, which describe the table as it is. When the statement has
+// changed the table, the rows the index finds that it changed are left
+// out and the rows they were at the mark, where pred accepts them, merged
+// back in by row id: O(rows found + the statement's changes to the
+// table).
 func (a asOf) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
-	return a.since().ScanFiltered(rel, pred, fn)
+	e := a.e
+	log := e.tx.log[a.mark:]
+	t, ok := e.tables[rel]
+	if !ok || !t.keepsRows() || !slices.ContainsFunc(log, func(c change) bool { return c.t == t && c.w != 0 }) {
+		return e.ScanFiltered(rel, pred, fn)
+	}
+	e.lookupMu.Lock()
+	defer e.lookupMu.Unlock()
+	p, err := t.accessPath(pred)
+	if err != nil || p == nil {
+		return false, nil // a scan evaluates, and fails, as before
+	}
+	written, old := undo(log, t)
+	var found []restored
+	t.eachOnPath(p, func(id uint64, row value.Row) bool {
+		if !written[id] {
+			found = append(found, restored{id, row})
+		}
+		return true
+	})
+	emit := func(row value.Row) error {
+		ok, err := accepts(pred, row)
+		if err != nil || !ok {
+			return err
+		}
+		return fn(row)
+	}
+	for len(found) > 0 || len(old) > 0 {
+		var next value.Row
+		if len(old) == 0 || len(found) > 0 && found[0].id < old[0].id {
+			next, found = found[0].row, found[1:]
+		} else {
+			next, old = old[0].row, old[1:]
+		}
+		if err := emit(next); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // skipChanged drops from ts the rows an earlier part of the statement

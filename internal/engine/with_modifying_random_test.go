@@ -74,11 +74,17 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 			case 2:
 				return fmt.Sprintf("DELETE FROM %s USING %s WHERE %s.id = %d + %s.id %% 100%s", tbl, src, tbl, lo, src, returning)
 			}
+			// The item has run: reads of the tables, through their
+			// indexes or not, undo its changes.
+			a := 100 + r.IntN(300)
 			return []string{
 				"SELECT * FROM " + src,
 				"SELECT count(*), sum(v), min(id) FROM " + src,
 				fmt.Sprintf("SELECT (SELECT sum(v) FROM %s), (SELECT count(*) FROM %s), (SELECT sum(v) FROM %s)", tbl, src, src),
-			}[r.IntN(3)]
+				fmt.Sprintf("SELECT (SELECT sum(v) FROM t WHERE id BETWEEN %d AND %d), (SELECT count(*) FROM u WHERE id >= %d), (SELECT count(*) FROM %s)", a, a+r.IntN(200), a, src),
+				fmt.Sprintf("SELECT id, v FROM %s WHERE id = %d + 0 OR id = %d", tbl, a, a+1),
+				fmt.Sprintf("SELECT id, v FROM %s WHERE id = %d", tbl, a),
+			}[r.IntN(6)]
 		}
 		k := r.IntN(4)
 		if !main {
