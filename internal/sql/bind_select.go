@@ -60,12 +60,15 @@ func (b *binder) pushWith(w *pg_query.WithClause) error {
 			}
 			continue
 		}
+		if _, dup := scope[c.Ctename]; dup {
+			return b.stmt.errf(c.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", c.Ctename)
+		}
 		sel := c.Ctequery.GetSelectStmt()
 		if sel == nil {
-			return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
-		}
-		if _, dup := scope[c.Ctename]; dup {
-			return b.stmt.errf(c.Location, pgerr.DuplicateTable, "WITH query name %q specified more than once", c.Ctename)
+			if err := b.bindModifyingCTE(c, scope, false); err != nil {
+				return err
+			}
+			continue
 		}
 		p, err := b.bindSelect(sel)
 		if err != nil {
