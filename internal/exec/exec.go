@@ -341,7 +341,40 @@ func limit(n *plan.Limit, src Source) ([]value.Row, error) {
 		rows = rows[off:]
 	}
 	if hasCnt && cnt < int64(len(rows)) {
-		rows = rows[:cnt]
+		end, err := tiesEnd(rows, int(cnt), n.Ties)
+		if err != nil {
+			return nil, err
+		}
+		rows = rows[:end]
 	}
 	return rows, nil
+}
+
+// tiesEnd returns the end of the rows kept when the first cnt (> 0) are:
+// cnt, or with ties past it the rows equal to the cnt-th on their keys.
+func tiesEnd(rows []value.Row, cnt int, ties []plan.SortKey) (int, error) {
+	if len(ties) == 0 {
+		return cnt, nil
+	}
+	last := make([]value.Value, len(ties))
+	for j, k := range ties {
+		v, err := k.Expr.Eval(rows[cnt-1])
+		if err != nil {
+			return 0, err
+		}
+		last[j] = v
+	}
+	end := cnt
+	for ; end < len(rows); end++ {
+		for j, k := range ties {
+			v, err := k.Expr.Eval(rows[end])
+			if err != nil {
+				return 0, err
+			}
+			if CompareKey(last[j], v, k.Desc, k.NullsFirst) != 0 {
+				return end, nil
+			}
+		}
+	}
+	return end, nil
 }

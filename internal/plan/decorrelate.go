@@ -269,6 +269,9 @@ func (d *decorrelator) limit(n *Limit) (Node, error) {
 	if n.Params != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "a subquery in LIMIT or OFFSET of a subquery that reads the outer query's columns is not supported")
 	}
+	if n.Ties != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH … WITH TIES in a subquery that reads the outer query's columns is not supported")
+	}
 	var order []SortKey
 	input := n.Input
 	if s, ok := input.(*Sort); ok {

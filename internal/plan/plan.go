@@ -92,11 +92,14 @@ type Sort struct {
 // Offset rows (none when nil or NULL). Count and Offset read no column of
 // Input: without Params they reference no columns; with it, they read the
 // one row Params yields, the values of the subqueries they hold, computed
-// once before Input's first row.
+// once before Input's first row. With Ties (FETCH … WITH TIES, Input
+// sorted on these keys) the rows after the last one kept that equal it on
+// them are kept too.
 type Limit struct {
 	Input         Node
 	Count, Offset expr.Expr
 	Params        Node
+	Ties          []SortKey
 }
 
 func (n *Scan) Columns() []Column     { return n.Cols }

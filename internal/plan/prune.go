@@ -218,7 +218,7 @@ func withChildren(n Node, kids []Node) Node {
 	case *Sort:
 		return &Sort{Input: kids[0], Keys: n.Keys}
 	case *Limit:
-		l := &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset}
+		l := &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset, Ties: n.Ties}
 		if len(kids) > 1 {
 			l.Params = kids[1]
 		}
