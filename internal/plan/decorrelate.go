@@ -266,11 +266,8 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 // limit keeps, per domain row, the first rows: a top-k partitioned by the
 // domain (LIMIT and OFFSET must be constants).
 func (d *decorrelator) limit(n *Limit) (Node, error) {
-	if n.Params != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "a subquery in LIMIT or OFFSET of a subquery that reads the outer query's columns is not supported")
-	}
-	if n.Ties != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH … WITH TIES in a subquery that reads the outer query's columns is not supported")
+	if n.Params != nil || n.Ties != nil || expr.HasOuter(n.Count) || expr.HasOuter(n.Offset) {
+		return d.dep(limitByRowNumber(n))
 	}
 	var order []SortKey
 	input := n.Input
