@@ -281,7 +281,11 @@ func jsonbAssign(n *value.JSONNode, path []string, depth int, repl *value.JSONNo
 			return *repl, nil
 		}
 		if old == nil {
-			return *jsonbCreatePath(path, depth+1, repl), nil
+			c, err := jsonbCreatePath(path, depth+1, repl)
+			if err != nil {
+				return value.JSONNode{}, err
+			}
+			return *c, nil
 		}
 		if old.Type != value.JSONObject && old.Type != value.JSONArray {
 			return value.JSONNode{}, errJSONBScalarPath
@@ -335,8 +339,8 @@ func jsonbAssign(n *value.JSONNode, path []string, depth int, repl *value.JSONNo
 			out.Elems[at] = e
 			return out, nil
 		}
-		if at > maxArraySize {
-			return nil, errArraySize
+		if at > maxJSONBElems {
+			return nil, errJSONBSize
 		}
 		for int64(len(out.Elems)) < at {
 			out.Elems = append(out.Elems, value.JSONNode{Type: value.JSONNull})
@@ -354,18 +358,30 @@ func jsonbAssign(n *value.JSONNode, path []string, depth int, repl *value.JSONNo
 // jsonbCreatePath builds the containers that path[depth:] walks into,
 // none of which exists, with repl at its end: an array (padded with
 // nulls up to the index) where a subscript is an integer, else an object.
-func jsonbCreatePath(path []string, depth int, repl *value.JSONNode) *value.JSONNode {
+func jsonbCreatePath(path []string, depth int, repl *value.JSONNode) (*value.JSONNode, error) {
 	if depth == len(path) {
-		return repl
+		return repl, nil
 	}
-	inner := jsonbCreatePath(path, depth+1, repl)
+	inner, err := jsonbCreatePath(path, depth+1, repl)
+	if err != nil {
+		return nil, err
+	}
 	if i, err := pathIndex(value.NewText(value.Text, path[depth]), depth+1); err == nil {
-		out := &value.JSONNode{Type: value.JSONArray}
-		for j := int64(0); j < i && j < maxArraySize; j++ {
+		if i > maxJSONBElems {
+			return nil, errJSONBSize
+		}
+		out := &value.JSONNode{Type: value.JSONArray, Elems: make([]value.JSONNode, 0, max(i, 0)+1)}
+		for j := int64(0); j < i; j++ {
 			out.Elems = append(out.Elems, value.JSONNode{Type: value.JSONNull})
 		}
 		out.Elems = append(out.Elems, *inner)
-		return out
+		return out, nil
 	}
-	return &value.JSONNode{Type: value.JSONObject, Keys: []string{path[depth]}, Elems: []value.JSONNode{*inner}}
+	return &value.JSONNode{Type: value.JSONObject, Keys: []string{path[depth]}, Elems: []value.JSONNode{*inner}}, nil
 }
+
+// maxJSONBElems bounds the elements of an array that an assignment pads:
+// PostgreSQL's jsonb holds at most 268435455 bytes of them, four per null.
+const maxJSONBElems = 268435455 / 4
+
+var errJSONBSize = pgerr.New(pgerr.ProgramLimitExceeded, "total size of jsonb array elements exceeds the maximum of 268435455 bytes")
