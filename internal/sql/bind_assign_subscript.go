@@ -25,11 +25,19 @@ type subscriptAssigner func(base, v expr.Expr, vloc int32) (expr.Expr, error)
 // column col (named name, of type t) at loc; the subscripts read sc.
 func (b *binder) bindAssignSubscripts(sc *scope, name string, t value.Type, ind []*pg_query.Node, loc int32) (subscriptAssigner, error) {
 	var idx []*pg_query.A_Indices
+	cur, slice := t, false // the type at this point of the target, and whether a slice led there
 	for _, n := range ind {
 		ai := n.GetAIndices()
 		if ai == nil {
+			if f := n.GetString_(); f != nil && cur.Kind != value.Record {
+				if cur.Kind.IsArray() && len(idx) > 0 && !slice {
+					cur = value.Type{Kind: cur.Kind.Elem(), Mod: -1}
+				}
+				return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "cannot assign to field %q of column %q because its type %s is not a composite type", f.Sval, name, cur)
+			}
 			return nil, b.refuse(loc, "assignment to a field of column %q is not supported", name)
 		}
+		slice = slice || ai.IsSlice
 		idx = append(idx, ai)
 	}
 	switch {
