@@ -206,8 +206,14 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 	plain := map[int]bool{} // a column assigned whole
 	for _, t := range targets {
 		rt := t.GetResTarget()
-		if rt == nil || rt.Val.GetMultiAssignRef() != nil {
-			return nil, b.refuse(-1, "multiple-column assignment (a, b) = (…) is not supported")
+		if rt == nil {
+			return nil, b.refuse(-1, "this assignment is not supported")
+		}
+		if mar := rt.Val.GetMultiAssignRef(); mar != nil {
+			var err error
+			if rt, err = b.multiAssignItem(rt, mar); err != nil {
+				return nil, err
+			}
 		}
 		i := colIndex(rel.Cols, rt.Name)
 		if i < 0 {
