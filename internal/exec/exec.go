@@ -321,12 +321,19 @@ func limit(rows []value.Row, n *plan.Limit) ([]value.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !ok && n.Ties != nil {
+		return nil, pgerr.New("2201W", "row count cannot be null in FETCH FIRST ... WITH TIES clause")
+	}
 	if ok {
 		if cnt < 0 {
 			return nil, pgerr.New("2201W", "LIMIT must not be negative")
 		}
 		if cnt < int64(len(rows)) {
-			rows = rows[:cnt]
+			end, err := tiesEnd(rows, int(cnt), n.Ties)
+			if err != nil {
+				return nil, err
+			}
+			rows = rows[:end]
 		}
 	}
 	return rows, nil

@@ -266,6 +266,9 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 // limit keeps, per domain row, the first rows: a top-k partitioned by the
 // domain (LIMIT and OFFSET must be constants).
 func (d *decorrelator) limit(n *Limit) (Node, error) {
+	if n.Ties != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH … WITH TIES in a subquery that reads the outer query's columns is not supported")
+	}
 	var order []SortKey
 	input := n.Input
 	if s, ok := input.(*Sort); ok {

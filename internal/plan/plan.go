@@ -89,10 +89,13 @@ type Sort struct {
 }
 
 // Limit keeps Count rows (all when Count is nil) after skipping Offset rows
-// (none when nil). Count and Offset reference no columns.
+// (none when nil). Count and Offset reference no columns. With Ties (FETCH
+// … WITH TIES, over a Sort by these keys) it also keeps the rows after the
+// last one kept that are equal to it on Ties.
 type Limit struct {
 	Input         Node
 	Count, Offset expr.Expr
+	Ties          []SortKey
 }
 
 func (n *Scan) Columns() []Column     { return n.Cols }
@@ -230,6 +233,9 @@ func describe(n Node) string {
 		}
 		if n.Offset != nil {
 			s += " offset " + n.Offset.String()
+		}
+		if n.Ties != nil {
+			s += " with ties"
 		}
 		return s
 	}

@@ -218,7 +218,7 @@ func withChildren(n Node, kids []Node) Node {
 	case *Sort:
 		return &Sort{Input: kids[0], Keys: n.Keys}
 	case *Limit:
-		return &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset}
+		return &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset, Ties: n.Ties}
 	case *Recursive:
 		return &Recursive{Name: n.Name, Anchor: kids[0], Step: kids[1], All: n.All, Cols: n.Cols, MaxIterations: n.MaxIterations}
 	case *TableFunc:

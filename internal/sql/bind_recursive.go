@@ -29,6 +29,14 @@ func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query
 	if sel == nil {
 		return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
 	}
+	if c.SearchClause != nil || c.CycleClause != nil {
+		what, loc := "SEARCH", c.GetSearchClause().GetLocation()
+		if c.CycleClause != nil {
+			what, loc = "CYCLE", c.GetCycleClause().GetLocation()
+		}
+		return b.refuse(loc, "the %s clause of a recursive query is not supported", what).
+			WithHint("compute the order or the path in the query: carry an array of the rows visited as a column")
+	}
 	for _, n := range later {
 		name := n.GetCommonTableExpr().Ctename
 		if _, ok := scope[name]; ok {

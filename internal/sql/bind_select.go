@@ -943,6 +943,12 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 		if in, err = b.bindLimit(sel, in, hasLimit); err != nil {
 			return nil, err
 		}
+		if lim, ok := in.(*plan.Limit); ok && sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+			lim.Ties = keys
+			if lim.Count == nil {
+				lim.Count = &expr.Const{V: value.Null, T: value.Int8Type} // FETCH FIRST NULL ROWS: an error
+			}
+		}
 	}
 	if len(extra) == 0 {
 		return in, nil
