@@ -123,6 +123,9 @@ func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
 		if c.Type.IsAnonymousRecord() {
 			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record", c.Name)
 		}
+		if c.Type.Kind == value.ArrayOf(value.Record) && c.Type.ElemType().IsAnonymousRecord() {
+			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record[]", c.Name)
+		}
 	}
 	return nil
 }

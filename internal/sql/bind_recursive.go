@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -30,12 +31,12 @@ func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query
 		return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
 	}
 	if c.SearchClause != nil || c.CycleClause != nil {
-		what, loc := "SEARCH", c.GetSearchClause().GetLocation()
-		if c.CycleClause != nil {
-			what, loc = "CYCLE", c.GetCycleClause().GetLocation()
+		// Rewritten in a copy: the statement's tree stays as written.
+		c = proto.Clone(c).(*pg_query.CommonTableExpr)
+		sel = c.Ctequery.GetSelectStmt()
+		if err := b.rewriteSearchCycle(c, sel); err != nil {
+			return err
 		}
-		return b.refuse(loc, "the %s clause of a recursive query is not supported", what).
-			WithHint("compute the order or the path in the query: carry an array of the rows visited as a column")
 	}
 	for _, n := range later {
 		name := n.GetCommonTableExpr().Ctename
