@@ -116,6 +116,9 @@ type Engine struct {
 	progress       func(Progress)
 	openFile       FileOpener
 	copyData       io.Reader // the data of the COPY FROM STDIN being executed, set by its session
+	// with is the running statement's state when it has data-modifying
+	// WITH items (dml_with.go); nil otherwise.
+	with *modifying
 	// notes say why a view over change-stream tables is normalised; sinks
 	// are the external targets of views (sink.go).
 	notes map[string]string
@@ -204,7 +207,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 			uniques[i] = u.cols
 		}
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-			Uniques: uniques}, true
+			Uniques: uniques, PrimaryKey: t.def.PrimaryKey}, true
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true

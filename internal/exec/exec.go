@@ -146,6 +146,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 	case *plan.RecRef:
 		rows, err := workingRows(src, n.Name)
 		return append([]value.Row(nil), rows...), err
+	case *plan.Returned:
+		return returnedRows(src, n.Item, n.Name)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

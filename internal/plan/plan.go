@@ -226,6 +226,8 @@ func describe(n Node) string {
 		return describeRecursive(n)
 	case *RecRef:
 		return "RecRef " + n.Name
+	case *Returned:
+		return "Returned " + n.Name
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

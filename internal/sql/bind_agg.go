@@ -185,6 +185,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	if !plain {
 		as.sets = sets
 	}
+	b.groupDependents(sel, as)
 	// GROUP BY's subqueries join the input under the grouping.
 	input = applyPending(sc, input)
 	sc.allowScalar = false
@@ -400,7 +401,7 @@ func (b *binder) bindAggregated(n *pg_query.Node) (expr.Expr, error) {
 				return nil, err
 			}
 			return nil, b.stmt.errf(cr.Location, pgerr.GroupingError,
-				"column %q must appear in the GROUP BY clause or be used in an aggregate function", e.String())
+				"column %q must appear in the GROUP BY clause or be used in an aggregate function", as.input.exprName(e))
 		}
 	}
 	return nil, nil

@@ -32,7 +32,10 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 
 func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	if ins.WithClause != nil {
-		return nil, b.refuse(ins.WithClause.Location, "WITH in INSERT is not supported")
+		if err := b.pushWith(ins.WithClause); err != nil {
+			return nil, err
+		}
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
 	rel, alias, err := b.targetTable(ins.Relation, "insert into")
 	if err != nil {
@@ -241,7 +244,10 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 
 func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if up.WithClause != nil {
-		return nil, b.refuse(up.WithClause.Location, "WITH in UPDATE is not supported")
+		if err := b.pushWith(up.WithClause); err != nil {
+			return nil, err
+		}
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
 	rel, alias, err := b.targetTable(up.Relation, "update")
 	if err != nil {
@@ -277,7 +283,10 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 
 func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	if del.WithClause != nil {
-		return nil, b.refuse(del.WithClause.Location, "WITH in DELETE is not supported")
+		if err := b.pushWith(del.WithClause); err != nil {
+			return nil, err
+		}
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
 	rel, alias, err := b.targetTable(del.Relation, "delete from")
 	if err != nil {

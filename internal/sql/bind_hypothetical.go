@@ -111,7 +111,7 @@ func (b *binder) directGrouped(as *aggScope, d expr.Expr, n *pg_query.Node) erro
 		}
 		e, err := b.bindExpr(as.input, m)
 		if c, ok := e.(*expr.Col); err == nil && ok && !grouped(c.Idx) {
-			bad = b.stmt.errf(cr.Location, pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", e.String())
+			bad = b.stmt.errf(cr.Location, pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", as.input.exprName(e))
 		}
 	})
 	return bad

@@ -241,18 +241,26 @@ func mergeUsing(in plan.Node, kind plan.JoinKind, lsc, rsc *scope, pairs []using
 		isUsing[u.li], isUsing[lw+u.ri] = true, true
 		sc.cols[u.li].merged, sc.cols[lw+u.ri].merged = true, true
 		var merged expr.Expr
+		// The merged column stands for one input's column, as in
+		// PostgreSQL (messages name it, GROUP BY over it groups that
+		// table's key), or for the first of the two (FULL JOIN).
+		like := sc.cols[u.li]
 		switch kind {
 		case plan.RightJoin:
 			merged = plan.Shift(u.rk, lw)
+			like = sc.cols[lw+u.ri]
 		case plan.FullJoin:
 			merged = &expr.Coalesce{Args: []expr.Expr{u.lk, plan.Shift(u.rk, lw)}, T: u.t}
 		default:
 			merged = u.lk
 		}
+		if _, ok := merged.(*expr.Col); !ok {
+			like.rel = nil // a coerced column is no longer the key's
+		}
 		star = append(star, len(exprs))
 		exprs = append(exprs, merged)
 		outCols = append(outCols, plan.Column{Name: u.name, Type: u.t})
-		sc.cols = append(sc.cols, scopeCol{name: u.name, typ: u.t})
+		sc.cols = append(sc.cols, scopeCol{name: u.name, typ: u.t, rel: like.rel, relCol: like.relCol, pgName: like.refName()})
 	}
 	for _, i := range joinScope(lsc, rsc).starCols() {
 		if !isUsing[i] {
@@ -366,7 +374,13 @@ func (b *binder) joinAlias(p plan.Node, sc *scope, a *pg_query.Alias) (plan.Node
 			cols[i].Name = a.Colnames[i].GetString_().Sval
 		}
 	}
-	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, newScope(a.Aliasname, cols), nil
+	out := newScope(a.Aliasname, cols)
+	for i, c := range star {
+		// Each column stands for the joined table's, as in PostgreSQL.
+		in := &sc.cols[c]
+		out.cols[i].rel, out.cols[i].relCol, out.cols[i].pgName = in.rel, in.relCol, in.refName()
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Cols: cols}, out, nil
 }
 
 // usingAlias is the scope of a JOIN … USING (…) AS j: j names the merged

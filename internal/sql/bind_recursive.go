@@ -24,17 +24,12 @@ type recUse struct {
 // after it are named but refused, as PostgreSQL refuses mutual recursion.
 func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query.Node, scope map[string]*cte) error {
 	if old, dup := scope[c.Ctename]; dup && old.plan != nil {
-		return b.stmt.errf(c.Location, pgerr.DuplicateTable, "WITH query name %q specified more than once", c.Ctename)
+		return b.stmt.errf(c.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", c.Ctename)
 	}
-	sel := c.Ctequery.GetSelectStmt()
-	if sel == nil {
-		return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
-	}
-	if c.SearchClause != nil || c.CycleClause != nil {
+	if (c.SearchClause != nil || c.CycleClause != nil) && c.Ctequery.GetSelectStmt() != nil {
 		// Rewritten in a copy: the statement's tree stays as written.
 		c = proto.Clone(c).(*pg_query.CommonTableExpr)
-		sel = c.Ctequery.GetSelectStmt()
-		if err := b.rewriteSearchCycle(c, sel); err != nil {
+		if err := b.rewriteSearchCycle(c, c.Ctequery.GetSelectStmt()); err != nil {
 			return err
 		}
 	}
@@ -47,6 +42,10 @@ func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query
 			return b.refuse(loc, "a WITH RECURSIVE item that reads a later item (%q) is not supported", name).
 				WithHint("order the WITH items so that each reads only itself and the items before it; mutual recursion is not supported")
 		}}
+	}
+	sel := c.Ctequery.GetSelectStmt()
+	if sel == nil {
+		return b.bindModifyingCTE(c, scope, true)
 	}
 	p, err := b.bindRecursiveQuery(c, sel, scope)
 	if err != nil {

@@ -60,12 +60,15 @@ func (b *binder) pushWith(w *pg_query.WithClause) error {
 			}
 			continue
 		}
+		if _, dup := scope[c.Ctename]; dup {
+			return b.stmt.errf(c.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", c.Ctename)
+		}
 		sel := c.Ctequery.GetSelectStmt()
 		if sel == nil {
-			return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
-		}
-		if _, dup := scope[c.Ctename]; dup {
-			return b.stmt.errf(c.Location, pgerr.DuplicateTable, "WITH query name %q specified more than once", c.Ctename)
+			if err := b.bindModifyingCTE(c, scope, false); err != nil {
+				return err
+			}
+			continue
 		}
 		p, err := b.bindSelect(sel)
 		if err != nil {
@@ -401,6 +404,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	}
 	var p plan.Node
 	var rowType value.Type
+	var keyed *keyedRel
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -444,13 +448,20 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		default:
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
 			b.rowCounts()[rel.Name] = rel
+			if rel.PrimaryKey != nil {
+				keyed = &keyedRel{pk: rel.PrimaryKey}
+			}
 		}
 	}
 	p, err := b.renameColumns(p, colAliases, alias, rv.Location)
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, rowScope(alias, rowType, p.Columns()), nil
+	sc := rowScope(alias, rowType, p.Columns())
+	for i := range sc.cols {
+		sc.cols[i].rel, sc.cols[i].relCol = keyed, i
+	}
+	return p, sc, nil
 }
 
 func columnNames(cols []plan.Column) []*pg_query.Node {
@@ -684,6 +695,14 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			qual := ""
 			if len(cr.Fields) == 2 {
 				qual = cr.Fields[0].GetString_().Sval
+			}
+			if b.agg != nil && sc == b.agg.post {
+				fs, fcols, err := b.groupedStar(b.agg, qual, cr.Location)
+				if err != nil {
+					return nil, nil, err
+				}
+				exprs, cols = append(exprs, fs...), append(cols, fcols...)
+				continue
 			}
 			n := 0
 			idxs := sc.starCols()

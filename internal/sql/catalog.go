@@ -26,6 +26,10 @@ type Relation struct {
 	// Uniques are the column sets of a table's primary key and unique
 	// constraints: a join on one of them matches at most one row.
 	Uniques [][]int
+	// PrimaryKey is a table's primary key columns, nil without one: a
+	// GROUP BY over all of them makes the table's other columns
+	// functionally dependent on the group, as in PostgreSQL.
+	PrimaryKey []int
 	// Table only.
 	Defaults []expr.Expr // per column, nil when the default is NULL
 	// View only: the defining query and its text.

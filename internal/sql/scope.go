@@ -29,6 +29,33 @@ type scopeCol struct {
 	// CTE's or a function's columns, whose whole row is an anonymous
 	// record.
 	rowType value.Type
+	// rel is the table these columns come from, with its primary key,
+	// and relCol the column's position in it: a GROUP BY over the whole
+	// key makes the table's other columns functionally dependent on it
+	// (groupDependents). Nil for any other source.
+	rel    *keyedRel
+	relCol int
+	// pgName is the name PostgreSQL gives the column in messages when it
+	// is not qual.name: a JOIN … USING column's is the input column it
+	// stands for.
+	pgName string
+}
+
+// keyedRel is one occurrence of a table with a primary key in a FROM
+// clause; its identity tells the occurrences apart.
+type keyedRel struct {
+	pk []int
+}
+
+// refName is the name PostgreSQL gives a scope column in messages.
+func (c *scopeCol) refName() string {
+	switch {
+	case c.pgName != "":
+		return c.pgName
+	case c.qual != "":
+		return c.qual + "." + c.name
+	}
+	return c.name
 }
 
 // scope is the list of columns that expressions of one query level see, in
