@@ -326,6 +326,11 @@ func limit(n *plan.Limit, src Source) ([]value.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := n.Count.(*expr.Const); ok && c.V.IsNull() && n.Ties != nil {
+		// A NULL written as the count; one computed by a subquery means
+		// no limit, as in PostgreSQL.
+		return nil, pgerr.New("2201W", "row count cannot be null in FETCH FIRST ... WITH TIES clause")
+	}
 	if hasCnt && cnt < 0 {
 		return nil, pgerr.New("2201W", "LIMIT must not be negative")
 	}

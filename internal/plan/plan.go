@@ -248,6 +248,9 @@ func describe(n Node) string {
 		if n.Offset != nil {
 			s += " offset " + n.Offset.String()
 		}
+		if n.Ties != nil {
+			s += " with ties"
+		}
 		return s
 	}
 	return fmt.Sprintf("%T", n)

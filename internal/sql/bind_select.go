@@ -964,6 +964,9 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 		}
 		if lim, ok := in.(*plan.Limit); ok && sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
 			lim.Ties = keys
+			if lim.Count == nil {
+				lim.Count = &expr.Const{V: value.Null, T: value.Int8Type} // FETCH FIRST NULL ROWS: an error
+			}
 		}
 	}
 	if len(extra) == 0 {

@@ -199,6 +199,9 @@ func srfChildren(n *pg_query.Node) (children []*pg_query.Node, ok bool) {
 		return []*pg_query.Node{n.GetNamedArgExpr().Arg}, true
 	case n.GetCollateClause() != nil:
 		return []*pg_query.Node{n.GetCollateClause().Arg}, true
+	case n.GetAIndirection() != nil:
+		// (f(x)).a and (f(x)).*: the field of each record the call yields.
+		return []*pg_query.Node{n.GetAIndirection().Arg}, true
 	}
 	return nil, false
 }
