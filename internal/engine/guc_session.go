@@ -264,9 +264,9 @@ func (s *Session) Setting(name string, missingOK bool) (v string, ok bool, err e
 	return v, ok, nil
 }
 
-// SetSetting sets a setting of the session as set_config does, for the
-// session or, local, until its transaction ends, and returns its new
-// value.
+// SetSetting sets a setting of the session as set_config does in a
+// statement the session runs, for the session or, local, until its
+// transaction ends, and returns its new value.
 func (s *Session) SetSetting(name, v string, local bool) (string, error) {
 	name = strings.ToLower(name)
 	if err := s.setSetting(name, v, false, local); err != nil {
@@ -274,6 +274,20 @@ func (s *Session) SetSetting(name, v string, local bool) (string, error) {
 	}
 	v, _ = s.setting(name)
 	return v, nil
+}
+
+// ApplySetting sets a setting of the session outside any statement, as a
+// server does with the settings of a connection's startup message: it
+// lasts for the session (or until the open transaction block ends,
+// which may undo it).
+func (s *Session) ApplySetting(name, v string) error {
+	if err := s.setSetting(strings.ToLower(name), v, false, false); err != nil {
+		return err
+	}
+	if !s.block {
+		s.endSettings(true)
+	}
+	return nil
 }
 
 // IsSessionSetting reports whether name is a setting of a session: one
