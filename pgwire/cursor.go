@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
