@@ -140,6 +140,10 @@ func (s *Session) resetSettings() {
 
 // applySettings sets what the settings drive: the timeouts.
 func (s *Session) applySettings() {
+	if s.gucs.vals == nil && s.gucs.local == nil {
+		s.lockTimeout, s.stmtTimeout, s.idleTimeout = 0, 0, 0
+		return
+	}
 	s.lockTimeout = s.durationSetting("lock_timeout")
 	s.stmtTimeout = s.durationSetting("statement_timeout")
 	s.idleTimeout = s.durationSetting("idle_session_timeout")
@@ -158,10 +162,19 @@ func (s *Session) durationSetting(name string) time.Duration {
 func (s *Session) setDuration(name string, d time.Duration) {
 	d = max(d, 0)
 	g := &s.gucs
+	if d == 0 { // the default: no map, no text (a DB sets it on every session)
+		delete(g.vals, name)
+		s.applySettings()
+		return
+	}
 	if g.vals == nil {
 		g.vals = map[string]string{}
 	}
-	g.vals[name] = gucDefs[name].formatInt(d.Milliseconds())
+	ms := d.Milliseconds()
+	if d > 0 && ms == 0 {
+		ms = 1 // the setting's unit: a shorter wait is no wait for ever
+	}
+	g.vals[name] = gucDefs[name].formatInt(ms)
 	s.applySettings()
 }
 
@@ -330,6 +343,9 @@ func (s *Session) TakeReports() []ReportedSetting {
 // filterNotices drops the results' notices when client_min_messages asks
 // for warnings and errors only.
 func (s *Session) filterNotices(out []Result) {
+	if s.gucs.vals == nil && s.gucs.local == nil {
+		return // all defaults: notices are sent
+	}
 	if v, _ := s.setting("client_min_messages"); v != "warning" && v != "error" {
 		return
 	}
