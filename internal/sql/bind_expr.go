@@ -903,6 +903,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		es = append(es, e)
 	}
+	if e, ok, err := b.settingFunc(name, es, loc); ok {
+		return e, err
+	}
 	if e, ok := recordJSON(name, es); ok {
 		return e, nil
 	}
