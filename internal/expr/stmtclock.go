@@ -18,6 +18,9 @@ type StmtClock struct {
 	// User is the role the session acts as, what current_user and
 	// session_user read (SessionUser).
 	User string
+	// Seqs are the sequences as the session sees them, which nextval,
+	// currval, setval and lastval call (SeqCall).
+	Seqs Sequences
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:
