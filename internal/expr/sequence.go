@@ -115,11 +115,15 @@ func seqResult(v int64, err error) (value.Value, error) {
 // kept as written, and the schema public may qualify it.
 func SequenceName(s string) (string, error) {
 	parts, err := splitQualified(s)
-	if err != nil || len(parts) == 0 || len(parts) > 2 || (len(parts) == 2 && parts[0] != "public") {
-		if err == nil && len(parts) == 2 {
-			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s)
-		}
-		return "", pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
+	switch {
+	case err != nil:
+		return "", err
+	case len(parts) > 3:
+		return "", pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", s)
+	case len(parts) == 3:
+		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %q", s)
+	case len(parts) == 2 && parts[0] != "public":
+		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
 	}
 	return parts[len(parts)-1], nil
 }

@@ -106,13 +106,20 @@ func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (
 	call := &expr.SeqCall{Fn: name, C: b.stmtClock}
 	want := []value.Type{value.TextType, value.Int8Type, value.BoolType}
 	for i, a := range f.Args {
+		if tc := a.GetTypeCast(); i == 0 && tc != nil && tc.TypeName != nil && len(tc.TypeName.Names) > 0 &&
+			tc.TypeName.Names[len(tc.TypeName.Names)-1].GetString_().Sval == "regclass" {
+			a = tc.Arg // 'name'::regclass, as PostgreSQL writes a serial column's default
+		}
 		e, err := b.bindExpr(s, a)
 		if err != nil {
 			return nil, true, err
 		}
 		t := want[i]
-		if i == 0 && e.Type().Kind == value.Unknown {
-			t = value.TextType
+		if k := e.Type().Kind; i == 0 && k != value.Unknown && !isString(k) {
+			// PostgreSQL takes a regclass: a name, or an object's number,
+			// which deltaview has none of.
+			return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, e.Type()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		if e, err = expr.Coerce(e, t, false); err != nil {
 			return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a, f.Location)))
