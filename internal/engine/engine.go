@@ -316,7 +316,7 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 }
 
 func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error) {
-	if _, ok := e.Relation(cv.Name); ok {
+	if _, ok := e.Relation(cv.Name); ok || e.seqs[cv.Name] != nil {
 		if cv.IfNotExists {
 			return Result{Tag: "SELECT 0", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cv.Name)}}, nil
 		}
