@@ -103,6 +103,9 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		if cmd.query == nil {
 			return nil, true, pgerr.New(pgerr.SyntaxError, "DECLARE CURSOR needs a query")
 		}
+		if sql.Modifies(cmd.query) {
+			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR must not contain data-modifying statements in WITH")
+		}
 		return cmd, true, nil
 	}
 	if m := fetchCursor.FindStringSubmatch(q); m != nil {

@@ -56,36 +56,10 @@ func (c *committedSource) Scan(rel string, fn func(value.Row) error) error {
 	if !ok || !t.keepsRows() {
 		return c.e.Scan(rel, fn)
 	}
-	written := map[uint64]bool{} // ids whose stored row is the transaction's
-	type restored struct {
-		id  uint64
-		row value.Row
-	}
-	var old []restored
-	for _, ch := range c.log {
-		switch {
-		case ch.t != t || ch.w == 0:
-		case ch.w > 0:
-			written[ch.id] = true
-		case !written[ch.id]:
-			// The first retraction of an id the transaction did not write
-			// is the committed row.
-			written[ch.id] = true
-			old = append(old, restored{ch.id, ch.row})
-		}
-	}
+	written, old := undo(c.log, t)
 	if len(written) == 0 {
 		return c.e.Scan(rel, fn)
 	}
-	slices.SortFunc(old, func(a, b restored) int {
-		switch {
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
 	var err error
 	t.scan(func(id uint64, r value.Row) bool {
 		for len(old) > 0 && old[0].id < id {
@@ -104,4 +78,41 @@ func (c *committedSource) Scan(rel string, fn func(value.Row) error) error {
 		err = fn(old[0].row)
 	}
 	return err
+}
+
+// restored is a row that changes logged after some point overwrote or
+// deleted: the row as it was at that point, under its id.
+type restored struct {
+	id  uint64
+	row value.Row
+}
+
+// undo reads log, the changes made since some point, for t: written are
+// the ids whose stored row is not the row at that point (inserted,
+// updated or deleted since), old the rows those ids held then, in row id
+// order.
+func undo(log []change, t *table) (written map[uint64]bool, old []restored) {
+	written = map[uint64]bool{}
+	for _, ch := range log {
+		switch {
+		case ch.t != t || ch.w == 0:
+		case ch.w > 0:
+			written[ch.id] = true
+		case !written[ch.id]:
+			// The first retraction of an id not written since is the
+			// row at that point.
+			written[ch.id] = true
+			old = append(old, restored{ch.id, ch.row})
+		}
+	}
+	slices.SortFunc(old, func(a, b restored) int {
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	})
+	return written, old
 }

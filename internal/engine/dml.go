@@ -18,7 +18,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rows, err := exec.Run(ins.Source, e.queryBudget(e))
+	rows, err := exec.Run(ins.Source, e.queryBudget(e.dmlSource()))
 	if err != nil {
 		return Result{}, err
 	}
@@ -35,6 +35,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
 	touched := map[uint64]bool{} // rows this statement inserted or updated
+	written := e.changed(t)      // rows the other parts of its statement changed
 	n := 0
 	for _, row := range rows {
 		row = slices.Clone(row)
@@ -55,7 +56,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				if oc.DoNothing {
 					continue
 				}
-				if touched[id] {
+				if touched[id] || written[id] {
 					return Result{}, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 						WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 				}
@@ -201,7 +202,7 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 	var fromRows []value.Row
 	if from != nil {
 		var err error
-		if fromRows, err = exec.Run(from, e.queryBudget(e)); err != nil {
+		if fromRows, err = exec.Run(from, e.queryBudget(e.dmlSource())); err != nil {
 			return nil, err
 		}
 	}
@@ -276,6 +277,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	// Compute every new row before changing any, so that SET expressions
 	// see the rows as they were.
@@ -310,6 +312,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
 	for _, tg := range ts {
 		e.deleteRow(t, tg.id)

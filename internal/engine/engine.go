@@ -121,6 +121,9 @@ type Engine struct {
 	openFile       FileOpener
 	copyData       io.Reader       // the data of the COPY FROM STDIN being executed, set by its session
 	copyClock      *expr.StmtClock // the COPY's statement clock, whose sequences its defaults call
+	// with is the running statement's state when it has data-modifying
+	// WITH items (dml_with.go); nil otherwise.
+	with *modifying
 	// notes say why a view over change-stream tables is normalised; sinks
 	// are the external targets of views (sink.go).
 	notes map[string]string

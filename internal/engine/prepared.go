@@ -121,6 +121,8 @@ func resultColumns(b sql.Bound) ([]plan.Column, bool) {
 		return b.RetCols, len(b.Returning) > 0
 	case *sql.Delete:
 		return b.RetCols, len(b.Returning) > 0
+	case *sql.WithModify:
+		return resultColumns(b.Main)
 	case *sql.Explain:
 		return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true
 	case *sql.Show:

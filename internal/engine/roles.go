@@ -180,6 +180,8 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("explain a view definition")
 	case *sql.Subscribe:
 		return s.allowed(b.View, sql.PrivSelect)
+	case *sql.WithModify:
+		return s.authorizeWithModify(b, rec)
 	case *sql.Insert:
 		priv := sql.PrivInsert
 		if len(b.Returning) > 0 || (b.OnConflict != nil && !b.OnConflict.DoNothing) {

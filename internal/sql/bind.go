@@ -30,6 +30,9 @@ type binder struct {
 	viewOrder []plan.SortKey
 	// ctes is the stack of WITH scopes, innermost last.
 	ctes []map[string]*cte
+	// modWith is the top-level statement's WITH list when it holds
+	// data-modifying items (bind_with_modify.go); nil otherwise.
+	modWith *modifyingWith
 	// sortBound holds the ORDER BY items bound before the projection is
 	// built (those calling window functions), for orderKeys.
 	sortBound map[*pg_query.Node]expr.Expr
@@ -109,12 +112,14 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	switch {
 	case n.GetSelectStmt() != nil:
-		b.lock = &Locking{}
-		p, err := b.bindSelect(n.GetSelectStmt())
-		if err != nil {
-			return nil, err
-		}
-		return &Select{Plan: p, Lock: *b.lock}, nil
+		return b.topLevel(n.GetSelectStmt().WithClause, func() (Bound, error) {
+			b.lock = &Locking{}
+			p, err := b.bindSelect(n.GetSelectStmt())
+			if err != nil {
+				return nil, err
+			}
+			return &Select{Plan: p, Lock: *b.lock}, nil
+		})
 	case n.GetCreateStmt() != nil:
 		return b.bindCreateTable(n.GetCreateStmt())
 	case n.GetCreateTableAsStmt() != nil:
@@ -130,11 +135,11 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetIndexStmt() != nil:
 		return b.bindCreateIndex(n.GetIndexStmt())
 	case n.GetInsertStmt() != nil:
-		return b.bindInsert(n.GetInsertStmt())
+		return b.topLevel(n.GetInsertStmt().WithClause, func() (Bound, error) { return b.bindInsert(n.GetInsertStmt()) })
 	case n.GetUpdateStmt() != nil:
-		return b.bindUpdate(n.GetUpdateStmt())
+		return b.topLevel(n.GetUpdateStmt().WithClause, func() (Bound, error) { return b.bindUpdate(n.GetUpdateStmt()) })
 	case n.GetDeleteStmt() != nil:
-		return b.bindDelete(n.GetDeleteStmt())
+		return b.topLevel(n.GetDeleteStmt().WithClause, func() (Bound, error) { return b.bindDelete(n.GetDeleteStmt()) })
 	case n.GetTransactionStmt() != nil:
 		return b.bindTransaction(n.GetTransactionStmt())
 	case n.GetExplainStmt() != nil:
@@ -200,6 +205,9 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format)
 	}
 	q := e.Query
+	if err := b.explainModifying(q); err != nil {
+		return nil, err
+	}
 	if ct := q.GetCreateTableAsStmt(); ct != nil && ct.Objtype == pg_query.ObjectType_OBJECT_MATVIEW {
 		v, err := b.bindCreateTableAs(ct)
 		if err != nil {

@@ -123,8 +123,14 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 		if err != nil {
 			return nil, err
 		}
-		if !x.Type().Kind.IsInteger() && x.Type().Kind != value.Unknown {
+		if !isNumeric(x.Type().Kind) && x.Type().Kind != value.Unknown {
 			return nil, b.stmt.errf(nodeLoc(n, loc), pgerr.DatatypeMismatch, "array subscript must have type integer")
+		}
+		if k := x.Type().Kind; k == value.Numeric || k == value.Float4 || k == value.Float8 {
+			// As an assignment converts it: rounded to an integer.
+			if x, err = expr.Coerce(x, value.Int4Type, true); err != nil {
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(n, loc)))
+			}
 		}
 		return b.coerce(x, value.Int8Type, nodeLoc(n, loc))
 	}

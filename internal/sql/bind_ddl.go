@@ -210,6 +210,9 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if sel == nil {
 		return nil, b.refuse(rv.Location, "a view must be defined by a query")
 	}
+	if err := b.viewModifying(sel.WithClause, materialized); err != nil {
+		return nil, err
+	}
 	// Materialized views refuse what cannot be maintained; plain views are
 	// inlined where used and checked there.
 	b.forView = materialized

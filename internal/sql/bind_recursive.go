@@ -23,11 +23,7 @@ type recUse struct {
 // after it are named but refused, as PostgreSQL refuses mutual recursion.
 func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query.Node, scope map[string]*cte) error {
 	if old, dup := scope[c.Ctename]; dup && old.plan != nil {
-		return b.stmt.errf(c.Location, pgerr.DuplicateTable, "WITH query name %q specified more than once", c.Ctename)
-	}
-	sel := c.Ctequery.GetSelectStmt()
-	if sel == nil {
-		return b.refuse(c.Location, "data-modifying statements in WITH are not supported")
+		return b.stmt.errf(c.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", c.Ctename)
 	}
 	for _, n := range later {
 		name := n.GetCommonTableExpr().Ctename
@@ -38,6 +34,10 @@ func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query
 			return b.refuse(loc, "a WITH RECURSIVE item that reads a later item (%q) is not supported", name).
 				WithHint("order the WITH items so that each reads only itself and the items before it; mutual recursion is not supported")
 		}}
+	}
+	sel := c.Ctequery.GetSelectStmt()
+	if sel == nil {
+		return b.bindModifyingCTE(c, scope, true)
 	}
 	p, err := b.bindRecursiveQuery(c, sel, scope)
 	if err != nil {
