@@ -91,6 +91,7 @@ func TestFormat2Opens(t *testing.T) {
 		"DROP TABLE deltaview_subscriptions",
 		"DROP TABLE deltaview_servers",
 		"DROP TABLE deltaview_foreign_tables",
+		"DROP TABLE deltaview_sequences",
 		"PRAGMA user_version = 2",
 	} {
 		if _, err := raw.Exec(q); err != nil {
@@ -119,7 +120,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 4 {
-		t.Errorf("format after opening: %d (%v), want 4", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 5 {
+		t.Errorf("format after opening: %d (%v), want 5", version, err)
 	}
 }

@@ -179,6 +179,7 @@ func (e *Engine) SetStore(s Store) {
 func (e *Engine) CloseStore(c io.Closer) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.saveSequencesExact()
 	e.store = closedStore{}
 	return c.Close()
 }

@@ -39,6 +39,10 @@ type Engine struct {
 	// until its transaction ends (slot.go).
 	slot   writerSlot
 	tables map[string]*table
+	// seqs are the sequences (sequence.go); seqStoreMu serialises their
+	// writes to the store, which nextval makes under the shared lock.
+	seqs       map[string]*sequence
+	seqStoreMu sync.Mutex
 	// views are the materialized views, however maintained (matview.go);
 	// order is them in creation order, a topological order.
 	views map[string]matView
@@ -115,7 +119,8 @@ type Engine struct {
 	maxQueryMemory int64
 	progress       func(Progress)
 	openFile       FileOpener
-	copyData       io.Reader // the data of the COPY FROM STDIN being executed, set by its session
+	copyData       io.Reader       // the data of the COPY FROM STDIN being executed, set by its session
+	copyClock      *expr.StmtClock // the COPY's statement clock, whose sequences its defaults call
 	// with is the running statement's state when it has data-modifying
 	// WITH items (dml_with.go); nil otherwise.
 	with *modifying
@@ -207,7 +212,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 			uniques[i] = u.cols
 		}
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-			Uniques: uniques, PrimaryKey: t.def.PrimaryKey}, true
+			Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity()}, true
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
@@ -278,14 +283,19 @@ func (v viewRecorder) InView() sql.Catalog { return v }
 func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
 
 func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
-	if _, ok := e.Relation(ct.Name); ok || e.indexes[ct.Name] != nil {
+	if e.relationExists(ct.Name) {
 		if ct.IfNotExists {
 			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
 	}
+	seqs, err := e.createOwnedSequences(ct)
+	if err != nil {
+		return Result{}, err
+	}
 	e.tables[ct.Name] = newTable(ct)
 	if err := e.storeCreate(ct.Name, KindTable, text); err != nil {
+		e.forgetSequences(seqs) //nolint:errcheck // the store's error is the one to report
 		return Result{}, err
 	}
 	return Result{Tag: "CREATE TABLE"}, nil
@@ -309,7 +319,7 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 }
 
 func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error) {
-	if _, ok := e.Relation(cv.Name); ok {
+	if _, ok := e.Relation(cv.Name); ok || e.seqs[cv.Name] != nil {
 		if cv.IfNotExists {
 			return Result{Tag: "SELECT 0", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cv.Name)}}, nil
 		}
@@ -464,6 +474,9 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 	}
 	e.dropAll(order, all)
+	if err := e.dropOwnedSequences(all); err != nil {
+		return Result{}, err
+	}
 	return Result{Tag: tags[d.Kind], Notices: notices}, nil
 }
 

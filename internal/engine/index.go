@@ -30,7 +30,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", ci.Table)
 	}
 	name := ci.Name
-	taken := func(n string) bool { _, rel := e.Relation(n); return rel || e.indexes[n] != nil }
+	taken := func(n string) bool { return e.relationExists(n) }
 	if ci.DefaultName {
 		for i := 1; taken(name); i++ {
 			name = fmt.Sprintf("%s%d", ci.Name, i)

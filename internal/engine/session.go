@@ -59,6 +59,8 @@ type Session struct {
 	role string
 	// gucs are the session's settings (guc.go).
 	gucs settings
+	// seq holds the values currval and lastval read (sequence.go).
+	seq seqState
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -355,6 +357,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
 	case *sql.CreateIndex:
 		return s.ddl("CREATE INDEX", func() (Result, error) { return e.createIndex(b, rec.text) })
+	case *sql.CreateSequence:
+		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
+	case *sql.AlterSequence:
+		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return e.alterSequence(b) })
+	case *sql.DropSequence:
+		return s.ddl("DROP SEQUENCE", func() (Result, error) { return e.dropSequence(b) })
 	case *sql.Drop:
 		return s.ddl("DROP", func() (Result, error) {
 			res, err := e.drop(b)
@@ -388,7 +396,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.show(b)
 	case *sql.Copy:
 		e.copyData = s.copyData
-		defer func() { e.copyData = nil }()
+		if rec != nil {
+			e.copyClock = &rec.clock
+		}
+		defer func() { e.copyData, e.copyClock = nil, nil }()
 		return e.execCopy(b)
 	case *sql.Set:
 		if sessionStmt(b) {

@@ -20,6 +20,9 @@ type StmtClock struct {
 	User string
 	// Settings are the session's settings (SettingCall).
 	Settings Settings
+	// Seqs are the sequences as the session sees them, which nextval,
+	// currval, setval and lastval call (SeqCall).
+	Seqs Sequences
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:

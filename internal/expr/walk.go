@@ -17,6 +17,8 @@ func children(e Expr) []Expr {
 		return []Expr{n.L, n.R}
 	case *Func:
 		return n.Args
+	case *SeqCall:
+		return n.Args
 	case *RowCons:
 		return n.Args
 	case *FieldSelect:
@@ -80,6 +82,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &Concat{L: kids[0], R: kids[1]}
 	case *Func:
 		return &Func{Def: n.Def, Args: kids, T: n.T}
+	case *SeqCall:
+		return &SeqCall{Fn: n.Fn, Args: kids, C: n.C}
 	case *RowCons:
 		return &RowCons{Args: kids, Names: n.Names, Table: n.Table, NullIfAllNull: n.NullIfAllNull, T: n.T}
 	case *FieldSelect:

@@ -128,6 +128,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateView(n.GetViewStmt())
 	case n.GetDropStmt() != nil:
 		return b.bindDrop(n.GetDropStmt())
+	case n.GetCreateSeqStmt() != nil:
+		return b.bindCreateSequence(n.GetCreateSeqStmt())
+	case n.GetAlterSeqStmt() != nil:
+		return b.bindAlterSequence(n.GetAlterSeqStmt())
 	case n.GetIndexStmt() != nil:
 		return b.bindCreateIndex(n.GetIndexStmt())
 	case n.GetInsertStmt() != nil:

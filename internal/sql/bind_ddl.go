@@ -33,12 +33,19 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if _, dup := colIdx[cd.Colname]; dup {
 			return nil, b.stmt.errf(cd.Location, pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 		}
-		t, err := b.typeFromName(cd.TypeName)
-		if err != nil {
-			return nil, err
+		serial, isSerial := serialType(cd.TypeName)
+		t := value.Type{Kind: serial, Mod: -1}
+		if !isSerial {
+			var err error
+			if t, err = b.typeFromName(cd.TypeName); err != nil {
+				return nil, err
+			}
 		}
 		colIdx[cd.Colname] = len(ct.Cols)
 		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull})
+		if isSerial {
+			b.serialColumn(ct, len(ct.Cols)-1, serial, 0, SeqOptions{})
+		}
 		for _, cn := range cd.Constraints {
 			c := cn.GetConstraint()
 			c.Keys = []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: cd.Colname}}}}
@@ -76,6 +83,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 			col := &ct.Cols[i[0]]
+			if col.Default != nil {
+				return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "multiple default values specified for column %q of table %q", col.Name, ct.Name)
+			}
 			e, err := b.bindExpr(&scope{}, c.RawExpr)
 			if err != nil {
 				return nil, err
@@ -123,6 +133,14 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				}
 			}
 			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e})
+		case pg_query.ConstrType_CONSTR_IDENTITY:
+			i, err := keys(c)
+			if err != nil {
+				return nil, err
+			}
+			if err := b.identityConstraint(ct, i[0], c); err != nil {
+				return nil, err
+			}
 		case pg_query.ConstrType_CONSTR_FOREIGN:
 			return nil, b.refuse(c.Location, "FOREIGN KEY constraints are not supported yet")
 		default:
@@ -253,6 +271,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		d.Kind = DropMatView
 	case pg_query.ObjectType_OBJECT_INDEX:
 		d.Kind = DropIndex
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		return b.bindDropSequence(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

@@ -71,7 +71,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 			if e, ok := vals[i]; ok {
 				row[i] = e
 			} else if rel.Defaults[i] != nil {
-				row[i] = rel.Defaults[i]
+				row[i] = expr.WithClock(rel.Defaults[i], b.stmtClock)
 			} else {
 				row[i] = &expr.Const{V: value.Null, T: c.Type}
 			}
@@ -103,6 +103,12 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 					}
 					continue
 				}
+				if keep, err := b.identityInsert(rel, targets[j], ins.Override, nodeLoc(it, -1)); !keep || err != nil {
+					if err != nil {
+						return nil, err
+					}
+					continue
+				}
 				e, err := b.bindExpr(empty, it)
 				if err != nil {
 					return nil, err
@@ -128,6 +134,12 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 		vals := map[int]expr.Expr{}
 		for j, c := range sc {
+			if keep, err := b.identityInsert(rel, targets[j], ins.Override, -1); !keep || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if err := assign(vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, -1); err != nil {
 				return nil, err
 			}
@@ -246,11 +258,14 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 		seen[i], plain[i] = len(out), true
 		var e expr.Expr
 		if rt.Val.GetSetToDefault() != nil {
-			e = rel.Defaults[i]
+			e = expr.WithClock(rel.Defaults[i], b.stmtClock)
 			if e == nil {
 				e = &expr.Const{V: value.Null, T: rel.Cols[i].Type}
 			}
 		} else {
+			if err := b.identityUpdate(rel, i, rt.Location); err != nil {
+				return nil, err
+			}
 			var err error
 			if e, err = b.bindExpr(sc, rt.Val); err != nil {
 				return nil, err

@@ -32,6 +32,9 @@ type Relation struct {
 	PrimaryKey []int
 	// Table only.
 	Defaults []expr.Expr // per column, nil when the default is NULL
+	// Identity is, per column, 'a' (GENERATED ALWAYS AS IDENTITY), 'd'
+	// (BY DEFAULT) or 0; nil for a table without identity columns.
+	Identity []byte
 	// View only: the defining query and its text.
 	Query *Stmt
 }

@@ -16,6 +16,9 @@ type ColumnDef struct {
 	Type    value.Type
 	NotNull bool
 	Default expr.Expr // nil: NULL
+	// Identity is 'a' for GENERATED ALWAYS AS IDENTITY, 'd' for BY
+	// DEFAULT, 0 for a column that is not an identity column.
+	Identity byte
 }
 
 // Check is a CHECK constraint over a table's row.
@@ -39,6 +42,9 @@ type CreateTable struct {
 	// whose events always carry every column of the new row (no unknown
 	// columns), so that a predicate on it can be maintained from them.
 	CompleteRows bool
+	// Sequences are the sequences the table's serial and identity
+	// columns own, created with it.
+	Sequences []*CreateSequence
 }
 
 // CreateView is CREATE [MATERIALIZED] VIEW.

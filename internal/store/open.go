@@ -54,6 +54,14 @@ func load(f *File, e *engine.Engine) error {
 	if err != nil {
 		return err
 	}
+	// Sequences first: a table's default may call one.
+	seqs, err := f.Sequences()
+	if err != nil {
+		return err
+	}
+	if err := e.LoadSequences(seqs); err != nil {
+		return err
+	}
 	s := e.NewSession()
 	defer s.Close()
 	run := func(en Entry) error {

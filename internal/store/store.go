@@ -50,8 +50,8 @@ import (
 // a table's rows (each table gains the column deltaview_ts, NULL in the
 // rows it holds) and no subscriptions (the file gains their table),
 // versions 1 to 3 no servers and foreign tables (the file gains their
-// tables).
-const FormatVersion = 4
+// tables), versions 1 to 4 no sequences (the file gains their table).
+const FormatVersion = 5
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -234,6 +234,9 @@ func (f *File) initialise() error {
 		if err := f.createForeignTables(); err != nil {
 			return err
 		}
+		if err := f.createSequenceTable(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -276,6 +279,11 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 4 {
 		if err := f.createForeignTables(); err != nil {
+			return err
+		}
+	}
+	if version < 5 {
+		if err := f.createSequenceTable(); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,707 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Sequences, as in PostgreSQL: CREATE / ALTER / DROP SEQUENCE, the
+// sequences that serial and identity columns own, and nextval, currval,
+// setval and lastval. A sequence is not transactional: a number handed
+// out stays handed out when its transaction rolls back. The catalog of
+// sequences (e.seqs) changes under the engine's write lock; a sequence's
+// state under its own mutex, since ad-hoc statements that call nextval run
+// at once under the shared lock.
+//
+// In a durable engine a sequence is written ahead: when the numbers the
+// store has recorded as handed out run out, the store records the state
+// the next reserve of numbers leads to (32 at first, doubling at each
+// reserve up to 65,536), before the first of them is handed out. A
+// restart after a crash continues after the reserve: numbers are skipped,
+// never handed out twice. Closing the store records every sequence's
+// exact state, so that a clean restart skips none.
+
+// sequence is one sequence: its definition and its state. last and
+// called are PostgreSQL's last_value and is_called.
+type sequence struct {
+	mu                   sync.Mutex
+	name                 string
+	typ                  value.Kind // Int2, Int4 or Int8
+	inc, min, max, start int64
+	cache                int64
+	cycle                bool
+	last                 int64
+	called               bool
+	owner                [2]string // table, column; empty when none
+	identity             bool      // the sequence of an identity column
+	left                 int64     // numbers handed out before the store must record more
+	chunk                int64     // the size of the next reserve
+}
+
+const (
+	firstReserve = 32
+	maxReserve   = 1 << 16
+)
+
+// typeBounds are the least and greatest values of a sequence's type.
+func typeBounds(k value.Kind) (int64, int64) {
+	switch k {
+	case value.Int2:
+		return math.MinInt16, math.MaxInt16
+	case value.Int4:
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+func typeName(k value.Kind) string {
+	return map[value.Kind]string{value.Int2: "smallint", value.Int4: "integer", value.Int8: "bigint"}[k]
+}
+
+// apply sets the options o on q, checked as PostgreSQL's init_params
+// checks them; isNew for CREATE SEQUENCE.
+func (q *sequence) apply(o *sql.SeqOptions, isNew bool) error {
+	oldLo, oldHi := typeBounds(q.typ)
+	if isNew {
+		q.typ, q.inc, q.cache = value.Int8, 1, 1
+	}
+	if o.Type != value.Unknown {
+		q.typ = o.Type
+	}
+	if o.Increment != nil {
+		if *o.Increment == 0 {
+			return pgerr.New(pgerr.InvalidParameter, "INCREMENT must not be zero")
+		}
+		q.inc = *o.Increment
+	}
+	lo, hi := typeBounds(q.typ)
+	switch {
+	case o.Max != nil:
+		q.max = *o.Max
+	case isNew || o.NoMax || (o.Type != value.Unknown && q.max == oldHi):
+		if q.inc > 0 {
+			q.max = hi
+		} else {
+			q.max = -1
+		}
+	}
+	switch {
+	case o.Min != nil:
+		q.min = *o.Min
+	case isNew || o.NoMin || (o.Type != value.Unknown && q.min == oldLo):
+		if q.inc > 0 {
+			q.min = 1
+		} else {
+			q.min = lo
+		}
+	}
+	if q.max < lo || q.max > hi {
+		return pgerr.New(pgerr.InvalidParameter, "MAXVALUE (%d) is out of range for sequence data type %s", q.max, typeName(q.typ))
+	}
+	if q.min < lo || q.min > hi {
+		return pgerr.New(pgerr.InvalidParameter, "MINVALUE (%d) is out of range for sequence data type %s", q.min, typeName(q.typ))
+	}
+	if q.min >= q.max {
+		return pgerr.New(pgerr.InvalidParameter, "MINVALUE (%d) must be less than MAXVALUE (%d)", q.min, q.max)
+	}
+	switch {
+	case o.Start != nil:
+		q.start = *o.Start
+	case isNew:
+		if q.inc > 0 {
+			q.start = q.min
+		} else {
+			q.start = q.max
+		}
+	}
+	if q.start < q.min {
+		return pgerr.New(pgerr.InvalidParameter, "START value (%d) cannot be less than MINVALUE (%d)", q.start, q.min)
+	}
+	if q.start > q.max {
+		return pgerr.New(pgerr.InvalidParameter, "START value (%d) cannot be greater than MAXVALUE (%d)", q.start, q.max)
+	}
+	if isNew {
+		q.last, q.called = q.start, false
+	}
+	if o.Restart {
+		q.last, q.called = q.start, false
+		if o.RestartWith != nil {
+			q.last = *o.RestartWith
+		}
+	}
+	if q.last < q.min {
+		return pgerr.New(pgerr.InvalidParameter, "RESTART value (%d) cannot be less than MINVALUE (%d)", q.last, q.min)
+	}
+	if q.last > q.max {
+		return pgerr.New(pgerr.InvalidParameter, "RESTART value (%d) cannot be greater than MAXVALUE (%d)", q.last, q.max)
+	}
+	if o.Cache != nil {
+		if *o.Cache <= 0 {
+			return pgerr.New(pgerr.InvalidParameter, "CACHE (%d) must be greater than zero", *o.Cache)
+		}
+		q.cache = *o.Cache
+	}
+	if o.Cycle != nil {
+		q.cycle = *o.Cycle
+	}
+	return nil
+}
+
+// step returns the value nextval hands out from the state (last, called)
+// and whether the sequence had one left.
+func (q *sequence) step(last int64, called bool) (int64, error) {
+	if !called {
+		return last, nil
+	}
+	if q.inc > 0 {
+		if last > q.max-q.inc { // no overflow: max-inc cannot overflow for inc > 0
+			if !q.cycle {
+				return 0, pgerr.New(pgerr.SequenceLimitExceeded, "nextval: reached maximum value of sequence %q (%d)", q.name, q.max)
+			}
+			return q.min, nil
+		}
+		return last + q.inc, nil
+	}
+	if last < q.min-q.inc {
+		if !q.cycle {
+			return 0, pgerr.New(pgerr.SequenceLimitExceeded, "nextval: reached minimum value of sequence %q (%d)", q.name, q.min)
+		}
+		return q.max, nil
+	}
+	return last + q.inc, nil
+}
+
+// nextval hands out the next value; save records a reserve in the store
+// (nil in an engine in memory).
+func (q *sequence) nextval(save func(StoredSequence) error) (int64, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v, err := q.step(q.last, q.called)
+	if err != nil {
+		return 0, err
+	}
+	if save != nil && q.left == 0 {
+		// Record the state after a reserve of numbers, the first of which
+		// is v.
+		if q.chunk == 0 {
+			q.chunk = firstReserve
+		}
+		last, n := v, int64(1)
+		for ; n < q.chunk; n++ {
+			w, err := q.step(last, true)
+			if err != nil {
+				break
+			}
+			last = w
+		}
+		st := q.stored()
+		st.Last, st.Called = last, true
+		if err := save(st); err != nil {
+			return 0, err
+		}
+		q.left = n
+		q.chunk = min(2*q.chunk, maxReserve)
+	}
+	if save != nil {
+		q.left--
+	}
+	q.last, q.called = v, true
+	return v, nil
+}
+
+// StoredSequence is a sequence as a store records it: its definition,
+// its state, and the column that owns it.
+type StoredSequence struct {
+	Name                       string
+	Type                       string // smallint, integer or bigint
+	Increment, Min, Max, Start int64
+	Cache                      int64
+	Cycle                      bool
+	Last                       int64
+	Called                     bool
+	OwnerTable, OwnerColumn    string
+	Identity                   bool
+}
+
+// SequenceStore is implemented by a Store that keeps sequences. The
+// engine calls it as it calls the Store, under its write lock, or under
+// its shared lock and its own mutex for the reserves of nextval.
+type SequenceStore interface {
+	// SaveSequence records a sequence, new or changed, with its state.
+	SaveSequence(s StoredSequence) error
+	// DropSequences records that the sequences named are gone.
+	DropSequences(names []string) error
+}
+
+func (q *sequence) stored() StoredSequence {
+	return StoredSequence{Name: q.name, Type: typeName(q.typ), Increment: q.inc, Min: q.min, Max: q.max, Start: q.start,
+		Cache: q.cache, Cycle: q.cycle, Last: q.last, Called: q.called, OwnerTable: q.owner[0], OwnerColumn: q.owner[1], Identity: q.identity}
+}
+
+func (closedStore) SaveSequence(StoredSequence) error { return errClosedStore() }
+func (closedStore) DropSequences([]string) error      { return errClosedStore() }
+
+// seqStore is the store's sequence side; nil for an engine in memory.
+func (e *Engine) seqStore() SequenceStore {
+	if e.store == nil {
+		return nil
+	}
+	if s, ok := e.store.(SequenceStore); ok {
+		return s
+	}
+	return nil
+}
+
+// saveSequence records q's state as it is now (write lock held).
+func (e *Engine) saveSequence(q *sequence) error {
+	ss := e.seqStore()
+	if ss == nil {
+		return nil
+	}
+	q.left = 0
+	e.seqStoreMu.Lock()
+	defer e.seqStoreMu.Unlock()
+	return ss.SaveSequence(q.stored())
+}
+
+// reserveSaver is what nextval records its reserves with, nil in memory.
+func (e *Engine) reserveSaver() func(StoredSequence) error {
+	ss := e.seqStore()
+	if ss == nil {
+		return nil
+	}
+	return func(st StoredSequence) error {
+		e.seqStoreMu.Lock()
+		defer e.seqStoreMu.Unlock()
+		return ss.SaveSequence(st)
+	}
+}
+
+// saveSequencesExact records every sequence's exact state, when the store
+// closes: a clean restart then skips no number.
+func (e *Engine) saveSequencesExact() {
+	ss := e.seqStore()
+	if ss == nil {
+		return
+	}
+	for _, q := range e.seqs {
+		q.mu.Lock()
+		if q.left > 0 && ss.SaveSequence(q.stored()) == nil {
+			q.left = 0
+		}
+		q.mu.Unlock()
+	}
+}
+
+// LoadSequences creates the sequences a store holds, before the tables
+// that use them: a serial column's statement, run again, finds its
+// sequence there and keeps it (createOwnedSequences).
+func (e *Engine) LoadSequences(seqs []StoredSequence) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, st := range seqs {
+		k := map[string]value.Kind{"smallint": value.Int2, "integer": value.Int4, "bigint": value.Int8}[st.Type]
+		if k == value.Unknown {
+			return pgerr.New(pgerr.Internal, "sequence %q has type %q", st.Name, st.Type)
+		}
+		e.sequences()[st.Name] = &sequence{name: st.Name, typ: k, inc: st.Increment, min: st.Min, max: st.Max, start: st.Start,
+			cache: st.Cache, cycle: st.Cycle, last: st.Last, called: st.Called, owner: [2]string{st.OwnerTable, st.OwnerColumn}, identity: st.Identity}
+	}
+	return nil
+}
+
+func (e *Engine) sequences() map[string]*sequence {
+	if e.seqs == nil {
+		e.seqs = map[string]*sequence{}
+	}
+	return e.seqs
+}
+
+var _ sql.SequenceCatalog = (*Engine)(nil)
+
+// Sequence implements sql.SequenceCatalog.
+func (e *Engine) Sequence(name string) ([2]string, bool) {
+	q, ok := e.seqs[name]
+	if !ok {
+		return [2]string{}, false
+	}
+	return q.owner, true
+}
+
+// Sequence implements sql.SequenceCatalog.
+func (r *recorder) Sequence(name string) ([2]string, bool) {
+	if sc, ok := r.cat.(sql.SequenceCatalog); ok {
+		return sc.Sequence(name)
+	}
+	return [2]string{}, false
+}
+
+// Sequence implements sql.SequenceCatalog.
+func (v viewRecorder) Sequence(name string) ([2]string, bool) { return v.r.Sequence(name) }
+
+// relationExists reports whether name is taken by a relation or a
+// sequence, which share PostgreSQL's namespace.
+func (e *Engine) relationExists(name string) bool {
+	_, ok := e.Relation(name)
+	return ok || e.indexes[name] != nil || e.seqs[name] != nil
+}
+
+func (e *Engine) createSequence(cs *sql.CreateSequence) (Result, error) {
+	if e.relationExists(cs.Name) {
+		if cs.IfNotExists {
+			return Result{Tag: "CREATE SEQUENCE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cs.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Name)
+	}
+	q := &sequence{name: cs.Name, owner: cs.Owner, identity: cs.Identity}
+	if err := q.apply(&cs.Opts, true); err != nil {
+		return Result{}, err
+	}
+	if err := e.setOwner(q, &cs.Opts); err != nil {
+		return Result{}, err
+	}
+	if err := e.saveSequence(q); err != nil {
+		return Result{}, err
+	}
+	e.sequences()[q.name] = q
+	return Result{Tag: "CREATE SEQUENCE"}, nil
+}
+
+// setOwner applies OWNED BY: the column must be of a table that exists.
+func (e *Engine) setOwner(q *sequence, o *sql.SeqOptions) error {
+	switch {
+	case o.OwnedNone:
+		if q.identity {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot change ownership of identity sequence")
+		}
+		q.owner = [2]string{}
+	case o.OwnedBy != nil:
+		if q.identity {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot change ownership of identity sequence")
+		}
+		t, ok := e.tables[o.OwnedBy[0]]
+		if !ok {
+			return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", o.OwnedBy[0])
+		}
+		if colIndex(t.cols, o.OwnedBy[1]) < 0 {
+			return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", o.OwnedBy[1], o.OwnedBy[0])
+		}
+		q.owner = [2]string{o.OwnedBy[0], o.OwnedBy[1]}
+	}
+	return nil
+}
+
+func colIndex(cols []plan.Column, name string) int {
+	for i, c := range cols {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *Engine) alterSequence(as *sql.AlterSequence) (Result, error) {
+	q, ok := e.seqs[as.Name]
+	if !ok {
+		if _, rel := e.Relation(as.Name); rel {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", as.Name)
+		}
+		if as.IfExists {
+			return Result{Tag: "ALTER SEQUENCE", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", as.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", as.Name)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	next := &sequence{name: q.name, typ: q.typ, inc: q.inc, min: q.min, max: q.max, start: q.start, cache: q.cache,
+		cycle: q.cycle, last: q.last, called: q.called, owner: q.owner, identity: q.identity}
+	if err := next.apply(&as.Opts, false); err != nil {
+		return Result{}, err
+	}
+	if err := e.setOwner(next, &as.Opts); err != nil {
+		return Result{}, err
+	}
+	if err := e.saveSequence(next); err != nil {
+		return Result{}, err
+	}
+	q.typ, q.inc, q.min, q.max, q.start, q.cache, q.cycle = next.typ, next.inc, next.min, next.max, next.start, next.cache, next.cycle
+	q.last, q.called, q.owner, q.left = next.last, next.called, next.owner, 0
+	return Result{Tag: "ALTER SEQUENCE"}, nil
+}
+
+// seqUsers returns, for the sequence name, the columns whose DEFAULT
+// calls it by name, as "column c of table t", sorted.
+func (e *Engine) seqUsers(name string) []string {
+	var out []string
+	for tn, t := range e.tables {
+		for _, c := range t.def.Cols {
+			if c.Default != nil && callsSequence(c.Default, name) {
+				out = append(out, fmt.Sprintf("column %s of table %s", c.Name, tn))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func callsSequence(e expr.Expr, name string) bool {
+	found := false
+	expr.Walk(e, func(n expr.Expr) bool {
+		if s, ok := n.(*expr.SeqCall); ok && len(s.Args) > 0 {
+			if c, ok := s.Args[0].(*expr.Const); ok && c.V.String() == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (e *Engine) dropSequence(ds *sql.DropSequence) (Result, error) {
+	var notices, names []string
+	for _, name := range ds.Names {
+		q, ok := e.seqs[name]
+		if !ok {
+			if _, rel := e.Relation(name); rel {
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name).WithHint("Use DROP TABLE to remove a table.")
+			}
+			if ds.IfExists {
+				notices = append(notices, fmt.Sprintf("sequence %q does not exist, skipping", name))
+				continue
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedTable, "sequence %q does not exist", name)
+		}
+		if q.identity && e.tables[q.owner[0]] != nil {
+			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop sequence %s because column %s of table %s requires it", name, q.owner[1], q.owner[0]).
+				WithHint("You can drop column %s of table %s instead.", q.owner[1], q.owner[0])
+		}
+		if users := e.seqUsers(name); len(users) > 0 {
+			if ds.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP SEQUENCE … CASCADE would drop the default of %s: that is not supported", users[0]).
+					WithHint("drop the table, or the column's default, first")
+			}
+			lines := make([]string, len(users))
+			for i, u := range users {
+				lines[i] = fmt.Sprintf("default value for %s depends on sequence %s", u, name)
+			}
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("cannot drop sequence %s because other objects depend on it", name),
+				Detail:  strings.Join(lines, "\n"),
+				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		}
+		names = append(names, name)
+	}
+	if err := e.forgetSequences(names); err != nil {
+		return Result{}, err
+	}
+	return Result{Tag: "DROP SEQUENCE", Notices: notices}, nil
+}
+
+// forgetSequences drops the sequences named from the store and the
+// catalog.
+func (e *Engine) forgetSequences(names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	if ss := e.seqStore(); ss != nil {
+		e.seqStoreMu.Lock()
+		err := ss.DropSequences(names)
+		e.seqStoreMu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	for _, n := range names {
+		delete(e.seqs, n)
+	}
+	return nil
+}
+
+// createOwnedSequences creates the sequences of a new table's serial and
+// identity columns. A sequence the column owns already (loaded from the
+// database file before the table's statement runs again) is kept, with
+// its state.
+func (e *Engine) createOwnedSequences(ct *sql.CreateTable) ([]string, error) {
+	var made []string
+	for _, cs := range ct.Sequences {
+		if q, ok := e.seqs[cs.Name]; ok && q.owner == cs.Owner {
+			continue
+		}
+		if _, err := e.createSequence(cs); err != nil {
+			e.forgetSequences(made) //nolint:errcheck // the first error is the one to report
+			return nil, err
+		}
+		made = append(made, cs.Name)
+	}
+	return made, nil
+}
+
+// dropOwnedSequences drops the sequences that columns of the tables gone
+// owned, as PostgreSQL does with a table's serial and identity sequences.
+func (e *Engine) dropOwnedSequences(gone map[string]bool) error {
+	var names []string
+	for n, q := range e.seqs {
+		if q.owner[0] != "" && gone[q.owner[0]] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return e.forgetSequences(names)
+}
+
+// sessionSeqs is a session's view of the sequences: currval and lastval
+// are its own.
+type sessionSeqs struct {
+	s *Session
+}
+
+var _ expr.Sequences = sessionSeqs{}
+
+// seqState is what a session remembers of the sequences it used.
+type seqState struct {
+	cur      map[string]int64
+	lastName string
+}
+
+func (x sessionSeqs) lookup(name string, need string) (*sequence, error) {
+	e := x.s.e
+	q, ok := e.seqs[name]
+	if !ok {
+		if _, rel := e.Relation(name); rel {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	if err := x.s.seqAllowed(name, need); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+func (x sessionSeqs) Nextval(name string) (int64, error) {
+	q, err := x.lookup(name, "USAGE")
+	if err != nil {
+		return 0, err
+	}
+	v, err := q.nextval(x.s.e.reserveSaver())
+	if err != nil {
+		return 0, err
+	}
+	st := &x.s.seq
+	if st.cur == nil {
+		st.cur = map[string]int64{}
+	}
+	st.cur[name], st.lastName = v, name
+	return v, nil
+}
+
+func (x sessionSeqs) Currval(name string) (int64, error) {
+	if _, err := x.lookup(name, "SELECT"); err != nil {
+		return 0, err
+	}
+	v, ok := x.s.seq.cur[name]
+	if !ok {
+		return 0, pgerr.New(pgerr.ObjectNotInPrereqState, "currval of sequence %q is not yet defined in this session", name)
+	}
+	return v, nil
+}
+
+func (x sessionSeqs) Lastval() (int64, error) {
+	st := &x.s.seq
+	if st.lastName == "" || x.s.e.seqs[st.lastName] == nil {
+		return 0, pgerr.New(pgerr.ObjectNotInPrereqState, "lastval is not yet defined in this session")
+	}
+	if _, err := x.lookup(st.lastName, "SELECT"); err != nil {
+		return 0, err
+	}
+	return st.cur[st.lastName], nil
+}
+
+func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
+	q, err := x.lookup(name, "UPDATE")
+	if err != nil {
+		return 0, err
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if v < q.min || v > q.max {
+		return 0, pgerr.New(pgerr.NumericOutOfRange, "setval: value %d is out of bounds for sequence %q (%d..%d)", v, name, q.min, q.max)
+	}
+	prev, prevCalled := q.last, q.called
+	q.last, q.called = v, called
+	if save := x.s.e.reserveSaver(); save != nil {
+		st := q.stored()
+		if err := save(st); err != nil {
+			q.last, q.called = prev, prevCalled
+			return 0, err
+		}
+		q.left = 0
+	}
+	if called {
+		if x.s.seq.cur == nil {
+			x.s.seq.cur = map[string]int64{}
+		}
+		x.s.seq.cur[name] = v
+	}
+	return v, nil
+}
+
+// seqAllowed checks that the session's role may use a sequence. Privileges
+// on sequences cannot be granted yet: a role that is not a superuser is
+// refused, as PostgreSQL refuses a role that holds none.
+func (s *Session) seqAllowed(name, need string) error {
+	if s.role == "" {
+		return nil
+	}
+	if r := s.e.roles[s.role]; r != nil && r.superuser {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", name).
+		WithHint("%s on a sequence cannot be granted in deltaview yet: a superuser's session may use it", need)
+}
+
+// identity returns, per column, 'a' or 'd' for an identity column and 0
+// for another; nil when the table has none.
+func (t *table) identity() []byte {
+	var out []byte
+	for i, c := range t.def.Cols {
+		if c.Identity != 0 {
+			if out == nil {
+				out = make([]byte, len(t.def.Cols))
+			}
+			out[i] = c.Identity
+		}
+	}
+	return out
+}
+
+// copyDefaults returns the defaults of t's columns for a COPY: a default
+// that calls a sequence calls it as the COPY's session.
+func (e *Engine) copyDefaults(t *table) func(int) (value.Value, error) {
+	if e.copyClock == nil {
+		return t.defaultValue
+	}
+	defs := make([]expr.Expr, len(t.def.Cols))
+	for i, c := range t.def.Cols {
+		defs[i] = expr.WithClock(c.Default, e.copyClock)
+	}
+	return func(i int) (value.Value, error) {
+		if defs[i] == nil {
+			return value.Null, nil
+		}
+		v, err := defs[i].Eval(nil)
+		if err != nil {
+			return value.Null, err
+		}
+		return value.Cast(v, t.cols[i].Type, false)
+	}
+}

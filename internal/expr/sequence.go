@@ -1,0 +1,174 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Sequences is what the sequence functions call: a database's sequences
+// as one session sees them. Currval and Lastval read the session's own
+// last values; every method returns errors with PostgreSQL's SQLSTATEs
+// (42P01 for a sequence that does not exist, 55000 for currval before
+// nextval, 2200H when a sequence is exhausted).
+type Sequences interface {
+	Nextval(name string) (int64, error)
+	Currval(name string) (int64, error)
+	Setval(name string, v int64, called bool) (int64, error)
+	Lastval() (int64, error)
+}
+
+// SeqCall is a call of nextval, currval, setval or lastval. It reads the
+// sequences of the session that runs its statement, through the
+// statement's clock (StmtClock.Seqs); a column's DEFAULT is bound without
+// one, and a statement that uses the default binds a copy to its own
+// clock (WithClock).
+type SeqCall struct {
+	Fn   string // nextval, currval, setval or lastval
+	Args []Expr // the sequence's name (text), then setval's value and is_called
+	C    *StmtClock
+}
+
+var _ Expr = (*SeqCall)(nil)
+
+func (c *SeqCall) Type() value.Type { return value.Int8Type }
+func (c *SeqCall) Volatile() bool   { return true }
+func (*SeqCall) expr()              {}
+
+func (c *SeqCall) String() string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.String()
+	}
+	return c.Fn + "(" + strings.Join(args, ", ") + ")"
+}
+
+// WithClock returns e with every sequence call bound to no statement
+// bound to clock c instead: a column's DEFAULT as one statement runs it.
+func WithClock(e Expr, c *StmtClock) Expr {
+	if e == nil || c == nil {
+		return e
+	}
+	return Rewrite(e, func(n Expr) Expr {
+		if s, ok := n.(*SeqCall); ok && s.C == nil {
+			return &SeqCall{Fn: s.Fn, Args: s.Args, C: c}
+		}
+		return n
+	})
+}
+
+// Eval implements Expr. A NULL argument gives NULL, as the functions are
+// strict.
+func (c *SeqCall) Eval(row value.Row) (value.Value, error) {
+	var seqs Sequences
+	if c.C != nil {
+		seqs = c.C.Seqs
+	}
+	if seqs == nil {
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "%s() is supported only in statements a session runs", c.Fn)
+	}
+	if c.Fn == "lastval" {
+		return seqResult(seqs.Lastval())
+	}
+	args := make([]value.Value, len(c.Args))
+	for i, a := range c.Args {
+		v, err := a.Eval(row)
+		if err != nil {
+			return value.Null, err
+		}
+		if v.IsNull() {
+			return value.Null, nil
+		}
+		args[i] = v
+	}
+	name, err := SequenceName(args[0].String())
+	if err != nil {
+		return value.Null, err
+	}
+	switch c.Fn {
+	case "nextval":
+		return seqResult(seqs.Nextval(name))
+	case "currval":
+		return seqResult(seqs.Currval(name))
+	}
+	v, err := value.Cast(args[1], value.Int8Type, false)
+	if err != nil {
+		return value.Null, err
+	}
+	called := true
+	if len(args) > 2 {
+		called = args[2].Bool()
+	}
+	return seqResult(seqs.Setval(name, v.Int(), called))
+}
+
+func seqResult(v int64, err error) (value.Value, error) {
+	if err != nil {
+		return value.Null, err
+	}
+	return value.NewInt(value.Int8, v), nil
+}
+
+// SequenceName reads a sequence's name as PostgreSQL's regclass input
+// reads it: an unquoted name is folded to lower case, a double-quoted one
+// kept as written, and the schema public may qualify it.
+func SequenceName(s string) (string, error) {
+	parts, err := splitQualified(s)
+	switch {
+	case err != nil:
+		return "", err
+	case len(parts) > 3:
+		return "", pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", s)
+	case len(parts) == 3:
+		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %q", s)
+	case len(parts) == 2 && parts[0] != "public":
+		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+	}
+	return parts[len(parts)-1], nil
+}
+
+func splitQualified(s string) ([]string, error) {
+	var out []string
+	s = strings.TrimSpace(s)
+	for {
+		var part string
+		if strings.HasPrefix(s, `"`) {
+			var b strings.Builder
+			i := 1
+			for ; i < len(s); i++ {
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						b.WriteByte('"')
+						i++
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[i])
+			}
+			if i >= len(s) || b.Len() == 0 {
+				return nil, pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
+			}
+			part, s = b.String(), strings.TrimSpace(s[i+1:])
+		} else {
+			end := strings.IndexByte(s, '.')
+			if end < 0 {
+				end = len(s)
+			}
+			part = strings.ToLower(strings.TrimSpace(s[:end]))
+			if part == "" {
+				return nil, pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
+			}
+			s = s[end:]
+		}
+		out = append(out, part)
+		if s == "" {
+			return out, nil
+		}
+		if s[0] != '.' {
+			return nil, pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
+		}
+		s = strings.TrimSpace(s[1:])
+	}
+}

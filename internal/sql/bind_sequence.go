@@ -1,0 +1,416 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// SeqOptions are the options of CREATE SEQUENCE, ALTER SEQUENCE and of an
+// identity column; nil pointers are options not written.
+type SeqOptions struct {
+	Type                    value.Kind // Int2, Int4 or Int8; Unknown when not written
+	Increment, Start, Cache *int64
+	Min, Max                *int64
+	NoMin, NoMax            bool // NO MINVALUE, NO MAXVALUE: the type's bound
+	Cycle                   *bool
+	Restart                 bool   // ALTER SEQUENCE … RESTART
+	RestartWith             *int64 // … RESTART WITH n; nil: the start
+	OwnedBy                 []string
+	OwnedNone               bool // OWNED BY NONE
+}
+
+// CreateSequence is CREATE SEQUENCE, or the sequence a serial or identity
+// column owns (Owner set).
+type CreateSequence struct {
+	Name        string
+	IfNotExists bool
+	Opts        SeqOptions
+	// Owner is the table and column that own the sequence: it is dropped
+	// with them. Identity marks the sequence of an identity column.
+	Owner    [2]string
+	Identity bool
+}
+
+// AlterSequence is ALTER SEQUENCE.
+type AlterSequence struct {
+	Name     string
+	IfExists bool
+	Opts     SeqOptions
+}
+
+// DropSequence is DROP SEQUENCE.
+type DropSequence struct {
+	Names    []string
+	IfExists bool
+	Cascade  bool
+}
+
+func (*CreateSequence) bound() {}
+func (*AlterSequence) bound()  {}
+func (*DropSequence) bound()   {}
+
+// SequenceCatalog is a Catalog that holds sequences: the binder checks
+// that a sequence a call names exists, and names a serial column's
+// sequence after the names taken.
+type SequenceCatalog interface {
+	// Sequence reports whether the sequence exists and, if a column owns
+	// it, which (table, column).
+	Sequence(name string) (owner [2]string, ok bool)
+}
+
+func (b *binder) sequence(name string) (owner [2]string, ok bool) {
+	if sc, is := b.cat.(SequenceCatalog); is {
+		return sc.Sequence(name)
+	}
+	return owner, false
+}
+
+// bindSequenceCall binds nextval, currval, setval and lastval; ok is false
+// for other functions. A constant name is resolved now, as PostgreSQL
+// resolves a regclass constant; a computed one when the call runs.
+func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
+	var arity []int
+	switch name {
+	case "nextval", "currval":
+		arity = []int{1}
+	case "setval":
+		arity = []int{2, 3}
+	case "lastval":
+		arity = []int{0}
+	default:
+		return nil, false, nil
+	}
+	if len(f.Funcname) > 1 {
+		if q := f.Funcname[0].GetString_().Sval; q != "pg_catalog" {
+			return nil, false, nil
+		}
+	}
+	if b.forView {
+		return nil, true, b.refuse(f.Location, "%s() changes or reads a sequence and cannot be maintained in a materialized view", name).
+			WithHint("call it when the row is written, in the column's DEFAULT or the INSERT")
+	}
+	ok := false
+	for _, n := range arity {
+		ok = ok || n == len(f.Args)
+	}
+	if !ok || len(f.AggOrder) > 0 || f.FuncVariadic {
+		return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.TrimSuffix(strings.Repeat("unknown, ", len(f.Args)), ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	call := &expr.SeqCall{Fn: name, C: b.stmtClock}
+	want := []value.Type{value.TextType, value.Int8Type, value.BoolType}
+	for i, a := range f.Args {
+		if tc := a.GetTypeCast(); i == 0 && tc != nil && tc.TypeName != nil && len(tc.TypeName.Names) > 0 &&
+			tc.TypeName.Names[len(tc.TypeName.Names)-1].GetString_().Sval == "regclass" {
+			a = tc.Arg // 'name'::regclass, as PostgreSQL writes a serial column's default
+		}
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, true, err
+		}
+		t := want[i]
+		if k := e.Type().Kind; i == 0 && k != value.Unknown && !isString(k) {
+			// PostgreSQL takes a regclass: a name, or an object's number,
+			// which deltaview has none of.
+			return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s(%s) does not exist", name, e.Type()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if e, err = expr.Coerce(e, t, false); err != nil {
+			return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a, f.Location)))
+		}
+		if i == 0 {
+			if c, isConst := e.(*expr.Const); isConst && !c.V.IsNull() {
+				seq, err := expr.SequenceName(c.V.String())
+				if err != nil {
+					return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a, f.Location)))
+				}
+				if _, exists := b.sequence(seq); !exists {
+					if _, rel := b.cat.Relation(seq); rel {
+						return nil, true, b.stmt.errf(nodeLoc(a, f.Location), pgerr.WrongObjectType, "%q is not a sequence", seq)
+					}
+					return nil, true, b.stmt.errf(nodeLoc(a, f.Location), pgerr.UndefinedTable, "relation %q does not exist", seq)
+				}
+				e = &expr.Const{V: value.NewText(value.Text, seq), T: value.TextType}
+			}
+		}
+		call.Args = append(call.Args, e)
+	}
+	return call, true, nil
+}
+
+func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Bound, error) {
+	rv := cs.Sequence
+	if rv.Relpersistence == "t" || rv.Relpersistence == "u" {
+		return nil, b.refuse(rv.Location, "temporary and unlogged sequences are not supported")
+	}
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
+		return nil, b.stmt.errf(rv.Location, pgerr.InvalidSchemaName, "schema %q does not exist", rv.Schemaname)
+	}
+	out := &CreateSequence{Name: rv.Relname, IfNotExists: cs.IfNotExists}
+	if err := b.seqOptions(cs.Options, &out.Opts, false); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Bound, error) {
+	rv := as.Sequence
+	out := &AlterSequence{Name: rv.Relname, IfExists: as.MissingOk}
+	if err := b.seqOptions(as.Options, &out.Opts, true); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (b *binder) bindDropSequence(ds *pg_query.DropStmt) (Bound, error) {
+	d := &DropSequence{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	for _, o := range ds.Objects {
+		items := o.GetList().GetItems()
+		d.Names = append(d.Names, items[len(items)-1].GetString_().Sval)
+	}
+	return d, nil
+}
+
+// seqOptions reads the options of a sequence; RESTART only when alter.
+func (b *binder) seqOptions(opts []*pg_query.Node, o *SeqOptions, alter bool) error {
+	seen := map[string]bool{}
+	for _, n := range opts {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if seen[d.Defname] {
+			return b.stmt.errf(d.Location, pgerr.SyntaxError, "conflicting or redundant options")
+		}
+		seen[d.Defname] = true
+		num := func() (*int64, error) {
+			if d.Arg == nil {
+				return nil, nil
+			}
+			v, ok := int64Arg(d.Arg)
+			if !ok {
+				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "%s requires an integer value", d.Defname)
+			}
+			return &v, nil
+		}
+		var err error
+		switch d.Defname {
+		case "as":
+			t, terr := b.typeFromName(d.Arg.GetTypeName())
+			if terr != nil {
+				return terr
+			}
+			if t.Kind != value.Int2 && t.Kind != value.Int4 && t.Kind != value.Int8 {
+				return b.stmt.errf(d.Location, pgerr.InvalidParameter, "sequence type must be smallint, integer, or bigint")
+			}
+			o.Type = t.Kind
+		case "increment":
+			o.Increment, err = num()
+		case "start":
+			o.Start, err = num()
+		case "cache":
+			o.Cache, err = num()
+		case "minvalue":
+			o.Min, err = num()
+			o.NoMin = o.Min == nil
+		case "maxvalue":
+			o.Max, err = num()
+			o.NoMax = o.Max == nil
+		case "cycle":
+			c := d.Arg.GetBoolean().Boolval
+			if d.Arg.GetBoolean() == nil {
+				c = d.Arg.GetInteger().Ival != 0
+			}
+			o.Cycle = &c
+		case "restart":
+			if !alter {
+				return b.stmt.errf(d.Location, pgerr.SyntaxError, "RESTART option is only allowed in ALTER SEQUENCE")
+			}
+			o.Restart = true
+			o.RestartWith, err = num()
+		case "owned_by":
+			var names []string
+			for _, it := range d.Arg.GetList().GetItems() {
+				names = append(names, it.GetString_().Sval)
+			}
+			switch {
+			case len(names) == 1 && names[0] == "none":
+				o.OwnedNone = true
+			case len(names) >= 2:
+				o.OwnedBy = names[len(names)-2:]
+			default:
+				return b.stmt.errf(d.Location, pgerr.SyntaxError, "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
+			}
+		case "sequence_name":
+			return b.refuse(d.Location, "SEQUENCE NAME in an identity column's options is not supported")
+		default:
+			return b.refuse(d.Location, "sequence option %s is not supported", d.Defname)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// int64Arg reads an option's integer, which the grammar gives as an
+// Integer or, beyond int32, as a Float's text.
+func int64Arg(n *pg_query.Node) (int64, bool) {
+	if i := n.GetInteger(); i != nil {
+		return int64(i.Ival), true
+	}
+	if f := n.GetFloat(); f != nil {
+		v, err := strconv.ParseInt(f.Fval, 10, 64)
+		return v, err == nil
+	}
+	if c := n.GetAConst(); c != nil {
+		if c.GetIval() != nil {
+			return int64(c.GetIval().Ival), true
+		}
+		if c.GetFval() != nil {
+			v, err := strconv.ParseInt(c.GetFval().Fval, 10, 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+// serialKinds are the serial pseudo-types and the integer type each
+// stands for.
+var serialKinds = map[string]value.Kind{
+	"serial": value.Int4, "serial4": value.Int4,
+	"bigserial": value.Int8, "serial8": value.Int8,
+	"smallserial": value.Int2, "serial2": value.Int2,
+}
+
+// serialType reports whether a column's type is a serial pseudo-type.
+func serialType(tn *pg_query.TypeName) (value.Kind, bool) {
+	if tn == nil || len(tn.Names) != 1 || len(tn.ArrayBounds) > 0 || len(tn.Typmods) > 0 {
+		return 0, false
+	}
+	k, ok := serialKinds[tn.Names[0].GetString_().Sval]
+	return k, ok
+}
+
+// ownedSequence names the sequence a serial or identity column of table
+// owns, table_column_seq, as PostgreSQL does: a name taken gets a number.
+// A sequence that this very column owns already while the table does not
+// exist (the database file's, created again at open) keeps its name.
+func (b *binder) ownedSequence(ct *CreateTable, col string) string {
+	base := ct.Name + "_" + col + "_seq"
+	if len(base) > 63 {
+		base = base[:63]
+	}
+	for n := 0; ; n++ {
+		name := base
+		if n > 0 {
+			suffix := strconv.Itoa(n)
+			name = base
+			if len(name)+len(suffix) > 63 {
+				name = name[:63-len(suffix)]
+			}
+			name += suffix
+		}
+		taken := false
+		for _, s := range ct.Sequences {
+			taken = taken || s.Name == name
+		}
+		owner, isSeq := b.sequence(name)
+		if isSeq && owner == [2]string{ct.Name, col} {
+			if _, exists := b.cat.Relation(ct.Name); !exists && !taken {
+				return name
+			}
+		}
+		if _, rel := b.cat.Relation(name); rel || isSeq {
+			taken = true
+		}
+		if !taken {
+			return name
+		}
+	}
+}
+
+// serialColumn makes column i of ct a serial one: an integer of kind k,
+// NOT NULL, whose default is the next value of a sequence it owns.
+func (b *binder) serialColumn(ct *CreateTable, i int, k value.Kind, identity byte, opts SeqOptions) {
+	col := &ct.Cols[i]
+	name := b.ownedSequence(ct, col.Name)
+	if opts.Type == value.Unknown {
+		opts.Type = k
+	}
+	ct.Sequences = append(ct.Sequences, &CreateSequence{Name: name, Opts: opts, Owner: [2]string{ct.Name, col.Name}, Identity: identity != 0})
+	col.NotNull = true
+	col.Identity = identity
+	var e expr.Expr = &expr.SeqCall{Fn: "nextval", Args: []expr.Expr{&expr.Const{V: value.NewText(value.Text, name), T: value.TextType}}}
+	if k != value.Int8 {
+		e = &expr.Cast{E: e, To: value.Type{Kind: k, Mod: -1}}
+	}
+	col.Default = e
+}
+
+// identityConstraint binds GENERATED ALWAYS | BY DEFAULT AS IDENTITY on
+// column i of ct.
+func (b *binder) identityConstraint(ct *CreateTable, i int, c *pg_query.Constraint) error {
+	col := &ct.Cols[i]
+	k := col.Type.Kind
+	if k != value.Int2 && k != value.Int4 && k != value.Int8 {
+		return b.stmt.errf(c.Location, pgerr.InvalidParameter, "identity column type must be smallint, integer, or bigint")
+	}
+	if col.Identity != 0 {
+		return b.stmt.errf(c.Location, pgerr.SyntaxError, "multiple identity specifications for column %q of table %q", col.Name, ct.Name)
+	}
+	if col.Default != nil {
+		return b.stmt.errf(c.Location, pgerr.SyntaxError, "both default and identity specified for column %q of table %q", col.Name, ct.Name)
+	}
+	var opts SeqOptions
+	if err := b.seqOptions(c.Options, &opts, false); err != nil {
+		return err
+	}
+	if opts.Type != value.Unknown {
+		return b.stmt.errf(c.Location, pgerr.SyntaxError, "identity column type is the column's: AS is not allowed")
+	}
+	when := byte('a')
+	if c.GeneratedWhen == "d" {
+		when = 'd'
+	}
+	b.serialColumn(ct, i, k, when, opts)
+	return nil
+}
+
+// identityInsert checks a value written to column i of rel by INSERT: an
+// identity column GENERATED ALWAYS takes one only with OVERRIDING SYSTEM
+// VALUE. keep is false when the value is to be dropped for the default
+// (OVERRIDING USER VALUE on an identity column).
+func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKind, loc int32) (keep bool, err error) {
+	if i >= len(rel.Identity) || rel.Identity[i] == 0 {
+		return true, nil
+	}
+	switch over {
+	case pg_query.OverridingKind_OVERRIDING_USER_VALUE:
+		return false, nil
+	case pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE:
+		return true, nil
+	}
+	if rel.Identity[i] == 'a' {
+		return false, b.stmt.errf(loc, pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column %q", rel.Cols[i].Name).
+			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", rel.Cols[i].Name).
+			WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+	}
+	return true, nil
+}
+
+// identityUpdate refuses SET col = value on an identity column GENERATED
+// ALWAYS.
+func (b *binder) identityUpdate(rel *Relation, i int, loc int32) error {
+	if i < len(rel.Identity) && rel.Identity[i] == 'a' {
+		return b.stmt.errf(loc, pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", rel.Cols[i].Name).
+			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", rel.Cols[i].Name)
+	}
+	return nil
+}
