@@ -210,6 +210,13 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 			return err
 		}
 		return readAll(b.Table)
+	case *sql.Truncate:
+		for _, name := range b.Tables {
+			if err := s.allowed(name, sql.PrivTruncate); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *sql.Copy:
 		if b.File != "" {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to COPY from a file").

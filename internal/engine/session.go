@@ -135,7 +135,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
-	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy:
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.Truncate:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop:
 		if s.block {
@@ -339,6 +339,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.autocommit(func() (Result, error) { return e.execUpdate(b) })
 	case *sql.Delete:
 		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
+	case *sql.Truncate:
+		return e.execTruncate(b)
 	case *sql.CreateTable:
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
 	case *sql.CreateView:

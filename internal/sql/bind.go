@@ -131,6 +131,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindUpdate(n.GetUpdateStmt())
 	case n.GetDeleteStmt() != nil:
 		return b.bindDelete(n.GetDeleteStmt())
+	case n.GetTruncateStmt() != nil:
+		return b.bindTruncate(n.GetTruncateStmt())
 	case n.GetTransactionStmt() != nil:
 		return b.bindTransaction(n.GetTransactionStmt())
 	case n.GetExplainStmt() != nil:
