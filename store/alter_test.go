@@ -54,3 +54,46 @@ func TestTruncateSurvives(t *testing.T) {
 		t.Fatalf("after opening again: a %v, b %v", after[0], after[1])
 	}
 }
+
+// TestCreateTableAsSurvives checks that tables made by CREATE TABLE … AS,
+// SELECT … INTO and CREATE TABLE (LIKE …) are kept with their columns'
+// types, their rows and, for LIKE, the defaults, checks and keys copied.
+func TestCreateTableAsSurvives(t *testing.T) {
+	queries := []string{
+		"SELECT * FROM a ORDER BY k",
+		"SELECT pg_typeof(k), pg_typeof(v), pg_typeof(w), pg_typeof(lit) FROM a LIMIT 1",
+		"SELECT * FROM b ORDER BY k",
+		"SELECT * FROM e",
+		"SELECT * FROM l ORDER BY id",
+	}
+	path := filepath.Join(t.TempDir(), "ctas.db")
+	db := open(t, path)
+	execSQL(t, db, `
+		CREATE TABLE src (id int PRIMARY KEY, v varchar(5) NOT NULL DEFAULT 'd"q', w numeric(6,2) CHECK (w > 0));
+		INSERT INTO src VALUES (1, 'x', 1.5), (2, 'y', 2.25);
+		CREATE TABLE a (k, v) AS SELECT id, v, w, 'lit' AS lit FROM src;
+		SELECT id AS k, w * 2 AS w2 INTO b FROM src;
+		CREATE TABLE e AS SELECT * FROM src WITH NO DATA;
+		CREATE TABLE l (LIKE src INCLUDING ALL);
+		INSERT INTO l (id, w) VALUES (5, 1);
+	`)
+	var before [][]string
+	for _, q := range queries {
+		before = append(before, query(t, db, q))
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, path)
+	defer db.Close()
+	for i, q := range queries {
+		if got := query(t, db, q); !slices.Equal(got, before[i]) {
+			t.Errorf("%s: %v before closing, %v after opening again", q, before[i], got)
+		}
+	}
+	for _, bad := range []string{"INSERT INTO l (id, w) VALUES (5, 1)", "INSERT INTO l (id, w) VALUES (6, -1)", "INSERT INTO l (id, v, w) VALUES (6, NULL, 1)"} {
+		if err := db.Exec(bad); err == nil {
+			t.Errorf("after opening again, %s: no error, want the constraint LIKE copied", bad)
+		}
+	}
+}

@@ -237,7 +237,7 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 			return s.mustBeSuperuser("revoke privileges")
 		}
 		return s.mustBeSuperuser("grant privileges")
-	case *sql.CreateTable:
+	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
 	case *sql.CreateView:
 		return s.mustBeSuperuser("create a view")

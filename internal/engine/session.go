@@ -137,7 +137,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessRead
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.Truncate:
 		return accessWrite
-	case *sql.CreateTable, *sql.CreateView, *sql.Drop:
+	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -343,6 +343,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.execTruncate(b)
 	case *sql.CreateTable:
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
+	case *sql.CreateTableAs:
+		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
 	case *sql.CreateIndex:

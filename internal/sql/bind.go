@@ -108,6 +108,8 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		return b.bindSelectInto(n.GetSelectStmt())
 	case n.GetSelectStmt() != nil:
 		b.lock = &Locking{}
 		p, err := b.bindSelect(n.GetSelectStmt())

@@ -32,6 +32,9 @@ type Relation struct {
 	PrimaryKey []int
 	// Table only.
 	Defaults []expr.Expr // per column, nil when the default is NULL
+	// Def is a table's definition, as CREATE TABLE bound it or ALTER TABLE
+	// changed it; nil for other relations.
+	Def *CreateTable
 	// View only: the defining query and its text.
 	Query *Stmt
 }

@@ -16,12 +16,15 @@ type ColumnDef struct {
 	Type    value.Type
 	NotNull bool
 	Default expr.Expr // nil: NULL
+	// DefaultSQL is the default's text, "" for none.
+	DefaultSQL string
 }
 
 // Check is a CHECK constraint over a table's row.
 type Check struct {
 	Name string
 	Expr expr.Expr
+	SQL  string // the expression's text
 }
 
 // CreateTable is CREATE TABLE.
