@@ -239,6 +239,8 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("grant privileges")
 	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
+	case *sql.AlterTable:
+		return s.mustBeSuperuser("alter a table")
 	case *sql.CreateView:
 		return s.mustBeSuperuser("create a view")
 	case *sql.Drop:

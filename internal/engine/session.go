@@ -137,7 +137,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessRead
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.Truncate:
 		return accessWrite
-	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs:
+	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -343,6 +343,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.execTruncate(b)
 	case *sql.CreateTable:
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
+	case *sql.AlterTable:
+		return s.ddl("ALTER TABLE", func() (Result, error) {
+			res, err := e.alterTable(b)
+			e.pruneGrants()
+			return res, err
+		})
 	case *sql.CreateTableAs:
 		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
 	case *sql.CreateView:

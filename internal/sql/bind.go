@@ -133,6 +133,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindUpdate(n.GetUpdateStmt())
 	case n.GetDeleteStmt() != nil:
 		return b.bindDelete(n.GetDeleteStmt())
+	case n.GetAlterTableStmt() != nil:
+		return b.bindAlterTable(n.GetAlterTableStmt())
+	case n.GetRenameStmt() != nil:
+		return b.bindRename(n.GetRenameStmt())
 	case n.GetTruncateStmt() != nil:
 		return b.bindTruncate(n.GetTruncateStmt())
 	case n.GetTransactionStmt() != nil:
