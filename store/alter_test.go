@@ -3,6 +3,7 @@ package store_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -95,5 +96,58 @@ func TestCreateTableAsSurvives(t *testing.T) {
 		if err := db.Exec(bad); err == nil {
 			t.Errorf("after opening again, %s: no error, want the constraint LIKE copied", bad)
 		}
+	}
+}
+
+// TestAlterTableSurvives checks that ALTER TABLE's changes are kept in
+// the file: the columns added (with the rows' values), dropped and
+// renamed, the table renamed with its privileges, and the constraints
+// added and dropped.
+func TestAlterTableSurvives(t *testing.T) {
+	queries := []string{
+		"SELECT * FROM u ORDER BY id",
+		"SELECT * FROM k ORDER BY x",
+		"SELECT * FROM kv",
+	}
+	path := filepath.Join(t.TempDir(), "alter.db")
+	db := open(t, path)
+	execSQL(t, db, `
+		CREATE TABLE t (id int PRIMARY KEY, a int, b text);
+		INSERT INTO t SELECT g, g * 10, 'b' || g FROM generate_series(1, 20) g;
+		ALTER TABLE t ADD COLUMN c numeric(5,1) DEFAULT 2.5 NOT NULL, DROP COLUMN b;
+		ALTER TABLE t RENAME COLUMN a TO aa;
+		ALTER TABLE t RENAME TO u;
+		ALTER TABLE u ADD CONSTRAINT aa_pos CHECK (aa > 0), ALTER COLUMN c SET DEFAULT 9;
+		DELETE FROM u WHERE id > 3;
+		INSERT INTO u (id, aa) VALUES (4, 1);
+		GRANT SELECT ON u TO PUBLIC;
+		CREATE TABLE k (x int, y int UNIQUE);
+		INSERT INTO k VALUES (1, 1), (2, 2);
+		CREATE MATERIALIZED VIEW kv AS SELECT sum(y) AS s FROM k;
+		ALTER TABLE k ADD PRIMARY KEY (x), DROP CONSTRAINT k_y_key;
+		INSERT INTO k VALUES (3, 2);
+	`)
+	var before [][]string
+	for _, q := range queries {
+		before = append(before, query(t, db, q))
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, path)
+	defer db.Close()
+	for i, q := range queries {
+		if got := query(t, db, q); !slices.Equal(got, before[i]) {
+			t.Errorf("%s: %v before closing, %v after opening again", q, before[i], got)
+		}
+	}
+	for _, bad := range []string{"INSERT INTO u (id, aa) VALUES (5, -1)", "INSERT INTO u (id, aa) VALUES (4, 1)", "INSERT INTO k VALUES (3, 0)", "SELECT * FROM t"} {
+		if err := db.Exec(bad); err == nil {
+			t.Errorf("after opening again, %s: no error", bad)
+		}
+	}
+	execSQL(t, db, "INSERT INTO u (id, aa) VALUES (5, 1); INSERT INTO k VALUES (4, 2)")
+	if got := query(t, db, "SELECT c FROM u WHERE id = 5"); len(got) != 1 || !strings.Contains(got[0], "9") {
+		t.Errorf("after opening again, the default set by ALTER TABLE gives %v", got)
 	}
 }

@@ -183,4 +183,3 @@ func (e *Engine) kindName(name string) string {
 func (e *Engine) kindNameOf(k sql.DropKind) string {
 	return map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[k]
 }
-
