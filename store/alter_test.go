@@ -123,8 +123,9 @@ func TestAlterTableSurvives(t *testing.T) {
 		GRANT SELECT ON u TO PUBLIC;
 		CREATE TABLE k (x int, y int UNIQUE);
 		INSERT INTO k VALUES (1, 1), (2, 2);
-		CREATE MATERIALIZED VIEW kv AS SELECT sum(y) AS s FROM k;
 		ALTER TABLE k ADD PRIMARY KEY (x), DROP CONSTRAINT k_y_key;
+		CREATE MATERIALIZED VIEW kv AS SELECT sum(y) AS s FROM k;
+		ALTER TABLE k ADD CONSTRAINT y_pos CHECK (y > 0);
 		INSERT INTO k VALUES (3, 2);
 	`)
 	var before [][]string

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -64,6 +65,18 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if len(t.indexes) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
+		}
+	}
+	if !a.Columns {
+		if lost := lostKey(t, a.New); lost != "" {
+			if deps := e.dependentsIndex()[a.Table]; len(deps) > 0 {
+				// A view's plan may rest on the key (a GROUP BY over it
+				// reads the table's other columns), as in PostgreSQL.
+				return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+					Message: fmt.Sprintf("cannot drop constraint %s on table %s because other objects depend on it", lost, a.Table),
+					Detail:  fmt.Sprintf("%s %s depends on table %s", e.kindName(deps[0]), deps[0], a.Table),
+					Hint:    "drop the views that read the table first"}
+			}
 		}
 	}
 	next := newTable(a.New)
@@ -182,4 +195,22 @@ func (e *Engine) kindName(name string) string {
 
 func (e *Engine) kindNameOf(k sql.DropKind) string {
 	return map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[k]
+}
+
+// lostKey names a primary key or UNIQUE constraint of t that def no
+// longer has, or returns "".
+func lostKey(t *table, def *sql.CreateTable) string {
+	if t.def.PrimaryKey != nil && !slices.Equal(t.def.PrimaryKey, def.PrimaryKey) {
+		return t.name + "_pkey"
+	}
+	for _, u := range t.def.Uniques {
+		if !slices.ContainsFunc(def.Uniques, func(v []int) bool { return slices.Equal(u, v) }) {
+			names := make([]string, len(u))
+			for i, c := range u {
+				names[i] = t.def.Cols[c].Name
+			}
+			return t.name + "_" + strings.Join(names, "_") + "_key"
+		}
+	}
+	return ""
 }
