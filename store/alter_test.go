@@ -108,6 +108,7 @@ func TestAlterTableSurvives(t *testing.T) {
 		"SELECT * FROM u ORDER BY id",
 		"SELECT * FROM k ORDER BY x",
 		"SELECT * FROM kv",
+		"SELECT pg_typeof(aa) FROM u LIMIT 1",
 	}
 	path := filepath.Join(t.TempDir(), "alter.db")
 	db := open(t, path)
@@ -115,6 +116,7 @@ func TestAlterTableSurvives(t *testing.T) {
 		CREATE TABLE t (id int PRIMARY KEY, a int, b text);
 		INSERT INTO t SELECT g, g * 10, 'b' || g FROM generate_series(1, 20) g;
 		ALTER TABLE t ADD COLUMN c numeric(5,1) DEFAULT 2.5 NOT NULL, DROP COLUMN b;
+		ALTER TABLE t ALTER COLUMN a TYPE bigint;
 		ALTER TABLE t RENAME COLUMN a TO aa;
 		ALTER TABLE t RENAME TO u;
 		ALTER TABLE u ADD CONSTRAINT aa_pos CHECK (aa > 0), ALTER COLUMN c SET DEFAULT 9;

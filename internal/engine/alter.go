@@ -87,6 +87,10 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			nr = make(value.Row, len(a.Map))
 			for i, o := range a.Map {
 				switch {
+				case o >= 0 && a.Cast[i] != nil:
+					if nr[i], err = a.Cast[i].Eval(row); err != nil {
+						return false
+					}
 				case o >= 0:
 					nr[i] = row[o]
 				case a.Fill[i] != nil:

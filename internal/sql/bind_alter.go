@@ -23,6 +23,9 @@ type AlterTable struct {
 	// is Fill's (nil: NULL; a volatile default is evaluated per row).
 	Map  []int
 	Fill []expr.Expr
+	// Cast converts a kept column whose type ALTER COLUMN … TYPE changed:
+	// an expression over the old row, nil for the others.
+	Cast []expr.Expr
 	// Columns is set when the columns or the name change (ADD, DROP,
 	// RENAME): the rows are rebuilt, and views that read the table stand
 	// in the way.
@@ -39,6 +42,7 @@ func (*AlterTable) bound() {}
 // TABLE statement that the commands edit; origin is each column's
 // position in the table before, -1 for a column added.
 type alterWork struct {
+	old    *CreateTable
 	name   string
 	cs     *pg_query.CreateStmt
 	origin []int
@@ -129,7 +133,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	if err != nil {
 		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
 	}
-	w := &alterWork{name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
+	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}
@@ -223,8 +227,17 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, w.name)
 		}
 	case pg_query.AlterTableType_AT_AlterColumnType:
-		return b.refuse(-1, "ALTER COLUMN … TYPE is not supported").
-			WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
+		cd, _ := w.col(cmd.Name)
+		if cd == nil {
+			return colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, w.name)
+		}
+		def := cmd.Def.GetColumnDef()
+		if def.RawDefault != nil {
+			return b.refuse(nodeLoc(def.RawDefault, -1), "ALTER COLUMN … TYPE … USING is not supported").
+				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
+		}
+		cd.TypeName = def.TypeName
+		at.Columns = true
 	default:
 		return b.refuse(-1, "ALTER TABLE … %s is not supported", strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " "))
 	}
@@ -286,10 +299,24 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 	at.New = nb.(*CreateTable)
 	at.Map = w.origin
 	at.Fill = make([]expr.Expr, len(w.origin))
+	at.Cast = make([]expr.Expr, len(w.origin))
 	for i, o := range w.origin {
+		c := at.New.Cols[i]
 		if o < 0 {
-			at.Fill[i] = at.New.Cols[i].Default
+			at.Fill[i] = c.Default
+			continue
 		}
+		from := w.old.Cols[o].Type
+		if from == c.Type {
+			continue
+		}
+		// As PostgreSQL without USING: the assignment cast, or 42804.
+		e, err := b.assignCast(&expr.Col{Idx: o, T: from, Name: c.Name}, c.Type, c.Name, -1)
+		if err != nil {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", c.Name, c.Type).
+				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
+		}
+		at.Cast[i] = e
 	}
 	return at, nil
 }
