@@ -30,6 +30,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
+	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
 	if a.Columns {
 		deps := e.dependentsIndex()[a.Table]
 		if len(deps) > 0 && len(a.Dropped) > 0 {
@@ -43,19 +44,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 					Detail:  strings.Join(lines, "\n"),
 					Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 			}
-			for _, v := range deps {
-				k, ok := e.kindOf(v)
-				if !ok {
-					continue // gone with another view of the list
-				}
-				r, err := e.drop(&sql.Drop{Kind: k, Names: []string{v}, Cascade: true})
-				if err != nil {
-					return Result{}, err
-				}
-				res.Notices = append(res.Notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(k), v))
-				res.Notices = append(res.Notices, r.Notices...)
-			}
-			e.pruneGrants()
+			cascade = deps
 			deps = nil
 		}
 		if len(deps) > 0 {
@@ -111,6 +100,19 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	for _, v := range cascade {
+		k, ok := e.kindOf(v)
+		if !ok {
+			continue // gone with another view of the list
+		}
+		r, err := e.drop(&sql.Drop{Kind: k, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return Result{}, err
+		}
+		res.Notices = append(res.Notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(k), v))
+		res.Notices = append(res.Notices, r.Notices...)
+	}
+	e.pruneGrants()
 	if e.store != nil {
 		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}
 		if err := e.store.Alter(a.Table, r, func(put func(uint64, value.Row) error) error {
