@@ -207,15 +207,11 @@ func (e *Engine) kindNameOf(k sql.DropKind) string {
 // longer has, or returns "".
 func lostKey(t *table, def *sql.CreateTable) string {
 	if t.def.PrimaryKey != nil && !slices.Equal(t.def.PrimaryKey, def.PrimaryKey) {
-		return t.name + "_pkey"
+		return t.def.KeyName(-1)
 	}
-	for _, u := range t.def.Uniques {
+	for i, u := range t.def.Uniques {
 		if !slices.ContainsFunc(def.Uniques, func(v []int) bool { return slices.Equal(u, v) }) {
-			names := make([]string, len(u))
-			for i, c := range u {
-				names[i] = t.def.Cols[c].Name
-			}
-			return t.name + "_" + strings.Join(names, "_") + "_key"
+			return t.def.KeyName(i)
 		}
 	}
 	return ""

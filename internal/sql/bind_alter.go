@@ -85,9 +85,12 @@ func keyNames(c *pg_query.Constraint) []string {
 	return out
 }
 
-// constraintName is the name a table constraint has here: its own for a
-// CHECK, PostgreSQL's default for a primary key or UNIQUE.
+// constraintName is the name a table constraint has here: its own, or
+// PostgreSQL's default for a primary key or UNIQUE.
 func (w *alterWork) constraintName(c *pg_query.Constraint) string {
+	if c.Conname != "" {
+		return c.Conname
+	}
 	switch c.Contype {
 	case pg_query.ConstrType_CONSTR_PRIMARY:
 		return w.name + "_pkey"

@@ -107,7 +107,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, err
 			}
-			ct.PrimaryKey = k
+			ct.PrimaryKey, ct.PrimaryKeyName = k, c.Conname
 			for _, i := range k {
 				ct.Cols[i].NotNull = true
 			}
@@ -120,6 +120,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 			ct.Uniques = append(ct.Uniques, k)
+			ct.UniqueNames = append(ct.UniqueNames, c.Conname)
 		case pg_query.ConstrType_CONSTR_CHECK:
 			e, err := b.bindExpr(sc, c.RawExpr)
 			if err != nil {

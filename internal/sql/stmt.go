@@ -34,6 +34,10 @@ type CreateTable struct {
 	Cols        []ColumnDef
 	PrimaryKey  []int   // column positions; nil without a primary key
 	Uniques     [][]int // UNIQUE constraints
+	// PrimaryKeyName and UniqueNames (beside Uniques) are the names the
+	// statement gave the keys, "" for PostgreSQL's default (KeyName).
+	PrimaryKeyName string
+	UniqueNames    []string
 	Checks      []Check
 	// ChangeStream: WITH (change_stream = true), a table fed by change
 	// events (COPY … FORMAT debezium | upsert) instead of DML.

@@ -58,12 +58,23 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString(c.DefaultSQL)
 		}
 	}
+	named := func(name string) {
+		if name != "" {
+			b.WriteString("CONSTRAINT " + QuoteIdent(name) + " ")
+		}
+	}
 	if ct.PrimaryKey != nil {
-		b.WriteString(", PRIMARY KEY ")
+		b.WriteString(", ")
+		named(ct.PrimaryKeyName)
+		b.WriteString("PRIMARY KEY ")
 		b.WriteString(cols(ct.PrimaryKey))
 	}
-	for _, u := range ct.Uniques {
-		b.WriteString(", UNIQUE ")
+	for i, u := range ct.Uniques {
+		b.WriteString(", ")
+		if i < len(ct.UniqueNames) {
+			named(ct.UniqueNames[i])
+		}
+		b.WriteString("UNIQUE ")
 		b.WriteString(cols(u))
 	}
 	for _, c := range ct.Checks {
@@ -78,4 +89,24 @@ func (ct *CreateTable) SQL() string {
 		b.WriteString(" WITH (change_stream = true, complete_rows = " + strconv.FormatBool(ct.CompleteRows) + ")")
 	}
 	return b.String()
+}
+
+// KeyName returns the name of the table's primary key (i < 0) or of its
+// i-th UNIQUE constraint: the one the statement gave, or PostgreSQL's
+// default, t_pkey or t_col_…_key.
+func (ct *CreateTable) KeyName(i int) string {
+	if i < 0 {
+		if ct.PrimaryKeyName != "" {
+			return ct.PrimaryKeyName
+		}
+		return ct.Name + "_pkey"
+	}
+	if i < len(ct.UniqueNames) && ct.UniqueNames[i] != "" {
+		return ct.UniqueNames[i]
+	}
+	names := make([]string, len(ct.Uniques[i]))
+	for j, c := range ct.Uniques[i] {
+		names[j] = ct.Cols[c].Name
+	}
+	return ct.Name + "_" + strings.Join(names, "_") + "_key"
 }
