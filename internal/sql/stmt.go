@@ -38,7 +38,7 @@ type CreateTable struct {
 	// statement gave the keys, "" for PostgreSQL's default (KeyName).
 	PrimaryKeyName string
 	UniqueNames    []string
-	Checks      []Check
+	Checks         []Check
 	// ChangeStream: WITH (change_stream = true), a table fed by change
 	// events (COPY … FORMAT debezium | upsert) instead of DML.
 	ChangeStream bool
