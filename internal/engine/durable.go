@@ -54,6 +54,11 @@ type Store interface {
 	// DropForeign records that the servers and foreign tables named are
 	// gone.
 	DropForeign(servers, tables []string) error
+	// Alter records that the table old is now r (ALTER TABLE: its name,
+	// statement and columns may all change), holding the rows that rows
+	// gives put, each under its row id; the privileges granted on it
+	// follow it. It keeps its place in the catalog's order.
+	Alter(old string, r *StoredRelation, rows func(put func(id uint64, row value.Row) error) error) error
 }
 
 // StoredServer is a server (CREATE SERVER) as a store records it: its
@@ -208,6 +213,9 @@ func (closedStore) SaveForeignTable(StoredForeignTable) error {
 	return errClosedStore()
 }
 func (closedStore) DropForeign([]string, []string) error { return errClosedStore() }
+func (closedStore) Alter(string, *StoredRelation, func(func(uint64, value.Row) error) error) error {
+	return errClosedStore()
+}
 
 // storeWrite writes a commit's changes and its logical time ts to the
 // store, and makes them durable when commit is set; without it the caller

@@ -212,7 +212,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 			uniques[i] = u.cols
 		}
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-			Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity()}, true
+			Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}, true
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true

@@ -212,6 +212,13 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 			return err
 		}
 		return readAll(b.Table)
+	case *sql.Truncate:
+		for _, name := range b.Tables {
+			if err := s.allowed(name, sql.PrivTruncate); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *sql.Copy:
 		if b.File != "" {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to COPY from a file").
@@ -232,8 +239,10 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 			return s.mustBeSuperuser("revoke privileges")
 		}
 		return s.mustBeSuperuser("grant privileges")
-	case *sql.CreateTable:
+	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
+	case *sql.AlterTable:
+		return s.mustBeSuperuser("alter a table")
 	case *sql.CreateView:
 		return s.mustBeSuperuser("create a view")
 	case *sql.Drop:

@@ -139,9 +139,9 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
-	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify:
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
-	case *sql.CreateTable, *sql.CreateView, *sql.Drop:
+	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -351,8 +351,18 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
 	case *sql.WithModify:
 		return s.execWithModify(b)
+	case *sql.Truncate:
+		return e.execTruncate(b)
 	case *sql.CreateTable:
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
+	case *sql.AlterTable:
+		return s.ddl("ALTER TABLE", func() (Result, error) {
+			res, err := e.alterTable(b)
+			e.pruneGrants()
+			return res, err
+		})
+	case *sql.CreateTableAs:
+		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
 	case *sql.CreateIndex:

@@ -98,15 +98,10 @@ func newTable(def *sql.CreateTable) *table {
 		t.cols = append(t.cols, plan.Column{Name: c.Name, Type: c.Type})
 	}
 	if def.PrimaryKey != nil {
-		t.uniques = append(t.uniques, newUniqueIndex(def.Name+"_pkey", def.PrimaryKey, true, def))
+		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(-1), def.PrimaryKey, true, def))
 	}
-	for _, u := range def.Uniques {
-		names := make([]string, len(u))
-		for i, c := range u {
-			names[i] = def.Cols[c].Name
-		}
-		name := def.Name + "_" + strings.Join(names, "_") + "_key"
-		t.uniques = append(t.uniques, newUniqueIndex(name, u, false, def))
+	for i, u := range def.Uniques {
+		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(i), u, false, def))
 	}
 	return t
 }

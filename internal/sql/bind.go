@@ -111,6 +111,8 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		return b.bindSelectInto(n.GetSelectStmt())
 	case n.GetSelectStmt() != nil:
 		return b.topLevel(n.GetSelectStmt().WithClause, func() (Bound, error) {
 			b.lock = &Locking{}
@@ -140,6 +142,12 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.topLevel(n.GetUpdateStmt().WithClause, func() (Bound, error) { return b.bindUpdate(n.GetUpdateStmt()) })
 	case n.GetDeleteStmt() != nil:
 		return b.topLevel(n.GetDeleteStmt().WithClause, func() (Bound, error) { return b.bindDelete(n.GetDeleteStmt()) })
+	case n.GetAlterTableStmt() != nil:
+		return b.bindAlterTable(n.GetAlterTableStmt())
+	case n.GetRenameStmt() != nil:
+		return b.bindRename(n.GetRenameStmt())
+	case n.GetTruncateStmt() != nil:
+		return b.bindTruncate(n.GetTruncateStmt())
 	case n.GetTransactionStmt() != nil:
 		return b.bindTransaction(n.GetTransactionStmt())
 	case n.GetExplainStmt() != nil:

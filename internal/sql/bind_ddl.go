@@ -21,15 +21,28 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
+	var elts []*pg_query.ColumnDef
 	for _, el := range cs.TableElts {
 		if c := el.GetConstraint(); c != nil {
 			tableCons = append(tableCons, c)
+			continue
+		}
+		if lc := el.GetTableLikeClause(); lc != nil {
+			cols, cons, err := b.likeElements(lc)
+			if err != nil {
+				return nil, err
+			}
+			elts = append(elts, cols...)
+			tableCons = append(tableCons, cons...)
 			continue
 		}
 		cd := el.GetColumnDef()
 		if cd == nil {
 			return nil, b.refuse(-1, "table element %s is not supported", stmtName(el))
 		}
+		elts = append(elts, cd)
+	}
+	for _, cd := range elts {
 		if _, dup := colIdx[cd.Colname]; dup {
 			return nil, b.stmt.errf(cd.Location, pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 		}
@@ -93,6 +106,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if col.Default, err = b.assignCast(e, col.Type, col.Name, c.Location); err != nil {
 				return nil, err
 			}
+			if col.DefaultSQL, err = deparseExpr(c.RawExpr); err != nil {
+				return nil, pgerr.New(pgerr.Internal, "cannot write the default of column %q: %v", col.Name, err)
+			}
 		case pg_query.ConstrType_CONSTR_PRIMARY:
 			if ct.PrimaryKey != nil {
 				return nil, b.stmt.errf(c.Location, pgerr.InvalidTableDef, "multiple primary keys for table %q are not allowed", ct.Name)
@@ -101,7 +117,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, err
 			}
-			ct.PrimaryKey = k
+			ct.PrimaryKey, ct.PrimaryKeyName = k, c.Conname
 			for _, i := range k {
 				ct.Cols[i].NotNull = true
 			}
@@ -114,6 +130,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 			ct.Uniques = append(ct.Uniques, k)
+			ct.UniqueNames = append(ct.UniqueNames, c.Conname)
 		case pg_query.ConstrType_CONSTR_CHECK:
 			e, err := b.bindExpr(sc, c.RawExpr)
 			if err != nil {
@@ -132,7 +149,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 					name = ct.Name + "_" + ct.Cols[cols[0]].Name + "_check"
 				}
 			}
-			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e})
+			text, err := deparseExpr(c.RawExpr)
+			if err != nil {
+				return nil, pgerr.New(pgerr.Internal, "cannot write check constraint %q: %v", name, err)
+			}
+			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text})
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			i, err := keys(c)
 			if err != nil {
@@ -178,8 +199,7 @@ func isDatetime(k value.Kind) bool {
 
 func (b *binder) bindCreateTableAs(ct *pg_query.CreateTableAsStmt) (Bound, error) {
 	if ct.Objtype != pg_query.ObjectType_OBJECT_MATVIEW {
-		return nil, b.refuse(ct.Into.Rel.Location, "CREATE TABLE … AS is not supported").
-			WithHint("use CREATE TABLE, then INSERT INTO … SELECT")
+		return b.bindTableAs(ct.Into, ct.Query, ct.IfNotExists)
 	}
 	into := ct.Into
 	if into.SkipData {

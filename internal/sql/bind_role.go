@@ -17,7 +17,8 @@ const (
 	PrivInsert
 	PrivUpdate
 	PrivDelete
-	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete
+	PrivTruncate
+	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate
 )
 
 // String names the privileges of p, as GRANT spells them.
@@ -26,7 +27,7 @@ func (p Privilege) String() string {
 	for _, x := range []struct {
 		p    Privilege
 		name string
-	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}} {
+	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}} {
 		if p&x.p != 0 {
 			names = append(names, x.name)
 		}
@@ -152,7 +153,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	}
 	if s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || s.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables and views only", verb).
-			WithHint("%s SELECT, INSERT, UPDATE, DELETE or ALL ON [TABLE] name, … TO role, …", verb)
+			WithHint("%s SELECT, INSERT, UPDATE, DELETE, TRUNCATE or ALL ON [TABLE] name, … TO role, …", verb)
 	}
 	if s.GrantOption {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
@@ -179,9 +180,11 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 			g.Privs |= PrivUpdate
 		case "delete":
 			g.Privs |= PrivDelete
+		case "truncate":
+			g.Privs |= PrivTruncate
 		default:
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
-				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE and ALL")
+				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE, TRUNCATE and ALL")
 		}
 	}
 	for _, n := range s.Objects {

@@ -35,6 +35,9 @@ type Relation struct {
 	// Identity is, per column, 'a' (GENERATED ALWAYS AS IDENTITY), 'd'
 	// (BY DEFAULT) or 0; nil for a table without identity columns.
 	Identity []byte
+	// Def is a table's definition, as CREATE TABLE bound it or ALTER TABLE
+	// changed it; nil for other relations.
+	Def *CreateTable
 	// View only: the defining query and its text.
 	Query *Stmt
 }

@@ -19,12 +19,15 @@ type ColumnDef struct {
 	// Identity is 'a' for GENERATED ALWAYS AS IDENTITY, 'd' for BY
 	// DEFAULT, 0 for a column that is not an identity column.
 	Identity byte
+	// DefaultSQL is the default's text, "" for none.
+	DefaultSQL string
 }
 
 // Check is a CHECK constraint over a table's row.
 type Check struct {
 	Name string
 	Expr expr.Expr
+	SQL  string // the expression's text
 }
 
 // CreateTable is CREATE TABLE.
@@ -34,7 +37,11 @@ type CreateTable struct {
 	Cols        []ColumnDef
 	PrimaryKey  []int   // column positions; nil without a primary key
 	Uniques     [][]int // UNIQUE constraints
-	Checks      []Check
+	// PrimaryKeyName and UniqueNames (beside Uniques) are the names the
+	// statement gave the keys, "" for PostgreSQL's default (KeyName).
+	PrimaryKeyName string
+	UniqueNames    []string
+	Checks         []Check
 	// ChangeStream: WITH (change_stream = true), a table fed by change
 	// events (COPY … FORMAT debezium | upsert) instead of DML.
 	ChangeStream bool

@@ -109,7 +109,7 @@ func parsePrivileges(s string) (isql.Privilege, error) {
 	var p isql.Privilege
 	for _, name := range strings.Split(s, ", ") {
 		found := false
-		for _, x := range []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete} {
+		for _, x := range []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate} {
 			if x.String() == name {
 				p |= x
 				found = true

@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// alterTable runs ALTER TABLE: the table's rows are checked against its
+// new definition (NOT NULL, CHECK, keys: 23502, 23514, 23505) before
+// anything changes, then recorded in the store, then taken over.
+//
+// A change of constraints or defaults alters the table in place: its rows
+// do not change, and the views that read it are untouched. A change of
+// its columns or its name (ADD, DROP, RENAME) builds the table anew: it
+// is refused (0A000) while a view reads the table, as a view's plan
+// reads the table's rows by position and its definition is kept as text,
+// or while the table has an index made by CREATE INDEX; DROP COLUMN …
+// CASCADE drops the views first.
+func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
+	res := Result{Tag: "ALTER TABLE", Notices: a.Notices}
+	if a.Table == "" {
+		return res, nil
+	}
+	t, ok := e.tables[a.Table]
+	if !ok {
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
+	}
+	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
+	if a.Columns {
+		deps := e.dependentsIndex()[a.Table]
+		if len(deps) > 0 && len(a.Dropped) > 0 {
+			if !a.Cascade {
+				var lines []string
+				for _, v := range deps {
+					lines = append(lines, fmt.Sprintf("%s %s depends on table %s", e.kindName(v), v, a.Table))
+				}
+				return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+					Message: fmt.Sprintf("cannot drop column %s of table %s because other objects depend on it", a.Dropped[0], a.Table),
+					Detail:  strings.Join(lines, "\n"),
+					Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+			}
+			cascade = deps
+			deps = nil
+		}
+		if len(deps) > 0 {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: %s %s reads it", a.Table, e.kindName(deps[0]), deps[0]).
+				WithHint("drop the views that read the table, alter it, then create them again")
+		}
+		if len(t.indexes) > 0 {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
+				WithHint("DROP INDEX, alter the table, then create the index again")
+		}
+	}
+	if !a.Columns {
+		if lost := lostKey(t, a.New); lost != "" {
+			if deps := e.dependentsIndex()[a.Table]; len(deps) > 0 {
+				// A view's plan may rest on the key (a GROUP BY over it
+				// reads the table's other columns), as in PostgreSQL.
+				return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+					Message: fmt.Sprintf("cannot drop constraint %s on table %s because other objects depend on it", lost, a.Table),
+					Detail:  fmt.Sprintf("%s %s depends on table %s", e.kindName(deps[0]), deps[0], a.Table),
+					Hint:    "drop the views that read the table first"}
+			}
+		}
+	}
+	next := newTable(a.New)
+	var err error
+	t.scan(func(id uint64, row value.Row) bool {
+		nr := row
+		if a.Columns {
+			nr = make(value.Row, len(a.Map))
+			for i, o := range a.Map {
+				switch {
+				case o >= 0 && a.Cast[i] != nil:
+					if nr[i], err = a.Cast[i].Eval(row); err != nil {
+						return false
+					}
+				case o >= 0:
+					nr[i] = row[o]
+				case a.Fill[i] != nil:
+					if nr[i], err = a.Fill[i].Eval(nil); err != nil {
+						return false
+					}
+				default:
+					nr[i] = value.Null
+				}
+			}
+		}
+		if err = alterCheck(next, nr); err != nil {
+			return false
+		}
+		next.put(id, nr)
+		return true
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	for _, v := range cascade {
+		k, ok := e.kindOf(v)
+		if !ok {
+			continue // gone with another view of the list
+		}
+		r, err := e.drop(&sql.Drop{Kind: k, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return Result{}, err
+		}
+		res.Notices = append(res.Notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(k), v))
+		res.Notices = append(res.Notices, r.Notices...)
+	}
+	e.pruneGrants()
+	if e.store != nil {
+		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}
+		if err := e.store.Alter(a.Table, r, func(put func(uint64, value.Row) error) error {
+			var err error
+			next.scan(func(id uint64, row value.Row) bool {
+				err = put(id, row)
+				return err == nil
+			})
+			return err
+		}); err != nil {
+			return Result{}, err
+		}
+	}
+	if !a.Columns {
+		// In place: the views keep the table they read.
+		t.def = a.New
+		uniques := make([]*uniqueIndex, 0, len(next.uniques))
+		for _, u := range next.uniques {
+			fresh := newUniqueIndex(u.name, u.cols, u.primary, a.New)
+			var arr [64]byte
+			t.scan(func(id uint64, row value.Row) bool {
+				if k, ok := fresh.key(row, arr[:0]); ok {
+					fresh.set(k, id, row)
+				}
+				return true
+			})
+			uniques = append(uniques, fresh)
+		}
+		for _, ix := range t.indexes {
+			if ix.unique != nil {
+				uniques = append(uniques, ix.unique)
+			}
+		}
+		t.uniques = uniques
+		t.prefixes, t.keyOrders = nil, nil // rebuilt on their next use
+		return res, nil
+	}
+	next.nextID = max(next.nextID, t.nextID)
+	delete(e.tables, a.Table)
+	e.tables[a.New.Name] = next
+	if a.New.Name != a.Table {
+		if g, ok := e.grants[a.Table]; ok {
+			e.grants[a.New.Name] = g
+			delete(e.grants, a.Table)
+		}
+	}
+	e.read, e.waves = nil, nil
+	return res, nil
+}
+
+// alterCheck checks a row of a table being altered against its new
+// definition, with PostgreSQL's messages for ALTER TABLE.
+func alterCheck(t *table, row value.Row) error {
+	for i, c := range t.def.Cols {
+		if c.NotNull && row[i].IsNull() {
+			return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", c.Name, t.name)
+		}
+	}
+	for _, ch := range t.def.Checks {
+		v, err := ch.Expr.Eval(row)
+		if err != nil {
+			return err
+		}
+		if !v.IsNull() && !v.Bool() {
+			return pgerr.New(pgerr.CheckViolation, "check constraint %q of relation %q is violated by some row", ch.Name, t.name)
+		}
+	}
+	if u, _, dup := t.conflict(row); dup {
+		names := make([]string, len(u.cols))
+		vals := make([]string, len(u.cols))
+		for i, c := range u.cols {
+			names[i] = t.def.Cols[c].Name
+			vals[i] = row[c].String()
+		}
+		return &pgerr.Error{Code: pgerr.UniqueViolation, Message: fmt.Sprintf("could not create unique index %q", u.name),
+			Detail: fmt.Sprintf("Key (%s)=(%s) is duplicated.", strings.Join(names, ", "), strings.Join(vals, ", "))}
+	}
+	return nil
+}
+
+// kindName names the kind of relation name is, as DROP's messages do.
+func (e *Engine) kindName(name string) string {
+	k, _ := e.kindOf(name)
+	return e.kindNameOf(k)
+}
+
+func (e *Engine) kindNameOf(k sql.DropKind) string {
+	return map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[k]
+}
+
+// lostKey names a primary key or UNIQUE constraint of t that def no
+// longer has, or returns "".
+func lostKey(t *table, def *sql.CreateTable) string {
+	if t.def.PrimaryKey != nil && !slices.Equal(t.def.PrimaryKey, def.PrimaryKey) {
+		return t.def.KeyName(-1)
+	}
+	for i, u := range t.def.Uniques {
+		if !slices.ContainsFunc(def.Uniques, func(v []int) bool { return slices.Equal(u, v) }) {
+			return t.def.KeyName(i)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// execTruncate deletes every row of each table named, within the open
+// transaction or as one of its own: to the views it is the deletion of
+// every row, so its cost is proportional to the rows the tables held (and
+// the views' changes), as DELETE without WHERE. Tables are checked before
+// any row is deleted. A change-stream table keeps no rows to retract: it
+// is refused.
+func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
+	ts := make([]*table, 0, len(tr.Tables))
+	for _, name := range tr.Tables {
+		t, ok := e.tables[name]
+		if !ok {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot truncate system view %q", name).
+				WithHint("system views are computed from the engine's own figures and are read-only")
+		}
+		if t.def.ChangeStream {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot truncate change-stream table %q: it keeps no rows to delete", name).
+				WithHint("feed it the deletions as change events, or DROP the table and create it again")
+		}
+		if tr.RestartIdentity {
+			for _, q := range e.seqs {
+				if q.owner[0] == name {
+					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE … RESTART IDENTITY of table %q, which owns sequence %q, is not supported", name, q.name).
+						WithHint("TRUNCATE, then ALTER SEQUENCE %s RESTART", q.name)
+				}
+			}
+		}
+		ts = append(ts, t)
+	}
+	return e.autocommit(func() (Result, error) {
+		var ids []uint64
+		for _, t := range ts {
+			ids = ids[:0]
+			t.scan(func(id uint64, _ value.Row) bool {
+				ids = append(ids, id)
+				return true
+			})
+			for _, id := range ids {
+				e.deleteRow(t, id)
+			}
+		}
+		return Result{Tag: "TRUNCATE TABLE"}, nil
+	})
+}

@@ -1,0 +1,369 @@
+package sql
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// AlterTable is ALTER TABLE and ALTER TABLE … RENAME: the table's
+// definition after every command, and how its rows become rows of it.
+// Table is "" when IF EXISTS found no table (Notices says so).
+type AlterTable struct {
+	Table string
+	New   *CreateTable
+	// Map gives, for each column of New, the column of the table it
+	// keeps, or -1 for a column added, whose value in the existing rows
+	// is Fill's (nil: NULL; a volatile default is evaluated per row).
+	Map  []int
+	Fill []expr.Expr
+	// Cast converts a kept column whose type ALTER COLUMN … TYPE changed:
+	// an expression over the old row, nil for the others.
+	Cast []expr.Expr
+	// Columns is set when the columns or the name change (ADD, DROP,
+	// RENAME): the rows are rebuilt, and views that read the table stand
+	// in the way.
+	Columns bool
+	// Dropped are the columns DROP COLUMN drops; Cascade is its CASCADE.
+	Dropped []string
+	Cascade bool
+	Notices []string
+}
+
+func (*AlterTable) bound() {}
+
+// alterWork is the table being altered, as the elements of a CREATE
+// TABLE statement that the commands edit; origin is each column's
+// position in the table before, -1 for a column added.
+type alterWork struct {
+	old    *CreateTable
+	name   string
+	cs     *pg_query.CreateStmt
+	origin []int
+}
+
+func (w *alterWork) cols() []*pg_query.ColumnDef {
+	var out []*pg_query.ColumnDef
+	for _, el := range w.cs.TableElts {
+		if cd := el.GetColumnDef(); cd != nil {
+			out = append(out, cd)
+		}
+	}
+	return out
+}
+
+func (w *alterWork) col(name string) (*pg_query.ColumnDef, int) {
+	for i, cd := range w.cols() {
+		if cd.Colname == name {
+			return cd, i
+		}
+	}
+	return nil, -1
+}
+
+func (w *alterWork) constraints() []*pg_query.Constraint {
+	var out []*pg_query.Constraint
+	for _, el := range w.cs.TableElts {
+		if c := el.GetConstraint(); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func keyNames(c *pg_query.Constraint) []string {
+	var out []string
+	for _, k := range c.Keys {
+		out = append(out, k.GetString_().Sval)
+	}
+	return out
+}
+
+// constraintName is the name a table constraint has here: its own, or
+// PostgreSQL's default for a primary key or UNIQUE.
+func (w *alterWork) constraintName(c *pg_query.Constraint) string {
+	if c.Conname != "" {
+		return c.Conname
+	}
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		return w.name + "_pkey"
+	case pg_query.ConstrType_CONSTR_UNIQUE:
+		return w.name + "_" + strings.Join(keyNames(c), "_") + "_key"
+	}
+	return c.Conname
+}
+
+func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
+	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
+	}
+	w, at, err := b.alterTarget(as.Relation, as.MissingOk)
+	if w == nil || err != nil {
+		return at, err
+	}
+	for _, n := range as.Cmds {
+		if err := b.alterCmd(w, at, n.GetAlterTableCmd()); err != nil {
+			return nil, err
+		}
+	}
+	return b.alterDone(w, at)
+}
+
+// alterTarget resolves the table ALTER TABLE names; w is nil when IF
+// EXISTS found none.
+func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork, *AlterTable, error) {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok {
+		if missingOk {
+			return nil, &AlterTable{Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", rv.Relname)}}, nil
+		}
+		return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+	}
+	if rel.Kind != KindTable || rel.Def == nil {
+		return nil, nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "%q is not a table", rv.Relname)
+	}
+	if rel.Def.ChangeStream {
+		return nil, nil, b.refuse(rv.Location, "ALTER TABLE of change-stream table %q is not supported", rv.Relname)
+	}
+	for _, c := range rel.Def.Cols {
+		if c.Identity != 0 || c.Default != nil && c.DefaultSQL == "" {
+			// Its sequence is owned by the table's and the column's
+			// names, and its default is not written in the table's text.
+			return nil, nil, b.refuse(rv.Location, "ALTER TABLE of table %q, whose column %q is serial or an identity column, is not supported", rv.Relname, c.Name).
+				WithHint("create a new table and copy the rows with INSERT … SELECT")
+		}
+	}
+	r, err := pg_query.Parse(rel.Def.SQL())
+	if err != nil {
+		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
+	}
+	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
+	for i := range rel.Def.Cols {
+		w.origin = append(w.origin, i)
+	}
+	return w, &AlterTable{Table: rv.Relname}, nil
+}
+
+func colErr(code, format, col, table string) *pgerr.Error {
+	return pgerr.New(code, format, col, table)
+}
+
+func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) error {
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_AddColumn:
+		cd := cmd.Def.GetColumnDef()
+		if c, _ := w.col(cd.Colname); c != nil {
+			if cmd.MissingOk {
+				at.Notices = append(at.Notices, fmt.Sprintf("column %q of relation %q already exists, skipping", cd.Colname, w.name))
+				return nil
+			}
+			return colErr(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, w.name)
+		}
+		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
+		w.origin = append(w.origin, -1)
+		at.Columns = true
+	case pg_query.AlterTableType_AT_DropColumn:
+		_, i := w.col(cmd.Name)
+		if i < 0 {
+			if cmd.MissingOk {
+				at.Notices = append(at.Notices, fmt.Sprintf("column %q of relation %q does not exist, skipping", cmd.Name, w.name))
+				return nil
+			}
+			return colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, w.name)
+		}
+		// The column goes with the constraints over it, as in PostgreSQL.
+		w.cs.TableElts = slices.DeleteFunc(w.cs.TableElts, func(el *pg_query.Node) bool {
+			if cd := el.GetColumnDef(); cd != nil {
+				return cd.Colname == cmd.Name
+			}
+			c := el.GetConstraint()
+			return c != nil && (slices.Contains(keyNames(c), cmd.Name) || refersTo(c.RawExpr, cmd.Name))
+		})
+		w.origin = slices.Delete(w.origin, i, i+1)
+		at.Columns = true
+		at.Dropped = append(at.Dropped, cmd.Name)
+		at.Cascade = at.Cascade || cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE
+	case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull, pg_query.AlterTableType_AT_ColumnDefault:
+		cd, _ := w.col(cmd.Name)
+		if cd == nil {
+			return colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, w.name)
+		}
+		kind := pg_query.ConstrType_CONSTR_NOTNULL
+		if cmd.Subtype == pg_query.AlterTableType_AT_ColumnDefault {
+			kind = pg_query.ConstrType_CONSTR_DEFAULT
+		}
+		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool { return n.GetConstraint().GetContype() == kind })
+		switch {
+		case cmd.Subtype == pg_query.AlterTableType_AT_DropNotNull:
+			cd.IsNotNull = false
+			for _, c := range w.constraints() {
+				if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && slices.Contains(keyNames(c), cmd.Name) {
+					return pgerr.New(pgerr.InvalidTableDef, "column %q is in a primary key", cmd.Name)
+				}
+			}
+		case cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull || cmd.Def != nil:
+			cd.Constraints = append(cd.Constraints, &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: &pg_query.Constraint{Contype: kind, RawExpr: cmd.Def, Location: -1}}})
+		}
+	case pg_query.AlterTableType_AT_AddConstraint:
+		c := cmd.Def.GetConstraint()
+		if c.SkipValidation {
+			return b.refuse(c.Location, "NOT VALID constraints are not supported")
+		}
+		if c.Conname != "" {
+			for _, o := range w.constraints() {
+				if w.constraintName(o) == c.Conname {
+					return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, w.name)
+				}
+			}
+		}
+		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
+	case pg_query.AlterTableType_AT_DropConstraint:
+		n := len(w.cs.TableElts)
+		w.cs.TableElts = slices.DeleteFunc(w.cs.TableElts, func(el *pg_query.Node) bool {
+			c := el.GetConstraint()
+			return c != nil && w.constraintName(c) == cmd.Name
+		})
+		if len(w.cs.TableElts) == n {
+			if cmd.MissingOk {
+				at.Notices = append(at.Notices, fmt.Sprintf("constraint %q of relation %q does not exist, skipping", cmd.Name, w.name))
+				return nil
+			}
+			return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, w.name)
+		}
+	case pg_query.AlterTableType_AT_AlterColumnType:
+		cd, _ := w.col(cmd.Name)
+		if cd == nil {
+			return colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, w.name)
+		}
+		def := cmd.Def.GetColumnDef()
+		if def.RawDefault != nil {
+			return b.refuse(nodeLoc(def.RawDefault, -1), "ALTER COLUMN … TYPE … USING is not supported").
+				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
+		}
+		cd.TypeName = def.TypeName
+		at.Columns = true
+	default:
+		return b.refuse(-1, "ALTER TABLE … %s is not supported", strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " "))
+	}
+	return nil
+}
+
+// bindRename binds ALTER TABLE … RENAME [COLUMN] … TO … and ALTER TABLE …
+// RENAME TO ….
+func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
+	table := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE
+	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER … RENAME is supported for tables and their columns")
+	}
+	w, at, err := b.alterTarget(rs.Relation, rs.MissingOk)
+	if w == nil || err != nil {
+		return at, err
+	}
+	at.Columns = true
+	if table {
+		if _, ok := b.cat.Relation(rs.Newname); ok {
+			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", rs.Newname)
+		}
+		w.cs.Relation.Relname = rs.Newname
+		return b.alterDone(w, at)
+	}
+	cd, _ := w.col(rs.Subname)
+	if cd == nil {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", rs.Subname)
+	}
+	if c, _ := w.col(rs.Newname); c != nil {
+		return nil, colErr(pgerr.DuplicateColumn, "column %q of relation %q already exists", rs.Newname, w.name)
+	}
+	cd.Colname = rs.Newname
+	for _, c := range w.constraints() {
+		for _, k := range c.Keys {
+			if s := k.GetString_(); s.Sval == rs.Subname {
+				s.Sval = rs.Newname
+			}
+		}
+		if c.RawExpr != nil {
+			columnRefs(c.RawExpr, func(cr *pg_query.ColumnRef) {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == rs.Subname {
+					s.Sval = rs.Newname
+				}
+			})
+		}
+	}
+	return b.alterDone(w, at)
+}
+
+// alterDone binds the edited definition as CREATE TABLE would, and maps
+// the table's rows to it.
+func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
+	sub := &binder{cat: b.cat, stmt: &Stmt{}}
+	nb, err := sub.bindCreateTable(w.cs)
+	if err != nil {
+		return nil, err
+	}
+	at.New = nb.(*CreateTable)
+	at.Map = w.origin
+	at.Fill = make([]expr.Expr, len(w.origin))
+	at.Cast = make([]expr.Expr, len(w.origin))
+	for i, o := range w.origin {
+		c := at.New.Cols[i]
+		if o < 0 {
+			at.Fill[i] = c.Default
+			continue
+		}
+		from := w.old.Cols[o].Type
+		if from == c.Type {
+			continue
+		}
+		// As PostgreSQL without USING: the assignment cast, or 42804.
+		e, err := b.assignCast(&expr.Col{Idx: o, T: from, Name: c.Name}, c.Type, c.Name, -1)
+		if err != nil {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", c.Name, c.Type).
+				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
+		}
+		at.Cast[i] = e
+	}
+	return at, nil
+}
+
+// refersTo reports whether an expression reads a column of that name.
+func refersTo(n *pg_query.Node, col string) bool {
+	found := false
+	if n != nil {
+		columnRefs(n, func(cr *pg_query.ColumnRef) {
+			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == col {
+				found = true
+			}
+		})
+	}
+	return found
+}
+
+// columnRefs calls fn with every column reference in n.
+func columnRefs(n *pg_query.Node, fn func(*pg_query.ColumnRef)) {
+	var visit func(m protoreflect.Message)
+	visit = func(m protoreflect.Message) {
+		if cr, ok := m.Interface().(*pg_query.ColumnRef); ok && len(cr.Fields) > 0 {
+			fn(cr)
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.IsList() && fd.Message() != nil:
+				l := v.List()
+				for i := 0; i < l.Len(); i++ {
+					visit(l.Get(i).Message())
+				}
+			case !fd.IsMap() && fd.Message() != nil:
+				visit(v.Message())
+			}
+			return true
+		})
+	}
+	visit(n.ProtoReflect())
+}

@@ -1,0 +1,100 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// The bits of CREATE TABLE (LIKE t INCLUDING …) that change what is copied
+// here (PostgreSQL's CREATE_TABLE_LIKE_*); the others (comments, storage,
+// statistics, …) have nothing to copy.
+const (
+	likeConstraints = 1 << 2
+	likeDefaults    = 1 << 3
+	likeIndexes     = 1 << 6
+)
+
+// likeElements returns the columns and constraints CREATE TABLE (LIKE src
+// …) copies, as the statement's own elements would be written: every
+// column with its type and NOT NULL; with INCLUDING DEFAULTS the defaults,
+// with INCLUDING CONSTRAINTS the CHECK constraints, with INCLUDING INDEXES
+// the primary key and UNIQUE constraints. Defaults and checks are read
+// again from their text, and bound against the new table.
+func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnDef, []*pg_query.Constraint, error) {
+	rv := lc.Relation
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok {
+		return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+	}
+	var cols []*pg_query.ColumnDef
+	var cons []*pg_query.Constraint
+	key := func(i int) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: rel.Cols[i].Name}}}
+	}
+	for i, c := range rel.Cols {
+		tn, err := typeNameOf(c.Type.String())
+		if err != nil {
+			return nil, nil, b.refuse(rv.Location, "column %q of %q has a type that cannot be copied: %v", c.Name, rv.Relname, err)
+		}
+		cd := &pg_query.ColumnDef{Colname: c.Name, TypeName: tn, Location: rv.Location}
+		if d := rel.Def; d != nil {
+			cd.IsNotNull = d.Cols[i].NotNull
+			if lc.Options&likeDefaults != 0 && d.Cols[i].DefaultSQL != "" {
+				raw, err := exprOf(d.Cols[i].DefaultSQL)
+				if err != nil {
+					return nil, nil, err
+				}
+				cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_DEFAULT, RawExpr: raw, Keys: []*pg_query.Node{key(i)}, Location: rv.Location})
+			}
+		}
+		cols = append(cols, cd)
+	}
+	d := rel.Def
+	if d == nil {
+		return cols, cons, nil
+	}
+	if lc.Options&likeConstraints != 0 {
+		for _, ch := range d.Checks {
+			raw, err := exprOf(ch.SQL)
+			if err != nil {
+				return nil, nil, err
+			}
+			cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_CHECK, Conname: ch.Name, RawExpr: raw, Location: rv.Location})
+		}
+	}
+	if lc.Options&likeIndexes != 0 {
+		keys := func(idx []int) []*pg_query.Node {
+			out := make([]*pg_query.Node, len(idx))
+			for j, i := range idx {
+				out[j] = key(i)
+			}
+			return out
+		}
+		if d.PrimaryKey != nil {
+			cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_PRIMARY, Keys: keys(d.PrimaryKey), Location: rv.Location})
+		}
+		for _, u := range d.Uniques {
+			cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_UNIQUE, Keys: keys(u), Location: rv.Location})
+		}
+	}
+	return cols, cons, nil
+}
+
+// exprOf parses the text of an expression.
+func exprOf(text string) (*pg_query.Node, error) {
+	r, err := pg_query.Parse("SELECT " + text)
+	if err != nil {
+		return nil, pgerr.New(pgerr.Internal, "cannot read the expression %q: %v", text, err)
+	}
+	return r.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val, nil
+}
+
+// typeNameOf parses a type's name.
+func typeNameOf(text string) (*pg_query.TypeName, error) {
+	r, err := pg_query.Parse("SELECT NULL::" + text)
+	if err != nil {
+		return nil, err
+	}
+	return r.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast().TypeName, nil
+}
