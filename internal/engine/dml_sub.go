@@ -226,3 +226,19 @@ func subqueryReads(b sql.Bound) []string {
 	}
 	return out
 }
+
+// targetFilter returns the condition a Rows plan applies to its table's
+// rows as it reads them, which an index may serve; nil when none.
+func targetFilter(p plan.Node) expr.Expr {
+	if f, ok := p.(*plan.Filter); ok {
+		if _, ok := f.Input.(*plan.Target); ok {
+			return f.Pred
+		}
+	}
+	for _, c := range p.Children() {
+		if w := targetFilter(c); w != nil {
+			return w
+		}
+	}
+	return nil
+}
