@@ -198,7 +198,7 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, ta
 	if out.DoNothing {
 		return out, nil
 	}
-	if anySubLink(oc.WhereClause) || anySubLink(oc.TargetList...) {
+	if anySubLink(oc.WhereClause) || anySubLink(oc.TargetList...) || multiAssignSub(oc.TargetList) {
 		var err error
 		out.Rows, err = b.bindConflictRows(oc, rel, tableScope)
 		return out, err
@@ -239,7 +239,7 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 			return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
 		}
 		if seen[i] {
-			return nil, b.stmt.errf(rt.Location, pgerr.DuplicateColumn, "multiple assignments to same column %q", rt.Name)
+			return nil, b.stmt.errf(rt.Location, pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name)
 		}
 		seen[i] = true
 		var e expr.Expr
@@ -275,7 +275,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name}
-	if anySubLink(up.WhereClause) || anySubLink(up.TargetList...) {
+	if anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
 			return nil, err

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strconv"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -77,6 +79,10 @@ func (b *binder) bindRows(rel *Relation, alias string, from []*pg_query.Node, wh
 		row[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
 	}
 	if update {
+		set, err := b.expandMultiAssign(set)
+		if err != nil {
+			return nil, nil, err
+		}
 		assigns, err := b.bindSet(sc, rel, set)
 		if err != nil {
 			return nil, nil, err
@@ -146,7 +152,11 @@ func (b *binder) bindConflictRows(oc *pg_query.OnConflictClause, rel *Relation, 
 			return nil, err
 		}
 	}
-	assigns, err := b.bindSet(sc, rel, oc.TargetList)
+	set, err := b.expandMultiAssign(oc.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	assigns, err := b.bindSet(sc, rel, set)
 	if err != nil {
 		return nil, err
 	}
@@ -159,4 +169,72 @@ func (b *binder) bindConflictRows(oc *pg_query.OnConflictClause, rel *Relation, 
 	}
 	sc.allowScalar = false
 	return &plan.Project{Input: applyPending(sc, input), Exprs: row, Cols: rel.Cols}, nil
+}
+
+// multiAssignSub reports whether a SET list holds (a, b, …) = (SELECT …).
+func multiAssignSub(targets []*pg_query.Node) bool {
+	for _, t := range targets {
+		if m := t.GetResTarget().GetVal().GetMultiAssignRef(); m != nil && m.Source.GetSubLink() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// expandMultiAssign rewrites each item of SET (a, b, …) = (SELECT x, y, …)
+// into a scalar subquery of its own, a = (SELECT x …), b = (SELECT y …),
+// each reading its column of the sub-SELECT's one row (none: NULL; more
+// than one: 21000, as PostgreSQL's). The other items are left as they are.
+func (b *binder) expandMultiAssign(targets []*pg_query.Node) ([]*pg_query.Node, error) {
+	out := make([]*pg_query.Node, len(targets))
+	for i, t := range targets {
+		out[i] = t
+		rt := t.GetResTarget()
+		m := rt.GetVal().GetMultiAssignRef()
+		if m == nil || m.Source.GetSubLink() == nil {
+			continue
+		}
+		sl := m.Source.GetSubLink()
+		sel := sl.Subselect.GetSelectStmt()
+		if sel == nil {
+			return nil, b.refuse(sl.Location, "this subquery is not supported")
+		}
+		if sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.ValuesLists) == 0 && !hasStar(sel.TargetList) && len(sel.TargetList) != int(m.Ncolumns) {
+			return nil, b.stmt.errf(sl.Location, "42601", "number of columns does not match number of values")
+		}
+		names := make([]*pg_query.Node, m.Ncolumns)
+		for j := range names {
+			names[j] = pg_query.MakeStrNode("?column" + strconv.Itoa(j+1) + "?")
+		}
+		from := &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+			Subquery: sl.Subselect,
+			Alias:    &pg_query.Alias{Aliasname: "?multi?", Colnames: names},
+		}}}
+		col := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode("?column" + strconv.Itoa(int(m.Colno)) + "?")}, sl.Location)
+		one := &pg_query.SelectStmt{
+			TargetList:  []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(col, sl.Location)},
+			FromClause:  []*pg_query.Node{from},
+			Op:          pg_query.SetOperation_SETOP_NONE,
+			LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT,
+		}
+		val := &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK,
+			Subselect:   &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: one}},
+			Location:    sl.Location,
+		}}}
+		out[i] = &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{
+			Name: rt.Name, Indirection: rt.Indirection, Val: val, Location: rt.Location,
+		}}}
+	}
+	return out, nil
+}
+
+// hasStar reports whether a select list holds * or t.*.
+func hasStar(list []*pg_query.Node) bool {
+	for _, n := range list {
+		if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return true
+		}
+	}
+	return false
 }
