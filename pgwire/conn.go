@@ -259,6 +259,12 @@ func (c *conn) readyForQuery() {
 	if st == 'I' && len(c.cursors) > 0 {
 		c.closeCursors()
 	}
+	// As PostgreSQL, report the settings that changed (SET TimeZone,
+	// application_name, …, and their undoing by ROLLBACK) before
+	// ReadyForQuery.
+	for _, r := range c.sess.TakeReports() {
+		c.be.Send(&pgproto3.ParameterStatus{Name: r.Name, Value: r.Value})
+	}
 	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: st})
 }
 

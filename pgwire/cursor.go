@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgproto3"
-
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -52,13 +50,10 @@ var (
 	closeCursor = regexp.MustCompile(`(?is)^\s*close\s+` + cursorName + `[\s;]*$`)
 )
 
-// cursorCmd is a parsed DECLARE, FETCH or CLOSE, or a driver's SET that
-// is ignored (compat.go).
+// cursorCmd is a parsed DECLARE, FETCH or CLOSE.
 type cursorCmd struct {
-	kind byte   // 'D', 'F', 'C' or 'S'
-	name string // the cursor's, or the setting's
-	// SET: the value.
-	setValue string
+	kind byte   // 'D', 'F' or 'C'
+	name string // the cursor's
 	// DECLARE: the view subscribed to and the options, or the query.
 	view  string
 	opts  deltaview.SubscribeOptions
@@ -81,9 +76,6 @@ func ident(s string) string {
 // parseCursorCmd recognises q as a cursor command; ok is false when it is
 // none, and err reports one that is malformed.
 func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
-	if cmd := parseClientSet(q); cmd != nil {
-		return cmd, true, nil
-	}
 	if m := declareCursor.FindStringSubmatch(q); m != nil {
 		if strings.EqualFold(m[3], "with") {
 			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR WITH HOLD is not supported").
@@ -172,11 +164,6 @@ func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 		res, err = c.declare(cmd)
 	case 'F':
 		res, err = c.fetch(cmd)
-	case 'S':
-		if cmd.name == "application_name" {
-			c.be.Send(&pgproto3.ParameterStatus{Name: "application_name", Value: cmd.setValue})
-		}
-		res = engine.Result{Tag: "SET"}
 	case 'C':
 		cur, ok := c.cursors[cmd.name]
 		if !ok {

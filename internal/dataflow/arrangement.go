@@ -238,7 +238,8 @@ type stagedEntry struct {
 	k0       uint64
 	row      value.Row
 	w        int64
-	vi       int // the sort values are svals[vi:vi+len(Sort)]
+	vi       int   // the sort values are svals[vi:vi+len(Sort)]
+	bytes    int64 // RowBytes(row), computed while the row is at hand
 }
 
 // NewArrangement returns an empty arrangement, unowned and unreferenced.
@@ -321,7 +322,8 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 		a.staged = make([]stagedEntry, 0, len(delta))
 		a.arena = make([]byte, 0, 10*len(delta)) // a key of one integer: 9 bytes
 	}
-	for _, e := range delta {
+	for i, e := range delta {
+		TouchRows(delta, i)
 		off := len(a.arena)
 		var null bool
 		var err error
@@ -350,7 +352,8 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.Abort()
 			return err
 		}
-		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W, vi: vi})
+		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W, vi: vi,
+			bytes: RowBytes(e.Row)})
 	}
 	if len(a.staged) > minSortedStage {
 		a.sortStaged()
@@ -374,14 +377,16 @@ func (a *Arrangement) Commit() {
 		a.hold()
 		return
 	}
-	a.apply(a.staged, a.arena)
+	a.apply(a.staged, a.arena, a.looseTies())
 	a.Abort()
 }
 
 // apply adds the entries of st, whose keys are in arena, to the runs;
 // entries of one key are together and, when there are more than
-// minSortedStage of them, in the run's order.
-func (a *Arrangement) apply(st []stagedEntry, arena []byte) {
+// minSortedStage of them, in the run's order, except that with loose the
+// entries of one key whose k0 are equal may be in any order among
+// themselves (sortStaged).
+func (a *Arrangement) apply(st []stagedEntry, arena []byte, loose bool) {
 	var r *run
 	var key []byte
 	// A sorted batch walks each run's tree once, left to right.
@@ -393,7 +398,11 @@ func (a *Arrangement) apply(st []stagedEntry, arena []byte) {
 		if sorted && i >= touchedTo {
 			touchedTo = a.touchAhead(st[i:], arena) + i
 		}
-		if k := arena[s.off:s.end]; r == nil || string(k) != string(key) {
+		k := arena[s.off:s.end]
+		// tie: the entry's place in the run is not known to follow the
+		// last one's, whose key and k0 it shares.
+		tie := loose && i > 0 && st[i-1].k0 == s.k0 && string(k) == string(key)
+		if r == nil || string(k) != string(key) {
 			key, r = k, a.run(k)
 			if r == nil {
 				r = a.newRun(k)
@@ -406,21 +415,26 @@ func (a *Arrangement) apply(st []stagedEntry, arena []byte) {
 		a.total += s.w
 		sz := r.storeBytes()
 		var before int64
-		if sorted {
-			before = r.addFrom(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w}, &f)
-		} else {
+		switch {
+		case !sorted:
 			before = r.add(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w})
+		case tie:
+			// Found from the root; the next entry too.
+			before = r.add(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w})
+			f.ok = false
+		default:
+			before = r.addFrom(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w}, &f)
 		}
 		a.bytes += r.storeBytes() - sz
 		switch {
 		case before == 0:
 			a.n++
-			a.bytes += RowBytes(s.row)
-			a.rowsB += RowBytes(s.row)
+			a.bytes += s.bytes
+			a.rowsB += s.bytes
 		case before+s.w == 0:
 			a.n--
-			a.bytes -= RowBytes(s.row)
-			a.rowsB -= RowBytes(s.row)
+			a.bytes -= s.bytes
+			a.rowsB -= s.bytes
 			if r.len() == 0 {
 				a.dropRun(key, r)
 				r = nil

@@ -53,7 +53,7 @@ func (a *Arrangement) hold() {
 		// sorting it again with the held entries would cost more than
 		// it saves. Applied now, beside what is held (weights add up in
 		// any order).
-		a.apply(a.staged, a.arena)
+		a.apply(a.staged, a.arena, a.looseTies())
 		a.Abort()
 		return
 	}
@@ -66,7 +66,7 @@ func (a *Arrangement) hold() {
 	for i := range a.staged {
 		s := &a.staged[i]
 		// No key: nothing of the arena is kept. The rows are immutable.
-		a.held = append(a.held, stagedEntry{k0: s.k0, row: s.row, w: s.w})
+		a.held = append(a.held, stagedEntry{k0: s.k0, row: s.row, w: s.w, bytes: s.bytes})
 	}
 	a.nheld.Store(int64(len(a.held)))
 	a.Abort()
@@ -103,7 +103,7 @@ func (a *Arrangement) applyHeld() {
 		}
 		i = j
 	}
-	a.apply(h[:n], nil)
+	a.apply(h[:n], nil, false)
 	clear(h)
 	if cap(h) > 2*maxHeld {
 		h = nil

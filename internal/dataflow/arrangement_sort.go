@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"cmp"
 	"hash/maphash"
 	"strings"
 	"sync"
@@ -27,7 +28,13 @@ var keySeed = maphash.MakeSeed()
 // an integer key, and a hash of any other key's encoding, so that keys are
 // grouped, not ordered. Within a key, entries compare by k0, then by the
 // sort values Stage kept (none when there are no sort expressions), then
-// by row.
+// by row, except where looseTies: there, entries of one key and one k0 are
+// left in the order of their weights, retractions first. Comparing their
+// rows would read two rows from memory (in a big batch, long out of the
+// cache) for an order only a B-tree run needs, and apply finds such
+// entries from the tree's root instead. Retractions first, a table's
+// replaced row leaves its run before the new row, whose k0 it shares (its
+// key's), is looked for, so that neither search reads a row.
 func (a *Arrangement) sortStaged() {
 	st, arena, vals := a.staged, a.arena, a.svals
 	ns := 0
@@ -49,6 +56,7 @@ func (a *Arrangement) sortStaged() {
 		}
 		return 0, maphash.Bytes(keySeed, arena[s.off:s.end]), false
 	}
+	loose := a.looseTies()
 	tie := func(i, j int) int {
 		x, y := &st[i], &st[j]
 		if c := strings.Compare(unsafeString(arena[x.off:x.end]), unsafeString(arena[y.off:y.end])); c != 0 {
@@ -65,6 +73,9 @@ func (a *Arrangement) sortStaged() {
 				return c
 			}
 		}
+		if loose {
+			return cmp.Compare(x.w, y.w)
+		}
 		return zset.CompareRows(x.row, y.row)
 	}
 	perm := ss.s.Sort(len(st), false, prefix, tie)
@@ -79,3 +90,9 @@ func (a *Arrangement) sortStaged() {
 	}
 	stageSorts.Put(ss)
 }
+
+// looseTies reports whether a sorted batch leaves the entries of one key
+// and one k0 in no particular order among themselves (see sortStaged):
+// when the arrangement has no sort expressions, k0 summarising the row's
+// first value.
+func (a *Arrangement) looseTies() bool { return len(a.spec.Sort) == 0 }

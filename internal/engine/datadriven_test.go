@@ -492,6 +492,8 @@ func pgStatement(stmt string) (text string, ddl, ordered bool) {
 	}
 	n := s.Node
 	switch {
+	case n.GetVariableShowStmt() != nil && comparedSetting(n.GetVariableShowStmt().Name):
+		return stmt, false, false
 	case s.Subscribe != "", n.GetExplainStmt() != nil, n.GetVariableShowStmt() != nil:
 		return "", false, false
 	case n.GetCreateTableAsStmt() != nil, n.GetDropStmt() != nil, n.GetViewStmt() != nil:
@@ -502,6 +504,14 @@ func pgStatement(stmt string) (text string, ddl, ordered bool) {
 		return stmt, false, len(n.GetSelectStmt().SortClause) > 0
 	}
 	return stmt, false, false
+}
+
+// comparedSetting reports whether SHOW name is compared with
+// PostgreSQL's: the session's settings, but for SHOW ALL (PostgreSQL has
+// hundreds more) and the server's version.
+func comparedSetting(name string) bool {
+	name = strings.ToLower(name)
+	return engine.IsSessionSetting(name) && name != "all" && !strings.HasPrefix(name, "server_version")
 }
 
 // checkPG runs stmt on PostgreSQL and compares the outcome with

@@ -266,14 +266,21 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 	for g := 0; g < len(keys); g += applyGroup {
 		grp := keys[g:min(g+applyGroup, len(keys))]
 		// Read ahead: the slots, then the rows and the row store's slots
-		// they lead to, so that the writes below find them in the cache.
+		// they lead to, so that the writes below find them in the cache:
+		// the old rows' first and last values (a row spans two lines,
+		// which RowBytes reads), and the new rows', which a big batch's
+		// calls made long ago.
 		var refs [applyGroup]rowRef
 		for j, k := range grp {
 			refs[j], _ = u.ints.Get(p[k.i].key)
 		}
-		for j := range grp {
+		for j, k := range grp {
 			if r := refs[j]; r.row != nil {
-				sink += uintptr(r.row.Kind()) + uintptr(len(t.rows.rows[r.id]))
+				old := unsafe.Slice(r.row, u.width)
+				sink += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[r.id]))
+			}
+			if row := p[k.i].row; len(row) > 0 {
+				sink += uintptr(row[0].Kind()) + uintptr(row[len(row)-1].Kind())
 			}
 		}
 		for j, k := range grp {

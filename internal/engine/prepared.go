@@ -126,8 +126,8 @@ func resultColumns(b sql.Bound) ([]plan.Column, bool) {
 	case *sql.Explain:
 		return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true
 	case *sql.Show:
-		if sessionSetting[b.Name] {
-			return settingColumns(b.Name), true
+		if cols := showColumns(b.Name); cols != nil {
+			return cols, true
 		}
 		if st, ok := systemViews["deltaview_"+b.Name]; ok {
 			return st.cols, true

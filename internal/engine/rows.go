@@ -130,29 +130,65 @@ func (s *rowStore) layout() {
 }
 
 // layoutRows sets dst[i] to a copy of src[i] in new slabs, in order.
+//
+// A row whose values are all flat (value.Value.FlatBytes: no pointer but,
+// perhaps, to a string's bytes) is copied with its values' bytes after its
+// values into a slab the garbage collector does not scan (flatSlab): the
+// collector then marks the slab once, from whichever row refers to it,
+// where it read every value of every row and followed each string's
+// pointer to an allocation of its own, a cache miss each. Other rows are
+// copied into slabs of values, which it scans.
 func layoutRows(dst, src []value.Row) {
+	order := addressOrder(src)
+	// Each row's size in a flat slab, read in the order of the addresses
+	// (value.FlatBytes reads the values' headers, not their bytes), then
+	// the rows placed in id order, then copied in the order of the
+	// addresses again.
+	words := make([]int32, len(src))
+	for _, i := range order {
+		words[i] = flatWords(src[i])
+	}
 	var slab []value.Value
-	lo, hi := ^uintptr(0), uintptr(0)
+	var flat flatSlab
 	for i, r := range src {
-		if len(r) == 0 {
+		switch {
+		case len(r) == 0:
 			dst[i] = r
-			continue
+		case words[i] >= 0:
+			dst[i] = flat.cut(len(r), int(words[i]))
+		default:
+			if cap(slab)-len(slab) < len(r) {
+				slab = make([]value.Value, 0, max(slabValues, len(r)))
+			}
+			j := len(slab)
+			slab = slab[:j+len(r)]
+			dst[i] = slab[j:len(slab):len(slab)]
 		}
-		if cap(slab)-len(slab) < len(r) {
-			slab = make([]value.Value, 0, max(slabValues, len(r)))
+	}
+	for _, i := range order {
+		if words[i] >= 0 {
+			copyFlat(dst[i], src[i])
+		} else {
+			copy(dst[i], src[i])
 		}
-		j := len(slab)
-		slab = slab[:j+len(r)]
-		dst[i] = slab[j:len(slab):len(slab)]
-		a := uintptr(unsafe.Pointer(&r[0]))
-		lo, hi = min(lo, a), max(hi, a)
+	}
+}
+
+// addressOrder returns the indexes of the rows of src that have values,
+// in the order of their addresses, to within 64 KB: a counting sort by
+// block (within a block the order does not matter: it fits the cache and
+// a few TLB entries).
+func addressOrder(src []value.Row) []int {
+	lo, hi := ^uintptr(0), uintptr(0)
+	for _, r := range src {
+		if len(r) > 0 {
+			a := uintptr(unsafe.Pointer(&r[0]))
+			lo, hi = min(lo, a), max(hi, a)
+		}
 	}
 	if lo > hi { // no row with values
-		return
+		return nil
 	}
-	// A counting sort of the rows by the 64 KB block of their address:
-	// within a block the order does not matter (it fits the cache and a
-	// few TLB entries).
 	shift := uint(16)
 	for (hi-lo)>>shift > uintptr(max(len(src), 1<<12)) {
 		shift++
@@ -174,9 +210,7 @@ func layoutRows(dst, src []value.Row) {
 			starts[b]++
 		}
 	}
-	for _, i := range order {
-		copy(dst[i], src[i])
-	}
+	return order
 }
 
 // layout lays the table's rows out in id order again when replaces have

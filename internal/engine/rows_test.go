@@ -256,7 +256,7 @@ func TestLayoutAfterReplaces(t *testing.T) {
 	var prev value.Row
 	adjacent := 0
 	tb.scan(func(_ uint64, row value.Row) bool {
-		if prev != nil && uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev))*unsafe.Sizeof(row[0]) == uintptr(unsafe.Pointer(&row[0])) {
+		if prev != nil && rowEnd(prev) == uintptr(unsafe.Pointer(&row[0])) {
 			adjacent++
 		}
 		prev = row
@@ -328,13 +328,13 @@ func TestRowStoreLayout(t *testing.T) {
 		if len(r) == 0 {
 			continue
 		}
-		if prev != nil && uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev))*unsafe.Sizeof(r[0]) != uintptr(unsafe.Pointer(&r[0])) {
+		if prev != nil && rowEnd(prev) != uintptr(unsafe.Pointer(&r[0])) {
 			breaks++
 		}
 		prev = r
 	}
-	if values := held * 4; breaks > values/slabValues+4 {
-		t.Fatalf("%d breaks in memory order for about %d slabs", breaks, values/slabValues)
+	if words := held * 13; breaks > words/flatSlabWords+4 {
+		t.Fatalf("%d breaks in memory order for about %d slabs", breaks, words/flatSlabWords)
 	}
 }
 

@@ -57,6 +57,8 @@ type Session struct {
 	// role is the role whose privileges the session's statements need;
 	// empty for none (roles.go).
 	role string
+	// gucs are the session's settings (guc.go).
+	gucs settings
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -73,7 +75,7 @@ func (e *Engine) InitTxSession(s *Session) { *s = Session{e: e, block: true} }
 
 // SetLockTimeout sets how long the session's changes wait for another
 // session's transaction, as SET lock_timeout does; 0 waits for ever.
-func (s *Session) SetLockTimeout(d time.Duration) { s.lockTimeout = max(d, 0) }
+func (s *Session) SetLockTimeout(d time.Duration) { s.setDuration("lock_timeout", d) }
 
 // InBlock reports whether a transaction block (BEGIN) is open.
 func (s *Session) InBlock() bool { return s.block }
@@ -148,7 +150,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return accessSession // the driver takes the locks it needs
 	case *sql.Set:
-		if sessionSetting[b.Name] {
+		if sessionStmt(b) {
 			return accessSession
 		}
 		return accessExclusive
@@ -215,10 +217,15 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 // do runs one statement that bind binds; bind is called under the read
 // lock, and again under the write lock when the catalog changed between
 // the two.
-func (s *Session) do(bind func() (sql.Bound, *recorder, error)) ([]Result, error) {
+func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err error) {
 	if s.closed {
 		return nil, errClosed
 	}
+	defer func() {
+		if !s.block { // the statement was its own transaction
+			s.endSettings(err == nil)
+		}
+	}()
 	if s.stmtTimeout > 0 {
 		s.deadline = time.Now().Add(s.stmtTimeout)
 		defer func() { s.deadline = time.Time{} }()
@@ -295,6 +302,7 @@ func (s *Session) finish(res Result, err error) ([]Result, error) {
 	out = append(out, s.inbox...)
 	s.inbox = nil
 	s.inboxMu.Unlock()
+	s.filterNotices(out)
 	if err != nil {
 		return out, s.fail(err)
 	}
@@ -374,8 +382,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Explain:
 		return e.explain(b)
 	case *sql.Show:
-		if sessionSetting[b.Name] {
-			return s.showTimeout(b.Name), nil
+		if showColumns(b.Name) != nil {
+			return s.showSetting(b.Name)
 		}
 		return e.show(b)
 	case *sql.Copy:
@@ -383,8 +391,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		defer func() { e.copyData = nil }()
 		return e.execCopy(b)
 	case *sql.Set:
-		if sessionSetting[b.Name] {
-			return s.setTimeout(b.Name, b.Value)
+		if sessionStmt(b) {
+			return s.execSessionSet(b)
 		}
 		return e.execSet(b)
 	}
@@ -443,6 +451,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 func (s *Session) endTx(commit bool) ([]string, error) {
 	s.block, s.failed = false, false
 	if !s.writer {
+		s.endSettings(commit)
 		return nil, nil
 	}
 	e := s.e
@@ -456,56 +465,8 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	notices := e.takeNotices()
 	e.mu.Unlock()
 	s.releaseSlot()
+	s.endSettings(commit && err == nil)
 	return notices, err
-}
-
-// sessionSetting lists the settings that belong to a session, not to the
-// engine.
-var sessionSetting = map[string]bool{"lock_timeout": true, "statement_timeout": true, "idle_session_timeout": true}
-
-// setTimeout is SET lock_timeout, statement_timeout or
-// idle_session_timeout: a number of milliseconds, or a number with a unit
-// (ms, s, min, h, d) as PostgreSQL reads it; 0 (the default, and RESET)
-// for none.
-func (s *Session) setTimeout(name, v string) (Result, error) {
-	d, err := parseTimeout(v)
-	if err != nil {
-		none := "0 for none"
-		if name == "lock_timeout" {
-			none = "0 waits for ever"
-		}
-		return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", name, v).
-			WithHint("a duration such as '2s', '500ms' or 2000 (milliseconds); %s", none)
-	}
-	switch name {
-	case "lock_timeout":
-		s.lockTimeout = d
-	case "statement_timeout":
-		s.stmtTimeout = d
-	case "idle_session_timeout":
-		s.idleTimeout = d
-	}
-	return Result{Tag: "SET"}, nil
-}
-
-// showTimeout is SHOW of a session setting, written as PostgreSQL writes
-// it: 0, or a whole number of the largest unit that divides it.
-func (s *Session) showTimeout(name string) Result {
-	d := map[string]time.Duration{"lock_timeout": s.lockTimeout, "statement_timeout": s.stmtTimeout, "idle_session_timeout": s.idleTimeout}[name]
-	text := "0"
-	for _, u := range []struct {
-		d    time.Duration
-		name string
-	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "min"}, {time.Second, "s"}, {time.Millisecond, "ms"}} {
-		if d > 0 && d%u.d == 0 {
-			text = strconv.FormatInt(int64(d/u.d), 10) + u.name
-			break
-		}
-	}
-	if text == "0" && d > 0 {
-		text = strconv.FormatInt(d.Milliseconds(), 10) + "ms"
-	}
-	return Result{Columns: settingColumns(name), Rows: []value.Row{{value.NewText(value.Text, text)}}, HasRows: true, Tag: "SHOW"}
 }
 
 // settingColumns is the result column of SHOW name.
@@ -515,11 +476,11 @@ func settingColumns(name string) []plan.Column {
 
 // SetStatementTimeout bounds each statement of the session, as SET
 // statement_timeout does; 0 for no bound.
-func (s *Session) SetStatementTimeout(d time.Duration) { s.stmtTimeout = max(d, 0) }
+func (s *Session) SetStatementTimeout(d time.Duration) { s.setDuration("statement_timeout", d) }
 
 // SetIdleSessionTimeout sets the session's idle_session_timeout, as SET
 // idle_session_timeout does; 0 for none.
-func (s *Session) SetIdleSessionTimeout(d time.Duration) { s.idleTimeout = max(d, 0) }
+func (s *Session) SetIdleSessionTimeout(d time.Duration) { s.setDuration("idle_session_timeout", d) }
 
 // IdleSessionTimeout is the session's idle_session_timeout: how long a
 // server waits for its next statement outside a transaction block before

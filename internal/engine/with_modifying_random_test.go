@@ -212,7 +212,7 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 		}
 		got, code := run(stmt)
 		want, codePG := runPG(stmt)
-		if code != codePG {
+		if code != codePG && !(orderDependent[code] && orderDependent[codePG]) {
 			t.Fatalf("%s\ndeltaview fails with %q, PostgreSQL with %q", stmt, code, codePG)
 		}
 		if code != "" {
@@ -227,3 +227,10 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 	}
 	t.Logf("%d statements, %d failed in both", steps, failed)
 }
+
+// orderDependent are the errors of a statement whose parts would fail in
+// two places: PostgreSQL meets first the one its plan reaches first (an
+// item's row read by the main statement is written before the item's next
+// row), deltaview the one of the part that runs first (docs/sql.md, "Data-
+// modifying statements in WITH"). Both fail the whole statement.
+var orderDependent = map[string]bool{"21000": true, "23505": true}

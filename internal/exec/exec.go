@@ -163,11 +163,7 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		}
 		return sortRows(in, n.Keys)
 	case *plan.Limit:
-		in, err := Run(n.Input, src)
-		if err != nil {
-			return nil, err
-		}
-		return limit(in, n)
+		return limit(n, src)
 	}
 	return nil, pgerr.New(pgerr.Internal, "exec: unknown plan node %T", p)
 }
@@ -310,33 +306,87 @@ func CompareKey(a, b value.Value, desc, nullsFirst bool) int {
 	return c
 }
 
-func limit(rows []value.Row, n *plan.Limit) ([]value.Row, error) {
-	off, ok, err := constInt(n.Offset)
+// limit computes LIMIT and OFFSET before reading the input, as PostgreSQL
+// does: their subqueries run first, and LIMIT 0 reads no input row.
+func limit(n *plan.Limit, src Source) ([]value.Row, error) {
+	var params value.Row
+	if n.Params != nil {
+		rows, err := Run(n.Params, src)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != 1 {
+			return nil, pgerr.New(pgerr.Internal, "exec: LIMIT parameters yield %d rows", len(rows))
+		}
+		params = rows[0]
+	}
+	off, hasOff, err := rowInt(n.Offset, params)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		if off < 0 {
-			return nil, pgerr.New("2201X", "OFFSET must not be negative")
-		}
+	if hasOff && off < 0 {
+		return nil, pgerr.New("2201X", "OFFSET must not be negative")
+	}
+	cnt, hasCnt, err := rowInt(n.Count, params)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := n.Count.(*expr.Const); ok && c.V.IsNull() && n.Ties != nil {
+		// A NULL written as the count; one computed by a subquery means
+		// no limit, as in PostgreSQL.
+		return nil, pgerr.New("2201W", "row count cannot be null in FETCH FIRST ... WITH TIES clause")
+	}
+	if hasCnt && cnt < 0 {
+		return nil, pgerr.New("2201W", "LIMIT must not be negative")
+	}
+	if hasCnt && cnt == 0 {
+		return nil, nil
+	}
+	rows, err := Run(n.Input, src)
+	if err != nil {
+		return nil, err
+	}
+	if hasOff {
 		if off >= int64(len(rows)) {
 			return nil, nil
 		}
 		rows = rows[off:]
 	}
-	cnt, ok, err := constInt(n.Count)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		if cnt < 0 {
-			return nil, pgerr.New("2201W", "LIMIT must not be negative")
+	if hasCnt && cnt < int64(len(rows)) {
+		end, err := tiesEnd(rows, int(cnt), n.Ties)
+		if err != nil {
+			return nil, err
 		}
-		if cnt < int64(len(rows)) {
-			rows = rows[:cnt]
-		}
+		rows = rows[:end]
 	}
 	return rows, nil
 }
 
-func constInt(e expr.Expr) (int64, bool, error) { return rowInt(e, nil) }
+// tiesEnd returns the end of the rows kept when the first cnt (> 0) are:
+// cnt, or with ties past it the rows equal to the cnt-th on their keys.
+func tiesEnd(rows []value.Row, cnt int, ties []plan.SortKey) (int, error) {
+	if len(ties) == 0 {
+		return cnt, nil
+	}
+	last := make([]value.Value, len(ties))
+	for j, k := range ties {
+		v, err := k.Expr.Eval(rows[cnt-1])
+		if err != nil {
+			return 0, err
+		}
+		last[j] = v
+	}
+	end := cnt
+	for ; end < len(rows); end++ {
+		for j, k := range ties {
+			v, err := k.Expr.Eval(rows[end])
+			if err != nil {
+				return 0, err
+			}
+			if CompareKey(last[j], v, k.Desc, k.NullsFirst) != 0 {
+				return end, nil
+			}
+		}
+	}
+	return end, nil
+}

@@ -33,6 +33,15 @@ func IsJSONPopulateFunc(name string) bool {
 // _record, one per element of the array for _recordset), each key read
 // into the column of its name as PostgreSQL's populate_record_field does.
 func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Type) (*SRF, error) {
+	return ResolveJSONPopulate(name, nil, args, names, cols)
+}
+
+// ResolveJSONPopulate is ResolveJSONRecord for json(b)_populate_record(set)
+// with a base record base (nil for a NULL one): a column whose key the
+// object lacks takes the base's field (NULL when the base is NULL), and a
+// NULL document gives the base itself for _record. The base's fields must
+// be of types cols.
+func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, cols []value.Type) (*SRF, error) {
 	name = strings.ToLower(name)
 	k := value.JSON
 	if strings.HasPrefix(name, "jsonb") {
@@ -47,13 +56,22 @@ func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Ty
 	}
 	set := strings.HasSuffix(name, "set")
 	srf := &SRF{Name: name, Args: []Expr{arg}, Cols: cols, Names: names}
+	if base != nil {
+		srf.Args = []Expr{arg, base}
+	}
 	srf.Gen = func(a []value.Value, emit func(value.Row) error) error {
+		var defaults []value.Value
+		if len(a) > 1 {
+			defaults = a[1].Fields()
+		}
 		if a[0].IsNull() {
 			if set {
 				return nil
 			}
-			// A NULL record, which FROM expands to a row of NULLs.
-			return emit(make(value.Row, len(cols)))
+			// The base record (a NULL one: a row of NULLs in FROM).
+			row := make(value.Row, len(cols))
+			copy(row, defaults)
+			return emit(row)
 		}
 		n, err := jsonDoc(a[0])
 		if err != nil {
@@ -61,9 +79,9 @@ func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Ty
 		}
 		if !set {
 			if n.Type != value.JSONObject {
-				return pgerr.New(pgerr.InvalidParameter, "cannot call %s on %s", name, scalarOrNot(n))
+				return pgerr.New(pgerr.InvalidParameter, "cannot call populate_composite on %s", scalarOrNot(n))
 			}
-			row, err := jsonRecord(n, k, names, cols)
+			row, err := jsonRecord(n, k, names, cols, defaults)
 			if err != nil {
 				return err
 			}
@@ -80,7 +98,7 @@ func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Ty
 			if e.Type != value.JSONObject {
 				return pgerr.New(pgerr.InvalidParameter, "argument of %s must be an array of objects", name)
 			}
-			row, err := jsonRecord(e, k, names, cols)
+			row, err := jsonRecord(e, k, names, cols, defaults)
 			if err != nil {
 				return err
 			}
@@ -94,13 +112,17 @@ func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Ty
 }
 
 // jsonRecord reads object n into a row of the columns names of types cols:
-// a missing key or a JSON null is NULL.
-func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Type) (value.Row, error) {
+// a JSON null is NULL; a missing key is the base record's field, from
+// defaults (NULL past its end, as for a NULL base).
+func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Type, defaults []value.Value) (value.Row, error) {
 	row := make(value.Row, len(cols))
 	for i, c := range names {
 		f := field(n, c)
 		if f == nil {
 			row[i] = value.Null
+			if i < len(defaults) {
+				row[i] = defaults[i]
+			}
 			continue
 		}
 		v, err := JSONToColumn(f, k, cols[i], c)
@@ -245,9 +267,11 @@ func NoSuchFunction(name string, args []Expr) error {
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
 
-// JSONPopulateRecord is json(b)_populate_record(NULL::t, arg) as a value:
-// a record of t's row type rowType, NULL for a NULL document.
-func JSONPopulateRecord(name string, arg Expr, rowType value.Type) (Expr, error) {
+// JSONPopulateRecord is json(b)_populate_record(base, arg) as a value: a
+// record of base's row type rowType; base is nil for NULL::t. A missing
+// key takes the base's field; a NULL document gives the base itself (NULL
+// for a NULL base).
+func JSONPopulateRecord(name string, base, arg Expr, rowType value.Type) (Expr, error) {
 	var names []string
 	var cols []value.Type
 	for _, f := range rowType.RecordDesc().Fields {
@@ -268,6 +292,13 @@ func JSONPopulateRecord(name string, arg Expr, rowType value.Type) (Expr, error)
 		return nil, err
 	}
 	def := &FuncDef{Name: name, Result: rowType, Eval: func(a []value.Value) (value.Value, error) {
+		var defaults []value.Value
+		if len(a) > 1 {
+			if a[0].IsNull() {
+				return a[1], nil
+			}
+			defaults = a[1].Fields()
+		}
 		if a[0].IsNull() {
 			return value.Null, nil
 		}
@@ -276,13 +307,17 @@ func JSONPopulateRecord(name string, arg Expr, rowType value.Type) (Expr, error)
 			return value.Null, err
 		}
 		if n.Type != value.JSONObject {
-			return value.Null, pgerr.New(pgerr.InvalidParameter, "cannot call %s on %s", name, scalarOrNot(n))
+			return value.Null, pgerr.New(pgerr.InvalidParameter, "cannot call populate_composite on %s", scalarOrNot(n))
 		}
-		row, err := jsonRecord(n, k, names, cols)
+		row, err := jsonRecord(n, k, names, cols, defaults)
 		if err != nil {
 			return value.Null, err
 		}
 		return value.NewRecord(row), nil
 	}}
-	return &Func{Def: def, Args: []Expr{arg}, T: rowType}, nil
+	args := []Expr{arg}
+	if base != nil {
+		args = append(args, base)
+	}
+	return &Func{Def: def, Args: args, T: rowType}, nil
 }

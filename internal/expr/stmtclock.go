@@ -18,6 +18,8 @@ type StmtClock struct {
 	// User is the role the session acts as, what current_user and
 	// session_user read (SessionUser).
 	User string
+	// Settings are the session's settings (SettingCall).
+	Settings Settings
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:

@@ -266,6 +266,9 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 // limit keeps, per domain row, the first rows: a top-k partitioned by the
 // domain (LIMIT and OFFSET must be constants).
 func (d *decorrelator) limit(n *Limit) (Node, error) {
+	if n.Params != nil || n.Ties != nil || expr.HasOuter(n.Count) || expr.HasOuter(n.Offset) {
+		return d.dep(limitByRowNumber(n))
+	}
 	var order []SortKey
 	input := n.Input
 	if s, ok := input.(*Sort); ok {

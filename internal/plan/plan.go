@@ -88,11 +88,18 @@ type Sort struct {
 	Keys  []SortKey
 }
 
-// Limit keeps Count rows (all when Count is nil) after skipping Offset rows
-// (none when nil). Count and Offset reference no columns.
+// Limit keeps Count rows (all when Count is nil or NULL) after skipping
+// Offset rows (none when nil or NULL). Count and Offset read no column of
+// Input: without Params they reference no columns; with it, they read the
+// one row Params yields, the values of the subqueries they hold, computed
+// once before Input's first row. With Ties (FETCH … WITH TIES, Input
+// sorted on these keys) the rows after the last one kept that equal it on
+// them are kept too.
 type Limit struct {
 	Input         Node
 	Count, Offset expr.Expr
+	Params        Node
+	Ties          []SortKey
 }
 
 func (n *Scan) Columns() []Column     { return n.Cols }
@@ -123,7 +130,7 @@ func (n *GenerateSeries) Children() []Node {
 	return nil
 }
 func (n *Sort) Children() []Node  { return []Node{n.Input} }
-func (n *Limit) Children() []Node { return []Node{n.Input} }
+func (n *Limit) Children() []Node { return n.children() }
 
 func (*Scan) node()           {}
 func (*Filter) node()         {}
@@ -134,6 +141,14 @@ func (*Values) node()         {}
 func (*GenerateSeries) node() {}
 func (*Sort) node()           {}
 func (*Limit) node()          {}
+
+// children is Input, then Params when the limit has subqueries.
+func (n *Limit) children() []Node {
+	if n.Params != nil {
+		return []Node{n.Input, n.Params}
+	}
+	return []Node{n.Input}
+}
 
 // Relations returns the names of the stored relations n reads, in order of
 // first appearance.
@@ -234,6 +249,9 @@ func describe(n Node) string {
 		}
 		if n.Offset != nil {
 			s += " offset " + n.Offset.String()
+		}
+		if n.Ties != nil {
+			s += " with ties"
 		}
 		return s
 	}

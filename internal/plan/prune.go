@@ -218,7 +218,11 @@ func withChildren(n Node, kids []Node) Node {
 	case *Sort:
 		return &Sort{Input: kids[0], Keys: n.Keys}
 	case *Limit:
-		return &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset}
+		l := &Limit{Input: kids[0], Count: n.Count, Offset: n.Offset, Ties: n.Ties}
+		if len(kids) > 1 {
+			l.Params = kids[1]
+		}
+		return l
 	case *Recursive:
 		return &Recursive{Name: n.Name, Anchor: kids[0], Step: kids[1], All: n.All, Cols: n.Cols, MaxIterations: n.MaxIterations}
 	case *TableFunc:

@@ -179,6 +179,9 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 		}
 		sets = next
 	}
+	if sel.GroupDistinct {
+		sets = distinctSets(sets)
+	}
 	if !plain {
 		as.sets = sets
 	}

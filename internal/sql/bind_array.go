@@ -123,8 +123,14 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 		if err != nil {
 			return nil, err
 		}
-		if !x.Type().Kind.IsInteger() && x.Type().Kind != value.Unknown {
+		if !isNumeric(x.Type().Kind) && x.Type().Kind != value.Unknown {
 			return nil, b.stmt.errf(nodeLoc(n, loc), pgerr.DatatypeMismatch, "array subscript must have type integer")
+		}
+		if k := x.Type().Kind; k == value.Numeric || k == value.Float4 || k == value.Float8 {
+			// As an assignment converts it: rounded to an integer.
+			if x, err = expr.Coerce(x, value.Int4Type, true); err != nil {
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(n, loc)))
+			}
 		}
 		return b.coerce(x, value.Int8Type, nodeLoc(n, loc))
 	}
@@ -238,7 +244,29 @@ func (b *binder) arrayConcat(l, r expr.Expr, loc int32) (expr.Expr, bool, error)
 		return nil, false, nil
 	}
 	e, err := b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
+	if f, ok := e.(*expr.Func); ok && err == nil {
+		f.T = recordArrayType(f.T, l.Type(), r.Type())
+	}
 	return e, true, err
+}
+
+// recordArrayType keeps the fields of a record type through || of arrays
+// of records: when both operands are of the same record type (or arrays of
+// it), so is the result; otherwise t, the resolved type, stands.
+func recordArrayType(t, l, r value.Type) value.Type {
+	if t.Kind != value.ArrayOf(value.Record) || t.RecordDesc() != nil {
+		return t
+	}
+	elem := func(x value.Type) value.Type {
+		if x.Kind == value.ArrayOf(value.Record) {
+			return x.ElemType()
+		}
+		return x
+	}
+	if el, er := elem(l), elem(r); el.Kind == value.Record && el == er && el.RecordDesc() != nil {
+		return value.ArrayTypeOf(el)
+	}
+	return t
 }
 
 // arraySubqueryTemplate is what ARRAY(subquery) becomes: the array of the

@@ -163,35 +163,6 @@ func defArg(d *pg_query.DefElem) (text string, isBool, val bool) {
 	return text, false, false
 }
 
-// bindVariableSet binds SET name = value, SET name TO DEFAULT and RESET name.
-// The engine knows which names it accepts.
-func (b *binder) bindVariableSet(vs *pg_query.VariableSetStmt) (Bound, error) {
-	s := &Set{Name: strings.ToLower(vs.Name)}
-	switch vs.Kind {
-	case pg_query.VariableSetKind_VAR_SET_VALUE:
-		if len(vs.Args) != 1 {
-			return nil, pgerr.New(pgerr.InvalidParameter, "SET %s takes one value", vs.Name)
-		}
-		ac := vs.Args[0].GetAConst()
-		switch {
-		case ac == nil:
-			return nil, pgerr.New(pgerr.InvalidParameter, "SET %s: the value must be a constant", vs.Name)
-		case ac.GetSval() != nil:
-			s.Value = ac.GetSval().Sval
-		case ac.GetIval() != nil:
-			s.Value = strconv.FormatInt(int64(ac.GetIval().Ival), 10)
-		case ac.GetFval() != nil:
-			s.Value = ac.GetFval().Fval
-		case ac.GetBoolval() != nil:
-			s.Value = strconv.FormatBool(ac.GetBoolval().Boolval)
-		}
-	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
-	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of SET is not supported")
-	}
-	return s, nil
-}
-
 // viewOptions reads the WITH (…) options of CREATE MATERIALIZED VIEW:
 // only max_memory, the view's memory budget.
 func (b *binder) viewOptions(opts []*pg_query.Node, v *CreateView) error {

@@ -43,27 +43,27 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	}
 	// Target columns.
 	var targets []int
+	var subscripted map[int]subscriptAssigner // by position in targets
 	if len(ins.Cols) == 0 {
 		for i := range rel.Cols {
 			targets = append(targets, i)
 		}
-	} else {
-		seen := map[int]bool{}
-		for _, c := range ins.Cols {
-			rt := c.GetResTarget()
-			if len(rt.Indirection) > 0 {
-				return nil, b.refuse(rt.Location, "subscripted or field INSERT targets are not supported")
+	} else if targets, subscripted, err = b.insertTargets(rel, ins.Cols); err != nil {
+		return nil, err
+	}
+	// assign puts e, bound at loc, into vals for the target at position j.
+	assign := func(vals map[int]expr.Expr, j int, e expr.Expr, loc int32) (err error) {
+		ci := targets[j]
+		if sub, ok := subscripted[j]; ok {
+			base, ok := vals[ci]
+			if !ok {
+				base = &expr.Const{V: value.Null, T: rel.Cols[ci].Type}
 			}
-			i := colIndex(rel.Cols, rt.Name)
-			if i < 0 {
-				return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
-			}
-			if seen[i] {
-				return nil, b.stmt.errf(rt.Location, pgerr.DuplicateColumn, "column %q specified more than once", rt.Name)
-			}
-			seen[i] = true
-			targets = append(targets, i)
+			vals[ci], err = sub(base, e, loc)
+			return err
 		}
+		vals[ci], err = b.assignCast(e, rel.Cols[ci].Type, rel.Cols[ci].Name, loc)
+		return err
 	}
 	fill := func(vals map[int]expr.Expr) []expr.Expr {
 		row := make([]expr.Expr, len(rel.Cols))
@@ -98,15 +98,17 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 			}
 			vals := map[int]expr.Expr{}
 			for j, it := range items {
-				ci := targets[j]
 				if it.GetSetToDefault() != nil {
+					if _, ok := subscripted[j]; ok {
+						return nil, b.refuseDefaultSubscript(ins.Cols[j].GetResTarget().Location)
+					}
 					continue
 				}
 				e, err := b.bindExpr(empty, it)
 				if err != nil {
 					return nil, err
 				}
-				if vals[ci], err = b.assignCast(e, cols[ci].Type, cols[ci].Name, nodeLoc(it, -1)); err != nil {
+				if err := assign(vals, j, e, nodeLoc(it, -1)); err != nil {
 					return nil, err
 				}
 			}
@@ -141,12 +143,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 		vals := map[int]expr.Expr{}
 		for j, c := range sc {
-			ci := targets[j]
-			e, err := b.assignCast(&expr.Col{Idx: j, T: c.Type, Name: c.Name}, cols[ci].Type, cols[ci].Name, -1)
-			if err != nil {
+			if err := assign(vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, -1); err != nil {
 				return nil, err
 			}
-			vals[ci] = e
 		}
 		out.Source = &plan.Project{Input: src, Exprs: fill(vals), Cols: cols}
 	}
@@ -222,26 +221,49 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, ta
 	return out, nil
 }
 
-// bindSet binds SET col = expr, … over sc.
+// bindSet binds SET col = expr, … over sc, whose first columns are the
+// table's.
 func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]Assign, error) {
 	var out []Assign
-	seen := map[int]bool{}
+	seen := map[int]int{}   // a column → its assignment in out
+	plain := map[int]bool{} // a column assigned whole
 	for _, t := range targets {
 		rt := t.GetResTarget()
-		if rt == nil || rt.Val.GetMultiAssignRef() != nil {
-			return nil, b.refuse(-1, "multiple-column assignment (a, b) = (…) is not supported")
+		if rt == nil {
+			return nil, b.refuse(-1, "this assignment is not supported")
 		}
-		if len(rt.Indirection) > 0 {
-			return nil, b.refuse(rt.Location, "subscripted or field assignment is not supported")
+		if mar := rt.Val.GetMultiAssignRef(); mar != nil {
+			var err error
+			if rt, err = b.multiAssignItem(rt, mar); err != nil {
+				return nil, err
+			}
 		}
 		i := colIndex(rel.Cols, rt.Name)
 		if i < 0 {
 			return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
 		}
-		if seen[i] {
+		prev, again := seen[i]
+		if again && (plain[i] || len(rt.Indirection) == 0) {
 			return nil, b.stmt.errf(rt.Location, pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name)
 		}
-		seen[i] = true
+		if len(rt.Indirection) > 0 {
+			var base expr.Expr = &expr.Col{Idx: i, T: rel.Cols[i].Type, Name: rt.Name}
+			if again {
+				base = out[prev].Expr
+			}
+			e, err := b.bindSubscriptSet(sc, rel, i, rt, base)
+			if err != nil {
+				return nil, err
+			}
+			if again {
+				out[prev].Expr = e
+			} else {
+				seen[i] = len(out)
+				out = append(out, Assign{Col: i, Expr: e})
+			}
+			continue
+		}
+		seen[i], plain[i] = len(out), true
 		var e expr.Expr
 		if rt.Val.GetSetToDefault() != nil {
 			e = rel.Defaults[i]

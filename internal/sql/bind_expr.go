@@ -870,6 +870,12 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if expr.IsSRF(name) {
 		return nil, b.srfCallError(f, name)
 	}
+	if f.FuncVariadic {
+		return b.bindVariadicCall(s, name, f)
+	}
+	if name == "pg_collation_for" {
+		return b.bindCollationFor(s, f)
+	}
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)
 	}
@@ -897,6 +903,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		es = append(es, e)
 	}
+	if e, ok, err := b.settingFunc(name, es, loc); ok {
+		return e, err
+	}
 	if e, ok := recordJSON(name, es); ok {
 		return e, nil
 	}
@@ -909,6 +918,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {
+		if e, ok := functionCast(name, es, pre, err); ok {
+			return e, nil
+		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	if len(es) == 0 {

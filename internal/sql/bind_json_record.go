@@ -12,39 +12,44 @@ import (
 
 // bindJSONRecordFunc binds json(b)_to_record(set) in FROM, whose columns
 // the column definition list coldefs gives (42601 without one, as in
-// PostgreSQL). The functions are immutable, so a view maintains them per
-// row of their argument.
-func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs []*pg_query.Node) (*expr.SRF, error) {
+// PostgreSQL), and json(b)_populate_record(set), whose columns are its
+// base record's fields; rowType is that base's type (the zero Type for
+// json(b)_to_record(set)). The functions are immutable, so a view
+// maintains them per row of their arguments.
+func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs []*pg_query.Node) (srf *expr.SRF, rowType value.Type, err error) {
+	if expr.IsJSONPopulateFunc(name) {
+		srf, rowType, err := b.bindJSONPopulateFunc(name, f)
+		if err != nil {
+			return nil, rowType, err
+		}
+		switch {
+		case rowType.IsAnonymousRecord() && len(coldefs) == 0:
+			return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+		case rowType.IsAnonymousRecord():
+			return nil, rowType, b.refuse(f.Location, "a column definition list for %s is not supported", name).
+				WithHint("cast the base record to a table's row type: ROW(…)::t")
+		case len(coldefs) > 0:
+			return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\"")
+		}
+		return srf, rowType, nil
+	}
 	var names []string
 	var cols []value.Type
 	fargs, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
-		return nil, err
+		return nil, rowType, err
 	}
-	if expr.IsJSONPopulateFunc(name) {
-		if len(coldefs) > 0 {
-			return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\"")
-		}
-		rel, err := b.populateBase(name, f, fargs)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range rel.Cols {
-			names = append(names, c.Name)
-			cols = append(cols, c.Type)
-		}
-		fargs = fargs[1:2]
-	} else if len(coldefs) == 0 {
-		return nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+	if len(coldefs) == 0 {
+		return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
 	}
 	for _, n := range coldefs {
 		cd := n.GetColumnDef()
 		if cd == nil || cd.TypeName == nil {
-			return nil, b.refuse(f.Location, "this column definition is not supported")
+			return nil, rowType, b.refuse(f.Location, "this column definition is not supported")
 		}
 		t, err := b.typeFromName(cd.TypeName)
 		if err != nil {
-			return nil, err
+			return nil, rowType, err
 		}
 		names = append(names, cd.Colname)
 		cols = append(cols, t)
@@ -53,81 +58,103 @@ func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs [
 	for i, a := range fargs {
 		e, err := b.bindExpr(&scope{}, a)
 		if err != nil {
-			return nil, err
+			return nil, rowType, err
 		}
 		args[i] = e
 	}
-	srf, err := expr.ResolveJSONRecord(name, args, names, cols)
+	srf, err = expr.ResolveJSONRecord(name, args, names, cols)
 	if err != nil {
-		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+		return nil, rowType, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
-	return srf, nil
+	return srf, rowType, nil
 }
 
-// populateBase is the relation whose row type the first argument of
-// json(b)_populate_record(set) names: NULL::t of a table or view t. A
-// base record with values, whose fields would fill the missing keys, is
-// not supported (0A000).
+// bindJSONPopulateFunc binds json(b)_populate_record(set) as a function
+// of rows, in FROM (its arguments read the FROM items before it): one
+// column per field of its base record's type rowType.
+func (b *binder) bindJSONPopulateFunc(name string, f *pg_query.FuncCall) (srf *expr.SRF, rowType value.Type, err error) {
+	fargs, err := b.namedArgs(name, f.Args, f.Location)
+	if err != nil {
+		return nil, rowType, err
+	}
+	base, rowType, err := b.populateBase(&scope{}, name, f, fargs)
+	if err != nil {
+		return nil, rowType, err
+	}
+	arg, err := b.bindExpr(&scope{}, fargs[1])
+	if err != nil {
+		return nil, rowType, err
+	}
+	var names []string
+	var cols []value.Type
+	for _, fd := range rowType.RecordDesc().Fields {
+		names = append(names, fd.Name)
+		cols = append(cols, fd.Type)
+	}
+	srf, err = expr.ResolveJSONPopulate(name, base, []expr.Expr{arg}, names, cols)
+	if err != nil {
+		return nil, rowType, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+	}
+	return srf, rowType, nil
+}
+
+// populateBase binds the first argument of json(b)_populate_record(set),
+// the base record, in scope s. Its type, a record whose type knows its
+// fields (a table's or view's row type, or the anonymous record of ROW(…)
+// or of a subquery's row), is the result's; the base's fields fill the
+// keys the object lacks. base is nil for a NULL constant of that type
+// (NULL::t), whose fields are all NULL.
 //
 // The json variants take a third argument, use_json_as_text, which
 // PostgreSQL ignores; it must be a boolean.
-func (b *binder) populateBase(name string, f *pg_query.FuncCall, args []*pg_query.Node) (*Relation, error) {
-	var tc *pg_query.TypeCast
-	if len(args) > 0 {
-		tc = args[0].GetTypeCast()
-	}
-	var rel *Relation
-	if tc != nil && tc.TypeName != nil && len(tc.TypeName.Names) == 1 && len(tc.TypeName.ArrayBounds) == 0 {
-		rel, _ = b.cat.Relation(tc.TypeName.Names[0].GetString_().Sval)
-	}
+func (b *binder) populateBase(s *scope, name string, f *pg_query.FuncCall, args []*pg_query.Node) (base expr.Expr, rowType value.Type, err error) {
 	if n := len(args); n != 2 && (n != 3 || strings.HasPrefix(name, "jsonb")) || !b.useJSONAsText(args) {
 		bound := make([]expr.Expr, len(args))
 		for i, a := range args {
-			if i == 0 && rel != nil {
-				continue // named by rel
-			}
-			e, err := b.bindExpr(&scope{}, a)
+			e, err := b.bindExpr(s, a)
 			if err != nil {
-				return nil, err
+				return nil, rowType, err
 			}
 			bound[i] = e
 		}
 		first := ""
-		if rel != nil {
-			first, bound = rel.Name, bound[1:]
+		if len(bound) > 0 && bound[0].Type().Kind == value.Record && !bound[0].Type().IsAnonymousRecord() {
+			first, bound = bound[0].Type().RecordDesc().Name, bound[1:] // printed by its row type's name
 		}
-		return nil, pgerr.Wrap(expr.NoSuchFunctionOf(name, first, bound)).At(b.stmt.SQL, int(f.Location))
+		return nil, rowType, pgerr.Wrap(expr.NoSuchFunctionOf(name, first, bound)).At(b.stmt.SQL, int(f.Location))
 	}
 	if c := args[0].GetAConst(); c != nil {
 		if c.Isnull {
-			return nil, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+			return nil, rowType, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 		}
-		return nil, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
+		return nil, rowType, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
 	}
-	if tc == nil || tc.TypeName == nil {
-		return nil, b.refuse(f.Location, "%s is supported with a first argument NULL::t of a table or view t", name)
+	e, err := b.bindExpr(s, args[0])
+	if err != nil {
+		return nil, rowType, err
 	}
-	if rel == nil {
-		if _, err := b.typeFromName(tc.TypeName); err != nil {
-			return nil, err
-		}
-		return nil, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
+	rowType = e.Type()
+	if rowType.Kind != value.Record {
+		return nil, rowType, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
 	}
-	if c := tc.Arg.GetAConst(); c == nil || !c.Isnull {
-		return nil, b.refuse(f.Location, "%s with a base record other than NULL is not supported", name).
-			WithHint("use coalesce on the columns of %s(NULL::t, …)", name)
+	if rowType.RecordDesc() == nil {
+		return nil, rowType, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "could not determine row type for result of %s", name).
+			WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list.")
 	}
-	return rel, nil
+	if c, ok := e.(*expr.Const); ok && c.V.IsNull() {
+		return nil, rowType, nil
+	}
+	return e, rowType, nil
 }
 
-// bindJSONPopulateRecord binds json(b)_populate_record(NULL::t, j) as a
-// value: a record of t's row type.
+// bindJSONPopulateRecord binds json(b)_populate_record(base, j) as a
+// value: a record of base's type.
 func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, error) {
 	fargs, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err
 	}
-	rel, err := b.populateBase(name, f, fargs)
+	base, rowType, err := b.populateBase(s, name, f, fargs)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +162,7 @@ func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncC
 	if err != nil {
 		return nil, err
 	}
-	e, err := expr.JSONPopulateRecord(name, arg, relRowType(rel))
+	e, err := expr.JSONPopulateRecord(name, base, arg, rowType)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}

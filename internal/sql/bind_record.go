@@ -19,10 +19,15 @@ import (
 // constructors keep their element-wise expansion (bind_row.go).
 
 // bindRowValue binds ROW(a, b) as a record; an argument of unknown type
-// (a string literal) becomes text, as PostgreSQL resolves it.
+// (a string literal) becomes text, as PostgreSQL resolves it. An argument
+// t.* stands for t's columns, one field each (ROW(t.*, 1)).
 func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) {
-	args := make([]expr.Expr, len(r.Args))
-	for i, a := range r.Args {
+	args := make([]expr.Expr, 0, len(r.Args))
+	for _, a := range r.Args {
+		if row, ok := b.starArg(s, a); ok {
+			args = append(args, row.Args...)
+			continue
+		}
 		e, err := b.bindExpr(s, a)
 		if err != nil {
 			return nil, err
@@ -32,9 +37,19 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 				return nil, err
 			}
 		}
-		args[i] = e
+		args = append(args, e)
 	}
 	return expr.NewRowCons(args), nil
+}
+
+// starArg reports whether n is t.* naming a relation in reach, and its
+// row.
+func (b *binder) starArg(s *scope, n *pg_query.Node) (*expr.RowCons, bool) {
+	cr := n.GetColumnRef()
+	if cr == nil || len(cr.Fields) != 2 || cr.Fields[1].GetAStar() == nil || cr.Fields[0].GetString_() == nil {
+		return nil, false
+	}
+	return b.WholeRow(s, cr.Fields[0].GetString_().Sval)
 }
 
 // WholeRow returns the row of the relation named qual (its name or alias)
@@ -107,6 +122,9 @@ func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
 	for _, c := range p.Columns() {
 		if c.Type.IsAnonymousRecord() {
 			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record", c.Name)
+		}
+		if c.Type.Kind == value.ArrayOf(value.Record) && c.Type.ElemType().IsAnonymousRecord() {
+			return b.stmt.errf(loc, pgerr.InvalidTableDef, "column %q has pseudo-type record[]", c.Name)
 		}
 	}
 	return nil

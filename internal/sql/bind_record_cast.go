@@ -10,17 +10,27 @@ import (
 
 // rowTypeCast binds x::t where t names a table or view rather than a type:
 // a cast to t's row type. ok is false when the type name is not a
-// relation's (or is a type's: PostgreSQL's types come first). ROW(…)::t
-// casts each field to t's column type, explicitly, and needs as many
-// fields as t has columns (42846 otherwise); NULL::t is a NULL of t's
-// type; a string literal is read as the record's text form; a record of
-// t's type is itself.
+// relation's (or is a type's: PostgreSQL's types come first). As in
+// PostgreSQL's coerce_record_to_complex, only a row constructor and the
+// whole row of a FROM item whose row is an anonymous record (a subquery,
+// a CTE, VALUES, a function with a column definition list) cast field by
+// field: ROW(…)::t and s::t cast each field to t's column type,
+// explicitly, column by column, and need as many fields as t has columns
+// (42846 otherwise, naming the first column that fails). NULL::t is a
+// NULL of t's type; a string literal is read as the record's text form; a
+// record of t's type is itself. Any other record, a scalar subquery's or
+// a function's, and a record of another row type cannot be cast (42846),
+// as in PostgreSQL.
 func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bool, err error) {
 	tn := c.TypeName
 	if tn == nil || len(tn.Names) != 1 || len(tn.Typmods) > 0 || len(tn.ArrayBounds) > 0 {
 		return nil, false, nil
 	}
 	name := tn.Names[0].GetString_().Sval
+	if name == "record" {
+		e, err := b.anonymousRecordCast(s, c)
+		return e, true, err
+	}
 	if _, err := value.TypeFromName(name, nil); err == nil {
 		return nil, false, nil
 	}
@@ -37,27 +47,32 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 		return nil, true, err
 	}
 	d := t.RecordDesc()
+	if arg.Type() == t {
+		return arg, true, nil
+	}
+	if at := arg.Type(); at.Kind == value.Record && !at.IsAnonymousRecord() {
+		return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", at, d.Name)
+	}
 	switch a := arg.(type) {
 	case *expr.RowCons:
-		if len(a.Args) != len(d.Fields) {
-			detail := "Input has too few columns."
-			if len(a.Args) > len(d.Fields) {
-				detail = "Input has too many columns."
-			}
-			return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("%s", detail)
-		}
-		args := make([]expr.Expr, len(a.Args))
-		names := make([]string, len(a.Args))
+		args := make([]expr.Expr, len(d.Fields))
+		names := make([]string, len(d.Fields))
 		for i, f := range d.Fields {
+			if i >= len(a.Args) {
+				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too few columns.")
+			}
 			if args[i], err = expr.Coerce(a.Args[i], f.Type, true); err != nil {
 				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
 			names[i] = f.Name
 		}
+		if len(a.Args) > len(d.Fields) {
+			return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too many columns.")
+		}
 		return expr.NewRecordCons(args, names, "", d.Name, false), true, nil
 	case *expr.Const:
-		if a.V.IsNull() {
+		if a.V.IsNull() && a.T.Kind == value.Unknown {
 			return &expr.Const{V: value.Null, T: t}, true, nil
 		}
 		if a.T.Kind == value.Unknown {
@@ -68,14 +83,34 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			return &expr.Const{V: v, T: t}, true, nil
 		}
 	}
-	if arg.Type() == t {
-		return arg, true, nil
-	}
-	if arg.Type().Kind == value.Unknown || arg.Type().Kind == value.Record {
+	if arg.Type().Kind == value.Unknown {
 		return nil, true, b.refuse(c.Location, "a cast of %s to the row type %s is not supported", arg.Type(), d.Name).
 			WithHint("cast a row constructor: ROW(a, b)::%s", d.Name)
 	}
 	return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
+}
+
+// anonymousRecordCast binds x::record, a cast to PostgreSQL's pseudo-type
+// record: a record stays what it is, of its own type (a table's row keeps
+// its row type, as in PostgreSQL), NULL is a NULL record; a string literal is
+// 0A000 (PostgreSQL cannot read an anonymous record's text either) and any
+// other type 42846.
+func (b *binder) anonymousRecordCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error) {
+	arg, err := b.bindExpr(s, c.Arg)
+	if err != nil {
+		return nil, err
+	}
+	at := arg.Type()
+	switch {
+	case at.Kind == value.Record:
+		return arg, nil
+	case at.Kind == value.Unknown:
+		if k, isConst := arg.(*expr.Const); isConst && k.V.IsNull() {
+			return &expr.Const{V: value.Null, T: value.RecordType}, nil
+		}
+		return nil, b.stmt.errf(nodeLoc(c.Arg, c.Location), pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+	}
+	return nil, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to record", at)
 }
 
 // typeNameNoMod is format_type_be's name of t: without its modifier, a

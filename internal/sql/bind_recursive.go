@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -24,6 +25,13 @@ type recUse struct {
 func (b *binder) bindRecursiveCTE(c *pg_query.CommonTableExpr, later []*pg_query.Node, scope map[string]*cte) error {
 	if old, dup := scope[c.Ctename]; dup && old.plan != nil {
 		return b.stmt.errf(c.Location, pgerr.DuplicateAlias, "WITH query name %q specified more than once", c.Ctename)
+	}
+	if (c.SearchClause != nil || c.CycleClause != nil) && c.Ctequery.GetSelectStmt() != nil {
+		// Rewritten in a copy: the statement's tree stays as written.
+		c = proto.Clone(c).(*pg_query.CommonTableExpr)
+		if err := b.rewriteSearchCycle(c, c.Ctequery.GetSelectStmt()); err != nil {
+			return err
+		}
 	}
 	for _, n := range later {
 		name := n.GetCommonTableExpr().Ctename

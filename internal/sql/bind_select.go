@@ -885,7 +885,7 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 		}
 	}
 	if len(sel.SortClause) == 0 && len(distinctOn) == 0 {
-		return b.bindLimit(sel, p, hasLimit)
+		return b.bindLimit(sel, p, sc, hasLimit)
 	}
 	cols := p.Columns()
 	var extra []expr.Expr // sort expressions not in the select list
@@ -951,7 +951,7 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 	}
 	if b.forView {
 		if hasLimit {
-			limit, offset, err := b.constLimits(sel)
+			limit, offset, err := b.constLimits(sel, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -959,8 +959,14 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 		}
 	} else {
 		in = &plan.Sort{Input: in, Keys: keys}
-		if in, err = b.bindLimit(sel, in, hasLimit); err != nil {
+		if in, err = b.bindLimit(sel, in, sc, hasLimit); err != nil {
 			return nil, err
+		}
+		if lim, ok := in.(*plan.Limit); ok && sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+			lim.Ties = keys
+			if lim.Count == nil {
+				lim.Count = &expr.Const{V: value.Null, T: value.Int8Type} // FETCH FIRST NULL ROWS: an error
+			}
 		}
 	}
 	if len(extra) == 0 {
@@ -1000,7 +1006,7 @@ func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinc
 
 // constLimits evaluates a view's LIMIT and OFFSET, which must be
 // non-negative constants.
-func (b *binder) constLimits(sel *pg_query.SelectStmt) (limit, offset int64, err error) {
+func (b *binder) constLimits(sel *pg_query.SelectStmt, sc *scope) (limit, offset int64, err error) {
 	eval := func(n *pg_query.Node, what string) (int64, error) {
 		if n == nil {
 			return 0, nil
@@ -1008,11 +1014,12 @@ func (b *binder) constLimits(sel *pg_query.SelectStmt) (limit, offset int64, err
 		if c := n.GetAConst(); c != nil && c.Isnull {
 			return 0, b.refuse(nodeLoc(n, -1), "%s ALL is not maintained in a view", what).WithHint("drop the LIMIT and order when reading")
 		}
-		e, err := b.bindExpr(&scope{}, n)
+		arg, err := b.viewLimitArg(n, what)
 		if err != nil {
 			return 0, err
 		}
-		if e, err = b.coerce(e, value.Int8Type, nodeLoc(n, -1)); err != nil {
+		e, err := b.bindLimitExpr(&scope{}, sc, arg, what, nodeLoc(n, -1))
+		if err != nil {
 			return 0, err
 		}
 		if len(expr.Columns(e)) > 0 || e.Volatile() {
@@ -1032,34 +1039,6 @@ func (b *binder) constLimits(sel *pg_query.SelectStmt) (limit, offset int64, err
 	}
 	offset, err = eval(sel.LimitOffset, "OFFSET")
 	return limit, offset, err
-}
-
-// bindLimit adds LIMIT and OFFSET, evaluated once, over p.
-func (b *binder) bindLimit(sel *pg_query.SelectStmt, p plan.Node, hasLimit bool) (plan.Node, error) {
-	if !hasLimit {
-		return p, nil
-	}
-	lim := &plan.Limit{Input: p}
-	empty := &scope{}
-	for _, x := range []struct {
-		n   *pg_query.Node
-		dst *expr.Expr
-	}{{sel.LimitCount, &lim.Count}, {sel.LimitOffset, &lim.Offset}} {
-		if x.n == nil {
-			continue
-		}
-		if c := x.n.GetAConst(); c != nil && c.Isnull {
-			continue // LIMIT NULL / LIMIT ALL
-		}
-		e, err := b.bindExpr(empty, x.n)
-		if err != nil {
-			return nil, err
-		}
-		if *x.dst, err = b.coerce(e, value.Int8Type, nodeLoc(x.n, -1)); err != nil {
-			return nil, err
-		}
-	}
-	return lim, nil
 }
 
 // orderKeys binds ORDER BY items: an output column named alone, a

@@ -24,19 +24,11 @@ func selectListCalls(rf *pg_query.RangeFunction) bool {
 // it runs, as in PostgreSQL.
 func (b *binder) bindSelectRecordFunc(name string, f *pg_query.FuncCall) (*expr.SRF, error) {
 	if expr.IsJSONPopulateFunc(name) {
-		srf, err := b.bindJSONRecordFunc(name, f, nil)
+		srf, rowType, err := b.bindJSONPopulateFunc(name, f)
 		if err != nil {
 			return nil, err
 		}
-		fargs, err := b.namedArgs(name, f.Args, f.Location)
-		if err != nil {
-			return nil, err
-		}
-		rel, err := b.populateBase(name, f, fargs)
-		if err != nil {
-			return nil, err
-		}
-		return expr.RecordValues(srf, relRowType(rel)), nil
+		return expr.RecordValues(srf, rowType), nil
 	}
 	args, err := b.bindFuncArgs(name, f)
 	if err != nil {

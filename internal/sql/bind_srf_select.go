@@ -99,7 +99,8 @@ func rewriteSelectListSRF(cat Catalog, ctes map[string]*pg_query.CommonTableExpr
 	}
 }
 
-// srfNodes are the select list's and ORDER BY's expressions.
+// srfNodes are the select list's, ORDER BY's and DISTINCT ON's
+// expressions: PostgreSQL computes the calls of all three below DISTINCT.
 func srfNodes(sel *pg_query.SelectStmt) []*pg_query.Node {
 	var out []*pg_query.Node
 	for _, t := range sel.TargetList {
@@ -111,6 +112,9 @@ func srfNodes(sel *pg_query.SelectStmt) []*pg_query.Node {
 		if sb := s.GetSortBy(); sb != nil && sb.Node != nil {
 			out = append(out, sb.Node)
 		}
+	}
+	if distinctOn(sel) {
+		out = append(out, sel.DistinctClause...)
 	}
 	return out
 }
@@ -195,6 +199,9 @@ func srfChildren(n *pg_query.Node) (children []*pg_query.Node, ok bool) {
 		return []*pg_query.Node{n.GetNamedArgExpr().Arg}, true
 	case n.GetCollateClause() != nil:
 		return []*pg_query.Node{n.GetCollateClause().Arg}, true
+	case n.GetAIndirection() != nil:
+		// (f(x)).a and (f(x)).*: the field of each record the call yields.
+		return []*pg_query.Node{n.GetAIndirection().Arg}, true
 	}
 	return nil, false
 }

@@ -49,6 +49,7 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 // constant), not generate_series.
 func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
 	tf := &plan.TableFunc{Ordinality: rf.Ordinality}
+	var rowType value.Type // of json(b)_populate_record(set)'s base
 	for _, item := range rf.Functions {
 		items := item.GetList().GetItems()
 		f := items[0].GetFuncCall()
@@ -69,7 +70,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			if selectListCalls(rf) {
 				srf, err = b.bindSelectRecordFunc(name, f)
 			} else {
-				srf, err = b.bindJSONRecordFunc(name, f, coldefs)
+				srf, rowType, err = b.bindJSONRecordFunc(name, f, coldefs)
 			}
 			if err != nil {
 				return nil, nil, err
@@ -138,6 +139,11 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		for i, c := range rf.Alias.Colnames {
 			tf.Cols[i].Name = c.GetString_().Sval
 		}
+	}
+	if len(rf.Functions) == 1 && !rf.Ordinality && rowType.Kind == value.Record {
+		// The whole row of a function returning t's row type is of
+		// that type, as a table's row is.
+		return tf, rowScope(alias, rowType, tf.Columns()), nil
 	}
 	return tf, newScope(alias, tf.Columns()), nil
 }

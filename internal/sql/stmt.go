@@ -225,11 +225,20 @@ type Copy struct {
 	Escape    byte   // CSV
 }
 
-// Set is SET name = value, SET name TO DEFAULT and RESET name. Value is
-// empty for DEFAULT and RESET.
+// Set is SET [SESSION | LOCAL] name = value, SET name TO DEFAULT, RESET
+// name, RESET ALL and SET TRANSACTION. Value is empty for DEFAULT and
+// RESET. Name is lower case; the forms SET TIME ZONE, SET SCHEMA and SET
+// NAMES are timezone, search_path and client_encoding.
 type Set struct {
-	Name  string
-	Value string
+	Name    string
+	Value   string
+	Default bool // SET name TO DEFAULT, RESET name
+	Reset   bool // RESET (the tag)
+	Local   bool // SET LOCAL, SET TRANSACTION: until the transaction ends
+	All     bool // RESET ALL
+	// Multi are the settings of SET TRANSACTION and SET SESSION
+	// CHARACTERISTICS AS TRANSACTION (transaction_isolation, …).
+	Multi []Set
 }
 
 func (*CreateTable) bound() {}

@@ -56,11 +56,11 @@ const (
 
 // AppendKey appends v's key encoding to buf.
 func AppendKey(buf []byte, v Value) []byte {
+	if v.kind == Record || v.kind == ArrayOf(Record) {
+		return appendRecordKey(buf, v) // before arrays: its elements are records
+	}
 	if v.kind.IsArray() {
 		return appendArrayKey(buf, v)
-	}
-	if v.kind == Record || v.kind == ArrayOf(Record) {
-		return appendRecordKey(buf, v)
 	}
 	return appendScalarKey(buf, v)
 }

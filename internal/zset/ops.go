@@ -322,6 +322,11 @@ func consolidateByPrefix(z ZSet, pre []RowPrefix) ZSet {
 	s := scratch.Get().(*sortScratch)
 	keys := slices.Grow(s.keys[:0], len(z))[:len(z)]
 	prefixes(z, pre, keys, 0)
+	if ascending(z, keys) {
+		s.keys = keys[:0]
+		scratch.Put(s)
+		return z
+	}
 	if sameClass(keys) {
 		s.radix = radixSort(keys, s.radix)
 		sortTies(keys, z)
@@ -431,6 +436,41 @@ func compareTie(z ZSet, a, b keyed) int {
 		return cmp.Compare(a.bits2, b.bits2)
 	}
 	return CompareRows(z[a.i].Row, z[b.i].Row)
+}
+
+// ascending reports whether z, whose prefixes are keys, is consolidated
+// as it is, by its prefixes alone: no weight is zero and each entry's
+// prefixes order strictly after the entry's before (so that no two rows
+// are equal, and sorting would move none). A batch of a table's rows in
+// key order, or of their projections that keep the key first, as a cold
+// start feeds them, then costs one pass over the prefixes.
+func ascending(z ZSet, keys []keyed) bool {
+	for j := range keys {
+		if z[j].W == 0 {
+			return false
+		}
+		if j == 0 {
+			continue
+		}
+		a, b := &keys[j-1], &keys[j]
+		switch {
+		case a.class != b.class:
+			if a.class > b.class {
+				return false
+			}
+		case a.bits != b.bits:
+			if a.bits > b.bits {
+				return false
+			}
+		case a.class2 != b.class2:
+			if a.class2 > b.class2 {
+				return false
+			}
+		case a.bits2 >= b.bits2:
+			return false
+		}
+	}
+	return true
 }
 
 // sameClass reports whether every key's first value has one kind (and so

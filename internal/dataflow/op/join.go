@@ -264,13 +264,18 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 }
 
 // touchKeys has a load into the cache what looking up the keys of the
-// first dataflow.TouchGroup entries of ks reads (see Arrangement.Touch).
+// first dataflow.TouchGroup entries of ks reads (see Arrangement.Touch),
+// and the entries' rows, which each pair copies: encode read them, but a
+// big batch's whole pass ago.
 func touchKeys(a *dataflow.Arrangement, arena []byte, ks []keyed) {
 	var keys [dataflow.TouchGroup][]byte
 	n := min(len(ks), len(keys))
+	var sink uintptr
 	for i := range n {
 		keys[i] = arena[ks[i].off:ks[i].end]
+		sink += touchRow(ks[i].row)
 	}
+	touched.Store(sink)
 	a.Touch(keys[:n])
 }
 

@@ -27,7 +27,8 @@ func NewMap(exprs []expr.Expr) *Map { return &Map{exprs: exprs} }
 func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatchN(m.out, len(in[0]))
 	m.out = nil
-	for _, e := range in[0] {
+	for j, e := range in[0] {
+		dataflow.TouchRows(in[0], j)
 		r := make(value.Row, len(m.exprs))
 		for i, x := range m.exprs {
 			v, err := x.Eval(e.Row)

@@ -53,6 +53,7 @@ type TopK struct {
 	recs   []tkRec
 	kept   []tkEntry // staged kept rows, by range
 	ch     []tkEntry // one partition's changes, reused from partition to partition and step to step
+	chHigh int       // the most entries of ch a partition of the step used, which clearStep clears
 	staged []tkStaged
 	tie    []tkEntry // a refill's rows of one sort value
 	out    zset.ZSet
@@ -290,6 +291,7 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		for _, r := range t.recs[i:j] {
 			ch = append(ch, entryOf(r))
 		}
+		t.chHigh = max(t.chHigh, len(ch))
 		var err error
 		if out, err = t.stageGroup(key, ch, out); err != nil {
 			return out, err
@@ -848,7 +850,11 @@ func (t *TopK) clearStep() {
 	t.kept = t.kept[:0]
 	clear(t.recs)
 	t.recs = t.recs[:0]
-	clear(t.ch[:cap(t.ch)]) // its entries point into the arena and at rows
+	// Its entries point into the arena and at rows: those the step used
+	// are cleared, not its whole capacity, which a big batch's partition
+	// left large for every step after it.
+	clear(t.ch[:t.chHigh])
+	t.chHigh = 0
 	clear(t.arena)
 	if cap(t.arena) > 8*maxReused {
 		t.arena, t.recs, t.kept, t.ch = nil, nil, nil, nil

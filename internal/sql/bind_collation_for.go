@@ -1,0 +1,98 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// bindCollationFor binds COLLATION FOR (x), pg_collation_for(x): the name
+// of x's collation, quoted as PostgreSQL quotes an identifier, known when
+// binding. An explicit COLLATE in x (on x, or on an operand of the
+// operators and functions it is made of) names it; any other string, or
+// array of strings, has the collation "default"; a value of a type without
+// collations fails when the call runs (42804), as in PostgreSQL. Strings compare byte by byte whatever the name
+// (bindCollate).
+func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
+	args, err := b.namedArgs("pg_collation_for", f.Args, f.Location)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != 1 {
+		return b.callFunc(s, "pg_collation_for", args, nil, f.Location)
+	}
+	e, err := b.bindExpr(s, args[0])
+	if err != nil {
+		return nil, err
+	}
+	k := e.Type().Kind
+	if k.IsArray() {
+		k = k.Elem()
+	}
+	if !isString(k) {
+		// PostgreSQL's error, when the call runs.
+		t := e.Type()
+		def := &expr.FuncDef{Name: "pg_collation_for", Result: value.TextType, Eval: func([]value.Value) (value.Value, error) {
+			return value.Null, pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", t)
+		}}
+		return &expr.Func{Def: def, Args: []expr.Expr{e}, T: value.TextType}, nil
+	}
+	name := "default"
+	if c := explicitCollation(args[0]); c != "" {
+		name = c
+	}
+	return &expr.Const{V: value.NewText(value.Text, quoteIdent(name)), T: value.TextType}, nil
+}
+
+// explicitCollation is the collation an explicit COLLATE gives n: its
+// own, or the first found among the operands of its operators and the
+// arguments of its function calls (not inside subqueries); "" without
+// one.
+func explicitCollation(n *pg_query.Node) string {
+	switch {
+	case n == nil:
+		return ""
+	case n.GetCollateClause() != nil:
+		names := n.GetCollateClause().Collname
+		return names[len(names)-1].GetString_().Sval
+	case n.GetAExpr() != nil:
+		if c := explicitCollation(n.GetAExpr().Lexpr); c != "" {
+			return c
+		}
+		return explicitCollation(n.GetAExpr().Rexpr)
+	case n.GetFuncCall() != nil:
+		for _, a := range n.GetFuncCall().Args {
+			if c := explicitCollation(a); c != "" {
+				return c
+			}
+		}
+	case n.GetTypeCast() != nil:
+		return explicitCollation(n.GetTypeCast().Arg)
+	}
+	return ""
+}
+
+// quoteIdent quotes an identifier as PostgreSQL's quote_identifier does:
+// only when it is not all lower-case letters, digits and underscores
+// (not starting with a digit), or is a reserved word such as default.
+func quoteIdent(s string) string {
+	plain := s != "" && !(s[0] >= '0' && s[0] <= '9') && s != "default"
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	out := []byte{'"'}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			out = append(out, '"')
+		}
+		out = append(out, s[i])
+	}
+	return string(append(out, '"'))
+}

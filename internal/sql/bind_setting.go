@@ -1,0 +1,39 @@
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// settingFunc binds current_setting(name [, missing_ok]) and
+// set_config(name, value, is_local): ad hoc they read and change the
+// settings of the session that runs the statement; a view, which no
+// session runs, refuses them (0A000), as does a column's default. ok is
+// false for other functions and other numbers of arguments.
+func (b *binder) settingFunc(name string, es []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
+	var params []value.Type
+	switch {
+	case name == "current_setting" && len(es) == 1:
+		params = []value.Type{value.TextType}
+	case name == "current_setting" && len(es) == 2:
+		params = []value.Type{value.TextType, value.BoolType}
+	case name == "set_config" && len(es) == 3:
+		params = []value.Type{value.TextType, value.TextType, value.BoolType}
+	default:
+		return nil, false, nil
+	}
+	if b.forView {
+		return nil, true, b.refuse(loc, "%s() depends on the session's settings and cannot be maintained in a view", name).
+			WithHint("compute the value when the row is written and store it in a column")
+	}
+	if b.stmtClock == nil {
+		return nil, true, b.refuse(loc, "%s() is supported in queries and data changes only", name)
+	}
+	args := make([]expr.Expr, len(es))
+	for i, a := range es {
+		if args[i], err = b.coerce(a, params[i], loc); err != nil {
+			return nil, true, err
+		}
+	}
+	return &expr.SettingCall{C: b.stmtClock, Set: name == "set_config", Args: args}, true, nil
+}
