@@ -18,6 +18,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	mark := len(e.tx.log)
 	rows, err := exec.Run(ins.Source, e.queryBudget(e.dmlSource()))
 	if err != nil {
 		return Result{}, err
@@ -34,6 +35,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
+	ret := returner{plan: ins.RetPlan, exprs: ins.Returning}
 	touched := map[uint64]bool{} // rows this statement inserted or updated
 	written := e.changed(t)      // rows the other parts of its statement changed
 	n := 0
@@ -62,25 +64,34 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				}
 				old, _ := t.rows.Get(id)
 				both := append(slices.Clone(old), row...)
-				if oc.Where != nil {
-					v, err := oc.Where.Eval(both)
-					if err != nil {
+				var newRow value.Row
+				if oc.Rows != nil {
+					var ok bool
+					if newRow, ok, err = e.conflictRow(oc, both, mark); err != nil {
 						return Result{}, err
-					}
-					if v.IsNull() || !v.Bool() {
+					} else if !ok {
 						continue
 					}
-				}
-				newRow, err := assign(old, oc.Set, both)
-				if err != nil {
-					return Result{}, err
+				} else {
+					if oc.Where != nil {
+						v, err := oc.Where.Eval(both)
+						if err != nil {
+							return Result{}, err
+						}
+						if v.IsNull() || !v.Bool() {
+							continue
+						}
+					}
+					if newRow, err = assign(old, oc.Set, both); err != nil {
+						return Result{}, err
+					}
 				}
 				newID, err := e.updateRow(t, id, old, newRow)
 				if err != nil {
 					return Result{}, err
 				}
 				touched[newID] = true
-				if err := returning(&res, ins.Returning, newRow); err != nil {
+				if err := ret.add(&res, newRow); err != nil {
 					return Result{}, err
 				}
 				n++
@@ -92,10 +103,13 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			return Result{}, err
 		}
 		touched[id] = true
-		if err := returning(&res, ins.Returning, row); err != nil {
+		if err := ret.add(&res, row); err != nil {
 			return Result{}, err
 		}
 		n++
+	}
+	if err := ret.finish(e, &res, mark); err != nil {
+		return Result{}, err
 	}
 	res.Tag = countTag("INSERT 0 ", n)
 	return res, nil
@@ -273,12 +287,17 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if up.Rows != nil {
+		return e.execUpdateRows(t, up)
+	}
+	mark := len(e.tx.log)
 	ts, err := e.targets(t, up.From, up.Where)
 	if err != nil {
 		return Result{}, err
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
+	ret := returner{plan: up.RetPlan, exprs: up.Returning}
 	// Compute every new row before changing any, so that SET expressions
 	// see the rows as they were.
 	newRows := make([]value.Row, len(ts))
@@ -295,9 +314,12 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		if up.From != nil {
 			env = append(slices.Clone(newRows[i]), tg.env[len(t.cols):]...)
 		}
-		if err := returning(&res, up.Returning, env); err != nil {
+		if err := ret.add(&res, env); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := ret.finish(e, &res, mark); err != nil {
+		return Result{}, err
 	}
 	res.Tag = countTag("UPDATE ", len(ts))
 	return res, nil
@@ -308,17 +330,25 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if del.Rows != nil {
+		return e.execDeleteRows(t, del)
+	}
+	mark := len(e.tx.log)
 	ts, err := e.targets(t, del.Using, del.Where)
 	if err != nil {
 		return Result{}, err
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
+	ret := returner{plan: del.RetPlan, exprs: del.Returning}
 	for _, tg := range ts {
 		e.deleteRow(t, tg.id)
-		if err := returning(&res, del.Returning, tg.env); err != nil {
+		if err := ret.add(&res, tg.env); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := ret.finish(e, &res, mark); err != nil {
+		return Result{}, err
 	}
 	res.Tag = countTag("DELETE ", len(ts))
 	return res, nil

@@ -271,6 +271,7 @@ func (s *Session) authorizeWithModify(w *sql.WithModify, rec *recorder) error {
 				read = append(read, plan.Relations(b.Using)...)
 			}
 		}
+		read = append(read, subqueryReads(b)...)
 		return nil
 	}
 	for _, it := range w.Items {

@@ -52,11 +52,15 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 // index, or by reading every row.
 func (e *Engine) explainDML(b sql.Bound) (Result, error) {
 	verb, name, where, join := "", "", expr.Expr(nil), false
+	var rows plan.Node
 	switch d := b.(type) {
 	case *sql.Update:
-		verb, name, where, join = "Update", d.Table, d.Where, d.From != nil
+		verb, name, where, join, rows = "Update", d.Table, d.Where, d.From != nil, d.Rows
 	case *sql.Delete:
-		verb, name, where, join = "Delete", d.Table, d.Where, d.Using != nil
+		verb, name, where, join, rows = "Delete", d.Table, d.Where, d.Using != nil, d.Rows
+	}
+	if rows != nil {
+		where, join = targetFilter(rows), false
 	}
 	t, ok := e.tables[name]
 	if !ok {
@@ -80,6 +84,9 @@ func (e *Engine) explainDML(b sql.Bound) (Result, error) {
 		lines = append(lines, "  -> Seq Scan on "+name+" joined with the rows of FROM or USING")
 	default:
 		lines = append(lines, "  -> Seq Scan on "+name)
+	}
+	if rows != nil {
+		lines = append(lines, "  -> subqueries (and FROM or USING) joined to the rows found: once for the statement")
 	}
 	return textPlan(lines), nil
 }

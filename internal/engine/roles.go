@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/scram"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -184,7 +185,7 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.authorizeWithModify(b, rec)
 	case *sql.Insert:
 		priv := sql.PrivInsert
-		if len(b.Returning) > 0 || (b.OnConflict != nil && !b.OnConflict.DoNothing) {
+		if len(b.Returning) > 0 || (b.OnConflict != nil && !b.OnConflict.DoNothing) || slices.Contains(plan.Relations(b.Source), b.Table) {
 			priv |= sql.PrivSelect
 		}
 		if b.OnConflict != nil && !b.OnConflict.DoNothing {
@@ -196,7 +197,7 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return readAll(b.Table)
 	case *sql.Update:
 		priv := sql.PrivUpdate
-		if b.Where != nil || len(b.Returning) > 0 {
+		if b.Where != nil || b.Rows != nil || len(b.Returning) > 0 {
 			priv |= sql.PrivSelect // as PostgreSQL: the rows are read
 		}
 		if err := s.allowed(b.Table, priv); err != nil {
@@ -205,7 +206,7 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return readAll(b.Table)
 	case *sql.Delete:
 		priv := sql.PrivDelete
-		if b.Where != nil || len(b.Returning) > 0 {
+		if b.Where != nil || b.Rows != nil || len(b.Returning) > 0 {
 			priv |= sql.PrivSelect
 		}
 		if err := s.allowed(b.Table, priv); err != nil {

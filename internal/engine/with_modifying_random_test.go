@@ -19,6 +19,10 @@ import (
 // only keys of its own (100 per part); the others change keys of a pool
 // they share, where PostgreSQL's order is fixed (the main statement, then
 // the items nothing reads, from the last to the first).
+//
+// Half the parts hold subqueries in their WHERE, SET, VALUES, RETURNING or
+// ON CONFLICT clauses, reading the tables (the statement's snapshot, which
+// no part's changes alter) or an item's rows.
 func TestWithModifyingRandom(t *testing.T) {
 	pg, ctx, r := randomPG(t, 41)
 	e := engine.New()
@@ -46,11 +50,14 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 		return a, min(a+r.IntN(8), hi)
 	}
 	conflict := func(tbl string) string {
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0:
 			return " ON CONFLICT (id) DO NOTHING"
 		case 1:
 			return fmt.Sprintf(" ON CONFLICT (id) DO UPDATE SET v = excluded.v + %s.v", tbl)
+		case 2:
+			// Subqueries read the statement's snapshot.
+			return fmt.Sprintf(" ON CONFLICT (id) DO UPDATE SET v = excluded.v + (SELECT count(*) FROM t WHERE t.id < %s.id) WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.id = excluded.id + 1)", tbl)
 		}
 		return ""
 	}
@@ -60,7 +67,12 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 		returning := ""
 		if ret {
 			returning = " RETURNING " + tbl + ".*"
+			if r.IntN(3) == 0 {
+				returning = fmt.Sprintf(" RETURNING %s.id, (SELECT %s.v) AS v", tbl, tbl)
+			}
 		}
+		other := map[string]string{"t": "u", "u": "t"}[tbl]
+		sub := r.IntN(2) == 0 // the statement's expressions hold subqueries
 		if src != "" {
 			k := r.IntN(4)
 			if !main {
@@ -70,8 +82,14 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 			case 0:
 				return fmt.Sprintf("INSERT INTO %s SELECT %d + id %% 100, v + %d FROM %s%s%s", tbl, lo, r.IntN(9)-4, src, conflict(tbl), returning)
 			case 1:
+				if sub {
+					return fmt.Sprintf("UPDATE %s SET v = v + (SELECT count(*) FROM %s) WHERE id IN (SELECT %d + id %% 100 FROM %s)%s", tbl, src, lo, src, returning)
+				}
 				return fmt.Sprintf("UPDATE %s SET v = %s.v + %s.v FROM %s WHERE %s.id = %d + %s.id %% 100%s", tbl, tbl, src, src, tbl, lo, src, returning)
 			case 2:
+				if sub {
+					return fmt.Sprintf("DELETE FROM %s WHERE EXISTS (SELECT 1 FROM %s WHERE %s.id = %d + %s.id %% 100)%s", tbl, src, tbl, lo, src, returning)
+				}
 				return fmt.Sprintf("DELETE FROM %s USING %s WHERE %s.id = %d + %s.id %% 100%s", tbl, src, tbl, lo, src, returning)
 			}
 			// The item has run: reads of the tables, through their
@@ -93,14 +111,25 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 		switch k {
 		case 0:
 			a, b := between(lo, hi)
+			if sub {
+				return fmt.Sprintf("DELETE FROM %s WHERE id BETWEEN %d AND %d AND (v < (SELECT avg(v) FROM %s) OR id IN (SELECT id + 1 FROM %s WHERE v %% 2 = 0))%s", tbl, a, b, other, other, returning)
+			}
 			return fmt.Sprintf("DELETE FROM %s WHERE id BETWEEN %d AND %d%s", tbl, a, b, returning)
 		case 1:
 			a, b := between(lo, hi)
+			if sub {
+				return fmt.Sprintf("UPDATE %s SET v = v + (SELECT count(*) FROM %s AS o WHERE o.id BETWEEN %s.id - 3 AND %s.id) - 2 WHERE id BETWEEN %d AND %d AND NOT EXISTS (SELECT 1 FROM %s AS o WHERE o.id = %s.id + 1 AND o.v > 35)%s", tbl, other, tbl, tbl, a, b, tbl, tbl, returning)
+			}
 			return fmt.Sprintf("UPDATE %s SET v = v + %d WHERE id BETWEEN %d AND %d%s", tbl, r.IntN(41)-30, a, b, returning)
 		case 2:
 			var vals []string
 			for range 1 + r.IntN(3) {
-				vals = append(vals, fmt.Sprintf("(%d, %d)", lo+r.IntN(hi-lo), r.IntN(50)))
+				k := lo + r.IntN(hi-lo)
+				if sub && r.IntN(2) == 0 {
+					vals = append(vals, fmt.Sprintf("(%d, (SELECT count(*) FROM %s WHERE id < %d))", k, other, k))
+					continue
+				}
+				vals = append(vals, fmt.Sprintf("(%d, %d)", k, r.IntN(50)))
 			}
 			return fmt.Sprintf("INSERT INTO %s VALUES %s%s%s", tbl, strings.Join(vals, ", "), conflict(tbl), returning)
 		}

@@ -45,6 +45,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		})
 		return out, err
 	case *plan.Filter:
+		if _, ok := n.Input.(*plan.Target); ok {
+			return targetRows(src, n.Pred)
+		}
 		if sc, ok := n.Input.(*plan.Scan); ok {
 			if fs, ok := src.(FilteredSource); ok {
 				var out []value.Row
@@ -148,6 +151,8 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		return append([]value.Row(nil), rows...), err
 	case *plan.Returned:
 		return returnedRows(src, n.Item, n.Name)
+	case *plan.Target:
+		return targetRows(src, nil)
 	case *plan.Sort:
 		in, err := Run(n.Input, src)
 		if err != nil {

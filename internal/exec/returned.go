@@ -43,6 +43,8 @@ func returnedRows(src Source, item int, name string) ([]value.Row, error) {
 			src = s.Source
 		case *Budget:
 			src = s.Source
+		case *Targets:
+			src = s.Source
 		case *working:
 			src = s.Source
 		default:

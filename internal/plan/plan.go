@@ -240,6 +240,8 @@ func describe(n Node) string {
 		return "RecRef " + n.Name
 	case *Returned:
 		return "Returned " + n.Name
+	case *Target:
+		return "Target " + n.Name
 	case *Limit:
 		s := "Limit"
 		if n.Count != nil {

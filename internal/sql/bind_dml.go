@@ -86,8 +86,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		out.Source = &plan.Values{Rows: [][]expr.Expr{fill(nil)}, Cols: cols}
 	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.WithClause == nil:
 		var rows [][]expr.Expr
-		empty := &scope{}
+		var parts []plan.Node // with subqueries: the rows so far, in order
 		for _, l := range sel.ValuesLists {
+			empty := &scope{allowScalar: true}
 			items := l.GetList().GetItems()
 			if len(items) > len(targets) {
 				return nil, b.stmt.errf(nodeLoc(items[len(targets)], -1), pgerr.SyntaxError, "INSERT has more expressions than target columns")
@@ -117,9 +118,23 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 					return nil, err
 				}
 			}
-			rows = append(rows, fill(vals))
+			if len(empty.pending) == 0 {
+				rows = append(rows, fill(vals))
+				continue
+			}
+			// A row with subqueries: its values over their joins.
+			if len(rows) > 0 {
+				parts, rows = append(parts, &plan.Values{Rows: rows, Cols: cols}), nil
+			}
+			parts = append(parts, &plan.Project{Input: applyPending(empty, &plan.Values{Rows: [][]expr.Expr{{}}}), Exprs: fill(vals), Cols: cols})
 		}
 		out.Source = &plan.Values{Rows: rows, Cols: cols}
+		if len(parts) > 0 {
+			if len(rows) > 0 {
+				parts = append(parts, out.Source)
+			}
+			out.Source = &plan.UnionAll{Inputs: parts, Cols: cols}
+		}
 	default:
 		src, err := b.bindSelect(sel)
 		if err != nil {
@@ -152,7 +167,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 			return nil, err
 		}
 	}
-	if out.Returning, out.RetCols, err = b.bindTargets(tableScope, ins.ReturningList); err != nil {
+	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, tableScope, nil, ins.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -193,6 +208,11 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, ta
 	}
 	if out.DoNothing {
 		return out, nil
+	}
+	if anySubLink(oc.WhereClause) || anySubLink(oc.TargetList...) || multiAssignSub(oc.TargetList) {
+		var err error
+		out.Rows, err = b.bindConflictRows(oc, rel, tableScope)
+		return out, err
 	}
 	sc := &scope{cols: append([]scopeCol{}, tableScope.cols...)}
 	sc.add("excluded", rel.Cols)
@@ -292,12 +312,25 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name}
+	if anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
+		var fromCols []scopeCol
+		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
+			return nil, err
+		}
+		sc.cols = append(sc.cols, fromCols...)
+		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, fromCols, up.ReturningList); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	var fromCols []scopeCol
 	if len(up.FromClause) > 0 {
 		from, fsc, err := b.bindFrom(up.FromClause)
 		if err != nil {
 			return nil, err
 		}
 		out.From = from
+		fromCols = fsc.cols
 		sc.cols = append(sc.cols, fsc.cols...)
 	}
 	if out.Set, err = b.bindSet(sc, rel, up.TargetList); err != nil {
@@ -312,7 +345,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 			return nil, err
 		}
 	}
-	if out.Returning, out.RetCols, err = b.bindTargets(sc, up.ReturningList); err != nil {
+	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, fromCols, up.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -331,12 +364,25 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}
+	if anySubLink(del.WhereClause) {
+		var usingCols []scopeCol
+		if out.Rows, usingCols, err = b.bindRows(rel, alias, del.UsingClause, del.WhereClause, nil, false); err != nil {
+			return nil, err
+		}
+		sc.cols = append(sc.cols, usingCols...)
+		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, usingCols, del.ReturningList); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	var usingCols []scopeCol
 	if len(del.UsingClause) > 0 {
 		using, usc, err := b.bindFrom(del.UsingClause)
 		if err != nil {
 			return nil, err
 		}
 		out.Using = using
+		usingCols = usc.cols
 		sc.cols = append(sc.cols, usc.cols...)
 	}
 	if del.WhereClause != nil {
@@ -348,7 +394,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 			return nil, err
 		}
 	}
-	if out.Returning, out.RetCols, err = b.bindTargets(sc, del.ReturningList); err != nil {
+	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, usingCols, del.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -37,6 +37,9 @@ func (*WithModify) bound() {}
 func Reads(b Bound) []int {
 	var out []int
 	add := func(p plan.Node) {
+		if p == nil {
+			return
+		}
 		for _, i := range plan.ReturnedItems(p) {
 			if !containsInt(out, i) {
 				out = append(out, i)
@@ -48,10 +51,18 @@ func Reads(b Bound) []int {
 		add(b.Plan)
 	case *Insert:
 		add(b.Source)
+		if b.OnConflict != nil {
+			add(b.OnConflict.Rows)
+		}
+		add(b.RetPlan)
 	case *Update:
 		add(b.From)
+		add(b.Rows)
+		add(b.RetPlan)
 	case *Delete:
 		add(b.Using)
+		add(b.Rows)
+		add(b.RetPlan)
 	}
 	return out
 }

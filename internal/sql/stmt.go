@@ -128,6 +128,11 @@ type OnConflict struct {
 	// proposed row (EXCLUDED), so EXCLUDED.c is column len(table)+c.
 	Set   []Assign
 	Where expr.Expr
+	// Rows, when the SET list or WHERE holds a subquery, replaces Set and
+	// Where: a plan over a plan.Target of the existing row followed by the
+	// proposed row, whose one row is the new row, or no row when WHERE
+	// rejects the pair.
+	Rows plan.Node
 }
 
 // Insert is INSERT. Source produces rows of the table's full width, with
@@ -138,6 +143,9 @@ type Insert struct {
 	OnConflict *OnConflict
 	Returning  []expr.Expr // over the table's row
 	RetCols    []plan.Column
+	// RetPlan is set when the RETURNING list holds a subquery: see
+	// Update.RetPlan.
+	RetPlan plan.Node
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
@@ -149,6 +157,18 @@ type Update struct {
 	Where     expr.Expr
 	Returning []expr.Expr
 	RetCols   []plan.Column
+	// Rows is set when the SET list or WHERE holds a subquery, and then
+	// replaces Set, From and Where: a plan over a plan.Target of the
+	// table's rows, each followed by its row id, whose rows are the row
+	// id, the new row and the FROM row (when there is FROM) of each row to
+	// change; a row id that comes more than once takes its first row.
+	Rows plan.Node
+	// RetPlan is set when the RETURNING list holds a subquery: a plan over
+	// a plan.Target of the rows Returning would read (the new row followed
+	// by the FROM row), whose rows, one per input row and in its order,
+	// are the RETURNING rows; Returning then reads them (column i is
+	// RetPlan's column i).
+	RetPlan plan.Node
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -158,6 +178,10 @@ type Delete struct {
 	Where     expr.Expr
 	Returning []expr.Expr
 	RetCols   []plan.Column
+	// Rows and RetPlan are Update's: Rows' rows are the row id, the row
+	// and the USING row.
+	Rows    plan.Node
+	RetPlan plan.Node
 }
 
 // TxKind is a transaction control statement's kind.

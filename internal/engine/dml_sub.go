@@ -1,0 +1,244 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// A DML statement whose expressions hold subqueries runs plans the binder
+// made of them (sql.Update.Rows, RetPlan, OnConflict.Rows), over the rows
+// it hands them through exec.Targets. The plans' subqueries read the
+// statement's snapshot: the database as it was when the statement
+// started (asOf the transaction log's length then), or, in a statement
+// with data-modifying WITH items, when that statement started. Every new
+// row is computed before the first change, and RETURNING's subqueries are
+// evaluated after the last, over that snapshot, as PostgreSQL's see the
+// database before the statement's own changes.
+
+// supplier is what a plan.Target of a running statement reads: exec.Targets.Rows.
+type supplier = func(pred expr.Expr, fn func(value.Row) error) error
+
+// runTargets evaluates p, whose plan.Target reads what supply gives, over
+// the snapshot of the statement that started when the transaction's log
+// was mark long.
+func (e *Engine) runTargets(p plan.Node, mark int, supply supplier) ([]value.Row, error) {
+	var src exec.Source = asOf{e: e, mark: mark}
+	if e.with != nil {
+		src = e.with.src
+	}
+	return exec.Run(p, e.queryBudget(&exec.Targets{Source: src, Rows: supply}))
+}
+
+// given supplies rows, those pred accepts.
+func given(rows []value.Row) supplier {
+	return func(pred expr.Expr, fn func(value.Row) error) error {
+		for _, r := range rows {
+			ok, err := accepts(pred, r)
+			if err != nil {
+				return err
+			}
+			if ok {
+				if err := fn(r); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// tableRows supplies the rows of t that pred accepts, each followed by its
+// row id, found through an index when pred fixes one; without the rows an
+// earlier part of the statement changed (skipChanged).
+func (e *Engine) tableRows(t *table) supplier {
+	changed := e.changed(t)
+	return func(pred expr.Expr, fn func(value.Row) error) error {
+		emit := func(id uint64, row value.Row) error {
+			if changed[id] {
+				return nil
+			}
+			r := append(slices.Clone(row), value.NewInt(value.Int8, int64(id)))
+			ok, err := accepts(pred, r)
+			if err != nil || !ok {
+				return err
+			}
+			return fn(r)
+		}
+		found, usable, err := keyTarget(t, pred)
+		if err != nil {
+			return err
+		}
+		if usable {
+			for _, tg := range found {
+				if err := emit(tg.id, tg.row); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		t.scan(func(id uint64, row value.Row) bool {
+			err = emit(id, row)
+			return err == nil
+		})
+		return err
+	}
+}
+
+// planned is a row an UPDATE or DELETE with subqueries acts on: its id,
+// and what its Rows plan computed for it after the id (the new row, or
+// the row, then the FROM or USING row).
+type planned struct {
+	id   uint64
+	rest value.Row
+}
+
+// plannedRows runs the Rows plan of an UPDATE or DELETE of t and returns
+// its rows by row id, each id once with its first row.
+func (e *Engine) plannedRows(t *table, p plan.Node, mark int) ([]planned, error) {
+	rows, err := e.runTargets(p, mark, e.tableRows(t))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]planned, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, planned{id: uint64(r[0].Int()), rest: r[1:]})
+	}
+	slices.SortStableFunc(out, func(a, b planned) int { return cmp.Compare(a.id, b.id) })
+	return slices.CompactFunc(out, func(a, b planned) bool { return a.id == b.id }), nil
+}
+
+func (e *Engine) execUpdateRows(t *table, up *sql.Update) (Result, error) {
+	mark := len(e.tx.log)
+	ps, err := e.plannedRows(t, up.Rows, mark)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
+	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	n := len(t.cols)
+	for _, p := range ps {
+		old, _ := t.rows.Get(p.id)
+		if _, err := e.updateRow(t, p.id, old, slices.Clone(p.rest[:n])); err != nil {
+			return Result{}, err
+		}
+		if err := ret.add(&res, p.rest); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := ret.finish(e, &res, mark); err != nil {
+		return Result{}, err
+	}
+	res.Tag = countTag("UPDATE ", len(ps))
+	return res, nil
+}
+
+func (e *Engine) execDeleteRows(t *table, del *sql.Delete) (Result, error) {
+	mark := len(e.tx.log)
+	ps, err := e.plannedRows(t, del.Rows, mark)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
+	ret := returner{plan: del.RetPlan, exprs: del.Returning}
+	for _, p := range ps {
+		e.deleteRow(t, p.id)
+		if err := ret.add(&res, p.rest); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := ret.finish(e, &res, mark); err != nil {
+		return Result{}, err
+	}
+	res.Tag = countTag("DELETE ", len(ps))
+	return res, nil
+}
+
+// conflictRow is the new row ON CONFLICT DO UPDATE with subqueries makes
+// of the existing row followed by the proposed one (both); false when its
+// WHERE rejects them.
+func (e *Engine) conflictRow(oc *sql.OnConflict, both value.Row, mark int) (value.Row, bool, error) {
+	rows, err := e.runTargets(oc.Rows, mark, given([]value.Row{both}))
+	if err != nil || len(rows) == 0 {
+		return nil, false, err
+	}
+	return rows[0], true, nil
+}
+
+// returner computes a statement's RETURNING rows: row by row from its
+// expressions, or, when they hold subqueries, from its plan over all the
+// rows at once, once the statement has made its changes.
+type returner struct {
+	plan  plan.Node
+	exprs []expr.Expr
+	envs  []value.Row
+}
+
+// add returns the row env, or keeps it for finish.
+func (r *returner) add(res *Result, env value.Row) error {
+	if r.plan == nil {
+		return returning(res, r.exprs, env)
+	}
+	r.envs = append(r.envs, env)
+	return nil
+}
+
+// finish evaluates the plan over the rows kept, over the snapshot of the
+// statement that started when the log was mark long.
+func (r *returner) finish(e *Engine, res *Result, mark int) error {
+	if r.plan == nil || len(r.envs) == 0 {
+		return nil
+	}
+	rows, err := e.runTargets(r.plan, mark, given(r.envs))
+	if err != nil {
+		return err
+	}
+	res.Rows = append(res.Rows, rows...)
+	return nil
+}
+
+// subqueryReads lists the relations the subqueries of b's expressions
+// read.
+func subqueryReads(b sql.Bound) []string {
+	var out []string
+	add := func(p plan.Node) {
+		if p != nil {
+			out = append(out, plan.Relations(p)...)
+		}
+	}
+	switch b := b.(type) {
+	case *sql.Insert:
+		if b.OnConflict != nil {
+			add(b.OnConflict.Rows)
+		}
+		add(b.RetPlan)
+	case *sql.Update:
+		add(b.Rows)
+		add(b.RetPlan)
+	case *sql.Delete:
+		add(b.Rows)
+		add(b.RetPlan)
+	}
+	return out
+}
+
+// targetFilter returns the condition a Rows plan applies to its table's
+// rows as it reads them, which an index may serve; nil when none.
+func targetFilter(p plan.Node) expr.Expr {
+	if f, ok := p.(*plan.Filter); ok {
+		if _, ok := f.Input.(*plan.Target); ok {
+			return f.Pred
+		}
+	}
+	for _, c := range p.Children() {
+		if w := targetFilter(c); w != nil {
+			return w
+		}
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+package exec
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Targets is a Source that also supplies the rows plan.Target reads: Rows
+// calls fn for each row that pred (nil for every row) accepts, in the
+// statement's order, so that a source with an index finds them without
+// reading every row. The rows fn receives are the caller's to keep.
+type Targets struct {
+	Source
+	Rows func(pred expr.Expr, fn func(value.Row) error) error
+}
+
+var _ FilteredSource = (*Targets)(nil)
+
+// ScanFiltered is the source's: the supplied rows do not hide an access
+// path.
+func (t *Targets) ScanFiltered(relation string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	if fs, ok := t.Source.(FilteredSource); ok {
+		return fs.ScanFiltered(relation, pred, fn)
+	}
+	return false, nil
+}
+
+// targetRows returns the rows src's Targets supplies that pred accepts.
+func targetRows(src Source, pred expr.Expr) ([]value.Row, error) {
+	b := budgetOf(src)
+	for {
+		switch s := src.(type) {
+		case *Targets:
+			var out []value.Row
+			err := s.Rows(pred, func(r value.Row) error {
+				out = append(out, r)
+				return b.charge(slotBytes)
+			})
+			return out, err
+		case *Budget:
+			src = s.Source
+		case *working:
+			src = s.Source
+		case *Returning:
+			src = s.Source
+		default:
+			return nil, pgerr.New(pgerr.Internal, "exec: the rows of the statement's table are not available")
+		}
+	}
+}
