@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -191,14 +192,42 @@ func subLinkColumns(sl *pg_query.SubLink) ([]*pg_query.Node, bool) {
 	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.TargetList) < 2 {
 		return nil, false
 	}
+	if len(sel.DistinctClause) > 0 {
+		// DISTINCT over one column keeps fewer rows than over all: each
+		// column is read from the whole subquery's rows.
+		names := make([]*pg_query.Node, len(sel.TargetList))
+		for i := range names {
+			names[i] = pg_query.MakeStrNode(fmt.Sprintf("?%d?", i+1))
+		}
+		from := &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+			Subquery: sl.Subselect, Alias: &pg_query.Alias{Aliasname: "?row?", Colnames: names}}}}
+		out := make([]*pg_query.Node, len(names))
+		for i, name := range names {
+			ref := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode("?row?"), name}, -1)
+			one := &pg_query.SelectStmt{TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(ref, -1)}, FromClause: []*pg_query.Node{from},
+				Op: pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}
+			out[i] = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+				SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK,
+				Subselect:   &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: one}},
+				Location:    sl.Location,
+			}}}
+		}
+		return out, true
+	}
+	// A column without an aggregate beside one that has one is grouped
+	// with it: alone it must stay grouped, by the empty set.
+	group := sel.GroupClause
+	if len(group) == 0 && (sel.HavingClause != nil || slices.ContainsFunc(sel.TargetList, hasAggregate)) {
+		group = []*pg_query.Node{{Node: &pg_query.Node_GroupingSet{GroupingSet: &pg_query.GroupingSet{Kind: pg_query.GroupingSetKind_GROUPING_SET_EMPTY}}}}
+	}
 	out := make([]*pg_query.Node, len(sel.TargetList))
 	for i, t := range sel.TargetList {
 		if cr := t.GetResTarget().Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			return nil, false
 		}
 		one := &pg_query.SelectStmt{
-			DistinctClause: sel.DistinctClause, TargetList: []*pg_query.Node{t}, FromClause: sel.FromClause,
-			WhereClause: sel.WhereClause, GroupClause: sel.GroupClause, GroupDistinct: sel.GroupDistinct,
+			TargetList: []*pg_query.Node{t}, FromClause: sel.FromClause,
+			WhereClause: sel.WhereClause, GroupClause: group, GroupDistinct: sel.GroupDistinct,
 			HavingClause: sel.HavingClause, WindowClause: sel.WindowClause, SortClause: sel.SortClause,
 			LimitOffset: sel.LimitOffset, LimitCount: sel.LimitCount, LimitOption: sel.LimitOption,
 			LockingClause: sel.LockingClause, WithClause: sel.WithClause, Op: sel.Op,
