@@ -82,26 +82,7 @@ func rewriteQuantified(cat Catalog, sql string, n *pg_query.Node) {
 // walkNodes calls fn on every Node under m, parents before children (fn
 // may replace a node's content; the walk then descends into the new one).
 func walkNodes(m protoreflect.Message, fn func(*pg_query.Node)) {
-	if n, ok := m.Interface().(*pg_query.Node); ok {
-		fn(n)
-		m = n.ProtoReflect()
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Kind() != protoreflect.MessageKind {
-			return true
-		}
-		if fd.IsList() {
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkNodes(l.Get(i).Message(), fn)
-			}
-			return true
-		}
-		if !fd.IsMap() {
-			walkNodes(v.Message(), fn)
-		}
-		return true
-	})
+	walkNodesPruned(m, func(n *pg_query.Node) bool { fn(n); return true })
 }
 
 // setLocations sets every location field under m to loc, so that errors
