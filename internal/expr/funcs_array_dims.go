@@ -157,19 +157,7 @@ type Subscript struct {
 // slice with more subscripts than dimensions is empty.
 func NewSubscripts(arr Expr, subs []Subscript, slice bool) Expr {
 	t := arr.Type()
-	args := []Expr{arr}
-	type pos struct{ lo, hi int } // argument indexes, 0 when absent
-	at := make([]pos, len(subs))
-	for i, s := range subs {
-		if s.Lo != nil {
-			args = append(args, s.Lo)
-			at[i].lo = len(args) - 1
-		}
-		if s.Hi != nil {
-			args = append(args, s.Hi)
-			at[i].hi = len(args) - 1
-		}
-	}
+	args, at := appendSubscripts([]Expr{arr}, subs)
 	print := func(args []Expr) string {
 		s := operand(args[0])
 		for i, p := range at {
@@ -358,4 +346,25 @@ func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim) []byte {
 		buf = appendArrayJSON(buf, es[i*step:(i+1)*step], dims[1:])
 	}
 	return append(buf, ']')
+}
+
+// subscriptPos locates a subscript's bounds among a call's arguments: 0
+// when absent.
+type subscriptPos struct{ lo, hi int }
+
+// appendSubscripts appends the bounds of subs to args, and says where
+// each went.
+func appendSubscripts(args []Expr, subs []Subscript) ([]Expr, []subscriptPos) {
+	at := make([]subscriptPos, len(subs))
+	for i, s := range subs {
+		if s.Lo != nil {
+			args = append(args, s.Lo)
+			at[i].lo = len(args) - 1
+		}
+		if s.Hi != nil {
+			args = append(args, s.Hi)
+			at[i].hi = len(args) - 1
+		}
+	}
+	return args, at
 }

@@ -16,19 +16,7 @@ import (
 // array's own, and a NULL v leaves the array as it is.
 func NewArrayAssign(arr Expr, subs []Subscript, slice bool, v Expr) Expr {
 	t := arr.Type()
-	args := []Expr{arr, v}
-	type pos struct{ lo, hi int } // argument indexes, 0 when absent
-	at := make([]pos, len(subs))
-	for i, s := range subs {
-		if s.Lo != nil {
-			args = append(args, s.Lo)
-			at[i].lo = len(args) - 1
-		}
-		if s.Hi != nil {
-			args = append(args, s.Hi)
-			at[i].hi = len(args) - 1
-		}
-	}
+	args, at := appendSubscripts([]Expr{arr, v}, subs)
 	print := func(args []Expr) string {
 		s := "array_assign(" + args[0].String()
 		for i, p := range at {

@@ -113,24 +113,11 @@ func (b *binder) jsonbAssigner(sc *scope, name string, idx []*pg_query.A_Indices
 		if err != nil {
 			return nil, err
 		}
-		xloc := nodeLoc(ai.Uidx, loc)
-		switch k := x.Type().Kind; {
-		case k == value.Int2 || k == value.Int4:
-			asArray = asArray || i == 0
-			if x, err = b.coerce(x, value.Int4Type, xloc); err != nil {
-				return nil, err
-			}
-			if x, err = expr.Coerce(x, value.TextType, true); err != nil {
-				return nil, err
-			}
-		case k == value.Unknown || k.IsString():
-			if x, err = b.coerce(x, value.TextType, xloc); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, b.stmt.errf(xloc, pgerr.DatatypeMismatch, "subscript type %s is not supported", x.Type()).
-				WithHint("jsonb subscript must be coercible to either integer or text.")
+		x, isInt, err := b.jsonbKey(x, nodeLoc(ai.Uidx, loc))
+		if err != nil {
+			return nil, err
 		}
+		asArray = asArray || i == 0 && isInt
 		path = append(path, x)
 	}
 	return func(base, v expr.Expr, vloc int32) (expr.Expr, error) {

@@ -22,23 +22,28 @@ func (b *binder) jsonbSubscript(s *scope, e expr.Expr, idx *pg_query.A_Indices, 
 	if err != nil {
 		return nil, err
 	}
-	xloc := nodeLoc(idx.Uidx, loc)
-	switch k := x.Type().Kind; {
-	case k == value.Int2 || k == value.Int4:
-		if x, err = b.coerce(x, value.Int4Type, xloc); err != nil {
-			return nil, err
-		}
-		if x, err = expr.Coerce(x, value.TextType, true); err != nil {
-			return nil, err
-		}
-	case k == value.Unknown || k.IsString():
-		if x, err = b.coerce(x, value.TextType, xloc); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, b.stmt.errf(xloc, pgerr.DatatypeMismatch, "subscript type %s is not supported", x.Type()).
-			WithHint("jsonb subscript must be coercible to either integer or text.")
+	if x, _, err = b.jsonbKey(x, nodeLoc(idx.Uidx, loc)); err != nil {
+		return nil, err
 	}
 	// Consecutive subscripts apply one after another, as one path would.
 	return b.callFunc(nil, "jsonb_extract_path", nil, []expr.Expr{e, x}, loc)
+}
+
+// jsonbKey makes x, a jsonb subscript, a path element: text, from an
+// integer (isInt) or from text or an untyped literal; another type is
+// 42804, as in PostgreSQL.
+func (b *binder) jsonbKey(x expr.Expr, loc int32) (key expr.Expr, isInt bool, err error) {
+	switch k := x.Type().Kind; {
+	case k == value.Int2 || k == value.Int4:
+		if x, err = b.coerce(x, value.Int4Type, loc); err != nil {
+			return nil, false, err
+		}
+		x, err = expr.Coerce(x, value.TextType, true)
+		return x, true, err
+	case k == value.Unknown || k.IsString():
+		x, err = b.coerce(x, value.TextType, loc)
+		return x, false, err
+	}
+	return nil, false, b.stmt.errf(loc, pgerr.DatatypeMismatch, "subscript type %s is not supported", x.Type()).
+		WithHint("jsonb subscript must be coercible to either integer or text.")
 }
