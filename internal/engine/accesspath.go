@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,6 +29,8 @@ type accessPath struct {
 
 	ix *namedIndex
 	r  keyRange
+
+	alts []*accessPath // a union: one path per value of an IN list
 }
 
 // colCond is what the conjuncts of a WHERE say of one column: an equality
@@ -180,9 +183,65 @@ func constantFor(want value.Kind, e expr.Expr) (value.Value, bool, error) {
 }
 
 // accessPath returns the best index path where gives t, nil when none
-// applies. An index CREATE INDEX made wins over a composite key's prefix
-// index when it fixes more columns, or bounds one.
+// applies: the path of its conjuncts (conjunctPath), or else one lookup
+// per value of a column IN list (inListPath).
 func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
+	p, err := t.conjunctPath(where)
+	if p != nil || err != nil {
+		return p, err
+	}
+	return t.inListPath(where)
+}
+
+// inListPath returns the union of the paths where has with a conjunct
+// column IN (constants) replaced by column = value, one per distinct
+// value: nil when the list is long beside the table or a value has no
+// path. A NULL in the list finds nothing, as in the WHERE.
+func (t *table) inListPath(where expr.Expr) (*accessPath, error) {
+	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 || !t.keepsRows() {
+		return nil, nil
+	}
+	conj := plan.Conjuncts(where)
+	for i, c := range conj {
+		in, ok := c.(*expr.InList)
+		if !ok || in.Not {
+			continue
+		}
+		col, ok := in.E.(*expr.Col)
+		if !ok || col.Idx >= len(t.cols) || len(in.List) > max(64, t.rows.Len()/16) {
+			continue
+		}
+		rest := slices.Delete(slices.Clone(conj), i, i+1)
+		p := &accessPath{}
+		seen := map[string]bool{}
+		for _, item := range in.List {
+			v, ok, err := constantFor(t.cols[col.Idx].Type.Kind, item)
+			if err != nil || !ok {
+				p = nil
+				break
+			}
+			if k := string(value.AppendKey(nil, v)); !seen[k] {
+				seen[k] = true
+				eq := &expr.Cmp{Op: expr.EQ, L: col, R: &expr.Const{V: v, T: t.cols[col.Idx].Type}}
+				alt, err := t.conjunctPath(&expr.And{Args: append(slices.Clip(rest), eq)})
+				if err != nil || alt == nil {
+					p = nil
+					break
+				}
+				p.alts = append(p.alts, alt)
+			}
+		}
+		if p != nil {
+			return p, nil
+		}
+	}
+	return nil, nil
+}
+
+// conjunctPath returns the best index path the conjuncts of where give
+// t, nil when none applies. An index CREATE INDEX made wins over a
+// composite key's prefix index when it fixes more columns, or bounds one.
+func (t *table) conjunctPath(where expr.Expr) (*accessPath, error) {
 	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 || !t.keepsRows() {
 		return nil, nil
 	}
@@ -298,6 +357,15 @@ func (t *table) candidates(keyed *uniqueIndex) []*namedIndex {
 func (t *table) eachOnPath(p *accessPath, fn func(id uint64, row value.Row) bool) {
 	switch {
 	case p.empty:
+	case p.alts != nil:
+		var found []ordEntry
+		for _, a := range p.alts {
+			t.eachOnPath(a, func(id uint64, row value.Row) bool {
+				found = append(found, ordEntry{row: row, id: id})
+				return true
+			})
+		}
+		eachByID(found, fn)
 	case p.unique != nil:
 		if id, row, ok := t.byKey(p.unique, p.probe); ok {
 			fn(id, row)
@@ -310,16 +378,20 @@ func (t *table) eachOnPath(p *accessPath, fn func(id uint64, row value.Row) bool
 			found = append(found, ordEntry{row: row, id: id})
 			return true
 		})
-		slices.SortFunc(found, func(a, b ordEntry) int {
-			if a.id < b.id {
-				return -1
-			}
-			return 1
-		})
-		for _, e := range found {
-			if !fn(e.id, e.row) {
-				return
-			}
+		eachByID(found, fn)
+	}
+}
+
+// eachByID calls fn for the rows found in row id order, each once, until
+// fn returns false.
+func eachByID(found []ordEntry, fn func(id uint64, row value.Row) bool) {
+	slices.SortFunc(found, func(a, b ordEntry) int { return cmp.Compare(a.id, b.id) })
+	for i, e := range found {
+		if i > 0 && found[i-1].id == e.id {
+			continue
+		}
+		if !fn(e.id, e.row) {
+			return
 		}
 	}
 }
@@ -335,6 +407,12 @@ func (p *accessPath) describe(t *table) string {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
 	switch {
+	case p.alts != nil:
+		var each []string
+		for _, a := range p.alts {
+			each = append(each, a.describe(t))
+		}
+		return strings.Join(each, "; ")
 	case p.unique != nil:
 		var conds []string
 		for _, c := range p.unique.cols {

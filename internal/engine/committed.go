@@ -47,6 +47,9 @@ func (c *committedSource) ScanFiltered(rel string, pred expr.Expr, fn func(value
 	return c.e.ScanFiltered(rel, pred, fn)
 }
 
+// RelationSize implements exec.Sizer.
+func (c *committedSource) RelationSize(rel string) (int, bool) { return c.e.RelationSize(rel) }
+
 // Scan implements exec.Source. A table's rows are its stored rows less
 // those the open transaction inserted (or wrote in place by an update),
 // merged by row id with the rows it deleted (or overwrote), restored: in

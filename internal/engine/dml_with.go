@@ -169,6 +169,9 @@ func (a asOf) since() exec.FilteredSource {
 	return &committedSource{e: a.e, log: a.e.tx.log[a.mark:]}
 }
 
+// RelationSize implements exec.Sizer.
+func (a asOf) RelationSize(rel string) (int, bool) { return a.e.RelationSize(rel) }
+
 // Scan implements exec.Source.
 func (a asOf) Scan(rel string, fn func(value.Row) error) error {
 	return a.since().Scan(rel, fn)

@@ -79,6 +79,21 @@ func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) err
 	return true, err
 }
 
+var _ exec.Sizer = (*Engine)(nil)
+
+// RelationSize implements exec.Sizer: a table's or a materialized view's
+// rows, as they are (an estimate for a reader the open transaction's
+// changes are undone for).
+func (e *Engine) RelationSize(rel string) (int, bool) {
+	if t, ok := e.tables[rel]; ok && t.keepsRows() {
+		return t.rows.Len(), true
+	}
+	if v, ok := e.views[rel]; ok {
+		return int(v.rowCount()), true
+	}
+	return 0, false
+}
+
 func execSelect(p plan.Node, src exec.Source) (Result, error) {
 	rows, err := exec.Run(p, src)
 	if err != nil {

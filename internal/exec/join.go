@@ -9,31 +9,37 @@ import (
 )
 
 // join evaluates a join by hashing the right side on its keys (or pairing
-// every row when there are none).
+// every row when there are none), or, when the left side's keys are few,
+// by finding their matches through an index (indexedRight).
 func join(n *plan.Join, src Source) ([]value.Row, error) {
 	left, err := Run(n.Left, src)
 	if err != nil {
 		return nil, err
 	}
-	right, err := Run(n.Right, src)
+	right, index, indexed, err := indexedRight(n, left, src)
 	if err != nil {
 		return nil, err
 	}
-	lw, rw := len(n.Left.Columns()), len(n.Right.Columns())
-	index := map[string][]int{}
 	rightHasNullKey := false
 	var buf []byte
-	for i, r := range right {
-		k, ok, err := keyOf(buf[:0], n.RightKeys, r)
-		if err != nil {
+	if !indexed {
+		if right, err = Run(n.Right, src); err != nil {
 			return nil, err
 		}
-		if !ok {
-			rightHasNullKey = true
-			continue
+		index = map[string][]int{}
+		for i, r := range right {
+			k, ok, err := keyOf(buf[:0], n.RightKeys, r)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				rightHasNullKey = true
+				continue
+			}
+			index[string(k)] = append(index[string(k)], i)
 		}
-		index[string(k)] = append(index[string(k)], i)
 	}
+	lw, rw := len(n.Left.Columns()), len(n.Right.Columns())
 	rightMatched := make([]bool, len(right))
 	var out []value.Row
 	b := budgetOf(src)
