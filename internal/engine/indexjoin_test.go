@@ -36,6 +36,10 @@ func TestJoinThroughIndex(t *testing.T) {
 		{`SELECT b.v FROM big b WHERE b.id IN (14, 7, 14, NULL) ORDER BY 1`, "[(v14) (v7)]"},
 		{`SELECT b.id FROM big b WHERE b.k IN (3, 4) AND b.id < 2000 ORDER BY 1`, "[(3) (4) (1003) (1004)]"},
 		{`SELECT s.id, b.v FROM big s JOIN big b ON b.id = s.k * 2 WHERE s.id IN (1001, 1002) ORDER BY 1`, "[(1001, v2) (1002, v4)]"},
+		{`SELECT s.id, (SELECT count(*) FROM big b WHERE b.k = s.id) FROM small s WHERE s.id IN (1, 1001) ORDER BY 1`, "[(1, 200) (1001, 0)]"},
+		{`SELECT s.id, (SELECT max(v) FROM big b WHERE b.k = s.id % 1000 AND b.id < 5000) FROM small s WHERE s.id = 1001`, "[(1001, v4001)]"},
+		{`SELECT s.id FROM small s WHERE s.id IN (1, 1001) AND EXISTS (SELECT FROM big b WHERE b.k = s.id GROUP BY b.k HAVING count(*) > 100)`, "[(1)]"},
+		{`SELECT s.id, x.n FROM small s JOIN (SELECT DISTINCT k, id % 2 AS n FROM big) x ON x.k = s.id WHERE s.id = 1 ORDER BY 2`, "[(1, 1)]"},
 	} {
 		r, err := run(c.sql)
 		if err != nil {

@@ -48,6 +48,8 @@ func budgetOf(src Source) *Budget {
 			return s
 		case *working:
 			src = s.Source
+		case *probing:
+			src = s.Source
 		default:
 			return nil
 		}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"errors"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
@@ -19,17 +21,21 @@ type Sizer interface {
 // right relation's rows over probeCost.
 const probeCost = 16
 
-// indexedRight reads the right side of n, a relation or a filter over
-// one, through an index of the relation on the right keys, for the
-// distinct keys of the left rows only: the rows and index that join
-// builds by reading the whole side, holding just the rows that can match.
-// It reports false, having read nothing, when the join's kind needs every
-// right row (right and full joins, NOT IN), the right keys are not the
-// relation's columns of the left keys' types, the left keys are not few
-// beside the relation's rows, or src has no index to find them.
+// indexedRight evaluates the right side of n for the distinct keys of the
+// left rows only, each through an index of the relation the side reads:
+// the rows and index that join builds by reading the whole side, holding
+// just the rows that can match. The side is a relation under filters,
+// projections, aggregates grouped by the key columns and DISTINCT (a
+// correlated subquery's aggregate: `(SELECT count(*) FROM items i WHERE
+// i.order_id = o.id)`), whose key columns come from the relation's
+// columns; a key restricts the relation's rows before the rest runs.
+//
+// It reports false, having kept nothing, when the join's kind needs every
+// right row (right and full joins, NOT IN), a right key is not such a
+// column, the left keys are not few beside the relation's rows, or src
+// has no index to find a key's rows.
 func indexedRight(n *plan.Join, left []value.Row, src Source) ([]value.Row, map[string][]int, bool, error) {
-	fs, ok := src.(FilteredSource)
-	if !ok || len(n.RightKeys) == 0 {
+	if _, ok := src.(FilteredSource); !ok || len(n.RightKeys) == 0 {
 		return nil, nil, false, nil
 	}
 	switch n.Kind {
@@ -37,24 +43,19 @@ func indexedRight(n *plan.Join, left []value.Row, src Source) ([]value.Row, map[
 	default:
 		return nil, nil, false, nil
 	}
-	scan, _ := n.Right.(*plan.Scan)
-	var filter expr.Expr
-	if f, ok := n.Right.(*plan.Filter); ok {
-		scan, _ = f.Input.(*plan.Scan)
-		filter = f.Pred
-	}
-	if scan == nil {
-		return nil, nil, false, nil
-	}
-	cols := make([]*expr.Col, len(n.RightKeys))
+	cols := make([]int, len(n.RightKeys))
 	for i, k := range n.RightKeys {
 		c := keyColumn(k)
 		if c == nil || n.LeftKeys[i].Volatile() {
 			return nil, nil, false, nil
 		}
-		cols[i] = c
+		cols[i] = c.Idx
 	}
-	size, ok := sizeOf(src, scan.Relation)
+	rel := restrictedRelation(n.Right)
+	if rel == "" {
+		return nil, nil, false, nil
+	}
+	size, ok := sizeOf(src, rel)
 	if !ok {
 		return nil, nil, false, nil
 	}
@@ -86,35 +87,149 @@ func indexedRight(n *plan.Join, left []value.Row, src Source) ([]value.Row, map[
 	}
 	var right []value.Row
 	index := make(map[string][]int, len(keys))
-	b := budgetOf(src)
+	probe := &probing{Source: src, relation: rel}
 	for _, k := range keys {
-		conds := make([]expr.Expr, 0, len(cols)+1)
-		for i, c := range cols {
-			conds = append(conds, &expr.Cmp{Op: expr.EQ, L: c, R: &expr.Const{V: k.vals[i], T: n.LeftKeys[i].Type()}})
+		vals := make([]expr.Expr, len(cols))
+		for i, v := range k.vals {
+			vals[i] = &expr.Const{V: v, T: n.LeftKeys[i].Type()}
 		}
-		if filter != nil {
-			conds = append(conds, filter)
+		sub := restrict(n.Right, cols, vals)
+		if sub == nil {
+			return nil, nil, false, nil
 		}
-		var pred expr.Expr = &expr.And{Args: conds}
-		if len(conds) == 1 {
-			pred = conds[0]
+		rows, err := Run(sub, probe)
+		if errors.Is(err, errNoPath) {
+			return nil, nil, false, nil
 		}
-		handled, err := fs.ScanFiltered(scan.Relation, pred, func(r value.Row) error {
+		if err != nil {
+			return nil, nil, false, err
+		}
+		for _, r := range rows {
 			index[k.enc] = append(index[k.enc], len(right))
 			right = append(right, r)
-			return b.charge(slotBytes)
-		})
-		if err != nil || !handled {
-			return nil, nil, false, err
 		}
 	}
 	return right, index, true, nil
 }
 
-// keyColumn returns the relation's column a right key is, directly or
-// widened from one integer type to another (an int column joined with a
-// bigint one): equal to a key's value exactly when the column is. Nil for
-// any other key.
+// restrictedRelation returns the relation under n when n is a relation
+// under nodes restrict passes a key through, "" otherwise.
+func restrictedRelation(n plan.Node) string {
+	for {
+		switch x := n.(type) {
+		case *plan.Scan:
+			return x.Relation
+		case *plan.Filter:
+			n = x.Input
+		case *plan.Project:
+			n = x.Input
+		case *plan.Distinct:
+			n = x.Input
+		case *plan.Aggregate:
+			n = x.Input
+		default:
+			return ""
+		}
+	}
+}
+
+// restrict returns n keeping only the rows whose columns cols equal
+// vals, by a filter on the relation's columns they come from, under the
+// nodes above it; nil when a column does not come from one (a computed
+// column, an aggregate's result).
+func restrict(n plan.Node, cols []int, vals []expr.Expr) plan.Node {
+	switch x := n.(type) {
+	case *plan.Scan:
+		conds := make([]expr.Expr, len(cols))
+		for i, c := range cols {
+			conds[i] = &expr.Cmp{Op: expr.EQ, L: &expr.Col{Idx: c, T: x.Cols[c].Type, Name: x.Cols[c].Name}, R: vals[i]}
+		}
+		return &plan.Filter{Input: x, Pred: conjunction(conds)}
+	case *plan.Filter:
+		in := restrict(x.Input, cols, vals)
+		if in == nil {
+			return nil
+		}
+		if f, ok := in.(*plan.Filter); ok {
+			if _, ok := f.Input.(*plan.Scan); ok {
+				// One filter over the relation: its index sees every condition.
+				return &plan.Filter{Input: f.Input, Pred: conjunction(append(plan.Conjuncts(x.Pred), plan.Conjuncts(f.Pred)...))}
+			}
+		}
+		return &plan.Filter{Input: in, Pred: x.Pred}
+	case *plan.Distinct:
+		if in := restrict(x.Input, cols, vals); in != nil {
+			return &plan.Distinct{Input: in}
+		}
+	case *plan.Project:
+		under := make([]int, len(cols))
+		for i, c := range cols {
+			col := keyColumn(x.Exprs[c])
+			if col == nil {
+				return nil
+			}
+			under[i] = col.Idx
+		}
+		if in := restrict(x.Input, under, vals); in != nil {
+			p := *x
+			p.Input = in
+			return &p
+		}
+	case *plan.Aggregate:
+		under := make([]int, len(cols))
+		for i, c := range cols {
+			if c >= len(x.GroupBy) {
+				return nil
+			}
+			col := keyColumn(x.GroupBy[c])
+			if col == nil {
+				return nil
+			}
+			under[i] = col.Idx
+		}
+		if in := restrict(x.Input, under, vals); in != nil {
+			a := *x
+			a.Input = in
+			return &a
+		}
+	}
+	return nil
+}
+
+func conjunction(conds []expr.Expr) expr.Expr {
+	if len(conds) == 1 {
+		return conds[0]
+	}
+	return &expr.And{Args: conds}
+}
+
+// errNoPath is what a probing source's scan of its relation returns: the
+// relation has no index for the key, and the join reads it whole instead.
+var errNoPath = errors.New("exec: no index for the key")
+
+// probing is the Source a join's right side runs on for one key: its
+// relation is read through an index only.
+type probing struct {
+	Source
+	relation string
+}
+
+func (p *probing) Scan(relation string, fn func(value.Row) error) error {
+	if relation == p.relation {
+		return errNoPath
+	}
+	return p.Source.Scan(relation, fn)
+}
+
+var _ FilteredSource = (*probing)(nil)
+
+func (p *probing) ScanFiltered(relation string, pred expr.Expr, fn func(value.Row) error) (bool, error) {
+	return p.Source.(FilteredSource).ScanFiltered(relation, pred, fn)
+}
+
+// keyColumn returns the column a key is, directly or widened from one
+// integer type to another (an int column joined with a bigint one): equal
+// to a key's value exactly when the column is. Nil for any other key.
 func keyColumn(k expr.Expr) *expr.Col {
 	if c, ok := k.(*expr.Cast); ok && c.To.Kind.IsInteger() {
 		if col, ok := c.E.(*expr.Col); ok && col.T.Kind.IsInteger() {
