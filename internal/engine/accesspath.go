@@ -184,7 +184,7 @@ func constantFor(want value.Kind, e expr.Expr) (value.Value, bool, error) {
 
 // accessPath returns the best index path where gives t, nil when none
 // applies: the path of its conjuncts (conjunctPath), or else one lookup
-// per value of a column IN list (inListPath).
+// per value of a column IN list or = ANY array (inListPath).
 func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 	p, err := t.conjunctPath(where)
 	if p != nil || err != nil {
@@ -203,18 +203,14 @@ func (t *table) inListPath(where expr.Expr) (*accessPath, error) {
 	}
 	conj := plan.Conjuncts(where)
 	for i, c := range conj {
-		in, ok := c.(*expr.InList)
-		if !ok || in.Not {
-			continue
-		}
-		col, ok := in.E.(*expr.Col)
-		if !ok || col.Idx >= len(t.cols) || len(in.List) > max(64, t.rows.Len()/16) {
+		col, items := listOf(c)
+		if col == nil || col.Idx >= len(t.cols) || len(items) > max(64, t.rows.Len()/16) {
 			continue
 		}
 		rest := slices.Delete(slices.Clone(conj), i, i+1)
-		p := &accessPath{}
+		p := &accessPath{empty: len(items) == 0}
 		seen := map[string]bool{}
-		for _, item := range in.List {
+		for _, item := range items {
 			v, ok, err := constantFor(t.cols[col.Idx].Type.Kind, item)
 			if err != nil || !ok {
 				p = nil
@@ -236,6 +232,30 @@ func (t *table) inListPath(where expr.Expr) (*accessPath, error) {
 		}
 	}
 	return nil, nil
+}
+
+// listOf returns the column and the items of a conjunct column IN (…) or
+// column = ANY (constant array), nil for another conjunct.
+func listOf(c expr.Expr) (*expr.Col, []expr.Expr) {
+	if in, ok := c.(*expr.InList); ok && !in.Not {
+		col, _ := in.E.(*expr.Col)
+		return col, in.List
+	}
+	l, arr, ok := expr.EqualsAny(c)
+	col, isCol := l.(*expr.Col)
+	if !ok || !isCol || len(expr.Columns(arr)) > 0 || arr.Volatile() {
+		return nil, nil
+	}
+	a, err := arr.Eval(nil)
+	if err != nil || a.IsNull() {
+		return nil, nil
+	}
+	elem := value.Type{Kind: arr.Type().Kind.Elem(), Mod: -1}
+	var items []expr.Expr
+	for _, e := range a.Elems() {
+		items = append(items, &expr.Const{V: e, T: elem})
+	}
+	return col, items
 }
 
 // conjunctPath returns the best index path the conjuncts of where give

@@ -8,7 +8,7 @@ import (
 
 // TestJoinThroughIndex checks that an ad-hoc join of a few rows with a
 // large table finds their matches through the table's index instead of
-// reading it whole, and so does a column IN list: under a query memory
+// reading it whole, and so do a column IN list and = ANY (array): under a query memory
 // budget that the table's rows exceed, these queries answer, and a join
 // of every row fails with 53200.
 func TestJoinThroughIndex(t *testing.T) {
@@ -35,6 +35,7 @@ func TestJoinThroughIndex(t *testing.T) {
 		{`SELECT s.id FROM small s WHERE s.id IN (401, 501) AND EXISTS (SELECT FROM big b WHERE b.id = s.b AND b.v <> 'v2807')`, "[(501)]"},
 		{`SELECT b.v FROM big b WHERE b.id IN (14, 7, 14, NULL) ORDER BY 1`, "[(v14) (v7)]"},
 		{`SELECT b.id FROM big b WHERE b.k IN (3, 4) AND b.id < 2000 ORDER BY 1`, "[(3) (4) (1003) (1004)]"},
+		{`SELECT b.id FROM big b WHERE b.id = ANY ('{9, 8, 9}') ORDER BY 1`, "[(8) (9)]"},
 		{`SELECT s.id, b.v FROM big s JOIN big b ON b.id = s.k * 2 WHERE s.id IN (1001, 1002) ORDER BY 1`, "[(1001, v2) (1002, v4)]"},
 		{`SELECT s.id, (SELECT count(*) FROM big b WHERE b.k = s.id) FROM small s WHERE s.id IN (1, 1001) ORDER BY 1`, "[(1, 200) (1001, 0)]"},
 		{`SELECT s.id, (SELECT max(v) FROM big b WHERE b.k = s.id % 1000 AND b.id < 5000) FROM small s WHERE s.id = 1001`, "[(1001, v4001)]"},

@@ -354,6 +354,15 @@ func NewArrayCons(elems []Expr, t value.Type) Expr {
 	}, Print: func(args []Expr) string { return "ARRAY[" + list(args) + "]" }}, Args: elems, T: t}
 }
 
+// EqualsAny returns l and arr of l = ANY (arr), false for any other
+// expression.
+func EqualsAny(e Expr) (l, arr Expr, ok bool) {
+	if f, ok := e.(*Func); ok && f.Def.Name == "= ANY" && len(f.Args) == 2 {
+		return f.Args[0], f.Args[1], true
+	}
+	return nil, nil, false
+}
+
 // NewArrayCompare returns l op ANY (arr), or op ALL when all: true when
 // the comparison holds for some (every) element, else NULL when it was
 // NULL for some element, else false (true); an empty array gives false
@@ -363,7 +372,7 @@ func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 	if all {
 		which = " ALL "
 	}
-	return &Func{Def: &FuncDef{Name: "any", Eval: func(a []value.Value) (value.Value, error) {
+	return &Func{Def: &FuncDef{Name: op.String() + which[:len(which)-1], Eval: func(a []value.Value) (value.Value, error) {
 		if a[1].IsNull() {
 			return value.Null, nil
 		}
