@@ -305,7 +305,8 @@ func (h *hsession) track(stmt string, results []engine.Result, err error) {
 		case "BEGIN":
 			h.inTx = true
 		case "COMMIT", "ROLLBACK":
-			h.inTx = false
+			// ROLLBACK TO a savepoint keeps the transaction open.
+			h.inTx = isTxControl(stmt, pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO)
 		}
 	}
 }

@@ -189,6 +189,12 @@ func (b *binder) bindTransaction(t *pg_query.TransactionStmt) (Bound, error) {
 		return &Tx{Kind: TxCommit}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
 		return &Tx{Kind: TxRollback}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		return &Tx{Kind: TxSavepoint, Savepoint: t.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:
+		return &Tx{Kind: TxRelease, Savepoint: t.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		return &Tx{Kind: TxRollbackTo, Savepoint: t.SavepointName}, nil
 	}
 	return nil, b.stmt.errf(t.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(t.Kind.String(), "TRANS_STMT_"))
 }

@@ -192,10 +192,17 @@ const (
 	TxBegin TxKind = iota
 	TxCommit
 	TxRollback
+	TxSavepoint  // SAVEPOINT name
+	TxRelease    // RELEASE [SAVEPOINT] name
+	TxRollbackTo // ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name
 )
 
-// Tx is BEGIN, COMMIT or ROLLBACK.
-type Tx struct{ Kind TxKind }
+// Tx is BEGIN, COMMIT, ROLLBACK, or a savepoint's statement; Savepoint
+// is the savepoint's name (folded as an identifier is).
+type Tx struct {
+	Kind      TxKind
+	Savepoint string
+}
 
 // Subscribe is SUBSCRIBE [TO] view.
 type Subscribe struct{ View string }
