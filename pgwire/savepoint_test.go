@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,4 +178,35 @@ func ids(t *testing.T, c *pgx.Conn) string {
 		t.Fatal(err)
 	}
 	return strings.Join(got, ",")
+}
+
+// TestJDBCSavepoints runs testdata/drivers/JdbcSavepoints.java: the JDBC
+// driver's Savepoint API and its autosave=always, which recovers a
+// transaction from a failed statement with ROLLBACK TO. Under CI=true the
+// JDK and the driver must be there, as for TestJDBC.
+func TestJDBCSavepoints(t *testing.T) {
+	const jar = "/usr/share/java/postgresql.jar"
+	java, err := exec.LookPath("java")
+	if err == nil {
+		_, err = os.Stat(jar)
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no JDK or JDBC driver (default-jdk-headless, libpostgresql-jdbc-java): %v", err)
+		}
+		t.Skipf("no JDK or JDBC driver: %v", err)
+	}
+	addr := startServer(t, deltaview.Open())
+	host, port, _ := net.SplitHostPort(addr)
+	url := "jdbc:postgresql://" + host + ":" + port + "/deltaview?sslmode=disable"
+	got := runClient(t, java, "-cp", jar, filepath.Join("testdata", "drivers", "JdbcSavepoints.java"), url)
+	want := `error 23505
+api rows 1 3 4 view 3 80
+error 23505 on 1
+error 23505 on 3
+autosave rows 1 3 4 5 6 7 view 6 260
+ok`
+	if strings.TrimSpace(got) != want {
+		t.Errorf("JDBC client printed\n%s\nwant\n%s", got, want)
+	}
 }
