@@ -22,13 +22,23 @@ import (
 // inside a transaction: SAVEPOINT, RELEASE SAVEPOINT and ROLLBACK TO
 // SAVEPOINT): a nested rollback undoes its rows alone, a nested
 // transaction recovers the outer one after an error, and the view sees
-// the outer commit only.
+// the outer commit only. The outer transaction is BeginTx's, with an
+// isolation level.
 func TestPgxNestedTransactions(t *testing.T) {
 	addr := startServer(t, deltaview.Open())
 	c := connect(t, addr)
 	mustExec(t, c, `CREATE TABLE t (id int PRIMARY KEY, v int)`)
 	mustExec(t, c, `CREATE MATERIALIZED VIEW s AS SELECT count(*) AS n, sum(v) AS total FROM t`)
-	tx, err := c.Begin(ctx(t))
+	// BEGIN's modes: what the engine does not do is refused, and no block
+	// opens.
+	var pe *pgconn.PgError
+	if _, err := c.BeginTx(ctx(t), pgx.TxOptions{IsoLevel: pgx.Serializable}); !errors.As(err, &pe) || pe.Code != "0A000" {
+		t.Fatalf("BEGIN ISOLATION LEVEL SERIALIZABLE: %v, want 0A000", err)
+	}
+	if st := c.PgConn().TxStatus(); st != 'I' {
+		t.Fatalf("status after a refused BEGIN %c, want I", st)
+	}
+	tx, err := c.BeginTx(ctx(t), pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +68,6 @@ func TestPgxNestedTransactions(t *testing.T) {
 	if err := insert(n2, 3); err != nil {
 		t.Fatal(err)
 	}
-	var pe *pgconn.PgError
 	if err := insert(n2, 1); !errors.As(err, &pe) || pe.Code != "23505" {
 		t.Fatalf("duplicate key: %v", err)
 	}

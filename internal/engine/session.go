@@ -333,7 +333,11 @@ func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
 	if tx, ok := b.(*sql.Tx); ok {
 		switch tx.Kind {
 		case sql.TxCommit, sql.TxRollback:
+			modes := s.txModes()
 			s.Rollback()
+			if tx.Chain {
+				s.chain(modes)
+			}
 			return []Result{{Tag: "ROLLBACK"}}, nil
 		case sql.TxRollbackTo:
 			return s.finish(s.execSavepoint(tx))
@@ -457,26 +461,46 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 	switch t.Kind {
 	case sql.TxBegin:
 		if s.block {
+			if err := s.setModes(t.Modes); err != nil {
+				return Result{}, err
+			}
 			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
+		}
+		if err := s.setModes(t.Modes); err != nil {
+			return Result{}, err
 		}
 		s.block = true
 		return Result{Tag: "BEGIN"}, nil
 	case sql.TxCommit:
 		if !s.block {
+			if t.Chain {
+				return Result{}, pgerr.New(pgerr.NoActiveTransaction, "COMMIT AND CHAIN can only be used in transaction blocks")
+			}
 			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}}, nil
 		}
+		modes := s.txModes()
 		notices, err := s.endTx(true)
 		if err != nil {
 			return Result{}, err
+		}
+		if t.Chain {
+			s.chain(modes)
 		}
 		return Result{Tag: "COMMIT", Notices: notices}, nil
 	case sql.TxSavepoint, sql.TxRelease, sql.TxRollbackTo:
 		return s.execSavepoint(t)
 	}
 	if !s.block {
+		if t.Chain {
+			return Result{}, pgerr.New(pgerr.NoActiveTransaction, "ROLLBACK AND CHAIN can only be used in transaction blocks")
+		}
 		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}}, nil
 	}
+	modes := s.txModes()
 	s.Rollback()
+	if t.Chain {
+		s.chain(modes)
+	}
 	return Result{Tag: "ROLLBACK"}, nil
 }
 

@@ -202,6 +202,12 @@ const (
 type Tx struct {
 	Kind      TxKind
 	Savepoint string
+	// Modes are BEGIN's transaction modes, as SET TRANSACTION's
+	// (transaction_isolation, transaction_read_only, …).
+	Modes []Set
+	// Chain is COMMIT AND CHAIN or ROLLBACK AND CHAIN: a new transaction
+	// block, with the same modes, starts at once.
+	Chain bool
 }
 
 // Subscribe is SUBSCRIBE [TO] view.
