@@ -15,7 +15,8 @@ import (
 // COMMIT and ROLLBACK. After each statement the outcome (the SQLSTATE of
 // a failure), the tables as the session sees them and a setting must be
 // the same; after each commit, and after each statement outside a block,
-// every view must hold the rows PostgreSQL computes.
+// every view must hold the rows PostgreSQL computes, and inside a block
+// the rows of the last commit.
 func TestSavepointRandom(t *testing.T) {
 	pg, ctx, r := randomPG(t, 43)
 	e := engine.New()
@@ -33,6 +34,10 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.w AS x FROM t JOIN u ON u.id
 		steps = 300
 	}
 	inBlock := false
+	committed := map[string][]string{}
+	for _, v := range views {
+		committed[v] = viewTexts(t, e, v)
+	}
 	for range steps {
 		var stmt string
 		tbl := []string{"t", "u"}[r.IntN(2)]
@@ -97,8 +102,28 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.w AS x FROM t JOIN u ON u.id
 		}
 		if !inBlock {
 			checkViewsPG(t, e, runPG, stmt, views)
+			for _, v := range views {
+				committed[v] = viewTexts(t, e, v)
+			}
+			continue
+		}
+		// Inside the block the views hold the last commit.
+		for _, v := range views {
+			if got := viewTexts(t, e, v); !slices.Equal(got, committed[v]) {
+				t.Fatalf("after %s, inside the block: view %s holds\n%s\nthe last commit left\n%s", stmt, v, show(got), show(committed[v]))
+			}
 		}
 	}
+}
+
+// viewTexts returns a view's rows as rowTexts prints them, sorted.
+func viewTexts(t *testing.T, e *engine.Engine, v string) []string {
+	t.Helper()
+	_, rows, err := e.ViewRows(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sorted(rowTexts(rows))
 }
 
 // checkViewsPG checks that each of views holds the rows PostgreSQL
