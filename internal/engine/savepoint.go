@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"maps"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -33,7 +35,8 @@ type savepoint struct {
 	// its transaction).
 	writer bool
 	// vals and local are copies of the session's settings (SET and SET
-	// LOCAL) when the savepoint was set.
+	// LOCAL) when the savepoint was set, never changed: savepoints may
+	// share them.
 	vals, local map[string]string
 	// seq numbers the session's savepoints from 1, in the order they were
 	// set (SavepointSeq).
@@ -75,8 +78,16 @@ func (s *Session) execSavepoint(t *sql.Tx) (Result, error) {
 // transaction so far.
 func (s *Session) setSavepoint(name string) {
 	s.spSeq++
-	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq,
-		vals: cloneMap(s.gucs.vals), local: cloneMap(s.gucs.local)}
+	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq}
+	// The copies are never changed: a savepoint set while the settings
+	// are those of the last one shares its copies (a client that sets a
+	// savepoint before each statement sets thousands).
+	if n := len(s.savepoints); n > 0 && maps.Equal(s.savepoints[n-1].vals, s.gucs.vals) &&
+		maps.Equal(s.savepoints[n-1].local, s.gucs.local) {
+		sp.vals, sp.local = s.savepoints[n-1].vals, s.savepoints[n-1].local
+	} else {
+		sp.vals, sp.local = cloneMap(s.gucs.vals), cloneMap(s.gucs.local)
+	}
 	if s.writer {
 		// Only the writer changes its transaction: no lock to read it.
 		// Replacements kept by the typed API were written before the
