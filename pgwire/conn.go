@@ -247,7 +247,8 @@ func (c *conn) fatal(err *pgerr.Error) error {
 }
 
 // readyForQuery tells the client the transaction status; the cursors of
-// a transaction that ended are closed here.
+// a transaction that ended, and those a ROLLBACK TO undid, are closed
+// here.
 func (c *conn) readyForQuery() {
 	st := byte('I')
 	switch {
@@ -259,6 +260,7 @@ func (c *conn) readyForQuery() {
 	if st == 'I' && len(c.cursors) > 0 {
 		c.closeCursors()
 	}
+	c.closeRolledBack()
 	// As PostgreSQL, report the settings that changed (SET TimeZone,
 	// application_name, …, and their undoing by ROLLBACK) before
 	// ReadyForQuery.

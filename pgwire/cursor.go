@@ -22,6 +22,9 @@ import (
 type cursor struct {
 	name string
 	cols []plan.Column
+	// sp is the session's SavepointSeq when the cursor was declared: a
+	// ROLLBACK TO a savepoint numbered up to it closes the cursor.
+	sp uint64
 	// stop ends the subscription of a cursor over SUBSCRIBE; nil for a
 	// query's cursor, whose rows are all there from the start.
 	stop func()
@@ -154,6 +157,7 @@ func parseTimeout(s string) (time.Duration, error) {
 // runCursorCmd runs a cursor command in the connection's session. An
 // error aborts the session's transaction, as any failed statement does.
 func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
+	c.closeRolledBack()
 	if c.sess.Failed() {
 		return engine.Result{}, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
@@ -187,7 +191,7 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 	if _, dup := c.cursors[cmd.name]; dup {
 		return engine.Result{}, pgerr.New(pgerr.DuplicateCursor, "cursor %q already exists", cmd.name)
 	}
-	cur := &cursor{name: cmd.name, ready: make(chan struct{}, 1)}
+	cur := &cursor{name: cmd.name, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1)}
 	if cmd.query != nil {
 		results, err := c.sess.Exec(cmd.query)
 		if err != nil {
@@ -341,5 +345,21 @@ func (c *conn) closeCursors() {
 	for name, cur := range c.cursors {
 		cur.close()
 		delete(c.cursors, name)
+	}
+}
+
+// closeRolledBack closes the cursors that a ROLLBACK TO undid, as
+// PostgreSQL does: those declared after the savepoint it rolled back to.
+// A cursor declared before keeps its position.
+func (c *conn) closeRolledBack() {
+	n, ok := c.sess.TakeRolledBack()
+	if !ok {
+		return
+	}
+	for name, cur := range c.cursors {
+		if cur.sp >= n {
+			cur.close()
+			delete(c.cursors, name)
+		}
 	}
 }

@@ -305,9 +305,21 @@ func (h *hsession) track(stmt string, results []engine.Result, err error) {
 		case "BEGIN":
 			h.inTx = true
 		case "COMMIT", "ROLLBACK":
-			h.inTx = false
+			// ROLLBACK TO a savepoint keeps the transaction open, AND
+			// CHAIN opens the next.
+			h.inTx = isTxControl(stmt, pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO) || isChain(stmt)
 		}
 	}
+}
+
+// isChain reports whether stmt is COMMIT AND CHAIN or ROLLBACK AND CHAIN.
+func isChain(stmt string) bool {
+	s, err := sql.Parse(stmt)
+	if err != nil || s == nil || s.Node == nil {
+		return false
+	}
+	tx := s.Node.GetTransactionStmt()
+	return tx != nil && tx.Chain
 }
 
 func isTxControl(stmt string, kind pg_query.TransactionStmtKind) bool {

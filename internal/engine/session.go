@@ -61,6 +61,12 @@ type Session struct {
 	gucs settings
 	// seq holds the values currval and lastval read (sequence.go).
 	seq seqState
+	// savepoints are the open block's savepoints, oldest first
+	// (savepoint.go); spSeq counts the savepoints set, and rolledBack is
+	// the lowest number of one rolled back to since TakeRolledBack.
+	savepoints []savepoint
+	spSeq      uint64
+	rolledBack uint64
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -321,11 +327,21 @@ func (s *Session) fail(err error) error {
 }
 
 // inFailedTx runs b in a failed transaction block: COMMIT and ROLLBACK end
-// it with a rollback; anything else is refused.
+// it with a rollback, ROLLBACK TO a savepoint takes the block out of its
+// failure; anything else is refused.
 func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
-	if tx, ok := b.(*sql.Tx); ok && tx.Kind != sql.TxBegin {
-		s.Rollback()
-		return []Result{{Tag: "ROLLBACK"}}, nil
+	if tx, ok := b.(*sql.Tx); ok {
+		switch tx.Kind {
+		case sql.TxCommit, sql.TxRollback:
+			modes := s.txModes()
+			s.Rollback()
+			if tx.Chain {
+				s.chain(modes)
+			}
+			return []Result{{Tag: "ROLLBACK"}}, nil
+		case sql.TxRollbackTo:
+			return s.finish(s.execSavepoint(tx))
+		}
 	}
 	return nil, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }
@@ -445,24 +461,46 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 	switch t.Kind {
 	case sql.TxBegin:
 		if s.block {
+			if err := s.setModes(t.Modes); err != nil {
+				return Result{}, err
+			}
 			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
+		}
+		if err := s.setModes(t.Modes); err != nil {
+			return Result{}, err
 		}
 		s.block = true
 		return Result{Tag: "BEGIN"}, nil
 	case sql.TxCommit:
 		if !s.block {
+			if t.Chain {
+				return Result{}, pgerr.New(pgerr.NoActiveTransaction, "COMMIT AND CHAIN can only be used in transaction blocks")
+			}
 			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}}, nil
 		}
+		modes := s.txModes()
 		notices, err := s.endTx(true)
 		if err != nil {
 			return Result{}, err
 		}
+		if t.Chain {
+			s.chain(modes)
+		}
 		return Result{Tag: "COMMIT", Notices: notices}, nil
+	case sql.TxSavepoint, sql.TxRelease, sql.TxRollbackTo:
+		return s.execSavepoint(t)
 	}
 	if !s.block {
+		if t.Chain {
+			return Result{}, pgerr.New(pgerr.NoActiveTransaction, "ROLLBACK AND CHAIN can only be used in transaction blocks")
+		}
 		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}}, nil
 	}
+	modes := s.txModes()
 	s.Rollback()
+	if t.Chain {
+		s.chain(modes)
+	}
 	return Result{Tag: "ROLLBACK"}, nil
 }
 
@@ -471,6 +509,8 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // notices.
 func (s *Session) endTx(commit bool) ([]string, error) {
 	s.block, s.failed = false, false
+	clear(s.savepoints)
+	s.savepoints = s.savepoints[:0]
 	if !s.writer {
 		s.endSettings(commit)
 		return nil, nil

@@ -184,11 +184,29 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 func (b *binder) bindTransaction(t *pg_query.TransactionStmt) (Bound, error) {
 	switch t.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
-		return &Tx{Kind: TxBegin}, nil
+		tx := &Tx{Kind: TxBegin}
+		for _, o := range t.Options {
+			d := o.GetDefElem()
+			if d == nil {
+				return nil, b.stmt.errf(t.Location, pgerr.FeatureNotSupported, "this form of BEGIN is not supported")
+			}
+			v, err := b.setValue(d.Defname, d.Arg)
+			if err != nil {
+				return nil, err
+			}
+			tx.Modes = append(tx.Modes, Set{Name: d.Defname, Value: v, Local: true})
+		}
+		return tx, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
-		return &Tx{Kind: TxCommit}, nil
+		return &Tx{Kind: TxCommit, Chain: t.Chain}, nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
-		return &Tx{Kind: TxRollback}, nil
+		return &Tx{Kind: TxRollback, Chain: t.Chain}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		return &Tx{Kind: TxSavepoint, Savepoint: t.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:
+		return &Tx{Kind: TxRelease, Savepoint: t.SavepointName}, nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		return &Tx{Kind: TxRollbackTo, Savepoint: t.SavepointName}, nil
 	}
 	return nil, b.stmt.errf(t.Location, pgerr.FeatureNotSupported, "%s is not supported", strings.TrimPrefix(t.Kind.String(), "TRANS_STMT_"))
 }

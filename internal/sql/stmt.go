@@ -192,10 +192,23 @@ const (
 	TxBegin TxKind = iota
 	TxCommit
 	TxRollback
+	TxSavepoint  // SAVEPOINT name
+	TxRelease    // RELEASE [SAVEPOINT] name
+	TxRollbackTo // ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name
 )
 
-// Tx is BEGIN, COMMIT or ROLLBACK.
-type Tx struct{ Kind TxKind }
+// Tx is BEGIN, COMMIT, ROLLBACK, or a savepoint's statement; Savepoint
+// is the savepoint's name (folded as an identifier is).
+type Tx struct {
+	Kind      TxKind
+	Savepoint string
+	// Modes are BEGIN's transaction modes, as SET TRANSACTION's
+	// (transaction_isolation, transaction_read_only, …).
+	Modes []Set
+	// Chain is COMMIT AND CHAIN or ROLLBACK AND CHAIN: a new transaction
+	// block, with the same modes, starts at once.
+	Chain bool
+}
 
 // Subscribe is SUBSCRIBE [TO] view.
 type Subscribe struct{ View string }
