@@ -83,7 +83,7 @@ type Arrangement struct {
 	deferLoads bool
 	deferred   zset.ZSet
 	isDeferred bool
-	pending    []zset.ZSet // a copy of each batch
+	pending    []zset.ZSet // the batches' entries, copied into pages (pend)
 	npending   int         // their entries
 
 	// Held commits (see HoldCommits): the entries committed but not yet

@@ -109,17 +109,22 @@ func (a *Arrangement) AwaitLoad() {
 	}
 }
 
-// loadSrc is what Load reads: a Z-set's entries, or rows of weight one
-// (nil ones skipped).
+// loadSrc is what Load reads: a Z-set's entries, rows of weight one
+// (nil ones skipped), or the pages of a deferred load's entries (pend).
 type loadSrc struct {
-	z  zset.ZSet
-	rs []value.Row
-	n  int
+	z     zset.ZSet
+	rs    []value.Row
+	pages []zset.ZSet
+	n     int
 }
 
 func (s *loadSrc) at(i int32) (value.Row, int64) {
-	if s.rs != nil {
+	switch {
+	case s.rs != nil:
 		return s.rs[i], 1
+	case s.pages != nil:
+		e := &s.pages[i>>pendingShift][i&pendingMask]
+		return e.Row, e.W
 	}
 	return s.z[i].Row, s.z[i].W
 }
@@ -131,12 +136,14 @@ const loadChunk = 1 << 12
 
 func (a *Arrangement) load(src loadSrc) error {
 	var p loadPart
+	all := make([]loadKey, src.n)
 	if h := src.n / 2; src.n >= bulkSplit && runtime.GOMAXPROCS(0) >= 2 && a.colsOnly() {
-		// Column references read the rows only: both halves at once.
+		// Column references read the rows only: both halves at once,
+		// each into its own part of one buffer.
 		var q loadPart
 		var wg sync.WaitGroup
-		wg.Go(func() { q = a.loadKeys(&src, h, src.n) })
-		p = a.loadKeys(&src, 0, h)
+		wg.Go(func() { q = a.loadKeys(&src, h, src.n, all[h:h:src.n]) })
+		p = a.loadKeys(&src, 0, h, all[:0:h])
 		wg.Wait()
 		if p.err == nil {
 			p.err = q.err
@@ -144,8 +151,8 @@ func (a *Arrangement) load(src loadSrc) error {
 		if p.err != nil {
 			return p.err
 		}
-		p.join(&q, src.n)
-	} else if p = a.loadKeys(&src, 0, src.n); p.err != nil {
+		p.join(&q, src.n, all)
+	} else if p = a.loadKeys(&src, 0, src.n, all[:0]); p.err != nil {
 		return p.err
 	}
 	keys, arena, spans, rowsB := p.keys, p.arena, p.spans, p.rowsB
@@ -369,13 +376,14 @@ func exactKind(v value.Value) value.Kind {
 	return value.Unknown
 }
 
-// loadKeys evaluates the keys of rows lo to hi.
-func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int) (p loadPart) {
+// loadKeys evaluates the keys of rows lo to hi, appending them to keys,
+// which has room for them.
+func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int, keys []loadKey) (p loadPart) {
 	// Only keys of more than 7 bytes (not integers) are kept encoded,
 	// for their summaries' ties; a run's key is encoded again from its
 	// first row.
 	var buf []byte
-	p.keys = make([]loadKey, 0, hi-lo)
+	p.keys = keys
 	for i := lo; i < hi; i++ {
 		row, _ := src.at(int32(i))
 		if row == nil {
@@ -429,9 +437,13 @@ func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int) (p loadPart) {
 	return p
 }
 
-// join appends q, the part of the rows after p's, to p.
-func (p *loadPart) join(q *loadPart, n int) {
-	p.keys = append(p.keys, q.keys...)
+// join appends q, the part of the rows after p's, to p: p's keys begin
+// all, q's lie in it after them (a row left out leaves a gap), and are
+// moved down to follow p's.
+func (p *loadPart) join(q *loadPart, n int, all []loadKey) {
+	np := len(p.keys)
+	p.keys = all[:np+copy(all[np:], q.keys)]
+	q.keys = p.keys[np:] // where they are now
 	p.rowsB += q.rowsB
 	if q.spans == nil {
 		return
@@ -530,16 +542,28 @@ func radixKeys(keys []loadKey) []loadKey {
 	}
 	var or, and [4]uint64
 	and = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	// ordered: the keys come in the order of their order components
+	// already (a table's rows read by primary key, in an index whose order
+	// is the row's first column), so that sorting by (kk, cls) alone,
+	// each pass stable, leaves them in order within a key.
+	ordered := true
 	for i := range keys {
 		k := &keys[i]
 		or[0], and[0] = or[0]|k.k1, and[0]&k.k1
 		or[1], and[1] = or[1]|k.k0, and[1]&k.k0
 		or[2], and[2] = or[2]|uint64(k.cls), and[2]&uint64(k.cls)
 		or[3], and[3] = or[3]|k.kk, and[3]&k.kk
+		if i > 0 && ordered {
+			p := &keys[i-1]
+			ordered = p.k0 < k.k0 || p.k0 == k.k0 && p.k1 <= k.k1
+		}
 	}
 	var tmp []loadKey
 	src := keys
 	for f, get := range fields {
+		if ordered && f < 2 {
+			continue // the order components: already in order
+		}
 		diff := or[f] ^ and[f]
 		for shift := 0; shift < 64; shift += 8 {
 			if diff>>shift&0xff == 0 {

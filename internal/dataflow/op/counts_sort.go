@@ -19,7 +19,9 @@ const homeDigit = 11
 // placing, the rows of half the chunks, the first half's rows of a
 // bucket ahead of the second's), then each goroutine sorts the buckets
 // of half the top digits by the remaining low bits, a counting sort per
-// bucket, least significant digit first. Rows of one home end up
+// bucket, least significant digit first, into a buffer of the biggest
+// bucket's size and back (a bucket holds about n/2^homeDigit rows and
+// stays in cache), not into a second buffer of n rows. Rows of one home end up
 // together, as sortByHome leaves them; their order within the home may
 // differ, which counts.load does not depend on (equal rows are found in a
 // home whatever its order, and merged).
@@ -75,15 +77,20 @@ func sortHomesInParallel(chunks [][]homed, n, b int) []homed {
 	if low == 0 {
 		return out
 	}
-	// Each bucket sorted by the low bits, 11 at a time; every bucket
-	// takes the same number of passes, so all end in the same slice.
-	buf := make([]homed, n)
+	// Each bucket sorted by the low bits, 11 at a time, through a buffer
+	// of its goroutine's biggest bucket, and back into out.
 	passes := (low + homeDigit - 1) / homeDigit
 	two(func(g int) {
 		var cnt [1 << homeDigit]int
 		half := 1 << (homeDigit - 1)
+		big := 0
 		for d := g * half; d < (g+1)*half; d++ {
-			src, dst := out[starts[d]:starts[d+1]], buf[starts[d]:starts[d+1]]
+			big = max(big, starts[d+1]-starts[d])
+		}
+		buf := make([]homed, big)
+		for d := g * half; d < (g+1)*half; d++ {
+			bucket := out[starts[d]:starts[d+1]]
+			src, dst := bucket, buf[:len(bucket)]
 			for p := range passes {
 				shift := p * homeDigit
 				width := min(homeDigit, low-shift)
@@ -103,11 +110,11 @@ func sortHomesInParallel(chunks [][]homed, n, b int) []homed {
 				}
 				src, dst = dst, src
 			}
+			if passes%2 == 1 {
+				copy(bucket, src)
+			}
 		}
 	})
-	if passes%2 == 1 {
-		return buf
-	}
 	return out
 }
 
