@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -232,6 +233,7 @@ func (a *Arrangement) load(src loadSrc) error {
 		}
 	}
 	var tb treeBuilder
+	var smalls runSlab
 	// flush moves the entries gathered into the run's tree, leaving out
 	// those whose weights cancelled (they are not held).
 	flush := func() {
@@ -323,7 +325,7 @@ func (a *Arrangement) load(src loadSrc) error {
 		}
 		r := a.newRun(k)
 		if small != nil {
-			r.small = slices.Clone(small)
+			r.small = smalls.cut(small)
 			clear(small)
 			for _, e := range r.small {
 				a.n++
@@ -682,4 +684,28 @@ func treeOfLeaves(leaves []*ptNode, n int) *prefixTree {
 	}
 	t.root = level[0]
 	return t
+}
+
+// runSlab hands out the small runs of a load, cut from slabs of entries:
+// one allocation for many runs, where a load of a million rows under a
+// hundred thousand keys made one a run. A run's capacity ends with it, so
+// that a run that grows copies itself out. The cost: a slab stays alive
+// while any of its runs still uses it, so that an index whose runs later
+// grow one by one may keep up to a slab (8 KB) for a run still in it.
+type runSlab struct {
+	free []arrEntry
+}
+
+// runSlabEntries is how many entries a slab holds: 8 KB.
+const runSlabEntries = 8192 / int(unsafe.Sizeof(arrEntry{}))
+
+// cut returns a copy of es cut from the slab.
+func (s *runSlab) cut(es []arrEntry) []arrEntry {
+	if len(es) > len(s.free) {
+		s.free = make([]arrEntry, max(runSlabEntries, len(es)))
+	}
+	r := s.free[:len(es):len(es)]
+	s.free = s.free[len(es):]
+	copy(r, es)
+	return r
 }
