@@ -323,7 +323,7 @@ func (a *Arrangement) load(src loadSrc) error {
 		if len(small) == 0 && tb.n == 0 {
 			continue
 		}
-		r := a.newRun(k)
+		r := a.putRun(k, smalls.run())
 		if small != nil {
 			r.small = smalls.cut(small)
 			clear(small)
@@ -686,15 +686,30 @@ func treeOfLeaves(leaves []*ptNode, n int) *prefixTree {
 	return t
 }
 
-// runSlab hands out the small runs of a load, cut from slabs of entries:
-// one allocation for many runs, where a load of a million rows under a
-// hundred thousand keys made one a run. A run's capacity ends with it, so
-// that a run that grows copies itself out. The cost: a slab stays alive
-// while any of its runs still uses it, so that an index whose runs later
-// grow one by one may keep up to a slab (8 KB) for a run still in it.
+// runSlab hands out the runs of a load, and the entries of its small
+// runs, cut from slabs: one allocation for many runs, where a load of a
+// million rows under a hundred thousand keys made two a run. A small
+// run's capacity ends with it, so that a run that grows copies itself
+// out. The cost: a slab stays alive while any of its runs still uses it,
+// so that an index whose runs later grow or go one by one may keep up to a
+// slab (8 KB) for a run still in it.
 type runSlab struct {
 	free []arrEntry
+	runs []run
 }
+
+// run returns a new empty run cut from the slab.
+func (s *runSlab) run() *run {
+	if len(s.runs) == 0 {
+		s.runs = make([]run, runSlabRuns)
+	}
+	r := &s.runs[0]
+	s.runs = s.runs[1:]
+	return r
+}
+
+// runSlabRuns is how many runs a slab holds: 8 KB.
+const runSlabRuns = 8192 / int(unsafe.Sizeof(run{}))
 
 // runSlabEntries is how many entries a slab holds: 8 KB.
 const runSlabEntries = 8192 / int(unsafe.Sizeof(arrEntry{}))
