@@ -83,7 +83,7 @@ type Arrangement struct {
 	deferLoads bool
 	deferred   zset.ZSet
 	isDeferred bool
-	pending    []zset.ZSet // a copy of each batch
+	pending    []zset.ZSet // the batches' entries, copied into pages (pend)
 	npending   int         // their entries
 
 	// Held commits (see HoldCommits): the entries committed but not yet
@@ -470,8 +470,10 @@ func (a *Arrangement) intKey(key []byte) (int64, bool) {
 }
 
 // newRun adds an empty run for an encoded key.
-func (a *Arrangement) newRun(key []byte) *run {
-	r := &run{}
+func (a *Arrangement) newRun(key []byte) *run { return a.putRun(key, &run{}) }
+
+// putRun adds r, empty, as the run of an encoded key.
+func (a *Arrangement) putRun(key []byte, r *run) *run {
 	if n, ok := a.intKey(key); ok {
 		a.ints.Set(n, r)
 		a.bytes += intRunOverhead

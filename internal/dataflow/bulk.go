@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -109,17 +110,22 @@ func (a *Arrangement) AwaitLoad() {
 	}
 }
 
-// loadSrc is what Load reads: a Z-set's entries, or rows of weight one
-// (nil ones skipped).
+// loadSrc is what Load reads: a Z-set's entries, rows of weight one
+// (nil ones skipped), or the pages of a deferred load's entries (pend).
 type loadSrc struct {
-	z  zset.ZSet
-	rs []value.Row
-	n  int
+	z     zset.ZSet
+	rs    []value.Row
+	pages []zset.ZSet
+	n     int
 }
 
 func (s *loadSrc) at(i int32) (value.Row, int64) {
-	if s.rs != nil {
+	switch {
+	case s.rs != nil:
 		return s.rs[i], 1
+	case s.pages != nil:
+		e := &s.pages[i>>pendingShift][i&pendingMask]
+		return e.Row, e.W
 	}
 	return s.z[i].Row, s.z[i].W
 }
@@ -131,12 +137,14 @@ const loadChunk = 1 << 12
 
 func (a *Arrangement) load(src loadSrc) error {
 	var p loadPart
+	all := make([]loadKey, src.n)
 	if h := src.n / 2; src.n >= bulkSplit && runtime.GOMAXPROCS(0) >= 2 && a.colsOnly() {
-		// Column references read the rows only: both halves at once.
+		// Column references read the rows only: both halves at once,
+		// each into its own part of one buffer.
 		var q loadPart
 		var wg sync.WaitGroup
-		wg.Go(func() { q = a.loadKeys(&src, h, src.n) })
-		p = a.loadKeys(&src, 0, h)
+		wg.Go(func() { q = a.loadKeys(&src, h, src.n, all[h:h:src.n]) })
+		p = a.loadKeys(&src, 0, h, all[:0:h])
 		wg.Wait()
 		if p.err == nil {
 			p.err = q.err
@@ -144,8 +152,8 @@ func (a *Arrangement) load(src loadSrc) error {
 		if p.err != nil {
 			return p.err
 		}
-		p.join(&q, src.n)
-	} else if p = a.loadKeys(&src, 0, src.n); p.err != nil {
+		p.join(&q, src.n, all)
+	} else if p = a.loadKeys(&src, 0, src.n, all[:0]); p.err != nil {
 		return p.err
 	}
 	keys, arena, spans, rowsB := p.keys, p.arena, p.spans, p.rowsB
@@ -225,6 +233,7 @@ func (a *Arrangement) load(src loadSrc) error {
 		}
 	}
 	var tb treeBuilder
+	var smalls runSlab
 	// flush moves the entries gathered into the run's tree, leaving out
 	// those whose weights cancelled (they are not held).
 	flush := func() {
@@ -314,9 +323,9 @@ func (a *Arrangement) load(src loadSrc) error {
 		if len(small) == 0 && tb.n == 0 {
 			continue
 		}
-		r := a.newRun(k)
+		r := a.putRun(k, smalls.run())
 		if small != nil {
-			r.small = slices.Clone(small)
+			r.small = smalls.cut(small)
 			clear(small)
 			for _, e := range r.small {
 				a.n++
@@ -369,13 +378,14 @@ func exactKind(v value.Value) value.Kind {
 	return value.Unknown
 }
 
-// loadKeys evaluates the keys of rows lo to hi.
-func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int) (p loadPart) {
+// loadKeys evaluates the keys of rows lo to hi, appending them to keys,
+// which has room for them.
+func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int, keys []loadKey) (p loadPart) {
 	// Only keys of more than 7 bytes (not integers) are kept encoded,
 	// for their summaries' ties; a run's key is encoded again from its
 	// first row.
 	var buf []byte
-	p.keys = make([]loadKey, 0, hi-lo)
+	p.keys = keys
 	for i := lo; i < hi; i++ {
 		row, _ := src.at(int32(i))
 		if row == nil {
@@ -429,9 +439,13 @@ func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int) (p loadPart) {
 	return p
 }
 
-// join appends q, the part of the rows after p's, to p.
-func (p *loadPart) join(q *loadPart, n int) {
-	p.keys = append(p.keys, q.keys...)
+// join appends q, the part of the rows after p's, to p: p's keys begin
+// all, q's lie in it after them (a row left out leaves a gap), and are
+// moved down to follow p's.
+func (p *loadPart) join(q *loadPart, n int, all []loadKey) {
+	np := len(p.keys)
+	p.keys = all[:np+copy(all[np:], q.keys)]
+	q.keys = p.keys[np:] // where they are now
 	p.rowsB += q.rowsB
 	if q.spans == nil {
 		return
@@ -530,16 +544,28 @@ func radixKeys(keys []loadKey) []loadKey {
 	}
 	var or, and [4]uint64
 	and = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	// ordered: the keys come in the order of their order components
+	// already (a table's rows read by primary key, in an index whose order
+	// is the row's first column), so that sorting by (kk, cls) alone,
+	// each pass stable, leaves them in order within a key.
+	ordered := true
 	for i := range keys {
 		k := &keys[i]
 		or[0], and[0] = or[0]|k.k1, and[0]&k.k1
 		or[1], and[1] = or[1]|k.k0, and[1]&k.k0
 		or[2], and[2] = or[2]|uint64(k.cls), and[2]&uint64(k.cls)
 		or[3], and[3] = or[3]|k.kk, and[3]&k.kk
+		if i > 0 && ordered {
+			p := &keys[i-1]
+			ordered = p.k0 < k.k0 || p.k0 == k.k0 && p.k1 <= k.k1
+		}
 	}
 	var tmp []loadKey
 	src := keys
 	for f, get := range fields {
+		if ordered && f < 2 {
+			continue // the order components: already in order
+		}
 		diff := or[f] ^ and[f]
 		for shift := 0; shift < 64; shift += 8 {
 			if diff>>shift&0xff == 0 {
@@ -658,4 +684,43 @@ func treeOfLeaves(leaves []*ptNode, n int) *prefixTree {
 	}
 	t.root = level[0]
 	return t
+}
+
+// runSlab hands out the runs of a load, and the entries of its small
+// runs, cut from slabs: one allocation for many runs, where a load of a
+// million rows under a hundred thousand keys made two a run. A small
+// run's capacity ends with it, so that a run that grows copies itself
+// out. The cost: a slab stays alive while any of its runs still uses it,
+// so that an index whose runs later grow or go one by one may keep up to a
+// slab (8 KB) for a run still in it.
+type runSlab struct {
+	free []arrEntry
+	runs []run
+}
+
+// run returns a new empty run cut from the slab.
+func (s *runSlab) run() *run {
+	if len(s.runs) == 0 {
+		s.runs = make([]run, runSlabRuns)
+	}
+	r := &s.runs[0]
+	s.runs = s.runs[1:]
+	return r
+}
+
+// runSlabRuns is how many runs a slab holds: 8 KB.
+const runSlabRuns = 8192 / int(unsafe.Sizeof(run{}))
+
+// runSlabEntries is how many entries a slab holds: 8 KB.
+const runSlabEntries = 8192 / int(unsafe.Sizeof(arrEntry{}))
+
+// cut returns a copy of es cut from the slab.
+func (s *runSlab) cut(es []arrEntry) []arrEntry {
+	if len(es) > len(s.free) {
+		s.free = make([]arrEntry, max(runSlabEntries, len(es)))
+	}
+	r := s.free[:len(es):len(es)]
+	s.free = s.free[len(es):]
+	copy(r, es)
+	return r
 }

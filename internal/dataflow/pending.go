@@ -2,7 +2,6 @@ package dataflow
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -78,12 +77,8 @@ func (a *Arrangement) commitDeferred() {
 	a.Abort()
 	if a.n == 0 {
 		// The batch is valid only until this commit: its entries are
-		// copied (the rows themselves are immutable), a chunk a batch
-		// rather than into one slice grown and copied again and again.
-		if len(d) > 0 {
-			a.pending = append(a.pending, slices.Clone(d))
-			a.npending += len(d)
-		}
+		// copied (the rows themselves are immutable).
+		a.pend(d)
 		return
 	}
 	if err := a.Stage(d); err != nil {
@@ -101,21 +96,56 @@ func (a *Arrangement) settle() {
 	if a.npending == 0 {
 		return
 	}
-	rows := a.pending[0]
-	if len(a.pending) > 1 {
-		rows = make(zset.ZSet, 0, a.npending)
-		for _, ch := range a.pending {
-			rows = append(rows, ch...)
-		}
-	}
+	pages, n := a.pending, a.npending
 	staged, isDeferred, set := a.deferred, a.isDeferred, a.isSet
 	// Load stages and commits a few rows as a batch: not deferred again.
 	a.pending, a.npending, a.isSet, a.deferLoads = nil, 0, false, false
 	a.deferred, a.isDeferred = nil, false
 	// The rows' keys are columns: their evaluation cannot fail. Load
-	// merges equal rows and drops those whose weights cancel.
-	if err := a.Load(rows); err != nil {
+	// merges equal rows and drops those whose weights cancel; it reads
+	// the pages in place.
+	var err error
+	if len(pages) == 1 || n < 2*ptOrder || n >= 1<<31 {
+		rows := pages[0]
+		if len(pages) > 1 {
+			rows = make(zset.ZSet, 0, n)
+			for _, pg := range pages {
+				rows = append(rows, pg...)
+			}
+		}
+		err = a.Load(rows)
+	} else {
+		err = a.load(loadSrc{pages: pages, n: n})
+	}
+	if err != nil {
 		panic(fmt.Sprintf("dataflow: deferred load of %s: %v", a.Describe(), err))
 	}
 	a.deferred, a.isDeferred, a.isSet, a.deferLoads = staged, isDeferred, set, true
+}
+
+// pendingShift sets the size of the pages the pending entries are kept
+// in: 1 << 15 entries, a cold start's batch. Every page but the last is
+// full, so that Load finds entry i at page i >> pendingShift without
+// gathering the pages into one slice first.
+const (
+	pendingShift = 15
+	pendingPage  = 1 << pendingShift
+	pendingMask  = pendingPage - 1
+)
+
+// pend copies the entries of a batch committed while the arrangement is
+// empty to the pending pages.
+func (a *Arrangement) pend(d zset.ZSet) {
+	a.npending += len(d)
+	for len(d) > 0 {
+		k := len(a.pending) - 1
+		if k < 0 || len(a.pending[k]) == pendingPage {
+			a.pending = append(a.pending, make(zset.ZSet, 0, min(pendingPage, len(d))))
+			k++
+		}
+		pg := a.pending[k]
+		take := min(len(d), pendingPage-len(pg))
+		a.pending[k] = append(pg, d[:take]...)
+		d = d[take:]
+	}
 }

@@ -1,8 +1,6 @@
 package op
 
 import (
-	"math/bits"
-
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -40,11 +38,13 @@ func (l *countsLoad) add(z zset.ZSet) {
 
 // load fills empty counts with l's rows in one build, leaving what adding
 // them one by one would leave (equal rows' weights summed, rows whose
-// weights cancel left out), without looking any row up: the rows are
-// ordered by their place in an index sized once for all of them (a radix
-// sort of their hashes) and put there in that order, so that the index is
-// written from one end to the other rather than at random, a cache miss a
-// row. Equal rows have equal hashes and so meet in that order.
+// weights cancel left out): the index is sized once for all of them, and
+// each row is put in it in the order the rows came and its slot appended
+// to the slab, equal rows found on the way and merged, without the
+// index's growth or a slot's reuse. The slab is then written from one end
+// to the other; the index is written at random, a cache miss a row, which
+// costs less than ordering the rows by their place in it first (two passes
+// over the rows and a buffer of them).
 func (c *counts) load(l *countsLoad) {
 	if c.live != 0 || len(c.slots) != 0 || l.n >= 1<<31-1 {
 		for _, ch := range l.chunks {
@@ -59,106 +59,41 @@ func (c *counts) load(l *countsLoad) {
 	}
 	c.index.reserve(l.n)
 	x := &c.index
-	hs := sortByHome(l.chunks, l.n, bits.TrailingZeros(uint(len(x.tab))))
 	c.slots = make([]countSlot, 0, l.n)
 	c.bytes += l.bytes
-	for g := 0; g < len(hs); {
-		home := x.home(hs[g].h)
-		j := g + 1
-		for j < len(hs) && x.home(hs[j].h) == home {
-			j++
-		}
-		// A home's rows (one or two, at the index's load): equal rows are
-		// merged, the first one's slot keeping the sum.
-		first := len(c.slots)
-		for _, r := range hs[g:j] {
-			k := first
-			for ; k < len(c.slots); k++ {
-				if hs[g+k-first].h == r.h && c.same(c.slots[k].row, r.row) {
+	cancelled := false
+	for _, ch := range l.chunks {
+		for k := range ch {
+			r := &ch[k]
+			p := x.home(r.h)
+			for ; x.tab[p].s != 0; p = x.next(p) {
+				if e := x.tab[p]; e.h == r.h && c.same(c.slots[e.s-1].row, r.row) {
 					break
 				}
 			}
-			if k < len(c.slots) {
-				c.slots[k].n += r.w
+			c.total += r.w
+			if s := x.tab[p].s; s != 0 {
+				// A row seen before: the first one's slot keeps the sum.
+				c.slots[s-1].n += r.w
 				c.bytes -= dataflow.RowBytes(r.row)
+				cancelled = cancelled || c.slots[s-1].n == 0
 				continue
 			}
-			// hs[g:j] is reused for the group's slots, in the slots'
-			// order: never ahead of the row being read.
-			hs[g+len(c.slots)-first] = r
-			c.slots = append(c.slots, countSlot{row: r.row, n: r.w, next: -1})
-		}
-		kept := first
-		for k := first; k < len(c.slots); k++ {
-			s := c.slots[k]
-			if s.n == 0 {
-				c.bytes -= dataflow.RowBytes(s.row)
-				continue
-			}
-			c.slots[kept] = s
-			x.put(slotEntry{h: hs[g+k-first].h, s: int32(kept) + 1})
+			x.tab[p] = slotEntry{h: r.h, s: int32(len(c.slots)) + 1}
 			x.n++
 			c.live++
-			c.total += s.n
-			kept++
+			c.slots = append(c.slots, countSlot{row: r.row, n: r.w, next: -1})
 		}
-		clear(c.slots[kept:])
-		c.slots = c.slots[:kept]
-		g = j
+	}
+	if cancelled {
+		// Rows whose weights summed to zero leave, as add removes them.
+		for i := range c.slots {
+			if s := &c.slots[i]; s.n == 0 && s.row != nil {
+				c.remove(value.HashRow(s.row), int32(i))
+			}
+		}
 	}
 	if c.live == 0 { // every weight cancelled
-		c.slots, c.index = nil, slotIndex{}
+		c.slots, c.index, c.free = nil, slotIndex{}, -1
 	}
-}
-
-// sortByHome returns the n rows of chunks ordered by the low b bits of
-// their hashes (their home in an index of 2^b entries): a radix sort,
-// least significant digit first, 11 bits a pass, the first pass reading
-// the chunks; on two goroutines for many rows (sortHomesInParallel).
-func sortByHome(chunks [][]homed, n, b int) []homed {
-	if parallelHomeSort(n, b) {
-		return sortHomesInParallel(chunks, n, b)
-	}
-	out := make([]homed, n)
-	var buf []homed
-	for shift := 0; shift == 0 || shift < b; shift += 11 {
-		mask := uint64(1)<<max(0, min(11, b-shift)) - 1
-		var count [1 << 11]int
-		digit := func(x *homed) uint64 { return (x.h >> shift) & mask }
-		if shift == 0 {
-			for _, ch := range chunks {
-				for i := range ch {
-					count[digit(&ch[i])]++
-				}
-			}
-		} else {
-			for i := range out {
-				count[digit(&out[i])]++
-			}
-		}
-		sum := 0
-		for d := range count[:mask+1] {
-			count[d], sum = sum, sum+count[d]
-		}
-		if shift == 0 {
-			for _, ch := range chunks {
-				for i := range ch {
-					d := digit(&ch[i])
-					out[count[d]] = ch[i]
-					count[d]++
-				}
-			}
-			continue
-		}
-		if buf == nil {
-			buf = make([]homed, n)
-		}
-		for i := range out {
-			d := digit(&out[i])
-			buf[count[d]] = out[i]
-			count[d]++
-		}
-		out, buf = buf, out
-	}
-	return out
 }
