@@ -32,6 +32,9 @@ func (cp *compiler) aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggrega
 		}
 		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct}
 		oa.OrderBy = sortKeys(a.OrderBy)
+		if a.Func.Has(plan.AggHypothetical) {
+			oa.Direct = a.Direct
+		}
 		if a.Func.Has(plan.AggKeepsBest) && isBase && !value.IntOrdered(a.Arg.Type().Kind) {
 			if sp, ok := b.spot(n.GroupBy, []dataflow.SortKey{{Expr: a.Arg}}); ok {
 				oa.Base, oa.Index = b.rows, dataflow.NewArrangement(sp.Spec)

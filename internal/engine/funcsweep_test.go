@@ -214,6 +214,7 @@ var sweepArgs = map[string]map[int][]string{
 	`timezone(text,time with time zone)`:                    {0: sweepZones},
 	`timezone(text,timestamp with time zone)`:               {0: sweepZones},
 	`timezone(text,timestamp without time zone)`:            {0: sweepZones},
+	`to_ascii(text,integer)`:                                {1: {"8", "9", "29"}},
 	`to_char(interval,text)`:                                {1: {"'HH24:MI:SS'", "'DD \"days\" HH'", "'YYYY-MM'"}},
 	`to_number(text,text)`:                                  {0: {"'12.5'", "'-3'", "'1,234'"}, 1: {"'99D9'", "'S9'", "'9,999'"}},
 	`"substring"(text,text,text)`:                           {1: {"'%#\"b_#\"%'", "'a%'", "'%#\"o, W#\"%'"}, 2: {"'#'", "'#'", "'#'"}},

@@ -94,7 +94,7 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 		return arrayAgg(ins, a.Type.Kind, a.Arg.Type().Kind == a.Type.Kind)
 	}
 	switch {
-	case a.Func.Has(plan.AggNotMaintained), a.Func == plan.AggBitAnd, a.Func == plan.AggBitOr, a.Func == plan.AggBitXor:
+	case a.Func.Has(plan.AggNotMaintained), a.Func.Has(plan.AggOrderedSet), a.Func == plan.AggBitAnd, a.Func == plan.AggBitOr, a.Func == plan.AggBitXor:
 		return adHocAggregate(a, ins, rows)
 	}
 	// The rest ignore NULL arguments.

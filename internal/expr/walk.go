@@ -19,6 +19,8 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *SeqCall:
 		return n.Args
+	case *XMLWellFormedCall:
+		return []Expr{n.Arg}
 	case *RowCons:
 		return n.Args
 	case *FieldSelect:
@@ -82,6 +84,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &Concat{L: kids[0], R: kids[1]}
 	case *Func:
 		return &Func{Def: n.Def, Args: kids, T: n.T}
+	case *XMLWellFormedCall:
+		return &XMLWellFormedCall{C: n.C, Arg: kids[0]}
 	case *SeqCall:
 		return &SeqCall{Fn: n.Fn, Args: kids, C: n.C}
 	case *RowCons:

@@ -52,8 +52,9 @@ const (
 	AggPercentileDisc // percentile_disc(f) WITHIN GROUP (ORDER BY x)
 	AggMode           // mode() WITHIN GROUP (ORDER BY x)
 	// The hypothetical-set aggregates, f(args) WITHIN GROUP (ORDER BY
-	// keys): where a row of args would stand among the group's rows.
-	// Their names are the window functions'; LookupHypothetical finds them.
+	// keys): where a row of args would stand among the group's rows,
+	// maintained by counts. Their names are the window functions';
+	// LookupHypothetical finds them.
 	AggHypoRank        // rank(args) WITHIN GROUP (ORDER BY keys)
 	AggHypoDenseRank   // dense_rank
 	AggHypoPercentRank // percent_rank
@@ -138,10 +139,10 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggPercentileDisc: {"percentile_disc", AggNotMaintained | AggOrderedSet},
 	AggMode:           {"mode", AggNotMaintained | AggOrderedSet},
 
-	AggHypoRank:        {"rank", AggNotMaintained | AggOrderedSet | AggHypothetical},
-	AggHypoDenseRank:   {"dense_rank", AggNotMaintained | AggOrderedSet | AggHypothetical},
-	AggHypoPercentRank: {"percent_rank", AggNotMaintained | AggOrderedSet | AggHypothetical},
-	AggHypoCumeDist:    {"cume_dist", AggNotMaintained | AggOrderedSet | AggHypothetical},
+	AggHypoRank:        {"rank", AggOrderedSet | AggHypothetical},
+	AggHypoDenseRank:   {"dense_rank", AggOrderedSet | AggHypothetical},
+	AggHypoPercentRank: {"percent_rank", AggOrderedSet | AggHypothetical},
+	AggHypoCumeDist:    {"cume_dist", AggOrderedSet | AggHypothetical},
 }
 
 var aggAliases = map[string]AggFunc{"variance": AggVarSamp, "stddev": AggStddevSamp, "every": AggBoolAnd}

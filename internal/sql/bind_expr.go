@@ -856,6 +856,14 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if f.Over != nil {
 		return b.bindWindow(s, f)
 	}
+	if isHypothetical(name) && !f.AggWithinGroup {
+		// PostgreSQL finds the hypothetical-set aggregate of the name
+		// for a call with arguments, the window function otherwise.
+		if len(f.Args) > 0 {
+			return nil, b.stmt.errf(f.Location, pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name)
+		}
+		return nil, b.stmt.errf(f.Location, pgerr.WrongObjectType, "window function %s requires an OVER clause", name)
+	}
 	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
 		if e, err := b.outerAggregate(s, f); e != nil || err != nil {
 			return e, err

@@ -62,7 +62,7 @@ func (b *binder) bindHypothetical(as *aggScope, call *plan.AggCall, f *pg_query.
 }
 
 // hypotheticalSignature is f's arguments' types as PostgreSQL prints them
-// in an error: the direct ones, then ORDER BY the sorted ones.
+// in an error: the direct ones, then the sorted ones.
 func (b *binder) hypotheticalSignature(in *scope, f *pg_query.FuncCall) string {
 	sig := ""
 	add := func(n *pg_query.Node) {
@@ -70,7 +70,7 @@ func (b *binder) hypotheticalSignature(in *scope, f *pg_query.FuncCall) string {
 		if e, err := b.bindExpr(in, n); err == nil {
 			t = e.Type().String()
 		}
-		if sig != "" && sig[len(sig)-1] != ' ' {
+		if sig != "" {
 			sig += ", "
 		}
 		sig += t
@@ -78,7 +78,6 @@ func (b *binder) hypotheticalSignature(in *scope, f *pg_query.FuncCall) string {
 	for _, a := range f.Args {
 		add(a)
 	}
-	sig += " ORDER BY "
 	for _, o := range f.AggOrder {
 		add(o.GetSortBy().Node)
 	}

@@ -19,6 +19,8 @@ func (b *binder) settingFunc(name string, es []expr.Expr, loc int32) (e expr.Exp
 		params = []value.Type{value.TextType, value.BoolType}
 	case name == "set_config" && len(es) == 3:
 		params = []value.Type{value.TextType, value.TextType, value.BoolType}
+	case name == "xml_is_well_formed" && len(es) == 1:
+		params = []value.Type{value.TextType}
 	default:
 		return nil, false, nil
 	}
@@ -34,6 +36,9 @@ func (b *binder) settingFunc(name string, es []expr.Expr, loc int32) (e expr.Exp
 		if args[i], err = b.coerce(a, params[i], loc); err != nil {
 			return nil, true, err
 		}
+	}
+	if name == "xml_is_well_formed" {
+		return &expr.XMLWellFormedCall{C: b.stmtClock, Arg: args[0]}, true, nil
 	}
 	return &expr.SettingCall{C: b.stmtClock, Set: name == "set_config", Args: args}, true, nil
 }

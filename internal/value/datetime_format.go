@@ -168,18 +168,15 @@ func parseDTTemplate(f string, mode int) ([]dtNode, error) {
 		nodes = append(nodes, dtNode{lit: s})
 	}
 	for i := 0; i < len(f); {
+		// One prefix at most, as PostgreSQL reads them: in FMTMMonth
+		// the TM is text.
 		fm := false
-		for {
-			switch {
-			case strings.HasPrefix(f[i:], "FM"), strings.HasPrefix(f[i:], "fm"):
-				fm = true
-				i += 2
-				continue
-			case strings.HasPrefix(f[i:], "TM"), strings.HasPrefix(f[i:], "tm"):
-				i += 2
-				continue
-			}
-			break
+		switch {
+		case strings.HasPrefix(f[i:], "FM"), strings.HasPrefix(f[i:], "fm"):
+			fm = true
+			i += 2
+		case strings.HasPrefix(f[i:], "TM"), strings.HasPrefix(f[i:], "tm"):
+			i += 2
 		}
 		var key *dtKey
 		for j := range dtKeys {

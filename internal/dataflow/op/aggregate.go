@@ -74,6 +74,11 @@ type Aggregate struct {
 	// Sep is string_agg's separator, evaluated per row: each value after
 	// the first is preceded by its own row's separator (NULL adds nothing).
 	Sep expr.Expr
+	// Direct is a hypothetical-set aggregate's row of direct arguments
+	// (a row constructor), evaluated per row: it reads the input only
+	// through the group key, so every row of a group gives the same.
+	// OrderBy holds its WITHIN GROUP keys, one per field.
+	Direct expr.Expr
 	// Filter is the FILTER (WHERE …) predicate, nil for none: rows for
 	// which it is not TRUE are left out of this aggregate.
 	Filter expr.Expr
@@ -248,7 +253,15 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 			}
 			s.width++
 		}
-		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg {
+		if a.Func.Has(plan.AggHypothetical) {
+			if rc, ok := a.Direct.(*expr.RowCons); !ok || len(rc.Args) != len(a.OrderBy) {
+				return nil, pgerr.New(pgerr.Internal, "%s WITHIN GROUP needs one direct argument per key", a.Func)
+			}
+			s.width++
+		} else if a.Direct != nil {
+			return nil, pgerr.New(pgerr.Internal, "%s takes no direct argument", a.Func)
+		}
+		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && !a.Func.Has(plan.AggHypothetical) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in %s is not supported", a.Func)
 		}
 		s.width += len(a.OrderBy)
@@ -339,6 +352,8 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		return newOrderedAcc
 	case plan.AggBitAnd, plan.AggBitOr, plan.AggBitXor:
 		inner = newBitsAcc
+	case plan.AggHypoRank, plan.AggHypoDenseRank, plan.AggHypoPercentRank, plan.AggHypoCumeDist:
+		return newHypoAcc
 	}
 	if s.Distinct && s.Func != plan.AggCountStar {
 		return func(s *aggSpec) accum { return newDistinctAcc(inner(s)) }
@@ -552,6 +567,13 @@ func (a *aggSpec) evalSlot(row value.Row, dst *[]value.Value) error {
 	}
 	for _, k := range a.OrderBy {
 		v, err := k.Expr.Eval(row)
+		if err != nil {
+			return err
+		}
+		*dst = append(*dst, v)
+	}
+	if a.Direct != nil {
+		v, err := a.Direct.Eval(row)
 		if err != nil {
 			return err
 		}
@@ -858,6 +880,23 @@ func (a *aggSpec) describe() string {
 	var b strings.Builder
 	b.WriteString(a.Func.String())
 	b.WriteByte('(')
+	if a.Direct != nil {
+		for i, d := range a.Direct.(*expr.RowCons).Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(d.String())
+		}
+		b.WriteString(") WITHIN GROUP (ORDER BY ")
+		b.WriteString(formatSortKeys(a.OrderBy))
+		b.WriteByte(')')
+		if a.Filter != nil {
+			b.WriteString(" FILTER (WHERE ")
+			b.WriteString(a.Filter.String())
+			b.WriteByte(')')
+		}
+		return b.String()
+	}
 	if a.Distinct {
 		b.WriteString("DISTINCT ")
 	}
@@ -899,6 +938,10 @@ func (a *aggSpec) stateCost() (state, cost string) {
 	case a.Func == plan.AggMin || a.Func == plan.AggMax:
 		return fmt.Sprintf("best %d values of %s; refills from index on (group, %s)", a.Reserve, a.Arg, a.Arg),
 			"O(log k) + refill"
+	case a.Func == plan.AggHypoDenseRank:
+		return "count of rows before the direct arguments' row, and its distinct sort keys before it → multiplicity", "O(log n)"
+	case a.Func.Has(plan.AggHypothetical):
+		return "count of rows before, and peers of, the direct arguments' row", "O(change)"
 	case a.Func == plan.AggStringAgg || a.Func == plan.AggArrayAgg:
 		return "ordered value → multiplicity (O(input))", "O(log n) + O(group) to build the result"
 	case a.Distinct && a.Func != plan.AggCountStar:
