@@ -83,7 +83,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindBoolExpr(s, n.GetBoolExpr())
 	case n.GetNullTest() != nil:
 		t := n.GetNullTest()
-		if args, ok := rowArgs(t.Arg); ok {
+		if args, ok := b.rowElems(s, t.Arg); ok {
 			return b.bindRowNullTest(s, args, t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL)
 		}
 		e, err := b.bindExpr(s, t.Arg)
@@ -172,6 +172,7 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 				if r, ok := b.WholeRow(s, names[0]); ok {
 					return r, nil // t.* as a value: t's row
 				}
+				return nil, b.stmt.errf(c.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", names[0])
 			}
 			return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "* is only allowed in a select list")
 		}
@@ -421,7 +422,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		case "~<~", "~<=~", "~>=~", "~>~":
 			return b.bindPatternCompare(s, a, op)
 		}
-		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowCompare(s, op, l, r, a.Location)
 		}
 		l, err := b.bindExpr(s, a.Lexpr)
@@ -434,7 +435,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		return b.binaryOp(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 		}
 		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
@@ -594,7 +595,7 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if list == nil {
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "IN (subquery) is not supported yet")
 	}
-	if l, ok := rowArgs(a.Lexpr); ok {
+	if l, ok := b.rowElems(s, a.Lexpr); ok {
 		return b.bindRowIn(s, l, list.Items, not, a.Location)
 	}
 	nodes := append([]*pg_query.Node{a.Lexpr}, list.Items...)
