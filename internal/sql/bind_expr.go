@@ -866,6 +866,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 			// an enclosing query's; this one is not.
 			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
+		if !isAggregateName(name) && !f.AggStar {
+			return nil, b.notAggregate(s, name, f)
+		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	if expr.IsSRF(name) {
@@ -922,8 +925,12 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {
-		if e, ok := functionCast(name, es, pre, err); ok {
-			return e, nil
+		argLoc := loc
+		if len(args) == 1 {
+			argLoc = nodeLoc(args[0], loc)
+		}
+		if e, ok, cerr := b.functionCast(name, es, pre, err, argLoc); ok {
+			return e, cerr
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
