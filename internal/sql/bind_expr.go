@@ -997,6 +997,8 @@ func nodeLoc(n *pg_query.Node, def int32) int32 {
 		return v.NullTest.Location
 	case *pg_query.Node_SubLink:
 		return v.SubLink.Location
+	case *pg_query.Node_RowExpr:
+		return v.RowExpr.Location
 	}
 	return def
 }
