@@ -69,10 +69,15 @@ func (b *binder) notAggregate(s *scope, name string, f *pg_query.FuncCall) error
 	return b.stmt.errf(f.Location, pgerr.WrongObjectType, "%s specified, but %s is not an aggregate function", what, name)
 }
 
-// undefinedTableFunc returns 42883 when no function name takes the
-// arguments of f, a call in FROM, as PostgreSQL reports it; nil when one
-// does or an argument does not bind (the caller's error stands).
+// undefinedTableFunc returns 42883 for a call in FROM of a function
+// named by an SQL/JSON word that PostgreSQL 15 does not have
+// (json_table(…)), as it reports it; nil for any other name, which may
+// be one of PostgreSQL's functions not supported here, or when an
+// argument does not bind (the caller's error stands).
 func (b *binder) undefinedTableFunc(name string, f *pg_query.FuncCall) error {
+	if !sqlJSONWords[name] {
+		return nil
+	}
 	ts := make([]value.Type, 0, len(f.Args))
 	for _, a := range f.Args {
 		e, err := b.bindExpr(&scope{}, a)
