@@ -254,14 +254,14 @@ func (b *binder) bindSubLinkOnce(s *scope, sl *pg_query.SubLink) (expr.Expr, err
 		}
 		sl = asl
 	}
-	if n, ok, err := b.rowInSubLink(sl, true); ok || err != nil {
+	if n, ok, err := b.rowInSubLink(s, sl, true); ok || err != nil {
 		if err != nil {
 			return nil, err
 		}
 		return b.bindExpr(s, n)
 	}
 	if sl.SubLinkType == pg_query.SubLinkType_ROWCOMPARE_SUBLINK {
-		l, lok := rowArgs(sl.Testexpr)
+		l, lok := b.rowElems(s, sl.Testexpr)
 		r, rok := subLinkColumns(sl)
 		if !lok || !rok {
 			return nil, b.refuse(sl.Location, "this row comparison with a subquery is not supported").
@@ -421,11 +421,11 @@ func (b *binder) inSub(lv level, s *scope, q *subquery, sl *pg_query.SubLink) (e
 // (text when both are unknown).
 func (b *binder) inOperands(s *scope, q *subquery, sl *pg_query.SubLink) (x, y expr.Expr, t value.Type, err error) {
 	cols := q.plan.Columns()
-	if len(cols) != 1 {
-		return nil, nil, t, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
-	}
 	if x, err = b.bindExpr(s, sl.Testexpr); err != nil {
 		return nil, nil, t, err
+	}
+	if len(cols) != 1 {
+		return nil, nil, t, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
 	}
 	y = &expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name}
 	if t, err = expr.ResolveCompare(x.Type(), y.Type()); err != nil {

@@ -83,7 +83,7 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindBoolExpr(s, n.GetBoolExpr())
 	case n.GetNullTest() != nil:
 		t := n.GetNullTest()
-		if args, ok := rowArgs(t.Arg); ok {
+		if args, ok := b.rowElems(s, t.Arg); ok {
 			return b.bindRowNullTest(s, args, t.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL)
 		}
 		e, err := b.bindExpr(s, t.Arg)
@@ -172,6 +172,7 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 				if r, ok := b.WholeRow(s, names[0]); ok {
 					return r, nil // t.* as a value: t's row
 				}
+				return nil, b.stmt.errf(c.Location, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", names[0])
 			}
 			return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "* is only allowed in a select list")
 		}
@@ -421,7 +422,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		case "~<~", "~<=~", "~>=~", "~>~":
 			return b.bindPatternCompare(s, a, op)
 		}
-		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowCompare(s, op, l, r, a.Location)
 		}
 		l, err := b.bindExpr(s, a.Lexpr)
@@ -434,7 +435,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		return b.binaryOp(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		if l, r, ok := rowPair(a.Lexpr, a.Rexpr); ok {
+		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 		}
 		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
@@ -594,7 +595,7 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if list == nil {
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "IN (subquery) is not supported yet")
 	}
-	if l, ok := rowArgs(a.Lexpr); ok {
+	if l, ok := b.rowElems(s, a.Lexpr); ok {
 		return b.bindRowIn(s, l, list.Items, not, a.Location)
 	}
 	nodes := append([]*pg_query.Node{a.Lexpr}, list.Items...)
@@ -873,6 +874,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 			// an enclosing query's; this one is not.
 			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
+		if !isAggregateName(name) && !f.AggStar {
+			return nil, b.notAggregate(s, name, f)
+		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
 	if expr.IsSRF(name) {
@@ -929,8 +933,12 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {
-		if e, ok := functionCast(name, es, pre, err); ok {
-			return e, nil
+		argLoc := loc
+		if len(args) == 1 {
+			argLoc = nodeLoc(args[0], loc)
+		}
+		if e, ok, cerr := b.functionCast(name, es, pre, err, argLoc); ok {
+			return e, cerr
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
@@ -997,6 +1005,8 @@ func nodeLoc(n *pg_query.Node, def int32) int32 {
 		return v.NullTest.Location
 	case *pg_query.Node_SubLink:
 		return v.SubLink.Location
+	case *pg_query.Node_RowExpr:
+		return v.RowExpr.Location
 	}
 	return def
 }

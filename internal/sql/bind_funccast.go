@@ -3,6 +3,8 @@ package sql
 import (
 	"errors"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -10,21 +12,85 @@ import (
 
 // functionCast is PostgreSQL's function-style cast: a call of one
 // argument that names a type and no function (int4(x), float8(1),
-// timestamptz('…')) is the explicit cast x::type, when the cast exists.
-// err is the failed resolution, which stands unless it is 42883 and the
-// cast applies.
-func functionCast(name string, es, pre []expr.Expr, err error) (expr.Expr, bool) {
+// timestamptz('…'), json(x)) is the explicit cast x::type, when the cast
+// exists. err is the failed resolution, which stands unless it is 42883
+// and the cast applies. A constant the cast cannot convert is the cast's
+// error, as in PostgreSQL: positioned at a string literal (argLoc), whose
+// conversion PostgreSQL reports while parsing, unpositioned for a typed
+// constant, which it folds before running.
+func (b *binder) functionCast(name string, es, pre []expr.Expr, err error, argLoc int32) (expr.Expr, bool, error) {
 	var pe *pgerr.Error
 	if len(es) != 1 || len(pre) != 0 || !errors.As(err, &pe) || pe.Code != pgerr.UndefinedFunction {
-		return nil, false
+		return nil, false, nil
 	}
 	t, terr := value.TypeFromName(name, nil)
 	if terr != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	out, cerr := expr.Coerce(es[0], t, true)
 	if cerr != nil {
-		return nil, false
+		var ce *pgerr.Error
+		if !errors.As(cerr, &ce) || ce.Code == pgerr.CannotCoerce || ce.Code == pgerr.DatatypeMismatch {
+			return nil, false, nil
+		}
+		if _, ok := es[0].(*expr.Const); !ok {
+			return nil, false, nil
+		}
+		if es[0].Type().Kind == value.Unknown {
+			return nil, true, pgerr.Wrap(cerr).At(b.stmt.SQL, int(argLoc))
+		}
+		return nil, true, cerr
 	}
-	return out, true
+	return out, true, nil
+}
+
+// notAggregate is the error of a call with DISTINCT, ORDER BY or FILTER
+// of a function that is no aggregate: 42883 when no function of that name
+// takes its arguments, else 42809, as PostgreSQL reports them.
+func (b *binder) notAggregate(s *scope, name string, f *pg_query.FuncCall) error {
+	ts := make([]value.Type, 0, len(f.Args))
+	for _, a := range f.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return err
+		}
+		ts = append(ts, e.Type())
+	}
+	if _, _, _, err := expr.ResolveFunc(name, ts); err != nil {
+		return pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+	}
+	what := "FILTER"
+	switch {
+	case f.AggDistinct:
+		what = "DISTINCT"
+	case len(f.AggOrder) > 0:
+		what = "ORDER BY"
+	}
+	return b.stmt.errf(f.Location, pgerr.WrongObjectType, "%s specified, but %s is not an aggregate function", what, name)
+}
+
+// undefinedTableFunc returns 42883 for a call in FROM of a function
+// named by an SQL/JSON word that PostgreSQL 15 does not have
+// (json_table(…)), as it reports it; nil for any other name, which may
+// be one of PostgreSQL's functions not supported here, or when an
+// argument does not bind (the caller's error stands).
+func (b *binder) undefinedTableFunc(name string, f *pg_query.FuncCall) error {
+	if !sqlJSONWords[name] {
+		return nil
+	}
+	ts := make([]value.Type, 0, len(f.Args))
+	for _, a := range f.Args {
+		e, err := b.bindExpr(&scope{}, a)
+		if err != nil {
+			return nil
+		}
+		ts = append(ts, e.Type())
+	}
+	if _, _, _, err := expr.ResolveFunc(name, ts); err != nil {
+		var pe *pgerr.Error
+		if errors.As(err, &pe) && pe.Code == pgerr.UndefinedFunction {
+			return pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+		}
+	}
+	return nil
 }

@@ -39,6 +39,16 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 		}
 		args = append(args, e)
 	}
+	if len(r.Colnames) == len(args) && len(args) > 0 {
+		// The record of a set-returning function's columns that the
+		// rewrite of a select list made (rowsFromSRF): its fields have
+		// the function's names, and it is NULL where they all are.
+		names := make([]string, len(args))
+		for i, n := range r.Colnames {
+			names[i] = n.GetString_().GetSval()
+		}
+		return expr.NewRecordCons(args, names, "", "", true), nil
+	}
 	return expr.NewRowCons(args), nil
 }
 

@@ -41,23 +41,57 @@ func rowArgs(n *pg_query.Node) ([]*pg_query.Node, bool) {
 	return nil, false
 }
 
-// rowPair returns the elements of two rows compared, either of them a
-// scalar subquery of several columns; ok is false unless both are rows.
-func rowPair(ln, rn *pg_query.Node) (l, r []*pg_query.Node, ok bool) {
-	row := func(n *pg_query.Node) ([]*pg_query.Node, bool) {
-		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
-			return subLinkColumns(sl)
-		}
-		return rowArgs(n)
-	}
-	_, lrow := rowArgs(ln)
-	_, rrow := rowArgs(rn)
-	if !lrow && !rrow {
+// rowPair returns the elements of two rows compared, the right one
+// possibly a scalar subquery of several columns; ok is false unless both
+// are rows. A subquery on the left is a scalar subquery, as in
+// PostgreSQL: one of several columns there is 42601 when it is bound.
+func (b *binder) rowPair(s *scope, ln, rn *pg_query.Node) (l, r []*pg_query.Node, ok bool) {
+	l, lok := b.rowElems(s, ln)
+	if !lok {
 		return nil, nil, false
 	}
-	l, lok := row(ln)
-	r, rok := row(rn)
-	return l, r, lok && rok
+	if sl := rn.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+		r, ok = subLinkColumns(sl)
+		return l, r, ok
+	}
+	r, ok = b.rowElems(s, rn)
+	return l, r, ok
+}
+
+// rowElems returns the elements of a row constructor with each t.* among
+// them expanded into t's columns, as PostgreSQL expands it: ROW(0, t.*)
+// compares, tests and matches as ROW(0, t.a, t.b). ok is false when n is
+// not a row constructor.
+func (b *binder) rowElems(s *scope, n *pg_query.Node) ([]*pg_query.Node, bool) {
+	args, ok := rowArgs(n)
+	if !ok || !slices.ContainsFunc(args, isQualifiedStar) {
+		return args, ok
+	}
+	out := make([]*pg_query.Node, 0, len(args))
+	for _, a := range args {
+		if !isQualifiedStar(a) {
+			out = append(out, a)
+			continue
+		}
+		cr := a.GetColumnRef()
+		qual := cr.Fields[0].GetString_().Sval
+		row, found := b.WholeRow(s, qual)
+		if !found {
+			// Bound as it is, it reports the missing relation.
+			out = append(out, a)
+			continue
+		}
+		for _, name := range row.Names {
+			out = append(out, pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(qual), pg_query.MakeStrNode(name)}, cr.Location))
+		}
+	}
+	return out, true
+}
+
+// isQualifiedStar reports whether n is t.*.
+func isQualifiedStar(n *pg_query.Node) bool {
+	cr := n.GetColumnRef()
+	return cr != nil && len(cr.Fields) == 2 && cr.Fields[0].GetString_() != nil && cr.Fields[1].GetAStar() != nil
 }
 
 // bindRowCompare binds l op r where both are row constructors.
@@ -161,7 +195,7 @@ func (b *binder) bindRowIn(s *scope, l []*pg_query.Node, list []*pg_query.Node, 
 	}
 	args := make([]expr.Expr, len(list))
 	for i, item := range list {
-		r, ok := rowArgs(item)
+		r, ok := b.rowElems(s, item)
 		if !ok {
 			if sl := item.GetSubLink(); sl != nil && len(l) > 1 {
 				r, ok = subLinkColumns(sl)
@@ -247,8 +281,8 @@ func subLinkColumns(sl *pg_query.SubLink) ([]*pg_query.Node, bool) {
 // three-valued form CASE WHEN EXISTS (… equal) THEN true WHEN EXISTS (…
 // (equal) IS NULL) THEN NULL ELSE false END, negated for NOT IN. ok is
 // false when sl is not such a subquery.
-func (b *binder) rowInSubLink(sl *pg_query.SubLink, threeValued bool) (*pg_query.Node, bool, error) {
-	l, isRow := rowArgs(sl.Testexpr)
+func (b *binder) rowInSubLink(s *scope, sl *pg_query.SubLink, threeValued bool) (*pg_query.Node, bool, error) {
+	l, isRow := b.rowElems(s, sl.Testexpr)
 	if !isRow || sl.SubLinkType != pg_query.SubLinkType_ANY_SUBLINK && sl.SubLinkType != pg_query.SubLinkType_ALL_SUBLINK {
 		return nil, false, nil
 	}

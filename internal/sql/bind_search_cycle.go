@@ -2,6 +2,7 @@ package sql
 
 import (
 	"slices"
+	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
@@ -22,8 +23,10 @@ import (
 //     path; the recursive term reads only rows whose mark is not v
 //     (v and d are true and false by default).
 //
-// The columns come after the query's own, SEARCH's first. Each term must be
-// a plain SELECT whose select list names no *, and the recursive term must
+// The columns come after the query's own, SEARCH's first. A VALUES list
+// as the non-recursive term is read as a SELECT of its columns
+// (valuesAsSelect). Each term must be a plain SELECT whose select list
+// names no *, and the recursive term must
 // read the query in its FROM list (0A000 otherwise); a column that is not
 // the query's, or a new column named as one of them, is 42601.
 func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.SelectStmt) error {
@@ -40,6 +43,10 @@ func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.S
 		return b.stmt.errf(c.Location, pgerr.InvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", c.Ctename)
 	}
 	anchor, step := sel.Larg, sel.Rarg
+	if anchor.Op == pg_query.SetOperation_SETOP_NONE && len(anchor.ValuesLists) > 0 {
+		anchor = valuesAsSelect(anchor)
+		sel.Larg = anchor
+	}
 	if anchor.Op != pg_query.SetOperation_SETOP_NONE || step.Op != pg_query.SetOperation_SETOP_NONE || anchor.ValuesLists != nil || step.ValuesLists != nil {
 		return unsupported("a UNION of two plain SELECTs")
 	}
@@ -222,4 +229,22 @@ func recursiveAlias(from []*pg_query.Node, name string) string {
 		}
 	}
 	return ""
+}
+
+// valuesAsSelect returns VALUES (…), … as SELECT "?values?".column1, …
+// FROM (VALUES (…), …) AS "?values?", the same rows and column names in a
+// select list that SEARCH and CYCLE add their columns to.
+func valuesAsSelect(v *pg_query.SelectStmt) *pg_query.SelectStmt {
+	const alias = "?values?"
+	n := len(v.ValuesLists[0].GetList().GetItems())
+	out := &pg_query.SelectStmt{Op: pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}
+	for i := 1; i <= n; i++ {
+		name := "column" + strconv.Itoa(i)
+		ref := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(alias), pg_query.MakeStrNode(name)}, -1)
+		out.TargetList = append(out.TargetList, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Name: name, Val: ref, Location: -1}}})
+	}
+	out.FromClause = []*pg_query.Node{{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+		Subquery: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: v}},
+		Alias:    &pg_query.Alias{Aliasname: alias}}}}}
+	return out
 }

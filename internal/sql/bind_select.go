@@ -283,7 +283,7 @@ func (b *binder) bindFrom(from []*pg_query.Node) (plan.Node, *scope, error) {
 		if err := b.checkDuplicateAliases(sc, rsc, fromLoc(item)); err != nil {
 			return nil, nil, err
 		}
-		if lateral && plan.HasOuter(rp) {
+		if lateral && (plan.HasOuter(rp) || perRowCalls(item, rp)) {
 			if p, err = b.lateralJoin(p, sc, rp, plan.InnerJoin, nil, fromLoc(item)); err != nil {
 				return nil, nil, err
 			}

@@ -7,6 +7,8 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/deltaview/deltaview/internal/expr"
 )
 
 // lowerGroupingSRFs moves the set-returning calls of sel's GROUP BY and of
@@ -134,7 +136,12 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
 	nameTargets(sel)
 	// Each level is one LATERAL ROWS FROM (…) in FROM, after the level
 	// below, whose columns its calls' arguments read.
-	type ref struct{ rel, col string }
+	// A function returning a record has a column per field (col.name)
+	// and its calls become the record of them, as in rowsFromSRF.
+	type ref struct {
+		rel, col string
+		fields   []string
+	}
 	refs := map[string]ref{}
 	replace := func(m protoreflect.Message) {
 		walkOwnLevel(m, func(n *pg_query.Node) {
@@ -143,8 +150,20 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
 			}
 			if r, ok := refs[nodeText(n)]; ok {
 				loc := n.GetFuncCall().Location
-				n.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
-					Fields: []*pg_query.Node{pg_query.MakeStrNode(r.rel), pg_query.MakeStrNode(r.col)}, Location: loc}}
+				colRef := func(col string) *pg_query.Node {
+					return &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+						Fields: []*pg_query.Node{pg_query.MakeStrNode(r.rel), pg_query.MakeStrNode(col)}, Location: loc}}}
+				}
+				if r.fields == nil {
+					n.Node = colRef(r.col).Node
+					return
+				}
+				row := &pg_query.RowExpr{RowFormat: pg_query.CoercionForm_COERCE_IMPLICIT_CAST, Location: loc}
+				for _, f := range r.fields {
+					row.Args = append(row.Args, colRef(r.col+"."+f))
+					row.Colnames = append(row.Colnames, pg_query.MakeStrNode(f))
+				}
+				n.Node = &pg_query.Node_RowExpr{RowExpr: row}
 			}
 		})
 	}
@@ -169,8 +188,14 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
 			}
 			rf.Functions = append(rf.Functions, &pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{
 				Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: fc}}}}}})
-			rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
-			added = append(added, ref{rel, col})
+			fields := expr.SRFRecordColumns(opName(fc.Funcname))
+			if fields == nil {
+				rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
+			}
+			for _, f := range fields {
+				rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col+"."+f))
+			}
+			added = append(added, ref{rel, col, fields})
 			keys = append(keys, key)
 		}
 		for i, k := range keys {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 )
 
 // selectListCalls reports whether rf is a ROWS FROM that the rewrite of
@@ -95,4 +96,26 @@ func rowTypeArg(n *pg_query.Node) bool {
 	}
 	tc := f.Args[0].GetTypeCast()
 	return tc != nil && tc.Arg.GetAConst() != nil
+}
+
+// perRowCalls reports whether item is the ROWS FROM that the rewrite of a
+// select list made and a call in it has a volatile argument: PostgreSQL
+// calls a select list's function for each row, so it runs for each row
+// of the items before it even when its arguments read none of them
+// (jsonb_each(jsonb_build_object('n', nextval('s'))) gives each row its
+// own value).
+func perRowCalls(item *pg_query.Node, p plan.Node) bool {
+	rf := item.GetRangeFunction()
+	tf, ok := p.(*plan.TableFunc)
+	if rf == nil || !ok || !selectListCalls(rf) {
+		return false
+	}
+	for _, f := range tf.Funcs {
+		for _, a := range f.Args {
+			if a.Volatile() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -539,23 +539,20 @@ func rowsFromSRF(sel *pg_query.SelectStmt, calls []*pg_query.Node, alias string)
 		rf.Functions = append(rf.Functions, &pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{
 			Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: f}}}}}})
 		if names := expr.SRFRecordColumns(opName(f.Funcname)); names != nil {
+			// The record has the function's column names, which
+			// (f(x)).key and (f(x)).* select (bindRowValue reads them
+			// from Colnames). Past the function's last row (a longer
+			// one runs in lockstep) it is NULL, not a row of NULLs:
+			// every column is NULL only there, as the first one
+			// (json_each's key) is never NULL in a row of the function.
 			row := &pg_query.RowExpr{RowFormat: pg_query.CoercionForm_COERCE_IMPLICIT_CAST, Location: f.Location}
 			for _, n := range names {
 				c := col + "." + n
 				rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(c))
 				row.Args = append(row.Args, ref(c, f.Location))
+				row.Colnames = append(row.Colnames, pg_query.MakeStrNode(n))
 			}
-			// Past the function's last row (a longer one runs in
-			// lockstep) the record is NULL, not a row of NULLs; its first
-			// column (json_each's key) is NULL only there.
-			call.Node = &pg_query.Node_CaseExpr{CaseExpr: &pg_query.CaseExpr{
-				Args: []*pg_query.Node{{Node: &pg_query.Node_CaseWhen{CaseWhen: &pg_query.CaseWhen{
-					Expr: &pg_query.Node{Node: &pg_query.Node_NullTest{NullTest: &pg_query.NullTest{
-						Arg: proto.Clone(row.Args[0]).(*pg_query.Node), Nulltesttype: pg_query.NullTestType_IS_NULL, Location: f.Location}}},
-					Result:   &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: f.Location}}},
-					Location: f.Location}}}},
-				Defresult: &pg_query.Node{Node: &pg_query.Node_RowExpr{RowExpr: row}},
-				Location:  f.Location}}
+			call.Node = &pg_query.Node_RowExpr{RowExpr: row}
 		} else {
 			rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
 			call.Node = ref(col, f.Location).Node

@@ -23,7 +23,7 @@ func (b *binder) bindWhere(sc *scope, input plan.Node, where *pg_query.Node) (pl
 	walk = func(n *pg_query.Node) error {
 		if sl := n.GetSubLink(); sl != nil {
 			// A row IN (subquery) conjunct is an EXISTS, a semi-join.
-			if e, ok, err := b.rowInSubLink(sl, false); err != nil {
+			if e, ok, err := b.rowInSubLink(sc, sl, false); err != nil {
 				return err
 			} else if ok {
 				n = e
@@ -156,12 +156,18 @@ func (b *binder) semiJoinFast(outer *scope, input plan.Node, sl *pg_query.SubLin
 	}
 	j := &plan.Join{Kind: kind, Left: input, Right: right, Cols: input.Columns(), Residual: plan.AndOf(residual)}
 	if sl.SubLinkType != pg_query.SubLinkType_EXISTS_SUBLINK {
-		if len(sel.TargetList) != 1 {
-			return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
+		if cr := sel.TargetList[0].GetResTarget().Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return nil, errGeneral // x IN (SELECT * …): its columns are counted once bound
 		}
+		// The left side is bound before the columns are counted, as
+		// PostgreSQL does: a subquery of several columns there is its
+		// error.
 		l, err := b.bindExpr(outer, sl.Testexpr)
 		if err != nil {
 			return nil, err
+		}
+		if len(sel.TargetList) != 1 {
+			return nil, b.stmt.errf(sl.Location, pgerr.SyntaxError, "subquery has too many columns")
 		}
 		r, err := b.bindExpr(rsc, sel.TargetList[0].GetResTarget().Val)
 		if err != nil {

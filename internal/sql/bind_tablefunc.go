@@ -85,6 +85,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			return nil, nil, b.refuse(f.Location, "a column definition list is not supported")
 		}
 		if !expr.IsSRF(name) {
+			if err := b.undefinedTableFunc(name, f); err != nil {
+				return nil, nil, err
+			}
 			return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
 		fargs, err := b.namedArgs(name, f.Args, f.Location)

@@ -148,13 +148,27 @@ func Parse(text string) (*Stmt, error) {
 // 10,000 messages, which checkDepth's limit allows; the decoder recurses
 // on a Go stack, which grows as needed.
 func parseTree(text string) (*pg_query.ParseResult, error) {
+	tree, err := parseTreePG17(text)
+	if err != nil && !errors.Is(err, errTooComplex) || err == nil && hasSQLJSON(tree) {
+		if tree15, err15 := parseSQLJSON15(text); tree15 != nil || err15 != nil {
+			return tree15, err15
+		}
+	}
+	return tree, err
+}
+
+var errTooComplex = pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
+
+// parseTreePG17 runs the parser on text as it is: PostgreSQL 17's
+// grammar (parseTree reads SQL/JSON syntax as PostgreSQL 15 does).
+func parseTreePG17(text string) (*pg_query.ParseResult, error) {
 	buf, err := pgparser.ParseToProtobuf(text)
 	if err != nil {
 		return nil, translateParseError(err, text)
 	}
 	var tree pg_query.ParseResult
 	if err := (proto.UnmarshalOptions{RecursionLimit: 1 << 20}).Unmarshal(buf, &tree); err != nil {
-		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
+		return nil, errTooComplex
 	}
 	return &tree, nil
 }
