@@ -56,11 +56,18 @@ func (e *Engine) replacePending(t *table, row value.Row) error {
 	if k.IsNull() {
 		return noRowWithKey(t, row)
 	}
-	ref, ok := u.ints.Get(k.Int())
-	if !ok {
-		return noRowWithKey(t, row)
-	}
-	if len(e.tx.pending) == 0 {
+	if len(e.tx.pending) > 0 {
+		// A later replacement of a batch checks its key's bit, which
+		// stays in the cache, not its slot, a cache miss at 1M rows: the
+		// write reads the slot at commit, a group at a time (applyPart).
+		if !u.ints.Has(k.Int()) {
+			return noRowWithKey(t, row)
+		}
+	} else {
+		ref, ok := u.ints.Get(k.Int())
+		if !ok {
+			return noRowWithKey(t, row)
+		}
 		// The first replacement, perhaps the only one: the old row and
 		// its slot in the row store, which the write reads, are loaded
 		// now, so that their cache misses run beside the rest of the

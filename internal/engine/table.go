@@ -84,7 +84,7 @@ func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable)
 		return false
 	}
 	if len(cols) == 1 && isInt(cols[0]) || len(cols) == 2 && isInt(cols[0]) && isInt(cols[1]) {
-		u.ints = intmap.New[rowRef]()
+		u.ints = intmap.NewPresence[rowRef]() // Has: a batch's replacements check their keys (replacePending)
 		u.pair = len(cols) == 2
 		return u
 	}

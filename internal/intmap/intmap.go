@@ -16,6 +16,11 @@ type Map[V comparable] struct {
 	n     int         // keys in dense
 	m     map[int64]V // the keys, when sparse
 	check int         // len(m) at which to consider an array again
+	// has, with NewPresence, is a bit per element of dense, set when it
+	// holds a value: Has reads it, an eighth of a byte a key that stays
+	// in the cache where dense does not (see presence.go).
+	has      []uint64
+	presence bool
 }
 
 const (
@@ -46,6 +51,7 @@ func (x *Map[V]) Set(k int64, v V) {
 		if i := uint64(k - x.base); i < uint64(len(x.dense)) {
 			if x.dense[i] == zero {
 				x.n++
+				x.mark(i)
 			}
 			x.dense[i] = v
 			return
@@ -57,6 +63,7 @@ func (x *Map[V]) Set(k int64, v V) {
 		}
 		x.dense[k-x.base] = v
 		x.n++
+		x.mark(uint64(k - x.base))
 		return
 	}
 	x.m[k] = v
@@ -80,6 +87,7 @@ func (x *Map[V]) Delete(k int64, v V) {
 	}
 	if i := uint64(k - x.base); i < uint64(len(x.dense)) && x.dense[i] == v && v != zero {
 		x.dense[i] = zero
+		x.unmark(i)
 		x.n--
 		if x.n < len(x.dense)/4 {
 			x.toMap()
@@ -101,7 +109,7 @@ func (x *Map[V]) Len() int {
 }
 
 // Clear removes every key.
-func (x *Map[V]) Clear() { *x = *New[V]() }
+func (x *Map[V]) Clear() { *x = Map[V]{m: map[int64]V{}, check: minDense, presence: x.presence} }
 
 // Reserve makes room for n more keys in a map; an array grows as keys
 // come.
@@ -135,6 +143,7 @@ func (x *Map[V]) extend(k int64) bool {
 	d := make([]V, hi-lo)
 	copy(d[x.base-lo:], x.dense)
 	x.dense, x.base = d, lo
+	x.remark()
 	return true
 }
 
@@ -159,6 +168,7 @@ func (x *Map[V]) toDense() {
 		x.dense[k-lo] = v
 	}
 	x.m = nil
+	x.remark()
 }
 
 // toMap moves the array's keys to a map.
@@ -170,7 +180,7 @@ func (x *Map[V]) toMap() {
 			x.m[x.base+int64(i)] = v
 		}
 	}
-	x.dense, x.n = nil, 0
+	x.dense, x.n, x.has = nil, 0, nil
 	x.check = max(minDense, 2*len(x.m))
 }
 
@@ -197,7 +207,7 @@ func (x *Map[V]) All(fn func(k int64, v V) bool) {
 // map's slots at its 7/8 load with half again of slack for its doubling.
 func (x *Map[V]) Bytes(valueSize int64) int64 {
 	if x.dense != nil {
-		return int64(len(x.dense)) * valueSize
+		return int64(len(x.dense))*valueSize + int64(len(x.has))*8
 	}
 	return int64(len(x.m)) * (8 + valueSize + 1) * 8 / 7 * 3 / 2
 }

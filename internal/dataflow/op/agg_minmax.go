@@ -86,7 +86,7 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 			return false
 		})
 	}
-	slices.SortFunc(ch, func(x, y aggChange) int { return a.cmp(x.vals[0], y.vals[0]) })
+	a.sortChanges(ch)
 	off := len(c.res)
 	c.res = append(c.res, a.res...)
 	l := len(a.res)

@@ -433,7 +433,7 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	for i := 0; i < len(g.recs); {
 		key := g.arena[g.recs[i].off : g.recs[i].off+nk]
 		j := i + 1
-		for j < len(g.recs) && (g.global || value.CompareRows(g.arena[g.recs[j].off:g.recs[j].off+nk], key) == 0) {
+		for j < len(g.recs) && (g.global || sameGroupKey(g.arena[g.recs[j].off:g.recs[j].off+nk], key)) {
 			j++
 		}
 		var err error
