@@ -32,9 +32,10 @@ import (
 // a sorted slice while small and a B-tree (github.com/tidwall/btree)
 // beyond (see run). An entry is 32 bytes: the row (its first value and
 // its length, without a slice's capacity), its weight, and a 64-bit summary of its first order component (value.Prefix64 of the first
-// sort value, or of the row's first value when there is none), so that a
-// search compares most entries by one integer in place and evaluates the
-// sort values only on a tie. Reading every row in key order (Scan with a
+// sort value, or of the row's first value when there is none; of the
+// first two sort values when they are 32-bit integer columns, see
+// packsPair), so that a search compares most entries by one integer in
+// place and evaluates the sort values only on a tie. Reading every row in key order (Scan with a
 // nil key) sorts the keys. The representation is private: readers see rows
 // and weights through Lookup and Scan.
 //
