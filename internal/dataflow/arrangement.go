@@ -32,9 +32,10 @@ import (
 // a sorted slice while small and a B-tree (github.com/tidwall/btree)
 // beyond (see run). An entry is 32 bytes: the row (its first value and
 // its length, without a slice's capacity), its weight, and a 64-bit summary of its first order component (value.Prefix64 of the first
-// sort value, or of the row's first value when there is none), so that a
-// search compares most entries by one integer in place and evaluates the
-// sort values only on a tie. Reading every row in key order (Scan with a
+// sort value, or of the row's first value when there is none; of the
+// first two sort values when they are 32-bit integer columns, see
+// packsPair), so that a search compares most entries by one integer in
+// place and evaluates the sort values only on a tie. Reading every row in key order (Scan with a
 // nil key) sorts the keys. The representation is private: readers see rows
 // and weights through Lookup and Scan.
 //
@@ -70,6 +71,7 @@ type Arrangement struct {
 	total int64             // sum of weights
 	owned bool
 	refs  int
+	pack  bool // k0 summarises the first two sort values (packsPair)
 	// loading, while LoadRowsAsync builds the arrangement on another
 	// goroutine, is closed when it is done (AwaitLoad).
 	loading chan struct{}
@@ -178,7 +180,11 @@ func (a *Arrangement) cmp(x, y *arrEntry) int {
 		// evaluate anything.
 		return 0
 	}
-	for _, s := range a.spec.Sort {
+	sorts := a.spec.Sort
+	if a.pack && exactPair(x.k0) {
+		sorts = sorts[2:] // the first two are equal
+	}
+	for _, s := range sorts {
 		u, _ := s.Expr.Eval(x.row())
 		v, _ := s.Expr.Eval(y.row())
 		if c := compareSort(&s, u, v); c != 0 {
@@ -205,11 +211,18 @@ func compareSort(s *SortKey, u, v value.Value) int {
 	return value.Compare(u, v)
 }
 
-// k0 returns the summary of row's first order component. NULL goes first
+// k0 returns the summary of row's first order component (of its first
+// two when the arrangement packs them, see packsPair). NULL goes first
 // or last whatever the direction; a value's summary is reversed under
 // Desc. Equal summaries of a value and NULL are resolved by cmp.
 func (a *Arrangement) k0(row value.Row) (uint64, error) {
 	v, desc, nullsFirst := value.Null, false, false
+	if a.pack {
+		// Columns: evaluating them cannot fail.
+		u, _ := a.spec.Sort[0].Expr.Eval(row)
+		w, _ := a.spec.Sort[1].Expr.Eval(row)
+		return a.pairSummary(u, w), nil
+	}
 	if len(a.spec.Sort) > 0 {
 		s := &a.spec.Sort[0]
 		var err error
@@ -247,6 +260,7 @@ func NewArrangement(spec ArrangementSpec) *Arrangement {
 	a := &Arrangement{
 		spec: spec,
 		runs: map[string]*run{},
+		pack: packsPair(spec),
 	}
 	if len(spec.Key) == 1 && value.KeyIsInt(spec.Key[0].Type().Kind) {
 		// A probe finds the integer in an array or a map's slot, not a
@@ -347,7 +361,7 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 				}
 				a.svals = append(a.svals, v)
 			}
-			k0 = a.k0Of(a.svals[vi])
+			k0 = a.k0Of(a.svals[vi:])
 		} else if k0, err = a.k0(e.Row); err != nil {
 			a.Abort()
 			return err

@@ -19,7 +19,7 @@ func (a *Arrangement) ScanFrom(key value.Row, from []value.Value, fn func(row va
 	if r == nil {
 		return
 	}
-	b := bound{a: a, vals: from, k0: a.k0Of(from[0])}
+	b := bound{a: a, vals: from, k0: a.k0Of(from)}
 	if r.tr == nil {
 		i := 0
 		for i < len(r.small) && b.before(r.small[i].k0, r.small[i].row()) {
@@ -35,8 +35,14 @@ func (a *Arrangement) ScanFrom(key value.Row, from []value.Value, fn func(row va
 	r.tr.root.scanFrom(r.tr.height, &b, fn)
 }
 
-// k0Of is k0 of a row whose first sort value is v.
-func (a *Arrangement) k0Of(v value.Value) uint64 { return sortSummary(&a.spec.Sort[0], v) }
+// k0Of is k0 of a row whose sort values begin with vals (two of them at
+// least when the arrangement packs its order).
+func (a *Arrangement) k0Of(vals []value.Value) uint64 {
+	if a.pack {
+		return a.pairSummary(vals[0], vals[1])
+	}
+	return sortSummary(&a.spec.Sort[0], vals[0])
+}
 
 // bound is a position in a run between rows: before every row whose sort
 // values equal vals.

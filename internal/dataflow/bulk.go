@@ -407,12 +407,20 @@ func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int, keys []loadKey) (p load
 				p.err = err
 				return p
 			}
-			lk.k0, lk.x0 = a.k0Of(v), exactKind(v)
+			lk.k0, lk.x0 = sortSummary(s, v), exactKind(v)
 			if len(a.spec.Sort) > 1 {
 				// An error here is left to the ties' evaluation, which
 				// ignores it as cmp does; the summary is then not used.
-				if v, err := a.spec.Sort[1].Expr.Eval(row); err == nil {
-					lk.k1, lk.x1 = sortSummary(&a.spec.Sort[1], v), exactKind(v)
+				if v1, err := a.spec.Sort[1].Expr.Eval(row); err == nil {
+					lk.k1, lk.x1 = sortSummary(&a.spec.Sort[1], v1), exactKind(v1)
+					if a.pack {
+						lk.k0 = a.pairSummary(v, v1)
+						if !exactPair(lk.k0) {
+							// Equal summaries may then hide unequal
+							// first values (exactTie).
+							lk.x0 = value.Unknown
+						}
+					}
 				}
 			}
 		} else if lk.k0, p.err = a.k0(row); p.err != nil {

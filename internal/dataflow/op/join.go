@@ -104,6 +104,18 @@ type joinCore struct {
 	// emits is set by the joins whose sink outputs a row per pair (inner
 	// and outer): pairs then sizes the output for one pair a probe.
 	emits bool
+	// direct, when the output is columns of l ++ r and there is no
+	// residual, is the column of l ++ r of each output column: a pair's
+	// row is copied from l and r, without c.cat (see join_direct.go).
+	direct []int
+	pl, pr []value.Value // the pair to emit when cat is not built
+	catOK  bool          // c.cat holds the pair to emit
+	// matches are the rows the last lookup of a big batch found, which
+	// the next entry of the same key reuses (see join_direct.go).
+	matches  []zset.Entry
+	matchKey []byte
+	matchOK  bool
+	record   bool
 	// slab hands out the output rows while a cold start's batches are
 	// kept aside (between deferLoads and trim), rows that a view holds
 	// whole; nil otherwise, each row its own allocation.
@@ -124,6 +136,7 @@ func newJoinCore(spec JoinSpec, sink pairSink) *joinCore {
 	c.nullR = make(value.Row, spec.Right.Arity)
 	c.onLeft = c.visitLeft
 	c.onRight = c.visitRight
+	c.direct = directColumns(spec)
 	return c
 }
 
@@ -199,12 +212,14 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	c.err = nil
 	if probeR {
 		c.curT = termDlR
+		big := len(c.dl) >= minGrouped
+		c.matchOK = false
 		for i, k := range c.dl {
-			if i%dataflow.TouchGroup == 0 && len(c.dl) >= minGrouped {
+			if i%dataflow.TouchGroup == 0 && big {
 				touchKeys(c.right, c.arenaL, c.dl[i:])
 			}
 			c.curRow, c.curW = k.row, k.w
-			c.right.LookupEncoded(c.arenaL[k.off:k.end], c.onRight)
+			c.probe(c.right, c.arenaL[k.off:k.end], c.onRight, big)
 			if c.err != nil {
 				return c.err
 			}
@@ -212,12 +227,14 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	}
 	if probeL {
 		c.curT = termLDr
+		big := len(c.dr) >= minGrouped
+		c.matchOK = false
 		for i, k := range c.dr {
-			if i%dataflow.TouchGroup == 0 && len(c.dr) >= minGrouped {
+			if i%dataflow.TouchGroup == 0 && big {
 				touchKeys(c.left, c.arenaR, c.dr[i:])
 			}
 			c.curRow, c.curW = k.row, k.w
-			c.left.LookupEncoded(c.arenaR[k.off:k.end], c.onLeft)
+			c.probe(c.left, c.arenaR[k.off:k.end], c.onLeft, big)
 			if c.err != nil {
 				return c.err
 			}
@@ -280,18 +297,29 @@ func touchKeys(a *dataflow.Arrangement, arena []byte, ks []keyed) {
 }
 
 func (c *joinCore) visitRight(r value.Row, wr int64) bool {
+	if c.record {
+		c.matches = append(c.matches, zset.Entry{Row: r, W: wr})
+	}
 	c.err = c.pair(c.curT, c.curRow, c.curW, r, wr)
 	return c.err == nil
 }
 
 func (c *joinCore) visitLeft(l value.Row, wl int64) bool {
+	if c.record {
+		c.matches = append(c.matches, zset.Entry{Row: l, W: wl})
+	}
 	c.err = c.pair(c.curT, l, wl, c.curRow, c.curW)
 	return c.err == nil
 }
 
 // pair checks the residual on l ++ r and passes a match to the sink.
 func (c *joinCore) pair(t term, l value.Row, wl int64, r value.Row, wr int64) error {
+	if c.direct != nil {
+		c.pl, c.pr, c.catOK = l, r, false
+		return c.sink(t, l, wl, r, wr)
+	}
 	c.cat = append(append(c.cat[:0], l...), r...)
+	c.catOK = true
 	if c.spec.Residual != nil {
 		v, err := c.spec.Residual.Eval(c.cat)
 		if err != nil {
@@ -307,7 +335,16 @@ func (c *joinCore) pair(t term, l value.Row, wl int64, r value.Row, wr int64) er
 // emitCat appends the projection of c.cat, with weight w, to the output.
 func (c *joinCore) emitCat(w int64) error {
 	var row value.Row
-	if c.spec.Project == nil {
+	if !c.catOK && !c.directFits() {
+		// A row shorter than its side's arity: the projection's
+		// evaluation reports it.
+		c.cat = append(append(c.cat[:0], c.pl...), c.pr...)
+		c.catOK = true
+	}
+	if !c.catOK {
+		row = c.newRow(len(c.direct))
+		c.copyDirect(row)
+	} else if c.spec.Project == nil {
 		row = c.newRow(len(c.cat))
 		copy(row, c.cat)
 	} else {
@@ -355,12 +392,14 @@ const entryBytes = int64(unsafe.Sizeof(zset.Entry{}))
 // emitLeftNull appends the projection of l ++ NULLs.
 func (c *joinCore) emitLeftNull(l value.Row, w int64) error {
 	c.cat = append(append(c.cat[:0], l...), c.nullR...)
+	c.catOK = true
 	return c.emitCat(w)
 }
 
 // emitRightNull appends the projection of NULLs ++ r.
 func (c *joinCore) emitRightNull(r value.Row, w int64) error {
 	c.cat = append(append(c.cat[:0], c.nullL...), r...)
+	c.catOK = true
 	return c.emitCat(w)
 }
 
@@ -381,6 +420,10 @@ func (c *joinCore) release() {
 	c.dl, c.dr = c.dl[:0], c.dr[:0]
 	clear(c.cat)
 	c.curRow = nil
+	c.pl, c.pr = nil, nil
+	clear(c.matches)
+	c.matches = c.matches[:0]
+	c.matchKey, c.matchOK = c.matchKey[:0], false
 }
 
 // finish consolidates the output and stages the private arrangements.

@@ -127,7 +127,7 @@ func naiveJoin(kind string, residual bool, l, r map[string]zset.Entry) zset.ZSet
 	return zset.Consolidate(out)
 }
 
-// TestJoinTwin steps random batches on both inputs of every join kind, with
+// TestJoinTwin steps random batches (some of them big) on both inputs of every join kind, with
 // and without a residual, with private indexes or with arrangements shared
 // by two joins, and checks after every step that each join's integrated
 // output equals the join recomputed from the integrated inputs, that each
@@ -194,8 +194,14 @@ func joinTwin(rt *rapid.T, kind string) {
 	batch := func(side string, state map[string]zset.Entry) zset.ZSet {
 		var z zset.ZSet
 		pending := map[string]int64{}
-		for i, n := 0, rapid.IntRange(0, 5).Draw(rt, "n"+side); i < n; i++ {
-			row := value.Row{keyv(side + ".k"), value.NewInt(value.Int8, rapid.Int64Range(0, 2).Draw(rt, side+".v"))}
+		n, vmin, vmax := rapid.IntRange(0, 5).Draw(rt, "n"+side), int64(0), int64(2)
+		if rapid.IntRange(0, 5).Draw(rt, "big"+side) == 0 {
+			// A big batch (its lookups reuse the last key's matches):
+			// values above the failing one.
+			n, vmin, vmax = rapid.IntRange(150, 250).Draw(rt, "nbig"+side), 10, 90
+		}
+		for i := 0; i < n; i++ {
+			row := value.Row{keyv(side + ".k"), value.NewInt(value.Int8, rapid.Int64Range(vmin, vmax).Draw(rt, side+".v"))}
 			s := zset.FormatRow(row)
 			w := rapid.Int64Range(-2, 2).Draw(rt, "w"+side)
 			if have := state[s].W + pending[s]; have+w < 0 {

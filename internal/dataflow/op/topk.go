@@ -57,7 +57,9 @@ type TopK struct {
 	staged []tkStaged
 	tie    []tkEntry // a refill's rows of one sort value
 	out    zset.ZSet
-	below  []*tkGroup // partitions with assertions skipped by skipBelow
+	below  []*tkGroup // partitions with changes skipped by skipBelow
+	aside  []tkRec    // the changes skipped in a step with retractions, for a refill
+	full   []tkEntry  // a refill's changes: the partition's, with those set aside
 
 	refills int64
 	pending int64
@@ -111,9 +113,10 @@ type tkGroup struct {
 	total int64     // rows of the partition, with multiplicity
 	held  int64     // the kept rows, with multiplicity
 	kept  []tkEntry // a prefix of the partition's order
-	// skipped is the multiplicity of this step's assertions that order
+	// skipped is the multiplicity of this step's changes that order
 	// after the last kept row (skipBelow), counted into total only.
 	skipped int64
+	listed  bool // in TopK.below
 }
 
 type tkStaged struct {
@@ -259,8 +262,8 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 		t.recs = append(t.recs, tkRec{off: off, row: e.Row, w: e.W})
 	}
 	np, no := len(t.part), len(t.order)
-	if asserts && len(t.recs) >= 64 {
-		t.skipBelow()
+	if len(t.recs) >= 64 {
+		t.skipBelow(asserts)
 	}
 	keyOf := func(r tkRec) value.Row { return t.arena[r.off : r.off+np] }
 	entryOf := func(r tkRec) tkEntry {
@@ -300,7 +303,11 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	}
 	for _, g := range t.below {
 		if g.skipped != 0 { // no other change to the partition
-			t.staged = append(t.staged, tkStaged{g: g, total: g.total + g.skipped, same: true})
+			total := g.total + g.skipped
+			if total < 0 {
+				return out, pgerr.New(pgerr.Internal, "top-k: partition %s would hold %d rows", zset.FormatRow(g.key), total)
+			}
+			t.staged = append(t.staged, tkStaged{g: g, total: total, same: true})
 			g.skipped = 0
 		}
 	}
@@ -314,7 +321,13 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 // with no retraction in the step the kept rows cannot fall short and need
 // a refill that reads the step's changes. A big batch (a cold start's)
 // then sorts only the rows that may enter a window.
-func (t *TopK) skipBelow() {
+//
+// A step with retractions (a batch of replaced rows) skips the same
+// records, retractions among them: a retraction of a row after the last
+// kept row changes only the total too. It sets them aside (t.aside): when
+// the partition's kept rows fall short, its refill reads the step's
+// changes after the last kept row, these among them (withAside).
+func (t *TopK) skipBelow(asserts bool) {
 	np, no := len(t.part), len(t.order)
 	var g *tkGroup
 	var key value.Row
@@ -331,10 +344,14 @@ func (t *TopK) skipBelow() {
 		if g != nil && len(g.kept) > 0 && g.held < g.total {
 			e := tkEntry{row: r.row, keys: t.arena[r.off+np : r.off+np+no]}
 			if t.cmp(&e, &g.kept[len(g.kept)-1]) > 0 {
-				if g.skipped == 0 {
+				if !g.listed {
+					g.listed = true
 					t.below = append(t.below, g)
 				}
 				g.skipped += r.w
+				if !asserts {
+					t.aside = append(t.aside, r)
+				}
 				continue
 			}
 		}
@@ -429,7 +446,9 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	t.kept = append(t.kept, g.kept...)
 	l := len(g.kept)
 	held := g.held
-	total := g.total + skipped
+	// The skipped changes order after every change of ch (after the last
+	// kept row, where ch's are not): they count last, as in ch's order.
+	total := g.total
 	capa := t.capacity()
 	for i := range ch {
 		x := &ch[i]
@@ -464,11 +483,15 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 		}
 		total += x.n
 	}
+	total += skipped
 	if total < 0 {
 		return out, pgerr.New(pgerr.Internal, "top-k: partition %s would hold %d rows", zset.FormatRow(key), total)
 	}
 	if need := min(t.offset+t.limit, total); held < need {
 		var err error
+		if skipped != 0 || len(t.aside) > 0 {
+			ch = t.withAside(key, ch)
+		}
 		if t.base != nil {
 			l, err = t.refillBase(key, ch, capa, off, l)
 		} else {
@@ -840,8 +863,12 @@ func (t *TopK) Abort() {
 func (t *TopK) clearStep() {
 	t.pending = 0
 	for _, g := range t.below {
-		g.skipped = 0
+		g.skipped, g.listed = 0, false
 	}
+	clear(t.aside)
+	t.aside = t.aside[:0]
+	clear(t.full)
+	t.full = t.full[:0]
 	clear(t.below)
 	t.below = t.below[:0]
 	clear(t.staged)
@@ -857,7 +884,7 @@ func (t *TopK) clearStep() {
 	t.chHigh = 0
 	clear(t.arena)
 	if cap(t.arena) > 8*maxReused {
-		t.arena, t.recs, t.kept, t.ch = nil, nil, nil, nil
+		t.arena, t.recs, t.kept, t.ch, t.aside, t.full = nil, nil, nil, nil, nil, nil
 	}
 }
 

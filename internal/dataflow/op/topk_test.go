@@ -47,7 +47,7 @@ func naiveTopK(t *TopK, input zset.ZSet) zset.ZSet {
 
 // TestTopKTwin steps random batches through a TopK, partitioned or not,
 // with random sort directions, limits, offsets and reserves (1 refills all
-// the time), big batches of assertions among them, and checks after every step that the delta is the change of
+// the time), big batches of assertions and of replacements among them, and checks after every step that the delta is the change of
 // the naive window, and that failed steps change nothing.
 func TestTopKTwin(t *testing.T) {
 	var refills int64
@@ -93,7 +93,7 @@ func topkTwin(rt *rapid.T) int64 {
 			}
 			return input[rapid.IntRange(0, len(input)-1).Draw(rt, "pick")].Row, true
 		}
-		switch rapid.IntRange(0, 6).Draw(rt, "kind") {
+		switch rapid.IntRange(0, 7).Draw(rt, "kind") {
 		case 0:
 			for i, n := 0, rapid.IntRange(1, 6).Draw(rt, "n"); i < n; i++ {
 				batch = append(batch, zset.Entry{Row: draw("ins"), W: rapid.Int64Range(1, 2).Draw(rt, "w")})
@@ -128,6 +128,19 @@ func topkTwin(rt *rapid.T) int64 {
 		case 4: // cancel
 			r := draw("c")
 			batch = append(batch, zset.Entry{Row: r, W: 1}, zset.Entry{Row: r, W: -1})
+		case 7: // a big batch of replacements, the window's rows among them, as a batch of updates feeds
+			for _, e := range view {
+				if rapid.Bool().Draw(rt, "big.del") {
+					batch = append(batch, zset.Entry{Row: e.Row, W: -e.W})
+				}
+			}
+			for i, n := 0, rapid.IntRange(32, 100).Draw(rt, "n"); i < n; i++ {
+				if r, ok := pick(); ok && rapid.Bool().Draw(rt, "big.old") {
+					batch = append(batch, zset.Entry{Row: r, W: -1})
+				}
+				r := topkRow(rapid.Int64Range(0, 2).Draw(rt, "big.p"), rapid.Int64Range(-1, 40).Draw(rt, "big.a"), rapid.Int64Range(0, 30).Draw(rt, "big.b"))
+				batch = append(batch, zset.Entry{Row: r, W: 1})
+			}
 		case 6: // a big batch of assertions, as a cold start feeds
 			for i, n := 0, rapid.IntRange(64, 200).Draw(rt, "n"); i < n; i++ {
 				r := topkRow(rapid.Int64Range(0, 2).Draw(rt, "big.p"), rapid.Int64Range(-1, 40).Draw(rt, "big.a"), rapid.Int64Range(0, 30).Draw(rt, "big.b"))
