@@ -60,7 +60,7 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 		s.Set(uint64(id), mk(id))
 		want[id] = failingRow(mk(id))
 	}
-	s.layout()
+	s.layoutAll()
 	flat := 0
 	var kept []value.Value // values copied out of the rows, whose bytes the slabs hold
 	for id := 1; id <= n; id++ {

@@ -20,14 +20,40 @@ import (
 // order (every cold start's, and every bulk load's) misses the cache and
 // the TLB on nearly every row, where over a freshly loaded table it reads
 // memory in order. moved counts those replaces; layout copies the rows
-// back into slabs in id order (see table.layout).
+// that moved back into slabs in id order (see table.layout).
+//
+// at tells which rows have moved without the writers saying so: at[id]
+// is where rows[id]'s values lay when the row was inserted or last laid
+// out (their address over 8, its low 32 bits). A replace, by whatever
+// path it writes the slot, puts a row elsewhere, and the row no longer
+// matches. A false match (a new row at the very address of the one it
+// replaced) only leaves that row where it is: it is the row all the
+// same.
 type rowStore struct {
 	rows  []value.Row // rows[id]; nil is a hole (id 0 is never used)
+	at    []uint32    // at[id]: where rows[id] lay when it was put in place
 	n     int         // rows held
 	moved int         // rows replaced since the last layout
+	// slabbed[id/64] bit id%64: rows[id] was put in place by a layout,
+	// in a slab that its other rows keep alive once it is replaced.
+	slabbed []uint64
+	// dead counts the rows copied out of a slab since the last layout
+	// of them all: at most the rows whose room their slabs still hold.
+	dead int
 }
 
-func newRowStore() *rowStore { return &rowStore{rows: make([]value.Row, 1)} }
+func newRowStore() *rowStore {
+	return &rowStore{rows: make([]value.Row, 1), at: make([]uint32, 1)}
+}
+
+// addrKey returns the key at records for a row: the address of its values
+// over 8, its low 32 bits; 0 for a row of no values.
+func addrKey(r value.Row) uint32 {
+	if len(r) == 0 {
+		return 0
+	}
+	return uint32(uintptr(unsafe.Pointer(&r[0])) >> 3)
+}
 
 // Get returns the row with id.
 func (s *rowStore) Get(id uint64) (value.Row, bool) {
@@ -45,8 +71,12 @@ func (s *rowStore) Set(id uint64, row value.Row) {
 	for uint64(len(s.rows)) <= id {
 		s.rows = append(s.rows, nil)
 	}
+	for len(s.at) < len(s.rows) {
+		s.at = append(s.at, 0)
+	}
 	if s.rows[id] == nil {
 		s.n++
+		s.at[id] = addrKey(row) // a row inserted is where it is meant to be
 	} else {
 		s.moved++
 	}
@@ -82,6 +112,11 @@ func (s *rowStore) grow(n int) {
 		copy(rows, s.rows)
 		s.rows = rows
 	}
+	if cap(s.at)-len(s.at) < n {
+		at := make([]uint32, len(s.at), len(s.at)+n)
+		copy(at, s.at)
+		s.at = at
+	}
 }
 
 // scattered reports whether enough rows have been replaced since the last
@@ -102,34 +137,87 @@ const minLayout = 1 << 12
 // pass in id order reads a page after another.
 const slabValues = 8192 / int(unsafe.Sizeof(value.Value{}))
 
-// layout copies the rows, in id order, into slabs, each row's values in
-// place of its own allocation, so that a pass in id order reads memory in
-// order again. The values are the same: a row is never changed in place,
-// so whatever still refers to the former copies (the integer key indexes,
-// which table.layout points at the new ones, a view's state, a delta) reads
-// the same row, and the former copies are collected when nothing does.
+// layout copies the rows that are not where they were put (at), in id
+// order, into new slabs, each row's values in place of its own
+// allocation, so that a pass in id order reads memory in order again:
+// the rows left in place, and the copies, each in id order, two streams
+// that the caches prefetch. It returns the ids of the rows copied. The
+// values are the same: a row is never changed in place, so whatever still
+// refers to the former copies (the integer key indexes, which table.layout
+// points at the new ones, a view's state, a delta) reads the same row,
+// and the former copies are collected when nothing does.
+//
+// A row left in place keeps its slab alive, and with it the room of the
+// rows of that slab that moved: once the rows copied out of a former
+// layout's slabs since the last layout of them all (dead) would pass half
+// the rows, every row is copied, and the former slabs are freed. A row
+// copied from an allocation of its own (a row inserted, then replaced)
+// leaves no such room: its former copy is freed with it.
 //
 // The rows are copied in the order of their addresses, not of their ids:
 // read in id order, each would be a cache and TLB miss, one after the
 // other; read by address, the reads go through memory in order, a page
 // after another, and the writes, scattered over the new slabs, wait in the
 // store buffer rather than stall the copy.
-func (s *rowStore) layout() {
-	rows := make([]value.Row, len(s.rows), cap(s.rows))
-	// Two halves of the ids on two goroutines, when there are many: each
-	// writes its own slabs and its own part of rows.
-	if half := len(rows) / 2; half >= 1<<16 && runtime.GOMAXPROCS(0) > 1 {
-		var wg sync.WaitGroup
-		wg.Go(func() { layoutRows(rows[half:], s.rows[half:]) })
-		layoutRows(rows[:half], s.rows[:half])
-		wg.Wait()
-	} else {
-		layoutRows(rows, s.rows)
+func (s *rowStore) layout() []int32 {
+	ids := make([]int32, 0, s.moved+s.moved/8)
+	for id, r := range s.rows {
+		if len(r) > 0 && s.at[id] != addrKey(r) {
+			ids = append(ids, int32(id))
+		}
 	}
-	s.rows, s.moved = rows, 0
+	dead := s.dead
+	for _, id := range ids {
+		if int(id)/64 < len(s.slabbed) && s.slabbed[id/64]&(1<<(id%64)) != 0 {
+			dead++
+		}
+	}
+	if dead > s.n/2 {
+		return s.layoutAll()
+	}
+	s.dead = dead
+	s.place(ids)
+	return ids
 }
 
-// layoutRows sets dst[i] to a copy of src[i] in new slabs, in order.
+// layoutAll copies every row (layout) and returns their ids.
+func (s *rowStore) layoutAll() []int32 {
+	ids := make([]int32, 0, s.n)
+	for id, r := range s.rows {
+		if len(r) > 0 {
+			ids = append(ids, int32(id))
+		}
+	}
+	s.dead = 0
+	s.place(ids)
+	return ids
+}
+
+// place copies the rows of ids, ascending, into new slabs (layoutRows).
+func (s *rowStore) place(ids []int32) {
+	dst := make([]value.Row, len(ids))
+	// Two halves of the ids on two goroutines, when there are many: each
+	// writes its own slabs and its own part of dst.
+	if half := len(ids) / 2; half >= 1<<15 && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { layoutRows(dst[half:], s.rows, ids[half:]) })
+		layoutRows(dst[:half], s.rows, ids[:half])
+		wg.Wait()
+	} else {
+		layoutRows(dst, s.rows, ids)
+	}
+	if words := (len(s.rows) + 63) / 64; len(s.slabbed) < words {
+		s.slabbed = append(s.slabbed, make([]uint64, words-len(s.slabbed))...)
+	}
+	for j, id := range ids {
+		s.rows[id], s.at[id] = dst[j], addrKey(dst[j])
+		s.slabbed[id/64] |= 1 << (id % 64)
+	}
+	s.moved = 0
+}
+
+// layoutRows sets dst[j] to a copy of src[ids[j]] in new slabs, in the
+// order of ids (ascending).
 //
 // A row whose values are all flat (value.Value.FlatBytes: no pointer but,
 // perhaps, to a string's bytes) is copied with its values' bytes after its
@@ -138,77 +226,69 @@ func (s *rowStore) layout() {
 // where it read every value of every row and followed each string's
 // pointer to an allocation of its own, a cache miss each. Other rows are
 // copied into slabs of values, which it scans.
-func layoutRows(dst, src []value.Row) {
-	order := addressOrder(src)
+func layoutRows(dst, src []value.Row, ids []int32) {
+	order := addressOrder(src, ids)
 	// Each row's size in a flat slab, read in the order of the addresses
 	// (value.FlatBytes reads the values' headers, not their bytes), then
 	// the rows placed in id order, then copied in the order of the
 	// addresses again.
-	words := make([]int32, len(src))
-	for _, i := range order {
-		words[i] = flatWords(src[i])
+	words := make([]int32, len(ids))
+	for _, j := range order {
+		words[j] = flatWords(src[ids[j]])
 	}
 	var slab []value.Value
 	var flat flatSlab
-	for i, r := range src {
-		switch {
-		case len(r) == 0:
-			dst[i] = r
-		case words[i] >= 0:
-			dst[i] = flat.cut(len(r), int(words[i]))
-		default:
-			if cap(slab)-len(slab) < len(r) {
-				slab = make([]value.Value, 0, max(slabValues, len(r)))
-			}
-			j := len(slab)
-			slab = slab[:j+len(r)]
-			dst[i] = slab[j:len(slab):len(slab)]
+	for j, id := range ids {
+		r := src[id]
+		if words[j] >= 0 {
+			dst[j] = flat.cut(len(r), int(words[j]))
+			continue
 		}
+		if cap(slab)-len(slab) < len(r) {
+			slab = make([]value.Value, 0, max(slabValues, len(r)))
+		}
+		k := len(slab)
+		slab = slab[:k+len(r)]
+		dst[j] = slab[k:len(slab):len(slab)]
 	}
-	for _, i := range order {
-		if words[i] >= 0 {
-			copyFlat(dst[i], src[i])
+	for _, j := range order {
+		if words[j] >= 0 {
+			copyFlat(dst[j], src[ids[j]])
 		} else {
-			copy(dst[i], src[i])
+			copy(dst[j], src[ids[j]])
 		}
 	}
 }
 
-// addressOrder returns the indexes of the rows of src that have values,
-// in the order of their addresses, to within 64 KB: a counting sort by
-// block (within a block the order does not matter: it fits the cache and
-// a few TLB entries).
-func addressOrder(src []value.Row) []int {
-	lo, hi := ^uintptr(0), uintptr(0)
-	for _, r := range src {
-		if len(r) > 0 {
-			a := uintptr(unsafe.Pointer(&r[0]))
-			lo, hi = min(lo, a), max(hi, a)
-		}
-	}
-	if lo > hi { // no row with values
+// addressOrder returns the indexes j of ids, whose rows of src all have
+// values, in the order of the rows' addresses, to within 64 KB: a counting
+// sort by block (within a block the order does not matter: it fits the
+// cache and a few TLB entries).
+func addressOrder(src []value.Row, ids []int32) []int32 {
+	if len(ids) == 0 {
 		return nil
 	}
+	lo, hi := ^uintptr(0), uintptr(0)
+	for _, id := range ids {
+		a := uintptr(unsafe.Pointer(&src[id][0]))
+		lo, hi = min(lo, a), max(hi, a)
+	}
 	shift := uint(16)
-	for (hi-lo)>>shift > uintptr(max(len(src), 1<<12)) {
+	for (hi-lo)>>shift > uintptr(max(len(ids), 1<<12)) {
 		shift++
 	}
-	starts := make([]int, (hi-lo)>>shift+2)
-	for _, r := range src {
-		if len(r) > 0 {
-			starts[(uintptr(unsafe.Pointer(&r[0]))-lo)>>shift+1]++
-		}
+	starts := make([]int32, (hi-lo)>>shift+2)
+	for _, id := range ids {
+		starts[(uintptr(unsafe.Pointer(&src[id][0]))-lo)>>shift+1]++
 	}
 	for b := 1; b < len(starts); b++ {
 		starts[b] += starts[b-1]
 	}
-	order := make([]int, starts[len(starts)-1])
-	for i, r := range src {
-		if len(r) > 0 {
-			b := (uintptr(unsafe.Pointer(&r[0])) - lo) >> shift
-			order[starts[b]] = i
-			starts[b]++
-		}
+	order := make([]int32, len(ids))
+	for j, id := range ids {
+		b := (uintptr(unsafe.Pointer(&src[id][0])) - lo) >> shift
+		order[starts[b]] = int32(j)
+		starts[b]++
 	}
 	return order
 }
@@ -222,18 +302,18 @@ func (t *table) layout() {
 	if !t.rows.scattered() {
 		return
 	}
-	t.rows.layout()
+	ids := t.rows.layout()
 	var buf [64]byte
 	for _, u := range t.uniques {
 		if u.ints == nil { // holds ids only
 			continue
 		}
-		t.rows.Scan(func(id uint64, row value.Row) bool {
+		for _, id := range ids {
+			row := t.rows.rows[id]
 			if k, ok := u.key(row, buf[:0]); ok {
-				u.set(k, id, row)
+				u.set(k, uint64(id), row)
 			}
-			return true
-		})
+		}
 	}
 	for _, ix := range t.indexes {
 		ix.ord.repoint(t.rows)

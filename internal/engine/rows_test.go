@@ -276,12 +276,51 @@ func TestLayoutAfterReplaces(t *testing.T) {
 	}
 	run("BEGIN; UPDATE q SET w = -w WHERE id < 100; ROLLBACK")
 	check("after changes")
+
+	// Later layouts copy only the rows replaced since the last, until
+	// those copied out of a layout's slabs would pass half the rows: the
+	// table grown to 30,000 rows, a fifth of them replaced, four times,
+	// each followed by a cold start.
+	run("INSERT INTO q SELECT g, g * 10, 's' || g, g % 100, g FROM generate_series(6101, 30000) g")
+	places := func() map[uint64]uintptr {
+		p := map[uint64]uintptr{}
+		tb.scan(func(id uint64, row value.Row) bool {
+			p[id] = uintptr(unsafe.Pointer(&row[0]))
+			return true
+		})
+		return p
+	}
+	for round := range 4 {
+		run("UPDATE q SET w = w + 1 WHERE id > 6100 AND id % 5 = 0")
+		before := places()
+		name := "again" + itoa(round)
+		views[name] = "SELECT id, w FROM q WHERE w % 7 = " + itoa(round)
+		run("CREATE MATERIALIZED VIEW " + name + " AS " + views[name])
+		moved, replacedMoved := 0, 0
+		for id, p := range places() {
+			if p != before[id] {
+				moved++
+				if id > 6100 && id%5 == 0 {
+					replacedMoved++
+				}
+			}
+		}
+		// From the second round on, each round's replaces leave a sixth
+		// of the rows in slabs they no longer use; with the rows replaced
+		// after the first layout, the fourth round passes half of them.
+		if all := round == 3; all != (moved > tb.rows.Len()/2) || replacedMoved != 4780 {
+			t.Fatalf("round %d: the layout moved %d rows of %d, %d of the 4,780 replaced", round, moved, tb.rows.Len(), replacedMoved)
+		}
+		check("after layout " + itoa(round))
+	}
 }
 
 // TestRowStoreLayout checks a layout of a store big enough to be laid out
 // on two goroutines, with holes, rows of no values and rows of different
-// widths: every row keeps its id and values, and each row's values follow
-// the row before it in memory but where a slab ends.
+// widths: every row keeps its id and values; the layout copies the rows
+// replaced since they were put in place, and only those, each following
+// the copy before it in memory but where a slab ends; once the rows
+// copied out of its slabs would pass half of them, it copies them all.
 func TestRowStoreLayout(t *testing.T) {
 	const n = 150_000
 	s := newRowStore()
@@ -301,38 +340,93 @@ func TestRowStoreLayout(t *testing.T) {
 		s.Delete(uint64(id))
 		want[id] = ""
 	}
-	for id := 1; id <= n; id += 2 {
-		if r, ok := s.Get(uint64(id)); ok {
-			s.Set(uint64(id), slices.Clone(r)) // a replace: the same values elsewhere
+	// check reads every row, and counts the breaks in memory order
+	// between consecutive rows of those that pick selects.
+	check := func(pick func(id int) bool) (breaks, picked int) {
+		var prev value.Row
+		for id := 1; id <= n; id++ {
+			r, ok := s.Get(uint64(id))
+			if got := ""; ok {
+				if got = failingRow(r); got != want[id] {
+					t.Fatalf("row %d: %s, want %s", id, got, want[id])
+				}
+			} else if want[id] != "" {
+				t.Fatalf("row %d lost", id)
+			}
+			if len(r) == 0 || !pick(id) {
+				continue
+			}
+			picked++
+			if prev != nil && rowEnd(prev) != uintptr(unsafe.Pointer(&r[0])) {
+				breaks++
+			}
+			prev = r
 		}
+		return breaks, picked
 	}
-	if !s.scattered() {
-		t.Fatalf("%d of %d rows replaced: not scattered", s.moved, s.Len())
+	// replace replaces the rows of ids from, from+step, … and returns
+	// how many it replaced.
+	replace := func(from, step int) int {
+		k := 0
+		for id := from; id <= n; id += step {
+			if r, ok := s.Get(uint64(id)); ok {
+				s.Set(uint64(id), slices.Clone(r)) // a replace: the same values elsewhere
+				k++
+			}
+		}
+		return k
 	}
 	held := s.Len()
-	s.layout()
+	places := func() []uintptr {
+		p := make([]uintptr, n+1)
+		for id := 1; id <= n; id++ {
+			if r, ok := s.Get(uint64(id)); ok && len(r) > 0 {
+				p[id] = uintptr(unsafe.Pointer(&r[0]))
+			}
+		}
+		return p
+	}
+
+	// A third of the rows replaced: those are copied, the others stay.
+	if k := replace(1, 3); k < held/4 || !s.scattered() {
+		t.Fatalf("%d of %d rows replaced: not scattered", s.moved, s.Len())
+	}
+	before := places()
+	if ids := s.layout(); len(ids) >= held/2 {
+		t.Fatalf("%d rows of %d copied, want those replaced", len(ids), held)
+	}
 	if s.scattered() || s.Len() != held {
 		t.Fatalf("after the layout: scattered %v, %d rows of %d", s.scattered(), s.Len(), held)
 	}
-	breaks := 0
-	var prev value.Row
+	after := places()
 	for id := 1; id <= n; id++ {
-		r, ok := s.Get(uint64(id))
-		if got := ""; ok {
-			if got = failingRow(r); got != want[id] {
-				t.Fatalf("row %d: %s, want %s", id, got, want[id])
-			}
-		} else if want[id] != "" {
-			t.Fatalf("row %d lost", id)
+		if replaced := id%3 == 1; before[id] != 0 && (after[id] != before[id]) != replaced {
+			t.Fatalf("row %d: replaced %v, but moved %v by the layout", id, replaced, after[id] != before[id])
 		}
-		if len(r) == 0 {
-			continue
-		}
-		if prev != nil && rowEnd(prev) != uintptr(unsafe.Pointer(&r[0])) {
-			breaks++
-		}
-		prev = r
 	}
+	breaks, picked := check(func(id int) bool { return id%3 == 1 })
+	if words := picked * 13; breaks > words/flatSlabWords+4 {
+		t.Fatalf("%d breaks in memory order for about %d slabs", breaks, words/flatSlabWords)
+	}
+
+	// The same third again, twice: their copies' slabs hold the room of a
+	// third of the rows, then of two thirds, more than half of them.
+	replace(1, 3)
+	if ids := s.layout(); len(ids) >= held/2 {
+		t.Fatalf("%d rows of %d copied, want those replaced", len(ids), held)
+	}
+	check(func(int) bool { return false })
+	replace(1, 3)
+	valued := 0 // rows of values: a row of none is not copied
+	for _, p := range places() {
+		if p != 0 {
+			valued++
+		}
+	}
+	if ids := s.layout(); len(ids) != valued {
+		t.Fatalf("%d rows of %d copied, want all", len(ids), valued)
+	}
+	breaks, _ = check(func(int) bool { return true })
 	if words := held * 13; breaks > words/flatSlabWords+4 {
 		t.Fatalf("%d breaks in memory order for about %d slabs", breaks, words/flatSlabWords)
 	}

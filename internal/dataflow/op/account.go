@@ -93,6 +93,7 @@ func (s *SetOp) Trim() { s.out = dataflow.TrimBatch(s.out) }
 
 // Trim drops the last output and the step scratch when they are big.
 func (g *GroupBy) Trim() {
+	g.mergeHeld()
 	g.out = dataflow.TrimBatch(g.out)
 	g.arena = dataflow.TrimSlice(g.arena)
 	g.pres = dataflow.TrimSlice(g.pres)

@@ -476,7 +476,9 @@ func TestMinMaxStateBounded(t *testing.T) {
 // TestMinMaxValueSets moves integer values in and out of two groups big
 // enough for their value sets to become trees and shrink back to arrays,
 // with reserves of 1 and 8, and checks each group's MIN, MAX and count
-// against the multiset after every step.
+// against the multiset after every step; and the same with the first
+// three quarters of the steps a cold start's (DeferLoads: the sets' logs
+// held, and read by refills, then merged at Trim).
 func TestMinMaxValueSets(t *testing.T) {
 	const vals, grow, steps = 20000, 2400, 7000
 	trees := func(g *GroupBy) (n int) {
@@ -493,8 +495,12 @@ func TestMinMaxValueSets(t *testing.T) {
 		}
 		return n
 	}
-	for _, reserve := range []int{1, 8} {
-		t.Run(fmt.Sprint("reserve=", reserve), func(t *testing.T) {
+	for _, tc := range []struct {
+		reserve int
+		held    bool
+	}{{1, false}, {8, false}, {1, true}, {8, true}} {
+		reserve := tc.reserve
+		t.Run(fmt.Sprint("reserve=", reserve, "/held=", tc.held), func(t *testing.T) {
 			keys := []expr.Expr{kCol}
 			g, err := NewGroupBy(keys, []Aggregate{
 				{Func: plan.AggMin, Arg: vCol, Reserve: reserve},
@@ -506,9 +512,30 @@ func TestMinMaxValueSets(t *testing.T) {
 			}
 			c := dataflow.NewCircuit()
 			c.Add(g, c.Input("t"))
+			if tc.held {
+				c.DeferLoads()
+			}
 			rng := rand.New(rand.NewPCG(7, uint64(reserve)))
 			held := [2]map[int64]int64{{}, {}}
 			for s := 0; s < steps; s++ {
+				if tc.held && s == steps*3/4 {
+					refills := g.Refills()
+					c.Trim()
+					for _, gr := range g.groups {
+						if l := len(g.sets(gr)[0].log); l > 0 {
+							t.Fatalf("a log of %d changes after Trim", l)
+						}
+					}
+					g.ints.All(func(_ int64, gr *group) bool {
+						if l := len(g.sets(gr)[0].log); l > 0 {
+							t.Fatalf("a log of %d changes after Trim", l)
+						}
+						return true
+					})
+					if refills == 0 {
+						t.Fatal("no refills while the logs were held")
+					}
+				}
 				var b zset.ZSet
 				for range rng.IntN(8) + 1 {
 					// Grow, then drain: the sets pass maxFlat both ways.
@@ -527,7 +554,7 @@ func TestMinMaxValueSets(t *testing.T) {
 					b = append(b, e(aggRow(k, v, "", "", 0), -1))
 				}
 				step(t, c, "t", zset.Consolidate(b))
-				if s == grow-1 && trees(g) == 0 {
+				if s == grow-1 && !tc.held && trees(g) == 0 {
 					t.Fatalf("groups of %d and %d values, no tree", len(held[0]), len(held[1]))
 				}
 				var want strings.Builder
