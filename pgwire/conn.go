@@ -427,6 +427,7 @@ var emptyValue = []byte{}
 // sendRows sends rows as DataRows, encoding each into the connection's
 // reused buffers.
 func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
+	style := c.sess.IntervalStyle()
 	for n, row := range rows {
 		c.buf, c.ends = c.buf[:0], c.ends[:0]
 		for i, v := range row {
@@ -443,7 +444,7 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 				}
 				c.buf = appendBinary(c.buf, v, v.Kind())
 			} else {
-				c.buf = value.AppendText(c.buf, v)
+				c.buf = value.AppendTextStyle(c.buf, v, style)
 			}
 			c.ends = append(c.ends, len(c.buf))
 		}
