@@ -396,6 +396,12 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 		}
 	}
 	c.be.Send(&pgproto3.CommandComplete{CommandTag: c.tag}) // encoded at once: the buffer is reused
+	if r.Tag == "DISCARD ALL" {
+		// As PostgreSQL's DEALLOCATE ALL and CLOSE ALL: the prepared
+		// statements and portals of the protocol go too.
+		clear(c.stmts)
+		clear(c.portals)
+	}
 }
 
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {

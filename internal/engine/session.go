@@ -145,6 +145,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
+	case *sql.Maintenance:
+		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
@@ -432,6 +434,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return s.execSessionSet(b)
 		}
 		return e.execSet(b)
+	case *sql.Maintenance:
+		return s.execMaintenance(b)
 	}
 	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
 }
