@@ -20,6 +20,7 @@ func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
 	case "DISCARD ALL":
 		s.resetSettings()
 		s.seq = seqState{}
+		clear(s.prepared)
 	case "DISCARD SEQUENCES":
 		s.seq = seqState{}
 	}
