@@ -120,6 +120,7 @@ type Result struct {
 	Tag     string
 	Notices []string
 	types   []value.Type
+	style   value.IntervalStyle // the session's IntervalStyle when the statement ended, for Print
 }
 
 // Run runs a script, calling fn with each statement's Result, in order.
@@ -127,7 +128,7 @@ type Result struct {
 func (s *Session) Run(script string, fn func(*Result) error) error {
 	return s.s.ExecScript(script, func(r engine.Result) error {
 		out := &Result{Columns: columnsOf(r), HasRows: r.HasRows, Tag: r.Tag, Notices: r.Notices,
-			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns))}
+			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns)), style: s.s.IntervalStyle()}
 		for i, c := range r.Columns {
 			out.types[i] = c.Type
 		}
@@ -145,7 +146,7 @@ type PrintOptions struct {
 }
 
 // Print writes the result set as psql prints it, in PostgreSQL's text
-// format, followed by an empty line (a newline in json); a Result without
+// format (intervals in the session's IntervalStyle), followed by an empty line (a newline in json); a Result without
 // rows prints nothing.
 func (r *Result) Print(w io.Writer, o PrintOptions) error {
 	if !r.HasRows {
@@ -158,7 +159,7 @@ func (r *Result) Print(w io.Writer, o PrintOptions) error {
 	for i, row := range r.Rows {
 		set.Rows[i] = row
 	}
-	return resultfmt.Write(w, set, resultfmt.Options{Format: o.Format, Null: o.Null})
+	return resultfmt.Write(w, set, resultfmt.Options{Format: o.Format, Null: o.Null, IntervalStyle: r.style})
 }
 
 // ScriptError is an error in one statement of a script: Err, and SQL, the

@@ -396,6 +396,12 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 		}
 	}
 	c.be.Send(&pgproto3.CommandComplete{CommandTag: c.tag}) // encoded at once: the buffer is reused
+	if r.Tag == "DISCARD ALL" {
+		// As PostgreSQL's DEALLOCATE ALL and CLOSE ALL: the prepared
+		// statements and portals of the protocol go too.
+		clear(c.stmts)
+		clear(c.portals)
+	}
 }
 
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {
@@ -427,6 +433,7 @@ var emptyValue = []byte{}
 // sendRows sends rows as DataRows, encoding each into the connection's
 // reused buffers.
 func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
+	style := c.sess.IntervalStyle()
 	for n, row := range rows {
 		c.buf, c.ends = c.buf[:0], c.ends[:0]
 		for i, v := range row {
@@ -443,7 +450,7 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 				}
 				c.buf = appendBinary(c.buf, v, v.Kind())
 			} else {
-				c.buf = value.AppendText(c.buf, v)
+				c.buf = value.AppendTextStyle(c.buf, v, style)
 			}
 			c.ends = append(c.ends, len(c.buf))
 		}

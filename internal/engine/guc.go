@@ -138,7 +138,7 @@ var gucList = func() []*gucDef {
 			desc: "Sets the maximum allowed idle time between queries, when not in a transaction."},
 		{name: "integer_datetimes", kind: gucBool, boot: "on", fixed: true, report: true, desc: "Shows whether datetimes are integer based."},
 		{name: "IntervalStyle", kind: gucEnum, boot: "postgres", report: true, enum: []string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"},
-			only: []string{"postgres"}, onlyHint: "intervals are output in the postgres style only", desc: "Sets the display format for interval values."},
+			desc: "Sets the display format for interval values."},
 		{name: "jit", kind: gucBool, boot: "on", desc: "Allow JIT compilation."},
 		{name: "join_collapse_limit", kind: gucInt, boot: "8", min: 1, max: math.MaxInt32, desc: "Sets the FROM-list size beyond which JOIN constructs are not flattened."},
 		{name: "lock_timeout", kind: gucInt, unit: "ms", boot: "0", max: timeoutMax, desc: "Sets the maximum allowed duration of any wait for a lock."},

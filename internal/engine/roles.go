@@ -158,6 +158,11 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 	switch b := b.(type) {
 	case *sql.Tx, *sql.Show:
 		return nil
+	case *sql.Maintenance:
+		if b.Tag == "CHECKPOINT" {
+			return s.mustBeSuperuser("do CHECKPOINT")
+		}
+		return nil
 	case *sql.Set:
 		if strings.HasPrefix(b.Name, "deltaview.") {
 			return s.mustBeSuperuser(fmt.Sprintf("set parameter %q", b.Name))

@@ -11,6 +11,7 @@ import (
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/scram"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // TestRoles runs the files under testdata/roles: exec runs its script in a
@@ -51,7 +52,7 @@ func TestRoles(t *testing.T) {
 						stmt = p.SQL + ";\n" + p.Data + "\\.\n"
 					}
 					err := s.ExecScript(stmt, func(r engine.Result) error {
-						writeResult(t, &out, r, nil)
+						writeResult(t, &out, r, nil, value.IntervalPostgres)
 						return nil
 					})
 					var se *engine.ScriptError

@@ -29,10 +29,12 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
-	e      *Engine
-	block  bool // BEGIN was issued
-	failed bool // a statement failed inside the block: only ROLLBACK remains
-	writer bool // the session holds the writer slot: e.tx is its transaction
+	e     *Engine
+	block bool // BEGIN was issued
+	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
+	prepared map[string]*Prepared
+	failed   bool // a statement failed inside the block: only ROLLBACK remains
+	writer   bool // the session holds the writer slot: e.tx is its transaction
 	// txStart is the start of the session's transaction, which ad-hoc
 	// statements' now() reads (stmtclock.go).
 	txStart int64
@@ -145,6 +147,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
+	case *sql.Maintenance:
+		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
@@ -215,6 +219,9 @@ func (e *Engine) acquireSlot(timeout time.Duration) error {
 // result sets of the session's subscriptions that arrived meanwhile. On
 // an error, the result sets of the subscriptions alone.
 func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
+	if res, ok, err := s.execPrepareStmt(st); ok {
+		return res, err
+	}
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
 		b, err := sql.Bind(rec, st)
@@ -432,6 +439,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return s.execSessionSet(b)
 		}
 		return e.execSet(b)
+	case *sql.Maintenance:
+		return s.execMaintenance(b)
 	}
 	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
 }

@@ -23,6 +23,9 @@ type StmtClock struct {
 	// Seqs are the sequences as the session sees them, which nextval,
 	// currval, setval and lastval call (SeqCall).
 	Seqs Sequences
+	// IntervalStyle is the session's, in which casts of intervals to
+	// text write them (IntervalText).
+	IntervalStyle value.IntervalStyle
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:

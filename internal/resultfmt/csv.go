@@ -24,7 +24,7 @@ func appendCSV(buf []byte, s *Set, o Options) []byte {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			field = text(field[:0], v, o.Null)
+			field = text(field[:0], v, o)
 			buf = AppendCSVField(buf, field)
 		}
 		buf = append(buf, '\n')

@@ -47,6 +47,9 @@ type Options struct {
 	Format string
 	// Null is printed for SQL NULL in the table and csv formats.
 	Null string
+	// IntervalStyle is the text of intervals in the table and csv
+	// formats (a session's setting; the zero value is postgres).
+	IntervalStyle value.IntervalStyle
 }
 
 // The formats Write accepts.
@@ -88,9 +91,9 @@ func Write(w io.Writer, s *Set, o Options) error {
 }
 
 // text returns v's PostgreSQL text output, or null for SQL NULL.
-func text(buf []byte, v value.Value, null string) []byte {
+func text(buf []byte, v value.Value, o Options) []byte {
 	if v.IsNull() {
-		return append(buf, null...)
+		return append(buf, o.Null...)
 	}
-	return value.AppendText(buf, v)
+	return value.AppendTextStyle(buf, v, o.IntervalStyle)
 }

@@ -32,7 +32,7 @@ func appendTable(buf []byte, s *Set, o Options) []byte {
 	var t []byte
 	for i, r := range s.Rows {
 		for j, v := range r {
-			t = text(t[:0], v, o.Null)
+			t = text(t[:0], v, o)
 			c := formatCell(string(t))
 			cells[i*ncol+j] = c
 			widths[j] = max(widths[j], c.width())

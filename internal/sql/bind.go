@@ -177,6 +177,12 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateForeignTable(n.GetCreateForeignTableStmt())
 	case n.GetVariableShowStmt() != nil:
 		return &Show{Name: strings.ToLower(n.GetVariableShowStmt().Name)}, nil
+	case n.GetVacuumStmt() != nil:
+		return b.bindVacuum(n.GetVacuumStmt())
+	case n.GetCheckPointStmt() != nil:
+		return &Maintenance{Tag: "CHECKPOINT"}, nil
+	case n.GetDiscardStmt() != nil:
+		return b.bindDiscard(n.GetDiscardStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

@@ -286,7 +286,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
 	}
-	return out, nil
+	return b.intervalText(out), nil
 }
 
 // coerce converts e to t in an implicit (or, with explicit, explicit)
@@ -524,7 +524,7 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		if r, err = expr.Coerce(r, value.TextType, true); err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
-		return &expr.Concat{L: l, R: r}, nil
+		return &expr.Concat{L: b.intervalText(l), R: b.intervalText(r)}, nil
 	}
 	if e, ok, err := b.arrayOperator(op, l, r, loc); ok {
 		return e, err

@@ -12,7 +12,7 @@ import (
 // dimensions first ([0:1]={1,2}) when a lower bound is not 1. An element
 // is quoted when it is empty, is NULL spelt as text, or holds a brace, a
 // quote, a comma, a backslash or white space.
-func appendArray(buf []byte, v Value) []byte {
+func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 	dims := v.Dims()
 	if len(dims) == 0 {
 		return append(buf, "{}"...)
@@ -61,8 +61,13 @@ func appendArray(buf []byte, v Value) []byte {
 			buf = append(buf, "NULL"...)
 			continue
 		}
-		if tmp = appendScalarText(tmp[:0], e); e.kind == Record {
-			tmp = appendRecord(tmp[:0], e)
+		switch e.kind {
+		case Record:
+			tmp = appendRecord(tmp[:0], e, st)
+		case Interval:
+			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
+		default:
+			tmp = appendScalarText(tmp[:0], e)
 		}
 		if !needsQuotes(tmp) {
 			buf = append(buf, tmp...)

@@ -12,11 +12,19 @@ import (
 // AppendText appends v in PostgreSQL's text output format, as psql prints
 // it; NULL appends nothing.
 func AppendText(buf []byte, v Value) []byte {
-	if v.kind.IsArray() {
-		return appendArray(buf, v)
-	}
-	if v.kind == Record {
-		return appendRecord(buf, v)
+	return AppendTextStyle(buf, v, IntervalPostgres)
+}
+
+// AppendTextStyle is AppendText with intervals, alone or within arrays
+// and records, in IntervalStyle st.
+func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
+	switch {
+	case v.kind.IsArray():
+		return appendArray(buf, v, st)
+	case v.kind == Record:
+		return appendRecord(buf, v, st)
+	case v.kind == Interval:
+		return AppendIntervalStyle(buf, v.Span(), st)
 	}
 	return appendScalarText(buf, v)
 }

@@ -1,0 +1,28 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// execMaintenance runs VACUUM, ANALYZE, CHECKPOINT and DISCARD. The first
+// three have nothing to do: tables keep no dead rows, the planner no
+// statistics, and a commit is durable when acknowledged. DISCARD ALL
+// resets the session's settings and what it remembers of sequences (the
+// server also closes its prepared statements and portals), DISCARD
+// SEQUENCES the latter; the engine caches no plans and has no temporary
+// tables.
+func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
+	if m.NoBlock && s.block {
+		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", m.Tag)
+	}
+	switch m.Tag {
+	case "DISCARD ALL":
+		s.resetSettings()
+		s.seq = seqState{}
+		clear(s.prepared)
+	case "DISCARD SEQUENCES":
+		s.seq = seqState{}
+	}
+	return Result{Tag: m.Tag}, nil
+}

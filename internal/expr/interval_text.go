@@ -1,0 +1,43 @@
+package expr
+
+import "github.com/deltaview/deltaview/internal/value"
+
+// IntervalText is a cast to a string type of an interval (alone or in an
+// array or a record) in an ad-hoc statement: as in PostgreSQL the text is
+// in the IntervalStyle of the session that runs the statement, which its
+// clock carries. Views, which no session runs, write intervals in the
+// postgres style.
+type IntervalText struct {
+	C    *StmtClock
+	Cast *Cast
+}
+
+var _ Expr = (*IntervalText)(nil)
+
+func (c *IntervalText) Type() value.Type { return c.Cast.To }
+func (c *IntervalText) Volatile() bool   { return true } // the session's setting, as current_user
+func (*IntervalText) expr()              {}
+func (c *IntervalText) String() string   { return c.Cast.String() }
+
+// Eval implements Expr.
+func (c *IntervalText) Eval(row value.Row) (value.Value, error) {
+	if c.C == nil || c.C.IntervalStyle == value.IntervalPostgres {
+		return c.Cast.Eval(row)
+	}
+	v, err := c.Cast.E.Eval(row)
+	if err != nil || v.IsNull() {
+		return value.Null, err
+	}
+	t := value.NewText(value.Text, string(value.AppendTextStyle(nil, v, c.C.IntervalStyle)))
+	return value.Cast(t, c.Cast.To, true)
+}
+
+// HoldsInterval reports whether values of kind k are or contain
+// intervals, whose text depends on IntervalStyle. A record may hold
+// them: its fields are not in its type.
+func HoldsInterval(k value.Kind) bool {
+	if k.IsArray() {
+		k = k.Elem()
+	}
+	return k == value.Interval || k == value.Record
+}
