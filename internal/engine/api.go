@@ -152,6 +152,9 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	}
 	mark := len(tx.log)
 	err := fn(e)
+	if err == nil && e.fkeys != nil {
+		err = e.enforceForeignKeys(mark)
+	}
 	if err != nil {
 		e.undoTo(mark)
 		if !tx.explicit {
