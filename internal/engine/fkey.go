@@ -82,7 +82,7 @@ type fkGone struct {
 
 // fkCheck is a referencing row the statement wrote.
 type fkCheck struct {
-	l   *fkLink
+	l  *fkLink
 	id uint64
 }
 
