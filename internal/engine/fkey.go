@@ -133,6 +133,11 @@ func (e *Engine) enforceForeignKeys(mark int) error {
 			if err := e.fkAct(l, action, c.row, upd); err != nil {
 				return err
 			}
+			if action == sql.FKSetDefault {
+				// A default equal to the key gone leaves the children
+				// referencing it: PostgreSQL then checks as NO ACTION.
+				gone = append(gone, fkGone{l: l, old: c.row})
+			}
 		}
 	}
 	for _, gn := range gone {

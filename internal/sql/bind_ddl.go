@@ -163,6 +163,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err := b.identityConstraint(ct, i[0], c); err != nil {
 				return nil, err
 			}
+		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+			return nil, b.refuse(c.Location, "DEFERRABLE foreign key constraints are not supported").
+				WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at the end of each statement")
+		case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
 		case pg_query.ConstrType_CONSTR_FOREIGN:
 			fkeys = append(fkeys, c) // bound once the keys are known: a table may reference itself
 		default:
