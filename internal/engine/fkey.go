@@ -53,6 +53,11 @@ func (e *Engine) linkForeignKeys() {
 			if !ok {
 				continue
 			}
+			// The parent's columns by name: ALTER TABLE may have moved
+			// them (a column added or dropped before them).
+			if cols, ok := colsByName(p.def, fk.RefNames); ok {
+				fk.RefCols = cols
+			}
 			l := &fkLink{fk: fk, child: t, parent: p}
 			for _, u := range p.uniques {
 				if sameCols(u.cols, fk.RefCols) {
@@ -340,11 +345,12 @@ func (e *Engine) alterForeignKeys(t, next *table, a *sql.AlterTable) error {
 			if l.child == t {
 				continue
 			}
-			if a.Columns {
-				return pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: constraint %q on table %q references it", t.name, l.fk.Name, l.child.name).
+			refCols, ok := colsByName(a.New, l.fk.RefNames)
+			if !ok || a.New.Name != t.name {
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot rename table %q or drop or rename its columns %s: constraint %q on table %q references them", t.name, strings.Join(l.fk.RefNames, ", "), l.fk.Name, l.child.name).
 					WithHint("drop the constraint, alter the table, then add the constraint again")
 			}
-			kept := slices.ContainsFunc(next.uniques, func(u *uniqueIndex) bool { return sameCols(u.cols, l.fk.RefCols) })
+			kept := slices.ContainsFunc(next.uniques, func(u *uniqueIndex) bool { return sameCols(u.cols, refCols) })
 			if !kept {
 				name := ""
 				for _, u := range t.uniques {
@@ -472,4 +478,16 @@ func (e *Engine) truncateReferencing(ts []*table, cascade bool) ([]*table, []str
 		}
 	}
 	return ts, notices, nil
+}
+
+// colsByName returns the positions of the named columns in def.
+func colsByName(def *sql.CreateTable, names []string) ([]int, bool) {
+	out := make([]int, len(names))
+	for i, n := range names {
+		out[i] = slices.IndexFunc(def.Cols, func(c sql.ColumnDef) bool { return c.Name == n })
+		if out[i] < 0 {
+			return nil, false
+		}
+	}
+	return out, true
 }
