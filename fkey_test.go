@@ -1,0 +1,69 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// TestForeignKeysReopen checks that FOREIGN KEY constraints, their
+// actions and a constraint dropped with its parent survive closing and
+// opening the file again.
+func TestForeignKeysReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fk.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE p (id int PRIMARY KEY, code text UNIQUE);
+CREATE TABLE c (id int PRIMARY KEY, pid int REFERENCES p ON DELETE CASCADE, code text, CONSTRAINT c_code FOREIGN KEY (code) REFERENCES p (code) MATCH FULL ON UPDATE SET NULL);
+CREATE TABLE node (id int PRIMARY KEY, up int REFERENCES node ON DELETE SET NULL);
+CREATE TABLE gone (id int PRIMARY KEY);
+CREATE TABLE keeps (id int PRIMARY KEY, g int REFERENCES gone);
+INSERT INTO p VALUES (1, 'a'), (2, 'b');
+INSERT INTO c VALUES (10, 1, 'a'), (11, 2, 'b');
+INSERT INTO node VALUES (1, NULL), (2, 1);
+INSERT INTO gone VALUES (1);
+INSERT INTO keeps VALUES (1, 1);
+DROP TABLE gone CASCADE`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	wantCode := func(stmt, code string) {
+		t.Helper()
+		err := db.Exec(stmt)
+		if code == "" && err != nil || code != "" && pgerr.Code(err) != code {
+			t.Fatalf("%s: got %v, want SQLSTATE %s", stmt, err, code)
+		}
+	}
+	wantCode("INSERT INTO c VALUES (12, 9, NULL)", "23503")
+	wantCode("INSERT INTO node VALUES (3, 7)", "23503")
+	wantCode("INSERT INTO keeps VALUES (2, 99)", "")
+	wantCode("UPDATE p SET code = 'z' WHERE id = 2", "")
+	wantCode("DELETE FROM p WHERE id = 1", "")
+	wantCode("DELETE FROM node WHERE id = 1", "")
+	got := func(q string) string {
+		t.Helper()
+		rs, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(rs.Rows)
+	}
+	if g, w := got("SELECT id, pid, code FROM c ORDER BY id"), "[[11 2 NULL]]"; g != w {
+		t.Errorf("c holds %s, want %s", g, w)
+	}
+	if g, w := got("SELECT id, up FROM node ORDER BY id"), "[[2 NULL]]"; g != w {
+		t.Errorf("node holds %s, want %s", g, w)
+	}
+}
