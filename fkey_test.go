@@ -67,3 +67,52 @@ DROP TABLE gone CASCADE`); err != nil {
 		t.Errorf("node holds %s, want %s", g, w)
 	}
 }
+
+// TestForeignKeysTyped checks the typed API's changes against the
+// constraints: a change that breaks one fails alone, with 23503, and a
+// cascade runs as for a statement.
+func TestForeignKeysTyped(t *testing.T) {
+	db := deltaview.Open()
+	defer db.Close()
+	if err := db.Exec(`CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, pid int REFERENCES p ON DELETE CASCADE);
+INSERT INTO p VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Insert("c", deltaview.Int(10), deltaview.Int(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Insert("c", deltaview.Int(11), deltaview.Int(2)); pgerr.Code(err) != "23503" {
+		t.Fatalf("insert of an orphan: %v, want 23503", err)
+	}
+	if err := tx.Replace("p", deltaview.Int(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := db.Query("SELECT id, pid FROM c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[10 1]]"; g != w {
+		t.Fatalf("c holds %s, want %s", g, w)
+	}
+	tx, err = db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Delete("p", deltaview.Int(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if rs, err = db.Query("SELECT count(*) FROM c"); err != nil || fmt.Sprint(rs.Rows) != "[[0]]" {
+		t.Fatalf("after the parent's delete, c holds %v (%v), want none", rs, err)
+	}
+}
