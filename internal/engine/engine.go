@@ -30,6 +30,9 @@ type Engine struct {
 	// fkeys are the FOREIGN KEY constraints between tables, nil for none
 	// (fkey.go).
 	fkeys *fkGraph
+	// replica is set while a typed change applies a subscription's
+	// changes, which the constraints do not check (fkey.go).
+	replica bool
 	// mu guards everything below: statements that read hold it shared,
 	// statements that write hold it exclusively, each only while it runs.
 	// Taking it waits for the shared indexes' commit that the last

@@ -21,6 +21,11 @@ import (
 // RESTRICT is looked up among the children. A failure undoes the whole
 // statement, cascades included.
 //
+// Changes a subscription applies (ApplySource) are not checked and run no
+// action, as PostgreSQL's apply worker runs with session_replication_role
+// = replica, under which the triggers that enforce the constraints do not
+// fire: the publisher checked them.
+//
 // A child is found by a prefix index of its first referencing column
 // (prefix.go), built on the first parent change and kept up to date from
 // then on, counted in the table's bytes: never a scan per row.
