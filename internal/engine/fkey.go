@@ -107,7 +107,7 @@ func (e *Engine) enforceForeignKeys(mark int) error {
 	var checks []fkCheck
 	for p := mark; p < len(e.tx.log); p++ {
 		c := e.tx.log[p]
-		if c.w == 0 {
+		if c.w == 0 || !c.t.fkeyed {
 			continue
 		}
 		log := e.tx.log
