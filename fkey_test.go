@@ -28,7 +28,10 @@ INSERT INTO c VALUES (10, 1, 'a'), (11, 2, 'b');
 INSERT INTO node VALUES (1, NULL), (2, 1);
 INSERT INTO gone VALUES (1);
 INSERT INTO keeps VALUES (1, 1);
-DROP TABLE gone CASCADE`); err != nil {
+DROP TABLE gone CASCADE;
+ALTER TABLE p ADD COLUMN extra int;
+CREATE TABLE later (id int PRIMARY KEY, pid int);
+ALTER TABLE later ADD CONSTRAINT later_p FOREIGN KEY (pid) REFERENCES p`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -49,6 +52,10 @@ DROP TABLE gone CASCADE`); err != nil {
 	wantCode("INSERT INTO c VALUES (12, 9, NULL)", "23503")
 	wantCode("INSERT INTO node VALUES (3, 7)", "23503")
 	wantCode("INSERT INTO keeps VALUES (2, 99)", "")
+	wantCode("INSERT INTO later VALUES (1, 9)", "23503")
+	wantCode("INSERT INTO later VALUES (1, 2)", "")
+	wantCode("DELETE FROM p WHERE id = 2", "23503")
+	wantCode("DELETE FROM later", "")
 	wantCode("UPDATE p SET code = 'z' WHERE id = 2", "")
 	wantCode("DELETE FROM p WHERE id = 1", "")
 	wantCode("DELETE FROM node WHERE id = 1", "")
