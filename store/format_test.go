@@ -120,7 +120,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 5 {
-		t.Errorf("format after opening: %d (%v), want 5", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 6 {
+		t.Errorf("format after opening: %d (%v), want 6", version, err)
 	}
 }

@@ -100,6 +100,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := e.alterForeignKeys(t, next, a); err != nil {
+		return Result{}, err
+	}
 	for _, v := range cascade {
 		k, ok := e.kindOf(v)
 		if !ok {
@@ -148,6 +151,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		}
 		t.uniques = uniques
 		t.prefixes, t.keyOrders = nil, nil // rebuilt on their next use
+		e.linkForeignKeys()
 		return res, nil
 	}
 	next.nextID = max(next.nextID, t.nextID)
@@ -160,6 +164,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		}
 	}
 	e.read, e.waves = nil, nil
+	e.linkForeignKeys()
 	return res, nil
 }
 

@@ -152,6 +152,10 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	}
 	mark := len(tx.log)
 	err := fn(e)
+	if err == nil && e.fkeys != nil && !e.replica {
+		err = e.enforceForeignKeys(mark)
+	}
+	e.replica = false
 	if err != nil {
 		e.undoTo(mark)
 		if !tx.explicit {

@@ -192,6 +192,7 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 	var n, committed int64
 	var first, last int64 // the lines of the open source transaction
 	open := false
+	fkMark := 0 // the log's length when the source transaction opened
 	fail := func(err error) (int64, error) {
 		if explicit {
 			e.undoTo(mark)
@@ -216,6 +217,7 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 		if !open {
 			e.begin()
 			open, first = true, -1
+			fkMark = len(e.tx.log)
 		}
 		if k := b.Len(); k > 0 {
 			if first < 0 {
@@ -237,6 +239,11 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 		}
 		if b.More {
 			continue
+		}
+		if e.fkeys != nil {
+			if err := e.enforceForeignKeys(fkMark); err != nil {
+				return fail(err)
+			}
 		}
 		open = false
 		if !explicit {

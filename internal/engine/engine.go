@@ -27,6 +27,12 @@ import (
 // Engine holds the catalog and the data. Statements run in sessions
 // (NewSession), concurrently; the engine's own methods take its locks.
 type Engine struct {
+	// fkeys are the FOREIGN KEY constraints between tables, nil for none
+	// (fkey.go).
+	fkeys *fkGraph
+	// replica is set while a typed change applies a subscription's
+	// changes, which the constraints do not check (fkey.go).
+	replica bool
 	// mu guards everything below: statements that read hold it shared,
 	// statements that write hold it exclusively, each only while it runs.
 	// Taking it waits for the shared indexes' commit that the last
@@ -298,6 +304,9 @@ func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
 		e.forgetSequences(seqs) //nolint:errcheck // the store's error is the one to report
 		return Result{}, err
 	}
+	if len(ct.ForeignKeys) > 0 {
+		e.linkForeignKeys()
+	}
 	return Result{Tag: "CREATE TABLE"}, nil
 }
 
@@ -426,6 +435,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	for _, t := range targets {
 		visit(t)
 	}
+	// FOREIGN KEY constraints of other tables on the tables that go.
+	fkDrops, err := e.droppedForeignKeys(all, d.Cascade)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, l := range fkDrops {
+		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", l.fk.Name, l.child.name))
+	}
 	if !d.Cascade {
 		// As PostgreSQL: one DETAIL line per dependent, naming what it
 		// depends on among the objects that would go.
@@ -473,7 +490,13 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			return Result{}, err
 		}
 	}
+	if err := e.dropForeignKeys(fkDrops); err != nil {
+		return Result{}, err
+	}
 	e.dropAll(order, all)
+	if e.fkeys != nil {
+		e.linkForeignKeys()
+	}
 	if err := e.dropOwnedSequences(all); err != nil {
 		return Result{}, err
 	}

@@ -146,6 +146,7 @@ type SourceChange struct {
 // are applied: the store records it with the commit.
 func (s *Session) ApplySource(changes []SourceChange, at *SourcePosition) error {
 	return s.typedChange("", 0, func(e *Engine) error {
+		e.replica = true // no FOREIGN KEY check, as on a PostgreSQL subscriber
 		var t *table
 		for i := range changes {
 			c := &changes[i]

@@ -41,6 +41,9 @@ type table struct {
 	gathering, built bool
 	bytes            int64
 	stream           streamState // for a change-stream table (stream.go)
+	// fkeyed is set while a FOREIGN KEY constraint references the table
+	// or the table has one (fkey.go).
+	fkeyed bool
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to

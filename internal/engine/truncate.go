@@ -34,6 +34,10 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 		}
 		ts = append(ts, t)
 	}
+	ts, notices, err := e.truncateReferencing(ts, tr.Cascade)
+	if err != nil {
+		return Result{}, err
+	}
 	return e.autocommit(func() (Result, error) {
 		var ids []uint64
 		for _, t := range ts {
@@ -46,6 +50,6 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 				e.deleteRow(t, id)
 			}
 		}
-		return Result{Tag: "TRUNCATE TABLE"}, nil
+		return Result{Tag: "TRUNCATE TABLE", Notices: notices}, nil
 	})
 }

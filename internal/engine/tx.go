@@ -55,6 +55,9 @@ func (e *Engine) autocommit(fn func() (Result, error)) (Result, error) {
 	tx := e.begin()
 	mark := len(tx.log)
 	res, err := fn()
+	if err == nil && e.fkeys != nil {
+		err = e.enforceForeignKeys(mark)
+	}
 	if err != nil {
 		e.undoTo(mark)
 		if !tx.explicit {

@@ -45,6 +45,8 @@ const (
 	UniqueViolation          = "23505"
 	NotNullViolation         = "23502"
 	CheckViolation           = "23514"
+	ForeignKeyViolation      = "23503"
+	InvalidForeignKey        = "42830"
 	ActiveTransaction        = "25001"
 	NoActiveTransaction      = "25P01"
 	InFailedTransaction      = "25P02"

@@ -82,6 +82,9 @@ func keyNames(c *pg_query.Constraint) []string {
 	for _, k := range c.Keys {
 		out = append(out, k.GetString_().Sval)
 	}
+	for _, k := range c.FkAttrs { // a FOREIGN KEY's referencing columns
+		out = append(out, k.GetString_().Sval)
+	}
 	return out
 }
 
@@ -283,7 +286,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	}
 	cd.Colname = rs.Newname
 	for _, c := range w.constraints() {
-		for _, k := range c.Keys {
+		for _, k := range slices.Concat(c.Keys, c.FkAttrs, c.FkDelSetCols) {
 			if s := k.GetString_(); s.Sval == rs.Subname {
 				s.Sval = rs.Newname
 			}

@@ -81,6 +81,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		}
 		return out, nil
 	}
+	var fkeys []*pg_query.Constraint
 	for _, c := range tableCons {
 		switch c.Contype {
 		case pg_query.ConstrType_CONSTR_NOTNULL:
@@ -162,14 +163,25 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err := b.identityConstraint(ct, i[0], c); err != nil {
 				return nil, err
 			}
+		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+			return nil, b.refuse(c.Location, "DEFERRABLE foreign key constraints are not supported").
+				WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at the end of each statement")
+		case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
 		case pg_query.ConstrType_CONSTR_FOREIGN:
-			return nil, b.refuse(c.Location, "FOREIGN KEY constraints are not supported yet")
+			fkeys = append(fkeys, c) // bound once the keys are known: a table may reference itself
 		default:
 			return nil, b.refuse(c.Location, "constraint %s is not supported", strings.TrimPrefix(c.Contype.String(), "CONSTR_"))
 		}
 	}
 	if err := b.tableOptions(cs.Options, ct); err != nil {
 		return nil, err
+	}
+	for _, c := range fkeys {
+		fk, err := b.bindForeignKey(ct, c)
+		if err != nil {
+			return nil, err
+		}
+		ct.ForeignKeys = append(ct.ForeignKeys, fk)
 	}
 	return ct, nil
 }

@@ -42,6 +42,8 @@ type CreateTable struct {
 	PrimaryKeyName string
 	UniqueNames    []string
 	Checks         []Check
+	// ForeignKeys are its FOREIGN KEY constraints.
+	ForeignKeys []ForeignKey
 	// ChangeStream: WITH (change_stream = true), a table fed by change
 	// events (COPY … FORMAT debezium | upsert) instead of DML.
 	ChangeStream bool

@@ -84,6 +84,10 @@ func (ct *CreateTable) SQL() string {
 		b.WriteString(c.SQL)
 		b.WriteByte(')')
 	}
+	for _, fk := range ct.ForeignKeys {
+		b.WriteString(", ")
+		b.WriteString(ct.foreignKeySQL(fk))
+	}
 	b.WriteByte(')')
 	if ct.ChangeStream {
 		b.WriteString(" WITH (change_stream = true, complete_rows = " + strconv.FormatBool(ct.CompleteRows) + ")")

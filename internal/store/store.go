@@ -50,8 +50,12 @@ import (
 // a table's rows (each table gains the column deltaview_ts, NULL in the
 // rows it holds) and no subscriptions (the file gains their table),
 // versions 1 to 3 no servers and foreign tables (the file gains their
-// tables), versions 1 to 4 no sequences (the file gains their table).
-const FormatVersion = 5
+// tables), versions 1 to 4 no sequences (the file gains their table),
+// versions 1 to 5 no FOREIGN KEY constraints (a table's statement in the
+// catalog may now hold them: the upgrade changes nothing else, and a
+// deltaview that reads up to version 5 refuses the file rather than fail
+// on a constraint it does not know).
+const FormatVersion = 6
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
