@@ -286,18 +286,7 @@ func hypothetical(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Valu
 		}
 	}
 	n := int64(len(ins))
-	switch a.Func {
-	case plan.AggHypoRank:
-		return value.NewInt(value.Int8, before+1), nil
-	case plan.AggHypoDenseRank:
-		return value.NewInt(value.Int8, distinct+1), nil
-	case plan.AggHypoPercentRank:
-		if n == 0 {
-			return value.NewFloat(value.Float8, 0), nil
-		}
-		return value.NewFloat(value.Float8, float64(before)/float64(n)), nil
-	}
-	return value.NewFloat(value.Float8, float64(before+peers+1)/float64(n+1)), nil
+	return plan.HypotheticalResult(a.Func, before, peers, distinct, n), nil
 }
 
 // sameKeys reports whether two rows' sort keys are equal (peers).

@@ -293,3 +293,21 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 	}
 	return bad()
 }
+
+// HypotheticalResult is a hypothetical-set aggregate's result for a group
+// of n rows, before of which sort before the hypothetical row, peers of
+// which sort equal to it, and distinct the distinct keys among the former.
+func HypotheticalResult(f AggFunc, before, peers, distinct, n int64) value.Value {
+	switch f {
+	case AggHypoRank:
+		return value.NewInt(value.Int8, before+1)
+	case AggHypoDenseRank:
+		return value.NewInt(value.Int8, distinct+1)
+	case AggHypoPercentRank:
+		if n == 0 {
+			return value.NewFloat(value.Float8, 0)
+		}
+		return value.NewFloat(value.Float8, float64(before)/float64(n))
+	}
+	return value.NewFloat(value.Float8, float64(before+peers+1)/float64(n+1))
+}

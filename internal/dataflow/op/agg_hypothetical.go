@@ -90,18 +90,7 @@ func (a *hypoAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 		h = nil
 	}
 	a.sh, a.sbefore, a.speers, a.sn, a.sdistinct = h, before, peers, n, distinct
-	switch a.spec.Func {
-	case plan.AggHypoRank:
-		return value.NewInt(value.Int8, before+1), nil
-	case plan.AggHypoDenseRank:
-		return value.NewInt(value.Int8, distinct+1), nil
-	case plan.AggHypoPercentRank:
-		if n == 0 {
-			return value.NewFloat(value.Float8, 0), nil
-		}
-		return value.NewFloat(value.Float8, float64(before)/float64(n)), nil
-	}
-	return value.NewFloat(value.Float8, float64(before+peers+1)/float64(n+1)), nil
+	return plan.HypotheticalResult(a.spec.Func, before, peers, distinct, n), nil
 }
 
 func (a *hypoAcc) commit() {
