@@ -322,7 +322,12 @@ func (a *Arrangement) AppendKey(buf []byte, row value.Row) ([]byte, bool, error)
 // see. On error nothing is staged. A big delta is sorted here, in the order
 // of keys and entries, so that Commit only merges: a commit's staging may
 // run beside readers, its Commit may not.
-func (a *Arrangement) Stage(delta zset.ZSet) error {
+func (a *Arrangement) Stage(delta zset.ZSet) error { return a.StageWhere(delta, nil) }
+
+// StageWhere is Stage of the entries of delta whose rows keep accepts (all
+// when keep is nil), in the same pass as the keys: a shared index's
+// filters.
+func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) error {
 	if a.isSet {
 		panic(fmt.Sprintf("dataflow: arrangement %s staged twice in one step", a.Describe()))
 	}
@@ -331,7 +336,7 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
-	front := a.stageFrontier(delta)
+	front, bounded := a.stageFrontier(delta, keep)
 	// A delta to sort keeps each entry's sort values, evaluated while its
 	// row is at hand.
 	sorting := len(delta) > minSortedStage && len(a.spec.Sort) > 0
@@ -369,7 +374,7 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.Abort()
 			return err
 		}
-		if front != nil && a.past(front, k0, e.Row) {
+		if bounded && a.past(&front, k0, e.Row) || keep != nil && !keep(e.Row) {
 			a.arena, a.svals = a.arena[:off], a.svals[:vi]
 			continue
 		}

@@ -64,10 +64,12 @@ type bounds struct {
 	gen    int64    // counts the frontier's moves
 	extend int64    // extensions, counted
 
-	// The owner's: the frontier Stage filtered by, and the delta staged,
-	// staged again at Commit when a reader moved the frontier meanwhile.
+	// The owner's: the frontier Stage filtered by, and the delta staged
+	// (with its filter), staged again at Commit when a reader moved the
+	// frontier meanwhile.
 	stagedGen int64
 	delta     zset.ZSet
+	keep      func(value.Row) bool
 }
 
 // frontier is what Stage filters a delta by.
@@ -98,21 +100,18 @@ func (a *Arrangement) Extensions() int64 {
 	return a.bnd.extend
 }
 
-// stageFrontier returns the frontier a Stage filters by, nil when it
-// keeps every entry.
-func (a *Arrangement) stageFrontier(delta zset.ZSet) *frontier {
+// stageFrontier returns the frontier a Stage filters by, and false when
+// it keeps every entry.
+func (a *Arrangement) stageFrontier(delta zset.ZSet, keep func(value.Row) bool) (frontier, bool) {
 	b := a.bnd
 	if b == nil {
-		return nil
+		return frontier{}, false
 	}
 	b.mu.Lock()
-	f := &frontier{front: b.front, whole: b.whole, gen: b.gen}
+	f := frontier{front: b.front, whole: b.whole, gen: b.gen}
 	b.mu.Unlock()
-	b.stagedGen, b.delta = f.gen, delta
-	if f.whole {
-		return nil
-	}
-	return f
+	b.stagedGen, b.delta, b.keep = f.gen, delta, keep
+	return f, !f.whole
 }
 
 // past reports whether the entry (k0, row) orders after the frontier.
@@ -134,10 +133,10 @@ func (a *Arrangement) restage() {
 	moved := b.gen != b.stagedGen
 	b.mu.Unlock()
 	if moved {
-		d := b.delta
+		d, keep := b.delta, b.keep
 		a.Abort()
 		// The delta was staged without error once.
-		_ = a.Stage(d)
+		_ = a.StageWhere(d, keep)
 	}
 }
 
@@ -148,7 +147,7 @@ func (a *Arrangement) afterCommit() {
 	if b == nil {
 		return
 	}
-	b.delta = nil
+	b.delta, b.keep = nil, nil
 	switch {
 	case !b.cut:
 		a.settle()

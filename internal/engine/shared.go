@@ -47,6 +47,7 @@ type sharedIndex struct {
 	// them), so that a change to a row outside every view's filter does
 	// not descend into it.
 	filters []expr.Expr
+	keep    func(value.Row) bool // holds, for StageWhere; nil without filters
 	a       *dataflow.Arrangement
 	views   []string
 	staged  bool
@@ -132,6 +133,9 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 			// batches at a time (dataflow.Arrangement.HoldCommits).
 			a.HoldCommits()
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a, filters: sp.Filters}
+			if len(si.filters) > 0 {
+				si.keep = si.holds
+			}
 			// Only its first rows in order: refills read on from the
 			// last kept row (dataflow.Arrangement.Bound).
 			a.Bound(e.boundSource(si))
@@ -301,7 +305,7 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 		if len(d) == 0 || si.early || si.staged {
 			continue // done by a worker already
 		}
-		if err := si.a.Stage(si.narrow(d)); err != nil {
+		if _, err := si.stageChange(d); err != nil {
 			s.abort()
 			return err
 		}
@@ -310,21 +314,20 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 	return nil
 }
 
-// narrow returns the relation's change d as the index holds it: its rows
-// narrowed to the index's columns, consolidated, in si.batch, or for a
-// reserve index with filters the rows that pass them.
-func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
+// stageChange stages the relation's change d in the index and returns
+// what it staged, which abort takes back: a reserve index's filters are
+// applied by the arrangement's Stage, in its one pass over the rows.
+func (si *sharedIndex) stageChange(d zset.ZSet) (zset.ZSet, error) {
 	if len(si.filters) > 0 {
-		n := dataflow.ReuseBatch(si.batch)
-		for i, e := range d {
-			dataflow.TouchRows(d, i)
-			if si.holds(e.Row) {
-				n = append(n, e)
-			}
-		}
-		si.batch = n
-		return n
+		return d, si.a.StageWhere(d, si.keep)
 	}
+	d = si.narrow(d)
+	return d, si.a.Stage(d)
+}
+
+// narrow returns the relation's change d as the index holds it: its rows
+// narrowed to the index's columns, consolidated, in si.batch.
+func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
 	if si.cols == nil {
 		return d
 	}
@@ -369,7 +372,7 @@ func (s *sharedIndexes) abort() {
 				neg[i] = zset.Entry{Row: e.Row, W: -e.W}
 			}
 			// The rows evaluated without error when absorbed.
-			if si.a.Stage(neg) == nil {
+			if si.a.StageWhere(neg, si.keep) == nil {
 				si.a.Commit()
 			}
 		}
