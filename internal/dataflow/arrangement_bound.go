@@ -267,7 +267,7 @@ func (a *Arrangement) whole() {
 
 // extendTo rebuilds the region from the source with target rows, with
 // b.mu held, and reports whether it failed (the region then stays as it
-// was). The held entries were applied by the read before it.
+// was). The held entries are dropped: the source's rows include them.
 func (a *Arrangement) extendTo(target int) (failed bool) {
 	b := a.bnd
 	rows, undo, err := b.src()
