@@ -97,6 +97,8 @@ type Arrangement struct {
 	holdMu   sync.Mutex
 	heldSort zset.PrefixSorter // applyHeld's sort, and its other buffer
 	heldTmp  []stagedEntry
+
+	bnd *bounds // a bounded arrangement's region (see Bound)
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -320,7 +322,12 @@ func (a *Arrangement) AppendKey(buf []byte, row value.Row) ([]byte, bool, error)
 // see. On error nothing is staged. A big delta is sorted here, in the order
 // of keys and entries, so that Commit only merges: a commit's staging may
 // run beside readers, its Commit may not.
-func (a *Arrangement) Stage(delta zset.ZSet) error {
+func (a *Arrangement) Stage(delta zset.ZSet) error { return a.StageWhere(delta, nil) }
+
+// StageWhere is Stage of the entries of delta whose rows keep accepts (all
+// when keep is nil), in the same pass as the keys: a shared index's
+// filters.
+func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) error {
 	if a.isSet {
 		panic(fmt.Sprintf("dataflow: arrangement %s staged twice in one step", a.Describe()))
 	}
@@ -329,6 +336,7 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 	}
 	a.staged = a.staged[:0]
 	a.arena = a.arena[:0]
+	front, bounded := a.stageFrontier(delta, keep)
 	// A delta to sort keeps each entry's sort values, evaluated while its
 	// row is at hand.
 	sorting := len(delta) > minSortedStage && len(a.spec.Sort) > 0
@@ -366,6 +374,10 @@ func (a *Arrangement) Stage(delta zset.ZSet) error {
 			a.Abort()
 			return err
 		}
+		if bounded && a.past(&front, k0, e.Row) || keep != nil && !keep(e.Row) {
+			a.arena, a.svals = a.arena[:off], a.svals[:vi]
+			continue
+		}
 		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W, vi: vi,
 			bytes: RowBytes(e.Row)})
 	}
@@ -387,12 +399,14 @@ func (a *Arrangement) Commit() {
 		a.commitDeferred()
 		return
 	}
+	a.restage()
 	if a.holds {
 		a.hold()
-		return
+	} else {
+		a.apply(a.staged, a.arena, a.looseTies())
+		a.Abort()
 	}
-	a.apply(a.staged, a.arena, a.looseTies())
-	a.Abort()
+	a.afterCommit()
 }
 
 // apply adds the entries of st, whose keys are in arena, to the runs;
@@ -575,6 +589,14 @@ func (a *Arrangement) Scan(key value.Row, desc bool, fn func(row value.Row, w in
 }
 
 func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64) bool) {
+	if a.bnd != nil {
+		a.scanBounded(desc, func(fn func(row value.Row, w int64) bool) { a.scanAll(key, desc, fn) }, fn)
+		return
+	}
+	a.scanAll(key, desc, fn)
+}
+
+func (a *Arrangement) scanAll(key []byte, desc bool, fn func(row value.Row, w int64) bool) {
 	a.settle()
 	if key != nil || len(a.spec.Key) == 0 {
 		if r := a.run(key); r != nil {
@@ -610,6 +632,7 @@ func (a *Arrangement) scan(key []byte, desc bool, fn func(row value.Row, w int64
 
 // Weight returns row's committed weight, 0 when absent.
 func (a *Arrangement) Weight(row value.Row) int64 {
+	a.whole()
 	a.settle()
 	var stack [64]byte
 	key, _, err := a.AppendKey(stack[:0], row)
@@ -632,12 +655,14 @@ func (a *Arrangement) Weight(row value.Row) int64 {
 
 // Len returns the number of distinct rows held.
 func (a *Arrangement) Len() int {
+	a.whole()
 	a.settle()
 	return a.n
 }
 
 // Total returns the sum of the weights held.
 func (a *Arrangement) Total() int64 {
+	a.whole()
 	a.settle()
 	return a.total
 }

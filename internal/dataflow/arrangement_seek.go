@@ -10,9 +10,21 @@ import (
 // last kept row this way, with one descent instead of a walk over the
 // rows before it.
 func (a *Arrangement) ScanFrom(key value.Row, from []value.Value, fn func(row value.Row, w int64) bool) {
+	if a.bnd != nil {
+		a.scanBounded(false, func(fn func(row value.Row, w int64) bool) { a.scanFrom(key, from, fn) }, fn)
+		return
+	}
+	a.scanFrom(key, from, fn)
+}
+
+func (a *Arrangement) scanFrom(key value.Row, from []value.Value, fn func(row value.Row, w int64) bool) {
 	a.settle()
 	if len(a.spec.Sort) == 0 || len(from) != len(a.spec.Sort) {
-		a.Scan(key, false, fn)
+		var enc []byte
+		if key != nil {
+			enc = value.AppendRowKey(nil, key)
+		}
+		a.scanAll(enc, false, fn)
 		return
 	}
 	r := a.run(value.AppendRowKey(nil, key))

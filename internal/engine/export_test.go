@@ -27,3 +27,15 @@ func SetBehindHook(fn func() (hold func())) (restore func()) {
 	testHookBehind = fn
 	return func() { testHookBehind = nil }
 }
+
+// ReserveExtensions returns how many times the engine's bounded reserve
+// indexes were extended from their tables.
+func ReserveExtensions(e *Engine) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var n int64
+	for _, si := range e.shared.list {
+		n += si.a.Extensions()
+	}
+	return n
+}

@@ -238,8 +238,7 @@ func (j *indexJob) stage() {
 		return
 	}
 	j.guard(func() {
-		d := j.si.narrow(j.d)
-		if j.si.a.Stage(d) == nil {
+		if d, err := j.si.stageChange(j.d); err == nil {
 			j.staged, j.si.staged, j.si.applied = true, true, d
 		}
 	})

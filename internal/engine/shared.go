@@ -47,6 +47,7 @@ type sharedIndex struct {
 	// them), so that a change to a row outside every view's filter does
 	// not descend into it.
 	filters []expr.Expr
+	keep    func(value.Row) bool // holds, for StageWhere; nil without filters
 	a       *dataflow.Arrangement
 	views   []string
 	staged  bool
@@ -57,6 +58,10 @@ type sharedIndex struct {
 	// commit fails after it was committed.
 	early   bool
 	applied zset.ZSet
+	// ahead, of a bounded reserve index, is the relation's change in the
+	// commit in progress, which the table holds and the index does not
+	// yet: an extension of the index takes it back (boundSource).
+	ahead zset.ZSet
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
@@ -128,6 +133,12 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 			// batches at a time (dataflow.Arrangement.HoldCommits).
 			a.HoldCommits()
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a, filters: sp.Filters}
+			if len(si.filters) > 0 {
+				si.keep = si.holds
+			}
+			// Only its first rows in order: refills read on from the
+			// last kept row (dataflow.Arrangement.Bound).
+			a.Bound(e.boundSource(si))
 			w, err := e.fillIndex(si)
 			if err != nil {
 				return wait, err
@@ -162,8 +173,15 @@ func (e *Engine) fillIndex(si *sharedIndex) (wait func() error, err error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.Internal, "no table %q to index", si.rel)
 	}
+	return si.a.LoadRowsAsync(si.tableRows(t)), nil
+}
+
+// tableRows returns the rows of t that the index holds: those that pass
+// its filters, or without filters the table's own slice of rows (holes
+// are nil).
+func (si *sharedIndex) tableRows(t *table) []value.Row {
 	if len(si.filters) == 0 {
-		return si.a.LoadRowsAsync(t.rows.rows), nil // holes are nil
+		return t.rows.rows
 	}
 	rows := make([]value.Row, 0, t.rows.Len())
 	t.scan(func(_ uint64, r value.Row) bool {
@@ -172,7 +190,36 @@ func (e *Engine) fillIndex(si *sharedIndex) (wait func() error, err error) {
 		}
 		return true
 	})
-	return si.a.LoadRowsAsync(rows), nil
+	return rows
+}
+
+// boundSource returns where a bounded reserve index rebuilds its rows
+// from: its table's rows as of the index's last commit, that is the rows
+// now with the change of the commit in progress (ahead) taken back.
+func (e *Engine) boundSource(si *sharedIndex) dataflow.BoundSource {
+	return func() ([]value.Row, zset.ZSet, error) {
+		t, ok := e.tables[si.rel]
+		if !ok {
+			return nil, nil, pgerr.New(pgerr.Internal, "no table %q to index", si.rel)
+		}
+		var undo zset.ZSet
+		for _, x := range si.ahead {
+			if si.holds(x.Row) {
+				undo = append(undo, x)
+			}
+		}
+		return si.tableRows(t), undo, nil
+	}
+}
+
+// setAhead gives each reserve index the change of its relation that the
+// commit in progress has written to the table (deltas), nil to clear it.
+func (s *sharedIndexes) setAhead(deltas map[string]zset.ZSet) {
+	for _, si := range s.list {
+		if si.reserve {
+			si.ahead = deltas[si.rel]
+		}
+	}
 }
 
 // holds reports whether the index holds a row of its relation: whether
@@ -258,7 +305,7 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 		if len(d) == 0 || si.early || si.staged {
 			continue // done by a worker already
 		}
-		if err := si.a.Stage(si.narrow(d)); err != nil {
+		if _, err := si.stageChange(d); err != nil {
 			s.abort()
 			return err
 		}
@@ -267,21 +314,20 @@ func (s *sharedIndexes) stage(deltas map[string]zset.ZSet) error {
 	return nil
 }
 
-// narrow returns the relation's change d as the index holds it: its rows
-// narrowed to the index's columns, consolidated, in si.batch, or for a
-// reserve index with filters the rows that pass them.
-func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
+// stageChange stages the relation's change d in the index and returns
+// what it staged, which abort takes back: a reserve index's filters are
+// applied by the arrangement's Stage, in its one pass over the rows.
+func (si *sharedIndex) stageChange(d zset.ZSet) (zset.ZSet, error) {
 	if len(si.filters) > 0 {
-		n := dataflow.ReuseBatch(si.batch)
-		for i, e := range d {
-			dataflow.TouchRows(d, i)
-			if si.holds(e.Row) {
-				n = append(n, e)
-			}
-		}
-		si.batch = n
-		return n
+		return d, si.a.StageWhere(d, si.keep)
 	}
+	d = si.narrow(d)
+	return d, si.a.Stage(d)
+}
+
+// narrow returns the relation's change d as the index holds it: its rows
+// narrowed to the index's columns, consolidated, in si.batch.
+func (si *sharedIndex) narrow(d zset.ZSet) zset.ZSet {
 	if si.cols == nil {
 		return d
 	}
@@ -326,7 +372,7 @@ func (s *sharedIndexes) abort() {
 				neg[i] = zset.Entry{Row: e.Row, W: -e.W}
 			}
 			// The rows evaluated without error when absorbed.
-			if si.a.Stage(neg) == nil {
+			if si.a.StageWhere(neg, si.keep) == nil {
 				si.a.Commit()
 			}
 		}

@@ -251,6 +251,12 @@ func (e *Engine) commitDeltas(tx *txn, temporal bool) error {
 func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, error) {
 	ph := e.ph
 	deltas := in.deltas
+	// A refill that extends a reserve index reads the table as the index
+	// has it: without this step's change.
+	if len(e.shared.list) > 0 {
+		e.shared.setAhead(deltas)
+		defer e.shared.setAhead(nil)
+	}
 	// A view reading another sees its delta of this step.
 	stepped, name, err := e.prepareViews(in, e.stepped[:0])
 	if err != nil {

@@ -1,0 +1,118 @@
+package dataflow
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+	"github.com/deltaview/deltaview/internal/zset"
+)
+
+// TestBoundCommits checks that a bounded arrangement reads as a plain one:
+// the same batches (replacements, big and small, held and applied) go
+// into both, the bounded one's source being the rows as of its last
+// commit; after each commit, a scan from a random place, read to a random
+// length, must give the plain one's rows, extending the region when it
+// reads past it. Reads also come between a Stage and its Commit, as a
+// refill on another worker does, so that an extension makes the Commit
+// stage again what it left out.
+func TestBoundCommits(t *testing.T) {
+	old := SetBoundMin(8)
+	defer SetBoundMin(old)
+	rng := rand.New(rand.NewPCG(3, 5))
+	spec := ArrangementSpec{Sort: []SortKey{
+		{Expr: &expr.Col{Idx: 1, T: value.Int8Type}, Desc: true, NullsFirst: true},
+		{Expr: &expr.Col{Idx: 0, T: value.Int8Type}},
+	}}
+	plain, bounded := NewArrangement(spec), NewArrangement(spec)
+	plain.Claim()
+	bounded.Claim()
+	bounded.HoldCommits()
+	live := map[int64]value.Row{}
+	row := func(id int64) value.Row {
+		return value.Row{value.NewInt(value.Int8, id), value.NewInt(value.Int8, int64(rng.IntN(300)))}
+	}
+	var undo zset.ZSet // the step's change, while it is staged
+	bounded.Bound(func() ([]value.Row, zset.ZSet, error) {
+		var rows []value.Row
+		for _, r := range live {
+			rows = append(rows, r)
+		}
+		return rows, undo, nil
+	})
+	var initial zset.ZSet
+	for id := range int64(400) {
+		live[id] = row(id)
+		initial = append(initial, zset.Entry{Row: live[id], W: 1})
+	}
+	for _, a := range []*Arrangement{plain, bounded} {
+		if err := a.Load(initial); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := func(a *Arrangement, from []value.Value, n int) []string {
+		var out []string
+		a.ScanFrom(nil, from, func(r value.Row, w int64) bool {
+			out = append(out, zset.ZSet{{Row: r, W: w}}.String())
+			return len(out) < n
+		})
+		return out
+	}
+	check := func(step int) {
+		t.Helper()
+		from := []value.Value{value.NewInt(value.Int8, int64(rng.IntN(320))), value.NewInt(value.Int8, int64(rng.IntN(400)))}
+		n := 1 + rng.IntN(40)
+		if rng.IntN(10) == 0 {
+			from = nil
+			n = 1 << 20
+		}
+		if got, want := scan(bounded, from, n), scan(plain, from, n); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("step %d: read %d rows from %v: got %d rows, want %d\n%v\n%v", step, n, from, len(got), len(want), got, want)
+		}
+	}
+	for step := range 300 {
+		var delta zset.ZSet
+		size := 1 + rng.IntN(10)
+		if rng.IntN(6) == 0 {
+			size = 100 + rng.IntN(200)
+		}
+		touched := map[int64]bool{}
+		for range size {
+			id := int64(rng.IntN(400))
+			if touched[id] {
+				continue
+			}
+			touched[id] = true
+			if r, ok := live[id]; ok {
+				delta = append(delta, zset.Entry{Row: r, W: -1})
+				delete(live, id)
+			}
+			if rng.IntN(3) > 0 {
+				live[id] = row(id)
+				delta = append(delta, zset.Entry{Row: live[id], W: 1})
+			}
+		}
+		delta = zset.Consolidate(delta)
+		for _, a := range []*Arrangement{plain, bounded} {
+			if err := a.Stage(delta); err != nil {
+				t.Fatal(err)
+			}
+		}
+		undo = delta
+		if rng.IntN(2) == 0 {
+			check(step) // between Stage and Commit
+		}
+		plain.Commit()
+		bounded.Commit()
+		undo = nil
+		check(step)
+	}
+	if bounded.Extensions() == 0 {
+		t.Error("no extension")
+	}
+	if got, want := bounded.String(), plain.String(); got != want {
+		t.Errorf("at the end:\n%s\nwant\n%s", got, want)
+	}
+}
