@@ -117,6 +117,7 @@ var gucList = func() []*gucDef {
 			desc: "Sets the message levels that are sent to the client."},
 		{name: "cpu_tuple_cost", kind: gucReal, boot: "0.01", max: math.MaxFloat64, desc: "Sets the planner's estimate of the cost of processing each tuple (row)."},
 		{name: "DateStyle", boot: "ISO, MDY", report: true, desc: "Sets the display format for date and time values.", check: checkDateStyle},
+		{name: "default_text_search_config", boot: "pg_catalog.english", desc: "Sets default text search configuration.", check: checkTextSearchConfig},
 		{name: "default_statistics_target", kind: gucInt, boot: "100", min: 1, max: 10000, desc: "Sets the default statistics target."},
 		{name: "default_transaction_deferrable", kind: gucBool, boot: "off", desc: "Sets the default deferrable status of new transactions."},
 		{name: "default_transaction_isolation", kind: gucEnum, boot: "read committed", enum: isolationLevels,
@@ -530,6 +531,48 @@ func checkSearchPath(v string) (string, error) {
 			WithDetail("List syntax is invalid.")
 	}
 	return v, nil
+}
+
+// textSearchConfigs are PostgreSQL's built-in text search configurations;
+// of them, deltaview has english and simple.
+var textSearchConfigs = strings.Fields(`arabic armenian basque catalan danish dutch english finnish french german
+	greek hindi hungarian indonesian irish italian lithuanian nepali norwegian portuguese romanian russian
+	serbian simple spanish swedish tamil turkish yiddish`)
+
+// checkTextSearchConfig reads a text search configuration's name, plain
+// or qualified by pg_catalog, as SHOW prints it qualified.
+func checkTextSearchConfig(v string) (string, error) {
+	names, ok := splitQualified(v)
+	if ok && len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	if !ok || len(names) != 1 || !slices.Contains(textSearchConfigs, names[0]) {
+		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "default_text_search_config", v)
+	}
+	if names[0] != "english" && names[0] != "simple" {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", names[0]).
+			WithHint("the english and simple configurations are supported")
+	}
+	return "pg_catalog." + names[0], nil
+}
+
+// splitQualified splits a dotted name into its parts, each plain (lower
+// cased) or double-quoted.
+func splitQualified(s string) ([]string, bool) {
+	var out []string
+	for part := range strings.SplitSeq(s, ".") {
+		part = strings.TrimSpace(part)
+		if len(part) >= 2 && part[0] == '"' && part[len(part)-1] == '"' {
+			part = strings.ReplaceAll(part[1:len(part)-1], `""`, `"`)
+		} else {
+			part = strings.ToLower(part)
+		}
+		if part == "" {
+			return nil, false
+		}
+		out = append(out, part)
+	}
+	return out, true
 }
 
 // splitIdentifiers splits a comma-separated list of names, each plain or

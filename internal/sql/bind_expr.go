@@ -497,6 +497,11 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
 	}
+	if op == "@@" {
+		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
+			return e, err
+		}
+	}
 	if e, ok, err := b.jsonOperator(op, l, r, loc); ok {
 		return e, err
 	}
