@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/tsearch"
 )
 
 // The session's settings: PostgreSQL's own that clients, drivers and ORMs
@@ -533,12 +534,6 @@ func checkSearchPath(v string) (string, error) {
 	return v, nil
 }
 
-// textSearchConfigs are PostgreSQL's built-in text search configurations;
-// of them, deltaview has english and simple.
-var textSearchConfigs = strings.Fields(`arabic armenian basque catalan danish dutch english finnish french german
-	greek hindi hungarian indonesian irish italian lithuanian nepali norwegian portuguese romanian russian
-	serbian simple spanish swedish tamil turkish yiddish`)
-
 // checkTextSearchConfig reads a text search configuration's name, plain
 // or qualified by pg_catalog, as SHOW prints it qualified.
 func checkTextSearchConfig(v string) (string, error) {
@@ -546,10 +541,10 @@ func checkTextSearchConfig(v string) (string, error) {
 	if ok && len(names) == 2 && names[0] == "pg_catalog" {
 		names = names[1:]
 	}
-	if !ok || len(names) != 1 || !slices.Contains(textSearchConfigs, names[0]) {
+	if !ok || len(names) != 1 || names[0] != "simple" && !tsearch.IsSnowballLanguage(names[0]) {
 		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "default_text_search_config", v)
 	}
-	if names[0] != "english" && names[0] != "simple" {
+	if tsearch.LookupConfig(names[0]) == nil {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", names[0]).
 			WithHint("the english and simple configurations are supported")
 	}

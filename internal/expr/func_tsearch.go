@@ -135,3 +135,36 @@ func defaultParser(p value.Value, byOID bool) error {
 	}
 	return nil
 }
+
+func init() {
+	// ts_lexize(dictionary, token): the lexemes of a dictionary, {} for a
+	// stop word.
+	strict("ts_lexize", kinds(value.Text, value.Text), value.ArrayType(value.Text), func(a []value.Value) (value.Value, error) {
+		d, err := dictionary(textOf(a[0]))
+		if err != nil {
+			return value.Null, err
+		}
+		var lexemes []value.Value
+		if l, ok := d.Lexize(textOf(a[1])); ok {
+			lexemes = []value.Value{text(l)}
+		}
+		return value.NewArray(value.ArrayOf(value.Text), lexemes), nil
+	})
+}
+
+// dictionary finds a text search dictionary by name: simple and
+// english_stem; PostgreSQL's other stemmers are 0A000.
+func dictionary(name string) (tsearch.Dict, error) {
+	n := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "pg_catalog.")
+	switch n {
+	case "simple":
+		return tsearch.Simple, nil
+	case "english_stem":
+		return tsearch.EnglishStem, nil
+	}
+	if lang, ok := strings.CutSuffix(n, "_stem"); ok && tsearch.IsSnowballLanguage(lang) {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "text search dictionary %q is not supported", n).
+			WithHint("the simple and english_stem dictionaries are supported")
+	}
+	return 0, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", name)
+}

@@ -61,7 +61,7 @@ var allow = map[string]rule{
 	"internal/engine": {why: "catalog, sessions, transactions and steps over every part of the core",
 		deps: []string{"internal/compile", "internal/dataflow", "internal/dataflow/op", "internal/delta", "internal/exec", "internal/expr",
 			"internal/intmap", "internal/partial", "internal/pgerr", "internal/plan", "internal/source", "internal/source/changefeed",
-			"internal/scram", "internal/source/copyfmt", "internal/sql", "internal/value", "internal/zset"},
+			"internal/scram", "internal/source/copyfmt", "internal/sql", "internal/tsearch", "internal/value", "internal/zset"},
 		tests: []string{"internal/pgtest", "internal/resultfmt"}},
 	"internal/scram": {why: "SCRAM-SHA-256 password verifiers and the server's side of the exchange, standard library only",
 		deps: []string{}},

@@ -1,6 +1,9 @@
 package tsearch
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Config is a text search configuration: which of the parser's tokens
 // it indexes, and the dictionary that turns each into a lexeme.
@@ -41,6 +44,17 @@ func init() {
 		SimpleConfig.dicts[t] = Simple
 	}
 }
+
+// snowballLanguages are the languages of PostgreSQL's built-in stemmers
+// (the configurations and dictionaries named after them), of which
+// deltaview has english.
+var snowballLanguages = strings.Fields(`arabic armenian basque catalan danish dutch english finnish french
+	german greek hindi hungarian indonesian irish italian lithuanian nepali norwegian portuguese romanian
+	russian serbian spanish swedish tamil turkish yiddish`)
+
+// IsSnowballLanguage reports whether PostgreSQL has a configuration and a
+// stemmer for lang.
+func IsSnowballLanguage(lang string) bool { return slices.Contains(snowballLanguages, lang) }
 
 // LookupConfig finds a configuration by name, qualified by pg_catalog or
 // not, case-insensitively as an unquoted identifier is.
