@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/tsearch"
 )
@@ -537,37 +538,18 @@ func checkSearchPath(v string) (string, error) {
 // checkTextSearchConfig reads a text search configuration's name, plain
 // or qualified by pg_catalog, as SHOW prints it qualified.
 func checkTextSearchConfig(v string) (string, error) {
-	names, ok := splitQualified(v)
-	if ok && len(names) == 2 && names[0] == "pg_catalog" {
-		names = names[1:]
+	name, _, err := expr.TextSearchName(v)
+	if err != nil {
+		return "", err
 	}
-	if !ok || len(names) != 1 || names[0] != "simple" && !tsearch.IsSnowballLanguage(names[0]) {
-		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "default_text_search_config", v)
+	if name != "simple" && !tsearch.IsSnowballLanguage(name) {
+		return "", pgerr.New(pgerr.InvalidParameter, `invalid value for parameter "default_text_search_config": "%s"`, v)
 	}
-	if tsearch.LookupConfig(names[0]) == nil {
-		return "", pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", names[0]).
+	if tsearch.LookupConfig(name) == nil {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", name).
 			WithHint("the english and simple configurations are supported")
 	}
-	return "pg_catalog." + names[0], nil
-}
-
-// splitQualified splits a dotted name into its parts, each plain (lower
-// cased) or double-quoted.
-func splitQualified(s string) ([]string, bool) {
-	var out []string
-	for part := range strings.SplitSeq(s, ".") {
-		part = strings.TrimSpace(part)
-		if len(part) >= 2 && part[0] == '"' && part[len(part)-1] == '"' {
-			part = strings.ReplaceAll(part[1:len(part)-1], `""`, `"`)
-		} else {
-			part = strings.ToLower(part)
-		}
-		if part == "" {
-			return nil, false
-		}
-		out = append(out, part)
-	}
-	return out, true
+	return "pg_catalog." + name, nil
 }
 
 // splitIdentifiers splits a comma-separated list of names, each plain or

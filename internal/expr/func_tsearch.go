@@ -44,7 +44,8 @@ func (c *TSMatchCall) Eval(row value.Row) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	cfg := tsearch.LookupConfig(name)
+	n, _, _ := tsearch.ResolveName(name)
+	cfg := tsearch.LookupConfig(n)
 	if cfg == nil {
 		return value.Value{}, pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", name)
 	}
@@ -130,10 +131,30 @@ func defaultParser(p value.Value, byOID bool) error {
 		}
 		return nil
 	}
-	if n := textOf(p); strings.TrimPrefix(strings.ToLower(n), "pg_catalog.") != "default" {
-		return pgerr.New(pgerr.UndefinedObject, "text search parser %q does not exist", n)
+	name, full, err := TextSearchName(textOf(p))
+	if err != nil {
+		return err
+	}
+	if name != "default" {
+		return pgerr.New(pgerr.UndefinedObject, "text search parser %q does not exist", full)
 	}
 	return nil
+}
+
+// TextSearchName reads the name of a built-in text search object (parser,
+// dictionary, configuration) given as text; name is its name within
+// pg_catalog ("" in another schema), full the name as messages print it.
+func TextSearchName(s string) (name, full string, err error) {
+	name, full, err = tsearch.ResolveName(s)
+	switch err {
+	case tsearch.ErrNameSyntax:
+		return "", "", pgerr.New("42602", "invalid name syntax")
+	case tsearch.ErrCrossDatabase:
+		return "", "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", full)
+	case tsearch.ErrTooManyDots:
+		return "", "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", full)
+	}
+	return name, full, nil
 }
 
 func init() {
@@ -154,8 +175,11 @@ func init() {
 
 // dictionary finds a text search dictionary by name: simple and
 // english_stem; PostgreSQL's other stemmers are 0A000.
-func dictionary(name string) (tsearch.Dict, error) {
-	n := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "pg_catalog.")
+func dictionary(s string) (tsearch.Dict, error) {
+	n, full, err := TextSearchName(s)
+	if err != nil {
+		return 0, err
+	}
 	switch n {
 	case "simple":
 		return tsearch.Simple, nil
@@ -166,5 +190,5 @@ func dictionary(name string) (tsearch.Dict, error) {
 		return 0, pgerr.New(pgerr.FeatureNotSupported, "text search dictionary %q is not supported", n).
 			WithHint("the simple and english_stem dictionaries are supported")
 	}
-	return 0, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", name)
+	return 0, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", full)
 }

@@ -56,10 +56,9 @@ var snowballLanguages = strings.Fields(`arabic armenian basque catalan danish du
 // stemmer for lang.
 func IsSnowballLanguage(lang string) bool { return slices.Contains(snowballLanguages, lang) }
 
-// LookupConfig finds a configuration by name, qualified by pg_catalog or
-// not, case-insensitively as an unquoted identifier is.
+// LookupConfig finds a configuration by its name within pg_catalog.
 func LookupConfig(name string) *Config {
-	switch strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "pg_catalog.") {
+	switch name {
 	case "english":
 		return English
 	case "simple":
