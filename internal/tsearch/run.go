@@ -1,5 +1,7 @@
 package tsearch
 
+import "unicode/utf8"
+
 // Token is one token of a text as the default parser reads it.
 type Token struct {
 	Type TokenType
@@ -9,15 +11,15 @@ type Token struct {
 // Parse splits text into the default parser's tokens, as ts_parse does,
 // passing each to emit in order.
 func Parse(text string, emit func(Token)) {
-	p := newParser([]rune(text))
+	p := newParser(text)
 	for p.next() {
-		emit(Token{Type: p.tokType, Text: string(p.text[p.start : p.start+p.tokLen])})
+		emit(Token{Type: p.tokType, Text: text[p.start : p.start+p.tokLen]})
 	}
 }
 
-// position is where the automaton stands: in a state, at a character,
-// with n characters read into the current token. pushed is the rule that
-// pushed the position above it, or -1.
+// position is where the automaton stands: in a state, at a byte offset,
+// with n bytes read into the current token. pushed is the rule that pushed
+// the position above it, or -1.
 type position struct {
 	state  pstate
 	pos, n int
@@ -25,7 +27,7 @@ type position struct {
 }
 
 type parser struct {
-	text     []rune
+	text     string
 	stack    []position // the last is the current position
 	ignore   bool       // inside <script> or <style>: text is blank
 	wantHost bool       // the next host test stops at a host's end
@@ -36,7 +38,7 @@ type parser struct {
 	tokType TokenType
 }
 
-func newParser(text []rune) *parser {
+func newParser(text string) *parser {
 	return &parser{text: text, stack: []position{{state: sBase, pushed: -1}}}
 }
 
@@ -106,8 +108,12 @@ func (p *parser) next() bool {
 		if ru.act&(aRerun|aPop) != 0 {
 			continue
 		}
-		cur.pos++
-		cur.n++
+		size := 1
+		if p.text[cur.pos] >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(p.text[cur.pos:])
+		}
+		cur.pos += size
+		cur.n += size
 	}
 }
 
@@ -127,7 +133,10 @@ func (p *parser) test(ru rule, cur *position) bool {
 	if cur.pos >= len(p.text) {
 		return ru.test == tNotAlnum
 	}
-	c := p.text[cur.pos]
+	c := rune(p.text[cur.pos])
+	if c >= utf8.RuneSelf {
+		c, _ = utf8.DecodeRuneInString(p.text[cur.pos:])
+	}
 	switch ru.test {
 	case tEq:
 		return c == ru.c
@@ -172,20 +181,24 @@ func (p *parser) follows(cur *position, typ TokenType, from pstate) bool {
 }
 
 // tags notes the start and end of <script> and <style>, whose content is
-// blank; n characters of a tag have been read.
+// blank; n bytes of a tag have been read.
 func (p *parser) tags(n int) {
-	tag := p.text[p.start : p.start+n]
-	switch {
-	case n == 8 && equalFold(tag, "</script"), n == 7 && equalFold(tag, "</style"):
+	switch tag := p.text[p.start : p.start+n]; {
+	case equalFoldASCII(tag, "</script"), equalFoldASCII(tag, "</style"):
 		p.ignore = false
-	case n == 7 && equalFold(tag, "<script"), n == 6 && equalFold(tag, "<style"):
+	case equalFoldASCII(tag, "<script"), equalFoldASCII(tag, "<style"):
 		p.ignore = true
 	}
 }
 
-func equalFold(rs []rune, s string) bool {
-	for i, c := range rs {
-		if toLowerASCII(c) != rune(s[i]) {
+// equalFoldASCII reports whether s is lower, ignoring the case of ASCII
+// letters.
+func equalFoldASCII(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != lower[i] && !(c >= 'A' && c <= 'Z' && c+'a'-'A' == lower[i]) {
 			return false
 		}
 	}
@@ -194,13 +207,6 @@ func equalFold(rs []rune, s string) bool {
 
 func isASCIILetter(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c rune) bool       { return c >= '0' && c <= '9' }
-
-func toLowerASCII(c rune) rune {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
 
 // isURLChar reports whether c may appear in a URL path: printable ASCII
 // but for the characters RFC 3986 excludes.
