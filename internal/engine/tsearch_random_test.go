@@ -109,7 +109,7 @@ func TestTextSearchRandom(t *testing.T) {
 				matched++
 			}
 		}
-		t.Logf("%s: %d of %d agree with PostgreSQL (%d rows, %d ending true)", what, len(inputs)-bad, len(inputs), len(want), matched)
+		t.Logf("%s: %d of %d agree with PostgreSQL (%d rows, %d true)", what, len(inputs)-bad, len(inputs), len(want), matched)
 	}
 	compare("ts_parse", "SELECT id, n, tokid, token FROM tx, ts_parse('default', s) WITH ORDINALITY AS p(tokid, token, n) ORDER BY id, n", texts)
 	compare("ts_lexize", "SELECT id, ts_lexize('english_stem', w), ts_lexize('simple', w) FROM tw ORDER BY id", words)
