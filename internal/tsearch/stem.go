@@ -225,8 +225,12 @@ var step2Rules = map[string]string{
 	"lessli": "less", "li": "",
 }
 
-var step2Suffixes, step3Suffixes, step4Suffixes = keys(step2Rules), keys(step3Rules),
-	[]string{"al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion"}
+var (
+	step2Suffixes = keys(step2Rules)
+	step3Suffixes = keys(step3Rules)
+	// step4Suffixes are deleted in R2 (ion after s or t only).
+	step4Suffixes = strings.Fields("al ance ence er ic able ible ant ement ment ent ism ate iti ous ive ize ion")
+)
 
 func keys(m map[string]string) []string {
 	ks := make([]string, 0, len(m))
