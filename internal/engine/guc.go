@@ -8,7 +8,9 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/tsearch"
 )
 
 // The session's settings: PostgreSQL's own that clients, drivers and ORMs
@@ -117,6 +119,7 @@ var gucList = func() []*gucDef {
 			desc: "Sets the message levels that are sent to the client."},
 		{name: "cpu_tuple_cost", kind: gucReal, boot: "0.01", max: math.MaxFloat64, desc: "Sets the planner's estimate of the cost of processing each tuple (row)."},
 		{name: "DateStyle", boot: "ISO, MDY", report: true, desc: "Sets the display format for date and time values.", check: checkDateStyle},
+		{name: "default_text_search_config", boot: "pg_catalog.english", desc: "Sets default text search configuration.", check: checkTextSearchConfig},
 		{name: "default_statistics_target", kind: gucInt, boot: "100", min: 1, max: 10000, desc: "Sets the default statistics target."},
 		{name: "default_transaction_deferrable", kind: gucBool, boot: "off", desc: "Sets the default deferrable status of new transactions."},
 		{name: "default_transaction_isolation", kind: gucEnum, boot: "read committed", enum: isolationLevels,
@@ -530,6 +533,23 @@ func checkSearchPath(v string) (string, error) {
 			WithDetail("List syntax is invalid.")
 	}
 	return v, nil
+}
+
+// checkTextSearchConfig reads a text search configuration's name, plain
+// or qualified by pg_catalog, as SHOW prints it qualified.
+func checkTextSearchConfig(v string) (string, error) {
+	name, _, err := expr.TextSearchName(v)
+	if err != nil {
+		return "", err
+	}
+	if name != "simple" && !tsearch.IsSnowballLanguage(name) {
+		return "", pgerr.New(pgerr.InvalidParameter, `invalid value for parameter "default_text_search_config": "%s"`, v)
+	}
+	if tsearch.LookupConfig(name) == nil {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", name).
+			WithHint("the english and simple configurations are supported")
+	}
+	return "pg_catalog." + name, nil
 }
 
 // splitIdentifiers splits a comma-separated list of names, each plain or

@@ -44,7 +44,8 @@ func (f *SRF) Run(row value.Row, emit func(value.Row) error) error {
 func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
-		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset":
+		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset",
+		"ts_parse", "ts_token_type":
 		return true
 	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
@@ -108,6 +109,8 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 		return resolveSeries(name, args, ts, missing)
 	case "regexp_matches", "regexp_split_to_table", "string_to_table":
 		return resolveRegexpSRF(name, args, missing)
+	case "ts_parse", "ts_token_type":
+		return resolveTSearchSRF(name, args, missing)
 	}
 	return nil, missing()
 }

@@ -7,7 +7,13 @@ import "strings"
 // a single value. In a select list such a function yields one record per
 // row, ROW(key, value), as PostgreSQL prints it: (a,1).
 func SRFRecordColumns(name string) []string {
-	if f := jsonSRFs[strings.ToLower(name)]; f != nil && len(f.names) > 1 {
+	switch name = strings.ToLower(name); name {
+	case "ts_parse":
+		return []string{"tokid", "token"}
+	case "ts_token_type":
+		return []string{"tokid", "alias", "description"}
+	}
+	if f := jsonSRFs[name]; f != nil && len(f.names) > 1 {
 		return f.names
 	}
 	return nil

@@ -497,6 +497,11 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
 	}
+	if op == "@@" {
+		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
+			return e, err
+		}
+	}
 	if e, ok, err := b.jsonOperator(op, l, r, loc); ok {
 		return e, err
 	}
@@ -939,6 +944,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		if e, ok, cerr := b.functionCast(name, es, pre, err, argLoc); ok {
 			return e, cerr
+		}
+		if rerr := b.refuseTSVectorFunc(name, loc); rerr != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
+			return nil, rerr
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}

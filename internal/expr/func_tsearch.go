@@ -1,0 +1,194 @@
+package expr
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/tsearch"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// TSMatchCall is text @@ text in an ad-hoc statement:
+// to_tsvector(cfg, L) @@ plainto_tsquery(cfg, R), where cfg is the
+// default_text_search_config setting of the session that runs it, read
+// through the statement's clock.
+type TSMatchCall struct {
+	C    *StmtClock
+	L, R Expr
+}
+
+var _ Expr = (*TSMatchCall)(nil)
+
+func (c *TSMatchCall) Type() value.Type { return value.BoolType }
+func (c *TSMatchCall) Volatile() bool   { return true }
+func (*TSMatchCall) expr()              {}
+
+func (c *TSMatchCall) String() string { return operand(c.L) + " @@ " + operand(c.R) }
+
+// Eval implements Expr.
+func (c *TSMatchCall) Eval(row value.Row) (value.Value, error) {
+	l, err := c.L.Eval(row)
+	if err != nil || l.IsNull() {
+		return value.Null, err
+	}
+	r, err := c.R.Eval(row)
+	if err != nil || r.IsNull() {
+		return value.Null, err
+	}
+	if c.C == nil || c.C.Settings == nil {
+		return value.Value{}, pgerr.New(pgerr.FeatureNotSupported, "settings are read in a session's statements only")
+	}
+	name, _, err := c.C.Settings.Setting("default_text_search_config", false)
+	if err != nil {
+		return value.Value{}, err
+	}
+	n, _, _ := tsearch.ResolveName(name)
+	cfg := tsearch.LookupConfig(n)
+	if cfg == nil {
+		return value.Value{}, pgerr.New(pgerr.FeatureNotSupported, "text search configuration %q is not supported", name)
+	}
+	return value.NewBool(cfg.Match(textOf(l), textOf(r))), nil
+}
+
+// resolveTSearchSRF types ts_token_type(parser) and ts_parse(parser,
+// document), where parser is the default parser's name or oid.
+func resolveTSearchSRF(name string, args []Expr, missing func() error) (*SRF, error) {
+	want := 1
+	if name == "ts_parse" {
+		want = 2
+	}
+	if len(args) != want {
+		return nil, missing()
+	}
+	out := make([]Expr, len(args))
+	byOID := args[0].Type().Kind.IsInteger()
+	for i, a := range args {
+		t := value.TextType
+		if i == 0 && byOID {
+			t = value.Int8Type
+		}
+		c, err := Coerce(a, t, false)
+		if err != nil {
+			return nil, missing()
+		}
+		out[i] = c
+	}
+	f := &SRF{Name: name, Args: out}
+	if name == "ts_token_type" {
+		f.Cols = []value.Type{value.Int4Type, value.TextType, value.TextType}
+		f.Names = []string{"tokid", "alias", "description"}
+		f.Gen = func(a []value.Value, emit func(value.Row) error) error {
+			if a[0].IsNull() {
+				return nil
+			}
+			if err := defaultParser(a[0], byOID); err != nil {
+				return err
+			}
+			for i, t := range tsearch.TokenTypes {
+				if err := emit(value.Row{value.NewInt(value.Int4, int64(i+1)), text(t.Alias), text(t.Description)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return f, nil
+	}
+	f.Cols = []value.Type{value.Int4Type, value.TextType}
+	f.Names = []string{"tokid", "token"}
+	f.Gen = func(a []value.Value, emit func(value.Row) error) error {
+		if anyNull(a) {
+			return nil
+		}
+		if err := defaultParser(a[0], byOID); err != nil {
+			return err
+		}
+		var err error
+		tsearch.Parse(textOf(a[1]), func(t tsearch.Token) {
+			if err == nil {
+				err = emit(value.Row{value.NewInt(value.Int4, int64(t.Type)), text(t.Text)})
+			}
+		})
+		return err
+	}
+	return f, nil
+}
+
+// defaultParser checks that p names (or, byOID, numbers) the default
+// parser, the only one.
+func defaultParser(p value.Value, byOID bool) error {
+	if byOID {
+		n := p.Int()
+		if n < math.MinInt32 || n > math.MaxUint32 {
+			return pgerr.New(pgerr.NumericOutOfRange, "OID out of range")
+		}
+		if n < 0 {
+			n += 1 << 32 // an integer read as an oid
+		}
+		if n != tsearch.DefaultParserOID {
+			return pgerr.New("XX000", "cache lookup failed for text search parser %s", strconv.FormatInt(n, 10))
+		}
+		return nil
+	}
+	name, full, err := TextSearchName(textOf(p))
+	if err != nil {
+		return err
+	}
+	if name != "default" {
+		return pgerr.New(pgerr.UndefinedObject, "text search parser %q does not exist", full)
+	}
+	return nil
+}
+
+// TextSearchName reads the name of a built-in text search object (parser,
+// dictionary, configuration) given as text; name is its name within
+// pg_catalog ("" in another schema), full the name as messages print it.
+func TextSearchName(s string) (name, full string, err error) {
+	name, full, err = tsearch.ResolveName(s)
+	switch err {
+	case tsearch.ErrNameSyntax:
+		return "", "", pgerr.New("42602", "invalid name syntax")
+	case tsearch.ErrCrossDatabase:
+		return "", "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", full)
+	case tsearch.ErrTooManyDots:
+		return "", "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", full)
+	}
+	return name, full, nil
+}
+
+func init() {
+	// ts_lexize(dictionary, token): the lexemes of a dictionary, {} for a
+	// stop word.
+	strict("ts_lexize", kinds(value.Text, value.Text), value.ArrayType(value.Text), func(a []value.Value) (value.Value, error) {
+		d, err := dictionary(textOf(a[0]))
+		if err != nil {
+			return value.Null, err
+		}
+		var lexemes []value.Value
+		if l, ok := d.Lexize(textOf(a[1])); ok {
+			lexemes = []value.Value{text(l)}
+		}
+		return value.NewArray(value.ArrayOf(value.Text), lexemes), nil
+	})
+}
+
+// dictionary finds a text search dictionary by name: simple and
+// english_stem; PostgreSQL's other stemmers are 0A000.
+func dictionary(s string) (tsearch.Dict, error) {
+	n, full, err := TextSearchName(s)
+	if err != nil {
+		return 0, err
+	}
+	switch n {
+	case "simple":
+		return tsearch.Simple, nil
+	case "english_stem":
+		return tsearch.EnglishStem, nil
+	}
+	if lang, ok := strings.CutSuffix(n, "_stem"); ok && tsearch.IsSnowballLanguage(lang) {
+		return 0, pgerr.New(pgerr.FeatureNotSupported, "text search dictionary %q is not supported", n).
+			WithHint("the simple and english_stem dictionaries are supported")
+	}
+	return 0, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", full)
+}

@@ -1,0 +1,19 @@
+// Package tsearch is PostgreSQL's text search over text, written from its
+// documented behaviour and checked against the server: the default parser
+// (ts_parse's tokens), the english_stem and simple dictionaries
+// (ts_lexize), and the english and simple configurations that text @@ text
+// matches under.
+//
+// Parse("foo-bar 1.5", emit) emits, as ts_parse('default', 'foo-bar 1.5'):
+//
+//	asciihword      foo-bar
+//	hword_asciipart foo
+//	blank           -
+//	hword_asciipart bar
+//	blank           (a space)
+//	float           1.5
+//
+// English.Match("The cats are running", "cat run") is true: both sides
+// become lexemes (stems, without stop words), and every lexeme of the
+// query is among the document's.
+package tsearch

@@ -1,0 +1,29 @@
+package tsearch_test
+
+import (
+	"fmt"
+
+	"github.com/deltaview/deltaview/internal/tsearch"
+)
+
+func ExampleParse() {
+	tsearch.Parse("see http://pg.org/docs", func(t tsearch.Token) {
+		fmt.Printf("%s %q\n", tsearch.TokenTypes[t.Type-1].Alias, t.Text)
+	})
+	// Output:
+	// asciiword "see"
+	// blank " "
+	// protocol "http://"
+	// url "pg.org/docs"
+	// host "pg.org"
+	// url_path "/docs"
+}
+
+func ExampleConfig_Lexemes() {
+	tsearch.English.Lexemes("The cats were running, 42 times!", func(l string) { fmt.Println(l) })
+	// Output:
+	// cat
+	// run
+	// 42
+	// time
+}
