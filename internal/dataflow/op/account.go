@@ -148,7 +148,7 @@ func (j *SemiJoin) DeferLoads() { j.c.deferLoads() }
 func (j *NotInJoin) DeferLoads() { j.c.deferLoads() }
 
 func (c *joinCore) trim() {
-	c.slab = nil
+	c.slab, c.twin = nil, nil
 	c.out = dataflow.TrimBatch(c.out)
 	c.arenaL = dataflow.TrimSlice(c.arenaL)
 	c.arenaR = dataflow.TrimSlice(c.arenaR)
