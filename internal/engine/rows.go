@@ -212,8 +212,8 @@ func (s *rowStore) ids(dst []int32, moved bool) []int32 {
 }
 
 // copyRows copies the rows of l.ids, of src, into new slabs
-// (layoutRows), the ids cut in parts over up to workers goroutines when
-// there are many, each writing its own slabs and its own part of l.dst.
+// (layoutRows): with workers over 1 and many rows, two halves of the ids
+// on two goroutines, each writing its own slabs and its own part of l.dst.
 func (l *rowLayout) copyRows(src []value.Row, workers int) {
 	l.dst = make([]value.Row, len(l.ids))
 	if half := len(l.ids) / 2; half >= 1<<15 && workers > 1 {
