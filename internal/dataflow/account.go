@@ -176,3 +176,54 @@ func (a *Arrangement) RowBytes() int64 {
 	a.settle()
 	return a.rowsB - int64(a.n)*rowHeaderBytes
 }
+
+// RowReader is implemented by operators that keep none of their inputs'
+// rows, but in the arrangements they list (Arranged) with that input:
+// they read each row as it flows, and what they keep of it they copy or
+// compute (Map, GroupBy).
+type RowReader interface {
+	KeepsNoInputRows()
+}
+
+// KeepsRows reports whether some operator's state may keep rows of the
+// input named name, the rows themselves rather than copies or values
+// computed from them: an arrangement of them, or an operator that keeps
+// its input's rows. The rows flow through operators that pass them on
+// (RowsOfInputs); any other operator that receives them is taken to keep
+// them unless it is a RowReader.
+func (c *Circuit) KeepsRows(name string) bool {
+	src, ok := c.inputs[name]
+	if !ok {
+		return false
+	}
+	of := make([]bool, len(c.nodes)) // the node's output rows may be src's
+	of[src] = true
+	for i := range c.nodes {
+		n := &c.nodes[i]
+		if n.source {
+			continue
+		}
+		reads := false
+		for _, in := range n.inputs {
+			reads = reads || of[in]
+		}
+		if !reads {
+			continue
+		}
+		if ar, ok := n.op.(Arranged); ok {
+			for _, u := range ar.Arrangements() {
+				if u.Input >= 0 && u.Input < len(n.inputs) && of[n.inputs[u.Input]] {
+					return true
+				}
+			}
+		}
+		if _, ok := n.op.(RowReader); ok {
+			continue
+		}
+		if f, ok := n.op.(RowFlow); !ok || f.OutputRows() != RowsOfInputs {
+			return true
+		}
+		of[i] = true // passed on
+	}
+	return false
+}

@@ -66,12 +66,22 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		}
 		defer e.wake()
 	}
-	// Every table the view reads is read whole, once by the feed and
-	// again by the bulk loads: laid out in id order first if replaces have
-	// scattered its rows (table.layout).
+	// Every table the view reads is read whole by the feed, and again by
+	// the bulk loads of what keeps its rows: laid out in id order first
+	// if replaces have scattered its rows (table.layout). A table whose
+	// rows the view keeps none of is read once, as the rows flow through
+	// the circuit: a layout first would cost about what it saves, so it is
+	// made beside the feed, on the other core, and put in place once the
+	// view is built, for the next builds to read.
 	for _, rel := range c.Relations {
-		if t, ok := e.tables[rel]; ok {
+		t, ok := e.tables[rel]
+		if !ok {
+			continue
+		}
+		if keepsRows(c, rel) {
 			t.layout()
+		} else if install := t.layoutBeside(); install != nil {
+			defer install()
 		}
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
@@ -245,6 +255,18 @@ func (b *builder) report(finished bool) {
 		b.e.progress(Progress{Op: b.op, Unit: "rows", Done: b.done, Total: b.total,
 			Elapsed: time.Since(b.start), Finished: finished})
 	}
+}
+
+// keepsRows reports whether the view's state may keep rows of the stored
+// relation rel: its operators' (dataflow.Circuit.KeepsRows), or an index
+// of rel that it reserves.
+func keepsRows(c *compile.Compiled, rel string) bool {
+	for _, r := range c.Reserves {
+		if r.Relation == rel {
+			return true
+		}
+	}
+	return c.Circuit.KeepsRows(rel)
 }
 
 // relationLen returns the number of rows a stored relation holds.

@@ -160,12 +160,34 @@ const slabValues = 8192 / int(unsafe.Sizeof(value.Value{}))
 // after another, and the writes, scattered over the new slabs, wait in the
 // store buffer rather than stall the copy.
 func (s *rowStore) layout() []int32 {
-	ids := make([]int32, 0, s.moved+s.moved/8)
-	for id, r := range s.rows {
-		if len(r) > 0 && s.at[id] != addrKey(r) {
-			ids = append(ids, int32(id))
-		}
-	}
+	l := s.planLayout()
+	l.copyRows(s.rows, runtime.GOMAXPROCS(0))
+	s.install(l)
+	return l.ids
+}
+
+// layoutAll copies every row (layout) and returns their ids.
+func (s *rowStore) layoutAll() []int32 {
+	l := &rowLayout{ids: s.ids(nil, false)}
+	l.copyRows(s.rows, runtime.GOMAXPROCS(0))
+	s.install(l)
+	return l.ids
+}
+
+// rowLayout is one layout's work: the rows to copy, their copies, and
+// what the store's count of rows left in former slabs becomes. planLayout
+// and copyRows only read the store, so that the copy may run beside
+// readers of the rows (see table.layoutBeside); install writes it.
+type rowLayout struct {
+	ids  []int32     // the rows to copy, ascending
+	dst  []value.Row // dst[j]: the copy of rows[ids[j]]
+	dead int
+}
+
+// planLayout returns the rows a layout copies: those that moved, or every
+// row once the rows copied out of former slabs would pass half of them.
+func (s *rowStore) planLayout() *rowLayout {
+	ids := s.ids(make([]int32, 0, s.moved+s.moved/8), true)
 	dead := s.dead
 	for _, id := range ids {
 		if int(id)/64 < len(s.slabbed) && s.slabbed[id/64]&(1<<(id%64)) != 0 {
@@ -173,46 +195,47 @@ func (s *rowStore) layout() []int32 {
 		}
 	}
 	if dead > s.n/2 {
-		return s.layoutAll()
+		return &rowLayout{ids: s.ids(make([]int32, 0, s.n), false)}
 	}
-	s.dead = dead
-	s.place(ids)
-	return ids
+	return &rowLayout{ids: ids, dead: dead}
 }
 
-// layoutAll copies every row (layout) and returns their ids.
-func (s *rowStore) layoutAll() []int32 {
-	ids := make([]int32, 0, s.n)
+// ids appends to dst the ids of the rows held, only those that moved if
+// moved is set.
+func (s *rowStore) ids(dst []int32, moved bool) []int32 {
 	for id, r := range s.rows {
-		if len(r) > 0 {
-			ids = append(ids, int32(id))
+		if len(r) > 0 && (!moved || s.at[id] != addrKey(r)) {
+			dst = append(dst, int32(id))
 		}
 	}
-	s.dead = 0
-	s.place(ids)
-	return ids
+	return dst
 }
 
-// place copies the rows of ids, ascending, into new slabs (layoutRows).
-func (s *rowStore) place(ids []int32) {
-	dst := make([]value.Row, len(ids))
-	// Two halves of the ids on two goroutines, when there are many: each
-	// writes its own slabs and its own part of dst.
-	if half := len(ids) / 2; half >= 1<<15 && runtime.GOMAXPROCS(0) > 1 {
+// copyRows copies the rows of l.ids, of src, into new slabs
+// (layoutRows): with workers over 1 and many rows, two halves of the ids
+// on two goroutines, each writing its own slabs and its own part of l.dst.
+func (l *rowLayout) copyRows(src []value.Row, workers int) {
+	l.dst = make([]value.Row, len(l.ids))
+	if half := len(l.ids) / 2; half >= 1<<15 && workers > 1 {
 		var wg sync.WaitGroup
-		wg.Go(func() { layoutRows(dst[half:], s.rows, ids[half:]) })
-		layoutRows(dst[:half], s.rows, ids[:half])
+		wg.Go(func() { layoutRows(l.dst[half:], src, l.ids[half:]) })
+		layoutRows(l.dst[:half], src, l.ids[:half])
 		wg.Wait()
 	} else {
-		layoutRows(dst, s.rows, ids)
+		layoutRows(l.dst, src, l.ids)
 	}
+}
+
+// install puts l's copies in place of the rows they copy.
+func (s *rowStore) install(l *rowLayout) {
 	if words := (len(s.rows) + 63) / 64; len(s.slabbed) < words {
 		s.slabbed = append(s.slabbed, make([]uint64, words-len(s.slabbed))...)
 	}
-	for j, id := range ids {
-		s.rows[id], s.at[id] = dst[j], addrKey(dst[j])
+	for j, id := range l.ids {
+		s.rows[id], s.at[id] = l.dst[j], addrKey(l.dst[j])
 		s.slabbed[id/64] |= 1 << (id % 64)
 	}
+	s.dead = l.dead
 	s.moved = 0
 }
 
@@ -302,7 +325,37 @@ func (t *table) layout() {
 	if !t.rows.scattered() {
 		return
 	}
-	ids := t.rows.layout()
+	t.repoint(t.rows.layout())
+}
+
+// layoutBeside is layout with the copy made on a goroutine of its own,
+// beside whatever reads the table's rows meanwhile (a cold start's feed,
+// on the other core): it returns the function that waits for the copy
+// and puts it in place, nil when there is nothing to lay out. Until that
+// function has run, the table must not be written, and the rows read
+// are the former copies: a reader that keeps them would keep them alive
+// beside the new ones.
+func (t *table) layoutBeside() (install func()) {
+	if !t.rows.scattered() {
+		return nil
+	}
+	l := t.rows.planLayout()
+	src := t.rows.rows
+	done := make(chan struct{})
+	go func() {
+		l.copyRows(src, 1)
+		close(done)
+	}()
+	return func() {
+		<-done
+		t.rows.install(l)
+		t.repoint(l.ids)
+	}
+}
+
+// repoint points the indexes that hold rows at the rows of ids, laid out
+// anew.
+func (t *table) repoint(ids []int32) {
 	var buf [64]byte
 	for _, u := range t.uniques {
 		if u.ints == nil { // holds ids only

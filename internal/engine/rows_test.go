@@ -499,3 +499,100 @@ func TestLayoutAfterKeptReplaces(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutBesideColdStart checks which cold starts lay a scattered
+// table out before their feed (the view may keep the table's rows) and
+// which leave the copy to a goroutine beside it (the view keeps none:
+// groupings, projections), and that either way the table ends laid out,
+// its key and ordered indexes point at its rows, and the views hold what
+// their queries give, then and after more changes.
+func TestLayoutBesideColdStart(t *testing.T) {
+	e := New()
+	sess := e.NewSession()
+	run := func(sql string) []string {
+		t.Helper()
+		var out []string
+		err := sess.ExecScript(sql, func(r Result) error {
+			for _, row := range r.Rows {
+				out = append(out, failingRow(row))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	run(`CREATE TABLE q (id int PRIMARY KEY, s text UNIQUE, v int, w int);
+		CREATE INDEX q_v ON q (v);
+		CREATE TABLE r (id int PRIMARY KEY, x text);
+		INSERT INTO q SELECT g, 's' || g, g % 100, g FROM generate_series(1, 40000) g;
+		INSERT INTO r SELECT g, 'x' || g FROM generate_series(0, 99) g`)
+	tb := e.tables["q"]
+	views := []struct {
+		name, q string
+		keeps   bool // the view may keep q's rows
+	}{
+		{"agg", "SELECT v % 10 AS k, count(*) AS n, sum(w) AS t, min(w) AS lo, max(w) AS hi FROM q GROUP BY v % 10", false},
+		{"cnt", "SELECT v, count(*) AS n FROM q WHERE w % 3 = 0 GROUP BY v", false},
+		{"proj", "SELECT id, v + w AS vw FROM q", false},
+		{"whole", "SELECT * FROM q WHERE v < 50", true},
+		{"top", "SELECT id, v FROM q ORDER BY v DESC, id LIMIT 5", true},
+		{"joined", "SELECT q.id, r.x FROM q JOIN r ON q.v = r.id", true},
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, v := range views {
+			got, want := run("SELECT * FROM "+v.name), run(v.q)
+			if !strings.Contains(v.q, "ORDER BY") {
+				slices.Sort(got)
+				slices.Sort(want)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: view %s holds %d rows, its query gives %d", when, v.name, len(got), len(want))
+			}
+		}
+		tb.scan(func(id uint64, row value.Row) bool {
+			for _, u := range tb.uniques {
+				gotID, got, ok := tb.byKey(u, row)
+				if !ok || gotID != id || &got[0] != &row[0] {
+					t.Fatalf("%s: %s finds (%d, %v, %v) for row %d %v", when, u.name, gotID, got, ok, id, row)
+				}
+			}
+			return true
+		})
+		for _, ix := range tb.indexes {
+			ix.ord.tr.Scan(func(en ordEntry) bool {
+				if row, ok := tb.rows.Get(en.id); !ok || &row[0] != &en.row[0] {
+					t.Fatalf("%s: %s refers to row %d elsewhere than the table holds it", when, ix.name, en.id)
+				}
+				return true
+			})
+		}
+	}
+	all := views
+	for i, v := range all {
+		views = all[:i]
+		run("UPDATE q SET w = w + 1 WHERE id % 3 <> " + itoa(i%3))
+		if !tb.rows.scattered() {
+			t.Fatalf("before %s: %d rows replaced of %d: not scattered", v.name, tb.rows.moved, tb.rows.Len())
+		}
+		before := run("SELECT * FROM q")
+		run("CREATE MATERIALIZED VIEW " + v.name + " AS " + v.q)
+		views = all[:i+1]
+		if got := keepsRows(e.views[v.name].(*zview).c, "q"); got != v.keeps {
+			t.Errorf("%s: keepsRows = %v, want %v", v.name, got, v.keeps)
+		}
+		if tb.rows.scattered() {
+			t.Fatalf("%s: the cold start left the rows scattered", v.name)
+		}
+		if got := run("SELECT * FROM q"); !slices.Equal(got, before) {
+			t.Fatalf("%s: the layout changed the rows or their order", v.name)
+		}
+		check("after " + v.name)
+	}
+	run(`UPDATE q SET v = v + 1, s = s || 'x' WHERE id % 5 = 0;
+		DELETE FROM q WHERE id % 7 = 0;
+		INSERT INTO q SELECT g, 's' || g, g % 100, g FROM generate_series(40001, 40100) g`)
+	check("after changes")
+}

@@ -148,7 +148,7 @@ func (j *SemiJoin) DeferLoads() { j.c.deferLoads() }
 func (j *NotInJoin) DeferLoads() { j.c.deferLoads() }
 
 func (c *joinCore) trim() {
-	c.slab = nil
+	c.slab, c.twin = nil, nil
 	c.out = dataflow.TrimBatch(c.out)
 	c.arenaL = dataflow.TrimSlice(c.arenaL)
 	c.arenaR = dataflow.TrimSlice(c.arenaR)
@@ -277,3 +277,16 @@ func (g *GroupBy) PendingRows() int {
 	}
 	return n
 }
+
+// KeepsNoInputRows marks Map as a dataflow.RowReader: its rows are new.
+func (m *Map) KeepsNoInputRows() {}
+
+// KeepsNoInputRows marks GroupBy as a dataflow.RowReader: it keeps its
+// groups' values and output rows, and its input's rows only in the
+// indexes it lists.
+func (g *GroupBy) KeepsNoInputRows() {}
+
+var (
+	_ dataflow.RowReader = (*Map)(nil)
+	_ dataflow.RowReader = (*GroupBy)(nil)
+)

@@ -120,6 +120,11 @@ type joinCore struct {
 	// kept aside (between deferLoads and trim), rows that a view holds
 	// whole; nil otherwise, each row its own allocation.
 	slab *rowSlab
+	// apart is set by the inner join, whose pairs depend on nothing but
+	// their two rows: a cold start's big batch may then be probed in two
+	// parts at once, the second by twin (see join_split.go).
+	apart bool
+	twin  *joinCore
 }
 
 func newJoinCore(spec JoinSpec, sink pairSink) *joinCore {
@@ -211,33 +216,13 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	}
 	c.err = nil
 	if probeR {
-		c.curT = termDlR
-		big := len(c.dl) >= minGrouped
-		c.matchOK = false
-		for i, k := range c.dl {
-			if i%dataflow.TouchGroup == 0 && big {
-				touchKeys(c.right, c.arenaL, c.dl[i:])
-			}
-			c.curRow, c.curW = k.row, k.w
-			c.probe(c.right, c.arenaL[k.off:k.end], c.onRight, big)
-			if c.err != nil {
-				return c.err
-			}
+		if err := c.probeSide(termDlR, c.arenaL, c.dl); err != nil {
+			return err
 		}
 	}
 	if probeL {
-		c.curT = termLDr
-		big := len(c.dr) >= minGrouped
-		c.matchOK = false
-		for i, k := range c.dr {
-			if i%dataflow.TouchGroup == 0 && big {
-				touchKeys(c.left, c.arenaR, c.dr[i:])
-			}
-			c.curRow, c.curW = k.row, k.w
-			c.probe(c.left, c.arenaR[k.off:k.end], c.onLeft, big)
-			if c.err != nil {
-				return c.err
-			}
+		if err := c.probeSide(termLDr, c.arenaR, c.dr); err != nil {
+			return err
 		}
 	}
 	if len(c.dl) == 0 || len(c.dr) == 0 {
@@ -275,6 +260,30 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 				}
 			}
 			i, j = i2, j2
+		}
+	}
+	return nil
+}
+
+// probeAll looks up each entry of ks (its key in arena) in the other
+// side's index, the right one for termDlR, the left one for termLDr, and
+// passes each pair to the sink.
+func (c *joinCore) probeAll(t term, arena []byte, ks []keyed) error {
+	a, visit := c.right, c.onRight
+	if t == termLDr {
+		a, visit = c.left, c.onLeft
+	}
+	c.curT = t
+	big := len(ks) >= minGrouped
+	c.matchOK = false
+	for i, k := range ks {
+		if i%dataflow.TouchGroup == 0 && big {
+			touchKeys(a, arena, ks[i:])
+		}
+		c.curRow, c.curW = k.row, k.w
+		c.probe(a, arena[k.off:k.end], visit, big)
+		if c.err != nil {
+			return c.err
 		}
 	}
 	return nil

@@ -23,6 +23,7 @@ func NewInnerJoin(spec JoinSpec) *InnerJoin {
 	j := &InnerJoin{}
 	j.c = newJoinCore(spec, j.pair)
 	j.c.emits = true
+	j.c.apart = true
 	return j
 }
 
