@@ -172,8 +172,15 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	return err
 }
 
+// typedRow casts row to the table's column types (typedRowInto) into a
+// row of its own, which the table may keep (keptRow).
 func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error) {
-	return e.typedRowInto(nil, name, row)
+	var buf [16]value.Value // the cast values, copied once into the kept row
+	t, out, err := e.typedRowInto(buf[:0], name, row)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, keptRow(out), nil
 }
 
 // typedRowInto is typedRow casting into dst's memory when it has room.

@@ -65,3 +65,24 @@ func copyFlat(dst, src value.Row) {
 		at += uintptr(n)
 	}
 }
+
+// keptRow returns a copy of r, a row a table will keep, in an allocation
+// of its own: when its values are flat, laid out as in a flat slab
+// (values, then their bytes) in memory the collector does not scan, so
+// that marking a table of such rows touches each row once and no string
+// of the caller's (which the copy leaves to be freed); otherwise a plain
+// copy. Each row its own allocation, as a row replaced at random keeps
+// nothing else alive.
+func keptRow(r value.Row) value.Row {
+	words := flatWords(r)
+	switch {
+	case len(r) == 0:
+		return value.Row{}
+	case words < 0:
+		return append(make(value.Row, 0, len(r)), r...)
+	}
+	buf := make([]uint64, words)
+	dst := unsafe.Slice((*value.Value)(unsafe.Pointer(&buf[0])), len(r))
+	copyFlat(dst, r)
+	return dst
+}

@@ -27,8 +27,14 @@ func rowEnd(r value.Row) uintptr {
 // values; and the rows, and values copied out of them, stay intact once
 // nothing but them refers to the slabs and the collector has run and its
 // freed memory been used again, which a slab the collector freed while a
-// row still referred to it would not survive.
+// row still referred to it would not survive. The same of rows copied one
+// by one as a table keeps them (keptRow), each its own block.
 func TestFlatRowsHoldTheirBytes(t *testing.T) {
+	t.Run("layout", func(t *testing.T) { testFlatRows(t, false) })
+	t.Run("kept", func(t *testing.T) { testFlatRows(t, true) })
+}
+
+func testFlatRows(t *testing.T, kept bool) {
 	const n = 20_000
 	mk := func(id int) value.Row {
 		s := strings.Repeat("x", id%40) + itoa(id)
@@ -57,12 +63,18 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 	s := newRowStore()
 	want := make([]string, n+1)
 	for id := 1; id <= n; id++ {
-		s.Set(uint64(id), mk(id))
+		if kept {
+			s.Set(uint64(id), keptRow(mk(id)))
+		} else {
+			s.Set(uint64(id), mk(id))
+		}
 		want[id] = failingRow(mk(id))
 	}
-	s.layoutAll()
+	if !kept {
+		s.layoutAll()
+	}
 	flat := 0
-	var kept []value.Value // values copied out of the rows, whose bytes the slabs hold
+	var out []value.Value // values copied out of the rows, whose bytes the slabs hold
 	for id := 1; id <= n; id++ {
 		r, _ := s.Get(uint64(id))
 		if got := failingRow(r); got != want[id] {
@@ -79,7 +91,7 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 				}
 			}
 			if id%10 == 0 {
-				kept = append(kept, r[2])
+				out = append(out, r[2])
 			}
 		} else if id%4 == 0 {
 			t.Fatalf("row %d of flat values was not copied flat", id)
@@ -114,7 +126,7 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 			t.Fatalf("after collections, row %d: %s, want %s", id, got, want[id])
 		}
 	}
-	for i, v := range kept {
+	for i, v := range out {
 		id := (i + 1) * 20
 		if want := strings.Repeat("x", id%40) + itoa(id); v.Str() != want {
 			t.Fatalf("a value copied out of row %d reads %q, want %q", id, v.Str(), want)
