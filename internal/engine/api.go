@@ -175,11 +175,11 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 // typedRow casts row to the table's column types (typedRowInto) into a
 // row of its own, which the table may keep (keptRow).
 func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error) {
-	var buf [16]value.Value // the cast values, copied once into the kept row
-	t, out, err := e.typedRowInto(buf[:0], name, row)
+	t, out, err := e.typedRowInto(e.castRow[:0], name, row)
 	if err != nil {
 		return nil, nil, err
 	}
+	e.castRow = out[:0]
 	return t, keptRow(out), nil
 }
 
