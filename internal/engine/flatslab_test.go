@@ -133,3 +133,54 @@ func testFlatRows(t *testing.T, kept bool) {
 		}
 	}
 }
+
+// TestTypedBatchRowsFlat checks that the rows of a transaction's typed
+// changes after its first are kept flat (keptRow), their text in their
+// own block and not the caller's, and read back intact once the caller's
+// strings are garbage and collections have reused their memory; the
+// first change's row is cast into a row of its own.
+func TestTypedBatchRowsFlat(t *testing.T) {
+	e := New()
+	s := e.NewSession()
+	if err := s.ExecScript(`CREATE TABLE t (id int PRIMARY KEY, note text NOT NULL);
+		INSERT INTO t SELECT g, 'x' FROM generate_series(1, 1000) g;`, func(Result) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	note := func(id int) string { return strings.Repeat("n", id%30) + itoa(id) }
+	if err := s.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	for id := 1; id <= 1000; id++ {
+		row := value.Row{value.NewInt(value.Int8, int64(id)), value.NewText(value.Text, note(id))}
+		if err := s.Replace("t", row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC()
+		junk := make([][]byte, 0, 4096)
+		for i := range 4096 {
+			b := make([]byte, 16+i%64)
+			for j := range b {
+				b[j] = 0xAA
+			}
+			junk = append(junk, b)
+		}
+		runtime.KeepAlive(junk)
+	}
+	tb := e.tables["t"]
+	for id := 1; id <= 1000; id++ {
+		r, _ := tb.rows.Get(uint64(id))
+		if got := r[1].Str(); got != note(id) {
+			t.Fatalf("row %d: note %q, want %q", id, got, note(id))
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(r[1].Str())))
+		inside := p >= uintptr(unsafe.Pointer(&r[1]))+unsafe.Sizeof(r[1]) && p < rowEnd(r)
+		if inside != (id > 1) {
+			t.Fatalf("row %d: its text in its own block: %v", id, inside)
+		}
+	}
+}
