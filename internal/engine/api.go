@@ -172,8 +172,22 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	return err
 }
 
+// typedRow casts row to the table's column types (typedRowInto) into a
+// row of its own, which the table may keep. A transaction's first change,
+// perhaps its only one, casts into a new row; the later ones, a batch's,
+// into scratch, copied into a row the collector need not scan (keptRow):
+// a batch's rows are most of what its collections mark again, and a
+// change alone is spared the copy.
 func (e *Engine) typedRow(name string, row value.Row) (*table, value.Row, error) {
-	return e.typedRowInto(nil, name, row)
+	if len(e.tx.pending) == 0 && len(e.tx.log) == 0 {
+		return e.typedRowInto(nil, name, row)
+	}
+	t, out, err := e.typedRowInto(e.castRow[:0], name, row)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.castRow = out[:0]
+	return t, keptRow(out), nil
 }
 
 // typedRowInto is typedRow casting into dst's memory when it has room.

@@ -80,6 +80,9 @@ type Engine struct {
 	// of tables that keep no rows, by table; stepIn, what a commit gives
 	// the views.
 	scratch value.Row
+	// castRow holds a typed change's values cast to their columns' types
+	// until keptRow copies them (typedRow): reused, not zeroed each call.
+	castRow value.Row
 	stepped []matView
 	events  map[string]delta.Batch
 	stepIn  stepInput

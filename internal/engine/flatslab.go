@@ -65,3 +65,38 @@ func copyFlat(dst, src value.Row) {
 		at += uintptr(n)
 	}
 }
+
+// keptRow returns a copy of r, a row a table will keep, in an allocation
+// of its own: when its values are flat, laid out as in a flat slab
+// (values, then their bytes) in memory the collector does not scan, so
+// that marking a table of such rows touches each row once and no string
+// of the caller's (which the copy leaves to be freed); otherwise a plain
+// copy. Each row its own allocation, as a row replaced at random keeps
+// nothing else alive.
+func keptRow(r value.Row) value.Row {
+	size := len(r) * int(unsafe.Sizeof(value.Value{}))
+	for i := range r {
+		n, ok := r[i].FlatBytes()
+		if !ok {
+			return append(make(value.Row, 0, len(r)), r...)
+		}
+		size += n
+	}
+	if len(r) == 0 {
+		return value.Row{}
+	}
+	buf := make([]uint64, (size+7)/8)
+	dst := unsafe.Slice((*value.Value)(unsafe.Pointer(&buf[0])), len(r))
+	tail := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), size)[len(r)*int(unsafe.Sizeof(value.Value{})):]
+	for k, v := range r {
+		if n, _ := v.FlatBytes(); n > 0 {
+			v.CopyBytes(tail[:n])
+			v = v.WithBytesAt(&tail[0])
+			tail = tail[n:]
+		} else {
+			v = v.WithBytesAt(nil)
+		}
+		dst[k] = v
+	}
+	return dst
+}

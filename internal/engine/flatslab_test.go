@@ -27,8 +27,14 @@ func rowEnd(r value.Row) uintptr {
 // values; and the rows, and values copied out of them, stay intact once
 // nothing but them refers to the slabs and the collector has run and its
 // freed memory been used again, which a slab the collector freed while a
-// row still referred to it would not survive.
+// row still referred to it would not survive. The same of rows copied one
+// by one as a table keeps them (keptRow), each its own block.
 func TestFlatRowsHoldTheirBytes(t *testing.T) {
+	t.Run("layout", func(t *testing.T) { testFlatRows(t, false) })
+	t.Run("kept", func(t *testing.T) { testFlatRows(t, true) })
+}
+
+func testFlatRows(t *testing.T, kept bool) {
 	const n = 20_000
 	mk := func(id int) value.Row {
 		s := strings.Repeat("x", id%40) + itoa(id)
@@ -57,12 +63,18 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 	s := newRowStore()
 	want := make([]string, n+1)
 	for id := 1; id <= n; id++ {
-		s.Set(uint64(id), mk(id))
+		if kept {
+			s.Set(uint64(id), keptRow(mk(id)))
+		} else {
+			s.Set(uint64(id), mk(id))
+		}
 		want[id] = failingRow(mk(id))
 	}
-	s.layoutAll()
+	if !kept {
+		s.layoutAll()
+	}
 	flat := 0
-	var kept []value.Value // values copied out of the rows, whose bytes the slabs hold
+	var out []value.Value // values copied out of the rows, whose bytes the slabs hold
 	for id := 1; id <= n; id++ {
 		r, _ := s.Get(uint64(id))
 		if got := failingRow(r); got != want[id] {
@@ -79,7 +91,7 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 				}
 			}
 			if id%10 == 0 {
-				kept = append(kept, r[2])
+				out = append(out, r[2])
 			}
 		} else if id%4 == 0 {
 			t.Fatalf("row %d of flat values was not copied flat", id)
@@ -114,10 +126,61 @@ func TestFlatRowsHoldTheirBytes(t *testing.T) {
 			t.Fatalf("after collections, row %d: %s, want %s", id, got, want[id])
 		}
 	}
-	for i, v := range kept {
+	for i, v := range out {
 		id := (i + 1) * 20
 		if want := strings.Repeat("x", id%40) + itoa(id); v.Str() != want {
 			t.Fatalf("a value copied out of row %d reads %q, want %q", id, v.Str(), want)
+		}
+	}
+}
+
+// TestTypedBatchRowsFlat checks that the rows of a transaction's typed
+// changes after its first are kept flat (keptRow), their text in their
+// own block and not the caller's, and read back intact once the caller's
+// strings are garbage and collections have reused their memory; the
+// first change's row is cast into a row of its own.
+func TestTypedBatchRowsFlat(t *testing.T) {
+	e := New()
+	s := e.NewSession()
+	if err := s.ExecScript(`CREATE TABLE t (id int PRIMARY KEY, note text NOT NULL);
+		INSERT INTO t SELECT g, 'x' FROM generate_series(1, 1000) g;`, func(Result) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	note := func(id int) string { return strings.Repeat("n", id%30) + itoa(id) }
+	if err := s.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	for id := 1; id <= 1000; id++ {
+		row := value.Row{value.NewInt(value.Int8, int64(id)), value.NewText(value.Text, note(id))}
+		if err := s.Replace("t", row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC()
+		junk := make([][]byte, 0, 4096)
+		for i := range 4096 {
+			b := make([]byte, 16+i%64)
+			for j := range b {
+				b[j] = 0xAA
+			}
+			junk = append(junk, b)
+		}
+		runtime.KeepAlive(junk)
+	}
+	tb := e.tables["t"]
+	for id := 1; id <= 1000; id++ {
+		r, _ := tb.rows.Get(uint64(id))
+		if got := r[1].Str(); got != note(id) {
+			t.Fatalf("row %d: note %q, want %q", id, got, note(id))
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(r[1].Str())))
+		inside := p >= uintptr(unsafe.Pointer(&r[1]))+unsafe.Sizeof(r[1]) && p < rowEnd(r)
+		if inside != (id > 1) {
+			t.Fatalf("row %d: its text in its own block: %v", id, inside)
 		}
 	}
 }

@@ -99,14 +99,23 @@ func (s *valueSet) merge(scr *setScratch) {
 	slices.SortFunc(s.log, func(a, b valCount) int { return cmp.Compare(a.k, b.k) })
 	out := scr.buf[:0]
 	base, log := s.base, s.log
-	for len(base) > 0 || len(log) > 0 {
-		var e valCount
-		if len(log) == 0 || len(base) > 0 && base[0].k <= log[0].k {
-			e, base = base[0], base[1:]
-		} else {
-			e = valCount{k: log[0].k}
+	for len(log) > 0 {
+		// The base's entries before the next logged value, found by a
+		// tight scan and copied as a block: a log of 64 changes falls
+		// into runs of a base of 1,000 values, which an entry-by-entry
+		// merge walked with a branch and an append each.
+		k := log[0].k
+		i := 0
+		for i < len(base) && base[i].k < k {
+			i++
 		}
-		for len(log) > 0 && log[0].k == e.k {
+		out = append(out, base[:i]...)
+		base = base[i:]
+		e := valCount{k: k}
+		if len(base) > 0 && base[0].k == k {
+			e.n, base = base[0].n, base[1:]
+		}
+		for len(log) > 0 && log[0].k == k {
 			e.n += log[0].n
 			log = log[1:]
 		}
@@ -114,6 +123,7 @@ func (s *valueSet) merge(scr *setScratch) {
 			out = append(out, e)
 		}
 	}
+	out = append(out, base...)
 	scr.buf = out[:0]
 	clear(s.log)
 	s.log = s.log[:0]
