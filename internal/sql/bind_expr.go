@@ -442,7 +442,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT}, nil
+		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, Check: expr.NewRecordCheck(l, r)}, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
 		if err != nil {
@@ -492,7 +492,7 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		if r, err = b.coerce(r, t, loc); err != nil {
 			return nil, err
 		}
-		return &expr.Cmp{Op: cmp, L: l, R: r}, nil
+		return &expr.Cmp{Op: cmp, L: l, R: r, Check: expr.NewRecordCheck(l, r)}, nil
 	}
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
@@ -606,7 +606,16 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if all[0].Type().Kind == value.JSON {
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
 	}
-	return &expr.InList{E: all[0], List: all[1:], Not: not}, nil
+	in := &expr.InList{E: all[0], List: all[1:], Not: not}
+	for i, e := range in.List {
+		if c := expr.NewRecordCheck(in.E, e); c != nil {
+			if in.Checks == nil {
+				in.Checks = make([]*expr.RecordCheck, len(in.List))
+			}
+			in.Checks[i] = c
+		}
+	}
+	return in, nil
 }
 
 func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, error) {
