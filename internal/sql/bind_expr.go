@@ -286,7 +286,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
 	}
-	return b.intervalText(out), nil
+	return b.intervalInput(e, t, b.intervalText(out)), nil
 }
 
 // coerce converts e to t in an implicit (or, with explicit, explicit)
@@ -296,7 +296,7 @@ func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return out, nil
+	return b.intervalInput(e, t, out), nil
 }
 
 // toBool coerces e to boolean for WHERE, CHECK, AND/OR/NOT, CASE WHEN.
@@ -927,6 +927,7 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		es = append(es, e)
 	}
+	b.styledIntervalArgs(name, es)
 	if e, ok, err := b.settingFunc(name, es, loc); ok {
 		return e, err
 	}
