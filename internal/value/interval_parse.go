@@ -311,7 +311,7 @@ func ParseIntervalIn(s string, t Type, st IntervalStyle) (Value, error) {
 
 // IntervalInputStyled reports whether IntervalStyle changes how s reads as
 // an interval: PostgreSQL's format whose first field has a minus sign and
-// no other field a sign.
+// no other field a sign, with other fields ('-1 day' reads the same).
 func IntervalInputStyled(s string) bool { return leadingSignOnly(s) }
 
 func leadingSignOnly(s string) bool {
@@ -319,12 +319,14 @@ func leadingSignOnly(s string) bool {
 	if !ok || len(toks) == 0 || toks[0].text[0] != '-' {
 		return false
 	}
+	others := false // a field the sign changes: not the first alone
 	for _, t := range toks[1:] {
 		if t.text[0] == '-' || t.text[0] == '+' {
 			return false
 		}
+		others = others || t.kind != 'w'
 	}
-	return true
+	return others
 }
 
 // parseInterval reads an interval; mod's field range decides the unit of a
