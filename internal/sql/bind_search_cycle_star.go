@@ -9,6 +9,7 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
+// isStarRef reports whether n is * or q.*.
 func isStarRef(n *pg_query.Node) bool {
 	cr := n.GetColumnRef()
 	return cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil
