@@ -243,7 +243,8 @@ type recorder struct {
 	cat    sql.Catalog
 	seen   map[string]bool
 	direct []string
-	text   string // the statement's text, which a store records for DDL
+	seqs   []string // the sequences read as relations (SELECT * FROM s)
+	text   string   // the statement's text, which a store records for DDL
 	clock  expr.StmtClock
 }
 

@@ -35,6 +35,9 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 		}
 		return nil
 	}
+	if q, ok := e.seqs[rel]; ok {
+		return fn(q.row())
+	}
 	if st, ok := systemViews[rel]; ok {
 		for _, r := range st.rows(e) {
 			if err := fn(r); err != nil {

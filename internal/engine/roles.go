@@ -153,6 +153,11 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 				return err
 			}
 		}
+		for _, name := range rec.seqs {
+			if err := s.seqAllowed(name, "SELECT"); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	switch b := b.(type) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +46,20 @@ type sequence struct {
 	identity             bool      // the sequence of an identity column
 	left                 int64     // numbers handed out before the store must record more
 	chunk                int64     // the size of the next reserve
+	// logCnt is PostgreSQL's log_cnt, the numbers its write-ahead log
+	// holds in advance: 32 after a nextval that logged, one less after
+	// each other, 0 after a reset. Only shown (SELECT * FROM s).
+	logCnt int64
+}
+
+// seqLogVals is PostgreSQL's SEQ_LOG_VALS.
+const seqLogVals = 32
+
+// row is the sequence read as a relation: last_value, log_cnt, is_called.
+func (q *sequence) row() value.Row {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return value.Row{value.NewInt(value.Int8, q.last), value.NewInt(value.Int8, q.logCnt), value.NewBool(q.called)}
 }
 
 const (
@@ -214,6 +229,11 @@ func (q *sequence) nextval(save func(StoredSequence) error) (int64, error) {
 	if save != nil {
 		q.left--
 	}
+	if q.logCnt < 1 || !q.called {
+		q.logCnt = seqLogVals // PostgreSQL logs 32 numbers ahead, this one among them
+	} else {
+		q.logCnt--
+	}
 	q.last, q.called = v, true
 	return v, nil
 }
@@ -348,6 +368,18 @@ func (r *recorder) Sequence(name string) ([2]string, bool) {
 // Sequence implements sql.SequenceCatalog.
 func (v viewRecorder) Sequence(name string) ([2]string, bool) { return v.r.Sequence(name) }
 
+var _ sql.SequenceReader = (*recorder)(nil)
+
+// ReadSequence implements sql.SequenceReader.
+func (r *recorder) ReadSequence(name string) {
+	if !slices.Contains(r.seqs, name) {
+		r.seqs = append(r.seqs, name)
+	}
+}
+
+// ReadSequence implements sql.SequenceReader.
+func (v viewRecorder) ReadSequence(name string) { v.r.ReadSequence(name) }
+
 // relationExists reports whether name is taken by a relation or a
 // sequence, which share PostgreSQL's namespace.
 func (e *Engine) relationExists(name string) bool {
@@ -435,6 +467,7 @@ func (e *Engine) alterSequence(as *sql.AlterSequence) (Result, error) {
 	}
 	q.typ, q.inc, q.min, q.max, q.start, q.cache, q.cycle = next.typ, next.inc, next.min, next.max, next.start, next.cache, next.cycle
 	q.last, q.called, q.owner, q.left = next.last, next.called, next.owner, 0
+	q.logCnt = 0 // PostgreSQL writes the sequence anew
 	return Result{Tag: "ALTER SEQUENCE"}, nil
 }
 
@@ -646,6 +679,7 @@ func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
 		}
 		q.left = 0
 	}
+	q.logCnt = 0
 	if called {
 		if x.s.seq.cur == nil {
 			x.s.seq.cur = map[string]int64{}

@@ -58,6 +58,8 @@ func (op CmpOp) holds(c int) bool {
 type Cmp struct {
 	Op   CmpOp
 	L, R Expr
+	// Check is set when L and R are records whose fields differ in type.
+	Check *RecordCheck
 }
 
 func (c *Cmp) Type() value.Type { return value.BoolType }
@@ -78,6 +80,9 @@ func (c *Cmp) Eval(row value.Row) (value.Value, error) {
 	}
 	if l.IsNull() || r.IsNull() {
 		return value.Null, nil
+	}
+	if err := c.Check.Check(l, r); err != nil {
+		return value.Null, err
 	}
 	n, err := compareValues(l, r)
 	if err != nil {
@@ -117,6 +122,9 @@ type InList struct {
 	E    Expr
 	List []Expr
 	Not  bool
+	// Checks are the record checks of E against each element; nil when
+	// none is needed.
+	Checks []*RecordCheck
 }
 
 func (in *InList) Type() value.Type { return value.BoolType }
@@ -137,7 +145,7 @@ func (in *InList) Eval(row value.Row) (value.Value, error) {
 		return value.Null, err
 	}
 	null := false
-	for _, e := range in.List {
+	for i, e := range in.List {
 		v, err := e.Eval(row)
 		if err != nil {
 			return value.Null, err
@@ -145,6 +153,11 @@ func (in *InList) Eval(row value.Row) (value.Value, error) {
 		if v.IsNull() {
 			null = true
 			continue
+		}
+		if in.Checks != nil {
+			if err := in.Checks[i].Check(x, v); err != nil {
+				return value.Null, err
+			}
 		}
 		c, err := compareValues(x, v)
 		if err != nil {

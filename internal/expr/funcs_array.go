@@ -368,6 +368,7 @@ func EqualsAny(e Expr) (l, arr Expr, ok bool) {
 // NULL for some element, else false (true); an empty array gives false
 // (true) whatever l is. l has arr's element type.
 func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
+	check := NewRecordCheck(l, arr)
 	which := " ANY "
 	if all {
 		which = " ALL "
@@ -381,6 +382,9 @@ func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 			if a[0].IsNull() || e.IsNull() {
 				null = true
 				continue
+			}
+			if err := check.Check(a[0], e); err != nil {
+				return value.Null, err
 			}
 			if op.holds(value.Compare(a[0], e)) != all {
 				return value.NewBool(!all), nil

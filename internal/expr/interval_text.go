@@ -41,3 +41,30 @@ func HoldsInterval(k value.Kind) bool {
 	}
 	return k == value.Interval || k == value.Record
 }
+
+// IntervalInput is a cast of a string to interval in an ad-hoc statement:
+// as in PostgreSQL it reads the text in the IntervalStyle of the session
+// that runs the statement, which its clock carries (under sql_standard a
+// leading minus sign applies to every field: value.ParseIntervalIn).
+// Views, which no session runs, read intervals in the postgres style.
+type IntervalInput struct {
+	C *StmtClock
+	E Expr // a string, or a literal of unknown type
+	T value.Type
+}
+
+var _ Expr = (*IntervalInput)(nil)
+
+func (c *IntervalInput) Type() value.Type { return c.T }
+func (c *IntervalInput) Volatile() bool   { return true } // the session's setting, as IntervalText
+func (*IntervalInput) expr()              {}
+func (c *IntervalInput) String() string   { return operand(c.E) + "::" + c.T.String() }
+
+// Eval implements Expr.
+func (c *IntervalInput) Eval(row value.Row) (value.Value, error) {
+	v, err := c.E.Eval(row)
+	if err != nil || v.IsNull() {
+		return value.Null, err
+	}
+	return value.ParseIntervalIn(v.Str(), c.T, c.C.IntervalStyle)
+}

@@ -201,6 +201,8 @@ func (n *IsBool) Eval(row value.Row) (value.Value, error) {
 type IsDistinct struct {
 	L, R Expr
 	Not  bool
+	// Check is set when L and R are records whose fields differ in type.
+	Check *RecordCheck
 }
 
 func (d *IsDistinct) Type() value.Type { return value.BoolType }
@@ -228,6 +230,9 @@ func (d *IsDistinct) Eval(row value.Row) (value.Value, error) {
 	case l.IsNull() || r.IsNull():
 		distinct = l.IsNull() != r.IsNull()
 	default:
+		if err := d.Check.Check(l, r); err != nil {
+			return value.Null, err
+		}
 		c, err := compareValues(l, r)
 		if err != nil {
 			return value.Null, err

@@ -24,6 +24,10 @@ type RowCons struct {
 	NullIfAllNull bool
 	// T is the record type: its fields are Names with the types of Args.
 	T value.Type
+	// Untyped marks the fields that were string literals or NULL, of
+	// PostgreSQL's type unknown, which record comparisons tell from the
+	// text they are read as (NewRecordCheck); nil when none was.
+	Untyped []bool
 }
 
 // NewRowCons returns ROW(args…) with PostgreSQL's field names f1, f2, ….

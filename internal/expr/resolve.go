@@ -328,11 +328,17 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		return value.TextType, nil
 	}
 	for _, t := range ts {
-		if t != p && !(t.Kind == value.Unknown && p.Kind == value.Record && !p.IsAnonymousRecord()) {
-			return plain(p.Kind), nil // a NULL keeps a table's row type, not a modifier
+		if t != p && !(t.Kind == value.Unknown && isRowType(p)) {
+			return plain(p.Kind), nil // a NULL keeps a table's row type (or its array's), not a modifier
 		}
 	}
 	return p, nil
+}
+
+// isRowType reports whether t is a table's row type or an array of it.
+func isRowType(t value.Type) bool {
+	d := t.RecordDesc()
+	return (t.Kind == value.Record || t.Kind == value.ArrayOf(value.Record)) && d != nil && d.Name != ""
 }
 
 // Coerce converts e to type to: e itself when it already has that type

@@ -84,7 +84,7 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 				}
 				return nil, missing()
 			}
-			f.Cols = append(f.Cols, value.Type{Kind: t.Kind.Elem(), Mod: -1})
+			f.Cols = append(f.Cols, t.ElemType())
 		}
 		f.Gen = unnest
 		return f, nil

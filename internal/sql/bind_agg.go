@@ -65,7 +65,8 @@ func hasAggregate(n *pg_query.Node) bool {
 			found = true
 			return
 		}
-		if n.GetSubLink() != nil {
+		if sl := n.GetSubLink(); sl != nil {
+			walk(sl.Testexpr) // x IN (…): x is of this level
 			return
 		}
 		forEachChild(n, walk)
@@ -140,6 +141,21 @@ func forEachChild(n *pg_query.Node, fn func(*pg_query.Node)) {
 		fn(n.GetResTarget().Val)
 	case n.GetSortBy() != nil:
 		fn(n.GetSortBy().Node)
+	case n.GetAIndirection() != nil:
+		ind := n.GetAIndirection()
+		fn(ind.Arg)
+		for _, i := range ind.Indirection {
+			if x := i.GetAIndices(); x != nil {
+				fn(x.Lidx)
+				fn(x.Uidx)
+			}
+		}
+	case n.GetRowExpr() != nil:
+		each(n.GetRowExpr().Args)
+	case n.GetAArrayExpr() != nil:
+		each(n.GetAArrayExpr().Elements)
+	case n.GetCollateClause() != nil:
+		fn(n.GetCollateClause().Arg)
 	}
 }
 
@@ -1011,7 +1027,11 @@ func (b *binder) ownAggregate(s *scope, targets []*pg_query.Node) bool {
 	found := false
 	var walk func(n *pg_query.Node)
 	walk = func(n *pg_query.Node) {
-		if n == nil || found || n.GetSubLink() != nil {
+		if n == nil || found {
+			return
+		}
+		if sl := n.GetSubLink(); sl != nil {
+			walk(sl.Testexpr)
 			return
 		}
 		if f := aggCall(n); f != nil {

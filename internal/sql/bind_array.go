@@ -211,7 +211,7 @@ func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all b
 	}
 	et := value.UnknownType
 	if rk.IsArray() {
-		et = value.Type{Kind: rk.Elem(), Mod: -1}
+		et = r.Type().ElemType()
 	}
 	t, err := expr.ResolveCompare(l.Type(), et)
 	if err != nil {

@@ -202,7 +202,7 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return out, nil
+	return b.intervalInput(e, t, out), nil
 }
 
 func isDatetime(k value.Kind) bool {

@@ -13,6 +13,9 @@ import (
 func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, string, error) {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || (rv.Schemaname != "" && rv.Schemaname != "public") {
+		if _, seq := b.sequence(rv.Relname); seq && rv.Schemaname == "" {
+			return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change sequence %q", rv.Relname)
+		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 	}
 	if rel.Kind != KindTable {

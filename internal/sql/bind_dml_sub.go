@@ -232,7 +232,7 @@ func (b *binder) expandMultiAssign(targets []*pg_query.Node) ([]*pg_query.Node, 
 // hasStar reports whether a select list holds * or t.*.
 func hasStar(list []*pg_query.Node) bool {
 	for _, n := range list {
-		if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+		if isStarRef(n.GetResTarget().GetVal()) {
 			return true
 		}
 	}

@@ -286,7 +286,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
 	}
-	return b.intervalText(out), nil
+	return b.intervalInput(e, t, b.intervalText(out)), nil
 }
 
 // coerce converts e to t in an implicit (or, with explicit, explicit)
@@ -296,7 +296,7 @@ func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return out, nil
+	return b.intervalInput(e, t, out), nil
 }
 
 // toBool coerces e to boolean for WHERE, CHECK, AND/OR/NOT, CASE WHEN.
@@ -442,7 +442,7 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT}, nil
+		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, Check: expr.NewRecordCheck(l, r)}, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
 		if err != nil {
@@ -492,7 +492,7 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		if r, err = b.coerce(r, t, loc); err != nil {
 			return nil, err
 		}
-		return &expr.Cmp{Op: cmp, L: l, R: r}, nil
+		return &expr.Cmp{Op: cmp, L: l, R: r, Check: expr.NewRecordCheck(l, r)}, nil
 	}
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
@@ -611,7 +611,16 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if all[0].Type().Kind == value.JSON {
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
 	}
-	return &expr.InList{E: all[0], List: all[1:], Not: not}, nil
+	in := &expr.InList{E: all[0], List: all[1:], Not: not}
+	for i, e := range in.List {
+		if c := expr.NewRecordCheck(in.E, e); c != nil {
+			if in.Checks == nil {
+				in.Checks = make([]*expr.RecordCheck, len(in.List))
+			}
+			in.Checks[i] = c
+		}
+	}
+	return in, nil
 }
 
 func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, error) {
@@ -923,6 +932,7 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		es = append(es, e)
 	}
+	b.styledIntervalArgs(name, es)
 	if e, ok, err := b.settingFunc(name, es, loc); ok {
 		return e, err
 	}

@@ -1,6 +1,9 @@
 package sql
 
-import "github.com/deltaview/deltaview/internal/expr"
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
 
 // intervalText makes a cast of intervals to a string type in an ad-hoc
 // statement write them in the IntervalStyle of the session that runs it
@@ -12,4 +15,54 @@ func (b *binder) intervalText(e expr.Expr) expr.Expr {
 		return e
 	}
 	return &expr.IntervalText{C: b.stmtClock, Cast: c}
+}
+
+// intervalInput makes out, the conversion of e to t, read a string as an
+// interval in the IntervalStyle of the session that runs the statement
+// (expr.IntervalInput): a cast of a string expression, or a literal whose
+// reading depends on the style (value.IntervalInputStyled). A view's
+// conversions keep the postgres style.
+func (b *binder) intervalInput(e expr.Expr, t value.Type, out expr.Expr) expr.Expr {
+	if b.stmtClock == nil || b.forView || t.Kind != value.Interval {
+		return out
+	}
+	switch k := e.Type().Kind; {
+	case k == value.Unknown:
+		c, ok := e.(*expr.Const)
+		if !ok || c.V.IsNull() || !value.IntervalInputStyled(c.V.Str()) {
+			return out
+		}
+	case !k.IsString():
+		return out
+	}
+	return &expr.IntervalInput{C: b.stmtClock, E: e, T: t}
+}
+
+// textOfArgs are the functions that write their arguments as text, as
+// their output functions write them: an interval in the session's
+// IntervalStyle, as in PostgreSQL.
+var textOfArgs = map[string]bool{
+	"to_json": true, "to_jsonb": true, "array_to_json": true, "json_build_object": true, "jsonb_build_object": true,
+	"json_build_array": true, "jsonb_build_array": true, "format": true, "concat": true, "concat_ws": true,
+}
+
+// styledIntervalArgs makes the interval arguments of a call of a
+// textOfArgs function in an ad-hoc statement their text in the session's
+// IntervalStyle, which the function then writes as it writes text. An
+// interval inside a record argument keeps the postgres style.
+func (b *binder) styledIntervalArgs(name string, args []expr.Expr) {
+	if b.stmtClock == nil || b.forView || !textOfArgs[name] {
+		return
+	}
+	for i, a := range args {
+		t := a.Type()
+		if t.Kind != value.Interval && t.Kind != value.ArrayOf(value.Interval) {
+			continue
+		}
+		to := value.TextType
+		if t.Kind.IsArray() {
+			to = value.ArrayType(value.Text)
+		}
+		args[i] = &expr.IntervalText{C: b.stmtClock, Cast: &expr.Cast{E: a, To: to, Explicit: true}}
+	}
 }

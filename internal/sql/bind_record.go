@@ -23,21 +23,30 @@ import (
 // t.* stands for t's columns, one field each (ROW(t.*, 1)).
 func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) {
 	args := make([]expr.Expr, 0, len(r.Args))
+	untyped := make([]bool, 0, len(r.Args))
+	anyUntyped := false
 	for _, a := range r.Args {
 		if row, ok := b.starArg(s, a); ok {
 			args = append(args, row.Args...)
+			untyped = append(untyped, make([]bool, len(row.Args))...)
 			continue
 		}
 		e, err := b.bindExpr(s, a)
 		if err != nil {
 			return nil, err
 		}
-		if e.Type().Kind == value.Unknown {
+		unknown := e.Type().Kind == value.Unknown
+		if unknown {
 			if e, err = b.coerce(e, value.TextType, nodeLoc(a, r.Location)); err != nil {
 				return nil, err
 			}
 		}
 		args = append(args, e)
+		untyped = append(untyped, unknown)
+		anyUntyped = anyUntyped || unknown
+	}
+	if !anyUntyped {
+		untyped = nil
 	}
 	if len(r.Colnames) == len(args) && len(args) > 0 {
 		// The record of a set-returning function's columns that the
@@ -49,7 +58,9 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 		}
 		return expr.NewRecordCons(args, names, "", "", true), nil
 	}
-	return expr.NewRowCons(args), nil
+	row := expr.NewRowCons(args)
+	row.Untyped = untyped
+	return row, nil
 }
 
 // starArg reports whether n is t.* naming a relation in reach, and its

@@ -17,8 +17,8 @@ import (
 // field: ROW(…)::t and s::t cast each field to t's column type,
 // explicitly, column by column, and need as many fields as t has columns
 // (42846 otherwise, naming the first column that fails). NULL::t is a
-// NULL of t's type; a string literal is read as the record's text form; a
-// record of t's type is itself. Any other record, a scalar subquery's or
+// NULL of t's type; a string literal, or a string, is read as the
+// record's text form; a record of t's type is itself. Any other record, a scalar subquery's or
 // a function's, and a record of another row type cannot be cast (42846),
 // as in PostgreSQL.
 func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bool, err error) {
@@ -82,6 +82,12 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			}
 			return &expr.Const{V: v, T: t}, true, nil
 		}
+	}
+	if arg.Type().Kind.IsString() {
+		// The record's text form, read when the cast is evaluated.
+		return &expr.Func{Def: &expr.FuncDef{Name: "record_in", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
+			return value.ParseRecord(a[0].Str(), t)
+		}, Print: func(args []expr.Expr) string { return args[0].String() + "::" + d.Name }}, Args: []expr.Expr{arg}, T: t}, true, nil
 	}
 	if arg.Type().Kind == value.Unknown {
 		return nil, true, b.refuse(c.Location, "a cast of %s to the row type %s is not supported", arg.Type(), d.Name).

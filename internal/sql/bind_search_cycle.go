@@ -25,9 +25,9 @@ import (
 //
 // The columns come after the query's own, SEARCH's first. A VALUES list
 // as the non-recursive term is read as a SELECT of its columns
-// (valuesAsSelect). Each term must be a plain SELECT whose select list
-// names no *, and the recursive term must
-// read the query in its FROM list (0A000 otherwise); a column that is not
+// (valuesAsSelect), and * in a select list as the columns it stands for
+// (expandSearchCycleStars). Each term must be a plain SELECT, and the
+// recursive term must read the query in its FROM list (0A000 otherwise); a column that is not
 // the query's, or a new column named as one of them, is 42601.
 func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.SelectStmt) error {
 	search, cycle := c.GetSearchClause(), c.GetCycleClause()
@@ -50,6 +50,11 @@ func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.S
 	if anchor.Op != pg_query.SetOperation_SETOP_NONE || step.Op != pg_query.SetOperation_SETOP_NONE || anchor.ValuesLists != nil || step.ValuesLists != nil {
 		return unsupported("a UNION of two plain SELECTs")
 	}
+	if hasStar(anchor.TargetList) || hasStar(step.TargetList) {
+		if err := b.expandSearchCycleStars(c, anchor, step); err != nil {
+			return err
+		}
+	}
 	// The query's columns: its column list, else the anchor's names.
 	var cols []string
 	for _, n := range c.Aliascolnames {
@@ -57,8 +62,8 @@ func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.S
 	}
 	for i, t := range anchor.TargetList {
 		rt := t.GetResTarget()
-		if cr := rt.GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			return unsupported("select lists without *")
+		if isStarRef(rt.GetVal()) {
+			return unsupported("select lists whose * the columns of their FROM list name one by one")
 		}
 		if i < len(cols) {
 			continue
@@ -74,13 +79,14 @@ func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.S
 		}
 		cols = append(cols, name)
 	}
-	if len(cols) != len(anchor.TargetList) || len(step.TargetList) != len(anchor.TargetList) {
+	if len(step.TargetList) != len(anchor.TargetList) {
+		return b.stmt.errf(nodeLoc(step.TargetList[0].GetResTarget().GetVal(), loc), pgerr.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	if len(cols) != len(anchor.TargetList) {
 		return unsupported("terms with as many columns as the query")
 	}
-	for _, t := range step.TargetList {
-		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			return unsupported("select lists without *")
-		}
+	if hasStar(step.TargetList) {
+		return unsupported("select lists whose * the columns of their FROM list name one by one")
 	}
 	ref := recursiveAlias(step.FromClause, c.Ctename)
 	if ref == "" {

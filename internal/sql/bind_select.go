@@ -418,11 +418,17 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		}
 		p = c.plan
 	} else {
-		rel, ok := b.cat.Relation(rv.Relname)
+		rel, ok := b.lookupRelation(rv.Relname)
 		if !ok {
 			return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 		}
-		rowType = relRowType(rel)
+		if rel.Kind != KindSequence {
+			rowType = relRowType(rel)
+		}
+		if rel.Kind == KindSequence && b.forView {
+			return nil, nil, b.refuse(rv.Location, "a materialized view cannot read sequence %q", rel.Name).
+				WithHint("its state changes with every nextval, outside any transaction")
+		}
 		switch rel.Kind {
 		case KindView:
 			cat := b.cat

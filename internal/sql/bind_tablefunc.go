@@ -49,7 +49,7 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 // constant), not generate_series.
 func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
 	tf := &plan.TableFunc{Ordinality: rf.Ordinality}
-	var rowType value.Type // of json(b)_populate_record(set)'s base
+	var rowType value.Type // of json(b)_populate_record(set)'s base, of unnest's composite elements
 	for _, item := range rf.Functions {
 		items := item.GetList().GetItems()
 		f := items[0].GetFuncCall()
@@ -117,6 +117,12 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if err != nil {
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
+		if !selectListCalls(rf) {
+			if slices.ContainsFunc(srf.Cols, value.Type.IsAnonymousRecord) {
+				return nil, nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+			}
+			srf, rowType = expr.ExpandComposites(srf)
+		}
 		tf.Funcs = append(tf.Funcs, srf)
 		for i, t := range srf.Cols {
 			if srf.Names != nil {
@@ -128,7 +134,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 	alias := tf.Funcs[0].Name
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
-		if len(tf.Cols) == 1 && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) {
+		if len(tf.Cols) == 1 && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) && rowType.Kind != value.Record {
 			tf.Cols[0].Name = alias
 		}
 	}

@@ -3,6 +3,7 @@ package sql
 import (
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // RelKind says what a named relation is.
@@ -13,6 +14,9 @@ const (
 	KindTable RelKind = iota
 	KindMatView
 	KindView // a named query, inlined where it is used
+	// KindSequence is a sequence read as a relation of one row
+	// (SELECT * FROM s), with SequenceColumns.
+	KindSequence
 )
 
 // Relation is what the binder needs to know about a named relation.
@@ -45,6 +49,33 @@ type Relation struct {
 // Catalog resolves relation names. Names are already case-folded.
 type Catalog interface {
 	Relation(name string) (*Relation, bool)
+}
+
+// SequenceColumns are PostgreSQL's columns of a sequence read as a
+// relation.
+var SequenceColumns = []plan.Column{
+	{Name: "last_value", Type: value.Int8Type}, {Name: "log_cnt", Type: value.Int8Type}, {Name: "is_called", Type: value.BoolType},
+}
+
+// lookupRelation resolves a relation a query reads: a table or view, else
+// a sequence when the catalog has them.
+func (b *binder) lookupRelation(name string) (*Relation, bool) {
+	if rel, ok := b.cat.Relation(name); ok {
+		return rel, ok
+	}
+	if _, ok := b.sequence(name); ok {
+		if sr, ok := b.cat.(SequenceReader); ok {
+			sr.ReadSequence(name)
+		}
+		return &Relation{Name: name, Kind: KindSequence, Cols: SequenceColumns, Rows: 1}, true
+	}
+	return nil, false
+}
+
+// SequenceReader is a Catalog told of the sequences a statement reads as
+// relations, which need the SELECT privilege.
+type SequenceReader interface {
+	ReadSequence(name string)
 }
 
 // RecursionBounder is a Catalog that also bounds the rounds of WITH

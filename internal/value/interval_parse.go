@@ -294,9 +294,51 @@ func rangeUnit(rng int32) string {
 	return "second"
 }
 
+// ParseIntervalIn reads an interval of type t as PostgreSQL does under
+// IntervalStyle st: as Parse, except that under sql_standard a leading
+// minus sign applies to every field when no other field has a sign
+// ('-1 2:03:04' is -1 days -02:03:04).
+func ParseIntervalIn(s string, t Type, st IntervalStyle) (Value, error) {
+	if st != IntervalSQLStandard || !leadingSignOnly(s) {
+		return Parse(s, t)
+	}
+	v, err := parseIntervalSigned(s, t.Mod, true)
+	if err != nil {
+		return Null, err
+	}
+	return Coerce(v, t, false)
+}
+
+// IntervalInputStyled reports whether IntervalStyle changes how s reads as
+// an interval: PostgreSQL's format whose first field has a minus sign and
+// no other field a sign, with other fields ('-1 day' reads the same).
+func IntervalInputStyled(s string) bool { return leadingSignOnly(s) }
+
+func leadingSignOnly(s string) bool {
+	toks, ok := tokenizeInterval(strings.ToLower(trimSpace(s)))
+	if !ok || len(toks) == 0 || toks[0].text[0] != '-' {
+		return false
+	}
+	others := false // a field the sign changes: not the first alone
+	for _, t := range toks[1:] {
+		if t.text[0] == '-' || t.text[0] == '+' {
+			return false
+		}
+		others = others || t.kind != 'w'
+	}
+	return others
+}
+
 // parseInterval reads an interval; mod's field range decides the unit of a
 // bare number.
 func parseInterval(in string, mod int32) (Value, error) {
+	return parseIntervalSigned(in, mod, false)
+}
+
+// parseIntervalSigned is parseInterval; with leadingSign (sql_standard
+// input of leadingSignOnly text) every field is read as negative, as
+// PostgreSQL's DecodeInterval forces them.
+func parseIntervalSigned(in string, mod int32, leadingSign bool) (Value, error) {
 	s := strings.ToLower(trimSpace(in))
 	bad := func() (Value, error) {
 		return Null, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type interval: %q", in)
@@ -324,6 +366,13 @@ func parseInterval(in string, mod int32) (Value, error) {
 		}
 		if len(toks) == 0 {
 			return bad()
+		}
+		if leadingSign {
+			for i := 1; i < len(toks); i++ {
+				if toks[i].kind != 'w' {
+					toks[i].text = "-" + toks[i].text
+				}
+			}
 		}
 		for i := 0; i < len(toks); i++ {
 			t := toks[i]

@@ -1,0 +1,113 @@
+package expr
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// RecordCheck is PostgreSQL's rule for comparing two records (=, <>, <,
+// IN, IS DISTINCT FROM, ANY) whose fields are not of the same types: the
+// fields are compared in order, and the comparison fails with 42804 when
+// it reaches the first pair of different types (an int with a bigint as
+// much as with a text: records compare field by field with each type's
+// own operator), or finds all fields equal in records of different
+// widths. A comparison decided before that pair does not fail.
+type RecordCheck struct {
+	// Col is the position of the first pair of different types, or the
+	// narrower width when the types agree up to it (Widths).
+	Col    int
+	L, R   value.Type // the pair's types
+	Widths bool
+}
+
+// NewRecordCheck returns the check of comparing l with r, two record
+// expressions; nil when their fields agree, or when either's are not
+// known. A string literal or NULL in a row constructor is a field of type
+// unknown, as in PostgreSQL: ROW(1, 'x') compared with a table's row whose
+// second column is text fails.
+func NewRecordCheck(l, r Expr) *RecordCheck {
+	lf, rf := recordFieldTypes(l), recordFieldTypes(r)
+	if lf == nil || rf == nil {
+		return nil
+	}
+	for i := 0; i < len(lf) && i < len(rf); i++ {
+		if !sameFieldType(lf[i], rf[i]) {
+			return &RecordCheck{Col: i, L: lf[i], R: rf[i]}
+		}
+	}
+	if len(lf) != len(rf) {
+		return &RecordCheck{Col: min(len(lf), len(rf)), Widths: true}
+	}
+	return nil
+}
+
+// recordFieldTypes returns the field types of a record expression, nil
+// when they are not known.
+func recordFieldTypes(e Expr) []value.Type {
+	if c, ok := e.(*Cast); ok && c.E.Type().Kind == c.To.Kind {
+		e = c.E // a comparison's coercion to the other side's record type
+	}
+	t := e.Type()
+	if t.Kind == value.ArrayOf(value.Record) {
+		t = t.ElemType()
+	}
+	d := t.RecordDesc()
+	if t.Kind != value.Record || d == nil {
+		return nil
+	}
+	out := make([]value.Type, len(d.Fields))
+	for i, f := range d.Fields {
+		out[i] = f.Type
+	}
+	if f, ok := e.(*Func); ok && f.Def.Name == "array" && len(f.Args) > 0 {
+		e = f.Args[0] // ARRAY[ROW(…), …]: its first row's literals
+	}
+	if r, ok := e.(*RowCons); ok && r.Untyped != nil && len(r.Untyped) == len(out) {
+		for i, u := range r.Untyped {
+			if u {
+				out[i] = value.UnknownType
+			}
+		}
+	}
+	return out
+}
+
+// sameFieldType reports whether two fields are of one type as PostgreSQL
+// tells types apart: by kind, modifiers aside; records by their type name
+// (anonymous records are all one type).
+func sameFieldType(a, b value.Type) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	if a.Kind == value.Record || a.Kind == value.ArrayOf(value.Record) {
+		return recordName(a) == recordName(b)
+	}
+	return true
+}
+
+func recordName(t value.Type) string {
+	if d := t.RecordDesc(); d != nil {
+		return d.Name
+	}
+	return ""
+}
+
+// Check returns the error of comparing records a and b (neither NULL),
+// nil when a pair of fields before the check's position differs (NULL
+// after every value and equal to NULL, as records compare).
+func (c *RecordCheck) Check(a, b value.Value) error {
+	if c == nil {
+		return nil
+	}
+	x, y := a.Fields(), b.Fields()
+	for i := 0; i < c.Col && i < len(x) && i < len(y); i++ {
+		if value.Compare(x[i], y[i]) != 0 {
+			return nil
+		}
+	}
+	if c.Widths {
+		return pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+	}
+	return pgerr.New(pgerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
+		value.Type{Kind: c.L.Kind, Mod: -1}, value.Type{Kind: c.R.Kind, Mod: -1}, c.Col+1)
+}
