@@ -45,6 +45,9 @@ type sequence struct {
 	identity             bool      // the sequence of an identity column
 	left                 int64     // numbers handed out before the store must record more
 	chunk                int64     // the size of the next reserve
+	// pending counts the restarts of the open transaction (restart.go):
+	// while any, nextval records no reserve.
+	pending int
 }
 
 const (
@@ -185,6 +188,9 @@ func (q *sequence) step(last int64, called bool) (int64, error) {
 func (q *sequence) nextval(save func(StoredSequence) error) (int64, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.pending > 0 {
+		save = nil
+	}
 	v, err := q.step(q.last, q.called)
 	if err != nil {
 		return 0, err
