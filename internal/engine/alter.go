@@ -172,6 +172,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	next.nextID = max(next.nextID, t.nextID)
 	delete(e.tables, a.Table)
 	e.tables[a.New.Name] = next
+	if err := e.renameComments(t, a); err != nil {
+		return Result{}, err
+	}
 	if a.New.Name != a.Table {
 		if g, ok := e.grants[a.Table]; ok {
 			e.grants[a.New.Name] = g

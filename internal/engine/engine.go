@@ -53,6 +53,8 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// comments are COMMENT ON's, by object and column (comment.go).
+	comments map[string]map[string]string
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
 	order   []matView

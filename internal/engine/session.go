@@ -382,6 +382,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER TABLE", func() (Result, error) {
 			res, err := e.alterTable(b)
 			e.pruneGrants()
+			if err == nil {
+				err = e.pruneComments()
+			}
 			return res, err
 		})
 	case *sql.CreateTableAs:
@@ -400,8 +403,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP", func() (Result, error) {
 			res, err := e.drop(b)
 			e.pruneGrants()
+			if err == nil {
+				err = e.pruneComments()
+			}
 			return res, err
 		})
+	case *sql.Comment:
+		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.CreateRole:
 		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
 	case *sql.AlterRole:

@@ -118,8 +118,9 @@ const (
 
 // RelationInfo names a table or view of the catalog.
 type RelationInfo struct {
-	Name string
-	Kind byte // RelTable, RelView or RelMatView
+	Name    string
+	Kind    byte   // RelTable, RelView or RelMatView
+	Comment string // COMMENT ON's, "" when none
 }
 
 // Relations lists the catalog's tables and views, by name.
@@ -131,13 +132,13 @@ func (e *Engine) Relations() []RelationInfo {
 	defer e.mu.RUnlock()
 	var out []RelationInfo
 	for n := range e.tables {
-		out = append(out, RelationInfo{n, RelTable})
+		out = append(out, RelationInfo{n, RelTable, e.comments[n][""]})
 	}
 	for n := range e.views {
-		out = append(out, RelationInfo{n, RelMatView})
+		out = append(out, RelationInfo{n, RelMatView, e.comments[n][""]})
 	}
 	for n := range e.named {
-		out = append(out, RelationInfo{n, RelView})
+		out = append(out, RelationInfo{n, RelView, e.comments[n][""]})
 	}
 	slices.SortFunc(out, func(a, b RelationInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -159,6 +160,7 @@ type ColumnDetail struct {
 	Name    string
 	Type    value.Type
 	NotNull bool
+	Comment string // COMMENT ON COLUMN's, "" when none
 }
 
 // IndexDetail is a table's unique index: its name, its columns, and
@@ -175,6 +177,14 @@ func (s *Session) Describe(name string) (RelationDetail, bool) {
 	e := s.e
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	d, ok := e.describe(name)
+	for i := range d.Columns {
+		d.Columns[i].Comment = e.comments[name][d.Columns[i].Name]
+	}
+	return d, ok
+}
+
+func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
 		d := RelationDetail{Kind: RelTable}
 		for _, c := range t.def.Cols {
