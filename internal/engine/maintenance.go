@@ -19,6 +19,10 @@ func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
 	switch m.Tag {
 	case "DISCARD ALL":
 		s.resetSettings()
+		// As SET SESSION AUTHORIZATION DEFAULT, which DISCARD ALL runs.
+		delete(s.gucs.vals, "role")
+		delete(s.gucs.vals, "session_authorization")
+		s.applySettings()
 		s.seq = seqState{}
 		clear(s.prepared)
 	case "DISCARD SEQUENCES":

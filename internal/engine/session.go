@@ -57,8 +57,12 @@ type Session struct {
 	subs    []*subscription
 	closed  bool
 	// role is the role whose privileges the session's statements need;
-	// empty for none (roles.go).
-	role string
+	// empty for none (roles.go). login is the role the session logged in
+	// as, empty for the built-in superuser; superuserIsRole says that the
+	// name SuperuserName, as SET ROLE took it, is a role of the catalog
+	// (setrole.go).
+	role, login     string
+	superuserIsRole bool
 	// gucs are the session's settings (guc.go).
 	gucs settings
 	// seq holds the values currval and lastval read (sequence.go).
