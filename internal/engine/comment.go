@@ -132,7 +132,9 @@ func (e *Engine) columnsOf(name string) ([]string, bool) {
 // setComments makes m the comments of object, in memory and in the
 // store.
 func (e *Engine) setComments(object string, m map[string]string) error {
-	if cs, ok := e.store.(CommentStore); ok && e.store != nil {
+	if t := e.tables[object]; t != nil && t.temp {
+		// A temporary table's comments live and go with it.
+	} else if cs, ok := e.store.(CommentStore); ok && e.store != nil {
 		if err := cs.SaveComments(object, m); err != nil {
 			return err
 		}

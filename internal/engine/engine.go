@@ -55,6 +55,10 @@ type Engine struct {
 	named map[string]*namedView
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
+	// temps counts the sessions' temporary tables, tempSessions the
+	// sessions that made one (temp.go).
+	temps        int
+	tempSessions uint64
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
 	order   []matView
@@ -482,7 +486,12 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	}
 	if e.store != nil && len(order) > 0 {
 		// A table's indexes go with it.
-		stored := order
+		var stored []string
+		for _, name := range order {
+			if t := e.tables[name]; t == nil || !t.temp {
+				stored = append(stored, name)
+			}
+		}
 		for name, t := range e.indexes {
 			if all[t.name] {
 				stored = append(stored, name)

@@ -63,6 +63,10 @@ type Session struct {
 	// (setrole.go).
 	role, login     string
 	superuserIsRole bool
+	// temps are the session's temporary tables by the name its statements
+	// use; tempNS prefixes their names in the engine (temp.go).
+	temps  map[string]*tempTable
+	tempNS string
 	// gucs are the session's settings (guc.go).
 	gucs settings
 	// seq holds the values currval and lastval read (sequence.go).
@@ -110,6 +114,11 @@ func (s *Session) Close() {
 		return
 	}
 	s.Rollback()
+	if len(s.temps) > 0 {
+		s.e.mu.Lock()
+		s.dropTemps(nil)
+		s.e.mu.Unlock()
+	}
 	if len(s.subs) > 0 {
 		s.e.mu.Lock()
 		for _, sub := range s.subs {
@@ -228,7 +237,7 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	}
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
-		b, err := sql.Bind(rec, st)
+		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})
 }
@@ -243,6 +252,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	defer func() {
 		if !s.block { // the statement was its own transaction
 			s.endSettings(err == nil)
+			if len(s.temps) > 0 {
+				s.endTempTx()
+			}
 		}
 	}()
 	if s.stmtTimeout > 0 {
@@ -381,9 +393,15 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Truncate:
 		return e.execTruncate(b)
 	case *sql.CreateTable:
+		if b.Temp {
+			return s.ddl("CREATE TABLE", func() (Result, error) { return s.createTemp(b) })
+		}
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
+			if t := e.tables[b.Table]; t != nil && t.temp {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", t.def.Name)
+			}
 			res, err := e.alterTable(b)
 			e.pruneGrants()
 			if err == nil {
@@ -394,9 +412,19 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateTableAs:
 		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
 	case *sql.CreateView:
-		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
+		return s.ddl("CREATE VIEW", func() (Result, error) {
+			if err := e.refuseTempReads(b, rec); err != nil {
+				return Result{}, err
+			}
+			return e.createView(b, rec)
+		})
 	case *sql.CreateIndex:
-		return s.ddl("CREATE INDEX", func() (Result, error) { return e.createIndex(b, rec.text) })
+		return s.ddl("CREATE INDEX", func() (Result, error) {
+			if t := e.tables[b.Table]; t != nil && t.temp {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE INDEX on temporary table %q is not supported", t.def.Name)
+			}
+			return e.createIndex(b, rec.text)
+		})
 	case *sql.CreateSequence:
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
 	case *sql.AlterSequence:
@@ -407,6 +435,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP", func() (Result, error) {
 			res, err := e.drop(b)
 			e.pruneGrants()
+			s.forgetTemps()
 			if err == nil {
 				err = e.pruneComments()
 			}

@@ -98,6 +98,9 @@ var systemViews = map[string]systemView{
 			reserves := e.shared.reserveBytes()
 			for _, name := range sortedKeys(e.tables) {
 				t := e.tables[name]
+				if t.temp {
+					continue // the session's own
+				}
 				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())),
 					value.NewInt(value.Int8, t.bytes+t.indexBytes()+reserves[name].Bytes)})
 			}
@@ -131,8 +134,10 @@ func (e *Engine) Relations() []RelationInfo {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	var out []RelationInfo
-	for n := range e.tables {
-		out = append(out, RelationInfo{n, RelTable, e.comments[n][""]})
+	for n, t := range e.tables {
+		if !t.temp {
+			out = append(out, RelationInfo{n, RelTable, e.comments[n][""]})
+		}
 	}
 	for n := range e.views {
 		out = append(out, RelationInfo{n, RelMatView, e.comments[n][""]})

@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// Temporary tables (CREATE TEMP TABLE) belong to the session that made
+// them, as PostgreSQL's live in the session's pg_temp schema. The engine
+// keeps one as any table, under a name no statement can write,
+// "pg_temp_N.name" (N numbers the sessions that made temporary tables),
+// and marks it temp: the store never hears of it, the catalog's lists
+// leave it out. Before binding, the session renames each relation its
+// statement names after one of its temporary tables (unqualified, or
+// qualified by pg_temp) to the engine's name, so that a temporary table
+// shadows a permanent one of the same name; a statement that names an
+// engine's name itself is told there is no such relation. The session
+// drops its temporary tables when it closes, and at the end of each
+// transaction empties those made ON COMMIT DELETE ROWS and drops those
+// made ON COMMIT DROP. Views cannot read a temporary table (0A000): a
+// materialized view, as in PostgreSQL, and a plain view, which PostgreSQL
+// would make temporary.
+
+// tempTable is one of a session's temporary tables.
+type tempTable struct {
+	name     string // the engine's
+	onCommit sql.OnCommit
+}
+
+const tempPrefix = "pg_temp_"
+
+// tempNames is the renaming the session's statements are bound through,
+// nil when no session has a temporary table.
+func (s *Session) tempNames() func(schema, name string) (string, bool, error) {
+	if s.e.temps == 0 {
+		return nil
+	}
+	return func(schema, name string) (string, bool, error) {
+		if t, ok := s.temps[name]; ok && (schema == "" || schema == "pg_temp") {
+			return t.name, true, nil
+		}
+		if strings.HasPrefix(name, tempPrefix) && strings.Contains(name, ".") {
+			return "", false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+		}
+		return "", false, nil
+	}
+}
+
+// bindNS is the namespace a binding for the session was made in (see
+// binding.ns); the caller holds the engine's lock.
+func (s *Session) bindNS() string {
+	if s.e.temps == 0 {
+		return ""
+	}
+	return s.tempNS
+}
+
+// bindStmt binds st in the session: through its temporary tables' names
+// when it has any.
+func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
+	if rn := s.tempNames(); rn != nil {
+		var err error
+		if st, err = sql.RenameRelations(st, rn); err != nil {
+			return nil, err
+		}
+	}
+	return sql.Bind(rec, st)
+}
+
+// createTemp runs CREATE TEMP TABLE.
+func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
+	e := s.e
+	if _, ok := s.temps[ct.Name]; ok {
+		if ct.IfNotExists {
+			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
+	}
+	if s.tempNS == "" {
+		e.tempSessions++
+		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, e.tempSessions)
+	}
+	t := newTable(ct)
+	t.name, t.temp = s.tempNS+ct.Name, true
+	e.tables[t.name] = t
+	if s.temps == nil {
+		s.temps = map[string]*tempTable{}
+	}
+	s.temps[ct.Name] = &tempTable{name: t.name, onCommit: ct.OnCommit}
+	e.temps++
+	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// forgetTemps forgets the session's temporary tables that are gone (a
+// DROP); the caller holds the write lock.
+func (s *Session) forgetTemps() {
+	for name, t := range s.temps {
+		if s.e.tables[t.name] == nil {
+			delete(s.temps, name)
+			s.e.temps--
+		}
+	}
+}
+
+// dropTemps drops the session's temporary tables that keep drops (all of
+// them when it is nil); the caller holds the write lock.
+func (s *Session) dropTemps(keep func(*tempTable) bool) {
+	var names []string
+	gone := map[string]bool{}
+	for _, t := range s.temps {
+		if keep == nil || !keep(t) {
+			names = append(names, t.name)
+			gone[t.name] = true
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	s.e.dropAll(names, gone)
+	s.e.catalogGen++
+	s.forgetTemps()
+}
+
+// endTempTx runs the ON COMMIT actions of the session's temporary
+// tables, once a transaction of the session has ended: DELETE ROWS
+// empties the table (none of its changes is kept anywhere else), DROP
+// drops it.
+func (s *Session) endTempTx() {
+	act := false
+	for _, tt := range s.temps {
+		act = act || tt.onCommit != sql.OnCommitPreserve
+	}
+	if !act {
+		return
+	}
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, tt := range s.temps {
+		if t := e.tables[tt.name]; tt.onCommit == sql.OnCommitDelete && t != nil && t.rows.Len() > 0 {
+			fresh := newTable(t.def)
+			fresh.name, fresh.temp, fresh.nextID = t.name, true, t.nextID
+			e.tables[t.name] = fresh
+			e.catalogGen++
+		}
+	}
+	s.dropTemps(func(t *tempTable) bool { return t.onCommit != sql.OnCommitDrop })
+}
+
+// refuseTempReads refuses a view over a temporary table.
+func (e *Engine) refuseTempReads(cv *sql.CreateView, rec *recorder) error {
+	for name := range rec.seen {
+		if t := e.tables[name]; t != nil && t.temp {
+			if cv.Materialized {
+				return pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
+			}
+			return pgerr.New(pgerr.FeatureNotSupported, "a view over temporary table %q is not supported", t.def.Name).
+				WithHint("PostgreSQL would make the view temporary; query the table itself")
+		}
+	}
+	return nil
+}
