@@ -67,6 +67,9 @@ type Session struct {
 	// use; tempNS prefixes their names in the engine (temp.go).
 	temps  map[string]*tempTable
 	tempNS string
+	// tempsMade are the temporary tables the open block made, which its
+	// rollback drops.
+	tempsMade []string
 	// gucs are the session's settings (guc.go).
 	gucs settings
 	// seq holds the values currval and lastval read (sequence.go).
@@ -114,11 +117,7 @@ func (s *Session) Close() {
 		return
 	}
 	s.Rollback()
-	if len(s.temps) > 0 {
-		s.e.mu.Lock()
-		s.dropTemps(nil)
-		s.e.mu.Unlock()
-	}
+	s.discardTemps()
 	if len(s.subs) > 0 {
 		s.e.mu.Lock()
 		for _, sub := range s.subs {
@@ -165,6 +164,9 @@ func (s *Session) accessOf(b sql.Bound) access {
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
+		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
+			return accessExclusive // the session's own: allowed inside a block
+		}
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -394,7 +396,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.execTruncate(b)
 	case *sql.CreateTable:
 		if b.Temp {
-			return s.ddl("CREATE TABLE", func() (Result, error) { return s.createTemp(b) })
+			e.catalogGen++ // prepared statements bind again
+			return s.createTemp(b)
 		}
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
 	case *sql.AlterTable:
@@ -563,6 +566,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	s.savepoints = s.savepoints[:0]
 	if !s.writer {
 		s.endSettings(commit)
+		s.endTempBlock(commit)
 		return nil, nil
 	}
 	e := s.e
@@ -577,6 +581,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	e.mu.Unlock()
 	s.releaseSlot()
 	s.endSettings(commit && err == nil)
+	s.endTempBlock(commit && err == nil)
 	return notices, err
 }
 

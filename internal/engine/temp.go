@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -91,7 +92,35 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	}
 	s.temps[ct.Name] = &tempTable{name: t.name, onCommit: ct.OnCommit}
 	e.temps++
+	if s.block {
+		s.tempsMade = append(s.tempsMade, t.name)
+	}
 	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// discardTemps drops every temporary table of the session (DISCARD TEMP,
+// the session's end); the caller holds no lock.
+func (s *Session) discardTemps() {
+	if len(s.temps) == 0 {
+		return
+	}
+	s.e.mu.Lock()
+	s.dropTemps(nil)
+	s.e.mu.Unlock()
+}
+
+// endTempBlock ends the session's transaction block for its temporary
+// tables: a rollback drops those the block made, as PostgreSQL's
+// rollback undoes their creation.
+func (s *Session) endTempBlock(committed bool) {
+	made := s.tempsMade
+	s.tempsMade = nil
+	if committed || len(made) == 0 {
+		return
+	}
+	s.e.mu.Lock()
+	defer s.e.mu.Unlock()
+	s.dropTemps(func(t *tempTable) bool { return !slices.Contains(made, t.name) })
 }
 
 // forgetTemps forgets the session's temporary tables that are gone (a
