@@ -159,7 +159,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
-	case *sql.Maintenance:
+	case *sql.Maintenance, *sql.Schema:
 		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
@@ -444,6 +444,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			}
 			return res, err
 		})
+	case *sql.Schema:
+		return Result{Tag: b.Tag, Notices: b.Notices}, nil
 	case *sql.Comment:
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.CreateRole:

@@ -331,6 +331,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		d.Kind = DropIndex
 	case pg_query.ObjectType_OBJECT_SEQUENCE:
 		return b.bindDropSequence(ds)
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		return b.bindDropSchema(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
