@@ -38,23 +38,13 @@ type binding struct {
 }
 
 // Prepare binds s, deducing its parameters' types from their uses.
-func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	p := &Prepared{stmt: s}
-	bd, err := e.bindPrepared(p, nil)
-	if err != nil {
-		return nil, err
-	}
-	_, p.txControl = bd.bound.(*sql.Tx)
-	p.free = append(p.free, bd)
-	return p, nil
-}
+func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) { return e.prepare(s, nil) }
 
 // Prepare binds s as Engine.Prepare does, for a caller that holds only
-// the session.
-func (s *Session) Prepare(st *sql.Stmt) (*Prepared, error) {
-	e := s.e
+// the session; its temporary tables are bound in it.
+func (s *Session) Prepare(st *sql.Stmt) (*Prepared, error) { return s.e.prepare(st, s) }
+
+func (e *Engine) prepare(st *sql.Stmt, s *Session) (*Prepared, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	p := &Prepared{stmt: st}
