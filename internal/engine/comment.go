@@ -2,6 +2,7 @@ package engine
 
 import (
 	"maps"
+	"slices"
 	"sort"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -70,7 +71,7 @@ func (e *Engine) commentTarget(c *sql.Comment) error {
 		}
 	case sql.CommentColumn:
 		cols, _ := e.columnsOf(name)
-		if !isRel || !containsString(cols, c.Column) {
+		if !isRel || !slices.Contains(cols, c.Column) {
 			return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Column, name)
 		}
 	default:
@@ -80,15 +81,6 @@ func (e *Engine) commentTarget(c *sql.Comment) error {
 		}
 	}
 	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // isIndex reports whether name is an index: one CREATE INDEX made, or
@@ -199,7 +191,7 @@ func (e *Engine) pruneComments() error {
 			continue // an index
 		}
 		kept := maps.Clone(m)
-		maps.DeleteFunc(kept, func(col, _ string) bool { return col != "" && !containsString(cols, col) })
+		maps.DeleteFunc(kept, func(col, _ string) bool { return col != "" && !slices.Contains(cols, col) })
 		if len(kept) != len(m) {
 			if err := e.setComments(name, kept); err != nil {
 				return err
