@@ -488,7 +488,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		// A table's indexes go with it.
 		var stored []string
 		for _, name := range order {
-			if t := e.tables[name]; t == nil || !t.temp {
+			if !isTemp(name) {
 				stored = append(stored, name)
 			}
 		}

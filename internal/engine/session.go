@@ -416,8 +416,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) {
-			if err := e.refuseTempReads(b, rec); err != nil {
-				return Result{}, err
+			if readsTemp(rec) {
+				return s.createTempView(b, rec)
 			}
 			return e.createView(b, rec)
 		})

@@ -143,7 +143,9 @@ func (e *Engine) Relations() []RelationInfo {
 		out = append(out, RelationInfo{n, RelMatView, e.comments[n][""]})
 	}
 	for n := range e.named {
-		out = append(out, RelationInfo{n, RelView, e.comments[n][""]})
+		if !isTemp(n) {
+			out = append(out, RelationInfo{n, RelView, e.comments[n][""]})
+		}
 	}
 	slices.SortFunc(out, func(a, b RelationInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out

@@ -21,9 +21,8 @@ import (
 // engine's name itself is told there is no such relation. The session
 // drops its temporary tables when it closes, and at the end of each
 // transaction empties those made ON COMMIT DELETE ROWS and drops those
-// made ON COMMIT DROP. Views cannot read a temporary table (0A000): a
-// materialized view, as in PostgreSQL, and a plain view, which PostgreSQL
-// would make temporary.
+// made ON COMMIT DROP. A plain view over a temporary table is temporary
+// too; a materialized view over one is refused (0A000), as in PostgreSQL.
 
 // tempTable is one of a session's temporary tables.
 type tempTable struct {
@@ -127,7 +126,7 @@ func (s *Session) endTempBlock(committed bool) {
 // DROP); the caller holds the write lock.
 func (s *Session) forgetTemps() {
 	for name, t := range s.temps {
-		if s.e.tables[t.name] == nil {
+		if _, ok := s.e.kindOf(t.name); !ok {
 			delete(s.temps, name)
 			s.e.temps--
 		}
@@ -139,10 +138,20 @@ func (s *Session) forgetTemps() {
 func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	var names []string
 	gone := map[string]bool{}
+	var add func(string)
+	rdeps := s.e.dependentsIndex()
+	add = func(name string) { // with the temporary views over it
+		if !gone[name] {
+			names = append(names, name)
+			gone[name] = true
+			for _, v := range rdeps[name] {
+				add(v)
+			}
+		}
+	}
 	for _, t := range s.temps {
 		if keep == nil || !keep(t) {
-			names = append(names, t.name)
-			gone[t.name] = true
+			add(t.name)
 		}
 	}
 	if len(names) == 0 {
@@ -179,16 +188,47 @@ func (s *Session) endTempTx() {
 	s.dropTemps(func(t *tempTable) bool { return t.onCommit != sql.OnCommitDrop })
 }
 
-// refuseTempReads refuses a view over a temporary table.
-func (e *Engine) refuseTempReads(cv *sql.CreateView, rec *recorder) error {
+// isTemp reports whether name is the engine's name of a temporary table
+// or view.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, tempPrefix) && strings.Contains(name, ".")
+}
+
+// readsTemp reports whether a statement's binding read a temporary
+// relation.
+func readsTemp(rec *recorder) bool {
 	for name := range rec.seen {
-		if t := e.tables[name]; t != nil && t.temp {
-			if cv.Materialized {
-				return pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
-			}
-			return pgerr.New(pgerr.FeatureNotSupported, "a view over temporary table %q is not supported", t.def.Name).
-				WithHint("PostgreSQL would make the view temporary; query the table itself")
+		if isTemp(name) {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// createTempView runs CREATE VIEW over a temporary relation: as in
+// PostgreSQL, the view is temporary too, the session's alone. Its query
+// is kept with the engine's names of the relations it reads, since the
+// statements that read the view bind it again. A materialized view over
+// one is refused, as in PostgreSQL.
+func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, error) {
+	if cv.Materialized {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
+	}
+	if _, ok := s.temps[cv.Name]; ok {
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+	}
+	q, err := sql.RenameRelations(cv.Query, s.tempNames())
+	if err != nil {
+		return Result{}, err
+	}
+	tv := *cv
+	tv.Name, tv.Query = s.tempNS+cv.Name, q
+	res, err := s.e.createViewMem(&tv, rec)
+	if err != nil {
+		return Result{}, err
+	}
+	s.temps[cv.Name] = &tempTable{name: tv.Name}
+	s.e.temps++
+	res.Notices = append(res.Notices, fmt.Sprintf("view %q will be a temporary view", cv.Name))
+	return res, nil
 }
