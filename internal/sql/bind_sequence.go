@@ -180,7 +180,8 @@ func (b *binder) bindDropSequence(ds *pg_query.DropStmt) (Bound, error) {
 	return d, nil
 }
 
-// seqOptions reads the options of a sequence; RESTART only when alter.
+// seqOptions reads the options of a sequence; RESTART only when alter,
+// SEQUENCE NAME only in an identity column's options (identity).
 func (b *binder) seqOptions(opts []*pg_query.Node, o *SeqOptions, alter, identity bool) error {
 	seen := map[string]bool{}
 	for _, n := range opts {
