@@ -82,6 +82,10 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 					sizes = c.relationSizes()
 				}
 				v = value.NewText(value.Text, prettySize(sizes[r.Name]))
+			case "Description":
+				if r.Comment != "" {
+					v = value.NewText(value.Text, r.Comment)
+				}
 			}
 			row = append(row, v)
 		}
@@ -259,6 +263,12 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 						row = append(row, s(storage(col.Type.Kind)))
 					case "attcompression":
 						row = append(row, s(""))
+					case "col_description":
+						if col.Comment != "" {
+							row = append(row, s(col.Comment))
+						} else {
+							row = append(row, nil)
+						}
 					default:
 						row = append(row, nil)
 					}

@@ -68,6 +68,21 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			}
 		}
 	}
+	owned, err := e.alterOwned(t, a)
+	if err != nil {
+		return Result{}, err
+	}
+	res, err = e.alterRows(t, a, res, cascade)
+	if err != nil {
+		owned.undo(e)
+		return Result{}, err
+	}
+	return res, owned.done(e)
+}
+
+// alterRows builds the table's rows under its new definition, checks
+// them, records them in the store and takes the new table over.
+func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []string) (Result, error) {
 	next := newTable(a.New)
 	var err error
 	t.scan(func(id uint64, row value.Row) bool {
@@ -157,6 +172,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	next.nextID = max(next.nextID, t.nextID)
 	delete(e.tables, a.Table)
 	e.tables[a.New.Name] = next
+	if err := e.renameComments(t, a); err != nil {
+		return Result{}, err
+	}
 	if a.New.Name != a.Table {
 		if g, ok := e.grants[a.Table]; ok {
 			e.grants[a.New.Name] = g

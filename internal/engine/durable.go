@@ -160,7 +160,7 @@ type Commit struct {
 // same id. It stops at fn's first error.
 func (c *Commit) Each(fn func(table string, id uint64, row value.Row, insert bool) error) error {
 	for _, ch := range c.log {
-		if ch.w == 0 {
+		if ch.w == 0 || ch.t.temp {
 			continue
 		}
 		if err := fn(ch.t.name, ch.id, ch.row, ch.w > 0); err != nil {
@@ -230,7 +230,7 @@ func (e *Engine) storeWrite(log []change, ts uint64, src *SourcePosition, commit
 	*cm = Commit{TS: ts, Source: src, log: log, Renumber: cm.Renumber[:0]}
 	defer func() { cm.log = nil }()
 	for i, c := range log {
-		if (i == 0 || c.t != log[i-1].t) && c.t.needsCompact() && !contains(cm.Renumber, c.t.name) {
+		if (i == 0 || c.t != log[i-1].t) && !c.t.temp && c.t.needsCompact() && !contains(cm.Renumber, c.t.name) {
 			cm.Renumber = append(cm.Renumber, c.t.name)
 		}
 	}

@@ -53,6 +53,12 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// comments are COMMENT ON's, by object and column (comment.go).
+	comments map[string]map[string]string
+	// temps counts the sessions' temporary tables, tempSessions the
+	// sessions that made one (temp.go).
+	temps        int
+	tempSessions uint64
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
 	order   []matView
@@ -484,7 +490,12 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	}
 	if e.store != nil && len(order) > 0 {
 		// A table's indexes go with it.
-		stored := order
+		var stored []string
+		for _, name := range order {
+			if !isTemp(name) {
+				stored = append(stored, name)
+			}
+		}
 		for name, t := range e.indexes {
 			if all[t.name] {
 				stored = append(stored, name)

@@ -47,6 +47,9 @@ type gucDef struct {
 	desc   string // SHOW ALL's description, PostgreSQL's
 	report bool   // sent to a client (ParameterStatus) when it changes
 	fixed  bool   // read-only: SET is 55P02
+	// session marks role and session_authorization (setrole.go): not in
+	// SHOW ALL, not reset by RESET ALL, as in PostgreSQL.
+	session bool
 	// unit is a gucInt's base unit: "kB", "8kB" or "ms"; "" for none.
 	unit     string
 	min, max float64
@@ -152,10 +155,12 @@ var gucList = func() []*gucDef {
 			desc: "Controls the planner's selection of custom or generic plan."},
 		{name: "quote_all_identifiers", kind: gucBool, boot: "off", desc: "When generating SQL fragments, quote all identifiers."},
 		{name: "random_page_cost", kind: gucReal, boot: "4", max: math.MaxFloat64, desc: "Sets the planner's estimate of the cost of a nonsequentially fetched disk page."},
+		{name: "role", boot: "none", session: true, desc: "Sets the current role.", check: func(v string) (string, error) { return v, nil }},
 		{name: "row_security", kind: gucBool, boot: "on", desc: "Enable row security."},
 		{name: "search_path", boot: `"$user", public`, desc: "Sets the schema search order for names that are not schema-qualified.", check: checkSearchPath},
 		{name: "seq_page_cost", kind: gucReal, boot: "1", max: math.MaxFloat64, desc: "Sets the planner's estimate of the cost of a sequentially fetched disk page."},
 		{name: "server_encoding", boot: "UTF8", fixed: true, report: true, desc: "Shows the server (database) character set encoding."},
+		{name: "session_authorization", boot: "", session: true, desc: "Sets the session user name.", check: func(v string) (string, error) { return v, nil }},
 		{name: "server_version", boot: ServerVersion, fixed: true, report: true, desc: "Shows the server version."},
 		{name: "server_version_num", boot: "150000", fixed: true, desc: "Shows the server version as an integer."},
 		{name: "standard_conforming_strings", kind: gucBool, boot: "on", report: true, only: []string{"on"},

@@ -30,6 +30,9 @@ type settings struct {
 // setting returns the session's value of a setting (lower-case name); ok
 // is false when no setting has that name.
 func (s *Session) setting(name string) (string, bool) {
+	if name == "session_authorization" {
+		return s.sessionUserName(), true
+	}
 	g := &s.gucs
 	if v, ok := g.local[name]; ok {
 		return v, true
@@ -63,6 +66,12 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 		}
 	case d.fixed:
 		return pgerr.New("55P02", "parameter %q cannot be changed", d.name)
+	case d.name == "role" || d.name == "session_authorization":
+		if def {
+			v = d.boot
+		} else if err := s.checkRoleSetting(d.name, v); err != nil {
+			return err
+		}
 	case def:
 		v = d.boot
 		if d.transaction != "" {
@@ -104,6 +113,15 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 		g.vals[name] = v
 		delete(g.local, name)
 	}
+	if name == "session_authorization" {
+		// As PostgreSQL: the session user's change ends SET ROLE.
+		if local {
+			g.local["role"] = "none"
+		} else {
+			g.vals["role"] = "none"
+			delete(g.local, "role")
+		}
+	}
 	s.applySettings()
 	return nil
 }
@@ -129,17 +147,28 @@ func (s *Session) resetSettings() {
 	if !g.changed {
 		g.saved, g.changed = cloneMap(g.vals), true
 	}
-	g.vals = nil
+	var kept map[string]string
+	for name, v := range g.vals {
+		if d := gucDefs[name]; d != nil && d.session {
+			if kept == nil {
+				kept = map[string]string{}
+			}
+			kept[name] = v
+		}
+	}
+	g.vals = kept
 	for name := range g.local {
-		if d := gucDefs[name]; d == nil || d.transaction == "" {
+		if d := gucDefs[name]; d == nil || d.transaction == "" && !d.session {
 			delete(g.local, name)
 		}
 	}
 	s.applySettings()
 }
 
-// applySettings sets what the settings drive: the timeouts.
+// applySettings sets what the settings drive: the timeouts and the role
+// the session acts as.
 func (s *Session) applySettings() {
+	s.applyRole()
 	if s.gucs.vals == nil && s.gucs.local == nil {
 		s.lockTimeout, s.stmtTimeout, s.idleTimeout = 0, 0, 0
 		return
@@ -232,6 +261,9 @@ func (s *Session) showSetting(name string) (Result, error) {
 	if name == "all" {
 		res := Result{Columns: showAllColumns, HasRows: true, Tag: "SHOW"}
 		for _, d := range gucList {
+			if d.session {
+				continue
+			}
 			v, _ := s.setting(strings.ToLower(d.name))
 			res.Rows = append(res.Rows, value.Row{textValue(d.name), textValue(v), textValue(d.desc)})
 		}

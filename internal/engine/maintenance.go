@@ -10,8 +10,8 @@ import (
 // statistics, and a commit is durable when acknowledged. DISCARD ALL
 // resets the session's settings and what it remembers of sequences (the
 // server also closes its prepared statements and portals), DISCARD
-// SEQUENCES the latter; the engine caches no plans and has no temporary
-// tables.
+// SEQUENCES the latter, DISCARD TEMP (and ALL) drops the session's
+// temporary tables; the engine caches no plans.
 func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
 	if m.NoBlock && s.block {
 		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", m.Tag)
@@ -19,10 +19,17 @@ func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
 	switch m.Tag {
 	case "DISCARD ALL":
 		s.resetSettings()
+		// As SET SESSION AUTHORIZATION DEFAULT, which DISCARD ALL runs.
+		delete(s.gucs.vals, "role")
+		delete(s.gucs.vals, "session_authorization")
+		s.applySettings()
+		s.discardTemps()
 		s.seq = seqState{}
 		clear(s.prepared)
 	case "DISCARD SEQUENCES":
 		s.seq = seqState{}
+	case "DISCARD TEMP":
+		s.discardTemps()
 	}
 	return Result{Tag: m.Tag}, nil
 }

@@ -32,14 +32,23 @@ type binding struct {
 	params sql.Params
 	rec    *recorder
 	gen    uint64
+	// ns is the temporary tables' namespace of the session it was bound
+	// for, "" when it was bound without temporary tables (temp.go).
+	ns string
 }
 
 // Prepare binds s, deducing its parameters' types from their uses.
-func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) {
+func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) { return e.prepare(s, nil) }
+
+// Prepare binds s as Engine.Prepare does, for a caller that holds only
+// the session; its temporary tables are bound in it.
+func (s *Session) Prepare(st *sql.Stmt) (*Prepared, error) { return s.e.prepare(st, s) }
+
+func (e *Engine) prepare(st *sql.Stmt, s *Session) (*Prepared, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	p := &Prepared{stmt: s}
-	bd, err := e.bindPrepared(p)
+	p := &Prepared{stmt: st}
+	bd, err := e.bindPrepared(p, s)
 	if err != nil {
 		return nil, err
 	}
@@ -48,14 +57,22 @@ func (e *Engine) Prepare(s *sql.Stmt) (*Prepared, error) {
 	return p, nil
 }
 
-// Prepare binds s as Engine.Prepare does, for a caller that holds only
-// the session.
-func (s *Session) Prepare(st *sql.Stmt) (*Prepared, error) { return s.e.Prepare(st) }
-
-// bindPrepared binds p's statement; the caller holds the engine's lock.
-func (e *Engine) bindPrepared(p *Prepared) (*binding, error) {
+// bindPrepared binds p's statement for the session s (nil for none:
+// no temporary tables); the caller holds the engine's lock.
+func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: p.stmt.SQL}
-	b, ps, err := sql.BindPrepared(rec, p.stmt)
+	st := p.stmt
+	ns := ""
+	if s != nil {
+		if rn := s.tempNames(); rn != nil {
+			var err error
+			if st, err = sql.RenameRelations(st, rn); err != nil {
+				return nil, err
+			}
+			ns = s.tempNS
+		}
+	}
+	b, ps, err := sql.BindPrepared(rec, st)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +85,7 @@ func (e *Engine) bindPrepared(p *Prepared) (*binding, error) {
 	p.types = types
 	p.cols, p.hasRows = cols, hasRows
 	p.mu.Unlock()
-	return &binding{bound: b, params: ps, rec: rec, gen: e.catalogGen}, nil
+	return &binding{bound: b, params: ps, rec: rec, gen: e.catalogGen, ns: ns}, nil
 }
 
 // ParamTypes returns the types of the parameters $1…$n.
@@ -94,8 +111,8 @@ func (s *Session) CurrentColumns(p *Prepared) ([]plan.Column, bool, error) {
 	e := s.e
 	e.mu.RLock()
 	bd := p.take()
-	if bd == nil || bd.gen != e.catalogGen {
-		nb, err := e.bindPrepared(p)
+	if bd == nil || bd.gen != e.catalogGen || bd.ns != s.bindNS() {
+		nb, err := e.bindPrepared(p, s)
 		if err != nil {
 			e.mu.RUnlock()
 			p.give(bd)
@@ -170,8 +187,8 @@ func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error
 	bd := p.take()
 	defer func() { p.give(bd) }()
 	return s.do(func() (sql.Bound, *recorder, error) {
-		if bd == nil || bd.gen != s.e.catalogGen {
-			nb, err := s.e.bindPrepared(p)
+		if bd == nil || bd.gen != s.e.catalogGen || bd.ns != s.bindNS() {
+			nb, err := s.e.bindPrepared(p, s)
 			if err != nil {
 				return nil, nil, err
 			}

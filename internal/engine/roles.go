@@ -52,7 +52,7 @@ func (e *Engine) Role(name string) (RoleInfo, bool) {
 	return info, true
 }
 
-// SetRole makes the session act as the role named name: its statements
+// SetRole makes the session log in as the role named name: its statements
 // are checked against the role's privileges. A session without a role
 // (the default) may do anything, as a superuser.
 func (s *Session) SetRole(name string) error {
@@ -61,7 +61,8 @@ func (s *Session) SetRole(name string) error {
 	if _, ok := s.e.roles[name]; !ok {
 		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 	}
-	s.role = name
+	s.login, s.superuserIsRole = name, name == SuperuserName
+	s.applyRole()
 	return nil
 }
 

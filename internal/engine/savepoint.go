@@ -22,15 +22,17 @@ import (
 // Views are maintained at commit only, from the log as the commit finds
 // it: what a ROLLBACK TO undid never reaches a view, a subscriber, a sink
 // or the store. Sequences are not transactional (a number handed out
-// stays handed out), and catalog changes are refused inside a block, so
-// neither has anything to undo.
+// stays handed out) but for TRUNCATE … RESTART IDENTITY's restarts,
+// undone as the rows are (restart.go), and catalog changes are refused
+// inside a block.
 
 // savepoint is one SAVEPOINT of the session's open transaction block.
 type savepoint struct {
 	name string
 	// mark is the length of the transaction's log when the savepoint was
-	// set; meaningful when writer is.
-	mark int
+	// set, restarts that of its sequence restarts; meaningful when writer
+	// is.
+	mark, restarts int
 	// writer says that the session held the writer slot (and so e.tx was
 	// its transaction).
 	writer bool
@@ -93,7 +95,7 @@ func (s *Session) setSavepoint(name string) {
 		// Replacements kept by the typed API were written before the
 		// statement ran (writeKept).
 		if tx := s.e.tx; tx != nil {
-			sp.mark = len(tx.log)
+			sp.mark, sp.restarts = len(tx.log), len(tx.restarts)
 		}
 	}
 	s.savepoints = append(s.savepoints, sp)
@@ -112,6 +114,7 @@ func (s *Session) rollbackTo(i int) {
 			e.rollback() // every change of the transaction came after the savepoint
 		} else if e.tx != nil {
 			e.flushPending()
+			e.undoRestarts(min(sp.restarts, len(e.tx.restarts)))
 			e.undoTo(min(sp.mark, len(e.tx.log)))
 		}
 		e.mu.Unlock()

@@ -50,6 +50,9 @@ type sequence struct {
 	// holds in advance: 32 after a nextval that logged, one less after
 	// each other, 0 after a reset. Only shown (SELECT * FROM s).
 	logCnt int64
+	// pending counts the restarts of the open transaction (restart.go):
+	// while any, nextval records no reserve.
+	pending int
 }
 
 // seqLogVals is PostgreSQL's SEQ_LOG_VALS.
@@ -200,6 +203,9 @@ func (q *sequence) step(last int64, called bool) (int64, error) {
 func (q *sequence) nextval(save func(StoredSequence) error) (int64, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.pending > 0 {
+		save = nil
+	}
 	v, err := q.step(q.last, q.called)
 	if err != nil {
 		return 0, err

@@ -57,8 +57,19 @@ type Session struct {
 	subs    []*subscription
 	closed  bool
 	// role is the role whose privileges the session's statements need;
-	// empty for none (roles.go).
-	role string
+	// empty for none (roles.go). login is the role the session logged in
+	// as, empty for the built-in superuser; superuserIsRole says that the
+	// name SuperuserName, as SET ROLE took it, is a role of the catalog
+	// (setrole.go).
+	role, login     string
+	superuserIsRole bool
+	// temps are the session's temporary tables by the name its statements
+	// use; tempNS prefixes their names in the engine (temp.go).
+	temps  map[string]*tempTable
+	tempNS string
+	// tempsMade are the temporary tables the open block made, which its
+	// rollback drops.
+	tempsMade []string
 	// gucs are the session's settings (guc.go).
 	gucs settings
 	// seq holds the values currval and lastval read (sequence.go).
@@ -106,6 +117,7 @@ func (s *Session) Close() {
 		return
 	}
 	s.Rollback()
+	s.discardTemps()
 	if len(s.subs) > 0 {
 		s.e.mu.Lock()
 		for _, sub := range s.subs {
@@ -147,11 +159,14 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
-	case *sql.Maintenance:
+	case *sql.Maintenance, *sql.Schema:
 		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
+		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
+			return accessExclusive // the session's own: allowed inside a block
+		}
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -224,7 +239,7 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	}
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
-		b, err := sql.Bind(rec, st)
+		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})
 }
@@ -239,6 +254,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	defer func() {
 		if !s.block { // the statement was its own transaction
 			s.endSettings(err == nil)
+			if len(s.temps) > 0 {
+				s.endTempTx()
+			}
 		}
 	}()
 	if s.stmtTimeout > 0 {
@@ -377,19 +395,39 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Truncate:
 		return e.execTruncate(b)
 	case *sql.CreateTable:
+		if b.Temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTemp(b)
+		}
 		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
+			if t := e.tables[b.Table]; t != nil && t.temp {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", t.def.Name)
+			}
 			res, err := e.alterTable(b)
 			e.pruneGrants()
+			if err == nil {
+				err = e.pruneComments()
+			}
 			return res, err
 		})
 	case *sql.CreateTableAs:
 		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
 	case *sql.CreateView:
-		return s.ddl("CREATE VIEW", func() (Result, error) { return e.createView(b, rec) })
+		return s.ddl("CREATE VIEW", func() (Result, error) {
+			if readsTemp(rec) {
+				return s.createTempView(b, rec)
+			}
+			return e.createView(b, rec)
+		})
 	case *sql.CreateIndex:
-		return s.ddl("CREATE INDEX", func() (Result, error) { return e.createIndex(b, rec.text) })
+		return s.ddl("CREATE INDEX", func() (Result, error) {
+			if t := e.tables[b.Table]; t != nil && t.temp {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE INDEX on temporary table %q is not supported", t.def.Name)
+			}
+			return e.createIndex(b, rec.text)
+		})
 	case *sql.CreateSequence:
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
 	case *sql.AlterSequence:
@@ -400,8 +438,16 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP", func() (Result, error) {
 			res, err := e.drop(b)
 			e.pruneGrants()
+			s.forgetTemps()
+			if err == nil {
+				err = e.pruneComments()
+			}
 			return res, err
 		})
+	case *sql.Schema:
+		return Result{Tag: b.Tag, Notices: b.Notices}, nil
+	case *sql.Comment:
+		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.CreateRole:
 		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
 	case *sql.AlterRole:
@@ -522,6 +568,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	s.savepoints = s.savepoints[:0]
 	if !s.writer {
 		s.endSettings(commit)
+		s.endTempBlock(commit)
 		return nil, nil
 	}
 	e := s.e
@@ -536,6 +583,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	e.mu.Unlock()
 	s.releaseSlot()
 	s.endSettings(commit && err == nil)
+	s.endTempBlock(commit && err == nil)
 	return notices, err
 }
 

@@ -30,7 +30,7 @@ func (s *Session) startClock(rec *recorder) {
 		s.txStart = now
 	}
 	if rec != nil {
-		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName(), Settings: s, Seqs: sessionSeqs{s},
+		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName(), Session: s.sessionUserName(), Settings: s, Seqs: sessionSeqs{s},
 			IntervalStyle: s.IntervalStyle()}
 	}
 }

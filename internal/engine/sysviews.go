@@ -98,6 +98,9 @@ var systemViews = map[string]systemView{
 			reserves := e.shared.reserveBytes()
 			for _, name := range sortedKeys(e.tables) {
 				t := e.tables[name]
+				if t.temp {
+					continue // the session's own
+				}
 				out = append(out, value.Row{value.NewText(value.Text, name), value.NewInt(value.Int8, int64(t.rows.Len())),
 					value.NewInt(value.Int8, t.bytes+t.indexBytes()+reserves[name].Bytes)})
 			}
@@ -118,8 +121,9 @@ const (
 
 // RelationInfo names a table or view of the catalog.
 type RelationInfo struct {
-	Name string
-	Kind byte // RelTable, RelView or RelMatView
+	Name    string
+	Kind    byte   // RelTable, RelView or RelMatView
+	Comment string // COMMENT ON's, "" when none
 }
 
 // Relations lists the catalog's tables and views, by name.
@@ -130,14 +134,18 @@ func (e *Engine) Relations() []RelationInfo {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	var out []RelationInfo
-	for n := range e.tables {
-		out = append(out, RelationInfo{n, RelTable})
+	for n, t := range e.tables {
+		if !t.temp {
+			out = append(out, RelationInfo{n, RelTable, e.comments[n][""]})
+		}
 	}
 	for n := range e.views {
-		out = append(out, RelationInfo{n, RelMatView})
+		out = append(out, RelationInfo{n, RelMatView, e.comments[n][""]})
 	}
 	for n := range e.named {
-		out = append(out, RelationInfo{n, RelView})
+		if !isTemp(n) {
+			out = append(out, RelationInfo{n, RelView, e.comments[n][""]})
+		}
 	}
 	slices.SortFunc(out, func(a, b RelationInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -159,6 +167,7 @@ type ColumnDetail struct {
 	Name    string
 	Type    value.Type
 	NotNull bool
+	Comment string // COMMENT ON COLUMN's, "" when none
 }
 
 // IndexDetail is a table's unique index: its name, its columns, and
@@ -175,6 +184,14 @@ func (s *Session) Describe(name string) (RelationDetail, bool) {
 	e := s.e
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	d, ok := e.describe(name)
+	for i := range d.Columns {
+		d.Columns[i].Comment = e.comments[name][d.Columns[i].Name]
+	}
+	return d, ok
+}
+
+func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
 		d := RelationDetail{Kind: RelTable}
 		for _, c := range t.def.Cols {

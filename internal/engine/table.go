@@ -23,6 +23,7 @@ import (
 // primary key is a multiset: equal rows are stored once each.
 type table struct {
 	name    string
+	temp    bool // a session's temporary table, named tempPrefix… (temp.go)
 	def     *sql.CreateTable
 	cols    []plan.Column
 	rows    *rowStore
@@ -264,7 +265,7 @@ func (t *table) check(row value.Row) error {
 	for i, c := range t.def.Cols {
 		if c.NotNull && row[i].IsNull() {
 			return &pgerr.Error{Code: pgerr.NotNullViolation,
-				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.name),
+				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.def.Name),
 				Detail:  "Failing row contains " + failingRow(row) + "."}
 		}
 	}
@@ -275,7 +276,7 @@ func (t *table) check(row value.Row) error {
 		}
 		if !v.IsNull() && !v.Bool() {
 			return &pgerr.Error{Code: pgerr.CheckViolation,
-				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", t.name, ch.Name),
+				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", t.def.Name, ch.Name),
 				Detail:  "Failing row contains " + failingRow(row) + "."}
 		}
 	}

@@ -11,7 +11,8 @@ import (
 // every row, so its cost is proportional to the rows the tables held (and
 // the views' changes), as DELETE without WHERE. Tables are checked before
 // any row is deleted. A change-stream table keeps no rows to retract: it
-// is refused.
+// is refused. RESTART IDENTITY restarts the sequences the tables' columns
+// own, as part of the transaction (restart.go).
 func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 	ts := make([]*table, 0, len(tr.Tables))
 	for _, name := range tr.Tables {
@@ -23,14 +24,6 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 		if t.def.ChangeStream {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot truncate change-stream table %q: it keeps no rows to delete", name).
 				WithHint("feed it the deletions as change events, or DROP the table and create it again")
-		}
-		if tr.RestartIdentity {
-			for _, q := range e.seqs {
-				if q.owner[0] == name {
-					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE … RESTART IDENTITY of table %q, which owns sequence %q, is not supported", name, q.name).
-						WithHint("TRUNCATE, then ALTER SEQUENCE %s RESTART", q.name)
-				}
-			}
 		}
 		ts = append(ts, t)
 	}
@@ -49,6 +42,9 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 			for _, id := range ids {
 				e.deleteRow(t, id)
 			}
+		}
+		if tr.RestartIdentity {
+			e.restartOwned(ts)
 		}
 		return Result{Tag: "TRUNCATE TABLE", Notices: notices}, nil
 	})

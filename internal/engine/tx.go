@@ -21,6 +21,9 @@ type txn struct {
 	// (pending.go): the log does not hold them yet.
 	pending []pendingRow
 	source  *SourcePosition // the subscription position the commit records
+	// restarts are the sequences TRUNCATE … RESTART IDENTITY restarted
+	// (restart.go).
+	restarts []seqRestart
 }
 
 // change is one row inserted (w = +1) or deleted (w = -1) under id, or
@@ -53,12 +56,13 @@ func (e *Engine) begin() *txn {
 // transaction, or as a transaction of its own.
 func (e *Engine) autocommit(fn func() (Result, error)) (Result, error) {
 	tx := e.begin()
-	mark := len(tx.log)
+	mark, restarts := len(tx.log), len(tx.restarts)
 	res, err := fn()
 	if err == nil && e.fkeys != nil {
 		err = e.enforceForeignKeys(mark)
 	}
 	if err != nil {
+		e.undoRestarts(restarts)
 		e.undoTo(mark)
 		if !tx.explicit {
 			e.tx = nil
@@ -118,6 +122,7 @@ func (e *Engine) undoTo(mark int) {
 
 func (e *Engine) rollback() {
 	if e.tx != nil {
+		e.undoRestarts(0)
 		e.undoTo(0)
 		clear(e.tx.pending)
 		e.tx.pending = e.tx.pending[:0]
@@ -168,6 +173,9 @@ func (e *Engine) commit() error {
 		err = e.commitTx(tx)
 		ph.end()
 		e.ph = nil
+	}
+	if err == nil && len(tx.restarts) > 0 {
+		e.commitRestarts(tx.restarts)
 	}
 	// A bulk load's log is let go at once: it holds a slot per row
 	// loaded, and the views built after the load would otherwise keep it

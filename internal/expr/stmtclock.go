@@ -15,9 +15,9 @@ import (
 type StmtClock struct {
 	Tx, Stmt int64
 	Set      bool
-	// User is the role the session acts as, what current_user and
-	// session_user read (SessionUser).
-	User string
+	// User is the role the session acts as, what current_user reads;
+	// Session the session user, what session_user reads (SessionUser).
+	User, Session string
 	// Settings are the session's settings (SettingCall).
 	Settings Settings
 	// Seqs are the sequences as the session sees them, which nextval,
@@ -44,7 +44,12 @@ func (*SessionUser) expr()              {}
 func (u *SessionUser) String() string   { return u.Name }
 
 // Eval implements Expr.
-func (u *SessionUser) Eval(value.Row) (value.Value, error) { return text(u.C.User), nil }
+func (u *SessionUser) Eval(value.Row) (value.Value, error) {
+	if u.Name == "session_user" && u.C.Session != "" {
+		return text(u.C.Session), nil
+	}
+	return text(u.C.User), nil
+}
 
 // ClockRead is a clock function of an ad-hoc statement: its transaction's
 // or statement's start as a timestamptz, which every call in the

@@ -148,6 +148,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindRename(n.GetRenameStmt())
 	case n.GetTruncateStmt() != nil:
 		return b.bindTruncate(n.GetTruncateStmt())
+	case n.GetCreateSchemaStmt() != nil:
+		return b.bindCreateSchema(n.GetCreateSchemaStmt())
+	case n.GetCommentStmt() != nil:
+		return b.bindComment(n.GetCommentStmt())
 	case n.GetTransactionStmt() != nil:
 		return b.bindTransaction(n.GetTransactionStmt())
 	case n.GetExplainStmt() != nil:

@@ -135,14 +135,6 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	if rel.Def.ChangeStream {
 		return nil, nil, b.refuse(rv.Location, "ALTER TABLE of change-stream table %q is not supported", rv.Relname)
 	}
-	for _, c := range rel.Def.Cols {
-		if c.Identity != 0 || c.Default != nil && c.DefaultSQL == "" {
-			// Its sequence is owned by the table's and the column's
-			// names, and its default is not written in the table's text.
-			return nil, nil, b.refuse(rv.Location, "ALTER TABLE of table %q, whose column %q is serial or an identity column, is not supported", rv.Relname, c.Name).
-				WithHint("create a new table and copy the rows with INSERT … SELECT")
-		}
-	}
 	r, err := pg_query.Parse(rel.Def.SQL())
 	if err != nil {
 		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
@@ -201,6 +193,15 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		kind := pg_query.ConstrType_CONSTR_NOTNULL
 		if cmd.Subtype == pg_query.AlterTableType_AT_ColumnDefault {
 			kind = pg_query.ConstrType_CONSTR_DEFAULT
+			if slices.ContainsFunc(cd.Constraints, func(n *pg_query.Node) bool {
+				return n.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_IDENTITY
+			}) {
+				err := colErr(pgerr.SyntaxError, "column %q of relation %q is an identity column", cmd.Name, w.name)
+				if cmd.Def == nil {
+					err = err.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+				}
+				return err
+			}
 		}
 		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool { return n.GetConstraint().GetContype() == kind })
 		switch {
@@ -317,8 +318,17 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 	for i, o := range w.origin {
 		c := at.New.Cols[i]
 		if o < 0 {
+			// A default that calls a sequence (a serial column) runs in
+			// the statement as INSERT's would.
 			at.Fill[i] = c.Default
+			if sc, ok := b.cat.(StatementClocker); ok {
+				at.Fill[i] = expr.WithClock(c.Default, sc.StatementClock())
+			}
 			continue
+		}
+		if c.Identity != 0 && c.Type != w.old.Cols[o].Type {
+			return nil, b.refuse(-1, "ALTER COLUMN … TYPE of identity column %q is not supported", c.Name).
+				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
 		}
 		from := w.old.Cols[o].Type
 		if from == c.Type {

@@ -12,9 +12,6 @@ import (
 
 func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	rv := cs.Relation
-	if rv.Relpersistence == "t" {
-		return nil, b.refuse(rv.Location, "temporary tables are not supported")
-	}
 	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
 		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")
 	}
@@ -183,7 +180,36 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		}
 		ct.ForeignKeys = append(ct.ForeignKeys, fk)
 	}
-	return ct, nil
+	return ct, b.tempTable(cs, ct)
+}
+
+// tempTable binds CREATE TEMP[ORARY] TABLE and ON COMMIT. A temporary
+// table keeps rows and keys only: what would outlive it or reach other
+// sessions (the sequences of serial and identity columns, FOREIGN KEY
+// constraints, a change stream) is refused.
+func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
+	rv := cs.Relation
+	ct.Temp = rv.Relpersistence == "t"
+	if cs.Oncommit != pg_query.OnCommitAction_ONCOMMIT_NOOP && !ct.Temp {
+		return b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "ON COMMIT can only be used on temporary tables")
+	}
+	if !ct.Temp {
+		return nil
+	}
+	switch {
+	case len(ct.Sequences) > 0:
+		return b.refuse(rv.Location, "a temporary table with a serial or identity column is not supported").
+			WithHint("use a column with a DEFAULT that calls nextval of a sequence")
+	case len(ct.ForeignKeys) > 0:
+		return b.refuse(rv.Location, "FOREIGN KEY constraints of temporary tables are not supported")
+	case ct.ChangeStream:
+		return b.refuse(rv.Location, "a temporary change-stream table is not supported")
+	case rv.Schemaname != "" && rv.Schemaname != "pg_temp":
+		return b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "cannot create temporary relation in non-temporary schema")
+	}
+	ct.OnCommit = map[pg_query.OnCommitAction]OnCommit{pg_query.OnCommitAction_ONCOMMIT_DELETE_ROWS: OnCommitDelete,
+		pg_query.OnCommitAction_ONCOMMIT_DROP: OnCommitDrop}[cs.Oncommit]
+	return nil
 }
 
 // assignCast converts e for storing into a column of type t, with
@@ -305,6 +331,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		d.Kind = DropIndex
 	case pg_query.ObjectType_OBJECT_SEQUENCE:
 		return b.bindDropSequence(ds)
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		return b.bindDropSchema(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

@@ -908,6 +908,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if e, ok, err := b.bindSequenceCall(s, name, f); ok {
 		return e, err
 	}
+	if e, ok, err := b.bindDescription(s, name, f); ok {
+		return e, err
+	}
 	if name == "json_populate_record" || name == "jsonb_populate_record" {
 		return b.bindJSONPopulateRecord(s, name, f)
 	}

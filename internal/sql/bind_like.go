@@ -40,8 +40,12 @@ func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnD
 		cd := &pg_query.ColumnDef{Colname: c.Name, TypeName: tn, Location: rv.Location}
 		if d := rel.Def; d != nil {
 			cd.IsNotNull = d.Cols[i].NotNull
-			if lc.Options&likeDefaults != 0 && d.Cols[i].DefaultSQL != "" {
-				raw, err := exprOf(d.Cols[i].DefaultSQL)
+			text := d.Cols[i].DefaultSQL
+			if seq := d.Cols[i].OwnedSequence(); seq != "" && d.Cols[i].Identity == 0 {
+				text = SerialDefault(seq) // the new column calls the same sequence
+			}
+			if lc.Options&likeDefaults != 0 && text != "" {
+				raw, err := exprOf(text)
 				if err != nil {
 					return nil, nil, err
 				}

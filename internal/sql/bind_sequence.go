@@ -23,6 +23,9 @@ type SeqOptions struct {
 	RestartWith             *int64 // … RESTART WITH n; nil: the start
 	OwnedBy                 []string
 	OwnedNone               bool // OWNED BY NONE
+	// Name is an identity column's SEQUENCE NAME: the sequence it owns
+	// is that one, kept when it exists and is owned by the column.
+	Name string
 }
 
 // CreateSequence is CREATE SEQUENCE, or the sequence a serial or identity
@@ -153,7 +156,7 @@ func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Bound, error) {
 		return nil, b.stmt.errf(rv.Location, pgerr.InvalidSchemaName, "schema %q does not exist", rv.Schemaname)
 	}
 	out := &CreateSequence{Name: rv.Relname, IfNotExists: cs.IfNotExists}
-	if err := b.seqOptions(cs.Options, &out.Opts, false); err != nil {
+	if err := b.seqOptions(cs.Options, &out.Opts, false, false); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -162,7 +165,7 @@ func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Bound, error) {
 func (b *binder) bindAlterSequence(as *pg_query.AlterSeqStmt) (Bound, error) {
 	rv := as.Sequence
 	out := &AlterSequence{Name: rv.Relname, IfExists: as.MissingOk}
-	if err := b.seqOptions(as.Options, &out.Opts, true); err != nil {
+	if err := b.seqOptions(as.Options, &out.Opts, true, false); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -177,8 +180,9 @@ func (b *binder) bindDropSequence(ds *pg_query.DropStmt) (Bound, error) {
 	return d, nil
 }
 
-// seqOptions reads the options of a sequence; RESTART only when alter.
-func (b *binder) seqOptions(opts []*pg_query.Node, o *SeqOptions, alter bool) error {
+// seqOptions reads the options of a sequence; RESTART only when alter,
+// SEQUENCE NAME only in an identity column's options (identity).
+func (b *binder) seqOptions(opts []*pg_query.Node, o *SeqOptions, alter, identity bool) error {
 	seen := map[string]bool{}
 	for _, n := range opts {
 		d := n.GetDefElem()
@@ -248,7 +252,17 @@ func (b *binder) seqOptions(opts []*pg_query.Node, o *SeqOptions, alter bool) er
 				return b.stmt.errf(d.Location, pgerr.SyntaxError, "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
 			}
 		case "sequence_name":
-			return b.refuse(d.Location, "SEQUENCE NAME in an identity column's options is not supported")
+			if !identity {
+				return b.refuse(d.Location, "SEQUENCE NAME is supported in an identity column's options only")
+			}
+			var names []string
+			for _, it := range d.Arg.GetList().GetItems() {
+				names = append(names, it.GetString_().Sval)
+			}
+			if len(names) == 0 {
+				return b.stmt.errf(d.Location, pgerr.SyntaxError, "invalid SEQUENCE NAME option")
+			}
+			o.Name = names[len(names)-1]
 		default:
 			return b.refuse(d.Location, "sequence option %s is not supported", d.Defname)
 		}
@@ -340,7 +354,10 @@ func (b *binder) ownedSequence(ct *CreateTable, col string) string {
 // NOT NULL, whose default is the next value of a sequence it owns.
 func (b *binder) serialColumn(ct *CreateTable, i int, k value.Kind, identity byte, opts SeqOptions) {
 	col := &ct.Cols[i]
-	name := b.ownedSequence(ct, col.Name)
+	name := opts.Name
+	if name == "" {
+		name = b.ownedSequence(ct, col.Name)
+	}
 	if opts.Type == value.Unknown {
 		opts.Type = k
 	}
@@ -369,7 +386,7 @@ func (b *binder) identityConstraint(ct *CreateTable, i int, c *pg_query.Constrai
 		return b.stmt.errf(c.Location, pgerr.SyntaxError, "both default and identity specified for column %q of table %q", col.Name, ct.Name)
 	}
 	var opts SeqOptions
-	if err := b.seqOptions(c.Options, &opts, false); err != nil {
+	if err := b.seqOptions(c.Options, &opts, false, true); err != nil {
 		return err
 	}
 	if opts.Type != value.Unknown {

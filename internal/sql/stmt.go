@@ -54,7 +54,20 @@ type CreateTable struct {
 	// Sequences are the sequences the table's serial and identity
 	// columns own, created with it.
 	Sequences []*CreateSequence
+	// Temp is CREATE TEMP[ORARY] TABLE, OnCommit its ON COMMIT action.
+	Temp     bool
+	OnCommit OnCommit
 }
+
+// OnCommit is what the end of each transaction does to a temporary table.
+type OnCommit byte
+
+// ON COMMIT actions.
+const (
+	OnCommitPreserve OnCommit = iota // PRESERVE ROWS, the default
+	OnCommitDelete                   // DELETE ROWS
+	OnCommitDrop                     // DROP
+)
 
 // CreateView is CREATE [MATERIALIZED] VIEW.
 type CreateView struct {

@@ -105,6 +105,11 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadRoles(roles, grants)
+	comments, err := f.Comments()
+	if err != nil {
+		return err
+	}
+	e.LoadComments(comments)
 	e.SetLastTS(f.LastTS())
 	return nil
 }

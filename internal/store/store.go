@@ -54,8 +54,11 @@ import (
 // versions 1 to 5 no FOREIGN KEY constraints (a table's statement in the
 // catalog may now hold them: the upgrade changes nothing else, and a
 // deltaview that reads up to version 5 refuses the file rather than fail
-// on a constraint it does not know).
-const FormatVersion = 6
+// on a constraint it does not know), versions 1 to 6 no comments (the file
+// gains their table; a table's statement may now name an identity
+// column's sequence, which a deltaview that reads up to version 6 does not
+// know).
+const FormatVersion = 7
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -241,6 +244,9 @@ func (f *File) initialise() error {
 		if err := f.createSequenceTable(); err != nil {
 			return err
 		}
+		if err := f.createCommentTable(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -288,6 +294,11 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 5 {
 		if err := f.createSequenceTable(); err != nil {
+			return err
+		}
+	}
+	if version < 7 {
+		if err := f.createCommentTable(); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// Temporary tables (CREATE TEMP TABLE) belong to the session that made
+// them, as PostgreSQL's live in the session's pg_temp schema. The engine
+// keeps one as any table, under a name no statement can write,
+// "pg_temp_N.name" (N numbers the sessions that made temporary tables),
+// and marks it temp: the store never hears of it, the catalog's lists
+// leave it out. Before binding, the session renames each relation its
+// statement names after one of its temporary tables (unqualified, or
+// qualified by pg_temp) to the engine's name, so that a temporary table
+// shadows a permanent one of the same name; a statement that names an
+// engine's name itself is told there is no such relation. The session
+// drops its temporary tables when it closes, and at the end of each
+// transaction empties those made ON COMMIT DELETE ROWS and drops those
+// made ON COMMIT DROP. A plain view over a temporary table is temporary
+// too; a materialized view over one is refused (0A000), as in PostgreSQL.
+
+// tempTable is one of a session's temporary tables.
+type tempTable struct {
+	name     string // the engine's
+	onCommit sql.OnCommit
+}
+
+const tempPrefix = "pg_temp_"
+
+// tempNames is the renaming the session's statements are bound through,
+// nil when no session has a temporary table.
+func (s *Session) tempNames() func(schema, name string) (string, bool, error) {
+	if s.e.temps == 0 {
+		return nil
+	}
+	return func(schema, name string) (string, bool, error) {
+		if t, ok := s.temps[name]; ok && (schema == "" || schema == "pg_temp") {
+			return t.name, true, nil
+		}
+		if strings.HasPrefix(name, tempPrefix) && strings.Contains(name, ".") {
+			return "", false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+		}
+		return "", false, nil
+	}
+}
+
+// bindNS is the namespace a binding for the session was made in (see
+// binding.ns); the caller holds the engine's lock.
+func (s *Session) bindNS() string {
+	if s.e.temps == 0 {
+		return ""
+	}
+	return s.tempNS
+}
+
+// bindStmt binds st in the session: through its temporary tables' names
+// when it has any.
+func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
+	if rn := s.tempNames(); rn != nil {
+		var err error
+		if st, err = sql.RenameRelations(st, rn); err != nil {
+			return nil, err
+		}
+	}
+	return sql.Bind(rec, st)
+}
+
+// createTemp runs CREATE TEMP TABLE.
+func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
+	e := s.e
+	if _, ok := s.temps[ct.Name]; ok {
+		if ct.IfNotExists {
+			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
+	}
+	if s.tempNS == "" {
+		e.tempSessions++
+		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, e.tempSessions)
+	}
+	t := newTable(ct)
+	t.name, t.temp = s.tempNS+ct.Name, true
+	e.tables[t.name] = t
+	if s.temps == nil {
+		s.temps = map[string]*tempTable{}
+	}
+	s.temps[ct.Name] = &tempTable{name: t.name, onCommit: ct.OnCommit}
+	e.temps++
+	if s.block {
+		s.tempsMade = append(s.tempsMade, t.name)
+	}
+	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// discardTemps drops every temporary table of the session (DISCARD TEMP,
+// the session's end); the caller holds no lock.
+func (s *Session) discardTemps() {
+	if len(s.temps) == 0 {
+		return
+	}
+	s.e.mu.Lock()
+	s.dropTemps(nil)
+	s.e.mu.Unlock()
+}
+
+// endTempBlock ends the session's transaction block for its temporary
+// tables: a rollback drops those the block made, as PostgreSQL's
+// rollback undoes their creation.
+func (s *Session) endTempBlock(committed bool) {
+	made := s.tempsMade
+	s.tempsMade = nil
+	if committed || len(made) == 0 {
+		return
+	}
+	s.e.mu.Lock()
+	defer s.e.mu.Unlock()
+	s.dropTemps(func(t *tempTable) bool { return !slices.Contains(made, t.name) })
+}
+
+// forgetTemps forgets the session's temporary tables that are gone (a
+// DROP); the caller holds the write lock.
+func (s *Session) forgetTemps() {
+	for name, t := range s.temps {
+		if _, ok := s.e.kindOf(t.name); !ok {
+			delete(s.temps, name)
+			s.e.temps--
+		}
+	}
+}
+
+// dropTemps drops the session's temporary tables that keep drops (all of
+// them when it is nil); the caller holds the write lock.
+func (s *Session) dropTemps(keep func(*tempTable) bool) {
+	var names []string
+	gone := map[string]bool{}
+	var add func(string)
+	rdeps := s.e.dependentsIndex()
+	add = func(name string) { // with the temporary views over it
+		if !gone[name] {
+			names = append(names, name)
+			gone[name] = true
+			for _, v := range rdeps[name] {
+				add(v)
+			}
+		}
+	}
+	for _, t := range s.temps {
+		if keep == nil || !keep(t) {
+			add(t.name)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	s.e.dropAll(names, gone)
+	s.e.catalogGen++
+	s.forgetTemps()
+}
+
+// endTempTx runs the ON COMMIT actions of the session's temporary
+// tables, once a transaction of the session has ended: DELETE ROWS
+// empties the table (none of its changes is kept anywhere else), DROP
+// drops it.
+func (s *Session) endTempTx() {
+	act := false
+	for _, tt := range s.temps {
+		act = act || tt.onCommit != sql.OnCommitPreserve
+	}
+	if !act {
+		return
+	}
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, tt := range s.temps {
+		if t := e.tables[tt.name]; tt.onCommit == sql.OnCommitDelete && t != nil && t.rows.Len() > 0 {
+			fresh := newTable(t.def)
+			fresh.name, fresh.temp, fresh.nextID = t.name, true, t.nextID
+			e.tables[t.name] = fresh
+			e.catalogGen++
+		}
+	}
+	s.dropTemps(func(t *tempTable) bool { return t.onCommit != sql.OnCommitDrop })
+}
+
+// isTemp reports whether name is the engine's name of a temporary table
+// or view.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, tempPrefix) && strings.Contains(name, ".")
+}
+
+// readsTemp reports whether a statement's binding read a temporary
+// relation.
+func readsTemp(rec *recorder) bool {
+	for name := range rec.seen {
+		if isTemp(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// createTempView runs CREATE VIEW over a temporary relation: as in
+// PostgreSQL, the view is temporary too, the session's alone. Its query
+// is kept with the engine's names of the relations it reads, since the
+// statements that read the view bind it again. A materialized view over
+// one is refused, as in PostgreSQL.
+func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, error) {
+	if cv.Materialized {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
+	}
+	if _, ok := s.temps[cv.Name]; ok {
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+	}
+	q, err := sql.RenameRelations(cv.Query, s.tempNames())
+	if err != nil {
+		return Result{}, err
+	}
+	tv := *cv
+	tv.Name, tv.Query = s.tempNS+cv.Name, q
+	res, err := s.e.createViewMem(&tv, rec)
+	if err != nil {
+		return Result{}, err
+	}
+	s.temps[cv.Name] = &tempTable{name: tv.Name}
+	s.e.temps++
+	res.Notices = append(res.Notices, fmt.Sprintf("view %q will be a temporary view", cv.Name))
+	return res, nil
+}
