@@ -57,6 +57,9 @@ type sharedIndex struct {
 	// commit fails after it was committed.
 	early   bool
 	applied zset.ZSet
+	// stageCost and commitCost are the times per row of its staging and
+	// commit in parallel commits (taskcost.go).
+	stageCost, commitCost taskCost
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
