@@ -14,12 +14,13 @@ import (
 // A commit with two workers or more leaves the commit of its views'
 // state, and of the shared indexes that its waves did not commit as soon
 // as their readers had prepared (parallel.go: a commit whose views
-// prepared one after the other), to a goroutine of its own, which runs
-// past the commit's end: beside the next transaction's changes, which
-// touch the tables alone. Whatever reads or changes the views, the
-// indexes or their sizes waits for it first: every holder of the engine's
-// lock does, but for the typed API's changes (lockChanges), and so does
-// every commit before its views prepare. What the commit's end reads of
+// prepared one after the other), to goroutines of their own, which run
+// past the commit's end: beside the next transaction's changes and its
+// commit's table writes, which touch the tables alone. Whatever reads or
+// changes the views, the indexes or their sizes waits for it first: every
+// holder of the engine's lock does, but for the typed API's changes and a
+// commit's table writes (lockChanges), and so does every commit before
+// its views prepare. What the commit's end reads of
 // its views is read before they commit: their deltas, which the
 // subscribers get, and their staged refills. A view of the partial engine
 // commits before the commit returns, as does every view of a commit with
@@ -55,6 +56,12 @@ type behind struct {
 // committed. A panic of their commit is raised with the lock left free.
 func (l *engineLock) Lock() {
 	l.RWMutex.Lock()
+	l.settleHeld()
+}
+
+// settleHeld settles for the holder of the exclusive lock, and raises a
+// panic of the commits left behind with the lock left free.
+func (l *engineLock) settleHeld() {
 	if l.behind == nil {
 		return
 	}

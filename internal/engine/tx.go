@@ -189,10 +189,10 @@ func (e *Engine) commitTx(tx *txn) error {
 		e.tx = nil
 		ph.mark("table writes")
 	}
-	// A typed change's own commit holds lockChanges only: its table
-	// writes ran beside the commits the last commit left behind, which
-	// the views' steps wait for.
-	e.mu.settle()
+	// A commit holds lockChanges only: its table writes ran beside the
+	// commits the last commit left behind, which the views' steps wait
+	// for.
+	e.mu.settleHeld()
 	temporal := e.temporal()
 	if temporal {
 		// The views first move to the commit's time, each instant at
