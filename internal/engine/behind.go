@@ -42,10 +42,9 @@ type behind struct {
 	done   chan struct{} // closed when every share is done
 	left   atomic.Int32  // the shares still running
 	panics []any         // by share
-	// tr is the engine's trace, if any: at is the committing thread's
-	// clock and the trace's waves when the commit started, took each
-	// share's own thread's time; cores, the workers the shares were made
-	// for.
+	// tr is the engine's trace, if any: at is where the committing
+	// thread's trace was when the commit started, took each share's own
+	// thread's time; cores, the workers the shares were made for.
 	tr    *ScheduleTrace
 	at    traceMark
 	took  []int64

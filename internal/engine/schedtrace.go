@@ -54,10 +54,10 @@ func (e *Engine) SetScheduleTrace(tr *ScheduleTrace) {
 }
 
 // traceMark is a point of the committing thread's trace, or the span
-// between two: its clock, and its work and critical path so far (its
-// serial time plus its waves' work, or their busiest workers).
+// between two: its work and its critical path so far (its serial time
+// plus its waves' work, or their busiest workers).
 type traceMark struct {
-	clock, work, span int64
+	work, span int64
 }
 
 // mark returns the point the committing thread is at.
@@ -66,14 +66,14 @@ func (tr *ScheduleTrace) mark() traceMark {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	serial := t - tr.InWaves
-	return traceMark{clock: t, work: serial + tr.WaveWork, span: serial + tr.WaveSpan}
+	return traceMark{work: serial + tr.WaveWork, span: serial + tr.WaveSpan}
 }
 
 // since returns the work and the critical path of the committing thread
 // since m.
 func (tr *ScheduleTrace) since(m traceMark) traceMark {
 	now := tr.mark()
-	return traceMark{clock: now.clock - m.clock, work: now.work - m.work, span: now.span - m.span}
+	return traceMark{work: now.work - m.work, span: now.span - m.span}
 }
 
 // add adds d to a part.
