@@ -126,7 +126,7 @@ func BenchmarkParallelViews(b *testing.B) {
 				b.ReportMetric(float64(span)/float64(b.N), "span-ns/op")
 				b.ReportMetric(float64(work)/float64(span), "speedup")
 				if os.Getenv("DELTAVIEW_TRACE_PARTS") != "" && b.N >= 10*size {
-					logParts(b, tr, th-tr.Commit)
+					logParts(b, tr, th-tr.Commit, serial)
 				}
 			})
 		}
@@ -134,14 +134,19 @@ func BenchmarkParallelViews(b *testing.B) {
 }
 
 // logParts logs the time per change of each part of a traced stream,
-// calls the time of the changes' calls outside commits.
-func logParts(b *testing.B, tr *engine.ScheduleTrace, calls int64) {
+// calls the time of the changes' calls outside commits, and of what the
+// critical path adds up: the committing thread's serial time, the waves'
+// busiest workers, the waits for the commits left behind.
+func logParts(b *testing.B, tr *engine.ScheduleTrace, calls, serial int64) {
 	parts := maps.Clone(tr.Parts)
 	parts["calls (table updates)"] = calls
 	names := slices.Sorted(maps.Keys(parts))
 	slices.SortStableFunc(names, func(x, y string) int { return cmp.Compare(parts[y], parts[x]) })
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s: %d commits, %d parallel waves; ns per change:", b.Name(), tr.Commits, tr.Waves)
+	perChange := func(ns int64) float64 { return float64(ns) / float64(b.N) }
+	fmt.Fprintf(&sb, "\n\tpath: serial %.0f + waves' busiest %.0f + waited %.0f; waves' work %.0f, behind %.0f",
+		perChange(serial), perChange(tr.WaveSpan), perChange(tr.Waited), perChange(tr.WaveWork), perChange(tr.Behind))
 	for _, name := range names {
 		fmt.Fprintf(&sb, "\n\t%-28s %8.0f", name, float64(parts[name])/float64(b.N))
 	}

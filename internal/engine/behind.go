@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -10,12 +14,13 @@ import (
 // A commit with two workers or more leaves the commit of its views'
 // state, and of the shared indexes that its waves did not commit as soon
 // as their readers had prepared (parallel.go: a commit whose views
-// prepared one after the other), to a goroutine of its own, which runs
-// past the commit's end: beside the next transaction's changes, which
-// touch the tables alone. Whatever reads or changes the views, the
-// indexes or their sizes waits for it first: every holder of the engine's
-// lock does, but for the typed API's changes (lockChanges), and so does
-// every commit before its views prepare. What the commit's end reads of
+// prepared one after the other), to goroutines of their own, which run
+// past the commit's end: beside the next transaction's changes and its
+// commit's table writes, which touch the tables alone. Whatever reads or
+// changes the views, the indexes or their sizes waits for it first: every
+// holder of the engine's lock does, but for the typed API's changes and a
+// commit's table writes (lockChanges), and so does every commit before
+// its views prepare. What the commit's end reads of
 // its views is read before they commit: their deltas, which the
 // subscribers get, and their staged refills. A view of the partial engine
 // commits before the commit returns, as does every view of a commit with
@@ -30,20 +35,32 @@ type engineLock struct {
 }
 
 // behind is the views' and indexes' commits left to run past their
-// commit's end.
+// commit's end, on one goroutine or, when the views are several and their
+// batches big, on as many as the engine has workers, each a share of the
+// views (behindShares).
 type behind struct {
-	done   chan struct{} // closed when it is done
-	panics any
-	// tr is the engine's trace, if any: launched is the committing
-	// thread's clock when the commit started, took its own thread's time.
-	tr             *ScheduleTrace
-	launched, took int64
+	done   chan struct{} // closed when every share is done
+	left   atomic.Int32  // the shares still running
+	panics []any         // by share
+	// tr is the engine's trace, if any: at is where the committing
+	// thread's trace was when the commit started, took each share's own
+	// thread's time; cores, the workers the shares were made for.
+	tr    *ScheduleTrace
+	at    traceMark
+	took  []int64
+	cores int
 }
 
 // Lock takes the lock exclusively, once the views and the indexes are
 // committed. A panic of their commit is raised with the lock left free.
 func (l *engineLock) Lock() {
 	l.RWMutex.Lock()
+	l.settleHeld()
+}
+
+// settleHeld settles for the holder of the exclusive lock, and raises a
+// panic of the commits left behind with the lock left free.
+func (l *engineLock) settleHeld() {
 	if l.behind == nil {
 		return
 	}
@@ -81,89 +98,173 @@ func (l *engineLock) settle() {
 	<-b.done
 	l.behind = nil
 	if tr := b.tr; tr != nil {
-		if wait := b.took - (tr.Clock() - b.launched); wait > 0 {
+		if wait := b.waited(tr.since(b.at)); wait > 0 {
 			tr.add("waited for the commit behind", wait)
 			tr.mu.Lock()
 			tr.Waited += wait
 			tr.mu.Unlock()
 		}
 	}
-	if b.panics != nil {
-		panic(b.panics)
+	for _, p := range b.panics {
+		if p != nil {
+			panic(p)
+		}
 	}
 }
 
+// waited returns how long the committing thread would have waited for
+// the commit behind on b.cores idle cores, given what ran beside it
+// since it started (the committing thread and its waves): until the
+// longest share is done, and no sooner than the cores could have run the
+// shares and all that work.
+func (b *behind) waited(ran traceMark) int64 {
+	var sum, most int64
+	for _, t := range b.took {
+		sum += t
+		most = max(most, t)
+	}
+	return max(most, (ran.work+sum)/int64(b.cores)) - ran.span
+}
+
 // commitBehind commits the views that stepped, and the staged shared
-// indexes, on a goroutine of its own, which the next holder of the lock
+// indexes, on goroutines of their own, which the next holder of the lock
 // waits for. The views of the partial engine commit at once.
-func (e *Engine) commitBehind(stepped []matView) {
-	var views []matView
+func (e *Engine) commitBehind(stepped []matView, in *stepInput) {
+	var views []behindView
 	for _, v := range stepped {
 		if _, ok := v.(*zview); ok {
-			views = append(views, v)
+			views = append(views, behindView{v: v, rows: inputRows(v, in)})
 		} else {
 			v.commit()
 		}
 	}
 	var staged []*sharedIndex
+	indexes := int64(0) // their commits' expected time
 	for _, si := range e.shared.m {
 		if si.staged {
 			staged = append(staged, si)
 			si.staged = false
+			indexes += si.commitCost.estimate(len(in.deltas[si.rel]))
 		}
 		si.early, si.applied = false, nil
 	}
 	if len(staged) == 0 && len(views) == 0 {
 		return
 	}
+	shares := e.behindShares(views, indexes)
 	tr := e.trace
-	b := &behind{done: make(chan struct{}), tr: tr}
+	b := &behind{done: make(chan struct{}), panics: make([]any, len(shares)), tr: tr, cores: max(e.nWorkers(), 1)}
+	b.left.Store(int32(len(shares)))
 	if tr != nil {
-		b.launched = tr.Clock()
+		b.at = tr.mark()
+		b.took = make([]int64, len(shares))
 	}
 	e.mu.behind = b
 	var hold func()
 	if h := testHookBehind; h != nil {
 		hold = h()
 	}
-	go func() {
-		defer close(b.done)
-		defer func() {
-			if p := recover(); p != nil {
-				b.panics = p
+	for s, share := range shares {
+		var indexes []*sharedIndex
+		if s == 0 {
+			indexes = staged
+		}
+		go b.run(s, share, indexes, hold)
+	}
+}
+
+// behindView is a view whose commit is left behind and the rows of the
+// commit it read.
+type behindView struct {
+	v    matView
+	rows int
+}
+
+// behindShares shares the views out for their commits: all on one
+// goroutine, or with two workers or more, two views or more and
+// parallelMin rows or more read, on up to as many goroutines as workers,
+// each view (longest expected first) to the share expected to end
+// soonest. The first share commits the indexes too, after its views;
+// indexes is their expected time. Views commit independently: each
+// changes only the state it owns, and reads no other view's.
+func (e *Engine) behindShares(views []behindView, indexes int64) [][]behindView {
+	n, rows := min(e.nWorkers(), len(views)), 0
+	for _, bv := range views {
+		rows += bv.rows
+	}
+	if n < 2 || rows < e.parallelMin {
+		return [][]behindView{views}
+	}
+	cost := make([]int64, len(views))
+	order := make([]int, len(views))
+	for i, bv := range views {
+		cost[i], order[i] = bv.v.meta().commitCost.estimate(bv.rows), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
+	shares := make([][]behindView, n)
+	load := make([]int64, n)
+	load[0] = indexes
+	for _, i := range order {
+		s := 0
+		for k := range load {
+			if load[k] < load[s] {
+				s = k
 			}
-		}()
-		if hold != nil {
-			hold()
 		}
-		var t0, t int64
-		if tr != nil {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			t0 = tr.Clock()
-			t = t0
-			defer func() {
-				b.took = tr.Clock() - t0
-				tr.mu.Lock()
-				tr.Behind += b.took
-				tr.mu.Unlock()
-			}()
-		}
-		for _, v := range views {
-			v.commit()
-		}
-		if tr != nil {
-			now := tr.Clock()
-			tr.add("views commit, behind", now-t)
-			t = now
-		}
-		for _, si := range staged {
-			si.a.Commit()
-		}
-		if tr != nil {
-			tr.add("index commit, behind", tr.Clock()-t)
+		shares[s] = append(shares[s], views[i])
+		load[s] += cost[i]
+	}
+	return slices.DeleteFunc(shares, func(sh []behindView) bool { return len(sh) == 0 })
+}
+
+// run commits one share of the views, then indexes, on its own
+// goroutine; the last share to end closes b.done. hold, a test's, runs
+// first.
+func (b *behind) run(s int, views []behindView, indexes []*sharedIndex, hold func()) {
+	defer func() {
+		if b.left.Add(-1) == 0 {
+			close(b.done)
 		}
 	}()
+	defer func() {
+		if p := recover(); p != nil {
+			b.panics[s] = p
+		}
+	}()
+	if hold != nil {
+		hold()
+	}
+	tr := b.tr
+	var t0, t int64
+	if tr != nil {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		t0 = tr.Clock()
+		t = t0
+		defer func() {
+			b.took[s] = tr.Clock() - t0
+			tr.mu.Lock()
+			tr.Behind += b.took[s]
+			tr.mu.Unlock()
+		}()
+	}
+	for _, bv := range views {
+		m := bv.v.meta()
+		start := time.Now()
+		bv.v.commit()
+		m.commitCost.record(time.Since(start), bv.rows)
+		if tr != nil {
+			now := tr.Clock()
+			tr.add("commit "+m.name+", behind", now-t)
+			t = now
+		}
+	}
+	for _, si := range indexes {
+		si.a.Commit()
+	}
+	if tr != nil && len(indexes) > 0 {
+		tr.add("index commit, behind", tr.Clock()-t)
+	}
 }
 
 // testHookBehind, set by tests, is called by a commit that leaves its

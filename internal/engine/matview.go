@@ -85,6 +85,9 @@ type viewMeta struct {
 	maxMemory  int64 // WITH (max_memory = …); 0 for none
 	refills    int64 // refills counted up to the last step
 	overBudget bool  // the state exceeds maxMemory
+	// prepareCost and commitCost are the view's times per input row in
+	// parallel commits, by which they hand out their tasks (taskcost.go).
+	prepareCost, commitCost taskCost
 }
 
 func (m *viewMeta) meta() *viewMeta { return m }

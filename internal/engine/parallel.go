@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -237,18 +238,22 @@ func (j *indexJob) stage() {
 	if !j.claimed.CompareAndSwap(false, true) {
 		return
 	}
+	t0 := time.Now()
 	j.guard(func() {
 		if d, err := j.si.stageChange(j.d); err == nil {
 			j.staged, j.si.staged, j.si.applied = true, true, d
 		}
 	})
+	j.si.stageCost.record(time.Since(t0), len(j.d))
 	j.done()
 }
 
 // done counts one thing the job's commit waited for; the last one commits.
 func (j *indexJob) done() {
 	if j.pending.Add(-1) == 0 && j.staged {
+		t0 := time.Now()
 		j.guard(j.si.commitEarly)
+		j.si.commitCost.record(time.Since(t0), len(j.d))
 	}
 }
 
@@ -303,50 +308,37 @@ func inputRows(v matView, in *stepInput) int {
 
 // prepareWave prepares the views of one wave on up to workers goroutines,
 // the committing one included, and returns each view's result at its index
-// in wave. The indexes of the changed tables stage the change first; then
-// the views that read an index go first, so that it commits the change
-// beside the other views, then the views with most input. A worker that
-// finishes the last of what an index's commit waits for commits it.
+// in wave. The tasks (the views' prepares, and the stagings of the shared
+// indexes of the changed tables) are handed out longest path first: the
+// task's expected time (taskCost), plus for a staging and for a view that
+// reads an index the commit of the index, which waits for both. So the
+// longest view starts at once on one worker while the others share the
+// rest, and an index commits beside the views that do not read it. A
+// worker that finishes the last of what an index's commit waits for
+// commits it.
 func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *indexJobs) []prepared {
 	res := make([]prepared, len(wave))
-	order := make([]int, len(wave))
-	size := make([]int, len(wave))
-	reads := make([]bool, len(wave))
-	for i, v := range wave {
-		order[i], size[i] = i, inputRows(v, in)
-		if jobs != nil {
-			reads[i] = len(jobs.readers[v.meta().name]) > 0
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		if reads[a] != reads[b] {
-			if reads[a] {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(size[b], size[a])
-	})
-	ready := jobs.unclaimed()
-	n := min(workers, len(wave)+len(ready))
+	tasks := waveTasks(wave, in, jobs)
+	n := min(workers, len(tasks))
 	wc := e.newWaveClock(n)
 	var next atomic.Int64
 	work := func(w int) {
 		t := wc.now()
 		for {
 			k := int(next.Add(1)) - 1
-			if k < len(ready) {
-				ready[k].stage()
+			if k >= len(tasks) {
+				return
+			}
+			if j := tasks[k].job; j != nil {
+				j.stage()
 				if wc != nil {
-					t = wc.task(w, "stage "+ready[k].si.rel, t)
+					t = wc.task(w, "stage "+j.si.rel, t)
 				}
 				continue
 			}
-			k -= len(ready)
-			if k >= len(order) {
-				return
-			}
-			i := order[k]
+			i := tasks[k].view
+			m := wave[i].meta()
+			t0 := time.Now()
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
@@ -355,8 +347,9 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 				}()
 				res[i].z, res[i].ok, res[i].err = wave[i].prepare(in)
 			}()
+			m.prepareCost.record(time.Since(t0), tasks[k].rows)
 			if wc != nil {
-				t = wc.task(w, "prepare "+wave[i].meta().name, t)
+				t = wc.task(w, "prepare "+m.name, t)
 			}
 			jobs.prepared(wave[i])
 			if wc != nil {
@@ -375,6 +368,55 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 	wg.Wait()
 	e.endWave(wc, "wave overhead")
 	return res
+}
+
+// waveTask is one task of a parallel wave: staging an index's change
+// (job), or preparing the view at index view of the wave, which reads rows
+// rows of the commit and, with reads, a shared index that the commit
+// changes; path is the time expected from the task's start to the end of
+// what waits for it.
+type waveTask struct {
+	job        *indexJob
+	view, rows int
+	reads      bool
+	path       int64
+}
+
+// waveTasks returns the tasks of a wave, longest path first; tasks of
+// equal paths (none measured yet) go stagings first, then the views that
+// read an index, then the others, each by their rows, most first.
+func waveTasks(wave []matView, in *stepInput, jobs *indexJobs) []waveTask {
+	var tasks []waveTask
+	for _, j := range jobs.unclaimed() {
+		rows := len(j.d)
+		tasks = append(tasks, waveTask{job: j, rows: rows, path: j.si.stageCost.estimate(rows) + j.si.commitCost.estimate(rows)})
+	}
+	staged := len(tasks)
+	for i, v := range wave {
+		m := v.meta()
+		t := waveTask{view: i, rows: inputRows(v, in)}
+		t.path = m.prepareCost.estimate(t.rows)
+		if jobs != nil {
+			var then int64
+			for _, j := range jobs.readers[m.name] {
+				t.reads = true
+				then = max(then, j.si.commitCost.estimate(len(j.d)))
+			}
+			t.path += then
+		}
+		tasks = append(tasks, t)
+	}
+	slices.SortStableFunc(tasks[staged:], func(a, b waveTask) int {
+		if a.reads != b.reads {
+			if a.reads {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.rows, a.rows)
+	})
+	slices.SortStableFunc(tasks, func(a, b waveTask) int { return cmp.Compare(b.path, a.path) })
+	return tasks
 }
 
 // endWave adds a wave to the trace, and charges what the committing

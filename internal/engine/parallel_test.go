@@ -127,14 +127,17 @@ func TestParallelIndexTakenBack(t *testing.T) {
 
 // TestParallelDeterminism: over random transactions of up to thousands of
 // changes (updates by key range, inserts, deletes, changes that cancel),
-// an engine whose commits share their work among two goroutines (the
-// tables' batches consolidated in halves, the views of a wave and the
-// shared indexes staged on two workers, the views and the indexes
-// committed on a goroutine of their own past the commit's end, beside
-// the next transaction's typed changes) gives every view the deltas, entry for entry and in the same
-// order, that one goroutine gives, and the same rows, read between any
-// two commits (the views' own commits left behind by the last one); a
-// view created between two commits reads the shared index as committed.
+// an engine whose commits share their work among two or three goroutines
+// (the tables' batches consolidated in halves, the views of a wave and the
+// shared indexes staged on two workers, longest first, the views and the
+// indexes committed on goroutines of their own past the commit's end,
+// beside the next transaction's typed changes and its table writes) gives
+// every view the deltas, entry for entry and in the same order, that one
+// goroutine gives, and the same rows, read between any two commits (the
+// views' own commits left behind by the last one); a view created between
+// two commits reads the shared index as committed. One view passes the
+// table's batch on as it is, which its commit left behind reads while the
+// next commit writes the table's next batch.
 func TestParallelDeterminism(t *testing.T) {
 	views := []string{
 		`CREATE MATERIALIZED VIEW filtered AS SELECT id, grp, val FROM t WHERE val < 300`,
@@ -143,11 +146,14 @@ func TestParallelDeterminism(t *testing.T) {
 		`CREATE MATERIALIZED VIEW lows AS SELECT id, val FROM t ORDER BY val, id LIMIT 3`,
 		`CREATE MATERIALIZED VIEW joined AS SELECT t.id, u.name FROM t JOIN u ON t.grp = u.grp WHERE t.val > 900`,
 		`CREATE MATERIALIZED VIEW over AS SELECT grp, count(*) FROM filtered GROUP BY grp`,
+		`CREATE MATERIALIZED VIEW everything AS SELECT * FROM t`,
 	}
+	names := []string{"filtered", "grouped", "top", "lows", "joined", "over", "everything"}
 	type engineUnderTest struct {
-		e      *engine.Engine
-		sess   *engine.Session
-		deltas map[string][]string
+		workers int
+		e       *engine.Engine
+		sess    *engine.Session
+		deltas  map[string][]string
 	}
 	newEngine := func(workers int) *engineUnderTest {
 		e := engine.New()
@@ -155,7 +161,7 @@ func TestParallelDeterminism(t *testing.T) {
 		if workers > 1 {
 			engine.SetParallelMin(e, 0)
 		}
-		x := &engineUnderTest{e: e, sess: e.NewSession(), deltas: map[string][]string{}}
+		x := &engineUnderTest{workers: workers, e: e, sess: e.NewSession(), deltas: map[string][]string{}}
 		script := `CREATE TABLE t (id int PRIMARY KEY, grp int NOT NULL, val int NOT NULL);
 			CREATE TABLE u (grp int PRIMARY KEY, name text);
 			INSERT INTO u SELECT g, 'g' || g FROM generate_series(0, 9) g;
@@ -164,7 +170,7 @@ func TestParallelDeterminism(t *testing.T) {
 		if err := x.sess.ExecScript(script, func(engine.Result) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range []string{"filtered", "grouped", "top", "lows", "joined", "over"} {
+		for _, v := range names {
 			if _, err := e.Subscribe(v, func(ts uint64, d zset.ZSet) {
 				for _, en := range d {
 					x.deltas[v] = append(x.deltas[v], fmt.Sprintf("%d %s %d", ts, en.Row, en.W))
@@ -175,64 +181,83 @@ func TestParallelDeterminism(t *testing.T) {
 		}
 		return x
 	}
-	serial, parallel := newEngine(1), newEngine(2)
+	serial := newEngine(1)
+	parallel := []*engineUnderTest{newEngine(2), newEngine(3)}
+	all := append([]*engineUnderTest{serial}, parallel...)
+	// sameRows fails when an engine's view holds other rows than serial's.
+	sameRows := func(when, v string) {
+		t.Helper()
+		_, a, _ := serial.e.ViewRows(v)
+		for _, x := range parallel {
+			if _, b, _ := x.e.ViewRows(v); fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("%s: view %s holds other rows on %d workers", when, v, x.workers)
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(20, 20))
 	nextID := 3001
 	for txn := range 60 {
 		// The views read between two commits, their own commits left
-		// behind by the last one on two goroutines.
-		for _, v := range []string{"filtered", "grouped", "top", "lows", "joined", "over"} {
-			_, a, _ := serial.e.ViewRows(v)
-			_, b, _ := parallel.e.ViewRows(v)
-			if fmt.Sprint(a) != fmt.Sprint(b) {
-				t.Fatalf("before transaction %d: view %s holds other rows on two goroutines", txn, v)
+		// behind by the last one on goroutines of their own; but not
+		// before some typed transactions, whose table writes then run
+		// beside those commits.
+		if txn%6 != 2 {
+			for _, v := range names {
+				sameRows(fmt.Sprintf("before transaction %d", txn), v)
 			}
 		}
 		if txn == 30 {
-			for _, x := range []*engineUnderTest{serial, parallel} {
+			for _, x := range all {
 				// Shares the index of t by (val, id) with lows.
 				if err := x.sess.ExecScript(`CREATE MATERIALIZED VIEW lows2 AS SELECT id, val FROM t ORDER BY val, id LIMIT 40`, func(engine.Result) error { return nil }); err != nil {
 					t.Fatal(err)
 				}
 			}
-			_, a, _ := serial.e.ViewRows("lows2")
-			_, b, _ := parallel.e.ViewRows("lows2")
-			if len(a) != 40 || fmt.Sprint(a) != fmt.Sprint(b) {
-				t.Fatalf("lows2 holds %d rows on one goroutine, other rows on two", len(a))
+			if _, a, _ := serial.e.ViewRows("lows2"); len(a) != 40 {
+				t.Fatalf("lows2 holds %d rows", len(a))
 			}
+			sameRows("after lows2's creation", "lows2")
 		}
 		if txn%3 == 2 {
 			// Typed changes, which do not wait for the indexes' commit:
 			// replacements by key, kept in the transaction and written at
-			// commit on two goroutines, each a range of keys.
+			// commit on two goroutines, each a range of keys; two such
+			// transactions in a row, the second's writes beside the
+			// first's commits left behind, which read the table's batch.
 			n := 1 + rng.IntN(3000)
 			seed := rng.Uint64()
-			var missing [2]int
-			for k, x := range []*engineUnderTest{serial, parallel} {
+			rounds := 1
+			if txn%6 == 2 {
+				rounds = 2
+			}
+			missing := make([]int, len(all))
+			for k, x := range all {
 				r := rand.New(rand.NewPCG(seed, 1))
-				if err := x.sess.Begin(); err != nil {
-					t.Fatal(err)
-				}
-				for j := range n {
-					if txn%6 == 5 && j == n/2 {
-						// A read in the transaction writes the replacements
-						// kept so far; the rest are written at commit.
-						if err := x.sess.ExecScript(`SELECT count(*) FROM t WHERE val > 500`, func(engine.Result) error { return nil }); err != nil {
-							t.Fatal(err)
+				for range rounds {
+					if err := x.sess.Begin(); err != nil {
+						t.Fatal(err)
+					}
+					for j := range n {
+						if txn%6 == 5 && j == n/2 {
+							// A read in the transaction writes the replacements
+							// kept so far; the rest are written at commit.
+							if err := x.sess.ExecScript(`SELECT count(*) FROM t WHERE val > 500`, func(engine.Result) error { return nil }); err != nil {
+								t.Fatal(err)
+							}
+						}
+						id := int64(1 + r.IntN(nextID))
+						row := value.Row{value.NewInt(value.Int4, id), value.NewInt(value.Int4, r.Int64N(10)), value.NewInt(value.Int4, r.Int64N(1000))}
+						// A deleted key's replacement fails alone.
+						if err := x.sess.Replace("t", row); err != nil {
+							missing[k]++
 						}
 					}
-					id := int64(1 + r.IntN(nextID))
-					row := value.Row{value.NewInt(value.Int4, id), value.NewInt(value.Int4, r.Int64N(10)), value.NewInt(value.Int4, r.Int64N(1000))}
-					// A deleted key's replacement fails alone.
-					if err := x.sess.Replace("t", row); err != nil {
-						missing[k]++
+					if err := x.sess.Commit(); err != nil {
+						t.Fatalf("transaction %d: %v", txn, err)
 					}
 				}
-				if err := x.sess.Commit(); err != nil {
-					t.Fatalf("transaction %d: %v", txn, err)
-				}
 			}
-			if missing[0] != missing[1] || missing[0] == n {
+			if slices.Min(missing) != slices.Max(missing) || missing[0] == rounds*n {
 				t.Fatalf("transaction %d: %v of %d replacements failed", txn, missing, n)
 			}
 			continue
@@ -258,24 +283,22 @@ func TestParallelDeterminism(t *testing.T) {
 			}
 		}
 		b.WriteString("COMMIT;")
-		for _, x := range []*engineUnderTest{serial, parallel} {
+		for _, x := range all {
 			if err := x.sess.ExecScript(b.String(), func(engine.Result) error { return nil }); err != nil {
 				t.Fatalf("transaction %d: %v\n%s", txn, err, b.String())
 			}
 		}
 	}
-	for _, v := range []string{"filtered", "grouped", "top", "lows", "joined", "over"} {
-		if a, b := serial.deltas[v], parallel.deltas[v]; !slices.Equal(a, b) {
-			t.Fatalf("view %s: %d delta lines on one goroutine, %d on two, or in another order", v, len(a), len(b))
+	for _, v := range names {
+		for _, x := range parallel {
+			if a, b := serial.deltas[v], x.deltas[v]; !slices.Equal(a, b) {
+				t.Fatalf("view %s: %d delta lines on one worker, %d on %d, or in another order", v, len(a), len(b), x.workers)
+			}
 		}
 		if len(serial.deltas[v]) == 0 {
 			t.Fatalf("view %s never changed", v)
 		}
-		_, a, _ := serial.e.ViewRows(v)
-		_, b, _ := parallel.e.ViewRows(v)
-		if fmt.Sprint(a) != fmt.Sprint(b) {
-			t.Fatalf("view %s holds other rows on two goroutines", v)
-		}
+		sameRows("at the end", v)
 	}
 }
 

@@ -184,7 +184,7 @@ func (e *Engine) applyPending(direct bool) {
 		// order is row order, and the table is read by a view.
 		build := direct && t.uniques[0].cols[0] == 0 && read[t.name]
 		if build {
-			t.delta = t.reuseDelta(2 * len(keys))
+			t.delta = e.directDelta(t, 2*len(keys))
 			b.direct = append(b.direct, t)
 		}
 		e.applyTable(t, p, keys, build)

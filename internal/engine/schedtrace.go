@@ -53,6 +53,29 @@ func (e *Engine) SetScheduleTrace(tr *ScheduleTrace) {
 	e.trace = tr
 }
 
+// traceMark is a point of the committing thread's trace, or the span
+// between two: its work and its critical path so far (its serial time
+// plus its waves' work, or their busiest workers).
+type traceMark struct {
+	work, span int64
+}
+
+// mark returns the point the committing thread is at.
+func (tr *ScheduleTrace) mark() traceMark {
+	t := tr.Clock()
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	serial := t - tr.InWaves
+	return traceMark{work: serial + tr.WaveWork, span: serial + tr.WaveSpan}
+}
+
+// since returns the work and the critical path of the committing thread
+// since m.
+func (tr *ScheduleTrace) since(m traceMark) traceMark {
+	now := tr.mark()
+	return traceMark{work: now.work - m.work, span: now.span - m.span}
+}
+
 // add adds d to a part.
 func (tr *ScheduleTrace) add(part string, d int64) {
 	tr.mu.Lock()

@@ -572,7 +572,14 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 		return nil, nil
 	}
 	e := s.e
-	e.mu.Lock()
+	if commit {
+		// The commit writes the transaction's kept replacements beside
+		// the views' commits the last commit left behind, and waits for
+		// them before the views step (commit).
+		e.mu.lockChanges()
+	} else {
+		e.mu.Lock()
+	}
 	var err error
 	if commit {
 		err = e.commit()

@@ -52,6 +52,11 @@ type sharedIndex struct {
 	views   []string
 	staged  bool
 	batch   zset.ZSet // the narrowed batch staged, reused from step to step
+
+	// stageCost and commitCost are the times per row of its staging and
+	// commit in parallel commits (taskcost.go).
+	stageCost, commitCost taskCost
+
 	// early marks an index committed during the views' prepares of the
 	// commit in progress, once every view reading it had prepared
 	// (earlyIndexes); applied is what a worker staged, taken back if the

@@ -36,6 +36,7 @@ type table struct {
 	// on the first range over its leading columns (accessPath).
 	keyOrders []*namedIndex
 	delta     zset.ZSet        // the last commit's batch, reused by the next
+	spare     zset.ZSet        // the batch before, while a commit behind may read delta (directDelta)
 	pre       []zset.RowPrefix // the prefixes of a big batch's rows
 	// gathering is set while a commit gathers the table's batch; built,
 	// while it takes the batch applyPending built.

@@ -160,7 +160,6 @@ func (e *Engine) newTxn(explicit bool) *txn {
 // tables' batches, and skips what is not in use (a clock, events, shared
 // indexes, subscribers, sinks, a store) at the cost of a test each.
 func (e *Engine) commit() error {
-	e.mu.settle() // a typed change's own commit holds lockChanges only
 	tx := e.tx
 	e.tx = nil
 	if tx == nil {
@@ -198,6 +197,10 @@ func (e *Engine) commitTx(tx *txn) error {
 		e.tx = nil
 		ph.mark("table writes")
 	}
+	// A commit holds lockChanges only: its table writes ran beside the
+	// commits the last commit left behind, which the views' steps wait
+	// for.
+	e.mu.settleHeld()
 	temporal := e.temporal()
 	if temporal {
 		// The views first move to the commit's time, each instant at
@@ -311,7 +314,7 @@ func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, er
 		e.notify(deltas)
 		e.afterCommit(stepped, len(tx.log))
 		ph.mark("notify")
-		e.commitBehind(stepped)
+		e.commitBehind(stepped, in)
 		ph.mark("views and index commit")
 		compactTables(tx.log)
 		ph.mark("compact")
@@ -547,6 +550,18 @@ const prefixedMin = 64
 // maxReusedDelta is the largest batch a table keeps for its next delta:
 // the 20,000 entries of a transaction of 10,000 updates.
 const maxReusedDelta = 1 << 15
+
+// directDelta returns an empty batch for t's delta, built as the commit
+// writes t's replacements: those writes run while the views' and indexes'
+// commits left behind by the last commit may still read its batch (a
+// view that passes it on, an index that holds its rows), so that the
+// table then alternates between two batches.
+func (e *Engine) directDelta(t *table, n int) zset.ZSet {
+	if e.mu.behind != nil {
+		t.delta, t.spare = t.spare, t.delta
+	}
+	return t.reuseDelta(n)
+}
 
 // reuseDelta returns an empty batch for the table's next delta, with room
 // for up to n entries: the last one's memory when it is small enough to
