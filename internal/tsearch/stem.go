@@ -17,7 +17,9 @@ func StemEnglish(word string) string {
 	st.prelude()
 	st.markRegions()
 	st.step1a()
-	if !keepAfter1a[string(st.w)] {
+	// A word that was only apostrophes and a possessive ("''s") has
+	// nothing left to stem.
+	if len(st.w) > 0 && !keepAfter1a[string(st.w)] {
 		st.step1b()
 		st.step1c()
 		st.step2()
