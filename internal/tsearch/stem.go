@@ -17,9 +17,12 @@ func StemEnglish(word string) string {
 	st.prelude()
 	st.markRegions()
 	st.step1a()
-	// A word that was only apostrophes and a possessive ("''s") has
-	// nothing left to stem.
-	if len(st.w) > 0 && !keepAfter1a[string(st.w)] {
+	if len(st.w) == 0 {
+		// Only apostrophes and a possessive ("''s"): PostgreSQL's
+		// snowball dictionary keeps a word whose stem is empty.
+		return word
+	}
+	if !keepAfter1a[string(st.w)] {
 		st.step1b()
 		st.step1c()
 		st.step2()
