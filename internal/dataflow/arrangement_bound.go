@@ -22,7 +22,7 @@ import (
 // a view re-applies a filter that skips most rows) extends the region: the
 // index is rebuilt from its source (the table's rows as of the index's last
 // commit) with four times the rows, and the read goes on where it stopped.
-// A read that needs every row (a descending scan, Lookup, Weight, Len,
+// A read that needs every row (a descending scan, Weight, Len,
 // Total, String) extends the region to the whole relation first. State
 // reports the region.
 //

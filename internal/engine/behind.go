@@ -55,17 +55,21 @@ type behind struct {
 // committed. A panic of their commit is raised with the lock left free.
 func (l *engineLock) Lock() {
 	l.RWMutex.Lock()
-	l.settleHeld()
+	l.settleHeld(nil)
 }
 
 // settleHeld settles for the holder of the exclusive lock, and raises a
-// panic of the commits left behind with the lock left free.
-func (l *engineLock) settleHeld() {
+// panic of the commits left behind with the lock left free, after undo
+// (when not nil) has taken back what the holder changed meanwhile.
+func (l *engineLock) settleHeld(undo func()) {
 	if l.behind == nil {
 		return
 	}
 	defer func() {
 		if p := recover(); p != nil {
+			if undo != nil {
+				undo()
+			}
 			l.RWMutex.Unlock()
 			panic(p)
 		}

@@ -124,8 +124,8 @@ func (e *Engine) columnsOf(name string) ([]string, bool) {
 // setComments makes m the comments of object, in memory and in the
 // store.
 func (e *Engine) setComments(object string, m map[string]string) error {
-	if t := e.tables[object]; t != nil && t.temp {
-		// A temporary table's comments live and go with it.
+	if isTemp(object) {
+		// A temporary table's comments live and go with it, gone or not.
 	} else if cs, ok := e.store.(CommentStore); ok && e.store != nil {
 		if err := cs.SaveComments(object, m); err != nil {
 			return err

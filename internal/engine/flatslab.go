@@ -74,29 +74,15 @@ func copyFlat(dst, src value.Row) {
 // copy. Each row its own allocation, as a row replaced at random keeps
 // nothing else alive.
 func keptRow(r value.Row) value.Row {
-	size := len(r) * int(unsafe.Sizeof(value.Value{}))
-	for i := range r {
-		n, ok := r[i].FlatBytes()
-		if !ok {
-			return append(make(value.Row, 0, len(r)), r...)
-		}
-		size += n
+	words := flatWords(r)
+	if words < 0 {
+		return append(make(value.Row, 0, len(r)), r...)
 	}
 	if len(r) == 0 {
 		return value.Row{}
 	}
-	buf := make([]uint64, (size+7)/8)
+	buf := make([]uint64, words)
 	dst := unsafe.Slice((*value.Value)(unsafe.Pointer(&buf[0])), len(r))
-	tail := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), size)[len(r)*int(unsafe.Sizeof(value.Value{})):]
-	for k, v := range r {
-		if n, _ := v.FlatBytes(); n > 0 {
-			v.CopyBytes(tail[:n])
-			v = v.WithBytesAt(&tail[0])
-			tail = tail[n:]
-		} else {
-			v = v.WithBytesAt(nil)
-		}
-		dst[k] = v
-	}
+	copyFlat(dst, r)
 	return dst
 }

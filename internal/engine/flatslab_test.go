@@ -184,3 +184,11 @@ func TestTypedBatchRowsFlat(t *testing.T) {
 		}
 	}
 }
+
+// layoutAll copies every row (layout) and returns their ids.
+func (s *rowStore) layoutAll() []int32 {
+	l := &rowLayout{ids: s.ids(nil, false)}
+	l.copyRows(s.rows, runtime.GOMAXPROCS(0))
+	s.install(l)
+	return l.ids
+}

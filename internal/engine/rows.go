@@ -166,14 +166,6 @@ func (s *rowStore) layout() []int32 {
 	return l.ids
 }
 
-// layoutAll copies every row (layout) and returns their ids.
-func (s *rowStore) layoutAll() []int32 {
-	l := &rowLayout{ids: s.ids(nil, false)}
-	l.copyRows(s.rows, runtime.GOMAXPROCS(0))
-	s.install(l)
-	return l.ids
-}
-
 // rowLayout is one layout's work: the rows to copy, their copies, and
 // what the store's count of rows left in former slabs becomes. planLayout
 // and copyRows only read the store, so that the copy may run beside

@@ -127,9 +127,17 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 		if !ok {
 			continue
 		}
-		si, ok := s.m[sp.Key]
+		// A top-k reads its index from the front only, so that the
+		// index keeps only its first rows in order (Bound); a MIN or MAX
+		// reads from either end, and has an index of its own, whole.
+		topK := sp.Slot < 0
+		key, unfiltered := sp.Key, sp.Unfiltered
+		if !topK {
+			key, unfiltered = "whole "+key, "whole "+unfiltered
+		}
+		si, ok := s.m[key]
 		if !ok && len(sp.Filters) > 0 {
-			si, ok = s.m[sp.Unfiltered]
+			si, ok = s.m[unfiltered]
 		}
 		if !ok {
 			a := dataflow.NewArrangement(sp.Spec)
@@ -141,15 +149,17 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 			if len(si.filters) > 0 {
 				si.keep = si.holds
 			}
-			// Only its first rows in order: refills read on from the
-			// last kept row (dataflow.Arrangement.Bound).
-			a.Bound(e.boundSource(si))
+			if topK {
+				// Only its first rows in order: refills read on
+				// from the last kept row (dataflow.Arrangement.Bound).
+				a.Bound(e.boundSource(si))
+			}
 			w, err := e.fillIndex(si)
 			if err != nil {
 				return wait, err
 			}
 			waits = append(waits, w)
-			s.add(sp.Key, si)
+			s.add(key, si)
 		}
 		if err := u.UseIndex(sp.Slot, si.a); err != nil {
 			return wait, err

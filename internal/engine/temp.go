@@ -73,6 +73,7 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 // createTemp runs CREATE TEMP TABLE.
 func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	e := s.e
+	s.forgetTemps() // another session's DROP … CASCADE may have dropped one
 	if _, ok := s.temps[ct.Name]; ok {
 		if ct.IfNotExists {
 			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
@@ -214,6 +215,7 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 	if cv.Materialized {
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
 	}
+	s.forgetTemps()
 	if _, ok := s.temps[cv.Name]; ok {
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
 	}

@@ -199,8 +199,13 @@ func (e *Engine) commitTx(tx *txn) error {
 	}
 	// A commit holds lockChanges only: its table writes ran beside the
 	// commits the last commit left behind, which the views' steps wait
-	// for.
-	e.mu.settleHeld()
+	// for. If those failed, the writes are taken back before the panic
+	// goes on, so that the tables stay as the store and the views have
+	// them.
+	e.mu.settleHeld(func() {
+		e.tx = tx
+		e.rollback()
+	})
 	temporal := e.temporal()
 	if temporal {
 		// The views first move to the commit's time, each instant at

@@ -80,7 +80,11 @@ func (b *binder) rewriteSearchCycle(c *pg_query.CommonTableExpr, sel *pg_query.S
 		cols = append(cols, name)
 	}
 	if len(step.TargetList) != len(anchor.TargetList) {
-		return b.stmt.errf(nodeLoc(step.TargetList[0].GetResTarget().GetVal(), loc), pgerr.SyntaxError, "each UNION query must have the same number of columns")
+		at := loc
+		if len(step.TargetList) > 0 {
+			at = nodeLoc(step.TargetList[0].GetResTarget().GetVal(), loc)
+		}
+		return b.stmt.errf(at, pgerr.SyntaxError, "each UNION query must have the same number of columns")
 	}
 	if len(cols) != len(anchor.TargetList) {
 		return unsupported("terms with as many columns as the query")

@@ -17,6 +17,11 @@ func StemEnglish(word string) string {
 	st.prelude()
 	st.markRegions()
 	st.step1a()
+	if len(st.w) == 0 {
+		// Only apostrophes and a possessive ("''s"): PostgreSQL's
+		// snowball dictionary keeps a word whose stem is empty.
+		return word
+	}
 	if !keepAfter1a[string(st.w)] {
 		st.step1b()
 		st.step1c()

@@ -99,3 +99,27 @@ func BenchmarkMatch(b *testing.B) {
 		English.Match(benchText, "jumping dogs")
 	}
 }
+
+// TestStemEnglishShortWords stems every word of up to six letters over an
+// alphabet of the letters the steps look at, apostrophes among them: none
+// may panic, whatever is left after a step removes a suffix.
+func TestStemEnglishShortWords(t *testing.T) {
+	const alphabet = "aeyslid'g"
+	var word []byte
+	var walk func()
+	walk = func() {
+		StemEnglish(string(word))
+		if len(word) == 6 {
+			return
+		}
+		for i := range len(alphabet) {
+			word = append(word, alphabet[i])
+			walk()
+			word = word[:len(word)-1]
+		}
+	}
+	walk()
+	if got := StemEnglish("''s"); got != "''s" {
+		t.Errorf(`StemEnglish("''s") = %q, want the word`, got)
+	}
+}
