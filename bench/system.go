@@ -150,18 +150,21 @@ func runView(sys System, d *Data, v View, opt Options) Cell {
 	}
 	c.Checks++
 
-	// Warm up, then time single changes.
+	// Warm up, then time single changes. The batches are drawn into one
+	// buffer (Data.BatchInto).
+	var buf []Change
 	for range 3 {
-		if err := sys.Apply(v, d.Batch(1)); err != nil {
+		buf = d.BatchInto(buf, 1)
+		if err := sys.Apply(v, buf); err != nil {
 			return fail("error", err)
 		}
 	}
 	var lat []time.Duration
 	begin := time.Now()
 	for len(lat) < opt.LatencyMax && (len(lat) < opt.LatencyMin || time.Since(begin) < opt.LatencyTime) {
-		b := d.Batch(1)
+		buf = d.BatchInto(buf, 1)
 		t := time.Now()
-		if err := sys.Apply(v, b); err != nil {
+		if err := sys.Apply(v, buf); err != nil {
 			return fail("error", err)
 		}
 		lat = append(lat, time.Since(t))
@@ -181,9 +184,9 @@ func runView(sys System, d *Data, v View, opt Options) Cell {
 		}
 		var total time.Duration
 		for th.Batches == 0 || total < opt.BatchTime {
-			b := d.Batch(size)
+			buf = d.BatchInto(buf, size)
 			t := time.Now()
-			if err := sys.Apply(v, b); err != nil {
+			if err := sys.Apply(v, buf); err != nil {
 				return fail("error", err)
 			}
 			total += time.Since(t)

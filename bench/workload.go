@@ -97,12 +97,18 @@ func (d *Data) Next() Change {
 }
 
 // Batch draws n changes.
-func (d *Data) Batch(n int) []Change {
-	out := make([]Change, n)
-	for i := range out {
-		out[i] = d.Next()
+func (d *Data) Batch(n int) []Change { return d.BatchInto(nil, n) }
+
+// BatchInto draws n changes into buf's memory when it has room: a run
+// that draws a batch at a time reuses one, so that the harness's own
+// garbage does not bring the collections of a system in its process
+// (deltaview's) forward.
+func (d *Data) BatchInto(buf []Change, n int) []Change {
+	buf = slices.Grow(buf[:0], n)[:n]
+	for i := range buf {
+		buf[i] = d.Next()
 	}
-	return out
+	return buf
 }
 
 // View is one of the workload's views.
