@@ -92,6 +92,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 	var jobs *indexJobs
 	if workers >= 2 {
 		jobs = e.earlyIndexes(in)
+		defer e.split.start(e, workers)()
 	}
 	for _, wave := range e.viewWaves() {
 		if workers < 2 || !e.worthSplitting(wave, in, jobs) {
@@ -320,13 +321,30 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 	res := make([]prepared, len(wave))
 	tasks := waveTasks(wave, in, jobs)
 	n := min(workers, len(tasks))
+	var parts *waveParts
+	if open := e.splitting(wave, tasks); open > 0 {
+		parts = newWaveParts(open)
+		n = workers
+		e.split.wave = parts
+		defer func() { e.split.wave = nil }()
+	}
 	wc := e.newWaveClock(n)
 	var next atomic.Int64
 	work := func(w int) {
 		t := wc.now()
 		for {
+			if p := parts.claim(); p != nil {
+				p.run()
+				if wc != nil {
+					t = wc.task(w, "split", t)
+				}
+				continue
+			}
 			k := int(next.Add(1)) - 1
 			if k >= len(tasks) {
+				if parts.await() {
+					continue
+				}
 				return
 			}
 			if j := tasks[k].job; j != nil {
@@ -350,6 +368,9 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 			m.prepareCost.record(time.Since(t0), tasks[k].rows)
 			if wc != nil {
 				t = wc.task(w, "prepare "+m.name, t)
+			}
+			if tasks[k].splits {
+				parts.prepared()
 			}
 			jobs.prepared(wave[i])
 			if wc != nil {
@@ -380,6 +401,7 @@ type waveTask struct {
 	view, rows int
 	reads      bool
 	path       int64
+	splits     bool // the view may offer parts of a split step (parallel_split.go)
 }
 
 // waveTasks returns the tasks of a wave, longest path first; tasks of
