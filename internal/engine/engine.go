@@ -107,9 +107,6 @@ type Engine struct {
 	workers     int
 	parallelMin int
 	waves       [][]matView
-	// split shares a big step of one view's operator among the workers
-	// (parallel_split.go).
-	split splitter
 	// trace records the commits' schedule while set (schedtrace.go); ph
 	// times the phases of the commit in progress then.
 	trace *ScheduleTrace

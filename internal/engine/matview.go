@@ -88,9 +88,9 @@ type viewMeta struct {
 	// prepareCost and commitCost are the view's times per input row in
 	// parallel commits, by which they hand out their tasks (taskcost.go).
 	prepareCost, commitCost taskCost
-	// splits says that an operator of the view may share a big step out
-	// among the workers (parallel_split.go).
-	splits bool
+	// split lets the view's operators share a big step out among the
+	// workers (parallel_split.go); nil when none can.
+	split *viewSplit
 }
 
 func (m *viewMeta) meta() *viewMeta { return m }

@@ -3,44 +3,24 @@ package engine
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 )
 
 // A big step of one operator (a grouping's, dataflow.Splitter) may be
 // shared out among the workers of a commit: the operator cuts its work
-// in parts by key and runs them through the engine's splitter. In a
-// parallel wave, the parts after the first are offered to the wave's
-// workers, which take one before their next task, or wait for one while
-// a view that may split is still preparing; a part no worker took by
-// the time its operator is done with its own, the operator runs itself.
-// Outside a wave (a commit whose one busy view prepares on the
-// committing goroutine) the parts run on goroutines of their own. What
-// a split step computes is the serial step's, by the operator's
-// contract; only who computes it changes.
-
-// splitter is the engine's dataflow.Split.
-type splitter struct {
-	// ways is the number of parts of a step of min rows or more, set
-	// for a commit's prepare with two workers or more; 0 otherwise.
-	ways, min int
-	e         *Engine
-	// wave is the parallel wave under way, nil outside one.
-	wave *waveParts
-}
-
-// give gives the splitter to c's operators that can split their steps,
-// and reports whether there is one.
-func (s *splitter) give(c *dataflow.Circuit) bool {
-	found := false
-	for id := range c.Len() {
-		if sp, ok := c.Node(dataflow.NodeID(id)).(dataflow.Splitter); ok {
-			sp.SetSplit(s)
-			found = true
-		}
-	}
-	return found
-}
+// in parts by key and runs them through its view's viewSplit. A view
+// splits its step when it would otherwise be the commit's critical path:
+// alone in its wave (it prepares on the committing goroutine, the parts
+// on goroutines of their own), or expected to take longer than the
+// wave's fair share of a worker. In a parallel wave the parts after the
+// first are offered to the wave's workers, which take one before their
+// next task, or wait for one while a view that splits is still
+// preparing; a part that no worker took by the time its owner is done
+// with its own, the owner runs itself. What a split step computes is the
+// serial step's, by the operator's contract; only who computes it
+// changes.
 
 // splitMin is the fewest input rows of a step that splits, in units of
 // the engine's parallelMin: four, the threshold of a table's batch
@@ -48,26 +28,78 @@ func (s *splitter) give(c *dataflow.Circuit) bool {
 // few microseconds are a small share of the step.
 const splitMin = 4
 
-// start makes the splitter split the steps of a commit prepared with
-// workers goroutines; it returns the undo.
-func (s *splitter) start(e *Engine, workers int) func() {
-	s.e, s.ways, s.min = e, workers, max(splitMin*e.parallelMin, 1)
-	return func() { s.ways = 0 }
+// viewSplit is the dataflow.Split of one view's operators.
+type viewSplit struct {
+	e *Engine
+	// ways is the number of parts of a step of min rows or more while the
+	// view prepares a commit's step that is to split; 0 otherwise.
+	ways, min int
+	// wave is the parallel wave the view prepares in, nil outside one.
+	wave *waveParts
+	// lent is the time that other workers spent on the view's parts, in
+	// ns, for its cost per row (taskCost) to stay that of the whole step.
+	lent atomic.Int64
 }
 
-func (s *splitter) Ways(rows int) int {
+// newSplit gives a split to c's operators that can split their steps; nil
+// when there is none.
+func (e *Engine) newSplit(c *dataflow.Circuit) *viewSplit {
+	var s *viewSplit
+	for id := range c.Len() {
+		if sp, ok := c.Node(dataflow.NodeID(id)).(dataflow.Splitter); ok {
+			if s == nil {
+				s = &viewSplit{e: e}
+			}
+			sp.SetSplit(s)
+		}
+	}
+	return s
+}
+
+// start lets the view's step split in workers parts, its parts offered
+// to wave (nil: run on goroutines of their own); it returns the undo.
+func (s *viewSplit) start(workers int, wave *waveParts) func() {
+	s.ways, s.min, s.wave = workers, max(splitMin*s.e.parallelMin, 1), wave
+	return func() { s.ways, s.wave = 0, nil }
+}
+
+func (s *viewSplit) Ways(rows int) int {
 	if s.ways < 2 || rows < s.min {
 		return 1
 	}
 	return s.ways
 }
 
-func (s *splitter) Run(fns ...func()) {
+func (s *viewSplit) Run(fns ...func()) {
 	if s.wave != nil {
-		s.wave.run(fns)
+		s.wave.run(fns, &s.lent)
 		return
 	}
 	s.e.inParallel("split", fns...)
+}
+
+// splitViews marks the tasks of the views of a wave on workers workers
+// that split their steps, and returns their splits: a view whose
+// expected time is more than the wave's on each worker, were the wave's
+// tasks shared evenly, would be its critical path.
+func (e *Engine) splitViews(wave []matView, tasks []waveTask, workers int) []*viewSplit {
+	var total int64
+	for _, t := range tasks {
+		total += t.est
+	}
+	var out []*viewSplit
+	for i := range tasks {
+		t := &tasks[i]
+		if t.job != nil {
+			continue
+		}
+		s := wave[t.view].meta().split
+		if s != nil && t.rows >= max(splitMin*e.parallelMin, 1) && t.est*int64(workers) > total {
+			t.splits = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // waveParts are the parts of split steps offered to a wave's workers.
@@ -86,6 +118,7 @@ type wavePart struct {
 	claimed atomic.Bool
 	done    chan struct{}
 	panics  any
+	lent    *atomic.Int64 // its owner's, for the time of a part run by another worker
 }
 
 func newWaveParts(open int) *waveParts {
@@ -96,10 +129,10 @@ func newWaveParts(open int) *waveParts {
 
 // run runs fns, offering all but the first to the wave's workers, and
 // returns when all have run; a panic of one is raised here.
-func (w *waveParts) run(fns []func()) {
+func (w *waveParts) run(fns []func(), lent *atomic.Int64) {
 	parts := make([]*wavePart, len(fns)-1)
 	for i := range parts {
-		parts[i] = &wavePart{fn: fns[i+1], done: make(chan struct{})}
+		parts[i] = &wavePart{fn: fns[i+1], done: make(chan struct{}), lent: lent}
 	}
 	w.mu.Lock()
 	w.queue = append(w.queue, parts...)
@@ -108,7 +141,7 @@ func (w *waveParts) run(fns []func()) {
 	fns[0]()
 	for _, p := range parts {
 		if p.claimed.CompareAndSwap(false, true) {
-			p.run()
+			p.run(false)
 		}
 	}
 	for _, p := range parts {
@@ -119,12 +152,17 @@ func (w *waveParts) run(fns []func()) {
 	}
 }
 
-// run runs the part, claimed, keeping its panic for the step's owner.
-func (p *wavePart) run() {
+// run runs the part, claimed, keeping its panic for the step's owner;
+// lent says that another worker than its owner runs it.
+func (p *wavePart) run(lent bool) {
+	t0 := time.Now()
 	defer close(p.done)
 	defer func() {
 		if r := recover(); r != nil {
 			p.panics = r
+		}
+		if lent {
+			p.lent.Add(int64(time.Since(t0)))
 		}
 	}()
 	p.fn()
@@ -148,7 +186,7 @@ func (w *waveParts) claim() *wavePart {
 }
 
 // await waits, for a worker without tasks, until a part is offered or no
-// view that may split is still preparing; it reports whether a part is.
+// view that splits is still preparing; it reports whether a part is.
 func (w *waveParts) await() bool {
 	if w == nil {
 		return false
@@ -167,24 +205,10 @@ func (w *waveParts) await() bool {
 	}
 }
 
-// prepared counts a view that may split as done.
+// prepared counts a view that splits as done.
 func (w *waveParts) prepared() {
 	w.mu.Lock()
 	w.open--
 	w.mu.Unlock()
 	w.cond.Broadcast()
-}
-
-// splitting marks the tasks of the wave's views that may split their
-// step and returns how many there are.
-func (e *Engine) splitting(wave []matView, tasks []waveTask) int {
-	n := 0
-	for i := range tasks {
-		t := &tasks[i]
-		if t.job == nil && wave[t.view].meta().splits && e.split.Ways(t.rows) > 1 {
-			t.splits = true
-			n++
-		}
-	}
-	return n
 }
