@@ -81,7 +81,10 @@ func (s *viewSplit) Run(fns ...func()) {
 // splitViews marks the tasks of the views of a wave on workers workers
 // that split their steps, and returns their splits: a view whose
 // expected time is more than the wave's on each worker, were the wave's
-// tasks shared evenly, would be its critical path.
+// tasks shared evenly, would be its critical path. By a margin of an
+// eighth: a view about as long as its share is balanced by the others'
+// tasks already, and its parts, taken by a worker between two of them,
+// would leave it waiting for the last one.
 func (e *Engine) splitViews(wave []matView, tasks []waveTask, workers int) []*viewSplit {
 	var total int64
 	for _, t := range tasks {
@@ -94,7 +97,7 @@ func (e *Engine) splitViews(wave []matView, tasks []waveTask, workers int) []*vi
 			continue
 		}
 		s := wave[t.view].meta().split
-		if s != nil && t.rows >= max(splitMin*e.parallelMin, 1) && t.est*int64(workers) > total {
+		if s != nil && t.rows >= max(splitMin*e.parallelMin, 1) && t.est*int64(workers) > total+total/8 {
 			t.splits = true
 			out = append(out, s)
 		}
