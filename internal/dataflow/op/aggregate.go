@@ -533,22 +533,10 @@ func (g *GroupBy) evalBatch(batch zset.ZSet, ways int) error {
 		g.recs = make([]aggRec, 0, n)
 	}
 	g.arena, g.pres, g.recs = g.arena[:n*width], g.pres[:n*len(g.aggs)], g.recs[:n]
-	if ways == 1 {
-		return g.evalRange(batch, 0, n, width)
+	if ways > 1 {
+		return g.evalParts(batch, ways, width)
 	}
-	errs := make([]error, ways)
-	fns := make([]func(), ways)
-	for p := range fns {
-		lo, hi := p*n/ways, (p+1)*n/ways
-		fns[p] = func() { errs[p] = g.evalRange(batch, lo, hi, width) }
-	}
-	g.split.Run(fns...)
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return g.evalRange(batch, 0, n, width)
 }
 
 // evalRange evaluates the entries batch[lo:hi], each into its width of

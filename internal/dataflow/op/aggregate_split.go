@@ -30,12 +30,31 @@ func (g *GroupBy) ways(rows int) int {
 	if g.split == nil || g.global || rows < 2 {
 		return 1
 	}
+	ways := min(g.split.Ways(rows), rows)
 	for i := range g.aggs {
 		if g.aggs[i].Index != nil {
 			return 1
 		}
 	}
-	return min(g.split.Ways(rows), rows)
+	return ways
+}
+
+// evalParts evaluates the batch's entries in ways parts of it at once.
+func (g *GroupBy) evalParts(batch zset.ZSet, ways, width int) error {
+	n := len(batch)
+	errs := make([]error, ways)
+	fns := make([]func(), ways)
+	for p := range fns {
+		lo, hi := p*n/ways, (p+1)*n/ways
+		fns[p] = func() { errs[p] = g.evalRange(batch, lo, hi, width) }
+	}
+	g.split.Run(fns...)
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stageParts stages the step's groups in ways parts of the sorted
