@@ -13,8 +13,8 @@ import (
 // in parts by key and runs them through its view's viewSplit. A view
 // splits its step when it would otherwise be the commit's critical path:
 // alone in its wave (it prepares on the committing goroutine, the parts
-// on goroutines of their own), or expected to take longer than the
-// wave's fair share of a worker. In a parallel wave the parts after the
+// on goroutines of their own), or expected to take an eighth more than a
+// worker's even share of its wave. In a parallel wave the parts after the
 // first are offered to the wave's workers, which take one before their
 // next task, or wait for one while a view that splits is still
 // preparing; a part that no worker took by the time its owner is done
