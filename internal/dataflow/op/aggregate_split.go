@@ -23,9 +23,10 @@ var _ dataflow.Splitter = (*GroupBy)(nil)
 func (g *GroupBy) SetSplit(s dataflow.Split) { g.split = s }
 
 // ways returns into how many parts a step over rows entries splits. A
-// MIN or MAX that refills from an index reads it through a cursor of its
-// own that is not safe to share: such a grouping does not split, nor does
-// a global aggregate, whose one group is one part.
+// MIN or MAX that refills from an index keeps its reads of the index on
+// one goroutine (an index may extend itself as it is read): such a
+// grouping does not split, nor does a global aggregate, whose one group
+// is one part.
 func (g *GroupBy) ways(rows int) int {
 	if g.split == nil || g.global || rows < 2 {
 		return 1
