@@ -85,6 +85,7 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		}
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
+	v.split = e.newSplit(c.Circuit)
 	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
 	if len(c.Reserves) > 0 {
 		defer func() {

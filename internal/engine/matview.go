@@ -88,6 +88,9 @@ type viewMeta struct {
 	// prepareCost and commitCost are the view's times per input row in
 	// parallel commits, by which they hand out their tasks (taskcost.go).
 	prepareCost, commitCost taskCost
+	// split lets the view's operators share a big step out among the
+	// workers (parallel_split.go); nil when none can.
+	split *viewSplit
 }
 
 func (m *viewMeta) meta() *viewMeta { return m }

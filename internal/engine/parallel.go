@@ -96,7 +96,17 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 	for _, wave := range e.viewWaves() {
 		if workers < 2 || !e.worthSplitting(wave, in, jobs) {
 			for _, v := range wave {
-				z, ok, err := v.prepare(in)
+				var z zset.ZSet
+				var ok bool
+				var err error
+				if s := v.meta().split; s != nil && workers >= 2 {
+					// On the critical path: its big step splits.
+					undo := s.start(workers, nil)
+					z, ok, err = v.prepare(in)
+					undo()
+				} else {
+					z, ok, err = v.prepare(in)
+				}
 				if e.ph != nil {
 					e.ph.mark("prepare " + v.meta().name)
 				}
@@ -320,13 +330,31 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 	res := make([]prepared, len(wave))
 	tasks := waveTasks(wave, in, jobs)
 	n := min(workers, len(tasks))
+	var parts *waveParts
+	if split := e.splitViews(wave, tasks, workers); len(split) > 0 {
+		parts = newWaveParts(len(split))
+		n = workers
+		for _, s := range split {
+			defer s.start(workers, parts)()
+		}
+	}
 	wc := e.newWaveClock(n)
 	var next atomic.Int64
 	work := func(w int) {
 		t := wc.now()
 		for {
+			if p := parts.claim(); p != nil {
+				p.run(true)
+				if wc != nil {
+					t = wc.task(w, "split", t)
+				}
+				continue
+			}
 			k := int(next.Add(1)) - 1
 			if k >= len(tasks) {
+				if parts.await() {
+					continue
+				}
 				return
 			}
 			if j := tasks[k].job; j != nil {
@@ -347,9 +375,16 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 				}()
 				res[i].z, res[i].ok, res[i].err = wave[i].prepare(in)
 			}()
-			m.prepareCost.record(time.Since(t0), tasks[k].rows)
+			d := time.Since(t0)
+			if tasks[k].splits {
+				d += time.Duration(m.split.lent.Swap(0))
+			}
+			m.prepareCost.record(d, tasks[k].rows)
 			if wc != nil {
 				t = wc.task(w, "prepare "+m.name, t)
+			}
+			if tasks[k].splits {
+				parts.prepared()
 			}
 			jobs.prepared(wave[i])
 			if wc != nil {
@@ -373,13 +408,15 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 // waveTask is one task of a parallel wave: staging an index's change
 // (job), or preparing the view at index view of the wave, which reads rows
 // rows of the commit and, with reads, a shared index that the commit
-// changes; path is the time expected from the task's start to the end of
-// what waits for it.
+// changes; est is the task's expected time, path the time expected from
+// its start to the end of what waits for it; splits, that the view's
+// step splits (parallel_split.go).
 type waveTask struct {
 	job        *indexJob
 	view, rows int
 	reads      bool
-	path       int64
+	est, path  int64
+	splits     bool
 }
 
 // waveTasks returns the tasks of a wave, longest path first; tasks of
@@ -389,13 +426,15 @@ func waveTasks(wave []matView, in *stepInput, jobs *indexJobs) []waveTask {
 	var tasks []waveTask
 	for _, j := range jobs.unclaimed() {
 		rows := len(j.d)
-		tasks = append(tasks, waveTask{job: j, rows: rows, path: j.si.stageCost.estimate(rows) + j.si.commitCost.estimate(rows)})
+		est := j.si.stageCost.estimate(rows) + j.si.commitCost.estimate(rows)
+		tasks = append(tasks, waveTask{job: j, rows: rows, path: est, est: est})
 	}
 	staged := len(tasks)
 	for i, v := range wave {
 		m := v.meta()
 		t := waveTask{view: i, rows: inputRows(v, in)}
-		t.path = m.prepareCost.estimate(t.rows)
+		t.est = m.prepareCost.estimate(t.rows)
+		t.path = t.est
 		if jobs != nil {
 			var then int64
 			for _, j := range jobs.readers[m.name] {

@@ -137,7 +137,8 @@ func TestParallelIndexTakenBack(t *testing.T) {
 // views' own commits left behind by the last one); a view created between
 // two commits reads the shared index as committed. One view passes the
 // table's batch on as it is, which its commit left behind reads while the
-// next commit writes the table's next batch.
+// next commit writes the table's next batch. The groupings split their
+// steps among the workers by key.
 func TestParallelDeterminism(t *testing.T) {
 	views := []string{
 		`CREATE MATERIALIZED VIEW filtered AS SELECT id, grp, val FROM t WHERE val < 300`,
@@ -147,8 +148,13 @@ func TestParallelDeterminism(t *testing.T) {
 		`CREATE MATERIALIZED VIEW joined AS SELECT t.id, u.name FROM t JOIN u ON t.grp = u.grp WHERE t.val > 900`,
 		`CREATE MATERIALIZED VIEW over AS SELECT grp, count(*) FROM filtered GROUP BY grp`,
 		`CREATE MATERIALIZED VIEW everything AS SELECT * FROM t`,
+		// Many groups, keyed by an integer and a text, whose big steps
+		// split among the workers by key.
+		`CREATE MATERIALIZED VIEW split AS SELECT val % 37 AS k, 'g' || grp AS g, count(*) AS n, sum(val), avg(val::numeric),
+			min(id), max(id) FILTER (WHERE val > 500), count(DISTINCT grp) AS grps, bool_and(val > 10) FROM t GROUP BY val % 37, 'g' || grp`,
+		`CREATE MATERIALIZED VIEW byval AS SELECT val, count(*), min(id), max(id) FROM t GROUP BY val`,
 	}
-	names := []string{"filtered", "grouped", "top", "lows", "joined", "over", "everything"}
+	names := []string{"filtered", "grouped", "top", "lows", "joined", "over", "everything", "split", "byval"}
 	type engineUnderTest struct {
 		workers int
 		e       *engine.Engine
@@ -344,5 +350,67 @@ func TestParallelRefillNotice(t *testing.T) {
 	all := strings.Join(got[0], "\n")
 	if !strings.Contains(all, `"m" refilled its reserves 3 times`) || !strings.Contains(all, `"top" refilled its reserves`) {
 		t.Fatalf("want refill notices of m (3 at once) and top:\n%s", all)
+	}
+}
+
+// TestParallelSplitAlone: a grouping that is the only view a commit
+// changes prepares on the committing goroutine, its big steps split among
+// goroutines of their own; at the default thresholds, over transactions
+// of a few rows to thousands, it gives the deltas of one worker, entry
+// for entry, and fails as it does (a group key divided by zero).
+func TestParallelSplitAlone(t *testing.T) {
+	type engineUnderTest struct {
+		sess   *engine.Session
+		e      *engine.Engine
+		deltas []string
+	}
+	newEngine := func(workers int) *engineUnderTest {
+		e := engine.New()
+		e.SetWorkers(workers)
+		x := &engineUnderTest{e: e, sess: e.NewSession()}
+		if err := x.sess.ExecScript(`CREATE TABLE w (id int PRIMARY KEY, k int NOT NULL, v int NOT NULL);
+			INSERT INTO w SELECT g, g % 500, g % 97 FROM generate_series(1, 20000) g;
+			CREATE MATERIALIZED VIEW g AS SELECT k / (v % 97 + 1) AS q, count(*), sum(v), min(id), max(id) FROM w GROUP BY k / (v % 97 + 1)`,
+			func(engine.Result) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Subscribe("g", func(ts uint64, d zset.ZSet) {
+			for _, en := range d {
+				x.deltas = append(x.deltas, fmt.Sprintf("%d %s %d", ts, en.Row, en.W))
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	one, two := newEngine(1), newEngine(2)
+	rng := rand.New(rand.NewPCG(7, 7))
+	failed := 0
+	for txn := range 30 {
+		m := 1 + rng.IntN(40)
+		stmt := fmt.Sprintf("UPDATE w SET k = (k * %d + %d) %% 500, v = (v + %d) %% 97 WHERE id %% %d = %d",
+			1+rng.IntN(5), rng.IntN(500), rng.IntN(97), m, rng.IntN(m))
+		if txn%7 == 6 {
+			// A divisor of zero in some rows: the step fails.
+			stmt = fmt.Sprintf("UPDATE w SET v = -1 WHERE id %% %d = 0", 1+rng.IntN(10))
+		}
+		var errs [2]error
+		for i, x := range []*engineUnderTest{one, two} {
+			errs[i] = x.sess.ExecScript(stmt, func(engine.Result) error { return nil })
+		}
+		if fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) {
+			t.Fatalf("transaction %d: one worker: %v; two: %v", txn, errs[0], errs[1])
+		}
+		if errs[0] != nil {
+			failed++
+		}
+	}
+	if !slices.Equal(one.deltas, two.deltas) || len(one.deltas) == 0 {
+		t.Fatalf("%d delta lines on one worker, %d on two, or in another order", len(one.deltas), len(two.deltas))
+	}
+	_, a, _ := one.e.ViewRows("g")
+	_, b, _ := two.e.ViewRows("g")
+	if fmt.Sprint(a) != fmt.Sprint(b) || failed == 0 {
+		t.Fatalf("the views' rows differ, or no transaction failed (%d)", failed)
 	}
 }

@@ -47,20 +47,32 @@ type GroupBy struct {
 	// the first such key; NULL and other kinds go to groups.
 	ints    *intmap.Map[*group]
 	intKind value.Kind
-	keyBuf  []byte
 	bytes   int64 // state bytes: keys, output rows, accumulators
 
 	// Scratch of the step, valid until Commit or Abort.
-	arena  []value.Value // per input entry: keys, then each aggregate's slot
-	pres   []bool        // per input entry and aggregate: passes FILTER
-	recs   []aggRec
+	arena []value.Value // per input entry: keys, then each aggregate's slot
+	pres  []bool        // per input entry and aggregate: passes FILTER
+	recs  []aggRec
+	groupPart
+	out zset.ZSet
+
+	// split shares a big step out among goroutines (aggregate_split.go);
+	// parts are the scratch of the parts after the first.
+	split dataflow.Split
+	parts []*groupPart
+
+	refills int64
+}
+
+// groupPart is the scratch of the groups a step stages: all of them, or
+// one part of them when the step is split.
+type groupPart struct {
+	keyBuf []byte
 	chs    []aggChange
 	staged []stagedGroup
 	setCh  []setChange // staged changes to the groups' valueSets
 	ctx    stepCtx
-	out    zset.ZSet
-
-	refills int64
+	pout   zset.ZSet // a part's output after the first's
 }
 
 var _ dataflow.Operator = (*GroupBy)(nil)
@@ -423,21 +435,30 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 			return out, err
 		}
 	}
-	if err := g.evalBatch(batch); err != nil {
+	ways := g.ways(len(batch))
+	if err := g.evalBatch(batch, ways); err != nil {
 		return out, err
 	}
-	nk := len(g.keys)
 	if !g.global {
-		g.sortRecs(nk)
+		g.sortRecs(len(g.keys))
 	}
-	for i := 0; i < len(g.recs); {
+	if ways > 1 {
+		return g.stageParts(out, ways)
+	}
+	return g.stageRange(&g.groupPart, 0, len(g.recs), out)
+}
+
+// stageRange stages the groups of recs[lo:hi], whole groups, in part p.
+func (g *GroupBy) stageRange(p *groupPart, lo, hi int, out zset.ZSet) (zset.ZSet, error) {
+	nk := len(g.keys)
+	for i := lo; i < hi; {
 		key := g.arena[g.recs[i].off : g.recs[i].off+nk]
 		j := i + 1
-		for j < len(g.recs) && (g.global || sameGroupKey(g.arena[g.recs[j].off:g.recs[j].off+nk], key)) {
+		for j < hi && (g.global || sameGroupKey(g.arena[g.recs[j].off:g.recs[j].off+nk], key)) {
 			j++
 		}
 		var err error
-		if out, err = g.stageGroup(key, i, j, out); err != nil {
+		if out, err = g.stageGroup(p, key, i, j, out); err != nil {
 			return out, err
 		}
 		i = j
@@ -489,9 +510,11 @@ var (
 const prefixSortMin = 64
 
 // evalBatch evaluates the keys, filters and arguments of every input entry
-// into the arena.
-func (g *GroupBy) evalBatch(batch zset.ZSet) error {
-	g.arena, g.pres, g.recs = g.arena[:0], g.pres[:0], g.recs[:0]
+// into the arena, in ways parts of the batch at once (the entries' values
+// have fixed places: an entry's width of values, one FILTER result per
+// aggregate). The error is the first entry's in the batch's order, as one
+// pass over it would meet.
+func (g *GroupBy) evalBatch(batch zset.ZSet, ways int) error {
 	// A big batch (a cold start's) gets its buffers at their final size
 	// at once: clearStep drops big ones, and growing them by appends
 	// copied each several times.
@@ -499,28 +522,44 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 	for i := range g.aggs {
 		width += g.aggs[i].width
 	}
-	if n := len(batch) * width; cap(g.arena) < n {
-		g.arena = make([]value.Value, 0, n)
+	n := len(batch)
+	if cap(g.arena) < n*width {
+		g.arena = make([]value.Value, 0, n*width)
 	}
-	if cap(g.pres) < len(batch)*len(g.aggs) {
-		g.pres = make([]bool, 0, len(batch)*len(g.aggs))
+	if cap(g.pres) < n*len(g.aggs) {
+		g.pres = make([]bool, 0, n*len(g.aggs))
 	}
-	if cap(g.recs) < len(batch) {
-		g.recs = make([]aggRec, 0, len(batch))
+	if cap(g.recs) < n {
+		g.recs = make([]aggRec, 0, n)
 	}
+	g.arena, g.pres, g.recs = g.arena[:n*width], g.pres[:n*len(g.aggs)], g.recs[:n]
+	if ways > 1 {
+		return g.evalParts(batch, ways, width)
+	}
+	return g.evalRange(batch, 0, n, width)
+}
+
+// evalRange evaluates the entries batch[lo:hi], each into its width of
+// values of the arena.
+func (g *GroupBy) evalRange(batch zset.ZSet, lo, hi, width int) error {
+	na := len(g.aggs)
+	// Appends within the entries' places: their capacity is exactly theirs.
+	arena := g.arena[lo*width : lo*width : hi*width]
+	pres := g.pres[lo*na : lo*na : hi*na]
 	intKey := len(g.keys) > 0 && value.KeyIsInt(g.keys[0].Type().Kind)
-	for i, e := range batch {
+	for i := lo; i < hi; i++ {
+		e := batch[i]
 		dataflow.TouchRows(batch, i)
-		off, pre := len(g.arena), len(g.pres)
+		start := len(arena)
 		for _, k := range g.keys {
 			v, err := k.Eval(e.Row)
 			if err != nil {
 				return err
 			}
-			g.arena = append(g.arena, v)
+			arena = append(arena, v)
 		}
-		for i := range g.aggs {
-			a := &g.aggs[i]
+		for ai := range g.aggs {
+			a := &g.aggs[ai]
 			ok := true
 			if a.Filter != nil {
 				v, err := a.Filter.Eval(e.Row)
@@ -529,22 +568,25 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 				}
 				ok = isTrue(v)
 			}
-			g.pres = append(g.pres, ok)
+			pres = append(pres, ok)
 			if !ok {
 				for range a.width {
-					g.arena = append(g.arena, value.Null)
+					arena = append(arena, value.Null)
 				}
 				continue
 			}
-			if err := a.evalSlot(e.Row, &g.arena); err != nil {
+			if err := a.evalSlot(e.Row, &arena); err != nil {
 				return err
 			}
 		}
-		r := aggRec{off: off, pre: pre, w: e.W}
-		if intKey && !g.arena[off].IsNull() {
-			r.k = value.Prefix64(g.arena[off])
+		r := aggRec{off: lo*width + start, pre: i * na, w: e.W}
+		if intKey && !arena[start].IsNull() {
+			r.k = value.Prefix64(arena[start])
 		}
-		g.recs = append(g.recs, r)
+		g.recs[i] = r
+	}
+	if len(arena) != (hi-lo)*width {
+		return pgerr.New(pgerr.Internal, "aggregate: an entry's values do not fill its width")
 	}
 	return nil
 }
@@ -582,8 +624,8 @@ func (a *aggSpec) evalSlot(row value.Row, dst *[]value.Value) error {
 	return nil
 }
 
-// stageGroup stages the changes recs[i:j] of one group.
-func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet, error) {
+// stageGroup stages the changes recs[i:j] of one group in part p.
+func (g *GroupBy) stageGroup(p *groupPart, key value.Row, i, j int, out zset.ZSet) (zset.ZSet, error) {
 	var dn int64
 	for _, r := range g.recs[i:j] {
 		dn += r.w
@@ -593,15 +635,15 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	if isInt = g.intKey(key); isInt {
 		gr, found = g.ints.Get(key[0].Int())
 	} else {
-		g.keyBuf = value.AppendRowKey(g.keyBuf[:0], key)
-		gr, found = g.groups[string(g.keyBuf)]
+		p.keyBuf = value.AppendRowKey(p.keyBuf[:0], key)
+		gr, found = g.groups[string(p.keyBuf)]
 	}
 	isNew := !found
 	var enc string
 	if isNew {
 		gr = g.newGroup()
 		if !isInt {
-			enc = string(g.keyBuf)
+			enc = string(p.keyBuf)
 		}
 	}
 	n := gr.n + dn
@@ -609,7 +651,7 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 		return out, pgerr.New(pgerr.Internal, "aggregate: group %s would hold %d rows", zset.FormatRow(key), n)
 	}
 	// Stage before the accumulators so that Abort finds them.
-	g.staged = append(g.staged, stagedGroup{g: gr, isNew: isNew, isInt: isInt, enc: enc, n: n, so: len(g.setCh)})
+	p.staged = append(p.staged, stagedGroup{g: gr, isNew: isNew, isInt: isInt, enc: enc, n: n, so: len(p.setCh)})
 	var row value.Row
 	if n > 0 || g.global {
 		row = make(value.Row, len(key)+len(g.aggs))
@@ -617,23 +659,23 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 	}
 	for a := range g.aggs {
 		spec := &g.aggs[a]
-		g.chs = clearUsed(g.chs)
+		p.chs = clearUsed(p.chs)
 		for _, r := range g.recs[i:j] {
 			// recs are sorted by key, pres in input order.
 			if g.pres[r.pre+a] {
-				g.chs = append(g.chs, aggChange{vals: g.arena[r.off+spec.slot : r.off+spec.slot+spec.width], w: r.w})
+				p.chs = append(p.chs, aggChange{vals: g.arena[r.off+spec.slot : r.off+spec.slot+spec.width], w: r.w})
 			}
 		}
 		if spec.feeds {
-			// Before stage, which may reorder g.chs.
-			for _, ch := range g.chs {
+			// Before stage, which may reorder p.chs.
+			for _, ch := range p.chs {
 				if v := ch.vals[0]; !v.IsNull() {
-					g.setCh = append(g.setCh, setChange{set: spec.set, k: v.Int(), w: ch.w})
+					p.setCh = append(p.setCh, setChange{set: spec.set, k: v.Int(), w: ch.w})
 				}
 			}
 		}
-		g.ctx.key, g.ctx.spec, g.ctx.sets = key, spec, g.sets(gr)
-		v, err := g.accs(gr)[a].stage(&g.ctx, g.chs)
+		p.ctx.key, p.ctx.spec, p.ctx.sets = key, spec, g.sets(gr)
+		v, err := g.accs(gr)[a].stage(&p.ctx, p.chs)
 		if err != nil {
 			return out, err
 		}
@@ -641,8 +683,8 @@ func (g *GroupBy) stageGroup(key value.Row, i, j int, out zset.ZSet) (zset.ZSet,
 			row[len(key)+a] = v
 		}
 	}
-	sg := &g.staged[len(g.staged)-1]
-	sg.se = len(g.setCh)
+	sg := &p.staged[len(p.staged)-1]
+	sg.se = len(p.setCh)
 	if identicalRows(gr.out, row) {
 		sg.out = gr.out
 		return out, nil
@@ -693,8 +735,19 @@ func (g *GroupBy) Commit() {
 	for _, a := range g.owned {
 		a.Commit()
 	}
-	for i := range g.staged {
-		s := &g.staged[i]
+	g.commitPart(&g.groupPart)
+	for _, p := range g.parts {
+		g.commitPart(p)
+		g.refills += p.ctx.pendingRefills()
+	}
+	g.refills += g.ctx.pendingRefills()
+	g.clearStep()
+}
+
+// commitPart applies the groups part p staged.
+func (g *GroupBy) commitPart(p *groupPart) {
+	for i := range p.staged {
+		s := &p.staged[i]
 		gr := s.g
 		var before, after int64
 		for _, a := range g.accs(gr) {
@@ -706,7 +759,7 @@ func (g *GroupBy) Commit() {
 		for i := range sets {
 			before += sets[i].bytes()
 		}
-		for _, c := range g.setCh[s.so:s.se] {
+		for _, c := range p.setCh[s.so:s.se] {
 			sets[c.set].add(c.k, c.w, &g.ctx.scr)
 		}
 		for i := range sets {
@@ -739,8 +792,6 @@ func (g *GroupBy) Commit() {
 			g.bytes += after - before
 		}
 	}
-	g.refills += g.ctx.pendingRefills()
-	g.clearStep()
 }
 
 func sameSlice(a, b value.Row) bool {
@@ -752,13 +803,20 @@ func (g *GroupBy) Abort() {
 	for _, a := range g.owned {
 		a.Abort()
 	}
-	for i := range g.staged {
-		for _, a := range g.accs(g.staged[i].g) {
-			a.abort()
+	for _, p := range g.allParts() {
+		for i := range p.staged {
+			for _, a := range g.accs(p.staged[i].g) {
+				a.abort()
+			}
 		}
+		p.ctx.pendingRefills()
 	}
-	g.ctx.pendingRefills()
 	g.clearStep()
+}
+
+// allParts returns the step's parts: the first, and those of a split.
+func (g *GroupBy) allParts() []*groupPart {
+	return append([]*groupPart{&g.groupPart}, g.parts...)
 }
 
 // clearStep empties the step's scratch for reuse. An entry left past a
@@ -771,15 +829,24 @@ func (g *GroupBy) Abort() {
 // clearUsed, never by reslicing alone. A single change no longer zeroes
 // the capacity a big step left (up to 4,096 entries a buffer).
 func (g *GroupBy) clearStep() {
-	g.staged = clearAll(g.staged)
-	g.setCh = g.setCh[:0]
 	if cap(g.arena) > 8*maxReused {
 		g.arena, g.pres, g.recs = nil, nil, nil
 	} else {
 		g.arena = clearAll(g.arena)
 	}
-	g.chs = clearAll(g.chs)
-	c := &g.ctx
+	g.groupPart.clear()
+	for _, p := range g.parts {
+		p.clear()
+	}
+}
+
+// clear empties a part's scratch for reuse (see clearStep).
+func (p *groupPart) clear() {
+	p.staged = clearAll(p.staged)
+	p.setCh = p.setCh[:0]
+	p.chs = clearAll(p.chs)
+	p.pout = clearAll(p.pout)
+	c := &p.ctx
 	c.key, c.spec, c.sets = nil, nil, nil
 	c.nExact, c.nFloat, c.nSum = 0, 0, 0
 	c.res = clearAll(c.res)
