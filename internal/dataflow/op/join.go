@@ -125,6 +125,10 @@ type joinCore struct {
 	// parts at once, the second by twin (see join_split.go).
 	apart bool
 	twin  *joinCore
+	// hidden marks a side whose index was adopted (see IndexAdopter): until
+	// trim the join neither reads nor stages it; fed records that the side
+	// has had rows.
+	hidden, fed [2]bool
 }
 
 func newJoinCore(spec JoinSpec, sink pairSink) *joinCore {
@@ -185,9 +189,12 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	// changes: a change is keyed only when a term reads it. The first
 	// input of a cold start, whose other side is still empty, is neither
 	// keyed nor looked up (its key is evaluated when its index stages it).
+	if err := c.checkHidden(dl, dr); err != nil {
+		return err
+	}
 	both := len(dl) > 0 && len(dr) > 0
-	probeR := len(dl) > 0 && c.right.Len() > 0
-	probeL := len(dr) > 0 && c.left.Len() > 0
+	probeR := len(dl) > 0 && !c.hidden[1] && c.right.Len() > 0
+	probeL := len(dr) > 0 && !c.hidden[0] && c.left.Len() > 0
 	c.dl, c.dr = c.dl[:0], c.dr[:0]
 	var err error
 	if probeR || both {
