@@ -185,13 +185,15 @@ func encode(a *dataflow.Arrangement, delta zset.ZSet, arena []byte, ks []keyed) 
 
 // pairs calls the sink for every matching pair of the three terms.
 func (c *joinCore) pairs(dl, dr zset.ZSet) error {
-	// A side that holds no row matches nothing, and Δl ⋈ Δr needs both
-	// changes: a change is keyed only when a term reads it. The first
-	// input of a cold start, whose other side is still empty, is neither
-	// keyed nor looked up (its key is evaluated when its index stages it).
 	if err := c.checkHidden(dl, dr); err != nil {
 		return err
 	}
+	// A side that holds no row matches nothing, and Δl ⋈ Δr needs both
+	// changes: a change is keyed only when a term reads it. The first
+	// input of a cold start, whose other side is still empty, is neither
+	// keyed nor looked up (its key is evaluated when its index stages it);
+	// an index the join adopted is not read until the build's end
+	// (IndexAdopter).
 	both := len(dl) > 0 && len(dr) > 0
 	probeR := len(dl) > 0 && !c.hidden[1] && c.right.Len() > 0
 	probeL := len(dr) > 0 && !c.hidden[0] && c.left.Len() > 0

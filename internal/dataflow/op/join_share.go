@@ -132,9 +132,6 @@ func (c *joinCore) adopt(side int, shared *dataflow.Arrangement) *dataflow.Arran
 	}
 	*own = false
 	c.hidden[side] = true
-	if c.twin != nil {
-		c.twin.left, c.twin.right = c.left, c.right
-	}
 	return *a
 }
 
