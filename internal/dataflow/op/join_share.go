@@ -138,6 +138,9 @@ func (c *joinCore) adopt(side int, shared *dataflow.Arrangement) *dataflow.Arran
 // checkHidden records the changes that reach an adopted side and fails a
 // step whose other side changes once that side has had rows.
 func (c *joinCore) checkHidden(dl, dr zset.ZSet) error {
+	if !c.hidden[0] && !c.hidden[1] {
+		return nil // after the cold start, or none adopted
+	}
 	for side, d := range [2]zset.ZSet{dl, dr} {
 		if !c.hidden[side] {
 			continue
