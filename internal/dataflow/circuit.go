@@ -117,3 +117,30 @@ func (in *input) Info() Info {
 	return Info{Kind: "Input", Detail: strings.TrimPrefix(in.name, "\x00"), State: "none", Cost: "O(change)"}
 }
 func (in *input) State() StateSize { return StateSize{} }
+
+// InputsOf returns the names of the inputs that node id's input in reads,
+// directly or through other nodes; ok is false when it reads a source
+// that is not a named input.
+func (c *Circuit) InputsOf(id NodeID, in int) (names []string, ok bool) {
+	seen := make([]bool, len(c.nodes))
+	stack := []NodeID{c.nodes[id].inputs[in]}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		nd := &c.nodes[n]
+		if !nd.source {
+			stack = append(stack, nd.inputs...)
+			continue
+		}
+		x, isInput := nd.op.(*input)
+		if !isInput {
+			return nil, false
+		}
+		names = append(names, x.name)
+	}
+	return names, true
+}

@@ -87,14 +87,38 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
 	v.split = e.newSplit(c.Circuit)
 	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
-	if len(c.Reserves) > 0 {
+	// The smaller relations first: the biggest is fed last, when every
+	// other input's state is built, so that its rows, read in the order
+	// they are stored, probe the smaller ones' indexes (a join's index of
+	// a small relation stays in cache) rather than being probed, each a
+	// cache miss, by the smaller ones' rows. The order does not change
+	// the view's state, only the steps that build it.
+	rels := slices.Clone(c.Relations)
+	slices.SortStableFunc(rels, func(x, y string) int { return cmp.Compare(e.relationLen(x), e.relationLen(y)) })
+	// Joins reading a table fed last take the table's index, built beside
+	// the feed (sharedIndexes.adopt); not under a memory budget, which
+	// counts a join's index as its build fills it.
+	var adopted []func() error
+	adopts := e.maxMemory == 0 && cv.MaxMemory == 0 && len(c.Temporal) == 0 && len(c.Shareable) > 0
+	if adopts {
+		adopted = e.shared.adopt(e, v, rels)
+	}
+	if len(c.Reserves) > 0 || adopts {
 		defer func() {
 			if err != nil {
 				e.shared.release(map[string]bool{cv.Name: true})
 			}
 		}()
-		var err error
-		b.indexes, err = e.shared.reserve(e, v)
+		reserved, err := e.shared.reserve(e, v)
+		b.indexes = func() error {
+			err := reserved()
+			for _, w := range adopted {
+				if werr := w(); err == nil {
+					err = werr
+				}
+			}
+			return err
+		}
 		defer b.indexes() // on an error, before the release: no index is built on past it
 		if err != nil {
 			return nil, err
@@ -107,14 +131,6 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	// Until Trim below, nothing but this build reads the circuit: its
 	// operators may build their state in one load when first read.
 	c.Circuit.DeferLoads()
-	// The smaller relations first: the biggest is fed last, when every
-	// other input's state is built, so that its rows, read in the order
-	// they are stored, probe the smaller ones' indexes (a join's index of
-	// a small relation stays in cache) rather than being probed, each a
-	// cache miss, by the smaller ones' rows. The order does not change
-	// the view's state, only the steps that build it.
-	rels := slices.Clone(c.Relations)
-	slices.SortStableFunc(rels, func(x, y string) int { return cmp.Compare(e.relationLen(x), e.relationLen(y)) })
 	for _, rel := range rels {
 		if err := b.feedRelation(rel); err != nil {
 			return nil, err

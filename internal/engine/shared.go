@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -80,6 +83,9 @@ func (s *sharedIndexes) share(v *zview) {
 		j, ok := v.c.Circuit.Node(sp.Node).(op.IndexSharer)
 		if !ok {
 			continue
+		}
+		if _, own := j.Index(sp.Side); !own {
+			continue // adopted before the cold start (adopt)
 		}
 		si, ok := s.m[sp.Key]
 		if ok {
@@ -396,4 +402,63 @@ func (s *sharedIndexes) abort() {
 		}
 		si.staged, si.early, si.applied = false, false, nil
 	}
+}
+
+// adopt hands each inner join of v that reads a table's rows as they are
+// on one side the registry's index of that table on the join's key
+// (op.IndexAdopter), rather than letting the join build a private index
+// from the rows its cold start feeds it, keep their batches aside and
+// load them at the end, then hand the index over (share): the index that
+// other views share already, or else the join's own, filled with the
+// table's rows in one load (read in place) on another goroutine while the
+// relations before the table are fed and its rows probe them
+// (dataflow.LoadRowsAsync), and registered. It returns the waits for
+// those loads, which the caller waits for before the build's end.
+//
+// Only where feed, the order in which the cold start feeds the
+// relations, makes the join's pairs exact without reading that side
+// during the build: every relation its other side reads is fed before the
+// table, which the other side does not read, so that the other side has
+// all its rows before the table's first reach the join.
+func (s *sharedIndexes) adopt(e *Engine, v *zview, feed []string) (waits []func() error) {
+	if s.m == nil {
+		s.m = map[string]*sharedIndex{}
+	}
+	for _, sp := range v.c.Shareable {
+		j, ok := v.c.Circuit.Node(sp.Node).(op.IndexAdopter)
+		if !ok || sp.Columns != nil || !e.indexable(sp.Relation) || !fedAfter(v.c, sp, feed) {
+			continue
+		}
+		si, ok := s.m[sp.Key]
+		if ok {
+			j.Adopt(sp.Side, si.a)
+		} else {
+			si = &sharedIndex{rel: sp.Relation, a: j.Adopt(sp.Side, nil)}
+			waits = append(waits, si.a.LoadRowsAsync(si.tableRows(e.tables[sp.Relation])))
+			s.add(sp.Key, si)
+		}
+		si.a.Retain()
+		si.views = append(si.views, v.name)
+	}
+	return waits
+}
+
+// fedAfter reports whether the relation of the join input sp is fed after
+// every relation that the join's other input reads, and is not one of
+// them (constants come with the first step).
+func fedAfter(c *compile.Compiled, sp compile.ShareSpot, feed []string) bool {
+	at := slices.Index(feed, sp.Relation)
+	other, ok := c.Circuit.InputsOf(sp.Node, 1-sp.Side)
+	if at < 0 || !ok {
+		return false
+	}
+	for _, name := range other {
+		if _, isConst := c.Consts[name]; isConst {
+			continue
+		}
+		if i := slices.Index(feed, name); i < 0 || i >= at {
+			return false
+		}
+	}
+	return true
 }

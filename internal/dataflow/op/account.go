@@ -149,6 +149,7 @@ func (j *NotInJoin) DeferLoads() { j.c.deferLoads() }
 
 func (c *joinCore) trim() {
 	c.slab, c.twin = nil, nil
+	c.hidden, c.fed = [2]bool{}, [2]bool{}
 	c.out = dataflow.TrimBatch(c.out)
 	c.arenaL = dataflow.TrimSlice(c.arenaL)
 	c.arenaR = dataflow.TrimSlice(c.arenaR)

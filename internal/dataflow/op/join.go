@@ -125,6 +125,10 @@ type joinCore struct {
 	// parts at once, the second by twin (see join_split.go).
 	apart bool
 	twin  *joinCore
+	// hidden marks a side whose index was adopted (see IndexAdopter): until
+	// trim the join neither reads nor stages it; fed records that the side
+	// has had rows.
+	hidden, fed [2]bool
 }
 
 func newJoinCore(spec JoinSpec, sink pairSink) *joinCore {
@@ -181,13 +185,18 @@ func encode(a *dataflow.Arrangement, delta zset.ZSet, arena []byte, ks []keyed) 
 
 // pairs calls the sink for every matching pair of the three terms.
 func (c *joinCore) pairs(dl, dr zset.ZSet) error {
+	if err := c.checkHidden(dl, dr); err != nil {
+		return err
+	}
 	// A side that holds no row matches nothing, and Δl ⋈ Δr needs both
 	// changes: a change is keyed only when a term reads it. The first
 	// input of a cold start, whose other side is still empty, is neither
-	// keyed nor looked up (its key is evaluated when its index stages it).
+	// keyed nor looked up (its key is evaluated when its index stages it);
+	// an index the join adopted is not read until the build's end
+	// (IndexAdopter).
 	both := len(dl) > 0 && len(dr) > 0
-	probeR := len(dl) > 0 && c.right.Len() > 0
-	probeL := len(dr) > 0 && c.left.Len() > 0
+	probeR := len(dl) > 0 && !c.hidden[1] && c.right.Len() > 0
+	probeL := len(dr) > 0 && !c.hidden[0] && c.left.Len() > 0
 	c.dl, c.dr = c.dl[:0], c.dr[:0]
 	var err error
 	if probeR || both {

@@ -3,6 +3,7 @@ package op
 import (
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // IndexSharer is a join whose private indexes can be handed to another
@@ -98,3 +99,60 @@ func (j *NotInJoin) Disown(side int) *dataflow.Arrangement { return j.c.disown(s
 
 // Share replaces a side's private index by a shared one.
 func (j *NotInJoin) Share(side int, a *dataflow.Arrangement) error { return j.c.share(side, a) }
+
+// IndexAdopter is a join that can take, before its cold start, the index
+// of one side's input whole: an index of the stored relation that this
+// side reads as it is, which someone else fills with the relation's rows
+// (on another goroutine while the cold start feeds the other relations,
+// or already built and shared by other views) and then stages and commits
+// with the relation's changes. Until its Trim, the end of the cold start,
+// the join neither reads nor stages that side: the pairs of its rows come
+// from the term Δl ⋈ R, as they are fed, which is exact only when no
+// change reaches the other side once this side has had rows (the term
+// L ⋈ Δr would need the rows fed so far). The caller ensures that by the
+// order of the feed; a step that breaks it fails.
+type IndexAdopter interface {
+	// Adopt makes the side read a, or its own private index when a is
+	// nil, which it then neither stages nor commits, and returns the
+	// index the side reads.
+	Adopt(side int, a *dataflow.Arrangement) *dataflow.Arrangement
+}
+
+var _ IndexAdopter = (*InnerJoin)(nil)
+
+// Adopt makes a side read an index filled and staged by the caller.
+func (j *InnerJoin) Adopt(side int, a *dataflow.Arrangement) *dataflow.Arrangement {
+	return j.c.adopt(side, a)
+}
+
+func (c *joinCore) adopt(side int, shared *dataflow.Arrangement) *dataflow.Arrangement {
+	a, own := c.side(side)
+	if shared != nil {
+		*a = shared
+	}
+	*own = false
+	c.hidden[side] = true
+	return *a
+}
+
+// checkHidden records the changes that reach an adopted side and fails a
+// step whose other side changes once that side has had rows.
+func (c *joinCore) checkHidden(dl, dr zset.ZSet) error {
+	if !c.hidden[0] && !c.hidden[1] {
+		return nil // after the cold start, or none adopted
+	}
+	for side, d := range [2]zset.ZSet{dl, dr} {
+		if !c.hidden[side] {
+			continue
+		}
+		if other := [2]zset.ZSet{dr, dl}[side]; c.fed[side] && len(other) > 0 {
+			name := c.spec.Left.Name
+			if side == 1 {
+				name = c.spec.Right.Name
+			}
+			return pgerr.New(pgerr.Internal, "op: a join's adopted index of %s would miss the rows fed before a change of its other side", name)
+		}
+		c.fed[side] = c.fed[side] || len(d) > 0
+	}
+	return nil
+}
