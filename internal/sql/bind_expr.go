@@ -688,13 +688,22 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 	case !isString(k):
 		return nil, b.stmt.errf(c.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", e.Type())
 	}
+	if err := b.checkCollation(names, c.Location); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// checkCollation refuses a collation other than those that compare text
+// byte by byte, as text here does.
+func (b *binder) checkCollation(names []string, loc int32) error {
 	if len(names) == 1 {
 		switch names[0] {
 		case "C", "POSIX", "default", "ucs_basic":
-			return e, nil
+			return nil
 		}
 	}
-	return nil, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
+	return b.stmt.errf(loc, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
 		WithHint(`text compares byte by byte, as in COLLATE "C", "POSIX" and "default", the only collations accepted`)
 }
 

@@ -479,6 +479,9 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	if argSubqueries(rf) {
+		return b.bindTableFuncSubqueries(rf)
+	}
 	if !b.integerSeries(rf) {
 		return b.bindTableFunc(rf)
 	}
