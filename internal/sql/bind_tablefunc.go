@@ -55,7 +55,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		return nil, nil, err
 	}
 	tf := &plan.TableFunc{Ordinality: rf.Ordinality}
-	listed := false // a column definition list names the columns
+	listed := false        // a column definition list names the columns
 	var rowType value.Type // of json(b)_populate_record(set)'s base, of unnest's composite elements
 	for _, item := range rf.Functions {
 		items := item.GetList().GetItems()
