@@ -104,7 +104,7 @@ func (b *binder) withColdefs(srf *expr.SRF, f *pg_query.FuncCall, coldefs []*pg_
 			return nil, err
 		}
 		return expr.RecordColumns(srf, recordFields(srf.Cols[0], f, cols), names, cols), nil
-	case srf.Names != nil:
+	case len(srf.Cols) > 1:
 		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "a column definition list is redundant for a function with OUT parameters")
 	case len(srf.Cols) == 1 && srf.Cols[0].Kind == value.Record:
 		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "a column definition list is redundant for a function returning a named composite type")

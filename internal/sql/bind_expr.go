@@ -183,6 +183,9 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 		e, err := b.resolve(s, "", names[0], c.Location)
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedColumn {
 			if r, ok := b.WholeRow(s, names[0]); ok {
+				if b.sequenceRow(s, names[0]) {
+					return nil, b.stmt.errf(c.Location, "42809", "relation \"%s\" does not have a composite type", names[0])
+				}
 				return r, nil // a relation's name as a value: its row
 			}
 		}
@@ -482,7 +485,7 @@ func isNumeric(k value.Kind) bool {
 // binaryOp builds l op r for arithmetic, comparison and concatenation.
 func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
 	if cmp, ok := cmpOps[op]; ok {
-		t, err := expr.ResolveCompare(l.Type(), r.Type())
+		t, err := expr.ResolveCompareOp(op, l.Type(), r.Type())
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
