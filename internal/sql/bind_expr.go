@@ -495,7 +495,11 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		if r, err = b.coerce(r, t, loc); err != nil {
 			return nil, err
 		}
-		return &expr.Cmp{Op: cmp, L: l, R: r, Check: expr.NewRecordCheck(l, r)}, nil
+		check := expr.NewRecordCheck(l, r)
+		if check != nil {
+			check.Ordering = op != "=" && op != "<>" && op != "!="
+		}
+		return &expr.Cmp{Op: cmp, L: l, R: r, Check: check}, nil
 	}
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)

@@ -18,7 +18,7 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 		return false
 	}
 	items := rf.Functions[0].GetList().GetItems()
-	if len(rf.Coldeflist) > 0 || len(items) > 1 && items[1] != nil {
+	if len(rf.Coldeflist) > 0 || len(items) > 1 && len(items[1].GetList().GetItems()) > 0 {
 		return false // bindTableFunc reports the list
 	}
 	f := items[0].GetFuncCall()
