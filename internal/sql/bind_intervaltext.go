@@ -66,3 +66,13 @@ func (b *binder) styledIntervalArgs(name string, args []expr.Expr) {
 		args[i] = &expr.IntervalText{C: b.stmtClock, Cast: &expr.Cast{E: a, To: to, Explicit: true}}
 	}
 }
+
+// inputClock is the clock whose IntervalStyle the statement's readings of
+// intervals from text follow (json(b)_populate_record's columns); nil in a
+// view, which reads them in the postgres style.
+func (b *binder) inputClock() *expr.StmtClock {
+	if b.forView {
+		return nil
+	}
+	return b.stmtClock
+}

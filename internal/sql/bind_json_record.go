@@ -39,7 +39,7 @@ func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs [
 		}
 		args[i] = e
 	}
-	srf, err = expr.ResolveJSONRecord(name, args, names, cols)
+	srf, err = expr.ResolveJSONRecord(name, args, names, cols, b.inputClock())
 	if err != nil {
 		return nil, rowType, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
@@ -90,7 +90,7 @@ func (b *binder) bindJSONPopulateFunc(name string, f *pg_query.FuncCall, coldefs
 			names, cols = listNames, listCols
 		}
 	}
-	srf, err = expr.ResolveJSONPopulate(name, base, []expr.Expr{arg}, names, cols)
+	srf, err = expr.ResolveJSONPopulate(name, base, []expr.Expr{arg}, names, cols, b.inputClock())
 	if err != nil {
 		return nil, rowType, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
@@ -173,7 +173,7 @@ func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncC
 	if err != nil {
 		return nil, err
 	}
-	e, err := expr.JSONPopulateRecord(name, base, arg, rowType)
+	e, err := expr.JSONPopulateRecord(name, base, arg, rowType, b.inputClock())
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
