@@ -156,7 +156,7 @@ func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st 
 		return value.Parse(n.Raw, t)
 	case t.Kind.IsArray() && n.Type == value.JSONString:
 		// A string is the array's text form: '{1,2}'.
-		return value.Parse(n.Str, t)
+		return value.ParseIntervalIn(n.Str, t, st)
 	case t.Kind.IsArray():
 		return jsonToArray(n, k, t, col, st)
 	case t.Kind == value.Interval && n.Type == value.JSONString:

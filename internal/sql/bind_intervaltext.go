@@ -23,10 +23,12 @@ func (b *binder) intervalText(e expr.Expr) expr.Expr {
 // reading depends on the style (value.IntervalInputStyled). A view's
 // conversions keep the postgres style.
 func (b *binder) intervalInput(e expr.Expr, t value.Type, out expr.Expr) expr.Expr {
-	if b.stmtClock == nil || b.forView || t.Kind != value.Interval {
+	if b.stmtClock == nil || b.forView || t.Kind != value.Interval && t.Kind != value.ArrayOf(value.Interval) {
 		return out
 	}
 	switch k := e.Type().Kind; {
+	case k == value.Unknown && t.Kind != value.Interval:
+		// An array literal: its elements may read in the style.
 	case k == value.Unknown:
 		c, ok := e.(*expr.Const)
 		if !ok || c.V.IsNull() || !value.IntervalInputStyled(c.V.Str()) {
