@@ -47,7 +47,9 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 // generate_series over numerics and times, generate_subscripts, several
 // of them in ROWS FROM (…), WITH ORDINALITY. Column names are PostgreSQL's:
 // the function's name, or the alias of a lone one-column function, then
-// "ordinality"; the alias's column list renames them in order. A view
+// "ordinality"; the alias's column list renames them in order, and a
+// column definition list gives the columns of a function returning
+// record (bind_coldef.go). A view
 // maintains unnest and generate_subscripts (a FlatMap of each row, or a
 // constant), not generate_series.
 func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
