@@ -161,11 +161,36 @@ func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st 
 		return jsonToArray(n, k, t, col, st)
 	case t.Kind == value.Interval && n.Type == value.JSONString:
 		return value.ParseIntervalIn(n.Str, t, st)
+	case t.Kind == value.Record && t.RecordDesc() != nil:
+		return jsonToComposite(n, k, t, st)
 	}
 	if n.Type == value.JSONString {
 		return value.Parse(n.Str, t)
 	}
 	return value.Parse(jsonNodeText(n, k), t)
+}
+
+// jsonToComposite reads a column of a table's row type t, as
+// PostgreSQL's populate_composite: an object by its keys, a string by the
+// record's text input ('(1,x)').
+func jsonToComposite(n *value.JSONNode, k value.Kind, t value.Type, st value.IntervalStyle) (value.Value, error) {
+	switch n.Type {
+	case value.JSONString:
+		return value.ParseRecord(n.Str, t)
+	case value.JSONObject:
+		d := t.RecordDesc()
+		names := make([]string, len(d.Fields))
+		cols := make([]value.Type, len(d.Fields))
+		for i, f := range d.Fields {
+			names[i], cols[i] = f.Name, f.Type
+		}
+		row, err := jsonRecord(n, k, names, cols, nil, st)
+		if err != nil {
+			return value.Null, err
+		}
+		return value.NewRecord(row), nil
+	}
+	return value.Null, pgerr.New(pgerr.InvalidParameter, "cannot call populate_composite on %s", scalarOrNot(n))
 }
 
 // jsonNodeText is a node's JSON text: as written in json, as jsonb prints
@@ -195,7 +220,7 @@ func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string, st v
 	if n.Type != value.JSONArray {
 		return value.Null, hint(nil)
 	}
-	elemType := value.Type{Kind: t.Kind.Elem(), Mod: -1}
+	elemType := t.ElemType()
 	ndims := 0
 	var dims []int // lengths, set by the first sub-array of each depth
 	var sizes []int

@@ -62,9 +62,11 @@ func (b *binder) bindColdefs(coldefs []*pg_query.Node) (names []string, cols []v
 		if cd.TypeName.Setof {
 			return nil, nil, b.stmt.errf(cd.Location, "42P16", "column \"%s\" cannot be declared SETOF", cd.Colname)
 		}
-		t, err := b.typeFromName(cd.TypeName)
-		if err != nil {
-			return nil, nil, err
+		t, ok := b.coldefRowType(cd.TypeName)
+		if !ok {
+			if t, err = b.typeFromName(cd.TypeName); err != nil {
+				return nil, nil, err
+			}
 		}
 		if cc := cd.CollClause; cc != nil {
 			if !isString(t.Kind) && !(t.Kind.IsArray() && isString(t.Kind.Elem())) {
@@ -90,6 +92,27 @@ func (b *binder) bindColdefs(coldefs []*pg_query.Node) (names []string, cols []v
 		}
 	}
 	return names, cols, nil
+}
+
+// coldefRowType resolves a column definition's type that names a table's
+// or view's row type, or an array of them (jsonb_to_record(j) AS x(a t, b t[])).
+func (b *binder) coldefRowType(tn *pg_query.TypeName) (value.Type, bool) {
+	if len(tn.Names) != 1 || len(tn.Typmods) > 0 {
+		return value.Type{}, false
+	}
+	name := tn.Names[0].GetString_().GetSval()
+	if _, err := value.TypeFromName(name, nil); err == nil {
+		return value.Type{}, false
+	}
+	rel, found := b.cat.Relation(name)
+	if !found || rel.Kind == KindSequence {
+		return value.Type{}, false
+	}
+	t := relRowType(rel)
+	if len(tn.ArrayBounds) > 0 {
+		t = value.ArrayTypeOf(t)
+	}
+	return t, true
 }
 
 // withColdefs applies the column definition list coldefs to srf: the
