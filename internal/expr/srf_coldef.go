@@ -47,8 +47,6 @@ func binaryCoercible(from, to value.Type) bool {
 	switch {
 	case from.Kind == to.Kind:
 		return from.Kind != value.Record || to.IsAnonymousRecord() || from == to
-	case to.Kind == value.Record:
-		return to.IsAnonymousRecord() && from.Kind == value.Record
 	case from.Kind == value.Text || from.Kind == value.Varchar:
 		return to.Kind == value.Text || to.Kind == value.Varchar || to.Kind == value.Char
 	case from.Kind == value.Bit || from.Kind == value.Varbit:

@@ -157,13 +157,11 @@ func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []val
 		return got
 	}
 	row := a.Elements[0].GetRowExpr()
-	untyped := false
-	for _, n := range row.Args {
-		if c := n.GetAConst(); c != nil && (c.Isnull || c.GetSval() != nil) {
-			untyped = true
-		}
+	untyped := func(n *pg_query.Node) bool {
+		c := n.GetAConst()
+		return c != nil && (c.Isnull || c.GetSval() != nil)
 	}
-	if !untyped || got != nil && len(got) != len(row.Args) {
+	if !slices.ContainsFunc(row.Args, untyped) || got != nil && len(got) != len(row.Args) {
 		return got
 	}
 	if got == nil {
@@ -171,7 +169,7 @@ func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []val
 		copy(got, cols)
 	}
 	for i, n := range row.Args {
-		if c := n.GetAConst(); c != nil && (c.Isnull || c.GetSval() != nil) {
+		if untyped(n) {
 			got[i] = value.UnknownType
 		}
 	}
