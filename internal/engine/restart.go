@@ -43,7 +43,7 @@ func (e *Engine) restartOwned(ts []*table) {
 	for _, q := range qs {
 		q.mu.Lock()
 		e.tx.restarts = append(e.tx.restarts, seqRestart{q: q, last: q.last, called: q.called, logCnt: q.logCnt})
-		q.last, q.called, q.logCnt = q.start, false, 0
+		q.last, q.called, q.logCnt, q.cached = q.start, false, 0, 0
 		q.pending++
 		q.mu.Unlock()
 	}
@@ -56,7 +56,7 @@ func (e *Engine) undoRestarts(n int) {
 	for i := len(rs) - 1; i >= n; i-- {
 		r := rs[i]
 		r.q.mu.Lock()
-		r.q.last, r.q.called, r.q.logCnt = r.last, r.called, r.logCnt
+		r.q.last, r.q.called, r.q.logCnt, r.q.cached = r.last, r.called, r.logCnt, 0
 		r.q.pending--
 		r.q.mu.Unlock()
 	}

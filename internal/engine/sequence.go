@@ -50,6 +50,12 @@ type sequence struct {
 	// holds in advance: 32 after a nextval that logged, one less after
 	// each other, 0 after a reset. Only shown (SELECT * FROM s).
 	logCnt int64
+	// cached counts the numbers after last that PostgreSQL's session
+	// cache (CACHE above 1) still holds, handed out by the next nextvals
+	// without writing the sequence; cacheEnd, the last of them, is the
+	// last_value the sequence shows meanwhile. Every write of the
+	// sequence (setval, ALTER, RESTART) empties the cache.
+	cached, cacheEnd int64
 	// pending counts the restarts of the open transaction (restart.go):
 	// while any, nextval records no reserve.
 	pending int
@@ -62,7 +68,11 @@ const seqLogVals = 32
 func (q *sequence) row() value.Row {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return value.Row{value.NewInt(value.Int8, q.last), value.NewInt(value.Int8, q.logCnt), value.NewBool(q.called)}
+	last := q.last
+	if q.cached > 0 {
+		last = q.cacheEnd
+	}
+	return value.Row{value.NewInt(value.Int8, last), value.NewInt(value.Int8, q.logCnt), value.NewBool(q.called)}
 }
 
 const (
@@ -235,13 +245,40 @@ func (q *sequence) nextval(save func(StoredSequence) error) (int64, error) {
 	if save != nil {
 		q.left--
 	}
-	if q.logCnt < 1 || !q.called {
-		q.logCnt = seqLogVals // PostgreSQL logs 32 numbers ahead, this one among them
+	if q.cached > 0 {
+		q.cached--
 	} else {
-		q.logCnt--
+		q.fetch(v)
 	}
 	q.last, q.called = v, true
 	return v, nil
+}
+
+// fetch writes the sequence as PostgreSQL's nextval does when its session
+// has no number cached, v being the next: it takes CACHE numbers from v
+// (fewer at a limit without CYCLE), the last of them shown as last_value,
+// and logs 32 numbers ahead when log_cnt cannot cover them; log_cnt
+// counts down the numbers taken and those a limit cut off.
+func (q *sequence) fetch(v int64) {
+	want, logCnt := max(q.cache, 1), q.logCnt
+	if logCnt < want || !q.called {
+		want += seqLogVals
+		logCnt = want
+	}
+	end, taken, cache := v, int64(1), max(q.cache, 1)
+	for n := v; taken < want; taken++ {
+		w, err := q.step(n, true)
+		if err != nil {
+			break
+		}
+		n = w
+		if taken < cache {
+			end = w
+		}
+	}
+	got := min(taken, cache)
+	q.cached, q.cacheEnd = got-1, end
+	q.logCnt = logCnt - got - (want - taken)
 }
 
 // StoredSequence is a sequence as a store records it: its definition,
@@ -473,7 +510,7 @@ func (e *Engine) alterSequence(as *sql.AlterSequence) (Result, error) {
 	}
 	q.typ, q.inc, q.min, q.max, q.start, q.cache, q.cycle = next.typ, next.inc, next.min, next.max, next.start, next.cache, next.cycle
 	q.last, q.called, q.owner, q.left = next.last, next.called, next.owner, 0
-	q.logCnt = 0 // PostgreSQL writes the sequence anew
+	q.logCnt, q.cached = 0, 0 // PostgreSQL writes the sequence anew
 	return Result{Tag: "ALTER SEQUENCE"}, nil
 }
 
@@ -685,7 +722,7 @@ func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
 		}
 		q.left = 0
 	}
-	q.logCnt = 0
+	q.logCnt, q.cached = 0, 0
 	if called {
 		if x.s.seq.cur == nil {
 			x.s.seq.cur = map[string]int64{}

@@ -32,16 +32,18 @@ func IsJSONPopulateFunc(name string) bool {
 // has the columns names of types cols: one row per object (one for
 // _record, one per element of the array for _recordset), each key read
 // into the column of its name as PostgreSQL's populate_record_field does.
-func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Type) (*SRF, error) {
-	return ResolveJSONPopulate(name, nil, args, names, cols)
+func ResolveJSONRecord(name string, args []Expr, names []string, cols []value.Type, clock *StmtClock) (*SRF, error) {
+	return ResolveJSONPopulate(name, nil, args, names, cols, clock)
 }
 
 // ResolveJSONPopulate is ResolveJSONRecord for json(b)_populate_record(set)
 // with a base record base (nil for a NULL one): a column whose key the
 // object lacks takes the base's field (NULL when the base is NULL), and a
 // NULL document gives the base itself for _record. The base's fields must
-// be of types cols.
-func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, cols []value.Type) (*SRF, error) {
+// be of types cols. An interval column reads a string in the IntervalStyle
+// of the session that runs the statement, clock's (the postgres style
+// without one: in a view), as PostgreSQL's interval input does.
+func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, cols []value.Type, clock *StmtClock) (*SRF, error) {
 	name = strings.ToLower(name)
 	k := value.JSON
 	if strings.HasPrefix(name, "jsonb") {
@@ -81,7 +83,7 @@ func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, co
 			if n.Type != value.JSONObject {
 				return pgerr.New(pgerr.InvalidParameter, "cannot call populate_composite on %s", scalarOrNot(n))
 			}
-			row, err := jsonRecord(n, k, names, cols, defaults)
+			row, err := jsonRecord(n, k, names, cols, defaults, clock.inputStyle())
 			if err != nil {
 				return err
 			}
@@ -98,7 +100,7 @@ func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, co
 			if e.Type != value.JSONObject {
 				return pgerr.New(pgerr.InvalidParameter, "argument of %s must be an array of objects", name)
 			}
-			row, err := jsonRecord(e, k, names, cols, defaults)
+			row, err := jsonRecord(e, k, names, cols, defaults, clock.inputStyle())
 			if err != nil {
 				return err
 			}
@@ -114,7 +116,7 @@ func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, co
 // jsonRecord reads object n into a row of the columns names of types cols:
 // a JSON null is NULL; a missing key is the base record's field, from
 // defaults (NULL past its end, as for a NULL base).
-func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Type, defaults []value.Value) (value.Row, error) {
+func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Type, defaults []value.Value, st value.IntervalStyle) (value.Row, error) {
 	row := make(value.Row, len(cols))
 	for i, c := range names {
 		f := field(n, c)
@@ -125,7 +127,7 @@ func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Ty
 			}
 			continue
 		}
-		v, err := JSONToColumn(f, k, cols[i], c)
+		v, err := JSONToColumn(f, k, cols[i], c, st)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +142,7 @@ func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Ty
 // array column takes a JSON array (of arrays for more dimensions); any
 // other column reads a string's value, or the node's JSON text, with the
 // type's input.
-func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string) (value.Value, error) {
+func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st value.IntervalStyle) (value.Value, error) {
 	if n.Type == value.JSONNull {
 		return value.Null, nil
 	}
@@ -154,14 +156,41 @@ func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string) (va
 		return value.Parse(n.Raw, t)
 	case t.Kind.IsArray() && n.Type == value.JSONString:
 		// A string is the array's text form: '{1,2}'.
-		return value.Parse(n.Str, t)
+		return value.ParseIntervalIn(n.Str, t, st)
 	case t.Kind.IsArray():
-		return jsonToArray(n, k, t, col)
+		return jsonToArray(n, k, t, col, st)
+	case t.Kind == value.Interval && n.Type == value.JSONString:
+		return value.ParseIntervalIn(n.Str, t, st)
+	case t.Kind == value.Record && t.RecordDesc() != nil:
+		return jsonToComposite(n, k, t, st)
 	}
 	if n.Type == value.JSONString {
 		return value.Parse(n.Str, t)
 	}
 	return value.Parse(jsonNodeText(n, k), t)
+}
+
+// jsonToComposite reads a column of a table's row type t, as
+// PostgreSQL's populate_composite: an object by its keys, a string by the
+// record's text input ('(1,x)').
+func jsonToComposite(n *value.JSONNode, k value.Kind, t value.Type, st value.IntervalStyle) (value.Value, error) {
+	switch n.Type {
+	case value.JSONString:
+		return value.ParseRecord(n.Str, t)
+	case value.JSONObject:
+		d := t.RecordDesc()
+		names := make([]string, len(d.Fields))
+		cols := make([]value.Type, len(d.Fields))
+		for i, f := range d.Fields {
+			names[i], cols[i] = f.Name, f.Type
+		}
+		row, err := jsonRecord(n, k, names, cols, nil, st)
+		if err != nil {
+			return value.Null, err
+		}
+		return value.NewRecord(row), nil
+	}
+	return value.Null, pgerr.New(pgerr.InvalidParameter, "cannot call populate_composite on %s", scalarOrNot(n))
 }
 
 // jsonNodeText is a node's JSON text: as written in json, as jsonb prints
@@ -176,7 +205,7 @@ func jsonNodeText(n *value.JSONNode, k value.Kind) string {
 // jsonToArray reads a JSON array, of arrays for more dimensions, into an
 // array of type t, with PostgreSQL's errors: the sub-arrays must have
 // matching lengths and the same depth.
-func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string) (value.Value, error) {
+func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string, st value.IntervalStyle) (value.Value, error) {
 	hint := func(sizes []int) *pgerr.Error {
 		e := pgerr.New(pgerr.InvalidTextRep, "expected JSON array")
 		if len(sizes) == 0 {
@@ -191,7 +220,7 @@ func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string) (val
 	if n.Type != value.JSONArray {
 		return value.Null, hint(nil)
 	}
-	elemType := value.Type{Kind: t.Kind.Elem(), Mod: -1}
+	elemType := t.ElemType()
 	ndims := 0
 	var dims []int // lengths, set by the first sub-array of each depth
 	var sizes []int
@@ -221,7 +250,7 @@ func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string) (val
 				} else if depth < ndims {
 					return hint(sizes)
 				}
-				v, err := JSONToColumn(e, k, elemType, col)
+				v, err := JSONToColumn(e, k, elemType, col, st)
 				if err != nil {
 					return err
 				}
@@ -270,8 +299,8 @@ func NoSuchFunction(name string, args []Expr) error {
 // JSONPopulateRecord is json(b)_populate_record(base, arg) as a value: a
 // record of base's row type rowType; base is nil for NULL::t. A missing
 // key takes the base's field; a NULL document gives the base itself (NULL
-// for a NULL base).
-func JSONPopulateRecord(name string, base, arg Expr, rowType value.Type) (Expr, error) {
+// for a NULL base). clock is as for ResolveJSONPopulate.
+func JSONPopulateRecord(name string, base, arg Expr, rowType value.Type, clock *StmtClock) (Expr, error) {
 	var names []string
 	var cols []value.Type
 	for _, f := range rowType.RecordDesc().Fields {
@@ -309,7 +338,7 @@ func JSONPopulateRecord(name string, base, arg Expr, rowType value.Type) (Expr, 
 		if n.Type != value.JSONObject {
 			return value.Null, pgerr.New(pgerr.InvalidParameter, "cannot call populate_composite on %s", scalarOrNot(n))
 		}
-		row, err := jsonRecord(n, k, names, cols, defaults)
+		row, err := jsonRecord(n, k, names, cols, defaults, clock.inputStyle())
 		if err != nil {
 			return value.Null, err
 		}

@@ -68,3 +68,12 @@ func (c *IntervalInput) Eval(row value.Row) (value.Value, error) {
 	}
 	return value.ParseIntervalIn(v.Str(), c.T, c.C.IntervalStyle)
 }
+
+// inputStyle is the IntervalStyle in which c's statement reads intervals:
+// the postgres style without a clock (a view).
+func (c *StmtClock) inputStyle() value.IntervalStyle {
+	if c == nil {
+		return value.IntervalPostgres
+	}
+	return c.IntervalStyle
+}

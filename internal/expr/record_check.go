@@ -18,6 +18,11 @@ type RecordCheck struct {
 	Col    int
 	L, R   value.Type // the pair's types
 	Widths bool
+	// Untyped is set when the pair agrees but is of type unknown (string
+	// literals or NULLs of row constructors nested in compared rows),
+	// which has no equality operator, nor, for an ordering comparison
+	// (Ordering), a comparison function: 42883.
+	Untyped, Ordering bool
 }
 
 // NewRecordCheck returns the check of comparing l with r, two record
@@ -33,6 +38,9 @@ func NewRecordCheck(l, r Expr) *RecordCheck {
 	for i := 0; i < len(lf) && i < len(rf); i++ {
 		if !sameFieldType(lf[i], rf[i]) {
 			return &RecordCheck{Col: i, L: lf[i], R: rf[i]}
+		}
+		if lf[i].Kind == value.Unknown {
+			return &RecordCheck{Col: i, L: lf[i], R: rf[i], Untyped: true}
 		}
 	}
 	if len(lf) != len(rf) {
@@ -105,8 +113,13 @@ func (c *RecordCheck) Check(a, b value.Value) error {
 			return nil
 		}
 	}
-	if c.Widths {
+	switch {
+	case c.Widths:
 		return pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+	case c.Untyped && c.Ordering:
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type unknown")
+	case c.Untyped:
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type unknown")
 	}
 	return pgerr.New(pgerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
 		value.Type{Kind: c.L.Kind, Mod: -1}, value.Type{Kind: c.R.Kind, Mod: -1}, c.Col+1)

@@ -294,6 +294,16 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 	return value.Type{}, errNoOperator("=", lk, rk)
 }
 
+// ResolveCompareOp is ResolveCompare for the comparison operator op, which
+// its "operator does not exist" error names.
+func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
+	t, err := ResolveCompare(l, r)
+	if err != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
+		return t, errNoOperator(op, l.Kind, r.Kind)
+	}
+	return t, err
+}
+
 // CommonType resolves the type of a set of expressions that must agree, as
 // PostgreSQL's select_common_type does for UNION, CASE, COALESCE, IN,
 // GREATEST…: untyped literals are ignored (all untyped gives text); the

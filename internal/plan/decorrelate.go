@@ -254,6 +254,13 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 		if n.Input == nil {
 			return n.MapArgs(d.dom, func(e expr.Expr) expr.Expr { return d.bind(e, 0) }), nil
 		}
+		// The functions run over each row of the dependent input,
+		// which keeps the domain's columns in front.
+		in, err := d.dep(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return n.MapArgs(in, func(e expr.Expr) expr.Expr { return d.bind(e, d.w) }), nil
 	case *GenerateSeries:
 		if n.Input == nil {
 			// A function in FROM reading outer columns: once per domain row.

@@ -56,6 +56,10 @@ type binder struct {
 	// lateral is the scope of the FROM items left of the one being bound,
 	// which a LATERAL subquery or a function in FROM may read.
 	lateral *scope
+	// fromArgs is the scope of the arguments of the functions of a FROM
+	// item being bound: nil, or the row of the subqueries they hold
+	// (bind_tablefunc_sub.go).
+	fromArgs *scope
 	// windows are the WINDOW clause's named windows of the SELECT whose
 	// select list is being bound.
 	windows map[string]*pg_query.WindowDef

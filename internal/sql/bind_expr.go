@@ -183,6 +183,9 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 		e, err := b.resolve(s, "", names[0], c.Location)
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedColumn {
 			if r, ok := b.WholeRow(s, names[0]); ok {
+				if b.sequenceRow(s, names[0]) {
+					return nil, b.stmt.errf(c.Location, "42809", "relation \"%s\" does not have a composite type", names[0])
+				}
 				return r, nil // a relation's name as a value: its row
 			}
 		}
@@ -482,7 +485,7 @@ func isNumeric(k value.Kind) bool {
 // binaryOp builds l op r for arithmetic, comparison and concatenation.
 func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
 	if cmp, ok := cmpOps[op]; ok {
-		t, err := expr.ResolveCompare(l.Type(), r.Type())
+		t, err := expr.ResolveCompareOp(op, l.Type(), r.Type())
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 		}
@@ -492,7 +495,11 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		if r, err = b.coerce(r, t, loc); err != nil {
 			return nil, err
 		}
-		return &expr.Cmp{Op: cmp, L: l, R: r, Check: expr.NewRecordCheck(l, r)}, nil
+		check := expr.NewRecordCheck(l, r)
+		if check != nil {
+			check.Ordering = op != "=" && op != "<>" && op != "!="
+		}
+		return &expr.Cmp{Op: cmp, L: l, R: r, Check: check}, nil
 	}
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
@@ -688,13 +695,22 @@ func (b *binder) bindCollate(s *scope, c *pg_query.CollateClause) (expr.Expr, er
 	case !isString(k):
 		return nil, b.stmt.errf(c.Location, pgerr.DatatypeMismatch, "collations are not supported by type %s", e.Type())
 	}
+	if err := b.checkCollation(names, c.Location); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// checkCollation refuses a collation other than those that compare text
+// byte by byte, as text here does.
+func (b *binder) checkCollation(names []string, loc int32) error {
 	if len(names) == 1 {
 		switch names[0] {
 		case "C", "POSIX", "default", "ucs_basic":
-			return e, nil
+			return nil
 		}
 	}
-	return nil, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
+	return b.stmt.errf(loc, pgerr.FeatureNotSupported, "collation \"%s\" is not supported", strings.Join(names, ".")).
 		WithHint(`text compares byte by byte, as in COLLATE "C", "POSIX" and "default", the only collations accepted`)
 }
 

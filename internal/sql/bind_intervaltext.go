@@ -23,10 +23,12 @@ func (b *binder) intervalText(e expr.Expr) expr.Expr {
 // reading depends on the style (value.IntervalInputStyled). A view's
 // conversions keep the postgres style.
 func (b *binder) intervalInput(e expr.Expr, t value.Type, out expr.Expr) expr.Expr {
-	if b.stmtClock == nil || b.forView || t.Kind != value.Interval {
+	if b.stmtClock == nil || b.forView || t.Kind != value.Interval && t.Kind != value.ArrayOf(value.Interval) {
 		return out
 	}
 	switch k := e.Type().Kind; {
+	case k == value.Unknown && t.Kind != value.Interval:
+		// An array literal: its elements may read in the style.
 	case k == value.Unknown:
 		c, ok := e.(*expr.Const)
 		if !ok || c.V.IsNull() || !value.IntervalInputStyled(c.V.Str()) {
@@ -65,4 +67,14 @@ func (b *binder) styledIntervalArgs(name string, args []expr.Expr) {
 		}
 		args[i] = &expr.IntervalText{C: b.stmtClock, Cast: &expr.Cast{E: a, To: to, Explicit: true}}
 	}
+}
+
+// inputClock is the clock whose IntervalStyle the statement's readings of
+// intervals from text follow (json(b)_populate_record's columns); nil in a
+// view, which reads them in the postgres style.
+func (b *binder) inputClock() *expr.StmtClock {
+	if b.forView {
+		return nil
+	}
+	return b.stmtClock
 }

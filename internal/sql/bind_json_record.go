@@ -18,23 +18,8 @@ import (
 // maintains them per row of their arguments.
 func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs []*pg_query.Node) (srf *expr.SRF, rowType value.Type, err error) {
 	if expr.IsJSONPopulateFunc(name) {
-		srf, rowType, err := b.bindJSONPopulateFunc(name, f)
-		if err != nil {
-			return nil, rowType, err
-		}
-		switch {
-		case rowType.IsAnonymousRecord() && len(coldefs) == 0:
-			return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
-		case rowType.IsAnonymousRecord():
-			return nil, rowType, b.refuse(f.Location, "a column definition list for %s is not supported", name).
-				WithHint("cast the base record to a table's row type: ROW(…)::t")
-		case len(coldefs) > 0:
-			return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\"")
-		}
-		return srf, rowType, nil
+		return b.bindJSONPopulateFunc(name, f, coldefs, true)
 	}
-	var names []string
-	var cols []value.Type
 	fargs, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, rowType, err
@@ -42,27 +27,19 @@ func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs [
 	if len(coldefs) == 0 {
 		return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
 	}
-	for _, n := range coldefs {
-		cd := n.GetColumnDef()
-		if cd == nil || cd.TypeName == nil {
-			return nil, rowType, b.refuse(f.Location, "this column definition is not supported")
-		}
-		t, err := b.typeFromName(cd.TypeName)
-		if err != nil {
-			return nil, rowType, err
-		}
-		names = append(names, cd.Colname)
-		cols = append(cols, t)
+	names, cols, err := b.bindColdefs(coldefs)
+	if err != nil {
+		return nil, rowType, err
 	}
 	args := make([]expr.Expr, len(fargs))
 	for i, a := range fargs {
-		e, err := b.bindExpr(&scope{}, a)
+		e, err := b.bindExpr(b.argScope(), a)
 		if err != nil {
 			return nil, rowType, err
 		}
 		args[i] = e
 	}
-	srf, err = expr.ResolveJSONRecord(name, args, names, cols)
+	srf, err = expr.ResolveJSONRecord(name, args, names, cols, b.inputClock())
 	if err != nil {
 		return nil, rowType, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
@@ -70,30 +47,62 @@ func (b *binder) bindJSONRecordFunc(name string, f *pg_query.FuncCall, coldefs [
 }
 
 // bindJSONPopulateFunc binds json(b)_populate_record(set) as a function
-// of rows, in FROM (its arguments read the FROM items before it): one
-// column per field of its base record's type rowType.
-func (b *binder) bindJSONPopulateFunc(name string, f *pg_query.FuncCall) (srf *expr.SRF, rowType value.Type, err error) {
+// of rows (its arguments read the FROM items before it): one column per
+// field of its base record's type rowType. In FROM (inFrom) an anonymous
+// base takes its columns from the column definition list coldefs, and
+// must have one; the base's fields, when its type knows them, name the
+// keys read and must match the list (expr.RowMismatch). rowType is then
+// the zero Type: the rows are anonymous records.
+func (b *binder) bindJSONPopulateFunc(name string, f *pg_query.FuncCall, coldefs []*pg_query.Node, inFrom bool) (srf *expr.SRF, rowType value.Type, err error) {
 	fargs, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, rowType, err
 	}
-	base, rowType, err := b.populateBase(&scope{}, name, f, fargs)
+	base, rowType, err := b.populateBase(b.argScope(), name, f, fargs, inFrom)
 	if err != nil {
 		return nil, rowType, err
 	}
-	arg, err := b.bindExpr(&scope{}, fargs[1])
+	if inFrom {
+		switch anon := rowType.IsAnonymousRecord(); {
+		case anon && len(coldefs) == 0:
+			return nil, rowType, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+		case !anon && len(coldefs) > 0:
+			return nil, rowType, b.stmt.errf(coldefLoc(coldefs), pgerr.SyntaxError, "a column definition list is redundant for a function returning a named composite type")
+		}
+	}
+	arg, err := b.bindExpr(b.argScope(), fargs[1])
 	if err != nil {
 		return nil, rowType, err
 	}
-	var names []string
-	var cols []value.Type
-	for _, fd := range rowType.RecordDesc().Fields {
-		names = append(names, fd.Name)
-		cols = append(cols, fd.Type)
+	var names, listNames []string
+	var cols, listCols []value.Type
+	if d := rowType.RecordDesc(); d != nil {
+		for _, fd := range d.Fields {
+			names = append(names, fd.Name)
+			cols = append(cols, fd.Type)
+		}
 	}
-	srf, err = expr.ResolveJSONPopulate(name, base, []expr.Expr{arg}, names, cols)
+	if len(coldefs) > 0 {
+		if listNames, listCols, err = b.bindColdefs(coldefs); err != nil {
+			return nil, rowType, err
+		}
+		if rowType.RecordDesc() == nil {
+			names, cols = listNames, listCols
+		}
+	}
+	srf, err = expr.ResolveJSONPopulate(name, base, []expr.Expr{arg}, names, cols, b.inputClock())
 	if err != nil {
 		return nil, rowType, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
+	}
+	if len(coldefs) > 0 {
+		// PostgreSQL checks the base's type when the function returns
+		// a record of it: _record whenever its base is not NULL,
+		// _recordset whenever its document is not NULL.
+		set := strings.HasSuffix(name, "set")
+		srf = expr.Renamed(srf, listNames, listCols, expr.RowMismatch(cols, listCols), func(a []value.Value) bool {
+			return set && !a[0].IsNull() || !set && len(a) > 1 && !a[1].IsNull()
+		})
+		rowType = value.Type{}
 	}
 	return srf, rowType, nil
 }
@@ -103,11 +112,13 @@ func (b *binder) bindJSONPopulateFunc(name string, f *pg_query.FuncCall) (srf *e
 // fields (a table's or view's row type, or the anonymous record of ROW(…)
 // or of a subquery's row), is the result's; the base's fields fill the
 // keys the object lacks. base is nil for a NULL constant of that type
-// (NULL::t), whose fields are all NULL.
+// (NULL::t), whose fields are all NULL. With anyRecord (in FROM, where a
+// column definition list may give the fields) a record whose fields are
+// not known is accepted too.
 //
 // The json variants take a third argument, use_json_as_text, which
 // PostgreSQL ignores; it must be a boolean.
-func (b *binder) populateBase(s *scope, name string, f *pg_query.FuncCall, args []*pg_query.Node) (base expr.Expr, rowType value.Type, err error) {
+func (b *binder) populateBase(s *scope, name string, f *pg_query.FuncCall, args []*pg_query.Node, anyRecord bool) (base expr.Expr, rowType value.Type, err error) {
 	if n := len(args); n != 2 && (n != 3 || strings.HasPrefix(name, "jsonb")) || !b.useJSONAsText(args) {
 		bound := make([]expr.Expr, len(args))
 		for i, a := range args {
@@ -137,7 +148,7 @@ func (b *binder) populateBase(s *scope, name string, f *pg_query.FuncCall, args 
 	if rowType.Kind != value.Record {
 		return nil, rowType, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
 	}
-	if rowType.RecordDesc() == nil {
+	if rowType.RecordDesc() == nil && !anyRecord {
 		return nil, rowType, b.stmt.errf(f.Location, pgerr.FeatureNotSupported, "could not determine row type for result of %s", name).
 			WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list.")
 	}
@@ -154,7 +165,7 @@ func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncC
 	if err != nil {
 		return nil, err
 	}
-	base, rowType, err := b.populateBase(s, name, f, fargs)
+	base, rowType, err := b.populateBase(s, name, f, fargs, false)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +173,7 @@ func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncC
 	if err != nil {
 		return nil, err
 	}
-	e, err := expr.JSONPopulateRecord(name, base, arg, rowType)
+	e, err := expr.JSONPopulateRecord(name, base, arg, rowType, b.inputClock())
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}
@@ -186,7 +197,7 @@ func (b *binder) useJSONAsText(args []*pg_query.Node) bool {
 	if len(args) < 3 {
 		return true
 	}
-	e, err := b.bindExpr(&scope{}, args[2])
+	e, err := b.bindExpr(b.argScope(), args[2])
 	if err != nil {
 		return true // reported by the caller's binding
 	}

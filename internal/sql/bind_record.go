@@ -113,6 +113,19 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 	return nil, false
 }
 
+// sequenceRow reports whether qual, whose whole row WholeRow found, names
+// a sequence, which has no row type.
+func (b *binder) sequenceRow(s *scope, qual string) bool {
+	for _, lv := range append([]*scope{s}, b.outers...) {
+		for _, c := range lv.cols {
+			if c.qual == qual && !c.outer {
+				return c.sequence
+			}
+		}
+	}
+	return false
+}
+
 // nullExtended returns the scopes of an outer join's inputs with the
 // columns of its null-extended sides marked: PostgreSQL's whole-row
 // reference to a relation there is NULL in a row the join made up, not a

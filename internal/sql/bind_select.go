@@ -405,6 +405,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	var p plan.Node
 	var rowType value.Type
 	var keyed *keyedRel
+	seq := false
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -422,7 +423,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		if !ok {
 			return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 		}
-		if rel.Kind != KindSequence {
+		if seq = rel.Kind == KindSequence; !seq {
 			rowType = relRowType(rel)
 		}
 		if rel.Kind == KindSequence && b.forView {
@@ -465,7 +466,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	}
 	sc := rowScope(alias, rowType, p.Columns())
 	for i := range sc.cols {
-		sc.cols[i].rel, sc.cols[i].relCol = keyed, i
+		sc.cols[i].rel, sc.cols[i].relCol, sc.cols[i].sequence = keyed, i, seq
 	}
 	return p, sc, nil
 }
@@ -479,6 +480,9 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	if argSubqueries(rf) {
+		return b.bindTableFuncSubqueries(rf)
+	}
 	if !b.integerSeries(rf) {
 		return b.bindTableFunc(rf)
 	}

@@ -25,7 +25,7 @@ func selectListCalls(rf *pg_query.RangeFunction) bool {
 // it runs, as in PostgreSQL.
 func (b *binder) bindSelectRecordFunc(name string, f *pg_query.FuncCall) (*expr.SRF, error) {
 	if expr.IsJSONPopulateFunc(name) {
-		srf, rowType, err := b.bindJSONPopulateFunc(name, f)
+		srf, rowType, err := b.bindJSONPopulateFunc(name, f, nil, false)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +72,7 @@ func (b *binder) bindFuncArgs(name string, f *pg_query.FuncCall) ([]expr.Expr, e
 	}
 	args := make([]expr.Expr, len(fargs))
 	for i, a := range fargs {
-		if args[i], err = b.bindExpr(&scope{}, a); err != nil {
+		if args[i], err = b.bindExpr(b.argScope(), a); err != nil {
 			return nil, err
 		}
 	}

@@ -18,6 +18,9 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 		return false
 	}
 	items := rf.Functions[0].GetList().GetItems()
+	if len(rf.Coldeflist) > 0 || len(items) > 1 && len(items[1].GetList().GetItems()) > 0 {
+		return false // bindTableFunc reports the list
+	}
 	f := items[0].GetFuncCall()
 	if f != nil && slices.ContainsFunc(f.Args, func(a *pg_query.Node) bool { return a.GetNamedArgExpr() != nil }) {
 		return false // bindTableFunc reports it: its parameters have no names
@@ -44,11 +47,17 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 // generate_series over numerics and times, generate_subscripts, several
 // of them in ROWS FROM (…), WITH ORDINALITY. Column names are PostgreSQL's:
 // the function's name, or the alias of a lone one-column function, then
-// "ordinality"; the alias's column list renames them in order. A view
+// "ordinality"; the alias's column list renames them in order, and a
+// column definition list gives the columns of a function returning
+// record (bind_coldef.go). A view
 // maintains unnest and generate_subscripts (a FlatMap of each row, or a
 // constant), not generate_series.
 func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	if err := b.coldefPlacement(rf); err != nil {
+		return nil, nil, err
+	}
 	tf := &plan.TableFunc{Ordinality: rf.Ordinality}
+	listed := false        // a column definition list names the columns
 	var rowType value.Type // of json(b)_populate_record(set)'s base, of unnest's composite elements
 	for _, item := range rf.Functions {
 		items := item.GetList().GetItems()
@@ -63,6 +72,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if len(rf.Functions) == 1 && len(rf.Coldeflist) > 0 {
 			coldefs = rf.Coldeflist
 		}
+		listed = listed || len(coldefs) > 0
 		name := opName(f.Funcname)
 		if expr.IsJSONRecordFunc(name) {
 			var srf *expr.SRF
@@ -80,9 +90,6 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 				tf.Cols = append(tf.Cols, plan.Column{Name: srf.Names[i], Type: t})
 			}
 			continue
-		}
-		if len(coldefs) > 0 {
-			return nil, nil, b.refuse(f.Location, "a column definition list is not supported")
 		}
 		if !expr.IsSRF(name) {
 			if err := b.undefinedTableFunc(name, f); err != nil {
@@ -104,7 +111,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		}
 		args := make([]expr.Expr, len(fargs))
 		for i, a := range fargs {
-			e, err := b.bindExpr(&scope{}, a)
+			e, err := b.bindExpr(b.argScope(), a)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -117,10 +124,15 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if err != nil {
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
-		if !selectListCalls(rf) {
-			if slices.ContainsFunc(srf.Cols, value.Type.IsAnonymousRecord) {
-				return nil, nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+		switch {
+		case len(coldefs) > 0:
+			if srf, err = b.withColdefs(srf, f, coldefs); err != nil {
+				return nil, nil, err
 			}
+		case selectListCalls(rf):
+		case slices.ContainsFunc(srf.Cols, value.Type.IsAnonymousRecord):
+			return nil, nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
+		default:
 			srf, rowType = expr.ExpandComposites(srf)
 		}
 		tf.Funcs = append(tf.Funcs, srf)
@@ -134,7 +146,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 	alias := tf.Funcs[0].Name
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
-		if len(tf.Cols) == 1 && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) && rowType.Kind != value.Record {
+		if len(tf.Cols) == 1 && !listed && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) && rowType.Kind != value.Record {
 			tf.Cols[0].Name = alias
 		}
 	}

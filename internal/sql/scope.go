@@ -29,6 +29,9 @@ type scopeCol struct {
 	// CTE's or a function's columns, whose whole row is an anonymous
 	// record.
 	rowType value.Type
+	// sequence marks a sequence's columns: a sequence has no row type,
+	// so its whole row cannot be read (seqRowError).
+	sequence bool
 	// rel is the table these columns come from, with its primary key,
 	// and relCol the column's position in it: a GROUP BY over the whole
 	// key makes the table's other columns functionally dependent on it

@@ -115,6 +115,7 @@ type arrayReader struct {
 	s, t  string // the input, and it without surrounding white space
 	i     int
 	elem  Type
+	style IntervalStyle // in which interval elements read
 	elems []Value
 	dims  [MaxDims]int // the length of each dimension, 0 until seen
 	depth int          // the dimension whose elements are scalars; -1 before the first
@@ -126,7 +127,13 @@ type arrayReader struct {
 // as elem, so '{1,x}'::int[] fails as 'x'::int does; sub-arrays of
 // different lengths are 22P02.
 func parseArray(s string, elem Type) (Value, error) {
-	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, depth: -1}
+	return parseArrayIn(s, elem, IntervalPostgres)
+}
+
+// parseArrayIn is parseArray reading interval elements under IntervalStyle
+// st (ParseIntervalIn).
+func parseArrayIn(s string, elem Type, st IntervalStyle) (Value, error) {
+	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, style: st, depth: -1}
 	var explicit []Dim
 	if len(r.t) > 0 && r.t[0] == '[' {
 		var err error
@@ -367,7 +374,7 @@ func (r *arrayReader) readElem() error {
 		r.elems = append(r.elems, Null)
 		return nil
 	}
-	e, err := Parse(text, r.elem)
+	e, err := ParseIntervalIn(text, r.elem, r.style)
 	if err != nil {
 		return err
 	}
