@@ -43,7 +43,7 @@ func isOperator(c byte) bool {
 	return c == '!' || c == '&' || c == '|' || c == '(' || c == ')' || c == '<'
 }
 
-func isSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+func isSpace(c byte) bool  { return c == ' ' || c >= '\t' && c <= '\r' }
 func isDigitB(c byte) bool { return c >= '0' && c <= '9' }
 
 // charLen returns the length of the character at s[i], as pg_mblen does

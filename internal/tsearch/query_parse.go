@@ -34,13 +34,13 @@ const (
 )
 
 type queryParser struct {
-	in       string
-	at       int
-	count    int // open parentheses
-	state    int
-	mode     queryMode
-	val      valueParser
-	pol      []*Node // the polish list, in push order
+	in    string
+	at    int
+	count int // open parentheses
+	state int
+	mode  queryMode
+	val   valueParser
+	pol   []*Node // the polish list, in push order
 	// push turns an operand into items of pol.
 	push func(p *queryParser, word string, weight uint8, prefix bool) error
 }

@@ -82,7 +82,7 @@ func BuildVector(lexemes []Lexeme) Vector {
 		if l.HasPos {
 			b = binary.BigEndian.AppendUint16(b, ^uint16(len(l.Pos)))
 			for _, p := range l.Pos {
-				b = binary.BigEndian.AppendUint16(b, ^(uint16(p.Position())<<2|uint16(p.Weight())))
+				b = binary.BigEndian.AppendUint16(b, ^(uint16(p.Position())<<2 | uint16(p.Weight())))
 			}
 		}
 	}
