@@ -82,16 +82,19 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 		name == "@@" && isTextSearch(args[0].Type().Kind) {
 		return nil, false, nil
 	}
-	shown := name + "()"
-	if name == "@@" {
+	shown := name + "() without a text search configuration"
+	switch name {
+	case "@@":
 		shown = "text @@ tsquery"
+	case "get_current_ts_config":
+		shown = name + "()"
 	}
 	if b.forView {
-		return nil, true, b.refuse(loc, "%s without a text search configuration depends on the session's default_text_search_config and cannot be maintained in a view", shown).
+		return nil, true, b.refuse(loc, "%s depends on the session's default_text_search_config and cannot be maintained in a view", shown).
 			WithHint("name the configuration: %s", tsConfigHint(name))
 	}
 	if b.stmtClock == nil {
-		return nil, true, b.refuse(loc, "%s without a text search configuration is supported in queries and data changes only", shown)
+		return nil, true, b.refuse(loc, "%s is supported in queries and data changes only", shown)
 	}
 	call := &expr.TSDefaultCall{C: b.stmtClock, Name: name}
 	if name == "get_current_ts_config" {
