@@ -55,10 +55,10 @@ func wordDistance(w int) float32 {
 }
 
 // uniqueOperands returns the operands of n sorted by lexeme, one per
-// lexeme (the first in item order).
+// lexeme: the first after PostgreSQL's sort, whose prefix mark counts.
 func uniqueOperands(n *Node) []*Node {
 	ops := n.Operands(nil)
-	slices.SortStableFunc(ops, func(a, b *Node) int { return strings.Compare(a.Word, b.Word) })
+	pgSort(ops, func(a, b *Node) int { return strings.Compare(a.Word, b.Word) })
 	return slices.CompactFunc(ops, func(a, b *Node) bool { return a.Word == b.Word })
 }
 
