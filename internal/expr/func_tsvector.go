@@ -130,6 +130,12 @@ func init() {
 	tsOp("||", kinds(tsqK, tsqK), tsqT, func(a []value.Value) (value.Value, error) {
 		return tsQuery(tsCombine(a[0].TSQuery(), a[1].TSQuery(), tsearch.OpOr, 0)), nil
 	})
+	tsOp("@>", kinds(tsqK, tsqK), value.BoolType, func(a []value.Value) (value.Value, error) {
+		return value.NewBool(a[0].TSQuery().Contains(a[1].TSQuery())), nil
+	})
+	tsOp("<@", kinds(tsqK, tsqK), value.BoolType, func(a []value.Value) (value.Value, error) {
+		return value.NewBool(a[1].TSQuery().Contains(a[0].TSQuery())), nil
+	})
 	tsOp("&&", kinds(tsqK, tsqK), tsqT, func(a []value.Value) (value.Value, error) {
 		return tsQuery(tsCombine(a[0].TSQuery(), a[1].TSQuery(), tsearch.OpAnd, 0)), nil
 	})

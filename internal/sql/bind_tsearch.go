@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -22,7 +24,10 @@ func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e exp
 			e, _, err := b.textSearchDefault("@@", []expr.Expr{l, r}, loc)
 			return e, true, err
 		}
-	case "||", "&&", "<->":
+	case "||", "&&", "<->", "@>", "<@":
+		if (op == "@>" || op == "<@") && lk != value.TSQuery && rk != value.TSQuery {
+			return nil, false, nil
+		}
 	default:
 		return nil, false, nil
 	}
@@ -78,8 +83,13 @@ var tsDefaultArity = map[string]int{
 // session's default_text_search_config is its configuration, so a view
 // refuses it (0A000). ok is false for other calls.
 func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	if n, is := tsDefaultArity[name]; !is || n != len(args) || name == "to_tsvector" && isJSONKind(args) ||
-		name == "@@" && isTextSearch(args[0].Type().Kind) {
+	if name == "to_tsvector" && slices.ContainsFunc(args, func(a expr.Expr) bool { return a.Type().Kind.IsJSON() }) {
+		return nil, true, b.refuse(loc, "to_tsvector over json and jsonb is not supported").
+			WithHint("extract the text first: to_tsvector('english', j->>'key')")
+	}
+	textual := func(k value.Kind) bool { return isString(k) || k == value.Unknown }
+	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
+		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
 		return nil, false, nil
 	}
 	shown := name + "() without a text search configuration"
@@ -117,8 +127,6 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 	call.Def, call.T = def, res
 	return call, true, nil
 }
-
-func isJSONKind(args []expr.Expr) bool { return len(args) == 1 && args[0].Type().Kind.IsJSON() }
 
 func tsConfigHint(name string) string {
 	switch name {

@@ -279,3 +279,21 @@ func WithoutNot(n *Node) *Node {
 	c.L, c.R = l, r
 	return &c
 }
+
+// Contains is q @> r: q has at least as many nodes as r, and each operand
+// of r is among q's, compared as PostgreSQL compares them, by their CRC.
+func (q Query) Contains(r Query) bool {
+	if q.Size() < r.Size() {
+		return false
+	}
+	have := map[int32]bool{}
+	for _, o := range q.Tree().Operands(nil) {
+		have[legacyCRC32(o.Word)] = true
+	}
+	for _, o := range r.Tree().Operands(nil) {
+		if !have[legacyCRC32(o.Word)] {
+			return false
+		}
+	}
+	return true
+}
