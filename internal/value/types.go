@@ -174,6 +174,9 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(TSVectorType)
 	case "tsquery":
 		return noMods(TSQueryType)
+	case "regconfig":
+		// A text search configuration's name, checked where it is used.
+		return noMods(TextType)
 	}
 	if t, ok, err := bytesTypeFromName(n, mods); ok {
 		return t, err
