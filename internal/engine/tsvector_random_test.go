@@ -12,7 +12,7 @@ import (
 // TestTSVectorRandom compares with PostgreSQL to_tsvector of generated
 // texts, the tsquery builders on generated queries and sentences, @@ and
 // ts_rank (plain and normalized, weighted) of their pairs, and the input
-// and output of generated tsvector and tsquery literals, reporting how
+// and output of generated tsvector and tsquery literals, and ts_rank_cd, reporting how
 // many agree; every one must.
 func TestTSVectorRandom(t *testing.T) {
 	pg, ctx, r := randomPG(t, 67)
@@ -79,6 +79,7 @@ func TestTSVectorRandom(t *testing.T) {
 	compare("plainto, phraseto, websearch", "SELECT id, plainto_tsquery('english', s), phraseto_tsquery('english', s), websearch_to_tsquery('english', s), websearch_to_tsquery('english', q) FROM tq ORDER BY id")
 	compare("@@", "SELECT id, to_tsvector('english', d) @@ to_tsquery('english', q), strip(to_tsvector('english', d)) @@ to_tsquery('english', q), to_tsvector('english', d) @@ plainto_tsquery('english', s) FROM tq ORDER BY id")
 	compare("ts_rank", "SELECT id, ts_rank(to_tsvector('english', d), to_tsquery('english', q)), ts_rank(setweight(to_tsvector('english', s), 'B') || to_tsvector('english', d), to_tsquery('english', q), 1|4|8|32), ts_rank('{0.05,0.3,0.5,0.9}', strip(to_tsvector('english', d)), to_tsquery('english', q), 2|16) FROM tq ORDER BY id")
+	compare("ts_rank_cd", "SELECT id, ts_rank_cd(to_tsvector('english', d), to_tsquery('english', q)), ts_rank_cd(setweight(to_tsvector('english', s), 'B') || to_tsvector('english', d), to_tsquery('english', q), 1|4|8|32), ts_rank_cd('{0.05,0.3,0.5,0.9}', to_tsvector('english', d) || strip(to_tsvector('english', s)), to_tsquery('english', q), 2|4|16), ts_rank_cd(v::tsvector, lq::tsquery, 4) FROM tq ORDER BY id")
 	compare("tsvector literals", "SELECT id, v::tsvector, length(v::tsvector), strip(v::tsvector), v::tsvector @@ lq::tsquery, ts_rank(v::tsvector, lq::tsquery) FROM tq ORDER BY id")
 	compare("tsquery literals", "SELECT id, lq::tsquery, numnode(lq::tsquery), querytree(lq::tsquery) FROM tq ORDER BY id")
 	// PostgreSQL's order of queries ignores weights and prefix marks

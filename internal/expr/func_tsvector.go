@@ -243,30 +243,34 @@ func init() {
 		return tsVector(a[0].TSVector().Filter(mask)), nil
 	})
 
-	rank := func(ws *[4]float32, a []value.Value, method int32) value.Value {
-		return value.NewFloat(value.Float4, float64(tsearch.Rank(ws, a[0].TSVector(), a[1].TSQuery(), method)))
-	}
 	f4a := value.ArrayOf(value.Float4)
-	strict("ts_rank", kinds(tsvecK, tsqK), value.Float4Type, func(a []value.Value) (value.Value, error) {
-		return rank(&tsearch.DefaultWeights, a, 0), nil
-	})
-	strict("ts_rank", kinds(tsvecK, tsqK, value.Int4), value.Float4Type, func(a []value.Value) (value.Value, error) {
-		return rank(&tsearch.DefaultWeights, a, int32(a[2].Int())), nil
-	})
-	strict("ts_rank", kinds(f4a, tsvecK, tsqK), value.Float4Type, func(a []value.Value) (value.Value, error) {
-		ws, err := rankWeights(a[0])
-		if err != nil {
-			return value.Null, err
+	for name, f := range map[string]func(*[4]float32, tsearch.Vector, tsearch.Query, int32) float32{
+		"ts_rank": tsearch.Rank, "ts_rank_cd": tsearch.RankCD,
+	} {
+		rank := func(ws *[4]float32, a []value.Value, method int32) value.Value {
+			return value.NewFloat(value.Float4, float64(f(ws, a[0].TSVector(), a[1].TSQuery(), method)))
 		}
-		return rank(&ws, a[1:], 0), nil
-	})
-	strict("ts_rank", kinds(f4a, tsvecK, tsqK, value.Int4), value.Float4Type, func(a []value.Value) (value.Value, error) {
-		ws, err := rankWeights(a[0])
-		if err != nil {
-			return value.Null, err
-		}
-		return rank(&ws, a[1:], int32(a[3].Int())), nil
-	})
+		strict(name, kinds(tsvecK, tsqK), value.Float4Type, func(a []value.Value) (value.Value, error) {
+			return rank(&tsearch.DefaultWeights, a, 0), nil
+		})
+		strict(name, kinds(tsvecK, tsqK, value.Int4), value.Float4Type, func(a []value.Value) (value.Value, error) {
+			return rank(&tsearch.DefaultWeights, a, int32(a[2].Int())), nil
+		})
+		strict(name, kinds(f4a, tsvecK, tsqK), value.Float4Type, func(a []value.Value) (value.Value, error) {
+			ws, err := rankWeights(a[0])
+			if err != nil {
+				return value.Null, err
+			}
+			return rank(&ws, a[1:], 0), nil
+		})
+		strict(name, kinds(f4a, tsvecK, tsqK, value.Int4), value.Float4Type, func(a []value.Value) (value.Value, error) {
+			ws, err := rankWeights(a[0])
+			if err != nil {
+				return value.Null, err
+			}
+			return rank(&ws, a[1:], int32(a[3].Int())), nil
+		})
+	}
 }
 
 // rankWeights reads ts_rank's array of weights.

@@ -141,7 +141,7 @@ func tsConfigHint(name string) string {
 // tsvectorFuncs are PostgreSQL's text search functions that deltaview has
 // not: calling one is 0A000, not "does not exist".
 var tsvectorFuncs = map[string]bool{
-	"ts_rank_cd": true, "ts_headline": true, "ts_rewrite": true, "ts_stat": true, "ts_debug": true,
+	"ts_headline": true, "ts_rewrite": true, "ts_stat": true, "ts_debug": true,
 	"json_to_tsvector": true, "jsonb_to_tsvector": true,
 }
 
@@ -152,5 +152,5 @@ func (b *binder) refuseTSVectorFunc(name string, loc int32) error {
 		return nil
 	}
 	return b.refuse(loc, "%s is not supported", name).
-		WithHint("to_tsvector, the tsquery functions, @@, ts_rank and the functions over tsvector are")
+		WithHint("to_tsvector, the tsquery functions, @@, ts_rank, ts_rank_cd and the functions over tsvector are")
 }

@@ -37,14 +37,20 @@ func Match(v Vector, q Query) bool {
 }
 
 // MatchTree is Match of a decoded query, which must not be empty.
-func MatchTree(v Vector, n *Node) bool { return execute(v, n) != tsNo }
+func MatchTree(v Vector, n *Node) bool {
+	return execute(n, func(o *Node, d *phraseData) ternary { return checkOperand(v, o, d) }) != tsNo
+}
 
-func execute(v Vector, n *Node) ternary {
+// checker tells whether an operand is present, and with data where.
+type checker func(operand *Node, data *phraseData) ternary
+
+// execute is PostgreSQL's TS_execute.
+func execute(n *Node, chk checker) ternary {
 	switch n.Op {
 	case opValue:
-		return checkOperand(v, n, nil)
+		return chk(n, nil)
 	case OpNot:
-		switch execute(v, n.R) {
+		switch execute(n.R, chk) {
 		case tsNo:
 			return tsYes
 		case tsYes:
@@ -52,11 +58,11 @@ func execute(v Vector, n *Node) ternary {
 		}
 		return tsMaybe
 	case OpAnd:
-		l := execute(v, n.L)
+		l := execute(n.L, chk)
 		if l == tsNo {
 			return tsNo
 		}
-		switch execute(v, n.R) {
+		switch execute(n.R, chk) {
 		case tsNo:
 			return tsNo
 		case tsYes:
@@ -64,11 +70,11 @@ func execute(v Vector, n *Node) ternary {
 		}
 		return tsMaybe
 	case OpOr:
-		l := execute(v, n.L)
+		l := execute(n.L, chk)
 		if l == tsYes {
 			return tsYes
 		}
-		switch execute(v, n.R) {
+		switch execute(n.R, chk) {
 		case tsNo:
 			return l
 		case tsYes:
@@ -76,7 +82,7 @@ func execute(v Vector, n *Node) ternary {
 		}
 		return tsMaybe
 	}
-	if phraseExecute(v, n, nil) == tsYes {
+	if phraseExecute(n, chk, nil) == tsYes {
 		return tsYes
 	}
 	return tsNo
@@ -207,12 +213,12 @@ func phraseOutput(data, l, r *phraseData, emit, loff, roff int) ternary {
 
 // phraseExecute is PostgreSQL's TS_phrase_execute: n's match at or below a
 // phrase operator, with its positions in data when data is not nil.
-func phraseExecute(v Vector, n *Node, data *phraseData) ternary {
+func phraseExecute(n *Node, chk checker, data *phraseData) ternary {
 	switch n.Op {
 	case opValue:
-		return checkOperand(v, n, data)
+		return chk(n, data)
 	case OpNot:
-		switch phraseExecute(v, n.R, data) {
+		switch phraseExecute(n.R, chk, data) {
 		case tsNo:
 			data.negate = true
 			return tsYes
@@ -230,11 +236,11 @@ func phraseExecute(v Vector, n *Node, data *phraseData) ternary {
 		return tsMaybe
 	case OpPhrase, OpAnd:
 		var l, r phraseData
-		lm := phraseExecute(v, n.L, &l)
+		lm := phraseExecute(n.L, chk, &l)
 		if lm == tsNo {
 			return tsNo
 		}
-		rm := phraseExecute(v, n.R, &r)
+		rm := phraseExecute(n.R, chk, &r)
 		if rm == tsNo {
 			return tsNo
 		}
@@ -270,8 +276,8 @@ func phraseExecute(v Vector, n *Node, data *phraseData) ternary {
 	}
 	// OpOr
 	var l, r phraseData
-	lm := phraseExecute(v, n.L, &l)
-	rm := phraseExecute(v, n.R, &r)
+	lm := phraseExecute(n.L, chk, &l)
+	rm := phraseExecute(n.R, chk, &r)
 	if lm == tsNo && rm == tsNo {
 		return tsNo
 	}

@@ -17,6 +17,7 @@ var DefaultWeights = [4]float32{0.1, 0.2, 0.4, 1.0}
 const (
 	normLogLength = 0x01
 	normLength    = 0x02
+	normExtDist   = 0x04
 	normUniq      = 0x08
 	normLogUniq   = 0x10
 	normRDivRPlus = 0x20
