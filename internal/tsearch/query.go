@@ -3,6 +3,8 @@ package tsearch
 import (
 	"encoding/binary"
 	"strconv"
+	"strings"
+	"sync/atomic"
 )
 
 // Query is a tsquery in deltaview's stored form, a string whose bytewise
@@ -134,14 +136,28 @@ func (q Query) Size() int {
 	return u32(string(q), 0)
 }
 
-// Tree decodes q; nil for an empty query.
+// Tree decodes q; nil for an empty query. The tree is shared: callers
+// must not modify it. The last tree decoded is kept, so that matching many
+// rows with one query decodes it once.
 func (q Query) Tree() *Node {
 	if q.Size() == 0 {
 		return nil
 	}
-	n, _ := decodeNode(string(q), 8)
+	if c := lastTree.Load(); c != nil && c.q == string(q) {
+		return c.n
+	}
+	own := strings.Clone(string(q))
+	n, _ := decodeNode(own, 8)
+	lastTree.Store(&decoded{q: own, n: n})
 	return n
 }
+
+type decoded struct {
+	q string
+	n *Node
+}
+
+var lastTree atomic.Pointer[decoded]
 
 func decodeNode(s string, at int) (*Node, int) {
 	if s[at] == 1 {
