@@ -33,11 +33,6 @@ func Match(v Vector, q Query) bool {
 	if n == nil {
 		return false
 	}
-	return MatchTree(v, n)
-}
-
-// MatchTree is Match of a decoded query, which must not be empty.
-func MatchTree(v Vector, n *Node) bool {
 	return execute(n, func(o *Node, d *phraseData) ternary { return checkOperand(v, o, d) }) != tsNo
 }
 

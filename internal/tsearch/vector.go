@@ -162,17 +162,8 @@ func (v Vector) Lexemes() []Lexeme {
 
 // Find returns the index of word in v, or -1.
 func (v Vector) Find(word string) int {
-	lo, hi := 0, v.Len()
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		switch c := strings.Compare(word, v.Word(m)); {
-		case c == 0:
-			return m
-		case c < 0:
-			hi = m
-		default:
-			lo = m + 1
-		}
+	if i := v.lowerBound(word); i < v.Len() && v.Word(i) == word {
+		return i
 	}
 	return -1
 }
