@@ -10,9 +10,12 @@ import (
 
 func isTextSearch(k value.Kind) bool { return k == value.TSVector || k == value.TSQuery }
 
+// textual reports whether k reads as text: a string or an untyped literal.
+func textual(k value.Kind) bool { return isString(k) || k == value.Unknown }
+
 // textSearchOperator binds the operators of text search: @@ (text @@ text,
 // text @@ tsquery, tsvector @@ tsquery and the reverse), and over tsvector
-// and tsquery ||, && and <->. ok is false for other operands.
+// and tsquery ||, &&, <->, @> and <@. ok is false for other operands.
 func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
 	lk, rk := l.Type().Kind, r.Type().Kind
 	switch op {
@@ -20,7 +23,7 @@ func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e exp
 		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
 			return e, ok, err
 		}
-		if (isString(lk) || lk == value.Unknown) && rk == value.TSQuery {
+		if textual(lk) && rk == value.TSQuery {
 			e, _, err := b.textSearchDefault("@@", []expr.Expr{l, r}, loc)
 			return e, true, err
 		}
@@ -31,17 +34,19 @@ func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e exp
 	default:
 		return nil, false, nil
 	}
+	noOperator := func() error {
+		return b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
 	if !isTextSearch(lk) && !isTextSearch(rk) {
 		if op == "<->" {
-			return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
-				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+			return nil, true, noOperator()
 		}
 		return nil, false, nil
 	}
 	e, err = b.callFunc(nil, op, nil, []expr.Expr{l, r}, loc)
 	if pgerr.Code(err) == pgerr.UndefinedFunction {
-		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
-			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		return nil, true, noOperator()
 	}
 	return e, true, err
 }
@@ -51,7 +56,6 @@ func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e exp
 // default_text_search_config. A view, which no session runs, refuses it
 // (0A000). ok is false for other operands.
 func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	textual := func(k value.Kind) bool { return isString(k) || k == value.Unknown }
 	if !textual(l.Type().Kind) || !textual(r.Type().Kind) {
 		return nil, false, nil
 	}
@@ -87,7 +91,6 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 		return nil, true, b.refuse(loc, "to_tsvector over json and jsonb is not supported").
 			WithHint("extract the text first: to_tsvector('english', j->>'key')")
 	}
-	textual := func(k value.Kind) bool { return isString(k) || k == value.Unknown }
 	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
 		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
 		return nil, false, nil
