@@ -91,6 +91,9 @@ func typeOID(t value.Type) uint32 {
 	if oid := jsonOID(t.Kind); oid != 0 {
 		return oid
 	}
+	if oid := tsearchOID(t.Kind); oid != 0 {
+		return oid
+	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]
@@ -175,6 +178,10 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return value.AppendText(append(buf, jsonbBinaryVersion), v)
 	case value.Time, value.TimeTZ, value.Interval:
 		return appendTimeBinary(buf, v)
+	case value.TSVector:
+		return appendTSVectorBinary(buf, v.TSVector())
+	case value.TSQuery:
+		return appendTSQueryBinary(buf, v.TSQuery())
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())

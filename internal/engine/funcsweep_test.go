@@ -125,6 +125,8 @@ var sweepTypes = map[string][]string{
 	"bit":                         {"'1'", "'0'", "'1'"},
 	"bit varying":                 {"'1011'", "'01'", "'111000'"},
 	"uuid":                        {"'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'", "'00000000-0000-0000-0000-000000000001'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"},
+	"tsvector":                    {"'fat:2,4A cat:3 rat:5B'", "'a b c'", "'day:1 abc:2'"},
+	"tsquery":                     {"'fat & rat'", "'a <-> !b | c:*'", "'abc'"},
 }
 
 // sweepSkip are functions over the supported types that are about the

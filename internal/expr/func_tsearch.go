@@ -192,3 +192,63 @@ func dictionary(s string) (tsearch.Dict, error) {
 	}
 	return 0, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", full)
 }
+
+// TSDefaultCall is a text search function called without a configuration
+// in an ad-hoc statement: Def called with the session's
+// default_text_search_config, read through the statement's clock, before
+// Args. With a nil Def it is get_current_ts_config().
+type TSDefaultCall struct {
+	C    *StmtClock
+	Name string
+	Def  *FuncDef
+	Args []Expr
+	T    value.Type
+}
+
+var _ Expr = (*TSDefaultCall)(nil)
+
+func (c *TSDefaultCall) Type() value.Type {
+	if c.Def == nil {
+		return value.TextType
+	}
+	return c.T
+}
+func (c *TSDefaultCall) Volatile() bool { return true }
+func (*TSDefaultCall) expr()            {}
+
+func (c *TSDefaultCall) String() string {
+	if c.Name == "@@" {
+		return operand(c.Args[0]) + " @@ " + operand(c.Args[1])
+	}
+	return c.Name + "(" + list(c.Args) + ")"
+}
+
+// Eval implements Expr.
+func (c *TSDefaultCall) Eval(row value.Row) (value.Value, error) {
+	if c.C == nil || c.C.Settings == nil {
+		return value.Value{}, pgerr.New(pgerr.FeatureNotSupported, "settings are read in a session's statements only")
+	}
+	name, _, err := c.C.Settings.Setting("default_text_search_config", false)
+	if err != nil {
+		return value.Value{}, err
+	}
+	if c.Def == nil {
+		if n, _, _ := tsearch.ResolveName(name); n != "" {
+			name = n
+		}
+		return text(name), nil
+	}
+	args := make([]value.Value, 1, 1+len(c.Args))
+	args[0] = text(name)
+	for _, a := range c.Args {
+		v, err := a.Eval(row)
+		if err != nil {
+			return value.Null, err
+		}
+		if v.IsNull() {
+			return value.Null, nil
+		}
+		args = append(args, v)
+	}
+	return c.Def.Eval(args)
+}

@@ -21,6 +21,10 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *XMLWellFormedCall:
 		return []Expr{n.Arg}
+	case *TSMatchCall:
+		return []Expr{n.L, n.R}
+	case *TSDefaultCall:
+		return n.Args
 	case *RowCons:
 		return n.Args
 	case *FieldSelect:
@@ -86,6 +90,12 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &Func{Def: n.Def, Args: kids, T: n.T}
 	case *XMLWellFormedCall:
 		return &XMLWellFormedCall{C: n.C, Arg: kids[0]}
+	case *TSMatchCall:
+		return &TSMatchCall{C: n.C, L: kids[0], R: kids[1]}
+	case *TSDefaultCall:
+		c := *n
+		c.Args = kids
+		return &c
 	case *SeqCall:
 		return &SeqCall{Fn: n.Fn, Args: kids, C: n.C}
 	case *RowCons:

@@ -504,10 +504,8 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
 	}
-	if op == "@@" {
-		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
-			return e, err
-		}
+	if e, ok, err := b.textSearchOperator(op, l, r, loc); ok {
+		return e, err
 	}
 	if e, ok, err := b.jsonOperator(op, l, r, loc); ok {
 		return e, err
@@ -569,7 +567,7 @@ var cmpOps = map[string]expr.CmpOp{
 // catalog's functions (the bitwise ones registered under their symbols).
 var (
 	binaryFuncs = map[string]string{"^": "power", "^@": "starts_with", "&": "&", "|": "|", "#": "#", "<<": "<<", ">>": ">>"}
-	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~"}
+	prefixFuncs = map[string]string{"|/": "sqrt", "||/": "||/", "@": "abs", "~": "~", "!!": "!!"}
 )
 
 var arithOps = map[string]expr.ArithOp{
@@ -964,6 +962,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	if name == "position" {
 		name = "strpos"
+	}
+	if e, ok, err := b.textSearchDefault(name, es, loc); ok {
+		return e, err
 	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {

@@ -1,16 +1,61 @@
 package sql
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
+
+func isTextSearch(k value.Kind) bool { return k == value.TSVector || k == value.TSQuery }
+
+// textual reports whether k reads as text: a string or an untyped literal.
+func textual(k value.Kind) bool { return isString(k) || k == value.Unknown }
+
+// textSearchOperator binds the operators of text search: @@ (text @@ text,
+// text @@ tsquery, tsvector @@ tsquery and the reverse), and over tsvector
+// and tsquery ||, &&, <->, @> and <@. ok is false for other operands.
+func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
+	lk, rk := l.Type().Kind, r.Type().Kind
+	switch op {
+	case "@@":
+		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
+			return e, ok, err
+		}
+		if textual(lk) && rk == value.TSQuery {
+			e, _, err := b.textSearchDefault("@@", []expr.Expr{l, r}, loc)
+			return e, true, err
+		}
+	case "||", "&&", "<->", "@>", "<@":
+		if (op == "@>" || op == "<@") && lk != value.TSQuery && rk != value.TSQuery {
+			return nil, false, nil
+		}
+	default:
+		return nil, false, nil
+	}
+	noOperator := func() error {
+		return b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if !isTextSearch(lk) && !isTextSearch(rk) {
+		if op == "<->" {
+			return nil, true, noOperator()
+		}
+		return nil, false, nil
+	}
+	e, err = b.callFunc(nil, op, nil, []expr.Expr{l, r}, loc)
+	if pgerr.Code(err) == pgerr.UndefinedFunction {
+		return nil, true, noOperator()
+	}
+	return e, true, err
+}
 
 // textSearchMatch binds l @@ r when both are strings or untyped literals:
 // text @@ text, which matches under the session's
 // default_text_search_config. A view, which no session runs, refuses it
 // (0A000). ok is false for other operands.
 func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	textual := func(k value.Kind) bool { return isString(k) || k == value.Unknown }
 	if !textual(l.Type().Kind) || !textual(r.Type().Kind) {
 		return nil, false, nil
 	}
@@ -30,15 +75,77 @@ func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok boo
 	return &expr.TSMatchCall{C: b.stmtClock, L: l, R: r}, true, nil
 }
 
-// tsvectorFuncs are PostgreSQL's text search functions over the tsvector
-// and tsquery types (or returning regconfig), which deltaview has not:
-// calling one is 0A000, not "does not exist".
+// tsDefaultArity is the number of arguments of the text search functions
+// called without a configuration, which read default_text_search_config.
+var tsDefaultArity = map[string]int{
+	"to_tsvector": 1, "to_tsquery": 1, "plainto_tsquery": 1, "phraseto_tsquery": 1, "websearch_to_tsquery": 1,
+	"get_current_ts_config": 0, "@@": 2,
+}
+
+// textSearchDefault binds a text search function called without a
+// configuration (text @@ tsquery is to_tsvector(text) @@ tsquery): the
+// session's default_text_search_config is its configuration, so a view
+// refuses it (0A000). ok is false for other calls.
+func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
+	if name == "to_tsvector" && slices.ContainsFunc(args, func(a expr.Expr) bool { return a.Type().Kind.IsJSON() }) {
+		return nil, true, b.refuse(loc, "to_tsvector over json and jsonb is not supported").
+			WithHint("extract the text first: to_tsvector('english', j->>'key')")
+	}
+	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
+		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
+		return nil, false, nil
+	}
+	shown := name + "() without a text search configuration"
+	switch name {
+	case "@@":
+		shown = "text @@ tsquery"
+	case "get_current_ts_config":
+		shown = name + "()"
+	}
+	if b.forView {
+		return nil, true, b.refuse(loc, "%s depends on the session's default_text_search_config and cannot be maintained in a view", shown).
+			WithHint("name the configuration: %s", tsConfigHint(name))
+	}
+	if b.stmtClock == nil {
+		return nil, true, b.refuse(loc, "%s is supported in queries and data changes only", shown)
+	}
+	call := &expr.TSDefaultCall{C: b.stmtClock, Name: name}
+	if name == "get_current_ts_config" {
+		return call, true, nil
+	}
+	ts := []value.Type{value.TextType}
+	for _, a := range args {
+		ts = append(ts, a.Type())
+	}
+	def, params, res, err := expr.ResolveFunc(name, ts)
+	if err != nil {
+		return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	for i, a := range args {
+		if a, err = b.coerce(a, params[i+1], loc); err != nil {
+			return nil, true, err
+		}
+		call.Args = append(call.Args, a)
+	}
+	call.Def, call.T = def, res
+	return call, true, nil
+}
+
+func tsConfigHint(name string) string {
+	switch name {
+	case "@@":
+		return "to_tsvector('english', …) @@ …"
+	case "get_current_ts_config":
+		return "'english'"
+	}
+	return name + "('english', …)"
+}
+
+// tsvectorFuncs are PostgreSQL's text search functions that deltaview has
+// not: calling one is 0A000, not "does not exist".
 var tsvectorFuncs = map[string]bool{
-	"to_tsvector": true, "to_tsquery": true, "plainto_tsquery": true, "phraseto_tsquery": true,
-	"websearch_to_tsquery": true, "ts_rank": true, "ts_rank_cd": true, "ts_headline": true, "setweight": true,
-	"strip": true, "numnode": true, "querytree": true, "ts_rewrite": true, "tsvector_to_array": true,
-	"array_to_tsvector": true, "ts_delete": true, "ts_filter": true, "tsquery_phrase": true, "ts_stat": true,
-	"ts_debug": true, "get_current_ts_config": true, "json_to_tsvector": true, "jsonb_to_tsvector": true,
+	"ts_headline": true, "ts_rewrite": true, "ts_stat": true, "ts_debug": true,
+	"json_to_tsvector": true, "jsonb_to_tsvector": true,
 }
 
 // refuseTSVectorFunc is 0A000 for a call of one of tsvectorFuncs that
@@ -47,6 +154,6 @@ func (b *binder) refuseTSVectorFunc(name string, loc int32) error {
 	if !tsvectorFuncs[name] {
 		return nil
 	}
-	return b.refuse(loc, "%s is not supported: the tsvector and tsquery types are not", name).
-		WithHint("text @@ text matches under default_text_search_config; ts_parse and ts_lexize give tokens and lexemes")
+	return b.refuse(loc, "%s is not supported", name).
+		WithHint("to_tsvector, the tsquery functions, @@, ts_rank, ts_rank_cd and the functions over tsvector are")
 }

@@ -16,4 +16,10 @@
 // English.Match("The cats are running", "cat run") is true: both sides
 // become lexemes (stems, without stop words), and every lexeme of the
 // query is among the document's.
+//
+// The tsvector and tsquery types are Vector and Query, strings whose
+// bytewise order is PostgreSQL's order of the types. English.ToVector("The
+// fat rats") is 'fat':2 'rat':3; English.ToQuery("fat <-> rats") is
+// 'fat' <-> 'rat', and Match finds it there (positions 2 and 3); Rank and
+// RankCD compute ts_rank and ts_rank_cd as PostgreSQL does, digit for digit.
 package tsearch

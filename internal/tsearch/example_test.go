@@ -27,3 +27,15 @@ func ExampleConfig_Lexemes() {
 	// 42
 	// time
 }
+
+func ExampleConfig_ToVector() {
+	v := tsearch.English.ToVector("The fat rats")
+	q, _ := tsearch.English.ToQuery("fat <-> rats")
+	fmt.Println(string(v.AppendText(nil)))
+	fmt.Println(string(q.AppendText(nil)))
+	fmt.Println(tsearch.Match(v, q))
+	// Output:
+	// 'fat':2 'rat':3
+	// 'fat' <-> 'rat'
+	// true
+}

@@ -48,6 +48,8 @@ func Compare(a, b Value) int {
 		return strings.Compare(a.JSONPathOf().text, b.JSONPathOf().text)
 	case Char:
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
+	case TSVector, TSQuery:
+		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)

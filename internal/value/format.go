@@ -66,6 +66,10 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendUUID(buf, v)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
+	case TSVector:
+		return v.TSVector().AppendText(buf)
+	case TSQuery:
+		return v.TSQuery().AppendText(buf)
 	}
 	return append(buf, v.Str()...)
 }

@@ -36,6 +36,7 @@ import (
 //	                    microseconds left over, then its months and days,
 //	                    each as 8 ordered bytes (Compare's order)
 //	json                its text, as text's
+//	tsvector, tsquery   their stored forms (internal/tsearch), as text's
 //	jsonb               appendJSONBKey's encoding
 //	array               per element a 1 byte and the element's key, then a
 //	                    0 byte, then a non-empty array's shape
@@ -95,6 +96,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendOrderedInt(appendOrderedInt(buf, int64(s.Months)), int64(s.Days))
 	case Char:
 		return appendStringKey(buf, trimSpaces(v.Str()))
+	case TSVector, TSQuery:
+		return appendStringKey(buf, v.textSearchBytes())
 	}
 	return appendStringKey(buf, v.Str())
 }

@@ -48,6 +48,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseUUID(s)
 	case JSONPath:
 		return parseJSONPathValue(s)
+	case TSVector, TSQuery:
+		return parseTextSearch(s, t.Kind)
 	case Time, TimeTZ:
 		v, err = parseTime(s, t.Kind)
 	default:

@@ -34,6 +34,8 @@ var kindNames = [numKinds]string{
 	Time:        "time without time zone",
 	TimeTZ:      "time with time zone",
 	JSONPath:    "jsonpath",
+	TSVector:    "tsvector",
+	TSQuery:     "tsquery",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -168,6 +170,13 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{map[string]Kind{"json": JSON, "jsonb": JSONB}[n], -1})
 	case "jsonpath":
 		return noMods(JSONPathType)
+	case "tsvector":
+		return noMods(TSVectorType)
+	case "tsquery":
+		return noMods(TSQueryType)
+	case "regconfig":
+		// A text search configuration's name, checked where it is used.
+		return noMods(TextType)
 	}
 	if t, ok, err := bytesTypeFromName(n, mods); ok {
 		return t, err
@@ -184,7 +193,7 @@ var unsupportedTypes = map[string]bool{
 	"xml":   true,
 	"money": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
-	"path": true, "polygon": true, "circle": true, "tsvector": true, "tsquery": true, "oid": true,
+	"path": true, "polygon": true, "circle": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "int4range": true, "int8range": true,
 	"numrange": true, "daterange": true, "tsrange": true, "tstzrange": true, "record": true,

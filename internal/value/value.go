@@ -6,7 +6,8 @@
 // A numeric whose coefficient fits an int64 (with a scale of at most 255)
 // is held inline, as that integer and its scale; a larger one, NaN or an
 // infinity points at an immutable apd.Decimal. Strings point at their
-// bytes; every other type is held inline, so rows carry few pointers.
+// bytes, as do a tsvector and a tsquery (internal/tsearch's encodings);
+// every other type is held inline, so rows carry few pointers.
 package value
 
 import (
@@ -47,6 +48,8 @@ const (
 	Time
 	TimeTZ
 	JSONPath
+	TSVector
+	TSQuery
 	numKinds
 )
 
