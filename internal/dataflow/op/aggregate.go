@@ -54,6 +54,13 @@ type GroupBy struct {
 	arena  []value.Value // per input entry: keys, then each aggregate's slot
 	pres   []bool        // per input entry and aggregate: passes FILTER
 	recs   []aggRec
+	// intRecs says that every entry's key is one non-NULL integer of one
+	// kind, so that aggRec.k orders the records alone.
+	intRecs bool
+	// arena and pres again, for sortRecs to copy them into in the order of
+	// the records, and the next step to reuse.
+	altArena []value.Value
+	altPres  []bool
 	chs    []aggChange
 	staged []stagedGroup
 	setCh  []setChange // staged changes to the groups' valueSets
@@ -459,15 +466,77 @@ func (g *GroupBy) sortRecs(nk int) {
 	}
 	ps := aggSorts.Get().(*recSort[aggRec])
 	defer aggSorts.Put(ps)
-	perm := ps.s.Sort(len(recs), nk == 1,
-		func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) },
-		func(i, j int) int { return cmpKeys(recs[i], recs[j]) })
-	tmp := append(ps.tmp[:0], recs...)
-	for j, i := range perm {
-		recs[j] = tmp[i]
+	if g.intRecs {
+		ps.tmp = radixRecs(recs, ps.tmp)
+	} else {
+		perm := ps.s.Sort(len(recs), nk == 1,
+			func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) },
+			func(i, j int) int { return cmpKeys(recs[i], recs[j]) })
+		tmp := append(ps.tmp[:0], recs...)
+		for j, i := range perm {
+			recs[j] = tmp[i]
+		}
+		ps.tmp = tmp
 	}
-	clear(tmp)
-	ps.tmp = tmp[:0]
+	clear(ps.tmp)
+	ps.tmp = ps.tmp[:0]
+	g.gatherArena()
+}
+
+// gatherArena copies the arena's and pres's entries into the order of the
+// sorted records, so that the passes over each group's records (one per
+// aggregate, and the aggregates' own) read them in order rather than
+// scattered over a big batch's megabytes.
+func (g *GroupBy) gatherArena() {
+	width, na := len(g.arena)/len(g.recs), len(g.aggs)
+	arena := slices.Grow(g.altArena[:0], len(g.arena))[:len(g.arena)]
+	pres := slices.Grow(g.altPres[:0], len(g.pres))[:len(g.pres)]
+	for j := range g.recs {
+		r := &g.recs[j]
+		copy(arena[j*width:(j+1)*width], g.arena[r.off:r.off+width])
+		copy(pres[j*na:(j+1)*na], g.pres[r.pre:r.pre+na])
+		r.off, r.pre = j*width, j*na
+	}
+	clear(g.arena)
+	g.arena, g.altArena = arena, g.arena[:0]
+	g.pres, g.altPres = pres, g.pres[:0]
+}
+
+// radixRecs sorts recs by k, stably, a byte at a time over the bytes in
+// which their ks differ (two for keys below 65,536), using buf as scratch;
+// it returns the scratch.
+func radixRecs(recs, buf []aggRec) []aggRec {
+	and, or := ^uint64(0), uint64(0)
+	for _, r := range recs {
+		and &= r.k
+		or |= r.k
+	}
+	buf = slices.Grow(buf[:0], len(recs))[:len(recs)]
+	src, dst := recs, buf
+	for shift := 0; shift < 64; shift += 8 {
+		if byte((and^or)>>shift) == 0 {
+			continue // every key has the same byte here
+		}
+		var count [256]int
+		for _, r := range src {
+			count[byte(r.k>>shift)]++
+		}
+		pos := 0
+		for b, c := range count {
+			count[b] = pos
+			pos += c
+		}
+		for _, r := range src {
+			b := byte(r.k >> shift)
+			dst[count[b]] = r
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &recs[0] {
+		copy(recs, src)
+	}
+	return buf
 }
 
 // recSort holds an operator's buffers for sorting a step's records by
@@ -509,6 +578,8 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 		g.recs = make([]aggRec, 0, len(batch))
 	}
 	intKey := len(g.keys) > 0 && value.KeyIsInt(g.keys[0].Type().Kind)
+	g.intRecs = intKey && len(g.keys) == 1
+	var kind value.Kind
 	for i, e := range batch {
 		dataflow.TouchRows(batch, i)
 		off, pre := len(g.arena), len(g.pres)
@@ -541,8 +612,14 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 			}
 		}
 		r := aggRec{off: off, pre: pre, w: e.W}
-		if intKey && !g.arena[off].IsNull() {
-			r.k = value.Prefix64(g.arena[off])
+		if v := g.arena[off]; intKey && !v.IsNull() {
+			r.k = value.Prefix64(v)
+			if i == 0 {
+				kind = v.Kind()
+			}
+			g.intRecs = g.intRecs && v.Kind() == kind
+		} else {
+			g.intRecs = false
 		}
 		g.recs = append(g.recs, r)
 	}
@@ -774,7 +851,7 @@ func (g *GroupBy) clearStep() {
 	g.staged = clearAll(g.staged)
 	g.setCh = g.setCh[:0]
 	if cap(g.arena) > 8*maxReused {
-		g.arena, g.pres, g.recs = nil, nil, nil
+		g.arena, g.pres, g.recs, g.altArena, g.altPres = nil, nil, nil, nil, nil
 	} else {
 		g.arena = clearAll(g.arena)
 	}
