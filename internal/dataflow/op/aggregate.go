@@ -51,9 +51,9 @@ type GroupBy struct {
 	bytes   int64 // state bytes: keys, output rows, accumulators
 
 	// Scratch of the step, valid until Commit or Abort.
-	arena  []value.Value // per input entry: keys, then each aggregate's slot
-	pres   []bool        // per input entry and aggregate: passes FILTER
-	recs   []aggRec
+	arena []value.Value // per input entry: keys, then each aggregate's slot
+	pres  []bool        // per input entry and aggregate: passes FILTER
+	recs  []aggRec
 	// intRecs says that every entry's key is one non-NULL integer of one
 	// kind, so that aggRec.k orders the records alone.
 	intRecs bool
@@ -61,11 +61,11 @@ type GroupBy struct {
 	// the records, and the next step to reuse.
 	altArena []value.Value
 	altPres  []bool
-	chs    []aggChange
-	staged []stagedGroup
-	setCh  []setChange // staged changes to the groups' valueSets
-	ctx    stepCtx
-	out    zset.ZSet
+	chs      []aggChange
+	staged   []stagedGroup
+	setCh    []setChange // staged changes to the groups' valueSets
+	ctx      stepCtx
+	out      zset.ZSet
 
 	refills int64
 }
