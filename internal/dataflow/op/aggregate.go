@@ -34,11 +34,12 @@ import (
 // NULL, …): Initial returns it, and the view's initial contents must include
 // it, since the first step that touches the group retracts it.
 type GroupBy struct {
-	keys   []expr.Expr
-	aggs   []aggSpec
-	global bool
-	owned  []*dataflow.Arrangement // indexes this operator stages
-	nsets  int                     // valueSets per group
+	keys    []expr.Expr
+	keyCols []int // per key, its input column when it is a column reference, else MaxInt
+	aggs    []aggSpec
+	global  bool
+	owned   []*dataflow.Arrangement // indexes this operator stages
+	nsets   int                     // valueSets per group
 
 	groups map[string]*group // by encoded key (value.AppendRowKey); a global aggregate's one group under ""
 	// ints holds the groups whose key is one value of kind intKind
@@ -130,7 +131,11 @@ type aggSpec struct {
 	width int        // values per input entry: arg, sep, order keys
 	slot  int        // offset of the slot within an entry's values
 	make  func(*aggSpec) accum
-	set   int  // MIN/MAX of an integer-ordered argument: the group's valueSet it refills from; -1 otherwise
+	set   int // MIN/MAX of an integer-ordered argument: the group's valueSet it refills from; -1 otherwise
+	// col is the input column that is the aggregate's one slot value (an
+	// argument that is a column reference, no FILTER, separator, order
+	// keys or direct argument), read without evaluating; MaxInt otherwise.
+	col   int
 	feeds bool // the first aggregate of its set, which stages the changes into it
 }
 
@@ -242,10 +247,16 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		groups: map[string]*group{},
 		ints:   intmap.New[*group](),
 	}
+	for _, k := range keys {
+		g.keyCols = append(g.keyCols, column(k))
+	}
 	slot := len(keys)
 	sets := map[string]int{} // argument and FILTER → value set
 	for _, a := range aggs {
-		s := aggSpec{Aggregate: a, set: -1}
+		s := aggSpec{Aggregate: a, set: -1, col: math.MaxInt}
+		if a.Filter == nil && a.Sep == nil && len(a.OrderBy) == 0 && a.Direct == nil && a.Arg != nil {
+			s.col = column(a.Arg)
+		}
 		argType := value.UnknownType
 		if a.Func != plan.AggCountStar {
 			if a.Arg == nil {
@@ -333,6 +344,16 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		g.bytes += dataflow.RowBytes(row) + g.groupOverhead() + mapSlot
 	}
 	return g, nil
+}
+
+// column returns the input column e reads when it is a column reference,
+// else math.MaxInt: evalBatch reads such a column from the row, with no
+// call.
+func column(e expr.Expr) int {
+	if c, ok := e.(*expr.Col); ok && c.Idx >= 0 {
+		return c.Idx
+	}
+	return math.MaxInt
 }
 
 // accumMaker picks the accumulator of an aggregate.
@@ -583,7 +604,11 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 	for i, e := range batch {
 		dataflow.TouchRows(batch, i)
 		off, pre := len(g.arena), len(g.pres)
-		for _, k := range g.keys {
+		for i, k := range g.keys {
+			if c := g.keyCols[i]; c < len(e.Row) {
+				g.arena = append(g.arena, e.Row[c])
+				continue
+			}
 			v, err := k.Eval(e.Row)
 			if err != nil {
 				return err
@@ -592,6 +617,11 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 		}
 		for i := range g.aggs {
 			a := &g.aggs[i]
+			if a.col < len(e.Row) {
+				g.pres = append(g.pres, true)
+				g.arena = append(g.arena, e.Row[a.col])
+				continue
+			}
 			ok := true
 			if a.Filter != nil {
 				v, err := a.Filter.Eval(e.Row)
