@@ -642,14 +642,16 @@ func (g *GroupBy) evalBatch(batch zset.ZSet) error {
 			}
 		}
 		r := aggRec{off: off, pre: pre, w: e.W}
-		if v := g.arena[off]; intKey && !v.IsNull() {
-			r.k = value.Prefix64(v)
-			if i == 0 {
-				kind = v.Kind()
+		if intKey {
+			if v := g.arena[off]; v.IsNull() {
+				g.intRecs = false
+			} else {
+				r.k = value.Prefix64(v)
+				if i == 0 {
+					kind = v.Kind()
+				}
+				g.intRecs = g.intRecs && v.Kind() == kind
 			}
-			g.intRecs = g.intRecs && v.Kind() == kind
-		} else {
-			g.intRecs = false
 		}
 		g.recs = append(g.recs, r)
 	}
