@@ -325,10 +325,9 @@ func (t *table) layout() {
 // beside whatever reads the table's rows meanwhile (a cold start's feed,
 // on the other core): it returns the function that ends the copy, taking
 // the parts the goroutine has not begun, and puts it in place; nil when
-// there is nothing to lay out. Until that
-// function has run, the table must not be written, and the rows read
-// are the former copies: a reader that keeps them would keep them alive
-// beside the new ones.
+// there is nothing to lay out. Until that function has run, the table
+// must not be written, and the rows read are the former copies: a reader
+// that keeps them would keep them alive beside the new ones.
 func (t *table) layoutBeside() (install func()) {
 	if !t.rows.scattered() {
 		return nil

@@ -68,8 +68,8 @@ func (a *minMaxAcc) cmp(x, y value.Value) int {
 }
 
 // worse reports whether x orders after y: by their Int()s when both are of
-// one integer-ordered kind (a cold start's every value of an integer
-// column), which is value.Compare's order, without its dispatch.
+// one integer-ordered kind, the order value.Compare gives them, without
+// its dispatch on the kind.
 func (a *minMaxAcc) worse(x, y value.Value) bool {
 	if k := x.Kind(); k == y.Kind() && value.IntOrdered(k) {
 		if a.max {

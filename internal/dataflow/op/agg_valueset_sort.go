@@ -9,8 +9,8 @@ import (
 // comparison sort costs less than the radix sort's counting passes.
 const radixMin = 256
 
-// sortLog orders a value set's logged changes by value, stably, using
-// scr.buf as scratch. A long log (a cold start's, merged once: about a
+// sortLog orders a value set's logged changes by value, using scr.buf as
+// scratch. A long log (a cold start's, merged once: about a
 // thousand values a group) is sorted by radix over the bytes in which its
 // values differ, three passes for values below 2^24 where a comparison
 // sort makes about ten, each with a call per comparison.

@@ -108,9 +108,6 @@ func TestSortLog(t *testing.T) {
 					t.Fatalf("n=%d span=%d: entry %d is %d, want %d", n, span, i, log[i].k, want[i].k)
 				}
 			}
-			if n >= radixMin && !slices.Equal(log, want) {
-				t.Fatalf("n=%d span=%d: the radix sort is not stable", n, span)
-			}
 		}
 	}
 }
