@@ -42,9 +42,9 @@ type setScratch struct {
 	// place, when Trim merges what the logs hold, where merging at every
 	// 64 changes grew the base by an eighth, a new array and a pass over
 	// it each time (for 1,000 values, about nine times their 16 KB
-	// allocated), and merging as the base doubled still sorted each value
-	// about eight times. A refill during the hold reads at most maxFlat
-	// logged changes beside the base.
+	// allocated), and merging as the base doubled still copied each value
+	// into a new array about eight times. A refill during the hold reads
+	// at most maxFlat logged changes beside the base.
 	hold bool
 }
 
