@@ -97,6 +97,8 @@ func (g *GroupBy) Trim() {
 	g.out = dataflow.TrimBatch(g.out)
 	g.arena = dataflow.TrimSlice(g.arena)
 	g.pres = dataflow.TrimSlice(g.pres)
+	g.altArena = dataflow.TrimSlice(g.altArena)
+	g.altPres = dataflow.TrimSlice(g.altPres)
 	g.recs = dataflow.TrimSlice(g.recs)
 	g.chs = dataflow.TrimSlice(g.chs)
 	g.staged = dataflow.TrimSlice(g.staged)

@@ -67,6 +67,19 @@ func (a *minMaxAcc) cmp(x, y value.Value) int {
 	return value.Compare(x, y)
 }
 
+// worse reports whether x orders after y: by their Int()s when both are of
+// one integer-ordered kind, the order value.Compare gives them, without
+// its dispatch on the kind.
+func (a *minMaxAcc) worse(x, y value.Value) bool {
+	if k := x.Kind(); k == y.Kind() && value.IntOrdered(k) {
+		if a.max {
+			return x.Int() < y.Int()
+		}
+		return x.Int() > y.Int()
+	}
+	return a.cmp(x, y) > 0
+}
+
 func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	a.c = c
 	// The changes, best first, NULLs dropped.
@@ -79,7 +92,7 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	if l := len(a.res); l > 0 && l == a.k && onlyAssertions(ch) {
 		worst := a.res[l-1].v
 		ch = slices.DeleteFunc(ch, func(x aggChange) bool {
-			if a.cmp(x.vals[0], worst) > 0 {
+			if a.worse(x.vals[0], worst) {
 				worse += x.w
 				return true
 			}

@@ -37,11 +37,14 @@ type valCount struct {
 type setScratch struct {
 	buf []valCount
 	// hold is set while a cold start builds the sets (GroupBy.DeferLoads
-	// until Trim): a set's log then grows to the size of its base before
-	// it is merged, so that the base doubles at each merge, where a log of
-	// at most 64 changes grew it by an eighth, a new array each time (for
-	// 1,000 values, about nine times their 16 KB allocated, and as many
-	// passes over the base). Trim merges what the logs hold.
+	// until Trim): a set's log then grows to maxFlat changes before it is
+	// merged, so that a set of up to maxFlat values is sorted once, in
+	// place, when Trim merges what the logs hold, where merging at every
+	// 64 changes grew the base by an eighth, a new array and a pass over
+	// it each time (for 1,000 values, about nine times their 16 KB
+	// allocated), and merging as the base doubled still copied each value
+	// into a new array about eight times. A refill during the hold reads
+	// at most maxFlat logged changes beside the base.
 	hold bool
 }
 
@@ -58,7 +61,7 @@ func logLimit(n int) int { return min(64, max(4, n/16)) }
 func (s *valueSet) add(k, n int64, scr *setScratch) {
 	if s.tr == nil {
 		s.log = append(s.log, valCount{k: k, n: n})
-		if l := len(s.log); l >= logLimit(len(s.base)) && (!scr.hold || l >= len(s.base)) {
+		if l := len(s.log); l >= logLimit(len(s.base)) && (!scr.hold || l >= maxFlat) {
 			s.merge(scr)
 		}
 		return
@@ -96,7 +99,11 @@ func (s *valueSet) merge(scr *setScratch) {
 	if len(s.log) == 0 {
 		return
 	}
-	slices.SortFunc(s.log, func(a, b valCount) int { return cmp.Compare(a.k, b.k) })
+	sortLog(s.log, scr)
+	if len(s.base) == 0 && len(s.log) <= maxFlat {
+		s.mergeIntoEmpty()
+		return
+	}
 	out := scr.buf[:0]
 	base, log := s.base, s.log
 	for len(log) > 0 {
@@ -142,6 +149,32 @@ func (s *valueSet) merge(scr *setScratch) {
 		}
 		s.base = s.base[:len(out)]
 		copy(s.base, out)
+	}
+}
+
+// mergeIntoEmpty makes the sorted log the base of a set that held none:
+// equal values summed in place, zero counts dropped, the log's array kept
+// unless it is more than twice the values' size.
+func (s *valueSet) mergeIntoEmpty() {
+	out := s.log[:0]
+	for i := 0; i < len(s.log); {
+		e := s.log[i]
+		for i++; i < len(s.log) && s.log[i].k == e.k; i++ {
+			e.n += s.log[i].n
+		}
+		if e.n != 0 {
+			out = append(out, e)
+		}
+	}
+	clear(s.log[len(out):])
+	s.log = nil
+	switch {
+	case len(out) == 0:
+		s.base = nil
+	case cap(out) > 2*len(out)+8:
+		s.base = slices.Clone(out)
+	default:
+		s.base = out
 	}
 }
 

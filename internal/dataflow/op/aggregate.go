@@ -34,11 +34,12 @@ import (
 // NULL, …): Initial returns it, and the view's initial contents must include
 // it, since the first step that touches the group retracts it.
 type GroupBy struct {
-	keys   []expr.Expr
-	aggs   []aggSpec
-	global bool
-	owned  []*dataflow.Arrangement // indexes this operator stages
-	nsets  int                     // valueSets per group
+	keys    []expr.Expr
+	keyCols []int // per key, its input column when it is a column reference, else MaxInt
+	aggs    []aggSpec
+	global  bool
+	owned   []*dataflow.Arrangement // indexes this operator stages
+	nsets   int                     // valueSets per group
 
 	groups map[string]*group // by encoded key (value.AppendRowKey); a global aggregate's one group under ""
 	// ints holds the groups whose key is one value of kind intKind
@@ -53,6 +54,13 @@ type GroupBy struct {
 	arena []value.Value // per input entry: keys, then each aggregate's slot
 	pres  []bool        // per input entry and aggregate: passes FILTER
 	recs  []aggRec
+	// intRecs says that every entry's key is one non-NULL integer of one
+	// kind, so that aggRec.k orders the records alone.
+	intRecs bool
+	// arena and pres again, for sortRecs to copy them into in the order of
+	// the records, and the next step to reuse.
+	altArena []value.Value
+	altPres  []bool
 	groupPart
 	out zset.ZSet
 
@@ -135,7 +143,11 @@ type aggSpec struct {
 	width int        // values per input entry: arg, sep, order keys
 	slot  int        // offset of the slot within an entry's values
 	make  func(*aggSpec) accum
-	set   int  // MIN/MAX of an integer-ordered argument: the group's valueSet it refills from; -1 otherwise
+	set   int // MIN/MAX of an integer-ordered argument: the group's valueSet it refills from; -1 otherwise
+	// col is the input column that is the aggregate's one slot value (an
+	// argument that is a column reference, no FILTER, separator, order
+	// keys or direct argument), read without evaluating; MaxInt otherwise.
+	col   int
 	feeds bool // the first aggregate of its set, which stages the changes into it
 }
 
@@ -247,10 +259,16 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		groups: map[string]*group{},
 		ints:   intmap.New[*group](),
 	}
+	for _, k := range keys {
+		g.keyCols = append(g.keyCols, column(k))
+	}
 	slot := len(keys)
 	sets := map[string]int{} // argument and FILTER → value set
 	for _, a := range aggs {
-		s := aggSpec{Aggregate: a, set: -1}
+		s := aggSpec{Aggregate: a, set: -1, col: math.MaxInt}
+		if a.Filter == nil && a.Sep == nil && len(a.OrderBy) == 0 && a.Direct == nil && a.Arg != nil {
+			s.col = column(a.Arg)
+		}
 		argType := value.UnknownType
 		if a.Func != plan.AggCountStar {
 			if a.Arg == nil {
@@ -338,6 +356,16 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		g.bytes += dataflow.RowBytes(row) + g.groupOverhead() + mapSlot
 	}
 	return g, nil
+}
+
+// column returns the input column e reads when it is a column reference,
+// else math.MaxInt: evalBatch reads such a column from the row, with no
+// call.
+func column(e expr.Expr) int {
+	if c, ok := e.(*expr.Col); ok && c.Idx >= 0 {
+		return c.Idx
+	}
+	return math.MaxInt
 }
 
 // accumMaker picks the accumulator of an aggregate.
@@ -480,15 +508,77 @@ func (g *GroupBy) sortRecs(nk int) {
 	}
 	ps := aggSorts.Get().(*recSort[aggRec])
 	defer aggSorts.Put(ps)
-	perm := ps.s.Sort(len(recs), nk == 1,
-		func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) },
-		func(i, j int) int { return cmpKeys(recs[i], recs[j]) })
-	tmp := append(ps.tmp[:0], recs...)
-	for j, i := range perm {
-		recs[j] = tmp[i]
+	if g.intRecs {
+		ps.tmp = radixRecs(recs, ps.tmp)
+	} else {
+		perm := ps.s.Sort(len(recs), nk == 1,
+			func(i int) (uint8, uint64, bool) { return value.Prefix(arena[recs[i].off]) },
+			func(i, j int) int { return cmpKeys(recs[i], recs[j]) })
+		tmp := append(ps.tmp[:0], recs...)
+		for j, i := range perm {
+			recs[j] = tmp[i]
+		}
+		ps.tmp = tmp
 	}
-	clear(tmp)
-	ps.tmp = tmp[:0]
+	clear(ps.tmp)
+	ps.tmp = ps.tmp[:0]
+	g.gatherArena()
+}
+
+// gatherArena copies the arena's and pres's entries into the order of the
+// sorted records, so that the passes over each group's records (one per
+// aggregate, and the aggregates' own) read them in order rather than
+// scattered over a big batch's megabytes.
+func (g *GroupBy) gatherArena() {
+	width, na := len(g.arena)/len(g.recs), len(g.aggs)
+	arena := slices.Grow(g.altArena[:0], len(g.arena))[:len(g.arena)]
+	pres := slices.Grow(g.altPres[:0], len(g.pres))[:len(g.pres)]
+	for j := range g.recs {
+		r := &g.recs[j]
+		copy(arena[j*width:(j+1)*width], g.arena[r.off:r.off+width])
+		copy(pres[j*na:(j+1)*na], g.pres[r.pre:r.pre+na])
+		r.off, r.pre = j*width, j*na
+	}
+	clear(g.arena)
+	g.arena, g.altArena = arena, g.arena[:0]
+	g.pres, g.altPres = pres, g.pres[:0]
+}
+
+// radixRecs sorts recs by k, stably, a byte at a time over the bytes in
+// which their ks differ (two for keys below 65,536), using buf as scratch;
+// it returns the scratch.
+func radixRecs(recs, buf []aggRec) []aggRec {
+	and, or := ^uint64(0), uint64(0)
+	for _, r := range recs {
+		and &= r.k
+		or |= r.k
+	}
+	buf = slices.Grow(buf[:0], len(recs))[:len(recs)]
+	src, dst := recs, buf
+	for shift := 0; shift < 64; shift += 8 {
+		if byte((and^or)>>shift) == 0 {
+			continue // every key has the same byte here
+		}
+		var count [256]int
+		for _, r := range src {
+			count[byte(r.k>>shift)]++
+		}
+		pos := 0
+		for b, c := range count {
+			count[b] = pos
+			pos += c
+		}
+		for _, r := range src {
+			b := byte(r.k >> shift)
+			dst[count[b]] = r
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &recs[0] {
+		copy(recs, src)
+	}
+	return buf
 }
 
 // recSort holds an operator's buffers for sorting a step's records by
@@ -533,15 +623,40 @@ func (g *GroupBy) evalBatch(batch zset.ZSet, ways int) error {
 		g.recs = make([]aggRec, 0, n)
 	}
 	g.arena, g.pres, g.recs = g.arena[:n*width], g.pres[:n*len(g.aggs)], g.recs[:n]
+	var run intRun
+	var err error
 	if ways > 1 {
-		return g.evalParts(batch, ways, width)
+		run, err = g.evalParts(batch, ways, width)
+	} else {
+		run, err = g.evalRange(batch, 0, n, width)
 	}
-	return g.evalRange(batch, 0, n, width)
+	g.intRecs = len(g.keys) == 1 && value.KeyIsInt(g.keys[0].Type().Kind) && !run.mixed
+	return err
+}
+
+// intRun says of a range of entries whose first key is of an integer type
+// whether their keys are of one kind and not NULL, so that the ks of
+// their records (value.Prefix64) order them alone.
+type intRun struct {
+	kind  value.Kind // the first non-NULL key's, Unknown before it
+	mixed bool       // a NULL key, or keys of two kinds
+}
+
+// join returns the run of two ranges' entries.
+func (r intRun) join(o intRun) intRun {
+	switch {
+	case r.kind == value.Unknown:
+		r.kind = o.kind
+	case o.kind != value.Unknown && o.kind != r.kind:
+		r.mixed = true
+	}
+	r.mixed = r.mixed || o.mixed
+	return r
 }
 
 // evalRange evaluates the entries batch[lo:hi], each into its width of
 // values of the arena.
-func (g *GroupBy) evalRange(batch zset.ZSet, lo, hi, width int) error {
+func (g *GroupBy) evalRange(batch zset.ZSet, lo, hi, width int) (run intRun, err error) {
 	na := len(g.aggs)
 	// Appends within the entries' places: their capacity is exactly theirs.
 	arena := g.arena[lo*width : lo*width : hi*width]
@@ -551,20 +666,29 @@ func (g *GroupBy) evalRange(batch zset.ZSet, lo, hi, width int) error {
 		e := batch[i]
 		dataflow.TouchRows(batch, i)
 		start := len(arena)
-		for _, k := range g.keys {
+		for ki, k := range g.keys {
+			if c := g.keyCols[ki]; c < len(e.Row) {
+				arena = append(arena, e.Row[c])
+				continue
+			}
 			v, err := k.Eval(e.Row)
 			if err != nil {
-				return err
+				return run, err
 			}
 			arena = append(arena, v)
 		}
 		for ai := range g.aggs {
 			a := &g.aggs[ai]
+			if a.col < len(e.Row) {
+				pres = append(pres, true)
+				arena = append(arena, e.Row[a.col])
+				continue
+			}
 			ok := true
 			if a.Filter != nil {
 				v, err := a.Filter.Eval(e.Row)
 				if err != nil {
-					return err
+					return run, err
 				}
 				ok = isTrue(v)
 			}
@@ -576,19 +700,27 @@ func (g *GroupBy) evalRange(batch zset.ZSet, lo, hi, width int) error {
 				continue
 			}
 			if err := a.evalSlot(e.Row, &arena); err != nil {
-				return err
+				return run, err
 			}
 		}
 		r := aggRec{off: lo*width + start, pre: i * na, w: e.W}
-		if intKey && !arena[start].IsNull() {
-			r.k = value.Prefix64(arena[start])
+		if intKey {
+			if v := arena[start]; v.IsNull() {
+				run.mixed = true
+			} else {
+				r.k = value.Prefix64(v)
+				if run.kind == value.Unknown {
+					run.kind = v.Kind()
+				}
+				run.mixed = run.mixed || v.Kind() != run.kind
+			}
 		}
 		g.recs[i] = r
 	}
 	if len(arena) != (hi-lo)*width {
-		return pgerr.New(pgerr.Internal, "aggregate: an entry's values do not fill its width")
+		return run, pgerr.New(pgerr.Internal, "aggregate: an entry's values do not fill its width")
 	}
-	return nil
+	return run, nil
 }
 
 // evalSlot appends the aggregate's values for one input row.
@@ -830,7 +962,7 @@ func (g *GroupBy) allParts() []*groupPart {
 // the capacity a big step left (up to 4,096 entries a buffer).
 func (g *GroupBy) clearStep() {
 	if cap(g.arena) > 8*maxReused {
-		g.arena, g.pres, g.recs = nil, nil, nil
+		g.arena, g.pres, g.recs, g.altArena, g.altPres = nil, nil, nil, nil, nil
 	} else {
 		g.arena = clearAll(g.arena)
 	}

@@ -41,21 +41,24 @@ func (g *GroupBy) ways(rows int) int {
 }
 
 // evalParts evaluates the batch's entries in ways parts of it at once.
-func (g *GroupBy) evalParts(batch zset.ZSet, ways, width int) error {
+func (g *GroupBy) evalParts(batch zset.ZSet, ways, width int) (intRun, error) {
 	n := len(batch)
 	errs := make([]error, ways)
+	runs := make([]intRun, ways)
 	fns := make([]func(), ways)
 	for p := range fns {
 		lo, hi := p*n/ways, (p+1)*n/ways
-		fns[p] = func() { errs[p] = g.evalRange(batch, lo, hi, width) }
+		fns[p] = func() { runs[p], errs[p] = g.evalRange(batch, lo, hi, width) }
 	}
 	g.split.Run(fns...)
-	for _, err := range errs {
+	var run intRun
+	for p, err := range errs {
 		if err != nil {
-			return err
+			return run, err
 		}
+		run = run.join(runs[p])
 	}
-	return nil
+	return run, nil
 }
 
 // stageParts stages the step's groups in ways parts of the sorted
