@@ -131,16 +131,23 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	case s.failed:
 		return pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	e := s.e
+	if err := e.haltErr(); err != nil {
+		return err
+	}
+	held := heldNone
+	defer s.onPanic(&held)
 	if err := s.acquireSlot(); err != nil {
 		return err
 	}
-	e := s.e
 	e.mu.lockChanges()
+	held = heldExclusive
 	if s.block && e.tx == nil {
 		e.tx = e.newTxn(true)
 	}
 	if err := s.allowed(table, priv); err != nil {
 		e.mu.Unlock()
+		held = heldNone
 		if !s.block {
 			s.releaseSlot()
 		}
@@ -166,6 +173,7 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	}
 	e.takeNotices() // the typed API returns no notices
 	e.mu.Unlock()
+	held = heldNone
 	if !s.block {
 		s.releaseSlot()
 	}

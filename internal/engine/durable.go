@@ -180,11 +180,14 @@ func (e *Engine) SetStore(s Store) {
 }
 
 // CloseStore closes c, the engine's store, under the write lock, so that
-// no commit is being written meanwhile; later changes are refused.
+// no commit is being written meanwhile; later changes are refused. After a
+// halt (halt.go) it writes nothing more.
 func (e *Engine) CloseStore(c io.Closer) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.saveSequencesExact()
+	if e.haltErr() == nil {
+		e.saveSequencesExact()
+	}
 	e.store = closedStore{}
 	return c.Close()
 }

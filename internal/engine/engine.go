@@ -38,6 +38,8 @@ type Engine struct {
 	// Taking it waits for the shared indexes' commit that the last
 	// commit may have left running (behind.go).
 	mu engineLock
+	// halted is set when a statement panicked (halt.go).
+	halted haltState
 	// lookupMu serialises readers' use of the indexes that ad-hoc reads
 	// build on first use (prefix.go, viewindex.go): readers share mu.
 	lookupMu sync.Mutex

@@ -251,7 +251,13 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if s.closed {
 		return nil, errClosed
 	}
+	if err := s.e.haltErr(); err != nil {
+		return nil, err
+	}
 	defer func() {
+		if s.e.haltErr() != nil {
+			return // a panic left the session's state as it was
+		}
 		if !s.block { // the statement was its own transaction
 			s.endSettings(err == nil)
 			if len(s.temps) > 0 {
@@ -264,13 +270,17 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		defer func() { s.deadline = time.Time{} }()
 	}
 	e := s.e
+	held := heldNone
+	defer s.onPanic(&held)
 	if s.writer {
 		s.writeKept()
 	}
 	e.mu.RLock()
+	held = heldShared
 	b, rec, err := bind()
 	if s.failed {
 		e.mu.RUnlock()
+		held = heldNone
 		return s.inFailedTx(b)
 	}
 	if err == nil {
@@ -278,16 +288,19 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	}
 	if err != nil {
 		e.mu.RUnlock()
+		held = heldNone
 		return nil, s.fail(err)
 	}
 	acc := s.accessOf(b)
 	if acc == accessRead {
 		res, err := s.execBound(b, rec)
 		e.mu.RUnlock()
+		held = heldNone
 		return s.finish(res, err)
 	}
 	gen := e.catalogGen
 	e.mu.RUnlock()
+	held = heldNone
 	if acc == accessSession {
 		return s.finish(s.execBound(b, rec))
 	}
@@ -300,6 +313,7 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		}
 	}
 	e.mu.Lock()
+	held = heldExclusive
 	if e.catalogGen != gen {
 		if b, rec, err = bind(); err == nil {
 			err = s.authorize(b, rec)
@@ -316,6 +330,7 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	}
 	res.Notices = append(res.Notices, e.takeNotices()...)
 	e.mu.Unlock()
+	held = heldNone
 	if !s.block {
 		s.releaseSlot()
 	}
@@ -572,6 +587,12 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 		return nil, nil
 	}
 	e := s.e
+	if err := e.haltErr(); err != nil {
+		s.releaseSlot()
+		return nil, err
+	}
+	held := heldNone
+	defer s.onPanic(&held)
 	if commit {
 		// The commit writes the transaction's kept replacements beside
 		// the views' commits the last commit left behind, and waits for
@@ -580,6 +601,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	} else {
 		e.mu.Lock()
 	}
+	held = heldExclusive
 	var err error
 	if commit {
 		err = e.commit()
@@ -588,6 +610,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	}
 	notices := e.takeNotices()
 	e.mu.Unlock()
+	held = heldNone
 	s.releaseSlot()
 	s.endSettings(commit && err == nil)
 	s.endTempBlock(commit && err == nil)
