@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -73,6 +74,12 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 	case "unnest":
 		if len(args) == 0 {
 			return nil, missing()
+		}
+		if len(args) == 1 && ts[0].Kind == value.TSVector {
+			return unnestTSVector(args), nil
+		}
+		if slices.ContainsFunc(ts, func(t value.Type) bool { return t.Kind == value.TSVector }) {
+			return unnestZip(args)
 		}
 		f := &SRF{Name: name, Args: args}
 		for _, t := range ts {

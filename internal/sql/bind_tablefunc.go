@@ -129,6 +129,13 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			if srf, err = b.withColdefs(srf, f, coldefs); err != nil {
 				return nil, nil, err
 			}
+		case selectListCalls(rf) && len(srf.Cols) > 1:
+			// unnest(tsvector) in a select list: one record per lexeme.
+			fields := make([]value.RecordField, len(srf.Cols))
+			for i, t := range srf.Cols {
+				fields[i] = value.RecordField{Name: srf.Names[i], Type: t}
+			}
+			srf = expr.RecordValues(srf, value.RecordTypeOf("", fields))
 		case selectListCalls(rf):
 		case slices.ContainsFunc(srf.Cols, value.Type.IsAnonymousRecord):
 			return nil, nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")
