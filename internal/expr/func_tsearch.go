@@ -333,3 +333,56 @@ func unnestZip(args []Expr) (*SRF, error) {
 	}
 	return f, nil
 }
+
+var tsDebugNames = []string{"alias", "description", "token", "dictionaries", "dictionary", "lexemes"}
+
+// resolveTSDebug types ts_debug(config, document): a row per token of the
+// document, with the dictionaries the configuration gives its type (as
+// text; PostgreSQL's regdictionary), the one that recognized it and its
+// lexemes ({} for a stop word; NULL where no dictionary applies). The
+// binder passes the session's configuration to the one-argument form.
+func resolveTSDebug(args []Expr, missing func() error) (*SRF, error) {
+	if len(args) != 2 {
+		return nil, missing()
+	}
+	out := make([]Expr, 2)
+	for i, a := range args {
+		c, err := Coerce(a, value.TextType, false)
+		if err != nil {
+			return nil, missing()
+		}
+		out[i] = c
+	}
+	textA, textAK := value.ArrayType(value.Text), value.ArrayOf(value.Text)
+	return &SRF{Name: "ts_debug", Args: out,
+		Cols:  []value.Type{value.TextType, value.TextType, value.TextType, textA, value.TextType, textA},
+		Names: tsDebugNames,
+		Gen: func(a []value.Value, emit func(value.Row) error) error {
+			if anyNull(a) {
+				return nil
+			}
+			cfg, err := TSConfig(textOf(a[0]))
+			if err != nil {
+				return err
+			}
+			tsearch.Parse(textOf(a[1]), func(t tsearch.Token) {
+				if err != nil {
+					return
+				}
+				tt := tsearch.TokenTypes[t.Type-1]
+				row := value.Row{text(tt.Alias), text(tt.Description), text(t.Text), value.NewArray(textAK, nil), value.Null, value.Null}
+				if d := cfg.Dict(t.Type); d != tsearch.NoDict {
+					row[3] = value.NewArray(textAK, []value.Value{text(d.String())})
+					row[4] = text(d.String())
+					var lexemes []value.Value
+					if l, ok := d.Lexize(t.Text); ok {
+						lexemes = []value.Value{text(l)}
+					}
+					row[5] = value.NewArray(textAK, lexemes)
+				}
+				err = emit(row)
+			})
+			return err
+		},
+	}, nil
+}

@@ -144,7 +144,7 @@ func tsConfigHint(name string) string {
 // tsvectorFuncs are PostgreSQL's text search functions that deltaview has
 // not: calling one is 0A000, not "does not exist".
 var tsvectorFuncs = map[string]bool{
-	"ts_headline": true, "ts_rewrite": true, "ts_stat": true, "ts_debug": true,
+	"ts_headline": true, "ts_rewrite": true, "ts_stat": true,
 	"json_to_tsvector": true, "jsonb_to_tsvector": true,
 }
 
