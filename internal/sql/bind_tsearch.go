@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"slices"
-
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -79,7 +77,7 @@ func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok boo
 // called without a configuration, which read default_text_search_config.
 var tsDefaultArity = map[string]int{
 	"to_tsvector": 1, "to_tsquery": 1, "plainto_tsquery": 1, "phraseto_tsquery": 1, "websearch_to_tsquery": 1,
-	"get_current_ts_config": 0, "@@": 2,
+	"get_current_ts_config": 0, "@@": 2, "json_to_tsvector": 2, "jsonb_to_tsvector": 2,
 }
 
 // textSearchDefault binds a text search function called without a
@@ -87,10 +85,6 @@ var tsDefaultArity = map[string]int{
 // session's default_text_search_config is its configuration, so a view
 // refuses it (0A000). ok is false for other calls.
 func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	if name == "to_tsvector" && slices.ContainsFunc(args, func(a expr.Expr) bool { return a.Type().Kind.IsJSON() }) {
-		return nil, true, b.refuse(loc, "to_tsvector over json and jsonb is not supported").
-			WithHint("extract the text first: to_tsvector('english', j->>'key')")
-	}
 	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
 		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
 		return nil, false, nil
@@ -145,7 +139,6 @@ func tsConfigHint(name string) string {
 // not: calling one is 0A000, not "does not exist".
 var tsvectorFuncs = map[string]bool{
 	"ts_headline": true, "ts_rewrite": true, "ts_stat": true,
-	"json_to_tsvector": true, "jsonb_to_tsvector": true,
 }
 
 // refuseTSVectorFunc is 0A000 for a call of one of tsvectorFuncs that
