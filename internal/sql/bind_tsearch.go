@@ -147,6 +147,10 @@ func (b *binder) refuseTSVectorFunc(name string, loc int32) error {
 	if !tsvectorFuncs[name] {
 		return nil
 	}
+	if name == "ts_rewrite" {
+		return b.refuse(loc, "ts_rewrite with a query text is not supported").
+			WithHint("ts_rewrite(query, target, substitute) is")
+	}
 	return b.refuse(loc, "%s is not supported", name).
 		WithHint("to_tsvector, the tsquery functions, @@, ts_rank, ts_rank_cd and the functions over tsvector are")
 }
