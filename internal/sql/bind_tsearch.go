@@ -16,6 +16,9 @@ func textual(k value.Kind) bool { return isString(k) || k == value.Unknown }
 // and tsquery ||, &&, <->, @> and <@. ok is false for other operands.
 func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
 	lk, rk := l.Type().Kind, r.Type().Kind
+	if op == "@@@" && (lk == value.TSVector && rk == value.TSQuery || lk == value.TSQuery && rk == value.TSVector) {
+		op = "@@" // PostgreSQL's older name of the match
+	}
 	switch op {
 	case "@@":
 		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
