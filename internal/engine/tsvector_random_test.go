@@ -82,6 +82,10 @@ func TestTSVectorRandom(t *testing.T) {
 	compare("ts_rank_cd", "SELECT id, ts_rank_cd(to_tsvector('english', d), to_tsquery('english', q)), ts_rank_cd(setweight(to_tsvector('english', s), 'B') || to_tsvector('english', d), to_tsquery('english', q), 1|4|8|32), ts_rank_cd('{0.05,0.3,0.5,0.9}', to_tsvector('english', d) || strip(to_tsvector('english', s)), to_tsquery('english', q), 2|4|16), ts_rank_cd(v::tsvector, lq::tsquery, 4) FROM tq ORDER BY id")
 	compare("tsvector literals", "SELECT id, v::tsvector, length(v::tsvector), strip(v::tsvector), v::tsvector @@ lq::tsquery, ts_rank(v::tsvector, lq::tsquery) FROM tq ORDER BY id")
 	compare("tsquery literals", "SELECT id, lq::tsquery, numnode(lq::tsquery), querytree(lq::tsquery) FROM tq ORDER BY id")
+	compare("ts_rewrite", "SELECT id, ts_rewrite(lq::tsquery, 'a', 'x & y'), ts_rewrite(lq::tsquery, 'a & b', 'c'), ts_rewrite(lq::tsquery, 'b | c', ''), "+
+		"ts_rewrite(lq::tsquery, 'a <-> b', 'z | ab'), ts_rewrite(lq::tsquery, '!c', 'abc'), ts_rewrite(to_tsquery('english', q), plainto_tsquery('english', s), 'w') FROM tq ORDER BY id")
+	compare("ts_rewrite by other queries", "SELECT a.id, ts_rewrite(a.lq::tsquery, b.lq::tsquery, c.lq::tsquery), ts_rewrite(a.lq::tsquery, querytree(b.lq::tsquery)::tsquery, 'z') "+
+		"FROM tq a JOIN tq b ON b.id = (a.id * 7 + 1) % "+strconv.Itoa(n)+" JOIN tq c ON c.id = (a.id + 3) % "+strconv.Itoa(n)+" ORDER BY a.id")
 	// PostgreSQL's order of queries ignores weights and prefix marks
 	// ('a:B' = 'a'), deltaview's does not: those are left out here.
 	compare("order", "SELECT v::tsvector, id FROM tq ORDER BY 1, 2")

@@ -252,3 +252,137 @@ func (c *TSDefaultCall) Eval(row value.Row) (value.Value, error) {
 	}
 	return c.Def.Eval(args)
 }
+
+// unnestTSVector is unnest(tsvector): a row per lexeme, (lexeme text,
+// positions smallint[], weights text[]); positions and weights are NULL
+// for a lexeme without positions (a stripped vector's).
+func unnestTSVector(args []Expr) *SRF {
+	return &SRF{Name: "unnest", Args: args,
+		Cols:  []value.Type{value.TextType, value.ArrayType(value.Int2), value.ArrayType(value.Text)},
+		Names: []string{"lexeme", "positions", "weights"},
+		Gen: func(a []value.Value, emit func(value.Row) error) error {
+			if a[0].IsNull() {
+				return nil
+			}
+			v := a[0].TSVector()
+			var buf []tsearch.Pos
+			for i := 0; i < v.Len(); i++ {
+				row := value.Row{text(v.Word(i)), value.Null, value.Null}
+				if v.HasPos(i) {
+					buf = v.Positions(i, buf[:0])
+					ps, ws := make([]value.Value, len(buf)), make([]value.Value, len(buf))
+					for j, p := range buf {
+						ps[j] = value.NewInt(value.Int2, int64(p.Position()))
+						ws[j] = text(string("DCBA"[p.Weight()]))
+					}
+					row[1] = value.NewArray(value.ArrayOf(value.Int2), ps)
+					row[2] = value.NewArray(value.ArrayOf(value.Text), ws)
+				}
+				if err := emit(row); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// unnestZip is unnest(a, b, …) in FROM with a tsvector among its
+// arguments: PostgreSQL's ROWS FROM (unnest(a), unnest(b), …), each call's
+// rows side by side, padded with NULLs past its last.
+func unnestZip(args []Expr) (*SRF, error) {
+	f := &SRF{Name: "unnest", Args: args}
+	parts := make([]*SRF, len(args))
+	for i, a := range args {
+		p, err := ResolveSRF("unnest", []Expr{a})
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = p
+		f.Cols = append(f.Cols, p.Cols...)
+		if p.Names != nil {
+			f.Names = append(f.Names, p.Names...)
+		} else {
+			f.Names = append(f.Names, "unnest")
+		}
+	}
+	f.Gen = func(a []value.Value, emit func(value.Row) error) error {
+		var rows []value.Row
+		at := 0
+		for i, p := range parts {
+			n := 0
+			err := p.Gen(a[i:i+1], func(r value.Row) error {
+				if n == len(rows) {
+					rows = append(rows, make(value.Row, len(f.Cols)))
+				}
+				copy(rows[n][at:], r)
+				n++
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			at += len(p.Cols)
+		}
+		for _, r := range rows {
+			if err := emit(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return f, nil
+}
+
+var tsDebugNames = []string{"alias", "description", "token", "dictionaries", "dictionary", "lexemes"}
+
+// resolveTSDebug types ts_debug(config, document): a row per token of the
+// document, with the dictionaries the configuration gives its type (as
+// text; PostgreSQL's regdictionary), the one that recognized it and its
+// lexemes ({} for a stop word; NULL where no dictionary applies). The
+// binder passes the session's configuration to the one-argument form.
+func resolveTSDebug(args []Expr, missing func() error) (*SRF, error) {
+	if len(args) != 2 {
+		return nil, missing()
+	}
+	out := make([]Expr, 2)
+	for i, a := range args {
+		c, err := Coerce(a, value.TextType, false)
+		if err != nil {
+			return nil, missing()
+		}
+		out[i] = c
+	}
+	textA, textAK := value.ArrayType(value.Text), value.ArrayOf(value.Text)
+	return &SRF{Name: "ts_debug", Args: out,
+		Cols:  []value.Type{value.TextType, value.TextType, value.TextType, textA, value.TextType, textA},
+		Names: tsDebugNames,
+		Gen: func(a []value.Value, emit func(value.Row) error) error {
+			if anyNull(a) {
+				return nil
+			}
+			cfg, err := TSConfig(textOf(a[0]))
+			if err != nil {
+				return err
+			}
+			tsearch.Parse(textOf(a[1]), func(t tsearch.Token) {
+				if err != nil {
+					return
+				}
+				tt := tsearch.TokenTypes[t.Type-1]
+				row := value.Row{text(tt.Alias), text(tt.Description), text(t.Text), value.NewArray(textAK, nil), value.Null, value.Null}
+				if d := cfg.Dict(t.Type); d != tsearch.NoDict {
+					row[3] = value.NewArray(textAK, []value.Value{text(d.String())})
+					row[4] = text(d.String())
+					var lexemes []value.Value
+					if l, ok := d.Lexize(t.Text); ok {
+						lexemes = []value.Value{text(l)}
+					}
+					row[5] = value.NewArray(textAK, lexemes)
+				}
+				err = emit(row)
+			})
+			return err
+		},
+	}, nil
+}

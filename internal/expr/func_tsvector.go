@@ -213,6 +213,9 @@ func init() {
 		}
 		return tsVector(tsearch.FromWords(ws)), nil
 	})
+	strict("ts_rewrite", kinds(tsqK, tsqK, tsqK), tsqT, func(a []value.Value) (value.Value, error) {
+		return tsQuery(a[0].TSQuery().Rewrite(a[1].TSQuery(), a[2].TSQuery())), nil
+	})
 	strict("ts_delete", kinds(tsvecK, textT), tsvT, func(a []value.Value) (value.Value, error) {
 		return tsVector(a[0].TSVector().Delete([]string{textOf(a[1])})), nil
 	})

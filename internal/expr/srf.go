@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -45,7 +46,7 @@ func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset",
-		"ts_parse", "ts_token_type":
+		"ts_parse", "ts_token_type", "ts_debug":
 		return true
 	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
@@ -73,6 +74,12 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 	case "unnest":
 		if len(args) == 0 {
 			return nil, missing()
+		}
+		if len(args) == 1 && ts[0].Kind == value.TSVector {
+			return unnestTSVector(args), nil
+		}
+		if slices.ContainsFunc(ts, func(t value.Type) bool { return t.Kind == value.TSVector }) {
+			return unnestZip(args)
 		}
 		f := &SRF{Name: name, Args: args}
 		for _, t := range ts {
@@ -111,6 +118,8 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 		return resolveRegexpSRF(name, args, missing)
 	case "ts_parse", "ts_token_type":
 		return resolveTSearchSRF(name, args, missing)
+	case "ts_debug":
+		return resolveTSDebug(args, missing)
 	}
 	return nil, missing()
 }

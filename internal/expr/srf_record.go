@@ -12,6 +12,8 @@ func SRFRecordColumns(name string) []string {
 		return []string{"tokid", "token"}
 	case "ts_token_type":
 		return []string{"tokid", "alias", "description"}
+	case "ts_debug":
+		return tsDebugNames
 	}
 	if f := jsonSRFs[name]; f != nil && len(f.names) > 1 {
 		return f.names

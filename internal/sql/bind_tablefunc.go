@@ -117,6 +117,18 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			args[i] = e
 		}
+		if name == "ts_debug" && len(args) == 1 {
+			// ts_debug(document) reads default_text_search_config.
+			if b.forView {
+				return nil, nil, b.refuse(f.Location, "ts_debug() without a text search configuration depends on the session's default_text_search_config and cannot be maintained in a view").
+					WithHint("name the configuration: ts_debug('english', …)")
+			}
+			cfg, _, err := b.textSearchDefault("get_current_ts_config", nil, f.Location)
+			if err != nil {
+				return nil, nil, err
+			}
+			args = append([]expr.Expr{cfg}, args...)
+		}
 		if name == "unnest" && len(args) > 1 && selectListCalls(rf) {
 			return nil, nil, b.unnestSeveral(f, args)
 		}
@@ -129,6 +141,13 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			if srf, err = b.withColdefs(srf, f, coldefs); err != nil {
 				return nil, nil, err
 			}
+		case selectListCalls(rf) && len(srf.Cols) > 1 && expr.SRFRecordColumns(name) == nil:
+			// unnest(tsvector) in a select list: one record per lexeme.
+			fields := make([]value.RecordField, len(srf.Cols))
+			for i, t := range srf.Cols {
+				fields[i] = value.RecordField{Name: srf.Names[i], Type: t}
+			}
+			srf = expr.RecordValues(srf, value.RecordTypeOf("", fields))
 		case selectListCalls(rf):
 		case slices.ContainsFunc(srf.Cols, value.Type.IsAnonymousRecord):
 			return nil, nil, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is required for functions returning \"record\"")

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"slices"
-
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -18,6 +16,9 @@ func textual(k value.Kind) bool { return isString(k) || k == value.Unknown }
 // and tsquery ||, &&, <->, @> and <@. ok is false for other operands.
 func (b *binder) textSearchOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
 	lk, rk := l.Type().Kind, r.Type().Kind
+	if op == "@@@" && (lk == value.TSVector && rk == value.TSQuery || lk == value.TSQuery && rk == value.TSVector) {
+		op = "@@" // PostgreSQL's older name of the match
+	}
 	switch op {
 	case "@@":
 		if e, ok, err := b.textSearchMatch(l, r, loc); ok {
@@ -79,7 +80,7 @@ func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok boo
 // called without a configuration, which read default_text_search_config.
 var tsDefaultArity = map[string]int{
 	"to_tsvector": 1, "to_tsquery": 1, "plainto_tsquery": 1, "phraseto_tsquery": 1, "websearch_to_tsquery": 1,
-	"get_current_ts_config": 0, "@@": 2,
+	"get_current_ts_config": 0, "@@": 2, "json_to_tsvector": 2, "jsonb_to_tsvector": 2,
 }
 
 // textSearchDefault binds a text search function called without a
@@ -87,10 +88,6 @@ var tsDefaultArity = map[string]int{
 // session's default_text_search_config is its configuration, so a view
 // refuses it (0A000). ok is false for other calls.
 func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	if name == "to_tsvector" && slices.ContainsFunc(args, func(a expr.Expr) bool { return a.Type().Kind.IsJSON() }) {
-		return nil, true, b.refuse(loc, "to_tsvector over json and jsonb is not supported").
-			WithHint("extract the text first: to_tsvector('english', j->>'key')")
-	}
 	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
 		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
 		return nil, false, nil
@@ -144,8 +141,7 @@ func tsConfigHint(name string) string {
 // tsvectorFuncs are PostgreSQL's text search functions that deltaview has
 // not: calling one is 0A000, not "does not exist".
 var tsvectorFuncs = map[string]bool{
-	"ts_headline": true, "ts_rewrite": true, "ts_stat": true, "ts_debug": true,
-	"json_to_tsvector": true, "jsonb_to_tsvector": true,
+	"ts_headline": true, "ts_rewrite": true, "ts_stat": true,
 }
 
 // refuseTSVectorFunc is 0A000 for a call of one of tsvectorFuncs that
@@ -153,6 +149,10 @@ var tsvectorFuncs = map[string]bool{
 func (b *binder) refuseTSVectorFunc(name string, loc int32) error {
 	if !tsvectorFuncs[name] {
 		return nil
+	}
+	if name == "ts_rewrite" {
+		return b.refuse(loc, "ts_rewrite with a query text is not supported").
+			WithHint("ts_rewrite(query, target, substitute) is")
 	}
 	return b.refuse(loc, "%s is not supported", name).
 		WithHint("to_tsvector, the tsquery functions, @@, ts_rank, ts_rank_cd and the functions over tsvector are")

@@ -139,3 +139,18 @@ func (c *Config) Match(doc, query string) bool {
 	}
 	return true
 }
+
+// Dict returns the dictionary c gives tokens of type t, NoDict for a type
+// it leaves out.
+func (c *Config) Dict(t TokenType) Dict { return c.dicts[t] }
+
+// String is the dictionary's name, as regdictionary prints it.
+func (d Dict) String() string {
+	switch d {
+	case Simple:
+		return "simple"
+	case EnglishStem:
+		return "english_stem"
+	}
+	return ""
+}

@@ -7,7 +7,12 @@ import "slices"
 // indexes takes the next position, stop words included, so that a
 // lexeme's position counts the indexed words before it.
 func (c *Config) Words(text string, emit func(lexeme string, pos int)) {
-	pos := 0
+	c.wordsFrom(text, 0, emit)
+}
+
+// wordsFrom is Words with positions counted on from pos; it returns the
+// last position taken.
+func (c *Config) wordsFrom(text string, pos int, emit func(lexeme string, pos int)) int {
 	Parse(text, func(t Token) {
 		if len(t.Text) >= maxLexeme || c.dicts[t.Type] == NoDict {
 			return
@@ -17,6 +22,7 @@ func (c *Config) Words(text string, emit func(lexeme string, pos int)) {
 			emit(lex, min(pos, MaxPos))
 		}
 	})
+	return pos
 }
 
 // ToVector is to_tsvector(c, text).
@@ -112,3 +118,21 @@ func (c *Config) PhraseToQuery(text string) (Query, error) {
 // WebToQuery is websearch_to_tsquery(c, text): the words of an operand
 // (a quoted text is one) make a phrase.
 func (c *Config) WebToQuery(text string) (Query, error) { return c.toQuery(text, modeWeb, OpPhrase) }
+
+// ToVectorParts is to_tsvector over the strings of a JSON document, as
+// PostgreSQL builds it: positions run on from one part to the next, with a
+// gap after each part that gave a lexeme, so that no phrase spans two.
+func (c *Config) ToVectorParts(parts func(emit func(string))) Vector {
+	var ls []Lexeme
+	pos := 0
+	parts(func(text string) {
+		n := len(ls)
+		pos = c.wordsFrom(text, pos, func(lex string, p int) {
+			ls = append(ls, Lexeme{Word: lex, Pos: []Pos{NewPos(p, 0)}, HasPos: true})
+		})
+		if len(ls) > n {
+			pos++
+		}
+	})
+	return BuildVector(uniqueWords(ls))
+}
