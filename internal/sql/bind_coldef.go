@@ -114,7 +114,7 @@ func (b *binder) coldefRowType(tn *pg_query.TypeName) (value.Type, bool, error) 
 	case len(names) != 1:
 		return value.Type{}, false, nil
 	case names[0] == "record":
-		t = value.Type{Kind: value.Record}
+		t = value.RecordType
 		if len(tn.Typmods) > 0 {
 			name := "record"
 			if len(tn.ArrayBounds) > 0 {
