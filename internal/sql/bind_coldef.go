@@ -164,7 +164,7 @@ func (b *binder) withColdefs(srf *expr.SRF, f *pg_query.FuncCall, coldefs []*pg_
 // (f) returns, nil when they are not known. PostgreSQL leaves the string
 // literals and NULLs of a row constructor untyped (unknown) in the
 // record, where the binder made them text: those of the first row of
-// unnest(ARRAY[ROW(…), …]) are unknown. When the array's element type
+// unnest(ARRAY[ROW(…), …]) (NULL elements aside) are unknown. When the array's element type
 // does not say the other fields' (a NULL element beside the rows), they
 // are taken to be the list's, cols.
 func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []value.Type {
@@ -177,11 +177,16 @@ func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []val
 	if len(f.Args) != 1 || f.Args[0].GetAArrayExpr() == nil {
 		return got
 	}
-	a := f.Args[0].GetAArrayExpr()
-	if len(a.Elements) == 0 || a.Elements[0].GetRowExpr() == nil {
+	var row *pg_query.RowExpr
+	for _, e := range f.Args[0].GetAArrayExpr().Elements {
+		if c := e.GetAConst(); c == nil || !c.Isnull {
+			row = e.GetRowExpr() // the first record, NULLs aside
+			break
+		}
+	}
+	if row == nil {
 		return got
 	}
-	row := a.Elements[0].GetRowExpr()
 	untyped := func(n *pg_query.Node) bool {
 		c := n.GetAConst()
 		return c != nil && (c.Isnull || c.GetSval() != nil)
