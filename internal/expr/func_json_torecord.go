@@ -161,7 +161,13 @@ func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st 
 		return jsonToArray(n, k, t, col, st)
 	case t.Kind == value.Interval && n.Type == value.JSONString:
 		return value.ParseIntervalIn(n.Str, t, st)
-	case t.Kind == value.Record && t.RecordDesc() != nil:
+	case t.IsAnonymousRecord():
+		// PostgreSQL has no fields to fill (a column definition's record).
+		if n.Type == value.JSONString {
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
+		return value.Null, pgerr.New(pgerr.WrongObjectType, "record type has not been registered")
+	case t.Kind == value.Record:
 		return jsonToComposite(n, k, t, st)
 	}
 	if n.Type == value.JSONString {

@@ -49,7 +49,7 @@ func HoldsInterval(k value.Kind) bool {
 // Views, which no session runs, read intervals in the postgres style.
 type IntervalInput struct {
 	C *StmtClock
-	E Expr // a string, or a literal of unknown type
+	E Expr // a string, an array of strings, or a literal of unknown type
 	T value.Type
 }
 
@@ -65,6 +65,11 @@ func (c *IntervalInput) Eval(row value.Row) (value.Value, error) {
 	v, err := c.E.Eval(row)
 	if err != nil || v.IsNull() {
 		return value.Null, err
+	}
+	if c.E.Type().Kind.IsArray() {
+		// An array of strings reads as its text form would: each element
+		// in the style.
+		return value.ParseIntervalIn(string(value.AppendText(nil, v)), c.T, c.C.IntervalStyle)
 	}
 	return value.ParseIntervalIn(v.Str(), c.T, c.C.IntervalStyle)
 }

@@ -67,6 +67,10 @@ func RecordColumns(f *SRF, got []value.Type, names []string, cols []value.Type) 
 	if got != nil {
 		mismatch = RowMismatch(got, cols)
 	}
+	if len(f.Args) == 1 && mixedRows(f.Args[0]) {
+		// PostgreSQL reads every record before it checks the first.
+		mismatch = pgerr.New(pgerr.DatatypeMismatch, "rows returned by function are not all of the same row type")
+	}
 	out := &SRF{Name: f.Name, Args: f.Args, Cols: cols, Names: names}
 	out.Gen = func(args []value.Value, emit func(value.Row) error) error {
 		return f.Gen(args, func(r value.Row) error {
@@ -102,4 +106,41 @@ func Renamed(f *SRF, names []string, cols []value.Type, mismatch error, fails fu
 		}
 	}
 	return out
+}
+
+// mixedRows reports whether arr, ARRAY[ROW(…), …], holds records of
+// different row types, which PostgreSQL's unnest returns only to fail
+// under a column definition list: fields of different types (a string
+// literal's unknown beside text too), or different widths. NULL elements
+// have no type.
+func mixedRows(arr Expr) bool {
+	f, ok := arr.(*Func)
+	if !ok || f.Def.Name != "array" {
+		return false
+	}
+	var first []value.Type
+	for _, a := range f.Args {
+		e := a
+		if c, ok := e.(*Cast); ok {
+			e = c.E
+		}
+		if c, ok := e.(*Const); ok && c.V.IsNull() {
+			continue
+		}
+		ft := recordFieldTypes(a)
+		switch {
+		case ft == nil:
+			return false
+		case first == nil:
+			first = ft
+		case len(ft) != len(first):
+			return true
+		}
+		for i := range ft {
+			if !sameFieldType(ft[i], first[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }

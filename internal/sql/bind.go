@@ -86,6 +86,9 @@ type cte struct {
 	// query referenced where PostgreSQL forbids it, or a later item of a
 	// WITH RECURSIVE list.
 	refuse func(loc int32) error
+	// sel is the query, whose select list says which columns hold records
+	// of unknown fields (unregisteredColumn); nil for a recursive query.
+	sel *pg_query.SelectStmt
 }
 
 // Bind resolves a parsed statement against cat.

@@ -138,6 +138,11 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 		n := ind.Indirection[i]
 		if n.GetAIndices() == nil {
 			if f := n.GetString_(); f != nil {
+				if i == 0 {
+					if err := b.unregisteredRecord(s, e); err != nil {
+						return nil, err
+					}
+				}
 				if e, err = b.bindFieldSelect(e, f.Sval, loc); err != nil {
 					return nil, err
 				}

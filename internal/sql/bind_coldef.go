@@ -62,7 +62,10 @@ func (b *binder) bindColdefs(coldefs []*pg_query.Node) (names []string, cols []v
 		if cd.TypeName.Setof {
 			return nil, nil, b.stmt.errf(cd.Location, "42P16", "column \"%s\" cannot be declared SETOF", cd.Colname)
 		}
-		t, ok := b.coldefRowType(cd.TypeName)
+		t, ok, err := b.coldefRowType(cd.TypeName)
+		if err != nil {
+			return nil, nil, err
+		}
 		if !ok {
 			if t, err = b.typeFromName(cd.TypeName); err != nil {
 				return nil, nil, err
@@ -95,24 +98,46 @@ func (b *binder) bindColdefs(coldefs []*pg_query.Node) (names []string, cols []v
 }
 
 // coldefRowType resolves a column definition's type that names a table's
-// or view's row type, or an array of them (jsonb_to_record(j) AS x(a t, b t[])).
-func (b *binder) coldefRowType(tn *pg_query.TypeName) (value.Type, bool) {
-	if len(tn.Names) != 1 || len(tn.Typmods) > 0 {
-		return value.Type{}, false
+// or view's row type, or the anonymous record, or an array of them
+// (jsonb_to_record(j) AS x(a t, b t[], c record)). PostgreSQL accepts a
+// record column, and fails only when it fills one with a value.
+func (b *binder) coldefRowType(tn *pg_query.TypeName) (value.Type, bool, error) {
+	var names []string
+	for _, n := range tn.Names {
+		names = append(names, n.GetString_().GetSval())
 	}
-	name := tn.Names[0].GetString_().GetSval()
-	if _, err := value.TypeFromName(name, nil); err == nil {
-		return value.Type{}, false
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
 	}
-	rel, found := b.cat.Relation(name)
-	if !found || rel.Kind == KindSequence {
-		return value.Type{}, false
+	var t value.Type
+	switch {
+	case len(names) != 1:
+		return value.Type{}, false, nil
+	case names[0] == "record":
+		t = value.RecordType
+		if len(tn.Typmods) > 0 {
+			name := "record"
+			if len(tn.ArrayBounds) > 0 {
+				name = "record[]"
+			}
+			return t, true, b.stmt.errf(tn.Location, pgerr.SyntaxError, "type modifier is not allowed for type \"%s\"", name)
+		}
+	case len(tn.Typmods) > 0 || len(tn.Names) != 1:
+		return value.Type{}, false, nil
+	default:
+		if _, err := value.TypeFromName(names[0], nil); err == nil {
+			return value.Type{}, false, nil
+		}
+		rel, found := b.cat.Relation(names[0])
+		if !found || rel.Kind == KindSequence {
+			return value.Type{}, false, nil
+		}
+		t = relRowType(rel)
 	}
-	t := relRowType(rel)
 	if len(tn.ArrayBounds) > 0 {
 		t = value.ArrayTypeOf(t)
 	}
-	return t, true
+	return t, true, nil
 }
 
 // withColdefs applies the column definition list coldefs to srf: the
@@ -139,7 +164,7 @@ func (b *binder) withColdefs(srf *expr.SRF, f *pg_query.FuncCall, coldefs []*pg_
 // (f) returns, nil when they are not known. PostgreSQL leaves the string
 // literals and NULLs of a row constructor untyped (unknown) in the
 // record, where the binder made them text: those of the first row of
-// unnest(ARRAY[ROW(…), …]) are unknown. When the array's element type
+// unnest(ARRAY[ROW(…), …]) (NULL elements aside) are unknown. When the array's element type
 // does not say the other fields' (a NULL element beside the rows), they
 // are taken to be the list's, cols.
 func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []value.Type {
@@ -152,11 +177,16 @@ func recordFields(rec value.Type, f *pg_query.FuncCall, cols []value.Type) []val
 	if len(f.Args) != 1 || f.Args[0].GetAArrayExpr() == nil {
 		return got
 	}
-	a := f.Args[0].GetAArrayExpr()
-	if len(a.Elements) == 0 || a.Elements[0].GetRowExpr() == nil {
+	var row *pg_query.RowExpr
+	for _, e := range f.Args[0].GetAArrayExpr().Elements {
+		if c := e.GetAConst(); c == nil || !c.Isnull {
+			row = e.GetRowExpr() // the first record, NULLs aside
+			break
+		}
+	}
+	if row == nil {
 		return got
 	}
-	row := a.Elements[0].GetRowExpr()
 	untyped := func(n *pg_query.Node) bool {
 		c := n.GetAConst()
 		return c != nil && (c.Isnull || c.GetSval() != nil)

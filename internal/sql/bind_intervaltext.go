@@ -34,6 +34,8 @@ func (b *binder) intervalInput(e expr.Expr, t value.Type, out expr.Expr) expr.Ex
 		if !ok || c.V.IsNull() || !value.IntervalInputStyled(c.V.Str()) {
 			return out
 		}
+	case k.IsArray() && t.Kind != value.Interval && k.Elem().IsString():
+		// text[] to interval[]: each element reads in the style.
 	case !k.IsString():
 		return out
 	}

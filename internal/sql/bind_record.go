@@ -164,6 +164,74 @@ func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
 	return nil
 }
 
+// markUnregistered marks the columns of s, those of query sel, whose
+// records have no fields PostgreSQL can select.
+func (s *scope) markUnregistered(sel *pg_query.SelectStmt) {
+	for i := range s.cols {
+		s.cols[i].unregistered = unregisteredColumn(sel, i)
+	}
+}
+
+// unregisteredColumn reports whether PostgreSQL fails selecting a field
+// of a record in column i of query sel (42809, record type has not been
+// registered). It finds a record's fields by looking through a query's
+// select list (the first operand's of UNION, INTERSECT or EXCEPT) for a
+// row constructor, a column or a function: not into a VALUES list, nor
+// into a scalar subquery, CASE, COALESCE, NULLIF, GREATEST or LEAST,
+// whose records it does not describe.
+func unregisteredColumn(sel *pg_query.SelectStmt, i int) bool {
+	if sel == nil {
+		return false
+	}
+	if sel.Op != pg_query.SetOperation_SETOP_NONE {
+		return unregisteredColumn(sel.Larg, i)
+	}
+	if len(sel.ValuesLists) > 0 {
+		return true
+	}
+	for _, t := range sel.TargetList {
+		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return false // the columns' positions are not the list's
+		}
+	}
+	if i >= len(sel.TargetList) {
+		return false
+	}
+	v := sel.TargetList[i].GetResTarget().GetVal()
+	switch {
+	case v.GetSubLink() != nil, v.GetCaseExpr() != nil, v.GetCoalesceExpr() != nil, v.GetMinMaxExpr() != nil:
+		return true
+	case v.GetAExpr() != nil:
+		return v.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF
+	}
+	return false
+}
+
+// unregisteredRecord returns PostgreSQL's error for selecting a field of e, a
+// record column whose fields PostgreSQL does not know (a VALUES list's,
+// unregisteredColumn), nil for any other e.
+func (b *binder) unregisteredRecord(s *scope, e expr.Expr) error {
+	var c scopeCol
+	switch x := e.(type) {
+	case *expr.Col:
+		if x.Idx >= len(s.cols) {
+			return nil
+		}
+		c = s.cols[x.Idx]
+	case *expr.Outer:
+		if x.Depth > len(b.outers) || x.Idx >= len(b.outers[x.Depth-1].cols) {
+			return nil
+		}
+		c = b.outers[x.Depth-1].cols[x.Idx]
+	default:
+		return nil
+	}
+	if !c.unregistered || c.typ.Kind != value.Record {
+		return nil
+	}
+	return pgerr.New(pgerr.WrongObjectType, "record type has not been registered")
+}
+
 // bindFieldSelect binds (e).name, a field of a record whose type knows its
 // fields: of a row constructor, the argument itself; of any other record
 // (a table's row from a subquery, a function's record), the field taken
@@ -206,6 +274,9 @@ func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr,
 	}
 	e, err := b.bindExpr(s, arg)
 	if err != nil {
+		return nil, nil, true, err
+	}
+	if err := b.unregisteredRecord(s, e); err != nil {
 		return nil, nil, true, err
 	}
 	if r, isRow := e.(*expr.RowCons); isRow {

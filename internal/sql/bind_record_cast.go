@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -65,6 +67,7 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
+			args[i] = b.intervalInput(a.Args[i], f.Type, args[i])
 			names[i] = f.Name
 		}
 		if len(a.Args) > len(d.Fields) {
@@ -80,14 +83,16 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			if err != nil {
 				return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
 			}
-			return &expr.Const{V: v, T: t}, true, nil
+			if b.inputClock() == nil || !slices.ContainsFunc(d.Fields, func(f value.RecordField) bool { return expr.HoldsInterval(f.Type.Kind) }) {
+				return &expr.Const{V: v, T: t}, true, nil
+			}
+			// Its intervals read in the style of the session running it.
+			return b.recordIn(arg, t, d.Name), true, nil
 		}
 	}
 	if arg.Type().Kind.IsString() {
 		// The record's text form, read when the cast is evaluated.
-		return &expr.Func{Def: &expr.FuncDef{Name: "record_in", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
-			return value.ParseRecord(a[0].Str(), t)
-		}, Print: func(args []expr.Expr) string { return args[0].String() + "::" + d.Name }}, Args: []expr.Expr{arg}, T: t}, true, nil
+		return b.recordIn(arg, t, d.Name), true, nil
 	}
 	if arg.Type().Kind == value.Unknown {
 		return nil, true, b.refuse(c.Location, "a cast of %s to the row type %s is not supported", arg.Type(), d.Name).
@@ -126,4 +131,18 @@ func typeNameNoMod(t value.Type) string {
 		return t.String()
 	}
 	return t.Kind.String()
+}
+
+// recordIn reads arg, a record's text form, as a record of type t (named
+// name) when evaluated: its intervals in the IntervalStyle of the session
+// running an ad-hoc statement, in the postgres style in a view.
+func (b *binder) recordIn(arg expr.Expr, t value.Type, name string) expr.Expr {
+	clock := b.inputClock()
+	return &expr.Func{Def: &expr.FuncDef{Name: "record_in", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
+		st := value.IntervalPostgres
+		if clock != nil {
+			st = clock.IntervalStyle
+		}
+		return value.ParseRecordIn(a[0].Str(), t, st)
+	}, Print: func(args []expr.Expr) string { return args[0].String() + "::" + name }}, Args: []expr.Expr{arg}, T: t}
 }

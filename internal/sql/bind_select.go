@@ -77,7 +77,7 @@ func (b *binder) pushWith(w *pg_query.WithClause) error {
 		if p, err = b.renameColumns(p, c.Aliascolnames, c.Ctename, c.Location); err != nil {
 			return err
 		}
-		scope[c.Ctename] = &cte{plan: p}
+		scope[c.Ctename] = &cte{plan: p, sel: sel}
 	}
 	return nil
 }
@@ -375,7 +375,9 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 				return nil, nil, err
 			}
 		}
-		return p, newScope(alias, p.Columns()), nil
+		sc := newScope(alias, p.Columns())
+		sc.markUnregistered(rs.Subquery.GetSelectStmt())
+		return p, sc, nil
 	case n.GetRangeFunction() != nil:
 		if lat != nil {
 			saved := b.outers
@@ -406,6 +408,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	var rowType value.Type
 	var keyed *keyedRel
 	seq := false
+	var cteSel *pg_query.SelectStmt
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -417,7 +420,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 			c.rec.loc = rv.Location
 		}
-		p = c.plan
+		p, cteSel = c.plan, c.sel
 	} else {
 		rel, ok := b.lookupRelation(rv.Relname)
 		if !ok {
@@ -468,6 +471,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	for i := range sc.cols {
 		sc.cols[i].rel, sc.cols[i].relCol, sc.cols[i].sequence = keyed, i, seq
 	}
+	sc.markUnregistered(cteSel)
 	return p, sc, nil
 }
 

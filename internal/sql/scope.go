@@ -32,6 +32,9 @@ type scopeCol struct {
 	// sequence marks a sequence's columns: a sequence has no row type,
 	// so its whole row cannot be read (seqRowError).
 	sequence bool
+	// unregistered marks a subquery's or CTE's column whose records have
+	// no fields PostgreSQL can select (unregisteredColumn).
+	unregistered bool
 	// rel is the table these columns come from, with its primary key,
 	// and relCol the column's position in it: a GROUP BY over the whole
 	// key makes the table's other columns functionally dependent on it

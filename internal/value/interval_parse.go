@@ -239,7 +239,9 @@ func tokenizeInterval(s string) ([]ivToken, bool) {
 		switch {
 		case isSpace(c) || c == ',':
 			i++
-		case c == '@':
+		case strings.IndexByte("!\"#$%&'()*/:;<=>?@[\\]^_`{|}~", c) >= 0:
+			// Punctuation before a field separates fields, as in
+			// PostgreSQL's ParseDateTime: '"1 day"' is '1 day'.
 			i++
 		case c >= 'a' && c <= 'z':
 			j := i

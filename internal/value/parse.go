@@ -56,6 +56,10 @@ func Parse(s string, t Type) (Value, error) {
 		if t.Kind.IsArray() {
 			return parseArray(s, Type{t.Kind.Elem(), -1})
 		}
+		if t.IsAnonymousRecord() {
+			// record_in: an anonymous record's text names no fields.
+			return Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
 		return Null, pgerr.New(pgerr.Internal, "cannot parse values of type %s", t.Kind)
 	}
 	if err != nil {

@@ -12,6 +12,12 @@ import (
 // inside quotes and a backslash escaping the next character; each field
 // read with its type's input.
 func ParseRecord(s string, t Type) (Value, error) {
+	return ParseRecordIn(s, t, IntervalPostgres)
+}
+
+// ParseRecordIn is ParseRecord reading interval fields under
+// IntervalStyle st (ParseIntervalIn).
+func ParseRecordIn(s string, t Type, st IntervalStyle) (Value, error) {
 	d := t.RecordDesc()
 	bad := func(detail string) (Value, error) {
 		return Null, pgerr.New(pgerr.InvalidTextRep, "malformed record literal: \"%s\"", s).WithDetail("%s", detail)
@@ -59,7 +65,7 @@ func ParseRecord(s string, t Type) (Value, error) {
 				buf.WriteByte(c)
 			}
 		}
-		v, err := Parse(buf.String(), f.Type)
+		v, err := ParseIntervalIn(buf.String(), f.Type, st)
 		if err != nil {
 			return Null, err
 		}
