@@ -8,12 +8,13 @@ import (
 
 // A panic in a statement is a bug, and where it met the engine's state
 // half changed nothing can say what is left: the engine halts. The
-// statement's entry (Session.do, typedChangeKeep) releases the locks it
-// held, so that Close and the other sessions do not wait forever on
-// them; every statement after it fails with XX000, so that nothing half
-// changed is read, sent or stored; CloseStore closes the file without
-// writing (its last commit is what reopening finds); and the panic goes
-// on to the caller, whose process ends with its stack unless it recovers.
+// statement's entry (Session.do, typedChangeKeep, endTx) releases the
+// locks it held, so that Close and the other sessions do not wait forever
+// on them; every statement after it fails with XX000, so that nothing
+// half changed is read, sent or stored; CloseStore closes the file
+// without writing (its last commit is what reopening finds); and the
+// panic goes on to the caller, whose process ends with its stack unless
+// it recovers.
 
 // haltState holds the error statements get once the engine halted, nil
 // before.
