@@ -19,20 +19,7 @@ import (
 func TestAdoptedJoinIndexes(t *testing.T) {
 	e := New()
 	sess := e.NewSession()
-	run := func(sql string) []string {
-		t.Helper()
-		var out []string
-		err := sess.ExecScript(sql, func(r Result) error {
-			for _, row := range r.Rows {
-				out = append(out, failingRow(row))
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	run := scriptRows(t, sess)
 	// big is bigger than a load done on another goroutine (bulkSplit).
 	run(`CREATE TABLE big (id int PRIMARY KEY, k int, v int);
 		CREATE TABLE small (id int PRIMARY KEY, name text);

@@ -179,20 +179,7 @@ func TestReplaceOwesOldRowBytes(t *testing.T) {
 func TestLayoutAfterReplaces(t *testing.T) {
 	e := New()
 	sess := e.NewSession()
-	run := func(sql string) []string {
-		t.Helper()
-		var out []string
-		err := sess.ExecScript(sql, func(r Result) error {
-			for _, row := range r.Rows {
-				out = append(out, failingRow(row))
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	run := scriptRows(t, sess)
 	views := map[string]string{
 		"whole": "SELECT * FROM q WHERE v < 50",
 		"top":   "SELECT id, v FROM q ORDER BY v DESC, id LIMIT 5",
@@ -445,20 +432,7 @@ func TestLayoutAfterKeptReplaces(t *testing.T) {
 			e.SetWorkers(workers)
 			e.parallelMin = 0
 			sess := e.NewSession()
-			run := func(sql string) []string {
-				t.Helper()
-				var out []string
-				err := sess.ExecScript(sql, func(r Result) error {
-					for _, row := range r.Rows {
-						out = append(out, failingRow(row))
-					}
-					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return out
-			}
+			run := scriptRows(t, sess)
 			const n = 40000
 			run(`CREATE TABLE q (id int PRIMARY KEY, v int NOT NULL);
 				INSERT INTO q SELECT g, g % 100 FROM generate_series(1, ` + itoa(n) + `) g;
@@ -512,20 +486,7 @@ func TestLayoutBesideColdStart(t *testing.T) {
 	besidePart = 1 << 10
 	e := New()
 	sess := e.NewSession()
-	run := func(sql string) []string {
-		t.Helper()
-		var out []string
-		err := sess.ExecScript(sql, func(r Result) error {
-			for _, row := range r.Rows {
-				out = append(out, failingRow(row))
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	run := scriptRows(t, sess)
 	run(`CREATE TABLE q (id int PRIMARY KEY, s text UNIQUE, v int, w int);
 		CREATE INDEX q_v ON q (v);
 		CREATE TABLE r (id int PRIMARY KEY, x text);
@@ -598,4 +559,24 @@ func TestLayoutBesideColdStart(t *testing.T) {
 		DELETE FROM q WHERE id % 7 = 0;
 		INSERT INTO q SELECT g, 's' || g, g % 100, g FROM generate_series(40001, 40100) g`)
 	check("after changes")
+}
+
+// scriptRows returns a function that runs a script in sess, failing the
+// test on an error, and returns the rows of its result sets as
+// failingRow prints them.
+func scriptRows(t *testing.T, sess *Session) func(sql string) []string {
+	return func(sql string) []string {
+		t.Helper()
+		var out []string
+		err := sess.ExecScript(sql, func(r Result) error {
+			for _, row := range r.Rows {
+				out = append(out, failingRow(row))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
 }
