@@ -49,22 +49,22 @@ type Options struct {
 	LatencyTime  time.Duration // keep measuring single changes this long…
 	LatencyMin   int           // …and at least this many
 	LatencyMax   int           // but stop after this many
-	BatchTime    time.Duration // time per throughput measurement (at least one batch), per WindowRows rows of t
+	BatchTime    time.Duration // time per throughput measurement (at least one batch), per windowRows rows of t
 	MaxBatchTime time.Duration // a batch projected to take longer is not run
 	Batches      []int
 }
 
-// WindowRows is how many rows of t one BatchTime of batches stands for:
+// windowRows is how many rows of t one BatchTime of batches stands for:
 // at N above it the window grows in proportion. A garbage-collected
 // system's heap grows with N, and so does the number of changes between
 // two of its collections (about a million at 1M rows for deltaview): a
 // window of a fixed length would hold one collection or none, and its
 // figure would say where the collections fell (docs/performance.md).
-const WindowRows = 250_000
+const windowRows = 250_000
 
-// BatchWindow is the time spent on one batch size's measurement at n rows.
-func (o Options) BatchWindow(n int) time.Duration {
-	return max(o.BatchTime, o.BatchTime*time.Duration(n/WindowRows))
+// batchWindow is the time spent on one batch size's measurement at n rows.
+func (o Options) batchWindow(n int) time.Duration {
+	return max(o.BatchTime, o.BatchTime*time.Duration(n/windowRows))
 }
 
 // DefaultOptions fit the default run (N = 10k and 100k, every system) in
@@ -196,7 +196,7 @@ func runView(sys System, d *Data, v View, opt Options) Cell {
 			continue
 		}
 		var total time.Duration
-		for window := opt.BatchWindow(d.N); th.Batches == 0 || total < window; {
+		for window := opt.batchWindow(d.N); th.Batches == 0 || total < window; {
 			buf = d.BatchInto(buf, size)
 			t := time.Now()
 			if err := sys.Apply(v, buf); err != nil {

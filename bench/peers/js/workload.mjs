@@ -204,7 +204,7 @@ export function runView(engine, d, v, opt) {
         continue;
       }
       let total = 0n, batches = 0;
-      // As the Go harness's Options.BatchWindow: batchMs per 250,000 rows.
+      // As the Go harness's Options.batchWindow: batchMs per 250,000 rows.
       const bt = BigInt(Math.round(opt.batchMs * Math.max(1, Math.floor(d.n / 250000)) * 1e6));
       while (batches === 0 || total < bt) {
         const b = d.batch(size);
