@@ -81,6 +81,13 @@ func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok boo
 var tsDefaultArity = map[string]int{
 	"to_tsvector": 1, "to_tsquery": 1, "plainto_tsquery": 1, "phraseto_tsquery": 1, "websearch_to_tsquery": 1,
 	"get_current_ts_config": 0, "@@": 2, "json_to_tsvector": 2, "jsonb_to_tsvector": 2,
+	"ts_headline": 2, // or 3 (tsHeadlineDefault)
+}
+
+// tsHeadlineDefault reports whether a call of ts_headline names no
+// configuration: (document, query [, options]), the query second.
+func tsHeadlineDefault(args []expr.Expr) bool {
+	return (len(args) == 2 || len(args) == 3) && args[1].Type().Kind == value.TSQuery
 }
 
 // textSearchDefault binds a text search function called without a
@@ -88,8 +95,15 @@ var tsDefaultArity = map[string]int{
 // session's default_text_search_config is its configuration, so a view
 // refuses it (0A000). ok is false for other calls.
 func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
-		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
+	n, is := tsDefaultArity[name]
+	switch {
+	case !is:
+		return nil, false, nil
+	case name == "ts_headline":
+		if !tsHeadlineDefault(args) {
+			return nil, false, nil
+		}
+	case n != len(args) || name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery):
 		return nil, false, nil
 	}
 	shown := name + "() without a text search configuration"
@@ -141,7 +155,7 @@ func tsConfigHint(name string) string {
 // tsvectorFuncs are PostgreSQL's text search functions that deltaview has
 // not: calling one is 0A000, not "does not exist".
 var tsvectorFuncs = map[string]bool{
-	"ts_headline": true, "ts_rewrite": true, "ts_stat": true,
+	"ts_rewrite": true, "ts_stat": true,
 }
 
 // refuseTSVectorFunc is 0A000 for a call of one of tsvectorFuncs that
