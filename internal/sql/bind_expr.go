@@ -931,6 +931,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if expr.IsJSONRecordFunc(name) {
 		return b.bindJSONToRecordValue(s, name, f)
 	}
+	if name == "ts_rewrite" && len(f.Args) == 2 {
+		return b.bindTSRewriteQuery(s, f)
+	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err

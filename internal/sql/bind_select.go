@@ -484,7 +484,11 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
-	if argSubqueries(rf) {
+	rf, stat, err := b.tsStatQueries(rf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if stat || argSubqueries(rf) {
 		return b.bindTableFuncSubqueries(rf)
 	}
 	if !b.integerSeries(rf) {
