@@ -56,7 +56,7 @@ func (b *binder) queryTextRows(name string, arg *pg_query.Node, want []value.Typ
 		}
 		return nil, false, b.refuse(loc, "%s's query text must be a SELECT", name)
 	}
-	inner := &binder{lock: b.lock, cat: b.cat, stmt: &Stmt{SQL: text, Node: node}, params: b.params, rows: b.rowCounts()}
+	inner := &binder{lock: b.lock, cat: b.cat, stmt: &Stmt{SQL: text, Node: node}, stmtClock: b.stmtClock, params: b.params, rows: b.rowCounts()}
 	p, err := inner.bindSelect(proto.Clone(sel).(*pg_query.SelectStmt))
 	if err != nil {
 		return nil, false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
