@@ -978,9 +978,6 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		if e, ok, cerr := b.functionCast(name, es, pre, err, argLoc); ok {
 			return e, cerr
 		}
-		if rerr := b.refuseTSVectorFunc(name, loc); rerr != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
-			return nil, rerr
-		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	if len(es) == 0 {

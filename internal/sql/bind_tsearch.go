@@ -151,23 +151,3 @@ func tsConfigHint(name string) string {
 	}
 	return name + "('english', …)"
 }
-
-// tsvectorFuncs are PostgreSQL's text search functions that deltaview has
-// not: calling one is 0A000, not "does not exist".
-var tsvectorFuncs = map[string]bool{
-	"ts_rewrite": true, "ts_stat": true,
-}
-
-// refuseTSVectorFunc is 0A000 for a call of one of tsvectorFuncs that
-// resolved to nothing; nil for other functions.
-func (b *binder) refuseTSVectorFunc(name string, loc int32) error {
-	if !tsvectorFuncs[name] {
-		return nil
-	}
-	if name == "ts_rewrite" {
-		return b.refuse(loc, "ts_rewrite with a query text is not supported").
-			WithHint("ts_rewrite(query, target, substitute) is")
-	}
-	return b.refuse(loc, "%s is not supported", name).
-		WithHint("to_tsvector, the tsquery functions, @@, ts_rank, ts_rank_cd and the functions over tsvector are")
-}
