@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -87,7 +89,13 @@ var tsDefaultArity = map[string]int{
 // tsHeadlineDefault reports whether a call of ts_headline names no
 // configuration: (document, query [, options]), the query second.
 func tsHeadlineDefault(args []expr.Expr) bool {
-	return (len(args) == 2 || len(args) == 3) && args[1].Type().Kind == value.TSQuery
+	switch k := args[1].Type().Kind; {
+	case len(args) == 2:
+		return k == value.TSQuery || k == value.Unknown // (text, tsquery) as PostgreSQL prefers it
+	case len(args) == 3:
+		return k == value.TSQuery
+	}
+	return false
 }
 
 // textSearchDefault binds a text search function called without a
@@ -100,6 +108,11 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 	case !is:
 		return nil, false, nil
 	case name == "ts_headline":
+		if len(args) == 3 && !slices.ContainsFunc(args, func(a expr.Expr) bool { return a.Type().Kind != value.Unknown }) {
+			// (regconfig, text, tsquery) and (text, tsquery, text) both fit.
+			return nil, true, b.stmt.errf(loc, "42725", "function ts_headline(unknown, unknown, unknown) is not unique").
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+		}
 		if !tsHeadlineDefault(args) {
 			return nil, false, nil
 		}
@@ -127,6 +140,9 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 	ts := []value.Type{value.TextType}
 	for _, a := range args {
 		ts = append(ts, a.Type())
+	}
+	if name == "ts_headline" && ts[1].Kind == value.Unknown {
+		ts[1] = value.TextType
 	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {
