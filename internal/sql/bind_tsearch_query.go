@@ -15,15 +15,18 @@ import (
 // collected as ARRAY(query) and handed to the function; a view refuses
 // them, as it cannot track the tables the text reads.
 
-// rowsAlias names the query text's rows in ARRAY(SELECT r FROM (text) r):
-// no column of the text can take the name.
+// rowsAlias names the query text's rows in ARRAY(SELECT r FROM (text) r),
+// the array of a set operation's rows: no column of the text can take the
+// name.
 const rowsAlias = "\x01rows"
 
 // queryTextRows returns the query text arg of function name as
-// ARRAY(text), or ARRAY(SELECT r FROM (text) r) when want has several
-// columns, after checking that the text is a SELECT whose columns have
+// ARRAY(text), its rows in its order; when want has several columns, of
+// records: its select list made one ROW(…) (rowTargets), or for a set
+// operation ARRAY(SELECT r FROM (text) r). It checks first, binding the
+// text as a statement of its own, that it is a SELECT whose columns have
 // want's types (else PostgreSQL's error bad, 22023). null reports a NULL
-// text. The text is bound first as a statement of its own.
+// text.
 func (b *binder) queryTextRows(name string, arg *pg_query.Node, want []value.Type, bad string, loc int32) (rows *pg_query.Node, null bool, err error) {
 	if b.forView {
 		return nil, false, b.refuse(loc, "%s with a query text cannot be maintained in a view: it reads tables the view cannot track", name).
