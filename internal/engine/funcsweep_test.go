@@ -230,14 +230,19 @@ var sweepArgs = map[string]map[int][]string{
 	`to_char(double precision,text)`:                        {1: sweepNumFormats},
 	`to_char(timestamp without time zone,text)`:             {1: sweepDateFormats},
 	`to_char(timestamp with time zone,text)`:                {1: sweepDateFormats},
+	`ts_headline(text,tsquery,text)`:                        {2: sweepHeadlineOptions},
+	`ts_headline(json,tsquery,text)`:                        {2: sweepHeadlineOptions},
+	`ts_headline(jsonb,tsquery,text)`:                       {2: sweepHeadlineOptions},
+	`ts_rewrite(tsquery,text)`:                              {1: {`'SELECT ''a''::tsquery, ''b | c''::tsquery'`, `'SELECT NULL::tsquery, ''x''::tsquery'`, `'SELECT to_tsquery(''a''), to_tsquery(''b'')'`}},
 }
 
 var (
-	sweepFields      = []string{"'year'", "'epoch'", "'hour'"}
-	sweepZones       = []string{"'UTC'", "'Europe/Paris'", "'+02'"}
-	sweepFlags       = []string{"'i'", "''", "'x'"}
-	sweepNumFormats  = []string{"'S999D99'", "'FM9,990.00'", "'abc'"}
-	sweepDateFormats = []string{"'YYYY-MM-DD HH24:MI:SS'", "'Dy, DD Mon YYYY'", "'IYYY-IW-ID'"}
+	sweepFields          = []string{"'year'", "'epoch'", "'hour'"}
+	sweepZones           = []string{"'UTC'", "'Europe/Paris'", "'+02'"}
+	sweepFlags           = []string{"'i'", "''", "'x'"}
+	sweepNumFormats      = []string{"'S999D99'", "'FM9,990.00'", "'abc'"}
+	sweepDateFormats     = []string{"'YYYY-MM-DD HH24:MI:SS'", "'Dy, DD Mon YYYY'", "'IYYY-IW-ID'"}
+	sweepHeadlineOptions = []string{"'MaxWords=3, MinWords=1'", "'StartSel=<, StopSel=>, HighlightAll=1'", "'MaxFragments=2, MaxWords=4, MinWords=1, ShortWord=0'"}
 )
 
 // sweepOrdered are the aggregates whose result depends on the order of
@@ -657,7 +662,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
 	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
 	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
-	{"arrays and polymorphic", "any"},
+	{"tsvector, tsquery", "tsvector tsquery"}, {"arrays and polymorphic", "any"},
 }
 
 // sweepFamily returns the family of a signature's key.
@@ -666,6 +671,10 @@ func sweepFamily(k string) string {
 		if strings.HasPrefix(k, f.match) {
 			return f.name
 		}
+	}
+	// Text search's signatures, whatever their first argument.
+	if strings.Contains(k, "tsvector") || strings.Contains(k, "tsquery") {
+		return "tsvector, tsquery"
 	}
 	var first string
 	if rest, ok := strings.CutPrefix(k, "op "); ok {

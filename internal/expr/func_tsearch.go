@@ -386,3 +386,46 @@ func resolveTSDebug(args []Expr, missing func() error) (*SRF, error) {
 		},
 	}, nil
 }
+
+var tsStatNames = []string{"word", "ndoc", "nentry"}
+
+// resolveTSStat types ts_stat(vectors [, weights]) as the binder calls it,
+// the vectors being the rows of ts_stat's query text: (word text, ndoc
+// int, nentry int) per lexeme, in lexeme order.
+func resolveTSStat(args []Expr, missing func() error) (*SRF, error) {
+	if len(args) < 1 || len(args) > 2 || args[0].Type().Kind != value.ArrayOf(value.TSVector) {
+		return nil, missing()
+	}
+	if len(args) == 2 {
+		w, err := Coerce(args[1], value.TextType, false)
+		if err != nil {
+			return nil, missing()
+		}
+		args = []Expr{args[0], w}
+	}
+	return &SRF{Name: "ts_stat", Args: args, Names: tsStatNames,
+		Cols: []value.Type{value.TextType, value.Int4Type, value.Int4Type},
+		Gen: func(a []value.Value, emit func(value.Row) error) error {
+			mask := 0
+			for _, v := range a {
+				if v.IsNull() {
+					return nil
+				}
+			}
+			if len(a) == 2 {
+				mask = tsearch.StatWeights(textOf(a[1]))
+			}
+			var vs []tsearch.Vector
+			for _, e := range a[0].Elems() {
+				if !e.IsNull() {
+					vs = append(vs, e.TSVector())
+				}
+			}
+			for _, s := range tsearch.Stat(vs, mask) {
+				if err := emit(value.Row{text(s.Word), value.NewInt(value.Int4, int64(s.NDoc)), value.NewInt(value.Int4, int64(s.NEntry))}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}, nil
+}

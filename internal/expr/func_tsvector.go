@@ -216,6 +216,19 @@ func init() {
 	strict("ts_rewrite", kinds(tsqK, tsqK, tsqK), tsqT, func(a []value.Value) (value.Value, error) {
 		return tsQuery(a[0].TSQuery().Rewrite(a[1].TSQuery(), a[2].TSQuery())), nil
 	})
+	// ts_rewrite(query, select) given the select's rows (the binder runs
+	// the text): rows with a NULL target or substitute are skipped.
+	strict("ts_rewrite", kinds(tsqK, value.ArrayOf(value.Record)), tsqT, func(a []value.Value) (value.Value, error) {
+		var rules [][2]tsearch.Query
+		for _, r := range a[1].Elems() {
+			f := r.Fields()
+			if r.IsNull() || f[0].IsNull() || f[1].IsNull() {
+				continue
+			}
+			rules = append(rules, [2]tsearch.Query{f[0].TSQuery(), f[1].TSQuery()})
+		}
+		return tsQuery(a[0].TSQuery().RewriteEach(rules)), nil
+	})
 	strict("ts_delete", kinds(tsvecK, textT), tsvT, func(a []value.Value) (value.Value, error) {
 		return tsVector(a[0].TSVector().Delete([]string{textOf(a[1])})), nil
 	})

@@ -46,7 +46,7 @@ func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset",
-		"ts_parse", "ts_token_type", "ts_debug":
+		"ts_parse", "ts_token_type", "ts_debug", "ts_stat":
 		return true
 	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
@@ -120,6 +120,8 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 		return resolveTSearchSRF(name, args, missing)
 	case "ts_debug":
 		return resolveTSDebug(args, missing)
+	case "ts_stat":
+		return resolveTSStat(args, missing)
 	}
 	return nil, missing()
 }

@@ -14,6 +14,8 @@ func SRFRecordColumns(name string) []string {
 		return []string{"tokid", "alias", "description"}
 	case "ts_debug":
 		return tsDebugNames
+	case "ts_stat":
+		return tsStatNames
 	}
 	if f := jsonSRFs[name]; f != nil && len(f.names) > 1 {
 		return f.names

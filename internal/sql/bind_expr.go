@@ -931,6 +931,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if expr.IsJSONRecordFunc(name) {
 		return b.bindJSONToRecordValue(s, name, f)
 	}
+	if name == "ts_rewrite" && len(f.Args) == 2 {
+		return b.bindTSRewriteQuery(s, f)
+	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err
@@ -974,9 +977,6 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		if e, ok, cerr := b.functionCast(name, es, pre, err, argLoc); ok {
 			return e, cerr
-		}
-		if rerr := b.refuseTSVectorFunc(name, loc); rerr != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
-			return nil, rerr
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}

@@ -363,7 +363,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		if rs.Lateral && lat != nil {
 			outers = append([]*scope{lat}, outers...)
 		}
-		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
+		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
@@ -484,7 +484,11 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
-	if argSubqueries(rf) {
+	rf, stat, err := b.tsStatQueries(rf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if stat || argSubqueries(rf) {
 		return b.bindTableFuncSubqueries(rf)
 	}
 	if !b.integerSeries(rf) {

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -81,6 +83,19 @@ func (b *binder) textSearchMatch(l, r expr.Expr, loc int32) (e expr.Expr, ok boo
 var tsDefaultArity = map[string]int{
 	"to_tsvector": 1, "to_tsquery": 1, "plainto_tsquery": 1, "phraseto_tsquery": 1, "websearch_to_tsquery": 1,
 	"get_current_ts_config": 0, "@@": 2, "json_to_tsvector": 2, "jsonb_to_tsvector": 2,
+	"ts_headline": 2, // or 3 (tsHeadlineDefault)
+}
+
+// tsHeadlineDefault reports whether a call of ts_headline names no
+// configuration: (document, query [, options]), the query second.
+func tsHeadlineDefault(args []expr.Expr) bool {
+	switch k := args[1].Type().Kind; {
+	case len(args) == 2:
+		return k == value.TSQuery || k == value.Unknown // (text, tsquery) as PostgreSQL prefers it
+	case len(args) == 3:
+		return k == value.TSQuery
+	}
+	return false
 }
 
 // textSearchDefault binds a text search function called without a
@@ -88,8 +103,20 @@ var tsDefaultArity = map[string]int{
 // session's default_text_search_config is its configuration, so a view
 // refuses it (0A000). ok is false for other calls.
 func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
-	if n, is := tsDefaultArity[name]; !is || n != len(args) ||
-		name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery) {
+	n, is := tsDefaultArity[name]
+	switch {
+	case !is:
+		return nil, false, nil
+	case name == "ts_headline":
+		if len(args) == 3 && !slices.ContainsFunc(args, func(a expr.Expr) bool { return a.Type().Kind != value.Unknown }) {
+			// (regconfig, text, tsquery) and (text, tsquery, text) both fit.
+			return nil, true, b.stmt.errf(loc, "42725", "function ts_headline(unknown, unknown, unknown) is not unique").
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+		}
+		if !tsHeadlineDefault(args) {
+			return nil, false, nil
+		}
+	case n != len(args) || name == "@@" && !(textual(args[0].Type().Kind) && args[1].Type().Kind == value.TSQuery):
 		return nil, false, nil
 	}
 	shown := name + "() without a text search configuration"
@@ -114,6 +141,9 @@ func (b *binder) textSearchDefault(name string, args []expr.Expr, loc int32) (e 
 	for _, a := range args {
 		ts = append(ts, a.Type())
 	}
+	if name == "ts_headline" && ts[1].Kind == value.Unknown {
+		ts[1] = value.TextType
+	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {
 		return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
@@ -136,24 +166,4 @@ func tsConfigHint(name string) string {
 		return "'english'"
 	}
 	return name + "('english', …)"
-}
-
-// tsvectorFuncs are PostgreSQL's text search functions that deltaview has
-// not: calling one is 0A000, not "does not exist".
-var tsvectorFuncs = map[string]bool{
-	"ts_headline": true, "ts_rewrite": true, "ts_stat": true,
-}
-
-// refuseTSVectorFunc is 0A000 for a call of one of tsvectorFuncs that
-// resolved to nothing; nil for other functions.
-func (b *binder) refuseTSVectorFunc(name string, loc int32) error {
-	if !tsvectorFuncs[name] {
-		return nil
-	}
-	if name == "ts_rewrite" {
-		return b.refuse(loc, "ts_rewrite with a query text is not supported").
-			WithHint("ts_rewrite(query, target, substitute) is")
-	}
-	return b.refuse(loc, "%s is not supported", name).
-		WithHint("to_tsvector, the tsquery functions, @@, ts_rank, ts_rank_cd and the functions over tsvector are")
 }

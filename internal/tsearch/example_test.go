@@ -39,3 +39,24 @@ func ExampleConfig_ToVector() {
 	// 'fat' <-> 'rat'
 	// true
 }
+
+func ExampleConfig_Headline() {
+	q, _ := tsearch.English.ToQuery("fox & cats")
+	o, _ := tsearch.ParseHeadlineOptions("MaxWords=5, MinWords=2, StartSel=[, StopSel=]")
+	fmt.Println(tsearch.English.Headline("The quick brown fox jumps over the lazy cat", q, o))
+	_, err := tsearch.ParseHeadlineOptions("MaxWords=2, MinWords=2")
+	fmt.Println(err)
+	// Output:
+	// [fox] jumps over the lazy
+	// MinWords should be less than MaxWords
+}
+
+func ExampleStat() {
+	for _, s := range tsearch.Stat([]tsearch.Vector{tsearch.English.ToVector("fat cats, fat rats"), tsearch.English.ToVector("a cat")}, 0) {
+		fmt.Println(s.Word, s.NDoc, s.NEntry)
+	}
+	// Output:
+	// cat 2 2
+	// fat 1 2
+	// rat 1 1
+}

@@ -11,15 +11,28 @@ import (
 // order is PostgreSQL's btree order of tsqueries (tsquery_cmp): its number
 // of nodes, its size as PostgreSQL stores it, then its tree in prefix
 // order, each operator's right operand before its left one as PostgreSQL
-// compares them:
+// compares them; the operands' weights and prefix marks follow the tree:
 //
-//	count uint32, size uint32
+//	count uint32, size uint32, tree, flags, operands uint32
 //	operator: 0, ^op, right, [left], [^distance uint16 for <N>]
-//	operand:  1, ^crc32 (sign flipped), bytes, 0, weight<<1|prefix
+//	operand:  1, ^crc32 (sign flipped), bytes, 0
+//	flags:    weight<<1|prefix of each operand in the tree's order
 //
 // PostgreSQL ignores weights and prefix marks when it compares queries
-// ('a:A' = 'a'); here they order queries that compare equal there.
+// ('a:A' = 'a'); OrderKey, the string without them, is that order, and the
+// whole string (a tree's encoding is never a prefix of another's) orders
+// such equal queries by their marks.
 type Query string
+
+// OrderKey returns the part of q that PostgreSQL's order reads: q without
+// its operands' weights and prefix marks.
+func (q Query) OrderKey() string {
+	if len(q) < 12 {
+		return string(q)
+	}
+	ops := u32(string(q), len(q)-4)
+	return string(q[:len(q)-4-ops])
+}
 
 // Operators of a query, with PostgreSQL's numbers.
 const (
@@ -100,7 +113,30 @@ func EncodeQuery(n *Node) Query {
 		size += 12*nodes + bytes
 	}
 	binary.BigEndian.PutUint32(b[4:], uint32(size))
-	return Query(appendNode(b, n))
+	if n == nil {
+		return Query(b)
+	}
+	b = appendNode(b, n)
+	ops := len(b)
+	b = appendFlags(b, n)
+	return Query(binary.BigEndian.AppendUint32(b, uint32(len(b)-ops)))
+}
+
+// appendFlags appends the weight and prefix mark of each operand of n in
+// appendNode's order.
+func appendFlags(b []byte, n *Node) []byte {
+	if n.Op == opValue {
+		flags := n.Weight << 1
+		if n.Prefix {
+			flags |= 1
+		}
+		return append(b, flags)
+	}
+	b = appendFlags(b, n.R)
+	if n.Op != OpNot {
+		b = appendFlags(b, n.L)
+	}
+	return b
 }
 
 func appendNode(b []byte, n *Node) []byte {
@@ -110,12 +146,7 @@ func appendNode(b []byte, n *Node) []byte {
 	if n.Op == opValue {
 		b = append(b, 1)
 		b = binary.BigEndian.AppendUint32(b, ^(uint32(legacyCRC32(n.Word)) ^ 1<<31))
-		b = append(append(b, n.Word...), 0)
-		flags := n.Weight << 1
-		if n.Prefix {
-			flags |= 1
-		}
-		return append(b, flags)
+		return append(append(b, n.Word...), 0)
 	}
 	b = append(b, 0, ^n.Op)
 	b = appendNode(b, n.R)
@@ -147,7 +178,8 @@ func (q Query) Tree() *Node {
 		return c.n
 	}
 	own := strings.Clone(string(q))
-	n, _ := decodeNode(own, 8)
+	flags := len(own) - 4 - u32(own, len(own)-4)
+	n, _, _ := decodeNode(own, 8, flags)
 	lastTree.Store(&decoded{q: own, n: n})
 	return n
 }
@@ -159,26 +191,28 @@ type decoded struct {
 
 var lastTree atomic.Pointer[decoded]
 
-func decodeNode(s string, at int) (*Node, int) {
+// decodeNode decodes the node at at, whose first operand's flags are at
+// flags; it returns the offsets past the node and past its operands' flags.
+func decodeNode(s string, at, flags int) (*Node, int, int) {
 	if s[at] == 1 {
 		at += 5
 		end := at
 		for s[end] != 0 {
 			end++
 		}
-		f := s[end+1]
-		return &Node{Word: s[at:end], Weight: f >> 1, Prefix: f&1 != 0}, end + 2
+		f := s[flags]
+		return &Node{Word: s[at:end], Weight: f >> 1, Prefix: f&1 != 0}, end + 1, flags + 1
 	}
 	n := &Node{Op: ^s[at+1]}
-	n.R, at = decodeNode(s, at+2)
+	n.R, at, flags = decodeNode(s, at+2, flags)
 	if n.Op != OpNot {
-		n.L, at = decodeNode(s, at)
+		n.L, at, flags = decodeNode(s, at, flags)
 	}
 	if n.Op == OpPhrase {
 		n.Distance = int(^(uint16(s[at])<<8 | uint16(s[at+1])))
 		at += 2
 	}
-	return n, at
+	return n, at, flags
 }
 
 // AppendText writes tsquery_out's form.

@@ -233,3 +233,49 @@ func (q Query) Rewrite(target, substitute Query) Query {
 	}
 	return EncodeQuery(t.binary())
 }
+
+// RewriteEach is ts_rewrite(q, select) over the select's rows: each rule,
+// a target and its substitute, rewrites q in turn as Rewrite does, q
+// flattened and put in order again between them as PostgreSQL does. Rules with
+// an empty target change nothing; once nothing is left of q the rest are
+// not read.
+func (q Query) RewriteEach(rules [][2]Query) Query {
+	if q.Size() == 0 {
+		return q
+	}
+	t := toQTN(q.Tree())
+	t.ternary()
+	t.sort()
+	for _, r := range rules {
+		if t == nil {
+			break
+		}
+		if r[0].Size() == 0 {
+			continue
+		}
+		ex := toQTN(r[0].Tree())
+		ex.ternary()
+		ex.sort()
+		var subs *qtn
+		if r[1].Size() > 0 {
+			subs = toQTN(r[1].Tree())
+		}
+		if t = t.findSub(ex, subs); t != nil {
+			// Ready for the next rule, substitutes included.
+			t.clearNoChange()
+			t.ternary()
+			t.sort()
+		}
+	}
+	if t == nil {
+		return EncodeQuery(nil)
+	}
+	return EncodeQuery(t.binary())
+}
+
+func (t *qtn) clearNoChange() {
+	t.noChange = false
+	for _, c := range t.child {
+		c.clearNoChange()
+	}
+}

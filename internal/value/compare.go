@@ -48,8 +48,10 @@ func Compare(a, b Value) int {
 		return strings.Compare(a.JSONPathOf().text, b.JSONPathOf().text)
 	case Char:
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
-	case TSVector, TSQuery:
+	case TSVector:
 		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
+	case TSQuery:
+		return strings.Compare(a.TSQuery().OrderKey(), b.TSQuery().OrderKey())
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)

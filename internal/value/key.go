@@ -96,8 +96,10 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendOrderedInt(appendOrderedInt(buf, int64(s.Months)), int64(s.Days))
 	case Char:
 		return appendStringKey(buf, trimSpaces(v.Str()))
-	case TSVector, TSQuery:
+	case TSVector:
 		return appendStringKey(buf, v.textSearchBytes())
+	case TSQuery:
+		return appendStringKey(buf, v.TSQuery().OrderKey())
 	}
 	return appendStringKey(buf, v.Str())
 }
