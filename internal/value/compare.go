@@ -41,7 +41,7 @@ func Compare(a, b Value) int {
 		var x, y apd.Decimal
 		return cmpNumeric(a.DecimalInto(&x), b.DecimalInto(&y))
 	case Interval:
-		return cmpSpan(a.Span(), b.Span())
+		return cmpLength(a.Span(), b.Span())
 	case JSON, JSONB:
 		return compareJSONValues(a, b)
 	case JSONPath:

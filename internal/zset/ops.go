@@ -17,7 +17,8 @@ func compareEntries(a, b Entry) int { return CompareRows(a.Row, b.Row) }
 
 // CompareRows is the order of Z-set rows: value.CompareRows, and among
 // rows that compares equal, by representation. Values that are equal in
-// SQL but print differently (-0 and 0, 1.5 and 1.50) make different rows,
+// SQL but print differently (-0 and 0, 1.5 and 1.50, '1 day' and
+// '24:00:00') make different rows,
 // as they are different rows of a PostgreSQL table or query result: a
 // change from one to the other is a change, and a view holding both holds
 // both.
@@ -42,6 +43,13 @@ func compareRepr(a, b value.Value) int {
 	case value.Numeric:
 		var x, y apd.Decimal
 		return cmp.Compare(b.DecimalInto(&y).Exponent, a.DecimalInto(&x).Exponent)
+	case value.Interval:
+		// Of one length: the more months, then the more days, first.
+		x, y := a.Span(), b.Span()
+		if c := cmp.Compare(y.Months, x.Months); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.Days, x.Days)
 	}
 	return 0
 }
