@@ -46,10 +46,16 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 		}
 		enc := string(value.AppendRowKey(nil, key))
 		g := byKey[enc]
-		if g == nil {
+		switch {
+		case g == nil:
 			g = &group{key: key}
 			byKey[enc] = g
 			groups = append(groups, g)
+		case value.CompareRowsExact(key, g.key) < 0:
+			// A key equal but printed differently: the first
+			// representation (value.CompareRepr) is the group's, as the
+			// maintained view's.
+			g.key = key
 		}
 		g.rows = append(g.rows, r)
 	}

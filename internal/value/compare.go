@@ -72,6 +72,53 @@ func CompareRows(a, b Row) int {
 	return cmpInt(int64(len(a)), int64(len(b)))
 }
 
+// CompareRowsExact is CompareRows, then, among rows CompareRows holds
+// equal, the order of their representations (CompareRepr): 0 only for rows
+// that print alike. It is the order of Z-set rows.
+func CompareRowsExact(a, b Row) int {
+	if c := CompareRows(a, b); c != 0 {
+		return c
+	}
+	for i := range min(len(a), len(b)) {
+		if c := CompareRepr(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// HasReprs reports whether values of kind k that Compare holds equal may
+// print differently, which CompareRepr tells apart.
+func HasReprs(k Kind) bool {
+	switch k {
+	case Float4, Float8, Numeric, Interval:
+		return true
+	}
+	return false
+}
+
+// CompareRepr orders two values that Compare holds equal by their
+// representation, 0 when they print alike: -0 before 0, 1.5 before 1.50,
+// '1 mon' before '30 days' before '720:00:00' (the more months, then the
+// more days, first). Among the rows of a group or a DISTINCT of several
+// representations, the first in this order is the one shown.
+func CompareRepr(a, b Value) int {
+	switch a.kind {
+	case Float4, Float8:
+		return cmpInt(boolInt(!math.Signbit(a.Float())), boolInt(!math.Signbit(b.Float())))
+	case Numeric:
+		var x, y apd.Decimal
+		return cmpInt(int64(b.DecimalInto(&y).Exponent), int64(a.DecimalInto(&x).Exponent))
+	case Interval:
+		x, y := a.Span(), b.Span()
+		if c := cmpInt(int64(y.Months), int64(x.Months)); c != 0 {
+			return c
+		}
+		return cmpInt(int64(y.Days), int64(x.Days))
+	}
+	return 0
+}
+
 // Equal reports whether Compare(a, b) == 0. NULL equals NULL here: this is
 // the equality of grouping, DISTINCT and consolidation, not SQL's '='.
 func Equal(a, b Value) bool { return Compare(a, b) == 0 }

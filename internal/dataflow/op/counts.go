@@ -78,6 +78,56 @@ func (c *counts) lookup(r value.Row) (value.Row, int64, bool) {
 	return nil, 0, false
 }
 
+// shown returns the first representation (value.CompareRepr) with a
+// positive weight among the rows held equal to r under value.CompareRows
+// (one per representation, in an identity multiset), and their total
+// weight, before and after adding delta: rows equal to r, consolidated. A
+// representation is nil when none is positive. It costs a hash, and a
+// probe per representation held.
+func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int64, newRep value.Row, newN int64) {
+	first := func(rep, row value.Row, w int64) value.Row {
+		if w > 0 && (rep == nil || zset.CompareRows(row, rep) < 0) {
+			return row
+		}
+		return rep
+	}
+	var matched uint64 // delta's first 64 entries found held
+	h := value.HashRow(r)
+	if x := &c.index; x.tab != nil {
+		for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
+			e := x.tab[p]
+			if e.h != h {
+				continue
+			}
+			s := &c.slots[e.s-1]
+			if value.CompareRows(s.row, r) != 0 {
+				continue
+			}
+			w := s.n
+			for k, d := range delta {
+				if zset.CompareRows(d.Row, s.row) == 0 {
+					w += d.W
+					if k < 64 {
+						matched |= 1 << k
+					}
+					break
+				}
+			}
+			oldN += s.n
+			newN += w
+			oldRep, newRep = first(oldRep, s.row, s.n), first(newRep, s.row, w)
+		}
+	}
+	for k, d := range delta {
+		if k < 64 && matched&(1<<k) != 0 || k >= 64 && c.get(d.Row) != 0 {
+			continue
+		}
+		newN += d.W
+		newRep = first(newRep, d.Row, d.W)
+	}
+	return oldRep, oldN, newRep, newN
+}
+
 // weightAt returns the weight in slot i, 0 for -1.
 func (c *counts) weightAt(i int32) int64 {
 	if i < 0 {

@@ -130,3 +130,17 @@ func (s *SetOp) State() dataflow.StateSize {
 	a, b := s.left.state(), s.right.state()
 	return dataflow.StateSize{Rows: a.Rows + b.Rows, Bytes: a.Bytes + b.Bytes}
 }
+
+// forGroups calls fn once per run of rows of z that value.CompareRows
+// holds equal, with the run's first row and its total weight.
+func forGroups(z zset.ZSet, fn func(rep value.Row, w int64)) {
+	for i := 0; i < len(z); {
+		w, j := z[i].W, i+1
+		for j < len(z) && value.CompareRows(z[j].Row, z[i].Row) == 0 {
+			w += z[j].W
+			j++
+		}
+		fn(z[i].Row, w)
+		i = j
+	}
+}
