@@ -200,6 +200,7 @@ type stepCtx struct {
 	sets      []valueSet     // the group's value sets, to refill from
 	scr       setScratch     // for value sets
 	res       []reserveEntry // staged MIN/MAX reserves
+	run       []reserveEntry // scratch: a MIN/MAX refill's run of equal values
 	pend      []aggChange    // staged multiset changes
 	inner     []aggChange    // scratch: changes passed to a DISTINCT's inner aggregate
 	buf       []byte         // scratch: formatting
