@@ -19,9 +19,11 @@ import (
 // view costs two or three of these. A slot costs one pointer (the row's
 // backing array) and no allocation besides the row itself. Freed slots are
 // reused. Ordered reads (scan) sort the rows: they read every row anyway,
-// while changes, the hot path, need no order.
+// while changes, the hot path, need no order. Rows equal in SQL but printed
+// differently (1.5 and 1.50) are entries apart with one hash, so one probe
+// run finds them all (shown).
 type counts struct {
-	same  func(a, b value.Row) bool // row equality: identity or SQL-value
+	same  func(a, b value.Row) bool // row equality: as Z-set rows
 	cmp   func(a, b value.Row) int  // the order scan reads in, consistent with same
 	index slotIndex                 // row hash → slot
 	slots []countSlot
@@ -37,15 +39,7 @@ type countSlot struct {
 	next int32 // in a free slot, the next free slot, -1 at the end
 }
 
-func valueEqual(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }
-
 func zsetEqual(a, b value.Row) bool { return zset.CompareRows(a, b) == 0 }
-
-// newCounts returns counts whose rows are equal when value.CompareRows
-// says so: -0 and 0, or 1.5 and 1.50, share one entry.
-func newCounts() counts {
-	return counts{same: valueEqual, cmp: value.CompareRows, free: -1}
-}
 
 // newIdentityCounts returns counts whose rows are equal only when they
 // are equal as Z-set rows (zset.CompareRows): the state of a multiset that
@@ -67,15 +61,6 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 		}
 	}
 	return h, -1
-}
-
-// lookup returns the entry equal to r: its weight and the row stored,
-// which may differ from r in representation.
-func (c *counts) lookup(r value.Row) (value.Row, int64, bool) {
-	if _, i := c.find(r); i >= 0 {
-		return c.slots[i].row, c.slots[i].n, true
-	}
-	return nil, 0, false
 }
 
 // shown returns the first representation (value.CompareRepr) with a
