@@ -90,9 +90,11 @@ func CompareRowsExact(a, b Row) int {
 // HasReprs reports whether values of kind k that Compare holds equal may
 // print differently, which CompareRepr tells apart.
 func HasReprs(k Kind) bool {
-	switch k {
-	case Float4, Float8, Numeric, Interval:
+	switch {
+	case k == Float4, k == Float8, k == Numeric, k == Interval, k == Record:
 		return true
+	case k.IsArray():
+		return HasReprs(k.Elem())
 	}
 	return false
 }
@@ -100,8 +102,9 @@ func HasReprs(k Kind) bool {
 // CompareRepr orders two values that Compare holds equal by their
 // representation, 0 when they print alike: -0 before 0, 1.5 before 1.50,
 // '1 mon' before '30 days' before '720:00:00' (the more months, then the
-// more days, first). Among the rows of a group or a DISTINCT of several
-// representations, the first in this order is the one shown.
+// more days, first); arrays and records element by element. Among the
+// rows of a group or a DISTINCT of several representations, the first in
+// this order is the one shown.
 func CompareRepr(a, b Value) int {
 	switch a.kind {
 	case Float4, Float8:
@@ -115,6 +118,20 @@ func CompareRepr(a, b Value) int {
 			return c
 		}
 		return cmpInt(int64(y.Days), int64(x.Days))
+	case Record:
+		return compareReprs(a.Fields(), b.Fields())
+	}
+	if a.kind.IsArray() && HasReprs(a.kind.Elem()) {
+		return compareReprs(a.Elems(), b.Elems())
+	}
+	return 0
+}
+
+func compareReprs(x, y []Value) int {
+	for i := range min(len(x), len(y)) {
+		if c := CompareRepr(x[i], y[i]); c != 0 {
+			return c
+		}
 	}
 	return 0
 }
