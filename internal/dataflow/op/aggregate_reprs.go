@@ -73,7 +73,7 @@ func (g *GroupBy) stageReprs(sg *stagedGroup, gr *group, found bool, key value.R
 	counts = slices.DeleteFunc(counts, func(c reprCount) bool { return c.n == 0 })
 	first := -1
 	for x, c := range counts {
-		if c.n > 0 && (first < 0 || value.CompareRowsExact(c.key, counts[first].key) < 0) {
+		if c.n > 0 && (first < 0 || value.CompareReprs(c.key, counts[first].key) < 0) {
 			first = x
 		}
 	}

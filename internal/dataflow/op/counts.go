@@ -70,8 +70,10 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 // representation is nil when none is positive. It costs a hash, and a
 // probe per representation held.
 func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int64, newRep value.Row, newN int64) {
+	// The rows compared are all equal to r: only their representations
+	// differ.
 	first := func(rep, row value.Row, w int64) value.Row {
-		if w > 0 && (rep == nil || zset.CompareRows(row, rep) < 0) {
+		if w > 0 && (rep == nil || value.CompareReprs(row, rep) < 0) {
 			return row
 		}
 		return rep
@@ -90,7 +92,7 @@ func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int
 			}
 			w := s.n
 			for k, d := range delta {
-				if zset.CompareRows(d.Row, s.row) == 0 {
+				if value.CompareReprs(d.Row, s.row) == 0 {
 					w += d.W
 					if k < 64 {
 						matched |= 1 << k
