@@ -23,8 +23,9 @@ import (
 // aggregate: counts and exact sums for the invertible aggregates, the best k
 // values for MIN and MAX, value → multiplicity for the DISTINCT and ordered
 // ones; and, for a group whose rows print its key in several ways (1.5 and
-// 1.50), a count per representation (aggregate_reprs.go). For each group a step touches it retracts the group's old output
-// row and asserts its new one; a group left without rows disappears, except
+// 1.50), a count per representation (aggregate_reprs.go). For each group a
+// step touches it retracts the group's old output row and asserts its new
+// one; a group left without rows disappears, except
 // the single group of a global aggregate (no GROUP BY), which always has a
 // row.
 //

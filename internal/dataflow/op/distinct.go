@@ -26,10 +26,10 @@ var _ dataflow.Operator = (*Distinct)(nil)
 // NewDistinct returns an empty distinct.
 func NewDistinct() *Distinct { return &Distinct{counts: newIdentityCounts()} }
 
-// Step emits the rows whose total count crosses zero, and the change of
-// representation of a row whose shown one goes or is passed by a first
-// one, and stages the input. Equal rows are adjacent in the consolidated
-// input. The output is consolidated.
+// Step emits the rows whose total count crosses zero and, for a row that
+// stays, the change of the representation it shows; it stages the input.
+// Equal rows are adjacent in the consolidated input. The output is
+// consolidated.
 func (d *Distinct) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(d.out)
 	z := in[0]
