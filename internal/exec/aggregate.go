@@ -46,10 +46,16 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 		}
 		enc := string(value.AppendRowKey(nil, key))
 		g := byKey[enc]
-		if g == nil {
+		switch {
+		case g == nil:
 			g = &group{key: key}
 			byKey[enc] = g
 			groups = append(groups, g)
+		case value.CompareRowsExact(key, g.key) < 0:
+			// A key equal but printed differently: the first
+			// representation (value.CompareRepr) is the group's, as the
+			// maintained view's.
+			g.key = key
 		}
 		g.rows = append(g.rows, r)
 	}
@@ -122,13 +128,13 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 		}
 		return value.NewBool(r), nil
 	case plan.AggMin, plan.AggMax:
-		// As PostgreSQL's smaller and larger functions: the state is kept
-		// only when strictly better, so of equal values (1.0 and 1.00)
-		// the last wins.
+		// Of equal values printed differently (1.0 and 1.00), the first
+		// representation (value.CompareRepr), as the maintained view's;
+		// PostgreSQL's smaller and larger functions keep the last.
 		best := vals[0]
 		for _, v := range vals[1:] {
 			c := value.Compare(best, v)
-			if a.Func == plan.AggMin && c >= 0 || a.Func == plan.AggMax && c <= 0 {
+			if a.Func == plan.AggMin && c > 0 || a.Func == plan.AggMax && c < 0 || c == 0 && value.CompareRepr(v, best) < 0 {
 				best = v
 			}
 		}

@@ -116,7 +116,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		slices.SortFunc(in, value.CompareRows)
+		// Of rows equal but printed differently, the first representation
+		// (value.CompareRepr) stands for them, as the maintained view's.
+		slices.SortFunc(in, value.CompareRowsExact)
 		return slices.CompactFunc(in, func(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }), nil
 	case *plan.Values:
 		out := make([]value.Row, len(n.Rows))

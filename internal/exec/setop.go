@@ -6,7 +6,10 @@ import (
 )
 
 // setOp evaluates INTERSECT [ALL] and EXCEPT [ALL] by counting each
-// distinct row on both sides; output follows the left side's order.
+// distinct row on both sides; output follows the left side's order. Of
+// equal rows printed differently, each output row shows the first
+// representation (value.CompareRepr) on the left, as the maintained
+// view's.
 func setOp(n *plan.SetOp, src Source) ([]value.Row, error) {
 	left, err := Run(n.Left, src)
 	if err != nil {
@@ -22,28 +25,41 @@ func setOp(n *plan.SetOp, src Source) ([]value.Row, error) {
 		buf = value.AppendRowKey(buf[:0], r)
 		rc[string(buf)]++
 	}
-	emitted := map[string]int64{}
-	var out []value.Row
+	type group struct {
+		rep value.Row
+		n   int64
+	}
+	byKey := map[string]*group{}
+	var order []string
 	for _, l := range left {
 		buf = value.AppendRowKey(buf[:0], l)
-		k := string(buf)
-		r := rc[k]
-		var ok bool
+		g := byKey[string(buf)]
+		switch {
+		case g == nil:
+			g = &group{rep: l}
+			byKey[string(buf)] = g
+			order = append(order, string(buf))
+		case value.CompareRowsExact(l, g.rep) < 0:
+			g.rep = l
+		}
+		g.n++
+	}
+	var out []value.Row
+	for _, k := range order {
+		g, r := byKey[k], rc[k]
+		var m int64
 		switch n.Kind {
 		case plan.Intersect:
-			ok = r > 0 && emitted[k] == 0
+			m = min(r, 1)
 		case plan.IntersectAll:
-			ok = emitted[k] < r
+			m = min(g.n, r)
 		case plan.Except:
-			ok = r == 0 && emitted[k] == 0
+			m = 1 - min(r, 1)
 		case plan.ExceptAll:
-			// The first r copies are removed.
-			rc[k]--
-			ok = r <= 0
+			m = max(g.n-r, 0)
 		}
-		if ok {
-			emitted[k]++
-			out = append(out, l)
+		for range m {
+			out = append(out, g.rep)
 		}
 	}
 	return out, nil

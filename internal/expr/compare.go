@@ -96,7 +96,7 @@ func (c *Cmp) Eval(row value.Row) (value.Value, error) {
 // not produce, are first cast to their common comparison type.
 func compareValues(a, b value.Value) (int, error) {
 	if a.Kind() == b.Kind() {
-		return value.CompareSQL(a, b), nil
+		return value.Compare(a, b), nil
 	}
 	t, err := ResolveCompare(value.Type{Kind: a.Kind(), Mod: -1}, value.Type{Kind: b.Kind(), Mod: -1})
 	if err != nil {
@@ -111,7 +111,7 @@ func compareValues(a, b value.Value) (int, error) {
 	if a.Kind() != b.Kind() {
 		return 0, pgerr.New(pgerr.Internal, "cannot compare %s with %s", a.Kind(), b.Kind())
 	}
-	return value.CompareSQL(a, b), nil
+	return value.Compare(a, b), nil
 }
 
 // InList is E IN (List…), or E NOT IN (List…) when Not: TRUE if E equals

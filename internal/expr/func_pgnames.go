@@ -224,7 +224,7 @@ func init() {
 		left, right := 0, len(th)
 		for left < right {
 			mid := (left + right) / 2
-			if value.CompareSQL(a[0], th[mid]) < 0 {
+			if value.Compare(a[0], th[mid]) < 0 {
 				right = mid
 			} else {
 				left = mid + 1

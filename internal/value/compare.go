@@ -41,7 +41,7 @@ func Compare(a, b Value) int {
 		var x, y apd.Decimal
 		return cmpNumeric(a.DecimalInto(&x), b.DecimalInto(&y))
 	case Interval:
-		return cmpSpan(a.Span(), b.Span())
+		return cmpLength(a.Span(), b.Span())
 	case JSON, JSONB:
 		return compareJSONValues(a, b)
 	case JSONPath:
@@ -72,6 +72,73 @@ func CompareRows(a, b Row) int {
 		}
 	}
 	return cmpInt(int64(len(a)), int64(len(b)))
+}
+
+// CompareRowsExact is CompareRows, then, among rows CompareRows holds
+// equal, the order of their representations (CompareRepr): 0 only for rows
+// that print alike. It is the order of Z-set rows.
+func CompareRowsExact(a, b Row) int {
+	if c := CompareRows(a, b); c != 0 {
+		return c
+	}
+	return CompareReprs(a, b)
+}
+
+// CompareReprs orders two rows that CompareRows holds equal by their
+// values' representations (CompareRepr), cheaper than CompareRowsExact
+// for rows known equal.
+func CompareReprs(a, b Row) int {
+	for i := range min(len(a), len(b)) {
+		if c := CompareRepr(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// HasReprs reports whether values of kind k that Compare holds equal may
+// print differently, which CompareRepr tells apart.
+func HasReprs(k Kind) bool {
+	switch {
+	case k == Float4, k == Float8, k == Numeric, k == Interval, k == TSQuery, k == Record:
+		return true
+	case k.IsArray():
+		return HasReprs(k.Elem())
+	}
+	return false
+}
+
+// CompareRepr orders two values that Compare holds equal by their
+// representation, 0 when they print alike: -0 before 0, 1.5 before 1.50,
+// '1 mon' before '30 days' before '720:00:00' (the more months, then the
+// more days, first), tsqueries by their marks; arrays and records element by element. Among the
+// rows of a group or a DISTINCT of several representations, the first in
+// this order is the one shown.
+func CompareRepr(a, b Value) int {
+	switch a.kind {
+	case Float4, Float8:
+		return cmpInt(boolInt(!math.Signbit(a.Float())), boolInt(!math.Signbit(b.Float())))
+	case Numeric:
+		if a.p == nil && b.p == nil { // inline: the scale is the exponent's negation
+			return cmpInt(int64(a.sc), int64(b.sc))
+		}
+		var x, y apd.Decimal
+		return cmpInt(int64(b.DecimalInto(&y).Exponent), int64(a.DecimalInto(&x).Exponent))
+	case Interval:
+		x, y := a.Span(), b.Span()
+		if c := cmpInt(int64(y.Months), int64(x.Months)); c != 0 {
+			return c
+		}
+		return cmpInt(int64(y.Days), int64(x.Days))
+	case TSQuery: // weights and prefix marks, which the order leaves out
+		return strings.Compare(string(a.TSQuery()), string(b.TSQuery()))
+	case Record:
+		return CompareReprs(a.Fields(), b.Fields())
+	}
+	if a.kind.IsArray() && HasReprs(a.kind.Elem()) {
+		return CompareReprs(a.Elems(), b.Elems())
+	}
+	return 0
 }
 
 // Equal reports whether Compare(a, b) == 0. NULL equals NULL here: this is

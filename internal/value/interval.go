@@ -56,8 +56,11 @@ func spanKey(s Span) (days, rem int64) {
 	return days, rem
 }
 
-// cmpLength compares intervals by length, as SQL's operators do:
-// '1 mon' = '30 days' is true.
+// cmpLength compares intervals by length, as PostgreSQL's interval_cmp
+// does: '1 mon' = '30 days' and '1 day' = '24:00:00'. Grouping, DISTINCT,
+// keys and joins take such intervals as one value, as PostgreSQL does; a
+// Z-set still tells them apart by representation (zset.CompareRows), since
+// they print differently.
 func cmpLength(a, b Span) int {
 	ad, ar := spanKey(a)
 	bd, br := spanKey(b)
@@ -65,29 +68,6 @@ func cmpLength(a, b Span) int {
 		return c
 	}
 	return cmpInt(ar, br)
-}
-
-// cmpSpan is Compare's total order on intervals: by length, then, among
-// intervals of one length, by months and days. '1 mon' and '30 days' print
-// differently, so grouping, DISTINCT and the consolidation of changes keep
-// them apart; otherwise retracting one would cancel inserting the other.
-func cmpSpan(a, b Span) int {
-	if c := cmpLength(a, b); c != 0 {
-		return c
-	}
-	if c := cmpInt(int64(a.Months), int64(b.Months)); c != 0 {
-		return c
-	}
-	return cmpInt(int64(a.Days), int64(b.Days))
-}
-
-// CompareSQL is Compare with the ordering of SQL's comparison operators,
-// which differs for intervals only: they compare by length alone.
-func CompareSQL(a, b Value) int {
-	if a.kind == Interval && b.kind == Interval {
-		return cmpLength(a.Span(), b.Span())
-	}
-	return Compare(a, b)
 }
 
 // Interval type modifiers, as PostgreSQL encodes them: the field range as

@@ -62,7 +62,7 @@ func TestOracleIntervalArith(t *testing.T) {
 				ivCase(fmt.Sprintf("interval '%s' + interval '%s'", a, b), func() (Value, error) { return Add(iv(a), iv(b)) }),
 				ivCase(fmt.Sprintf("interval '%s' - interval '%s'", a, b), func() (Value, error) { return Sub(iv(a), iv(b)) }),
 				ivCase(fmt.Sprintf("(interval '%s' < interval '%s')::int - (interval '%s' > interval '%s')::int", a, b, a, b),
-					func() (Value, error) { return NewInt(Int4, int64(-CompareSQL(iv(a), iv(b)))), nil }),
+					func() (Value, error) { return NewInt(Int4, int64(-Compare(iv(a), iv(b)))), nil }),
 			)
 		}
 		for _, f := range []float64{2, 0.5, -1, 1.0 / 3, 0, 1e10, 3.7} {
@@ -107,7 +107,7 @@ func TestOracleIntervalRandom(t *testing.T) {
 			ivCase(fmt.Sprintf("interval '%s'", as), func() (Value, error) { return Parse(as, IntervalType) }),
 			ivCase(fmt.Sprintf("interval '%s' + interval '%s'", as, bs), func() (Value, error) { return Add(a, b) }),
 			ivCase(fmt.Sprintf("(interval '%s' < interval '%s')::int - (interval '%s' > interval '%s')::int", as, bs, as, bs),
-				func() (Value, error) { return NewInt(Int4, int64(-CompareSQL(a, b))), nil }),
+				func() (Value, error) { return NewInt(Int4, int64(-Compare(a, b))), nil }),
 			ivCase(fmt.Sprintf("date '%s' + interval '%s'", ds, as), func() (Value, error) { return Add(dt, a) }),
 			ivCase(fmt.Sprintf("date '%s' - interval '%s'", ds, bs), func() (Value, error) { return Sub(dt, b) }),
 			ivCase(fmt.Sprintf("interval '%s' * 1.5::float8", as), func() (Value, error) { return Mul(a, NewFloat(Float8, 1.5)) }),

@@ -32,9 +32,9 @@ import (
 //	char                the same, trailing spaces dropped first
 //	bytea, uuid, bit,   their bytes (a bit string's digits) as text's
 //	bit varying
-//	interval            its length in whole days (30-day months), the
-//	                    microseconds left over, then its months and days,
-//	                    each as 8 ordered bytes (Compare's order)
+//	interval            its length in whole days (30-day months), then the
+//	                    microseconds left over, each as 8 ordered bytes, so
+//	                    '1 mon' and '30 days' agree
 //	json                its text, as text's
 //	tsvector, tsquery   their stored forms (internal/tsearch), as text's
 //	jsonb               appendJSONBKey's encoding
@@ -90,10 +90,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 	case JSONPath:
 		return appendStringKey(buf, v.JSONPathOf().text)
 	case Interval:
-		s := v.Span()
-		d, r := spanKey(s)
-		buf = appendOrderedInt(appendOrderedInt(buf, d), r)
-		return appendOrderedInt(appendOrderedInt(buf, int64(s.Months)), int64(s.Days))
+		d, r := spanKey(v.Span())
+		return appendOrderedInt(appendOrderedInt(buf, d), r)
 	case Char:
 		return appendStringKey(buf, trimSpaces(v.Str()))
 	case TSVector:

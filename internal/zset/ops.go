@@ -8,52 +8,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"github.com/deltaview/deltaview/internal/value"
 )
 
 func compareEntries(a, b Entry) int { return CompareRows(a.Row, b.Row) }
 
-// CompareRows is the order of Z-set rows: value.CompareRows, and among
-// rows that compares equal, by representation. Values that are equal in
-// SQL but print differently (-0 and 0, 1.5 and 1.50, 'a:B'::tsquery and 'a') make different rows,
-// as they are different rows of a PostgreSQL table or query result: a
-// change from one to the other is a change, and a view holding both holds
-// both.
-func CompareRows(a, b value.Row) int {
-	if c := value.CompareRows(a, b); c != 0 {
-		return c
-	}
-	for i := range min(len(a), len(b)) {
-		if c := compareRepr(a[i], b[i]); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
-// compareRepr orders two values that value.Compare holds equal by their
-// representation.
-func compareRepr(a, b value.Value) int {
-	switch a.Kind() {
-	case value.Float4, value.Float8:
-		return cmp.Compare(b2i(!math.Signbit(a.Float())), b2i(!math.Signbit(b.Float())))
-	case value.Numeric:
-		var x, y apd.Decimal
-		return cmp.Compare(b.DecimalInto(&y).Exponent, a.DecimalInto(&x).Exponent)
-	case value.TSQuery:
-		return strings.Compare(string(a.TSQuery()), string(b.TSQuery()))
-	}
-	return 0
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
+// CompareRows is the order of Z-set rows: value.CompareRowsExact. Values
+// that are equal in SQL but print differently (-0 and 0, 1.5 and 1.50,
+// '1 day' and '24:00:00') make different rows, as they are different rows
+// of a PostgreSQL table or query result: a change from one to the other is
+// a change, and a view holding both holds both.
+func CompareRows(a, b value.Row) int { return value.CompareRowsExact(a, b) }
 
 // Consolidate sorts z by row, merges entries with equal rows by summing
 // their weights and drops zero weights. It works in place and returns the

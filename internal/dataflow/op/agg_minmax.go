@@ -11,7 +11,11 @@ import (
 
 // minMaxAcc is MIN or MAX: per group, the count m of the values present
 // (non-NULL, passing FILTER) and a reserve of at most k distinct values with
-// their multiplicities, best first.
+// their multiplicities, best first. Values equal but printed differently
+// (1.5 and 1.50, '1 day' and '24:00:00') are distinct here, the first
+// representation (value.CompareRepr) first, so that of a group's best
+// values the aggregate is the one the from-scratch evaluation picks, and
+// a representation no row has any more is never shown.
 //
 // Invariant: every value of the group that is at least as good as the
 // reserve's worst entry is in the reserve, with its exact multiplicity. So
@@ -59,8 +63,16 @@ func newMinMaxAcc(s *aggSpec) accum {
 	return &minMaxAcc{max: s.Func == plan.AggMax, k: s.Reserve}
 }
 
-// cmp orders values best first.
+// cmp orders values best first, and equal values by representation.
 func (a *minMaxAcc) cmp(x, y value.Value) int {
+	if c := a.cmpValue(x, y); c != 0 {
+		return c
+	}
+	return value.CompareRepr(x, y)
+}
+
+// cmpValue orders values best first, equal values tying.
+func (a *minMaxAcc) cmpValue(x, y value.Value) int {
 	if a.max {
 		return value.Compare(y, x)
 	}
@@ -189,34 +201,42 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 		return len(c.res)-off < a.k
 	}
 	j := 0
-	var pv value.Value
-	var pn int64
-	have := false
-	// flush emits the pending committed value pv, after the changes
-	// better than it, with the changes to it folded in.
+	// run holds the committed values equal to the last one read (the
+	// index orders equal values by row, not by representation).
+	run := c.run[:0]
+	defer func() { c.run = clearAll(run) }()
+	// flush emits the run, after the changes better than it, with the
+	// changes equal to it folded in, representation by representation.
 	flush := func() bool {
-		for ; j < len(ch) && a.cmp(ch[j].vals[0], pv) < 0; j++ {
+		v := run[0].v
+		for ; j < len(ch) && a.cmpValue(ch[j].vals[0], v) < 0; j++ {
 			if !emit(ch[j].vals[0], sumEqual(a, ch, &j)) {
 				return false
 			}
 		}
-		if j < len(ch) && a.cmp(ch[j].vals[0], pv) == 0 {
-			pn += sumEqual(a, ch, &j)
-			j++
+		for ; j < len(ch) && a.cmpValue(ch[j].vals[0], v) == 0; j++ {
+			run = append(run, reserveEntry{v: ch[j].vals[0], n: ch[j].w})
 		}
-		return emit(pv, pn)
+		slices.SortStableFunc(run, func(x, y reserveEntry) int { return value.CompareRepr(x.v, y.v) })
+		for i := 0; i < len(run); {
+			e := run[i]
+			for i++; i < len(run) && value.CompareRepr(run[i].v, e.v) == 0; i++ {
+				e.n += run[i].n
+			}
+			if !emit(e.v, e.n) {
+				return false
+			}
+		}
+		run = run[:0]
+		return true
 	}
 	more := true
 	each := func(v value.Value, w int64) bool {
-		if have && a.cmp(v, pv) == 0 {
-			pn += w
-			return true
-		}
-		if have && !flush() {
+		if len(run) > 0 && a.cmpValue(v, run[0].v) != 0 && !flush() {
 			more = false
 			return false
 		}
-		pv, pn, have = v, w, true
+		run = append(run, reserveEntry{v: v, n: w})
 		return true
 	}
 	var err error
@@ -257,7 +277,7 @@ func (a *minMaxAcc) refill(c *stepCtx, off int, ch []aggChange) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if more && have {
+	if more && len(run) > 0 {
 		more = flush()
 	}
 	for more && j < len(ch) {

@@ -22,8 +22,10 @@ import (
 // GroupBy keeps, per group, the group's row count and one accumulator per
 // aggregate: counts and exact sums for the invertible aggregates, the best k
 // values for MIN and MAX, value → multiplicity for the DISTINCT and ordered
-// ones. For each group a step touches it retracts the group's old output
-// row and asserts its new one; a group left without rows disappears, except
+// ones; and, for a group whose rows print its key in several ways (1.5 and
+// 1.50), a count per representation (aggregate_reprs.go). For each group a
+// step touches it retracts the group's old output row and asserts its new
+// one; a group left without rows disappears, except
 // the single group of a global aggregate (no GROUP BY), which always has a
 // row.
 //
@@ -48,7 +50,11 @@ type GroupBy struct {
 	// the first such key; NULL and other kinds go to groups.
 	ints    *intmap.Map[*group]
 	intKind value.Kind
-	bytes   int64 // state bytes: keys, output rows, accumulators
+	// reprKeys says that keys may be equal but print differently; reprs
+	// then holds the groups whose rows print their key in several ways.
+	reprKeys bool
+	reprs    map[*group][]reprCount
+	bytes    int64 // state bytes: keys, output rows, accumulators
 
 	// Scratch of the step, valid until Commit or Abort.
 	arena []value.Value // per input entry: keys, then each aggregate's slot
@@ -195,6 +201,7 @@ type stepCtx struct {
 	sets      []valueSet     // the group's value sets, to refill from
 	scr       setScratch     // for value sets
 	res       []reserveEntry // staged MIN/MAX reserves
+	run       []reserveEntry // scratch: a MIN/MAX refill's run of equal values
 	pend      []aggChange    // staged multiset changes
 	inner     []aggChange    // scratch: changes passed to a DISTINCT's inner aggregate
 	buf       []byte         // scratch: formatting
@@ -241,6 +248,10 @@ type stagedGroup struct {
 	n      int64
 	out    value.Row
 	so, se int // the group's changes to its value sets: setCh[so:se]
+	// reprs is the group's new counts per representation when setReprs
+	// (nil: one representation).
+	reprs    []reprCount
+	setReprs bool
 }
 
 // setChange is a staged change to one of a group's value sets.
@@ -259,9 +270,12 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		groups: map[string]*group{},
 		ints:   intmap.New[*group](),
 	}
+	var keyTypes []value.Type
 	for _, k := range keys {
 		g.keyCols = append(g.keyCols, column(k))
+		keyTypes = append(keyTypes, k.Type())
 	}
+	g.reprKeys = hasReprs(keyTypes)
 	slot := len(keys)
 	sets := map[string]int{} // argument and FILTER → value set
 	for _, a := range aggs {
@@ -784,6 +798,9 @@ func (g *GroupBy) stageGroup(p *groupPart, key value.Row, i, j int, out zset.ZSe
 	}
 	// Stage before the accumulators so that Abort finds them.
 	p.staged = append(p.staged, stagedGroup{g: gr, isNew: isNew, isInt: isInt, enc: enc, n: n, so: len(p.setCh)})
+	if g.reprKeys {
+		key = g.stageReprs(&p.staged[len(p.staged)-1], gr, found, key, i, j)
+	}
 	var row value.Row
 	if n > 0 || g.global {
 		row = make(value.Row, len(key)+len(g.aggs))
@@ -832,7 +849,7 @@ func (g *GroupBy) stageGroup(p *groupPart, key value.Row, i, j int, out zset.ZSe
 }
 
 // identicalRows reports whether two rows print the same: equal values of
-// the same kind, numerics with the same scale, floats with the same bits.
+// the same kind and representation (value.CompareRepr).
 func identicalRows(a, b value.Row) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
@@ -850,16 +867,10 @@ func identical(a, b value.Value) bool {
 		return false
 	}
 	switch a.Kind() {
-	case value.Float4, value.Float8:
-		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
-	case value.Numeric:
-		var xb, yb apd.Decimal
-		x, y := a.DecimalInto(&xb), b.DecimalInto(&yb)
-		return x.Form == y.Form && x.Negative == y.Negative && x.Exponent == y.Exponent && x.Coeff.Cmp(&y.Coeff) == 0
 	case value.Text, value.Varchar, value.Char:
 		return a.Str() == b.Str()
 	}
-	return value.Compare(a, b) == 0
+	return value.Compare(a, b) == 0 && value.CompareRepr(a, b) == 0
 }
 
 // Commit applies the staged groups.
@@ -902,6 +913,9 @@ func (g *GroupBy) commitPart(p *groupPart) {
 		}
 		if s.out != nil && !sameSlice(gr.out, s.out) {
 			g.bytes += dataflow.RowBytes(s.out)
+		}
+		if s.setReprs {
+			g.commitReprs(gr, s.reprs)
 		}
 		old := gr.out
 		gr.n, gr.out = s.n, s.out

@@ -19,9 +19,11 @@ import (
 // view costs two or three of these. A slot costs one pointer (the row's
 // backing array) and no allocation besides the row itself. Freed slots are
 // reused. Ordered reads (scan) sort the rows: they read every row anyway,
-// while changes, the hot path, need no order.
+// while changes, the hot path, need no order. Rows equal in SQL but printed
+// differently (1.5 and 1.50) are entries apart with one hash, so one probe
+// run finds them all (shown).
 type counts struct {
-	same  func(a, b value.Row) bool // row equality: identity or SQL-value
+	same  func(a, b value.Row) bool // row equality: as Z-set rows
 	cmp   func(a, b value.Row) int  // the order scan reads in, consistent with same
 	index slotIndex                 // row hash → slot
 	slots []countSlot
@@ -37,15 +39,7 @@ type countSlot struct {
 	next int32 // in a free slot, the next free slot, -1 at the end
 }
 
-func valueEqual(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }
-
 func zsetEqual(a, b value.Row) bool { return zset.CompareRows(a, b) == 0 }
-
-// newCounts returns counts whose rows are equal when value.CompareRows
-// says so: -0 and 0, or 1.5 and 1.50, share one entry.
-func newCounts() counts {
-	return counts{same: valueEqual, cmp: value.CompareRows, free: -1}
-}
 
 // newIdentityCounts returns counts whose rows are equal only when they
 // are equal as Z-set rows (zset.CompareRows): the state of a multiset that
@@ -69,13 +63,56 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 	return h, -1
 }
 
-// lookup returns the entry equal to r: its weight and the row stored,
-// which may differ from r in representation.
-func (c *counts) lookup(r value.Row) (value.Row, int64, bool) {
-	if _, i := c.find(r); i >= 0 {
-		return c.slots[i].row, c.slots[i].n, true
+// shown returns the first representation (value.CompareRepr) with a
+// positive weight among the rows held equal to r under value.CompareRows
+// (one per representation, in an identity multiset), and their total
+// weight, before and after adding delta: rows equal to r, consolidated. A
+// representation is nil when none is positive. It costs a hash, and a
+// probe per representation held.
+func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int64, newRep value.Row, newN int64) {
+	// The rows compared are all equal to r: only their representations
+	// differ.
+	first := func(rep, row value.Row, w int64) value.Row {
+		if w > 0 && (rep == nil || value.CompareReprs(row, rep) < 0) {
+			return row
+		}
+		return rep
 	}
-	return nil, 0, false
+	var matched uint64 // delta's first 64 entries found held
+	h := value.HashRow(r)
+	if x := &c.index; x.tab != nil {
+		for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
+			e := x.tab[p]
+			if e.h != h {
+				continue
+			}
+			s := &c.slots[e.s-1]
+			if value.CompareRows(s.row, r) != 0 {
+				continue
+			}
+			w := s.n
+			for k, d := range delta {
+				if value.CompareReprs(d.Row, s.row) == 0 {
+					w += d.W
+					if k < 64 {
+						matched |= 1 << k
+					}
+					break
+				}
+			}
+			oldN += s.n
+			newN += w
+			oldRep, newRep = first(oldRep, s.row, s.n), first(newRep, s.row, w)
+		}
+	}
+	for k, d := range delta {
+		if k < 64 && matched&(1<<k) != 0 || k >= 64 && c.get(d.Row) != 0 {
+			continue
+		}
+		newN += d.W
+		newRep = first(newRep, d.Row, d.W)
+	}
+	return oldRep, oldN, newRep, newN
 }
 
 // weightAt returns the weight in slot i, 0 for -1.

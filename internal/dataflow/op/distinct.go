@@ -6,11 +6,15 @@ import (
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// Distinct keeps a count per distinct row (the sum of its weights so far);
-// it emits +1 for a row whose count goes from ≤0 to >0 and -1 for one whose
-// count goes from >0 to ≤0, so its integrated output is the set of rows with
-// a positive count. The counts are a hash index over (row, count) slots (see
-// counts for the choice).
+// Distinct keeps a count per row (the sum of its weights so far); rows
+// equal in SQL (value.CompareRows) are one distinct row, and it emits +1
+// for one whose total count goes from ≤0 to >0 and -1 for one whose total
+// goes from >0 to ≤0, so its integrated output is the set of rows with a
+// positive count. The counts are a hash index over (row, count) slots (see
+// counts for the choice), one per representation: of equal rows printed
+// differently (-0 and 0, 1.5 and 1.50, '1 day' and '24:00:00'), the output
+// shows the first (value.CompareRepr) of those with a positive count, so
+// that it is a row the input holds and depends on the input alone.
 type Distinct struct {
 	counts counts
 	staged zset.ZSet // the input of the uncommitted Step
@@ -20,54 +24,47 @@ type Distinct struct {
 var _ dataflow.Operator = (*Distinct)(nil)
 
 // NewDistinct returns an empty distinct.
-func NewDistinct() *Distinct { return &Distinct{counts: newCounts()} }
+func NewDistinct() *Distinct { return &Distinct{counts: newIdentityCounts()} }
 
-// Step emits the rows whose count crosses zero and stages the input.
-// Rows equal under value.CompareRows (-0 and 0, 1.5 and 1.50) count as one
-// distinct row, printed as the representation that first made its count
-// positive; they are adjacent in the consolidated input. The output is
-// consolidated: one entry per group, in input order.
+// Step emits the rows whose total count crosses zero and, for a row that
+// stays, the change of the representation it shows; it stages the input.
+// Equal rows are adjacent in the consolidated input. The output is
+// consolidated.
 func (d *Distinct) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(d.out)
-	forGroups(in[0], func(rep value.Row, w int64) {
-		row, old, ok := d.counts.lookup(rep)
-		if ok {
-			rep = row
-		}
-		switch now := old + w; {
-		case old <= 0 && now > 0:
-			out = append(out, zset.Entry{Row: rep, W: 1})
-		case old > 0 && now <= 0:
-			out = append(out, zset.Entry{Row: rep, W: -1})
-		}
-	})
-	d.staged = in[0]
-	d.out = out
-	return out, nil
-}
-
-// forGroups calls fn once per run of rows of z that value.CompareRows
-// holds equal, with the run's first row and its total weight.
-func forGroups(z zset.ZSet, fn func(rep value.Row, w int64)) {
+	z := in[0]
 	for i := 0; i < len(z); {
-		w, j := z[i].W, i+1
+		j := i + 1
 		for j < len(z) && value.CompareRows(z[j].Row, z[i].Row) == 0 {
-			w += z[j].W
 			j++
 		}
-		fn(z[i].Row, w)
+		oldRep, old, newRep, now := d.counts.shown(z[i].Row, z[i:j])
+		if old <= 0 {
+			oldRep = nil
+		}
+		if now <= 0 {
+			newRep = nil
+		}
+		if oldRep == nil || newRep == nil || zset.CompareRows(oldRep, newRep) != 0 {
+			if oldRep != nil {
+				out = append(out, zset.Entry{Row: oldRep, W: -1})
+			}
+			if newRep != nil {
+				out = append(out, zset.Entry{Row: newRep, W: 1})
+			}
+		}
 		i = j
 	}
+	d.staged = z
+	d.out = zset.Consolidate(out)
+	return d.out, nil
 }
 
-// Commit adds the staged input to the counts, a group at a time so that a
-// group's stored representation is the one Step emitted.
+// Commit adds the staged input to the counts.
 func (d *Distinct) Commit() {
-	forGroups(d.staged, func(rep value.Row, w int64) {
-		if w != 0 {
-			d.counts.add(rep, w)
-		}
-	})
+	for _, e := range d.staged {
+		d.counts.add(e.Row, e.W)
+	}
 	d.counts.compact()
 	d.staged = nil
 }

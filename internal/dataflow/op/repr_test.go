@@ -8,8 +8,9 @@ import (
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// Distinct counts -0 and 0 as one row and retracts the representation it
-// emitted; Integrate keeps both, as a view without DISTINCT shows both.
+// Distinct counts -0 and 0 as one row, shown as the first representation
+// some row has (-0 before 0); Integrate keeps both, as a view without
+// DISTINCT shows both.
 func TestDistinctAndIntegrateRepresentations(t *testing.T) {
 	negZero := value.Row{value.NewFloat(value.Float8, math.Copysign(0, -1))}
 	zero := value.Row{value.NewFloat(value.Float8, 0)}
@@ -28,10 +29,13 @@ func TestDistinctAndIntegrateRepresentations(t *testing.T) {
 	if got, want := step(d, zset.ZSet{{Row: zero, W: 1}, {Row: negZero, W: 1}}), "+1 (-0)\n"; got != want {
 		t.Errorf("distinct insert: got %q, want %q", got, want)
 	}
-	if got, want := step(d, zset.ZSet{{Row: negZero, W: -1}}), ""; got != want {
+	if got, want := step(d, zset.ZSet{{Row: negZero, W: -1}}), "-1 (-0)\n+1 (0)\n"; got != want {
 		t.Errorf("distinct partial delete: got %q, want %q", got, want)
 	}
-	if got, want := step(d, zset.ZSet{{Row: zero, W: -1}}), "-1 (-0)\n"; got != want {
+	if got, want := step(d, zset.ZSet{{Row: negZero, W: 1}, {Row: zero, W: 1}}), "+1 (-0)\n-1 (0)\n"; got != want {
+		t.Errorf("distinct insert of the first representation: got %q, want %q", got, want)
+	}
+	if got, want := step(d, zset.ZSet{{Row: negZero, W: -1}, {Row: zero, W: -2}}), "-1 (-0)\n"; got != want {
 		t.Errorf("distinct delete: got %q, want %q", got, want)
 	}
 	g := NewIntegrate()

@@ -6,7 +6,8 @@ import (
 	"github.com/deltaview/deltaview/internal/zset"
 )
 
-// SetOp keeps a count per distinct row of each of its two inputs, and
+// SetOp keeps a count per row of each of its two inputs (per
+// representation: 1.5 and 1.50 apart, see Step), and
 // outputs each row with the multiplicity INTERSECT [ALL] or EXCEPT [ALL]
 // gives it from the two counts: for a row touched by a step it emits the
 // difference between the multiplicity after and before.
@@ -35,7 +36,7 @@ var _ dataflow.Operator = (*SetOp)(nil)
 
 // NewSetOp returns an empty set operation.
 func NewSetOp(kind SetOpKind) *SetOp {
-	return &SetOp{kind: kind, left: newCounts(), right: newCounts()}
+	return &SetOp{kind: kind, left: newIdentityCounts(), right: newIdentityCounts()}
 }
 
 func (s *SetOp) mult(l, r int64) int64 {
@@ -56,62 +57,53 @@ func (s *SetOp) mult(l, r int64) int64 {
 	return 0
 }
 
-// Step merges the two inputs' groups of equal rows and emits, per row, the
-// change of its multiplicity.
+// Step merges the two inputs' runs of equal rows (value.CompareRows) and
+// emits, per run, the change of its multiplicity. The output shows the
+// first representation (value.CompareRepr) that a row of the left input
+// has, which every row of positive multiplicity has some of.
 func (s *SetOp) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(s.out)
-	l, r := groups(in[0]), groups(in[1])
-	emit := func(rep value.Row, dl, dr int64) {
-		if row, _, ok := s.left.lookup(rep); ok {
-			rep = row
-		} else if row, _, ok := s.right.lookup(rep); ok {
-			rep = row
-		}
-		ol, or := s.left.get(rep), s.right.get(rep)
-		if d := s.mult(ol+dl, or+dr) - s.mult(ol, or); d != 0 {
-			out = append(out, zset.Entry{Row: rep, W: d})
-		}
-	}
+	l, r := in[0], in[1]
 	i, j := 0, 0
 	for i < len(l) || j < len(r) {
+		var rep value.Row
 		switch {
-		case j == len(r) || i < len(l) && value.CompareRows(l[i].Row, r[j].Row) < 0:
-			emit(l[i].Row, l[i].W, 0)
-			i++
-		case i == len(l) || value.CompareRows(l[i].Row, r[j].Row) > 0:
-			emit(r[j].Row, 0, r[j].W)
-			j++
+		case j == len(r) || i < len(l) && value.CompareRows(l[i].Row, r[j].Row) <= 0:
+			rep = l[i].Row
 		default:
-			emit(l[i].Row, l[i].W, r[j].W)
-			i++
-			j++
+			rep = r[j].Row
 		}
+		i2, j2 := runEnd(l, i, rep), runEnd(r, j, rep)
+		oldRep, ol, newRep, nl := s.left.shown(rep, l[i:i2])
+		_, or, _, nr := s.right.shown(rep, r[j:j2])
+		if m := s.mult(ol, or); m > 0 {
+			out = append(out, zset.Entry{Row: oldRep, W: -m})
+		}
+		if m := s.mult(nl, nr); m > 0 {
+			out = append(out, zset.Entry{Row: newRep, W: m})
+		}
+		i, j = i2, j2
 	}
 	s.staged = [2]zset.ZSet{in[0], in[1]}
 	s.out = zset.Consolidate(out)
 	return s.out, nil
 }
 
-// groups returns one entry per run of rows equal under value.CompareRows,
-// with the run's total weight.
-func groups(z zset.ZSet) zset.ZSet {
-	var out zset.ZSet
-	forGroups(z, func(rep value.Row, w int64) {
-		if w != 0 {
-			out = append(out, zset.Entry{Row: rep, W: w})
-		}
-	})
-	return out
+// runEnd returns the end of the run of rows of z from i that
+// value.CompareRows holds equal to rep (i itself when there are none).
+func runEnd(z zset.ZSet, i int, rep value.Row) int {
+	for i < len(z) && value.CompareRows(z[i].Row, rep) == 0 {
+		i++
+	}
+	return i
 }
 
 // Commit adds the staged inputs to the counts.
 func (s *SetOp) Commit() {
 	for i, c := range []*counts{&s.left, &s.right} {
-		forGroups(s.staged[i], func(rep value.Row, w int64) {
-			if w != 0 {
-				c.add(rep, w)
-			}
-		})
+		for _, e := range s.staged[i] {
+			c.add(e.Row, e.W)
+		}
 		c.compact()
 	}
 	s.staged = [2]zset.ZSet{}
