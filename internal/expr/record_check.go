@@ -113,6 +113,11 @@ func (c *RecordCheck) Check(a, b value.Value) error {
 			return nil
 		}
 	}
+	return c.err()
+}
+
+// err is the check's error, whatever the records.
+func (c *RecordCheck) err() error {
 	switch {
 	case c.Widths:
 		return pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
@@ -123,4 +128,33 @@ func (c *RecordCheck) Check(a, b value.Value) error {
 	}
 	return pgerr.New(pgerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
 		value.Type{Kind: c.L.Kind, Mod: -1}, value.Type{Kind: c.R.Kind, Mod: -1}, c.Col+1)
+}
+
+// SubqueryRecordCheck returns the error of comparing x, a record, with the
+// records y of a subquery's column (op ANY, op ALL, IN), nil when their
+// fields agree or are not known. PostgreSQL fails as its plan compares a
+// pair of records that reaches a pair of fields of different types; this
+// is checked when binding, for any rows: the error whenever a comparison
+// could reach such a pair. hashed is for IN and = ANY, whose subquery
+// PostgreSQL hashes: a field of type unknown in y has no hash function
+// (42883), and records of different widths never hash alike, so they
+// compare unequal without error. ordering is for <, <=, > and >=.
+func SubqueryRecordCheck(x, y Expr, hashed, ordering bool) error {
+	c := NewRecordCheck(x, y)
+	if c == nil {
+		return nil
+	}
+	if hashed {
+		yf := recordFieldTypes(y)
+		for _, t := range yf {
+			if t.Kind == value.Unknown {
+				return pgerr.New(pgerr.UndefinedFunction, "could not identify a hash function for type unknown")
+			}
+		}
+		if len(yf) != len(recordFieldTypes(x)) {
+			return nil
+		}
+	}
+	c.Ordering = ordering
+	return c.err()
 }
