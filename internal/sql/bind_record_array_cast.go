@@ -55,7 +55,10 @@ func (b *binder) rowArrayCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok b
 	case at == t:
 		return arg, true, nil
 	case at.Kind == value.Unknown:
-		k := arg.(*expr.Const)
+		k, isConst := arg.(*expr.Const)
+		if !isConst {
+			return b.recordArrayIn(arg, t, name), true, nil // a parameter's text
+		}
 		if k.V.IsNull() {
 			return &expr.Const{V: value.Null, T: t}, true, nil
 		}
