@@ -56,8 +56,12 @@ func (b *binder) rowArrayCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok b
 		return arg, true, nil
 	case at.Kind == value.Unknown:
 		k, isConst := arg.(*expr.Const)
-		if !isConst {
-			return b.recordArrayIn(arg, t, name), true, nil // a parameter's text
+		if !isConst { // a parameter, which takes the type
+			e, err := expr.Coerce(arg, t, true)
+			if err != nil {
+				return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
+			}
+			return e, true, nil
 		}
 		if k.V.IsNull() {
 			return &expr.Const{V: value.Null, T: t}, true, nil
