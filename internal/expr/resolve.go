@@ -393,8 +393,9 @@ func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 	}
 	s := rawText(v)
 	// An interval's field range also decides what a bare number means
-	// (interval '90' day is 90 days), so it applies while parsing.
-	if !explicit || to.Mod < 0 || to.Kind == value.Interval {
+	// (interval '90' day is 90 days), so it applies while parsing; a
+	// row type's modifier says its fields.
+	if !explicit || to.Mod < 0 || to.Kind == value.Interval || to.Kind == value.Record || to.Kind == value.ArrayOf(value.Record) {
 		return value.Parse(s, to)
 	}
 	v, err := value.Parse(s, plain(to.Kind))

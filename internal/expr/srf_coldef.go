@@ -67,12 +67,16 @@ func RecordColumns(f *SRF, got []value.Type, names []string, cols []value.Type) 
 	if got != nil {
 		mismatch = RowMismatch(got, cols)
 	}
+	mixed := pgerr.New(pgerr.DatatypeMismatch, "rows returned by function are not all of the same row type")
 	if len(f.Args) == 1 && mixedRows(f.Args[0]) {
 		// PostgreSQL reads every record before it checks the first.
-		mismatch = pgerr.New(pgerr.DatatypeMismatch, "rows returned by function are not all of the same row type")
+		mismatch = mixed
 	}
 	out := &SRF{Name: f.Name, Args: f.Args, Cols: cols, Names: names}
 	out.Gen = func(args []value.Value, emit func(value.Row) error) error {
+		if len(args) == 1 && mixedValues(args[0]) {
+			return mixed // an array read from a column or a function
+		}
 		return f.Gen(args, func(r value.Row) error {
 			row := make(value.Row, len(cols))
 			if v := r[0]; !v.IsNull() {
@@ -138,6 +142,37 @@ func mixedRows(arr Expr) bool {
 		}
 		for i := range ft {
 			if !sameFieldType(ft[i], first[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mixedValues reports whether arr, an array of records, holds records of
+// different row types as far as their values tell: of different widths,
+// or with values of different kinds in a field (a NULL field has none).
+func mixedValues(arr value.Value) bool {
+	if arr.Kind() != value.ArrayOf(value.Record) {
+		return false
+	}
+	var kinds []value.Kind // each field's, Unknown until a value has one
+	for _, e := range arr.Elems() {
+		if e.IsNull() {
+			continue
+		}
+		fs := e.Fields()
+		if kinds == nil {
+			kinds = make([]value.Kind, len(fs))
+		} else if len(fs) != len(kinds) {
+			return true
+		}
+		for i, f := range fs {
+			switch {
+			case f.IsNull():
+			case kinds[i] == value.Unknown:
+				kinds[i] = f.Kind()
+			case kinds[i] != f.Kind():
 				return true
 			}
 		}

@@ -99,13 +99,15 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *SeqCall:
 		return &SeqCall{Fn: n.Fn, Args: kids, C: n.C}
 	case *RowCons:
-		return &RowCons{Args: kids, Names: n.Names, Table: n.Table, NullIfAllNull: n.NullIfAllNull, T: n.T}
+		c := *n // its literals (Untyped) too
+		c.Args = kids
+		return &c
 	case *FieldSelect:
 		return &FieldSelect{E: kids[0], Idx: n.Idx, Name: n.Name, T: n.T}
 	case *Cmp:
-		return &Cmp{Op: n.Op, L: kids[0], R: kids[1]}
+		return &Cmp{Op: n.Op, L: kids[0], R: kids[1], Check: n.Check}
 	case *InList:
-		return &InList{E: kids[0], List: kids[1:], Not: n.Not}
+		return &InList{E: kids[0], List: kids[1:], Not: n.Not, Checks: n.Checks}
 	case *And:
 		return &And{Args: kids}
 	case *Or:
@@ -117,7 +119,7 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *IsBool:
 		return &IsBool{E: kids[0], Want: n.Want, Not: n.Not}
 	case *IsDistinct:
-		return &IsDistinct{L: kids[0], R: kids[1], Not: n.Not}
+		return &IsDistinct{L: kids[0], R: kids[1], Not: n.Not, Check: n.Check}
 	case *Case:
 		c := &Case{Whens: make([]When, len(n.Whens)), T: n.T}
 		for i := range n.Whens {

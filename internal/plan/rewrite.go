@@ -276,6 +276,9 @@ func equiKey(c expr.Expr, lw int) (expr.Expr, expr.Expr, bool) {
 	if !ok || cmp.Op != expr.EQ || cmp.L.Type().Kind != cmp.R.Type().Kind || cmp.L.Type().Kind == value.Unknown {
 		return nil, nil, false
 	}
+	if cmp.Check != nil && !cmp.Check.Elems {
+		return nil, nil, false // records whose fields differ in type: compared pair by pair, to fail as PostgreSQL does
+	}
 	if cmp.L.Volatile() || cmp.R.Volatile() {
 		return nil, nil, false
 	}

@@ -67,6 +67,9 @@ type binder struct {
 	// unique keys when resolved, for ordering joins; shared with the
 	// binders of the views inlined.
 	rows map[string]*Relation
+	// unregOut marks the columns of the query bindSelect bound last whose
+	// records have fields PostgreSQL cannot select (unregisteredColumn).
+	unregOut []bool
 }
 
 func (b *binder) rowCounts() map[string]*Relation {
@@ -86,9 +89,9 @@ type cte struct {
 	// query referenced where PostgreSQL forbids it, or a later item of a
 	// WITH RECURSIVE list.
 	refuse func(loc int32) error
-	// sel is the query, whose select list says which columns hold records
-	// of unknown fields (unregisteredColumn); nil for a recursive query.
-	sel *pg_query.SelectStmt
+	// unreg marks the query's columns whose records have fields PostgreSQL
+	// cannot select (binder.unregOut); nil for a recursive query.
+	unreg []bool
 }
 
 // Bind resolves a parsed statement against cat.

@@ -35,6 +35,9 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 	if err != nil {
 		return nil, err
 	}
+	if t.Kind == value.ArrayOf(value.Record) {
+		return expr.NewArrayCons(es, t), nil // keeping its records' type
+	}
 	if t.Kind.IsArray() {
 		return expr.NewArrayCons(es, value.Type{Kind: t.Kind, Mod: -1}), nil
 	}

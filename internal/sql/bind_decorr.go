@@ -431,6 +431,9 @@ func (b *binder) inOperands(s *scope, q *subquery, sl *pg_query.SubLink) (x, y e
 	if t, err = expr.ResolveCompare(x.Type(), y.Type()); err != nil {
 		return nil, nil, t, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
 	}
+	if err := subqueryRecordCheck(x, planOutput(q.plan, 0, y), sl, len(plan.Free(q.plan)) > 0); err != nil {
+		return nil, nil, t, err
+	}
 	if t.Kind == value.Unknown {
 		t = value.TextType
 	}

@@ -272,6 +272,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if e, ok, err := b.rowTypeCast(s, c); ok || err != nil {
 		return e, err
 	}
+	if e, ok, err := b.rowArrayCast(s, c); ok || err != nil {
+		return e, err
+	}
 	t, err := b.typeFromName(c.TypeName)
 	if err != nil {
 		return nil, err

@@ -164,31 +164,32 @@ func (b *binder) checkRecordColumns(p plan.Node, loc int32) error {
 	return nil
 }
 
-// markUnregistered marks the columns of s, those of query sel, whose
-// records have no fields PostgreSQL can select.
-func (s *scope) markUnregistered(sel *pg_query.SelectStmt) {
+// markUnregistered marks the columns of s whose records have no fields
+// PostgreSQL can select: unreg is binder.unregOut of the query s reads.
+func (s *scope) markUnregistered(unreg []bool) {
 	for i := range s.cols {
-		s.cols[i].unregistered = unregisteredColumn(sel, i)
+		s.cols[i].unregistered = i < len(unreg) && unreg[i]
 	}
 }
 
+// unregisteredOutputs marks the columns of query sel, a select list bound
+// to exprs over scope sc, whose records have no fields PostgreSQL can
+// select (unregisteredColumn, unregisteredExpr).
+func (b *binder) unregisteredOutputs(sel *pg_query.SelectStmt, sc *scope, exprs []expr.Expr) []bool {
+	out := make([]bool, len(exprs))
+	for i, e := range exprs {
+		out[i] = unregisteredColumn(sel, i) || b.unregisteredExpr(sc, e)
+	}
+	return out
+}
+
 // unregisteredColumn reports whether PostgreSQL fails selecting a field
-// of a record in column i of query sel (42809, record type has not been
-// registered). It finds a record's fields by looking through a query's
-// select list (the first operand's of UNION, INTERSECT or EXCEPT) for a
-// row constructor, a column or a function: not into a VALUES list, nor
-// into a scalar subquery, CASE, COALESCE, NULLIF, GREATEST or LEAST,
-// whose records it does not describe.
+// of a record in column i of simple query sel (42809, record type has not
+// been registered) for want of a description of what its select list
+// computes there: a scalar subquery, CASE, COALESCE, NULLIF, GREATEST or
+// LEAST, whose records it does not describe. A VALUES list's columns are
+// all such (bindSelect), and a column passing one on (unregisteredExpr).
 func unregisteredColumn(sel *pg_query.SelectStmt, i int) bool {
-	if sel == nil {
-		return false
-	}
-	if sel.Op != pg_query.SetOperation_SETOP_NONE {
-		return unregisteredColumn(sel.Larg, i)
-	}
-	if len(sel.ValuesLists) > 0 {
-		return true
-	}
 	for _, t := range sel.TargetList {
 		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			return false // the columns' positions are not the list's
@@ -207,26 +208,42 @@ func unregisteredColumn(sel *pg_query.SelectStmt, i int) bool {
 	return false
 }
 
-// unregisteredRecord returns PostgreSQL's error for selecting a field of e, a
-// record column whose fields PostgreSQL does not know (a VALUES list's,
-// unregisteredColumn), nil for any other e.
-func (b *binder) unregisteredRecord(s *scope, e expr.Expr) error {
+// unregisteredExpr reports whether e, bound over scope s, is a column
+// holding records whose fields PostgreSQL cannot select: a column marked
+// so, of this query or an enclosing one (a LATERAL subquery's), or above
+// a GROUP BY a group key that is such a column. PostgreSQL follows a
+// column to the query computing it, through subqueries, WITH queries and
+// joins, and fails where a VALUES list or an expression it does not
+// describe computes it.
+func (b *binder) unregisteredExpr(s *scope, e expr.Expr) bool {
+	if e.Type().Kind != value.Record {
+		return false
+	}
 	var c scopeCol
 	switch x := e.(type) {
 	case *expr.Col:
+		if b.agg != nil && s == b.agg.post {
+			return x.Idx < len(b.agg.groups) && b.unregisteredExpr(b.agg.input, b.agg.groups[x.Idx])
+		}
 		if x.Idx >= len(s.cols) {
-			return nil
+			return false
 		}
 		c = s.cols[x.Idx]
 	case *expr.Outer:
 		if x.Depth > len(b.outers) || x.Idx >= len(b.outers[x.Depth-1].cols) {
-			return nil
+			return false
 		}
 		c = b.outers[x.Depth-1].cols[x.Idx]
 	default:
-		return nil
+		return false
 	}
-	if !c.unregistered || c.typ.Kind != value.Record {
+	return c.unregistered
+}
+
+// unregisteredRecord returns PostgreSQL's error for selecting a field of e
+// when unregisteredExpr holds, nil otherwise.
+func (b *binder) unregisteredRecord(s *scope, e expr.Expr) error {
+	if !b.unregisteredExpr(s, e) {
 		return nil
 	}
 	return pgerr.New(pgerr.WrongObjectType, "record type has not been registered")

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"slices"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -63,7 +61,13 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			if i >= len(a.Args) {
 				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too few columns.")
 			}
-			if args[i], err = expr.Coerce(a.Args[i], f.Type, true); err != nil {
+			if k, ok := a.Args[i].(*expr.Const); ok && i < len(a.Untyped) && a.Untyped[i] {
+				// A string literal is of type unknown: read as the
+				// field's type, an error at the literal.
+				if args[i], err = expr.Coerce(&expr.Const{V: k.V, T: value.UnknownType}, f.Type, true); err != nil {
+					return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(rowArgLoc(c.Arg, len(a.Args), i, c.Location)))
+				}
+			} else if args[i], err = expr.Coerce(a.Args[i], f.Type, true); err != nil {
 				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
@@ -83,7 +87,7 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			if err != nil {
 				return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
 			}
-			if b.inputClock() == nil || !slices.ContainsFunc(d.Fields, func(f value.RecordField) bool { return expr.HoldsInterval(f.Type.Kind) }) {
+			if b.inputClock() == nil || !holdsIntervalField(t) {
 				return &expr.Const{V: v, T: t}, true, nil
 			}
 			// Its intervals read in the style of the session running it.
@@ -145,4 +149,14 @@ func (b *binder) recordIn(arg expr.Expr, t value.Type, name string) expr.Expr {
 		}
 		return value.ParseRecordIn(a[0].Str(), t, st)
 	}, Print: func(args []expr.Expr) string { return args[0].String() + "::" + name }}, Args: []expr.Expr{arg}, T: t}
+}
+
+// rowArgLoc is the position of field i of row constructor n, of width
+// fields (def when t.* expanded into several of them).
+func rowArgLoc(n *pg_query.Node, width, i int, def int32) int32 {
+	r := n.GetRowExpr()
+	if r == nil || len(r.Args) != width {
+		return def
+	}
+	return nodeLoc(r.Args[i], def)
 }

@@ -37,7 +37,12 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	case sel.Op != pg_query.SetOperation_SETOP_NONE:
 		p, err = b.bindSetOp(sel)
 	case len(sel.ValuesLists) > 0:
-		p, err = b.bindValues(sel.ValuesLists)
+		if p, err = b.bindValues(sel.ValuesLists); err == nil {
+			b.unregOut = make([]bool, len(p.Columns()))
+			for i := range b.unregOut {
+				b.unregOut[i] = true
+			}
+		}
 	default:
 		return b.bindSimpleSelect(sel)
 	}
@@ -46,7 +51,10 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	// ORDER BY and LIMIT over a set operation or VALUES see only the output
 	// columns.
-	return b.bindOrderLimit(sel, p, newScope("", p.Columns()), nil)
+	unreg := b.unregOut
+	p, err = b.bindOrderLimit(sel, p, newScope("", p.Columns()), nil)
+	b.unregOut = unreg
+	return p, err
 }
 
 func (b *binder) pushWith(w *pg_query.WithClause) error {
@@ -77,7 +85,7 @@ func (b *binder) pushWith(w *pg_query.WithClause) error {
 		if p, err = b.renameColumns(p, c.Aliascolnames, c.Ctename, c.Location); err != nil {
 			return err
 		}
-		scope[c.Ctename] = &cte{plan: p, sel: sel}
+		scope[c.Ctename] = &cte{plan: p, unreg: b.unregOut}
 	}
 	return nil
 }
@@ -123,10 +131,13 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	// PostgreSQL finds a record's fields in the first operand.
+	unreg := b.unregOut
 	r, err := b.bindSelect(sel.Rarg)
 	if err != nil {
 		return nil, err
 	}
+	b.unregOut = unreg
 	lc, rc := l.Columns(), r.Columns()
 	loc := b.keyword(strings.ToLower(word), 0)
 	if len(lc) != len(rc) {
@@ -376,7 +387,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 			}
 		}
 		sc := newScope(alias, p.Columns())
-		sc.markUnregistered(rs.Subquery.GetSelectStmt())
+		sc.markUnregistered(sub.unregOut)
 		return p, sc, nil
 	case n.GetRangeFunction() != nil:
 		if lat != nil {
@@ -408,7 +419,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	var rowType value.Type
 	var keyed *keyedRel
 	seq := false
-	var cteSel *pg_query.SelectStmt
+	var cteUnreg []bool
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -420,7 +431,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			}
 			c.rec.loc = rv.Location
 		}
-		p, cteSel = c.plan, c.sel
+		p, cteUnreg = c.plan, c.unreg
 	} else {
 		rel, ok := b.lookupRelation(rv.Relname)
 		if !ok {
@@ -471,7 +482,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	for i := range sc.cols {
 		sc.cols[i].rel, sc.cols[i].relCol, sc.cols[i].sequence = keyed, i, seq
 	}
-	sc.markUnregistered(cteSel)
+	sc.markUnregistered(cteUnreg)
 	return p, sc, nil
 }
 
@@ -637,7 +648,10 @@ func (b *binder) bindSimpleSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 		}
 		p = &plan.Distinct{Input: p}
 	}
-	return b.bindOrderLimit(sel, p, sc, exprs)
+	unreg := b.unregisteredOutputs(sel, sc, exprs)
+	p, err = b.bindOrderLimit(sel, p, sc, exprs)
+	b.unregOut = unreg
+	return p, err
 }
 
 // bindSortWindows binds the ORDER BY items that call window functions

@@ -177,6 +177,9 @@ func (b *binder) semiJoinFast(outer *scope, input plan.Node, sl *pg_query.SubLin
 		if err != nil {
 			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(sl.Location))
 		}
+		if err := subqueryRecordCheck(l, r, sl, !not); err != nil {
+			return nil, err
+		}
 		if t.Kind == value.Unknown {
 			t = value.TextType
 		}

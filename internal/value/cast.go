@@ -207,6 +207,9 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 	if r, ok, err := castBits(v, to, explicit); ok {
 		return r, err
 	}
+	if v.kind.IsString() && (to.Kind == Record || to.Kind == ArrayOf(Record)) && to.Mod >= 0 {
+		return Parse(v.Str(), to) // a row type's text input, which knows its fields
+	}
 	if !CanCast(v.kind, to.Kind, explicit) {
 		return Null, errCannotCast(v.kind, to.Kind)
 	}

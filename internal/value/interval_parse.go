@@ -300,11 +300,14 @@ func rangeUnit(rng int32) string {
 // IntervalStyle st: as Parse, except that under sql_standard a leading
 // minus sign applies to every field when no other field has a sign
 // ('-1 2:03:04' is -1 days -02:03:04).
-// An array of intervals reads its elements so. Any other type reads as
-// Parse reads it.
+// An array of intervals, a row type and an array of them read their
+// intervals so. Any other type reads as Parse reads it.
 func ParseIntervalIn(s string, t Type, st IntervalStyle) (Value, error) {
-	if st == IntervalSQLStandard && t.Kind == ArrayOf(Interval) {
-		return parseArrayIn(s, Type{Interval, -1}, st)
+	if st == IntervalSQLStandard && (t.Kind == ArrayOf(Interval) || t.Kind == ArrayOf(Record)) {
+		return parseArrayIn(s, t.ElemType(), st)
+	}
+	if st == IntervalSQLStandard && t.Kind == Record && !t.IsAnonymousRecord() {
+		return ParseRecordIn(s, t, st)
 	}
 	if st != IntervalSQLStandard || t.Kind != Interval || !leadingSignOnly(s) {
 		return Parse(s, t)

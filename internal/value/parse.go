@@ -54,7 +54,10 @@ func Parse(s string, t Type) (Value, error) {
 		v, err = parseTime(s, t.Kind)
 	default:
 		if t.Kind.IsArray() {
-			return parseArray(s, Type{t.Kind.Elem(), -1})
+			return parseArray(s, t.ElemType())
+		}
+		if t.Kind == Record && !t.IsAnonymousRecord() {
+			return ParseRecord(s, t)
 		}
 		if t.IsAnonymousRecord() {
 			// record_in: an anonymous record's text names no fields.

@@ -3,6 +3,8 @@ package value
 import (
 	"sync"
 	"testing"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
 // Record types are interned: the same name and fields give the same Type,
@@ -79,5 +81,26 @@ func TestParseRecordRoundTrip(t *testing.T) {
 		if Compare(got, v) != 0 || !got.Fields()[2].IsNull() {
 			t.Errorf("ParseRecord(%q) = %v, want %v", txt, got, v)
 		}
+	}
+}
+
+// Parse reads an array of a row type's records back from the array's
+// text output, its elements quoted as array_out quotes them; the elements
+// of record[] have no fields to read into (0A000).
+func TestParseRecordArrayRoundTrip(t *testing.T) {
+	typ := RecordTypeOf("t", []RecordField{{Name: "a", Type: TextType}, {Name: "b", Type: Int4Type}})
+	for _, s := range []string{"", "x y", `a"b\c`, "(,)", "NULL", "{}"} {
+		v := NewArray(ArrayOf(Record), []Value{NewRecord([]Value{NewText(Text, s), NewInt(Int4, 7)}), Null})
+		txt := v.String()
+		got, err := Parse(txt, ArrayTypeOf(typ))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", txt, err)
+		}
+		if Compare(got, v) != 0 || got.String() != txt {
+			t.Errorf("Parse(%q) = %v, want %v", txt, got, v)
+		}
+	}
+	if _, err := Parse(`{"(1,x)"}`, ArrayTypeOf(RecordType)); err == nil || err.(*pgerr.Error).Code != pgerr.FeatureNotSupported {
+		t.Errorf("Parse of record[] = %v, want 0A000", err)
 	}
 }
