@@ -32,7 +32,11 @@ type zview struct {
 func (v *zview) relations() []string { return v.c.Relations }
 
 func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
-	if !readsAny(v, in.deltas) {
+	if in.one != "" {
+		if !slices.Contains(v.c.Relations, in.one) {
+			return nil, false, nil
+		}
+	} else if !readsAny(v, in.deltas) {
 		return nil, false, nil
 	}
 	// One step in stepSample is timed: reading the clock costs as much
@@ -44,7 +48,13 @@ func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
 	}
 	// The tables' deltas, the clock's and the views' outputs are
 	// consolidated.
-	if err := v.c.Circuit.PrepareConsolidated(in.deltas); err != nil {
+	var err error
+	if in.one != "" {
+		err = v.c.Circuit.PrepareOne(in.one, in.oneZ)
+	} else {
+		err = v.c.Circuit.PrepareConsolidated(in.deltas)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	if v.timed {
