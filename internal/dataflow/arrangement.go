@@ -359,19 +359,14 @@ func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) err
 	}
 	for i, e := range delta {
 		TouchRows(delta, i)
-		off := len(a.arena)
-		var null bool
-		var err error
-		a.arena, null, err = a.AppendKey(a.arena, e.Row)
-		if err != nil {
-			a.Abort()
-			return err
-		}
-		if null && a.spec.DropNullKeys {
-			a.arena = a.arena[:off]
+		// Filtered first, then placed against the bound: a row the
+		// index does not hold costs no key, and its sort values are not
+		// evaluated (nor can they fail) where the view's WHERE drops it.
+		if keep != nil && !keep(e.Row) {
 			continue
 		}
 		var k0 uint64
+		var err error
 		vi := len(a.svals)
 		if sorting {
 			for j := range a.spec.Sort {
@@ -387,7 +382,18 @@ func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) err
 			a.Abort()
 			return err
 		}
-		if bounded && a.past(&front, k0, e.Row) || keep != nil && !keep(e.Row) {
+		if bounded && a.past(&front, k0, e.Row) {
+			a.svals = a.svals[:vi]
+			continue
+		}
+		off := len(a.arena)
+		var null bool
+		a.arena, null, err = a.AppendKey(a.arena, e.Row)
+		if err != nil {
+			a.Abort()
+			return err
+		}
+		if null && a.spec.DropNullKeys {
 			a.arena, a.svals = a.arena[:off], a.svals[:vi]
 			continue
 		}

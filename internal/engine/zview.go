@@ -26,7 +26,7 @@ type zview struct {
 	unselective []int
 	// refillers are the operators that count refills (refillOps); nil
 	// until found.
-	refillers []dataflow.Operator
+	refillers []refillCounter
 }
 
 func (v *zview) relations() []string { return v.c.Relations }
@@ -131,7 +131,9 @@ func (v *zview) operators() []opFigures {
 func (v *zview) refills() int64 {
 	var n int64
 	for _, o := range v.refillOps() {
-		n += nodeRefills(o)
+		if o.counts != nil {
+			n += o.counts.Refills()
+		}
 	}
 	return n
 }
