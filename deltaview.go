@@ -231,7 +231,12 @@ func (db *DB) txSession() *engine.Session {
 		s = new(engine.Session)
 	}
 	db.e.InitTxSession(s)
-	s.SetLockTimeout(db.lockTimeout)
+	if db.lockTimeout != 0 {
+		// A new session already waits for ever and acts as the
+		// superuser: setting the default again would only apply the
+		// settings anew (a few map lookups a transaction).
+		s.SetLockTimeout(db.lockTimeout)
+	}
 	return s
 }
 

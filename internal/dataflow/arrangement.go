@@ -99,6 +99,9 @@ type Arrangement struct {
 	heldTmp  []stagedEntry
 
 	bnd *bounds // a bounded arrangement's region (see Bound)
+
+	// packCols are the columns of the two sort values k0 packs.
+	packCols [2]int
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -220,10 +223,8 @@ func compareSort(s *SortKey, u, v value.Value) int {
 func (a *Arrangement) k0(row value.Row) (uint64, error) {
 	v, desc, nullsFirst := value.Null, false, false
 	if a.pack {
-		// Columns: evaluating them cannot fail.
-		u, _ := a.spec.Sort[0].Expr.Eval(row)
-		w, _ := a.spec.Sort[1].Expr.Eval(row)
-		return a.pairSummary(u, w), nil
+		// Columns, read in place: evaluating them cannot fail.
+		return a.pairSummary(colOf(row, a.packCols[0]), colOf(row, a.packCols[1])), nil
 	}
 	if len(a.spec.Sort) > 0 {
 		s := &a.spec.Sort[0]
@@ -257,12 +258,24 @@ type stagedEntry struct {
 	bytes    int64 // RowBytes(row), computed while the row is at hand
 }
 
+// colOf is column i of row, as expr.Col evaluates it (NULL for a
+// column the row does not have, where Col's error is not read).
+func colOf(row value.Row, i int) value.Value {
+	if uint(i) >= uint(len(row)) {
+		return value.Null
+	}
+	return row[i]
+}
+
 // NewArrangement returns an empty arrangement, unowned and unreferenced.
 func NewArrangement(spec ArrangementSpec) *Arrangement {
 	a := &Arrangement{
 		spec: spec,
 		runs: map[string]*run{},
 		pack: packsPair(spec),
+	}
+	if a.pack {
+		a.packCols = [2]int{spec.Sort[0].Expr.(*expr.Col).Idx, spec.Sort[1].Expr.(*expr.Col).Idx}
 	}
 	if len(spec.Key) == 1 && value.KeyIsInt(spec.Key[0].Type().Kind) {
 		// A probe finds the integer in an array or a map's slot, not a
@@ -346,19 +359,14 @@ func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) err
 	}
 	for i, e := range delta {
 		TouchRows(delta, i)
-		off := len(a.arena)
-		var null bool
-		var err error
-		a.arena, null, err = a.AppendKey(a.arena, e.Row)
-		if err != nil {
-			a.Abort()
-			return err
-		}
-		if null && a.spec.DropNullKeys {
-			a.arena = a.arena[:off]
+		// Filtered first, then placed against the bound: a row the
+		// index does not hold costs no key, and its sort values are not
+		// evaluated (nor can they fail) where the view's WHERE drops it.
+		if keep != nil && !keep(e.Row) {
 			continue
 		}
 		var k0 uint64
+		var err error
 		vi := len(a.svals)
 		if sorting {
 			for j := range a.spec.Sort {
@@ -374,7 +382,18 @@ func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) err
 			a.Abort()
 			return err
 		}
-		if bounded && a.past(&front, k0, e.Row) || keep != nil && !keep(e.Row) {
+		if bounded && a.past(&front, k0, e.Row) {
+			a.svals = a.svals[:vi]
+			continue
+		}
+		off := len(a.arena)
+		var null bool
+		a.arena, null, err = a.AppendKey(a.arena, e.Row)
+		if err != nil {
+			a.Abort()
+			return err
+		}
+		if null && a.spec.DropNullKeys {
 			a.arena, a.svals = a.arena[:off], a.svals[:vi]
 			continue
 		}

@@ -19,29 +19,41 @@ const (
 	bigIntBytes = 32
 )
 
+// heldInValue marks the kinds whose values the Value holds whole: the
+// commonest, tested first by a lookup.
+var heldInValue = func() (h [256]bool) {
+	for _, k := range []value.Kind{value.Unknown, value.Bool, value.Int2, value.Int4, value.Int8, value.Float4,
+		value.Float8, value.Date, value.Timestamp, value.TimestampTZ, value.Time} {
+		h[k] = true
+	}
+	return h
+}()
+
 // RowBytes approximates the memory a row held in an operator's state takes:
 // the slice header, the Value structs, the bytes of strings (rounded up to words) and the
 // decimals of numerics too large to be held inline (each counted as if unshared). An index's per-entry
 // overhead is the index's to add.
 func RowBytes(r value.Row) int64 {
 	n := rowHeaderBytes + int64(len(r))*valueBytes
-	for _, v := range r {
-		switch v.Kind() {
-		case value.Unknown, value.Bool, value.Int2, value.Int4, value.Int8, value.Float4, value.Float8,
-			value.Date, value.Timestamp, value.TimestampTZ, value.Time:
-			// Held in the Value: the commonest kinds, tested first.
+	for i := range r {
+		v := &r[i] // not copied: a row's values are read in place
+		k := v.Kind()
+		if heldInValue[k] {
+			continue
+		}
+		switch k {
 		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:
 			n += 16 // the Span behind the pointer
 		default:
 			if v.Kind().IsArray() {
-				n += value.ArrayBytes(v)
+				n += value.ArrayBytes(*v)
 			}
 			if v.Kind() == value.Record {
-				n += value.RecordBytes(v)
+				n += value.RecordBytes(*v)
 			}
-			n += value.JSONBytes(v)
+			n += value.JSONBytes(*v)
 		case value.Numeric:
 			if _, _, small := v.SmallNumeric(); small {
 				continue // held in the Value

@@ -102,6 +102,22 @@ func (c *Circuit) PrepareConsolidated(deltas map[string]zset.ZSet) error {
 	})
 }
 
+// PrepareOne is PrepareConsolidated for a step whose only delta is z,
+// the input name's: each input is found by comparing its name, not
+// looked up in a map.
+func (c *Circuit) PrepareOne(name string, z zset.ZSet) error {
+	return c.Run(func(id NodeID) (zset.ZSet, error) {
+		in := c.nodes[id].op.(*input)
+		if in.name != name {
+			return nil, nil
+		}
+		if invariants && !zset.IsConsolidated(z) {
+			panic(fmt.Sprintf("dataflow: input %q given an unconsolidated batch", name))
+		}
+		return z, nil
+	})
+}
+
 // input is the operator standing for a circuit's Input node. The circuit
 // never steps it.
 type input struct{ name string }

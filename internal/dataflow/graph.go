@@ -17,6 +17,7 @@ type Graph[D any] struct {
 	valid   bool     // the last Prepare succeeded; outputs are readable
 	stepped []NodeID // nodes stepped in the current step, reused
 	scratch []D      // input batches of the node being stepped, reused
+	one     [1]D     // the input batch of a node of one input
 	size    func(D) int
 	// empty, when set, is the output of a node that is not stepped (its
 	// inputs are all empty); otherwise that output is D's zero value.
@@ -93,15 +94,25 @@ func (g *Graph[D]) Run(feed func(id NodeID) (D, error)) error {
 			}
 			continue
 		}
-		in := g.scratch[:0]
+		var in []D
 		var entries int64
-		for _, id := range n.inputs {
-			b := g.nodes[id].out
-			entries += int64(g.size(b))
-			in = append(in, b)
+		if len(n.inputs) == 1 {
+			// Most operators have one input: no loop, no append.
+			g.one[0] = g.nodes[n.inputs[0]].out
+			entries, in = int64(g.size(g.one[0])), g.one[:]
+		} else {
+			in = g.scratch[:0]
+			for _, id := range n.inputs {
+				b := g.nodes[id].out
+				entries += int64(g.size(b))
+				in = append(in, b)
+			}
+			g.scratch = in
 		}
-		g.scratch = in
 		if entries == 0 {
+			for j := range in {
+				in[j] = zero
+			}
 			if g.empty != nil {
 				n.out = g.empty(NodeID(i))
 			}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -214,14 +216,36 @@ func (e *Engine) typedRowInto(dst value.Row, name string, row value.Row) (*table
 	if cap(out) < len(row) {
 		out = make(value.Row, 0, len(row))
 	}
-	for _, v := range row {
-		c, err := assignValue(v, t.cols[len(out)].Type)
+	for i := range row {
+		v, ct := row[i], t.cols[i].Type
+		// An integer that fits an integer column, a typed change's
+		// common value, is taken as is: assignValue's general path costs
+		// more than the rest of the change's casts.
+		if v.Kind().IsInteger() && fitsInt(ct.Kind, v.Int()) {
+			out = append(out, value.NewInt(ct.Kind, v.Int()))
+			continue
+		}
+		c, err := assignValue(v, ct)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, c)
 	}
 	return t, out, nil
+}
+
+// fitsInt reports whether n is in the range of the integer kind k; false
+// when k is not an integer kind.
+func fitsInt(k value.Kind, n int64) bool {
+	switch k {
+	case value.Int8:
+		return true
+	case value.Int4:
+		return n >= math.MinInt32 && n <= math.MaxInt32
+	case value.Int2:
+		return n >= math.MinInt16 && n <= math.MaxInt16
+	}
+	return false
 }
 
 // assignValue converts a value given through the API (a typed change's,

@@ -289,7 +289,9 @@ const minBehind = 64
 // needs the views' and indexes' sizes at the commit's end or the
 // transaction is a bulk load (whose end trims the views).
 func (e *Engine) commitsBehind(changes int, deltas map[string]zset.ZSet) bool {
-	if e.nWorkers() < 2 || changes > coldStartBatch || e.maxMemory > 0 {
+	// The tables' batches hold at most the transaction's changes: a
+	// small one is known too small without summing them.
+	if changes < min(e.parallelMin, minBehind) || e.nWorkers() < 2 || changes > coldStartBatch || e.maxMemory > 0 {
 		return false
 	}
 	rows := 0

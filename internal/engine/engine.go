@@ -83,6 +83,9 @@ type Engine struct {
 	// read is the set of tables some view reads (readTables), nil when
 	// the views changed.
 	read map[string]bool
+	// readGen counts the sets read was computed for: a table caches its
+	// own entry for one (isRead).
+	readGen uint64
 	// scratch holds the typed API's old row while it is compared;
 	// stepped, the views a commit steps; events, a commit's change events
 	// of tables that keep no rows, by table; stepIn, what a commit gives

@@ -112,6 +112,14 @@ type stepInput struct {
 	deltas map[string]zset.ZSet
 	events map[string]delta.Batch
 	step   uint64
+	// changes bounds the rows of the tables' batches and events: the
+	// transaction's changes (0: not known).
+	changes int
+	// one names the only batch of deltas, when it holds one and no
+	// events (empty otherwise), and oneZ is that batch: a view of one
+	// table compares names instead of looking its input up twice.
+	one  string
+	oneZ zset.ZSet
 }
 
 // viewNames returns the views' names in creation order.

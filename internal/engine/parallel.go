@@ -89,6 +89,9 @@ type prepared struct {
 func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, string, error) {
 	e.mu.settle()
 	workers := e.nWorkers()
+	if workers >= 2 && e.tooSmallToSplit(in) {
+		workers = 1
+	}
 	var jobs *indexJobs
 	if workers >= 2 {
 		jobs = e.earlyIndexes(in)
@@ -123,6 +126,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 				stepped = append(stepped, v)
 				if len(z) > 0 {
 					in.deltas[v.meta().name] = z
+					in.one, in.oneZ = "", nil // the map holds two batches
 				}
 			}
 			continue
@@ -150,6 +154,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 		for i, v := range wave {
 			if len(res[i].z) > 0 {
 				in.deltas[v.meta().name] = res[i].z
+				in.one, in.oneZ = "", nil
 			}
 		}
 	}
@@ -305,6 +310,22 @@ func (e *Engine) worthSplitting(wave []matView, in *stepInput, jobs *indexJobs) 
 		rows += n
 	}
 	return busy >= 2 && rows >= e.parallelMin
+}
+
+// tooSmallToSplit reports whether no wave of the commit in can be worth
+// splitting (worthSplitting): the views all read tables, and the rows they
+// and the shared indexes read, at most the commit's changes for each
+// relation read, are fewer than parallelMin. A commit of a few changes
+// then builds no jobs for the indexes and sums no wave's rows.
+func (e *Engine) tooSmallToSplit(in *stepInput) bool {
+	if in.changes == 0 || len(e.viewWaves()) != 1 || in.changes >= e.parallelMin {
+		return false
+	}
+	reads := len(e.shared.list)
+	for _, v := range e.order {
+		reads += len(v.relations())
+	}
+	return in.changes*reads < e.parallelMin
 }
 
 // inputRows is the number of rows of the commit that v reads.

@@ -29,7 +29,7 @@ func (e *Engine) applyOne(direct bool) {
 	}
 	t.bytes += dataflow.RowBytes(pr.row) - dataflow.RowBytes(old)
 	tx.log = append(tx.log, change{t: t, id: ref.id, row: old, w: -1}, change{t: t, id: ref.id, row: pr.row, w: 1})
-	if direct && u.cols[0] == 0 && e.readTables()[t.name] {
+	if direct && u.cols[0] == 0 && e.isRead(t) {
 		t.delta = appendChange(e.directDelta(t, 2), old, pr.row)
 		e.batch.direct = append(e.batch.direct, t)
 	}

@@ -75,25 +75,34 @@ func stagedRefills(v matView) int64 {
 	}
 	var n int64
 	for _, o := range zv.refillOps() {
-		if o, ok := o.(interface{ StagedRefills() int64 }); ok {
-			n += o.StagedRefills()
+		if o.stages != nil {
+			n += o.stages.StagedRefills()
 		}
 	}
 	return n
 }
 
+// refillCounter is an operator that counts refills, as the interfaces it
+// implements, asserted once: counts when it counts its committed refills,
+// stages when it counts those of the step it prepared.
+type refillCounter struct {
+	counts interface{ Refills() int64 }
+	stages interface{ StagedRefills() int64 }
+}
+
 // refillOps returns the operators of v that count refills (top-k, MIN
 // and MAX), found once (addView finds them before any reader sees the
 // view): the commits of a view without any do not walk its operators.
-func (v *zview) refillOps() []dataflow.Operator {
+func (v *zview) refillOps() []refillCounter {
 	if v.refillers == nil {
-		ops := []dataflow.Operator{} // not nil: found
+		ops := []refillCounter{} // not nil: found
 		for id := 0; id < v.c.Circuit.Len(); id++ {
 			o := v.c.Circuit.Node(dataflow.NodeID(id))
-			_, counts := o.(interface{ Refills() int64 })
-			_, stages := o.(interface{ StagedRefills() int64 })
-			if counts || stages {
-				ops = append(ops, o)
+			var r refillCounter
+			r.counts, _ = o.(interface{ Refills() int64 })
+			r.stages, _ = o.(interface{ StagedRefills() int64 })
+			if r.counts != nil || r.stages != nil {
+				ops = append(ops, r)
 			}
 		}
 		v.refillers = ops

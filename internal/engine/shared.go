@@ -56,6 +56,11 @@ type sharedIndex struct {
 	staged  bool
 	batch   zset.ZSet // the narrowed batch staged, reused from step to step
 
+	// fast holds each filter's test without evaluation, when it has one
+	// (expr.ColConstOf): a change of the top-k's table meets it at
+	// every commit.
+	fast []fastFilter
+
 	// stageCost and commitCost are the times per row of its staging and
 	// commit in parallel commits (taskcost.go).
 	stageCost, commitCost taskCost
@@ -154,6 +159,11 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 			si = &sharedIndex{rel: sp.Relation, reserve: true, a: a, filters: sp.Filters}
 			if len(si.filters) > 0 {
 				si.keep = si.holds
+				for _, f := range si.filters {
+					var ff fastFilter
+					ff.c, ff.ok = expr.ColConstOf(f)
+					si.fast = append(si.fast, ff)
+				}
 			}
 			if topK {
 				// Only its first rows in order: refills read on
@@ -248,13 +258,27 @@ func (s *sharedIndexes) setAhead(deltas map[string]zset.ZSet) {
 // row: the views' refills re-apply the filters and meet the error there,
 // where the view's own filter meets it too.
 func (si *sharedIndex) holds(r value.Row) bool {
-	for _, f := range si.filters {
+	for i, f := range si.filters {
+		if ff := &si.fast[i]; ff.ok {
+			if pass, ok := ff.c.Test(r); ok {
+				if !pass {
+					return false
+				}
+				continue
+			}
+		}
 		v, err := f.Eval(r)
 		if err == nil && !(v.Kind() == value.Bool && v.Bool()) {
 			return false
 		}
 	}
 	return true
+}
+
+// fastFilter is a reserve index's filter as an expr.ColConst, when ok.
+type fastFilter struct {
+	c  expr.ColConst
+	ok bool
 }
 
 // reserveBytes returns the state of the relations' indexes that top-ks

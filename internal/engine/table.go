@@ -46,6 +46,11 @@ type table struct {
 	// fkeyed is set while a FOREIGN KEY constraint references the table
 	// or the table has one (fkey.go).
 	fkeyed bool
+
+	// read caches whether some view reads the table, for the set of
+	// views numbered readGen (Engine.isRead).
+	read    bool
+	readGen uint64
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to
@@ -263,8 +268,9 @@ func (t *table) byKey(u *uniqueIndex, row value.Row) (uint64, value.Row, bool) {
 
 // check validates row against the table's NOT NULL and CHECK constraints.
 func (t *table) check(row value.Row) error {
-	for i, c := range t.def.Cols {
-		if c.NotNull && row[i].IsNull() {
+	cols := t.def.Cols
+	for i := range cols { // by index: a column's definition is not copied
+		if c := &cols[i]; c.NotNull && row[i].IsNull() {
 			return &pgerr.Error{Code: pgerr.NotNullViolation,
 				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.def.Name),
 				Detail:  "Failing row contains " + failingRow(row) + "."}

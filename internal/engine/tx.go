@@ -227,7 +227,7 @@ func (e *Engine) commitTx(tx *txn) error {
 // the views that read them.
 func (e *Engine) commitDeltas(tx *txn, temporal bool) error {
 	ph := e.ph
-	deltas, changed := e.tableDeltas(tx.log)
+	deltas, one, changed := e.tableDeltas(tx.log)
 	events, nEvents, anyEvents := e.tableEvents(tx.log)
 	ph.mark("table deltas")
 	if len(deltas) == 0 && nEvents == 0 {
@@ -245,12 +245,16 @@ func (e *Engine) commitDeltas(tx *txn, temporal bool) error {
 		return nil
 	}
 	in := &e.stepIn
-	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1}
+	*in = stepInput{deltas: deltas, events: events, step: e.ts + 1, changes: len(tx.log)}
+	if one != "" && nEvents == 0 && !temporal {
+		in.one, in.oneZ = one, deltas[one]
+	}
 	// A temporal view's commit is read at once: the commit's end wakes the
 	// clock, which asks the views when they next change.
 	e.leaveBehind = !temporal && e.commitsBehind(len(tx.log), deltas)
 	if temporal {
 		deltas[compile.ClockInput] = clockBatch(e.now)
+		in.changes = 0 // the clock's batch is not counted
 	}
 	stepped, err := e.stepViews(tx, in, temporal)
 	clearFew(stepped)
@@ -393,12 +397,14 @@ func readsAny(v *zview, deltas map[string]zset.ZSet) bool {
 }
 
 // tableDeltas returns the consolidated changes of the tables that views
-// read, and whether the transaction changed anything at all. The changes
-// of tables no view reads (a bulk load before any view) are not gathered:
-// for them it is enough to know that something changed.
-func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
+// read, the table's name when there is one such batch, and whether the
+// transaction changed anything at all. The changes of tables no view reads
+// (a bulk load before any view) are not gathered: for them it is enough to
+// know that something changed.
+func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, string, bool) {
 	read := e.readTables()
 	unreadChanges, insertsOnly, changed := false, true, false // of the tables no view reads
+	one := ""
 	// The map and each table's batch are reused from one commit to the
 	// next: operators and subscribers are done with them when a commit
 	// returns.
@@ -417,6 +423,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		t.built = true
 		if len(t.delta) > 0 {
 			deltas[t.name] = t.delta
+			one = t.name
 			changed = true
 		}
 	}
@@ -433,7 +440,7 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 			c.owes = false
 		}
 		if c.t != last {
-			last, lastRead = c.t, read[c.t.name]
+			last, lastRead = c.t, e.isRead(c.t)
 		}
 		if !lastRead {
 			unreadChanges = true
@@ -483,12 +490,16 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, bool) {
 		}
 		if z := e.consolidate(t.delta, pre); len(z) > 0 {
 			deltas[t.name] = z
+			one = t.name
 			changed = true
 		}
 	}
 	clearFew(touched)
 	e.touched = touched[:0]
-	return deltas, changed
+	if len(deltas) != 1 {
+		one = ""
+	}
+	return deltas, one, changed
 }
 
 // readTables returns the tables some view reads. It is computed once per
@@ -498,12 +509,23 @@ func (e *Engine) readTables() map[string]bool {
 		return e.read
 	}
 	e.read = map[string]bool{}
+	e.readGen++
 	for _, v := range e.order {
 		for _, r := range v.relations() {
 			e.read[r] = true
 		}
 	}
 	return e.read
+}
+
+// isRead reports whether some view reads t (readTables), without a
+// lookup by name once t has cached it for the current views.
+func (e *Engine) isRead(t *table) bool {
+	read := e.readTables()
+	if t.readGen != e.readGen {
+		t.read, t.readGen = read[t.name], e.readGen
+	}
+	return t.read
 }
 
 // tableEvents returns the change events of the tables that keep no rows

@@ -26,13 +26,17 @@ type zview struct {
 	unselective []int
 	// refillers are the operators that count refills (refillOps); nil
 	// until found.
-	refillers []dataflow.Operator
+	refillers []refillCounter
 }
 
 func (v *zview) relations() []string { return v.c.Relations }
 
 func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
-	if !readsAny(v, in.deltas) {
+	if in.one != "" {
+		if !slices.Contains(v.c.Relations, in.one) {
+			return nil, false, nil
+		}
+	} else if !readsAny(v, in.deltas) {
 		return nil, false, nil
 	}
 	// One step in stepSample is timed: reading the clock costs as much
@@ -44,7 +48,13 @@ func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
 	}
 	// The tables' deltas, the clock's and the views' outputs are
 	// consolidated.
-	if err := v.c.Circuit.PrepareConsolidated(in.deltas); err != nil {
+	var err error
+	if in.one != "" {
+		err = v.c.Circuit.PrepareOne(in.one, in.oneZ)
+	} else {
+		err = v.c.Circuit.PrepareConsolidated(in.deltas)
+	}
+	if err != nil {
 		return nil, false, err
 	}
 	if v.timed {
@@ -121,7 +131,9 @@ func (v *zview) operators() []opFigures {
 func (v *zview) refills() int64 {
 	var n int64
 	for _, o := range v.refillOps() {
-		n += nodeRefills(o)
+		if o.counts != nil {
+			n += o.counts.Refills()
+		}
 	}
 	return n
 }

@@ -15,13 +15,31 @@ import (
 // the output is consolidated.
 type Map struct {
 	exprs []expr.Expr
-	out   zset.ZSet
+	// cols, when every expression is a column, are their indexes: a
+	// projection copies the values without evaluating them. maxCol is
+	// the largest.
+	cols   []int
+	maxCol int
+	out    zset.ZSet
 }
 
 var _ dataflow.Operator = (*Map)(nil)
 
 // NewMap returns a map computing exprs over each input row.
-func NewMap(exprs []expr.Expr) *Map { return &Map{exprs: exprs} }
+func NewMap(exprs []expr.Expr) *Map {
+	m := &Map{exprs: exprs}
+	cols := make([]int, len(exprs))
+	for i, x := range exprs {
+		c, ok := x.(*expr.Col)
+		if !ok || c.Idx < 0 {
+			return m
+		}
+		cols[i] = c.Idx
+		m.maxCol = max(m.maxCol, c.Idx)
+	}
+	m.cols = cols
+	return m
+}
 
 // Step maps every entry, then consolidates. It allocates one row per entry.
 func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
@@ -30,6 +48,13 @@ func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 	for j, e := range in[0] {
 		dataflow.TouchRows(in[0], j)
 		r := make(value.Row, len(m.exprs))
+		if m.cols != nil && m.maxCol < len(e.Row) {
+			for i, c := range m.cols {
+				r[i] = e.Row[c]
+			}
+			out = append(out, zset.Entry{Row: r, W: e.W})
+			continue
+		}
 		for i, x := range m.exprs {
 			v, err := x.Eval(e.Row)
 			if err != nil {

@@ -63,6 +63,11 @@ type TopK struct {
 
 	refills int64
 	pending int64
+
+	// orderCols, when every sort key is a column, are their indexes: a
+	// change's sort keys are copied, not evaluated (appendOrderKeys).
+	orderCols []int
+	maxCol    int
 }
 
 var _ dataflow.Operator = (*TopK)(nil)
@@ -146,6 +151,7 @@ func NewTopK(s TopKSpec) (*TopK, error) {
 	}
 	t := &TopK{part: s.Partition, order: s.Order, limit: s.Limit, offset: s.Offset,
 		reserve: s.Reserve, index: s.Index, own: s.OwnIndex && s.Base == nil, base: s.Base}
+	t.orderCols, t.maxCol = colIndexes(s.Order)
 	t.groups = btree.NewBTreeGOptions(func(a, b *tkGroup) bool { return value.CompareRows(a.key, b.key) < 0 },
 		btree.Options{NoLocks: true})
 	return t, nil
@@ -252,12 +258,9 @@ func (t *TopK) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 			}
 			t.arena = append(t.arena, v)
 		}
-		for _, k := range t.order {
-			v, err := k.Expr.Eval(e.Row)
-			if err != nil {
-				return out, err
-			}
-			t.arena = append(t.arena, v)
+		var err error
+		if t.arena, err = t.appendOrderKeys(t.arena, e.Row); err != nil {
+			return out, err
 		}
 		t.recs = append(t.recs, tkRec{off: off, row: e.Row, w: e.W})
 	}
@@ -528,13 +531,9 @@ func (t *TopK) oneBelow(batch zset.ZSet) (bool, error) {
 	total := g.total
 	keys := t.arena[:0]
 	for _, e := range batch {
-		keys = keys[:0]
-		for _, k := range t.order {
-			v, err := k.Expr.Eval(e.Row)
-			if err != nil {
-				return false, err
-			}
-			keys = append(keys, v)
+		var err error
+		if keys, err = t.appendOrderKeys(keys[:0], e.Row); err != nil {
+			return false, err
 		}
 		x := tkEntry{row: e.Row, keys: keys}
 		if t.cmp(&x, last) <= 0 {
@@ -551,6 +550,38 @@ func (t *TopK) oneBelow(batch zset.ZSet) (bool, error) {
 	}
 	t.staged = append(t.staged, tkStaged{g: g, total: total, same: true})
 	return true, nil
+}
+
+// appendOrderKeys appends row's sort keys to keys.
+func (t *TopK) appendOrderKeys(keys []value.Value, row value.Row) ([]value.Value, error) {
+	if t.orderCols != nil && t.maxCol < len(row) {
+		for _, c := range t.orderCols {
+			keys = append(keys, row[c])
+		}
+		return keys, nil
+	}
+	for _, k := range t.order {
+		v, err := k.Expr.Eval(row)
+		if err != nil {
+			return keys, err
+		}
+		keys = append(keys, v)
+	}
+	return keys, nil
+}
+
+// colIndexes returns the columns the sort keys are, and the largest;
+// nil when a key is not a column.
+func colIndexes(order []dataflow.SortKey) ([]int, int) {
+	cols, hi := make([]int, len(order)), 0
+	for i, k := range order {
+		c, ok := k.Expr.(*expr.Col)
+		if !ok || c.Idx < 0 {
+			return nil, 0
+		}
+		cols[i], hi = c.Idx, max(hi, c.Idx)
+	}
+	return cols, hi
 }
 
 // allBelow reports whether every change of ch orders after the partition's
