@@ -122,6 +122,13 @@ type stepInput struct {
 	oneZ zset.ZSet
 }
 
+// addViewDelta adds a view's delta to the batches the views after it read:
+// the batches are then more than one.
+func (in *stepInput) addViewDelta(name string, z zset.ZSet) {
+	in.deltas[name] = z
+	in.one, in.oneZ = "", nil
+}
+
 // viewNames returns the views' names in creation order.
 func (e *Engine) viewNames() []string {
 	out := make([]string, len(e.order))

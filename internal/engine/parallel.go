@@ -125,8 +125,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 				}
 				stepped = append(stepped, v)
 				if len(z) > 0 {
-					in.deltas[v.meta().name] = z
-					in.one, in.oneZ = "", nil // the map holds two batches
+					in.addViewDelta(v.meta().name, z)
 				}
 			}
 			continue
@@ -153,8 +152,7 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 		}
 		for i, v := range wave {
 			if len(res[i].z) > 0 {
-				in.deltas[v.meta().name] = res[i].z
-				in.one, in.oneZ = "", nil
+				in.addViewDelta(v.meta().name, res[i].z)
 			}
 		}
 	}
