@@ -162,6 +162,96 @@ func (a *Arrangement) afterCommit() {
 	b.mu.Unlock()
 }
 
+// loadRegion returns, of the keys of a Load into a bounded arrangement
+// not yet cut, those of the rows its first cut would keep, with the
+// cut's target: the rows whose first order summary is at most the
+// target-th smallest, selected in one pass (about twice over the keys)
+// instead of sorting every row to keep a sixteenth. Rows that tie with
+// the last of them on the summary are all kept, for Load to order; the
+// cut (cutLoaded) then leaves the target first. It returns keys and 0
+// when the load is not cut.
+func (a *Arrangement) loadRegion(keys []loadKey) ([]loadKey, int) {
+	b := a.bnd
+	if b == nil || b.cut {
+		return keys, 0
+	}
+	target := max(int(boundMin.Load()), len(keys)/16)
+	if len(keys) <= target {
+		return keys, 0
+	}
+	return selectFirst(keys, target), target
+}
+
+// selectFirst reorders keys so that those whose k0 is at most the n-th
+// smallest k0 (0 < n ≤ len(keys)) come first, and returns them: a
+// quickselect partitioning three ways around the median of three.
+func selectFirst(keys []loadKey, n int) []loadKey {
+	k := n - 1
+	lo, hi := 0, len(keys)
+	for hi-lo > 1 {
+		x, y, z := keys[lo].k0, keys[lo+(hi-lo)/2].k0, keys[hi-1].k0
+		p := max(min(x, y), min(max(x, y), z))
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := keys[i].k0; {
+			case v < p:
+				keys[lt], keys[i] = keys[i], keys[lt]
+				lt++
+				i++
+			case v > p:
+				gt--
+				keys[i], keys[gt] = keys[gt], keys[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			lo, hi = k, k+1
+		}
+	}
+	// keys[:k] order no later than keys[k], keys[k+1:] no earlier; those
+	// of them equal to it join the first.
+	m, v := n, keys[k].k0
+	for i := n; i < len(keys); i++ {
+		if keys[i].k0 == v {
+			keys[m], keys[i] = keys[i], keys[m]
+			m++
+		}
+	}
+	return keys[:m]
+}
+
+// cutLoaded makes the first cut of a region Load selected (loadRegion):
+// the target first entries kept, the frontier at the last of them. When
+// equal rows merged leave no more than the target, every entry stays and
+// the frontier is at the last: rows past it were left out all the same.
+func (a *Arrangement) cutLoaded(target int) {
+	b := a.bnd
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cut, b.target = true, target
+	if a.n > target {
+		a.cutTo(target)
+		return
+	}
+	r := a.runs[""]
+	if r == nil {
+		return
+	}
+	if r.tr == nil {
+		b.front = r.small[len(r.small)-1]
+	} else {
+		b.front = r.tr.last()
+	}
+	b.whole = false
+	b.gen++
+}
+
 // cutTo keeps the first target entries of the run and drops the rest,
 // moving the frontier to the last one kept. With no more than target
 // entries it changes nothing: a region that held every row still does.
