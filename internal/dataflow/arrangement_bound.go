@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -184,12 +185,17 @@ func (a *Arrangement) loadRegion(keys []loadKey) ([]loadKey, int) {
 
 // selectFirst reorders keys so that those whose k0 is at most the n-th
 // smallest k0 (0 < n ≤ len(keys)) come first, and returns them: a
-// quickselect partitioning three ways around the median of three.
+// quickselect partitioning three ways around the median of three keys
+// drawn at random (a table's rows in id order are often periodic, which
+// defeats pivots taken at fixed places: the first, middle and last of a
+// range may be the same tooth's).
 func selectFirst(keys []loadKey, n int) []loadKey {
 	k := n - 1
 	lo, hi := 0, len(keys)
+	rng := rand.New(rand.NewPCG(uint64(len(keys)), uint64(n)))
 	for hi-lo > 1 {
-		x, y, z := keys[lo].k0, keys[lo+(hi-lo)/2].k0, keys[hi-1].k0
+		at := func() uint64 { return keys[lo+rng.IntN(hi-lo)].k0 }
+		x, y, z := at(), at(), at()
 		p := max(min(x, y), min(max(x, y), z))
 		lt, i, gt := lo, lo, hi
 		for i < gt {
@@ -231,9 +237,9 @@ func selectFirst(keys []loadKey, n int) []loadKey {
 // equal rows merged leave no more than the target, every entry stays and
 // the frontier is at the last: rows past it were left out all the same.
 func (a *Arrangement) cutLoaded(target int) {
+	// Not under b.mu: Load ends before anything reads the arrangement
+	// (a reader of a LoadRowsAsync waits for it holding b.mu).
 	b := a.bnd
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.cut, b.target = true, target
 	if a.n > target {
 		a.cutTo(target)

@@ -1,8 +1,10 @@
 package dataflow
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -184,6 +186,50 @@ func TestBoundLoadRegion(t *testing.T) {
 		}
 		if bounded.Len() != plain.Len() || bounded.Total() != plain.Total() {
 			t.Fatalf("round %d: %d entries of weight %d, want %d of %d", round, bounded.Len(), bounded.Total(), plain.Len(), plain.Total())
+		}
+	}
+}
+
+// TestSelectFirst checks the bounded load's selection against a sort,
+// over keys periodic (as a table's column i % m gives in id order),
+// sorted, reversed, all equal and random: the keys it returns are those
+// whose summary is at most the n-th smallest. (Pivots taken at fixed
+// places made TestTopKReserveMemory's load quadratic.)
+func TestSelectFirst(t *testing.T) {
+	const size = 200_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	orders := map[string]func(i int) uint64{
+		"saw":      func(i int) uint64 { return uint64(i % (size / 10)) },
+		"saw down": func(i int) uint64 { return uint64(size/10-i%(size/10))<<32 | uint64(i) },
+		"sorted":   func(i int) uint64 { return uint64(i) },
+		"reversed": func(i int) uint64 { return uint64(size - i) },
+		"equal":    func(int) uint64 { return 7 },
+		"random":   func(int) uint64 { return rng.Uint64N(1000) },
+	}
+	for name, k0 := range orders {
+		for _, n := range []int{1, 4096, size / 16, size - 1, size} {
+			keys := make([]loadKey, size)
+			for i := range keys {
+				keys[i] = loadKey{k0: k0(i), i: int32(i)}
+			}
+			sorted := slices.Clone(keys)
+			slices.SortFunc(sorted, func(x, y loadKey) int { return cmp.Compare(x.k0, y.k0) })
+			limit := sorted[n-1].k0
+			want := 0
+			for _, lk := range sorted {
+				if lk.k0 <= limit {
+					want++
+				}
+			}
+			got := selectFirst(keys, n)
+			if len(got) != want {
+				t.Fatalf("%s, n = %d: %d keys selected, want %d", name, n, len(got), want)
+			}
+			for _, lk := range got {
+				if lk.k0 > limit {
+					t.Fatalf("%s, n = %d: key %d selected past %d", name, n, lk.k0, limit)
+				}
+			}
 		}
 	}
 }
