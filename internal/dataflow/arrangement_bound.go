@@ -27,8 +27,9 @@ import (
 // Total, String) extends the region to the whole relation first. State
 // reports the region.
 //
-// The region is first cut, at the first commit after the index is built,
-// to a sixteenth of its rows (4,096 rows at least); a commit that leaves it
+// The region is first cut to a sixteenth of its rows (4,096 rows at
+// least): by Load, which sorts only those (loadRegion), or at the first
+// commit after the index is built some other way; a commit that leaves it
 // more than twice that target cuts it back, so that rows entering at the
 // top (ORDER BY ts DESC over a growing log) do not make it a full index
 // again. What it costs: an extension reads and sorts the table's rows, as
