@@ -238,8 +238,8 @@ func selectFirst(keys []loadKey, n int) []loadKey {
 // equal rows merged leave no more than the target, every entry stays and
 // the frontier is at the last: rows past it were left out all the same.
 func (a *Arrangement) cutLoaded(target int) {
-	// Not under b.mu: Load ends before anything reads the arrangement
-	// (a reader of a LoadRowsAsync waits for it holding b.mu).
+	// Not under b.mu: nothing reads the arrangement before Load ends
+	// (a reader of a LoadRowsAsync waits for it first, AwaitLoad).
 	b := a.bnd
 	b.cut, b.target = true, target
 	if a.n > target {
