@@ -1,6 +1,7 @@
 package dataflow
 
 import (
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -26,8 +27,9 @@ import (
 // Total, String) extends the region to the whole relation first. State
 // reports the region.
 //
-// The region is first cut, at the first commit after the index is built,
-// to a sixteenth of its rows (4,096 rows at least); a commit that leaves it
+// The region is first cut to a sixteenth of its rows (4,096 rows at
+// least): by Load, which sorts only those (loadRegion), or at the first
+// commit after the index is built some other way; a commit that leaves it
 // more than twice that target cuts it back, so that rows entering at the
 // top (ORDER BY ts DESC over a growing log) do not make it a full index
 // again. What it costs: an extension reads and sorts the table's rows, as
@@ -160,6 +162,101 @@ func (a *Arrangement) afterCommit() {
 	b.mu.Lock()
 	a.cutTo(b.target)
 	b.mu.Unlock()
+}
+
+// loadRegion returns, of the keys of a Load into a bounded arrangement
+// not yet cut, those of the rows its first cut would keep, with the
+// cut's target: the rows whose first order summary is at most the
+// target-th smallest, selected in one pass (about twice over the keys)
+// instead of sorting every row to keep a sixteenth. Rows that tie with
+// the last of them on the summary are all kept, for Load to order; the
+// cut (cutLoaded) then leaves the target first. It returns keys and 0
+// when the load is not cut.
+func (a *Arrangement) loadRegion(keys []loadKey) ([]loadKey, int) {
+	b := a.bnd
+	if b == nil || b.cut {
+		return keys, 0
+	}
+	target := max(int(boundMin.Load()), len(keys)/16)
+	if len(keys) <= target {
+		return keys, 0
+	}
+	return selectFirst(keys, target), target
+}
+
+// selectFirst reorders keys so that those whose k0 is at most the n-th
+// smallest k0 (0 < n ≤ len(keys)) come first, and returns them: a
+// quickselect partitioning three ways around the median of three keys
+// drawn at random (a table's rows in id order are often periodic, which
+// defeats pivots taken at fixed places: the first, middle and last of a
+// range may be the same tooth's).
+func selectFirst(keys []loadKey, n int) []loadKey {
+	k := n - 1
+	lo, hi := 0, len(keys)
+	rng := rand.New(rand.NewPCG(uint64(len(keys)), uint64(n)))
+	for hi-lo > 1 {
+		at := func() uint64 { return keys[lo+rng.IntN(hi-lo)].k0 }
+		x, y, z := at(), at(), at()
+		p := max(min(x, y), min(max(x, y), z))
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := keys[i].k0; {
+			case v < p:
+				keys[lt], keys[i] = keys[i], keys[lt]
+				lt++
+				i++
+			case v > p:
+				gt--
+				keys[i], keys[gt] = keys[gt], keys[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			lo, hi = k, k+1
+		}
+	}
+	// keys[:k] order no later than keys[k], keys[k+1:] no earlier; those
+	// of them equal to it join the first.
+	m, v := n, keys[k].k0
+	for i := n; i < len(keys); i++ {
+		if keys[i].k0 == v {
+			keys[m], keys[i] = keys[i], keys[m]
+			m++
+		}
+	}
+	return keys[:m]
+}
+
+// cutLoaded makes the first cut of a region Load selected (loadRegion):
+// the target first entries kept, the frontier at the last of them. When
+// equal rows merged leave no more than the target, every entry stays and
+// the frontier is at the last: rows past it were left out all the same.
+func (a *Arrangement) cutLoaded(target int) {
+	// Not under b.mu: nothing reads the arrangement before Load ends
+	// (a reader of a LoadRowsAsync waits for it first, AwaitLoad).
+	b := a.bnd
+	b.cut, b.target = true, target
+	if a.n > target {
+		a.cutTo(target)
+		return
+	}
+	r := a.runs[""]
+	if r == nil {
+		return
+	}
+	if r.tr == nil {
+		b.front = r.small[len(r.small)-1]
+	} else {
+		b.front = r.tr.last()
+	}
+	b.whole = false
+	b.gen++
 }
 
 // cutTo keeps the first target entries of the run and drops the rest,

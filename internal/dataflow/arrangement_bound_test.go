@@ -1,8 +1,10 @@
 package dataflow
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -114,5 +116,120 @@ func TestBoundCommits(t *testing.T) {
 	}
 	if got, want := bounded.String(), plain.String(); got != want {
 		t.Errorf("at the end:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBoundLoadRegion checks a bounded arrangement's load, which sorts
+// only the rows its first cut keeps: loaded from the same rows as a plain
+// arrangement, it holds the target first of them in order (fewer when
+// equal rows merge), its frontier at the last, and reads as the plain one
+// from any place, extending past its region. The rows tie often on the
+// first order value, are sometimes equal, NULL or texts whose summaries
+// tie, so that the selection meets ties at its boundary.
+func TestBoundLoadRegion(t *testing.T) {
+	old := SetBoundMin(8)
+	defer SetBoundMin(old)
+	rng := rand.New(rand.NewPCG(7, 11))
+	for round := range 60 {
+		n := 1 + rng.IntN(3000)
+		text := round%3 == 2
+		typ := value.Int8Type
+		if text {
+			typ = value.TextType
+		}
+		spec := ArrangementSpec{Sort: []SortKey{
+			{Expr: &expr.Col{Idx: 1, T: typ}, Desc: round%2 == 0, NullsFirst: round%4 < 2},
+			{Expr: &expr.Col{Idx: 0, T: value.Int8Type}},
+		}}
+		distinct := 1 + rng.IntN(n)
+		rows := make([]value.Row, 0, n+1)
+		rows = append(rows, nil) // a hole, as a table's id 0
+		for range n {
+			id, v := value.NewInt(value.Int8, int64(rng.IntN(n))), value.Null
+			if rng.IntN(20) > 0 {
+				x := int64(rng.IntN(distinct))
+				v = value.NewInt(value.Int8, x)
+				if text {
+					v = value.NewText(value.Text, fmt.Sprintf("a long shared prefix %06d", x))
+				}
+			}
+			rows = append(rows, value.Row{id, v})
+		}
+		plain, bounded := NewArrangement(spec), NewArrangement(spec)
+		plain.Claim()
+		bounded.Claim()
+		bounded.Bound(func() ([]value.Row, zset.ZSet, error) { return rows, nil, nil })
+		if err := plain.LoadRows(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := bounded.LoadRows(rows); err != nil {
+			t.Fatal(err)
+		}
+		if target := max(8, n/16); n > target && bounded.n > target {
+			t.Fatalf("round %d: %d rows loaded, region of %d, want at most %d", round, n, bounded.n, target)
+		}
+		var want []string
+		plain.ScanFrom(nil, nil, func(r value.Row, w int64) bool {
+			want = append(want, zset.ZSet{{Row: r, W: w}}.String())
+			return true
+		})
+		var got []string
+		bounded.ScanFrom(nil, nil, func(r value.Row, w int64) bool {
+			got = append(got, zset.ZSet{{Row: r, W: w}}.String())
+			return len(got) <= bounded.n // past the region: an extension
+		})
+		if len(want) > len(got) {
+			want = want[:len(got)]
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("round %d (%d rows): read\n%v\nwant\n%v", round, n, got, want)
+		}
+		if bounded.Len() != plain.Len() || bounded.Total() != plain.Total() {
+			t.Fatalf("round %d: %d entries of weight %d, want %d of %d", round, bounded.Len(), bounded.Total(), plain.Len(), plain.Total())
+		}
+	}
+}
+
+// TestSelectFirst checks the bounded load's selection against a sort,
+// over keys periodic (as a table's column i % m gives in id order),
+// sorted, reversed, all equal and random: the keys it returns are those
+// whose summary is at most the n-th smallest. (Pivots taken at fixed
+// places made TestTopKReserveMemory's load quadratic.)
+func TestSelectFirst(t *testing.T) {
+	const size = 200_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	orders := map[string]func(i int) uint64{
+		"saw":      func(i int) uint64 { return uint64(i % (size / 10)) },
+		"saw down": func(i int) uint64 { return uint64(size/10-i%(size/10))<<32 | uint64(i) },
+		"sorted":   func(i int) uint64 { return uint64(i) },
+		"reversed": func(i int) uint64 { return uint64(size - i) },
+		"equal":    func(int) uint64 { return 7 },
+		"random":   func(int) uint64 { return rng.Uint64N(1000) },
+	}
+	for name, k0 := range orders {
+		for _, n := range []int{1, 4096, size / 16, size - 1, size} {
+			keys := make([]loadKey, size)
+			for i := range keys {
+				keys[i] = loadKey{k0: k0(i), i: int32(i)}
+			}
+			sorted := slices.Clone(keys)
+			slices.SortFunc(sorted, func(x, y loadKey) int { return cmp.Compare(x.k0, y.k0) })
+			limit := sorted[n-1].k0
+			want := 0
+			for _, lk := range sorted {
+				if lk.k0 <= limit {
+					want++
+				}
+			}
+			got := selectFirst(keys, n)
+			if len(got) != want {
+				t.Fatalf("%s, n = %d: %d keys selected, want %d", name, n, len(got), want)
+			}
+			for _, lk := range got {
+				if lk.k0 > limit {
+					t.Fatalf("%s, n = %d: key %d selected past %d", name, n, lk.k0, limit)
+				}
+			}
+		}
 	}
 }

@@ -157,6 +157,17 @@ func (a *Arrangement) load(src loadSrc) error {
 		return p.err
 	}
 	keys, arena, spans, rowsB := p.keys, p.arena, p.spans, p.rowsB
+	// A bounded index keeps only its region after its first cut: only
+	// the rows of the region are sorted and built (loadRegion).
+	cut := 0
+	if keys, cut = a.loadRegion(keys); cut > 0 {
+		rowsB = 0
+		for _, lk := range keys {
+			row, _ := src.at(lk.i)
+			rowsB += RowBytes(row)
+		}
+		defer a.cutLoaded(cut)
+	}
 	var buf []byte
 	key := func(j int32) []byte { return arena[spans[j][0]:spans[j][1]] }
 	sameKey := func(x, y loadKey) bool {

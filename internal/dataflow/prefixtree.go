@@ -60,6 +60,15 @@ func newPrefixTree() *prefixTree {
 
 func (t *prefixTree) len() int { return t.n }
 
+// last returns the tree's last entry; the tree holds one at least.
+func (t *prefixTree) last() arrEntry {
+	nd := t.root
+	for range t.height {
+		nd = nd.kids[nd.n]
+	}
+	return arrEntry{k0: nd.keys[nd.n-1], r: nd.rows[nd.n-1], w: nd.ws[nd.n-1]}
+}
+
 // storeBytes is the memory of the tree's nodes.
 func (t *prefixTree) storeBytes() int64 {
 	return int64(t.leaves+t.inner)*ptNodeBytes + int64(t.inner)*ptKidsBytes
