@@ -244,7 +244,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return value.BoolType, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record { // PostgreSQL has no min or max of json, bytea, bit strings, uuid or records
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records or ranges
 			return bad()
 		}
 		return arg, nil

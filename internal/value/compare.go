@@ -50,6 +50,8 @@ func Compare(a, b Value) int {
 		return strings.Compare(trimSpaces(a.Str()), trimSpaces(b.Str()))
 	case TSVector, TSQuery:
 		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
+		return compareRanges(a, b)
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)

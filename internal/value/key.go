@@ -37,6 +37,7 @@ import (
 //	                    each as 8 ordered bytes (Compare's order)
 //	json                its text, as text's
 //	tsvector, tsquery   their stored forms (internal/tsearch), as text's
+//	range               appendRangeKey's encoding
 //	jsonb               appendJSONBKey's encoding
 //	array               per element a 1 byte and the element's key, then a
 //	                    0 byte, then a non-empty array's shape
@@ -98,6 +99,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendStringKey(buf, trimSpaces(v.Str()))
 	case TSVector, TSQuery:
 		return appendStringKey(buf, v.textSearchBytes())
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
+		return appendRangeKey(buf, v)
 	}
 	return appendStringKey(buf, v.Str())
 }
