@@ -1,0 +1,42 @@
+package sql
+
+import (
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// rangeOps are the operators over ranges other than the comparisons.
+var rangeOps = map[string]bool{
+	"@>": true, "<@": true, "&&": true, "<<": true, ">>": true, "&<": true, "&>": true, "-|-": true,
+	"+": true, "*": true, "-": true,
+}
+
+// rangeOperator binds an operator of rangeOps with a range operand. As
+// for PostgreSQL's anyrange and anyelement, an untyped literal beside a
+// range is a range of its type, and the other operand must be a range of
+// the same type or, for @> and <@, exactly its element type. ok is false
+// for other operands.
+func (b *binder) rangeOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
+	lk, rk := l.Type().Kind, r.Type().Kind
+	if !rangeOps[op] || !lk.IsRange() && !rk.IsRange() {
+		return nil, false, nil
+	}
+	if lk == value.Unknown {
+		if l, err = b.coerce(l, r.Type(), loc); err != nil {
+			return nil, true, err
+		}
+	}
+	if rk == value.Unknown {
+		if r, err = b.coerce(r, l.Type(), loc); err != nil {
+			return nil, true, err
+		}
+	}
+	lk, rk = l.Type().Kind, r.Type().Kind
+	if lk != rk && !(op == "@>" && rk == lk.RangeElem() || op == "<@" && lk == rk.RangeElem()) {
+		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	e, err = b.callFunc(nil, op, nil, []expr.Expr{l, r}, loc)
+	return e, true, err
+}
