@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -264,14 +266,26 @@ func appendRangeKey(buf []byte, v Value) []byte {
 	if lo.Inf {
 		buf = append(buf, 0)
 	} else {
-		buf = appendScalarKey(append(buf, 1), lo.Val)
+		buf = appendRangeElemKey(append(buf, 1), lo.Val)
 		buf = append(buf, flagByte(!lo.Inc))
 	}
 	if hi.Inf {
 		return append(buf, 2)
 	}
-	buf = appendScalarKey(append(buf, 1), hi.Val)
+	buf = appendRangeElemKey(append(buf, 1), hi.Val)
 	return append(buf, flagByte(hi.Inc))
+}
+
+// appendRangeElemKey is appendScalarKey of a range's element, apart so
+// that appendScalarKey does not recurse (a caller's stack buffer stays on
+// the stack).
+func appendRangeElemKey(buf []byte, v Value) []byte {
+	buf = append(buf, byte(v.kind))
+	if v.kind == Numeric {
+		var d apd.Decimal
+		return appendNumericKey(buf, v.DecimalInto(&d))
+	}
+	return appendOrderedInt(buf, v.n)
 }
 
 func flagByte(b bool) byte {
