@@ -13,9 +13,13 @@ func genRange(k Kind) *rapid.Generator[Value] {
 	return rapid.Custom(func(t *rapid.T) Value {
 		bound := func(name string) RangeBound {
 			var v Value
-			if k == Int4Range && rapid.Bool().Draw(t, name+"small") {
+			switch e := k.RangeElem(); {
+			case k == Int4Range && rapid.Bool().Draw(t, name+"small"):
 				v = NewInt(Int4, int64(rapid.IntRange(-3, 3).Draw(t, name)))
-			} else {
+			case e == Timestamp || e == TimestampTZ:
+				// Within the range of timestamps that read back.
+				v = NewTimestamp(e, rapid.Int64Range(-2e17, 9e18).Draw(t, name))
+			default:
 				v = genValue(k.RangeElem()).Draw(t, name)
 			}
 			return RangeBound{Val: v, Inf: v.IsNull(), Inc: rapid.Bool().Draw(t, name+"inc")}
