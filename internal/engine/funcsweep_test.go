@@ -127,6 +127,12 @@ var sweepTypes = map[string][]string{
 	"uuid":                        {"'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'", "'00000000-0000-0000-0000-000000000001'", "'ffffffff-ffff-ffff-ffff-ffffffffffff'"},
 	"tsvector":                    {"'fat:2,4A cat:3 rat:5B'", "'a b c'", "'day:1 abc:2'"},
 	"tsquery":                     {"'fat & rat'", "'a <-> !b | c:*'", "'abc'"},
+	"int4range":                   {"'[1,5)'", "'(,3]'", "'[3,9]'"},
+	"int8range":                   {"'[1,5)'", "'(,3]'", "'[3,9]'"},
+	"numrange":                    {"'[1.5,2.5]'", "'(0,)'", "'[-1,1.5)'"},
+	"daterange":                   {"'[2024-03-01,2024-04-01)'", "'(,2000-02-29]'", "'[2000-01-01,infinity]'"},
+	"tsrange":                     {"'[2024-03-15 10:30,2024-03-16)'", "'(,2000-02-29 23:59:59.5]'", "'[2000-01-01,)'"},
+	"tstzrange":                   {"'[2024-03-15 10:30+00,2024-03-16+00)'", "'(,2000-02-29 23:59:59.5+02]'", "'empty'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -204,32 +210,38 @@ var sweepArgs = map[string]map[int][]string{
 	`regexp_instr(text,text,integer,integer,integer,text)`: {2: {"1", "2", "1"}, 3: {"1", "2", "1"}, 4: {"0", "1", "0"}, 5: sweepFlags},
 	`regexp_instr(text,text,integer,integer,integer,text,integer)`: {2: {"1", "2", "1"}, 3: {"1", "2", "1"}, 4: {"0", "1", "0"},
 		5: sweepFlags, 6: {"0", "1", "0"}},
-	`regexp_like(text,text,text)`:                           {2: sweepFlags},
-	`regexp_match(text,text,text)`:                          {2: sweepFlags},
-	`regexp_matches(text,text,text)`:                        {2: {"'g'", "'gi'", "''"}},
-	`regexp_replace(text,text,text,integer,integer,text)`:   {3: {"1", "2", "1"}, 4: {"0", "1", "2"}, 5: sweepFlags},
-	`regexp_replace(text,text,text,text)`:                   {3: {"'g'", "'gi'", "''"}},
-	`regexp_split_to_array(text,text,text)`:                 {2: sweepFlags},
-	`regexp_split_to_table(text,text,text)`:                 {2: sweepFlags},
-	`regexp_substr(text,text,integer,integer,text)`:         {2: {"1", "2", "1"}, 3: {"1", "2", "1"}, 4: sweepFlags},
-	`regexp_substr(text,text,integer,integer,text,integer)`: {2: {"1", "2", "1"}, 3: {"1", "2", "1"}, 4: sweepFlags, 5: {"0", "1", "0"}},
-	`timezone(text,time with time zone)`:                    {0: sweepZones},
-	`timezone(text,timestamp with time zone)`:               {0: sweepZones},
-	`timezone(text,timestamp without time zone)`:            {0: sweepZones},
-	`to_ascii(text,integer)`:                                {1: {"8", "9", "29"}},
-	`to_char(interval,text)`:                                {1: {"'HH24:MI:SS'", "'DD \"days\" HH'", "'YYYY-MM'"}},
-	`to_number(text,text)`:                                  {0: {"'12.5'", "'-3'", "'1,234'"}, 1: {"'99D9'", "'S9'", "'9,999'"}},
-	`"substring"(text,text,text)`:                           {1: {"'%#\"b_#\"%'", "'a%'", "'%#\"o, W#\"%'"}, 2: {"'#'", "'#'", "'#'"}},
-	`like_escape(text,text)`:                                {1: {"'#'", "'!'", "''"}},
-	`similar_escape(text,text)`:                             {1: {"'#'", "'!'", "''"}},
-	`similar_to_escape(text,text)`:                          {1: {"'#'", "'!'", "''"}},
-	`to_char(bigint,text)`:                                  {1: sweepNumFormats},
-	`to_char(integer,text)`:                                 {1: sweepNumFormats},
-	`to_char(numeric,text)`:                                 {1: sweepNumFormats},
-	`to_char(real,text)`:                                    {1: sweepNumFormats},
-	`to_char(double precision,text)`:                        {1: sweepNumFormats},
-	`to_char(timestamp without time zone,text)`:             {1: sweepDateFormats},
-	`to_char(timestamp with time zone,text)`:                {1: sweepDateFormats},
+	`regexp_like(text,text,text)`:                                           {2: sweepFlags},
+	`regexp_match(text,text,text)`:                                          {2: sweepFlags},
+	`regexp_matches(text,text,text)`:                                        {2: {"'g'", "'gi'", "''"}},
+	`regexp_replace(text,text,text,integer,integer,text)`:                   {3: {"1", "2", "1"}, 4: {"0", "1", "2"}, 5: sweepFlags},
+	`regexp_replace(text,text,text,text)`:                                   {3: {"'g'", "'gi'", "''"}},
+	`regexp_split_to_array(text,text,text)`:                                 {2: sweepFlags},
+	`regexp_split_to_table(text,text,text)`:                                 {2: sweepFlags},
+	`regexp_substr(text,text,integer,integer,text)`:                         {2: {"1", "2", "1"}, 3: {"1", "2", "1"}, 4: sweepFlags},
+	`regexp_substr(text,text,integer,integer,text,integer)`:                 {2: {"1", "2", "1"}, 3: {"1", "2", "1"}, 4: sweepFlags, 5: {"0", "1", "0"}},
+	`timezone(text,time with time zone)`:                                    {0: sweepZones},
+	`timezone(text,timestamp with time zone)`:                               {0: sweepZones},
+	`timezone(text,timestamp without time zone)`:                            {0: sweepZones},
+	`to_ascii(text,integer)`:                                                {1: {"8", "9", "29"}},
+	`to_char(interval,text)`:                                                {1: {"'HH24:MI:SS'", "'DD \"days\" HH'", "'YYYY-MM'"}},
+	`to_number(text,text)`:                                                  {0: {"'12.5'", "'-3'", "'1,234'"}, 1: {"'99D9'", "'S9'", "'9,999'"}},
+	`"substring"(text,text,text)`:                                           {1: {"'%#\"b_#\"%'", "'a%'", "'%#\"o, W#\"%'"}, 2: {"'#'", "'#'", "'#'"}},
+	`like_escape(text,text)`:                                                {1: {"'#'", "'!'", "''"}},
+	`similar_escape(text,text)`:                                             {1: {"'#'", "'!'", "''"}},
+	`similar_to_escape(text,text)`:                                          {1: {"'#'", "'!'", "''"}},
+	`to_char(bigint,text)`:                                                  {1: sweepNumFormats},
+	`to_char(integer,text)`:                                                 {1: sweepNumFormats},
+	`to_char(numeric,text)`:                                                 {1: sweepNumFormats},
+	`to_char(real,text)`:                                                    {1: sweepNumFormats},
+	`to_char(double precision,text)`:                                        {1: sweepNumFormats},
+	`to_char(timestamp without time zone,text)`:                             {1: sweepDateFormats},
+	`to_char(timestamp with time zone,text)`:                                {1: sweepDateFormats},
+	`int4range(integer,integer,text)`:                                       {2: sweepRangeFlags},
+	`int8range(bigint,bigint,text)`:                                         {2: sweepRangeFlags},
+	`numrange(numeric,numeric,text)`:                                        {2: sweepRangeFlags},
+	`daterange(date,date,text)`:                                             {2: sweepRangeFlags},
+	`tsrange(timestamp without time zone,timestamp without time zone,text)`: {2: sweepRangeFlags},
+	`tstzrange(timestamp with time zone,timestamp with time zone,text)`:     {2: sweepRangeFlags},
 }
 
 var (
@@ -237,6 +249,7 @@ var (
 	sweepZones       = []string{"'UTC'", "'Europe/Paris'", "'+02'"}
 	sweepFlags       = []string{"'i'", "''", "'x'"}
 	sweepNumFormats  = []string{"'S999D99'", "'FM9,990.00'", "'abc'"}
+	sweepRangeFlags  = []string{"'[]'", "'()'", "'(]'"}
 	sweepDateFormats = []string{"'YYYY-MM-DD HH24:MI:SS'", "'Dy, DD Mon YYYY'", "'IYYY-IW-ID'"}
 )
 
@@ -356,6 +369,7 @@ var sweepPoly = map[string][2]string{
 	"anyarray":              {"integer[]", "text[]"},
 	"anycompatiblearray":    {"integer[]", "text[]"},
 	`"any"`:                 {"integer", "text"},
+	"anyrange":              {"int4range", "numrange"},
 }
 
 func sweepSupported(typ string, result bool) bool {

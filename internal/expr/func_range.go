@@ -60,6 +60,11 @@ func init() {
 				return value.NewBool(f.test(hi)), nil
 			})
 		}
+		if k == value.Int4Range || k == value.Int8Range || k == value.DateRange {
+			// A discrete range's canonical function: every range is
+			// canonical already.
+			strict(k.String()+"_canonical", kinds(k), rt, func(a []value.Value) (value.Value, error) { return a[0], nil })
+		}
 		strict("range_merge", kinds(k, k), rt, func(a []value.Value) (value.Value, error) {
 			return value.RangeUnion(a[0], a[1], false)
 		})
