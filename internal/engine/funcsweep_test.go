@@ -670,7 +670,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"aggregates", "agg "}, {"window functions", "window "},
 	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
 	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
-	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
+	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange"}, {"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
 	{"arrays and polymorphic", "any"},
 }
 

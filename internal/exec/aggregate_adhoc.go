@@ -10,7 +10,7 @@ import (
 
 // adHocAggregate computes over a group's inputs, as PostgreSQL computes
 // them, the bitwise aggregates and those that views do not maintain
-// (plan.AggNotMaintained): the regression family over the (y, x)
+// (plan.AggNotMaintained): range_intersect_agg, the regression family over the (y, x)
 // pairs without a NULL, accumulated in input order by Youngs and
 // Cramer's update as float8_regr_accum does; and the ordered-set
 // aggregates over the non-NULL values, sorted by their WITHIN GROUP key
@@ -23,6 +23,8 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 		return orderedSet(a, ins, rows)
 	case a.Type.Kind == value.Bit:
 		return bitStringAggregate(a.Func, ins)
+	case a.Func == plan.AggRangeIntersect:
+		return rangeIntersect(ins)
 	}
 	var acc int64
 	seen := false
@@ -47,6 +49,25 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 		return value.Null, nil
 	}
 	return value.NewInt(a.Type.Kind, acc), nil
+}
+
+// rangeIntersect is range_intersect_agg: the intersection of the
+// non-NULL ranges of ins, NULL when there are none.
+func rangeIntersect(ins []aggInput) (value.Value, error) {
+	acc := value.Null
+	for _, in := range ins {
+		switch {
+		case in.arg.IsNull():
+		case acc.IsNull():
+			acc = in.arg
+		default:
+			var err error
+			if acc, err = value.RangeIntersect(acc, in.arg); err != nil {
+				return value.Null, err
+			}
+		}
+	}
+	return acc, nil
 }
 
 // regression is corr, covar_* or regr_* over the pairs of ins (y in arg,
