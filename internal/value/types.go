@@ -204,6 +204,8 @@ var unsupportedTypes = map[string]bool{
 	"path": true, "polygon": true, "circle": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,
+	"int4multirange": true, "int8multirange": true, "nummultirange": true, "datemultirange": true,
+	"tsmultirange": true, "tstzmultirange": true,
 }
 
 func numericType(mods []int32) (Type, error) {
