@@ -187,6 +187,8 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return appendTSQueryBinary(buf, v.TSQuery())
 	case value.Int4Range, value.Int8Range, value.NumRange, value.DateRange, value.TSRange, value.TSTZRange:
 		return appendRangeBinary(buf, v)
+	case value.Int4Multirange, value.Int8Multirange, value.NumMultirange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange:
+		return appendMultirangeBinary(buf, v)
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
@@ -343,6 +345,9 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind.IsRange() {
 		return decodeRangeParam(b, t.Kind, n)
+	}
+	if t.Kind.IsMultirange() {
+		return decodeMultirangeParam(b, t.Kind, n)
 	}
 	if t.Kind == value.JSONB || t.Kind == value.JSONPath {
 		return decodeJSONBParam(b, n)

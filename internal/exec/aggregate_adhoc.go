@@ -25,6 +25,8 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 		return bitStringAggregate(a.Func, ins)
 	case a.Func == plan.AggRangeIntersect:
 		return rangeIntersect(ins)
+	case a.Func == plan.AggRangeAgg:
+		return rangeAgg(a.Type.Kind, ins)
 	}
 	var acc int64
 	seen := false
@@ -52,7 +54,7 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 }
 
 // rangeIntersect is range_intersect_agg: the intersection of the
-// non-NULL ranges of ins, NULL when there are none.
+// non-NULL ranges or multiranges of ins, NULL when there are none.
 func rangeIntersect(ins []aggInput) (value.Value, error) {
 	acc := value.Null
 	for _, in := range ins {
@@ -60,6 +62,11 @@ func rangeIntersect(ins []aggInput) (value.Value, error) {
 		case in.arg.IsNull():
 		case acc.IsNull():
 			acc = in.arg
+		case acc.Kind().IsMultirange():
+			var err error
+			if acc, err = value.MultirangeIntersect(acc, in.arg); err != nil {
+				return value.Null, err
+			}
 		default:
 			var err error
 			if acc, err = value.RangeIntersect(acc, in.arg); err != nil {
@@ -68,6 +75,23 @@ func rangeIntersect(ins []aggInput) (value.Value, error) {
 		}
 	}
 	return acc, nil
+}
+
+// rangeAgg is range_agg: the multirange of kind k of the non-NULL ranges
+// (or multiranges' ranges) of ins, NULL when there are none.
+func rangeAgg(k value.Kind, ins []aggInput) (value.Value, error) {
+	var rs []value.Value
+	seen := false
+	for _, in := range ins {
+		if !in.arg.IsNull() {
+			rs = append(rs, in.arg.Ranges()...)
+			seen = true
+		}
+	}
+	if !seen {
+		return value.Null, nil
+	}
+	return value.MakeMultirange(k, rs)
 }
 
 // regression is corr, covar_* or regr_* over the pairs of ins (y in arg,

@@ -12,14 +12,15 @@ var rangeOps = map[string]bool{
 	"+": true, "*": true, "-": true,
 }
 
-// rangeOperator binds an operator of rangeOps with a range operand. As
-// for PostgreSQL's anyrange and anyelement, an untyped literal beside a
-// range is a range of its type, and the other operand must be a range of
-// the same type or, for @> and <@, exactly its element type. ok is false
-// for other operands.
+// rangeOperator binds an operator of rangeOps with a range or multirange
+// operand. As for PostgreSQL's anyrange, anymultirange and anyelement, an
+// untyped literal beside one is of its type, and the other operand must
+// be a range or multirange of the same range type (both multiranges for
+// +, * and - of a multirange) or, for @> and <@, exactly its element
+// type. ok is false for other operands.
 func (b *binder) rangeOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
 	lk, rk := l.Type().Kind, r.Type().Kind
-	if !rangeOps[op] || !lk.IsRange() && !rk.IsRange() {
+	if !rangeOps[op] || !isRangeLike(lk) && !isRangeLike(rk) {
 		return nil, false, nil
 	}
 	if lk == value.Unknown {
@@ -33,10 +34,21 @@ func (b *binder) rangeOperator(op string, l, r expr.Expr, loc int32) (e expr.Exp
 		}
 	}
 	lk, rk = l.Type().Kind, r.Type().Kind
-	if lk != rk && !(op == "@>" && rk == lk.RangeElem() || op == "<@" && lk == rk.RangeElem()) {
+	if lk != rk && !(op == "@>" && rk == rangeOf(lk).RangeElem() || op == "<@" && lk == rangeOf(rk).RangeElem() ||
+		rangeOf(lk) == rangeOf(rk) && op != "+" && op != "*" && op != "-") {
 		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	e, err = b.callFunc(nil, op, nil, []expr.Expr{l, r}, loc)
 	return e, true, err
+}
+
+func isRangeLike(k value.Kind) bool { return k.IsRange() || k.IsMultirange() }
+
+// rangeOf is a multirange kind's range kind, or k itself.
+func rangeOf(k value.Kind) value.Kind {
+	if k.IsMultirange() {
+		return k.MultirangeOf()
+	}
+	return k
 }

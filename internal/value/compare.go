@@ -52,6 +52,8 @@ func Compare(a, b Value) int {
 		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
 		return compareRanges(a, b)
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
+		return compareMultiranges(a, b)
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)

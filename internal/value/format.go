@@ -72,6 +72,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return v.TSQuery().AppendText(buf)
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
 		return appendRangeText(buf, v)
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
+		return appendMultirangeText(buf, v)
 	}
 	return append(buf, v.Str()...)
 }

@@ -42,6 +42,13 @@ var kindNames = [numKinds]string{
 	DateRange:   "daterange",
 	TSRange:     "tsrange",
 	TSTZRange:   "tstzrange",
+
+	Int4Multirange: "int4multirange",
+	Int8Multirange: "int8multirange",
+	NumMultirange:  "nummultirange",
+	DateMultirange: "datemultirange",
+	TSMultirange:   "tsmultirange",
+	TSTZMultirange: "tstzmultirange",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -182,6 +189,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(TSQueryType)
 	case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange":
 		return noMods(Type{rangeKinds[n], -1})
+	case "int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange":
+		return noMods(Type{rangeKinds[strings.Replace(n, "multirange", "range", 1)].MultirangeOf(), -1})
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -204,8 +213,6 @@ var unsupportedTypes = map[string]bool{
 	"path": true, "polygon": true, "circle": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,
-	"int4multirange": true, "int8multirange": true, "nummultirange": true, "datemultirange": true,
-	"tsmultirange": true, "tstzmultirange": true,
 }
 
 func numericType(mods []int32) (Type, error) {

@@ -7,7 +7,8 @@
 // is held inline, as that integer and its scale; a larger one, NaN or an
 // infinity points at an immutable apd.Decimal. Strings point at their
 // bytes, as do a tsvector and a tsquery (internal/tsearch's encodings);
-// a non-empty range points at its two bounds; every other type is held
+// a non-empty range points at its two bounds, a multirange at its ranges;
+// every other type is held
 // inline, so rows carry few pointers.
 package value
 
@@ -57,6 +58,12 @@ const (
 	DateRange
 	TSRange
 	TSTZRange
+	Int4Multirange
+	Int8Multirange
+	NumMultirange
+	DateMultirange
+	TSMultirange
+	TSTZMultirange
 	numKinds
 )
 
