@@ -133,6 +133,12 @@ var sweepTypes = map[string][]string{
 	"daterange":                   {"'[2024-03-01,2024-04-01)'", "'(,2000-02-29]'", "'[2000-01-01,infinity]'"},
 	"tsrange":                     {"'[2024-03-15 10:30,2024-03-16)'", "'(,2000-02-29 23:59:59.5]'", "'[2000-01-01,)'"},
 	"tstzrange":                   {"'[2024-03-15 10:30+00,2024-03-16+00)'", "'(,2000-02-29 23:59:59.5+02]'", "'empty'"},
+	"int4multirange":              {"'{[1,5),[7,9]}'", "'{(,3]}'", "'{}'"},
+	"int8multirange":              {"'{[1,5),[7,9]}'", "'{(,3]}'", "'{}'"},
+	"nummultirange":               {"'{[1.5,2.5]}'", "'{(,0),[1,2)}'", "'{[-1,1.5)}'"},
+	"datemultirange":              {"'{[2024-03-01,2024-04-01)}'", "'{(,2000-02-29],[2001-01-01,)}'", "'{}'"},
+	"tsmultirange":                {"'{[2024-03-15 10:30,2024-03-16)}'", "'{(,2000-02-29 23:59:59.5]}'", "'{[2000-01-01,)}'"},
+	"tstzmultirange":              {"'{[2024-03-15 10:30+00,2024-03-16+00)}'", "'{(,2000-02-29 23:59:59.5+02]}'", "'{}'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -370,6 +376,7 @@ var sweepPoly = map[string][2]string{
 	"anycompatiblearray":    {"integer[]", "text[]"},
 	`"any"`:                 {"integer", "text"},
 	"anyrange":              {"int4range", "numrange"},
+	"anymultirange":         {"int4multirange", "nummultirange"},
 }
 
 func sweepSupported(typ string, result bool) bool {
@@ -670,7 +677,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"aggregates", "agg "}, {"window functions", "window "},
 	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
 	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
-	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange"}, {"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
+	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange int4multirange int8multirange nummultirange datemultirange tsmultirange tstzmultirange anymultirange"}, {"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
 	{"arrays and polymorphic", "any"},
 }
 

@@ -82,3 +82,17 @@ func init() {
 		rangeOp("-", kinds(m, m), mt, func(a []value.Value) (value.Value, error) { return value.MultirangeMinus(a[0], a[1]) })
 	}
 }
+
+// unnestMultirange is unnest(multirange): its ranges, in order.
+func unnestMultirange(args []Expr) *SRF {
+	return &SRF{Name: "unnest", Args: args, Cols: []value.Type{{Kind: args[0].Type().Kind.MultirangeOf(), Mod: -1}},
+		Gen: func(a []value.Value, emit func(value.Row) error) error {
+			for _, r := range a[0].Ranges() {
+				if err := emit(value.Row{r}); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
