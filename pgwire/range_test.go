@@ -10,9 +10,10 @@ import (
 	"github.com/deltaview/deltaview"
 )
 
-// TestPgxRanges reads and writes ranges through pgx: the types have
-// PostgreSQL's OIDs, so pgx decodes them from the binary format, and a
-// range parameter sent in binary is read back, in every query mode.
+// TestPgxRanges reads and writes ranges and multiranges through pgx: the
+// types have PostgreSQL's OIDs, so pgx decodes them from the binary
+// format, and range and multirange parameters sent in binary are read
+// back, in every query mode.
 func TestPgxRanges(t *testing.T) {
 	db := deltaview.Open()
 	c := connect(t, startServer(t, db))
@@ -43,7 +44,17 @@ func TestPgxRanges(t *testing.T) {
 	if got := fmt.Sprint(lo.Float64, n.LowerType, n.UpperType, " ", w.LowerType, w.Upper.Time.Format("2006-01-02"), w.UpperType, " ", e.LowerType, e.UpperType); got != "1.5 i i U2020-01-02e E E" {
 		t.Errorf("got %s", got)
 	}
-	rows, err := c.Query(ctx(t), `SELECT r, n, w, '[1,2)'::int8range, 'empty'::tsrange, 'empty'::tstzrange, ARRAY[r] FROM d`)
+	var m pgtype.Multirange[pgtype.Range[pgtype.Int4]]
+	if err := c.QueryRow(ctx(t), `SELECT $1::int4multirange + '{[-10,-5)}'`, pgtype.Multirange[pgtype.Range[pgtype.Int4]]{in}).Scan(&m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 2 {
+		t.Fatalf("multirange of %d ranges", len(m))
+	}
+	if got := fmt.Sprint(m[0].Lower.Int32, m[0].Upper.Int32, m[1].Lower.Int32, m[1].UpperType); got != "-10 -5 4 U" {
+		t.Errorf("multirange %s", got)
+	}
+	rows, err := c.Query(ctx(t), `SELECT r, n, w, '[1,2)'::int8range, 'empty'::tsrange, 'empty'::tstzrange, ARRAY[r], '{}'::datemultirange FROM d`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +63,7 @@ func TestPgxRanges(t *testing.T) {
 		oids = append(oids, f.DataTypeOID)
 	}
 	rows.Close()
-	if got := fmt.Sprint(oids); got != "[3904 3906 3912 3926 3908 3910 3905]" {
+	if got := fmt.Sprint(oids); got != "[3904 3906 3912 3926 3908 3910 3905 4535]" {
 		t.Errorf("OIDs %s", got)
 	}
 }

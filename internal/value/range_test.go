@@ -141,3 +141,77 @@ func equalBools(a, b []bool) bool {
 	}
 	return true
 }
+
+// TestMultirangeProperty checks multiranges of int4range against the sets
+// of integers they hold, in a window that infinite bounds stand for:
+// canonical form (equal sets, equal values and keys), text read back,
+// and the operators.
+func TestMultirangeProperty(t *testing.T) {
+	const lo, hi = -6, 6
+	set := func(v Value) []bool {
+		s := make([]bool, hi-lo+1)
+		for i := range s {
+			s[i] = MultirangeContainsElem(v, NewInt(Int4, int64(lo+i)))
+		}
+		return s
+	}
+	gen := rapid.Custom(func(t *rapid.T) Value {
+		n := rapid.IntRange(0, 4).Draw(t, "n")
+		rs := make([]Value, n)
+		for i := range rs {
+			bound := func(name string) RangeBound {
+				if rapid.IntRange(0, 7).Draw(t, name+"inf") == 0 {
+					return RangeBound{Inf: true}
+				}
+				return RangeBound{Val: NewInt(Int4, int64(rapid.IntRange(lo+1, hi-1).Draw(t, name))), Inc: rapid.Bool().Draw(t, name+"inc")}
+			}
+			l, u := bound("lo"), bound("hi")
+			if !l.Inf && !u.Inf && Compare(l.Val, u.Val) > 0 {
+				l.Val, u.Val = u.Val, l.Val
+			}
+			r, err := MakeRange(Int4Range, l, u, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs[i] = r
+		}
+		m, err := MakeMultirange(Int4Multirange, rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := gen.Draw(t, "a"), gen.Draw(t, "b")
+		sa, sb := set(a), set(b)
+		if equalBools(sa, sb) != (Compare(a, b) == 0) {
+			t.Fatalf("%v and %v: same sets %v, Compare %d", a, b, equalBools(sa, sb), Compare(a, b))
+		}
+		if got, want := sign(bytes.Compare(AppendKey(nil, a), AppendKey(nil, b))), Compare(a, b); got != want {
+			t.Fatalf("key order %d, Compare %d for %v, %v", got, want, a, b)
+		}
+		if back, err := Parse(a.String(), Type{Int4Multirange, -1}); err != nil || Compare(back, a) != 0 {
+			t.Fatalf("%v reads back as %v (%v)", a, back, err)
+		}
+		contains, overlaps := true, false
+		var union, inter, minus []bool
+		for i := range sa {
+			contains = contains && (sa[i] || !sb[i])
+			overlaps = overlaps || sa[i] && sb[i]
+			union, inter, minus = append(union, sa[i] || sb[i]), append(inter, sa[i] && sb[i]), append(minus, sa[i] && !sb[i])
+		}
+		if MultirangeContains(a, b) != contains || MultirangeOverlaps(a, b) != overlaps {
+			t.Fatalf("%v @> %v: %v, &&: %v", a, b, MultirangeContains(a, b), MultirangeOverlaps(a, b))
+		}
+		for _, c := range []struct {
+			op   string
+			f    func(a, b Value) (Value, error)
+			want []bool
+		}{{"+", MultirangeUnion, union}, {"*", MultirangeIntersect, inter}, {"-", MultirangeMinus, minus}} {
+			got, err := c.f(a, b)
+			if err != nil || !equalBools(set(got), c.want) {
+				t.Fatalf("%v %s %v = %v (%v)", a, c.op, b, got, err)
+			}
+		}
+	})
+}
