@@ -10,9 +10,10 @@ import (
 
 // adHocAggregate computes over a group's inputs, as PostgreSQL computes
 // them, the bitwise aggregates and those that views do not maintain
-// (plan.AggNotMaintained): range_intersect_agg, the regression family over the (y, x)
-// pairs without a NULL, accumulated in input order by Youngs and
-// Cramer's update as float8_regr_accum does; and the ordered-set
+// (plan.AggNotMaintained): range_intersect_agg and range_agg; the
+// regression family over the (y, x) pairs without a NULL, accumulated in
+// input order by Youngs and Cramer's update as float8_regr_accum does;
+// and the ordered-set
 // aggregates over the non-NULL values, sorted by their WITHIN GROUP key
 // (aggInputs sorted them).
 func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {

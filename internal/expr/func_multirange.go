@@ -11,7 +11,7 @@ import (
 // multiranges of one range type (their elements for @> and <@).
 func init() {
 	B := value.BoolType
-	for _, k := range RangeKinds {
+	for _, k := range rangeKinds {
 		m, e := k.MultirangeOf(), k.RangeElem()
 		mt, rt := value.Type{Kind: m, Mod: -1}, value.Type{Kind: k, Mod: -1}
 		build := func(a []value.Value) (value.Value, error) {

@@ -5,8 +5,8 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// RangeKinds are the range types' kinds.
-var RangeKinds = []value.Kind{value.Int4Range, value.Int8Range, value.NumRange, value.DateRange, value.TSRange, value.TSTZRange}
+// rangeKinds are the range types' kinds.
+var rangeKinds = []value.Kind{value.Int4Range, value.Int8Range, value.NumRange, value.DateRange, value.TSRange, value.TSTZRange}
 
 // The range types' functions and operators, one signature per range type
 // (PostgreSQL's anyrange and anyelement): the constructors, lower, upper,
@@ -15,8 +15,8 @@ var RangeKinds = []value.Kind{value.Int4Range, value.Int8Range, value.NumRange, 
 // binder resolves only for a range and its own element type.
 func init() {
 	B := value.BoolType
-	for _, k := range RangeKinds {
-		k, e := k, k.RangeElem()
+	for _, k := range rangeKinds {
+		e := k.RangeElem()
 		rt := value.Type{Kind: k, Mod: -1}
 		register(&FuncDef{Name: k.String(), Params: kinds(e, e), Result: rt,
 			Eval: func(a []value.Value) (value.Value, error) { return makeRange(k, a[0], a[1], "[)") }})
@@ -48,7 +48,6 @@ func init() {
 			{"lower_inf", true, func(b value.RangeBound) bool { return b.Inf }},
 			{"upper_inf", false, func(b value.RangeBound) bool { return b.Inf }},
 		} {
-			f := f
 			strict(f.name, kinds(k), B, func(a []value.Value) (value.Value, error) {
 				if a[0].IsEmptyRange() {
 					return value.NewBool(false), nil

@@ -209,8 +209,9 @@ func (f AggFunc) Has(p AggProps) bool {
 // and numeric → numeric, of floats → double precision, avg(interval) →
 // interval; bool_and, bool_or → boolean; min, max and
 // range_intersect_agg (of a range or multirange) → the argument's type;
-// range_agg → the multirange of its range type; string_agg → text; array_agg → an array of the
-// argument's type (text for an untyped literal).
+// range_agg → the multirange of its range type; string_agg → text;
+// array_agg → an array of the argument's type (text for an untyped
+// literal).
 func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 	k := arg.Kind
 	bad := func() (value.Type, error) {

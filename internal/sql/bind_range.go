@@ -43,6 +43,7 @@ func (b *binder) rangeOperator(op string, l, r expr.Expr, loc int32) (e expr.Exp
 	return e, true, err
 }
 
+// isRangeLike reports whether k is a range or multirange kind.
 func isRangeLike(k value.Kind) bool { return k.IsRange() || k.IsMultirange() }
 
 // rangeOf is a multirange kind's range kind, or k itself.
