@@ -75,8 +75,8 @@ func EmptyRange(k Kind) Value { return Value{kind: k, n: rangeEmpty} }
 // IsEmptyRange reports whether v is an empty range.
 func (v Value) IsEmptyRange() bool { return v.kind.IsRange() && v.n&rangeEmpty != 0 }
 
-// RangeBounds returns a non-empty range's bounds; for an empty range, two
-// infinite bounds.
+// RangeBounds returns a non-empty range's bounds; an empty range's, two
+// NULL exclusive bounds, mean nothing (check IsEmptyRange first).
 func (v Value) RangeBounds() (lower, upper RangeBound) {
 	lower = RangeBound{Inf: v.n&rangeLowerInf != 0, Inc: v.n&rangeLowerInc != 0, Lower: true}
 	upper = RangeBound{Inf: v.n&rangeUpperInf != 0, Inc: v.n&rangeUpperInc != 0}
