@@ -167,6 +167,11 @@ func declaredType(declared []uint32, i int) (value.Type, bool) {
 			return value.Type{Kind: k, Mod: -1}, true
 		}
 	}
+	for k, oids := range rangeOIDs {
+		if oids[0] == declared[i] {
+			return value.Type{Kind: k, Mod: -1}, true
+		}
+	}
 	for k, oid := range kindOIDs {
 		if oid == declared[i] && value.Kind(k) != value.Unknown {
 			return value.Type{Kind: value.Kind(k), Mod: -1}, true

@@ -94,6 +94,9 @@ func typeOID(t value.Type) uint32 {
 	if oid := tsearchOID(t.Kind); oid != 0 {
 		return oid
 	}
+	if oid := rangeOID(t.Kind); oid != 0 {
+		return oid
+	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]
@@ -182,6 +185,10 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return appendTSVectorBinary(buf, v.TSVector())
 	case value.TSQuery:
 		return appendTSQueryBinary(buf, v.TSQuery())
+	case value.Int4Range, value.Int8Range, value.NumRange, value.DateRange, value.TSRange, value.TSTZRange:
+		return appendRangeBinary(buf, v)
+	case value.Int4Multirange, value.Int8Multirange, value.NumMultirange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange:
+		return appendMultirangeBinary(buf, v)
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
@@ -335,6 +342,12 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind.IsArray() {
 		return decodeArrayParam(b, t.Kind, n)
+	}
+	if t.Kind.IsRange() {
+		return decodeRangeParam(b, t.Kind, n)
+	}
+	if t.Kind.IsMultirange() {
+		return decodeMultirangeParam(b, t.Kind, n)
 	}
 	if t.Kind == value.JSONB || t.Kind == value.JSONPath {
 		return decodeJSONBParam(b, n)

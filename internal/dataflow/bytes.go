@@ -53,7 +53,7 @@ func RowBytes(r value.Row) int64 {
 			if v.Kind() == value.Record {
 				n += value.RecordBytes(*v)
 			}
-			n += value.JSONBytes(*v)
+			n += value.JSONBytes(*v) + value.RangeBytes(*v) + value.MultirangeBytes(*v)
 		case value.Numeric:
 			if _, _, small := v.SmallNumeric(); small {
 				continue // held in the Value

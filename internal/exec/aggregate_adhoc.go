@@ -10,9 +10,10 @@ import (
 
 // adHocAggregate computes over a group's inputs, as PostgreSQL computes
 // them, the bitwise aggregates and those that views do not maintain
-// (plan.AggNotMaintained): the regression family over the (y, x)
-// pairs without a NULL, accumulated in input order by Youngs and
-// Cramer's update as float8_regr_accum does; and the ordered-set
+// (plan.AggNotMaintained): range_intersect_agg and range_agg; the
+// regression family over the (y, x) pairs without a NULL, accumulated in
+// input order by Youngs and Cramer's update as float8_regr_accum does;
+// and the ordered-set
 // aggregates over the non-NULL values, sorted by their WITHIN GROUP key
 // (aggInputs sorted them).
 func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
@@ -23,6 +24,10 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 		return orderedSet(a, ins, rows)
 	case a.Type.Kind == value.Bit:
 		return bitStringAggregate(a.Func, ins)
+	case a.Func == plan.AggRangeIntersect:
+		return rangeIntersect(ins)
+	case a.Func == plan.AggRangeAgg:
+		return rangeAgg(a.Type.Kind, ins)
 	}
 	var acc int64
 	seen := false
@@ -47,6 +52,47 @@ func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Va
 		return value.Null, nil
 	}
 	return value.NewInt(a.Type.Kind, acc), nil
+}
+
+// rangeIntersect is range_intersect_agg: the intersection of the
+// non-NULL ranges or multiranges of ins, NULL when there are none.
+func rangeIntersect(ins []aggInput) (value.Value, error) {
+	acc := value.Null
+	for _, in := range ins {
+		switch {
+		case in.arg.IsNull():
+		case acc.IsNull():
+			acc = in.arg
+		case acc.Kind().IsMultirange():
+			var err error
+			if acc, err = value.MultirangeIntersect(acc, in.arg); err != nil {
+				return value.Null, err
+			}
+		default:
+			var err error
+			if acc, err = value.RangeIntersect(acc, in.arg); err != nil {
+				return value.Null, err
+			}
+		}
+	}
+	return acc, nil
+}
+
+// rangeAgg is range_agg: the multirange of kind k of the non-NULL ranges
+// (or multiranges' ranges) of ins, NULL when there are none.
+func rangeAgg(k value.Kind, ins []aggInput) (value.Value, error) {
+	var rs []value.Value
+	seen := false
+	for _, in := range ins {
+		if !in.arg.IsNull() {
+			rs = append(rs, in.arg.Ranges()...)
+			seen = true
+		}
+	}
+	if !seen {
+		return value.Null, nil
+	}
+	return value.MakeMultirange(k, rs)
 }
 
 // regression is corr, covar_* or regr_* over the pairs of ins (y in arg,

@@ -5,7 +5,7 @@ import (
 )
 
 // The range types' subtype-difference functions, which take their
-// subtypes' values (ranges themselves are not a type here): the
+// subtypes' values: the
 // difference a - b as double precision, computed as PostgreSQL computes
 // it from the values' representations (days of a date, microseconds of a
 // timestamp, so that the infinities give its huge results too); and

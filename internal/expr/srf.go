@@ -78,7 +78,10 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 		if len(args) == 1 && ts[0].Kind == value.TSVector {
 			return unnestTSVector(args), nil
 		}
-		if slices.ContainsFunc(ts, func(t value.Type) bool { return t.Kind == value.TSVector }) {
+		if len(args) == 1 && ts[0].Kind.IsMultirange() {
+			return unnestMultirange(args), nil
+		}
+		if slices.ContainsFunc(ts, func(t value.Type) bool { return t.Kind == value.TSVector || t.Kind.IsMultirange() }) {
 			return unnestZip(args)
 		}
 		f := &SRF{Name: name, Args: args}

@@ -51,6 +51,8 @@ const (
 	AggPercentileCont // percentile_cont(f) WITHIN GROUP (ORDER BY x)
 	AggPercentileDisc // percentile_disc(f) WITHIN GROUP (ORDER BY x)
 	AggMode           // mode() WITHIN GROUP (ORDER BY x)
+	AggRangeIntersect // range_intersect_agg(r)
+	AggRangeAgg       // range_agg(r)
 	// The hypothetical-set aggregates, f(args) WITHIN GROUP (ORDER BY
 	// keys): where a row of args would stand among the group's rows,
 	// maintained by counts. Their names are the window functions';
@@ -138,6 +140,8 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggPercentileCont: {"percentile_cont", AggNotMaintained | AggOrderedSet},
 	AggPercentileDisc: {"percentile_disc", AggNotMaintained | AggOrderedSet},
 	AggMode:           {"mode", AggNotMaintained | AggOrderedSet},
+	AggRangeIntersect: {"range_intersect_agg", AggNotMaintained},
+	AggRangeAgg:       {"range_agg", AggNotMaintained},
 
 	AggHypoRank:        {"rank", AggOrderedSet | AggHypothetical},
 	AggHypoDenseRank:   {"dense_rank", AggOrderedSet | AggHypothetical},
@@ -203,9 +207,11 @@ func (f AggFunc) Has(p AggProps) bool {
 // numeric) → numeric, sum(real) → real, sum(double precision) → double
 // precision, sum(interval) → interval; avg, var_*, stddev_* of integers
 // and numeric → numeric, of floats → double precision, avg(interval) →
-// interval; bool_and, bool_or → boolean; min, max → the
-// argument's type; string_agg → text; array_agg → an array of the
-// argument's type (text for an untyped literal).
+// interval; bool_and, bool_or → boolean; min, max and
+// range_intersect_agg (of a range or multirange) → the argument's type;
+// range_agg → the multirange of its range type; string_agg → text;
+// array_agg → an array of the argument's type (text for an untyped
+// literal).
 func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 	k := arg.Kind
 	bad := func() (value.Type, error) {
@@ -243,8 +249,21 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 			return bad()
 		}
 		return value.BoolType, nil
+	case AggRangeIntersect:
+		if !k.IsRange() && !k.IsMultirange() {
+			return bad()
+		}
+		return arg, nil
+	case AggRangeAgg:
+		if k.IsRange() {
+			return value.Type{Kind: k.MultirangeOf(), Mod: -1}, nil
+		}
+		if !k.IsMultirange() {
+			return bad()
+		}
+		return arg, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record { // PostgreSQL has no min or max of json, bytea, bit strings, uuid or records
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records or ranges
 			return bad()
 		}
 		return arg, nil

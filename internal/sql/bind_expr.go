@@ -507,6 +507,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 	if re, ok := regexOps[op]; ok {
 		return b.regexOp(re, op, l, r, loc)
 	}
+	if e, ok, err := b.rangeOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if e, ok, err := b.textSearchOperator(op, l, r, loc); ok {
 		return e, err
 	}

@@ -181,6 +181,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return ok
 	case (from == Int4 || from == Int8) && to == Bit, from == Bit && (to == Int4 || to == Int8):
 		return true
+	case from.IsRange() && to == from.MultirangeOf():
+		return true
 	}
 	return false
 }
@@ -246,6 +248,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		if r, ok, err := castTime(v, to); ok {
 			return r, err
 		}
+	case from.IsRange() && to == from.MultirangeOf():
+		return MakeMultirange(to, []Value{v})
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

@@ -52,6 +52,10 @@ func Compare(a, b Value) int {
 		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
 	case TSQuery:
 		return strings.Compare(a.TSQuery().OrderKey(), b.TSQuery().OrderKey())
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
+		return compareRanges(a, b)
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
+		return compareMultiranges(a, b)
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)
@@ -100,7 +104,8 @@ func CompareReprs(a, b Row) int {
 // print differently, which CompareRepr tells apart.
 func HasReprs(k Kind) bool {
 	switch {
-	case k == Float4, k == Float8, k == Numeric, k == Interval, k == TSQuery, k == Record:
+	case k == Float4, k == Float8, k == Numeric, k == Interval, k == TSQuery, k == Record,
+		k == NumRange, k == NumMultirange:
 		return true
 	case k.IsArray():
 		return HasReprs(k.Elem())
@@ -111,7 +116,8 @@ func HasReprs(k Kind) bool {
 // CompareRepr orders two values that Compare holds equal by their
 // representation, 0 when they print alike: -0 before 0, 1.5 before 1.50,
 // '1 mon' before '30 days' before '720:00:00' (the more months, then the
-// more days, first), tsqueries by their marks; arrays and records element by element. Among the
+// more days, first), tsqueries by their marks, numeric ranges by their
+// bounds; arrays and records element by element. Among the
 // rows of a group or a DISTINCT of several representations, the first in
 // this order is the one shown.
 func CompareRepr(a, b Value) int {
@@ -134,6 +140,16 @@ func CompareRepr(a, b Value) int {
 		return strings.Compare(string(a.TSQuery()), string(b.TSQuery()))
 	case Record:
 		return CompareReprs(a.Fields(), b.Fields())
+	case NumRange:
+		return compareRangeReprs(a, b)
+	case NumMultirange:
+		x, y := a.Ranges(), b.Ranges()
+		for i := range min(len(x), len(y)) {
+			if c := compareRangeReprs(x[i], y[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
 	}
 	if a.kind.IsArray() && HasReprs(a.kind.Elem()) {
 		return CompareReprs(a.Elems(), b.Elems())
@@ -300,4 +316,18 @@ func Prefix(v Value) (class uint8, bits uint64, exact bool) {
 		return uint8(v.kind), b, false
 	}
 	return uint8(v.kind), 0, false
+}
+
+// compareRangeReprs orders two equal numeric ranges by their bounds'
+// representations, lower first.
+func compareRangeReprs(a, b Value) int {
+	if a.IsEmptyRange() {
+		return 0
+	}
+	al, au := a.RangeBounds()
+	bl, bu := b.RangeBounds()
+	if c := CompareRepr(al.Val, bl.Val); c != 0 {
+		return c
+	}
+	return CompareRepr(au.Val, bu.Val)
 }

@@ -37,6 +37,8 @@ import (
 //	                    '1 mon' and '30 days' agree
 //	json                its text, as text's
 //	tsvector, tsquery   their stored forms (internal/tsearch), as text's
+//	range               appendRangeKey's encoding
+//	multirange          appendMultirangeKey's encoding
 //	jsonb               appendJSONBKey's encoding
 //	array               per element a 1 byte and the element's key, then a
 //	                    0 byte, then a non-empty array's shape
@@ -98,6 +100,10 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendStringKey(buf, v.textSearchBytes())
 	case TSQuery:
 		return appendStringKey(buf, v.TSQuery().OrderKey())
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
+		return appendRangeKey(buf, v)
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
+		return appendMultirangeKey(buf, v)
 	}
 	return appendStringKey(buf, v.Str())
 }

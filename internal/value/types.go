@@ -36,6 +36,19 @@ var kindNames = [numKinds]string{
 	JSONPath:    "jsonpath",
 	TSVector:    "tsvector",
 	TSQuery:     "tsquery",
+	Int4Range:   "int4range",
+	Int8Range:   "int8range",
+	NumRange:    "numrange",
+	DateRange:   "daterange",
+	TSRange:     "tsrange",
+	TSTZRange:   "tstzrange",
+
+	Int4Multirange: "int4multirange",
+	Int8Multirange: "int8multirange",
+	NumMultirange:  "nummultirange",
+	DateMultirange: "datemultirange",
+	TSMultirange:   "tsmultirange",
+	TSTZMultirange: "tstzmultirange",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -174,6 +187,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(TSVectorType)
 	case "tsquery":
 		return noMods(TSQueryType)
+	case "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange":
+		return noMods(Type{rangeKinds[n], -1})
+	case "int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange":
+		return noMods(Type{rangeKinds[strings.Replace(n, "multirange", "range", 1)].MultirangeOf(), -1})
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -195,8 +212,7 @@ var unsupportedTypes = map[string]bool{
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
-	"serial4": true, "serial8": true, "serial2": true, "int4range": true, "int8range": true,
-	"numrange": true, "daterange": true, "tsrange": true, "tstzrange": true, "record": true,
+	"serial4": true, "serial8": true, "serial2": true, "record": true,
 }
 
 func numericType(mods []int32) (Type, error) {

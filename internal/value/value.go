@@ -7,7 +7,9 @@
 // is held inline, as that integer and its scale; a larger one, NaN or an
 // infinity points at an immutable apd.Decimal. Strings point at their
 // bytes, as do a tsvector and a tsquery (internal/tsearch's encodings);
-// every other type is held inline, so rows carry few pointers.
+// a non-empty range points at its two bounds, a multirange at its ranges;
+// every other type is held
+// inline, so rows carry few pointers.
 package value
 
 import (
@@ -50,6 +52,18 @@ const (
 	JSONPath
 	TSVector
 	TSQuery
+	Int4Range
+	Int8Range
+	NumRange
+	DateRange
+	TSRange
+	TSTZRange
+	Int4Multirange
+	Int8Multirange
+	NumMultirange
+	DateMultirange
+	TSMultirange
+	TSTZMultirange
 	numKinds
 )
 
