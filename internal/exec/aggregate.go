@@ -209,8 +209,20 @@ func aggInputs(a *plan.AggCall, rows []value.Row) ([]aggInput, error) {
 		}
 		return value.Compare(x.sep, y.sep)
 	}
+	// Equal arguments printed differently (1.5 and 1.50), the first
+	// representation (value.CompareRepr) first, as the maintained view
+	// has them: DISTINCT keeps that one.
+	byReprs := func(x, y aggInput) int {
+		if c := byArgs(x, y); c != 0 {
+			return c
+		}
+		if c := value.CompareRepr(x.arg, y.arg); c != 0 {
+			return c
+		}
+		return value.CompareRepr(x.sep, y.sep)
+	}
 	if a.Distinct && !a.Star {
-		slices.SortStableFunc(ins, byArgs)
+		slices.SortStableFunc(ins, byReprs)
 		ins = slices.CompactFunc(ins, func(x, y aggInput) bool { return byArgs(x, y) == 0 })
 	}
 	ordered := a.Func.Has(plan.AggOrdered)
@@ -222,7 +234,7 @@ func aggInputs(a *plan.AggCall, rows []value.Row) ([]aggInput, error) {
 				}
 			}
 			if ordered {
-				return byArgs(x, y)
+				return byReprs(x, y)
 			}
 			return 0
 		})

@@ -17,29 +17,36 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	var seen map[string]struct{}
+	// seen holds, under UNION, the rows produced: by key, the round that
+	// produced one and where it is in that round's rows.
+	var seen map[string]seenRow
 	var buf []byte
-	// fresh keeps, under UNION, the rows not produced before.
-	fresh := func(rows []value.Row) []value.Row {
+	// fresh keeps, under UNION, the rows not produced before. Of a round's
+	// equal rows printed differently (1.5 and 1.50), it keeps the first
+	// representation (value.CompareReprs), as the maintained view does.
+	fresh := func(rows []value.Row, round int) []value.Row {
 		if n.All {
 			return rows
 		}
 		out := rows[:0:0]
 		for _, r := range rows {
 			buf = value.AppendRowKey(buf[:0], r)
-			if _, dup := seen[string(buf)]; dup {
+			if s, dup := seen[string(buf)]; dup {
+				if s.round == round && value.CompareReprs(r, out[s.at]) < 0 {
+					out[s.at] = r
+				}
 				continue
 			}
-			seen[string(buf)] = struct{}{}
+			seen[string(buf)] = seenRow{round: round, at: len(out)}
 			out = append(out, r)
 		}
 		return out
 	}
 	if !n.All {
-		seen = map[string]struct{}{}
+		seen = map[string]seenRow{}
 	}
 	b := budgetOf(src)
-	work := fresh(rows)
+	work := fresh(rows, 0)
 	out := append([]value.Row(nil), work...)
 	for round := 1; len(work) > 0; round++ {
 		if round > n.Bound() {
@@ -50,7 +57,7 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		work = fresh(next)
+		work = fresh(next, round)
 		if err := b.charge(int64(len(work)) * slotBytes); err != nil {
 			return nil, err
 		}
@@ -58,6 +65,10 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 	}
 	return out, nil
 }
+
+// seenRow is where a recursive UNION's row is: its round, and its index
+// in that round's rows.
+type seenRow struct{ round, at int }
 
 // working is a Source that also holds a recursive query's working table,
 // which the step's RecRef reads.

@@ -38,7 +38,7 @@ type hypoAcc struct {
 func newHypoAcc(s *aggSpec) accum {
 	a := &hypoAcc{spec: s}
 	if s.Func == plan.AggHypoDenseRank {
-		ms := newMultiset(compareVals)
+		ms := newMultiset(compareVals, false)
 		a.ms = &ms
 	}
 	return a

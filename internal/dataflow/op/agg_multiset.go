@@ -1,6 +1,7 @@
 package op
 
 import (
+	"math"
 	"slices"
 	"unsafe"
 
@@ -28,9 +29,42 @@ type multiset struct {
 	bytes int64
 }
 
-func newMultiset(cmp func(a, b []value.Value) int) multiset {
-	return multiset{tr: btree.NewBTreeGOptions(func(a, b msEntry) bool { return cmp(a.vals, b.vals) < 0 },
-		btree.Options{NoLocks: true, Degree: 8})}
+// newMultiset returns an empty multiset ordered by cmp. With reprs, values
+// that cmp holds equal but that print differently (1.5 and 1.50) are
+// distinct elements, the first representation (value.CompareReprs) first,
+// so that each is shown as written and an equal value's representations
+// can be read in order (class).
+func newMultiset(cmp func(a, b []value.Value) int, reprs bool) multiset {
+	less := func(a, b msEntry) bool { return cmp(a.vals, b.vals) < 0 }
+	if reprs {
+		less = func(a, b msEntry) bool {
+			if c := cmp(a.vals, b.vals); c != 0 {
+				return c < 0
+			}
+			if a.n == classStart || b.n == classStart {
+				return a.n == classStart && b.n != classStart
+			}
+			return value.CompareReprs(a.vals, b.vals) < 0
+		}
+	}
+	return multiset{tr: btree.NewBTreeGOptions(less, btree.Options{NoLocks: true, Degree: 8})}
+}
+
+// classStart is the multiplicity of a probe that a multiset kept by
+// representation orders before every representation of its value: no
+// element has it.
+const classStart = math.MinInt64
+
+// class calls fn with each element equal to vals under the multiset's
+// order, by representation (a multiset made with reprs), in one descent.
+func (m *multiset) class(vals []value.Value, cmp func(a, b []value.Value) int, fn func(e msEntry)) {
+	m.tr.Ascend(msEntry{vals: vals, n: classStart}, func(e msEntry) bool {
+		if cmp(e.vals, vals) != 0 {
+			return false
+		}
+		fn(e)
+		return true
+	})
 }
 
 func (m *multiset) get(vals []value.Value) int64 {
@@ -81,41 +115,126 @@ func netChanges(ch []aggChange, cmp func(a, b []value.Value) int) []aggChange {
 
 func compareVals(a, b []value.Value) int { return value.CompareRows(a, b) }
 
+// compareValsReprs is compareVals, equal values ordered by representation.
+func compareValsReprs(a, b []value.Value) int {
+	if c := value.CompareRows(a, b); c != 0 {
+		return c
+	}
+	return value.CompareReprs(a, b)
+}
+
 // distinctAcc is an aggregate over DISTINCT values: value → multiplicity,
 // and the inner aggregate fed each value once, when its multiplicity
-// becomes positive (+1) and when it drops to zero (-1).
+// becomes positive (+1) and when it drops to zero (-1). With reprs (an
+// argument whose equal values may print differently), the multiplicities
+// are per representation and the inner aggregate is fed a value's first
+// representation (value.CompareRepr) that some row has: its change is a
+// change of that value's representation when the first one comes or goes.
+// A value whose rows all print it alike costs what it did.
 type distinctAcc struct {
 	inner accum
 	ms    multiset
 
 	c          *stepCtx
 	staged     bool
+	reprs      bool
 	soff, slen int // staged changes: c.pend[soff : soff+slen]
 }
 
-func newDistinctAcc(inner accum) accum {
-	return &distinctAcc{inner: inner, ms: newMultiset(compareVals)}
+func newDistinctAcc(inner accum, reprs bool) accum {
+	return &distinctAcc{inner: inner, ms: newMultiset(compareVals, reprs), reprs: reprs}
 }
 
 func (a *distinctAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
-	ch = netChanges(ch, compareVals)
 	c.inner = clearUsed(c.inner)
-	for _, x := range ch {
-		old := a.ms.get(x.vals)
-		now := old + x.w
-		switch {
-		case now < 0:
-			return value.Null, errNegativeCount()
-		case old == 0 && now > 0:
-			c.inner = append(c.inner, aggChange{vals: x.vals, w: 1})
-		case old > 0 && now == 0:
-			c.inner = append(c.inner, aggChange{vals: x.vals, w: -1})
+	if a.reprs {
+		ch = netChanges(ch, compareValsReprs)
+		if err := a.stageReprs(c, ch); err != nil {
+			return value.Null, err
+		}
+	} else {
+		ch = netChanges(ch, compareVals)
+		for _, x := range ch {
+			old := a.ms.get(x.vals)
+			now := old + x.w
+			switch {
+			case now < 0:
+				return value.Null, errNegativeCount()
+			case old == 0 && now > 0:
+				c.inner = append(c.inner, aggChange{vals: x.vals, w: 1})
+			case old > 0 && now == 0:
+				c.inner = append(c.inner, aggChange{vals: x.vals, w: -1})
+			}
 		}
 	}
 	a.c, a.staged, a.soff = c, true, len(c.pend)
 	c.pend = append(c.pend, ch...)
 	a.slen = len(ch)
 	return a.inner.stage(c, c.inner)
+}
+
+// stageReprs appends to c.inner the changes of the values of ch (netted,
+// ordered by value and representation) to the inner aggregate: for each
+// value, its first representation some row had, retracted, and the one
+// some row has once ch applies, asserted, when they differ.
+func (a *distinctAcc) stageReprs(c *stepCtx, ch []aggChange) error {
+	for i := 0; i < len(ch); {
+		j := i + 1
+		for j < len(ch) && compareVals(ch[j].vals, ch[i].vals) == 0 {
+			j++
+		}
+		// The committed representations and the changes, both in order,
+		// merged.
+		cls := c.class[:0]
+		a.ms.class(ch[i].vals, compareVals, func(e msEntry) { cls = append(cls, e) })
+		var now []value.Value
+		p, q := 0, i
+		for p < len(cls) || q < j {
+			var d int
+			switch {
+			case q == j:
+				d = -1
+			case p == len(cls):
+				d = 1
+			default:
+				d = value.CompareReprs(cls[p].vals, ch[q].vals)
+			}
+			var e msEntry
+			switch {
+			case d < 0:
+				e = cls[p]
+				p++
+			case d > 0:
+				e = msEntry{vals: ch[q].vals, n: ch[q].w}
+				q++
+			default:
+				e = msEntry{vals: cls[p].vals, n: cls[p].n + ch[q].w}
+				p, q = p+1, q+1
+			}
+			if e.n < 0 {
+				c.class = clearAll(cls)
+				return errNegativeCount()
+			}
+			if e.n > 0 && now == nil {
+				now = e.vals
+			}
+		}
+		var was []value.Value
+		if len(cls) > 0 {
+			was = cls[0].vals
+		}
+		if was == nil || now == nil || value.CompareReprs(was, now) != 0 {
+			if was != nil {
+				c.inner = append(c.inner, aggChange{vals: was, w: -1})
+			}
+			if now != nil {
+				c.inner = append(c.inner, aggChange{vals: now, w: 1})
+			}
+		}
+		c.class = clearAll(cls)
+		i = j
+	}
+	return nil
 }
 
 func (a *distinctAcc) commit() {
@@ -140,7 +259,11 @@ func (a *distinctAcc) bytes() int64 {
 // orderedAcc is string_agg or array_agg: the group's elements (value,
 // separator, order keys) with their multiplicities, in the aggregate's
 // order. Building the result walks the group: O(group) per touched group,
-// as the result itself is that long.
+// as the result itself is that long. With reprs (an argument whose equal
+// values may print differently), each representation is an element, the
+// first (value.CompareReprs) first: the result shows each row's value as
+// written, and under DISTINCT an equal value's first representation that
+// some row has.
 type orderedAcc struct {
 	spec *aggSpec
 	ms   multiset
@@ -148,14 +271,23 @@ type orderedAcc struct {
 
 	c          *stepCtx
 	staged     bool
+	reprs      bool
 	scnt       int64
 	soff, slen int
 }
 
 func newOrderedAcc(s *aggSpec) accum {
-	a := &orderedAcc{spec: s}
-	a.ms = newMultiset(s.compareSlots)
+	a := &orderedAcc{spec: s, reprs: value.HasReprs(s.in)}
+	a.ms = newMultiset(s.compareSlots, a.reprs)
 	return a
+}
+
+// cmp orders the elements as the multiset does.
+func (a *orderedAcc) cmp(x, y []value.Value) int {
+	if c := a.spec.compareSlots(x, y); c != 0 || !a.reprs {
+		return c
+	}
+	return value.CompareReprs(x, y)
 }
 
 // compareSlots orders string_agg's and array_agg's elements: by the order
@@ -169,7 +301,7 @@ func (s *aggSpec) compareSlots(a, b []value.Value) int {
 }
 
 func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
-	ch = netChanges(ch, a.spec.compareSlots)
+	ch = netChanges(ch, a.cmp)
 	cnt := a.cnt
 	for _, x := range ch {
 		cnt += x.w
@@ -187,12 +319,16 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	isArray := a.spec.Func == plan.AggArrayAgg
 	var elems []value.Value // array_agg's: a new array per change, as values are immutable
 	var err error
+	var last []value.Value // under DISTINCT with reprs: the last element shown
 	put := func(vals []value.Value, n int64) {
 		if n < 0 {
 			err = errNegativeCount()
 		}
 		if a.spec.Distinct && n > 0 {
-			n = 1
+			if a.reprs && last != nil && a.spec.compareSlots(last, vals) == 0 {
+				return // a later representation of the value just shown
+			}
+			last, n = vals, 1
 		}
 		for ; n > 0; n-- {
 			if isArray {
@@ -213,7 +349,7 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	j := 0
 	a.ms.tr.Scan(func(e msEntry) bool {
 		for ; j < len(ch); j++ {
-			c := a.spec.compareSlots(ch[j].vals, e.vals)
+			c := a.cmp(ch[j].vals, e.vals)
 			if c > 0 {
 				break
 			}

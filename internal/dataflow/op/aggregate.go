@@ -202,6 +202,7 @@ type stepCtx struct {
 	scr       setScratch     // for value sets
 	res       []reserveEntry // staged MIN/MAX reserves
 	run       []reserveEntry // scratch: a MIN/MAX refill's run of equal values
+	class     []msEntry      // scratch: a DISTINCT value's representations
 	pend      []aggChange    // staged multiset changes
 	inner     []aggChange    // scratch: changes passed to a DISTINCT's inner aggregate
 	buf       []byte         // scratch: formatting
@@ -410,7 +411,7 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		return newHypoAcc
 	}
 	if s.Distinct && s.Func != plan.AggCountStar {
-		return func(s *aggSpec) accum { return newDistinctAcc(inner(s)) }
+		return func(s *aggSpec) accum { return newDistinctAcc(inner(s), value.HasReprs(s.in)) }
 	}
 	return inner
 }

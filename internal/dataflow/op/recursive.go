@@ -3,6 +3,7 @@ package op
 import (
 	"container/heap"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -50,6 +51,7 @@ type Recursive struct {
 	bytes                   int64 // own state, committed
 	stagedBytes             int64
 	tag                     []value.Value
+	scr, scr2               []recRepr // scratch: a row's representations
 }
 
 // RecursiveSpec describes a recursive query's fixpoint.
@@ -72,14 +74,144 @@ type RecursiveSpec struct {
 
 // recRow is one row of the fixpoint and its derivations: per round, how
 // many times that round derived it, ascending by round.
+//
+// Rows equal but printed differently (1.5 and 1.50, '1 day' and
+// '24:00:00') are one row of a UNION, which shows, and feeds the next
+// round, the first representation (value.CompareReprs) derived in the
+// round it enters, as PostgreSQL's working table keeps the row met first
+// and discards later rounds' equal rows. Under UNION ALL each
+// representation is a row of its own. A row derived in several
+// representations keeps its derivations per representation too (reprs);
+// one derived in one, the usual case, keeps nothing more.
 type recRow struct {
 	row    value.Row
 	derivs []recDeriv
+	reprs  []recRepr // nil while every derivation printed the row as row
 }
 
 type recDeriv struct {
 	round int32
 	n     int64
+}
+
+// recRepr counts a round's derivations of a row in one representation.
+type recRepr struct {
+	row   value.Row
+	round int32
+	n     int64
+}
+
+// addRepr counts n derivations of row, a representation of r's, in round
+// k; show must follow once the derivations are added.
+func (r *recRow) addRepr(row value.Row, k int32, n int64) {
+	if r.reprs == nil {
+		if identicalRows(row, r.row) {
+			return
+		}
+		for _, d := range r.derivs {
+			r.reprs = append(r.reprs, recRepr{row: r.row, round: d.round, n: d.n})
+		}
+	}
+	at := slices.IndexFunc(r.reprs, func(e recRepr) bool { return e.round == k && identicalRows(e.row, row) })
+	if at < 0 {
+		r.reprs = append(r.reprs, recRepr{row: row, round: k})
+		at = len(r.reprs) - 1
+	}
+	if r.reprs[at].n += n; r.reprs[at].n == 0 {
+		r.reprs = slices.Delete(r.reprs, at, at+1)
+	}
+}
+
+// show sets r.row to the representation r shows, and forgets the counts
+// per representation once a single one is left.
+func (r *recRow) show() {
+	if r.reprs == nil {
+		return
+	}
+	f := r.first()
+	shown := -1
+	for i, e := range r.reprs {
+		if e.round == f && e.n > 0 && (shown < 0 || value.CompareReprs(e.row, r.reprs[shown].row) < 0) {
+			shown = i
+		}
+	}
+	if shown >= 0 {
+		r.row = r.reprs[shown].row
+	}
+	if !slices.ContainsFunc(r.reprs, func(e recRepr) bool { return !identicalRows(e.row, r.row) }) {
+		r.reprs = nil
+	}
+}
+
+// reprsDiffer reports whether old (committed, or nil) and s (staged) may
+// differ in representation: either keeps counts per representation, or
+// they show different ones.
+func reprsDiffer(old, s *recRow) bool {
+	return s.reprs != nil || old != nil && (old.reprs != nil || !identicalRows(old.row, s.row))
+}
+
+// reprChange calls fn with the change, representation by representation,
+// from old's rows to s's of round k (k < 0: of every round).
+func (o *Recursive) reprChange(old, s *recRow, k int32, fn func(row value.Row, w int64)) {
+	o.scr = old.shownAt(o.scr[:0], k, o.spec.All)
+	o.scr2 = s.shownAt(o.scr2[:0], k, o.spec.All)
+	diffReprs(o.scr, o.scr2, fn)
+	clear(o.scr)
+	clear(o.scr2)
+}
+
+// shownAt returns, appended to dst, r's rows of round k (k < 0: of every
+// round) with their multiplicities: under UNION (all false) the row it
+// shows, once, if it enters in round k (k < 0: at all).
+func (r *recRow) shownAt(dst []recRepr, k int32, all bool) []recRepr {
+	if r == nil {
+		return dst
+	}
+	if !all {
+		if f := r.first(); f >= 0 && (k < 0 || f == k) {
+			dst = append(dst, recRepr{row: r.row, n: 1})
+		}
+		return dst
+	}
+	if r.reprs == nil {
+		n := r.total()
+		if k >= 0 {
+			n = r.at(k)
+		}
+		return append(dst, recRepr{row: r.row, n: n})
+	}
+	for _, e := range r.reprs {
+		if k >= 0 && e.round != k {
+			continue
+		}
+		at := slices.IndexFunc(dst, func(d recRepr) bool { return identicalRows(d.row, e.row) })
+		if at < 0 {
+			dst = append(dst, recRepr{row: e.row})
+			at = len(dst) - 1
+		}
+		dst[at].n += e.n
+	}
+	return dst
+}
+
+// diffReprs calls fn with each row of now (shownAt) and its multiplicity
+// less was's, and each row of was only with its negated multiplicity,
+// leaving out zeros.
+func diffReprs(was, now []recRepr, fn func(row value.Row, w int64)) {
+	for _, e := range now {
+		w := e.n
+		if at := slices.IndexFunc(was, func(d recRepr) bool { return identicalRows(d.row, e.row) }); at >= 0 {
+			w -= was[at].n
+		}
+		if w != 0 {
+			fn(e.row, w)
+		}
+	}
+	for _, e := range was {
+		if !slices.ContainsFunc(now, func(d recRepr) bool { return identicalRows(d.row, e.row) }) && e.n != 0 {
+			fn(e.row, -e.n)
+		}
+	}
 }
 
 var _ dataflow.Operator = (*Recursive)(nil)
@@ -154,7 +286,8 @@ const maxReusedMap = 1024
 const recRowBytes = 96 // map entry, key string, recRow header
 
 func (r *recRow) bytes(key int) int64 {
-	return recRowBytes + int64(key) + int64(len(r.row))*int64(unsafe.Sizeof(value.Value{})) + int64(cap(r.derivs))*16
+	vals := int64(len(r.row)) * int64(unsafe.Sizeof(value.Value{}))
+	return recRowBytes + int64(key) + vals + int64(cap(r.derivs))*16 + int64(cap(r.reprs))*(int64(unsafe.Sizeof(recRepr{}))+vals)
 }
 
 // derive adds n derivations of row in round k to the staged state and
@@ -168,6 +301,7 @@ func (o *Recursive) derive(row value.Row, k int32, n int64, current int32) {
 		if old != nil {
 			s.row = old.row
 			s.derivs = append([]recDeriv(nil), old.derivs...)
+			s.reprs = slices.Clone(old.reprs)
 			o.stagedBytes -= old.bytes(len(o.key))
 		}
 		o.staged[string(o.key)] = s
@@ -177,7 +311,9 @@ func (o *Recursive) derive(row value.Row, k int32, n int64, current int32) {
 	} else {
 		o.stagedBytes -= s.bytes(len(o.key))
 	}
+	s.addRepr(row, k, n)
 	s.add(k, n)
+	s.show()
 	o.stagedBytes += s.bytes(len(o.key))
 	o.sched.add(k, string(o.key))
 	if f := s.first(); f > current {
@@ -233,6 +369,15 @@ func (o *Recursive) step(in []zset.ZSet) (zset.ZSet, error) {
 		for _, key := range keys {
 			s := o.staged[key]
 			old := o.rows[key]
+			if reprsDiffer(old, s) {
+				if f := s.first(); !o.spec.All && f > k {
+					o.sched.add(f, key)
+				}
+				o.reprChange(old, s, k, func(row value.Row, w int64) {
+					delta = append(delta, zset.Entry{Row: o.tagged(row, k), W: w})
+				})
+				continue
+			}
 			var w int64
 			if o.spec.All {
 				w = s.at(k) - old.at(k)
@@ -257,6 +402,12 @@ func (o *Recursive) step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatch(o.out)
 	for key, s := range o.staged {
 		old := o.rows[key]
+		if reprsDiffer(old, s) {
+			o.reprChange(old, s, -1, func(row value.Row, w int64) {
+				out = append(out, zset.Entry{Row: row, W: w})
+			})
+			continue
+		}
 		var w int64
 		if o.spec.All {
 			w = s.total() - old.total()
