@@ -184,7 +184,7 @@ func Prefix64(v Value) uint64 {
 	case v.kind == Interval:
 		d, _ := spanKey(v.Span())
 		return uint64(d) ^ 1<<63
-	case v.kind.IsString() || v.kind.IsBytes():
+	case v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork():
 		s := v.Str()
 		if v.kind == Char {
 			s = trimSpaces(s)

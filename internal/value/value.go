@@ -64,6 +64,10 @@ const (
 	DateMultirange
 	TSMultirange
 	TSTZMultirange
+	Inet
+	Cidr
+	MacAddr
+	MacAddr8
 	numKinds
 )
 
@@ -239,7 +243,7 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 // Str returns a string's value, or the bytes of a bytea or a uuid, or a
 // bit string's digits.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))
