@@ -40,11 +40,14 @@ func InetHost(v Value) string {
 func InetText(v Value) string { return string(appendInetFull(nil, v)) }
 
 // InetAbbrev is abbrev(inet) and abbrev(cidr): an inet's output, or a
-// cidr's with only the octets its mask covers (IPv4).
+// cidr's with only the octets (IPv4) or groups (IPv6) its mask covers.
 func InetAbbrev(v Value) string {
 	addr, bits := v.Inet()
-	if v.kind != Cidr || len(addr) == 16 {
+	if v.kind != Cidr {
 		return string(appendInet(nil, v))
+	}
+	if len(addr) == 16 {
+		return abbrevIPv6(addr, bits)
 	}
 	var buf []byte
 	if bits == 0 {
@@ -258,4 +261,66 @@ func MacAndOr(a, b Value, or bool) Value {
 		}
 	}
 	return NewMacAddr(x)
+}
+
+// abbrevIPv6 is PostgreSQL's inet_cidr_ntop_ipv6: the groups the mask
+// covers (two at least), a run of zero groups as :: (the first longest,
+// as that function finds it, which forgets a shorter run only when a
+// longer one ends), and an IPv4-compatible or IPv4-mapped tail in dotted
+// octets, the last left out unless the mask covers it.
+func abbrevIPv6(addr []byte, bits int) string {
+	if bits == 0 {
+		return "::/0"
+	}
+	words := (bits + 15) / 16
+	if words == 1 {
+		words = 2
+	}
+	zs, zl, ts, tl := 0, 0, 0, 0
+	for i := 0; i < words; i++ {
+		if addr[2*i]|addr[2*i+1] == 0 {
+			if tl == 0 {
+				ts = i
+			}
+			tl++
+		} else if tl > 0 && zl < tl {
+			zs, zl, tl = ts, tl, 0
+		}
+	}
+	if tl > 0 && zl < tl {
+		zs, zl = ts, tl
+	}
+	ipv4 := zl != words && zs == 0 && (zl == 6 || zl == 5 && addr[10] == 0xff && addr[11] == 0xff ||
+		zl == 7 && addr[14] != 0 && addr[15] != 1)
+	var buf []byte
+	for p := 0; p < words; p++ {
+		if zl != 0 && p >= zs && p < zs+zl {
+			if p == zs {
+				buf = append(buf, ':')
+			}
+			if p == words-1 {
+				buf = append(buf, ':')
+			}
+			continue
+		}
+		if ipv4 && p > 5 {
+			if p == 6 {
+				buf = append(buf, ':')
+			} else {
+				buf = append(buf, '.')
+			}
+			buf = strconv.AppendInt(buf, int64(addr[2*p]), 10)
+			if p != 7 || bits > 120 {
+				buf = append(buf, '.')
+				buf = strconv.AppendInt(buf, int64(addr[2*p+1]), 10)
+			}
+			continue
+		}
+		if len(buf) > 0 {
+			buf = append(buf, ':')
+		}
+		buf = strconv.AppendUint(buf, uint64(addr[2*p])<<8|uint64(addr[2*p+1]), 16)
+	}
+	buf = append(buf, '/')
+	return string(strconv.AppendInt(buf, int64(bits), 10))
 }
