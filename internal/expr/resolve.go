@@ -297,6 +297,10 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		if categoryOf(rk) == catNetwork {
 			return value.InetType, nil // a cidr compares as the inet it is
 		}
+	case catUser:
+		if lk.IsNetwork() && rk.IsNetwork() {
+			return value.Type{}, errAmbiguousOperator("=", lk, rk) // macaddr and macaddr8 convert to each other implicitly
+		}
 	}
 	return value.Type{}, errNoOperator("=", lk, rk)
 }
@@ -305,8 +309,12 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 // its "operator does not exist" error names.
 func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
 	t, err := ResolveCompare(l, r)
-	if err != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
+	switch {
+	case err == nil:
+	case pgerr.Code(err) == pgerr.UndefinedFunction:
 		return t, errNoOperator(op, l.Kind, r.Kind)
+	case pgerr.Code(err) == codeAmbiguous:
+		return t, errAmbiguousOperator(op, l.Kind, r.Kind)
 	}
 	return t, err
 }

@@ -14,7 +14,8 @@ var networkOps = map[string]bool{
 
 // networkOperator binds an operator of networkOps with an inet, cidr,
 // macaddr or macaddr8 operand. An untyped literal beside one is of its
-// type, as in PostgreSQL; a cidr is taken as an inet. The other operand
+// type (a bigint beside an inet's +), as in PostgreSQL; a cidr is taken
+// as an inet. The other operand
 // must be of the same type, or for + and - a bigint (also before an inet
 // for +). ok is false for other operands.
 func (b *binder) networkOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr, ok bool, err error) {
@@ -28,6 +29,8 @@ func (b *binder) networkOperator(op string, l, r expr.Expr, loc int32) (e expr.E
 	}{{&l, rk}, {&r, lk}} {
 		t := (*p.e).Type().Kind
 		switch {
+		case t == value.Unknown && op == "+" && (p.other == value.Inet || p.other == value.Cidr):
+			t = value.Int8 // there is no inet + inet
 		case t == value.Unknown:
 			t = p.other
 		case t.IsInteger() && (op == "+" || op == "-"):

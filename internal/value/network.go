@@ -239,11 +239,9 @@ func parseIPv6(s string) ([]byte, int, bool) {
 		}
 		if j < len(s) && s[j] == '.' {
 			// An IPv4 address ends it.
-			v4, b4, ok := parseIPv4(s, false)
-			if !ok || b4 != 32 || n > 12 {
+			if n > 12 || !parseEmbeddedIPv4(s, addr[n:n+4]) {
 				return nil, 0, false
 			}
-			copy(addr[n:], v4)
 			n += 4
 			s = ""
 			break
@@ -279,6 +277,35 @@ func parseIPv6(s string) ([]byte, int, bool) {
 		return nil, 0, false
 	}
 	return addr, bits, true
+}
+
+// parseEmbeddedIPv4 reads the IPv4 tail of an IPv6 address into dst as
+// PostgreSQL's getv4 does: one to four decimal octets without leading
+// zeros, the octets left out zero.
+func parseEmbeddedIPv4(s string, dst []byte) bool {
+	n := 0
+	for {
+		if n == 4 || s == "" || !isDigit(s[0]) || len(s) > 1 && s[0] == '0' && isDigit(s[1]) {
+			return false
+		}
+		v := 0
+		for s != "" && isDigit(s[0]) {
+			v = v*10 + int(s[0]-'0')
+			if v > 255 {
+				return false
+			}
+			s = s[1:]
+		}
+		dst[n] = byte(v)
+		n++
+		if s == "" {
+			return true
+		}
+		if s[0] != '.' {
+			return false
+		}
+		s = s[1:]
+	}
 }
 
 func hexOK(c byte) bool {
@@ -362,57 +389,80 @@ func appendInetFull(buf []byte, v Value) []byte {
 	return strconv.AppendInt(buf, int64(bits), 10)
 }
 
-// parseMacAddr is PostgreSQL's macaddr_in: six hexadecimal octets as
-// xx:xx:xx:xx:xx:xx, xx-xx-xx-xx-xx-xx, xxxxxx:xxxxxx, xxxxxx-xxxxxx,
-// xxxx.xxxx.xxxx, xxxx-xxxx-xxxx or xxxxxxxxxxxx, in either case.
+// macAddrLayouts are macaddr_in's sscanf formats, tried in turn: x is
+// %x (any number of digits), X is %2x.
+var macAddrLayouts = [...]string{"x:x:x:x:x:x", "x-x-x-x-x-x", "XXX:XXX", "XXX-XXX", "XX.XX.XX", "XX-XX-XX", "XXXXXX"}
+
+// parseMacAddr is PostgreSQL's macaddr_in: six hexadecimal octets in one
+// of macAddrLayouts, read as C's sscanf reads them (spaces before each
+// number and at the end, a sign, a 0x prefix); an octet over 255 is 22003.
 func parseMacAddr(s string) (Value, error) {
-	t := trimSpaces(trimLeadingSpaces(s))
-	bad := func() (Value, error) {
-		return Null, pgerr.New(pgerr.InvalidTextRep, "invalid input syntax for type macaddr: \"%s\"", s)
-	}
-	var layouts = [...]string{"xx:xx:xx:xx:xx:xx", "xx-xx-xx-xx-xx-xx", "xxxxxx:xxxxxx", "xxxxxx-xxxxxx",
-		"xxxx.xxxx.xxxx", "xxxx-xxxx-xxxx", "xxxxxxxxxxxx"}
-	for _, l := range layouts {
-		if b, ok := matchHexLayout(t, l); ok {
-			return NewMacAddr(b), nil
+	for _, l := range macAddrLayouts {
+		if b, ok := scanHex(s, l); ok {
+			out := make([]byte, 6)
+			for i, v := range b {
+				if v > 255 {
+					return Null, pgerr.New(pgerr.NumericOutOfRange, "invalid octet value in \"macaddr\" value: \"%s\"", s)
+				}
+				out[i] = byte(v)
+			}
+			return NewMacAddr(out), nil
 		}
 	}
-	return bad()
+	return Null, pgerr.New(pgerr.InvalidTextRep, "invalid input syntax for type macaddr: \"%s\"", s)
 }
 
-// matchHexLayout reads s as the layout l, where x is a hex digit.
-func matchHexLayout(s, l string) ([]byte, bool) {
-	if len(s) != len(l) {
-		return nil, false
-	}
-	var b []byte
-	var hi byte
-	nd := 0
-	for i := 0; i < len(l); i++ {
-		if l[i] != 'x' {
-			if s[i] != l[i] {
+// scanHex reads s as sscanf(s, layout "%1s") with 6 numbers read, nothing
+// but spaces after them.
+func scanHex(s, layout string) ([]uint64, bool) {
+	var out []uint64
+	for i := 0; i < len(layout); i++ {
+		c := layout[i]
+		if c != 'x' && c != 'X' {
+			if s == "" || s[0] != c {
 				return nil, false
 			}
+			s = s[1:]
 			continue
 		}
-		d, ok := hexDigit(s[i])
-		if !ok {
+		s = trimLeadingSpaces(s)
+		width := len(s)
+		if c == 'X' {
+			width = min(2, width)
+		}
+		t := s[:width]
+		neg := false
+		if t != "" && (t[0] == '+' || t[0] == '-') {
+			neg, t = t[0] == '-', t[1:]
+		}
+		if len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && hexOK(t[2]) {
+			t = t[2:]
+		}
+		var v uint64
+		j := 0
+		for j < len(t) && hexOK(t[j]) {
+			d, _ := hexDigit(t[j])
+			if v < 1<<56 {
+				v = v<<4 | uint64(d)
+			}
+			j++
+		}
+		if j == 0 {
 			return nil, false
 		}
-		if nd%2 == 0 {
-			hi = d
-		} else {
-			b = append(b, hi<<4|d)
+		if neg && v != 0 {
+			v = 1 << 32 // out of range, as a negative octet is
 		}
-		nd++
+		s = s[width-len(t)+j:]
+		out = append(out, v)
 	}
-	return b, true
+	return out, trimLeadingSpaces(s) == ""
 }
 
-// parseMacAddr8 is PostgreSQL's macaddr8_in: 6 or 8 octets of two hex
-// digits each, optionally separated by one of : - . used consistently
-// (a separator may stand between any two octets); 6 octets become an
-// EUI-64 with FF:FE in the middle.
+// parseMacAddr8 is PostgreSQL's macaddr8_in: after leading spaces, pairs
+// of hex digits, each optionally followed by one separator (:, - or .,
+// the same throughout); spaces may end the input after 6 or 8 octets.
+// 6 octets become an EUI-64 with FF:FE in the middle.
 func parseMacAddr8(s string) (Value, error) {
 	bad := func() (Value, error) {
 		return Null, pgerr.New(pgerr.InvalidTextRep, "invalid input syntax for type macaddr8: \"%s\"", s)
@@ -420,32 +470,25 @@ func parseMacAddr8(s string) (Value, error) {
 	t := trimLeadingSpaces(s)
 	var b []byte
 	var sep byte
-	for t != "" && !isSpace(t[0]) {
-		if len(b) > 0 && (t[0] == ':' || t[0] == '-' || t[0] == '.') {
-			if sep == 0 {
-				sep = t[0]
-			} else if sep != t[0] {
-				return bad()
-			}
-			t = t[1:]
-			if t == "" {
-				return bad()
-			}
-		}
-		if len(t) < 2 || len(b) == 8 {
-			return bad()
-		}
+	for len(t) >= 2 {
 		hi, ok1 := hexDigit(t[0])
 		lo, ok2 := hexDigit(t[1])
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || len(b) == 8 {
 			return bad()
 		}
 		b = append(b, hi<<4|lo)
 		t = t[2:]
-	}
-	for ; t != ""; t = t[1:] {
-		if !isSpace(t[0]) {
-			return bad()
+		if t != "" && (t[0] == ':' || t[0] == '-' || t[0] == '.') {
+			if sep != 0 && sep != t[0] {
+				return bad()
+			}
+			sep, t = t[0], t[1:]
+		}
+		if (len(b) == 6 || len(b) == 8) && t != "" && isSpace(t[0]) {
+			if trimLeadingSpaces(t) != "" {
+				return bad()
+			}
+			t = ""
 		}
 	}
 	switch len(b) {
