@@ -46,16 +46,12 @@ func decodeNetworkParam(b []byte, k value.Kind, n int) (value.Value, error) {
 		}
 		return value.NewMacAddr(append([]byte(nil), b...)), nil
 	}
-	if len(b) < 4 || (b[0] != 2 && b[0] != 3) || int(b[3]) != len(b)-4 || len(b)-4 != map[byte]int{2: 4, 3: 16}[b[0]] ||
-		int(b[1]) > 8*(len(b)-4) {
+	if len(b) != 8 && len(b) != 20 || b[0] != 2+byte(len(b)/20) || int(b[3]) != len(b)-4 || int(b[1]) > 8*(len(b)-4) {
 		return bad()
 	}
 	v := value.NewInet(k, append([]byte(nil), b[4:]...), int(b[1]))
-	if k == value.Cidr {
-		addr, _ := v.Inet()
-		if c, _ := value.Cast(v, value.CidrType, true); value.Compare(c, v) != 0 || len(addr) == 0 {
-			return bad()
-		}
+	if k == value.Cidr && value.Compare(value.InetNetwork(v), v) != 0 {
+		return bad() // bits set right of the mask
 	}
 	return v, nil
 }
