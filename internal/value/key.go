@@ -32,6 +32,8 @@ import (
 //	char                the same, trailing spaces dropped first
 //	bytea, uuid, bit,   their bytes (a bit string's digits) as text's
 //	bit varying
+//	inet, cidr,         their bytes (network.go), as text's
+//	macaddr(8)
 //	interval            its length in whole days (30-day months), then the
 //	                    microseconds left over, each as 8 ordered bytes, so
 //	                    '1 mon' and '30 days' agree

@@ -130,10 +130,12 @@ func InetSameFamily(a, b Value) bool { return InetFamily(a) == InetFamily(b) }
 
 // prefixEqual reports whether a and b agree on their first bits bits.
 func prefixEqual(a, b []byte, bits int) bool {
-	x, y := append([]byte(nil), a...), append([]byte(nil), b...)
-	clearHostBits(x, bits)
-	clearHostBits(y, bits)
-	return string(x) == string(y)
+	n := bits / 8
+	if string(a[:n]) != string(b[:n]) {
+		return false
+	}
+	r := bits % 8
+	return r == 0 || (a[n]^b[n])&byte(0xff<<(8-r)) == 0
 }
 
 // InetContains is a >> b (strict) or a >>= b: b's network lies within a's.
