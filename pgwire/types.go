@@ -56,6 +56,10 @@ var kindOIDs = [...]uint32{
 	value.Interval:    oidInterval,
 	value.Time:        oidTime,
 	value.TimeTZ:      oidTimeTZ,
+	value.Inet:        oidInet,
+	value.Cidr:        oidCidr,
+	value.MacAddr:     oidMacAddr,
+	value.MacAddr8:    oidMacAddr8,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -81,6 +85,10 @@ var arrayOIDs = [...]uint32{
 	value.Interval:    1187,
 	value.Time:        1183,
 	value.TimeTZ:      1270,
+	value.Inet:        1041,
+	value.Cidr:        651,
+	value.MacAddr:     1040,
+	value.MacAddr8:    775,
 }
 
 // typeOID returns the OID of t's type.
@@ -129,6 +137,10 @@ func typeSize(t value.Type) int16 {
 		return 12
 	case value.Interval, value.UUID:
 		return 16
+	case value.MacAddr:
+		return 6
+	case value.MacAddr8:
+		return 8
 	}
 	return -1
 }
@@ -198,6 +210,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	}
 	if k.IsBytes() {
 		return appendBytesBinary(buf, v, k)
+	}
+	if k.IsNetwork() {
+		return appendNetworkBinary(buf, v, k)
 	}
 	return value.AppendText(buf, v)
 }
@@ -354,6 +369,9 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind.IsBytes() {
 		return decodeBytesParam(b, t.Kind, n)
+	}
+	if t.Kind.IsNetwork() {
+		return decodeNetworkParam(b, t.Kind, n)
 	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil

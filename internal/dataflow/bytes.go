@@ -42,7 +42,8 @@ func RowBytes(r value.Row) int64 {
 			continue
 		}
 		switch k {
-		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID:
+		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID,
+			value.Inet, value.Cidr, value.MacAddr, value.MacAddr8:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:
 			n += 16 // the Span behind the pointer

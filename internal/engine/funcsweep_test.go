@@ -139,6 +139,10 @@ var sweepTypes = map[string][]string{
 	"datemultirange":              {"'{[2024-03-01,2024-04-01)}'", "'{(,2000-02-29],[2001-01-01,)}'", "'{}'"},
 	"tsmultirange":                {"'{[2024-03-15 10:30,2024-03-16)}'", "'{(,2000-02-29 23:59:59.5]}'", "'{[2000-01-01,)}'"},
 	"tstzmultirange":              {"'{[2024-03-15 10:30+00,2024-03-16+00)}'", "'{(,2000-02-29 23:59:59.5+02]}'", "'{}'"},
+	"inet":                        {"'192.168.1.5/24'", "'10.0.0.1'", "'2001:db8::7/64'"},
+	"cidr":                        {"'192.168.1.0/24'", "'10.0.0.0/8'", "'2001:db8::/32'"},
+	"macaddr":                     {"'08:00:2b:01:02:03'", "'ff:ff:ff:00:00:01'", "'00:00:00:00:00:00'"},
+	"macaddr8":                    {"'08:00:2b:01:02:03:04:05'", "'02:34:56:ff:fe:ab:cd:ef'", "'00:00:00:00:00:00:00:00'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -153,7 +157,7 @@ var sweepSkip = map[string]bool{
 	"nextval": true, "currval": true, "setval": true, "lastval": true, "version": true,
 	"current_database": true, "current_query": true, "current_schema": true, "current_schemas": true,
 	"current_user": true, "session_user": true, "current_role": true, "user": true,
-	"inet_client_port": true, "inet_server_port": true, "txid_current": true, "txid_current_if_assigned": true,
+	"inet_client_port": true, "inet_server_port": true, "inet_client_addr": true, "inet_server_addr": true, "txid_current": true, "txid_current_if_assigned": true,
 	"txid_snapshot_xip": true, "txid_status": true, "txid_visible_in_snapshot": true, "txid_current_snapshot": true,
 	"to_regclass": true, "to_regproc": true, "to_regprocedure": true,
 	"to_regoper": true, "to_regoperator": true, "to_regtype": true, "to_regrole": true,
@@ -167,7 +171,7 @@ var sweepSkip = map[string]bool{
 	"brin_desummarize_range": true, "gin_clean_pending_list": true, "parse_ident_internal": true,
 	"row_security_active": true, "unique_key_recheck": true, "nameconcatoid": true,
 	"getdatabaseencoding": true, "convert": true, "convert_from": true, "convert_to": true,
-	"make_aclitem": true, "set_masklen": true, "query_to_xml": true, "cursor_to_xml": true,
+	"make_aclitem": true, "query_to_xml": true, "cursor_to_xml": true,
 	"table_to_xml": true, "schema_to_xml": true, "database_to_xml": true,
 	"query_to_xmlschema": true, "cursor_to_xmlschema": true, "table_to_xmlschema": true,
 	"query_to_xml_and_xmlschema": true, "table_to_xml_and_xmlschema": true,
@@ -682,6 +686,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"aggregates", "agg "}, {"window functions", "window "},
 	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
 	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
+	{"network addresses", "inet cidr macaddr"},
 	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange int4multirange int8multirange nummultirange datemultirange tsmultirange tstzmultirange anymultirange"},
 	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
 	{"tsvector, tsquery", "tsvector tsquery"}, {"arrays and polymorphic", "any"},

@@ -26,6 +26,7 @@ const (
 	catTimespan category = 'T'
 	catBits     category = 'V'
 	catUser     category = 'U'
+	catNetwork  category = 'I'
 )
 
 func categoryOf(k value.Kind) category {
@@ -42,7 +43,9 @@ func categoryOf(k value.Kind) category {
 		return catTimespan
 	case k.IsBits():
 		return catBits
-	case k.IsBytes():
+	case k == value.Inet || k == value.Cidr:
+		return catNetwork
+	case k.IsBytes(), k.IsNetwork():
 		return catUser
 	}
 	return catUnknown
@@ -51,7 +54,7 @@ func categoryOf(k value.Kind) category {
 // preferred reports whether k is its category's preferred type.
 func preferred(k value.Kind) bool {
 	switch k {
-	case value.Bool, value.Float8, value.Text, value.TimestampTZ, value.Interval, value.Varbit:
+	case value.Bool, value.Float8, value.Text, value.TimestampTZ, value.Interval, value.Varbit, value.Inet:
 		return true
 	}
 	return false
@@ -290,6 +293,14 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		if rk.IsBits() {
 			return value.VarbitType, nil
 		}
+	case catNetwork:
+		if categoryOf(rk) == catNetwork {
+			return value.InetType, nil // a cidr compares as the inet it is
+		}
+	case catUser:
+		if lk.IsNetwork() && rk.IsNetwork() {
+			return value.Type{}, errAmbiguousOperator("=", lk, rk) // macaddr and macaddr8 convert to each other implicitly
+		}
 	}
 	return value.Type{}, errNoOperator("=", lk, rk)
 }
@@ -298,8 +309,12 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 // its "operator does not exist" error names.
 func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
 	t, err := ResolveCompare(l, r)
-	if err != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
+	switch {
+	case err == nil:
+	case pgerr.Code(err) == pgerr.UndefinedFunction:
 		return t, errNoOperator(op, l.Kind, r.Kind)
+	case pgerr.Code(err) == codeAmbiguous:
+		return t, errAmbiguousOperator(op, l.Kind, r.Kind)
 	}
 	return t, err
 }

@@ -543,6 +543,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			}
 		}
 		call.Arg = timeAggArg(fn, arg)
+		if (fn == plan.AggMin || fn == plan.AggMax) && arg.Type().Kind == value.Cidr {
+			call.Arg = &expr.Cast{E: arg, To: value.InetType} // min(inet) and max(inet), as PostgreSQL resolves them
+		}
 		argType = call.Arg.Type()
 		if f.AggDistinct {
 			if err := b.noJSONOrder(argType, "equality", f.Location); err != nil {

@@ -510,6 +510,9 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 	if e, ok, err := b.rangeOperator(op, l, r, loc); ok {
 		return e, err
 	}
+	if e, ok, err := b.networkOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if e, ok, err := b.textSearchOperator(op, l, r, loc); ok {
 		return e, err
 	}

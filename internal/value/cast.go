@@ -167,6 +167,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return false
 	case from == Time && (to == Interval || to == TimeTZ):
 		return true
+	case from == Cidr && to == Inet, from == MacAddr && to == MacAddr8, from == MacAddr8 && to == MacAddr:
+		return true
 	}
 	if !explicit {
 		return false
@@ -182,6 +184,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 	case (from == Int4 || from == Int8) && to == Bit, from == Bit && (to == Int4 || to == Int8):
 		return true
 	case from.IsRange() && to == from.MultirangeOf():
+		return true
+	case from == Inet && to == Cidr:
 		return true
 	}
 	return false
@@ -250,6 +254,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		}
 	case from.IsRange() && to == from.MultirangeOf():
 		return MakeMultirange(to, []Value{v})
+	case from.IsNetwork() && to.IsNetwork():
+		return castNetwork(v, to)
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:
@@ -274,6 +280,8 @@ func toString(v Value, to Kind) Value {
 		return NewText(to, trimSpaces(v.Str()))
 	case Text, Varchar:
 		return NewText(to, v.Str())
+	case Inet, Cidr:
+		return NewText(to, string(appendInetFull(nil, v))) // text(inet), which always shows the mask
 	}
 	return NewText(to, string(AppendText(nil, v)))
 }

@@ -64,6 +64,10 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendBytea(buf, v)
 	case UUID:
 		return appendUUID(buf, v)
+	case Inet, Cidr:
+		return appendInet(buf, v)
+	case MacAddr, MacAddr8:
+		return appendMacAddr(buf, v)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
 	case TSVector:

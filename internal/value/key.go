@@ -32,6 +32,8 @@ import (
 //	char                the same, trailing spaces dropped first
 //	bytea, uuid, bit,   their bytes (a bit string's digits) as text's
 //	bit varying
+//	inet, cidr,         their bytes (network.go), as text's
+//	macaddr(8)
 //	interval            its length in whole days (30-day months), then the
 //	                    microseconds left over, each as 8 ordered bytes, so
 //	                    '1 mon' and '30 days' agree
@@ -184,7 +186,7 @@ func Prefix64(v Value) uint64 {
 	case v.kind == Interval:
 		d, _ := spanKey(v.Span())
 		return uint64(d) ^ 1<<63
-	case v.kind.IsString() || v.kind.IsBytes():
+	case v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork():
 		s := v.Str()
 		if v.kind == Char {
 			s = trimSpaces(s)

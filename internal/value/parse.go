@@ -46,6 +46,12 @@ func Parse(s string, t Type) (Value, error) {
 		return parseBits(s, t)
 	case UUID:
 		return parseUUID(s)
+	case Inet, Cidr:
+		return parseInet(s, t.Kind)
+	case MacAddr:
+		return parseMacAddr(s)
+	case MacAddr8:
+		return parseMacAddr8(s)
 	case JSONPath:
 		return parseJSONPathValue(s)
 	case TSVector, TSQuery:

@@ -6,7 +6,8 @@
 // A numeric whose coefficient fits an int64 (with a scale of at most 255)
 // is held inline, as that integer and its scale; a larger one, NaN or an
 // infinity points at an immutable apd.Decimal. Strings point at their
-// bytes, as do a tsvector and a tsquery (internal/tsearch's encodings);
+// bytes, as do a tsvector and a tsquery (internal/tsearch's encodings)
+// and a network address (network.go);
 // a non-empty range points at its two bounds, a multirange at its ranges;
 // every other type is held
 // inline, so rows carry few pointers.
@@ -64,6 +65,10 @@ const (
 	DateMultirange
 	TSMultirange
 	TSTZMultirange
+	Inet
+	Cidr
+	MacAddr
+	MacAddr8
 	numKinds
 )
 
@@ -236,10 +241,10 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 	return (*apd.Decimal)(v.p)
 }
 
-// Str returns a string's value, or the bytes of a bytea or a uuid, or a
-// bit string's digits.
+// Str returns a string's value, or the bytes of a bytea, a uuid or a
+// network address (network.go), or a bit string's digits.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))

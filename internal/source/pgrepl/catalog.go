@@ -196,6 +196,14 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.Type{Kind: value.TimeTZ, Mod: mod}, nil
 	case pgtype.ByteaOID, pgtype.UUIDOID, pgtype.BitOID, pgtype.VarbitOID:
 		return bytesType(oid, mod), nil
+	case pgtype.InetOID:
+		return value.InetType, nil
+	case pgtype.CIDROID:
+		return value.CidrType, nil
+	case pgtype.MacaddrOID:
+		return value.MacAddrType, nil
+	case pgtype.Macaddr8OID:
+		return value.MacAddr8Type, nil
 	}
 	return value.Type{}, fmt.Errorf("type oid %d", oid)
 }
