@@ -204,8 +204,44 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.MacAddrType, nil
 	case pgtype.Macaddr8OID:
 		return value.MacAddr8Type, nil
+	case oidTSQuery:
+		return value.TSQueryType, nil
+	case oidTSQueryArray:
+		return value.ArrayTypeOf(value.TSQueryType), nil
 	}
-	return value.Type{}, fmt.Errorf("type oid %d", oid)
+	return mapTypeByName(oid)
+}
+
+// PostgreSQL's OIDs of tsquery and its array, which pgtype does not name.
+const (
+	oidTSQuery      = 3615
+	oidTSQueryArray = 3645
+)
+
+// builtinTypes names PostgreSQL's built-in types by OID.
+var builtinTypes = pgtype.NewMap()
+
+// mapTypeByName maps the built-in types without a modifier that mapType
+// does not list (jsonpath, tsvector, the ranges and multiranges, …) by
+// their name, and arrays by their element's type (an array has no
+// modifier here).
+func mapTypeByName(oid uint32) (value.Type, error) {
+	t, ok := builtinTypes.TypeForOID(oid)
+	if !ok {
+		return value.Type{}, fmt.Errorf("type oid %d", oid)
+	}
+	if c, ok := t.Codec.(*pgtype.ArrayCodec); ok {
+		elem, err := mapType(c.ElementType.OID, -1)
+		if err != nil || elem.Kind.IsArray() {
+			return value.Type{}, fmt.Errorf("type %s", t.Name)
+		}
+		return value.ArrayTypeOf(elem), nil
+	}
+	vt, err := value.TypeFromName(t.Name, nil)
+	if err != nil {
+		return value.Type{}, fmt.Errorf("type %s", t.Name)
+	}
+	return vt, nil
 }
 
 // createTableSQL is the deltaview statement that creates t locally; with
