@@ -20,7 +20,8 @@ import (
 // build and after changes that drain the reserves: ties across the kept
 // rows' end under a projection, NULLs first and last, OFFSET, rows that
 // project to the same row, a table without a key holding equal rows, no
-// row passing, and a view of partitions (fed either way). Filters and
+// row passing, an index of every row read through a filter, and a view of
+// partitions (fed either way). Filters and
 // projections that fail on a row fail the build either way.
 func TestSeededTopKColdStart(t *testing.T) {
 	old := dataflow.SetBoundMin(8)
@@ -32,6 +33,8 @@ func TestSeededTopKColdStart(t *testing.T) {
 		"CREATE MATERIALIZED VIEW d AS SELECT x FROM dup ORDER BY x DESC LIMIT 3",
 		"CREATE MATERIALIZED VIEW e AS SELECT g, v FROM t WHERE v * 2 > 10 ORDER BY g, v LIMIT 4 OFFSET 20",
 		"CREATE MATERIALIZED VIEW f AS SELECT id FROM t WHERE g > 100 ORDER BY id LIMIT 3",
+		// b's index of every row, read through a filter.
+		"CREATE MATERIALIZED VIEW h AS SELECT v, id FROM t WHERE g = 3 ORDER BY v LIMIT 4",
 		"CREATE MATERIALIZED VIEW p AS SELECT DISTINCT ON (g) g, v, id FROM t ORDER BY g, v, id",
 	}
 	changes := []string{
