@@ -160,3 +160,36 @@ func (c *Circuit) InputsOf(id NodeID, in int) (names []string, ok bool) {
 	}
 	return names, true
 }
+
+// PathTo returns the nodes between the input name and node to (in order,
+// to left out) when the input reaches the circuit along that one path
+// alone: each node on it is read by the next node alone, and each but the
+// input reads nothing else. ok is false otherwise.
+func (c *Circuit) PathTo(name string, to NodeID) (path []NodeID, ok bool) {
+	at, ok := c.inputs[name]
+	if !ok {
+		return nil, false
+	}
+	for {
+		next := NodeID(-1)
+		for i := at + 1; int(i) < len(c.nodes); i++ {
+			for _, in := range c.nodes[i].inputs {
+				if in != at {
+					continue
+				}
+				if next >= 0 {
+					return nil, false // read twice, or by two nodes
+				}
+				next = i
+			}
+		}
+		switch {
+		case next == to:
+			return path, len(c.nodes[to].inputs) == 1
+		case next < 0 || len(c.nodes[next].inputs) != 1:
+			return nil, false
+		}
+		path = append(path, next)
+		at = next
+	}
+}

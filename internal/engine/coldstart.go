@@ -131,8 +131,14 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	// Until Trim below, nothing but this build reads the circuit: its
 	// operators may build their state in one load when first read.
 	c.Circuit.DeferLoads()
+	seeds := seededTopKs(c)
 	for _, rel := range rels {
-		if err := b.feedRelation(rel); err != nil {
+		if k, ok := seeds[rel]; ok && b.indexes != nil {
+			err = b.seedTopK(rel, k)
+		} else {
+			err = b.feedRelation(rel)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -39,3 +39,10 @@ func ReserveExtensions(e *Engine) int64 {
 	}
 	return n
 }
+
+// SetSeedTopKs turns seeding top-ks from their indexes in cold starts on
+// or off, and returns the setting before.
+func SetSeedTopKs(on bool) (old bool) {
+	old, seedTopKs = seedTopKs, on
+	return old
+}

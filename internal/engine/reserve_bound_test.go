@@ -131,6 +131,9 @@ func TestMinMaxReserveIndexWhole(t *testing.T) {
 		INSERT INTO t SELECT i, lpad(((i * 37) % 1009)::text, 4, '0') FROM generate_series(1, 300) i;
 		CREATE MATERIALIZED VIEW lo AS SELECT id, s FROM t ORDER BY s, id LIMIT 2;
 		CREATE MATERIALIZED VIEW m AS SELECT min(s), max(s) FROM t`)
+	// The top-k's cold start reads its index one tie past its 18 rows,
+	// the region here: that may extend it once (op.TopK.SeedRows).
+	built := engine.ReserveExtensions(e)
 	for i := range 60 {
 		exec("DELETE FROM t WHERE s = (SELECT max(s) FROM t)")
 		if got, want := exec("SELECT * FROM m"), exec("SELECT min(s), max(s) FROM t"); got != want {
@@ -140,7 +143,7 @@ func TestMinMaxReserveIndexWhole(t *testing.T) {
 			t.Fatalf("deletion %d: view lo %s, query %s", i, got, want)
 		}
 	}
-	if n := engine.ReserveExtensions(e); n != 0 {
+	if n := engine.ReserveExtensions(e) - built; n != 0 {
 		t.Errorf("%d extensions of a bounded index", n)
 	}
 }

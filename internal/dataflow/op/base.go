@@ -73,3 +73,69 @@ func (b *BaseRows) Projects() bool {
 	}
 	return false
 }
+
+// Count returns how many of a relation's rows (each of weight one; scan
+// calls yield with each until it returns false) pass the stages. Each
+// stage is evaluated on each row as the circuit's filters and projections
+// evaluate it, so that a row on which one fails fails here with the same
+// error, except trailing projections of columns alone, which cannot fail.
+func (b *BaseRows) Count(scan func(yield func(value.Row) bool)) (n int64, err error) {
+	stages := b.Stages
+	for len(stages) > 0 && stages[len(stages)-1].Filter == nil && columnsOnly(stages[len(stages)-1].Project) {
+		stages = stages[:len(stages)-1]
+	}
+	filters := make([]expr.ColConst, len(stages))
+	fast := make([]bool, len(stages))
+	scratch := make([]value.Row, len(stages)) // a projection's row, reused
+	for i, s := range stages {
+		if s.Filter != nil {
+			filters[i], fast[i] = expr.ColConstOf(s.Filter)
+		} else {
+			scratch[i] = make(value.Row, len(s.Project))
+		}
+	}
+	scan(func(row value.Row) bool {
+		for i, s := range stages {
+			if s.Filter == nil {
+				out := scratch[i]
+				for j, x := range s.Project {
+					if out[j], err = x.Eval(row); err != nil {
+						return false
+					}
+				}
+				row = out
+				continue
+			}
+			if fast[i] {
+				if pass, ok := filters[i].Test(row); ok {
+					if !pass {
+						return true
+					}
+					continue
+				}
+			}
+			v, ferr := s.Filter.Eval(row)
+			if ferr != nil {
+				err = ferr
+				return false
+			}
+			if !isTrue(v) {
+				return true
+			}
+		}
+		n++
+		return true
+	})
+	return n, err
+}
+
+// columnsOnly reports whether every expression of a projection is a
+// column of its input.
+func columnsOnly(exprs []expr.Expr) bool {
+	for _, x := range exprs {
+		if _, ok := x.(*expr.Col); !ok {
+			return false
+		}
+	}
+	return true
+}

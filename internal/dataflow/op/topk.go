@@ -63,6 +63,9 @@ type TopK struct {
 
 	refills int64
 	pending int64
+	// uncounted is the multiplicity of input rows the next step counts
+	// without being fed them (Uncounted).
+	uncounted int64
 
 	// orderCols, when every sort key is a column, are their indexes: a
 	// change's sort keys are copied, not evaluated (appendOrderKeys).
@@ -430,8 +433,8 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 	if !found {
 		g = &tkGroup{key: slices.Clone(key)}
 	}
-	skipped := g.skipped
-	g.skipped = 0
+	skipped := g.skipped + t.uncounted
+	g.skipped, t.uncounted = 0, 0
 	if found && t.allBelow(g, ch) {
 		// Every change falls below the kept rows of a partition not held
 		// whole: the kept rows, and so the window, stay as they are.
@@ -892,7 +895,7 @@ func (t *TopK) Abort() {
 }
 
 func (t *TopK) clearStep() {
-	t.pending = 0
+	t.pending, t.uncounted = 0, 0
 	for _, g := range t.below {
 		g.skipped, g.listed = 0, false
 	}
