@@ -51,8 +51,12 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 		}
+		dom, err := b.typeDomain(cd.TypeName)
+		if err != nil {
+			return nil, err
+		}
 		colIdx[cd.Colname] = len(ct.Cols)
-		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull})
+		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom})
 		if isSerial {
 			b.serialColumn(ct, len(ct.Cols)-1, serial, 0, SeqOptions{})
 		}
@@ -333,6 +337,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropSequence(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
+	case pg_query.ObjectType_OBJECT_DOMAIN:
+		return b.bindDropDomain(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
