@@ -94,6 +94,41 @@ func (e *Engine) domainStore() DomainStore {
 	return nil
 }
 
+// DomainDetail describes a domain for clients that introspect the
+// catalog (psql's \dD): its type (the base type, or the domain it is
+// over), and its constraints and default as written.
+type DomainDetail struct {
+	Name, Type, Collation string
+	NotNull               bool
+	Default               string   // "" for none
+	Checks                []string // CHECK (…), NOT VALID when added so
+}
+
+// Domains lists the domains, by name.
+func (s *Session) Domains() []DomainDetail {
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []DomainDetail
+	for _, d := range e.domains.byName {
+		def := d.Def()
+		dd := DomainDetail{Name: def.Name, Type: def.Base.String(), Collation: def.Collation, NotNull: def.NotNull, Default: def.DefaultSQL}
+		if def.Parent != nil {
+			dd.Type = def.Parent.Name()
+		}
+		for _, c := range def.Checks {
+			text := "CHECK (" + c.SQL + ")"
+			if c.NotValid {
+				text += " NOT VALID"
+			}
+			dd.Checks = append(dd.Checks, text)
+		}
+		out = append(out, dd)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 func (e *Engine) createDomain(cd *sql.CreateDomain) (Result, error) {
 	name := cd.Def.Name
 	if _, ok := e.domains.byName[name]; ok || e.relationExists(name) {
