@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/deltaview/deltaview"
-	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
 // domainSchema makes domains, one over another, altered after creation
@@ -90,13 +89,13 @@ func checkDomains(t *testing.T, db *deltaview.DB, want []string) {
 		t.Errorf("rows after reopening: %q, want %q", got, want)
 	}
 	for stmt, code := range map[string]string{
-		"INSERT INTO t VALUES (4, 0, 'a')":    pgerr.CheckViolation,   // pos's positive
-		"INSERT INTO t VALUES (4, 45, 'a')":   pgerr.CheckViolation,   // small's under40, NOT VALID
-		"INSERT INTO t VALUES (4, NULL, 'a')": pgerr.NotNullViolation, // small's NOT NULL
-		"INSERT INTO t VALUES (4, 1, 'a', 0)": pgerr.CheckViolation,   // the added column's pos
-		"SELECT 0::pos":                       pgerr.CheckViolation,
-		"CREATE DOMAIN tag AS int":            "",                     // renamed away
-		"DROP DOMAIN label":                   pgerr.DependentObjects, // t.g
+		"INSERT INTO t VALUES (4, 0, 'a')":    "23514", // pos's positive
+		"INSERT INTO t VALUES (4, 45, 'a')":   "23514", // small's under40, NOT VALID
+		"INSERT INTO t VALUES (4, NULL, 'a')": "23502", // small's NOT NULL
+		"INSERT INTO t VALUES (4, 1, 'a', 0)": "23514", // the added column's pos
+		"SELECT 0::pos":                       "23514",
+		"CREATE DOMAIN tag AS int":            "",      // renamed away
+		"DROP DOMAIN label":                   "2BP01", // t.g
 	} {
 		err := db.Exec(stmt)
 		if got := codeOf(err); got != code {
@@ -117,5 +116,5 @@ func codeOf(err error) string {
 	if err == nil {
 		return ""
 	}
-	return pgerr.Code(err)
+	return deltaview.Code(err)
 }

@@ -411,3 +411,28 @@ func (b *binder) bindDropDomain(ds *pg_query.DropStmt) (Bound, error) {
 	}
 	return d, nil
 }
+
+// fieldDomain returns the domain of a table's column i, nil for a column
+// of a base type or a relation other than a table.
+func fieldDomain(rel *Relation, i int) *expr.Domain {
+	if rel.Def == nil || i >= len(rel.Def.Cols) {
+		return nil
+	}
+	return rel.Def.Cols[i].Domain
+}
+
+// checkFieldDomains checks the fields of rec, a record of rel's row type
+// read from its text, against the domains of rel's columns.
+func checkFieldDomains(rel *Relation, rec value.Value) error {
+	if rec.IsNull() {
+		return nil
+	}
+	for i, f := range rec.Fields() {
+		if d := fieldDomain(rel, i); d != nil {
+			if err := d.Check(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
