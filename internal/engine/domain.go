@@ -334,6 +334,23 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	return out
 }
 
+// alterDomainCheck checks a row of a table being altered against the
+// domains of its columns that are new or of a new domain (ADD COLUMN,
+// ALTER COLUMN … TYPE): the others' values are as they were.
+func alterDomainCheck(old, next *table, a *sql.AlterTable, row value.Row) error {
+	for i, c := range next.def.Cols {
+		if c.Domain == nil {
+			continue
+		}
+		if a.Columns && (a.Map[i] < 0 || old.def.Cols[a.Map[i]].Domain != c.Domain) {
+			if err := c.Domain.Check(row[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // checkDomains checks row's values in columns of a domain against the
 // domain's constraints; with old, the row it replaces, only the values
 // that changed, as PostgreSQL coerces only the columns an UPDATE sets.

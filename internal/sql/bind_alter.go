@@ -278,6 +278,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 		if _, ok := b.cat.Relation(rs.Newname); ok {
 			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", rs.Newname)
 		}
+		if err := b.domainTaken(rs.Newname); err != nil {
+			return nil, err
+		}
 		w.cs.Relation.Relname = rs.Newname
 		return b.alterDone(w, at)
 	}
@@ -323,9 +326,9 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		if o < 0 {
 			// A default that calls a sequence (a serial column) runs in
 			// the statement as INSERT's would.
-			at.Fill[i] = c.Default
+			at.Fill[i] = c.DefaultExpr()
 			if sc, ok := b.cat.(StatementClocker); ok {
-				at.Fill[i] = expr.WithClock(c.Default, sc.StatementClock())
+				at.Fill[i] = expr.WithClock(at.Fill[i], sc.StatementClock())
 			}
 			continue
 		}

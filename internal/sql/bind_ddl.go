@@ -15,6 +15,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
 		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")
 	}
+	if err := b.domainTaken(rv.Relname); err != nil {
+		return nil, err
+	}
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
@@ -271,6 +274,9 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	sel := q.GetSelectStmt()
 	if sel == nil {
 		return nil, b.refuse(rv.Location, "a view must be defined by a query")
+	}
+	if err := b.domainTaken(rv.Relname); err != nil {
+		return nil, err
 	}
 	if err := b.viewModifying(sel.WithClause, materialized); err != nil {
 		return nil, err

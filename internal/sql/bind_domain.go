@@ -90,6 +90,15 @@ func domainName(names []*pg_query.Node) (string, bool) {
 	return parts[0], true
 }
 
+// domainTaken is the error of a relation named as a domain is: its row
+// type would take the domain's name.
+func (b *binder) domainTaken(name string) error {
+	if _, ok := b.domain(name); ok {
+		return pgerr.New(pgerr.DuplicateObject, "type %q already exists", name)
+	}
+	return nil
+}
+
 // typeExists reports whether name is taken in PostgreSQL's namespace of
 // types: by a domain or a relation's row type.
 func (b *binder) typeExists(name string) bool {
