@@ -50,7 +50,7 @@ CREATE MATERIALIZED VIEW dr_join AS SELECT a.id, b.id AS other FROM dr a JOIN dr
 			stmt = fmt.Sprintf("DELETE FROM dr WHERE id = %d", ids[i])
 			ids = slices.Delete(ids, i, i+1)
 		case k < 6 && len(ids) > 0:
-			stmt = fmt.Sprintf("UPDATE dr SET %s WHERE id %% %d = %d", opt("x = x + "+num(-10, 10), "y = "+num(-1, 30), "g = "+opt("'a'", "'dd'", "'zz'", "NULL"), "id = id"),
+			stmt = fmt.Sprintf("UPDATE dr SET %s WHERE id %% %d = %d", opt("x = x + "+opt("-10", "-3", "2", "15"), "y = "+num(-1, 30), "g = "+opt("'a'", "'dd'", "'zz'", "NULL"), "id = id"),
 				1+r.IntN(3), r.IntN(2))
 		default:
 			cols, vals := "id, g, x, y", fmt.Sprintf("%d, %s, %s, %s", next, opt("'a'", "'b'", "'c'", "'dd'", "'zz'", "NULL"), num(-2, 55), num(-1, 30))
