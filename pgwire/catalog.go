@@ -148,6 +148,8 @@ var (
 	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
 	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
 	quotedAlias  = regexp.MustCompile(`(?i)\bAS "([^"]+)"`)
+	psqlDomains  = regexp.MustCompile(`(?s)^SELECT n\.nspname as "Schema",\s+t\.typname as "Name",.*\bFROM pg_catalog\.pg_type t\b.*\bWHERE t\.typtype = 'd'.*ORDER BY 1, 2;?\s*$`)
+	psqlTypName  = regexp.MustCompile(`t\.typname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
 )
 
 // relOID is the oid a relation is known by: a hash of its name above the
@@ -256,7 +258,11 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		if name, ok := c.relByOID(m[1]); ok {
 			d, _ := c.sess.Describe(name)
 			for _, col := range d.Columns {
-				row := []*string{s(col.Name), s(col.Type.String()), nil, tf(col.NotNull), nil, s(""), s("")}
+				typ := col.Type.String()
+				if col.Domain != "" {
+					typ = quoteIdentIfNeeded(col.Domain)
+				}
+				row := []*string{s(col.Name), s(typ), nil, tf(col.NotNull), nil, s(""), s("")}
 				for _, n := range names[7:] {
 					switch n {
 					case "attstorage":
@@ -335,7 +341,54 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 	if psqlRoles.MatchString(q) {
 		return c.psqlRoleList(q), true, nil
 	}
+	if psqlDomains.MatchString(q) {
+		return c.psqlDomainList(q)
+	}
 	return engine.Result{}, false, nil
+}
+
+// psqlDomainList answers psql's \dD [pattern]: the domains of public,
+// their defaults and constraints as written.
+func (c *conn) psqlDomainList(q string) (engine.Result, bool, error) {
+	var name *regexp.Regexp
+	if m := psqlTypName.FindStringSubmatch(q); m != nil {
+		re, err := regexp.Compile(strings.ReplaceAll(m[1], "''", "'"))
+		if err != nil {
+			return engine.Result{}, true, pgerr.New(pgerr.InvalidParameter, "invalid regular expression: %v", err)
+		}
+		name = re
+	}
+	if nm := psqlNspName.FindStringSubmatch(q); nm != nil {
+		if re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'")); err != nil || !re.MatchString("public") {
+			name = regexp.MustCompile(`^$`)
+		}
+	}
+	names := []string{"Schema", "Name", "Type", "Collation", "Nullable", "Default", "Check"}
+	plus := strings.Contains(q, `AS "Access privileges"`)
+	if plus {
+		names = append(names, "Access privileges", "Description")
+	}
+	var rows [][]*string
+	for _, d := range c.sess.Domains() {
+		if name != nil && !name.MatchString(d.Name) {
+			continue
+		}
+		row := []*string{s("public"), s(d.Name), s(d.Type), nil, nil, nil, s(strings.Join(d.Checks, " "))}
+		if d.Collation != "" {
+			row[3] = s(d.Collation)
+		}
+		if d.NotNull {
+			row[4] = s("not null")
+		}
+		if d.Default != "" {
+			row[5] = s(d.Default)
+		}
+		if plus {
+			row = append(row, nil, nil)
+		}
+		rows = append(rows, row)
+	}
+	return textResult(names, rows), true, nil
 }
 
 // psqlRoleList answers psql's \du: the built-in superuser, which logs in

@@ -106,6 +106,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 				}
 			}
 		}
+		if err = alterDomainCheck(t, next, a, nr); err != nil {
+			return false
+		}
 		if err = alterCheck(next, nr); err != nil {
 			return false
 		}

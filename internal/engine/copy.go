@@ -115,7 +115,7 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 
 // defaultValue is the value of column i in a row that does not give it.
 func (t *table) defaultValue(i int) (value.Value, error) {
-	d := t.def.Cols[i].Default
+	d := t.def.Cols[i].DefaultExpr()
 	if d == nil {
 		return value.Null, nil
 	}

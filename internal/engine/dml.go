@@ -170,7 +170,7 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 // keeps its id, and the log records the old row's retraction and the new
 // one's assertion under it.
 func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, error) {
-	if err := t.check(newRow); err != nil {
+	if err := t.checkRow(old, newRow); err != nil {
 		return 0, err
 	}
 	if u, dup := t.conflictExcept(old, newRow, id, 0); dup {

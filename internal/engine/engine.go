@@ -57,6 +57,8 @@ type Engine struct {
 	named map[string]*namedView
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
+	// domains are CREATE DOMAIN's (domain.go).
+	domains domainCatalog
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int
@@ -224,8 +226,8 @@ func New() *Engine {
 func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if t, ok := e.tables[name]; ok {
 		defaults := make([]expr.Expr, len(t.def.Cols))
-		for i, c := range t.def.Cols {
-			defaults[i] = c.Default
+		for i := range t.def.Cols {
+			defaults[i] = t.def.Cols[i].DefaultExpr()
 		}
 		uniques := make([][]int, len(t.uniques))
 		for i, u := range t.uniques {
@@ -255,8 +257,10 @@ type recorder struct {
 	seen   map[string]bool
 	direct []string
 	seqs   []string // the sequences read as relations (SELECT * FROM s)
-	text   string   // the statement's text, which a store records for DDL
-	clock  expr.StmtClock
+	// domains are the domains the statement names (domain.go).
+	domains []string
+	text    string // the statement's text, which a store records for DDL
+	clock   expr.StmtClock
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)
@@ -358,6 +362,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		deps = append(deps, name)
 	}
 	sort.Strings(deps)
+	e.noteViewDomains(cv.Name, rec)
 	if !cv.Materialized {
 		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
 		e.deps[cv.Name] = deps

@@ -768,8 +768,8 @@ func (e *Engine) copyDefaults(t *table) func(int) (value.Value, error) {
 		return t.defaultValue
 	}
 	defs := make([]expr.Expr, len(t.def.Cols))
-	for i, c := range t.def.Cols {
-		defs[i] = expr.WithClock(c.Default, e.copyClock)
+	for i := range t.def.Cols {
+		defs[i] = expr.WithClock(t.def.Cols[i].DefaultExpr(), e.copyClock)
 	}
 	return func(i int) (value.Value, error) {
 		if defs[i] == nil {

@@ -459,6 +459,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			}
 			return res, err
 		})
+	case *sql.CreateDomain:
+		return s.ddl("CREATE DOMAIN", func() (Result, error) { return e.createDomain(b) })
+	case *sql.AlterDomain:
+		return s.ddl("ALTER DOMAIN", func() (Result, error) { return e.alterDomain(b) })
+	case *sql.DropDomain:
+		return s.ddl("DROP DOMAIN", func() (Result, error) { return e.dropDomain(b) })
 	case *sql.Schema:
 		return Result{Tag: b.Tag, Notices: b.Notices}, nil
 	case *sql.Comment:

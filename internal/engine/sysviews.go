@@ -168,6 +168,7 @@ type ColumnDetail struct {
 	Type    value.Type
 	NotNull bool
 	Comment string // COMMENT ON COLUMN's, "" when none
+	Domain  string // the column's domain, "" for a column of a base type
 }
 
 // IndexDetail is a table's unique index: its name, its columns, and
@@ -195,7 +196,11 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
 		d := RelationDetail{Kind: RelTable}
 		for _, c := range t.def.Cols {
-			d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
+			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
+			if c.Domain != nil {
+				cd.Domain = c.Domain.Name()
+			}
+			d.Columns = append(d.Columns, cd)
 		}
 		for _, u := range t.uniques {
 			ix := IndexDetail{Name: u.name, Primary: u.primary}

@@ -266,8 +266,16 @@ func (t *table) byKey(u *uniqueIndex, row value.Row) (uint64, value.Row, bool) {
 	return id, cur, true
 }
 
-// check validates row against the table's NOT NULL and CHECK constraints.
-func (t *table) check(row value.Row) error {
+// check validates row against the table's NOT NULL and CHECK constraints
+// and its columns' domains.
+func (t *table) check(row value.Row) error { return t.checkRow(nil, row) }
+
+// checkRow is check for row replacing old (nil for a new row): of the
+// domains, only the values that changed are checked.
+func (t *table) checkRow(old, row value.Row) error {
+	if err := t.checkDomains(old, row); err != nil {
+		return err
+	}
 	cols := t.def.Cols
 	for i := range cols { // by index: a column's definition is not copied
 		if c := &cols[i]; c.NotNull && row[i].IsNull() {

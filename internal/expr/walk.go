@@ -9,6 +9,8 @@ func children(e Expr) []Expr {
 	switch n := e.(type) {
 	case *Cast:
 		return []Expr{n.E}
+	case *DomainCheck:
+		return []Expr{n.E}
 	case *Arith:
 		return []Expr{n.L, n.R}
 	case *Neg:
@@ -80,6 +82,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 	switch n := e.(type) {
 	case *Cast:
 		return &Cast{E: kids[0], To: n.To, Explicit: n.Explicit}
+	case *DomainCheck:
+		return &DomainCheck{E: kids[0], Domain: n.Domain}
 	case *Arith:
 		return &Arith{Op: n.Op, L: kids[0], R: kids[1], T: n.T}
 	case *Neg:

@@ -144,6 +144,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:
 		return b.bindAlterSequence(n.GetAlterSeqStmt())
+	case n.GetCreateDomainStmt() != nil:
+		return b.bindCreateDomain(n.GetCreateDomainStmt())
+	case n.GetAlterDomainStmt() != nil:
+		return b.bindAlterDomain(n.GetAlterDomainStmt())
 	case n.GetIndexStmt() != nil:
 		return b.bindCreateIndex(n.GetIndexStmt())
 	case n.GetInsertStmt() != nil:

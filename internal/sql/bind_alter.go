@@ -262,6 +262,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 // bindRename binds ALTER TABLE … RENAME [COLUMN] … TO … and ALTER TABLE …
 // RENAME TO ….
 func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
+	if rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN || rs.RenameType == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
+		return b.bindRenameDomain(rs)
+	}
 	table := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE
 	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER … RENAME is supported for tables and their columns")
@@ -274,6 +277,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if table {
 		if _, ok := b.cat.Relation(rs.Newname); ok {
 			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", rs.Newname)
+		}
+		if err := b.domainTaken(rs.Newname); err != nil {
+			return nil, err
 		}
 		w.cs.Relation.Relname = rs.Newname
 		return b.alterDone(w, at)
@@ -320,9 +326,9 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		if o < 0 {
 			// A default that calls a sequence (a serial column) runs in
 			// the statement as INSERT's would.
-			at.Fill[i] = c.Default
+			at.Fill[i] = c.DefaultExpr()
 			if sc, ok := b.cat.(StatementClocker); ok {
-				at.Fill[i] = expr.WithClock(c.Default, sc.StatementClock())
+				at.Fill[i] = expr.WithClock(at.Fill[i], sc.StatementClock())
 			}
 			continue
 		}

@@ -35,6 +35,9 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 	if rv.Relpersistence == "t" {
 		return nil, b.refuse(rv.Location, "temporary tables are not supported")
 	}
+	if err := b.domainTaken(rv.Relname); err != nil {
+		return nil, err
+	}
 	if len(into.Options) > 0 {
 		return nil, b.refuse(rv.Location, "options of CREATE TABLE … AS are not supported")
 	}

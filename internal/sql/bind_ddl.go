@@ -15,6 +15,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
 		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")
 	}
+	if err := b.domainTaken(rv.Relname); err != nil {
+		return nil, err
+	}
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
@@ -51,8 +54,12 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 		}
+		dom, err := b.typeDomain(cd.TypeName)
+		if err != nil {
+			return nil, err
+		}
 		colIdx[cd.Colname] = len(ct.Cols)
-		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull})
+		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom})
 		if isSerial {
 			b.serialColumn(ct, len(ct.Cols)-1, serial, 0, SeqOptions{})
 		}
@@ -268,6 +275,9 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 	if sel == nil {
 		return nil, b.refuse(rv.Location, "a view must be defined by a query")
 	}
+	if err := b.domainTaken(rv.Relname); err != nil {
+		return nil, err
+	}
 	if err := b.viewModifying(sel.WithClause, materialized); err != nil {
 		return nil, err
 	}
@@ -333,6 +343,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropSequence(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
+	case pg_query.ObjectType_OBJECT_DOMAIN:
+		return b.bindDropDomain(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

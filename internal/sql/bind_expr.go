@@ -258,6 +258,14 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 	}
 	t, err := value.TypeFromName(strings.Join(names, "."), mods)
 	if err != nil {
+		// Not a built-in type, which comes first in PostgreSQL's search
+		// path: a domain's values are its base type's.
+		if d, derr := b.typeDomain(tn); d != nil || derr != nil {
+			if derr != nil {
+				return value.Type{}, derr
+			}
+			return d.Def().Base, nil
+		}
 		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(tn.Location))
 	}
 	if len(tn.ArrayBounds) > 0 {
@@ -292,7 +300,11 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
 	}
-	return b.intervalInput(e, t, b.intervalText(out)), nil
+	out = b.intervalInput(e, t, b.intervalText(out))
+	if d, _ := b.typeDomain(c.TypeName); d != nil {
+		out = &expr.DomainCheck{E: out, Domain: d}
+	}
+	return out, nil
 }
 
 // coerce converts e to t in an implicit (or, with explicit, explicit)

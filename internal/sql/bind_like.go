@@ -33,7 +33,11 @@ func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnD
 		return &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: rel.Cols[i].Name}}}
 	}
 	for i, c := range rel.Cols {
-		tn, err := typeNameOf(c.Type.String())
+		typ := c.Type.String()
+		if dom := fieldDomain(rel, i); dom != nil {
+			typ = QuoteIdent(dom.Name()) // the column keeps its domain
+		}
+		tn, err := typeNameOf(typ)
 		if err != nil {
 			return nil, nil, b.refuse(rv.Location, "column %q of %q has a type that cannot be copied: %v", c.Name, rv.Relname, err)
 		}

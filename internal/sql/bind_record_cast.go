@@ -72,6 +72,9 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
 			args[i] = b.intervalInput(a.Args[i], f.Type, args[i])
+			if dom := fieldDomain(rel, i); dom != nil {
+				args[i] = &expr.DomainCheck{E: args[i], Domain: dom}
+			}
 			names[i] = f.Name
 		}
 		if len(a.Args) > len(d.Fields) {
@@ -86,6 +89,9 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			v, err := value.ParseRecord(a.V.Str(), t)
 			if err != nil {
 				return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
+			}
+			if err := checkFieldDomains(rel, v); err != nil {
+				return nil, true, err
 			}
 			if b.inputClock() == nil || !holdsIntervalField(t) {
 				return &expr.Const{V: v, T: t}, true, nil

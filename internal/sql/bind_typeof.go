@@ -24,6 +24,9 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if d := e.Type().RecordDesc(); d != nil && d.Name != "" {
 		tn = e.Type().String() // a table's row type: its name
 	}
+	if dc, ok := e.(*expr.DomainCheck); ok {
+		tn = expr.QuoteIdent(dc.Domain.Name()) // a cast to a domain: the domain
+	}
 	name := &expr.Const{V: value.NewText(value.Text, tn), T: value.TextType}
 	return &expr.Func{Def: expr.Typeof, Args: []expr.Expr{e, name}, T: value.TextType}, nil
 }

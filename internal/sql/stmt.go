@@ -21,6 +21,19 @@ type ColumnDef struct {
 	Identity byte
 	// DefaultSQL is the default's text, "" for none.
 	DefaultSQL string
+	// Domain is the column's domain, nil for a column of a base type
+	// (Type is then the domain's base type).
+	Domain *expr.Domain
+}
+
+// DefaultExpr returns the column's default, or else its domain's (nil:
+// NULL).
+func (c *ColumnDef) DefaultExpr() expr.Expr {
+	if c.Default == nil && c.Domain != nil {
+		d, _ := c.Domain.DefaultExpr()
+		return d
+	}
+	return c.Default
 }
 
 // Check is a CHECK constraint over a table's row.

@@ -51,7 +51,11 @@ func (ct *CreateTable) SQL() string {
 		}
 		b.WriteString(QuoteIdent(c.Name))
 		b.WriteByte(' ')
-		b.WriteString(c.Type.String())
+		if c.Domain != nil {
+			b.WriteString(QuoteIdent(c.Domain.Name()))
+		} else {
+			b.WriteString(c.Type.String())
+		}
 		if c.NotNull && !pk[i] {
 			b.WriteString(" NOT NULL")
 		}

@@ -72,6 +72,17 @@ func load(f *File, e *engine.Engine) error {
 		}
 		return nil
 	}
+	// Domains before the tables whose columns are of them; the engine
+	// has no store yet, so recreating them writes nothing.
+	domains, err := f.Domains()
+	if err != nil {
+		return err
+	}
+	for _, d := range domains {
+		if err := run(Entry{Name: d.Name, Kind: "domain", SQL: d.SQL}); err != nil {
+			return err
+		}
+	}
 	// Tables first, each with its rows: no table depends on a view, and
 	// every view's cold start then reads the tables whole.
 	for _, en := range entries {
