@@ -223,6 +223,10 @@ func subqueryReads(b sql.Bound) []string {
 	case *sql.Delete:
 		add(b.Rows)
 		add(b.RetPlan)
+	case *sql.Merge:
+		for _, c := range b.Clauses {
+			add(c.Rows)
+		}
 	}
 	return out
 }
