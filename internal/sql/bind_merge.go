@@ -213,7 +213,7 @@ func (b *binder) mergeClause(rel *Relation, alias string, ssc *scope, w *pg_quer
 	case pg_query.CmdType_CMD_INSERT:
 		out.Action = MergeInsert
 	}
-	if anySubLink(w.Condition) || anySubLink(w.TargetList...) || anySubLink(w.Values...) {
+	if anySubLink(w.Condition) || anySubLink(w.TargetList...) || multiAssignSub(w.TargetList) || anySubLink(w.Values...) {
 		var err error
 		out.Rows, err = b.mergeClauseRows(rel, sc, w, out.Action)
 		return out, err
