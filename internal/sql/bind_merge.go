@@ -137,14 +137,17 @@ func (b *binder) merge15Syntax() error {
 }
 
 // mergeTarget resolves the table MERGE writes: PostgreSQL 15 refuses
-// views (it merges into tables only).
+// views and sequences (it merges into tables only).
 func (b *binder) mergeTarget(rv *pg_query.RangeVar) (*Relation, string, error) {
-	if rel, ok := b.cat.Relation(rv.Relname); ok && (rv.Schemaname == "" || rv.Schemaname == "public") {
-		what := map[RelKind]string{KindView: "views", KindMatView: "materialized views", KindSequence: "sequences"}[rel.Kind]
-		if what != "" {
-			return nil, "", b.stmt.errf(rv.Location, pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", rel.Name).
-				WithDetail("This operation is not supported for %s.", what)
-		}
+	what := ""
+	if rel, ok := b.cat.Relation(rv.Relname); ok {
+		what = map[RelKind]string{KindView: "views", KindMatView: "materialized views"}[rel.Kind]
+	} else if _, ok := b.sequence(rv.Relname); ok {
+		what = "sequences"
+	}
+	if what != "" && (rv.Schemaname == "" || rv.Schemaname == "public") {
+		return nil, "", b.stmt.errf(rv.Location, pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", rv.Relname).
+			WithDetail("This operation is not supported for %s.", what)
 	}
 	return b.targetTable(rv, "merge into")
 }
