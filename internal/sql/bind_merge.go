@@ -55,7 +55,7 @@ type MergeClause struct {
 func (*Merge) bound() {}
 
 func (b *binder) bindMerge(m *pg_query.MergeStmt) (Bound, error) {
-	if err := b.merge15Syntax(); err != nil {
+	if err := b.merge15Syntax(m); err != nil {
 		return nil, err
 	}
 	if m.WithClause != nil {
@@ -114,7 +114,7 @@ func mergeKind(w *pg_query.MergeWhenClause) int {
 // merge15Syntax is PostgreSQL 15's syntax error for what its grammar lacks
 // and the parser's (PostgreSQL 17's) takes: WHEN NOT MATCHED BY SOURCE |
 // TARGET, and RETURNING.
-func (b *binder) merge15Syntax() error {
+func (b *binder) merge15Syntax(m *pg_query.MergeStmt) error {
 	res, err := pg_query.Scan(b.stmt.SQL)
 	if err != nil {
 		return nil
@@ -130,7 +130,7 @@ func (b *binder) merge15Syntax() error {
 			returning = t
 		}
 	}
-	if returning != nil && len(b.stmt.Node.GetMergeStmt().GetReturningList()) > 0 {
+	if returning != nil && len(m.ReturningList) > 0 {
 		return b.stmt.errf(returning.Start, pgerr.SyntaxError, "syntax error at or near \"%s\"", b.stmt.SQL[returning.Start:returning.End])
 	}
 	return nil
