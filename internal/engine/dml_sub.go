@@ -21,23 +21,20 @@ import (
 // evaluated after the last, over that snapshot, as PostgreSQL's see the
 // database before the statement's own changes.
 
-// supplier is what a plan.Target of a running statement reads: exec.Targets.Rows.
-type supplier = func(pred expr.Expr, fn func(value.Row) error) error
-
-// runTargets evaluates p, whose plan.Target reads what supply gives, over
-// the snapshot of the statement that started when the transaction's log
-// was mark long.
-func (e *Engine) runTargets(p plan.Node, mark int, supply supplier) ([]value.Row, error) {
-	var src exec.Source = asOf{e: e, mark: mark}
+// runTargets evaluates p, whose plan.Target reads what rows supplies
+// (exec.Targets without its Source), over the snapshot of the statement
+// that started when the transaction's log was mark long.
+func (e *Engine) runTargets(p plan.Node, mark int, rows exec.Targets) ([]value.Row, error) {
+	rows.Source = asOf{e: e, mark: mark}
 	if e.with != nil {
-		src = e.with.src
+		rows.Source = e.with.src
 	}
-	return exec.Run(p, e.queryBudget(&exec.Targets{Source: src, Rows: supply}))
+	return exec.Run(p, e.queryBudget(&rows))
 }
 
 // given supplies rows, those pred accepts.
-func given(rows []value.Row) supplier {
-	return func(pred expr.Expr, fn func(value.Row) error) error {
+func given(rows []value.Row) exec.Targets {
+	return exec.Targets{Rows: func(pred expr.Expr, fn func(value.Row) error) error {
 		for _, r := range rows {
 			ok, err := accepts(pred, r)
 			if err != nil {
@@ -50,44 +47,49 @@ func given(rows []value.Row) supplier {
 			}
 		}
 		return nil
-	}
+	}}
 }
 
 // tableRows supplies the rows of t that pred accepts, each followed by its
-// row id, found through an index when pred fixes one; without the rows an
-// earlier part of the statement changed (skipChanged).
-func (e *Engine) tableRows(t *table) supplier {
+// row id, found through an index when pred fixes one (Lookup finds them
+// only so); without the rows an earlier part of the statement changed
+// (skipChanged).
+func (e *Engine) tableRows(t *table) exec.Targets {
 	changed := e.changed(t)
-	return func(pred expr.Expr, fn func(value.Row) error) error {
-		emit := func(id uint64, row value.Row) error {
-			if changed[id] {
-				return nil
-			}
-			r := append(slices.Clone(row), value.NewInt(value.Int8, int64(id)))
-			ok, err := accepts(pred, r)
-			if err != nil || !ok {
-				return err
-			}
-			return fn(r)
-		}
-		found, usable, err := keyTarget(t, pred)
-		if err != nil {
-			return err
-		}
-		if usable {
-			for _, tg := range found {
-				if err := emit(tg.id, tg.row); err != nil {
-					return err
-				}
-			}
+	emit := func(pred expr.Expr, fn func(value.Row) error, id uint64, row value.Row) error {
+		if changed[id] {
 			return nil
 		}
+		r := append(slices.Clone(row), value.NewInt(value.Int8, int64(id)))
+		ok, err := accepts(pred, r)
+		if err != nil || !ok {
+			return err
+		}
+		return fn(r)
+	}
+	lookup := func(pred expr.Expr, fn func(value.Row) error) (bool, error) {
+		found, usable, err := keyTarget(t, pred)
+		if err != nil || !usable {
+			return false, err
+		}
+		for _, tg := range found {
+			if err := emit(pred, fn, tg.id, tg.row); err != nil {
+				return true, err
+			}
+		}
+		return true, nil
+	}
+	return exec.Targets{Lookup: lookup, Rows: func(pred expr.Expr, fn func(value.Row) error) error {
+		if handled, err := lookup(pred, fn); handled || err != nil {
+			return err
+		}
+		var err error
 		t.scan(func(id uint64, row value.Row) bool {
-			err = emit(id, row)
+			err = emit(pred, fn, id, row)
 			return err == nil
 		})
 		return err
-	}
+	}}
 }
 
 // planned is a row an UPDATE or DELETE with subqueries acts on: its id,
@@ -223,6 +225,10 @@ func subqueryReads(b sql.Bound) []string {
 	case *sql.Delete:
 		add(b.Rows)
 		add(b.RetPlan)
+	case *sql.Merge:
+		for _, c := range b.Clauses {
+			add(c.Rows)
+		}
 	}
 	return out
 }

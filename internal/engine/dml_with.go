@@ -105,7 +105,7 @@ func (m *modifying) run(e *Engine, i int) error {
 	return nil
 }
 
-// execModify runs an INSERT, UPDATE or DELETE of the statement.
+// execModify runs an INSERT, UPDATE, DELETE or MERGE of the statement.
 func (e *Engine) execModify(b sql.Bound) (Result, error) {
 	switch b := b.(type) {
 	case *sql.Insert:
@@ -114,6 +114,8 @@ func (e *Engine) execModify(b sql.Bound) (Result, error) {
 		return e.execUpdate(b)
 	case *sql.Delete:
 		return e.execDelete(b)
+	case *sql.Merge:
+		return e.execMerge(b)
 	}
 	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T in WITH", b)
 }
@@ -273,6 +275,9 @@ func (s *Session) authorizeWithModify(w *sql.WithModify, rec *recorder) error {
 			if b.Using != nil {
 				read = append(read, plan.Relations(b.Using)...)
 			}
+		case *sql.Merge:
+			targets[b.Table] = true
+			read = append(read, plan.Relations(b.Join)...)
 		}
 		read = append(read, subqueryReads(b)...)
 		return nil

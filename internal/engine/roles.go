@@ -224,6 +224,15 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 			return err
 		}
 		return readAll(b.Table)
+	case *sql.Merge:
+		priv := sql.PrivSelect // the join reads the table's rows
+		for _, c := range b.Clauses {
+			priv |= map[sql.MergeAction]sql.Privilege{sql.MergeUpdate: sql.PrivUpdate, sql.MergeDelete: sql.PrivDelete, sql.MergeInsert: sql.PrivInsert}[c.Action]
+		}
+		if err := s.allowed(b.Table, priv); err != nil {
+			return err
+		}
+		return readAll(b.Table)
 	case *sql.Truncate:
 		for _, name := range b.Tables {
 			if err := s.allowed(name, sql.PrivTruncate); err != nil {

@@ -161,7 +161,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessRead
 	case *sql.Maintenance, *sql.Schema:
 		return accessSession
-	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.WithModify, *sql.Truncate:
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
@@ -405,6 +405,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.autocommit(func() (Result, error) { return e.execUpdate(b) })
 	case *sql.Delete:
 		return e.autocommit(func() (Result, error) { return e.execDelete(b) })
+	case *sql.Merge:
+		return e.autocommit(func() (Result, error) { return e.execMerge(b) })
 	case *sql.WithModify:
 		return s.execWithModify(b)
 	case *sql.Truncate:

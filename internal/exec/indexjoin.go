@@ -28,7 +28,9 @@ const probeCost = 16
 // projections, aggregates grouped by the key columns and DISTINCT (a
 // correlated subquery's aggregate: `(SELECT count(*) FROM items i WHERE
 // i.order_id = o.id)`), whose key columns come from the relation's
-// columns; a key restricts the relation's rows before the rest runs.
+// columns; a key restricts the relation's rows before the rest runs. The
+// relation may be the table a running statement reads (plan.Target, as
+// MERGE's join reads it), found through the Targets' Lookup.
 //
 // It reports false, having kept nothing, when the join's kind needs every
 // right row (right and full joins, NOT IN), a right key is not such a
@@ -119,6 +121,8 @@ func restrictedRelation(n plan.Node) string {
 		switch x := n.(type) {
 		case *plan.Scan:
 			return x.Relation
+		case *plan.Target:
+			return x.Name
 		case *plan.Filter:
 			n = x.Input
 		case *plan.Project:
@@ -140,18 +144,16 @@ func restrictedRelation(n plan.Node) string {
 func restrict(n plan.Node, cols []int, vals []expr.Expr) plan.Node {
 	switch x := n.(type) {
 	case *plan.Scan:
-		conds := make([]expr.Expr, len(cols))
-		for i, c := range cols {
-			conds[i] = &expr.Cmp{Op: expr.EQ, L: &expr.Col{Idx: c, T: x.Cols[c].Type, Name: x.Cols[c].Name}, R: vals[i]}
-		}
-		return &plan.Filter{Input: x, Pred: conjunction(conds)}
+		return &plan.Filter{Input: x, Pred: keyConds(x.Cols, cols, vals)}
+	case *plan.Target:
+		return &plan.Filter{Input: x, Pred: keyConds(x.Cols, cols, vals)}
 	case *plan.Filter:
 		in := restrict(x.Input, cols, vals)
 		if in == nil {
 			return nil
 		}
 		if f, ok := in.(*plan.Filter); ok {
-			if _, ok := f.Input.(*plan.Scan); ok {
+			if isRelation(f.Input) {
 				// One filter over the relation: its index sees every condition.
 				return &plan.Filter{Input: f.Input, Pred: conjunction(append(plan.Conjuncts(x.Pred), plan.Conjuncts(f.Pred)...))}
 			}
@@ -194,6 +196,26 @@ func restrict(n plan.Node, cols []int, vals []expr.Expr) plan.Node {
 		}
 	}
 	return nil
+}
+
+// keyConds is the condition that columns cols of a relation's row, whose
+// columns are rel, equal vals.
+func keyConds(rel []plan.Column, cols []int, vals []expr.Expr) expr.Expr {
+	conds := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		conds[i] = &expr.Cmp{Op: expr.EQ, L: &expr.Col{Idx: c, T: rel[c].Type, Name: rel[c].Name}, R: vals[i]}
+	}
+	return conjunction(conds)
+}
+
+// isRelation reports whether n reads a relation's rows: a stored
+// relation's (Scan) or a running statement's table's (Target).
+func isRelation(n plan.Node) bool {
+	switch n.(type) {
+	case *plan.Scan, *plan.Target:
+		return true
+	}
+	return false
 }
 
 func conjunction(conds []expr.Expr) expr.Expr {

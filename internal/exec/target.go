@@ -9,10 +9,14 @@ import (
 // Targets is a Source that also supplies the rows plan.Target reads: Rows
 // calls fn for each row that pred (nil for every row) accepts, in the
 // statement's order, so that a source with an index finds them without
-// reading every row. The rows fn receives are the caller's to keep.
+// reading every row. Lookup, when set, is Rows through an index only: it
+// returns handled false, without calling fn, when no index finds the
+// rows pred accepts; a join finds the matches of a few keys through it
+// (indexedRight). The rows fn receives are the caller's to keep.
 type Targets struct {
 	Source
-	Rows func(pred expr.Expr, fn func(value.Row) error) error
+	Rows   func(pred expr.Expr, fn func(value.Row) error) error
+	Lookup func(pred expr.Expr, fn func(value.Row) error) (handled bool, err error)
 }
 
 var _ FilteredSource = (*Targets)(nil)
@@ -26,18 +30,33 @@ func (t *Targets) ScanFiltered(relation string, pred expr.Expr, fn func(value.Ro
 	return false, nil
 }
 
-// targetRows returns the rows src's Targets supplies that pred accepts.
+// targetRows returns the rows src's Targets supplies that pred accepts;
+// under a probing source, through its Lookup, or errNoPath.
 func targetRows(src Source, pred expr.Expr) ([]value.Row, error) {
 	b := budgetOf(src)
+	probe := false
 	for {
 		switch s := src.(type) {
 		case *Targets:
 			var out []value.Row
-			err := s.Rows(pred, func(r value.Row) error {
+			add := func(r value.Row) error {
 				out = append(out, r)
 				return b.charge(slotBytes)
-			})
+			}
+			if !probe {
+				return out, s.Rows(pred, add)
+			}
+			if s.Lookup == nil {
+				return nil, errNoPath
+			}
+			handled, err := s.Lookup(pred, add)
+			if err == nil && !handled {
+				err = errNoPath
+			}
 			return out, err
+		case *probing:
+			probe = true
+			src = s.Source
 		case *Budget:
 			src = s.Source
 		case *working:

@@ -156,6 +156,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.topLevel(n.GetUpdateStmt().WithClause, func() (Bound, error) { return b.bindUpdate(n.GetUpdateStmt()) })
 	case n.GetDeleteStmt() != nil:
 		return b.topLevel(n.GetDeleteStmt().WithClause, func() (Bound, error) { return b.bindDelete(n.GetDeleteStmt()) })
+	case n.GetMergeStmt() != nil:
+		return b.topLevel(n.GetMergeStmt().WithClause, func() (Bound, error) { return b.bindMerge(n.GetMergeStmt()) })
 	case n.GetAlterTableStmt() != nil:
 		return b.bindAlterTable(n.GetAlterTableStmt())
 	case n.GetRenameStmt() != nil:

@@ -44,92 +44,34 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Target columns.
-	var targets []int
-	var subscripted map[int]subscriptAssigner // by position in targets
-	if len(ins.Cols) == 0 {
-		for i := range rel.Cols {
-			targets = append(targets, i)
-		}
-	} else if targets, subscripted, err = b.insertTargets(rel, ins.Cols); err != nil {
+	in, err := b.insertInto(rel, ins.Cols)
+	if err != nil {
 		return nil, err
-	}
-	// assign puts e, bound at loc, into vals for the target at position j.
-	assign := func(vals map[int]expr.Expr, j int, e expr.Expr, loc int32) (err error) {
-		ci := targets[j]
-		if sub, ok := subscripted[j]; ok {
-			base, ok := vals[ci]
-			if !ok {
-				base = &expr.Const{V: value.Null, T: rel.Cols[ci].Type}
-			}
-			vals[ci], err = sub(base, e, loc)
-			return err
-		}
-		vals[ci], err = b.assignCast(e, rel.Cols[ci].Type, rel.Cols[ci].Name, loc)
-		return err
-	}
-	fill := func(vals map[int]expr.Expr) []expr.Expr {
-		row := make([]expr.Expr, len(rel.Cols))
-		for i, c := range rel.Cols {
-			if e, ok := vals[i]; ok {
-				row[i] = e
-			} else if rel.Defaults[i] != nil {
-				row[i] = expr.WithClock(rel.Defaults[i], b.stmtClock)
-			} else {
-				row[i] = &expr.Const{V: value.Null, T: c.Type}
-			}
-		}
-		return row
 	}
 	cols := rel.Cols
 	out := &Insert{Table: rel.Name}
 	sel := ins.SelectStmt.GetSelectStmt()
 	switch {
 	case sel == nil: // DEFAULT VALUES
-		out.Source = &plan.Values{Rows: [][]expr.Expr{fill(nil)}, Cols: cols}
+		out.Source = &plan.Values{Rows: [][]expr.Expr{in.fill(b, nil)}, Cols: cols}
 	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.WithClause == nil:
 		var rows [][]expr.Expr
 		var parts []plan.Node // with subqueries: the rows so far, in order
 		for _, l := range sel.ValuesLists {
 			empty := &scope{allowScalar: true}
-			items := l.GetList().GetItems()
-			if len(items) > len(targets) {
-				return nil, b.stmt.errf(nodeLoc(items[len(targets)], -1), pgerr.SyntaxError, "INSERT has more expressions than target columns")
-			}
-			if len(items) < len(targets) && len(ins.Cols) > 0 {
-				return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "INSERT has more target columns than expressions")
-			}
-			vals := map[int]expr.Expr{}
-			for j, it := range items {
-				if it.GetSetToDefault() != nil {
-					if _, ok := subscripted[j]; ok {
-						return nil, b.refuseDefaultSubscript(ins.Cols[j].GetResTarget().Location)
-					}
-					continue
-				}
-				if keep, err := b.identityInsert(rel, targets[j], ins.Override, nodeLoc(it, -1)); !keep || err != nil {
-					if err != nil {
-						return nil, err
-					}
-					continue
-				}
-				e, err := b.bindExpr(empty, it)
-				if err != nil {
-					return nil, err
-				}
-				if err := assign(vals, j, e, nodeLoc(it, -1)); err != nil {
-					return nil, err
-				}
+			row, err := b.valuesRow(in, empty, l.GetList().GetItems(), ins.Override)
+			if err != nil {
+				return nil, err
 			}
 			if len(empty.pending) == 0 {
-				rows = append(rows, fill(vals))
+				rows = append(rows, row)
 				continue
 			}
 			// A row with subqueries: its values over their joins.
 			if len(rows) > 0 {
 				parts, rows = append(parts, &plan.Values{Rows: rows, Cols: cols}), nil
 			}
-			parts = append(parts, &plan.Project{Input: applyPending(empty, &plan.Values{Rows: [][]expr.Expr{{}}}), Exprs: fill(vals), Cols: cols})
+			parts = append(parts, &plan.Project{Input: applyPending(empty, &plan.Values{Rows: [][]expr.Expr{{}}}), Exprs: row, Cols: cols})
 		}
 		out.Source = &plan.Values{Rows: rows, Cols: cols}
 		if len(parts) > 0 {
@@ -144,25 +86,25 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 			return nil, err
 		}
 		sc := src.Columns()
-		if len(sc) > len(targets) {
+		if len(sc) > len(in.targets) {
 			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more expressions than target columns")
 		}
-		if len(sc) < len(targets) && len(ins.Cols) > 0 {
+		if len(sc) < len(in.targets) && len(in.list) > 0 {
 			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
 		vals := map[int]expr.Expr{}
 		for j, c := range sc {
-			if keep, err := b.identityInsert(rel, targets[j], ins.Override, -1); !keep || err != nil {
+			if keep, err := b.identityInsert(rel, in.targets[j], ins.Override, -1); !keep || err != nil {
 				if err != nil {
 					return nil, err
 				}
 				continue
 			}
-			if err := assign(vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, -1); err != nil {
+			if err := in.assign(b, vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, -1); err != nil {
 				return nil, err
 			}
 		}
-		out.Source = &plan.Project{Input: src, Exprs: fill(vals), Cols: cols}
+		out.Source = &plan.Project{Input: src, Exprs: in.fill(b, vals), Cols: cols}
 	}
 	tableScope := newScope(alias, cols)
 	if oc := ins.OnConflictClause; oc != nil {
@@ -174,6 +116,96 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// insertInto is the column list of an INSERT into rel, or of MERGE's
+// INSERT action: the column each value goes to, and how a subscripted
+// one (a[1], j['k']) assigns.
+type insertInto struct {
+	rel         *Relation
+	list        []*pg_query.Node // the columns listed; nil for all
+	targets     []int
+	subscripted map[int]subscriptAssigner // by position in targets
+}
+
+func (b *binder) insertInto(rel *Relation, list []*pg_query.Node) (*insertInto, error) {
+	in := &insertInto{rel: rel, list: list}
+	if len(list) == 0 {
+		for i := range rel.Cols {
+			in.targets = append(in.targets, i)
+		}
+		return in, nil
+	}
+	var err error
+	in.targets, in.subscripted, err = b.insertTargets(rel, list)
+	return in, err
+}
+
+// assign puts e, bound at loc, into vals for the target at position j.
+func (in *insertInto) assign(b *binder, vals map[int]expr.Expr, j int, e expr.Expr, loc int32) (err error) {
+	rel := in.rel
+	ci := in.targets[j]
+	if sub, ok := in.subscripted[j]; ok {
+		base, ok := vals[ci]
+		if !ok {
+			base = &expr.Const{V: value.Null, T: rel.Cols[ci].Type}
+		}
+		vals[ci], err = sub(base, e, loc)
+		return err
+	}
+	vals[ci], err = b.assignCast(e, rel.Cols[ci].Type, rel.Cols[ci].Name, loc)
+	return err
+}
+
+// fill returns the table's full row: the values of vals, by column, and
+// the columns' defaults for the others.
+func (in *insertInto) fill(b *binder, vals map[int]expr.Expr) []expr.Expr {
+	rel := in.rel
+	row := make([]expr.Expr, len(rel.Cols))
+	for i, c := range rel.Cols {
+		if e, ok := vals[i]; ok {
+			row[i] = e
+		} else if rel.Defaults[i] != nil {
+			row[i] = expr.WithClock(rel.Defaults[i], b.stmtClock)
+		} else {
+			row[i] = &expr.Const{V: value.Null, T: c.Type}
+		}
+	}
+	return row
+}
+
+// valuesRow binds one row of VALUES, items, over sc: the table's full
+// row.
+func (b *binder) valuesRow(in *insertInto, sc *scope, items []*pg_query.Node, over pg_query.OverridingKind) ([]expr.Expr, error) {
+	if len(items) > len(in.targets) {
+		return nil, b.stmt.errf(nodeLoc(items[len(in.targets)], -1), pgerr.SyntaxError, "INSERT has more expressions than target columns")
+	}
+	if len(items) < len(in.targets) && len(in.list) > 0 {
+		return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+	}
+	vals := map[int]expr.Expr{}
+	for j, it := range items {
+		if it.GetSetToDefault() != nil {
+			if _, ok := in.subscripted[j]; ok {
+				return nil, b.refuseDefaultSubscript(in.list[j].GetResTarget().Location)
+			}
+			continue
+		}
+		if keep, err := b.identityInsert(in.rel, in.targets[j], over, nodeLoc(it, -1)); !keep || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		e, err := b.bindExpr(sc, it)
+		if err != nil {
+			return nil, err
+		}
+		if err := in.assign(b, vals, j, e, nodeLoc(it, -1)); err != nil {
+			return nil, err
+		}
+	}
+	return in.fill(b, vals), nil
 }
 
 func colIndex(cols []plan.Column, name string) int {

@@ -10,9 +10,9 @@ import (
 // WithModify is a statement whose WITH list holds data-modifying
 // statements: INSERT, UPDATE or DELETE, with or without RETURNING, as
 // PostgreSQL allows them in the WITH list of a top-level SELECT, INSERT,
-// UPDATE or DELETE. Items are those statements in the list's order; Main
-// is the statement after the list (a *Select, *Insert, *Update or
-// *Delete). A plan of Main or of an item reads an item's RETURNING rows
+// UPDATE, DELETE or MERGE. Items are those statements in the list's order;
+// Main is the statement after the list (a *Select, *Insert, *Update,
+// *Delete or *Merge). A plan of Main or of an item reads an item's RETURNING rows
 // through a plan.Returned of the item's index.
 //
 // Every part reads the database as it was before the statement; none sees
@@ -63,6 +63,11 @@ func Reads(b Bound) []int {
 		add(b.Using)
 		add(b.Rows)
 		add(b.RetPlan)
+	case *Merge:
+		add(b.Join)
+		for _, c := range b.Clauses {
+			add(c.Rows)
+		}
 	}
 	return out
 }
@@ -157,6 +162,8 @@ func (b *binder) bindModifyingCTE(c *pg_query.CommonTableExpr, scope map[string]
 		if err == nil && len(bd.(*Delete).Returning) > 0 {
 			retCols = bd.(*Delete).RetCols
 		}
+	case q.GetMergeStmt() != nil:
+		return b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "MERGE not supported in WITH query")
 	default:
 		return b.refuse(c.Location, "%s in WITH is not supported", stmtName(q))
 	}
@@ -195,7 +202,7 @@ func (b *binder) explainModifying(q *pg_query.Node) error {
 		WithHint("explain the main statement and each item apart")
 }
 
-// Modifies reports whether s is a SELECT, INSERT, UPDATE or DELETE with
+// Modifies reports whether s is a SELECT, INSERT, UPDATE, DELETE or MERGE with
 // data-modifying items in its WITH list.
 func Modifies(s *Stmt) bool {
 	if s == nil || s.Node == nil {
@@ -211,6 +218,8 @@ func Modifies(s *Stmt) bool {
 		return modifies(n.GetUpdateStmt().WithClause)
 	case n.GetDeleteStmt() != nil:
 		return modifies(n.GetDeleteStmt().WithClause)
+	case n.GetMergeStmt() != nil:
+		return modifies(n.GetMergeStmt().WithClause)
 	}
 	return false
 }

@@ -41,6 +41,10 @@ type scopeCol struct {
 	// (groupDependents). Nil for any other source.
 	rel    *keyedRel
 	relCol int
+	// hidden marks columns that are there but may not be referenced: a
+	// MERGE target's in a WHEN NOT MATCHED clause. A reference gets
+	// PostgreSQL's error, which names them (hiddenRef).
+	hidden bool
 	// pgName is the name PostgreSQL gives the column in messages when it
 	// is not qual.name: a JOIN … USING column's is the input column it
 	// stands for.
@@ -147,6 +151,9 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 		}
 	}
 	if e == nil && err == nil {
+		if err := b.hiddenRef(s, qual, name, loc); err != nil {
+			return nil, err
+		}
 		if qual != "" {
 			for _, c := range s.cols {
 				if c.qual == qual {
@@ -165,7 +172,7 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 func (b *binder) resolveLevel(s *scope, qual, name string, loc int32, outer bool) (expr.Expr, error) {
 	found := -1
 	for i, c := range s.cols {
-		if c.outer != outer || qual != "" && c.qual != qual || qual == "" && c.merged || c.name != name {
+		if c.hidden || c.outer != outer || qual != "" && c.qual != qual || qual == "" && c.merged || c.name != name {
 			continue
 		}
 		if found >= 0 {
@@ -178,4 +185,21 @@ func (b *binder) resolveLevel(s *scope, qual, name string, loc int32, outer bool
 	}
 	c := s.cols[found]
 	return &expr.Col{Idx: found, T: c.typ, Name: name}, nil
+}
+
+// hiddenRef is PostgreSQL's error for a reference qual.name (qual may be
+// empty) that only hidden columns of s answer; nil when none does.
+func (b *binder) hiddenRef(s *scope, qual, name string, loc int32) error {
+	for _, c := range s.cols {
+		switch {
+		case !c.hidden:
+		case qual != "" && c.qual == qual:
+			return b.stmt.errf(loc, pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", qual).
+				WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", qual)
+		case qual == "" && c.name == name:
+			return b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", name).
+				WithHint("There is a column named %q in table %q, but it cannot be referenced from this part of the query.", name, c.qual)
+		}
+	}
+	return nil
 }
