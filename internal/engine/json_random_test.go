@@ -68,11 +68,20 @@ func TestJSONRandom(t *testing.T) {
 	jb := func() string { return lit() + "::jsonb" }
 	js := func() string { return lit() + "::json" }
 	key := func() string { return "'" + keys[r.IntN(len(keys))] + "'" }
-	path := func() string {
+	// path draws a path of up to two steps. For json, PostgreSQL 15 turns a
+	// negative subscript below the first step into a position by counting
+	// the first array it meets at that depth, on the path or not
+	// ('[[1],[2,3]]'::json #>> '{1,-1}' is 2); docs/sql.md lists the
+	// difference, and json paths draw no such subscript.
+	path := func(json bool) string {
 		parts := make([]string, r.IntN(3))
 		for i := range parts {
 			if r.IntN(2) == 0 {
-				parts[i] = fmt.Sprint(r.IntN(4) - 1)
+				lo := -1
+				if json && i > 0 {
+					lo = 0
+				}
+				parts[i] = fmt.Sprint(lo + r.IntN(3-lo))
 			} else {
 				parts[i] = `"` + keys[r.IntN(3)] + `"`
 			}
@@ -90,12 +99,12 @@ func TestJSONRandom(t *testing.T) {
 		func() string {
 			return fmt.Sprintf("%s -> %s, %s ->> %d, %s -> %s, %s ->> %d", jb(), key(), jb(), r.IntN(4)-2, js(), key(), js(), r.IntN(4)-2)
 		},
-		func() string { return fmt.Sprintf("%s #> %s, %s #>> %s", jb(), path(), js(), path()) },
+		func() string { return fmt.Sprintf("%s #> %s, %s #>> %s", jb(), path(false), js(), path(true)) },
 		func() string {
 			return fmt.Sprintf("%s || %s, %s - %s, %s - %d", jb(), jb(), jb(), key(), jb(), r.IntN(4)-2)
 		},
-		func() string { return fmt.Sprintf("%s #- %s", jb(), path()) },
-		func() string { return fmt.Sprintf("jsonb_set(%s, %s, %s, %v)", jb(), path(), jb(), r.IntN(2) == 0) },
+		func() string { return fmt.Sprintf("%s #- %s", jb(), path(false)) },
+		func() string { return fmt.Sprintf("jsonb_set(%s, %s, %s, %v)", jb(), path(false), jb(), r.IntN(2) == 0) },
 		func() string {
 			return fmt.Sprintf("jsonb_typeof(%s), json_typeof(%s), jsonb_strip_nulls(%s)", jb(), js(), jb())
 		},
