@@ -347,6 +347,12 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		if t.Kind == p.Kind {
 			continue
 		}
+		if moneyBesideNumber(p.Kind, t.Kind) {
+			if context == "IN" {
+				return value.Type{}, errNoOperator("=", p.Kind, t.Kind) // PostgreSQL compares each item with =
+			}
+			continue // the first stays; the caller fails to convert the other to it
+		}
 		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown || categoryOf(t.Kind) == catUser {
 			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
 				context, typeName(p.Kind), typeName(t.Kind))

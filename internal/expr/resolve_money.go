@@ -37,3 +37,13 @@ func moneyKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
 	}
 	return 0, 0, 0, false
 }
+
+// moneyBesideNumber reports whether one of two kinds is money and the
+// other a number: money is of PostgreSQL's numeric category but converts
+// to and from no number implicitly, so where types must agree the first
+// stays and the other fails to convert to it (42846 "UNION could not
+// convert type integer to money"), rather than the two being of different
+// categories (42804 "cannot be matched").
+func moneyBesideNumber(a, b value.Kind) bool {
+	return a == value.Money && b.IsNumeric() || b == value.Money && a.IsNumeric()
+}
