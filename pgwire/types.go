@@ -32,6 +32,7 @@ const (
 	oidInterval    = 1186
 	oidTime        = 1083
 	oidTimeTZ      = 1266
+	oidMoney       = 790
 )
 
 var kindOIDs = [...]uint32{
@@ -60,6 +61,7 @@ var kindOIDs = [...]uint32{
 	value.Cidr:        oidCidr,
 	value.MacAddr:     oidMacAddr,
 	value.MacAddr8:    oidMacAddr8,
+	value.Money:       oidMoney,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -89,6 +91,7 @@ var arrayOIDs = [...]uint32{
 	value.Cidr:        651,
 	value.MacAddr:     1040,
 	value.MacAddr8:    775,
+	value.Money:       791,
 }
 
 // typeOID returns the OID of t's type.
@@ -129,7 +132,7 @@ func typeSize(t value.Type) int16 {
 		return 2
 	case value.Int4, value.Float4, value.Date:
 		return 4
-	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ:
+	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money:
 		return 8
 	case value.Time:
 		return 8
@@ -175,7 +178,7 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint16(buf, uint16(v.Int()))
 	case value.Int4:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
-	case value.Int8:
+	case value.Int8, value.Money: // money's binary form is its cents as a bigint's
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
 	case value.Float4:
 		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
@@ -311,6 +314,11 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.NewInt(value.Int8, int64(binary.BigEndian.Uint64(b))), nil
+	case value.Money:
+		if len(b) != 8 {
+			return bad()
+		}
+		return value.NewMoney(int64(binary.BigEndian.Uint64(b))), nil
 	case value.Float4:
 		if len(b) != 4 {
 			return bad()

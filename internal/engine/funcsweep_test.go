@@ -143,6 +143,7 @@ var sweepTypes = map[string][]string{
 	"cidr":                        {"'192.168.1.0/24'", "'10.0.0.0/8'", "'2001:db8::/32'"},
 	"macaddr":                     {"'08:00:2b:01:02:03'", "'ff:ff:ff:00:00:01'", "'00:00:00:00:00:00'"},
 	"macaddr8":                    {"'08:00:2b:01:02:03:04:05'", "'02:34:56:ff:fe:ab:cd:ef'", "'00:00:00:00:00:00:00:00'"},
+	"money":                       {"'$1,234.56'", "'-0.07'", "'-92233720368547758.08'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -686,7 +687,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"aggregates", "agg "}, {"window functions", "window "},
 	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
 	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
-	{"network addresses", "inet cidr macaddr"},
+	{"network addresses", "inet cidr macaddr"}, {"money", "money"},
 	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange int4multirange int8multirange nummultirange datemultirange tsmultirange tstzmultirange anymultirange"},
 	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
 	{"tsvector, tsquery", "tsvector tsquery"}, {"arrays and polymorphic", "any"},

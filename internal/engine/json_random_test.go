@@ -104,7 +104,9 @@ func TestJSONRandom(t *testing.T) {
 			return fmt.Sprintf("%s || %s, %s - %s, %s - %d", jb(), jb(), jb(), key(), jb(), r.IntN(4)-2)
 		},
 		func() string { return fmt.Sprintf("%s #- %s", jb(), path(false)) },
-		func() string { return fmt.Sprintf("jsonb_set(%s, %s, %s, %v)", jb(), path(false), jb(), r.IntN(2) == 0) },
+		func() string {
+			return fmt.Sprintf("jsonb_set(%s, %s, %s, %v)", jb(), path(false), jb(), r.IntN(2) == 0)
+		},
 		func() string {
 			return fmt.Sprintf("jsonb_typeof(%s), json_typeof(%s), jsonb_strip_nulls(%s)", jb(), js(), jb())
 		},

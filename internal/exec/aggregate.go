@@ -145,6 +145,8 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 		return floatAggregate(a.Func, vals)
 	case k == value.Interval:
 		return intervalAggregate(a.Func, vals)
+	case k == value.Money:
+		return moneySum(vals)
 	}
 	return exactAggregate(a.Func, vals)
 }
@@ -537,4 +539,18 @@ func floatAggregateInOrder(f plan.AggFunc, vals []value.Value) (value.Value, err
 		r = math.Sqrt(r)
 	}
 	return value.NewFloat(value.Float8, r), nil
+}
+
+// moneySum is sum(money), the only such aggregate besides min and max
+// (vals non-empty, no NULLs): added in order, as PostgreSQL's cash_pl
+// does, so a running sum out of range is 22003.
+func moneySum(vals []value.Value) (value.Value, error) {
+	sum := vals[0]
+	for _, v := range vals[1:] {
+		var err error
+		if sum, err = value.Add(sum, v); err != nil {
+			return value.Null, err
+		}
+	}
+	return sum, nil
 }

@@ -137,6 +137,8 @@ func errAmbiguousOperator(op string, l, r value.Kind) error {
 //     timestamptz), timestamp - timestamp an interval, interval ± interval
 //     an interval, interval * or / a number an interval (the number as
 //     double precision);
+//   - money ± money is money, money / money double precision, money * or
+//     / a number and a number * money money (moneyKinds);
 //   - an untyped literal takes the other operand's type; two are ambiguous
 //     (42725).
 //
@@ -160,9 +162,10 @@ func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err e
 			return lt, rt, result, errAmbiguousOperator(ops, lk, rk)
 		}
 		// The only candidate left: interval with a date/time, double
-		// precision with an interval.
+		// precision with an interval or money (the preferred of money's
+		// numeric factors).
 		other := value.Interval
-		if known == value.Interval {
+		if known == value.Interval || known == value.Money {
 			other = value.Float8
 		}
 		ak, bk := known, other
@@ -186,6 +189,9 @@ func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err e
 
 // arithKinds is ResolveArith on known kinds.
 func arithKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
+	if l == value.Money || r == value.Money {
+		return moneyKinds(op, l, r)
+	}
 	switch {
 	case l.IsNumeric() && r.IsNumeric():
 		if op == OpMod && (l.IsFloat() || r.IsFloat()) {
@@ -340,6 +346,12 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		}
 		if t.Kind == p.Kind {
 			continue
+		}
+		if moneyBesideNumber(p.Kind, t.Kind) {
+			if context == "IN" {
+				return value.Type{}, errNoOperator("=", p.Kind, t.Kind) // PostgreSQL compares each item with =
+			}
+			continue // the first stays; the caller fails to convert the other to it
 		}
 		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown || categoryOf(t.Kind) == catUser {
 			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",

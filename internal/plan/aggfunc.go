@@ -232,6 +232,8 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 			return value.Type{Kind: k, Mod: -1}, nil
 		case value.Interval:
 			return value.IntervalType, nil
+		case value.Money:
+			return value.MoneyType, nil
 		}
 		return bad()
 	case AggAvg, AggVarPop, AggVarSamp, AggStddevPop, AggStddevSamp:

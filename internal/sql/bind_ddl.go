@@ -221,12 +221,13 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 
 // assignCast converts e for storing into a column of type t, with
 // PostgreSQL's assignment casts: numeric kinds among themselves, anything
-// to a string type, dates and timestamps among themselves.
+// to a string type, dates and timestamps among themselves, numeric, int4
+// and int8 to money and money to numeric.
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
 	from := e.Type().Kind
 	ok := from == value.Unknown || from == t.Kind || value.CanCast(from, t.Kind, false) ||
 		(isNumeric(from) && isNumeric(t.Kind)) || isString(t.Kind) ||
-		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON()
+		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON() || value.MoneyCast(from, t.Kind)
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")

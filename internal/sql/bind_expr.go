@@ -851,11 +851,30 @@ func (b *binder) bindCommon(s *scope, nodes []*pg_query.Node, context string, lo
 	}
 	for i := range es {
 		var err error
-		if es[i], err = b.coerce(es[i], t, nodeLoc(nodes[i], loc)); err != nil {
+		if es[i], err = b.coerceCommon(es[i], t, context, nodes[i], loc); err != nil {
 			return nil, value.Type{}, err
 		}
 	}
 	return es, t, nil
+}
+
+// coerceCommon converts e, bound from node, to t, the common type of the
+// construct named context. A type of t's category without an implicit
+// cast to it (money beside a number) is 42846 at the expression, as
+// PostgreSQL's coerce_to_common_type reports it.
+func (b *binder) coerceCommon(e expr.Expr, t value.Type, context string, node *pg_query.Node, loc int32) (expr.Expr, error) {
+	out, err := b.coerce(e, t, nodeLoc(node, loc))
+	if pgerr.Code(err) != pgerr.DatatypeMismatch {
+		return out, err
+	}
+	if context == "CASE" {
+		context = "CASE/WHEN"
+	}
+	at := leftmostLoc(node)
+	if at < 0 {
+		at = loc
+	}
+	return nil, b.stmt.errf(at, pgerr.CannotCoerce, "%s could not convert type %s to %s", context, e.Type(), t)
 }
 
 func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {

@@ -258,7 +258,7 @@ func (b *binder) bindValues(lists []*pg_query.Node) (plan.Node, error) {
 			t = value.TextType
 		}
 		for r := range rows {
-			e, err := b.coerce(rows[r][c], t, nodeLoc(lists[r].GetList().Items[c], -1))
+			e, err := b.coerceCommon(rows[r][c], t, "VALUES", lists[r].GetList().Items[c], -1)
 			if err != nil {
 				return nil, err
 			}

@@ -45,7 +45,24 @@ func setOpType(lt, rt value.Type, llit, rlit bool, word string) (value.Type, err
 	if rlit {
 		rt = value.UnknownType
 	}
-	return expr.CommonType([]value.Type{lt, rt}, word)
+	t, err := expr.CommonType([]value.Type{lt, rt}, word)
+	if err != nil {
+		return t, err
+	}
+	return t, setOpConvert(lt, rt, t, word)
+}
+
+// setOpConvert is the error of a branch's column type (lt or rt) of the
+// category of the set operation's column type t that does not convert to
+// it implicitly (money beside a number): 42846, as PostgreSQL's
+// coerce_to_common_type reports it.
+func setOpConvert(lt, rt, t value.Type, word string) error {
+	for _, c := range []value.Type{lt, rt} {
+		if c.Kind != value.Unknown && c.Kind != t.Kind && !value.CanCast(c.Kind, t.Kind, false) {
+			return pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", word, c, t)
+		}
+	}
+	return nil
 }
 
 // castLiterals converts the untyped-literal columns (lit) of a branch,

@@ -55,6 +55,9 @@ func Add(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
 	}
+	if r, ok, err := moneyArith('+', a, b); ok {
+		return r, err
+	}
 	if r, ok, err := timeArith(a, b, false); ok {
 		return r, err
 	}
@@ -96,6 +99,9 @@ func Add(a, b Value) (Value, error) {
 func Sub(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
+	}
+	if r, ok, err := moneyArith('-', a, b); ok {
+		return r, err
 	}
 	if r, ok, err := timeArith(a, b, true); ok {
 		return r, err
@@ -145,6 +151,9 @@ func Mul(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
 	}
+	if r, ok, err := moneyArith('*', a, b); ok {
+		return r, err
+	}
 	if r, ok, err := intervalArith('*', a, b); ok {
 		return r, err
 	}
@@ -181,6 +190,9 @@ func Mul(a, b Value) (Value, error) {
 func Div(a, b Value) (Value, error) {
 	if a.kind == Unknown || b.kind == Unknown {
 		return Null, nil
+	}
+	if r, ok, err := moneyArith('/', a, b); ok {
+		return r, err
 	}
 	if r, ok, err := intervalArith('/', a, b); ok {
 		return r, err

@@ -30,7 +30,7 @@ func Compare(a, b Value) int {
 		return 0
 	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
 		return cmpInt(a.n, b.n)
-	case Time, TimeTZ:
+	case Time, TimeTZ, Money:
 		return cmpInt(a.n, b.n)
 	case Float4, Float8:
 		return cmpFloat(a.Float(), b.Float())

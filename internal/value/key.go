@@ -18,7 +18,8 @@ import (
 //
 //	bool                one byte, 0 or 1
 //	int2/4/8, date,     8 bytes big-endian with the sign bit flipped
-//	timestamp(tz)
+//	timestamp(tz),
+//	time(tz), money
 //	float4/8            8 bytes: IEEE bits, sign bit flipped for positives and
 //	                    all bits inverted for negatives; -0 is written as 0
 //	                    and every NaN as one NaN above +Infinity
@@ -82,7 +83,7 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return append(buf, byte(v.n&1))
 	case Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
 		return appendOrderedInt(buf, v.n)
-	case Time, TimeTZ:
+	case Time, TimeTZ, Money:
 		return appendOrderedInt(buf, v.n)
 	case Float4, Float8:
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))

@@ -69,6 +69,7 @@ const (
 	Cidr
 	MacAddr
 	MacAddr8
+	Money
 	numKinds
 )
 
@@ -186,12 +187,13 @@ func NewTimestamp(k Kind, micros int64) Value { return Value{kind: k, n: micros}
 
 // IntOrdered reports whether a value of kind k is exactly its Int(), and
 // Compare orders such values as their Int()s: booleans, integers, dates,
-// timestamps and times (a timetz's Int() packs time and zone, see time.go).
+// timestamps, times (a timetz's Int() packs time and zone, see time.go)
+// and money (cents).
 func IntOrdered(k Kind) bool {
 	switch k {
 	case Bool, Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
 		return true
-	case Time, TimeTZ:
+	case Time, TimeTZ, Money:
 		return true
 	}
 	return false

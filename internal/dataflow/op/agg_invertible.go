@@ -189,7 +189,7 @@ func (s *exactSums) add(c *stepCtx, v value.Value, w int64, squares bool) {
 		if squares {
 			s.q = s.q.add(mul64(x*x, w))
 		}
-	case value.Int8:
+	case value.Int8, value.Money:
 		x := v.Int()
 		s.s = s.s.add(mul64(x, w))
 		if squares {
@@ -308,6 +308,9 @@ func exactResult(c *stepCtx, f plan.AggFunc, kind value.Kind, cur, d *exactSums)
 		quantize(sum, dscale)
 	} else {
 		total := cur.s.add(d.s)
+		if kind == value.Money {
+			return moneySum(total)
+		}
 		if f == plan.AggSum && kind != value.Int8 {
 			if !total.isInt64() {
 				return value.Null, pgerr.New(pgerr.NumericOutOfRange, "bigint out of range")

@@ -141,6 +141,9 @@ func readCatalog(ctx context.Context, conn *pgx.Conn, pub string) ([]*Table, err
 	return out, nil
 }
 
+// oidMoney is PostgreSQL's OID of money, which pgtype does not name.
+const oidMoney = 790
+
 // mapType returns the deltaview type of an upstream column: exactly the
 // same type and modifier, or an error.
 func mapType(oid uint32, mod int32) (value.Type, error) {
@@ -208,6 +211,8 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.TSQueryType, nil
 	case oidTSQueryArray:
 		return value.ArrayTypeOf(value.TSQueryType), nil
+	case oidMoney:
+		return value.MoneyType, nil // read as text, which must be in the C locale's format ($1,234.56)
 	}
 	return mapTypeByName(oid)
 }
