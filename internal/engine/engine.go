@@ -57,6 +57,8 @@ type Engine struct {
 	named map[string]*namedView
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
+	// userTypeState holds CREATE TYPE's types (usertype.go).
+	userTypeState
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int
@@ -256,6 +258,7 @@ type recorder struct {
 	direct []string
 	seqs   []string // the sequences read as relations (SELECT * FROM s)
 	text   string   // the statement's text, which a store records for DDL
+	types  []string // the user-defined types the statement names
 	clock  expr.StmtClock
 }
 

@@ -262,6 +262,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 // bindRename binds ALTER TABLE … RENAME [COLUMN] … TO … and ALTER TABLE …
 // RENAME TO ….
 func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TYPE {
+		return b.bindRenameType(rs)
+	}
 	table := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE
 	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER … RENAME is supported for tables and their columns")

@@ -68,6 +68,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendInet(buf, v)
 	case MacAddr, MacAddr8:
 		return appendMacAddr(buf, v)
+	case Enum:
+		return append(buf, v.EnumLabel()...)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
 	case TSVector:

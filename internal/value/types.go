@@ -46,6 +46,7 @@ var kindNames = [numKinds]string{
 	Cidr:        "cidr",
 	MacAddr:     "macaddr",
 	MacAddr8:    "macaddr8",
+	Enum:        "anyenum",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -89,6 +90,12 @@ func (k Kind) IsDateTime() bool { return k == Date || k == Timestamp || k == Tim
 func (t Type) String() string {
 	if t.Kind == Record || t.Kind == ArrayOf(Record) {
 		return recordTypeName(t)
+	}
+	if d := t.Enum(); d != nil {
+		if t.Kind.IsArray() {
+			return d.Name + "[]"
+		}
+		return d.Name
 	}
 	if t.Mod < 0 {
 		return t.Kind.String()

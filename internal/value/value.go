@@ -69,6 +69,7 @@ const (
 	Cidr
 	MacAddr
 	MacAddr8
+	Enum
 	numKinds
 )
 
