@@ -93,6 +93,7 @@ func TestFormat2Opens(t *testing.T) {
 		"DROP TABLE deltaview_foreign_tables",
 		"DROP TABLE deltaview_sequences",
 		"DROP TABLE deltaview_comments",
+		"DROP TABLE deltaview_types",
 		"PRAGMA user_version = 2",
 	} {
 		if _, err := raw.Exec(q); err != nil {
@@ -121,7 +122,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 7 {
-		t.Errorf("format after opening: %d (%v), want 7", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 8 {
+		t.Errorf("format after opening: %d (%v), want 8", version, err)
 	}
 }

@@ -57,8 +57,9 @@ import (
 // on a constraint it does not know), versions 1 to 6 no comments (the file
 // gains their table; a table's statement may now name an identity
 // column's sequence, which a deltaview that reads up to version 6 does not
-// know).
-const FormatVersion = 7
+// know), versions 1 to 7 no user-defined types (the file gains their
+// table).
+const FormatVersion = 8
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -247,6 +248,9 @@ func (f *File) initialise() error {
 		if err := f.createCommentTable(); err != nil {
 			return err
 		}
+		if err := f.createTypeTable(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -299,6 +303,11 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 7 {
 		if err := f.createCommentTable(); err != nil {
+			return err
+		}
+	}
+	if version < 8 {
+		if err := f.createTypeTable(); err != nil {
 			return err
 		}
 	}
