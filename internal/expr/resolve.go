@@ -345,7 +345,9 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 			continue
 		}
 		if isEnumType(t) || isEnumType(p) {
-			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, typeNameOf(p), typeNameOf(t))
+			// Enums share a category, so PostgreSQL picks one and fails
+			// to convert the other to it.
+			return value.Type{}, pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", context, typeNameOf(t), typeNameOf(p))
 		}
 		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown || categoryOf(t.Kind) == catUser {
 			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",

@@ -39,9 +39,6 @@ func (b *binder) bindEnumCall(s *scope, name string, f *pg_query.FuncCall) (expr
 		}
 	}
 	if !t.IsEnum() {
-		if len(args) > 0 && args[0].Type().Kind == value.Unknown && (len(args) == 1 || args[1].Type().Kind == value.Unknown) {
-			return nil, true, b.stmt.errf(f.Location, pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
-		}
 		return nil, true, b.noEnumFunc(name, args, f.Location)
 	}
 	for i, e := range args {
@@ -63,6 +60,9 @@ func (b *binder) bindEnumCall(s *scope, name string, f *pg_query.FuncCall) (expr
 	case "enum_first", "enum_last":
 		def.Eval = func([]value.Value) (value.Value, error) {
 			all := value.EnumRange(t, value.Null, value.Null)
+			if len(all) == 0 {
+				return value.Null, pgerr.New("55000", "enum %s contains no values", t)
+			}
 			if name == "enum_first" {
 				return all[0], nil
 			}

@@ -21,8 +21,8 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, err
 	}
 	tn := e.Type().Kind.String()
-	if d := e.Type().RecordDesc(); d != nil && d.Name != "" {
-		tn = e.Type().String() // a table's row type: its name
+	if d := e.Type().RecordDesc(); d != nil && d.Name != "" || e.Type().Enum() != nil {
+		tn = e.Type().String() // a table's row type or a user type: its name
 	}
 	name := &expr.Const{V: value.NewText(value.Text, tn), T: value.TextType}
 	return &expr.Func{Def: expr.Typeof, Args: []expr.Expr{e, name}, T: value.TextType}, nil

@@ -217,7 +217,7 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 		return Parse(v.Str(), to) // a row type's text input, which knows its fields
 	}
 	if v.kind.IsString() && to.Kind == Enum {
-		return parseEnum(textInput(v), to)
+		return parseEnum(v.Str(), to) // a char's padding included, as enum_in reads it
 	}
 	if !CanCast(v.kind, to.Kind, explicit) {
 		return Null, errCannotCast(v.kind, to.Kind)
@@ -242,7 +242,11 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 	case to.IsString():
 		return toString(v, to), nil
 	case from.IsString():
-		return Parse(textInput(v), Type{to, -1})
+		s := v.Str()
+		if from == Char {
+			s = trimSpaces(s)
+		}
+		return Parse(s, Type{to, -1})
 	case from.IsNumeric() && to.IsNumeric():
 		return convertNumber(v, to)
 	case from.IsDateTime() && to.IsDateTime():
@@ -261,15 +265,6 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return NewBool(v.n != 0), nil
 	}
 	return Null, errCannotCast(from, to)
-}
-
-// textInput is the text a string's cast to another type reads: a
-// char's without its padding.
-func textInput(v Value) string {
-	if v.kind == Char {
-		return trimSpaces(v.Str())
-	}
-	return v.Str()
 }
 
 // toString is the cast to a string kind: the text output, except that bool
