@@ -257,23 +257,25 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 func (e *Engine) typeDependents(name string, t value.Type) []string {
 	var out []string
 	uses := func(ct value.Type) bool { return ct.Enum() != nil && ct.Mod == t.Mod }
+	byColumn := map[string]bool{}
 	for tn, tb := range e.tables {
 		for _, c := range tb.def.Cols {
 			if uses(c.Type) {
 				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, tn, name))
+				byColumn[tn] = true
 			}
 		}
 	}
 	for rel, types := range e.typeUses {
 		kind, ok := e.kindOf(rel)
-		if !ok || !slices.Contains(types, name) {
+		if !ok || byColumn[rel] || !slices.Contains(types, name) {
 			continue
 		}
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", what, rel, name))
 	}
 	sort.Strings(out)
-	return slices.Compact(out)
+	return out
 }
 
 // LoadTypes restores the user-defined types a store holds, before the

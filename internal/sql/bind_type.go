@@ -72,7 +72,7 @@ func (b *binder) userType(names []string) (value.Type, bool) {
 }
 
 // typeObjectName is the name a CREATE, ALTER or DROP TYPE statement
-// gives: unqualified or in the schema public.
+// gives: unqualified, in the schema public, or a built-in type's.
 func (b *binder) typeObjectName(nodes []*pg_query.Node) (string, error) {
 	var names []string
 	for _, n := range nodes {
@@ -81,8 +81,8 @@ func (b *binder) typeObjectName(nodes []*pg_query.Node) (string, error) {
 	switch {
 	case len(names) == 1:
 		return names[0], nil
-	case len(names) == 2 && names[0] == "public":
-		return names[1], nil
+	case len(names) == 2 && (names[0] == "public" || names[0] == "pg_catalog"):
+		return names[1], nil // pg_catalog: a built-in type, as the grammar spells integer
 	case len(names) == 2:
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", names[0])
 	}
