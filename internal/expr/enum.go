@@ -39,3 +39,27 @@ func errCast(from, to value.Type, explicit bool) error {
 	}
 	return pgerr.New(pgerr.DatatypeMismatch, "cannot cast type %s to %s implicitly", typeNameOf(from), to)
 }
+
+// enumTypes gives the parameters and the result of a polymorphic call
+// that are of kind enum (or arrays of it) the enum type of its arguments,
+// so that its untyped literals read as that type's labels.
+func enumTypes(args, params []value.Type, result *value.Type) {
+	mod := int32(-1)
+	for _, a := range args {
+		if isEnumType(a) {
+			mod = a.Mod
+		}
+	}
+	if mod < 0 {
+		return
+	}
+	fix := func(t *value.Type) {
+		if t.Kind == value.Enum || t.Kind == value.ArrayOf(value.Enum) {
+			t.Mod = mod
+		}
+	}
+	for i := range params {
+		fix(&params[i])
+	}
+	fix(result)
+}

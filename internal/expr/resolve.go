@@ -388,6 +388,9 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 		return e, nil
 	}
 	if isEnumType(from) && from.Kind == to.Kind {
+		if !isEnumType(to) {
+			return e, nil // to a polymorphic parameter (anyenum, anyarray): the value as it is
+		}
 		return nil, errCast(from, to, explicit)
 	}
 	if p, ok := e.(*Param); ok && from.Kind == value.Unknown {
