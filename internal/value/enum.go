@@ -22,8 +22,8 @@ import (
 // stays valid when labels are added. Renaming a label or the type changes
 // only the description.
 
-// MaxEnumLabelLen is PostgreSQL's limit on a label's bytes (NAMEDATALEN-1).
-const MaxEnumLabelLen = 63
+// maxEnumLabelLen is PostgreSQL's limit on a label's bytes (NAMEDATALEN-1).
+const maxEnumLabelLen = 63
 
 // EnumDesc describes an enum type at one moment. It is immutable: each
 // change makes a new one.
@@ -74,9 +74,9 @@ func NewEnumType(name string, oid, arrayOID uint32, labels []string) (Type, erro
 }
 
 func checkEnumLabel(l string) error {
-	if len(l) > MaxEnumLabelLen {
+	if len(l) > maxEnumLabelLen {
 		return pgerr.New("42602", "invalid enum label %q", l).
-			WithDetail("Labels must be %d bytes or less.", MaxEnumLabelLen)
+			WithDetail("Labels must be %d bytes or less.", maxEnumLabelLen)
 	}
 	return nil
 }
