@@ -96,6 +96,13 @@ var arrayOIDs = [...]uint32{
 
 // typeOID returns the OID of t's type.
 func typeOID(t value.Type) uint32 {
+	if d := t.Enum(); d != nil {
+		// A user-defined type has the numbers CREATE TYPE gave it.
+		if t.Kind.IsArray() {
+			return d.ArrayOID
+		}
+		return d.OID
+	}
 	if t.Kind == value.ArrayOf(value.Record) {
 		return oidRecordArray
 	}

@@ -94,6 +94,7 @@ func TestFormat2Opens(t *testing.T) {
 		"DROP TABLE deltaview_sequences",
 		"DROP TABLE deltaview_comments",
 		"DROP TABLE deltaview_domains",
+		"DROP TABLE deltaview_types",
 		"PRAGMA user_version = 2",
 	} {
 		if _, err := raw.Exec(q); err != nil {

@@ -59,6 +59,8 @@ type Engine struct {
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
 	domains domainCatalog
+	// userTypeState holds CREATE TYPE's types (usertype.go).
+	userTypeState
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int
@@ -259,7 +261,8 @@ type recorder struct {
 	seqs   []string // the sequences read as relations (SELECT * FROM s)
 	// domains are the domains the statement names (domain.go).
 	domains []string
-	text    string // the statement's text, which a store records for DDL
+	types   []string // the user-defined types the statement names
+	text    string   // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
 }
 

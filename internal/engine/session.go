@@ -416,7 +416,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			e.catalogGen++ // prepared statements bind again
 			return s.createTemp(b)
 		}
-		return s.ddl("CREATE TABLE", func() (Result, error) { return e.createTable(b, rec.text) })
+		return s.ddl("CREATE TABLE", func() (Result, error) {
+			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createTable(b, rec.text) })
+		})
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
 			if t := e.tables[b.Table]; t != nil && t.temp {
@@ -430,13 +432,15 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return res, err
 		})
 	case *sql.CreateTableAs:
-		return s.ddl("CREATE TABLE AS", func() (Result, error) { return e.createTableAs(b) })
+		return s.ddl("CREATE TABLE AS", func() (Result, error) {
+			return e.withTypeUses(b.Table.Name, rec, func() (Result, error) { return e.createTableAs(b) })
+		})
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) {
 			if readsTemp(rec) {
 				return s.createTempView(b, rec)
 			}
-			return e.createView(b, rec)
+			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createView(b, rec) })
 		})
 	case *sql.CreateIndex:
 		return s.ddl("CREATE INDEX", func() (Result, error) {
@@ -467,6 +471,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER DOMAIN", func() (Result, error) { return e.alterDomain(b) })
 	case *sql.DropDomain:
 		return s.ddl("DROP DOMAIN", func() (Result, error) { return e.dropDomain(b) })
+	case *sql.CreateEnum:
+		return s.ddl("CREATE TYPE", func() (Result, error) { return e.createEnum(b) })
+	case *sql.AlterEnum:
+		return s.ddl("ALTER TYPE", func() (Result, error) { return e.alterEnum(b) })
+	case *sql.RenameType:
+		return s.ddl("ALTER TYPE", func() (Result, error) { return e.renameType(b) })
+	case *sql.DropType:
+		return s.ddl("DROP TYPE", func() (Result, error) { return e.dropTypes(b) })
 	case *sql.Schema:
 		return Result{Tag: b.Tag, Notices: b.Notices}, nil
 	case *sql.Comment:

@@ -84,7 +84,9 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 		if !fits {
 			continue
 		}
-		return sig.make(elem), params, sig.result(elem), nil
+		result = sig.result(elem)
+		enumTypes(args, params, &result)
+		return sig.make(elem), params, result, nil
 	}
 	return nil, nil, result, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")

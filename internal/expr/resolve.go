@@ -265,9 +265,11 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 	case lk == value.Unknown && rk == value.Unknown:
 		return value.TextType, nil
 	case lk == value.Unknown:
-		return plain(rk), nil
+		return unmodified(r), nil
 	case rk == value.Unknown:
-		return plain(lk), nil
+		return unmodified(l), nil
+	case isEnumType(l) || isEnumType(r):
+		return value.Type{}, errNoOperator("=", lk, rk) // enums compare only with their own type
 	case lk.IsArray() && rk.IsArray():
 		t, err := ResolveCompare(plain(lk.Elem()), plain(rk.Elem()))
 		if err != nil {
@@ -318,7 +320,8 @@ func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
 	switch {
 	case err == nil:
 	case pgerr.Code(err) == pgerr.UndefinedFunction:
-		return t, errNoOperator(op, l.Kind, r.Kind)
+		return t, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeNameOf(l), op, typeNameOf(r)).
+			WithHint(hintNoOperator)
 	case pgerr.Code(err) == codeAmbiguous:
 		return t, errAmbiguousOperator(op, l.Kind, r.Kind)
 	}
@@ -344,7 +347,7 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 			p, have = t, true
 			continue
 		}
-		if t.Kind == p.Kind {
+		if t.Kind == p.Kind && !(isEnumType(t) && t != p) {
 			continue
 		}
 		if moneyBesideNumber(p.Kind, t.Kind) {
@@ -352,6 +355,11 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 				return value.Type{}, errNoOperator("=", p.Kind, t.Kind) // PostgreSQL compares each item with =
 			}
 			continue // the first stays; the caller fails to convert the other to it
+		}
+		if isEnumType(t) || isEnumType(p) {
+			// Enums share a category, so PostgreSQL picks one and fails
+			// to convert the other to it.
+			return value.Type{}, pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", context, typeNameOf(t), typeNameOf(p))
 		}
 		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown || categoryOf(t.Kind) == catUser {
 			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
@@ -366,7 +374,7 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 	}
 	for _, t := range ts {
 		if t != p && !(t.Kind == value.Unknown && isRowType(p)) {
-			return plain(p.Kind), nil // a NULL keeps a table's row type (or its array's), not a modifier
+			return unmodified(p), nil // a NULL keeps a table's row type (or its array's), not a modifier
 		}
 	}
 	return p, nil
@@ -391,14 +399,17 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 	if from == to {
 		return e, nil
 	}
+	if isEnumType(from) && from.Kind == to.Kind {
+		if !isEnumType(to) {
+			return e, nil // to a polymorphic parameter (anyenum, anyarray): the value as it is
+		}
+		return nil, errCast(from, to, explicit)
+	}
 	if p, ok := e.(*Param); ok && from.Kind == value.Unknown {
 		return coerceParam(p, to, explicit)
 	}
 	if from.Kind != value.Unknown && from.Kind != to.Kind && !value.CanCast(from.Kind, to.Kind, explicit) {
-		if explicit {
-			return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", typeName(from.Kind), to)
-		}
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot cast type %s to %s implicitly", typeName(from.Kind), to)
+		return nil, errCast(from, to, explicit)
 	}
 	if c, ok := e.(*Const); ok {
 		v, err := castConst(c, to, explicit)
@@ -422,7 +433,7 @@ func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 	// An interval's field range also decides what a bare number means
 	// (interval '90' day is 90 days), so it applies while parsing; a
 	// row type's modifier says its fields.
-	if !explicit || to.Mod < 0 || to.Kind == value.Interval || to.Kind == value.Record || to.Kind == value.ArrayOf(value.Record) {
+	if !explicit || to.Mod < 0 || to.Kind == value.Interval || to.Kind == value.Record || to.Kind == value.ArrayOf(value.Record) || isEnumType(to) {
 		return value.Parse(s, to)
 	}
 	v, err := value.Parse(s, plain(to.Kind))

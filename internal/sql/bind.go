@@ -140,6 +140,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateView(n.GetViewStmt())
 	case n.GetDropStmt() != nil:
 		return b.bindDrop(n.GetDropStmt())
+	case n.GetCreateEnumStmt() != nil:
+		return b.bindCreateEnum(n.GetCreateEnumStmt())
+	case n.GetAlterEnumStmt() != nil:
+		return b.bindAlterEnum(n.GetAlterEnumStmt())
 	case n.GetCreateSeqStmt() != nil:
 		return b.bindCreateSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:

@@ -45,7 +45,11 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 		// ARRAY['a', 'b']::int[] reads its literals as the cast's elements.
 		for i := range es {
 			if es[i].Type().Kind == value.Unknown || isUnknownConst(a.Elements[i]) {
-				if es[i], err = expr.Coerce(es[i], value.Type{Kind: to.Kind.Elem(), Mod: -1}, true); err != nil {
+				et := value.Type{Kind: to.Kind.Elem(), Mod: -1}
+				if to.Enum() != nil {
+					et = to.ElemType() // the enum's own labels
+				}
+				if es[i], err = expr.Coerce(es[i], et, true); err != nil {
 					return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a.Elements[i], a.Location)))
 				}
 			}

@@ -228,6 +228,9 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 	ok := from == value.Unknown || from == t.Kind || value.CanCast(from, t.Kind, false) ||
 		(isNumeric(from) && isNumeric(t.Kind)) || isString(t.Kind) ||
 		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON() || value.MoneyCast(from, t.Kind)
+	if t.Enum() != nil && from != value.Unknown && e.Type() != t {
+		ok = false // an enum column takes its own type's values and untyped literals only
+	}
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")
@@ -346,6 +349,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropSchema(ds)
 	case pg_query.ObjectType_OBJECT_DOMAIN:
 		return b.bindDropDomain(ds)
+	case pg_query.ObjectType_OBJECT_TYPE:
+		return b.bindDropType(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

@@ -257,6 +257,14 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 		mods = append(mods, c.GetIval().Ival)
 	}
 	t, err := value.TypeFromName(strings.Join(names, "."), mods)
+	if pgerr.Code(err) == pgerr.UndefinedObject {
+		if ut, ok := b.userType(names); ok {
+			if len(mods) > 0 {
+				return value.Type{}, b.stmt.errf(tn.Location, pgerr.SyntaxError, "type modifier is not allowed for type %q", ut)
+			}
+			t, err = ut, nil
+		}
+	}
 	if err != nil {
 		// Not a built-in type, which comes first in PostgreSQL's search
 		// path: a domain's values are its base type's.
@@ -271,7 +279,7 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 	if len(tn.ArrayBounds) > 0 {
 		// int[], int[3] and int[][] are all int[]: PostgreSQL does not
 		// enforce the bounds or the dimensions either.
-		return value.ArrayType(t.Kind), nil
+		return value.ArrayTypeOf(t), nil
 	}
 	return t, nil
 }
@@ -960,6 +968,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		return b.bindTypeof(s, f)
 	}
 	if e, ok, err := b.bindSequenceCall(s, name, f); ok {
+		return e, err
+	}
+	if e, ok, err := b.bindEnumCall(s, name, f); ok {
 		return e, err
 	}
 	if e, ok, err := b.bindDescription(s, name, f); ok {

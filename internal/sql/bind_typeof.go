@@ -21,8 +21,8 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, err
 	}
 	tn := e.Type().Kind.String()
-	if d := e.Type().RecordDesc(); d != nil && d.Name != "" {
-		tn = e.Type().String() // a table's row type: its name
+	if d := e.Type().RecordDesc(); d != nil && d.Name != "" || e.Type().Enum() != nil {
+		tn = e.Type().String() // a table's row type or a user type: its name
 	}
 	if dc, ok := e.(*expr.DomainCheck); ok {
 		tn = expr.QuoteIdent(dc.Domain.Name()) // a cast to a domain: the domain

@@ -54,7 +54,15 @@ func load(f *File, e *engine.Engine) error {
 	if err != nil {
 		return err
 	}
-	// Sequences first: a table's default may call one.
+	// Types first: a table's column may have one.
+	types, err := f.Types()
+	if err != nil {
+		return err
+	}
+	if err := e.LoadTypes(types); err != nil {
+		return err
+	}
+	// Sequences next: a table's default may call one.
 	seqs, err := f.Sequences()
 	if err != nil {
 		return err

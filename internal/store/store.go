@@ -57,7 +57,8 @@ import (
 // on a constraint it does not know), versions 1 to 6 no comments (the file
 // gains their table; a table's statement may now name an identity
 // column's sequence, which a deltaview that reads up to version 6 does not
-// know), versions 1 to 7 no domains (the file gains their table).
+// know), versions 1 to 7 no domains nor user-defined types (the file gains
+// their tables).
 const FormatVersion = 8
 
 // tsColumn is the column of every stored table that holds the logical
@@ -250,6 +251,9 @@ func (f *File) initialise() error {
 		if err := f.createDomainTable(); err != nil {
 			return err
 		}
+		if err := f.createTypeTable(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -307,6 +311,9 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 8 {
 		if err := f.createDomainTable(); err != nil {
+			return err
+		}
+		if err := f.createTypeTable(); err != nil {
 			return err
 		}
 	}

@@ -53,9 +53,13 @@ func castArray(v Value, to Kind, explicit bool) (Value, error) {
 	if v.kind == to {
 		return v, nil
 	}
+	return castElems(v, Type{to.Elem(), -1}, explicit)
+}
+
+// castElems casts each element of the array v to et.
+func castElems(v Value, et Type, explicit bool) (Value, error) {
 	src := v.Elems()
 	out := make([]Value, len(src))
-	et := Type{to.Elem(), -1}
 	for i, e := range src {
 		c, err := Cast(e, et, explicit)
 		if err != nil {
@@ -63,5 +67,5 @@ func castArray(v Value, to Kind, explicit bool) (Value, error) {
 		}
 		out[i] = c
 	}
-	return NewArrayDims(to, out, v.Dims()), nil
+	return NewArrayDims(ArrayOf(et.Kind), out, v.Dims()), nil
 }

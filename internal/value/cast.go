@@ -218,6 +218,12 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 	if v.kind.IsString() && (to.Kind == Record || to.Kind == ArrayOf(Record)) && to.Mod >= 0 {
 		return Parse(v.Str(), to) // a row type's text input, which knows its fields
 	}
+	if v.kind.IsString() && to.Kind == Enum {
+		return parseEnum(v.Str(), to) // a char's padding included, as enum_in reads it
+	}
+	if v.kind.IsArray() && v.kind != to.Kind && to.Kind == ArrayOf(Enum) && CanCast(v.kind, to.Kind, explicit) {
+		return castElems(v, to.ElemType(), explicit) // to the enum's own labels
+	}
 	if !CanCast(v.kind, to.Kind, explicit) {
 		return Null, errCannotCast(v.kind, to.Kind)
 	}

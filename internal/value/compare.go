@@ -56,6 +56,8 @@ func Compare(a, b Value) int {
 		return compareRanges(a, b)
 	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
 		return compareMultiranges(a, b)
+	case Enum:
+		return compareEnums(a, b)
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)

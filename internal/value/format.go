@@ -70,6 +70,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMacAddr(buf, v)
 	case Money:
 		return appendMoney(buf, v)
+	case Enum:
+		return append(buf, v.EnumLabel()...)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
 	case TSVector:

@@ -43,6 +43,8 @@ import (
 //	range               appendRangeKey's encoding
 //	multirange          appendMultirangeKey's encoding
 //	jsonb               appendJSONBKey's encoding
+//	enum                its type's mod in 4 bytes, then its label's sort
+//	                    position as a float8's 8 bytes
 //	array               per element a 1 byte and the element's key, then a
 //	                    0 byte, then a non-empty array's shape
 //	                    (appendArrayShapeKey)
@@ -107,6 +109,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendRangeKey(buf, v)
 	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
 		return appendMultirangeKey(buf, v)
+	case Enum:
+		return appendEnumKey(buf, v)
 	}
 	return appendStringKey(buf, v.Str())
 }
@@ -187,6 +191,8 @@ func Prefix64(v Value) uint64 {
 	case v.kind == Interval:
 		d, _ := spanKey(v.Span())
 		return uint64(d) ^ 1<<63
+	case v.kind == Enum:
+		return floatKeyBits(v.enumSort())
 	case v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork():
 		s := v.Str()
 		if v.kind == Char {

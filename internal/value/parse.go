@@ -54,6 +54,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMacAddr8(s)
 	case Money:
 		return parseMoney(s)
+	case Enum:
+		return parseEnum(s, t)
 	case JSONPath:
 		return parseJSONPathValue(s)
 	case TSVector, TSQuery:

@@ -47,6 +47,7 @@ var kindNames = [numKinds]string{
 	MacAddr:     "macaddr",
 	MacAddr8:    "macaddr8",
 	Money:       "money",
+	Enum:        "anyenum",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -90,6 +91,12 @@ func (k Kind) IsDateTime() bool { return k == Date || k == Timestamp || k == Tim
 func (t Type) String() string {
 	if t.Kind == Record || t.Kind == ArrayOf(Record) {
 		return recordTypeName(t)
+	}
+	if d := t.Enum(); d != nil {
+		if t.Kind.IsArray() {
+			return d.Name + "[]"
+		}
+		return d.Name
 	}
 	if t.Mod < 0 {
 		return t.Kind.String()

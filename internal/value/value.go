@@ -70,6 +70,7 @@ const (
 	MacAddr
 	MacAddr8
 	Money
+	Enum
 	numKinds
 )
 

@@ -34,7 +34,7 @@ func diffColumns(known *Table, m *pglogrepl.RelationMessage) (*columnChange, err
 	same := len(m.Columns) == len(known.Cols)
 	cols := make([]Column, len(m.Columns))
 	for i, c := range m.Columns {
-		typ, err := mapType(c.DataType, c.TypeModifier)
+		typ, err := known.columnType(c.DataType, c.TypeModifier)
 		if err != nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "column %s of table %s, changed upstream, has a type deltaview does not have (oid %d)", c.Name, known.Qualified(), c.DataType).
 				WithHint("the subscription stopped before the change; drop and create it again without the column")

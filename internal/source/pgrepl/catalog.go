@@ -26,6 +26,18 @@ type Table struct {
 	// Identity is pg_class.relreplident: 'd' default (the primary key),
 	// 'f' full, 'n' nothing, 'i' an index.
 	Identity byte
+	// enums are the upstream OIDs of its columns' enum types, which map
+	// to text.
+	enums map[uint32]bool
+}
+
+// columnType returns the deltaview type of an upstream column of t: text
+// for an enum it was created with, else mapType's.
+func (t *Table) columnType(oid uint32, mod int32) (value.Type, error) {
+	if t.enums[oid] {
+		return value.TextType, nil
+	}
+	return mapType(oid, mod)
 }
 
 // Column is one upstream column.
@@ -91,7 +103,8 @@ func readCatalog(ctx context.Context, conn *pgx.Conn, pub string) ([]*Table, err
 			return nil, pgerr.New(pgerr.DuplicateTable, "tables %s and %s of publication %q would both be table %q here", prev, t.Qualified(), pub, t.Local)
 		}
 		seen[t.Local] = t.Qualified()
-		crows, err := conn.Query(ctx, `SELECT a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull, format_type(a.atttypid, a.atttypmod)
+		crows, err := conn.Query(ctx, `SELECT a.attnum, a.attname, a.atttypid, a.atttypmod, a.attnotnull, format_type(a.atttypid, a.atttypmod),
+			(SELECT typtype = 'e' FROM pg_type WHERE oid = a.atttypid)
 			FROM pg_attribute a WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
 			ORDER BY a.attnum`, r.oid)
 		if err != nil {
@@ -103,12 +116,20 @@ func readCatalog(ctx context.Context, conn *pgx.Conn, pub string) ([]*Table, err
 			var name, typName string
 			var oid uint32
 			var mod int32
-			var notNull bool
-			if err := crows.Scan(&num, &name, &oid, &mod, &notNull, &typName); err != nil {
+			var notNull, enum bool
+			if err := crows.Scan(&num, &name, &oid, &mod, &notNull, &typName, &enum); err != nil {
 				crows.Close()
 				return nil, upstreamErr(err)
 			}
-			typ, err := mapType(oid, mod)
+			if enum {
+				// An upstream enum arrives as its labels: text here,
+				// whatever types this database has.
+				if t.enums == nil {
+					t.enums = map[uint32]bool{}
+				}
+				t.enums[oid] = true
+			}
+			typ, err := t.columnType(oid, mod)
 			if err != nil {
 				crows.Close()
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "column %s of table %s has type %s, which deltaview does not have", name, t.Qualified(), typName).

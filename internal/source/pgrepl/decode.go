@@ -56,7 +56,7 @@ func (d *decoder) relation(m *pglogrepl.RelationMessage) error {
 	changed := len(m.Columns) != len(known.Cols)
 	for i := 0; !changed && i < len(m.Columns); i++ {
 		c := m.Columns[i]
-		typ, err := mapType(c.DataType, c.TypeModifier)
+		typ, err := known.columnType(c.DataType, c.TypeModifier)
 		changed = c.Name != known.Cols[i].Name || err != nil || typ != known.Cols[i].Type
 	}
 	if changed {

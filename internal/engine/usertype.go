@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// User-defined types (CREATE TYPE … AS ENUM) are kept by name
+// (e.userTypes), each with the object numbers its type and array type
+// have on the wire, given from firstUserOID up as PostgreSQL gives them.
+// The relations that use a type are found from their columns' types and
+// from the types their statements named (e.typeUses), so that DROP TYPE
+// refuses to leave a relation whose statement no longer binds. A store
+// that keeps types (TypeStore) records each type whole at each change;
+// the types load before the tables.
+
+// firstUserOID is PostgreSQL's FirstNormalObjectId.
+const firstUserOID = 16384
+
+// TypeStore is implemented by a Store that keeps user-defined types.
+type TypeStore interface {
+	// SaveType records a type, new or changed, replacing the one of
+	// that name and old (its name before a rename, "" when new).
+	SaveType(old string, t StoredType) error
+	// DropTypes records that the types named are gone.
+	DropTypes(names []string) error
+}
+
+// StoredType is a user-defined type as a store records it: an enum's
+// labels in their order.
+type StoredType struct {
+	Name          string
+	OID, ArrayOID uint32
+	Labels        []string
+}
+
+func (closedStore) SaveType(string, StoredType) error { return errClosedStore() }
+func (closedStore) DropTypes([]string) error          { return errClosedStore() }
+
+// userTypeState is the engine's part of user-defined types.
+type userTypeState struct {
+	userTypes map[string]value.Type
+	// typeUses are the user types each relation's statement named.
+	typeUses map[string][]string
+	nextOID  uint32
+}
+
+// UserType implements sql.TypeCatalog.
+func (e *Engine) UserType(name string) (value.Type, bool) {
+	t, ok := e.userTypes[name]
+	return t, ok
+}
+
+// UserType implements sql.TypeCatalog, noting the type the statement
+// names.
+func (r *recorder) UserType(name string) (value.Type, bool) {
+	tc, ok := r.cat.(sql.TypeCatalog)
+	if !ok {
+		return value.Type{}, false
+	}
+	t, ok := tc.UserType(name)
+	if ok && !slices.Contains(r.types, name) {
+		r.types = append(r.types, name)
+	}
+	return t, ok
+}
+
+// UserType implements sql.TypeCatalog.
+func (v viewRecorder) UserType(name string) (value.Type, bool) { return v.r.UserType(name) }
+
+// noteTypeUses records the user types the statement that made or
+// changed the relation name named, replacing what it had.
+func (e *Engine) noteTypeUses(name string, types []string) {
+	if len(types) == 0 {
+		delete(e.typeUses, name)
+		return
+	}
+	if e.typeUses == nil {
+		e.typeUses = map[string][]string{}
+	}
+	e.typeUses[name] = slices.Clone(types)
+}
+
+// typeNameTaken reports whether name is a type's name: a built-in
+// type's, a user type's, or a relation's (whose row type it names).
+func (e *Engine) typeNameTaken(name string) bool {
+	if _, err := value.TypeFromName(name, nil); pgerr.Code(err) != pgerr.UndefinedObject {
+		return true
+	}
+	_, user := e.userTypes[name]
+	_, rel := e.kindOf(name)
+	return user || rel || e.seqs[name] != nil
+}
+
+// checkRelationTypeName refuses a new relation named as a user type:
+// its row type would take the name.
+func (e *Engine) checkRelationTypeName(name string) error {
+	if _, ok := e.userTypes[name]; ok {
+		return pgerr.New(pgerr.DuplicateObject, "type %q already exists", name).
+			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
+	}
+	return nil
+}
+
+func (e *Engine) createEnum(c *sql.CreateEnum) (Result, error) {
+	if e.typeNameTaken(c.Name) {
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", c.Name)
+	}
+	if e.nextOID < firstUserOID {
+		e.nextOID = firstUserOID
+	}
+	t, err := value.NewEnumType(c.Name, e.nextOID, e.nextOID+1, c.Labels)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := e.saveType("", t); err != nil {
+		return Result{}, err
+	}
+	e.nextOID += 2
+	if e.userTypes == nil {
+		e.userTypes = map[string]value.Type{}
+	}
+	e.userTypes[c.Name] = t
+	return Result{Tag: "CREATE TYPE"}, nil
+}
+
+// saveType records t in the store, replacing the type named old.
+func (e *Engine) saveType(old string, t value.Type) error {
+	ts, ok := e.store.(TypeStore)
+	if !ok || e.store == nil {
+		return nil
+	}
+	d := t.Enum()
+	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels()})
+}
+
+// enumType returns the enum type ALTER or DROP TYPE names.
+func (e *Engine) enumType(name string) (value.Type, error) {
+	if t, ok := e.userTypes[name]; ok {
+		return t, nil
+	}
+	if _, err := value.TypeFromName(name, nil); err == nil {
+		return value.Type{}, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", name)
+	}
+	return value.Type{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+}
+
+func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
+	t, err := e.enumType(a.Name)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Tag: "ALTER TYPE"}
+	if a.Rename {
+		if err := e.refuseRenameInUse(a.Name, t, "RENAME VALUE"); err != nil {
+			return Result{}, err
+		}
+		if err := value.EnumRenameValue(t, a.From, a.Label); err != nil {
+			return Result{}, err
+		}
+	} else {
+		added, err := value.EnumAddValue(t, a.Label, a.Neighbour, a.Before, a.IfNotExists)
+		if err != nil {
+			return Result{}, err
+		}
+		if !added {
+			res.Notices = append(res.Notices, fmt.Sprintf("enum label %q already exists, skipping", a.Label))
+			return res, nil
+		}
+	}
+	return res, e.saveType(a.Name, t)
+}
+
+func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
+	t, err := e.enumType(r.Name)
+	if err != nil {
+		return Result{}, err
+	}
+	if e.typeNameTaken(r.New) {
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", r.New)
+	}
+	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
+		return Result{}, err
+	}
+	if err := value.EnumRename(t, r.New); err != nil {
+		return Result{}, err
+	}
+	delete(e.userTypes, r.Name)
+	e.userTypes[r.New] = t
+	return Result{Tag: "ALTER TYPE"}, e.saveType(r.Name, t)
+}
+
+// refuseRenameInUse refuses to rename a type, or one of its labels, that
+// a relation uses: the relation's statement, which the store keeps and
+// runs again at open, and the rows it stores, name both as text.
+func (e *Engine) refuseRenameInUse(name string, t value.Type, what string) error {
+	deps := e.typeDependents(name, t)
+	if len(deps) == 0 {
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE … %s of type %s, which other objects use, is not supported", what, name).
+		WithDetail("%s", strings.Join(deps, "\n")).
+		WithHint("rename it before a table or view uses it")
+}
+
+func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
+	res := Result{Tag: "DROP TYPE"}
+	var gone []string
+	for _, name := range d.Names {
+		t, err := e.enumType(name)
+		if pgerr.Code(err) == pgerr.UndefinedObject && d.IfExists {
+			res.Notices = append(res.Notices, fmt.Sprintf("type %q does not exist, skipping", name))
+			continue
+		}
+		if err != nil {
+			if pgerr.Code(err) == pgerr.WrongObjectType {
+				return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop type %s because it is required by the database system", name)
+			}
+			return Result{}, err
+		}
+		if deps := e.typeDependents(name, t); len(deps) > 0 {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
+					WithDetail("%s", strings.Join(deps, "\n")).
+					WithHint("drop or alter the objects that use it first")
+			}
+			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop type %s because other objects depend on it", name).
+				WithDetail("%s", strings.Join(deps, "\n")).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		gone = append(gone, name)
+	}
+	if len(gone) == 0 {
+		return res, nil
+	}
+	if ts, ok := e.store.(TypeStore); ok && e.store != nil {
+		if err := ts.DropTypes(gone); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, name := range gone {
+		delete(e.userTypes, name)
+	}
+	return res, nil
+}
+
+// typeDependents names what uses the user type t, called name: the
+// columns of tables and views of that type or of arrays of it, and the
+// relations whose statements name it, one line each, as PostgreSQL's
+// DETAIL lists them.
+func (e *Engine) typeDependents(name string, t value.Type) []string {
+	var out []string
+	uses := func(ct value.Type) bool { return ct.Enum() != nil && ct.Mod == t.Mod }
+	byColumn := map[string]bool{}
+	for tn, tb := range e.tables {
+		for _, c := range tb.def.Cols {
+			if uses(c.Type) {
+				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, tn, name))
+				byColumn[tn] = true
+			}
+		}
+	}
+	for rel, types := range e.typeUses {
+		kind, ok := e.kindOf(rel)
+		if !ok || byColumn[rel] || !slices.Contains(types, name) {
+			continue
+		}
+		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
+		out = append(out, fmt.Sprintf("%s %s depends on type %s", what, rel, name))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LoadTypes restores the user-defined types a store holds, before the
+// relations that use them.
+func (e *Engine) LoadTypes(types []StoredType) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, st := range types {
+		t, err := value.NewEnumType(st.Name, st.OID, st.ArrayOID, st.Labels)
+		if err != nil {
+			return err
+		}
+		if e.userTypes == nil {
+			e.userTypes = map[string]value.Type{}
+		}
+		e.userTypes[st.Name] = t
+		e.nextOID = max(e.nextOID, st.ArrayOID+1)
+	}
+	return nil
+}
+
+// withTypeUses runs the statement that creates the relation name, once
+// its name is checked against the user types', and records the user
+// types the statement named.
+func (e *Engine) withTypeUses(name string, rec *recorder, create func() (Result, error)) (Result, error) {
+	if err := e.checkRelationTypeName(name); err != nil {
+		return Result{}, err
+	}
+	res, err := create()
+	if err == nil {
+		e.noteTypeUses(name, rec.types)
+	}
+	return res, err
+}
