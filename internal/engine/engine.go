@@ -55,6 +55,10 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// funcs are the SQL functions by name; funcDeps the signatures of
+	// those each view calls (function.go).
+	funcs    map[string][]*sql.Function
+	funcDeps map[string][]string
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// temps counts the sessions' temporary tables, tempSessions the
@@ -254,8 +258,9 @@ type recorder struct {
 	cat    sql.Catalog
 	seen   map[string]bool
 	direct []string
-	seqs   []string // the sequences read as relations (SELECT * FROM s)
-	text   string   // the statement's text, which a store records for DDL
+	seqs   []string        // the sequences read as relations (SELECT * FROM s)
+	funcs  map[string]bool // the signatures of the SQL functions called
+	text   string          // the statement's text, which a store records for DDL
 	clock  expr.StmtClock
 }
 
@@ -358,6 +363,12 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		deps = append(deps, name)
 	}
 	sort.Strings(deps)
+	if called := rec.calledFunctions(); len(called) > 0 {
+		if e.funcDeps == nil {
+			e.funcDeps = map[string][]string{}
+		}
+		e.funcDeps[cv.Name] = called
+	}
 	if !cv.Materialized {
 		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
 		e.deps[cv.Name] = deps
@@ -569,6 +580,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.tables, name)
 		delete(e.named, name)
 		delete(e.deps, name)
+		delete(e.funcDeps, name)
 		delete(e.notes, name)
 		delete(e.views, name)
 	}

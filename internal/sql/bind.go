@@ -197,6 +197,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return &Maintenance{Tag: "CHECKPOINT"}, nil
 	case n.GetDiscardStmt() != nil:
 		return b.bindDiscard(n.GetDiscardStmt())
+	case n.GetCreateFunctionStmt() != nil:
+		return b.bindCreateFunction(n.GetCreateFunctionStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

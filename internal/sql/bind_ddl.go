@@ -217,10 +217,7 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 // to a string type, dates and timestamps among themselves.
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
 	from := e.Type().Kind
-	ok := from == value.Unknown || from == t.Kind || value.CanCast(from, t.Kind, false) ||
-		(isNumeric(from) && isNumeric(t.Kind)) || isString(t.Kind) ||
-		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON()
-	if !ok {
+	if !assignable(from, t.Kind) {
 		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")
 	}
@@ -229,6 +226,14 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	return b.intervalInput(e, t, out), nil
+}
+
+// assignable reports whether PostgreSQL converts from to to on
+// assignment.
+func assignable(from, to value.Kind) bool {
+	return from == value.Unknown || from == to || value.CanCast(from, to, false) ||
+		(isNumeric(from) && isNumeric(to)) || isString(to) ||
+		(isDatetime(from) && isDatetime(to)) || from.IsJSON() && to.IsJSON()
 }
 
 func isDatetime(k value.Kind) bool {
@@ -333,6 +338,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropSequence(ds)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		return b.bindDropSchema(ds)
+	case pg_query.ObjectType_OBJECT_FUNCTION:
+		return b.bindDropFunction(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

@@ -57,8 +57,10 @@ import (
 // on a constraint it does not know), versions 1 to 6 no comments (the file
 // gains their table; a table's statement may now name an identity
 // column's sequence, which a deltaview that reads up to version 6 does not
-// know).
-const FormatVersion = 7
+// know), versions 1 to 7 no SQL functions (the catalog may now hold
+// CREATE FUNCTION statements, of kind function under their signatures:
+// the upgrade changes nothing else).
+const FormatVersion = 8
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
