@@ -121,7 +121,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 7 {
-		t.Errorf("format after opening: %d (%v), want 7", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 8 {
+		t.Errorf("format after opening: %d (%v), want 8", version, err)
 	}
 }
