@@ -170,6 +170,7 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	}
 	f.Cols = []plan.Column{{Name: f.Name, Type: t}}
 	f.ColTypes = []*pg_query.TypeName{tn}
+	f.BaseType = true
 	return nil
 }
 

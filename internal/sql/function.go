@@ -23,6 +23,9 @@ type Function struct {
 	// parameters or RETURNS TABLE; each with the node of its type.
 	Cols     []plan.Column
 	ColTypes []*pg_query.TypeName
+	// BaseType is set when the result is declared as a type, not by OUT
+	// parameters: in FROM, an alias names its one column too.
+	BaseType bool
 	// Set is RETURNS SETOF or RETURNS TABLE: every row of the body, not
 	// the first.
 	Set bool
