@@ -44,7 +44,9 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 		case "as":
 			bodyText = d
 		case "volatility":
-			f.Volatility = d.Arg.GetString_().GetSval()[0]
+			if v := d.Arg.GetString_().GetSval(); v != "" {
+				f.Volatility = v[0]
+			}
 		case "strict":
 			f.Strict = defBool(d)
 		case "security":

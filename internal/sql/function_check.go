@@ -72,3 +72,48 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 	}
 	return nil
 }
+
+// CallsItself reports whether f's body calls f, directly or through the
+// SQL functions of cat it calls: inlining it would never end. Calls are
+// followed by name, every overload of a name, so that the answer does not
+// depend on argument types.
+func CallsItself(cat Catalog, f *Function) bool {
+	fc, _ := cat.(FunctionCatalog)
+	seen := map[string]bool{}
+	var calls func(g *Function) bool
+	calls = func(g *Function) bool {
+		found := false
+		visit := func(n *pg_query.Node) {
+			call := n.GetFuncCall()
+			if call == nil || found || len(call.Funcname) == 0 {
+				return
+			}
+			name := call.Funcname[len(call.Funcname)-1].GetString_().GetSval()
+			if name == f.Name {
+				found = true
+				return
+			}
+			if seen[name] || fc == nil {
+				return
+			}
+			seen[name] = true
+			for _, h := range fc.Functions(name) {
+				if calls(h) {
+					found = true
+					return
+				}
+			}
+		}
+		walkNodes(g.Body.ProtoReflect(), visit)
+		for _, st := range g.Earlier {
+			walkNodes(st.ProtoReflect(), visit)
+		}
+		for _, p := range g.Params {
+			if p.Default != nil {
+				walkNodes(p.Default.ProtoReflect(), visit)
+			}
+		}
+		return found
+	}
+	return calls(f)
+}
