@@ -91,6 +91,9 @@ func (b *binder) functionName(names []*pg_query.Node) (string, error) {
 	for i, n := range names {
 		parts[i] = n.GetString_().GetSval()
 	}
+	if len(parts) == 0 {
+		return "", pgerr.New(pgerr.SyntaxError, "a function name is needed")
+	}
 	if len(parts) > 1 && parts[len(parts)-2] != "public" {
 		return "", pgerr.New("3F000", "schema %q does not exist", parts[len(parts)-2])
 	}

@@ -208,6 +208,9 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 		return nil, false, nil
 	}
 	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 {
+		return nil, false, nil
+	}
 	f := items[0].GetFuncCall()
 	if f == nil {
 		return nil, false, nil
