@@ -70,6 +70,9 @@ type binder struct {
 	// unregOut marks the columns of the query bindSelect bound last whose
 	// records have fields PostgreSQL cannot select (unregisteredColumn).
 	unregOut []bool
+	// tableDef is set while a table's definition is bound (CREATE and
+	// ALTER TABLE), whose expressions may not call SQL functions.
+	tableDef bool
 }
 
 func (b *binder) rowCounts() map[string]*Relation {

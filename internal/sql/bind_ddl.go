@@ -11,6 +11,7 @@ import (
 )
 
 func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
+	b.tableDef = true
 	rv := cs.Relation
 	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
 		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")

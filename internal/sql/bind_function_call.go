@@ -179,6 +179,12 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 	case len(f.AggOrder) > 0:
 		return nil, true, b.stmt.errf(f.Location, pgerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name)
 	}
+	if b.tableDef {
+		// A table's statement is recreated before the functions when a
+		// database file opens.
+		return nil, true, b.refuse(f.Location, "SQL function %s() in a table's definition is not supported", name).
+			WithHint("write the expression itself")
+	}
 	c, ok, err := b.resolveUserCall(s, fns, f.Args, f.Location)
 	if !ok || err != nil {
 		return nil, ok || err != nil, err
