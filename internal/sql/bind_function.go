@@ -32,7 +32,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if err != nil {
 		return nil, err
 	}
-	f := &Function{Name: name, Volatility: 'v', SQL: b.stmt.SQL}
+	f := &Function{Name: name, SQL: b.stmt.SQL}
 	var bodyText *pg_query.DefElem
 	lang := ""
 	langLoc := int32(-1)
@@ -43,18 +43,15 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			lang, langLoc = strings.ToLower(d.Arg.GetString_().GetSval()), d.Location
 		case "as":
 			bodyText = d
-		case "volatility":
-			if v := d.Arg.GetString_().GetSval(); v != "" {
-				f.Volatility = v[0]
-			}
 		case "strict":
 			f.Strict = defBool(d)
 		case "security":
 			if defBool(d) {
 				return nil, b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a SQL function runs with the privileges of its caller")
 			}
-		case "parallel", "leakproof", "cost", "rows":
-			// Planner hints, which inlining makes moot.
+		case "volatility", "parallel", "leakproof", "cost", "rows":
+			// Planner hints, which inlining makes moot: what a call does
+			// is its body's.
 		default:
 			return nil, b.refuse(d.Location, "CREATE FUNCTION option %s is not supported", strings.ToUpper(d.GetDefname()))
 		}

@@ -32,8 +32,6 @@ type Function struct {
 	// Strict is STRICT (RETURNS NULL ON NULL INPUT): a NULL argument
 	// makes the call NULL (no row, for a set) without running the body.
 	Strict bool
-	// Volatility is 'i', 's' or 'v'.
-	Volatility byte
 	// Body is the body's last statement, whose result the function
 	// returns. Its locations point into SQL, the CREATE FUNCTION
 	// statement, or are -1 when the body's text could not be found there.
