@@ -55,6 +55,10 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// funcs are the SQL functions by name; funcDeps the signatures of
+	// those each view calls (function.go).
+	funcs    map[string][]*sql.Function
+	funcDeps map[string][]string
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
@@ -261,8 +265,9 @@ type recorder struct {
 	seqs   []string // the sequences read as relations (SELECT * FROM s)
 	// domains are the domains the statement names (domain.go).
 	domains []string
-	types   []string // the user-defined types the statement names
-	text    string   // the statement's text, which a store records for DDL
+	types   []string        // the user-defined types the statement names
+	funcs   map[string]bool // the signatures of the SQL functions called
+	text    string          // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
 }
 
@@ -366,6 +371,12 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 	}
 	sort.Strings(deps)
 	e.noteViewDomains(cv.Name, rec)
+	if called := rec.calledFunctions(); len(called) > 0 {
+		if e.funcDeps == nil {
+			e.funcDeps = map[string][]string{}
+		}
+		e.funcDeps[cv.Name] = called
+	}
 	if !cv.Materialized {
 		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
 		e.deps[cv.Name] = deps
@@ -577,6 +588,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.tables, name)
 		delete(e.named, name)
 		delete(e.deps, name)
+		delete(e.funcDeps, name)
 		delete(e.notes, name)
 		delete(e.views, name)
 	}

@@ -451,6 +451,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		})
 	case *sql.CreateSequence:
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
+	case *sql.CreateFunction:
+		return s.ddl("CREATE FUNCTION", func() (Result, error) {
+			check, _ := s.setting("check_function_bodies")
+			return e.createFunction(b, rec, check != "off")
+		})
+	case *sql.DropFunction:
+		return s.ddl("DROP FUNCTION", func() (Result, error) { return e.dropFunctions(b) })
 	case *sql.AlterSequence:
 		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return e.alterSequence(b) })
 	case *sql.DropSequence:

@@ -70,6 +70,9 @@ type binder struct {
 	// unregOut marks the columns of the query bindSelect bound last whose
 	// records have fields PostgreSQL cannot select (unregisteredColumn).
 	unregOut []bool
+	// tableDef is set while a table's definition is bound (CREATE and
+	// ALTER TABLE), whose expressions may not call SQL functions.
+	tableDef bool
 }
 
 func (b *binder) rowCounts() map[string]*Relation {
@@ -207,6 +210,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return &Maintenance{Tag: "CHECKPOINT"}, nil
 	case n.GetDiscardStmt() != nil:
 		return b.bindDiscard(n.GetDiscardStmt())
+	case n.GetCreateFunctionStmt() != nil:
+		return b.bindCreateFunction(n.GetCreateFunctionStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

@@ -104,6 +104,7 @@ func (w *alterWork) constraintName(c *pg_query.Constraint) string {
 }
 
 func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
+	b.tableDef = true
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}

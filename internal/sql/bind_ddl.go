@@ -11,6 +11,7 @@ import (
 )
 
 func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
+	b.tableDef = true
 	rv := cs.Relation
 	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
 		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")
@@ -225,9 +226,7 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 // and int8 to money and money to numeric.
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
 	from := e.Type().Kind
-	ok := from == value.Unknown || from == t.Kind || value.CanCast(from, t.Kind, false) ||
-		(isNumeric(from) && isNumeric(t.Kind)) || isString(t.Kind) ||
-		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON() || value.MoneyCast(from, t.Kind)
+	ok := assignable(from, t.Kind)
 	if t.Enum() != nil && from != value.Unknown && e.Type() != t {
 		ok = false // an enum column takes its own type's values and untyped literals only
 	}
@@ -240,6 +239,14 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	return b.intervalInput(e, t, out), nil
+}
+
+// assignable reports whether PostgreSQL converts from to to on
+// assignment.
+func assignable(from, to value.Kind) bool {
+	return from == value.Unknown || from == to || value.CanCast(from, to, false) ||
+		(isNumeric(from) && isNumeric(to)) || isString(to) ||
+		(isDatetime(from) && isDatetime(to)) || from.IsJSON() && to.IsJSON() || value.MoneyCast(from, to)
 }
 
 func isDatetime(k value.Kind) bool {
@@ -351,6 +358,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropDomain(ds)
 	case pg_query.ObjectType_OBJECT_TYPE:
 		return b.bindDropType(ds)
+	case pg_query.ObjectType_OBJECT_FUNCTION:
+		return b.bindDropFunction(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

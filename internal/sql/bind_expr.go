@@ -930,6 +930,9 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 
 func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	name := opName(f.Funcname)
+	if e, ok, err := b.bindUserCall(s, f); ok {
+		return e, err
+	}
 	if f.Over != nil {
 		return b.bindWindow(s, f)
 	}

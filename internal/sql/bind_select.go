@@ -390,6 +390,13 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		sc.markUnregistered(sub.unregOut)
 		return p, sc, nil
 	case n.GetRangeFunction() != nil:
+		if sub, ok, err := b.userFunctionFrom(n.GetRangeFunction(), lat); ok {
+			if err != nil {
+				return nil, nil, err
+			}
+			b.lateral = lat
+			return b.bindFromItem(sub)
+		}
 		if lat != nil {
 			saved := b.outers
 			b.outers = append([]*scope{lat}, saved...)

@@ -91,12 +91,19 @@ func Split(script string) ([]string, error) {
 		}
 	}
 	l := lexer{s: script}
+	var d blockDepth
 	for {
 		kind, s, e := l.next()
 		if kind == tkEOF {
 			break
 		}
-		if kind == tkPunct && script[s] == ';' {
+		switch kind {
+		case tkWord:
+			d.word(script[s:e])
+		case tkPunct:
+			d.punct(script[s])
+		}
+		if kind == tkPunct && script[s] == ';' && d.ends() {
 			add(s)
 			start = e
 		}

@@ -80,12 +80,19 @@ func mayHaveCopy(s string) bool {
 // statement (COPY data, say) is ever scanned.
 func nextStatement(s string) (end int, ok bool) {
 	l := lexer{s: s}
+	var d blockDepth
 	for {
 		kind, start, e := l.next()
 		if kind == tkEOF {
 			return 0, false
 		}
-		if kind == tkPunct && s[start] == ';' {
+		switch kind {
+		case tkWord:
+			d.word(s[start:e])
+		case tkPunct:
+			d.punct(s[start])
+		}
+		if kind == tkPunct && s[start] == ';' && d.ends() {
 			return e, true
 		}
 	}

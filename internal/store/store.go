@@ -58,7 +58,8 @@ import (
 // gains their table; a table's statement may now name an identity
 // column's sequence, which a deltaview that reads up to version 6 does not
 // know), versions 1 to 7 no domains nor user-defined types (the file gains
-// their tables).
+// their tables) and no SQL functions (the catalog may now hold CREATE
+// FUNCTION statements, of kind function under their signatures).
 const FormatVersion = 8
 
 // tsColumn is the column of every stored table that holds the logical

@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// SQL functions (CREATE FUNCTION … LANGUAGE sql) live in the catalog by
+// name, overloads together; the binder inlines each call, so a function
+// is never run as such. A view depends on the functions its query calls
+// (funcDeps, by signature): DROP FUNCTION refuses to drop one a view
+// calls, unless CASCADE drops the view too, and CREATE OR REPLACE refuses
+// to change one a materialized view calls, whose plan holds the old body.
+// A plain view is bound again at each use: it calls the new body, as in
+// PostgreSQL. The store keeps a function as its statement, under its
+// signature, run again at open with check_function_bodies off.
+
+// KindFunction is the kind of a stored SQL function, recorded under its
+// signature.
+const KindFunction RelKind = "function"
+
+// Functions implements sql.FunctionCatalog.
+func (e *Engine) Functions(name string) []*sql.Function { return e.funcs[name] }
+
+// Functions implements sql.FunctionCatalog.
+func (r *recorder) Functions(name string) []*sql.Function {
+	if fc, ok := r.cat.(sql.FunctionCatalog); ok {
+		return fc.Functions(name)
+	}
+	return nil
+}
+
+// UseFunction implements sql.FunctionUser.
+func (r *recorder) UseFunction(f *sql.Function) {
+	if r.funcs == nil {
+		r.funcs = map[string]bool{}
+	}
+	r.funcs[f.Signature()] = true
+}
+
+// Functions implements sql.FunctionCatalog.
+func (v viewRecorder) Functions(name string) []*sql.Function { return v.r.Functions(name) }
+
+// UseFunction implements sql.FunctionUser.
+func (v viewRecorder) UseFunction(f *sql.Function) { v.r.UseFunction(f) }
+
+// calledFunctions are the signatures of the functions a statement called,
+// sorted.
+func (r *recorder) calledFunctions() []string {
+	out := make([]string, 0, len(r.funcs))
+	for s := range r.funcs {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// function returns the function of a name and input types.
+func (e *Engine) function(sig string, name string) (*sql.Function, int) {
+	for i, f := range e.funcs[name] {
+		if f.Signature() == sig {
+			return f, i
+		}
+	}
+	return nil, -1
+}
+
+// createFunction runs CREATE [OR REPLACE] FUNCTION; check is
+// check_function_bodies.
+func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check bool) (Result, error) {
+	f := cf.Func
+	sig := f.Signature()
+	old, i := e.function(sig, f.Name)
+	if old != nil {
+		if !cf.Replace {
+			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", f.Name)
+		}
+		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set {
+			what := "return type"
+			if len(old.Cols) > 1 && old.Set == f.Set && len(old.Cols) == len(f.Cols) {
+				what = "row type defined by OUT parameters"
+			}
+			return Result{}, pgerr.New(sql.CodeInvalidFunctionDef, "cannot change %s of existing function", what).
+				WithHint("Use DROP FUNCTION %s first.", sig)
+		}
+		if v := e.matViewCalling(sig); v != "" {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot replace function %s: materialized view %s calls it", sig, v).
+				WithHint("a materialized view keeps the body it was created with: drop the view, replace the function, and create the view again")
+		}
+	}
+	if sql.CallsItself(e, f) {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "function %s calls itself: recursive SQL functions are not supported", sig).
+			WithHint("a call is inlined as the function's body; write the recursion as WITH RECURSIVE")
+	}
+	if check {
+		if err := sql.CheckFunctionBody(rec, f); err != nil {
+			return Result{}, err
+		}
+	}
+	if e.store != nil {
+		if old != nil {
+			if err := e.store.Drop([]string{sig}); err != nil {
+				return Result{}, err
+			}
+		}
+		if err := e.store.Create(&StoredRelation{Name: sig, Kind: KindFunction, SQL: rec.text}); err != nil {
+			return Result{}, err
+		}
+	}
+	if e.funcs == nil {
+		e.funcs = map[string][]*sql.Function{}
+	}
+	if old != nil {
+		e.funcs[f.Name][i] = f
+	} else {
+		e.funcs[f.Name] = append(e.funcs[f.Name], f)
+	}
+	return Result{Tag: "CREATE FUNCTION"}, nil
+}
+
+// matViewCalling returns a materialized view that calls the function of
+// signature sig, or "".
+func (e *Engine) matViewCalling(sig string) string {
+	for _, v := range e.callers(sig) {
+		if e.views[v] != nil {
+			return v
+		}
+	}
+	return ""
+}
+
+// callers are the views that call the function of signature sig, sorted.
+func (e *Engine) callers(sig string) []string {
+	var out []string
+	for v, sigs := range e.funcDeps {
+		if slices.Contains(sigs, sig) {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dropFunctions runs DROP FUNCTION.
+func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
+	var notices []string
+	var gone []*sql.Function
+	for _, ref := range d.Funcs {
+		f, err := e.lookupFunction(ref)
+		if err != nil {
+			if d.IfExists && pgerr.Code(err) == pgerr.UndefinedFunction {
+				notices = append(notices, fmt.Sprintf("function %s does not exist, skipping", sql.CallSignature(ref.Name, ref.Args)))
+				continue
+			}
+			return Result{}, err
+		}
+		gone = append(gone, f)
+	}
+	var views []string
+	for _, f := range gone {
+		for _, v := range e.callers(f.Signature()) {
+			if !slices.Contains(views, v) {
+				views = append(views, v)
+			}
+		}
+	}
+	if len(views) > 0 && !d.Cascade {
+		f := gone[0]
+		var lines []string
+		for _, g := range gone {
+			for _, v := range e.callers(g.Signature()) {
+				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, g.Signature()))
+			}
+		}
+		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+			Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
+			Detail:  strings.Join(lines, "\n"),
+			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	for _, v := range views {
+		kind, ok := e.kindOf(v)
+		if !ok {
+			continue // gone with a view dropped before
+		}
+		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
+		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return Result{}, err
+		}
+		notices = append(notices, res.Notices...)
+	}
+	if e.store != nil {
+		sigs := make([]string, len(gone))
+		for i, f := range gone {
+			sigs[i] = f.Signature()
+		}
+		if err := e.store.Drop(sigs); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, f := range gone {
+		e.funcs[f.Name] = slices.DeleteFunc(e.funcs[f.Name], func(g *sql.Function) bool { return g == f })
+		if len(e.funcs[f.Name]) == 0 {
+			delete(e.funcs, f.Name)
+		}
+	}
+	return Result{Tag: "DROP FUNCTION", Notices: notices}, nil
+}
+
+// lookupFunction finds the function DROP FUNCTION names.
+func (e *Engine) lookupFunction(ref sql.FuncRef) (*sql.Function, error) {
+	fns := e.funcs[ref.Name]
+	if ref.Args == nil {
+		switch len(fns) {
+		case 0:
+			return nil, pgerr.New(pgerr.UndefinedFunction, "could not find a function named %q", ref.Name)
+		case 1:
+			return fns[0], nil
+		}
+		return nil, pgerr.New(sql.CodeAmbiguousFunction, "function name %q is not unique", ref.Name).
+			WithHint("Specify the argument list to select the function unambiguously.")
+	}
+	if f, _ := e.function(sql.Signature(ref.Name, ref.Args), ref.Name); f != nil {
+		return f, nil
+	}
+	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sql.CallSignature(ref.Name, ref.Args))
+}

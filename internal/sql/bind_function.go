@@ -1,0 +1,332 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// SQLSTATEs of function definitions that pgerr does not name.
+const (
+	CodeInvalidFunctionDef = "42P13"
+	CodeDuplicateFunction  = "42723"
+	CodeAmbiguousFunction  = "42725"
+)
+
+// bindCreateFunction binds CREATE [OR REPLACE] FUNCTION … LANGUAGE sql.
+// The body is parsed here; it is checked against the catalog by
+// CheckFunctionBody, which the engine runs unless check_function_bodies
+// is off (as when a store recreates its functions).
+func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, error) {
+	if cf.IsProcedure {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE PROCEDURE is not supported")
+	}
+	name, err := b.functionName(cf.Funcname)
+	if err != nil {
+		return nil, err
+	}
+	f := &Function{Name: name, SQL: b.stmt.SQL}
+	var bodyText *pg_query.DefElem
+	lang := ""
+	langLoc := int32(-1)
+	for _, o := range cf.Options {
+		d := o.GetDefElem()
+		switch d.GetDefname() {
+		case "language":
+			lang, langLoc = strings.ToLower(d.Arg.GetString_().GetSval()), d.Location
+		case "as":
+			bodyText = d
+		case "strict":
+			f.Strict = defBool(d)
+		case "security":
+			if defBool(d) {
+				return nil, b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a SQL function runs with the privileges of its caller")
+			}
+		case "volatility", "parallel", "leakproof", "cost", "rows":
+			// Planner hints, which inlining makes moot: what a call does
+			// is its body's.
+		default:
+			return nil, b.refuse(d.Location, "CREATE FUNCTION option %s is not supported", strings.ToUpper(d.GetDefname()))
+		}
+	}
+	switch {
+	case lang == "" && cf.SqlBody != nil:
+		lang = "sql"
+	case lang == "":
+		return nil, pgerr.New(CodeInvalidFunctionDef, "no language specified")
+	}
+	if lang != "sql" {
+		return nil, b.refuse(langLoc, "language %s is not supported", lang).WithHint("write the function in LANGUAGE sql")
+	}
+	if err := b.functionParams(f, cf); err != nil {
+		return nil, err
+	}
+	switch {
+	case cf.SqlBody != nil:
+		f.Body, f.Earlier, err = b.atomicBody(cf.SqlBody)
+	case bodyText != nil:
+		f.Body, f.Earlier, err = b.textBody(bodyText)
+	default:
+		return nil, pgerr.New(CodeInvalidFunctionDef, "no function body specified")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+}
+
+// functionName is a function's name, unqualified or in schema public.
+func (b *binder) functionName(names []*pg_query.Node) (string, error) {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n.GetString_().GetSval()
+	}
+	if len(parts) == 0 {
+		return "", pgerr.New(pgerr.SyntaxError, "a function name is needed")
+	}
+	if len(parts) > 1 && parts[len(parts)-2] != "public" {
+		return "", pgerr.New("3F000", "schema %q does not exist", parts[len(parts)-2])
+	}
+	return parts[len(parts)-1], nil
+}
+
+func defBool(d *pg_query.DefElem) bool {
+	if v := d.Arg.GetBoolean(); v != nil {
+		return v.Boolval
+	}
+	return d.Arg.GetInteger().GetIval() != 0
+}
+
+// functionParams reads the parameters and the result of a function.
+func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) error {
+	var outs []*pg_query.FunctionParameter
+	defaults := false
+	for _, n := range cf.Parameters {
+		p := n.GetFunctionParameter()
+		switch p.Mode {
+		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
+			return b.refuse(p.ArgType.GetLocation(), "VARIADIC parameters are not supported")
+		case pg_query.FunctionParameterMode_FUNC_PARAM_OUT, pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
+			outs = append(outs, p)
+			continue
+		case pg_query.FunctionParameterMode_FUNC_PARAM_INOUT:
+			outs = append(outs, p)
+		}
+		tn, t, err := b.functionType(p.ArgType)
+		if err != nil {
+			return err
+		}
+		if p.Defexpr != nil {
+			defaults = true
+		} else if defaults {
+			return pgerr.New(CodeInvalidFunctionDef, "input parameters after one with a default value must also have defaults")
+		}
+		for _, q := range f.Params {
+			if p.Name != "" && q.Name == p.Name {
+				return pgerr.New(CodeInvalidFunctionDef, "parameter name %q used more than once", p.Name)
+			}
+		}
+		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr})
+	}
+	rt := cf.ReturnType
+	if rt != nil {
+		f.Set = rt.Setof
+	}
+	if len(outs) > 0 {
+		for i, p := range outs {
+			tn, t, err := b.functionType(p.ArgType)
+			if err != nil {
+				return err
+			}
+			name := p.Name
+			if name == "" {
+				name = "column" + strconv.Itoa(i+1)
+			}
+			f.Cols = append(f.Cols, plan.Column{Name: name, Type: t})
+			f.ColTypes = append(f.ColTypes, tn)
+		}
+		if rt != nil && !strings.EqualFold(typeNameText(rt), "record") && len(outs) > 1 {
+			return b.stmt.errf(rt.Location, CodeInvalidFunctionDef, "function result type must be record because of OUT parameters")
+		}
+		return nil
+	}
+	if rt == nil {
+		return pgerr.New(CodeInvalidFunctionDef, "function result type must be specified")
+	}
+	switch strings.ToLower(typeNameText(rt)) {
+	case "void":
+		return b.refuse(rt.Location, "a function returning void is not supported").WithHint("a SQL function returns the result of its last query")
+	case "record":
+		return b.refuse(rt.Location, "a function returning record without OUT parameters is not supported").WithHint("declare its columns with OUT parameters or RETURNS TABLE")
+	}
+	tn, t, err := b.functionType(rt)
+	if err != nil {
+		return err
+	}
+	f.Cols = []plan.Column{{Name: f.Name, Type: t}}
+	f.ColTypes = []*pg_query.TypeName{tn}
+	f.BaseType = true
+	return nil
+}
+
+// functionType resolves a parameter's or result's type. Its modifier is
+// dropped, as PostgreSQL does (f(x varchar(3)) takes any varchar); tn is
+// the type's node without it, for the casts of calls.
+func (b *binder) functionType(t *pg_query.TypeName) (tn *pg_query.TypeName, typ value.Type, err error) {
+	tn = proto.Clone(t).(*pg_query.TypeName)
+	tn.Typmods, tn.Setof = nil, false
+	if typ, err = b.typeFromName(tn); err != nil {
+		return nil, typ, err
+	}
+	tn.Location = -1
+	return tn, typ, nil
+}
+
+// typeNameText is a type name's last part: record for pg_catalog.record.
+func typeNameText(t *pg_query.TypeName) string {
+	if len(t.Names) == 0 {
+		return ""
+	}
+	return t.Names[len(t.Names)-1].GetString_().GetSval()
+}
+
+// atomicBody reads RETURN expr and BEGIN ATOMIC … END, whose statements
+// the CREATE statement's parse holds.
+func (b *binder) atomicBody(n *pg_query.Node) (*pg_query.SelectStmt, []*pg_query.Node, error) {
+	if r := n.GetReturnStmt(); r != nil {
+		return &pg_query.SelectStmt{TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{
+			ResTarget: &pg_query.ResTarget{Val: r.Returnval, Location: -1}}}}, Op: pg_query.SetOperation_SETOP_NONE}, nil, nil
+	}
+	var stmts []*pg_query.Node
+	for _, l := range n.GetList().GetItems() {
+		stmts = append(stmts, l.GetList().GetItems()...)
+	}
+	return b.bodyStatements(stmts, -1)
+}
+
+// textBody parses AS 'body'. Its nodes' locations are moved into the
+// CREATE statement when the body's text is found there as it is (always
+// for a dollar-quoted body), so that errors point into the statement as
+// PostgreSQL's do; else they are dropped.
+func (b *binder) textBody(d *pg_query.DefElem) (*pg_query.SelectStmt, []*pg_query.Node, error) {
+	items := d.Arg.GetList().GetItems()
+	if len(items) != 1 {
+		return nil, nil, b.stmt.errf(d.Location, CodeInvalidFunctionDef, "only one AS item needed for language \"sql\"")
+	}
+	text := items[0].GetString_().GetSval()
+	off := -1
+	if d.Location >= 0 && int(d.Location) <= len(b.stmt.SQL) {
+		if i := strings.Index(b.stmt.SQL[d.Location:], text); i >= 0 {
+			off = int(d.Location) + i
+		}
+	}
+	tree, err := parseTree(text)
+	if err != nil {
+		pe := *pgerr.Wrap(err)
+		if off >= 0 && pe.Position > 0 {
+			pe.Position += len([]rune(b.stmt.SQL[:off]))
+		} else {
+			pe.Position = 0
+		}
+		return nil, nil, &pe
+	}
+	stmts := make([]*pg_query.Node, len(tree.Stmts))
+	for i, s := range tree.Stmts {
+		stmts[i] = s.Stmt
+		if off < 0 {
+			setLocations(s.Stmt.ProtoReflect(), -1)
+		} else {
+			shiftLocations(s.Stmt.ProtoReflect(), int32(off))
+		}
+	}
+	return b.bodyStatements(stmts, off)
+}
+
+// bodyStatements keeps a body's last statement as its result and the
+// others as statements to check; a statement that is not a query is
+// refused.
+func (b *binder) bodyStatements(stmts []*pg_query.Node, off int) (*pg_query.SelectStmt, []*pg_query.Node, error) {
+	for _, s := range stmts {
+		if s.GetSelectStmt() == nil {
+			loc := int32(off)
+			if loc < 0 {
+				loc = -1
+			}
+			what := stmtName(s)
+			switch {
+			case s.GetInsertStmt() != nil, s.GetUpdateStmt() != nil, s.GetDeleteStmt() != nil, s.GetMergeStmt() != nil:
+				return nil, nil, b.refuse(loc, "a SQL function body that modifies data (%s) is not supported", what).
+					WithHint("a function's body is inlined into the queries that call it: it must be a query")
+			}
+			return nil, nil, b.refuse(loc, "statement %s in a SQL function body is not supported", what)
+		}
+	}
+	if len(stmts) == 0 {
+		return nil, nil, pgerr.New(CodeInvalidFunctionDef, "return type mismatch in function declared to return a value").
+			WithDetail("Function's final statement must be SELECT or INSERT/UPDATE/DELETE/MERGE RETURNING.")
+	}
+	return stmts[len(stmts)-1].GetSelectStmt(), stmts[:len(stmts)-1], nil
+}
+
+// shiftLocations adds off to every location under m that is set.
+func shiftLocations(m protoreflect.Message, off int32) {
+	walk(m, func(m protoreflect.Message) {
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			if fd.Name() == "location" && fd.Kind() == protoreflect.Int32Kind && v.Int() >= 0 {
+				m.Set(fd, protoreflect.ValueOfInt32(int32(v.Int())+off))
+			}
+			return true
+		})
+	})
+}
+
+// bindDropFunction binds DROP FUNCTION name[(types)], ….
+func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
+	d := &DropFunction{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	for _, o := range ds.Objects {
+		ow := o.GetObjectWithArgs()
+		name, err := b.functionName(ow.Objname)
+		if err != nil {
+			return nil, err
+		}
+		ref := FuncRef{Name: name}
+		if !ow.ArgsUnspecified {
+			ref.Args = []value.Type{}
+			for _, tn := range dropArgTypes(ow) {
+				_, t, err := b.functionType(tn)
+				if err != nil {
+					return nil, err
+				}
+				ref.Args = append(ref.Args, t)
+			}
+		}
+		d.Funcs = append(d.Funcs, ref)
+	}
+	return d, nil
+}
+
+// dropArgTypes are the input types DROP FUNCTION lists, OUT parameters
+// left out as PostgreSQL leaves them.
+func dropArgTypes(ow *pg_query.ObjectWithArgs) []*pg_query.TypeName {
+	var out []*pg_query.TypeName
+	if len(ow.Objfuncargs) == 0 {
+		for _, a := range ow.Objargs {
+			out = append(out, a.GetTypeName())
+		}
+		return out
+	}
+	for _, a := range ow.Objfuncargs {
+		p := a.GetFunctionParameter()
+		if p.Mode != pg_query.FunctionParameterMode_FUNC_PARAM_OUT && p.Mode != pg_query.FunctionParameterMode_FUNC_PARAM_TABLE {
+			out = append(out, p.ArgType)
+		}
+	}
+	return out
+}

@@ -1,0 +1,125 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Function is a SQL-language function (CREATE FUNCTION … LANGUAGE sql).
+// It is never evaluated as a function: each call is bound as its body,
+// inlined where it is called (bind_function_call.go), so that a view over
+// it is maintained like the query it stands for.
+type Function struct {
+	Name string
+	// Params are its input parameters (IN, INOUT), in order.
+	Params []FuncParam
+	// Cols are its result columns: one for a function of a scalar type
+	// (named after the function, or its OUT parameter), several for OUT
+	// parameters or RETURNS TABLE; each with the node of its type.
+	Cols     []plan.Column
+	ColTypes []*pg_query.TypeName
+	// BaseType is set when the result is declared as a type, not by OUT
+	// parameters: in FROM, an alias names its one column too.
+	BaseType bool
+	// Set is RETURNS SETOF or RETURNS TABLE: every row of the body, not
+	// the first.
+	Set bool
+	// Strict is STRICT (RETURNS NULL ON NULL INPUT): a NULL argument
+	// makes the call NULL (no row, for a set) without running the body.
+	Strict bool
+	// Body is the body's last statement, whose result the function
+	// returns. Its locations point into SQL, the CREATE FUNCTION
+	// statement, or are -1 when the body's text could not be found there.
+	Body *pg_query.SelectStmt
+	SQL  string
+	// Earlier are the statements of the body before the last: queries,
+	// checked at CREATE, whose results are discarded.
+	Earlier []*pg_query.Node
+}
+
+// FuncParam is one input parameter of a Function.
+type FuncParam struct {
+	Name     string // "" when unnamed
+	Type     value.Type
+	TypeName *pg_query.TypeName
+	// Default is the DEFAULT expression, nil for none; its locations are
+	// the CREATE statement's.
+	Default *pg_query.Node
+}
+
+// Signature is the function's name and input types as PostgreSQL prints
+// them in messages: f(integer,text). It identifies the function among
+// those of its name.
+func (f *Function) Signature() string {
+	ts := make([]value.Type, len(f.Params))
+	for i, p := range f.Params {
+		ts[i] = p.Type
+	}
+	return Signature(f.Name, ts)
+}
+
+// Signature prints a function's name and input types as PostgreSQL does.
+func Signature(name string, ts []value.Type) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return name + "(" + strings.Join(parts, ",") + ")"
+}
+
+// Result is the type a scalar call returns: the one column's, or record.
+func (f *Function) Result() value.Type {
+	if len(f.Cols) == 1 {
+		return f.Cols[0].Type
+	}
+	return value.RecordType
+}
+
+// paramCol is the name of parameter i as a column of the row of
+// arguments a call binds its body against.
+func (f *Function) paramCol(i int) string {
+	if n := f.Params[i].Name; n != "" {
+		return n
+	}
+	return "$" + strconv.Itoa(i+1)
+}
+
+// FunctionCatalog is a Catalog that holds SQL functions: Functions
+// returns those of a name (case-folded), every overload.
+type FunctionCatalog interface {
+	Functions(name string) []*Function
+}
+
+// FunctionUser is a Catalog told of every SQL function a statement calls,
+// on which a view over the statement then depends.
+type FunctionUser interface {
+	UseFunction(f *Function)
+}
+
+// CreateFunction is CREATE [OR REPLACE] FUNCTION … LANGUAGE sql.
+type CreateFunction struct {
+	Func    *Function
+	Replace bool
+}
+
+// DropFunction is DROP FUNCTION.
+type DropFunction struct {
+	Funcs    []FuncRef
+	IfExists bool
+	Cascade  bool
+}
+
+// FuncRef names a function of DROP FUNCTION: by name alone (Args nil), or
+// by name and input types.
+type FuncRef struct {
+	Name string
+	Args []value.Type
+}
+
+func (*CreateFunction) bound() {}
+func (*DropFunction) bound()   {}

@@ -1,0 +1,119 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// CheckFunctionBody binds every statement of f's body against cat as a
+// call with arguments of its parameters' types binds it, and checks that
+// the last returns f's columns (by assignment casts): CREATE FUNCTION's
+// errors, with positions in the statement, as PostgreSQL reports them
+// while check_function_bodies is on.
+func CheckFunctionBody(cat Catalog, f *Function) error {
+	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL}}
+	c := &userCall{fn: f, args: make([]*pg_query.Node, len(f.Params)), volatile: make([]bool, len(f.Params)), loc: -1}
+	for i := range f.Params {
+		c.args[i] = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}
+	}
+	stmts := append(append([]*pg_query.Node(nil), f.Earlier...), selectNode(f.Body))
+	for i, st := range stmts {
+		body := proto.Clone(st.GetSelectStmt()).(*pg_query.SelectStmt)
+		mismatch := func(detail string, args ...any) error {
+			return pgerr.New(CodeInvalidFunctionDef, "return type mismatch in function declared to return %s", f.Result()).
+				WithDetail(detail, args...)
+		}
+		if len(body.TargetList) == 0 && len(body.ValuesLists) == 0 && body.Op <= pg_query.SetOperation_SETOP_NONE {
+			if i < len(stmts)-1 {
+				continue
+			}
+			// SELECT without columns, which bodyRel.* cannot read.
+			if len(f.Cols) == 1 {
+				return mismatch("Final statement must return exactly one column.")
+			}
+			return mismatch("Final statement returns too few columns.")
+		}
+		q := &pg_query.SelectStmt{
+			TargetList: []*pg_query.Node{resTarget(&pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+				Fields: []*pg_query.Node{pg_query.MakeStrNode(bodyRel), {Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}}}, Location: -1}}}, "")},
+			FromClause: c.bodyFrom(body, nil),
+			Op:         pg_query.SetOperation_SETOP_NONE,
+		}
+		p, err := b.bindSelect(q)
+		if err != nil {
+			return err
+		}
+		if i < len(stmts)-1 {
+			continue
+		}
+		got := p.Columns()
+		if len(f.Cols) == 1 {
+			switch {
+			case len(got) != 1:
+				return mismatch("Final statement must return exactly one column.")
+			case !assignable(got[0].Type.Kind, f.Cols[0].Type.Kind):
+				return mismatch("Actual return type is %s.", got[0].Type)
+			}
+			continue
+		}
+		for j, col := range f.Cols {
+			switch {
+			case j >= len(got):
+				return mismatch("Final statement returns too few columns.")
+			case !assignable(got[j].Type.Kind, col.Type.Kind):
+				return mismatch("Final statement returns %s instead of %s at column %d.", got[j].Type, col.Type, j+1)
+			}
+		}
+		if len(got) > len(f.Cols) {
+			return mismatch("Final statement returns too many columns.")
+		}
+	}
+	return nil
+}
+
+// CallsItself reports whether f's body calls f, directly or through the
+// SQL functions of cat it calls: inlining it would never end. Calls are
+// followed by name, every overload of a name, so that the answer does not
+// depend on argument types.
+func CallsItself(cat Catalog, f *Function) bool {
+	fc, _ := cat.(FunctionCatalog)
+	seen := map[string]bool{}
+	var calls func(g *Function) bool
+	calls = func(g *Function) bool {
+		found := false
+		visit := func(n *pg_query.Node) {
+			call := n.GetFuncCall()
+			if call == nil || found || len(call.Funcname) == 0 {
+				return
+			}
+			name := call.Funcname[len(call.Funcname)-1].GetString_().GetSval()
+			if name == f.Name {
+				found = true
+				return
+			}
+			if seen[name] || fc == nil {
+				return
+			}
+			seen[name] = true
+			for _, h := range fc.Functions(name) {
+				if calls(h) {
+					found = true
+					return
+				}
+			}
+		}
+		walkNodes(g.Body.ProtoReflect(), visit)
+		for _, st := range g.Earlier {
+			walkNodes(st.ProtoReflect(), visit)
+		}
+		for _, p := range g.Params {
+			if p.Default != nil {
+				walkNodes(p.Default.ProtoReflect(), visit)
+			}
+		}
+		return found
+	}
+	return calls(f)
+}
