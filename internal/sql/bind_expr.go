@@ -384,6 +384,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
+			if e, ok, err := b.geometricOperator(op, nil, r, a.Location); ok {
+				return e, err
+			}
 			switch op {
 			case "-":
 				if r.Type().Kind == value.Time { // - time is - interval, through the implicit cast
@@ -487,6 +490,9 @@ func isNumeric(k value.Kind) bool {
 
 // binaryOp builds l op r for arithmetic, comparison and concatenation.
 func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	if e, ok, err := b.geometricOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if cmp, ok := cmpOps[op]; ok {
 		t, err := expr.ResolveCompareOp(op, l.Type(), r.Type())
 		if err != nil {

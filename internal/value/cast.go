@@ -187,6 +187,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case from == Inet && to == Cidr:
 		return true
+	case from.IsGeometric() && to.IsGeometric():
+		ok, _ := geoCastable(from, to)
+		return ok
 	}
 	return false
 }
@@ -256,6 +259,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return MakeMultirange(to, []Value{v})
 	case from.IsNetwork() && to.IsNetwork():
 		return castNetwork(v, to)
+	case from.IsGeometric() && to.IsGeometric():
+		return castGeometric(v, to)
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

@@ -68,6 +68,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendInet(buf, v)
 	case MacAddr, MacAddr8:
 		return appendMacAddr(buf, v)
+	case Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return appendGeometric(buf, v)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
 	case TSVector:

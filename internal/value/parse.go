@@ -52,6 +52,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMacAddr(s)
 	case MacAddr8:
 		return parseMacAddr8(s)
+	case Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return parseGeometric(s, t.Kind)
 	case JSONPath:
 		return parseJSONPathValue(s)
 	case TSVector, TSQuery:

@@ -46,6 +46,13 @@ var kindNames = [numKinds]string{
 	Cidr:        "cidr",
 	MacAddr:     "macaddr",
 	MacAddr8:    "macaddr8",
+	Point:       "point",
+	LSeg:        "lseg",
+	Path:        "path",
+	Box:         "box",
+	Polygon:     "polygon",
+	Line:        "line",
+	Circle:      "circle",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -197,6 +204,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{rangeKinds[strings.Replace(n, "multirange", "range", 1)].MultirangeOf(), -1})
 	case "inet", "cidr", "macaddr", "macaddr8":
 		return noMods(Type{map[string]Kind{"inet": Inet, "cidr": Cidr, "macaddr": MacAddr, "macaddr8": MacAddr8}[n], -1})
+	case "point", "lseg", "path", "box", "polygon", "line", "circle":
+		return noMods(Type{geoKinds[n], -1})
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -214,8 +223,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
 	"xml":   true,
-	"money": true, "point": true, "line": true, "lseg": true, "box": true,
-	"path": true, "polygon": true, "circle": true, "oid": true,
+	"money": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,
 }
