@@ -621,3 +621,34 @@ func GeoCount(v Value) int {
 var geoKinds = map[string]Kind{
 	"point": Point, "lseg": LSeg, "path": Path, "box": Box, "polygon": Polygon, "line": Line, "circle": Circle,
 }
+
+// GeoFromFloats builds a geometric value of kind k from its floats in
+// stored order (and a path's closed flag), checking them as PostgreSQL's
+// binary input does: a box's corners are ordered, a line needs A or B, a
+// circle a radius not negative, a path or polygon a point.
+func GeoFromFloats(k Kind, closed bool, fs []float64) (Value, error) {
+	switch k {
+	case Box:
+		return NewBox(makeBox(GPoint{fs[0], fs[1]}, GPoint{fs[2], fs[3]})), nil
+	case Line:
+		if fpZero(fs[0]) && fpZero(fs[1]) {
+			return Null, pgerr.New(pgerr.InvalidParameter, "invalid line specification: A and B cannot both be zero")
+		}
+	case Circle:
+		if fs[2] < 0 {
+			return Null, pgerr.New(pgerr.InvalidBinaryRep, "invalid radius in external \"circle\" value")
+		}
+	case Path, Polygon:
+		if len(fs) == 0 {
+			return Null, pgerr.New(pgerr.InvalidBinaryRep, "invalid number of points in external \"%s\" value", k)
+		}
+		if k == Path {
+			head := []byte{0}
+			if closed {
+				head[0] = 1
+			}
+			return geoValue(k, head, fs...), nil
+		}
+	}
+	return geoValue(k, nil, fs...), nil
+}
