@@ -204,6 +204,20 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.MacAddrType, nil
 	case pgtype.Macaddr8OID:
 		return value.MacAddr8Type, nil
+	case pgtype.PointOID:
+		return value.PointType, nil
+	case pgtype.LsegOID:
+		return value.LSegType, nil
+	case pgtype.PathOID:
+		return value.PathType, nil
+	case pgtype.BoxOID:
+		return value.BoxType, nil
+	case pgtype.PolygonOID:
+		return value.PolygonType, nil
+	case pgtype.LineOID:
+		return value.LineType, nil
+	case pgtype.CircleOID:
+		return value.CircleType, nil
 	}
 	return value.Type{}, fmt.Errorf("type oid %d", oid)
 }
