@@ -104,10 +104,22 @@ func (b *binder) noJSONColumns(cols []plan.Column, targets []*pg_query.Node) err
 		loc := int32(-1)
 		if i < len(targets) {
 			loc = nodeLoc(targets[i], -1)
+			if rt := targets[i].GetResTarget(); rt != nil {
+				loc = nodeLoc(rt.Val, rt.Location)
+			}
 		}
 		if err := b.noJSONOrder(c.Type, "equality", loc); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// leftmostTargets is the select list of a set operation's first SELECT,
+// where PostgreSQL locates an error about a column of the result.
+func leftmostTargets(sel *pg_query.SelectStmt) []*pg_query.Node {
+	for sel.Op != pg_query.SetOperation_SETOP_NONE && sel.Larg != nil {
+		sel = sel.Larg
+	}
+	return sel.TargetList
 }

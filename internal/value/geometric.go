@@ -436,7 +436,7 @@ func parseLine(in *geoInput) (Value, error) {
 			return Null, err
 		}
 		if fpZero(f[0]) && fpZero(f[1]) {
-			return Null, pgerr.New(pgerr.InvalidParameter, "invalid line specification: A and B cannot both be zero")
+			return Null, pgerr.New(pgerr.InvalidTextRep, "invalid line specification: A and B cannot both be zero")
 		}
 		return NewLine(GLine{f[0], f[1], f[2]}), nil
 	}
@@ -448,7 +448,7 @@ func parseLine(in *geoInput) (Value, error) {
 		return Null, err
 	}
 	if pointEq(ps[0], ps[1]) {
-		return Null, pgerr.New(pgerr.InvalidParameter, "invalid line specification: must be two distinct points")
+		return Null, pgerr.New(pgerr.InvalidTextRep, "invalid line specification: must be two distinct points")
 	}
 	l, err := lineConstruct(ps[0], pointSlope(ps[0], ps[1]))
 	if err != nil {
@@ -632,7 +632,7 @@ func GeoFromFloats(k Kind, closed bool, fs []float64) (Value, error) {
 		return NewBox(makeBox(GPoint{fs[0], fs[1]}, GPoint{fs[2], fs[3]})), nil
 	case Line:
 		if fpZero(fs[0]) && fpZero(fs[1]) {
-			return Null, pgerr.New(pgerr.InvalidParameter, "invalid line specification: A and B cannot both be zero")
+			return Null, pgerr.New(pgerr.InvalidBinaryRep, "invalid line specification: A and B cannot both be zero")
 		}
 	case Circle:
 		if fs[2] < 0 {
