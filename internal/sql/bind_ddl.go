@@ -219,7 +219,7 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 	from := e.Type().Kind
 	ok := from == value.Unknown || from == t.Kind || value.CanCast(from, t.Kind, false) ||
 		(isNumeric(from) && isNumeric(t.Kind)) || isString(t.Kind) ||
-		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON()
+		(isDatetime(from) && isDatetime(t.Kind)) || from.IsJSON() && t.Kind.IsJSON() || value.GeoAssignable(from, t.Kind)
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")

@@ -114,6 +114,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.Kind.IsGeometric() {
+			return nil, b.stmt.errf(-1, pgerr.UndefinedFunction, "could not identify a comparison function for type %s", t.Kind)
+		}
 		return &expr.MinMax{Args: args, T: t, Least: m.Op == pg_query.MinMaxOp_IS_LEAST}, nil
 	case n.GetSqlvalueFunction() != nil:
 		f := n.GetSqlvalueFunction()
@@ -628,8 +631,10 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	if all[0].Type().Kind == value.JSON {
-		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
+	if k := all[0].Type().Kind; k == value.JSON || k.IsGeometric() {
+		// IN over a geometric type is refused, PostgreSQL's box = box
+		// (which compares areas) included.
+		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)
 	}
 	in := &expr.InList{E: all[0], List: all[1:], Not: not}
 	for i, e := range in.List {
