@@ -103,7 +103,7 @@ func TestSubscriptionErrors(t *testing.T) {
 CREATE TABLE n (id int PRIMARY KEY, v text);
 ALTER TABLE n REPLICA IDENTITY NOTHING;
 CREATE TABLE nokey (v text);
-CREATE TABLE j (id int PRIMARY KEY, doc point);
+CREATE TABLE j (id int PRIMARY KEY, doc pg_lsn);
 CREATE TABLE ok (id int PRIMARY KEY, v text);
 CREATE PUBLICATION pn FOR TABLE n;
 CREATE PUBLICATION pk FOR TABLE nokey;
@@ -121,7 +121,7 @@ CREATE PUBLICATION pok FOR TABLE ok;
 	}{
 		{"pn", "", "55000", `table "public"."n" has no replica identity`},
 		{"pk", "", "55000", `table "public"."nokey" has no replica identity`},
-		{"pj", "", "0A000", `column doc of table "public"."j" has type point`},
+		{"pj", "", "0A000", `column doc of table "public"."j" has type pg_lsn`},
 		{"nosuch", "", "42704", `publication "nosuch" does not exist upstream`},
 	} {
 		err := create("s_"+c.pub, c.pub, c.with)
