@@ -62,6 +62,13 @@ var kindOIDs = [...]uint32{
 	value.MacAddr:     oidMacAddr,
 	value.MacAddr8:    oidMacAddr8,
 	value.Money:       oidMoney,
+	value.Point:       oidPoint,
+	value.LSeg:        oidLSeg,
+	value.Path:        oidPath,
+	value.Box:         oidBox,
+	value.Polygon:     oidPolygon,
+	value.Line:        oidLine,
+	value.Circle:      oidCircle,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -92,6 +99,13 @@ var arrayOIDs = [...]uint32{
 	value.MacAddr:     1040,
 	value.MacAddr8:    775,
 	value.Money:       791,
+	value.Point:       1017,
+	value.LSeg:        1018,
+	value.Path:        1019,
+	value.Box:         1020,
+	value.Polygon:     1027,
+	value.Line:        629,
+	value.Circle:      719,
 }
 
 // typeOID returns the OID of t's type.
@@ -151,6 +165,12 @@ func typeSize(t value.Type) int16 {
 		return 6
 	case value.MacAddr8:
 		return 8
+	case value.Point:
+		return 16
+	case value.LSeg, value.Box:
+		return 32
+	case value.Line, value.Circle:
+		return 24
 	}
 	return -1
 }
@@ -223,6 +243,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	}
 	if k.IsNetwork() {
 		return appendNetworkBinary(buf, v, k)
+	}
+	if k.IsGeometric() {
+		return appendGeometricBinary(buf, v, k)
 	}
 	return value.AppendText(buf, v)
 }
@@ -387,6 +410,9 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	if t.Kind.IsNetwork() {
 		return decodeNetworkParam(b, t.Kind, n)
+	}
+	if t.Kind.IsGeometric() {
+		return decodeGeometricParam(b, t.Kind, n)
 	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil

@@ -144,6 +144,13 @@ var sweepTypes = map[string][]string{
 	"macaddr":                     {"'08:00:2b:01:02:03'", "'ff:ff:ff:00:00:01'", "'00:00:00:00:00:00'"},
 	"macaddr8":                    {"'08:00:2b:01:02:03:04:05'", "'02:34:56:ff:fe:ab:cd:ef'", "'00:00:00:00:00:00:00:00'"},
 	"money":                       {"'$1,234.56'", "'-0.07'", "'-92233720368547758.08'"},
+	"point":                       {"'(1,2)'", "'(-3,0.5)'", "'(0,0)'"},
+	"lseg":                        {"'[(0,0),(2,2)]'", "'[(1,-1),(3,5)]'", "'[(-2,0),(2,0)]'"},
+	"box":                         {"'(2,2),(0,0)'", "'(3,5),(1,-1)'", "'(1,1),(-1,-1)'"},
+	"path":                        {"'[(0,0),(2,2),(4,0)]'", "'((1,-1),(3,5),(0,2))'", "'[(-2,0),(2,0)]'"},
+	"polygon":                     {"'((0,0),(2,2),(4,0))'", "'((1,-1),(3,5),(0,2))'", "'((-1,-1),(-1,1),(1,1),(1,-1))'"},
+	"line":                        {"'{1,-1,0}'", "'{0,1,-2}'", "'{2,3,-6}'"},
+	"circle":                      {"'<(0,0),2>'", "'<(1,2),0.5>'", "'<(-3,1),4>'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -688,6 +695,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"boolean", "boolean"}, {"numbers", "smallint integer bigint numeric real double"},
 	{"strings", "text character"}, {"bytea", "bytea"}, {"bit strings", "bit"}, {"uuid", "uuid"},
 	{"network addresses", "inet cidr macaddr"}, {"money", "money"},
+	{"geometric", "point lseg box path polygon line circle"},
 	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange int4multirange int8multirange nummultirange datemultirange tsmultirange tstzmultirange anymultirange"},
 	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
 	{"tsvector, tsquery", "tsvector tsquery"}, {"arrays and polymorphic", "any"},

@@ -260,6 +260,12 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 	switch {
 	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath:
 		return value.Type{}, errNoOperator("=", lk, rk) // json and jsonpath have no equality, as in PostgreSQL
+	case lk.IsGeometric() || rk.IsGeometric() || lk.Elem().IsGeometric() || rk.Elem().IsGeometric():
+		// The geometric types' comparisons are operators of their own
+		// (box = box compares areas, point has none), which the binder
+		// resolves; IN, CASE, NULLIF and the other forms built on
+		// equality are not offered over them.
+		return value.Type{}, errNoOperator("=", lk, rk)
 	case l == r && lk != value.Unknown:
 		return l, nil
 	case lk == value.Unknown && rk == value.Unknown:

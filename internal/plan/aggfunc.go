@@ -265,7 +265,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return arg, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges or MAC addresses
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses or geometric types
 			return bad()
 		}
 		return arg, nil

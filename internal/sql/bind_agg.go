@@ -548,7 +548,7 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		}
 		argType = call.Arg.Type()
 		if f.AggDistinct {
-			if err := b.noJSONOrder(argType, "equality", f.Location); err != nil {
+			if err := b.noJSONOrder(argType, "equality", nodeLoc(f.Args[0], f.Location)); err != nil {
 				return nil, err
 			}
 		}

@@ -120,6 +120,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, b.stmt.errf(c.Location, pgerr.InvalidTableDef, "multiple primary keys for table %q are not allowed", ct.Name)
 			}
 			k, err := keys(c)
+			for _, i := range k {
+				if err == nil {
+					err = btreeKey(ct.Cols[i].Type)
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -132,6 +137,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, b.refuse(c.Location, "UNIQUE NULLS NOT DISTINCT is not supported")
 			}
 			k, err := keys(c)
+			for _, i := range k {
+				if err == nil {
+					err = btreeKey(ct.Cols[i].Type)
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -246,7 +256,8 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 func assignable(from, to value.Kind) bool {
 	return from == value.Unknown || from == to || value.CanCast(from, to, false) ||
 		(isNumeric(from) && isNumeric(to)) || isString(to) ||
-		(isDatetime(from) && isDatetime(to)) || from.IsJSON() && to.IsJSON() || value.MoneyCast(from, to)
+		(isDatetime(from) && isDatetime(to)) || from.IsJSON() && to.IsJSON() || value.MoneyCast(from, to) ||
+		value.GeoAssignable(from, to)
 }
 
 func isDatetime(k value.Kind) bool {
@@ -410,6 +421,9 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		if idx < 0 {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", el.Name)
 		}
+		if err := btreeKey(rel.Cols[idx].Type); err != nil {
+			return nil, err
+		}
 		ci.Cols = append(ci.Cols, idx)
 		names = append(names, el.Name)
 	}
@@ -417,4 +431,14 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		ci.Name, ci.DefaultName = strings.Join(names, "_")+"_idx", true
 	}
 	return ci, nil
+}
+
+// btreeKey refuses a key or index column of a type without a btree order
+// (the geometric types), as PostgreSQL does.
+func btreeKey(t value.Type) error {
+	if !t.Kind.IsGeometric() {
+		return nil
+	}
+	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method \"btree\"", t.Kind).
+		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 }

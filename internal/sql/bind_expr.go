@@ -114,6 +114,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.Kind.IsGeometric() {
+			return nil, b.stmt.errf(-1, pgerr.UndefinedFunction, "could not identify a comparison function for type %s", t.Kind)
+		}
 		return &expr.MinMax{Args: args, T: t, Least: m.Op == pg_query.MinMaxOp_IS_LEAST}, nil
 	case n.GetSqlvalueFunction() != nil:
 		f := n.GetSqlvalueFunction()
@@ -404,6 +407,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
+			if e, ok, err := b.geometricOperator(op, nil, r, a.Location); ok {
+				return e, err
+			}
 			switch op {
 			case "-":
 				if r.Type().Kind == value.Time { // - time is - interval, through the implicit cast
@@ -507,6 +513,9 @@ func isNumeric(k value.Kind) bool {
 
 // binaryOp builds l op r for arithmetic, comparison and concatenation.
 func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	if e, ok, err := b.geometricOperator(op, l, r, loc); ok {
+		return e, err
+	}
 	if cmp, ok := cmpOps[op]; ok {
 		t, err := expr.ResolveCompareOp(op, l.Type(), r.Type())
 		if err != nil {
@@ -642,8 +651,10 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	if all[0].Type().Kind == value.JSON {
-		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
+	if k := all[0].Type().Kind; k == value.JSON || k.IsGeometric() {
+		// IN over a geometric type is refused, PostgreSQL's box = box
+		// (which compares areas) included.
+		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)
 	}
 	in := &expr.InList{E: all[0], List: all[1:], Not: not}
 	for i, e := range in.List {

@@ -83,11 +83,11 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 	return b.callFunc(nil, finish, nil, args, f.Location)
 }
 
-// noJSONOrder refuses to sort or group values of type json or jsonpath,
-// which have no order or equality in PostgreSQL (jsonb has both): what is
-// "ordering" or "equality".
+// noJSONOrder refuses to sort or group values of type json, jsonpath or
+// a geometric type, which have no btree order or equality in PostgreSQL
+// (jsonb has both): what is "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
-	if t.Kind != value.JSON && t.Kind != value.JSONPath {
+	if t.Kind != value.JSON && t.Kind != value.JSONPath && !t.Kind.IsGeometric() {
 		return nil
 	}
 	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type %s", what, t.Kind)
@@ -104,10 +104,22 @@ func (b *binder) noJSONColumns(cols []plan.Column, targets []*pg_query.Node) err
 		loc := int32(-1)
 		if i < len(targets) {
 			loc = nodeLoc(targets[i], -1)
+			if rt := targets[i].GetResTarget(); rt != nil {
+				loc = nodeLoc(rt.Val, rt.Location)
+			}
 		}
 		if err := b.noJSONOrder(c.Type, "equality", loc); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// leftmostTargets is the select list of a set operation's first SELECT,
+// where PostgreSQL locates an error about a column of the result.
+func leftmostTargets(sel *pg_query.SelectStmt) []*pg_query.Node {
+	for sel.Op != pg_query.SetOperation_SETOP_NONE && sel.Larg != nil {
+		sel = sel.Larg
+	}
+	return sel.TargetList
 }

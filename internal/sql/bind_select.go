@@ -166,7 +166,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 		return nil, b.refuse(loc, "%s is not maintained in a view yet", word).WithHint("UNION and UNION ALL are maintained")
 	}
 	if sel.Op != pg_query.SetOperation_SETOP_UNION {
-		if err := b.noJSONColumns(cols, nil); err != nil {
+		if err := b.noJSONColumns(cols, leftmostTargets(sel)); err != nil {
 			return nil, err
 		}
 	}
@@ -186,7 +186,7 @@ func (b *binder) bindSetOp(sel *pg_query.SelectStmt) (plan.Node, error) {
 	}
 	var p plan.Node = &plan.UnionAll{Inputs: []plan.Node{l, r}, Cols: cols}
 	if !sel.All {
-		if err := b.noJSONColumns(cols, nil); err != nil {
+		if err := b.noJSONColumns(cols, leftmostTargets(sel)); err != nil {
 			return nil, err
 		}
 		p = &plan.Distinct{Input: p}

@@ -34,6 +34,7 @@ func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 	}
 	var tmp []byte
 	es := v.Elems()
+	delim := arrayDelim(v.kind.Elem())
 	// idx counts the position in each dimension; a brace opens where the
 	// inner indexes are all 0 and closes where they all reach the end.
 	idx := make([]int, len(dims))
@@ -52,7 +53,7 @@ func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 			for k := j + 1; k < len(dims); k++ {
 				buf = append(buf, '}')
 			}
-			buf = append(buf, ',')
+			buf = append(buf, delim)
 			for k := j + 1; k < len(dims); k++ {
 				buf = append(buf, '{')
 			}
@@ -69,7 +70,7 @@ func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 		default:
 			tmp = appendScalarText(tmp[:0], e)
 		}
-		if !needsQuotes(tmp) {
+		if !needsQuotes(tmp, delim) {
 			buf = append(buf, tmp...)
 			continue
 		}
@@ -88,13 +89,13 @@ func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 	return buf
 }
 
-func needsQuotes(s []byte) bool {
+func needsQuotes(s []byte, delim byte) bool {
 	if len(s) == 0 || strings.EqualFold(string(s), "NULL") {
 		return true
 	}
 	for _, c := range s {
 		switch c {
-		case '{', '}', '"', ',', '\\':
+		case '{', '}', '"', delim, '\\':
 			return true
 		}
 		if isSpace(c) {
@@ -115,6 +116,7 @@ type arrayReader struct {
 	s, t  string // the input, and it without surrounding white space
 	i     int
 	elem  Type
+	delim byte          // between elements: ',', or a box's ';'
 	style IntervalStyle // in which interval elements read
 	elems []Value
 	dims  [MaxDims]int // the length of each dimension, 0 until seen
@@ -133,7 +135,7 @@ func parseArray(s string, elem Type) (Value, error) {
 // parseArrayIn is parseArray reading interval elements under IntervalStyle
 // st (ParseIntervalIn).
 func parseArrayIn(s string, elem Type, st IntervalStyle) (Value, error) {
-	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, style: st, depth: -1}
+	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, style: st, depth: -1, delim: arrayDelim(elem.Kind)}
 	var explicit []Dim
 	if len(r.t) > 0 && r.t[0] == '[' {
 		var err error
@@ -282,7 +284,7 @@ func (r *arrayReader) readLevel(d int) error {
 			}
 		} else {
 			switch {
-			case t[r.i] == ',' || t[r.i] == '}':
+			case t[r.i] == r.delim || t[r.i] == '}':
 				return errArrayLiteral(r.s, "Unexpected \""+string(t[r.i])+"\" character.")
 			case r.depth == -1:
 				r.depth = d
@@ -303,7 +305,7 @@ func (r *arrayReader) readLevel(d int) error {
 		if c == '}' {
 			break
 		}
-		if c != ',' {
+		if c != r.delim {
 			return errArrayLiteral(r.s, "Unexpected \""+string(c)+"\" character.")
 		}
 	}
@@ -344,7 +346,7 @@ func (r *arrayReader) readElem() error {
 	} else {
 		// Unquoted: up to a comma or brace, trailing white space
 		// dropped unless escaped.
-		for r.i < len(t) && t[r.i] != ',' && t[r.i] != '}' {
+		for r.i < len(t) && t[r.i] != r.delim && t[r.i] != '}' {
 			c := t[r.i]
 			r.i++
 			switch {
@@ -380,4 +382,13 @@ func (r *arrayReader) readElem() error {
 	}
 	r.elems = append(r.elems, e)
 	return nil
+}
+
+// arrayDelim is pg_type.typdelim of an element kind: ';' for box, whose
+// text holds commas, ',' for every other type.
+func arrayDelim(elem Kind) byte {
+	if elem == Box {
+		return ';'
+	}
+	return ','
 }

@@ -189,6 +189,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case MoneyCast(from, to):
 		return true
+	case from.IsGeometric() && to.IsGeometric():
+		ok, _ := geoCastable(from, to)
+		return ok
 	}
 	return false
 }
@@ -266,6 +269,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return castNetwork(v, to)
 	case MoneyCast(from, to):
 		return convertMoney(v, to)
+	case from.IsGeometric() && to.IsGeometric():
+		return castGeometric(v, to)
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

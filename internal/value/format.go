@@ -72,6 +72,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMoney(buf, v)
 	case Enum:
 		return append(buf, v.EnumLabel()...)
+	case Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return appendGeometric(buf, v)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
 	case TSVector:

@@ -34,7 +34,8 @@ import (
 //	bytea, uuid, bit,   their bytes (a bit string's digits) as text's
 //	bit varying
 //	inet, cidr,         their bytes (network.go), as text's
-//	macaddr(8)
+//	macaddr(8),
+//	geometric types     their bytes (geometric.go), as text's
 //	interval            its length in whole days (30-day months), then the
 //	                    microseconds left over, each as 8 ordered bytes, so
 //	                    '1 mon' and '30 days' agree
@@ -193,7 +194,7 @@ func Prefix64(v Value) uint64 {
 		return uint64(d) ^ 1<<63
 	case v.kind == Enum:
 		return floatKeyBits(v.enumSort())
-	case v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork():
+	case v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork() || v.kind.IsGeometric():
 		s := v.Str()
 		if v.kind == Char {
 			s = trimSpaces(s)

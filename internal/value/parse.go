@@ -56,6 +56,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMoney(s)
 	case Enum:
 		return parseEnum(s, t)
+	case Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return parseGeometric(s, t.Kind)
 	case JSONPath:
 		return parseJSONPathValue(s)
 	case TSVector, TSQuery:

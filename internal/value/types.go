@@ -48,6 +48,13 @@ var kindNames = [numKinds]string{
 	MacAddr8:    "macaddr8",
 	Money:       "money",
 	Enum:        "anyenum",
+	Point:       "point",
+	LSeg:        "lseg",
+	Path:        "path",
+	Box:         "box",
+	Polygon:     "polygon",
+	Line:        "line",
+	Circle:      "circle",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -207,6 +214,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{map[string]Kind{"inet": Inet, "cidr": Cidr, "macaddr": MacAddr, "macaddr8": MacAddr8}[n], -1})
 	case "money":
 		return noMods(MoneyType)
+	case "point", "lseg", "path", "box", "polygon", "line", "circle":
+		return noMods(Type{geoKinds[n], -1})
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -223,9 +232,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"xml":   true,
-	"point": true, "line": true, "lseg": true, "box": true,
-	"path": true, "polygon": true, "circle": true, "oid": true,
+	"xml":      true,
+	"oid":      true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,
 }

@@ -7,7 +7,8 @@
 // is held inline, as that integer and its scale; a larger one, NaN or an
 // infinity points at an immutable apd.Decimal. Strings point at their
 // bytes, as do a tsvector and a tsquery (internal/tsearch's encodings)
-// and a network address (network.go);
+// and a network address (network.go) and a geometric value
+// (geometric.go);
 // a non-empty range points at its two bounds, a multirange at its ranges;
 // every other type is held
 // inline, so rows carry few pointers.
@@ -71,6 +72,13 @@ const (
 	MacAddr8
 	Money
 	Enum
+	Point
+	LSeg
+	Path
+	Box
+	Polygon
+	Line
+	Circle
 	numKinds
 )
 
@@ -244,10 +252,11 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 	return (*apd.Decimal)(v.p)
 }
 
-// Str returns a string's value, or the bytes of a bytea, a uuid or a
-// network address (network.go), or a bit string's digits.
+// Str returns a string's value, or the bytes of a bytea, a uuid, a
+// network address (network.go) or a geometric value (geometric.go), or a
+// bit string's digits.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))

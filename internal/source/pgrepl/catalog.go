@@ -234,6 +234,20 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.ArrayTypeOf(value.TSQueryType), nil
 	case oidMoney:
 		return value.MoneyType, nil // read as text, which must be in the C locale's format ($1,234.56)
+	case pgtype.PointOID:
+		return value.PointType, nil
+	case pgtype.LsegOID:
+		return value.LSegType, nil
+	case pgtype.PathOID:
+		return value.PathType, nil
+	case pgtype.BoxOID:
+		return value.BoxType, nil
+	case pgtype.PolygonOID:
+		return value.PolygonType, nil
+	case pgtype.LineOID:
+		return value.LineType, nil
+	case pgtype.CircleOID:
+		return value.CircleType, nil
 	}
 	return mapTypeByName(oid)
 }
