@@ -43,7 +43,7 @@ func RowBytes(r value.Row) int64 {
 		}
 		switch k {
 		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID,
-			value.Inet, value.Cidr, value.MacAddr, value.MacAddr8:
+			value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:
 			n += 16 // the Span behind the pointer

@@ -45,7 +45,7 @@ func categoryOf(k value.Kind) category {
 		return catBits
 	case k == value.Inet || k == value.Cidr:
 		return catNetwork
-	case k.IsBytes(), k.IsNetwork():
+	case k.IsBytes(), k.IsNetwork(), k == value.XML:
 		return catUser
 	}
 	return catUnknown
@@ -252,8 +252,8 @@ func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool
 func ResolveCompare(l, r value.Type) (value.Type, error) {
 	lk, rk := l.Kind, r.Kind
 	switch {
-	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath:
-		return value.Type{}, errNoOperator("=", lk, rk) // json and jsonpath have no equality, as in PostgreSQL
+	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML:
+		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath and xml have no equality, as in PostgreSQL
 	case l == r && lk != value.Unknown:
 		return l, nil
 	case lk == value.Unknown && rk == value.Unknown:

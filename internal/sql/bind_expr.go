@@ -97,6 +97,10 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindFuncCall(s, n.GetFuncCall())
 	case n.GetCaseExpr() != nil:
 		return b.bindCase(s, n.GetCaseExpr())
+	case n.GetXmlExpr() != nil:
+		return b.bindXMLExpr(s, n.GetXmlExpr())
+	case n.GetXmlSerialize() != nil:
+		return b.bindXMLSerialize(s, n.GetXmlSerialize())
 	case n.GetCoalesceExpr() != nil:
 		c := n.GetCoalesceExpr()
 		args, t, err := b.bindCommon(s, c.Args, "COALESCE", c.Location)

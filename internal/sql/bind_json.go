@@ -83,11 +83,11 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 	return b.callFunc(nil, finish, nil, args, f.Location)
 }
 
-// noJSONOrder refuses to sort or group values of type json or jsonpath,
-// which have no order or equality in PostgreSQL (jsonb has both): what is
-// "ordering" or "equality".
+// noJSONOrder refuses to sort or group values of type json, jsonpath or
+// xml, which have no order or equality in PostgreSQL (jsonb has both):
+// what is "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
-	if t.Kind != value.JSON && t.Kind != value.JSONPath {
+	if t.Kind != value.JSON && t.Kind != value.JSONPath && t.Kind != value.XML {
 		return nil
 	}
 	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type %s", what, t.Kind)

@@ -54,6 +54,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMacAddr8(s)
 	case JSONPath:
 		return parseJSONPathValue(s)
+	case XML:
+		return ParseXML(s, false)
 	case TSVector, TSQuery:
 		return parseTextSearch(s, t.Kind)
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:

@@ -46,6 +46,7 @@ var kindNames = [numKinds]string{
 	Cidr:        "cidr",
 	MacAddr:     "macaddr",
 	MacAddr8:    "macaddr8",
+	XML:         "xml",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -197,6 +198,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{rangeKinds[strings.Replace(n, "multirange", "range", 1)].MultirangeOf(), -1})
 	case "inet", "cidr", "macaddr", "macaddr8":
 		return noMods(Type{map[string]Kind{"inet": Inet, "cidr": Cidr, "macaddr": MacAddr, "macaddr8": MacAddr8}[n], -1})
+	case "xml":
+		return noMods(XMLType)
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -213,7 +216,6 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"xml":   true,
 	"money": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "oid": true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
