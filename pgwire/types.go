@@ -60,6 +60,7 @@ var kindOIDs = [...]uint32{
 	value.Cidr:        oidCidr,
 	value.MacAddr:     oidMacAddr,
 	value.MacAddr8:    oidMacAddr8,
+	value.XML:         oidXML,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -89,6 +90,7 @@ var arrayOIDs = [...]uint32{
 	value.Cidr:        651,
 	value.MacAddr:     1040,
 	value.MacAddr8:    775,
+	value.XML:         143,
 }
 
 // typeOID returns the OID of t's type.

@@ -204,6 +204,8 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.MacAddrType, nil
 	case pgtype.Macaddr8OID:
 		return value.MacAddr8Type, nil
+	case pgtype.XMLOID:
+		return value.XMLType, nil
 	}
 	return value.Type{}, fmt.Errorf("type oid %d", oid)
 }
