@@ -143,6 +143,7 @@ var sweepTypes = map[string][]string{
 	"cidr":                        {"'192.168.1.0/24'", "'10.0.0.0/8'", "'2001:db8::/32'"},
 	"macaddr":                     {"'08:00:2b:01:02:03'", "'ff:ff:ff:00:00:01'", "'00:00:00:00:00:00'"},
 	"macaddr8":                    {"'08:00:2b:01:02:03:04:05'", "'02:34:56:ff:fe:ab:cd:ef'", "'00:00:00:00:00:00:00:00'"},
+	"xml":                         {"'<a n=\"1\">x</a>'", "'text <b/>'", "'<?xml version=\"1.1\"?><r/>'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -175,6 +176,7 @@ var sweepSkip = map[string]bool{
 	"table_to_xml": true, "schema_to_xml": true, "database_to_xml": true,
 	"query_to_xmlschema": true, "cursor_to_xmlschema": true, "table_to_xmlschema": true,
 	"query_to_xml_and_xmlschema": true, "table_to_xml_and_xmlschema": true,
+	"database_to_xmlschema": true, "database_to_xml_and_xmlschema": true,
 	"bthandler": true, "heap_tableam_handler": true, "ts_debug": true, "ts_stat": true,
 	"dblink": true, "tsvector_update_trigger": true, "suppress_redundant_updates_trigger": true,
 	"RI_FKey_check_ins": true, "binary_upgrade_create_empty_extension": true,
@@ -689,7 +691,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"network addresses", "inet cidr macaddr"},
 	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange int4multirange int8multirange nummultirange datemultirange tsmultirange tstzmultirange anymultirange"},
 	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
-	{"tsvector, tsquery", "tsvector tsquery"}, {"arrays and polymorphic", "any"},
+	{"tsvector, tsquery", "tsvector tsquery"}, {"xml", "xml"}, {"arrays and polymorphic", "any"},
 }
 
 // sweepFamily returns the family of a signature's key.
@@ -702,6 +704,10 @@ func sweepFamily(k string) string {
 	// Text search's signatures, whatever their first argument.
 	if strings.Contains(k, "tsvector") || strings.Contains(k, "tsquery") {
 		return "tsvector, tsquery"
+	}
+	// XML's signatures, whose first argument is often text.
+	if strings.Contains(k, "xml") || strings.Contains(k, "xpath") {
+		return "xml"
 	}
 	var first string
 	if rest, ok := strings.CutPrefix(k, "op "); ok {
