@@ -254,6 +254,8 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 	switch {
 	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML:
 		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath and xml have no equality, as in PostgreSQL
+	case lk.Elem() == value.XML || rk.Elem() == value.XML:
+		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type xml") // nor have arrays of xml
 	case l == r && lk != value.Unknown:
 		return l, nil
 	case lk == value.Unknown && rk == value.Unknown:

@@ -87,7 +87,7 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 // xml, which have no order or equality in PostgreSQL (jsonb has both):
 // what is "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
-	if t.Kind != value.JSON && t.Kind != value.JSONPath && t.Kind != value.XML {
+	if t.Kind != value.JSON && t.Kind != value.JSONPath && t.Kind != value.XML && t.Kind.Elem() != value.XML {
 		return nil
 	}
 	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type %s", what, t.Kind)
