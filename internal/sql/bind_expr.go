@@ -626,8 +626,8 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	if all[0].Type().Kind == value.JSON {
-		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: json = json")
+	if k := all[0].Type().Kind; k == value.JSON || k == value.XML {
+		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)
 	}
 	in := &expr.InList{E: all[0], List: all[1:], Not: not}
 	for i, e := range in.List {
