@@ -268,6 +268,7 @@ func evalXMLRoot(a []value.Value) (value.Value, error) {
 		d.Standalone = 0
 	case XMLStandaloneNoValue:
 		d.Standalone = -1
+	case XMLStandaloneOmitted: // the value's own
 	}
 	out, _ := value.AppendXMLDecl(nil, d)
 	return value.NewXML(string(out) + rest), nil
