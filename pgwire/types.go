@@ -69,6 +69,7 @@ var kindOIDs = [...]uint32{
 	value.Polygon:     oidPolygon,
 	value.Line:        oidLine,
 	value.Circle:      oidCircle,
+	value.XML:         oidXML,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -106,6 +107,7 @@ var arrayOIDs = [...]uint32{
 	value.Polygon:     1027,
 	value.Line:        629,
 	value.Circle:      719,
+	value.XML:         143,
 }
 
 // typeOID returns the OID of t's type.

@@ -151,6 +151,7 @@ var sweepTypes = map[string][]string{
 	"polygon":                     {"'((0,0),(2,2),(4,0))'", "'((1,-1),(3,5),(0,2))'", "'((-1,-1),(-1,1),(1,1),(1,-1))'"},
 	"line":                        {"'{1,-1,0}'", "'{0,1,-2}'", "'{2,3,-6}'"},
 	"circle":                      {"'<(0,0),2>'", "'<(1,2),0.5>'", "'<(-3,1),4>'"},
+	"xml":                         {"'<a n=\"1\">x</a>'", "'text <b/>'", "'<?xml version=\"1.1\"?><r/>'"},
 }
 
 // sweepSkip are functions over the supported types that are about the
@@ -183,6 +184,7 @@ var sweepSkip = map[string]bool{
 	"table_to_xml": true, "schema_to_xml": true, "database_to_xml": true,
 	"query_to_xmlschema": true, "cursor_to_xmlschema": true, "table_to_xmlschema": true,
 	"query_to_xml_and_xmlschema": true, "table_to_xml_and_xmlschema": true,
+	"database_to_xmlschema": true, "database_to_xml_and_xmlschema": true,
 	"bthandler": true, "heap_tableam_handler": true, "ts_debug": true, "ts_stat": true,
 	"dblink": true, "tsvector_update_trigger": true, "suppress_redundant_updates_trigger": true,
 	"RI_FKey_check_ins": true, "binary_upgrade_create_empty_extension": true,
@@ -698,7 +700,7 @@ var sweepFamilies = []struct{ name, match string }{
 	{"geometric", "point lseg box path polygon line circle"},
 	{"ranges", "int4range int8range numrange daterange tsrange tstzrange anyrange int4multirange int8multirange nummultirange datemultirange tsmultirange tstzmultirange anymultirange"},
 	{"date and time", "date timestamp time interval"}, {"json, jsonb, jsonpath", "json"},
-	{"tsvector, tsquery", "tsvector tsquery"}, {"arrays and polymorphic", "any"},
+	{"tsvector, tsquery", "tsvector tsquery"}, {"xml", "xml"}, {"arrays and polymorphic", "any"},
 }
 
 // sweepFamily returns the family of a signature's key.
@@ -711,6 +713,10 @@ func sweepFamily(k string) string {
 	// Text search's signatures, whatever their first argument.
 	if strings.Contains(k, "tsvector") || strings.Contains(k, "tsquery") {
 		return "tsvector, tsquery"
+	}
+	// XML's signatures, whose first argument is often text.
+	if strings.Contains(k, "xml") || strings.Contains(k, "xpath") {
+		return "xml"
 	}
 	var first string
 	if rest, ok := strings.CutPrefix(k, "op "); ok {

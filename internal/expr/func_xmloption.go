@@ -34,5 +34,5 @@ func (c *XMLWellFormedCall) Eval(row value.Row) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	return value.NewBool(XMLWellFormed(textOf(v), opt == "document")), nil
+	return value.NewBool(value.XMLWellFormed(textOf(v), opt == "document")), nil
 }

@@ -45,7 +45,7 @@ func categoryOf(k value.Kind) category {
 		return catBits
 	case k == value.Inet || k == value.Cidr:
 		return catNetwork
-	case k.IsBytes(), k.IsNetwork():
+	case k.IsBytes(), k.IsNetwork(), k == value.XML:
 		return catUser
 	}
 	return catUnknown
@@ -258,8 +258,10 @@ func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool
 func ResolveCompare(l, r value.Type) (value.Type, error) {
 	lk, rk := l.Kind, r.Kind
 	switch {
-	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath:
-		return value.Type{}, errNoOperator("=", lk, rk) // json and jsonpath have no equality, as in PostgreSQL
+	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML:
+		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath and xml have no equality, as in PostgreSQL
+	case lk.Elem() == value.XML || rk.Elem() == value.XML:
+		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type xml") // nor have arrays of xml
 	case lk.IsGeometric() || rk.IsGeometric() || lk.Elem().IsGeometric() || rk.Elem().IsGeometric():
 		// The geometric types' comparisons are operators of their own
 		// (box = box compares areas, point has none), which the binder

@@ -153,7 +153,7 @@ var aggAliases = map[string]AggFunc{"variance": AggVarSamp, "stddev": AggStddevS
 
 // composedAggs are PostgreSQL aggregates the binder composes of others
 // (json_agg is a function of array_agg): a call is an aggregate call.
-var composedAggs = map[string]bool{"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true}
+var composedAggs = map[string]bool{"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true, "xmlagg": true}
 
 // LookupAgg resolves an aggregate's SQL name (lower case). count resolves
 // to AggCount; count(*) is AggCountStar, which the caller picks.
@@ -265,7 +265,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		}
 		return arg, nil
 	case AggMin, AggMax:
-		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses or geometric types
+		if k == value.Unknown || k.IsJSON() || k.IsBytes() || k == value.Record || k.IsRange() || k == value.MacAddr || k == value.MacAddr8 || k.IsGeometric() || k == value.XML { // PostgreSQL has no min or max of json, bytea, bit strings, uuid, records, ranges, MAC addresses or geometric types
 			return bad()
 		}
 		return arg, nil

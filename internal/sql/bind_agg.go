@@ -156,6 +156,11 @@ func forEachChild(n *pg_query.Node, fn func(*pg_query.Node)) {
 		each(n.GetAArrayExpr().Elements)
 	case n.GetCollateClause() != nil:
 		fn(n.GetCollateClause().Arg)
+	case n.GetXmlExpr() != nil:
+		each(n.GetXmlExpr().NamedArgs)
+		each(n.GetXmlExpr().Args)
+	case n.GetXmlSerialize() != nil:
+		fn(n.GetXmlSerialize().Expr)
 	}
 }
 
@@ -440,6 +445,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	name := opName(f.Funcname)
 	if perValue, finish, ok := expr.JSONAggFuncs(name); ok {
 		return b.bindJSONAgg(f, name, perValue, finish)
+	}
+	if name == "xmlagg" {
+		return b.bindXMLAgg(f)
 	}
 	fn, ok := plan.LookupAgg(name)
 	if !ok && f.AggWithinGroup {

@@ -97,6 +97,10 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindFuncCall(s, n.GetFuncCall())
 	case n.GetCaseExpr() != nil:
 		return b.bindCase(s, n.GetCaseExpr())
+	case n.GetXmlExpr() != nil:
+		return b.bindXMLExpr(s, n.GetXmlExpr())
+	case n.GetXmlSerialize() != nil:
+		return b.bindXMLSerialize(s, n.GetXmlSerialize())
 	case n.GetCoalesceExpr() != nil:
 		c := n.GetCoalesceExpr()
 		args, t, err := b.bindCommon(s, c.Args, "COALESCE", c.Location)
@@ -651,7 +655,7 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	if k := all[0].Type().Kind; k == value.JSON || k.IsGeometric() {
+	if k := all[0].Type().Kind; k == value.JSON || k == value.XML || k.IsGeometric() {
 		// IN over a geometric type is refused, PostgreSQL's box = box
 		// (which compares areas) included.
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)

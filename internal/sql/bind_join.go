@@ -210,6 +210,9 @@ func usingPairs(lsc, rsc *scope, using []string) ([]usingPair, error) {
 		if err != nil {
 			return nil, err
 		}
+		if _, err := expr.ResolveCompare(t, t); err != nil {
+			return nil, err // json and xml have no equality
+		}
 		lk, err := expr.Coerce(&expr.Col{Idx: li, T: lt, Name: name}, t, false)
 		if err != nil {
 			return nil, err

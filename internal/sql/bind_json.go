@@ -84,10 +84,10 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 }
 
 // noJSONOrder refuses to sort or group values of type json, jsonpath or
-// a geometric type, which have no btree order or equality in PostgreSQL
-// (jsonb has both): what is "ordering" or "equality".
+// a geometric type or xml, which have no btree order or equality in
+// PostgreSQL (jsonb has both): what is "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
-	if t.Kind != value.JSON && t.Kind != value.JSONPath && !t.Kind.IsGeometric() {
+	if t.Kind != value.JSON && t.Kind != value.JSONPath && !t.Kind.IsGeometric() && t.Kind != value.XML && t.Kind.Elem() != value.XML {
 		return nil
 	}
 	err := b.stmt.errf(loc, pgerr.UndefinedFunction, "could not identify an %s operator for type %s", what, t.Kind)

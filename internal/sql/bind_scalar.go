@@ -190,6 +190,9 @@ func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := b.noJSONOrder(e.Type(), "equality", nodeLoc(p, -1)); err != nil {
+			return nil, err
+		}
 		win.Partition = append(win.Partition, e)
 	}
 	for _, o := range w.OrderClause {

@@ -852,6 +852,10 @@ func figureName(n *pg_query.Node) string {
 		return "bool"
 	case n.GetGroupingFunc() != nil:
 		return "grouping"
+	case n.GetXmlExpr() != nil && n.GetXmlExpr().Op != pg_query.XmlExprOp_IS_DOCUMENT:
+		return strings.ToLower(strings.TrimPrefix(n.GetXmlExpr().Op.String(), "IS_"))
+	case n.GetXmlSerialize() != nil:
+		return "xmlserialize"
 	case n.GetCollateClause() != nil:
 		return figureName(n.GetCollateClause().Arg)
 	case n.GetSqlvalueFunction() != nil:

@@ -4,7 +4,7 @@ import "unsafe"
 
 // FlatBytes reports whether v refers to no memory but, perhaps, its own
 // bytes, and how many: NULL and every value held inline refer to nothing
-// (0, true); a string, a json text, a bytea, a bit string, a uuid, a network address and a geometric value refer
+// (0, true); a string, a json text, a bytea, a bit string, a uuid, a network address, a geometric value and an xml value refer
 // to their bytes (their length, true); a large numeric, an interval, an
 // array, a record, a jsonb and a jsonpath refer to structures that hold
 // pointers themselves (0, false).
@@ -18,7 +18,7 @@ func (v Value) FlatBytes() (n int, ok bool) {
 	if v.p == nil {
 		return 0, true
 	}
-	if v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork() || v.kind.IsGeometric() || v.kind == JSON {
+	if v.kind.IsString() || v.kind.IsBytes() || v.kind.IsNetwork() || v.kind.IsGeometric() || v.kind == JSON || v.kind == XML {
 		return int(v.n), true
 	}
 	return 0, false

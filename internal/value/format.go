@@ -76,6 +76,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendGeometric(buf, v)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
+	case XML:
+		return appendXMLText(buf, v.Str())
 	case TSVector:
 		return v.TSVector().AppendText(buf)
 	case TSQuery:

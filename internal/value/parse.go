@@ -60,6 +60,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseGeometric(s, t.Kind)
 	case JSONPath:
 		return parseJSONPathValue(s)
+	case XML:
+		return ParseXML(s, false)
 	case TSVector, TSQuery:
 		return parseTextSearch(s, t.Kind)
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:

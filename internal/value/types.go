@@ -55,6 +55,7 @@ var kindNames = [numKinds]string{
 	Polygon:     "polygon",
 	Line:        "line",
 	Circle:      "circle",
+	XML:         "xml",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -216,6 +217,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(MoneyType)
 	case "point", "lseg", "path", "box", "polygon", "line", "circle":
 		return noMods(Type{geoKinds[n], -1})
+	case "xml":
+		return noMods(XMLType)
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -232,7 +235,6 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"xml":      true,
 	"oid":      true,
 	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,

@@ -7,8 +7,8 @@
 // is held inline, as that integer and its scale; a larger one, NaN or an
 // infinity points at an immutable apd.Decimal. Strings point at their
 // bytes, as do a tsvector and a tsquery (internal/tsearch's encodings)
-// and a network address (network.go) and a geometric value
-// (geometric.go);
+// and a network address (network.go), a geometric value (geometric.go)
+// and an xml value (xml.go);
 // a non-empty range points at its two bounds, a multirange at its ranges;
 // every other type is held
 // inline, so rows carry few pointers.
@@ -79,6 +79,7 @@ const (
 	Polygon
 	Line
 	Circle
+	XML
 	numKinds
 )
 
@@ -253,10 +254,10 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 }
 
 // Str returns a string's value, or the bytes of a bytea, a uuid, a
-// network address (network.go) or a geometric value (geometric.go), or a
-// bit string's digits.
+// network address (network.go) or a geometric value (geometric.go), a bit
+// string's digits, or an xml value's text.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))

@@ -248,6 +248,8 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.LineType, nil
 	case pgtype.CircleOID:
 		return value.CircleType, nil
+	case pgtype.XMLOID:
+		return value.XMLType, nil
 	}
 	return mapTypeByName(oid)
 }

@@ -1,36 +1,22 @@
-package expr
+package value
 
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/deltaview/deltaview/internal/value"
 )
 
-// xml_is_well_formed_document and xml_is_well_formed_content: whether a
-// text is an XML 1.0 document, or XML content, that PostgreSQL's parser
-// (libxml2) accepts. A document is an optional XML declaration, comments,
-// processing instructions and white space around one element, with an
-// optional DOCTYPE before it. Content is an optional XML declaration (of
-// which PostgreSQL reads the version, encoding and standalone itself)
-// followed by any text, elements, references, CDATA sections, comments and
-// processing instructions; content with a DOCTYPE is read as a document.
-// Entities are those of XML and of the internal subset, whose replacement
-// text must itself be well-formed content; a DOCTYPE with an external
-// subset allows undeclared entities. Namespaces are not checked, as
-// PostgreSQL leaves them out of well-formedness.
-func init() {
-	T := value.Text
-	strict("xml_is_well_formed_document", kinds(T), value.BoolType, func(a []value.Value) (value.Value, error) {
-		return value.NewBool(XMLWellFormed(textOf(a[0]), true)), nil
-	})
-	strict("xml_is_well_formed_content", kinds(T), value.BoolType, func(a []value.Value) (value.Value, error) {
-		return value.NewBool(XMLWellFormed(textOf(a[0]), false)), nil
-	})
-}
-
 // XMLWellFormed reports whether s is a well-formed XML document
-// (document) or XML content.
+// (document) or XML content, as PostgreSQL's parser (libxml2) accepts it.
+// A document is an optional XML declaration, comments, processing
+// instructions and white space around one element, with an optional
+// DOCTYPE before it. Content is an optional XML declaration (of which
+// PostgreSQL reads the version, encoding and standalone itself) followed by
+// any text, elements, references, CDATA sections, comments and processing
+// instructions; content with a DOCTYPE is read as a document. Entities are
+// those of XML and of the internal subset, whose replacement text must
+// itself be well-formed content; a DOCTYPE with an external subset allows
+// undeclared entities. Namespaces are not checked, as PostgreSQL leaves
+// them out of well-formedness.
 func XMLWellFormed(s string, document bool) bool {
 	if !document {
 		rest, ok := xmlContentDecl(s)
