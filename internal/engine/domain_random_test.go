@@ -71,17 +71,7 @@ CREATE MATERIALIZED VIEW dr_join AS SELECT a.id, b.id AS other FROM dr a JOIN dr
 			next++
 		}
 		for _, v := range views {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
+			compareView(t, e, stmt, v, runPG)
 		}
 	}
 	if fails == 0 || fails == 150 {

@@ -133,17 +133,7 @@ CREATE MATERIALIZED VIEW ts AS SELECT t.id, t.v - s.v AS d FROM t JOIN s ON s.id
 			t.Fatalf("after %s\nt holds\n%s\nin PostgreSQL\n%s", stmt, show(sorted(got)), show(sorted(want)))
 		}
 		for _, v := range views {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
+			compareView(t, e, stmt, v, runPG)
 		}
 	}
 	steps := 200

@@ -184,17 +184,7 @@ CREATE MATERIALIZED VIEW tu AS SELECT t.id, t.v + u.v AS w FROM t JOIN u ON u.id
 			}
 		}
 		for _, v := range views {
-			_, rows, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, code := runPG("SELECT * FROM " + v)
-			if code != "" {
-				t.Fatalf("PostgreSQL: %s", code)
-			}
-			if got := sorted(rowTexts(rows)); !slices.Equal(got, sorted(want)) {
-				t.Fatalf("after %s: view %s holds\n%s\nPostgreSQL computes\n%s", stmt, v, show(got), show(sorted(want)))
-			}
+			compareView(t, e, stmt, v, runPG)
 		}
 	}
 	steps := 150
