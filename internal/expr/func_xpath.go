@@ -36,6 +36,10 @@ func init() {
 	strict("xpath_exists", kinds(T, X), value.BoolType, exists)
 	strict("xpath_exists", kinds(T, X, TA), value.BoolType, exists)
 	strict("xmlexists", kinds(T, X), value.BoolType, exists)
+	// xmlvalidate exists in PostgreSQL only to say it is not implemented.
+	strict("xmlvalidate", kinds(X, T), value.BoolType, func(a []value.Value) (value.Value, error) {
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "xmlvalidate is not implemented")
+	})
 }
 
 // xpathArray is xpath()'s result: each node of a node set as
