@@ -85,17 +85,14 @@ func xpathEval(path, doc, ns value.Value) (interface{}, error) {
 		return nil, err
 	}
 	e, err := xpath.Compile(p, prefixes)
-	if err == nil {
-		var r interface{}
-		if r, err = e.Eval(root); err == nil {
-			return r, nil
-		}
+	if err != nil {
+		return nil, xpathError(err, pgerr.Internal)
 	}
-	xe := err.(*xpath.Error)
-	if xe.Compile {
-		return nil, pgerr.New(pgerr.Internal, "invalid XPath expression").WithDetail("%s", xe.Detail)
+	r, err := e.Eval(root)
+	if err != nil {
+		return nil, xpathError(err, pgerr.Internal)
 	}
-	return nil, pgerr.New(pgerr.Internal, "could not create XPath object").WithDetail("%s", xe.Detail)
+	return r, nil
 }
 
 // xmlDocumentTree parses an xml value that must be a document: 2200M

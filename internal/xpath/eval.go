@@ -15,6 +15,11 @@ func (e *Expr) Eval(root *Node) (interface{}, error) {
 	return eval(e.root, ctx{node: root, pos: 1, size: 1})
 }
 
+// EvalAt evaluates e with n as the context node.
+func (e *Expr) EvalAt(n *Node) (interface{}, error) {
+	return eval(e.root, ctx{node: n, pos: 1, size: 1})
+}
+
 // ctx is an expression's context: its node, position and size.
 type ctx struct {
 	node      *Node
@@ -210,7 +215,7 @@ func toString(v value) string {
 		}
 		return "false"
 	case float64:
-		return numberToString(v)
+		return NumberString(v)
 	case string:
 		return v
 	case []*Node:

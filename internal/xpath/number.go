@@ -83,10 +83,10 @@ func stringToNumber(s string) float64 {
 	return n
 }
 
-// numberToString is XPath's string(number) as libxml2 writes it: an
+// NumberString is XPath's string(number) as libxml2 writes it: an
 // integer as such, 15 significant digits otherwise, in exponent form
 // beyond 1e9 or below 1e-5, trailing fraction zeros left out.
-func numberToString(f float64) string {
+func NumberString(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
