@@ -248,7 +248,9 @@ func splitQualifiedName(s string) ([]string, bool) {
 	}
 }
 
-func isIdentSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isIdentSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // relationNames are the catalog's relations, for schema_to_xml and
 // database_to_xml.

@@ -50,9 +50,14 @@ func init() {
 			s, err := nodeSet(a[0])
 			return float64(len(s)), err
 		}},
-		"id":            {1, 1, idFunc},
-		"local-name":    nodeName(func(n *Node) string { return n.Local }),
-		"namespace-uri": nodeName(func(n *Node) string { return map[bool]string{true: n.URI}[n.Kind == Element || n.Kind == Attribute] }),
+		"id":         {1, 1, idFunc},
+		"local-name": nodeName(func(n *Node) string { return n.Local }),
+		"namespace-uri": nodeName(func(n *Node) string {
+			if n.Kind == Element || n.Kind == Attribute {
+				return n.URI
+			}
+			return ""
+		}),
 		"name": nodeName(func(n *Node) string {
 			if n.Kind == Element || n.Kind == Attribute {
 				return n.QName()
@@ -70,8 +75,8 @@ func init() {
 		"starts-with": str2(func(a, b string) value { return strings.HasPrefix(a, b) }),
 		"contains":    str2(func(a, b string) value { return strings.Contains(a, b) }),
 		"substring-before": str2(func(a, b string) value {
-			before, _, _ := strings.Cut(a, b)
-			if !strings.Contains(a, b) {
+			before, _, found := strings.Cut(a, b)
+			if !found {
 				return ""
 			}
 			return before
@@ -80,9 +85,11 @@ func init() {
 			_, after, _ := strings.Cut(a, b)
 			return after
 		}),
-		"substring":       {2, 3, substring},
-		"string-length":   str(func(s string) value { return float64(utf8.RuneCountInString(s)) }),
-		"normalize-space": str(func(s string) value { return strings.Join(strings.Fields(s), " ") }),
+		"substring":     {2, 3, substring},
+		"string-length": str(func(s string) value { return float64(utf8.RuneCountInString(s)) }),
+		"normalize-space": str(func(s string) value {
+			return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r < utf8.RuneSelf && isSpace(byte(r)) }), " ")
+		}),
 		"translate": {3, 3, func(c ctx, a []value) (value, error) {
 			return translate(toString(a[0]), toString(a[1]), toString(a[2])), nil
 		}},
