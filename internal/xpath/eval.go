@@ -424,8 +424,8 @@ func indexOf(ns []*Node, n *Node) int {
 }
 
 // namespaceNodes are the namespaces in scope at an element, in libxml2's
-// order: xml, then the nearest declaration of each prefix (that does not
-// undeclare it), from the element up.
+// order: xml, then the nearest declaration of each prefix, from the
+// element up (xmlns="" too, as libxml2 lists it).
 func namespaceNodes(e *Node) []*Node {
 	if e.Kind != Element {
 		return nil
@@ -438,9 +438,7 @@ func namespaceNodes(e *Node) []*Node {
 				continue
 			}
 			seen[d.Local] = true
-			if d.URI != "" {
-				out = append(out, &Node{Kind: Namespace, Local: d.Local, URI: d.URI, Parent: e, ord: e.ord})
-			}
+			out = append(out, &Node{Kind: Namespace, Local: d.Local, URI: d.URI, Parent: e, ord: e.ord})
 		}
 	}
 	return out

@@ -29,8 +29,14 @@ func Serialize(n *Node) (string, error) {
 }
 
 // EscapeText escapes text as PostgreSQL's escape_xml: &, <, > and carriage
-// returns.
+// returns (&#x0d;).
 func EscapeText(s string) string {
+	return strings.ReplaceAll(escapeContent(s), "&#13;", "&#x0d;")
+}
+
+// escapeContent escapes text in an element as libxml2 writes it: &, <, >
+// and carriage returns (&#13;).
+func escapeContent(s string) string {
 	if !strings.ContainsAny(s, "&<>\r") {
 		return s
 	}
@@ -138,7 +144,7 @@ func (d *dumper) dump(n *Node) {
 			b.WriteString("\n")
 		}
 	case Text:
-		b.WriteString(EscapeText(n.Data))
+		b.WriteString(escapeContent(n.Data))
 	case CDATA:
 		b.WriteString("<![CDATA[" + n.Data + "]]>")
 	case Comment:
