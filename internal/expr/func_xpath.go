@@ -123,7 +123,11 @@ func xpathNamespaces(ns value.Value) (map[string]string, error) {
 		if el[i].IsNull() || el[i+1].IsNull() {
 			return nil, pgerr.New("22004", "neither namespace name nor URI may be null")
 		}
-		m[textOf(el[i])] = textOf(el[i+1])
+		prefix, uri := textOf(el[i]), textOf(el[i+1])
+		if prefix == "" {
+			return nil, pgerr.New(pgerr.Internal, "could not register XML namespace with name \"%s\" and URI \"%s\"", prefix, uri)
+		}
+		m[prefix] = uri
 	}
 	return m, nil
 }
