@@ -168,7 +168,10 @@ func (t *xmlTable) value(c XMLTableColumn, path *xpath.Expr, n *xpath.Node) (val
 		// A number reads a boolean as 1 or 0.
 		s = strconv.FormatBool(r)
 		if c.Type.Kind.IsNumeric() {
-			s = xpath.NumberString(toXPathNumber(r))
+			s = "0"
+			if r {
+				s = "1"
+			}
 		}
 	case float64:
 		s = xpath.NumberString(r)
@@ -177,13 +180,6 @@ func (t *xmlTable) value(c XMLTableColumn, path *xpath.Expr, n *xpath.Node) (val
 		return value.ParseXML(s, false)
 	}
 	return c.Convert.Eval(value.Row{value.NewText(value.Text, s)})
-}
-
-func toXPathNumber(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // xpathError is PostgreSQL's error for an XPath expression that does not

@@ -2,6 +2,7 @@ package xpath
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -229,7 +230,7 @@ func idFunc(c ctx, a []value) (value, error) {
 	var out []*Node
 	for _, n := range appendDescendants(nil, root) {
 		for _, at := range n.Attrs {
-			if at.Local == "id" && at.URI == XMLNamespace && contains(tokens, at.Data) {
+			if at.Local == "id" && at.URI == XMLNamespace && slices.Contains(tokens, at.Data) {
 				out = append(out, n)
 			}
 		}

@@ -1,6 +1,9 @@
 package xpath
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The expression tree.
 type (
@@ -173,7 +176,7 @@ func (p *parser) binary(level int) (expr, error) {
 	}
 	for {
 		t := p.peek()
-		if t.kind != tokOp || !contains(binaryLevels[level], t.text) {
+		if t.kind != tokOp || !slices.Contains(binaryLevels[level], t.text) {
 			return l, nil
 		}
 		p.next()
@@ -183,15 +186,6 @@ func (p *parser) binary(level int) (expr, error) {
 		}
 		l = binaryExpr{op: t.text, l: l, r: r}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *parser) unary() (expr, error) {
