@@ -1003,6 +1003,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if name == "ts_rewrite" && len(f.Args) == 2 {
 		return b.bindTSRewriteQuery(s, f)
 	}
+	if isXMLDataCall(name, f) {
+		return b.bindXMLData(s, name, f)
+	}
 	args, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err

@@ -275,12 +275,12 @@ func mergeUsing(in plan.Node, kind plan.JoinKind, lsc, rsc *scope, pairs []using
 }
 
 // isLateral reports whether a FROM item may read the items before it: a
-// LATERAL subquery, or a function call (implicitly LATERAL).
+// LATERAL subquery, or a function call or XMLTABLE (implicitly LATERAL).
 func isLateral(n *pg_query.Node) bool {
 	if rs := n.GetRangeSubselect(); rs != nil {
 		return rs.Lateral
 	}
-	return n.GetRangeFunction() != nil
+	return n.GetRangeFunction() != nil || n.GetRangeTableFunc() != nil
 }
 
 // lateralJoin joins l to r, a FROM item that reads l's columns as outer

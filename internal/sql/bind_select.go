@@ -352,6 +352,8 @@ func fromLoc(n *pg_query.Node) int32 {
 		if s := n.GetRangeSubselect().Subquery.GetSelectStmt(); s != nil && len(s.TargetList) > 0 {
 			return s.TargetList[0].GetResTarget().Location
 		}
+	case n.GetRangeTableFunc() != nil:
+		return n.GetRangeTableFunc().Location
 	case n.GetRangeFunction() != nil:
 		if fs := n.GetRangeFunction().Functions; len(fs) > 0 {
 			if items := fs[0].GetList().GetItems(); len(items) > 0 {
@@ -403,6 +405,13 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 			defer func() { b.outers = saved }()
 		}
 		return b.bindRangeFunction(n.GetRangeFunction())
+	case n.GetRangeTableFunc() != nil:
+		if lat != nil {
+			saved := b.outers
+			b.outers = append([]*scope{lat}, saved...)
+			defer func() { b.outers = saved }()
+		}
+		return b.bindXMLTable(n.GetRangeTableFunc())
 	case n.GetJoinExpr() != nil:
 		return b.bindJoin(n.GetJoinExpr())
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -39,32 +40,10 @@ func (b *binder) queryTextRows(name string, arg *pg_query.Node, want []value.Typ
 	if null {
 		return nil, true, nil
 	}
-	// Errors in the text point at the call (PostgreSQL shows the text as
-	// the error's internal query).
-	tree, err := parseTree(text)
+	node, cols, err := b.bindQueryText(name, text, loc)
 	if err != nil {
-		return nil, false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		return nil, false, err
 	}
-	if len(tree.Stmts) != 1 {
-		return nil, false, b.stmt.errf(loc, "42P11", "cannot open multi-query plan as cursor")
-	}
-	node := tree.Stmts[0].Stmt
-	sel := node.GetSelectStmt()
-	if sel == nil {
-		for kind, is := range map[string]bool{"INSERT": node.GetInsertStmt() != nil, "UPDATE": node.GetUpdateStmt() != nil,
-			"DELETE": node.GetDeleteStmt() != nil, "MERGE": node.GetMergeStmt() != nil} {
-			if is {
-				return nil, false, b.stmt.errf(loc, "42P11", "cannot open %s query as cursor", kind)
-			}
-		}
-		return nil, false, b.refuse(loc, "%s's query text must be a SELECT", name)
-	}
-	inner := &binder{lock: b.lock, cat: b.cat, stmt: &Stmt{SQL: text, Node: node}, stmtClock: b.stmtClock, params: b.params, rows: b.rowCounts()}
-	p, err := inner.bindSelect(proto.Clone(sel).(*pg_query.SelectStmt))
-	if err != nil {
-		return nil, false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
-	}
-	cols := p.Columns()
 	if len(cols) != len(want) {
 		return nil, false, pgerr.New(pgerr.InvalidParameter, "%s", bad)
 	}
@@ -73,10 +52,49 @@ func (b *binder) queryTextRows(name string, arg *pg_query.Node, want []value.Typ
 			return nil, false, pgerr.New(pgerr.InvalidParameter, "%s", bad)
 		}
 	}
+	return rowsArray(node, len(want) > 1, loc), false, nil
+}
+
+// bindQueryText parses and binds text, the query text argument of
+// function name, as a statement of its own; it returns the query, its
+// positions made loc's, and its columns.
+func (b *binder) bindQueryText(name, text string, loc int32) (*pg_query.Node, []plan.Column, error) {
+	// Errors in the text point at the call (PostgreSQL shows the text as
+	// the error's internal query).
+	tree, err := parseTree(text)
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
+	if len(tree.Stmts) != 1 {
+		return nil, nil, b.stmt.errf(loc, "42P11", "cannot open multi-query plan as cursor")
+	}
+	node := tree.Stmts[0].Stmt
+	sel := node.GetSelectStmt()
+	if sel == nil {
+		for kind, is := range map[string]bool{"INSERT": node.GetInsertStmt() != nil, "UPDATE": node.GetUpdateStmt() != nil,
+			"DELETE": node.GetDeleteStmt() != nil, "MERGE": node.GetMergeStmt() != nil} {
+			if is {
+				return nil, nil, b.stmt.errf(loc, "42P11", "cannot open %s query as cursor", kind)
+			}
+		}
+		return nil, nil, b.refuse(loc, "%s's query text must be a SELECT", name)
+	}
+	inner := &binder{lock: b.lock, cat: b.cat, stmt: &Stmt{SQL: text, Node: node}, stmtClock: b.stmtClock, params: b.params, rows: b.rowCounts()}
+	p, err := inner.bindSelect(proto.Clone(sel).(*pg_query.SelectStmt))
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+	}
 	// The text's positions would point into the statement: errors left
 	// point at the call.
 	setLocations(node.ProtoReflect(), loc)
-	if len(want) > 1 && !rowTargets(node.GetSelectStmt()) {
+	return node, p.Columns(), nil
+}
+
+// rowsArray is ARRAY(node), the rows of a bound query text in its order;
+// with records, each row one record: its select list made one ROW(…)
+// (rowTargets), or for a set operation or * ARRAY(SELECT r FROM (text) r).
+func rowsArray(node *pg_query.Node, records bool, loc int32) *pg_query.Node {
+	if records && !rowTargets(node.GetSelectStmt()) {
 		node = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: &pg_query.SelectStmt{
 			Op: pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT,
 			TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(rowsAlias)}, loc), loc)},
@@ -85,7 +103,7 @@ func (b *binder) queryTextRows(name string, arg *pg_query.Node, want []value.Typ
 		}}}
 	}
 	return &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
-		SubLinkType: pg_query.SubLinkType_ARRAY_SUBLINK, Subselect: node, Location: loc}}}, false, nil
+		SubLinkType: pg_query.SubLinkType_ARRAY_SUBLINK, Subselect: node, Location: loc}}}
 }
 
 // tsStatQueries returns rf with the query text of each ts_stat call made
