@@ -97,6 +97,9 @@ func load(f *File, e *engine.Engine) error {
 			return err
 		}
 	}
+	if err := loadComposites(types, run); err != nil {
+		return err
+	}
 	// Tables first, each with its rows: no table depends on a view, and
 	// every view's cold start then reads the tables whole.
 	for _, en := range entries {
