@@ -203,6 +203,10 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if _, composite := e.composites[r.New]; t.Kind == value.Record && (composite || e.relationExists(r.New)) {
+		// A composite type is renamed as the relation PostgreSQL keeps it.
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", r.New)
+	}
 	if e.typeNameTaken(r.New) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", r.New)
 	}

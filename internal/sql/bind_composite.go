@@ -322,3 +322,43 @@ func (b *binder) assignRecord(e expr.Expr, t value.Type, col string, loc int32) 
 	return nil, true, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
 		WithHint("You will need to rewrite or cast the expression.")
 }
+
+// fieldAssigner binds the assignment to field of column name, of the
+// named row type t (SET r.a = v, INSERT INTO u (r.a)): the column's new
+// value is its record with that field replaced (a record of NULLs but it
+// when the column is NULL), as PostgreSQL's FieldStore.
+func (b *binder) fieldAssigner(name string, t value.Type, field string, loc int32) (subscriptAssigner, error) {
+	d := t.RecordDesc()
+	_, at := d.Field(field)
+	if at < 0 {
+		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "cannot assign to field %q of column %q because there is no such column in data type %s", field, name, t)
+	}
+	rel, found := b.rowTypeNamed(d.Name)
+	if !found {
+		return nil, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", d.Name)
+	}
+	return func(base, v expr.Expr, vloc int32) (expr.Expr, error) {
+		ft := d.Fields[at].Type
+		nv, err := b.assignCast(v, ft, name, vloc)
+		if pgerr.Code(err) == pgerr.DatatypeMismatch {
+			return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "subfield %q is of type %s but expression is of type %s", field, ft, v.Type()).
+				WithHint("You will need to rewrite or cast the expression.")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if dom := fieldDomain(rel, at); dom != nil {
+			nv = &expr.DomainCheck{E: nv, Domain: dom}
+		}
+		args := make([]expr.Expr, len(d.Fields))
+		names := make([]string, len(d.Fields))
+		for i, f := range d.Fields {
+			names[i] = f.Name
+			args[i] = &expr.FieldSelect{E: base, Idx: i, Name: f.Name, T: f.Type}
+		}
+		args[at] = nv
+		rc := expr.NewRecordCons(args, names, "", d.Name, false)
+		rc.T = t
+		return rc, nil
+	}, nil
+}
