@@ -301,13 +301,21 @@ func (b *binder) assignRecord(e expr.Expr, t value.Type, col string, loc int32) 
 	if d == nil || d.Name == "" || e.Type() == t {
 		return nil, false, nil
 	}
-	k, isConst := e.(*expr.Const)
-	if isConst && k.T.Kind == value.Unknown && t.Kind.IsArray() {
-		return nil, false, nil
+	if e.Type().Kind == value.Unknown && t.Kind.IsArray() {
+		// A literal or a parameter reads as an array.
+		rel, found := b.rowTypeNamed(d.Name)
+		if !found {
+			return nil, false, nil
+		}
+		out, err := expr.Coerce(e, t, true)
+		if err != nil {
+			return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		return withFieldDomains(out, rel), true, nil
 	}
 	if t.Kind == value.Record {
 		rc, isRow := e.(*expr.RowCons)
-		if isRow && rc.T.IsAnonymousRecord() || isConst && k.T.Kind == value.Unknown {
+		if isRow && rc.T.IsAnonymousRecord() || e.Type().Kind == value.Unknown {
 			rel, found := b.rowTypeNamed(d.Name)
 			if !found {
 				return nil, true, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", d.Name)
@@ -361,4 +369,25 @@ func (b *binder) fieldAssigner(name string, t value.Type, field string, loc int3
 		rc.T = t
 		return rc, nil
 	}, nil
+}
+
+// withFieldDomains checks, when e is evaluated, the fields of its record
+// (or of each record of its array) against the domains of rel's columns:
+// a record read from text or a parameter, whose fields no cast checked.
+func withFieldDomains(e expr.Expr, rel *Relation) expr.Expr {
+	if rel.Def == nil || !slices.ContainsFunc(rel.Def.Cols, func(c ColumnDef) bool { return c.Domain != nil }) {
+		return e
+	}
+	return &expr.Func{Def: &expr.FuncDef{Name: "domain_check", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
+		recs := []value.Value{a[0]}
+		if a[0].Kind().IsArray() {
+			recs = a[0].Elems()
+		}
+		for _, r := range recs {
+			if err := checkFieldDomains(rel, r); err != nil {
+				return value.Null, err
+			}
+		}
+		return a[0], nil
+	}, Print: func(args []expr.Expr) string { return args[0].String() }}, Args: []expr.Expr{e}, T: e.Type()}
 }

@@ -107,16 +107,20 @@ func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relat
 				return &expr.Const{V: v, T: t}, nil
 			}
 			// Its intervals read in the style of the session running it.
-			return b.recordIn(arg, t, d.Name), nil
+			return withFieldDomains(b.recordIn(arg, t, d.Name), rel), nil
 		}
 	}
 	if arg.Type().Kind.IsString() {
 		// The record's text form, read when the cast is evaluated.
-		return b.recordIn(arg, t, d.Name), nil
+		return withFieldDomains(b.recordIn(arg, t, d.Name), rel), nil
 	}
 	if arg.Type().Kind == value.Unknown {
-		return nil, b.refuse(loc, "a cast of %s to the row type %s is not supported", arg.Type(), d.Name).
-			WithHint("cast a row constructor: ROW(a, b)::%s", d.Name)
+		// A parameter, which takes the type.
+		e, err := expr.Coerce(arg, t, true)
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		return withFieldDomains(e, rel), nil
 	}
 	return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
 }
