@@ -391,3 +391,20 @@ func withFieldDomains(e expr.Expr, rel *Relation) expr.Expr {
 		return a[0], nil
 	}, Print: func(args []expr.Expr) string { return args[0].String() }}, Args: []expr.Expr{e}, T: e.Type()}
 }
+
+// isRowType reports whether t is a named row type: a composite type's or
+// a table's.
+func isRowType(t value.Type) bool {
+	return t.Kind == value.Record && !t.IsAnonymousRecord()
+}
+
+// fieldsQuery is SELECT (s.v).* FROM (q) AS s(v): the fields of the
+// records q's one column holds, as a function returning a composite type
+// gives them in FROM.
+func fieldsQuery(q *pg_query.Node) *pg_query.Node {
+	star := &pg_query.Node{Node: &pg_query.Node_AIndirection{AIndirection: &pg_query.A_Indirection{
+		Arg: columnRef(-1, "s", "v"), Indirection: []*pg_query.Node{{Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}}}}}}
+	from := &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+		Subquery: q, Alias: &pg_query.Alias{Aliasname: "s", Colnames: []*pg_query.Node{pg_query.MakeStrNode("v")}}}}}
+	return selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(star, "")}, FromClause: []*pg_query.Node{from}})
+}
