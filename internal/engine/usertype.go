@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -309,6 +310,14 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", what, rel, name))
 	}
 	out = append(out, e.compositeDependents(name)...)
+	for _, fns := range e.funcs {
+		for _, f := range fns {
+			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return uses(p.Type) }) ||
+				slices.ContainsFunc(f.Cols, func(c plan.Column) bool { return uses(c.Type) }) {
+				out = append(out, fmt.Sprintf("function %s depends on type %s", f.Signature(), name))
+			}
+		}
+	}
 	sort.Strings(out)
 	return out
 }
