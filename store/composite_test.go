@@ -9,7 +9,7 @@ import (
 
 // TestCompositeTypesSurviveReopen keeps composite types (one altered to
 // hold a type made after it, one with a domain and an enum attribute, one
-// nested), columns of them, of arrays of them and of a table's row type,
+// nested, one under a domain), columns of them, of arrays of them and of a table's row type,
 // a primary key on one, and views over them; after the file is opened
 // again the types keep their attributes, the rows and
 // views are the same, and the views are maintained.
@@ -23,13 +23,14 @@ func TestCompositeTypesSurviveReopen(t *testing.T) {
 		ALTER TYPE early ADD ATTRIBUTE l later, ADD ATTRIBUTE ls later[];
 		CREATE TYPE gone AS (x int);
 		DROP TYPE gone;
+		CREATE DOMAIN small AS later CHECK ((VALUE).p < 100);
 		CREATE TABLE base (x int, y text);
-		CREATE TABLE t (k later PRIMARY KEY, e early, b base, bs base[]);
-		INSERT INTO t VALUES (ROW(1, 'ok', 'a b'), ROW(1, ROW(2, 'sad', NULL), ARRAY[ROW(3, 'ok', 'q')::later]), ROW(1, 'x'), '{"(2,y)"}'),
+		CREATE TABLE t (k later PRIMARY KEY, e early, b base, bs base[], s small);
+		INSERT INTO t VALUES (ROW(1, 'ok', 'a b'), ROW(1, ROW(2, 'sad', NULL), ARRAY[ROW(3, 'ok', 'q')::later]), ROW(1, 'x'), '{"(2,y)"}', ROW(5, 'ok', NULL)),
 			('(2,sad,"(,)")', NULL, NULL, NULL);
 		CREATE MATERIALIZED VIEW v AS SELECT (k).m, count(*), min((e).a) FROM t GROUP BY (k).m;
 		CREATE MATERIALIZED VIEW w AS SELECT k, ((e).l).p FROM t WHERE (k).p > 0`)
-	q := `SELECT k, e, b, bs, pg_typeof(e), pg_typeof(bs) FROM t ORDER BY k`
+	q := `SELECT k, e, b, bs, s, pg_typeof(e), pg_typeof(bs) FROM t ORDER BY k`
 	qv := `SELECT * FROM v ORDER BY m`
 	qw := `SELECT * FROM w ORDER BY k`
 	before, beforeV, beforeW := query(t, db, q), query(t, db, qv), query(t, db, qw)
@@ -52,6 +53,9 @@ func TestCompositeTypesSurviveReopen(t *testing.T) {
 	}
 	if err := db.Exec(`INSERT INTO t VALUES (ROW(0, 'ok', NULL), NULL, NULL, NULL)`); err == nil {
 		t.Error("the domain of an attribute is not checked after reopening")
+	}
+	if err := db.Exec(`INSERT INTO t (k, s) VALUES (ROW(7, 'ok', NULL), ROW(100, 'ok', NULL))`); err == nil {
+		t.Error("a domain over a composite type is not checked after reopening")
 	}
 	if err := db.Exec(`CREATE TYPE gone AS (y text)`); err != nil {
 		t.Errorf("a dropped type came back: %v", err)

@@ -14,8 +14,8 @@ import (
 // composite type's CREATE TYPE statement (the column sql, format 9),
 // replaced whole by each change, each a SQLite transaction of its own.
 // Enums load before the sequences and the tables, whose statements name
-// them; composite types after the domains, which their attributes may
-// be of (load).
+// them; composite types with the domains, which their attributes may be
+// of and which may be over them (runTypeStatements).
 
 // createTypeTable creates the table of user-defined types, new in
 // format 8.
@@ -105,25 +105,20 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	return out, nil
 }
 
-// loadComposites runs the statements of the composite types among types
-// again, each once the types its attributes name are back: a type
-// altered to hold one made after it comes after that one.
-func loadComposites(types []engine.StoredType, run func(Entry) error) error {
-	var pending []engine.StoredType
-	for _, t := range types {
-		if t.Kind == engine.StoredTypeComposite {
-			pending = append(pending, t)
-		}
-	}
+// runTypeStatements runs the statements of domains and composite types
+// again, each once the types it names are back: a domain over a
+// composite type, or a composite type altered to hold a type made after
+// it, comes after that type.
+func runTypeStatements(pending []Entry, run func(Entry) error) error {
 	for len(pending) > 0 {
-		var later []engine.StoredType
+		var later []Entry
 		var lastErr error
-		for _, t := range pending {
-			err := run(Entry{Name: t.Name, Kind: "type", SQL: t.SQL})
+		for _, en := range pending {
+			err := run(en)
 			switch {
 			case err == nil:
 			case pgerr.Code(err) == pgerr.UndefinedObject:
-				later, lastErr = append(later, t), err
+				later, lastErr = append(later, en), err
 			default:
 				return err
 			}
