@@ -27,7 +27,7 @@ func TestCompositeTypesSurviveReopen(t *testing.T) {
 		CREATE TABLE base (x int, y text);
 		CREATE TABLE t (k later PRIMARY KEY, e early, b base, bs base[], s small);
 		INSERT INTO t VALUES (ROW(1, 'ok', 'a b'), ROW(1, ROW(2, 'sad', NULL), ARRAY[ROW(3, 'ok', 'q')::later]), ROW(1, 'x'), '{"(2,y)"}', ROW(5, 'ok', NULL)),
-			('(2,sad,"(,)")', NULL, NULL, NULL);
+			('(2,sad,"(,)")', NULL, NULL, NULL, NULL);
 		CREATE MATERIALIZED VIEW v AS SELECT (k).m, count(*), min((e).a) FROM t GROUP BY (k).m;
 		CREATE MATERIALIZED VIEW w AS SELECT k, ((e).l).p FROM t WHERE (k).p > 0`)
 	q := `SELECT k, e, b, bs, s, pg_typeof(e), pg_typeof(bs) FROM t ORDER BY k`
