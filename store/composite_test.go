@@ -9,7 +9,8 @@ import (
 
 // TestCompositeTypesSurviveReopen keeps composite types (one altered to
 // hold a type made after it, one with a domain and an enum attribute, one
-// nested, one under a domain), columns of them, of arrays of them and of a table's row type,
+// nested, one under a domain; the attribute's domain renamed), columns
+// of them, of arrays of them and of a table's row type,
 // a primary key on one, and views over them; after the file is opened
 // again the types keep their attributes, the rows and
 // views are the same, and the views are maintained.
@@ -29,7 +30,8 @@ func TestCompositeTypesSurviveReopen(t *testing.T) {
 		INSERT INTO t VALUES (ROW(1, 'ok', 'a b'), ROW(1, ROW(2, 'sad', NULL), ARRAY[ROW(3, 'ok', 'q')::later]), ROW(1, 'x'), '{"(2,y)"}', ROW(5, 'ok', NULL)),
 			('(2,sad,"(,)")', NULL, NULL, NULL, NULL);
 		CREATE MATERIALIZED VIEW v AS SELECT (k).m, count(*), min((e).a) FROM t GROUP BY (k).m;
-		CREATE MATERIALIZED VIEW w AS SELECT k, ((e).l).p FROM t WHERE (k).p > 0`)
+		CREATE MATERIALIZED VIEW w AS SELECT k, ((e).l).p FROM t WHERE (k).p > 0;
+		ALTER DOMAIN posint RENAME TO positive`)
 	q := `SELECT k, e, b, bs, s, pg_typeof(e), pg_typeof(bs) FROM t ORDER BY k`
 	qv := `SELECT * FROM v ORDER BY m`
 	qw := `SELECT * FROM w ORDER BY k`

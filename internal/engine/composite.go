@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -151,15 +152,16 @@ func (e *Engine) rowTypeColumn(name string) string {
 }
 
 // compositeDependents names the attributes of other composite types
-// that hold the row type called name, as PostgreSQL's DETAIL lines.
-func (e *Engine) compositeDependents(name string) []string {
+// whose types uses (the type called name) holds, as PostgreSQL's DETAIL
+// lines.
+func (e *Engine) compositeDependents(name string, uses func(value.Type) bool) []string {
 	var out []string
 	for cn, ct := range e.composites {
 		if cn == name {
 			continue
 		}
 		for _, a := range ct.Attrs {
-			if sql.HoldsRowType(a.Type, name) {
+			if uses(a.Type) {
 				out = append(out, fmt.Sprintf("column %s of composite type %s depends on type %s", a.Name, cn, typeDisplayName(a.Type, name)))
 			}
 		}
@@ -191,7 +193,7 @@ func (e *Engine) refuseRowTypeChange(table string, drop bool, dropping []string)
 			}
 		}
 	}
-	deps = append(deps, e.compositeDependents(table)...)
+	deps = append(deps, e.compositeDependents(table, func(t value.Type) bool { return sql.HoldsRowType(t, table) })...)
 	if len(deps) == 0 {
 		return nil
 	}
@@ -204,4 +206,47 @@ func (e *Engine) refuseRowTypeChange(table string, drop bool, dropping []string)
 	return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of table %s, whose row type other objects use, is not supported", table).
 		WithDetail("%s", strings.Join(deps, "\n")).
 		WithHint("alter it before another table or a type uses its row type")
+}
+
+// compositesOfDomain names the attributes of composite types of domain d,
+// as PostgreSQL's DETAIL lines.
+func (e *Engine) compositesOfDomain(d *expr.Domain) []string {
+	var out []string
+	for cn, ct := range e.composites {
+		for _, a := range ct.Attrs {
+			if a.Domain == d {
+				out = append(out, fmt.Sprintf("column %s of composite type %s depends on type %s", a.Name, cn, d.Name()))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// saveCompositesOf records again the composite types with an attribute
+// of domain d, whose statements name it: d was renamed.
+func (e *Engine) saveCompositesOf(d *expr.Domain) error {
+	for _, ct := range e.composites {
+		if slices.ContainsFunc(ct.Attrs, func(a sql.ColumnDef) bool { return a.Domain == d }) {
+			if err := e.saveComposite(ct.Name, ct); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refuseDomainInRecords refuses a constraint added to domain d while a
+// table column holds records with a field of it, as PostgreSQL (0A000):
+// those fields are not checked.
+func (e *Engine) refuseDomainInRecords(d *expr.Domain) error {
+	for cn, ct := range e.composites {
+		if !slices.ContainsFunc(ct.Attrs, func(a sql.ColumnDef) bool { return a.Domain.Over(d) }) {
+			continue
+		}
+		if col := e.rowTypeColumn(cn); col != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column %q uses it", d.Name(), col)
+		}
+	}
+	return nil
 }

@@ -309,7 +309,7 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", what, rel, name))
 	}
-	out = append(out, e.compositeDependents(name)...)
+	out = append(out, e.compositeDependents(name, uses)...)
 	for _, fns := range e.funcs {
 		for _, f := range fns {
 			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return uses(p.Type) }) ||
