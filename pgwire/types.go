@@ -119,6 +119,13 @@ func typeOID(t value.Type) uint32 {
 		}
 		return d.OID
 	}
+	if d := t.RecordDesc(); d != nil && d.OID != 0 {
+		// A composite type has the numbers CREATE TYPE gave it.
+		if t.Kind.IsArray() {
+			return d.ArrayOID
+		}
+		return d.OID
+	}
 	if t.Kind == value.ArrayOf(value.Record) {
 		return oidRecordArray
 	}

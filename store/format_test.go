@@ -123,7 +123,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 8 {
-		t.Errorf("format after opening: %d (%v), want 8", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 9 {
+		t.Errorf("format after opening: %d (%v), want 9", version, err)
 	}
 }

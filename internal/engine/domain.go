@@ -176,7 +176,11 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 				tables[t.name] = t.def.SQL()
 			}
 		}
-		// So are the domains over it.
+		// So are the composite types and the domains over it.
+		if err := e.saveCompositesOf(d); err != nil {
+			d.Set(old)
+			return Result{}, err
+		}
 		for _, o := range e.domains.byName {
 			if o.Def().Parent == d {
 				if err := e.saveDomain(o.Name(), o, nil); err != nil {
@@ -215,6 +219,9 @@ func (e *Engine) saveDomain(old string, d *expr.Domain, tables map[string]string
 func (e *Engine) validateDomain(d *expr.Domain, ad *sql.AlterDomain) error {
 	if ad.Validate == nil && !ad.CheckNotNull {
 		return nil
+	}
+	if err := e.refuseDomainInRecords(d); err != nil {
+		return err
 	}
 	for _, t := range e.sortedTables() {
 		for i, c := range t.def.Cols {
@@ -327,6 +334,7 @@ func (e *Engine) domainDependents(d *expr.Domain) []string {
 	for _, n := range over {
 		out = append(out, fmt.Sprintf("type %s depends on type %s", n, name))
 	}
+	out = append(out, e.compositesOfDomain(d)...)
 	for _, v := range e.domainViews(name) {
 		k, _ := e.kindOf(v)
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", map[sql.DropKind]string{sql.DropView: "view", sql.DropMatView: "materialized view"}[k], v, name))

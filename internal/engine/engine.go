@@ -444,6 +444,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		targets = append(targets, name)
 	}
+	for _, t := range targets {
+		if kind, _ := e.kindOf(t); kind != sql.DropTable {
+			continue
+		}
+		if err := e.refuseRowTypeChange(t, true, targets); err != nil {
+			return Result{}, err
+		}
+	}
 	// Everything that depends on the targets, transitively; the reverse
 	// of e.deps is built once, so that the walk is linear in the
 	// dependencies.

@@ -424,6 +424,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			if t := e.tables[b.Table]; t != nil && t.temp {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", t.def.Name)
 			}
+			if err := e.refuseRowTypeChange(b.Table, false, nil); err != nil {
+				return Result{}, err
+			}
 			res, err := e.alterTable(b)
 			e.pruneGrants()
 			if err == nil {
@@ -482,6 +485,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE TYPE", func() (Result, error) { return e.createEnum(b) })
 	case *sql.AlterEnum:
 		return s.ddl("ALTER TYPE", func() (Result, error) { return e.alterEnum(b) })
+	case *sql.CreateComposite:
+		return s.ddl("CREATE TYPE", func() (Result, error) { return e.createComposite(b) })
+	case *sql.AlterComposite:
+		return s.ddl("ALTER TYPE", func() (Result, error) { return e.alterComposite(b) })
 	case *sql.RenameType:
 		return s.ddl("ALTER TYPE", func() (Result, error) { return e.renameType(b) })
 	case *sql.DropType:

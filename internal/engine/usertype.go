@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -33,11 +34,15 @@ type TypeStore interface {
 }
 
 // StoredType is a user-defined type as a store records it: an enum's
-// labels in their order.
+// labels in their order, or a composite type's CREATE TYPE statement.
 type StoredType struct {
 	Name          string
 	OID, ArrayOID uint32
 	Labels        []string
+	// Kind is "" for an enum, StoredTypeComposite for a composite type,
+	// whose statement SQL is.
+	Kind string
+	SQL  string
 }
 
 func (closedStore) SaveType(string, StoredType) error { return errClosedStore() }
@@ -46,6 +51,11 @@ func (closedStore) DropTypes([]string) error          { return errClosedStore() 
 // userTypeState is the engine's part of user-defined types.
 type userTypeState struct {
 	userTypes map[string]value.Type
+	// composites are the composite types among userTypes (composite.go);
+	// restoreOIDs the object numbers of those a store holds, until their
+	// statements run again.
+	composites  map[string]*sql.CompositeType
+	restoreOIDs map[string][2]uint32
 	// typeUses are the user types each relation's statement named.
 	typeUses map[string][]string
 	nextOID  uint32
@@ -101,6 +111,9 @@ func (e *Engine) typeNameTaken(name string) bool {
 // checkRelationTypeName refuses a new relation named as a user type:
 // its row type would take the name.
 func (e *Engine) checkRelationTypeName(name string) error {
+	if _, ok := e.composites[name]; ok {
+		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
 	if _, ok := e.userTypes[name]; ok {
 		return pgerr.New(pgerr.DuplicateObject, "type %q already exists", name).
 			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
@@ -140,8 +153,17 @@ func (e *Engine) saveType(old string, t value.Type) error {
 	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels()})
 }
 
-// enumType returns the enum type ALTER or DROP TYPE names.
+// enumType returns the enum type ALTER TYPE … VALUE names.
 func (e *Engine) enumType(name string) (value.Type, error) {
+	t, err := e.userType(name)
+	if err == nil && t.Enum() == nil {
+		return value.Type{}, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", name)
+	}
+	return t, err
+}
+
+// userType returns the user-defined type ALTER or DROP TYPE names.
+func (e *Engine) userType(name string) (value.Type, error) {
 	if t, ok := e.userTypes[name]; ok {
 		return t, nil
 	}
@@ -178,15 +200,22 @@ func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
 }
 
 func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
-	t, err := e.enumType(r.Name)
+	t, err := e.userType(r.Name)
 	if err != nil {
 		return Result{}, err
+	}
+	if _, composite := e.composites[r.New]; t.Kind == value.Record && (composite || e.relationExists(r.New)) {
+		// A composite type is renamed as the relation PostgreSQL keeps it.
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", r.New)
 	}
 	if e.typeNameTaken(r.New) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", r.New)
 	}
 	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 		return Result{}, err
+	}
+	if t.Kind == value.Record {
+		return Result{Tag: "ALTER TYPE"}, e.renameComposite(r.Name, r.New)
 	}
 	if err := value.EnumRename(t, r.New); err != nil {
 		return Result{}, err
@@ -213,7 +242,7 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	res := Result{Tag: "DROP TYPE"}
 	var gone []string
 	for _, name := range d.Names {
-		t, err := e.enumType(name)
+		t, err := e.userType(name)
 		if pgerr.Code(err) == pgerr.UndefinedObject && d.IfExists {
 			res.Notices = append(res.Notices, fmt.Sprintf("type %q does not exist, skipping", name))
 			continue
@@ -246,6 +275,7 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	}
 	for _, name := range gone {
 		delete(e.userTypes, name)
+		delete(e.composites, name)
 	}
 	return res, nil
 }
@@ -256,12 +286,17 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 // DETAIL lists them.
 func (e *Engine) typeDependents(name string, t value.Type) []string {
 	var out []string
-	uses := func(ct value.Type) bool { return ct.Enum() != nil && ct.Mod == t.Mod }
+	uses := func(ct value.Type) bool {
+		if t.Kind == value.Record {
+			return sql.HoldsRowType(ct, name)
+		}
+		return ct.Enum() != nil && ct.Mod == t.Mod
+	}
 	byColumn := map[string]bool{}
 	for tn, tb := range e.tables {
 		for _, c := range tb.def.Cols {
 			if uses(c.Type) {
-				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, tn, name))
+				out = append(out, fmt.Sprintf("column %s of table %s depends on type %s", c.Name, tn, typeDisplayName(c.Type, name)))
 				byColumn[tn] = true
 			}
 		}
@@ -274,6 +309,15 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
 		out = append(out, fmt.Sprintf("%s %s depends on type %s", what, rel, name))
 	}
+	out = append(out, e.compositeDependents(name, uses)...)
+	for _, fns := range e.funcs {
+		for _, f := range fns {
+			if slices.ContainsFunc(f.Params, func(p sql.FuncParam) bool { return uses(p.Type) }) ||
+				slices.ContainsFunc(f.Cols, func(c plan.Column) bool { return uses(c.Type) }) {
+				out = append(out, fmt.Sprintf("function %s depends on type %s", f.Signature(), name))
+			}
+		}
+	}
 	sort.Strings(out)
 	return out
 }
@@ -284,6 +328,16 @@ func (e *Engine) LoadTypes(types []StoredType) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, st := range types {
+		e.nextOID = max(e.nextOID, st.ArrayOID+1)
+		if st.Kind == StoredTypeComposite {
+			// Its statement runs again once the types and domains it
+			// names are back.
+			if e.restoreOIDs == nil {
+				e.restoreOIDs = map[string][2]uint32{}
+			}
+			e.restoreOIDs[st.Name] = [2]uint32{st.OID, st.ArrayOID}
+			continue
+		}
 		t, err := value.NewEnumType(st.Name, st.OID, st.ArrayOID, st.Labels)
 		if err != nil {
 			return err
@@ -292,7 +346,6 @@ func (e *Engine) LoadTypes(types []StoredType) error {
 			e.userTypes = map[string]value.Type{}
 		}
 		e.userTypes[st.Name] = t
-		e.nextOID = max(e.nextOID, st.ArrayOID+1)
 	}
 	return nil
 }

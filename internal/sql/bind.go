@@ -147,6 +147,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateEnum(n.GetCreateEnumStmt())
 	case n.GetAlterEnumStmt() != nil:
 		return b.bindAlterEnum(n.GetAlterEnumStmt())
+	case n.GetCompositeTypeStmt() != nil:
+		return b.bindCreateComposite(n.GetCompositeTypeStmt())
 	case n.GetCreateSeqStmt() != nil:
 		return b.bindCreateSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:

@@ -105,6 +105,9 @@ func (w *alterWork) constraintName(c *pg_query.Constraint) string {
 
 func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	b.tableDef = true
+	if as.Objtype == pg_query.ObjectType_OBJECT_TYPE {
+		return b.bindAlterComposite(as)
+	}
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}
@@ -268,6 +271,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TYPE {
 		return b.bindRenameType(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_ATTRIBUTE {
+		return b.bindRenameAttribute(rs)
 	}
 	table := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE
 	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {

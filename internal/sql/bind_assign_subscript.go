@@ -35,6 +35,9 @@ func (b *binder) bindAssignSubscripts(sc *scope, name string, t value.Type, ind 
 				}
 				return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "cannot assign to field %q of column %q because its type %s is not a composite type", f.Sval, name, cur)
 			}
+			if f := n.GetString_(); f != nil && len(ind) == 1 {
+				return b.fieldAssigner(name, t, f.Sval, loc)
+			}
 			return nil, b.refuse(loc, "assignment to a field of column %q is not supported", name)
 		}
 		slice = slice || ai.IsSlice
@@ -142,8 +145,11 @@ func (b *binder) subscriptCast(v expr.Expr, t value.Type, name string, loc, vloc
 }
 
 // refuseDefaultSubscript is PostgreSQL's error for DEFAULT assigned to a
-// subscript.
-func (b *binder) refuseDefaultSubscript(loc int32) error {
+// subscript or a field (ind, the target's indirection).
+func (b *binder) refuseDefaultSubscript(ind []*pg_query.Node, loc int32) error {
+	if len(ind) > 0 && ind[0].GetString_() != nil {
+		return b.refuse(loc, "cannot set a subfield to DEFAULT")
+	}
 	return b.refuse(loc, "cannot set an array element to DEFAULT")
 }
 
@@ -155,7 +161,7 @@ func (b *binder) bindSubscriptSet(sc *scope, rel *Relation, i int, rt *pg_query.
 		return nil, err
 	}
 	if rt.Val.GetSetToDefault() != nil {
-		return nil, b.refuseDefaultSubscript(rt.Location)
+		return nil, b.refuseDefaultSubscript(rt.Indirection, rt.Location)
 	}
 	v, err := b.bindExpr(sc, rt.Val)
 	if err != nil {

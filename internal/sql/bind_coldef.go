@@ -128,8 +128,8 @@ func (b *binder) coldefRowType(tn *pg_query.TypeName) (value.Type, bool, error) 
 		if _, err := value.TypeFromName(names[0], nil); err == nil {
 			return value.Type{}, false, nil
 		}
-		rel, found := b.cat.Relation(names[0])
-		if !found || rel.Kind == KindSequence {
+		rel, found := b.rowTypeNamed(names[0])
+		if !found {
 			return value.Type{}, false, nil
 		}
 		t = relRowType(rel)

@@ -235,6 +235,9 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 // to a string type, dates and timestamps among themselves, numeric, int4
 // and int8 to money and money to numeric.
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
+	if out, ok, err := b.assignRecord(e, t, col, loc); ok {
+		return out, err
+	}
 	from := e.Type().Kind
 	ok := assignable(from, t.Kind)
 	if t.Enum() != nil && from != value.Unknown && e.Type() != t {

@@ -187,7 +187,7 @@ func (b *binder) valuesRow(in *insertInto, sc *scope, items []*pg_query.Node, ov
 	for j, it := range items {
 		if it.GetSetToDefault() != nil {
 			if _, ok := in.subscripted[j]; ok {
-				return nil, b.refuseDefaultSubscript(in.list[j].GetResTarget().Location)
+				return nil, b.refuseDefaultSubscript(in.list[j].GetResTarget().Indirection, in.list[j].GetResTarget().Location)
 			}
 			continue
 		}

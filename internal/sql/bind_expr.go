@@ -270,6 +270,8 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 				return value.Type{}, b.stmt.errf(tn.Location, pgerr.SyntaxError, "type modifier is not allowed for type %q", ut)
 			}
 			t, err = ut, nil
+		} else if rt, ok, rerr := b.relationTypeName(names, mods, tn.Location); ok {
+			t, err = rt, rerr
 		}
 	}
 	if err != nil {

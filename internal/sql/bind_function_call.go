@@ -250,11 +250,15 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 		// One row, NULL when the body returns none: the scalar call.
 		q = selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(&pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: f}}, c.fn.Cols[0].Name)}})
 	}
+	composite := c.fn.BaseType && isRowType(c.fn.Cols[0].Type)
+	if composite {
+		q = fieldsQuery(q)
+	}
 	alias := rf.Alias
 	switch {
 	case alias == nil:
 		alias = &pg_query.Alias{Aliasname: c.fn.Name}
-	case c.fn.BaseType && len(alias.Colnames) == 0:
+	case c.fn.BaseType && !composite && len(alias.Colnames) == 0:
 		alias = &pg_query.Alias{Aliasname: alias.Aliasname, Colnames: []*pg_query.Node{pg_query.MakeStrNode(alias.Aliasname)}}
 	}
 	return &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{

@@ -183,6 +183,9 @@ func (b *binder) bindJSONPopulateRecord(s *scope, name string, f *pg_query.FuncC
 // relRowType is the row type of table or view rel: named after it, its
 // columns as fields.
 func relRowType(rel *Relation) value.Type {
+	if rel.Kind == KindComposite {
+		return rel.RowType
+	}
 	fields := make([]value.RecordField, len(rel.Cols))
 	for i, c := range rel.Cols {
 		fields[i] = value.RecordField{Name: c.Name, Type: c.Type}

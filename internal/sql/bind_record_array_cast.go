@@ -32,8 +32,8 @@ func (b *binder) rowArrayCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok b
 		if _, isCTE := b.lookupCTE(name); isCTE {
 			return nil, false, nil
 		}
-		rel, found := b.cat.Relation(name)
-		if !found || rel.Kind == KindSequence {
+		rel, found := b.rowTypeNamed(name)
+		if !found {
 			return nil, false, nil
 		}
 		elem = relRowType(rel)

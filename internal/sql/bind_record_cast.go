@@ -37,38 +37,46 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 	if _, isCTE := b.lookupCTE(name); isCTE {
 		return nil, false, nil
 	}
-	rel, found := b.cat.Relation(name)
+	rel, found := b.rowTypeNamed(name)
 	if !found {
 		return nil, false, nil
 	}
-	t := relRowType(rel)
 	arg, err := b.bindExpr(s, c.Arg)
 	if err != nil {
 		return nil, true, err
 	}
+	e, err = b.castToRowType(arg, c.Arg, rel, c.Location)
+	return e, true, err
+}
+
+// castToRowType casts arg, bound from argNode (nil when not at hand), to
+// the row type of rel at loc, as rowTypeCast describes.
+func (b *binder) castToRowType(arg expr.Expr, argNode *pg_query.Node, rel *Relation, loc int32) (expr.Expr, error) {
+	t := relRowType(rel)
 	d := t.RecordDesc()
 	if arg.Type() == t {
-		return arg, true, nil
+		return arg, nil
 	}
 	if at := arg.Type(); at.Kind == value.Record && !at.IsAnonymousRecord() {
-		return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", at, d.Name)
+		return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", at, d.Name)
 	}
+	var err error
 	switch a := arg.(type) {
 	case *expr.RowCons:
 		args := make([]expr.Expr, len(d.Fields))
 		names := make([]string, len(d.Fields))
 		for i, f := range d.Fields {
 			if i >= len(a.Args) {
-				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too few columns.")
+				return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too few columns.")
 			}
 			if k, ok := a.Args[i].(*expr.Const); ok && i < len(a.Untyped) && a.Untyped[i] {
 				// A string literal is of type unknown: read as the
 				// field's type, an error at the literal.
 				if args[i], err = expr.Coerce(&expr.Const{V: k.V, T: value.UnknownType}, f.Type, true); err != nil {
-					return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(rowArgLoc(c.Arg, len(a.Args), i, c.Location)))
+					return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(rowArgLoc(argNode, len(a.Args), i, loc)))
 				}
 			} else if args[i], err = expr.Coerce(a.Args[i], f.Type, true); err != nil {
-				return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
+				return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).
 					WithDetail("Cannot cast type %s to %s in column %d.", typeNameNoMod(a.Args[i].Type()), typeNameNoMod(f.Type), i+1)
 			}
 			args[i] = b.intervalInput(a.Args[i], f.Type, args[i])
@@ -78,37 +86,43 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 			names[i] = f.Name
 		}
 		if len(a.Args) > len(d.Fields) {
-			return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too many columns.")
+			return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type record to %s", d.Name).WithDetail("Input has too many columns.")
 		}
-		return expr.NewRecordCons(args, names, "", d.Name, false), true, nil
+		rc := expr.NewRecordCons(args, names, "", d.Name, false)
+		rc.T = t // a composite type's keeps its object numbers
+		return rc, nil
 	case *expr.Const:
 		if a.V.IsNull() && a.T.Kind == value.Unknown {
-			return &expr.Const{V: value.Null, T: t}, true, nil
+			return &expr.Const{V: value.Null, T: t}, nil
 		}
 		if a.T.Kind == value.Unknown {
 			v, err := value.ParseRecord(a.V.Str(), t)
 			if err != nil {
-				return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(c.Arg, c.Location)))
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(argNode, loc)))
 			}
 			if err := checkFieldDomains(rel, v); err != nil {
-				return nil, true, err
+				return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(argNode, loc)))
 			}
 			if b.inputClock() == nil || !holdsIntervalField(t) {
-				return &expr.Const{V: v, T: t}, true, nil
+				return &expr.Const{V: v, T: t}, nil
 			}
 			// Its intervals read in the style of the session running it.
-			return b.recordIn(arg, t, d.Name), true, nil
+			return withFieldDomains(b.recordIn(arg, t, d.Name), rel), nil
 		}
 	}
 	if arg.Type().Kind.IsString() {
 		// The record's text form, read when the cast is evaluated.
-		return b.recordIn(arg, t, d.Name), true, nil
+		return withFieldDomains(b.recordIn(arg, t, d.Name), rel), nil
 	}
 	if arg.Type().Kind == value.Unknown {
-		return nil, true, b.refuse(c.Location, "a cast of %s to the row type %s is not supported", arg.Type(), d.Name).
-			WithHint("cast a row constructor: ROW(a, b)::%s", d.Name)
+		// A parameter, which takes the type.
+		e, err := expr.Coerce(arg, t, true)
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		return withFieldDomains(e, rel), nil
 	}
-	return nil, true, b.stmt.errf(c.Location, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
+	return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", arg.Type(), d.Name)
 }
 
 // anonymousRecordCast binds x::record, a cast to PostgreSQL's pseudo-type

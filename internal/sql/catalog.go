@@ -17,6 +17,9 @@ const (
 	// KindSequence is a sequence read as a relation of one row
 	// (SELECT * FROM s), with SequenceColumns.
 	KindSequence
+	// KindComposite is a composite type (CREATE TYPE … AS (…)) read as
+	// the relation whose row type it is, by casts and column types only.
+	KindComposite
 )
 
 // Relation is what the binder needs to know about a named relation.
@@ -44,6 +47,8 @@ type Relation struct {
 	Def *CreateTable
 	// View only: the defining query and its text.
 	Query *Stmt
+	// RowType is a composite type's record type (KindComposite only).
+	RowType value.Type
 }
 
 // Catalog resolves relation names. Names are already case-folded.

@@ -86,16 +86,24 @@ func load(f *File, e *engine.Engine) error {
 		}
 		return nil
 	}
-	// Domains before the tables whose columns are of them; the engine
-	// has no store yet, so recreating them writes nothing.
+	// Domains and composite types before the tables whose columns are
+	// of them; the engine has no store yet, so recreating them writes
+	// nothing.
 	domains, err := f.Domains()
 	if err != nil {
 		return err
 	}
+	var typeStmts []Entry
 	for _, d := range domains {
-		if err := run(Entry{Name: d.Name, Kind: "domain", SQL: d.SQL}); err != nil {
-			return err
+		typeStmts = append(typeStmts, Entry{Name: d.Name, Kind: "domain", SQL: d.SQL})
+	}
+	for _, t := range types {
+		if t.Kind == engine.StoredTypeComposite {
+			typeStmts = append(typeStmts, Entry{Name: t.Name, Kind: "type", SQL: t.SQL})
 		}
+	}
+	if err := runTypeStatements(typeStmts, run); err != nil {
+		return err
 	}
 	// Tables first, each with its rows: no table depends on a view, and
 	// every view's cold start then reads the tables whole.

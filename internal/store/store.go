@@ -59,8 +59,10 @@ import (
 // column's sequence, which a deltaview that reads up to version 6 does not
 // know), versions 1 to 7 no domains nor user-defined types (the file gains
 // their tables) and no SQL functions (the catalog may now hold CREATE
-// FUNCTION statements, of kind function under their signatures).
-const FormatVersion = 8
+// FUNCTION statements, of kind function under their signatures),
+// versions 1 to 8 no composite types (deltaview_types gains the column
+// sql, their CREATE TYPE statements).
+const FormatVersion = 9
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -255,6 +257,9 @@ func (f *File) initialise() error {
 		if err := f.createTypeTable(); err != nil {
 			return err
 		}
+		if err := f.addTypeSQLColumn(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -315,6 +320,11 @@ func (f *File) upgrade(version int) error {
 			return err
 		}
 		if err := f.createTypeTable(); err != nil {
+			return err
+		}
+	}
+	if version < 9 {
+		if err := f.addTypeSQLColumn(); err != nil {
 			return err
 		}
 	}

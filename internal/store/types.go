@@ -1,22 +1,34 @@
 package store
 
 import (
+	"database/sql"
 	"encoding/json"
 
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
 // User-defined types (CREATE TYPE) keep their definition in the table
-// deltaview_types (format 8), one row per type: its name, its object
-// numbers and an enum's labels in their order (a JSON array), replaced
-// whole by each change, each a SQLite transaction of its own. They load
-// before the sequences and the tables, whose statements name them.
+// deltaview_types (format 8), one row per type: its name, its kind, its
+// object numbers and an enum's labels in their order (a JSON array), or a
+// composite type's CREATE TYPE statement (the column sql, format 9),
+// replaced whole by each change, each a SQLite transaction of its own.
+// Enums load before the sequences and the tables, whose statements name
+// them; composite types with the domains, which their attributes may be
+// of and which may be over them (runTypeStatements).
 
 // createTypeTable creates the table of user-defined types, new in
 // format 8.
 func (f *File) createTypeTable() error {
 	_, err := f.conn.ExecContext(ctx, `CREATE TABLE deltaview_types (name TEXT PRIMARY KEY, kind TEXT NOT NULL,
 		oid INTEGER NOT NULL, array_oid INTEGER NOT NULL, labels TEXT NOT NULL) STRICT`)
+	return err
+}
+
+// addTypeSQLColumn gives deltaview_types the column sql, a composite
+// type's statement (format 9); NULL for an enum.
+func (f *File) addTypeSQLColumn() error {
+	_, err := f.conn.ExecContext(ctx, `ALTER TABLE deltaview_types ADD COLUMN sql TEXT`)
 	return err
 }
 
@@ -34,8 +46,12 @@ func (f *File) SaveType(old string, t engine.StoredType) error {
 				return err
 			}
 		}
-		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types VALUES (?, 'enum', ?, ?, ?)",
-			t.Name, t.OID, t.ArrayOID, string(labels))
+		kind, stmt := "enum", any(nil)
+		if t.Kind == engine.StoredTypeComposite {
+			kind, stmt = t.Kind, t.SQL
+		}
+		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types VALUES (?, ?, ?, ?, ?, ?)",
+			t.Name, kind, t.OID, t.ArrayOID, string(labels), stmt)
 		return err
 	})
 }
@@ -58,7 +74,11 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	if f.version < 8 {
 		return nil, nil
 	}
-	rows, err := f.conn.QueryContext(ctx, "SELECT name, oid, array_oid, labels FROM deltaview_types ORDER BY oid")
+	cols := "name, oid, array_oid, labels, NULL, NULL"
+	if f.version >= 9 {
+		cols = "name, oid, array_oid, labels, kind, sql"
+	}
+	rows, err := f.conn.QueryContext(ctx, "SELECT "+cols+" FROM deltaview_types ORDER BY oid")
 	if err != nil {
 		return nil, f.mapErr("read", err)
 	}
@@ -67,8 +87,12 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	for rows.Next() {
 		var t engine.StoredType
 		var labels string
-		if err := rows.Scan(&t.Name, &t.OID, &t.ArrayOID, &labels); err != nil {
+		var kind, stmt sql.NullString
+		if err := rows.Scan(&t.Name, &t.OID, &t.ArrayOID, &labels, &kind, &stmt); err != nil {
 			return nil, f.mapErr("read", err)
+		}
+		if kind.String == engine.StoredTypeComposite {
+			t.Kind, t.SQL = kind.String, stmt.String
 		}
 		if err := json.Unmarshal([]byte(labels), &t.Labels); err != nil {
 			return nil, f.mapErr("read", err)
@@ -79,4 +103,30 @@ func (f *File) Types() ([]engine.StoredType, error) {
 		return nil, f.mapErr("read", err)
 	}
 	return out, nil
+}
+
+// runTypeStatements runs the statements of domains and composite types
+// again, each once the types it names are back: a domain over a
+// composite type, or a composite type altered to hold a type made after
+// it, comes after that type.
+func runTypeStatements(pending []Entry, run func(Entry) error) error {
+	for len(pending) > 0 {
+		var later []Entry
+		var lastErr error
+		for _, en := range pending {
+			err := run(en)
+			switch {
+			case err == nil:
+			case pgerr.Code(err) == pgerr.UndefinedObject:
+				later, lastErr = append(later, en), err
+			default:
+				return err
+			}
+		}
+		if len(later) == len(pending) {
+			return lastErr
+		}
+		pending = later
+	}
+	return nil
 }

@@ -218,7 +218,10 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 	if r, ok, err := castBits(v, to, explicit); ok {
 		return r, err
 	}
-	if v.kind.IsString() && (to.Kind == Record || to.Kind == ArrayOf(Record)) && to.Mod >= 0 {
+	if v.kind.IsString() && (to.Kind == Record || to.Kind == ArrayOf(Record)) {
+		if to.Mod < 0 {
+			return Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
 		return Parse(v.Str(), to) // a row type's text input, which knows its fields
 	}
 	if v.kind.IsString() && to.Kind == Enum {

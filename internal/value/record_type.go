@@ -27,6 +27,10 @@ type RecordDesc struct {
 	// it is; "" for an anonymous record.
 	Name   string
 	Fields []RecordField
+	// OID and ArrayOID are the object numbers of a composite type made by
+	// CREATE TYPE … AS (…), and of its array type; 0 for a relation's
+	// row type and an anonymous record.
+	OID, ArrayOID uint32
 }
 
 // RecordField is a record type's field: its name and type.
@@ -47,8 +51,18 @@ var recordTypes struct {
 // RecordTypeOf returns the record type with these fields, named name (a
 // table's or view's row type) or anonymous when name is "".
 func RecordTypeOf(name string, fields []RecordField) Type {
+	return CompositeTypeOf(name, 0, 0, fields)
+}
+
+// CompositeTypeOf returns the composite type name with these fields and
+// object numbers, as CREATE TYPE … AS (…) makes it: each change of its
+// fields or name gives another Type.
+func CompositeTypeOf(name string, oid, arrayOID uint32, fields []RecordField) Type {
 	var key strings.Builder
 	key.WriteString(strconv.Quote(name))
+	if oid != 0 {
+		key.WriteString(" " + strconv.FormatUint(uint64(oid), 10) + " " + strconv.FormatUint(uint64(arrayOID), 10))
+	}
 	for _, f := range fields {
 		key.WriteByte(' ')
 		key.WriteString(strconv.Quote(f.Name))
@@ -70,7 +84,7 @@ func RecordTypeOf(name string, fields []RecordField) Type {
 	if p := recordTypes.descs.Load(); p != nil {
 		descs = *p
 	}
-	d := &RecordDesc{Name: name, Fields: append([]RecordField(nil), fields...)}
+	d := &RecordDesc{Name: name, Fields: append([]RecordField(nil), fields...), OID: oid, ArrayOID: arrayOID}
 	descs = append(descs[:len(descs):len(descs)], d)
 	recordTypes.descs.Store(&descs)
 	mod := int32(len(descs))
