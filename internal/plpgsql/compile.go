@@ -1,0 +1,340 @@
+package plpgsql
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Signature is what a body is compiled for: a function's parameters and
+// result, or nothing for a DO block.
+type Signature struct {
+	Name string
+	// Modes are the modes of every parameter in order, a letter each
+	// (i, o, b for INOUT, t for a column of RETURNS TABLE), Types their
+	// types.
+	Modes string
+	Types []value.Type
+	// Result are the result's columns: none for void, one for a scalar
+	// type, one per OUT parameter.
+	Result []plan.Column
+	Set    bool
+	// Out says that the result columns are OUT parameters (or RETURNS
+	// TABLE), which RETURN without a value returns.
+	Out bool
+}
+
+// Func is a compiled body. It is read-only once compiled, but for the
+// caches of its expressions, filled under the engine's lock.
+type Func struct {
+	sig     Signature
+	datums  []*datum
+	nparams int
+	found   int
+	body    *block
+	// types are the resolved types of declared variables, by datum.
+	types map[int]declType
+}
+
+// Compile reads a function's CREATE FUNCTION statement, or a DO
+// statement, with PostgreSQL's PL/pgSQL grammar. Its errors are
+// PostgreSQL's compile errors (42601 for syntax).
+func Compile(stmt string, sig Signature) (*Func, error) {
+	stmt, rowtypes := rowTypeDecls(stmt)
+	js, err := pg_query.ParsePlPgSqlToJSON(stmt)
+	if err != nil {
+		var pe *parser.Error
+		if errors.As(err, &pe) {
+			return nil, compileError(pe.Message)
+		}
+		return nil, pgerr.New(pgerr.SyntaxError, "%s", err.Error())
+	}
+	var top []map[string]any
+	if err := json.Unmarshal([]byte(js), &top); err != nil || len(top) != 1 {
+		return nil, pgerr.New(pgerr.Internal, "reading the PL/pgSQL tree: %v", err)
+	}
+	fn := obj(top[0], "PLpgSQL_function")
+	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}}
+	for _, d := range list(fn, "datums") {
+		dt := readDatum(d)
+		if rel, ok := rowtypes[dt.name]; ok && dt.record {
+			dt.typName = rel + "%ROWTYPE"
+		}
+		f.datums = append(f.datums, dt)
+	}
+	f.found = f.nparams
+	c := &compiler{f: f}
+	kind, act := node(fn["action"])
+	if kind != "PLpgSQL_stmt_block" {
+		return nil, pgerr.New(pgerr.Internal, "unexpected PL/pgSQL body %s", kind)
+	}
+	f.body = c.block(act)
+	if c.unsupported != "" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported", c.unsupported).
+			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS and SQL statements; cursors and transaction control are not supported")
+	}
+	c.scope()
+	return f, nil
+}
+
+// rowTypeDecl is a declaration of a variable of a table's row type.
+var rowTypeDecl = regexp.MustCompile(`(?i)\b([a-z_][a-z0-9_$]*)(\s+(?:constant\s+)?)([a-z_][a-z0-9_$.]*)%rowtype\b`)
+
+// rowTypeDecls declares the variables of a row type (v t%ROWTYPE)
+// record: the grammar, without a catalog, would take them for scalars and
+// refuse v.field := …. It returns the table of each such variable.
+func rowTypeDecls(stmt string) (string, map[string]string) {
+	rels := map[string]string{}
+	out := rowTypeDecl.ReplaceAllStringFunc(stmt, func(m string) string {
+		g := rowTypeDecl.FindStringSubmatch(m)
+		rels[strings.ToLower(g[1])] = g[3]
+		return g[1] + g[2] + "record"
+	})
+	return out, rels
+}
+
+// compileError is a compile error of PostgreSQL's PL/pgSQL grammar.
+func compileError(msg string) error {
+	code := pgerr.SyntaxError
+	switch {
+	case strings.Contains(msg, "RETURN NEXT") || strings.Contains(msg, "RETURN QUERY") ||
+		strings.Contains(msg, "RETURN cannot have a parameter"):
+		code = pgerr.DatatypeMismatch
+	case strings.Contains(msg, "unrecognized exception condition"):
+		code = pgerr.UndefinedObject
+	}
+	return pgerr.New(code, "%s", msg)
+}
+
+type compiler struct {
+	f      *Func
+	blocks []*block // in the order they open
+	// unsupported is the first statement the interpreter does not run.
+	unsupported string
+}
+
+type jm = map[string]any
+
+func node(v any) (string, jm) {
+	m, _ := v.(jm)
+	for k, b := range m {
+		bm, _ := b.(jm)
+		return k, bm
+	}
+	return "", nil
+}
+
+func obj(m jm, k string) jm { v, _ := m[k].(jm); return v }
+
+func str(m jm, k string) string { s, _ := m[k].(string); return s }
+func num(m jm, k string) int    { n, _ := m[k].(float64); return int(n) }
+func flag(m jm, k string) bool  { b, _ := m[k].(bool); return b }
+func list(m jm, k string) []any { l, _ := m[k].([]any); return l }
+
+// expr reads the PLpgSQL_expr at m[k]; nil when there is none.
+func expr(m jm, k string) *pexpr {
+	_, e := node(m[k])
+	if e == nil {
+		return nil
+	}
+	return &pexpr{text: str(e, "query"), mode: num(e, "parseMode")}
+}
+
+func exprs(m jm, k string) []*pexpr {
+	var out []*pexpr
+	for _, v := range list(m, k) {
+		out = append(out, expr(jm{"e": v}, "e"))
+	}
+	return out
+}
+
+func readDatum(v any) *datum {
+	kind, m := node(v)
+	d := &datum{name: str(m, "refname"), line: num(m, "lineno"), isConst: flag(m, "isconst"), notNull: flag(m, "notnull"),
+		def: expr(m, "default_val")}
+	switch kind {
+	case "PLpgSQL_var":
+		_, t := node(m["datatype"])
+		d.typName = strings.TrimSpace(str(t, "typname"))
+	case "PLpgSQL_rec":
+		d.record = true
+	case "PLpgSQL_recfield":
+		d.field, d.parent, d.implicit = str(m, "fieldname"), num(m, "recparentno"), true
+	default:
+		d.implicit = true
+	}
+	if strings.HasPrefix(d.name, "__Case__Variable_") {
+		d.implicit = true
+	}
+	return d
+}
+
+func (c *compiler) stmts(l []any) []stmt {
+	var out []stmt
+	for _, v := range l {
+		if s := c.stmt(v); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (c *compiler) block(m jm) *block {
+	b := &block{label: str(m, "label"), line: num(m, "lineno")}
+	c.blocks = append(c.blocks, b)
+	b.body = c.stmts(list(m, "body"))
+	_, ex := node(m["exceptions"])
+	for _, h := range list(ex, "exc_list") {
+		_, hm := node(h)
+		var hd handler
+		for _, cv := range list(hm, "conditions") {
+			_, cm := node(cv)
+			hd.conds = append(hd.conds, str(cm, "condname"))
+		}
+		hd.body = c.stmts(list(hm, "action"))
+		b.handlers = append(b.handlers, hd)
+	}
+	return b
+}
+
+func readTarget(m jm) target {
+	kind, t := node(m["target"])
+	if kind == "PLpgSQL_rec" {
+		return target{rec: num(t, "dno")}
+	}
+	tg := target{rec: -1}
+	for _, fv := range list(t, "fields") {
+		fm, _ := fv.(jm)
+		tg.fields = append(tg.fields, num(fm, "varno"))
+	}
+	return tg
+}
+
+func (c *compiler) stmt(v any) stmt {
+	kind, m := node(v)
+	switch kind {
+	case "PLpgSQL_stmt_block":
+		return c.block(m)
+	case "PLpgSQL_stmt_assign":
+		return &assign{target: num(m, "varno"), e: expr(m, "expr")}
+	case "PLpgSQL_stmt_if":
+		s := &ifStmt{conds: []*pexpr{expr(m, "cond")}, bodies: [][]stmt{c.stmts(list(m, "then_body"))}, els: c.stmts(list(m, "else_body"))}
+		for _, ev := range list(m, "elsif_list") {
+			_, em := node(ev)
+			s.conds = append(s.conds, expr(em, "cond"))
+			s.bodies = append(s.bodies, c.stmts(list(em, "stmts")))
+		}
+		return s
+	case "PLpgSQL_stmt_case":
+		s := &caseStmt{test: expr(m, "t_expr"), testVar: num(m, "t_varno"), hasElse: flag(m, "have_else"), els: c.stmts(list(m, "else_stmts"))}
+		for _, wv := range list(m, "case_when_list") {
+			_, wm := node(wv)
+			s.whens = append(s.whens, expr(wm, "expr"))
+			s.bodies = append(s.bodies, c.stmts(list(wm, "stmts")))
+		}
+		return s
+	case "PLpgSQL_stmt_loop":
+		return &loop{label: str(m, "label"), body: c.stmts(list(m, "body"))}
+	case "PLpgSQL_stmt_while":
+		return &loop{label: str(m, "label"), cond: expr(m, "cond"), body: c.stmts(list(m, "body"))}
+	case "PLpgSQL_stmt_fori":
+		_, vm := node(m["var"])
+		s := &forInt{label: str(m, "label"), name: str(vm, "refname"), lower: expr(m, "lower"), upper: expr(m, "upper"),
+			step: expr(m, "step"), reverse: flag(m, "reverse"), dno: -1}
+		for i, d := range c.f.datums {
+			if !d.implicit && !d.record && d.name == s.name && d.line == num(vm, "lineno") && d.typName == `pg_catalog."integer"` {
+				s.dno, d.implicit = i, true
+				break
+			}
+		}
+		s.body = c.stmts(list(m, "body"))
+		return s
+	case "PLpgSQL_stmt_fors":
+		t := target{rec: -1}
+		if k, vm := node(m["var"]); k == "PLpgSQL_rec" {
+			t.rec = num(vm, "dno")
+		} else {
+			t = readTarget(jm{"target": m["var"]})
+		}
+		return &forQuery{label: str(m, "label"), target: t, query: expr(m, "query"), body: c.stmts(list(m, "body"))}
+	case "PLpgSQL_stmt_dynfors":
+		t := target{rec: -1}
+		if k, vm := node(m["var"]); k == "PLpgSQL_rec" {
+			t.rec = num(vm, "dno")
+		} else {
+			t = readTarget(jm{"target": m["var"]})
+		}
+		return &forQuery{label: str(m, "label"), target: t, query: expr(m, "query"), dyn: true, params: exprs(m, "params"),
+			body: c.stmts(list(m, "body"))}
+	case "PLpgSQL_stmt_foreach_a":
+		return &foreach{label: str(m, "label"), target: num(m, "varno"), slice: num(m, "slice"), e: expr(m, "expr"), body: c.stmts(list(m, "body"))}
+	case "PLpgSQL_stmt_exit":
+		return &exitStmt{exit: flag(m, "is_exit"), label: str(m, "label"), cond: expr(m, "cond")}
+	case "PLpgSQL_stmt_return":
+		return &returnStmt{e: expr(m, "expr")}
+	case "PLpgSQL_stmt_return_next":
+		return &returnNext{e: expr(m, "expr")}
+	case "PLpgSQL_stmt_return_query":
+		return &returnQuery{query: expr(m, "query"), dyn: expr(m, "dynquery"), params: exprs(m, "params")}
+	case "PLpgSQL_stmt_raise":
+		s := &raise{level: num(m, "elog_level"), condname: str(m, "condname"), message: str(m, "message"), params: exprs(m, "params"), line: num(m, "lineno")}
+		for _, ov := range list(m, "options") {
+			_, om := node(ov)
+			s.options = append(s.options, raiseOption{kind: num(om, "opt_type"), e: expr(om, "expr")})
+		}
+		return s
+	case "PLpgSQL_stmt_assert":
+		return &assertStmt{cond: expr(m, "cond"), message: expr(m, "message")}
+	case "PLpgSQL_stmt_execsql":
+		return &execSQL{sql: expr(m, "sqlstmt"), into: flag(m, "into"), strict: flag(m, "strict"), target: readTarget(m)}
+	case "PLpgSQL_stmt_dynexecute":
+		return &dynExecute{query: expr(m, "query"), into: flag(m, "into"), strict: flag(m, "strict"), target: readTarget(m), params: exprs(m, "params")}
+	case "PLpgSQL_stmt_perform":
+		return &perform{e: expr(m, "expr")}
+	case "PLpgSQL_stmt_getdiag":
+		s := &getDiag{stacked: flag(m, "is_stacked")}
+		for _, iv := range list(m, "diag_items") {
+			_, im := node(iv)
+			s.items = append(s.items, diagItem{kind: str(im, "kind"), target: num(im, "target")})
+		}
+		return s
+	case "PLpgSQL_stmt_null":
+		return &nullStmt{}
+	case "":
+		return nil
+	}
+	if c.unsupported == "" {
+		c.unsupported = strings.ToUpper(strings.TrimPrefix(kind, "PLpgSQL_stmt_"))
+	}
+	return nil
+}
+
+// scope gives each declared variable to the block that declares it: the
+// first block, in the order blocks open, that begins at or after the
+// line of the declaration (a block's declarations come before its
+// BEGIN). The parameters, FOUND and the implicit variables belong to the
+// function.
+func (c *compiler) scope() {
+	f := c.f
+	for i, d := range f.datums {
+		if i <= f.found || d.implicit || (d.name == "sqlstate" || d.name == "sqlerrm") && d.isConst {
+			continue
+		}
+		owner := c.blocks[0]
+		for _, b := range c.blocks {
+			if b.line >= d.line {
+				owner = b
+				break
+			}
+		}
+		owner.decls = append(owner.decls, i)
+	}
+}
