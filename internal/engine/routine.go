@@ -33,7 +33,7 @@ func compiled(f *sql.Function) (*plpgsql.Func, error) {
 	if pf, ok := f.Compiled.(*plpgsql.Func); ok {
 		return pf, nil
 	}
-	pf, err := plpgsql.Compile(f.SQL, routineSignature(f))
+	pf, err := plpgsql.Compile(f.SQL, f.Source, routineSignature(f))
 	if err != nil {
 		return nil, err
 	}
@@ -77,8 +77,8 @@ func (e *Engine) callsRoutine(rec *recorder) bool {
 }
 
 // execDo runs DO.
-func (s *Session) execDo(rec *recorder) (Result, error) {
-	f, err := plpgsql.Compile(rec.text, plpgsql.Signature{})
+func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
+	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{})
 	if err != nil {
 		return Result{}, err
 	}

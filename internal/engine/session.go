@@ -412,7 +412,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		}
 		return execSelect(b.Plan, bud)
 	case *sql.Do:
-		return s.execDo(rec)
+		return s.execDo(b, rec)
 	case *sql.Insert:
 		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
 	case *sql.Update:

@@ -45,9 +45,9 @@ type Func struct {
 }
 
 // Compile reads a function's CREATE FUNCTION statement, or a DO
-// statement, with PostgreSQL's PL/pgSQL grammar. Its errors are
-// PostgreSQL's compile errors (42601 for syntax).
-func Compile(stmt string, sig Signature) (*Func, error) {
+// statement, with PostgreSQL's PL/pgSQL grammar; body is the code's
+// text. Its errors are PostgreSQL's compile errors (42601 for syntax).
+func Compile(stmt, body string, sig Signature) (*Func, error) {
 	stmt, rowtypes := rowTypeDecls(stmt)
 	js, err := pg_query.ParsePlPgSqlToJSON(stmt)
 	if err != nil {
@@ -71,7 +71,7 @@ func Compile(stmt string, sig Signature) (*Func, error) {
 		f.datums = append(f.datums, dt)
 	}
 	f.found = f.nparams
-	c := &compiler{f: f}
+	c := &compiler{f: f, nextVars: returnNextVars(body)}
 	kind, act := node(fn["action"])
 	if kind != "PLpgSQL_stmt_block" {
 		return nil, pgerr.New(pgerr.Internal, "unexpected PL/pgSQL body %s", kind)
@@ -119,6 +119,21 @@ type compiler struct {
 	blocks []*block // in the order they open
 	// unsupported is the first statement the interpreter does not run.
 	unsupported string
+	// nextVars are the variables of RETURN NEXT var, by line, in order.
+	nextVars map[int][]string
+}
+
+var returnNextVar = regexp.MustCompile(`(?i)\breturn\s+next\s+([a-z_][a-z0-9_$]*)\s*;`)
+
+// returnNextVars finds the variables RETURN NEXT names, which the
+// grammar's tree does not keep, by line of the body.
+func returnNextVars(body string) map[int][]string {
+	out := map[int][]string{}
+	for _, m := range returnNextVar.FindAllStringSubmatchIndex(body, -1) {
+		line := 1 + strings.Count(body[:m[0]], "\n")
+		out[line] = append(out[line], body[m[2]:m[3]])
+	}
+	return out
 }
 
 type jm = map[string]any
@@ -281,7 +296,13 @@ func (c *compiler) stmt(v any) stmt {
 	case "PLpgSQL_stmt_return":
 		return &returnStmt{e: expr(m, "expr")}
 	case "PLpgSQL_stmt_return_next":
-		return &returnNext{e: expr(m, "expr")}
+		s := &returnNext{e: expr(m, "expr")}
+		line := num(m, "lineno")
+		if s.e == nil && !c.f.sig.Out && len(c.nextVars[line]) > 0 {
+			s.e = &pexpr{text: c.nextVars[line][0], mode: 2}
+			c.nextVars[line] = c.nextVars[line][1:]
+		}
+		return s
 	case "PLpgSQL_stmt_return_query":
 		return &returnQuery{query: expr(m, "query"), dyn: expr(m, "dynquery"), params: exprs(m, "params")}
 	case "PLpgSQL_stmt_raise":

@@ -9,8 +9,9 @@
 // $1…$n of their types: the engine binds each once per text and types, as
 // PostgreSQL plans each once, and runs it with the variables' values.
 //
-//	f, _ := plpgsql.Compile(`DO $$ DECLARE n int := 0; BEGIN
+//	body := `DECLARE n int := 0; BEGIN
 //	  FOR i IN 1..3 LOOP n := n + i; END LOOP;
-//	  RAISE NOTICE 'sum %', n; END $$`, plpgsql.Signature{})
-//	_, err := f.Call(rt, nil) // rt notices "sum 6"
+//	  RAISE NOTICE 'sum %', n; END`
+//	f, _ := plpgsql.Compile("DO $$"+body+"$$", body, plpgsql.Signature{})
+//	_, _, err := f.Call(rt, nil) // rt is told the notice "sum 6"
 package plpgsql

@@ -131,7 +131,7 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	}
 	ct, err := c.block(f.body)
 	if err != nil {
-		return value.Null, nil, err
+		return value.Null, nil, unpositioned(err)
 	}
 	sig := f.sig
 	switch {
@@ -437,6 +437,18 @@ func (c *call) implicit(dno int, t value.Type) *variable {
 	}
 	fn.vars[v.name] = v
 	return v
+}
+
+// unpositioned drops the position of an error of a statement of the
+// body, which is not a position in the statement that ran the code.
+func unpositioned(err error) error {
+	pe := pgerr.Wrap(err)
+	if pe.Position == 0 {
+		return err
+	}
+	c := *pe
+	c.Position = 0
+	return &c
 }
 
 func unassigned(name string) error {
