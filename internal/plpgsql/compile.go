@@ -294,6 +294,9 @@ func (c *compiler) stmt(v any) stmt {
 	case "PLpgSQL_stmt_exit":
 		return &exitStmt{exit: flag(m, "is_exit"), label: str(m, "label"), cond: expr(m, "cond")}
 	case "PLpgSQL_stmt_return":
+		if num(m, "lineno") == 0 {
+			return nil // the grammar's own, at the end of every body
+		}
 		return &returnStmt{e: expr(m, "expr")}
 	case "PLpgSQL_stmt_return_next":
 		s := &returnNext{e: expr(m, "expr")}
