@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -133,28 +134,33 @@ type plRuntime struct{ s *Session }
 var _ plpgsql.Runtime = (*plRuntime)(nil)
 
 // Run implements plpgsql.Runtime.
-func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value) (*plpgsql.Result, error) {
+func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, keep bool) (*plpgsql.Result, error) {
 	s := rt.s
 	e := s.e
-	if rn := s.tempNames(); rn != nil {
+	var bd *plBinding
+	key := plKey{st: st, types: fmt.Sprint(types)}
+	if keep {
+		bd = s.plBindings.take(key, e.catalogGen)
+	}
+	if bd == nil {
 		var err error
-		if st, err = sql.RenameRelations(st, rn); err != nil {
+		if bd, err = s.bindPL(st, types); err != nil {
 			return nil, err
 		}
 	}
-	rec := &recorder{cat: e, seen: map[string]bool{}, text: st.SQL}
-	b, params, err := sql.BindWithParams(rec, st, types)
-	if err != nil {
-		return nil, err
+	if keep {
+		defer s.plBindings.give(key, bd)
 	}
+	b, rec := bd.bound, bd.rec
 	if err := s.authorize(b, rec); err != nil {
 		return nil, err
 	}
-	for i, p := range params {
+	for i, p := range bd.params {
 		p.V, p.Set = args[i], true
 	}
 	s.statementClock(rec)
 	var res Result
+	var err error
 	switch b := b.(type) {
 	case *sql.Select:
 		bud := e.queryBudget(s.source())
@@ -187,6 +193,65 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value) (
 		out.Count, _ = strconv.ParseInt(res.Tag[i+1:], 10, 64)
 	}
 	return out, nil
+}
+
+// bindPL binds a statement of PL/pgSQL code, its parameters of the types
+// given.
+func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
+	if rn := s.tempNames(); rn != nil {
+		var err error
+		if st, err = sql.RenameRelations(st, rn); err != nil {
+			return nil, err
+		}
+	}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
+	b, params, err := sql.BindWithParams(rec, st, types)
+	if err != nil {
+		return nil, err
+	}
+	return &plBinding{bound: b, params: params, rec: rec}, nil
+}
+
+// plBindings are the bindings of the statements of PL/pgSQL code that a
+// session ran, kept for their next runs while the catalog stays as it
+// was. A binding in use (a recursive call runs the same statement) is
+// out of the list: the inner run binds its own.
+type plBindings struct {
+	gen  uint64
+	free map[plKey][]*plBinding
+}
+
+// plKey is a statement of a body and the types of its parameters.
+type plKey struct {
+	st    *sql.Stmt
+	types string
+}
+
+type plBinding struct {
+	bound  sql.Bound
+	params sql.Params
+	rec    *recorder
+}
+
+// take returns a free binding of key bound under the catalog of
+// generation gen, or nil.
+func (p *plBindings) take(key plKey, gen uint64) *plBinding {
+	if p.gen != gen {
+		p.gen, p.free = gen, nil
+	}
+	l := p.free[key]
+	if len(l) == 0 {
+		return nil
+	}
+	p.free[key] = l[:len(l)-1]
+	return l[len(l)-1]
+}
+
+func (p *plBindings) give(key plKey, bd *plBinding) {
+	if p.free == nil {
+		p.free = map[plKey][]*plBinding{}
+	}
+	p.free[key] = append(p.free[key], bd)
 }
 
 // plChange runs a data change of PL/pgSQL code: atomically, inside the

@@ -80,8 +80,10 @@ type Session struct {
 	savepoints []savepoint
 	spSeq      uint64
 	rolledBack uint64
-	// routineDepth counts the PL/pgSQL calls running (routine.go).
+	// routineDepth counts the PL/pgSQL calls running; plBindings keeps
+	// the bindings of their statements (routine.go).
 	routineDepth int
+	plBindings   plBindings
 }
 
 // NewSession returns a new session on e, in autocommit mode.

@@ -111,7 +111,7 @@ func (c *call) run(pe *pexpr) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.rt.Run(p.st, types, args)
+	return c.rt.Run(p.st, types, args, true)
 }
 
 // scalar evaluates an expression: one column, at most one row (NULL for

@@ -334,7 +334,7 @@ func (c *call) runText(text string, types []value.Type, args []value.Value) (*Re
 	if st == nil || st.Node == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
 	}
-	return c.rt.Run(st, types, args)
+	return c.rt.Run(st, types, args, false)
 }
 
 // setVar assigns val to v, converted to its type.

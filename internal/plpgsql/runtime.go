@@ -12,8 +12,10 @@ import (
 type Runtime interface {
 	// Run runs one SQL statement whose parameters $1…$n have the types
 	// given and the values args. A statement that is not a query or a
-	// data change is refused.
-	Run(st *sql.Stmt, types []value.Type, args []value.Value) (*Result, error)
+	// data change is refused. When keep is set, st is a statement of the
+	// body, run again and again: the runtime may keep its binding for the
+	// next run with the same types, as PostgreSQL keeps a plan.
+	Run(st *sql.Stmt, types []value.Type, args []value.Value, keep bool) (*Result, error)
 	// Assign converts v to t as an assignment does (a variable's type).
 	Assign(v value.Value, t value.Type) (value.Value, error)
 	// Notice sends a notice to the client.

@@ -353,7 +353,7 @@ func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, error) {
 	if st == nil || st.Node == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
 	}
-	return c.rt.Run(st, types, args)
+	return c.rt.Run(st, types, args, false)
 }
 
 func (c *call) dynExecute(s *dynExecute) error {
