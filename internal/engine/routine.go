@@ -138,7 +138,7 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	s := rt.s
 	e := s.e
 	var bd *plBinding
-	key := plKey{st: st, types: fmt.Sprint(types)}
+	key := plKey{st: st, types: typesKey(types)}
 	if keep {
 		bd = s.plBindings.take(key, e.catalogGen)
 	}
@@ -220,6 +220,9 @@ type plBindings struct {
 	gen  uint64
 	free map[plKey][]*plBinding
 }
+
+// typesKey identifies a list of parameter types.
+func typesKey(types []value.Type) string { return fmt.Sprint(types) }
 
 // plKey is a statement of a body and the types of its parameters.
 type plKey struct {

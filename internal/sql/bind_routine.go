@@ -80,11 +80,12 @@ func paramMode(m pg_query.FunctionParameterMode) string {
 	return "i"
 }
 
-// refuseRoutineInView refuses a procedural function in a view: the view
-// could not know what its body reads.
+// refuseRoutineInView refuses a procedural function in a view, but for
+// a scalar one declared IMMUTABLE: the view could not know what its body
+// reads.
 func (b *binder) refuseRoutineInView(fn *Function, loc int32) error {
 	return b.refuse(loc, "PL/pgSQL function %s() cannot be maintained in a view", fn.Name).
-		WithHint("a PL/pgSQL function is opaque to the view: write its computation in the query, or as a LANGUAGE sql function")
+		WithHint("a PL/pgSQL function is opaque to the view: declare it IMMUTABLE if its result depends on its arguments alone, write its computation in the query, or write it as a LANGUAGE sql function")
 }
 
 // routineArgs binds the arguments of a call of a procedural function,
@@ -101,12 +102,26 @@ func (b *binder) routineArgs(s *scope, c *userCall) ([]expr.Expr, error) {
 	return args, nil
 }
 
-// routineCall binds a call of a procedural function in an expression.
+// RoutineCatalog is a Catalog that runs the IMMUTABLE procedural
+// functions a view calls: ViewRoutines runs them outside any session.
+type RoutineCatalog interface {
+	ViewRoutines() expr.Routines
+}
+
+// routineCall binds a call of a procedural function in an expression. A
+// view may call one declared IMMUTABLE, trusting the marking as
+// PostgreSQL does: it is run for each row the view computes.
 func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error) {
 	fn := c.fn
+	clock := b.stmtClock
+	if b.forView {
+		rc, ok := b.cat.(RoutineCatalog)
+		if fn.Volatility != "immutable" || !ok {
+			return nil, b.refuseRoutineInView(fn, loc)
+		}
+		clock = &expr.StmtClock{Routines: rc.ViewRoutines()}
+	}
 	switch {
-	case b.forView:
-		return nil, b.refuseRoutineInView(fn, loc)
 	case fn.Set:
 		return nil, b.refuse(loc, "set-returning function %s() in an expression is not supported", fn.Name).
 			WithHint("call it in FROM: SELECT … FROM %s(…)", fn.Name)
@@ -122,7 +137,7 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 	if len(fn.Cols) == 1 {
 		t = fn.Cols[0].Type
 	}
-	return &expr.RoutineCall{Name: fn.Name, Sig: fn.Signature(), Args: args, T: t, Strict: fn.Strict, C: b.stmtClock}, nil
+	return &expr.RoutineCall{Name: fn.Name, Sig: fn.Signature(), Args: args, T: t, Strict: fn.Strict, C: clock}, nil
 }
 
 // routineSRF binds a call in FROM of a procedural function; ok is false
@@ -141,7 +156,8 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 		return nil, false, nil
 	}
 	if b.forView {
-		return nil, true, b.refuseRoutineInView(fn, f.Location)
+		return nil, true, b.refuse(f.Location, "PL/pgSQL function %s() in FROM cannot be maintained in a view", fn.Name).
+			WithHint("store its rows in a table and read the table")
 	}
 	args, err := b.routineArgs(b.argScope(), c)
 	if err != nil {
