@@ -77,6 +77,9 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 		return nil, pgerr.New(pgerr.Internal, "unexpected PL/pgSQL body %s", kind)
 	}
 	f.body = c.block(act)
+	if c.err != nil {
+		return nil, c.err
+	}
 	if c.unsupported != "" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported", c.unsupported).
 			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS and SQL statements; cursors and transaction control are not supported")
@@ -101,6 +104,21 @@ func rowTypeDecls(stmt string) (string, map[string]string) {
 	return out, rels
 }
 
+// placeholders counts the % of a RAISE format that take a parameter.
+func placeholders(format string) int {
+	n := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] == '%' {
+			if i+1 < len(format) && format[i+1] == '%' {
+				i++
+				continue
+			}
+			n++
+		}
+	}
+	return n
+}
+
 // compileError is a compile error of PostgreSQL's PL/pgSQL grammar.
 func compileError(msg string) error {
 	code := pgerr.SyntaxError
@@ -119,6 +137,9 @@ type compiler struct {
 	blocks []*block // in the order they open
 	// unsupported is the first statement the interpreter does not run.
 	unsupported string
+	// err is the first error PostgreSQL's compiler reports that the
+	// grammar does not.
+	err error
 	// nextVars are the variables of RETURN NEXT var, by line, in order.
 	nextVars map[int][]string
 }
@@ -313,6 +334,13 @@ func (c *compiler) stmt(v any) stmt {
 		for _, ov := range list(m, "options") {
 			_, om := node(ov)
 			s.options = append(s.options, raiseOption{kind: num(om, "opt_type"), e: expr(om, "expr")})
+		}
+		if n := placeholders(s.message); n != len(s.params) && c.err == nil {
+			what := "few"
+			if n < len(s.params) {
+				what = "many"
+			}
+			c.err = pgerr.New(pgerr.SyntaxError, "too %s parameters specified for RAISE", what)
 		}
 		return s
 	case "PLpgSQL_stmt_assert":

@@ -100,9 +100,6 @@ func (c *call) format(msg string, params []*pexpr) (string, error) {
 			i++
 			continue
 		}
-		if next >= len(params) {
-			return "", pgerr.New(pgerr.SyntaxError, "too few parameters specified for RAISE")
-		}
 		text, ok, err := c.text(params[next])
 		if err != nil {
 			return "", err

@@ -431,6 +431,23 @@ func (c *call) addRow(from []plan.Column, row value.Row) error {
 	return nil
 }
 
+// sameColumns checks that RETURN QUERY's columns are the function's, of
+// the same types, as PostgreSQL wants them (no cast).
+func (c *call) sameColumns(cols []plan.Column) error {
+	want := c.f.sig.Result
+	if len(cols) != len(want) {
+		return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(cols), len(want))
+	}
+	for i, col := range cols {
+		if k := col.Type.Kind; k != want[i].Type.Kind && k != value.Unknown {
+			return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+				WithDetail("Returned type %s does not match expected type %s in column %d.", col.Type, want[i].Type, i+1)
+		}
+	}
+	return nil
+}
+
 func (c *call) returnQuery(s *returnQuery) error {
 	var res *Result
 	var err error
@@ -440,6 +457,9 @@ func (c *call) returnQuery(s *returnQuery) error {
 		res, err = c.run(s.query)
 	}
 	if err != nil {
+		return err
+	}
+	if err := c.sameColumns(res.Cols); err != nil {
 		return err
 	}
 	for _, row := range res.Rows {
