@@ -84,7 +84,7 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported", c.unsupported).
 			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS and SQL statements; cursors and transaction control are not supported")
 	}
-	c.scope()
+	c.scope(body)
 	return f, nil
 }
 
@@ -369,20 +369,45 @@ func (c *compiler) stmt(v any) stmt {
 	return nil
 }
 
-// scope gives each declared variable to the block that declares it: the
-// first block, in the order blocks open, that begins at or after the
-// line of the declaration (a block's declarations come before its
-// BEGIN). The parameters, FOUND and the implicit variables belong to the
-// function.
-func (c *compiler) scope() {
+// scope gives each declared variable to the block that declares it. The
+// grammar's tree does not say which: the body's text does, read by
+// declSections (the k-th BEGIN opens the k-th block, in the order blocks
+// open); when the text cannot be read so, a declaration goes to the
+// first block that begins at or after its line. The parameters, FOUND
+// and the implicit variables belong to the function.
+func (c *compiler) scope(body string) {
 	f := c.f
+	var decls []int
 	for i, d := range f.datums {
 		if i <= f.found || d.implicit || (d.name == "sqlstate" || d.name == "sqlerrm") && d.isConst {
 			continue
 		}
+		decls = append(decls, i)
+	}
+	// A body whose block has a label or an EXCEPTION clause is wrapped by
+	// the grammar in a block of its own, which has no BEGIN in the text.
+	blocks := c.blocks
+	if top := blocks[0]; top.label == "" && len(top.handlers) == 0 && len(top.body) == 1 && len(blocks) > 1 && top.body[0] == blocks[1] &&
+		(blocks[1].label != "" || len(blocks[1].handlers) > 0) {
+		blocks = blocks[1:]
+	}
+	sections, ok := declSections(body)
+	total := 0
+	for _, sec := range sections {
+		total += sec.count
+		ok = ok && sec.block < len(blocks)
+	}
+	if ok && total == len(decls) {
+		for _, sec := range sections {
+			b := blocks[sec.block]
+			b.decls, decls = append(b.decls, decls[:sec.count]...), decls[sec.count:]
+		}
+		return
+	}
+	for _, i := range decls {
 		owner := c.blocks[0]
 		for _, b := range c.blocks {
-			if b.line >= d.line {
+			if b.line >= f.datums[i].line {
 				owner = b
 				break
 			}
@@ -390,3 +415,71 @@ func (c *compiler) scope() {
 		owner.decls = append(owner.decls, i)
 	}
 }
+
+// declSection is a DECLARE section of a body: the number of the block it
+// belongs to, in the order blocks open, and how many declarations it has.
+type declSection struct{ block, count int }
+
+// declSections reads the DECLARE sections of a body's text, skipping
+// quoted text and comments; ok is false when the text is not as
+// expected.
+func declSections(body string) (out []declSection, ok bool) {
+	begins, open, depth := 0, -1, 0
+	for i := 0; i < len(body); i++ {
+		ch := body[i]
+		switch {
+		case ch == '\'' || ch == '"':
+			j := strings.IndexByte(body[i+1:], ch)
+			if j < 0 {
+				return nil, false
+			}
+			i += j + 1
+		case ch == '-' && strings.HasPrefix(body[i:], "--"):
+			j := strings.IndexByte(body[i:], '\n')
+			if j < 0 {
+				return out, open < 0
+			}
+			i += j
+		case ch == '/' && strings.HasPrefix(body[i:], "/*"):
+			j := strings.Index(body[i:], "*/")
+			if j < 0 {
+				return nil, false
+			}
+			i += j + 1
+		case ch == '$' && (i+1 >= len(body) || body[i+1] < '0' || body[i+1] > '9'):
+			return nil, false // a dollar quote: not read here
+		case ch == '(' || ch == '[':
+			depth++
+		case ch == ')' || ch == ']':
+			depth--
+		case ch == ';' && open >= 0 && depth == 0:
+			out[open].count++
+		case isWordStart(ch) && (i == 0 || !isWordChar(body[i-1])):
+			j := i
+			for j < len(body) && isWordChar(body[j]) {
+				j++
+			}
+			switch strings.ToLower(body[i:j]) {
+			case "declare":
+				if open < 0 {
+					out = append(out, declSection{block: begins})
+					open = len(out) - 1
+				}
+			case "begin":
+				if open >= 0 {
+					out[open].block = begins
+					open = -1
+				}
+				begins++
+			}
+			i = j - 1
+		}
+	}
+	return out, open < 0
+}
+
+func isWordStart(ch byte) bool {
+	return ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= 0x80
+}
+
+func isWordChar(ch byte) bool { return isWordStart(ch) || ch == '$' || ch >= '0' && ch <= '9' }

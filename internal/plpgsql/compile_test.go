@@ -94,3 +94,35 @@ func TestCompileErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclSections(t *testing.T) {
+	body := `<<b>> DECLARE a int := $1; s text := 'BEGIN; DECLARE'; BEGIN
+	  FOR i IN 1..2 LOOP DECLARE c int[] := ARRAY[1, 2]; d int; BEGIN NULL; END; END LOOP; -- BEGIN
+	  BEGIN NULL; END; END`
+	got, ok := declSections(body)
+	want := []declSection{{block: 0, count: 2}, {block: 1, count: 2}}
+	if !ok || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("declSections = %v, %v; want %v", got, ok, want)
+	}
+}
+
+// TestCompileWrappedScopes: a labelled body, or one with an EXCEPTION
+// clause, is wrapped in a block of the grammar's own, which declares
+// nothing.
+func TestCompileWrappedScopes(t *testing.T) {
+	for _, body := range []string{
+		"<<b>> DECLARE x int; BEGIN DECLARE y int; BEGIN NULL; END; END",
+		"DECLARE x int; BEGIN DECLARE y int; BEGIN NULL; END; EXCEPTION WHEN others THEN NULL; END",
+	} {
+		f, err := Compile("DO $$"+body+"$$", body, Signature{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outer := f.body.body[0].(*block)
+		inner := outer.body[0].(*block)
+		if len(f.body.decls) != 0 || len(outer.decls) != 1 || f.datums[outer.decls[0]].name != "x" ||
+			len(inner.decls) != 1 || f.datums[inner.decls[0]].name != "y" {
+			t.Errorf("%s: declarations %v %v %v", body, f.body.decls, outer.decls, inner.decls)
+		}
+	}
+}

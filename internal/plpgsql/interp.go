@@ -399,11 +399,21 @@ func (c *call) setRow(v *variable, cols []plan.Column, row value.Row) error {
 
 // assignDatum assigns val to the variable or record field of datum dno.
 func (c *call) assignDatum(dno int, val value.Value) error {
+	if dno < 0 || dno >= len(c.f.datums) {
+		return pgerr.New(pgerr.Internal, "no variable %d", dno)
+	}
 	d := c.f.datums[dno]
 	if d.field == "" {
-		return c.setVar(c.vars[dno], val, false)
+		v, err := c.variable(dno)
+		if err != nil {
+			return err
+		}
+		return c.setVar(v, val, false)
 	}
-	v := c.vars[d.parent]
+	v, err := c.variable(d.parent)
+	if err != nil {
+		return err
+	}
 	if v.rec == nil {
 		if v.rowType == nil {
 			return unassigned(v.name)
@@ -424,6 +434,15 @@ func (c *call) assignDatum(dno int, val value.Value) error {
 		}
 	}
 	return pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", v.name, d.field)
+}
+
+// variable is the variable of datum dno, which its block declared.
+func (c *call) variable(dno int) (*variable, error) {
+	if dno < 0 || dno >= len(c.vars) || c.vars[dno] == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "variable %d is used outside the block that declares it", dno).
+			WithHint("declare each block's variables on lines of their own, before its BEGIN")
+	}
+	return c.vars[dno], nil
 }
 
 // implicit makes the function-wide variable of datum dno (a CASE's

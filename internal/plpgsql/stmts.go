@@ -280,7 +280,11 @@ func (c *call) foreach(s *foreach) (control, error) {
 // into puts a row of res into a target.
 func (c *call) into(t target, res *Result, row value.Row) error {
 	if t.rec >= 0 {
-		return c.setRow(c.vars[t.rec], res.Cols, row)
+		v, err := c.variable(t.rec)
+		if err != nil {
+			return err
+		}
+		return c.setRow(v, res.Cols, row)
 	}
 	if len(t.fields) == 1 {
 		if v := c.vars[t.fields[0]]; v != nil && v.isRec {
