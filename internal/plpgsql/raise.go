@@ -7,13 +7,11 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// Levels of RAISE, PostgreSQL's elog levels.
+// Levels of RAISE, PostgreSQL's elog levels: below INFO (LOG, DEBUG) a
+// client is not told; INFO, NOTICE and WARNING it is; ERROR raises.
 const (
-	levelLog     = 15
-	levelInfo    = 17
-	levelNotice  = 18
-	levelWarning = 19
-	levelError   = 21
+	levelInfo  = 17
+	levelError = 21
 )
 
 // Kinds of RAISE … USING options.

@@ -399,23 +399,22 @@ func (c *call) returnNext(s *returnNext) error {
 			if v.rec == nil {
 				return unassigned(v.name)
 			}
-			return c.addRow(v.rec.cols, v.rec.vals)
+			return c.addRow(v.rec.vals)
 		}
 	}
-	v, t, err := c.scalar(s.e)
+	v, _, err := c.scalar(s.e)
 	if err != nil {
 		return err
 	}
 	if len(cols) != 1 {
 		return pgerr.New(pgerr.DatatypeMismatch, "wrong record type supplied in RETURN NEXT")
 	}
-	_ = t
-	return c.addRow(cols, value.Row{v})
+	return c.addRow(value.Row{v})
 }
 
 // addRow adds a row to a set-returning function's result, each value
 // converted to its column's type.
-func (c *call) addRow(from []plan.Column, row value.Row) error {
+func (c *call) addRow(row value.Row) error {
 	cols := c.f.sig.Result
 	if len(row) != len(cols) {
 		return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
@@ -467,7 +466,7 @@ func (c *call) returnQuery(s *returnQuery) error {
 		return err
 	}
 	for _, row := range res.Rows {
-		if err := c.addRow(res.Cols, row); err != nil {
+		if err := c.addRow(row); err != nil {
 			return err
 		}
 	}
