@@ -368,6 +368,9 @@ func (c *conn) simpleQuery(q string) {
 			if errors.As(err, &ce) {
 				return // the connection failed during COPY: the next read reports it
 			}
+			for _, r := range results {
+				c.sendNotices(r.Notices) // sent before the error, as PostgreSQL sends them
+			}
 			c.sendError(err, q, off)
 			return
 		}

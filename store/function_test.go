@@ -46,3 +46,31 @@ func TestFunctionsReopen(t *testing.T) {
 		t.Error("a function a view calls was dropped after reopening")
 	}
 }
+
+// TestPLpgSQLReopen: PL/pgSQL functions survive a reopening, replaced
+// bodies as replaced, and run; one whose table went since is not
+// checked again at open.
+func TestPLpgSQLReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plpgsql.db")
+	db := open(t, path)
+	execSQL(t, db, `CREATE TABLE t (id int PRIMARY KEY, v int);
+		INSERT INTO t VALUES (1, 10), (2, 20);
+		CREATE FUNCTION total() RETURNS bigint LANGUAGE plpgsql AS $$
+		DECLARE s bigint; BEGIN SELECT sum(v) INTO s FROM t; RETURN s; END $$;
+		CREATE FUNCTION add(n int) RETURNS void LANGUAGE plpgsql AS $$
+		BEGIN INSERT INTO t VALUES (n, n * 10); END $$;
+		CREATE FUNCTION g(x int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN x; END $$;
+		CREATE OR REPLACE FUNCTION g(x int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN x * 100; END $$;
+		CREATE TABLE tmp (a int);
+		CREATE FUNCTION reads_tmp() RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN RETURN (SELECT count(*) FROM tmp); END $$;
+		DROP TABLE tmp`)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, path)
+	defer db.Close()
+	execSQL(t, db, "SELECT add(3)")
+	if got, want := query(t, db, "SELECT total(), g(2)"), []string{"bigint:60 | integer:200"}; !slices.Equal(got, want) {
+		t.Errorf("after reopening: %q, want %q", got, want)
+	}
+}

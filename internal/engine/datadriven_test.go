@@ -271,6 +271,11 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 				writeResult(t, &out, r, mask, styles[i])
 			}
 		} else {
+			for _, r := range results {
+				for _, n := range r.Notices { // sent before the error
+					fmt.Fprintf(&out, "NOTICE: %s\n", n)
+				}
+			}
 			var se *engine.ScriptError
 			if !errors.As(err, &se) {
 				fatalAt(t, d, "%s: error without a statement: %v", p.SQL, err)

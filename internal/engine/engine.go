@@ -33,6 +33,9 @@ type Engine struct {
 	// replica is set while a typed change applies a subscription's
 	// changes, which the constraints do not check (fkey.go).
 	replica bool
+	// viewCalls runs the PL/pgSQL functions views call, under its own
+	// lock (routine_view.go).
+	viewCalls viewCalls
 	// mu guards everything below: statements that read hold it shared,
 	// statements that write hold it exclusively, each only while it runs.
 	// Taking it waits for the shared indexes' commit that the last

@@ -93,11 +93,17 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 				WithHint("a materialized view keeps the body it was created with: drop the view, replace the function, and create the view again")
 		}
 	}
-	if sql.CallsItself(e, f) {
+	if f.Language == sql.LangPLpgSQL {
+		if check {
+			if _, err := compiled(f); err != nil {
+				return Result{}, err
+			}
+		}
+	} else if sql.CallsItself(e, f) {
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "function %s calls itself: recursive SQL functions are not supported", sig).
 			WithHint("a call is inlined as the function's body; write the recursion as WITH RECURSIVE")
 	}
-	if check {
+	if check && f.Language != sql.LangPLpgSQL {
 		if err := sql.CheckFunctionBody(rec, f); err != nil {
 			return Result{}, err
 		}

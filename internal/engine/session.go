@@ -80,6 +80,10 @@ type Session struct {
 	savepoints []savepoint
 	spSeq      uint64
 	rolledBack uint64
+	// routineDepth counts the PL/pgSQL calls running; plBindings keeps
+	// the bindings of their statements (routine.go).
+	routineDepth int
+	plBindings   plBindings
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -161,7 +165,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessRead
 	case *sql.Maintenance, *sql.Schema:
 		return accessSession
-	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate:
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
@@ -292,6 +296,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		return nil, s.fail(err)
 	}
 	acc := s.accessOf(b)
+	if acc == accessRead && e.callsRoutine(rec) {
+		acc = accessWrite // PL/pgSQL may change rows (routine.go)
+	}
 	if acc == accessRead {
 		res, err := s.execBound(b, rec)
 		e.mu.RUnlock()
@@ -338,13 +345,17 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 }
 
 // finish adds to a statement's result the result sets the session's
-// subscriptions received. A statement that fails may have committed
+// subscriptions received; a failed statement's result keeps only its
+// notices. A statement that fails may have committed
 // before it failed (a COPY of several source transactions): the deltas of
 // those commits are returned with the error, never dropped.
 func (s *Session) finish(res Result, err error) ([]Result, error) {
 	var out []Result
 	if err == nil {
 		out = []Result{res}
+	} else if len(res.Notices) > 0 {
+		// The notices sent before the error (RAISE NOTICE in PL/pgSQL).
+		out = []Result{{Notices: res.Notices}}
 	}
 	s.inboxMu.Lock()
 	out = append(out, s.inbox...)
@@ -398,7 +409,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		if !s.deadline.IsZero() {
 			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
 		}
+		if e.callsRoutine(rec) {
+			return e.autocommit(func() (Result, error) { return execSelect(b.Plan, bud) })
+		}
 		return execSelect(b.Plan, bud)
+	case *sql.Do:
+		return s.execDo(b, rec)
 	case *sql.Insert:
 		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
 	case *sql.Update:

@@ -30,9 +30,17 @@ func (s *Session) startClock(rec *recorder) {
 		s.txStart = now
 	}
 	if rec != nil {
-		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName(), Session: s.sessionUserName(), Settings: s, Seqs: sessionSeqs{s},
-			IntervalStyle: s.IntervalStyle()}
+		s.setClock(rec, now)
 	}
+}
+
+// statementClock sets the clock of a statement that PL/pgSQL code runs,
+// inside the transaction of the statement that runs the code.
+func (s *Session) statementClock(rec *recorder) { s.setClock(rec, expr.ClockMicros()) }
+
+func (s *Session) setClock(rec *recorder, now int64) {
+	rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName(), Session: s.sessionUserName(), Settings: s, Seqs: sessionSeqs{s},
+		Routines: sessionRoutines{s}, IntervalStyle: s.IntervalStyle()}
 }
 
 // SuperuserName is current_user in a session without a role: the one

@@ -23,6 +23,9 @@ type StmtClock struct {
 	// Seqs are the sequences as the session sees them, which nextval,
 	// currval, setval and lastval call (SeqCall).
 	Seqs Sequences
+	// Routines runs the procedural functions a statement calls
+	// (RoutineCall).
+	Routines Routines
 	// IntervalStyle is the session's, in which casts of intervals to
 	// text write them (IntervalText).
 	IntervalStyle value.IntervalStyle

@@ -21,6 +21,8 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *SeqCall:
 		return n.Args
+	case *RoutineCall:
+		return n.Args
 	case *XMLWellFormedCall:
 		return []Expr{n.Arg}
 	case *TSMatchCall:
@@ -102,6 +104,10 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &c
 	case *SeqCall:
 		return &SeqCall{Fn: n.Fn, Args: kids, C: n.C}
+	case *RoutineCall:
+		c := *n
+		c.Args = kids
+		return &c
 	case *RowCons:
 		c := *n // its literals (Untyped) too
 		c.Args = kids

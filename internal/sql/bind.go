@@ -214,6 +214,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindDiscard(n.GetDiscardStmt())
 	case n.GetCreateFunctionStmt() != nil:
 		return b.bindCreateFunction(n.GetCreateFunctionStmt())
+	case n.GetDoStmt() != nil:
+		return b.bindDo(n.GetDoStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

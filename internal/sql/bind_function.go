@@ -49,7 +49,9 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			if defBool(d) {
 				return nil, b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a SQL function runs with the privileges of its caller")
 			}
-		case "volatility", "parallel", "leakproof", "cost", "rows":
+		case "volatility":
+			f.Volatility = strings.ToLower(d.Arg.GetString_().GetSval())
+		case "parallel", "leakproof", "cost", "rows":
 			// Planner hints, which inlining makes moot: what a call does
 			// is its body's.
 		default:
@@ -62,8 +64,12 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	case lang == "":
 		return nil, pgerr.New(CodeInvalidFunctionDef, "no language specified")
 	}
-	if lang != "sql" {
-		return nil, b.refuse(langLoc, "language %s is not supported", lang).WithHint("write the function in LANGUAGE sql")
+	switch lang {
+	case "sql":
+	case LangPLpgSQL:
+		return b.plpgsqlFunction(f, cf, bodyText)
+	default:
+		return nil, b.refuse(langLoc, "language %s is not supported", lang).WithHint("write the function in LANGUAGE sql or plpgsql")
 	}
 	if err := b.functionParams(f, cf); err != nil {
 		return nil, err
@@ -162,6 +168,9 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	}
 	switch strings.ToLower(typeNameText(rt)) {
 	case "void":
+		if f.Language == LangPLpgSQL {
+			return nil // no result column
+		}
 		return b.refuse(rt.Location, "a function returning void is not supported").WithHint("a SQL function returns the result of its last query")
 	case "record":
 		return b.refuse(rt.Location, "a function returning record without OUT parameters is not supported").WithHint("declare its columns with OUT parameters or RETURNS TABLE")

@@ -189,6 +189,10 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 	if !ok || err != nil {
 		return nil, ok || err != nil, err
 	}
+	if c.fn.Language == LangPLpgSQL {
+		e, err := b.routineCall(s, c, f.Location)
+		return e, true, err
+	}
 	if c.fn.Set {
 		return nil, true, b.refuse(f.Location, "set-returning function %s() in an expression is not supported", name).
 			WithHint("call it in FROM: SELECT … FROM %s(…)", name)
@@ -233,6 +237,9 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 	b.outers = saved
 	if !ok || err != nil {
 		return nil, ok || err != nil, err
+	}
+	if c.fn.Language == LangPLpgSQL {
+		return nil, false, nil // a table function (routineSRF)
 	}
 	switch {
 	case rf.Ordinality:

@@ -466,7 +466,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if vr, ok := cat.(ViewReader); ok {
 				cat = vr.InView()
 			}
-			sub := &binder{lock: b.lock, cat: cat, stmt: rel.Query, forView: b.forView, rows: b.rowCounts()}
+			sub := &binder{lock: b.lock, cat: cat, stmt: rel.Query, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts()}
 			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)

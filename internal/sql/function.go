@@ -40,6 +40,19 @@ type Function struct {
 	// Earlier are the statements of the body before the last: queries,
 	// checked at CREATE, whose results are discarded.
 	Earlier []*pg_query.Node
+	// Language is "" for LANGUAGE sql, LangPLpgSQL for a function the
+	// engine runs (routine.go): Source is then its body's text, and Body
+	// and Earlier are nil; Cols is empty for RETURNS void.
+	Language string
+	Source   string
+	// ArgModes are the modes of all its parameters, in order, a letter
+	// each: i(n), o(ut), b (inout), t (of RETURNS TABLE).
+	ArgModes string
+	// Compiled is the engine's compiled body, made at the first call.
+	Compiled any
+	// Volatility is the marking CREATE gave, lower case; "" for none
+	// (volatile).
+	Volatility string
 }
 
 // FuncParam is one input parameter of a Function.

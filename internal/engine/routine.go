@@ -1,0 +1,299 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plpgsql"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// PL/pgSQL: DO blocks and functions declared LANGUAGE plpgsql, which the
+// interpreter of package plpgsql runs for the session that calls them.
+//
+// A statement that runs PL/pgSQL (DO, or any statement calling such a
+// function) holds the engine's write lock and the writer slot, as a data
+// change does, since the code may change rows; it is one transaction
+// (its own, or the open block's): the changes its SQL statements make
+// are undone together when it fails. A block with an EXCEPTION clause
+// marks the transaction's log on entry and undoes what follows the mark
+// when a handler catches an error, as a subtransaction does. Catalog
+// changes and transaction control inside PL/pgSQL are refused.
+
+// maxRoutineDepth bounds nested calls, as PostgreSQL's max_stack_depth
+// does.
+const maxRoutineDepth = 400
+
+// compiled returns the compiled body of a PL/pgSQL function, compiling it
+// at its first call.
+func compiled(f *sql.Function) (*plpgsql.Func, error) {
+	if pf, ok := f.Compiled.(*plpgsql.Func); ok {
+		return pf, nil
+	}
+	pf, err := plpgsql.Compile(f.SQL, f.Source, routineSignature(f))
+	if err != nil {
+		return nil, err
+	}
+	f.Compiled = pf
+	return pf, nil
+}
+
+// routineSignature is what the interpreter needs of a function's
+// declaration.
+func routineSignature(f *sql.Function) plpgsql.Signature {
+	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0}
+	in, out := 0, 0
+	for _, m := range f.ArgModes {
+		switch m {
+		case 'i':
+			sig.Types = append(sig.Types, f.Params[in].Type)
+			in++
+		case 'b':
+			sig.Types = append(sig.Types, f.Params[in].Type)
+			in, out = in+1, out+1
+		default:
+			sig.Types = append(sig.Types, f.Cols[out].Type)
+			out++
+		}
+	}
+	return sig
+}
+
+// callsRoutine reports whether a statement calls a PL/pgSQL function.
+func (e *Engine) callsRoutine(rec *recorder) bool {
+	if rec == nil {
+		return false
+	}
+	for sig := range rec.funcs {
+		name, _, _ := strings.Cut(sig, "(")
+		if f, _ := e.function(sig, name); f != nil && f.Language == sql.LangPLpgSQL {
+			return true
+		}
+	}
+	return false
+}
+
+// execDo runs DO.
+func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
+	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{})
+	if err != nil {
+		return Result{}, err
+	}
+	return s.e.autocommit(func() (Result, error) {
+		_, _, err := f.Call(&plRuntime{s: s}, nil)
+		return Result{Tag: "DO"}, err
+	})
+}
+
+// sessionRoutines runs PL/pgSQL functions for a session's statements.
+type sessionRoutines struct{ s *Session }
+
+var _ expr.Routines = sessionRoutines{}
+
+func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []value.Row, error) {
+	s := r.s
+	name, _, _ := strings.Cut(sig, "(")
+	f, _ := s.e.function(sig, name)
+	if f == nil {
+		return value.Null, nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sig)
+	}
+	if s.routineDepth >= maxRoutineDepth {
+		return value.Null, nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
+			WithHint("PL/pgSQL calls nest at most %d deep", maxRoutineDepth)
+	}
+	pf, err := compiled(f)
+	if err != nil {
+		return value.Null, nil, err
+	}
+	s.routineDepth++
+	defer func() { s.routineDepth-- }()
+	return pf.Call(&plRuntime{s: s}, args)
+}
+
+// Call implements expr.Routines.
+func (r sessionRoutines) Call(sig string, args []value.Value) (value.Value, error) {
+	v, _, err := r.call(sig, args)
+	return v, err
+}
+
+// CallSet implements expr.Routines.
+func (r sessionRoutines) CallSet(sig string, args []value.Value) ([]value.Row, error) {
+	_, rows, err := r.call(sig, args)
+	return rows, err
+}
+
+// plRuntime runs the SQL of PL/pgSQL code for a session, under the
+// engine's write lock, inside the transaction of the statement that runs
+// the code.
+type plRuntime struct{ s *Session }
+
+var _ plpgsql.Runtime = (*plRuntime)(nil)
+
+// Run implements plpgsql.Runtime.
+func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, keep bool) (*plpgsql.Result, error) {
+	s := rt.s
+	e := s.e
+	var bd *plBinding
+	key := plKey{st: st, types: typesKey(types)}
+	if keep {
+		bd = s.plBindings.take(key, e.catalogGen)
+	}
+	if bd == nil {
+		var err error
+		if bd, err = s.bindPL(st, types); err != nil {
+			return nil, err
+		}
+	}
+	if keep {
+		defer s.plBindings.give(key, bd)
+	}
+	b, rec := bd.bound, bd.rec
+	if err := s.authorize(b, rec); err != nil {
+		return nil, err
+	}
+	for i, p := range bd.params {
+		p.V, p.Set = args[i], true
+	}
+	s.statementClock(rec)
+	var res Result
+	var err error
+	switch b := b.(type) {
+	case *sql.Select:
+		bud := e.queryBudget(s.source())
+		if !s.deadline.IsZero() {
+			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
+		}
+		res, err = execSelect(b.Plan, bud)
+		return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows, Count: int64(len(res.Rows))}, err
+	case *sql.Insert:
+		res, err = e.plChange(func() (Result, error) { return e.execInsert(b) })
+		res.Columns = b.RetCols
+	case *sql.Update:
+		res, err = e.plChange(func() (Result, error) { return e.execUpdate(b) })
+		res.Columns = b.RetCols
+	case *sql.Delete:
+		res, err = e.plChange(func() (Result, error) { return e.execDelete(b) })
+		res.Columns = b.RetCols
+	case *sql.Merge:
+		res, err = e.plChange(func() (Result, error) { return e.execMerge(b) })
+	default:
+		what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL", what).
+			WithHint("PL/pgSQL runs queries and INSERT, UPDATE, DELETE and MERGE; run catalog changes and transaction control as statements of their own")
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}
+	if i := strings.LastIndexByte(res.Tag, ' '); i >= 0 {
+		out.Count, _ = strconv.ParseInt(res.Tag[i+1:], 10, 64)
+	}
+	return out, nil
+}
+
+// bindPL binds a statement of PL/pgSQL code, its parameters of the types
+// given.
+func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
+	if rn := s.tempNames(); rn != nil {
+		var err error
+		if st, err = sql.RenameRelations(st, rn); err != nil {
+			return nil, err
+		}
+	}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
+	b, params, err := sql.BindWithParams(rec, st, types)
+	if err != nil {
+		return nil, err
+	}
+	return &plBinding{bound: b, params: params, rec: rec}, nil
+}
+
+// plBindings are the bindings of the statements of PL/pgSQL code that a
+// session ran, kept for their next runs while the catalog stays as it
+// was. A binding in use (a recursive call runs the same statement) is
+// out of the list: the inner run binds its own.
+type plBindings struct {
+	gen  uint64
+	free map[plKey][]*plBinding
+}
+
+// typesKey identifies a list of parameter types.
+func typesKey(types []value.Type) string { return fmt.Sprint(types) }
+
+// plKey is a statement of a body and the types of its parameters.
+type plKey struct {
+	st    *sql.Stmt
+	types string
+}
+
+type plBinding struct {
+	bound  sql.Bound
+	params sql.Params
+	rec    *recorder
+}
+
+// take returns a free binding of key bound under the catalog of
+// generation gen, or nil.
+func (p *plBindings) take(key plKey, gen uint64) *plBinding {
+	if p.gen != gen {
+		p.gen, p.free = gen, nil
+	}
+	l := p.free[key]
+	if len(l) == 0 {
+		return nil
+	}
+	p.free[key] = l[:len(l)-1]
+	return l[len(l)-1]
+}
+
+func (p *plBindings) give(key plKey, bd *plBinding) {
+	if p.free == nil {
+		p.free = map[plKey][]*plBinding{}
+	}
+	p.free[key] = append(p.free[key], bd)
+}
+
+// plChange runs a data change of PL/pgSQL code: atomically, inside the
+// transaction of the statement running the code, which commits it.
+func (e *Engine) plChange(fn func() (Result, error)) (Result, error) {
+	tx := e.begin()
+	mark, restarts := len(tx.log), len(tx.restarts)
+	res, err := fn()
+	if err == nil && e.fkeys != nil {
+		err = e.enforceForeignKeys(mark)
+	}
+	if err != nil {
+		e.undoRestarts(restarts)
+		e.undoTo(mark)
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// Assign implements plpgsql.Runtime.
+func (rt *plRuntime) Assign(v value.Value, t value.Type) (value.Value, error) {
+	return assignValue(v, t)
+}
+
+// Notice implements plpgsql.Runtime: the notice reaches the client with
+// the statement's result.
+func (rt *plRuntime) Notice(msg string) { rt.s.e.notices = append(rt.s.e.notices, msg) }
+
+// Mark implements plpgsql.Runtime.
+func (rt *plRuntime) Mark() plpgsql.Mark {
+	tx := rt.s.e.begin()
+	return plpgsql.Mark{Log: len(tx.log), Restarts: len(tx.restarts)}
+}
+
+// Undo implements plpgsql.Runtime.
+func (rt *plRuntime) Undo(m plpgsql.Mark) {
+	e := rt.s.e
+	tx := e.begin()
+	e.flushPending()
+	e.undoRestarts(min(m.Restarts, len(tx.restarts)))
+	e.undoTo(min(m.Log, len(tx.log)))
+}

@@ -1,0 +1,169 @@
+package plpgsql
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// prep returns pe's SQL prepared in the current frame; the first run's
+// preparation serves every later one, whose frame holds the same names.
+func (c *call) prep(pe *pexpr) (*prepared, error) {
+	if pe.prep != nil {
+		return pe.prep, nil
+	}
+	text := pe.text
+	switch pe.mode {
+	case 2:
+		text = "SELECT " + text
+	case 3, 4, 5:
+		target, rhs := splitAssign(text)
+		if strings.ContainsRune(target, '[') {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to an array element (%s) is not supported", strings.TrimSpace(target)).
+				WithHint("assign the whole array: a := a[:n-1] || v || a[n+1:]")
+		}
+		text = "SELECT " + rhs
+	}
+	p, err := prepare(text, c.fr)
+	if err != nil {
+		return nil, err
+	}
+	pe.prep = p
+	return p, nil
+}
+
+// splitAssign splits "target := expression" (or "target = expression").
+func splitAssign(text string) (target, rhs string) {
+	depth := 0
+	eq := -1
+	for i := 0; i < len(text); i++ {
+		switch ch := text[i]; ch {
+		case '"', '\'':
+			j := strings.IndexByte(text[i+1:], ch)
+			if j < 0 {
+				return text, ""
+			}
+			i += j + 1
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case ':':
+			if depth == 0 && i+1 < len(text) && text[i+1] == '=' {
+				return text[:i], text[i+2:]
+			}
+		case '=':
+			if depth == 0 && eq < 0 {
+				eq = i
+			}
+		}
+	}
+	if eq < 0 {
+		return text, ""
+	}
+	return text[:eq], text[eq+1:]
+}
+
+// params are the types and values of a prepared statement's parameters,
+// read from the variables now.
+func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
+	types := make([]value.Type, len(p.refs))
+	vals := make([]value.Value, len(p.refs))
+	for i, r := range p.refs {
+		v := c.fr.find(r.label, r.name)
+		if v == nil {
+			return nil, nil, pgerr.New(pgerr.Internal, "variable %q not found", r.name)
+		}
+		switch {
+		case r.field != "":
+			if v.rec == nil {
+				return nil, nil, unassigned(v.name)
+			}
+			j := -1
+			for k, col := range v.rec.cols {
+				if col.Name == r.field {
+					j = k
+					break
+				}
+			}
+			if j < 0 {
+				return nil, nil, pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", v.name, r.field)
+			}
+			types[i], vals[i] = v.rec.cols[j].Type, v.rec.vals[j]
+		case v.isRec:
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "record variable %q as a value is not supported", v.name).
+				WithHint("read its fields: %s.field", v.name)
+		default:
+			types[i], vals[i] = v.t, v.v
+		}
+	}
+	return types, vals, nil
+}
+
+// run runs pe with the variables' values.
+func (c *call) run(pe *pexpr) (*Result, error) {
+	p, err := c.prep(pe)
+	if err != nil {
+		return nil, err
+	}
+	types, args, err := c.params(p)
+	if err != nil {
+		return nil, err
+	}
+	return c.rt.Run(p.st, types, args, true)
+}
+
+// scalar evaluates an expression: one column, at most one row (NULL for
+// none).
+func (c *call) scalar(pe *pexpr) (value.Value, value.Type, error) {
+	res, err := c.run(pe)
+	if err != nil {
+		return value.Null, value.Type{}, err
+	}
+	if len(res.Cols) != 1 {
+		return value.Null, value.Type{}, pgerr.New(pgerr.SyntaxError, "query %q returned %d columns", queryText(pe), len(res.Cols))
+	}
+	switch len(res.Rows) {
+	case 0:
+		return value.Null, res.Cols[0].Type, nil
+	case 1:
+		return res.Rows[0][0], res.Cols[0].Type, nil
+	}
+	return value.Null, value.Type{}, pgerr.New(pgerr.CardinalityViolation, "query %q returned more than one row", queryText(pe))
+}
+
+// queryText is the query PostgreSQL names in messages about pe.
+func queryText(pe *pexpr) string {
+	if pe.mode == 0 {
+		return pe.text
+	}
+	if pe.mode >= 3 {
+		_, rhs := splitAssign(pe.text)
+		return "SELECT " + strings.TrimSpace(rhs)
+	}
+	return "SELECT " + pe.text
+}
+
+// boolean evaluates a condition: NULL is false.
+func (c *call) boolean(pe *pexpr) (bool, error) {
+	v, _, err := c.scalar(pe)
+	if err != nil || v.IsNull() {
+		return false, err
+	}
+	b, err := c.rt.Assign(v, value.BoolType)
+	if err != nil {
+		return false, err
+	}
+	return b.Bool(), nil
+}
+
+// text evaluates an expression to its type's text output; ok is false
+// for NULL.
+func (c *call) text(pe *pexpr) (s string, ok bool, err error) {
+	v, _, err := c.scalar(pe)
+	if err != nil || v.IsNull() {
+		return "", false, err
+	}
+	return v.String(), true, nil
+}

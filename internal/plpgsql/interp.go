@@ -1,0 +1,476 @@
+package plpgsql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// variable is a variable of a running body: a scalar of type t, or a
+// record (rec), whose fields are fixed when it is of a row type.
+type variable struct {
+	name             string
+	t                value.Type
+	v                value.Value
+	isRec            bool
+	rec              *record // nil until a record variable is assigned
+	rowType          []plan.Column
+	isConst, notNull bool
+}
+
+// record is the value of a record variable: a row and its columns.
+type record struct {
+	cols []plan.Column
+	vals value.Row
+}
+
+// frame is the scope of a block: its label and the variables it
+// declares.
+type frame struct {
+	parent *frame
+	label  string
+	vars   map[string]*variable
+}
+
+func newFrame(parent *frame, label string) *frame {
+	return &frame{parent: parent, label: label, vars: map[string]*variable{}}
+}
+
+// find returns the variable name of the innermost frame that has it, of
+// the frame labelled label when label is set.
+func (fr *frame) find(label, name string) *variable {
+	for f := fr; f != nil; f = f.parent {
+		if label != "" && f.label != label {
+			continue
+		}
+		if v := f.vars[name]; v != nil {
+			return v
+		}
+		if label != "" {
+			return nil
+		}
+	}
+	return nil
+}
+
+// resolve reads a column reference as a variable: name, label.name,
+// record.field or label.record.field.
+func (fr *frame) resolve(names []string) (ref, bool) {
+	switch len(names) {
+	case 1:
+		if fr.find("", names[0]) != nil {
+			return ref{name: names[0]}, true
+		}
+	case 2:
+		if v := fr.find("", names[0]); v != nil && v.isRec {
+			return ref{name: names[0], field: names[1]}, true
+		}
+		if fr.find(names[0], names[1]) != nil {
+			return ref{label: names[0], name: names[1]}, true
+		}
+	case 3:
+		if v := fr.find(names[0], names[1]); v != nil && v.isRec {
+			return ref{label: names[0], name: names[1], field: names[2]}, true
+		}
+	}
+	return ref{}, false
+}
+
+// call is one run of a body.
+type call struct {
+	f    *Func
+	rt   Runtime
+	vars []*variable // by datum
+	fr   *frame
+	// rowCount is what GET DIAGNOSTICS ROW_COUNT reads.
+	rowCount int64
+	// rows are those RETURN NEXT and RETURN QUERY returned so far.
+	rows []value.Row
+	ret  value.Value
+	// caught are the errors of the exception handlers running, innermost
+	// last: what RAISE; raises again and GET STACKED DIAGNOSTICS reads.
+	caught []*pgerr.Error
+}
+
+// control is how a statement ends: normally, or by EXIT, CONTINUE or
+// RETURN (with the label EXIT or CONTINUE names).
+type control struct {
+	kind  int
+	label string
+}
+
+const (
+	ctlNone = iota
+	ctlExit
+	ctlContinue
+	ctlReturn
+)
+
+// Call runs the body with the input arguments args, of the parameters'
+// types: a scalar function's result, or the rows of a set-returning one
+// (or the one row of a function of OUT parameters).
+func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, error) {
+	c := &call{f: f, rt: rt, vars: make([]*variable, len(f.datums)), fr: newFrame(nil, f.sig.Name)}
+	in := 0
+	for i := 0; i < f.nparams; i++ {
+		d := f.datums[i]
+		v := &variable{name: d.name, t: f.sig.Types[i], v: value.Null}
+		if m := f.sig.Modes[i]; m == 'i' || m == 'b' {
+			v.v = args[in]
+			in++
+		}
+		c.bind(i, v)
+		c.fr.vars["$"+strconv.Itoa(i+1)] = v
+	}
+	if f.found < len(f.datums) {
+		c.bind(f.found, &variable{name: "found", t: value.BoolType, v: value.NewBool(false)})
+	}
+	ct, err := c.block(f.body)
+	if err != nil {
+		return value.Null, nil, unpositioned(err)
+	}
+	sig := f.sig
+	switch {
+	case sig.Set:
+		return value.Null, c.rows, nil
+	case sig.Out:
+		row := c.outs()
+		if len(row) == 1 {
+			return row[0], []value.Row{row}, nil
+		}
+		return value.Null, []value.Row{row}, nil
+	case len(sig.Result) == 0:
+		return value.NewText(value.Text, ""), []value.Row{{value.NewText(value.Text, "")}}, nil
+	case ct.kind != ctlReturn:
+		return value.Null, nil, pgerr.New("2F005", "control reached end of function without RETURN")
+	}
+	return c.ret, []value.Row{{c.ret}}, nil
+}
+
+// outs is the row of the OUT parameters' values.
+func (c *call) outs() value.Row {
+	var row value.Row
+	for i, m := range c.f.sig.Modes {
+		if m != 'i' {
+			row = append(row, c.vars[i].v)
+		}
+	}
+	return row
+}
+
+// bind makes v the variable of datum dno in the current frame.
+func (c *call) bind(dno int, v *variable) {
+	c.vars[dno] = v
+	c.fr.vars[v.name] = v
+}
+
+// block runs a block: its declarations, its body, and, when the body
+// fails, the first handler whose condition the error matches, after
+// undoing the body's changes.
+func (c *call) block(b *block) (control, error) {
+	saved := c.fr
+	c.fr = newFrame(saved, b.label)
+	defer func() { c.fr = saved }()
+	for _, dno := range b.decls {
+		if err := c.declare(dno); err != nil {
+			return control{}, err
+		}
+	}
+	var mark Mark
+	if len(b.handlers) > 0 {
+		mark = c.rt.Mark()
+	}
+	ct, err := c.stmts(b.body)
+	if err != nil && len(b.handlers) > 0 {
+		pe := pgerr.Wrap(err)
+		for _, h := range b.handlers {
+			if !matches(h.conds, pe.Code) {
+				continue
+			}
+			c.rt.Undo(mark)
+			hf := newFrame(c.fr, "")
+			hf.vars["sqlstate"] = &variable{name: "sqlstate", t: value.TextType, v: value.NewText(value.Text, pe.Code), isConst: true}
+			hf.vars["sqlerrm"] = &variable{name: "sqlerrm", t: value.TextType, v: value.NewText(value.Text, pe.Message), isConst: true}
+			inner := c.fr
+			c.fr = hf
+			c.caught = append(c.caught, pe)
+			ct, err = c.stmts(h.body)
+			c.caught = c.caught[:len(c.caught)-1]
+			c.fr = inner
+			break
+		}
+	}
+	if err != nil {
+		return control{}, err
+	}
+	if ct.kind == ctlExit && b.label != "" && ct.label == b.label {
+		return control{}, nil
+	}
+	return ct, nil
+}
+
+// matches reports whether an error of SQLSTATE code matches one of an
+// exception handler's conditions: a name, a SQLSTATE, a class (its code
+// ending in 000), or OTHERS, which is every error but a cancel and a
+// failed assertion.
+func matches(conds []string, code string) bool {
+	for _, c := range conds {
+		if c == "others" {
+			if code != pgerr.QueryCanceled && code != "P0004" {
+				return true
+			}
+			continue
+		}
+		want, ok := conditions[c]
+		if !ok {
+			want = c
+		}
+		if want == code || strings.HasSuffix(want, "000") && len(code) == 5 && want[:2] == code[:2] {
+			return true
+		}
+	}
+	return false
+}
+
+// declare makes the variable of a declaration, of its default value.
+func (c *call) declare(dno int) error {
+	d := c.f.datums[dno]
+	dt, err := c.declType(dno)
+	if err != nil {
+		return err
+	}
+	v := &variable{name: d.name, t: dt.t, v: value.Null, isRec: dt.rec, rowType: dt.cols, isConst: d.isConst, notNull: d.notNull}
+	if d.def != nil {
+		// The default is computed before the variable exists: it may
+		// read a variable of the same name of an outer block.
+		val, _, err := c.scalar(d.def)
+		if err != nil {
+			return err
+		}
+		c.bind(dno, v)
+		return c.setVar(v, val, true)
+	}
+	c.bind(dno, v)
+	if v.notNull && !v.isRec {
+		return pgerr.New("22004", "null value cannot be assigned to variable %q declared NOT NULL", v.name)
+	}
+	return nil
+}
+
+// declType is the resolved type of a declared variable.
+type declType struct {
+	t    value.Type
+	rec  bool
+	cols []plan.Column // a row type's fields
+}
+
+// declType resolves a declaration's type, once per function: a type
+// name, name%TYPE (of a variable or a table's column), table%ROWTYPE, a
+// table's name as its row type, or record.
+func (c *call) declType(dno int) (declType, error) {
+	if dt, ok := c.f.types[dno]; ok {
+		return dt, nil
+	}
+	d := c.f.datums[dno]
+	var dt declType
+	var err error
+	lower := strings.ToLower(d.typName)
+	switch {
+	case strings.HasSuffix(lower, "%rowtype"):
+		dt, err = c.rowType(d.typName[:len(d.typName)-len("%rowtype")])
+	case d.record:
+		dt.rec = true
+	case strings.HasSuffix(lower, "%type"):
+		dt, err = c.typeOf(d.typName[:len(d.typName)-len("%type")])
+	default:
+		var res *Result
+		if res, err = c.runText("SELECT NULL::"+d.typName, nil, nil); err == nil {
+			dt.t = res.Cols[0].Type
+		} else if rt, rerr := c.rowType(d.typName); rerr == nil {
+			dt, err = rt, nil
+		}
+	}
+	if err != nil {
+		return dt, err
+	}
+	c.f.types[dno] = dt
+	return dt, nil
+}
+
+func (c *call) rowType(rel string) (declType, error) {
+	res, err := c.runText("SELECT * FROM "+rel+" LIMIT 0", nil, nil)
+	if err != nil {
+		return declType{}, err
+	}
+	return declType{rec: true, cols: res.Cols}, nil
+}
+
+// typeOf is the type of name%TYPE: a variable's, or a table's column's.
+func (c *call) typeOf(name string) (declType, error) {
+	if v := c.fr.find("", name); v != nil {
+		return declType{t: v.t, rec: v.isRec, cols: v.rowType}, nil
+	}
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return declType{}, pgerr.New(pgerr.UndefinedObject, "type \"%s%%TYPE\" does not exist", name)
+	}
+	res, err := c.runText("SELECT "+name[i+1:]+" FROM "+name[:i]+" LIMIT 0", nil, nil)
+	if err != nil {
+		return declType{}, err
+	}
+	return declType{t: res.Cols[0].Type}, nil
+}
+
+// runText runs SQL text that names no variable.
+func (c *call) runText(text string, types []value.Type, args []value.Value) (*Result, error) {
+	st, err := sql.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil || st.Node == nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
+	}
+	return c.rt.Run(st, types, args, false)
+}
+
+// setVar assigns val to v, converted to its type.
+func (c *call) setVar(v *variable, val value.Value, init bool) error {
+	if v.isConst && !init {
+		return pgerr.New("22005", "variable %q is declared CONSTANT", v.name)
+	}
+	if v.isRec {
+		if val.IsNull() {
+			v.rec = nil
+			return nil
+		}
+		return pgerr.New(pgerr.FeatureNotSupported, "assigning a single value to record variable %q is not supported", v.name)
+	}
+	if val.IsNull() {
+		if v.notNull {
+			return pgerr.New("22004", "null value cannot be assigned to variable %q declared NOT NULL", v.name)
+		}
+		v.v = value.Null
+		return nil
+	}
+	if v.t.Kind == value.Unknown {
+		v.v = val
+		return nil
+	}
+	out, err := c.rt.Assign(val, v.t)
+	if err != nil {
+		return err
+	}
+	v.v = out
+	return nil
+}
+
+// setRow assigns a row to a record variable: its fields by position for
+// one of a row type, else the row and its columns.
+func (c *call) setRow(v *variable, cols []plan.Column, row value.Row) error {
+	if !v.isRec {
+		val := value.Null
+		if len(row) > 0 {
+			val = row[0]
+		}
+		return c.setVar(v, val, false)
+	}
+	if v.rowType == nil {
+		v.rec = &record{cols: cols, vals: append(value.Row(nil), row...)}
+		return nil
+	}
+	vals := make(value.Row, len(v.rowType))
+	for i, col := range v.rowType {
+		vals[i] = value.Null
+		if i < len(row) && !row[i].IsNull() {
+			out, err := c.rt.Assign(row[i], col.Type)
+			if err != nil {
+				return err
+			}
+			vals[i] = out
+		}
+	}
+	v.rec = &record{cols: v.rowType, vals: vals}
+	return nil
+}
+
+// assignDatum assigns val to the variable or record field of datum dno.
+func (c *call) assignDatum(dno int, val value.Value) error {
+	if dno < 0 || dno >= len(c.f.datums) {
+		return pgerr.New(pgerr.Internal, "no variable %d", dno)
+	}
+	d := c.f.datums[dno]
+	if d.field == "" {
+		v, err := c.variable(dno)
+		if err != nil {
+			return err
+		}
+		return c.setVar(v, val, false)
+	}
+	v, err := c.variable(d.parent)
+	if err != nil {
+		return err
+	}
+	if v.rec == nil {
+		if v.rowType == nil {
+			return unassigned(v.name)
+		}
+		v.rec = &record{cols: v.rowType, vals: make(value.Row, len(v.rowType))}
+	}
+	for i, col := range v.rec.cols {
+		if col.Name == d.field {
+			out := val
+			if !val.IsNull() {
+				var err error
+				if out, err = c.rt.Assign(val, col.Type); err != nil {
+					return err
+				}
+			}
+			v.rec.vals[i] = out
+			return nil
+		}
+	}
+	return pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", v.name, d.field)
+}
+
+// variable is the variable of datum dno, which its block declared.
+func (c *call) variable(dno int) (*variable, error) {
+	if dno < 0 || dno >= len(c.vars) || c.vars[dno] == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "variable %d is used outside the block that declares it", dno).
+			WithHint("declare each block's variables on lines of their own, before its BEGIN")
+	}
+	return c.vars[dno], nil
+}
+
+// implicit makes the function-wide variable of datum dno (a CASE's
+// value), of type t.
+func (c *call) implicit(dno int, t value.Type) *variable {
+	v := &variable{name: c.f.datums[dno].name, t: t}
+	c.vars[dno] = v
+	fn := c.fr
+	for fn.parent != nil {
+		fn = fn.parent
+	}
+	fn.vars[v.name] = v
+	return v
+}
+
+// unpositioned drops the position of an error of a statement of the
+// body, which is not a position in the statement that ran the code.
+func unpositioned(err error) error {
+	pe := pgerr.Wrap(err)
+	if pe.Position == 0 {
+		return err
+	}
+	c := *pe
+	c.Position = 0
+	return &c
+}
+
+func unassigned(name string) error {
+	return pgerr.New(pgerr.ObjectNotInPrereqState, "record %q is not assigned yet", name).
+		WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+}

@@ -1,0 +1,139 @@
+package plpgsql
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Levels of RAISE, PostgreSQL's elog levels: below INFO (LOG, DEBUG) a
+// client is not told; INFO, NOTICE and WARNING it is; ERROR raises.
+const (
+	levelInfo  = 17
+	levelError = 21
+)
+
+// Kinds of RAISE … USING options.
+const (
+	optErrcode = iota
+	optMessage
+	optDetail
+	optHint
+)
+
+// raise runs RAISE: an error at level EXCEPTION, else a notice to the
+// client (INFO, NOTICE, WARNING) or nothing (LOG, DEBUG, which a client
+// does not receive by default).
+func (c *call) raise(s *raise) error {
+	if s.level >= levelError && s.condname == "" && s.message == "" && len(s.options) == 0 {
+		if len(c.caught) == 0 {
+			return pgerr.New("0Z002", "RAISE without parameters cannot be used outside an exception handler")
+		}
+		return c.caught[len(c.caught)-1]
+	}
+	e := &pgerr.Error{Code: "P0001"}
+	if s.condname != "" {
+		e.Code, e.Message = conditionCode(s.condname), s.condname
+	}
+	if s.message != "" {
+		msg, err := c.format(s.message, s.params)
+		if err != nil {
+			return err
+		}
+		e.Message = msg
+	}
+	for _, o := range s.options {
+		text, ok, err := c.text(o.e)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New("22004", "RAISE statement option cannot be null")
+		}
+		switch o.kind {
+		case optErrcode:
+			e.Code = conditionCode(text)
+		case optMessage:
+			e.Message = text
+		case optDetail:
+			e.Detail = text
+		case optHint:
+			e.Hint = text
+		}
+	}
+	if e.Message == "" {
+		e.Message = e.Code
+	}
+	switch {
+	case s.level >= levelError:
+		return e
+	case s.level >= levelInfo:
+		c.rt.Notice(e.Message)
+	}
+	return nil
+}
+
+// conditionCode is the SQLSTATE of a condition name, or the SQLSTATE
+// itself.
+func conditionCode(name string) string {
+	if code, ok := conditions[strings.ToLower(name)]; ok {
+		return code
+	}
+	return name
+}
+
+// format replaces each % of a RAISE message by the next parameter's text
+// (<NULL> for NULL), %% by %.
+func (c *call) format(msg string, params []*pexpr) (string, error) {
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(msg); i++ {
+		if msg[i] != '%' {
+			b.WriteByte(msg[i])
+			continue
+		}
+		if i+1 < len(msg) && msg[i+1] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		text, ok, err := c.text(params[next])
+		if err != nil {
+			return "", err
+		}
+		next++
+		if !ok {
+			text = "<NULL>"
+		}
+		b.WriteString(text)
+	}
+	return b.String(), nil
+}
+
+// assert runs ASSERT: a condition false or NULL fails with P0004.
+func (c *call) assert(s *assertStmt) error {
+	v, _, err := c.scalar(s.cond)
+	if err != nil {
+		return err
+	}
+	if !v.IsNull() {
+		if v, err = c.rt.Assign(v, value.BoolType); err != nil {
+			return err
+		}
+		if v.Bool() {
+			return nil
+		}
+	}
+	msg := "assertion failed"
+	if s.message != nil {
+		text, ok, err := c.text(s.message)
+		if err != nil {
+			return err
+		}
+		if ok {
+			msg = text
+		}
+	}
+	return pgerr.New("P0004", "%s", msg)
+}

@@ -1,0 +1,95 @@
+package plpgsql
+
+import (
+	"strconv"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// prepared is a body's SQL ready to run: the statement, its variables
+// made parameters $1…$n, and what each parameter reads.
+type prepared struct {
+	st   *sql.Stmt
+	refs []ref
+}
+
+// ref is what a parameter of a prepared statement reads: a variable, or a
+// field of a record variable.
+type ref struct {
+	label, name, field string
+}
+
+// prepare parses text and makes the variables it names parameters: a
+// name of a variable in scope (or label.name, or $n for a function's n-th
+// parameter), and record.field for a field of a record variable. A name
+// of a variable hides a column of the same name.
+func prepare(text string, fr *frame) (*prepared, error) {
+	st, err := sql.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil || st.Node == nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at end of input")
+	}
+	p := &prepared{st: st}
+	index := map[ref]int32{}
+	param := func(r ref, loc int32) *pg_query.Node {
+		n, ok := index[r]
+		if !ok {
+			p.refs = append(p.refs, r)
+			n = int32(len(p.refs))
+			index[r] = n
+		}
+		return &pg_query.Node{Node: &pg_query.Node_ParamRef{ParamRef: &pg_query.ParamRef{Number: n, Location: loc}}}
+	}
+	walkNodes(st.Node.ProtoReflect(), func(n *pg_query.Node) {
+		switch {
+		case n.GetColumnRef() != nil:
+			cr := n.GetColumnRef()
+			var names []string
+			for _, f := range cr.Fields {
+				s := f.GetString_()
+				if s == nil {
+					return // r.*
+				}
+				names = append(names, s.Sval)
+			}
+			if r, ok := fr.resolve(names); ok {
+				*n = *param(r, cr.Location)
+			}
+		case n.GetParamRef() != nil:
+			pr := n.GetParamRef()
+			if r, ok := fr.resolve([]string{"$" + strconv.Itoa(int(pr.Number))}); ok {
+				*n = *param(r, pr.Location)
+			}
+		}
+	})
+	return p, nil
+}
+
+// walkNodes calls fn on every node of the tree under m, before its
+// children: fn may replace the node.
+func walkNodes(m protoreflect.Message, fn func(*pg_query.Node)) {
+	if n, ok := m.Interface().(*pg_query.Node); ok {
+		fn(n)
+		if n.GetParamRef() != nil {
+			return // a parameter has no children
+		}
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkNodes(l.Get(i).Message(), fn)
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			walkNodes(v.Message(), fn)
+		}
+		return true
+	})
+}

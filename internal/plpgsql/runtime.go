@@ -1,0 +1,39 @@
+package plpgsql
+
+import (
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Runtime is what the interpreter needs of the engine, for the session
+// that runs the code. Every method returns errors with PostgreSQL's
+// SQLSTATEs.
+type Runtime interface {
+	// Run runs one SQL statement whose parameters $1…$n have the types
+	// given and the values args. A statement that is not a query or a
+	// data change is refused. When keep is set, st is a statement of the
+	// body, run again and again: the runtime may keep its binding for the
+	// next run with the same types, as PostgreSQL keeps a plan.
+	Run(st *sql.Stmt, types []value.Type, args []value.Value, keep bool) (*Result, error)
+	// Assign converts v to t as an assignment does (a variable's type).
+	Assign(v value.Value, t value.Type) (value.Value, error)
+	// Notice sends a notice to the client.
+	Notice(msg string)
+	// Mark marks the changes made so far; Undo undoes those made after
+	// a mark: the subtransaction of a block with an EXCEPTION clause.
+	Mark() Mark
+	Undo(m Mark)
+}
+
+// Mark is a point in the transaction's changes (Runtime.Mark).
+type Mark struct{ Log, Restarts int }
+
+// Result is what a statement gave: its rows (a query's, or a data
+// change's RETURNING), and how many rows it processed.
+type Result struct {
+	Cols []plan.Column
+	Rows []value.Row
+	// Count is the number of rows returned, inserted, updated or deleted.
+	Count int64
+}

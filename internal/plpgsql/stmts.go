@@ -1,0 +1,509 @@
+package plpgsql
+
+import (
+	"math"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+func (c *call) stmts(ss []stmt) (control, error) {
+	for _, s := range ss {
+		ct, err := c.stmt(s)
+		if err != nil || ct.kind != ctlNone {
+			return ct, err
+		}
+	}
+	return control{}, nil
+}
+
+func (c *call) stmt(s stmt) (control, error) {
+	switch s := s.(type) {
+	case *block:
+		return c.block(s)
+	case *assign:
+		v, _, err := c.scalar(s.e)
+		if err != nil {
+			return control{}, err
+		}
+		return control{}, c.assignDatum(s.target, v)
+	case *ifStmt:
+		for i, cond := range s.conds {
+			ok, err := c.boolean(cond)
+			if err != nil {
+				return control{}, err
+			}
+			if ok {
+				return c.stmts(s.bodies[i])
+			}
+		}
+		return c.stmts(s.els)
+	case *caseStmt:
+		return c.caseStmt(s)
+	case *loop:
+		return c.loop(s)
+	case *forInt:
+		return c.forInt(s)
+	case *forQuery:
+		return c.forQuery(s)
+	case *foreach:
+		return c.foreach(s)
+	case *exitStmt:
+		if s.cond != nil {
+			ok, err := c.boolean(s.cond)
+			if err != nil || !ok {
+				return control{}, err
+			}
+		}
+		if s.exit {
+			return control{kind: ctlExit, label: s.label}, nil
+		}
+		return control{kind: ctlContinue, label: s.label}, nil
+	case *returnStmt:
+		return c.returnStmt(s)
+	case *returnNext:
+		return control{}, c.returnNext(s)
+	case *returnQuery:
+		return control{}, c.returnQuery(s)
+	case *raise:
+		return control{}, c.raise(s)
+	case *assertStmt:
+		return control{}, c.assert(s)
+	case *execSQL:
+		return control{}, c.execSQL(s)
+	case *dynExecute:
+		return control{}, c.dynExecute(s)
+	case *perform:
+		res, err := c.run(s.e)
+		if err != nil {
+			return control{}, err
+		}
+		c.rowCount = res.Count
+		c.setFound(res.Count > 0)
+		return control{}, nil
+	case *getDiag:
+		return control{}, c.getDiag(s)
+	case *nullStmt:
+		return control{}, nil
+	}
+	return control{}, pgerr.New(pgerr.Internal, "unhandled PL/pgSQL statement %T", s)
+}
+
+func (c *call) setFound(b bool) {
+	if v := c.vars[c.f.found]; v != nil {
+		v.v = value.NewBool(b)
+	}
+}
+
+func (c *call) caseStmt(s *caseStmt) (control, error) {
+	if s.test != nil {
+		v, t, err := c.scalar(s.test)
+		if err != nil {
+			return control{}, err
+		}
+		c.implicit(s.testVar, t).v = v
+	}
+	for i, w := range s.whens {
+		ok, err := c.boolean(w)
+		if err != nil {
+			return control{}, err
+		}
+		if ok {
+			return c.stmts(s.bodies[i])
+		}
+	}
+	if !s.hasElse {
+		return control{}, pgerr.New("20000", "case not found").WithHint("CASE statement is missing ELSE part.")
+	}
+	return c.stmts(s.els)
+}
+
+// iterate runs a loop's body once: stop says the loop ends, with ct to
+// pass on (a RETURN, or an EXIT or CONTINUE of an outer label).
+func (c *call) iterate(label string, body []stmt) (stop bool, ct control, err error) {
+	ct, err = c.stmts(body)
+	if err != nil {
+		return true, ct, err
+	}
+	switch ct.kind {
+	case ctlExit:
+		if ct.label == "" || ct.label == label {
+			return true, control{}, nil
+		}
+		return true, ct, nil
+	case ctlContinue:
+		if ct.label == "" || ct.label == label {
+			return false, control{}, nil
+		}
+		return true, ct, nil
+	case ctlReturn:
+		return true, ct, nil
+	}
+	return false, control{}, nil
+}
+
+func (c *call) loop(s *loop) (control, error) {
+	for {
+		if s.cond != nil {
+			ok, err := c.boolean(s.cond)
+			if err != nil || !ok {
+				return control{}, err
+			}
+		}
+		if stop, ct, err := c.iterate(s.label, s.body); stop {
+			return ct, err
+		}
+	}
+}
+
+// bound evaluates a bound of an integer FOR loop.
+func (c *call) bound(pe *pexpr, what string) (int64, error) {
+	v, _, err := c.scalar(pe)
+	if err != nil {
+		return 0, err
+	}
+	if v.IsNull() {
+		return 0, pgerr.New("22004", "%s of FOR loop cannot be null", what)
+	}
+	n, err := c.rt.Assign(v, value.Int4Type)
+	if err != nil {
+		return 0, err
+	}
+	return n.Int(), nil
+}
+
+func (c *call) forInt(s *forInt) (control, error) {
+	lo, err := c.bound(s.lower, "lower bound")
+	if err != nil {
+		return control{}, err
+	}
+	hi, err := c.bound(s.upper, "upper bound")
+	if err != nil {
+		return control{}, err
+	}
+	step := int64(1)
+	if s.step != nil {
+		if step, err = c.bound(s.step, "BY value"); err != nil {
+			return control{}, err
+		}
+		if step <= 0 {
+			return control{}, pgerr.New(pgerr.InvalidParameter, "BY value of FOR loop must be greater than zero")
+		}
+	}
+	saved := c.fr
+	c.fr = newFrame(saved, s.label)
+	defer func() { c.fr = saved }()
+	v := &variable{name: s.name, t: value.Int4Type}
+	c.fr.vars[s.name] = v
+	if s.dno >= 0 {
+		c.vars[s.dno] = v
+	}
+	found := false
+	for i := lo; s.reverse && i >= hi || !s.reverse && i <= hi; {
+		found = true
+		v.v = value.NewInt(value.Int4, i)
+		stop, ct, err := c.iterate(s.label, s.body)
+		if stop {
+			c.setFound(true)
+			return ct, err
+		}
+		if s.reverse {
+			i -= step
+		} else {
+			i += step
+		}
+		if i > math.MaxInt32 || i < math.MinInt32 {
+			break
+		}
+	}
+	c.setFound(found)
+	return control{}, nil
+}
+
+func (c *call) forQuery(s *forQuery) (control, error) {
+	var res *Result
+	var err error
+	if s.dyn {
+		res, err = c.dynamic(s.query, s.params)
+	} else {
+		res, err = c.run(s.query)
+	}
+	if err != nil {
+		return control{}, err
+	}
+	saved := c.fr
+	c.fr = newFrame(saved, s.label)
+	defer func() { c.fr = saved }()
+	for _, row := range res.Rows {
+		if err := c.into(s.target, res, row); err != nil {
+			return control{}, err
+		}
+		if stop, ct, err := c.iterate(s.label, s.body); stop {
+			c.setFound(true)
+			return ct, err
+		}
+	}
+	c.setFound(len(res.Rows) > 0)
+	return control{}, nil
+}
+
+func (c *call) foreach(s *foreach) (control, error) {
+	if s.slice > 0 {
+		return control{}, pgerr.New(pgerr.FeatureNotSupported, "FOREACH … SLICE is not supported")
+	}
+	arr, t, err := c.scalar(s.e)
+	if err != nil {
+		return control{}, err
+	}
+	if arr.IsNull() {
+		return control{}, pgerr.New("22004", "FOREACH expression must not be null")
+	}
+	if !t.Kind.IsArray() {
+		return control{}, pgerr.New(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
+	}
+	saved := c.fr
+	c.fr = newFrame(saved, s.label)
+	defer func() { c.fr = saved }()
+	for _, e := range arr.Elems() {
+		if err := c.assignDatum(s.target, e); err != nil {
+			return control{}, err
+		}
+		if stop, ct, err := c.iterate(s.label, s.body); stop {
+			return ct, err
+		}
+	}
+	return control{}, nil
+}
+
+// into puts a row of res into a target.
+func (c *call) into(t target, res *Result, row value.Row) error {
+	if t.rec >= 0 {
+		v, err := c.variable(t.rec)
+		if err != nil {
+			return err
+		}
+		return c.setRow(v, res.Cols, row)
+	}
+	if len(t.fields) == 1 {
+		if v := c.vars[t.fields[0]]; v != nil && v.isRec {
+			return c.setRow(v, res.Cols, row)
+		}
+	}
+	for i, dno := range t.fields {
+		val := value.Null
+		if i < len(row) {
+			val = row[i]
+		}
+		if err := c.assignDatum(dno, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// intoResult puts the one row of a statement's result into a target:
+// STRICT wants exactly one; a data change's RETURNING at most one.
+func (c *call) intoResult(t target, res *Result, strict, change bool) error {
+	switch n := len(res.Rows); {
+	case n == 0 && strict:
+		return pgerr.New("P0002", "query returned no rows")
+	case n > 1 && (strict || change):
+		return pgerr.New("P0003", "query returned more than one row").
+			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+	case n == 0:
+		return c.into(t, res, nil)
+	}
+	return c.into(t, res, res.Rows[0])
+}
+
+func (c *call) execSQL(s *execSQL) error {
+	res, err := c.run(s.sql)
+	if err != nil {
+		return err
+	}
+	c.rowCount = res.Count
+	p := s.sql.prep
+	if s.into {
+		if err := c.intoResult(s.target, res, s.strict, p.st.Node.GetSelectStmt() == nil); err != nil {
+			return err
+		}
+	}
+	c.setFound(res.Count > 0)
+	return nil
+}
+
+// dynamic runs EXECUTE's query string with USING's values as $1…$n.
+func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, error) {
+	q, ok, err := c.text(query)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New("22004", "query string argument of EXECUTE is null")
+	}
+	types := make([]value.Type, len(params))
+	args := make([]value.Value, len(params))
+	for i, p := range params {
+		if args[i], types[i], err = c.scalar(p); err != nil {
+			return nil, err
+		}
+	}
+	st, err := sql.Parse(q)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil || st.Node == nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
+	}
+	return c.rt.Run(st, types, args, false)
+}
+
+func (c *call) dynExecute(s *dynExecute) error {
+	res, err := c.dynamic(s.query, s.params)
+	if err != nil {
+		return err
+	}
+	c.rowCount = res.Count
+	if s.into {
+		return c.intoResult(s.target, res, s.strict, false)
+	}
+	return nil
+}
+
+func (c *call) returnStmt(s *returnStmt) (control, error) {
+	if s.e != nil && !c.f.sig.Set {
+		v, _, err := c.scalar(s.e)
+		if err != nil {
+			return control{}, err
+		}
+		if len(c.f.sig.Result) == 1 && !v.IsNull() {
+			if v, err = c.rt.Assign(v, c.f.sig.Result[0].Type); err != nil {
+				return control{}, err
+			}
+		}
+		c.ret = v
+	}
+	return control{kind: ctlReturn}, nil
+}
+
+func (c *call) returnNext(s *returnNext) error {
+	cols := c.f.sig.Result
+	if s.e == nil {
+		c.rows = append(c.rows, c.outs())
+		return nil
+	}
+	if s.e.mode == 2 {
+		if v := c.fr.find("", s.e.text); v != nil && v.isRec {
+			if v.rec == nil {
+				return unassigned(v.name)
+			}
+			return c.addRow(v.rec.vals)
+		}
+	}
+	v, _, err := c.scalar(s.e)
+	if err != nil {
+		return err
+	}
+	if len(cols) != 1 {
+		return pgerr.New(pgerr.DatatypeMismatch, "wrong record type supplied in RETURN NEXT")
+	}
+	return c.addRow(value.Row{v})
+}
+
+// addRow adds a row to a set-returning function's result, each value
+// converted to its column's type.
+func (c *call) addRow(row value.Row) error {
+	cols := c.f.sig.Result
+	if len(row) != len(cols) {
+		return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(row), len(cols))
+	}
+	out := make(value.Row, len(row))
+	for i, v := range row {
+		out[i] = value.Null
+		if !v.IsNull() {
+			var err error
+			if out[i], err = c.rt.Assign(v, cols[i].Type); err != nil {
+				return err
+			}
+		}
+	}
+	c.rows = append(c.rows, out)
+	return nil
+}
+
+// sameColumns checks that RETURN QUERY's columns are the function's, of
+// the same types, as PostgreSQL wants them (no cast).
+func (c *call) sameColumns(cols []plan.Column) error {
+	want := c.f.sig.Result
+	if len(cols) != len(want) {
+		return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(cols), len(want))
+	}
+	for i, col := range cols {
+		if k := col.Type.Kind; k != want[i].Type.Kind && k != value.Unknown {
+			return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+				WithDetail("Returned type %s does not match expected type %s in column %d.", col.Type, want[i].Type, i+1)
+		}
+	}
+	return nil
+}
+
+func (c *call) returnQuery(s *returnQuery) error {
+	var res *Result
+	var err error
+	if s.dyn != nil {
+		res, err = c.dynamic(s.dyn, s.params)
+	} else {
+		res, err = c.run(s.query)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.sameColumns(res.Cols); err != nil {
+		return err
+	}
+	for _, row := range res.Rows {
+		if err := c.addRow(row); err != nil {
+			return err
+		}
+	}
+	c.rowCount = int64(len(res.Rows))
+	c.setFound(len(res.Rows) > 0)
+	return nil
+}
+
+func (c *call) getDiag(s *getDiag) error {
+	var caught *pgerr.Error
+	if s.stacked {
+		if len(c.caught) == 0 {
+			return pgerr.New("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler")
+		}
+		caught = c.caught[len(c.caught)-1]
+	}
+	for _, it := range s.items {
+		var v value.Value
+		switch it.kind {
+		case "ROW_COUNT":
+			v = value.NewInt(value.Int8, c.rowCount)
+		case "RETURNED_SQLSTATE":
+			v = value.NewText(value.Text, caught.Code)
+		case "MESSAGE_TEXT":
+			v = value.NewText(value.Text, caught.Message)
+		case "PG_EXCEPTION_DETAIL":
+			v = value.NewText(value.Text, caught.Detail)
+		case "PG_EXCEPTION_HINT":
+			v = value.NewText(value.Text, caught.Hint)
+		case "PG_CONTEXT", "PG_EXCEPTION_CONTEXT", "COLUMN_NAME", "CONSTRAINT_NAME", "PG_DATATYPE_NAME", "TABLE_NAME", "SCHEMA_NAME":
+			v = value.NewText(value.Text, "")
+		default:
+			return pgerr.New(pgerr.FeatureNotSupported, "GET DIAGNOSTICS %s is not supported", it.kind)
+		}
+		if err := c.assignDatum(it.target, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
