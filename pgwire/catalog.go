@@ -1,7 +1,6 @@
 package pgwire
 
 import (
-	"hash/fnv"
 	"regexp"
 	"slices"
 	"strconv"
@@ -152,13 +151,8 @@ var (
 	psqlTypName  = regexp.MustCompile(`t\.typname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
 )
 
-// relOID is the oid a relation is known by: a hash of its name above the
-// oids PostgreSQL reserves for its own objects.
-func relOID(name string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return 16384 + h.Sum32()%(1<<30)
-}
+// relOID is the oid a relation is known by, as pg_class has it.
+func relOID(name string) uint32 { return engine.RelationOID(name) }
 
 // relByOID returns the name of the relation whose oid is oid.
 func (c *conn) relByOID(oid string) (string, bool) {

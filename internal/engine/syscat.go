@@ -228,6 +228,9 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 			}
 		}
 		name(value.RegType, t.oid, out, in)
+		if t.builtin != nil {
+			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4
+		}
 	}
 	for _, p := range o.procs {
 		name(value.RegProc, p.oid, expr.QuoteIdent(p.name), p.name)

@@ -60,10 +60,15 @@ func infoViews(o *catalogObjects, r *catRows) {
 // that have them.
 func infoDataType(c catCol, o *catalogObjects) []any {
 	t := c.typ
-	udt := ""
-	for _, ct := range o.types {
-		if ct.oid == c.typOID {
+	udt, oid := "", c.typOID
+	for i := 0; i < len(o.types); i++ {
+		if ct := o.types[i]; ct.oid == oid {
+			if ct.typtype == 'd' {
+				oid, i = ct.base, -1 // a domain's column is described by its base type
+				continue
+			}
 			udt = ct.name
+			break
 		}
 	}
 	dataType := t.Kind.String()
