@@ -64,3 +64,13 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 		Eval: func(a []value.Value) (value.Value, error) { return in(a[0]) }}
 	return &expr.Func{Def: def, Args: []expr.Expr{e}, T: t}, nil
 }
+
+// checkRegColumn refuses a table column of a reg* type: a stored value
+// would have to be named again in the catalog as it is when read, which
+// the binder that made it no longer sees. oid is a column type.
+func (b *binder) checkRegColumn(t value.Type, loc int32) error {
+	if t.Kind.IsReg() || t.Kind.Elem().IsReg() {
+		return b.refuse(loc, "a table column of type %s is not supported", t).WithHint("store the oid (type oid), and cast it when reading")
+	}
+	return nil
+}
