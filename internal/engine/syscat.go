@@ -175,7 +175,7 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	o := e.catalogObjects()
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
-		ViewDefs: map[uint32]string{}, Descriptions: o.descs}
+		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Descriptions: o.descs}
 	name := func(k value.Kind, oid uint32, out, in string) {
 		if sc.Names[k] == nil {
 			sc.Names[k], sc.OIDs[k] = map[uint32]string{}, map[string]uint32{}
@@ -235,6 +235,7 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	for _, p := range o.procs {
 		name(value.RegProc, p.oid, expr.QuoteIdent(p.name), p.name)
 		name(value.RegProcedure, p.oid, p.signature(), p.name+"("+strings.Join(p.argKeys(), ",")+")")
+		sc.FuncArgs[p.oid], sc.FuncResults[p.oid] = p.argText, p.resultText
 	}
 	for _, n := range []uint32{pgCatalogOID, publicOID, infoSchemaOID} {
 		name(value.RegNamespace, n, nspName(n), nspName(n))

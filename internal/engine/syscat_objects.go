@@ -128,6 +128,9 @@ type catProc struct {
 	strict bool
 	src    string
 	names  []string
+	// argText and resultText are the arguments and the result as
+	// pg_get_function_arguments and pg_get_function_result print them.
+	argText, resultText string
 }
 
 type catRole struct {
@@ -434,10 +437,30 @@ func (e *Engine) catalogProcs() []catProc {
 				p.argStr = append(p.argStr, a.Type.String())
 				p.names = append(p.names, a.Name)
 			}
-			if len(f.Cols) == 1 {
+			args := make([]string, len(f.Params))
+			for i, a := range f.Params {
+				args[i] = strings.TrimSpace(expr.QuoteIdent(a.Name) + " " + a.Type.String())
+				if a.Name == "" {
+					args[i] = a.Type.String()
+				}
+			}
+			p.argText = strings.Join(args, ", ")
+			if len(f.Cols) == 1 && f.BaseType {
 				p.ret = e.typeOID(f.Cols[0].Type, nil)
+				p.resultText = f.Cols[0].Type.String()
+				if f.Set {
+					p.resultText = "SETOF " + p.resultText
+				}
 			} else {
 				p.ret = 2249 // record
+				cols := make([]string, len(f.Cols))
+				for i, c := range f.Cols {
+					cols[i] = expr.QuoteIdent(c.Name) + " " + c.Type.String()
+				}
+				p.resultText = "record"
+				if f.Set {
+					p.resultText = "TABLE(" + strings.Join(cols, ", ") + ")"
+				}
 			}
 			p.oid = objectOID("function", p.signature())
 			out = append(out, p)

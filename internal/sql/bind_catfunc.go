@@ -52,6 +52,15 @@ var catFuncs = map[string]catFunc{
 	"pg_get_expr": {sigs: [][]value.Kind{{textK, oidK}, {textK, oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return a[0], nil // an expression is kept as its text (pg_attrdef.adbin)
 	}},
+	"pg_get_function_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncArgs, a[0]), nil
+	}},
+	"pg_get_function_identity_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncArgs, a[0]), nil
+	}},
+	"pg_get_function_result": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncResults, a[0]), nil
+	}},
 	"pg_table_is_visible":    visible(value.RegClass),
 	"pg_type_is_visible":     visible(value.RegType),
 	"pg_function_is_visible": visible(value.RegProcedure),
