@@ -175,7 +175,8 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	o := e.catalogObjects()
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
-		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Descriptions: o.descs}
+		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Serials: map[string]map[string]string{},
+		Descriptions: o.descs}
 	name := func(k value.Kind, oid uint32, out, in string) {
 		if sc.Names[k] == nil {
 			sc.Names[k], sc.OIDs[k] = map[uint32]string{}, map[string]uint32{}
@@ -205,6 +206,19 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	}
 	for _, c := range o.cons {
 		sc.ConstraintDefs[c.oid] = c.def
+	}
+	for _, r := range o.rels {
+		if r.kind == 'r' && r.nsp == publicOID {
+			sc.Serials[r.name] = map[string]string{}
+			for _, c := range r.cols {
+				sc.Serials[r.name][c.name] = ""
+			}
+		}
+	}
+	for _, r := range o.rels {
+		if s := r.seq; s != nil && s.owner[0] != "" && sc.Serials[s.owner[0]] != nil {
+			sc.Serials[s.owner[0]][s.owner[1]] = "public." + expr.QuoteIdent(r.name)
+		}
 	}
 	for _, t := range o.types {
 		out := t.name

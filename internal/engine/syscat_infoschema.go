@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -144,6 +145,27 @@ func infoTableConstraints(o *catalogObjects, r *catRows) {
 			"table_catalog", DatabaseName, "table_schema", "public", "table_name", c.rel.name, "constraint_type", infoConstraintTypes[c.kind],
 			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nullsDistinct(c))
 	}
+	o.notNulls(func(rel *catRel, name, _ string) {
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name,
+			"table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "constraint_type", "CHECK",
+			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES")
+	})
+}
+
+// notNulls calls fn with each NOT NULL column of the tables of public, as
+// PostgreSQL's information_schema lists it: a CHECK constraint named
+// schema oid_table oid_column number_not_null, with its clause.
+func (o *catalogObjects) notNulls(fn func(rel *catRel, name, clause string)) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' || rel.nsp != publicOID {
+			continue
+		}
+		for i, c := range rel.cols {
+			if c.notNull {
+				fn(rel, fmt.Sprintf("%d_%d_%d_not_null", publicOID, rel.oid, i+1), c.name+" IS NOT NULL")
+			}
+		}
+	}
 }
 
 func nullsDistinct(c *catCon) any {
@@ -217,6 +239,9 @@ func infoCheckConstraints(o *catalogObjects, r *catRows) {
 			r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name, "check_clause", c.check)
 		}
 	}
+	o.notNulls(func(_ *catRel, name, clause string) {
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name, "check_clause", clause)
+	})
 }
 
 func infoSequences(o *catalogObjects, r *catRows) {

@@ -33,6 +33,9 @@ type SysCatalog struct {
 	// FuncArgs and FuncResults are pg_get_function_arguments' and
 	// pg_get_function_result's texts, by the function's oid.
 	FuncArgs, FuncResults map[uint32]string
+	// Serials are, by table and column, the sequence a column owns
+	// (schema-qualified), "" for a column that owns none.
+	Serials map[string]map[string]string
 	// Descriptions are the comments, by the catalog holding the object,
 	// the object's oid and a column's number (0 for the object itself).
 	Descriptions map[DescKey]string
@@ -210,4 +213,26 @@ func (c *SysCatalog) FormatType(oid uint32, typmod int32, hasMod bool) string {
 		return value.WithTypmod(t.Kind.Elem(), typmod).String() + "[]"
 	}
 	return value.WithTypmod(t.Kind, typmod).String()
+}
+
+// SerialSequence is pg_get_serial_sequence(table, column): the sequence
+// the column owns, ok false when it owns none; 42P01 or 42703 when there
+// is no such table or column.
+func (c *SysCatalog) SerialSequence(table, column string) (seq string, ok bool, err error) {
+	key, err := qualifiedRelation(table)
+	if err != nil {
+		return "", false, err
+	}
+	if i := strings.IndexByte(key, '.'); i >= 0 && key[:i] == "public" {
+		key = key[i+1:]
+	}
+	cols, found := c.Serials[key]
+	if !found {
+		return "", false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
+	}
+	seq, found = cols[column]
+	if !found {
+		return "", false, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", column, key)
+	}
+	return seq, seq != "", nil
 }

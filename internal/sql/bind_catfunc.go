@@ -61,6 +61,13 @@ var catFuncs = map[string]catFunc{
 	"pg_get_function_result": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.FuncResults, a[0]), nil
 	}},
+	"pg_get_serial_sequence": {sigs: [][]value.Kind{{textK, textK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		seq, ok, err := sc.SerialSequence(a[0].String(), a[1].String())
+		if !ok || err != nil {
+			return value.Null, err
+		}
+		return text(seq), nil
+	}},
 	"pg_table_is_visible":    visible(value.RegClass),
 	"pg_type_is_visible":     visible(value.RegType),
 	"pg_function_is_visible": visible(value.RegProcedure),
