@@ -110,7 +110,7 @@ type catType struct {
 	kind       value.Kind
 	typtype    byte
 	builtin    *value.BuiltinType
-	base       uint32 // a domain's base type
+	base       uint32 // a domain's base type; an enum's array type's element type
 	baseMod    int32
 	notNull    bool
 	def        string

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -72,12 +73,11 @@ var catFuncs = map[string]catFunc{
 	"pg_type_is_visible":     visible(value.RegType),
 	"pg_function_is_visible": visible(value.RegProcedure),
 	"obj_description": {sigs: [][]value.Kind{{oidK}, {oidK, textK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		class := map[string]uint32{"pg_class": expr.PgClassOID, "pg_type": expr.PgTypeOID, "pg_proc": expr.PgProcOID, "pg_namespace": expr.PgNamespaceOID}
-		for name, c := range class {
-			if len(a) == 2 && a[1].String() != name {
+		for _, c := range descClasses {
+			if len(a) == 2 && a[1].String() != c.name {
 				continue
 			}
-			if d, ok := sc.Descriptions[expr.DescKey{ClassOID: c, ObjOID: a[0].OID()}]; ok {
+			if d, ok := sc.Descriptions[expr.DescKey{ClassOID: c.oid, ObjOID: a[0].OID()}]; ok {
 				return text(d), nil
 			}
 		}
@@ -100,6 +100,13 @@ var catFuncs = map[string]catFunc{
 	"to_regrole":      toReg(value.RegRole),
 }
 
+// descClasses are the catalogs whose objects have comments, in the order
+// obj_description(oid) without a catalog looks in.
+var descClasses = []struct {
+	name string
+	oid  uint32
+}{{"pg_class", expr.PgClassOID}, {"pg_type", expr.PgTypeOID}, {"pg_proc", expr.PgProcOID}, {"pg_namespace", expr.PgNamespaceOID}}
+
 func text(s string) value.Value { return value.NewText(value.Text, s) }
 
 func textOrNull(m map[uint32]string, oid value.Value) value.Value {
@@ -118,17 +125,8 @@ func visible(k value.Kind) catFunc {
 		if !ok {
 			return value.Null, nil
 		}
-		return value.NewBool(k != value.RegClass || !hasSchema(name)), nil
+		return value.NewBool(k != value.RegClass || !strings.Contains(name, ".")), nil
 	}}
-}
-
-func hasSchema(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if name[i] == '.' {
-			return true
-		}
-	}
-	return false
 }
 
 // toReg is to_regclass and its kin: the reg* input, NULL where the input
