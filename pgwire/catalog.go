@@ -1,7 +1,6 @@
 package pgwire
 
 import (
-	"hash/fnv"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,11 +14,12 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// There is no pg_catalog yet. psql's lists of relations (\d, \dt, \dv,
-// \dm, with or without a pattern or +) are one query whose shape has been
-// stable for many releases: it is recognised and answered from the
-// engine's catalog. Catalog queries not recognised fail: the relation
-// pg_catalog.pg_class does not exist.
+// The system catalogs answer most of psql's describe queries as they are
+// (\dT, \df, \di, \ds, the indexes of \d name). Some of psql's queries
+// read what the catalogs lack (pg_table_size, pg_policy, …): psql's lists
+// of relations (\d, \dt, \dv, \dm, with or without a pattern or +) are one
+// query whose shape has been stable for many releases, recognised and
+// answered from the engine's catalog, and so are the other queries below.
 var (
 	psqlRelList = regexp.MustCompile(`(?s)^SELECT n\.nspname as "Schema",\s+c\.relname as "Name",\s+CASE c\.relkind .*? END as "Type",\s+pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"(.*?)\s+FROM pg_catalog\.pg_class c\s.*\bWHERE c\.relkind IN \(([^)]*)\)(.*)ORDER BY 1,2;?\s*$`)
 	psqlRelName = regexp.MustCompile(`c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
@@ -41,6 +41,9 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		if k = strings.Trim(strings.TrimSpace(k), "'"); len(k) == 1 {
 			kinds[k[0]] = true
 		}
+	}
+	if (kinds['i'] || kinds['S']) && !strings.Contains(q, `"Size"`) {
+		return engine.Result{}, false, nil // indexes and sequences: the catalogs answer it (not \di+'s sizes)
 	}
 	var name *regexp.Regexp
 	if nm := psqlRelName.FindStringSubmatch(m[2]); nm != nil {
@@ -141,7 +144,6 @@ var (
 	psqlLookup   = regexp.MustCompile(`(?s)^SELECT c\.oid,\s+n\.nspname,\s+c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+(.*)ORDER BY 2, 3;?\s*$`)
 	psqlRelInfo  = regexp.MustCompile(`(?s)^SELECT c\.relchecks, c\.relkind, c\.relhasindex, .*\bFROM pg_catalog\.pg_class c\b.*\bWHERE c\.oid = '(\d+)';?\s*$`)
 	psqlAttrs    = regexp.MustCompile(`(?s)^SELECT a\.attname,\s+pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),.*\bFROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$`)
-	psqlIndexes  = regexp.MustCompile(`(?s)^SELECT c2\.relname, i\.indisprimary, i\.indisunique, .*\bWHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$`)
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
 	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_policy|pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
@@ -152,13 +154,8 @@ var (
 	psqlTypName  = regexp.MustCompile(`t\.typname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
 )
 
-// relOID is the oid a relation is known by: a hash of its name above the
-// oids PostgreSQL reserves for its own objects.
-func relOID(name string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return 16384 + h.Sum32()%(1<<30)
-}
+// relOID is the oid a relation is known by, as pg_class has it.
+func relOID(name string) uint32 { return engine.RelationOID(name) }
 
 // relByOID returns the name of the relation whose oid is oid.
 func (c *conn) relByOID(oid string) (string, bool) {
@@ -280,39 +277,6 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 					}
 				}
 				rows = append(rows, row)
-			}
-		}
-		return textResult(names, rows), true, nil
-	}
-	if m := psqlIndexes.FindStringSubmatch(q); m != nil {
-		names := []string{"relname", "indisprimary", "indisunique", "indisclustered", "indisvalid", "pg_get_indexdef",
-			"pg_get_constraintdef", "contype", "condeferrable", "condeferred", "indisreplident", "reltablespace"}
-		var rows [][]*string
-		if name, ok := c.relByOID(m[1]); ok {
-			d, _ := c.sess.Describe(name)
-			ixs := slices.Clone(d.Indexes)
-			slices.SortStableFunc(ixs, func(a, b engine.IndexDetail) int {
-				if a.Primary != b.Primary {
-					if a.Primary {
-						return -1
-					}
-					return 1
-				}
-				return strings.Compare(a.Name, b.Name)
-			})
-			for _, ix := range ixs {
-				cols := make([]string, len(ix.Columns))
-				for i, col := range ix.Columns {
-					cols[i] = quoteIdentIfNeeded(col)
-				}
-				list := strings.Join(cols, ", ")
-				def, con := "UNIQUE ("+list+")", "u"
-				if ix.Primary {
-					def, con = "PRIMARY KEY ("+list+")", "p"
-				}
-				rows = append(rows, []*string{s(ix.Name), tf(ix.Primary), s("t"), s("f"), s("t"),
-					s("CREATE UNIQUE INDEX " + quoteIdentIfNeeded(ix.Name) + " ON public." + quoteIdentIfNeeded(name) + " USING btree (" + list + ")"),
-					s(def), s(con), s("f"), s("f"), s("f"), s("0")})
 			}
 		}
 		return textResult(names, rows), true, nil

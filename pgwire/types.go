@@ -70,6 +70,14 @@ var kindOIDs = [...]uint32{
 	value.Line:        oidLine,
 	value.Circle:      oidCircle,
 	value.XML:         oidXML,
+
+	value.Oid:          26,
+	value.RegClass:     2205,
+	value.RegType:      2206,
+	value.RegProc:      24,
+	value.RegProcedure: 2202,
+	value.RegNamespace: 4089,
+	value.RegRole:      4096,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -108,6 +116,14 @@ var arrayOIDs = [...]uint32{
 	value.Line:        629,
 	value.Circle:      719,
 	value.XML:         143,
+
+	value.Oid:          1028,
+	value.RegClass:     2210,
+	value.RegType:      2211,
+	value.RegProc:      1008,
+	value.RegProcedure: 2207,
+	value.RegNamespace: 4090,
+	value.RegRole:      4097,
 }
 
 // typeOID returns the OID of t's type.
@@ -161,6 +177,8 @@ func typeSize(t value.Type) int16 {
 	case value.Int2:
 		return 2
 	case value.Int4, value.Float4, value.Date:
+		return 4
+	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole:
 		return 4
 	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money:
 		return 8
@@ -216,6 +234,8 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
 	case value.Int8, value.Money: // money's binary form is its cents as a bigint's
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
+	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole:
+		return binary.BigEndian.AppendUint32(buf, v.OID())
 	case value.Float4:
 		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
 	case value.Float8:
@@ -358,6 +378,11 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.NewMoney(int64(binary.BigEndian.Uint64(b))), nil
+	case value.Oid:
+		if len(b) != 4 {
+			return bad()
+		}
+		return value.NewOid(binary.BigEndian.Uint32(b)), nil
 	case value.Float4:
 		if len(b) != 4 {
 			return bad()

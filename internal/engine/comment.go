@@ -201,30 +201,6 @@ func (e *Engine) pruneComments() error {
 	return nil
 }
 
-// Described implements sql.CommentCatalog.
-func (e *Engine) Described(name string) (map[string]string, []string, bool) {
-	cols, ok := e.columnsOf(name)
-	if !ok && !e.isIndex(name) {
-		if _, sys := e.Relation(name); !sys {
-			return nil, nil, false
-		}
-	}
-	return e.comments[name], cols, true
-}
-
-// Described implements sql.CommentCatalog.
-func (r *recorder) Described(name string) (map[string]string, []string, bool) {
-	if cc, ok := r.cat.(sql.CommentCatalog); ok {
-		return cc.Described(name)
-	}
-	return nil, nil, false
-}
-
-// Described implements sql.CommentCatalog.
-func (v viewRecorder) Described(name string) (map[string]string, []string, bool) {
-	return v.r.Described(name)
-}
-
 // LoadComments restores the comments a store holds, once its relations
 // are created; those of objects no longer there are left out.
 func (e *Engine) LoadComments(cs []StoredComment) {

@@ -252,9 +252,9 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query}, true
 	}
 	if st, ok := systemViews[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols}, true
+		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
 	}
-	return nil, false
+	return catalogRelationOf(name)
 }
 
 // recorder is a catalog that remembers every relation a statement resolved,
@@ -268,9 +268,10 @@ type recorder struct {
 	seqs   []string // the sequences read as relations (SELECT * FROM s)
 	// domains are the domains the statement names (domain.go).
 	domains []string
-	types   []string        // the user-defined types the statement names
-	funcs   map[string]bool // the signatures of the SQL functions called
-	text    string          // the statement's text, which a store records for DDL
+	types   []string         // the user-defined types the statement names
+	funcs   map[string]bool  // the signatures of the SQL functions called
+	syscat  *expr.SysCatalog // the objects by oid, once a call needed them
+	text    string           // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
 }
 
@@ -314,6 +315,19 @@ func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 }
 
 func (v viewRecorder) InView() sql.Catalog { return v }
+
+// SysCatalog implements sql.SystemCatalog, once per statement.
+func (r *recorder) SysCatalog() *expr.SysCatalog {
+	if r.syscat == nil {
+		if sc, ok := r.cat.(sql.SystemCatalog); ok {
+			r.syscat = sc.SysCatalog()
+		}
+	}
+	return r.syscat
+}
+
+// SysCatalog implements sql.SystemCatalog.
+func (v viewRecorder) SysCatalog() *expr.SysCatalog { return v.r.SysCatalog() }
 
 // MaxRecursion is the catalog's bound on WITH RECURSIVE rounds.
 func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
@@ -366,10 +380,6 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 	}
 	deps := make([]string, 0, len(rec.seen))
 	for name := range rec.seen {
-		if _, sys := systemViews[name]; sys && cv.Materialized {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "a materialized view cannot read the system view %s", name).
-				WithHint("query system views directly")
-		}
 		deps = append(deps, name)
 	}
 	sort.Strings(deps)

@@ -46,7 +46,13 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 		}
 		return nil
 	}
-	return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel)
+	rows, err := e.catalogRows(rel)
+	for _, r := range rows {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return err
 }
 
 var _ exec.FilteredSource = (*Engine)(nil)

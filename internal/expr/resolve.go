@@ -291,6 +291,8 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 			return value.TextType, nil
 		}
 		return plain(lk), nil
+	case oidCompared([]value.Kind{lk, rk}):
+		return value.OidType, nil
 	}
 	switch categoryOf(lk) {
 	case catNumeric:
@@ -345,6 +347,15 @@ func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
 // expression has exactly the result type. context names the construct in
 // the 42804 error "CASE types integer and text cannot be matched".
 func CommonType(ts []value.Type, context string) (value.Type, error) {
+	kinds := make([]value.Kind, 0, len(ts))
+	for _, t := range ts {
+		if t.Kind != value.Unknown {
+			kinds = append(kinds, t.Kind)
+		}
+	}
+	if oidCompared(kinds) {
+		return value.OidType, nil
+	}
 	var p value.Type
 	have := false
 	for _, t := range ts {
@@ -449,4 +460,20 @@ func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 		return value.Null, err
 	}
 	return value.Cast(v, to, true)
+}
+
+// oidCompared reports whether kinds, none unknown, are oids, reg* types
+// and integers, of more than one kind and at least one an oid: they
+// compare as oids, the integers and the reg* types converting to oid
+// implicitly, as in PostgreSQL.
+func oidCompared(kinds []value.Kind) bool {
+	oid, mixed := false, false
+	for _, k := range kinds {
+		if !k.IsOid() && !k.IsInteger() {
+			return false
+		}
+		oid = oid || k.IsOid()
+		mixed = mixed || k != kinds[0]
+	}
+	return oid && mixed
 }

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/width"
+
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // appendTable appends s in psql's aligned format (border 1, ASCII lines):
@@ -26,7 +28,7 @@ func appendTable(buf []byte, s *Set, o Options) []byte {
 	for i, c := range s.Columns {
 		headers[i] = formatCell(c.Name)
 		widths[i] = headers[i].width()
-		right[i] = c.Type.Kind.IsNumeric()
+		right[i] = c.Type.Kind.IsNumeric() || c.Type.Kind == value.Oid // psql right-aligns oid too
 	}
 	cells := make([]cell, len(s.Rows)*ncol)
 	var t []byte

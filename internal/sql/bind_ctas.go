@@ -68,6 +68,9 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 		case t.Kind == value.Record || t.Kind == value.ArrayOf(value.Record):
 			return nil, b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "column %q has pseudo-type %s", c.Name, t)
 		}
+		if err := b.checkRegColumn(t, rv.Location); err != nil {
+			return nil, err
+		}
 		ct.Cols = append(ct.Cols, ColumnDef{Name: c.Name, Type: t})
 		cols = append(cols, plan.Column{Name: c.Name, Type: t})
 	}

@@ -55,6 +55,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 		}
+		if err := b.checkRegColumn(t, cd.TypeName.Location); err != nil {
+			return nil, err
+		}
 		dom, err := b.typeDomain(cd.TypeName)
 		if err != nil {
 			return nil, err

@@ -313,6 +313,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, err
 	}
+	if t.Kind.IsReg() {
+		return b.regCast(e, t.Kind, c)
+	}
 	out, err := expr.Coerce(e, t, true)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
@@ -993,7 +996,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if e, ok, err := b.bindEnumCall(s, name, f); ok {
 		return e, err
 	}
-	if e, ok, err := b.bindDescription(s, name, f); ok {
+	if e, ok, err := b.bindCatalogCall(s, name, f); ok {
 		return e, err
 	}
 	if name == "json_populate_record" || name == "jsonb_populate_record" {

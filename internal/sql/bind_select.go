@@ -422,6 +422,9 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 }
 
 func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) {
+	if sys, ok := b.systemRelation(rv); ok {
+		return b.bindSystemRelation(rv, sys)
+	}
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 	}
@@ -483,6 +486,10 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 				}
 			}
 		default:
+			if rel.System && b.forView {
+				return nil, nil, b.refuse(rv.Location, "a materialized view cannot read the system view %s", rel.Name).
+					WithHint("query system views directly")
+			}
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
 			b.rowCounts()[rel.Name] = rel
 			if rel.PrimaryKey != nil {

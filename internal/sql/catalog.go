@@ -49,6 +49,19 @@ type Relation struct {
 	Query *Stmt
 	// RowType is a composite type's record type (KindComposite only).
 	RowType value.Type
+	// System marks a relation computed from the catalog or the engine's
+	// figures each time it is read (pg_class, deltaview_views): a
+	// materialized view cannot read it.
+	System bool
+}
+
+// SystemCatalog is a Catalog with PostgreSQL's system catalogs: its
+// relations are named schema.name (pg_catalog.pg_class,
+// information_schema.tables), and SysCatalog returns the objects by oid
+// for the reg* types and the functions over the catalogs, as the
+// statement being bound sees them.
+type SystemCatalog interface {
+	SysCatalog() *expr.SysCatalog
 }
 
 // Catalog resolves relation names. Names are already case-folded.

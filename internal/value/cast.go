@@ -153,6 +153,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if from.IsJSON() || to.IsJSON() {
 		return canCastJSON(from, to, explicit)
 	}
+	if ok, known := oidCastable(from, to, explicit); known {
+		return ok
+	}
 	switch {
 	case from.IsNumeric() && to.IsNumeric():
 		// The kinds are declared in widening order.
@@ -272,6 +275,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return castNetwork(v, to)
 	case MoneyCast(from, to):
 		return convertMoney(v, to)
+	case from.IsOid() || to.IsOid():
+		return convertOid(v, to)
 	case from.IsGeometric() && to.IsGeometric():
 		return castGeometric(v, to)
 	case from == Bool && to == Int4:

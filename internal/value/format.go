@@ -70,6 +70,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMacAddr(buf, v)
 	case Money:
 		return appendMoney(buf, v)
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
+		return appendOid(buf, v)
 	case Enum:
 		return append(buf, v.EnumLabel()...)
 	case Point, LSeg, Path, Box, Polygon, Line, Circle:

@@ -19,7 +19,8 @@ import (
 //	bool                one byte, 0 or 1
 //	int2/4/8, date,     8 bytes big-endian with the sign bit flipped
 //	timestamp(tz),
-//	time(tz), money
+//	time(tz), money,
+//	oid, reg*           (the oid)
 //	float4/8            8 bytes: IEEE bits, sign bit flipped for positives and
 //	                    all bits inverted for negatives; -0 is written as 0
 //	                    and every NaN as one NaN above +Infinity
@@ -87,6 +88,8 @@ func appendScalarKey(buf []byte, v Value) []byte {
 	case Int2, Int4, Int8, Date, Timestamp, TimestampTZ:
 		return appendOrderedInt(buf, v.n)
 	case Time, TimeTZ, Money:
+		return appendOrderedInt(buf, v.n)
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
 		return appendOrderedInt(buf, v.n)
 	case Float4, Float8:
 		return binary.BigEndian.AppendUint64(buf, floatKeyBits(v.Float()))

@@ -54,6 +54,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMacAddr8(s)
 	case Money:
 		return parseMoney(s)
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
+		return parseOid(s, t.Kind)
 	case Enum:
 		return parseEnum(s, t)
 	case Point, LSeg, Path, Box, Polygon, Line, Circle:

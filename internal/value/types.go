@@ -57,6 +57,14 @@ var kindNames = [numKinds]string{
 	Circle:      "circle",
 	XML:         "xml",
 
+	Oid:          "oid",
+	RegClass:     "regclass",
+	RegType:      "regtype",
+	RegProc:      "regproc",
+	RegProcedure: "regprocedure",
+	RegNamespace: "regnamespace",
+	RegRole:      "regrole",
+
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
 	NumMultirange:  "nummultirange",
@@ -219,6 +227,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{geoKinds[n], -1})
 	case "xml":
 		return noMods(XMLType)
+	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole":
+		return noMods(Type{oidKinds[n], -1})
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)
@@ -235,8 +245,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"oid":      true,
-	"regclass": true, "name": true, "serial": true, "bigserial": true, "smallserial": true,
+	"name": true, "serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,
 }
 

@@ -80,6 +80,13 @@ const (
 	Line
 	Circle
 	XML
+	Oid
+	RegClass
+	RegType
+	RegProc
+	RegProcedure
+	RegNamespace
+	RegRole
 	numKinds
 )
 
@@ -205,6 +212,8 @@ func IntOrdered(k Kind) bool {
 		return true
 	case Time, TimeTZ, Money:
 		return true
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
+		return true // the oid (oid.go)
 	}
 	return false
 }

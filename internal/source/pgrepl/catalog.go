@@ -234,6 +234,8 @@ func mapType(oid uint32, mod int32) (value.Type, error) {
 		return value.ArrayTypeOf(value.TSQueryType), nil
 	case oidMoney:
 		return value.MoneyType, nil // read as text, which must be in the C locale's format ($1,234.56)
+	case pgtype.OIDOID:
+		return value.OidType, nil
 	case pgtype.PointOID:
 		return value.PointType, nil
 	case pgtype.LsegOID:

@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// catalogRelation is a relation of pg_catalog or information_schema:
+// read-only, its rows computed from the engine's catalog each time it is
+// read, as the system views are.
+type catalogRelation struct {
+	cols []plan.Column
+	rows func(o *catalogObjects, r *catRows)
+}
+
+// catalogRelations are the catalog relations by schema-qualified name;
+// their columns are catalogColumns'.
+var catalogRelations = map[string]catalogRelation{}
+
+func init() {
+	for _, funcs := range []map[string]func(o *catalogObjects, r *catRows){catalogRowFuncs, infoSchemaRowFuncs} {
+		for name, rows := range funcs {
+			spec, ok := catalogColumns[name]
+			if !ok {
+				panic("engine: no columns for catalog relation " + name)
+			}
+			catalogRelations[name] = catalogRelation{cols: catalogCols(spec), rows: rows}
+		}
+	}
+}
+
+// catalogTypes maps the types of catalogColumns to those that hold them
+// here: name, "char", the information_schema domains and the internal
+// types are text, as they print.
+var catalogTypeNames = map[string]value.Type{
+	"name": value.TextType, `"char"`: value.TextType, "pg_node_tree": value.TextType, "xid": value.TextType,
+	"int2vector": value.TextType, "oidvector": value.TextType, "anyarray": value.TextType,
+	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.Text),
+	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
+	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
+}
+
+func catalogCols(spec string) []plan.Column {
+	var out []plan.Column
+	for _, c := range strings.Split(spec, ",") {
+		name, typ, _ := strings.Cut(c, ":")
+		t, ok := catalogTypeNames[typ]
+		if !ok {
+			var err error
+			if t, err = value.TypeFromName(strings.TrimSuffix(typ, "[]"), nil); err != nil {
+				panic("engine: catalog column type " + typ)
+			}
+			if strings.HasSuffix(typ, "[]") {
+				t = value.ArrayType(t.Kind)
+			}
+		}
+		out = append(out, plan.Column{Name: name, Type: t})
+	}
+	return out
+}
+
+// catRows collects a catalog relation's rows.
+type catRows struct {
+	cols []plan.Column
+	idx  map[string]int
+	rows []value.Row
+}
+
+// add appends a row of the values named, in pairs (column, value); the
+// columns not named are NULL. A value is converted to its column's type:
+// a string, an integer of any size, a bool, a float64, a []string or a
+// []int16, or a value.Value as it is; nil is NULL.
+func (r *catRows) add(pairs ...any) {
+	row := make(value.Row, len(r.cols))
+	for i := 0; i < len(pairs); i += 2 {
+		j, ok := r.idx[pairs[i].(string)]
+		if !ok {
+			panic("engine: no catalog column " + pairs[i].(string))
+		}
+		row[j] = catValue(pairs[i+1], r.cols[j].Type)
+	}
+	r.rows = append(r.rows, row)
+}
+
+func catValue(x any, t value.Type) value.Value {
+	var n int64
+	switch v := x.(type) {
+	case nil:
+		return value.Null
+	case value.Value:
+		return v
+	case string:
+		return value.NewText(value.Text, v)
+	case bool:
+		return value.NewBool(v)
+	case float64:
+		return value.NewFloat(t.Kind, v)
+	case []string:
+		elems := make([]value.Value, len(v))
+		for i, s := range v {
+			elems[i] = value.NewText(value.Text, s)
+		}
+		return value.NewArray(t.Kind, elems)
+	case []int16:
+		elems := make([]value.Value, len(v))
+		for i, s := range v {
+			elems[i] = value.NewInt(t.Kind.Elem(), int64(s))
+		}
+		return value.NewArray(t.Kind, elems)
+	case []uint32:
+		elems := make([]value.Value, len(v))
+		for i, s := range v {
+			elems[i] = value.NewOid(s)
+		}
+		return value.NewArray(t.Kind, elems)
+	case int:
+		n = int64(v)
+	case int16:
+		n = int64(v)
+	case int32:
+		n = int64(v)
+	case int64:
+		n = v
+	case uint32:
+		n = int64(v)
+	case byte:
+		return value.NewText(value.Text, string(rune(v)))
+	default:
+		panic("engine: catalog value of an unexpected type")
+	}
+	switch {
+	case t.Kind == value.Oid:
+		return value.NewOid(uint32(n))
+	case t.Kind.IsReg():
+		return value.NewReg(t.Kind, uint32(n), "")
+	case t.Kind.IsFloat():
+		return value.NewFloat(t.Kind, float64(n))
+	}
+	return value.NewInt(t.Kind, n)
+}
+
+// catalogRows computes the rows of the catalog relation name. The caller
+// holds e.mu.
+func (e *Engine) catalogRows(name string) ([]value.Row, error) {
+	cr, ok := catalogRelations[name]
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	r := &catRows{cols: cr.cols, idx: map[string]int{}}
+	for i, c := range cr.cols {
+		r.idx[c.Name] = i
+	}
+	cr.rows(e.catalogObjects(), r)
+	return r.rows, nil
+}
+
+// catalogRelation resolves a catalog relation for the binder.
+func catalogRelationOf(name string) (*sql.Relation, bool) {
+	cr, ok := catalogRelations[name]
+	if !ok {
+		return nil, false
+	}
+	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: cr.cols, System: true}, true
+}
+
+var _ sql.SystemCatalog = (*Engine)(nil)
+
+// SysCatalog implements sql.SystemCatalog. The caller holds e.mu.
+func (e *Engine) SysCatalog() *expr.SysCatalog {
+	o := e.catalogObjects()
+	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
+		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
+		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Serials: map[string]map[string]string{},
+		Descriptions: o.descs}
+	name := func(k value.Kind, oid uint32, out, in string) {
+		if sc.Names[k] == nil {
+			sc.Names[k], sc.OIDs[k] = map[uint32]string{}, map[string]uint32{}
+		}
+		sc.Names[k][oid] = out
+		if prev, dup := sc.OIDs[k][in]; dup && prev != oid {
+			sc.OIDs[k][in] = 0 // ambiguous
+			return
+		}
+		sc.OIDs[k][in] = oid
+	}
+	for _, r := range o.rels {
+		schema := nspName(r.nsp)
+		out := expr.QuoteIdent(r.name)
+		if r.nsp == infoSchemaOID {
+			out = schema + "." + out
+		}
+		name(value.RegClass, r.oid, out, schema+"."+r.name)
+		switch {
+		case r.index != nil:
+			sc.IndexDefs[r.oid] = r.index.def
+		case r.kind == 'v' || r.kind == 'm':
+			if r.def != "" {
+				sc.ViewDefs[r.oid] = " " + strings.TrimRight(strings.TrimSpace(r.def), ";") + ";"
+			}
+		}
+	}
+	for _, c := range o.cons {
+		sc.ConstraintDefs[c.oid] = c.def
+	}
+	for _, r := range o.rels {
+		if r.kind == 'r' && r.nsp == publicOID {
+			sc.Serials[r.name] = map[string]string{}
+			for _, c := range r.cols {
+				sc.Serials[r.name][c.name] = ""
+			}
+		}
+	}
+	for _, r := range o.rels {
+		if s := r.seq; s != nil && s.owner[0] != "" && sc.Serials[s.owner[0]] != nil {
+			sc.Serials[s.owner[0]][s.owner[1]] = "public." + expr.QuoteIdent(r.name)
+		}
+	}
+	for _, t := range o.types {
+		out := t.name
+		switch {
+		case t.builtin != nil:
+			out = t.kind.String()
+			if t.kind.IsArray() {
+				out = t.builtin.Kind.String() + "[]"
+			}
+			sc.Types[t.oid] = value.Type{Kind: t.kind, Mod: -1}
+		case t.kind.IsArray():
+			out = expr.QuoteIdent(strings.TrimPrefix(t.name, "_")) + "[]"
+		default:
+			out = expr.QuoteIdent(t.name)
+		}
+		in := out
+		if t.builtin == nil {
+			in = strings.TrimPrefix(t.name, "_")
+			if t.kind.IsArray() {
+				in += "[]"
+			}
+		}
+		name(value.RegType, t.oid, out, in)
+		if t.builtin != nil {
+			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4
+		}
+	}
+	for _, p := range o.procs {
+		name(value.RegProc, p.oid, expr.QuoteIdent(p.name), p.name)
+		name(value.RegProcedure, p.oid, p.signature(), p.name+"("+strings.Join(p.argKeys(), ",")+")")
+		sc.FuncArgs[p.oid], sc.FuncResults[p.oid] = p.argText, p.resultText
+	}
+	for _, n := range []uint32{pgCatalogOID, publicOID, infoSchemaOID} {
+		name(value.RegNamespace, n, nspName(n), nspName(n))
+	}
+	for _, r := range o.roles {
+		name(value.RegRole, r.oid, expr.QuoteIdent(r.name), r.name)
+	}
+	return sc
+}
+
+// argKeys are the function's argument types as regprocedure's input
+// names them (expr.SysCatalog.RegIn).
+func (p *catProc) argKeys() []string {
+	out := make([]string, len(p.argStr))
+	for i, a := range p.argStr {
+		out[i] = strings.Split(a, "(")[0]
+	}
+	return out
+}
+
+func nspName(oid uint32) string {
+	switch oid {
+	case pgCatalogOID:
+		return "pg_catalog"
+	case infoSchemaOID:
+		return "information_schema"
+	}
+	return "public"
+}

@@ -1,0 +1,270 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// infoSchemaRowFuncs compute the relations of information_schema, as
+// PostgreSQL 15 does for a superuser: every object, in every schema.
+// Materialized views are not tables there, as in PostgreSQL.
+var infoSchemaRowFuncs = map[string]func(o *catalogObjects, r *catRows){
+	"information_schema.schemata": func(_ *catalogObjects, r *catRows) {
+		for _, n := range []uint32{infoSchemaOID, pgCatalogOID, publicOID} {
+			r.add("catalog_name", DatabaseName, "schema_name", nspName(n), "schema_owner", SuperuserName)
+		}
+	},
+	"information_schema.tables":                  infoTables,
+	"information_schema.columns":                 infoColumns,
+	"information_schema.views":                   infoViews,
+	"information_schema.table_constraints":       infoTableConstraints,
+	"information_schema.key_column_usage":        infoKeyColumnUsage,
+	"information_schema.constraint_column_usage": infoConstraintColumnUsage,
+	"information_schema.referential_constraints": infoReferentialConstraints,
+	"information_schema.check_constraints":       infoCheckConstraints,
+	"information_schema.sequences":               infoSequences,
+	"information_schema.routines":                infoRoutines,
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+func infoTables(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		typ := map[byte]string{'r': "BASE TABLE", 'v': "VIEW"}[rel.kind]
+		if typ == "" {
+			continue
+		}
+		r.add("table_catalog", DatabaseName, "table_schema", nspName(rel.nsp), "table_name", rel.name, "table_type", typ,
+			"is_insertable_into", yesNo(rel.kind == 'r' && rel.nsp == publicOID), "is_typed", "NO")
+	}
+}
+
+func infoViews(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.kind == 'v' && rel.nsp == publicOID {
+			r.add("table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "view_definition", viewDef(rel.def),
+				"check_option", "NONE", "is_updatable", "NO", "is_insertable_into", "NO", "is_trigger_updatable", "NO",
+				"is_trigger_deletable", "NO", "is_trigger_insertable_into", "NO")
+		}
+	}
+}
+
+// infoDataType is information_schema's description of a column's type:
+// data_type and udt_name, and the lengths and precisions of the types
+// that have them.
+func infoDataType(c catCol, o *catalogObjects) []any {
+	t := c.typ
+	udt, oid := "", c.typOID
+	for i := 0; i < len(o.types); i++ {
+		if ct := o.types[i]; ct.oid == oid {
+			if ct.typtype == 'd' {
+				oid, i = ct.base, -1 // a domain's column is described by its base type
+				continue
+			}
+			udt = ct.name
+			break
+		}
+	}
+	dataType := t.Kind.String()
+	switch {
+	case t.Kind.IsArray():
+		dataType = "ARRAY"
+	case t.Kind == value.Enum:
+		dataType = "USER-DEFINED"
+	}
+	out := []any{"data_type", dataType, "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", udt}
+	if t.Kind == value.Enum {
+		out[3] = "public"
+	}
+	switch k := t.Kind; {
+	case k == value.Varchar || k == value.Char:
+		if t.Mod >= 0 {
+			out = append(out, "character_maximum_length", t.Mod, "character_octet_length", t.Mod*4)
+		} else {
+			out = append(out, "character_octet_length", 1073741824)
+		}
+	case k == value.Text:
+		out = append(out, "character_octet_length", 1073741824)
+	case k.IsInteger():
+		out = append(out, "numeric_precision", map[value.Kind]int{value.Int2: 16, value.Int4: 32, value.Int8: 64}[k],
+			"numeric_precision_radix", 2, "numeric_scale", 0)
+	case k.IsFloat():
+		out = append(out, "numeric_precision", map[value.Kind]int{value.Float4: 24, value.Float8: 53}[k], "numeric_precision_radix", 2)
+	case k == value.Numeric:
+		out = append(out, "numeric_precision_radix", 10)
+		if p, s, ok := t.PrecisionScale(); ok {
+			out = append(out, "numeric_precision", p, "numeric_scale", s)
+		}
+	case k == value.Date:
+		out = append(out, "datetime_precision", 0)
+	case k == value.Timestamp || k == value.TimestampTZ || k == value.Time || k == value.TimeTZ || k == value.Interval:
+		prec := 6
+		if t.Mod >= 0 && k != value.Interval {
+			prec = int(t.Mod)
+		}
+		out = append(out, "datetime_precision", prec)
+	}
+	return out
+}
+
+func infoColumns(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' && rel.kind != 'v' {
+			continue
+		}
+		for i, c := range rel.cols {
+			var def any
+			if c.def != "" {
+				def = c.def
+			}
+			pairs := []any{"table_catalog", DatabaseName, "table_schema", nspName(rel.nsp), "table_name", rel.name,
+				"column_name", c.name, "ordinal_position", i + 1, "column_default", def, "is_nullable", yesNo(!c.notNull),
+				"dtd_identifier", strconv.Itoa(i + 1), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
+				"is_generated", "NEVER", "is_updatable", yesNo(rel.kind == 'r' && rel.nsp == publicOID)}
+			pairs = append(pairs, infoDataType(c, o)...)
+			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
+				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())
+			}
+			r.add(pairs...)
+		}
+	}
+}
+
+var infoConstraintTypes = map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f': "FOREIGN KEY", 'c': "CHECK"}
+
+func infoTableConstraints(o *catalogObjects, r *catRows) {
+	for _, c := range o.cons {
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name,
+			"table_catalog", DatabaseName, "table_schema", "public", "table_name", c.rel.name, "constraint_type", infoConstraintTypes[c.kind],
+			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nullsDistinct(c))
+	}
+	o.notNulls(func(rel *catRel, name, _ string) {
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name,
+			"table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "constraint_type", "CHECK",
+			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES")
+	})
+}
+
+// notNulls calls fn with each NOT NULL column of the tables of public, as
+// PostgreSQL's information_schema lists it: a CHECK constraint named
+// schema oid_table oid_column number_not_null, with its clause.
+func (o *catalogObjects) notNulls(fn func(rel *catRel, name, clause string)) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' || rel.nsp != publicOID {
+			continue
+		}
+		for i, c := range rel.cols {
+			if c.notNull {
+				fn(rel, fmt.Sprintf("%d_%d_%d_not_null", publicOID, rel.oid, i+1), c.name+" IS NOT NULL")
+			}
+		}
+	}
+}
+
+func nullsDistinct(c *catCon) any {
+	if c.kind == 'p' || c.kind == 'u' {
+		return "YES"
+	}
+	return nil
+}
+
+func infoKeyColumnUsage(o *catalogObjects, r *catRows) {
+	for _, c := range o.cons {
+		if c.kind == 'c' {
+			continue
+		}
+		for i, n := range c.cols {
+			var pos any
+			if c.kind == 'f' {
+				pos = i + 1 // the referenced key's columns are paired in order
+			}
+			r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name,
+				"table_catalog", DatabaseName, "table_schema", "public", "table_name", c.rel.name,
+				"column_name", c.rel.cols[n-1].name, "ordinal_position", i+1, "position_in_unique_constraint", pos)
+		}
+	}
+}
+
+// infoConstraintColumnUsage lists the columns each constraint uses: a
+// key's own, a foreign key's referenced columns.
+func infoConstraintColumnUsage(o *catalogObjects, r *catRows) {
+	for _, c := range o.cons {
+		rel, cols := c.rel, c.cols
+		if c.kind == 'f' {
+			rel, cols = c.ref, c.refCols
+		}
+		if c.kind == 'c' {
+			continue // the columns of a CHECK's expression are not recorded here
+		}
+		for _, n := range cols {
+			r.add("table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "column_name", rel.cols[n-1].name,
+				"constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name)
+		}
+	}
+}
+
+var infoRules = map[byte]string{'a': "NO ACTION", 'r': "RESTRICT", 'c': "CASCADE", 'n': "SET NULL", 'd': "SET DEFAULT"}
+
+func infoReferentialConstraints(o *catalogObjects, r *catRows) {
+	for _, c := range o.cons {
+		if c.kind != 'f' {
+			continue
+		}
+		var unique any
+		for _, k := range o.cons {
+			if (k.kind == 'p' || k.kind == 'u') && k.index == c.index && k.rel == c.ref {
+				unique = k.name
+			}
+		}
+		match := "NONE"
+		if c.match == 'f' {
+			match = "FULL"
+		}
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name,
+			"unique_constraint_catalog", DatabaseName, "unique_constraint_schema", "public", "unique_constraint_name", unique,
+			"match_option", match, "update_rule", infoRules[c.upd], "delete_rule", infoRules[c.del])
+	}
+}
+
+func infoCheckConstraints(o *catalogObjects, r *catRows) {
+	for _, c := range o.cons {
+		if c.kind == 'c' {
+			r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name, "check_clause", c.check)
+		}
+	}
+	o.notNulls(func(_ *catRel, name, clause string) {
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name, "check_clause", clause)
+	})
+}
+
+func infoSequences(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		s := rel.seq
+		if s == nil {
+			continue
+		}
+		r.add("sequence_catalog", DatabaseName, "sequence_schema", "public", "sequence_name", rel.name, "data_type", s.typ.String(),
+			"numeric_precision", map[value.Kind]int{value.Int2: 16, value.Int4: 32, value.Int8: 64}[s.typ], "numeric_precision_radix", 2,
+			"numeric_scale", 0, "start_value", strconv.FormatInt(s.start, 10), "minimum_value", strconv.FormatInt(s.min, 10),
+			"maximum_value", strconv.FormatInt(s.max, 10), "increment", strconv.FormatInt(s.inc, 10), "cycle_option", yesNo(s.cycle))
+	}
+}
+
+func infoRoutines(o *catalogObjects, r *catRows) {
+	for _, p := range o.procs {
+		specific := p.name + "_" + strconv.FormatUint(uint64(p.oid), 10)
+		r.add("specific_catalog", DatabaseName, "specific_schema", "public", "specific_name", specific,
+			"routine_catalog", DatabaseName, "routine_schema", "public", "routine_name", p.name, "routine_type", "FUNCTION",
+			"routine_body", "SQL", "routine_definition", p.src, "parameter_style", "GENERAL", "is_deterministic", "NO",
+			"sql_data_access", "MODIFIES", "is_null_call", yesNo(p.strict), "schema_level_routine", "YES",
+			"max_dynamic_result_sets", 0, "is_user_defined_cast", "NO", "is_implicitly_invocable", "NO", "security_type", "INVOKER",
+			"as_locator", "NO", "is_udt_dependent", "NO")
+	}
+}

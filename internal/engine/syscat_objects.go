@@ -1,0 +1,487 @@
+package engine
+
+import (
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Object identifiers. Built-in types keep PostgreSQL's oids, the system
+// catalogs theirs where PostgreSQL fixes them; the namespaces and the
+// built-in superuser are PostgreSQL's. An enum type has the oids CREATE
+// TYPE gave it. Every other object's oid is derived from its kind and
+// name (RelationOID, objectOID), above the oids PostgreSQL reserves for
+// its own objects: it is the same in every session and after a restart,
+// and changes when the object is renamed.
+const (
+	pgCatalogOID   = 11
+	publicOID      = 2200
+	infoSchemaOID  = 13207
+	superuserOID   = 10
+	heapAMOID      = 2
+	btreeAMOID     = 403
+	defaultCollOID = 100
+)
+
+// RelationOID is the oid of the relation (table, view, materialized view,
+// sequence or index) named name in schema public.
+func RelationOID(name string) uint32 { return objectOID("", name) }
+
+// objectOID is the oid of the object of a class ("" for a relation) and
+// name: a hash, above PostgreSQL's reserved oids.
+func objectOID(class, name string) uint32 {
+	h := fnv.New32a()
+	if class != "" {
+		h.Write([]byte(class))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte(name))
+	return firstUserOID + h.Sum32()%(1<<30)
+}
+
+// catalogObjects is the database's objects as the system catalogs list
+// them, gathered from the engine's catalog when a statement reads one.
+type catalogObjects struct {
+	rels  []*catRel
+	cons  []*catCon
+	types []catType
+	procs []catProc
+	roles []catRole
+	descs map[expr.DescKey]string
+}
+
+// catRel is a relation: a table, view, materialized view, sequence,
+// index or system catalog.
+type catRel struct {
+	oid    uint32
+	name   string
+	nsp    uint32
+	kind   byte // r, v, m, S, i
+	cols   []catCol
+	t      *table    // a table, or an index's table
+	on     *catRel   // an index's table
+	index  *catIndex // an index
+	def    string    // a view's query
+	rows   float64
+	seq    *sequence
+	checks int
+}
+
+type catCol struct {
+	name    string
+	typ     value.Type
+	typOID  uint32
+	notNull bool
+	def     string // the default's text, "" for none
+}
+
+type catIndex struct {
+	cols            []int16 // attnums
+	unique, primary bool
+	def             string
+}
+
+// catCon is a constraint: a primary key, unique, check or foreign key.
+type catCon struct {
+	oid     uint32
+	name    string
+	kind    byte // p, u, c, f
+	rel     *catRel
+	cols    []int16
+	index   uint32
+	ref     *catRel
+	refCols []int16
+	upd     byte
+	del     byte
+	match   byte
+	check   string
+	def     string
+}
+
+type catType struct {
+	oid, array uint32
+	name       string
+	nsp        uint32
+	kind       value.Kind
+	typtype    byte
+	builtin    *value.BuiltinType
+	base       uint32 // a domain's base type; an enum's array type's element type
+	baseMod    int32
+	notNull    bool
+	def        string
+	labels     []string
+	sorts      []float64
+}
+
+type catProc struct {
+	oid    uint32
+	name   string
+	args   []uint32
+	argStr []string
+	ret    uint32
+	set    bool
+	strict bool
+	src    string
+	names  []string
+	// argText and resultText are the arguments and the result as
+	// pg_get_function_arguments and pg_get_function_result print them.
+	argText, resultText string
+}
+
+type catRole struct {
+	oid          uint32
+	name         string
+	super, login bool
+}
+
+// catalogRelOIDs are the oids PostgreSQL fixes for its catalogs.
+var catalogRelOIDs = map[string]uint32{
+	"pg_type": 1247, "pg_authid": 1260, "pg_attribute": 1249, "pg_proc": 1255, "pg_class": 1259,
+	"pg_attrdef": 2604, "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_am": 2601,
+	"pg_trigger": 2620, "pg_description": 2609, "pg_enum": 3501, "pg_namespace": 2615, "pg_depend": 2608,
+	"pg_database": 1262, "pg_collation": 3456, "pg_range": 3541, "pg_sequence": 2224,
+}
+
+var builtinByKind = func() map[value.Kind]*value.BuiltinType {
+	m := map[value.Kind]*value.BuiltinType{}
+	for i := range value.BuiltinTypes {
+		m[value.BuiltinTypes[i].Kind] = &value.BuiltinTypes[i]
+	}
+	return m
+}()
+
+// typeOID is the oid of t's type, or of its domain.
+func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
+	if dom != nil {
+		return objectOID("type", dom.Name())
+	}
+	if d := t.Enum(); d != nil {
+		if t.Kind.IsArray() {
+			return d.ArrayOID
+		}
+		return d.OID
+	}
+	if t.Kind.IsArray() {
+		if b := builtinByKind[t.Kind.Elem()]; b != nil {
+			return b.ArrayOID
+		}
+		return 0
+	}
+	if b := builtinByKind[t.Kind]; b != nil {
+		return b.OID
+	}
+	return 0
+}
+
+// catalogObjects gathers the engine's objects. The caller holds e.mu.
+func (e *Engine) catalogObjects() *catalogObjects {
+	o := &catalogObjects{descs: map[expr.DescKey]string{}}
+	byName := map[string]*catRel{}
+	add := func(r *catRel) {
+		o.rels = append(o.rels, r)
+		byName[r.name] = r
+	}
+	for _, name := range sortedKeys(e.tables) {
+		t := e.tables[name]
+		if t.temp {
+			continue // in the session's own schema, not listed
+		}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', t: t, rows: float64(t.rows.Len()),
+			checks: len(t.def.Checks)}
+		for _, c := range t.def.Cols {
+			r.cols = append(r.cols, catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: c.DefaultSQL})
+		}
+		for _, u := range t.uniques {
+			if u.primary {
+				for _, c := range u.cols {
+					r.cols[c].notNull = true
+				}
+			}
+		}
+		add(r)
+	}
+	for _, name := range sortedKeys(e.views) {
+		m := e.views[name].meta()
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: m.def.Definition,
+			rows: float64(e.views[name].rowCount())}
+		r.cols = plainCols(e, m.cols)
+		add(r)
+	}
+	for _, name := range sortedKeys(e.named) {
+		if isTemp(name) {
+			continue
+		}
+		v := e.named[name]
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols)}
+		if v.query != nil {
+			r.def = v.query.SQL
+		}
+		add(r)
+	}
+	for _, name := range sortedKeys(e.seqs) {
+		if isTemp(name) {
+			continue
+		}
+		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'S', seq: e.seqs[name], rows: 1,
+			cols: plainCols(e, sql.SequenceColumns)})
+	}
+	tables := slices.Clone(o.rels)
+	for _, r := range tables {
+		if r.kind == 'r' {
+			o.indexesOf(r, add)
+		}
+	}
+	for _, r := range tables {
+		if r.kind == 'r' {
+			o.foreignKeysOf(r, byName)
+		}
+	}
+	for _, name := range sortedKeys(catalogRelations) {
+		cr := catalogRelations[name]
+		schema, rel, _ := strings.Cut(name, ".")
+		oid, ok := catalogRelOIDs[rel]
+		if !ok {
+			oid = objectOID(schema, rel)
+		}
+		nsp := uint32(pgCatalogOID)
+		if schema == "information_schema" {
+			nsp = infoSchemaOID
+		}
+		kind := byte('v')
+		if catalogRelOIDs[rel] != 0 {
+			kind = 'r'
+		}
+		o.rels = append(o.rels, &catRel{oid: oid, name: rel, nsp: nsp, kind: kind, cols: plainCols(e, cr.cols)})
+	}
+	o.types = e.catalogTypes()
+	o.procs = e.catalogProcs()
+	o.roles = e.catalogRoles()
+	for _, r := range o.rels {
+		for col, text := range e.comments[r.name] {
+			if r.nsp != publicOID {
+				continue
+			}
+			k := expr.DescKey{ClassOID: expr.PgClassOID, ObjOID: r.oid}
+			if col != "" {
+				k.SubID = int32(r.attnum(col))
+			}
+			if k.SubID >= 0 {
+				o.descs[k] = text
+			}
+		}
+	}
+	return o
+}
+
+func plainCols(e *Engine, cols []plan.Column) []catCol {
+	out := make([]catCol, len(cols))
+	for i, c := range cols {
+		out[i] = catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, nil)}
+	}
+	return out
+}
+
+// attnum is a column's number (from 1), -1 when there is none so named.
+func (r *catRel) attnum(col string) int {
+	for i, c := range r.cols {
+		if c.name == col {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func (r *catRel) colList(nums []int16) string {
+	names := make([]string, len(nums))
+	for i, n := range nums {
+		names[i] = expr.QuoteIdent(r.cols[n-1].name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func attnums(cols []int) []int16 {
+	out := make([]int16, len(cols))
+	for i, c := range cols {
+		out[i] = int16(c + 1)
+	}
+	return out
+}
+
+// indexesOf adds table r's indexes: those of its primary key and UNIQUE
+// constraints, each with its constraint, and those CREATE INDEX made.
+func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
+	t := r.t
+	made := map[*uniqueIndex]bool{}
+	for _, ix := range t.indexes {
+		if ix.unique != nil {
+			made[ix.unique] = true
+		}
+	}
+	index := func(name string, cols []int16, unique, primary bool) *catRel {
+		def := "CREATE INDEX "
+		if unique {
+			def = "CREATE UNIQUE INDEX "
+		}
+		def += expr.QuoteIdent(name) + " ON public." + expr.QuoteIdent(r.name) + " USING btree (" + r.colList(cols) + ")"
+		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', t: t, on: r,
+			index: &catIndex{cols: cols, unique: unique, primary: primary, def: def}}
+		for _, n := range cols {
+			ir.cols = append(ir.cols, r.cols[n-1])
+		}
+		add(ir)
+		return ir
+	}
+	for _, u := range t.uniques {
+		if made[u] {
+			continue
+		}
+		cols := attnums(u.cols)
+		ir := index(u.name, cols, true, u.primary)
+		c := &catCon{oid: objectOID("constraint", r.name+"."+u.name), name: u.name, kind: 'u', rel: r, cols: cols, index: ir.oid}
+		c.def = "UNIQUE (" + r.colList(cols) + ")"
+		if u.primary {
+			c.kind, c.def = 'p', "PRIMARY KEY ("+r.colList(cols)+")"
+		}
+		o.cons = append(o.cons, c)
+	}
+	for _, ix := range t.indexes {
+		index(ix.name, attnums(ix.cols), ix.unique != nil, false)
+	}
+	for _, ch := range t.def.Checks {
+		o.cons = append(o.cons, &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
+			check: ch.SQL, def: "CHECK (" + ch.SQL + ")"})
+	}
+}
+
+// foreignKeysOf adds table r's FOREIGN KEY constraints.
+func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
+	for _, fk := range r.t.def.ForeignKeys {
+		ref := byName[fk.RefTable]
+		if ref == nil {
+			continue
+		}
+		c := &catCon{oid: objectOID("constraint", r.name+"."+fk.Name), name: fk.Name, kind: 'f', rel: r, cols: attnums(fk.Cols),
+			ref: ref, refCols: attnums(fk.RefCols), upd: byte(fk.OnUpdate), del: byte(fk.OnDelete), match: 's'}
+		if fk.MatchFull {
+			c.match = 'f'
+		}
+		c.def = "FOREIGN KEY (" + r.colList(c.cols) + ") REFERENCES " + expr.QuoteIdent(ref.name) + "(" + ref.colList(c.refCols) + ")"
+		if fk.MatchFull {
+			c.def += " MATCH FULL"
+		}
+		if fk.OnUpdate != sql.FKNoAction {
+			c.def += " ON UPDATE " + fk.OnUpdate.SQL()
+		}
+		if fk.OnDelete != sql.FKNoAction {
+			c.def += " ON DELETE " + fk.OnDelete.SQL()
+		}
+		for _, ix := range o.rels {
+			if ix.kind == 'i' && ix.on == ref && slices.Equal(ix.index.cols, c.refCols) {
+				c.index = ix.oid // the referenced key's index
+			}
+		}
+		o.cons = append(o.cons, c)
+	}
+}
+
+// catalogTypes lists the built-in types, their array types, and the
+// enum types and domains CREATE TYPE and CREATE DOMAIN made.
+func (e *Engine) catalogTypes() []catType {
+	var out []catType
+	for i := range value.BuiltinTypes {
+		b := &value.BuiltinTypes[i]
+		typtype := byte('b')
+		switch {
+		case b.Kind == value.Record:
+			typtype = 'p'
+		case b.Kind.IsRange():
+			typtype = 'r'
+		case b.Kind.IsMultirange():
+			typtype = 'm'
+		}
+		out = append(out, catType{oid: b.OID, array: b.ArrayOID, name: b.Name, nsp: pgCatalogOID, kind: b.Kind, typtype: typtype, builtin: b},
+			catType{oid: b.ArrayOID, name: "_" + b.Name, nsp: pgCatalogOID, kind: value.ArrayOf(b.Kind), typtype: 'b', builtin: b})
+	}
+	for _, name := range sortedKeys(e.userTypes) {
+		d := e.userTypes[name].Enum()
+		if d == nil {
+			continue
+		}
+		out = append(out, catType{oid: d.OID, array: d.ArrayOID, name: name, nsp: publicOID, kind: value.Enum, typtype: 'e',
+			labels: d.Labels, sorts: d.Sorts},
+			catType{oid: d.ArrayOID, name: "_" + name, nsp: publicOID, kind: value.ArrayOf(value.Enum), typtype: 'b', base: d.OID})
+	}
+	for _, name := range sortedKeys(e.domains.byName) {
+		dom := e.domains.byName[name]
+		def := dom.Def()
+		base := e.typeOID(def.Base, def.Parent)
+		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
+			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: def.DefaultSQL})
+	}
+	return out
+}
+
+// catalogProcs lists the SQL functions CREATE FUNCTION made.
+func (e *Engine) catalogProcs() []catProc {
+	var out []catProc
+	for _, name := range sortedKeys(e.funcs) {
+		for _, f := range e.funcs[name] {
+			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.SQL}
+			for _, a := range f.Params {
+				p.args = append(p.args, e.typeOID(a.Type, nil))
+				p.argStr = append(p.argStr, a.Type.String())
+				p.names = append(p.names, a.Name)
+			}
+			args := make([]string, len(f.Params))
+			for i, a := range f.Params {
+				args[i] = strings.TrimSpace(expr.QuoteIdent(a.Name) + " " + a.Type.String())
+				if a.Name == "" {
+					args[i] = a.Type.String()
+				}
+			}
+			p.argText = strings.Join(args, ", ")
+			if len(f.Cols) == 1 && f.BaseType {
+				p.ret = e.typeOID(f.Cols[0].Type, nil)
+				p.resultText = f.Cols[0].Type.String()
+				if f.Set {
+					p.resultText = "SETOF " + p.resultText
+				}
+			} else {
+				p.ret = 2249 // record
+				cols := make([]string, len(f.Cols))
+				for i, c := range f.Cols {
+					cols[i] = expr.QuoteIdent(c.Name) + " " + c.Type.String()
+				}
+				p.resultText = "record"
+				if f.Set {
+					p.resultText = "TABLE(" + strings.Join(cols, ", ") + ")"
+				}
+			}
+			p.oid = objectOID("function", p.signature())
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// signature is the function's name and argument types, as regprocedure
+// prints them.
+func (p *catProc) signature() string {
+	return expr.QuoteIdent(p.name) + "(" + strings.Join(p.argStr, ",") + ")"
+}
+
+// catalogRoles lists the built-in superuser and the roles CREATE ROLE
+// made.
+func (e *Engine) catalogRoles() []catRole {
+	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true}}
+	for _, name := range sortedKeys(e.roles) {
+		r := e.roles[name]
+		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login})
+	}
+	return out
+}

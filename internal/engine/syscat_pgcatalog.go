@@ -1,0 +1,362 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// catalogRowFuncs compute the rows of each catalog relation.
+var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
+	"pg_catalog.pg_namespace": func(o *catalogObjects, r *catRows) {
+		for _, n := range []uint32{pgCatalogOID, publicOID, infoSchemaOID} {
+			r.add("oid", n, "nspname", nspName(n), "nspowner", uint32(superuserOID))
+		}
+	},
+	"pg_catalog.pg_class":       pgClass,
+	"pg_catalog.pg_attribute":   pgAttribute,
+	"pg_catalog.pg_type":        pgType,
+	"pg_catalog.pg_index":       pgIndex,
+	"pg_catalog.pg_constraint":  pgConstraint,
+	"pg_catalog.pg_attrdef":     pgAttrdef,
+	"pg_catalog.pg_proc":        pgProc,
+	"pg_catalog.pg_enum":        pgEnum,
+	"pg_catalog.pg_range":       pgRange,
+	"pg_catalog.pg_description": pgDescription,
+	"pg_catalog.pg_database": func(_ *catalogObjects, r *catRows) {
+		r.add("oid", objectOID("database", DatabaseName), "datname", DatabaseName, "datdba", uint32(superuserOID), "encoding", 6,
+			"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1, "datfrozenxid", "0",
+			"datminmxid", "1", "dattablespace", uint32(1663), "datcollate", "C", "datctype", "C")
+	},
+	"pg_catalog.pg_authid": func(o *catalogObjects, r *catRows) {
+		for _, ro := range o.roles {
+			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super,
+				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.super, "rolconnlimit", -1)
+		}
+	},
+	"pg_catalog.pg_roles": func(o *catalogObjects, r *catRows) {
+		for _, ro := range o.roles {
+			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
+				"rolcanlogin", ro.login, "rolreplication", ro.super, "rolconnlimit", -1, "rolpassword", "********",
+				"rolbypassrls", ro.super, "oid", ro.oid)
+		}
+	},
+	"pg_catalog.pg_user": func(o *catalogObjects, r *catRows) {
+		for _, ro := range o.roles {
+			if ro.login {
+				r.add("usename", ro.name, "usesysid", ro.oid, "usecreatedb", ro.super, "usesuper", ro.super, "userepl", ro.super,
+					"usebypassrls", ro.super, "passwd", "********")
+			}
+		}
+	},
+	"pg_catalog.pg_tables": func(o *catalogObjects, r *catRows) {
+		for _, rel := range o.rels {
+			if rel.kind == 'r' {
+				r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "tableowner", SuperuserName,
+					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", false, "rowsecurity", false)
+			}
+		}
+	},
+	"pg_catalog.pg_views": func(o *catalogObjects, r *catRows) {
+		for _, rel := range o.rels {
+			if rel.kind == 'v' && rel.nsp == publicOID {
+				r.add("schemaname", "public", "viewname", rel.name, "viewowner", SuperuserName, "definition", viewDef(rel.def))
+			}
+		}
+	},
+	"pg_catalog.pg_matviews": func(o *catalogObjects, r *catRows) {
+		for _, rel := range o.rels {
+			if rel.kind == 'm' {
+				r.add("schemaname", "public", "matviewname", rel.name, "matviewowner", SuperuserName, "hasindexes", false,
+					"ispopulated", true, "definition", viewDef(rel.def))
+			}
+		}
+	},
+	"pg_catalog.pg_indexes": func(o *catalogObjects, r *catRows) {
+		for _, rel := range o.rels {
+			if rel.kind == 'i' {
+				r.add("schemaname", "public", "tablename", rel.on.name, "indexname", rel.name, "indexdef", rel.index.def)
+			}
+		}
+	},
+	"pg_catalog.pg_sequence": func(o *catalogObjects, r *catRows) {
+		for _, rel := range o.rels {
+			if s := rel.seq; s != nil {
+				r.add("seqrelid", rel.oid, "seqtypid", builtinByKind[s.typ].OID, "seqstart", s.start, "seqincrement", s.inc,
+					"seqmax", s.max, "seqmin", s.min, "seqcache", s.cache, "seqcycle", s.cycle)
+			}
+		}
+	},
+	"pg_catalog.pg_sequences": func(o *catalogObjects, r *catRows) {
+		for _, rel := range o.rels {
+			if s := rel.seq; s != nil {
+				last := any(nil)
+				if s.called {
+					last = s.last
+				}
+				r.add("schemaname", "public", "sequencename", rel.name, "sequenceowner", SuperuserName,
+					"data_type", value.NewReg(value.RegType, builtinByKind[s.typ].OID, s.typ.String()), "start_value", s.start,
+					"min_value", s.min, "max_value", s.max, "increment_by", s.inc, "cycle", s.cycle, "cache_size", s.cache, "last_value", last)
+			}
+		}
+	},
+	"pg_catalog.pg_am": func(_ *catalogObjects, r *catRows) {
+		r.add("oid", uint32(heapAMOID), "amname", "heap", "amhandler", value.NewReg(value.RegProc, 3, "heap_tableam_handler"), "amtype", "t")
+		r.add("oid", uint32(btreeAMOID), "amname", "btree", "amhandler", value.NewReg(value.RegProc, 330, "bthandler"), "amtype", "i")
+	},
+	"pg_catalog.pg_collation": func(_ *catalogObjects, r *catRows) {
+		for _, c := range []struct {
+			oid        uint32
+			name, prov string
+			coll       any
+		}{{defaultCollOID, "default", "d", nil}, {950, "C", "c", "C"}, {951, "POSIX", "c", "POSIX"}} {
+			r.add("oid", c.oid, "collname", c.name, "collnamespace", uint32(pgCatalogOID), "collowner", uint32(superuserOID),
+				"collprovider", c.prov, "collisdeterministic", true, "collencoding", -1, "collcollate", c.coll, "collctype", c.coll)
+		}
+	},
+	// deltaview has no inheritance, triggers, or recorded dependencies.
+	"pg_catalog.pg_inherits": func(*catalogObjects, *catRows) {},
+	"pg_catalog.pg_trigger":  func(*catalogObjects, *catRows) {},
+	"pg_catalog.pg_depend":   func(*catalogObjects, *catRows) {},
+}
+
+// viewDef is a view's query as pg_views prints it: on a line of its own
+// after a space, ended by a semicolon.
+func viewDef(def string) string {
+	return " " + strings.TrimRight(strings.TrimSpace(def), ";") + ";"
+}
+
+func (o *catalogObjects) hasIndex(rel *catRel) bool {
+	for _, r := range o.rels {
+		if r.kind == 'i' && r.on == rel {
+			return true
+		}
+	}
+	return false
+}
+
+func pgClass(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		am := uint32(heapAMOID)
+		switch rel.kind {
+		case 'i':
+			am = btreeAMOID
+		case 'v':
+			am = 0
+		}
+		replident := "d"
+		if rel.kind == 'i' || rel.kind == 'v' || rel.kind == 'S' {
+			replident = "n"
+		}
+		tuples := -1.0
+		if rel.kind == 'r' || rel.kind == 'm' || rel.kind == 'S' || rel.kind == 'i' {
+			tuples = rel.rows
+		}
+		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", uint32(0), "reloftype", uint32(0),
+			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
+			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
+			"relpersistence", "p", "relkind", string(rune(rel.kind)), "relnatts", len(rel.cols), "relchecks", rel.checks,
+			"relhasrules", rel.kind == 'v', "relhastriggers", false, "relhassubclass", false, "relrowsecurity", false,
+			"relforcerowsecurity", false, "relispopulated", true, "relreplident", replident, "relispartition", false,
+			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0")
+	}
+}
+
+func pgAttribute(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		for i, c := range rel.cols {
+			b := builtinByKind[c.typ.Kind]
+			length, byval, align, storage := int16(-1), false, "i", "x"
+			if c.typ.Kind.IsArray() {
+				b = nil
+			}
+			if b != nil {
+				length, byval, align, storage = b.Len, b.ByVal, string(rune(b.Align)), string(rune(b.Storage))
+			} else if c.typ.Kind == value.Enum {
+				length, byval, storage = 4, true, "p"
+			}
+			ndims := 0
+			if c.typ.Kind.IsArray() {
+				ndims = 1
+			}
+			coll := uint32(0)
+			if c.typ.Kind.IsString() {
+				coll = defaultCollOID
+			}
+			r.add("attrelid", rel.oid, "attname", c.name, "atttypid", c.typOID, "attstattarget", -1, "attlen", length,
+				"attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", c.typ.Typmod(), "attbyval", byval,
+				"attalign", align, "attstorage", storage, "attcompression", "", "attnotnull", c.notNull, "atthasdef", c.def != "",
+				"atthasmissing", false, "attidentity", "", "attgenerated", "", "attisdropped", false, "attislocal", true,
+				"attinhcount", 0, "attcollation", coll)
+		}
+	}
+}
+
+func pgType(o *catalogObjects, r *catRows) {
+	for _, t := range o.types {
+		length, byval, category, align, storage := int16(-1), false, "U", "i", "x"
+		elem, array := uint32(0), t.array
+		switch {
+		case t.builtin != nil && !t.kind.IsArray():
+			b := t.builtin
+			length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))
+		case t.builtin != nil:
+			category, elem, align = "A", t.builtin.OID, string(rune(t.builtin.Align))
+			if align == "c" || align == "s" {
+				align = "i"
+			}
+		case t.kind.IsArray():
+			category, elem = "A", t.base
+		case t.typtype == 'e':
+			length, byval, category, storage = 4, true, "E", "p"
+		case t.typtype == 'd':
+			if b := builtinByKind[t.kind]; b != nil {
+				length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))
+			}
+		}
+		coll := uint32(0)
+		if t.kind.IsString() || t.kind.IsArray() && t.kind.Elem().IsString() {
+			coll = defaultCollOID
+		}
+		typmod, def, base := int32(-1), any(nil), uint32(0)
+		if t.typtype == 'd' {
+			typmod, base = t.baseMod, t.base
+			if t.def != "" {
+				def = t.def
+			}
+		}
+		none := value.NewReg(value.RegProc, 0, "")
+		r.add("oid", t.oid, "typname", t.name, "typnamespace", t.nsp, "typowner", uint32(superuserOID), "typlen", length,
+			"typbyval", byval, "typtype", string(rune(t.typtype)), "typcategory", category, "typispreferred", false,
+			"typisdefined", true, "typdelim", ",", "typrelid", uint32(0), "typsubscript", none, "typelem", elem,
+			"typarray", array, "typinput", none, "typoutput", none, "typreceive", none, "typsend", none, "typmodin", none,
+			"typmodout", none, "typanalyze", none, "typalign", align, "typstorage", storage, "typnotnull", t.notNull,
+			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
+			"typdefault", def)
+	}
+}
+
+// int2vector prints numbers as PostgreSQL's int2vector and oidvector do:
+// separated by spaces.
+func int2vector(ns []int16) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(int(n))
+	}
+	return strings.Join(s, " ")
+}
+
+func pgIndex(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		ix := rel.index
+		if ix == nil {
+			continue
+		}
+		zeros := strings.TrimSpace(strings.Repeat("0 ", len(ix.cols)))
+		classes := make([]string, len(ix.cols))
+		for i := range classes {
+			classes[i] = "0"
+		}
+		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(ix.cols), "indnkeyatts", len(ix.cols),
+			"indisunique", ix.unique, "indnullsnotdistinct", false, "indisprimary", ix.primary, "indisexclusion", false,
+			"indimmediate", true, "indisclustered", false, "indisvalid", true, "indcheckxmin", false, "indisready", true,
+			"indislive", true, "indisreplident", false, "indkey", int2vector(ix.cols), "indcollation", zeros,
+			"indclass", strings.Join(classes, " "), "indoption", zeros)
+	}
+}
+
+func pgConstraint(o *catalogObjects, r *catRows) {
+	for _, c := range o.cons {
+		var ref uint32
+		var refCols any
+		upd, del, match := " ", " ", " "
+		if c.ref != nil {
+			ref, refCols = c.ref.oid, c.refCols
+			upd, del, match = string(rune(c.upd)), string(rune(c.del)), string(rune(c.match))
+		}
+		var cols any = c.cols
+		if c.kind == 'c' {
+			cols = nil
+		}
+		var bin any
+		if c.check != "" {
+			bin = c.check
+		}
+		r.add("oid", c.oid, "conname", c.name, "connamespace", uint32(publicOID), "contype", string(rune(c.kind)),
+			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", c.rel.oid, "contypid", uint32(0),
+			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
+			"confmatchtype", match, "conislocal", true, "coninhcount", 0, "connoinherit", c.kind == 'p' || c.kind == 'u',
+			"conkey", cols, "confkey", refCols, "conbin", bin)
+	}
+}
+
+func pgAttrdef(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' {
+			continue
+		}
+		for i, c := range rel.cols {
+			if c.def != "" {
+				r.add("oid", objectOID("attrdef", rel.name+"."+c.name), "adrelid", rel.oid, "adnum", i+1, "adbin", c.def)
+			}
+		}
+	}
+}
+
+func pgProc(o *catalogObjects, r *catRows) {
+	for _, p := range o.procs {
+		args := make([]string, len(p.args))
+		for i, a := range p.args {
+			args[i] = strconv.FormatUint(uint64(a), 10)
+		}
+		var names any
+		for _, n := range p.names {
+			if n != "" {
+				names = p.names
+			}
+		}
+		volatile, rows := "v", 0.0
+		if p.set {
+			rows = 1000
+		}
+		r.add("oid", p.oid, "proname", p.name, "pronamespace", uint32(publicOID), "proowner", uint32(superuserOID),
+			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
+			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", "f", "prosecdef", false, "proleakproof", false,
+			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
+			"pronargdefaults", 0, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
+	}
+}
+
+func pgEnum(o *catalogObjects, r *catRows) {
+	for _, t := range o.types {
+		for i, l := range t.labels {
+			r.add("oid", objectOID("enum", t.name+"."+l), "enumtypid", t.oid, "enumsortorder", t.sorts[i], "enumlabel", l)
+		}
+	}
+}
+
+func pgRange(_ *catalogObjects, r *catRows) {
+	for _, k := range []value.Kind{value.Int4Range, value.NumRange, value.TSRange, value.TSTZRange, value.DateRange, value.Int8Range} {
+		sub := builtinByKind[k.RangeElem()]
+		none := value.NewReg(value.RegProc, 0, "")
+		r.add("rngtypid", builtinByKind[k].OID, "rngsubtype", sub.OID, "rngmultitypid", builtinByKind[k.MultirangeOf()].OID,
+			"rngcollation", uint32(0), "rngsubopc", uint32(0), "rngcanonical", none, "rngsubdiff", none)
+	}
+}
+
+func pgDescription(o *catalogObjects, r *catRows) {
+	keys := make([]expr.DescKey, 0, len(o.descs))
+	for k := range o.descs {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b expr.DescKey) int {
+		return cmp.Or(cmp.Compare(a.ObjOID, b.ObjOID), cmp.Compare(a.ClassOID, b.ClassOID), cmp.Compare(a.SubID, b.SubID))
+	})
+	for _, k := range keys {
+		r.add("objoid", k.ObjOID, "classoid", k.ClassOID, "objsubid", k.SubID, "description", o.descs[k])
+	}
+}

@@ -1,0 +1,238 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// SysCatalog is the database's objects by oid and by name, as a statement
+// sees them when it is bound: what the reg* types read and print, and what
+// the functions over the system catalogs (format_type, pg_get_indexdef,
+// obj_description, …) return. The engine builds it for a statement that
+// needs it; the statement's calls read it, as a PostgreSQL statement reads
+// the catalog of its snapshot. It is not changed once built.
+type SysCatalog struct {
+	// Names are the objects' names as the reg* types print them, by kind
+	// and oid: a relation's unqualified when it is in the search path
+	// (public, pg_catalog), a function's name for regproc and its name
+	// and argument types for regprocedure, a type's as format_type
+	// prints it.
+	Names map[value.Kind]map[uint32]string
+	// OIDs are the objects' oids by kind and the name the reg* types
+	// read: a relation's schema-qualified, a function's name and its
+	// name(argument types) as regprocedure prints it; a function name
+	// several functions share maps to 0.
+	OIDs map[value.Kind]map[string]uint32
+	// Types are the types by oid, for format_type's modifiers.
+	Types map[uint32]value.Type
+	// Defs are pg_get_indexdef's, pg_get_constraintdef's and
+	// pg_get_viewdef's texts, by the object's oid.
+	IndexDefs, ConstraintDefs, ViewDefs map[uint32]string
+	// FuncArgs and FuncResults are pg_get_function_arguments' and
+	// pg_get_function_result's texts, by the function's oid.
+	FuncArgs, FuncResults map[uint32]string
+	// Serials are, by table and column, the sequence a column owns
+	// (schema-qualified), "" for a column that owns none.
+	Serials map[string]map[string]string
+	// Descriptions are the comments, by the catalog holding the object,
+	// the object's oid and a column's number (0 for the object itself).
+	Descriptions map[DescKey]string
+}
+
+// DescKey identifies a comment as pg_description does.
+type DescKey struct {
+	ClassOID, ObjOID uint32
+	SubID            int32
+}
+
+// Oids of the catalogs pg_description's classoid names.
+const (
+	PgClassOID     = 1259
+	PgTypeOID      = 1247
+	PgProcOID      = 1255
+	PgNamespaceOID = 2615
+)
+
+// RegIn reads s as the input of reg* kind k: a number is an oid, as it is,
+// anything else a name looked up; an unknown name fails with the error
+// PostgreSQL gives.
+func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
+	if v, err := value.Parse(s, value.Type{Kind: k, Mod: -1}); err == nil {
+		return c.RegOut(k, v.OID()), nil
+	}
+	var key string
+	var err error
+	switch k {
+	case value.RegClass:
+		key, err = qualifiedRelation(s)
+		if err != nil {
+			return value.Null, err
+		}
+		if !strings.Contains(key, ".") {
+			if _, ok := c.OIDs[k]["pg_catalog."+key]; ok {
+				key = "pg_catalog." + key
+			} else {
+				key = "public." + key
+			}
+		}
+	case value.RegType:
+		key, err = c.typeKey(s)
+	case value.RegProcedure:
+		key, err = c.procedureKey(s)
+	default:
+		key, err = unqualifiedName(s)
+	}
+	if err != nil {
+		return value.Null, err
+	}
+	oid, ok := c.OIDs[k][key]
+	switch {
+	case !ok:
+		return value.Null, errUndefined(k, s, key)
+	case oid == 0:
+		return value.Null, pgerr.New("42725", "more than one function named %q", key)
+	}
+	return c.RegOut(k, oid), nil
+}
+
+// RegOut returns the reg* value of kind k naming the object oid; one
+// without a name (no such object) prints its number.
+func (c *SysCatalog) RegOut(k value.Kind, oid uint32) value.Value {
+	return value.NewReg(k, oid, c.Names[k][oid])
+}
+
+func errUndefined(k value.Kind, s, key string) error {
+	switch k {
+	case value.RegClass:
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", strings.TrimSpace(s))
+	case value.RegType:
+		return pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.TrimSpace(s))
+	case value.RegProc, value.RegProcedure:
+		return pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", strings.TrimSpace(s))
+	case value.RegNamespace:
+		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", key)
+	}
+	return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", key)
+}
+
+// qualifiedRelation reads a relation's name as regclass's input does,
+// returning schema.name when it is qualified.
+func qualifiedRelation(s string) (string, error) {
+	parts, err := splitQualified(s)
+	switch {
+	case err != nil:
+		return "", err
+	case len(parts) > 3:
+		return "", pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", s)
+	case len(parts) == 3:
+		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", s)
+	}
+	return strings.Join(parts, "."), nil
+}
+
+func unqualifiedName(s string) (string, error) {
+	parts, err := splitQualified(s)
+	if err != nil {
+		return "", err
+	}
+	if len(parts) != 1 {
+		return "", pgerr.New("42602", "invalid name syntax")
+	}
+	return parts[0], nil
+}
+
+// typeKey is the name a type is known by in OIDs: a built-in type's as
+// format_type prints it, whatever its spelling ("int4", "integer"), a
+// user-defined type's as written, folded.
+func (c *SysCatalog) typeKey(s string) (string, error) {
+	name := strings.TrimSpace(s)
+	array := strings.HasSuffix(name, "[]")
+	name = strings.TrimSpace(strings.TrimSuffix(name, "[]"))
+	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
+		name = strings.TrimSpace(name[:i]) // a modifier: the type without it
+	}
+	key := ""
+	if t, err := value.TypeFromName(name, nil); err == nil {
+		key = t.Kind.String()
+	} else {
+		parts, err := splitQualified(name)
+		if err != nil {
+			return "", err
+		}
+		if len(parts) == 2 && (parts[0] == "public" || parts[0] == "pg_catalog") {
+			parts = parts[1:]
+		}
+		key = strings.Join(parts, ".")
+	}
+	if array {
+		key += "[]"
+	}
+	return key, nil
+}
+
+// procedureKey is regprocedure's input, name(type, …), as it prints.
+func (c *SysCatalog) procedureKey(s string) (string, error) {
+	open := strings.IndexByte(s, '(')
+	if open < 0 {
+		return "", pgerr.New(pgerr.InvalidTextRep, "expected a left parenthesis")
+	}
+	if !strings.HasSuffix(strings.TrimSpace(s), ")") {
+		return "", pgerr.New(pgerr.InvalidTextRep, "expected a right parenthesis")
+	}
+	name, err := unqualifiedName(s[:open])
+	if err != nil {
+		return "", err
+	}
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[open+1:]), ")"))
+	var types []string
+	if inner != "" {
+		for _, a := range strings.Split(inner, ",") {
+			k, err := c.typeKey(a)
+			if err != nil {
+				return "", err
+			}
+			types = append(types, k)
+		}
+	}
+	return name + "(" + strings.Join(types, ",") + ")", nil
+}
+
+// FormatType is format_type(oid, typmod): the type's name with its
+// modifier, "???" for an oid that names no type.
+func (c *SysCatalog) FormatType(oid uint32, typmod int32, hasMod bool) string {
+	t, ok := c.Types[oid]
+	if !ok || !hasMod || typmod < 0 {
+		if name, ok := c.Names[value.RegType][oid]; ok {
+			return name
+		}
+		return "???"
+	}
+	if t.Kind.IsArray() {
+		return value.WithTypmod(t.Kind.Elem(), typmod).String() + "[]"
+	}
+	return value.WithTypmod(t.Kind, typmod).String()
+}
+
+// SerialSequence is pg_get_serial_sequence(table, column): the sequence
+// the column owns, ok false when it owns none; 42P01 or 42703 when there
+// is no such table or column.
+func (c *SysCatalog) SerialSequence(table, column string) (seq string, ok bool, err error) {
+	key, err := qualifiedRelation(table)
+	if err != nil {
+		return "", false, err
+	}
+	if i := strings.IndexByte(key, '.'); i >= 0 && key[:i] == "public" {
+		key = key[i+1:]
+	}
+	cols, found := c.Serials[key]
+	if !found {
+		return "", false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
+	}
+	seq, found = cols[column]
+	if !found {
+		return "", false, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", column, key)
+	}
+	return seq, seq != "", nil
+}

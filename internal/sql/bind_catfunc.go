@@ -1,0 +1,181 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// catFunc is a function over the system catalogs: its signatures, by
+// arity, its result and how it reads the statement's catalog.
+type catFunc struct {
+	sigs   [][]value.Kind
+	result value.Kind
+	strict bool
+	eval   func(sc *expr.SysCatalog, a []value.Value) (value.Value, error)
+}
+
+var (
+	oidK  = value.Oid
+	textK = value.Text
+	int4K = value.Int4
+	boolK = value.Bool
+)
+
+// catFuncs are the functions clients call over the catalogs.
+var catFuncs = map[string]catFunc{
+	"format_type": {sigs: [][]value.Kind{{oidK, int4K}}, result: textK, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		if a[0].IsNull() {
+			return value.Null, nil
+		}
+		return text(sc.FormatType(a[0].OID(), int32(a[1].Int()), !a[1].IsNull())), nil
+	}},
+	"pg_get_userbyid": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		if name, ok := sc.Names[value.RegRole][a[0].OID()]; ok {
+			return text(name), nil
+		}
+		return text(fmt.Sprintf("unknown (OID=%d)", a[0].OID())), nil
+	}},
+	"pg_get_indexdef": {sigs: [][]value.Kind{{oidK}, {oidK, int4K, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.IndexDefs, a[0]), nil
+	}},
+	"pg_get_constraintdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.ConstraintDefs, a[0]), nil
+	}},
+	"pg_get_viewdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.ViewDefs, a[0]), nil
+	}},
+	"pg_get_expr": {sigs: [][]value.Kind{{textK, oidK}, {textK, oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return a[0], nil // an expression is kept as its text (pg_attrdef.adbin)
+	}},
+	"pg_get_function_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncArgs, a[0]), nil
+	}},
+	"pg_get_function_identity_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncArgs, a[0]), nil
+	}},
+	"pg_get_function_result": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncResults, a[0]), nil
+	}},
+	"pg_get_serial_sequence": {sigs: [][]value.Kind{{textK, textK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		seq, ok, err := sc.SerialSequence(a[0].String(), a[1].String())
+		if !ok || err != nil {
+			return value.Null, err
+		}
+		return text(seq), nil
+	}},
+	"pg_table_is_visible":    visible(value.RegClass),
+	"pg_type_is_visible":     visible(value.RegType),
+	"pg_function_is_visible": visible(value.RegProcedure),
+	"obj_description": {sigs: [][]value.Kind{{oidK}, {oidK, textK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		for _, c := range descClasses {
+			if len(a) == 2 && a[1].String() != c.name {
+				continue
+			}
+			if d, ok := sc.Descriptions[expr.DescKey{ClassOID: c.oid, ObjOID: a[0].OID()}]; ok {
+				return text(d), nil
+			}
+		}
+		return value.Null, nil
+	}},
+	"col_description": {sigs: [][]value.Kind{{oidK, int4K}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		if d, ok := sc.Descriptions[expr.DescKey{ClassOID: expr.PgClassOID, ObjOID: a[0].OID(), SubID: int32(a[1].Int())}]; ok {
+			return text(d), nil
+		}
+		return value.Null, nil
+	}},
+	"shobj_description": {sigs: [][]value.Kind{{oidK, textK}}, result: textK, strict: true, eval: func(*expr.SysCatalog, []value.Value) (value.Value, error) {
+		return value.Null, nil // roles and databases have no comments here
+	}},
+	"to_regclass":     toReg(value.RegClass),
+	"to_regtype":      toReg(value.RegType),
+	"to_regproc":      toReg(value.RegProc),
+	"to_regprocedure": toReg(value.RegProcedure),
+	"to_regnamespace": toReg(value.RegNamespace),
+	"to_regrole":      toReg(value.RegRole),
+}
+
+// descClasses are the catalogs whose objects have comments, in the order
+// obj_description(oid) without a catalog looks in.
+var descClasses = []struct {
+	name string
+	oid  uint32
+}{{"pg_class", expr.PgClassOID}, {"pg_type", expr.PgTypeOID}, {"pg_proc", expr.PgProcOID}, {"pg_namespace", expr.PgNamespaceOID}}
+
+func text(s string) value.Value { return value.NewText(value.Text, s) }
+
+func textOrNull(m map[uint32]string, oid value.Value) value.Value {
+	if s, ok := m[oid.OID()]; ok {
+		return text(s)
+	}
+	return value.Null
+}
+
+// visible is pg_table_is_visible and its kin: every object is in the
+// search path (pg_catalog, public) but those of information_schema; NULL
+// for an oid that names nothing.
+func visible(k value.Kind) catFunc {
+	return catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		name, ok := sc.Names[k][a[0].OID()]
+		if !ok {
+			return value.Null, nil
+		}
+		return value.NewBool(k != value.RegClass || !strings.Contains(name, ".")), nil
+	}}
+}
+
+// toReg is to_regclass and its kin: the reg* input, NULL where the input
+// would fail.
+func toReg(k value.Kind) catFunc {
+	return catFunc{sigs: [][]value.Kind{{textK}}, result: k, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		v, err := sc.RegIn(k, a[0].String())
+		if err != nil {
+			return value.Null, nil
+		}
+		return v, nil
+	}}
+}
+
+// bindCatalogCall binds a call of one of catFuncs; ok is false for other
+// functions, and when the catalog has no system catalogs. What they
+// return changes with the catalog, not with a view's tables: a
+// materialized view cannot call them.
+func (b *binder) bindCatalogCall(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
+	cf, ok := catFuncs[name]
+	sc := b.sysCatalog()
+	if !ok || sc == nil || f.AggStar || f.FuncVariadic || len(f.AggOrder) > 0 {
+		return nil, false, nil
+	}
+	if b.forView {
+		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
+	}
+	var sig []value.Kind
+	for _, c := range cf.sigs {
+		if len(c) == len(f.Args) {
+			sig = c
+		}
+	}
+	if sig == nil {
+		return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	args := make([]expr.Expr, len(f.Args))
+	for i, a := range f.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, true, err
+		}
+		if args[i], err = b.coerce(e, value.Type{Kind: sig[i], Mod: -1}, nodeLoc(a, f.Location)); err != nil {
+			return nil, true, err
+		}
+	}
+	t := value.Type{Kind: cf.result, Mod: -1}
+	def := &expr.FuncDef{Name: name, Strict: cf.strict, Params: sig, Result: t,
+		Eval: func(a []value.Value) (value.Value, error) { return cf.eval(sc, a) }}
+	return &expr.Func{Def: def, Args: args, T: t}, true, nil
+}

@@ -1,0 +1,76 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// sysCatalog returns the catalog's objects by oid, or nil when the catalog
+// has no system catalogs.
+func (b *binder) sysCatalog() *expr.SysCatalog {
+	if sc, ok := b.cat.(SystemCatalog); ok {
+		return sc.SysCatalog()
+	}
+	return nil
+}
+
+// regCast binds a cast of e to the reg* kind k: a name (text) is looked
+// up, an oid (or an integer) named. A constant is resolved now, as
+// PostgreSQL resolves 'name'::regclass when it plans the statement; a
+// computed one when the statement runs, in the catalog the statement was
+// bound with. The catalog changes under a materialized view without a
+// change to its tables: a view cannot cast to a reg* type.
+func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.Expr, error) {
+	arg, loc := c.Arg, c.Location
+	sc := b.sysCatalog()
+	if sc == nil {
+		return nil, b.refuse(c.TypeName.Location, "type %s is not supported here", k)
+	}
+	if b.forView {
+		return nil, b.refuse(c.TypeName.Location, "a cast to %s reads the system catalog and cannot be maintained in a materialized view", k).
+			WithHint("cast to oid, or compare names")
+	}
+	from := e.Type().Kind
+	var in func(value.Value) (value.Value, error)
+	switch {
+	case from == value.Unknown || isString(from):
+		in = func(v value.Value) (value.Value, error) { return sc.RegIn(k, v.String()) }
+	case from.IsInteger() || from.IsOid():
+		in = func(v value.Value) (value.Value, error) {
+			o, err := value.Cast(v, value.OidType, true)
+			if err != nil {
+				return value.Null, err
+			}
+			return sc.RegOut(k, o.OID()), nil
+		}
+	default:
+		return nil, b.stmt.errf(loc, pgerr.CannotCoerce, "cannot cast type %s to %s", e.Type(), k)
+	}
+	t := value.Type{Kind: k, Mod: -1}
+	if cst, ok := e.(*expr.Const); ok {
+		if cst.V.IsNull() {
+			return &expr.Const{V: value.Null, T: t}, nil
+		}
+		v, err := in(cst.V)
+		if err != nil {
+			return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(arg, loc)))
+		}
+		return &expr.Const{V: v, T: t}, nil
+	}
+	def := &expr.FuncDef{Name: k.String(), Strict: true, Params: []value.Kind{value.Unknown}, Result: t,
+		Eval: func(a []value.Value) (value.Value, error) { return in(a[0]) }}
+	return &expr.Func{Def: def, Args: []expr.Expr{e}, T: t}, nil
+}
+
+// checkRegColumn refuses a table column of a reg* type: a stored value
+// would have to be named again in the catalog as it is when read, which
+// the binder that made it no longer sees. oid is a column type.
+func (b *binder) checkRegColumn(t value.Type, loc int32) error {
+	if t.Kind.IsReg() || t.Kind.Elem().IsReg() {
+		return b.refuse(loc, "a table column of type %s is not supported", t).WithHint("store the oid (type oid), and cast it when reading")
+	}
+	return nil
+}
