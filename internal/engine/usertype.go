@@ -33,11 +33,12 @@ type TypeStore interface {
 }
 
 // StoredType is a user-defined type as a store records it: an enum's
-// labels in their order.
+// labels in their order, or a range type's definition.
 type StoredType struct {
 	Name          string
 	OID, ArrayOID uint32
 	Labels        []string
+	Range         *StoredRange // nil for an enum
 }
 
 func (closedStore) SaveType(string, StoredType) error { return errClosedStore() }
@@ -136,11 +137,15 @@ func (e *Engine) saveType(old string, t value.Type) error {
 	if !ok || e.store == nil {
 		return nil
 	}
+	if d := t.UserRange(); d != nil {
+		return ts.SaveType(old, storedRange(d))
+	}
 	d := t.Enum()
 	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels()})
 }
 
-// enumType returns the enum type ALTER or DROP TYPE names.
+// enumType returns the user type (an enum, a range or multirange type)
+// ALTER or DROP TYPE names.
 func (e *Engine) enumType(name string) (value.Type, error) {
 	if t, ok := e.userTypes[name]; ok {
 		return t, nil
@@ -155,6 +160,9 @@ func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
 	t, err := e.enumType(a.Name)
 	if err != nil {
 		return Result{}, err
+	}
+	if t.Enum() == nil {
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", a.Name)
 	}
 	res := Result{Tag: "ALTER TYPE"}
 	if a.Rename {
@@ -187,6 +195,9 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	}
 	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 		return Result{}, err
+	}
+	if t.UserRange() != nil {
+		return Result{Tag: "ALTER TYPE"}, e.renameRange(r.Name, r.New, t)
 	}
 	if err := value.EnumRename(t, r.New); err != nil {
 		return Result{}, err
@@ -224,6 +235,9 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 			}
 			return Result{}, err
 		}
+		if err := refuseDropMultirange(name, t); err != nil {
+			return Result{}, err
+		}
 		if deps := e.typeDependents(name, t); len(deps) > 0 {
 			if d.Cascade {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
@@ -245,6 +259,9 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 		}
 	}
 	for _, name := range gone {
+		if d := e.userTypes[name].UserRange(); d != nil {
+			delete(e.userTypes, d.MultiName)
+		}
 		delete(e.userTypes, name)
 	}
 	return res, nil
@@ -256,7 +273,18 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 // DETAIL lists them.
 func (e *Engine) typeDependents(name string, t value.Type) []string {
 	var out []string
-	uses := func(ct value.Type) bool { return ct.Enum() != nil && ct.Mod == t.Mod }
+	uses := func(ct value.Type) bool {
+		return ct.Enum() != nil && t.Enum() != nil && ct.Mod == t.Mod || rangeUsesType(ct, t)
+	}
+	names := []string{name}
+	if d := t.UserRange(); d != nil {
+		names = append(names, d.MultiName) // dropped with the range type
+	}
+	for un, ut := range e.userTypes {
+		if ut.Kind == value.UserRange && rangeUsesType(ut, t) && ut.Mod != t.Mod {
+			out = append(out, fmt.Sprintf("type %s depends on type %s", un, name))
+		}
+	}
 	byColumn := map[string]bool{}
 	for tn, tb := range e.tables {
 		for _, c := range tb.def.Cols {
@@ -268,7 +296,7 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 	}
 	for rel, types := range e.typeUses {
 		kind, ok := e.kindOf(rel)
-		if !ok || byColumn[rel] || !slices.Contains(types, name) {
+		if !ok || byColumn[rel] || !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(types, n) }) {
 			continue
 		}
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
@@ -284,6 +312,12 @@ func (e *Engine) LoadTypes(types []StoredType) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, st := range types {
+		if st.Range != nil {
+			if err := e.loadRange(st); err != nil {
+				return err
+			}
+			continue
+		}
 		t, err := value.NewEnumType(st.Name, st.OID, st.ArrayOID, st.Labels)
 		if err != nil {
 			return err

@@ -59,8 +59,11 @@ import (
 // column's sequence, which a deltaview that reads up to version 6 does not
 // know), versions 1 to 7 no domains nor user-defined types (the file gains
 // their tables) and no SQL functions (the catalog may now hold CREATE
-// FUNCTION statements, of kind function under their signatures).
-const FormatVersion = 8
+// FUNCTION statements, of kind function under their signatures),
+// versions 1 to 8 no range types (deltaview_types may now hold rows of
+// kind range, which a deltaview that reads up to version 8 does not
+// know: the upgrade changes nothing else).
+const FormatVersion = 9
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it

@@ -8,9 +8,11 @@ import (
 
 // User-defined types (CREATE TYPE) keep their definition in the table
 // deltaview_types (format 8), one row per type: its name, its object
-// numbers and an enum's labels in their order (a JSON array), replaced
-// whole by each change, each a SQLite transaction of its own. They load
-// before the sequences and the tables, whose statements name them.
+// numbers and an enum's labels in their order (a JSON array), or a range
+// type's definition (kind 'range', format 9: a JSON object, its
+// multirange type's with it), replaced whole by each change, each a
+// SQLite transaction of its own. They load before the sequences and the
+// tables, whose statements name them.
 
 // createTypeTable creates the table of user-defined types, new in
 // format 8.
@@ -24,7 +26,11 @@ var _ engine.TypeStore = (*File)(nil)
 
 // SaveType implements engine.TypeStore.
 func (f *File) SaveType(old string, t engine.StoredType) error {
-	labels, err := json.Marshal(t.Labels)
+	kind, def := "enum", any(t.Labels)
+	if t.Range != nil {
+		kind, def = "range", t.Range
+	}
+	labels, err := json.Marshal(def)
 	if err != nil {
 		return err
 	}
@@ -34,8 +40,8 @@ func (f *File) SaveType(old string, t engine.StoredType) error {
 				return err
 			}
 		}
-		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types VALUES (?, 'enum', ?, ?, ?)",
-			t.Name, t.OID, t.ArrayOID, string(labels))
+		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types VALUES (?, ?, ?, ?, ?)",
+			t.Name, kind, t.OID, t.ArrayOID, string(labels))
 		return err
 	})
 }
@@ -58,7 +64,7 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	if f.version < 8 {
 		return nil, nil
 	}
-	rows, err := f.conn.QueryContext(ctx, "SELECT name, oid, array_oid, labels FROM deltaview_types ORDER BY oid")
+	rows, err := f.conn.QueryContext(ctx, "SELECT name, kind, oid, array_oid, labels FROM deltaview_types ORDER BY oid")
 	if err != nil {
 		return nil, f.mapErr("read", err)
 	}
@@ -66,11 +72,16 @@ func (f *File) Types() ([]engine.StoredType, error) {
 	var out []engine.StoredType
 	for rows.Next() {
 		var t engine.StoredType
-		var labels string
-		if err := rows.Scan(&t.Name, &t.OID, &t.ArrayOID, &labels); err != nil {
+		var kind, labels string
+		if err := rows.Scan(&t.Name, &kind, &t.OID, &t.ArrayOID, &labels); err != nil {
 			return nil, f.mapErr("read", err)
 		}
-		if err := json.Unmarshal([]byte(labels), &t.Labels); err != nil {
+		var def any = &t.Labels
+		if kind == "range" {
+			t.Range = &engine.StoredRange{}
+			def = t.Range
+		}
+		if err := json.Unmarshal([]byte(labels), def); err != nil {
 			return nil, f.mapErr("read", err)
 		}
 		out = append(out, t)

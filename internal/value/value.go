@@ -80,6 +80,8 @@ const (
 	Line
 	Circle
 	XML
+	UserRange
+	UserMultirange
 	numKinds
 )
 
