@@ -80,6 +80,12 @@ func (b *binder) bindCreateRange(s *pg_query.CreateRangeStmt) (Bound, error) {
 	if tn == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "subtype requires a type name")
 	}
+	if d, _ := b.typeDomain(tn); d != nil {
+		// A bound would have to pass the domain's constraints, which
+		// the range functions, built on the base type, do not check.
+		return nil, b.refuse(tn.Location, "a range type over domain %s is not supported", expr.QuoteIdent(d.Name())).
+			WithHint("use the domain's base type, %s", d.Def().Base)
+	}
 	t, err := b.typeFromName(tn)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At("", -1) // PostgreSQL gives no position
@@ -170,7 +176,7 @@ func (b *binder) rangeSubtypeDiff(names []string, sub value.Type) (string, error
 				continue
 			}
 			if f.Result() != value.Float8Type {
-				return "", pgerr.New("42P17", "range subtype diff function %s must return type double precision", Signature(name, []value.Type{sub, sub}))
+				return "", pgerr.New("42P17", "range subtype diff function %s must return type double precision", sig)
 			}
 			return name, nil
 		}
