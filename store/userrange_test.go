@@ -8,7 +8,7 @@ import (
 
 // TestRangeTypesSurviveReopen keeps user range types (over a float, text
 // and an enum, one renamed, one with a multirange named by
-// MULTIRANGE_TYPE_NAME), a table with columns of them, of a multirange
+// MULTIRANGE_TYPE_NAME, one over a character type without its length), a table with columns of them, of a multirange
 // and of an array, and a view over them; after the file is opened again
 // the rows, the view and the constructors are the same, the view is
 // maintained, new types take object numbers after the old, and a type
@@ -21,11 +21,12 @@ func TestRangeTypesSurviveReopen(t *testing.T) {
 		CREATE TYPE fr AS RANGE (subtype = float8, subtype_diff = float8mi);
 		CREATE TYPE tr AS RANGE (subtype = text, multirange_type_name = texts);
 		ALTER TYPE tr RENAME TO tr2;
+		CREATE TYPE cr AS RANGE (subtype = char(1));
 		CREATE TYPE gone AS RANGE (subtype = int4);
 		DROP TYPE gone;
-		CREATE TABLE t (id int PRIMARY KEY, r fr, m fr_multirange, a fr[], mr moodrange, s tr2, ss texts);
-		INSERT INTO t VALUES (1, fr(1.5, 2), '{[1,2),[3,4]}', ARRAY[fr(1, 2)], '[sad,ok]', tr('a', 'b'), '{[a,b)}'),
-			(2, 'empty', '{}', '{}', moodrange('ok', NULL), '(,"x y")', texts());
+		CREATE TABLE t (id int PRIMARY KEY, r fr, m fr_multirange, a fr[], mr moodrange, s tr2, ss texts, c cr);
+		INSERT INTO t VALUES (1, fr(1.5, 2), '{[1,2),[3,4]}', ARRAY[fr(1, 2)], '[sad,ok]', tr('a', 'b'), '{[a,b)}', NULL),
+			(2, 'empty', '{}', '{}', moodrange('ok', NULL), '(,"x y")', texts(), '[ab,cde)');
 		CREATE MATERIALIZED VIEW v AS SELECT id, r * fr(1.75, 9) AS cut, mr @> 'ok'::mood AS ok FROM t`)
 	q := `SELECT * FROM t ORDER BY r`
 	qv := `SELECT * FROM v ORDER BY id`
@@ -44,7 +45,7 @@ func TestRangeTypesSurviveReopen(t *testing.T) {
 	if after := query(t, db, qv); !slices.Equal(beforeV, after) {
 		t.Errorf("view before %q\nafter %q", beforeV, after)
 	}
-	execSQL(t, db, `INSERT INTO t VALUES (3, fr(0, 5), NULL, NULL, moodrange('happy', 'happy', '[]'), tr('c', 'd'), NULL)`)
+	execSQL(t, db, `INSERT INTO t VALUES (3, fr(0, 5), NULL, NULL, moodrange('happy', 'happy', '[]'), tr('c', 'd'), NULL, '[xyz,zz]')`)
 	if got, want := query(t, db, qv), query(t, db, `SELECT id, r * fr(1.75, 9), mr @> 'ok'::mood FROM t ORDER BY id`); !slices.Equal(got, want) || len(got) != 3 {
 		t.Errorf("view after an insert: %q, want %q", got, want)
 	}

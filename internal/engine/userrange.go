@@ -106,6 +106,7 @@ func storedRange(d *value.RangeDesc) StoredType {
 func (e *Engine) loadRange(st StoredType) error {
 	r := st.Range
 	sub, err := value.TypeFromName(r.Subtype, nil)
+	sub.Mod = -1 // a subtype has none ("character" would read as character(1))
 	if err != nil {
 		var ok bool
 		if sub, ok = e.userTypes[r.Subtype]; !ok || sub.Enum() == nil {
