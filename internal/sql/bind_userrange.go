@@ -207,11 +207,14 @@ func multirangeTypeName(name string) string {
 }
 
 // resolveFunc is expr.ResolveFunc, where the name of a user range or
-// multirange type's constructor calls it.
+// multirange type's constructor calls it when the arguments fit it (a
+// type named lower leaves lower(r) to the built-in function).
 func (b *binder) resolveFunc(name string, ts []value.Type) (*expr.FuncDef, []value.Type, value.Type, error) {
 	if rc, ok := b.cat.(RangeCatalog); ok {
 		if t, ok := rc.RangeConstructor(name); ok {
-			return expr.ResolveRangeConstructor(t, name, ts)
+			if def, params, res, err := expr.ResolveRangeConstructor(t, name, ts); err == nil {
+				return def, params, res, nil
+			}
 		}
 	}
 	return expr.ResolveFunc(name, ts)
