@@ -151,7 +151,7 @@ func typeOID(t value.Type) uint32 {
 	if oid := tsearchOID(t.Kind); oid != 0 {
 		return oid
 	}
-	if oid := rangeOID(t.Kind); oid != 0 {
+	if oid := rangeOID(t); oid != 0 {
 		return oid
 	}
 	if e := t.Kind.Elem(); t.Kind.IsArray() {
@@ -256,9 +256,9 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return appendTSVectorBinary(buf, v.TSVector())
 	case value.TSQuery:
 		return appendTSQueryBinary(buf, v.TSQuery())
-	case value.Int4Range, value.Int8Range, value.NumRange, value.DateRange, value.TSRange, value.TSTZRange:
+	case value.Int4Range, value.Int8Range, value.NumRange, value.DateRange, value.TSRange, value.TSTZRange, value.UserRange:
 		return appendRangeBinary(buf, v)
-	case value.Int4Multirange, value.Int8Multirange, value.NumMultirange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange:
+	case value.Int4Multirange, value.Int8Multirange, value.NumMultirange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange, value.UserMultirange:
 		return appendMultirangeBinary(buf, v)
 	}
 	if k.IsArray() {
@@ -431,10 +431,10 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 		return decodeArrayParam(b, t.Kind, n)
 	}
 	if t.Kind.IsRange() {
-		return decodeRangeParam(b, t.Kind, n)
+		return decodeRangeParam(b, t, n)
 	}
 	if t.Kind.IsMultirange() {
-		return decodeMultirangeParam(b, t.Kind, n)
+		return decodeMultirangeParam(b, t, n)
 	}
 	if t.Kind == value.JSONB || t.Kind == value.JSONPath {
 		return decodeJSONBParam(b, n)

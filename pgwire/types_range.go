@@ -25,8 +25,14 @@ var rangeOIDs = map[value.Kind][2]uint32{
 }
 
 // rangeOID returns the OID of a range or multirange type or of an array
-// of them; 0 for other kinds.
-func rangeOID(k value.Kind) uint32 {
+// of them; 0 for other kinds. A user range type has the numbers CREATE
+// TYPE gave it.
+func rangeOID(t value.Type) uint32 {
+	if d := t.UserRange(); d != nil {
+		return map[value.Kind]uint32{value.UserRange: d.OID, value.ArrayOf(value.UserRange): d.ArrayOID,
+			value.UserMultirange: d.MultiOID, value.ArrayOf(value.UserMultirange): d.MultiArrayOID}[t.Kind]
+	}
+	k := t.Kind
 	if k.IsArray() {
 		return rangeOIDs[k.Elem()][1]
 	}
@@ -87,7 +93,7 @@ func appendMultirangeBinary(buf []byte, v value.Value) []byte {
 
 // decodeMultirangeParam reads a multirange parameter in
 // multirange_send's format.
-func decodeMultirangeParam(b []byte, k value.Kind, n int) (value.Value, error) {
+func decodeMultirangeParam(b []byte, t value.Type, n int) (value.Value, error) {
 	bad := func() (value.Value, error) {
 		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
 	}
@@ -109,7 +115,7 @@ func decodeMultirangeParam(b []byte, k value.Kind, n int) (value.Value, error) {
 		if size > len(b) {
 			return bad()
 		}
-		r, err := decodeRangeParam(b[:size], k.MultirangeOf(), n)
+		r, err := decodeRangeParam(b[:size], t.RangeType(), n)
 		if err != nil {
 			return value.Null, err
 		}
@@ -119,12 +125,13 @@ func decodeMultirangeParam(b []byte, k value.Kind, n int) (value.Value, error) {
 	if len(b) != 0 {
 		return bad()
 	}
-	return value.MakeMultirange(k, rs)
+	return value.MakeMultirange(t.Kind, rs)
 }
 
 // decodeRangeParam reads a range parameter in range_send's format
 // (appendRangeBinary's).
-func decodeRangeParam(b []byte, k value.Kind, n int) (value.Value, error) {
+func decodeRangeParam(b []byte, t value.Type, n int) (value.Value, error) {
+	k := t.Kind
 	bad := func() (value.Value, error) {
 		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "incorrect binary data format in bind parameter %d", n)
 	}
@@ -141,7 +148,7 @@ func decodeRangeParam(b []byte, k value.Kind, n int) (value.Value, error) {
 	}
 	lo := value.RangeBound{Inc: flags&rangeSendLowerInc != 0, Inf: flags&rangeSendLowerInf != 0}
 	hi := value.RangeBound{Inc: flags&rangeSendUpperInc != 0, Inf: flags&rangeSendUpperInf != 0}
-	et := value.Type{Kind: k.RangeElem(), Mod: -1}
+	et := t.RangeSubtype()
 	for _, bd := range []*value.RangeBound{&lo, &hi} {
 		if bd.Inf {
 			continue

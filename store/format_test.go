@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/deltaview/deltaview"
+	istore "github.com/deltaview/deltaview/internal/store"
 )
 
 // probeTS commits an insertion into t and returns its logical time, read
@@ -123,7 +124,7 @@ func TestFormat2Opens(t *testing.T) {
 	}
 	defer raw.Close()
 	var version int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 9 {
-		t.Errorf("format after opening: %d (%v), want 9", version, err)
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != istore.FormatVersion {
+		t.Errorf("format after opening: %d (%v), want %d", version, err, istore.FormatVersion)
 	}
 }

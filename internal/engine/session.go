@@ -499,6 +499,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP DOMAIN", func() (Result, error) { return e.dropDomain(b) })
 	case *sql.CreateEnum:
 		return s.ddl("CREATE TYPE", func() (Result, error) { return e.createEnum(b) })
+	case *sql.CreateRange:
+		return s.ddl("CREATE TYPE", func() (Result, error) { return e.createRange(b) })
 	case *sql.AlterEnum:
 		return s.ddl("ALTER TYPE", func() (Result, error) { return e.alterEnum(b) })
 	case *sql.CreateComposite:

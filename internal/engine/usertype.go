@@ -34,13 +34,15 @@ type TypeStore interface {
 }
 
 // StoredType is a user-defined type as a store records it: an enum's
-// labels in their order, or a composite type's CREATE TYPE statement.
+// labels in their order, a range type's definition, or a composite
+// type's CREATE TYPE statement.
 type StoredType struct {
 	Name          string
 	OID, ArrayOID uint32
 	Labels        []string
-	// Kind is "" for an enum, StoredTypeComposite for a composite type,
-	// whose statement SQL is.
+	Range         *StoredRange // nil for an enum or a composite type
+	// Kind is "" for an enum or a range type, StoredTypeComposite for a
+	// composite type, whose statement SQL is.
 	Kind string
 	SQL  string
 }
@@ -149,6 +151,9 @@ func (e *Engine) saveType(old string, t value.Type) error {
 	if !ok || e.store == nil {
 		return nil
 	}
+	if d := t.UserRange(); d != nil {
+		return ts.SaveType(old, storedRange(d))
+	}
 	d := t.Enum()
 	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels()})
 }
@@ -177,6 +182,9 @@ func (e *Engine) alterEnum(a *sql.AlterEnum) (Result, error) {
 	t, err := e.enumType(a.Name)
 	if err != nil {
 		return Result{}, err
+	}
+	if t.Enum() == nil {
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", a.Name)
 	}
 	res := Result{Tag: "ALTER TYPE"}
 	if a.Rename {
@@ -214,8 +222,11 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 		return Result{}, err
 	}
-	if t.Kind == value.Record {
+	switch {
+	case t.Kind == value.Record:
 		return Result{Tag: "ALTER TYPE"}, e.renameComposite(r.Name, r.New)
+	case t.UserRange() != nil:
+		return Result{Tag: "ALTER TYPE"}, e.renameRange(r.Name, r.New, t)
 	}
 	if err := value.EnumRename(t, r.New); err != nil {
 		return Result{}, err
@@ -253,6 +264,9 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 			}
 			return Result{}, err
 		}
+		if err := refuseDropMultirange(name, t); err != nil {
+			return Result{}, err
+		}
 		if deps := e.typeDependents(name, t); len(deps) > 0 {
 			if d.Cascade {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE … CASCADE of a type that other objects use is not supported").
@@ -274,6 +288,9 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 		}
 	}
 	for _, name := range gone {
+		if d := e.userTypes[name].UserRange(); d != nil {
+			delete(e.userTypes, d.MultiName)
+		}
 		delete(e.userTypes, name)
 		delete(e.composites, name)
 	}
@@ -290,7 +307,16 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 		if t.Kind == value.Record {
 			return sql.HoldsRowType(ct, name)
 		}
-		return ct.Enum() != nil && ct.Mod == t.Mod
+		return ct.Enum() != nil && t.Enum() != nil && ct.Mod == t.Mod || rangeUsesType(ct, t)
+	}
+	names := []string{name}
+	if d := t.UserRange(); d != nil {
+		names = append(names, d.MultiName) // dropped with the range type
+	}
+	for un, ut := range e.userTypes {
+		if ut.Kind == value.UserRange && rangeUsesType(ut, t) && ut.Mod != t.Mod {
+			out = append(out, fmt.Sprintf("type %s depends on type %s", un, name))
+		}
 	}
 	byColumn := map[string]bool{}
 	for tn, tb := range e.tables {
@@ -303,7 +329,7 @@ func (e *Engine) typeDependents(name string, t value.Type) []string {
 	}
 	for rel, types := range e.typeUses {
 		kind, ok := e.kindOf(rel)
-		if !ok || byColumn[rel] || !slices.Contains(types, name) {
+		if !ok || byColumn[rel] || !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(types, n) }) {
 			continue
 		}
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
@@ -329,13 +355,19 @@ func (e *Engine) LoadTypes(types []StoredType) error {
 	defer e.mu.Unlock()
 	for _, st := range types {
 		e.nextOID = max(e.nextOID, st.ArrayOID+1)
-		if st.Kind == StoredTypeComposite {
+		switch {
+		case st.Kind == StoredTypeComposite:
 			// Its statement runs again once the types and domains it
 			// names are back.
 			if e.restoreOIDs == nil {
 				e.restoreOIDs = map[string][2]uint32{}
 			}
 			e.restoreOIDs[st.Name] = [2]uint32{st.OID, st.ArrayOID}
+			continue
+		case st.Range != nil:
+			if err := e.loadRange(st); err != nil {
+				return err
+			}
 			continue
 		}
 		t, err := value.NewEnumType(st.Name, st.OID, st.ArrayOID, st.Labels)

@@ -10,22 +10,24 @@ import (
 // literal compared with an enum reads as that enum), and two enum types
 // neither compare nor convert to each other.
 
-// isEnumType reports whether t is an enum type or an array of one.
-func isEnumType(t value.Type) bool { return t.Enum() != nil }
+// isUserType reports whether t is an enum type, a user range or
+// multirange type (userrange.go), or an array of one: a type its
+// modifier tells apart from the others of its kind.
+func isUserType(t value.Type) bool { return t.Enum() != nil || t.UserRange() != nil }
 
-// unmodified is t without its modifier, except an enum type's, which
-// is the type itself.
+// unmodified is t without its modifier, except a user type's, which is
+// the type itself.
 func unmodified(t value.Type) value.Type {
-	if isEnumType(t) {
+	if isUserType(t) {
 		return t
 	}
 	return plain(t.Kind)
 }
 
-// typeNameOf is t's name in messages: an enum type's own, else its
+// typeNameOf is t's name in messages: a user type's own, else its
 // kind's.
 func typeNameOf(t value.Type) string {
-	if isEnumType(t) {
+	if isUserType(t) {
 		return t.String()
 	}
 	return typeName(t.Kind)
@@ -46,7 +48,7 @@ func errCast(from, to value.Type, explicit bool) error {
 func enumTypes(args, params []value.Type, result *value.Type) {
 	mod := int32(-1)
 	for _, a := range args {
-		if isEnumType(a) {
+		if a.Enum() != nil {
 			mod = a.Mod
 		}
 	}

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -86,8 +87,16 @@ func ResolveFunc(name string, args []value.Type) (def *FuncDef, params []value.T
 	if def, params, result, err = resolvePoly(name, args); def != nil || err != nil {
 		return def, params, result, err
 	}
+	if rt, ok := userRangeArg(args); ok {
+		return resolveUserRange(name, rt, args, slices.Concat(catalog[name], userRangeFuncs(rt, name)))
+	}
+	return resolveAmong(name, catalog[name], args)
+}
+
+// resolveAmong is ResolveFunc among the signatures defs.
+func resolveAmong(name string, defs []*FuncDef, args []value.Type) (def *FuncDef, params []value.Type, result value.Type, err error) {
 	var cands []candidate
-	for _, d := range catalog[name] {
+	for _, d := range defs {
 		ps, ok := d.params(len(args))
 		if !ok || !accepts(ps, args) {
 			continue
@@ -127,7 +136,7 @@ func signature(name string, args []value.Type) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(typeName(a.Kind))
+		b.WriteString(typeNameOf(a))
 	}
 	b.WriteString(")")
 	return b.String()

@@ -276,7 +276,7 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		return unmodified(r), nil
 	case rk == value.Unknown:
 		return unmodified(l), nil
-	case isEnumType(l) || isEnumType(r):
+	case isUserType(l) || isUserType(r):
 		return value.Type{}, errNoOperator("=", lk, rk) // enums compare only with their own type
 	case lk.IsArray() && rk.IsArray():
 		t, err := ResolveCompare(plain(lk.Elem()), plain(rk.Elem()))
@@ -366,7 +366,7 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 			p, have = t, true
 			continue
 		}
-		if t.Kind == p.Kind && !(isEnumType(t) && t != p) {
+		if t.Kind == p.Kind && !(isUserType(t) && t != p) {
 			continue
 		}
 		if moneyBesideNumber(p.Kind, t.Kind) {
@@ -375,7 +375,7 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 			}
 			continue // the first stays; the caller fails to convert the other to it
 		}
-		if isEnumType(t) || isEnumType(p) {
+		if isUserType(t) || isUserType(p) {
 			// Enums share a category, so PostgreSQL picks one and fails
 			// to convert the other to it.
 			return value.Type{}, pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", context, typeNameOf(t), typeNameOf(p))
@@ -418,11 +418,14 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 	if from == to {
 		return e, nil
 	}
-	if isEnumType(from) && from.Kind == to.Kind {
-		if !isEnumType(to) {
+	if isUserType(from) && from.Kind == to.Kind {
+		if !isUserType(to) {
 			return e, nil // to a polymorphic parameter (anyenum, anyarray): the value as it is
 		}
 		return nil, errCast(from, to, explicit)
+	}
+	if from.UserRange() != nil && to.UserRange() != nil && from.Mod != to.Mod {
+		return nil, errCast(from, to, explicit) // a user range and another's multirange
 	}
 	if p, ok := e.(*Param); ok && from.Kind == value.Unknown {
 		return coerceParam(p, to, explicit)
@@ -452,7 +455,7 @@ func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 	// An interval's field range also decides what a bare number means
 	// (interval '90' day is 90 days), so it applies while parsing; a
 	// row type's modifier says its fields.
-	if !explicit || to.Mod < 0 || to.Kind == value.Interval || to.Kind == value.Record || to.Kind == value.ArrayOf(value.Record) || isEnumType(to) {
+	if !explicit || to.Mod < 0 || to.Kind == value.Interval || to.Kind == value.Record || to.Kind == value.ArrayOf(value.Record) || isUserType(to) {
 		return value.Parse(s, to)
 	}
 	v, err := value.Parse(s, plain(to.Kind))

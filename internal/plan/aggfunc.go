@@ -258,7 +258,7 @@ func (f AggFunc) ResultType(arg value.Type) (value.Type, error) {
 		return arg, nil
 	case AggRangeAgg:
 		if k.IsRange() {
-			return value.Type{Kind: k.MultirangeOf(), Mod: -1}, nil
+			return arg.MultirangeType(), nil
 		}
 		if !k.IsMultirange() {
 			return bad()

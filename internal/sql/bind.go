@@ -145,6 +145,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindDrop(n.GetDropStmt())
 	case n.GetCreateEnumStmt() != nil:
 		return b.bindCreateEnum(n.GetCreateEnumStmt())
+	case n.GetCreateRangeStmt() != nil:
+		return b.bindCreateRange(n.GetCreateRangeStmt())
 	case n.GetAlterEnumStmt() != nil:
 		return b.bindAlterEnum(n.GetAlterEnumStmt())
 	case n.GetCompositeTypeStmt() != nil:

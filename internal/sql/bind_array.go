@@ -46,8 +46,8 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 		for i := range es {
 			if es[i].Type().Kind == value.Unknown || isUnknownConst(a.Elements[i]) {
 				et := value.Type{Kind: to.Kind.Elem(), Mod: -1}
-				if to.Enum() != nil {
-					et = to.ElemType() // the enum's own labels
+				if to.Enum() != nil || to.UserRange() != nil {
+					et = to.ElemType() // the enum's own labels, the user range's own type
 				}
 				if es[i], err = expr.Coerce(es[i], et, true); err != nil {
 					return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a.Elements[i], a.Location)))

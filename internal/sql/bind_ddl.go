@@ -243,8 +243,8 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 	}
 	from := e.Type().Kind
 	ok := assignable(from, t.Kind)
-	if t.Enum() != nil && from != value.Unknown && e.Type() != t {
-		ok = false // an enum column takes its own type's values and untyped literals only
+	if (t.Enum() != nil || t.UserRange() != nil) && from != value.Unknown && e.Type() != t {
+		ok = false // an enum or user range column takes its own type's values and untyped literals only
 	}
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).

@@ -1046,7 +1046,7 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	if e, ok, err := b.textSearchDefault(name, es, loc); ok {
 		return e, err
 	}
-	def, params, res, err := expr.ResolveFunc(name, ts)
+	def, params, res, err := b.resolveFunc(name, ts)
 	if err != nil {
 		argLoc := loc
 		if len(args) == 1 {

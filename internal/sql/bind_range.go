@@ -33,10 +33,10 @@ func (b *binder) rangeOperator(op string, l, r expr.Expr, loc int32) (e expr.Exp
 			return nil, true, err
 		}
 	}
-	lk, rk = l.Type().Kind, r.Type().Kind
-	if lk != rk && !(op == "@>" && rk == rangeOf(lk).RangeElem() || op == "<@" && lk == rangeOf(rk).RangeElem() ||
-		rangeOf(lk) == rangeOf(rk) && op != "+" && op != "*" && op != "-") {
-		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
+	lt, rt := l.Type(), r.Type()
+	if lt != rt && !(op == "@>" && isSubtypeOf(rt, lt) || op == "<@" && isSubtypeOf(lt, rt) ||
+		isRangeLike(lt.Kind) && isRangeLike(rt.Kind) && lt.RangeType() == rt.RangeType() && op != "+" && op != "*" && op != "-") {
+		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt, op, rt).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	e, err = b.callFunc(nil, op, nil, []expr.Expr{l, r}, loc)
@@ -46,10 +46,12 @@ func (b *binder) rangeOperator(op string, l, r expr.Expr, loc int32) (e expr.Exp
 // isRangeLike reports whether k is a range or multirange kind.
 func isRangeLike(k value.Kind) bool { return k.IsRange() || k.IsMultirange() }
 
-// rangeOf is a multirange kind's range kind, or k itself.
-func rangeOf(k value.Kind) value.Kind {
-	if k.IsMultirange() {
-		return k.MultirangeOf()
+// isSubtypeOf reports whether e is exactly the subtype of the range or
+// multirange type t (its kind; an enum subtype's own type).
+func isSubtypeOf(e, t value.Type) bool {
+	if !isRangeLike(t.Kind) {
+		return false
 	}
-	return k
+	sub := t.RangeSubtype()
+	return e.Kind == sub.Kind && (sub.Enum() == nil || e == sub)
 }

@@ -21,7 +21,7 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 		return nil, err
 	}
 	tn := e.Type().Kind.String()
-	if d := e.Type().RecordDesc(); d != nil && d.Name != "" || e.Type().Enum() != nil {
+	if d := e.Type().RecordDesc(); d != nil && d.Name != "" || e.Type().Enum() != nil || e.Type().UserRange() != nil {
 		tn = e.Type().String() // a table's row type or a user type: its name
 	}
 	if dc, ok := e.(*expr.DomainCheck); ok {

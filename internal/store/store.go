@@ -61,7 +61,9 @@ import (
 // their tables) and no SQL functions (the catalog may now hold CREATE
 // FUNCTION statements, of kind function under their signatures),
 // versions 1 to 8 no composite types (deltaview_types gains the column
-// sql, their CREATE TYPE statements).
+// sql, their CREATE TYPE statements) nor range types (deltaview_types may
+// now hold rows of kind range, which a deltaview that reads up to version
+// 8 does not know).
 const FormatVersion = 9
 
 // tsColumn is the column of every stored table that holds the logical

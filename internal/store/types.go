@@ -10,12 +10,14 @@ import (
 
 // User-defined types (CREATE TYPE) keep their definition in the table
 // deltaview_types (format 8), one row per type: its name, its kind, its
-// object numbers and an enum's labels in their order (a JSON array), or a
-// composite type's CREATE TYPE statement (the column sql, format 9),
-// replaced whole by each change, each a SQLite transaction of its own.
-// Enums load before the sequences and the tables, whose statements name
-// them; composite types with the domains, which their attributes may be
-// of and which may be over them (runTypeStatements).
+// object numbers and an enum's labels in their order (a JSON array), a
+// range type's definition (kind range, format 9: a JSON object, its
+// multirange type's with it) or a composite type's CREATE TYPE statement
+// (the column sql, format 9), replaced whole by each change, each a
+// SQLite transaction of its own. Enums and range types load before the
+// sequences and the tables, whose statements name them; composite types
+// with the domains, which their attributes may be of and which may be
+// over them (runTypeStatements).
 
 // createTypeTable creates the table of user-defined types, new in
 // format 8.
@@ -36,7 +38,14 @@ var _ engine.TypeStore = (*File)(nil)
 
 // SaveType implements engine.TypeStore.
 func (f *File) SaveType(old string, t engine.StoredType) error {
-	labels, err := json.Marshal(t.Labels)
+	kind, def, stmt := "enum", any(t.Labels), any(nil)
+	switch {
+	case t.Range != nil:
+		kind, def = "range", t.Range
+	case t.Kind == engine.StoredTypeComposite:
+		kind, stmt = t.Kind, t.SQL
+	}
+	labels, err := json.Marshal(def)
 	if err != nil {
 		return err
 	}
@@ -45,10 +54,6 @@ func (f *File) SaveType(old string, t engine.StoredType) error {
 			if _, err := f.conn.ExecContext(ctx, "DELETE FROM deltaview_types WHERE name = ?", old); err != nil {
 				return err
 			}
-		}
-		kind, stmt := "enum", any(nil)
-		if t.Kind == engine.StoredTypeComposite {
-			kind, stmt = t.Kind, t.SQL
 		}
 		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_types VALUES (?, ?, ?, ?, ?, ?)",
 			t.Name, kind, t.OID, t.ArrayOID, string(labels), stmt)
@@ -91,10 +96,15 @@ func (f *File) Types() ([]engine.StoredType, error) {
 		if err := rows.Scan(&t.Name, &t.OID, &t.ArrayOID, &labels, &kind, &stmt); err != nil {
 			return nil, f.mapErr("read", err)
 		}
-		if kind.String == engine.StoredTypeComposite {
+		var def any = &t.Labels
+		switch kind.String {
+		case engine.StoredTypeComposite:
 			t.Kind, t.SQL = kind.String, stmt.String
+		case "range":
+			t.Range = &engine.StoredRange{}
+			def = t.Range
 		}
-		if err := json.Unmarshal([]byte(labels), &t.Labels); err != nil {
+		if err := json.Unmarshal([]byte(labels), def); err != nil {
 			return nil, f.mapErr("read", err)
 		}
 		out = append(out, t)

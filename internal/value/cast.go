@@ -230,8 +230,11 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 	if v.kind.IsString() && to.Kind == Enum {
 		return parseEnum(v.Str(), to) // a char's padding included, as enum_in reads it
 	}
-	if v.kind.IsArray() && v.kind != to.Kind && to.Kind == ArrayOf(Enum) && CanCast(v.kind, to.Kind, explicit) {
-		return castElems(v, to.ElemType(), explicit) // to the enum's own labels
+	if v.kind.IsString() && (to.Kind == UserRange || to.Kind == UserMultirange) {
+		return Parse(v.Str(), to) // its subtype's input
+	}
+	if v.kind.IsArray() && v.kind != to.Kind && (to.Kind == ArrayOf(Enum) || to.UserRange() != nil) && CanCast(v.kind, to.Kind, explicit) {
+		return castElems(v, to.ElemType(), explicit) // to the enum's own labels, a user range's subtype
 	}
 	if !CanCast(v.kind, to.Kind, explicit) {
 		return Null, errCannotCast(v.kind, to.Kind)

@@ -54,9 +54,9 @@ func Compare(a, b Value) int {
 		return strings.Compare(a.textSearchBytes(), b.textSearchBytes())
 	case TSQuery:
 		return strings.Compare(a.TSQuery().OrderKey(), b.TSQuery().OrderKey())
-	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange, UserRange:
 		return compareRanges(a, b)
-	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange, UserMultirange:
 		return compareMultiranges(a, b)
 	case Enum:
 		return compareEnums(a, b)
@@ -109,8 +109,8 @@ func CompareReprs(a, b Row) int {
 func HasReprs(k Kind) bool {
 	switch {
 	case k == Float4, k == Float8, k == Numeric, k == Interval, k == TSQuery, k == Record,
-		k == NumRange, k == NumMultirange:
-		return true
+		k == NumRange, k == NumMultirange, k == UserRange, k == UserMultirange:
+		return true // a user range's subtype may have several (floats, numeric)
 	case k.IsArray():
 		return HasReprs(k.Elem())
 	}
@@ -144,9 +144,9 @@ func CompareRepr(a, b Value) int {
 		return strings.Compare(string(a.TSQuery()), string(b.TSQuery()))
 	case Record:
 		return CompareReprs(a.Fields(), b.Fields())
-	case NumRange:
+	case NumRange, UserRange:
 		return compareRangeReprs(a, b)
-	case NumMultirange:
+	case NumMultirange, UserMultirange:
 		x, y := a.Ranges(), b.Ranges()
 		for i := range min(len(x), len(y)) {
 			if c := compareRangeReprs(x[i], y[i]); c != 0 {
@@ -322,7 +322,7 @@ func Prefix(v Value) (class uint8, bits uint64, exact bool) {
 	return uint8(v.kind), 0, false
 }
 
-// compareRangeReprs orders two equal numeric ranges by their bounds'
+// compareRangeReprs orders two equal numeric (or user) ranges by their bounds'
 // representations, lower first.
 func compareRangeReprs(a, b Value) int {
 	if a.IsEmptyRange() {

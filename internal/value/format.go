@@ -84,9 +84,9 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return v.TSVector().AppendText(buf)
 	case TSQuery:
 		return v.TSQuery().AppendText(buf)
-	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange, UserRange:
 		return appendRangeText(buf, v)
-	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange, UserMultirange:
 		return appendMultirangeText(buf, v)
 	}
 	return append(buf, v.Str()...)

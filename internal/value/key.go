@@ -76,8 +76,21 @@ func AppendKey(buf []byte, v Value) []byte {
 }
 
 // appendScalarKey is AppendKey of a value of a kind other than array; it
-// does not recurse, so that a caller's stack buffer stays on the stack.
+// does not recurse, so that a caller's stack buffer stays on the stack: a
+// range's bounds take appendPlainKey.
 func appendScalarKey(buf []byte, v Value) []byte {
+	switch {
+	case v.kind.IsRange():
+		return appendRangeKey(append(buf, byte(v.kind)), v)
+	case v.kind.IsMultirange():
+		return appendMultirangeKey(append(buf, byte(v.kind)), v)
+	}
+	return appendPlainKey(buf, v)
+}
+
+// appendPlainKey is appendScalarKey of a value of a kind other than a
+// range or a multirange.
+func appendPlainKey(buf []byte, v Value) []byte {
 	if v.kind == Unknown {
 		return append(buf, keyNull)
 	}
@@ -109,10 +122,6 @@ func appendScalarKey(buf []byte, v Value) []byte {
 		return appendStringKey(buf, v.textSearchBytes())
 	case TSQuery:
 		return appendStringKey(buf, v.TSQuery().OrderKey())
-	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
-		return appendRangeKey(buf, v)
-	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
-		return appendMultirangeKey(buf, v)
 	case Enum:
 		return appendEnumKey(buf, v)
 	}

@@ -14,12 +14,18 @@ import (
 // immutable once built, and n holds their count.
 
 // IsMultirange reports whether k is a multirange kind.
-func (k Kind) IsMultirange() bool { return k >= Int4Multirange && k <= TSTZMultirange }
+func (k Kind) IsMultirange() bool {
+	return k >= Int4Multirange && k <= TSTZMultirange || k == UserMultirange
+}
 
 // MultirangeOf returns the multirange kind of a range kind, and the range
 // kind of a multirange kind; Unknown for other kinds.
 func (k Kind) MultirangeOf() Kind {
 	switch {
+	case k == UserRange:
+		return UserMultirange
+	case k == UserMultirange:
+		return UserRange
 	case k.IsRange():
 		return k - Int4Range + Int4Multirange
 	case k.IsMultirange():
@@ -113,7 +119,8 @@ func appendMultirangeText(buf []byte, v Value) []byte {
 
 // parseMultirange is multirange_in: ranges, or "empty", between braces,
 // separated by commas; each read by range_in.
-func parseMultirange(s string, k Kind) (Value, error) {
+func parseMultirange(s string, t Type) (Value, error) {
+	k := t.Kind
 	malformed := func(detail string) error {
 		return pgerr.New(pgerr.InvalidTextRep, "malformed multirange literal: %q", s).WithDetail("%s", detail)
 	}
@@ -161,7 +168,7 @@ func parseMultirange(s string, k Kind) (Value, error) {
 		case inRange:
 			switch c {
 			case ']', ')':
-				r, err := parseRange(s[start:i+1], k.MultirangeOf())
+				r, err := parseRange(s[start:i+1], t.RangeType())
 				if err != nil {
 					return Null, err
 				}

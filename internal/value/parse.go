@@ -66,10 +66,10 @@ func Parse(s string, t Type) (Value, error) {
 		return ParseXML(s, false)
 	case TSVector, TSQuery:
 		return parseTextSearch(s, t.Kind)
-	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange:
-		return parseRange(s, t.Kind)
-	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange:
-		return parseMultirange(s, t.Kind)
+	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange, UserRange:
+		return parseRange(s, t)
+	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange, UserMultirange:
+		return parseMultirange(s, t)
 	case Time, TimeTZ:
 		v, err = parseTime(s, t.Kind)
 	default:

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -34,9 +32,10 @@ var rangeKinds = map[string]Kind{
 }
 
 // IsRange reports whether k is a range kind.
-func (k Kind) IsRange() bool { return k >= Int4Range && k <= TSTZRange }
+func (k Kind) IsRange() bool { return k >= Int4Range && k <= TSTZRange || k == UserRange }
 
-// RangeElem returns the element kind of a range kind; Unknown for others.
+// RangeElem returns the element kind of a built-in range kind; Unknown
+// for others (a user range's is its type's: Type.RangeSubtype).
 func (k Kind) RangeElem() Kind {
 	switch k {
 	case Int4Range:
@@ -266,26 +265,14 @@ func appendRangeKey(buf []byte, v Value) []byte {
 	if lo.Inf {
 		buf = append(buf, 0)
 	} else {
-		buf = appendRangeElemKey(append(buf, 1), lo.Val)
+		buf = appendPlainKey(append(buf, 1), lo.Val)
 		buf = append(buf, flagByte(!lo.Inc))
 	}
 	if hi.Inf {
 		return append(buf, 2)
 	}
-	buf = appendRangeElemKey(append(buf, 1), hi.Val)
+	buf = appendPlainKey(append(buf, 1), hi.Val)
 	return append(buf, flagByte(hi.Inc))
-}
-
-// appendRangeElemKey is appendScalarKey of a range's element, apart so
-// that appendScalarKey does not recurse (a caller's stack buffer stays on
-// the stack).
-func appendRangeElemKey(buf []byte, v Value) []byte {
-	buf = append(buf, byte(v.kind))
-	if v.kind == Numeric {
-		var d apd.Decimal
-		return appendNumericKey(buf, v.DecimalInto(&d))
-	}
-	return appendOrderedInt(buf, v.n)
 }
 
 func flagByte(b bool) byte {
@@ -345,7 +332,8 @@ func appendRangeBoundText(buf []byte, v Value) []byte {
 
 // parseRange is range_in: range_parse's syntax, then each bound read with
 // the element's input function, then MakeRange.
-func parseRange(s string, k Kind) (Value, error) {
+func parseRange(s string, t Type) (Value, error) {
+	k := t.Kind
 	malformed := func(detail string) error {
 		return pgerr.New(pgerr.InvalidTextRep, "malformed range literal: %q", s).WithDetail("%s", detail)
 	}
@@ -438,7 +426,7 @@ func parseRange(s string, k Kind) (Value, error) {
 	for j, b := range []*RangeBound{&lo, &hi} {
 		if !b.Inf {
 			var err error
-			if b.Val, err = Parse(texts[j], Type{k.RangeElem(), -1}); err != nil {
+			if b.Val, err = Parse(texts[j], t.RangeSubtype()); err != nil {
 				return Null, err
 			}
 		}

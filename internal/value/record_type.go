@@ -130,16 +130,16 @@ func (d *RecordDesc) Field(name string) (RecordField, int) {
 // ArrayTypeOf returns the type of arrays of elem: ArrayType(elem.Kind),
 // keeping a record type's fields and an enum type's labels.
 func ArrayTypeOf(elem Type) Type {
-	if elem.Kind == Record || elem.Kind == Enum {
+	if elem.Kind == Record || elem.Kind == Enum || elem.Kind == UserRange || elem.Kind == UserMultirange {
 		return Type{ArrayOf(elem.Kind), elem.Mod}
 	}
 	return ArrayType(elem.Kind)
 }
 
 // ElemType returns the element type of an array type: a record's keeps
-// its fields, an enum's its labels; other elements have no modifier.
+// its fields, an enum's its labels, a user range's its subtype; other elements have no modifier.
 func (t Type) ElemType() Type {
-	if t.Kind == ArrayOf(Record) || t.Kind == ArrayOf(Enum) {
+	if t.Kind == ArrayOf(Record) || t.Kind == ArrayOf(Enum) || t.UserRange() != nil {
 		return Type{t.Kind.Elem(), t.Mod}
 	}
 	return Type{t.Kind.Elem(), -1}

@@ -71,6 +71,8 @@ var kindNames = [numKinds]string{
 	DateMultirange: "datemultirange",
 	TSMultirange:   "tsmultirange",
 	TSTZMultirange: "tstzmultirange",
+	UserRange:      "anyrange",
+	UserMultirange: "anymultirange",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -113,6 +115,9 @@ func (t Type) String() string {
 			return d.Name + "[]"
 		}
 		return d.Name
+	}
+	if d := t.UserRange(); d != nil {
+		return d.typeName(t.Kind)
 	}
 	if t.Mod < 0 {
 		return t.Kind.String()

@@ -87,6 +87,8 @@ const (
 	RegProcedure
 	RegNamespace
 	RegRole
+	UserRange
+	UserMultirange
 	numKinds
 )
 
