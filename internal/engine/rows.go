@@ -3,7 +3,6 @@ package engine
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -169,8 +168,7 @@ func (s *rowStore) layout() []int32 {
 
 // rowLayout is one layout's work: the rows to copy, their copies, and
 // what the store's count of rows left in former slabs becomes. planLayout
-// and copyRows only read the store, so that the copy may run beside
-// readers of the rows (see table.layoutBeside); install writes it.
+// and copyRows only read the store; install writes it.
 type rowLayout struct {
 	ids  []int32     // the rows to copy, ascending
 	dst  []value.Row // dst[j]: the copy of rows[ids[j]]
@@ -320,54 +318,6 @@ func (t *table) layout() {
 	}
 	t.repoint(t.rows.layout())
 }
-
-// layoutBeside is layout with the copy made on a goroutine of its own,
-// beside whatever reads the table's rows meanwhile (a cold start's feed,
-// on the other core): it returns the function that ends the copy, taking
-// the parts the goroutine has not begun, and puts it in place; nil when
-// there is nothing to lay out. Until that function has run, the table
-// must not be written, and the rows read are the former copies: a reader
-// that keeps them would keep them alive beside the new ones.
-func (t *table) layoutBeside() (install func()) {
-	if !t.rows.scattered() {
-		return nil
-	}
-	l := t.rows.planLayout()
-	src := t.rows.rows
-	l.dst = make([]value.Row, len(l.ids))
-	// The copy is cut into parts that the goroutine takes one after the
-	// other, and that the caller, once its own work is done, takes too
-	// rather than wait: a copy longer than the feed beside it (many rows
-	// replaced, a quick feed) then ends on both cores.
-	part := max(besidePart, len(l.ids)/8)
-	var next atomic.Int64
-	work := func() {
-		for {
-			i := int(next.Add(1)-1) * part
-			if i >= len(l.ids) {
-				return
-			}
-			j := min(i+part, len(l.ids))
-			layoutRows(l.dst[i:j], src, l.ids[i:j])
-		}
-	}
-	done := make(chan struct{})
-	go func() {
-		work()
-		close(done)
-	}()
-	return func() {
-		work()
-		<-done
-		t.rows.install(l)
-		t.repoint(l.ids)
-	}
-}
-
-// besidePart is the fewest rows of a part of a copy beside a feed: each
-// part reads its rows in the order of their addresses, and writes slabs of
-// its own. Tests lower it.
-var besidePart = 1 << 15
 
 // repoint points the indexes that hold rows at the rows of ids, laid out
 // anew.
