@@ -166,12 +166,11 @@ func (s *rowStore) layout() []int32 {
 	return l.ids
 }
 
-// rowLayout is one layout's work: the rows to copy, their copies, and
-// what the store's count of rows left in former slabs becomes. planLayout
-// and copyRows only read the store; install writes it.
+// rowLayout is one layout's work: the rows to copy, and what the store's
+// count of rows left in former slabs becomes. planLayout only reads the
+// store; copyRows puts the copies in its rows, install records them.
 type rowLayout struct {
-	ids  []int32     // the rows to copy, ascending
-	dst  []value.Row // dst[j]: the copy of rows[ids[j]]
+	ids  []int32 // the rows to copy, ascending
 	dead int
 }
 
@@ -202,36 +201,35 @@ func (s *rowStore) ids(dst []int32, moved bool) []int32 {
 	return dst
 }
 
-// copyRows copies the rows of l.ids, of src, into new slabs
+// copyRows replaces the rows of l.ids in rows by copies in new slabs
 // (layoutRows): with workers over 1 and many rows, two halves of the ids
-// on two goroutines, each writing its own slabs and its own part of l.dst.
-func (l *rowLayout) copyRows(src []value.Row, workers int) {
-	l.dst = make([]value.Row, len(l.ids))
+// on two goroutines, each reading and writing its own rows and slabs.
+func (l *rowLayout) copyRows(rows []value.Row, workers int) {
 	if half := len(l.ids) / 2; half >= 1<<15 && workers > 1 {
 		var wg sync.WaitGroup
-		wg.Go(func() { layoutRows(l.dst[half:], src, l.ids[half:]) })
-		layoutRows(l.dst[:half], src, l.ids[:half])
+		wg.Go(func() { layoutRows(rows, l.ids[half:]) })
+		layoutRows(rows, l.ids[:half])
 		wg.Wait()
 	} else {
-		layoutRows(l.dst, src, l.ids)
+		layoutRows(rows, l.ids)
 	}
 }
 
-// install puts l's copies in place of the rows they copy.
+// install records l's copies, put in place by copyRows, as laid out.
 func (s *rowStore) install(l *rowLayout) {
 	if words := (len(s.rows) + 63) / 64; len(s.slabbed) < words {
 		s.slabbed = append(s.slabbed, make([]uint64, words-len(s.slabbed))...)
 	}
-	for j, id := range l.ids {
-		s.rows[id], s.at[id] = l.dst[j], addrKey(l.dst[j])
+	for _, id := range l.ids {
+		s.at[id] = addrKey(s.rows[id])
 		s.slabbed[id/64] |= 1 << (id % 64)
 	}
 	s.dead = l.dead
 	s.moved = 0
 }
 
-// layoutRows sets dst[j] to a copy of src[ids[j]] in new slabs, in the
-// order of ids (ascending).
+// layoutRows replaces rows[id], for each id of ids (ascending), by a copy
+// in new slabs, in the order of ids.
 //
 // A row whose values are all flat (value.Value.FlatBytes: no pointer but,
 // perhaps, to a string's bytes) is copied with its values' bytes after its
@@ -240,37 +238,43 @@ func (s *rowStore) install(l *rowLayout) {
 // where it read every value of every row and followed each string's
 // pointer to an allocation of its own, a cache miss each. Other rows are
 // copied into slabs of values, which it scans.
-func layoutRows(dst, src []value.Row, ids []int32) {
-	order := addressOrder(src, ids)
+func layoutRows(rows []value.Row, ids []int32) {
+	order := addressOrder(rows, ids)
 	// Each row's size in a flat slab, read in the order of the addresses
 	// (value.FlatBytes reads the values' headers, not their bytes), then
 	// the rows placed in id order, then copied in the order of the
-	// addresses again.
+	// addresses again. Between the last two passes a row's place is kept
+	// as where its copy's values start (at[j]), a word where a row would
+	// take three: the copy's length is the row's.
 	words := make([]int32, len(ids))
 	for _, j := range order {
-		words[j] = flatWords(src[ids[j]])
+		words[j] = flatWords(rows[ids[j]])
 	}
+	at := make([]unsafe.Pointer, len(ids))
 	var slab []value.Value
 	var flat flatSlab
 	for j, id := range ids {
-		r := src[id]
+		n := len(rows[id])
 		if words[j] >= 0 {
-			dst[j] = flat.cut(len(r), int(words[j]))
+			at[j] = unsafe.Pointer(unsafe.SliceData(flat.cut(n, int(words[j]))))
 			continue
 		}
-		if cap(slab)-len(slab) < len(r) {
-			slab = make([]value.Value, 0, max(slabValues, len(r)))
+		if cap(slab)-len(slab) < n {
+			slab = make([]value.Value, 0, max(slabValues, n))
 		}
 		k := len(slab)
-		slab = slab[:k+len(r)]
-		dst[j] = slab[k:len(slab):len(slab)]
+		slab = slab[:k+n]
+		at[j] = unsafe.Pointer(&slab[k])
 	}
 	for _, j := range order {
+		r := rows[ids[j]]
+		dst := unsafe.Slice((*value.Value)(at[j]), len(r))
 		if words[j] >= 0 {
-			copyFlat(dst[j], src[ids[j]])
+			copyFlat(dst, r)
 		} else {
-			copy(dst[j], src[ids[j]])
+			copy(dst, r)
 		}
+		rows[ids[j]] = dst
 	}
 }
 
