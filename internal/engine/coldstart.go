@@ -66,22 +66,18 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 		}
 		defer e.wake()
 	}
-	// Every table the view reads is read whole by the feed, and again by
-	// the bulk loads of what keeps its rows: laid out in id order first
-	// if replaces have scattered its rows (table.layout). A table whose
-	// rows the view keeps none of is read once, as the rows flow through
-	// the circuit: a layout first would cost about what it saves, so it is
-	// made beside the feed, on the other core, and put in place once the
-	// view is built, for the next builds to read.
+	// A table whose rows the view may keep is read whole by the feed, and
+	// again by the bulk loads of what keeps them: laid out in id order
+	// first if replaces have scattered its rows (table.layout). A table
+	// whose rows the view keeps none of is read once, as the rows flow
+	// through the circuit, and is not laid out: a layout would cost about
+	// what it saves this build, and whether a later build gains from it
+	// depends on the rows still being in place then; its new slabs, on top
+	// of the build's own allocations, would bring the collector and fresh
+	// pages into the build (docs/performance.md).
 	for _, rel := range c.Relations {
-		t, ok := e.tables[rel]
-		if !ok {
-			continue
-		}
-		if keepsRows(c, rel) {
+		if t, ok := e.tables[rel]; ok && keepsRows(c, rel) {
 			t.layout()
-		} else if install := t.layoutBeside(); install != nil {
-			defer install()
 		}
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}

@@ -3,7 +3,6 @@ package engine
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -167,13 +166,11 @@ func (s *rowStore) layout() []int32 {
 	return l.ids
 }
 
-// rowLayout is one layout's work: the rows to copy, their copies, and
-// what the store's count of rows left in former slabs becomes. planLayout
-// and copyRows only read the store, so that the copy may run beside
-// readers of the rows (see table.layoutBeside); install writes it.
+// rowLayout is one layout's work: the rows to copy, and what the store's
+// count of rows left in former slabs becomes. planLayout only reads the
+// store; copyRows puts the copies in its rows, install records them.
 type rowLayout struct {
-	ids  []int32     // the rows to copy, ascending
-	dst  []value.Row // dst[j]: the copy of rows[ids[j]]
+	ids  []int32 // the rows to copy, ascending
 	dead int
 }
 
@@ -204,36 +201,35 @@ func (s *rowStore) ids(dst []int32, moved bool) []int32 {
 	return dst
 }
 
-// copyRows copies the rows of l.ids, of src, into new slabs
+// copyRows replaces the rows of l.ids in rows by copies in new slabs
 // (layoutRows): with workers over 1 and many rows, two halves of the ids
-// on two goroutines, each writing its own slabs and its own part of l.dst.
-func (l *rowLayout) copyRows(src []value.Row, workers int) {
-	l.dst = make([]value.Row, len(l.ids))
+// on two goroutines, each reading and writing its own rows and slabs.
+func (l *rowLayout) copyRows(rows []value.Row, workers int) {
 	if half := len(l.ids) / 2; half >= 1<<15 && workers > 1 {
 		var wg sync.WaitGroup
-		wg.Go(func() { layoutRows(l.dst[half:], src, l.ids[half:]) })
-		layoutRows(l.dst[:half], src, l.ids[:half])
+		wg.Go(func() { layoutRows(rows, l.ids[half:]) })
+		layoutRows(rows, l.ids[:half])
 		wg.Wait()
 	} else {
-		layoutRows(l.dst, src, l.ids)
+		layoutRows(rows, l.ids)
 	}
 }
 
-// install puts l's copies in place of the rows they copy.
+// install records l's copies, put in place by copyRows, as laid out.
 func (s *rowStore) install(l *rowLayout) {
 	if words := (len(s.rows) + 63) / 64; len(s.slabbed) < words {
 		s.slabbed = append(s.slabbed, make([]uint64, words-len(s.slabbed))...)
 	}
-	for j, id := range l.ids {
-		s.rows[id], s.at[id] = l.dst[j], addrKey(l.dst[j])
+	for _, id := range l.ids {
+		s.at[id] = addrKey(s.rows[id])
 		s.slabbed[id/64] |= 1 << (id % 64)
 	}
 	s.dead = l.dead
 	s.moved = 0
 }
 
-// layoutRows sets dst[j] to a copy of src[ids[j]] in new slabs, in the
-// order of ids (ascending).
+// layoutRows replaces rows[id], for each id of ids (ascending), by a copy
+// in new slabs, in the order of ids.
 //
 // A row whose values are all flat (value.Value.FlatBytes: no pointer but,
 // perhaps, to a string's bytes) is copied with its values' bytes after its
@@ -242,37 +238,43 @@ func (s *rowStore) install(l *rowLayout) {
 // where it read every value of every row and followed each string's
 // pointer to an allocation of its own, a cache miss each. Other rows are
 // copied into slabs of values, which it scans.
-func layoutRows(dst, src []value.Row, ids []int32) {
-	order := addressOrder(src, ids)
+func layoutRows(rows []value.Row, ids []int32) {
+	order := addressOrder(rows, ids)
 	// Each row's size in a flat slab, read in the order of the addresses
 	// (value.FlatBytes reads the values' headers, not their bytes), then
 	// the rows placed in id order, then copied in the order of the
-	// addresses again.
+	// addresses again. Between the last two passes a row's place is kept
+	// as where its copy's values start (at[j]), a word where a row would
+	// take three: the copy's length is the row's.
 	words := make([]int32, len(ids))
 	for _, j := range order {
-		words[j] = flatWords(src[ids[j]])
+		words[j] = flatWords(rows[ids[j]])
 	}
+	at := make([]unsafe.Pointer, len(ids))
 	var slab []value.Value
 	var flat flatSlab
 	for j, id := range ids {
-		r := src[id]
+		n := len(rows[id])
 		if words[j] >= 0 {
-			dst[j] = flat.cut(len(r), int(words[j]))
+			at[j] = unsafe.Pointer(unsafe.SliceData(flat.cut(n, int(words[j]))))
 			continue
 		}
-		if cap(slab)-len(slab) < len(r) {
-			slab = make([]value.Value, 0, max(slabValues, len(r)))
+		if cap(slab)-len(slab) < n {
+			slab = make([]value.Value, 0, max(slabValues, n))
 		}
 		k := len(slab)
-		slab = slab[:k+len(r)]
-		dst[j] = slab[k:len(slab):len(slab)]
+		slab = slab[:k+n]
+		at[j] = unsafe.Pointer(&slab[k])
 	}
 	for _, j := range order {
+		r := rows[ids[j]]
+		dst := unsafe.Slice((*value.Value)(at[j]), len(r))
 		if words[j] >= 0 {
-			copyFlat(dst[j], src[ids[j]])
+			copyFlat(dst, r)
 		} else {
-			copy(dst[j], src[ids[j]])
+			copy(dst, r)
 		}
+		rows[ids[j]] = dst
 	}
 }
 
@@ -320,54 +322,6 @@ func (t *table) layout() {
 	}
 	t.repoint(t.rows.layout())
 }
-
-// layoutBeside is layout with the copy made on a goroutine of its own,
-// beside whatever reads the table's rows meanwhile (a cold start's feed,
-// on the other core): it returns the function that ends the copy, taking
-// the parts the goroutine has not begun, and puts it in place; nil when
-// there is nothing to lay out. Until that function has run, the table
-// must not be written, and the rows read are the former copies: a reader
-// that keeps them would keep them alive beside the new ones.
-func (t *table) layoutBeside() (install func()) {
-	if !t.rows.scattered() {
-		return nil
-	}
-	l := t.rows.planLayout()
-	src := t.rows.rows
-	l.dst = make([]value.Row, len(l.ids))
-	// The copy is cut into parts that the goroutine takes one after the
-	// other, and that the caller, once its own work is done, takes too
-	// rather than wait: a copy longer than the feed beside it (many rows
-	// replaced, a quick feed) then ends on both cores.
-	part := max(besidePart, len(l.ids)/8)
-	var next atomic.Int64
-	work := func() {
-		for {
-			i := int(next.Add(1)-1) * part
-			if i >= len(l.ids) {
-				return
-			}
-			j := min(i+part, len(l.ids))
-			layoutRows(l.dst[i:j], src, l.ids[i:j])
-		}
-	}
-	done := make(chan struct{})
-	go func() {
-		work()
-		close(done)
-	}()
-	return func() {
-		work()
-		<-done
-		t.rows.install(l)
-		t.repoint(l.ids)
-	}
-}
-
-// besidePart is the fewest rows of a part of a copy beside a feed: each
-// part reads its rows in the order of their addresses, and writes slabs of
-// its own. Tests lower it.
-var besidePart = 1 << 15
 
 // repoint points the indexes that hold rows at the rows of ids, laid out
 // anew.
