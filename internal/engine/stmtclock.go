@@ -31,7 +31,7 @@ func (s *Session) startClock(rec *recorder) {
 	}
 	if rec != nil {
 		rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName(), Session: s.sessionUserName(), Settings: s, Seqs: sessionSeqs{s},
-			IntervalStyle: s.IntervalStyle()}
+			IntervalStyle: s.IntervalStyle(), Deadline: s.deadline, Late: errStatementTimeout}
 	}
 }
 

@@ -23,6 +23,8 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *XMLWellFormedCall:
 		return []Expr{n.Arg}
+	case *SleepCall:
+		return []Expr{n.Arg}
 	case *TSMatchCall:
 		return []Expr{n.L, n.R}
 	case *TSDefaultCall:
@@ -94,6 +96,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &Func{Def: n.Def, Args: kids, T: n.T}
 	case *XMLWellFormedCall:
 		return &XMLWellFormedCall{C: n.C, Arg: kids[0]}
+	case *SleepCall:
+		return &SleepCall{C: n.C, Def: n.Def, Arg: kids[0]}
 	case *TSMatchCall:
 		return &TSMatchCall{C: n.C, L: kids[0], R: kids[1]}
 	case *TSDefaultCall:

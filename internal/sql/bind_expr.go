@@ -1072,6 +1072,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 			}
 		}
 	}
+	if expr.IsSleepFunc(def.Name) && b.stmtClock != nil && !b.forView {
+		return &expr.SleepCall{C: b.stmtClock, Def: def, Arg: es[0]}, nil
+	}
 	return &expr.Func{Def: def, Args: es, T: res}, nil
 }
 
