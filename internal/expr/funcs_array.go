@@ -371,6 +371,10 @@ func EqualsAny(e Expr) (l, arr Expr, ok bool) {
 // (true) whatever l is. l has arr's element type.
 func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 	check := NewRecordCheck(l, arr)
+	if l.Type().Kind == value.Record && arr.Type().Kind == value.ArrayOf(value.Record) {
+		// Each element has its own row type, told by its values.
+		check = &RecordCheck{EachElem: true, LF: recordFieldTypes(l), RF: recordFieldTypes(arr), Ordering: op != EQ && op != NE}
+	}
 	which := " ANY "
 	if all {
 		which = " ALL "
