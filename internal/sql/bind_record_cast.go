@@ -104,6 +104,12 @@ func (b *binder) rowTypeCast(s *scope, c *pg_query.TypeCast) (e expr.Expr, ok bo
 		// The record's text form, read when the cast is evaluated.
 		return b.recordIn(arg, t, d.Name), true, nil
 	}
+	if p, ok := arg.(*expr.Param); ok && p.T.Kind == value.Unknown {
+		// A parameter of no type yet takes the row type, as PostgreSQL
+		// deduces $1::t.
+		e, err := expr.Coerce(p, t, true)
+		return e, true, err
+	}
 	if arg.Type().Kind == value.Unknown {
 		return nil, true, b.refuse(c.Location, "a cast of %s to the row type %s is not supported", arg.Type(), d.Name).
 			WithHint("cast a row constructor: ROW(a, b)::%s", d.Name)
