@@ -287,6 +287,13 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
 		return nil, b.refuse(b.keyword("replace", 0), "CREATE OR REPLACE VIEW is not supported").WithHint("DROP VIEW, then CREATE VIEW")
 	}
 	if vs.View.Relpersistence == "t" {
+		// The query's errors come first, as in PostgreSQL (a view named
+		// in its own query: 42P01).
+		if sel := vs.Query.GetSelectStmt(); sel != nil {
+			if _, err := b.bindSelect(sel); err != nil {
+				return nil, err
+			}
+		}
 		return nil, b.refuse(vs.View.Location, "temporary views are not supported")
 	}
 	return b.bindView(vs.View, vs.Aliases, vs.Query, false, false)

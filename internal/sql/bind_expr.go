@@ -474,14 +474,26 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 		}
-		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if isGeometric(l) || isGeometric(r) {
+			return b.geometricDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+		}
+		if l, r, err = b.comparable(l, r, a.Location); err != nil {
 			return nil, err
 		}
 		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, Check: expr.NewRecordCheck(l, r)}, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
-		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if isGeometric(l) || isGeometric(r) {
+			return b.geometricNullIf(l, r, a.Location)
+		}
+		if l, r, err = b.comparable(l, r, a.Location); err != nil {
 			return nil, err
 		}
 		return &expr.NullIf{L: l, R: r}, nil
@@ -621,6 +633,15 @@ func isString(k value.Kind) bool { return k == value.Text || k == value.Varchar 
 // bindComparable binds two expressions and casts them to their comparison
 // type.
 func (b *binder) bindComparable(s *scope, ln, rn *pg_query.Node, loc int32) (expr.Expr, expr.Expr, error) {
+	l, r, err := b.bindPair(s, ln, rn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.comparable(l, r, loc)
+}
+
+// bindPair binds two expressions.
+func (b *binder) bindPair(s *scope, ln, rn *pg_query.Node) (expr.Expr, expr.Expr, error) {
 	l, err := b.bindExpr(s, ln)
 	if err != nil {
 		return nil, nil, err
@@ -629,6 +650,11 @@ func (b *binder) bindComparable(s *scope, ln, rn *pg_query.Node, loc int32) (exp
 	if err != nil {
 		return nil, nil, err
 	}
+	return l, r, nil
+}
+
+// comparable casts l and r to their comparison type.
+func (b *binder) comparable(l, r expr.Expr, loc int32) (expr.Expr, expr.Expr, error) {
 	t, err := expr.ResolveCompare(l.Type(), r.Type())
 	if err != nil {
 		return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
@@ -655,9 +681,10 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	if k := all[0].Type().Kind; k == value.JSON || k == value.XML || k.IsGeometric() {
-		// IN over a geometric type is refused, PostgreSQL's box = box
-		// (which compares areas) included.
+	if isGeometric(all[0]) {
+		return b.geometricIn(all[0], all[1:], not, a.Location)
+	}
+	if k := all[0].Type().Kind; k == value.JSON || k == value.XML {
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)
 	}
 	in := &expr.InList{E: all[0], List: all[1:], Not: not}
@@ -1040,6 +1067,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	def, params, res, err := expr.ResolveFunc(name, ts)
 	if err != nil {
+		if aerr := ambiguousFunctionCast(name, ts); aerr != nil {
+			return nil, aerr.At(b.stmt.SQL, int(loc))
+		}
 		argLoc := loc
 		if len(args) == 1 {
 			argLoc = nodeLoc(args[0], loc)
