@@ -248,7 +248,7 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return b.intervalInput(e, t, out), nil
+	return b.xmlOption(e, t, b.intervalInput(e, t, out)), nil
 }
 
 // assignable reports whether PostgreSQL converts from to to on

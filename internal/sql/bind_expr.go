@@ -315,7 +315,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
 	}
-	out = b.intervalInput(e, t, b.intervalText(out))
+	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(out)))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}

@@ -783,9 +783,11 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 					t = b.insertSelectTypes[i]
 				}
 			}
-			if e, err = b.coerce(e, t, rt.Location); err != nil {
+			c, err := b.coerce(e, t, rt.Location)
+			if err != nil {
 				return nil, nil, err
 			}
+			e = b.xmlOption(e, t, c)
 		}
 		name := rt.Name
 		if name == "" {
