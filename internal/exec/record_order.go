@@ -14,9 +14,8 @@ import (
 // fails with 42804 when such a pair reaches fields of different types
 // (expr.RecordCheck). Pairs further apart agree on the types of the
 // fields that decide them, so the neighbours are all there is to check.
-// checks holds one check per compared value, nil where none is needed;
-// the whole is nil when no value needs one, and a nil recordOrder checks
-// nothing.
+// It holds one check per compared value, nil where none is needed; it is
+// nil when no value needs one, and a nil recordOrder checks nothing.
 type recordOrder []*expr.RecordCheck
 
 // newRecordOrder returns the checks of comparing values of types ts in
