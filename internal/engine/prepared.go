@@ -212,6 +212,11 @@ func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error
 // pairs of types no cast joins implicitly or by assignment.
 func paramValue(s *expr.ParamSlot, v value.Value) (value.Value, error) {
 	from, to := v.Kind(), s.T.Kind
+	if from.IsString() && s.T.IsAnonymousRecord() {
+		// An argument is read as a literal is: record's input function
+		// cannot read an anonymous record.
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+	}
 	if v.IsNull() || from.IsString() || to.IsString() || from == to || value.CanCast(from, to, false) ||
 		(from.IsNumeric() && to.IsNumeric()) || (from.IsDateTime() && to.IsDateTime()) {
 		return assignValue(v, s.T)

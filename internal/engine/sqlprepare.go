@@ -44,7 +44,7 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 		if _, dup := s.sqlPrepared()[ps.Name]; dup {
 			return fail(pgerr.New(pgerr.DuplicatePrepared, "prepared statement %q already exists", ps.Name))
 		}
-		p, err := s.Prepare(&sql.Stmt{SQL: st.SQL, Node: ps.Query})
+		p, err := s.Prepare(&sql.Stmt{SQL: st.SQL, Node: ps.Query, Declared: ps.Argtypes})
 		if err != nil {
 			return fail(err)
 		}

@@ -35,6 +35,7 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 		groups = append(groups, &group{})
 	}
 	byKey := map[string]*group{}
+	order := newRecordOrder(exprTypes(n.GroupBy))
 	for _, r := range in {
 		if len(n.GroupBy) == 0 {
 			groups[0].rows = append(groups[0].rows, r)
@@ -51,17 +52,27 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 			g = &group{key: key}
 			byKey[enc] = g
 			groups = append(groups, g)
-		case value.CompareRowsExact(key, g.key) < 0:
-			// A key equal but printed differently: the first
-			// representation (value.CompareRepr) is the group's, as the
-			// maintained view's.
-			g.key = key
+		default:
+			if err := order.pair(key, g.key); err != nil {
+				return nil, err
+			}
+			if value.CompareRowsExact(key, g.key) < 0 {
+				// A key equal but printed differently: the first
+				// representation (value.CompareRepr) is the group's, as
+				// the maintained view's.
+				g.key = key
+			}
 		}
 		g.rows = append(g.rows, r)
 	}
 	// In key order, so that a query without ORDER BY prints the same way
 	// every time.
 	slices.SortFunc(groups, func(a, b *group) int { return value.CompareRows(a.key, b.key) })
+	for i := 1; i < len(groups); i++ {
+		if err := order.pair(groups[i-1].key, groups[i].key); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]value.Row, 0, len(groups))
 	for _, g := range groups {
 		row := slices.Clone(g.key)

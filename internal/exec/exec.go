@@ -119,6 +119,9 @@ func Run(p plan.Node, src Source) ([]value.Row, error) {
 		// Of rows equal but printed differently, the first representation
 		// (value.CompareRepr) stands for them, as the maintained view's.
 		slices.SortFunc(in, value.CompareRowsExact)
+		if err := newRecordOrder(columnTypes(n.Columns())).sorted(in); err != nil {
+			return nil, err
+		}
 		return slices.CompactFunc(in, func(a, b value.Row) bool { return value.CompareRows(a, b) == 0 }), nil
 	case *plan.Values:
 		out := make([]value.Row, len(n.Rows))
@@ -277,6 +280,17 @@ func sortRows(rows []value.Row, keys []plan.SortKey) ([]value.Row, error) {
 		}
 		return 0
 	})
+	types := make([]value.Type, len(keys))
+	for j, k := range keys {
+		types[j] = k.Expr.Type()
+	}
+	if o := newRecordOrder(types); o != nil {
+		for i := 1; i < len(ks); i++ {
+			if err := o.pair(ks[i-1].keys, ks[i].keys); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for i := range ks {
 		rows[i] = ks[i].row
 	}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -18,6 +20,13 @@ func setOp(n *plan.SetOp, src Source) ([]value.Row, error) {
 	right, err := Run(n.Right, src)
 	if err != nil {
 		return nil, err
+	}
+	if o := newRecordOrder(columnTypes(n.Cols)); o != nil {
+		all := append(slices.Clone(left), right...)
+		slices.SortFunc(all, value.CompareRows)
+		if err := o.sorted(all); err != nil {
+			return nil, err
+		}
 	}
 	rc := map[string]int64{}
 	var buf []byte

@@ -36,3 +36,35 @@ func (c *XMLWellFormedCall) Eval(row value.Row) (value.Value, error) {
 	}
 	return value.NewBool(value.XMLWellFormed(textOf(v), opt == "document")), nil
 }
+
+// XMLOptionCheck is a cast of a string to xml in an ad-hoc statement: the
+// cast reads the string as content, and under the session's SET xmloption
+// = document the value must also be a document (2200M), as PostgreSQL's
+// xml input reads it.
+type XMLOptionCheck struct {
+	C *StmtClock
+	E Expr // the cast
+}
+
+var _ Expr = (*XMLOptionCheck)(nil)
+
+func (c *XMLOptionCheck) Type() value.Type { return c.E.Type() }
+func (c *XMLOptionCheck) Volatile() bool   { return true }
+func (*XMLOptionCheck) expr()              {}
+func (c *XMLOptionCheck) String() string   { return c.E.String() }
+
+// Eval implements Expr.
+func (c *XMLOptionCheck) Eval(row value.Row) (value.Value, error) {
+	v, err := c.E.Eval(row)
+	if err != nil || v.IsNull() || c.C == nil || c.C.Settings == nil {
+		return v, err
+	}
+	opt, _, err := c.C.Settings.Setting("xmloption", false)
+	if err != nil {
+		return value.Value{}, err
+	}
+	if opt == "document" && !value.XMLWellFormed(v.Str(), true) {
+		return value.Null, pgerr.New(pgerr.InvalidXMLDocument, "invalid XML document")
+	}
+	return v, nil
+}

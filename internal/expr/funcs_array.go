@@ -371,11 +371,34 @@ func EqualsAny(e Expr) (l, arr Expr, ok bool) {
 // (true) whatever l is. l has arr's element type.
 func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 	check := NewRecordCheck(l, arr)
+	if l.Type().Kind == value.Record && arr.Type().Kind == value.ArrayOf(value.Record) {
+		// Each element has its own row type, told by its values.
+		check = &RecordCheck{EachElem: true, LF: recordFieldTypes(l), RF: recordFieldTypes(arr), Ordering: op != EQ && op != NE}
+	}
+	return arrayOp(op.String(), "", l, arr, all, func(x, e value.Value) (value.Value, error) {
+		if err := check.Check(x, e); err != nil {
+			return value.Null, err
+		}
+		return value.NewBool(op.holds(value.Compare(x, e))), nil
+	})
+}
+
+// NewArrayOperator returns l op ANY (arr), or op ALL when all, for an
+// operator that def computes (a geometric type's box = box, which
+// compares areas: not the values' equality EqualsAny finds), as
+// NewArrayCompare does for the comparisons.
+func NewArrayOperator(op string, def *FuncDef, l, arr Expr, all bool) Expr {
+	return arrayOp(op, " "+def.Name, l, arr, all, func(x, e value.Value) (value.Value, error) { return def.Eval([]value.Value{x, e}) })
+}
+
+// arrayOp is l op ANY (arr) or op ALL, with holds the operator on l's
+// value and an element, both not NULL; suffix ends the call's name.
+func arrayOp(op, suffix string, l, arr Expr, all bool, holds func(x, e value.Value) (value.Value, error)) Expr {
 	which := " ANY "
 	if all {
 		which = " ALL "
 	}
-	return &Func{Def: &FuncDef{Name: op.String() + which[:len(which)-1], Eval: func(a []value.Value) (value.Value, error) {
+	return &Func{Def: &FuncDef{Name: op + which[:len(which)-1] + suffix, Eval: func(a []value.Value) (value.Value, error) {
 		if a[1].IsNull() {
 			return value.Null, nil
 		}
@@ -385,10 +408,15 @@ func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 				null = true
 				continue
 			}
-			if err := check.Check(a[0], e); err != nil {
+			r, err := holds(a[0], e)
+			if err != nil {
 				return value.Null, err
 			}
-			if op.holds(value.Compare(a[0], e)) != all {
+			if r.IsNull() {
+				null = true
+				continue
+			}
+			if r.Bool() != all {
 				return value.NewBool(!all), nil
 			}
 		}
@@ -397,6 +425,6 @@ func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 		}
 		return value.NewBool(all), nil
 	}, Print: func(args []Expr) string {
-		return operand(args[0]) + " " + op.String() + which + "(" + args[1].String() + ")"
+		return operand(args[0]) + " " + op + which + "(" + args[1].String() + ")"
 	}}, Args: []Expr{l, arr}, T: value.BoolType}
 }

@@ -32,6 +32,9 @@ type RecordCheck struct {
 	// string literals.
 	Elems  bool
 	LF, RF []value.Type
+	// EachElem is set for a record compared with each element of an
+	// array of records (op ANY, op ALL): checkPair compares the pair.
+	EachElem bool
 }
 
 // NewRecordCheck returns the check of comparing l with r, two record
@@ -68,17 +71,9 @@ func recordFieldTypes(e Expr) []value.Type {
 	if c, ok := e.(*Cast); ok && c.E.Type().Kind == c.To.Kind {
 		e = c.E // a comparison's coercion to the other side's record type
 	}
-	t := e.Type()
-	if t.Kind == value.ArrayOf(value.Record) {
-		t = t.ElemType()
-	}
-	d := t.RecordDesc()
-	if t.Kind != value.Record || d == nil {
+	out := fieldTypesOf(e.Type())
+	if out == nil {
 		return nil
-	}
-	out := make([]value.Type, len(d.Fields))
-	for i, f := range d.Fields {
-		out[i] = f.Type
 	}
 	if f, ok := e.(*Func); ok && f.Def.Name == "array" && len(f.Args) > 0 {
 		e = f.Args[0] // ARRAY[ROW(…), …]: its first row's literals
@@ -91,6 +86,39 @@ func recordFieldTypes(e Expr) []value.Type {
 		}
 	}
 	return out
+}
+
+// fieldTypesOf returns the field types of a record type or of an array
+// of records' elements, nil when they are not known.
+func fieldTypesOf(t value.Type) []value.Type {
+	if t.Kind == value.ArrayOf(value.Record) {
+		t = t.ElemType()
+	}
+	d := t.RecordDesc()
+	if t.Kind != value.Record || d == nil {
+		return nil
+	}
+	out := make([]value.Type, len(d.Fields))
+	for i, f := range d.Fields {
+		out[i] = f.Type
+	}
+	return out
+}
+
+// OrderRecordCheck returns the check of ordering two values of type t,
+// as a sort, DISTINCT, GROUP BY or a set operation compares them: nil
+// unless t is record or an array of records, whose values may each have
+// a row type of their own (ARRAY[ROW(1, 2)] and ARRAY[ROW(1, 2.5)] in one
+// column), told by their values' kinds.
+func OrderRecordCheck(t value.Type) *RecordCheck {
+	f := fieldTypesOf(t)
+	switch t.Kind {
+	case value.Record:
+		return &RecordCheck{EachElem: true, LF: f, RF: f, Ordering: true}
+	case value.ArrayOf(value.Record):
+		return &RecordCheck{Elems: true, LF: f, RF: f, Ordering: true}
+	}
+	return nil
 }
 
 // sameFieldType reports whether two fields are of one type as PostgreSQL
@@ -122,6 +150,10 @@ func (c *RecordCheck) Check(a, b value.Value) error {
 	}
 	if c.Elems {
 		return c.checkElems(a, b)
+	}
+	if c.EachElem {
+		err, _ := c.checkPair(a, b)
+		return err
 	}
 	x, y := a.Fields(), b.Fields()
 	for i := 0; i < c.Col && i < len(x) && i < len(y); i++ {

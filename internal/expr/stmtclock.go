@@ -29,6 +29,10 @@ type StmtClock struct {
 	// IntervalStyle is the session's, in which casts of intervals to
 	// text write them (IntervalText).
 	IntervalStyle value.IntervalStyle
+	// Deadline, when set, is the statement's end (statement_timeout),
+	// at which a sleep stops with Late's error (SleepCall).
+	Deadline time.Time
+	Late     func() error
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:

@@ -25,6 +25,10 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *XMLWellFormedCall:
 		return []Expr{n.Arg}
+	case *SleepCall:
+		return []Expr{n.Arg}
+	case *XMLOptionCheck:
+		return []Expr{n.E}
 	case *TSMatchCall:
 		return []Expr{n.L, n.R}
 	case *TSDefaultCall:
@@ -96,6 +100,10 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &Func{Def: n.Def, Args: kids, T: n.T}
 	case *XMLWellFormedCall:
 		return &XMLWellFormedCall{C: n.C, Arg: kids[0]}
+	case *SleepCall:
+		return &SleepCall{C: n.C, Def: n.Def, Arg: kids[0]}
+	case *XMLOptionCheck:
+		return &XMLOptionCheck{C: n.C, E: kids[0]}
 	case *TSMatchCall:
 		return &TSMatchCall{C: n.C, L: kids[0], R: kids[1]}
 	case *TSDefaultCall:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // binder resolves one statement against a catalog.
@@ -43,6 +44,13 @@ type binder struct {
 	// stmtClock is the clock of an ad-hoc statement's clock functions
 	// (bind_clock.go); nil when they read the clock at each call.
 	stmtClock *expr.StmtClock
+	// insertSelectList is the select list of INSERT … SELECT, whose
+	// string literals, NULLs and parameters are read as the types of
+	// their target columns, insertSelectTypes, as in PostgreSQL
+	// (bindTargets); where that type is unknown they stay untyped, for
+	// the insert to convert.
+	insertSelectList  []*pg_query.Node
+	insertSelectTypes []value.Type
 	// params collects the parameters $N of a statement bound by
 	// BindPrepared; nil when the statement cannot have any.
 	params *Params

@@ -217,6 +217,9 @@ func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all b
 	if err != nil {
 		return nil, err
 	}
+	if isGeometric(l) || isGeometric(r) {
+		return b.geometricArrayCompare(op, l, r, all, a.Location)
+	}
 	rk := r.Type().Kind
 	if !rk.IsArray() && rk != value.Unknown {
 		return nil, b.stmt.errf(a.Location, pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side")

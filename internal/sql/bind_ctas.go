@@ -32,9 +32,6 @@ func (b *binder) bindSelectInto(sel *pg_query.SelectStmt) (Bound, error) {
 // bindTableAs binds the table and the query of CREATE TABLE … AS.
 func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotExists bool) (Bound, error) {
 	rv := into.Rel
-	if rv.Relpersistence == "t" {
-		return nil, b.refuse(rv.Location, "temporary tables are not supported")
-	}
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
 	}
@@ -49,6 +46,11 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 	p, err := b.bindSelect(sel)
 	if err != nil {
 		return nil, err
+	}
+	if rv.Relpersistence == "t" {
+		// After the query, whose errors PostgreSQL reports first (the
+		// table named in its own query does not exist yet: 42P01).
+		return nil, b.refuse(rv.Location, "temporary tables are not supported")
 	}
 	if p, err = b.renameColumns(p, into.ColNames, rv.Relname, rv.Location); err != nil {
 		return nil, err

@@ -254,7 +254,7 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return b.intervalInput(e, t, out), nil
+	return b.xmlOption(e, t, b.intervalInput(e, t, out)), nil
 }
 
 // assignable reports whether PostgreSQL converts from to to on
@@ -293,6 +293,13 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
 		return nil, b.refuse(b.keyword("replace", 0), "CREATE OR REPLACE VIEW is not supported").WithHint("DROP VIEW, then CREATE VIEW")
 	}
 	if vs.View.Relpersistence == "t" {
+		// The query's errors come first, as in PostgreSQL (a view named
+		// in its own query: 42P01).
+		if sel := vs.Query.GetSelectStmt(); sel != nil {
+			if _, err := b.bindSelect(sel); err != nil {
+				return nil, err
+			}
+		}
 		return nil, b.refuse(vs.View.Location, "temporary views are not supported")
 	}
 	return b.bindView(vs.View, vs.Aliases, vs.Query, false, false)

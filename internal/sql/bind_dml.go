@@ -81,7 +81,12 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 			out.Source = &plan.UnionAll{Inputs: parts, Cols: cols}
 		}
 	default:
+		if len(sel.DistinctClause) == 0 && len(sel.GroupClause) == 0 && len(sel.SortClause) == 0 {
+			// PostgreSQL reads a sorted or grouped column as text.
+			b.insertSelectList, b.insertSelectTypes = sel.TargetList, in.itemTypes(sel.TargetList)
+		}
 		src, err := b.bindSelect(sel)
+		b.insertSelectList, b.insertSelectTypes = nil, nil
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +105,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 				}
 				continue
 			}
-			if err := in.assign(b, vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, -1); err != nil {
+			if err := in.assign(b, vals, j, &expr.Col{Idx: j, T: c.Type, Name: c.Name}, selectItemLoc(sel, len(sc), j)); err != nil {
 				return nil, err
 			}
 		}
@@ -116,6 +121,20 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// selectItemLoc is the position of the select-list item of sel that
+// computes its column j of n, where PostgreSQL places an error of
+// assigning it; -1 when the list has a * or is a set operation's.
+func selectItemLoc(sel *pg_query.SelectStmt, n, j int) int32 {
+	if len(sel.TargetList) != n {
+		return -1
+	}
+	rt := sel.TargetList[j].GetResTarget()
+	if cr := rt.GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+		return -1
+	}
+	return rt.Location
 }
 
 // insertInto is the column list of an INSERT into rel, or of MERGE's
@@ -155,6 +174,23 @@ func (in *insertInto) assign(b *binder, vals map[int]expr.Expr, j int, e expr.Ex
 	}
 	vals[ci], err = b.assignCast(e, rel.Cols[ci].Type, rel.Cols[ci].Name, loc)
 	return err
+}
+
+// itemTypes returns the types of the columns a select list's items go
+// to, by position; unknown for an item going to a subscripted target, and
+// all unknown when the list has a *, whose items go to several columns.
+func (in *insertInto) itemTypes(list []*pg_query.Node) []value.Type {
+	ts := make([]value.Type, len(list))
+	for j, n := range list {
+		ts[j] = value.UnknownType
+		if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return nil
+		}
+		if _, sub := in.subscripted[j]; !sub && j < len(in.targets) {
+			ts[j] = in.rel.Cols[in.targets[j]].Type
+		}
+	}
+	return ts
 }
 
 // fill returns the table's full row: the values of vals, by column, and

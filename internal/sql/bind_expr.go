@@ -320,7 +320,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
 	}
-	out = b.intervalInput(e, t, b.intervalText(out))
+	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(out)))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}
@@ -479,14 +479,26 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if l, r, ok := b.rowPair(s, a.Lexpr, a.Rexpr); ok {
 			return b.bindRowDistinct(s, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 		}
-		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if isGeometric(l) || isGeometric(r) {
+			return b.geometricDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
+		}
+		if l, r, err = b.comparable(l, r, a.Location); err != nil {
 			return nil, err
 		}
 		return &expr.IsDistinct{L: l, R: r, Not: a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, Check: expr.NewRecordCheck(l, r)}, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
-		l, r, err := b.bindComparable(s, a.Lexpr, a.Rexpr, a.Location)
+		l, r, err := b.bindPair(s, a.Lexpr, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if isGeometric(l) || isGeometric(r) {
+			return b.geometricNullIf(l, r, a.Location)
+		}
+		if l, r, err = b.comparable(l, r, a.Location); err != nil {
 			return nil, err
 		}
 		return &expr.NullIf{L: l, R: r}, nil
@@ -626,6 +638,15 @@ func isString(k value.Kind) bool { return k == value.Text || k == value.Varchar 
 // bindComparable binds two expressions and casts them to their comparison
 // type.
 func (b *binder) bindComparable(s *scope, ln, rn *pg_query.Node, loc int32) (expr.Expr, expr.Expr, error) {
+	l, r, err := b.bindPair(s, ln, rn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.comparable(l, r, loc)
+}
+
+// bindPair binds two expressions.
+func (b *binder) bindPair(s *scope, ln, rn *pg_query.Node) (expr.Expr, expr.Expr, error) {
 	l, err := b.bindExpr(s, ln)
 	if err != nil {
 		return nil, nil, err
@@ -634,6 +655,11 @@ func (b *binder) bindComparable(s *scope, ln, rn *pg_query.Node, loc int32) (exp
 	if err != nil {
 		return nil, nil, err
 	}
+	return l, r, nil
+}
+
+// comparable casts l and r to their comparison type.
+func (b *binder) comparable(l, r expr.Expr, loc int32) (expr.Expr, expr.Expr, error) {
 	t, err := expr.ResolveCompare(l.Type(), r.Type())
 	if err != nil {
 		return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
@@ -660,9 +686,10 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	if k := all[0].Type().Kind; k == value.JSON || k == value.XML || k.IsGeometric() {
-		// IN over a geometric type is refused, PostgreSQL's box = box
-		// (which compares areas) included.
+	if isGeometric(all[0]) {
+		return b.geometricIn(all[0], all[1:], not, a.Location)
+	}
+	if k := all[0].Type().Kind; k == value.JSON || k == value.XML {
 		return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s = %s", k, k)
 	}
 	in := &expr.InList{E: all[0], List: all[1:], Not: not}
@@ -1048,6 +1075,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	def, params, res, err := b.resolveFunc(name, ts)
 	if err != nil {
+		if aerr := ambiguousFunctionCast(name, ts); aerr != nil {
+			return nil, aerr.At(b.stmt.SQL, int(loc))
+		}
 		argLoc := loc
 		if len(args) == 1 {
 			argLoc = nodeLoc(args[0], loc)
@@ -1079,6 +1109,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 				return nil, err
 			}
 		}
+	}
+	if expr.IsSleepFunc(def.Name) && b.stmtClock != nil && !b.forView {
+		return &expr.SleepCall{C: b.stmtClock, Def: def, Arg: es[0]}, nil
 	}
 	return &expr.Func{Def: def, Args: es, T: res}, nil
 }

@@ -44,6 +44,22 @@ func (b *binder) functionCast(name string, es, pre []expr.Expr, err error, argLo
 	return out, true, nil
 }
 
+// ambiguousCasts are the type names written as functions whose
+// PostgreSQL functions an argument kind fits several times over, none
+// preferred: money(integer), money(bigint) and money(numeric) all take a
+// smallint.
+var ambiguousCasts = map[string]value.Kind{"money": value.Int2}
+
+// ambiguousFunctionCast returns 42725 for a call of a type's name that
+// PostgreSQL cannot resolve (ambiguousCasts), nil for any other.
+func ambiguousFunctionCast(name string, ts []value.Type) *pgerr.Error {
+	if k, ok := ambiguousCasts[name]; !ok || len(ts) != 1 || ts[0].Kind != k {
+		return nil
+	}
+	return pgerr.New(ambiguousFunction, "function %s(%s) is not unique", name, ts[0]).
+		WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+}
+
 // notAggregate is the error of a call with DISTINCT, ORDER BY or FILTER
 // of a function that is no aggregate: 42883 when no function of that name
 // takes its arguments, else 42809, as PostgreSQL reports them.

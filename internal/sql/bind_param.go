@@ -28,6 +28,9 @@ func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 	}
 	var ps Params
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
+	if err := b.declareParams(s.Declared); err != nil {
+		return nil, nil, err
+	}
 	bd, err := b.bindStmt(n)
 	if err != nil {
 		return nil, nil, err
@@ -60,4 +63,31 @@ func (b *binder) bindParam(p *pg_query.ParamRef) (expr.Expr, error) {
 	}
 	*b.params = ps
 	return &expr.Param{Slot: slot, T: slot.T}, nil
+}
+
+// declareParams gives the parameters the types PREPARE declares, as
+// PostgreSQL does: $n is then of its type wherever it is used, and
+// EXECUTE converts its argument to it. A type may be a table's or a
+// view's row type.
+func (b *binder) declareParams(types []*pg_query.Node) error {
+	for i, n := range types {
+		tn := n.GetTypeName()
+		if tn == nil {
+			return pgerr.New(pgerr.SyntaxError, "parameter $%d has no type", i+1)
+		}
+		t, err := b.typeFromName(tn)
+		if pgerr.Code(err) == pgerr.UndefinedObject && len(tn.Names) == 1 && len(tn.Typmods) == 0 {
+			if rel, found := b.cat.Relation(typeNameText(tn)); found {
+				t, err = relRowType(rel), nil
+				if len(tn.ArrayBounds) > 0 {
+					t = value.ArrayTypeOf(t)
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		*b.params = append(*b.params, &expr.ParamSlot{N: i + 1, T: t})
+	}
+	return nil
 }

@@ -744,7 +744,7 @@ func isOutputRef(n *pg_query.Node, width int) bool {
 func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, []plan.Column, error) {
 	var exprs []expr.Expr
 	var cols []plan.Column
-	for _, t := range targets {
+	for i, t := range targets {
 		rt := t.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			qual := ""
@@ -792,9 +792,18 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			return nil, nil, err
 		}
 		if e.Type().Kind == value.Unknown {
-			if e, err = b.coerce(e, value.TextType, rt.Location); err != nil {
+			t := value.TextType
+			if b.isInsertTargets(targets) {
+				t = value.UnknownType
+				if i < len(b.insertSelectTypes) {
+					t = b.insertSelectTypes[i]
+				}
+			}
+			c, err := b.coerce(e, t, rt.Location)
+			if err != nil {
 				return nil, nil, err
 			}
+			e = b.xmlOption(e, t, c)
 		}
 		name := rt.Name
 		if name == "" {
@@ -804,6 +813,12 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 		cols = append(cols, plan.Column{Name: name, Type: e.Type()})
 	}
 	return exprs, cols, nil
+}
+
+// isInsertTargets reports whether targets is the select list of INSERT …
+// SELECT, the statement's own (not a subquery's or a set operation's).
+func (b *binder) isInsertTargets(targets []*pg_query.Node) bool {
+	return len(targets) > 0 && len(b.insertSelectList) > 0 && &targets[0] == &b.insertSelectList[0]
 }
 
 // nameStrength is how firmly figureName names n, as PostgreSQL ranks it:

@@ -42,3 +42,16 @@ func (b *binder) settingFunc(name string, es []expr.Expr, loc int32) (e expr.Exp
 	}
 	return &expr.SettingCall{C: b.stmtClock, Set: name == "set_config", Args: args}, true, nil
 }
+
+// xmlOption returns out, the cast of e to t, checked against the session's
+// xmloption when it reads a string as xml in an ad-hoc statement
+// (expr.XMLOptionCheck); a view's and a default's casts read content.
+func (b *binder) xmlOption(e expr.Expr, t value.Type, out expr.Expr) expr.Expr {
+	if t.Kind != value.XML || b.stmtClock == nil || b.forView {
+		return out
+	}
+	if k := e.Type().Kind; k != value.Unknown && !k.IsString() {
+		return out
+	}
+	return &expr.XMLOptionCheck{C: b.stmtClock, E: out}
+}

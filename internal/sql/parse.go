@@ -24,6 +24,9 @@ type Stmt struct {
 	// Subscribe is set for SUBSCRIBE [TO] name, which is not PostgreSQL
 	// grammar and so has no Node.
 	Subscribe string
+	// Declared are the parameter types of PREPARE name (types) AS Node,
+	// TypeName nodes: BindPrepared gives $1, $2, … these types.
+	Declared []*pg_query.Node
 }
 
 // errf returns an error positioned at the 0-based byte offset loc of the
