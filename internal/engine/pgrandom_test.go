@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,9 @@ func randomPG(t *testing.T, stream uint64) (*pgx.Conn, context.Context, *rand.Ra
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	seed := uint64(time.Now().UnixNano())
+	if s, err := strconv.ParseUint(os.Getenv("DELTAVIEW_SEED"), 10, 64); err == nil {
+		seed = s // to run a logged seed again
+	}
 	t.Logf("seed %d", seed)
 	return pg, ctx, rand.New(rand.NewPCG(seed, stream))
 }
