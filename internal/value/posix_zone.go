@@ -1,7 +1,5 @@
 package value
 
-import "time"
-
 // posixZone is a zone written in POSIX's TZ syntax, as PostgreSQL's zone
 // names accept it when no tz database file has the name: a standard name
 // and offset (west of UTC, as in POSIX: 'UTC+3' is three hours behind),
@@ -103,20 +101,31 @@ func parsePosixZone(s string) (posixZone, bool) {
 }
 
 // westAt is the zone's offset, seconds west of UTC, for the wall-clock
-// time local (microseconds since 2000-01-01): daylight saving time when
-// the posixrules zone has it at that wall-clock time.
+// time local (microseconds since 2000-01-01). A zone without rules keeps
+// daylight saving time by the United States' rules of today in every
+// year, as PostgreSQL's zone library does since it stopped reading the tz
+// database's posixrules file: from the second Sunday of March at 02:00
+// standard time to the first Sunday of November at 02:00 daylight time. A
+// wall-clock time that occurs twice or never is read as standard time,
+// as PostgreSQL resolves those times.
 func (z posixZone) westAt(local int64) int64 {
 	if !z.dst {
 		return z.stdWest
 	}
-	rules, ok := loadZone("posixrules")
-	if !ok {
-		return z.stdWest
-	}
-	rz := Zone{loc: rules}
-	east := rz.offsetOfLocal(local)
-	if time.UnixMicro(local - east*usecsPerSec - unixEpochMicros).In(rules).IsDST() {
+	day := floorDiv(local, usecsPerDay)
+	y, _, _ := civilFromDays(day)
+	start := nthSunday(y, 3, 2)*usecsPerDay + 3*usecsPerHour // the hour from 02:00 never occurs
+	end := nthSunday(y, 11, 1)*usecsPerDay + usecsPerHour    // the hour from 01:00 occurs twice
+	if local >= start && local < end {
 		return z.dstWest
 	}
 	return z.stdWest
+}
+
+// nthSunday is the day (since 2000-01-01) of the nth Sunday of month m of
+// year y.
+func nthSunday(y, m, n int64) int64 {
+	first := daysFromCivil(y, m, 1)
+	// 2000-01-01 was a Saturday: day d is a Sunday when d ≡ 1 (mod 7).
+	return first + floorMod(1-first, 7) + (n-1)*7
 }
