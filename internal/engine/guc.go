@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/ident"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/tsearch"
 )
@@ -533,7 +534,7 @@ func checkClientEncoding(v string) (string, error) {
 // any schema is accepted (PostgreSQL accepts schemas that do not exist)
 // and tables resolve as before: the engine has the one schema public.
 func checkSearchPath(v string) (string, error) {
-	if _, ok := splitIdentifiers(v); !ok {
+	if _, ok := ident.Split(v, ','); !ok {
 		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "search_path", v).
 			WithDetail("List syntax is invalid.")
 	}
@@ -555,62 +556,4 @@ func checkTextSearchConfig(v string) (string, error) {
 			WithHint("the english and simple configurations are supported")
 	}
 	return "pg_catalog." + name, nil
-}
-
-// splitIdentifiers splits a comma-separated list of names, each plain or
-// double-quoted, as PostgreSQL's SplitIdentifierString.
-func splitIdentifiers(s string) ([]string, bool) {
-	var out []string
-	i := 0
-	skip := func() {
-		for i < len(s) && unicode.IsSpace(rune(s[i])) {
-			i++
-		}
-	}
-	skip()
-	if i == len(s) {
-		return nil, true
-	}
-	for {
-		var name strings.Builder
-		if i < len(s) && s[i] == '"' {
-			i++
-			for {
-				j := strings.IndexByte(s[i:], '"')
-				if j < 0 {
-					return nil, false
-				}
-				name.WriteString(s[i : i+j])
-				i += j + 1
-				if i < len(s) && s[i] == '"' {
-					name.WriteByte('"')
-					i++
-					continue
-				}
-				break
-			}
-			if name.Len() == 0 {
-				return nil, false
-			}
-		} else {
-			st := i
-			for i < len(s) && s[i] != ',' && !unicode.IsSpace(rune(s[i])) && s[i] != '"' {
-				i++
-			}
-			if i == st {
-				return nil, false
-			}
-			name.WriteString(strings.ToLower(s[st:i]))
-		}
-		out = append(out, name.String())
-		skip()
-		if i == len(s) {
-			return out, true
-		}
-		if s[i] != ',' {
-			return nil, false
-		}
-		i++
-		skip()
-	}
 }

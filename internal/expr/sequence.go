@@ -3,6 +3,7 @@ package expr
 import (
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/ident"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -128,47 +129,11 @@ func SequenceName(s string) (string, error) {
 	return parts[len(parts)-1], nil
 }
 
+// splitQualified splits a name as regclass's input does, with its error.
 func splitQualified(s string) ([]string, error) {
-	var out []string
-	s = strings.TrimSpace(s)
-	for {
-		var part string
-		if strings.HasPrefix(s, `"`) {
-			var b strings.Builder
-			i := 1
-			for ; i < len(s); i++ {
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						b.WriteByte('"')
-						i++
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-			}
-			if i >= len(s) || b.Len() == 0 {
-				return nil, pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
-			}
-			part, s = b.String(), strings.TrimSpace(s[i+1:])
-		} else {
-			end := strings.IndexByte(s, '.')
-			if end < 0 {
-				end = len(s)
-			}
-			part = strings.ToLower(strings.TrimSpace(s[:end]))
-			if part == "" {
-				return nil, pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
-			}
-			s = s[end:]
-		}
-		out = append(out, part)
-		if s == "" {
-			return out, nil
-		}
-		if s[0] != '.' {
-			return nil, pgerr.New(pgerr.InvalidTextRep, "invalid name syntax")
-		}
-		s = strings.TrimSpace(s[1:])
+	parts, ok := ident.Split(s, '.')
+	if !ok || len(parts) == 0 {
+		return nil, pgerr.New("42602", "invalid name syntax")
 	}
+	return parts, nil
 }

@@ -6,6 +6,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/ident"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -175,9 +176,9 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 	if null {
 		return "", true, nil
 	}
-	parts, ok := splitQualifiedName(text)
+	parts, ok := ident.Split(text, '.')
 	switch {
-	case !ok:
+	case !ok || len(parts) == 0:
 		return "", false, b.stmt.errf(loc, "42602", "invalid name syntax")
 	case len(parts) > 3:
 		return "", false, b.stmt.errf(loc, pgerr.SyntaxError, "improper relation name (too many dotted names): %s", text)
@@ -191,65 +192,6 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 		return "", false, b.stmt.errf(loc, pgerr.UndefinedTable, "relation \"%s\" does not exist", text)
 	}
 	return rel, false, nil
-}
-
-// splitQualifiedName splits a possibly qualified name as PostgreSQL reads
-// a regclass: dot-separated identifiers, each quoted ("" for a quote) or
-// not (then lower-cased), white space around each allowed.
-func splitQualifiedName(s string) ([]string, bool) {
-	var parts []string
-	i := 0
-	for {
-		for i < len(s) && isIdentSpace(s[i]) {
-			i++
-		}
-		var part strings.Builder
-		if i < len(s) && s[i] == '"' {
-			i++
-			for {
-				j := strings.IndexByte(s[i:], '"')
-				if j < 0 {
-					return nil, false
-				}
-				part.WriteString(s[i : i+j])
-				i += j + 1
-				if i < len(s) && s[i] == '"' {
-					part.WriteByte('"')
-					i++
-					continue
-				}
-				break
-			}
-			if part.Len() == 0 {
-				return nil, false
-			}
-		} else {
-			j := i
-			for j < len(s) && s[j] != '.' && !isIdentSpace(s[j]) {
-				j++
-			}
-			if j == i {
-				return nil, false
-			}
-			part.WriteString(strings.ToLower(s[i:j]))
-			i = j
-		}
-		parts = append(parts, part.String())
-		for i < len(s) && isIdentSpace(s[i]) {
-			i++
-		}
-		if i == len(s) {
-			return parts, true
-		}
-		if s[i] != '.' {
-			return nil, false
-		}
-		i++
-	}
-}
-
-func isIdentSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // relationNames are the catalog's relations, for schema_to_xml and

@@ -3,6 +3,8 @@ package tsearch
 import (
 	"errors"
 	"strings"
+
+	"github.com/deltaview/deltaview/internal/ident"
 )
 
 // Errors of ResolveName, which callers turn into PostgreSQL's errors.
@@ -21,52 +23,9 @@ var (
 // name within pg_catalog, and the whole name as messages print it; name is
 // "" when the schema is not pg_catalog.
 func ResolveName(s string) (name, full string, err error) {
-	var parts []string
-	i := 0
-	skipSpace := func() {
-		for i < len(s) && isSpaceByte(s[i]) {
-			i++
-		}
-	}
-	for {
-		skipSpace()
-		var part string
-		if i < len(s) && s[i] == '"' {
-			var sb strings.Builder
-			for i++; ; i++ {
-				if i >= len(s) {
-					return "", "", ErrNameSyntax
-				}
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						i++
-					} else {
-						i++
-						break
-					}
-				}
-				sb.WriteByte(s[i])
-			}
-			part = sb.String()
-		} else {
-			start := i
-			for i < len(s) && s[i] != '.' && !isSpaceByte(s[i]) && s[i] != '"' {
-				i++
-			}
-			part = lowerASCII(s[start:i])
-		}
-		if part == "" {
-			return "", "", ErrNameSyntax
-		}
-		parts = append(parts, part)
-		skipSpace()
-		if i == len(s) {
-			break
-		}
-		if s[i] != '.' {
-			return "", "", ErrNameSyntax
-		}
-		i++
+	parts, ok := ident.Split(s, '.')
+	if !ok || len(parts) == 0 {
+		return "", "", ErrNameSyntax
 	}
 	full = strings.Join(parts, ".")
 	switch len(parts) {
@@ -82,5 +41,3 @@ func ResolveName(s string) (name, full string, err error) {
 	}
 	return "", full, ErrTooManyDots
 }
-
-func isSpaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
