@@ -31,61 +31,16 @@ func Serialize(n *Node) (string, error) {
 // EscapeText escapes text as PostgreSQL's escape_xml: &, <, > and carriage
 // returns (&#x0d;).
 func EscapeText(s string) string {
-	return strings.ReplaceAll(escapeContent(s), "&#13;", "&#x0d;")
+	return strings.ReplaceAll(contentEscaper.Replace(s), "&#13;", "&#x0d;")
 }
 
-// escapeContent escapes text in an element as libxml2 writes it: &, <, >
+// contentEscaper escapes text in an element as libxml2 writes it: &, <, >
 // and carriage returns (&#13;).
-func escapeContent(s string) string {
-	if !strings.ContainsAny(s, "&<>\r") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#13;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+var contentEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#13;")
 
-// escapeAttr escapes an attribute value as libxml2 writes it.
-func escapeAttr(s string) string {
-	if !strings.ContainsAny(s, "&<>\"\r\n\t") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\r':
-			b.WriteString("&#13;")
-		case '\n':
-			b.WriteString("&#10;")
-		case '\t':
-			b.WriteString("&#9;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// attrEscaper escapes an attribute value as libxml2 writes it.
+var attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;",
+	"\r", "&#13;", "\n", "&#10;", "\t", "&#9;")
 
 type dumper struct {
 	b     *strings.Builder
@@ -144,7 +99,7 @@ func (d *dumper) dump(n *Node) {
 			b.WriteString("\n")
 		}
 	case Text:
-		b.WriteString(escapeContent(n.Data))
+		b.WriteString(contentEscaper.Replace(n.Data))
 	case CDATA:
 		b.WriteString("<![CDATA[" + n.Data + "]]>")
 	case Comment:
@@ -166,10 +121,10 @@ func (d *dumper) dump(n *Node) {
 			if ns.Local != "" {
 				b.WriteString(":" + ns.Local)
 			}
-			b.WriteString(`="` + escapeAttr(ns.URI) + `"`)
+			b.WriteString(`="` + attrEscaper.Replace(ns.URI) + `"`)
 		}
 		for _, a := range n.Attrs {
-			b.WriteString(" " + a.QName() + `="` + escapeAttr(a.Data) + `"`)
+			b.WriteString(" " + a.QName() + `="` + attrEscaper.Replace(a.Data) + `"`)
 		}
 		if len(n.Children) == 0 {
 			b.WriteString("/>")
