@@ -83,7 +83,7 @@ func (c *SeqCall) Eval(row value.Row) (value.Value, error) {
 		}
 		args[i] = v
 	}
-	name, err := SequenceName(args[0].String())
+	name, err := RelationName(args[0].String())
 	if err != nil {
 		return value.Null, err
 	}
@@ -111,18 +111,14 @@ func seqResult(v int64, err error) (value.Value, error) {
 	return value.NewInt(value.Int8, v), nil
 }
 
-// SequenceName reads a sequence's name as PostgreSQL's regclass input
-// reads it: an unquoted name is folded to lower case, a double-quoted one
+// RelationName reads a relation's name (a sequence's, a table's) as
+// PostgreSQL's regclass input reads it: an unquoted name is folded to lower case, a double-quoted one
 // kept as written, and the schema public may qualify it.
-func SequenceName(s string) (string, error) {
-	parts, err := splitQualified(s)
+func RelationName(s string) (string, error) {
+	parts, err := relationParts(s)
 	switch {
 	case err != nil:
 		return "", err
-	case len(parts) > 3:
-		return "", pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", s)
-	case len(parts) == 3:
-		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %q", s)
 	case len(parts) == 2 && parts[0] != "public":
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
 	}

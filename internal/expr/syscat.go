@@ -120,16 +120,26 @@ func errUndefined(k value.Kind, s, key string) error {
 // qualifiedRelation reads a relation's name as regclass's input does,
 // returning schema.name when it is qualified.
 func qualifiedRelation(s string) (string, error) {
+	parts, err := relationParts(s)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(parts, "."), nil
+}
+
+// relationParts splits a relation's name as regclass's input does: a
+// name, or a schema and a name.
+func relationParts(s string) ([]string, error) {
 	parts, err := splitQualified(s)
 	switch {
 	case err != nil:
-		return "", err
+		return nil, err
 	case len(parts) > 3:
-		return "", pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", s)
+		return nil, pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
 	case len(parts) == 3:
-		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", s)
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", strings.Join(parts, "."))
 	}
-	return strings.Join(parts, "."), nil
+	return parts, nil
 }
 
 func unqualifiedName(s string) (string, error) {

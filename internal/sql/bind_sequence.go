@@ -129,7 +129,7 @@ func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (
 		}
 		if i == 0 {
 			if c, isConst := e.(*expr.Const); isConst && !c.V.IsNull() {
-				seq, err := expr.SequenceName(c.V.String())
+				seq, err := expr.RelationName(c.V.String())
 				if err != nil {
 					return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a, f.Location)))
 				}

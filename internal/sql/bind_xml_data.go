@@ -6,7 +6,6 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/ident"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -176,18 +175,10 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 	if null {
 		return "", true, nil
 	}
-	parts, ok := ident.Split(text, '.')
-	switch {
-	case !ok || len(parts) == 0:
-		return "", false, b.stmt.errf(loc, "42602", "invalid name syntax")
-	case len(parts) > 3:
-		return "", false, b.stmt.errf(loc, pgerr.SyntaxError, "improper relation name (too many dotted names): %s", text)
-	case len(parts) == 3:
-		return "", false, b.stmt.errf(loc, pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", text)
-	case len(parts) == 2 && parts[0] != "public":
-		return "", false, b.stmt.errf(loc, "3F000", "schema \"%s\" does not exist", parts[0])
+	rel, err = expr.RelationName(text)
+	if err != nil {
+		return "", false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	rel = parts[len(parts)-1]
 	if _, ok := b.lookupRelation(rel); !ok {
 		return "", false, b.stmt.errf(loc, pgerr.UndefinedTable, "relation \"%s\" does not exist", text)
 	}
