@@ -170,16 +170,16 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		res, err = execSelect(b.Plan, bud)
 		return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows, Count: int64(len(res.Rows))}, err
 	case *sql.Insert:
-		res, err = e.plChange(func() (Result, error) { return e.execInsert(b) })
+		res, err = e.atomically(func() (Result, error) { return e.execInsert(b) })
 		res.Columns = b.RetCols
 	case *sql.Update:
-		res, err = e.plChange(func() (Result, error) { return e.execUpdate(b) })
+		res, err = e.atomically(func() (Result, error) { return e.execUpdate(b) })
 		res.Columns = b.RetCols
 	case *sql.Delete:
-		res, err = e.plChange(func() (Result, error) { return e.execDelete(b) })
+		res, err = e.atomically(func() (Result, error) { return e.execDelete(b) })
 		res.Columns = b.RetCols
 	case *sql.Merge:
-		res, err = e.plChange(func() (Result, error) { return e.execMerge(b) })
+		res, err = e.atomically(func() (Result, error) { return e.execMerge(b) })
 	default:
 		what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL", what).
@@ -255,23 +255,6 @@ func (p *plBindings) give(key plKey, bd *plBinding) {
 		p.free = map[plKey][]*plBinding{}
 	}
 	p.free[key] = append(p.free[key], bd)
-}
-
-// plChange runs a data change of PL/pgSQL code: atomically, inside the
-// transaction of the statement running the code, which commits it.
-func (e *Engine) plChange(fn func() (Result, error)) (Result, error) {
-	tx := e.begin()
-	mark, restarts := len(tx.log), len(tx.restarts)
-	res, err := fn()
-	if err == nil && e.fkeys != nil {
-		err = e.enforceForeignKeys(mark)
-	}
-	if err != nil {
-		e.undoRestarts(restarts)
-		e.undoTo(mark)
-		return Result{}, err
-	}
-	return res, nil
 }
 
 // Assign implements plpgsql.Runtime.

@@ -56,6 +56,25 @@ func (e *Engine) begin() *txn {
 // transaction, or as a transaction of its own.
 func (e *Engine) autocommit(fn func() (Result, error)) (Result, error) {
 	tx := e.begin()
+	res, err := e.atomically(fn)
+	if tx.explicit {
+		return res, err
+	}
+	if err != nil {
+		e.tx = nil
+		return Result{}, err
+	}
+	if err := e.commit(); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// atomically runs a data change inside the open transaction (begun if
+// none is), undoing what it did when it fails: a statement, or one of
+// PL/pgSQL code, whose statement's transaction commits it.
+func (e *Engine) atomically(fn func() (Result, error)) (Result, error) {
+	tx := e.begin()
 	mark, restarts := len(tx.log), len(tx.restarts)
 	res, err := fn()
 	if err == nil && e.fkeys != nil {
@@ -64,15 +83,7 @@ func (e *Engine) autocommit(fn func() (Result, error)) (Result, error) {
 	if err != nil {
 		e.undoRestarts(restarts)
 		e.undoTo(mark)
-		if !tx.explicit {
-			e.tx = nil
-		}
 		return Result{}, err
-	}
-	if !tx.explicit {
-		if err := e.commit(); err != nil {
-			return Result{}, err
-		}
 	}
 	return res, nil
 }
