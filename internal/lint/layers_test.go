@@ -70,7 +70,7 @@ var allow = map[string]rule{
 	"internal/exec": {why: "from-scratch evaluation and the oracle: shares no operator code",
 		deps: []string{"internal/expr", "internal/pgerr", "internal/plan", "internal/value"}},
 	"internal/sql": {why: "parse and bind to a logical plan; aggregates from the catalog in internal/plan",
-		deps: []string{"internal/expr", "internal/ident", "internal/pgerr", "internal/plan", "internal/value"}},
+		deps: []string{"internal/expr", "internal/pgerr", "internal/plan", "internal/value"}},
 	"internal/plpgsql": {why: "the PL/pgSQL interpreter: runs its SQL through the engine's Runtime",
 		deps: []string{"internal/pgerr", "internal/plan", "internal/sql", "internal/value"}},
 	"internal/plan": {why: "the logical plan and the aggregate catalog",
