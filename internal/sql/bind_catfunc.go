@@ -148,8 +148,11 @@ func toReg(k value.Kind) catFunc {
 func (b *binder) bindCatalogCall(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
 	cf, ok := catFuncs[name]
 	sc := b.sysCatalog()
-	if !ok || sc == nil || f.AggStar || f.FuncVariadic || len(f.AggOrder) > 0 {
+	if sc == nil || f.AggStar || f.FuncVariadic || len(f.AggOrder) > 0 {
 		return nil, false, nil
+	}
+	if !ok {
+		return b.bindPrivilegeCall(s, name, f, sc)
 	}
 	if b.forView {
 		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
