@@ -92,6 +92,9 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 			}
 		}
 	},
+	"pg_catalog.pg_settings": func(_ *catalogObjects, r *catRows) {
+		pgSettings(r, func(name string) string { return gucDefs[name].boot })
+	},
 	"pg_catalog.pg_sequences": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if s := rel.seq; s != nil {
