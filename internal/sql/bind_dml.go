@@ -58,6 +58,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		var rows [][]expr.Expr
 		var parts []plan.Node // with subqueries: the rows so far, in order
 		for _, l := range sel.ValuesLists {
+			if items := l.GetList().GetItems(); len(items) != len(sel.ValuesLists[0].GetList().GetItems()) {
+				return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "VALUES lists must all be the same length")
+			}
 			empty := &scope{allowScalar: true}
 			row, err := b.valuesRow(in, empty, l.GetList().GetItems(), ins.Override)
 			if err != nil {

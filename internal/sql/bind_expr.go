@@ -318,7 +318,12 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	}
 	out, err := expr.Coerce(e, t, true)
 	if err != nil {
-		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
+		loc := c.Location
+		if e.Type().Kind == value.Unknown {
+			// A literal's input failed: PostgreSQL points at the literal.
+			loc = nodeLoc(c.Arg, c.Location)
+		}
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(out)))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
