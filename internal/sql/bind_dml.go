@@ -220,7 +220,8 @@ func (b *binder) valuesRow(in *insertInto, sc *scope, items []*pg_query.Node, ov
 		return nil, b.stmt.errf(nodeLoc(items[len(in.targets)], -1), pgerr.SyntaxError, "INSERT has more expressions than target columns")
 	}
 	if len(items) < len(in.targets) && len(in.list) > 0 {
-		return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		// At the first column without an expression, as PostgreSQL.
+		return nil, b.stmt.errf(in.list[len(items)].GetResTarget().GetLocation(), pgerr.SyntaxError, "INSERT has more target columns than expressions")
 	}
 	vals := map[int]expr.Expr{}
 	for j, it := range items {

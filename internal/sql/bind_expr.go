@@ -319,9 +319,14 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	out, err := expr.Coerce(e, t, true)
 	if err != nil {
 		loc := c.Location
-		if e.Type().Kind == value.Unknown {
+		switch {
+		case e.Type().Kind == value.Unknown:
 			// A literal's input failed: PostgreSQL points at the literal.
 			loc = nodeLoc(c.Arg, c.Location)
+		case strings.HasPrefix(pgerr.Code(err), "22"):
+			// A constant's conversion failed, which PostgreSQL finds
+			// when it folds constants, with no position.
+			loc = -1
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
