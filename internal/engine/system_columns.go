@@ -6,30 +6,11 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// The row system columns of a stored table (plan.SystemColumns but
-// tableoid, which the binder makes a constant), computed from a row's id:
-//
-//   - ctid is the row id as a place, 65535 rows a block from (0,1): a
-//     row keeps it while it lives, through UPDATE (PostgreSQL's moves),
-//     until deletions leave more holes than rows in the table and it is
-//     renumbered between transactions (table.compact), as VACUUM FULL
-//     moves PostgreSQL's rows;
-//   - xmin is 2, PostgreSQL's frozen transaction id (rows keep no
-//     transaction ids here: a row a reader sees is committed, or the
-//     reader's own); xmax, cmin and cmax are 0, as for a row no
-//     transaction deleted or locked.
-const rowsPerBlock = 65535
-
-// frozenXid is PostgreSQL's FrozenTransactionId.
-const frozenXid = 2
-
-// systemValues returns the row system columns of the row with id.
-func systemValues(id uint64) [plan.RowSystemColumns]value.Value {
-	return [plan.RowSystemColumns]value.Value{
-		value.NewTid(uint32((id-1)/rowsPerBlock), uint16((id-1)%rowsPerBlock+1)),
-		value.NewXid(frozenXid), value.NewCid(0), value.NewXid(0), value.NewCid(0),
-	}
-}
+// A table's row system columns (plan.SystemValues) come from its row
+// ids: a row keeps its ctid while it lives, through UPDATE (PostgreSQL's
+// moves), until deletions leave more holes than rows in the table and it
+// is renumbered between transactions (table.compact), as VACUUM FULL
+// moves PostgreSQL's rows.
 
 // scanIDs calls fn for each row of t, as the writer sees it, with its id.
 func (e *Engine) scanIDs(t *table, fn func(id uint64, r value.Row) error) error {
@@ -52,7 +33,7 @@ func (e *Engine) scanSystem(name string, scan func(func(uint64, value.Row) error
 		return e.Scan(name, fn) // its error
 	}
 	return scan(func(id uint64, r value.Row) error {
-		sys := systemValues(id)
+		sys := plan.SystemValues(id)
 		return fn(append(append(make(value.Row, 0, len(r)+len(sys)), r...), sys[:]...))
 	})
 }

@@ -38,3 +38,23 @@ func SystemRelation(table string) string { return table + systemSuffix }
 func SystemTable(relation string) (table string, ok bool) {
 	return strings.CutSuffix(relation, systemSuffix)
 }
+
+// The row system columns of a stored row, from its row id:
+//
+//   - ctid is the row id as a place, 65535 rows a block from (0,1);
+//   - xmin is 2, PostgreSQL's frozen transaction id (rows keep no
+//     transaction ids: a row a reader sees is committed, or the reader's
+//     own); xmax, cmin and cmax are 0, as for a row no transaction
+//     deleted or locked.
+const (
+	rowsPerBlock = 65535
+	frozenXid    = 2
+)
+
+// SystemValues returns the row system columns of the row with id (from 1).
+func SystemValues(id uint64) [RowSystemColumns]value.Value {
+	return [RowSystemColumns]value.Value{
+		value.NewTid(uint32((id-1)/rowsPerBlock), uint16((id-1)%rowsPerBlock+1)),
+		value.NewXid(frozenXid), value.NewCid(0), value.NewXid(0), value.NewCid(0),
+	}
+}

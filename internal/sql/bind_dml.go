@@ -326,6 +326,9 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 			}
 		}
 		i := colIndex(rel.Cols, rt.Name)
+		if i < 0 && colIndex(plan.SystemColumns, rt.Name) >= 0 && rel.Kind == KindTable {
+			return nil, b.stmt.errf(rt.Location, pgerr.FeatureNotSupported, "cannot assign to system column %q", rt.Name)
+		}
 		if i < 0 {
 			return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
 		}
@@ -387,7 +390,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name}
-	if anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
+	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
 			return nil, err
@@ -439,7 +442,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}
-	if anySubLink(del.WhereClause) {
+	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(del.WhereClause) {
 		var usingCols []scopeCol
 		if out.Rows, usingCols, err = b.bindRows(rel, alias, del.UsingClause, del.WhereClause, nil, false); err != nil {
 			return nil, err

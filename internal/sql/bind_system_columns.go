@@ -58,20 +58,9 @@ func isIdentByte(c byte) bool {
 // columns, when the statement names one and the catalog knows the
 // table's oid; ok is false otherwise, and the scan is plain.
 func (b *binder) withSystemColumns(rel *Relation) (p plan.Node, ok bool) {
-	if rel.Kind != KindTable || !mentionsSystemColumn(b.stmt.SQL) {
-		return nil, false
-	}
-	sc := b.sysCatalog()
-	if sc == nil {
-		return nil, false
-	}
-	key := rel.Name
-	if !strings.Contains(key, ".") {
-		key = "public." + key
-	}
-	oid, ok := sc.OIDs[value.RegClass][key]
+	oid, ok := b.systemColumnsOf(rel)
 	if !ok {
-		return nil, false // a temporary table, which the catalogs do not list
+		return nil, false
 	}
 	var in plan.Node = &plan.Scan{Relation: plan.SystemRelation(rel.Name), Cols: append(append([]plan.Column{}, rel.Cols...), plan.SystemColumns[:plan.RowSystemColumns]...)}
 	if b.forView {
@@ -90,6 +79,51 @@ func (b *binder) withSystemColumns(rel *Relation) (p plan.Node, ok bool) {
 		}
 	}
 	return &plan.Project{Input: in, Exprs: exprs, Cols: cols}, true
+}
+
+// systemColumnsOf returns the oid of table rel when its scope gets its
+// system columns: the statement names one, and the catalog knows the
+// table's oid.
+func (b *binder) systemColumnsOf(rel *Relation) (uint32, bool) {
+	if rel.Kind != KindTable || !mentionsSystemColumn(b.stmt.SQL) {
+		return 0, false
+	}
+	sc := b.sysCatalog()
+	if sc == nil {
+		return 0, false
+	}
+	key := rel.Name
+	if !strings.Contains(key, ".") {
+		key = "public." + key
+	}
+	oid, ok := sc.OIDs[value.RegClass][key]
+	return oid, ok // not for a temporary table, which the catalogs do not list
+}
+
+// targetSystemColumns adds the system columns of an UPDATE's or a
+// DELETE's table to the rows of its plan.Target, in, whose last column is
+// the row id, computed from it, and to their scope sc.
+func targetSystemColumns(in plan.Node, sc *scope, oid uint32) (plan.Node, *scope) {
+	cols := in.Columns()
+	id := &expr.Col{Idx: len(cols) - 1, T: value.Int8Type, Name: "?id?"}
+	exprs := make([]expr.Expr, 0, len(cols)+len(plan.SystemColumns))
+	for i, c := range cols {
+		exprs = append(exprs, &expr.Col{Idx: i, T: c.Type, Name: c.Name})
+	}
+	for i, c := range plan.SystemColumns {
+		if i == plan.RowSystemColumns {
+			exprs = append(exprs, &expr.Const{V: value.NewOid(oid), T: value.OidType})
+			break
+		}
+		def := &expr.FuncDef{Name: c.Name, Strict: true, Params: []value.Kind{value.Int8}, Result: c.Type,
+			Eval: func(a []value.Value) (value.Value, error) { return plan.SystemValues(uint64(a[0].Int()))[i], nil }}
+		exprs = append(exprs, &expr.Func{Def: def, Args: []expr.Expr{id}, T: c.Type})
+	}
+	qual := sc.cols[0].qual
+	for _, c := range plan.SystemColumns {
+		sc.cols = append(sc.cols, scopeCol{qual: qual, name: c.Name, typ: c.Type, system: true})
+	}
+	return &plan.Project{Input: in, Exprs: exprs, Cols: append(append([]plan.Column{}, cols...), plan.SystemColumns...)}, sc
 }
 
 // markSystemColumns marks the system columns at the end of sc, of a scan
