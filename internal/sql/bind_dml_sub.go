@@ -56,7 +56,7 @@ func (b *binder) bindRows(rel *Relation, alias string, from []*pg_query.Node, wh
 	n := len(rel.Cols)
 	var input plan.Node = &plan.Target{Name: rel.Name, Cols: tcols}
 	if oid, ok := b.systemColumnsOf(rel); ok {
-		input, sc = targetSystemColumns(input, sc, oid)
+		input, sc = targetSystemColumns(input, sc, alias, oid)
 	}
 	fromAt := len(sc.cols) // where the FROM items' columns start
 	var fromCols []scopeCol

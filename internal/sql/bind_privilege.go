@@ -43,24 +43,29 @@ var privFuncs = map[string]privObject{
 	"has_type_privilege": privType, "pg_has_role": privRole,
 }
 
-// privNames are the privileges each kind of object has, by name; the
-// value says whether a role that is not a superuser holds it without a
-// grant (-1: only what GRANT gave, among Privilege's bits).
+// privNames are the privileges each kind of object has, by name, with
+// what a role that is not a superuser holds of it: a Privilege bit,
+// when GRANT gave it (to the role or PUBLIC); privPublic, always; 0,
+// never (a role's membership in itself is decided apart).
 var privNames = map[privObject]map[string]int{
 	privTable: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "DELETE": int(PrivDelete),
 		"TRUNCATE": int(PrivTruncate), "REFERENCES": 0, "TRIGGER": 0, "RULE": privNone},
 	privColumn:    {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
 	privAnyColumn: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
 	privSequence:  {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
-	privSchema:    {"CREATE": 0, "USAGE": -1},
-	privDatabase:  {"CREATE": 0, "CONNECT": -1, "TEMPORARY": -1, "TEMP": -1},
-	privFunction:  {"EXECUTE": -1},
-	privType:      {"USAGE": -1},
+	privSchema:    {"CREATE": 0, "USAGE": privPublic},
+	privDatabase:  {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
+	privFunction:  {"EXECUTE": privPublic},
+	privType:      {"USAGE": privPublic},
 	privRole:      {"MEMBER": 0, "USAGE": 0},
 }
 
-// privNone is RULE, which PostgreSQL still reads and no role holds.
-const privNone = -2
+// privPublic is a privilege PostgreSQL gives PUBLIC by default; privNone
+// is RULE, which PostgreSQL still reads and no role holds.
+const (
+	privPublic = -1
+	privNone   = -2
+)
 
 // privSuffixes are what may follow a privilege's name.
 var privSuffixes = map[privObject][]string{privRole: {" WITH ADMIN OPTION", " WITH GRANT OPTION"}}
@@ -226,7 +231,7 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 	}
 	for _, p := range privs {
 		switch {
-		case p == -1:
+		case p == privPublic:
 			return value.NewBool(true), nil
 		case obj == privRole:
 			return value.NewBool(sc.OIDs[value.RegRole][user] == oid), nil

@@ -102,8 +102,8 @@ func (b *binder) systemColumnsOf(rel *Relation) (uint32, bool) {
 
 // targetSystemColumns adds the system columns of an UPDATE's or a
 // DELETE's table to the rows of its plan.Target, in, whose last column is
-// the row id, computed from it, and to their scope sc.
-func targetSystemColumns(in plan.Node, sc *scope, oid uint32) (plan.Node, *scope) {
+// the row id, computed from it, and to their scope sc under alias.
+func targetSystemColumns(in plan.Node, sc *scope, alias string, oid uint32) (plan.Node, *scope) {
 	cols := in.Columns()
 	id := &expr.Col{Idx: len(cols) - 1, T: value.Int8Type, Name: "?id?"}
 	exprs := make([]expr.Expr, 0, len(cols)+len(plan.SystemColumns))
@@ -119,9 +119,8 @@ func targetSystemColumns(in plan.Node, sc *scope, oid uint32) (plan.Node, *scope
 			Eval: func(a []value.Value) (value.Value, error) { return plan.SystemValues(uint64(a[0].Int()))[i], nil }}
 		exprs = append(exprs, &expr.Func{Def: def, Args: []expr.Expr{id}, T: c.Type})
 	}
-	qual := sc.cols[0].qual
 	for _, c := range plan.SystemColumns {
-		sc.cols = append(sc.cols, scopeCol{qual: qual, name: c.Name, typ: c.Type, system: true})
+		sc.cols = append(sc.cols, scopeCol{qual: alias, name: c.Name, typ: c.Type, system: true})
 	}
 	return &plan.Project{Input: in, Exprs: exprs, Cols: append(append([]plan.Column{}, cols...), plan.SystemColumns...)}, sc
 }
