@@ -78,6 +78,9 @@ var kindOIDs = [...]uint32{
 	value.RegProcedure: 2202,
 	value.RegNamespace: 4089,
 	value.RegRole:      4096,
+	value.Tid:          27,
+	value.Xid:          28,
+	value.Cid:          29,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -124,6 +127,9 @@ var arrayOIDs = [...]uint32{
 	value.RegProcedure: 2207,
 	value.RegNamespace: 4090,
 	value.RegRole:      4097,
+	value.Tid:          1010,
+	value.Xid:          1011,
+	value.Cid:          1012,
 }
 
 // typeOID returns the OID of t's type.
@@ -180,6 +186,10 @@ func typeSize(t value.Type) int16 {
 		return 4
 	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole:
 		return 4
+	case value.Xid, value.Cid:
+		return 4
+	case value.Tid:
+		return 6
 	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money:
 		return 8
 	case value.Time:
@@ -236,6 +246,10 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint64(buf, uint64(v.Int()))
 	case value.Oid, value.RegClass, value.RegType, value.RegProc, value.RegProcedure, value.RegNamespace, value.RegRole:
 		return binary.BigEndian.AppendUint32(buf, v.OID())
+	case value.Xid, value.Cid:
+		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
+	case value.Tid: // the block, then the offset
+		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, uint32(v.Int()>>16)), uint16(v.Int()))
 	case value.Float4:
 		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
 	case value.Float8:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -55,18 +56,29 @@ func (c *committedSource) RelationSize(rel string) (int, bool) { return c.e.Rela
 // merged by row id with the rows it deleted (or overwrote), restored: in
 // row id order, the order of a scan of the committed table.
 func (c *committedSource) Scan(rel string, fn func(value.Row) error) error {
+	if name, ok := plan.SystemTable(rel); ok {
+		return c.e.scanSystem(name, func(sfn func(uint64, value.Row) error) error {
+			return c.scanIDs(c.e.tables[name], sfn)
+		}, fn)
+	}
 	t, ok := c.e.tables[rel]
 	if !ok || !t.keepsRows() {
 		return c.e.Scan(rel, fn)
 	}
+	return c.scanIDs(t, func(_ uint64, r value.Row) error { return fn(r) })
+}
+
+// scanIDs calls fn for each committed row of t with its row id, in row
+// id order.
+func (c *committedSource) scanIDs(t *table, fn func(id uint64, r value.Row) error) error {
 	written, old := undo(c.log, t)
 	if len(written) == 0 {
-		return c.e.Scan(rel, fn)
+		return c.e.scanIDs(t, fn)
 	}
 	var err error
 	t.scan(func(id uint64, r value.Row) bool {
 		for len(old) > 0 && old[0].id < id {
-			if err = fn(old[0].row); err != nil {
+			if err = fn(old[0].id, old[0].row); err != nil {
 				return false
 			}
 			old = old[1:]
@@ -74,11 +86,11 @@ func (c *committedSource) Scan(rel string, fn func(value.Row) error) error {
 		if written[id] {
 			return true
 		}
-		err = fn(r)
+		err = fn(id, r)
 		return err == nil
 	})
 	for ; err == nil && len(old) > 0; old = old[1:] {
-		err = fn(old[0].row)
+		err = fn(old[0].id, old[0].row)
 	}
 	return err
 }

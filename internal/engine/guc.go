@@ -12,6 +12,7 @@ import (
 	"github.com/deltaview/deltaview/internal/ident"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/tsearch"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // The session's settings: PostgreSQL's own that clients, drivers and ORMs
@@ -392,8 +393,8 @@ func checkTimeZone(v string) (string, error) {
 		return "", errZoneNotUTC(v)
 	}
 	if s != "" && !strings.EqualFold(s, "local") {
-		if _, err := time.LoadLocation(s); err == nil {
-			return "", errZoneNotUTC(v)
+		if _, err := time.LoadLocation(s); err == nil || value.IsPosixZone(s) {
+			return "", errZoneNotUTC(v) // a zone PostgreSQL knows: 'EST5EDT', 'E9POCH'
 		}
 	}
 	return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "TimeZone", v)

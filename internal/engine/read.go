@@ -15,6 +15,11 @@ import (
 // state: the query is never run again), and the system views. The writer
 // reads through it; other sessions read through committed.
 func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
+	if name, ok := plan.SystemTable(rel); ok {
+		return e.scanSystem(name, func(sfn func(uint64, value.Row) error) error {
+			return e.scanIDs(e.tables[name], sfn)
+		}, fn)
+	}
 	if t, ok := e.tables[rel]; ok {
 		if !t.keepsRows() {
 			return pgerr.New(pgerr.FeatureNotSupported, "change-stream table %q keeps no rows", rel).

@@ -176,7 +176,8 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
 		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Serials: map[string]map[string]string{},
-		Descriptions: o.descs}
+		Descriptions: o.descs, RelKinds: map[uint32]byte{}, RelCols: map[uint32][]string{}, Superusers: map[string]bool{},
+		Grants: map[uint32]map[string]uint8{}, DatabaseOID: objectOID("database", DatabaseName)}
 	name := func(k value.Kind, oid uint32, out, in string) {
 		if sc.Names[k] == nil {
 			sc.Names[k], sc.OIDs[k] = map[uint32]string{}, map[string]uint32{}
@@ -195,6 +196,10 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 			out = schema + "." + out
 		}
 		name(value.RegClass, r.oid, out, schema+"."+r.name)
+		sc.RelKinds[r.oid] = r.kind
+		for _, c := range r.cols {
+			sc.RelCols[r.oid] = append(sc.RelCols[r.oid], c.name)
+		}
 		switch {
 		case r.index != nil:
 			sc.IndexDefs[r.oid] = r.index.def
@@ -256,6 +261,17 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	}
 	for _, r := range o.roles {
 		name(value.RegRole, r.oid, expr.QuoteIdent(r.name), r.name)
+		if r.super {
+			sc.Superusers[r.name] = true
+		}
+	}
+	for _, r := range o.rels {
+		if g, ok := e.grants[r.name]; ok && r.nsp == publicOID {
+			sc.Grants[r.oid] = map[string]uint8{}
+			for role, p := range g {
+				sc.Grants[r.oid][role] = uint8(p)
+			}
+		}
 	}
 	return sc
 }

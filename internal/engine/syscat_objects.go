@@ -186,6 +186,12 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		o.rels = append(o.rels, r)
 		byName[r.name] = r
 	}
+	serials := map[[2]string]string{} // a serial column's default, by table and column
+	for name, q := range e.seqs {
+		if q.owner[0] != "" && !q.identity {
+			serials[q.owner] = "nextval('" + strings.ReplaceAll(expr.QuoteIdent(name), "'", "''") + "'::regclass)"
+		}
+	}
 	for _, name := range sortedKeys(e.tables) {
 		t := e.tables[name]
 		if t.temp {
@@ -194,7 +200,11 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', t: t, rows: float64(t.rows.Len()),
 			checks: len(t.def.Checks)}
 		for _, c := range t.def.Cols {
-			r.cols = append(r.cols, catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: c.DefaultSQL})
+			def := c.DefaultSQL
+			if s, ok := serials[[2]string{name, c.Name}]; ok && def == "" {
+				def = s
+			}
+			r.cols = append(r.cols, catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def})
 		}
 		for _, u := range t.uniques {
 			if u.primary {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -90,6 +91,9 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 					"seqmax", s.max, "seqmin", s.min, "seqcache", s.cache, "seqcycle", s.cycle)
 			}
 		}
+	},
+	"pg_catalog.pg_settings": func(_ *catalogObjects, r *catRows) {
+		pgSettings(r, func(name string) string { return gucDefs[name].boot })
 	},
 	"pg_catalog.pg_sequences": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
@@ -193,6 +197,21 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 				"atthasmissing", false, "attidentity", "", "attgenerated", "", "attisdropped", false, "attislocal", true,
 				"attinhcount", 0, "attcollation", coll)
 		}
+		if rel.kind == 'r' && rel.t != nil {
+			pgAttributeSystem(rel, r)
+		}
+	}
+}
+
+// pgAttributeSystem lists a table's system columns, with attnum from -1.
+func pgAttributeSystem(rel *catRel, r *catRows) {
+	for i, c := range plan.SystemColumns {
+		b := builtinByKind[c.Type.Kind]
+		r.add("attrelid", rel.oid, "attname", c.Name, "atttypid", b.OID, "attstattarget", 0, "attlen", b.Len,
+			"attnum", -1-i, "attndims", 0, "attcacheoff", -1, "atttypmod", -1, "attbyval", b.ByVal,
+			"attalign", string(rune(b.Align)), "attstorage", string(rune(b.Storage)), "attcompression", "", "attnotnull", true, "atthasdef", false,
+			"atthasmissing", false, "attidentity", "", "attgenerated", "", "attisdropped", false, "attislocal", true,
+			"attinhcount", 0, "attcollation", uint32(0))
 	}
 }
 

@@ -17,7 +17,9 @@ import (
 type Source interface {
 	// Scan calls fn for every row of the named relation, as many times as
 	// the row occurs. fn must not keep or change the row's backing array
-	// beyond the call unless the source documents otherwise.
+	// beyond the call unless the source documents otherwise. A source
+	// that stores tables also answers plan.SystemRelation(table): the
+	// table's rows, each followed by its row system columns.
 	Scan(relation string, fn func(value.Row) error) error
 }
 

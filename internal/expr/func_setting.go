@@ -16,6 +16,12 @@ type Settings interface {
 	SetSetting(name, v string, local bool) (string, error)
 }
 
+// SettingsTable is Settings that lists every setting as the rows of
+// pg_settings.
+type SettingsTable interface {
+	SettingRows() []value.Row
+}
+
 // SettingCall is current_setting(name [, missing_ok]) or set_config(name,
 // value, is_local) in an ad-hoc statement: it reads or changes the
 // settings of the session that runs it, which the statement's clock

@@ -293,6 +293,8 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		return plain(lk), nil
 	case oidCompared([]value.Kind{lk, rk}):
 		return value.OidType, nil
+	case lk == value.Xid && rk == value.Int4, lk == value.Int4 && rk == value.Xid:
+		return value.XidType, nil // PostgreSQL's xideqint4 and xidneqint4
 	}
 	switch categoryOf(lk) {
 	case catNumeric:
@@ -328,6 +330,10 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
 	t, err := ResolveCompare(l, r)
 	switch {
+	case err == nil && (t.Kind == value.Xid && op != "=" && op != "<>" || t.Kind == value.Cid && op != "="):
+		// xid has only = and <>, cid only =: their numbers wrap around.
+		return t, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeNameOf(l), op, typeNameOf(r)).
+			WithHint(hintNoOperator)
 	case err == nil:
 	case pgerr.Code(err) == pgerr.UndefinedFunction:
 		return t, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeNameOf(l), op, typeNameOf(r)).

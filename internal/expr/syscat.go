@@ -39,6 +39,17 @@ type SysCatalog struct {
 	// Descriptions are the comments, by the catalog holding the object,
 	// the object's oid and a column's number (0 for the object itself).
 	Descriptions map[DescKey]string
+	// RelKinds are the relations' kinds (pg_class.relkind) by oid, and
+	// RelCols their columns' names, by oid then number from 1.
+	RelKinds map[uint32]byte
+	RelCols  map[uint32][]string
+	// Superusers are the names of the roles that hold every privilege;
+	// Grants the privileges granted on each relation (by its oid, then
+	// the role's name, "" for PUBLIC), as sql.Privilege bits.
+	Superusers map[string]bool
+	Grants     map[uint32]map[string]uint8
+	// DatabaseOID is the database's oid (pg_database.oid).
+	DatabaseOID uint32
 }
 
 // DescKey identifies a comment as pg_description does.

@@ -193,6 +193,9 @@ func String(n Node) string {
 func describe(n Node) string {
 	switch n := n.(type) {
 	case *Scan:
+		if t, ok := SystemTable(n.Relation); ok {
+			return "Scan " + t + " with system columns"
+		}
 		return "Scan " + n.Relation
 	case *Filter:
 		return "Filter " + n.Pred.String()

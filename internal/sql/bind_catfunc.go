@@ -42,7 +42,12 @@ var catFuncs = map[string]catFunc{
 		return text(fmt.Sprintf("unknown (OID=%d)", a[0].OID())), nil
 	}},
 	"pg_get_indexdef": {sigs: [][]value.Kind{{oidK}, {oidK, int4K, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		return textOrNull(sc.IndexDefs, a[0]), nil
+		def := textOrNull(sc.IndexDefs, a[0])
+		if len(a) == 3 && a[2].Bool() && !def.IsNull() {
+			// Pretty-printed, a relation in the search path is unqualified.
+			return text(strings.Replace(def.String(), " ON public.", " ON ", 1)), nil
+		}
+		return def, nil
 	}},
 	"pg_get_constraintdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ConstraintDefs, a[0]), nil
@@ -148,8 +153,11 @@ func toReg(k value.Kind) catFunc {
 func (b *binder) bindCatalogCall(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
 	cf, ok := catFuncs[name]
 	sc := b.sysCatalog()
-	if !ok || sc == nil || f.AggStar || f.FuncVariadic || len(f.AggOrder) > 0 {
+	if sc == nil || f.AggStar || f.FuncVariadic || len(f.AggOrder) > 0 {
 		return nil, false, nil
+	}
+	if !ok {
+		return b.bindPrivilegeCall(s, name, f, sc)
 	}
 	if b.forView {
 		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)

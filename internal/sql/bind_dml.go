@@ -58,6 +58,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		var rows [][]expr.Expr
 		var parts []plan.Node // with subqueries: the rows so far, in order
 		for _, l := range sel.ValuesLists {
+			if items := l.GetList().GetItems(); len(items) != len(sel.ValuesLists[0].GetList().GetItems()) {
+				return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "VALUES lists must all be the same length")
+			}
 			empty := &scope{allowScalar: true}
 			row, err := b.valuesRow(in, empty, l.GetList().GetItems(), ins.Override)
 			if err != nil {
@@ -217,7 +220,8 @@ func (b *binder) valuesRow(in *insertInto, sc *scope, items []*pg_query.Node, ov
 		return nil, b.stmt.errf(nodeLoc(items[len(in.targets)], -1), pgerr.SyntaxError, "INSERT has more expressions than target columns")
 	}
 	if len(items) < len(in.targets) && len(in.list) > 0 {
-		return nil, b.stmt.errf(nodeLoc(items[0], -1), pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		// At the first column without an expression, as PostgreSQL.
+		return nil, b.stmt.errf(in.list[len(items)].GetResTarget().GetLocation(), pgerr.SyntaxError, "INSERT has more target columns than expressions")
 	}
 	vals := map[int]expr.Expr{}
 	for j, it := range items {
@@ -322,6 +326,9 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 			}
 		}
 		i := colIndex(rel.Cols, rt.Name)
+		if i < 0 && colIndex(plan.SystemColumns, rt.Name) >= 0 && rel.Kind == KindTable {
+			return nil, b.stmt.errf(rt.Location, pgerr.FeatureNotSupported, "cannot assign to system column %q", rt.Name)
+		}
 		if i < 0 {
 			return nil, b.stmt.errf(rt.Location, pgerr.UndefinedColumn, "column %q of relation %q does not exist", rt.Name, rel.Name)
 		}
@@ -383,7 +390,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name}
-	if anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
+	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
 			return nil, err
@@ -435,7 +442,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}
-	if anySubLink(del.WhereClause) {
+	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(del.WhereClause) {
 		var usingCols []scopeCol
 		if out.Rows, usingCols, err = b.bindRows(rel, alias, del.UsingClause, del.WhereClause, nil, false); err != nil {
 			return nil, err

@@ -55,6 +55,10 @@ func (b *binder) bindRows(rel *Relation, alias string, from []*pg_query.Node, wh
 	sc, tcols := targetScope(rel, alias, true)
 	n := len(rel.Cols)
 	var input plan.Node = &plan.Target{Name: rel.Name, Cols: tcols}
+	if oid, ok := b.systemColumnsOf(rel); ok {
+		input, sc = targetSystemColumns(input, sc, alias, oid)
+	}
+	fromAt := len(sc.cols) // where the FROM items' columns start
 	var fromCols []scopeCol
 	if len(from) > 0 {
 		fp, fsc, err := b.bindFrom(from)
@@ -94,7 +98,7 @@ func (b *binder) bindRows(rel *Relation, alias string, from []*pg_query.Node, wh
 	exprs = append(exprs, row...)
 	cols = append(cols, rel.Cols...)
 	for i, c := range fromCols {
-		exprs = append(exprs, &expr.Col{Idx: n + 1 + i, T: c.typ, Name: c.name})
+		exprs = append(exprs, &expr.Col{Idx: fromAt + i, T: c.typ, Name: c.name})
 		cols = append(cols, plan.Column{Name: c.name, Type: c.typ})
 	}
 	sc.allowScalar = false

@@ -318,7 +318,17 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 	}
 	out, err := expr.Coerce(e, t, true)
 	if err != nil {
-		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(c.Location))
+		loc := c.Location
+		switch {
+		case e.Type().Kind == value.Unknown:
+			// A literal's input failed: PostgreSQL points at the literal.
+			loc = nodeLoc(c.Arg, c.Location)
+		case strings.HasPrefix(pgerr.Code(err), "22"):
+			// A constant's conversion failed, which PostgreSQL finds
+			// when it folds constants, with no position.
+			loc = -1
+		}
+		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(out)))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {

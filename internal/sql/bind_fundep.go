@@ -70,10 +70,10 @@ func (b *binder) groupDependents(sel *pg_query.SelectStmt, as *aggScope) {
 		f := cr.Fields
 		switch {
 		case f[len(f)-1].GetAStar() != nil && len(f) == 1:
-			addAll(func(*scopeCol) bool { return true })
+			addAll(func(c *scopeCol) bool { return !c.system })
 		case f[len(f)-1].GetAStar() != nil && len(f) == 2:
 			qual := f[0].GetString_().GetSval()
-			addAll(func(c *scopeCol) bool { return c.qual == qual })
+			addAll(func(c *scopeCol) bool { return c.qual == qual && !c.system })
 		case len(f) <= 2:
 			qual, name := "", f[len(f)-1].GetString_().GetSval()
 			if len(f) == 2 {
@@ -83,7 +83,7 @@ func (b *binder) groupDependents(sel *pg_query.SelectStmt, as *aggScope) {
 				add(e.(*expr.Col).Idx)
 			} else if len(f) == 1 {
 				// A whole-row reference to a FROM item.
-				addAll(func(c *scopeCol) bool { return c.qual == name })
+				addAll(func(c *scopeCol) bool { return c.qual == name && !c.system })
 			}
 		}
 		return false
@@ -127,7 +127,7 @@ func (b *binder) groupedStar(as *aggScope, qual string, loc int32) ([]expr.Expr,
 	if qual != "" {
 		idxs = nil
 		for i, c := range as.input.cols {
-			if c.qual == qual && !c.outer {
+			if c.qual == qual && !c.outer && !c.system {
 				idxs = append(idxs, i)
 			}
 		}

@@ -152,11 +152,11 @@ func usingNames(j *pg_query.JoinExpr, lsc, rsc *scope) []string {
 	var using []string
 	if j.IsNatural {
 		for _, lc := range lsc.cols {
-			if lc.merged {
+			if lc.merged || lc.system {
 				continue
 			}
 			for _, rc := range rsc.cols {
-				if !rc.merged && rc.name == lc.name {
+				if !rc.merged && !rc.system && rc.name == lc.name {
 					using = append(using, lc.name)
 					break
 				}
@@ -183,7 +183,7 @@ func usingPairs(lsc, rsc *scope, using []string) ([]usingPair, error) {
 	find := func(s *scope, name, side string) (int, error) {
 		idx := -1
 		for i, c := range s.cols {
-			if c.name == name && !c.merged {
+			if c.name == name && !c.merged && !c.system {
 				if idx >= 0 {
 					return 0, pgerr.New(pgerr.AmbiguousColumn, "common column name %q appears more than once in %s table", name, side)
 				}

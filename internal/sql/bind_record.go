@@ -88,7 +88,7 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 		nullExt := false
 		var rowType value.Type
 		for i, c := range lv.cols {
-			if c.qual != qual || c.outer {
+			if c.qual != qual || c.outer || c.system {
 				continue
 			}
 			nullExt = nullExt || c.nullExt

@@ -79,7 +79,7 @@ func (b *binder) expandStars(sel *pg_query.SelectStmt) error {
 		} else {
 			qual := cr.Fields[0].GetString_().GetSval()
 			for i, c := range sc.cols {
-				if c.qual == qual {
+				if c.qual == qual && !c.system {
 					idxs = append(idxs, i)
 				}
 			}

@@ -438,6 +438,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	var rowType value.Type
 	var keyed *keyedRel
 	seq := false
+	sysFrom := 0 // the first system column, when there are
 	var cteUnreg []bool
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
@@ -491,6 +492,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 					WithHint("query system views directly")
 			}
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
+			if sp, ok := b.withSystemColumns(rel); ok {
+				p, sysFrom = sp, len(rel.Cols)
+			}
 			b.rowCounts()[rel.Name] = rel
 			if rel.PrimaryKey != nil {
 				keyed = &keyedRel{pk: rel.PrimaryKey}
@@ -504,6 +508,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	sc := rowScope(alias, rowType, p.Columns())
 	for i := range sc.cols {
 		sc.cols[i].rel, sc.cols[i].relCol, sc.cols[i].sequence = keyed, i, seq
+	}
+	if sysFrom > 0 {
+		b.markSystemColumns(sc, sysFrom)
 	}
 	sc.markUnregistered(cteUnreg)
 	return p, sc, nil
@@ -764,7 +771,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			if qual != "" {
 				idxs = nil
 				for i, c := range sc.cols {
-					if c.qual == qual {
+					if c.qual == qual && !c.system {
 						idxs = append(idxs, i)
 					}
 				}

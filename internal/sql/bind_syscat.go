@@ -3,8 +3,10 @@ package sql
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // systemRelation resolves rv when it names a catalog relation. The schemas of the system catalogs: a
@@ -45,9 +47,39 @@ func (b *binder) bindSystemRelation(rv *pg_query.RangeVar, rel *Relation) (plan.
 	if rv.Alias != nil {
 		alias, colAliases = rv.Alias.Aliasname, rv.Alias.Colnames
 	}
-	p, err := b.renameColumns(&plan.Scan{Relation: rel.Name, Cols: rel.Cols}, colAliases, alias, rv.Location)
+	var in plan.Node = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
+	if rel.Name == "pg_catalog.pg_settings" && b.stmtClock != nil {
+		in = b.sessionSettings(rel)
+	}
+	p, err := b.renameColumns(in, colAliases, alias, rv.Location)
 	if err != nil {
 		return nil, nil, err
 	}
 	return p, rowScope(alias, relRowType(rel), p.Columns()), nil
+}
+
+// sessionSettings reads pg_settings from the settings of the session
+// that runs the statement, which its clock carries; as PostgreSQL's
+// pg_settings, a view over pg_show_all_settings().
+func (b *binder) sessionSettings(rel *Relation) plan.Node {
+	clock := b.stmtClock
+	types := make([]value.Type, len(rel.Cols))
+	names := make([]string, len(rel.Cols))
+	for i, c := range rel.Cols {
+		types[i], names[i] = c.Type, c.Name
+	}
+	srf := &expr.SRF{Name: "pg_show_all_settings", Cols: types, Names: names,
+		Gen: func(_ []value.Value, emit func(value.Row) error) error {
+			st, ok := clock.Settings.(expr.SettingsTable)
+			if !ok {
+				return nil
+			}
+			for _, r := range st.SettingRows() {
+				if err := emit(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	return &plan.TableFunc{Funcs: []*expr.SRF{srf}, Cols: rel.Cols}
 }

@@ -49,6 +49,11 @@ type scopeCol struct {
 	// is not qual.name: a JOIN … USING column's is the input column it
 	// stands for.
 	pgName string
+	// system marks a table's system column (ctid, xmin, …, tableoid):
+	// reachable by name only, not through *, a whole-row reference or
+	// NATURAL and USING joins. viewRefused marks one a materialized view
+	// may not read (all but tableoid): a reference is 0A000.
+	system, viewRefused bool
 }
 
 // keyedRel is one occurrence of a table with a primary key in a FROM
@@ -184,6 +189,10 @@ func (b *binder) resolveLevel(s *scope, qual, name string, loc int32, outer bool
 		return nil, nil
 	}
 	c := s.cols[found]
+	if c.viewRefused {
+		return nil, b.refuse(loc, "a materialized view cannot read the system column %s", name).
+			WithHint("only tableoid, a constant of the table, can be maintained")
+	}
 	return &expr.Col{Idx: found, T: c.typ, Name: name}, nil
 }
 

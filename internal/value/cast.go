@@ -172,6 +172,8 @@ func CanCast(from, to Kind, explicit bool) bool {
 		return true
 	case from == Cidr && to == Inet, from == MacAddr && to == MacAddr8, from == MacAddr8 && to == MacAddr:
 		return true
+	case from == Int4 && to == Xid:
+		return true // for xid = int4, which PostgreSQL has as an operator of its own
 	}
 	if !explicit {
 		return false
@@ -282,6 +284,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return convertOid(v, to)
 	case from.IsGeometric() && to.IsGeometric():
 		return castGeometric(v, to)
+	case from == Int4 && to == Xid:
+		return NewXid(uint32(v.n)), nil
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

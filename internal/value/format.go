@@ -72,6 +72,10 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMoney(buf, v)
 	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
 		return appendOid(buf, v)
+	case Tid:
+		return appendTid(buf, v)
+	case Xid, Cid:
+		return strconv.AppendUint(buf, uint64(uint32(v.n)), 10)
 	case Enum:
 		return append(buf, v.EnumLabel()...)
 	case Point, LSeg, Path, Box, Polygon, Line, Circle:

@@ -56,6 +56,10 @@ func Parse(s string, t Type) (Value, error) {
 		return parseMoney(s)
 	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
 		return parseOid(s, t.Kind)
+	case Tid:
+		return parseTid(s)
+	case Xid, Cid:
+		return Value{kind: t.Kind, n: int64(uint32(strtoul(s)))}, nil
 	case Enum:
 		return parseEnum(s, t)
 	case Point, LSeg, Path, Box, Polygon, Line, Circle:

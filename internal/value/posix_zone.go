@@ -1,5 +1,7 @@
 package value
 
+import "strings"
+
 // posixZone is a zone written in POSIX's TZ syntax, as PostgreSQL's zone
 // names accept it when no tz database file has the name: a standard name
 // and offset (west of UTC, as in POSIX: 'UTC+3' is three hours behind),
@@ -9,6 +11,43 @@ package value
 type posixZone struct {
 	stdWest, dstWest int64
 	dst              bool
+}
+
+// IsPosixZone reports whether name is a zone in POSIX's TZ syntax, with
+// or without a daylight saving name and its rules (',M3.2.0,M11.1.0'),
+// as PostgreSQL's TimeZone accepts it.
+func IsPosixZone(name string) bool {
+	zone, rules, withRules := strings.Cut(name, ",")
+	z, ok := parsePosixZone(strings.ToUpper(zone))
+	if !ok || !withRules {
+		return ok
+	}
+	start, end, two := strings.Cut(rules, ",")
+	return z.dst && two && isPosixRule(start) && isPosixRule(end)
+}
+
+// isPosixRule reports whether s is a daylight saving rule of POSIX's TZ
+// syntax: Jn, n or Mm.w.d, optionally followed by /time.
+func isPosixRule(s string) bool {
+	date, at, timed := strings.Cut(s, "/")
+	digits := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	ok := false
+	switch {
+	case strings.HasPrefix(date, "J"):
+		ok = digits(date[1:])
+	case strings.HasPrefix(date, "M"):
+		parts := strings.Split(date[1:], ".")
+		ok = len(parts) == 3 && digits(parts[0]) && digits(parts[1]) && digits(parts[2])
+	default:
+		ok = digits(date)
+	}
+	if timed {
+		at = strings.TrimLeft(at, "+-")
+		ok = ok && at != "" && strings.Trim(at, "0123456789:") == ""
+	}
+	return ok
 }
 
 // parsePosixZone reads s (PostgreSQL's tzparse without rules, which date

@@ -73,6 +73,10 @@ var kindNames = [numKinds]string{
 	TSTZMultirange: "tstzmultirange",
 	UserRange:      "anyrange",
 	UserMultirange: "anymultirange",
+
+	Tid: "tid",
+	Xid: "xid",
+	Cid: "cid",
 }
 
 // String returns the kind's PostgreSQL type name, as format_type prints it
@@ -234,6 +238,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(XMLType)
 	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole":
 		return noMods(Type{oidKinds[n], -1})
+	case "tid", "xid", "cid":
+		return noMods(Type{map[string]Kind{"tid": Tid, "xid": Xid, "cid": Cid}[n], -1})
 	case "regconfig":
 		// A text search configuration's name, checked where it is used.
 		return noMods(TextType)

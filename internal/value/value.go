@@ -89,6 +89,9 @@ const (
 	RegRole
 	UserRange
 	UserMultirange
+	Tid
+	Xid
+	Cid
 	numKinds
 )
 
@@ -216,6 +219,8 @@ func IntOrdered(k Kind) bool {
 		return true
 	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
 		return true // the oid (oid.go)
+	case Tid, Xid, Cid:
+		return true // sysid.go
 	}
 	return false
 }

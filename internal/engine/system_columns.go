@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// A table's row system columns (plan.SystemValues) come from its row
+// ids: a row keeps its ctid while it lives, through UPDATE (PostgreSQL's
+// moves), until deletions leave more holes than rows in the table and it
+// is renumbered between transactions (table.compact), as VACUUM FULL
+// moves PostgreSQL's rows.
+
+// scanIDs calls fn for each row of t, as the writer sees it, with its id.
+func (e *Engine) scanIDs(t *table, fn func(id uint64, r value.Row) error) error {
+	var err error
+	t.scan(func(id uint64, r value.Row) bool {
+		err = fn(id, r)
+		return err == nil
+	})
+	return err
+}
+
+// scanSystem answers a scan of plan.SystemRelation(name): each row that
+// scan reads, with its id, followed by its row system columns.
+func (e *Engine) scanSystem(name string, scan func(func(uint64, value.Row) error) error, fn func(value.Row) error) error {
+	t, ok := e.tables[name]
+	if !ok {
+		return pgerr.New(pgerr.Internal, "engine: no table %q to read system columns of", name)
+	}
+	if !t.keepsRows() {
+		return e.Scan(name, fn) // its error
+	}
+	return scan(func(id uint64, r value.Row) error {
+		sys := plan.SystemValues(id)
+		return fn(append(append(make(value.Row, 0, len(r)+len(sys)), r...), sys[:]...))
+	})
+}

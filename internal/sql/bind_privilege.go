@@ -1,0 +1,268 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// The privilege functions (has_table_privilege and its kin, pg_has_role)
+// answer from the statement's catalog: a superuser holds every privilege
+// on every object; another role holds on a table or view what GRANT gave
+// it or PUBLIC, the privileges PostgreSQL gives PUBLIC by default
+// elsewhere (USAGE on schemas and types, CONNECT and TEMPORARY on the
+// database, EXECUTE on functions), and membership in itself alone. Names
+// of objects are looked up as the reg* types read them, with their
+// errors; an oid that names nothing gives NULL, as in PostgreSQL. The
+// privilege is a comma-separated list, true when any is held.
+
+// privObject is the kind of object a privilege function asks about.
+type privObject int
+
+const (
+	privTable privObject = iota
+	privColumn
+	privAnyColumn
+	privSequence
+	privSchema
+	privDatabase
+	privFunction
+	privType
+	privRole
+)
+
+// privFuncs are the privilege functions and the object each asks about.
+var privFuncs = map[string]privObject{
+	"has_table_privilege": privTable, "has_column_privilege": privColumn, "has_any_column_privilege": privAnyColumn,
+	"has_sequence_privilege": privSequence,
+	"has_schema_privilege":   privSchema, "has_database_privilege": privDatabase, "has_function_privilege": privFunction,
+	"has_type_privilege": privType, "pg_has_role": privRole,
+}
+
+// privNames are the privileges each kind of object has, by name, with
+// what a role that is not a superuser holds of it: a Privilege bit,
+// when GRANT gave it (to the role or PUBLIC); privPublic, always; 0,
+// never (a role's membership in itself is decided apart).
+var privNames = map[privObject]map[string]int{
+	privTable: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "DELETE": int(PrivDelete),
+		"TRUNCATE": int(PrivTruncate), "REFERENCES": 0, "TRIGGER": 0, "RULE": privNone},
+	privColumn:    {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
+	privAnyColumn: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
+	privSequence:  {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
+	privSchema:    {"CREATE": 0, "USAGE": privPublic},
+	privDatabase:  {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
+	privFunction:  {"EXECUTE": privPublic},
+	privType:      {"USAGE": privPublic},
+	privRole:      {"MEMBER": 0, "USAGE": 0},
+}
+
+// privPublic is a privilege PostgreSQL gives PUBLIC by default; privNone
+// is RULE, which PostgreSQL still reads and no role holds.
+const (
+	privPublic = -1
+	privNone   = -2
+)
+
+// privSuffixes are what may follow a privilege's name.
+var privSuffixes = map[privObject][]string{privRole: {" WITH ADMIN OPTION", " WITH GRANT OPTION"}}
+
+// parsePrivileges reads a privilege list: each name's value in
+// privNames. An unknown name is 22023, as in PostgreSQL.
+func parsePrivileges(obj privObject, s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		name := strings.ToUpper(strings.Trim(p, " \t\n\r\f\v"))
+		suffixes := privSuffixes[obj]
+		if suffixes == nil {
+			suffixes = []string{" WITH GRANT OPTION"}
+		}
+		for _, suf := range suffixes {
+			if base, ok := strings.CutSuffix(name, suf); ok {
+				name = base
+				break
+			}
+		}
+		v, ok := privNames[obj][name]
+		if !ok || name == "" {
+			return nil, pgerr.New(pgerr.InvalidParameter, "unrecognized privilege type: %q", strings.Trim(p, " \t\n\r\f\v"))
+		}
+		if v != privNone {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// bindPrivilegeCall binds a call of one of privFuncs; ok is false for
+// other functions.
+func (b *binder) bindPrivilegeCall(s *scope, name string, f *pg_query.FuncCall, sc *expr.SysCatalog) (expr.Expr, bool, error) {
+	obj, ok := privFuncs[name]
+	if !ok {
+		return nil, false, nil
+	}
+	n := 2 // the object and the privilege
+	if obj == privColumn {
+		n = 3
+	}
+	if len(f.Args) != n && len(f.Args) != n+1 {
+		return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if b.forView {
+		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
+	}
+	withUser := len(f.Args) == n+1
+	if !withUser && b.stmtClock == nil {
+		return nil, true, b.refuse(f.Location, "%s() without a role is supported in queries and data changes only", name)
+	}
+	args := make([]expr.Expr, len(f.Args))
+	params := make([]value.Kind, len(f.Args))
+	for i, a := range f.Args {
+		e, err := b.bindExpr(s, a)
+		if err != nil {
+			return nil, true, err
+		}
+		// The user and the object are named or given by oid, a column
+		// named or numbered; the privilege is text.
+		k := e.Type().Kind
+		switch {
+		case i == len(f.Args)-1 || !k.IsOid() && !k.IsInteger():
+			k = value.Text
+		case obj == privColumn && i == len(f.Args)-2:
+			k = value.Int8
+		default:
+			k = value.Oid
+		}
+		if args[i], err = b.coerce(e, value.Type{Kind: k, Mod: -1}, nodeLoc(a, f.Location)); err != nil {
+			return nil, true, err
+		}
+		params[i] = k
+	}
+	clock := b.stmtClock
+	t := value.BoolType
+	def := &expr.FuncDef{Name: name, Strict: true, Params: params, Result: t,
+		Eval: func(a []value.Value) (value.Value, error) {
+			if !withUser {
+				return privilegeHeld(sc, obj, clock.User, a)
+			}
+			user, ok := privRoleName(sc, a[0])
+			if !ok {
+				return value.Null, nil
+			}
+			return privilegeHeld(sc, obj, user, a[1:])
+		}}
+	return &expr.Func{Def: def, Args: args, T: t}, true, nil
+}
+
+// privRoleName returns the name of the role v names: a name, taken as
+// it is (privilegeHeld reports one that names no role), or an oid (as
+// oid); ok is false for an oid that names no role.
+func privRoleName(sc *expr.SysCatalog, v value.Value) (string, bool) {
+	if v.Kind() == value.Text {
+		return v.String(), true
+	}
+	for name, oid := range sc.OIDs[value.RegRole] {
+		if oid == v.OID() {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// privilegeHeld answers a privilege function for user over its object
+// and privilege arguments a (the object, a column for privColumn, the
+// privilege list).
+func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.Value) (value.Value, error) {
+	if _, ok := sc.OIDs[value.RegRole][user]; !ok {
+		return value.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", user)
+	}
+	var oid uint32
+	var found bool
+	var err error
+	switch obj {
+	case privTable, privColumn, privAnyColumn, privSequence:
+		oid, found, err = privObjectOID(sc, value.RegClass, a[0])
+		if err == nil && found && obj == privSequence && sc.RelKinds[oid] != 'S' {
+			err = pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", a[0].String())
+		}
+	case privSchema:
+		oid, found, err = privObjectOID(sc, value.RegNamespace, a[0])
+	case privFunction:
+		oid, found, err = privObjectOID(sc, value.RegProcedure, a[0])
+	case privType:
+		oid, found, err = privObjectOID(sc, value.RegType, a[0])
+	case privRole:
+		var role string
+		if role, found = privRoleName(sc, a[0]); found {
+			if oid, found = sc.OIDs[value.RegRole][role]; !found {
+				err = pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+			}
+		}
+	case privDatabase:
+		found = a[0].Kind() != value.Text && a[0].OID() == sc.DatabaseOID || a[0].Kind() == value.Text && a[0].String() == expr.DatabaseName
+		if !found && a[0].Kind() == value.Text {
+			err = pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", a[0].String())
+		}
+	}
+	if err != nil || !found {
+		return value.Null, err
+	}
+	if obj == privColumn {
+		cols := sc.RelCols[oid]
+		if a[1].Kind() != value.Text {
+			if n := a[1].Int(); n < 1 || n > int64(len(cols)) {
+				return value.Null, nil
+			}
+		} else if !containsString(cols, a[1].String()) {
+			return value.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].String(), sc.Names[value.RegClass][oid])
+		}
+		a = a[1:]
+	}
+	privs, err := parsePrivileges(obj, a[1].String())
+	if err != nil {
+		return value.Null, err
+	}
+	if sc.Superusers[user] && len(privs) > 0 {
+		return value.NewBool(true), nil
+	}
+	for _, p := range privs {
+		switch {
+		case p == privPublic:
+			return value.NewBool(true), nil
+		case obj == privRole:
+			return value.NewBool(sc.OIDs[value.RegRole][user] == oid), nil
+		case p > 0 && uint8(p)&(sc.Grants[oid][user]|sc.Grants[oid][""]) != 0:
+			return value.NewBool(true), nil
+		}
+	}
+	return value.NewBool(false), nil
+}
+
+// privObjectOID resolves an object argument: a name as the reg* type k
+// reads it (its error when it names nothing), or an oid, not found when
+// it names nothing.
+func privObjectOID(sc *expr.SysCatalog, k value.Kind, v value.Value) (uint32, bool, error) {
+	if v.Kind() != value.Text {
+		oid := v.OID()
+		_, ok := sc.Names[k][oid]
+		return oid, ok, nil
+	}
+	r, err := sc.RegIn(k, v.String())
+	if err != nil {
+		return 0, false, err
+	}
+	return r.OID(), true, nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
