@@ -128,6 +128,8 @@ func compileError(msg string) error {
 		code = pgerr.DatatypeMismatch
 	case strings.Contains(msg, "unrecognized exception condition"):
 		code = pgerr.UndefinedObject
+	case strings.Contains(msg, "is declared CONSTANT"):
+		code = "22005"
 	}
 	return pgerr.New(code, "%s", msg)
 }

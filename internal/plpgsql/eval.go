@@ -20,8 +20,12 @@ func (c *call) prep(pe *pexpr) (*prepared, error) {
 	case 3, 4, 5:
 		target, rhs := splitAssign(text)
 		if strings.ContainsRune(target, '[') {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to an array element (%s) is not supported", strings.TrimSpace(target)).
-				WithHint("assign the whole array: a := a[:n-1] || v || a[n+1:]")
+			p, err := prepareAssign(target, rhs, c.fr)
+			if err != nil {
+				return nil, err
+			}
+			pe.prep = p
+			return p, nil
 		}
 		text = "SELECT " + rhs
 	}
@@ -92,8 +96,10 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 			}
 			types[i], vals[i] = v.rec.cols[j].Type, v.rec.vals[j]
 		case v.isRec:
-			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "record variable %q as a value is not supported", v.name).
-				WithHint("read its fields: %s.field", v.name)
+			if v.rec == nil {
+				return nil, nil, unassigned(v.name)
+			}
+			types[i], vals[i] = v.rec.value()
 		default:
 			types[i], vals[i] = v.t, v.v
 		}

@@ -28,6 +28,16 @@ type record struct {
 	vals value.Row
 }
 
+// value is the record as a value of an anonymous record type, and its
+// type.
+func (r *record) value() (value.Type, value.Value) {
+	fields := make([]value.RecordField, len(r.cols))
+	for i, col := range r.cols {
+		fields[i] = value.RecordField{Name: col.Name, Type: col.Type}
+	}
+	return value.RecordTypeOf("", fields), value.NewRecord(append(value.Row(nil), r.vals...))
+}
+
 // frame is the scope of a block: its label and the variables it
 // declares.
 type frame struct {

@@ -191,7 +191,13 @@ func BindWithParams(cat Catalog, s *Stmt, types []value.Type) (Bound, Params, er
 		ps[i] = &expr.ParamSlot{N: i + 1, T: t}
 	}
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
-	bd, err := b.bindStmt(n)
+	var bd Bound
+	var err error
+	if s.Assign != nil {
+		bd, err = b.bindPLAssign()
+	} else {
+		bd, err = b.bindStmt(n)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

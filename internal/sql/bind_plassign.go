@@ -1,0 +1,49 @@
+package sql
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+)
+
+// bindPLAssign binds a PL/pgSQL assignment to a subscript or a field of
+// a variable (Stmt.Assign), as PostgreSQL binds it: like UPDATE's SET
+// a[i] = v, over the variable's value before. The result is one column,
+// the variable's new value, computed from each row of SELECT v.
+func (b *binder) bindPLAssign() (Bound, error) {
+	s := b.stmt
+	if sel := s.Node.GetSelectStmt(); sel != nil {
+		// A literal is read as the type of what it is assigned to, as
+		// INSERT … SELECT reads it.
+		b.insertSelectList = sel.TargetList
+	}
+	bd, err := b.bindStmt(s.Node)
+	b.insertSelectList = nil
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := bd.(*Select)
+	if !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in assignment")
+	}
+	cols := sel.Plan.Columns()
+	if len(cols) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "assignment source returned %d columns", len(cols))
+	}
+	base, err := b.bindParam(&pg_query.ParamRef{Number: s.AssignBase, Location: s.Assign.Location})
+	if err != nil {
+		return nil, err
+	}
+	t := base.Type()
+	assign, err := b.bindAssignSubscripts(&scope{}, s.Assign.Name, t, s.Assign.Indirection, s.Assign.Location)
+	if err != nil {
+		return nil, err
+	}
+	v, err := assign(base, &expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name}, nodeLoc(s.Node, 0))
+	if err != nil {
+		return nil, err
+	}
+	return &Select{Plan: &plan.Project{Input: sel.Plan, Exprs: []expr.Expr{v}, Cols: []plan.Column{{Name: s.Assign.Name, Type: t}}}}, nil
+}
