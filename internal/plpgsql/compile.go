@@ -11,6 +11,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -42,6 +43,8 @@ type Func struct {
 	body    *block
 	// types are the resolved types of declared variables, by datum.
 	types map[int]declType
+	// conflict is the body's #variable_conflict.
+	conflict sql.VarConflict
 }
 
 // Compile reads a function's CREATE FUNCTION statement, or a DO
@@ -62,7 +65,7 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 		return nil, pgerr.New(pgerr.Internal, "reading the PL/pgSQL tree: %v", err)
 	}
 	fn := obj(top[0], "PLpgSQL_function")
-	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}}
+	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}, conflict: variableConflict(body)}
 	for _, d := range list(fn, "datums") {
 		dt := readDatum(d)
 		if rel, ok := rowtypes[dt.name]; ok && dt.record {
@@ -86,6 +89,26 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 	}
 	c.scope(body)
 	return f, nil
+}
+
+// directive is a compiler option at the start of a body
+// (#variable_conflict use_column), which the grammar's tree does not keep.
+var directive = regexp.MustCompile(`^(?:\s+|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/|#[a-zA-Z_]+[ \t]+[a-zA-Z_]+)*?#variable_conflict[ \t]+([a-zA-Z_]+)`)
+
+// variableConflict reads the #variable_conflict of a body: what a name
+// both a variable and a column in scope stands for.
+func variableConflict(body string) sql.VarConflict {
+	m := directive.FindStringSubmatch(body)
+	if m == nil {
+		return sql.VarConflictError
+	}
+	switch strings.ToLower(m[1]) {
+	case "use_variable":
+		return sql.VarConflictUseVariable
+	case "use_column":
+		return sql.VarConflictUseColumn
+	}
+	return sql.VarConflictError
 }
 
 // rowTypeDecl is a declaration of a variable of a table's row type.

@@ -20,7 +20,7 @@ func (c *call) prep(pe *pexpr) (*prepared, error) {
 	case 3, 4, 5:
 		target, rhs := splitAssign(text)
 		if strings.ContainsRune(target, '[') {
-			p, err := prepareAssign(target, rhs, c.fr)
+			p, err := prepareAssign(target, rhs, c.fr, c.f.conflict)
 			if err != nil {
 				return nil, err
 			}
@@ -29,7 +29,7 @@ func (c *call) prep(pe *pexpr) (*prepared, error) {
 		}
 		text = "SELECT " + rhs
 	}
-	p, err := prepare(text, c.fr)
+	p, err := prepare(text, c.fr, c.f.conflict)
 	if err != nil {
 		return nil, err
 	}

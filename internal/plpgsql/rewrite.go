@@ -28,7 +28,7 @@ type ref struct {
 // name of a variable in scope (or label.name, or $n for a function's n-th
 // parameter), and record.field for a field of a record variable. A name
 // of a variable hides a column of the same name.
-func prepare(text string, fr *frame) (*prepared, error) {
+func prepare(text string, fr *frame, conflict sql.VarConflict) (*prepared, error) {
 	st, err := sql.Parse(text)
 	if err != nil {
 		return nil, err
@@ -36,13 +36,13 @@ func prepare(text string, fr *frame) (*prepared, error) {
 	if st == nil || st.Node == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at end of input")
 	}
-	return parameterize(st, fr), nil
+	return parameterize(st, fr, conflict), nil
 }
 
 // prepareAssign prepares an assignment to an element, a slice or a field
 // of a variable, target := rhs (sql.Stmt.Assign): the variable's value is
 // a parameter too, the last.
-func prepareAssign(target, rhs string, fr *frame) (*prepared, error) {
+func prepareAssign(target, rhs string, fr *frame, conflict sql.VarConflict) (*prepared, error) {
 	up, err := sql.Parse("UPDATE plpgsql_target SET " + target + " = NULL")
 	if err != nil || up == nil || up.Node.GetUpdateStmt() == nil || len(up.Node.GetUpdateStmt().TargetList) != 1 {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in assignment target %q", strings.TrimSpace(target))
@@ -71,7 +71,7 @@ func prepareAssign(target, rhs string, fr *frame) (*prepared, error) {
 			rt.Name, rt.Indirection = second, rt.Indirection[1:]
 		}
 	}
-	p := parameterize(st, fr)
+	p := parameterize(st, fr, conflict)
 	p.refs = append(p.refs, base)
 	st.AssignBase = int32(len(p.refs))
 	return p, nil
@@ -79,10 +79,12 @@ func prepareAssign(target, rhs string, fr *frame) (*prepared, error) {
 
 // parameterize makes the variables st names parameters: a name of a
 // variable in scope (or label.name, or $n for a function's n-th
-// parameter), and record.field for a field of a record variable. A name
-// of a variable hides a column of the same name.
-func parameterize(st *sql.Stmt, fr *frame) *prepared {
+// parameter), and record.field for a field of a record variable. The
+// binder decides, under conflict, what a column of the same name in scope
+// makes of a variable's name.
+func parameterize(st *sql.Stmt, fr *frame, conflict sql.VarConflict) *prepared {
 	p := &prepared{st: st}
+	st.VarConflict = conflict
 	index := map[ref]int32{}
 	param := func(r ref, loc int32) *pg_query.Node {
 		n, ok := index[r]
@@ -106,6 +108,12 @@ func parameterize(st *sql.Stmt, fr *frame) *prepared {
 				names = append(names, s.Sval)
 			}
 			if r, ok := fr.resolve(names); ok {
+				if conflict != sql.VarConflictUseVariable {
+					if st.Vars == nil {
+						st.Vars = map[int32][]string{}
+					}
+					st.Vars[cr.Location] = names
+				}
 				*n = *param(r, cr.Location)
 			}
 		case n.GetParamRef() != nil:

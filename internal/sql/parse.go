@@ -33,6 +33,11 @@ type Stmt struct {
 	// parameter $AssignBase. BindWithParams binds the variable's new value.
 	Assign     *pg_query.ResTarget
 	AssignBase int32
+	// Vars are the names of the column references that a PL/pgSQL body's
+	// variables replaced by parameters, by location; VarConflict says
+	// what a column of the same name in scope makes of them (bind_plvar.go).
+	Vars        map[int32][]string
+	VarConflict VarConflict
 }
 
 // errf returns an error positioned at the 0-based byte offset loc of the
