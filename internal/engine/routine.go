@@ -46,6 +46,9 @@ func compiled(f *sql.Function) (*plpgsql.Func, error) {
 // declaration.
 func routineSignature(f *sql.Function) plpgsql.Signature {
 	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0}
+	if fields := f.RowFields(); fields != nil {
+		sig.Result, sig.Composite = fields, true
+	}
 	in, out := 0, 0
 	for _, m := range f.ArgModes {
 		switch m {

@@ -28,6 +28,9 @@ type Signature struct {
 	// type, one per OUT parameter.
 	Result []plan.Column
 	Set    bool
+	// Composite says that the result is a composite type, whose fields
+	// are Result: a row returned is one value, a record.
+	Composite bool
 	// Out says that the result columns are OUT parameters (or RETURNS
 	// TABLE), which RETURN without a value returns.
 	Out bool

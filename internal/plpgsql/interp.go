@@ -157,6 +157,15 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 		return value.NewText(value.Text, ""), []value.Row{{value.NewText(value.Text, "")}}, nil
 	case ct.kind != ctlReturn:
 		return value.Null, nil, pgerr.New("2F005", "control reached end of function without RETURN")
+	case sig.Composite:
+		row := c.ret.Fields()
+		if c.ret.IsNull() {
+			row = make(value.Row, len(sig.Result))
+			for i := range row {
+				row[i] = value.Null
+			}
+		}
+		return c.ret, []value.Row{row}, nil
 	}
 	return c.ret, []value.Row{{c.ret}}, nil
 }

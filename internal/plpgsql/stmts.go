@@ -374,11 +374,21 @@ func (c *call) dynExecute(s *dynExecute) error {
 
 func (c *call) returnStmt(s *returnStmt) (control, error) {
 	if s.e != nil && !c.f.sig.Set {
-		v, _, err := c.scalar(s.e)
+		v, t, err := c.scalar(s.e)
 		if err != nil {
 			return control{}, err
 		}
-		if len(c.f.sig.Result) == 1 && !v.IsNull() {
+		switch {
+		case c.f.sig.Composite && !v.IsNull():
+			if err := c.checkRecord(fieldTypes(t), "returned record type does not match expected record type"); err != nil {
+				return control{}, err
+			}
+			row, err := c.resultRow(v.Fields())
+			if err != nil {
+				return control{}, err
+			}
+			v = value.NewRecord(row)
+		case len(c.f.sig.Result) == 1 && !v.IsNull():
 			if v, err = c.rt.Assign(v, c.f.sig.Result[0].Type); err != nil {
 				return control{}, err
 			}
@@ -399,12 +409,34 @@ func (c *call) returnNext(s *returnNext) error {
 			if v.rec == nil {
 				return unassigned(v.name)
 			}
+			if c.f.sig.Composite {
+				types := make([]value.Type, len(v.rec.cols))
+				for i, col := range v.rec.cols {
+					types[i] = col.Type
+				}
+				if err := c.checkRecord(types, "wrong record type supplied in RETURN NEXT"); err != nil {
+					return err
+				}
+			}
 			return c.addRow(v.rec.vals)
 		}
 	}
-	v, _, err := c.scalar(s.e)
+	v, t, err := c.scalar(s.e)
 	if err != nil {
 		return err
+	}
+	if c.f.sig.Composite && (t.Kind == value.Record || v.IsNull()) {
+		row := v.Fields()
+		if err := c.checkRecord(fieldTypes(t), "returned record type does not match expected record type"); err != nil && !v.IsNull() {
+			return err
+		}
+		if v.IsNull() {
+			row = make(value.Row, len(cols))
+			for i := range row {
+				row[i] = value.Null
+			}
+		}
+		return c.addRow(row)
 	}
 	if len(cols) != 1 {
 		return pgerr.New(pgerr.DatatypeMismatch, "wrong record type supplied in RETURN NEXT")
@@ -412,12 +444,61 @@ func (c *call) returnNext(s *returnNext) error {
 	return c.addRow(value.Row{v})
 }
 
+// checkRecord checks that a record of fields of these types is of the
+// function's row type, as PostgreSQL converts a record to it: the same
+// number of fields, of the same types (no cast); msg is the error's. A
+// record whose fields are not known (nil) is not checked.
+func (c *call) checkRecord(types []value.Type, msg string) error {
+	if types == nil {
+		return nil
+	}
+	want := c.f.sig.Result
+	if len(types) != len(want) {
+		return pgerr.New(pgerr.DatatypeMismatch, "%s", msg).
+			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(types), len(want))
+	}
+	for i, t := range types {
+		if t.Kind != want[i].Type.Kind {
+			return pgerr.New(pgerr.DatatypeMismatch, "%s", msg).
+				WithDetail("Returned type %s does not match expected type %s in column %d.", t, want[i].Type, i+1)
+		}
+	}
+	return nil
+}
+
+// fieldTypes are the types of the fields of a record type; nil when
+// they are not known.
+func fieldTypes(t value.Type) []value.Type {
+	if t.Kind != value.Record {
+		return nil
+	}
+	d := t.RecordDesc()
+	if d == nil {
+		return nil
+	}
+	out := make([]value.Type, len(d.Fields))
+	for i, f := range d.Fields {
+		out[i] = f.Type
+	}
+	return out
+}
+
 // addRow adds a row to a set-returning function's result, each value
 // converted to its column's type.
 func (c *call) addRow(row value.Row) error {
+	out, err := c.resultRow(row)
+	if err != nil {
+		return err
+	}
+	c.rows = append(c.rows, out)
+	return nil
+}
+
+// resultRow converts a row to the function's result columns.
+func (c *call) resultRow(row value.Row) (value.Row, error) {
 	cols := c.f.sig.Result
 	if len(row) != len(cols) {
-		return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
 			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(row), len(cols))
 	}
 	out := make(value.Row, len(row))
@@ -426,12 +507,11 @@ func (c *call) addRow(row value.Row) error {
 		if !v.IsNull() {
 			var err error
 			if out[i], err = c.rt.Assign(v, cols[i].Type); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	c.rows = append(c.rows, out)
-	return nil
+	return out, nil
 }
 
 // sameColumns checks that RETURN QUERY's columns are the function's, of

@@ -165,6 +165,9 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 	}
 	srf := &expr.SRF{Name: fn.Name, Args: args, Gen: expr.RoutineSRF(fn.Name, fn.Signature(), fn.Strict, b.stmtClock)}
 	cols := fn.Cols
+	if fields := fn.RowFields(); fields != nil {
+		cols = fields
+	}
 	if len(cols) == 0 {
 		cols = []plan.Column{{Name: fn.Name, Type: value.TextType}}
 	}
