@@ -77,6 +77,14 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 		f.datums = append(f.datums, dt)
 	}
 	f.found = f.nparams
+	for _, d := range f.datums {
+		if d.cursor != nil && d.cursor.argRow >= 0 && d.cursor.argRow < len(f.datums) {
+			// A bound cursor's arguments are variables of its OPEN only.
+			for _, a := range f.datums[d.cursor.argRow].fields {
+				f.datums[a].implicit = true
+			}
+		}
+	}
 	c := &compiler{f: f, nextVars: returnNextVars(body)}
 	kind, act := node(fn["action"])
 	if kind != "PLpgSQL_stmt_block" {
@@ -88,7 +96,7 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 	}
 	if c.unsupported != "" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported", c.unsupported).
-			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS and SQL statements; cursors and transaction control are not supported")
+			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS, cursors (OPEN, FETCH, MOVE, CLOSE) and SQL statements; CALL and transaction control are not supported")
 	}
 	c.scope(body)
 	return f, nil
@@ -232,8 +240,17 @@ func readDatum(v any) *datum {
 		d.record = true
 	case "PLpgSQL_recfield":
 		d.field, d.parent, d.implicit = str(m, "fieldname"), num(m, "recparentno"), true
+	case "PLpgSQL_row":
+		d.implicit = true
+		for _, fv := range list(m, "fields") {
+			fm, _ := fv.(jm)
+			d.fields = append(d.fields, num(fm, "varno"))
+		}
 	default:
 		d.implicit = true
+	}
+	if q := expr(m, "cursor_explicit_expr"); q != nil {
+		d.cursor = &cursorDecl{query: q, argRow: num(m, "cursor_explicit_argrow"), options: num(m, "cursor_options")}
 	}
 	if strings.HasPrefix(d.name, "__Case__Variable_") {
 		d.implicit = true
@@ -386,6 +403,26 @@ func (c *compiler) stmt(v any) stmt {
 			s.items = append(s.items, diagItem{kind: str(im, "kind"), target: num(im, "target")})
 		}
 		return s
+	case "PLpgSQL_stmt_open":
+		return &openStmt{curvar: num(m, "curvar"), options: num(m, "cursor_options"), query: expr(m, "query"), dyn: expr(m, "dynquery"),
+			params: exprs(m, "params"), args: expr(m, "argquery")}
+	case "PLpgSQL_stmt_fetch":
+		s := &fetchStmt{curvar: num(m, "curvar"), direction: num(m, "direction"), count: expr(m, "expr"), move: flag(m, "is_move"), target: readTarget(m)}
+		s.howMany = int64(num(m, "how_many"))
+		if n, _ := m["how_many"].(float64); n >= fetchAll {
+			s.howMany = fetchAll
+		}
+		return s
+	case "PLpgSQL_stmt_close":
+		return &closeStmt{curvar: num(m, "curvar")}
+	case "PLpgSQL_stmt_forc":
+		t := target{rec: -1}
+		if k, vm := node(m["var"]); k == "PLpgSQL_rec" {
+			t.rec = num(vm, "dno")
+		} else {
+			t = readTarget(jm{"target": m["var"]})
+		}
+		return &forCursor{label: str(m, "label"), curvar: num(m, "curvar"), args: expr(m, "argquery"), target: t, body: c.stmts(list(m, "body"))}
 	case "PLpgSQL_stmt_null":
 		return &nullStmt{}
 	case "":

@@ -104,6 +104,10 @@ type call struct {
 	// caught are the errors of the exception handlers running, innermost
 	// last: what RAISE; raises again and GET STACKED DIAGNOSTICS reads.
 	caught []*pgerr.Error
+	// cursors are the open cursors, by name; portals counts the names
+	// given to unbound ones.
+	cursors map[string]*cursor
+	portals int
 }
 
 // control is how a statement ends: normally, or by EXIT, CONTINUE or
@@ -274,6 +278,9 @@ func (c *call) declare(dno int) error {
 		return c.setVar(v, val, true)
 	}
 	c.bind(dno, v)
+	if d.cursor != nil {
+		v.v = value.NewText(value.Text, d.name) // a bound cursor is named after its variable
+	}
 	if v.notNull && !v.isRec {
 		return pgerr.New("22004", "null value cannot be assigned to variable %q declared NOT NULL", v.name)
 	}
@@ -303,6 +310,8 @@ func (c *call) declType(dno int) (declType, error) {
 		dt, err = c.rowType(d.typName[:len(d.typName)-len("%rowtype")])
 	case d.record:
 		dt.rec = true
+	case lower == "refcursor" || lower == "pg_catalog.refcursor":
+		dt.t = value.TextType // the name of a cursor
 	case strings.HasSuffix(lower, "%type"):
 		dt, err = c.typeOf(d.typName[:len(d.typName)-len("%type")])
 	default:

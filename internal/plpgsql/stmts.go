@@ -85,6 +85,14 @@ func (c *call) stmt(s stmt) (control, error) {
 		return control{}, nil
 	case *getDiag:
 		return control{}, c.getDiag(s)
+	case *openStmt:
+		return control{}, c.open(s)
+	case *fetchStmt:
+		return control{}, c.fetch(s)
+	case *closeStmt:
+		return control{}, c.closeCursor(s)
+	case *forCursor:
+		return c.forCursor(s)
 	case *nullStmt:
 		return control{}, nil
 	}

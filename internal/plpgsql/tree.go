@@ -28,6 +28,10 @@ type datum struct {
 	// (r.a := …): its name, and the record's datum.
 	field  string
 	parent int
+	// cursor is set for a bound cursor's variable; fields are the datums
+	// of a row (a bound cursor's arguments).
+	cursor *cursorDecl
+	fields []int
 }
 
 type (
