@@ -274,7 +274,7 @@ func (c *conn) readyForQuery() {
 func errorResponse(err error, sev string) *pgproto3.ErrorResponse {
 	e := pgerr.Wrap(err)
 	return &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.Code, Message: e.Message,
-		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position)}
+		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position), Where: e.Context}
 }
 
 // sendError sends err; its position, within a statement that starts at

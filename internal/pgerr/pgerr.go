@@ -90,6 +90,10 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int
+	// Context says where the error arose, a line each, innermost first,
+	// as PostgreSQL's CONTEXT field (PL/pgSQL function f(integer) line 3
+	// at RAISE).
+	Context string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -121,6 +125,17 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	c := *e
 	c.Detail = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// WithContext returns a copy of e with a line of context after those it
+// has.
+func (e *Error) WithContext(line string) *Error {
+	c := *e
+	if c.Context != "" {
+		c.Context += "\n"
+	}
+	c.Context += line
 	return &c
 }
 
@@ -162,6 +177,9 @@ func Format(err error, sql string) string {
 	}
 	if e.Hint != "" {
 		fmt.Fprintf(&b, "HINT:  %s\n", e.Hint)
+	}
+	if e.Context != "" {
+		fmt.Fprintf(&b, "CONTEXT:  %s\n", e.Context)
 	}
 	return b.String()
 }

@@ -48,14 +48,16 @@ type Func struct {
 	types map[int]declType
 	// conflict is the body's #variable_conflict.
 	conflict sql.VarConflict
+	// lines are the statements' lines in the body, for errors' context.
+	lines map[stmt]int
 }
 
 // Compile reads a function's CREATE FUNCTION statement, or a DO
-// statement, with PostgreSQL's PL/pgSQL grammar; body is the code's
+// statement, src, with PostgreSQL's PL/pgSQL grammar; body is the code's
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
-func Compile(stmt, body string, sig Signature) (*Func, error) {
-	stmt, rowtypes := rowTypeDecls(stmt)
-	js, err := pg_query.ParsePlPgSqlToJSON(stmt)
+func Compile(src, body string, sig Signature) (*Func, error) {
+	src, rowtypes := rowTypeDecls(src)
+	js, err := pg_query.ParsePlPgSqlToJSON(src)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
@@ -68,7 +70,7 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 		return nil, pgerr.New(pgerr.Internal, "reading the PL/pgSQL tree: %v", err)
 	}
 	fn := obj(top[0], "PLpgSQL_function")
-	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}, conflict: variableConflict(body)}
+	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}, lines: map[stmt]int{}, conflict: variableConflict(body)}
 	for _, d := range list(fn, "datums") {
 		dt := readDatum(d)
 		if rel, ok := rowtypes[dt.name]; ok && dt.record {
@@ -262,6 +264,8 @@ func (c *compiler) stmts(l []any) []stmt {
 	var out []stmt
 	for _, v := range l {
 		if s := c.stmt(v); s != nil {
+			_, m := node(v)
+			c.f.lines[s] = num(m, "lineno")
 			out = append(out, s)
 		}
 	}

@@ -1,6 +1,7 @@
 package plpgsql
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -108,6 +109,9 @@ type call struct {
 	// given to unbound ones.
 	cursors map[string]*cursor
 	portals int
+	// placed says that the error being returned has its context line
+	// of this call.
+	placed bool
 }
 
 // control is how a statement ends: normally, or by EXIT, CONTINUE or
@@ -145,6 +149,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	}
 	ct, err := c.block(f.body)
 	if err != nil {
+		if !c.placed {
+			err = c.place(err, "")
+		}
 		return value.Null, nil, unpositioned(err)
 	}
 	sig := f.sig
@@ -160,7 +167,7 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	case len(sig.Result) == 0:
 		return value.NewText(value.Text, ""), []value.Row{{value.NewText(value.Text, "")}}, nil
 	case ct.kind != ctlReturn:
-		return value.Null, nil, pgerr.New("2F005", "control reached end of function without RETURN")
+		return value.Null, nil, c.place(pgerr.New("2F005", "control reached end of function without RETURN"), "")
 	case sig.Composite:
 		row := c.ret.Fields()
 		if c.ret.IsNull() {
@@ -172,6 +179,29 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 		return c.ret, []value.Row{row}, nil
 	}
 	return c.ret, []value.Row{{c.ret}}, nil
+}
+
+// place gives err the line of context of this call: the function, and
+// where in it (at, "" for nowhere in particular).
+func (c *call) place(err error, at string) error {
+	c.placed = true
+	return pgerr.Wrap(err).WithContext("PL/pgSQL function " + c.f.signatureText() + at)
+}
+
+// signatureText is the function as PostgreSQL names it in a context
+// line: f(integer, text), of its input parameters' types;
+// inline_code_block for a DO block.
+func (f *Func) signatureText() string {
+	if f.sig.Name == "" {
+		return "inline_code_block"
+	}
+	var types []string
+	for i, m := range f.sig.Modes {
+		if m == 'i' || m == 'b' {
+			types = append(types, f.sig.Types[i].String())
+		}
+	}
+	return f.sig.Name + "(" + strings.Join(types, ",") + ")"
 }
 
 // outs is the row of the OUT parameters' values.
@@ -200,7 +230,7 @@ func (c *call) block(b *block) (control, error) {
 	defer func() { c.fr = saved }()
 	for _, dno := range b.decls {
 		if err := c.declare(dno); err != nil {
-			return control{}, err
+			return control{}, c.place(err, fmt.Sprintf(" line %d during statement block local variable initialization", b.line))
 		}
 	}
 	var mark Mark
@@ -215,6 +245,7 @@ func (c *call) block(b *block) (control, error) {
 				continue
 			}
 			c.rt.Undo(mark)
+			c.placed = false
 			hf := newFrame(c.fr, "")
 			hf.vars["sqlstate"] = &variable{name: "sqlstate", t: value.TextType, v: value.NewText(value.Text, pe.Code), isConst: true}
 			hf.vars["sqlerrm"] = &variable{name: "sqlerrm", t: value.TextType, v: value.NewText(value.Text, pe.Message), isConst: true}

@@ -30,6 +30,7 @@ func (c *call) raise(s *raise) error {
 		if len(c.caught) == 0 {
 			return pgerr.New("0Z002", "RAISE without parameters cannot be used outside an exception handler")
 		}
+		c.placed = true // the error again, with the context it had
 		return c.caught[len(c.caught)-1]
 	}
 	e := &pgerr.Error{Code: "P0001"}

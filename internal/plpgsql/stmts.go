@@ -1,6 +1,7 @@
 package plpgsql
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -19,7 +20,17 @@ func (c *call) stmts(ss []stmt) (control, error) {
 	return control{}, nil
 }
 
+// stmt runs a statement; its error, when no statement inside it placed
+// it, says where it arose (PL/pgSQL function f(integer) line 3 at RAISE).
 func (c *call) stmt(s stmt) (control, error) {
+	ct, err := c.exec(s)
+	if err != nil && !c.placed {
+		err = c.place(err, fmt.Sprintf(" line %d at %s", c.f.lines[s], stmtKind(s)))
+	}
+	return ct, err
+}
+
+func (c *call) exec(s stmt) (control, error) {
 	switch s := s.(type) {
 	case *block:
 		return c.block(s)
@@ -333,6 +344,15 @@ func (c *call) execSQL(s *execSQL) error {
 	}
 	c.rowCount = res.Count
 	p := s.sql.prep
+	if s.into && p.st.Node.GetSelectStmt() != nil {
+		// PostgreSQL stops a query INTO at the row it needs: the first,
+		// or the second that STRICT refuses.
+		limit := int64(1)
+		if s.strict {
+			limit = 2
+		}
+		c.rowCount = min(c.rowCount, limit)
+	}
 	if s.into {
 		if err := c.intoResult(s.target, res, s.strict, p.st.Node.GetSelectStmt() == nil); err != nil {
 			return err
@@ -584,7 +604,11 @@ func (c *call) getDiag(s *getDiag) error {
 			v = value.NewText(value.Text, caught.Detail)
 		case "PG_EXCEPTION_HINT":
 			v = value.NewText(value.Text, caught.Hint)
-		case "PG_CONTEXT", "PG_EXCEPTION_CONTEXT", "COLUMN_NAME", "CONSTRAINT_NAME", "PG_DATATYPE_NAME", "TABLE_NAME", "SCHEMA_NAME":
+		case "PG_EXCEPTION_CONTEXT":
+			v = value.NewText(value.Text, caught.Context)
+		case "PG_CONTEXT":
+			v = value.NewText(value.Text, fmt.Sprintf("PL/pgSQL function %s line %d at %s", c.f.signatureText(), c.f.lines[s], stmtKind(s)))
+		case "COLUMN_NAME", "CONSTRAINT_NAME", "PG_DATATYPE_NAME", "TABLE_NAME", "SCHEMA_NAME":
 			v = value.NewText(value.Text, "")
 		default:
 			return pgerr.New(pgerr.FeatureNotSupported, "GET DIAGNOSTICS %s is not supported", it.kind)
