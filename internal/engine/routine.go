@@ -30,16 +30,28 @@ const maxRoutineDepth = 400
 
 // compiled returns the compiled body of a PL/pgSQL function, compiling it
 // at its first call.
-func compiled(f *sql.Function) (*plpgsql.Func, error) {
+func (e *Engine) compiled(f *sql.Function) (*plpgsql.Func, error) {
 	if pf, ok := f.Compiled.(*plpgsql.Func); ok {
 		return pf, nil
 	}
-	pf, err := plpgsql.Compile(f.SQL, f.Source, routineSignature(f))
+	sig := routineSignature(f)
+	sig.RowType = e.isRowType
+	pf, err := plpgsql.Compile(f.SQL, f.Source, sig)
 	if err != nil {
 		return nil, err
 	}
 	f.Compiled = pf
 	return pf, nil
+}
+
+// isRowType reports whether name is a table's, a view's or a composite
+// type's: a PL/pgSQL variable declared of it is a record of its fields.
+func (e *Engine) isRowType(name string) bool {
+	if _, ok := e.Relation(name); ok {
+		return true
+	}
+	_, ok := e.CompositeType(name)
+	return ok
 }
 
 // routineSignature is what the interpreter needs of a function's
@@ -82,7 +94,7 @@ func (e *Engine) callsRoutine(rec *recorder) bool {
 
 // execDo runs DO.
 func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
-	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{})
+	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{RowType: s.e.isRowType})
 	if err != nil {
 		return Result{}, err
 	}
@@ -108,7 +120,7 @@ func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []va
 		return value.Null, nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("PL/pgSQL calls nest at most %d deep", maxRoutineDepth)
 	}
-	pf, err := compiled(f)
+	pf, err := s.e.compiled(f)
 	if err != nil {
 		return value.Null, nil, err
 	}

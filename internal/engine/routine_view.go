@@ -63,7 +63,7 @@ func (r viewRoutines) Call(sig string, args []value.Value) (value.Value, error) 
 	if vc.depth >= maxRoutineDepth {
 		return value.Null, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
 	}
-	pf, err := compiled(f)
+	pf, err := e.compiled(f)
 	if err != nil {
 		return value.Null, err
 	}

@@ -31,6 +31,10 @@ type Signature struct {
 	// Composite says that the result is a composite type, whose fields
 	// are Result: a row returned is one value, a record.
 	Composite bool
+	// RowType reports whether a type name is a table's, a view's or a
+	// composite type's: a variable declared of it is a record of its
+	// fields, as one of name%ROWTYPE. Nil when there are none.
+	RowType func(name string) bool
 	// Out says that the result columns are OUT parameters (or RETURNS
 	// TABLE), which RETURN without a value returns.
 	Out bool
@@ -57,6 +61,9 @@ type Func struct {
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
 func Compile(src, body string, sig Signature) (*Func, error) {
 	src, rowtypes := rowTypeDecls(src)
+	if sig.RowType != nil {
+		src = namedRowTypeDecls(src, body, sig.RowType, rowtypes)
+	}
 	js, err := pg_query.ParsePlPgSqlToJSON(src)
 	if err != nil {
 		var pe *parser.Error
@@ -139,6 +146,42 @@ func rowTypeDecls(stmt string) (string, map[string]string) {
 	})
 	return out, rels
 }
+
+// namedRowTypeDecls declares record the variables that the DECLARE
+// sections of body (as it appears in src) declare of a row type named
+// without %ROWTYPE (v t), adding their types to rels.
+func namedRowTypeDecls(src, body string, rowType func(string) bool, rels map[string]string) string {
+	off := strings.Index(src, body)
+	sections, ok := declSections(body)
+	if off < 0 || !ok {
+		return src
+	}
+	var b strings.Builder
+	last := 0
+	for _, sec := range sections {
+		start, end := off+sec.start, off+sec.end
+		b.WriteString(src[last:start])
+		for i, decl := range strings.Split(src[start:end], ";") {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			g := namedRowTypeDecl.FindStringSubmatchIndex(decl)
+			if g == nil || !rowType(strings.ToLower(decl[g[6]:g[7]])) {
+				b.WriteString(decl)
+				continue
+			}
+			rels[strings.ToLower(decl[g[2]:g[3]])] = decl[g[6]:g[7]]
+			b.WriteString(decl[:g[6]] + "record" + decl[g[7]:])
+		}
+		last = end
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+// namedRowTypeDecl is a declaration name [CONSTANT] type, the type a
+// single name (perhaps a row type's).
+var namedRowTypeDecl = regexp.MustCompile(`(?i)^\s*([a-z_][a-z0-9_$]*)(\s+(?:constant\s+)?)([a-z_][a-z0-9_$.]*)\s*(?::=|=|default\b|not\s+null\b|$)`)
 
 // placeholders counts the % of a RAISE format that take a parameter.
 func placeholders(format string) int {
@@ -487,7 +530,12 @@ func (c *compiler) scope(body string) {
 
 // declSection is a DECLARE section of a body: the number of the block it
 // belongs to, in the order blocks open, and how many declarations it has.
-type declSection struct{ block, count int }
+type declSection struct {
+	block, count int
+	// start and end are the section's text in the body: after DECLARE,
+	// up to BEGIN.
+	start, end int
+}
 
 // declSections reads the DECLARE sections of a body's text, skipping
 // quoted text and comments; ok is false when the text is not as
@@ -531,12 +579,12 @@ func declSections(body string) (out []declSection, ok bool) {
 			switch strings.ToLower(body[i:j]) {
 			case "declare":
 				if open < 0 {
-					out = append(out, declSection{block: begins})
+					out = append(out, declSection{block: begins, start: j})
 					open = len(out) - 1
 				}
 			case "begin":
 				if open >= 0 {
-					out[open].block = begins
+					out[open].block, out[open].end = begins, i
 					open = -1
 				}
 				begins++

@@ -99,7 +99,7 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 			if v.rec == nil {
 				return nil, nil, unassigned(v.name)
 			}
-			types[i], vals[i] = v.rec.value()
+			types[i], vals[i] = recordValue(v)
 		default:
 			types[i], vals[i] = v.t, v.v
 		}

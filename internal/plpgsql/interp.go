@@ -29,14 +29,19 @@ type record struct {
 	vals value.Row
 }
 
-// value is the record as a value of an anonymous record type, and its
-// type.
-func (r *record) value() (value.Type, value.Value) {
+// recordValue is the value of a record variable, which must be assigned,
+// and its type: the variable's row type, or an anonymous record type.
+func recordValue(v *variable) (value.Type, value.Value) {
+	r := v.rec
+	val := value.NewRecord(append(value.Row(nil), r.vals...))
+	if v.t.Kind == value.Record && v.rowType != nil {
+		return v.t, val
+	}
 	fields := make([]value.RecordField, len(r.cols))
 	for i, col := range r.cols {
 		fields[i] = value.RecordField{Name: col.Name, Type: col.Type}
 	}
-	return value.RecordTypeOf("", fields), value.NewRecord(append(value.Row(nil), r.vals...))
+	return value.RecordTypeOf("", fields), val
 }
 
 // frame is the scope of a block: its label and the variables it
@@ -360,12 +365,21 @@ func (c *call) declType(dno int) (declType, error) {
 	return dt, nil
 }
 
+// rowType is the type of a record of a table's, a view's or a composite
+// type's fields; t is the row type itself when it is one.
 func (c *call) rowType(rel string) (declType, error) {
 	res, err := c.runText("SELECT * FROM "+rel+" LIMIT 0", nil, nil)
 	if err != nil {
-		return declType{}, err
+		var cerr error
+		if res, cerr = c.runText("SELECT (NULL::"+rel+").*", nil, nil); cerr != nil {
+			return declType{}, err
+		}
 	}
-	return declType{rec: true, cols: res.Cols}, nil
+	dt := declType{rec: true, cols: res.Cols}
+	if typ, err := c.runText("SELECT NULL::"+rel, nil, nil); err == nil && typ.Cols[0].Type.Kind == value.Record {
+		dt.t = typ.Cols[0].Type
+	}
+	return dt, nil
 }
 
 // typeOf is the type of name%TYPE: a variable's, or a table's column's.
