@@ -235,7 +235,7 @@ func (c *call) block(b *block) (control, error) {
 	defer func() { c.fr = saved }()
 	for _, dno := range b.decls {
 		if err := c.declare(dno); err != nil {
-			return control{}, c.place(err, fmt.Sprintf(" line %d during statement block local variable initialization", b.line))
+			return control{}, c.place(err, fmt.Sprintf(" line %d during statement block local variable initialization", c.f.datums[dno].line))
 		}
 	}
 	var mark Mark

@@ -290,9 +290,11 @@ func (c *call) foreach(s *foreach) (control, error) {
 			return control{}, err
 		}
 		if stop, ct, err := c.iterate(s.label, s.body); stop {
+			c.setFound(true)
 			return ct, err
 		}
 	}
+	c.setFound(len(arr.Elems()) > 0)
 	return control{}, nil
 }
 
