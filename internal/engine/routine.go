@@ -291,7 +291,17 @@ func (e *Engine) plChange(fn func() (Result, error)) (Result, error) {
 
 // Assign implements plpgsql.Runtime.
 func (rt *plRuntime) Assign(v value.Value, t value.Type) (value.Value, error) {
-	return assignValue(v, t)
+	return plAssign(v, t)
+}
+
+// plAssign converts v to t as a PL/pgSQL assignment does: by an
+// assignment cast when there is one, else through text, as PostgreSQL
+// does since version 14 (a boolean into an integer is 22P02, not 1).
+func plAssign(v value.Value, t value.Type) (value.Value, error) {
+	if v.IsNull() || sql.Assignable(v.Kind(), t.Kind) {
+		return assignValue(v, t)
+	}
+	return assignValue(value.NewText(value.Text, v.String()), t)
 }
 
 // Notice implements plpgsql.Runtime: the notice reaches the client with

@@ -122,7 +122,7 @@ func (rt viewRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, 
 }
 
 // Assign implements plpgsql.Runtime.
-func (viewRuntime) Assign(v value.Value, t value.Type) (value.Value, error) { return assignValue(v, t) }
+func (viewRuntime) Assign(v value.Value, t value.Type) (value.Value, error) { return plAssign(v, t) }
 
 // Notice implements plpgsql.Runtime: a view's calls have no client.
 func (viewRuntime) Notice(string) {}

@@ -6,6 +6,7 @@ import (
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // bindPLAssign binds a PL/pgSQL assignment to a subscript or a field of
@@ -47,3 +48,8 @@ func (b *binder) bindPLAssign() (Bound, error) {
 	}
 	return &Select{Plan: &plan.Project{Input: sel.Plan, Exprs: []expr.Expr{v}, Cols: []plan.Column{{Name: s.Assign.Name, Type: t}}}}, nil
 }
+
+// Assignable reports whether PostgreSQL converts a value of kind from to
+// kind to by an assignment cast. PL/pgSQL converts the others through
+// text: the value's output read as the type's input.
+func Assignable(from, to value.Kind) bool { return assignable(from, to) }
