@@ -117,7 +117,24 @@ func (c *call) run(pe *pexpr) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.rt.Run(p.st, types, args, true)
+	res, err := c.rt.Run(p.st, types, args, true)
+	if err != nil && pe.mode == 0 {
+		return nil, statementContext(err, pe.text)
+	}
+	return res, err
+}
+
+// statementContext gives an error that running the SQL statement text
+// raised the context line PostgreSQL gives it (SQL statement "…"); an
+// error of its binding, which has a position, has none, as PostgreSQL
+// shows the query instead. An expression's error has none either: most
+// are PostgreSQL's simple expressions, which give none.
+func statementContext(err error, text string) error {
+	pe := pgerr.Wrap(err)
+	if pe.Position > 0 {
+		return err
+	}
+	return pe.WithContext(`SQL statement "` + text + `"`)
 }
 
 // scalar evaluates an expression: one column, at most one row (NULL for

@@ -387,7 +387,11 @@ func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, error) {
 	if st == nil || st.Node == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
 	}
-	return c.rt.Run(st, types, args, false)
+	res, err := c.rt.Run(st, types, args, false)
+	if err != nil {
+		return nil, statementContext(err, q)
+	}
+	return res, nil
 }
 
 func (c *call) dynExecute(s *dynExecute) error {
