@@ -269,9 +269,6 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 }
 
 func (c *call) foreach(s *foreach) (control, error) {
-	if s.slice > 0 {
-		return control{}, pgerr.New(pgerr.FeatureNotSupported, "FOREACH … SLICE is not supported")
-	}
 	arr, t, err := c.scalar(s.e)
 	if err != nil {
 		return control{}, err
@@ -282,10 +279,16 @@ func (c *call) foreach(s *foreach) (control, error) {
 	if !t.Kind.IsArray() {
 		return control{}, pgerr.New(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
 	}
+	items := arr.Elems()
+	if s.slice > 0 {
+		if items, err = c.slices(s, arr); err != nil {
+			return control{}, err
+		}
+	}
 	saved := c.fr
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()
-	for _, e := range arr.Elems() {
+	for _, e := range items {
 		if err := c.assignDatum(s.target, e); err != nil {
 			return control{}, err
 		}
@@ -294,8 +297,36 @@ func (c *call) foreach(s *foreach) (control, error) {
 			return ct, err
 		}
 	}
-	c.setFound(len(arr.Elems()) > 0)
+	c.setFound(len(items) > 0)
 	return control{}, nil
+}
+
+// slices are the sub-arrays FOREACH … SLICE n walks: those of the array's
+// last n dimensions, in order, each keeping their bounds.
+func (c *call) slices(s *foreach, arr value.Value) ([]value.Value, error) {
+	v, err := c.variable(s.target)
+	if err != nil {
+		return nil, err
+	}
+	if !v.t.Kind.IsArray() {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "FOREACH ... SLICE loop variable must be of an array type")
+	}
+	dims := arr.Dims()
+	if s.slice > len(dims) {
+		return nil, pgerr.New("2202E", "slice dimension (%d) is out of the valid range 0..%d", s.slice, len(dims))
+	}
+	inner := dims[len(dims)-s.slice:]
+	size := 1
+	for _, d := range inner {
+		size *= d.Len
+	}
+	elems := arr.Elems()
+	var out []value.Value
+	for i := 0; i+size <= len(elems); i += size {
+		part := append([]value.Value(nil), elems[i:i+size]...)
+		out = append(out, value.NewArrayDims(arr.Kind(), part, append([]value.Dim(nil), inner...)))
+	}
+	return out, nil
 }
 
 // into puts a row of res into a target.
