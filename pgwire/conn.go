@@ -274,7 +274,8 @@ func (c *conn) readyForQuery() {
 func errorResponse(err error, sev string) *pgproto3.ErrorResponse {
 	e := pgerr.Wrap(err)
 	return &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.Code, Message: e.Message,
-		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position), Where: e.Context}
+		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position), Where: e.Context,
+		SchemaName: e.Schema, TableName: e.Table, ColumnName: e.Column, DataTypeName: e.DataType, ConstraintName: e.Constraint}
 }
 
 // sendError sends err; its position, within a statement that starts at

@@ -94,6 +94,9 @@ type Error struct {
 	// as PostgreSQL's CONTEXT field (PL/pgSQL function f(integer) line 3
 	// at RAISE).
 	Context string
+	// Schema, Table, Column, DataType and Constraint name the object the
+	// error concerns, when it says (PL/pgSQL's RAISE … USING TABLE = …).
+	Schema, Table, Column, DataType, Constraint string
 }
 
 func (e *Error) Error() string { return e.Message }

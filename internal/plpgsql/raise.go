@@ -14,13 +14,21 @@ const (
 	levelError = 21
 )
 
-// Kinds of RAISE … USING options.
+// Kinds of RAISE … USING options, as PostgreSQL's grammar numbers them.
 const (
 	optErrcode = iota
 	optMessage
 	optDetail
 	optHint
+	optColumn
+	optConstraint
+	optDatatype
+	optTable
+	optSchema
 )
+
+// optionNames are the options' names, for the error of one given twice.
+var optionNames = [...]string{"ERRCODE", "MESSAGE", "DETAIL", "HINT", "COLUMN", "CONSTRAINT", "DATATYPE", "TABLE", "SCHEMA"}
 
 // raise runs RAISE: an error at level EXCEPTION, else a notice to the
 // client (INFO, NOTICE, WARNING) or nothing (LOG, DEBUG, which a client
@@ -44,7 +52,16 @@ func (c *call) raise(s *raise) error {
 		}
 		e.Message = msg
 	}
+	var given [len(optionNames)]bool
+	given[optMessage] = s.message != ""
 	for _, o := range s.options {
+		if o.kind < 0 || o.kind >= len(optionNames) {
+			return pgerr.New(pgerr.Internal, "unrecognized RAISE option %d", o.kind)
+		}
+		if given[o.kind] {
+			return pgerr.New(pgerr.SyntaxError, "RAISE option already specified: %s", optionNames[o.kind])
+		}
+		given[o.kind] = true
 		text, ok, err := c.text(o.e)
 		if err != nil {
 			return err
@@ -52,16 +69,15 @@ func (c *call) raise(s *raise) error {
 		if !ok {
 			return pgerr.New("22004", "RAISE statement option cannot be null")
 		}
-		switch o.kind {
-		case optErrcode:
-			e.Code = conditionCode(text)
-		case optMessage:
-			e.Message = text
-		case optDetail:
-			e.Detail = text
-		case optHint:
-			e.Hint = text
+		fields := [...]*string{optMessage: &e.Message, optDetail: &e.Detail, optHint: &e.Hint, optColumn: &e.Column,
+			optConstraint: &e.Constraint, optDatatype: &e.DataType, optTable: &e.Table, optSchema: &e.Schema}
+		if o.kind == optErrcode {
+			if e.Code, err = errcode(text); err != nil {
+				return err
+			}
+			continue
 		}
+		*fields[o.kind] = text
 	}
 	if e.Message == "" {
 		e.Message = e.Code
@@ -73,6 +89,18 @@ func (c *call) raise(s *raise) error {
 		c.rt.Notice(e.Message)
 	}
 	return nil
+}
+
+// errcode is the SQLSTATE of RAISE's ERRCODE option: a condition name or
+// a SQLSTATE of five digits and capital letters.
+func errcode(text string) (string, error) {
+	if code, ok := conditions[strings.ToLower(text)]; ok {
+		return code, nil
+	}
+	if len(text) == 5 && strings.Trim(text, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		return text, nil
+	}
+	return "", pgerr.New(pgerr.UndefinedObject, "unrecognized exception condition %q", text)
 }
 
 // conditionCode is the SQLSTATE of a condition name, or the SQLSTATE

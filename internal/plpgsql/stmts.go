@@ -645,8 +645,16 @@ func (c *call) getDiag(s *getDiag) error {
 			v = value.NewText(value.Text, caught.Context)
 		case "PG_CONTEXT":
 			v = value.NewText(value.Text, fmt.Sprintf("PL/pgSQL function %s line %d at %s", c.f.signatureText(), c.f.lines[s], stmtKind(s)))
-		case "COLUMN_NAME", "CONSTRAINT_NAME", "PG_DATATYPE_NAME", "TABLE_NAME", "SCHEMA_NAME":
-			v = value.NewText(value.Text, "")
+		case "COLUMN_NAME":
+			v = value.NewText(value.Text, caught.Column)
+		case "CONSTRAINT_NAME":
+			v = value.NewText(value.Text, caught.Constraint)
+		case "PG_DATATYPE_NAME":
+			v = value.NewText(value.Text, caught.DataType)
+		case "TABLE_NAME":
+			v = value.NewText(value.Text, caught.Table)
+		case "SCHEMA_NAME":
+			v = value.NewText(value.Text, caught.Schema)
 		default:
 			return pgerr.New(pgerr.FeatureNotSupported, "GET DIAGNOSTICS %s is not supported", it.kind)
 		}
