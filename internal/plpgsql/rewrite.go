@@ -24,10 +24,8 @@ type ref struct {
 	label, name, field string
 }
 
-// prepare parses text and makes the variables it names parameters: a
-// name of a variable in scope (or label.name, or $n for a function's n-th
-// parameter), and record.field for a field of a record variable. A name
-// of a variable hides a column of the same name.
+// prepare parses text and makes the variables it names parameters
+// (parameterize).
 func prepare(text string, fr *frame, conflict sql.VarConflict) (*prepared, error) {
 	st, err := sql.Parse(text)
 	if err != nil {
