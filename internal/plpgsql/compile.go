@@ -61,9 +61,8 @@ type Func struct {
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
 func Compile(src, body string, sig Signature) (*Func, error) {
 	src, rowtypes := rowTypeDecls(src)
-	if sig.RowType != nil {
-		src = namedRowTypeDecls(src, body, sig.RowType, rowtypes)
-	}
+	body, _ = rowTypeDecls(body)
+	src, defaults := recordDecls(src, body, sig.RowType, rowtypes)
 	js, err := pg_query.ParsePlPgSqlToJSON(src)
 	if err != nil {
 		var pe *parser.Error
@@ -82,6 +81,12 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 		dt := readDatum(d)
 		if rel, ok := rowtypes[dt.name]; ok && dt.record {
 			dt.typName = rel + "%ROWTYPE"
+		}
+		if dt.record && dt.field == "" && len(defaults[dt.name]) > 0 {
+			if def := defaults[dt.name][0]; def != "" {
+				dt.def = &pexpr{text: def, mode: 2}
+			}
+			defaults[dt.name] = defaults[dt.name][1:]
 		}
 		f.datums = append(f.datums, dt)
 	}
@@ -147,14 +152,18 @@ func rowTypeDecls(stmt string) (string, map[string]string) {
 	return out, rels
 }
 
-// namedRowTypeDecls declares record the variables that the DECLARE
-// sections of body (as it appears in src) declare of a row type named
-// without %ROWTYPE (v t), adding their types to rels.
-func namedRowTypeDecls(src, body string, rowType func(string) bool, rels map[string]string) string {
+// recordDecls reads the declarations of records in the DECLARE sections
+// of body (as it appears in src): it declares record the variables of a
+// row type named without %ROWTYPE (v t, when rowType says t is one),
+// adding their types to rels, and returns the default expressions of
+// every record's declaration by name, in order ("" for none), which the
+// grammar's tree does not keep.
+func recordDecls(src, body string, rowType func(string) bool, rels map[string]string) (string, map[string][]string) {
+	defaults := map[string][]string{}
 	off := strings.Index(src, body)
 	sections, ok := declSections(body)
 	if off < 0 || !ok {
-		return src
+		return src, defaults
 	}
 	var b strings.Builder
 	last := 0
@@ -165,23 +174,39 @@ func namedRowTypeDecls(src, body string, rowType func(string) bool, rels map[str
 			if i > 0 {
 				b.WriteByte(';')
 			}
-			g := namedRowTypeDecl.FindStringSubmatchIndex(decl)
-			if g == nil || !rowType(strings.ToLower(decl[g[6]:g[7]])) {
+			g := recordDecl.FindStringSubmatchIndex(decl)
+			if g == nil {
 				b.WriteString(decl)
 				continue
 			}
-			rels[strings.ToLower(decl[g[2]:g[3]])] = decl[g[6]:g[7]]
-			b.WriteString(decl[:g[6]] + "record" + decl[g[7]:])
+			name, typ := strings.ToLower(decl[g[2]:g[3]]), decl[g[6]:g[7]]
+			switch {
+			case rowType != nil && rowType(strings.ToLower(typ)):
+				rels[name] = typ
+				decl = decl[:g[6]] + "record" + decl[g[7]:]
+			case !strings.EqualFold(typ, "record"):
+				b.WriteString(decl)
+				continue
+			}
+			def := ""
+			if m := declDefault.FindStringSubmatch(decl[g[6]:]); m != nil {
+				def = strings.TrimSpace(m[1])
+			}
+			defaults[name] = append(defaults[name], def)
+			b.WriteString(decl)
 		}
 		last = end
 	}
 	b.WriteString(src[last:])
-	return b.String()
+	return b.String(), defaults
 }
 
-// namedRowTypeDecl is a declaration name [CONSTANT] type, the type a
-// single name (perhaps a row type's).
-var namedRowTypeDecl = regexp.MustCompile(`(?i)^\s*([a-z_][a-z0-9_$]*)(\s+(?:constant\s+)?)([a-z_][a-z0-9_$.]*)\s*(?::=|=|default\b|not\s+null\b|$)`)
+// recordDecl is a declaration name [CONSTANT] type, the type a single
+// name (perhaps a row type's, or record).
+var recordDecl = regexp.MustCompile(`(?i)^\s*([a-z_][a-z0-9_$]*)(\s+(?:constant\s+)?)([a-z_][a-z0-9_$.]*)\s*(?::=|=|default\b|not\s+null\b|$)`)
+
+// declDefault is the default expression of a declaration, after its type.
+var declDefault = regexp.MustCompile(`(?is)^[a-z_][a-z0-9_$.]*\s*(?:not\s+null\s*)?(?::=|=|default\b)(.*)$`)
 
 // placeholders counts the % of a RAISE format that take a parameter.
 func placeholders(format string) int {

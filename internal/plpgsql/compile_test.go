@@ -95,16 +95,19 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-// TestNamedRowTypeDecls: a declaration of a row type's name becomes one
-// of record, in the DECLARE sections only.
-func TestNamedRowTypeDecls(t *testing.T) {
-	body := `DECLARE r t; n int := 1; k CONSTANT T := NULL; BEGIN PERFORM t; RETURN t; END`
+// TestRecordDecls: a declaration of a row type's name becomes one of
+// record, in the DECLARE sections only; records' defaults are read.
+func TestRecordDecls(t *testing.T) {
+	body := `DECLARE r t; n int := 1; k CONSTANT T := NULL; q record DEFAULT ROW(1, 2); BEGIN PERFORM t; RETURN t; END`
 	src := "DO $$" + body + "$$"
 	rels := map[string]string{}
-	got := namedRowTypeDecls(src, body, func(name string) bool { return name == "t" }, rels)
-	want := "DO $$DECLARE r record; n int := 1; k CONSTANT record := NULL; BEGIN PERFORM t; RETURN t; END$$"
+	got, defaults := recordDecls(src, body, func(name string) bool { return name == "t" }, rels)
+	want := "DO $$DECLARE r record; n int := 1; k CONSTANT record := NULL; q record DEFAULT ROW(1, 2); BEGIN PERFORM t; RETURN t; END$$"
 	if got != want || rels["r"] != "t" || rels["k"] != "T" || len(rels) != 2 {
-		t.Errorf("namedRowTypeDecls = %q %v", got, rels)
+		t.Errorf("recordDecls = %q %v", got, rels)
+	}
+	if d := defaults; len(d) != 3 || d["r"][0] != "" || d["k"][0] != "NULL" || d["q"][0] != "ROW(1, 2)" {
+		t.Errorf("defaults = %q", d)
 	}
 }
 

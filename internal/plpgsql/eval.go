@@ -82,7 +82,10 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 		switch {
 		case r.field != "":
 			if v.rec == nil {
-				return nil, nil, unassigned(v.name)
+				if v.rowType == nil {
+					return nil, nil, unassigned(v.name)
+				}
+				v.rec = nullRecord(v.rowType) // a NULL of a row type has NULL fields
 			}
 			j := -1
 			for k, col := range v.rec.cols {
@@ -95,6 +98,8 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 				return nil, nil, pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", v.name, r.field)
 			}
 			types[i], vals[i] = v.rec.cols[j].Type, v.rec.vals[j]
+		case v.isRec && v.rec == nil && v.rowType != nil:
+			types[i], vals[i] = v.t, value.Null
 		case v.isRec:
 			if v.rec == nil {
 				return nil, nil, unassigned(v.name)

@@ -306,11 +306,14 @@ func (c *call) declare(dno int) error {
 	if d.def != nil {
 		// The default is computed before the variable exists: it may
 		// read a variable of the same name of an outer block.
-		val, _, err := c.scalar(d.def)
+		val, t, err := c.scalar(d.def)
 		if err != nil {
 			return err
 		}
 		c.bind(dno, v)
+		if v.isRec {
+			return c.setRecord(v, val, t)
+		}
 		return c.setVar(v, val, true)
 	}
 	c.bind(dno, v)
@@ -441,6 +444,42 @@ func (c *call) setVar(v *variable, val value.Value, init bool) error {
 	return nil
 }
 
+// nullRecord is a record of NULL fields.
+func nullRecord(cols []plan.Column) *record {
+	r := &record{cols: cols, vals: make(value.Row, len(cols))}
+	for i := range r.vals {
+		r.vals[i] = value.Null
+	}
+	return r
+}
+
+// setRecord assigns a value of type t to a record variable: a composite
+// value's fields; NULL (a NULL of its row type, or unassigned for a
+// record); another value read as the row type's input.
+func (c *call) setRecord(v *variable, val value.Value, t value.Type) error {
+	if val.IsNull() {
+		v.rec = nil
+		return nil
+	}
+	d := t.RecordDesc()
+	if t.Kind != value.Record || d == nil {
+		// PostgreSQL reads the value's text as the record's input.
+		if v.rowType == nil || v.t.Kind != value.Record {
+			return pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
+		rv, err := value.ParseRecord(val.String(), v.t)
+		if err != nil {
+			return err
+		}
+		return c.setRow(v, v.rowType, rv.Fields())
+	}
+	cols := make([]plan.Column, len(d.Fields))
+	for i, f := range d.Fields {
+		cols[i] = plan.Column{Name: f.Name, Type: f.Type}
+	}
+	return c.setRow(v, cols, val.Fields())
+}
+
 // setRow assigns a row to a record variable: its fields by position for
 // one of a row type, else the row and its columns.
 func (c *call) setRow(v *variable, cols []plan.Column, row value.Row) error {
@@ -491,7 +530,7 @@ func (c *call) assignDatum(dno int, val value.Value) error {
 		if v.rowType == nil {
 			return unassigned(v.name)
 		}
-		v.rec = &record{cols: v.rowType, vals: make(value.Row, len(v.rowType))}
+		v.rec = nullRecord(v.rowType)
 	}
 	for i, col := range v.rec.cols {
 		if col.Name == d.field {

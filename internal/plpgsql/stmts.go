@@ -35,9 +35,14 @@ func (c *call) exec(s stmt) (control, error) {
 	case *block:
 		return c.block(s)
 	case *assign:
-		v, _, err := c.scalar(s.e)
+		v, t, err := c.scalar(s.e)
 		if err != nil {
 			return control{}, err
+		}
+		if d := c.f.datums[s.target]; d.field == "" {
+			if rv, err := c.variable(s.target); err == nil && rv.isRec {
+				return control{}, c.setRecord(rv, v, t)
+			}
 		}
 		return control{}, c.assignDatum(s.target, v)
 	case *ifStmt:
@@ -471,6 +476,9 @@ func (c *call) returnNext(s *returnNext) error {
 	}
 	if s.e.mode == 2 {
 		if v := c.fr.find("", s.e.text); v != nil && v.isRec {
+			if v.rec == nil && v.rowType != nil {
+				return c.addRow(nullRecord(v.rowType).vals)
+			}
 			if v.rec == nil {
 				return unassigned(v.name)
 			}
