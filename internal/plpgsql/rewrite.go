@@ -93,6 +93,10 @@ func parameterize(st *sql.Stmt, fr *frame, conflict sql.VarConflict) *prepared {
 		}
 		return &pg_query.Node{Node: &pg_query.Node_ParamRef{ParamRef: &pg_query.ParamRef{Number: n, Location: loc}}}
 	}
+	// The names of the statement's variables are kept by location for
+	// the binder; an assignment target's subscripts, from another text,
+	// bind where no column is in scope.
+	keep := conflict != sql.VarConflictUseVariable
 	visit := func(n *pg_query.Node) {
 		switch {
 		case n.GetColumnRef() != nil:
@@ -106,7 +110,7 @@ func parameterize(st *sql.Stmt, fr *frame, conflict sql.VarConflict) *prepared {
 				names = append(names, s.Sval)
 			}
 			if r, ok := fr.resolve(names); ok {
-				if conflict != sql.VarConflictUseVariable {
+				if keep {
 					if st.Vars == nil {
 						st.Vars = map[int32][]string{}
 					}
@@ -123,6 +127,7 @@ func parameterize(st *sql.Stmt, fr *frame, conflict sql.VarConflict) *prepared {
 	}
 	walkNodes(st.Node.ProtoReflect(), visit)
 	if st.Assign != nil {
+		keep = false
 		walkNodes(st.Assign.ProtoReflect(), visit)
 	}
 	return p
