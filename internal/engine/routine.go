@@ -306,7 +306,7 @@ func plAssign(v value.Value, t value.Type) (value.Value, error) {
 
 // Notice implements plpgsql.Runtime: the notice reaches the client with
 // the statement's result.
-func (rt *plRuntime) Notice(msg string) { rt.s.e.notices = append(rt.s.e.notices, msg) }
+func (rt *plRuntime) Notice(level, msg string) { rt.s.e.noticeAt(level, msg) }
 
 // Mark implements plpgsql.Runtime.
 func (rt *plRuntime) Mark() plpgsql.Mark {

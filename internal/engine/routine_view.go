@@ -125,7 +125,7 @@ func (rt viewRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, 
 func (viewRuntime) Assign(v value.Value, t value.Type) (value.Value, error) { return plAssign(v, t) }
 
 // Notice implements plpgsql.Runtime: a view's calls have no client.
-func (viewRuntime) Notice(string) {}
+func (viewRuntime) Notice(string, string) {}
 
 // Mark implements plpgsql.Runtime: a view's calls change nothing.
 func (viewRuntime) Mark() plpgsql.Mark { return plpgsql.Mark{} }

@@ -10,8 +10,10 @@ import (
 // Levels of RAISE, PostgreSQL's elog levels: below INFO (LOG, DEBUG) a
 // client is not told; INFO, NOTICE and WARNING it is; ERROR raises.
 const (
-	levelInfo  = 17
-	levelError = 21
+	levelInfo    = 17
+	levelNotice  = 18
+	levelWarning = 19
+	levelError   = 21
 )
 
 // Kinds of RAISE … USING options, as PostgreSQL's grammar numbers them.
@@ -85,8 +87,12 @@ func (c *call) raise(s *raise) error {
 	switch {
 	case s.level >= levelError:
 		return e
+	case s.level >= levelWarning:
+		c.rt.Notice("WARNING", e.Message)
+	case s.level >= levelNotice:
+		c.rt.Notice("NOTICE", e.Message)
 	case s.level >= levelInfo:
-		c.rt.Notice(e.Message)
+		c.rt.Notice("INFO", e.Message)
 	}
 	return nil
 }
