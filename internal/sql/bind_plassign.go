@@ -42,7 +42,11 @@ func (b *binder) bindPLAssign() (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := assign(base, &expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name}, nodeLoc(s.Node, 0))
+	var rhs expr.Expr = &expr.Col{Idx: 0, T: cols[0].Type, Name: cols[0].Name}
+	if rhs, err = throughText(rhs, assignedType(t, s.Assign.Indirection)); err != nil {
+		return nil, err
+	}
+	v, err := assign(base, rhs, nodeLoc(s.Node, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -53,3 +57,32 @@ func (b *binder) bindPLAssign() (Bound, error) {
 // kind to by an assignment cast. PL/pgSQL converts the others through
 // text: the value's output read as the type's input.
 func Assignable(from, to value.Kind) bool { return assignable(from, to) }
+
+// assignedType is the type of what an assignment to subscripts ind of a
+// value of type t assigns: an element of an array, or the array for a
+// slice; t itself otherwise (the assignment checks the rest).
+func assignedType(t value.Type, ind []*pg_query.Node) value.Type {
+	if !t.Kind.IsArray() {
+		return t
+	}
+	for _, n := range ind {
+		if n.GetAIndices().GetIsSlice() {
+			return t
+		}
+	}
+	return value.Type{Kind: t.Kind.Elem(), Mod: -1}
+}
+
+// throughText converts e to t through text when no assignment cast
+// does, as PL/pgSQL's assignment does; e as it is otherwise.
+func throughText(e expr.Expr, t value.Type) (expr.Expr, error) {
+	from := e.Type().Kind
+	if from == value.Unknown || assignable(from, t.Kind) || t.Kind == value.Record || t.Kind == value.JSONB {
+		return e, nil
+	}
+	text, err := expr.Coerce(e, value.TextType, true)
+	if err != nil {
+		return nil, err
+	}
+	return expr.Coerce(text, value.Type{Kind: t.Kind, Mod: -1}, true)
+}
