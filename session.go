@@ -119,21 +119,29 @@ type Result struct {
 	HasRows bool
 	Tag     string
 	Notices []string
-	types   []value.Type
-	style   value.IntervalStyle // the session's IntervalStyle when the statement ended, for Print
+	// levels are the severities of the notices that are not NOTICEs.
+	levels map[int]string
+	types  []value.Type
+	style  value.IntervalStyle // the session's IntervalStyle when the statement ended, for Print
 }
 
 // Run runs a script, calling fn with each statement's Result, in order.
 // It stops at the first error: fn's, or a *ScriptError.
 func (s *Session) Run(script string, fn func(*Result) error) error {
 	return s.s.ExecScript(script, func(r engine.Result) error {
-		out := &Result{Columns: columnsOf(r), HasRows: r.HasRows, Tag: r.Tag, Notices: r.Notices,
+		out := &Result{Columns: columnsOf(r), HasRows: r.HasRows, Tag: r.Tag, Notices: r.Notices, levels: r.NoticeLevels,
 			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns)), style: s.s.IntervalStyle()}
 		for i, c := range r.Columns {
 			out.types[i] = c.Type
 		}
 		return fn(out)
 	})
+}
+
+// NoticeSeverity is the severity of the i-th notice: NOTICE, or INFO or
+// WARNING for PL/pgSQL's RAISE INFO and RAISE WARNING.
+func (r *Result) NoticeSeverity(i int) string {
+	return engine.Result{NoticeLevels: r.levels}.NoticeLevel(i)
 }
 
 // PrintOptions choose how Result.Print prints a result set.

@@ -274,7 +274,8 @@ func (c *conn) readyForQuery() {
 func errorResponse(err error, sev string) *pgproto3.ErrorResponse {
 	e := pgerr.Wrap(err)
 	return &pgproto3.ErrorResponse{Severity: sev, SeverityUnlocalized: sev, Code: e.Code, Message: e.Message,
-		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position)}
+		Detail: e.Detail, Hint: e.Hint, Position: int32(e.Position), Where: e.Context,
+		SchemaName: e.Schema, TableName: e.Table, ColumnName: e.Column, DataTypeName: e.DataType, ConstraintName: e.Constraint}
 }
 
 // sendError sends err; its position, within a statement that starts at
@@ -287,9 +288,15 @@ func (c *conn) sendError(err error, query string, off int) {
 	c.be.Send(r)
 }
 
-func (c *conn) sendNotices(notices []string) {
-	for _, n := range notices {
-		c.be.Send(&pgproto3.NoticeResponse{Severity: "NOTICE", SeverityUnlocalized: "NOTICE", Code: "00000", Message: n})
+// sendNotices sends a statement's notices, each of its severity (a
+// WARNING's code is 01000).
+func (c *conn) sendNotices(r engine.Result) {
+	for i, n := range r.Notices {
+		sev, code := r.NoticeLevel(i), "00000"
+		if sev == "WARNING" {
+			code = "01000"
+		}
+		c.be.Send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: code, Message: n})
 	}
 }
 
@@ -369,7 +376,7 @@ func (c *conn) simpleQuery(q string) {
 				return // the connection failed during COPY: the next read reports it
 			}
 			for _, r := range results {
-				c.sendNotices(r.Notices) // sent before the error, as PostgreSQL sends them
+				c.sendNotices(r) // sent before the error, as PostgreSQL sends them
 			}
 			c.sendError(err, q, off)
 			return
@@ -387,7 +394,7 @@ func (c *conn) simpleQuery(q string) {
 // their description when describe is set) in the formats given (text when
 // empty, one format for all when one), then its command tag.
 func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
-	c.sendNotices(r.Notices)
+	c.sendNotices(r)
 	c.tag = append(c.tag[:0], r.Tag...)
 	if r.HasRows {
 		if describe {

@@ -298,7 +298,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 			return errResultChanged // the catalog changed since CurrentColumns
 		}
 		pt.ran, pt.res = true, results[0]
-		c.sendNotices(pt.res.Notices)
+		c.sendNotices(pt.res)
 	}
 	rows := pt.res.Rows[pt.sent:]
 	if m.MaxRows > 0 && uint32(len(rows)) > m.MaxRows {
@@ -309,7 +309,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return nil
 	}
 	r := pt.res
-	r.Rows, r.Notices = rows, nil
+	r.Rows, r.Notices, r.NoticeLevels = rows, nil, nil
 	pt.sent += len(rows)
 	c.sendResult(r, pt.formats, false)
 	return nil

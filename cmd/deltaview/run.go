@@ -83,9 +83,9 @@ func run(db *deltaview.DB, files []string, out *bufio.Writer, errw io.Writer, op
 			return err
 		}
 		err = sess.Run(string(text), func(r *deltaview.Result) error {
-			for _, n := range r.Notices {
+			for i, n := range r.Notices {
 				out.Flush()
-				fmt.Fprintf(errw, "NOTICE:  %s\n", n)
+				fmt.Fprintf(errw, "%s:  %s\n", r.NoticeSeverity(i), n)
 			}
 			return r.Print(out, opts)
 		})

@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 //	<SQL script>
 //	----
 //	<per statement: its result sets as CSV (NULL prints as NULL), the
-//	command tag of statements without rows and of DML, NOTICE lines, or
+//	command tag of statements without rows and of DML, notice lines (NOTICE:, INFO:, WARNING:), or
 //	"ERROR: <SQLSTATE> <message>" with psql's LINE/caret, DETAIL and HINT>
 //
 //	views
@@ -272,8 +272,8 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 			}
 		} else {
 			for _, r := range results {
-				for _, n := range r.Notices { // sent before the error
-					fmt.Fprintf(&out, "NOTICE: %s\n", n)
+				for i, n := range r.Notices { // sent before the error
+					fmt.Fprintf(&out, "%s: %s\n", r.NoticeLevel(i), n)
 				}
 			}
 			var se *engine.ScriptError
@@ -339,8 +339,8 @@ func isTxControl(stmt string, kind pg_query.TransactionStmtKind) bool {
 }
 
 func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]bool, st value.IntervalStyle) {
-	for _, n := range r.Notices {
-		fmt.Fprintf(out, "NOTICE: %s\n", n)
+	for i, n := range r.Notices {
+		fmt.Fprintf(out, "%s: %s\n", r.NoticeLevel(i), n)
 	}
 	if r.HasRows {
 		set := &resultfmt.Set{}

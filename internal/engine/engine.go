@@ -83,6 +83,9 @@ type Engine struct {
 	// notices collects the notices of a commit (a view over its memory
 	// budget), which the committing session takes before it unlocks.
 	notices []string
+	// noticeLevels are the severities of the notices that are not
+	// NOTICEs, by index (noticeAt).
+	noticeLevels map[int]string
 	// spare is the last committed transaction, whose log the next reuses;
 	// deltas is the map of each commit's batches, reused.
 	spare  *txn
@@ -214,6 +217,9 @@ type Result struct {
 	HasRows bool
 	Tag     string
 	Notices []string
+	// NoticeLevels are the severities of the notices that are not
+	// NOTICEs, by index in Notices (notice_level.go).
+	NoticeLevels map[int]string
 }
 
 // New returns an empty engine.

@@ -95,7 +95,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 	}
 	if f.Language == sql.LangPLpgSQL {
 		if check {
-			if _, err := compiled(f); err != nil {
+			if _, err := e.compiled(f); err != nil {
 				return Result{}, err
 			}
 		}

@@ -372,16 +372,18 @@ func (s *Session) TakeReports() []ReportedSetting {
 	return out
 }
 
-// filterNotices drops the results' notices when client_min_messages asks
-// for warnings and errors only.
+// filterNotices drops the results' notices below client_min_messages
+// when it asks for warnings or errors only.
 func (s *Session) filterNotices(out []Result) {
 	if s.gucs.vals == nil && s.gucs.local == nil {
 		return // all defaults: notices are sent
 	}
-	if v, _ := s.setting("client_min_messages"); v != "warning" && v != "error" {
+	v, _ := s.setting("client_min_messages")
+	if v != "warning" && v != "error" {
 		return
 	}
+	// INFO is always sent, as PostgreSQL sends it; WARNING unless at error.
 	for i := range out {
-		out[i].Notices = nil
+		out[i].keepNotices(func(level string) bool { return level == "INFO" || level == "WARNING" && v == "warning" })
 	}
 }

@@ -30,11 +30,13 @@ const maxRoutineDepth = 400
 
 // compiled returns the compiled body of a PL/pgSQL function, compiling it
 // at its first call.
-func compiled(f *sql.Function) (*plpgsql.Func, error) {
+func (e *Engine) compiled(f *sql.Function) (*plpgsql.Func, error) {
 	if pf, ok := f.Compiled.(*plpgsql.Func); ok {
 		return pf, nil
 	}
-	pf, err := plpgsql.Compile(f.SQL, f.Source, routineSignature(f))
+	sig := routineSignature(f)
+	sig.RowType = e.isRowType
+	pf, err := plpgsql.Compile(f.SQL, f.Source, sig)
 	if err != nil {
 		return nil, err
 	}
@@ -42,10 +44,23 @@ func compiled(f *sql.Function) (*plpgsql.Func, error) {
 	return pf, nil
 }
 
+// isRowType reports whether name is a table's, a view's or a composite
+// type's: a PL/pgSQL variable declared of it is a record of its fields.
+func (e *Engine) isRowType(name string) bool {
+	if _, ok := e.Relation(name); ok {
+		return true
+	}
+	_, ok := e.CompositeType(name)
+	return ok
+}
+
 // routineSignature is what the interpreter needs of a function's
 // declaration.
 func routineSignature(f *sql.Function) plpgsql.Signature {
 	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0}
+	if fields := f.RowFields(); fields != nil {
+		sig.Result, sig.Composite = fields, true
+	}
 	in, out := 0, 0
 	for _, m := range f.ArgModes {
 		switch m {
@@ -79,7 +94,7 @@ func (e *Engine) callsRoutine(rec *recorder) bool {
 
 // execDo runs DO.
 func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
-	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{})
+	f, err := plpgsql.Compile(rec.text, d.Source, plpgsql.Signature{RowType: s.e.isRowType})
 	if err != nil {
 		return Result{}, err
 	}
@@ -105,7 +120,7 @@ func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []va
 		return value.Null, nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("PL/pgSQL calls nest at most %d deep", maxRoutineDepth)
 	}
-	pf, err := compiled(f)
+	pf, err := s.e.compiled(f)
 	if err != nil {
 		return value.Null, nil, err
 	}
@@ -259,12 +274,22 @@ func (p *plBindings) give(key plKey, bd *plBinding) {
 
 // Assign implements plpgsql.Runtime.
 func (rt *plRuntime) Assign(v value.Value, t value.Type) (value.Value, error) {
-	return assignValue(v, t)
+	return plAssign(v, t)
+}
+
+// plAssign converts v to t as a PL/pgSQL assignment does: by an
+// assignment cast when there is one, else through text, as PostgreSQL
+// does since version 14 (a boolean into an integer is 22P02, not 1).
+func plAssign(v value.Value, t value.Type) (value.Value, error) {
+	if v.IsNull() || sql.Assignable(v.Kind(), t.Kind) {
+		return assignValue(v, t)
+	}
+	return assignValue(value.NewText(value.Text, v.String()), t)
 }
 
 // Notice implements plpgsql.Runtime: the notice reaches the client with
 // the statement's result.
-func (rt *plRuntime) Notice(msg string) { rt.s.e.notices = append(rt.s.e.notices, msg) }
+func (rt *plRuntime) Notice(level, msg string) { rt.s.e.noticeAt(level, msg) }
 
 // Mark implements plpgsql.Runtime.
 func (rt *plRuntime) Mark() plpgsql.Mark {

@@ -63,7 +63,7 @@ func (r viewRoutines) Call(sig string, args []value.Value) (value.Value, error) 
 	if vc.depth >= maxRoutineDepth {
 		return value.Null, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
 	}
-	pf, err := compiled(f)
+	pf, err := e.compiled(f)
 	if err != nil {
 		return value.Null, err
 	}
@@ -122,10 +122,10 @@ func (rt viewRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, 
 }
 
 // Assign implements plpgsql.Runtime.
-func (viewRuntime) Assign(v value.Value, t value.Type) (value.Value, error) { return assignValue(v, t) }
+func (viewRuntime) Assign(v value.Value, t value.Type) (value.Value, error) { return plAssign(v, t) }
 
 // Notice implements plpgsql.Runtime: a view's calls have no client.
-func (viewRuntime) Notice(string) {}
+func (viewRuntime) Notice(string, string) {}
 
 // Mark implements plpgsql.Runtime: a view's calls change nothing.
 func (viewRuntime) Mark() plpgsql.Mark { return plpgsql.Mark{} }

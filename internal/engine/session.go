@@ -335,7 +335,7 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		res, err = s.execBound(b, rec)
 		e.deadline = time.Time{}
 	}
-	res.Notices = append(res.Notices, e.takeNotices()...)
+	e.takeNoticesInto(&res)
 	e.mu.Unlock()
 	held = heldNone
 	if !s.block {
@@ -355,7 +355,7 @@ func (s *Session) finish(res Result, err error) ([]Result, error) {
 		out = []Result{res}
 	} else if len(res.Notices) > 0 {
 		// The notices sent before the error (RAISE NOTICE in PL/pgSQL).
-		out = []Result{{Notices: res.Notices}}
+		out = []Result{{Notices: res.Notices, NoticeLevels: res.NoticeLevels}}
 	}
 	s.inboxMu.Lock()
 	out = append(out, s.inbox...)

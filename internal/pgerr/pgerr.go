@@ -90,6 +90,13 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int
+	// Context says where the error arose, a line each, innermost first,
+	// as PostgreSQL's CONTEXT field (PL/pgSQL function f(integer) line 3
+	// at RAISE).
+	Context string
+	// Schema, Table, Column, DataType and Constraint name the object the
+	// error concerns, when it says (PL/pgSQL's RAISE … USING TABLE = …).
+	Schema, Table, Column, DataType, Constraint string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -121,6 +128,17 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	c := *e
 	c.Detail = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// WithContext returns a copy of e with a line of context after those it
+// has.
+func (e *Error) WithContext(line string) *Error {
+	c := *e
+	if c.Context != "" {
+		c.Context += "\n"
+	}
+	c.Context += line
 	return &c
 }
 
@@ -162,6 +180,9 @@ func Format(err error, sql string) string {
 	}
 	if e.Hint != "" {
 		fmt.Fprintf(&b, "HINT:  %s\n", e.Hint)
+	}
+	if e.Context != "" {
+		fmt.Fprintf(&b, "CONTEXT:  %s\n", e.Context)
 	}
 	return b.String()
 }

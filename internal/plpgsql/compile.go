@@ -11,6 +11,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -27,6 +28,13 @@ type Signature struct {
 	// type, one per OUT parameter.
 	Result []plan.Column
 	Set    bool
+	// Composite says that the result is a composite type, whose fields
+	// are Result: a row returned is one value, a record.
+	Composite bool
+	// RowType reports whether a type name is a table's, a view's or a
+	// composite type's: a variable declared of it is a record of its
+	// fields, as one of name%ROWTYPE. Nil when there are none.
+	RowType func(name string) bool
 	// Out says that the result columns are OUT parameters (or RETURNS
 	// TABLE), which RETURN without a value returns.
 	Out bool
@@ -42,14 +50,20 @@ type Func struct {
 	body    *block
 	// types are the resolved types of declared variables, by datum.
 	types map[int]declType
+	// conflict is the body's #variable_conflict.
+	conflict sql.VarConflict
+	// lines are the statements' lines in the body, for errors' context.
+	lines map[stmt]int
 }
 
 // Compile reads a function's CREATE FUNCTION statement, or a DO
-// statement, with PostgreSQL's PL/pgSQL grammar; body is the code's
+// statement, src, with PostgreSQL's PL/pgSQL grammar; body is the code's
 // text. Its errors are PostgreSQL's compile errors (42601 for syntax).
-func Compile(stmt, body string, sig Signature) (*Func, error) {
-	stmt, rowtypes := rowTypeDecls(stmt)
-	js, err := pg_query.ParsePlPgSqlToJSON(stmt)
+func Compile(src, body string, sig Signature) (*Func, error) {
+	src, rowtypes := rowTypeDecls(src)
+	body, _ = rowTypeDecls(body)
+	src, defaults := recordDecls(src, body, sig.RowType, rowtypes)
+	js, err := pg_query.ParsePlPgSqlToJSON(src)
 	if err != nil {
 		var pe *parser.Error
 		if errors.As(err, &pe) {
@@ -62,15 +76,29 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 		return nil, pgerr.New(pgerr.Internal, "reading the PL/pgSQL tree: %v", err)
 	}
 	fn := obj(top[0], "PLpgSQL_function")
-	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}}
+	f := &Func{sig: sig, nparams: len(sig.Modes), types: map[int]declType{}, lines: map[stmt]int{}, conflict: variableConflict(body)}
 	for _, d := range list(fn, "datums") {
 		dt := readDatum(d)
 		if rel, ok := rowtypes[dt.name]; ok && dt.record {
 			dt.typName = rel + "%ROWTYPE"
 		}
+		if dt.record && dt.field == "" && len(defaults[dt.name]) > 0 {
+			if def := defaults[dt.name][0]; def != "" {
+				dt.def = &pexpr{text: def, mode: 2}
+			}
+			defaults[dt.name] = defaults[dt.name][1:]
+		}
 		f.datums = append(f.datums, dt)
 	}
 	f.found = f.nparams
+	for _, d := range f.datums {
+		if d.cursor != nil && d.cursor.argRow >= 0 && d.cursor.argRow < len(f.datums) {
+			// A bound cursor's arguments are variables of its OPEN only.
+			for _, a := range f.datums[d.cursor.argRow].fields {
+				f.datums[a].implicit = true
+			}
+		}
+	}
 	c := &compiler{f: f, nextVars: returnNextVars(body)}
 	kind, act := node(fn["action"])
 	if kind != "PLpgSQL_stmt_block" {
@@ -82,10 +110,30 @@ func Compile(stmt, body string, sig Signature) (*Func, error) {
 	}
 	if c.unsupported != "" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported", c.unsupported).
-			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS and SQL statements; cursors and transaction control are not supported")
+			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS, cursors (OPEN, FETCH, MOVE, CLOSE) and SQL statements; CALL and transaction control are not supported")
 	}
 	c.scope(body)
 	return f, nil
+}
+
+// directive is a compiler option at the start of a body
+// (#variable_conflict use_column), which the grammar's tree does not keep.
+var directive = regexp.MustCompile(`^(?:\s+|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/|#[a-zA-Z_]+[ \t]+[a-zA-Z_]+)*?#variable_conflict[ \t]+([a-zA-Z_]+)`)
+
+// variableConflict reads the #variable_conflict of a body: what a name
+// both a variable and a column in scope stands for.
+func variableConflict(body string) sql.VarConflict {
+	m := directive.FindStringSubmatch(body)
+	if m == nil {
+		return sql.VarConflictError
+	}
+	switch strings.ToLower(m[1]) {
+	case "use_variable":
+		return sql.VarConflictUseVariable
+	case "use_column":
+		return sql.VarConflictUseColumn
+	}
+	return sql.VarConflictError
 }
 
 // rowTypeDecl is a declaration of a variable of a table's row type.
@@ -103,6 +151,62 @@ func rowTypeDecls(stmt string) (string, map[string]string) {
 	})
 	return out, rels
 }
+
+// recordDecls reads the declarations of records in the DECLARE sections
+// of body (as it appears in src): it declares record the variables of a
+// row type named without %ROWTYPE (v t, when rowType says t is one),
+// adding their types to rels, and returns the default expressions of
+// every record's declaration by name, in order ("" for none), which the
+// grammar's tree does not keep.
+func recordDecls(src, body string, rowType func(string) bool, rels map[string]string) (string, map[string][]string) {
+	defaults := map[string][]string{}
+	off := strings.Index(src, body)
+	sections, ok := declSections(body)
+	if off < 0 || !ok {
+		return src, defaults
+	}
+	var b strings.Builder
+	last := 0
+	for _, sec := range sections {
+		start, end := off+sec.start, off+sec.end
+		b.WriteString(src[last:start])
+		for i, decl := range strings.Split(src[start:end], ";") {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			g := recordDecl.FindStringSubmatchIndex(decl)
+			if g == nil {
+				b.WriteString(decl)
+				continue
+			}
+			name, typ := strings.ToLower(decl[g[2]:g[3]]), decl[g[6]:g[7]]
+			switch {
+			case rowType != nil && rowType(strings.ToLower(typ)):
+				rels[name] = typ
+				decl = decl[:g[6]] + "record" + decl[g[7]:]
+			case !strings.EqualFold(typ, "record"):
+				b.WriteString(decl)
+				continue
+			}
+			def := ""
+			if m := declDefault.FindStringSubmatch(decl[g[6]:]); m != nil {
+				def = strings.TrimSpace(m[1])
+			}
+			defaults[name] = append(defaults[name], def)
+			b.WriteString(decl)
+		}
+		last = end
+	}
+	b.WriteString(src[last:])
+	return b.String(), defaults
+}
+
+// recordDecl is a declaration name [CONSTANT] type, the type a single
+// name (perhaps a row type's, or record).
+var recordDecl = regexp.MustCompile(`(?i)^\s*([a-z_][a-z0-9_$]*)(\s+(?:constant\s+)?)([a-z_][a-z0-9_$.]*)\s*(?::=|=|default\b|not\s+null\b|$)`)
+
+// declDefault is the default expression of a declaration, after its type.
+var declDefault = regexp.MustCompile(`(?is)^[a-z_][a-z0-9_$.]*\s*(?:not\s+null\s*)?(?::=|=|default\b)(.*)$`)
 
 // placeholders counts the % of a RAISE format that take a parameter.
 func placeholders(format string) int {
@@ -128,6 +232,8 @@ func compileError(msg string) error {
 		code = pgerr.DatatypeMismatch
 	case strings.Contains(msg, "unrecognized exception condition"):
 		code = pgerr.UndefinedObject
+	case strings.Contains(msg, "is declared CONSTANT"):
+		code = "22005"
 	}
 	return pgerr.New(code, "%s", msg)
 }
@@ -204,8 +310,17 @@ func readDatum(v any) *datum {
 		d.record = true
 	case "PLpgSQL_recfield":
 		d.field, d.parent, d.implicit = str(m, "fieldname"), num(m, "recparentno"), true
+	case "PLpgSQL_row":
+		d.implicit = true
+		for _, fv := range list(m, "fields") {
+			fm, _ := fv.(jm)
+			d.fields = append(d.fields, num(fm, "varno"))
+		}
 	default:
 		d.implicit = true
+	}
+	if q := expr(m, "cursor_explicit_expr"); q != nil {
+		d.cursor = &cursorDecl{query: q, argRow: num(m, "cursor_explicit_argrow"), options: num(m, "cursor_options")}
 	}
 	if strings.HasPrefix(d.name, "__Case__Variable_") {
 		d.implicit = true
@@ -217,6 +332,8 @@ func (c *compiler) stmts(l []any) []stmt {
 	var out []stmt
 	for _, v := range l {
 		if s := c.stmt(v); s != nil {
+			_, m := node(v)
+			c.f.lines[s] = num(m, "lineno")
 			out = append(out, s)
 		}
 	}
@@ -358,6 +475,26 @@ func (c *compiler) stmt(v any) stmt {
 			s.items = append(s.items, diagItem{kind: str(im, "kind"), target: num(im, "target")})
 		}
 		return s
+	case "PLpgSQL_stmt_open":
+		return &openStmt{curvar: num(m, "curvar"), options: num(m, "cursor_options"), query: expr(m, "query"), dyn: expr(m, "dynquery"),
+			params: exprs(m, "params"), args: expr(m, "argquery")}
+	case "PLpgSQL_stmt_fetch":
+		s := &fetchStmt{curvar: num(m, "curvar"), direction: num(m, "direction"), count: expr(m, "expr"), move: flag(m, "is_move"), target: readTarget(m)}
+		s.howMany = int64(num(m, "how_many"))
+		if n, _ := m["how_many"].(float64); n >= fetchAll {
+			s.howMany = fetchAll
+		}
+		return s
+	case "PLpgSQL_stmt_close":
+		return &closeStmt{curvar: num(m, "curvar")}
+	case "PLpgSQL_stmt_forc":
+		t := target{rec: -1}
+		if k, vm := node(m["var"]); k == "PLpgSQL_rec" {
+			t.rec = num(vm, "dno")
+		} else {
+			t = readTarget(jm{"target": m["var"]})
+		}
+		return &forCursor{label: str(m, "label"), curvar: num(m, "curvar"), args: expr(m, "argquery"), target: t, body: c.stmts(list(m, "body"))}
 	case "PLpgSQL_stmt_null":
 		return &nullStmt{}
 	case "":
@@ -418,7 +555,12 @@ func (c *compiler) scope(body string) {
 
 // declSection is a DECLARE section of a body: the number of the block it
 // belongs to, in the order blocks open, and how many declarations it has.
-type declSection struct{ block, count int }
+type declSection struct {
+	block, count int
+	// start and end are the section's text in the body: after DECLARE,
+	// up to BEGIN.
+	start, end int
+}
 
 // declSections reads the DECLARE sections of a body's text, skipping
 // quoted text and comments; ok is false when the text is not as
@@ -462,12 +604,12 @@ func declSections(body string) (out []declSection, ok bool) {
 			switch strings.ToLower(body[i:j]) {
 			case "declare":
 				if open < 0 {
-					out = append(out, declSection{block: begins})
+					out = append(out, declSection{block: begins, start: j})
 					open = len(out) - 1
 				}
 			case "begin":
 				if open >= 0 {
-					out[open].block = begins
+					out[open].block, out[open].end = begins, i
 					open = -1
 				}
 				begins++

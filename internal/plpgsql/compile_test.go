@@ -86,7 +86,7 @@ func TestCompileErrors(t *testing.T) {
 	for _, c := range []struct{ src, code string }{
 		{"BEGIN x := 1; END", pgerr.SyntaxError},
 		{"BEGIN NULL; EXCEPTION WHEN nosuch THEN NULL; END", pgerr.UndefinedObject},
-		{"DECLARE c CURSOR FOR SELECT 1; BEGIN OPEN c; END", pgerr.FeatureNotSupported},
+		{"BEGIN COMMIT; END", pgerr.FeatureNotSupported},
 	} {
 		_, err := Compile("DO $$"+c.src+"$$", c.src, Signature{})
 		if pgerr.Code(err) != c.code {
@@ -95,14 +95,33 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
+// TestRecordDecls: a declaration of a row type's name becomes one of
+// record, in the DECLARE sections only; records' defaults are read.
+func TestRecordDecls(t *testing.T) {
+	body := `DECLARE r t; n int := 1; k CONSTANT T := NULL; q record DEFAULT ROW(1, 2); BEGIN PERFORM t; RETURN t; END`
+	src := "DO $$" + body + "$$"
+	rels := map[string]string{}
+	got, defaults := recordDecls(src, body, func(name string) bool { return name == "t" }, rels)
+	want := "DO $$DECLARE r record; n int := 1; k CONSTANT record := NULL; q record DEFAULT ROW(1, 2); BEGIN PERFORM t; RETURN t; END$$"
+	if got != want || rels["r"] != "t" || rels["k"] != "T" || len(rels) != 2 {
+		t.Errorf("recordDecls = %q %v", got, rels)
+	}
+	if d := defaults; len(d) != 3 || d["r"][0] != "" || d["k"][0] != "NULL" || d["q"][0] != "ROW(1, 2)" {
+		t.Errorf("defaults = %q", d)
+	}
+}
+
 func TestDeclSections(t *testing.T) {
 	body := `<<b>> DECLARE a int := $1; s text := 'BEGIN; DECLARE'; BEGIN
 	  FOR i IN 1..2 LOOP DECLARE c int[] := ARRAY[1, 2]; d int; BEGIN NULL; END; END LOOP; -- BEGIN
 	  BEGIN NULL; END; END`
 	got, ok := declSections(body)
-	want := []declSection{{block: 0, count: 2}, {block: 1, count: 2}}
+	want := []declSection{{block: 0, count: 2, start: 13, end: 55}, {block: 1, count: 2, start: 90, end: 122}}
 	if !ok || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("declSections = %v, %v; want %v", got, ok, want)
+	}
+	if s := body[want[1].start:want[1].end]; s != " c int[] := ARRAY[1, 2]; d int; " {
+		t.Errorf("second section %q", s)
 	}
 }
 

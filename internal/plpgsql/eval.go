@@ -20,12 +20,16 @@ func (c *call) prep(pe *pexpr) (*prepared, error) {
 	case 3, 4, 5:
 		target, rhs := splitAssign(text)
 		if strings.ContainsRune(target, '[') {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to an array element (%s) is not supported", strings.TrimSpace(target)).
-				WithHint("assign the whole array: a := a[:n-1] || v || a[n+1:]")
+			p, err := prepareAssign(target, rhs, c.fr, c.f.conflict)
+			if err != nil {
+				return nil, err
+			}
+			pe.prep = p
+			return p, nil
 		}
 		text = "SELECT " + rhs
 	}
-	p, err := prepare(text, c.fr)
+	p, err := prepare(text, c.fr, c.f.conflict)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +82,10 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 		switch {
 		case r.field != "":
 			if v.rec == nil {
-				return nil, nil, unassigned(v.name)
+				if v.rowType == nil {
+					return nil, nil, unassigned(v.name)
+				}
+				v.rec = nullRecord(v.rowType) // a NULL of a row type has NULL fields
 			}
 			j := -1
 			for k, col := range v.rec.cols {
@@ -91,9 +98,13 @@ func (c *call) params(p *prepared) ([]value.Type, []value.Value, error) {
 				return nil, nil, pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", v.name, r.field)
 			}
 			types[i], vals[i] = v.rec.cols[j].Type, v.rec.vals[j]
+		case v.isRec && v.rec == nil && v.rowType != nil:
+			types[i], vals[i] = v.t, value.Null
 		case v.isRec:
-			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "record variable %q as a value is not supported", v.name).
-				WithHint("read its fields: %s.field", v.name)
+			if v.rec == nil {
+				return nil, nil, unassigned(v.name)
+			}
+			types[i], vals[i] = recordValue(v)
 		default:
 			types[i], vals[i] = v.t, v.v
 		}
@@ -111,7 +122,24 @@ func (c *call) run(pe *pexpr) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.rt.Run(p.st, types, args, true)
+	res, err := c.rt.Run(p.st, types, args, true)
+	if err != nil && pe.mode == 0 {
+		return nil, statementContext(err, pe.text)
+	}
+	return res, err
+}
+
+// statementContext gives an error that running the SQL statement text
+// raised the context line PostgreSQL gives it (SQL statement "…"); an
+// error of its binding, which has a position, has none, as PostgreSQL
+// shows the query instead. An expression's error has none either: most
+// are PostgreSQL's simple expressions, which give none.
+func statementContext(err error, text string) error {
+	pe := pgerr.Wrap(err)
+	if pe.Position > 0 {
+		return err
+	}
+	return pe.WithContext(`SQL statement "` + text + `"`)
 }
 
 // scalar evaluates an expression: one column, at most one row (NULL for

@@ -1,6 +1,7 @@
 package plpgsql
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,21 @@ type variable struct {
 type record struct {
 	cols []plan.Column
 	vals value.Row
+}
+
+// recordValue is the value of a record variable, which must be assigned,
+// and its type: the variable's row type, or an anonymous record type.
+func recordValue(v *variable) (value.Type, value.Value) {
+	r := v.rec
+	val := value.NewRecord(append(value.Row(nil), r.vals...))
+	if v.t.Kind == value.Record && v.rowType != nil {
+		return v.t, val
+	}
+	fields := make([]value.RecordField, len(r.cols))
+	for i, col := range r.cols {
+		fields[i] = value.RecordField{Name: col.Name, Type: col.Type}
+	}
+	return value.RecordTypeOf("", fields), val
 }
 
 // frame is the scope of a block: its label and the variables it
@@ -94,6 +110,13 @@ type call struct {
 	// caught are the errors of the exception handlers running, innermost
 	// last: what RAISE; raises again and GET STACKED DIAGNOSTICS reads.
 	caught []*pgerr.Error
+	// cursors are the open cursors, by name; portals counts the names
+	// given to unbound ones.
+	cursors map[string]*cursor
+	portals int
+	// placed says that the error being returned has its context line
+	// of this call.
+	placed bool
 }
 
 // control is how a statement ends: normally, or by EXIT, CONTINUE or
@@ -131,6 +154,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	}
 	ct, err := c.block(f.body)
 	if err != nil {
+		if !c.placed {
+			err = c.place(err, "")
+		}
 		return value.Null, nil, unpositioned(err)
 	}
 	sig := f.sig
@@ -146,9 +172,41 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	case len(sig.Result) == 0:
 		return value.NewText(value.Text, ""), []value.Row{{value.NewText(value.Text, "")}}, nil
 	case ct.kind != ctlReturn:
-		return value.Null, nil, pgerr.New("2F005", "control reached end of function without RETURN")
+		return value.Null, nil, c.place(pgerr.New("2F005", "control reached end of function without RETURN"), "")
+	case sig.Composite:
+		row := c.ret.Fields()
+		if c.ret.IsNull() {
+			row = make(value.Row, len(sig.Result))
+			for i := range row {
+				row[i] = value.Null
+			}
+		}
+		return c.ret, []value.Row{row}, nil
 	}
 	return c.ret, []value.Row{{c.ret}}, nil
+}
+
+// place gives err the line of context of this call: the function, and
+// where in it (at, "" for nowhere in particular).
+func (c *call) place(err error, at string) error {
+	c.placed = true
+	return pgerr.Wrap(err).WithContext("PL/pgSQL function " + c.f.signatureText() + at)
+}
+
+// signatureText is the function as PostgreSQL names it in a context
+// line: f(integer, text), of its input parameters' types;
+// inline_code_block for a DO block.
+func (f *Func) signatureText() string {
+	if f.sig.Name == "" {
+		return "inline_code_block"
+	}
+	var types []string
+	for i, m := range f.sig.Modes {
+		if m == 'i' || m == 'b' {
+			types = append(types, f.sig.Types[i].String())
+		}
+	}
+	return f.sig.Name + "(" + strings.Join(types, ",") + ")"
 }
 
 // outs is the row of the OUT parameters' values.
@@ -177,7 +235,7 @@ func (c *call) block(b *block) (control, error) {
 	defer func() { c.fr = saved }()
 	for _, dno := range b.decls {
 		if err := c.declare(dno); err != nil {
-			return control{}, err
+			return control{}, c.place(err, fmt.Sprintf(" line %d during statement block local variable initialization", c.f.datums[dno].line))
 		}
 	}
 	var mark Mark
@@ -192,6 +250,7 @@ func (c *call) block(b *block) (control, error) {
 				continue
 			}
 			c.rt.Undo(mark)
+			c.placed = false
 			hf := newFrame(c.fr, "")
 			hf.vars["sqlstate"] = &variable{name: "sqlstate", t: value.TextType, v: value.NewText(value.Text, pe.Code), isConst: true}
 			hf.vars["sqlerrm"] = &variable{name: "sqlerrm", t: value.TextType, v: value.NewText(value.Text, pe.Message), isConst: true}
@@ -247,14 +306,20 @@ func (c *call) declare(dno int) error {
 	if d.def != nil {
 		// The default is computed before the variable exists: it may
 		// read a variable of the same name of an outer block.
-		val, _, err := c.scalar(d.def)
+		val, t, err := c.scalar(d.def)
 		if err != nil {
 			return err
 		}
 		c.bind(dno, v)
+		if v.isRec {
+			return c.setRecord(v, val, t)
+		}
 		return c.setVar(v, val, true)
 	}
 	c.bind(dno, v)
+	if d.cursor != nil {
+		v.v = value.NewText(value.Text, d.name) // a bound cursor is named after its variable
+	}
 	if v.notNull && !v.isRec {
 		return pgerr.New("22004", "null value cannot be assigned to variable %q declared NOT NULL", v.name)
 	}
@@ -284,6 +349,8 @@ func (c *call) declType(dno int) (declType, error) {
 		dt, err = c.rowType(d.typName[:len(d.typName)-len("%rowtype")])
 	case d.record:
 		dt.rec = true
+	case lower == "refcursor" || lower == "pg_catalog.refcursor":
+		dt.t = value.TextType // the name of a cursor
 	case strings.HasSuffix(lower, "%type"):
 		dt, err = c.typeOf(d.typName[:len(d.typName)-len("%type")])
 	default:
@@ -301,12 +368,21 @@ func (c *call) declType(dno int) (declType, error) {
 	return dt, nil
 }
 
+// rowType is the type of a record of a table's, a view's or a composite
+// type's fields; t is the row type itself when it is one.
 func (c *call) rowType(rel string) (declType, error) {
 	res, err := c.runText("SELECT * FROM "+rel+" LIMIT 0", nil, nil)
 	if err != nil {
-		return declType{}, err
+		var cerr error
+		if res, cerr = c.runText("SELECT (NULL::"+rel+").*", nil, nil); cerr != nil {
+			return declType{}, err
+		}
 	}
-	return declType{rec: true, cols: res.Cols}, nil
+	dt := declType{rec: true, cols: res.Cols}
+	if typ, err := c.runText("SELECT NULL::"+rel, nil, nil); err == nil && typ.Cols[0].Type.Kind == value.Record {
+		dt.t = typ.Cols[0].Type
+	}
+	return dt, nil
 }
 
 // typeOf is the type of name%TYPE: a variable's, or a table's column's.
@@ -368,6 +444,42 @@ func (c *call) setVar(v *variable, val value.Value, init bool) error {
 	return nil
 }
 
+// nullRecord is a record of NULL fields.
+func nullRecord(cols []plan.Column) *record {
+	r := &record{cols: cols, vals: make(value.Row, len(cols))}
+	for i := range r.vals {
+		r.vals[i] = value.Null
+	}
+	return r
+}
+
+// setRecord assigns a value of type t to a record variable: a composite
+// value's fields; NULL (a NULL of its row type, or unassigned for a
+// record); another value read as the row type's input.
+func (c *call) setRecord(v *variable, val value.Value, t value.Type) error {
+	if val.IsNull() {
+		v.rec = nil
+		return nil
+	}
+	d := t.RecordDesc()
+	if t.Kind != value.Record || d == nil {
+		// PostgreSQL reads the value's text as the record's input.
+		if v.rowType == nil || v.t.Kind != value.Record {
+			return pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
+		rv, err := value.ParseRecord(val.String(), v.t)
+		if err != nil {
+			return err
+		}
+		return c.setRow(v, v.rowType, rv.Fields())
+	}
+	cols := make([]plan.Column, len(d.Fields))
+	for i, f := range d.Fields {
+		cols[i] = plan.Column{Name: f.Name, Type: f.Type}
+	}
+	return c.setRow(v, cols, val.Fields())
+}
+
 // setRow assigns a row to a record variable: its fields by position for
 // one of a row type, else the row and its columns.
 func (c *call) setRow(v *variable, cols []plan.Column, row value.Row) error {
@@ -418,7 +530,7 @@ func (c *call) assignDatum(dno int, val value.Value) error {
 		if v.rowType == nil {
 			return unassigned(v.name)
 		}
-		v.rec = &record{cols: v.rowType, vals: make(value.Row, len(v.rowType))}
+		v.rec = nullRecord(v.rowType)
 	}
 	for i, col := range v.rec.cols {
 		if col.Name == d.field {

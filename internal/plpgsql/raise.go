@@ -10,17 +10,27 @@ import (
 // Levels of RAISE, PostgreSQL's elog levels: below INFO (LOG, DEBUG) a
 // client is not told; INFO, NOTICE and WARNING it is; ERROR raises.
 const (
-	levelInfo  = 17
-	levelError = 21
+	levelInfo    = 17
+	levelNotice  = 18
+	levelWarning = 19
+	levelError   = 21
 )
 
-// Kinds of RAISE … USING options.
+// Kinds of RAISE … USING options, as PostgreSQL's grammar numbers them.
 const (
 	optErrcode = iota
 	optMessage
 	optDetail
 	optHint
+	optColumn
+	optConstraint
+	optDatatype
+	optTable
+	optSchema
 )
+
+// optionNames are the options' names, for the error of one given twice.
+var optionNames = [...]string{"ERRCODE", "MESSAGE", "DETAIL", "HINT", "COLUMN", "CONSTRAINT", "DATATYPE", "TABLE", "SCHEMA"}
 
 // raise runs RAISE: an error at level EXCEPTION, else a notice to the
 // client (INFO, NOTICE, WARNING) or nothing (LOG, DEBUG, which a client
@@ -30,6 +40,7 @@ func (c *call) raise(s *raise) error {
 		if len(c.caught) == 0 {
 			return pgerr.New("0Z002", "RAISE without parameters cannot be used outside an exception handler")
 		}
+		c.placed = true // the error again, with the context it had
 		return c.caught[len(c.caught)-1]
 	}
 	e := &pgerr.Error{Code: "P0001"}
@@ -43,7 +54,16 @@ func (c *call) raise(s *raise) error {
 		}
 		e.Message = msg
 	}
+	var given [len(optionNames)]bool
+	given[optMessage] = s.message != ""
 	for _, o := range s.options {
+		if o.kind < 0 || o.kind >= len(optionNames) {
+			return pgerr.New(pgerr.Internal, "unrecognized RAISE option %d", o.kind)
+		}
+		if given[o.kind] {
+			return pgerr.New(pgerr.SyntaxError, "RAISE option already specified: %s", optionNames[o.kind])
+		}
+		given[o.kind] = true
 		text, ok, err := c.text(o.e)
 		if err != nil {
 			return err
@@ -51,16 +71,15 @@ func (c *call) raise(s *raise) error {
 		if !ok {
 			return pgerr.New("22004", "RAISE statement option cannot be null")
 		}
-		switch o.kind {
-		case optErrcode:
-			e.Code = conditionCode(text)
-		case optMessage:
-			e.Message = text
-		case optDetail:
-			e.Detail = text
-		case optHint:
-			e.Hint = text
+		fields := [...]*string{optMessage: &e.Message, optDetail: &e.Detail, optHint: &e.Hint, optColumn: &e.Column,
+			optConstraint: &e.Constraint, optDatatype: &e.DataType, optTable: &e.Table, optSchema: &e.Schema}
+		if o.kind == optErrcode {
+			if e.Code, err = errcode(text); err != nil {
+				return err
+			}
+			continue
 		}
+		*fields[o.kind] = text
 	}
 	if e.Message == "" {
 		e.Message = e.Code
@@ -68,10 +87,26 @@ func (c *call) raise(s *raise) error {
 	switch {
 	case s.level >= levelError:
 		return e
+	case s.level >= levelWarning:
+		c.rt.Notice("WARNING", e.Message)
+	case s.level >= levelNotice:
+		c.rt.Notice("NOTICE", e.Message)
 	case s.level >= levelInfo:
-		c.rt.Notice(e.Message)
+		c.rt.Notice("INFO", e.Message)
 	}
 	return nil
+}
+
+// errcode is the SQLSTATE of RAISE's ERRCODE option: a condition name or
+// a SQLSTATE of five digits and capital letters.
+func errcode(text string) (string, error) {
+	if code, ok := conditions[strings.ToLower(text)]; ok {
+		return code, nil
+	}
+	if len(text) == 5 && strings.Trim(text, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		return text, nil
+	}
+	return "", pgerr.New(pgerr.UndefinedObject, "unrecognized exception condition %q", text)
 }
 
 // conditionCode is the SQLSTATE of a condition name, or the SQLSTATE

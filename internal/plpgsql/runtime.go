@@ -18,8 +18,9 @@ type Runtime interface {
 	Run(st *sql.Stmt, types []value.Type, args []value.Value, keep bool) (*Result, error)
 	// Assign converts v to t as an assignment does (a variable's type).
 	Assign(v value.Value, t value.Type) (value.Value, error)
-	// Notice sends a notice to the client.
-	Notice(msg string)
+	// Notice sends a notice of severity level (INFO, NOTICE, WARNING) to
+	// the client.
+	Notice(level, msg string)
 	// Mark marks the changes made so far; Undo undoes those made after
 	// a mark: the subtransaction of a block with an EXCEPTION clause.
 	Mark() Mark

@@ -1,6 +1,7 @@
 package plpgsql
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -19,14 +20,29 @@ func (c *call) stmts(ss []stmt) (control, error) {
 	return control{}, nil
 }
 
+// stmt runs a statement; its error, when no statement inside it placed
+// it, says where it arose (PL/pgSQL function f(integer) line 3 at RAISE).
 func (c *call) stmt(s stmt) (control, error) {
+	ct, err := c.exec(s)
+	if err != nil && !c.placed {
+		err = c.place(err, fmt.Sprintf(" line %d at %s", c.f.lines[s], stmtKind(s)))
+	}
+	return ct, err
+}
+
+func (c *call) exec(s stmt) (control, error) {
 	switch s := s.(type) {
 	case *block:
 		return c.block(s)
 	case *assign:
-		v, _, err := c.scalar(s.e)
+		v, t, err := c.scalar(s.e)
 		if err != nil {
 			return control{}, err
+		}
+		if d := c.f.datums[s.target]; d.field == "" {
+			if rv, err := c.variable(s.target); err == nil && rv.isRec {
+				return control{}, c.setRecord(rv, v, t)
+			}
 		}
 		return control{}, c.assignDatum(s.target, v)
 	case *ifStmt:
@@ -85,6 +101,14 @@ func (c *call) stmt(s stmt) (control, error) {
 		return control{}, nil
 	case *getDiag:
 		return control{}, c.getDiag(s)
+	case *openStmt:
+		return control{}, c.open(s)
+	case *fetchStmt:
+		return control{}, c.fetch(s)
+	case *closeStmt:
+		return control{}, c.closeCursor(s)
+	case *forCursor:
+		return c.forCursor(s)
 	case *nullStmt:
 		return control{}, nil
 	}
@@ -250,9 +274,6 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 }
 
 func (c *call) foreach(s *foreach) (control, error) {
-	if s.slice > 0 {
-		return control{}, pgerr.New(pgerr.FeatureNotSupported, "FOREACH … SLICE is not supported")
-	}
 	arr, t, err := c.scalar(s.e)
 	if err != nil {
 		return control{}, err
@@ -263,18 +284,54 @@ func (c *call) foreach(s *foreach) (control, error) {
 	if !t.Kind.IsArray() {
 		return control{}, pgerr.New(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
 	}
+	items := arr.Elems()
+	if s.slice > 0 {
+		if items, err = c.slices(s, arr); err != nil {
+			return control{}, err
+		}
+	}
 	saved := c.fr
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()
-	for _, e := range arr.Elems() {
+	for _, e := range items {
 		if err := c.assignDatum(s.target, e); err != nil {
 			return control{}, err
 		}
 		if stop, ct, err := c.iterate(s.label, s.body); stop {
+			c.setFound(true)
 			return ct, err
 		}
 	}
+	c.setFound(len(items) > 0)
 	return control{}, nil
+}
+
+// slices are the sub-arrays FOREACH … SLICE n walks: those of the array's
+// last n dimensions, in order, each keeping their bounds.
+func (c *call) slices(s *foreach, arr value.Value) ([]value.Value, error) {
+	v, err := c.variable(s.target)
+	if err != nil {
+		return nil, err
+	}
+	if !v.t.Kind.IsArray() {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "FOREACH ... SLICE loop variable must be of an array type")
+	}
+	dims := arr.Dims()
+	if s.slice > len(dims) {
+		return nil, pgerr.New("2202E", "slice dimension (%d) is out of the valid range 0..%d", s.slice, len(dims))
+	}
+	inner := dims[len(dims)-s.slice:]
+	size := 1
+	for _, d := range inner {
+		size *= d.Len
+	}
+	elems := arr.Elems()
+	var out []value.Value
+	for i := 0; i+size <= len(elems); i += size {
+		part := append([]value.Value(nil), elems[i:i+size]...)
+		out = append(out, value.NewArrayDims(arr.Kind(), part, append([]value.Dim(nil), inner...)))
+	}
+	return out, nil
 }
 
 // into puts a row of res into a target.
@@ -325,6 +382,15 @@ func (c *call) execSQL(s *execSQL) error {
 	}
 	c.rowCount = res.Count
 	p := s.sql.prep
+	if s.into && p.st.Node.GetSelectStmt() != nil {
+		// PostgreSQL stops a query INTO at the row it needs: the first,
+		// or the second that STRICT refuses.
+		limit := int64(1)
+		if s.strict {
+			limit = 2
+		}
+		c.rowCount = min(c.rowCount, limit)
+	}
 	if s.into {
 		if err := c.intoResult(s.target, res, s.strict, p.st.Node.GetSelectStmt() == nil); err != nil {
 			return err
@@ -357,7 +423,11 @@ func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, error) {
 	if st == nil || st.Node == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot execute an empty query string")
 	}
-	return c.rt.Run(st, types, args, false)
+	res, err := c.rt.Run(st, types, args, false)
+	if err != nil {
+		return nil, statementContext(err, q)
+	}
+	return res, nil
 }
 
 func (c *call) dynExecute(s *dynExecute) error {
@@ -374,11 +444,21 @@ func (c *call) dynExecute(s *dynExecute) error {
 
 func (c *call) returnStmt(s *returnStmt) (control, error) {
 	if s.e != nil && !c.f.sig.Set {
-		v, _, err := c.scalar(s.e)
+		v, t, err := c.scalar(s.e)
 		if err != nil {
 			return control{}, err
 		}
-		if len(c.f.sig.Result) == 1 && !v.IsNull() {
+		switch {
+		case c.f.sig.Composite && !v.IsNull():
+			if err := c.checkRecord(fieldTypes(t), "returned record type does not match expected record type"); err != nil {
+				return control{}, err
+			}
+			row, err := c.resultRow(v.Fields())
+			if err != nil {
+				return control{}, err
+			}
+			v = value.NewRecord(row)
+		case len(c.f.sig.Result) == 1 && !v.IsNull():
 			if v, err = c.rt.Assign(v, c.f.sig.Result[0].Type); err != nil {
 				return control{}, err
 			}
@@ -396,15 +476,40 @@ func (c *call) returnNext(s *returnNext) error {
 	}
 	if s.e.mode == 2 {
 		if v := c.fr.find("", s.e.text); v != nil && v.isRec {
+			if v.rec == nil && v.rowType != nil {
+				return c.addRow(nullRecord(v.rowType).vals)
+			}
 			if v.rec == nil {
 				return unassigned(v.name)
+			}
+			if c.f.sig.Composite {
+				types := make([]value.Type, len(v.rec.cols))
+				for i, col := range v.rec.cols {
+					types[i] = col.Type
+				}
+				if err := c.checkRecord(types, "wrong record type supplied in RETURN NEXT"); err != nil {
+					return err
+				}
 			}
 			return c.addRow(v.rec.vals)
 		}
 	}
-	v, _, err := c.scalar(s.e)
+	v, t, err := c.scalar(s.e)
 	if err != nil {
 		return err
+	}
+	if c.f.sig.Composite && (t.Kind == value.Record || v.IsNull()) {
+		row := v.Fields()
+		if err := c.checkRecord(fieldTypes(t), "returned record type does not match expected record type"); err != nil && !v.IsNull() {
+			return err
+		}
+		if v.IsNull() {
+			row = make(value.Row, len(cols))
+			for i := range row {
+				row[i] = value.Null
+			}
+		}
+		return c.addRow(row)
 	}
 	if len(cols) != 1 {
 		return pgerr.New(pgerr.DatatypeMismatch, "wrong record type supplied in RETURN NEXT")
@@ -412,12 +517,61 @@ func (c *call) returnNext(s *returnNext) error {
 	return c.addRow(value.Row{v})
 }
 
+// checkRecord checks that a record of fields of these types is of the
+// function's row type, as PostgreSQL converts a record to it: the same
+// number of fields, of the same types (no cast); msg is the error's. A
+// record whose fields are not known (nil) is not checked.
+func (c *call) checkRecord(types []value.Type, msg string) error {
+	if types == nil {
+		return nil
+	}
+	want := c.f.sig.Result
+	if len(types) != len(want) {
+		return pgerr.New(pgerr.DatatypeMismatch, "%s", msg).
+			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(types), len(want))
+	}
+	for i, t := range types {
+		if t.Kind != want[i].Type.Kind {
+			return pgerr.New(pgerr.DatatypeMismatch, "%s", msg).
+				WithDetail("Returned type %s does not match expected type %s in column %d.", t, want[i].Type, i+1)
+		}
+	}
+	return nil
+}
+
+// fieldTypes are the types of the fields of a record type; nil when
+// they are not known.
+func fieldTypes(t value.Type) []value.Type {
+	if t.Kind != value.Record {
+		return nil
+	}
+	d := t.RecordDesc()
+	if d == nil {
+		return nil
+	}
+	out := make([]value.Type, len(d.Fields))
+	for i, f := range d.Fields {
+		out[i] = f.Type
+	}
+	return out
+}
+
 // addRow adds a row to a set-returning function's result, each value
 // converted to its column's type.
 func (c *call) addRow(row value.Row) error {
+	out, err := c.resultRow(row)
+	if err != nil {
+		return err
+	}
+	c.rows = append(c.rows, out)
+	return nil
+}
+
+// resultRow converts a row to the function's result columns.
+func (c *call) resultRow(row value.Row) (value.Row, error) {
 	cols := c.f.sig.Result
 	if len(row) != len(cols) {
-		return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
 			WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(row), len(cols))
 	}
 	out := make(value.Row, len(row))
@@ -426,12 +580,11 @@ func (c *call) addRow(row value.Row) error {
 		if !v.IsNull() {
 			var err error
 			if out[i], err = c.rt.Assign(v, cols[i].Type); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	c.rows = append(c.rows, out)
-	return nil
+	return out, nil
 }
 
 // sameColumns checks that RETURN QUERY's columns are the function's, of
@@ -496,8 +649,20 @@ func (c *call) getDiag(s *getDiag) error {
 			v = value.NewText(value.Text, caught.Detail)
 		case "PG_EXCEPTION_HINT":
 			v = value.NewText(value.Text, caught.Hint)
-		case "PG_CONTEXT", "PG_EXCEPTION_CONTEXT", "COLUMN_NAME", "CONSTRAINT_NAME", "PG_DATATYPE_NAME", "TABLE_NAME", "SCHEMA_NAME":
-			v = value.NewText(value.Text, "")
+		case "PG_EXCEPTION_CONTEXT":
+			v = value.NewText(value.Text, caught.Context)
+		case "PG_CONTEXT":
+			v = value.NewText(value.Text, fmt.Sprintf("PL/pgSQL function %s line %d at %s", c.f.signatureText(), c.f.lines[s], stmtKind(s)))
+		case "COLUMN_NAME":
+			v = value.NewText(value.Text, caught.Column)
+		case "CONSTRAINT_NAME":
+			v = value.NewText(value.Text, caught.Constraint)
+		case "PG_DATATYPE_NAME":
+			v = value.NewText(value.Text, caught.DataType)
+		case "TABLE_NAME":
+			v = value.NewText(value.Text, caught.Table)
+		case "SCHEMA_NAME":
+			v = value.NewText(value.Text, caught.Schema)
 		default:
 			return pgerr.New(pgerr.FeatureNotSupported, "GET DIAGNOSTICS %s is not supported", it.kind)
 		}

@@ -28,6 +28,10 @@ type datum struct {
 	// (r.a := …): its name, and the record's datum.
 	field  string
 	parent int
+	// cursor is set for a bound cursor's variable; fields are the datums
+	// of a row (a bound cursor's arguments).
+	cursor *cursorDecl
+	fields []int
 }
 
 type (
@@ -163,3 +167,72 @@ func (*dynExecute) isStmt()  {}
 func (*perform) isStmt()     {}
 func (*getDiag) isStmt()     {}
 func (*nullStmt) isStmt()    {}
+
+// stmtKind is a statement's kind as PostgreSQL names it in an error's
+// context.
+func stmtKind(s stmt) string {
+	switch s := s.(type) {
+	case *block:
+		return "statement block"
+	case *assign:
+		return "assignment"
+	case *ifStmt:
+		return "IF"
+	case *caseStmt:
+		return "CASE"
+	case *loop:
+		if s.cond != nil {
+			return "WHILE"
+		}
+		return "LOOP"
+	case *forInt:
+		return "FOR with integer loop variable"
+	case *forQuery:
+		if s.dyn {
+			return "FOR over EXECUTE statement"
+		}
+		return "FOR over SELECT rows"
+	case *forCursor:
+		return "FOR over cursor"
+	case *foreach:
+		return "FOREACH over array"
+	case *exitStmt:
+		if s.exit {
+			return "EXIT"
+		}
+		return "CONTINUE"
+	case *returnStmt:
+		return "RETURN"
+	case *returnNext:
+		return "RETURN NEXT"
+	case *returnQuery:
+		return "RETURN QUERY"
+	case *raise:
+		return "RAISE"
+	case *assertStmt:
+		return "ASSERT"
+	case *execSQL:
+		return "SQL statement"
+	case *dynExecute:
+		return "EXECUTE"
+	case *perform:
+		return "PERFORM"
+	case *getDiag:
+		if s.stacked {
+			return "GET STACKED DIAGNOSTICS"
+		}
+		return "GET DIAGNOSTICS"
+	case *openStmt:
+		return "OPEN"
+	case *fetchStmt:
+		if s.move {
+			return "MOVE"
+		}
+		return "FETCH"
+	case *closeStmt:
+		return "CLOSE"
+	case *nullStmt:
+		return "NULL"
+	}
+	return "statement"
+}

@@ -154,6 +154,11 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetSubLink() != nil:
 		return b.bindSubLink(s, n.GetSubLink())
 	case n.GetParamRef() != nil:
+		if names := b.stmt.Vars[n.GetParamRef().Location]; names != nil {
+			if e, ok, err := b.plVar(s, names, n.GetParamRef().Location); ok {
+				return e, err
+			}
+		}
 		return b.bindParam(n.GetParamRef())
 	case n.GetAArrayExpr() != nil:
 		return b.bindArrayExpr(s, n.GetAArrayExpr(), value.UnknownType)

@@ -165,6 +165,9 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 	}
 	srf := &expr.SRF{Name: fn.Name, Args: args, Gen: expr.RoutineSRF(fn.Name, fn.Signature(), fn.Strict, b.stmtClock)}
 	cols := fn.Cols
+	if fields := fn.RowFields(); fields != nil {
+		cols = fields
+	}
 	if len(cols) == 0 {
 		cols = []plan.Column{{Name: fn.Name, Type: value.TextType}}
 	}
@@ -191,7 +194,13 @@ func BindWithParams(cat Catalog, s *Stmt, types []value.Type) (Bound, Params, er
 		ps[i] = &expr.ParamSlot{N: i + 1, T: t}
 	}
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
-	bd, err := b.bindStmt(n)
+	var bd Bound
+	var err error
+	if s.Assign != nil {
+		bd, err = b.bindPLAssign()
+	} else {
+		bd, err = b.bindStmt(n)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -136,3 +136,18 @@ type FuncRef struct {
 
 func (*CreateFunction) bound() {}
 func (*DropFunction) bound()   {}
+
+// RowFields are the fields of the composite type a function returns
+// (RETURNS t or RETURNS SETOF t, t a table's or a composite type), as
+// columns: in FROM, its call gives them; nil for another result.
+func (f *Function) RowFields() []plan.Column {
+	if !f.BaseType || len(f.Cols) != 1 || !isRowType(f.Cols[0].Type) {
+		return nil
+	}
+	d := f.Cols[0].Type.RecordDesc()
+	cols := make([]plan.Column, len(d.Fields))
+	for i, fd := range d.Fields {
+		cols[i] = plan.Column{Name: fd.Name, Type: fd.Type}
+	}
+	return cols
+}

@@ -27,6 +27,17 @@ type Stmt struct {
 	// Declared are the parameter types of PREPARE name (types) AS Node,
 	// TypeName nodes: BindPrepared gives $1, $2, … these types.
 	Declared []*pg_query.Node
+	// Assign is set for a PL/pgSQL assignment to an element, a slice or
+	// a field of a variable (a[i] := v): Node is SELECT v, Assign the
+	// target as UPDATE's SET writes it, and the variable's value is
+	// parameter $AssignBase. BindWithParams binds the variable's new value.
+	Assign     *pg_query.ResTarget
+	AssignBase int32
+	// Vars are the names of the column references that a PL/pgSQL body's
+	// variables replaced by parameters, by location; VarConflict says
+	// what a column of the same name in scope makes of them (bind_plvar.go).
+	Vars        map[int32][]string
+	VarConflict VarConflict
 }
 
 // errf returns an error positioned at the 0-based byte offset loc of the
