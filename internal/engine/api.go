@@ -124,8 +124,9 @@ func (s *Session) typedChange(table string, priv sql.Privilege, fn func(e *Engin
 	return s.typedChangeKeep(table, priv, false, fn)
 }
 
-// typedChangeKeep is typedChange; with keep, fn writes the kept
-// replacements itself if it needs them written.
+// typedChangeKeep is typedChange; with keep, a change to a table that
+// keeps its replacements (table.buffers), the kept replacements are left
+// kept.
 func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, fn func(e *Engine) error) error {
 	switch {
 	case s.closed:
@@ -156,7 +157,9 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 		return err
 	}
 	tx := e.begin()
-	if !keep {
+	if t := e.tables[table]; !keep || t == nil || !t.buffers() {
+		// Written before the mark: a change that fails takes back its
+		// own writes, not the kept replacements of other tables.
 		e.flushPending()
 	}
 	mark := len(tx.log)
