@@ -97,23 +97,28 @@ func (s *Session) Update(tableName string, old, new value.Row) error {
 // commit, or before the transaction runs anything else (pending.go).
 func (s *Session) Replace(tableName string, row value.Row) error {
 	return s.typedChangeKeep(tableName, sql.PrivUpdate, true, func(e *Engine) error {
-		t, row, err := e.typedRow(tableName, row)
-		if err != nil {
-			return err
-		}
-		if len(t.uniques) == 0 || !t.uniques[0].primary {
-			return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
-		}
-		if t.buffers() {
-			return e.replacePending(t, row)
-		}
-		e.flushPending()
-		id, old, ok := t.byKey(t.uniques[0], row)
-		if !ok {
-			return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
-		}
-		return e.replaceRow(t, id, old, row)
+		return e.replaceTyped(tableName, row)
 	})
+}
+
+// replaceTyped is Replace's change, made by the writer.
+func (e *Engine) replaceTyped(tableName string, row value.Row) error {
+	t, row, err := e.typedRow(tableName, row)
+	if err != nil {
+		return err
+	}
+	if len(t.uniques) == 0 || !t.uniques[0].primary {
+		return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
+	}
+	if t.buffers() {
+		return e.replacePending(t, row)
+	}
+	e.flushPending()
+	id, old, ok := t.byKey(t.uniques[0], row)
+	if !ok {
+		return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
+	}
+	return e.replaceRow(t, id, old, row)
 }
 
 // typedChange runs fn, a change of the typed API, as the writer under the
