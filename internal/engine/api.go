@@ -101,9 +101,11 @@ func (s *Session) Replace(tableName string, row value.Row) error {
 	})
 }
 
-// replaceTyped is Replace's change, made by the writer.
+// replaceTyped is Replace's change, made by the writer. The caller's row
+// does not escape (the typed API's variadic values stay on its stack):
+// what is kept is the cast copy.
 func (e *Engine) replaceTyped(tableName string, row value.Row) error {
-	t, row, err := e.typedRow(tableName, row)
+	t, typed, err := e.typedRow(tableName, row)
 	if err != nil {
 		return err
 	}
@@ -111,14 +113,14 @@ func (e *Engine) replaceTyped(tableName string, row value.Row) error {
 		return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
 	}
 	if t.buffers() {
-		return e.replacePending(t, row)
+		return e.replacePending(t, typed)
 	}
 	e.flushPending()
-	id, old, ok := t.byKey(t.uniques[0], row)
+	id, old, ok := t.byKey(t.uniques[0], typed)
 	if !ok {
-		return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
+		return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(typed), tableName)
 	}
-	return e.replaceRow(t, id, old, row)
+	return e.replaceRow(t, id, old, typed)
 }
 
 // typedChange runs fn, a change of the typed API, as the writer under the
