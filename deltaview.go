@@ -283,6 +283,19 @@ func (tx *Tx) Replace(table string, row ...Value) error {
 	return tx.s.Replace(table, row)
 }
 
+// ReplaceRows is Replace of each of rows in turn, in one call: what a call
+// costs beyond its row (the database's lock, the transaction's and the
+// privilege's checks) is paid once for the batch. It stops at the first
+// row that fails, with that row's error, and takes back the rows of this
+// call replaced before it; the transaction's earlier changes stay. The
+// slices of rows are not kept: the caller may reuse them once it returns.
+func (tx *Tx) ReplaceRows(table string, rows [][]Value) error {
+	if tx.done {
+		return ErrTxDone
+	}
+	return tx.s.ReplaceRows(table, rows)
+}
+
 // Commit applies the transaction's changes to every view at once. If a
 // view cannot be maintained over the new rows (an expression fails), the
 // whole transaction is rolled back and the error returned.

@@ -440,7 +440,7 @@ func (a *Arrangement) apply(st []stagedEntry, arena []byte, loose bool) {
 	sorted := len(st) > minSortedStage
 	var f ptFinger
 	touchedTo := 0 // the entries whose runs have been touched
-	for i := range st {
+	for i := 0; i < len(st); i++ {
 		s := &st[i]
 		if sorted && i >= touchedTo {
 			touchedTo = a.touchAhead(st[i:], arena) + i
@@ -456,8 +456,12 @@ func (a *Arrangement) apply(st []stagedEntry, arena []byte, loose bool) {
 			}
 			f.ok = false
 			if sorted {
-				a.bytes += r.reserve(sameKey(st[i:], arena))
+				a.bytes += r.reserve(sameKeyGrowth(st[i:], arena))
 			}
+		}
+		if i+1 < len(st) && a.replaceInPlace(r, s, &st[i+1], k, arena) {
+			i++ // the pair's second entry is applied too
+			continue
 		}
 		a.total += s.w
 		sz := r.storeBytes()

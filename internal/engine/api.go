@@ -97,23 +97,30 @@ func (s *Session) Update(tableName string, old, new value.Row) error {
 // commit, or before the transaction runs anything else (pending.go).
 func (s *Session) Replace(tableName string, row value.Row) error {
 	return s.typedChangeKeep(tableName, sql.PrivUpdate, true, func(e *Engine) error {
-		t, row, err := e.typedRow(tableName, row)
-		if err != nil {
-			return err
-		}
-		if len(t.uniques) == 0 || !t.uniques[0].primary {
-			return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
-		}
-		if t.buffers() {
-			return e.replacePending(t, row)
-		}
-		e.flushPending()
-		id, old, ok := t.byKey(t.uniques[0], row)
-		if !ok {
-			return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(row), tableName)
-		}
-		return e.replaceRow(t, id, old, row)
+		return e.replaceTyped(tableName, row)
 	})
+}
+
+// replaceTyped is Replace's change, made by the writer. The caller's row
+// does not escape (the typed API's variadic values stay on its stack):
+// what is kept is the cast copy.
+func (e *Engine) replaceTyped(tableName string, row value.Row) error {
+	t, typed, err := e.typedRow(tableName, row)
+	if err != nil {
+		return err
+	}
+	if len(t.uniques) == 0 || !t.uniques[0].primary {
+		return pgerr.New(pgerr.InvalidColumnRef, "table %q has no primary key to replace a row by", tableName)
+	}
+	if t.buffers() {
+		return e.replacePending(t, typed)
+	}
+	e.flushPending()
+	id, old, ok := t.byKey(t.uniques[0], typed)
+	if !ok {
+		return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(typed), tableName)
+	}
+	return e.replaceRow(t, id, old, typed)
 }
 
 // typedChange runs fn, a change of the typed API, as the writer under the
@@ -124,8 +131,9 @@ func (s *Session) typedChange(table string, priv sql.Privilege, fn func(e *Engin
 	return s.typedChangeKeep(table, priv, false, fn)
 }
 
-// typedChangeKeep is typedChange; with keep, fn writes the kept
-// replacements itself if it needs them written.
+// typedChangeKeep is typedChange; with keep, a change to a table that
+// keeps its replacements (table.buffers), the kept replacements are left
+// kept.
 func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, fn func(e *Engine) error) error {
 	switch {
 	case s.closed:
@@ -156,7 +164,9 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 		return err
 	}
 	tx := e.begin()
-	if !keep {
+	if t := e.tables[table]; !keep || t == nil || !t.buffers() {
+		// Written before the mark: a change that fails takes back its
+		// own writes, not the kept replacements of other tables.
 		e.flushPending()
 	}
 	mark := len(tx.log)
