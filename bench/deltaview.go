@@ -8,19 +8,14 @@ import (
 )
 
 // Deltaview runs the workload on deltaview, in this process: through typed
-// transactions of the Go API (SQL false), a batch's new rows replaced by
-// their keys in one Tx.ReplaceRows, or through a prepared SQL statement
-// (SQL true), UPDATE t SET grp = $1, val = $2 WHERE id = $3, a batch in
-// one transaction.
+// transactions of the Go API (SQL false), each change a Replace of the row
+// by its key, or through a prepared SQL statement (SQL true), UPDATE t SET
+// grp = $1, val = $2 WHERE id = $3, a batch in one transaction.
 type Deltaview struct {
 	SQL bool
 	db  *deltaview.DB
 	d   *Data
 	up  *deltaview.Stmt
-	// rows are a batch's new rows for Tx.ReplaceRows, over vals: reused
-	// from one batch to the next.
-	rows [][]deltaview.Value
-	vals []deltaview.Value
 }
 
 var (
@@ -87,41 +82,21 @@ func (s *Deltaview) Apply(_ View, batch []Change) error {
 	if err != nil {
 		return err
 	}
-	if !s.SQL {
-		// The batch's rows in one call.
-		if err := tx.ReplaceRows("t", s.newRows(batch)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		return tx.Commit()
-	}
 	for _, c := range batch {
-		if _, err := tx.Exec(s.up, deltaview.Int(c.New.Grp), deltaview.Int(c.New.Val), deltaview.Int(int64(c.ID))); err != nil {
+		if s.SQL {
+			_, err = tx.Exec(s.up, deltaview.Int(c.New.Grp), deltaview.Int(c.New.Val), deltaview.Int(int64(c.ID)))
+		} else {
+			// The values as arguments: the call's slice stays on the
+			// stack.
+			err = tx.Replace("t", deltaview.Int(int64(c.ID)), deltaview.Int(c.New.Grp), deltaview.Int(s.d.K(c.ID)),
+				deltaview.Int(c.New.Val), deltaview.Text(Pad(c.ID)))
+		}
+		if err != nil {
 			tx.Rollback()
 			return err
 		}
 	}
 	return tx.Commit()
-}
-
-// newRows returns the new rows of t that batch's changes make, in s's
-// reused memory.
-func (s *Deltaview) newRows(batch []Change) [][]deltaview.Value {
-	const width = 5
-	if cap(s.rows) < len(batch) {
-		s.rows = make([][]deltaview.Value, len(batch))
-		s.vals = make([]deltaview.Value, width*len(batch))
-		for i := range s.rows {
-			s.rows[i] = s.vals[width*i : width*(i+1) : width*(i+1)]
-		}
-	}
-	rows := s.rows[:len(batch)]
-	for i, c := range batch {
-		r := rows[i]
-		r[0], r[1], r[2], r[3], r[4] = deltaview.Int(int64(c.ID)), deltaview.Int(c.New.Grp), deltaview.Int(s.d.K(c.ID)),
-			deltaview.Int(c.New.Val), deltaview.Text(Pad(c.ID))
-	}
-	return rows
 }
 
 // Answer implements System: the view's maintained rows.
