@@ -24,7 +24,8 @@ const minSplitLoad = 1 << 15
 // halfLoad is what one goroutine of loadHalves found.
 type halfLoad struct {
 	live, merged int
-	total, bytes int64 // the weights' sum; the bytes of rows merged, less
+	total        int64 // the weights' sum
+	bytes        int64 // the bytes of the rows merged into equal ones
 	cancelled    bool
 	spilled      []spilledRow // in the order the rows came
 }
