@@ -71,26 +71,26 @@ func (s *timedColdStarts) CreateView(v bench.View) error {
 	defer runtime.UnlockOSThread()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
-	self0, thread0 := rusage(syscall.RUSAGE_SELF), rusage(1) // RUSAGE_THREAD, Linux
+	self0, cpu0, thread0 := selfUsage(), cpuTime(), threadCPUTime()
 	t0 := time.Now()
 	var err error
 	pprof.Do(context.Background(), pprof.Labels("system", s.Name(), "view", v.Name), func(context.Context) {
 		err = s.Deltaview.CreateView(v)
 	})
 	wall := time.Since(t0)
-	self1, thread1 := rusage(syscall.RUSAGE_SELF), rusage(1)
+	self1, cpu1, thread1 := selfUsage(), cpuTime(), threadCPUTime()
 	runtime.ReadMemStats(&ms1)
-	cpu := func(ru syscall.Rusage) time.Duration { return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()) }
 	s.t.Logf("%-18s %-10s wall %5d ms, cpu %5d ms, thread %5d ms, sys %4d ms, %6d faults, %d GC, %4d MB allocated, heap %4d MB before",
-		s.Name(), v.Name, wall.Milliseconds(), (cpu(self1) - cpu(self0)).Milliseconds(),
-		(cpu(thread1) - cpu(thread0)).Milliseconds(),
-		time.Duration(self1.Stime.Nano()-self0.Stime.Nano()).Milliseconds(),
+		s.Name(), v.Name, wall.Milliseconds(), (cpu1-cpu0)/1e6, (thread1-thread0)/1e6,
+		(self1.Stime.Nano()-self0.Stime.Nano())/1e6,
 		self1.Minflt-self0.Minflt, ms1.NumGC-ms0.NumGC, (ms1.TotalAlloc-ms0.TotalAlloc)>>20, ms0.HeapAlloc>>20)
 	return err
 }
 
-func rusage(who int) syscall.Rusage {
+// selfUsage returns the process's resource usage: its system time and
+// minor page faults.
+func selfUsage() syscall.Rusage {
 	var ru syscall.Rusage
-	syscall.Getrusage(who, &ru)
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru
 }
