@@ -1,6 +1,8 @@
 package op
 
 import (
+	"runtime"
+
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -44,7 +46,8 @@ func (l *countsLoad) add(z zset.ZSet) {
 // index's growth or a slot's reuse. The slab is then written from one end
 // to the other; the index is written at random, a cache miss a row, which
 // costs less than ordering the rows by their place in it first (two passes
-// over the rows and a buffer of them).
+// over the rows and a buffer of them). Many rows on two cores or more are
+// put in the index's two halves at once (loadHalves).
 func (c *counts) load(l *countsLoad) {
 	if c.live != 0 || len(c.slots) != 0 || l.n >= 1<<31-1 {
 		for _, ch := range l.chunks {
@@ -58,10 +61,31 @@ func (c *counts) load(l *countsLoad) {
 		return
 	}
 	c.index.reserve(l.n)
+	c.bytes += l.bytes
+	var cancelled bool
+	if l.n >= minSplitLoad && runtime.GOMAXPROCS(0) >= 2 {
+		cancelled = c.loadHalves(l)
+	} else {
+		cancelled = c.loadInOrder(l)
+	}
+	if cancelled {
+		// Rows whose weights summed to zero leave, as add removes them.
+		for i := range c.slots {
+			if s := &c.slots[i]; s.n == 0 && s.row != nil {
+				c.remove(value.HashRow(s.row), int32(i))
+			}
+		}
+	}
+	if c.live == 0 { // every weight cancelled
+		c.slots, c.index, c.free = nil, slotIndex{}, -1
+	}
+}
+
+// loadInOrder puts l's rows into the sized index and the empty slab, in
+// the order they came, and reports whether some weights summed to zero.
+func (c *counts) loadInOrder(l *countsLoad) (cancelled bool) {
 	x := &c.index
 	c.slots = make([]countSlot, 0, l.n)
-	c.bytes += l.bytes
-	cancelled := false
 	for _, ch := range l.chunks {
 		for k := range ch {
 			r := &ch[k]
@@ -85,15 +109,5 @@ func (c *counts) load(l *countsLoad) {
 			c.slots = append(c.slots, countSlot{row: r.row, n: r.w, next: -1})
 		}
 	}
-	if cancelled {
-		// Rows whose weights summed to zero leave, as add removes them.
-		for i := range c.slots {
-			if s := &c.slots[i]; s.n == 0 && s.row != nil {
-				c.remove(value.HashRow(s.row), int32(i))
-			}
-		}
-	}
-	if c.live == 0 { // every weight cancelled
-		c.slots, c.index, c.free = nil, slotIndex{}, -1
-	}
+	return cancelled
 }

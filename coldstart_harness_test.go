@@ -1,0 +1,96 @@
+package deltaview_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/deltaview/deltaview/bench"
+)
+
+var (
+	harnessN = flag.Int("coldstart.harness", 0,
+		"rows of t for TestHarnessColdStarts (1000000 as the harness at 1M); 0 skips it")
+	harnessProfile = flag.String("coldstart.cpuprofile", "",
+		"CPU profile of TestHarnessColdStarts's run, its creations labelled by system and view")
+)
+
+// TestHarnessColdStarts runs bench.Run's own sequence (load, then per view
+// its creation, its latency and throughput runs and its drop), through the
+// Go API and then through SQL in one process as `deltaview bench` runs
+// them, and logs each creation: wall clock, the process's CPU, the CPU of
+// the thread that builds (its goroutine locked to it), system time, minor
+// page faults, collections met and bytes allocated. A view's cold start
+// depends on what ran before it in the process (the rows the views' runs
+// moved, the heap they left), which a benchmark of creations alone does
+// not show. Skipped unless -coldstart.harness is given.
+func TestHarnessColdStarts(t *testing.T) {
+	if *harnessN == 0 {
+		t.Skip("-coldstart.harness N runs it")
+	}
+	if *harnessProfile != "" {
+		f, err := os.Create(*harnessProfile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	for _, sql := range []bool{false, true} {
+		sys := &timedColdStarts{Deltaview: &bench.Deltaview{SQL: sql}, t: t}
+		err := bench.Run(sys, *harnessN, bench.Views, bench.DefaultOptions, func(c bench.Cell) {
+			if c.Status != "ok" {
+				t.Errorf("%s %s: %s %s", c.System, c.View, c.Status, c.Note)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys.Close()
+		runtime.GC()
+	}
+}
+
+// timedColdStarts is a deltaview system whose creations are measured.
+type timedColdStarts struct {
+	*bench.Deltaview
+	t *testing.T
+}
+
+// CreateView implements bench.System: the creation, measured and logged.
+func (s *timedColdStarts) CreateView(v bench.View) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	self0, cpu0, thread0 := selfUsage(), cpuTime(), threadCPUTime()
+	t0 := time.Now()
+	var err error
+	pprof.Do(context.Background(), pprof.Labels("system", s.Name(), "view", v.Name), func(context.Context) {
+		err = s.Deltaview.CreateView(v)
+	})
+	wall := time.Since(t0)
+	self1, cpu1, thread1 := selfUsage(), cpuTime(), threadCPUTime()
+	runtime.ReadMemStats(&ms1)
+	s.t.Logf("%-18s %-10s wall %5d ms, cpu %5d ms, thread %5d ms, sys %4d ms, %6d faults, %d GC, %4d MB allocated, heap %4d MB before",
+		s.Name(), v.Name, wall.Milliseconds(), (cpu1-cpu0)/1e6, (thread1-thread0)/1e6,
+		(self1.Stime.Nano()-self0.Stime.Nano())/1e6,
+		self1.Minflt-self0.Minflt, ms1.NumGC-ms0.NumGC, (ms1.TotalAlloc-ms0.TotalAlloc)>>20, ms0.HeapAlloc>>20)
+	return err
+}
+
+// selfUsage returns the process's resource usage: its system time and
+// minor page faults.
+func selfUsage() syscall.Rusage {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru
+}
