@@ -63,6 +63,19 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 	return h, -1
 }
 
+// probe returns the position in the index of the row equal to r (hash
+// h), or of the empty entry its probe ends at.
+func (c *counts) probe(h uint64, r value.Row) int {
+	x := &c.index
+	p := x.home(h)
+	for ; x.tab[p].s != 0; p = x.next(p) {
+		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
+			break
+		}
+	}
+	return p
+}
+
 // shown returns the first representation (value.CompareRepr) with a
 // positive weight among the rows held equal to r under value.CompareRows
 // (one per representation, in an identity multiset), and their total

@@ -89,12 +89,7 @@ func (c *counts) loadInOrder(l *countsLoad) (cancelled bool) {
 	for _, ch := range l.chunks {
 		for k := range ch {
 			r := &ch[k]
-			p := x.home(r.h)
-			for ; x.tab[p].s != 0; p = x.next(p) {
-				if e := x.tab[p]; e.h == r.h && c.same(c.slots[e.s-1].row, r.row) {
-					break
-				}
-			}
+			p := c.probe(r.h, r.row)
 			c.total += r.w
 			if s := x.tab[p].s; s != 0 {
 				// A row seen before: the first one's slot keeps the sum.

@@ -120,12 +120,7 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 // their weights then summed to zero.
 func (c *counts) putSpilled(sp spilledRow) (merged, zero bool) {
 	x, r := &c.index, sp.r
-	p := x.home(r.h)
-	for ; x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == r.h && c.same(c.slots[e.s-1].row, r.row) {
-			break
-		}
-	}
+	p := c.probe(r.h, r.row)
 	c.total += r.w
 	if s := x.tab[p].s; s != 0 {
 		c.slots[s-1].n += r.w
