@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/engine"
@@ -68,19 +67,7 @@ func testReplaceRows(t *testing.T, workers int) {
 		}
 		return x
 	}
-	query := func(s *engine.Session, q string) string {
-		var out []string
-		if err := s.ExecScript(q, func(r engine.Result) error {
-			for _, row := range r.Rows {
-				out = append(out, fmt.Sprint(row))
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(out)
-		return strings.Join(out, " ")
-	}
+	query := func(s *engine.Session, q string) string { return sortedResult(t, s, q) }
 	batched, single := open(), open()
 	i4 := func(v int64) value.Value { return value.NewInt(value.Int4, v) }
 	rng := rand.New(rand.NewPCG(3, 11))

@@ -77,19 +77,7 @@ func testKeptReplacements(t *testing.T, workers int) {
 		}
 		return x
 	}
-	query := func(x *side, s *engine.Session, q string) string {
-		var out []string
-		if err := s.ExecScript(q, func(r engine.Result) error {
-			for _, row := range r.Rows {
-				out = append(out, fmt.Sprint(row))
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(out)
-		return strings.Join(out, " ")
-	}
+	query := func(_ *side, s *engine.Session, q string) string { return sortedResult(t, s, q) }
 	kept, eager := open(workers), open(1)
 	other := kept.e.NewSession()
 	// The model: t's rows by id, and w's notes.
@@ -272,4 +260,21 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return "one is a prefix of the other"
+}
+
+// sortedResult runs q in s and returns its rows printed, sorted and
+// joined by spaces.
+func sortedResult(t *testing.T, s *engine.Session, q string) string {
+	t.Helper()
+	var out []string
+	if err := s.ExecScript(q, func(r engine.Result) error {
+		for _, row := range r.Rows {
+			out = append(out, fmt.Sprint(row))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }

@@ -58,19 +58,7 @@ func TestTopKBatchedAsSingles(t *testing.T) {
 		}
 		return x
 	}
-	read := func(x *side, v string) string {
-		var out []string
-		if err := x.s.ExecScript("SELECT * FROM "+v, func(r engine.Result) error {
-			for _, row := range r.Rows {
-				out = append(out, fmt.Sprint(row))
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(out)
-		return strings.Join(out, " ")
-	}
+	read := func(x *side, v string) string { return sortedResult(t, x.s, "SELECT * FROM "+v) }
 	batched, single := open(), open()
 	vals := make([]int64, n+1)
 	for g := int64(1); g <= n; g++ {
