@@ -1006,7 +1006,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.WrongObjectType, "window function %s requires an OVER clause", name)
 	}
-	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+	if isAggregateName(name) || isUserAggCall(f) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
 		if e, err := b.outerAggregate(s, f); e != nil || err != nil {
 			return e, err
 		}
@@ -1015,7 +1015,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 			// an enclosing query's; this one is not.
 			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
-		if !isAggregateName(name) && !f.AggStar {
+		if !isAggregateName(name) && !isUserAggCall(f) && !f.AggStar {
 			return nil, b.notAggregate(s, name, f)
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
