@@ -18,8 +18,6 @@ import (
 // (aggInputs sorted them).
 func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
 	switch {
-	case a.User != nil:
-		return userAggregate(a.User, ins)
 	case a.Func.Has(plan.AggTwoArgs):
 		return regression(a.Func, ins)
 	case a.Func.Has(plan.AggOrderedSet):

@@ -143,7 +143,7 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggMode:           {"mode", AggNotMaintained | AggOrderedSet},
 	AggRangeIntersect: {"range_intersect_agg", AggNotMaintained},
 	AggRangeAgg:       {"range_agg", AggNotMaintained},
-	AggUser:           {"\x00user aggregate", AggNotMaintained},
+	AggUser:           {"\x00user aggregate", AggOrdered},
 
 	AggHypoRank:        {"rank", AggOrderedSet | AggHypothetical},
 	AggHypoDenseRank:   {"dense_rank", AggOrderedSet | AggHypothetical},

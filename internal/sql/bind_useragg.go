@@ -127,6 +127,9 @@ func (b *binder) bindUserAggArgs(as *aggScope, call *plan.AggCall, f *pg_query.F
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
 	agg := cands[best[0]]
+	if b.forView && len(agg.Args) == 0 {
+		return b.refuse(f.Location, "aggregate %s without arguments is not supported in a materialized view", name)
+	}
 	for i, p := range agg.Args {
 		var err error
 		if args[i], err = b.coerce(args[i], p.Type, nodeLoc(f.Args[i], f.Location)); err != nil {
