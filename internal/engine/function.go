@@ -172,6 +172,20 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		gone = append(gone, f)
 	}
 	for _, f := range gone {
+		if ops := e.operatorsUsing(f); len(ops) > 0 {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which operator %s uses, is not supported", f.Signature(), ops[0]).
+					WithHint("drop the operator first")
+			}
+			var lines []string
+			for _, o := range ops {
+				lines = append(lines, fmt.Sprintf("operator %s depends on function %s", o, f.Signature()))
+			}
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
+				Detail:  strings.Join(lines, "\n"),
+				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		}
 		if aggs := e.aggregatesUsing(f); len(aggs) > 0 {
 			if d.Cascade {
 				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which aggregate %s uses, is not supported", f.Signature(), aggs[0]).

@@ -481,6 +481,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE AGGREGATE", func() (Result, error) { return e.createAggregate(b, rec) })
 	case *sql.DropAggregate:
 		return s.ddl("DROP AGGREGATE", func() (Result, error) { return e.dropAggregates(b) })
+	case *sql.CreateOperator:
+		return s.ddl("CREATE OPERATOR", func() (Result, error) { return e.createOperator(b, rec) })
+	case *sql.DropOperator:
+		return s.ddl("DROP OPERATOR", func() (Result, error) { return e.dropOperators(b) })
 	case *sql.AlterSequence:
 		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return e.alterSequence(b) })
 	case *sql.DropSequence:

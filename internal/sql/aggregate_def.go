@@ -95,6 +95,9 @@ func (*DropAggregate) bound()   {}
 
 // bindDefine binds the DEFINE statements: CREATE AGGREGATE.
 func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
+	if d.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
+		return b.bindCreateOperator(d)
+	}
 	if d.Kind != pg_query.ObjectType_OBJECT_AGGREGATE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement DEFINE is not supported")
 	}

@@ -78,6 +78,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetTypeCast() != nil:
 		return b.bindTypeCast(s, n.GetTypeCast())
 	case n.GetAExpr() != nil:
+		if e, ok, err := b.bindUserOperatorExpr(s, n.GetAExpr()); ok {
+			return e, err
+		}
 		return b.bindAExpr(s, n.GetAExpr())
 	case n.GetBoolExpr() != nil:
 		return b.bindBoolExpr(s, n.GetBoolExpr())
