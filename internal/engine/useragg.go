@@ -192,3 +192,40 @@ func (e *Engine) aggregateNamed(ref sql.FuncRef) *sql.Aggregate {
 	a, _ := e.aggregate(sql.Signature(ref.Name, ref.Args), ref.Name)
 	return a
 }
+
+// catalogAggregates lists the aggregates CREATE AGGREGATE made, as
+// pg_proc rows of kind 'a'.
+func (e *Engine) catalogAggregates() []catProc {
+	var out []catProc
+	for _, name := range sortedKeys(e.aggs) {
+		for _, a := range e.aggs[name] {
+			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy"}
+			var args []string
+			for _, x := range a.Args {
+				p.args = append(p.args, e.typeOID(x.Type, nil))
+				p.argStr = append(p.argStr, x.Type.String())
+				p.names = append(p.names, x.Name)
+				args = append(args, x.Type.String())
+			}
+			p.argText = strings.Join(args, ", ")
+			if len(args) == 0 {
+				p.argText = "*"
+			}
+			res := a.SType.Type
+			if a.FinalFunc != nil {
+				res = value.UnknownType
+				for _, f := range e.funcs[sql.FuncName(a.FinalFunc)] {
+					if len(f.Params) == 1 && f.Params[0].Type.Kind == a.SType.Type.Kind && len(f.Cols) == 1 {
+						res = f.Cols[0].Type
+					}
+				}
+			}
+			if res.Kind != value.Unknown {
+				p.ret, p.resultText = e.typeOID(res, nil), res.String()
+			}
+			p.oid = objectOID("function", p.signature())
+			out = append(out, p)
+		}
+	}
+	return out
+}
