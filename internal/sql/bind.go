@@ -225,7 +225,7 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetDiscardStmt() != nil:
 		return b.bindDiscard(n.GetDiscardStmt())
 	case n.GetCreateFunctionStmt() != nil:
-		return b.bindCreateFunction(n.GetCreateFunctionStmt())
+		return markFunctionBody(b.cat)(b.bindCreateFunction(n.GetCreateFunctionStmt()))
 	case n.GetDoStmt() != nil:
 		return b.bindDo(n.GetDoStmt())
 	case n.GetDefineStmt() != nil:

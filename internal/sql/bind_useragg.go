@@ -78,6 +78,21 @@ func markViewUserAggregates(cat Catalog, q *Stmt) *Stmt {
 	return &cp
 }
 
+// markFunctionBody marks the calls of user aggregates in the body of the
+// SQL function CREATE FUNCTION binds, whose text is parsed apart from the
+// statement.
+func markFunctionBody(cat Catalog) func(Bound, error) (Bound, error) {
+	return func(bd Bound, err error) (Bound, error) {
+		if cf, ok := bd.(*CreateFunction); ok && err == nil && cf.Func.Body != nil {
+			markUserAggregates(cat, selectNode(cf.Func.Body))
+			for _, n := range cf.Func.Earlier {
+				markUserAggregates(cat, n)
+			}
+		}
+		return bd, err
+	}
+}
+
 // isUserAggCall reports whether f is a marked call of a user aggregate.
 func isUserAggCall(f *pg_query.FuncCall) bool {
 	return len(f.Funcname) == 2 && f.Funcname[0].GetString_().GetSval() == userAggSchema
