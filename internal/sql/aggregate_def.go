@@ -120,7 +120,7 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := refusePolymorphic(b, tn, t); err != nil {
+				if err := refusePolymorphic(b, tn); err != nil {
 					return nil, err
 				}
 				a.Args = append(a.Args, FuncParam{Name: p.Name, Type: t, TypeName: tn})
@@ -187,7 +187,7 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := refusePolymorphic(b, tn, t); err != nil {
+	if err := refusePolymorphic(b, tn); err != nil {
 		return nil, err
 	}
 	a.SType = FuncParam{Type: t, TypeName: tn}
@@ -213,7 +213,7 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 
 // refusePolymorphic refuses the pseudo-types any* as an aggregate's
 // argument or state type.
-func refusePolymorphic(b *binder, tn *pg_query.TypeName, t value.Type) error {
+func refusePolymorphic(b *binder, tn *pg_query.TypeName) error {
 	switch strings.ToLower(typeNameText(tn)) {
 	case "anyelement", "anyarray", "anynonarray", "anycompatible", "anycompatiblearray", "internal":
 		return b.refuse(-1, "polymorphic aggregate types (%s) are not supported", typeNameText(tn))
