@@ -25,6 +25,18 @@ const KindAggregate RelKind = "aggregate"
 // Aggregates implements sql.AggregateCatalog.
 func (e *Engine) Aggregates(name string) []*sql.Aggregate { return e.aggs[name] }
 
+// AnyAggregates implements sql.AggregateCatalog.
+func (e *Engine) AnyAggregates() bool { return len(e.aggs) > 0 }
+
+// AnyAggregates implements sql.AggregateCatalog.
+func (r *recorder) AnyAggregates() bool {
+	ac, ok := r.cat.(sql.AggregateCatalog)
+	return ok && ac.AnyAggregates()
+}
+
+// AnyAggregates implements sql.AggregateCatalog.
+func (v viewRecorder) AnyAggregates() bool { return v.r.AnyAggregates() }
+
 // Aggregates implements sql.AggregateCatalog.
 func (r *recorder) Aggregates(name string) []*sql.Aggregate {
 	if ac, ok := r.cat.(sql.AggregateCatalog); ok {

@@ -69,6 +69,9 @@ func FuncName(names []*pg_query.Node) string {
 // AggregateCatalog is a Catalog that holds user-defined aggregates.
 type AggregateCatalog interface {
 	Aggregates(name string) []*Aggregate
+	// AnyAggregates reports whether there are any: statements are not
+	// walked for calls of them otherwise.
+	AnyAggregates() bool
 }
 
 // AggregateUser is a Catalog told of every user-defined aggregate a

@@ -39,7 +39,7 @@ const (
 // markUserAggregates marks the calls of user aggregates under n.
 func markUserAggregates(cat Catalog, n *pg_query.Node) {
 	ac, ok := cat.(AggregateCatalog)
-	if !ok || n == nil {
+	if !ok || n == nil || !ac.AnyAggregates() {
 		return
 	}
 	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
@@ -60,7 +60,7 @@ func markUserAggregates(cat Catalog, n *pg_query.Node) {
 // is shared.
 func markViewUserAggregates(cat Catalog, q *Stmt) *Stmt {
 	ac, ok := cat.(AggregateCatalog)
-	if !ok {
+	if !ok || !ac.AnyAggregates() {
 		return q
 	}
 	found := false
