@@ -62,6 +62,10 @@ type Engine struct {
 	// those each view calls (function.go).
 	funcs    map[string][]*sql.Function
 	funcDeps map[string][]string
+	// aggs are the user-defined aggregates by name (useragg.go).
+	aggs map[string][]*sql.Aggregate
+	// opers are the user-defined operators by name (useroperator.go).
+	opers map[string][]*sql.Operator
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).

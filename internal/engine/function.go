@@ -158,6 +158,10 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	var gone []*sql.Function
 	for _, ref := range d.Funcs {
 		f, err := e.lookupFunction(ref)
+		if a := e.aggregateNamed(ref); a != nil && err != nil {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", a.Name).
+				WithHint("Use DROP AGGREGATE to drop aggregate functions.")
+		}
 		if err != nil {
 			if d.IfExists && pgerr.Code(err) == pgerr.UndefinedFunction {
 				notices = append(notices, fmt.Sprintf("function %s does not exist, skipping", sql.CallSignature(ref.Name, ref.Args)))
@@ -166,6 +170,36 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			return Result{}, err
 		}
 		gone = append(gone, f)
+	}
+	for _, f := range gone {
+		if ops := e.operatorsUsing(f); len(ops) > 0 {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which operator %s uses, is not supported", f.Signature(), ops[0]).
+					WithHint("drop the operator first")
+			}
+			var lines []string
+			for _, o := range ops {
+				lines = append(lines, fmt.Sprintf("operator %s depends on function %s", o, f.Signature()))
+			}
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
+				Detail:  strings.Join(lines, "\n"),
+				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		}
+		if aggs := e.aggregatesUsing(f); len(aggs) > 0 {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which aggregate %s uses, is not supported", f.Signature(), aggs[0]).
+					WithHint("drop the aggregate first")
+			}
+			var lines []string
+			for _, a := range aggs {
+				lines = append(lines, fmt.Sprintf("function %s depends on function %s", a, f.Signature()))
+			}
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
+				Detail:  strings.Join(lines, "\n"),
+				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+		}
 	}
 	var views []string
 	for _, f := range gone {

@@ -477,6 +477,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		})
 	case *sql.DropFunction:
 		return s.ddl("DROP FUNCTION", func() (Result, error) { return e.dropFunctions(b) })
+	case *sql.CreateAggregate:
+		return s.ddl("CREATE AGGREGATE", func() (Result, error) { return e.createAggregate(b, rec) })
+	case *sql.DropAggregate:
+		return s.ddl("DROP AGGREGATE", func() (Result, error) { return e.dropAggregates(b) })
+	case *sql.CreateOperator:
+		return s.ddl("CREATE OPERATOR", func() (Result, error) { return e.createOperator(b, rec) })
+	case *sql.DropOperator:
+		return s.ddl("DROP OPERATOR", func() (Result, error) { return e.dropOperators(b) })
 	case *sql.AlterSequence:
 		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return e.alterSequence(b) })
 	case *sql.DropSequence:

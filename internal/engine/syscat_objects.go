@@ -131,6 +131,9 @@ type catProc struct {
 	// argText and resultText are the arguments and the result as
 	// pg_get_function_arguments and pg_get_function_result print them.
 	argText, resultText string
+	// kind is pg_proc.prokind: "" for a function ('f'), "a" for an
+	// aggregate.
+	kind string
 }
 
 type catRole struct {
@@ -269,7 +272,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		o.rels = append(o.rels, &catRel{oid: oid, name: rel, nsp: nsp, kind: kind, cols: plainCols(e, cr.cols)})
 	}
 	o.types = e.catalogTypes()
-	o.procs = e.catalogProcs()
+	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
 	for _, r := range o.rels {
 		for col, text := range e.comments[r.name] {

@@ -103,6 +103,8 @@ func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
 		return value.Null, err
 	}
 	switch a.Func {
+	case plan.AggUser:
+		return userAggregate(a.User, ins)
 	case plan.AggCountStar:
 		return value.NewInt(value.Int8, int64(len(ins))), nil
 	case plan.AggStringAgg:

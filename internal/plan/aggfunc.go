@@ -53,6 +53,7 @@ const (
 	AggMode           // mode() WITHIN GROUP (ORDER BY x)
 	AggRangeIntersect // range_intersect_agg(r)
 	AggRangeAgg       // range_agg(r)
+	AggUser           // a user-defined aggregate (CREATE AGGREGATE): AggCall.User
 	// The hypothetical-set aggregates, f(args) WITHIN GROUP (ORDER BY
 	// keys): where a row of args would stand among the group's rows,
 	// maintained by counts. Their names are the window functions';
@@ -142,6 +143,7 @@ var aggCatalog = [numAggFuncs]aggEntry{
 	AggMode:           {"mode", AggNotMaintained | AggOrderedSet},
 	AggRangeIntersect: {"range_intersect_agg", AggNotMaintained},
 	AggRangeAgg:       {"range_agg", AggNotMaintained},
+	AggUser:           {"\x00user aggregate", AggOrdered},
 
 	AggHypoRank:        {"rank", AggOrderedSet | AggHypothetical},
 	AggHypoDenseRank:   {"dense_rank", AggOrderedSet | AggHypothetical},

@@ -21,6 +21,9 @@ type AggCall struct {
 	Filter   expr.Expr // FILTER (WHERE …), nil for none
 	OrderBy  []SortKey // string_agg / array_agg (… ORDER BY …)
 	Type     value.Type
+	// User is a user-defined aggregate's fold (Func AggUser); its
+	// arguments are Arg, a record of them when there are several.
+	User *UserAgg
 }
 
 // Aggregate groups its input by the GroupBy expressions (none: one group,

@@ -115,6 +115,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 	}
 	b := &binder{cat: cat, stmt: s, stmtClock: stmtClockFor(cat, s.Node)}
 	rewriteQuantified(cat, s.SQL, s.Node)
+	markUserAggregates(cat, s.Node)
 	return b.bindStmt(s.Node)
 }
 
@@ -123,6 +124,7 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 	b := &binder{cat: cat, stmt: s, forView: forView}
 	rewriteQuantified(cat, s.SQL, s.Node)
+	markUserAggregates(cat, s.Node)
 	sel := s.Node.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerr.New(pgerr.WrongObjectType, "not a query")
@@ -223,9 +225,11 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetDiscardStmt() != nil:
 		return b.bindDiscard(n.GetDiscardStmt())
 	case n.GetCreateFunctionStmt() != nil:
-		return b.bindCreateFunction(n.GetCreateFunctionStmt())
+		return markFunctionBody(b.cat)(b.bindCreateFunction(n.GetCreateFunctionStmt()))
 	case n.GetDoStmt() != nil:
 		return b.bindDo(n.GetDoStmt())
+	case n.GetDefineStmt() != nil:
+		return b.bindDefine(n.GetDefineStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

@@ -88,7 +88,7 @@ func isHypothetical(name string) bool {
 // aggCall returns n when it is a call of an aggregate function (not a
 // window function), else nil.
 func aggCall(n *pg_query.Node) *pg_query.FuncCall {
-	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname)) || f.AggWithinGroup && isHypothetical(opName(f.Funcname))) {
+	if f := n.GetFuncCall(); f != nil && f.Over == nil && (f.AggStar || isAggregateName(opName(f.Funcname)) || isUserAggCall(f) || f.AggWithinGroup && isHypothetical(opName(f.Funcname))) {
 		return f
 	}
 	return nil
@@ -450,6 +450,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		return b.bindXMLAgg(f)
 	}
 	fn, ok := plan.LookupAgg(name)
+	if isUserAggCall(f) {
+		fn, ok = plan.AggUser, true
+	}
 	if !ok && f.AggWithinGroup {
 		fn, ok = plan.LookupHypothetical(name)
 	}
@@ -484,6 +487,10 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 	argType := value.UnknownType
 	var bound expr.Expr // string_agg's value, bound before its separator
 	switch {
+	case fn == plan.AggUser:
+		if err := b.bindUserAggArgs(as, &call, f); err != nil {
+			return nil, err
+		}
 	case fn.Has(plan.AggOrderedSet):
 		if err := b.bindOrderedSet(as, &call, f); err != nil {
 			return nil, err
@@ -562,6 +569,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		}
 	}
 	t, err := call.Func.ResultType(argType)
+	if call.User != nil {
+		t, err = call.User.Result, nil
+	}
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 	}

@@ -384,6 +384,10 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropType(ds)
 	case pg_query.ObjectType_OBJECT_FUNCTION:
 		return b.bindDropFunction(ds)
+	case pg_query.ObjectType_OBJECT_AGGREGATE:
+		return b.bindDropAggregate(ds)
+	case pg_query.ObjectType_OBJECT_OPERATOR:
+		return b.bindDropOperator(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

@@ -78,6 +78,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetTypeCast() != nil:
 		return b.bindTypeCast(s, n.GetTypeCast())
 	case n.GetAExpr() != nil:
+		if e, ok, err := b.bindUserOperatorExpr(s, n.GetAExpr()); ok {
+			return e, err
+		}
 		return b.bindAExpr(s, n.GetAExpr())
 	case n.GetBoolExpr() != nil:
 		return b.bindBoolExpr(s, n.GetBoolExpr())
@@ -1006,7 +1009,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.WrongObjectType, "window function %s requires an OVER clause", name)
 	}
-	if isAggregateName(name) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
+	if isAggregateName(name) || isUserAggCall(f) || f.AggStar || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 {
 		if e, err := b.outerAggregate(s, f); e != nil || err != nil {
 			return e, err
 		}
@@ -1015,7 +1018,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 			// an enclosing query's; this one is not.
 			return nil, b.stmt.errf(b.aggArgs.Location, pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}
-		if !isAggregateName(name) && !f.AggStar {
+		if !isAggregateName(name) && !isUserAggCall(f) && !f.AggStar {
 			return nil, b.notAggregate(s, name, f)
 		}
 		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")

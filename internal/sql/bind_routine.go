@@ -193,6 +193,7 @@ func BindWithParams(cat Catalog, s *Stmt, types []value.Type) (Bound, Params, er
 	for i, t := range types {
 		ps[i] = &expr.ParamSlot{N: i + 1, T: t}
 	}
+	markUserAggregates(cat, n)
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
 	var bd Bound
 	var err error

@@ -517,7 +517,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		agg, isAgg := plan.LookupAgg(name)
 		switch {
 		case isAgg && !agg.Has(plan.AggNotMaintained):
-		case plan.IsAggName(name):
+		case plan.IsAggName(name) || isUserAggCall(f):
 			err := b.refuse(f.Location, "aggregate %s is not supported as a window function", name)
 			if b.forView {
 				err = err.WithHint("ad-hoc queries accept it")

@@ -470,8 +470,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if vr, ok := cat.(ViewReader); ok {
 				cat = vr.InView()
 			}
-			sub := &binder{lock: b.lock, cat: cat, stmt: rel.Query, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts()}
-			vp, err := sub.bindSelect(rel.Query.Node.GetSelectStmt())
+			q := markViewUserAggregates(cat, rel.Query)
+			sub := &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts()}
+			vp, err := sub.bindSelect(q.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)
 				e.Position = 0

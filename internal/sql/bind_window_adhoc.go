@@ -25,7 +25,7 @@ import (
 // is not such a call, for bindWinFunc to bind or refuse.
 func (b *binder) bindWinAggAdHoc(s *scope, f *pg_query.FuncCall) (fn *plan.WinFunc, finish func(expr.Expr) expr.Expr, err error) {
 	name := opName(f.Funcname)
-	if b.forView || f.AggDistinct || len(f.AggOrder) > 0 || f.AggWithinGroup || !plan.IsAggName(name) {
+	if b.forView || f.AggDistinct || len(f.AggOrder) > 0 || f.AggWithinGroup || !plan.IsAggName(name) && !isUserAggCall(f) {
 		return nil, nil, nil
 	}
 	if _, ok := plan.WinFuncNames[name]; ok {

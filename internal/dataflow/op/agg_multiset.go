@@ -317,6 +317,10 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	b := c.buf[:0]
 	first := true
 	isArray := a.spec.Func == plan.AggArrayAgg
+	var fold *userFold
+	if a.spec.User != nil {
+		fold = newUserFold(a.spec.User)
+	}
 	var elems []value.Value // array_agg's: a new array per change, as values are immutable
 	var err error
 	var last []value.Value // under DISTINCT with reprs: the last element shown
@@ -331,6 +335,12 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 			last, n = vals, 1
 		}
 		for ; n > 0; n-- {
+			if fold != nil {
+				if ferr := fold.step(vals[0]); ferr != nil && err == nil {
+					err = ferr
+				}
+				continue
+			}
 			if isArray {
 				elems = append(elems, vals[0])
 				first = false
@@ -369,6 +379,9 @@ func (a *orderedAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	c.buf = b
 	if err != nil {
 		return value.Null, err
+	}
+	if fold != nil {
+		return fold.result()
 	}
 	if first {
 		return value.Null, nil

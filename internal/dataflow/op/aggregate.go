@@ -115,6 +115,9 @@ type Aggregate struct {
 	// tie (all of them, without ORDER BY) are ordered by value, then
 	// separator: PostgreSQL leaves their order to the input's.
 	OrderBy []dataflow.SortKey
+	// User is a user-defined aggregate's fold (Func plan.AggUser), over
+	// its elements kept and ordered as string_agg's are.
+	User *plan.UserAgg
 	// Index is MIN's and MAX's refill source for an argument that is not
 	// integer-ordered (value.IntOrdered): an arrangement of the operator's
 	// input keyed by the group key expressions and sorted by Arg
@@ -306,11 +309,14 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		} else if a.Direct != nil {
 			return nil, pgerr.New(pgerr.Internal, "%s takes no direct argument", a.Func)
 		}
-		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && !a.Func.Has(plan.AggHypothetical) {
+		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && a.Func != plan.AggUser && !a.Func.Has(plan.AggHypothetical) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in %s is not supported", a.Func)
 		}
 		s.width += len(a.OrderBy)
 		t, err := a.Func.ResultType(argType)
+		if a.User != nil {
+			t, err = a.User.Result, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -403,7 +409,7 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		}
 	case plan.AggMin, plan.AggMax:
 		return newMinMaxAcc // DISTINCT does not change them
-	case plan.AggStringAgg, plan.AggArrayAgg:
+	case plan.AggStringAgg, plan.AggArrayAgg, plan.AggUser:
 		return newOrderedAcc
 	case plan.AggBitAnd, plan.AggBitOr, plan.AggBitXor:
 		inner = newBitsAcc
@@ -1092,7 +1098,12 @@ func (g *GroupBy) Info() dataflow.Info {
 
 func (a *aggSpec) describe() string {
 	var b strings.Builder
-	b.WriteString(a.Func.String())
+	if a.User != nil {
+		name, _, _ := strings.Cut(a.User.Sig, "(")
+		b.WriteString(name)
+	} else {
+		b.WriteString(a.Func.String())
+	}
 	b.WriteByte('(')
 	if a.Direct != nil {
 		for i, d := range a.Direct.(*expr.RowCons).Args {
@@ -1156,6 +1167,8 @@ func (a *aggSpec) stateCost() (state, cost string) {
 		return "count of rows before the direct arguments' row, and its distinct sort keys before it → multiplicity", "O(log n)"
 	case a.Func.Has(plan.AggHypothetical):
 		return "count of rows before, and peers of, the direct arguments' row", "O(change)"
+	case a.Func == plan.AggUser:
+		return "ordered arguments → multiplicity (O(input))", "O(log n) + O(group) calls of the transition function to fold the group again"
 	case a.Func == plan.AggStringAgg || a.Func == plan.AggArrayAgg:
 		return "ordered value → multiplicity (O(input))", "O(log n) + O(group) to build the result"
 	case a.Distinct && a.Func != plan.AggCountStar:

@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// User-defined aggregates (CREATE AGGREGATE) live in the catalog by name,
+// overloads together, beside the SQL functions, whose signatures they
+// share: a function and an aggregate of the same name and argument types
+// cannot both exist, as in PostgreSQL. A call binds the aggregate's
+// functions as they are then (sql.Aggregate); a view that calls one
+// depends on it by signature, in funcDeps as on a function, so that DROP
+// AGGREGATE refuses to drop it (2BP01) unless CASCADE drops the view too.
+// The store keeps an aggregate as its statement, under its signature.
+
+// KindAggregate is the kind of a stored user-defined aggregate.
+const KindAggregate RelKind = "aggregate"
+
+// Aggregates implements sql.AggregateCatalog.
+func (e *Engine) Aggregates(name string) []*sql.Aggregate { return e.aggs[name] }
+
+// AnyAggregates implements sql.AggregateCatalog.
+func (e *Engine) AnyAggregates() bool { return len(e.aggs) > 0 }
+
+// AnyAggregates implements sql.AggregateCatalog.
+func (r *recorder) AnyAggregates() bool {
+	ac, ok := r.cat.(sql.AggregateCatalog)
+	return ok && ac.AnyAggregates()
+}
+
+// AnyAggregates implements sql.AggregateCatalog.
+func (v viewRecorder) AnyAggregates() bool { return v.r.AnyAggregates() }
+
+// Aggregates implements sql.AggregateCatalog.
+func (r *recorder) Aggregates(name string) []*sql.Aggregate {
+	if ac, ok := r.cat.(sql.AggregateCatalog); ok {
+		return ac.Aggregates(name)
+	}
+	return nil
+}
+
+// UseAggregate implements sql.AggregateUser.
+func (r *recorder) UseAggregate(a *sql.Aggregate) {
+	if r.funcs == nil {
+		r.funcs = map[string]bool{}
+	}
+	r.funcs[a.Signature()] = true
+}
+
+// Aggregates implements sql.AggregateCatalog.
+func (v viewRecorder) Aggregates(name string) []*sql.Aggregate { return v.r.Aggregates(name) }
+
+// UseAggregate implements sql.AggregateUser.
+func (v viewRecorder) UseAggregate(a *sql.Aggregate) { v.r.UseAggregate(a) }
+
+// aggregate returns the aggregate of a signature, and its index among
+// those of its name.
+func (e *Engine) aggregate(sig, name string) (*sql.Aggregate, int) {
+	for i, a := range e.aggs[name] {
+		if a.Signature() == sig {
+			return a, i
+		}
+	}
+	return nil, -1
+}
+
+// createAggregate runs CREATE [OR REPLACE] AGGREGATE.
+func (e *Engine) createAggregate(ca *sql.CreateAggregate, rec *recorder) (Result, error) {
+	a := ca.Agg
+	sig := a.Signature()
+	if f, _ := e.function(sig, a.Name); f != nil {
+		if ca.Replace {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
+				WithDetail("%q is a function.", a.Name)
+		}
+		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", a.Name)
+	}
+	old, i := e.aggregate(sig, a.Name)
+	if old != nil {
+		if !ca.Replace {
+			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", a.Name)
+		}
+		if v := e.matViewCalling(sig); v != "" {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot replace aggregate %s: materialized view %s calls it", sig, v).
+				WithHint("drop the view, replace the aggregate, and create the view again")
+		}
+	}
+	if e.store != nil {
+		if old != nil {
+			if err := e.store.Drop([]string{sig}); err != nil {
+				return Result{}, err
+			}
+		}
+		if err := e.store.Create(&StoredRelation{Name: sig, Kind: KindAggregate, SQL: rec.text}); err != nil {
+			return Result{}, err
+		}
+	}
+	if e.aggs == nil {
+		e.aggs = map[string][]*sql.Aggregate{}
+	}
+	if old != nil {
+		e.aggs[a.Name][i] = a
+	} else {
+		e.aggs[a.Name] = append(e.aggs[a.Name], a)
+	}
+	return Result{Tag: "CREATE AGGREGATE"}, nil
+}
+
+// dropAggregates runs DROP AGGREGATE.
+func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
+	var notices []string
+	var gone []*sql.Aggregate
+	for _, ref := range d.Aggs {
+		sig := sql.Signature(ref.Name, ref.Args)
+		a, _ := e.aggregate(sig, ref.Name)
+		if a == nil {
+			if f, _ := e.function(sig, ref.Name); f != nil {
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", sql.CallSignature(ref.Name, ref.Args))
+			}
+			if d.IfExists {
+				notices = append(notices, fmt.Sprintf("aggregate %s does not exist, skipping", sql.CallSignature(ref.Name, ref.Args)))
+				continue
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", sql.CallSignature(ref.Name, ref.Args))
+		}
+		gone = append(gone, a)
+	}
+	var views []string
+	var lines []string
+	for _, a := range gone {
+		for _, v := range e.callers(a.Signature()) {
+			lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, a.Signature()))
+			if !slices.Contains(views, v) {
+				views = append(views, v)
+			}
+		}
+	}
+	if len(views) > 0 && !d.Cascade {
+		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+			Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", gone[0].Signature()),
+			Detail:  strings.Join(lines, "\n"),
+			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	for _, v := range views {
+		kind, ok := e.kindOf(v)
+		if !ok {
+			continue // gone with a view dropped before
+		}
+		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
+		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return Result{}, err
+		}
+		notices = append(notices, res.Notices...)
+	}
+	if e.store != nil && len(gone) > 0 {
+		sigs := make([]string, len(gone))
+		for i, a := range gone {
+			sigs[i] = a.Signature()
+		}
+		if err := e.store.Drop(sigs); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, a := range gone {
+		e.aggs[a.Name] = slices.DeleteFunc(e.aggs[a.Name], func(b *sql.Aggregate) bool { return b == a })
+		if len(e.aggs[a.Name]) == 0 {
+			delete(e.aggs, a.Name)
+		}
+	}
+	return Result{Tag: "DROP AGGREGATE", Notices: notices}, nil
+}
+
+// aggregatesUsing are the signatures of the aggregates whose transition
+// or final function is the SQL function f, sorted.
+func (e *Engine) aggregatesUsing(f *sql.Function) []string {
+	var out []string
+	for _, name := range sortedKeys(e.aggs) {
+		for _, a := range e.aggs[name] {
+			if sql.FuncName(a.SFunc) == f.Name && sql.Signature(f.Name, a.TransTypes()) == f.Signature() ||
+				a.FinalFunc != nil && sql.FuncName(a.FinalFunc) == f.Name && sql.Signature(f.Name, []value.Type{a.SType.Type}) == f.Signature() {
+				out = append(out, a.Signature())
+			}
+		}
+	}
+	return out
+}
+
+// aggregateNamed returns an aggregate of a name and input types, for DROP
+// FUNCTION to tell it is one.
+func (e *Engine) aggregateNamed(ref sql.FuncRef) *sql.Aggregate {
+	if ref.Args == nil {
+		if len(e.aggs[ref.Name]) > 0 {
+			return e.aggs[ref.Name][0]
+		}
+		return nil
+	}
+	a, _ := e.aggregate(sql.Signature(ref.Name, ref.Args), ref.Name)
+	return a
+}
+
+// catalogAggregates lists the aggregates CREATE AGGREGATE made, as
+// pg_proc rows of kind 'a'.
+func (e *Engine) catalogAggregates() []catProc {
+	var out []catProc
+	for _, name := range sortedKeys(e.aggs) {
+		for _, a := range e.aggs[name] {
+			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy"}
+			var args []string
+			for _, x := range a.Args {
+				p.args = append(p.args, e.typeOID(x.Type, nil))
+				p.argStr = append(p.argStr, x.Type.String())
+				p.names = append(p.names, x.Name)
+				args = append(args, x.Type.String())
+			}
+			p.argText = strings.Join(args, ", ")
+			if len(args) == 0 {
+				p.argText = "*"
+			}
+			res := a.SType.Type
+			if a.FinalFunc != nil {
+				res = value.UnknownType
+				for _, f := range e.funcs[sql.FuncName(a.FinalFunc)] {
+					if len(f.Params) == 1 && f.Params[0].Type.Kind == a.SType.Type.Kind && len(f.Cols) == 1 {
+						res = f.Cols[0].Type
+					}
+				}
+			}
+			if res.Kind != value.Unknown {
+				p.ret, p.resultText = e.typeOID(res, nil), res.String()
+			}
+			p.oid = objectOID("function", p.signature())
+			out = append(out, p)
+		}
+	}
+	return out
+}

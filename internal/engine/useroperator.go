@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// User-defined operators (CREATE OPERATOR) live in the catalog by name,
+// overloads together. A use binds as a call of the operator's function
+// (sql.Operator), so a view over it is maintained as the function is; the
+// view depends on the operator (funcDeps, under its DepKey) and on the
+// function, and DROP OPERATOR refuses to drop one a view uses (2BP01)
+// unless CASCADE drops the view too. The store keeps an operator as its
+// statement.
+
+// KindOperator is the kind of a stored user-defined operator.
+const KindOperator RelKind = "operator"
+
+// Operators implements sql.OperatorCatalog.
+func (e *Engine) Operators(name string) []*sql.Operator { return e.opers[name] }
+
+// Operators implements sql.OperatorCatalog.
+func (r *recorder) Operators(name string) []*sql.Operator {
+	if oc, ok := r.cat.(sql.OperatorCatalog); ok {
+		return oc.Operators(name)
+	}
+	return nil
+}
+
+// UseOperator implements sql.OperatorUser.
+func (r *recorder) UseOperator(o *sql.Operator) {
+	if r.funcs == nil {
+		r.funcs = map[string]bool{}
+	}
+	r.funcs[o.DepKey()] = true
+}
+
+// Operators implements sql.OperatorCatalog.
+func (v viewRecorder) Operators(name string) []*sql.Operator { return v.r.Operators(name) }
+
+// UseOperator implements sql.OperatorUser.
+func (v viewRecorder) UseOperator(o *sql.Operator) { v.r.UseOperator(o) }
+
+// operator returns the operator of a name and argument types.
+func (e *Engine) operator(name string, left, right *value.Type) *sql.Operator {
+	for _, o := range e.opers[name] {
+		if (o.Left == nil) != (left == nil) || right == nil || o.Right.Type.Kind != right.Kind {
+			continue
+		}
+		if left != nil && o.Left.Type.Kind != left.Kind {
+			continue
+		}
+		return o
+	}
+	return nil
+}
+
+// createOperator runs CREATE OPERATOR.
+func (e *Engine) createOperator(c *sql.CreateOperator, rec *recorder) (Result, error) {
+	o := c.Op
+	var left *value.Type
+	if o.Left != nil {
+		left = &o.Left.Type
+	}
+	if e.operator(o.Name, left, &o.Right.Type) != nil {
+		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "operator %s already exists", o.Name)
+	}
+	if e.store != nil {
+		if err := e.store.Create(&StoredRelation{Name: o.DepKey(), Kind: KindOperator, SQL: rec.text}); err != nil {
+			return Result{}, err
+		}
+	}
+	if e.opers == nil {
+		e.opers = map[string][]*sql.Operator{}
+	}
+	e.opers[o.Name] = append(e.opers[o.Name], o)
+	return Result{Tag: "CREATE OPERATOR"}, nil
+}
+
+// dropOperators runs DROP OPERATOR.
+func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
+	var notices []string
+	var gone []*sql.Operator
+	for _, ref := range d.Ops {
+		o := e.operator(ref.Name, ref.Left, ref.Right)
+		if o == nil {
+			if d.IfExists {
+				notices = append(notices, fmt.Sprintf("operator %s does not exist, skipping", ref.Name))
+				continue
+			}
+			l, r := "NONE", "NONE"
+			if ref.Left != nil {
+				l = ref.Left.String()
+			}
+			if ref.Right != nil {
+				r = ref.Right.String()
+			}
+			if ref.Left == nil {
+				return Result{}, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", ref.Name, r)
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l, ref.Name, r)
+		}
+		gone = append(gone, o)
+	}
+	var views, lines []string
+	for _, o := range gone {
+		for _, v := range e.callers(o.DepKey()) {
+			lines = append(lines, fmt.Sprintf("%s %s depends on operator %s", e.kindName(v), v, o.Signature()))
+			if !slices.Contains(views, v) {
+				views = append(views, v)
+			}
+		}
+	}
+	if len(views) > 0 && !d.Cascade {
+		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+			Message: fmt.Sprintf("cannot drop operator %s because other objects depend on it", gone[0].Signature()),
+			Detail:  strings.Join(lines, "\n"),
+			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	for _, v := range views {
+		kind, ok := e.kindOf(v)
+		if !ok {
+			continue
+		}
+		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
+		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return Result{}, err
+		}
+		notices = append(notices, res.Notices...)
+	}
+	if e.store != nil && len(gone) > 0 {
+		keys := make([]string, len(gone))
+		for i, o := range gone {
+			keys[i] = o.DepKey()
+		}
+		if err := e.store.Drop(keys); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, o := range gone {
+		e.opers[o.Name] = slices.DeleteFunc(e.opers[o.Name], func(p *sql.Operator) bool { return p == o })
+		if len(e.opers[o.Name]) == 0 {
+			delete(e.opers, o.Name)
+		}
+	}
+	return Result{Tag: "DROP OPERATOR", Notices: notices}, nil
+}
+
+// operatorsUsing are the signatures of the operators whose function is
+// the SQL function f, sorted.
+func (e *Engine) operatorsUsing(f *sql.Function) []string {
+	var out []string
+	for _, name := range sortedKeys(e.opers) {
+		for _, o := range e.opers[name] {
+			var ts []value.Type
+			if o.Left != nil {
+				ts = append(ts, o.Left.Type)
+			}
+			ts = append(ts, o.Right.Type)
+			if sql.FuncName(o.Func) == f.Name && sql.Signature(f.Name, ts) == f.Signature() {
+				out = append(out, o.Signature())
+			}
+		}
+	}
+	return out
+}

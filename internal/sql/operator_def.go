@@ -1,0 +1,331 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Operator is a user-defined operator (CREATE OPERATOR): a name for a
+// call of its function, which a use binds as that call (inlined, for a
+// SQL function), so that a view over it is maintained as the function
+// is.
+type Operator struct {
+	Name string
+	// Left is nil for a prefix operator.
+	Left, Right *FuncParam
+	// Func is the function's name as written.
+	Func []*pg_query.Node
+	// Commutator and Negator are kept for pg_operator.
+	Commutator, Negator string
+}
+
+// Signature prints the operator as PostgreSQL's regoperator does:
+// ===(integer,integer), or ===(NONE,integer) for a prefix operator.
+func (o *Operator) Signature() string {
+	l := "NONE"
+	if o.Left != nil {
+		l = o.Left.Type.String()
+	}
+	return o.Name + "(" + l + "," + o.Right.Type.String() + ")"
+}
+
+// DepKey is the key under which a view's dependence on the operator is
+// kept, beside the functions' signatures.
+func (o *Operator) DepKey() string { return "operator " + o.Signature() }
+
+// OperatorCatalog is a Catalog that holds user-defined operators.
+type OperatorCatalog interface {
+	Operators(name string) []*Operator
+}
+
+// OperatorUser is a Catalog told of every user-defined operator a
+// statement uses.
+type OperatorUser interface {
+	UseOperator(o *Operator)
+}
+
+// CreateOperator is CREATE OPERATOR.
+type CreateOperator struct{ Op *Operator }
+
+// DropOperator is DROP OPERATOR name(left, right) [, …].
+type DropOperator struct {
+	Ops      []OperRef
+	IfExists bool
+	Cascade  bool
+}
+
+// OperRef names an operator by its argument types; Left is nil for NONE.
+type OperRef struct {
+	Name        string
+	Left, Right *value.Type
+}
+
+func (*CreateOperator) bound() {}
+func (*DropOperator) bound()   {}
+
+// bindCreateOperator binds CREATE OPERATOR; its function must take the
+// argument types exactly.
+func (b *binder) bindCreateOperator(d *pg_query.DefineStmt) (Bound, error) {
+	if len(d.Defnames) > 1 && FuncName(d.Defnames[:len(d.Defnames)-1]) != "public" {
+		return nil, pgerr.New("3F000", "schema %q does not exist", FuncName(d.Defnames[:len(d.Defnames)-1]))
+	}
+	o := &Operator{Name: FuncName(d.Defnames)}
+	typ := func(de *pg_query.DefElem) (*FuncParam, error) {
+		tn, t, err := b.functionType(de.Arg.GetTypeName())
+		if err != nil {
+			return nil, err
+		}
+		return &FuncParam{Type: t, TypeName: tn}, nil
+	}
+	for _, n := range d.Definition {
+		de := n.GetDefElem()
+		var err error
+		switch strings.ToLower(de.Defname) {
+		case "leftarg":
+			o.Left, err = typ(de)
+		case "rightarg":
+			o.Right, err = typ(de)
+		case "function", "procedure":
+			o.Func = defFuncName(de)
+		case "commutator":
+			o.Commutator = defText(de)
+		case "negator":
+			o.Negator = defText(de)
+		case "restrict", "join", "hashes", "merges":
+			// Planner hints.
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case o.Func == nil:
+		return nil, pgerr.New(CodeInvalidFunctionDef, "operator function must be specified")
+	case o.Left == nil && o.Right == nil:
+		return nil, pgerr.New(CodeInvalidFunctionDef, "operator argument types must be specified")
+	case o.Right == nil:
+		return nil, pgerr.New(CodeInvalidFunctionDef, "operator right argument type must be specified").
+			WithDetail("Postfix operators are not supported.")
+	}
+	if _, err := b.bindOperatorCall(o, nil, nil, -1); err != nil {
+		return nil, err
+	}
+	return &CreateOperator{Op: o}, nil
+}
+
+// operArgs are an operator's argument columns and types.
+func (o *Operator) operArgs() []FuncParam {
+	if o.Left == nil {
+		return []FuncParam{*o.Right}
+	}
+	return []FuncParam{*o.Left, *o.Right}
+}
+
+// bindOperatorCall binds a use of o over l and r (nil l for a prefix
+// operator) as a call of its function; with r nil, over columns of the
+// argument types, to check the function at CREATE.
+func (b *binder) bindOperatorCall(o *Operator, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	params := o.operArgs()
+	types := make([]value.Type, len(params))
+	for i, p := range params {
+		types[i] = p.Type
+	}
+	missing := pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", CallSignature(FuncName(o.Func), types))
+	if fns := b.lookupFunctions(o.Func); len(fns) > 0 {
+		found := false
+		for _, fn := range fns {
+			if len(fn.Params) != len(params) {
+				continue
+			}
+			exact := true
+			for i, p := range fn.Params {
+				exact = exact && p.Type.Kind == params[i].Type.Kind
+			}
+			found = found || exact
+		}
+		if !found {
+			return nil, missing
+		}
+	}
+	var cols []plan.Column
+	var args []expr.Expr
+	if r == nil {
+		for i, p := range params {
+			cols = append(cols, plan.Column{Name: aggArgPrefix + string(rune('1'+i)), Type: p.Type})
+		}
+	} else {
+		if l != nil {
+			args = append(args, l)
+		}
+		args = append(args, r)
+		for i, a := range args {
+			cols = append(cols, plan.Column{Name: aggArgPrefix + string(rune('1'+i)), Type: a.Type()})
+		}
+	}
+	refs := make([]string, len(cols))
+	for i, c := range cols {
+		refs[i] = c.Name
+	}
+	e, _, err := b.bindAggFunction(o.Func, cols, refs, loc)
+	if err != nil {
+		if pgerr.Code(err) == pgerr.UndefinedFunction {
+			return nil, missing
+		}
+		return nil, err
+	}
+	if args == nil {
+		return e, nil
+	}
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		if c, ok := x.(*expr.Col); ok && c.Idx >= 0 && c.Idx < len(args) && strings.HasPrefix(c.Name, aggArgPrefix) {
+			return args[c.Idx]
+		}
+		return x
+	}), nil
+}
+
+// userOperator binds l op r (l nil for a prefix operator) when a
+// user-defined operator of the name takes the operands' types: exactly,
+// or, when no built-in operator has the name, by PostgreSQL's implicit
+// conversions; ok is false when none does.
+func (b *binder) userOperator(op string, l, r expr.Expr, builtin bool, loc int32) (e expr.Expr, ok bool, err error) {
+	oc, has := b.cat.(OperatorCatalog)
+	if !has {
+		return nil, false, nil
+	}
+	ops := oc.Operators(op)
+	if len(ops) == 0 {
+		return nil, false, nil
+	}
+	var types []value.Type
+	if l != nil {
+		types = append(types, l.Type())
+	}
+	types = append(types, r.Type())
+	var sigs [][]value.Kind
+	var cands []*Operator
+	for _, o := range ops {
+		if (o.Left == nil) != (l == nil) {
+			continue
+		}
+		var sig []value.Kind
+		exact := true
+		for i, p := range o.operArgs() {
+			sig = append(sig, p.Type.Kind)
+			exact = exact && p.Type.Kind == types[i].Kind
+		}
+		if exact {
+			cands, sigs = []*Operator{o}, [][]value.Kind{sig}
+			break
+		}
+		if !builtin {
+			sigs, cands = append(sigs, sig), append(cands, o)
+		}
+	}
+	best := expr.BestSignatures(types, sigs)
+	switch {
+	case len(best) == 0 && builtin:
+		return nil, false, nil
+	case len(best) == 0:
+		lt := ""
+		if l != nil {
+			lt = l.Type().String() + " "
+		}
+		hint := "No operator matches the given name and argument types. You might need to add explicit type casts."
+		if l == nil {
+			hint = "No operator matches the given name and argument type. You might need to add an explicit type cast."
+		}
+		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s%s %s", lt, op, r.Type()).WithHint("%s", hint)
+	case len(best) > 1:
+		lt := ""
+		if l != nil {
+			lt = l.Type().String() + " "
+		}
+		return nil, true, b.stmt.errf(loc, CodeAmbiguousFunction, "operator is not unique: %s%s %s", lt, op, r.Type()).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	}
+	o := cands[best[0]]
+	params := o.operArgs()
+	if l != nil {
+		if l, err = b.coerce(l, params[0].Type, loc); err != nil {
+			return nil, true, err
+		}
+	}
+	if r, err = b.coerce(r, params[len(params)-1].Type, loc); err != nil {
+		return nil, true, err
+	}
+	if ou, has := b.cat.(OperatorUser); has {
+		ou.UseOperator(o)
+	}
+	e, err = b.bindOperatorCall(o, l, r, loc)
+	return e, true, err
+}
+
+// bindDropOperator binds DROP OPERATOR.
+func (b *binder) bindDropOperator(ds *pg_query.DropStmt) (Bound, error) {
+	d := &DropOperator{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	for _, o := range ds.Objects {
+		ow := o.GetObjectWithArgs()
+		ref := OperRef{Name: FuncName(ow.Objname)}
+		for i, a := range ow.Objargs {
+			tn := a.GetTypeName()
+			if tn == nil {
+				continue // NONE
+			}
+			_, t, err := b.functionType(tn)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 && len(ow.Objargs) == 2 {
+				ref.Left = &t
+			} else {
+				ref.Right = &t
+			}
+		}
+		d.Ops = append(d.Ops, ref)
+	}
+	return d, nil
+}
+
+// bindUserOperatorExpr binds an operator expression whose operator has
+// user-defined ones of its name: one taking the operands' types exactly
+// first, then the built-in operators, then the user-defined ones by
+// implicit conversions.
+func (b *binder) bindUserOperatorExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, bool, error) {
+	oc, has := b.cat.(OperatorCatalog)
+	if !has || a.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(a.Name) > 2 {
+		return nil, false, nil
+	}
+	op := opName(a.Name)
+	if len(oc.Operators(op)) == 0 {
+		return nil, false, nil
+	}
+	var l expr.Expr
+	var err error
+	if a.Lexpr != nil {
+		if l, err = b.bindExpr(s, a.Lexpr); err != nil {
+			return nil, true, err
+		}
+	}
+	r, err := b.bindExpr(s, a.Rexpr)
+	if err != nil {
+		return nil, true, err
+	}
+	if e, ok, err := b.userOperator(op, l, r, true, a.Location); ok {
+		return e, true, err
+	}
+	e, err := b.bindAExpr(s, a)
+	if c := pgerr.Code(err); c != pgerr.UndefinedFunction && c != pgerr.FeatureNotSupported {
+		return e, true, err
+	}
+	if e, ok, uerr := b.userOperator(op, l, r, false, a.Location); ok {
+		return e, true, uerr
+	}
+	return nil, true, err
+}
