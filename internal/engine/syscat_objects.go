@@ -131,6 +131,8 @@ type catProc struct {
 	// argText and resultText are the arguments and the result as
 	// pg_get_function_arguments and pg_get_function_result print them.
 	argText, resultText string
+	// proc is a procedure's (prokind 'p'), which returns nothing.
+	proc bool
 }
 
 type catRole struct {
@@ -442,7 +444,10 @@ func (e *Engine) catalogProcs() []catProc {
 	for _, name := range sortedKeys(e.funcs) {
 		for _, f := range e.funcs[name] {
 			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.SQL}
-			for _, a := range f.Params {
+			for i, a := range f.Params {
+				if f.Procedure && f.ArgModes[i] == 'o' {
+					continue // pg_proc's arguments are the input ones
+				}
 				p.args = append(p.args, e.typeOID(a.Type, nil))
 				p.argStr = append(p.argStr, a.Type.String())
 				p.names = append(p.names, a.Name)
@@ -471,6 +476,9 @@ func (e *Engine) catalogProcs() []catProc {
 				if f.Set {
 					p.resultText = "TABLE(" + strings.Join(cols, ", ") + ")"
 				}
+			}
+			if f.Procedure {
+				p.proc, p.ret, p.resultText = true, 0, ""
 			}
 			p.oid = objectOID("function", p.signature())
 			out = append(out, p)

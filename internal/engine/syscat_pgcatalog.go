@@ -338,13 +338,16 @@ func pgProc(o *catalogObjects, r *catRows) {
 				names = p.names
 			}
 		}
-		volatile, rows := "v", 0.0
+		volatile, rows, kind := "v", 0.0, "f"
+		if p.proc {
+			kind = "p"
+		}
 		if p.set {
 			rows = 1000
 		}
 		r.add("oid", p.oid, "proname", p.name, "pronamespace", uint32(publicOID), "proowner", uint32(superuserOID),
 			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
-			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", "f", "prosecdef", false, "proleakproof", false,
+			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", false, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", 0, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
 	}
