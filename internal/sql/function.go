@@ -132,8 +132,8 @@ type DropFunction struct {
 	// Procedure is DROP PROCEDURE.
 	Procedure bool
 	Funcs     []FuncRef
-	IfExists bool
-	Cascade  bool
+	IfExists  bool
+	Cascade   bool
 }
 
 // FuncRef names a function of DROP FUNCTION: by name alone (Args nil), or
