@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // SQL functions (CREATE FUNCTION … LANGUAGE sql) live in the catalog by
@@ -24,8 +25,9 @@ import (
 // signature.
 const KindFunction RelKind = "function"
 
-// Functions implements sql.FunctionCatalog.
-func (e *Engine) Functions(name string) []*sql.Function { return e.funcs[name] }
+// Functions implements sql.FunctionCatalog: the functions of a name,
+// without its procedures, which only CALL sees (procedure.go).
+func (e *Engine) Functions(name string) []*sql.Function { return routinesOf(e.funcs[name], false) }
 
 // Functions implements sql.FunctionCatalog.
 func (r *recorder) Functions(name string) []*sql.Function {
@@ -80,6 +82,10 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		if !cf.Replace {
 			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", f.Name)
 		}
+		if old.Procedure != f.Procedure {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
+				WithDetail("%q is %s.", f.Name, routineKind(old, true))
+		}
 		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set {
 			what := "return type"
 			if len(old.Cols) > 1 && old.Set == f.Set && len(old.Cols) == len(f.Cols) {
@@ -126,6 +132,9 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 	} else {
 		e.funcs[f.Name] = append(e.funcs[f.Name], f)
 	}
+	if f.Procedure {
+		return Result{Tag: "CREATE PROCEDURE"}, nil
+	}
 	return Result{Tag: "CREATE FUNCTION"}, nil
 }
 
@@ -157,14 +166,14 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	var notices []string
 	var gone []*sql.Function
 	for _, ref := range d.Funcs {
-		f, err := e.lookupFunction(ref)
+		f, err := e.lookupRoutine(ref, d.Procedure)
 		if a := e.aggregateNamed(ref); a != nil && err != nil {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", a.Name).
 				WithHint("Use DROP AGGREGATE to drop aggregate functions.")
 		}
 		if err != nil {
 			if d.IfExists && pgerr.Code(err) == pgerr.UndefinedFunction {
-				notices = append(notices, fmt.Sprintf("function %s does not exist, skipping", sql.CallSignature(ref.Name, ref.Args)))
+				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", routineKind(nil, d.Procedure), sql.CallSignature(ref.Name, ref.Args)))
 				continue
 			}
 			return Result{}, err
@@ -249,24 +258,59 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			delete(e.funcs, f.Name)
 		}
 	}
+	if d.Procedure {
+		return Result{Tag: "DROP PROCEDURE", Notices: notices}, nil
+	}
 	return Result{Tag: "DROP FUNCTION", Notices: notices}, nil
 }
 
-// lookupFunction finds the function DROP FUNCTION names.
-func (e *Engine) lookupFunction(ref sql.FuncRef) (*sql.Function, error) {
-	fns := e.funcs[ref.Name]
+// lookupRoutine finds the function (or the procedure, for DROP
+// PROCEDURE) that DROP names: by name alone among those of its kind, or
+// by its argument types, when one of the other kind is 42809.
+func (e *Engine) lookupRoutine(ref sql.FuncRef, proc bool) (*sql.Function, error) {
+	kind := routineKind(nil, proc)
+	fns := routinesOf(e.funcs[ref.Name], proc)
 	if ref.Args == nil {
 		switch len(fns) {
 		case 0:
-			return nil, pgerr.New(pgerr.UndefinedFunction, "could not find a function named %q", ref.Name)
+			return nil, pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", kind, ref.Name)
 		case 1:
 			return fns[0], nil
 		}
-		return nil, pgerr.New(sql.CodeAmbiguousFunction, "function name %q is not unique", ref.Name).
-			WithHint("Specify the argument list to select the function unambiguously.")
+		return nil, pgerr.New(sql.CodeAmbiguousFunction, "%s name %q is not unique", kind, ref.Name).
+			WithHint("Specify the argument list to select the %s unambiguously.", kind)
 	}
-	if f, _ := e.function(sql.Signature(ref.Name, ref.Args), ref.Name); f != nil {
+	for _, f := range e.funcs[ref.Name] {
+		if !matchesDropArgs(f, ref) {
+			continue
+		}
+		if f.Procedure != proc {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a %s", sql.CallSignature(ref.Name, ref.Args), kind)
+		}
 		return f, nil
 	}
-	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sql.CallSignature(ref.Name, ref.Args))
+	return nil, pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", kind, sql.CallSignature(ref.Name, ref.Args))
+}
+
+// matchesDropArgs reports whether DROP's argument types name f: its input
+// types, or, for a procedure, all its parameters' (OUT ones too).
+func matchesDropArgs(f *sql.Function, ref sql.FuncRef) bool {
+	var in []value.Type
+	for i, p := range f.Params {
+		if !f.Procedure || i >= len(f.ArgModes) || f.ArgModes[i] != 'o' {
+			in = append(in, p.Type)
+		}
+	}
+	if slices.Equal(in, ref.Args) {
+		return true
+	}
+	if !f.Procedure || len(ref.AllArgs) != len(f.Params) {
+		return false
+	}
+	for i, p := range f.Params {
+		if p.Type != ref.AllArgs[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -140,6 +140,8 @@ func resultColumns(b sql.Bound) ([]plan.Column, bool) {
 		return b.RetCols, len(b.Returning) > 0
 	case *sql.WithModify:
 		return resultColumns(b.Main)
+	case *sql.Call:
+		return b.Proc.Cols, len(b.Proc.Cols) > 0
 	case *sql.Explain:
 		return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true
 	case *sql.Show:

@@ -36,7 +36,11 @@ func (e *Engine) compiled(f *sql.Function) (*plpgsql.Func, error) {
 	}
 	sig := routineSignature(f)
 	sig.RowType = e.isRowType
-	pf, err := plpgsql.Compile(f.SQL, f.Source, sig)
+	src := f.SQL
+	if f.PLSQL != "" {
+		src = f.PLSQL
+	}
+	pf, err := plpgsql.Compile(src, f.Source, sig)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +62,12 @@ func (e *Engine) isRowType(name string) bool {
 // declaration.
 func routineSignature(f *sql.Function) plpgsql.Signature {
 	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0}
+	if f.Procedure {
+		for _, p := range f.Params {
+			sig.Types = append(sig.Types, p.Type)
+		}
+		return sig
+	}
 	if fields := f.RowFields(); fields != nil {
 		sig.Result, sig.Composite = fields, true
 	}
@@ -98,8 +108,8 @@ func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return s.e.autocommit(func() (Result, error) {
-		_, _, err := f.Call(&plRuntime{s: s}, nil)
+	return s.controlled(func(tx *procTx) (Result, error) {
+		_, _, err := f.Call(&plRuntime{s: s, tx: tx}, nil)
 		return Result{Tag: "DO"}, err
 	})
 }
@@ -144,7 +154,12 @@ func (r sessionRoutines) CallSet(sig string, args []value.Value) ([]value.Row, e
 // plRuntime runs the SQL of PL/pgSQL code for a session, under the
 // engine's write lock, inside the transaction of the statement that runs
 // the code.
-type plRuntime struct{ s *Session }
+type plRuntime struct {
+	s *Session
+	// tx is the transaction control the code may use: that of a CALL or
+	// DO outside a transaction block (procedure.go); nil for none.
+	tx *procTx
+}
 
 var _ plpgsql.Runtime = (*plRuntime)(nil)
 
@@ -195,6 +210,12 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		res.Columns = b.RetCols
 	case *sql.Merge:
 		res, err = e.atomically(func() (Result, error) { return e.execMerge(b) })
+	case *sql.Call:
+		res, err = s.callProcedure(b, rt.tx)
+		if err != nil {
+			return nil, err
+		}
+		return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows, OutArgs: outArgs(b)}, nil
 	default:
 		what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL", what).

@@ -165,7 +165,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessRead
 	case *sql.Maintenance, *sql.Schema:
 		return accessSession
-	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do:
+	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do, *sql.Call:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
@@ -415,6 +415,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return execSelect(b.Plan, bud)
 	case *sql.Do:
 		return s.execDo(b, rec)
+	case *sql.Call:
+		return s.execCall(b)
 	case *sql.Insert:
 		return e.autocommit(func() (Result, error) { return e.execInsert(b) })
 	case *sql.Update:
@@ -471,12 +473,20 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateSequence:
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
 	case *sql.CreateFunction:
-		return s.ddl("CREATE FUNCTION", func() (Result, error) {
+		tag := "CREATE FUNCTION"
+		if b.Func.Procedure {
+			tag = "CREATE PROCEDURE"
+		}
+		return s.ddl(tag, func() (Result, error) {
 			check, _ := s.setting("check_function_bodies")
 			return e.createFunction(b, rec, check != "off")
 		})
 	case *sql.DropFunction:
-		return s.ddl("DROP FUNCTION", func() (Result, error) { return e.dropFunctions(b) })
+		tag := "DROP FUNCTION"
+		if b.Procedure {
+			tag = "DROP PROCEDURE"
+		}
+		return s.ddl(tag, func() (Result, error) { return e.dropFunctions(b) })
 	case *sql.CreateAggregate:
 		return s.ddl("CREATE AGGREGATE", func() (Result, error) { return e.createAggregate(b, rec) })
 	case *sql.DropAggregate:

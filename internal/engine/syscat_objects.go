@@ -132,7 +132,7 @@ type catProc struct {
 	// pg_get_function_arguments and pg_get_function_result print them.
 	argText, resultText string
 	// kind is pg_proc.prokind: "" for a function ('f'), "a" for an
-	// aggregate.
+	// aggregate, "p" for a procedure (which returns nothing).
 	kind string
 }
 
@@ -445,7 +445,10 @@ func (e *Engine) catalogProcs() []catProc {
 	for _, name := range sortedKeys(e.funcs) {
 		for _, f := range e.funcs[name] {
 			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.SQL}
-			for _, a := range f.Params {
+			for i, a := range f.Params {
+				if f.Procedure && f.ArgModes[i] == 'o' {
+					continue // pg_proc's arguments are the input ones
+				}
 				p.args = append(p.args, e.typeOID(a.Type, nil))
 				p.argStr = append(p.argStr, a.Type.String())
 				p.names = append(p.names, a.Name)
@@ -474,6 +477,9 @@ func (e *Engine) catalogProcs() []catProc {
 				if f.Set {
 					p.resultText = "TABLE(" + strings.Join(cols, ", ") + ")"
 				}
+			}
+			if f.Procedure {
+				p.kind, p.ret, p.resultText = "p", 0, ""
 			}
 			p.oid = objectOID("function", p.signature())
 			out = append(out, p)

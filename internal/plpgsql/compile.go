@@ -110,7 +110,7 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 	}
 	if c.unsupported != "" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported", c.unsupported).
-			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS, cursors (OPEN, FETCH, MOVE, CLOSE) and SQL statements; CALL and transaction control are not supported")
+			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS, cursors (OPEN, FETCH, MOVE, CLOSE) SQL statements, CALL, COMMIT and ROLLBACK")
 	}
 	c.scope(body)
 	return f, nil
@@ -497,6 +497,12 @@ func (c *compiler) stmt(v any) stmt {
 		return &forCursor{label: str(m, "label"), curvar: num(m, "curvar"), args: expr(m, "argquery"), target: t, body: c.stmts(list(m, "body"))}
 	case "PLpgSQL_stmt_null":
 		return &nullStmt{}
+	case "PLpgSQL_stmt_commit":
+		return &txEnd{chain: flag(m, "chain")}
+	case "PLpgSQL_stmt_rollback":
+		return &txEnd{rollback: true, chain: flag(m, "chain")}
+	case "PLpgSQL_stmt_call":
+		return &callStmt{e: expr(m, "expr")}
 	case "":
 		return nil
 	}

@@ -117,6 +117,9 @@ type call struct {
 	// placed says that the error being returned has its context line
 	// of this call.
 	placed bool
+	// subtx counts the blocks with an EXCEPTION clause running
+	// (transaction.go).
+	subtx int
 }
 
 // control is how a statement ends: normally, or by EXIT, CONTINUE or
@@ -241,8 +244,12 @@ func (c *call) block(b *block) (control, error) {
 	var mark Mark
 	if len(b.handlers) > 0 {
 		mark = c.rt.Mark()
+		c.enterSubtx()
 	}
 	ct, err := c.stmts(b.body)
+	if len(b.handlers) > 0 {
+		c.leaveSubtx()
+	}
 	if err != nil && len(b.handlers) > 0 {
 		pe := pgerr.Wrap(err)
 		for _, h := range b.handlers {

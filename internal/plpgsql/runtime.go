@@ -37,4 +37,7 @@ type Result struct {
 	Rows []value.Row
 	// Count is the number of rows returned, inserted, updated or deleted.
 	Count int64
+	// OutArgs are, for CALL, the argument of the call that each column
+	// (an INOUT or OUT parameter) is for; -1 for a default.
+	OutArgs []int
 }

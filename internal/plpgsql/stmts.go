@@ -111,6 +111,10 @@ func (c *call) exec(s stmt) (control, error) {
 		return c.forCursor(s)
 	case *nullStmt:
 		return control{}, nil
+	case *txEnd:
+		return control{}, c.endTransaction(s)
+	case *callStmt:
+		return control{}, c.callProc(s)
 	}
 	return control{}, pgerr.New(pgerr.Internal, "unhandled PL/pgSQL statement %T", s)
 }

@@ -233,6 +233,13 @@ func stmtKind(s stmt) string {
 		return "CLOSE"
 	case *nullStmt:
 		return "NULL"
+	case *txEnd:
+		if s.rollback {
+			return "ROLLBACK"
+		}
+		return "COMMIT"
+	case *callStmt:
+		return "CALL"
 	}
 	return "statement"
 }

@@ -230,6 +230,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindDo(n.GetDoStmt())
 	case n.GetDefineStmt() != nil:
 		return b.bindDefine(n.GetDefineStmt())
+	case n.GetCallStmt() != nil:
+		return b.bindCall(n.GetCallStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

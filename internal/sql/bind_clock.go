@@ -30,7 +30,7 @@ func stmtClockFor(cat Catalog, n *pg_query.Node) *expr.StmtClock {
 	if !ok || n == nil {
 		return nil
 	}
-	if n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil {
+	if n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil {
 		return nil
 	}
 	return sc.StatementClock()

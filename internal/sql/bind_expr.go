@@ -998,6 +998,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if e, ok, err := b.bindUserCall(s, f); ok {
 		return e, err
 	}
+	if err := b.procedureCalled(s, f); err != nil {
+		return nil, err
+	}
 	if f.Over != nil {
 		return b.bindWindow(s, f)
 	}

@@ -26,7 +26,7 @@ const (
 // is off (as when a store recreates its functions).
 func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, error) {
 	if cf.IsProcedure {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE PROCEDURE is not supported")
+		return b.bindCreateProcedure(cf)
 	}
 	name, err := b.functionName(cf.Funcname)
 	if err != nil {
@@ -298,7 +298,8 @@ func shiftLocations(m protoreflect.Message, off int32) {
 
 // bindDropFunction binds DROP FUNCTION name[(types)], ….
 func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
-	d := &DropFunction{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
+	d := &DropFunction{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE,
+		Procedure: ds.RemoveType == pg_query.ObjectType_OBJECT_PROCEDURE}
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
 		name, err := b.functionName(ow.Objname)
@@ -314,6 +315,15 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 					return nil, err
 				}
 				ref.Args = append(ref.Args, t)
+			}
+			if d.Procedure {
+				for _, a := range ow.Objfuncargs {
+					_, t, err := b.functionType(a.GetFunctionParameter().ArgType)
+					if err != nil {
+						return nil, err
+					}
+					ref.AllArgs = append(ref.AllArgs, t)
+				}
 			}
 		}
 		d.Funcs = append(d.Funcs, ref)

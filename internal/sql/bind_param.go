@@ -17,12 +17,12 @@ const maxParams = 65535
 type Params []*expr.ParamSlot
 
 // BindPrepared binds a statement that may use parameters $1, $2, …: a
-// SELECT (not a view's definition), INSERT, UPDATE, DELETE or MERGE. Any other
+// SELECT (not a view's definition), INSERT, UPDATE, DELETE, MERGE or CALL. Any other
 // statement binds as Bind does, without parameters.
 func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 	n := s.Node
 	if s.Subscribe != "" || s.Explain != "" || (n.GetSelectStmt() == nil && n.GetInsertStmt() == nil &&
-		n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil) {
+		n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil) {
 		bd, err := Bind(cat, s)
 		return bd, nil, err
 	}

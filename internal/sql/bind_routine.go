@@ -185,7 +185,7 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 func BindWithParams(cat Catalog, s *Stmt, types []value.Type) (Bound, Params, error) {
 	n := s.Node
 	if n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil &&
-		n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil {
+		n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil {
 		bd, err := Bind(cat, s)
 		return bd, nil, err
 	}

@@ -53,6 +53,13 @@ type Function struct {
 	// Volatility is the marking CREATE gave, lower case; "" for none
 	// (volatile).
 	Volatility string
+	// Procedure is CREATE PROCEDURE: run by CALL, its Params are all its
+	// parameters (OUT ones too, as PostgreSQL 14 counts them), its Cols
+	// the INOUT and OUT ones, which CALL returns as a row (procedure.go).
+	Procedure bool
+	// PLSQL is, for a LANGUAGE sql procedure, the CREATE statement of
+	// the PL/pgSQL procedure it runs as, whose body is Source.
+	PLSQL string
 }
 
 // FuncParam is one input parameter of a Function.
@@ -122,9 +129,11 @@ type CreateFunction struct {
 
 // DropFunction is DROP FUNCTION.
 type DropFunction struct {
-	Funcs    []FuncRef
-	IfExists bool
-	Cascade  bool
+	// Procedure is DROP PROCEDURE.
+	Procedure bool
+	Funcs     []FuncRef
+	IfExists  bool
+	Cascade   bool
 }
 
 // FuncRef names a function of DROP FUNCTION: by name alone (Args nil), or
@@ -132,6 +141,9 @@ type DropFunction struct {
 type FuncRef struct {
 	Name string
 	Args []value.Type
+	// AllArgs are the types of every parameter listed, OUT ones too, which
+	// name a procedure as well.
+	AllArgs []value.Type
 }
 
 func (*CreateFunction) bound() {}
