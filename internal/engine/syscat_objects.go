@@ -53,6 +53,7 @@ type catalogObjects struct {
 	procs []catProc
 	roles []catRole
 	descs map[expr.DescKey]string
+	locks []lockRow // pg_locks' (advisory.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -180,7 +181,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{descs: map[expr.DescKey]string{}}
+	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows()}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)

@@ -19,6 +19,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		}
 	},
 	"pg_catalog.pg_class":       pgClass,
+	"pg_catalog.pg_locks":       pgLocks,
 	"pg_catalog.pg_attribute":   pgAttribute,
 	"pg_catalog.pg_type":        pgType,
 	"pg_catalog.pg_index":       pgIndex,
