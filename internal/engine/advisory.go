@@ -161,6 +161,8 @@ func (s *Session) awaitAdvisory(b *advisoryBusy) error {
 	}
 	defer delete(a.waiting, s)
 	a.waiting[s] = advisoryWait{key: b.key, shared: b.shared, since: expr.ClockMicros()}
+	s.activityWait("advisory")
+	defer s.activityWait("")
 	for a.conflicts(s, b.key, b.shared) {
 		if a.wake == nil {
 			a.wake = make(chan struct{})

@@ -35,6 +35,9 @@ func TestAdvisoryLockWait(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+	if out := runCSV(t, e, "SELECT wait_event_type, wait_event, state FROM pg_stat_activity WHERE wait_event IS NOT NULL"); out != "wait_event_type,wait_event,state\nLock,advisory,active\n" {
+		t.Fatalf("the waiter in pg_stat_activity: %s", out)
+	}
 	// The holder writes while the other session waits.
 	if out := runIn(t, a, "BEGIN; INSERT INTO t VALUES (1); COMMIT"); !strings.Contains(out, "COMMIT") {
 		t.Fatal(out)
@@ -73,7 +76,13 @@ func TestAdvisoryLockWait(t *testing.T) {
 	if out := runIn(t, a, "INSERT INTO t SELECT 2 FROM (SELECT pg_advisory_lock(7)) x"); !strings.HasPrefix(out, "ERROR: 55P03 could not obtain advisory lock") {
 		t.Fatal(out)
 	}
+	if out := runCSV(t, e, "SELECT state, wait_event FROM pg_stat_activity WHERE pid = "+pid); out != "state,wait_event\nidle,NULL\n" {
+		t.Fatalf("pg_stat_activity after the wait: %s", out)
+	}
 	b.Close()
+	if out := runCSV(t, e, "SELECT count(*) FROM pg_stat_activity WHERE pid = "+pid); out != "count\n0\n" {
+		t.Fatalf("a closed session is in pg_stat_activity: %s", out)
+	}
 	if out := runCSV(t, e, "SELECT count(*) FROM pg_locks WHERE pid <> (SELECT min(pid) FROM pg_locks)"); out != "count\n0\n" {
 		t.Fatalf("a closed session's locks are held: %s", out)
 	}

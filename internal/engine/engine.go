@@ -54,7 +54,9 @@ type Engine struct {
 	// sessions that ask for theirs (pg_backend_pid).
 	advisory advisoryLocks
 	pids     atomic.Int32
-	tables   map[string]*table
+	// acts are the sessions pg_stat_activity lists (activity.go).
+	acts   activities
+	tables map[string]*table
 	// seqs are the sequences (sequence.go); seqStoreMu serialises their
 	// writes to the store, which nextval makes under the shared lock.
 	seqs       map[string]*sequence

@@ -94,6 +94,9 @@ type Session struct {
 	// advisory locks it took, which it gives back to wait.
 	canWait   bool
 	stmtTakes []advisoryTake
+	// act is what pg_stat_activity shows of the session, nil until it
+	// runs SQL (activity.go).
+	act *activity
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -132,6 +135,7 @@ func (s *Session) Close() {
 	}
 	s.Rollback()
 	s.releaseAdvisory(true, true)
+	s.endActivity()
 	s.discardTemps()
 	if len(s.subs) > 0 {
 		s.e.mu.Lock()
@@ -252,6 +256,8 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	if res, ok, err := s.execPrepareStmt(st); ok {
 		return res, err
 	}
+	s.activityStart(st.SQL)
+	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
 		b, err := s.bindStmt(rec, st)

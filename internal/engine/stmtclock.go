@@ -29,6 +29,7 @@ func (s *Session) startClock(rec *recorder) {
 	if !s.block {
 		s.txStart = now
 	}
+	s.activityClock(now)
 	if rec != nil {
 		s.setClock(rec, now)
 	}
