@@ -216,8 +216,11 @@ func (s *Session) AdvisoryUnlock(k expr.AdvisoryKey, shared bool) bool {
 func (s *Session) AdvisoryUnlockAll() { s.releaseAdvisory(true, false) }
 
 // endTxAdvisory gives back the transaction-level advisory locks at the
-// end of the session's transaction.
-func (s *Session) endTxAdvisory() { s.releaseAdvisory(false, true) }
+// end of the session's transaction, and ends its id.
+func (s *Session) endTxAdvisory() {
+	s.releaseAdvisory(false, true)
+	s.endTxID()
+}
 
 // releaseAdvisory gives back the session's session-level and or
 // transaction-level advisory locks.

@@ -54,8 +54,10 @@ type Engine struct {
 	// sessions that ask for theirs (pg_backend_pid).
 	advisory advisoryLocks
 	pids     atomic.Int32
-	// acts are the sessions pg_stat_activity lists (activity.go).
+	// acts are the sessions pg_stat_activity lists (activity.go); xids
+	// the transaction ids given out (xid.go).
 	acts   activities
+	xids   xids
 	tables map[string]*table
 	// seqs are the sequences (sequence.go); seqStoreMu serialises their
 	// writes to the store, which nextval makes under the shared lock.

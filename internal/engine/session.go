@@ -97,6 +97,8 @@ type Session struct {
 	// act is what pg_stat_activity shows of the session, nil until it
 	// runs SQL (activity.go).
 	act *activity
+	// xid is the transaction's id, 0 until asked (xid.go).
+	xid int64
 }
 
 // NewSession returns a new session on e, in autocommit mode.

@@ -30,11 +30,16 @@ type Backend interface {
 	AdvisoryUnlock(k AdvisoryKey, shared bool) bool
 	// AdvisoryUnlockAll gives back every session-level advisory lock.
 	AdvisoryUnlockAll()
+	// TxID is the id of the session's transaction, given it now when
+	// assign; ok is false when it has none.
+	TxID(assign bool) (id int64, ok bool)
+	// Snapshot is the transactions as the session sees them now.
+	Snapshot() Snapshot
 }
 
 // BackendCall is a server function of a session's statement that asks
-// the session (StmtClock.Backend): pg_backend_pid() and the advisory lock
-// functions. A NULL key gives NULL, as the functions are strict.
+// the session (StmtClock.Backend): pg_backend_pid(), the advisory lock
+// functions and those of transaction ids and snapshots. A NULL key gives NULL, as the functions are strict.
 type BackendCall struct {
 	C    *StmtClock
 	Fn   string
@@ -47,6 +52,10 @@ func (c *BackendCall) Type() value.Type {
 	switch {
 	case c.Fn == "pg_backend_pid":
 		return value.Int4Type
+	case strings.HasSuffix(c.Fn, "_snapshot"):
+		return value.TextType
+	case strings.HasPrefix(c.Fn, "txid_") || strings.HasPrefix(c.Fn, "pg_current_xact"):
+		return value.Int8Type
 	case strings.HasPrefix(c.Fn, "pg_try_") || strings.HasPrefix(c.Fn, "pg_advisory_unlock") && c.Fn != "pg_advisory_unlock_all":
 		return value.BoolType
 	}
@@ -75,6 +84,14 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	switch c.Fn {
 	case "pg_backend_pid":
 		return value.NewInt(value.Int4, int64(be.BackendPID())), nil
+	case "txid_current", "pg_current_xact_id", "txid_current_if_assigned", "pg_current_xact_id_if_assigned":
+		id, ok := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
+		if !ok {
+			return value.Null, nil
+		}
+		return value.NewInt(value.Int8, id), nil
+	case "txid_current_snapshot", "pg_current_snapshot":
+		return text(be.Snapshot().String()), nil
 	case "pg_advisory_unlock_all":
 		be.AdvisoryUnlockAll()
 		return text(""), nil
@@ -117,6 +134,8 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 // integer keys each takes (the bigint key, or two integers).
 var BackendFuncs = map[string][]int{
 	"pg_backend_pid": {0}, "pg_advisory_unlock_all": {0},
+	"txid_current": {0}, "pg_current_xact_id": {0}, "txid_current_if_assigned": {0}, "pg_current_xact_id_if_assigned": {0},
+	"txid_current_snapshot": {0}, "pg_current_snapshot": {0},
 	"pg_advisory_lock": {1, 2}, "pg_advisory_lock_shared": {1, 2},
 	"pg_advisory_xact_lock": {1, 2}, "pg_advisory_xact_lock_shared": {1, 2},
 	"pg_try_advisory_lock": {1, 2}, "pg_try_advisory_lock_shared": {1, 2},
