@@ -15,7 +15,7 @@ import (
 // and end of each statement and other sessions read, under mu.
 type activity struct {
 	mu   sync.Mutex
-	s    weak.Pointer[Session] // a session never closed goes with its garbage
+	on   bool // listed: the session has run SQL and is not closed
 	pid  int32
 	user string
 	app  string
@@ -26,25 +26,30 @@ type activity struct {
 	backendStart, xactStart, queryStart, stateChange int64
 }
 
-// activities are the sessions pg_stat_activity lists.
+// activities are the sessions pg_stat_activity lists, held weakly: a
+// session never closed goes with its garbage. A session's record is part
+// of it, so that listing a session allocates nothing, even for a session
+// reused after its Close (the Go API's transactions).
 type activities struct {
 	mu sync.Mutex
-	m  map[*activity]struct{}
+	m  map[weak.Pointer[Session]]struct{}
 }
 
 // activityStart records the start of a statement of text.
 func (s *Session) activityStart(text string) {
 	now := expr.ClockMicros()
-	a := s.act
-	if a == nil {
-		a = &activity{s: weak.Make(s), pid: s.BackendPID(), backendStart: now}
-		s.act = a
+	a := &s.act
+	if !a.on {
+		pid := s.BackendPID()
+		a.mu.Lock()
+		a.on, a.pid, a.backendStart, a.xactStart = true, pid, now, 0
+		a.mu.Unlock()
 		acts := &s.e.acts
 		acts.mu.Lock()
 		if acts.m == nil {
-			acts.m = map[*activity]struct{}{}
+			acts.m = map[weak.Pointer[Session]]struct{}{}
 		}
-		acts.m[a] = struct{}{}
+		acts.m[weak.Make(s)] = struct{}{}
 		acts.mu.Unlock()
 	}
 	app, _ := s.setting("application_name")
@@ -60,7 +65,7 @@ func (s *Session) activityStart(text string) {
 // activityClock records the times of the statement starting at now, as
 // now() and statement_timestamp() read them.
 func (s *Session) activityClock(now int64) {
-	if a := s.act; a != nil {
+	if a := &s.act; a.on {
 		a.mu.Lock()
 		a.xactStart, a.queryStart, a.stateChange = s.txStart, now, now
 		a.mu.Unlock()
@@ -69,8 +74,8 @@ func (s *Session) activityClock(now int64) {
 
 // activityEnd records the end of the session's statement.
 func (s *Session) activityEnd() {
-	a := s.act
-	if a == nil {
+	a := &s.act
+	if !a.on {
 		return
 	}
 	state := "idle"
@@ -90,7 +95,7 @@ func (s *Session) activityEnd() {
 
 // activityWait records that the session waits for a lock, or no longer.
 func (s *Session) activityWait(what string) {
-	if a := s.act; a != nil {
+	if a := &s.act; a.on {
 		a.mu.Lock()
 		a.wait = what
 		a.mu.Unlock()
@@ -99,11 +104,11 @@ func (s *Session) activityWait(what string) {
 
 // endActivity takes a closed session out of pg_stat_activity.
 func (s *Session) endActivity() {
-	if s.act != nil {
+	if s.act.on {
 		s.e.acts.mu.Lock()
-		delete(s.e.acts.m, s.act)
+		delete(s.e.acts.m, weak.Make(s))
+		s.act.on = false
 		s.e.acts.mu.Unlock()
-		s.act = nil
 	}
 }
 
@@ -120,11 +125,13 @@ func (e *Engine) activityRows() []activityRow {
 	acts.mu.Lock()
 	defer acts.mu.Unlock()
 	var out []activityRow
-	for a := range acts.m {
-		if a.s.Value() == nil {
-			delete(acts.m, a)
+	for wp := range acts.m {
+		s := wp.Value()
+		if s == nil {
+			delete(acts.m, wp)
 			continue
 		}
+		a := &s.act
 		a.mu.Lock()
 		out = append(out, activityRow{pid: a.pid, user: a.user, app: a.app, query: a.query, state: a.state, wait: a.wait,
 			backendStart: a.backendStart, xactStart: a.xactStart, queryStart: a.queryStart, stateChange: a.stateChange})

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -95,4 +96,43 @@ func TestAdvisoryLockWait(t *testing.T) {
 // runCSV is run with its lines ended by newlines alone.
 func runCSV(t *testing.T, e *engine.Engine, script string) string {
 	return strings.TrimRight(strings.ReplaceAll(run(t, e, script), "\r\n", "\n"), "\n") + "\n"
+}
+
+// TestStatActivityForgetsUnclosed checks that a session that ran SQL and
+// was never closed leaves pg_stat_activity once it is garbage, and that
+// a session reused after its Close is listed once.
+func TestStatActivityForgetsUnclosed(t *testing.T) {
+	e := engine.New()
+	func() {
+		s := e.NewSession()
+		runIn(t, s, "SELECT 1")
+	}()
+	reader := e.NewSession()
+	defer reader.Close()
+	count := func() string {
+		return strings.TrimSpace(runIn(t, reader, "SELECT count(*) FROM pg_stat_activity"))
+	}
+	if got := count(); got != "count\n2" {
+		t.Fatalf("before the collection: %q", got)
+	}
+	for range 5 {
+		runtime.GC()
+		if count() == "count\n1" {
+			break
+		}
+	}
+	if got := count(); got != "count\n1" {
+		t.Fatalf("an unclosed session that is garbage is listed: %q", got)
+	}
+	var s engine.Session
+	for range 3 {
+		e.InitTxSession(&s)
+		runIn(t, &s, "SELECT 1")
+		s.Close()
+	}
+	e.InitTxSession(&s)
+	runIn(t, &s, "SELECT 1")
+	if got := count(); got != "count\n2" {
+		t.Fatalf("a reused session: %q", got)
+	}
 }

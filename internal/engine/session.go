@@ -94,9 +94,9 @@ type Session struct {
 	// advisory locks it took, which it gives back to wait.
 	canWait   bool
 	stmtTakes []advisoryTake
-	// act is what pg_stat_activity shows of the session, nil until it
-	// runs SQL (activity.go).
-	act *activity
+	// act is what pg_stat_activity shows of the session, once it runs
+	// SQL (activity.go).
+	act activity
 	// xid is the transaction's id, 0 until asked (xid.go).
 	xid int64
 }
