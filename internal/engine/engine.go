@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/dataflow"
@@ -48,7 +49,15 @@ type Engine struct {
 	lookupMu sync.Mutex
 	// slot is the writer slot, held by one session from its first change
 	// until its transaction ends (slot.go).
-	slot   writerSlot
+	slot writerSlot
+	// advisory are the advisory locks (advisory.go); pids numbers the
+	// sessions that ask for theirs (pg_backend_pid).
+	advisory advisoryLocks
+	pids     atomic.Int32
+	// acts are the sessions pg_stat_activity lists (activity.go); xids
+	// the transaction ids given out (xid.go).
+	acts   activities
+	xids   xids
 	tables map[string]*table
 	// seqs are the sequences (sequence.go); seqStoreMu serialises their
 	// writes to the store, which nextval makes under the shared lock.

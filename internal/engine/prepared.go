@@ -188,6 +188,8 @@ func (p *Prepared) give(bd *binding) {
 func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error) {
 	bd := p.take()
 	defer func() { p.give(bd) }()
+	s.activityStart(p.stmt.SQL)
+	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
 		if bd == nil || bd.gen != s.e.catalogGen || bd.ns != s.bindNS() {
 			nb, err := s.e.bindPrepared(p, s)

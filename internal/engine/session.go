@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -84,6 +85,20 @@ type Session struct {
 	// the bindings of their statements (routine.go).
 	routineDepth int
 	plBindings   plBindings
+	// pid is the session's number, 0 until asked (advisory.go); advisory
+	// says that it may hold advisory locks.
+	pid      int32
+	advisory bool
+	// canWait is set while a query runs, whose wait for an advisory lock
+	// is made with no lock held (awaitAdvisory); stmtTakes are the
+	// advisory locks it took, which it gives back to wait.
+	canWait   bool
+	stmtTakes []advisoryTake
+	// act is what pg_stat_activity shows of the session, once it runs
+	// SQL (activity.go).
+	act activity
+	// xid is the transaction's id, 0 until asked (xid.go).
+	xid int64
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -121,6 +136,8 @@ func (s *Session) Close() {
 		return
 	}
 	s.Rollback()
+	s.releaseAdvisory(true, true)
+	s.endActivity()
 	s.discardTemps()
 	if len(s.subs) > 0 {
 		s.e.mu.Lock()
@@ -241,6 +258,8 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	if res, ok, err := s.execPrepareStmt(st); ok {
 		return res, err
 	}
+	s.activityStart(st.SQL)
+	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
 		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
 		b, err := s.bindStmt(rec, st)
@@ -300,9 +319,16 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		acc = accessWrite // PL/pgSQL may change rows (routine.go)
 	}
 	if acc == accessRead {
+		s.canWait, s.stmtTakes = true, s.stmtTakes[:0]
 		res, err := s.execBound(b, rec)
+		s.canWait = false
 		e.mu.RUnlock()
 		held = heldNone
+		if busy := (*advisoryBusy)(nil); errors.As(err, &busy) {
+			if err = s.awaitAdvisory(busy); err == nil {
+				return s.do(bind) // the lock is free: run the query again
+			}
+		}
 		return s.finish(res, err)
 	}
 	gen := e.catalogGen
@@ -362,6 +388,9 @@ func (s *Session) finish(res Result, err error) ([]Result, error) {
 	s.inbox = nil
 	s.inboxMu.Unlock()
 	s.filterNotices(out)
+	if !s.block {
+		s.endTxAdvisory() // the statement was its own transaction, or ended one
+	}
 	if err != nil {
 		return out, s.fail(err)
 	}
@@ -651,6 +680,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	s.block, s.failed = false, false
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
+	s.endTxAdvisory()
 	if !s.writer {
 		s.endSettings(commit)
 		s.endTempBlock(commit)

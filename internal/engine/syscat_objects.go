@@ -47,12 +47,14 @@ func objectOID(class, name string) uint32 {
 // catalogObjects is the database's objects as the system catalogs list
 // them, gathered from the engine's catalog when a statement reads one.
 type catalogObjects struct {
-	rels  []*catRel
-	cons  []*catCon
-	types []catType
-	procs []catProc
-	roles []catRole
-	descs map[expr.DescKey]string
+	rels     []*catRel
+	cons     []*catCon
+	types    []catType
+	procs    []catProc
+	roles    []catRole
+	descs    map[expr.DescKey]string
+	locks    []lockRow     // pg_locks' (advisory.go)
+	activity []activityRow // pg_stat_activity's (activity.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -183,7 +185,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{descs: map[expr.DescKey]string{}}
+	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows()}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)

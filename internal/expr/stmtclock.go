@@ -26,6 +26,9 @@ type StmtClock struct {
 	// Routines runs the procedural functions a statement calls
 	// (RoutineCall).
 	Routines Routines
+	// Backend is the session itself, which pg_backend_pid() and the
+	// advisory lock functions ask (BackendCall).
+	Backend Backend
 	// IntervalStyle is the session's, in which casts of intervals to
 	// text write them (IntervalText).
 	IntervalStyle value.IntervalStyle

@@ -21,6 +21,8 @@ func children(e Expr) []Expr {
 		return n.Args
 	case *SeqCall:
 		return n.Args
+	case *BackendCall:
+		return n.Args
 	case *RoutineCall:
 		return n.Args
 	case *XMLWellFormedCall:
@@ -112,6 +114,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &c
 	case *SeqCall:
 		return &SeqCall{Fn: n.Fn, Args: kids, C: n.C}
+	case *BackendCall:
+		return &BackendCall{C: n.C, Fn: n.Fn, Args: kids}
 	case *RoutineCall:
 		c := *n
 		c.Args = kids

@@ -1081,6 +1081,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	if e, ok, err := b.settingFunc(name, es, loc); ok {
 		return e, err
 	}
+	if e, ok, err := b.backendFunc(name, es, loc); ok {
+		return e, err
+	}
 	if e, ok := recordJSON(name, es); ok {
 		return e, nil
 	}

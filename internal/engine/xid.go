@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/deltaview/deltaview/internal/expr"
+)
+
+// xids keeps the transaction ids given out, which txid_current() and the
+// snapshot functions read: the next to give, the ids of the transactions
+// running, and the highest of those ended. An id is given to a
+// transaction only when it asks for one (txid_current()), as PostgreSQL
+// gives one at its first change; the ids start at 3, PostgreSQL's first
+// normal one, above the frozen id 2 that every row's xmin shows.
+type xids struct {
+	mu      sync.Mutex
+	next    int64
+	running []int64 // ascending
+	latest  int64   // the highest id of an ended transaction
+}
+
+// TxID implements expr.Backend.
+func (s *Session) TxID(assign bool) (int64, bool) {
+	if s.xid != 0 || !assign {
+		return s.xid, s.xid != 0
+	}
+	x := &s.e.xids
+	x.mu.Lock()
+	if x.next == 0 {
+		x.next, x.latest = 3, 2
+	}
+	s.xid = x.next
+	x.next++
+	x.running = append(x.running, s.xid)
+	x.mu.Unlock()
+	return s.xid, true
+}
+
+// Snapshot implements expr.Backend: as PostgreSQL's, xmax is one above
+// the highest id ended, and the session's own transaction is not among
+// those running.
+func (s *Session) Snapshot() expr.Snapshot {
+	x := &s.e.xids
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.next == 0 {
+		x.next, x.latest = 3, 2
+	}
+	snap := expr.Snapshot{Xmax: x.latest + 1}
+	for _, id := range x.running {
+		if id != s.xid && id < snap.Xmax {
+			snap.Xip = append(snap.Xip, id)
+		}
+	}
+	snap.Xmin = snap.Xmax
+	if len(snap.Xip) > 0 {
+		snap.Xmin = snap.Xip[0]
+	}
+	return snap
+}
+
+// endTxID ends the transaction's id, if it has one.
+func (s *Session) endTxID() {
+	if s.xid == 0 {
+		return
+	}
+	x := &s.e.xids
+	x.mu.Lock()
+	if i, ok := slices.BinarySearch(x.running, s.xid); ok {
+		x.running = slices.Delete(x.running, i, i+1)
+	}
+	x.latest = max(x.latest, s.xid)
+	x.mu.Unlock()
+	s.xid = 0
+}

@@ -1,0 +1,144 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// AdvisoryKey is an advisory lock's key as pg_locks shows it: a bigint
+// key is split into its high (Class) and low (Obj) halves with Sub 1, a
+// pair of integers is (Class, Obj) with Sub 2, as in PostgreSQL.
+type AdvisoryKey struct {
+	Class, Obj uint32
+	Sub        int16
+}
+
+// Backend is the session that runs a statement, as its server functions
+// see it: its process id and its advisory locks.
+type Backend interface {
+	// BackendPID is the session's number, what pg_backend_pid() returns.
+	BackendPID() int32
+	// AdvisoryLock takes the lock k, shared or exclusive, to the end of the
+	// session or (xact) of its transaction. With try it does not wait and
+	// reports whether it took the lock; otherwise it waits as the
+	// session's lock_timeout allows, and fails with 55P03 after.
+	AdvisoryLock(k AdvisoryKey, shared, xact, try bool) (bool, error)
+	// AdvisoryUnlock gives back one session-level hold of k, reporting
+	// whether the session held it (PostgreSQL warns when it did not).
+	AdvisoryUnlock(k AdvisoryKey, shared bool) bool
+	// AdvisoryUnlockAll gives back every session-level advisory lock.
+	AdvisoryUnlockAll()
+	// TxID is the id of the session's transaction, given it now when
+	// assign; ok is false when it has none.
+	TxID(assign bool) (id int64, ok bool)
+	// Snapshot is the transactions as the session sees them now.
+	Snapshot() Snapshot
+}
+
+// BackendCall is a server function of a session's statement that asks
+// the session (StmtClock.Backend): pg_backend_pid(), the advisory lock
+// functions and those of transaction ids and snapshots. A NULL key gives NULL, as the functions are strict.
+type BackendCall struct {
+	C    *StmtClock
+	Fn   string
+	Args []Expr // the bigint key, or the two integer keys
+}
+
+var _ Expr = (*BackendCall)(nil)
+
+func (c *BackendCall) Type() value.Type {
+	switch {
+	case c.Fn == "pg_backend_pid":
+		return value.Int4Type
+	case strings.HasSuffix(c.Fn, "_snapshot"):
+		return value.TextType
+	case strings.HasPrefix(c.Fn, "txid_") || strings.HasPrefix(c.Fn, "pg_current_xact"):
+		return value.Int8Type
+	case strings.HasPrefix(c.Fn, "pg_try_") || strings.HasPrefix(c.Fn, "pg_advisory_unlock") && c.Fn != "pg_advisory_unlock_all":
+		return value.BoolType
+	}
+	return value.TextType // void, which prints as an empty string
+}
+func (c *BackendCall) Volatile() bool { return true }
+func (*BackendCall) expr()            {}
+
+func (c *BackendCall) String() string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.String()
+	}
+	return c.Fn + "(" + strings.Join(args, ", ") + ")"
+}
+
+// Eval implements Expr.
+func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
+	var be Backend
+	if c.C != nil {
+		be = c.C.Backend
+	}
+	if be == nil {
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "%s() is supported only in statements a session runs", c.Fn)
+	}
+	switch c.Fn {
+	case "pg_backend_pid":
+		return value.NewInt(value.Int4, int64(be.BackendPID())), nil
+	case "txid_current", "pg_current_xact_id", "txid_current_if_assigned", "pg_current_xact_id_if_assigned":
+		id, ok := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
+		if !ok {
+			return value.Null, nil
+		}
+		return value.NewInt(value.Int8, id), nil
+	case "txid_current_snapshot", "pg_current_snapshot":
+		return text(be.Snapshot().String()), nil
+	case "pg_advisory_unlock_all":
+		be.AdvisoryUnlockAll()
+		return text(""), nil
+	}
+	var k AdvisoryKey
+	for i, a := range c.Args {
+		v, err := a.Eval(row)
+		if err != nil || v.IsNull() {
+			return value.Null, err
+		}
+		n := v.Int()
+		switch {
+		case len(c.Args) == 1:
+			k = AdvisoryKey{Class: uint32(uint64(n) >> 32), Obj: uint32(n), Sub: 1}
+		case i == 0:
+			k = AdvisoryKey{Class: uint32(n), Sub: 2}
+		default:
+			k.Obj = uint32(n)
+		}
+	}
+	fn := strings.TrimPrefix(c.Fn, "pg_")
+	try := strings.HasPrefix(fn, "try_")
+	fn = strings.TrimPrefix(fn, "try_")
+	shared := strings.HasSuffix(fn, "_shared")
+	fn = strings.TrimSuffix(fn, "_shared")
+	if fn == "advisory_unlock" {
+		return value.NewBool(be.AdvisoryUnlock(k, shared)), nil
+	}
+	ok, err := be.AdvisoryLock(k, shared, fn == "advisory_xact_lock", try)
+	switch {
+	case err != nil:
+		return value.Null, err
+	case try:
+		return value.NewBool(ok), nil
+	}
+	return text(""), nil
+}
+
+// BackendFuncs are the functions BackendCall runs, by name: the numbers of
+// integer keys each takes (the bigint key, or two integers).
+var BackendFuncs = map[string][]int{
+	"pg_backend_pid": {0}, "pg_advisory_unlock_all": {0},
+	"txid_current": {0}, "pg_current_xact_id": {0}, "txid_current_if_assigned": {0}, "pg_current_xact_id_if_assigned": {0},
+	"txid_current_snapshot": {0}, "pg_current_snapshot": {0},
+	"pg_advisory_lock": {1, 2}, "pg_advisory_lock_shared": {1, 2},
+	"pg_advisory_xact_lock": {1, 2}, "pg_advisory_xact_lock_shared": {1, 2},
+	"pg_try_advisory_lock": {1, 2}, "pg_try_advisory_lock_shared": {1, 2},
+	"pg_try_advisory_xact_lock": {1, 2}, "pg_try_advisory_xact_lock_shared": {1, 2},
+	"pg_advisory_unlock": {1, 2}, "pg_advisory_unlock_shared": {1, 2},
+}
