@@ -94,7 +94,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		}
 	}
 	if f.Language == sql.LangPLpgSQL {
-		if check {
+		if check && !f.Trigger { // NEW, OLD and TG_* exist only in a trigger's run
 			if _, err := e.compiled(f); err != nil {
 				return Result{}, err
 			}

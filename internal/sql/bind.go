@@ -226,6 +226,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCreateFunction(n.GetCreateFunctionStmt())
 	case n.GetDoStmt() != nil:
 		return b.bindDo(n.GetDoStmt())
+	case n.GetCreateTrigStmt() != nil:
+		return nil, b.refuseTrigger(n.GetCreateTrigStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

@@ -53,6 +53,9 @@ type Function struct {
 	// Volatility is the marking CREATE gave, lower case; "" for none
 	// (volatile).
 	Volatility string
+	// Trigger is RETURNS trigger: a PL/pgSQL function without parameters
+	// that only a trigger may run; a call of it is refused (0A000).
+	Trigger bool
 }
 
 // FuncParam is one input parameter of a Function.
