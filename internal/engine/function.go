@@ -80,7 +80,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		if !cf.Replace {
 			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", f.Name)
 		}
-		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set {
+		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set || old.Trigger != f.Trigger {
 			what := "return type"
 			if len(old.Cols) > 1 && old.Set == f.Set && len(old.Cols) == len(f.Cols) {
 				what = "row type defined by OUT parameters"
