@@ -86,7 +86,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
 				WithDetail("%q is %s.", f.Name, routineKind(old, true))
 		}
-		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set {
+		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set || old.Trigger != f.Trigger {
 			what := "return type"
 			if len(old.Cols) > 1 && old.Set == f.Set && len(old.Cols) == len(f.Cols) {
 				what = "row type defined by OUT parameters"
@@ -100,7 +100,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		}
 	}
 	if f.Language == sql.LangPLpgSQL {
-		if check {
+		if check && !f.Trigger { // NEW, OLD and TG_* exist only in a trigger's run
 			if _, err := e.compiled(f); err != nil {
 				return Result{}, err
 			}

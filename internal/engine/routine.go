@@ -34,6 +34,9 @@ func (e *Engine) compiled(f *sql.Function) (*plpgsql.Func, error) {
 	if pf, ok := f.Compiled.(*plpgsql.Func); ok {
 		return pf, nil
 	}
+	if f.Trigger {
+		return nil, sql.ErrTriggerCall()
+	}
 	sig := routineSignature(f)
 	sig.RowType = e.isRowType
 	src := f.SQL

@@ -463,7 +463,9 @@ func (e *Engine) catalogProcs() []catProc {
 				}
 			}
 			p.argText = strings.Join(args, ", ")
-			if len(f.Cols) == 1 && f.BaseType {
+			if f.Trigger {
+				p.ret, p.resultText = 2279, "trigger"
+			} else if len(f.Cols) == 1 && f.BaseType {
 				p.ret = e.typeOID(f.Cols[0].Type, nil)
 				p.resultText = f.Cols[0].Type.String()
 				if f.Set {

@@ -232,6 +232,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindDefine(n.GetDefineStmt())
 	case n.GetCallStmt() != nil:
 		return b.bindCall(n.GetCallStmt())
+	case n.GetCreateTrigStmt() != nil:
+		return nil, b.refuseTrigger(n.GetCreateTrigStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }

@@ -167,6 +167,8 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 		return pgerr.New(CodeInvalidFunctionDef, "function result type must be specified")
 	}
 	switch strings.ToLower(typeNameText(rt)) {
+	case "trigger":
+		return b.triggerResult(f)
 	case "void":
 		if f.Language == LangPLpgSQL {
 			return nil // no result column

@@ -113,6 +113,9 @@ type RoutineCatalog interface {
 // PostgreSQL does: it is run for each row the view computes.
 func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error) {
 	fn := c.fn
+	if fn.Trigger {
+		return nil, ErrTriggerCall()
+	}
 	clock := b.stmtClock
 	if b.forView {
 		rc, ok := b.cat.(RoutineCatalog)

@@ -60,6 +60,9 @@ type Function struct {
 	// PLSQL is, for a LANGUAGE sql procedure, the CREATE statement of
 	// the PL/pgSQL procedure it runs as, whose body is Source.
 	PLSQL string
+	// Trigger is RETURNS trigger: a PL/pgSQL function without parameters
+	// that only a trigger may run; a call of it is refused (0A000).
+	Trigger bool
 }
 
 // FuncParam is one input parameter of a Function.
