@@ -116,9 +116,11 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	defaults := false
 	for _, n := range cf.Parameters {
 		p := n.GetFunctionParameter()
+		if len(f.Params) > 0 && f.Params[len(f.Params)-1].Variadic && p.Mode != pg_query.FunctionParameterMode_FUNC_PARAM_OUT &&
+			p.Mode != pg_query.FunctionParameterMode_FUNC_PARAM_TABLE {
+			return pgerr.New(CodeInvalidFunctionDef, "VARIADIC parameter must be the last input parameter")
+		}
 		switch p.Mode {
-		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			return b.refuse(p.ArgType.GetLocation(), "VARIADIC parameters are not supported")
 		case pg_query.FunctionParameterMode_FUNC_PARAM_OUT, pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			outs = append(outs, p)
 			continue
@@ -139,7 +141,11 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 				return pgerr.New(CodeInvalidFunctionDef, "parameter name %q used more than once", p.Name)
 			}
 		}
-		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr})
+		variadic := p.Mode == pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC
+		if variadic && !t.Kind.IsArray() {
+			return pgerr.New(CodeInvalidFunctionDef, "VARIADIC parameter must be an array")
+		}
+		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr, Variadic: variadic})
 	}
 	rt := cf.ReturnType
 	if rt != nil {

@@ -54,6 +54,13 @@ func (b *binder) lookupFunctions(names []*pg_query.Node) []*Function {
 // ok is false when none takes the arguments (a built-in function of the
 // name may). The arguments are bound in s for their types only.
 func (b *binder) resolveUserCall(s *scope, fns []*Function, args []*pg_query.Node, loc int32) (*userCall, bool, error) {
+	return b.resolveCall(s, fns, args, loc, false)
+}
+
+// resolveCall is resolveUserCall for a call that may be marked VARIADIC
+// (variadic): its last argument is then the array of a VARIADIC
+// parameter; else a VARIADIC parameter takes the trailing arguments.
+func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, loc int32, variadic bool) (*userCall, bool, error) {
 	types := make([]value.Type, len(args))
 	names := make([]string, len(args))
 	nodes := make([]*pg_query.Node, len(args))
@@ -78,15 +85,20 @@ func (b *binder) resolveUserCall(s *scope, fns []*Function, args []*pg_query.Nod
 	var sigs [][]value.Kind
 	var slots [][]int
 	var cands []*Function
+	var spread []bool
 	for _, fn := range fns {
-		slot, ok := fn.bindArgs(names)
+		slot, expand, ok := fn.variadicArgs(names, variadic)
 		if !ok {
 			continue
 		}
 		sig := make([]value.Kind, len(args))
 		for i, p := range slot {
 			sig[i] = fn.Params[p].Type.Kind
+			if expand && p == len(fn.Params)-1 {
+				sig[i] = sig[i].Elem()
+			}
 		}
+		spread = append(spread, expand)
 		sigs, slots, cands = append(sigs, sig), append(slots, slot), append(cands, fn)
 	}
 	best := expr.BestSignatures(types, sigs)
@@ -101,6 +113,13 @@ func (b *binder) resolveUserCall(s *scope, fns []*Function, args []*pg_query.Nod
 	fn, slot := cands[best[0]], slots[best[0]]
 	c := &userCall{fn: fn, args: make([]*pg_query.Node, len(fn.Params)), volatile: make([]bool, len(fn.Params)), loc: loc}
 	for i, p := range slot {
+		if spread[best[0]] && p == len(fn.Params)-1 {
+			c.args[p] = spreadArgs(fn.Params[p].TypeName, nodes[i:], loc)
+			for _, v := range vol[i:] {
+				c.volatile[p] = c.volatile[p] || v
+			}
+			break
+		}
 		c.args[p], c.volatile[p] = nodes[i], vol[i]
 	}
 	for p, a := range c.args {
@@ -163,7 +182,7 @@ func CallSignature(name string, ts []value.Type) string {
 // name; ok is false when no SQL function takes its arguments.
 func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, error) {
 	fns := b.lookupFunctions(f.Funcname)
-	if len(fns) == 0 || f.FuncVariadic {
+	if len(fns) == 0 {
 		return nil, false, nil
 	}
 	name := fns[0].Name
@@ -185,7 +204,10 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 		return nil, true, b.refuse(f.Location, "SQL function %s() in a table's definition is not supported", name).
 			WithHint("write the expression itself")
 	}
-	c, ok, err := b.resolveUserCall(s, fns, f.Args, f.Location)
+	c, ok, err := b.resolveCall(s, fns, f.Args, f.Location, f.FuncVariadic)
+	if !ok && err == nil && (f.FuncVariadic || namedCall(f.Args)) {
+		return nil, true, b.noVariadicMatch(s, name, f)
+	}
 	if !ok || err != nil {
 		return nil, ok || err != nil, err
 	}
@@ -226,14 +248,14 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 		return nil, false, nil
 	}
 	fns := b.lookupFunctions(f.Funcname)
-	if len(fns) == 0 || f.FuncVariadic {
+	if len(fns) == 0 {
 		return nil, false, nil
 	}
 	saved := b.outers
 	if lat != nil {
 		b.outers = append([]*scope{lat}, saved...)
 	}
-	c, ok, err := b.resolveUserCall(&scope{}, fns, f.Args, f.Location)
+	c, ok, err := b.resolveCall(&scope{}, fns, f.Args, f.Location, f.FuncVariadic)
 	b.outers = saved
 	if !ok || err != nil {
 		return nil, ok || err != nil, err

@@ -73,6 +73,10 @@ type FuncParam struct {
 	// Default is the DEFAULT expression, nil for none; its locations are
 	// the CREATE statement's.
 	Default *pg_query.Node
+	// Variadic is VARIADIC, on the last input parameter only, of an array
+	// type: a call passes its elements one by one, or the array itself
+	// after the VARIADIC keyword.
+	Variadic bool
 }
 
 // Signature is the function's name and input types as PostgreSQL prints
