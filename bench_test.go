@@ -2,6 +2,7 @@ package deltaview_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -167,13 +168,17 @@ func cpuTime() int64 {
 
 // harnessData loads the harness's data (bench.NewData: t at 1M rows and u
 // at 100k, 100k and 10k under -short) into a deltaview system.
+// eachReplace makes harnessData's system replace a batch's rows one call
+// each rather than in one ReplaceRows, to compare the two in one run.
+var eachReplace = flag.Bool("bench.eachreplace", false, "harness benchmarks: replace a batch's rows one Tx.Replace each")
+
 func harnessData(b *testing.B) (*bench.Data, *bench.Deltaview) {
 	n := 1_000_000
 	if testing.Short() {
 		n = 100_000
 	}
 	d := bench.NewData(n)
-	sys := &bench.Deltaview{}
+	sys := &bench.Deltaview{EachReplace: *eachReplace}
 	if err := sys.Load(d); err != nil {
 		b.Fatal(err)
 	}

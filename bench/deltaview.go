@@ -8,14 +8,22 @@ import (
 )
 
 // Deltaview runs the workload on deltaview, in this process: through typed
-// transactions of the Go API (SQL false), each change a Replace of the row
-// by its key, or through a prepared SQL statement (SQL true), UPDATE t SET
-// grp = $1, val = $2 WHERE id = $3, a batch in one transaction.
+// transactions of the Go API (SQL false), a single change a Replace of the
+// row by its key and a batch one ReplaceRows of its rows, or through a
+// prepared SQL statement (SQL true), UPDATE t SET grp = $1, val = $2 WHERE
+// id = $3, a batch in one transaction. EachReplace makes the Go API
+// replace a batch's rows one call each, as it did before ReplaceRows: it
+// is there to compare the two in one run.
 type Deltaview struct {
-	SQL bool
-	db  *deltaview.DB
-	d   *Data
-	up  *deltaview.Stmt
+	SQL         bool
+	EachReplace bool
+	db          *deltaview.DB
+	d           *Data
+	up          *deltaview.Stmt
+	// The batch's rows for ReplaceRows, reused from batch to batch: the
+	// engine keeps none of their slices.
+	rows [][]deltaview.Value
+	vals []deltaview.Value
 }
 
 var (
@@ -82,6 +90,13 @@ func (s *Deltaview) Apply(_ View, batch []Change) error {
 	if err != nil {
 		return err
 	}
+	if !s.SQL && !s.EachReplace && len(batch) > 1 {
+		if err := tx.ReplaceRows("t", s.batchRows(batch)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
 	for _, c := range batch {
 		if s.SQL {
 			_, err = tx.Exec(s.up, deltaview.Int(c.New.Grp), deltaview.Int(c.New.Val), deltaview.Int(int64(c.ID)))
@@ -97,6 +112,24 @@ func (s *Deltaview) Apply(_ View, batch []Change) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// batchRows is batch's new rows of t, in s.rows over one backing array of
+// values.
+func (s *Deltaview) batchRows(batch []Change) [][]deltaview.Value {
+	const width = 5
+	if cap(s.vals) < width*len(batch) {
+		s.vals = make([]deltaview.Value, width*len(batch))
+		s.rows = make([][]deltaview.Value, len(batch))
+	}
+	vals, rows := s.vals[:width*len(batch)], s.rows[:len(batch)]
+	for i, c := range batch {
+		r := vals[width*i : width*(i+1) : width*(i+1)]
+		r[0], r[1], r[2] = deltaview.Int(int64(c.ID)), deltaview.Int(c.New.Grp), deltaview.Int(s.d.K(c.ID))
+		r[3], r[4] = deltaview.Int(c.New.Val), deltaview.Text(Pad(c.ID))
+		rows[i] = r
+	}
+	return rows
 }
 
 // Answer implements System: the view's maintained rows.
