@@ -231,17 +231,9 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	for _, v := range views {
-		kind, ok := e.kindOf(v)
-		if !ok {
-			continue // gone with a view dropped before
-		}
-		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
-		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
-		if err != nil {
-			return Result{}, err
-		}
-		notices = append(notices, res.Notices...)
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return Result{}, err
 	}
 	if e.store != nil {
 		sigs := make([]string, len(gone))
@@ -313,4 +305,23 @@ func matchesDropArgs(f *sql.Function, ref sql.FuncRef) bool {
 		}
 	}
 	return true
+}
+
+// dropCascaded drops the views that a DROP … CASCADE takes with its
+// objects, appending PostgreSQL's notices to notices; a view already gone
+// with another of the list is skipped.
+func (e *Engine) dropCascaded(notices, views []string) ([]string, error) {
+	for _, v := range views {
+		kind, ok := e.kindOf(v)
+		if !ok {
+			continue
+		}
+		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
+		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return nil, err
+		}
+		notices = append(notices, res.Notices...)
+	}
+	return notices, nil
 }

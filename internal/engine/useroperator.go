@@ -122,17 +122,9 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	for _, v := range views {
-		kind, ok := e.kindOf(v)
-		if !ok {
-			continue
-		}
-		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
-		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
-		if err != nil {
-			return Result{}, err
-		}
-		notices = append(notices, res.Notices...)
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return Result{}, err
 	}
 	if e.store != nil && len(gone) > 0 {
 		keys := make([]string, len(gone))
