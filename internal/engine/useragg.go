@@ -46,12 +46,7 @@ func (r *recorder) Aggregates(name string) []*sql.Aggregate {
 }
 
 // UseAggregate implements sql.AggregateUser.
-func (r *recorder) UseAggregate(a *sql.Aggregate) {
-	if r.funcs == nil {
-		r.funcs = map[string]bool{}
-	}
-	r.funcs[a.Signature()] = true
-}
+func (r *recorder) UseAggregate(a *sql.Aggregate) { r.use(a.Signature()) }
 
 // Aggregates implements sql.AggregateCatalog.
 func (v viewRecorder) Aggregates(name string) []*sql.Aggregate { return v.r.Aggregates(name) }

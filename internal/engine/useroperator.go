@@ -33,12 +33,7 @@ func (r *recorder) Operators(name string) []*sql.Operator {
 }
 
 // UseOperator implements sql.OperatorUser.
-func (r *recorder) UseOperator(o *sql.Operator) {
-	if r.funcs == nil {
-		r.funcs = map[string]bool{}
-	}
-	r.funcs[o.DepKey()] = true
-}
+func (r *recorder) UseOperator(o *sql.Operator) { r.use(o.DepKey()) }
 
 // Operators implements sql.OperatorCatalog.
 func (v viewRecorder) Operators(name string) []*sql.Operator { return v.r.Operators(name) }
