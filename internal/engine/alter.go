@@ -121,18 +121,11 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	if err := e.alterForeignKeys(t, next, a); err != nil {
 		return Result{}, err
 	}
-	for _, v := range cascade {
-		k, ok := e.kindOf(v)
-		if !ok {
-			continue // gone with another view of the list
-		}
-		r, err := e.drop(&sql.Drop{Kind: k, Names: []string{v}, Cascade: true})
-		if err != nil {
-			return Result{}, err
-		}
-		res.Notices = append(res.Notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(k), v))
-		res.Notices = append(res.Notices, r.Notices...)
+	notices, err := e.dropCascaded(res.Notices, cascade)
+	if err != nil {
+		return Result{}, err
 	}
+	res.Notices = notices
 	e.pruneGrants()
 	if e.store != nil {
 		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}

@@ -38,11 +38,15 @@ func (r *recorder) Functions(name string) []*sql.Function {
 }
 
 // UseFunction implements sql.FunctionUser.
-func (r *recorder) UseFunction(f *sql.Function) {
+func (r *recorder) UseFunction(f *sql.Function) { r.use(f.Signature()) }
+
+// use records that the statement depends on a routine or operator, by
+// its signature or key.
+func (r *recorder) use(sig string) {
 	if r.funcs == nil {
 		r.funcs = map[string]bool{}
 	}
-	r.funcs[f.Signature()] = true
+	r.funcs[sig] = true
 }
 
 // Functions implements sql.FunctionCatalog.
@@ -181,28 +185,24 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		gone = append(gone, f)
 	}
 	for _, f := range gone {
-		if ops := e.operatorsUsing(f); len(ops) > 0 {
+		// PostgreSQL names an aggregate "function" in the detail lines.
+		for _, dep := range []struct {
+			kind, line string
+			users      []string
+		}{
+			{"operator", "operator", e.operatorsUsing(f)},
+			{"aggregate", "function", e.aggregatesUsing(f)},
+		} {
+			if len(dep.users) == 0 {
+				continue
+			}
 			if d.Cascade {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which operator %s uses, is not supported", f.Signature(), ops[0]).
-					WithHint("drop the operator first")
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which %s %s uses, is not supported", f.Signature(), dep.kind, dep.users[0]).
+					WithHint("drop the %s first", dep.kind)
 			}
 			var lines []string
-			for _, o := range ops {
-				lines = append(lines, fmt.Sprintf("operator %s depends on function %s", o, f.Signature()))
-			}
-			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
-				Detail:  strings.Join(lines, "\n"),
-				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
-		}
-		if aggs := e.aggregatesUsing(f); len(aggs) > 0 {
-			if d.Cascade {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which aggregate %s uses, is not supported", f.Signature(), aggs[0]).
-					WithHint("drop the aggregate first")
-			}
-			var lines []string
-			for _, a := range aggs {
-				lines = append(lines, fmt.Sprintf("function %s depends on function %s", a, f.Signature()))
+			for _, u := range dep.users {
+				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", dep.line, u, f.Signature()))
 			}
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", f.Signature()),
@@ -231,17 +231,9 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	for _, v := range views {
-		kind, ok := e.kindOf(v)
-		if !ok {
-			continue // gone with a view dropped before
-		}
-		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
-		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
-		if err != nil {
-			return Result{}, err
-		}
-		notices = append(notices, res.Notices...)
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return Result{}, err
 	}
 	if e.store != nil {
 		sigs := make([]string, len(gone))
@@ -313,4 +305,23 @@ func matchesDropArgs(f *sql.Function, ref sql.FuncRef) bool {
 		}
 	}
 	return true
+}
+
+// dropCascaded drops the views that a DROP … CASCADE takes with its
+// objects, appending PostgreSQL's notices to notices; a view already gone
+// with another of the list is skipped.
+func (e *Engine) dropCascaded(notices, views []string) ([]string, error) {
+	for _, v := range views {
+		kind, ok := e.kindOf(v)
+		if !ok {
+			continue
+		}
+		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
+		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
+		if err != nil {
+			return nil, err
+		}
+		notices = append(notices, res.Notices...)
+	}
+	return notices, nil
 }

@@ -46,12 +46,7 @@ func (r *recorder) Aggregates(name string) []*sql.Aggregate {
 }
 
 // UseAggregate implements sql.AggregateUser.
-func (r *recorder) UseAggregate(a *sql.Aggregate) {
-	if r.funcs == nil {
-		r.funcs = map[string]bool{}
-	}
-	r.funcs[a.Signature()] = true
-}
+func (r *recorder) UseAggregate(a *sql.Aggregate) { r.use(a.Signature()) }
 
 // Aggregates implements sql.AggregateCatalog.
 func (v viewRecorder) Aggregates(name string) []*sql.Aggregate { return v.r.Aggregates(name) }
@@ -147,17 +142,9 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	for _, v := range views {
-		kind, ok := e.kindOf(v)
-		if !ok {
-			continue // gone with a view dropped before
-		}
-		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
-		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
-		if err != nil {
-			return Result{}, err
-		}
-		notices = append(notices, res.Notices...)
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return Result{}, err
 	}
 	if e.store != nil && len(gone) > 0 {
 		sigs := make([]string, len(gone))

@@ -33,12 +33,7 @@ func (r *recorder) Operators(name string) []*sql.Operator {
 }
 
 // UseOperator implements sql.OperatorUser.
-func (r *recorder) UseOperator(o *sql.Operator) {
-	if r.funcs == nil {
-		r.funcs = map[string]bool{}
-	}
-	r.funcs[o.DepKey()] = true
-}
+func (r *recorder) UseOperator(o *sql.Operator) { r.use(o.DepKey()) }
 
 // Operators implements sql.OperatorCatalog.
 func (v viewRecorder) Operators(name string) []*sql.Operator { return v.r.Operators(name) }
@@ -122,17 +117,9 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	for _, v := range views {
-		kind, ok := e.kindOf(v)
-		if !ok {
-			continue
-		}
-		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", e.kindNameOf(kind), v))
-		res, err := e.drop(&sql.Drop{Kind: kind, Names: []string{v}, Cascade: true})
-		if err != nil {
-			return Result{}, err
-		}
-		notices = append(notices, res.Notices...)
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return Result{}, err
 	}
 	if e.store != nil && len(gone) > 0 {
 		keys := make([]string, len(gone))

@@ -3,15 +3,18 @@ package value
 import "math"
 
 // The fuzzy comparisons of PostgreSQL's geometric types (geo_decls.h):
-// coordinates closer than geoEpsilon are equal.
+// coordinates closer than geoEpsilon are equal. The orderings add the
+// epsilon to one side, as PostgreSQL does, rather than subtracting the
+// operands: infinite lengths then compare as there (Infinity >= Infinity
+// holds, where Infinity - Infinity is NaN).
 const geoEpsilon = 1.0e-06
 
 func fpZero(a float64) bool      { return math.Abs(a) <= geoEpsilon }
 func fpEq(a, b float64) bool     { return a == b || math.Abs(a-b) <= geoEpsilon }
-func fpLt(a, b float64) bool     { return b-a > geoEpsilon }
-func fpLe(a, b float64) bool     { return a-b <= geoEpsilon }
-func fpGt(a, b float64) bool     { return a-b > geoEpsilon }
-func fpGe(a, b float64) bool     { return b-a <= geoEpsilon }
+func fpLt(a, b float64) bool     { return a+geoEpsilon < b }
+func fpLe(a, b float64) bool     { return a <= b+geoEpsilon }
+func fpGt(a, b float64) bool     { return a > b+geoEpsilon }
+func fpGe(a, b float64) bool     { return a+geoEpsilon >= b }
 func float8Eq(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
 // float8Lt is float8_lt: NaN is greater than every other value.
