@@ -25,12 +25,15 @@ type notifier struct {
 	wg    sync.WaitGroup
 }
 
-// sendNotifications queues the session's notifications; the caller
-// flushes. In a transaction block the session has none to give.
-func (c *conn) sendNotifications() {
-	for _, n := range c.sess.TakeNotifications() {
+// sendNotifications queues the session's notifications, reporting
+// whether there were any; the caller flushes. In a transaction block the
+// session has none to give.
+func (c *conn) sendNotifications() bool {
+	ns := c.sess.TakeNotifications()
+	for _, n := range ns {
 		c.be.Send(&pgproto3.NotificationResponse{PID: uint32(n.PID), Channel: n.Channel, Payload: n.Payload})
 	}
+	return len(ns) > 0
 }
 
 // idleStart marks the connection idle, waiting for the client's next
@@ -54,8 +57,10 @@ func (c *conn) idleStart() error {
 	nt.mu.Lock()
 	defer nt.mu.Unlock()
 	nt.idle = true
-	c.sendNotifications()
-	return c.be.Flush()
+	if c.sendNotifications() {
+		return c.be.Flush()
+	}
+	return nil
 }
 
 // idleEnd ends the idle wait: a message came, which the connection
@@ -83,8 +88,7 @@ func (c *conn) watchNotifications(wake <-chan struct{}) {
 			return
 		}
 		nt.mu.Lock()
-		if nt.idle {
-			c.sendNotifications()
+		if nt.idle && c.sendNotifications() {
 			c.be.Flush()
 		}
 		nt.mu.Unlock()

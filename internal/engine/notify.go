@@ -263,10 +263,12 @@ func (q *notifyQueue) applyListen(s *Session, actions []sql.Listen) {
 			q.listeners = map[*Session]*listener{}
 		}
 		q.listeners[s] = &listener{channels: chans, next: q.base + uint64(len(q.entries))}
+		s.listening.Store(true)
 	case len(chans) > 0:
 		l.channels = chans
 	case l != nil:
 		delete(q.listeners, s)
+		s.listening.Store(false)
 		q.trim()
 	}
 }
@@ -327,8 +329,8 @@ func (q *notifyQueue) trim() {
 // Inside a transaction block it returns none, as PostgreSQL sends none to
 // a client in a transaction: they wait for its end.
 func (s *Session) TakeNotifications() []Notification {
-	if s.block {
-		return nil
+	if s.block || !s.listening.Load() {
+		return nil // without the queue's lock, which every session shares
 	}
 	q := &s.e.notifyQ
 	q.mu.Lock()
@@ -364,12 +366,7 @@ func (s *Session) NotificationWake() <-chan struct{} {
 
 // Listening reports whether the session listens on a channel (its last
 // commit left it listening).
-func (s *Session) Listening() bool {
-	q := &s.e.notifyQ
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.listeners[s] != nil
-}
+func (s *Session) Listening() bool { return s.listening.Load() }
 
 // unlistenAll stops the session listening, at its end.
 func (s *Session) unlistenAll() {
@@ -377,6 +374,7 @@ func (s *Session) unlistenAll() {
 	q.mu.Lock()
 	if q.listeners[s] != nil {
 		delete(q.listeners, s)
+		s.listening.Store(false)
 		q.trim()
 	}
 	q.mu.Unlock()

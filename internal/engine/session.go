@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/exec"
@@ -103,6 +104,7 @@ type Session struct {
 	// signals that some may have come (notify.go).
 	ntx        notifyTx
 	notifyWake chan struct{}
+	listening  atomic.Bool // q.listeners holds the session
 }
 
 // NewSession returns a new session on e, in autocommit mode.
