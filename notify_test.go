@@ -83,3 +83,30 @@ func TestWaitForNotification(t *testing.T) {
 		t.Fatalf("waiting inside a transaction block: %v, want 25001", err)
 	}
 }
+
+// TestNotifyAsRole listens and notifies in a session acting as a role
+// without privileges: as in PostgreSQL, LISTEN, NOTIFY and pg_notify
+// need none.
+func TestNotifyAsRole(t *testing.T) {
+	db := deltaview.Open()
+	defer db.Close()
+	if err := db.Exec(`CREATE ROLE plain LOGIN`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.SessionAs("plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Exec(`LISTEN c; NOTIFY c, 'one'; SELECT pg_notify('c', 'two'); UNLISTEN nosuch`); err != nil {
+		t.Fatal(deltaview.FormatError(err))
+	}
+	for _, want := range []string{"one", "two"} {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		n, err := s.WaitForNotification(c)
+		cancel()
+		if err != nil || n.Payload != want {
+			t.Fatalf("got %+v, %v, want %q", n, err, want)
+		}
+	}
+}
