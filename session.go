@@ -27,6 +27,9 @@ import (
 type Session struct {
 	db *DB
 	s  *engine.Session
+	// notes are notifications taken and not yet returned
+	// (WaitForNotification).
+	notes []Notification
 }
 
 // Session opens a session. Close it when done: an open transaction is

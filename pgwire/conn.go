@@ -66,6 +66,8 @@ type conn struct {
 	over bool
 	// params are the startup message's parameters.
 	params map[string]string
+	// notify sends the session's notifications (notify.go).
+	notify notifier
 }
 
 // serve runs the connection until the client terminates, the connection
@@ -84,6 +86,7 @@ func (c *conn) serve() error {
 	c.srv.clearReadDeadline(c)
 	c.sess = c.srv.newSession()
 	defer c.sess.Close()
+	defer c.stopNotifications()
 	defer c.closeCursors()
 	if role != "" {
 		if err := c.sess.SetRole(role); err != nil {
@@ -106,7 +109,11 @@ func (c *conn) serve() error {
 		if idle > 0 {
 			c.srv.setReadDeadline(c, time.Now().Add(idle))
 		}
+		if err := c.idleStart(); err != nil {
+			return err
+		}
 		msg, err := c.be.Receive()
+		c.idleEnd()
 		if idle > 0 {
 			c.srv.clearReadDeadline(c)
 		}
@@ -141,6 +148,7 @@ func (c *conn) serve() error {
 			c.readyForQuery()
 		case *pgproto3.Flush:
 		case *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Describe, *pgproto3.Execute, *pgproto3.Close:
+			c.notify.ready = false
 			if !c.skip {
 				if err := c.extended(m); err != nil {
 					c.sendError(c.sess.Fail(err), "", 0)
@@ -267,6 +275,10 @@ func (c *conn) readyForQuery() {
 	for _, r := range c.sess.TakeReports() {
 		c.be.Send(&pgproto3.ParameterStatus{Name: r.Name, Value: r.Value})
 	}
+	if st == 'I' {
+		c.sendNotifications()
+	}
+	c.notify.ready = true
 	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: st})
 }
 

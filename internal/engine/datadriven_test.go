@@ -292,6 +292,7 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 				h.checkPG(t, d, hs, p.SQL, results, err)
 			}
 		}
+		h.notifications(t, d, hs, &out, usePG)
 	}
 	return out.String()
 }

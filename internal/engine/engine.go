@@ -54,6 +54,8 @@ type Engine struct {
 	// sessions that ask for theirs (pg_backend_pid).
 	advisory advisoryLocks
 	pids     atomic.Int32
+	// notify is the queue of LISTEN and NOTIFY (notify.go).
+	notifyQ notifyQueue
 	// acts are the sessions pg_stat_activity lists (activity.go); xids
 	// the transaction ids given out (xid.go).
 	acts   activities
@@ -71,6 +73,9 @@ type Engine struct {
 	// those each view calls (function.go).
 	funcs    map[string][]*sql.Function
 	funcDeps map[string][]string
+	// routineText are the statements that made each routine, by
+	// signature, as the store keeps them (alter_function.go).
+	routineText map[string]string
 	// aggs are the user-defined aggregates by name (useragg.go).
 	aggs map[string][]*sql.Aggregate
 	// opers are the user-defined operators by name (useroperator.go).

@@ -46,3 +46,10 @@ func SetSeedTopKs(on bool) (old bool) {
 	old, seedTopKs = seedTopKs, on
 	return old
 }
+
+// SetNotifyQueuePages bounds the notification queue to pages of 8 kB.
+func SetNotifyQueuePages(e *Engine, pages int64) {
+	e.notifyQ.mu.Lock()
+	defer e.notifyQ.mu.Unlock()
+	e.notifyQ.pages = pages
+}

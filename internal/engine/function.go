@@ -131,6 +131,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 	if e.funcs == nil {
 		e.funcs = map[string][]*sql.Function{}
 	}
+	e.recordRoutine(sig, rec.text)
 	if old != nil {
 		e.funcs[f.Name][i] = f
 	} else {
@@ -245,6 +246,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		}
 	}
 	for _, f := range gone {
+		e.forgetRoutine(f.Signature())
 		e.funcs[f.Name] = slices.DeleteFunc(e.funcs[f.Name], func(g *sql.Function) bool { return g == f })
 		if len(e.funcs[f.Name]) == 0 {
 			delete(e.funcs, f.Name)

@@ -11,7 +11,8 @@ import (
 // resets the session's settings and what it remembers of sequences (the
 // server also closes its prepared statements and portals), DISCARD
 // SEQUENCES the latter, DISCARD TEMP (and ALL) drops the session's
-// temporary tables; the engine caches no plans.
+// temporary tables, and DISCARD ALL ends its LISTENs (UNLISTEN *); the
+// engine caches no plans.
 func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
 	if m.NoBlock && s.block {
 		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", m.Tag)
@@ -26,6 +27,7 @@ func (s *Session) execMaintenance(m *sql.Maintenance) (Result, error) {
 		s.discardTemps()
 		s.seq = seqState{}
 		clear(s.prepared)
+		s.ntx.actions = append(s.ntx.actions, sql.Listen{Unlisten: true}) // UNLISTEN *
 	case "DISCARD SEQUENCES":
 		s.seq = seqState{}
 	case "DISCARD TEMP":

@@ -90,6 +90,7 @@ func (rt *plRuntime) EndTransaction(rollback, chain bool) error {
 	} else if err := e.commit(); err != nil {
 		return err
 	}
+	rt.s.endNotify(!rollback)
 	e.begin()
 	return nil
 }

@@ -162,7 +162,7 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return nil
 	}
 	switch b := b.(type) {
-	case *sql.Tx, *sql.Show:
+	case *sql.Tx, *sql.Show, *sql.Listen, *sql.Notify:
 		return nil
 	case *sql.Maintenance:
 		if b.Tag == "CHECKPOINT" {

@@ -318,7 +318,8 @@ func (rt *plRuntime) Notice(level, msg string) { rt.s.e.noticeAt(level, msg) }
 // Mark implements plpgsql.Runtime.
 func (rt *plRuntime) Mark() plpgsql.Mark {
 	tx := rt.s.e.begin()
-	return plpgsql.Mark{Log: len(tx.log), Restarts: len(tx.restarts)}
+	sends, _ := rt.s.notifyMark()
+	return plpgsql.Mark{Log: len(tx.log), Restarts: len(tx.restarts), Notify: sends}
 }
 
 // Undo implements plpgsql.Runtime.
@@ -328,4 +329,6 @@ func (rt *plRuntime) Undo(m plpgsql.Mark) {
 	e.flushPending()
 	e.undoRestarts(min(m.Restarts, len(tx.restarts)))
 	e.undoTo(min(m.Log, len(tx.log)))
+	_, listens := rt.s.notifyMark()
+	rt.s.notifyUndo(m.Notify, listens)
 }

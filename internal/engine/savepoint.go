@@ -43,6 +43,9 @@ type savepoint struct {
 	// seq numbers the session's savepoints from 1, in the order they were
 	// set (SavepointSeq).
 	seq uint64
+	// sends and listens are the lengths of the transaction's NOTIFYs and
+	// LISTENs (notify.go).
+	sends, listens int
 }
 
 // invalidSavepoint is PostgreSQL's SQLSTATE for a savepoint that does not
@@ -81,6 +84,7 @@ func (s *Session) execSavepoint(t *sql.Tx) (Result, error) {
 func (s *Session) setSavepoint(name string) {
 	s.spSeq++
 	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq}
+	sp.sends, sp.listens = s.notifyMark()
 	// The copies are never changed: a savepoint set while the settings
 	// are those of the last one shares its copies (a client that sets a
 	// savepoint before each statement sets thousands).
@@ -122,6 +126,7 @@ func (s *Session) rollbackTo(i int) {
 			s.releaseSlot()
 		}
 	}
+	s.notifyUndo(sp.sends, sp.listens)
 	g := &s.gucs
 	g.vals, g.local = cloneMap(sp.vals), cloneMap(sp.local)
 	s.applySettings()

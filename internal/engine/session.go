@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/exec"
@@ -99,6 +100,11 @@ type Session struct {
 	act activity
 	// xid is the transaction's id, 0 until asked (xid.go).
 	xid int64
+	// ntx is what the transaction does to notifications; notifyWake
+	// signals that some may have come (notify.go).
+	ntx        notifyTx
+	notifyWake chan struct{}
+	listening  atomic.Bool // q.listeners holds the session
 }
 
 // NewSession returns a new session on e, in autocommit mode.
@@ -136,6 +142,7 @@ func (s *Session) Close() {
 		return
 	}
 	s.Rollback()
+	s.unlistenAll()
 	s.releaseAdvisory(true, true)
 	s.endActivity()
 	s.discardTemps()
@@ -180,7 +187,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Select, *sql.Explain, *sql.Show:
 		return accessRead
-	case *sql.Maintenance, *sql.Schema:
+	case *sql.Maintenance, *sql.Schema, *sql.Listen, *sql.Notify:
 		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do, *sql.Call:
 		return accessWrite
@@ -282,6 +289,7 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 			return // a panic left the session's state as it was
 		}
 		if !s.block { // the statement was its own transaction
+			s.endNotify(err == nil)
 			s.endSettings(err == nil)
 			if len(s.temps) > 0 {
 				s.endTempTx()
@@ -365,6 +373,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	e.mu.Unlock()
 	held = heldNone
 	if !s.block {
+		// The notifications go before another writer commits: in commit
+		// order.
+		s.endNotify(err == nil)
 		s.releaseSlot()
 	}
 	return s.finish(res, err)
@@ -520,6 +531,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE AGGREGATE", func() (Result, error) { return e.createAggregate(b, rec) })
 	case *sql.DropAggregate:
 		return s.ddl("DROP AGGREGATE", func() (Result, error) { return e.dropAggregates(b) })
+	case *sql.AlterFunction:
+		return s.ddl(b.Tag(), func() (Result, error) { return e.alterRoutine(b, rec.text) })
 	case *sql.CreateOperator:
 		return s.ddl("CREATE OPERATOR", func() (Result, error) { return e.createOperator(b, rec) })
 	case *sql.DropOperator:
@@ -601,6 +614,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.execSet(b)
 	case *sql.Maintenance:
 		return s.execMaintenance(b)
+	case *sql.Listen:
+		return s.execListen(b)
+	case *sql.Notify:
+		return s.execNotify(b)
 	}
 	return Result{}, pgerr.New(pgerr.Internal, "unhandled statement %T", b)
 }
@@ -682,6 +699,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	s.savepoints = s.savepoints[:0]
 	s.endTxAdvisory()
 	if !s.writer {
+		s.endNotify(commit)
 		s.endSettings(commit)
 		s.endTempBlock(commit)
 		return nil, nil
@@ -711,6 +729,7 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	notices := e.takeNotices()
 	e.mu.Unlock()
 	held = heldNone
+	s.endNotify(commit && err == nil) // before another writer commits
 	s.releaseSlot()
 	s.endSettings(commit && err == nil)
 	s.endTempBlock(commit && err == nil)

@@ -99,6 +99,7 @@ func (e *Engine) createAggregate(ca *sql.CreateAggregate, rec *recorder) (Result
 	if e.aggs == nil {
 		e.aggs = map[string][]*sql.Aggregate{}
 	}
+	e.recordRoutine(sig, rec.text)
 	if old != nil {
 		e.aggs[a.Name][i] = a
 	} else {
@@ -156,6 +157,7 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 		}
 	}
 	for _, a := range gone {
+		e.forgetRoutine(a.Signature())
 		e.aggs[a.Name] = slices.DeleteFunc(e.aggs[a.Name], func(b *sql.Aggregate) bool { return b == a })
 		if len(e.aggs[a.Name]) == 0 {
 			delete(e.aggs, a.Name)

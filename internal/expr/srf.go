@@ -46,7 +46,7 @@ func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset",
-		"ts_parse", "ts_token_type", "ts_debug", "ts_stat":
+		"ts_parse", "ts_token_type", "ts_debug", "ts_stat", "pg_listening_channels":
 		return true
 	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
@@ -71,6 +71,13 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 		return resolveJSONPathSRF(name, args, missing)
 	}
 	switch name {
+	case "pg_listening_channels":
+		// The binder gives it its one argument, the session's channels
+		// (NotifyCall).
+		if len(args) != 1 {
+			return nil, missing()
+		}
+		return &SRF{Name: name, Args: args, Cols: []value.Type{value.TextType}, Gen: unnest}, nil
 	case "unnest":
 		if len(args) == 0 {
 			return nil, missing()

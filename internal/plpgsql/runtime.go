@@ -28,7 +28,7 @@ type Runtime interface {
 }
 
 // Mark is a point in the transaction's changes (Runtime.Mark).
-type Mark struct{ Log, Restarts int }
+type Mark struct{ Log, Restarts, Notify int }
 
 // Result is what a statement gave: its rows (a query's, or a data
 // change's RETURNING), and how many rows it processed.

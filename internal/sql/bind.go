@@ -235,6 +235,12 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetCreateTrigStmt() != nil:
 		return nil, b.refuseTrigger(n.GetCreateTrigStmt())
 	}
+	if l, ok := bindListen(n); ok {
+		return l, nil
+	}
+	if a, ok, err := b.bindAlterRoutine(n); ok {
+		return a, err
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }
 

@@ -266,6 +266,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 // bindRename binds ALTER TABLE … RENAME [COLUMN] … TO … and ALTER TABLE …
 // RENAME TO ….
 func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
+	if kind, ok := alterRoutineKind(rs.RenameType); ok {
+		return b.bindRenameRoutine(kind, rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN || rs.RenameType == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
 		return b.bindRenameDomain(rs)
 	}

@@ -1084,6 +1084,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	if e, ok, err := b.backendFunc(name, es, loc); ok {
 		return e, err
 	}
+	if e, ok, err := b.notifyFunc(name, es, loc); ok {
+		return e, err
+	}
 	if e, ok := recordJSON(name, es); ok {
 		return e, nil
 	}

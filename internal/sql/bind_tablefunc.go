@@ -142,6 +142,11 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if name == "unnest" && len(args) > 1 && selectListCalls(rf) {
 			return nil, nil, b.unnestSeveral(f, args)
 		}
+		if name == "pg_listening_channels" {
+			if args, err = b.listeningChannels(args, f.Location); err != nil {
+				return nil, nil, err
+			}
+		}
 		srf, err := expr.ResolveSRF(name, args)
 		if err != nil {
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))

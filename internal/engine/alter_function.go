@@ -1,0 +1,229 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// ALTER FUNCTION, ALTER PROCEDURE and ALTER AGGREGATE change a routine in
+// the catalog. The store keeps a routine as the statements that make it
+// as it is: its CREATE statement followed by the ALTER statements run
+// since (routineText), under its signature, replayed in order when the
+// file is opened.
+//
+// A materialized view holds the inlined body of each SQL function it
+// calls, built as the function was. Changes that do not change what a
+// call computes are allowed under it: the volatility marking of a SQL
+// function (which changes nothing here: what a view refuses is decided by
+// the inlined body), LEAKPROOF, COST, ROWS, PARALLEL, SECURITY INVOKER
+// and the owner. A PL/pgSQL function that a materialized view calls must
+// stay IMMUTABLE, as the view's creation demanded. STRICT
+// and CALLED ON NULL INPUT change what a call of NULL computes, which the
+// view's plan holds: refused (0A000) while a materialized view calls the
+// function, as CREATE OR REPLACE is. RENAME TO is refused (0A000) while
+// any view calls the routine, an aggregate or operator uses the function:
+// they name it by name, where PostgreSQL holds its oid.
+
+// alterRoutine runs ALTER FUNCTION | PROCEDURE | AGGREGATE; text is the
+// statement's.
+func (e *Engine) alterRoutine(a *sql.AlterFunction, text string) (Result, error) {
+	if a.Owner != "" && a.Owner != SuperuserName && e.roles[a.Owner] == nil {
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", a.Owner)
+	}
+	if a.Kind == "aggregate" {
+		return e.alterAggregate(a, text)
+	}
+	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
+	if err != nil {
+		if ag := e.aggregateNamed(a.Ref); ag != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
+			if isOwnerOnly(a) { // RENAME TO or OWNER TO, which PostgreSQL allows
+				return e.alterAggregate(a, text)
+			}
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", ag.Name)
+		}
+		return Result{}, err
+	}
+	sig := f.Signature()
+	if a.Invalid != nil {
+		return Result{}, a.Invalid
+	}
+	if a.Rename != "" {
+		return e.renameFunction(f, a, text)
+	}
+	if a.Rows > 0 && !f.Set {
+		return Result{}, pgerr.New(pgerr.InvalidParameter, "ROWS is not applicable when function does not return a set")
+	}
+	if a.Strict != nil && *a.Strict != f.Strict {
+		if v := e.matViewCalling(sig); v != "" {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the strictness of function %s: materialized view %s calls it", sig, v).
+				WithHint("a materialized view keeps the calls it was created with: drop the view, alter the function, and create the view again")
+		}
+	}
+	if a.Volatility != "" && a.Volatility != "immutable" && f.Language == sql.LangPLpgSQL && isImmutable(f) {
+		// A view calls a PL/pgSQL function only if it is immutable.
+		if v := e.matViewCalling(sig); v != "" {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot make function %s %s: materialized view %s calls it, which only an immutable PL/pgSQL function may", sig, strings.ToUpper(a.Volatility), v).
+				WithHint("drop the view, alter the function, and create the view again")
+		}
+	}
+	g := *f // a binding under way keeps the function it found
+	g.Compiled = nil
+	if a.Strict != nil {
+		g.Strict = *a.Strict
+	}
+	if a.Volatility != "" {
+		g.Volatility = a.Volatility
+	}
+	if err := e.saveRoutine(sig, sig, KindFunction, f.SQL, text); err != nil {
+		return Result{}, err
+	}
+	_, i := e.function(sig, f.Name)
+	e.funcs[f.Name][i] = &g
+	return Result{Tag: a.Tag()}, nil
+}
+
+// isImmutable reports whether f is marked IMMUTABLE.
+func isImmutable(f *sql.Function) bool { return f.Volatility == "immutable" }
+
+// isOwnerOnly reports whether a changes the owner alone.
+func isOwnerOnly(a *sql.AlterFunction) bool {
+	return a.Strict == nil && a.Leakproof == nil && a.Volatility == "" && a.Cost == 0 && a.Rows == 0 && a.Parallel == ""
+}
+
+// renameFunction runs ALTER FUNCTION | PROCEDURE … RENAME TO.
+func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text string) (Result, error) {
+	sig := f.Signature()
+	g := *f
+	g.Name, g.Compiled = a.Rename, nil
+	newSig := g.Signature()
+	if h, _ := e.function(newSig, g.Name); h != nil || e.aggregateBySig(newSig, g.Name) {
+		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %s already exists in schema \"public\"", newSig)
+	}
+	if err := e.refuseRename(sig, "function "+sig); err != nil {
+		return Result{}, err
+	}
+	for _, users := range [][]string{e.operatorsUsing(f), e.aggregatesUsing(f)} {
+		if len(users) > 0 {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename function %s: %s uses it", sig, users[0]).
+				WithHint("operators and aggregates name their functions by name: drop the user, rename the function, and create the user again")
+		}
+	}
+	kind := KindFunction
+	if err := e.saveRoutine(sig, newSig, kind, f.SQL, text); err != nil {
+		return Result{}, err
+	}
+	_, i := e.function(sig, f.Name)
+	e.funcs[f.Name] = slices.Delete(e.funcs[f.Name], i, i+1)
+	if len(e.funcs[f.Name]) == 0 {
+		delete(e.funcs, f.Name)
+	}
+	e.funcs[g.Name] = append(e.funcs[g.Name], &g)
+	return Result{Tag: a.Tag()}, nil
+}
+
+// refuseRename refuses to rename a routine (what) a view calls.
+func (e *Engine) refuseRename(sig, what string) error {
+	if vs := e.callers(sig); len(vs) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename %s: %s %s calls it", what, e.kindName(vs[0]), vs[0]).
+			WithHint("a view names the routines it calls by name: drop the view, rename the routine, and create the view again")
+	}
+	return nil
+}
+
+// aggregateBySig reports whether an aggregate has the signature sig.
+func (e *Engine) aggregateBySig(sig, name string) bool {
+	a, _ := e.aggregate(sig, name)
+	return a != nil
+}
+
+// alterAggregate runs ALTER AGGREGATE … RENAME TO and OWNER TO.
+func (e *Engine) alterAggregate(a *sql.AlterFunction, text string) (Result, error) {
+	sig := sql.Signature(a.Ref.Name, a.Ref.Args)
+	var ag *sql.Aggregate
+	if a.Ref.Args == nil {
+		ag = e.aggregateNamed(a.Ref)
+		if ag == nil {
+			return Result{}, pgerr.New(pgerr.UndefinedFunction, "could not find a function named %q", a.Ref.Name)
+		}
+		if len(e.aggs[a.Ref.Name]) > 1 {
+			return Result{}, pgerr.New(sql.CodeAmbiguousFunction, "function name %q is not unique", a.Ref.Name).
+				WithHint("Specify the argument list to select the function unambiguously.")
+		}
+		sig = ag.Signature()
+	} else if ag, _ = e.aggregate(sig, a.Ref.Name); ag == nil {
+		if f, _ := e.function(sig, a.Ref.Name); f != nil {
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", sql.CallSignature(a.Ref.Name, a.Ref.Args))
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedFunction, "aggregate %s does not exist", sql.CallSignature(a.Ref.Name, a.Ref.Args))
+	}
+	tag := Result{Tag: "ALTER AGGREGATE"}
+	if a.Kind == "function" {
+		tag.Tag = "ALTER FUNCTION"
+	}
+	if a.Rename == "" {
+		return tag, e.saveRoutine(sig, sig, KindAggregate, "", text)
+	}
+	b := *ag
+	b.Name = a.Rename
+	newSig := b.Signature()
+	if f, _ := e.function(newSig, b.Name); f != nil || e.aggregateBySig(newSig, b.Name) {
+		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %s already exists in schema \"public\"", newSig)
+	}
+	if err := e.refuseRename(sig, "aggregate "+sig); err != nil {
+		return Result{}, err
+	}
+	if err := e.saveRoutine(sig, newSig, KindAggregate, "", text); err != nil {
+		return Result{}, err
+	}
+	_, i := e.aggregate(sig, ag.Name)
+	e.aggs[ag.Name] = slices.Delete(e.aggs[ag.Name], i, i+1)
+	if len(e.aggs[ag.Name]) == 0 {
+		delete(e.aggs, ag.Name)
+	}
+	e.aggs[b.Name] = append(e.aggs[b.Name], &b)
+	return tag, nil
+}
+
+// saveRoutine records an ALTER of the routine of signature sig, which is
+// newSig after it: the statements that make it, its CREATE's (created,
+// when they are not known yet) and the ALTERs', with this one last,
+// stored under newSig.
+func (e *Engine) saveRoutine(sig, newSig string, kind RelKind, created, text string) error {
+	stmts, ok := e.routineText[sig]
+	if !ok {
+		stmts = created
+	}
+	stmts = strings.TrimRight(strings.TrimSpace(stmts), ";") + ";\n" + strings.TrimSpace(text)
+	if e.store != nil {
+		if !ok && created == "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER of %s %s is not supported in a database file", kind, sig)
+		}
+		if err := e.store.Drop([]string{sig}); err != nil {
+			return err
+		}
+		if err := e.store.Create(&StoredRelation{Name: newSig, Kind: kind, SQL: stmts}); err != nil {
+			return err
+		}
+	}
+	if e.routineText == nil {
+		e.routineText = map[string]string{}
+	}
+	delete(e.routineText, sig)
+	e.routineText[newSig] = stmts
+	return nil
+}
+
+// recordRoutine records the statement that created the routine of
+// signature sig (CREATE FUNCTION, PROCEDURE or AGGREGATE), which its
+// ALTERs follow in the store; forgetRoutine forgets it with the routine.
+func (e *Engine) recordRoutine(sig, text string) {
+	if e.routineText == nil {
+		e.routineText = map[string]string{}
+	}
+	e.routineText[sig] = text
+}
+
+func (e *Engine) forgetRoutine(sig string) { delete(e.routineText, sig) }

@@ -1,0 +1,225 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// AlterFunction is ALTER FUNCTION, ALTER PROCEDURE or ALTER AGGREGATE of
+// one routine: RENAME TO, OWNER TO, or a list of options (functions and
+// procedures). A field left zero is not changed.
+type AlterFunction struct {
+	Ref FuncRef
+	// Kind is "function", "procedure" or "aggregate", as the statement
+	// names it.
+	Kind string
+	// Rename is the new name; Owner the new owner (OWNER TO), its
+	// position OwnerLoc.
+	Rename   string
+	Owner    string
+	OwnerLoc int32
+	// Strict is set by STRICT (true) and CALLED ON NULL INPUT (false),
+	// Leakproof by [NOT] LEAKPROOF; Volatility is immutable, stable or
+	// volatile; Cost and Rows are positive when given; Parallel is safe,
+	// restricted or unsafe.
+	Strict, Leakproof *bool
+	Volatility        string
+	Cost, Rows        float64
+	Parallel          string
+	// RowsLoc is the position of ROWS, which only a set-returning
+	// function takes.
+	RowsLoc int32
+	// Invalid is the error of an option, which PostgreSQL reports once
+	// it has found the routine.
+	Invalid error
+}
+
+func (*AlterFunction) bound() {}
+
+// Tag is the statement's command tag.
+func (a *AlterFunction) Tag() string { return "ALTER " + strings.ToUpper(a.Kind) }
+
+// bindAlterFunction binds ALTER FUNCTION | PROCEDURE name[(types)] action
+// …: the options of CREATE FUNCTION that change a routine's properties.
+// SET and RESET of settings, and SECURITY DEFINER, which CREATE refuses,
+// are refused (0A000).
+func (b *binder) bindAlterFunction(af *pg_query.AlterFunctionStmt) (Bound, error) {
+	kind := "function"
+	if af.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE {
+		kind = "procedure"
+	}
+	ref, err := b.routineRef(af.Func, kind == "procedure")
+	if err != nil {
+		return nil, err
+	}
+	a := &AlterFunction{Ref: ref, Kind: kind, RowsLoc: -1}
+	for _, n := range af.Actions {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if a.Invalid, err = b.alterOption(a, d); a.Invalid != nil || err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+// alterOption reads one option of ALTER FUNCTION | PROCEDURE into a;
+// invalid is its error, for after the routine is found.
+func (b *binder) alterOption(a *AlterFunction, d *pg_query.DefElem) (invalid, err error) {
+	if a.Kind == "procedure" && d.Defname != "security" && d.Defname != "set" {
+		return b.stmt.errf(d.Location, CodeInvalidFunctionDef, "invalid attribute in procedure definition"), nil
+	}
+	switch d.Defname {
+	case "strict":
+		v := defBool(d)
+		a.Strict = &v
+	case "leakproof":
+		v := defBool(d)
+		a.Leakproof = &v
+	case "volatility":
+		a.Volatility = strings.ToLower(d.Arg.GetString_().GetSval())
+	case "security":
+		if defBool(d) {
+			return b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a routine runs with the privileges of its caller"), nil
+		}
+	case "cost", "rows":
+		f, ok := defNumber(d)
+		if !ok || f <= 0 {
+			return pgerr.New(pgerr.InvalidParameter, "%s must be positive", strings.ToUpper(d.Defname)), nil
+		}
+		if d.Defname == "cost" {
+			a.Cost = f
+		} else {
+			a.Rows, a.RowsLoc = f, d.Location
+		}
+	case "parallel":
+		p := strings.ToLower(d.Arg.GetString_().GetSval())
+		if p != "safe" && p != "restricted" && p != "unsafe" {
+			return pgerr.New(pgerr.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE"), nil
+		}
+		a.Parallel = p
+	case "set":
+		return b.refuse(d.Location, "ALTER %s … SET and RESET are not supported", strings.ToUpper(a.Kind)).
+			WithHint("routines have no settings of their own: SET the setting in the session"), nil
+	default:
+		return nil, b.refuse(d.Location, "ALTER %s option %s is not supported", strings.ToUpper(a.Kind), strings.ToUpper(d.Defname))
+	}
+	return nil, nil
+}
+
+// defNumber reads a numeric option's value.
+func defNumber(d *pg_query.DefElem) (float64, bool) {
+	switch {
+	case d.Arg.GetInteger() != nil:
+		return float64(d.Arg.GetInteger().Ival), true
+	case d.Arg.GetFloat() != nil:
+		f, err := strconv.ParseFloat(d.Arg.GetFloat().Fval, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// alterRoutineKind is the kind of routine an ALTER … RENAME or OWNER TO
+// names; ok is false for another object.
+func alterRoutineKind(t pg_query.ObjectType) (string, bool) {
+	switch t {
+	case pg_query.ObjectType_OBJECT_FUNCTION:
+		return "function", true
+	case pg_query.ObjectType_OBJECT_PROCEDURE:
+		return "procedure", true
+	case pg_query.ObjectType_OBJECT_AGGREGATE:
+		return "aggregate", true
+	}
+	return "", false
+}
+
+// bindRenameRoutine binds ALTER FUNCTION | PROCEDURE | AGGREGATE …
+// RENAME TO name.
+func (b *binder) bindRenameRoutine(kind string, rs *pg_query.RenameStmt) (Bound, error) {
+	ref, err := b.routineRef(rs.Object.GetObjectWithArgs(), kind == "procedure")
+	if err != nil {
+		return nil, err
+	}
+	return &AlterFunction{Ref: ref, Kind: kind, Rename: rs.Newname, RowsLoc: -1}, nil
+}
+
+// bindAlterOwner binds ALTER FUNCTION | PROCEDURE | AGGREGATE … OWNER TO
+// role; ok is false for another object.
+func (b *binder) bindAlterOwner(ao *pg_query.AlterOwnerStmt) (Bound, bool, error) {
+	kind, ok := alterRoutineKind(ao.ObjectType)
+	if !ok {
+		return nil, false, nil
+	}
+	ref, err := b.routineRef(ao.Object.GetObjectWithArgs(), kind == "procedure")
+	if err != nil {
+		return nil, true, err
+	}
+	a := &AlterFunction{Ref: ref, Kind: kind, RowsLoc: -1, OwnerLoc: -1}
+	switch r := ao.Newowner; r.GetRoletype() {
+	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
+		a.Owner, a.OwnerLoc = r.Rolename, r.Location
+	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+		a.Owner = "" // the session's role, which exists
+	default:
+		return nil, true, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+	}
+	return a, true, nil
+}
+
+// routineRef reads the routine an ALTER names: by name alone, or with
+// its argument types (all its parameters', OUT ones too, for a
+// procedure, as DROP PROCEDURE reads them).
+func (b *binder) routineRef(ow *pg_query.ObjectWithArgs, proc bool) (FuncRef, error) {
+	if ow == nil {
+		return FuncRef{}, pgerr.New(pgerr.SyntaxError, "a routine is needed")
+	}
+	name, err := b.functionName(ow.Objname)
+	if err != nil {
+		return FuncRef{}, err
+	}
+	ref := FuncRef{Name: name}
+	if ow.ArgsUnspecified {
+		return ref, nil
+	}
+	ref.Args = []value.Type{}
+	for _, tn := range dropArgTypes(ow) {
+		if tn == nil {
+			continue // ALTER AGGREGATE f(*)
+		}
+		_, t, err := b.functionType(tn)
+		if err != nil {
+			return FuncRef{}, err
+		}
+		ref.Args = append(ref.Args, t)
+	}
+	if proc {
+		for _, a := range ow.Objfuncargs {
+			_, t, err := b.functionType(a.GetFunctionParameter().ArgType)
+			if err != nil {
+				return FuncRef{}, err
+			}
+			ref.AllArgs = append(ref.AllArgs, t)
+		}
+	}
+	return ref, nil
+}
+
+// bindAlterRoutine binds ALTER FUNCTION | PROCEDURE … options and ALTER
+// … OWNER TO of a routine; ok is false for other statements.
+func (b *binder) bindAlterRoutine(n *pg_query.Node) (Bound, bool, error) {
+	switch {
+	case n.GetAlterFunctionStmt() != nil:
+		a, err := b.bindAlterFunction(n.GetAlterFunctionStmt())
+		return a, true, err
+	case n.GetAlterOwnerStmt() != nil:
+		return b.bindAlterOwner(n.GetAlterOwnerStmt())
+	}
+	return nil, false, nil
+}
