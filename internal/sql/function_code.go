@@ -21,7 +21,7 @@ import (
 // its statements: the queries before the last are performed, their rows
 // discarded; the last gives the result. Parameters are read as in a SQL
 // function, a column of the statement's tables first.
-func codeBody(f *Function, texts []string) string {
+func codeBody(f *Function, texts []string, queries []bool) string {
 	var sb strings.Builder
 	sb.WriteString("#variable_conflict use_column\n")
 	scalar := len(f.Cols) == 1 && !f.Set
@@ -38,7 +38,7 @@ func codeBody(f *Function, texts []string) string {
 			sb.WriteString("FOR _sqlfn_r IN " + t + "\nLOOP\nRETURN NEXT _sqlfn_r;\nEND LOOP;\nRETURN;\n")
 		case last && len(f.Cols) > 1:
 			sb.WriteString("RETURN QUERY " + t + ";\nRETURN;\n")
-		case isQueryText(t):
+		case queries[i]:
 			sb.WriteString("PERFORM * FROM (" + t + ") AS _sqlfn_q;\n")
 		default:
 			sb.WriteString(t + ";\n")
@@ -46,17 +46,6 @@ func codeBody(f *Function, texts []string) string {
 	}
 	sb.WriteString("END")
 	return sb.String()
-}
-
-// isQueryText reports whether a statement's text is a query (which
-// PL/pgSQL must PERFORM) rather than a data change.
-func isQueryText(t string) bool {
-	tree, err := parseTree(t)
-	if err != nil || len(tree.Stmts) != 1 {
-		return false
-	}
-	sel := tree.Stmts[0].Stmt.GetSelectStmt()
-	return sel != nil && sel.IntoClause == nil
 }
 
 // prepareCode makes, for a SQL function of CREATE statement cf and body
@@ -81,7 +70,12 @@ func (b *binder) prepareCode(f *Function, cf *pg_query.CreateFunctionStmt, stmts
 		}
 		texts[i] = strings.TrimRight(strings.TrimSpace(texts[i]), ";")
 	}
-	source := codeBody(f, texts)
+	queries := make([]bool, len(stmts))
+	for i, st := range stmts {
+		// A query's rows PL/pgSQL must PERFORM to discard.
+		queries[i] = st.GetSelectStmt() != nil && st.GetSelectStmt().IntoClause == nil
+	}
+	source := codeBody(f, texts, queries)
 	c := proto.Clone(cf).(*pg_query.CreateFunctionStmt)
 	c.SqlBody, c.Replace = nil, false
 	var opts []*pg_query.Node
