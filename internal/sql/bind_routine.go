@@ -187,7 +187,15 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	srf := &expr.SRF{Name: fn.Name, Args: args, Gen: expr.RoutineSRF(fn.Name, fn.RoutineSig(), fn.Strict, b.stmtClock)}
+	gen := expr.RoutineSRF(fn.Name, fn.RoutineSig(), fn.Strict, b.stmtClock)
+	if fn.SQLCode && len(fn.Cols) == 0 {
+		// A SQL function returning void gives NULL (routineCall).
+		inner := gen
+		gen = func(args []value.Value, emit func(value.Row) error) error {
+			return inner(args, func(value.Row) error { return emit(value.Row{value.Null}) })
+		}
+	}
+	srf := &expr.SRF{Name: fn.Name, Args: args, Gen: gen}
 	cols := fn.Cols
 	if fields := fn.RowFields(); fields != nil {
 		cols = fields
