@@ -297,6 +297,7 @@ type recorder struct {
 	syscat  *expr.SysCatalog // the objects by oid, once a call needed them
 	text    string           // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
+	code    bool // it runs a SQL function's statements (sql.CodeUser)
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)

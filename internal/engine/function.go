@@ -90,7 +90,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
 				WithDetail("%q is %s.", f.Name, routineKind(old, true))
 		}
-		if !slices.Equal(old.Cols, f.Cols) || old.Set != f.Set || old.Trigger != f.Trigger {
+		if !slices.Equal(old.Cols, f.Cols) || !slices.Equal(old.ColPoly, f.ColPoly) || old.Set != f.Set || old.Trigger != f.Trigger {
 			what := "return type"
 			if len(old.Cols) > 1 && old.Set == f.Set && len(old.Cols) == len(f.Cols) {
 				what = "row type defined by OUT parameters"
@@ -103,17 +103,33 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 				WithHint("a materialized view keeps the body it was created with: drop the view, replace the function, and create the view again")
 		}
 	}
-	if f.Language == sql.LangPLpgSQL {
-		if check && !f.Trigger { // NEW, OLD and TG_* exist only in a trigger's run
-			if _, err := e.compiled(f); err != nil {
+	if f.Language != sql.LangPLpgSQL && sql.CallsItself(e, f) {
+		if check && f.Atomic {
+			// PostgreSQL binds such a body before the function exists:
+			// a call of itself is one of a function that does not exist,
+			// unless OR REPLACE keeps the former one.
+			if err := sql.CheckFunctionBody(rec, f); err != nil {
 				return Result{}, err
 			}
 		}
-	} else if sql.CallsItself(e, f) {
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "function %s calls itself: recursive SQL functions are not supported", sig).
-			WithHint("a call is inlined as the function's body; write the recursion as WITH RECURSIVE")
+		// Its inlining would not end: it runs as code, as PostgreSQL runs it.
+		if !f.RunAsCode("calls itself") {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "function %s calls itself: recursive SQL functions are not supported", sig).
+				WithHint("a call is inlined as the function's body; write the recursion as WITH RECURSIVE")
+		}
 	}
-	if check && f.Language != sql.LangPLpgSQL {
+	if f.Language == sql.LangPLpgSQL {
+		if check && !f.Trigger { // NEW, OLD and TG_* exist only in a trigger's run
+			g := f
+			if f.Polymorphic() {
+				g = f.ValidatorInstance()
+			}
+			if _, err := e.compiled(g); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	if check && f.Language != sql.LangPLpgSQL && !f.Polymorphic() { // PostgreSQL checks a polymorphic body's syntax only
 		if err := sql.CheckFunctionBody(rec, f); err != nil {
 			return Result{}, err
 		}
@@ -178,7 +194,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		}
 		if err != nil {
 			if d.IfExists && pgerr.Code(err) == pgerr.UndefinedFunction {
-				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", routineKind(nil, d.Procedure), sql.CallSignature(ref.Name, ref.Args)))
+				notices = append(notices, fmt.Sprintf("%s %s does not exist, skipping", routineKind(nil, d.Procedure), ref.ArgsString()))
 				continue
 			}
 			return Result{}, err
@@ -279,24 +295,34 @@ func (e *Engine) lookupRoutine(ref sql.FuncRef, proc bool) (*sql.Function, error
 			continue
 		}
 		if f.Procedure != proc {
-			return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a %s", sql.CallSignature(ref.Name, ref.Args), kind)
+			return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a %s", ref.ArgsString(), kind)
 		}
 		return f, nil
 	}
-	return nil, pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", kind, sql.CallSignature(ref.Name, ref.Args))
+	return nil, pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", kind, ref.ArgsString())
 }
 
 // matchesDropArgs reports whether DROP's argument types name f: its input
 // types, or, for a procedure, all its parameters' (OUT ones too).
 func matchesDropArgs(f *sql.Function, ref sql.FuncRef) bool {
 	var in []value.Type
+	var polys []sql.Poly
 	for i, p := range f.Params {
 		if !f.Procedure || i >= len(f.ArgModes) || f.ArgModes[i] != 'o' {
 			in = append(in, p.Type)
+			polys = append(polys, p.Poly)
 		}
 	}
 	if slices.Equal(in, ref.Args) {
-		return true
+		same := true
+		for i, p := range polys {
+			if i < len(ref.Polys) && ref.Polys[i] != p || i >= len(ref.Polys) && p != sql.PolyNone {
+				same = false
+			}
+		}
+		if same {
+			return true
+		}
 	}
 	if !f.Procedure || len(ref.AllArgs) != len(f.Params) {
 		return false

@@ -65,6 +65,9 @@ func (e *Engine) isRowType(name string) bool {
 // declaration.
 func routineSignature(f *sql.Function) plpgsql.Signature {
 	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0}
+	if f.Generic != nil {
+		sig.Text = f.Generic.Signature() // PostgreSQL's CONTEXT names the declared types
+	}
 	if f.Procedure {
 		for _, p := range f.Params {
 			sig.Types = append(sig.Types, p.Type)
@@ -91,10 +94,32 @@ func routineSignature(f *sql.Function) plpgsql.Signature {
 	return sig
 }
 
+// routineOf returns the PL/pgSQL function a call names by its
+// sql.Function.RoutineSig: the function of a signature, or its instance
+// for a polymorphic one.
+func (e *Engine) routineOf(sig string) (*sql.Function, error) {
+	fsig, inst := sql.SplitRoutineSig(sig)
+	name, _, _ := strings.Cut(fsig, "(")
+	f, _ := e.function(fsig, name)
+	if f != nil && inst != "" {
+		f = f.Instance(inst)
+	}
+	if f == nil {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", fsig)
+	}
+	return f, nil
+}
+
+// UseCode implements sql.CodeUser.
+func (r *recorder) UseCode() { r.code = true }
+
 // callsRoutine reports whether a statement calls a PL/pgSQL function.
 func (e *Engine) callsRoutine(rec *recorder) bool {
 	if rec == nil {
 		return false
+	}
+	if rec.code {
+		return true
 	}
 	for sig := range rec.funcs {
 		name, _, _ := strings.Cut(sig, "(")
@@ -124,10 +149,9 @@ var _ expr.Routines = sessionRoutines{}
 
 func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []value.Row, error) {
 	s := r.s
-	name, _, _ := strings.Cut(sig, "(")
-	f, _ := s.e.function(sig, name)
-	if f == nil {
-		return value.Null, nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sig)
+	f, err := s.e.routineOf(sig)
+	if err != nil {
+		return value.Null, nil, err
 	}
 	if s.routineDepth >= maxRoutineDepth {
 		return value.Null, nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").

@@ -55,10 +55,9 @@ func (r viewRoutines) Call(sig string, args []value.Value) (value.Value, error) 
 		vc.mu.Lock()
 		defer vc.mu.Unlock()
 	}
-	name, _, _ := strings.Cut(sig, "(")
-	f, _ := e.function(sig, name)
-	if f == nil {
-		return value.Null, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sig)
+	f, err := e.routineOf(sig)
+	if err != nil {
+		return value.Null, err
 	}
 	if vc.depth >= maxRoutineDepth {
 		return value.Null, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")

@@ -12,7 +12,8 @@ import (
 // PostgreSQL under random changes: scalar functions inlined as
 // expressions (STRICT too), bodies reading tables bound as correlated
 // subqueries (with a default, and a first row by ORDER BY), and
-// set-returning functions LATERAL in FROM, inner and outer.
+// set-returning functions LATERAL in FROM, inner and outer; polymorphic
+// functions, inlined as the instance of their arguments' types.
 func TestSQLFunctionRandom(t *testing.T) {
 	pg, ctx, r := randomPG(t, 31)
 	e := engine.New()
@@ -31,9 +32,15 @@ CREATE MATERIALIZED VIEW fv_spent AS SELECT id, fspent(id) AS s, fover(id) AS o5
 CREATE MATERIALIZED VIEW fv_big AS SELECT fc.id, b.id AS bid, b.amt FROM fc, fbig(fc.id, fc.lim) b;
 CREATE MATERIALIZED VIEW fv_ids AS SELECT fc.name, i FROM fc LEFT JOIN LATERAL fids(fc.id) i ON true;
 CREATE MATERIALIZED VIEW fv_where AS SELECT id, name FROM fc WHERE fspent(id) > 10;
-CREATE MATERIALIZED VIEW fv_top AS SELECT id, ftop(id) AS t FROM fc`
+CREATE MATERIALIZED VIEW fv_top AS SELECT id, ftop(id) AS t FROM fc;
+CREATE FUNCTION fsame(x anyelement) RETURNS anyelement LANGUAGE sql AS 'SELECT x';
+CREATE FUNCTION fpick(a anycompatible, b anycompatible) RETURNS anycompatible LANGUAGE sql AS 'SELECT CASE WHEN a > b THEN a ELSE b END';
+CREATE FUNCTION fpair(a anyelement, b anyelement) RETURNS anyarray LANGUAGE sql AS 'SELECT ARRAY[a, b]';
+CREATE FUNCTION fof(x anyelement) RETURNS SETOF anyelement LANGUAGE sql AS 'SELECT cust FROM fo WHERE cust = x';
+CREATE MATERIALIZED VIEW fv_poly AS SELECT id, fsame(name) AS s, fpick(lim, 2.5) AS p, fpair(lim, id) AS pr, fpick(fspent(id), lim) AS ps FROM fc;
+CREATE MATERIALIZED VIEW fv_polyset AS SELECT fc.id, c FROM fc, fof(fc.lim) c`
 	setupBoth(t, run, runPG, setup)
-	views := []string{"fv_scalar", "fv_spent", "fv_big", "fv_ids", "fv_where", "fv_top"}
+	views := []string{"fv_scalar", "fv_spent", "fv_big", "fv_ids", "fv_where", "fv_top", "fv_poly", "fv_polyset"}
 	small := func() string {
 		if r.IntN(5) == 0 {
 			return "NULL"

@@ -452,14 +452,14 @@ func (e *Engine) catalogProcs() []catProc {
 					continue // pg_proc's arguments are the input ones
 				}
 				p.args = append(p.args, e.typeOID(a.Type, nil))
-				p.argStr = append(p.argStr, a.Type.String())
+				p.argStr = append(p.argStr, a.TypeString())
 				p.names = append(p.names, a.Name)
 			}
 			args := make([]string, len(f.Params))
 			for i, a := range f.Params {
-				args[i] = strings.TrimSpace(expr.QuoteIdent(a.Name) + " " + a.Type.String())
+				args[i] = strings.TrimSpace(expr.QuoteIdent(a.Name) + " " + a.TypeString())
 				if a.Name == "" {
-					args[i] = a.Type.String()
+					args[i] = a.TypeString()
 				}
 			}
 			p.argText = strings.Join(args, ", ")
@@ -467,7 +467,7 @@ func (e *Engine) catalogProcs() []catProc {
 				p.ret, p.resultText = 2279, "trigger"
 			} else if len(f.Cols) == 1 && f.BaseType {
 				p.ret = e.typeOID(f.Cols[0].Type, nil)
-				p.resultText = f.Cols[0].Type.String()
+				p.resultText = f.ColTypeString(0)
 				if f.Set {
 					p.resultText = "SETOF " + p.resultText
 				}

@@ -38,6 +38,9 @@ type Signature struct {
 	// Out says that the result columns are OUT parameters (or RETURNS
 	// TABLE), which RETURN without a value returns.
 	Out bool
+	// Text is the function's signature in errors' context when it is not
+	// Name and Types' (a polymorphic function's declared types).
+	Text string
 }
 
 // Func is a compiled body. It is read-only once compiled, but for the

@@ -203,6 +203,9 @@ func (f *Func) signatureText() string {
 	if f.sig.Name == "" {
 		return "inline_code_block"
 	}
+	if f.sig.Text != "" {
+		return f.sig.Text
+	}
 	var types []string
 	for i, m := range f.sig.Modes {
 		if m == 'i' || m == 'b' {

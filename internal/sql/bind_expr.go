@@ -256,6 +256,9 @@ func bindConst(c *pg_query.A_Const) (expr.Expr, error) {
 
 // typeFromName resolves a TypeName node.
 func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
+	if t, ok := polyTypeFromName(tn); ok {
+		return t, nil // a polymorphic function's instance's
+	}
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().Sval)

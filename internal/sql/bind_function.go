@@ -74,18 +74,52 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if err := b.functionParams(f, cf); err != nil {
 		return nil, err
 	}
+	var stmts []*pg_query.Node
+	var texts []string
+	off := -1
 	switch {
 	case cf.SqlBody != nil:
-		f.Body, f.Earlier, err = b.atomicBody(cf.SqlBody)
+		stmts = atomicStatements(cf.SqlBody)
+		texts = make([]string, len(stmts))
+		f.Atomic = true
 	case bodyText != nil:
-		f.Body, f.Earlier, err = b.textBody(bodyText)
+		stmts, texts, off, err = b.textStatements(bodyText)
 	default:
 		return nil, pgerr.New(CodeInvalidFunctionDef, "no function body specified")
 	}
 	if err != nil {
 		return nil, err
 	}
+	b.prepareCode(f, cf, stmts, texts)
+	if loc, what, changes := changesData(stmts); changes || len(f.Cols) == 0 {
+		why := "returns void"
+		if changes {
+			why = "modifies data (" + what + ")"
+		}
+		if !f.RunAsCode(why) {
+			if changes {
+				return nil, b.refuse(loc, "a SQL function body that modifies data (%s) is not supported", what)
+			}
+			return nil, b.refuse(-1, "a function returning void is not supported")
+		}
+		return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+	}
+	if f.Body, f.Earlier, err = b.bodyStatements(stmts, off); err != nil {
+		return nil, err
+	}
 	return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+}
+
+// changesData reports whether a body's statements change data, and the
+// first that does.
+func changesData(stmts []*pg_query.Node) (int32, string, bool) {
+	for _, s := range stmts {
+		switch {
+		case s.GetInsertStmt() != nil, s.GetUpdateStmt() != nil, s.GetDeleteStmt() != nil, s.GetMergeStmt() != nil:
+			return -1, stmtName(s), true
+		}
+	}
+	return -1, "", false
 }
 
 // functionName is a function's name, unqualified or in schema public.
@@ -127,7 +161,7 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 		case pg_query.FunctionParameterMode_FUNC_PARAM_INOUT:
 			outs = append(outs, p)
 		}
-		tn, t, err := b.functionType(p.ArgType)
+		tn, t, poly, err := b.paramType(p.ArgType)
 		if err != nil {
 			return err
 		}
@@ -142,18 +176,19 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 			}
 		}
 		variadic := p.Mode == pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC
-		if variadic && !t.Kind.IsArray() {
+		if variadic && !t.Kind.IsArray() && poly != PolyAnyArray && poly != PolyAnyCompatibleArray {
 			return pgerr.New(CodeInvalidFunctionDef, "VARIADIC parameter must be an array")
 		}
-		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr, Variadic: variadic})
+		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr, Variadic: variadic, Poly: poly})
 	}
+	f.instances = &polyInstances{}
 	rt := cf.ReturnType
 	if rt != nil {
 		f.Set = rt.Setof
 	}
 	if len(outs) > 0 {
 		for i, p := range outs {
-			tn, t, err := b.functionType(p.ArgType)
+			tn, t, poly, err := b.paramType(p.ArgType)
 			if err != nil {
 				return err
 			}
@@ -163,11 +198,12 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 			}
 			f.Cols = append(f.Cols, plan.Column{Name: name, Type: t})
 			f.ColTypes = append(f.ColTypes, tn)
+			f.addColPoly(poly)
 		}
 		if rt != nil && !strings.EqualFold(typeNameText(rt), "record") && len(outs) > 1 {
 			return b.stmt.errf(rt.Location, CodeInvalidFunctionDef, "function result type must be record because of OUT parameters")
 		}
-		return nil
+		return checkPolyResult(f)
 	}
 	if rt == nil {
 		return pgerr.New(CodeInvalidFunctionDef, "function result type must be specified")
@@ -176,21 +212,42 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	case "trigger":
 		return b.triggerResult(f)
 	case "void":
-		if f.Language == LangPLpgSQL {
-			return nil // no result column
-		}
-		return b.refuse(rt.Location, "a function returning void is not supported").WithHint("a SQL function returns the result of its last query")
+		return nil // no result column: a SQL function runs as code
 	case "record":
 		return b.refuse(rt.Location, "a function returning record without OUT parameters is not supported").WithHint("declare its columns with OUT parameters or RETURNS TABLE")
 	}
-	tn, t, err := b.functionType(rt)
+	tn, t, poly, err := b.paramType(rt)
 	if err != nil {
 		return err
 	}
 	f.Cols = []plan.Column{{Name: f.Name, Type: t}}
 	f.ColTypes = []*pg_query.TypeName{tn}
+	f.addColPoly(poly)
 	f.BaseType = true
-	return nil
+	return checkPolyResult(f)
+}
+
+// addColPoly records the pseudo-type of the result column just added.
+func (f *Function) addColPoly(p Poly) {
+	if p != PolyNone && f.ColPoly == nil {
+		f.ColPoly = make([]Poly, len(f.Cols)-1, len(f.Cols))
+	}
+	if f.ColPoly != nil {
+		f.ColPoly = append(f.ColPoly, p)
+	}
+}
+
+// paramType resolves a parameter's or result's type as functionType does,
+// or reads a pseudo-type (anyelement, …), whose type is unknown until a
+// call resolves it.
+func (b *binder) paramType(t *pg_query.TypeName) (tn *pg_query.TypeName, typ value.Type, poly Poly, err error) {
+	if p := polyOf(t); p != PolyNone {
+		tn = proto.Clone(t).(*pg_query.TypeName)
+		tn.Typmods, tn.Setof, tn.Location = nil, false, -1
+		return tn, value.UnknownType, p, nil
+	}
+	tn, typ, err = b.functionType(t)
+	return tn, typ, PolyNone, err
 }
 
 // functionType resolves a parameter's or result's type. Its modifier is
@@ -214,28 +271,29 @@ func typeNameText(t *pg_query.TypeName) string {
 	return t.Names[len(t.Names)-1].GetString_().GetSval()
 }
 
-// atomicBody reads RETURN expr and BEGIN ATOMIC … END, whose statements
-// the CREATE statement's parse holds.
-func (b *binder) atomicBody(n *pg_query.Node) (*pg_query.SelectStmt, []*pg_query.Node, error) {
+// atomicStatements reads RETURN expr (as SELECT expr) and BEGIN ATOMIC …
+// END, whose statements the CREATE statement's parse holds.
+func atomicStatements(n *pg_query.Node) []*pg_query.Node {
 	if r := n.GetReturnStmt(); r != nil {
-		return &pg_query.SelectStmt{TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{
-			ResTarget: &pg_query.ResTarget{Val: r.Returnval, Location: -1}}}}, Op: pg_query.SetOperation_SETOP_NONE}, nil, nil
+		return []*pg_query.Node{selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{
+			ResTarget: &pg_query.ResTarget{Val: r.Returnval, Location: -1}}}}})}
 	}
 	var stmts []*pg_query.Node
 	for _, l := range n.GetList().GetItems() {
 		stmts = append(stmts, l.GetList().GetItems()...)
 	}
-	return b.bodyStatements(stmts, -1)
+	return stmts
 }
 
-// textBody parses AS 'body'. Its nodes' locations are moved into the
-// CREATE statement when the body's text is found there as it is (always
-// for a dollar-quoted body), so that errors point into the statement as
-// PostgreSQL's do; else they are dropped.
-func (b *binder) textBody(d *pg_query.DefElem) (*pg_query.SelectStmt, []*pg_query.Node, error) {
+// textStatements parses AS 'body', and returns its statements and their
+// texts. Its nodes' locations are moved into the CREATE statement when
+// the body's text is found there as it is (always for a dollar-quoted
+// body), so that errors point into the statement as PostgreSQL's do; else
+// they are dropped.
+func (b *binder) textStatements(d *pg_query.DefElem) ([]*pg_query.Node, []string, int, error) {
 	items := d.Arg.GetList().GetItems()
 	if len(items) != 1 {
-		return nil, nil, b.stmt.errf(d.Location, CodeInvalidFunctionDef, "only one AS item needed for language \"sql\"")
+		return nil, nil, -1, b.stmt.errf(d.Location, CodeInvalidFunctionDef, "only one AS item needed for language \"sql\"")
 	}
 	text := items[0].GetString_().GetSval()
 	off := -1
@@ -252,18 +310,26 @@ func (b *binder) textBody(d *pg_query.DefElem) (*pg_query.SelectStmt, []*pg_quer
 		} else {
 			pe.Position = 0
 		}
-		return nil, nil, &pe
+		return nil, nil, -1, &pe
 	}
 	stmts := make([]*pg_query.Node, len(tree.Stmts))
+	texts := make([]string, len(tree.Stmts))
 	for i, s := range tree.Stmts {
 		stmts[i] = s.Stmt
+		end := int(s.StmtLocation + s.StmtLen)
+		if s.StmtLen == 0 {
+			end = len(text)
+		}
+		if int(s.StmtLocation) <= end && end <= len(text) {
+			texts[i] = text[s.StmtLocation:end]
+		}
 		if off < 0 {
 			setLocations(s.Stmt.ProtoReflect(), -1)
 		} else {
 			shiftLocations(s.Stmt.ProtoReflect(), int32(off))
 		}
 	}
-	return b.bodyStatements(stmts, off)
+	return stmts, texts, off, nil
 }
 
 // bodyStatements keeps a body's last statement as its result and the
@@ -277,11 +343,6 @@ func (b *binder) bodyStatements(stmts []*pg_query.Node, off int) (*pg_query.Sele
 				loc = -1
 			}
 			what := stmtName(s)
-			switch {
-			case s.GetInsertStmt() != nil, s.GetUpdateStmt() != nil, s.GetDeleteStmt() != nil, s.GetMergeStmt() != nil:
-				return nil, nil, b.refuse(loc, "a SQL function body that modifies data (%s) is not supported", what).
-					WithHint("a function's body is inlined into the queries that call it: it must be a query")
-			}
 			return nil, nil, b.refuse(loc, "statement %s in a SQL function body is not supported", what)
 		}
 	}
@@ -317,12 +378,18 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 		ref := FuncRef{Name: name}
 		if !ow.ArgsUnspecified {
 			ref.Args = []value.Type{}
-			for _, tn := range dropArgTypes(ow) {
-				_, t, err := b.functionType(tn)
+			for i, tn := range dropArgTypes(ow) {
+				_, t, poly, err := b.paramType(tn)
 				if err != nil {
 					return nil, err
 				}
 				ref.Args = append(ref.Args, t)
+				if poly != PolyNone {
+					if ref.Polys == nil {
+						ref.Polys = make([]Poly, len(dropArgTypes(ow)))
+					}
+					ref.Polys[i] = poly
+				}
 			}
 			if d.Procedure {
 				for _, a := range ow.Objfuncargs {

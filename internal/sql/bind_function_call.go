@@ -37,13 +37,16 @@ type userCall struct {
 	args     []*pg_query.Node
 	volatile []bool
 	loc      int32
+	// cat is the catalog of the call, whose set-returning functions the
+	// body's select list may call.
+	cat Catalog
 }
 
 // lookupFunctions returns the SQL functions of a call's name: none when
 // the catalog holds none, or the name is qualified by another schema.
 func (b *binder) lookupFunctions(names []*pg_query.Node) []*Function {
 	fc, ok := b.cat.(FunctionCatalog)
-	if !ok || len(names) > 2 || len(names) == 2 && names[0].GetString_().GetSval() != "public" {
+	if !ok || len(names) > 2 || len(names) == 2 && names[0].GetString_().GetSval() != "public" && names[0].GetString_().GetSval() != userSRFMark {
 		return nil
 	}
 	return fc.Functions(names[len(names)-1].GetString_().GetSval())
@@ -86,19 +89,39 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 	var slots [][]int
 	var cands []*Function
 	var spread []bool
+	var polys []polyBinding
 	for _, fn := range fns {
 		slot, expand, ok := fn.variadicArgs(names, variadic)
 		if !ok {
 			continue
 		}
 		sig := make([]value.Kind, len(args))
+		var declared []Poly
 		for i, p := range slot {
 			sig[i] = fn.Params[p].Type.Kind
 			if expand && p == len(fn.Params)-1 {
 				sig[i] = sig[i].Elem()
 			}
+			if pp := fn.Params[p].Poly; pp != PolyNone {
+				// Any type goes to a pseudo-type, which bindPoly checks;
+				// it counts as no exact match in the narrowing.
+				if declared == nil {
+					declared = make([]Poly, len(args))
+				}
+				if expand && p == len(fn.Params)-1 {
+					pp = elemPoly(pp)
+				}
+				declared[i], sig[i] = pp, value.Unknown
+			}
+		}
+		var pb polyBinding
+		if declared != nil {
+			if pb, ok = bindPoly(declared, types); !ok {
+				continue
+			}
 		}
 		spread = append(spread, expand)
+		polys = append(polys, pb)
 		sigs, slots, cands = append(sigs, sig), append(slots, slot), append(cands, fn)
 	}
 	best := expr.BestSignatures(types, sigs)
@@ -111,7 +134,17 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
 	fn, slot := cands[best[0]], slots[best[0]]
-	c := &userCall{fn: fn, args: make([]*pg_query.Node, len(fn.Params)), volatile: make([]bool, len(fn.Params)), loc: loc}
+	if fu, ok := b.cat.(FunctionUser); ok {
+		fu.UseFunction(fn)
+	}
+	if fn.Polymorphic() {
+		inst, err := fn.instance(&polys[best[0]])
+		if err != nil {
+			return nil, false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		}
+		fn = inst
+	}
+	c := &userCall{fn: fn, args: make([]*pg_query.Node, len(fn.Params)), volatile: make([]bool, len(fn.Params)), loc: loc, cat: b.cat}
 	for i, p := range slot {
 		if spread[best[0]] && p == len(fn.Params)-1 {
 			c.args[p] = spreadArgs(fn.Params[p].TypeName, nodes[i:], loc)
@@ -128,9 +161,6 @@ func (b *binder) resolveCall(s *scope, fns []*Function, args []*pg_query.Node, l
 			setLocations(d.ProtoReflect(), loc)
 			c.args[p] = d
 		}
-	}
-	if fu, ok := b.cat.(FunctionUser); ok {
-		fu.UseFunction(fn)
 	}
 	return c, true, nil
 }
@@ -340,6 +370,13 @@ const bodyRel = "$r"
 // body's $n made references to the row's columns.
 func (c *userCall) bodyFrom(body *pg_query.SelectStmt, cols []string) []*pg_query.Node {
 	fn := c.fn
+	if c.cat != nil {
+		// The statement's set-returning calls were moved to FROM before
+		// binding; the body's are moved now.
+		n := selectNode(body)
+		markUserSRFs(c.cat, n)
+		rewriteSelectSRF(c.cat, n)
+	}
 	var from []*pg_query.Node
 	if len(fn.Params) > 0 {
 		row := &pg_query.SelectStmt{}

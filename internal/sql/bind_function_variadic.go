@@ -61,6 +61,9 @@ func (f *Function) variadicArgs(names []string, variadic bool) (slot []int, expa
 func spreadArgs(tn *pg_query.TypeName, elems []*pg_query.Node, loc int32) *pg_query.Node {
 	et := proto.Clone(tn).(*pg_query.TypeName)
 	et.ArrayBounds = nil
+	if t, ok := polyTypeFromName(tn); ok {
+		et = polyTypeName(t.ElemType())
+	}
 	out := make([]*pg_query.Node, len(elems))
 	for i, e := range elems {
 		out[i] = castNode(proto.Clone(e).(*pg_query.Node), et)

@@ -117,6 +117,9 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 		return nil, ErrTriggerCall()
 	}
 	clock := b.stmtClock
+	if b.forView && fn.SQLCode {
+		return nil, b.refuseCodeInView(fn, loc)
+	}
 	if b.forView {
 		rc, ok := b.cat.(RoutineCatalog)
 		if fn.Volatility != "immutable" || !ok {
@@ -136,11 +139,18 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 	if err != nil {
 		return nil, err
 	}
+	b.useCode(fn)
 	t := value.TextType
 	if len(fn.Cols) == 1 {
 		t = fn.Cols[0].Type
 	}
-	return &expr.RoutineCall{Name: fn.Name, Sig: fn.Signature(), Args: args, T: t, Strict: fn.Strict, C: clock}, nil
+	call := &expr.RoutineCall{Name: fn.Name, Sig: fn.RoutineSig(), Args: args, T: t, Strict: fn.Strict, C: clock}
+	if fn.SQLCode && len(fn.Cols) == 0 {
+		// A SQL function returning void gives NULL, where a PL/pgSQL one
+		// gives the empty value.
+		return &expr.NullIf{L: call, R: &expr.Const{V: value.NewText(value.Text, ""), T: value.TextType}}, nil
+	}
+	return call, nil
 }
 
 // routineSRF binds a call in FROM of a procedural function; ok is false
@@ -155,8 +165,19 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 		return nil, ok || err != nil, err
 	}
 	fn := c.fn
+	if fn.Language != LangPLpgSQL && !b.forView {
+		// A SQL function beside others in ROWS FROM (userFunctionFrom
+		// inlines one alone): its statements run.
+		if code := fn.codeInstance(); code != nil {
+			fn = code
+		}
+	}
 	if fn.Language != LangPLpgSQL {
 		return nil, false, nil
+	}
+	b.useCode(fn)
+	if b.forView && fn.SQLCode {
+		return nil, true, b.refuseCodeInView(fn, f.Location)
 	}
 	if b.forView {
 		return nil, true, b.refuse(f.Location, "PL/pgSQL function %s() in FROM cannot be maintained in a view", fn.Name).
@@ -166,7 +187,15 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	srf := &expr.SRF{Name: fn.Name, Args: args, Gen: expr.RoutineSRF(fn.Name, fn.Signature(), fn.Strict, b.stmtClock)}
+	gen := expr.RoutineSRF(fn.Name, fn.RoutineSig(), fn.Strict, b.stmtClock)
+	if fn.SQLCode && len(fn.Cols) == 0 {
+		// A SQL function returning void gives NULL (routineCall).
+		inner := gen
+		gen = func(args []value.Value, emit func(value.Row) error) error {
+			return inner(args, func(value.Row) error { return emit(value.Row{value.Null}) })
+		}
+	}
+	srf := &expr.SRF{Name: fn.Name, Args: args, Gen: gen}
 	cols := fn.Cols
 	if fields := fn.RowFields(); fields != nil {
 		cols = fields
@@ -196,6 +225,7 @@ func BindWithParams(cat Catalog, s *Stmt, types []value.Type) (Bound, Params, er
 	for i, t := range types {
 		ps[i] = &expr.ParamSlot{N: i + 1, T: t}
 	}
+	rewriteQuantified(cat, s.SQL, n)
 	markUserAggregates(cat, n)
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
 	var bd Bound

@@ -122,7 +122,7 @@ func srfNodes(sel *pg_query.SelectStmt) []*pg_query.Node {
 // isSRFCall reports whether n calls a set-returning function.
 func isSRFCall(n *pg_query.Node) bool {
 	f := n.GetFuncCall()
-	return f != nil && f.Over == nil && expr.IsSRF(opName(f.Funcname))
+	return f != nil && f.Over == nil && (expr.IsSRF(opName(f.Funcname)) || isUserSRF(f))
 }
 
 // hasSRF reports whether n calls a set-returning function outside

@@ -63,6 +63,22 @@ type Function struct {
 	// Trigger is RETURNS trigger: a PL/pgSQL function without parameters
 	// that only a trigger may run; a call of it is refused (0A000).
 	Trigger bool
+	// ColPoly are the pseudo-types of Cols (PolyNone for an actual type),
+	// nil when none is polymorphic; such a column's Type is unknown.
+	ColPoly []Poly
+	// Generic is, for an instance of a polymorphic function (its
+	// pseudo-types resolved by a call), that function; nil otherwise.
+	Generic   *Function
+	instances *polyInstances
+	instID    string // its key in Generic's instances
+	// SQLCode is set for a LANGUAGE sql function run as PL/pgSQL code
+	// (function_code.go): one that changes data, returns void or calls
+	// itself. code is that code, nil when it could not be made.
+	SQLCode bool
+	code    *codeForm
+	// Atomic is a body of RETURN or BEGIN ATOMIC, which PostgreSQL binds
+	// at CREATE, before the function exists.
+	Atomic bool
 }
 
 // FuncParam is one input parameter of a Function.
@@ -77,17 +93,20 @@ type FuncParam struct {
 	// type: a call passes its elements one by one, or the array itself
 	// after the VARIADIC keyword.
 	Variadic bool
+	// Poly is the parameter's pseudo-type (anyelement, …), PolyNone for an
+	// actual type; Type is then unknown, and a call resolves it.
+	Poly Poly
 }
 
 // Signature is the function's name and input types as PostgreSQL prints
 // them in messages: f(integer,text). It identifies the function among
 // those of its name.
 func (f *Function) Signature() string {
-	ts := make([]value.Type, len(f.Params))
+	parts := make([]string, len(f.Params))
 	for i, p := range f.Params {
-		ts[i] = p.Type
+		parts[i] = p.TypeString()
 	}
-	return Signature(f.Name, ts)
+	return f.Name + "(" + strings.Join(parts, ",") + ")"
 }
 
 // Signature prints a function's name and input types as PostgreSQL does.
@@ -151,6 +170,21 @@ type FuncRef struct {
 	// AllArgs are the types of every parameter listed, OUT ones too, which
 	// name a procedure as well.
 	AllArgs []value.Type
+	// Polys are the pseudo-types of Args (nil when none is one).
+	Polys []Poly
+}
+
+// ArgsString prints the input types DROP names as PostgreSQL's messages
+// do: f(integer, anyelement).
+func (r FuncRef) ArgsString() string {
+	parts := make([]string, len(r.Args))
+	for i, t := range r.Args {
+		parts[i] = t.String()
+		if p := polyAt(r.Polys, i); p != PolyNone {
+			parts[i] = p.String()
+		}
+	}
+	return r.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
 func (*CreateFunction) bound() {}

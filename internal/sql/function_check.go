@@ -14,7 +14,7 @@ import (
 // while check_function_bodies is on.
 func CheckFunctionBody(cat Catalog, f *Function) error {
 	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL}}
-	c := &userCall{fn: f, args: make([]*pg_query.Node, len(f.Params)), volatile: make([]bool, len(f.Params)), loc: -1}
+	c := &userCall{fn: f, args: make([]*pg_query.Node, len(f.Params)), volatile: make([]bool, len(f.Params)), loc: -1, cat: cat}
 	for i := range f.Params {
 		c.args[i] = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}
 	}
