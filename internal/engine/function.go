@@ -103,11 +103,13 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 				WithHint("a materialized view keeps the body it was created with: drop the view, replace the function, and create the view again")
 		}
 	}
-	if f.Language == sql.LangPLpgSQL {
-		if check && !f.Trigger { // NEW, OLD and TG_* exist only in a trigger's run
-			if _, err := e.compiled(f); err != nil {
-				return Result{}, err
-			}
+	if f.Language == sql.LangPLpgSQL && check {
+		compile := e.compiled
+		if f.Trigger {
+			compile = e.compiledTrigger // with NEW and OLD
+		}
+		if _, err := compile(f); err != nil {
+			return Result{}, err
 		}
 	} else if sql.CallsItself(e, f) {
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "function %s calls itself: recursive SQL functions are not supported", sig).
@@ -126,6 +128,11 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		}
 		if err := e.store.Create(&StoredRelation{Name: sig, Kind: KindFunction, SQL: rec.text}); err != nil {
 			return Result{}, err
+		}
+		if old != nil {
+			if err := e.restoreTriggersOf(sig); err != nil {
+				return Result{}, err
+			}
 		}
 	}
 	if e.funcs == nil {
@@ -210,6 +217,10 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 		}
 	}
+	var err error
+	if notices, err = e.dropFunctionTriggers(gone, d.Cascade, notices); err != nil {
+		return Result{}, err
+	}
 	var views []string
 	for _, f := range gone {
 		for _, v := range e.callers(f.Signature()) {
@@ -231,7 +242,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	notices, err := e.dropCascaded(notices, views)
+	notices, err = e.dropCascaded(notices, views)
 	if err != nil {
 		return Result{}, err
 	}

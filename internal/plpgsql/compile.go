@@ -38,6 +38,9 @@ type Signature struct {
 	// Out says that the result columns are OUT parameters (or RETURNS
 	// TABLE), which RETURN without a value returns.
 	Out bool
+	// Trigger says that the function returns trigger: it runs by
+	// CallTrigger, with NEW, OLD and the TG_* variables.
+	Trigger bool
 }
 
 // Func is a compiled body. It is read-only once compiled, but for the
@@ -91,6 +94,15 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 		f.datums = append(f.datums, dt)
 	}
 	f.found = f.nparams
+	if sig.Trigger {
+		// The grammar declares NEW and OLD after FOUND; CallTrigger
+		// binds them, no block declares them.
+		for i := f.found + 1; i < len(f.datums) && i <= f.found+2; i++ {
+			if d := f.datums[i]; d.record && (d.name == "new" || d.name == "old") {
+				d.implicit = true
+			}
+		}
+	}
 	for _, d := range f.datums {
 		if d.cursor != nil && d.cursor.argRow >= 0 && d.cursor.argRow < len(f.datums) {
 			// A bound cursor's arguments are variables of its OPEN only.

@@ -233,7 +233,7 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetCallStmt() != nil:
 		return b.bindCall(n.GetCallStmt())
 	case n.GetCreateTrigStmt() != nil:
-		return nil, b.refuseTrigger(n.GetCreateTrigStmt())
+		return b.bindCreateTrigger(n.GetCreateTrigStmt())
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", stmtName(n))
 }
