@@ -310,3 +310,46 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 		}
 	}
 }
+
+// infoTriggers lists information_schema.triggers: a row per trigger and
+// event (TRUNCATE is not an event there), numbered by action_order among
+// the table's triggers of the same event, timing and level, in name
+// order. action_condition is the WHEN condition as written, where
+// PostgreSQL deparses it.
+func infoTriggers(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' || rel.t == nil {
+			continue
+		}
+		for _, op := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate} {
+			order := map[int16]int64{}
+			for _, tr := range rel.t.trig {
+				if tr.typ&op == 0 {
+					continue
+				}
+				kind := tr.typ & (sql.TriggerRow | sql.TriggerBefore)
+				order[kind]++
+				var cond any
+				if tr.when != nil {
+					cond = "(" + tr.whenSQL + ")"
+				}
+				args := make([]string, len(tr.args))
+				for i, a := range tr.args {
+					args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+				}
+				level, timing := "STATEMENT", "AFTER"
+				if kind&sql.TriggerRow != 0 {
+					level = "ROW"
+				}
+				if kind&sql.TriggerBefore != 0 {
+					timing = "BEFORE"
+				}
+				r.add("trigger_catalog", DatabaseName, "trigger_schema", "public", "trigger_name", tr.name,
+					"event_manipulation", opNames[op], "event_object_catalog", DatabaseName, "event_object_schema", "public",
+					"event_object_table", tr.table, "action_order", order[kind], "action_condition", cond,
+					"action_statement", "EXECUTE FUNCTION "+expr.QuoteIdent(tr.fn)+"("+strings.Join(args, ", ")+")",
+					"action_orientation", level, "action_timing", timing)
+			}
+		}
+	}
+}
