@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -118,5 +119,46 @@ CREATE MATERIALIZED VIEW mv AS SELECT op, count(*) AS n FROM log GROUP BY op`); 
 		if got := fmt.Sprint(rs.Rows); got != want {
 			t.Errorf("%s: got %s, want %s", q, got, want)
 		}
+	}
+}
+
+// TestTriggersCancel checks that a statement whose trigger takes back its
+// row gives its views no delta, and that a trigger's rewrite reaches the
+// view in the statement's one delta.
+func TestTriggersCancel(t *testing.T) {
+	db := deltaview.Open()
+	defer db.Close()
+	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
+CREATE FUNCTION undo() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN DELETE FROM t WHERE id = NEW.id; RETURN NULL; END $$;
+CREATE FUNCTION twice() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.v := NEW.v * 2; RETURN NEW; END $$;
+CREATE TRIGGER a_undo AFTER INSERT ON t FOR EACH ROW WHEN (NEW.id > 0) EXECUTE FUNCTION undo();
+CREATE TRIGGER b_twice BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION twice();
+CREATE MATERIALIZED VIEW v AS SELECT id, v FROM t`); err != nil {
+		t.Fatal(err)
+	}
+	deltas := make(chan deltaview.Delta, 10)
+	cancel, err := db.Subscribe("v", func(d deltaview.Delta) { deltas <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	if err := db.Exec("INSERT INTO t VALUES (1, 1), (2, 2)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("INSERT INTO t VALUES (-1, 5)"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-deltas:
+		if got, want := fmt.Sprint(d.Changes), "[{[-1 10] 1}]"; got != want {
+			t.Fatalf("the first delta: got %s, want %s (the cancelled statement gives none)", got, want)
+		}
+	case <-time.After(subWait):
+		t.Fatal("no delta")
+	}
+	select {
+	case d := <-deltas:
+		t.Fatalf("another delta: %v", d)
+	case <-time.After(100 * time.Millisecond):
 	}
 }
