@@ -22,9 +22,10 @@ import (
 // PL/pgSQL code of it (routine.go): its own statements fire their
 // tables' triggers in turn, nested at most maxRoutineDepth deep (54001),
 // and an error anywhere undoes the whole statement (Engine.atomically).
-// Rows that a subscription applies, change events and the typed API of
-// a replica fire nothing: there is then no firing session (Engine.firer)
-// or the engine applies as a replica.
+// Rows that a subscription applies (Engine.replica) and change events
+// (which take no DML path) fire nothing, as under PostgreSQL's
+// session_replication_role = replica; neither does a change made without
+// a session (Engine.firer nil).
 type trigFire struct {
 	e    *Engine
 	s    *Session
