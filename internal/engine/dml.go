@@ -25,7 +25,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			return Result{}, err
 		}
 		if upsert {
-			tf.set = assignedCols(ins.OnConflict.Set)
+			tf.set = ins.OnConflict.SetCols
 			if err := tf.beforeStatement(sql.TriggerUpdate); err != nil {
 				return Result{}, err
 			}
@@ -341,7 +341,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	}
 	tf := e.fireFor(t)
 	if tf != nil {
-		tf.set = assignedCols(up.Set)
+		tf.set = up.SetCols
 		if err := tf.beforeStatement(sql.TriggerUpdate); err != nil {
 			return Result{}, err
 		}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -314,4 +315,19 @@ func (b *binder) bindAlterTriggers(as *pg_query.AlterTableStmt) (Bound, error) {
 		return nil, b.stmt.errf(as.Relation.Location, pgerr.WrongObjectType, "%q is not a table", out.Table)
 	}
 	return out, nil
+}
+
+// setTargetCols are the columns a SET list assigns, by position, each
+// once: those an UPDATE OF trigger looks for, also when the statement's
+// subqueries make it a plan (Update.Rows).
+func setTargetCols(rel *Relation, targets []*pg_query.Node) []int {
+	var out []int
+	for _, t := range targets {
+		if rt := t.GetResTarget(); rt != nil {
+			if i := colIndex(rel.Cols, rt.Name); i >= 0 && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }
