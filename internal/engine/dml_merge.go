@@ -37,7 +37,7 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 		}
 		for _, c := range m.Clauses {
 			if c.Action == sql.MergeUpdate {
-				tf.set = append(tf.set, assignedCols(c.Set)...)
+				tf.set = append(tf.set, c.SetCols...)
 			}
 		}
 		for _, op := range ops {

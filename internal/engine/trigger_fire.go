@@ -57,15 +57,6 @@ func (e *Engine) fireFor(t *table) *trigFire {
 	return &trigFire{e: e, s: e.firer, t: t, list: t.trig}
 }
 
-// assignedCols are the columns of SET assignments.
-func assignedCols(set []sql.Assign) []int {
-	out := make([]int, len(set))
-	for i, a := range set {
-		out[i] = a.Col
-	}
-	return out
-}
-
 // fires reports whether tr fires for op at timing kind (sql.TriggerRow
 // and sql.TriggerBefore bits).
 func (f *trigFire) fires(tr *trigger, op, kind int16) bool {
