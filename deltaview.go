@@ -250,6 +250,11 @@ func (db *DB) endTxSession(s *engine.Session) {
 // Insert adds a row to a table. Values are converted to the column types
 // as INSERT assigns them: a number out of an integer column's range, or a
 // string too long for a varchar(n) or char(n) column, is an error.
+//
+// Insert, Delete, Update, Replace and ReplaceRows fire the table's
+// triggers (CREATE TRIGGER) as a statement of one row would, each row a
+// statement of its own; an error of a trigger takes back that change
+// alone. A table without triggers pays nothing for them.
 func (tx *Tx) Insert(table string, row ...Value) error {
 	if tx.done {
 		return ErrTxDone

@@ -55,6 +55,11 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
+		if t.trig != nil {
+			// A trigger's WHEN and UPDATE OF read the columns by position.
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has trigger %q", a.Table, t.trig[0].name).
+				WithHint("DROP TRIGGER, alter the table, then create the trigger again")
+		}
 	}
 	if !a.Columns {
 		if lost := lostKey(t, a.New); lost != "" {
@@ -168,6 +173,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	next.nextID = max(next.nextID, t.nextID)
 	delete(e.tables, a.Table)
 	e.tables[a.New.Name] = next
+	next.trig = t.trig
 	if err := e.renameComments(t, a); err != nil {
 		return Result{}, err
 	}

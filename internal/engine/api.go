@@ -45,6 +45,9 @@ func (s *Session) Insert(tableName string, row value.Row) error {
 		if err != nil {
 			return err
 		}
+		if t.trig != nil {
+			return e.typedFiring(t, sql.TriggerInsert, 0, nil, row)
+		}
 		_, err = e.insertRow(t, row)
 		return err
 	})
@@ -58,9 +61,12 @@ func (s *Session) Delete(tableName string, row value.Row) error {
 		if err != nil {
 			return err
 		}
-		id, _, ok := e.find(t, row)
+		id, cur, ok := e.find(t, row)
 		if !ok {
 			return pgerr.New("02000", "no row %s in table %q", failingRow(row), tableName)
+		}
+		if t.trig != nil {
+			return e.typedFiring(t, sql.TriggerDelete, id, cur, nil)
 		}
 		e.deleteRow(t, id)
 		return nil
@@ -84,6 +90,9 @@ func (s *Session) Update(tableName string, old, new value.Row) error {
 		id, cur, ok := e.find(t, old)
 		if !ok {
 			return pgerr.New("02000", "no row %s in table %q", failingRow(old), tableName)
+		}
+		if t.trig != nil {
+			return e.typedFiring(t, sql.TriggerUpdate, id, cur, new)
 		}
 		_, err = e.updateRow(t, id, cur, new)
 		return err
@@ -119,6 +128,9 @@ func (e *Engine) replaceTyped(tableName string, row value.Row) error {
 	id, old, ok := t.byKey(t.uniques[0], typed)
 	if !ok {
 		return pgerr.New("02000", "no row with the key of %s in table %q", failingRow(typed), tableName)
+	}
+	if t.trig != nil {
+		return e.typedFiring(t, sql.TriggerUpdate, id, old, typed)
 	}
 	return e.replaceRow(t, id, old, typed)
 }
@@ -170,7 +182,9 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 		e.flushPending()
 	}
 	mark := len(tx.log)
+	e.firer = s // the session runs the triggers the change fires
 	err := fn(e)
+	e.firer = nil
 	if err == nil && e.fkeys != nil && !e.replica {
 		err = e.enforceForeignKeys(mark)
 	}

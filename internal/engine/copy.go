@@ -106,11 +106,38 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	if s, ok := r.(interface{ Size() int64 }); ok {
 		total = s.Size()
 	}
-	n, err := e.copyFeed(t, dec, cr, total)
+	var tf *trigFire
+	if !f.events {
+		tf = e.fireFor(t) // rows fire INSERT triggers, change events none
+	}
+	n, err := e.copyFeed(t, dec, cr, total, tf)
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Tag: fmt.Sprintf("COPY %d", n)}, nil
+}
+
+// copyFiring inserts the rows of a COPY into a table with triggers,
+// each through its BEFORE and AFTER ROW INSERT triggers: how many were
+// inserted, or the row that failed.
+func (e *Engine) copyFiring(tf *trigFire, rows []value.Row) (int, int, error) {
+	done := 0
+	for i, r := range rows {
+		r, ok, err := tf.beforeRow(sql.TriggerInsert, nil, slices.Clone(r))
+		if err != nil {
+			return i, done, err
+		} else if !ok {
+			continue
+		}
+		if _, err := e.insertRow(tf.t, r); err != nil {
+			return i, done, err
+		}
+		if err := tf.afterRow(sql.TriggerInsert, nil, r); err != nil {
+			return i, done, err
+		}
+		done++
+	}
+	return 0, done, nil
 }
 
 // defaultValue is the value of column i in a row that does not give it.
@@ -175,8 +202,10 @@ const copyRowsPerReport = 1 << 16
 // one step of every view; inside one, the whole COPY joins the open
 // transaction. An error names its line and voids the source transaction
 // it occurs in (inside a block, the whole COPY); source transactions
-// committed before it stay committed.
-func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total int64) (int64, error) {
+// committed before it stay committed. tf, when not nil, fires the
+// table's INSERT triggers, for each row and for the COPY (whose rows are
+// one source transaction).
+func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total int64, tf *trigFire) (int64, error) {
 	explicit := e.tx != nil && e.tx.explicit
 	mark := 0
 	if explicit {
@@ -218,16 +247,27 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 			e.begin()
 			open, first = true, -1
 			fkMark = len(e.tx.log)
+			if tf != nil {
+				if err := tf.beforeStatement(sql.TriggerInsert); err != nil {
+					return fail(err)
+				}
+			}
 		}
 		if k := b.Len(); k > 0 {
 			if first < 0 {
 				first = b.Lines[0]
 			}
 			last = b.Lines[k-1]
-			if i, err := e.applyBatch(t, b.Changes, b.Rows); err != nil {
+			before := n
+			if tf != nil {
+				i, done, err := e.copyFiring(tf, b.Rows)
+				if err != nil {
+					return fail(source.At(err, t.name, b.Lines[i], ""))
+				}
+				n += int64(done - k) // the rows BEFORE triggers skipped
+			} else if i, err := e.applyBatch(t, b.Changes, b.Rows); err != nil {
 				return fail(source.At(err, t.name, b.Lines[i], ""))
 			}
-			before := n
 			n += int64(k)
 			if n/copyRowsPerReport != before/copyRowsPerReport {
 				report(false)
@@ -239,6 +279,11 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 		}
 		if b.More {
 			continue
+		}
+		if tf != nil {
+			if err := tf.end(sql.TriggerInsert); err != nil {
+				return fail(err)
+			}
 		}
 		if e.fkeys != nil {
 			if err := e.enforceForeignKeys(fkMark); err != nil {

@@ -18,6 +18,19 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	upsert := ins.OnConflict != nil && !ins.OnConflict.DoNothing
+	tf := e.fireFor(t)
+	if tf != nil {
+		if err := tf.beforeStatement(sql.TriggerInsert); err != nil {
+			return Result{}, err
+		}
+		if upsert {
+			tf.set = ins.OnConflict.SetCols
+			if err := tf.beforeStatement(sql.TriggerUpdate); err != nil {
+				return Result{}, err
+			}
+		}
+	}
 	mark := len(e.tx.log)
 	rows, err := exec.Run(ins.Source, e.queryBudget(e.dmlSource()))
 	if err != nil {
@@ -41,6 +54,14 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	n := 0
 	for _, row := range rows {
 		row = slices.Clone(row)
+		if tf != nil {
+			var ok bool
+			if row, ok, err = tf.beforeRow(sql.TriggerInsert, nil, row); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+		}
 		if oc := ins.OnConflict; oc != nil {
 			// PostgreSQL checks NOT NULL and CHECK on the proposed row
 			// before it looks for a conflict.
@@ -86,9 +107,22 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 						return Result{}, err
 					}
 				}
+				if tf != nil {
+					var ok bool
+					if newRow, ok, err = tf.beforeRow(sql.TriggerUpdate, old, newRow); err != nil {
+						return Result{}, err
+					} else if !ok {
+						continue
+					}
+				}
 				newID, err := e.updateRow(t, id, old, newRow)
 				if err != nil {
 					return Result{}, err
+				}
+				if tf != nil {
+					if err := tf.afterRow(sql.TriggerUpdate, old, newRow); err != nil {
+						return Result{}, err
+					}
 				}
 				touched[newID] = true
 				if err := ret.add(&res, newRow); err != nil {
@@ -102,11 +136,29 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
+		if tf != nil {
+			if err := tf.afterRow(sql.TriggerInsert, nil, row); err != nil {
+				return Result{}, err
+			}
+		}
 		touched[id] = true
 		if err := ret.add(&res, row); err != nil {
 			return Result{}, err
 		}
 		n++
+	}
+	if tf != nil {
+		if upsert {
+			if err := tf.afterStatement(sql.TriggerUpdate); err != nil {
+				return Result{}, err
+			}
+		}
+		if err := tf.afterStatement(sql.TriggerInsert); err != nil {
+			return Result{}, err
+		}
+		if err := tf.fire(); err != nil {
+			return Result{}, err
+		}
 	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
@@ -287,8 +339,15 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	tf := e.fireFor(t)
+	if tf != nil {
+		tf.set = up.SetCols
+		if err := tf.beforeStatement(sql.TriggerUpdate); err != nil {
+			return Result{}, err
+		}
+	}
 	if up.Rows != nil {
-		return e.execUpdateRows(t, up)
+		return e.execUpdateRows(t, up, tf)
 	}
 	mark := len(e.tx.log)
 	ts, err := e.targets(t, up.From, up.Where)
@@ -306,22 +365,44 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 			return Result{}, err
 		}
 	}
+	n := 0
 	for i, tg := range ts {
-		if _, err := e.updateRow(t, tg.id, tg.row, newRows[i]); err != nil {
+		old, newRow := tg.row, newRows[i]
+		if tf != nil {
+			var ok bool
+			if old, ok = t.rows.Get(tg.id); !ok {
+				continue // a trigger deleted it
+			}
+			if newRow, ok, err = tf.beforeRow(sql.TriggerUpdate, old, newRow); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+		}
+		if _, err := e.updateRow(t, tg.id, old, newRow); err != nil {
 			return Result{}, err
 		}
-		env := newRows[i]
+		if tf != nil {
+			if err := tf.afterRow(sql.TriggerUpdate, old, newRow); err != nil {
+				return Result{}, err
+			}
+		}
+		n++
+		env := newRow
 		if up.From != nil {
-			env = append(slices.Clone(newRows[i]), tg.env[len(t.cols):]...)
+			env = append(slices.Clone(newRow), tg.env[len(t.cols):]...)
 		}
 		if err := ret.add(&res, env); err != nil {
 			return Result{}, err
 		}
 	}
+	if err := tf.end(sql.TriggerUpdate); err != nil {
+		return Result{}, err
+	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
-	res.Tag = countTag("UPDATE ", len(ts))
+	res.Tag = countTag("UPDATE ", n)
 	return res, nil
 }
 
@@ -330,8 +411,14 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	tf := e.fireFor(t)
+	if tf != nil {
+		if err := tf.beforeStatement(sql.TriggerDelete); err != nil {
+			return Result{}, err
+		}
+	}
 	if del.Rows != nil {
-		return e.execDeleteRows(t, del)
+		return e.execDeleteRows(t, del, tf)
 	}
 	mark := len(e.tx.log)
 	ts, err := e.targets(t, del.Using, del.Where)
@@ -341,16 +428,35 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
+	n := 0
 	for _, tg := range ts {
+		old := tg.row
+		if tf != nil {
+			var ok bool
+			if old, ok, err = tf.deleting(tg.id); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+		}
 		e.deleteRow(t, tg.id)
+		if tf != nil {
+			if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
+				return Result{}, err
+			}
+		}
+		n++
 		if err := ret.add(&res, tg.env); err != nil {
 			return Result{}, err
 		}
 	}
+	if err := tf.end(sql.TriggerDelete); err != nil {
+		return Result{}, err
+	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
-	res.Tag = countTag("DELETE ", len(ts))
+	res.Tag = countTag("DELETE ", n)
 	return res, nil
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -23,6 +24,28 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	tf := e.fireFor(t)
+	var ops []int16 // the kinds of action of the clauses: INSERT, UPDATE, DELETE
+	if tf != nil {
+		for _, op := range []int16{sql.TriggerInsert, sql.TriggerUpdate, sql.TriggerDelete} {
+			for _, c := range m.Clauses {
+				if mergeOps[c.Action] == op {
+					ops = append(ops, op)
+					break
+				}
+			}
+		}
+		for _, c := range m.Clauses {
+			if c.Action == sql.MergeUpdate {
+				tf.set = append(tf.set, c.SetCols...)
+			}
+		}
+		for _, op := range ops {
+			if err := tf.beforeStatement(op); err != nil {
+				return Result{}, err
+			}
+		}
+	}
 	mark := len(e.tx.log)
 	rows, err := e.runTargets(m.Join, mark, e.tableRows(t))
 	if err != nil {
@@ -40,11 +63,24 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 		if c == nil || c.Action == sql.MergeNothing {
 			continue
 		}
-		n++
 		if !matched {
+			if tf != nil {
+				var ok bool
+				if row, ok, err = tf.beforeRow(sql.TriggerInsert, nil, row); err != nil {
+					return Result{}, err
+				} else if !ok {
+					continue
+				}
+			}
 			if _, err := e.insertRow(t, row); err != nil {
 				return Result{}, err
 			}
+			if tf != nil {
+				if err := tf.afterRow(sql.TriggerInsert, nil, row); err != nil {
+					return Result{}, err
+				}
+			}
+			n++
 			continue
 		}
 		id := uint64(r[0].Int())
@@ -53,17 +89,62 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 				WithHint("Ensure that not more than one source row matches any one target row.")
 		}
 		acted[id] = true
+		old, ok := t.rows.Get(id)
+		if tf != nil && !ok {
+			continue // a trigger deleted it
+		}
 		if c.Action == sql.MergeDelete {
+			if tf != nil {
+				if _, ok, err := tf.beforeRow(sql.TriggerDelete, old, nil); err != nil {
+					return Result{}, err
+				} else if !ok {
+					continue
+				}
+			}
 			e.deleteRow(t, id)
+			if tf != nil {
+				if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
+					return Result{}, err
+				}
+			}
+			n++
 			continue
 		}
-		old, _ := t.rows.Get(id)
+		if tf != nil {
+			if row, ok, err = tf.beforeRow(sql.TriggerUpdate, old, row); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+		}
 		if _, err := e.updateRow(t, id, old, row); err != nil {
+			return Result{}, err
+		}
+		if tf != nil {
+			if err := tf.afterRow(sql.TriggerUpdate, old, row); err != nil {
+				return Result{}, err
+			}
+		}
+		n++
+	}
+	if tf != nil {
+		// PostgreSQL's order: UPDATE, DELETE, INSERT.
+		for _, op := range []int16{sql.TriggerUpdate, sql.TriggerDelete, sql.TriggerInsert} {
+			if slices.Contains(ops, op) {
+				if err := tf.afterStatement(op); err != nil {
+					return Result{}, err
+				}
+			}
+		}
+		if err := tf.fire(); err != nil {
 			return Result{}, err
 		}
 	}
 	return Result{Tag: "MERGE " + strconv.Itoa(n)}, nil
 }
+
+// mergeOps are the trigger events of MERGE's actions.
+var mergeOps = map[sql.MergeAction]int16{sql.MergeInsert: sql.TriggerInsert, sql.MergeUpdate: sql.TriggerUpdate, sql.MergeDelete: sql.TriggerDelete}
 
 // mergeClause returns the clause of m that acts on env, a row of the join
 // after its row id, with the row it writes (UPDATE's new row, INSERT's);

@@ -115,7 +115,9 @@ func (e *Engine) plannedRows(t *table, p plan.Node, mark int) ([]planned, error)
 	return slices.CompactFunc(out, func(a, b planned) bool { return a.id == b.id }), nil
 }
 
-func (e *Engine) execUpdateRows(t *table, up *sql.Update) (Result, error) {
+// execUpdateRows is execUpdate by its Rows plan; tf fires t's triggers
+// (nil for none), the BEFORE STATEMENT ones already run.
+func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result, error) {
 	mark := len(e.tx.log)
 	ps, err := e.plannedRows(t, up.Rows, mark)
 	if err != nil {
@@ -124,23 +126,48 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update) (Result, error) {
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning}
 	n := len(t.cols)
+	count := 0
 	for _, p := range ps {
-		old, _ := t.rows.Get(p.id)
-		if _, err := e.updateRow(t, p.id, old, slices.Clone(p.rest[:n])); err != nil {
+		old, ok := t.rows.Get(p.id)
+		newRow := slices.Clone(p.rest[:n])
+		env := p.rest
+		if tf != nil {
+			if !ok {
+				continue // a trigger deleted it
+			}
+			if newRow, ok, err = tf.beforeRow(sql.TriggerUpdate, old, newRow); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+			env = append(slices.Clone(newRow), p.rest[n:]...)
+		}
+		if _, err := e.updateRow(t, p.id, old, newRow); err != nil {
 			return Result{}, err
 		}
-		if err := ret.add(&res, p.rest); err != nil {
+		if tf != nil {
+			if err := tf.afterRow(sql.TriggerUpdate, old, newRow); err != nil {
+				return Result{}, err
+			}
+		}
+		count++
+		if err := ret.add(&res, env); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := tf.end(sql.TriggerUpdate); err != nil {
+		return Result{}, err
 	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
-	res.Tag = countTag("UPDATE ", len(ps))
+	res.Tag = countTag("UPDATE ", count)
 	return res, nil
 }
 
-func (e *Engine) execDeleteRows(t *table, del *sql.Delete) (Result, error) {
+// execDeleteRows is execDelete by its Rows plan; tf fires t's triggers
+// (nil for none), the BEFORE STATEMENT ones already run.
+func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result, error) {
 	mark := len(e.tx.log)
 	ps, err := e.plannedRows(t, del.Rows, mark)
 	if err != nil {
@@ -148,16 +175,35 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete) (Result, error) {
 	}
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
+	count := 0
 	for _, p := range ps {
+		var old value.Row
+		if tf != nil {
+			var ok bool
+			if old, ok, err = tf.deleting(p.id); err != nil {
+				return Result{}, err
+			} else if !ok {
+				continue
+			}
+		}
 		e.deleteRow(t, p.id)
+		if tf != nil {
+			if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
+				return Result{}, err
+			}
+		}
+		count++
 		if err := ret.add(&res, p.rest); err != nil {
 			return Result{}, err
 		}
 	}
+	if err := tf.end(sql.TriggerDelete); err != nil {
+		return Result{}, err
+	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
-	res.Tag = countTag("DELETE ", len(ps))
+	res.Tag = countTag("DELETE ", count)
 	return res, nil
 }
 

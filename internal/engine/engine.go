@@ -80,6 +80,10 @@ type Engine struct {
 	aggs map[string][]*sql.Aggregate
 	// opers are the user-defined operators by name (useroperator.go).
 	opers map[string][]*sql.Operator
+	// triggers are CREATE TRIGGER's, by table, in name order; firer is
+	// the session whose statement runs, which runs them (trigger.go).
+	triggers map[string][]*trigger
+	firer    *Session
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
@@ -571,6 +575,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 				stored = append(stored, name)
 			}
 		}
+		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -631,6 +636,9 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		}
 	}
 	for _, name := range names {
+		if e.triggers[name] != nil {
+			delete(e.triggers, name)
+		}
 		delete(e.tables, name)
 		delete(e.named, name)
 		delete(e.deps, name)

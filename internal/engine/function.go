@@ -118,15 +118,16 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 				WithHint("a call is inlined as the function's body; write the recursion as WITH RECURSIVE")
 		}
 	}
-	if f.Language == sql.LangPLpgSQL {
-		if check && !f.Trigger { // NEW, OLD and TG_* exist only in a trigger's run
-			g := f
-			if f.Polymorphic() {
-				g = f.ValidatorInstance()
-			}
-			if _, err := e.compiled(g); err != nil {
-				return Result{}, err
-			}
+	if f.Language == sql.LangPLpgSQL && check {
+		compile, g := e.compiled, f
+		if f.Trigger {
+			compile = e.compiledTrigger // with NEW and OLD
+		}
+		if f.Polymorphic() {
+			g = f.ValidatorInstance()
+		}
+		if _, err := compile(g); err != nil {
+			return Result{}, err
 		}
 	}
 	if check && f.Language != sql.LangPLpgSQL && !f.Polymorphic() { // PostgreSQL checks a polymorphic body's syntax only
@@ -142,6 +143,11 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		}
 		if err := e.store.Create(&StoredRelation{Name: sig, Kind: KindFunction, SQL: rec.text}); err != nil {
 			return Result{}, err
+		}
+		if old != nil {
+			if err := e.restoreTriggersOf(sig); err != nil {
+				return Result{}, err
+			}
 		}
 	}
 	if e.funcs == nil {
@@ -227,6 +233,10 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 		}
 	}
+	var err error
+	if notices, err = e.dropFunctionTriggers(gone, d.Cascade, notices); err != nil {
+		return Result{}, err
+	}
 	var views []string
 	for _, f := range gone {
 		for _, v := range e.callers(f.Signature()) {
@@ -248,7 +258,7 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 			Detail:  strings.Join(lines, "\n"),
 			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 	}
-	notices, err := e.dropCascaded(notices, views)
+	notices, err = e.dropCascaded(notices, views)
 	if err != nil {
 		return Result{}, err
 	}

@@ -191,7 +191,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do, *sql.Call:
 		return accessWrite
-	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable:
+	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
+		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
 		}
@@ -366,8 +367,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 			e.tx = e.newTxn(true)
 		}
 		e.deadline = s.deadline // for the queries of writes (queryBudget)
+		e.firer = s             // runs the triggers its statement fires
 		res, err = s.execBound(b, rec)
-		e.deadline = time.Time{}
+		e.deadline, e.firer = time.Time{}, nil
 	}
 	e.takeNoticesInto(&res)
 	e.mu.Unlock()
@@ -587,6 +589,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			what = "REVOKE"
 		}
 		return s.ddl(what, func() (Result, error) { return e.grant(b) })
+	case *sql.CreateTrigger:
+		return s.ddl("CREATE TRIGGER", func() (Result, error) { return e.createTrigger(b, rec.text) })
+	case *sql.DropTrigger:
+		return s.ddl("DROP TRIGGER", func() (Result, error) { return e.dropTrigger(b) })
+	case *sql.AlterTriggers:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterTriggers(b) })
 	case *sql.Subscribe:
 		return s.subscribeStmt(b.View)
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:

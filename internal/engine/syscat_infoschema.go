@@ -26,6 +26,7 @@ var infoSchemaRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"information_schema.check_constraints":       infoCheckConstraints,
 	"information_schema.sequences":               infoSequences,
 	"information_schema.routines":                infoRoutines,
+	"information_schema.triggers":                infoTriggers,
 }
 
 func yesNo(b bool) string {

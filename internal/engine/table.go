@@ -46,6 +46,9 @@ type table struct {
 	// fkeyed is set while a FOREIGN KEY constraint references the table
 	// or the table has one (fkey.go).
 	fkeyed bool
+	// trig are the table's triggers in name order, nil for none
+	// (trigger.go).
+	trig []*trigger
 
 	// read caches whether some view reads the table, for the set of
 	// views numbered readGen (Engine.isRead).

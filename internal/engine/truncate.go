@@ -32,6 +32,16 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 		return Result{}, err
 	}
 	return e.autocommit(func() (Result, error) {
+		// Every table's BEFORE TRUNCATE triggers run before any row goes,
+		// the AFTER ones once all are gone, as in PostgreSQL.
+		fires := make([]*trigFire, len(ts))
+		for i, t := range ts {
+			if fires[i] = e.fireFor(t); fires[i] != nil {
+				if err := fires[i].beforeStatement(sql.TriggerTruncate); err != nil {
+					return Result{}, err
+				}
+			}
+		}
 		var ids []uint64
 		for _, t := range ts {
 			ids = ids[:0]
@@ -45,6 +55,11 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 		}
 		if tr.RestartIdentity {
 			e.restartOwned(ts)
+		}
+		for _, f := range fires {
+			if err := f.end(sql.TriggerTruncate); err != nil {
+				return Result{}, err
+			}
 		}
 		return Result{Tag: "TRUNCATE TABLE", Notices: notices}, nil
 	})

@@ -41,6 +41,9 @@ type Signature struct {
 	// Text is the function's signature in errors' context when it is not
 	// Name and Types' (a polymorphic function's declared types).
 	Text string
+	// Trigger says that the function returns trigger: it runs by
+	// CallTrigger, with NEW, OLD and the TG_* variables.
+	Trigger bool
 }
 
 // Func is a compiled body. It is read-only once compiled, but for the
@@ -94,6 +97,15 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 		f.datums = append(f.datums, dt)
 	}
 	f.found = f.nparams
+	if sig.Trigger {
+		// The grammar declares NEW and OLD after FOUND; CallTrigger
+		// binds them, no block declares them.
+		for i := f.found + 1; i < len(f.datums) && i <= f.found+2; i++ {
+			if d := f.datums[i]; d.record && (d.name == "new" || d.name == "old") {
+				d.implicit = true
+			}
+		}
+	}
 	for _, d := range f.datums {
 		if d.cursor != nil && d.cursor.argRow >= 0 && d.cursor.argRow < len(f.datums) {
 			// A bound cursor's arguments are variables of its OPEN only.

@@ -107,6 +107,9 @@ type call struct {
 	// rows are those RETURN NEXT and RETURN QUERY returned so far.
 	rows []value.Row
 	ret  value.Value
+	// retType is the type of the value RETURN gave, which a trigger's
+	// row must match.
+	retType value.Type
 	// caught are the errors of the exception handlers running, innermost
 	// last: what RAISE; raises again and GET STACKED DIAGNOSTICS reads.
 	caught []*pgerr.Error

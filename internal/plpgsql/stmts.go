@@ -466,8 +466,10 @@ func (c *call) returnStmt(s *returnStmt) (control, error) {
 			if v, err = c.rt.Assign(v, c.f.sig.Result[0].Type); err != nil {
 				return control{}, err
 			}
+		case c.f.sig.Trigger && !v.IsNull() && v.Kind() != value.Record:
+			return control{}, pgerr.New(pgerr.DatatypeMismatch, "cannot return non-composite value from function returning composite type")
 		}
-		c.ret = v
+		c.ret, c.retType = v, t
 	}
 	return control{kind: ctlReturn}, nil
 }

@@ -233,7 +233,7 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetCallStmt() != nil:
 		return b.bindCall(n.GetCallStmt())
 	case n.GetCreateTrigStmt() != nil:
-		return nil, b.refuseTrigger(n.GetCreateTrigStmt())
+		return b.bindCreateTrigger(n.GetCreateTrigStmt())
 	}
 	if l, ok := bindListen(n); ok {
 		return l, nil

@@ -111,6 +111,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}
+	if at, err := b.bindAlterTriggers(as); at != nil || err != nil {
+		return at, err
+	}
 	w, at, err := b.alterTarget(as.Relation, as.MissingOk)
 	if w == nil || err != nil {
 		return at, err

@@ -388,6 +388,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropAggregate(ds)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return b.bindDropOperator(ds)
+	case pg_query.ObjectType_OBJECT_TRIGGER:
+		return b.bindDropTrigger(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

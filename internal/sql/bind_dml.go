@@ -284,6 +284,7 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, ta
 	if out.DoNothing {
 		return out, nil
 	}
+	out.SetCols = setTargetCols(rel, oc.TargetList)
 	if anySubLink(oc.WhereClause) || anySubLink(oc.TargetList...) || multiAssignSub(oc.TargetList) {
 		var err error
 		out.Rows, err = b.bindConflictRows(oc, rel, tableScope)
@@ -389,7 +390,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		return nil, err
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
-	out := &Update{Table: rel.Name}
+	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
 	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {

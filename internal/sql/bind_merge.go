@@ -43,6 +43,7 @@ type MergeClause struct {
 	Action  MergeAction
 	Cond    expr.Expr   // the AND condition; nil for none
 	Set     []Assign    // UPDATE's
+	SetCols []int       // the columns UPDATE's SET list assigns, with or without Rows
 	Row     []expr.Expr // INSERT's row, of the table's width, defaults filled in
 	// Rows, when the clause's condition or action holds a subquery,
 	// replaces Cond, Set and Row: a plan over a plan.Target of the row the
@@ -210,7 +211,7 @@ func (b *binder) mergeClause(rel *Relation, alias string, ssc *scope, w *pg_quer
 	sc := mergeScope(rel, alias, ssc, out.Matched)
 	switch w.CommandType {
 	case pg_query.CmdType_CMD_UPDATE:
-		out.Action = MergeUpdate
+		out.Action, out.SetCols = MergeUpdate, setTargetCols(rel, w.TargetList)
 	case pg_query.CmdType_CMD_DELETE:
 		out.Action = MergeDelete
 	case pg_query.CmdType_CMD_INSERT:

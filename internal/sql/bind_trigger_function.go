@@ -1,8 +1,6 @@
 package sql
 
 import (
-	pg_query "github.com/pganalyze/pg_query_go/v6"
-
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -26,15 +24,4 @@ func (b *binder) triggerResult(f *Function) error {
 // in an expression or in FROM.
 func ErrTriggerCall() error {
 	return pgerr.New(pgerr.FeatureNotSupported, "trigger functions can only be called as triggers")
-}
-
-// refuseTrigger refuses CREATE TRIGGER, pointing at the statement: no
-// DML path runs trigger functions yet.
-func (b *binder) refuseTrigger(ct *pg_query.CreateTrigStmt) error {
-	kind := "CREATE TRIGGER"
-	if ct.Isconstraint {
-		kind = "CREATE CONSTRAINT TRIGGER"
-	}
-	return b.refuse(0, "%s is not supported", kind).
-		WithHint("a trigger function may be created, but no statement runs it yet; write the rows' changes in the statements themselves")
 }

@@ -156,6 +156,9 @@ type OnConflict struct {
 	// proposed row (EXCLUDED), so EXCLUDED.c is column len(table)+c.
 	Set   []Assign
 	Where expr.Expr
+	// SetCols are the columns the SET list assigns (for UPDATE OF
+	// triggers), with or without Rows.
+	SetCols []int
 	// Rows, when the SET list or WHERE holds a subquery, replaces Set and
 	// Where: a plan over a plan.Target of the existing row followed by the
 	// proposed row, whose one row is the new row, or no row when WHERE
@@ -179,8 +182,11 @@ type Insert struct {
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
 // table's row followed by the FROM relation's row.
 type Update struct {
-	Table     string
-	Set       []Assign
+	Table string
+	Set   []Assign
+	// SetCols are the columns the SET list assigns (for UPDATE OF
+	// triggers), with or without Rows.
+	SetCols   []int
 	From      plan.Node
 	Where     expr.Expr
 	Returning []expr.Expr

@@ -1,0 +1,355 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Triggers (CREATE TRIGGER) keep, per table, the list of its triggers in
+// name order, the order PostgreSQL fires them in. The list hangs on the
+// table (table.trig, relinked by linkTriggers after any change of
+// triggers or tables), so that a statement on a table without triggers
+// pays one nil check; firing is trigger_fire.go's.
+//
+// A trigger names its function by signature: CREATE OR REPLACE FUNCTION
+// changes the body the trigger runs, DROP FUNCTION refuses to drop a
+// function a trigger uses (2BP01) unless CASCADE drops the trigger, and
+// DROP TABLE drops the table's triggers. The store keeps a trigger as its
+// CREATE TRIGGER statement (followed by ALTER TABLE … DISABLE TRIGGER
+// when it is disabled), stored again after its function whenever the
+// function is, so that it is recreated after it at open.
+
+// KindTrigger is the kind of a stored trigger.
+const KindTrigger RelKind = "trigger"
+
+// trigger is one trigger of a table.
+type trigger struct {
+	name, table string
+	// typ is pg_trigger.tgtype (sql.TriggerRow, sql.TriggerBefore, the
+	// events).
+	typ int16
+	// cols are UPDATE OF's columns; nil for any.
+	cols []int
+	// when is the WHEN condition over the old row followed by the new.
+	when    expr.Expr
+	whenSQL string
+	// fn and fnSig name the function.
+	fn, fnSig string
+	args      []string
+	enabled   bool
+	// text is the CREATE TRIGGER statement.
+	text string
+}
+
+// storeName is the trigger's name in the store, apart from relations'.
+func (tr *trigger) storeName() string { return "trigger " + tr.name + " on " + tr.table }
+
+// storeText is what the store keeps of the trigger: its CREATE TRIGGER,
+// and its disabling.
+func (tr *trigger) storeText() string {
+	if tr.enabled {
+		return tr.text
+	}
+	return strings.TrimRight(strings.TrimSpace(tr.text), ";") + ";\nALTER TABLE " + expr.QuoteIdent(tr.table) + " DISABLE TRIGGER " + expr.QuoteIdent(tr.name)
+}
+
+// store records the trigger in the store, replacing what it held of it.
+func (e *Engine) storeTrigger(tr *trigger, replace bool) error {
+	if e.store == nil {
+		return nil
+	}
+	if replace {
+		if err := e.store.Drop([]string{tr.storeName()}); err != nil {
+			return err
+		}
+	}
+	return e.store.Create(&StoredRelation{Name: tr.storeName(), Kind: KindTrigger, SQL: tr.storeText()})
+}
+
+// linkTriggers hangs each table's triggers on it.
+func (e *Engine) linkTriggers() {
+	for name, t := range e.tables {
+		t.trig = nil
+		if l := e.triggers[name]; len(l) > 0 {
+			t.trig = l
+		}
+	}
+}
+
+// triggerIndex returns the position of the trigger name in list, or -1.
+func triggerIndex(list []*trigger, name string) int {
+	for i, tr := range list {
+		if tr.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, error) {
+	t, ok := e.tables[ct.Table]
+	switch {
+	case !ok:
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "relation %q cannot have triggers", ct.Table).
+			WithDetail("This operation is not supported for system views.")
+	case t.temp:
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE TRIGGER on temporary table %q is not supported", t.def.Name)
+	case t.def.ChangeStream:
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE TRIGGER on change-stream table %q is not supported", ct.Table).
+			WithHint("its rows arrive as change events, which fire no trigger")
+	}
+	list := e.triggers[ct.Table]
+	i := triggerIndex(list, ct.Name)
+	if i >= 0 && !ct.Replace {
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", ct.Name, ct.Table)
+	}
+	tr := &trigger{name: ct.Name, table: ct.Table, typ: ct.Type, cols: ct.Cols, when: ct.When, whenSQL: ct.WhenSQL,
+		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text}
+	if err := e.storeTrigger(tr, i >= 0); err != nil {
+		return Result{}, err
+	}
+	if e.triggers == nil {
+		e.triggers = map[string][]*trigger{}
+	}
+	if i >= 0 {
+		list[i] = tr
+	} else {
+		list = append(list, tr)
+		slices.SortFunc(list, func(a, b *trigger) int { return strings.Compare(a.name, b.name) })
+	}
+	e.triggers[ct.Table] = list
+	e.linkTriggers()
+	return Result{Tag: "CREATE TRIGGER"}, nil
+}
+
+func (e *Engine) dropTrigger(d *sql.DropTrigger) (Result, error) {
+	if _, ok := e.Relation(d.Table); !ok {
+		if d.IfExists {
+			return Result{Tag: "DROP TRIGGER", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", d.Table)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", d.Table)
+	}
+	i := triggerIndex(e.triggers[d.Table], d.Name)
+	if i < 0 {
+		if d.IfExists {
+			return Result{Tag: "DROP TRIGGER", Notices: []string{fmt.Sprintf("trigger %q for relation %q does not exist, skipping", d.Name, d.Table)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", d.Name, d.Table)
+	}
+	if err := e.removeTriggers([]*trigger{e.triggers[d.Table][i]}); err != nil {
+		return Result{}, err
+	}
+	return Result{Tag: "DROP TRIGGER"}, nil
+}
+
+// removeTriggers drops triggers, from the store first.
+func (e *Engine) removeTriggers(gone []*trigger) error {
+	if e.store != nil && len(gone) > 0 {
+		names := make([]string, len(gone))
+		for i, tr := range gone {
+			names[i] = tr.storeName()
+		}
+		if err := e.store.Drop(names); err != nil {
+			return err
+		}
+	}
+	for _, tr := range gone {
+		l := slices.DeleteFunc(e.triggers[tr.table], func(x *trigger) bool { return x == tr })
+		if len(l) == 0 {
+			delete(e.triggers, tr.table)
+		} else {
+			e.triggers[tr.table] = l
+		}
+	}
+	e.linkTriggers()
+	return nil
+}
+
+// tableTriggerNames are the store's names of the triggers of the tables
+// in gone, which go with them.
+func (e *Engine) tableTriggerNames(gone map[string]bool) []string {
+	var out []string
+	for name, l := range e.triggers {
+		if gone[name] {
+			for _, tr := range l {
+				out = append(out, tr.storeName())
+			}
+		}
+	}
+	return out
+}
+
+// alterTriggers runs ALTER TABLE … {ENABLE | DISABLE} TRIGGER.
+func (e *Engine) alterTriggers(a *sql.AlterTriggers) (Result, error) {
+	list := e.triggers[a.Table]
+	changed := map[*trigger]bool{}
+	for _, c := range a.Cmds {
+		if c.All {
+			for _, tr := range list {
+				changed[tr] = true
+			}
+			continue
+		}
+		i := triggerIndex(list, c.Name)
+		if i < 0 {
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", c.Name, a.Table)
+		}
+		changed[list[i]] = true
+	}
+	state := map[*trigger]bool{}
+	for _, tr := range list {
+		state[tr] = tr.enabled
+	}
+	for _, c := range a.Cmds {
+		for _, tr := range list {
+			if c.All || tr.name == c.Name {
+				state[tr] = c.Enable
+			}
+		}
+	}
+	for _, tr := range list {
+		if !changed[tr] || state[tr] == tr.enabled {
+			continue
+		}
+		tr.enabled = state[tr]
+		if err := e.storeTrigger(tr, true); err != nil {
+			tr.enabled = !tr.enabled
+			return Result{}, err
+		}
+	}
+	return Result{Tag: "ALTER TABLE"}, nil
+}
+
+// triggersUsing are the triggers whose function has signature sig, by
+// table then name.
+func (e *Engine) triggersUsing(sig string) []*trigger {
+	var out []*trigger
+	for _, table := range sortedKeys(e.triggers) {
+		for _, tr := range e.triggers[table] {
+			if tr.fnSig == sig {
+				out = append(out, tr)
+			}
+		}
+	}
+	return out
+}
+
+// restoreTriggersOf stores again, after their function, the triggers of
+// the function of signature sig, which the store has just recorded
+// anew: at open each is then recreated after it.
+func (e *Engine) restoreTriggersOf(sig string) error {
+	for _, tr := range e.triggersUsing(sig) {
+		if err := e.storeTrigger(tr, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropFunctionTriggers handles the triggers that use the functions DROP
+// FUNCTION drops: without CASCADE they are 2BP01, with it they go, each
+// with PostgreSQL's notice.
+func (e *Engine) dropFunctionTriggers(gone []*sql.Function, cascade bool, notices []string) ([]string, error) {
+	var users []*trigger
+	var lines []string
+	for _, f := range gone {
+		for _, tr := range e.triggersUsing(f.Signature()) {
+			users = append(users, tr)
+			lines = append(lines, fmt.Sprintf("trigger %s on table %s depends on function %s", tr.name, tr.table, f.Signature()))
+		}
+	}
+	if len(users) == 0 {
+		return notices, nil
+	}
+	if !cascade {
+		return nil, &pgerr.Error{Code: pgerr.DependentObjects,
+			Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", gone[0].Signature()),
+			Detail:  strings.Join(lines, "\n"),
+			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	for _, tr := range users {
+		notices = append(notices, fmt.Sprintf("drop cascades to trigger %s on table %s", tr.name, tr.table))
+	}
+	return notices, e.removeTriggers(users)
+}
+
+// pgTrigger lists the triggers in pg_trigger, by table then name.
+func pgTrigger(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' || rel.t == nil {
+			continue
+		}
+		for _, tr := range rel.t.trig {
+			var args []byte
+			for _, a := range tr.args {
+				args = append(append(args, a...), 0)
+			}
+			attrs := make([]int16, len(tr.cols))
+			for i, c := range tr.cols {
+				attrs[i] = int16(c + 1)
+			}
+			enabled := "O"
+			if !tr.enabled {
+				enabled = "D"
+			}
+			var qual any
+			if tr.when != nil {
+				qual = tr.whenSQL
+			}
+			r.add("oid", objectOID("trigger", tr.table+"."+tr.name), "tgrelid", rel.oid, "tgparentid", uint32(0), "tgname", tr.name,
+				"tgfoid", objectOID("function", expr.QuoteIdent(tr.fn)+"()"), "tgtype", int64(tr.typ), "tgenabled", enabled,
+				"tgisinternal", false, "tgconstrrelid", uint32(0), "tgconstrindid", uint32(0), "tgconstraint", uint32(0),
+				"tgdeferrable", false, "tginitdeferred", false, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
+				"tgargs", value.NewBytea(args), "tgqual", qual)
+		}
+	}
+}
+
+// infoTriggers lists information_schema.triggers: a row per trigger and
+// event (TRUNCATE is not an event there), numbered by action_order among
+// the table's triggers of the same event, timing and level, in name
+// order. action_condition is the WHEN condition as written, where
+// PostgreSQL deparses it.
+func infoTriggers(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.kind != 'r' || rel.t == nil {
+			continue
+		}
+		for _, op := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate} {
+			order := map[int16]int64{}
+			for _, tr := range rel.t.trig {
+				if tr.typ&op == 0 {
+					continue
+				}
+				kind := tr.typ & (sql.TriggerRow | sql.TriggerBefore)
+				order[kind]++
+				var cond any
+				if tr.when != nil {
+					cond = "(" + tr.whenSQL + ")"
+				}
+				args := make([]string, len(tr.args))
+				for i, a := range tr.args {
+					args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+				}
+				level, timing := "STATEMENT", "AFTER"
+				if kind&sql.TriggerRow != 0 {
+					level = "ROW"
+				}
+				if kind&sql.TriggerBefore != 0 {
+					timing = "BEFORE"
+				}
+				r.add("trigger_catalog", DatabaseName, "trigger_schema", "public", "trigger_name", tr.name,
+					"event_manipulation", opNames[op], "event_object_catalog", DatabaseName, "event_object_schema", "public",
+					"event_object_table", tr.table, "action_order", order[kind], "action_condition", cond,
+					"action_statement", "EXECUTE FUNCTION "+expr.QuoteIdent(tr.fn)+"("+strings.Join(args, ", ")+")",
+					"action_orientation", level, "action_timing", timing)
+			}
+		}
+	}
+}
