@@ -274,6 +274,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if s.closed {
 		return nil, errClosed
 	}
+	if err := s.startInterrupts(); err != nil {
+		return nil, err
+	}
 	if err := s.e.haltErr(); err != nil {
 		return nil, err
 	}
@@ -438,6 +441,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		if !s.deadline.IsZero() {
 			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
 		}
+		bud.Interrupted = s.interrupted
 		if e.callsRoutine(rec) {
 			return e.autocommit(func() (Result, error) { return execSelect(b.Plan, bud) })
 		}

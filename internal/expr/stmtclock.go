@@ -36,6 +36,10 @@ type StmtClock struct {
 	// at which a sleep stops with Late's error (SleepCall).
 	Deadline time.Time
 	Late     func() error
+	// Interrupted, when set, returns the error of an interrupt another
+	// session raised (pg_cancel_backend), which a sleep asks while it
+	// waits.
+	Interrupted func() error
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:
