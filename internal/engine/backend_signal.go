@@ -30,7 +30,7 @@ func (s *Session) SignalBackend(pid int32, terminate bool) (bool, error) {
 	}
 	if pid == s.BackendPID() {
 		s.interrupt(code)
-		return true, s.interrupted()
+		return true, s.Interrupted()
 	}
 	acts := &s.e.acts
 	acts.mu.Lock()
@@ -61,9 +61,9 @@ func (s *Session) interrupt(code int32) {
 	}
 }
 
-// interrupted is the error of the interrupt raised, nil for none: the
-// statement's cancellation points call it.
-func (s *Session) interrupted() error {
+// Interrupted implements expr.Interrupter: the error of the interrupt
+// raised, nil for none. The statement's cancellation points call it.
+func (s *Session) Interrupted() error {
 	switch s.act.intr.Load() {
 	case intrCancel:
 		s.act.intr.CompareAndSwap(intrCancel, intrNone)

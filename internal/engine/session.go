@@ -441,7 +441,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		if !s.deadline.IsZero() {
 			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
 		}
-		bud.Interrupted = s.interrupted
+		bud.Interrupts = s
 		if e.callsRoutine(rec) {
 			return e.autocommit(func() (Result, error) { return execSelect(b.Plan, bud) })
 		}

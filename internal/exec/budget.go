@@ -25,10 +25,10 @@ type Budget struct {
 	// clock costs nothing per row.
 	Deadline time.Time
 	Late     func() error
-	// Interrupted, when set, is asked at the same pace for the error of
+	// Interrupts, when set, is asked at the same pace for the error of
 	// an interrupt another session raised (pg_cancel_backend).
-	Interrupted func() error
-	charges     uint32
+	Interrupts expr.Interrupter
+	charges    uint32
 }
 
 // checkEvery is how many charges pass between two looks at the clock.
@@ -68,10 +68,10 @@ func (b *Budget) charge(n int64) error {
 	if b.Max > 0 && b.held > b.Max {
 		return b.Over(b.held)
 	}
-	if b.Late != nil || b.Interrupted != nil {
+	if b.Late != nil || b.Interrupts != nil {
 		if b.charges++; b.charges%checkEvery == 0 {
-			if b.Interrupted != nil {
-				if err := b.Interrupted(); err != nil {
+			if b.Interrupts != nil {
+				if err := b.Interrupts.Interrupted(); err != nil {
 					return err
 				}
 			}

@@ -98,7 +98,9 @@ func sleepUntil(c *StmtClock, w wake) (value.Value, error) {
 	}
 	var intr func() error
 	if c != nil {
-		intr = c.Interrupted
+		if c.Interrupts != nil {
+			intr = c.Interrupts.Interrupted
+		}
 	}
 	for w.forever || time.Until(w.at) > 0 {
 		if intr == nil && w.forever {
