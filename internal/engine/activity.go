@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -24,6 +25,8 @@ type activity struct {
 	// for, if any.
 	query, state, wait                               string
 	backendStart, xactStart, queryStart, stateChange int64
+	// intr is the interrupt another session raised (backend_signal.go).
+	intr atomic.Int32
 }
 
 // activities are the sessions pg_stat_activity lists, held weakly: a
@@ -37,6 +40,7 @@ type activities struct {
 
 // activityStart records the start of a statement of text.
 func (s *Session) activityStart(text string) {
+	s.forgetCancel()
 	now := expr.ClockMicros()
 	a := &s.act
 	if !a.on {

@@ -282,6 +282,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if s.closed {
 		return nil, errClosed
 	}
+	if err := s.startInterrupts(); err != nil {
+		return nil, err
+	}
 	if err := s.e.haltErr(); err != nil {
 		return nil, err
 	}
@@ -451,6 +454,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		if !s.deadline.IsZero() {
 			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
 		}
+		bud.Interrupts = s
 		if e.callsRoutine(rec) {
 			return e.autocommit(func() (Result, error) { return execSelect(b.Plan, bud) })
 		}

@@ -256,6 +256,10 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 		name(value.RegProcedure, p.oid, p.signature(), p.name+"("+strings.Join(p.argKeys(), ",")+")")
 		sc.FuncArgs[p.oid], sc.FuncResults[p.oid] = p.argText, p.resultText
 	}
+	for _, op := range o.opers {
+		name(value.RegOper, op.oid, op.name, op.name)
+		name(value.RegOperator, op.oid, op.sig, op.sig)
+	}
 	for _, n := range []uint32{pgCatalogOID, publicOID, infoSchemaOID} {
 		name(value.RegNamespace, n, nspName(n), nspName(n))
 	}

@@ -52,6 +52,7 @@ type catalogObjects struct {
 	types    []catType
 	procs    []catProc
 	roles    []catRole
+	opers    []catOper
 	descs    map[expr.DescKey]string
 	locks    []lockRow     // pg_locks' (advisory.go)
 	activity []activityRow // pg_stat_activity's (activity.go)
@@ -136,6 +137,7 @@ type catProc struct {
 	// kind is pg_proc.prokind: "" for a function ('f'), "a" for an
 	// aggregate, "p" for a procedure (which returns nothing).
 	kind string
+	agg  *catAgg // an aggregate's pg_aggregate row
 }
 
 type catRole struct {
@@ -150,6 +152,7 @@ var catalogRelOIDs = map[string]uint32{
 	"pg_attrdef": 2604, "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_am": 2601,
 	"pg_trigger": 2620, "pg_description": 2609, "pg_enum": 3501, "pg_namespace": 2615, "pg_depend": 2608,
 	"pg_database": 1262, "pg_collation": 3456, "pg_range": 3541, "pg_sequence": 2224,
+	"pg_operator": 2617, "pg_aggregate": 2600,
 }
 
 var builtinByKind = func() map[value.Kind]*value.BuiltinType {
@@ -276,6 +279,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	o.types = e.catalogTypes()
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
+	o.opers = e.catalogOperators()
 	for _, r := range o.rels {
 		for col, text := range e.comments[r.name] {
 			if r.nsp != publicOID {

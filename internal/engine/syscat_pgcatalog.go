@@ -27,6 +27,8 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_constraint":    pgConstraint,
 	"pg_catalog.pg_attrdef":       pgAttrdef,
 	"pg_catalog.pg_proc":          pgProc,
+	"pg_catalog.pg_aggregate":     pgAggregate,
+	"pg_catalog.pg_operator":      pgOperator,
 	"pg_catalog.pg_enum":          pgEnum,
 	"pg_catalog.pg_range":         pgRange,
 	"pg_catalog.pg_description":   pgDescription,
@@ -259,6 +261,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
 			"typdefault", def)
 	}
+	pgTypeBuiltins(r)
 }
 
 // int2vector prints numbers as PostgreSQL's int2vector and oidvector do:
@@ -353,6 +356,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", 0, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
 	}
+	pgProcBuiltins(r)
 }
 
 func pgEnum(o *catalogObjects, r *catRows) {

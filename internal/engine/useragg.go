@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -225,8 +227,31 @@ func (e *Engine) catalogAggregates() []catProc {
 				p.ret, p.resultText = e.typeOID(res, nil), res.String()
 			}
 			p.oid = objectOID("function", p.signature())
+			p.agg = e.catalogAgg(a)
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// catalogAgg is what pg_aggregate shows of a.
+func (e *Engine) catalogAgg(a *sql.Aggregate) *catAgg {
+	name := func(n []*pg_query.Node) string {
+		if n == nil {
+			return ""
+		}
+		return sql.FuncName(n)
+	}
+	c := &catAgg{trans: name(a.SFunc), final: name(a.FinalFunc), combine: name(a.CombineFunc), mtrans: name(a.MSFunc),
+		minv: name(a.MInvFunc), mfinal: name(a.MFinalFunc), transType: e.typeOID(a.SType.Type, nil)}
+	if a.MSType != nil {
+		c.mTransType = e.typeOID(a.MSType.Type, nil)
+	}
+	if a.HasInit {
+		c.initVal = a.InitCond
+	}
+	if a.MInitCond != nil {
+		c.mInitVal = *a.MInitCond
+	}
+	return c
 }

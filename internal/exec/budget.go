@@ -25,7 +25,10 @@ type Budget struct {
 	// clock costs nothing per row.
 	Deadline time.Time
 	Late     func() error
-	charges  uint32
+	// Interrupts, when set, is asked at the same pace for the error of
+	// an interrupt another session raised (pg_cancel_backend).
+	Interrupts expr.Interrupter
+	charges    uint32
 }
 
 // checkEvery is how many charges pass between two looks at the clock.
@@ -65,9 +68,16 @@ func (b *Budget) charge(n int64) error {
 	if b.Max > 0 && b.held > b.Max {
 		return b.Over(b.held)
 	}
-	if b.Late != nil {
-		if b.charges++; b.charges%checkEvery == 0 && time.Now().After(b.Deadline) {
-			return b.Late()
+	if b.Late != nil || b.Interrupts != nil {
+		if b.charges++; b.charges%checkEvery == 0 {
+			if b.Interrupts != nil {
+				if err := b.Interrupts.Interrupted(); err != nil {
+					return err
+				}
+			}
+			if b.Late != nil && time.Now().After(b.Deadline) {
+				return b.Late()
+			}
 		}
 	}
 	return nil

@@ -35,6 +35,11 @@ type Backend interface {
 	TxID(assign bool) (id int64, ok bool)
 	// Snapshot is the transactions as the session sees them now.
 	Snapshot() Snapshot
+	// SignalBackend cancels the statement of the session of process id
+	// pid, or (terminate) ends the session, reporting whether there is
+	// one; signalling itself, the session fails with the interrupt's
+	// error.
+	SignalBackend(pid int32, terminate bool) (bool, error)
 }
 
 // BackendCall is a server function of a session's statement that asks
@@ -56,7 +61,8 @@ func (c *BackendCall) Type() value.Type {
 		return value.TextType
 	case strings.HasPrefix(c.Fn, "txid_") || strings.HasPrefix(c.Fn, "pg_current_xact"):
 		return value.Int8Type
-	case strings.HasPrefix(c.Fn, "pg_try_") || strings.HasPrefix(c.Fn, "pg_advisory_unlock") && c.Fn != "pg_advisory_unlock_all":
+	case strings.HasPrefix(c.Fn, "pg_try_") || strings.HasPrefix(c.Fn, "pg_advisory_unlock") && c.Fn != "pg_advisory_unlock_all",
+		c.Fn == "pg_cancel_backend" || c.Fn == "pg_terminate_backend":
 		return value.BoolType
 	}
 	return value.TextType // void, which prints as an empty string
@@ -95,6 +101,16 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	case "pg_advisory_unlock_all":
 		be.AdvisoryUnlockAll()
 		return text(""), nil
+	case "pg_cancel_backend", "pg_terminate_backend":
+		v, err := c.Args[0].Eval(row)
+		if err != nil || v.IsNull() {
+			return value.Null, err
+		}
+		ok, err := be.SignalBackend(int32(v.Int()), c.Fn == "pg_terminate_backend")
+		if err != nil {
+			return value.Null, err
+		}
+		return value.NewBool(ok), nil
 	}
 	var k AdvisoryKey
 	for i, a := range c.Args {
@@ -141,4 +157,5 @@ var BackendFuncs = map[string][]int{
 	"pg_try_advisory_lock": {1, 2}, "pg_try_advisory_lock_shared": {1, 2},
 	"pg_try_advisory_xact_lock": {1, 2}, "pg_try_advisory_xact_lock_shared": {1, 2},
 	"pg_advisory_unlock": {1, 2}, "pg_advisory_unlock_shared": {1, 2},
+	"pg_cancel_backend": {1}, "pg_terminate_backend": {1, 2},
 }

@@ -96,15 +96,35 @@ func sleepUntil(c *StmtClock, w wake) (value.Value, error) {
 	if late {
 		w = wake{at: c.Deadline}
 	}
-	for w.forever {
-		time.Sleep(math.MaxInt64)
+	var intr func() error
+	if c != nil {
+		if c.Interrupts != nil {
+			intr = c.Interrupts.Interrupted
+		}
 	}
-	time.Sleep(time.Until(w.at))
+	for w.forever || time.Until(w.at) > 0 {
+		if intr == nil && w.forever {
+			time.Sleep(math.MaxInt64)
+		}
+		d := time.Until(w.at)
+		if intr != nil && (w.forever || d > sleepPoll) {
+			d = sleepPoll // to see an interrupt meanwhile
+		}
+		time.Sleep(d)
+		if intr != nil {
+			if err := intr(); err != nil {
+				return value.Null, err
+			}
+		}
+	}
 	if late {
 		return value.Null, c.Late()
 	}
 	return text(""), nil
 }
+
+// sleepPoll is how often a sleep looks for an interrupt.
+const sleepPoll = 20 * time.Millisecond
 
 // SleepCall is a sleep function in a session's statement: it wakes at
 // the statement's deadline, if that comes first, and fails with its error.

@@ -36,6 +36,17 @@ type StmtClock struct {
 	// at which a sleep stops with Late's error (SleepCall).
 	Deadline time.Time
 	Late     func() error
+	// Interrupts, when set, is asked for the error of an interrupt
+	// another session raised (pg_cancel_backend) while a sleep waits.
+	Interrupts Interrupter
+}
+
+// Interrupter reports the interrupt another session raised: a cancel or
+// a terminate (pg_cancel_backend, pg_terminate_backend), as its error,
+// nil for none. A session is one; it is an interface, not a func, so that
+// setting it allocates nothing.
+type Interrupter interface {
+	Interrupted() error
 }
 
 // SessionUser is current_user (and its synonyms) in an ad-hoc statement:

@@ -92,16 +92,24 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 		key, err = c.typeKey(s)
 	case value.RegProcedure:
 		key, err = c.procedureKey(s)
+	case value.RegProc:
+		key, err = routineName(s)
+	case value.RegOperator:
+		key, err = c.operatorKey(s)
+	case value.RegOper:
+		key, err = operatorName(s)
 	default:
 		key, err = unqualifiedName(s)
 	}
 	if err != nil {
 		return value.Null, err
 	}
-	oid, ok := c.OIDs[k][key]
+	oid, ok := c.OID(k, key)
 	switch {
 	case !ok:
 		return value.Null, errUndefined(k, s, key)
+	case oid == 0 && k == value.RegOper:
+		return value.Null, pgerr.New("42725", "more than one operator named %s", strings.TrimSpace(s))
 	case oid == 0:
 		return value.Null, pgerr.New("42725", "more than one function named %q", key)
 	}
@@ -111,7 +119,119 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 // RegOut returns the reg* value of kind k naming the object oid; one
 // without a name (no such object) prints its number.
 func (c *SysCatalog) RegOut(k value.Kind, oid uint32) value.Value {
-	return value.NewReg(k, oid, c.Names[k][oid])
+	name, _ := c.Name(k, oid)
+	return value.NewReg(k, oid, name)
+}
+
+// Name returns the name the object oid of reg* kind k prints: the
+// statement's objects', else the built-in ones'.
+func (c *SysCatalog) Name(k value.Kind, oid uint32) (string, bool) {
+	if n, ok := c.Names[k][oid]; ok {
+		return n, true
+	}
+	if hasBuiltins(k) {
+		return BuiltinCatalog().Name(k, oid)
+	}
+	return "", false
+}
+
+// OID returns the oid of the object of reg* kind k that key names (as
+// OIDs holds them), 0 when several do: a function or operator name that
+// a built-in one and a user-defined one share is ambiguous.
+func (c *SysCatalog) OID(k value.Kind, key string) (uint32, bool) {
+	oid, ok := c.OIDs[k][key]
+	if !hasBuiltins(k) {
+		return oid, ok
+	}
+	b, bok := BuiltinCatalog().OID(k, key)
+	switch {
+	case !bok:
+		return oid, ok
+	case !ok:
+		return b, true
+	case k == value.RegProc || k == value.RegOper:
+		return 0, true
+	}
+	return oid, ok
+}
+
+// FuncArgText and FuncResultText are pg_get_function_arguments,
+// pg_get_function_identity_arguments and pg_get_function_result of the
+// function oid; ok is false for an oid that names none.
+func (c *SysCatalog) FuncArgText(oid uint32, identity bool) (string, bool) {
+	if s, ok := c.FuncArgs[oid]; ok {
+		return s, true
+	}
+	if p, ok := BuiltinCatalog().Proc(oid); ok {
+		if identity {
+			return p.IdentArgs, true
+		}
+		return p.Args, true
+	}
+	return "", false
+}
+
+// FuncResultText is pg_get_function_result of the function oid.
+func (c *SysCatalog) FuncResultText(oid uint32) (string, bool) {
+	if s, ok := c.FuncResults[oid]; ok {
+		return s, true
+	}
+	if p, ok := BuiltinCatalog().Proc(oid); ok {
+		return p.Result, true
+	}
+	return "", false
+}
+
+// hasBuiltins reports whether the built-in catalog names objects of reg*
+// kind k.
+func hasBuiltins(k value.Kind) bool {
+	switch k {
+	case value.RegProc, value.RegProcedure, value.RegOper, value.RegOperator, value.RegType:
+		return true
+	}
+	return false
+}
+
+// routineName reads a function's name as regproc's input does: a name,
+// maybe qualified by pg_catalog or public.
+func routineName(s string) (string, error) {
+	parts, err := splitQualified(s)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case len(parts) == 2 && parts[0] != "pg_catalog" && parts[0] != "public":
+		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+	case len(parts) > 2:
+		return "", pgerr.New("42602", "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+	}
+	return parts[len(parts)-1], nil
+}
+
+// operatorName reads an operator's name as regoper's input does: its
+// symbol, maybe qualified by pg_catalog or public.
+func operatorName(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		if s == "" {
+			return "", pgerr.New("42602", "invalid name syntax")
+		}
+		return s, nil
+	}
+	if _, err := routineName(s[:i] + ".x"); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(s[i+1:]), nil
+}
+
+func errExpected(what string) error {
+	return pgerr.New(pgerr.InvalidTextRep, "expected %s", what)
+}
+
+func errMissingArgument() error {
+	return pgerr.New(pgerr.UndefinedParameter, "missing argument").
+		WithHint("Use NONE to denote the missing argument of a unary operator.")
 }
 
 func errUndefined(k value.Kind, s, key string) error {
@@ -122,6 +242,8 @@ func errUndefined(k value.Kind, s, key string) error {
 		return pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.TrimSpace(s))
 	case value.RegProc, value.RegProcedure:
 		return pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", strings.TrimSpace(s))
+	case value.RegOper, value.RegOperator:
+		return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", strings.TrimSpace(s))
 	case value.RegNamespace:
 		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", key)
 	}
@@ -193,6 +315,20 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 	return key, nil
 }
 
+// argTypeKey is typeKey of a function's or operator's argument type,
+// which must exist (42704) when c has types: the built-in catalog is read
+// with an empty SysCatalog.
+func (c *SysCatalog) argTypeKey(a string) (string, error) {
+	k, err := c.typeKey(a)
+	if err != nil || c.OIDs == nil {
+		return k, err
+	}
+	if _, ok := c.OID(value.RegType, k); !ok {
+		return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.TrimSpace(a))
+	}
+	return k, nil
+}
+
 // procedureKey is regprocedure's input, name(type, …), as it prints.
 func (c *SysCatalog) procedureKey(s string) (string, error) {
 	open := strings.IndexByte(s, '(')
@@ -202,7 +338,7 @@ func (c *SysCatalog) procedureKey(s string) (string, error) {
 	if !strings.HasSuffix(strings.TrimSpace(s), ")") {
 		return "", pgerr.New(pgerr.InvalidTextRep, "expected a right parenthesis")
 	}
-	name, err := unqualifiedName(s[:open])
+	name, err := routineName(s[:open])
 	if err != nil {
 		return "", err
 	}
@@ -210,7 +346,7 @@ func (c *SysCatalog) procedureKey(s string) (string, error) {
 	var types []string
 	if inner != "" {
 		for _, a := range strings.Split(inner, ",") {
-			k, err := c.typeKey(a)
+			k, err := c.argTypeKey(a)
 			if err != nil {
 				return "", err
 			}
@@ -225,7 +361,7 @@ func (c *SysCatalog) procedureKey(s string) (string, error) {
 func (c *SysCatalog) FormatType(oid uint32, typmod int32, hasMod bool) string {
 	t, ok := c.Types[oid]
 	if !ok || !hasMod || typmod < 0 {
-		if name, ok := c.Names[value.RegType][oid]; ok {
+		if name, ok := c.Name(value.RegType, oid); ok {
 			return name
 		}
 		return "???"

@@ -59,13 +59,13 @@ var catFuncs = map[string]catFunc{
 		return a[0], nil // an expression is kept as its text (pg_attrdef.adbin)
 	}},
 	"pg_get_function_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		return textOrNull(sc.FuncArgs, a[0]), nil
+		return textIf(sc.FuncArgText(a[0].OID(), false)), nil
 	}},
 	"pg_get_function_identity_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		return textOrNull(sc.FuncArgs, a[0]), nil
+		return textIf(sc.FuncArgText(a[0].OID(), true)), nil
 	}},
 	"pg_get_function_result": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		return textOrNull(sc.FuncResults, a[0]), nil
+		return textIf(sc.FuncResultText(a[0].OID())), nil
 	}},
 	"pg_get_serial_sequence": {sigs: [][]value.Kind{{textK, textK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		seq, ok, err := sc.SerialSequence(a[0].String(), a[1].String())
@@ -97,12 +97,15 @@ var catFuncs = map[string]catFunc{
 	"shobj_description": {sigs: [][]value.Kind{{oidK, textK}}, result: textK, strict: true, eval: func(*expr.SysCatalog, []value.Value) (value.Value, error) {
 		return value.Null, nil // roles and databases have no comments here
 	}},
-	"to_regclass":     toReg(value.RegClass),
-	"to_regtype":      toReg(value.RegType),
-	"to_regproc":      toReg(value.RegProc),
-	"to_regprocedure": toReg(value.RegProcedure),
-	"to_regnamespace": toReg(value.RegNamespace),
-	"to_regrole":      toReg(value.RegRole),
+	"to_regclass":            toReg(value.RegClass),
+	"to_regtype":             toReg(value.RegType),
+	"to_regproc":             toReg(value.RegProc),
+	"to_regprocedure":        toReg(value.RegProcedure),
+	"to_regnamespace":        toReg(value.RegNamespace),
+	"to_regrole":             toReg(value.RegRole),
+	"to_regoper":             toReg(value.RegOper),
+	"to_regoperator":         toReg(value.RegOperator),
+	"pg_operator_is_visible": visible(value.RegOperator),
 }
 
 // descClasses are the catalogs whose objects have comments, in the order
@@ -113,6 +116,14 @@ var descClasses = []struct {
 }{{"pg_class", expr.PgClassOID}, {"pg_type", expr.PgTypeOID}, {"pg_proc", expr.PgProcOID}, {"pg_namespace", expr.PgNamespaceOID}}
 
 func text(s string) value.Value { return value.NewText(value.Text, s) }
+
+// textIf is s as text, NULL when ok is false.
+func textIf(s string, ok bool) value.Value {
+	if !ok {
+		return value.Null
+	}
+	return text(s)
+}
 
 func textOrNull(m map[uint32]string, oid value.Value) value.Value {
 	if s, ok := m[oid.OID()]; ok {
@@ -126,7 +137,7 @@ func textOrNull(m map[uint32]string, oid value.Value) value.Value {
 // for an oid that names nothing.
 func visible(k value.Kind) catFunc {
 	return catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		name, ok := sc.Names[k][a[0].OID()]
+		name, ok := sc.Name(k, a[0].OID())
 		if !ok {
 			return value.Null, nil
 		}

@@ -78,6 +78,11 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetTypeCast() != nil:
 		return b.bindTypeCast(s, n.GetTypeCast())
 	case n.GetAExpr() != nil:
+		if n.GetAExpr().Kind == pg_query.A_Expr_Kind_AEXPR_OP {
+			if e, ok, err := b.bindQualifiedOperator(s, n.GetAExpr()); ok {
+				return e, err
+			}
+		}
 		if e, ok, err := b.bindUserOperatorExpr(s, n.GetAExpr()); ok {
 			return e, err
 		}
@@ -472,7 +477,11 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 						return nil, err
 					}
 				}
-				return b.callFunc(s, fn, nil, []expr.Expr{r}, a.Location)
+				e, err := b.callFunc(s, fn, nil, []expr.Expr{r}, a.Location)
+				if pgerr.Code(err) == pgerr.UndefinedFunction {
+					return nil, b.errNoOperator(op, nil, r, a.Location)
+				}
+				return e, err
 			}
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s", op, r.Type()).
 				WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
@@ -620,11 +629,15 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 		return e, err
 	}
 	if fn, ok := binaryFuncs[op]; ok {
-		return b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
+		e, err := b.callFunc(nil, fn, nil, []expr.Expr{l, r}, loc)
+		if pgerr.Code(err) == pgerr.UndefinedFunction {
+			return nil, b.errNoOperator(op, l, r, loc) // the operator's function, named by the operator
+		}
+		return e, err
 	}
 	arith, ok := arithOps[op]
 	if !ok {
-		return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "operator %s is not supported", op)
+		return nil, b.errNoOperator(op, l, r, loc)
 	}
 	lt, rt, res, err := expr.ResolveArith(arith, l.Type(), r.Type())
 	if err != nil {

@@ -248,7 +248,7 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 func privObjectOID(sc *expr.SysCatalog, k value.Kind, v value.Value) (uint32, bool, error) {
 	if v.Kind() != value.Text {
 		oid := v.OID()
-		_, ok := sc.Names[k][oid]
+		_, ok := sc.Name(k, oid)
 		return oid, ok, nil
 	}
 	r, err := sc.RegIn(k, v.String())

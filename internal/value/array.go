@@ -10,7 +10,7 @@ import "unsafe"
 // (int4[][] is int4[]). A one-dimensional array with lower bound 1, the
 // common case, points at its elements (immutable once built) and holds
 // their count; any other shape points at an arrayShape (sc is shaped).
-const arrayBase Kind = 64
+const arrayBase Kind = 128
 
 // ArrayOf returns the kind of arrays of elem, a scalar kind.
 func ArrayOf(elem Kind) Kind { return arrayBase + elem }

@@ -70,7 +70,7 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMacAddr(buf, v)
 	case Money:
 		return appendMoney(buf, v)
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator:
 		return appendOid(buf, v)
 	case Tid:
 		return appendTid(buf, v)

@@ -20,13 +20,14 @@ import (
 
 // oidKinds are the kinds of object identifiers, by type name.
 var oidKinds = map[string]Kind{"oid": Oid, "regclass": RegClass, "regtype": RegType, "regproc": RegProc,
-	"regprocedure": RegProcedure, "regnamespace": RegNamespace, "regrole": RegRole}
+	"regprocedure": RegProcedure, "regnamespace": RegNamespace, "regrole": RegRole,
+	"regoper": RegOper, "regoperator": RegOperator}
 
 // IsOid reports whether k is oid or one of the reg* types.
-func (k Kind) IsOid() bool { return k >= Oid && k <= RegRole }
+func (k Kind) IsOid() bool { return k >= Oid && k <= RegRole || k == RegOper || k == RegOperator }
 
 // IsReg reports whether k is one of the reg* types.
-func (k Kind) IsReg() bool { return k > Oid && k <= RegRole }
+func (k Kind) IsReg() bool { return k > Oid && k <= RegRole || k == RegOper || k == RegOperator }
 
 // OidType is the type oid.
 var OidType = Type{Oid, -1}
@@ -59,7 +60,7 @@ func (v Value) RegName() (string, bool) {
 // PostgreSQL; "-" is the reg* types' spelling of 0.
 func parseOid(s string, k Kind) (Value, error) {
 	t := trimSpace(s)
-	if k.IsReg() && t == "-" {
+	if k.IsReg() && t == "-" && k != RegOper && k != RegOperator {
 		return Value{kind: k}, nil
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
@@ -76,13 +77,14 @@ func parseOid(s string, k Kind) (Value, error) {
 	return Value{kind: k, n: int64(uint32(n))}, nil
 }
 
-// appendOid is oidout, and the reg* types' output: the name, "-" for 0,
-// the number for an object that has none.
+// appendOid is oidout, and the reg* types' output: the name, "-" for 0
+// ("0" for regoper and regoperator, as PostgreSQL prints them), the
+// number for an object that has none.
 func appendOid(buf []byte, v Value) []byte {
 	if name, ok := v.RegName(); ok {
 		return append(buf, name...)
 	}
-	if v.kind.IsReg() && v.n == 0 {
+	if v.kind.IsReg() && v.n == 0 && v.kind != RegOper && v.kind != RegOperator {
 		return append(buf, '-')
 	}
 	return strconv.AppendUint(buf, uint64(uint32(v.n)), 10)

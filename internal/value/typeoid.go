@@ -58,6 +58,8 @@ var BuiltinTypes = []BuiltinType{
 	{Varbit, "varbit", 1562, 1563, -1, 'V', false, 'i', 'x'},
 	{Numeric, "numeric", 1700, 1231, -1, 'N', false, 'i', 'm'},
 	{RegProcedure, "regprocedure", 2202, 2207, 4, 'N', true, 'i', 'p'},
+	{RegOper, "regoper", 2203, 2208, 4, 'N', true, 'i', 'p'},
+	{RegOperator, "regoperator", 2204, 2209, 4, 'N', true, 'i', 'p'},
 	{RegClass, "regclass", 2205, 2210, 4, 'N', true, 'i', 'p'},
 	{RegType, "regtype", 2206, 2211, 4, 'N', true, 'i', 'p'},
 	{Record, "record", 2249, 2287, -1, 'P', false, 'd', 'x'},

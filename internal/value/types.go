@@ -64,6 +64,8 @@ var kindNames = [numKinds]string{
 	RegProcedure: "regprocedure",
 	RegNamespace: "regnamespace",
 	RegRole:      "regrole",
+	RegOper:      "regoper",
+	RegOperator:  "regoperator",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -236,7 +238,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{geoKinds[n], -1})
 	case "xml":
 		return noMods(XMLType)
-	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole":
+	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator":
 		return noMods(Type{oidKinds[n], -1})
 	case "tid", "xid", "cid":
 		return noMods(Type{map[string]Kind{"tid": Tid, "xid": Xid, "cid": Cid}[n], -1})

@@ -92,6 +92,8 @@ const (
 	Tid
 	Xid
 	Cid
+	RegOper
+	RegOperator
 	numKinds
 )
 
@@ -217,7 +219,7 @@ func IntOrdered(k Kind) bool {
 		return true
 	case Time, TimeTZ, Money:
 		return true
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator:
 		return true // the oid (oid.go)
 	case Tid, Xid, Cid:
 		return true // sysid.go
