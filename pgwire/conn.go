@@ -31,11 +31,12 @@ const flushEvery = 512
 type conn struct {
 	srv *server
 	nc  net.Conn // the client's connection, for its address and deadlines
-	pid uint32
-	key []byte // the secret key of cancel requests
+	pid uint32   // the session's pg_backend_pid(), set with sess
+	key []byte   // the secret key of cancel requests
 	be  *pgproto3.Backend
-	// cancel receives the connection's cancel requests; only a streaming
-	// COPY (SUBSCRIBE …) heeds them yet.
+	// cancel receives the connection's cancel requests, for a streaming
+	// COPY (SUBSCRIBE …) and FETCH's waits; a statement of the session is
+	// cancelled through the session.
 	cancel chan struct{}
 	// done is set when the connection must end after the current message.
 	done bool
@@ -84,8 +85,14 @@ func (c *conn) serve() error {
 	}
 	c.nc.SetWriteDeadline(time.Time{})
 	c.srv.clearReadDeadline(c)
-	c.sess = c.srv.newSession()
+	sess := c.srv.newSession()
+	c.srv.mu.Lock() // cancelRequest reads both
+	c.sess, c.pid = sess, uint32(sess.BackendPID())
+	c.srv.mu.Unlock()
 	defer c.sess.Close()
+	// The process id is pg_backend_pid()'s, as in PostgreSQL: a client
+	// tells its own notifications by it.
+	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 	defer c.stopNotifications()
 	defer c.closeCursors()
 	if role != "" {
@@ -227,7 +234,6 @@ func (c *conn) startup() (bool, string, error) {
 			} {
 				c.be.Send(&pgproto3.ParameterStatus{Name: p[0], Value: p[1]})
 			}
-			c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.key})
 			return true, role, nil
 		default:
 			return false, "", c.fatal(pgerr.New(pgerr.ProtocolViolation, "unexpected startup message %T", msg))

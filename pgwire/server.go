@@ -98,7 +98,6 @@ type server struct {
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
 	closing bool
-	pid     uint32
 	wg      sync.WaitGroup
 }
 
@@ -134,8 +133,7 @@ func (s *server) serve(ctx context.Context, ln net.Listener) error {
 		if s.conns == nil {
 			s.conns = map[*conn]struct{}{}
 		}
-		s.pid++
-		c := &conn{srv: s, nc: nc, rw: nc, pid: s.pid, key: make([]byte, 4), cancel: make(chan struct{}, 1),
+		c := &conn{srv: s, nc: nc, rw: nc, key: make([]byte, 4), cancel: make(chan struct{}, 1),
 			over: len(s.conns) >= s.maxConns}
 		rand.Read(c.key)
 		s.conns[c] = struct{}{}
@@ -168,17 +166,19 @@ func (s *server) shutdown() {
 }
 
 // cancelRequest asks the connection with process id pid and secret key
-// key to cancel what it runs; a request that names no connection is
-// dropped, as PostgreSQL drops it.
+// key to cancel what it runs (its streaming COPY, or its session's
+// statement at its next cancellation point, as pg_cancel_backend does); a
+// request that names no connection is dropped, as PostgreSQL drops it.
 func (s *server) cancelRequest(pid uint32, key []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
-		if c.pid == pid && subtle.ConstantTimeCompare(c.key, key) == 1 {
+		if c.sess != nil && c.pid == pid && subtle.ConstantTimeCompare(c.key, key) == 1 {
 			select {
 			case c.cancel <- struct{}{}:
 			default:
 			}
+			c.sess.Cancel()
 		}
 	}
 }

@@ -51,6 +51,11 @@ func (s *Session) SignalBackend(pid int32, terminate bool) (bool, error) {
 	return false, nil
 }
 
+// Cancel cancels the session's running statement at its next
+// cancellation point, as pg_cancel_backend does: the wire protocol's
+// cancel request. A session that runs nothing forgets it.
+func (s *Session) Cancel() { s.interrupt(intrCancel) }
+
 // interrupt raises the session's interrupt to code.
 func (s *Session) interrupt(code int32) {
 	for {
