@@ -129,8 +129,10 @@ type catProc struct {
 	ret    uint32
 	set    bool
 	strict bool
-	src    string
-	names  []string
+	// volatile is pg_proc.provolatile: "i", "s" or "v" ("" for "v").
+	volatile string
+	src      string
+	names    []string
 	// argText and resultText are the arguments and the result as
 	// pg_get_function_arguments and pg_get_function_result print them.
 	argText, resultText string
@@ -451,6 +453,9 @@ func (e *Engine) catalogProcs() []catProc {
 	for _, name := range sortedKeys(e.funcs) {
 		for _, f := range e.funcs[name] {
 			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.SQL}
+			if f.Volatility != "" {
+				p.volatile = f.Volatility[:1]
+			}
 			for i, a := range f.Params {
 				if f.Procedure && f.ArgModes[i] == 'o' {
 					continue // pg_proc's arguments are the input ones

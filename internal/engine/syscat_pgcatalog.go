@@ -344,6 +344,9 @@ func pgProc(o *catalogObjects, r *catRows) {
 			}
 		}
 		volatile, rows, kind := "v", 0.0, "f"
+		if p.volatile != "" {
+			volatile = p.volatile
+		}
 		if p.kind != "" {
 			kind = p.kind
 		}
