@@ -78,6 +78,26 @@ func (a *Arrangement) LoadRows(rows []value.Row) error {
 	return a.load(loadSrc{rs: rows, n: len(rows)})
 }
 
+// LoadRowsWhere is LoadRows of the rows for which keep reports true,
+// decided in the pass that evaluates the rows' keys, so that each row is
+// read once. keep is called for each non-nil row in order, with part 0,
+// until the load fails; when split is set, a big load reads the two
+// halves of rows on two goroutines at once, calling keep with part 0
+// for the first half's rows and 1 for the second's (the calls of one
+// part in order): split says that keep may be called so.
+func (a *Arrangement) LoadRowsWhere(rows []value.Row, keep func(part int, row value.Row) bool, split bool) error {
+	if a.n != 0 || a.isSet || len(rows) < 2*ptOrder || len(rows) >= 1<<31 {
+		z := make(zset.ZSet, 0, len(rows)/2)
+		for _, r := range rows {
+			if r != nil && keep(0, r) {
+				z = append(z, zset.Entry{Row: r, W: 1})
+			}
+		}
+		return a.Load(z)
+	}
+	return a.load(loadSrc{rs: rows, n: len(rows), keep: keep, split: split})
+}
+
 // LoadRowsAsync is LoadRows on another goroutine, for an empty
 // arrangement whose key and order are column references (nothing else is
 // evaluated beside the caller's work); it returns a wait for its end and
@@ -111,12 +131,15 @@ func (a *Arrangement) AwaitLoad() {
 }
 
 // loadSrc is what Load reads: a Z-set's entries, rows of weight one
-// (nil ones skipped), or the pages of a deferred load's entries (pend).
+// (nil ones skipped, and with keep those it rejects), or the pages of a
+// deferred load's entries (pend).
 type loadSrc struct {
 	z     zset.ZSet
 	rs    []value.Row
 	pages []zset.ZSet
 	n     int
+	keep  func(part int, row value.Row) bool // LoadRowsWhere's
+	split bool                               // keep may run on two goroutines
 }
 
 func (s *loadSrc) at(i int32) (value.Row, int64) {
@@ -138,13 +161,13 @@ const loadChunk = 1 << 12
 func (a *Arrangement) load(src loadSrc) error {
 	var p loadPart
 	all := make([]loadKey, src.n)
-	if h := src.n / 2; src.n >= bulkSplit && runtime.GOMAXPROCS(0) >= 2 && a.colsOnly() {
+	if h := src.n / 2; src.n >= bulkSplit && runtime.GOMAXPROCS(0) >= 2 && a.colsOnly() && (src.keep == nil || src.split) {
 		// Column references read the rows only: both halves at once,
 		// each into its own part of one buffer.
 		var q loadPart
 		var wg sync.WaitGroup
-		wg.Go(func() { q = a.loadKeys(&src, h, src.n, all[h:h:src.n]) })
-		p = a.loadKeys(&src, 0, h, all[:0:h])
+		wg.Go(func() { q = a.loadKeys(&src, 1, h, src.n, all[h:h:src.n]) })
+		p = a.loadKeys(&src, 0, 0, h, all[:0:h])
 		wg.Wait()
 		if p.err == nil {
 			p.err = q.err
@@ -153,7 +176,7 @@ func (a *Arrangement) load(src loadSrc) error {
 			return p.err
 		}
 		p.join(&q, src.n, all)
-	} else if p = a.loadKeys(&src, 0, src.n, all[:0]); p.err != nil {
+	} else if p = a.loadKeys(&src, 0, 0, src.n, all[:0]); p.err != nil {
 		return p.err
 	}
 	keys, arena, spans, rowsB := p.keys, p.arena, p.spans, p.rowsB
@@ -357,11 +380,30 @@ func (a *Arrangement) load(src loadSrc) error {
 // loadPart is the first pass of Load over some of its rows: their sort
 // keys, the long keys' encodings, and the bytes of the rows kept.
 type loadPart struct {
-	keys  []loadKey
-	arena []byte
-	spans [][2]int // spans[i]: row i's long key in arena; nil if none
-	rowsB int64
-	err   error
+	keys    []loadKey
+	arena   []byte
+	spans   [][2]int // spans[i]: row i's long key in arena; nil if none
+	rowsB   int64
+	err     error
+	touched uintptr // touch's results, kept so that its reads are made
+}
+
+// touchAhead is how many rows ahead of its pass loadKeys reads a word of
+// each of a table's rows (loadSrc.rs): a table whose rows were replaced
+// has them all over the heap, each a cache miss, and the pass's work
+// between two rows keeps few of those misses in flight, where a loop
+// that only reads keeps dozens.
+const touchAhead = 64
+
+// touch reads the kind of the first and the last value of each row.
+func touch(rows []value.Row) uintptr {
+	var x uintptr
+	for _, r := range rows {
+		if n := len(r); n > 0 {
+			x += uintptr(r[0].Kind()) + uintptr(r[n-1].Kind())
+		}
+	}
+	return x
 }
 
 // colsOnly reports whether the key and the order are column references,
@@ -390,16 +432,23 @@ func exactKind(v value.Value) value.Kind {
 }
 
 // loadKeys evaluates the keys of rows lo to hi, appending them to keys,
-// which has room for them.
-func (a *Arrangement) loadKeys(src *loadSrc, lo, hi int, keys []loadKey) (p loadPart) {
+// which has room for them; part is the half of the rows they are, for
+// src.keep.
+func (a *Arrangement) loadKeys(src *loadSrc, part, lo, hi int, keys []loadKey) (p loadPart) {
 	// Only keys of more than 7 bytes (not integers) are kept encoded,
 	// for their summaries' ties; a run's key is encoded again from its
 	// first row.
 	var buf []byte
 	p.keys = keys
+	if src.rs != nil {
+		p.touched = touch(src.rs[lo:min(lo+touchAhead, hi)])
+	}
 	for i := lo; i < hi; i++ {
+		if src.rs != nil && (i-lo)%touchAhead == 0 && i+touchAhead < hi {
+			p.touched += touch(src.rs[i+touchAhead : min(i+2*touchAhead, hi)])
+		}
 		row, _ := src.at(int32(i))
-		if row == nil {
+		if row == nil || src.keep != nil && !src.keep(part, row) {
 			continue
 		}
 		var null bool

@@ -75,8 +75,11 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	// depends on the rows still being in place then; its new slabs, on top
 	// of the build's own allocations, would bring the collector and fresh
 	// pages into the build (docs/performance.md).
+	// A table a top-k is seeded from (builder.seedTopK) is read once, in
+	// place, whether laid out or not, and is not laid out either.
+	seeds := seededTopKs(c)
 	for _, rel := range c.Relations {
-		if t, ok := e.tables[rel]; ok && keepsRows(c, rel) {
+		if t, ok := e.tables[rel]; ok && keepsRows(c, rel) && (seeds[rel] == nil || !fillSeeded) {
 			t.layout()
 		}
 	}
@@ -105,7 +108,7 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 				e.shared.release(map[string]bool{cv.Name: true})
 			}
 		}()
-		reserved, err := e.shared.reserve(e, v)
+		reserved, err := e.shared.reserve(e, v, b.fillLater(seeds))
 		b.indexes = func() error {
 			err := reserved()
 			for _, w := range adopted {
@@ -127,7 +130,6 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	// Until Trim below, nothing but this build reads the circuit: its
 	// operators may build their state in one load when first read.
 	c.Circuit.DeferLoads()
-	seeds := seededTopKs(c)
 	for _, rel := range rels {
 		if k, ok := seeds[rel]; ok && b.indexes != nil {
 			err = b.seedTopK(rel, k)
@@ -170,6 +172,9 @@ type builder struct {
 	// built while the view's rows are fed (sharedIndexes.reserve); nil if
 	// the view reads none.
 	indexes func() error
+	// fills holds, by table, the new shared index a seeded top-k reads,
+	// which seedTopK fills (fillLater).
+	fills map[string]*sharedIndex
 }
 
 // feedRelation feeds one stored relation's rows.

@@ -53,3 +53,18 @@ func SetNotifyQueuePages(e *Engine, pages int64) {
 	defer e.notifyQ.mu.Unlock()
 	e.notifyQ.pages = pages
 }
+
+// SetFillSeeded turns filling a seeded top-k's new index in the pass that
+// counts on or off, and returns the setting before.
+func SetFillSeeded(on bool) (old bool) {
+	old, fillSeeded = fillSeeded, on
+	return old
+}
+
+// TableMoved returns how many of table's rows were replaced since its last
+// layout.
+func TableMoved(e *Engine, table string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.tables[table].rows.moved
+}

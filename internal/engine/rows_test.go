@@ -544,7 +544,10 @@ func TestLayoutColdStart(t *testing.T) {
 		if got := keepsRows(e.views[v.name].(*zview).c, "q"); got != v.keeps {
 			t.Errorf("%s: keepsRows = %v, want %v", v.name, got, v.keeps)
 		}
-		if tb.rows.scattered() == v.keeps {
+		// A top-k seeded from the index its build loads reads the table
+		// once and does not lay it out (buildView).
+		laysOut := v.keeps && v.name != "top"
+		if tb.rows.scattered() == laysOut {
 			t.Fatalf("%s: keeps the rows %v, and the cold start left them scattered %v", v.name, v.keeps, tb.rows.scattered())
 		}
 		if got := run("SELECT * FROM q"); !slices.Equal(got, before) {

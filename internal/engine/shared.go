@@ -117,8 +117,10 @@ func (s *sharedIndexes) share(v *zview) {
 // A new index over column references is built on another goroutine while
 // the cold start runs (nothing reads it then but a refill, which waits
 // for it); wait waits for those builds and returns their first error. The
-// caller calls it before anything else reads the indexes.
-func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err error) {
+// caller calls it before anything else reads the indexes. A new index
+// for which later reports true is left empty: the caller fills it
+// (builder.fillSeeded) before anything reads it.
+func (s *sharedIndexes) reserve(e *Engine, v *zview, later func(sp compile.ReserveSpot, si *sharedIndex) bool) (wait func() error, err error) {
 	if s.m == nil {
 		s.m = map[string]*sharedIndex{}
 	}
@@ -170,11 +172,13 @@ func (s *sharedIndexes) reserve(e *Engine, v *zview) (wait func() error, err err
 				// from the last kept row (dataflow.Arrangement.Bound).
 				a.Bound(e.boundSource(si))
 			}
-			w, err := e.fillIndex(si)
-			if err != nil {
-				return wait, err
+			if later == nil || !later(sp, si) {
+				w, err := e.fillIndex(si)
+				if err != nil {
+					return wait, err
+				}
+				waits = append(waits, w)
 			}
-			waits = append(waits, w)
 			s.add(key, si)
 		}
 		if err := u.UseIndex(sp.Slot, si.a); err != nil {

@@ -80,6 +80,27 @@ func (b *BaseRows) Projects() bool {
 // evaluate it, so that a row on which one fails fails here with the same
 // error, except trailing projections of columns alone, which cannot fail.
 func (b *BaseRows) Count(scan func(yield func(value.Row) bool)) (n int64, err error) {
+	pass, _ := b.Counter()
+	scan(func(row value.Row) bool {
+		ok, perr := pass(row)
+		if perr != nil {
+			err = perr
+			return false
+		}
+		if ok {
+			n++
+		}
+		return true
+	})
+	return n, err
+}
+
+// Counter returns Count's test of one row: whether it passes the stages,
+// or the error a stage meets. split reports whether the test may run on
+// two goroutines at once: every stage it evaluates is a filter comparing
+// a column with an integer constant (expr.ColConstOf), which reads the
+// row alone, where a projection reuses a row of its own.
+func (b *BaseRows) Counter() (pass func(row value.Row) (bool, error), split bool) {
 	stages := b.Stages
 	for len(stages) > 0 && stages[len(stages)-1].Filter == nil && columnsOnly(stages[len(stages)-1].Project) {
 		stages = stages[:len(stages)-1]
@@ -87,21 +108,25 @@ func (b *BaseRows) Count(scan func(yield func(value.Row) bool)) (n int64, err er
 	filters := make([]expr.ColConst, len(stages))
 	fast := make([]bool, len(stages))
 	scratch := make([]value.Row, len(stages)) // a projection's row, reused
+	split = true
 	for i, s := range stages {
 		if s.Filter != nil {
 			filters[i], fast[i] = expr.ColConstOf(s.Filter)
 		} else {
 			scratch[i] = make(value.Row, len(s.Project))
 		}
+		split = split && fast[i]
 	}
-	scan(func(row value.Row) bool {
+	pass = func(row value.Row) (bool, error) {
 		for i, s := range stages {
 			if s.Filter == nil {
 				out := scratch[i]
 				for j, x := range s.Project {
-					if out[j], err = x.Eval(row); err != nil {
-						return false
+					v, err := x.Eval(row)
+					if err != nil {
+						return false, err
 					}
+					out[j] = v
 				}
 				row = out
 				continue
@@ -109,24 +134,22 @@ func (b *BaseRows) Count(scan func(yield func(value.Row) bool)) (n int64, err er
 			if fast[i] {
 				if pass, ok := filters[i].Test(row); ok {
 					if !pass {
-						return true
+						return false, nil
 					}
 					continue
 				}
 			}
-			v, ferr := s.Filter.Eval(row)
-			if ferr != nil {
-				err = ferr
-				return false
+			v, err := s.Filter.Eval(row)
+			if err != nil {
+				return false, err
 			}
 			if !isTrue(v) {
-				return true
+				return false, nil
 			}
 		}
-		n++
-		return true
-	})
-	return n, err
+		return true, nil
+	}
+	return pass, split
 }
 
 // columnsOnly reports whether every expression of a projection is a
