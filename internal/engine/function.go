@@ -345,6 +345,38 @@ func matchesDropArgs(f *sql.Function, ref sql.FuncRef) bool {
 	return true
 }
 
+// dropWithDependents drops user aggregates or operators (what names them
+// in errors: "function", "operator") after the views that call them: keys
+// are the objects' keys in the catalog of callers and in the store, shown
+// how errors print them. Without cascade, a view calling one is 2BP01.
+func (e *Engine) dropWithDependents(what string, keys, shown []string, cascade bool, notices []string) ([]string, error) {
+	var views, lines []string
+	for i, k := range keys {
+		for _, v := range e.callers(k) {
+			lines = append(lines, fmt.Sprintf("%s %s depends on %s %s", e.kindName(v), v, what, shown[i]))
+			if !slices.Contains(views, v) {
+				views = append(views, v)
+			}
+		}
+	}
+	if len(views) > 0 && !cascade {
+		return nil, &pgerr.Error{Code: pgerr.DependentObjects,
+			Message: fmt.Sprintf("cannot drop %s %s because other objects depend on it", what, shown[0]),
+			Detail:  strings.Join(lines, "\n"),
+			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return nil, err
+	}
+	if e.store != nil && len(keys) > 0 {
+		if err := e.store.Drop(keys); err != nil {
+			return nil, err
+		}
+	}
+	return notices, nil
+}
+
 // dropCascaded drops the views that a DROP … CASCADE takes with its
 // objects, appending PostgreSQL's notices to notices; a view already gone
 // with another of the list is skipped.

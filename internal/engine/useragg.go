@@ -129,34 +129,13 @@ func (e *Engine) dropAggregates(d *sql.DropAggregate) (Result, error) {
 		}
 		gone = append(gone, a)
 	}
-	var views []string
-	var lines []string
-	for _, a := range gone {
-		for _, v := range e.callers(a.Signature()) {
-			lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, a.Signature()))
-			if !slices.Contains(views, v) {
-				views = append(views, v)
-			}
-		}
+	sigs := make([]string, len(gone))
+	for i, a := range gone {
+		sigs[i] = a.Signature()
 	}
-	if len(views) > 0 && !d.Cascade {
-		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-			Message: fmt.Sprintf("cannot drop function %s because other objects depend on it", gone[0].Signature()),
-			Detail:  strings.Join(lines, "\n"),
-			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
-	}
-	notices, err := e.dropCascaded(notices, views)
+	notices, err := e.dropWithDependents("function", sigs, sigs, d.Cascade, notices)
 	if err != nil {
 		return Result{}, err
-	}
-	if e.store != nil && len(gone) > 0 {
-		sigs := make([]string, len(gone))
-		for i, a := range gone {
-			sigs[i] = a.Signature()
-		}
-		if err := e.store.Drop(sigs); err != nil {
-			return Result{}, err
-		}
 	}
 	for _, a := range gone {
 		e.forgetRoutine(a.Signature())

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -102,33 +101,13 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 		}
 		gone = append(gone, o)
 	}
-	var views, lines []string
-	for _, o := range gone {
-		for _, v := range e.callers(o.DepKey()) {
-			lines = append(lines, fmt.Sprintf("%s %s depends on operator %s", e.kindName(v), v, o.Signature()))
-			if !slices.Contains(views, v) {
-				views = append(views, v)
-			}
-		}
+	keys, sigs := make([]string, len(gone)), make([]string, len(gone))
+	for i, o := range gone {
+		keys[i], sigs[i] = o.DepKey(), o.Signature()
 	}
-	if len(views) > 0 && !d.Cascade {
-		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-			Message: fmt.Sprintf("cannot drop operator %s because other objects depend on it", gone[0].Signature()),
-			Detail:  strings.Join(lines, "\n"),
-			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
-	}
-	notices, err := e.dropCascaded(notices, views)
+	notices, err := e.dropWithDependents("operator", keys, sigs, d.Cascade, notices)
 	if err != nil {
 		return Result{}, err
-	}
-	if e.store != nil && len(gone) > 0 {
-		keys := make([]string, len(gone))
-		for i, o := range gone {
-			keys[i] = o.DepKey()
-		}
-		if err := e.store.Drop(keys); err != nil {
-			return Result{}, err
-		}
 	}
 	for _, o := range gone {
 		e.opers[o.Name] = slices.DeleteFunc(e.opers[o.Name], func(p *sql.Operator) bool { return p == o })
