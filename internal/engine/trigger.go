@@ -95,6 +95,7 @@ func triggerIndex(list []*trigger, name string) int {
 func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, error) {
 	t, ok := e.tables[ct.Table]
 	switch {
+	case !ok && e.named[ct.Table] != nil: // a view's
 	case !ok:
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "relation %q cannot have triggers", ct.Table).
 			WithDetail("This operation is not supported for system views.")
@@ -279,13 +280,21 @@ func (e *Engine) dropFunctionTriggers(gone []*sql.Function, cascade bool, notice
 	return notices, e.removeTriggers(users)
 }
 
+// triggers are the relation's triggers: a table's or a view's.
+func (rel *catRel) triggers() []*trigger {
+	switch {
+	case rel.kind == 'r' && rel.t != nil:
+		return rel.t.trig
+	case rel.kind == 'v':
+		return rel.trig
+	}
+	return nil
+}
+
 // pgTrigger lists the triggers in pg_trigger, by table then name.
 func pgTrigger(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' || rel.t == nil {
-			continue
-		}
-		for _, tr := range rel.t.trig {
+		for _, tr := range rel.triggers() {
 			var args []byte
 			for _, a := range tr.args {
 				args = append(append(args, a...), 0)
@@ -318,16 +327,13 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 // PostgreSQL deparses it.
 func infoTriggers(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' || rel.t == nil {
-			continue
-		}
 		for _, op := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate} {
 			order := map[int16]int64{}
-			for _, tr := range rel.t.trig {
+			for _, tr := range rel.triggers() {
 				if tr.typ&op == 0 {
 					continue
 				}
-				kind := tr.typ & (sql.TriggerRow | sql.TriggerBefore)
+				kind := tr.typ & (sql.TriggerRow | sql.TriggerBefore | sql.TriggerInstead)
 				order[kind]++
 				var cond any
 				if tr.when != nil {
@@ -341,8 +347,11 @@ func infoTriggers(o *catalogObjects, r *catRows) {
 				if kind&sql.TriggerRow != 0 {
 					level = "ROW"
 				}
-				if kind&sql.TriggerBefore != 0 {
+				switch {
+				case kind&sql.TriggerBefore != 0:
 					timing = "BEFORE"
+				case kind&sql.TriggerInstead != 0:
+					timing = "INSTEAD OF"
 				}
 				r.add("trigger_catalog", DatabaseName, "trigger_schema", "public", "trigger_name", tr.name,
 					"event_manipulation", opNames[op], "event_object_catalog", DatabaseName, "event_object_schema", "public",

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -29,8 +30,11 @@ import (
 type trigFire struct {
 	e    *Engine
 	s    *Session
-	t    *table
+	t    *table // nil for a view's
 	list []*trigger
+	// rel and cols are the table's or the view's name and columns.
+	rel  string
+	cols []plan.Column
 	// set are the columns the statement's UPDATE assigns, which UPDATE
 	// OF triggers look for.
 	set   []int
@@ -54,7 +58,7 @@ func (e *Engine) fireFor(t *table) *trigFire {
 	if t.trig == nil || e.firer == nil || e.replica {
 		return nil
 	}
-	return &trigFire{e: e, s: e.firer, t: t, list: t.trig}
+	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols}
 }
 
 // fires reports whether tr fires for op at timing kind (sql.TriggerRow
@@ -79,7 +83,7 @@ func (f *trigFire) holds(tr *trigger, old, new value.Row) (bool, error) {
 	if tr.when == nil {
 		return true, nil
 	}
-	n := len(f.t.cols)
+	n := len(f.cols)
 	env := make(value.Row, 2*n)
 	for i := range env {
 		env[i] = value.Null
@@ -292,17 +296,20 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 			WithHint("PL/pgSQL calls and triggers nest at most %d deep", maxRoutineDepth)
 	}
 	if f.rowType.Kind == 0 {
-		fields := make([]value.RecordField, len(f.t.cols))
-		for i, c := range f.t.cols {
+		fields := make([]value.RecordField, len(f.cols))
+		for i, c := range f.cols {
 			fields[i] = value.RecordField{Name: c.Name, Type: c.Type}
 		}
-		f.rowType = value.RecordTypeOf(f.t.name, fields)
+		f.rowType = value.RecordTypeOf(f.rel, fields)
 	}
 	td := &plpgsql.TriggerData{Name: tr.name, When: "AFTER", Level: "STATEMENT", Op: opNames[op],
-		Table: f.t.name, Schema: "public", RelID: RelationOID(f.t.name), Args: tr.args,
-		Cols: f.t.cols, RowType: f.rowType, Old: old, New: new}
-	if kind&sql.TriggerBefore != 0 {
+		Table: f.rel, Schema: "public", RelID: RelationOID(f.rel), Args: tr.args,
+		Cols: f.cols, RowType: f.rowType, Old: old, New: new}
+	switch {
+	case kind&sql.TriggerBefore != 0:
 		td.When = "BEFORE"
+	case kind&sql.TriggerInstead != 0:
+		td.When = "INSTEAD OF"
 	}
 	if kind&sql.TriggerRow != 0 {
 		td.Level = "ROW"

@@ -104,8 +104,10 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 			return nil, pgerr.New(pgerr.WrongObjectType, "%q is a view", name).
 				WithDetail("Views cannot have row-level BEFORE or AFTER triggers.")
 		}
-		return nil, b.refuse(ct.Relation.Location, "triggers on views are not supported").
-			WithHint("put the trigger on the tables the view reads")
+		if ct.Events&int32(TriggerTruncate) != 0 {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is a view", name).
+				WithDetail("Views cannot have TRUNCATE triggers.")
+		}
 	default:
 		what := map[RelKind]string{KindMatView: "materialized views", KindSequence: "sequences", KindComposite: "composite types"}[rel.Kind]
 		return nil, pgerr.New(pgerr.WrongObjectType, "relation %q cannot have triggers", name).
@@ -113,6 +115,16 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 	}
 	if ct.Events&int32(TriggerTruncate) != 0 && ct.Row {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+	}
+	if out.Type&TriggerInstead != 0 {
+		switch {
+		case !ct.Row:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers must be FOR EACH ROW")
+		case ct.WhenClause != nil:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have WHEN conditions")
+		case len(ct.Columns) > 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
+		}
 	}
 	if len(ct.TransitionRels) > 0 {
 		return nil, b.refuse(b.keyword("referencing", 0), "transition tables (REFERENCING … TABLE AS) are not supported").
