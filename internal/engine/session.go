@@ -86,6 +86,9 @@ type Session struct {
 	// the bindings of their statements (routine.go).
 	routineDepth int
 	plBindings   plBindings
+	// trans are the transition tables of the trigger calls running
+	// (trigger_transition.go).
+	trans []*transFrame
 	// pid is the session's number, 0 until asked (advisory.go); advisory
 	// says that it may hold advisory locks.
 	pid      int32

@@ -43,6 +43,8 @@ type trigger struct {
 	fn, fnSig string
 	args      []string
 	enabled   bool
+	// oldTable and newTable name the transition tables; "" for none.
+	oldTable, newTable string
 	// text is the CREATE TRIGGER statement.
 	text string
 }
@@ -111,7 +113,7 @@ func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, erro
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", ct.Name, ct.Table)
 	}
 	tr := &trigger{name: ct.Name, table: ct.Table, typ: ct.Type, cols: ct.Cols, when: ct.When, whenSQL: ct.WhenSQL,
-		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text}
+		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text, oldTable: ct.OldTable, newTable: ct.NewTable}
 	if err := e.storeTrigger(tr, i >= 0); err != nil {
 		return Result{}, err
 	}
@@ -291,6 +293,14 @@ func (rel *catRel) triggers() []*trigger {
 	return nil
 }
 
+// nameOrNull is s, or NULL for "".
+func nameOrNull(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // pgTrigger lists the triggers in pg_trigger, by table then name.
 func pgTrigger(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
@@ -315,7 +325,7 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 				"tgfoid", objectOID("function", expr.QuoteIdent(tr.fn)+"()"), "tgtype", int64(tr.typ), "tgenabled", enabled,
 				"tgisinternal", false, "tgconstrrelid", uint32(0), "tgconstrindid", uint32(0), "tgconstraint", uint32(0),
 				"tgdeferrable", false, "tginitdeferred", false, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
-				"tgargs", value.NewBytea(args), "tgqual", qual)
+				"tgargs", value.NewBytea(args), "tgqual", qual, "tgoldtable", nameOrNull(tr.oldTable), "tgnewtable", nameOrNull(tr.newTable))
 		}
 	}
 }

@@ -39,6 +39,10 @@ type trigFire struct {
 	// OF triggers look for.
 	set   []int
 	after []afterEvent
+	// transOps are the events whose rows transition tables keep, trans
+	// those rows (trigger_transition.go).
+	transOps int16
+	trans    map[int16]*transRows
 	// rowType is the table's row type, made on the first call.
 	rowType value.Type
 }
@@ -58,7 +62,7 @@ func (e *Engine) fireFor(t *table) *trigFire {
 	if t.trig == nil || e.firer == nil || e.replica {
 		return nil
 	}
-	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols}
+	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols, transOps: transOps(t.trig)}
 }
 
 // fires reports whether tr fires for op at timing kind (sql.TriggerRow
@@ -145,6 +149,7 @@ func (f *trigFire) beforeRow(op int16, old, new value.Row) (value.Row, bool, err
 // afterRow queues the AFTER ROW triggers of op whose WHEN holds for a
 // row written.
 func (f *trigFire) afterRow(op int16, old, new value.Row) error {
+	f.keepTransition(op, old, new)
 	var o, n value.Row // copies, made once for all the row's triggers
 	for _, tr := range f.list {
 		if !f.fires(tr, op, sql.TriggerRow) {
@@ -313,6 +318,10 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 	}
 	if kind&sql.TriggerRow != 0 {
 		td.Level = "ROW"
+	}
+	if fr := f.transFrameFor(tr, op); fr != nil {
+		s.trans = append(s.trans, fr)
+		defer func() { s.trans = s.trans[:len(s.trans)-1] }()
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()

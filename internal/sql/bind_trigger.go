@@ -39,6 +39,9 @@ type CreateTrigger struct {
 	Func, FuncSig string
 	// Args are the arguments, as text (TG_ARGV).
 	Args []string
+	// OldTable and NewTable name the transition tables of REFERENCING
+	// OLD TABLE AS and NEW TABLE AS; "" for none.
+	OldTable, NewTable string
 }
 
 // DropTrigger is DROP TRIGGER [IF EXISTS] name ON table.
@@ -126,9 +129,8 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
 		}
 	}
-	if len(ct.TransitionRels) > 0 {
-		return nil, b.refuse(b.keyword("referencing", 0), "transition tables (REFERENCING … TABLE AS) are not supported").
-			WithHint("read the changed rows in a FOR EACH ROW trigger")
+	if err := transitionTables(ct, rel, out); err != nil {
+		return nil, err
 	}
 	if ct.Deferrable || ct.Initdeferred {
 		return nil, b.refuse(b.keyword("deferrable", 0), "DEFERRABLE triggers are not supported")
@@ -342,4 +344,51 @@ func setTargetCols(rel *Relation, targets []*pg_query.Node) []int {
 		}
 	}
 	return out
+}
+
+// transitionTables reads REFERENCING {OLD | NEW} TABLE AS name, with
+// PostgreSQL's checks in its order.
+func transitionTables(ct *pg_query.CreateTrigStmt, rel *Relation, out *CreateTrigger) error {
+	for _, n := range ct.TransitionRels {
+		tt := n.GetTriggerTransition()
+		events := 0
+		for _, ev := range []int16{TriggerInsert, TriggerUpdate, TriggerDelete} {
+			if out.Type&ev != 0 {
+				events++
+			}
+		}
+		switch {
+		case !tt.IsTable:
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
+				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.")
+		case rel.Kind == KindView:
+			return pgerr.New(pgerr.WrongObjectType, "%q is a view", rel.Name).
+				WithDetail("Triggers on views cannot have transition tables.")
+		case out.Type&(TriggerBefore|TriggerInstead) != 0:
+			return pgerr.New(pgerr.InvalidObjectDef, "transition table name can only be specified for an AFTER trigger")
+		case out.Type&TriggerTruncate != 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers with transition tables are not supported")
+		case events > 1:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with more than one event")
+		case len(ct.Columns) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with column lists")
+		case tt.IsNew && out.Type&(TriggerInsert|TriggerUpdate) == 0:
+			return pgerr.New(pgerr.InvalidObjectDef, "NEW TABLE can only be specified for an INSERT or UPDATE trigger")
+		case tt.IsNew && out.NewTable != "":
+			return pgerr.New(pgerr.InvalidObjectDef, "NEW TABLE cannot be specified multiple times")
+		case !tt.IsNew && out.Type&(TriggerDelete|TriggerUpdate) == 0:
+			return pgerr.New(pgerr.InvalidObjectDef, "OLD TABLE can only be specified for a DELETE or UPDATE trigger")
+		case !tt.IsNew && out.OldTable != "":
+			return pgerr.New(pgerr.InvalidObjectDef, "OLD TABLE cannot be specified multiple times")
+		}
+		if tt.IsNew {
+			out.NewTable = tt.Name
+		} else {
+			out.OldTable = tt.Name
+		}
+	}
+	if out.NewTable != "" && out.NewTable == out.OldTable {
+		return pgerr.New(pgerr.InvalidObjectDef, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
+	return nil
 }
