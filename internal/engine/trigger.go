@@ -45,6 +45,10 @@ type trigger struct {
 	enabled   bool
 	// oldTable and newTable name the transition tables; "" for none.
 	oldTable, newTable string
+	// constraint marks a constraint trigger, DEFERRABLE and INITIALLY
+	// DEFERRED or not (trigger_constraint.go); from is FROM's table.
+	constraint, deferrable, initDeferred bool
+	from                                 string
 	// text is the CREATE TRIGGER statement.
 	text string
 }
@@ -113,7 +117,8 @@ func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, erro
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", ct.Name, ct.Table)
 	}
 	tr := &trigger{name: ct.Name, table: ct.Table, typ: ct.Type, cols: ct.Cols, when: ct.When, whenSQL: ct.WhenSQL,
-		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text, oldTable: ct.OldTable, newTable: ct.NewTable}
+		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text, oldTable: ct.OldTable, newTable: ct.NewTable,
+		constraint: ct.Constraint, deferrable: ct.Deferrable, initDeferred: ct.InitDeferred, from: ct.From}
 	if err := e.storeTrigger(tr, i >= 0); err != nil {
 		return Result{}, err
 	}
@@ -321,10 +326,17 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 			if tr.when != nil {
 				qual = tr.whenSQL
 			}
+			var con, from uint32
+			if tr.constraint {
+				con = objectOID("constraint trigger", tr.table+"."+tr.name)
+			}
+			if tr.from != "" {
+				from = RelationOID(tr.from)
+			}
 			r.add("oid", objectOID("trigger", tr.table+"."+tr.name), "tgrelid", rel.oid, "tgparentid", uint32(0), "tgname", tr.name,
 				"tgfoid", objectOID("function", expr.QuoteIdent(tr.fn)+"()"), "tgtype", int64(tr.typ), "tgenabled", enabled,
-				"tgisinternal", false, "tgconstrrelid", uint32(0), "tgconstrindid", uint32(0), "tgconstraint", uint32(0),
-				"tgdeferrable", false, "tginitdeferred", false, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
+				"tgisinternal", false, "tgconstrrelid", from, "tgconstrindid", uint32(0), "tgconstraint", con,
+				"tgdeferrable", tr.deferrable, "tginitdeferred", tr.initDeferred, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
 				"tgargs", value.NewBytea(args), "tgqual", qual, "tgoldtable", nameOrNull(tr.oldTable), "tgnewtable", nameOrNull(tr.newTable))
 		}
 	}

@@ -164,7 +164,11 @@ func (f *trigFire) afterRow(op int16, old, new value.Row) error {
 		if o == nil && n == nil {
 			o, n = slices.Clone(old), slices.Clone(new)
 		}
-		f.after = append(f.after, afterEvent{tr: tr, op: op, row: true, old: o, new: n})
+		ev := afterEvent{tr: tr, op: op, row: true, old: o, new: n}
+		if tr.constraint && f.deferEvent(ev) {
+			continue
+		}
+		f.after = append(f.after, ev)
 	}
 	return nil
 }

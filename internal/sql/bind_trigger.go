@@ -42,6 +42,33 @@ type CreateTrigger struct {
 	// OldTable and NewTable name the transition tables of REFERENCING
 	// OLD TABLE AS and NEW TABLE AS; "" for none.
 	OldTable, NewTable string
+	// Constraint is CREATE CONSTRAINT TRIGGER (AFTER … FOR EACH ROW, by
+	// the grammar), with DEFERRABLE and INITIALLY DEFERRED, and FROM's
+	// table (From, "" for none).
+	Constraint, Deferrable, InitDeferred bool
+	From                                 string
+}
+
+// SetConstraints is SET CONSTRAINTS {ALL | name, …} {DEFERRED |
+// IMMEDIATE}.
+type SetConstraints struct {
+	Names    []string // nil for ALL
+	Deferred bool
+}
+
+func (*SetConstraints) bound() {}
+
+// bindSetConstraints binds SET CONSTRAINTS; the engine finds the names.
+func (b *binder) bindSetConstraints(cs *pg_query.ConstraintsSetStmt) (Bound, error) {
+	out := &SetConstraints{Deferred: cs.Deferred}
+	for _, n := range cs.Constraints {
+		rv := n.GetRangeVar()
+		if rv.Schemaname != "" && rv.Schemaname != "public" {
+			return nil, b.stmt.errf(rv.Location, pgerr.UndefinedObject, "constraint \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+		}
+		out.Names = append(out.Names, rv.Relname)
+	}
+	return out, nil
 }
 
 // DropTrigger is DROP TRIGGER [IF EXISTS] name ON table.
@@ -74,16 +101,19 @@ func (*AlterTriggers) bound() {}
 // order; what the engine does not run (constraint triggers, transition
 // tables, INSTEAD OF on views) is refused at its keyword.
 func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
-	if ct.Isconstraint {
-		return nil, b.refuse(b.keyword("constraint", 0), "CREATE CONSTRAINT TRIGGER is not supported").
-			WithHint("write an ordinary AFTER … FOR EACH ROW trigger: it fires at the end of each statement")
-	}
 	name := ct.Relation.Relname
 	rel, ok := b.cat.Relation(name)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
-	out := &CreateTrigger{Name: ct.Trigname, Table: rel.Name, Replace: ct.Replace, Type: int16(ct.Events)}
+	out := &CreateTrigger{Name: ct.Trigname, Table: rel.Name, Replace: ct.Replace, Type: int16(ct.Events),
+		Constraint: ct.Isconstraint, Deferrable: ct.Deferrable, InitDeferred: ct.Initdeferred}
+	if ct.Constrrel != nil {
+		if _, ok := b.cat.Relation(ct.Constrrel.Relname); !ok {
+			return nil, b.stmt.errf(ct.Constrrel.Location, pgerr.UndefinedTable, "relation %q does not exist", ct.Constrrel.Relname)
+		}
+		out.From = ct.Constrrel.Relname
+	}
 	if ct.Row {
 		out.Type |= TriggerRow
 	}
@@ -131,9 +161,6 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 	}
 	if err := transitionTables(ct, rel, out); err != nil {
 		return nil, err
-	}
-	if ct.Deferrable || ct.Initdeferred {
-		return nil, b.refuse(b.keyword("deferrable", 0), "DEFERRABLE triggers are not supported")
 	}
 	seen := map[int]bool{}
 	for _, c := range ct.Columns {
