@@ -384,3 +384,94 @@ func infoTriggers(o *catalogObjects, r *catRows) {
 		}
 	}
 }
+
+// def is the trigger as pg_get_triggerdef prints it, its table qualified
+// by public; the WHEN condition is as written, where PostgreSQL deparses
+// it.
+func (tr *trigger) def(cols []string) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if tr.constraint {
+		b.WriteString("CONSTRAINT ")
+	}
+	b.WriteString("TRIGGER " + expr.QuoteIdent(tr.name) + " ")
+	switch {
+	case tr.typ&sql.TriggerBefore != 0:
+		b.WriteString("BEFORE")
+	case tr.typ&sql.TriggerInstead != 0:
+		b.WriteString("INSTEAD OF")
+	default:
+		b.WriteString("AFTER")
+	}
+	sep := " "
+	for _, ev := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate, sql.TriggerTruncate} {
+		if tr.typ&ev == 0 {
+			continue
+		}
+		b.WriteString(sep + opNames[ev])
+		sep = " OR "
+		if ev == sql.TriggerUpdate && tr.cols != nil {
+			for i, c := range tr.cols {
+				if i == 0 {
+					b.WriteString(" OF ")
+				} else {
+					b.WriteString(", ")
+				}
+				b.WriteString(expr.QuoteIdent(cols[c]))
+			}
+		}
+	}
+	b.WriteString(" ON public." + expr.QuoteIdent(tr.table))
+	if tr.from != "" {
+		b.WriteString(" FROM " + expr.QuoteIdent(tr.from))
+	}
+	if tr.constraint {
+		if !tr.deferrable {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" DEFERRABLE INITIALLY ")
+		if tr.initDeferred {
+			b.WriteString("DEFERRED")
+		} else {
+			b.WriteString("IMMEDIATE")
+		}
+	}
+	if tr.oldTable != "" || tr.newTable != "" {
+		b.WriteString(" REFERENCING")
+		if tr.oldTable != "" {
+			b.WriteString(" OLD TABLE AS " + expr.QuoteIdent(tr.oldTable))
+		}
+		if tr.newTable != "" {
+			b.WriteString(" NEW TABLE AS " + expr.QuoteIdent(tr.newTable))
+		}
+	}
+	if tr.typ&sql.TriggerRow != 0 {
+		b.WriteString(" FOR EACH ROW")
+	} else {
+		b.WriteString(" FOR EACH STATEMENT")
+	}
+	if tr.when != nil {
+		b.WriteString(" WHEN (" + tr.whenSQL + ")")
+	}
+	args := make([]string, len(tr.args))
+	for i, a := range tr.args {
+		args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+	}
+	b.WriteString(" EXECUTE FUNCTION " + expr.QuoteIdent(tr.fn) + "(" + strings.Join(args, ", ") + ")")
+	return b.String()
+}
+
+// triggerDefs are pg_get_triggerdef's texts of the triggers, by oid.
+func triggerDefs(o *catalogObjects) map[uint32]string {
+	out := map[uint32]string{}
+	for _, rel := range o.rels {
+		cols := make([]string, len(rel.cols))
+		for i, c := range rel.cols {
+			cols[i] = c.name
+		}
+		for _, tr := range rel.triggers() {
+			out[objectOID("trigger", tr.table+"."+tr.name)] = tr.def(cols)
+		}
+	}
+	return out
+}
