@@ -67,7 +67,7 @@ func (tr *trigger) storeText() string {
 
 // store records the trigger in the store, replacing what it held of it.
 func (e *Engine) storeTrigger(tr *trigger, replace bool) error {
-	if e.store == nil {
+	if e.store == nil || isTemp(tr.table) { // a temporary table's goes with its session
 		return nil
 	}
 	if replace {
@@ -105,8 +105,6 @@ func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, erro
 	case !ok:
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "relation %q cannot have triggers", ct.Table).
 			WithDetail("This operation is not supported for system views.")
-	case t.temp:
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE TRIGGER on temporary table %q is not supported", t.def.Name)
 	case t.def.ChangeStream:
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE TRIGGER on change-stream table %q is not supported", ct.Table).
 			WithHint("its rows arrive as change events, which fire no trigger")
@@ -159,9 +157,11 @@ func (e *Engine) dropTrigger(d *sql.DropTrigger) (Result, error) {
 // removeTriggers drops triggers, from the store first.
 func (e *Engine) removeTriggers(gone []*trigger) error {
 	if e.store != nil && len(gone) > 0 {
-		names := make([]string, len(gone))
-		for i, tr := range gone {
-			names[i] = tr.storeName()
+		var names []string
+		for _, tr := range gone {
+			if !isTemp(tr.table) {
+				names = append(names, tr.storeName())
+			}
 		}
 		if err := e.store.Drop(names); err != nil {
 			return err

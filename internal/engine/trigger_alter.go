@@ -88,7 +88,7 @@ func (ch *triggerChange) apply(e *Engine, a *sql.AlterTable) error {
 	if err := e.removeTriggers(ch.dropped); err != nil {
 		return err
 	}
-	if e.store != nil {
+	if e.store != nil && !isTemp(a.Table) {
 		var names []string
 		for _, tr := range e.triggers[a.Table] {
 			names = append(names, tr.storeName())

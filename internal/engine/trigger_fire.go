@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -311,8 +312,12 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 		}
 		f.rowType = value.RecordTypeOf(f.rel, fields)
 	}
+	schema, name := "public", f.rel
+	if isTemp(name) { // pg_temp_N.name
+		schema, name, _ = strings.Cut(name, ".")
+	}
 	td := &plpgsql.TriggerData{Name: tr.name, When: "AFTER", Level: "STATEMENT", Op: opNames[op],
-		Table: f.rel, Schema: "public", RelID: RelationOID(f.rel), Args: tr.args,
+		Table: name, Schema: schema, RelID: RelationOID(f.rel), Args: tr.args,
 		Cols: f.cols, RowType: f.rowType, Old: old, New: new}
 	switch {
 	case kind&sql.TriggerBefore != 0:
