@@ -179,3 +179,17 @@ func (e *Engine) constraintNamed(name string) bool {
 	}
 	return false
 }
+
+// pendingEvents refuses to what (TRUNCATE) a table with deferred events
+// queued, as PostgreSQL does (55006, object_in_use).
+func (e *Engine) pendingEvents(ts []*table, what string) error {
+	if e.tx == nil {
+		return nil
+	}
+	for _, d := range e.tx.deferred {
+		if d.f.t != nil && slices.Contains(ts, d.f.t) {
+			return pgerr.New("55006", "cannot %s %q because it has pending trigger events", what, d.f.t.name)
+		}
+	}
+	return nil
+}
