@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -33,6 +34,14 @@ type deferredEvent struct {
 type conModes struct {
 	all   int8 // 1 DEFERRED, -1 IMMEDIATE, 0 not set
 	named map[*trigger]bool
+}
+
+// clone returns a copy of m that a later SET CONSTRAINTS leaves as it is.
+func (m conModes) clone() conModes {
+	if m.named != nil {
+		m.named = maps.Clone(m.named)
+	}
+	return m
 }
 
 // deferred reports whether tr's events wait for the commit.
