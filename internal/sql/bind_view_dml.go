@@ -42,13 +42,14 @@ func (b *binder) viewTarget(rv *pg_query.RangeVar, rel *Relation, op int16, oc *
 		case TriggerDelete:
 			verb, what, event = "delete from", "deleting from", "DELETE"
 		}
-		if autoUpdatable(rel) {
+		detail := notUpdatable(rel)
+		if detail == "" {
 			return nil, b.refuse(rv.Location, "%s view %q without an INSTEAD OF %s trigger is not supported (automatically updatable views)", verb, rel.Name, event).
 				WithHint("change the view's table, or provide an INSTEAD OF %s trigger", event)
 		}
 		// 55000: object_not_in_prerequisite_state, PostgreSQL's code.
 		return nil, pgerr.New("55000", "cannot %s view %q", verb, rel.Name).
-			WithDetail("Views that do not select from a single table or view are not automatically updatable.").
+			WithDetail("%s", detail).
 			WithHint("To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.", what, event, event)
 	}
 	if oc != nil && (oc.Infer != nil || oc.Action != pg_query.OnConflictAction_ONCONFLICT_NOTHING) {
@@ -58,24 +59,44 @@ func (b *binder) viewTarget(rv *pg_query.RangeVar, rel *Relation, op int16, oc *
 	return p, err
 }
 
-// autoUpdatable reports whether PostgreSQL would change the view's table
-// through the view: its query reads one relation, without DISTINCT,
-// GROUP BY, HAVING, LIMIT, OFFSET, WITH, set operations, aggregates or
-// window functions.
-func autoUpdatable(rel *Relation) bool {
-	if rel.Query == nil || rel.Query.Node == nil {
-		return false
+// notUpdatable is why PostgreSQL would not change the view's table
+// through the view, in its words and the order of its checks; "" when it
+// would (the view reads one relation, without DISTINCT, GROUP BY,
+// HAVING, set operations, WITH, LIMIT, OFFSET, aggregates or window
+// functions).
+func notUpdatable(rel *Relation) string {
+	const single = "Views that do not select from a single table or view are not automatically updatable."
+	if rel.Query == nil || rel.Query.Node == nil || rel.Query.Node.GetSelectStmt() == nil {
+		return single
 	}
 	sel := rel.Query.Node.GetSelectStmt()
-	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.ValuesLists) > 0 || sel.WithClause != nil ||
-		len(sel.DistinctClause) > 0 || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
-		sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil {
+	has := func(f func(*pg_query.Node) bool) bool {
+		for _, t := range sel.TargetList {
+			if f(t.GetResTarget().GetVal()) {
+				return true
+			}
+		}
 		return false
 	}
-	for _, t := range sel.TargetList {
-		if v := t.GetResTarget().GetVal(); hasAggregate(v) || hasWindowCall(v) {
-			return false
-		}
+	switch {
+	case len(sel.DistinctClause) > 0:
+		return "Views containing DISTINCT are not automatically updatable."
+	case len(sel.GroupClause) > 0:
+		return "Views containing GROUP BY are not automatically updatable."
+	case sel.HavingClause != nil:
+		return "Views containing HAVING are not automatically updatable."
+	case sel.Op != pg_query.SetOperation_SETOP_NONE:
+		return "Views containing UNION, INTERSECT, or EXCEPT are not automatically updatable."
+	case sel.WithClause != nil:
+		return "Views containing WITH are not automatically updatable."
+	case sel.LimitCount != nil || sel.LimitOffset != nil:
+		return "Views containing LIMIT or OFFSET are not automatically updatable."
+	case has(hasAggregate):
+		return "Views that return aggregate functions are not automatically updatable."
+	case has(hasWindowCall):
+		return "Views that return window functions are not automatically updatable."
+	case len(sel.ValuesLists) > 0 || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil:
+		return single
 	}
-	return true
+	return ""
 }
