@@ -14,6 +14,9 @@ import (
 )
 
 func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
+	if ins.View != nil {
+		return e.execViewInsert(ins)
+	}
 	t, err := e.writable(ins.Table, "insert into")
 	if err != nil {
 		return Result{}, err
@@ -335,6 +338,9 @@ func accepts(where expr.Expr, row value.Row) (bool, error) {
 }
 
 func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
+	if up.View != nil {
+		return e.execViewUpdate(up)
+	}
 	t, err := e.writable(up.Table, "update")
 	if err != nil {
 		return Result{}, err
@@ -407,6 +413,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 }
 
 func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
+	if del.View != nil {
+		return e.execViewDelete(del)
+	}
 	t, err := e.writable(del.Table, "delete from")
 	if err != nil {
 		return Result{}, err

@@ -196,6 +196,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	e := s.e
 	var bd *plBinding
 	key := plKey{st: st, types: typesKey(types)}
+	if s.transFrame() != nil {
+		keep = false // bound with this call's transition tables
+	}
 	if keep {
 		bd = s.plBindings.take(key, e.catalogGen)
 	}
@@ -268,6 +271,9 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 		}
 	}
 	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
+	if fr := s.transFrame(); fr != nil {
+		rec.cat = transCatalog{s.e, fr}
+	}
 	b, params, err := sql.BindWithParams(rec, st, types)
 	if err != nil {
 		return nil, err

@@ -86,6 +86,12 @@ type Session struct {
 	// the bindings of their statements (routine.go).
 	routineDepth int
 	plBindings   plBindings
+	// trans are the transition tables of the trigger calls running
+	// (trigger_transition.go).
+	trans []*transFrame
+	// cons are the SET CONSTRAINTS of the transaction block
+	// (trigger_constraint.go).
+	cons conModes
 	// pid is the session's number, 0 until asked (advisory.go); advisory
 	// says that it may hold advisory locks.
 	pid      int32
@@ -449,6 +455,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	switch b := b.(type) {
 	case *sql.Tx:
 		return s.execTx(b)
+	case *sql.SetConstraints:
+		return s.setConstraints(b)
 	case *sql.Select:
 		bud := e.queryBudget(s.source())
 		if !s.deadline.IsZero() {
@@ -707,6 +715,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // notices.
 func (s *Session) endTx(commit bool) ([]string, error) {
 	s.block, s.failed = false, false
+	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
 	s.endTxAdvisory()
@@ -723,18 +732,20 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	}
 	held := heldNone
 	defer s.onPanic(&held)
-	if commit {
+	if commit && (e.tx == nil || len(e.tx.deferred) == 0) {
 		// The commit writes the transaction's kept replacements beside
 		// the views' commits the last commit left behind, and waits for
 		// them before the views step (commit).
 		e.mu.lockChanges()
-	} else {
+	} else { // a rollback, or a commit that runs deferred triggers first
 		e.mu.Lock()
 	}
 	held = heldExclusive
 	var err error
 	if commit {
+		e.firer = s
 		err = e.commit()
+		e.firer = nil
 	} else {
 		e.rollback()
 	}

@@ -212,6 +212,7 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	for _, c := range o.cons {
 		sc.ConstraintDefs[c.oid] = c.def
 	}
+	sc.TriggerDefs = triggerDefs(o)
 	for _, r := range o.rels {
 		if r.kind == 'r' && r.nsp == publicOID {
 			sc.Serials[r.name] = map[string]string{}

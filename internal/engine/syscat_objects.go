@@ -73,6 +73,7 @@ type catRel struct {
 	rows   float64
 	seq    *sequence
 	checks int
+	trig   []*trigger // a view's triggers (a table's are t.trig)
 }
 
 type catCol struct {
@@ -237,7 +238,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			continue
 		}
 		v := e.named[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols)}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols), trig: e.triggers[name]}
 		if v.query != nil {
 			r.def = v.query.SQL
 		}

@@ -168,7 +168,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", string(rune(rel.kind)), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v', "relhastriggers", rel.kind == 'r' && rel.t != nil && rel.t.trig != nil, "relhassubclass", false, "relrowsecurity", false,
+			"relhasrules", rel.kind == 'v', "relhastriggers", rel.triggers() != nil, "relhassubclass", false, "relrowsecurity", false,
 			"relforcerowsecurity", false, "relispopulated", true, "relreplident", replident, "relispartition", false,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0")
 	}

@@ -147,6 +147,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		})
 	case n.GetCreateStmt() != nil:
 		return b.bindCreateTable(n.GetCreateStmt())
+	case n.GetConstraintsSetStmt() != nil:
+		return b.bindSetConstraints(n.GetConstraintsSetStmt())
 	case n.GetCreateTableAsStmt() != nil:
 		return b.bindCreateTableAs(n.GetCreateTableAsStmt())
 	case n.GetViewStmt() != nil:

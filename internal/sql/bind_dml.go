@@ -18,7 +18,7 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 	}
-	if rel.Kind != KindTable {
+	if rel.Kind != KindTable && !(rel.Kind == KindView && verb != "copy to" && verb != "merge into") {
 		what := "view"
 		if rel.Kind == KindMatView {
 			what = "materialized view"
@@ -115,7 +115,12 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		out.Source = &plan.Project{Input: src, Exprs: in.fill(b, vals), Cols: cols}
 	}
 	tableScope := newScope(alias, cols)
-	if oc := ins.OnConflictClause; oc != nil {
+	if rel.Kind == KindView {
+		if out.View, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
+			return nil, err
+		}
+	}
+	if oc := ins.OnConflictClause; oc != nil && out.View == nil {
 		if out.OnConflict, err = b.bindOnConflict(oc, rel, tableScope); err != nil {
 			return nil, err
 		}
@@ -204,7 +209,7 @@ func (in *insertInto) fill(b *binder, vals map[int]expr.Expr) []expr.Expr {
 	for i, c := range rel.Cols {
 		if e, ok := vals[i]; ok {
 			row[i] = e
-		} else if rel.Defaults[i] != nil {
+		} else if i < len(rel.Defaults) && rel.Defaults[i] != nil {
 			row[i] = expr.WithClock(rel.Defaults[i], b.stmtClock)
 		} else {
 			row[i] = &expr.Const{V: value.Null, T: c.Type}
@@ -391,7 +396,12 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
-	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
+	if rel.Kind == KindView {
+		if out.View, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
+			return nil, err
+		}
+	}
+	if _, sys := b.systemColumnsOf(rel); sys || out.View != nil || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
 			return nil, err
@@ -443,7 +453,12 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}
-	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(del.WhereClause) {
+	if rel.Kind == KindView {
+		if out.View, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
+			return nil, err
+		}
+	}
+	if _, sys := b.systemColumnsOf(rel); sys || out.View != nil || anySubLink(del.WhereClause) {
 		var usingCols []scopeCol
 		if out.Rows, usingCols, err = b.bindRows(rel, alias, del.UsingClause, del.WhereClause, nil, false); err != nil {
 			return nil, err

@@ -177,6 +177,9 @@ type Insert struct {
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
+	// View is set when Table is a plain view: its rows, which its
+	// INSTEAD OF triggers change (Update and Delete then have Rows).
+	View plan.Node
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
@@ -203,6 +206,8 @@ type Update struct {
 	// are the RETURNING rows; Returning then reads them (column i is
 	// RetPlan's column i).
 	RetPlan plan.Node
+	// View is Insert.View.
+	View plan.Node
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -216,6 +221,8 @@ type Delete struct {
 	// and the USING row.
 	Rows    plan.Node
 	RetPlan plan.Node
+	// View is Insert.View.
+	View plan.Node
 }
 
 // TxKind is a transaction control statement's kind.
