@@ -234,6 +234,10 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCall(n.GetCallStmt())
 	case n.GetCreateTrigStmt() != nil:
 		return b.bindCreateTrigger(n.GetCreateTrigStmt())
+	case n.GetCreateExtensionStmt() != nil:
+		return b.bindCreateExtension(n.GetCreateExtensionStmt())
+	case n.GetAlterExtensionStmt() != nil:
+		return b.bindAlterExtension(n.GetAlterExtensionStmt())
 	}
 	if l, ok := bindListen(n); ok {
 		return l, nil

@@ -390,6 +390,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropOperator(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return b.bindDropTrigger(ds)
+	case pg_query.ObjectType_OBJECT_EXTENSION:
+		return b.bindDropExtension(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}
