@@ -75,3 +75,42 @@ CREATE MATERIALIZED VIEW mv AS SELECT name, encode(digest(name, 'sha1'), 'hex') 
 		t.Errorf("rows after reopening: got %s, want %s", g, w)
 	}
 }
+
+// TestCastsReopen checks that a user cast is there after the file is
+// opened again, and the view that applies it is maintained with it.
+func TestCastsReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cast.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE FUNCTION int_to_mood(i int) RETURNS mood LANGUAGE sql IMMUTABLE AS $$ SELECT CASE i WHEN 1 THEN 'sad'::mood WHEN 2 THEN 'ok'::mood ELSE 'happy'::mood END $$;
+CREATE CAST (int AS mood) WITH FUNCTION int_to_mood(int) AS ASSIGNMENT;
+CREATE TABLE s (id int PRIMARY KEY, n int, m mood);
+INSERT INTO s VALUES (1, 1, 2);
+CREATE MATERIALIZED VIEW sv AS SELECT id, n::mood AS c, m FROM s`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec("INSERT INTO s VALUES (2, 3, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := db.Query("SELECT * FROM sv ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[1 sad ok] [2 happy sad]]"; g != w {
+		t.Errorf("view after reopening: got %s, want %s", g, w)
+	}
+	if err := db.Exec("DROP FUNCTION int_to_mood(int)"); err == nil {
+		t.Error("DROP FUNCTION of a cast's function succeeded after reopening")
+	}
+}

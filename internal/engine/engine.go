@@ -92,6 +92,8 @@ type Engine struct {
 	userTypeState
 	// extensionState holds CREATE EXTENSION's extensions (extension.go).
 	extensionState
+	// castState holds CREATE CAST's casts (cast.go).
+	castState
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int

@@ -234,6 +234,13 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		}
 	}
 	var err error
+	sigs := make([]string, len(gone))
+	for i, f := range gone {
+		sigs[i] = f.Signature()
+	}
+	if notices, err = e.dropFunctionCasts(sigs, d.Cascade, notices); err != nil {
+		return Result{}, err
+	}
 	if notices, err = e.dropFunctionTriggers(gone, d.Cascade, notices); err != nil {
 		return Result{}, err
 	}
