@@ -9,6 +9,7 @@ import (
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Extensions (CREATE EXTENSION) install the functions of one of the
@@ -214,4 +215,20 @@ func (e *Engine) extensionDefaults(ext string) []extDefault {
 		return out[i].table < out[j].table || out[i].table == out[j].table && out[i].col < out[j].col
 	})
 	return out
+}
+
+// extensionMember is DROP FUNCTION's error for a function of an
+// installed extension, which goes with the extension only; nil when ref
+// names none.
+func (e *Engine) extensionMember(ref sql.FuncRef) error {
+	for _, ie := range e.exts {
+		for _, f := range ie.x.FuncsNamed(ref.Name) {
+			if ref.Args != nil && !slices.EqualFunc(f.Params, ref.Args, func(k value.Kind, t value.Type) bool { return k == t.Kind }) {
+				continue
+			}
+			return pgerr.New(pgerr.DependentObjects, "cannot drop function %s because extension %s requires it", f.Signature(), ie.x.Name).
+				WithHint("You can drop extension %s instead.", ie.x.Name)
+		}
+	}
+	return nil
 }

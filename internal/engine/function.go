@@ -194,6 +194,11 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	var gone []*sql.Function
 	for _, ref := range d.Funcs {
 		f, err := e.lookupRoutine(ref, d.Procedure)
+		if err != nil && !d.Procedure {
+			if xerr := e.extensionMember(ref); xerr != nil {
+				return Result{}, xerr
+			}
+		}
 		if a := e.aggregateNamed(ref); a != nil && err != nil {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", a.Name).
 				WithHint("Use DROP AGGREGATE to drop aggregate functions.")

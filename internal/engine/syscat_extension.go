@@ -131,3 +131,12 @@ func pgDepend(o *catalogObjects, r *catRows) {
 		}
 	}
 }
+
+// describeExtensions gives each installed extension its comment in
+// pg_description, as its control file gives it in PostgreSQL (psql's \dx
+// prints it).
+func (o *catalogObjects) describeExtensions() {
+	for _, x := range o.exts {
+		o.descs[expr.DescKey{ClassOID: pgExtensionOID, ObjOID: x.oid}] = x.x.Comment
+	}
+}

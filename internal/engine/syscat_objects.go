@@ -284,6 +284,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	o.roles = e.catalogRoles()
 	o.opers = e.catalogOperators()
 	o.exts = e.catalogExtensions()
+	o.describeExtensions()
 	for _, r := range o.rels {
 		for col, text := range e.comments[r.name] {
 			if r.nsp != publicOID {
