@@ -34,6 +34,16 @@ func (e *Engine) UserCast(source, target string) (*sql.UserCast, bool) {
 // HasUserCasts implements sql.CastCatalog.
 func (e *Engine) HasUserCasts() bool { return len(e.casts) > 0 }
 
+// HasCastTo implements sql.CastCatalog.
+func (e *Engine) HasCastTo(target string) bool {
+	for k, c := range e.casts {
+		if k[1] == target && !c.Ignored {
+			return true
+		}
+	}
+	return false
+}
+
 // ImplicitCastFrom implements sql.CastCatalog.
 func (e *Engine) ImplicitCastFrom(source string) *sql.UserCast {
 	for _, c := range e.sortedCasts() {
@@ -75,6 +85,12 @@ func (r *recorder) HasUserCasts() bool {
 	return cc != nil && cc.HasUserCasts()
 }
 
+// HasCastTo implements sql.CastCatalog.
+func (r *recorder) HasCastTo(target string) bool {
+	cc := r.castCatalog()
+	return cc != nil && cc.HasCastTo(target)
+}
+
 // ImplicitCastFrom implements sql.CastCatalog.
 func (r *recorder) ImplicitCastFrom(source string) *sql.UserCast {
 	if cc := r.castCatalog(); cc != nil {
@@ -93,6 +109,9 @@ func (v viewRecorder) UserCast(source, target string) (*sql.UserCast, bool) {
 
 // HasUserCasts implements sql.CastCatalog.
 func (v viewRecorder) HasUserCasts() bool { return v.r.HasUserCasts() }
+
+// HasCastTo implements sql.CastCatalog.
+func (v viewRecorder) HasCastTo(target string) bool { return v.r.HasCastTo(target) }
 
 // ImplicitCastFrom implements sql.CastCatalog.
 func (v viewRecorder) ImplicitCastFrom(source string) *sql.UserCast {

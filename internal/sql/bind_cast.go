@@ -74,8 +74,10 @@ func (*DropCast) bound()   {}
 type CastCatalog interface {
 	// UserCast returns the cast from source to target, by CastKey.
 	UserCast(source, target string) (*UserCast, bool)
-	// HasUserCasts reports whether there is any.
+	// HasUserCasts reports whether there is any, HasCastTo whether there
+	// is one to target.
 	HasUserCasts() bool
+	HasCastTo(target string) bool
 	// ImplicitCastFrom returns an implicit cast from source, nil for none.
 	ImplicitCastFrom(source string) *UserCast
 }
@@ -322,9 +324,11 @@ func (b *binder) userTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, bool, 
 		return nil, false, nil // a cast to a domain is to its base type, then checked
 	}
 	target, t, _, err := b.castType(c.TypeName)
-	if err != nil {
-		return nil, false, nil // the cast's own binding reports it
+	if err != nil || !cc.HasCastTo(target) {
+		return nil, false, nil // the cast's own binding reports an error
 	}
+	// The argument is bound here for its type, and again by the call of
+	// the cast's function or by the cast without one.
 	arg, err := b.bindExpr(s, c.Arg)
 	if err != nil {
 		return nil, false, err
