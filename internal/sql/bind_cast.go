@@ -338,7 +338,7 @@ func (b *binder) userTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, bool, 
 		return nil, false, nil
 	}
 	if uc.Func == nil || uc.Builtin != nil {
-		out, err := b.applyCast(uc, arg, t, c.Location)
+		out, err := b.applyCast(uc, arg, t, true, c.Location)
 		return out, true, err
 	}
 	call := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(uc.Func.Name)}, Args: []*pg_query.Node{c.Arg}, Location: c.Location}
@@ -361,16 +361,17 @@ func (b *binder) userTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, bool, 
 	return out, true, nil
 }
 
-// applyCast converts a bound value by a cast WITH INOUT or by a built-in
-// or extension function; a SQL or PL/pgSQL function is called only from
-// an explicit cast, where its call is bound from the statement's text.
-func (b *binder) applyCast(uc *UserCast, e expr.Expr, t value.Type, loc int32) (expr.Expr, error) {
+// applyCast converts a bound value by a cast: its result then takes the
+// target's modifier (varchar(5)) explicitly, or, for an assignment or an
+// implicit conversion, as an assignment does (22001 for a string too
+// long).
+func (b *binder) applyCast(uc *UserCast, e expr.Expr, t value.Type, explicit bool, loc int32) (expr.Expr, error) {
 	var out expr.Expr
 	var err error
 	switch {
 	case uc.Func == nil:
 		if out, err = expr.Coerce(e, value.TextType, true); err == nil {
-			out, err = expr.Coerce(out, t, true)
+			out, err = castResult(out, t, explicit)
 		}
 	case uc.Builtin != nil:
 		args := []expr.Expr{e}
@@ -388,14 +389,14 @@ func (b *binder) applyCast(uc *UserCast, e expr.Expr, t value.Type, loc int32) (
 		}
 		out = &expr.Func{Def: uc.Builtin, Args: args, T: uc.Builtin.Result}
 		if out.Type() != t {
-			out, err = expr.Coerce(out, t, true)
+			out, err = castResult(out, t, explicit)
 		}
 	default:
 		if out, err = b.callCastFunction(uc, e, loc); err != nil {
 			return nil, err
 		}
 		if out.Type() != t {
-			out, err = expr.Coerce(out, t, true)
+			out, err = castResult(out, t, explicit)
 		}
 	}
 	if err != nil {
@@ -469,4 +470,12 @@ func (b *binder) callCastFunction(uc *UserCast, e expr.Expr, loc int32) (expr.Ex
 			WithHint("write the cast explicitly: CAST(… AS %s)", uc.Target)
 	}
 	return b.bindExpr(s, n)
+}
+
+// castResult converts a cast's result to the target type itself (its
+// modifier, or a kind the function's result converts to): explicitly for
+// an explicit cast, else as an assignment converts, where it can.
+func castResult(out expr.Expr, t value.Type, explicit bool) (expr.Expr, error) {
+	from := out.Type().Kind
+	return expr.Coerce(out, t, explicit || from != t.Kind && !value.CanCast(from, t.Kind, false))
 }

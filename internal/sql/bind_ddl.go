@@ -240,7 +240,7 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
 	if CastKey(e.Type()) != CastKey(t) {
 		if uc := b.castFor(e.Type(), CastKey(t), 'a'); uc != nil {
-			return b.applyCast(uc, e, t, loc)
+			return b.applyCast(uc, e, t, false, loc)
 		}
 	}
 	if out, ok, err := b.assignRecord(e, t, col, loc); ok {

@@ -365,7 +365,7 @@ func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error)
 	out, err := expr.Coerce(e, t, false)
 	if err != nil {
 		if uc := b.castFor(e.Type(), CastKey(t), 'i'); uc != nil {
-			return b.applyCast(uc, e, t, loc)
+			return b.applyCast(uc, e, t, false, loc)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
