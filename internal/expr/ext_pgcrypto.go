@@ -15,10 +15,10 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// The pgcrypto extension's digests, HMACs, random bytes and password
-// hashing (crypt and gen_salt for md5 and bf, ext_crypt.go). Its raw
-// and PGP encryption functions are not provided: a call of one is
-// refused. digest, hmac and crypt are immutable; gen_random_bytes,
+// The pgcrypto extension's digests, HMACs, random bytes, password
+// hashing (crypt and gen_salt for md5 and bf, ext_crypt.go) and raw AES
+// encryption (ext_encrypt.go). Its PGP functions are not provided: a
+// call of one is refused. digest, hmac and crypt are immutable; gen_random_bytes,
 // gen_random_uuid and gen_salt are volatile, as in PostgreSQL.
 func init() {
 	T, B, I4 := value.Text, value.Bytea, value.Int4
@@ -46,7 +46,7 @@ func init() {
 	vol := func(name string, params []value.Kind, result value.Type, eval func([]value.Value) (value.Value, error)) *FuncDef {
 		return &FuncDef{Name: name, Strict: true, Volatile: true, Params: params, Result: result, Eval: eval}
 	}
-	registerExtension(&Extension{
+	x := &Extension{
 		Name: "pgcrypto", Version: "1.3", Relocatable: true, Comment: "cryptographic functions",
 		Funcs: []*FuncDef{
 			imm("digest", kinds(T, T), value.ByteaType, digest),
@@ -79,10 +79,12 @@ func init() {
 				return text(s), err
 			}),
 		},
-		Missing: []string{"encrypt", "decrypt", "encrypt_iv", "decrypt_iv", "armor", "dearmor", "pgp_armor_headers", "pgp_key_id",
+		Missing: []string{"armor", "dearmor", "pgp_armor_headers", "pgp_key_id",
 			"pgp_pub_decrypt", "pgp_pub_decrypt_bytea", "pgp_pub_encrypt", "pgp_pub_encrypt_bytea",
 			"pgp_sym_decrypt", "pgp_sym_decrypt_bytea", "pgp_sym_encrypt", "pgp_sym_encrypt_bytea"},
-	})
+	}
+	x.Funcs = append(x.Funcs, encryptFuncs()...)
+	registerExtension(x)
 }
 
 // codeExternalRoutine is SQLSTATE 39000, which pgcrypto raises for a
