@@ -90,6 +90,10 @@ type Engine struct {
 	domains domainCatalog
 	// userTypeState holds CREATE TYPE's types (usertype.go).
 	userTypeState
+	// extensionState holds CREATE EXTENSION's extensions (extension.go).
+	extensionState
+	// castState holds CREATE CAST's casts (cast.go).
+	castState
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int

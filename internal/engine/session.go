@@ -607,6 +607,23 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP TRIGGER", func() (Result, error) { return e.dropTrigger(b) })
 	case *sql.AlterTriggers:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterTriggers(b) })
+	case *sql.CreateCast:
+		return s.ddl("CREATE CAST", func() (Result, error) { return e.createCast(b, rec.text) })
+	case *sql.DropCast:
+		return s.ddl("DROP CAST", func() (Result, error) { return e.dropCast(b) })
+	case *sql.CreateExtension:
+		return s.ddl("CREATE EXTENSION", func() (Result, error) { return e.createExtension(b) })
+	case *sql.AlterExtension:
+		return s.ddl("ALTER EXTENSION", func() (Result, error) { return e.alterExtension(b) })
+	case *sql.DropExtension:
+		return s.ddl("DROP EXTENSION", func() (Result, error) {
+			res, err := e.dropExtensions(b)
+			e.pruneGrants()
+			if err == nil {
+				err = e.pruneComments()
+			}
+			return res, err
+		})
 	case *sql.Subscribe:
 		return s.subscribeStmt(b.View)
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:

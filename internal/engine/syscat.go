@@ -40,7 +40,7 @@ func init() {
 var catalogTypeNames = map[string]value.Type{
 	"name": value.TextType, `"char"`: value.TextType, "pg_node_tree": value.TextType, "xid": value.TextType,
 	"int2vector": value.TextType, "oidvector": value.TextType, "anyarray": value.TextType,
-	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.Text),
+	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.Text), "name[]": value.ArrayType(value.Text),
 	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
 }

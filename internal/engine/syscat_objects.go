@@ -56,6 +56,7 @@ type catalogObjects struct {
 	descs    map[expr.DescKey]string
 	locks    []lockRow     // pg_locks' (advisory.go)
 	activity []activityRow // pg_stat_activity's (activity.go)
+	exts     []catExt      // the installed extensions (syscat_extension.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -155,7 +156,7 @@ var catalogRelOIDs = map[string]uint32{
 	"pg_attrdef": 2604, "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_am": 2601,
 	"pg_trigger": 2620, "pg_description": 2609, "pg_enum": 3501, "pg_namespace": 2615, "pg_depend": 2608,
 	"pg_database": 1262, "pg_collation": 3456, "pg_range": 3541, "pg_sequence": 2224,
-	"pg_operator": 2617, "pg_aggregate": 2600,
+	"pg_operator": 2617, "pg_aggregate": 2600, "pg_extension": pgExtensionOID,
 }
 
 var builtinByKind = func() map[value.Kind]*value.BuiltinType {
@@ -283,6 +284,8 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
 	o.opers = e.catalogOperators()
+	o.exts = e.catalogExtensions()
+	o.describeExtensions()
 	for _, r := range o.rels {
 		for col, text := range e.comments[r.name] {
 			if r.nsp != publicOID {

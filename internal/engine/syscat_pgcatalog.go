@@ -129,7 +129,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	// deltaview has no inheritance or recorded dependencies.
 	"pg_catalog.pg_inherits": func(*catalogObjects, *catRows) {},
 	"pg_catalog.pg_trigger":  pgTrigger,
-	"pg_catalog.pg_depend":   func(*catalogObjects, *catRows) {},
+	"pg_catalog.pg_depend":   pgDepend,
 }
 
 // viewDef is a view's query as pg_views prints it: on a line of its own
@@ -359,6 +359,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", 0, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
 	}
+	pgProcExtensions(o, r)
 	pgProcBuiltins(r)
 }
 

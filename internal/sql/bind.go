@@ -13,8 +13,12 @@ import (
 
 // binder resolves one statement against a catalog.
 type binder struct {
-	cat  Catalog
-	stmt *Stmt
+	// prebound are expressions already bound that a node made by the
+	// binder stands for: a ParamRef at one of these locations (all
+	// below any text's) is its expression (bind_cast.go).
+	prebound map[int32]expr.Expr
+	cat      Catalog
+	stmt     *Stmt
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking
@@ -236,6 +240,12 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCall(n.GetCallStmt())
 	case n.GetCreateTrigStmt() != nil:
 		return b.bindCreateTrigger(n.GetCreateTrigStmt())
+	case n.GetCreateCastStmt() != nil:
+		return b.bindCreateCast(n.GetCreateCastStmt())
+	case n.GetCreateExtensionStmt() != nil:
+		return b.bindCreateExtension(n.GetCreateExtensionStmt())
+	case n.GetAlterExtensionStmt() != nil:
+		return b.bindAlterExtension(n.GetAlterExtensionStmt())
 	}
 	if l, ok := bindListen(n); ok {
 		return l, nil

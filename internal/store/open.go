@@ -86,6 +86,15 @@ func load(f *File, e *engine.Engine) error {
 		}
 		return nil
 	}
+	// Extensions first: a domain's or a table's default may call their
+	// functions.
+	for _, en := range entries {
+		if en.Kind == engine.KindExtension {
+			if err := run(en); err != nil {
+				return err
+			}
+		}
+	}
 	// Domains and composite types before the tables whose columns are
 	// of them; the engine has no store yet, so recreating them writes
 	// nothing.
@@ -125,7 +134,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindExtension {
 			continue
 		}
 		if err := run(en); err != nil {
