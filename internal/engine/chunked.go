@@ -58,8 +58,11 @@ type chunkState struct {
 	logAt  []int // chunk i's log entries start at logAt[i]
 	views  map[string]zset.ZSet
 	neg    zset.ZSet
-	// stepped is the views that stepped in the chunk under way.
+	// stepped is the views that stepped in the chunk under way; steps,
+	// each view's count of steps before the commit, in the order in
+	// which they first stepped.
 	stepped []matView
+	steps   []int64
 }
 
 // chunks reports whether the commit of tx runs in chunks, and of which
@@ -154,9 +157,8 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 		if err != nil {
 			clearFew(stepped)
 			cs.stepped = stepped[:0]
-			clearFew(steppedAny)
-			e.stepped = steppedAny[:0]
 			e.undoChunks(tx, t.name, len(cs.starts)-1, logAt)
+			e.restoreSteps(steppedAny)
 			pe := *pgerr.Wrap(err)
 			pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
 			return &pe
@@ -169,6 +171,7 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 			}
 			if !slices.Contains(steppedAny, v) {
 				steppedAny = append(steppedAny, v)
+				cs.steps = append(cs.steps, v.meta().steps)
 			}
 			v.commit()
 		}
@@ -179,13 +182,17 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 	}
 	clearFew(stepped)
 	cs.stepped = stepped[:0]
+	// A view steps once a commit, as deltaview_views counts it.
+	for i, v := range steppedAny {
+		v.meta().steps = cs.steps[i] + 1
+	}
 	ts := e.ts + 1
 	if _, err := e.storeWrite(tx.log, ts, tx.source, true); err != nil {
-		clearFew(steppedAny)
-		e.stepped = steppedAny[:0]
 		e.undoChunks(tx, t.name, len(cs.starts), len(tx.log))
+		e.restoreSteps(steppedAny)
 		return err
 	}
+	cs.steps = cs.steps[:0]
 	clear(tx.pending)
 	tx.pending = tx.pending[:0]
 	e.ts = ts
@@ -210,6 +217,18 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 	e.stepped = steppedAny[:0]
 	e.trimChunks()
 	return nil
+}
+
+// restoreSteps gives the views of a chunked commit taken back the count
+// of steps they had before it, and empties the list of those views.
+func (e *Engine) restoreSteps(steppedAny []matView) {
+	cs := &e.chunk
+	for i, v := range steppedAny {
+		v.meta().steps = cs.steps[i]
+	}
+	cs.steps = cs.steps[:0]
+	clearFew(steppedAny)
+	e.stepped = steppedAny[:0]
 }
 
 // stepChunk prepares every view over one chunk's batch d of the table

@@ -21,7 +21,8 @@ import (
 // drain the top-k's reserve, a row on which one view's expression fails
 // anywhere in the batch, so that the chunks before it are taken back),
 // each subscriber's delta of each commit, the error's SQLSTATE, every
-// view's rows and the tables' rows agree after every transaction, and
+// view's rows and count of steps, and the tables' rows agree after every
+// transaction, and
 // each view equals its query run afresh; with one worker and with two, on
 // chunks of 1, 7 and 64 keys. A grouping anywhere makes every commit
 // whole, which the last engine checks. The top-k's index keeps few rows
@@ -200,6 +201,11 @@ func testChunkedCommit(t *testing.T, workers, chunk int, grouping bool) {
 			if fresh := sortedResult(t, chunked.s, def); fresh != got {
 				t.Fatalf("transaction %d: %s is\n%s\nits query gives\n%s", txn, v, got, fresh)
 			}
+		}
+		// A view steps once a commit, in chunks or not.
+		const steps = "SELECT name, steps, rows FROM deltaview_views"
+		if got, want := sortedResult(t, chunked.s, steps), sortedResult(t, whole.s, steps); got != want {
+			t.Fatalf("transaction %d: views' steps\nchunked: %s\nwhole:   %s", txn, got, want)
 		}
 		var model []string
 		for _, id := range ids {
