@@ -186,7 +186,10 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 	for i, v := range steppedAny {
 		v.meta().steps = cs.steps[i] + 1
 	}
-	ts := e.ts + 1
+	ts := e.ts
+	if len(cs.starts) > 0 {
+		ts++ // as a commit that changes no view's input does not
+	}
 	if _, err := e.storeWrite(tx.log, ts, tx.source, true); err != nil {
 		e.undoChunks(tx, t.name, len(cs.starts), len(tx.log))
 		e.restoreSteps(steppedAny)
