@@ -23,10 +23,9 @@ import (
 // anywhere in the batch, so that the chunks before it are taken back),
 // each subscriber's delta of each commit, the error's SQLSTATE, every
 // view's rows and count of steps, and the tables' rows agree after every
-// transaction, and
-// each view equals its query run afresh; with one worker and with two, on
-// chunks of 1, 7 and 64 keys. A grouping anywhere makes every commit
-// whole, which the last engine checks. The top-k's index keeps few rows
+// transaction, and each view equals its query run afresh, on chunks of 1,
+// 7 and 64 keys. Two workers, and a grouping anywhere, make every commit
+// whole, which the last two engines check. The top-k's index keeps few rows
 // in order, so that its extensions (a read of the table as the index has
 // it, without the chunk under way) come often.
 func TestChunkedCommit(t *testing.T) {
@@ -34,13 +33,12 @@ func TestChunkedCommit(t *testing.T) {
 	// the table as the index has it, come often.
 	old := dataflow.SetBoundMin(8)
 	defer dataflow.SetBoundMin(old)
-	for _, workers := range []int{1, 2} {
-		for _, chunk := range []int{1, 7, 64} {
-			t.Run(fmt.Sprintf("workers=%d/chunk=%d", workers, chunk), func(t *testing.T) {
-				testChunkedCommit(t, workers, chunk, false)
-			})
-		}
+	for _, chunk := range []int{1, 7, 64} {
+		t.Run(fmt.Sprintf("chunk=%d", chunk), func(t *testing.T) {
+			testChunkedCommit(t, 1, chunk, false)
+		})
 	}
+	t.Run("workers=2", func(t *testing.T) { testChunkedCommit(t, 2, 7, false) })
 	t.Run("grouping", func(t *testing.T) { testChunkedCommit(t, 1, 7, true) })
 }
 
