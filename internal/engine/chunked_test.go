@@ -119,7 +119,7 @@ func testChunkedCommit(t *testing.T, workers, chunk int, grouping bool) {
 	i4 := func(v int64) value.Value { return value.NewInt(value.Int4, v) }
 	rng := rand.New(rand.NewPCG(uint64(chunk), uint64(workers)))
 	failures := 0
-	for txn := range 120 {
+	for txn := range 80 {
 		size := 1 + rng.IntN(12)
 		if txn%3 != 0 {
 			size = 20 + rng.IntN(400)
