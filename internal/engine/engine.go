@@ -152,6 +152,10 @@ type Engine struct {
 	workers     int
 	parallelMin int
 	waves       [][]matView
+	// chunkRows is the number of keys of a chunk of a big commit of kept
+	// replacements (chunked.go; 0 commits whole), chunk its scratch.
+	chunkRows int
+	chunk     chunkState
 	// trace records the commits' schedule while set (schedtrace.go); ph
 	// times the phases of the commit in progress then.
 	trace *ScheduleTrace
@@ -260,6 +264,7 @@ func New() *Engine {
 
 		workers:     1,
 		parallelMin: defaultParallelMin,
+		chunkRows:   defaultChunkRows,
 	}
 }
 

@@ -209,6 +209,9 @@ func (e *Engine) commit() error {
 // commitTx is commit for a transaction that changed something.
 func (e *Engine) commitTx(tx *txn) error {
 	ph := e.ph
+	if t, ok := e.chunks(tx); ok {
+		return e.commitChunked(tx, t)
+	}
 	if len(tx.pending) > 0 {
 		// Written here, so that the store, the views and a rollback see
 		// them in the log like any change; a transaction of replacements
