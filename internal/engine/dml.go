@@ -62,6 +62,12 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				continue
 			}
 		}
+		if ins.Checks != nil {
+			// Row-level security's checks come before the constraints.
+			if err := sql.CheckRow(ins.Checks, row); err != nil {
+				return Result{}, err
+			}
+		}
 		if oc := ins.OnConflict; oc != nil {
 			// PostgreSQL checks NOT NULL and CHECK on the proposed row
 			// before it looks for a conflict.
@@ -377,6 +383,11 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 				return Result{}, err
 			} else if !ok {
 				continue
+			}
+		}
+		if up.Checks != nil {
+			if err := sql.CheckRow(up.Checks, newRow); err != nil {
+				return Result{}, err
 			}
 		}
 		if _, err := e.updateRow(t, tg.id, old, newRow); err != nil {

@@ -142,6 +142,11 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 			}
 			env = append(slices.Clone(newRow), p.rest[n:]...)
 		}
+		if up.Checks != nil {
+			if err := sql.CheckRow(up.Checks, newRow); err != nil {
+				return Result{}, err
+			}
+		}
 		if _, err := e.updateRow(t, p.id, old, newRow); err != nil {
 			return Result{}, err
 		}

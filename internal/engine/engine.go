@@ -84,6 +84,10 @@ type Engine struct {
 	// the session whose statement runs, which runs them (trigger.go).
 	triggers map[string][]*trigger
 	firer    *Session
+	// rls is row-level security, by table; nextPolicyOID numbers the
+	// policies (rowsecurity.go).
+	rls           map[string]*tableRLS
+	nextPolicyOID uint32
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
@@ -302,6 +306,9 @@ type recorder struct {
 	text    string           // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
 	code    bool // it runs a SQL function's statements (sql.CodeUser)
+	// rowSec is the role whose row-level security the statement meets;
+	// nil when it bypasses it (rowsecurity.go).
+	rowSec *rowSecurityCtx
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)
@@ -320,6 +327,11 @@ func (e *Engine) MaxRecursion() int { return e.maxRecursion }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)
+	if ok && r.rowSec != nil && rel.Kind == sql.KindTable {
+		if e, isEngine := r.cat.(*Engine); isEngine {
+			rel.Security = e.securityOf(r.rowSec, name)
+		}
+	}
 	if ok {
 		r.seen[name] = true
 		if !slices.Contains(r.direct, name) {
@@ -576,6 +588,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 		}
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
+		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -639,6 +652,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		if e.triggers[name] != nil {
 			delete(e.triggers, name)
 		}
+		delete(e.rls, name)
 		delete(e.tables, name)
 		delete(e.named, name)
 		delete(e.deps, name)

@@ -266,6 +266,8 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("alter a table")
 	case *sql.CreateView:
 		return s.mustBeSuperuser("create a view")
+	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
+		return s.mustOwnPolicyTable(b)
 	case *sql.Drop:
 		return s.mustBeSuperuser("drop a relation")
 	}
@@ -361,6 +363,10 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		}
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
+		}
+		if what := e.policyOfRole(name); what != "" {
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: what}
 		}
 		gone = append(gone, name)
 	}

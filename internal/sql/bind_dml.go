@@ -114,6 +114,14 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 		out.Source = &plan.Project{Input: src, Exprs: in.fill(b, vals), Cols: cols}
 	}
+	if rel.Security != nil {
+		if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
+			return nil, refuseRowSecurity(rel, "INSERT … ON CONFLICT DO UPDATE")
+		}
+		if out.Checks, err = b.securityRowChecks(rel, PolicyInsert, len(ins.ReturningList) > 0); err != nil {
+			return nil, err
+		}
+	}
 	tableScope := newScope(alias, cols)
 	if oc := ins.OnConflictClause; oc != nil {
 		if out.OnConflict, err = b.bindOnConflict(oc, rel, tableScope); err != nil {
@@ -389,6 +397,33 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rel.Security != nil {
+		// The rows an UPDATE reads (WHERE, RETURNING, SET over the row)
+		// meet the SELECT policies too, as in PostgreSQL.
+		reads := up.WhereClause != nil || len(up.ReturningList) > 0 || readsColumns(up.TargetList...)
+		where, err := b.securityWhere(rel, alias, PolicyUpdate, reads, up.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		saved := up.WhereClause
+		up.WhereClause = where
+		defer func() { up.WhereClause = saved }()
+		checks, err := b.securityRowChecks(rel, PolicyUpdate, reads)
+		if err != nil {
+			return nil, err
+		}
+		bd, err := b.bindUpdateTarget(up, rel, alias)
+		if err != nil {
+			return nil, err
+		}
+		bd.Checks = checks
+		return bd, nil
+	}
+	return b.bindUpdateTarget(up, rel, alias)
+}
+
+func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias string) (*Update, error) {
+	var err error
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
 	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
@@ -440,6 +475,16 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	rel, alias, err := b.targetTable(del.Relation, "delete from")
 	if err != nil {
 		return nil, err
+	}
+	if rel.Security != nil {
+		reads := del.WhereClause != nil || len(del.ReturningList) > 0
+		where, err := b.securityWhere(rel, alias, PolicyDelete, reads, del.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		saved := del.WhereClause
+		del.WhereClause = where
+		defer func() { del.WhereClause = saved }()
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}

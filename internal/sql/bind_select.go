@@ -496,6 +496,16 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if sp, ok := b.withSystemColumns(rel); ok {
 				p, sysFrom = sp, len(rel.Cols)
 			}
+			if rel.Security != nil {
+				sc := rowScope(rel.Name, rowType, p.Columns())
+				if sysFrom > 0 {
+					b.markSystemColumns(sc, sysFrom)
+				}
+				var err error
+				if p, err = b.secureScan(rel, p, sc, rv.Location); err != nil {
+					return nil, nil, err
+				}
+			}
 			b.rowCounts()[rel.Name] = rel
 			if rel.PrimaryKey != nil {
 				keyed = &keyedRel{pk: rel.PrimaryKey}

@@ -49,6 +49,9 @@ type Relation struct {
 	Query *Stmt
 	// RowType is a composite type's record type (KindComposite only).
 	RowType value.Type
+	// Security is set on a table whose row-level security applies to the
+	// statement's role (rowsecurity.go).
+	Security *RowSecurity
 	// System marks a relation computed from the catalog or the engine's
 	// figures each time it is read (pg_class, deltaview_views): a
 	// materialized view cannot read it.

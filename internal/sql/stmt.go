@@ -177,6 +177,8 @@ type Insert struct {
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
+	// Checks are row-level security's checks of each row inserted.
+	Checks []RowCheck
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
@@ -203,6 +205,8 @@ type Update struct {
 	// are the RETURNING rows; Returning then reads them (column i is
 	// RetPlan's column i).
 	RetPlan plan.Node
+	// Checks are row-level security's checks of each new row.
+	Checks []RowCheck
 }
 
 // Delete is DELETE … [USING …] WHERE ….

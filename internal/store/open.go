@@ -125,7 +125,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPolicy {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -138,6 +138,15 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadRoles(roles, grants)
+	// Policies after the roles they name.
+	for _, en := range entries {
+		if en.Kind != engine.KindPolicy {
+			continue
+		}
+		if err := run(en); err != nil {
+			return err
+		}
+	}
 	comments, err := f.Comments()
 	if err != nil {
 		return err
