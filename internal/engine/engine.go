@@ -84,10 +84,8 @@ type Engine struct {
 	// the session whose statement runs, which runs them (trigger.go).
 	triggers map[string][]*trigger
 	firer    *Session
-	// rls is row-level security, by table; nextPolicyOID numbers the
-	// policies (rowsecurity.go).
-	rls           map[string]*tableRLS
-	nextPolicyOID uint32
+	// rls is row-level security, by table (rowsecurity.go).
+	rls map[string]*tableRLS
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Row-level security keeps, per table, whether it is enabled and forced
@@ -36,7 +37,6 @@ type policy struct {
 	sql.Policy
 	table string
 	roles []string // "" for PUBLIC
-	oid   uint32
 }
 
 // tableRLS is a table's row-level security.
@@ -173,9 +173,8 @@ func (s *Session) createPolicy(c *sql.CreatePolicy) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	e.nextPolicyOID++
 	p := &policy{Policy: sql.Policy{Name: c.Name, Cmd: c.Cmd, Permissive: c.Permissive, Using: c.Using, Check: c.Check},
-		table: c.Table, roles: roles, oid: policyOIDBase + e.nextPolicyOID}
+		table: c.Table, roles: roles}
 	if err := e.storePolicy(p, ""); err != nil {
 		return Result{}, err
 	}
@@ -225,7 +224,7 @@ func (s *Session) alterPolicy(a *sql.AlterPolicy) (Result, error) {
 	}
 	if a.Check != nil {
 		if p.Cmd == sql.PolicySelect || p.Cmd == sql.PolicyDelete {
-			return Result{}, pgerr.New(pgerr.SyntaxError, "WITH CHECK cannot be applied to SELECT or DELETE")
+			return Result{}, pgerr.New(pgerr.SyntaxError, "only USING expression allowed for SELECT, DELETE")
 		}
 		p.Check = *a.Check
 	}
@@ -314,20 +313,20 @@ func (e *Engine) hasRowSecurity(table string) bool {
 	return r != nil && (r.enabled || r.forced || len(r.policies) > 0)
 }
 
-// policyOfRole names a policy that names role, for DROP ROLE; "" for none.
+// policyOfRole lists the policies that name role, for DROP ROLE; "" for
+// none.
 func (e *Engine) policyOfRole(role string) string {
+	var lines []string
 	for _, r := range e.rls {
 		for _, p := range r.policies {
 			if slices.Contains(p.roles, role) {
-				return fmt.Sprintf("target of policy %s on table %s", p.Name, p.table)
+				lines = append(lines, fmt.Sprintf("target of policy %s on table %s", p.Name, p.table))
 			}
 		}
 	}
-	return ""
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
-
-// policyOIDBase starts the oids of policies, apart from relations'.
-const policyOIDBase = 3_000_000
 
 // sameRowSecurity reports whether a statement bound under a meets the
 // same row-level security under b: a binding is kept only then.
@@ -354,7 +353,86 @@ func (s *Session) mustOwnPolicyTable(b sql.Bound) error {
 		table = b.Table
 	}
 	if err := s.mustBeSuperuser("change row-level security"); err != nil {
-		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", table)
+		what := "table"
+		if _, drop := b.(*sql.DropPolicy); drop {
+			what = "relation" // as PostgreSQL words it
+		}
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, table)
 	}
 	return nil
+}
+
+// rowSecurity is the row-level security of a relation of the catalog;
+// none for a relation that is not a table.
+func (o *catalogObjects) rowSecurity(rel *catRel) *tableRLS {
+	if rel.kind == 'r' && rel.t != nil {
+		if r := o.rls[rel.name]; r != nil {
+			return r
+		}
+	}
+	return &tableRLS{}
+}
+
+func init() {
+	// Registered whole here, whichever init runs first; name[] prints
+	// as text[].
+	catalogTypeNames["name[]"] = value.ArrayType(value.Text)
+	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
+		catalogColumns[name], catalogRowFuncs[name] = cols, rows
+		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
+	}
+	add("pg_catalog.pg_policy", "oid:oid,polname:name,polrelid:oid,polcmd:\"char\",polpermissive:boolean,polroles:oid[],polqual:pg_node_tree,polwithcheck:pg_node_tree", pgPolicy)
+	add("pg_catalog.pg_policies", "schemaname:name,tablename:name,policyname:name,permissive:text,roles:name[],cmd:text,qual:text,with_check:text", pgPolicies)
+}
+
+// eachPolicy calls fn with each policy and its table, by table then name.
+func (o *catalogObjects) eachPolicy(fn func(rel *catRel, p *policy)) {
+	for _, rel := range o.rels {
+		for _, p := range o.rowSecurity(rel).policies {
+			fn(rel, p)
+		}
+	}
+}
+
+func textOrNull(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// pgPolicy lists pg_policy. polqual and polwithcheck hold the
+// expressions' text where PostgreSQL keeps its node trees.
+func pgPolicy(o *catalogObjects, r *catRows) {
+	o.eachPolicy(func(rel *catRel, p *policy) {
+		roles := make([]uint32, len(p.roles))
+		for i, name := range p.roles {
+			if name != "" {
+				roles[i] = objectOID("role", name)
+			}
+		}
+		r.add("oid", objectOID("policy", p.table+"."+p.Name), "polname", p.Name, "polrelid", rel.oid, "polcmd", string(rune(p.Cmd)),
+			"polpermissive", p.Permissive, "polroles", roles, "polqual", textOrNull(p.Using), "polwithcheck", textOrNull(p.Check))
+	})
+}
+
+// pgPolicies lists the view pg_policies. qual and with_check are the
+// expressions as deparsed at CREATE POLICY, which PostgreSQL writes with
+// more parentheses and casts.
+func pgPolicies(o *catalogObjects, r *catRows) {
+	o.eachPolicy(func(rel *catRel, p *policy) {
+		roles := make([]string, len(p.roles))
+		for i, name := range p.roles {
+			roles[i] = name
+			if name == "" {
+				roles[i] = "public"
+			}
+		}
+		perm := "PERMISSIVE"
+		if !p.Permissive {
+			perm = "RESTRICTIVE"
+		}
+		r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "policyname", p.Name, "permissive", perm, "roles", roles,
+			"cmd", sql.PolicyCmdName(p.Cmd), "qual", textOrNull(p.Using), "with_check", textOrNull(p.Check))
+	})
 }

@@ -54,8 +54,9 @@ type catalogObjects struct {
 	roles    []catRole
 	opers    []catOper
 	descs    map[expr.DescKey]string
-	locks    []lockRow     // pg_locks' (advisory.go)
-	activity []activityRow // pg_stat_activity's (activity.go)
+	locks    []lockRow            // pg_locks' (advisory.go)
+	activity []activityRow        // pg_stat_activity's (activity.go)
+	rls      map[string]*tableRLS // row-level security (rowsecurity.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -190,7 +191,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows()}
+	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)

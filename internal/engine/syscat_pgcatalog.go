@@ -62,7 +62,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, rel := range o.rels {
 			if rel.kind == 'r' {
 				r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "tableowner", SuperuserName,
-					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", false)
+					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
 			}
 		}
 	},
@@ -168,8 +168,8 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", string(rune(rel.kind)), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v', "relhastriggers", rel.kind == 'r' && rel.t != nil && rel.t.trig != nil, "relhassubclass", false, "relrowsecurity", false,
-			"relforcerowsecurity", false, "relispopulated", true, "relreplident", replident, "relispartition", false,
+			"relhasrules", rel.kind == 'v', "relhastriggers", rel.kind == 'r' && rel.t != nil && rel.t.trig != nil, "relhassubclass", false, "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", true, "relreplident", replident, "relispartition", false,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0")
 	}
 }

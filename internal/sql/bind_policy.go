@@ -149,10 +149,10 @@ func (b *binder) bindCreatePolicy(cp *pg_query.CreatePolicyStmt) (Bound, error) 
 	if out.Roles, err = b.policyRoles(cp.Roles); err != nil {
 		return nil, err
 	}
-	if out.Using, err = b.policyExprText(rel, cp.Qual, "POLICY USING"); err != nil {
+	if out.Using, err = b.policyExprText(rel, cp.Qual); err != nil {
 		return nil, err
 	}
-	if out.Check, err = b.policyExprText(rel, cp.WithCheck, "POLICY WITH CHECK"); err != nil {
+	if out.Check, err = b.policyExprText(rel, cp.WithCheck); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -171,14 +171,14 @@ func (b *binder) bindAlterPolicy(ap *pg_query.AlterPolicyStmt) (Bound, error) {
 		}
 	}
 	if ap.Qual != nil {
-		s, err := b.policyExprText(rel, ap.Qual, "POLICY USING")
+		s, err := b.policyExprText(rel, ap.Qual)
 		if err != nil {
 			return nil, err
 		}
 		out.Using = &s
 	}
 	if ap.WithCheck != nil {
-		s, err := b.policyExprText(rel, ap.WithCheck, "POLICY WITH CHECK")
+		s, err := b.policyExprText(rel, ap.WithCheck)
 		if err != nil {
 			return nil, err
 		}
@@ -211,15 +211,14 @@ func (b *binder) policyRoles(ns []*pg_query.Node) ([]PolicyRole, error) {
 	return out, nil
 }
 
-// policyExprText checks a policy's expression over the table's row, as
-// what (POLICY USING, POLICY WITH CHECK) in PostgreSQL's messages, and
+// policyExprText checks a policy's expression over the table's row and
 // returns its text; "" for none.
-func (b *binder) policyExprText(rel *Relation, n *pg_query.Node, what string) (string, error) {
+func (b *binder) policyExprText(rel *Relation, n *pg_query.Node) (string, error) {
 	if n == nil {
 		return "", nil
 	}
 	if hasAggregate(n) {
-		return "", b.stmt.errf(nodeLoc(n, -1), pgerr.GroupingError, "aggregate functions are not allowed in %s expressions", what)
+		return "", b.stmt.errf(nodeLoc(n, -1), pgerr.GroupingError, "aggregate functions are not allowed in policy expressions")
 	}
 	sc := rowScope(rel.Name, relRowType(rel), rel.Cols)
 	// The expression is checked as a query's would be (current_user
@@ -230,7 +229,7 @@ func (b *binder) policyExprText(rel *Relation, n *pg_query.Node, what string) (s
 		if err != nil {
 			return "", err
 		}
-		if _, err := sub.toBool(e, what, nodeLoc(n, -1)); err != nil {
+		if _, err := sub.toBool(e, "POLICY", nodeLoc(n, -1)); err != nil {
 			return "", err
 		}
 	} else if _, err := sub.bindWhere(sc, &plan.Scan{Relation: rel.Name, Cols: rel.Cols}, n); err != nil {
@@ -243,9 +242,6 @@ func (b *binder) policyExprText(rel *Relation, n *pg_query.Node, what string) (s
 // row-level security; ok is false for another ALTER TABLE, and one that
 // mixes them with other subcommands is refused.
 func (b *binder) bindAlterRowSecurity(as *pg_query.AlterTableStmt) (Bound, bool, error) {
-	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
-		return nil, false, nil
-	}
 	out := &AlterRowSecurity{Table: as.Relation.Relname}
 	yes, no := true, false
 	var others bool

@@ -307,7 +307,7 @@ func (b *binder) securityRowChecks(rel *Relation, cmd byte, reads bool) ([]RowCh
 		if err != nil {
 			return nil, wrapPolicyErr(err, rel.Name)
 		}
-		if e, err = sub.toBool(e, "POLICY WITH CHECK", -1); err != nil {
+		if e, err = sub.toBool(e, "POLICY", -1); err != nil {
 			return nil, wrapPolicyErr(err, rel.Name)
 		}
 		msg := fmt.Sprintf("new row violates row-level security policy for table %q", rel.Name)
