@@ -51,6 +51,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	ret := returner{plan: ins.RetPlan, exprs: ins.Returning}
 	touched := map[uint64]bool{} // rows this statement inserted or updated
 	written := e.changed(t)      // rows the other parts of its statement changed
+	checks := rowChecker{c: ins.Checks}
 	n := 0
 	for _, row := range rows {
 		row = slices.Clone(row)
@@ -62,11 +63,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				continue
 			}
 		}
-		if ins.Checks != nil {
-			// Row-level security's checks come before the constraints.
-			if err := sql.CheckRow(ins.Checks, row); err != nil {
-				return Result{}, err
-			}
+		// Row-level security's checks come before the constraints.
+		if err := checks.row(row); err != nil {
+			return Result{}, err
 		}
 		if oc := ins.OnConflict; oc != nil {
 			// PostgreSQL checks NOT NULL and CHECK on the proposed row
@@ -165,6 +164,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		if err := tf.fire(); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := checks.finish(e, mark); err != nil {
+		return Result{}, err
 	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
@@ -363,6 +365,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	checks := rowChecker{c: up.Checks}
 	// Compute every new row before changing any, so that SET expressions
 	// see the rows as they were.
 	newRows := make([]value.Row, len(ts))
@@ -385,10 +388,8 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 				continue
 			}
 		}
-		if up.Checks != nil {
-			if err := sql.CheckRow(up.Checks, newRow); err != nil {
-				return Result{}, err
-			}
+		if err := checks.row(newRow); err != nil {
+			return Result{}, err
 		}
 		if _, err := e.updateRow(t, tg.id, old, newRow); err != nil {
 			return Result{}, err
@@ -408,6 +409,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		}
 	}
 	if err := tf.end(sql.TriggerUpdate); err != nil {
+		return Result{}, err
+	}
+	if err := checks.finish(e, mark); err != nil {
 		return Result{}, err
 	}
 	if err := ret.finish(e, &res, mark); err != nil {

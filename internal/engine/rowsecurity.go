@@ -436,3 +436,35 @@ func pgPolicies(o *catalogObjects, r *catRows) {
 			"cmd", sql.PolicyCmdName(p.Cmd), "qual", textOrNull(p.Using), "with_check", textOrNull(p.Check))
 	})
 }
+
+// rowChecker applies a statement's row-level security checks to the
+// rows it writes: at once when they are expressions, else (a policy
+// with a subquery) to all of them once they are known.
+type rowChecker struct {
+	c    *sql.RowChecks
+	rows []value.Row
+}
+
+func (rc *rowChecker) row(r value.Row) error {
+	if rc.c.Empty() {
+		return nil
+	}
+	if rc.c.Plan == nil {
+		return sql.CheckRow(rc.c.Exprs, r)
+	}
+	rc.rows = append(rc.rows, slices.Clone(r))
+	return nil
+}
+
+// finish checks the rows kept, over the snapshot of the statement that
+// started when the log was mark long.
+func (rc *rowChecker) finish(e *Engine, mark int) error {
+	if rc.c.Empty() || rc.c.Plan == nil || len(rc.rows) == 0 {
+		return nil
+	}
+	rows, err := e.runTargets(rc.c.Plan, mark, given(rc.rows))
+	if err != nil {
+		return err
+	}
+	return rc.c.CheckPlanRows(rows)
+}

@@ -51,6 +51,34 @@ type RowCheck struct {
 	Err  *pgerr.Error
 }
 
+// RowChecks are row-level security's checks of the rows a statement
+// writes: expressions over each row, or, when a policy's expression
+// holds a subquery, Plan, over a plan.Target of the rows written, whose
+// rows (one per row, in order) hold each check's outcome in the column
+// of its Errs. The plan runs once the statement's rows are known, over
+// its snapshot, as PostgreSQL's checks read it.
+type RowChecks struct {
+	Exprs []RowCheck
+	Plan  plan.Node
+	Errs  []*pgerr.Error
+}
+
+// Empty reports whether there is nothing to check.
+func (c *RowChecks) Empty() bool { return c == nil || (len(c.Exprs) == 0 && c.Plan == nil) }
+
+// CheckPlanRows checks the rows Plan returned.
+func (c *RowChecks) CheckPlanRows(rows []value.Row) error {
+	for _, r := range rows {
+		for i, v := range r {
+			if v.IsNull() || !v.Bool() {
+				e := *c.Errs[i]
+				return &e
+			}
+		}
+	}
+	return nil
+}
+
 // CheckRow returns the error of the first check row fails.
 func CheckRow(checks []RowCheck, row value.Row) error {
 	for _, c := range checks {
@@ -193,9 +221,23 @@ func (b *binder) secureScan(rel *Relation, p plan.Node, sc *scope, loc int32) (p
 	if err != nil {
 		return nil, err
 	}
+	sc.allowScalar = true
 	out, err := sub.bindWhere(sc, p, cond)
+	sc.allowScalar = false
 	if err != nil {
+		if pgerr.Code(err) == pgerr.InvalidObjectDef {
+			return nil, err
+		}
 		return nil, wrapPolicyErr(err, rel.Name)
+	}
+	// A scalar subquery's join adds its columns: the table's row is the
+	// scan's alone.
+	if cols := p.Columns(); len(out.Columns()) != len(cols) {
+		exprs := make([]expr.Expr, len(cols))
+		for i, c := range cols {
+			exprs[i] = &expr.Col{Idx: i, T: c.Type, Name: c.Name}
+		}
+		out = &plan.Project{Input: out, Exprs: exprs, Cols: cols}
 	}
 	return out, nil
 }
@@ -273,7 +315,7 @@ func stringNode(s string) *pg_query.Node {
 
 // securityRowChecks binds the checks of the rows cmd writes to rel, and
 // with reads the SELECT policies' checks of those rows too (RETURNING).
-func (b *binder) securityRowChecks(rel *Relation, cmd byte, reads bool) ([]RowCheck, error) {
+func (b *binder) securityRowChecks(rel *Relation, cmd byte, reads bool) (*RowChecks, error) {
 	sec := rel.Security
 	if sec == nil {
 		return nil, nil
@@ -297,12 +339,16 @@ func (b *binder) securityRowChecks(rel *Relation, cmd byte, reads bool) ([]RowCh
 		return nil, err
 	}
 	sc := rowScope(rel.Name, relRowType(rel), rel.Cols)
-	out := make([]RowCheck, 0, len(checks))
+	subs := false
 	for _, c := range checks {
-		if hasSubLink(c.node) {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "a row-level security policy of table %q whose expression holds a subquery is supported in queries, not in the checks of INSERT and UPDATE", rel.Name).
-				WithHint("write the policy's condition over the row's own columns, or insert as a role that bypasses row-level security")
-		}
+		subs = subs || hasSubLink(c.node)
+	}
+	out := &RowChecks{}
+	if subs {
+		sc.allowScalar = true
+	}
+	var exprs []expr.Expr
+	for _, c := range checks {
 		e, err := sub.bindExpr(sc, c.node)
 		if err != nil {
 			return nil, wrapPolicyErr(err, rel.Name)
@@ -314,7 +360,21 @@ func (b *binder) securityRowChecks(rel *Relation, cmd byte, reads bool) ([]RowCh
 		if c.policy != "" {
 			msg = fmt.Sprintf("new row violates row-level security policy %q for table %q", c.policy, rel.Name)
 		}
-		out = append(out, RowCheck{Expr: e, Err: pgerr.New(pgerr.InsufficientPrivilege, "%s", msg)})
+		perr := pgerr.New(pgerr.InsufficientPrivilege, "%s", msg)
+		if subs {
+			exprs = append(exprs, e)
+			out.Errs = append(out.Errs, perr)
+		} else {
+			out.Exprs = append(out.Exprs, RowCheck{Expr: e, Err: perr})
+		}
+	}
+	if subs {
+		sc.allowScalar = false
+		cols := make([]plan.Column, len(exprs))
+		for i := range cols {
+			cols[i] = plan.Column{Name: fmt.Sprintf("check%d", i+1), Type: value.BoolType}
+		}
+		out.Plan = &plan.Project{Input: applyPending(sc, &plan.Target{Name: rel.Name, Cols: rel.Cols}), Exprs: exprs, Cols: cols}
 	}
 	return out, nil
 }

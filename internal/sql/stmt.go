@@ -178,7 +178,7 @@ type Insert struct {
 	// Update.RetPlan.
 	RetPlan plan.Node
 	// Checks are row-level security's checks of each row inserted.
-	Checks []RowCheck
+	Checks *RowChecks
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
@@ -206,7 +206,7 @@ type Update struct {
 	// RetPlan's column i).
 	RetPlan plan.Node
 	// Checks are row-level security's checks of each new row.
-	Checks []RowCheck
+	Checks *RowChecks
 }
 
 // Delete is DELETE … [USING …] WHERE ….
