@@ -428,6 +428,7 @@ func pgPolicies(o *catalogObjects, r *catRows) {
 				roles[i] = "public"
 			}
 		}
+		sort.Strings(roles) // as pg_policies orders them
 		perm := "PERMISSIVE"
 		if !p.Permissive {
 			perm = "RESTRICTIVE"
