@@ -1,0 +1,82 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// TestRowSecurityReopen checks that row-level security survives closing
+// and opening the file again: the policies as last altered (a renamed one
+// under its new name, to the roles it names), a dropped one gone, a
+// table's row security still enabled and forced, and a dropped table's
+// policies gone with it.
+func TestRowSecurityReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rls.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE ROLE alice;
+CREATE ROLE bob;
+CREATE TABLE docs (id int PRIMARY KEY, owner text, n int);
+CREATE TABLE gone (a int);
+INSERT INTO docs VALUES (1, 'alice', 1), (2, 'bob', 2), (3, 'alice', 30);
+GRANT SELECT, INSERT ON docs TO alice, bob;
+CREATE POLICY own ON docs TO alice, bob USING (owner = current_user) WITH CHECK (owner = current_user);
+CREATE POLICY small ON docs AS RESTRICTIVE USING (n < 10);
+CREATE POLICY dropped ON docs USING (true);
+CREATE POLICY g ON gone TO bob USING (a > 0);
+ALTER TABLE gone ENABLE ROW LEVEL SECURITY;
+ALTER POLICY small ON docs RENAME TO tiny;
+ALTER POLICY tiny ON docs USING (n < 20);
+DROP POLICY dropped ON docs;
+DROP TABLE gone;
+ALTER TABLE docs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE docs FORCE ROW LEVEL SECURITY`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for q, want := range map[string]string{
+		"SELECT policyname, permissive, roles, cmd, qual, with_check FROM pg_policies ORDER BY 1":  "[[own PERMISSIVE {alice,bob} ALL owner = current_user owner = current_user] [tiny RESTRICTIVE {public} ALL n < 20 NULL]]",
+		"SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relname = 'docs'": "[[docs t t]]",
+		"SELECT count(*) FROM docs": "[[3]]",
+	} {
+		rs, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rs.Rows); got != want {
+			t.Errorf("after reopening: %s: got %s, want %s", q, got, want)
+		}
+	}
+	alice, err := db.SessionAs("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer alice.Close()
+	rs, err := alice.Query("SELECT id FROM docs ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rs.Rows); got != "[[1]]" {
+		t.Errorf("alice reads %s, want [[1]]", got)
+	}
+	err = alice.Exec("INSERT INTO docs VALUES (4, 'bob', 1)")
+	if pgerr.Code(err) != pgerr.InsufficientPrivilege {
+		t.Errorf("alice inserting bob's row: got %v, want 42501", err)
+	}
+	if err := db.Exec("DROP ROLE bob"); pgerr.Code(err) != pgerr.DependentObjects {
+		t.Errorf("dropping a role a policy names: got %v, want 2BP01", err)
+	}
+}
