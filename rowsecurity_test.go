@@ -48,7 +48,7 @@ ALTER TABLE docs FORCE ROW LEVEL SECURITY`); err != nil {
 	}
 	defer db.Close()
 	for q, want := range map[string]string{
-		"SELECT policyname, permissive, roles, cmd, qual, with_check FROM pg_policies ORDER BY 1":  "[[own PERMISSIVE {alice,bob} ALL owner = current_user owner = current_user] [tiny RESTRICTIVE {public} ALL n < 20 NULL]]",
+		"SELECT policyname, permissive, roles, cmd, qual, with_check FROM pg_policies ORDER BY 1":  "[[own PERMISSIVE {alice,bob} ALL (owner = current_user) (owner = current_user)] [tiny RESTRICTIVE {public} ALL (n < 20) NULL]]",
 		"SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relname = 'docs'": "[[docs t t]]",
 		"SELECT count(*) FROM docs": "[[3]]",
 	} {

@@ -3,11 +3,16 @@ package pgwire_test
 import (
 	"context"
 	"fmt"
+	"net"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/pgtest"
 	"github.com/deltaview/deltaview/pgwire"
 )
 
@@ -72,5 +77,47 @@ ALTER TABLE notes ENABLE ROW LEVEL SECURITY`); err != nil {
 		if got := ids(who); got != want {
 			t.Errorf("after the changes, %s reads %s, want %s", who, got, want)
 		}
+	}
+}
+
+// TestRowSecurityPsqlDescribe checks psql's \d of a table with policies:
+// the footer says that row security is enabled and lists each policy as
+// psql writes it.
+func TestRowSecurityPsqlDescribe(t *testing.T) {
+	psql := pgtest.Psql(t)
+	db := deltaview.Open()
+	if err := db.Exec(`CREATE ROLE alice;
+CREATE ROLE admin LOGIN SUPERUSER PASSWORD 'admin pw';
+CREATE TABLE notes (id int PRIMARY KEY, owner text);
+CREATE TABLE plain (a int);
+CREATE POLICY mine ON notes TO alice USING (owner = current_user) WITH CHECK (id > 0);
+CREATE POLICY cap ON notes AS RESTRICTIVE FOR SELECT USING (id < 100);
+ALTER TABLE notes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE notes FORCE ROW LEVEL SECURITY;
+ALTER TABLE plain ENABLE ROW LEVEL SECURITY`); err != nil {
+		t.Fatal(err)
+	}
+	addr := startServer(t, db)
+	host, port, _ := net.SplitHostPort(addr)
+	run := func(cmd string) string {
+		c, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		run := exec.CommandContext(c, psql, "-X", "-c", cmd, fmt.Sprintf("host=%s port=%s user=admin dbname=deltaview sslmode=disable", host, port))
+		run.Env = append(run.Environ(), "PGPASSWORD=admin pw", "PGCONNECT_TIMEOUT=5")
+		out, _ := run.CombinedOutput()
+		return string(out)
+	}
+	out := run(`\d notes`)
+	for _, want := range []string{
+		"Policies (forced row security enabled):",
+		"    POLICY \"cap\" AS RESTRICTIVE FOR SELECT\n      USING ((id < 100))",
+		"    POLICY \"mine\"\n      TO alice\n      USING ((owner = current_user))\n      WITH CHECK ((id > 0))",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("\\d notes lacks %q:\n%s", want, out)
+		}
+	}
+	if out := run(`\d plain`); !strings.Contains(out, "Policies (row security enabled): (none)") {
+		t.Errorf("\\d plain:\n%s", out)
 	}
 }

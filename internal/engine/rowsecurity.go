@@ -394,11 +394,14 @@ func (o *catalogObjects) eachPolicy(fn func(rel *catRel, p *policy)) {
 	}
 }
 
-func textOrNull(s string) any {
+// exprOrNull is a policy's expression as the catalogs show it: in
+// parentheses, as PostgreSQL's pg_get_expr writes a comparison; NULL for
+// none.
+func exprOrNull(s string) any {
 	if s == "" {
 		return nil
 	}
-	return s
+	return "(" + s + ")"
 }
 
 // pgPolicy lists pg_policy. polqual and polwithcheck hold the
@@ -412,7 +415,7 @@ func pgPolicy(o *catalogObjects, r *catRows) {
 			}
 		}
 		r.add("oid", objectOID("policy", p.table+"."+p.Name), "polname", p.Name, "polrelid", rel.oid, "polcmd", string(rune(p.Cmd)),
-			"polpermissive", p.Permissive, "polroles", roles, "polqual", textOrNull(p.Using), "polwithcheck", textOrNull(p.Check))
+			"polpermissive", p.Permissive, "polroles", roles, "polqual", exprOrNull(p.Using), "polwithcheck", exprOrNull(p.Check))
 	})
 }
 
@@ -434,7 +437,7 @@ func pgPolicies(o *catalogObjects, r *catRows) {
 			perm = "RESTRICTIVE"
 		}
 		r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "policyname", p.Name, "permissive", perm, "roles", roles,
-			"cmd", sql.PolicyCmdName(p.Cmd), "qual", textOrNull(p.Using), "with_check", textOrNull(p.Check))
+			"cmd", sql.PolicyCmdName(p.Cmd), "qual", exprOrNull(p.Using), "with_check", exprOrNull(p.Check))
 	})
 }
 
@@ -468,4 +471,16 @@ func (rc *rowChecker) finish(e *Engine, mark int) error {
 		return err
 	}
 	return rc.c.CheckPlanRows(rows)
+}
+
+// RowSecurityOf reports whether the table named name has row-level
+// security enabled, and forced: for psql's \d, which then lists the
+// policies from pg_policy.
+func (s *Session) RowSecurityOf(name string) (enabled, forced bool) {
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	if r := s.e.rls[name]; r != nil {
+		return r.enabled, r.forced
+	}
+	return false, false
 }
