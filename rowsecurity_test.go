@@ -13,7 +13,7 @@ import (
 // and opening the file again: the policies as last altered (a renamed one
 // under its new name, to the roles it names), a dropped one gone, a
 // table's row security still enabled and forced, and a dropped table's
-// policies gone with it.
+// policies gone with it, and a role's BYPASSRLS as last set.
 func TestRowSecurityReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rls.db")
 	db, err := deltaview.OpenFile(path)
@@ -22,10 +22,13 @@ func TestRowSecurityReopen(t *testing.T) {
 	}
 	if err := db.Exec(`CREATE ROLE alice;
 CREATE ROLE bob;
+CREATE ROLE carol BYPASSRLS;
+CREATE ROLE dave BYPASSRLS;
+ALTER ROLE dave NOBYPASSRLS;
 CREATE TABLE docs (id int PRIMARY KEY, owner text, n int);
 CREATE TABLE gone (a int);
 INSERT INTO docs VALUES (1, 'alice', 1), (2, 'bob', 2), (3, 'alice', 30);
-GRANT SELECT, INSERT ON docs TO alice, bob;
+GRANT SELECT, INSERT ON docs TO alice, bob, carol, dave;
 CREATE POLICY own ON docs TO alice, bob USING (owner = current_user) WITH CHECK (owner = current_user);
 CREATE POLICY small ON docs AS RESTRICTIVE USING (n < 10);
 CREATE POLICY dropped ON docs USING (true);
@@ -60,6 +63,20 @@ ALTER TABLE docs FORCE ROW LEVEL SECURITY`); err != nil {
 			t.Errorf("after reopening: %s: got %s, want %s", q, got, want)
 		}
 	}
+	for who, want := range map[string]string{"carol": "[[3]]", "dave": "[[0]]"} {
+		s, err := db.SessionAs(who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := s.Query("SELECT count(*) FROM docs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rs.Rows); got != want {
+			t.Errorf("%s (BYPASSRLS kept as last set) reads %s, want %s", who, got, want)
+		}
+		s.Close()
+	}
 	alice, err := db.SessionAs("alice")
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +93,15 @@ ALTER TABLE docs FORCE ROW LEVEL SECURITY`); err != nil {
 	if pgerr.Code(err) != pgerr.InsufficientPrivilege {
 		t.Errorf("alice inserting bob's row: got %v, want 42501", err)
 	}
+	// A typed change has no statement for the policies to check.
+	tx, err := alice.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Insert("docs", deltaview.Int(5), deltaview.Text("alice"), deltaview.Int(1)); pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Errorf("alice's typed insert: got %v, want 0A000", err)
+	}
+	tx.Rollback()
 	if err := db.Exec("DROP ROLE bob"); pgerr.Code(err) != pgerr.DependentObjects {
 		t.Errorf("dropping a role a policy names: got %v, want 2BP01", err)
 	}

@@ -90,7 +90,7 @@ func (s *Session) rowSecurity() *rowSecurityCtx {
 	if s.role == "" || len(s.e.rls) == 0 {
 		return nil
 	}
-	if r := s.e.roles[s.role]; r == nil || r.superuser {
+	if r := s.e.roles[s.role]; r == nil || r.superuser || r.bypassRLS {
 		return nil
 	}
 	v, _ := s.setting("row_security")
@@ -483,4 +483,52 @@ func (s *Session) RowSecurityOf(name string) (enabled, forced bool) {
 		return r.enabled, r.forced
 	}
 	return false, false
+}
+
+// allowedTyped is allowed for a typed change (the Go API's Insert,
+// Update, Delete…): a change that row-level security would check is
+// refused for a role that does not bypass it, since a typed change has no
+// statement to bind the policies into.
+func (s *Session) allowedTyped(table string, priv sql.Privilege) error {
+	if err := s.allowed(table, priv); err != nil {
+		return err
+	}
+	if sec := s.e.securityOf(s.rowSecurity(), table); sec != nil {
+		if sec.Err != nil {
+			return sec.Err
+		}
+		return pgerr.New(pgerr.FeatureNotSupported, "typed changes to table %q under row-level security are not supported for a role that does not bypass it", table).
+			WithHint("write the change as INSERT, UPDATE or DELETE, whose rows the table's policies check")
+	}
+	return nil
+}
+
+// KindRoleBypassRLS is the kind of a role's BYPASSRLS in the store, kept
+// as an ALTER ROLE statement run after the roles are loaded.
+const KindRoleBypassRLS RelKind = "role bypassrls"
+
+func bypassRLSStoreName(role string) string { return "bypassrls of " + role }
+
+// storeBypassRLS records r's BYPASSRLS, new or changed, in the store.
+func (e *Engine) storeBypassRLS(r *role) error {
+	if e.store == nil {
+		return nil
+	}
+	name := bypassRLSStoreName(r.name)
+	if err := e.store.Drop([]string{name}); err != nil {
+		return err
+	}
+	if !r.bypassRLS {
+		return nil
+	}
+	return e.store.Create(&StoredRelation{Name: name, Kind: KindRoleBypassRLS, SQL: "ALTER ROLE " + sql.QuoteIdent(r.name) + " BYPASSRLS"})
+}
+
+// dropBypassRLS forgets the BYPASSRLS of dropped roles in the store.
+func (e *Engine) dropBypassRLS(roles []string) error {
+	names := make([]string, len(roles))
+	for i, r := range roles {
+		names[i] = bypassRLSStoreName(r)
+	}
+	return e.store.Drop(names)
 }

@@ -147,6 +147,7 @@ type catRole struct {
 	oid          uint32
 	name         string
 	super, login bool
+	bypassRLS    bool
 }
 
 // catalogRelOIDs are the oids PostgreSQL fixes for its catalogs.
@@ -511,10 +512,10 @@ func (p *catProc) signature() string {
 // catalogRoles lists the built-in superuser and the roles CREATE ROLE
 // made.
 func (e *Engine) catalogRoles() []catRole {
-	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true}}
+	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true, bypassRLS: true}}
 	for _, name := range sortedKeys(e.roles) {
 		r := e.roles[name]
-		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login})
+		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS})
 	}
 	return out
 }

@@ -40,21 +40,21 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_authid": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
 			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super,
-				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.super, "rolconnlimit", -1)
+				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.bypassRLS, "rolconnlimit", -1)
 		}
 	},
 	"pg_catalog.pg_roles": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
 			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
 				"rolcanlogin", ro.login, "rolreplication", ro.super, "rolconnlimit", -1, "rolpassword", "********",
-				"rolbypassrls", ro.super, "oid", ro.oid)
+				"rolbypassrls", ro.bypassRLS, "oid", ro.oid)
 		}
 	},
 	"pg_catalog.pg_user": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
 			if ro.login {
 				r.add("usename", ro.name, "usesysid", ro.oid, "usecreatedb", ro.super, "usesuper", ro.super, "userepl", ro.super,
-					"usebypassrls", ro.super, "passwd", "********")
+					"usebypassrls", ro.bypassRLS, "passwd", "********")
 			}
 		}
 	},

@@ -125,7 +125,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindPolicy {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -138,9 +138,9 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadRoles(roles, grants)
-	// Policies after the roles they name.
+	// Policies after the roles they name, and the roles' BYPASSRLS.
 	for _, en := range entries {
-		if en.Kind != engine.KindPolicy {
+		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS {
 			continue
 		}
 		if err := run(en); err != nil {
