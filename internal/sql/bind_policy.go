@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -329,4 +330,46 @@ func PolicySQL(name, table string, permissive bool, cmd byte, roles []string, us
 		sb.WriteString(" WITH CHECK (" + check + ")")
 	}
 	return sb.String()
+}
+
+// viewSecurityOptions reads a plain view's security_invoker and
+// security_barrier options (PostgreSQL's reloptions, boolean):
+// security_barrier changes no result here, where a policy's conditions
+// are applied before the view's, and is accepted.
+func (b *binder) viewSecurityOptions(opts []*pg_query.Node) (invoker bool, err error) {
+	for _, n := range opts {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		name := strings.ToLower(d.Defname)
+		if name != "security_invoker" && name != "security_barrier" {
+			continue
+		}
+		v := true
+		if d.Arg != nil {
+			s := ""
+			switch {
+			case d.Arg.GetString_() != nil:
+				s = d.Arg.GetString_().Sval
+			case d.Arg.GetBoolean() != nil:
+				s = strconv.FormatBool(d.Arg.GetBoolean().Boolval)
+			case d.Arg.GetInteger() != nil:
+				s = strconv.Itoa(int(d.Arg.GetInteger().Ival))
+			case d.Arg.GetTypeName() != nil:
+				s = opName(d.Arg.GetTypeName().Names)
+			}
+			switch strings.ToLower(s) {
+			case "true", "on", "yes", "1", "t", "y":
+			case "false", "off", "no", "0", "f", "n":
+				v = false
+			default:
+				return false, b.stmt.errf(d.Location, pgerr.InvalidParameter, "invalid value for boolean option %q: %s", name, s)
+			}
+		}
+		if name == "security_invoker" {
+			invoker = v
+		}
+	}
+	return invoker, nil
 }

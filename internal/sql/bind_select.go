@@ -467,11 +467,11 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		switch rel.Kind {
 		case KindView:
 			cat := b.cat
-			if vr, ok := cat.(ViewReader); ok {
+			if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
 				cat = vr.InView()
 			}
 			q := markViewUserAggregates(cat, rel.Query)
-			sub := &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts()}
+			sub := &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
 			vp, err := sub.bindSelect(q.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)

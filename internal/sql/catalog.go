@@ -47,6 +47,10 @@ type Relation struct {
 	Def *CreateTable
 	// View only: the defining query and its text.
 	Query *Stmt
+	// SecurityInvoker is set on a view WITH (security_invoker): its query
+	// reads with the privileges and row-level security of the statement's
+	// role, not of its owner.
+	SecurityInvoker bool
 	// RowType is a composite type's record type (KindComposite only).
 	RowType value.Type
 	// Security is set on a table whose row-level security applies to the

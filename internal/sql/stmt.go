@@ -100,6 +100,9 @@ type CreateView struct {
 	// Propagation is WITH (propagation = 'auto' | 'partial' | 'normalise'):
 	// how a view over change-stream tables is maintained; "" is auto.
 	Propagation string
+	// SecurityInvoker is a plain view's WITH (security_invoker): its
+	// query reads as the role that reads the view (rowsecurity.go).
+	SecurityInvoker bool
 }
 
 // DropKind is what DROP drops.
