@@ -90,7 +90,7 @@ func (s *Session) rowSecurity() *rowSecurityCtx {
 	if s.role == "" || len(s.e.rls) == 0 {
 		return nil
 	}
-	if r := s.e.roles[s.role]; r == nil || r.superuser || r.bypassRLS {
+	if r := s.e.roles[s.role]; r != nil && (r.superuser || r.bypassRLS) {
 		return nil
 	}
 	v, _ := s.setting("row_security")
@@ -163,6 +163,9 @@ func (e *Engine) storePolicy(p *policy, old string) error {
 
 func (s *Session) createPolicy(c *sql.CreatePolicy) (Result, error) {
 	e := s.e
+	if err := e.refuseTempRLS(c.Table); err != nil {
+		return Result{}, err
+	}
 	r := e.rlsFor(c.Table)
 	for _, p := range r.policies {
 		if p.Name == c.Name {
@@ -259,6 +262,9 @@ func (e *Engine) dropPolicy(d *sql.DropPolicy) (Result, error) {
 func (e *Engine) alterRowSecurity(a *sql.AlterRowSecurity) (Result, error) {
 	if a.IfExistsMissed {
 		return Result{Tag: "ALTER TABLE", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", a.Table)}}, nil
+	}
+	if err := e.refuseTempRLS(a.Table); err != nil {
+		return Result{}, err
 	}
 	r := e.rlsFor(a.Table)
 	next := *r
@@ -531,4 +537,14 @@ func (e *Engine) dropBypassRLS(roles []string) error {
 		names[i] = bypassRLSStoreName(r)
 	}
 	return e.store.Drop(names)
+}
+
+// refuseTempRLS refuses row-level security on a temporary table, which
+// the store does not keep (the policies it would keep could not be
+// recreated).
+func (e *Engine) refuseTempRLS(table string) error {
+	if t := e.tables[table]; t != nil && t.temp {
+		return pgerr.New(pgerr.FeatureNotSupported, "row-level security on temporary table %q is not supported", t.def.Name)
+	}
+	return nil
 }

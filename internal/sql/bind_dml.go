@@ -400,7 +400,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if rel.Security != nil {
 		// The rows an UPDATE reads (WHERE, RETURNING, SET over the row)
 		// meet the SELECT policies too, as in PostgreSQL.
-		reads := up.WhereClause != nil || len(up.ReturningList) > 0 || readsColumns(up.TargetList...)
+		reads := len(up.ReturningList) > 0 || readsTarget(rel, alias, up.WhereClause) || readsTarget(rel, alias, up.TargetList...)
 		where, err := b.securityWhere(rel, alias, PolicyUpdate, reads, up.WhereClause)
 		if err != nil {
 			return nil, err
@@ -477,7 +477,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		return nil, err
 	}
 	if rel.Security != nil {
-		reads := del.WhereClause != nil || len(del.ReturningList) > 0
+		reads := len(del.ReturningList) > 0 || readsTarget(rel, alias, del.WhereClause)
 		where, err := b.securityWhere(rel, alias, PolicyDelete, reads, del.WhereClause)
 		if err != nil {
 			return nil, err

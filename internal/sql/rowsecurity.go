@@ -392,16 +392,30 @@ func refuseRowSecurity(rel *Relation, what string) error {
 		WithHint("run it as the table's owner or a superuser, or write it as INSERT, UPDATE and DELETE statements")
 }
 
-// readsColumns reports whether one of ns refers to a column: an UPDATE
-// whose SET list does reads the rows, and needs SELECT.
-func readsColumns(ns ...*pg_query.Node) bool {
+// readsTarget reports whether one of ns refers to a column of the
+// target rel (under alias), bare or qualified, or to its whole row: a
+// statement that does reads the rows, and meets the SELECT policies, as
+// PostgreSQL's needs SELECT then.
+func readsTarget(rel *Relation, alias string, ns ...*pg_query.Node) bool {
 	found := false
 	for _, n := range ns {
 		if n == nil {
 			continue
 		}
 		walkNodesPruned(n.ProtoReflect(), func(x *pg_query.Node) bool {
-			if x.GetColumnRef() != nil {
+			cr := x.GetColumnRef()
+			if cr == nil {
+				return !found
+			}
+			f := cr.Fields
+			first := ""
+			if s := f[0].GetString_(); s != nil {
+				first = s.Sval
+			}
+			switch {
+			case len(f) == 1 && (colIndex(rel.Cols, first) >= 0 || first == alias):
+				found = true
+			case len(f) >= 2 && first == alias:
 				found = true
 			}
 			return !found
