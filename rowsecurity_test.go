@@ -102,6 +102,27 @@ ALTER TABLE docs FORCE ROW LEVEL SECURITY`); err != nil {
 		t.Errorf("alice's typed insert: got %v, want 0A000", err)
 	}
 	tx.Rollback()
+	// A prepared statement binds again for the role that runs it.
+	st, err := db.Prepare("SELECT id FROM docs ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := db.Session()
+	defer admin.Close()
+	for _, c := range []struct{ set, want string }{{"", "[[1] [2] [3]]"}, {"SET ROLE alice", "[[1]]"}, {"RESET ROLE", "[[1] [2] [3]]"}, {"SET ROLE bob", "[[2]]"}, {"SET ROLE alice", "[[1]]"}} {
+		if c.set != "" {
+			if err := admin.Exec(c.set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rs, err := admin.QueryStmt(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rs.Rows); got != c.want {
+			t.Errorf("prepared, after %q: got %s, want %s", c.set, got, c.want)
+		}
+	}
 	if err := db.Exec("DROP ROLE bob"); pgerr.Code(err) != pgerr.DependentObjects {
 		t.Errorf("dropping a role a policy names: got %v, want 2BP01", err)
 	}
