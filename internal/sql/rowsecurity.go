@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -94,13 +95,21 @@ func CheckRow(checks []RowCheck, row value.Row) error {
 	return nil
 }
 
-// policyNode parses a policy's expression.
+// policyNode parses a policy's expression. Its nodes' positions are
+// cleared (-1): they would be read against the statement's text, which
+// is not the policy's.
 func policyNode(text string) (*pg_query.Node, error) {
 	res, err := pg_query.Parse("SELECT WHERE " + text)
 	if err != nil {
 		return nil, pgerr.New(pgerr.Internal, "a policy's expression does not parse: %v", err)
 	}
-	return res.Stmts[0].Stmt.GetSelectStmt().WhereClause, nil
+	n := res.Stmts[0].Stmt.GetSelectStmt().WhereClause
+	walk(n.ProtoReflect(), func(m protoreflect.Message) {
+		if fd := m.Descriptor().Fields().ByName("location"); fd != nil && fd.Kind() == protoreflect.Int32Kind {
+			m.Set(fd, protoreflect.ValueOfInt32(-1))
+		}
+	})
+	return n, nil
 }
 
 func boolNode(op pg_query.BoolExprType, args []*pg_query.Node) *pg_query.Node {
