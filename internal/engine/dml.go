@@ -112,12 +112,24 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 						return Result{}, err
 					}
 				}
+				// Row-level security's check of the existing row comes
+				// after WHERE, as PostgreSQL's.
+				if !ins.ConflictChecks.Empty() {
+					if err := sql.CheckRow(ins.ConflictChecks.Exprs, old); err != nil {
+						return Result{}, err
+					}
+				}
 				if tf != nil {
 					var ok bool
 					if newRow, ok, err = tf.beforeRow(sql.TriggerUpdate, old, newRow); err != nil {
 						return Result{}, err
 					} else if !ok {
 						continue
+					}
+				}
+				if !ins.UpdateChecks.Empty() {
+					if err := sql.CheckRow(ins.UpdateChecks.Exprs, newRow); err != nil {
+						return Result{}, err
 					}
 				}
 				newID, err := e.updateRow(t, id, old, newRow)

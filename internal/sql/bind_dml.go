@@ -115,11 +115,14 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		out.Source = &plan.Project{Input: src, Exprs: in.fill(b, vals), Cols: cols}
 	}
 	if rel.Security != nil {
-		if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
-			return nil, refuseRowSecurity(rel, "INSERT … ON CONFLICT DO UPDATE")
-		}
+		upsert := ins.OnConflictClause != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE
 		if out.Checks, err = b.securityRowChecks(rel, PolicyInsert, len(ins.ReturningList) > 0); err != nil {
 			return nil, err
+		}
+		if upsert {
+			if out.ConflictChecks, out.UpdateChecks, err = b.conflictRowChecks(rel); err != nil {
+				return nil, err
+			}
 		}
 	}
 	tableScope := newScope(alias, cols)

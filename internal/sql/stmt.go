@@ -180,8 +180,11 @@ type Insert struct {
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
-	// Checks are row-level security's checks of each row inserted.
-	Checks *RowChecks
+	// Checks are row-level security's checks of each row inserted;
+	// ConflictChecks those of the existing row ON CONFLICT DO UPDATE
+	// updates, UpdateChecks those of the row it makes.
+	Checks                       *RowChecks
+	ConflictChecks, UpdateChecks *RowChecks
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
