@@ -56,6 +56,10 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
+		if e.hasRowSecurity(a.Table) {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has row-level security", a.Table).
+				WithHint("DROP POLICY and ALTER TABLE … DISABLE ROW LEVEL SECURITY, alter the table, then set them again")
+		}
 	}
 	var trig *triggerChange // the triggers, which follow the table
 	if t.trig != nil && a.Columns {

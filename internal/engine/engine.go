@@ -84,6 +84,8 @@ type Engine struct {
 	// the session whose statement runs, which runs them (trigger.go).
 	triggers map[string][]*trigger
 	firer    *Session
+	// rls is row-level security, by table (rowsecurity.go).
+	rls map[string]*tableRLS
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
@@ -237,6 +239,8 @@ type namedView struct {
 	name  string
 	cols  []plan.Column
 	query *sql.Stmt
+	// invoker is WITH (security_invoker).
+	invoker bool
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -286,7 +290,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
 	}
 	if v, ok := e.named[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query}, true
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker}, true
 	}
 	if st, ok := systemViews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
@@ -311,6 +315,9 @@ type recorder struct {
 	text    string           // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
 	code    bool // it runs a SQL function's statements (sql.CodeUser)
+	// rowSec is the role whose row-level security the statement meets;
+	// nil when it bypasses it (rowsecurity.go).
+	rowSec *rowSecurityCtx
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)
@@ -329,6 +336,11 @@ func (e *Engine) MaxRecursion() int { return e.maxRecursion }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)
+	if ok && r.rowSec != nil && rel.Kind == sql.KindTable {
+		if e, isEngine := r.cat.(*Engine); isEngine {
+			rel.Security = e.securityOf(r.rowSec, name)
+		}
+	}
 	if ok {
 		r.seen[name] = true
 		if !slices.Contains(r.direct, name) {
@@ -429,7 +441,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.funcDeps[cv.Name] = called
 	}
 	if !cv.Materialized {
-		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}
@@ -585,6 +597,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 		}
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
+		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -648,6 +661,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		if e.triggers[name] != nil {
 			delete(e.triggers, name)
 		}
+		delete(e.rls, name)
 		delete(e.tables, name)
 		delete(e.named, name)
 		delete(e.deps, name)

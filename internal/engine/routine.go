@@ -201,6 +201,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	}
 	if keep {
 		bd = s.plBindings.take(key, e.catalogGen)
+		if bd != nil && !sameRowSecurity(bd.rec.rowSec, s.rowSecurity()) {
+			bd = nil // bound for another role's row-level security
+		}
 	}
 	if bd == nil {
 		var err error
@@ -270,7 +273,7 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 			return nil, err
 		}
 	}
-	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity()}
 	if fr := s.transFrame(); fr != nil {
 		rec.cat = transCatalog{s.e, fr}
 	}

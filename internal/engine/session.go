@@ -275,7 +275,7 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	s.activityStart(st.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
-		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
+		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity()}
 		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})
@@ -601,6 +601,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			what = "REVOKE"
 		}
 		return s.ddl(what, func() (Result, error) { return e.grant(b) })
+	case *sql.CreatePolicy:
+		return s.ddl("CREATE POLICY", func() (Result, error) { return s.createPolicy(b) })
+	case *sql.AlterPolicy:
+		return s.ddl("ALTER POLICY", func() (Result, error) { return s.alterPolicy(b) })
+	case *sql.DropPolicy:
+		return s.ddl("DROP POLICY", func() (Result, error) { return e.dropPolicy(b) })
+	case *sql.AlterRowSecurity:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRowSecurity(b) })
 	case *sql.CreateTrigger:
 		return s.ddl("CREATE TRIGGER", func() (Result, error) { return e.createTrigger(b, rec.text) })
 	case *sql.DropTrigger:

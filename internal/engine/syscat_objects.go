@@ -54,9 +54,10 @@ type catalogObjects struct {
 	roles    []catRole
 	opers    []catOper
 	descs    map[expr.DescKey]string
-	locks    []lockRow     // pg_locks' (advisory.go)
-	activity []activityRow // pg_stat_activity's (activity.go)
-	exts     []catExt      // the installed extensions (syscat_extension.go)
+	locks    []lockRow            // pg_locks' (advisory.go)
+	activity []activityRow        // pg_stat_activity's (activity.go)
+	exts     []catExt             // the installed extensions (syscat_extension.go)
+	rls      map[string]*tableRLS // row-level security (rowsecurity.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -148,6 +149,7 @@ type catRole struct {
 	oid          uint32
 	name         string
 	super, login bool
+	bypassRLS    bool
 }
 
 // catalogRelOIDs are the oids PostgreSQL fixes for its catalogs.
@@ -192,7 +194,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows()}
+	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)
@@ -514,10 +516,10 @@ func (p *catProc) signature() string {
 // catalogRoles lists the built-in superuser and the roles CREATE ROLE
 // made.
 func (e *Engine) catalogRoles() []catRole {
-	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true}}
+	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true, bypassRLS: true}}
 	for _, name := range sortedKeys(e.roles) {
 		r := e.roles[name]
-		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login})
+		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS})
 	}
 	return out
 }

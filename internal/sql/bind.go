@@ -19,6 +19,9 @@ type binder struct {
 	prebound map[int32]expr.Expr
 	cat      Catalog
 	stmt     *Stmt
+	// rlsOpen are the tables whose policies are being bound, innermost
+	// last: a policy that reads its own table again is infinite recursion.
+	rlsOpen []string
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking
@@ -137,6 +140,9 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 }
 
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
+	if bd, ok, err := b.bindRowSecurityStmt(n); ok {
+		return bd, err
+	}
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
 		return b.bindSelectInto(n.GetSelectStmt())

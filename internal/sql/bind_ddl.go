@@ -307,7 +307,14 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
 		}
 		return nil, b.refuse(vs.View.Location, "temporary views are not supported")
 	}
-	return b.bindView(vs.View, vs.Aliases, vs.Query, false, false)
+	v, err := b.bindView(vs.View, vs.Aliases, vs.Query, false, false)
+	if err != nil {
+		return nil, err
+	}
+	if v.(*CreateView).SecurityInvoker, err = b.viewSecurityOptions(vs.Options); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *pg_query.Node, materialized, ifNotExists bool) (Bound, error) {

@@ -114,6 +114,17 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 		out.Source = &plan.Project{Input: src, Exprs: in.fill(b, vals), Cols: cols}
 	}
+	if rel.Security != nil {
+		upsert := ins.OnConflictClause != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE
+		if out.Checks, err = b.securityRowChecks(rel, PolicyInsert, len(ins.ReturningList) > 0); err != nil {
+			return nil, err
+		}
+		if upsert {
+			if out.ConflictChecks, out.UpdateChecks, err = b.conflictRowChecks(rel); err != nil {
+				return nil, err
+			}
+		}
+	}
 	tableScope := newScope(alias, cols)
 	if rel.Kind == KindView {
 		if out.View, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
@@ -394,6 +405,33 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rel.Security != nil {
+		// The rows an UPDATE reads (WHERE, RETURNING, SET over the row)
+		// meet the SELECT policies too, as in PostgreSQL.
+		reads := len(up.ReturningList) > 0 || readsTarget(rel, alias, up.WhereClause) || readsTarget(rel, alias, up.TargetList...)
+		where, err := b.securityWhere(rel, alias, PolicyUpdate, reads, up.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		saved := up.WhereClause
+		up.WhereClause = where
+		defer func() { up.WhereClause = saved }()
+		checks, err := b.securityRowChecks(rel, PolicyUpdate, reads)
+		if err != nil {
+			return nil, err
+		}
+		bd, err := b.bindUpdateTarget(up, rel, alias)
+		if err != nil {
+			return nil, err
+		}
+		bd.Checks = checks
+		return bd, nil
+	}
+	return b.bindUpdateTarget(up, rel, alias)
+}
+
+func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias string) (*Update, error) {
+	var err error
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
 	if rel.Kind == KindView {
@@ -450,6 +488,16 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	rel, alias, err := b.targetTable(del.Relation, "delete from")
 	if err != nil {
 		return nil, err
+	}
+	if rel.Security != nil {
+		reads := len(del.ReturningList) > 0 || readsTarget(rel, alias, del.WhereClause)
+		where, err := b.securityWhere(rel, alias, PolicyDelete, reads, del.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		saved := del.WhereClause
+		del.WhereClause = where
+		defer func() { del.WhereClause = saved }()
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}

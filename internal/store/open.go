@@ -134,7 +134,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindExtension {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -147,6 +147,15 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadRoles(roles, grants)
+	// Policies after the roles they name, and the roles' BYPASSRLS.
+	for _, en := range entries {
+		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS {
+			continue
+		}
+		if err := run(en); err != nil {
+			return err
+		}
+	}
 	comments, err := f.Comments()
 	if err != nil {
 		return err
