@@ -69,6 +69,11 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// unpopulated are the materialized views WITH NO DATA left
+	// unpopulated: their definitions, no state (refresh.go); viewStmts
+	// the statements that created each materialized view.
+	unpopulated map[string]*sql.CreateView
+	viewStmts   map[string]viewStmt
 	// funcs are the SQL functions by name; funcDeps the signatures of
 	// those each view calls (function.go).
 	funcs    map[string][]*sql.Function
@@ -276,6 +281,9 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
 	}
+	if cv, ok := e.unpopulated[name]; ok {
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
+	}
 	if v, ok := e.named[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query}, true
 	}
@@ -397,6 +405,9 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if err := e.storeCreate(cv.Name, kind, rec.text); err != nil {
 		return Result{}, err
 	}
+	if cv.Materialized {
+		e.noteViewStmt(cv, rec.text)
+	}
 	return res, nil
 }
 
@@ -412,6 +423,11 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		deps = append(deps, name)
 	}
 	sort.Strings(deps)
+	if cv.Materialized && !cv.NoData {
+		if err := e.refuseUnpopulated(deps); err != nil {
+			return Result{}, err
+		}
+	}
 	e.noteViewDomains(cv.Name, rec)
 	if called := rec.calledFunctions(); len(called) > 0 {
 		if e.funcDeps == nil {
@@ -424,6 +440,15 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}
+	if cv.NoData {
+		e.addUnpopulated(cv, deps)
+		return Result{Tag: "CREATE MATERIALIZED VIEW"}, nil
+	}
+	return e.buildMatView(cv, deps)
+}
+
+// buildMatView builds a materialized view and registers it.
+func (e *Engine) buildMatView(cv *sql.CreateView, deps []string) (Result, error) {
 	res, done, err := e.createStreamView(cv, deps)
 	if done {
 		return res, err
@@ -597,7 +622,7 @@ func (e *Engine) kindOf(name string) (sql.DropKind, bool) {
 	switch {
 	case e.tables[name] != nil:
 		return sql.DropTable, true
-	case e.views[name] != nil:
+	case e.views[name] != nil, e.unpopulated[name] != nil:
 		return sql.DropMatView, true
 	case e.named[name] != nil:
 		return sql.DropView, true
@@ -645,6 +670,8 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.funcDeps, name)
 		delete(e.notes, name)
 		delete(e.views, name)
+		delete(e.unpopulated, name)
+		delete(e.viewStmts, name)
 	}
 	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool {
 		if gone[s.view] {

@@ -202,6 +202,10 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
+	case *sql.Refresh:
+		return s.refreshAccess()
+	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
+		return s.storageAccess(b)
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
 		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return accessSession // the driver takes the locks it needs
@@ -626,6 +630,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.execSet(b)
 	case *sql.Maintenance:
 		return s.execMaintenance(b)
+	case *sql.Refresh:
+		return s.execRefresh(b)
+	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
+		return s.execStorage(b)
 	case *sql.Listen:
 		return s.execListen(b)
 	case *sql.Notify:

@@ -73,6 +73,8 @@ type catRel struct {
 	rows   float64
 	seq    *sequence
 	checks int
+	// unpopulated: a materialized view WITH NO DATA (refresh.go)
+	unpopulated bool
 }
 
 type catCol struct {
@@ -231,6 +233,11 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			rows: float64(e.views[name].rowCount())}
 		r.cols = plainCols(e, m.cols)
 		add(r)
+	}
+	for _, name := range sortedKeys(e.unpopulated) {
+		cv := e.unpopulated[name]
+		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: cv.Definition,
+			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true})
 	}
 	for _, name := range sortedKeys(e.named) {
 		if isTemp(name) {

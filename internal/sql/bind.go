@@ -238,6 +238,9 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	if l, ok := bindListen(n); ok {
 		return l, nil
 	}
+	if st, ok, err := b.bindStorageStmt(n); ok {
+		return st, err
+	}
 	if a, ok, err := b.bindAlterRoutine(n); ok {
 		return a, err
 	}

@@ -100,6 +100,9 @@ type CreateView struct {
 	// Propagation is WITH (propagation = 'auto' | 'partial' | 'normalise'):
 	// how a view over change-stream tables is maintained; "" is auto.
 	Propagation string
+	// NoData is WITH NO DATA: the view is created unpopulated, neither
+	// built nor maintained until REFRESH MATERIALIZED VIEW.
+	NoData bool
 }
 
 // DropKind is what DROP drops.
