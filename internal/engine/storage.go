@@ -148,7 +148,7 @@ func (t *table) hasIndex(name string) bool {
 // notTableOrMatView is PostgreSQL's error for a relation of another kind
 // where a table or a materialized view is expected.
 func (e *Engine) notTableOrMatView(name string) error {
-	if _, ok := e.Relation(name); ok || e.indexOwner(name) != nil {
+	if _, ok := e.Relation(name); ok || e.seqs[name] != nil || e.indexOwner(name) != nil {
 		return pgerr.New(pgerr.WrongObjectType, "%q is not a table or materialized view", name)
 	}
 	return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
