@@ -267,16 +267,7 @@ func New() *Engine {
 // Relation implements sql.Catalog.
 func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if t, ok := e.tables[name]; ok {
-		defaults := make([]expr.Expr, len(t.def.Cols))
-		for i := range t.def.Cols {
-			defaults[i] = t.def.Cols[i].DefaultExpr()
-		}
-		uniques := make([][]int, len(t.uniques))
-		for i, u := range t.uniques {
-			uniques[i] = u.cols
-		}
-		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-			Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}, true
+		return tableRelation(name, t)
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
@@ -291,6 +282,20 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
 	}
 	return catalogRelationOf(name)
+}
+
+// tableRelation is the binder's view of table t, named name.
+func tableRelation(name string, t *table) (*sql.Relation, bool) {
+	defaults := make([]expr.Expr, len(t.def.Cols))
+	for i := range t.def.Cols {
+		defaults[i] = t.def.Cols[i].DefaultExpr()
+	}
+	uniques := make([][]int, len(t.uniques))
+	for i, u := range t.uniques {
+		uniques[i] = u.cols
+	}
+	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
+		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}, true
 }
 
 // recorder is a catalog that remembers every relation a statement resolved,
