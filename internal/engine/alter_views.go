@@ -34,10 +34,10 @@ import (
 // alterReaders are the views that read a table an ALTER TABLE changes the
 // columns of, bound again over the table's new definition.
 type alterReaders struct {
-	rebuild []string                    // materialized views, in creation order
-	plans   map[string]*sql.CreateView  // their definitions bound again
-	empty   map[string]*sql.CreateView  // unpopulated ones (refresh.go)
-	cascade []string                    // readers DROP COLUMN … CASCADE drops
+	rebuild []string                   // materialized views, in creation order
+	plans   map[string]*sql.CreateView // their definitions bound again
+	empty   map[string]*sql.CreateView // unpopulated ones (refresh.go)
+	cascade []string                   // readers DROP COLUMN … CASCADE drops
 }
 
 // alterOverlay is the engine's catalog with the table altered as the
