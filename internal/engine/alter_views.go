@@ -254,7 +254,16 @@ func (e *Engine) rebuildReaders(r *alterReaders, table string) ([]string, error)
 		cv.MaxMemory = old.meta().def.MaxMemory
 		v, err := e.buildView(cv)
 		if err != nil {
-			return notices, err
+			// The table has changed already: the view is left
+			// unpopulated, for REFRESH to build, rather than stale.
+			e.order = slices.DeleteFunc(e.order, func(o matView) bool { return o == old })
+			delete(e.views, name)
+			e.addUnpopulated(cv, e.deps[name])
+			if serr := e.restate(name, false); serr != nil {
+				return notices, serr
+			}
+			notices = append(notices, fmt.Sprintf("materialized view %q could not be built again (%v): it is left unpopulated", name, err))
+			continue
 		}
 		e.shared.share(v)
 		e.views[name] = v
