@@ -80,3 +80,42 @@ INSERT INTO t VALUES (3, 30)`); err != nil {
 		}
 	}
 }
+
+// TestStatisticsReopen checks that statistics objects, with their kinds,
+// targets and the renames of their columns, are kept in the file, and
+// that those dropped are gone.
+func TestStatisticsReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stats.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, a int, b text, c int);
+CREATE TABLE u (x int, y int);
+CREATE STATISTICS s1 (dependencies) ON a, b FROM t;
+CREATE STATISTICS s2 ON id, c FROM t;
+CREATE STATISTICS s3 ON x, y FROM u;
+CREATE STATISTICS gone ON a, id FROM t;
+ALTER STATISTICS s1 SET STATISTICS 50;
+ALTER STATISTICS s2 RENAME TO s2r;
+ALTER TABLE t RENAME COLUMN c TO cc;
+DROP STATISTICS gone;
+DROP TABLE u`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rs, err := db.Query("SELECT stxname, stxkeys, stxkind, stxstattarget FROM pg_statistic_ext ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[s1 2 3 {f} 50] [s2r 1 4 {d,f,m} -1]]"; g != w {
+		t.Errorf("statistics objects after reopening: got %s, want %s", g, w)
+	}
+}

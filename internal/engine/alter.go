@@ -71,6 +71,11 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		owned.undo(e)
 		return Result{}, err
 	}
+	if a.Columns {
+		if err := e.statsAfterAlter(t, a); err != nil {
+			return res, err
+		}
+	}
 	notices, err := e.rebuildReaders(readers, a.New.Name)
 	res.Notices = append(res.Notices, notices...)
 	if err != nil {

@@ -74,6 +74,8 @@ type Engine struct {
 	// the statements that created each materialized view.
 	unpopulated map[string]*sql.CreateView
 	viewStmts   map[string]viewStmt
+	// stats are CREATE STATISTICS' objects (statistics.go).
+	stats map[string]*statsObject
 	// funcs are the SQL functions by name; funcDeps the signatures of
 	// those each view calls (function.go).
 	funcs    map[string][]*sql.Function
@@ -606,6 +608,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 		}
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
+		stored = append(stored, e.statsKeysOf(all)...)       // and its statistics objects
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -678,6 +681,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.unpopulated, name)
 		delete(e.viewStmts, name)
 	}
+	e.dropStatsOf(gone)
 	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool {
 		if gone[s.view] {
 			if d, ok := s.sink.(Detachable); ok {

@@ -206,6 +206,11 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return s.refreshAccess()
 	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
 		return s.storageAccess(b)
+	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics:
+		if s.block {
+			return accessSession // refused by ddl
+		}
+		return accessWrite
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
 		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return accessSession // the driver takes the locks it needs
@@ -634,6 +639,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.execRefresh(b)
 	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
 		return s.execStorage(b)
+	case *sql.CreateStatistics:
+		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b) })
+	case *sql.DropStatistics:
+		return s.ddl("DROP STATISTICS", func() (Result, error) { return e.dropStatistics(b) })
+	case *sql.AlterStatistics:
+		return s.ddl("ALTER STATISTICS", func() (Result, error) { return e.alterStatistics(b) })
 	case *sql.Listen:
 		return s.execListen(b)
 	case *sql.Notify:

@@ -56,6 +56,7 @@ type catalogObjects struct {
 	descs    map[expr.DescKey]string
 	locks    []lockRow     // pg_locks' (advisory.go)
 	activity []activityRow // pg_stat_activity's (activity.go)
+	stats    []*statsObject // pg_statistic_ext's (statistics.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -284,6 +285,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			kind = 'r'
 		}
 		o.rels = append(o.rels, &catRel{oid: oid, name: rel, nsp: nsp, kind: kind, cols: plainCols(e, cr.cols)})
+	}
+	for _, name := range sortedKeys(e.stats) {
+		o.stats = append(o.stats, e.stats[name])
 	}
 	o.types = e.catalogTypes()
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)

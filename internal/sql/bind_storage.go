@@ -104,6 +104,18 @@ func (b *binder) bindStorageStmt(n *pg_query.Node) (Bound, bool, error) {
 			}
 		}
 		return out, true, nil
+	case n.GetCreateStatsStmt() != nil:
+		st, err := b.bindCreateStatistics(n.GetCreateStatsStmt())
+		return st, true, err
+	case n.GetAlterStatsStmt() != nil:
+		st, err := b.bindAlterStatistics(n.GetAlterStatsStmt())
+		return st, true, err
+	case n.GetDropStmt() != nil && n.GetDropStmt().RemoveType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
+		st, err := b.bindDropStatistics(n.GetDropStmt())
+		return st, true, err
+	case n.GetRenameStmt() != nil && n.GetRenameStmt().RenameType == pg_query.ObjectType_OBJECT_STATISTIC_EXT:
+		rs := n.GetRenameStmt()
+		return &AlterStatistics{Name: lastName(rs.Object.GetList().GetItems()), Rename: rs.Newname, IfExists: rs.MissingOk, Target: -1}, true, nil
 	case n.GetLockStmt() != nil:
 		l := n.GetLockStmt()
 		out := &LockTable{Mode: "ACCESS EXCLUSIVE", NoWait: l.Nowait}
