@@ -54,8 +54,8 @@ type catalogObjects struct {
 	roles    []catRole
 	opers    []catOper
 	descs    map[expr.DescKey]string
-	locks    []lockRow     // pg_locks' (advisory.go)
-	activity []activityRow // pg_stat_activity's (activity.go)
+	locks    []lockRow      // pg_locks' (advisory.go)
+	activity []activityRow  // pg_stat_activity's (activity.go)
 	stats    []*statsObject // pg_statistic_ext's (statistics.go)
 }
 
