@@ -54,9 +54,11 @@ type catalogObjects struct {
 	roles    []catRole
 	opers    []catOper
 	descs    map[expr.DescKey]string
-	locks    []lockRow      // pg_locks' (advisory.go)
-	activity []activityRow  // pg_stat_activity's (activity.go)
-	stats    []*statsObject // pg_statistic_ext's (statistics.go)
+	locks    []lockRow     // pg_locks' (advisory.go)
+	activity []activityRow // pg_stat_activity's (activity.go)
+
+	// stats are pg_statistic_ext's (statistics.go).
+	stats []*statsObject
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
