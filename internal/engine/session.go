@@ -206,6 +206,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return s.refreshAccess()
 	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
 		return s.storageAccess(b)
+	case *sql.ExplainAnalyze:
+		return s.explainAnalyzeAccess(b)
 	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics:
 		if s.block {
 			return accessSession // refused by ddl
@@ -639,6 +641,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.execRefresh(b)
 	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
 		return s.execStorage(b)
+	case *sql.ExplainAnalyze:
+		return s.explainAnalyze(b, rec)
 	case *sql.CreateStatistics:
 		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b) })
 	case *sql.DropStatistics:

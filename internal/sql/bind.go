@@ -281,6 +281,9 @@ func (b *binder) bindTransaction(t *pg_query.TransactionStmt) (Bound, error) {
 }
 
 func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
+	if x, ok, err := b.bindExplainAnalyze(e); ok {
+		return x, err
+	}
 	format := "text"
 	for _, o := range e.Options {
 		d := o.GetDefElem()
