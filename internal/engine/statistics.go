@@ -210,6 +210,20 @@ func (e *Engine) statsKeysOf(all map[string]bool) []string {
 	return out
 }
 
+// statsColumns are the statistics objects' columns by oid, for
+// pg_get_statisticsobjdef_columns.
+func (e *Engine) statsColumns() map[uint32]string {
+	out := make(map[uint32]string, len(e.stats))
+	for name, st := range e.stats {
+		cols := make([]string, len(st.cols))
+		for i, c := range st.cols {
+			cols[i] = expr.QuoteIdent(c)
+		}
+		out[objectOID("statistic_ext", name)] = strings.Join(cols, ", ")
+	}
+	return out
+}
+
 // rel returns the relation named name among o's, nil for none.
 func (o *catalogObjects) rel(name string) *catRel {
 	for _, r := range o.rels {

@@ -57,6 +57,9 @@ type SysCatalog struct {
 	Size func(oid uint32) (s RelSize, ok bool)
 	// DatabaseSize is the bytes every relation holds.
 	DatabaseSize func() int64
+	// StatsColumns are the statistics objects' columns as
+	// pg_get_statisticsobjdef_columns prints them, by the object's oid.
+	StatsColumns map[uint32]string
 }
 
 // RelSize is what a relation holds: its own bytes (a table's rows, a

@@ -6,9 +6,26 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
+
+// The functions psql's \dX and \d call over statistics objects.
+func init() {
+	catFuncs["pg_get_statisticsobjdef_columns"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: textK, strict: true,
+		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+			return textOrNull(sc.StatsColumns, a[0]), nil
+		}}
+	catFuncs["pg_statistics_obj_is_visible"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true,
+		eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+			if _, ok := sc.StatsColumns[a[0].OID()]; ok {
+				return value.NewBool(true), nil
+			}
+			return value.Null, nil
+		}}
+}
 
 // CreateStatistics is CREATE STATISTICS [IF NOT EXISTS] name [(kinds)] ON
 // col, col, … FROM table: an object the catalog keeps (pg_statistic_ext)
