@@ -72,17 +72,21 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	out := &alterReaders{plans: map[string]*sql.CreateView{}, empty: map[string]*sql.CreateView{}}
 	var broken []string // readers of a column dropped
 	for _, name := range deps {
-		cols, text, def, ok := e.readerText(name)
-		if !ok {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns of table %q: %s %s reads it", a.Table, e.kindName(name), name).
-				WithHint("drop the views that read the table, alter it, then create them again")
-		}
+		_, _, def, _ := e.readerText(name)
 		if col := namesColumn(def, typed); col != "" {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of a column used by a view or rule").
 				WithDetail("rule _RETURN on %s %s depends on column %q", e.kindName(name), name, col)
 		}
-		bound, err := bindReader(cat, text, e.views[name] != nil || e.unpopulated[name] != nil)
-		if err == nil && sameColumns(bound.Plan.Columns(), cols) {
+	}
+	for _, name := range deps {
+		cols, text, _, ok := e.readerText(name)
+		if !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns of table %q: %s %s reads it", a.Table, e.kindName(name), name).
+				WithHint("drop the views that read the table, alter it, then create them again")
+		}
+		materialized := e.views[name] != nil || e.unpopulated[name] != nil
+		bound, err := bindReader(cat, text, materialized)
+		if err == nil && sameColumns(bound.Plan.Columns(), cols, materialized) {
 			if e.views[name] != nil {
 				out.plans[name] = bound
 			} else if e.unpopulated[name] != nil {
@@ -160,8 +164,11 @@ func bindReader(cat sql.Catalog, text string, materialized bool) (*sql.CreateVie
 	return cv, nil
 }
 
-func sameColumns(a, b []plan.Column) bool {
-	return slices.EqualFunc(a, b, func(x, y plan.Column) bool { return x.Name == y.Name && x.Type == y.Type })
+// sameColumns reports whether a view bound again has the columns it had:
+// their types, and their names but for a plain view's, which its column
+// list (CREATE VIEW v (x, y)) renames after its SELECT.
+func sameColumns(a, b []plan.Column, names bool) bool {
+	return slices.EqualFunc(a, b, func(x, y plan.Column) bool { return (!names || x.Name == y.Name) && x.Type == y.Type })
 }
 
 // retypedColumns are the names of t's columns whose type a changes.
