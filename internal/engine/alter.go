@@ -16,12 +16,12 @@ import (
 //
 // A change of constraints or defaults alters the table in place: its rows
 // do not change, and the views that read it are untouched. A change of
-// its columns or its name (ADD, DROP, RENAME) builds the table anew: it
-// is refused (0A000) while a view reads the table, as a view's plan
-// reads the table's rows by position and its definition is kept as text,
-// or while the table has an index made by CREATE INDEX; DROP COLUMN …
-// CASCADE drops the views first. The table's triggers follow it
-// (trigger_alter.go).
+// its columns or its name (ADD, DROP, RENAME, TYPE) builds the table
+// anew, and the materialized views that read it are built again after it
+// when they do not read what changed (alter_views.go); it is refused
+// while the table has an index made by CREATE INDEX; DROP COLUMN …
+// CASCADE drops the views that read the column first. The table's
+// triggers follow it (trigger_alter.go).
 func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	res := Result{Tag: "ALTER TABLE", Notices: a.Notices}
 	if a.Table == "" {
@@ -32,25 +32,14 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
 	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
+	var readers *alterReaders
 	if a.Columns {
-		deps := e.dependentsIndex()[a.Table]
-		if len(deps) > 0 && len(a.Dropped) > 0 {
-			if !a.Cascade {
-				var lines []string
-				for _, v := range deps {
-					lines = append(lines, fmt.Sprintf("%s %s depends on table %s", e.kindName(v), v, a.Table))
-				}
-				return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-					Message: fmt.Sprintf("cannot drop column %s of table %s because other objects depend on it", a.Dropped[0], a.Table),
-					Detail:  strings.Join(lines, "\n"),
-					Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
-			}
-			cascade = deps
-			deps = nil
+		var err error
+		if readers, err = e.alteredReaders(t, a); err != nil {
+			return Result{}, err
 		}
-		if len(deps) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: %s %s reads it", a.Table, e.kindName(deps[0]), deps[0]).
-				WithHint("drop the views that read the table, alter it, then create them again")
+		if readers != nil {
+			cascade = readers.cascade
 		}
 		if len(t.indexes) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
@@ -94,6 +83,16 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if err := trig.apply(e, a); err != nil {
 			return Result{}, err
 		}
+	}
+	if a.Columns {
+		if err := e.statsAfterAlter(t, a); err != nil {
+			return res, err
+		}
+	}
+	notices, err := e.rebuildReaders(readers, a.New.Name)
+	res.Notices = append(res.Notices, notices...)
+	if err != nil {
+		return res, err
 	}
 	return res, owned.done(e)
 }

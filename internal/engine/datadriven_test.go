@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 
 // TestDataDriven runs testdata/*.txt against a fresh engine per file.
 //
-//	exec [session=NAME] [nopg] [mask=col,col…]
+//	exec [session=NAME] [nopg] [mask=col,col…] [masktimes]
 //	<SQL script>
 //	----
 //	<per statement: its result sets as CSV (NULL prints as NULL), the
@@ -59,7 +59,8 @@ func TestMain(m *testing.M) {
 //
 // Statements run one at a time and a failing statement does not stop the
 // ones after it, as in psql without ON_ERROR_STOP. mask replaces the values
-// of the named columns by "*" (times and sizes that vary between runs).
+// of the named columns by "*" (times and sizes that vary between runs);
+// masktimes replaces the figures of EXPLAIN ANALYZE's times by N.
 // session runs the script in a named session of the engine (opened on
 // first use, with a PostgreSQL connection of its own); without it, in the
 // default session.
@@ -294,8 +295,15 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 		}
 		h.notifications(t, d, hs, &out, usePG)
 	}
+	if d.HasArg("masktimes") {
+		return timesRE.ReplaceAllString(out.String(), "${1}N")
+	}
 	return out.String()
 }
+
+// timesRE finds EXPLAIN ANALYZE's times, which masktimes replaces by N
+// as PostgreSQL's regression tests do.
+var timesRE = regexp.MustCompile(`(time=|Time: )[0-9]+\.[0-9]+`)
 
 // track follows whether the session has a transaction open, from the
 // statements' tags: inside one, its reads of a materialized view show the

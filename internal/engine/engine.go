@@ -69,6 +69,13 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// unpopulated are the materialized views WITH NO DATA left
+	// unpopulated: their definitions, no state (refresh.go); viewStmts
+	// the statements that created each materialized view.
+	unpopulated map[string]*sql.CreateView
+	viewStmts   map[string]viewStmt
+	// stats are CREATE STATISTICS' objects (statistics.go).
+	stats map[string]*statsObject
 	// funcs are the SQL functions by name; funcDeps the signatures of
 	// those each view calls (function.go).
 	funcs    map[string][]*sql.Function
@@ -275,19 +282,13 @@ func New() *Engine {
 // Relation implements sql.Catalog.
 func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if t, ok := e.tables[name]; ok {
-		defaults := make([]expr.Expr, len(t.def.Cols))
-		for i := range t.def.Cols {
-			defaults[i] = t.def.Cols[i].DefaultExpr()
-		}
-		uniques := make([][]int, len(t.uniques))
-		for i, u := range t.uniques {
-			uniques[i] = u.cols
-		}
-		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-			Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}, true
+		return tableRelation(name, t)
 	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
+	}
+	if cv, ok := e.unpopulated[name]; ok {
+		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
 	}
 	if v, ok := e.named[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker}, true
@@ -296,6 +297,20 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
 	}
 	return catalogRelationOf(name)
+}
+
+// tableRelation is the binder's view of table t, named name.
+func tableRelation(name string, t *table) (*sql.Relation, bool) {
+	defaults := make([]expr.Expr, len(t.def.Cols))
+	for i := range t.def.Cols {
+		defaults[i] = t.def.Cols[i].DefaultExpr()
+	}
+	uniques := make([][]int, len(t.uniques))
+	for i, u := range t.uniques {
+		uniques[i] = u.cols
+	}
+	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
+		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}, true
 }
 
 // recorder is a catalog that remembers every relation a statement resolved,
@@ -418,6 +433,9 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if err := e.storeCreate(cv.Name, kind, rec.text); err != nil {
 		return Result{}, err
 	}
+	if cv.Materialized {
+		e.noteViewStmt(cv, rec.text)
+	}
 	return res, nil
 }
 
@@ -433,6 +451,11 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		deps = append(deps, name)
 	}
 	sort.Strings(deps)
+	if cv.Materialized && !cv.NoData {
+		if err := e.refuseUnpopulated(deps); err != nil {
+			return Result{}, err
+		}
+	}
 	e.noteViewDomains(cv.Name, rec)
 	if called := rec.calledFunctions(); len(called) > 0 {
 		if e.funcDeps == nil {
@@ -445,6 +468,15 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}
+	if cv.NoData {
+		e.addUnpopulated(cv, deps)
+		return Result{Tag: "CREATE MATERIALIZED VIEW"}, nil
+	}
+	return e.buildMatView(cv, deps)
+}
+
+// buildMatView builds a materialized view and registers it.
+func (e *Engine) buildMatView(cv *sql.CreateView, deps []string) (Result, error) {
 	res, done, err := e.createStreamView(cv, deps)
 	if done {
 		return res, err
@@ -598,6 +630,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
 		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
+		stored = append(stored, e.statsKeysOf(all)...)       // and its statistics objects
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -619,7 +652,7 @@ func (e *Engine) kindOf(name string) (sql.DropKind, bool) {
 	switch {
 	case e.tables[name] != nil:
 		return sql.DropTable, true
-	case e.views[name] != nil:
+	case e.views[name] != nil, e.unpopulated[name] != nil:
 		return sql.DropMatView, true
 	case e.named[name] != nil:
 		return sql.DropView, true
@@ -668,7 +701,10 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.funcDeps, name)
 		delete(e.notes, name)
 		delete(e.views, name)
+		delete(e.unpopulated, name)
+		delete(e.viewStmts, name)
 	}
+	e.dropStatsOf(gone)
 	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool {
 		if gone[s.view] {
 			if d, ok := s.sink.(Detachable); ok {

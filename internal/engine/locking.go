@@ -22,6 +22,9 @@ func locks(b sql.Bound) bool {
 // lockNoWait takes the writer slot for a query with NOWAIT: at once, or
 // 55P03 as PostgreSQL fails when a row is locked by another transaction.
 func (s *Session) lockNoWait(b sql.Bound, rec *recorder) error {
+	if l, ok := b.(*sql.LockTable); ok && l.NoWait {
+		return s.lockTableNoWait(l)
+	}
 	sel, ok := b.(*sql.Select)
 	if !ok || !sel.Lock.NoWait || s.writer {
 		return nil

@@ -143,7 +143,7 @@ func resultColumns(b sql.Bound) ([]plan.Column, bool) {
 		return resultColumns(b.Main)
 	case *sql.Call:
 		return b.Proc.Cols, len(b.Proc.Cols) > 0
-	case *sql.Explain:
+	case *sql.Explain, *sql.ExplainAnalyze:
 		return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true
 	case *sql.Show:
 		if cols := showColumns(b.Name); cols != nil {

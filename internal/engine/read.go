@@ -51,6 +51,9 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 	if q, ok := e.seqs[rel]; ok {
 		return fn(q.row())
 	}
+	if _, ok := e.unpopulated[rel]; ok {
+		return errNotPopulated(rel)
+	}
 	if st, ok := systemViews[rel]; ok {
 		for _, r := range st.rows(e) {
 			if err := fn(r); err != nil {

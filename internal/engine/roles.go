@@ -195,6 +195,13 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("explain a view definition")
 	case *sql.Subscribe:
 		return s.allowed(b.View, sql.PrivSelect)
+	case *sql.ExplainAnalyze:
+		if b.DML != nil {
+			return s.authorize(b.DML, rec)
+		}
+		return readAll("")
+	case *sql.LockTable, *sql.Refresh:
+		return nil // checked as they run
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
 	case *sql.Insert:

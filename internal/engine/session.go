@@ -208,6 +208,17 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
+	case *sql.Refresh:
+		return s.refreshAccess()
+	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
+		return s.storageAccess(b)
+	case *sql.ExplainAnalyze:
+		return s.explainAnalyzeAccess(b)
+	case *sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics:
+		if s.block {
+			return accessSession // refused by ddl
+		}
+		return accessWrite
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
 		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return accessSession // the driver takes the locks it needs
@@ -659,6 +670,18 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return e.execSet(b)
 	case *sql.Maintenance:
 		return s.execMaintenance(b)
+	case *sql.Refresh:
+		return s.execRefresh(b)
+	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
+		return s.execStorage(b)
+	case *sql.ExplainAnalyze:
+		return s.explainAnalyze(b, rec)
+	case *sql.CreateStatistics:
+		return s.ddl("CREATE STATISTICS", func() (Result, error) { return e.createStatistics(b) })
+	case *sql.DropStatistics:
+		return s.ddl("DROP STATISTICS", func() (Result, error) { return e.dropStatistics(b) })
+	case *sql.AlterStatistics:
+		return s.ddl("ALTER STATISTICS", func() (Result, error) { return e.alterStatistics(b) })
 	case *sql.Listen:
 		return s.execListen(b)
 	case *sql.Notify:

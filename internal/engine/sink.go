@@ -69,6 +69,9 @@ func (e *Engine) AttachSink(view string, s Sink) (detach func(), err error) {
 	defer e.mu.Unlock()
 	v, ok := e.views[view]
 	if !ok {
+		if e.unpopulated[view] != nil {
+			return nil, errNotPopulated(view)
+		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
 	}
 	schema, err := v.keyed(e)

@@ -46,6 +46,9 @@ func (e *Engine) Watch(view string, snapshot bool, fn func(ts uint64, delta zset
 	var snap Snapshot
 	v, ok := e.views[view]
 	if !ok {
+		if e.unpopulated[view] != nil {
+			return Snapshot{}, nil, errNotPopulated(view)
+		}
 		return Snapshot{}, nil, pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", view)
 	}
 	if snapshot {
@@ -86,6 +89,9 @@ func (s *Session) subscribeStmt(name string) (Result, error) {
 	e := s.e
 	v, ok := e.views[name]
 	if !ok {
+		if e.unpopulated[name] != nil {
+			return Result{}, errNotPopulated(name)
+		}
 		if _, plain := e.named[name]; plain {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a materialized view", name).
 				WithHint("only materialized views are maintained, and so can be subscribed to")

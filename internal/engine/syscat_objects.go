@@ -58,6 +58,9 @@ type catalogObjects struct {
 	activity []activityRow        // pg_stat_activity's (activity.go)
 	exts     []catExt             // the installed extensions (syscat_extension.go)
 	rls      map[string]*tableRLS // row-level security (rowsecurity.go)
+
+	// stats are pg_statistic_ext's (statistics.go).
+	stats []*statsObject
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -76,6 +79,8 @@ type catRel struct {
 	seq    *sequence
 	checks int
 	trig   []*trigger // a view's triggers (a table's are t.trig)
+	// unpopulated: a materialized view WITH NO DATA (refresh.go)
+	unpopulated bool
 }
 
 type catCol struct {
@@ -236,6 +241,11 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		r.cols = plainCols(e, m.cols)
 		add(r)
 	}
+	for _, name := range sortedKeys(e.unpopulated) {
+		cv := e.unpopulated[name]
+		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'm', def: cv.Definition,
+			cols: plainCols(e, cv.Plan.Columns()), unpopulated: true})
+	}
 	for _, name := range sortedKeys(e.named) {
 		if isTemp(name) {
 			continue
@@ -281,6 +291,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			kind = 'r'
 		}
 		o.rels = append(o.rels, &catRel{oid: oid, name: rel, nsp: nsp, kind: kind, cols: plainCols(e, cr.cols)})
+	}
+	for _, name := range sortedKeys(e.stats) {
+		o.stats = append(o.stats, e.stats[name])
 	}
 	o.types = e.catalogTypes()
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)

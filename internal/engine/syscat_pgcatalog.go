@@ -77,7 +77,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, rel := range o.rels {
 			if rel.kind == 'm' {
 				r.add("schemaname", "public", "matviewname", rel.name, "matviewowner", SuperuserName, "hasindexes", false,
-					"ispopulated", true, "definition", viewDef(rel.def))
+					"ispopulated", !rel.unpopulated, "definition", viewDef(rel.def))
 			}
 		}
 	},
@@ -169,7 +169,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", string(rune(rel.kind)), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v', "relhastriggers", rel.triggers() != nil, "relhassubclass", false, "relrowsecurity", o.rowSecurity(rel).enabled,
-			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", true, "relreplident", replident, "relispartition", false,
+			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", false,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0")
 	}
 }
@@ -287,7 +287,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 		}
 		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(ix.cols), "indnkeyatts", len(ix.cols),
 			"indisunique", ix.unique, "indnullsnotdistinct", false, "indisprimary", ix.primary, "indisexclusion", false,
-			"indimmediate", true, "indisclustered", false, "indisvalid", true, "indcheckxmin", false, "indisready", true,
+			"indimmediate", true, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
 			"indislive", true, "indisreplident", false, "indkey", int2vector(ix.cols), "indcollation", zeros,
 			"indclass", strings.Join(classes, " "), "indoption", zeros)
 	}

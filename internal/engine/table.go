@@ -35,6 +35,8 @@ type table struct {
 	// keyOrders are ordered indexes of primary and unique keys, each built
 	// on the first range over its leading columns (accessPath).
 	keyOrders []*namedIndex
+	// clustered is the index CLUSTER … USING named last (storage.go).
+	clustered string
 	delta     zset.ZSet        // the last commit's batch, reused by the next
 	spare     zset.ZSet        // the batch before, while a commit behind may read delta (directDelta)
 	pre       []zset.RowPrefix // the prefixes of a big batch's rows

@@ -53,6 +53,8 @@ func budgetOf(src Source) *Budget {
 			src = s.Source
 		case *probing:
 			src = s.Source
+		case profiler:
+			src = s.profile().Source
 		default:
 			return nil
 		}

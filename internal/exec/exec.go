@@ -37,6 +37,13 @@ type FilteredSource interface {
 // Run evaluates p and returns its rows. Rows are in the order the plan
 // defines (Sort), otherwise in an unspecified but deterministic order.
 func Run(p plan.Node, src Source) ([]value.Row, error) {
+	if pr, ok := src.(profiler); ok {
+		return runProfiled(p, src, pr.profile())
+	}
+	return run(p, src)
+}
+
+func run(p plan.Node, src Source) ([]value.Row, error) {
 	switch n := p.(type) {
 	case *plan.Scan:
 		var out []value.Row

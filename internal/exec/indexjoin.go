@@ -277,6 +277,8 @@ func sizeOf(src Source, relation string) (int, bool) {
 			src = s.Source
 		case *working:
 			src = s.Source
+		case profiler:
+			src = s.profile().Source
 		default:
 			return 0, false
 		}

@@ -47,6 +47,8 @@ func returnedRows(src Source, item int, name string) ([]value.Row, error) {
 			src = s.Source
 		case *working:
 			src = s.Source
+		case profiler:
+			src = s.profile().Source
 		default:
 			return nil, pgerr.New(pgerr.Internal, "exec: the rows of WITH query %q are not available", name)
 		}

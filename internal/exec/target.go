@@ -63,6 +63,8 @@ func targetRows(src Source, pred expr.Expr) ([]value.Row, error) {
 			src = s.Source
 		case *Returning:
 			src = s.Source
+		case profiler:
+			src = s.profile().Source
 		default:
 			return nil, pgerr.New(pgerr.Internal, "exec: the rows of the statement's table are not available")
 		}

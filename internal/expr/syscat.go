@@ -52,6 +52,22 @@ type SysCatalog struct {
 	Grants     map[uint32]map[string]uint8
 	// DatabaseOID is the database's oid (pg_database.oid).
 	DatabaseOID uint32
+	// Size returns the bytes a relation holds, by its oid, as the size
+	// functions report them (pg_relation_size); ok is false for an oid
+	// that names no relation. It reads the engine's figures when the
+	// statement runs.
+	Size func(oid uint32) (s RelSize, ok bool)
+	// DatabaseSize is the bytes every relation holds.
+	DatabaseSize func() int64
+	// StatsColumns are the statistics objects' columns as
+	// pg_get_statisticsobjdef_columns prints them, by the object's oid.
+	StatsColumns map[uint32]string
+}
+
+// RelSize is what a relation holds: its own bytes (a table's rows, a
+// materialized view's state, an index's entries) and its indexes'.
+type RelSize struct {
+	Main, Indexes int64
 }
 
 // DescKey identifies a comment as pg_description does.

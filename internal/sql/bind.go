@@ -140,6 +140,9 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 }
 
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
+	if st, ok, err := b.bindStorageStmt(n); ok {
+		return st, err
+	}
 	if bd, ok, err := b.bindRowSecurityStmt(n); ok {
 		return bd, err
 	}
@@ -256,6 +259,9 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	if l, ok := bindListen(n); ok {
 		return l, nil
 	}
+	if st, ok, err := b.bindStorageStmt(n); ok {
+		return st, err
+	}
 	if a, ok, err := b.bindAlterRoutine(n); ok {
 		return a, err
 	}
@@ -293,6 +299,9 @@ func (b *binder) bindTransaction(t *pg_query.TransactionStmt) (Bound, error) {
 }
 
 func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
+	if x, ok, err := b.bindExplainAnalyze(e); ok {
+		return x, err
+	}
 	format := "text"
 	for _, o := range e.Options {
 		d := o.GetDefElem()

@@ -18,6 +18,9 @@ type catFunc struct {
 	result value.Kind
 	strict bool
 	eval   func(sc *expr.SysCatalog, a []value.Value) (value.Value, error)
+	// nameOrOID: the text parameter also takes an oid, as its text
+	// (pg_database_size(name) and (oid)).
+	nameOrOID bool
 }
 
 var (
@@ -196,6 +199,21 @@ func (b *binder) bindCatalogCall(s *scope, name string, f *pg_query.FuncCall) (e
 		e, err := b.bindExpr(s, a)
 		if err != nil {
 			return nil, true, err
+		}
+		if sig[i].IsReg() && !e.Type().Kind.IsReg() {
+			// A name or an oid given for a reg* parameter is read as
+			// its cast would read it ('t' for regclass).
+			c := &pg_query.TypeCast{Arg: a, Location: nodeLoc(a, f.Location), TypeName: &pg_query.TypeName{Location: f.Location}}
+			if args[i], err = b.regCast(e, sig[i], c); err != nil {
+				return nil, true, err
+			}
+			continue
+		}
+		if k := e.Type().Kind; cf.nameOrOID && (k.IsOid() || k.IsInteger()) {
+			if args[i], err = expr.Coerce(e, value.TextType, true); err != nil {
+				return nil, true, err
+			}
+			continue
 		}
 		if args[i], err = b.coerce(e, value.Type{Kind: sig[i], Mod: -1}, nodeLoc(a, f.Location)); err != nil {
 			return nil, true, err

@@ -280,13 +280,11 @@ func (b *binder) bindCreateTableAs(ct *pg_query.CreateTableAsStmt) (Bound, error
 		return b.bindTableAs(ct.Into, ct.Query, ct.IfNotExists)
 	}
 	into := ct.Into
-	if into.SkipData {
-		return nil, b.refuse(b.keyword("data", 0), "WITH NO DATA is not supported: a view is maintained from the moment it is created")
-	}
 	v, err := b.bindView(into.Rel, into.ColNames, ct.Query, true, ct.IfNotExists)
 	if err != nil {
 		return nil, err
 	}
+	v.(*CreateView).NoData = into.SkipData
 	if err := b.viewOptions(into.Options, v.(*CreateView)); err != nil {
 		return nil, err
 	}

@@ -103,6 +103,9 @@ type CreateView struct {
 	// SecurityInvoker is a plain view's WITH (security_invoker): its
 	// query reads as the role that reads the view (rowsecurity.go).
 	SecurityInvoker bool
+	// NoData is WITH NO DATA: the view is created unpopulated, neither
+	// built nor maintained until REFRESH MATERIALIZED VIEW.
+	NoData bool
 }
 
 // DropKind is what DROP drops.

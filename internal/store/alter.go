@@ -64,3 +64,17 @@ func (f *File) Alter(old string, r *engine.StoredRelation, rows func(put func(id
 	delete(f.tables, old)
 	return f.prepare(r.Name, next.sqlName, r.Cols)
 }
+
+var _ engine.StatementStore = (*File)(nil)
+
+// SetStatement implements engine.StatementStore: the relation keeps its
+// place in the catalog's order, with the statement text run at open.
+func (f *File) SetStatement(name, text string) error {
+	if f.readOnly {
+		return f.errReadOnly()
+	}
+	return f.inTransaction(func() error {
+		_, err := f.conn.ExecContext(ctx, "UPDATE deltaview_catalog SET sql = ? WHERE name = ?", text, name)
+		return err
+	})
+}

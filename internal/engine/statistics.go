@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// Extended statistics objects (CREATE STATISTICS) are kept in the catalog
+// (pg_statistic_ext) and in the file, and go with their table or a column
+// of it, as in PostgreSQL. The planner reads none: a view's plan does not
+// depend on the data's distribution, and ANALYZE gathers nothing. The
+// store keeps each as the statement that makes it, under the name
+// statsKey gives it among the relations (statistics objects have names of
+// their own in PostgreSQL).
+
+// statsObject is a statistics object: its table, columns by name, kinds
+// (pg_statistic_ext.stxkind's letters) and target (-1 for the default).
+type statsObject struct {
+	name, table string
+	cols        []string
+	kinds       string
+	target      int
+}
+
+// KindStatistics is the stored kind of a statistics object.
+const KindStatistics RelKind = "statistics"
+
+func statsKey(name string) string { return "pg_statistic_ext/" + name }
+
+// sql is the statement that makes the object as it is now.
+func (st *statsObject) sql() string {
+	kinds := make([]string, 0, 3)
+	for _, k := range st.kinds {
+		kinds = append(kinds, map[rune]string{'d': "ndistinct", 'f': "dependencies", 'm': "mcv"}[k])
+	}
+	cols := make([]string, len(st.cols))
+	for i, c := range st.cols {
+		cols[i] = expr.QuoteIdent(c)
+	}
+	text := fmt.Sprintf("CREATE STATISTICS %s (%s) ON %s FROM %s", expr.QuoteIdent(st.name), strings.Join(kinds, ", "),
+		strings.Join(cols, ", "), expr.QuoteIdent(st.table))
+	if st.target >= 0 {
+		text += fmt.Sprintf(";\nALTER STATISTICS %s SET STATISTICS %d", expr.QuoteIdent(st.name), st.target)
+	}
+	return text
+}
+
+// storeStats records st anew in the store (its old entry, under old,
+// dropped first when old is not "").
+func (e *Engine) storeStats(old string, st *statsObject) error {
+	if e.store == nil {
+		return nil
+	}
+	if old != "" {
+		if err := e.store.Drop([]string{statsKey(old)}); err != nil {
+			return err
+		}
+	}
+	if st == nil {
+		return nil
+	}
+	return e.store.Create(&StoredRelation{Name: statsKey(st.name), Kind: KindStatistics, SQL: st.sql()})
+}
+
+func (e *Engine) createStatistics(cs *sql.CreateStatistics) (Result, error) {
+	if e.stats[cs.Name] != nil {
+		if cs.IfNotExists {
+			return Result{Tag: "CREATE STATISTICS", Notices: []string{fmt.Sprintf("statistics object %q already exists, skipping", cs.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "statistics object %q already exists", cs.Name)
+	}
+	if e.tables[cs.Table] == nil && e.views[cs.Table] == nil && e.unpopulated[cs.Table] == nil {
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", cs.Table)
+	}
+	st := &statsObject{name: cs.Name, table: cs.Table, cols: cs.Cols, kinds: cs.Kinds, target: -1}
+	if err := e.storeStats("", st); err != nil {
+		return Result{}, err
+	}
+	if e.stats == nil {
+		e.stats = map[string]*statsObject{}
+	}
+	e.stats[cs.Name] = st
+	return Result{Tag: "CREATE STATISTICS"}, nil
+}
+
+func (e *Engine) dropStatistics(d *sql.DropStatistics) (Result, error) {
+	res := Result{Tag: "DROP STATISTICS"}
+	var gone []string
+	for _, name := range d.Names {
+		if e.stats[name] == nil {
+			if d.IfExists {
+				res.Notices = append(res.Notices, fmt.Sprintf("statistics object %q does not exist, skipping", name))
+				continue
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", name)
+		}
+		gone = append(gone, name)
+	}
+	if e.store != nil && len(gone) > 0 {
+		keys := make([]string, len(gone))
+		for i, n := range gone {
+			keys[i] = statsKey(n)
+		}
+		if err := e.store.Drop(keys); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, n := range gone {
+		delete(e.stats, n)
+	}
+	return res, nil
+}
+
+func (e *Engine) alterStatistics(a *sql.AlterStatistics) (Result, error) {
+	res := Result{Tag: "ALTER STATISTICS"}
+	st := e.stats[a.Name]
+	if st == nil {
+		if a.IfExists {
+			res.Notices = []string{fmt.Sprintf("statistics object %q does not exist, skipping", a.Name)}
+			return res, nil
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "statistics object %q does not exist", a.Name)
+	}
+	next := *st
+	if a.Rename != "" {
+		if e.stats[a.Rename] != nil {
+			return Result{}, pgerr.New(pgerr.DuplicateObject, "statistics object %q already exists in schema \"public\"", a.Rename)
+		}
+		next.name = a.Rename
+	} else {
+		next.target = min(a.Target, 10000)
+		if a.Target > 10000 {
+			res.Notices = []string{"lowering statistics target to 10000"}
+			res.NoticeLevels = map[int]string{0: "WARNING"}
+		}
+	}
+	if err := e.storeStats(st.name, &next); err != nil {
+		return Result{}, err
+	}
+	delete(e.stats, st.name)
+	e.stats[next.name] = &next
+	return res, nil
+}
+
+// statsAfterAlter follows an ALTER TABLE of the columns of table: the
+// statistics objects on a column dropped go, as in PostgreSQL; the others
+// follow the renames of their columns and of the table. Called once the
+// table has its new definition.
+func (e *Engine) statsAfterAlter(t *table, a *sql.AlterTable) error {
+	for _, name := range sortedKeys(e.stats) {
+		st := e.stats[name]
+		if st.table != a.Table {
+			continue
+		}
+		next := *st
+		next.table = a.New.Name
+		next.cols = slices.Clone(st.cols)
+		keep := true
+		for i, c := range st.cols {
+			old := slices.IndexFunc(t.cols, func(pc plan.Column) bool { return pc.Name == c })
+			now := slices.Index(a.Map, old)
+			if old < 0 || now < 0 {
+				keep = false
+				break
+			}
+			next.cols[i] = a.New.Cols[now].Name
+		}
+		if !keep {
+			if err := e.storeStats(name, nil); err != nil {
+				return err
+			}
+			delete(e.stats, name)
+			continue
+		}
+		if next.table != st.table || !slices.Equal(next.cols, st.cols) {
+			if err := e.storeStats(name, &next); err != nil {
+				return err
+			}
+			e.stats[name] = &next
+		}
+	}
+	return nil
+}
+
+// dropStatsOf forgets the statistics objects of the relations gone; the
+// caller drops them from the store (statsKeysOf).
+func (e *Engine) dropStatsOf(gone map[string]bool) {
+	for name, st := range e.stats {
+		if gone[st.table] {
+			delete(e.stats, name)
+		}
+	}
+}
+
+// statsKeysOf are the store's names of the statistics objects of the
+// relations in all.
+func (e *Engine) statsKeysOf(all map[string]bool) []string {
+	var out []string
+	for _, name := range sortedKeys(e.stats) {
+		if all[e.stats[name].table] {
+			out = append(out, statsKey(name))
+		}
+	}
+	return out
+}
+
+// statsColumns are the statistics objects' columns by oid, for
+// pg_get_statisticsobjdef_columns.
+func (e *Engine) statsColumns() map[uint32]string {
+	out := make(map[uint32]string, len(e.stats))
+	for name, st := range e.stats {
+		cols := make([]string, len(st.cols))
+		for i, c := range st.cols {
+			cols[i] = expr.QuoteIdent(c)
+		}
+		out[objectOID("statistic_ext", name)] = strings.Join(cols, ", ")
+	}
+	return out
+}
+
+// rel returns the relation named name among o's, nil for none.
+func (o *catalogObjects) rel(name string) *catRel {
+	for _, r := range o.rels {
+		if r.name == name && r.nsp == publicOID {
+			return r
+		}
+	}
+	return nil
+}
+
+// pgStatisticExt lists the statistics objects.
+func pgStatisticExt(o *catalogObjects, r *catRows) {
+	for _, st := range o.stats {
+		var keys []int16
+		if rel := o.rel(st.table); rel != nil {
+			for _, c := range st.cols {
+				keys = append(keys, int16(rel.attnum(c)))
+			}
+		}
+		slices.Sort(keys)
+		attrs := make([]string, len(keys))
+		for i, k := range keys {
+			attrs[i] = fmt.Sprint(k)
+		}
+		kinds := make([]string, len(st.kinds))
+		for i := range st.kinds {
+			kinds[i] = st.kinds[i : i+1]
+		}
+		r.add("oid", objectOID("statistic_ext", st.name), "stxrelid", RelationOID(st.table), "stxname", st.name,
+			"stxnamespace", uint32(publicOID), "stxowner", uint32(superuserOID), "stxstattarget", st.target,
+			"stxkeys", strings.Join(attrs, " "), "stxkind", kinds)
+	}
+}
+
+func init() {
+	const cols = "oid:oid,stxrelid:oid,stxname:name,stxnamespace:oid,stxowner:oid,stxstattarget:integer,stxkeys:int2vector,stxkind:\"char\"[],stxexprs:pg_node_tree"
+	name := "pg_catalog.pg_statistic_ext"
+	catalogColumns[name], catalogRowFuncs[name] = cols, pgStatisticExt
+	catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: pgStatisticExt}
+}
