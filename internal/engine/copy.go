@@ -81,6 +81,7 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	if !f.events && t.def.ChangeStream {
 		return Result{}, changeStreamDML(t, "COPY rows into")
 	}
+	defer e.setWithin(c.Table, c.Partition)()
 	st := &source.Table{Name: t.name, Columns: make([]source.Column, len(t.cols)), Default: e.copyDefaults(t)}
 	for i, col := range t.cols {
 		st.Columns[i] = source.Column{Name: col.Name, Type: col.Type}

@@ -18,6 +18,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(ins.Table, ins.Partition)()
 	upsert := ins.OnConflict != nil && !ins.OnConflict.DoNothing
 	tf := e.fireFor(t)
 	if tf != nil {
@@ -113,6 +114,11 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 						return Result{}, err
 					} else if !ok {
 						continue
+					}
+				}
+				if t.def.PartitionBy != nil {
+					if err := samePartition(t, old, newRow); err != nil {
+						return Result{}, err
 					}
 				}
 				newID, err := e.updateRow(t, id, old, newRow)
@@ -222,7 +228,11 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 // keeps its id, and the log records the old row's retraction and the new
 // one's assertion under it.
 func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, error) {
-	if err := t.checkRow(old, newRow); err != nil {
+	if t.def.PartitionBy != nil {
+		if err := e.partitionCheck(t, old, newRow); err != nil {
+			return 0, err
+		}
+	} else if err := t.checkRow(old, newRow); err != nil {
 		return 0, err
 	}
 	if u, dup := t.conflictExcept(old, newRow, id, 0); dup {
@@ -241,7 +251,11 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 // owed to the table until the commit reads it (table.replaceByKey), and
 // its prefix is taken then.
 func (e *Engine) replaceRow(t *table, id uint64, old, newRow value.Row) error {
-	if err := t.check(newRow); err != nil {
+	if t.def.PartitionBy != nil {
+		if err := e.partitionCheck(t, nil, newRow); err != nil {
+			return err
+		}
+	} else if err := t.check(newRow); err != nil {
 		return err
 	}
 	if u, dup := t.conflictExcept(old, newRow, id, 1); dup {
@@ -339,6 +353,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(up.Table, up.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
 		tf.set = up.SetCols
@@ -411,6 +426,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(del.Table, del.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
 		if err := tf.beforeStatement(sql.TriggerDelete); err != nil {

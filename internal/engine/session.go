@@ -476,6 +476,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Truncate:
 		return e.execTruncate(b)
 	case *sql.CreateTable:
+		if b.PartitionOf != nil {
+			return s.ddl("CREATE TABLE", func() (Result, error) { return e.createPartition(b, rec.text) })
+		}
 		if b.Temp {
 			e.catalogGen++ // prepared statements bind again
 			return s.createTemp(b)

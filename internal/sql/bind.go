@@ -15,6 +15,11 @@ import (
 type binder struct {
 	cat  Catalog
 	stmt *Stmt
+	// partTarget is the constraint of the partition a DML statement
+	// names, whose rows its root table keeps (targetTable); nil otherwise.
+	partTarget *expr.PartitionOf
+	// alterCmds are the commands of the ALTER TABLE being bound.
+	alterCmds []*pg_query.Node
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking

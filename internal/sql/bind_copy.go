@@ -29,7 +29,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Copy{Table: rel.Name, File: cs.Filename, Stdin: cs.Filename == "", Delimiter: '\t', Null: `\N`}
+	c := &Copy{Table: rel.Name, Partition: b.partTarget, File: cs.Filename, Stdin: cs.Filename == "", Delimiter: '\t', Null: `\N`}
 	if len(cs.Attlist) == 0 {
 		for i := range rel.Cols {
 			c.Cols = append(c.Cols, i)

@@ -30,7 +30,31 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 	if rv.Alias != nil {
 		alias = rv.Alias.Aliasname
 	}
+	b.partTarget = nil
+	if rel.Partition != nil {
+		// The partition's rows are its root's that its constraint
+		// accepts: the statement writes the root.
+		root, ok := b.cat.Relation(rel.Partition.Root)
+		if !ok {
+			return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rel.Partition.Root)
+		}
+		b.partTarget, rel = rel.Partition.Filter, root
+	} else if !rv.Inh && rel.Def != nil && rel.Def.PartitionBy != nil {
+		b.partTarget = &expr.PartitionOf{Name: rel.Name, None: true} // keeps no rows of its own
+	}
 	return rel, alias, nil
+}
+
+// partWhere restricts a DML statement's WHERE to the rows of the
+// partition it names.
+func (b *binder) partWhere(where expr.Expr) expr.Expr {
+	switch {
+	case b.partTarget == nil:
+		return where
+	case where == nil:
+		return b.partTarget
+	}
+	return &expr.And{Args: []expr.Expr{b.partTarget, where}}
 }
 
 func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
@@ -49,7 +73,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		return nil, err
 	}
 	cols := rel.Cols
-	out := &Insert{Table: rel.Name}
+	out := &Insert{Table: rel.Name, Partition: b.partTarget}
 	sel := ins.SelectStmt.GetSelectStmt()
 	switch {
 	case sel == nil: // DEFAULT VALUES
@@ -390,7 +414,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		return nil, err
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
-	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
+	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList), Partition: b.partTarget}
 	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
@@ -424,6 +448,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 			return nil, err
 		}
 	}
+	out.Where = b.partWhere(out.Where)
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, fromCols, up.ReturningList); err != nil {
 		return nil, err
 	}
@@ -442,7 +467,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		return nil, err
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
-	out := &Delete{Table: rel.Name}
+	out := &Delete{Table: rel.Name, Partition: b.partTarget}
 	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(del.WhereClause) {
 		var usingCols []scopeCol
 		if out.Rows, usingCols, err = b.bindRows(rel, alias, del.UsingClause, del.WhereClause, nil, false); err != nil {
@@ -473,6 +498,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 			return nil, err
 		}
 	}
+	out.Where = b.partWhere(out.Where)
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, usingCols, del.ReturningList); err != nil {
 		return nil, err
 	}

@@ -38,6 +38,10 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Bound, error) {
 		if rel.Kind != KindTable {
 			return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "%q is not a table", rv.Relname)
 		}
+		if rel.Partition != nil {
+			return nil, b.refuse(rv.Location, "TRUNCATE of partition %q is not supported", rv.Relname).
+				WithHint("DELETE FROM the partition, or DROP it")
+		}
 		if seen[rv.Relname] {
 			continue
 		}
