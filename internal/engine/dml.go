@@ -65,8 +65,13 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 		if oc := ins.OnConflict; oc != nil {
 			// PostgreSQL checks NOT NULL and CHECK on the proposed row
-			// before it looks for a conflict.
-			if err := t.check(row); err != nil {
+			// (routed to its partition first) before it looks for a
+			// conflict.
+			if t.def.PartitionBy != nil {
+				if err := e.partitionCheck(t, nil, row); err != nil {
+					return Result{}, err
+				}
+			} else if err := t.check(row); err != nil {
 				return Result{}, err
 			}
 			var id uint64
@@ -368,6 +373,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	ts, err := e.targets(t, up.From, up.Where)
 	if err != nil {
 		return Result{}, err
+	}
+	if t.def.PartitionBy != nil {
+		partitionOrder(t, ts)
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}

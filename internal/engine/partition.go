@@ -300,8 +300,8 @@ func routeLeaf(t *table, row value.Row) (*partition, error) {
 // partitionCheck is checkRow for a row of a partitioned table: the row
 // must have a partition, and when the statement names a partition
 // (e.within), be one of that partition's. As in PostgreSQL, a row
-// written through the root is routed before its constraints are checked,
-// and one written into a partition is checked first.
+// written through a partitioned table is routed before its constraints
+// are checked, and one inserted into a leaf partition is checked first.
 func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 	w := e.within
 	if w.of == nil || w.root != t {
@@ -310,8 +310,11 @@ func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 		}
 		return t.checkRow(old, row)
 	}
-	if err := t.checkRow(old, row); err != nil {
-		return err
+	first := w.leaf && old == nil // an INSERT into a leaf; an UPDATE checks the partition first
+	if first {
+		if err := t.checkRow(old, row); err != nil {
+			return err
+		}
 	}
 	if ok, err := w.of.Accepts(row); err != nil {
 		return err
@@ -319,7 +322,10 @@ func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 		return &pgerr.Error{Code: pgerr.CheckViolation, Message: fmt.Sprintf("new row for relation %q violates partition constraint", w.of.Name),
 			Detail: "Failing row contains " + failingRow(row) + "."}
 	}
-	return route(t, row)
+	if err := route(t, row); err != nil || first {
+		return err
+	}
+	return t.checkRow(old, row)
 }
 
 // withinPartition is the partition a DML statement names, whose rows it
@@ -327,6 +333,7 @@ func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 type withinPartition struct {
 	root *table
 	of   *expr.PartitionOf
+	leaf bool // a partition not partitioned again
 }
 
 // setWithin makes the statement's writes to table name stay in the
@@ -335,6 +342,10 @@ type withinPartition struct {
 func (e *Engine) setWithin(name string, of *expr.PartitionOf) func() {
 	prev := e.within
 	e.within = withinPartition{root: e.tables[name], of: of}
+	if of != nil {
+		p := e.parts[of.Name]
+		e.within.leaf = p != nil && p.def.PartitionBy == nil
+	}
 	return func() { e.within = prev }
 }
 
@@ -503,4 +514,75 @@ func samePartition(t *table, old, row value.Row) error {
 			WithDetail("The result tuple would appear in a different partition than the original tuple.")
 	}
 	return nil
+}
+
+// partitionOrder orders an UPDATE's rows as PostgreSQL visits them, one
+// partition after the other in the order of their bounds, so that of two
+// rows whose new keys collide, the same one fails.
+func partitionOrder(t *table, ts []target) {
+	rank := map[*partition]int{}
+	var walk func(kids []*partition, key *expr.PartitionKey)
+	walk = func(kids []*partition, key *expr.PartitionKey) {
+		kids = slices.Clone(kids)
+		slices.SortStableFunc(kids, func(a, b *partition) int { return boundOrder(key, a, b) })
+		for _, k := range kids {
+			if k.def.PartitionBy != nil {
+				walk(k.kids, k.def.PartitionBy)
+			} else {
+				rank[k] = len(rank)
+			}
+		}
+	}
+	walk(t.kids, t.def.PartitionBy)
+	of := func(row value.Row) int {
+		leaf, _ := routeLeaf(t, row)
+		return rank[leaf]
+	}
+	slices.SortStableFunc(ts, func(a, b target) int { return of(a.row) - of(b.row) })
+}
+
+// boundOrder orders two partitions of a table partitioned by key as
+// PostgreSQL orders its partitions: by lower bound, by least listed value
+// (the partition of NULL alone after), by modulus and remainder; the
+// default last.
+func boundOrder(key *expr.PartitionKey, a, b *partition) int {
+	x, y := &a.def.PartitionOf.Bound, &b.def.PartitionOf.Bound
+	switch {
+	case x.Default || y.Default:
+		if x.Default == y.Default {
+			return 0
+		}
+		if x.Default {
+			return 1
+		}
+		return -1
+	case key.Strategy == expr.PartitionRange:
+		return expr.RangeBoundCmp(x.From, y.From)
+	case key.Strategy == expr.PartitionHash:
+		if x.Modulus != y.Modulus {
+			return x.Modulus - y.Modulus
+		}
+		return x.Remainder - y.Remainder
+	}
+	least := func(b *expr.PartitionBound) (value.Value, bool) {
+		var m value.Value
+		ok := false
+		for _, v := range b.In {
+			if !v.IsNull() && (!ok || value.Compare(v, m) < 0) {
+				m, ok = v, true
+			}
+		}
+		return m, ok
+	}
+	mx, okx := least(x)
+	my, oky := least(y)
+	switch {
+	case okx && oky:
+		return value.Compare(mx, my)
+	case okx:
+		return -1
+	case oky:
+		return 1
+	}
+	return 0
 }
