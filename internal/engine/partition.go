@@ -586,3 +586,146 @@ func boundOrder(key *expr.PartitionKey, a, b *partition) int {
 	}
 	return 0
 }
+
+// attachPartition runs ALTER TABLE … ATTACH PARTITION: the table's rows
+// are checked against the bound, then inserted into the root in a commit
+// of their own (the views over the partitioned table see them come), and
+// the table becomes a partition.
+func (e *Engine) attachPartition(a *sql.AttachPartition, text string) (Result, error) {
+	name := a.Table.Name
+	t, ok := e.tables[name]
+	if !ok || t.temp {
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	if deps := e.dependentsIndex()[name]; len(deps) > 0 {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot attach table %q while %s %s reads it", name, e.kindName(deps[0]), deps[0]).
+			WithHint("drop the views that read the table, attach it, then create them again over the partition")
+	}
+	if len(t.indexes) > 0 || t.trig != nil || t.fkeyed {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "attaching table %q with indexes, triggers or foreign keys of its own is not supported", name)
+	}
+	of := a.Partition.PartitionOf
+	kids, key, root := e.partitionsOf(of.Parent)
+	if kids == nil {
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", of.Parent)
+	}
+	if err := checkBound(name, of, key, *kids, text); err != nil {
+		return Result{}, err
+	}
+	if err := e.refuseDefaultReaders(*kids, "attach a partition to"); err != nil {
+		return Result{}, err
+	}
+	if d := defaultPartition(*kids); d != nil && !of.Bound.Default {
+		if err := e.checkDefaultRows(d, key, &of.Bound); err != nil {
+			return Result{}, err
+		}
+	}
+	sqlText := "CREATE TABLE " + expr.QuoteIdent(name) + " PARTITION OF " + expr.QuoteIdent(of.Parent) + " " + sql.BoundSQL(&of.Bound)
+	p := &partition{def: a.Partition, parent: of.Parent, root: root, text: sqlText}
+	*kids = append(*kids, p)
+	if e.parts == nil {
+		e.parts = map[string]*partition{}
+	}
+	e.parts[name] = p
+	f := e.partitionFilter(p)
+	var rows []value.Row
+	var err error
+	bad := false
+	t.scan(func(_ uint64, row value.Row) bool {
+		var in bool
+		if in, err = f.Accepts(row); err != nil || !in {
+			bad = err == nil
+			return false
+		}
+		rows = append(rows, row)
+		return true
+	})
+	if err == nil && bad {
+		err = pgerr.New(pgerr.CheckViolation, "partition constraint of relation %q is violated by some row", name)
+	}
+	if err == nil {
+		_, err = e.autocommit(func() (Result, error) {
+			for _, row := range rows {
+				if _, err := e.insertRow(root, row); err != nil {
+					return Result{}, err
+				}
+			}
+			return Result{}, nil
+		})
+	}
+	if err != nil {
+		e.forgetPartition(name)
+		return Result{}, err
+	}
+	delete(e.tables, name)
+	e.read, e.waves = nil, nil
+	if e.store != nil {
+		if err := e.store.Drop([]string{name}); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := e.storeCreate(name, KindPartition, sqlText); err != nil {
+		return Result{}, err
+	}
+	return Result{Tag: "ALTER TABLE"}, nil
+}
+
+// detachPartition runs ALTER TABLE … DETACH PARTITION: the partition
+// becomes a table of its own with its parent's columns and keys, and its
+// rows move there in a commit of their own (the views over the
+// partitioned table see them go).
+func (e *Engine) detachPartition(d *sql.DetachPartition) (Result, error) {
+	p, ok := e.parts[d.Name]
+	if !ok {
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", d.Name, d.Parent)
+	}
+	if deps := e.dependentsIndex()[d.Name]; len(deps) > 0 {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot detach partition %q while %s %s reads it", d.Name, e.kindName(deps[0]), deps[0]).
+			WithHint("drop the views that read the partition, detach it, then create them again over the table")
+	}
+	if kids, _, _ := e.partitionsOf(p.parent); kids != nil && !p.def.PartitionOf.Bound.Default {
+		if err := e.refuseDefaultReaders(*kids, "detach a partition of"); err != nil {
+			return Result{}, err
+		}
+	}
+	f := e.partitionFilter(p)
+	root := p.root
+	var ids []uint64
+	var rows []value.Row
+	var err error
+	root.scan(func(id uint64, row value.Row) bool {
+		var in bool
+		if in, err = f.Accepts(row); in {
+			ids, rows = append(ids, id), append(rows, row)
+		}
+		return err == nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	e.forgetPartition(d.Name)
+	t := newTable(d.Table)
+	e.tables[d.Name] = t
+	e.read, e.waves = nil, nil
+	if e.store != nil {
+		if err := e.store.Drop([]string{d.Name}); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := e.storeCreate(d.Name, KindTable, d.Table.SQL()); err != nil {
+		return Result{}, err
+	}
+	_, err = e.autocommit(func() (Result, error) {
+		for i, id := range ids {
+			e.deleteRow(root, id)
+			if _, err := e.insertRow(t, rows[i]); err != nil {
+				return Result{}, err
+			}
+		}
+		return Result{}, nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Tag: "ALTER TABLE"}, nil
+}

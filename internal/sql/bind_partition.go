@@ -371,20 +371,135 @@ func (b *binder) refusePartitionAlter(rv *pg_query.RangeVar, rel *Relation, cmds
 	return nil
 }
 
+// AttachPartition is ALTER TABLE parent ATTACH PARTITION t FOR VALUES
+// …: the table's rows move into the partitioned table's root, and the
+// table becomes a partition (PartitionOf, as CREATE TABLE … PARTITION OF
+// would make it).
+type AttachPartition struct {
+	Table     *CreateTable
+	Partition *CreateTable
+}
+
+// DetachPartition is ALTER TABLE parent DETACH PARTITION p: the
+// partition's rows move into a table of its own, Table.
+type DetachPartition struct {
+	Parent, Name string
+	Table        *CreateTable
+}
+
+func (*AttachPartition) bound() {}
+func (*DetachPartition) bound() {}
+
 // bindAttachDetach binds ALTER TABLE … ATTACH PARTITION and DETACH
 // PARTITION; nil when the statement has neither.
 func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 	for _, n := range as.Cmds {
-		switch n.GetAlterTableCmd().GetSubtype() {
-		case pg_query.AlterTableType_AT_AttachPartition:
-			return nil, b.refuse(as.Relation.Location, "ALTER TABLE … ATTACH PARTITION is not supported").
-				WithHint("create the partition with CREATE TABLE … PARTITION OF and copy the rows into it")
-		case pg_query.AlterTableType_AT_DetachPartition, pg_query.AlterTableType_AT_DetachPartitionFinalize:
-			return nil, b.refuse(as.Relation.Location, "ALTER TABLE … DETACH PARTITION is not supported").
-				WithHint("copy the partition's rows into a table of their own, then drop the partition")
+		cmd := n.GetAlterTableCmd()
+		switch cmd.GetSubtype() {
+		case pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition, pg_query.AlterTableType_AT_DetachPartitionFinalize:
+		default:
+			continue
 		}
+		if len(as.Cmds) > 1 {
+			return nil, b.refuse(as.Relation.Location, "ATTACH or DETACH PARTITION beside other actions is not supported")
+		}
+		pc := cmd.GetDef().GetPartitionCmd()
+		rv := as.Relation
+		parent, ok := b.cat.Relation(rv.Relname)
+		if !ok {
+			return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+		}
+		if parent.Kind != KindTable || parent.Def == nil || parent.Def.PartitionBy == nil {
+			return nil, pgerr.New(pgerr.InvalidObjectDef, "table %q is not partitioned", rv.Relname)
+		}
+		if pc.Concurrent || cmd.GetSubtype() == pg_query.AlterTableType_AT_DetachPartitionFinalize {
+			return nil, b.refuse(rv.Location, "DETACH PARTITION … CONCURRENTLY and FINALIZE are not supported")
+		}
+		name := pc.Name.Relname
+		rel, ok := b.cat.Relation(name)
+		if !ok {
+			return nil, b.stmt.errf(pc.Name.Location, pgerr.UndefinedTable, "relation %q does not exist", name)
+		}
+		if cmd.GetSubtype() == pg_query.AlterTableType_AT_DetachPartition {
+			if rel.Partition == nil || rel.Def.PartitionOf.Parent != parent.Name {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", name, parent.Name)
+			}
+			if rel.Partition.Partitioned {
+				return nil, b.refuse(rv.Location, "DETACH PARTITION of a partitioned partition is not supported")
+			}
+			root, _ := b.cat.Relation(rel.Partition.Root)
+			t := *root.Def
+			t.Name, t.PrimaryKeyName, t.UniqueNames, t.PartitionBy, t.PartitionOf = name, "", make([]string, len(t.Uniques)), nil, nil
+			t.Sequences, t.ForeignKeys = nil, nil
+			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t}, nil
+		}
+		if err := b.attachable(rel, parent); err != nil {
+			return nil, err
+		}
+		of, err := b.partitionBound(pc.Bound, parent.Def.PartitionBy, name)
+		if err != nil {
+			return nil, err
+		}
+		of.Parent = parent.Name
+		pt := &CreateTable{Name: name, Cols: slices.Clone(parent.Def.Cols), PartitionOf: of}
+		for i := range pt.Cols {
+			pt.Cols[i].Default, pt.Cols[i].DefaultSQL = nil, ""
+		}
+		return &AttachPartition{Table: rel.Def, Partition: pt}, nil
 	}
 	return nil, nil
+}
+
+// attachable checks that table rel can become a partition of parent:
+// the same columns in the same order, and nothing of its own that a
+// partition cannot keep.
+func (b *binder) attachable(rel, parent *Relation) error {
+	switch {
+	case rel.Partition != nil:
+		return pgerr.New(pgerr.WrongObjectType, "%q is already a partition", rel.Name)
+	case rel.Kind != KindTable || rel.Def == nil:
+		return pgerr.New(pgerr.WrongObjectType, "%q is not a table", rel.Name)
+	case rel.Def.PartitionBy != nil:
+		return b.refuse(-1, "attaching partitioned table %q is not supported", rel.Name)
+	case rel.Def.Temp || rel.Def.ChangeStream:
+		return b.refuse(-1, "attaching temporary or change-stream table %q is not supported", rel.Name)
+	}
+	pc, tc := parent.Def.Cols, rel.Def.Cols
+	for _, c := range tc {
+		if !slices.ContainsFunc(pc, func(p ColumnDef) bool { return p.Name == c.Name }) {
+			return pgerr.New(pgerr.DatatypeMismatch, "table %q contains column %q not found in parent %q", rel.Name, c.Name, parent.Name).
+				WithDetail("The new partition may contain only the columns present in parent.")
+		}
+	}
+	for i, c := range pc {
+		j := slices.IndexFunc(tc, func(t ColumnDef) bool { return t.Name == c.Name })
+		switch {
+		case j < 0:
+			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing column %q", c.Name)
+		case tc[j].Type != c.Type:
+			return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", rel.Name, c.Name)
+		case c.NotNull && !tc[j].NotNull:
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", c.Name)
+		case j != i:
+			return b.refuse(-1, "attaching table %q whose columns are in another order than its parent's is not supported", rel.Name)
+		case tc[j].DefaultSQL != "":
+			return b.refuse(-1, "attaching table %q with a default of its own (column %q) is not supported", rel.Name, c.Name).
+				WithHint("a partition takes its parent's defaults: ALTER TABLE … ALTER COLUMN … DROP DEFAULT first")
+		}
+	}
+	d := rel.Def
+	keys := append([][]int{d.PrimaryKey}, d.Uniques...)
+	for _, k := range keys {
+		if k != nil && !slices.ContainsFunc(parent.Uniques, func(u []int) bool { return sameSet(u, k) }) {
+			return b.refuse(-1, "attaching table %q with a key its parent does not have is not supported", rel.Name).
+				WithHint("a partition has its parent's keys: drop the table's own first")
+		}
+	}
+	if len(d.Checks) > 0 || len(d.ForeignKeys) > 0 || len(d.Sequences) > 0 {
+		return b.refuse(-1, "attaching table %q with CHECK, FOREIGN KEY constraints or serial columns of its own is not supported", rel.Name).
+			WithHint("a partition has its parent's constraints: drop the table's own first")
+	}
+	return nil
 }
 
 // partitionSystemColumns puts the constraint of the partition read (the
@@ -412,3 +527,4 @@ func (b *binder) partitionSystemColumns(sp, p plan.Node, part *Relation) plan.No
 	}
 	return sp
 }
+
