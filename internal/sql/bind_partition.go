@@ -527,4 +527,3 @@ func (b *binder) partitionSystemColumns(sp, p plan.Node, part *Relation) plan.No
 	}
 	return sp
 }
-
