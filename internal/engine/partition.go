@@ -520,6 +520,9 @@ func samePartition(t *table, old, row value.Row) error {
 // partition after the other in the order of their bounds, so that of two
 // rows whose new keys collide, the same one fails.
 func partitionOrder(t *table, ts []target) {
+	if len(ts) < 2 {
+		return
+	}
 	rank := map[*partition]int{}
 	var walk func(kids []*partition, key *expr.PartitionKey)
 	walk = func(kids []*partition, key *expr.PartitionKey) {
