@@ -732,3 +732,8 @@ func (e *Engine) detachPartition(d *sql.DetachPartition) (Result, error) {
 	}
 	return Result{Tag: "ALTER TABLE"}, nil
 }
+
+func isPartitionOf(e expr.Expr) bool {
+	_, ok := e.(*expr.PartitionOf)
+	return ok
+}
