@@ -29,6 +29,7 @@ var catalogColumns = map[string]string{
 	"pg_catalog.pg_enum":                         "oid:oid,enumtypid:oid,enumsortorder:real,enumlabel:name",
 	"pg_catalog.pg_index":                        "indexrelid:oid,indrelid:oid,indnatts:smallint,indnkeyatts:smallint,indisunique:boolean,indnullsnotdistinct:boolean,indisprimary:boolean,indisexclusion:boolean,indimmediate:boolean,indisclustered:boolean,indisvalid:boolean,indcheckxmin:boolean,indisready:boolean,indislive:boolean,indisreplident:boolean,indkey:int2vector,indcollation:oidvector,indclass:oidvector,indoption:int2vector,indexprs:pg_node_tree,indpred:pg_node_tree",
 	"pg_catalog.pg_indexes":                      "schemaname:name,tablename:name,indexname:name,tablespace:name,indexdef:text",
+	"pg_catalog.pg_partitioned_table":            "partrelid:oid,partstrat:\"char\",partnatts:smallint,partdefid:oid,partattrs:int2vector,partclass:oidvector,partcollation:oidvector,partexprs:pg_node_tree",
 	"pg_catalog.pg_inherits":                     "inhrelid:oid,inhparent:oid,inhseqno:integer,inhdetachpending:boolean",
 	"pg_catalog.pg_matviews":                     "schemaname:name,matviewname:name,matviewowner:name,tablespace:name,hasindexes:boolean,ispopulated:boolean,definition:text",
 	"pg_catalog.pg_namespace":                    "oid:oid,nspname:name,nspowner:oid,nspacl:aclitem[]",

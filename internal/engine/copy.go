@@ -81,7 +81,11 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	if !f.events && t.def.ChangeStream {
 		return Result{}, changeStreamDML(t, "COPY rows into")
 	}
+	defer e.setWithin(c.Table, c.Partition)()
 	st := &source.Table{Name: t.name, Columns: make([]source.Column, len(t.cols)), Default: e.copyDefaults(t)}
+	if c.Partition != nil {
+		st.Name = c.Partition.Name // the name its errors give, as in PostgreSQL
+	}
 	for i, col := range t.cols {
 		st.Columns[i] = source.Column{Name: col.Name, Type: col.Type}
 	}
@@ -262,11 +266,11 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 			if tf != nil {
 				i, done, err := e.copyFiring(tf, b.Rows)
 				if err != nil {
-					return fail(source.At(err, t.name, b.Lines[i], ""))
+					return fail(source.At(err, copyName(e, t), b.Lines[i], ""))
 				}
 				n += int64(done - k) // the rows BEFORE triggers skipped
 			} else if i, err := e.applyBatch(t, b.Changes, b.Rows); err != nil {
-				return fail(source.At(err, t.name, b.Lines[i], ""))
+				return fail(source.At(err, copyName(e, t), b.Lines[i], ""))
 			}
 			n += int64(k)
 			if n/copyRowsPerReport != before/copyRowsPerReport {
@@ -440,4 +444,13 @@ func (e *Engine) copySource(c *sql.Copy) (r io.Reader, done func(), err error) {
 		}
 	}
 	return f, func() { f.Close() }, nil
+}
+
+// copyName is the relation a COPY's errors name: the partition it loads,
+// or its table.
+func copyName(e *Engine, t *table) string {
+	if w := e.within; w.of != nil && w.root == t {
+		return w.of.Name
+	}
+	return t.name
 }

@@ -21,6 +21,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(ins.Table, ins.Partition)()
 	upsert := ins.OnConflict != nil && !ins.OnConflict.DoNothing
 	tf := e.fireFor(t)
 	if tf != nil {
@@ -72,8 +73,13 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 		if oc := ins.OnConflict; oc != nil {
 			// PostgreSQL checks NOT NULL and CHECK on the proposed row
-			// before it looks for a conflict.
-			if err := t.check(row); err != nil {
+			// (routed to its partition first) before it looks for a
+			// conflict.
+			if t.def.PartitionBy != nil {
+				if err := e.partitionCheck(t, nil, row); err != nil {
+					return Result{}, err
+				}
+			} else if err := t.check(row); err != nil {
 				return Result{}, err
 			}
 			var id uint64
@@ -132,6 +138,11 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				}
 				if !ins.UpdateChecks.Empty() {
 					if err := sql.CheckRow(ins.UpdateChecks.Exprs, newRow); err != nil {
+						return Result{}, err
+					}
+				}
+				if t.def.PartitionBy != nil {
+					if err := samePartition(t, old, newRow); err != nil {
 						return Result{}, err
 					}
 				}
@@ -245,7 +256,11 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 // keeps its id, and the log records the old row's retraction and the new
 // one's assertion under it.
 func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, error) {
-	if err := t.checkRow(old, newRow); err != nil {
+	if t.def.PartitionBy != nil {
+		if err := e.partitionCheck(t, old, newRow); err != nil {
+			return 0, err
+		}
+	} else if err := t.checkRow(old, newRow); err != nil {
 		return 0, err
 	}
 	if u, dup := t.conflictExcept(old, newRow, id, 0); dup {
@@ -264,7 +279,11 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 // owed to the table until the commit reads it (table.replaceByKey), and
 // its prefix is taken then.
 func (e *Engine) replaceRow(t *table, id uint64, old, newRow value.Row) error {
-	if err := t.check(newRow); err != nil {
+	if t.def.PartitionBy != nil {
+		if err := e.partitionCheck(t, nil, newRow); err != nil {
+			return err
+		}
+	} else if err := t.check(newRow); err != nil {
 		return err
 	}
 	if u, dup := t.conflictExcept(old, newRow, id, 1); dup {
@@ -365,6 +384,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(up.Table, up.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
 		tf.set = up.SetCols
@@ -379,6 +399,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	ts, err := e.targets(t, up.From, up.Where)
 	if err != nil {
 		return Result{}, err
+	}
+	if t.def.PartitionBy != nil {
+		partitionOrder(t, ts)
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
@@ -447,6 +470,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(del.Table, del.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
 		if err := tf.beforeStatement(sql.TriggerDelete); err != nil {

@@ -129,6 +129,9 @@ const (
 	KindView    RelKind = "view"
 	KindMatView RelKind = "materialized view"
 	KindIndex   RelKind = "index" // CREATE INDEX: recreated after the tables
+	// KindPartition is a partition, which keeps no rows of its own:
+	// recreated with the tables, before any table's rows are loaded.
+	KindPartition RelKind = "partition"
 )
 
 // StoredRelation is a relation as a store records it: the statement that

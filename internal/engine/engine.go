@@ -109,12 +109,16 @@ type Engine struct {
 	tempSessions uint64
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
-	order   []matView
-	deps    map[string][]string
-	tx      *txn   // the writer's open transaction; nil when none
-	ts      uint64 // logical time of the last commit
-	subs    []*subscription
-	nextID  int
+	// parts are the partitions of partitioned tables, by name; within is
+	// the partition the running DML statement names (partition.go).
+	parts  map[string]*partition
+	within withinPartition
+	order  []matView
+	deps   map[string][]string
+	tx     *txn   // the writer's open transaction; nil when none
+	ts     uint64 // logical time of the last commit
+	subs   []*subscription
+	nextID int
 	// notices collects the notices of a commit (a view over its memory
 	// budget), which the committing session takes before it unlocks.
 	notices []string
@@ -284,6 +288,9 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if t, ok := e.tables[name]; ok {
 		return tableRelation(name, t)
 	}
+	if p, ok := e.parts[name]; ok {
+		return e.partitionRelation(p), true
+	}
 	if v, ok := e.views[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
 	}
@@ -309,8 +316,12 @@ func tableRelation(name string, t *table) (*sql.Relation, bool) {
 	for i, u := range t.uniques {
 		uniques[i] = u.cols
 	}
-	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}, true
+	rel := &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
+		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}
+	if t.def.PartitionBy != nil {
+		rel.TableOID = tableOID(t)
+	}
+	return rel, true
 }
 
 // recorder is a catalog that remembers every relation a statement resolved,
@@ -539,6 +550,14 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		targets = append(targets, name)
 	}
+	// A partitioned table's partitions go with it.
+	for _, t := range targets {
+		for _, p := range e.descendants(t) {
+			if !slices.Contains(targets, p) {
+				targets = append(targets, p)
+			}
+		}
+	}
 	for _, t := range targets {
 		if kind, _ := e.kindOf(t); kind != sql.DropTable {
 			continue
@@ -591,9 +610,8 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 			on := ""
 			for _, dep := range e.deps[n] {
-				if all[dep] {
-					on = dep
-					break
+				if all[dep] && (on == "" || e.parts[dep] != nil) {
+					on = dep // a partition the view reads, rather than its root
 				}
 			}
 			if first == "" {
@@ -614,6 +632,9 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		}
 		k, _ := e.kindOf(n)
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
+	}
+	if err := e.dropPartitions(targets); err != nil {
+		return Result{}, err
 	}
 	if e.store != nil && len(order) > 0 {
 		// A table's indexes go with it.
@@ -650,7 +671,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 
 func (e *Engine) kindOf(name string) (sql.DropKind, bool) {
 	switch {
-	case e.tables[name] != nil:
+	case e.tables[name] != nil || e.parts[name] != nil:
 		return sql.DropTable, true
 	case e.views[name] != nil, e.unpopulated[name] != nil:
 		return sql.DropMatView, true
@@ -696,6 +717,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		}
 		delete(e.rls, name)
 		delete(e.tables, name)
+		e.forgetPartition(name)
 		delete(e.named, name)
 		delete(e.deps, name)
 		delete(e.funcDeps, name)

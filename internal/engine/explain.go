@@ -104,6 +104,11 @@ func (e *Engine) accessLines(n plan.Node) []string {
 	var walk func(plan.Node)
 	walk = func(n plan.Node) {
 		if f, ok := n.(*plan.Filter); ok {
+			if in, ok := f.Input.(*plan.Filter); ok && isPartitionOf(in.Pred) {
+				// A WHERE over a partition's constraint: one filter, as
+				// exec.Run makes it.
+				f = &plan.Filter{Input: in.Input, Pred: &expr.And{Args: []expr.Expr{in.Pred, f.Pred}}}
+			}
 			if sc, ok := f.Input.(*plan.Scan); ok {
 				if t, ok := e.tables[sc.Relation]; ok {
 					if p, err := t.accessPath(f.Pred); err == nil && p != nil {

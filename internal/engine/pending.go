@@ -77,7 +77,11 @@ func (e *Engine) replacePending(t *table, row value.Row) error {
 		old := unsafe.Slice(ref.row, u.width) // its first and last values: a row spans two lines
 		e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[ref.id]))
 	}
-	if err := t.check(row); err != nil {
+	if t.def.PartitionBy != nil {
+		if err := e.partitionCheck(t, nil, row); err != nil {
+			return err
+		}
+	} else if err := t.check(row); err != nil {
 		return err
 	}
 	e.tx.pending = append(e.tx.pending, pendingRow{t: t, row: row, key: k.Int()})

@@ -495,6 +495,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Truncate:
 		return e.execTruncate(b)
 	case *sql.CreateTable:
+		if b.PartitionOf != nil {
+			return s.ddl("CREATE TABLE", func() (Result, error) { return e.createPartition(b, rec.text) })
+		}
 		if b.Temp {
 			e.catalogGen++ // prepared statements bind again
 			return s.createTemp(b)
@@ -502,6 +505,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("CREATE TABLE", func() (Result, error) {
 			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createTable(b, rec.text) })
 		})
+	case *sql.AttachPartition:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.attachPartition(b, rec.text) })
+	case *sql.DetachPartition:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
 			if t := e.tables[b.Table]; t != nil && t.temp {

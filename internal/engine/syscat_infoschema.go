@@ -38,7 +38,7 @@ func yesNo(b bool) string {
 
 func infoTables(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		typ := map[byte]string{'r': "BASE TABLE", 'v': "VIEW"}[rel.kind]
+		typ := map[byte]string{'r': "BASE TABLE", 'p': "BASE TABLE", 'v': "VIEW"}[rel.kind]
 		if typ == "" {
 			continue
 		}
@@ -117,7 +117,7 @@ func infoDataType(c catCol, o *catalogObjects) []any {
 
 func infoColumns(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' && rel.kind != 'v' {
+		if rel.kind != 'r' && rel.kind != 'v' && rel.kind != 'p' {
 			continue
 		}
 		for i, c := range rel.cols {

@@ -81,6 +81,9 @@ type catRel struct {
 	trig   []*trigger // a view's triggers (a table's are t.trig)
 	// unpopulated: a materialized view WITH NO DATA (refresh.go)
 	unpopulated bool
+	// part is a partition's; partBy a partitioned table's key.
+	part   *partition
+	partBy *expr.PartitionKey
 }
 
 type catCol struct {
@@ -218,6 +221,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		}
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', t: t, rows: float64(t.rows.Len()),
 			checks: len(t.def.Checks)}
+		if t.def.PartitionBy != nil {
+			r.kind, r.partBy, r.rows = 'p', t.def.PartitionBy, -1
+		}
 		for _, c := range t.def.Cols {
 			def := c.DefaultSQL
 			if s, ok := serials[[2]string{name, c.Name}]; ok && def == "" {
@@ -231,6 +237,17 @@ func (e *Engine) catalogObjects() *catalogObjects {
 					r.cols[c].notNull = true
 				}
 			}
+		}
+		add(r)
+	}
+	for _, name := range sortedKeys(e.parts) {
+		p := e.parts[name]
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
+		if root := byName[p.root.name]; root != nil {
+			r.cols = root.cols
+		}
+		if p.def.PartitionBy != nil {
+			r.kind, r.partBy = 'p', p.def.PartitionBy
 		}
 		add(r)
 	}
@@ -266,12 +283,12 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	}
 	tables := slices.Clone(o.rels)
 	for _, r := range tables {
-		if r.kind == 'r' {
+		if (r.kind == 'r' || r.kind == 'p') && r.t != nil {
 			o.indexesOf(r, add)
 		}
 	}
 	for _, r := range tables {
-		if r.kind == 'r' {
+		if r.kind == 'r' && r.t != nil {
 			o.foreignKeysOf(r, byName)
 		}
 	}

@@ -60,7 +60,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	},
 	"pg_catalog.pg_tables": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
-			if rel.kind == 'r' {
+			if rel.kind == 'r' || rel.kind == 'p' {
 				r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "tableowner", SuperuserName,
 					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
 			}
@@ -126,10 +126,10 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 				"collprovider", c.prov, "collisdeterministic", true, "collencoding", -1, "collcollate", c.coll, "collctype", c.coll)
 		}
 	},
-	// deltaview has no inheritance or recorded dependencies.
-	"pg_catalog.pg_inherits": func(*catalogObjects, *catRows) {},
-	"pg_catalog.pg_trigger":  pgTrigger,
-	"pg_catalog.pg_depend":   pgDepend,
+	"pg_catalog.pg_inherits":          pgInherits,
+	"pg_catalog.pg_partitioned_table": pgPartitionedTable,
+	"pg_catalog.pg_trigger":           pgTrigger,
+	"pg_catalog.pg_depend":            pgDepend,
 }
 
 // viewDef is a view's query as pg_views prints it: on a line of its own
@@ -167,10 +167,10 @@ func pgClass(o *catalogObjects, r *catRows) {
 		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", uint32(0), "reloftype", uint32(0),
 			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
-			"relpersistence", "p", "relkind", string(rune(rel.kind)), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v', "relhastriggers", rel.triggers() != nil, "relhassubclass", false, "relrowsecurity", o.rowSecurity(rel).enabled,
-			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", false,
-			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0")
+			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
+			"relhasrules", rel.kind == 'v', "relhastriggers", rel.triggers() != nil, "relhassubclass", o.hasPartitions(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
+			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel))
 	}
 }
 

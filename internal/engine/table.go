@@ -51,6 +51,9 @@ type table struct {
 	// trig are the table's triggers in name order, nil for none
 	// (trigger.go).
 	trig []*trigger
+	// kids are a partitioned table's partitions (partition.go), whose
+	// rows the table keeps.
+	kids []*partition
 
 	// read caches whether some view reads the table, for the set of
 	// views numbered readGen (Engine.isRead).

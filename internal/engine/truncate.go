@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -15,7 +16,8 @@ import (
 // own, as part of the transaction (restart.go).
 func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 	ts := make([]*table, 0, len(tr.Tables))
-	for _, name := range tr.Tables {
+	whole := make([]*table, 0, len(tr.Tables)) // the tables truncated whole, not a partition's rows
+	for i, name := range tr.Tables {
 		t, ok := e.tables[name]
 		if !ok {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot truncate system view %q", name).
@@ -26,7 +28,11 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 				WithHint("feed it the deletions as change events, or DROP the table and create it again")
 		}
 		ts = append(ts, t)
+		if tr.Partitions == nil || tr.Partitions[i] == nil {
+			whole = append(whole, t)
+		}
 	}
+	parts := len(ts) - len(whole)
 	ts, notices, err := e.truncateReferencing(ts, tr.Cascade)
 	if err != nil {
 		return Result{}, err
@@ -39,6 +45,9 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 		// the AFTER ones once all are gone, as in PostgreSQL.
 		fires := make([]*trigFire, len(ts))
 		for i, t := range ts {
+			if tr.Partitions != nil && i < len(tr.Partitions) && tr.Partitions[i] != nil {
+				continue // a partition has no triggers of its own
+			}
 			if fires[i] = e.fireFor(t); fires[i] != nil {
 				if err := fires[i].beforeStatement(sql.TriggerTruncate); err != nil {
 					return Result{}, err
@@ -46,18 +55,35 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 			}
 		}
 		var ids []uint64
-		for _, t := range ts {
+		for i, t := range ts {
+			// A partition's rows are its root's that its constraint
+			// accepts.
+			var of *expr.PartitionOf
+			if tr.Partitions != nil && i < len(tr.Partitions) {
+				of = tr.Partitions[i]
+			}
+			var err error
 			ids = ids[:0]
-			t.scan(func(id uint64, _ value.Row) bool {
-				ids = append(ids, id)
-				return true
+			t.scan(func(id uint64, row value.Row) bool {
+				in := true
+				if of != nil {
+					in, err = of.Accepts(row)
+				}
+				if in {
+					ids = append(ids, id)
+				}
+				return err == nil
 			})
+			if err != nil {
+				return Result{}, err
+			}
 			for _, id := range ids {
 				e.deleteRow(t, id)
 			}
 		}
 		if tr.RestartIdentity {
-			e.restartOwned(ts)
+			// A partition's columns own no sequences: its parent's do.
+			e.restartOwned(append(whole, ts[len(whole)+parts:]...))
 		}
 		for _, f := range fires {
 			if err := f.end(sql.TriggerTruncate); err != nil {

@@ -93,7 +93,11 @@ func (e *Engine) atomically(fn func() (Result, error)) (Result, error) {
 
 // insertRow stores a new row, logging the change.
 func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
-	if err := t.check(row); err != nil {
+	if t.def.PartitionBy != nil {
+		if err := e.partitionCheck(t, nil, row); err != nil {
+			return 0, err
+		}
+	} else if err := t.check(row); err != nil {
 		return 0, err
 	}
 	if u, _, dup := t.conflict(row); dup {

@@ -54,6 +54,12 @@ func run(p plan.Node, src Source) ([]value.Row, error) {
 		})
 		return out, err
 	case *plan.Filter:
+		if in, ok := n.Input.(*plan.Filter); ok && isRelation(in.Input) && isPartitionOf(in.Pred) {
+			// A WHERE over a partition's constraint (never NULL, so the
+			// WHERE sees the rows it saw) is one filter, so that an index
+			// sees every condition.
+			return Run(&plan.Filter{Input: in.Input, Pred: conjunction(append(plan.Conjuncts(in.Pred), plan.Conjuncts(n.Pred)...))}, src)
+		}
 		if _, ok := n.Input.(*plan.Target); ok {
 			return targetRows(src, n.Pred)
 		}
@@ -414,4 +420,9 @@ func tiesEnd(rows []value.Row, cnt int, ties []plan.SortKey) (int, error) {
 		}
 	}
 	return end, nil
+}
+
+func isPartitionOf(e expr.Expr) bool {
+	_, ok := e.(*expr.PartitionOf)
+	return ok
 }

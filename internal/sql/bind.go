@@ -22,6 +22,11 @@ type binder struct {
 	// rlsOpen are the tables whose policies are being bound, innermost
 	// last: a policy that reads its own table again is infinite recursion.
 	rlsOpen []string
+	// partTarget is the constraint of the partition a DML statement
+	// names, whose rows its root table keeps (targetTable); nil otherwise.
+	partTarget *expr.PartitionOf
+	// alterCmds are the commands of the ALTER TABLE being bound.
+	alterCmds []*pg_query.Node
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking

@@ -114,6 +114,10 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if at, err := b.bindAlterTriggers(as); at != nil || err != nil {
 		return at, err
 	}
+	if at, err := b.bindAttachDetach(as); at != nil || err != nil {
+		return at, err
+	}
+	b.alterCmds = as.Cmds
 	w, at, err := b.alterTarget(as.Relation, as.MissingOk)
 	if w == nil || err != nil {
 		return at, err
@@ -141,6 +145,9 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	}
 	if rel.Def.ChangeStream {
 		return nil, nil, b.refuse(rv.Location, "ALTER TABLE of change-stream table %q is not supported", rv.Relname)
+	}
+	if err := b.refusePartitionAlter(rv, rel, b.alterCmds); err != nil {
+		return nil, nil, err
 	}
 	r, err := pg_query.Parse(rel.Def.SQL())
 	if err != nil {

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -13,8 +14,14 @@ import (
 func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	b.tableDef = true
 	rv := cs.Relation
-	if len(cs.InhRelations) > 0 || cs.Partspec != nil || cs.OfTypename != nil {
-		return nil, b.refuse(rv.Location, "inheritance, partitioning and typed tables are not supported")
+	switch {
+	case cs.OfTypename != nil:
+		return nil, b.refuse(rv.Location, "typed tables (CREATE TABLE … OF type) are not supported")
+	case cs.Partbound != nil:
+		return b.bindCreatePartition(cs)
+	case len(cs.InhRelations) > 0:
+		return nil, b.refuse(nodeLoc(cs.InhRelations[0], rv.Location), "table inheritance (INHERITS) is not supported").
+			WithHint("declare a partitioned table with PARTITION BY and its partitions with CREATE TABLE … PARTITION OF")
 	}
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
@@ -200,6 +207,14 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			return nil, err
 		}
 		ct.ForeignKeys = append(ct.ForeignKeys, fk)
+	}
+	if cs.Partspec != nil {
+		if rv.Relpersistence == "t" {
+			return nil, b.refuse(rv.Location, "temporary partitioned tables are not supported")
+		}
+		if err := b.partitionKey(cs.Partspec, sc, ct); err != nil {
+			return nil, err
+		}
 	}
 	return ct, b.tempTable(cs, ct)
 }
@@ -438,6 +453,10 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	if rel.Kind != KindTable {
 		return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "cannot create index on relation %q", name)
 	}
+	if rel.Partition != nil {
+		return nil, b.refuse(loc, "CREATE INDEX on partition %q is not supported", name).
+			WithHint("index its partitioned table: the index serves every partition")
+	}
 	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists}
 	names := []string{name}
 	for _, p := range is.IndexParams {
@@ -462,6 +481,14 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	}
 	if ci.Name == "" {
 		ci.Name, ci.DefaultName = strings.Join(names, "_")+"_idx", true
+	}
+	if k := rel.Def.PartitionBy; ci.Unique && k != nil {
+		for _, e := range k.Exprs {
+			if c, ok := e.(*expr.Col); !ok || !slices.Contains(ci.Cols, c.Idx) {
+				return nil, b.refuse(loc, "unique constraint on partitioned table must include all partitioning columns").
+					WithDetail("UNIQUE constraint on table %q lacks column %q which is part of the partition key.", name, k.SQL[0])
+			}
+		}
 	}
 	return ci, nil
 }

@@ -30,7 +30,31 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 	if rv.Alias != nil {
 		alias = rv.Alias.Aliasname
 	}
+	b.partTarget = nil
+	if rel.Partition != nil {
+		// The partition's rows are its root's that its constraint
+		// accepts: the statement writes the root.
+		root, ok := b.cat.Relation(rel.Partition.Root)
+		if !ok {
+			return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rel.Partition.Root)
+		}
+		b.partTarget, rel = rel.Partition.Filter, root
+	} else if !rv.Inh && rel.Def != nil && rel.Def.PartitionBy != nil {
+		b.partTarget = &expr.PartitionOf{Name: rel.Name, None: true} // keeps no rows of its own
+	}
 	return rel, alias, nil
+}
+
+// partWhere restricts a DML statement's WHERE to the rows of the
+// partition it names.
+func (b *binder) partWhere(where expr.Expr) expr.Expr {
+	switch {
+	case b.partTarget == nil:
+		return where
+	case where == nil:
+		return b.partTarget
+	}
+	return &expr.And{Args: []expr.Expr{b.partTarget, where}}
 }
 
 func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
@@ -49,7 +73,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		return nil, err
 	}
 	cols := rel.Cols
-	out := &Insert{Table: rel.Name}
+	out := &Insert{Table: rel.Name, Partition: b.partTarget}
 	sel := ins.SelectStmt.GetSelectStmt()
 	switch {
 	case sel == nil: // DEFAULT VALUES
@@ -433,7 +457,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias string) (*Update, error) {
 	var err error
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
-	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
+	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList), Partition: b.partTarget}
 	if rel.Kind == KindView {
 		if out.View, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
 			return nil, err
@@ -472,6 +496,7 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 			return nil, err
 		}
 	}
+	out.Where = b.partWhere(out.Where)
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, fromCols, up.ReturningList); err != nil {
 		return nil, err
 	}
@@ -500,7 +525,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		defer func() { del.WhereClause = saved }()
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
-	out := &Delete{Table: rel.Name}
+	out := &Delete{Table: rel.Name, Partition: b.partTarget}
 	if rel.Kind == KindView {
 		if out.View, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
 			return nil, err
@@ -536,6 +561,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 			return nil, err
 		}
 	}
+	out.Where = b.partWhere(out.Where)
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, usingCols, del.ReturningList); err != nil {
 		return nil, err
 	}

@@ -55,6 +55,9 @@ func (b *binder) bindRows(rel *Relation, alias string, from []*pg_query.Node, wh
 	sc, tcols := targetScope(rel, alias, true)
 	n := len(rel.Cols)
 	var input plan.Node = &plan.Target{Name: rel.Name, Cols: tcols}
+	if b.partTarget != nil {
+		input = &plan.Filter{Input: input, Pred: b.partTarget}
+	}
 	if oid, ok := b.systemColumnsOf(rel); ok {
 		input, sc = targetSystemColumns(input, sc, alias, oid)
 	}

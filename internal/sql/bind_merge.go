@@ -154,6 +154,9 @@ func (b *binder) mergeTarget(rv *pg_query.RangeVar) (*Relation, string, error) {
 	if err == nil && rel.Security != nil {
 		err = refuseRowSecurity(rel, "MERGE")
 	}
+	if err == nil && b.partTarget != nil {
+		return nil, "", b.refuse(rv.Location, "MERGE into a partition is not supported").WithHint("MERGE into its partitioned table")
+	}
 	return rel, alias, err
 }
 

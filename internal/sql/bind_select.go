@@ -493,8 +493,18 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 					WithHint("query system views directly")
 			}
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
+			var part *Relation // the partition or partitioned table read
+			if rel.Partition != nil || !rv.Inh && rel.Def != nil && rel.Def.PartitionBy != nil {
+				var err error
+				part = rel
+				if p, rel, err = b.partitionScan(rv, rel); err != nil {
+					return nil, nil, err
+				}
+			} else if rel.TableOID != nil {
+				part = rel
+			}
 			if sp, ok := b.withSystemColumns(rel); ok {
-				p, sysFrom = sp, len(rel.Cols)
+				p, sysFrom = b.partitionSystemColumns(sp, p, part), len(rel.Cols)
 			}
 			if rel.Security != nil {
 				sc := rowScope(rel.Name, rowType, p.Columns())

@@ -126,6 +126,10 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 	if rel.System {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", name)
 	}
+	if rel.Partition != nil {
+		return nil, b.refuse(ct.Relation.Location, "triggers on partition %q are not supported", name).
+			WithHint("put the trigger on the partitioned table")
+	}
 	switch rel.Kind {
 	case KindTable:
 		if out.Type&TriggerInstead != 0 {

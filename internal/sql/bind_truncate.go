@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/deltaview/deltaview/internal/expr"
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -17,6 +18,9 @@ type Truncate struct {
 	// Cascade: CASCADE (no table here is referenced by a foreign key, so
 	// it truncates no other table).
 	Cascade bool
+	// Partitions are, beside Tables, the constraint of each table named
+	// that is a partition (Tables has its root), nil for a table.
+	Partitions []*expr.PartitionOf
 }
 
 func (*Truncate) bound() {}
@@ -42,7 +46,13 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Bound, error) {
 			continue
 		}
 		seen[rv.Relname] = true
+		if rel.Partition != nil {
+			tr.Tables = append(tr.Tables, rel.Partition.Root)
+			tr.Partitions = append(tr.Partitions, rel.Partition.Filter)
+			continue
+		}
 		tr.Tables = append(tr.Tables, rv.Relname)
+		tr.Partitions = append(tr.Partitions, nil)
 	}
 	return tr, nil
 }

@@ -60,6 +60,12 @@ type Relation struct {
 	// figures each time it is read (pg_class, deltaview_views): a
 	// materialized view cannot read it.
 	System bool
+	// Partition is set for a partition: it reads its root's rows that
+	// its constraint accepts (bind_partition.go).
+	Partition *PartitionRel
+	// TableOID is, for a partitioned table, the oid of the partition
+	// that holds a row (its tableoid), over the row.
+	TableOID expr.Expr
 }
 
 // SystemCatalog is a Catalog with PostgreSQL's system catalogs: its

@@ -70,6 +70,11 @@ type CreateTable struct {
 	// Temp is CREATE TEMP[ORARY] TABLE, OnCommit its ON COMMIT action.
 	Temp     bool
 	OnCommit OnCommit
+	// PartitionBy is PARTITION BY: the table's rows are its partitions'
+	// (bind_partition.go).
+	PartitionBy *expr.PartitionKey
+	// PartitionOf is PARTITION OF: the table is a partition.
+	PartitionOf *PartitionOf
 }
 
 // OnCommit is what the end of each transaction does to a temporary table.
@@ -175,7 +180,11 @@ type OnConflict struct {
 // Insert is INSERT. Source produces rows of the table's full width, with
 // defaults already filled in.
 type Insert struct {
-	Table      string
+	Table string
+	// Partition is the constraint of the partition the statement names,
+	// when it names one: Table is then the partition's root (Update,
+	// Delete and Copy too).
+	Partition  *expr.PartitionOf
 	Source     plan.Node
 	OnConflict *OnConflict
 	Returning  []expr.Expr // over the table's row
@@ -196,8 +205,9 @@ type Insert struct {
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
 // table's row followed by the FROM relation's row.
 type Update struct {
-	Table string
-	Set   []Assign
+	Table     string
+	Partition *expr.PartitionOf
+	Set       []Assign
 	// SetCols are the columns the SET list assigns (for UPDATE OF
 	// triggers), with or without Rows.
 	SetCols   []int
@@ -226,6 +236,7 @@ type Update struct {
 // Delete is DELETE … [USING …] WHERE ….
 type Delete struct {
 	Table     string
+	Partition *expr.PartitionOf
 	Using     plan.Node
 	Where     expr.Expr
 	Returning []expr.Expr
@@ -294,6 +305,7 @@ const (
 // Copy is COPY table [(columns)] FROM 'file' | STDIN [WITH (options)].
 type Copy struct {
 	Table     string
+	Partition *expr.PartitionOf
 	Cols      []int  // the columns the data holds, in order: all when not listed
 	File      string // the file to read; empty for STDIN
 	Stdin     bool

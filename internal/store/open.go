@@ -114,14 +114,21 @@ func load(f *File, e *engine.Engine) error {
 	if err := runTypeStatements(typeStmts, run); err != nil {
 		return err
 	}
-	// Tables first, each with its rows: no table depends on a view, and
-	// every view's cold start then reads the tables whole.
+	// Tables and partitions first, then the tables' rows: no table
+	// depends on a view, and every view's cold start then reads the
+	// tables whole. A partition is created before its root's rows are
+	// back, as it was before they were written.
 	for _, en := range entries {
-		if en.Kind != engine.KindTable {
+		if en.Kind != engine.KindTable && en.Kind != engine.KindPartition {
 			continue
 		}
 		if err := run(en); err != nil {
 			return err
+		}
+	}
+	for _, en := range entries {
+		if en.Kind != engine.KindTable {
+			continue
 		}
 		cols, ok := e.TableColumns(en.Name)
 		if !ok {
@@ -134,7 +141,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS {
 			continue
 		}
 		if err := run(en); err != nil {
