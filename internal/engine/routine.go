@@ -267,7 +267,11 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 			return nil, err
 		}
 	}
-	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
+	st, err := s.qualify(st)
+	if err != nil {
+		return nil, err
+	}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, names: &nameScope{e: s.e, path: s.searchPath()}}
 	b, params, err := sql.BindWithParams(rec, st, types)
 	if err != nil {
 		return nil, err

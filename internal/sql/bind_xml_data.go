@@ -175,7 +175,7 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 	if null {
 		return "", true, nil
 	}
-	rel, err = expr.RelationName(text)
+	rel, err = b.textRelationKey(text)
 	if err != nil {
 		return "", false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
