@@ -588,7 +588,11 @@ func (s *Session) execSchemaElements(st *sql.Stmt) ([]Result, bool, error) {
 			s.pathOverride = nil
 			drop, _ := sql.Parse("DROP SCHEMA " + sql.QuoteIdent(name) + " CASCADE")
 			s.Exec(drop) //nolint:errcheck // the element's error is the one to report
-			return nil, true, err
+			// Its position is in the element's own text, not the
+			// statement's.
+			pe := *pgerr.Wrap(err)
+			pe.Position = 0
+			return nil, true, &pe
 		}
 	}
 	// One result, as PostgreSQL gives for the one statement.

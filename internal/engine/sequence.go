@@ -533,7 +533,7 @@ func callsSequence(e expr.Expr, name string) bool {
 	found := false
 	expr.Walk(e, func(n expr.Expr) bool {
 		if s, ok := n.(*expr.SeqCall); ok && len(s.Args) > 0 {
-			if c, ok := s.Args[0].(*expr.Const); ok && c.V.String() == name {
+			if c, ok := s.Args[0].(*expr.Const); ok && sql.SeqKey(c.V.String()) == name {
 				found = true
 			}
 		}

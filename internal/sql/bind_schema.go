@@ -87,6 +87,9 @@ func SchemaElements(st *Stmt) (schema *Stmt, elems []*Stmt, ok bool, err error) 
 	if cs == nil || len(cs.SchemaElts) == 0 {
 		return nil, nil, false, nil
 	}
+	if cs.IfNotExists {
+		return nil, nil, false, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA IF NOT EXISTS cannot include schema elements")
+	}
 	name := cs.Schemaname
 	if name == "" && cs.Authrole != nil {
 		name = cs.Authrole.Rolename

@@ -442,3 +442,11 @@ func seqText(key string) string {
 	}
 	return key
 }
+
+// SeqKey is the key of the sequence seqText wrote.
+func SeqKey(text string) string {
+	if len(text) > 1 && text[0] == '"' && text[len(text)-1] == '"' {
+		return strings.ReplaceAll(text[1:len(text)-1], `""`, `"`)
+	}
+	return text
+}
