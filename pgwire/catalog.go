@@ -65,7 +65,9 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 	}
 	var sizes map[string]int64
 	rels := c.sess.Relations()
-	slices.SortFunc(rels, func(a, b engine.RelationInfo) int { return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel) })
+	slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
+		return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
+	})
 	for _, r := range rels {
 		if !kinds[r.Kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
 			continue
@@ -218,7 +220,9 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			return engine.Result{}, true, err
 		}
 		rels := c.sess.Relations()
-		slices.SortFunc(rels, func(a, b engine.RelationInfo) int { return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel) })
+		slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
+			return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
+		})
 		var rows [][]*string
 		for _, r := range rels {
 			if inSchema(r) && (name == nil || name.MatchString(r.Rel)) {
