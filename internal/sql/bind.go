@@ -133,6 +133,9 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 }
 
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
+	if err := b.createsInPublic(n); err != nil {
+		return nil, err
+	}
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
 		return b.bindSelectInto(n.GetSelectStmt())

@@ -98,6 +98,9 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 	// resolved holds the schema part of each resolved key: what a name
 	// made beside that relation (an index, a new name) takes.
 	resolved := map[*pg_query.RangeVar]string{}
+	if ct := out.Node.GetCompositeTypeStmt(); ct != nil {
+		made[ct.Typevar] = true // a type's name, which the binder reads
+	}
 	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
 		rv, ok := m.Interface().(*pg_query.RangeVar)
 		if !ok || err != nil || made[rv] || rv.Schemaname == "" && ctes[rv.Relname] || systemSchema(rv.Schemaname) {
