@@ -286,3 +286,27 @@ func (b *binder) textRelationKey(text string) (string, error) {
 	}
 	return k, nil
 }
+
+// qualifier is the catalog's Qualifier, nil for a catalog without schemas.
+func (b *binder) qualifier() Qualifier {
+	if nr, ok := b.cat.(NameResolver); ok {
+		return nr.Qualifier()
+	}
+	return nil
+}
+
+// relationsOf are the keys of the catalog's relations of schema, in order.
+func (b *binder) relationsOf(schema string) []string {
+	all := b.relationNames()
+	q := b.qualifier()
+	if q == nil {
+		return all
+	}
+	var out []string
+	for _, k := range all {
+		if s, _ := q.SplitKey(k); s == schema {
+			out = append(out, k)
+		}
+	}
+	return out
+}
