@@ -35,7 +35,11 @@ INSERT INTO s1.t VALUES (1, 'one'), (2, 'two');
 INSERT INTO s2.t VALUES (1, 10), (2, -1);
 INSERT INTO t VALUES (1, 'public');
 INSERT INTO s1.u (x) VALUES (5), (6);
-SELECT nextval('s1.sq')`); err != nil {
+SELECT nextval('s1.sq');
+CREATE TABLE s1.w (id int PRIMARY KEY, p int REFERENCES s1.t (a));
+INSERT INTO s1.w VALUES (1, 1);
+ALTER TABLE s1.w ADD COLUMN z int DEFAULT 5;
+COMMENT ON TABLE s1.w IS 'in s1'`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -49,6 +53,9 @@ SELECT nextval('s1.sq')`); err != nil {
 	if err := db.Exec(`INSERT INTO s2.t VALUES (3, 30); INSERT INTO s1.t VALUES (3, 'three'); INSERT INTO s1.u (x) VALUES (7)`); err != nil {
 		t.Fatal(err)
 	}
+	if err := db.Exec(`INSERT INTO s1.w VALUES (2, 9)`); err == nil {
+		t.Error("a row of s1.w referencing no row of s1.t was accepted after reopening")
+	}
 	for _, c := range []struct{ q, want string }{
 		{"SELECT * FROM s1.mv ORDER BY a", "[[1 one 10] [2 two -1] [3 three 30]]"},
 		{"SELECT * FROM pub", "[[3]]"},
@@ -56,6 +63,7 @@ SELECT nextval('s1.sq')`); err != nil {
 		{"SELECT * FROM t", "[[1 public]]"},
 		{"SELECT id, x FROM s1.u ORDER BY id", "[[1 5] [2 6] [3 7]]"},
 		{"SELECT nextval('s1.sq')", "[[2]]"},
+		{"SELECT *, obj_description('s1.w'::regclass) FROM s1.w", "[[1 1 5 in s1]]"},
 		{"SELECT nspname, nspowner::regrole FROM pg_namespace WHERE nspname LIKE 's_' ORDER BY 1", "[[s1 deltaview] [s2 deltaview]]"},
 		{"SELECT relname, relnamespace::regnamespace FROM pg_class WHERE relname IN ('t', 'u', 'mv', 'u_x', 'sq', 'v') ORDER BY relnamespace::regnamespace::text, 1", "[[t public] [mv s1] [sq s1] [t s1] [u s1] [u_x s1] [t s2] [v s2]]"},
 		{"SELECT has_schema_privilege('reader', 's1', 'usage'), has_schema_privilege('reader', 's2', 'usage')", "[[t f]]"},
