@@ -781,7 +781,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			if qual != "" {
 				idxs = nil
 				for i, c := range sc.cols {
-					if c.qual == qual && !c.system {
+					if (c.qual == qual || c.relKey == qual) && !c.system {
 						idxs = append(idxs, i)
 					}
 				}
