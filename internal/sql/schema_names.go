@@ -74,10 +74,13 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 	made := map[*pg_query.RangeVar]bool{}
 	var err error
 	create := func(rv *pg_query.RangeVar) {
-		if rv == nil || err != nil || rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" {
+		if rv == nil || err != nil {
 			return
 		}
 		made[rv] = true
+		if rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" {
+			return // the session's own (temp.go)
+		}
 		k, e := q.CreationKey(rv.Schemaname, rv.Relname)
 		if e != nil {
 			err = at(e, rv.Location)
