@@ -12,6 +12,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/tidwall/btree v1.8.2
 	github.com/zeebo/xxh3 v1.1.0
+	golang.org/x/crypto v0.17.0
 	golang.org/x/term v0.48.0
 	golang.org/x/text v0.41.0
 	google.golang.org/protobuf v1.33.0

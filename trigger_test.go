@@ -162,3 +162,52 @@ CREATE MATERIALIZED VIEW v AS SELECT id, v FROM t`); err != nil {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// TestTriggersReopenKinds checks that the triggers of views, with
+// transition tables, constraint triggers and the triggers of a table
+// altered since (renamed, a column renamed) are stored and recreated at
+// open, and fire as before.
+func TestTriggersReopenKinds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trig.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
+CREATE TABLE log (what text, n bigint);
+CREATE FUNCTION counted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log SELECT TG_NAME, count(*) FROM nt; RETURN NULL; END $$;
+CREATE FUNCTION checked() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log VALUES (TG_NAME, NEW.val); RETURN NULL; END $$;
+CREATE TRIGGER t_count AFTER INSERT ON t REFERENCING NEW TABLE AS nt FOR EACH STATEMENT EXECUTE FUNCTION counted();
+CREATE CONSTRAINT TRIGGER t_check AFTER UPDATE OF v ON t DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.v > 0) EXECUTE FUNCTION checked();
+ALTER TABLE t RENAME COLUMN v TO val;
+ALTER TABLE t RENAME TO u;
+CREATE VIEW uv AS SELECT id, val FROM u;
+CREATE FUNCTION uv_ins() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO u VALUES (NEW.id, NEW.val); RETURN NEW; END $$;
+CREATE TRIGGER uv_i INSTEAD OF INSERT ON uv FOR EACH ROW EXECUTE FUNCTION uv_ins()`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec("INSERT INTO uv VALUES (1, 0), (2, 0); BEGIN; UPDATE u SET val = 5 WHERE id = 1; COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{
+		"SELECT * FROM u ORDER BY id":                                            "[[1 5] [2 0]]",
+		"SELECT * FROM log ORDER BY what":                                        "[[t_check 5] [t_count 1] [t_count 1]]",
+		"SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE tgname = 't_check'": "[[CREATE CONSTRAINT TRIGGER t_check AFTER UPDATE OF val ON public.u DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (new.val > 0) EXECUTE FUNCTION checked()]]",
+	} {
+		rs, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rs.Rows); got != want {
+			t.Errorf("after reopening: %s: got %s, want %s", q, got, want)
+		}
+	}
+}

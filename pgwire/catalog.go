@@ -122,6 +122,37 @@ func (c *conn) relationSizes() map[string]int64 {
 	return sizes
 }
 
+// triggersOf is the query of the triggers of the relation of oid, as
+// psql's \d lists them.
+func triggersOf(oid string) string {
+	return `SELECT t.tgname, pg_catalog.pg_get_triggerdef(t.oid, true), t.tgenabled, t.tgisinternal, NULL AS parent
+		FROM pg_catalog.pg_trigger t WHERE t.tgrelid = ` + oid + ` ORDER BY 1`
+}
+
+// nativeRows runs q, a query of the engine's catalogs, in the session:
+// its rows as text, nil for an error.
+func (c *conn) nativeRows(q string) [][]*string {
+	st, err := sql.Parse(q)
+	if err != nil {
+		return nil
+	}
+	results, err := c.sess.Exec(st)
+	if err != nil || len(results) == 0 {
+		return nil
+	}
+	var out [][]*string
+	for _, row := range results[0].Rows {
+		r := make([]*string, len(row))
+		for i, v := range row {
+			if !v.IsNull() {
+				r[i] = s(string(value.AppendText(nil, v)))
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // prettySize spells n bytes as pg_size_pretty does: bytes below 10 kB,
 // then kB, MB, GB and TB, each rounded half up, below 10 of the next unit.
 func prettySize(n int64) string {
@@ -147,8 +178,10 @@ var (
 	psqlLookup   = regexp.MustCompile(`(?s)^SELECT c\.oid,\s+n\.nspname,\s+c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+(.*)ORDER BY 2, 3;?\s*$`)
 	psqlRelInfo  = regexp.MustCompile(`(?s)^SELECT c\.relchecks, c\.relkind, c\.relhasindex, .*\bFROM pg_catalog\.pg_class c\b.*\bWHERE c\.oid = '(\d+)';?\s*$`)
 	psqlAttrs    = regexp.MustCompile(`(?s)^SELECT a\.attname,\s+pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),.*\bFROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$`)
+	psqlTriggers = regexp.MustCompile(`(?s)^SELECT t\.tgname, pg_catalog\.pg_get_triggerdef\(t\.oid, true\), t\.tgenabled, t\.tgisinternal,.*\bFROM pg_catalog\.pg_trigger t\s+WHERE t\.tgrelid = '(\d+)' AND .*ORDER BY 1;?\s*$`)
+	psqlRefdBy   = regexp.MustCompile(`(?s)^SELECT conname, conrelid::pg_catalog\.regclass AS ontable,.*\bFROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\).*ORDER BY conname;?\s*$`)
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
-	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_policy|pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
+	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
 	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
 	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
@@ -244,8 +277,10 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		if d.Kind == engine.RelView {
 			am = nil
 		}
-		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), s("f"), s("f"), s("f"),
+		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), s("f"), tf(len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
 			s("f"), s("f"), s("f"), s(""), s("0"), s(""), s("p"), s("d"), am}
+		enabled, forced := c.sess.RowSecurityOf(name) // psql then reads pg_policy
+		row[5], row[6] = tf(enabled), tf(forced)
 		return textResult(names, [][]*string{row}), true, nil
 	}
 	if m := psqlAttrs.FindStringSubmatch(q); m != nil {
@@ -296,9 +331,20 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		}
 		return textResult([]string{"pg_get_viewdef"}, rows), true, nil
 	}
+	if m := psqlTriggers.FindStringSubmatch(q); m != nil {
+		// The query reads the partitions' ancestors too, which deltaview
+		// has not: the same columns, without them.
+		return textResult([]string{"tgname", "pg_get_triggerdef", "tgenabled", "tgisinternal", "parent"}, c.nativeRows(triggersOf(m[1]))), true, nil
+	}
+	if m := psqlRefdBy.FindStringSubmatch(q); m != nil {
+		// The foreign keys that reference a table psql's \d asks for
+		// when the table has triggers; no partition has ancestors here.
+		return textResult([]string{"conname", "ontable", "condef"}, c.nativeRows(`SELECT conname, conrelid::pg_catalog.regclass,
+			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint WHERE confrelid = `+m[1]+` AND contype = 'f' ORDER BY conname`)), true, nil
+	}
 	if psqlNone.MatchString(q) {
-		// Policies, statistics objects, publications, inheritance, rules
-		// and triggers: deltaview has none.
+		// Statistics objects, publications, inheritance, rules and
+		// triggers: deltaview has none.
 		return textResult([]string{"?column?"}, nil), true, nil
 	}
 	if psqlDatabase.MatchString(q) {

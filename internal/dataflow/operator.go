@@ -121,3 +121,12 @@ func ReuseBatchN(prev zset.ZSet, n int) zset.ZSet {
 	}
 	return make(zset.ZSet, 0, n)
 }
+
+// BatchGainer is implemented by an operator whose work per change falls
+// as a step's batch grows, well past what a cache holds: a grouping,
+// whose changes of one group in a step share one update of the group.
+// The engine does not cut a big commit into chunks (engine/chunked.go)
+// for views that hold such an operator.
+type BatchGainer interface {
+	GainsFromBigSteps() bool
+}

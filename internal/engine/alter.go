@@ -20,7 +20,8 @@ import (
 // is refused (0A000) while a view reads the table, as a view's plan
 // reads the table's rows by position and its definition is kept as text,
 // or while the table has an index made by CREATE INDEX; DROP COLUMN …
-// CASCADE drops the views first.
+// CASCADE drops the views first. The table's triggers follow it
+// (trigger_alter.go).
 func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	res := Result{Tag: "ALTER TABLE", Notices: a.Notices}
 	if a.Table == "" {
@@ -55,10 +56,16 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
-		if t.trig != nil {
-			// A trigger's WHEN and UPDATE OF read the columns by position.
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has trigger %q", a.Table, t.trig[0].name).
-				WithHint("DROP TRIGGER, alter the table, then create the trigger again")
+		if e.hasRowSecurity(a.Table) {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has row-level security", a.Table).
+				WithHint("DROP POLICY and ALTER TABLE … DISABLE ROW LEVEL SECURITY, alter the table, then set them again")
+		}
+	}
+	var trig *triggerChange // the triggers, which follow the table
+	if t.trig != nil && a.Columns {
+		var err error
+		if trig, err = e.alteredTriggers(t, a); err != nil {
+			return Result{}, err
 		}
 	}
 	if !a.Columns {
@@ -81,6 +88,12 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err != nil {
 		owned.undo(e)
 		return Result{}, err
+	}
+	if trig != nil {
+		res.Notices = append(res.Notices, trig.notices...)
+		if err := trig.apply(e, a); err != nil {
+			return Result{}, err
+		}
 	}
 	return res, owned.done(e)
 }

@@ -167,7 +167,7 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	if s.block && e.tx == nil {
 		e.tx = e.newTxn(true)
 	}
-	if err := s.allowed(table, priv); err != nil {
+	if err := s.allowedTyped(table, priv); err != nil {
 		e.mu.Unlock()
 		held = heldNone
 		if !s.block {

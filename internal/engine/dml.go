@@ -14,6 +14,9 @@ import (
 )
 
 func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
+	if ins.View != nil {
+		return e.execViewInsert(ins)
+	}
 	t, err := e.writable(ins.Table, "insert into")
 	if err != nil {
 		return Result{}, err
@@ -51,6 +54,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	ret := returner{plan: ins.RetPlan, exprs: ins.Returning}
 	touched := map[uint64]bool{} // rows this statement inserted or updated
 	written := e.changed(t)      // rows the other parts of its statement changed
+	checks := rowChecker{c: ins.Checks}
 	n := 0
 	for _, row := range rows {
 		row = slices.Clone(row)
@@ -61,6 +65,10 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			} else if !ok {
 				continue
 			}
+		}
+		// Row-level security's checks come before the constraints.
+		if err := checks.row(row); err != nil {
+			return Result{}, err
 		}
 		if oc := ins.OnConflict; oc != nil {
 			// PostgreSQL checks NOT NULL and CHECK on the proposed row
@@ -107,12 +115,24 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 						return Result{}, err
 					}
 				}
+				// Row-level security's check of the existing row comes
+				// after WHERE, as PostgreSQL's.
+				if !ins.ConflictChecks.Empty() {
+					if err := sql.CheckRow(ins.ConflictChecks.Exprs, old); err != nil {
+						return Result{}, err
+					}
+				}
 				if tf != nil {
 					var ok bool
 					if newRow, ok, err = tf.beforeRow(sql.TriggerUpdate, old, newRow); err != nil {
 						return Result{}, err
 					} else if !ok {
 						continue
+					}
+				}
+				if !ins.UpdateChecks.Empty() {
+					if err := sql.CheckRow(ins.UpdateChecks.Exprs, newRow); err != nil {
+						return Result{}, err
 					}
 				}
 				newID, err := e.updateRow(t, id, old, newRow)
@@ -159,6 +179,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		if err := tf.fire(); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := checks.finish(e, mark); err != nil {
+		return Result{}, err
 	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
@@ -335,6 +358,9 @@ func accepts(where expr.Expr, row value.Row) (bool, error) {
 }
 
 func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
+	if up.View != nil {
+		return e.execViewUpdate(up)
+	}
 	t, err := e.writable(up.Table, "update")
 	if err != nil {
 		return Result{}, err
@@ -357,6 +383,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	checks := rowChecker{c: up.Checks}
 	// Compute every new row before changing any, so that SET expressions
 	// see the rows as they were.
 	newRows := make([]value.Row, len(ts))
@@ -379,6 +406,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 				continue
 			}
 		}
+		if err := checks.row(newRow); err != nil {
+			return Result{}, err
+		}
 		if _, err := e.updateRow(t, tg.id, old, newRow); err != nil {
 			return Result{}, err
 		}
@@ -399,6 +429,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err := tf.end(sql.TriggerUpdate); err != nil {
 		return Result{}, err
 	}
+	if err := checks.finish(e, mark); err != nil {
+		return Result{}, err
+	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
@@ -407,6 +440,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 }
 
 func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
+	if del.View != nil {
+		return e.execViewDelete(del)
+	}
 	t, err := e.writable(del.Table, "delete from")
 	if err != nil {
 		return Result{}, err

@@ -125,6 +125,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 	}
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	checks := rowChecker{c: up.Checks}
 	n := len(t.cols)
 	count := 0
 	for _, p := range ps {
@@ -142,6 +143,9 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 			}
 			env = append(slices.Clone(newRow), p.rest[n:]...)
 		}
+		if err := checks.row(newRow); err != nil {
+			return Result{}, err
+		}
 		if _, err := e.updateRow(t, p.id, old, newRow); err != nil {
 			return Result{}, err
 		}
@@ -156,6 +160,9 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 		}
 	}
 	if err := tf.end(sql.TriggerUpdate); err != nil {
+		return Result{}, err
+	}
+	if err := checks.finish(e, mark); err != nil {
 		return Result{}, err
 	}
 	if err := ret.finish(e, &res, mark); err != nil {

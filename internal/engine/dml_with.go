@@ -252,7 +252,7 @@ func (e *Engine) skipChanged(t *table, ts []target) []target {
 // every relation the statement names needs SELECT, except a table it
 // names only as the target of its parts.
 func (s *Session) authorizeWithModify(w *sql.WithModify, rec *recorder) error {
-	none := &recorder{cat: rec.cat, seen: map[string]bool{}}
+	none := &recorder{cat: rec.cat, seen: map[string]bool{}, rowSec: rec.rowSec}
 	targets := map[string]bool{}
 	var read []string
 	check := func(b sql.Bound) error {

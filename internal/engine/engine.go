@@ -84,12 +84,18 @@ type Engine struct {
 	// the session whose statement runs, which runs them (trigger.go).
 	triggers map[string][]*trigger
 	firer    *Session
+	// rls is row-level security, by table (rowsecurity.go).
+	rls map[string]*tableRLS
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
 	domains domainCatalog
 	// userTypeState holds CREATE TYPE's types (usertype.go).
 	userTypeState
+	// extensionState holds CREATE EXTENSION's extensions (extension.go).
+	extensionState
+	// castState holds CREATE CAST's casts (cast.go).
+	castState
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int
@@ -150,6 +156,10 @@ type Engine struct {
 	workers     int
 	parallelMin int
 	waves       [][]matView
+	// chunkRows is the number of keys of a chunk of a big commit of kept
+	// replacements (chunked.go; 0 commits whole), chunk its scratch.
+	chunkRows int
+	chunk     chunkState
 	// trace records the commits' schedule while set (schedtrace.go); ph
 	// times the phases of the commit in progress then.
 	trace *ScheduleTrace
@@ -231,6 +241,8 @@ type namedView struct {
 	name  string
 	cols  []plan.Column
 	query *sql.Stmt
+	// invoker is WITH (security_invoker).
+	invoker bool
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -258,6 +270,7 @@ func New() *Engine {
 
 		workers:     1,
 		parallelMin: defaultParallelMin,
+		chunkRows:   defaultChunkRows,
 	}
 }
 
@@ -279,7 +292,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: v.meta().cols}, true
 	}
 	if v, ok := e.named[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query}, true
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker}, true
 	}
 	if st, ok := systemViews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
@@ -307,6 +320,9 @@ type recorder struct {
 	// names resolves names written in text through the session's search
 	// path; nil for public's names only.
 	names *nameScope
+	// rowSec is the role whose row-level security the statement meets;
+	// nil when it bypasses it (rowsecurity.go).
+	rowSec *rowSecurityCtx
 }
 
 var _ sql.NameResolver = (*recorder)(nil)
@@ -338,6 +354,11 @@ func (e *Engine) MaxRecursion() int { return e.maxRecursion }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)
+	if ok && r.rowSec != nil && rel.Kind == sql.KindTable {
+		if e, isEngine := r.cat.(*Engine); isEngine {
+			rel.Security = e.securityOf(r.rowSec, name)
+		}
+	}
 	if ok {
 		r.seen[name] = true
 		if !slices.Contains(r.direct, name) {
@@ -440,7 +461,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.funcDeps[cv.Name] = called
 	}
 	if !cv.Materialized {
-		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query}
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}
@@ -596,6 +617,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 		}
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
+		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -659,6 +681,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		if e.triggers[name] != nil {
 			delete(e.triggers, name)
 		}
+		delete(e.rls, name)
 		delete(e.tables, name)
 		delete(e.named, name)
 		delete(e.deps, name)

@@ -62,6 +62,10 @@ func (e *Engine) explainDML(b sql.Bound) (Result, error) {
 	if rows != nil {
 		where, join = targetFilter(rows), false
 	}
+	if e.named[name] != nil { // a view's rows go to its INSTEAD OF triggers
+		return textPlan([]string{verb + " on " + name + " (INSTEAD OF triggers, once per row)",
+			"  -> the view's query, evaluated once for the statement"}), nil
+	}
 	t, ok := e.tables[name]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)

@@ -68,3 +68,11 @@ func TableMoved(e *Engine, table string) int {
 	defer e.mu.Unlock()
 	return e.tables[table].rows.moved
 }
+
+// SetChunkRows sets the number of keys of a chunk of a big commit of kept
+// replacements (chunked.go); 0 commits whole.
+func SetChunkRows(e *Engine, rows int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.chunkRows = rows
+}

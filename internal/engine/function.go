@@ -194,6 +194,11 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	var gone []*sql.Function
 	for _, ref := range d.Funcs {
 		f, err := e.lookupRoutine(ref, d.Procedure)
+		if err != nil && !d.Procedure {
+			if xerr := e.extensionMember(ref); xerr != nil {
+				return Result{}, xerr
+			}
+		}
 		if a := e.aggregateNamed(ref); a != nil && err != nil {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", a.Name).
 				WithHint("Use DROP AGGREGATE to drop aggregate functions.")
@@ -234,6 +239,13 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		}
 	}
 	var err error
+	sigs := make([]string, len(gone))
+	for i, f := range gone {
+		sigs[i] = f.Signature()
+	}
+	if notices, err = e.dropFunctionCasts(sigs, d.Cascade, notices); err != nil {
+		return Result{}, err
+	}
 	if notices, err = e.dropFunctionTriggers(gone, d.Cascade, notices); err != nil {
 		return Result{}, err
 	}

@@ -15,6 +15,14 @@ import (
 // state: the query is never run again), and the system views. The writer
 // reads through it; other sessions read through committed.
 func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
+	if rows, ok := e.transitionRows(rel); ok {
+		for _, r := range rows {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if name, ok := plan.SystemTable(rel); ok {
 		return e.scanSystem(name, func(sfn func(uint64, value.Row) error) error {
 			return e.scanIDs(e.tables[name], sfn)

@@ -19,6 +19,9 @@ type role struct {
 	login     bool
 	superuser bool
 	verifier  string // empty for none: the role cannot log in with a password
+	// bypassRLS is BYPASSRLS: row-level security does not apply to the
+	// role (rowsecurity.go keeps it in the store).
+	bypassRLS bool
 }
 
 // RoleInfo is what a server needs of a role to let it in.
@@ -269,6 +272,8 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("alter a table")
 	case *sql.CreateView:
 		return s.mustBeSuperuser("create a view")
+	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
+		return s.mustOwnPolicyTable(b)
 	case *sql.Drop:
 		return s.mustBeSuperuser("drop a relation")
 	}
@@ -302,6 +307,9 @@ func applyRoleOptions(r *role, o sql.RoleOptions) ([]string, error) {
 	if o.Superuser != nil {
 		r.superuser = *o.Superuser
 	}
+	if o.BypassRLS != nil {
+		r.bypassRLS = *o.BypassRLS
+	}
 	if o.ClearPassword {
 		r.verifier = ""
 	}
@@ -326,6 +334,9 @@ func (e *Engine) createRole(c *sql.CreateRole) (Result, error) {
 	if err := e.storeRole(r); err != nil {
 		return Result{}, err
 	}
+	if err := e.storeBypassRLS(r); err != nil {
+		return Result{}, err
+	}
 	if e.roles == nil {
 		e.roles = map[string]*role{}
 	}
@@ -344,6 +355,9 @@ func (e *Engine) alterRole(a *sql.AlterRole) (Result, error) {
 		return Result{}, err
 	}
 	if err := e.storeRole(&c); err != nil {
+		return Result{}, err
+	}
+	if err := e.storeBypassRLS(&c); err != nil {
 		return Result{}, err
 	}
 	*r = c
@@ -365,10 +379,17 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
+		if what := e.policyOfRole(name); what != "" {
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: what}
+		}
 		gone = append(gone, name)
 	}
 	if e.store != nil && len(gone) > 0 {
 		if err := e.store.DropRoles(gone); err != nil {
+			return Result{}, err
+		}
+		if err := e.dropBypassRLS(gone); err != nil {
 			return Result{}, err
 		}
 	}

@@ -196,8 +196,14 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	e := s.e
 	var bd *plBinding
 	key := plKey{st: st, types: typesKey(types)}
+	if s.transFrame() != nil {
+		keep = false // bound with this call's transition tables
+	}
 	if keep {
 		bd = s.plBindings.take(key, e.catalogGen)
+		if bd != nil && !sameRowSecurity(bd.rec.rowSec, s.rowSecurity()) {
+			bd = nil // bound for another role's row-level security
+		}
 	}
 	if bd == nil {
 		var err error
@@ -271,7 +277,10 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, names: &nameScope{e: s.e, path: s.searchPath()}}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), names: &nameScope{e: s.e, path: s.searchPath()}}
+	if fr := s.transFrame(); fr != nil {
+		rec.cat = transCatalog{s.e, fr}
+	}
 	b, params, err := sql.BindWithParams(rec, st, types)
 	if err != nil {
 		return nil, err

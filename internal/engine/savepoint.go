@@ -46,6 +46,9 @@ type savepoint struct {
 	// sends and listens are the lengths of the transaction's NOTIFYs and
 	// LISTENs (notify.go).
 	sends, listens int
+	// cons is a copy of the block's SET CONSTRAINTS, which ROLLBACK TO
+	// restores, as PostgreSQL does (trigger_constraint.go).
+	cons conModes
 }
 
 // invalidSavepoint is PostgreSQL's SQLSTATE for a savepoint that does not
@@ -83,7 +86,7 @@ func (s *Session) execSavepoint(t *sql.Tx) (Result, error) {
 // transaction so far.
 func (s *Session) setSavepoint(name string) {
 	s.spSeq++
-	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq}
+	sp := savepoint{name: name, writer: s.writer, seq: s.spSeq, cons: s.cons.clone()}
 	sp.sends, sp.listens = s.notifyMark()
 	// The copies are never changed: a savepoint set while the settings
 	// are those of the last one shares its copies (a client that sets a
@@ -127,6 +130,7 @@ func (s *Session) rollbackTo(i int) {
 		}
 	}
 	s.notifyUndo(sp.sends, sp.listens)
+	s.cons = sp.cons.clone()
 	g := &s.gucs
 	g.vals, g.local = cloneMap(sp.vals), cloneMap(sp.local)
 	s.applySettings()

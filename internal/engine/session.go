@@ -89,6 +89,12 @@ type Session struct {
 	// the bindings of their statements (routine.go).
 	routineDepth int
 	plBindings   plBindings
+	// trans are the transition tables of the trigger calls running
+	// (trigger_transition.go).
+	trans []*transFrame
+	// cons are the SET CONSTRAINTS of the transaction block
+	// (trigger_constraint.go).
+	cons conModes
 	// pid is the session's number, 0 until asked (advisory.go); advisory
 	// says that it may hold advisory locks.
 	pid      int32
@@ -276,7 +282,7 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	s.activityStart(st.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
-		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL)}
+		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity()}
 		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})
@@ -456,6 +462,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	switch b := b.(type) {
 	case *sql.Tx:
 		return s.execTx(b)
+	case *sql.SetConstraints:
+		return s.setConstraints(b)
 	case *sql.Select:
 		bud := e.queryBudget(s.source())
 		if !s.deadline.IsZero() {
@@ -612,12 +620,37 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			what = "REVOKE"
 		}
 		return s.ddl(what, func() (Result, error) { return e.grant(b) })
+	case *sql.CreatePolicy:
+		return s.ddl("CREATE POLICY", func() (Result, error) { return s.createPolicy(b) })
+	case *sql.AlterPolicy:
+		return s.ddl("ALTER POLICY", func() (Result, error) { return s.alterPolicy(b) })
+	case *sql.DropPolicy:
+		return s.ddl("DROP POLICY", func() (Result, error) { return e.dropPolicy(b) })
+	case *sql.AlterRowSecurity:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRowSecurity(b) })
 	case *sql.CreateTrigger:
 		return s.ddl("CREATE TRIGGER", func() (Result, error) { return e.createTrigger(b, rec.text) })
 	case *sql.DropTrigger:
 		return s.ddl("DROP TRIGGER", func() (Result, error) { return e.dropTrigger(b) })
 	case *sql.AlterTriggers:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterTriggers(b) })
+	case *sql.CreateCast:
+		return s.ddl("CREATE CAST", func() (Result, error) { return e.createCast(b, rec.text) })
+	case *sql.DropCast:
+		return s.ddl("DROP CAST", func() (Result, error) { return e.dropCast(b) })
+	case *sql.CreateExtension:
+		return s.ddl("CREATE EXTENSION", func() (Result, error) { return e.createExtension(b) })
+	case *sql.AlterExtension:
+		return s.ddl("ALTER EXTENSION", func() (Result, error) { return e.alterExtension(b) })
+	case *sql.DropExtension:
+		return s.ddl("DROP EXTENSION", func() (Result, error) {
+			res, err := e.dropExtensions(b)
+			e.pruneGrants()
+			if err == nil {
+				err = e.pruneComments()
+			}
+			return res, err
+		})
 	case *sql.Subscribe:
 		return s.subscribeStmt(b.View)
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription:
@@ -726,6 +759,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // notices.
 func (s *Session) endTx(commit bool) ([]string, error) {
 	s.block, s.failed = false, false
+	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
 	s.endTxAdvisory()
@@ -742,18 +776,20 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 	}
 	held := heldNone
 	defer s.onPanic(&held)
-	if commit {
+	if commit && (e.tx == nil || len(e.tx.deferred) == 0) {
 		// The commit writes the transaction's kept replacements beside
 		// the views' commits the last commit left behind, and waits for
 		// them before the views step (commit).
 		e.mu.lockChanges()
-	} else {
+	} else { // a rollback, or a commit that runs deferred triggers first
 		e.mu.Lock()
 	}
 	held = heldExclusive
 	var err error
 	if commit {
+		e.firer = s
 		err = e.commit()
+		e.firer = nil
 	} else {
 		e.rollback()
 	}

@@ -41,7 +41,7 @@ func init() {
 var catalogTypeNames = map[string]value.Type{
 	"name": value.TextType, `"char"`: value.TextType, "pg_node_tree": value.TextType, "xid": value.TextType,
 	"int2vector": value.TextType, "oidvector": value.TextType, "anyarray": value.TextType,
-	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.Text),
+	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.Text), "name[]": value.ArrayType(value.Text),
 	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
 }
@@ -218,6 +218,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for _, c := range o.cons {
 		sc.ConstraintDefs[c.oid] = c.def
 	}
+	sc.TriggerDefs = triggerDefs(o)
 	for _, r := range o.rels {
 		if r.kind == 'r' && r.key != "" {
 			sc.Serials[r.key] = map[string]string{}

@@ -55,8 +55,10 @@ type catalogObjects struct {
 	roles    []catRole
 	opers    []catOper
 	descs    map[expr.DescKey]string
-	locks    []lockRow     // pg_locks' (advisory.go)
-	activity []activityRow // pg_stat_activity's (activity.go)
+	locks    []lockRow            // pg_locks' (advisory.go)
+	activity []activityRow        // pg_stat_activity's (activity.go)
+	exts     []catExt             // the installed extensions (syscat_extension.go)
+	rls      map[string]*tableRLS // row-level security (rowsecurity.go)
 }
 
 // catRel is a relation: a table, view, materialized view, sequence,
@@ -77,6 +79,7 @@ type catRel struct {
 	rows        float64
 	seq         *sequence
 	checks      int
+	trig        []*trigger // a view's triggers (a table's are t.trig)
 }
 
 type catCol struct {
@@ -150,6 +153,7 @@ type catRole struct {
 	oid          uint32
 	name         string
 	super, login bool
+	bypassRLS    bool
 }
 
 // catalogRelOIDs are the oids PostgreSQL fixes for its catalogs.
@@ -158,7 +162,7 @@ var catalogRelOIDs = map[string]uint32{
 	"pg_attrdef": 2604, "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_am": 2601,
 	"pg_trigger": 2620, "pg_description": 2609, "pg_enum": 3501, "pg_namespace": 2615, "pg_depend": 2608,
 	"pg_database": 1262, "pg_collation": 3456, "pg_range": 3541, "pg_sequence": 2224,
-	"pg_operator": 2617, "pg_aggregate": 2600,
+	"pg_operator": 2617, "pg_aggregate": 2600, "pg_extension": pgExtensionOID,
 }
 
 var builtinByKind = func() map[value.Kind]*value.BuiltinType {
@@ -194,7 +198,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{e: e, descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows()}
+	o := &catalogObjects{e: e, descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)
@@ -241,7 +245,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			continue
 		}
 		v := e.named[name]
-		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols)}
+		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'v', cols: plainCols(e, v.cols), trig: e.triggers[name]}
 		if v.query != nil {
 			r.def = v.query.SQL
 		}
@@ -300,6 +304,8 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
 	o.opers = e.catalogOperators()
+	o.exts = e.catalogExtensions()
+	o.describeExtensions()
 	for _, r := range o.rels {
 		for col, text := range e.comments[r.key] {
 			if r.key == "" {
@@ -529,10 +535,10 @@ func (p *catProc) signature() string {
 // catalogRoles lists the built-in superuser and the roles CREATE ROLE
 // made.
 func (e *Engine) catalogRoles() []catRole {
-	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true}}
+	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true, bypassRLS: true}}
 	for _, name := range sortedKeys(e.roles) {
 		r := e.roles[name]
-		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login})
+		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS})
 	}
 	return out
 }

@@ -40,21 +40,21 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_authid": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
 			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super,
-				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.super, "rolconnlimit", -1)
+				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.bypassRLS, "rolconnlimit", -1)
 		}
 	},
 	"pg_catalog.pg_roles": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
 			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
 				"rolcanlogin", ro.login, "rolreplication", ro.super, "rolconnlimit", -1, "rolpassword", "********",
-				"rolbypassrls", ro.super, "oid", ro.oid)
+				"rolbypassrls", ro.bypassRLS, "oid", ro.oid)
 		}
 	},
 	"pg_catalog.pg_user": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
 			if ro.login {
 				r.add("usename", ro.name, "usesysid", ro.oid, "usecreatedb", ro.super, "usesuper", ro.super, "userepl", ro.super,
-					"usebypassrls", ro.super, "passwd", "********")
+					"usebypassrls", ro.bypassRLS, "passwd", "********")
 			}
 		}
 	},
@@ -62,7 +62,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, rel := range o.rels {
 			if rel.kind == 'r' {
 				r.add("schemaname", rel.schema, "tablename", rel.name, "tableowner", SuperuserName,
-					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", false)
+					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
 			}
 		}
 	},
@@ -129,7 +129,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	// deltaview has no inheritance or recorded dependencies.
 	"pg_catalog.pg_inherits": func(*catalogObjects, *catRows) {},
 	"pg_catalog.pg_trigger":  pgTrigger,
-	"pg_catalog.pg_depend":   func(*catalogObjects, *catRows) {},
+	"pg_catalog.pg_depend":   pgDepend,
 }
 
 // viewDef is a view's query as pg_views prints it: on a line of its own
@@ -168,8 +168,8 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", string(rune(rel.kind)), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v', "relhastriggers", rel.kind == 'r' && rel.t != nil && rel.t.trig != nil, "relhassubclass", false, "relrowsecurity", false,
-			"relforcerowsecurity", false, "relispopulated", true, "relreplident", replident, "relispartition", false,
+			"relhasrules", rel.kind == 'v', "relhastriggers", rel.triggers() != nil, "relhassubclass", false, "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", true, "relreplident", replident, "relispartition", false,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0")
 	}
 }
@@ -359,6 +359,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", 0, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
 	}
+	pgProcExtensions(o, r)
 	pgProcBuiltins(r)
 }
 

@@ -187,7 +187,7 @@ func (s *Session) endTempTx() {
 	for _, tt := range s.temps {
 		if t := e.tables[tt.name]; tt.onCommit == sql.OnCommitDelete && t != nil && t.rows.Len() > 0 {
 			fresh := newTable(t.def)
-			fresh.name, fresh.temp, fresh.nextID = t.name, true, t.nextID
+			fresh.name, fresh.temp, fresh.nextID, fresh.trig = t.name, true, t.nextID, t.trig
 			e.tables[t.name] = fresh
 			e.catalogGen++
 		}

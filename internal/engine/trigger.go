@@ -43,6 +43,12 @@ type trigger struct {
 	fn, fnSig string
 	args      []string
 	enabled   bool
+	// oldTable and newTable name the transition tables; "" for none.
+	oldTable, newTable string
+	// constraint marks a constraint trigger, DEFERRABLE and INITIALLY
+	// DEFERRED or not (trigger_constraint.go); from is FROM's table.
+	constraint, deferrable, initDeferred bool
+	from                                 string
 	// text is the CREATE TRIGGER statement.
 	text string
 }
@@ -61,7 +67,7 @@ func (tr *trigger) storeText() string {
 
 // store records the trigger in the store, replacing what it held of it.
 func (e *Engine) storeTrigger(tr *trigger, replace bool) error {
-	if e.store == nil {
+	if e.store == nil || isTemp(tr.table) { // a temporary table's goes with its session
 		return nil
 	}
 	if replace {
@@ -95,11 +101,10 @@ func triggerIndex(list []*trigger, name string) int {
 func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, error) {
 	t, ok := e.tables[ct.Table]
 	switch {
+	case !ok && e.named[ct.Table] != nil: // a view's
 	case !ok:
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "relation %q cannot have triggers", ct.Table).
 			WithDetail("This operation is not supported for system views.")
-	case t.temp:
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE TRIGGER on temporary table %q is not supported", t.def.Name)
 	case t.def.ChangeStream:
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE TRIGGER on change-stream table %q is not supported", ct.Table).
 			WithHint("its rows arrive as change events, which fire no trigger")
@@ -110,7 +115,8 @@ func (e *Engine) createTrigger(ct *sql.CreateTrigger, text string) (Result, erro
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", ct.Name, ct.Table)
 	}
 	tr := &trigger{name: ct.Name, table: ct.Table, typ: ct.Type, cols: ct.Cols, when: ct.When, whenSQL: ct.WhenSQL,
-		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text}
+		fn: ct.Func, fnSig: ct.FuncSig, args: ct.Args, enabled: true, text: text, oldTable: ct.OldTable, newTable: ct.NewTable,
+		constraint: ct.Constraint, deferrable: ct.Deferrable, initDeferred: ct.InitDeferred, from: ct.From}
 	if err := e.storeTrigger(tr, i >= 0); err != nil {
 		return Result{}, err
 	}
@@ -151,9 +157,11 @@ func (e *Engine) dropTrigger(d *sql.DropTrigger) (Result, error) {
 // removeTriggers drops triggers, from the store first.
 func (e *Engine) removeTriggers(gone []*trigger) error {
 	if e.store != nil && len(gone) > 0 {
-		names := make([]string, len(gone))
-		for i, tr := range gone {
-			names[i] = tr.storeName()
+		var names []string
+		for _, tr := range gone {
+			if !isTemp(tr.table) {
+				names = append(names, tr.storeName())
+			}
 		}
 		if err := e.store.Drop(names); err != nil {
 			return err
@@ -279,13 +287,29 @@ func (e *Engine) dropFunctionTriggers(gone []*sql.Function, cascade bool, notice
 	return notices, e.removeTriggers(users)
 }
 
+// triggers are the relation's triggers: a table's or a view's.
+func (rel *catRel) triggers() []*trigger {
+	switch {
+	case rel.kind == 'r' && rel.t != nil:
+		return rel.t.trig
+	case rel.kind == 'v':
+		return rel.trig
+	}
+	return nil
+}
+
+// nameOrNull is s, or NULL for "".
+func nameOrNull(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // pgTrigger lists the triggers in pg_trigger, by table then name.
 func pgTrigger(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' || rel.t == nil {
-			continue
-		}
-		for _, tr := range rel.t.trig {
+		for _, tr := range rel.triggers() {
 			var args []byte
 			for _, a := range tr.args {
 				args = append(append(args, a...), 0)
@@ -302,11 +326,18 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 			if tr.when != nil {
 				qual = tr.whenSQL
 			}
+			var con, from uint32
+			if tr.constraint {
+				con = objectOID("constraint trigger", tr.table+"."+tr.name)
+			}
+			if tr.from != "" {
+				from = RelationOID(tr.from)
+			}
 			r.add("oid", objectOID("trigger", tr.table+"."+tr.name), "tgrelid", rel.oid, "tgparentid", uint32(0), "tgname", tr.name,
 				"tgfoid", objectOID("function", expr.QuoteIdent(tr.fn)+"()"), "tgtype", int64(tr.typ), "tgenabled", enabled,
-				"tgisinternal", false, "tgconstrrelid", uint32(0), "tgconstrindid", uint32(0), "tgconstraint", uint32(0),
-				"tgdeferrable", false, "tginitdeferred", false, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
-				"tgargs", value.NewBytea(args), "tgqual", qual)
+				"tgisinternal", false, "tgconstrrelid", from, "tgconstrindid", uint32(0), "tgconstraint", con,
+				"tgdeferrable", tr.deferrable, "tginitdeferred", tr.initDeferred, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
+				"tgargs", value.NewBytea(args), "tgqual", qual, "tgoldtable", nameOrNull(tr.oldTable), "tgnewtable", nameOrNull(tr.newTable))
 		}
 	}
 }
@@ -318,16 +349,13 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 // PostgreSQL deparses it.
 func infoTriggers(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' || rel.t == nil {
-			continue
-		}
 		for _, op := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate} {
 			order := map[int16]int64{}
-			for _, tr := range rel.t.trig {
+			for _, tr := range rel.triggers() {
 				if tr.typ&op == 0 {
 					continue
 				}
-				kind := tr.typ & (sql.TriggerRow | sql.TriggerBefore)
+				kind := tr.typ & (sql.TriggerRow | sql.TriggerBefore | sql.TriggerInstead)
 				order[kind]++
 				var cond any
 				if tr.when != nil {
@@ -341,8 +369,11 @@ func infoTriggers(o *catalogObjects, r *catRows) {
 				if kind&sql.TriggerRow != 0 {
 					level = "ROW"
 				}
-				if kind&sql.TriggerBefore != 0 {
+				switch {
+				case kind&sql.TriggerBefore != 0:
 					timing = "BEFORE"
+				case kind&sql.TriggerInstead != 0:
+					timing = "INSTEAD OF"
 				}
 				r.add("trigger_catalog", DatabaseName, "trigger_schema", "public", "trigger_name", tr.name,
 					"event_manipulation", opNames[op], "event_object_catalog", DatabaseName, "event_object_schema", "public",
@@ -352,4 +383,95 @@ func infoTriggers(o *catalogObjects, r *catRows) {
 			}
 		}
 	}
+}
+
+// def is the trigger as pg_get_triggerdef prints it, its table qualified
+// by public; the WHEN condition is as written, where PostgreSQL deparses
+// it.
+func (tr *trigger) def(cols []string) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if tr.constraint {
+		b.WriteString("CONSTRAINT ")
+	}
+	b.WriteString("TRIGGER " + expr.QuoteIdent(tr.name) + " ")
+	switch {
+	case tr.typ&sql.TriggerBefore != 0:
+		b.WriteString("BEFORE")
+	case tr.typ&sql.TriggerInstead != 0:
+		b.WriteString("INSTEAD OF")
+	default:
+		b.WriteString("AFTER")
+	}
+	sep := " "
+	for _, ev := range []int16{sql.TriggerInsert, sql.TriggerDelete, sql.TriggerUpdate, sql.TriggerTruncate} {
+		if tr.typ&ev == 0 {
+			continue
+		}
+		b.WriteString(sep + opNames[ev])
+		sep = " OR "
+		if ev == sql.TriggerUpdate && tr.cols != nil {
+			for i, c := range tr.cols {
+				if i == 0 {
+					b.WriteString(" OF ")
+				} else {
+					b.WriteString(", ")
+				}
+				b.WriteString(expr.QuoteIdent(cols[c]))
+			}
+		}
+	}
+	b.WriteString(" ON public." + expr.QuoteIdent(tr.table))
+	if tr.from != "" {
+		b.WriteString(" FROM " + expr.QuoteIdent(tr.from))
+	}
+	if tr.constraint {
+		if !tr.deferrable {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" DEFERRABLE INITIALLY ")
+		if tr.initDeferred {
+			b.WriteString("DEFERRED")
+		} else {
+			b.WriteString("IMMEDIATE")
+		}
+	}
+	if tr.oldTable != "" || tr.newTable != "" {
+		b.WriteString(" REFERENCING")
+		if tr.oldTable != "" {
+			b.WriteString(" OLD TABLE AS " + expr.QuoteIdent(tr.oldTable))
+		}
+		if tr.newTable != "" {
+			b.WriteString(" NEW TABLE AS " + expr.QuoteIdent(tr.newTable))
+		}
+	}
+	if tr.typ&sql.TriggerRow != 0 {
+		b.WriteString(" FOR EACH ROW")
+	} else {
+		b.WriteString(" FOR EACH STATEMENT")
+	}
+	if tr.when != nil {
+		b.WriteString(" WHEN (" + tr.whenSQL + ")")
+	}
+	args := make([]string, len(tr.args))
+	for i, a := range tr.args {
+		args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+	}
+	b.WriteString(" EXECUTE FUNCTION " + expr.QuoteIdent(tr.fn) + "(" + strings.Join(args, ", ") + ")")
+	return b.String()
+}
+
+// triggerDefs are pg_get_triggerdef's texts of the triggers, by oid.
+func triggerDefs(o *catalogObjects) map[uint32]string {
+	out := map[uint32]string{}
+	for _, rel := range o.rels {
+		cols := make([]string, len(rel.cols))
+		for i, c := range rel.cols {
+			cols[i] = c.name
+		}
+		for _, tr := range rel.triggers() {
+			out[objectOID("trigger", tr.table+"."+tr.name)] = tr.def(cols)
+		}
+	}
+	return out
 }

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -29,12 +31,19 @@ import (
 type trigFire struct {
 	e    *Engine
 	s    *Session
-	t    *table
+	t    *table // nil for a view's
 	list []*trigger
+	// rel and cols are the table's or the view's name and columns.
+	rel  string
+	cols []plan.Column
 	// set are the columns the statement's UPDATE assigns, which UPDATE
 	// OF triggers look for.
 	set   []int
 	after []afterEvent
+	// transOps are the events whose rows transition tables keep, trans
+	// those rows (trigger_transition.go).
+	transOps int16
+	trans    map[int16]*transRows
 	// rowType is the table's row type, made on the first call.
 	rowType value.Type
 }
@@ -54,7 +63,7 @@ func (e *Engine) fireFor(t *table) *trigFire {
 	if t.trig == nil || e.firer == nil || e.replica {
 		return nil
 	}
-	return &trigFire{e: e, s: e.firer, t: t, list: t.trig}
+	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols, transOps: transOps(t.trig)}
 }
 
 // fires reports whether tr fires for op at timing kind (sql.TriggerRow
@@ -79,7 +88,7 @@ func (f *trigFire) holds(tr *trigger, old, new value.Row) (bool, error) {
 	if tr.when == nil {
 		return true, nil
 	}
-	n := len(f.t.cols)
+	n := len(f.cols)
 	env := make(value.Row, 2*n)
 	for i := range env {
 		env[i] = value.Null
@@ -141,6 +150,7 @@ func (f *trigFire) beforeRow(op int16, old, new value.Row) (value.Row, bool, err
 // afterRow queues the AFTER ROW triggers of op whose WHEN holds for a
 // row written.
 func (f *trigFire) afterRow(op int16, old, new value.Row) error {
+	f.keepTransition(op, old, new)
 	var o, n value.Row // copies, made once for all the row's triggers
 	for _, tr := range f.list {
 		if !f.fires(tr, op, sql.TriggerRow) {
@@ -155,7 +165,11 @@ func (f *trigFire) afterRow(op int16, old, new value.Row) error {
 		if o == nil && n == nil {
 			o, n = slices.Clone(old), slices.Clone(new)
 		}
-		f.after = append(f.after, afterEvent{tr: tr, op: op, row: true, old: o, new: n})
+		ev := afterEvent{tr: tr, op: op, row: true, old: o, new: n}
+		if tr.constraint && f.deferEvent(ev) {
+			continue
+		}
+		f.after = append(f.after, ev)
 	}
 	return nil
 }
@@ -292,20 +306,31 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 			WithHint("PL/pgSQL calls and triggers nest at most %d deep", maxRoutineDepth)
 	}
 	if f.rowType.Kind == 0 {
-		fields := make([]value.RecordField, len(f.t.cols))
-		for i, c := range f.t.cols {
+		fields := make([]value.RecordField, len(f.cols))
+		for i, c := range f.cols {
 			fields[i] = value.RecordField{Name: c.Name, Type: c.Type}
 		}
-		f.rowType = value.RecordTypeOf(f.t.name, fields)
+		f.rowType = value.RecordTypeOf(f.rel, fields)
+	}
+	schema, name := "public", f.rel
+	if isTemp(name) { // pg_temp_N.name
+		schema, name, _ = strings.Cut(name, ".")
 	}
 	td := &plpgsql.TriggerData{Name: tr.name, When: "AFTER", Level: "STATEMENT", Op: opNames[op],
-		Table: f.t.name, Schema: "public", RelID: RelationOID(f.t.name), Args: tr.args,
-		Cols: f.t.cols, RowType: f.rowType, Old: old, New: new}
-	if kind&sql.TriggerBefore != 0 {
+		Table: name, Schema: schema, RelID: RelationOID(f.rel), Args: tr.args,
+		Cols: f.cols, RowType: f.rowType, Old: old, New: new}
+	switch {
+	case kind&sql.TriggerBefore != 0:
 		td.When = "BEFORE"
+	case kind&sql.TriggerInstead != 0:
+		td.When = "INSTEAD OF"
 	}
 	if kind&sql.TriggerRow != 0 {
 		td.Level = "ROW"
+	}
+	if fr := f.transFrameFor(tr, op); fr != nil {
+		s.trans = append(s.trans, fr)
+		defer func() { s.trans = s.trans[:len(s.trans)-1] }()
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()

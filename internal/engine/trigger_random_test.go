@@ -13,7 +13,9 @@ import (
 // PostgreSQL against a table with a random set of triggers: BEFORE ROW
 // triggers that rewrite or skip rows, AFTER ROW and AFTER STATEMENT
 // triggers that write an audit table, one that raises (undoing its
-// statement), WHEN conditions and UPDATE OF. After each statement the
+// statement), WHEN conditions and UPDATE OF, transition tables, a
+// deferred constraint trigger (whose error fails the commit), and DML on
+// a view through its INSTEAD OF trigger. After each statement the
 // outcome (the SQLSTATE of a failure) and the tables must be the same;
 // after each commit every view must hold the rows PostgreSQL computes.
 func TestTriggerRandom(t *testing.T) {
@@ -31,6 +33,11 @@ func TestTriggerRandom(t *testing.T) {
 		`CREATE FUNCTION audit_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'DELETE' THEN INSERT INTO audit VALUES (TG_OP, TG_LEVEL, OLD.id, OLD.v); ELSE INSERT INTO audit VALUES (TG_OP, TG_LEVEL, NEW.id, NEW.v); END IF; RETURN NULL; END $$`,
 		`CREATE FUNCTION audit_stmt() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO audit VALUES (TG_OP, TG_WHEN || TG_LEVEL, NULL, (SELECT count(*) FROM t)); RETURN NULL; END $$`,
 		`CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'v % too big', NEW.v; END $$`,
+		`CREATE FUNCTION audit_trans() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO audit SELECT TG_OP, 'trans', count(*), (SELECT sum(v) FROM nt) - (SELECT sum(v) FROM ot) FROM nt; RETURN NULL; END $$`,
+		`CREATE FUNCTION con_check() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NOT EXISTS (SELECT 1 FROM t WHERE id = NEW.id AND v < 50) THEN RAISE EXCEPTION 'row % gone or big', NEW.id; END IF; INSERT INTO audit VALUES ('CHECK', 'deferred', NEW.id, NEW.v); RETURN NULL; END $$`,
+		`CREATE FUNCTION tvw_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF TG_OP = 'INSERT' THEN INSERT INTO t VALUES (NEW.id, NEW.v, 'view'); RETURN NEW; ELSIF TG_OP = 'UPDATE' THEN UPDATE t SET v = NEW.v WHERE id = OLD.id; RETURN NEW; END IF; DELETE FROM t WHERE id = OLD.id; RETURN OLD; END $$`,
+		`CREATE VIEW tvw AS SELECT id, v FROM t`,
+		`CREATE TRIGGER tvw_iud INSTEAD OF INSERT OR UPDATE OR DELETE ON tvw FOR EACH ROW EXECUTE FUNCTION tvw_row()`,
 	}
 	triggers := []string{
 		`CREATE TRIGGER a_rewrite BEFORE INSERT OR UPDATE ON t FOR EACH ROW EXECUTE FUNCTION rewrite('!')`,
@@ -40,6 +47,8 @@ func TestTriggerRandom(t *testing.T) {
 		`CREATE TRIGGER e_stmt BEFORE UPDATE OR TRUNCATE ON t EXECUTE FUNCTION audit_stmt()`,
 		`CREATE TRIGGER f_fail AFTER UPDATE OF v ON t FOR EACH ROW WHEN (NEW.v > 30 AND OLD.v <= 30) EXECUTE FUNCTION fail()`,
 		`CREATE TRIGGER g_when AFTER UPDATE ON t FOR EACH ROW WHEN (OLD.tag IS DISTINCT FROM NEW.tag) EXECUTE FUNCTION audit_row()`,
+		`CREATE TRIGGER h_trans AFTER UPDATE ON t REFERENCING OLD TABLE AS ot NEW TABLE AS nt FOR EACH STATEMENT EXECUTE FUNCTION audit_trans()`,
+		`CREATE CONSTRAINT TRIGGER i_con AFTER INSERT ON t DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION con_check()`,
 	}
 	for _, tr := range triggers {
 		if r.IntN(3) > 0 {
@@ -89,6 +98,17 @@ func TestTriggerRandom(t *testing.T) {
 			stmt = "TRUNCATE t"
 		case n < 81:
 			stmt = "DELETE FROM audit"
+		case n < 84:
+			stmt = fmt.Sprintf("INSERT INTO tvw VALUES (%d, %d)", k, r.IntN(60))
+		case n < 87:
+			stmt = fmt.Sprintf("UPDATE tvw SET v = v + %d WHERE id BETWEEN %d AND %d", r.IntN(15)-3, k, k+r.IntN(4))
+		case n < 88:
+			stmt = fmt.Sprintf("DELETE FROM tvw WHERE id = %d", k)
+		case n < 89:
+			stmt = []string{"SET CONSTRAINTS ALL IMMEDIATE", "SET CONSTRAINTS i_con DEFERRED"}[r.IntN(2)]
+			if !inBlock || !slices.Contains(setup, triggers[8]) {
+				stmt = "SELECT 3"
+			}
 		case n < 92:
 			if inBlock {
 				stmt = "COMMIT"

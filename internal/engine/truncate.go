@@ -31,6 +31,9 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := e.pendingEvents(ts, "TRUNCATE"); err != nil {
+		return Result{}, err
+	}
 	return e.autocommit(func() (Result, error) {
 		// Every table's BEFORE TRUNCATE triggers run before any row goes,
 		// the AFTER ones once all are gone, as in PostgreSQL.

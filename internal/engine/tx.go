@@ -24,6 +24,9 @@ type txn struct {
 	// restarts are the sequences TRUNCATE … RESTART IDENTITY restarted
 	// (restart.go).
 	restarts []seqRestart
+	// deferred are the deferred constraint triggers' events, which fire
+	// at commit (trigger_constraint.go).
+	deferred []deferredEvent
 }
 
 // change is one row inserted (w = +1) or deleted (w = -1) under id, or
@@ -129,6 +132,7 @@ func (e *Engine) undoTo(mark int) {
 	}
 	clear(log[mark:]) // the reused log holds no stale rows past its length
 	e.tx.log = log[:mark]
+	e.tx.dropDeferred(mark)
 }
 
 func (e *Engine) rollback() {
@@ -172,6 +176,12 @@ func (e *Engine) newTxn(explicit bool) *txn {
 // indexes, subscribers, sinks, a store) at the cost of a test each.
 func (e *Engine) commit() error {
 	tx := e.tx
+	if tx != nil && len(tx.deferred) > 0 {
+		if err := e.fireAtCommit(); err != nil {
+			e.rollback()
+			return err
+		}
+	}
 	e.tx = nil
 	if tx == nil {
 		return nil
@@ -199,6 +209,9 @@ func (e *Engine) commit() error {
 // commitTx is commit for a transaction that changed something.
 func (e *Engine) commitTx(tx *txn) error {
 	ph := e.ph
+	if t, ok := e.chunks(tx); ok {
+		return e.commitChunked(tx, t)
+	}
 	if len(tx.pending) > 0 {
 		// Written here, so that the store, the views and a rollback see
 		// them in the log like any change; a transaction of replacements

@@ -30,6 +30,9 @@ type FuncDef struct {
 	// Print renders a call written as an operator or a special form
 	// (ARRAY[…], a[i], x = ANY (a)); nil renders name(args).
 	Print func(args []Expr) string
+	// Ext is the extension whose function this is (extension.go), ""
+	// for a built-in function.
+	Ext string
 }
 
 // catalog maps a function name to its signatures.

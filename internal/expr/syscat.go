@@ -34,6 +34,8 @@ type SysCatalog struct {
 	// Defs are pg_get_indexdef's, pg_get_constraintdef's and
 	// pg_get_viewdef's texts, by the object's oid.
 	IndexDefs, ConstraintDefs, ViewDefs map[uint32]string
+	// TriggerDefs are pg_get_triggerdef's texts, by the trigger's oid.
+	TriggerDefs map[uint32]string
 	// FuncArgs and FuncResults are pg_get_function_arguments' and
 	// pg_get_function_result's texts, by the function's oid.
 	FuncArgs, FuncResults map[uint32]string

@@ -13,8 +13,15 @@ import (
 
 // binder resolves one statement against a catalog.
 type binder struct {
-	cat  Catalog
-	stmt *Stmt
+	// prebound are expressions already bound that a node made by the
+	// binder stands for: a ParamRef at one of these locations (all
+	// below any text's) is its expression (bind_cast.go).
+	prebound map[int32]expr.Expr
+	cat      Catalog
+	stmt     *Stmt
+	// rlsOpen are the tables whose policies are being bound, innermost
+	// last: a policy that reads its own table again is infinite recursion.
+	rlsOpen []string
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking
@@ -136,6 +143,9 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	if err := b.createsInPublic(n); err != nil {
 		return nil, err
 	}
+	if bd, ok, err := b.bindRowSecurityStmt(n); ok {
+		return bd, err
+	}
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
 		return b.bindSelectInto(n.GetSelectStmt())
@@ -150,6 +160,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		})
 	case n.GetCreateStmt() != nil:
 		return b.bindCreateTable(n.GetCreateStmt())
+	case n.GetConstraintsSetStmt() != nil:
+		return b.bindSetConstraints(n.GetConstraintsSetStmt())
 	case n.GetCreateTableAsStmt() != nil:
 		return b.bindCreateTableAs(n.GetCreateTableAsStmt())
 	case n.GetViewStmt() != nil:
@@ -237,6 +249,12 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCall(n.GetCallStmt())
 	case n.GetCreateTrigStmt() != nil:
 		return b.bindCreateTrigger(n.GetCreateTrigStmt())
+	case n.GetCreateCastStmt() != nil:
+		return b.bindCreateCast(n.GetCreateCastStmt())
+	case n.GetCreateExtensionStmt() != nil:
+		return b.bindCreateExtension(n.GetCreateExtensionStmt())
+	case n.GetAlterExtensionStmt() != nil:
+		return b.bindAlterExtension(n.GetAlterExtensionStmt())
 	}
 	if l, ok := bindListen(n); ok {
 		return l, nil

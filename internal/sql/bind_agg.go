@@ -1094,7 +1094,7 @@ func (b *binder) subqueryAggregate(s *scope, targets []*pg_query.Node) bool {
 		if !slices.ContainsFunc(clauses, func(n *pg_query.Node) bool { return hasAggregate(n) || hasSubLink(n) }) {
 			return // no aggregate to place: spare binding its FROM
 		}
-		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(), outers: outers}
+		sub := &binder{rlsOpen: b.rlsOpen, lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, rows: b.rowCounts(), outers: outers}
 		_, rsc, err := sub.bindFrom(sel.FromClause)
 		if err != nil {
 			return

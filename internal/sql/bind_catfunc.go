@@ -52,6 +52,14 @@ var catFuncs = map[string]catFunc{
 	"pg_get_constraintdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ConstraintDefs, a[0]), nil
 	}},
+	"pg_get_triggerdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		def := textOrNull(sc.TriggerDefs, a[0])
+		if len(a) == 2 && a[1].Bool() && !def.IsNull() {
+			// Pretty-printed, a relation in the search path is unqualified.
+			return text(strings.Replace(def.String(), " ON public.", " ON ", 1)), nil
+		}
+		return def, nil
+	}},
 	"pg_get_viewdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},

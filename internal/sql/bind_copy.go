@@ -29,6 +29,13 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sec := rel.Security; sec != nil {
+		if sec.Err != nil {
+			return nil, sec.Err
+		}
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
+			WithHint("Use INSERT statements instead.")
+	}
 	c := &Copy{Table: rel.Name, File: cs.Filename, Stdin: cs.Filename == "", Delimiter: '\t', Null: `\N`}
 	if len(cs.Attlist) == 0 {
 		for i := range rel.Cols {

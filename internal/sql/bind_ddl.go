@@ -238,6 +238,11 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 // to a string type, dates and timestamps among themselves, numeric, int4
 // and int8 to money and money to numeric.
 func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (expr.Expr, error) {
+	if CastKey(e.Type()) != CastKey(t) {
+		if uc := b.castFor(e.Type(), CastKey(t), 'a'); uc != nil {
+			return b.applyCast(uc, e, t, false, loc)
+		}
+	}
 	if out, ok, err := b.assignRecord(e, t, col, loc); ok {
 		return out, err
 	}
@@ -302,7 +307,14 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
 		}
 		return nil, b.refuse(vs.View.Location, "temporary views are not supported")
 	}
-	return b.bindView(vs.View, vs.Aliases, vs.Query, false, false)
+	v, err := b.bindView(vs.View, vs.Aliases, vs.Query, false, false)
+	if err != nil {
+		return nil, err
+	}
+	if v.(*CreateView).SecurityInvoker, err = b.viewSecurityOptions(vs.Options); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *pg_query.Node, materialized, ifNotExists bool) (Bound, error) {
@@ -398,6 +410,10 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropOperator(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return b.bindDropTrigger(ds)
+	case pg_query.ObjectType_OBJECT_EXTENSION:
+		return b.bindDropExtension(ds)
+	case pg_query.ObjectType_OBJECT_CAST:
+		return b.bindDropCast(ds)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported", strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	}

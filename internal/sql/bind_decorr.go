@@ -38,7 +38,7 @@ func (b *binder) bindSubquery(outer *scope, sl *pg_query.SubLink) (*subquery, er
 	if sel == nil {
 		return nil, b.refuse(sl.Location, "this subquery is not supported")
 	}
-	sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, rows: b.rowCounts(),
+	sub := &binder{rlsOpen: b.rlsOpen, lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, rows: b.rowCounts(),
 		outers: append([]*scope{outer}, b.outers...)}
 	p, err := sub.bindSelect(sel)
 	if err != nil {

@@ -18,7 +18,7 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 	}
-	if rel.Kind != KindTable {
+	if rel.Kind != KindTable && !(rel.Kind == KindView && verb != "copy to" && verb != "merge into") {
 		what := "view"
 		if rel.Kind == KindMatView {
 			what = "materialized view"
@@ -114,8 +114,24 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 		out.Source = &plan.Project{Input: src, Exprs: in.fill(b, vals), Cols: cols}
 	}
+	if rel.Security != nil {
+		upsert := ins.OnConflictClause != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE
+		if out.Checks, err = b.securityRowChecks(rel, PolicyInsert, len(ins.ReturningList) > 0); err != nil {
+			return nil, err
+		}
+		if upsert {
+			if out.ConflictChecks, out.UpdateChecks, err = b.conflictRowChecks(rel); err != nil {
+				return nil, err
+			}
+		}
+	}
 	tableScope := newScope(alias, cols)
-	if oc := ins.OnConflictClause; oc != nil {
+	if rel.Kind == KindView {
+		if out.View, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
+			return nil, err
+		}
+	}
+	if oc := ins.OnConflictClause; oc != nil && out.View == nil {
 		if out.OnConflict, err = b.bindOnConflict(oc, rel, tableScope); err != nil {
 			return nil, err
 		}
@@ -204,7 +220,7 @@ func (in *insertInto) fill(b *binder, vals map[int]expr.Expr) []expr.Expr {
 	for i, c := range rel.Cols {
 		if e, ok := vals[i]; ok {
 			row[i] = e
-		} else if rel.Defaults[i] != nil {
+		} else if i < len(rel.Defaults) && rel.Defaults[i] != nil {
 			row[i] = expr.WithClock(rel.Defaults[i], b.stmtClock)
 		} else {
 			row[i] = &expr.Const{V: value.Null, T: c.Type}
@@ -389,9 +405,41 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rel.Security != nil {
+		// The rows an UPDATE reads (WHERE, RETURNING, SET over the row)
+		// meet the SELECT policies too, as in PostgreSQL.
+		reads := len(up.ReturningList) > 0 || readsTarget(rel, alias, up.WhereClause) || readsTarget(rel, alias, up.TargetList...)
+		where, err := b.securityWhere(rel, alias, PolicyUpdate, reads, up.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		saved := up.WhereClause
+		up.WhereClause = where
+		defer func() { up.WhereClause = saved }()
+		checks, err := b.securityRowChecks(rel, PolicyUpdate, reads)
+		if err != nil {
+			return nil, err
+		}
+		bd, err := b.bindUpdateTarget(up, rel, alias)
+		if err != nil {
+			return nil, err
+		}
+		bd.Checks = checks
+		return bd, nil
+	}
+	return b.bindUpdateTarget(up, rel, alias)
+}
+
+func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias string) (*Update, error) {
+	var err error
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList)}
-	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
+	if rel.Kind == KindView {
+		if out.View, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
+			return nil, err
+		}
+	}
+	if _, sys := b.systemColumnsOf(rel); sys || out.View != nil || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
 		var fromCols []scopeCol
 		if out.Rows, fromCols, err = b.bindRows(rel, alias, up.FromClause, up.WhereClause, up.TargetList, true); err != nil {
 			return nil, err
@@ -441,9 +489,24 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rel.Security != nil {
+		reads := len(del.ReturningList) > 0 || readsTarget(rel, alias, del.WhereClause)
+		where, err := b.securityWhere(rel, alias, PolicyDelete, reads, del.WhereClause)
+		if err != nil {
+			return nil, err
+		}
+		saved := del.WhereClause
+		del.WhereClause = where
+		defer func() { del.WhereClause = saved }()
+	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name}
-	if _, sys := b.systemColumnsOf(rel); sys || anySubLink(del.WhereClause) {
+	if rel.Kind == KindView {
+		if out.View, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
+			return nil, err
+		}
+	}
+	if _, sys := b.systemColumnsOf(rel); sys || out.View != nil || anySubLink(del.WhereClause) {
 		var usingCols []scopeCol
 		if out.Rows, usingCols, err = b.bindRows(rel, alias, del.UsingClause, del.WhereClause, nil, false); err != nil {
 			return nil, err

@@ -162,6 +162,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	case n.GetSubLink() != nil:
 		return b.bindSubLink(s, n.GetSubLink())
 	case n.GetParamRef() != nil:
+		if e, ok := b.prebound[n.GetParamRef().Location]; ok {
+			return e, nil
+		}
 		if names := b.stmt.Vars[n.GetParamRef().Location]; names != nil {
 			if e, ok, err := b.plVar(s, names, n.GetParamRef().Location); ok {
 				return e, err
@@ -310,6 +313,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 }
 
 func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error) {
+	if e, ok, err := b.userTypeCast(s, c); ok || err != nil {
+		return e, err
+	}
 	if e, ok, err := b.rowTypeCast(s, c); ok || err != nil {
 		return e, err
 	}
@@ -358,6 +364,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error) {
 	out, err := expr.Coerce(e, t, false)
 	if err != nil {
+		if uc := b.castFor(e.Type(), CastKey(t), 'i'); uc != nil {
+			return b.applyCast(uc, e, t, false, loc)
+		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	return b.intervalInput(e, t, out), nil
@@ -1130,6 +1139,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 		}
 		if e, ok, cerr := b.functionCast(name, es, pre, err, argLoc); ok {
 			return e, cerr
+		}
+		if rerr := b.refuseImplicitCastCall(name, ts, err, loc); rerr != nil {
+			return nil, rerr
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}

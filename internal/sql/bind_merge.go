@@ -150,7 +150,11 @@ func (b *binder) mergeTarget(rv *pg_query.RangeVar) (*Relation, string, error) {
 		return nil, "", b.stmt.errf(rv.Location, pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", rv.Relname).
 			WithDetail("This operation is not supported for %s.", what)
 	}
-	return b.targetTable(rv, "merge into")
+	rel, alias, err := b.targetTable(rv, "merge into")
+	if err == nil && rel.Security != nil {
+		err = refuseRowSecurity(rel, "MERGE")
+	}
+	return rel, alias, err
 }
 
 // mergeJoin binds the source LEFT JOIN the table ON cond: the plan of

@@ -44,6 +44,8 @@ type RoleOptions struct {
 	// verifier in PostgreSQL's format); ClearPassword for PASSWORD NULL.
 	Password      *string
 	ClearPassword bool
+	// BypassRLS is set for BYPASSRLS or NOBYPASSRLS.
+	BypassRLS *bool
 }
 
 // CreateRole is CREATE ROLE | USER name [WITH] options; USER implies LOGIN.
@@ -93,6 +95,9 @@ func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
 			} else {
 				o.Superuser = &v
 			}
+		case "bypassrls":
+			v := d.Arg.GetBoolean().GetBoolval()
+			o.BypassRLS = &v
 		case "password":
 			if s := d.Arg.GetString_(); s != nil {
 				p := s.Sval
@@ -102,7 +107,7 @@ func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
 			}
 		default:
 			return o, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "role option %s is not supported", strings.ToUpper(d.Defname)).
-				WithHint("the role options are LOGIN, NOLOGIN, SUPERUSER, NOSUPERUSER and PASSWORD")
+				WithHint("the role options are LOGIN, NOLOGIN, SUPERUSER, NOSUPERUSER, BYPASSRLS, NOBYPASSRLS and PASSWORD")
 		}
 	}
 	return o, nil

@@ -28,7 +28,7 @@ func (b *binder) expandSearchCycleStars(c *pg_query.CommonTableExpr, anchor, ste
 	own := map[string]*cte{name: {refuse: func(loc int32) error {
 		return b.stmt.errf(loc, pgerr.InvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", name)
 	}}}
-	sub := &binder{cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: append(b.ctes[:len(b.ctes):len(b.ctes)], own),
+	sub := &binder{rlsOpen: b.rlsOpen, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: append(b.ctes[:len(b.ctes):len(b.ctes)], own),
 		params: b.params, outers: b.outers, rows: b.rowCounts()}
 	if err := sub.expandStars(anchor); err != nil {
 		return err

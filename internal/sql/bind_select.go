@@ -385,7 +385,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 		if rs.Lateral && lat != nil {
 			outers = append([]*scope{lat}, outers...)
 		}
-		sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
+		sub := &binder{rlsOpen: b.rlsOpen, lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, outers: outers, rows: b.rowCounts()}
 		p, err := sub.bindSelect(rs.Subquery.GetSelectStmt())
 		if err != nil {
 			return nil, nil, err
@@ -476,11 +476,11 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		switch rel.Kind {
 		case KindView:
 			cat := b.cat
-			if vr, ok := cat.(ViewReader); ok {
+			if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
 				cat = vr.InView()
 			}
 			q := markViewUserAggregates(cat, rel.Query)
-			sub := &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts()}
+			sub := &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
 			vp, err := sub.bindSelect(q.Node.GetSelectStmt())
 			if err != nil {
 				e := *pgerr.Wrap(err)
@@ -504,6 +504,16 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			p = &plan.Scan{Relation: rel.Name, Cols: rel.Cols}
 			if sp, ok := b.withSystemColumns(rel); ok {
 				p, sysFrom = sp, len(rel.Cols)
+			}
+			if rel.Security != nil {
+				sc := rowScope(rel.Name, rowType, p.Columns())
+				if sysFrom > 0 {
+					b.markSystemColumns(sc, sysFrom)
+				}
+				var err error
+				if p, err = b.secureScan(rel, p, sc, rv.Location); err != nil {
+					return nil, nil, err
+				}
 			}
 			b.rowCounts()[rel.Name] = rel
 			if rel.PrimaryKey != nil {

@@ -74,7 +74,7 @@ func (b *binder) bindTableFuncSubqueries(rf *pg_query.RangeFunction) (plan.Node,
 			})
 		}
 	}
-	sub := &binder{lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, outers: b.outers, rows: b.rowCounts()}
+	sub := &binder{rlsOpen: b.rlsOpen, lock: b.lock, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView, ctes: b.ctes, params: b.params, outers: b.outers, rows: b.rowCounts()}
 	args, err := sub.bindSelect(sel)
 	if err != nil {
 		return nil, nil, err

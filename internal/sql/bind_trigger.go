@@ -39,6 +39,36 @@ type CreateTrigger struct {
 	Func, FuncSig string
 	// Args are the arguments, as text (TG_ARGV).
 	Args []string
+	// OldTable and NewTable name the transition tables of REFERENCING
+	// OLD TABLE AS and NEW TABLE AS; "" for none.
+	OldTable, NewTable string
+	// Constraint is CREATE CONSTRAINT TRIGGER (AFTER … FOR EACH ROW, by
+	// the grammar), with DEFERRABLE and INITIALLY DEFERRED, and FROM's
+	// table (From, "" for none).
+	Constraint, Deferrable, InitDeferred bool
+	From                                 string
+}
+
+// SetConstraints is SET CONSTRAINTS {ALL | name, …} {DEFERRED |
+// IMMEDIATE}.
+type SetConstraints struct {
+	Names    []string // nil for ALL
+	Deferred bool
+}
+
+func (*SetConstraints) bound() {}
+
+// bindSetConstraints binds SET CONSTRAINTS; the engine finds the names.
+func (b *binder) bindSetConstraints(cs *pg_query.ConstraintsSetStmt) (Bound, error) {
+	out := &SetConstraints{Deferred: cs.Deferred}
+	for _, n := range cs.Constraints {
+		rv := n.GetRangeVar()
+		if rv.Schemaname != "" && rv.Schemaname != "public" {
+			return nil, b.stmt.errf(rv.Location, pgerr.UndefinedObject, "constraint \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+		}
+		out.Names = append(out.Names, rv.Relname)
+	}
+	return out, nil
 }
 
 // DropTrigger is DROP TRIGGER [IF EXISTS] name ON table.
@@ -71,16 +101,19 @@ func (*AlterTriggers) bound() {}
 // order; what the engine does not run (constraint triggers, transition
 // tables, INSTEAD OF on views) is refused at its keyword.
 func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
-	if ct.Isconstraint {
-		return nil, b.refuse(b.keyword("constraint", 0), "CREATE CONSTRAINT TRIGGER is not supported").
-			WithHint("write an ordinary AFTER … FOR EACH ROW trigger: it fires at the end of each statement")
-	}
 	name := ct.Relation.Relname
 	rel, ok := b.cat.Relation(name)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
-	out := &CreateTrigger{Name: ct.Trigname, Table: rel.Name, Replace: ct.Replace, Type: int16(ct.Events)}
+	out := &CreateTrigger{Name: ct.Trigname, Table: rel.Name, Replace: ct.Replace, Type: int16(ct.Events),
+		Constraint: ct.Isconstraint, Deferrable: ct.Deferrable, InitDeferred: ct.Initdeferred}
+	if ct.Constrrel != nil {
+		if _, ok := b.cat.Relation(ct.Constrrel.Relname); !ok {
+			return nil, b.stmt.errf(ct.Constrrel.Location, pgerr.UndefinedTable, "relation %q does not exist", ct.Constrrel.Relname)
+		}
+		out.From = ct.Constrrel.Relname
+	}
 	if ct.Row {
 		out.Type |= TriggerRow
 	}
@@ -104,8 +137,10 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 			return nil, pgerr.New(pgerr.WrongObjectType, "%q is a view", name).
 				WithDetail("Views cannot have row-level BEFORE or AFTER triggers.")
 		}
-		return nil, b.refuse(ct.Relation.Location, "triggers on views are not supported").
-			WithHint("put the trigger on the tables the view reads")
+		if ct.Events&int32(TriggerTruncate) != 0 {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is a view", name).
+				WithDetail("Views cannot have TRUNCATE triggers.")
+		}
 	default:
 		what := map[RelKind]string{KindMatView: "materialized views", KindSequence: "sequences", KindComposite: "composite types"}[rel.Kind]
 		return nil, pgerr.New(pgerr.WrongObjectType, "relation %q cannot have triggers", name).
@@ -114,12 +149,18 @@ func (b *binder) bindCreateTrigger(ct *pg_query.CreateTrigStmt) (Bound, error) {
 	if ct.Events&int32(TriggerTruncate) != 0 && ct.Row {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	}
-	if len(ct.TransitionRels) > 0 {
-		return nil, b.refuse(b.keyword("referencing", 0), "transition tables (REFERENCING … TABLE AS) are not supported").
-			WithHint("read the changed rows in a FOR EACH ROW trigger")
+	if out.Type&TriggerInstead != 0 {
+		switch {
+		case !ct.Row:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers must be FOR EACH ROW")
+		case ct.WhenClause != nil:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have WHEN conditions")
+		case len(ct.Columns) > 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
+		}
 	}
-	if ct.Deferrable || ct.Initdeferred {
-		return nil, b.refuse(b.keyword("deferrable", 0), "DEFERRABLE triggers are not supported")
+	if err := transitionTables(ct, rel, out); err != nil {
+		return nil, err
 	}
 	seen := map[int]bool{}
 	for _, c := range ct.Columns {
@@ -330,4 +371,51 @@ func setTargetCols(rel *Relation, targets []*pg_query.Node) []int {
 		}
 	}
 	return out
+}
+
+// transitionTables reads REFERENCING {OLD | NEW} TABLE AS name, with
+// PostgreSQL's checks in its order.
+func transitionTables(ct *pg_query.CreateTrigStmt, rel *Relation, out *CreateTrigger) error {
+	for _, n := range ct.TransitionRels {
+		tt := n.GetTriggerTransition()
+		events := 0
+		for _, ev := range []int16{TriggerInsert, TriggerUpdate, TriggerDelete} {
+			if out.Type&ev != 0 {
+				events++
+			}
+		}
+		switch {
+		case !tt.IsTable:
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
+				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.")
+		case rel.Kind == KindView:
+			return pgerr.New(pgerr.WrongObjectType, "%q is a view", rel.Name).
+				WithDetail("Triggers on views cannot have transition tables.")
+		case out.Type&(TriggerBefore|TriggerInstead) != 0:
+			return pgerr.New(pgerr.InvalidObjectDef, "transition table name can only be specified for an AFTER trigger")
+		case out.Type&TriggerTruncate != 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers with transition tables are not supported")
+		case events > 1:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with more than one event")
+		case len(ct.Columns) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with column lists")
+		case tt.IsNew && out.Type&(TriggerInsert|TriggerUpdate) == 0:
+			return pgerr.New(pgerr.InvalidObjectDef, "NEW TABLE can only be specified for an INSERT or UPDATE trigger")
+		case tt.IsNew && out.NewTable != "":
+			return pgerr.New(pgerr.InvalidObjectDef, "NEW TABLE cannot be specified multiple times")
+		case !tt.IsNew && out.Type&(TriggerDelete|TriggerUpdate) == 0:
+			return pgerr.New(pgerr.InvalidObjectDef, "OLD TABLE can only be specified for a DELETE or UPDATE trigger")
+		case !tt.IsNew && out.OldTable != "":
+			return pgerr.New(pgerr.InvalidObjectDef, "OLD TABLE cannot be specified multiple times")
+		}
+		if tt.IsNew {
+			out.NewTable = tt.Name
+		} else {
+			out.OldTable = tt.Name
+		}
+	}
+	if out.NewTable != "" && out.NewTable == out.OldTable {
+		return pgerr.New(pgerr.InvalidObjectDef, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
+	return nil
 }

@@ -320,7 +320,7 @@ func (b *binder) bindAggFunction(names []*pg_query.Node, cols []plan.Column, ref
 	}
 	n := r.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
 	setLocations(n.ProtoReflect(), loc)
-	nb := &binder{cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView}
+	nb := &binder{rlsOpen: b.rlsOpen, cat: b.cat, stmt: b.stmt, stmtClock: b.stmtClock, forView: b.forView}
 	e, err := nb.bindExpr(newScope("", cols), n)
 	if err != nil {
 		if pgerr.Code(err) == pgerr.UndefinedFunction {

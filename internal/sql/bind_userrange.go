@@ -217,5 +217,11 @@ func (b *binder) resolveFunc(name string, ts []value.Type) (*expr.FuncDef, []val
 			}
 		}
 	}
-	return expr.ResolveFunc(name, ts)
+	exts, missing := b.extensionFuncs(name)
+	def, params, res, err := expr.ResolveFuncWith(name, ts, exts)
+	if err != nil && missing != "" && pgerr.Code(err) == pgerr.UndefinedFunction {
+		return nil, nil, res, errMissingExtensionFunc(name, missing)
+	}
+	b.usedExtensionFunc(def)
+	return def, params, res, err
 }

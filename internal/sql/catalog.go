@@ -47,8 +47,15 @@ type Relation struct {
 	Def *CreateTable
 	// View only: the defining query and its text.
 	Query *Stmt
+	// SecurityInvoker is set on a view WITH (security_invoker): its query
+	// reads with the privileges and row-level security of the statement's
+	// role, not of its owner.
+	SecurityInvoker bool
 	// RowType is a composite type's record type (KindComposite only).
 	RowType value.Type
+	// Security is set on a table whose row-level security applies to the
+	// statement's role (rowsecurity.go).
+	Security *RowSecurity
 	// System marks a relation computed from the catalog or the engine's
 	// figures each time it is read (pg_class, deltaview_views): a
 	// materialized view cannot read it.

@@ -100,6 +100,9 @@ type CreateView struct {
 	// Propagation is WITH (propagation = 'auto' | 'partial' | 'normalise'):
 	// how a view over change-stream tables is maintained; "" is auto.
 	Propagation string
+	// SecurityInvoker is a plain view's WITH (security_invoker): its
+	// query reads as the role that reads the view (rowsecurity.go).
+	SecurityInvoker bool
 }
 
 // DropKind is what DROP drops.
@@ -177,6 +180,14 @@ type Insert struct {
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
+	// View is set when Table is a plain view: its rows, which its
+	// INSTEAD OF triggers change (Update and Delete then have Rows).
+	View plan.Node
+	// Checks are row-level security's checks of each row inserted;
+	// ConflictChecks those of the existing row ON CONFLICT DO UPDATE
+	// updates, UpdateChecks those of the row it makes.
+	Checks                       *RowChecks
+	ConflictChecks, UpdateChecks *RowChecks
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
@@ -203,6 +214,10 @@ type Update struct {
 	// are the RETURNING rows; Returning then reads them (column i is
 	// RetPlan's column i).
 	RetPlan plan.Node
+	// View is Insert.View.
+	View plan.Node
+	// Checks are row-level security's checks of each new row.
+	Checks *RowChecks
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -216,6 +231,8 @@ type Delete struct {
 	// and the USING row.
 	Rows    plan.Node
 	RetPlan plan.Node
+	// View is Insert.View.
+	View plan.Node
 }
 
 // TxKind is a transaction control statement's kind.

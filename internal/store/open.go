@@ -100,6 +100,15 @@ func load(f *File, e *engine.Engine) error {
 		}
 		return nil
 	}
+	// Extensions first: a domain's or a table's default may call their
+	// functions.
+	for _, en := range entries {
+		if en.Kind == engine.KindExtension {
+			if err := run(en); err != nil {
+				return err
+			}
+		}
+	}
 	// Domains and composite types before the tables whose columns are
 	// of them; the engine has no store yet, so recreating them writes
 	// nothing.
@@ -139,7 +148,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -152,6 +161,15 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadRoles(roles, grants)
+	// Policies after the roles they name, and the roles' BYPASSRLS.
+	for _, en := range entries {
+		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS {
+			continue
+		}
+		if err := run(en); err != nil {
+			return err
+		}
+	}
 	comments, err := f.Comments()
 	if err != nil {
 		return err

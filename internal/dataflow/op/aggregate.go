@@ -89,7 +89,15 @@ type groupPart struct {
 	pout   zset.ZSet // a part's output after the first's
 }
 
-var _ dataflow.Operator = (*GroupBy)(nil)
+var (
+	_ dataflow.Operator    = (*GroupBy)(nil)
+	_ dataflow.BatchGainer = (*GroupBy)(nil)
+)
+
+// GainsFromBigSteps says that a grouping's change costs less in a bigger
+// step: a group's changes of one step share one update of the group (its
+// accumulators, its output's retraction and assertion).
+func (g *GroupBy) GainsFromBigSteps() bool { return true }
 
 // Aggregate is one aggregate of a GroupBy.
 type Aggregate struct {

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Extensions (CREATE EXTENSION) install the functions of one of the
+// extensions the engine provides (expr.Extension) into the database:
+// before, a call of one is a function that does not exist, as in a
+// PostgreSQL database without the extension. plpgsql is installed from
+// the start and stays. A view's calls of an extension's functions are
+// recorded in funcDeps under sql.ExtensionDepKey, so that DROP EXTENSION
+// refuses (2BP01) or, with CASCADE, drops the views; a column default
+// that calls one is a dependency too. The store keeps an extension as its
+// statement, run again at open before the tables, whose defaults may call
+// its functions.
+
+// KindExtension is the kind of a stored extension, recorded under
+// "extension " and its name.
+const KindExtension RelKind = "extension"
+
+// extensionState is the engine's installed extensions.
+type extensionState struct {
+	// exts are the installed extensions by name, plpgsql aside.
+	exts map[string]*installedExt
+}
+
+// installedExt is an installed extension: what it is and where it went.
+type installedExt struct {
+	x      *expr.Extension
+	schema string
+	seq    int // creation order, for the catalog's oids
+}
+
+// builtinExtension is the extension installed from the start.
+const builtinExtension = "plpgsql"
+
+// ExtensionFuncs implements sql.ExtensionCatalog.
+func (e *Engine) ExtensionFuncs(name string) ([]*expr.FuncDef, string) {
+	var out []*expr.FuncDef
+	missing := ""
+	for _, ie := range e.exts {
+		out = append(out, ie.x.FuncsNamed(name)...)
+		if ie.x.IsMissing(name) {
+			missing = ie.x.Name
+		}
+	}
+	return out, missing
+}
+
+// ExtensionFuncs implements sql.ExtensionCatalog.
+func (r *recorder) ExtensionFuncs(name string) ([]*expr.FuncDef, string) {
+	if ec, ok := r.cat.(sql.ExtensionCatalog); ok {
+		return ec.ExtensionFuncs(name)
+	}
+	return nil, ""
+}
+
+// UseExtensionFunc implements sql.ExtensionUser.
+func (r *recorder) UseExtensionFunc(d *expr.FuncDef) { r.use(sql.ExtensionDepKey(d)) }
+
+// ExtensionFuncs implements sql.ExtensionCatalog.
+func (v viewRecorder) ExtensionFuncs(name string) ([]*expr.FuncDef, string) {
+	return v.r.ExtensionFuncs(name)
+}
+
+// UseExtensionFunc implements sql.ExtensionUser.
+func (v viewRecorder) UseExtensionFunc(d *expr.FuncDef) { v.r.UseExtensionFunc(d) }
+
+// extensionInstalled reports whether an extension of the name is
+// installed.
+func (e *Engine) extensionInstalled(name string) bool {
+	return name == builtinExtension || e.exts[name] != nil
+}
+
+// extensionStoreName is the name the store keeps an extension under.
+func extensionStoreName(name string) string { return "extension " + name }
+
+func (e *Engine) createExtension(c *sql.CreateExtension) (Result, error) {
+	name := c.Ext.Name
+	if e.extensionInstalled(name) {
+		if c.IfNotExists {
+			return Result{Tag: "CREATE EXTENSION", Notices: []string{fmt.Sprintf("extension %q already exists, skipping", name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "extension %q already exists", name)
+	}
+	if err := e.storeCreate(extensionStoreName(name), KindExtension,
+		fmt.Sprintf("CREATE EXTENSION %s SCHEMA %s", expr.QuoteIdent(name), expr.QuoteIdent(c.Schema))); err != nil {
+		return Result{}, err
+	}
+	if e.exts == nil {
+		e.exts = map[string]*installedExt{}
+	}
+	seq := 0
+	for _, ie := range e.exts {
+		seq = max(seq, ie.seq+1)
+	}
+	e.exts[name] = &installedExt{x: c.Ext, schema: c.Schema, seq: seq}
+	return Result{Tag: "CREATE EXTENSION"}, nil
+}
+
+func (e *Engine) alterExtension(a *sql.AlterExtension) (Result, error) {
+	var x *expr.Extension
+	if ie := e.exts[a.Name]; ie != nil {
+		x = ie.x
+	} else if a.Name == builtinExtension {
+		x, _ = expr.LookupExtension(a.Name)
+	} else {
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "extension %q does not exist", a.Name)
+	}
+	if a.Version != "" && a.Version != x.Version {
+		return Result{}, pgerr.New(pgerr.InvalidParameter, "extension %q has no update path from version %q to version %q", x.Name, x.Version, a.Version)
+	}
+	return Result{Tag: "ALTER EXTENSION", Notices: []string{fmt.Sprintf("version %q of extension %q is already installed", x.Version, x.Name)}}, nil
+}
+
+func (e *Engine) dropExtensions(d *sql.DropExtension) (Result, error) {
+	var notices []string
+	var gone []*installedExt
+	for _, name := range d.Names {
+		if name == builtinExtension {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP EXTENSION plpgsql is not supported: the PL/pgSQL language is built in")
+		}
+		ie := e.exts[name]
+		if ie == nil {
+			if d.IfExists {
+				notices = append(notices, fmt.Sprintf("extension %q does not exist, skipping", name))
+				continue
+			}
+			return Result{}, pgerr.New(pgerr.UndefinedObject, "extension %q does not exist", name)
+		}
+		if !slices.Contains(gone, ie) {
+			gone = append(gone, ie)
+		}
+	}
+	// The column defaults that call the extensions' functions, then the
+	// views.
+	var lines, views []string
+	for _, ie := range gone {
+		for _, dep := range e.extensionDefaults(ie.x.Name) {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP EXTENSION … CASCADE of extension %s, which the default of column %s of table %s calls, is not supported", ie.x.Name, dep.col, dep.table).
+					WithHint("drop the column's default first: ALTER TABLE %s ALTER COLUMN %s DROP DEFAULT", dep.table, dep.col)
+			}
+			lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on function %s", dep.col, dep.table, dep.fn))
+		}
+		for _, f := range ie.x.Funcs {
+			for _, v := range e.callers(sql.ExtensionDepKey(f)) {
+				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, f.Signature()))
+				if !slices.Contains(views, v) {
+					views = append(views, v)
+				}
+			}
+		}
+	}
+	if len(lines) > 0 && !d.Cascade {
+		return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+			Message: fmt.Sprintf("cannot drop extension %s because other objects depend on it", gone[0].x.Name),
+			Detail:  strings.Join(lines, "\n"),
+			Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	sort.Strings(views)
+	notices, err := e.dropCascaded(notices, views)
+	if err != nil {
+		return Result{}, err
+	}
+	if e.store != nil && len(gone) > 0 {
+		keys := make([]string, len(gone))
+		for i, ie := range gone {
+			keys[i] = extensionStoreName(ie.x.Name)
+		}
+		if err := e.store.Drop(keys); err != nil {
+			return Result{}, err
+		}
+	}
+	for _, ie := range gone {
+		delete(e.exts, ie.x.Name)
+	}
+	return Result{Tag: "DROP EXTENSION", Notices: notices}, nil
+}
+
+// extDefault is a column default that calls an extension's function.
+type extDefault struct{ table, col, fn string }
+
+// extensionDefaults are the column defaults of the tables that call a
+// function of the extension named, by table and column.
+func (e *Engine) extensionDefaults(ext string) []extDefault {
+	var out []extDefault
+	for _, t := range e.tables {
+		if t.temp {
+			continue
+		}
+		for _, c := range t.def.Cols {
+			fn := ""
+			expr.Walk(c.Default, func(x expr.Expr) bool {
+				if f, ok := x.(*expr.Func); ok && f.Def.Ext == ext && fn == "" {
+					fn = f.Def.Signature()
+				}
+				return fn == ""
+			})
+			if fn != "" {
+				out = append(out, extDefault{t.def.Name, c.Name, fn})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].table < out[j].table || out[i].table == out[j].table && out[i].col < out[j].col
+	})
+	return out
+}
+
+// extensionMember is DROP FUNCTION's error for a function of an
+// installed extension, which goes with the extension only; nil when ref
+// names none.
+func (e *Engine) extensionMember(ref sql.FuncRef) error {
+	for _, ie := range e.exts {
+		for _, f := range ie.x.FuncsNamed(ref.Name) {
+			if ref.Args != nil && !slices.EqualFunc(f.Params, ref.Args, func(k value.Kind, t value.Type) bool { return k == t.Kind }) {
+				continue
+			}
+			return pgerr.New(pgerr.DependentObjects, "cannot drop function %s because extension %s requires it", f.Signature(), ie.x.Name).
+				WithHint("You can drop extension %s instead.", ie.x.Name)
+		}
+	}
+	return nil
+}
