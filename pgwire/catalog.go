@@ -53,10 +53,9 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		}
 		name = re
 	}
-	if nm := psqlNspName.FindStringSubmatch(m[2]); nm != nil {
-		if re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'")); err != nil || !re.MatchString("public") {
-			kinds = nil // a schema other than public: nothing
-		}
+	inSchema, err := psqlSchemaFilter(m[2])
+	if err != nil {
+		return engine.Result{}, true, err
 	}
 	text := value.TextType
 	res := engine.Result{Columns: []plan.Column{{Name: "Schema", Type: text}, {Name: "Name", Type: text},
@@ -65,11 +64,15 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		res.Columns = append(res.Columns, plan.Column{Name: a[1], Type: text})
 	}
 	var sizes map[string]int64
-	for _, r := range c.sess.Relations() {
-		if !kinds[r.Kind] || (name != nil && !name.MatchString(r.Name)) {
+	rels := c.sess.Relations()
+	slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
+		return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
+	})
+	for _, r := range rels {
+		if !kinds[r.Kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
 			continue
 		}
-		row := value.Row{value.NewText(value.Text, "public"), value.NewText(value.Text, r.Name),
+		row := value.Row{value.NewText(value.Text, r.Schema), value.NewText(value.Text, r.Rel),
 			value.NewText(value.Text, relKindNames[r.Kind]), value.NewText(value.Text, User)}
 		for _, a := range extra {
 			v := value.Null
@@ -245,15 +248,18 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			}
 			name = re
 		}
-		public := true
-		if nm := psqlNspName.FindStringSubmatch(m[1]); nm != nil {
-			re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'"))
-			public = err == nil && re.MatchString("public")
+		inSchema, err := psqlSchemaFilter(m[1])
+		if err != nil {
+			return engine.Result{}, true, err
 		}
+		rels := c.sess.Relations()
+		slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
+			return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
+		})
 		var rows [][]*string
-		for _, r := range c.sess.Relations() {
-			if public && (name == nil || name.MatchString(r.Name)) {
-				rows = append(rows, []*string{s(strconv.FormatUint(uint64(relOID(r.Name)), 10)), s("public"), s(r.Name)})
+		for _, r := range rels {
+			if inSchema(r) && (name == nil || name.MatchString(r.Rel)) {
+				rows = append(rows, []*string{s(strconv.FormatUint(uint64(relOID(r.Name)), 10)), s(r.Schema), s(r.Rel)})
 			}
 		}
 		return textResult([]string{"oid", "nspname", "relname"}, rows), true, nil
@@ -346,7 +352,20 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			"Collate": "C", "Ctype": "C", "Locale Provider": "libc"}), true, nil
 	}
 	if psqlSchemas.MatchString(q) {
-		return aliasResult(q, map[string]string{"Name": "public", "Owner": User}), true, nil
+		var res engine.Result
+		for i, sc := range c.sess.Schemas() {
+			owner := sc.Owner
+			if owner == engine.SuperuserName {
+				owner = User
+			}
+			r := aliasResult(q, map[string]string{"Name": sc.Name, "Owner": owner})
+			if i == 0 {
+				res = r
+			} else {
+				res.Rows = append(res.Rows, r.Rows...)
+			}
+		}
+		return res, true, nil
 	}
 	if psqlRoles.MatchString(q) {
 		return c.psqlRoleList(q), true, nil
@@ -477,4 +496,22 @@ func quoteIdentIfNeeded(n string) string {
 		return n
 	}
 	return quoteIdent(n)
+}
+
+// psqlSchemaFilter reads the schema condition of psql's query where:
+// a pattern on n.nspname keeps the relations of the schemas it matches;
+// without one, psql asks for the relations the search path finds
+// (pg_table_is_visible), as do Session.Relations' Visible marks.
+func psqlSchemaFilter(where string) (func(engine.RelationInfo) bool, error) {
+	if nm := psqlNspName.FindStringSubmatch(where); nm != nil {
+		re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'"))
+		if err != nil {
+			return nil, pgerr.New(pgerr.InvalidParameter, "invalid regular expression: %v", err)
+		}
+		return func(r engine.RelationInfo) bool { return re.MatchString(r.Schema) }, nil
+	}
+	if strings.Contains(where, "pg_table_is_visible") {
+		return func(r engine.RelationInfo) bool { return r.Visible }, nil
+	}
+	return func(engine.RelationInfo) bool { return true }, nil
 }

@@ -17,9 +17,9 @@ func (e *Engine) createTableAs(c *sql.CreateTableAs) (Result, error) {
 	ct := c.Table
 	if _, ok := e.Relation(ct.Name); ok || e.indexes[ct.Name] != nil {
 		if ct.IfNotExists {
-			return Result{Tag: "CREATE TABLE AS", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
+			return Result{Tag: "CREATE TABLE AS", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", e.bareName(ct.Name))}}, nil
 		}
-		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(ct.Name))
 	}
 	var rows []value.Row
 	if !c.NoData {

@@ -606,7 +606,11 @@ func (h *harness) checkPGViews(t failer, d *datadriven.TestData, hs *hsession, s
 	// One round trip reads every view.
 	var q strings.Builder
 	for _, name := range views {
-		fmt.Fprintf(&q, "SELECT * FROM %s;", pgx.Identifier{name}.Sanitize())
+		id := pgx.Identifier{name}
+		if sc, n, ok := strings.Cut(name, "."); ok {
+			id = pgx.Identifier{sc, n} // a view of schema sc, keyed "sc.n"
+		}
+		fmt.Fprintf(&q, "SELECT * FROM %s;", id.Sanitize())
 	}
 	prs, perr := hs.pg.PgConn().Exec(ctx, q.String()).ReadAll()
 	if perr != nil || len(prs) != len(views) {

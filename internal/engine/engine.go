@@ -107,6 +107,8 @@ type Engine struct {
 	// sessions that made one (temp.go).
 	temps        int
 	tempSessions uint64
+	// schemas are the schemas CREATE SCHEMA made, by name (schema.go).
+	schemas map[string]*schema
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
 	// parts are the partitions of partitioned tables, by name; within is
@@ -341,9 +343,25 @@ type recorder struct {
 	text    string           // the statement's text, which a store records for DDL
 	clock   expr.StmtClock
 	code    bool // it runs a SQL function's statements (sql.CodeUser)
+	// names resolves names written in text through the session's search
+	// path; nil for public's names only.
+	names *nameScope
 	// rowSec is the role whose row-level security the statement meets;
 	// nil when it bypasses it (rowsecurity.go).
 	rowSec *rowSecurityCtx
+}
+
+var _ sql.NameResolver = (*recorder)(nil)
+
+// Qualifier implements sql.NameResolver.
+func (r *recorder) Qualifier() sql.Qualifier {
+	if r.names == nil {
+		if e, ok := r.cat.(*Engine); ok {
+			return nameScope{e: e, path: defaultPath}
+		}
+		return nil
+	}
+	return *r.names
 }
 
 var _ sql.RecursionBounder = (*recorder)(nil)
@@ -395,7 +413,9 @@ func (v viewRecorder) InView() sql.Catalog { return v }
 // SysCatalog implements sql.SystemCatalog, once per statement.
 func (r *recorder) SysCatalog() *expr.SysCatalog {
 	if r.syscat == nil {
-		if sc, ok := r.cat.(sql.SystemCatalog); ok {
+		if e, ok := r.cat.(*Engine); ok && r.names != nil {
+			r.syscat = e.sysCatalogFor(r.names.path)
+		} else if sc, ok := r.cat.(sql.SystemCatalog); ok {
 			r.syscat = sc.SysCatalog()
 		}
 	}
@@ -411,9 +431,9 @@ func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
 func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
 	if e.relationExists(ct.Name) {
 		if ct.IfNotExists {
-			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
+			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", e.bareName(ct.Name))}}, nil
 		}
-		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(ct.Name))
 	}
 	seqs, err := e.createOwnedSequences(ct)
 	if err != nil {
@@ -453,9 +473,9 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if _, ok := e.Relation(cv.Name); ok || e.seqs[cv.Name] != nil {
 		if cv.IfNotExists {
-			return Result{Tag: "SELECT 0", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cv.Name)}}, nil
+			return Result{Tag: "SELECT 0", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", e.bareName(cv.Name))}}, nil
 		}
-		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(cv.Name))
 	}
 	deps := make([]string, 0, len(rec.seen))
 	for name := range rec.seen {
@@ -539,10 +559,10 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		kind, ok := e.kindOf(name)
 		if !ok {
 			if d.IfExists {
-				notices = append(notices, fmt.Sprintf("%s %q does not exist, skipping", kinds[d.Kind], name))
+				notices = append(notices, e.missingNotice(kinds[d.Kind], name))
 				continue
 			}
-			return Result{}, pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kinds[d.Kind], name)
+			return Result{}, pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kinds[d.Kind], e.bareName(name))
 		}
 		if kind != d.Kind {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a %s", name, kinds[d.Kind]).

@@ -72,6 +72,12 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 			}
 			ns = s.tempNS
 		}
+		var err error
+		if st, err = s.qualify(st); err != nil {
+			return nil, err
+		}
+		ns += s.schemaNS()
+		rec.names = &nameScope{e: e, path: s.searchPath()}
 	}
 	b, ps, err := sql.BindPrepared(rec, st)
 	if err != nil {

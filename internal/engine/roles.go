@@ -115,10 +115,13 @@ func (s *Session) allowed(name string, priv sql.Privilege) error {
 	if !ok {
 		return nil // a system view, readable by every role, or no relation
 	}
+	if err := s.schemaAllowed(name); err != nil {
+		return err
+	}
 	g := e.grants[name]
 	if missing := priv &^ (g[s.role] | g[""]); missing != 0 {
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
-		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", what, name).
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", what, e.bareName(name)).
 			WithHint("role %q needs %s on %q: a superuser grants it with GRANT %s ON %s TO %s", s.role, missing, name, missing, name, s.role)
 	}
 	return nil

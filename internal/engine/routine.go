@@ -273,7 +273,11 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 			return nil, err
 		}
 	}
-	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity()}
+	st, err := s.qualify(st)
+	if err != nil {
+		return nil, err
+	}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), names: &nameScope{e: s.e, path: s.searchPath()}}
 	if fr := s.transFrame(); fr != nil {
 		rec.cat = transCatalog{s.e, fr}
 	}

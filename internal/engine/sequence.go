@@ -433,9 +433,9 @@ func (e *Engine) relationExists(name string) bool {
 func (e *Engine) createSequence(cs *sql.CreateSequence) (Result, error) {
 	if e.relationExists(cs.Name) {
 		if cs.IfNotExists {
-			return Result{Tag: "CREATE SEQUENCE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cs.Name)}}, nil
+			return Result{Tag: "CREATE SEQUENCE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", e.bareName(cs.Name))}}, nil
 		}
-		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Name)
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(cs.Name))
 	}
 	q := &sequence{name: cs.Name, owner: cs.Owner, identity: cs.Identity}
 	if err := q.apply(&cs.Opts, true); err != nil {
@@ -533,7 +533,7 @@ func callsSequence(e expr.Expr, name string) bool {
 	found := false
 	expr.Walk(e, func(n expr.Expr) bool {
 		if s, ok := n.(*expr.SeqCall); ok && len(s.Args) > 0 {
-			if c, ok := s.Args[0].(*expr.Const); ok && c.V.String() == name {
+			if c, ok := s.Args[0].(*expr.Const); ok && sql.SeqKey(c.V.String()) == name {
 				found = true
 			}
 		}

@@ -69,6 +69,9 @@ type Session struct {
 	// use; tempNS prefixes their names in the engine (temp.go).
 	temps  map[string]*tempTable
 	tempNS string
+	// pathOverride replaces the search path while CREATE SCHEMA runs its
+	// schema elements, in the new schema (schema.go).
+	pathOverride []string
 	// tempsMade are the temporary tables the open block made, which its
 	// rollback drops.
 	tempsMade []string
@@ -198,7 +201,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do, *sql.Call:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
-		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers:
+		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
+		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
 		}
@@ -283,10 +287,13 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	if res, ok, err := s.execPrepareStmt(st); ok {
 		return res, err
 	}
+	if res, ok, err := s.execSchemaElements(st); ok {
+		return res, err
+	}
 	s.activityStart(st.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
-		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity()}
+		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity()}
 		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})
@@ -605,6 +612,18 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP TYPE", func() (Result, error) { return e.dropTypes(b) })
 	case *sql.Schema:
 		return Result{Tag: b.Tag, Notices: b.Notices}, nil
+	case *sql.CreateSchema:
+		return s.ddl("CREATE SCHEMA", func() (Result, error) { return s.createSchema(b) })
+	case *sql.DropSchema:
+		return s.ddl("DROP SCHEMA", func() (Result, error) { return s.dropSchema(b) })
+	case *sql.AlterSchema:
+		return s.ddl("ALTER SCHEMA", func() (Result, error) { return s.alterSchema(b) })
+	case *sql.GrantSchema:
+		what := "GRANT"
+		if b.Revoke {
+			what = "REVOKE"
+		}
+		return s.ddl(what, func() (Result, error) { return e.grantSchema(b) })
 	case *sql.Comment:
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.CreateRole:

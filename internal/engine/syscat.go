@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -171,7 +172,12 @@ func catalogRelationOf(name string) (*sql.Relation, bool) {
 var _ sql.SystemCatalog = (*Engine)(nil)
 
 // SysCatalog implements sql.SystemCatalog. The caller holds e.mu.
-func (e *Engine) SysCatalog() *expr.SysCatalog {
+func (e *Engine) SysCatalog() *expr.SysCatalog { return e.sysCatalogFor(defaultPath) }
+
+// sysCatalogFor is the catalog as a session of the search path sees it:
+// a relation of a schema out of the path is named qualified. The caller
+// holds e.mu.
+func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	o := e.catalogObjects()
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
@@ -191,10 +197,10 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 		sc.OIDs[k][in] = oid
 	}
 	for _, r := range o.rels {
-		schema := nspName(r.nsp)
+		schema := r.schema
 		out := expr.QuoteIdent(r.name)
-		if r.nsp == infoSchemaOID {
-			out = schema + "." + out
+		if r.nsp == infoSchemaOID || r.nsp != publicOID && r.nsp != pgCatalogOID && !slices.Contains(path, schema) {
+			out = expr.QuoteIdent(schema) + "." + out // not visible through the search path
 		}
 		name(value.RegClass, r.oid, out, schema+"."+r.name)
 		sc.RelKinds[r.oid] = r.kind
@@ -215,16 +221,16 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 	}
 	sc.TriggerDefs = triggerDefs(o)
 	for _, r := range o.rels {
-		if r.kind == 'r' && r.nsp == publicOID {
-			sc.Serials[r.name] = map[string]string{}
+		if r.kind == 'r' && r.key != "" {
+			sc.Serials[r.key] = map[string]string{}
 			for _, c := range r.cols {
-				sc.Serials[r.name][c.name] = ""
+				sc.Serials[r.key][c.name] = ""
 			}
 		}
 	}
 	for _, r := range o.rels {
 		if s := r.seq; s != nil && s.owner[0] != "" && sc.Serials[s.owner[0]] != nil {
-			sc.Serials[s.owner[0]][s.owner[1]] = "public." + expr.QuoteIdent(r.name)
+			sc.Serials[s.owner[0]][s.owner[1]] = expr.QuoteIdent(r.schema) + "." + expr.QuoteIdent(r.name)
 		}
 	}
 	for _, t := range o.types {
@@ -262,8 +268,23 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 		name(value.RegOper, op.oid, op.name, op.name)
 		name(value.RegOperator, op.oid, op.sig, op.sig)
 	}
-	for _, n := range []uint32{pgCatalogOID, publicOID, infoSchemaOID} {
-		name(value.RegNamespace, n, nspName(n), nspName(n))
+	for _, n := range e.schemaNames() {
+		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
+	}
+	sc.SearchPath = path
+	// The schemas' privileges: USAGE on the system schemas and public
+	// for PUBLIC, as PostgreSQL grants; a schema's own to its owner.
+	for _, n := range e.schemaNames() {
+		g := map[string]uint8{}
+		if s := e.schemas[n]; s != nil {
+			for role, p := range s.grants {
+				g[role] = uint8(p)
+			}
+			g[s.owner] |= uint8(sql.PrivUsage | sql.PrivCreate)
+		} else {
+			g[""] = uint8(sql.PrivUsage)
+		}
+		sc.Grants[schemaOID(n)] = g
 	}
 	for _, r := range o.roles {
 		name(value.RegRole, r.oid, expr.QuoteIdent(r.name), r.name)
@@ -272,7 +293,7 @@ func (e *Engine) SysCatalog() *expr.SysCatalog {
 		}
 	}
 	for _, r := range o.rels {
-		if g, ok := e.grants[r.name]; ok && r.nsp == publicOID {
+		if g, ok := e.grants[r.key]; ok && r.key != "" {
 			sc.Grants[r.oid] = map[string]uint8{}
 			for role, p := range g {
 				sc.Grants[r.oid][role] = uint8(p)

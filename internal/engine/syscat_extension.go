@@ -71,14 +71,6 @@ func (o *catalogObjects) installedVersion(name string) any {
 	return nil
 }
 
-// schemaOID is the oid of a schema an extension may be in.
-func schemaOID(name string) uint32 {
-	if name == "pg_catalog" {
-		return pgCatalogOID
-	}
-	return publicOID
-}
-
 // catalogExtensions lists the installed extensions, plpgsql first, then
 // in creation order.
 func (e *Engine) catalogExtensions() []catExt {

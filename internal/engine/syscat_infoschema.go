@@ -11,9 +11,9 @@ import (
 // PostgreSQL 15 does for a superuser: every object, in every schema.
 // Materialized views are not tables there, as in PostgreSQL.
 var infoSchemaRowFuncs = map[string]func(o *catalogObjects, r *catRows){
-	"information_schema.schemata": func(_ *catalogObjects, r *catRows) {
-		for _, n := range []uint32{infoSchemaOID, pgCatalogOID, publicOID} {
-			r.add("catalog_name", DatabaseName, "schema_name", nspName(n), "schema_owner", SuperuserName)
+	"information_schema.schemata": func(o *catalogObjects, r *catRows) {
+		for _, n := range o.e.schemaNames() {
+			r.add("catalog_name", DatabaseName, "schema_name", n, "schema_owner", o.e.schemaOwner(n))
 		}
 	},
 	"information_schema.tables":                  infoTables,
@@ -42,15 +42,15 @@ func infoTables(o *catalogObjects, r *catRows) {
 		if typ == "" {
 			continue
 		}
-		r.add("table_catalog", DatabaseName, "table_schema", nspName(rel.nsp), "table_name", rel.name, "table_type", typ,
-			"is_insertable_into", yesNo(rel.kind == 'r' && rel.nsp == publicOID), "is_typed", "NO")
+		r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "table_type", typ,
+			"is_insertable_into", yesNo(rel.kind == 'r' && rel.key != ""), "is_typed", "NO")
 	}
 }
 
 func infoViews(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind == 'v' && rel.nsp == publicOID {
-			r.add("table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "view_definition", viewDef(rel.def),
+		if rel.kind == 'v' && rel.key != "" {
+			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "view_definition", viewDef(rel.def),
 				"check_option", "NONE", "is_updatable", "NO", "is_insertable_into", "NO", "is_trigger_updatable", "NO",
 				"is_trigger_deletable", "NO", "is_trigger_insertable_into", "NO")
 		}
@@ -125,10 +125,10 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			if c.def != "" {
 				def = c.def
 			}
-			pairs := []any{"table_catalog", DatabaseName, "table_schema", nspName(rel.nsp), "table_name", rel.name,
+			pairs := []any{"table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name,
 				"column_name", c.name, "ordinal_position", i + 1, "column_default", def, "is_nullable", yesNo(!c.notNull),
 				"dtd_identifier", strconv.Itoa(i + 1), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
-				"is_generated", "NEVER", "is_updatable", yesNo(rel.kind == 'r' && rel.nsp == publicOID)}
+				"is_generated", "NEVER", "is_updatable", yesNo(rel.kind == 'r' && rel.key != "")}
 			pairs = append(pairs, infoDataType(c, o)...)
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
 				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())
@@ -142,13 +142,13 @@ var infoConstraintTypes = map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f'
 
 func infoTableConstraints(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
-		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name,
-			"table_catalog", DatabaseName, "table_schema", "public", "table_name", c.rel.name, "constraint_type", infoConstraintTypes[c.kind],
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name,
+			"table_catalog", DatabaseName, "table_schema", c.rel.schema, "table_name", c.rel.name, "constraint_type", infoConstraintTypes[c.kind],
 			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nullsDistinct(c))
 	}
 	o.notNulls(func(rel *catRel, name, _ string) {
 		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name,
-			"table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "constraint_type", "CHECK",
+			"table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "constraint_type", "CHECK",
 			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES")
 	})
 }
@@ -158,7 +158,7 @@ func infoTableConstraints(o *catalogObjects, r *catRows) {
 // schema oid_table oid_column number_not_null, with its clause.
 func (o *catalogObjects) notNulls(fn func(rel *catRel, name, clause string)) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' || rel.nsp != publicOID {
+		if rel.kind != 'r' || rel.key == "" {
 			continue
 		}
 		for i, c := range rel.cols {
@@ -186,8 +186,8 @@ func infoKeyColumnUsage(o *catalogObjects, r *catRows) {
 			if c.kind == 'f' {
 				pos = i + 1 // the referenced key's columns are paired in order
 			}
-			r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name,
-				"table_catalog", DatabaseName, "table_schema", "public", "table_name", c.rel.name,
+			r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name,
+				"table_catalog", DatabaseName, "table_schema", c.rel.schema, "table_name", c.rel.name,
 				"column_name", c.rel.cols[n-1].name, "ordinal_position", i+1, "position_in_unique_constraint", pos)
 		}
 	}
@@ -205,8 +205,8 @@ func infoConstraintColumnUsage(o *catalogObjects, r *catRows) {
 			continue // the columns of a CHECK's expression are not recorded here
 		}
 		for _, n := range cols {
-			r.add("table_catalog", DatabaseName, "table_schema", "public", "table_name", rel.name, "column_name", rel.cols[n-1].name,
-				"constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name)
+			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "column_name", rel.cols[n-1].name,
+				"constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name)
 		}
 	}
 }
@@ -228,7 +228,7 @@ func infoReferentialConstraints(o *catalogObjects, r *catRows) {
 		if c.match == 'f' {
 			match = "FULL"
 		}
-		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name,
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name,
 			"unique_constraint_catalog", DatabaseName, "unique_constraint_schema", "public", "unique_constraint_name", unique,
 			"match_option", match, "update_rule", infoRules[c.upd], "delete_rule", infoRules[c.del])
 	}
@@ -237,7 +237,7 @@ func infoReferentialConstraints(o *catalogObjects, r *catRows) {
 func infoCheckConstraints(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
 		if c.kind == 'c' {
-			r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", c.name, "check_clause", c.check)
+			r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name, "check_clause", c.check)
 		}
 	}
 	o.notNulls(func(_ *catRel, name, clause string) {
@@ -251,7 +251,7 @@ func infoSequences(o *catalogObjects, r *catRows) {
 		if s == nil {
 			continue
 		}
-		r.add("sequence_catalog", DatabaseName, "sequence_schema", "public", "sequence_name", rel.name, "data_type", s.typ.String(),
+		r.add("sequence_catalog", DatabaseName, "sequence_schema", rel.schema, "sequence_name", rel.name, "data_type", s.typ.String(),
 			"numeric_precision", map[value.Kind]int{value.Int2: 16, value.Int4: 32, value.Int8: 64}[s.typ], "numeric_precision_radix", 2,
 			"numeric_scale", 0, "start_value", strconv.FormatInt(s.start, 10), "minimum_value", strconv.FormatInt(s.min, 10),
 			"maximum_value", strconv.FormatInt(s.max, 10), "increment", strconv.FormatInt(s.inc, 10), "cycle_option", yesNo(s.cycle))

@@ -47,6 +47,7 @@ func objectOID(class, name string) uint32 {
 // catalogObjects is the database's objects as the system catalogs list
 // them, gathered from the engine's catalog when a statement reads one.
 type catalogObjects struct {
+	e        *Engine
 	rels     []*catRel
 	cons     []*catCon
 	types    []catType
@@ -66,19 +67,22 @@ type catalogObjects struct {
 // catRel is a relation: a table, view, materialized view, sequence,
 // index or system catalog.
 type catRel struct {
-	oid    uint32
-	name   string
-	nsp    uint32
-	kind   byte // r, v, m, S, i
-	cols   []catCol
-	t      *table    // a table, or an index's table
-	on     *catRel   // an index's table
-	index  *catIndex // an index
-	def    string    // a view's query
-	rows   float64
-	seq    *sequence
-	checks int
-	trig   []*trigger // a view's triggers (a table's are t.trig)
+	oid  uint32
+	name string // without its schema
+	// key is the engine's name of a relation a statement made ("" for a
+	// system catalog's), schema its schema's name.
+	key, schema string
+	nsp         uint32
+	kind        byte // r, v, m, S, i
+	cols        []catCol
+	t           *table    // a table, or an index's table
+	on          *catRel   // an index's table
+	index       *catIndex // an index
+	def         string    // a view's query
+	rows        float64
+	seq         *sequence
+	checks      int
+	trig        []*trigger // a view's triggers (a table's are t.trig)
 	// unpopulated: a materialized view WITH NO DATA (refresh.go)
 	unpopulated bool
 	// part is a partition's; partBy a partitioned table's key.
@@ -202,7 +206,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
+	o := &catalogObjects{e: e, descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)
@@ -312,6 +316,20 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	for _, name := range sortedKeys(e.stats) {
 		o.stats = append(o.stats, e.stats[name])
 	}
+	// The relations statements made: their schemas, their names
+	// without them.
+	for _, r := range o.rels {
+		if r.nsp == publicOID {
+			r.key = r.name
+			r.schema, r.name = e.splitKey(r.key)
+			r.nsp = schemaOID(r.schema)
+		} else {
+			r.schema = nspName(r.nsp)
+		}
+	}
+	for _, c := range o.cons {
+		c.name = e.bareName(c.name)
+	}
 	o.types = e.catalogTypes()
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
@@ -319,8 +337,8 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	o.exts = e.catalogExtensions()
 	o.describeExtensions()
 	for _, r := range o.rels {
-		for col, text := range e.comments[r.name] {
-			if r.nsp != publicOID {
+		for col, text := range e.comments[r.key] {
+			if r.key == "" {
 				continue
 			}
 			k := expr.DescKey{ClassOID: expr.PgClassOID, ObjOID: r.oid}
@@ -384,7 +402,8 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		if unique {
 			def = "CREATE UNIQUE INDEX "
 		}
-		def += expr.QuoteIdent(name) + " ON public." + expr.QuoteIdent(r.name) + " USING btree (" + r.colList(cols) + ")"
+		sc, n := o.e.splitKey(r.name)
+		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING btree (" + r.colList(cols) + ")"
 		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', t: t, on: r,
 			index: &catIndex{cols: cols, unique: unique, primary: primary, def: def}}
 		for _, n := range cols {
@@ -427,7 +446,7 @@ func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
 		if fk.MatchFull {
 			c.match = 'f'
 		}
-		c.def = "FOREIGN KEY (" + r.colList(c.cols) + ") REFERENCES " + expr.QuoteIdent(ref.name) + "(" + ref.colList(c.refCols) + ")"
+		c.def = "FOREIGN KEY (" + r.colList(c.cols) + ") REFERENCES " + o.relText(ref.name) + "(" + ref.colList(c.refCols) + ")"
 		if fk.MatchFull {
 			c.def += " MATCH FULL"
 		}
@@ -552,4 +571,14 @@ func (e *Engine) catalogRoles() []catRole {
 		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS})
 	}
 	return out
+}
+
+// relText is the relation keyed key as SQL text names it: qualified by
+// its schema unless it is public's.
+func (o *catalogObjects) relText(key string) string {
+	sc, n := o.e.splitKey(key)
+	if sc == "public" {
+		return expr.QuoteIdent(n)
+	}
+	return expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n)
 }

@@ -14,8 +14,8 @@ import (
 // catalogRowFuncs compute the rows of each catalog relation.
 var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_namespace": func(o *catalogObjects, r *catRows) {
-		for _, n := range []uint32{pgCatalogOID, publicOID, infoSchemaOID} {
-			r.add("oid", n, "nspname", nspName(n), "nspowner", uint32(superuserOID))
+		for _, n := range o.e.schemaNames() {
+			r.add("oid", schemaOID(n), "nspname", n, "nspowner", o.e.roleOID(o.e.schemaOwner(n)))
 		}
 	},
 	"pg_catalog.pg_class":         pgClass,
@@ -61,22 +61,22 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_tables": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'r' || rel.kind == 'p' {
-				r.add("schemaname", nspName(rel.nsp), "tablename", rel.name, "tableowner", SuperuserName,
+				r.add("schemaname", rel.schema, "tablename", rel.name, "tableowner", SuperuserName,
 					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
 			}
 		}
 	},
 	"pg_catalog.pg_views": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
-			if rel.kind == 'v' && rel.nsp == publicOID {
-				r.add("schemaname", "public", "viewname", rel.name, "viewowner", SuperuserName, "definition", viewDef(rel.def))
+			if rel.kind == 'v' && rel.key != "" {
+				r.add("schemaname", rel.schema, "viewname", rel.name, "viewowner", SuperuserName, "definition", viewDef(rel.def))
 			}
 		}
 	},
 	"pg_catalog.pg_matviews": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'm' {
-				r.add("schemaname", "public", "matviewname", rel.name, "matviewowner", SuperuserName, "hasindexes", false,
+				r.add("schemaname", rel.schema, "matviewname", rel.name, "matviewowner", SuperuserName, "hasindexes", false,
 					"ispopulated", !rel.unpopulated, "definition", viewDef(rel.def))
 			}
 		}
@@ -84,7 +84,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_indexes": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'i' {
-				r.add("schemaname", "public", "tablename", rel.on.name, "indexname", rel.name, "indexdef", rel.index.def)
+				r.add("schemaname", rel.schema, "tablename", rel.on.name, "indexname", rel.name, "indexdef", rel.index.def)
 			}
 		}
 	},
@@ -106,7 +106,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 				if s.called {
 					last = s.last
 				}
-				r.add("schemaname", "public", "sequencename", rel.name, "sequenceowner", SuperuserName,
+				r.add("schemaname", rel.schema, "sequencename", rel.name, "sequenceowner", SuperuserName,
 					"data_type", value.NewReg(value.RegType, builtinByKind[s.typ].OID, s.typ.String()), "start_value", s.start,
 					"min_value", s.min, "max_value", s.max, "increment_by", s.inc, "cycle", s.cycle, "cache_size", s.cache, "last_value", last)
 			}
@@ -310,7 +310,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 		if c.check != "" {
 			bin = c.check
 		}
-		r.add("oid", c.oid, "conname", c.name, "connamespace", uint32(publicOID), "contype", string(rune(c.kind)),
+		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
 			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", c.rel.oid, "contypid", uint32(0),
 			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
 			"confmatchtype", match, "conislocal", true, "coninhcount", 0, "connoinherit", c.kind == 'p' || c.kind == 'u',

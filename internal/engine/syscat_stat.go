@@ -14,7 +14,7 @@ func statTables(o *catalogObjects, user, sys bool, row func(rel *catRel)) {
 		if rel.kind != 'r' && rel.kind != 'm' {
 			continue
 		}
-		if rel.nsp == publicOID && user || rel.nsp != publicOID && sys {
+		if rel.key != "" && user || rel.key == "" && sys {
 			row(rel)
 		}
 	}
@@ -23,7 +23,7 @@ func statTables(o *catalogObjects, user, sys bool, row func(rel *catRel)) {
 func pgStatTables(user, sys bool) func(o *catalogObjects, r *catRows) {
 	return func(o *catalogObjects, r *catRows) {
 		statTables(o, user, sys, func(rel *catRel) {
-			r.add("relid", rel.oid, "schemaname", nspName(rel.nsp), "relname", rel.name, "seq_scan", 0, "seq_tup_read", 0,
+			r.add("relid", rel.oid, "schemaname", rel.schema, "relname", rel.name, "seq_scan", 0, "seq_tup_read", 0,
 				"idx_scan", statIdx(o, rel), "idx_tup_fetch", statIdx(o, rel), "n_tup_ins", 0, "n_tup_upd", 0, "n_tup_del", 0,
 				"n_tup_hot_upd", 0, "n_live_tup", int64(rel.rows), "n_dead_tup", 0, "n_mod_since_analyze", 0,
 				"n_ins_since_vacuum", 0, "vacuum_count", 0, "autovacuum_count", 0, "analyze_count", 0, "autoanalyze_count", 0)
@@ -43,7 +43,7 @@ func statIdx(o *catalogObjects, rel *catRel) any {
 func pgStatioTables(user, sys bool) func(o *catalogObjects, r *catRows) {
 	return func(o *catalogObjects, r *catRows) {
 		statTables(o, user, sys, func(rel *catRel) {
-			r.add("relid", rel.oid, "schemaname", nspName(rel.nsp), "relname", rel.name, "heap_blks_read", 0, "heap_blks_hit", 0,
+			r.add("relid", rel.oid, "schemaname", rel.schema, "relname", rel.name, "heap_blks_read", 0, "heap_blks_hit", 0,
 				"idx_blks_read", statIdx(o, rel), "idx_blks_hit", statIdx(o, rel))
 		})
 	}

@@ -124,10 +124,49 @@ type RelationInfo struct {
 	Name    string
 	Kind    byte   // RelTable, RelView or RelMatView
 	Comment string // COMMENT ON's, "" when none
+	// Schema and Rel are its schema and its name in it (Name is the
+	// engine's key, "schema.rel" out of public); Visible says that the
+	// session's search path finds it by its name alone (Session.Relations).
+	Schema, Rel string
+	Visible     bool
 }
 
-// Relations lists the catalog's tables and views, by name.
-func (s *Session) Relations() []RelationInfo { return s.e.Relations() }
+// Relations lists the catalog's tables and views, by name, each marked
+// visible when the session's search path finds it unqualified.
+func (s *Session) Relations() []RelationInfo {
+	out := s.e.Relations()
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	path := s.searchPath()
+	for i := range out {
+		r := &out[i]
+		for _, p := range path {
+			if k := schemaKey(p, r.Rel); s.e.userRelation(k) {
+				r.Visible = k == r.Name
+				break
+			}
+		}
+	}
+	return out
+}
+
+// SchemaInfo is a schema and its owner, for clients that list them
+// (psql's \dn).
+type SchemaInfo struct {
+	Name, Owner string
+}
+
+// Schemas lists the schemas, public and those CREATE SCHEMA made, by name.
+func (s *Session) Schemas() []SchemaInfo {
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	out := []SchemaInfo{{"public", SuperuserName}}
+	for _, n := range sortedKeys(s.e.schemas) {
+		out = append(out, SchemaInfo{n, s.e.schemas[n].owner})
+	}
+	slices.SortFunc(out, func(a, b SchemaInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
 
 // Relations lists the catalog's tables and views, by name.
 func (e *Engine) Relations() []RelationInfo {
@@ -136,15 +175,15 @@ func (e *Engine) Relations() []RelationInfo {
 	var out []RelationInfo
 	for n, t := range e.tables {
 		if !t.temp {
-			out = append(out, RelationInfo{n, RelTable, e.comments[n][""]})
+			out = append(out, e.relationInfo(n, RelTable))
 		}
 	}
 	for n := range e.views {
-		out = append(out, RelationInfo{n, RelMatView, e.comments[n][""]})
+		out = append(out, e.relationInfo(n, RelMatView))
 	}
 	for n := range e.named {
 		if !isTemp(n) {
-			out = append(out, RelationInfo{n, RelView, e.comments[n][""]})
+			out = append(out, e.relationInfo(n, RelView))
 		}
 	}
 	slices.SortFunc(out, func(a, b RelationInfo) int { return strings.Compare(a.Name, b.Name) })
@@ -233,4 +272,10 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 		return d, true
 	}
 	return RelationDetail{}, false
+}
+
+// relationInfo is the RelationInfo of the relation keyed key.
+func (e *Engine) relationInfo(key string, kind byte) RelationInfo {
+	sc, n := e.splitKey(key)
+	return RelationInfo{Name: key, Kind: kind, Comment: e.comments[key][""], Schema: sc, Rel: n, Visible: sc == "public"}
 }

@@ -52,10 +52,11 @@ func (s *Session) tempNames() func(schema, name string) (string, bool, error) {
 // bindNS is the namespace a binding for the session was made in (see
 // binding.ns); the caller holds the engine's lock.
 func (s *Session) bindNS() string {
+	ns := s.schemaNS()
 	if s.e.temps == 0 {
-		return ""
+		return ns
 	}
-	return s.tempNS
+	return s.tempNS + ns
 }
 
 // bindStmt binds st in the session: through its temporary tables' names
@@ -67,6 +68,11 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 			return nil, err
 		}
 	}
+	st, err := s.qualify(st)
+	if err != nil {
+		return nil, err
+	}
+	rec.names = &nameScope{e: s.e, path: s.searchPath()}
 	return sql.Bind(rec, st)
 }
 

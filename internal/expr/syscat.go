@@ -14,6 +14,10 @@ import (
 // needs it; the statement's calls read it, as a PostgreSQL statement reads
 // the catalog of its snapshot. It is not changed once built.
 type SysCatalog struct {
+	// SearchPath is the session's search path's schemas, in which an
+	// unqualified relation's name is looked for after pg_catalog; nil
+	// for public alone.
+	SearchPath []string
 	// Names are the objects' names as the reg* types print them, by kind
 	// and oid: a relation's unqualified when it is in the search path
 	// (public, pg_catalog), a function's name for regproc and its name
@@ -99,12 +103,10 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 		if err != nil {
 			return value.Null, err
 		}
-		if !strings.Contains(key, ".") {
-			if _, ok := c.OIDs[k]["pg_catalog."+key]; ok {
-				key = "pg_catalog." + key
-			} else {
-				key = "public." + key
-			}
+		if sch, _, ok := strings.Cut(key, "."); !ok {
+			key = c.visibleRelation(key)
+		} else if _, known := c.OIDs[value.RegNamespace][sch]; !known && c.OIDs[value.RegNamespace] != nil {
+			return value.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sch)
 		}
 	case value.RegType:
 		key, err = c.typeKey(s)
@@ -278,8 +280,10 @@ func qualifiedRelation(s string) (string, error) {
 	return strings.Join(parts, "."), nil
 }
 
-// relationParts splits a relation's name as regclass's input does: a
+// RelationParts splits a relation's name as regclass's input does: a
 // name, or a schema and a name.
+func RelationParts(s string) ([]string, error) { return relationParts(s) }
+
 func relationParts(s string) ([]string, error) {
 	parts, err := splitQualified(s)
 	switch {
@@ -410,4 +414,23 @@ func (c *SysCatalog) SerialSequence(table, column string) (seq string, ok bool, 
 		return "", false, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", column, key)
 	}
 	return seq, seq != "", nil
+}
+
+// visibleRelation is the schema-qualified name of the relation an
+// unqualified name finds: pg_catalog's, else the first of the search
+// path's schemas holding one.
+func (c *SysCatalog) visibleRelation(name string) string {
+	if _, ok := c.OIDs[value.RegClass]["pg_catalog."+name]; ok {
+		return "pg_catalog." + name
+	}
+	path := c.SearchPath
+	if path == nil {
+		path = []string{"public"}
+	}
+	for _, s := range path {
+		if _, ok := c.OIDs[value.RegClass][s+"."+name]; ok {
+			return s + "." + name
+		}
+	}
+	return "public." + name
 }

@@ -145,6 +145,9 @@ func BindQuery(cat Catalog, s *Stmt, forView bool) (plan.Node, error) {
 }
 
 func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
+	if err := b.createsInPublic(n); err != nil {
+		return nil, err
+	}
 	if st, ok, err := b.bindStorageStmt(n); ok {
 		return st, err
 	}

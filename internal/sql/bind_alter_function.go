@@ -153,6 +153,10 @@ func (b *binder) bindRenameRoutine(kind string, rs *pg_query.RenameStmt) (Bound,
 // bindAlterOwner binds ALTER FUNCTION | PROCEDURE | AGGREGATE … OWNER TO
 // role; ok is false for another object.
 func (b *binder) bindAlterOwner(ao *pg_query.AlterOwnerStmt) (Bound, bool, error) {
+	if ao.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
+		a, err := b.bindAlterSchemaOwner(ao)
+		return a, true, err
+	}
 	kind, ok := alterRoutineKind(ao.ObjectType)
 	if !ok {
 		return nil, false, nil

@@ -87,7 +87,7 @@ func CompositeTypeFields(attrs []ColumnDef) []value.RecordField {
 func (b *binder) bindCreateComposite(s *pg_query.CompositeTypeStmt) (Bound, error) {
 	rv := s.Typevar
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
-		return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", rv.Schemaname)
+		return nil, b.outOfPublic(rv.Schemaname, "types")
 	}
 	c := &CreateComposite{Name: rv.Relname}
 	for _, n := range s.Coldeflist {

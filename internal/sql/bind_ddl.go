@@ -369,6 +369,14 @@ func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *p
 		if err != nil {
 			return nil, err
 		}
+		// Its names are kept resolved, as the statement's were: a view
+		// reads the relations it read when it was made, whatever the
+		// search path of the statements that read it.
+		if nr, ok := b.cat.(NameResolver); ok && nr.Qualifier() != nil {
+			if qs, err = QualifyNames(qs, nr.Qualifier()); err != nil {
+				return nil, err
+			}
+		}
 		v.Query = qs
 	}
 	return v, nil

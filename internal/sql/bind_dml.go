@@ -26,7 +26,7 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot %s %s %q", verb, what, rel.Name).
 			WithHint("views are maintained from their tables: change the tables")
 	}
-	alias := rel.Name
+	alias := b.refName(rel.Name)
 	if rv.Alias != nil {
 		alias = rv.Alias.Aliasname
 	}

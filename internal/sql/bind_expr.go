@@ -1066,6 +1066,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if e, ok, err := b.bindSequenceCall(s, name, f); ok {
 		return e, err
 	}
+	if e, ok, err := b.bindCurrentSchema(s, name, f); ok {
+		return e, err
+	}
 	if e, ok, err := b.bindEnumCall(s, name, f); ok {
 		return e, err
 	}

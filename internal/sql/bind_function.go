@@ -132,7 +132,7 @@ func (b *binder) functionName(names []*pg_query.Node) (string, error) {
 		return "", pgerr.New(pgerr.SyntaxError, "a function name is needed")
 	}
 	if len(parts) > 1 && parts[len(parts)-2] != "public" {
-		return "", pgerr.New("3F000", "schema %q does not exist", parts[len(parts)-2])
+		return "", b.outOfPublic(parts[len(parts)-2], "functions")
 	}
 	return parts[len(parts)-1], nil
 }

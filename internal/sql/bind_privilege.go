@@ -14,7 +14,7 @@ import (
 // answer from the statement's catalog: a superuser holds every privilege
 // on every object; another role holds on a table or view what GRANT gave
 // it or PUBLIC, the privileges PostgreSQL gives PUBLIC by default
-// elsewhere (USAGE on schemas and types, CONNECT and TEMPORARY on the
+// elsewhere (USAGE on the system schemas and public, and on types, CONNECT and TEMPORARY on the
 // database, EXECUTE on functions), and membership in itself alone. Names
 // of objects are looked up as the reg* types read them, with their
 // errors; an oid that names nothing gives NULL, as in PostgreSQL. The
@@ -53,7 +53,7 @@ var privNames = map[privObject]map[string]int{
 	privColumn:    {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
 	privAnyColumn: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
 	privSequence:  {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
-	privSchema:    {"CREATE": 0, "USAGE": privPublic},
+	privSchema:    {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
 	privDatabase:  {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
 	privFunction:  {"EXECUTE": privPublic},
 	privType:      {"USAGE": privPublic},

@@ -156,7 +156,11 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if !s.IsGrant {
 		verb = "REVOKE"
 	}
-	if s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || s.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+	if s.Objtype == pg_query.ObjectType_OBJECT_SCHEMA && s.Targtype == pg_query.GrantTargetType_ACL_TARGET_OBJECT {
+		return b.bindGrantSchema(s, verb)
+	}
+	allIn := s.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA && s.Objtype == pg_query.ObjectType_OBJECT_TABLE
+	if !allIn && (s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || s.Objtype != pg_query.ObjectType_OBJECT_TABLE) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables and views only", verb).
 			WithHint("%s SELECT, INSERT, UPDATE, DELETE, TRUNCATE or ALL ON [TABLE] name, … TO role, …", verb)
 	}
@@ -191,6 +195,13 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
 				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE, TRUNCATE and ALL")
 		}
+	}
+	if allIn {
+		rels, err := b.relationsInSchemas(s.Objects)
+		if err != nil {
+			return nil, err
+		}
+		g.Relations = rels
 	}
 	for _, n := range s.Objects {
 		rv := n.GetRangeVar()

@@ -2,53 +2,315 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
-// Schema is CREATE SCHEMA or DROP SCHEMA, as far as the one schema there
-// is allows: every relation is in public. CREATE SCHEMA [IF NOT EXISTS]
-// public finds it there (42P06, or a notice), DROP SCHEMA [IF EXISTS] of
-// another name finds none (3F000, or a notice); a schema of another name
-// cannot be made, nor public dropped (0A000). It changes nothing.
+// Schema is a schema statement that changes nothing: CREATE SCHEMA IF
+// NOT EXISTS of a system schema, with its notice.
 type Schema struct {
 	Tag     string
 	Notices []string
 }
 
-func (*Schema) bound() {}
+// CreateSchema is CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION
+// role]; its schema elements (CREATE TABLE … inside it) a session runs
+// as statements of their own, in the new schema (SchemaElements).
+type CreateSchema struct {
+	Name        string
+	Owner       string // "" for the session's role
+	IfNotExists bool
+}
+
+// DropSchema is DROP SCHEMA [IF EXISTS] name, … [CASCADE | RESTRICT].
+type DropSchema struct {
+	Names    []string
+	IfExists bool
+	Cascade  bool
+}
+
+// AlterSchema is ALTER SCHEMA name RENAME TO new_name or OWNER TO role.
+type AlterSchema struct {
+	Name     string
+	NewName  string // RENAME TO
+	NewOwner string // OWNER TO
+}
+
+func (*Schema) bound()       {}
+func (*CreateSchema) bound() {}
+func (*DropSchema) bound()   {}
+func (*AlterSchema) bound()  {}
 
 // systemSchemas are PostgreSQL's schemas that exist in every database.
 var systemSchemas = map[string]bool{"public": true, "pg_catalog": true, "information_schema": true}
 
+// SystemSchema reports whether name is one of the schemas every database
+// has.
+func SystemSchema(name string) bool { return systemSchemas[name] }
+
 func (b *binder) bindCreateSchema(cs *pg_query.CreateSchemaStmt) (Bound, error) {
 	name := cs.Schemaname
+	owner := ""
+	if cs.Authrole != nil {
+		switch cs.Authrole.Roletype {
+		case pg_query.RoleSpecType_ROLESPEC_CSTRING:
+			owner = cs.Authrole.Rolename
+		case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+		default:
+			return nil, b.stmt.errf(cs.Authrole.Location, pgerr.FeatureNotSupported, "AUTHORIZATION takes a role's name")
+		}
+		if name == "" {
+			name = owner // CREATE SCHEMA AUTHORIZATION r names the schema after r
+		}
+	}
+	if systemSchemas[name] {
+		if !cs.IfNotExists {
+			return nil, pgerr.New("42P06", "schema %q already exists", name)
+		}
+		return &Schema{Tag: "CREATE SCHEMA", Notices: []string{fmt.Sprintf("schema %q already exists, skipping", name)}}, nil
+	}
+	if strings.HasPrefix(name, "pg_") {
+		return nil, pgerr.New("42939", "unacceptable schema name %q", name).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+	}
+	return &CreateSchema{Name: name, Owner: owner, IfNotExists: cs.IfNotExists}, nil
+}
+
+// SchemaElements splits CREATE SCHEMA with schema elements into CREATE
+// SCHEMA alone and its elements' statements, each as its own text; ok
+// is false for another statement, or CREATE SCHEMA without elements. An
+// element naming another schema is 42P15, as in PostgreSQL.
+func SchemaElements(st *Stmt) (schema *Stmt, elems []*Stmt, ok bool, err error) {
+	cs := st.Node.GetCreateSchemaStmt()
+	if cs == nil || len(cs.SchemaElts) == 0 {
+		return nil, nil, false, nil
+	}
+	if cs.IfNotExists {
+		return nil, nil, false, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA IF NOT EXISTS cannot include schema elements")
+	}
+	name := cs.Schemaname
 	if name == "" && cs.Authrole != nil {
-		name = cs.Authrole.Rolename // CREATE SCHEMA AUTHORIZATION r names the schema after r
+		name = cs.Authrole.Rolename
 	}
-	if !systemSchemas[name] {
-		return nil, b.refuse(-1, "CREATE SCHEMA %s is not supported: every relation is in schema public", name).
-			WithHint("create the relations in public (the default), without a schema")
+	deparse := func(n *pg_query.Node) (*Stmt, error) {
+		text, err := pg_query.Deparse(&pg_query.ParseResult{Version: treeVersion(), Stmts: []*pg_query.RawStmt{{Stmt: n}}})
+		if err != nil {
+			return nil, pgerr.New(pgerr.Internal, "cannot write a schema element: %v", err)
+		}
+		return &Stmt{SQL: text, Node: n}, nil
 	}
-	if !cs.IfNotExists {
-		return nil, pgerr.New("42P06", "schema %q already exists", name)
+	head := &pg_query.CreateSchemaStmt{Schemaname: cs.Schemaname, Authrole: cs.Authrole, IfNotExists: cs.IfNotExists}
+	if schema, err = deparse(&pg_query.Node{Node: &pg_query.Node_CreateSchemaStmt{CreateSchemaStmt: head}}); err != nil {
+		return nil, nil, false, err
 	}
-	return &Schema{Tag: "CREATE SCHEMA", Notices: []string{fmt.Sprintf("schema %q already exists, skipping", name)}}, nil
+	for _, el := range cs.SchemaElts {
+		var rv *pg_query.RangeVar
+		switch {
+		case el.GetCreateStmt() != nil:
+			rv = el.GetCreateStmt().Relation
+		case el.GetViewStmt() != nil:
+			rv = el.GetViewStmt().View
+		case el.GetCreateSeqStmt() != nil:
+			rv = el.GetCreateSeqStmt().Sequence
+		case el.GetIndexStmt() != nil:
+			rv = el.GetIndexStmt().Relation
+		case el.GetCreateTrigStmt() != nil:
+			rv = el.GetCreateTrigStmt().Relation
+		}
+		if rv != nil && rv.Schemaname != "" && rv.Schemaname != name {
+			return nil, nil, false, pgerr.New("42P15", "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, name).
+				At(st.SQL, int(rv.Location))
+		}
+		e, err := deparse(el)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		// The element is parsed again from its own text, for positions
+		// in its errors.
+		if parsed, perr := Parse(e.SQL); perr == nil && parsed.Node != nil {
+			e = parsed
+		}
+		elems = append(elems, e)
+	}
+	return schema, elems, true, nil
 }
 
 func (b *binder) bindDropSchema(ds *pg_query.DropStmt) (Bound, error) {
-	s := &Schema{Tag: "DROP SCHEMA"}
+	d := &DropSchema{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, o := range ds.Objects {
 		name := o.GetString_().GetSval()
 		if systemSchemas[name] {
-			return nil, b.refuse(-1, "DROP SCHEMA %s is not supported: it holds every relation", name)
+			return nil, b.refuse(-1, "DROP SCHEMA %s is not supported: it is a system schema", name)
 		}
-		if !ds.MissingOk {
-			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
-		}
-		s.Notices = append(s.Notices, fmt.Sprintf("schema %q does not exist, skipping", name))
+		d.Names = append(d.Names, name)
 	}
-	return s, nil
+	return d, nil
+}
+
+// bindAlterSchemaRename binds ALTER SCHEMA name RENAME TO new_name.
+func (b *binder) bindAlterSchemaRename(rs *pg_query.RenameStmt) (Bound, error) {
+	name := rs.Subname
+	if name == "" {
+		name = rs.Object.GetString_().GetSval()
+	}
+	if systemSchemas[name] {
+		return nil, b.refuse(-1, "ALTER SCHEMA %s is not supported: it is a system schema", name)
+	}
+	if strings.HasPrefix(rs.Newname, "pg_") {
+		return nil, pgerr.New("42939", "unacceptable schema name %q", rs.Newname).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+	}
+	return &AlterSchema{Name: name, NewName: rs.Newname}, nil
+}
+
+// bindAlterSchemaOwner binds ALTER SCHEMA name OWNER TO role.
+func (b *binder) bindAlterSchemaOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) {
+	name := ao.Object.GetString_().GetSval()
+	owner := ""
+	if r := ao.Newowner; r != nil && r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING {
+		owner = r.Rolename
+	}
+	if systemSchemas[name] {
+		return nil, b.refuse(-1, "ALTER SCHEMA %s OWNER TO is not supported: it is a system schema", name)
+	}
+	return &AlterSchema{Name: name, NewOwner: owner}, nil
+}
+
+// Privileges on schemas.
+const (
+	PrivUsage Privilege = 1 << (iota + 5)
+	PrivCreate
+)
+
+// GrantSchema is GRANT or REVOKE USAGE, CREATE or ALL ON SCHEMA name, …
+// TO | FROM role, ….
+type GrantSchema struct {
+	Revoke  bool
+	Privs   Privilege
+	Schemas []string
+	Roles   []string // "" for PUBLIC
+}
+
+func (*GrantSchema) bound() {}
+
+func (b *binder) bindGrantSchema(s *pg_query.GrantStmt, verb string) (Bound, error) {
+	if s.GrantOption {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
+			WithHint("only superusers grant privileges")
+	}
+	g := &GrantSchema{Revoke: !s.IsGrant}
+	if len(s.Privileges) == 0 {
+		g.Privs = PrivUsage | PrivCreate
+	}
+	for _, n := range s.Privileges {
+		switch p := n.GetAccessPriv(); p.GetPrivName() {
+		case "usage":
+			g.Privs |= PrivUsage
+		case "create":
+			g.Privs |= PrivCreate
+		default:
+			return nil, pgerr.New("0LP01", "invalid privilege type %s for schema", strings.ToUpper(p.GetPrivName()))
+		}
+	}
+	for _, n := range s.Objects {
+		g.Schemas = append(g.Schemas, n.GetString_().GetSval())
+	}
+	for _, n := range s.Grantees {
+		r := n.GetRoleSpec()
+		switch {
+		case r == nil:
+			continue
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
+			g.Roles = append(g.Roles, "")
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
+			g.Roles = append(g.Roles, r.Rolename)
+		default:
+			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
+		}
+	}
+	return g, nil
+}
+
+// relationsInSchemas lists the tables, views and materialized views of
+// the schemas named (GRANT … ON ALL TABLES IN SCHEMA), by key; a schema
+// that does not exist is 3F000.
+func (b *binder) relationsInSchemas(names []*pg_query.Node) ([]string, error) {
+	var q Qualifier
+	if nr, ok := b.cat.(NameResolver); ok {
+		q = nr.Qualifier()
+	}
+	var all []string
+	if l, ok := b.cat.(RelationLister); ok {
+		all = l.RelationNames()
+	}
+	var out []string
+	for _, n := range names {
+		schema := n.GetString_().GetSval()
+		if schema != "public" && (q == nil || !q.SchemaExists(schema)) {
+			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+		}
+		for _, key := range all {
+			if q == nil {
+				out = append(out, key)
+				continue
+			}
+			if s, _ := q.SplitKey(key); s == schema {
+				out = append(out, key)
+			}
+		}
+	}
+	return out, nil
+}
+
+// outOfPublic is the error for an object other than a relation (a type,
+// a function, an operator) named in schema: 3F000 when the schema does
+// not exist, else a refusal (0A000), since these are kept in public only.
+func (b *binder) outOfPublic(schema, what string) error {
+	if nr, ok := b.cat.(NameResolver); ok && nr.Qualifier() != nil && nr.Qualifier().SchemaExists(schema) {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema %s are not supported", what, schema).
+			WithHint("types, functions, aggregates and operators are in schema public: create them there, unqualified")
+	}
+	return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+}
+
+// createsInPublic refuses (0A000) a statement that creates a type, a
+// function, an aggregate or an operator under an unqualified name when
+// the search path would create it in a schema other than public: these
+// are kept in public only, and PostgreSQL would create it there.
+func (b *binder) createsInPublic(n *pg_query.Node) error {
+	var names []*pg_query.Node
+	what := "types"
+	switch {
+	case n.GetCreateFunctionStmt() != nil:
+		names, what = n.GetCreateFunctionStmt().Funcname, "functions"
+	case n.GetDefineStmt() != nil:
+		names, what = n.GetDefineStmt().Defnames, "aggregates and operators"
+	case n.GetCreateEnumStmt() != nil:
+		names = n.GetCreateEnumStmt().TypeName
+	case n.GetCreateRangeStmt() != nil:
+		names = n.GetCreateRangeStmt().TypeName
+	case n.GetCreateDomainStmt() != nil:
+		names = n.GetCreateDomainStmt().Domainname
+	case n.GetCompositeTypeStmt() != nil:
+		if n.GetCompositeTypeStmt().Typevar.GetSchemaname() == "" {
+			names = []*pg_query.Node{pg_query.MakeStrNode(n.GetCompositeTypeStmt().Typevar.GetRelname())}
+		}
+	}
+	if len(names) != 1 {
+		return nil
+	}
+	nr, ok := b.cat.(NameResolver)
+	if !ok || nr.Qualifier() == nil {
+		return nil
+	}
+	path := nr.Qualifier().SearchPath()
+	switch {
+	case len(path) == 0:
+		return pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in")
+	case path[0] != "public":
+		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema %s are not supported", what, path[0]).
+			WithHint("types, functions, aggregates and operators are in schema public: put public first in search_path to create them")
+	}
+	return nil
 }

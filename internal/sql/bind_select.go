@@ -328,14 +328,16 @@ func joinScope(l, r *scope) *scope {
 // checkDuplicateAliases refuses two FROM items with the same name, as
 // PostgreSQL does.
 func (b *binder) checkDuplicateAliases(l, r *scope, loc int32) error {
-	seen := map[string]bool{}
+	seen := map[string]string{} // the relation each name is implicitly of, "" for an alias
 	for _, c := range l.cols {
 		if c.qual != "" {
-			seen[c.qual] = true
+			seen[c.qual] = c.relKey
 		}
 	}
 	for _, c := range r.cols {
-		if c.qual != "" && seen[c.qual] {
+		// Two relations of the same name in two schemas, neither given
+		// an alias, may be read together, as in PostgreSQL.
+		if k, ok := seen[c.qual]; c.qual != "" && ok && (k == "" || c.relKey == "" || k == c.relKey) {
 			return b.stmt.errf(loc, pgerr.DuplicateAlias, "table name %q specified more than once", c.qual)
 		}
 	}
@@ -369,7 +371,14 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 	b.lateral = nil
 	switch {
 	case n.GetRangeVar() != nil:
-		return b.bindRangeVar(n.GetRangeVar())
+		rv := n.GetRangeVar()
+		p, sc, err := b.bindRangeVar(rv)
+		if err == nil && rv.Alias == nil {
+			for i := range sc.cols {
+				sc.cols[i].relKey = rv.Relname
+			}
+		}
+		return p, sc, err
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
 		outers := b.outers
@@ -428,7 +437,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return nil, nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 	}
-	alias := rv.Relname
+	alias := b.refName(rv.Relname)
 	var colAliases []*pg_query.Node
 	if rv.Alias != nil {
 		alias = rv.Alias.Aliasname
@@ -792,7 +801,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 			if qual != "" {
 				idxs = nil
 				for i, c := range sc.cols {
-					if c.qual == qual && !c.system {
+					if (c.qual == qual || c.relKey == qual) && !c.system {
 						idxs = append(idxs, i)
 					}
 				}

@@ -129,7 +129,7 @@ func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (
 		}
 		if i == 0 {
 			if c, isConst := e.(*expr.Const); isConst && !c.V.IsNull() {
-				seq, err := expr.RelationName(c.V.String())
+				seq, err := b.textRelationKey(c.V.String())
 				if err != nil {
 					return nil, true, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(a, f.Location)))
 				}
@@ -139,6 +139,7 @@ func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (
 					}
 					return nil, true, b.stmt.errf(nodeLoc(a, f.Location), pgerr.UndefinedTable, "relation %q does not exist", seq)
 				}
+				seq = seqText(seq)
 				e = &expr.Const{V: value.NewText(value.Text, seq), T: value.TextType}
 			}
 		}
@@ -364,7 +365,7 @@ func (b *binder) serialColumn(ct *CreateTable, i int, k value.Kind, identity byt
 	ct.Sequences = append(ct.Sequences, &CreateSequence{Name: name, Opts: opts, Owner: [2]string{ct.Name, col.Name}, Identity: identity != 0})
 	col.NotNull = true
 	col.Identity = identity
-	var e expr.Expr = &expr.SeqCall{Fn: "nextval", Args: []expr.Expr{&expr.Const{V: value.NewText(value.Text, name), T: value.TextType}}}
+	var e expr.Expr = &expr.SeqCall{Fn: "nextval", Args: []expr.Expr{&expr.Const{V: value.NewText(value.Text, seqText(name)), T: value.TextType}}}
 	if k != value.Int8 {
 		e = &expr.Cast{E: e, To: value.Type{Kind: k, Mod: -1}}
 	}
@@ -430,4 +431,22 @@ func (b *binder) identityUpdate(rel *Relation, i int, loc int32) error {
 			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", rel.Cols[i].Name)
 	}
 	return nil
+}
+
+// seqText is the text nextval reads a sequence's key from when it runs:
+// the key of a sequence of a schema other than public ("s.seq") quoted,
+// to be read back as one name.
+func seqText(key string) string {
+	if strings.Contains(key, ".") {
+		return `"` + strings.ReplaceAll(key, `"`, `""`) + `"`
+	}
+	return key
+}
+
+// SeqKey is the key of the sequence seqText wrote.
+func SeqKey(text string) string {
+	if len(text) > 1 && text[0] == '"' && text[len(text)-1] == '"' {
+		return strings.ReplaceAll(text[1:len(text)-1], `""`, `"`)
+	}
+	return text
 }

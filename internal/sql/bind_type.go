@@ -84,7 +84,7 @@ func (b *binder) typeObjectName(nodes []*pg_query.Node) (string, error) {
 	case len(names) == 2 && (names[0] == "public" || names[0] == "pg_catalog"):
 		return names[1], nil // pg_catalog: a built-in type, as the grammar spells integer
 	case len(names) == 2:
-		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", names[0])
+		return "", b.outOfPublic(names[0], "types")
 	}
 	return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(names, "."))
 }

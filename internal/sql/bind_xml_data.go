@@ -86,14 +86,17 @@ func (b *binder) bindXMLData(s *scope, name string, f *pg_query.FuncCall) (expr.
 		if null {
 			return &expr.Const{V: value.Null, T: value.XMLType}, nil
 		}
-		if schema != "public" {
+		q := b.qualifier()
+		if schema != "public" && (q == nil || !q.SchemaExists(schema) || systemSchema(schema)) {
 			return nil, b.stmt.errf(nodeLoc(f.Args[0], f.Location), "3F000", "schema \"%s\" does not exist", schema)
 		}
-		outer = []string{xmlName("public", true)}
-		tables = b.relationNames()
+		outer = []string{xmlName(schema, true)}
+		tables = b.relationsOf(schema)
 	case "database_to_xml":
+		// The relations of public (those of other schemas are not
+		// written).
 		outer = []string{xmlName(expr.DatabaseName, true), xmlName("public", true)}
-		tables = b.relationNames()
+		tables = b.relationsOf("public")
 	}
 	args = append(args, namesConst(outer))
 	for _, t := range tables {
@@ -127,7 +130,7 @@ func (b *binder) xmlDataTable(s *scope, name, rel, text string, loc int32) ([]ex
 	}
 	elem := ""
 	if rel != "" {
-		elem = xmlName(rel, true)
+		elem = xmlName(b.refName(rel), true)
 	}
 	return []expr.Expr{textConst(elem), namesConst(names), rows}, nil
 }
@@ -175,7 +178,7 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 	if null {
 		return "", true, nil
 	}
-	rel, err = expr.RelationName(text)
+	rel, err = b.textRelationKey(text)
 	if err != nil {
 		return "", false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}

@@ -244,6 +244,9 @@ func translateParseError(err error, text string) error {
 		if strings.Contains(pe.Message, "unterminated") {
 			e.Position = 0
 		}
+		if pe.Message == "CREATE SCHEMA IF NOT EXISTS cannot include schema elements" {
+			e.Code = pgerr.FeatureNotSupported // the grammar's own refusal, as in PostgreSQL
+		}
 		return e
 	}
 	return &pgerr.Error{Code: pgerr.SyntaxError, Message: err.Error()}

@@ -11,8 +11,11 @@ import (
 // with the name of the relation it came from.
 type scopeCol struct {
 	qual string // relation name or alias
-	name string
-	typ  value.Type
+	// relKey is the relation's key when qual is its name, not an alias
+	// (checkDuplicateAliases).
+	relKey string
+	name   string
+	typ    value.Type
 	// merged is set on the two inputs' columns that JOIN … USING (or
 	// NATURAL) merged: they are reachable qualified only, and an unqualified
 	// name finds the merged column.
@@ -175,9 +178,24 @@ func (b *binder) resolve(s *scope, qual, name string, loc int32) (expr.Expr, err
 // resolveLevel looks for qual.name among the columns of one level (the
 // query's own, or the enclosing query's); nil, nil when absent.
 func (b *binder) resolveLevel(s *scope, qual, name string, loc int32, outer bool) (expr.Expr, error) {
+	if qual != "" {
+		// Two relations of one name, of two schemas, neither given an
+		// alias: the name alone is ambiguous.
+		first := ""
+		for _, c := range s.cols {
+			if c.hidden || c.outer != outer || c.qual != qual || c.relKey == "" {
+				continue
+			}
+			if first == "" {
+				first = c.relKey
+			} else if c.relKey != first {
+				return nil, b.stmt.errf(loc, "42P09", "table reference %q is ambiguous", qual)
+			}
+		}
+	}
 	found := -1
 	for i, c := range s.cols {
-		if c.hidden || c.outer != outer || qual != "" && c.qual != qual || qual == "" && c.merged || c.name != name {
+		if c.hidden || c.outer != outer || qual != "" && c.qual != qual && c.relKey != qual || qual == "" && c.merged || c.name != name {
 			continue
 		}
 		if found >= 0 {

@@ -129,7 +129,7 @@ func (c *ColumnDef) OwnedSequence() string {
 	}
 	if s, ok := d.(*expr.SeqCall); ok && s.Fn == "nextval" && len(s.Args) == 1 {
 		if k, ok := s.Args[0].(*expr.Const); ok {
-			return k.V.String()
+			return SeqKey(k.V.String())
 		}
 	}
 	return ""

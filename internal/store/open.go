@@ -2,6 +2,7 @@ package store
 
 import (
 	"io"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -54,7 +55,13 @@ func load(f *File, e *engine.Engine) error {
 	if err != nil {
 		return err
 	}
-	// Types first: a table's column may have one.
+	// Schemas first: every other object may be in one.
+	schemas, err := f.Schemas()
+	if err != nil {
+		return err
+	}
+	e.LoadSchemas(schemas)
+	// Types next: a table's column may have one.
 	types, err := f.Types()
 	if err != nil {
 		return err
@@ -78,7 +85,14 @@ func load(f *File, e *engine.Engine) error {
 	if err := s.ExecScript("SET check_function_bodies = off", func(engine.Result) error { return nil }); err != nil {
 		return err
 	}
+	pathSet := false // the last statement set the search path it was made under
 	run := func(en Entry) error {
+		if pathSet {
+			if err := s.ExecScript("RESET search_path", func(engine.Result) error { return nil }); err != nil {
+				return err
+			}
+		}
+		pathSet = strings.HasPrefix(en.SQL, "SET search_path = ")
 		if err := s.ExecScript(en.SQL, func(engine.Result) error { return nil }); err != nil {
 			pe := *pgerr.Wrap(err)
 			pe.Message = "database file " + f.path + ": recreating " + string(en.Kind) + " " + en.Name + ": " + pe.Message

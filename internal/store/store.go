@@ -63,8 +63,10 @@ import (
 // versions 1 to 8 no composite types (deltaview_types gains the column
 // sql, their CREATE TYPE statements) nor range types (deltaview_types may
 // now hold rows of kind range, which a deltaview that reads up to version
-// 8 does not know).
-const FormatVersion = 9
+// 8 does not know), versions 1 to 9 no schemas (the file gains their
+// table; a relation of schema s is in the catalog as "s.name", its
+// statement maybe after a SET of the search path it was created under).
+const FormatVersion = 10
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
@@ -262,6 +264,9 @@ func (f *File) initialise() error {
 		if err := f.addTypeSQLColumn(); err != nil {
 			return err
 		}
+		if err := f.createSchemaTable(); err != nil {
+			return err
+		}
 		return f.setVersion()
 	})
 }
@@ -327,6 +332,11 @@ func (f *File) upgrade(version int) error {
 	}
 	if version < 9 {
 		if err := f.addTypeSQLColumn(); err != nil {
+			return err
+		}
+	}
+	if version < 10 {
+		if err := f.createSchemaTable(); err != nil {
 			return err
 		}
 	}
