@@ -46,7 +46,7 @@ func TestCommentsReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"DROP TABLE deltaview_comments", "DROP TABLE deltaview_domains", "DROP TABLE deltaview_types", "PRAGMA user_version = 6"} {
+	for _, s := range []string{"DROP TABLE deltaview_comments", "DROP TABLE deltaview_domains", "DROP TABLE deltaview_types", "DROP TABLE deltaview_schemas", "PRAGMA user_version = 6"} {
 		if _, err := raw.Exec(s); err != nil {
 			t.Fatal(err)
 		}

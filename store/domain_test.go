@@ -49,7 +49,7 @@ func TestDomainsReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"DROP TABLE t", "DELETE FROM deltaview_catalog", "DROP TABLE deltaview_domains", "DROP TABLE deltaview_types", "PRAGMA user_version = 7"} {
+	for _, s := range []string{"DROP TABLE t", "DELETE FROM deltaview_catalog", "DROP TABLE deltaview_domains", "DROP TABLE deltaview_types", "DROP TABLE deltaview_schemas", "PRAGMA user_version = 7"} {
 		if _, err := raw.Exec(s); err != nil {
 			t.Fatal(err)
 		}

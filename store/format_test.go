@@ -96,6 +96,7 @@ func TestFormat2Opens(t *testing.T) {
 		"DROP TABLE deltaview_comments",
 		"DROP TABLE deltaview_domains",
 		"DROP TABLE deltaview_types",
+		"DROP TABLE deltaview_schemas",
 		"PRAGMA user_version = 2",
 	} {
 		if _, err := raw.Exec(q); err != nil {

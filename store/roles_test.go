@@ -226,7 +226,7 @@ func TestFormat1GainsRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"DROP TABLE deltaview_roles", "DROP TABLE deltaview_grants", "ALTER TABLE t DROP COLUMN deltaview_ts", "DROP TABLE deltaview_subscriptions", "DROP TABLE deltaview_servers", "DROP TABLE deltaview_foreign_tables", "DROP TABLE deltaview_sequences", "DROP TABLE deltaview_comments", "DROP TABLE deltaview_domains", "DROP TABLE deltaview_types", "PRAGMA user_version = 1"} {
+	for _, q := range []string{"DROP TABLE deltaview_roles", "DROP TABLE deltaview_grants", "ALTER TABLE t DROP COLUMN deltaview_ts", "DROP TABLE deltaview_subscriptions", "DROP TABLE deltaview_servers", "DROP TABLE deltaview_foreign_tables", "DROP TABLE deltaview_sequences", "DROP TABLE deltaview_comments", "DROP TABLE deltaview_domains", "DROP TABLE deltaview_types", "DROP TABLE deltaview_schemas", "PRAGMA user_version = 1"} {
 		if _, err := raw.Exec(q); err != nil {
 			t.Fatal(err)
 		}
