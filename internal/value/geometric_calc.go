@@ -251,8 +251,10 @@ func (c *geoCalc) boxClosest(b GBox, p GPoint) (GPoint, float64) {
 }
 
 // boxLSegInter is box_interpt_lseg; its point is the segment's closest
-// to the box's centre.
-func (c *geoCalc) boxLSegInter(b GBox, s GLSeg) (GPoint, bool) {
+// to the box's centre, computed only when point is set, as PostgreSQL
+// does only when its caller asks for it (an underflow there fails only
+// the callers that want the point: ## but not <-> or ?#).
+func (c *geoCalc) boxLSegInter(b GBox, s GLSeg, point bool) (GPoint, bool) {
 	lb := GBox{
 		High: GPoint{float8Max(s[0].X, s[1].X), float8Max(s[0].Y, s[1].Y)},
 		Low:  GPoint{float8Min(s[0].X, s[1].X), float8Min(s[0].Y, s[1].Y)},
@@ -260,7 +262,10 @@ func (c *geoCalc) boxLSegInter(b GBox, s GLSeg) (GPoint, bool) {
 	if !boxOverlaps(lb, b) {
 		return GPoint{}, false
 	}
-	p, _ := c.lsegClosest(s, c.boxCenter(b))
+	var p GPoint
+	if point {
+		p, _ = c.lsegClosest(s, c.boxCenter(b))
+	}
 	if boxContainsPoint(b, s[0]) || boxContainsPoint(b, s[1]) {
 		return p, true
 	}
@@ -272,9 +277,9 @@ func (c *geoCalc) boxLSegInter(b GBox, s GLSeg) (GPoint, bool) {
 	return p, false
 }
 
-// boxClosestLSeg is box_closept_lseg.
-func (c *geoCalc) boxClosestLSeg(b GBox, s GLSeg) (GPoint, float64) {
-	if p, ok := c.boxLSegInter(b, s); ok {
+// boxClosestLSeg is box_closept_lseg; point as for boxLSegInter.
+func (c *geoCalc) boxClosestLSeg(b GBox, s GLSeg, point bool) (GPoint, float64) {
+	if p, ok := c.boxLSegInter(b, s, point); ok {
 		return p, 0
 	}
 	var r GPoint

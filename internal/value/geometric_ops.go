@@ -240,16 +240,16 @@ func geoBoxOps() {
 	}, B, Point)
 	geoDist(B, B, func(c *geoCalc, a, b Value) float64 { return c.dist(c.boxCenter(box(a)), c.boxCenter(box(b))) })
 	geoDist(Point, B, func(c *geoCalc, a, b Value) float64 { _, d := c.boxClosest(box(b), a.GeoPoint()); return d })
-	geoDist(LSeg, B, func(c *geoCalc, a, b Value) float64 { _, d := c.boxClosestLSeg(box(b), a.GeoLSeg()); return d })
+	geoDist(LSeg, B, func(c *geoCalc, a, b Value) float64 { _, d := c.boxClosestLSeg(box(b), a.GeoLSeg(), false); return d })
 	geoOp("##", Point, func(c *geoCalc, a []Value) Value { return nanNull(c.boxClosest(box(a[1]), a[0].GeoPoint())) }, Point, B)
-	geoOp("##", Point, func(c *geoCalc, a []Value) Value { return nanNull(c.boxClosestLSeg(box(a[1]), a[0].GeoLSeg())) }, LSeg, B)
+	geoOp("##", Point, func(c *geoCalc, a []Value) Value { return nanNull(c.boxClosestLSeg(box(a[1]), a[0].GeoLSeg(), true)) }, LSeg, B)
 	geoBool("<@", func(_ *geoCalc, a, b Value) bool { return boxContainsPoint(box(b), a.GeoPoint()) }, Point, B)
 	geoBool("@>", func(_ *geoCalc, a, b Value) bool { return boxContainsPoint(box(a), b.GeoPoint()) }, B, Point)
 	geoBool("<@", func(_ *geoCalc, a, b Value) bool {
 		s := a.GeoLSeg()
 		return boxContainsPoint(box(b), s[0]) && boxContainsPoint(box(b), s[1])
 	}, LSeg, B)
-	geoBool("?#", func(c *geoCalc, a, b Value) bool { _, ok := c.boxLSegInter(box(b), a.GeoLSeg()); return ok }, LSeg, B)
+	geoBool("?#", func(c *geoCalc, a, b Value) bool { _, ok := c.boxLSegInter(box(b), a.GeoLSeg(), false); return ok }, LSeg, B)
 }
 
 func geoPathPolyOps() {
