@@ -320,12 +320,19 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 		}
 		return o.what + " " + sc + "." + n
 	}
-	if len(objs) > 0 && !d.Cascade {
+	var others []string // types and routines, by schema
+	for _, n := range names {
+		for _, l := range e.schemaObjectLines(n) {
+			others = append(others, l+" depends on schema "+n)
+		}
+	}
+	if (len(objs) > 0 || len(others) > 0) && !d.Cascade {
 		var lines []string
 		for _, o := range objs {
 			sc, _ := e.splitKey(o.key)
 			lines = append(lines, qualified(o)+" depends on schema "+sc)
 		}
+		lines = append(lines, others...)
 		return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop schema %s because other objects depend on it", names[0]).
 			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
@@ -386,6 +393,22 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 		}
 		// One notice per object, as DROP … CASCADE gives them.
 		res.Notices = append(append(res.Notices, lines...), extra...)
+	}
+	for _, n := range names {
+		lines := e.schemaObjectLines(n)
+		for _, l := range lines {
+			res.Notices = append(res.Notices, "drop cascades to "+l)
+		}
+		var err error
+		var extra []string
+		if extra, err = e.dropSchemaObjects(n, nil); err != nil {
+			return Result{}, err
+		}
+		for _, x := range extra {
+			if !slices.Contains(res.Notices, x) {
+				res.Notices = append(res.Notices, x)
+			}
+		}
 	}
 	for _, n := range names {
 		if ss, ok := e.store.(SchemaStore); ok && e.store != nil {
@@ -454,7 +477,7 @@ func (e *Engine) schemaHoldsAny(name string) bool {
 			return true
 		}
 	}
-	return false
+	return len(e.schemaObjectLines(name)) > 0
 }
 
 // grantSchema runs GRANT and REVOKE … ON SCHEMA.
@@ -623,4 +646,17 @@ func (e *Engine) missingNotice(what, key string) string {
 		return fmt.Sprintf("schema %q does not exist, skipping", sc)
 	}
 	return fmt.Sprintf("%s %q does not exist, skipping", what, e.bareName(key))
+}
+
+var _ sql.ObjectFinder = nameScope{}
+
+// HasType implements sql.ObjectFinder.
+func (n nameScope) HasType(key string) bool {
+	_, ok := n.e.userTypes[key]
+	return ok || n.e.domains.byName[key] != nil
+}
+
+// HasFunction implements sql.ObjectFinder.
+func (n nameScope) HasFunction(key string) bool {
+	return len(n.e.funcs[key]) > 0 || len(n.e.aggs[key]) > 0
 }

@@ -135,6 +135,9 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 			cr.Fields = append([]*pg_query.Node{pg_query.MakeStrNode(k)}, cr.Fields[2:]...)
 		}
 	})
+	if err == nil {
+		err = qualifyObjects(out.Node, q, at)
+	}
 	if err != nil {
 		return nil, err
 	}
