@@ -98,6 +98,10 @@ func (e *Engine) domainStore() DomainStore {
 // catalog (psql's \dD): its type (the base type, or the domain it is
 // over), and its constraints and default as written.
 type DomainDetail struct {
+	// Schema is the domain's schema; Visible reports whether the
+	// session's search path holds it.
+	Schema                string
+	Visible               bool
 	Name, Type, Collation string
 	NotNull               bool
 	Default               string   // "" for none
@@ -110,9 +114,12 @@ func (s *Session) Domains() []DomainDetail {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	var out []DomainDetail
+	path := s.searchPath()
 	for _, d := range e.domains.byName {
 		def := d.Def()
-		dd := DomainDetail{Name: def.Name, Type: def.Base.String(), Collation: def.Collation, NotNull: def.NotNull, Default: def.DefaultSQL}
+		sc, name := e.splitKey(def.Name)
+		dd := DomainDetail{Schema: sc, Visible: slices.Contains(path, sc), Name: name, Type: def.Base.String(), Collation: def.Collation,
+			NotNull: def.NotNull, Default: def.DefaultSQL}
 		if def.Parent != nil {
 			dd.Type = def.Parent.Name()
 		}
@@ -125,7 +132,12 @@ func (s *Session) Domains() []DomainDetail {
 		}
 		out = append(out, dd)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Schema != out[j].Schema {
+			return out[i].Schema < out[j].Schema
+		}
+		return out[i].Name < out[j].Name
+	})
 	return out
 }
 

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -159,4 +161,26 @@ func (e *Engine) dropSchemaObjects(name string, notices []string) ([]string, err
 		}
 	}
 	return notices, nil
+}
+
+// splitObject is the schema and the name of a type's or a routine's key;
+// an array type's "_s.name" is schema s's "_name".
+func (e *Engine) splitObject(key string) (string, string) {
+	if len(key) > 1 && key[0] == '_' {
+		if sc, n := e.splitKey(key[1:]); sc != "public" {
+			return sc, "_" + n
+		}
+	}
+	return e.splitKey(key)
+}
+
+// objectText is the type or routine keyed key as regtype and regproc
+// print it: qualified by its schema when the search path does not hold
+// it.
+func (o *catalogObjects) objectText(key string, path []string) string {
+	sc, n := o.e.splitKey(key)
+	if sc == "public" || slices.Contains(path, sc) {
+		return expr.QuoteIdent(n)
+	}
+	return expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n)
 }
