@@ -141,6 +141,11 @@ func (n nameScope) CreationKey(schema, name string) (string, error) {
 	case !n.e.schemaExists(schema):
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 	}
+	if schema == "public" {
+		if err := n.e.dottedPublicName(name); err != nil {
+			return "", err
+		}
+	}
 	return schemaKey(schema, name), nil
 }
 
@@ -218,6 +223,9 @@ func (s *Session) createSchema(c *sql.CreateSchema) (Result, error) {
 		owner = s.userName()
 	} else if owner != SuperuserName && e.roles[owner] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
+	}
+	if err := e.schemaNameFree(c.Name); err != nil {
+		return Result{}, err
 	}
 	sc := &schema{name: c.Name, owner: owner}
 	if err := e.saveSchema(sc); err != nil {
@@ -433,6 +441,9 @@ func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 	if a.NewName != "" {
 		if e.schemaExists(a.NewName) {
 			return Result{}, pgerr.New("42P06", "schema %q already exists", a.NewName)
+		}
+		if err := e.schemaNameFree(a.NewName); err != nil {
+			return Result{}, err
 		}
 		if len(e.schemaObjects(a.Name)) > 0 || e.schemaHoldsAny(a.Name) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA %s RENAME TO of a schema that holds relations is not supported", a.Name).

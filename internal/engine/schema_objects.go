@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -183,4 +184,49 @@ func (o *catalogObjects) objectText(key string, path []string) string {
 		return expr.QuoteIdent(n)
 	}
 	return expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n)
+}
+
+// A key "s.name" is a relation, type or routine of schema s; public's
+// keep their names. A name of public that contains a dot would read as
+// another schema's key when its part before the dot names a schema, and
+// a schema whose name contains a dot would split wrongly: the engine
+// refuses both (0A000) rather than confuse them, which keeps the keys of
+// every database file as they were.
+
+// dottedPublicName refuses (0A000) a name created or renamed to in
+// public whose part before a dot names an existing schema.
+func (e *Engine) dottedPublicName(name string) error {
+	if i := strings.IndexByte(name, '.'); i > 0 && e.schemas[name[:i]] != nil {
+		return pgerr.New(pgerr.FeatureNotSupported, "a name %q in schema public is not supported while schema %s exists", name, name[:i]).
+			WithDetail("The engine keys the objects of schema %s as %s.name.", name[:i], name[:i]).
+			WithHint("choose a name without a dot, or create it in schema %s as %s", name[:i], name)
+	}
+	return nil
+}
+
+// schemaNameFree refuses (0A000) a new schema name containing a dot, or
+// one that would take over the names of public that begin with it and a
+// dot.
+func (e *Engine) schemaNameFree(name string) error {
+	if strings.Contains(name, ".") {
+		return pgerr.New(pgerr.FeatureNotSupported, "a schema name containing a dot is not supported: %q", name)
+	}
+	p := name + "."
+	taken := func(k string) bool { return strings.HasPrefix(k, p) }
+	for _, m := range []func() []string{
+		func() []string { return sortedKeys(e.tables) }, func() []string { return sortedKeys(e.views) },
+		func() []string { return sortedKeys(e.named) }, func() []string { return sortedKeys(e.seqs) },
+		func() []string { return sortedKeys(e.indexes) }, func() []string { return sortedKeys(e.userTypes) },
+		func() []string { return sortedKeys(e.domains.byName) }, func() []string { return sortedKeys(e.funcs) },
+		func() []string { return sortedKeys(e.aggs) },
+	} {
+		for _, k := range m() {
+			if taken(k) {
+				return pgerr.New(pgerr.FeatureNotSupported, "a schema named %s is not supported while schema public holds %q", name, k).
+					WithDetail("The engine keys the objects of schema %s as %s.name.", name, name).
+					WithHint("rename %q to a name without a dot first", k)
+			}
+		}
+	}
+	return nil
 }
