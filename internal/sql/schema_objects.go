@@ -93,6 +93,10 @@ func qualifyObjects(node *pg_query.Node, q Qualifier, at func(error, int32) erro
 	case n.GetAlterDomainStmt() != nil:
 		ad := n.GetAlterDomainStmt()
 		ad.TypeName = lookup(ad.TypeName, typeObject)
+	case n.GetAlterObjectSchemaStmt() != nil:
+		if l := n.GetAlterObjectSchemaStmt().Object.GetList(); l != nil {
+			l.Items = lookup(l.Items, typeObject)
+		}
 	case n.GetCreateTrigStmt() != nil:
 		ct := n.GetCreateTrigStmt()
 		ct.Funcname = lookup(ct.Funcname, funcObject)
