@@ -136,3 +136,60 @@ INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`); err != nil {
 		}
 	}
 }
+
+// TestSetSchemaReopen checks that a table, a type and a function moved
+// by ALTER … SET SCHEMA are where they were moved to after the file is
+// opened again, with their rows, and that a view made over them after
+// the move is maintained.
+func TestSetSchemaReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "setschema.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE SCHEMA a;
+CREATE SCHEMA b;
+CREATE TYPE a.e AS ENUM ('x', 'y');
+CREATE TABLE a.t (id int PRIMARY KEY, v int);
+INSERT INTO a.t VALUES (1, 10);
+CREATE FUNCTION a.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 2';
+ALTER TABLE a.t SET SCHEMA b;
+ALTER TYPE a.e SET SCHEMA b;
+ALTER FUNCTION a.f(int) SET SCHEMA b;
+INSERT INTO b.t VALUES (2, 20);
+CREATE TABLE b.u (id int PRIMARY KEY, e b.e);
+CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO b.t VALUES (3, 30); INSERT INTO b.u VALUES (1, 'y')`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM b.t ORDER BY id", "[[1 10] [2 20] [3 30]]"},
+		{"SELECT * FROM mv", "[[120]]"},
+		{"SELECT e::text FROM b.u", "[[y]]"},
+		{"SELECT count(*) FROM pg_class WHERE relnamespace = 'a'::regnamespace", "[[0]]"},
+		{"SELECT to_regclass('a.t') IS NULL, to_regclass('b.t') IS NULL", "[[t f]]"},
+	} {
+		rs, err := db.Query(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
+		}
+	}
+	for _, q := range []string{"SELECT a.f(1)", "SELECT 'x'::a.e"} {
+		if _, err := db.Query(q); err == nil {
+			t.Errorf("%s: the object is still in schema a after reopening", q)
+		}
+	}
+}

@@ -100,6 +100,9 @@ type nameScope struct {
 	// path is the search path's schemas that exist, in order, without
 	// pg_catalog (whose relations the binder finds first).
 	path []string
+	// restoring accepts the statements a store recorded, which name a
+	// relation of schema s it altered by its key, "s.name", unqualified.
+	restoring bool
 }
 
 var _ sql.Qualifier = nameScope{}
@@ -141,7 +144,7 @@ func (n nameScope) CreationKey(schema, name string) (string, error) {
 	case !n.e.schemaExists(schema):
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 	}
-	if schema == "public" {
+	if schema == "public" && !n.restoring {
 		if err := n.e.dottedPublicName(name); err != nil {
 			return "", err
 		}
@@ -196,7 +199,7 @@ func (s *Session) qualify(st *sql.Stmt) (*sql.Stmt, error) {
 	if len(s.e.schemas) == 0 && slices.Equal(path, defaultPath) {
 		return st, nil // every name is public's, as written
 	}
-	return sql.QualifyNames(st, nameScope{e: s.e, path: path})
+	return sql.QualifyNames(st, nameScope{e: s.e, path: path, restoring: s.restoring})
 }
 
 // schemaNS is the search path a binding was made under, for bindNS.

@@ -230,3 +230,8 @@ func (e *Engine) schemaNameFree(name string) error {
 	}
 	return nil
 }
+
+// MarkRestoring marks the session as the one a store runs the statements
+// it recorded in, at open: those name a relation of a schema that ALTER
+// TABLE changed by its key, "s.name", which a statement may not write.
+func (s *Session) MarkRestoring() { s.restoring = true }
