@@ -139,8 +139,9 @@ INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`); err != nil {
 
 // TestSetSchemaReopen checks that a table, a type and a function moved
 // by ALTER … SET SCHEMA are where they were moved to after the file is
-// opened again, with their rows, and that a view made over them after
-// the move is maintained.
+// opened again, with their rows, and that the views made over them
+// before the move, kept with the table's new name, and after it are
+// maintained.
 func TestSetSchemaReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "setschema.db")
 	db, err := deltaview.OpenFile(path)
@@ -153,6 +154,10 @@ CREATE TYPE a.e AS ENUM ('x', 'y');
 CREATE TABLE a.t (id int PRIMARY KEY, v int);
 INSERT INTO a.t VALUES (1, 10);
 CREATE FUNCTION a.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 2';
+SET search_path = a, public;
+CREATE MATERIALIZED VIEW before AS SELECT count(*) AS n FROM t;
+RESET search_path;
+CREATE VIEW pv (x) AS SELECT v FROM a.t;
 ALTER TABLE a.t SET SCHEMA b;
 ALTER TYPE a.e SET SCHEMA b;
 ALTER FUNCTION a.f(int) SET SCHEMA b;
@@ -175,8 +180,10 @@ CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`); err != nil {
 	for _, c := range []struct{ q, want string }{
 		{"SELECT * FROM b.t ORDER BY id", "[[1 10] [2 20] [3 30]]"},
 		{"SELECT * FROM mv", "[[120]]"},
+		{"SELECT * FROM a.before", "[[3]]"},
+		{"SELECT * FROM pv ORDER BY x", "[[10] [20] [30]]"},
 		{"SELECT e::text FROM b.u", "[[y]]"},
-		{"SELECT count(*) FROM pg_class WHERE relnamespace = 'a'::regnamespace", "[[0]]"},
+		{"SELECT relname FROM pg_class WHERE relnamespace = 'a'::regnamespace", "[[before]]"},
 		{"SELECT to_regclass('a.t') IS NULL, to_regclass('b.t') IS NULL", "[[t f]]"},
 	} {
 		rs, err := db.Query(c.q)

@@ -89,6 +89,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			return res, err
 		}
 	}
+	if err := e.applyMoved(readers, a.Table, a.New.Name); err != nil {
+		return res, err
+	}
 	notices, err := e.rebuildReaders(readers, a.New.Name)
 	res.Notices = append(res.Notices, notices...)
 	if err != nil {

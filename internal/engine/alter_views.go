@@ -38,6 +38,9 @@ type alterReaders struct {
 	plans   map[string]*sql.CreateView // their definitions bound again
 	empty   map[string]*sql.CreateView // unpopulated ones (refresh.go)
 	cascade []string                   // readers DROP COLUMN … CASCADE drops
+	// moved are the readers of a table given a new key, kept as their
+	// statements with it once the ALTER is done (alter_move.go).
+	moved map[string]*movedReader
 }
 
 // alterOverlay is the engine's catalog with the table altered as the
@@ -85,7 +88,18 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 				WithHint("drop the views that read the table, alter it, then create them again")
 		}
 		materialized := e.views[name] != nil || e.unpopulated[name] != nil
-		bound, err := bindReader(cat, text, materialized)
+		var bound *sql.CreateView
+		var err error
+		if m, ok := e.movedReaderOf(name, a); ok {
+			if bound, err = bindMoved(cat, m, materialized); err == nil {
+				if out.moved == nil {
+					out.moved = map[string]*movedReader{}
+				}
+				out.moved[name] = m
+			}
+		} else {
+			bound, err = bindReader(cat, text, materialized)
+		}
 		if err == nil && sameColumns(bound.Plan.Columns(), cols, materialized) {
 			if e.views[name] != nil {
 				out.plans[name] = bound
@@ -159,7 +173,7 @@ func bindReader(cat sql.Catalog, text string, materialized bool) (*sql.CreateVie
 	}
 	cv, ok := b.(*sql.CreateView)
 	if !ok {
-		return nil, pgerr.New(pgerr.Internal, "a materialized view's text binds to %T", b)
+		return nil, errReaderKind(b)
 	}
 	return cv, nil
 }
@@ -276,8 +290,18 @@ func (e *Engine) rebuildReaders(r *alterReaders, table string) ([]string, error)
 		e.views[name] = v
 		v.refillOps()
 		e.order[slices.Index(e.order, old)] = v
-		notices = append(notices, fmt.Sprintf("materialized view %q was built again over the new columns of table %q (%d rows)", name, table, v.rowCount()))
+		what := "the new columns of table"
+		if r.moved[name] != nil {
+			what = "table" // moved or renamed (alter_move.go)
+		}
+		notices = append(notices, fmt.Sprintf("materialized view %q was built again over %s %q (%d rows)", name, what, table, v.rowCount()))
 	}
 	e.read, e.waves = nil, nil
 	return notices, nil
+}
+
+// errReaderKind is the error for a materialized view's statement that
+// binds to b, not to CREATE MATERIALIZED VIEW.
+func errReaderKind(b sql.Bound) error {
+	return pgerr.New(pgerr.Internal, "a materialized view's text binds to %T", b)
 }
