@@ -25,8 +25,9 @@ import (
 //   - one that no longer binds, or binds to other columns, reads a column
 //     the ALTER drops (2BP01, or dropped with it under CASCADE), renames
 //     (0A000: PostgreSQL's views follow the rename, this text would not),
-//     or a table the ALTER renames (0A000), or selects * and would gain
-//     the column added (0A000);
+//     or selects * and would gain the column added (0A000); a reader of
+//     a table the ALTER renames or moves is bound as its statement with
+//     the new name instead (alter_move.go);
 //   - a reader whose text names a column whose type changes is refused
 //     as PostgreSQL refuses it (0A000), by name: a column of another table
 //     with the same name counts too.
