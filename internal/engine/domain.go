@@ -144,7 +144,7 @@ func (s *Session) Domains() []DomainDetail {
 func (e *Engine) createDomain(cd *sql.CreateDomain) (Result, error) {
 	name := cd.Def.Name
 	if _, ok := e.domains.byName[name]; ok || e.relationExists(name) {
-		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", name)
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(name))
 	}
 	if ds := e.domainStore(); ds != nil {
 		if err := ds.SaveDomain("", StoredDomain{Name: name, SQL: sql.DomainSQL(&cd.Def)}, nil); err != nil {
@@ -174,7 +174,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 				WithHint("drop the views that name the domain, rename it, and create them again")
 		}
 		if _, ok := e.domains.byName[ad.Def.Name]; ok || e.relationExists(ad.Def.Name) {
-			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", ad.Def.Name)
+			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(ad.Def.Name))
 		}
 	}
 	old := *d.Def()
