@@ -264,12 +264,17 @@ func (b *binder) relationsInSchemas(names []*pg_query.Node) ([]string, error) {
 }
 
 // outOfPublic is the error for an object other than a relation (a type,
-// a function, an operator) named in schema: 3F000 when the schema does
-// not exist, else a refusal (0A000), since these are kept in public only.
+// a function, an operator) named in a schema where it cannot be: 3F000
+// when the schema does not exist, else a refusal (0A000): an operator
+// outside public, anything in pg_temp.
 func (b *binder) outOfPublic(schema, what string) error {
+	if schema == "pg_temp" {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema pg_temp are not supported", what).
+			WithHint("a session's temporary schema holds its temporary tables only")
+	}
 	if nr, ok := b.cat.(NameResolver); ok && nr.Qualifier() != nil && nr.Qualifier().SchemaExists(schema) {
 		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema %s are not supported", what, schema).
-			WithHint("operators are in schema public: create them there, unqualified")
+			WithHint("operators are kept in schema public: create them there, unqualified")
 	}
 	return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 }
