@@ -77,3 +77,126 @@ COMMENT ON TABLE s1.w IS 'in s1'`); err != nil {
 		}
 	}
 }
+
+// TestSchemaObjectsReopen checks that types, domains, functions,
+// procedures and aggregates made in a schema, qualified or through the
+// search path, and the tables and views that use them, are as they were
+// after the file is opened again.
+func TestSchemaObjectsReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "schemaobjs.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE SCHEMA s;
+CREATE TYPE s.mood AS ENUM ('sad', 'happy');
+CREATE DOMAIN s.pos AS int CHECK (VALUE > 0);
+CREATE TYPE s.pair AS (a int, b text);
+CREATE FUNCTION s.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1';
+CREATE FUNCTION s.add2(a int, b int) RETURNS int LANGUAGE sql AS 'SELECT a + b';
+CREATE AGGREGATE s.mysum(int) (SFUNC = s.add2, STYPE = int, INITCOND = '0');
+SET search_path = s, public;
+CREATE FUNCTION g(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 10';
+CREATE TYPE color AS ENUM ('red', 'blue');
+CREATE TABLE t (id int PRIMARY KEY, m mood, p pos, c color, q pair);
+CREATE PROCEDURE p(x int) LANGUAGE sql AS 'INSERT INTO s.t (id, m, p, c) VALUES (x, ''sad'', x, ''red'')';
+RESET search_path;
+CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 100';
+CREATE MATERIALIZED VIEW mv AS SELECT m, s.mysum(s.f(p)) AS n, s.g(count(*)::int) AS k FROM s.t GROUP BY m;
+INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`CALL s.p(5)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`INSERT INTO s.t (id, p) VALUES (9, -1)`); err == nil {
+		t.Error("a value out of domain s.pos was accepted after reopening")
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT m::text, n, k FROM mv ORDER BY m", "[[happy 3 10] [sad 6 10]]"},
+		{"SELECT f(1), s.f(1), s.g(1)", "[[100 2 10]]"},
+		{"SELECT 'blue'::s.color < 'red'::s.color, (q).b FROM s.t WHERE id = 1", "[[f x]]"},
+		{"SELECT proname, pronamespace::regnamespace FROM pg_proc WHERE proname IN ('f', 'g', 'p', 'mysum') ORDER BY 2::text, 1", "[[f public] [f s] [g s] [mysum s] [p s]]"},
+		{"SELECT typname, typnamespace::regnamespace FROM pg_type WHERE typname IN ('mood', 'pos', 'color') ORDER BY 1", "[[color s] [mood s] [pos s]]"},
+	} {
+		rs, err := db.Query(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
+		}
+	}
+}
+
+// TestSetSchemaReopen checks that a table, a type and a function moved
+// by ALTER … SET SCHEMA are where they were moved to after the file is
+// opened again, with their rows, and that the views made over them
+// before the move, kept with the table's new name, and after it are
+// maintained.
+func TestSetSchemaReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "setschema.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE SCHEMA a;
+CREATE SCHEMA b;
+CREATE TYPE a.e AS ENUM ('x', 'y');
+CREATE TABLE a.t (id int PRIMARY KEY, v int);
+INSERT INTO a.t VALUES (1, 10);
+CREATE FUNCTION a.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 2';
+SET search_path = a, public;
+CREATE MATERIALIZED VIEW before AS SELECT count(*) AS n FROM t;
+RESET search_path;
+CREATE VIEW pv (x) AS SELECT v FROM a.t;
+ALTER TABLE a.t SET SCHEMA b;
+ALTER TYPE a.e SET SCHEMA b;
+ALTER FUNCTION a.f(int) SET SCHEMA b;
+INSERT INTO b.t VALUES (2, 20);
+CREATE TABLE b.u (id int PRIMARY KEY, e b.e);
+CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO b.t VALUES (3, 30); INSERT INTO b.u VALUES (1, 'y')`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM b.t ORDER BY id", "[[1 10] [2 20] [3 30]]"},
+		{"SELECT * FROM mv", "[[120]]"},
+		{"SELECT * FROM a.before", "[[3]]"},
+		{"SELECT * FROM pv ORDER BY x", "[[10] [20] [30]]"},
+		{"SELECT e::text FROM b.u", "[[y]]"},
+		{"SELECT relname FROM pg_class WHERE relnamespace = 'a'::regnamespace", "[[before]]"},
+		{"SELECT to_regclass('a.t') IS NULL, to_regclass('b.t') IS NULL", "[[t f]]"},
+	} {
+		rs, err := db.Query(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
+		}
+	}
+	for _, q := range []string{"SELECT a.f(1)", "SELECT 'x'::a.e"} {
+		if _, err := db.Query(q); err == nil {
+			t.Errorf("%s: the object is still in schema a after reopening", q)
+		}
+	}
+}

@@ -376,8 +376,9 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 	return engine.Result{}, false, nil
 }
 
-// psqlDomainList answers psql's \dD [pattern]: the domains of public,
-// their defaults and constraints as written.
+// psqlDomainList answers psql's \dD [pattern]: the domains the search
+// path holds, or those of the schemas the pattern names, their defaults
+// and constraints as written.
 func (c *conn) psqlDomainList(q string) (engine.Result, bool, error) {
 	var name *regexp.Regexp
 	if m := psqlTypName.FindStringSubmatch(q); m != nil {
@@ -387,10 +388,13 @@ func (c *conn) psqlDomainList(q string) (engine.Result, bool, error) {
 		}
 		name = re
 	}
+	var schema *regexp.Regexp // nil: the domains the search path holds
 	if nm := psqlNspName.FindStringSubmatch(q); nm != nil {
-		if re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'")); err != nil || !re.MatchString("public") {
-			name = regexp.MustCompile(`^$`)
+		re, err := regexp.Compile(strings.ReplaceAll(nm[1], "''", "'"))
+		if err != nil {
+			return engine.Result{}, true, pgerr.New(pgerr.InvalidParameter, "invalid regular expression: %v", err)
 		}
+		schema = re
 	}
 	names := []string{"Schema", "Name", "Type", "Collation", "Nullable", "Default", "Check"}
 	plus := strings.Contains(q, `AS "Access privileges"`)
@@ -399,10 +403,10 @@ func (c *conn) psqlDomainList(q string) (engine.Result, bool, error) {
 	}
 	var rows [][]*string
 	for _, d := range c.sess.Domains() {
-		if name != nil && !name.MatchString(d.Name) {
+		if name != nil && !name.MatchString(d.Name) || schema != nil && !schema.MatchString(d.Schema) || schema == nil && !d.Visible {
 			continue
 		}
-		row := []*string{s("public"), s(d.Name), s(d.Type), nil, nil, nil, s(strings.Join(d.Checks, " "))}
+		row := []*string{s(d.Schema), s(d.Name), s(d.Type), nil, nil, nil, s(strings.Join(d.Checks, " "))}
 		if d.Collation != "" {
 			row[3] = s(d.Collation)
 		}

@@ -31,6 +31,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
+	if err := e.refuseMoveOwned(a); err != nil {
+		return Result{}, err
+	}
 	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
 	var readers *alterReaders
 	if a.Columns {
@@ -88,6 +91,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if err := e.statsAfterAlter(t, a); err != nil {
 			return res, err
 		}
+	}
+	if err := e.applyMoved(readers, a.Table, a.New.Name); err != nil {
+		return res, err
 	}
 	notices, err := e.rebuildReaders(readers, a.New.Name)
 	res.Notices = append(res.Notices, notices...)

@@ -25,8 +25,9 @@ import (
 //   - one that no longer binds, or binds to other columns, reads a column
 //     the ALTER drops (2BP01, or dropped with it under CASCADE), renames
 //     (0A000: PostgreSQL's views follow the rename, this text would not),
-//     or a table the ALTER renames (0A000), or selects * and would gain
-//     the column added (0A000);
+//     or selects * and would gain the column added (0A000); a reader of
+//     a table the ALTER renames or moves is bound as its statement with
+//     the new name instead (alter_move.go);
 //   - a reader whose text names a column whose type changes is refused
 //     as PostgreSQL refuses it (0A000), by name: a column of another table
 //     with the same name counts too.
@@ -38,6 +39,9 @@ type alterReaders struct {
 	plans   map[string]*sql.CreateView // their definitions bound again
 	empty   map[string]*sql.CreateView // unpopulated ones (refresh.go)
 	cascade []string                   // readers DROP COLUMN … CASCADE drops
+	// moved are the readers of a table given a new key, kept as their
+	// statements with it once the ALTER is done (alter_move.go).
+	moved map[string]*movedReader
 }
 
 // alterOverlay is the engine's catalog with the table altered as the
@@ -85,7 +89,18 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 				WithHint("drop the views that read the table, alter it, then create them again")
 		}
 		materialized := e.views[name] != nil || e.unpopulated[name] != nil
-		bound, err := bindReader(cat, text, materialized)
+		var bound *sql.CreateView
+		var err error
+		if m, ok := e.movedReaderOf(name, a); ok {
+			if bound, err = bindMoved(cat, m, materialized); err == nil {
+				if out.moved == nil {
+					out.moved = map[string]*movedReader{}
+				}
+				out.moved[name] = m
+			}
+		} else {
+			bound, err = bindReader(cat, text, materialized)
+		}
 		if err == nil && sameColumns(bound.Plan.Columns(), cols, materialized) {
 			if e.views[name] != nil {
 				out.plans[name] = bound
@@ -159,7 +174,7 @@ func bindReader(cat sql.Catalog, text string, materialized bool) (*sql.CreateVie
 	}
 	cv, ok := b.(*sql.CreateView)
 	if !ok {
-		return nil, pgerr.New(pgerr.Internal, "a materialized view's text binds to %T", b)
+		return nil, errReaderKind(b)
 	}
 	return cv, nil
 }
@@ -276,8 +291,18 @@ func (e *Engine) rebuildReaders(r *alterReaders, table string) ([]string, error)
 		e.views[name] = v
 		v.refillOps()
 		e.order[slices.Index(e.order, old)] = v
-		notices = append(notices, fmt.Sprintf("materialized view %q was built again over the new columns of table %q (%d rows)", name, table, v.rowCount()))
+		what := "the new columns of table"
+		if r.moved[name] != nil {
+			what = "table" // moved or renamed (alter_move.go)
+		}
+		notices = append(notices, fmt.Sprintf("materialized view %q was built again over %s %q (%d rows)", name, what, table, v.rowCount()))
 	}
 	e.read, e.waves = nil, nil
 	return notices, nil
+}
+
+// errReaderKind is the error for a materialized view's statement that
+// binds to b, not to CREATE MATERIALIZED VIEW.
+func errReaderKind(b sql.Bound) error {
+	return pgerr.New(pgerr.Internal, "a materialized view's text binds to %T", b)
 }

@@ -49,7 +49,7 @@ func (v viewRecorder) CompositeType(name string) (*sql.CompositeType, bool) {
 
 func (e *Engine) createComposite(c *sql.CreateComposite) (Result, error) {
 	if _, dom := e.domains.byName[c.Name]; dom || e.typeNameTaken(c.Name) {
-		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", c.Name)
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(c.Name))
 	}
 	oids, restored := e.restoreOIDs[c.Name]
 	if restored {

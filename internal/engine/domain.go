@@ -98,6 +98,10 @@ func (e *Engine) domainStore() DomainStore {
 // catalog (psql's \dD): its type (the base type, or the domain it is
 // over), and its constraints and default as written.
 type DomainDetail struct {
+	// Schema is the domain's schema; Visible reports whether the
+	// session's search path holds it.
+	Schema                string
+	Visible               bool
 	Name, Type, Collation string
 	NotNull               bool
 	Default               string   // "" for none
@@ -110,9 +114,12 @@ func (s *Session) Domains() []DomainDetail {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	var out []DomainDetail
+	path := s.searchPath()
 	for _, d := range e.domains.byName {
 		def := d.Def()
-		dd := DomainDetail{Name: def.Name, Type: def.Base.String(), Collation: def.Collation, NotNull: def.NotNull, Default: def.DefaultSQL}
+		sc, name := e.splitKey(def.Name)
+		dd := DomainDetail{Schema: sc, Visible: slices.Contains(path, sc), Name: name, Type: def.Base.String(), Collation: def.Collation,
+			NotNull: def.NotNull, Default: def.DefaultSQL}
 		if def.Parent != nil {
 			dd.Type = def.Parent.Name()
 		}
@@ -125,14 +132,19 @@ func (s *Session) Domains() []DomainDetail {
 		}
 		out = append(out, dd)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Schema != out[j].Schema {
+			return out[i].Schema < out[j].Schema
+		}
+		return out[i].Name < out[j].Name
+	})
 	return out
 }
 
 func (e *Engine) createDomain(cd *sql.CreateDomain) (Result, error) {
 	name := cd.Def.Name
 	if _, ok := e.domains.byName[name]; ok || e.relationExists(name) {
-		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", name)
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(name))
 	}
 	if ds := e.domainStore(); ds != nil {
 		if err := ds.SaveDomain("", StoredDomain{Name: name, SQL: sql.DomainSQL(&cd.Def)}, nil); err != nil {
@@ -162,7 +174,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 				WithHint("drop the views that name the domain, rename it, and create them again")
 		}
 		if _, ok := e.domains.byName[ad.Def.Name]; ok || e.relationExists(ad.Def.Name) {
-			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", ad.Def.Name)
+			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(ad.Def.Name))
 		}
 	}
 	old := *d.Def()

@@ -465,7 +465,11 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 		return Result{}, err
 	}
 	if cv.Materialized {
-		e.noteViewStmt(cv, rec.text)
+		var path []string
+		if rec.names != nil {
+			path = rec.names.path
+		}
+		e.noteViewStmt(cv, rec.text, path)
 	}
 	return res, nil
 }

@@ -84,7 +84,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 	old, i := e.function(sig, f.Name)
 	if old != nil {
 		if !cf.Replace {
-			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", f.Name)
+			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", e.bareName(f.Name))
 		}
 		if old.Procedure != f.Procedure {
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").

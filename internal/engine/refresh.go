@@ -26,6 +26,9 @@ import (
 type viewStmt struct {
 	text   string
 	noData bool
+	// path is the search path the statement resolved its names through
+	// (nil: the default), for binding it again (alter_move.go).
+	path []string
 }
 
 // StatementStore is implemented by a Store that can replace the statement
@@ -42,11 +45,11 @@ func errNotPopulated(name string) error {
 }
 
 // noteViewStmt remembers the statement that created cv.
-func (e *Engine) noteViewStmt(cv *sql.CreateView, text string) {
+func (e *Engine) noteViewStmt(cv *sql.CreateView, text string, path []string) {
 	if e.viewStmts == nil {
 		e.viewStmts = map[string]viewStmt{}
 	}
-	e.viewStmts[cv.Name] = viewStmt{text: text, noData: cv.NoData}
+	e.viewStmts[cv.Name] = viewStmt{text: text, noData: cv.NoData, path: path}
 }
 
 // addUnpopulated registers a materialized view without state.

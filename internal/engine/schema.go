@@ -100,6 +100,9 @@ type nameScope struct {
 	// path is the search path's schemas that exist, in order, without
 	// pg_catalog (whose relations the binder finds first).
 	path []string
+	// restoring accepts the statements a store recorded, which name a
+	// relation of schema s it altered by its key, "s.name", unqualified.
+	restoring bool
 }
 
 var _ sql.Qualifier = nameScope{}
@@ -140,6 +143,11 @@ func (n nameScope) CreationKey(schema, name string) (string, error) {
 		schema = n.path[0]
 	case !n.e.schemaExists(schema):
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+	}
+	if schema == "public" && !n.restoring {
+		if err := n.e.dottedPublicName(name); err != nil {
+			return "", err
+		}
 	}
 	return schemaKey(schema, name), nil
 }
@@ -191,7 +199,7 @@ func (s *Session) qualify(st *sql.Stmt) (*sql.Stmt, error) {
 	if len(s.e.schemas) == 0 && slices.Equal(path, defaultPath) {
 		return st, nil // every name is public's, as written
 	}
-	return sql.QualifyNames(st, nameScope{e: s.e, path: path})
+	return sql.QualifyNames(st, nameScope{e: s.e, path: path, restoring: s.restoring})
 }
 
 // schemaNS is the search path a binding was made under, for bindNS.
@@ -218,6 +226,9 @@ func (s *Session) createSchema(c *sql.CreateSchema) (Result, error) {
 		owner = s.userName()
 	} else if owner != SuperuserName && e.roles[owner] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
+	}
+	if err := e.schemaNameFree(c.Name); err != nil {
+		return Result{}, err
 	}
 	sc := &schema{name: c.Name, owner: owner}
 	if err := e.saveSchema(sc); err != nil {
@@ -320,12 +331,19 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 		}
 		return o.what + " " + sc + "." + n
 	}
-	if len(objs) > 0 && !d.Cascade {
+	var others []string // types and routines, by schema
+	for _, n := range names {
+		for _, l := range e.schemaObjectLines(n) {
+			others = append(others, l+" depends on schema "+n)
+		}
+	}
+	if (len(objs) > 0 || len(others) > 0) && !d.Cascade {
 		var lines []string
 		for _, o := range objs {
 			sc, _ := e.splitKey(o.key)
 			lines = append(lines, qualified(o)+" depends on schema "+sc)
 		}
+		lines = append(lines, others...)
 		return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop schema %s because other objects depend on it", names[0]).
 			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
@@ -388,6 +406,22 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 		res.Notices = append(append(res.Notices, lines...), extra...)
 	}
 	for _, n := range names {
+		lines := e.schemaObjectLines(n)
+		for _, l := range lines {
+			res.Notices = append(res.Notices, "drop cascades to "+l)
+		}
+		var err error
+		var extra []string
+		if extra, err = e.dropSchemaObjects(n, nil); err != nil {
+			return Result{}, err
+		}
+		for _, x := range extra {
+			if !slices.Contains(res.Notices, x) {
+				res.Notices = append(res.Notices, x)
+			}
+		}
+	}
+	for _, n := range names {
 		if ss, ok := e.store.(SchemaStore); ok && e.store != nil {
 			if err := ss.DropSchema(n); err != nil {
 				return Result{}, err
@@ -410,6 +444,9 @@ func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 	if a.NewName != "" {
 		if e.schemaExists(a.NewName) {
 			return Result{}, pgerr.New("42P06", "schema %q already exists", a.NewName)
+		}
+		if err := e.schemaNameFree(a.NewName); err != nil {
+			return Result{}, err
 		}
 		if len(e.schemaObjects(a.Name)) > 0 || e.schemaHoldsAny(a.Name) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA %s RENAME TO of a schema that holds relations is not supported", a.Name).
@@ -454,7 +491,7 @@ func (e *Engine) schemaHoldsAny(name string) bool {
 			return true
 		}
 	}
-	return false
+	return len(e.schemaObjectLines(name)) > 0
 }
 
 // grantSchema runs GRANT and REVOKE … ON SCHEMA.
@@ -623,4 +660,17 @@ func (e *Engine) missingNotice(what, key string) string {
 		return fmt.Sprintf("schema %q does not exist, skipping", sc)
 	}
 	return fmt.Sprintf("%s %q does not exist, skipping", what, e.bareName(key))
+}
+
+var _ sql.ObjectFinder = nameScope{}
+
+// HasType implements sql.ObjectFinder.
+func (n nameScope) HasType(key string) bool {
+	_, ok := n.e.userTypes[key]
+	return ok || n.e.domains.byName[key] != nil
+}
+
+// HasFunction implements sql.ObjectFinder.
+func (n nameScope) HasFunction(key string) bool {
+	return len(n.e.funcs[key]) > 0 || len(n.e.aggs[key]) > 0
 }

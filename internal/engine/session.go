@@ -72,6 +72,9 @@ type Session struct {
 	// pathOverride replaces the search path while CREATE SCHEMA runs its
 	// schema elements, in the new schema (schema.go).
 	pathOverride []string
+	// restoring is set on the session a store runs its statements in
+	// when it opens a file (MarkRestoring).
+	restoring bool
 	// tempsMade are the temporary tables the open block made, which its
 	// rollback drops.
 	tempsMade []string

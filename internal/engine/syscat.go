@@ -243,9 +243,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			}
 			sc.Types[t.oid] = value.Type{Kind: t.kind, Mod: -1}
 		case t.kind.IsArray():
-			out = expr.QuoteIdent(strings.TrimPrefix(t.name, "_")) + "[]"
+			out = o.objectText(strings.TrimPrefix(t.name, "_"), path) + "[]"
 		default:
-			out = expr.QuoteIdent(t.name)
+			out = o.objectText(t.name, path)
 		}
 		in := out
 		if t.builtin == nil {
@@ -260,8 +260,8 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		}
 	}
 	for _, p := range o.procs {
-		name(value.RegProc, p.oid, expr.QuoteIdent(p.name), p.name)
-		name(value.RegProcedure, p.oid, p.signature(), p.name+"("+strings.Join(p.argKeys(), ",")+")")
+		name(value.RegProc, p.oid, o.objectText(p.name, path), p.name)
+		name(value.RegProcedure, p.oid, o.objectText(p.name, path)+p.signature()[len(expr.QuoteIdent(p.name)):], p.name+"("+strings.Join(p.argKeys(), ",")+")")
 		sc.FuncArgs[p.oid], sc.FuncResults[p.oid] = p.argText, p.resultText
 	}
 	for _, op := range o.opers {

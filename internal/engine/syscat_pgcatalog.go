@@ -253,7 +253,13 @@ func pgType(o *catalogObjects, r *catRows) {
 			}
 		}
 		none := value.NewReg(value.RegProc, 0, "")
-		r.add("oid", t.oid, "typname", t.name, "typnamespace", t.nsp, "typowner", uint32(superuserOID), "typlen", length,
+		typname, nsp := t.name, t.nsp
+		if nsp == publicOID {
+			var sc string
+			sc, typname = o.e.splitObject(t.name)
+			nsp = schemaOID(sc)
+		}
+		r.add("oid", t.oid, "typname", typname, "typnamespace", nsp, "typowner", uint32(superuserOID), "typlen", length,
 			"typbyval", byval, "typtype", string(rune(t.typtype)), "typcategory", category, "typispreferred", false,
 			"typisdefined", true, "typdelim", ",", "typrelid", uint32(0), "typsubscript", none, "typelem", elem,
 			"typarray", array, "typinput", none, "typoutput", none, "typreceive", none, "typsend", none, "typmodin", none,
@@ -353,7 +359,8 @@ func pgProc(o *catalogObjects, r *catRows) {
 		if p.set {
 			rows = 1000
 		}
-		r.add("oid", p.oid, "proname", p.name, "pronamespace", uint32(publicOID), "proowner", uint32(superuserOID),
+		sc, proname := o.e.splitObject(p.name)
+		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", uint32(superuserOID),
 			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", false, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),

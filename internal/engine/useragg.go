@@ -76,12 +76,12 @@ func (e *Engine) createAggregate(ca *sql.CreateAggregate, rec *recorder) (Result
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
 				WithDetail("%q is a function.", a.Name)
 		}
-		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", a.Name)
+		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", e.bareName(a.Name))
 	}
 	old, i := e.aggregate(sig, a.Name)
 	if old != nil {
 		if !ca.Replace {
-			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", a.Name)
+			return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %q already exists with same argument types", e.bareName(a.Name))
 		}
 		if v := e.matViewCalling(sig); v != "" {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot replace aggregate %s: materialized view %s calls it", sig, v).

@@ -63,7 +63,7 @@ func (v viewRecorder) RangeConstructor(name string) (value.Type, bool) {
 func (e *Engine) createRange(c *sql.CreateRange) (Result, error) {
 	for _, n := range []string{c.Name, c.MultiName} {
 		if e.typeNameTaken(n) {
-			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", n)
+			return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(n))
 		}
 	}
 	if e.nextOID < firstUserOID {

@@ -117,7 +117,7 @@ func (e *Engine) checkRelationTypeName(name string) error {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	if _, ok := e.userTypes[name]; ok {
-		return pgerr.New(pgerr.DuplicateObject, "type %q already exists", name).
+		return pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(name)).
 			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
 	}
 	return nil
@@ -125,7 +125,7 @@ func (e *Engine) checkRelationTypeName(name string) error {
 
 func (e *Engine) createEnum(c *sql.CreateEnum) (Result, error) {
 	if e.typeNameTaken(c.Name) {
-		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", c.Name)
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(c.Name))
 	}
 	if e.nextOID < firstUserOID {
 		e.nextOID = firstUserOID
@@ -217,7 +217,7 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", r.New)
 	}
 	if e.typeNameTaken(r.New) {
-		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", r.New)
+		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(r.New))
 	}
 	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 		return Result{}, err

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -111,7 +112,16 @@ func (d *Domain) Check(v value.Value) error {
 
 // Violation is the error of a value that fails the constraint named name.
 func (d *Domain) Violation(name string) *pgerr.Error {
-	return pgerr.New(pgerr.CheckViolation, "value for domain %s violates check constraint %q", quoteIdent(d.Name()), name)
+	return pgerr.New(pgerr.CheckViolation, "value for domain %s violates check constraint %q", keyIdent(d.Name()), name)
+}
+
+// keyIdent quotes the name of a type keyed "schema.name" (one of a
+// schema other than public) as PostgreSQL prints it qualified.
+func keyIdent(key string) string {
+	if s, n, ok := strings.Cut(key, "."); ok {
+		return quoteIdent(s) + "." + quoteIdent(n)
+	}
+	return quoteIdent(key)
 }
 
 // Holds reports whether v satisfies c: its expression is true or NULL.

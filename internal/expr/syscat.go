@@ -113,7 +113,7 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 	case value.RegProcedure:
 		key, err = c.procedureKey(s)
 	case value.RegProc:
-		key, err = routineName(s)
+		key, err = c.routineKey(s)
 	case value.RegOperator:
 		key, err = c.operatorKey(s)
 	case value.RegOper:
@@ -226,6 +226,22 @@ func routineName(s string) (string, error) {
 		return "", pgerr.New("42602", "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
 	}
 	return parts[len(parts)-1], nil
+}
+
+// routineKey reads a routine's name as routineName does, and one of a
+// schema the catalog has (other than public and pg_catalog) as its key,
+// "schema.name".
+func (c *SysCatalog) routineKey(s string) (string, error) {
+	parts, err := splitQualified(s)
+	if err != nil {
+		return "", err
+	}
+	if len(parts) == 2 && parts[0] != "pg_catalog" && parts[0] != "public" {
+		if _, known := c.OIDs[value.RegNamespace][parts[0]]; known {
+			return parts[0] + "." + parts[1], nil
+		}
+	}
+	return routineName(s)
 }
 
 // operatorName reads an operator's name as regoper's input does: its
@@ -360,7 +376,7 @@ func (c *SysCatalog) procedureKey(s string) (string, error) {
 	if !strings.HasSuffix(strings.TrimSpace(s), ")") {
 		return "", pgerr.New(pgerr.InvalidTextRep, "expected a right parenthesis")
 	}
-	name, err := routineName(s[:open])
+	name, err := c.routineKey(s[:open])
 	if err != nil {
 		return "", err
 	}

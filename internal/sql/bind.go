@@ -206,6 +206,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindAlterTable(n.GetAlterTableStmt())
 	case n.GetRenameStmt() != nil:
 		return b.bindRename(n.GetRenameStmt())
+	case n.GetAlterObjectSchemaStmt() != nil:
+		return b.bindSetSchema(n.GetAlterObjectSchemaStmt())
 	case n.GetTruncateStmt() != nil:
 		return b.bindTruncate(n.GetTruncateStmt())
 	case n.GetCreateSchemaStmt() != nil:

@@ -152,7 +152,10 @@ func visible(k value.Kind) catFunc {
 		if !ok {
 			return value.Null, nil
 		}
-		return value.NewBool(k != value.RegClass || !strings.Contains(name, ".")), nil
+		if i := strings.IndexByte(name, '('); i >= 0 {
+			name = name[:i] // a routine's arguments' types
+		}
+		return value.NewBool(k != value.RegClass && k != value.RegType && k != value.RegProcedure || !strings.Contains(name, ".")), nil
 	}}
 }
 

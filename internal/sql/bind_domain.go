@@ -254,9 +254,9 @@ func (b *binder) domainCheck(def *expr.DomainDef, c *pg_query.Constraint) (expr.
 	}
 	switch {
 	case name == "":
-		name = def.Name + "_check"
+		name = b.bareName(def.Name) + "_check"
 		for i := 1; taken(name); i++ {
-			name = def.Name + "_check" + strconv.Itoa(i)
+			name = b.bareName(def.Name) + "_check" + strconv.Itoa(i)
 		}
 	case taken(name):
 		return expr.DomainConstraint{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for domain %q already exists", name, def.Name)

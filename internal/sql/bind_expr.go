@@ -267,6 +267,9 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 	if t, ok := polyTypeFromName(tn); ok {
 		return t, nil // a polymorphic function's instance's
 	}
+	if err := b.schemaOfName(tn.Names, tn.Location); err != nil {
+		return value.Type{}, err
+	}
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().Sval)
@@ -1020,6 +1023,9 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 
 func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	name := opName(f.Funcname)
+	if err := b.schemaOfName(f.Funcname, f.Location); err != nil {
+		return nil, err
+	}
 	if e, ok, err := b.bindUserCall(s, f); ok {
 		return e, err
 	}

@@ -46,7 +46,15 @@ type userCall struct {
 // the catalog holds none, or the name is qualified by another schema.
 func (b *binder) lookupFunctions(names []*pg_query.Node) []*Function {
 	fc, ok := b.cat.(FunctionCatalog)
-	if !ok || len(names) > 2 || len(names) == 2 && names[0].GetString_().GetSval() != "public" && names[0].GetString_().GetSval() != userSRFMark {
+	if !ok || len(names) > 2 {
+		return nil
+	}
+	if len(names) == 2 && names[0].GetString_().GetSval() != "public" && names[0].GetString_().GetSval() != userSRFMark {
+		// Another schema's, named so where QualifyNames did not pass
+		// (a function's body): its key.
+		if k, ok := b.otherSchemaKey(names); ok {
+			return fc.Functions(k)
+		}
 		return nil
 	}
 	return fc.Functions(names[len(names)-1].GetString_().GetSval())

@@ -264,40 +264,29 @@ func (b *binder) relationsInSchemas(names []*pg_query.Node) ([]string, error) {
 }
 
 // outOfPublic is the error for an object other than a relation (a type,
-// a function, an operator) named in schema: 3F000 when the schema does
-// not exist, else a refusal (0A000), since these are kept in public only.
+// a function, an operator) named in a schema where it cannot be: 3F000
+// when the schema does not exist, else a refusal (0A000): an operator
+// outside public, anything in pg_temp.
 func (b *binder) outOfPublic(schema, what string) error {
+	if schema == "pg_temp" {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema pg_temp are not supported", what).
+			WithHint("a session's temporary schema holds its temporary tables only")
+	}
 	if nr, ok := b.cat.(NameResolver); ok && nr.Qualifier() != nil && nr.Qualifier().SchemaExists(schema) {
 		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema %s are not supported", what, schema).
-			WithHint("types, functions, aggregates and operators are in schema public: create them there, unqualified")
+			WithHint("operators are kept in schema public: create them there, unqualified")
 	}
 	return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 }
 
-// createsInPublic refuses (0A000) a statement that creates a type, a
-// function, an aggregate or an operator under an unqualified name when
-// the search path would create it in a schema other than public: these
-// are kept in public only, and PostgreSQL would create it there.
+// createsInPublic refuses (0A000) a statement that creates an operator
+// under an unqualified name when the search path would create it in a
+// schema other than public: operators are kept in public only, and
+// PostgreSQL would create it there. Types, functions and aggregates go
+// to the path's first schema (QualifyNames).
 func (b *binder) createsInPublic(n *pg_query.Node) error {
-	var names []*pg_query.Node
-	what := "types"
-	switch {
-	case n.GetCreateFunctionStmt() != nil:
-		names, what = n.GetCreateFunctionStmt().Funcname, "functions"
-	case n.GetDefineStmt() != nil:
-		names, what = n.GetDefineStmt().Defnames, "aggregates and operators"
-	case n.GetCreateEnumStmt() != nil:
-		names = n.GetCreateEnumStmt().TypeName
-	case n.GetCreateRangeStmt() != nil:
-		names = n.GetCreateRangeStmt().TypeName
-	case n.GetCreateDomainStmt() != nil:
-		names = n.GetCreateDomainStmt().Domainname
-	case n.GetCompositeTypeStmt() != nil:
-		if n.GetCompositeTypeStmt().Typevar.GetSchemaname() == "" {
-			names = []*pg_query.Node{pg_query.MakeStrNode(n.GetCompositeTypeStmt().Typevar.GetRelname())}
-		}
-	}
-	if len(names) != 1 {
+	ds := n.GetDefineStmt()
+	if ds == nil || ds.Kind != pg_query.ObjectType_OBJECT_OPERATOR || len(ds.Defnames) != 1 {
 		return nil
 	}
 	nr, ok := b.cat.(NameResolver)
@@ -309,8 +298,8 @@ func (b *binder) createsInPublic(n *pg_query.Node) error {
 	case len(path) == 0:
 		return pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in")
 	case path[0] != "public":
-		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema %s are not supported", what, path[0]).
-			WithHint("types, functions, aggregates and operators are in schema public: put public first in search_path to create them")
+		return pgerr.New(pgerr.FeatureNotSupported, "operators in schema %s are not supported", path[0]).
+			WithHint("operators are in schema public: put public first in search_path to create them")
 	}
 	return nil
 }

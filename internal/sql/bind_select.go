@@ -887,7 +887,7 @@ func figureName(n *pg_query.Node) string {
 		}
 		return f[len(f)-1].GetString_().GetSval()
 	case n.GetFuncCall() != nil:
-		return opName(n.GetFuncCall().Funcname)
+		return keyName(opName(n.GetFuncCall().Funcname))
 	case n.GetTypeCast() != nil:
 		// A cast is named after its argument when that has a name of its
 		// own, else after its type: x::int is x, 1::int2::int8 int8.
@@ -895,7 +895,7 @@ func figureName(n *pg_query.Node) string {
 		if nameStrength(tc.Arg) > 1 {
 			return figureName(tc.Arg)
 		}
-		return pgTypeName(opName(tc.TypeName.Names))
+		return pgTypeName(keyName(opName(tc.TypeName.Names)))
 	case n.GetCaseExpr() != nil:
 		return "case"
 	case n.GetAArrayExpr() != nil:

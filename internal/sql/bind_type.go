@@ -65,6 +65,13 @@ func (b *binder) userType(names []string) (value.Type, bool) {
 	if len(names) == 2 && names[0] == "public" {
 		names = names[1:]
 	}
+	if len(names) == 2 {
+		// Another schema's, named so where QualifyNames did not pass (a
+		// function's body): its key.
+		if k, ok := b.otherSchemaKey([]*pg_query.Node{pg_query.MakeStrNode(names[0]), pg_query.MakeStrNode(names[1])}); ok {
+			return tc.UserType(k)
+		}
+	}
 	if len(names) != 1 {
 		return value.Type{}, false
 	}

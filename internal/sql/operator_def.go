@@ -73,7 +73,7 @@ func (*DropOperator) bound()   {}
 // argument types exactly.
 func (b *binder) bindCreateOperator(d *pg_query.DefineStmt) (Bound, error) {
 	if len(d.Defnames) > 1 && FuncName(d.Defnames[:len(d.Defnames)-1]) != "public" {
-		return nil, pgerr.New("3F000", "schema %q does not exist", FuncName(d.Defnames[:len(d.Defnames)-1]))
+		return nil, b.outOfPublic(FuncName(d.Defnames[:len(d.Defnames)-1]), "operators")
 	}
 	o := &Operator{Name: FuncName(d.Defnames)}
 	typ := func(de *pg_query.DefElem) (*FuncParam, error) {

@@ -135,6 +135,9 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 			cr.Fields = append([]*pg_query.Node{pg_query.MakeStrNode(k)}, cr.Fields[2:]...)
 		}
 	})
+	if err == nil {
+		err = qualifyObjects(out.Node, q, at)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +153,15 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW, pg_query.ObjectType_OBJECT_MATVIEW,
 			pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			if rs.Relation != nil {
-				rs.Newname = resolved[rs.Relation] + rs.Newname
+				if p := resolved[rs.Relation]; p != "" || rs.Relation.Schemaname == "" {
+					// A new name of public's must not read as another
+					// schema's key.
+					k, e := q.CreationKey(schemaOfPrefix(p), rs.Newname)
+					if e != nil {
+						return nil, e
+					}
+					rs.Newname = k
+				}
 			}
 		}
 	}
@@ -312,4 +323,12 @@ func (b *binder) relationsOf(schema string) []string {
 		}
 	}
 	return out
+}
+
+// schemaOfPrefix is the schema of a key's prefix ("s." is s, "" public).
+func schemaOfPrefix(p string) string {
+	if p == "" {
+		return "public"
+	}
+	return p[:len(p)-1]
 }

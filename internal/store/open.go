@@ -79,6 +79,7 @@ func load(f *File, e *engine.Engine) error {
 	}
 	s := e.NewSession()
 	defer s.Close()
+	s.MarkRestoring()
 	// A function's body is checked when it is created, not again: what it
 	// reads may have gone since, as in PostgreSQL (pg_dump's restore does
 	// the same).

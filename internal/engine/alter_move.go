@@ -1,0 +1,212 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// An ALTER TABLE that gives a table a new key (ALTER TABLE … SET SCHEMA)
+// keeps the views that read it: PostgreSQL's views follow the table by
+// its oid, these are kept as text. Each reader's statement is resolved
+// through the search path it was made under, the table's old key renamed
+// to the new one, and bound over the table as the ALTER leaves it; once
+// the ALTER is done, the reader is kept as that statement, written with
+// every name of a schema other than public qualified (sql.ResolvedText),
+// and its materialized views are built again as for any ALTER TABLE
+// (alter_views.go). A reader that is itself read by a view is not
+// followed (the ALTER is refused as before).
+
+// movedReader is a reader's statement with the table's new key.
+type movedReader struct {
+	// stmt is a plain view's query, or a materialized view's CREATE
+	// statement, resolved and renamed.
+	stmt *sql.Stmt
+	// text is the statement the store keeps for the reader then.
+	text string
+}
+
+// movedReader resolves the statement of the reader name and renames the
+// table's key old to new in it; ok is false when it cannot.
+func (e *Engine) movedReader(name, old, new string) (*movedReader, bool) {
+	if len(e.dependentsIndex()[name]) > 0 {
+		return nil, false // a view over it names it by its text
+	}
+	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
+	rename := func(schema, n string) (string, bool, error) {
+		if schema == "" && n == old {
+			return new, true, nil
+		}
+		return "", false, nil
+	}
+	if nv := e.named[name]; nv != nil {
+		if nv.query == nil || nv.invoker {
+			return nil, false
+		}
+		st, err := sql.RenameRelations(nv.query, rename)
+		if err != nil {
+			return nil, false
+		}
+		var ok bool
+		sel, err := sql.ResolvedText(st, scope(defaultPath))
+		if err != nil {
+			return nil, false
+		}
+		cols := make([]string, len(nv.cols))
+		for i, c := range nv.cols {
+			cols[i] = expr.QuoteIdent(c.Name)
+		}
+		text := "CREATE VIEW " + e.keyText(name) + " (" + strings.Join(cols, ", ") + ") AS " + sel
+		if st, ok = e.reparse(sel); !ok {
+			return nil, false
+		}
+		return &movedReader{stmt: st, text: text}, true
+	}
+	vs, ok := e.viewStmts[name]
+	if !ok {
+		return nil, false
+	}
+	text, path := vs.text, vs.path
+	const set = "SET search_path = "
+	if strings.HasPrefix(text, set) {
+		i := strings.Index(text, ";\n")
+		if i < 0 {
+			return nil, false
+		}
+		path, text = e.pathOf(text[len(set):i], ""), text[i+2:]
+	}
+	if path == nil {
+		path = defaultPath
+	}
+	st, err := sql.Parse(text)
+	if err != nil || st == nil {
+		return nil, false
+	}
+	if st, err = sql.QualifyNames(st, scope(path)); err != nil {
+		return nil, false
+	}
+	if st, err = sql.RenameRelations(st, rename); err != nil {
+		return nil, false
+	}
+	out, err := sql.ResolvedText(st, scope(path))
+	if err != nil {
+		return nil, false
+	}
+	if st, ok = e.reparse(out); !ok {
+		return nil, false
+	}
+	return &movedReader{stmt: st, text: out}, true
+}
+
+// reparse parses a resolved text again and resolves its names, so that
+// the statement's text, which the catalogs show, is the new one.
+func (e *Engine) reparse(text string) (*sql.Stmt, bool) {
+	st, err := sql.Parse(text)
+	if err != nil || st == nil {
+		return nil, false
+	}
+	st, err = sql.QualifyNames(st, nameScope{e: e, path: defaultPath, restoring: true})
+	return st, err == nil
+}
+
+// keyText is the relation keyed key as SQL names it, qualified by its
+// schema unless it is public's.
+func (e *Engine) keyText(key string) string {
+	sc, n := e.splitKey(key)
+	if sc == "public" {
+		return expr.QuoteIdent(n)
+	}
+	return expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n)
+}
+
+// bindMoved binds a moved reader's statement over cat.
+func bindMoved(cat sql.Catalog, m *movedReader, materialized bool) (*sql.CreateView, error) {
+	rec := &recorder{cat: cat, seen: map[string]bool{}, text: m.text}
+	if !materialized {
+		p, err := sql.BindQuery(rec, m.stmt, false)
+		if err != nil {
+			return nil, err
+		}
+		return &sql.CreateView{Plan: p}, nil
+	}
+	b, err := sql.Bind(rec, m.stmt)
+	if err != nil {
+		return nil, err
+	}
+	cv, ok := b.(*sql.CreateView)
+	if !ok {
+		return nil, errReaderKind(b)
+	}
+	return cv, nil
+}
+
+// applyMoved keeps the moved readers as their new statements, and their
+// dependencies on the table's new key; the ALTER has succeeded.
+func (e *Engine) applyMoved(r *alterReaders, old, new string) error {
+	if r == nil || len(r.moved) == 0 {
+		return nil
+	}
+	for name, deps := range e.deps {
+		if i := slices.Index(deps, old); i >= 0 {
+			deps = slices.Clone(deps)
+			deps[i] = new
+			slices.Sort(deps)
+			e.deps[name] = deps
+		}
+	}
+	for _, name := range sortedKeys(r.moved) {
+		m := r.moved[name]
+		if nv := e.named[name]; nv != nil {
+			nv.query = m.stmt
+			if ss, ok := e.store.(StatementStore); ok && e.store != nil {
+				if err := ss.SetStatement(name, m.text); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		vs := e.viewStmts[name]
+		vs.text, vs.path = m.text, nil
+		e.viewStmts[name] = vs
+		if err := e.restate(name, e.views[name] != nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// movedReaderOf is movedReader for an ALTER that gives the table a new
+// key; ok is false for any other ALTER.
+func (e *Engine) movedReaderOf(name string, a *sql.AlterTable) (*movedReader, bool) {
+	if a.Table == a.New.Name {
+		return nil, false
+	}
+	return e.movedReader(name, a.Table, a.New.Name)
+}
+
+// refuseMoveOwned refuses (0A000) to move a table that owns sequences
+// (serial and identity columns) to another schema: PostgreSQL moves
+// them with it, and its defaults name them by their keys here.
+func (e *Engine) refuseMoveOwned(a *sql.AlterTable) error {
+	from, _ := e.splitKey(a.Table)
+	if a.Table == a.New.Name {
+		return nil
+	}
+	to := "public"
+	if i := strings.IndexByte(a.New.Name, '.'); i > 0 && e.schemas[a.New.Name[:i]] != nil {
+		to = a.New.Name[:i]
+	}
+	if from == to {
+		return nil
+	}
+	for _, k := range sortedKeys(e.seqs) {
+		if e.seqs[k].owner[0] == a.Table {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s SET SCHEMA of a table that owns sequence %s is not supported", a.Table, k).
+				WithHint("its serial or identity columns' defaults name the sequence where it is: create the table in schema %s and copy the rows", to)
+		}
+	}
+	return nil
+}
