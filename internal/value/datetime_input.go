@@ -212,6 +212,14 @@ type dtFields struct {
 	fsec            int64 // microseconds
 }
 
+// secsOfDay is the seconds of tm's hour, minute and second as PostgreSQL's
+// time2t and DetermineTimeZoneOffset count them: in a C int, so that an
+// hour given by a unit label ("h 12190405") wraps around 2^32 as it does
+// there.
+func (tm *dtFields) secsOfDay() int64 {
+	return int64(int32((tm.hour*60+tm.min)*60 + tm.sec))
+}
+
 // splitDateTime is PostgreSQL's ParseDateTime: it breaks s into fields,
 // lower-cased, each with its type.
 func splitDateTime(s string) (fields [25]string, types [25]int, nf int, fail int) {
@@ -931,7 +939,7 @@ func (tm *dtFields) localMicros() (int64, bool) {
 	if far := int64(10 * cycle); days > far {
 		days = far - cycle + (days-far)%cycle
 	}
-	return days*usecsPerDay + ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec, true
+	return days*usecsPerDay + tm.secsOfDay()*usecsPerSec, true
 }
 
 // zoneWestAt is PostgreSQL's DetermineTimeZoneOffset: the zone's offset
@@ -1696,7 +1704,7 @@ func parseTimestamp(s string, k Kind) (Value, error) {
 		return Null, outOfRange()
 	}
 	days := daysFromCivil(tm.year, tm.mon, tm.mday)
-	tod := ((tm.hour*60+tm.min)*60+tm.sec)*usecsPerSec + tm.fsec
+	tod := tm.secsOfDay()*usecsPerSec + tm.fsec
 	us := days*usecsPerDay + tod
 	if (us-tod)/usecsPerDay != days || us < 0 && days > 0 || us > 0 && days < -1 {
 		return Null, outOfRange()
