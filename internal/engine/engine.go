@@ -254,6 +254,9 @@ type namedView struct {
 	query *sql.Stmt
 	// invoker is WITH (security_invoker).
 	invoker bool
+	// check is WITH [LOCAL | CASCADED] CHECK OPTION: "local",
+	// "cascaded" or "".
+	check string
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -300,7 +303,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
 	}
 	if v, ok := e.named[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker}, true
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check}, true
 	}
 	if st, ok := systemViews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
@@ -495,7 +498,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.funcDeps[cv.Name] = called
 	}
 	if !cv.Materialized {
-		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker}
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker, check: cv.CheckOption}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}

@@ -145,6 +145,9 @@ func (e *Engine) viewTargets(view, rowsPlan plan.Node, mark int) ([]value.Row, [
 
 // execViewUpdate runs UPDATE on a view, by its Rows plan.
 func (e *Engine) execViewUpdate(up *sql.Update) (Result, error) {
+	if up.Auto != nil {
+		return e.execAutoUpdate(up)
+	}
 	f, err := e.viewFire(up.Table, sql.TriggerUpdate, "update")
 	if err != nil {
 		return Result{}, err
@@ -187,6 +190,9 @@ func (e *Engine) execViewUpdate(up *sql.Update) (Result, error) {
 
 // execViewDelete runs DELETE on a view, by its Rows plan.
 func (e *Engine) execViewDelete(del *sql.Delete) (Result, error) {
+	if del.Auto != nil {
+		return e.execAutoDelete(del)
+	}
 	f, err := e.viewFire(del.Table, sql.TriggerDelete, "delete from")
 	if err != nil {
 		return Result{}, err

@@ -68,6 +68,14 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	var auto *AutoView
+	if rel.Kind == KindView {
+		if auto, err = b.autoTarget(rel, TriggerInsert, ins.Relation.Location); err != nil {
+			return nil, err
+		} else if auto != nil {
+			rel = autoInsertRel(rel, auto)
+		}
+	}
 	in, err := b.insertInto(rel, ins.Cols)
 	if err != nil {
 		return nil, err
@@ -150,8 +158,8 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 	}
 	tableScope := newScope(alias, cols)
-	if rel.Kind == KindView {
-		if out.View, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
+	if rel.Kind == KindView && auto == nil {
+		if out.View, _, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
 			return nil, err
 		}
 	}
@@ -162,6 +170,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	}
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, tableScope, nil, ins.ReturningList); err != nil {
 		return nil, err
+	}
+	if auto != nil {
+		return b.autoInsert(out, in, insertGiven(ins, in, out.Source), auto, rel)
 	}
 	return out, nil
 }
@@ -459,8 +470,13 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList), Partition: b.partTarget}
 	if rel.Kind == KindView {
-		if out.View, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
+		if out.View, out.Auto, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
 			return nil, err
+		}
+		if out.Auto != nil {
+			if _, err := autoSetCols(out.Auto, rel, out.SetCols); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if _, sys := b.systemColumnsOf(rel); sys || out.View != nil || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
@@ -527,7 +543,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name, Partition: b.partTarget}
 	if rel.Kind == KindView {
-		if out.View, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
+		if out.View, out.Auto, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
 			return nil, err
 		}
 	}
