@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
@@ -269,4 +270,46 @@ func (e *Engine) explainAuto(verb string, av *sql.AutoView, where expr.Expr) (Re
 		lines = append(lines, "  -> Seq Scan on "+av.Table)
 	}
 	return textPlan(append(lines, "  -> the statement's expressions over the view's columns, once per row found")), nil
+}
+
+// checkOption is information_schema's check_option of view name:
+// CASCADED, LOCAL or NONE.
+func (e *Engine) checkOption(name string) string {
+	if v := e.named[name]; v != nil && v.check != "" {
+		return strings.ToUpper(v.check)
+	}
+	return "NONE"
+}
+
+// relUpdatable is pg_relation_is_updatable's mask of the relation of
+// oid (1 << CMD_INSERT | 1 << CMD_UPDATE | 1 << CMD_DELETE for a table)
+// and which of its columns INSERT and UPDATE can assign.
+func (e *Engine) relUpdatable(oid uint32, triggers bool) (int32, []bool) {
+	const ins, upd, del = 1 << 3, 1 << 2, 1 << 4
+	for name, t := range e.tables {
+		if RelationOID(name) == oid {
+			cols := make([]bool, len(t.cols))
+			for i := range cols {
+				cols[i] = true
+			}
+			return ins | upd | del, cols
+		}
+	}
+	for name := range e.named {
+		if RelationOID(name) == oid {
+			events, cols := sql.ViewUpdatable(e, name, triggers)
+			var mask int32
+			if events&sql.TriggerInsert != 0 {
+				mask |= ins
+			}
+			if events&sql.TriggerUpdate != 0 {
+				mask |= upd
+			}
+			if events&sql.TriggerDelete != 0 {
+				mask |= del
+			}
+			return mask, cols
+		}
+	}
+	return 0, nil
 }

@@ -22,6 +22,9 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		what := "view"
 		if rel.Kind == KindMatView {
 			what = "materialized view"
+			if verb == "insert into" || verb == "update" || verb == "delete from" {
+				verb = "change" // PostgreSQL's word for DML on a materialized view
+			}
 		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot %s %s %q", verb, what, rel.Name).
 			WithHint("views are maintained from their tables: change the tables")

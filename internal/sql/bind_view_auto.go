@@ -344,7 +344,9 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		set := make([]Assign, len(oc.Set))
 		for i, a := range oc.Set {
 			if av.Cols[a.Col] < 0 {
-				return nil, cannotUpdate(rel, a.Col)
+				// PostgreSQL's word, for the SET list of ON CONFLICT too.
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot insert into column %q of view %q", rel.Cols[a.Col].Name, rel.Name).
+					WithDetail("View columns that are not columns of their base relation are not updatable.")
 			}
 			set[i] = Assign{Col: av.Cols[a.Col], Expr: av.overPair(a.Expr, n)}
 		}
@@ -472,4 +474,53 @@ func trimCheckOption(text string) string {
 		return text
 	}
 	return strings.TrimSpace(text[:toks[w].Start])
+}
+
+// ViewUpdatable reports how PostgreSQL would change view name of cat
+// (pg_relation_is_updatable, information_schema.views): the events
+// (TriggerInsert, TriggerUpdate, TriggerDelete) it does by changing the
+// view's table, with, when triggers is set, those its INSTEAD OF
+// triggers do; and, per column of the view, whether it is updatable
+// (pg_column_is_updatable: UPDATE can assign it and DELETE is possible).
+func ViewUpdatable(cat Catalog, name string, triggers bool) (events int16, cols []bool) {
+	rel, ok := cat.Relation(name)
+	if !ok || rel.Kind != KindView {
+		return 0, nil
+	}
+	cols = make([]bool, len(rel.Cols))
+	var trig int16
+	if triggers {
+		if tc, ok := cat.(TriggerCatalog); ok {
+			trig = tc.InsteadEvents(name)
+		}
+	}
+	var ins, upd, del *AutoView
+	if notUpdatable(rel) == "" {
+		b := &binder{cat: cat, stmt: &Stmt{}}
+		resolve := func(op int16) *AutoView {
+			av, err := b.autoView(rel, op, -1)
+			if err != nil {
+				return nil
+			}
+			return av
+		}
+		ins, upd, del = resolve(TriggerInsert), resolve(TriggerUpdate), resolve(TriggerDelete)
+	}
+	// INSERT and UPDATE need a column they can assign.
+	assigns := func(av *AutoView) bool { return av != nil && slices.ContainsFunc(av.Cols, func(j int) bool { return j >= 0 }) }
+	events = trig
+	if assigns(ins) {
+		events |= TriggerInsert
+	}
+	if assigns(upd) {
+		events |= TriggerUpdate
+	}
+	if del != nil {
+		events |= TriggerDelete
+	}
+	for i := range cols {
+		updates := trig&TriggerUpdate != 0 || upd != nil && upd.Cols[i] >= 0
+		cols[i] = updates && events&TriggerDelete != 0
+	}
+	return events, cols
 }
