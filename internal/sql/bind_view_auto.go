@@ -507,7 +507,9 @@ func ViewUpdatable(cat Catalog, name string, triggers bool) (events int16, cols 
 		ins, upd, del = resolve(TriggerInsert), resolve(TriggerUpdate), resolve(TriggerDelete)
 	}
 	// INSERT and UPDATE need a column they can assign.
-	assigns := func(av *AutoView) bool { return av != nil && slices.ContainsFunc(av.Cols, func(j int) bool { return j >= 0 }) }
+	assigns := func(av *AutoView) bool {
+		return av != nil && slices.ContainsFunc(av.Cols, func(j int) bool { return j >= 0 })
+	}
 	events = trig
 	if assigns(ins) {
 		events |= TriggerInsert
