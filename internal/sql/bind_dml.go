@@ -18,7 +18,11 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 	}
-	if rel.Kind != KindTable && !(rel.Kind == KindView && verb != "copy to" && verb != "merge into") {
+	if rel.Kind == KindView && verb == "copy to" {
+		if err := b.copyToView(rv, rel); err != nil {
+			return nil, "", err
+		}
+	} else if rel.Kind != KindTable && !(rel.Kind == KindView && verb != "merge into") {
 		what := "view"
 		if rel.Kind == KindMatView {
 			what = "materialized view"

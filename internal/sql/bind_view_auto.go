@@ -526,3 +526,14 @@ func ViewUpdatable(cat Catalog, name string, triggers bool) (events int16, cols 
 	}
 	return events, cols
 }
+
+// copyToView accepts COPY … FROM into view rel when it has an INSTEAD OF
+// INSERT trigger, which takes each row, as PostgreSQL does; otherwise
+// PostgreSQL's error (COPY does not change a view's table).
+func (b *binder) copyToView(rv *pg_query.RangeVar, rel *Relation) error {
+	if tc, ok := b.cat.(TriggerCatalog); ok && tc.InsteadEvents(rel.Name)&TriggerInsert != 0 {
+		return nil
+	}
+	return b.stmt.errf(-1, pgerr.WrongObjectType, "cannot copy to view %q", rel.Name).
+		WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
+}

@@ -328,6 +328,9 @@ type Copy struct {
 	Header    bool   // the first line names the columns and is skipped
 	Quote     byte   // CSV
 	Escape    byte   // CSV
+	// View is set when Table is a plain view: its INSTEAD OF INSERT
+	// triggers take the rows (copyToView).
+	View bool
 }
 
 // Set is SET [SESSION | LOCAL] name = value, SET name TO DEFAULT, RESET
