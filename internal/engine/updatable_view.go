@@ -98,6 +98,7 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(av.Table, av.Partition)()
 	set := make([]int, 0, len(up.SetCols)) // the table's columns assigned
 	for _, i := range up.SetCols {
 		set = append(set, av.Cols[i])
@@ -173,6 +174,7 @@ func (e *Engine) execAutoDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer e.setWithin(av.Table, av.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
 		if err := tf.beforeStatement(sql.TriggerDelete); err != nil {

@@ -47,7 +47,18 @@ type AutoView struct {
 	// statement writes (over the table's row), innermost view first, as
 	// PostgreSQL checks them.
 	Checks []ViewCheck
-	base   *Relation
+	// Partition is the constraint of the partition the innermost view
+	// reads, whose rows its root (Table) keeps; nil for a table.
+	Partition *expr.PartitionOf
+	base      *Relation
+}
+
+// partWhere is a partition's constraint as a condition; nil for none.
+func partWhere(p *expr.PartitionOf) expr.Expr {
+	if p == nil {
+		return nil
+	}
+	return p
 }
 
 // ViewCheck is one view's WITH CHECK OPTION condition.
@@ -180,10 +191,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	var levels []viewLevel
 	switch {
 	case base.Kind == KindTable && !base.System:
-		if base.Partition != nil || base.Def != nil && base.Def.PartitionBy != nil {
-			return nil, nil, b.refuse(loc, "changing partitioned table %q through view %q is not supported", base.Name, rel.Name).
-				WithHint("change the table")
-		}
+
 		if base.Security != nil {
 			return nil, nil, b.refuse(loc, "changing table %q with row-level security through view %q is not supported", base.Name, rel.Name).
 				WithHint("change the table")
@@ -208,6 +216,16 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		return nil, nil, notAutoUpdatable(op, rel.Name, "Views that do not select from a single table or view are not automatically updatable.")
 	}
 	sc := rowScope(alias, relRowType(base), base.Cols)
+	var part *expr.PartitionOf
+	if base.Partition != nil {
+		// A partition's rows are its root's that its constraint accepts,
+		// in the same columns.
+		root, ok := b.cat.Relation(base.Partition.Root)
+		if !ok {
+			return nil, nil, b.stmt.errf(loc, pgerr.UndefinedTable, "relation %q does not exist", base.Partition.Root)
+		}
+		part, base = base.Partition.Filter, root
+	}
 	var exprs []expr.Expr
 	for _, t := range sel.TargetList {
 		rt := t.GetResTarget()
@@ -242,7 +260,8 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			return nil, nil, err
 		}
 	}
-	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Where: where}
+	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part,
+		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...))}
 	for i, e := range exprs {
 		av.Cols[i] = -1
 		if c, ok := e.(*expr.Col); ok {
@@ -257,7 +276,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			}
 		}
 		where = inner.OverTable(where, 0)
-		av.Table, av.base = inner.Table, inner.base
+		av.Table, av.base, av.Partition = inner.Table, inner.base, inner.Partition
 		av.Where = plan.AndOf(append(plan.Conjuncts(inner.Where), plan.Conjuncts(where)...))
 	}
 	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where}}, levels...), nil
@@ -363,7 +382,7 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 	for i, e := range out.Returning {
 		out.Returning[i] = av.OverTable(e, n)
 	}
-	out.Table, out.View, out.Auto = av.Table, nil, av
+	out.Table, out.View, out.Auto, out.Partition = av.Table, nil, av, av.Partition
 	return out, nil
 }
 
