@@ -460,7 +460,13 @@ func (b *binder) viewCheckOption(vs *pg_query.ViewStmt, v *CreateView) error {
 	if v.CheckOption == "" || v.Query == nil {
 		return nil
 	}
-	if d := notUpdatable(&Relation{Query: v.Query}); d != "" {
+	d := notUpdatable(&Relation{Query: v.Query})
+	if d == "" && !slices.ContainsFunc(v.Query.Node.GetSelectStmt().TargetList, func(n *pg_query.Node) bool {
+		return n.GetResTarget().GetVal().GetColumnRef() != nil
+	}) {
+		d = "Views that have no updatable columns are not automatically updatable."
+	}
+	if d != "" {
 		return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").WithHint("%s", d)
 	}
 	return nil

@@ -87,6 +87,10 @@ func notUpdatable(rel *Relation) string {
 		return "Views that return aggregate functions are not automatically updatable."
 	case has(hasWindowCall):
 		return "Views that return window functions are not automatically updatable."
+	case has(hasSRF):
+		return "Views that return set-returning functions are not automatically updatable."
+	case len(sel.ValuesLists) == 0 && len(sel.FromClause) == 1 && sel.FromClause[0].GetRangeTableSample().GetRelation().GetRangeVar() != nil:
+		return "Views containing TABLESAMPLE are not automatically updatable."
 	case len(sel.ValuesLists) > 0 || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil:
 		return single
 	}
