@@ -10,8 +10,8 @@ import (
 )
 
 // TestUpdatableViewReopen checks that views keep their check options
-// when the file is opened again: DML through them still changes their
-// table and still meets the options.
+// and their columns' defaults when the file is opened again: DML through
+// them still changes their table and still meets the options.
 func TestUpdatableViewReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "uv.db")
 	db, err := deltaview.OpenFile(path)
@@ -22,7 +22,18 @@ func TestUpdatableViewReopen(t *testing.T) {
 CREATE VIEW pos AS SELECT id, a FROM t WHERE a > 0 WITH LOCAL CHECK OPTION;
 CREATE VIEW small WITH (check_option = cascaded) AS SELECT id, a FROM pos WHERE a < 10;
 CREATE MATERIALIZED VIEW n AS SELECT count(*) AS n, sum(a) AS s FROM t;
+ALTER VIEW pos ALTER COLUMN a SET DEFAULT 7;
 INSERT INTO small VALUES (1, 5)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("ALTER VIEW small ALTER COLUMN a SET DEFAULT 8"); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -39,6 +50,8 @@ INSERT INTO small VALUES (1, 5)`); err != nil {
 		{"INSERT INTO pos VALUES (2, 20)", ""},
 		{"UPDATE small SET a = a + 1", ""},
 		{"UPDATE small SET a = 0", "44000"},
+		{"INSERT INTO pos (id) VALUES (3)", ""},
+		{"INSERT INTO small (id) VALUES (4)", ""},
 	} {
 		err := db.Exec(c.stmt)
 		if got := pgerr.Code(err); got != c.code && !(c.code == "" && err == nil) {
@@ -56,7 +69,7 @@ INSERT INTO small VALUES (1, 5)`); err != nil {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, w := fmt.Sprint(rs.Rows), "[[2 26]]"; g != w {
+	if g, w := fmt.Sprint(rs.Rows), "[[4 41]]"; g != w {
 		t.Errorf("n: got %s, want %s", g, w)
 	}
 }

@@ -257,6 +257,12 @@ type namedView struct {
 	// check is WITH [LOCAL | CASCADED] CHECK OPTION: "local",
 	// "cascaded" or "".
 	check string
+	// defaults are its columns' own defaults (ALTER VIEW … SET DEFAULT),
+	// nil for none; text is its CREATE VIEW and alters the ALTER VIEW
+	// statements that set them, which the store keeps after it.
+	defaults []expr.Expr
+	text     string
+	alters   []string
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -303,7 +309,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
 	}
 	if v, ok := e.named[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check}, true
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check, Defaults: v.defaults}, true
 	}
 	if st, ok := systemViews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
@@ -466,6 +472,9 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	}
 	if err := e.storeCreate(cv.Name, kind, rec.text); err != nil {
 		return Result{}, err
+	}
+	if v := e.named[cv.Name]; v != nil {
+		v.text = rec.text
 	}
 	if cv.Materialized {
 		e.noteViewStmt(cv, rec.text)

@@ -23,8 +23,9 @@ import (
 // row, which the command tag then does not count. RETURNING shows the row
 // the triggers returned (INSERT, UPDATE) or the view's row (DELETE), as
 // PostgreSQL's. The AFTER STATEMENT triggers run last. A view without an
-// INSTEAD OF trigger for the event is refused by the binder
-// (sql.TriggerCatalog).
+// INSTEAD OF trigger for the event changes its table when it is
+// automatically updatable (updatable_view.go) and is refused by the
+// binder otherwise (sql.TriggerCatalog).
 
 // viewFire returns the firing of the triggers of view name for op, or
 // PostgreSQL's error when the view has no INSTEAD OF trigger for op (one

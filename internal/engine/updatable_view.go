@@ -315,3 +315,32 @@ func (e *Engine) relUpdatable(oid uint32, triggers bool) (int32, []bool) {
 	}
 	return 0, nil
 }
+
+// alterViewDefault sets or drops defaults of a view's columns. The store
+// keeps the view's CREATE VIEW followed by every such ALTER VIEW, run
+// again in order at open.
+func (e *Engine) alterViewDefault(a *sql.AlterViewDefault, text string) (Result, error) {
+	v := e.named[a.View]
+	if v == nil {
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", e.bareName(a.View))
+	}
+	defs := slices.Clone(v.defaults)
+	if defs == nil {
+		defs = make([]expr.Expr, len(v.cols))
+	}
+	for k, i := range a.Cols {
+		defs[i] = a.Defaults[k]
+	}
+	alters := append(slices.Clone(v.alters), strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";")))
+	if e.store != nil {
+		ss, ok := e.store.(StatementStore)
+		if !ok || v.text == "" {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "this store cannot record ALTER VIEW")
+		}
+		if err := ss.SetStatement(a.View, v.text+"\n;\n"+strings.Join(alters, "\n;\n")); err != nil {
+			return Result{}, err
+		}
+	}
+	v.defaults, v.alters = defs, alters
+	return Result{Tag: "ALTER VIEW"}, nil
+}

@@ -51,6 +51,9 @@ type AutoView struct {
 	// reads, whose rows its root (Table) keeps; nil for a table.
 	Partition *expr.PartitionOf
 	base      *Relation
+	// viewDefaults marks the view's columns with a default of their own
+	// (AlterViewDefault), which an INSERT gives when it does not.
+	viewDefaults []bool
 }
 
 // partWhere is a partition's constraint as a condition; nil for none.
@@ -301,11 +304,16 @@ func autoInsertRel(rel *Relation, av *AutoView) *Relation {
 	out := *rel
 	out.Defaults = make([]expr.Expr, len(rel.Cols))
 	out.Identity = nil
+	av.viewDefaults = make([]bool, len(rel.Cols))
 	for i, j := range av.Cols {
+		if i < len(rel.Defaults) && rel.Defaults[i] != nil {
+			out.Defaults[i] = rel.Defaults[i] // the view's own
+			av.viewDefaults[i] = true
+		}
 		if j < 0 {
 			continue
 		}
-		if j < len(av.base.Defaults) {
+		if j < len(av.base.Defaults) && out.Defaults[i] == nil {
 			out.Defaults[i] = av.base.Defaults[j]
 		}
 		if j < len(av.base.Identity) && av.base.Identity[j] != 0 {
@@ -337,6 +345,17 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", base.Cols[j].Name)
 		}
 		from[j] = i
+	}
+	// A column not given takes the view's default, when it has one.
+	for i, j := range av.Cols {
+		switch {
+		case i >= len(av.viewDefaults) || !av.viewDefaults[i] || slices.Contains(in.targets[:min(given, len(in.targets))], i):
+		case j < 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot insert into column %q of view %q", rel.Cols[i].Name, rel.Name).
+				WithDetail("View columns that are not columns of their base relation are not updatable.")
+		case from[j] < 0:
+			from[j] = i
+		}
 	}
 	row := make([]expr.Expr, n)
 	for j, c := range base.Cols {
@@ -561,4 +580,58 @@ func (b *binder) copyToView(rv *pg_query.RangeVar, rel *Relation) error {
 	}
 	return b.stmt.errf(-1, pgerr.WrongObjectType, "cannot copy to view %q", rel.Name).
 		WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
+}
+
+// AlterViewDefault is ALTER VIEW v ALTER [COLUMN] c {SET DEFAULT e | DROP
+// DEFAULT}, …: PostgreSQL's defaults of a view's columns, which an INSERT
+// into the view gives the columns it does not (before its table's).
+type AlterViewDefault struct {
+	View     string
+	Cols     []int
+	Defaults []expr.Expr // per column; nil for DROP DEFAULT
+}
+
+func (*AlterViewDefault) bound() {}
+
+// bindAlterViewDefault binds ALTER VIEW when its actions are all SET or
+// DROP DEFAULT; ok is false for another ALTER VIEW.
+func (b *binder) bindAlterViewDefault(as *pg_query.AlterTableStmt) (out Bound, ok bool, err error) {
+	if as.Objtype != pg_query.ObjectType_OBJECT_VIEW || len(as.Cmds) == 0 {
+		return nil, false, nil
+	}
+	for _, n := range as.Cmds {
+		if n.GetAlterTableCmd().GetSubtype() != pg_query.AlterTableType_AT_ColumnDefault {
+			return nil, false, nil
+		}
+	}
+	rel, found := b.cat.Relation(as.Relation.Relname)
+	if !found || rel.Kind != KindView {
+		if found {
+			return nil, true, b.stmt.errf(as.Relation.Location, pgerr.WrongObjectType, "%q is not a view", as.Relation.Relname)
+		}
+		return nil, true, b.stmt.errf(as.Relation.Location, pgerr.UndefinedTable, "relation %q does not exist", as.Relation.Relname)
+	}
+	av := &AlterViewDefault{View: rel.Name}
+	for _, n := range as.Cmds {
+		cmd := n.GetAlterTableCmd()
+		i := colIndex(rel.Cols, cmd.Name)
+		if i < 0 {
+			return nil, true, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, rel.Name)
+		}
+		var d expr.Expr
+		if cmd.Def != nil {
+			if anySubLink(cmd.Def) {
+				return nil, true, b.stmt.errf(nodeLoc(cmd.Def, -1), pgerr.FeatureNotSupported, "cannot use subquery in DEFAULT expression")
+			}
+			e, err := b.bindExpr(&scope{}, cmd.Def)
+			if err != nil {
+				return nil, true, err
+			}
+			if d, err = b.assignCast(e, rel.Cols[i].Type, rel.Cols[i].Name, nodeLoc(cmd.Def, -1)); err != nil {
+				return nil, true, err
+			}
+		}
+		av.Cols, av.Defaults = append(av.Cols, i), append(av.Defaults, d)
+	}
+	return av, true, nil
 }
