@@ -54,6 +54,12 @@ type AutoView struct {
 	// viewDefaults marks the view's columns with a default of their own
 	// (AlterViewDefault), which an INSERT gives when it does not.
 	viewDefaults []bool
+	// innerDefaults are, by table column, the defaults of the views
+	// under the statement's (the outermost's first), which an INSERT
+	// gives before the table's; innerComputed names a computed column of
+	// such a view with a default, which makes every INSERT fail.
+	innerDefaults []expr.Expr
+	innerComputed [2]string
 }
 
 // partWhere is a partition's constraint as a condition; nil for none.
@@ -280,6 +286,19 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		}
 		where = inner.OverTable(where, 0)
 		av.Table, av.base, av.Partition = inner.Table, inner.base, inner.Partition
+		av.innerDefaults, av.innerComputed = slices.Clone(inner.innerDefaults), inner.innerComputed
+		for ii, d := range base.Defaults { // base is the view under rel
+			switch j := inner.Cols[ii]; {
+			case d == nil:
+			case j < 0:
+				av.innerComputed = [2]string{base.Cols[ii].Name, base.Name}
+			default:
+				if av.innerDefaults == nil {
+					av.innerDefaults = make([]expr.Expr, len(inner.base.Cols))
+				}
+				av.innerDefaults[j] = d
+			}
+		}
 		av.Where = plan.AndOf(append(plan.Conjuncts(inner.Where), plan.Conjuncts(where)...))
 	}
 	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where}}, levels...), nil
@@ -357,11 +376,17 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 			from[j] = i
 		}
 	}
+	if c := av.innerComputed; c[0] != "" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot insert into column %q of view %q", c[0], c[1]).
+			WithDetail("View columns that are not columns of their base relation are not updatable.")
+	}
 	row := make([]expr.Expr, n)
 	for j, c := range base.Cols {
 		switch {
 		case from[j] >= 0:
 			row[j] = &expr.Col{Idx: from[j], T: rel.Cols[from[j]].Type, Name: rel.Cols[from[j]].Name}
+		case j < len(av.innerDefaults) && av.innerDefaults[j] != nil:
+			row[j] = expr.WithClock(av.innerDefaults[j], b.stmtClock)
 		case j < len(base.Defaults) && base.Defaults[j] != nil:
 			row[j] = expr.WithClock(base.Defaults[j], b.stmtClock)
 		default:
