@@ -260,9 +260,10 @@ type namedView struct {
 	// defaults are its columns' own defaults (ALTER VIEW … SET DEFAULT),
 	// nil for none; text is its CREATE VIEW and alters the ALTER VIEW
 	// statements that set them, which the store keeps after it.
-	defaults []expr.Expr
-	text     string
-	alters   []string
+	defaults     []expr.Expr
+	defaultTexts []string
+	text         string
+	alters       []string
 }
 
 // Result is what a statement returns: a result set when HasRows, and a

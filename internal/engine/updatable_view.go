@@ -324,12 +324,12 @@ func (e *Engine) alterViewDefault(a *sql.AlterViewDefault, text string) (Result,
 	if v == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", e.bareName(a.View))
 	}
-	defs := slices.Clone(v.defaults)
+	defs, texts := slices.Clone(v.defaults), slices.Clone(v.defaultTexts)
 	if defs == nil {
-		defs = make([]expr.Expr, len(v.cols))
+		defs, texts = make([]expr.Expr, len(v.cols)), make([]string, len(v.cols))
 	}
 	for k, i := range a.Cols {
-		defs[i] = a.Defaults[k]
+		defs[i], texts[i] = a.Defaults[k], a.Texts[k]
 	}
 	alters := append(slices.Clone(v.alters), strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";")))
 	if e.store != nil {
@@ -341,6 +341,6 @@ func (e *Engine) alterViewDefault(a *sql.AlterViewDefault, text string) (Result,
 			return Result{}, err
 		}
 	}
-	v.defaults, v.alters = defs, alters
+	v.defaults, v.defaultTexts, v.alters = defs, texts, alters
 	return Result{Tag: "ALTER VIEW"}, nil
 }

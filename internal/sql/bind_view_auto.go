@@ -614,6 +614,7 @@ type AlterViewDefault struct {
 	View     string
 	Cols     []int
 	Defaults []expr.Expr // per column; nil for DROP DEFAULT
+	Texts    []string    // per column, the default's text; "" for DROP
 }
 
 func (*AlterViewDefault) bound() {}
@@ -644,7 +645,12 @@ func (b *binder) bindAlterViewDefault(as *pg_query.AlterTableStmt) (out Bound, o
 			return nil, true, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, rel.Name)
 		}
 		var d expr.Expr
+		text := ""
 		if cmd.Def != nil {
+			var err error
+			if text, err = deparseExpr(cmd.Def); err != nil {
+				return nil, true, err
+			}
 			if anySubLink(cmd.Def) {
 				return nil, true, b.stmt.errf(nodeLoc(cmd.Def, -1), pgerr.FeatureNotSupported, "cannot use subquery in DEFAULT expression")
 			}
@@ -656,7 +662,7 @@ func (b *binder) bindAlterViewDefault(as *pg_query.AlterTableStmt) (out Bound, o
 				return nil, true, err
 			}
 		}
-		av.Cols, av.Defaults = append(av.Cols, i), append(av.Defaults, d)
+		av.Cols, av.Defaults, av.Texts = append(av.Cols, i), append(av.Defaults, d), append(av.Texts, text)
 	}
 	return av, true, nil
 }
