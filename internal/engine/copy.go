@@ -74,6 +74,9 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.Internal, "no decoder for COPY format %d", c.Format)
 	}
+	if c.View {
+		return e.autocommit(func() (Result, error) { return e.execCopyView(c) })
+	}
 	t, ok := e.tables[c.Table]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot copy to system view %q", c.Table)

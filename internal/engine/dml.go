@@ -150,6 +150,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
+				if err := autoCheck(ins.Auto, newRow); err != nil {
+					return Result{}, err
+				}
 				if tf != nil {
 					if err := tf.afterRow(sql.TriggerUpdate, old, newRow); err != nil {
 						return Result{}, err
@@ -165,6 +168,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 		id, err := e.insertRow(t, row)
 		if err != nil {
+			return Result{}, err
+		}
+		if err := autoCheck(ins.Auto, row); err != nil {
 			return Result{}, err
 		}
 		if tf != nil {

@@ -254,6 +254,16 @@ type namedView struct {
 	query *sql.Stmt
 	// invoker is WITH (security_invoker).
 	invoker bool
+	// check is WITH [LOCAL | CASCADED] CHECK OPTION: "local",
+	// "cascaded" or "".
+	check string
+	// defaults are its columns' own defaults (ALTER VIEW … SET DEFAULT),
+	// nil for none; text is its CREATE VIEW and alters the ALTER VIEW
+	// statements that set them, which the store keeps after it.
+	defaults     []expr.Expr
+	defaultTexts []string
+	text         string
+	alters       []string
 }
 
 // Result is what a statement returns: a result set when HasRows, and a
@@ -300,7 +310,7 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 		return &sql.Relation{Name: name, Kind: sql.KindMatView, Cols: cv.Plan.Columns()}, true
 	}
 	if v, ok := e.named[name]; ok {
-		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker}, true
+		return &sql.Relation{Name: name, Kind: sql.KindView, Cols: v.cols, Query: v.query, SecurityInvoker: v.invoker, CheckOption: v.check, Defaults: v.defaults}, true
 	}
 	if st, ok := systemViews[name]; ok {
 		return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: st.cols, System: true}, true
@@ -464,6 +474,9 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if err := e.storeCreate(cv.Name, kind, rec.text); err != nil {
 		return Result{}, err
 	}
+	if v := e.named[cv.Name]; v != nil {
+		v.text = rec.text
+	}
 	if cv.Materialized {
 		var path []string
 		if rec.names != nil {
@@ -499,7 +512,7 @@ func (e *Engine) createViewMem(cv *sql.CreateView, rec *recorder) (Result, error
 		e.funcDeps[cv.Name] = called
 	}
 	if !cv.Materialized {
-		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker}
+		e.named[cv.Name] = &namedView{name: cv.Name, cols: cv.Plan.Columns(), query: cv.Query, invoker: cv.SecurityInvoker, check: cv.CheckOption}
 		e.deps[cv.Name] = deps
 		return Result{Tag: "CREATE VIEW"}, nil
 	}

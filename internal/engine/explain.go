@@ -62,6 +62,9 @@ func (e *Engine) explainDML(b sql.Bound) (Result, error) {
 	if rows != nil {
 		where, join = targetFilter(rows), false
 	}
+	if av := autoOf(b); av != nil {
+		return e.explainAuto(verb, av, where)
+	}
 	if e.named[name] != nil { // a view's rows go to its INSTEAD OF triggers
 		return textPlan([]string{verb + " on " + name + " (INSTEAD OF triggers, once per row)",
 			"  -> the view's query, evaluated once for the statement"}), nil

@@ -215,6 +215,9 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		if b.OnConflict != nil && !b.OnConflict.DoNothing {
 			priv |= sql.PrivUpdate
 		}
+		if b.Auto != nil {
+			return s.authorizeAuto(b.Auto, priv, readAll)
+		}
 		if err := s.allowed(b.Table, priv); err != nil {
 			return err
 		}
@@ -224,6 +227,9 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		if b.Where != nil || b.Rows != nil || len(b.Returning) > 0 {
 			priv |= sql.PrivSelect // as PostgreSQL: the rows are read
 		}
+		if b.Auto != nil {
+			return s.authorizeAuto(b.Auto, priv, readAll)
+		}
 		if err := s.allowed(b.Table, priv); err != nil {
 			return err
 		}
@@ -232,6 +238,9 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		priv := sql.PrivDelete
 		if b.Where != nil || b.Rows != nil || len(b.Returning) > 0 {
 			priv |= sql.PrivSelect
+		}
+		if b.Auto != nil {
+			return s.authorizeAuto(b.Auto, priv, readAll)
 		}
 		if err := s.allowed(b.Table, priv); err != nil {
 			return err

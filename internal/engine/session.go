@@ -215,6 +215,11 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
+	case *sql.AlterViewDefault:
+		if s.block {
+			return accessSession // refused by ddl
+		}
+		return accessWrite
 	case *sql.Refresh:
 		return s.refreshAccess()
 	case *sql.Cluster, *sql.Reindex, *sql.LockTable:
@@ -519,6 +524,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.attachPartition(b, rec.text) })
 	case *sql.DetachPartition:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
+	case *sql.AlterViewDefault:
+		return s.ddl("ALTER VIEW", func() (Result, error) { return e.alterViewDefault(b, rec.text) })
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
 			if t := e.tables[b.Table]; t != nil && t.temp {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -50,9 +51,13 @@ func infoTables(o *catalogObjects, r *catRows) {
 func infoViews(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
 		if rel.kind == 'v' && rel.key != "" {
+			auto, _ := sql.ViewUpdatable(o.e, rel.key, false)
+			trig := o.e.InsteadEvents(rel.key)
 			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "view_definition", viewDef(rel.def),
-				"check_option", "NONE", "is_updatable", "NO", "is_insertable_into", "NO", "is_trigger_updatable", "NO",
-				"is_trigger_deletable", "NO", "is_trigger_insertable_into", "NO")
+				"check_option", o.e.checkOption(rel.key),
+				"is_updatable", yesNo(auto&(sql.TriggerUpdate|sql.TriggerDelete) == sql.TriggerUpdate|sql.TriggerDelete),
+				"is_insertable_into", yesNo(auto&sql.TriggerInsert != 0), "is_trigger_updatable", yesNo(trig&sql.TriggerUpdate != 0),
+				"is_trigger_deletable", yesNo(trig&sql.TriggerDelete != 0), "is_trigger_insertable_into", yesNo(trig&sql.TriggerInsert != 0))
 		}
 	}
 }
@@ -120,6 +125,11 @@ func infoColumns(o *catalogObjects, r *catRows) {
 		if rel.kind != 'r' && rel.kind != 'v' && rel.kind != 'p' {
 			continue
 		}
+		updatable := func(int) bool { return rel.kind == 'r' && rel.key != "" }
+		if rel.kind == 'v' && rel.key != "" {
+			_, cols := sql.ViewUpdatable(o.e, rel.key, false)
+			updatable = func(i int) bool { return i < len(cols) && cols[i] }
+		}
 		for i, c := range rel.cols {
 			var def any
 			if c.def != "" {
@@ -128,7 +138,7 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			pairs := []any{"table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name,
 				"column_name", c.name, "ordinal_position", i + 1, "column_default", def, "is_nullable", yesNo(!c.notNull),
 				"dtd_identifier", strconv.Itoa(i + 1), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
-				"is_generated", "NEVER", "is_updatable", yesNo(rel.kind == 'r' && rel.key != "")}
+				"is_generated", "NEVER", "is_updatable", yesNo(updatable(i))}
 			pairs = append(pairs, infoDataType(c, o)...)
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
 				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())

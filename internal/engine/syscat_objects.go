@@ -276,6 +276,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		if v.query != nil {
 			r.def = v.query.SQL
 		}
+		for i, d := range v.defaultTexts { // ALTER VIEW … SET DEFAULT
+			r.cols[i].def = d
+		}
 		add(r)
 	}
 	for _, name := range sortedKeys(e.seqs) {

@@ -23,8 +23,9 @@ import (
 // row, which the command tag then does not count. RETURNING shows the row
 // the triggers returned (INSERT, UPDATE) or the view's row (DELETE), as
 // PostgreSQL's. The AFTER STATEMENT triggers run last. A view without an
-// INSTEAD OF trigger for the event is refused by the binder
-// (sql.TriggerCatalog).
+// INSTEAD OF trigger for the event changes its table when it is
+// automatically updatable (updatable_view.go) and is refused by the
+// binder otherwise (sql.TriggerCatalog).
 
 // viewFire returns the firing of the triggers of view name for op, or
 // PostgreSQL's error when the view has no INSTEAD OF trigger for op (one
@@ -145,6 +146,9 @@ func (e *Engine) viewTargets(view, rowsPlan plan.Node, mark int) ([]value.Row, [
 
 // execViewUpdate runs UPDATE on a view, by its Rows plan.
 func (e *Engine) execViewUpdate(up *sql.Update) (Result, error) {
+	if up.Auto != nil {
+		return e.execAutoUpdate(up)
+	}
 	f, err := e.viewFire(up.Table, sql.TriggerUpdate, "update")
 	if err != nil {
 		return Result{}, err
@@ -187,6 +191,9 @@ func (e *Engine) execViewUpdate(up *sql.Update) (Result, error) {
 
 // execViewDelete runs DELETE on a view, by its Rows plan.
 func (e *Engine) execViewDelete(del *sql.Delete) (Result, error) {
+	if del.Auto != nil {
+		return e.execAutoDelete(del)
+	}
 	f, err := e.viewFire(del.Table, sql.TriggerDelete, "delete from")
 	if err != nil {
 		return Result{}, err

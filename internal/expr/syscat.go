@@ -63,6 +63,11 @@ type SysCatalog struct {
 	Size func(oid uint32) (s RelSize, ok bool)
 	// DatabaseSize is the bytes every relation holds.
 	DatabaseSize func() int64
+	// Updatable is pg_relation_is_updatable's mask of a relation (by
+	// oid) and, per column, whether INSERT and UPDATE can assign it
+	// (pg_column_is_updatable); triggers counts a view's INSTEAD OF
+	// triggers. It reads the engine's catalog when the statement runs.
+	Updatable func(oid uint32, triggers bool) (mask int32, cols []bool)
 	// StatsColumns are the statistics objects' columns as
 	// pg_get_statisticsobjdef_columns prints them, by the object's oid.
 	StatsColumns map[uint32]string

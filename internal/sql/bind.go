@@ -259,6 +259,9 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindCall(n.GetCallStmt())
 	case n.GetCreateTrigStmt() != nil:
 		return b.bindCreateTrigger(n.GetCreateTrigStmt())
+	case n.GetRuleStmt() != nil:
+		return nil, b.refuse(-1, "CREATE RULE is not supported").
+			WithHint("change a view through its table (automatically updatable views) or an INSTEAD OF trigger, a table through a trigger")
 	case n.GetCreateCastStmt() != nil:
 		return b.bindCreateCast(n.GetCreateCastStmt())
 	case n.GetCreateExtensionStmt() != nil:

@@ -108,6 +108,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if as.Objtype == pg_query.ObjectType_OBJECT_TYPE {
 		return b.bindAlterComposite(as)
 	}
+	if av, ok, err := b.bindAlterViewDefault(as); ok {
+		return av, err
+	}
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}

@@ -63,6 +63,15 @@ var catFuncs = map[string]catFunc{
 		}
 		return def, nil
 	}},
+	"pg_relation_is_updatable": {sigs: [][]value.Kind{{oidK, boolK}}, result: int4K, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		mask, _ := sc.Updatable(a[0].OID(), a[1].Bool())
+		return value.NewInt(value.Int4, int64(mask)), nil
+	}},
+	"pg_column_is_updatable": {sigs: [][]value.Kind{{oidK, value.Int2, boolK}}, result: boolK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		_, cols := sc.Updatable(a[0].OID(), a[2].Bool())
+		i := a[1].Int() - 1
+		return value.NewBool(i >= 0 && i < int64(len(cols)) && cols[i]), nil
+	}},
 	"pg_get_viewdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},

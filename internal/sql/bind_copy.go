@@ -36,7 +36,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
 			WithHint("Use INSERT statements instead.")
 	}
-	c := &Copy{Table: rel.Name, Partition: b.partTarget, File: cs.Filename, Stdin: cs.Filename == "", Delimiter: '\t', Null: `\N`}
+	c := &Copy{Table: rel.Name, Partition: b.partTarget, File: cs.Filename, Stdin: cs.Filename == "", Delimiter: '\t', Null: `\N`, View: rel.Kind == KindView}
 	if len(cs.Attlist) == 0 {
 		for i := range rel.Cols {
 			c.Cols = append(c.Cols, i)

@@ -327,6 +327,9 @@ func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
 	if v.(*CreateView).SecurityInvoker, err = b.viewSecurityOptions(vs.Options); err != nil {
 		return nil, err
 	}
+	if err := b.viewCheckOption(vs, v.(*CreateView)); err != nil {
+		return nil, err
+	}
 	return v, nil
 }
 
@@ -391,7 +394,7 @@ func (b *binder) queryText(q *pg_query.Node) string {
 		text = text[start+2:]
 	}
 	text = strings.TrimSpace(text)
-	return strings.TrimSpace(strings.TrimSuffix(text, ";"))
+	return trimCheckOption(strings.TrimSpace(strings.TrimSuffix(text, ";")))
 }
 
 func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {

@@ -18,10 +18,17 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 	}
-	if rel.Kind != KindTable && !(rel.Kind == KindView && verb != "copy to" && verb != "merge into") {
+	if rel.Kind == KindView && verb == "copy to" {
+		if err := b.copyToView(rv, rel); err != nil {
+			return nil, "", err
+		}
+	} else if rel.Kind != KindTable && !(rel.Kind == KindView && verb != "merge into") {
 		what := "view"
 		if rel.Kind == KindMatView {
 			what = "materialized view"
+			if verb == "insert into" || verb == "update" || verb == "delete from" {
+				verb = "change" // PostgreSQL's word for DML on a materialized view
+			}
 		}
 		return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot %s %s %q", verb, what, rel.Name).
 			WithHint("views are maintained from their tables: change the tables")
@@ -67,6 +74,14 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	rel, alias, err := b.targetTable(ins.Relation, "insert into")
 	if err != nil {
 		return nil, err
+	}
+	var auto *AutoView
+	if rel.Kind == KindView {
+		if auto, err = b.autoTarget(rel, TriggerInsert, ins.Relation.Location); err != nil {
+			return nil, err
+		} else if auto != nil {
+			rel = autoInsertRel(rel, auto)
+		}
 	}
 	in, err := b.insertInto(rel, ins.Cols)
 	if err != nil {
@@ -150,8 +165,8 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 	}
 	tableScope := newScope(alias, cols)
-	if rel.Kind == KindView {
-		if out.View, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
+	if rel.Kind == KindView && auto == nil {
+		if out.View, _, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
 			return nil, err
 		}
 	}
@@ -162,6 +177,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	}
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, tableScope, nil, ins.ReturningList); err != nil {
 		return nil, err
+	}
+	if auto != nil {
+		return b.autoInsert(out, in, insertGiven(ins, in, out.Source), auto, rel)
 	}
 	return out, nil
 }
@@ -459,8 +477,13 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList), Partition: b.partTarget}
 	if rel.Kind == KindView {
-		if out.View, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
+		if out.View, out.Auto, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
 			return nil, err
+		}
+		if out.Auto != nil {
+			if _, err := autoSetCols(out.Auto, rel, out.SetCols); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if _, sys := b.systemColumnsOf(rel); sys || out.View != nil || anySubLink(up.WhereClause) || anySubLink(up.TargetList...) || multiAssignSub(up.TargetList) {
@@ -527,7 +550,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name, Partition: b.partTarget}
 	if rel.Kind == KindView {
-		if out.View, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
+		if out.View, out.Auto, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
 			return nil, err
 		}
 	}

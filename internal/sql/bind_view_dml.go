@@ -12,10 +12,9 @@ import (
 // on a table whose columns are the view's, and adds the view's rows
 // (View), which an UPDATE's or a DELETE's Rows plan reads as its
 // plan.Target's rows. A view without an INSTEAD OF trigger for the
-// statement's event is refused here, as PostgreSQL's rewriter refuses it:
-// 55000 with PostgreSQL's hint, or 0A000 for a view PostgreSQL would
-// update through to its table (automatically updatable views are not
-// supported).
+// statement's event changes its table when PostgreSQL would
+// (bind_view_auto.go), and is refused otherwise, as PostgreSQL's
+// rewriter refuses it: 55000 with PostgreSQL's detail and hint.
 
 // TriggerCatalog is a Catalog that knows the views' INSTEAD OF triggers.
 type TriggerCatalog interface {
@@ -28,35 +27,28 @@ type TriggerCatalog interface {
 // viewTarget binds the rows of the view rel that rv names, the target of
 // a DML statement of event op. A view has no unique index: as in
 // PostgreSQL, ON CONFLICT DO NOTHING without a conflict target never
-// finds a conflict, and any other ON CONFLICT is 42P10.
-func (b *binder) viewTarget(rv *pg_query.RangeVar, rel *Relation, op int16, oc *pg_query.OnConflictClause) (plan.Node, error) {
+// finds a conflict, and any other ON CONFLICT is 42P10. Without an
+// INSTEAD OF trigger for op, an automatically updatable view changes its
+// table (bind_view_auto.go): its resolution is returned too.
+func (b *binder) viewTarget(rv *pg_query.RangeVar, rel *Relation, op int16, oc *pg_query.OnConflictClause) (plan.Node, *AutoView, error) {
 	var events int16
 	if tc, ok := b.cat.(TriggerCatalog); ok {
 		events = tc.InsteadEvents(rel.Name)
 	}
+	var auto *AutoView
 	if events&op == 0 {
-		verb, what, event := "insert into", "inserting into", "INSERT"
-		switch op {
-		case TriggerUpdate:
-			verb, what, event = "update", "updating", "UPDATE"
-		case TriggerDelete:
-			verb, what, event = "delete from", "deleting from", "DELETE"
+		if detail := notUpdatable(rel); detail != "" {
+			return nil, nil, notAutoUpdatable(op, rel.Name, detail)
 		}
-		detail := notUpdatable(rel)
-		if detail == "" {
-			return nil, b.refuse(rv.Location, "%s view %q without an INSTEAD OF %s trigger is not supported (automatically updatable views)", verb, rel.Name, event).
-				WithHint("change the view's table, or provide an INSTEAD OF %s trigger", event)
+		var err error
+		if auto, err = b.autoView(rel, op, rv.Location); err != nil {
+			return nil, nil, err
 		}
-		// 55000: object_not_in_prerequisite_state, PostgreSQL's code.
-		return nil, pgerr.New("55000", "cannot %s view %q", verb, rel.Name).
-			WithDetail("%s", detail).
-			WithHint("To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.", what, event, event)
-	}
-	if oc != nil && (oc.Infer != nil || oc.Action != pg_query.OnConflictAction_ONCONFLICT_NOTHING) {
-		return nil, pgerr.New(pgerr.InvalidColumnRef, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	} else if oc != nil && (oc.Infer != nil || oc.Action != pg_query.OnConflictAction_ONCONFLICT_NOTHING) {
+		return nil, nil, pgerr.New(pgerr.InvalidColumnRef, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 	}
 	p, _, err := b.bindRangeVar(&pg_query.RangeVar{Relname: rv.Relname, Schemaname: rv.Schemaname, Inh: true, Relpersistence: "p", Location: rv.Location})
-	return p, err
+	return p, auto, err
 }
 
 // notUpdatable is why PostgreSQL would not change the view's table
@@ -95,6 +87,10 @@ func notUpdatable(rel *Relation) string {
 		return "Views that return aggregate functions are not automatically updatable."
 	case has(hasWindowCall):
 		return "Views that return window functions are not automatically updatable."
+	case has(hasSRF):
+		return "Views that return set-returning functions are not automatically updatable."
+	case len(sel.ValuesLists) == 0 && len(sel.FromClause) == 1 && sel.FromClause[0].GetRangeTableSample().GetRelation().GetRangeVar() != nil:
+		return "Views containing TABLESAMPLE are not automatically updatable."
 	case len(sel.ValuesLists) > 0 || len(sel.FromClause) != 1 || sel.FromClause[0].GetRangeVar() == nil:
 		return single
 	}

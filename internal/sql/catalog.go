@@ -51,6 +51,9 @@ type Relation struct {
 	// reads with the privileges and row-level security of the statement's
 	// role, not of its owner.
 	SecurityInvoker bool
+	// CheckOption is a view's WITH [LOCAL | CASCADED] CHECK OPTION:
+	// "local", "cascaded" or "" for none.
+	CheckOption string
 	// RowType is a composite type's record type (KindComposite only).
 	RowType value.Type
 	// Security is set on a table whose row-level security applies to the

@@ -108,6 +108,9 @@ type CreateView struct {
 	// SecurityInvoker is a plain view's WITH (security_invoker): its
 	// query reads as the role that reads the view (rowsecurity.go).
 	SecurityInvoker bool
+	// CheckOption is a plain view's WITH [LOCAL | CASCADED] CHECK OPTION
+	// (or WITH (check_option = …)): "local", "cascaded", "" for none.
+	CheckOption string
 	// NoData is WITH NO DATA: the view is created unpopulated, neither
 	// built nor maintained until REFRESH MATERIALIZED VIEW.
 	NoData bool
@@ -200,6 +203,10 @@ type Insert struct {
 	// updates, UpdateChecks those of the row it makes.
 	Checks                       *RowChecks
 	ConflictChecks, UpdateChecks *RowChecks
+	// Auto is set when the statement names an automatically updatable
+	// view (bind_view_auto.go): Table is then its table, and the rows
+	// written meet Auto.Checks.
+	Auto *AutoView
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the
@@ -231,6 +238,11 @@ type Update struct {
 	View plan.Node
 	// Checks are row-level security's checks of each new row.
 	Checks *RowChecks
+	// Auto is set, beside View, when the view is automatically
+	// updatable: the rows its Rows plan reads are the view's rows
+	// computed from its table's, each with the table row's id, and the
+	// statement changes those table rows.
+	Auto *AutoView
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -245,8 +257,9 @@ type Delete struct {
 	// and the USING row.
 	Rows    plan.Node
 	RetPlan plan.Node
-	// View is Insert.View.
+	// View is Insert.View, Auto Update.Auto.
 	View plan.Node
+	Auto *AutoView
 }
 
 // TxKind is a transaction control statement's kind.
@@ -315,6 +328,9 @@ type Copy struct {
 	Header    bool   // the first line names the columns and is skipped
 	Quote     byte   // CSV
 	Escape    byte   // CSV
+	// View is set when Table is a plain view: its INSTEAD OF INSERT
+	// triggers take the rows (copyToView).
+	View bool
 }
 
 // Set is SET [SESSION | LOCAL] name = value, SET name TO DEFAULT, RESET
