@@ -11,6 +11,9 @@ import (
 // invalid text as PostgreSQL requires of every value and statement in a
 // UTF8 database (invalid UTF-8, or a NUL byte), or -1 when s is valid.
 func InvalidTextAt(s string) int {
+	if asciiNoNUL(s) {
+		return -1
+	}
 	nul := strings.IndexByte(s, 0)
 	if utf8.ValidString(s) {
 		return nul
@@ -77,4 +80,30 @@ func InvalidTextError(s string, off int) *pgerr.Error {
 		b.WriteByte("0123456789abcdef"[s[off+k]&15])
 	}
 	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", b.String())
+}
+
+// asciiNoNUL reports whether s is ASCII without a NUL byte, most text a
+// change carries: eight bytes at a time, in one pass where IndexByte and
+// utf8.ValidString make two, each with its call, which for a short value
+// cost more than the bytes (a row's text of 20 bytes: about 170
+// instructions against 40). False sends s to the full check.
+func asciiNoNUL(s string) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8] // one bounds check; the loads combine into one
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		// A byte of 0x80 or over sets its high bit in x; a zero byte
+		// sets it in x-lo (a borrow may set others: false alarms only).
+		if (x|(x-lo))&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == 0 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -94,22 +94,14 @@ func (a *minMaxAcc) worse(x, y value.Value) bool {
 
 func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	a.c = c
-	// The changes, best first, NULLs dropped.
+	// The changes, best first, NULLs dropped; those that cannot reach the
+	// reserve (all) after them, unsorted, counted in beyond and kept for
+	// a refill.
 	ch = slices.DeleteFunc(ch, func(x aggChange) bool { return x.vals[0].IsNull() })
-	// With a full reserve and only assertions, a value worse than the
-	// worst entry stays out (the reserve stays full, its worst only gets
-	// better) and counts only in m: such values, most of a big step's (a
-	// cold start's), are dropped before the sort.
-	var worse int64
-	if l := len(a.res); l > 0 && l == a.k && onlyAssertions(ch) {
-		worst := a.res[l-1].v
-		ch = slices.DeleteFunc(ch, func(x aggChange) bool {
-			if a.worse(x.vals[0], worst) {
-				worse += x.w
-				return true
-			}
-			return false
-		})
+	all := ch
+	var beyond int64
+	if minMaxPrefilter && a.beyondIsInert(ch) {
+		ch, beyond = a.partitionBeyond(ch)
 	}
 	a.sortChanges(ch)
 	off := len(c.res)
@@ -119,7 +111,7 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	for _, e := range a.res {
 		held += e.n
 	}
-	m := a.m + worse
+	m := a.m + beyond
 	for i := 0; i < len(ch); {
 		v, w := ch[i].vals[0], ch[i].w
 		j := i + 1
@@ -164,6 +156,12 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 		return value.Null, errNegativeCount()
 	}
 	if l == 0 && m > 0 {
+		if len(ch) < len(all) {
+			// The refill merges every change of the step into the
+			// index's values.
+			ch = all
+			a.sortChanges(ch)
+		}
 		var err error
 		if l, err = a.refill(c, off, ch); err != nil {
 			return value.Null, err
@@ -180,14 +178,66 @@ func (a *minMaxAcc) stage(c *stepCtx, ch []aggChange) (value.Value, error) {
 	return c.res[off].v, nil
 }
 
-// onlyAssertions reports whether every change of ch adds rows.
-func onlyAssertions(ch []aggChange) bool {
+// minMaxPrefilter lets a step set aside the changes that cannot reach
+// the reserve before it sorts them; a test turns it off to compare.
+var minMaxPrefilter = true
+
+// beyondIsInert reports whether a step's changes ch whose values are worse
+// than the reserve's worst entry leave the reserve as it is, so that only
+// the count m needs them. Such a change reaches the reserve in stage only
+// by being appended when the reserve holds the whole group (held == m)
+// with room (l < k); otherwise it is a retraction beyond the reserve or
+// an assertion left out. Two cases rule that branch out for the whole
+// step:
+//   - a full reserve and only assertions: the reserve never loses an
+//     entry, so it stays full;
+//   - fewer retracted rows in the step than values beyond the reserve
+//     (m - held): held and m move together for a change of the reserve,
+//     an assertion left out or a worst entry pushed out only widens
+//     m - held, and only a retraction beyond the reserve narrows it, by
+//     its weight, so m - held stays above 0.
+//
+// The reserve's worst entry only gets better during the step (it is
+// pushed out, retracted, or, under those cases, never followed by an
+// appended value), so a value worse than it at the start stays worse.
+// In a big step of a big group (a batch of 10,000 changes over groups of
+// a thousand rows, a reserve of a few values) nearly every change is such
+// a value, and the sort and the reserve's searches skip them.
+func (a *minMaxAcc) beyondIsInert(ch []aggChange) bool {
+	l := len(a.res)
+	if l == 0 || len(ch) < 2 {
+		return false
+	}
+	var held, retracted int64
+	for _, e := range a.res {
+		held += e.n
+	}
+	assertions := true
 	for _, x := range ch {
-		if x.w <= 0 {
-			return false
+		if x.w < 0 {
+			assertions = false
+			retracted -= x.w
 		}
 	}
-	return true
+	return (assertions && l == a.k) || retracted < a.m-held
+}
+
+// partitionBeyond moves the changes of ch whose values are worse than
+// the reserve's worst entry after the others, and returns the others and
+// the sum of the weights of those moved.
+func (a *minMaxAcc) partitionBeyond(ch []aggChange) ([]aggChange, int64) {
+	worst := a.res[len(a.res)-1].v
+	var beyond int64
+	n := 0
+	for i := range ch {
+		if a.worse(ch[i].vals[0], worst) {
+			beyond += ch[i].w
+			continue
+		}
+		ch[n], ch[i] = ch[i], ch[n]
+		n++
+	}
+	return ch[:n], beyond
 }
 
 // refill appends to c.res the best k values of the group from the index

@@ -91,14 +91,20 @@ func TestGroupByBigBatches(t *testing.T) {
 func TestSortLog(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 19))
 	var scr setScratch
-	for _, n := range []int{0, 1, 5, radixMin - 1, radixMin, radixMin + 1, 1000, 5000} {
-		for _, span := range []int64{10, 1 << 20, math.MaxInt64} {
+	for _, n := range []int{0, 1, 5, 24, 25, 26, 64, 100, radixMin - 1, radixMin, radixMin + 1, 1000, 5000} {
+		for _, span := range []int64{1, 10, 1 << 20, math.MaxInt64} {
 			log := make([]valCount, n)
 			for i := range log {
 				log[i] = valCount{k: rng.Int64N(span) - span/2, n: int64(i)}
 				if rng.IntN(100) == 0 {
 					log[i].k = [...]int64{math.MinInt64, math.MaxInt64, 0}[rng.IntN(3)]
 				}
+			}
+			switch rng.IntN(4) { // runs in order, or against it
+			case 0:
+				slices.SortFunc(log, func(a, b valCount) int { return cmp.Compare(a.k, b.k) })
+			case 1:
+				slices.SortFunc(log, func(a, b valCount) int { return cmp.Compare(b.k, a.k) })
 			}
 			want := slices.Clone(log)
 			slices.SortStableFunc(want, func(a, b valCount) int { return cmp.Compare(a.k, b.k) })
