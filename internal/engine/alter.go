@@ -31,6 +31,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
+	if err := e.refuseInheritAlter(a); err != nil {
+		return Result{}, err
+	}
 	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
 	var readers *alterReaders
 	if a.Columns {

@@ -516,6 +516,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.attachPartition(b, rec.text) })
 	case *sql.DetachPartition:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
+	case *sql.AlterInherit:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterInherit(b) })
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
 			if t := e.tables[b.Table]; t != nil && t.temp {

@@ -117,6 +117,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if at, err := b.bindAttachDetach(as); at != nil || err != nil {
 		return at, err
 	}
+	if ai, err := b.bindAlterInherit(as); ai != nil || err != nil {
+		return ai, err
+	}
 	b.alterCmds = as.Cmds
 	w, at, err := b.alterTarget(as.Relation, as.MissingOk)
 	if w == nil || err != nil {

@@ -425,6 +425,19 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	bd, err := b.bindUpdateOne(up)
+	if err != nil {
+		return nil, err
+	}
+	err = b.inheritedTargets(up.Relation, &up.ReturningList, func() error {
+		c, err := b.bindUpdateOne(up)
+		bd.Inherited = append(bd.Inherited, c)
+		return err
+	})
+	return bd, err
+}
+
+func (b *binder) bindUpdateOne(up *pg_query.UpdateStmt) (*Update, error) {
 	rel, alias, err := b.targetTable(up.Relation, "update")
 	if err != nil {
 		return nil, err
@@ -510,6 +523,19 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	bd, err := b.bindDeleteOne(del)
+	if err != nil {
+		return nil, err
+	}
+	err = b.inheritedTargets(del.Relation, &del.ReturningList, func() error {
+		c, err := b.bindDeleteOne(del)
+		bd.Inherited = append(bd.Inherited, c)
+		return err
+	})
+	return bd, err
+}
+
+func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 	rel, alias, err := b.targetTable(del.Relation, "delete from")
 	if err != nil {
 		return nil, err
