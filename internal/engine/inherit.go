@@ -404,3 +404,19 @@ func (e *Engine) refuseInheritAlter(a *sql.AlterTable) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns or the name of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
 		WithHint("detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
 }
+
+// inheritRows adds pg_inherits' rows of the inheritance links: inhseqno
+// numbers each child's parents from 1, in order.
+func inheritRows(o *catalogObjects, r *catRows) {
+	seq := map[string]int{}
+	for _, l := range o.e.inherits {
+		seq[l.child]++
+		r.add("inhrelid", RelationOID(l.child), "inhparent", RelationOID(l.parent), "inhseqno", seq[l.child], "inhdetachpending", false)
+	}
+}
+
+// hasChildren reports whether table rel has inheritance children
+// (pg_class.relhassubclass).
+func (o *catalogObjects) hasChildren(rel *catRel) bool {
+	return rel.kind == 'r' && rel.key != "" && len(o.e.childrenOf(rel.key)) > 0
+}
