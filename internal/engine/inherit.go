@@ -392,17 +392,119 @@ func tagCount(tag string) int {
 	return n
 }
 
-// refuseInheritAlter refuses ALTER TABLE of the columns or the name of
-// a table in an inheritance hierarchy.
-func (e *Engine) refuseInheritAlter(a *sql.AlterTable) error {
+// inheritAlter runs before ALTER TABLE a changes the columns or the name
+// of a table in an inheritance hierarchy. ADD COLUMN is supported: it
+// adds the columns to each child first (a child that has a column of the
+// name and type keeps it, as PostgreSQL merges it); the rest is refused.
+// It returns the notices of the children's ALTERs.
+func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 	if !a.Columns || len(e.inherits) == 0 {
-		return nil
+		return nil, nil
 	}
-	if len(e.parentsOf(a.Table)) == 0 && len(e.childrenOf(a.Table)) == 0 {
-		return nil
+	parents, kids := e.parentsOf(a.Table), e.childrenOf(a.Table)
+	if len(parents) == 0 && len(kids) == 0 {
+		return nil, nil
 	}
-	return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns or the name of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
-		WithHint("detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
+	t := e.tables[a.Table]
+	added, ok := addedColumns(t, a)
+	if !ok {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns or the name of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
+			WithHint("ADD COLUMN is supported; for other changes detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
+	}
+	if len(kids) == 0 {
+		return nil, nil
+	}
+	if a.Only {
+		return nil, pgerr.New(pgerr.InvalidTableDef, "column must be added to child tables too")
+	}
+	// Every descendant is checked before any is altered, so that a
+	// failure leaves the hierarchy as it was.
+	for _, d := range e.inheritDescendants(a.Table) {
+		dt := e.tables[d]
+		for _, i := range added {
+			c := a.New.Cols[i]
+			j := slices.IndexFunc(dt.cols, func(k plan.Column) bool { return k.Name == c.Name })
+			switch {
+			case j >= 0 && dt.cols[j].Type != c.Type:
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", d, c.Name)
+			case j < 0 && c.NotNull && a.Fill[i] == nil && dt.rows.Len() > 0:
+				return nil, pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", c.Name, d)
+			}
+		}
+	}
+	var notices []string
+	for _, k := range kids {
+		kt := e.tables[k]
+		var cmds []string
+		for _, i := range added {
+			c := a.New.Cols[i]
+			if slices.ContainsFunc(kt.cols, func(x plan.Column) bool { return x.Name == c.Name }) {
+				notices = append(notices, fmt.Sprintf("merging definition of column %q for child %q", c.Name, k))
+				continue
+			}
+			cmds = append(cmds, "ADD COLUMN "+columnSQL(c))
+		}
+		if len(cmds) == 0 {
+			continue
+		}
+		text := "ALTER TABLE " + expr.QuoteIdent(k) + " " + strings.Join(cmds, ", ")
+		st, err := sql.Parse(text)
+		if err != nil {
+			return notices, err
+		}
+		b, err := sql.Bind(e, st)
+		if err != nil {
+			return notices, err
+		}
+		ka, ok := b.(*sql.AlterTable)
+		if !ok {
+			return notices, pgerr.New(pgerr.Internal, "%s binds to %T", text, b)
+		}
+		res, err := e.alterTable(ka)
+		notices = append(notices, res.Notices...)
+		if err != nil {
+			return notices, err
+		}
+	}
+	return notices, nil
+}
+
+// addedColumns returns the columns of a.New that ALTER TABLE a adds to
+// t, and whether adding them is all it does to t's columns and name.
+func addedColumns(t *table, a *sql.AlterTable) ([]int, bool) {
+	if len(a.Dropped) > 0 || a.New.Name != a.Table {
+		return nil, false
+	}
+	var added []int
+	kept := 0
+	for i, o := range a.Map {
+		switch {
+		case o < 0:
+			added = append(added, i)
+		case o != kept || a.Cast[i] != nil || a.New.Cols[i].Name != t.cols[o].Name:
+			return nil, false
+		default:
+			kept++
+		}
+	}
+	return added, kept == len(t.cols)
+}
+
+// columnSQL is a column's definition as ADD COLUMN writes it.
+func columnSQL(c sql.ColumnDef) string {
+	s := expr.QuoteIdent(c.Name) + " "
+	if c.Domain != nil {
+		s += expr.QuoteIdent(c.Domain.Name())
+	} else {
+		s += c.Type.String()
+	}
+	if c.NotNull {
+		s += " NOT NULL"
+	}
+	if c.DefaultSQL != "" {
+		s += " DEFAULT " + c.DefaultSQL
+	}
+	return s
 }
 
 // inheritRows adds pg_inherits' rows of the inheritance links: inhseqno

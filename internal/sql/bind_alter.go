@@ -34,6 +34,9 @@ type AlterTable struct {
 	Dropped []string
 	Cascade bool
 	Notices []string
+	// Only is ALTER TABLE ONLY: the table's inheritance children are
+	// not altered with it.
+	Only bool
 }
 
 func (*AlterTable) bound() {}
@@ -160,7 +163,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}
-	return w, &AlterTable{Table: rv.Relname}, nil
+	return w, &AlterTable{Table: rv.Relname, Only: !rv.Inh}, nil
 }
 
 func colErr(code, format, col, table string) *pgerr.Error {
