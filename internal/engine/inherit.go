@@ -36,6 +36,9 @@ type inheritLink struct{ child, parent string }
 // were made.
 type inheritState struct {
 	inherits []inheritLink
+	// inheritChild is set while an UPDATE or DELETE of a parent runs
+	// over a descendant, whose statement triggers do not fire.
+	inheritChild bool
 }
 
 // parentsOf returns the parents of table name, in order.
@@ -352,7 +355,9 @@ func (e *Engine) execUpdateInherited(up *sql.Update) (Result, error) {
 	}
 	n := tagCount(res.Tag)
 	for _, c := range up.Inherited {
+		e.inheritChild = true
 		r, err := e.execUpdate(c)
+		e.inheritChild = false
 		if err != nil {
 			return Result{}, err
 		}
@@ -374,7 +379,9 @@ func (e *Engine) execDeleteInherited(del *sql.Delete) (Result, error) {
 	}
 	n := tagCount(res.Tag)
 	for _, c := range del.Inherited {
+		e.inheritChild = true
 		r, err := e.execDelete(c)
+		e.inheritChild = false
 		if err != nil {
 			return Result{}, err
 		}
