@@ -413,13 +413,20 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 		return nil, nil
 	}
 	t := e.tables[a.Table]
-	added, ok := addedColumns(t, a)
-	if !ok {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns or the name of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
-			WithHint("ADD COLUMN is supported; for other changes detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
+	if err := e.refuseInheritedColumn(t, a, parents); err != nil {
+		return nil, err
+	}
+	if a.New.Name != a.Table {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … RENAME of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
+			WithHint("detach it with ALTER TABLE … NO INHERIT (and its children), rename it, then attach them again")
 	}
 	if len(kids) == 0 {
-		return nil, nil
+		return nil, nil // a leaf's own columns change as any table's
+	}
+	added, ok := addedColumns(t, a)
+	if !ok {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns of table %q, which has inheritance children, is not supported", a.Table).
+			WithHint("ADD COLUMN is supported; for other changes detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
 	}
 	if a.Only {
 		return nil, pgerr.New(pgerr.InvalidTableDef, "column must be added to child tables too")
@@ -474,6 +481,36 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 		}
 	}
 	return notices, nil
+}
+
+// refuseInheritedColumn refuses, as PostgreSQL does (42P16), to drop,
+// rename or retype a column a table inherits from one of parents.
+func (e *Engine) refuseInheritedColumn(t *table, a *sql.AlterTable, parents []string) error {
+	inherited := func(name string) bool {
+		for _, p := range parents {
+			if pt := e.tables[p]; pt != nil && slices.ContainsFunc(pt.cols, func(c plan.Column) bool { return c.Name == name }) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range a.Dropped {
+		if inherited(d) {
+			return pgerr.New(pgerr.InvalidTableDef, "cannot drop inherited column %q", d)
+		}
+	}
+	for i, o := range a.Map {
+		if o < 0 || !inherited(t.cols[o].Name) {
+			continue
+		}
+		if a.New.Cols[i].Name != t.cols[o].Name {
+			return pgerr.New(pgerr.InvalidTableDef, "cannot rename inherited column %q", t.cols[o].Name)
+		}
+		if a.Cast[i] != nil {
+			return pgerr.New(pgerr.InvalidTableDef, "cannot alter inherited column %q", t.cols[o].Name)
+		}
+	}
+	return nil
 }
 
 // addedColumns returns the columns of a.New that ALTER TABLE a adds to

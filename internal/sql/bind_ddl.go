@@ -20,7 +20,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	case cs.Partbound != nil:
 		return b.bindCreatePartition(cs)
 	case len(cs.InhRelations) > 0 && cs.Partspec != nil:
-		return nil, b.stmt.errf(nodeLoc(cs.InhRelations[0], rv.Location), pgerr.InvalidTableDef, "cannot create partitioned table as inheritance child")
+		return nil, b.stmt.errf(nodeLoc(cs.InhRelations[0], rv.Location), pgerr.InvalidObjectDef, "cannot create partitioned table as inheritance child")
 	}
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -164,19 +165,39 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 		}
 		merged.Constraints = append(merged.Constraints, cd.Constraints...)
 	}
+	// The table's own CHECK constraints, of the table or of a column,
+	// merge with an inherited one of the same name and expression.
+	ownCheck := func(c *pg_query.Constraint) (bool, error) {
+		if c.GetContype() != pg_query.ConstrType_CONSTR_CHECK || c.Conname == "" {
+			return false, nil
+		}
+		text, ok := checkOf[c.Conname]
+		if !ok {
+			return false, nil
+		}
+		if mine, err := deparseExpr(c.RawExpr); err != nil || mine != text {
+			return false, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, cs.Relation.Relname)
+		}
+		notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c.Conname))
+		return true, nil
+	}
+	var err error
+	for _, cd := range out {
+		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool {
+			merged, e := ownCheck(n.GetConstraint())
+			err = cmp.Or(err, e)
+			return merged
+		})
+	}
 	var own []*pg_query.Constraint
 	for _, c := range cons {
-		if c.Contype == pg_query.ConstrType_CONSTR_CHECK && c.Conname != "" {
-			if text, ok := checkOf[c.Conname]; ok {
-				mine, err := deparseExpr(c.RawExpr)
-				if err != nil || mine != text {
-					return nil, nil, nil, nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, cs.Relation.Relname)
-				}
-				notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c.Conname))
-				continue
-			}
+		merged, e := ownCheck(c)
+		if err = cmp.Or(err, e); !merged {
+			own = append(own, c)
 		}
-		own = append(own, c)
+	}
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
 	return out, append(checks, own...), parents, notices, nil
 }
