@@ -11,7 +11,7 @@ import (
 
 // targetTable resolves the table a DML statement writes.
 func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, string, error) {
-	rel, ok := b.cat.Relation(rv.Relname)
+	rel, ok := b.targetRelation(rv)
 	if !ok || (rv.Schemaname != "" && rv.Schemaname != "public") {
 		if _, seq := b.sequence(rv.Relname); seq && rv.Schemaname == "" {
 			return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change sequence %q", rv.Relname)

@@ -257,13 +257,29 @@ func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.
 		alias = rv.Alias.Aliasname
 	}
 	*returning = expandReturningStars(savedRet, alias, rel.Cols)
+	defer func() { b.inheritTarget = nil }()
 	for _, m := range rel.Inherit {
 		rv.Relname, rv.Schemaname, rv.Inh = m.Rel.Name, "", false
+		// The descendant is reached through the table named: its
+		// privileges and row-level security are the table's, as in
+		// PostgreSQL, and it is not a relation the statement names.
+		child := *m.Rel
+		child.Security = rel.Security
+		b.inheritTarget = &child
 		if err := bind(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// targetRelation resolves the table a DML statement writes: the
+// descendant being bound again, or the catalog's.
+func (b *binder) targetRelation(rv *pg_query.RangeVar) (*Relation, bool) {
+	if t := b.inheritTarget; t != nil && !rv.Inh && rv.Relname == t.Name {
+		return t, true
+	}
+	return b.cat.Relation(rv.Relname)
 }
 
 // expandReturningStars spells out * and alias.* in a RETURNING list as
