@@ -699,7 +699,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	if err := e.dropOwnedSequences(all); err != nil {
 		return Result{}, err
 	}
-	more, err := e.rebuildInheritReaders(touched)
+	more, err := e.rebuildHierarchyReaders(touched)
 	return Result{Tag: tags[d.Kind], Notices: append(notices, more...)}, err
 }
 

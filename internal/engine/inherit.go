@@ -148,7 +148,7 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 		return Result{}, err
 	}
 	notices := slices.Clone(ct.Notices)
-	more, err := e.rebuildInheritReaders(ct.Inherits)
+	more, err := e.rebuildHierarchyReaders(ct.Inherits)
 	return Result{Tag: "CREATE TABLE", Notices: append(notices, more...)}, err
 }
 
@@ -168,7 +168,7 @@ func (e *Engine) alterInherit(a *sql.AlterInherit) (Result, error) {
 		if err := e.storeInherits(a.Child); err != nil {
 			return Result{}, err
 		}
-		notices, err := e.rebuildInheritReaders(readers)
+		notices, err := e.rebuildHierarchyReaders(readers)
 		return Result{Tag: "ALTER TABLE", Notices: notices}, err
 	}
 	if at >= 0 {
@@ -185,7 +185,7 @@ func (e *Engine) alterInherit(a *sql.AlterInherit) (Result, error) {
 	if err := e.storeInherits(a.Child); err != nil {
 		return Result{}, err
 	}
-	notices, err := e.rebuildInheritReaders([]string{a.Parent})
+	notices, err := e.rebuildHierarchyReaders([]string{a.Parent})
 	return Result{Tag: "ALTER TABLE", Notices: notices}, err
 }
 
@@ -255,6 +255,18 @@ func (e *Engine) refuseInheritSinks(tables []string) error {
 // receive the difference between its rows before and after, under the
 // last commit's time.
 func (e *Engine) rebuildInheritReaders(tables []string) ([]string, error) {
+	return e.rebuildInheritReadersIf(tables, true)
+}
+
+// rebuildHierarchyReaders is rebuildInheritReaders after a change of the
+// links alone, which leaves every table as it was: a view whose plan
+// bound again reads the tables it read (over ONLY, or over a part of the
+// hierarchy the change did not touch) keeps its state.
+func (e *Engine) rebuildHierarchyReaders(tables []string) ([]string, error) {
+	return e.rebuildInheritReadersIf(tables, false)
+}
+
+func (e *Engine) rebuildInheritReadersIf(tables []string, always bool) ([]string, error) {
 	names := e.inheritReaders(tables)
 	if len(names) == 0 {
 		return nil, nil
@@ -273,6 +285,9 @@ func (e *Engine) rebuildInheritReaders(tables []string) ([]string, error) {
 		cv, err := bindReader(e, text, true)
 		if err != nil {
 			return nil, err
+		}
+		if !always && !readsChanged(e.views[name].relations(), plan.Relations(cv.Plan), r.plans) {
+			continue
 		}
 		r.plans[name] = cv
 		r.rebuild = append(r.rebuild, name)
@@ -308,6 +323,19 @@ func (e *Engine) rebuildInheritReaders(tables []string) ([]string, error) {
 		e.notify(deltas)
 	}
 	return notices, nil
+}
+
+// readsChanged reports whether a view bound again reads other tables
+// than it read (before, its circuit's inputs; after, its new plan's), or
+// reads a view being built again.
+func readsChanged(before, after []string, rebuilt map[string]*sql.CreateView) bool {
+	b, a := slices.Clone(before), slices.Clone(after)
+	slices.Sort(b)
+	slices.Sort(a)
+	if !slices.Equal(slices.Compact(b), slices.Compact(a)) {
+		return true
+	}
+	return slices.ContainsFunc(a, func(n string) bool { return rebuilt[n] != nil })
 }
 
 // inheritDropDeps adds to rdeps, the dependents of each relation, the
