@@ -429,7 +429,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = b.inheritedTargets(up.Relation, &up.ReturningList, func() error {
+	err = b.inheritedTargets(up.Relation, &up.ReturningList, len(up.FromClause) > 0, func() error {
 		c, err := b.bindUpdateOne(up)
 		bd.Inherited = append(bd.Inherited, c)
 		return err
@@ -527,7 +527,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = b.inheritedTargets(del.Relation, &del.ReturningList, func() error {
+	err = b.inheritedTargets(del.Relation, &del.ReturningList, len(del.UsingClause) > 0, func() error {
 		c, err := b.bindDeleteOne(del)
 		bd.Inherited = append(bd.Inherited, c)
 		return err

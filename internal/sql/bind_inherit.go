@@ -240,10 +240,18 @@ func (b *binder) inheritScan(rel *Relation, p plan.Node, system bool) plan.Node 
 // relation naming the descendant (ONLY), under the table's name as alias
 // when the statement gives none, and with RETURNING * and alias.* spelt
 // out as the table's columns, which are all a descendant's rows show.
-func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, bind func() error) error {
+func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, from bool, bind func() error) error {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
 		return nil
+	}
+	if from {
+		for _, n := range *returning {
+			if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetAStar() != nil {
+				return b.refuse(cr.Location, "RETURNING * of a statement with FROM or USING over table %q, which has inheritance children, is not supported", rel.Name).
+					WithHint("name the columns to return, or write %s.* and the other tables' columns", rel.Name)
+			}
+		}
 	}
 	name, schema, alias0, savedRet := rv.Relname, rv.Schemaname, rv.Alias, *returning
 	defer func() {
