@@ -32,7 +32,9 @@ INSERT INTO side VALUES (40, 4);
 INSERT INTO gone VALUES (5, 50);
 ALTER TABLE side INHERIT top_;
 ALTER TABLE gone INHERIT top_;
-ALTER TABLE gone NO INHERIT top_`); err != nil {
+ALTER TABLE gone NO INHERIT top_;
+CREATE TABLE ser (id serial) INHERITS (top_);
+INSERT INTO ser (k, v) VALUES (8, 0)`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -53,18 +55,22 @@ ALTER TABLE gone NO INHERIT top_`); err != nil {
 			t.Errorf("%s: got %s, want %s", q, g, want)
 		}
 	}
-	check("SELECT tableoid::regclass::text, k, v FROM top_ ORDER BY k", "[[top_ 1 10] [mid 2 20] [low 3 30] [side 4 40]]")
-	check("SELECT * FROM tot", "[[4 100]]")
+	check("SELECT tableoid::regclass::text, k, v FROM top_ ORDER BY k", "[[top_ 1 10] [mid 2 20] [low 3 30] [side 4 40] [ser 8 0]]")
+	check("SELECT * FROM tot", "[[5 100]]")
+	if err := db.Exec("INSERT INTO ser (k, v) VALUES (9, 0)"); err != nil {
+		t.Fatal(err)
+	}
+	check("SELECT id FROM ser ORDER BY id", "[[1] [2]]")
 	check("SELECT k FROM mid ORDER BY k", "[[2] [3]]")
 	check("SELECT * FROM low", "[[3 30 l 9]]")
-	check("SELECT inhrelid::regclass::text, inhparent::regclass::text, inhseqno FROM pg_inherits ORDER BY 1", "[[low mid 1] [mid top_ 1] [side top_ 1]]")
+	check("SELECT inhrelid::regclass::text, inhparent::regclass::text, inhseqno FROM pg_inherits ORDER BY 1", "[[low mid 1] [mid top_ 1] [ser top_ 1] [side top_ 1]]")
 	if err := db.Exec("INSERT INTO low VALUES (6, -1, 'x', 0)"); err == nil {
 		t.Error("a row breaking an inherited CHECK after reopening was accepted")
 	}
 	if err := db.Exec("UPDATE top_ SET v = v + 1; DELETE FROM top_ WHERE k = 2"); err != nil {
 		t.Fatal(err)
 	}
-	check("SELECT * FROM tot", "[[3 83]]")
+	check("SELECT * FROM tot", "[[5 85]]")
 	if err := db.Exec("DROP TABLE mid"); err == nil {
 		t.Error("DROP TABLE of a parent without CASCADE after reopening was accepted")
 	}

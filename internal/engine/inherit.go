@@ -135,11 +135,19 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 	if err := e.refuseInheritSinks(ct.Inherits); err != nil {
 		return Result{}, err
 	}
+	seqs, err := e.createOwnedSequences(ct)
+	if err != nil {
+		return Result{}, err
+	}
 	e.tables[ct.Name] = newTable(ct)
 	// The table is stored as its merged definition and its links apart,
 	// so that a parent's later columns do not move the child's.
 	if err := e.storeCreate(ct.Name, KindTable, ct.SQL()); err != nil {
+		e.forgetSequences(seqs) //nolint:errcheck // the store's error is the one to report
 		return Result{}, err
+	}
+	if len(ct.ForeignKeys) > 0 {
+		e.linkForeignKeys()
 	}
 	for _, p := range ct.Inherits {
 		e.inherits = append(e.inherits, inheritLink{child: ct.Name, parent: p})
