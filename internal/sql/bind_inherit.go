@@ -343,6 +343,9 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "%q is not a table", rv.Relname)
 	}
 	prv := cmd.GetDef().GetRangeVar()
+	if prv == nil {
+		return nil, b.refuse(rv.Location, "this ALTER TABLE … INHERIT is not supported")
+	}
 	ai := &AlterInherit{Child: rel.Name, Drop: cmd.Subtype == pg_query.AlterTableType_AT_DropInherit}
 	if ai.Drop {
 		parent, ok := b.cat.Relation(prv.Relname)
