@@ -222,6 +222,8 @@ func (b *binder) inheritScan(rel *Relation, p plan.Node, system bool) plan.Node 
 		exprs := make([]expr.Expr, len(cols))
 		for i, c := range cols {
 			switch {
+			case i < len(rel.Cols) && m.Map[i] < 0: // never: a descendant has its ancestors' columns
+				exprs[i] = &expr.Const{V: value.Null, T: c.Type}
 			case i < len(rel.Cols):
 				exprs[i] = &expr.Col{Idx: m.Map[i], T: c.Type, Name: c.Name}
 			case sys:
