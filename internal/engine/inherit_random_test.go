@@ -24,6 +24,8 @@ CREATE TABLE a (x int) INHERITS (r);
 CREATE TABLE b (k text, y int DEFAULT 3) INHERITS (r);
 CREATE TABLE ab (z int) INHERITS (a, b);
 CREATE TABLE c (w int) INHERITS (a);
+CREATE TABLE fk (id int);
+INSERT INTO fk VALUES (1), (3), (4);
 CREATE MATERIALIZED VIEW per_k AS SELECT k, count(*) AS n, sum(v) AS s FROM r GROUP BY k;
 CREATE MATERIALIZED VIEW big_a AS SELECT id, v, x FROM a WHERE v > 10;
 CREATE MATERIALIZED VIEW only_r AS SELECT id, v FROM ONLY r;
@@ -56,7 +58,7 @@ CREATE MATERIALIZED VIEW joined AS SELECT r.id, r.v, b.y FROM r JOIN b ON b.id =
 		case 7, 8:
 			return fmt.Sprintf("DELETE FROM %s%s WHERE id = %d", only(), tbl, id())
 		case 9:
-			return fmt.Sprintf("DELETE FROM %s%s WHERE v < %d AND id IN (SELECT id FROM ONLY r) RETURNING *", only(), tbl, r.IntN(20))
+			return fmt.Sprintf("DELETE FROM %s%s WHERE v < %d AND id IN (SELECT id FROM fk) RETURNING *", only(), tbl, r.IntN(20))
 		case 10:
 			if r.IntN(4) == 0 {
 				return fmt.Sprintf("TRUNCATE %s%s", only(), tbl)

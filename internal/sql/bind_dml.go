@@ -429,6 +429,9 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.refuseHierarchyReads(up.Relation, "UPDATE", bd.Rows, bd.From, bd.RetPlan); err != nil {
+		return nil, err
+	}
 	err = b.inheritedTargets(up.Relation, &up.ReturningList, len(up.FromClause) > 0, func() error {
 		c, err := b.bindUpdateOne(up)
 		bd.Inherited = append(bd.Inherited, c)
@@ -525,6 +528,9 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	}
 	bd, err := b.bindDeleteOne(del)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.refuseHierarchyReads(del.Relation, "DELETE", bd.Rows, bd.Using, bd.RetPlan); err != nil {
 		return nil, err
 	}
 	err = b.inheritedTargets(del.Relation, &del.ReturningList, len(del.UsingClause) > 0, func() error {

@@ -406,3 +406,34 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 	}
 	return ai, nil
 }
+
+// refuseHierarchyReads refuses an UPDATE or DELETE over a table with
+// inheritance children whose subqueries, FROM or USING read a table of
+// the hierarchy: the statement changes one table after another, and such
+// a read would see the tables changed before, where PostgreSQL's reads
+// see them all as the statement found them.
+func (b *binder) refuseHierarchyReads(rv *pg_query.RangeVar, verb string, reads ...plan.Node) error {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
+		return nil
+	}
+	in := map[string]bool{rel.Name: true}
+	for _, m := range rel.Inherit {
+		in[m.Rel.Name] = true
+	}
+	for _, p := range reads {
+		if p == nil {
+			continue
+		}
+		for _, r := range plan.Relations(p) {
+			if t, ok := plan.SystemTable(r); ok {
+				r = t
+			}
+			if in[r] {
+				return b.refuse(rv.Location, "%s of table %q, which has inheritance children, reading table %q of its hierarchy in a subquery, FROM or USING is not supported", verb, rel.Name, r).
+					WithHint("write %s ONLY for each table, or read the rows into a temporary table first", map[string]string{"UPDATE": "UPDATE", "DELETE": "DELETE FROM"}[verb])
+			}
+		}
+	}
+	return nil
+}
