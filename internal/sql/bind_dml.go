@@ -429,14 +429,14 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.refuseHierarchyReads(up.Relation, "UPDATE", bd.Rows, bd.From, bd.RetPlan); err != nil {
-		return nil, err
-	}
 	err = b.inheritedTargets(up.Relation, &up.ReturningList, len(up.FromClause) > 0, func() error {
 		c, err := b.bindUpdateOne(up)
 		bd.Inherited = append(bd.Inherited, c)
 		return err
 	})
+	if err == nil && len(bd.Inherited) > 0 {
+		err = b.refuseHierarchyReads(up.Relation, "UPDATE", bd.Rows, bd.From, bd.RetPlan)
+	}
 	return bd, err
 }
 
@@ -530,14 +530,14 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.refuseHierarchyReads(del.Relation, "DELETE", bd.Rows, bd.Using, bd.RetPlan); err != nil {
-		return nil, err
-	}
 	err = b.inheritedTargets(del.Relation, &del.ReturningList, len(del.UsingClause) > 0, func() error {
 		c, err := b.bindDeleteOne(del)
 		bd.Inherited = append(bd.Inherited, c)
 		return err
 	})
+	if err == nil && len(bd.Inherited) > 0 {
+		err = b.refuseHierarchyReads(del.Relation, "DELETE", bd.Rows, bd.Using, bd.RetPlan)
+	}
 	return bd, err
 }
 
