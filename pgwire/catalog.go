@@ -181,6 +181,7 @@ var (
 	psqlTriggers = regexp.MustCompile(`(?s)^SELECT t\.tgname, pg_catalog\.pg_get_triggerdef\(t\.oid, true\), t\.tgenabled, t\.tgisinternal,.*\bFROM pg_catalog\.pg_trigger t\s+WHERE t\.tgrelid = '(\d+)' AND .*ORDER BY 1;?\s*$`)
 	psqlRefdBy   = regexp.MustCompile(`(?s)^SELECT conname, conrelid::pg_catalog\.regclass AS ontable,.*\bFROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\).*ORDER BY conname;?\s*$`)
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
+	psqlInherits = regexp.MustCompile(`(?s)^SELECT c\.oid::pg_catalog\.regclass(, c\.relkind, inhdetachpending, .*?)?\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inh(?:parent|relid) AND i\.inh(?:relid|parent) = '\d+'.*?\nORDER BY .*;?\s*$`)
 	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
 	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
@@ -341,6 +342,18 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		// when the table has triggers; no partition has ancestors here.
 		return textResult([]string{"conname", "ontable", "condef"}, c.nativeRows(`SELECT conname, conrelid::pg_catalog.regclass,
 			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint WHERE confrelid = `+m[1]+` AND contype = 'f' ORDER BY conname`)), true, nil
+	}
+	if m := psqlInherits.FindStringSubmatch(q); m != nil {
+		// A table's parents and children in an inheritance hierarchy,
+		// from pg_inherits; a partitioned table's partitions are not
+		// listed (psql's \d shows none for them here).
+		at := strings.LastIndex(q, "\nORDER BY")
+		native := q[:at] + "\n  AND NOT c.relispartition" + q[at:]
+		cols := []string{"oid"}
+		if m[1] != "" {
+			cols = []string{"oid", "relkind", "inhdetachpending", "pg_get_expr"}
+		}
+		return textResult(cols, c.nativeRows(native)), true, nil
 	}
 	if psqlNone.MatchString(q) {
 		// Statistics objects, publications, inheritance, rules and

@@ -34,6 +34,11 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err := e.refuseMoveOwned(a); err != nil {
 		return Result{}, err
 	}
+	inhNotices, err := e.inheritAlter(a)
+	if err != nil {
+		return Result{Notices: inhNotices}, err
+	}
+	res.Notices = append(res.Notices, inhNotices...)
 	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
 	var readers *alterReaders
 	if a.Columns {
@@ -99,6 +104,14 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	res.Notices = append(res.Notices, notices...)
 	if err != nil {
 		return res, err
+	}
+	if a.Columns && len(e.inherits) > 0 {
+		// The views over the table's parents read its rows, now wider.
+		notices, err := e.rebuildInheritReaders(e.parentsOf(a.New.Name))
+		res.Notices = append(res.Notices, notices...)
+		if err != nil {
+			return res, err
+		}
 	}
 	return res, owned.done(e)
 }

@@ -71,6 +71,7 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	}
 	next := newTable(a.New)
 	rel, _ := tableRelation(a.New.Name, next)
+	rel.Inherit = e.inheritMembers(a.New.Name, next.cols)
 	cat := alterOverlay{Engine: e, old: a.Table, rel: rel}
 	typed := retypedColumns(t, a)
 	out := &alterReaders{plans: map[string]*sql.CreateView{}, empty: map[string]*sql.CreateView{}}

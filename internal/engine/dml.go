@@ -383,6 +383,9 @@ func accepts(where expr.Expr, row value.Row) (bool, error) {
 }
 
 func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
+	if len(up.Inherited) > 0 {
+		return e.execUpdateInherited(up)
+	}
 	if up.View != nil {
 		return e.execViewUpdate(up)
 	}
@@ -469,6 +472,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 }
 
 func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
+	if len(del.Inherited) > 0 {
+		return e.execDeleteInherited(del)
+	}
 	if del.View != nil {
 		return e.execViewDelete(del)
 	}

@@ -103,6 +103,8 @@ type Engine struct {
 	extensionState
 	// castState holds CREATE CAST's casts (cast.go).
 	castState
+	// inheritState holds the tables' inheritance links (inherit.go).
+	inheritState
 	// temps counts the sessions' temporary tables, tempSessions the
 	// sessions that made one (temp.go).
 	temps        int
@@ -298,7 +300,9 @@ func New() *Engine {
 // Relation implements sql.Catalog.
 func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if t, ok := e.tables[name]; ok {
-		return tableRelation(name, t)
+		rel, ok := tableRelation(name, t)
+		rel.Inherit = e.inheritMembers(name, t.cols)
+		return rel, ok
 	}
 	if p, ok := e.parts[name]; ok {
 		return e.partitionRelation(p), true
@@ -439,6 +443,9 @@ func (v viewRecorder) SysCatalog() *expr.SysCatalog { return v.r.SysCatalog() }
 func (v viewRecorder) MaxRecursion() int { return v.r.MaxRecursion() }
 
 func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
+	if len(ct.Inherits) > 0 {
+		return e.createInheritor(ct)
+	}
 	if e.relationExists(ct.Name) {
 		if ct.IfNotExists {
 			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", e.bareName(ct.Name))}}, nil
@@ -610,7 +617,11 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	for _, t := range targets {
 		isTarget[t] = true
 	}
+	if err := e.refuseInheritSinks(targets); err != nil {
+		return Result{}, err
+	}
 	rdeps := e.dependentsIndex()
+	e.inheritDropDeps(rdeps)
 	all := map[string]bool{}
 	var order, pre []string // dependents first; dependencies first
 	var visit func(string)
@@ -646,7 +657,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 				continue
 			}
 			on := ""
-			for _, dep := range e.deps[n] {
+			for _, dep := range append(e.parentsOf(n), e.deps[n]...) {
 				if all[dep] && (on == "" || e.parts[dep] != nil) {
 					on = dep // a partition the view reads, rather than its root
 				}
@@ -673,6 +684,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	if err := e.dropPartitions(targets); err != nil {
 		return Result{}, err
 	}
+	touched, inhStored := e.inheritDropped(all)
 	if e.store != nil && len(order) > 0 {
 		// A table's indexes go with it.
 		var stored []string
@@ -689,6 +701,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
 		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
 		stored = append(stored, e.statsKeysOf(all)...)       // and its statistics objects
+		stored = append(stored, inhStored...)                // and its inheritance links
 		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
@@ -703,7 +716,8 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	if err := e.dropOwnedSequences(all); err != nil {
 		return Result{}, err
 	}
-	return Result{Tag: tags[d.Kind], Notices: notices}, nil
+	more, err := e.rebuildHierarchyReaders(touched)
+	return Result{Tag: tags[d.Kind], Notices: append(notices, more...)}, err
 }
 
 func (e *Engine) kindOf(name string) (sql.DropKind, bool) {

@@ -464,6 +464,7 @@ func pgInherits(o *catalogObjects, r *catRows) {
 			r.add("inhrelid", rel.oid, "inhparent", RelationOID(rel.part.parent), "inhseqno", 1, "inhdetachpending", false)
 		}
 	}
+	inheritRows(o, r)
 }
 
 func pgPartitionedTable(o *catalogObjects, r *catRows) {

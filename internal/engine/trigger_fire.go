@@ -46,6 +46,9 @@ type trigFire struct {
 	trans    map[int16]*transRows
 	// rowType is the table's row type, made on the first call.
 	rowType value.Type
+	// descendant is set for a table an UPDATE or DELETE of its
+	// inheritance ancestor reaches: only its row triggers fire.
+	descendant bool
 }
 
 // afterEvent is an AFTER trigger to run: for a row (old and new, nil
@@ -60,10 +63,12 @@ type afterEvent struct {
 // fireFor returns the firing of t's triggers by the statement running;
 // nil when the table has none, or nothing fires them.
 func (e *Engine) fireFor(t *table) *trigFire {
+	descendant := e.inheritChild
+	e.inheritChild = false // the statements its triggers run are their own
 	if t.trig == nil || e.firer == nil || e.replica {
 		return nil
 	}
-	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols, transOps: transOps(t.trig)}
+	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols, transOps: transOps(t.trig), descendant: descendant}
 }
 
 // fires reports whether tr fires for op at timing kind (sql.TriggerRow
@@ -102,6 +107,9 @@ func (f *trigFire) holds(tr *trigger, old, new value.Row) (bool, error) {
 
 // beforeStatement runs the BEFORE STATEMENT triggers of op.
 func (f *trigFire) beforeStatement(op int16) error {
+	if f.descendant {
+		return nil
+	}
 	for _, tr := range f.list {
 		if !f.fires(tr, op, sql.TriggerBefore) {
 			continue
@@ -176,6 +184,9 @@ func (f *trigFire) afterRow(op int16, old, new value.Row) error {
 
 // afterStatement queues the AFTER STATEMENT triggers of op.
 func (f *trigFire) afterStatement(op int16) error {
+	if f.descendant {
+		return nil
+	}
 	for _, tr := range f.list {
 		if !f.fires(tr, op, 0) {
 			continue

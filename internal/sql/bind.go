@@ -25,6 +25,9 @@ type binder struct {
 	// partTarget is the constraint of the partition a DML statement
 	// names, whose rows its root table keeps (targetTable); nil otherwise.
 	partTarget *expr.PartitionOf
+	// inheritTarget is the descendant a DML statement of its ancestor is
+	// bound over again (bind_inherit.go).
+	inheritTarget *Relation
 	// alterCmds are the commands of the ALTER TABLE being bound.
 	alterCmds []*pg_query.Node
 	// lock collects the locking clauses of a SELECT statement's queries

@@ -34,6 +34,9 @@ type AlterTable struct {
 	Dropped []string
 	Cascade bool
 	Notices []string
+	// Only is ALTER TABLE ONLY: the table's inheritance children are
+	// not altered with it.
+	Only bool
 }
 
 func (*AlterTable) bound() {}
@@ -120,6 +123,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if at, err := b.bindAttachDetach(as); at != nil || err != nil {
 		return at, err
 	}
+	if ai, err := b.bindAlterInherit(as); ai != nil || err != nil {
+		return ai, err
+	}
 	b.alterCmds = as.Cmds
 	w, at, err := b.alterTarget(as.Relation, as.MissingOk)
 	if w == nil || err != nil {
@@ -160,7 +166,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}
-	return w, &AlterTable{Table: rv.Relname}, nil
+	return w, &AlterTable{Table: rv.Relname, Only: !rv.Inh}, nil
 }
 
 func colErr(code, format, col, table string) *pgerr.Error {

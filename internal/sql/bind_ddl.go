@@ -19,9 +19,8 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		return nil, b.refuse(rv.Location, "typed tables (CREATE TABLE … OF type) are not supported")
 	case cs.Partbound != nil:
 		return b.bindCreatePartition(cs)
-	case len(cs.InhRelations) > 0:
-		return nil, b.refuse(nodeLoc(cs.InhRelations[0], rv.Location), "table inheritance (INHERITS) is not supported").
-			WithHint("declare a partitioned table with PARTITION BY and its partitions with CREATE TABLE … PARTITION OF")
+	case len(cs.InhRelations) > 0 && cs.Partspec != nil:
+		return nil, b.stmt.errf(nodeLoc(cs.InhRelations[0], rv.Location), pgerr.InvalidObjectDef, "cannot create partitioned table as inheritance child")
 	}
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
@@ -49,6 +48,14 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			return nil, b.refuse(-1, "table element %s is not supported", stmtName(el))
 		}
 		elts = append(elts, cd)
+	}
+	var parents []string
+	var notices []string
+	if len(cs.InhRelations) > 0 {
+		var err error
+		if elts, tableCons, parents, notices, err = b.mergeInherited(cs, elts, tableCons); err != nil {
+			return nil, err
+		}
 	}
 	for _, cd := range elts {
 		if _, dup := colIdx[cd.Colname]; dup {
@@ -179,7 +186,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, pgerr.New(pgerr.Internal, "cannot write check constraint %q: %v", name, err)
 			}
-			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text})
+			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text, NoInherit: c.IsNoInherit})
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			i, err := keys(c)
 			if err != nil {
@@ -215,6 +222,12 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if err := b.partitionKey(cs.Partspec, sc, ct); err != nil {
 			return nil, err
 		}
+	}
+	if len(parents) > 0 {
+		if rv.Relpersistence == "t" {
+			return nil, b.refuse(rv.Location, "temporary tables in an inheritance hierarchy are not supported")
+		}
+		ct.Inherits, ct.Notices = parents, notices
 	}
 	return ct, b.tempTable(cs, ct)
 }

@@ -11,7 +11,7 @@ import (
 
 // targetTable resolves the table a DML statement writes.
 func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, string, error) {
-	rel, ok := b.cat.Relation(rv.Relname)
+	rel, ok := b.targetRelation(rv)
 	if !ok || (rv.Schemaname != "" && rv.Schemaname != "public") {
 		if _, seq := b.sequence(rv.Relname); seq && rv.Schemaname == "" {
 			return nil, "", b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change sequence %q", rv.Relname)
@@ -443,6 +443,22 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	bd, err := b.bindUpdateOne(up)
+	if err != nil {
+		return nil, err
+	}
+	err = b.inheritedTargets(up.Relation, &up.ReturningList, len(up.FromClause) > 0, func() error {
+		c, err := b.bindUpdateOne(up)
+		bd.Inherited = append(bd.Inherited, c)
+		return err
+	})
+	if err == nil && len(bd.Inherited) > 0 {
+		err = b.refuseHierarchyReads(up.Relation, "UPDATE", bd.Rows, bd.From, bd.RetPlan)
+	}
+	return bd, err
+}
+
+func (b *binder) bindUpdateOne(up *pg_query.UpdateStmt) (*Update, error) {
 	rel, alias, err := b.targetTable(up.Relation, "update")
 	if err != nil {
 		return nil, err
@@ -533,6 +549,22 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	bd, err := b.bindDeleteOne(del)
+	if err != nil {
+		return nil, err
+	}
+	err = b.inheritedTargets(del.Relation, &del.ReturningList, len(del.UsingClause) > 0, func() error {
+		c, err := b.bindDeleteOne(del)
+		bd.Inherited = append(bd.Inherited, c)
+		return err
+	})
+	if err == nil && len(bd.Inherited) > 0 {
+		err = b.refuseHierarchyReads(del.Relation, "DELETE", bd.Rows, bd.Using, bd.RetPlan)
+	}
+	return bd, err
+}
+
+func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 	rel, alias, err := b.targetTable(del.Relation, "delete from")
 	if err != nil {
 		return nil, err

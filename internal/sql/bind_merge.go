@@ -157,6 +157,10 @@ func (b *binder) mergeTarget(rv *pg_query.RangeVar) (*Relation, string, error) {
 	if err == nil && b.partTarget != nil {
 		return nil, "", b.refuse(rv.Location, "MERGE into a partition is not supported").WithHint("MERGE into its partitioned table")
 	}
+	if err == nil && rv.Inh && len(rel.Inherit) > 0 {
+		return nil, "", b.refuse(rv.Location, "MERGE into table %q, which has inheritance children, is not supported", rel.Name).
+			WithHint("MERGE INTO ONLY %s changes its own rows; MERGE into each child for theirs", rel.Name)
+	}
 	return rel, alias, err
 }
 

@@ -515,6 +515,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 			if sp, ok := b.withSystemColumns(rel); ok {
 				p, sysFrom = b.partitionSystemColumns(sp, p, part), len(rel.Cols)
 			}
+			if rv.Inh && len(rel.Inherit) > 0 {
+				p = b.inheritScan(rel, p, sysFrom > 0)
+			}
 			if rel.Security != nil {
 				sc := rowScope(rel.Name, rowType, p.Columns())
 				if sysFrom > 0 {

@@ -53,6 +53,15 @@ func (b *binder) bindTruncate(ts *pg_query.TruncateStmt) (Bound, error) {
 		}
 		tr.Tables = append(tr.Tables, rv.Relname)
 		tr.Partitions = append(tr.Partitions, nil)
+		if rv.Inh {
+			for _, m := range rel.Inherit { // its descendants, as in PostgreSQL
+				if !seen[m.Rel.Name] {
+					seen[m.Rel.Name] = true
+					tr.Tables = append(tr.Tables, m.Rel.Name)
+					tr.Partitions = append(tr.Partitions, nil)
+				}
+			}
+		}
 	}
 	return tr, nil
 }

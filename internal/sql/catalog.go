@@ -69,6 +69,9 @@ type Relation struct {
 	// TableOID is, for a partitioned table, the oid of the partition
 	// that holds a row (its tableoid), over the row.
 	TableOID expr.Expr
+	// Inherit are a table's inheritance descendants, each once, which a
+	// read of the table without ONLY reads too (bind_inherit.go).
+	Inherit []InheritMember
 }
 
 // SystemCatalog is a Catalog with PostgreSQL's system catalogs: its

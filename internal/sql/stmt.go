@@ -41,6 +41,9 @@ type Check struct {
 	Name string
 	Expr expr.Expr
 	SQL  string // the expression's text
+	// NoInherit is CHECK … NO INHERIT: the inheritance children of the
+	// table do not get the constraint.
+	NoInherit bool
 }
 
 // CreateTable is CREATE TABLE.
@@ -75,6 +78,13 @@ type CreateTable struct {
 	PartitionBy *expr.PartitionKey
 	// PartitionOf is PARTITION OF: the table is a partition.
 	PartitionOf *PartitionOf
+	// Inherits are the parents INHERITS names, in order; the columns
+	// and constraints they give are merged into Cols and Checks already
+	// (bind_inherit.go). SQL does not write them: the engine keeps the
+	// links apart from the table's definition.
+	Inherits []string
+	// Notices are the binder's notices (merged columns).
+	Notices []string
 }
 
 // OnCommit is what the end of each transaction does to a temporary table.
@@ -243,6 +253,9 @@ type Update struct {
 	// computed from its table's, each with the table row's id, and the
 	// statement changes those table rows.
 	Auto *AutoView
+	// Inherited are the statement bound again over each inheritance
+	// descendant of the table, which it reaches without ONLY.
+	Inherited []*Update
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -260,6 +273,8 @@ type Delete struct {
 	// View is Insert.View, Auto Update.Auto.
 	View plan.Node
 	Auto *AutoView
+	// Inherited is Update.Inherited.
+	Inherited []*Delete
 }
 
 // TxKind is a transaction control statement's kind.

@@ -99,6 +99,9 @@ func (ct *CreateTable) SQL() string {
 		b.WriteString(" CHECK (")
 		b.WriteString(c.SQL)
 		b.WriteByte(')')
+		if c.NoInherit {
+			b.WriteString(" NO INHERIT")
+		}
 	}
 	for _, fk := range ct.ForeignKeys {
 		b.WriteString(", ")

@@ -141,6 +141,15 @@ func load(f *File, e *engine.Engine) error {
 			return err
 		}
 	}
+	// Inheritance links once every table is back, before any view reads
+	// a hierarchy.
+	for _, en := range entries {
+		if en.Kind == engine.KindInherit {
+			if err := run(en); err != nil {
+				return err
+			}
+		}
+	}
 	for _, en := range entries {
 		if en.Kind != engine.KindTable {
 			continue
@@ -156,7 +165,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindInherit {
 			continue
 		}
 		if err := run(en); err != nil {

@@ -1,0 +1,439 @@
+package sql
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// Table inheritance (CREATE TABLE … INHERITS). Each table of a hierarchy
+// is an ordinary stored table with its own rows. A read of a table
+// without ONLY reads its rows and those of every descendant, each
+// descendant's projected onto the table's columns by name: a UNION ALL of
+// scans, which a view maintains as any union (a change to a child costs
+// one change). UPDATE and DELETE without ONLY are bound again over each
+// descendant (Update.Inherited); INSERT writes the table named.
+
+// InheritMember is a descendant of a table in its inheritance hierarchy:
+// Map gives, for each column of the table, the descendant's column of
+// the same name.
+type InheritMember struct {
+	Rel *Relation
+	Map []int
+}
+
+// AlterInherit is ALTER TABLE child [NO] INHERIT parent.
+type AlterInherit struct {
+	Child, Parent string
+	Drop          bool // NO INHERIT
+}
+
+func (*AlterInherit) bound() {}
+
+// inheritParent resolves a parent INHERITS or ALTER TABLE … INHERIT names,
+// with PostgreSQL's errors for what cannot be one.
+func (b *binder) inheritParent(rv *pg_query.RangeVar) (*Relation, error) {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok {
+		return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+	}
+	switch {
+	case rel.Partition != nil:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot inherit from partition %q", rel.Name)
+	case rel.Def != nil && rel.Def.PartitionBy != nil:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot inherit from partitioned table %q", rel.Name)
+	case rel.Kind != KindTable || rel.Def == nil || rel.System:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
+	case rel.Def.ChangeStream:
+		return nil, b.refuse(rv.Location, "inheritance from change-stream table %q is not supported", rel.Name)
+	case rel.Def.Temp:
+		return nil, b.refuse(rv.Location, "inheritance from temporary table %q is not supported", rel.Name)
+	}
+	return rel, nil
+}
+
+// mergeInherited merges the columns and CHECK constraints of the parents
+// CREATE TABLE … INHERITS names with its own, as PostgreSQL does: the
+// parents' columns first, in order, one column per name (NOT NULL if any
+// definition says so), then the table's own columns; its own definition
+// of an inherited column gives its default.
+func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.ColumnDef, cons []*pg_query.Constraint) ([]*pg_query.ColumnDef, []*pg_query.Constraint, []string, []string, error) {
+	var (
+		out     []*pg_query.ColumnDef
+		types   []string // each merged column's type, for the conflicts' detail
+		checks  []*pg_query.Constraint
+		checkOf = map[string]string{} // inherited check name → its text
+		parents []string
+		notices []string
+		at      = map[string]int{}
+	)
+	for _, n := range cs.InhRelations {
+		rv := n.GetRangeVar()
+		rel, err := b.inheritParent(rv)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if slices.Contains(parents, rel.Name) {
+			return nil, nil, nil, nil, b.stmt.errf(rv.Location, pgerr.DuplicateTable, "relation %q would be inherited from more than once", rv.Relname)
+		}
+		parents = append(parents, rel.Name)
+		for i, c := range rel.Cols {
+			typ := c.Type.String()
+			if dom := fieldDomain(rel, i); dom != nil {
+				typ = QuoteIdent(dom.Name())
+			}
+			def := rel.Def.Cols[i]
+			if j, ok := at[c.Name]; ok {
+				notices = append(notices, fmt.Sprintf("merging multiple inherited definitions of column %q", c.Name))
+				if types[j] != typ {
+					return nil, nil, nil, nil, pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a type conflict", c.Name).
+						WithDetail("%s versus %s", types[j], typ)
+				}
+				out[j].IsNotNull = out[j].IsNotNull || def.NotNull
+				continue
+			}
+			tn, err := typeNameOf(typ)
+			if err != nil {
+				return nil, nil, nil, nil, b.refuse(rv.Location, "column %q of %q has a type that cannot be inherited: %v", c.Name, rv.Relname, err)
+			}
+			cd := &pg_query.ColumnDef{Colname: c.Name, TypeName: tn, IsNotNull: def.NotNull, Location: cs.Relation.Location}
+			text := def.DefaultSQL
+			if seq := def.OwnedSequence(); seq != "" && def.Identity == 0 {
+				text = SerialDefault(seq) // the child calls the parent's sequence
+			}
+			if text != "" {
+				raw, err := exprOf(text)
+				if err != nil {
+					return nil, nil, nil, nil, err
+				}
+				cd.Constraints = append(cd.Constraints, &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_DEFAULT, RawExpr: raw, Location: cs.Relation.Location}}})
+			}
+			at[c.Name] = len(out)
+			out, types = append(out, cd), append(types, typ)
+		}
+		for _, ch := range rel.Def.Checks {
+			if ch.NoInherit {
+				continue
+			}
+			if text, ok := checkOf[ch.Name]; ok {
+				if text != ch.SQL {
+					return nil, nil, nil, nil, pgerr.New(pgerr.DuplicateObject, "check constraint name %q appears multiple times but with different expressions", ch.Name)
+				}
+				continue
+			}
+			raw, err := exprOf(ch.SQL)
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			checkOf[ch.Name] = ch.SQL
+			checks = append(checks, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_CHECK, Conname: ch.Name, RawExpr: raw, Location: cs.Relation.Location})
+		}
+	}
+	for _, cd := range locals {
+		j, ok := at[cd.Colname]
+		if !ok {
+			out, types = append(out, cd), append(types, "")
+			continue
+		}
+		notices = append(notices, fmt.Sprintf("merging column %q with inherited definition", cd.Colname))
+		t, err := b.typeFromName(cd.TypeName)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		typ := t.String()
+		if dom, err := b.typeDomain(cd.TypeName); err == nil && dom != nil {
+			typ = QuoteIdent(dom.Name())
+		}
+		if typ != types[j] {
+			return nil, nil, nil, nil, b.stmt.errf(cd.TypeName.Location, pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
+				WithDetail("%s versus %s", types[j], typ)
+		}
+		merged := out[j]
+		merged.IsNotNull = merged.IsNotNull || cd.IsNotNull
+		localDefault := slices.ContainsFunc(cd.Constraints, func(n *pg_query.Node) bool {
+			return n.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_DEFAULT
+		})
+		if localDefault {
+			merged.Constraints = nil
+		}
+		merged.Constraints = append(merged.Constraints, cd.Constraints...)
+	}
+	// The table's own CHECK constraints, of the table or of a column,
+	// merge with an inherited one of the same name and expression.
+	ownCheck := func(c *pg_query.Constraint) (bool, error) {
+		if c.GetContype() != pg_query.ConstrType_CONSTR_CHECK || c.Conname == "" {
+			return false, nil
+		}
+		text, ok := checkOf[c.Conname]
+		if !ok {
+			return false, nil
+		}
+		if mine, err := deparseExpr(c.RawExpr); err != nil || mine != text {
+			return false, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, cs.Relation.Relname)
+		}
+		notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c.Conname))
+		return true, nil
+	}
+	var err error
+	for _, cd := range out {
+		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool {
+			merged, e := ownCheck(n.GetConstraint())
+			err = cmp.Or(err, e)
+			return merged
+		})
+	}
+	var own []*pg_query.Constraint
+	for _, c := range cons {
+		merged, e := ownCheck(c)
+		if err = cmp.Or(err, e); !merged {
+			own = append(own, c)
+		}
+	}
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return out, append(checks, own...), parents, notices, nil
+}
+
+// inheritScan reads rel and its descendants (rel.Inherit): rel's scan,
+// p, then each descendant's rows projected onto rel's columns; with the
+// system columns when the statement names one, each table's own
+// (tableoid the table that holds the row).
+func (b *binder) inheritScan(rel *Relation, p plan.Node, system bool) plan.Node {
+	ins := []plan.Node{p}
+	cols := p.Columns()
+	for _, m := range rel.Inherit {
+		var in plan.Node = &plan.Scan{Relation: m.Rel.Name, Cols: m.Rel.Cols}
+		sys := false
+		if system {
+			var sp plan.Node
+			if sp, sys = b.withSystemColumns(m.Rel); sys {
+				in = sp
+			}
+		}
+		width := len(m.Rel.Cols)
+		exprs := make([]expr.Expr, len(cols))
+		for i, c := range cols {
+			switch {
+			case i < len(rel.Cols) && m.Map[i] < 0: // never: a descendant has its ancestors' columns
+				exprs[i] = &expr.Const{V: value.Null, T: c.Type}
+			case i < len(rel.Cols):
+				exprs[i] = &expr.Col{Idx: m.Map[i], T: c.Type, Name: c.Name}
+			case sys:
+				exprs[i] = &expr.Col{Idx: width + i - len(rel.Cols), T: c.Type, Name: c.Name}
+			default:
+				exprs[i] = &expr.Const{V: value.Null, T: c.Type}
+			}
+		}
+		ins = append(ins, &plan.Project{Input: in, Exprs: exprs, Cols: cols})
+	}
+	return &plan.UnionAll{Inputs: ins, Cols: cols}
+}
+
+// inheritedTargets binds a DML statement again over each descendant of
+// the table it names without ONLY: bind is called with the statement's
+// relation naming the descendant (ONLY), under the table's name as alias
+// when the statement gives none, and with RETURNING * and alias.* spelt
+// out as the table's columns, which are all a descendant's rows show.
+func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, from bool, bind func() error) error {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
+		return nil
+	}
+	if from {
+		for _, n := range *returning {
+			if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetAStar() != nil {
+				return b.refuse(cr.Location, "RETURNING * of a statement with FROM or USING over table %q, which has inheritance children, is not supported", rel.Name).
+					WithHint("name the columns to return, or write %s.* and the other tables' columns", rel.Name)
+			}
+		}
+	}
+	name, schema, alias0, savedRet := rv.Relname, rv.Schemaname, rv.Alias, *returning
+	defer func() {
+		rv.Relname, rv.Schemaname, rv.Alias, rv.Inh, *returning = name, schema, alias0, true, savedRet
+	}()
+	alias := rel.Name
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	} else {
+		rv.Alias = &pg_query.Alias{Aliasname: b.refName(rel.Name)}
+		alias = rv.Alias.Aliasname
+	}
+	*returning = expandReturningStars(savedRet, alias, rel.Cols)
+	defer func() { b.inheritTarget = nil }()
+	for _, m := range rel.Inherit {
+		rv.Relname, rv.Schemaname, rv.Inh = m.Rel.Name, "", false
+		// The descendant is reached through the table named: its
+		// privileges and row-level security are the table's, as in
+		// PostgreSQL, and it is not a relation the statement names.
+		child := *m.Rel
+		child.Security = rel.Security
+		b.inheritTarget = &child
+		if err := bind(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// targetRelation resolves the table a DML statement writes: the
+// descendant being bound again, or the catalog's.
+func (b *binder) targetRelation(rv *pg_query.RangeVar) (*Relation, bool) {
+	if t := b.inheritTarget; t != nil && !rv.Inh && rv.Relname == t.Name {
+		return t, true
+	}
+	return b.cat.Relation(rv.Relname)
+}
+
+// expandReturningStars spells out * and alias.* in a RETURNING list as
+// the columns cols of the table named alias.
+func expandReturningStars(list []*pg_query.Node, alias string, cols []plan.Column) []*pg_query.Node {
+	var out []*pg_query.Node
+	for _, n := range list {
+		rt := n.GetResTarget()
+		cr := rt.GetVal().GetColumnRef()
+		if cr == nil || len(cr.Fields) == 0 || cr.Fields[len(cr.Fields)-1].GetAStar() == nil ||
+			len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() != alias || len(cr.Fields) > 2 {
+			out = append(out, n)
+			continue
+		}
+		for _, c := range cols {
+			ref := &pg_query.ColumnRef{Fields: []*pg_query.Node{
+				{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: alias}}},
+				{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: c.Name}}},
+			}, Location: cr.Location}
+			out = append(out, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{
+				Val: &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: ref}}, Location: rt.Location}}})
+		}
+	}
+	return out
+}
+
+// bindAlterInherit binds ALTER TABLE child [NO] INHERIT parent, which
+// must be the statement's only command; nil when it has none.
+func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
+	var cmd *pg_query.AlterTableCmd
+	for _, n := range as.Cmds {
+		c := n.GetAlterTableCmd()
+		if st := c.GetSubtype(); st == pg_query.AlterTableType_AT_AddInherit || st == pg_query.AlterTableType_AT_DropInherit {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return nil, nil
+	}
+	if len(as.Cmds) > 1 {
+		return nil, b.refuse(as.Relation.Location, "ALTER TABLE … [NO] INHERIT with other commands is not supported").
+			WithHint("write each command in its own ALTER TABLE")
+	}
+	rv := as.Relation
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok {
+		if as.MissingOk {
+			return &AlterTable{Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", rv.Relname)}}, nil
+		}
+		return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+	}
+	if rel.Kind != KindTable || rel.Def == nil || rel.System {
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "%q is not a table", rv.Relname)
+	}
+	prv := cmd.GetDef().GetRangeVar()
+	if prv == nil {
+		return nil, b.refuse(rv.Location, "this ALTER TABLE … INHERIT is not supported")
+	}
+	ai := &AlterInherit{Child: rel.Name, Drop: cmd.Subtype == pg_query.AlterTableType_AT_DropInherit}
+	if ai.Drop {
+		parent, ok := b.cat.Relation(prv.Relname)
+		if !ok {
+			return nil, b.stmt.errf(prv.Location, pgerr.UndefinedTable, "relation %q does not exist", prv.Relname)
+		}
+		ai.Parent = parent.Name
+		return ai, nil
+	}
+	switch {
+	case rel.Partition != nil:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change inheritance of a partition")
+	case rel.Def.PartitionBy != nil:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change inheritance of partitioned table")
+	case rel.Def.Temp || rel.Def.ChangeStream:
+		return nil, b.refuse(rv.Location, "inheritance of table %q is not supported", rel.Name)
+	}
+	parent, err := b.inheritParent(prv)
+	if err != nil {
+		return nil, err
+	}
+	ai.Parent = parent.Name
+	if parent.Name == rel.Name || slices.ContainsFunc(rel.Inherit, func(m InheritMember) bool { return m.Rel.Name == parent.Name }) {
+		return nil, pgerr.New(pgerr.DuplicateTable, "circular inheritance not allowed").
+			WithDetail("%q is already a child of %q.", parent.Name, rel.Name)
+	}
+	// The child must have each of the parent's columns, of its type, NOT
+	// NULL where the parent's is, and each of its inherited CHECK
+	// constraints, by name and expression.
+	for i, c := range parent.Cols {
+		j := slices.IndexFunc(rel.Cols, func(k plan.Column) bool { return k.Name == c.Name })
+		if j < 0 {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "child table is missing column %q", c.Name)
+		}
+		if rel.Cols[j].Type != c.Type {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", rel.Name, c.Name)
+		}
+		if parent.Def.Cols[i].NotNull && !rel.Def.Cols[j].NotNull {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", c.Name)
+		}
+	}
+	for _, ch := range parent.Def.Checks {
+		if ch.NoInherit {
+			continue
+		}
+		k := slices.IndexFunc(rel.Def.Checks, func(x Check) bool { return x.Name == ch.Name })
+		if k < 0 {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "child table is missing constraint %q", ch.Name)
+		}
+		if rel.Def.Checks[k].SQL != ch.SQL {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "child table %q has different definition for check constraint %q", rel.Name, ch.Name)
+		}
+		if rel.Def.Checks[k].NoInherit {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "constraint %q conflicts with non-inherited constraint on child table %q", ch.Name, rel.Name)
+		}
+	}
+	return ai, nil
+}
+
+// refuseHierarchyReads refuses an UPDATE or DELETE over a table with
+// inheritance children whose subqueries, FROM or USING read a table of
+// the hierarchy: the statement changes one table after another, and such
+// a read would see the tables changed before, where PostgreSQL's reads
+// see them all as the statement found them.
+func (b *binder) refuseHierarchyReads(rv *pg_query.RangeVar, verb string, reads ...plan.Node) error {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
+		return nil
+	}
+	in := map[string]bool{rel.Name: true}
+	for _, m := range rel.Inherit {
+		in[m.Rel.Name] = true
+	}
+	for _, p := range reads {
+		if p == nil {
+			continue
+		}
+		for _, r := range plan.Relations(p) {
+			if t, ok := plan.SystemTable(r); ok {
+				r = t
+			}
+			if in[r] {
+				return b.refuse(rv.Location, "%s of table %q, which has inheritance children, reading table %q of its hierarchy in a subquery, FROM or USING is not supported", verb, rel.Name, r).
+					WithHint("write %s ONLY for each table, or read the rows into a temporary table first", map[string]string{"UPDATE": "UPDATE", "DELETE": "DELETE FROM"}[verb])
+			}
+		}
+	}
+	return nil
+}
