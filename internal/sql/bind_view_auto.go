@@ -205,6 +205,12 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			return nil, nil, b.refuse(loc, "changing table %q with row-level security through view %q is not supported", base.Name, rel.Name).
 				WithHint("change the table")
 		}
+		if len(base.Inherit) > 0 && rv.Inh && op != TriggerInsert {
+			// PostgreSQL's UPDATE and DELETE reach the children too; the
+			// view's path here changes the one table it names.
+			return nil, nil, b.refuse(loc, "changing table %q, which has inheritance children, through view %q is not supported", base.Name, rel.Name).
+				WithHint("change the table")
+		}
 	case base.Kind == KindView:
 		var events int16
 		if tc, ok := b.cat.(TriggerCatalog); ok {
