@@ -31,6 +31,10 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
+	// cursors are the server's cursors of the transaction block, and
+	// plCursors those of the PL/pgSQL calls running (currentof.go).
+	cursors   CursorSource
+	plCursors []CursorSource
 	e     *Engine
 	block bool // BEGIN was issued
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).

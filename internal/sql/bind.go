@@ -56,6 +56,9 @@ type binder struct {
 	// stmtClock is the clock of an ad-hoc statement's clock functions
 	// (bind_clock.go); nil when they read the clock at each call.
 	stmtClock *expr.StmtClock
+	// currentOf is the table of an UPDATE or DELETE WHERE CURRENT OF
+	// (bind_current_of.go).
+	currentOf *currentOfTarget
 	// insertSelectList is the select list of INSERT … SELECT, whose
 	// string literals, NULLs and parameters are read as the types of
 	// their target columns, insertSelectTypes, as in PostgreSQL

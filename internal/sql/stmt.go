@@ -231,6 +231,9 @@ type Update struct {
 	View plan.Node
 	// Checks are row-level security's checks of each new row.
 	Checks *RowChecks
+	// CurrentOf, for WHERE CURRENT OF, is evaluated once before the rows
+	// (on no row): the cursor's errors, raised even when no row is read.
+	CurrentOf expr.Expr
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -247,6 +250,8 @@ type Delete struct {
 	RetPlan plan.Node
 	// View is Insert.View.
 	View plan.Node
+	// CurrentOf is Update.CurrentOf.
+	CurrentOf expr.Expr
 }
 
 // TxKind is a transaction control statement's kind.
