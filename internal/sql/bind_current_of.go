@@ -30,6 +30,12 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 	if c.CursorParam > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF a parameter is not supported")
 	}
+	if b.partTarget != nil || rel.Def != nil && rel.Def.PartitionBy != nil {
+		// Rows of partitions live in their root, under the root's ctids
+		// and the partitions' oids.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF a partitioned table or a partition is not supported").
+			WithHint("UPDATE or DELETE the row by its key")
+	}
 	b.currentOf = &currentOfTarget{alias: alias}
 	oid, ok := b.systemColumnsOf(rel)
 	if !ok {
