@@ -16,9 +16,9 @@ import (
 // cursorScan is the table and the ctids of a cursor's scan.
 type cursorScan struct {
 	oid    uint32
-	locked bool // FOR UPDATE or FOR SHARE
-	tids []value.Value // those of the rows not fetched yet
-	at   value.Value   // the ctid of the row the cursor stands on; NULL for none
+	locked bool          // FOR UPDATE or FOR SHARE
+	tids   []value.Value // those of the rows not fetched yet
+	at     value.Value   // the ctid of the row the cursor stands on; NULL for none
 }
 
 // cursorQuery returns the query a cursor over q runs: the scan with the

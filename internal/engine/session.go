@@ -35,8 +35,8 @@ type Session struct {
 	// plCursors those of the PL/pgSQL calls running (currentof.go).
 	cursors   CursorSource
 	plCursors []CursorSource
-	e     *Engine
-	block bool // BEGIN was issued
+	e         *Engine
+	block     bool // BEGIN was issued
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
 	failed   bool // a statement failed inside the block: only ROLLBACK remains
