@@ -181,7 +181,7 @@ var (
 	psqlTriggers = regexp.MustCompile(`(?s)^SELECT t\.tgname, pg_catalog\.pg_get_triggerdef\(t\.oid, true\), t\.tgenabled, t\.tgisinternal,.*\bFROM pg_catalog\.pg_trigger t\s+WHERE t\.tgrelid = '(\d+)' AND .*ORDER BY 1;?\s*$`)
 	psqlRefdBy   = regexp.MustCompile(`(?s)^SELECT conname, conrelid::pg_catalog\.regclass AS ontable,.*\bFROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\).*ORDER BY conname;?\s*$`)
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
-	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
+	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_rewrite|pg_trigger)\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
 	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
 	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
@@ -195,7 +195,7 @@ func relOID(name string) uint32 { return engine.RelationOID(name) }
 
 // relByOID returns the name of the relation whose oid is oid.
 func (c *conn) relByOID(oid string) (string, bool) {
-	for _, r := range c.sess.Relations() {
+	for _, r := range c.psqlRelationList() {
 		if strconv.FormatUint(uint64(relOID(r.Name)), 10) == oid {
 			return r.Name, true
 		}
@@ -252,7 +252,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		if err != nil {
 			return engine.Result{}, true, err
 		}
-		rels := c.sess.Relations()
+		rels := c.psqlRelationList()
 		slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
 			return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
 		})
@@ -279,6 +279,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		}
 		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), s("f"), tf(len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
 			s("f"), s("f"), s("f"), s(""), s("0"), s(""), s("p"), s("d"), am}
+		psqlPartitionInfo(c.sess, name, row)
 		enabled, forced := c.sess.RowSecurityOf(name) // psql then reads pg_policy
 		row[5], row[6] = tf(enabled), tf(forced)
 		return textResult(names, [][]*string{row}), true, nil
@@ -341,6 +342,9 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		// when the table has triggers; no partition has ancestors here.
 		return textResult([]string{"conname", "ontable", "condef"}, c.nativeRows(`SELECT conname, conrelid::pg_catalog.regclass,
 			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint WHERE confrelid = `+m[1]+` AND contype = 'f' ORDER BY conname`)), true, nil
+	}
+	if res, ok := c.psqlPartitions(q); ok {
+		return res, true, nil
 	}
 	if psqlNone.MatchString(q) {
 		// Statistics objects, publications, inheritance, rules and
