@@ -64,23 +64,24 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		res.Columns = append(res.Columns, plan.Column{Name: a[1], Type: text})
 	}
 	var sizes map[string]int64
-	rels := c.sess.Relations()
+	rels := c.psqlRelationList()
 	slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
 		return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
 	})
 	for _, r := range rels {
-		if !kinds[r.Kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
+		kind, kindName := psqlRelKind(c.sess, r)
+		if !kinds[kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
 			continue
 		}
 		row := value.Row{value.NewText(value.Text, r.Schema), value.NewText(value.Text, r.Rel),
-			value.NewText(value.Text, relKindNames[r.Kind]), value.NewText(value.Text, User)}
+			value.NewText(value.Text, kindName), value.NewText(value.Text, User)}
 		for _, a := range extra {
 			v := value.Null
 			switch a[1] {
 			case "Persistence":
 				v = value.NewText(value.Text, "permanent")
 			case "Access method":
-				if r.Kind != engine.RelView {
+				if r.Kind != engine.RelView && kind != 'p' {
 					v = value.NewText(value.Text, "heap")
 				}
 			case "Size":

@@ -23,6 +23,17 @@ func (c *conn) psqlRelationList() []engine.RelationInfo {
 	return append(c.sess.Relations(), c.sess.Partitions()...)
 }
 
+// psqlRelKind is the relkind of r as psql's lists of relations read it,
+// and its name there: 'p', "partitioned table", for a partitioned table.
+func psqlRelKind(sess *engine.Session, r engine.RelationInfo) (byte, string) {
+	if r.Kind == engine.RelTable {
+		if partitioned, _, _ := sess.PartitionInfo(r.Name); partitioned {
+			return 'p', "partitioned table"
+		}
+	}
+	return r.Kind, relKindNames[r.Kind]
+}
+
 // psqlPartitionInfo sets relkind, relispartition and amname in row, psql's
 // relation information of the relation named.
 func psqlPartitionInfo(sess *engine.Session, name string, row []*string) {
