@@ -129,6 +129,12 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 		return &Explain{Name: s.Explain, Format: s.ExplainFormat}, nil
 	}
 	b := &binder{cat: cat, stmt: s, stmtClock: stmtClockFor(cat, s.Node)}
+	if ok, err := refuseObjectKinds(s.Node); ok {
+		return nil, err
+	}
+	if err := b.checkTablespaces(s.Node); err != nil {
+		return nil, err
+	}
 	rewriteQuantified(cat, s.SQL, s.Node)
 	markUserAggregates(cat, s.Node)
 	return b.bindStmt(s.Node)
