@@ -8,7 +8,7 @@ import (
 	"github.com/deltaview/deltaview/internal/value"
 )
 
-// pg_tablespace_location is ” for the built-in tablespaces, as in
+// pg_tablespace_location is the empty string for the built-in tablespaces, as in
 // PostgreSQL (their place is the data directory), NULL for another oid.
 func init() {
 	catFuncs["pg_tablespace_location"] = catFunc{sigs: [][]value.Kind{{oidK}}, result: textK, strict: true,
