@@ -208,6 +208,9 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 		cur.cols, cur.rows = results[0].Columns, results[0].Rows
 		if scan {
 			cur.keepScan(sql.Locked(cmd.query))
+			if cur.scan.oid != 0 {
+				cur.scan.unpin = c.sess.PinRows(cur.scan.oid)
+			}
 		}
 	} else {
 		if err := c.sess.CheckSelect(cmd.view); err != nil {
@@ -280,6 +283,10 @@ func (cur *cursor) deliver(d deltaview.Delta) {
 func (cur *cursor) close() {
 	if cur.stop != nil {
 		cur.stop()
+	}
+	if cur.scan != nil && cur.scan.unpin != nil {
+		cur.scan.unpin()
+		cur.scan.unpin = nil
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 // cursorScan is the table and the ctids of a cursor's scan.
 type cursorScan struct {
+	unpin  func() // lets the table's rows be renumbered again
 	oid    uint32
 	locked bool          // FOR UPDATE or FOR SHARE
 	tids   []value.Value // those of the rows not fetched yet

@@ -106,3 +106,28 @@ func stepResult(t *testing.T, c *pgx.Conn, q string, mode pgx.QueryExecMode) str
 	}
 	return "ERROR " + pe.Code + " " + pe.Message
 }
+
+// TestWhereCurrentOfPinsRows keeps a cursor's ctids while another session
+// deletes most of the table and commits, which would otherwise renumber
+// its rows: UPDATE WHERE CURRENT OF still changes the cursor's row.
+func TestWhereCurrentOfPinsRows(t *testing.T) {
+	addr := startServer(t, deltaview.Open())
+	a, b := connect(t, addr), connect(t, addr)
+	mustExec(t, a, `CREATE TABLE big (id int PRIMARY KEY, v text)`)
+	mustExec(t, a, `INSERT INTO big SELECT i, 'v' FROM generate_series(1, 3000) i`)
+	mustExec(t, a, `BEGIN`)
+	mustExec(t, a, `DECLARE c CURSOR FOR SELECT id FROM big WHERE id > 2990`)
+	mustExec(t, a, `FETCH 2 FROM c`)
+	mustExec(t, b, `DELETE FROM big WHERE id < 2990`)
+	var id int32
+	if err := a.QueryRow(ctx(t), `UPDATE big SET v = 'x' WHERE CURRENT OF c RETURNING id`).Scan(&id); err != nil || id != 2992 {
+		t.Fatalf("UPDATE WHERE CURRENT OF: id %d, %v; want 2992", id, err)
+	}
+	mustExec(t, a, `COMMIT`)
+	// The cursor gone, the next commit renumbers the table.
+	mustExec(t, b, `DELETE FROM big WHERE id = 2990`)
+	var n int
+	if err := b.QueryRow(ctx(t), `SELECT count(*) FROM big WHERE v = 'x' AND id = 2992`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("after commit: %d rows, %v", n, err)
+	}
+}

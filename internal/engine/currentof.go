@@ -57,3 +57,24 @@ func checkCurrentOf(check expr.Expr) error {
 	_, err := check.Eval(nil)
 	return err
 }
+
+// PinRows keeps the ctids of the rows of the table of oid as they are
+// until unpin: a cursor of a transaction block holds them for WHERE
+// CURRENT OF while other sessions commit, whose commits would otherwise
+// renumber a table that deletions left sparse.
+func (s *Session) PinRows(oid uint32) (unpin func()) {
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for name, t := range e.tables {
+		if RelationOID(name) == oid {
+			t.cursorPins++
+			return func() {
+				e.mu.Lock()
+				t.cursorPins--
+				e.mu.Unlock()
+			}
+		}
+	}
+	return func() {}
+}
