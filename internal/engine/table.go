@@ -22,16 +22,16 @@ import (
 // hash index per PRIMARY KEY or UNIQUE constraint. A table without a
 // primary key is a multiset: equal rows are stored once each.
 type table struct {
-	name    string
-	temp    bool // a session's temporary table, named tempPrefix… (temp.go)
+	name string
+	temp bool // a session's temporary table, named tempPrefix… (temp.go)
 	// cursorPins counts the cursors that keep ctids of the table's rows
 	// (currentof.go): compact, which would renumber them, waits.
 	cursorPins int
-	def     *sql.CreateTable
-	cols    []plan.Column
-	rows    *rowStore
-	nextID  uint64
-	uniques []*uniqueIndex // the primary key first, when there is one
+	def        *sql.CreateTable
+	cols       []plan.Column
+	rows       *rowStore
+	nextID     uint64
+	uniques    []*uniqueIndex // the primary key first, when there is one
 	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
