@@ -75,6 +75,9 @@ func rewriteSelectListSRF(cat Catalog, ctes map[string]*pg_query.CommonTableExpr
 			from = fromColumns(cat, ctes, sel)
 		}
 		return from(name)
+	}, func(f *pg_query.FuncCall) bool {
+		names, _ := userSRFRecord(cat, f)
+		return names != nil
 	})
 	if !selectSRFsMovable(sel) {
 		return
