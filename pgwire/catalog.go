@@ -64,23 +64,24 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		res.Columns = append(res.Columns, plan.Column{Name: a[1], Type: text})
 	}
 	var sizes map[string]int64
-	rels := c.sess.Relations()
+	rels := c.psqlRelationList()
 	slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
 		return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
 	})
 	for _, r := range rels {
-		if !kinds[r.Kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
+		kind, kindName := psqlRelKind(c.sess, r)
+		if !kinds[kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
 			continue
 		}
 		row := value.Row{value.NewText(value.Text, r.Schema), value.NewText(value.Text, r.Rel),
-			value.NewText(value.Text, relKindNames[r.Kind]), value.NewText(value.Text, User)}
+			value.NewText(value.Text, kindName), value.NewText(value.Text, User)}
 		for _, a := range extra {
 			v := value.Null
 			switch a[1] {
 			case "Persistence":
 				v = value.NewText(value.Text, "permanent")
 			case "Access method":
-				if r.Kind != engine.RelView {
+				if r.Kind != engine.RelView && kind != 'p' {
 					v = value.NewText(value.Text, "heap")
 				}
 			case "Size":
@@ -181,8 +182,7 @@ var (
 	psqlTriggers = regexp.MustCompile(`(?s)^SELECT t\.tgname, pg_catalog\.pg_get_triggerdef\(t\.oid, true\), t\.tgenabled, t\.tgisinternal,.*\bFROM pg_catalog\.pg_trigger t\s+WHERE t\.tgrelid = '(\d+)' AND .*ORDER BY 1;?\s*$`)
 	psqlRefdBy   = regexp.MustCompile(`(?s)^SELECT conname, conrelid::pg_catalog\.regclass AS ontable,.*\bFROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\).*ORDER BY conname;?\s*$`)
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
-	psqlInherits = regexp.MustCompile(`(?s)^SELECT c\.oid::pg_catalog\.regclass(, c\.relkind, inhdetachpending, .*?)?\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inh(?:parent|relid) AND i\.inh(?:relid|parent) = '\d+'.*?\nORDER BY .*;?\s*$`)
-	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_class c, pg_catalog\.pg_inherits|pg_rewrite|pg_trigger)\b.*'\d+'`)
+	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_rewrite|pg_trigger)\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
 	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
 	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
@@ -196,7 +196,7 @@ func relOID(name string) uint32 { return engine.RelationOID(name) }
 
 // relByOID returns the name of the relation whose oid is oid.
 func (c *conn) relByOID(oid string) (string, bool) {
-	for _, r := range c.sess.Relations() {
+	for _, r := range c.psqlRelationList() {
 		if strconv.FormatUint(uint64(relOID(r.Name)), 10) == oid {
 			return r.Name, true
 		}
@@ -253,7 +253,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		if err != nil {
 			return engine.Result{}, true, err
 		}
-		rels := c.sess.Relations()
+		rels := c.psqlRelationList()
 		slices.SortFunc(rels, func(a, b engine.RelationInfo) int {
 			return strings.Compare(a.Schema+"\x00"+a.Rel, b.Schema+"\x00"+b.Rel)
 		})
@@ -280,6 +280,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		}
 		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), s("f"), tf(len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
 			s("f"), s("f"), s("f"), s(""), s("0"), s(""), s("p"), s("d"), am}
+		psqlPartitionInfo(c.sess, name, row)
 		enabled, forced := c.sess.RowSecurityOf(name) // psql then reads pg_policy
 		row[5], row[6] = tf(enabled), tf(forced)
 		return textResult(names, [][]*string{row}), true, nil
@@ -343,17 +344,8 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		return textResult([]string{"conname", "ontable", "condef"}, c.nativeRows(`SELECT conname, conrelid::pg_catalog.regclass,
 			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint WHERE confrelid = `+m[1]+` AND contype = 'f' ORDER BY conname`)), true, nil
 	}
-	if m := psqlInherits.FindStringSubmatch(q); m != nil {
-		// A table's parents and children in an inheritance hierarchy,
-		// from pg_inherits; a partitioned table's partitions are not
-		// listed (psql's \d shows none for them here).
-		at := strings.LastIndex(q, "\nORDER BY")
-		native := q[:at] + "\n  AND NOT c.relispartition" + q[at:]
-		cols := []string{"oid"}
-		if m[1] != "" {
-			cols = []string{"oid", "relkind", "inhdetachpending", "pg_get_expr"}
-		}
-		return textResult(cols, c.nativeRows(native)), true, nil
+	if res, ok := c.psqlPartitions(q); ok {
+		return res, true, nil
 	}
 	if psqlNone.MatchString(q) {
 		// Statistics objects, publications, inheritance, rules and

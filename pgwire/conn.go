@@ -89,6 +89,7 @@ func (c *conn) serve() error {
 	c.srv.mu.Lock() // cancelRequest reads both
 	c.sess, c.pid = sess, uint32(sess.BackendPID())
 	c.srv.mu.Unlock()
+	c.sess.SetCursors(c)
 	defer c.sess.Close()
 	// The process id is pg_backend_pid()'s, as in PostgreSQL: a client
 	// tells its own notifications by it.

@@ -29,6 +29,10 @@ type cursor struct {
 	// query's cursor, whose rows are all there from the start.
 	stop func()
 
+	// scan is the table and the rows' ctids of a query's cursor that
+	// is a simply updatable scan (cursor_current.go); nil otherwise.
+	scan *cursorScan
+
 	mu    sync.Mutex
 	rows  []value.Row
 	err   error         // why the subscription ended; reported once rows are fetched
@@ -193,7 +197,8 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 	}
 	cur := &cursor{name: cmd.name, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1)}
 	if cmd.query != nil {
-		results, err := c.sess.Exec(cmd.query)
+		q, scan := c.cursorQuery(cmd.query)
+		results, err := c.sess.Exec(q)
 		if err != nil {
 			return engine.Result{}, err
 		}
@@ -201,6 +206,12 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 			return engine.Result{}, pgerr.New(pgerr.InvalidCursorState, "cursor can only scan a query that returns rows")
 		}
 		cur.cols, cur.rows = results[0].Columns, results[0].Rows
+		if scan {
+			cur.keepScan(sql.Locked(cmd.query))
+			if cur.scan.oid != 0 {
+				cur.scan.unpin = c.sess.PinRows(cur.scan.oid)
+			}
+		}
 	} else {
 		if err := c.sess.CheckSelect(cmd.view); err != nil {
 			return engine.Result{}, err
@@ -273,6 +284,10 @@ func (cur *cursor) close() {
 	if cur.stop != nil {
 		cur.stop()
 	}
+	if cur.scan != nil && cur.scan.unpin != nil {
+		cur.scan.unpin()
+		cur.scan.unpin = nil
+	}
 }
 
 // take removes and returns at most n (all when n < 0) of the rows ready,
@@ -280,7 +295,9 @@ func (cur *cursor) close() {
 func (cur *cursor) take(n int) ([]value.Row, error) {
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
+	want := n
 	if len(cur.rows) == 0 {
+		cur.scan.move(0, want)
 		return nil, cur.err
 	}
 	if n < 0 || n > len(cur.rows) {
@@ -288,6 +305,7 @@ func (cur *cursor) take(n int) ([]value.Row, error) {
 	}
 	out := cur.rows[:n:n]
 	cur.rows = cur.rows[n:]
+	cur.scan.move(n, want)
 	if len(cur.rows) == 0 {
 		cur.rows = nil
 	}

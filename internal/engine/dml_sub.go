@@ -118,6 +118,9 @@ func (e *Engine) plannedRows(t *table, p plan.Node, mark int) ([]planned, error)
 // execUpdateRows is execUpdate by its Rows plan; tf fires t's triggers
 // (nil for none), the BEFORE STATEMENT ones already run.
 func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result, error) {
+	if err := checkCurrentOf(up.CurrentOf); err != nil {
+		return Result{}, err
+	}
 	mark := len(e.tx.log)
 	ps, err := e.plannedRows(t, up.Rows, mark)
 	if err != nil {
@@ -175,6 +178,9 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 // execDeleteRows is execDelete by its Rows plan; tf fires t's triggers
 // (nil for none), the BEFORE STATEMENT ones already run.
 func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result, error) {
+	if err := checkCurrentOf(del.CurrentOf); err != nil {
+		return Result{}, err
+	}
 	mark := len(e.tx.log)
 	ps, err := e.plannedRows(t, del.Rows, mark)
 	if err != nil {

@@ -100,7 +100,7 @@ type fkCheck struct {
 // over the changes logged since mark. On error the caller undoes them.
 func (e *Engine) enforceForeignKeys(mark int) error {
 	g := e.fkeys
-	if g == nil {
+	if g == nil || e.replicaRole() {
 		return nil
 	}
 	var gone []fkGone

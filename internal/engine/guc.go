@@ -163,6 +163,8 @@ var gucList = func() []*gucDef {
 		{name: "seq_page_cost", kind: gucReal, boot: "1", max: math.MaxFloat64, desc: "Sets the planner's estimate of the cost of a sequentially fetched disk page."},
 		{name: "server_encoding", boot: "UTF8", fixed: true, report: true, desc: "Shows the server (database) character set encoding."},
 		{name: "session_authorization", boot: "", session: true, desc: "Sets the session user name.", check: func(v string) (string, error) { return v, nil }},
+		{name: "session_replication_role", kind: gucEnum, boot: "origin", enum: []string{"origin", "replica", "local"},
+			desc: "Sets the session's behavior for triggers and rewrite rules."},
 		{name: "server_version", boot: ServerVersion, fixed: true, report: true, desc: "Shows the server version."},
 		{name: "server_version_num", boot: "150000", fixed: true, desc: "Shows the server version as an integer."},
 		{name: "standard_conforming_strings", kind: gucBool, boot: "on", report: true, only: []string{"on"},

@@ -56,6 +56,9 @@ func (s *Session) setting(name string) (string, bool) {
 // its default when def is set, for the session or, local, until the
 // transaction ends.
 func (s *Session) setSetting(name, v string, def, local bool) error {
+	if err := s.checkReplicationRole(name); err != nil && !def {
+		return err
+	}
 	d := gucDefs[name]
 	switch {
 	case d == nil && !isCustomSetting(name):

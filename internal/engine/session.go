@@ -31,8 +31,12 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
-	e     *Engine
-	block bool // BEGIN was issued
+	// cursors are the server's cursors of the transaction block, and
+	// plCursors those of the PL/pgSQL calls running (currentof.go).
+	cursors   CursorSource
+	plCursors []CursorSource
+	e         *Engine
+	block     bool // BEGIN was issued
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
 	failed   bool // a statement failed inside the block: only ROLLBACK remains

@@ -271,6 +271,9 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 		}
 		return d, true
 	}
+	if p, ok := e.parts[name]; ok {
+		return e.describePartition(p), true
+	}
 	return RelationDetail{}, false
 }
 

@@ -22,13 +22,16 @@ import (
 // hash index per PRIMARY KEY or UNIQUE constraint. A table without a
 // primary key is a multiset: equal rows are stored once each.
 type table struct {
-	name    string
-	temp    bool // a session's temporary table, named tempPrefix… (temp.go)
-	def     *sql.CreateTable
-	cols    []plan.Column
-	rows    *rowStore
-	nextID  uint64
-	uniques []*uniqueIndex // the primary key first, when there is one
+	name string
+	temp bool // a session's temporary table, named tempPrefix… (temp.go)
+	// cursorPins counts the cursors that keep ctids of the table's rows
+	// (currentof.go): compact, which would renumber them, waits.
+	cursorPins int
+	def        *sql.CreateTable
+	cols       []plan.Column
+	rows       *rowStore
+	nextID     uint64
+	uniques    []*uniqueIndex // the primary key first, when there is one
 	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
@@ -485,7 +488,7 @@ func (t *table) needsCompact() bool {
 // rows, so that a table that churns keeps memory in proportion to its
 // rows. Only between transactions: the undo log refers to row ids.
 func (t *table) compact() {
-	if !t.needsCompact() {
+	if t.cursorPins > 0 || !t.needsCompact() {
 		return
 	}
 	old := t.rows

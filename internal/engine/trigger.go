@@ -43,6 +43,9 @@ type trigger struct {
 	fn, fnSig string
 	args      []string
 	enabled   bool
+	// mode is 'A' for ENABLE ALWAYS, 'R' for ENABLE REPLICA, 0 for
+	// ENABLE (trigger_mode.go).
+	mode byte
 	// oldTable and newTable name the transition tables; "" for none.
 	oldTable, newTable string
 	// constraint marks a constraint trigger, DEFERRABLE and INITIALLY
@@ -60,7 +63,7 @@ func (tr *trigger) storeName() string { return "trigger " + tr.name + " on " + t
 // and its disabling.
 func (tr *trigger) storeText() string {
 	if tr.enabled {
-		return tr.text
+		return tr.text + tr.modeText()
 	}
 	return strings.TrimRight(strings.TrimSpace(tr.text), ";") + ";\nALTER TABLE " + expr.QuoteIdent(tr.table) + " DISABLE TRIGGER " + expr.QuoteIdent(tr.name)
 }
@@ -210,24 +213,29 @@ func (e *Engine) alterTriggers(a *sql.AlterTriggers) (Result, error) {
 		}
 		changed[list[i]] = true
 	}
-	state := map[*trigger]bool{}
+	type toggle struct {
+		enabled bool
+		mode    byte
+	}
+	state := map[*trigger]toggle{}
 	for _, tr := range list {
-		state[tr] = tr.enabled
+		state[tr] = toggle{tr.enabled, tr.mode}
 	}
 	for _, c := range a.Cmds {
 		for _, tr := range list {
 			if c.All || tr.name == c.Name {
-				state[tr] = c.Enable
+				state[tr] = toggle{c.Enable, c.Mode}
 			}
 		}
 	}
 	for _, tr := range list {
-		if !changed[tr] || state[tr] == tr.enabled {
+		if !changed[tr] || state[tr] == (toggle{tr.enabled, tr.mode}) {
 			continue
 		}
-		tr.enabled = state[tr]
+		was := toggle{tr.enabled, tr.mode}
+		tr.enabled, tr.mode = state[tr].enabled, state[tr].mode
 		if err := e.storeTrigger(tr, true); err != nil {
-			tr.enabled = !tr.enabled
+			tr.enabled, tr.mode = was.enabled, was.mode
 			return Result{}, err
 		}
 	}
@@ -318,10 +326,7 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 			for i, c := range tr.cols {
 				attrs[i] = int16(c + 1)
 			}
-			enabled := "O"
-			if !tr.enabled {
-				enabled = "D"
-			}
+			enabled := tr.tgenabled()
 			var qual any
 			if tr.when != nil {
 				qual = tr.whenSQL

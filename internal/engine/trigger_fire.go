@@ -25,9 +25,10 @@ import (
 // tables' triggers in turn, nested at most maxRoutineDepth deep (54001),
 // and an error anywhere undoes the whole statement (Engine.atomically).
 // Rows that a subscription applies (Engine.replica) and change events
-// (which take no DML path) fire nothing, as under PostgreSQL's
-// session_replication_role = replica; neither does a change made without
-// a session (Engine.firer nil).
+// (which take no DML path) fire nothing, ENABLE ALWAYS and ENABLE REPLICA
+// triggers included (PostgreSQL's apply worker fires those); neither does
+// a change made without a session (Engine.firer nil). A session's
+// statements fire by its session_replication_role (trigger_mode.go).
 type trigFire struct {
 	e    *Engine
 	s    *Session
@@ -49,6 +50,9 @@ type trigFire struct {
 	// descendant is set for a table an UPDATE or DELETE of its
 	// inheritance ancestor reaches: only its row triggers fire.
 	descendant bool
+	// replica is session_replication_role = replica, or a subscription's
+	// rows (trigger_mode.go).
+	replica bool
 }
 
 // afterEvent is an AFTER trigger to run: for a row (old and new, nil
@@ -68,13 +72,17 @@ func (e *Engine) fireFor(t *table) *trigFire {
 	if t.trig == nil || e.firer == nil || e.replica {
 		return nil
 	}
-	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols, transOps: transOps(t.trig), descendant: descendant}
+	replica := e.replicaRole()
+	if !anyFires(t.trig, replica) {
+		return nil
+	}
+	return &trigFire{e: e, s: e.firer, t: t, list: t.trig, rel: t.name, cols: t.cols, transOps: transOps(t.trig), replica: replica, descendant: descendant}
 }
 
 // fires reports whether tr fires for op at timing kind (sql.TriggerRow
 // and sql.TriggerBefore bits).
 func (f *trigFire) fires(tr *trigger, op, kind int16) bool {
-	if !tr.enabled || tr.typ&op == 0 || tr.typ&(sql.TriggerRow|sql.TriggerBefore) != kind {
+	if !tr.firesIn(f.replica) || tr.typ&op == 0 || tr.typ&(sql.TriggerRow|sql.TriggerBefore) != kind {
 		return false
 	}
 	if op == sql.TriggerUpdate && tr.cols != nil {

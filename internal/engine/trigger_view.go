@@ -45,14 +45,14 @@ func (e *Engine) viewFire(name string, op int16, verb string) (*trigFire, error)
 	if e.firer == nil || e.replica {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot %s view %q without a session", verb, name)
 	}
-	return &trigFire{e: e, s: e.firer, list: list, rel: name, cols: v.cols}, nil
+	return &trigFire{e: e, s: e.firer, list: list, rel: name, cols: v.cols, replica: e.replicaRole()}, nil
 }
 
 // instead runs the INSTEAD OF ROW triggers of op for a row: the row the
 // last returned, false when one returned NULL.
 func (f *trigFire) instead(op int16, old, new value.Row) (value.Row, bool, error) {
 	for _, tr := range f.list {
-		if !tr.enabled || tr.typ&sql.TriggerInstead == 0 || tr.typ&op == 0 {
+		if !tr.firesIn(f.replica) || tr.typ&sql.TriggerInstead == 0 || tr.typ&op == 0 {
 			continue
 		}
 		out, err := f.call(tr, op, sql.TriggerInstead|sql.TriggerRow, old, new)

@@ -78,6 +78,11 @@ type cursor struct {
 	res      *Result
 	pos      int64
 	noScroll bool
+	// oid and tids are the table and the ctid of each row of a simply
+	// updatable scan (currentof.go); oid is 0 for another query.
+	oid    uint32
+	tids   []value.Value
+	locked bool
 }
 
 // cursorName is the name a cursor variable holds; open names an unbound
@@ -108,9 +113,10 @@ func (c *call) open(s *openStmt) error {
 	}
 	opts := s.options
 	var res *Result
+	var scan *cursorScan
 	switch {
 	case s.query != nil:
-		res, err = c.run(s.query)
+		res, scan, err = c.runScan(s.query)
 	case s.dyn != nil:
 		res, err = c.dynamic(s.dyn, s.params)
 	default:
@@ -119,7 +125,7 @@ func (c *call) open(s *openStmt) error {
 			return pgerr.New("42P11", "cursor %q has no query", c.f.datums[s.curvar].name)
 		}
 		opts |= decl.options
-		res, err = c.boundQuery(decl, s.args)
+		res, scan, err = c.boundQuery(decl, s.args)
 	}
 	if err != nil {
 		return err
@@ -127,19 +133,23 @@ func (c *call) open(s *openStmt) error {
 	if c.cursors == nil {
 		c.cursors = map[string]*cursor{}
 	}
-	c.cursors[name] = &cursor{res: res, noScroll: opts&cursorNoScroll != 0}
+	cur := &cursor{res: res, noScroll: opts&cursorNoScroll != 0}
+	if scan != nil {
+		cur.oid, cur.tids, cur.locked = scan.oid, scan.tids, scan.locked
+	}
+	c.cursors[name] = cur
 	return nil
 }
 
 // boundQuery runs a bound cursor's query with its arguments' values,
 // args, as variables of their declared types.
-func (c *call) boundQuery(decl *cursorDecl, args *pexpr) (*Result, error) {
+func (c *call) boundQuery(decl *cursorDecl, args *pexpr) (*Result, *cursorScan, error) {
 	if decl.argRow < 0 {
-		return c.run(decl.query)
+		return c.runScan(decl.query)
 	}
 	res, err := c.run(args)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	saved := c.fr
 	c.fr = newFrame(saved, "")
@@ -151,17 +161,17 @@ func (c *call) boundQuery(decl *cursorDecl, args *pexpr) (*Result, error) {
 	for i, dno := range c.f.datums[decl.argRow].fields {
 		dt, err := c.declType(dno)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		v := &variable{name: c.f.datums[dno].name, t: dt.t, v: value.Null}
 		c.bind(dno, v)
 		if i < len(row) {
 			if err := c.setVar(v, row[i], true); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return c.run(decl.query)
+	return c.runScan(decl.query)
 }
 
 // openCursor is the open cursor a variable names.
@@ -300,7 +310,8 @@ func (c *call) forCursor(s *forCursor) (control, error) {
 	saved := c.fr
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()
-	for _, row := range cur.res.Rows {
+	for i, row := range cur.res.Rows {
+		cur.pos = int64(i) + 1 // WHERE CURRENT OF in the body reads it
 		if err := c.into(s.target, cur.res, row); err != nil {
 			return control{}, err
 		}

@@ -158,6 +158,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	if f.found < len(f.datums) {
 		c.bind(f.found, &variable{name: "found", t: value.BoolType, v: value.NewBool(false)})
 	}
+	if cr, ok := rt.(CursorRuntime); ok {
+		defer cr.PushCursors(c)()
+	}
 	ct, err := c.block(f.body)
 	if err != nil {
 		if !c.placed {

@@ -34,6 +34,9 @@ func (f *Func) CallTrigger(rt Runtime, td *TriggerData) (value.Row, error) {
 	if f.found < len(f.datums) {
 		c.bind(f.found, &variable{name: "found", t: value.BoolType, v: value.NewBool(false)})
 	}
+	if cr, ok := rt.(CursorRuntime); ok {
+		defer cr.PushCursors(c)()
+	}
 	for i := f.found + 1; i < len(f.datums) && i <= f.found+2; i++ {
 		d := f.datums[i]
 		var row value.Row

@@ -59,6 +59,9 @@ type binder struct {
 	// stmtClock is the clock of an ad-hoc statement's clock functions
 	// (bind_clock.go); nil when they read the clock at each call.
 	stmtClock *expr.StmtClock
+	// currentOf is the table of an UPDATE or DELETE WHERE CURRENT OF
+	// (bind_current_of.go).
+	currentOf *currentOfTarget
 	// insertSelectList is the select list of INSERT … SELECT, whose
 	// string literals, NULLs and parameters are read as the types of
 	// their target columns, insertSelectTypes, as in PostgreSQL
@@ -129,6 +132,12 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 		return &Explain{Name: s.Explain, Format: s.ExplainFormat}, nil
 	}
 	b := &binder{cat: cat, stmt: s, stmtClock: stmtClockFor(cat, s.Node)}
+	if ok, err := refuseObjectKinds(s.Node); ok {
+		return nil, err
+	}
+	if err := b.checkTablespaces(s.Node); err != nil {
+		return nil, err
+	}
 	rewriteQuantified(cat, s.SQL, s.Node)
 	markUserAggregates(cat, s.Node)
 	return b.bindStmt(s.Node)

@@ -506,7 +506,8 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	if ci.Name == "" {
 		ci.Name, ci.DefaultName = strings.Join(names, "_")+"_idx", true
 	}
-	if k := rel.Def.PartitionBy; ci.Unique && k != nil {
+	if rel.Def != nil && rel.Def.PartitionBy != nil && ci.Unique {
+		k := rel.Def.PartitionBy
 		for _, e := range k.Exprs {
 			if c, ok := e.(*expr.Col); !ok || !slices.Contains(ci.Cols, c.Idx) {
 				return nil, b.refuse(loc, "unique constraint on partitioned table must include all partitioning columns").

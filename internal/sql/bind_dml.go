@@ -492,6 +492,9 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 	var err error
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList), Partition: b.partTarget}
+	if out.CurrentOf, err = b.currentOfTarget(up.WhereClause, rel, up.Relation.Relname, alias); err != nil {
+		return nil, err
+	}
 	if rel.Kind == KindView {
 		if out.View, out.Auto, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
 			return nil, err
@@ -581,6 +584,9 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 	}
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	out := &Delete{Table: rel.Name, Partition: b.partTarget}
+	if out.CurrentOf, err = b.currentOfTarget(del.WhereClause, rel, del.Relation.Relname, alias); err != nil {
+		return nil, err
+	}
 	if rel.Kind == KindView {
 		if out.View, out.Auto, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
 			return nil, err

@@ -181,6 +181,8 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		// Above a grouping bindAggregated binds it; anywhere else it is
 		// misplaced.
 		return nil, b.stmt.errf(n.GetGroupingFunc().Location, pgerr.GroupingError, "grouping operations are not allowed here")
+	case n.GetCurrentOfExpr() != nil:
+		return b.bindCurrentOf(s, n.GetCurrentOfExpr())
 	case n.GetAIndirection() != nil:
 		return b.bindIndirection(s, n.GetAIndirection())
 	}

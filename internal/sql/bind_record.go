@@ -56,7 +56,9 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 		for i, n := range r.Colnames {
 			names[i] = n.GetString_().GetSval()
 		}
-		return expr.NewRecordCons(args, names, "", "", true), nil
+		// A user function's record (COERCE_SQL_SYNTAX marks it) is
+		// never padded, and may be a row of NULLs.
+		return expr.NewRecordCons(args, names, "", "", r.RowFormat != pg_query.CoercionForm_COERCE_SQL_SYNTAX), nil
 	}
 	row := expr.NewRowCons(args)
 	row.Untyped = untyped

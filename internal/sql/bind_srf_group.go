@@ -26,7 +26,11 @@ import (
 // grouping sets are moved the same way; a call in another call's arguments
 // goes in a ROWS FROM of its own ("?srfg2?", …) after the one of the calls
 // it reads, as PostgreSQL evaluates the inner call first.
-func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
+//
+// userRecord tells the calls of a user function returning rows of several
+// columns, which are left where they are (and refused there): their
+// records would read as NULL where every field is.
+func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool, userRecord func(*pg_query.FuncCall) bool) {
 	names := make([]string, len(sel.TargetList))
 	for i, t := range sel.TargetList {
 		if rt := t.GetResTarget(); rt != nil && rt.Val != nil {
@@ -56,6 +60,10 @@ func lowerGroupingSRFs(sel *pg_query.SelectStmt, fromColumn func(string) bool) {
 		}
 		if !isSRFCall(n) {
 			return depth
+		}
+		if userRecord(n.GetFuncCall()) {
+			ok = false
+			return 0
 		}
 		for len(levels) <= depth {
 			levels = append(levels, nil)

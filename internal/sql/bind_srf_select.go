@@ -75,6 +75,9 @@ func rewriteSelectListSRF(cat Catalog, ctes map[string]*pg_query.CommonTableExpr
 			from = fromColumns(cat, ctes, sel)
 		}
 		return from(name)
+	}, func(f *pg_query.FuncCall) bool {
+		names, _ := userSRFRecord(cat, f)
+		return names != nil
 	})
 	if !selectSRFsMovable(sel) {
 		return
@@ -95,7 +98,9 @@ func rewriteSelectListSRF(cat Catalog, ctes map[string]*pg_query.CommonTableExpr
 		if level > 0 {
 			alias = "?srf" + strconv.Itoa(level) + "?"
 		}
-		rowsFromSRF(sel, calls, alias)
+		if !rowsFromSRF(cat, sel, calls, alias) {
+			return
+		}
 	}
 }
 
@@ -519,8 +524,24 @@ func nameTargets(sel *pg_query.SelectStmt) {
 // ORDER BY into one LATERAL ROWS FROM (…) AS alias("?srf1?", …), each call
 // becoming a reference to its column (the same call written twice, to the
 // same column), or ROW(…) of its columns for a function returning a
-// record.
-func rowsFromSRF(sel *pg_query.SelectStmt, calls []*pg_query.Node, alias string) {
+// record. It reports false, changing nothing, for a whole record of a
+// user function beside another call: past the function's last row the
+// record is NULL, which ROW(…) of its padded columns cannot tell from a
+// row of NULLs the function returned; the call stays, and is refused.
+func rowsFromSRF(cat Catalog, sel *pg_query.SelectStmt, calls []*pg_query.Node, alias string) bool {
+	distinct := map[string]bool{}
+	for _, call := range calls {
+		distinct[nodeText(call)] = true
+	}
+	if len(distinct) > 1 {
+		fields := fieldCalls(sel)
+		for _, call := range calls {
+			f := call.GetFuncCall()
+			if names, _ := userSRFRecord(cat, f); names != nil && !fields[f] {
+				return false
+			}
+		}
+	}
 	nameTargets(sel)
 	rf := &pg_query.RangeFunction{Lateral: true, Alias: &pg_query.Alias{Aliasname: alias}}
 	ref := func(col string, loc int32) *pg_query.Node {
@@ -538,7 +559,11 @@ func rowsFromSRF(sel *pg_query.SelectStmt, calls []*pg_query.Node, alias string)
 		col := "?srf" + strconv.Itoa(len(rf.Functions)+1) + "?"
 		rf.Functions = append(rf.Functions, &pg_query.Node{Node: &pg_query.Node_List{List: &pg_query.List{
 			Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: f}}}}}})
-		if names := expr.SRFRecordColumns(opName(f.Funcname)); names != nil {
+		names, typ := userSRFRecord(cat, f)
+		if names == nil {
+			names = expr.SRFRecordColumns(opName(f.Funcname))
+		}
+		if names != nil {
 			// The record has the function's column names, which
 			// (f(x)).key and (f(x)).* select (bindRowValue reads them
 			// from Colnames). Past the function's last row (a longer
@@ -553,6 +578,14 @@ func rowsFromSRF(sel *pg_query.SelectStmt, calls []*pg_query.Node, alias string)
 				row.Colnames = append(row.Colnames, pg_query.MakeStrNode(n))
 			}
 			call.Node = &pg_query.Node_RowExpr{RowExpr: row}
+			if typ != nil || isUserSRF(f) {
+				// Never padded: a row of NULLs is a record of NULLs.
+				row.RowFormat = pg_query.CoercionForm_COERCE_SQL_SYNTAX
+			}
+			if typ != nil {
+				call.Node = &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{
+					Arg: &pg_query.Node{Node: call.Node}, TypeName: typ, Location: -1}}
+			}
 		} else {
 			rf.Alias.Colnames = append(rf.Alias.Colnames, pg_query.MakeStrNode(col))
 			call.Node = ref(col, f.Location).Node
@@ -561,4 +594,19 @@ func rowsFromSRF(sel *pg_query.SelectStmt, calls []*pg_query.Node, alias string)
 	}
 	rf.IsRowsfrom = len(rf.Functions) > 1
 	sel.FromClause = append(sel.FromClause, &pg_query.Node{Node: &pg_query.Node_RangeFunction{RangeFunction: rf}})
+	return true
+}
+
+// fieldCalls returns the calls in sel's select list and ORDER BY whose
+// record is read by field or star ((f()).a, (f()).*), not whole.
+func fieldCalls(sel *pg_query.SelectStmt) map[*pg_query.FuncCall]bool {
+	out := map[*pg_query.FuncCall]bool{}
+	for _, n := range srfNodes(sel) {
+		walkNodes(n.ProtoReflect(), func(m *pg_query.Node) {
+			if ind := m.GetAIndirection(); ind != nil && ind.Arg.GetFuncCall() != nil {
+				out[ind.Arg.GetFuncCall()] = true
+			}
+		})
+	}
+	return out
 }

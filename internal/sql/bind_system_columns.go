@@ -85,7 +85,7 @@ func (b *binder) withSystemColumns(rel *Relation) (p plan.Node, ok bool) {
 // system columns: the statement names one, and the catalog knows the
 // table's oid.
 func (b *binder) systemColumnsOf(rel *Relation) (uint32, bool) {
-	if rel.Kind != KindTable || !mentionsSystemColumn(b.stmt.SQL) {
+	if rel.Kind != KindTable || !b.stmt.SystemColumns && b.currentOf == nil && !mentionsSystemColumn(b.stmt.SQL) {
 		return 0, false
 	}
 	sc := b.sysCatalog()

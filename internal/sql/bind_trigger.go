@@ -91,6 +91,10 @@ type TriggerToggle struct {
 	Name   string
 	All    bool
 	Enable bool
+	// Mode is, for ENABLE ALWAYS and ENABLE REPLICA, 'A' or 'R'
+	// (pg_trigger.tgenabled): when the trigger fires under
+	// session_replication_role; 0 for ENABLE and DISABLE.
+	Mode byte
 }
 
 func (*CreateTrigger) bound() {}
@@ -316,9 +320,10 @@ func (b *binder) triggerToggle(cmd *pg_query.AlterTableCmd) (TriggerToggle, bool
 		return TriggerToggle{All: true, Enable: true}, true, nil
 	case pg_query.AlterTableType_AT_DisableTrigAll, pg_query.AlterTableType_AT_DisableTrigUser:
 		return TriggerToggle{All: true}, true, nil
-	case pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig:
-		return TriggerToggle{}, true, b.refuse(b.keyword("enable", 0), "ENABLE ALWAYS and ENABLE REPLICA TRIGGER are not supported").
-			WithHint("replicated rows fire no trigger here; ENABLE TRIGGER fires it for the sessions' statements")
+	case pg_query.AlterTableType_AT_EnableAlwaysTrig:
+		return TriggerToggle{Name: cmd.Name, Enable: true, Mode: 'A'}, true, nil
+	case pg_query.AlterTableType_AT_EnableReplicaTrig:
+		return TriggerToggle{Name: cmd.Name, Enable: true, Mode: 'R'}, true, nil
 	}
 	return TriggerToggle{}, false, nil
 }

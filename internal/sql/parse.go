@@ -38,6 +38,9 @@ type Stmt struct {
 	// what a column of the same name in scope makes of them (bind_plvar.go).
 	Vars        map[int32][]string
 	VarConflict VarConflict
+	// SystemColumns gives the tables of the statement their system
+	// columns though its text names none (a cursor's scan, CursorScan).
+	SystemColumns bool
 }
 
 // errf returns an error positioned at the 0-based byte offset loc of the

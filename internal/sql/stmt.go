@@ -256,6 +256,9 @@ type Update struct {
 	// Inherited are the statement bound again over each inheritance
 	// descendant of the table, which it reaches without ONLY.
 	Inherited []*Update
+	// CurrentOf, for WHERE CURRENT OF, is evaluated once before the rows
+	// (on no row): the cursor's errors, raised even when no row is read.
+	CurrentOf expr.Expr
 }
 
 // Delete is DELETE … [USING …] WHERE ….
@@ -275,6 +278,8 @@ type Delete struct {
 	Auto *AutoView
 	// Inherited is Update.Inherited.
 	Inherited []*Delete
+	// CurrentOf is Update.CurrentOf.
+	CurrentOf expr.Expr
 }
 
 // TxKind is a transaction control statement's kind.

@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+)
+
+// What clients that introspect the catalog (psql's \d) read of
+// partitions: the partitions as relations of their own, each with its
+// parent, and a partitioned table's key as pg_get_partkeydef prints it.
+
+// Partitions lists the partitions, by name, as Relations lists tables:
+// each a table (RelTable), marked visible when the session's search path
+// finds it unqualified.
+func (s *Session) Partitions() []RelationInfo {
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	path := s.searchPath()
+	var out []RelationInfo
+	for _, n := range sortedKeys(e.parts) {
+		r := e.relationInfo(n, RelTable)
+		for _, p := range path {
+			if k := schemaKey(p, r.Rel); e.userRelation(k) || e.parts[k] != nil {
+				r.Visible = k == r.Name
+				break
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// PartitionInfo says of the relation named whether it is partitioned
+// (PARTITION BY), its key then as pg_get_partkeydef prints it (RANGE (a)),
+// and whether it is a partition.
+func (s *Session) PartitionInfo(name string) (partitioned bool, keyDef string, partition bool) {
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	_, key, _ := e.partitionsOf(name)
+	if key != nil {
+		strategy := map[byte]string{expr.PartitionRange: "RANGE", expr.PartitionList: "LIST", expr.PartitionHash: "HASH"}[key.Strategy]
+		keyDef = strategy + " (" + strings.Join(key.SQL, ", ") + ")"
+	}
+	return key != nil, keyDef, e.parts[name] != nil
+}
+
+// describePartition describes a partition: its root's columns.
+func (e *Engine) describePartition(p *partition) RelationDetail {
+	d := RelationDetail{Kind: RelTable}
+	for _, c := range p.root.def.Cols {
+		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
+	}
+	return d
+}

@@ -1,0 +1,58 @@
+package pgwire_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/pgtest"
+)
+
+// TestPsqlDescribePartitions compares psql's \d and \d+ of partitioned
+// tables and of partitions, through deltaview and PostgreSQL: the
+// partition key, the partitions with their bounds (or their number),
+// a partition's parent and bound.
+func TestPsqlDescribePartitions(t *testing.T) {
+	psql := pgtest.Psql(t)
+	script := `CREATE TABLE p (a int, b text) PARTITION BY RANGE (a);
+CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);
+CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (10) TO (20);
+CREATE TABLE l (k text NOT NULL, v int) PARTITION BY LIST (k);
+CREATE TABLE l1 PARTITION OF l FOR VALUES IN ('a', 'b');
+CREATE TABLE ld PARTITION OF l DEFAULT;
+CREATE TABLE h (id int, x int) PARTITION BY HASH (id);
+CREATE TABLE h0 PARTITION OF h FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE h1 PARTITION OF h FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+`
+	cmds := []string{`\d p`, `\d+ p`, `\d p1`, `\d l`, `\d+ l`, `\d ld`, `\d h`, `\d h1`}
+	run := func(conn string) string {
+		var out []string
+		for _, cmd := range cmds {
+			c, cancel := context.WithTimeout(context.Background(), time.Minute)
+			o, _ := exec.CommandContext(c, psql, "-X", "-c", cmd, conn).CombinedOutput()
+			cancel()
+			out = append(out, string(o))
+		}
+		return strings.Join(out, "")
+	}
+	db := deltaview.Open()
+	if err := db.Exec(script); err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(startServer(t, db))
+	got := run(fmt.Sprintf("host=%s port=%s user=deltaview dbname=deltaview sslmode=disable", host, port))
+	srv := pgtest.Start(t)
+	pc := srv.Conn(t)
+	if _, err := pc.Exec(ctx(t), script); err != nil {
+		t.Fatal(err)
+	}
+	want := run(srv.ConnString(pc.Config().Database))
+	if got != want {
+		t.Fatalf("deltaview:\n%s\nPostgreSQL:\n%s", got, want)
+	}
+}
