@@ -58,6 +58,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	checks := rowChecker{c: ins.Checks}
 	n := 0
 	for _, row := range rows {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		row = slices.Clone(row)
 		if tf != nil {
 			var ok bool
@@ -337,6 +340,9 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 	}
 	var err error
 	t.scan(func(id uint64, row value.Row) bool {
+		if err = e.interruptPoint(); err != nil {
+			return false
+		}
 		if from == nil {
 			ok, e2 := accepts(where, row)
 			if e2 != nil {
@@ -411,12 +417,18 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	// see the rows as they were.
 	newRows := make([]value.Row, len(ts))
 	for i, tg := range ts {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		if newRows[i], err = assign(tg.row, up.Set, tg.env); err != nil {
 			return Result{}, err
 		}
 	}
 	n := 0
 	for i, tg := range ts {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		old, newRow := tg.row, newRows[i]
 		if tf != nil {
 			var ok bool
@@ -490,6 +502,9 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
 	n := 0
 	for _, tg := range ts {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		old := tg.row
 		if tf != nil {
 			var ok bool

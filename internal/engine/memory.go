@@ -193,8 +193,14 @@ func (e *Engine) queryBudget(src exec.Source) *exec.Budget {
 		pe.Detail = fmt.Sprintf("The query would materialize more than %s (%s).", sql.FormatBytes(limit), which)
 		return pe.WithHint("narrow the query, or raise deltaview.max_query_memory (SET deltaview.max_query_memory = '…')")
 	}}
+	if e.stepping {
+		return b // the views' own queries: a commit is not cancelled
+	}
 	if !e.deadline.IsZero() {
 		b.Deadline, b.Late = e.deadline, errStatementTimeout
+	}
+	if e.firer != nil { // a write statement's query: its session's cancel
+		b.Interrupts = e.firer
 	}
 	return b
 }

@@ -241,6 +241,14 @@ func (s *Session) acquireSlot() error {
 	if s.writer {
 		return nil
 	}
+	if s.e.slot.tryAcquire() { // the slot is free: one atomic operation
+		s.writer = true
+		return nil
+	}
+	// pg_stat_activity shows the wait as PostgreSQL shows a wait for
+	// another transaction's row lock.
+	s.activityWait("transactionid")
+	defer s.activityWait("")
 	timeout, late := s.lockTimeout, false
 	if !s.deadline.IsZero() {
 		left := time.Until(s.deadline)
@@ -251,7 +259,7 @@ func (s *Session) acquireSlot() error {
 			timeout, late = left, true
 		}
 	}
-	if err := s.e.acquireSlot(timeout); err != nil {
+	if err := s.e.acquireSlot(timeout, s.Interrupted); err != nil {
 		if late {
 			return errStatementTimeout()
 		}
@@ -272,9 +280,9 @@ func (s *Session) releaseSlot() {
 
 // acquireSlot waits for the writer slot, at most timeout when it is
 // positive.
-func (e *Engine) acquireSlot(timeout time.Duration) error {
-	if e.slot.acquire(timeout) {
-		return nil
+func (e *Engine) acquireSlot(timeout time.Duration, intr func() error) error {
+	if ok, err := e.slot.acquire(timeout, intr); ok || err != nil {
+		return err
 	}
 	return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout").
 		WithHint("another session's transaction holds the right to write; end it, or raise lock_timeout")

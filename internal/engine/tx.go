@@ -193,10 +193,10 @@ func (e *Engine) commit() error {
 	var err error
 	if len(tx.log) > 0 || len(tx.pending) > 0 {
 		ph := e.startPhases()
-		e.ph = ph
+		e.ph, e.stepping = ph, true
 		err = e.commitTx(tx)
 		ph.end()
-		e.ph = nil
+		e.ph, e.stepping = nil, false
 	}
 	if err == nil && len(tx.restarts) > 0 {
 		e.commitRestarts(tx.restarts)
