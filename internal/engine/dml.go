@@ -355,6 +355,9 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 			return true
 		}
 		for _, fr := range fromRows {
+			if err = e.interruptPoint(); err != nil {
+				return false
+			}
 			env := append(slices.Clone(row), fr...)
 			ok, e2 := accepts(where, env)
 			if e2 != nil {
