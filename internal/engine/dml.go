@@ -270,6 +270,7 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 		return 0, uniqueViolation(u, t, newRow)
 	}
 	t.replace(id, old, newRow)
+	t.stat.upd++
 	// Both rows are in the cache now, and rarely when the commit of a
 	// big batch consolidates them.
 	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1, pre: zset.PrefixOf(old)},
@@ -324,6 +325,7 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 			return nil, err
 		}
 		if usable {
+			t.stat.fetched(int64(len(found)))
 			// Filtered in place: found is this call's own.
 			out = found[:0]
 			for _, tg := range found {
@@ -339,7 +341,10 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 		}
 	}
 	var err error
+	n := int64(0)
+	defer func() { t.stat.scanned(n) }()
 	t.scan(func(id uint64, row value.Row) bool {
+		n++
 		if err = e.interruptPoint(); err != nil {
 			return false
 		}

@@ -95,6 +95,8 @@ type Engine struct {
 	// stepping is set while the views step, which no cancel interrupts.
 	polls    uint32
 	stepping bool
+	// xacts counts the transactions ended (stat_counters.go).
+	xacts xactStats
 	// rls is row-level security, by table (rowsecurity.go).
 	rls map[string]*tableRLS
 	// comments are COMMENT ON's, by object and column (comment.go).

@@ -320,9 +320,13 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if err := s.e.haltErr(); err != nil {
 		return nil, err
 	}
+	isTx := false // BEGIN, COMMIT, ROLLBACK…: endTx counts the block's end
 	defer func() {
 		if s.e.haltErr() != nil {
 			return // a panic left the session's state as it was
+		}
+		if !s.block && !isTx {
+			s.e.xacts.ended(err == nil)
 		}
 		if !s.block { // the statement was its own transaction
 			s.endNotify(err == nil)
@@ -345,6 +349,7 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	e.mu.RLock()
 	held = heldShared
 	b, rec, err := bind()
+	_, isTx = b.(*sql.Tx)
 	if s.failed {
 		e.mu.RUnlock()
 		held = heldNone
@@ -795,7 +800,8 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // endTx ends the session's transaction block, committing or rolling back
 // its changes, and gives up the writer slot. It returns the commit's
 // notices.
-func (s *Session) endTx(commit bool) ([]string, error) {
+func (s *Session) endTx(commit bool) (_ []string, err error) {
+	defer func() { s.e.xacts.ended(commit && err == nil) }()
 	s.block, s.failed = false, false
 	s.cons = conModes{}
 	clear(s.savepoints)
@@ -823,7 +829,6 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 		e.mu.Lock()
 	}
 	held = heldExclusive
-	var err error
 	if commit {
 		e.firer = s
 		err = e.commit()

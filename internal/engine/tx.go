@@ -104,6 +104,7 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 		return 0, uniqueViolation(u, t, row)
 	}
 	id := t.nextID
+	t.stat.ins++
 	t.put(id, row)
 	e.tx.log = append(e.tx.log, change{t: t, id: id, row: row, w: 1})
 	return id, nil
@@ -113,6 +114,7 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 func (e *Engine) deleteRow(t *table, id uint64) {
 	row := t.remove(id)
 	if row != nil {
+		t.stat.del++
 		e.tx.log = append(e.tx.log, change{t: t, id: id, row: row, w: -1})
 	}
 }
