@@ -147,6 +147,7 @@ func (c *conn) serve() error {
 			c.skip = false
 			c.simpleQuery(m.String)
 			if c.done {
+				c.be.Flush() // a FATAL error, if any, before the close
 				return nil
 			}
 			c.readyForQuery()
@@ -160,6 +161,10 @@ func (c *conn) serve() error {
 				if err := c.extended(m); err != nil {
 					c.sendError(c.sess.Fail(err), "", 0)
 					c.skip = true
+				}
+				if c.done {
+					c.be.Flush()
+					return nil
 				}
 			}
 			// The answers wait for Sync or Flush, as the client expects:
@@ -298,8 +303,15 @@ func errorResponse(err error, sev string) *pgproto3.ErrorResponse {
 
 // sendError sends err; its position, within a statement that starts at
 // the 0-based byte offset off of query, is made a position in query.
+//
+// An error 57P01 (pg_terminate_backend) is FATAL: the connection ends
+// after it, as a terminated PostgreSQL backend's does.
 func (c *conn) sendError(err error, query string, off int) {
 	r := errorResponse(err, "ERROR")
+	if r.Code == pgerr.AdminShutdown {
+		r.Severity, r.SeverityUnlocalized = "FATAL", "FATAL"
+		c.done = true
+	}
 	if r.Position > 0 && off > 0 && off <= len(query) {
 		r.Position += int32(utf8.RuneCountInString(query[:off]))
 	}
