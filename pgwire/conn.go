@@ -109,9 +109,11 @@ func (c *conn) serve() error {
 		return err
 	}
 	for {
-		idle := c.sess.IdleSessionTimeout()
-		if c.sess.InBlock() {
-			idle = 0 // idle_session_timeout applies outside transactions
+		idle, inTx := c.sess.IdleSessionTimeout(), c.sess.InBlock()
+		if inTx {
+			// idle_session_timeout applies outside transactions,
+			// idle_in_transaction_session_timeout inside.
+			idle = c.sess.IdleInTransactionTimeout()
 		}
 		if idle > 0 {
 			c.srv.setReadDeadline(c, time.Now().Add(idle))
@@ -127,6 +129,11 @@ func (c *conn) serve() error {
 		if err != nil {
 			if c.srv.isClosing() {
 				c.fatal(pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+				return nil
+			}
+			if ne, ok := err.(net.Error); idle > 0 && ok && ne.Timeout() && inTx {
+				c.fatal(pgerr.New(pgerr.IdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout").
+					WithHint("the session was idle in a transaction longer than idle_in_transaction_session_timeout (%s)", idle))
 				return nil
 			}
 			if ne, ok := err.(net.Error); idle > 0 && ok && ne.Timeout() {

@@ -283,3 +283,37 @@ CREATE ROLE bob LOGIN PASSWORD 'bob pw';
 		t.Error("a terminated connection still runs statements")
 	}
 }
+
+// TestIdleInTransactionTimeout checks idle_in_transaction_session_timeout:
+// a session idle inside a transaction block longer than it is ended with
+// FATAL 25P03, its transaction rolled back; outside a block it waits.
+func TestIdleInTransactionTimeout(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec(interruptScript); err != nil {
+		t.Fatal(err)
+	}
+	addr := startServer(t, db)
+	conn, watch := connect(t, addr), connect(t, addr)
+	mustExec(t, conn, `SET idle_in_transaction_session_timeout = 100`)
+	pid := backendPID(t, conn)
+	mustExec(t, conn, `BEGIN`)
+	mustExec(t, conn, `INSERT INTO t VALUES (-1, 1)`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var n int
+		if err := watch.QueryRow(ctx(t), `SELECT count(*) FROM pg_stat_activity WHERE pid = $1`, pid).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the session idle in its transaction was not ended")
+		}
+	}
+	if _, err := conn.Exec(ctx(t), `SELECT 1`); err == nil {
+		t.Error("the ended connection still runs statements")
+	} else if code := sqlstate(err); code != "25P03" && !conn.IsClosed() {
+		t.Errorf("after the timeout: %v, want 25P03", err)
+	}
+	unchanged(t, watch, "the timeout")
+}

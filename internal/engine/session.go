@@ -49,8 +49,11 @@ type Session struct {
 	// statement's end, zero for none.
 	stmtTimeout time.Duration
 	idleTimeout time.Duration
-	deadline    time.Time
-	copyData    io.Reader // the data of the COPY FROM STDIN being executed
+	// idleTxTimeout is idle_in_transaction_session_timeout: a server's
+	// wait for the next statement inside a transaction block.
+	idleTxTimeout time.Duration
+	deadline      time.Time
+	copyData      io.Reader // the data of the COPY FROM STDIN being executed
 	// inbox holds the result sets of the session's statement-level
 	// subscriptions, filled by whichever session commits and returned after
 	// the session's next statement.
@@ -863,6 +866,12 @@ func (s *Session) SetIdleSessionTimeout(d time.Duration) { s.setDuration("idle_s
 // server waits for its next statement outside a transaction block before
 // it ends the connection; 0 for ever.
 func (s *Session) IdleSessionTimeout() time.Duration { return s.idleTimeout }
+
+// IdleInTransactionTimeout is the session's
+// idle_in_transaction_session_timeout: how long a server waits for its
+// next statement inside a transaction block before it ends the
+// connection (the transaction rolls back); 0 for ever.
+func (s *Session) IdleInTransactionTimeout() time.Duration { return s.idleTxTimeout }
 
 // errStatementTimeout is the error of a statement that ran past its
 // session's statement_timeout.
