@@ -110,9 +110,11 @@ func (c *conn) serve() error {
 		return err
 	}
 	for {
-		idle := c.sess.IdleSessionTimeout()
-		if c.sess.InBlock() {
-			idle = 0 // idle_session_timeout applies outside transactions
+		idle, inTx := c.sess.IdleSessionTimeout(), c.sess.InBlock()
+		if inTx {
+			// idle_session_timeout applies outside transactions,
+			// idle_in_transaction_session_timeout inside.
+			idle = c.sess.IdleInTransactionTimeout()
 		}
 		if idle > 0 {
 			c.srv.setReadDeadline(c, time.Now().Add(idle))
@@ -128,6 +130,11 @@ func (c *conn) serve() error {
 		if err != nil {
 			if c.srv.isClosing() {
 				c.fatal(pgerr.New(pgerr.AdminShutdown, "terminating connection due to administrator command"))
+				return nil
+			}
+			if ne, ok := err.(net.Error); idle > 0 && ok && ne.Timeout() && inTx {
+				c.fatal(pgerr.New(pgerr.IdleInTransactionTimeout, "terminating connection due to idle-in-transaction timeout").
+					WithHint("the session was idle in a transaction longer than idle_in_transaction_session_timeout (%s)", idle))
 				return nil
 			}
 			if ne, ok := err.(net.Error); idle > 0 && ok && ne.Timeout() {
@@ -148,6 +155,7 @@ func (c *conn) serve() error {
 			c.skip = false
 			c.simpleQuery(m.String)
 			if c.done {
+				c.be.Flush() // a FATAL error, if any, before the close
 				return nil
 			}
 			c.readyForQuery()
@@ -161,6 +169,10 @@ func (c *conn) serve() error {
 				if err := c.extended(m); err != nil {
 					c.sendError(c.sess.Fail(err), "", 0)
 					c.skip = true
+				}
+				if c.done {
+					c.be.Flush()
+					return nil
 				}
 			}
 			// The answers wait for Sync or Flush, as the client expects:
@@ -299,8 +311,15 @@ func errorResponse(err error, sev string) *pgproto3.ErrorResponse {
 
 // sendError sends err; its position, within a statement that starts at
 // the 0-based byte offset off of query, is made a position in query.
+//
+// An error 57P01 (pg_terminate_backend) is FATAL: the connection ends
+// after it, as a terminated PostgreSQL backend's does.
 func (c *conn) sendError(err error, query string, off int) {
 	r := errorResponse(err, "ERROR")
+	if r.Code == pgerr.AdminShutdown {
+		r.Severity, r.SeverityUnlocalized = "FATAL", "FATAL"
+		c.done = true
+	}
 	if r.Position > 0 && off > 0 && off <= len(query) {
 		r.Position += int32(utf8.RuneCountInString(query[:off]))
 	}

@@ -140,7 +140,8 @@ func (b *advisoryBusy) Error() string { return "deltaview: advisory lock busy" }
 
 // awaitAdvisory waits until no other session holds b's lock in a
 // conflicting mode, at most the session's lock_timeout (55P03) and to its
-// statement's deadline (57014). Meanwhile pg_locks shows the wait.
+// statement's deadline (57014), or until a cancel or a terminate comes.
+// Meanwhile pg_locks shows the wait.
 func (s *Session) awaitAdvisory(b *advisoryBusy) error {
 	a := &s.e.advisory
 	var expired, late <-chan time.Time
@@ -154,6 +155,8 @@ func (s *Session) awaitAdvisory(b *advisoryBusy) error {
 		defer t.Stop()
 		late = t.C
 	}
+	poll := time.NewTicker(slotPoll) // to see a cancel meanwhile
+	defer poll.Stop()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.waiting == nil {
@@ -177,6 +180,8 @@ func (s *Session) awaitAdvisory(b *advisoryBusy) error {
 				WithHint("another session holds the advisory lock; its pg_advisory_unlock or its end releases it, or raise lock_timeout")
 		case <-late:
 			err = errStatementTimeout()
+		case <-poll.C:
+			err = s.Interrupted()
 		}
 		a.mu.Lock()
 		if err != nil {

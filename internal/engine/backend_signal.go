@@ -41,14 +41,49 @@ func (s *Session) SignalBackend(pid int32, terminate bool) (bool, error) {
 			continue
 		}
 		o.act.mu.Lock()
-		found := o.act.on && o.act.pid == pid
+		found, user := o.act.on && o.act.pid == pid, o.act.user
 		o.act.mu.Unlock()
 		if found {
+			if err := s.maySignal(user, terminate); err != nil {
+				return false, err
+			}
 			o.interrupt(code)
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// maySignal returns an error (42501) unless the session may signal a
+// session of role user, as PostgreSQL decides: a superuser signals
+// anyone; another role only the sessions of its own role, and no
+// superuser's. (PostgreSQL also lets members of pg_signal_backend and of
+// the other's role: deltaview has no role membership.) The caller holds
+// the engine's lock.
+func (s *Session) maySignal(user string, terminate bool) error {
+	if s.role == "" {
+		return nil
+	}
+	roles := s.e.roles
+	if r := roles[s.role]; r != nil && r.superuser {
+		return nil
+	}
+	what, detail := "cancel query", "cancel queries"
+	if terminate {
+		what, detail = "terminate process", "terminate processes"
+	}
+	if r := roles[user]; user == SuperuserName || r != nil && r.superuser {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to %s", what).
+			WithDetail("Only roles with the SUPERUSER attribute may %s of roles with the SUPERUSER attribute.", detail)
+	}
+	if user != s.userName() {
+		pe := pgerr.New(pgerr.InsufficientPrivilege, "permission denied to %s", what)
+		if terminate {
+			return pe.WithDetail("Only roles with privileges of the role whose process is being terminated or with privileges of the \"pg_signal_backend\" role may terminate this process.")
+		}
+		return pe.WithDetail("Only roles with privileges of the role whose query is being canceled or with privileges of the \"pg_signal_backend\" role may cancel this query.")
+	}
+	return nil
 }
 
 // Cancel cancels the session's running statement at its next

@@ -206,7 +206,7 @@ func (b *builder) feedRelation(rel string) error {
 }
 
 // step runs one batch (rows read from the relations) through the circuit, then reports progress and
-// checks the budgets.
+// checks the budgets; before, it looks for a cancel and the statement's timeout.
 func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
 	if b.consts != nil {
 		if in == nil {
@@ -219,6 +219,13 @@ func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
 	}
 	b.done += rows
 	c := b.v.c.Circuit
+	if s := b.e.firer; s != nil && !b.e.stepping {
+		// A cancellation point per batch: a cancelled build leaves no
+		// view, as one over its budget.
+		if err := s.checkInterrupts(); err != nil {
+			return err
+		}
+	}
 	if err := b.guard(); err != nil {
 		return err
 	}

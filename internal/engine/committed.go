@@ -65,7 +65,10 @@ func (c *committedSource) Scan(rel string, fn func(value.Row) error) error {
 	if !ok || !t.keepsRows() {
 		return c.e.Scan(rel, fn)
 	}
-	return c.scanIDs(t, func(_ uint64, r value.Row) error { return fn(r) })
+	n := int64(0)
+	err := c.scanIDs(t, func(_ uint64, r value.Row) error { n++; return fn(r) })
+	t.stat.scanned(n)
+	return err
 }
 
 // scanIDs calls fn for each committed row of t with its row id, in row

@@ -250,6 +250,11 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 		if err != nil {
 			return fail(err)
 		}
+		if s := e.firer; s != nil { // a cancellation point per batch
+			if err := s.checkInterrupts(); err != nil {
+				return fail(err)
+			}
+		}
 		if !open {
 			e.begin()
 			open, first = true, -1

@@ -58,6 +58,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	checks := rowChecker{c: ins.Checks}
 	n := 0
 	for _, row := range rows {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		row = slices.Clone(row)
 		if tf != nil {
 			var ok bool
@@ -273,6 +276,7 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 		return 0, uniqueViolation(u, t, newRow)
 	}
 	t.replace(id, old, newRow)
+	t.stat.upd++
 	// Both rows are in the cache now, and rarely when the commit of a
 	// big batch consolidates them.
 	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1, pre: zset.PrefixOf(old)},
@@ -327,6 +331,7 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 			return nil, err
 		}
 		if usable {
+			t.stat.fetched(int64(len(found)))
 			// Filtered in place: found is this call's own.
 			out = found[:0]
 			for _, tg := range found {
@@ -342,7 +347,13 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 		}
 	}
 	var err error
+	n := int64(0)
+	defer func() { t.stat.scanned(n) }()
 	t.scan(func(id uint64, row value.Row) bool {
+		n++
+		if err = e.interruptPoint(); err != nil {
+			return false
+		}
 		if from == nil {
 			ok, e2 := accepts(where, row)
 			if e2 != nil {
@@ -355,6 +366,9 @@ func (e *Engine) targets(t *table, from plan.Node, where expr.Expr) ([]target, e
 			return true
 		}
 		for _, fr := range fromRows {
+			if err = e.interruptPoint(); err != nil {
+				return false
+			}
 			env := append(slices.Clone(row), fr...)
 			ok, e2 := accepts(where, env)
 			if e2 != nil {
@@ -420,12 +434,18 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	// see the rows as they were.
 	newRows := make([]value.Row, len(ts))
 	for i, tg := range ts {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		if newRows[i], err = assign(tg.row, up.Set, tg.env); err != nil {
 			return Result{}, err
 		}
 	}
 	n := 0
 	for i, tg := range ts {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		old, newRow := tg.row, newRows[i]
 		if tf != nil {
 			var ok bool
@@ -502,6 +522,9 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
 	n := 0
 	for _, tg := range ts {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		old := tg.row
 		if tf != nil {
 			var ok bool

@@ -54,6 +54,9 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 	acted := map[uint64]bool{}
 	n := 0
 	for _, r := range rows {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		matched := !r[0].IsNull()
 		env := r[1:]
 		c, row, err := e.mergeClause(t, m, matched, env, mark)

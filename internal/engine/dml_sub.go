@@ -132,6 +132,9 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 	n := len(t.cols)
 	count := 0
 	for _, p := range ps {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		old, ok := t.rows.Get(p.id)
 		newRow := slices.Clone(p.rest[:n])
 		env := p.rest
@@ -190,6 +193,9 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
 	count := 0
 	for _, p := range ps {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		var old value.Row
 		if tf != nil {
 			var ok bool

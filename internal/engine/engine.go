@@ -91,6 +91,12 @@ type Engine struct {
 	// the session whose statement runs, which runs them (trigger.go).
 	triggers map[string][]*trigger
 	firer    *Session
+	// polls counts the calls of interruptPoint (cancel_point.go);
+	// stepping is set while the views step, which no cancel interrupts.
+	polls    uint32
+	stepping bool
+	// xacts counts the transactions ended (stat_counters.go).
+	xacts xactStats
 	// rls is row-level security, by table (rowsecurity.go).
 	rls map[string]*tableRLS
 	// comments are COMMENT ON's, by object and column (comment.go).

@@ -173,9 +173,10 @@ func (s *Session) resetSettings() {
 func (s *Session) applySettings() {
 	s.applyRole()
 	if s.gucs.vals == nil && s.gucs.local == nil {
-		s.lockTimeout, s.stmtTimeout, s.idleTimeout = 0, 0, 0
+		s.lockTimeout, s.stmtTimeout, s.idleTimeout, s.idleTxTimeout = 0, 0, 0, 0
 		return
 	}
+	s.idleTxTimeout = s.durationSetting("idle_in_transaction_session_timeout")
 	s.lockTimeout = s.durationSetting("lock_timeout")
 	s.stmtTimeout = s.durationSetting("statement_timeout")
 	s.idleTimeout = s.durationSetting("idle_session_timeout")

@@ -171,8 +171,27 @@ const DefaultQueryMemory = 1 << 30
 
 // queryBudget bounds what an evaluation over src may materialise: the
 // per-query limit, and what the engine-wide budget leaves after the
-// views' state. It fails with 53200 before the memory is taken.
+// views' state. It fails with 53200 before the memory is taken. A
+// statement's query also stops at its session's cancel and timeout.
 func (e *Engine) queryBudget(src exec.Source) *exec.Budget {
+	b := e.viewQueryBudget(src)
+	if e.stepping {
+		return b // the views' own queries: a commit is not cancelled
+	}
+	if !e.deadline.IsZero() {
+		b.Deadline, b.Late = e.deadline, errStatementTimeout
+	}
+	if e.firer != nil { // a write statement's query: its session's cancel
+		b.Interrupts = e.firer
+	}
+	return b
+}
+
+// viewQueryBudget is queryBudget without a statement's cancel and
+// timeout: that of a view's call of a function, which may run after
+// its commit's end, beside the next statement (behind.go), and is never
+// cancelled.
+func (e *Engine) viewQueryBudget(src exec.Source) *exec.Budget {
 	limit, which := e.maxQueryMemory, "deltaview.max_query_memory"
 	if limit <= 0 {
 		limit = DefaultQueryMemory
@@ -193,8 +212,5 @@ func (e *Engine) queryBudget(src exec.Source) *exec.Budget {
 		pe.Detail = fmt.Sprintf("The query would materialize more than %s (%s).", sql.FormatBytes(limit), which)
 		return pe.WithHint("narrow the query, or raise deltaview.max_query_memory (SET deltaview.max_query_memory = '…')")
 	}}
-	if !e.deadline.IsZero() {
-		b.Deadline, b.Late = e.deadline, errStatementTimeout
-	}
 	return b
 }

@@ -34,10 +34,13 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 				WithHint("query a materialized view over it")
 		}
 		var err error
+		n := int64(0)
 		t.scan(func(_ uint64, r value.Row) bool {
+			n++
 			err = fn(r)
 			return err == nil
 		})
+		t.stat.scanned(n)
 		return err
 	}
 	if v, ok := e.views[rel]; ok {
@@ -94,13 +97,16 @@ func (e *Engine) ScanFiltered(rel string, pred expr.Expr, fn func(value.Row) err
 	if err != nil || p == nil {
 		return false, nil // a scan evaluates, and fails, as before
 	}
+	n := int64(0)
 	t.eachOnPath(p, func(_ uint64, row value.Row) bool {
+		n++
 		var ok bool
 		if ok, err = accepts(pred, row); err == nil && ok {
 			err = fn(row)
 		}
 		return err == nil
 	})
+	t.stat.fetched(n)
 	return true, err
 }
 

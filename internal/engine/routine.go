@@ -189,6 +189,16 @@ type plRuntime struct {
 }
 
 var _ plpgsql.Runtime = (*plRuntime)(nil)
+var _ plpgsql.Interrupter = (*plRuntime)(nil)
+
+// Interrupted implements plpgsql.Interrupter: the loops of a session's
+// code end on its cancel, its terminate and its statement's timeout.
+func (rt *plRuntime) Interrupted() error {
+	if rt.s.e.stepping {
+		return nil
+	}
+	return rt.s.checkInterrupts()
+}
 
 // Run implements plpgsql.Runtime.
 func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, keep bool) (*plpgsql.Result, error) {
@@ -229,6 +239,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		bud := e.queryBudget(s.source())
 		if !s.deadline.IsZero() {
 			bud.Deadline, bud.Late = s.deadline, errStatementTimeout
+		}
+		if !e.stepping {
+			bud.Interrupts = s
 		}
 		res, err = execSelect(b.Plan, bud)
 		return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows, Count: int64(len(res.Rows))}, err

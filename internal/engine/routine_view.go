@@ -113,7 +113,7 @@ func (rt viewRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, 
 	for i, p := range bd.params {
 		p.V, p.Set = args[i], true
 	}
-	res, err := execSelect(bd.bound.(*sql.Select).Plan, e.queryBudget(e))
+	res, err := execSelect(bd.bound.(*sql.Select).Plan, e.viewQueryBudget(e))
 	if err != nil {
 		return nil, err
 	}

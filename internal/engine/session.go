@@ -53,8 +53,11 @@ type Session struct {
 	// statement's end, zero for none.
 	stmtTimeout time.Duration
 	idleTimeout time.Duration
-	deadline    time.Time
-	copyData    io.Reader // the data of the COPY FROM STDIN being executed
+	// idleTxTimeout is idle_in_transaction_session_timeout: a server's
+	// wait for the next statement inside a transaction block.
+	idleTxTimeout time.Duration
+	deadline      time.Time
+	copyData      io.Reader // the data of the COPY FROM STDIN being executed
 	// inbox holds the result sets of the session's statement-level
 	// subscriptions, filled by whichever session commits and returned after
 	// the session's next statement.
@@ -253,6 +256,14 @@ func (s *Session) acquireSlot() error {
 	if s.writer {
 		return nil
 	}
+	if s.e.slot.tryAcquire() { // the slot is free: one atomic operation
+		s.writer = true
+		return nil
+	}
+	// pg_stat_activity shows the wait as PostgreSQL shows a wait for
+	// another transaction's row lock.
+	s.activityWait("transactionid")
+	defer s.activityWait("")
 	timeout, late := s.lockTimeout, false
 	if !s.deadline.IsZero() {
 		left := time.Until(s.deadline)
@@ -263,7 +274,7 @@ func (s *Session) acquireSlot() error {
 			timeout, late = left, true
 		}
 	}
-	if err := s.e.acquireSlot(timeout); err != nil {
+	if err := s.e.acquireSlot(timeout, s.Interrupted); err != nil {
 		if late {
 			return errStatementTimeout()
 		}
@@ -284,9 +295,9 @@ func (s *Session) releaseSlot() {
 
 // acquireSlot waits for the writer slot, at most timeout when it is
 // positive.
-func (e *Engine) acquireSlot(timeout time.Duration) error {
-	if e.slot.acquire(timeout) {
-		return nil
+func (e *Engine) acquireSlot(timeout time.Duration, intr func() error) error {
+	if ok, err := e.slot.acquire(timeout, intr); ok || err != nil {
+		return err
 	}
 	return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout").
 		WithHint("another session's transaction holds the right to write; end it, or raise lock_timeout")
@@ -324,9 +335,13 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if err := s.e.haltErr(); err != nil {
 		return nil, err
 	}
+	isTx := false // BEGIN, COMMIT, ROLLBACK…: endTx counts the block's end
 	defer func() {
 		if s.e.haltErr() != nil {
 			return // a panic left the session's state as it was
+		}
+		if !s.block && !isTx {
+			s.e.xacts.ended(err == nil)
 		}
 		if !s.block { // the statement was its own transaction
 			s.endNotify(err == nil)
@@ -349,6 +364,7 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	e.mu.RLock()
 	held = heldShared
 	b, rec, err := bind()
+	_, isTx = b.(*sql.Tx)
 	if s.failed {
 		e.mu.RUnlock()
 		held = heldNone
@@ -803,7 +819,8 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // endTx ends the session's transaction block, committing or rolling back
 // its changes, and gives up the writer slot. It returns the commit's
 // notices.
-func (s *Session) endTx(commit bool) ([]string, error) {
+func (s *Session) endTx(commit bool) (_ []string, err error) {
+	defer func() { s.e.xacts.ended(commit && err == nil) }()
 	s.block, s.failed = false, false
 	s.cons = conModes{}
 	clear(s.savepoints)
@@ -831,7 +848,6 @@ func (s *Session) endTx(commit bool) ([]string, error) {
 		e.mu.Lock()
 	}
 	held = heldExclusive
-	var err error
 	if commit {
 		e.firer = s
 		err = e.commit()
@@ -866,6 +882,12 @@ func (s *Session) SetIdleSessionTimeout(d time.Duration) { s.setDuration("idle_s
 // server waits for its next statement outside a transaction block before
 // it ends the connection; 0 for ever.
 func (s *Session) IdleSessionTimeout() time.Duration { return s.idleTimeout }
+
+// IdleInTransactionTimeout is the session's
+// idle_in_transaction_session_timeout: how long a server waits for its
+// next statement inside a transaction block before it ends the
+// connection (the transaction rolls back); 0 for ever.
+func (s *Session) IdleInTransactionTimeout() time.Duration { return s.idleTxTimeout }
 
 // errStatementTimeout is the error of a statement that ran past its
 // session's statement_timeout.

@@ -27,30 +27,45 @@ func newWriterSlot() writerSlot { return writerSlot{wake: make(chan struct{}, 1)
 func (w *writerSlot) tryAcquire() bool { return w.held.CompareAndSwap(false, true) }
 
 // acquire takes the slot, waiting for it at most timeout when timeout is
-// positive; it reports whether it took it.
-func (w *writerSlot) acquire(timeout time.Duration) bool {
+// positive; it reports whether it took it. While it waits it asks intr,
+// when not nil, every slotPoll for an interrupt (a cancel), and gives up
+// with its error.
+func (w *writerSlot) acquire(timeout time.Duration, intr func() error) (bool, error) {
 	if w.tryAcquire() {
-		return true
+		return true, nil
 	}
 	w.waiters.Add(1)
 	defer w.waiters.Add(-1)
-	var expired <-chan time.Time
+	var expired, poll <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
 		defer t.Stop()
 		expired = t.C
 	}
+	if intr != nil {
+		t := time.NewTicker(slotPoll)
+		defer t.Stop()
+		poll = t.C
+	}
 	for {
 		if w.tryAcquire() {
-			return true
+			return true, nil
 		}
 		select {
 		case <-w.wake:
+		case <-poll:
+			if err := intr(); err != nil {
+				return false, err
+			}
 		case <-expired:
-			return w.tryAcquire()
+			return w.tryAcquire(), nil
 		}
 	}
 }
+
+// slotPoll is how often a session waiting for the slot looks for a
+// cancel: a waiter costs a timer, not a loop.
+const slotPoll = 20 * time.Millisecond
 
 // release gives the slot back and wakes a waiter, if any.
 func (w *writerSlot) release() {

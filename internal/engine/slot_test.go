@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -18,7 +20,7 @@ func TestWriterSlot(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 2000 {
-				if !w.acquire(0) {
+				if ok, _ := w.acquire(0, nil); !ok {
 					t.Error("acquire without a timeout failed")
 					return
 				}
@@ -43,18 +45,43 @@ func TestWriterSlot(t *testing.T) {
 		t.Fatal("the held slot was taken again")
 	}
 	start := time.Now()
-	if w.acquire(20 * time.Millisecond) {
+	if ok, _ := w.acquire(20*time.Millisecond, nil); ok {
 		t.Fatal("the held slot was taken after a timeout")
 	}
 	if d := time.Since(start); d < 20*time.Millisecond {
 		t.Fatalf("the wait gave up after %v, before its timeout", d)
 	}
 	got := make(chan bool)
-	go func() { got <- w.acquire(10 * time.Second) }()
+	go func() { ok, _ := w.acquire(10*time.Second, nil); got <- ok }()
 	time.Sleep(5 * time.Millisecond)
 	w.release()
 	if !<-got {
 		t.Fatal("a waiter did not get the released slot")
+	}
+	// A waiter whose interrupt comes gives up with its error, and does
+	// not take the slot.
+	var cancelled atomic.Bool
+	errCancel := errors.New("cancelled")
+	failed := make(chan error)
+	go func() {
+		ok, err := w.acquire(0, func() error {
+			if cancelled.Load() {
+				return errCancel
+			}
+			return nil
+		})
+		if ok {
+			err = errors.New("the held slot was taken")
+		}
+		failed <- err
+	}()
+	cancelled.Store(true)
+	if err := <-failed; err != errCancel {
+		t.Fatalf("a cancelled wait ended with %v", err)
+	}
+	w.release()
+	if !w.tryAcquire() {
+		t.Fatal("a cancelled waiter left the slot taken")
 	}
 	w.release()
 }

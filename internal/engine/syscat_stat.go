@@ -3,9 +3,11 @@ package engine
 // The statistics views pg_stat_all_tables, pg_stat_user_tables,
 // pg_stat_sys_tables, their pg_statio_ forms and pg_stat_database keep no
 // state: their rows are made from the catalog when a statement reads
-// them. The engine counts no scans, blocks or tuples changed: those
-// counters are 0, the times NULL; n_live_tup is the relation's row count
-// and numbackends the sessions pg_stat_activity lists.
+// them. The engine counts scans, the rows they read and the rows changed
+// of each table, and the transactions ended (stat_counters.go); no blocks,
+// vacuums or analyzes: those counters are 0, the times NULL; n_live_tup is
+// the relation's row count and numbackends the sessions pg_stat_activity
+// lists.
 
 // statTables lists the tables and materialized views, each with its
 // schema: user relations (public) when user, the catalog's when sys.
@@ -23,8 +25,20 @@ func statTables(o *catalogObjects, user, sys bool, row func(rel *catRel)) {
 func pgStatTables(user, sys bool) func(o *catalogObjects, r *catRows) {
 	return func(o *catalogObjects, r *catRows) {
 		statTables(o, user, sys, func(rel *catRel) {
-			r.add("relid", rel.oid, "schemaname", rel.schema, "relname", rel.name, "seq_scan", 0, "seq_tup_read", 0,
-				"idx_scan", statIdx(o, rel), "idx_tup_fetch", statIdx(o, rel), "n_tup_ins", 0, "n_tup_upd", 0, "n_tup_del", 0,
+			var st relStats
+			if rel.kind == 'r' && rel.t != nil {
+				st.seqScan.Store(rel.t.stat.seqScan.Load())
+				st.seqRead.Store(rel.t.stat.seqRead.Load())
+				st.idxScan.Store(rel.t.stat.idxScan.Load())
+				st.idxFetch.Store(rel.t.stat.idxFetch.Load())
+				st.ins, st.upd, st.del = rel.t.stat.ins, rel.t.stat.upd, rel.t.stat.del
+			}
+			idxScan, idxFetch := statIdx(o, rel), statIdx(o, rel)
+			if idxScan != nil {
+				idxScan, idxFetch = st.idxScan.Load(), st.idxFetch.Load()
+			}
+			r.add("relid", rel.oid, "schemaname", rel.schema, "relname", rel.name, "seq_scan", st.seqScan.Load(), "seq_tup_read", st.seqRead.Load(),
+				"idx_scan", idxScan, "idx_tup_fetch", idxFetch, "n_tup_ins", st.ins, "n_tup_upd", st.upd, "n_tup_del", st.del,
 				"n_tup_hot_upd", 0, "n_live_tup", int64(rel.rows), "n_dead_tup", 0, "n_mod_since_analyze", 0,
 				"n_ins_since_vacuum", 0, "vacuum_count", 0, "autovacuum_count", 0, "analyze_count", 0, "autoanalyze_count", 0)
 		})
@@ -51,7 +65,7 @@ func pgStatioTables(user, sys bool) func(o *catalogObjects, r *catRows) {
 
 func pgStatDatabase(o *catalogObjects, r *catRows) {
 	r.add("datid", objectOID("database", DatabaseName), "datname", DatabaseName, "numbackends", len(o.activity),
-		"xact_commit", 0, "xact_rollback", 0, "blks_read", 0, "blks_hit", 0, "tup_returned", 0, "tup_fetched", 0,
+		"xact_commit", o.e.xacts.commits.Load(), "xact_rollback", o.e.xacts.rollbacks.Load(), "blks_read", 0, "blks_hit", 0, "tup_returned", 0, "tup_fetched", 0,
 		"tup_inserted", 0, "tup_updated", 0, "tup_deleted", 0, "conflicts", 0, "temp_files", 0, "temp_bytes", 0,
 		"deadlocks", 0, "blk_read_time", 0.0, "blk_write_time", 0.0, "session_time", 0.0, "active_time", 0.0,
 		"idle_in_transaction_time", 0.0, "sessions", 0, "sessions_abandoned", 0, "sessions_fatal", 0, "sessions_killed", 0)

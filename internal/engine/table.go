@@ -22,6 +22,8 @@ import (
 // hash index per PRIMARY KEY or UNIQUE constraint. A table without a
 // primary key is a multiset: equal rows are stored once each.
 type table struct {
+	// stat is what pg_stat_all_tables counts (stat_counters.go).
+	stat relStats
 	name string
 	temp bool // a session's temporary table, named tempPrefix… (temp.go)
 	// cursorPins counts the cursors that keep ctids of the table's rows

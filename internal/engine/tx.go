@@ -104,6 +104,7 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 		return 0, uniqueViolation(u, t, row)
 	}
 	id := t.nextID
+	t.stat.ins++
 	t.put(id, row)
 	e.tx.log = append(e.tx.log, change{t: t, id: id, row: row, w: 1})
 	return id, nil
@@ -113,6 +114,7 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 func (e *Engine) deleteRow(t *table, id uint64) {
 	row := t.remove(id)
 	if row != nil {
+		t.stat.del++
 		e.tx.log = append(e.tx.log, change{t: t, id: id, row: row, w: -1})
 	}
 }
@@ -193,10 +195,10 @@ func (e *Engine) commit() error {
 	var err error
 	if len(tx.log) > 0 || len(tx.pending) > 0 {
 		ph := e.startPhases()
-		e.ph = ph
+		e.ph, e.stepping = ph, true
 		err = e.commitTx(tx)
 		ph.end()
-		e.ph = nil
+		e.ph, e.stepping = nil, false
 	}
 	if err == nil && len(tx.restarts) > 0 {
 		e.commitRestarts(tx.restarts)

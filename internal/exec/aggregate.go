@@ -36,7 +36,11 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 	}
 	byKey := map[string]*group{}
 	order := newRecordOrder(exprTypes(n.GroupBy))
+	b := budgetOf(src)
 	for _, r := range in {
+		if err := b.poll(); err != nil {
+			return nil, err
+		}
 		if len(n.GroupBy) == 0 {
 			groups[0].rows = append(groups[0].rows, r)
 			continue
@@ -75,6 +79,9 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 	}
 	out := make([]value.Row, 0, len(groups))
 	for _, g := range groups {
+		if err := b.poll(); err != nil {
+			return nil, err
+		}
 		row := slices.Clone(g.key)
 		for i := range n.Aggs {
 			v, err := evalAggregate(&n.Aggs[i], g.rows)

@@ -70,6 +70,17 @@ func (b *Budget) charge(n int64) error {
 	if b.Max > 0 && b.held > b.Max {
 		return b.Over(b.held)
 	}
+	return b.poll()
+}
+
+// poll is a cancellation point that counts no memory, for loops that
+// take none per row (an aggregate's groups): every checkEvery calls (of
+// charge too) it asks for an interrupt and reads the clock. nil b polls
+// nothing.
+func (b *Budget) poll() error {
+	if b == nil {
+		return nil
+	}
 	if b.Late != nil || b.Interrupts != nil {
 		if b.charges++; b.charges%checkEvery == 0 {
 			if b.Interrupts != nil {

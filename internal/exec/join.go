@@ -57,6 +57,9 @@ func join(n *plan.Join, src Source) ([]value.Row, error) {
 		}
 		matched := false
 		for _, ri := range cands {
+			if err := b.poll(); err != nil { // pairs the residual drops
+				return nil, err
+			}
 			copy(pair, l)
 			copy(pair[lw:], right[ri])
 			pass, err := accepts(n.Residual, pair)

@@ -219,5 +219,6 @@ const (
 	InvalidPassword            = "28P01"
 	TooManyConnections         = "53300"
 	IdleSessionTimeout         = "57P05"
+	IdleInTransactionTimeout   = "25P03"
 	ConfigurationLimitExceeded = "53400"
 )

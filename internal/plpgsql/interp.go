@@ -120,6 +120,10 @@ type call struct {
 	// placed says that the error being returned has its context line
 	// of this call.
 	placed bool
+	// intr is rt as an Interrupter, nil when it is none; ticks counts
+	// the loops' iterations between two looks at it (iterate).
+	intr  Interrupter
+	ticks uint32
 	// subtx counts the blocks with an EXCEPTION clause running
 	// (transaction.go).
 	subtx int
@@ -144,6 +148,7 @@ const (
 // (or the one row of a function of OUT parameters).
 func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, error) {
 	c := &call{f: f, rt: rt, vars: make([]*variable, len(f.datums)), fr: newFrame(nil, f.sig.Name)}
+	c.intr, _ = rt.(Interrupter)
 	in := 0
 	for i := 0; i < f.nparams; i++ {
 		d := f.datums[i]

@@ -27,6 +27,15 @@ type Runtime interface {
 	Undo(m Mark)
 }
 
+// Interrupter is a Runtime whose code a cancel or a timeout may stop:
+// Interrupted returns the error of the interrupt raised (57014 for a
+// cancel or statement_timeout), or nil. Every loop asks it once per
+// interruptEvery iterations, so that an endless loop ends; a Runtime
+// without it runs its loops to their end.
+type Interrupter interface {
+	Interrupted() error
+}
+
 // Mark is a point in the transaction's changes (Runtime.Mark).
 type Mark struct{ Log, Restarts, Notify int }
 

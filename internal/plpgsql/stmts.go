@@ -151,6 +151,15 @@ func (c *call) caseStmt(s *caseStmt) (control, error) {
 // iterate runs a loop's body once: stop says the loop ends, with ct to
 // pass on (a RETURN, or an EXIT or CONTINUE of an outer label).
 func (c *call) iterate(label string, body []stmt) (stop bool, ct control, err error) {
+	if c.intr != nil {
+		// A cancellation point: a loop that runs no statement would
+		// otherwise never see a cancel.
+		if c.ticks++; c.ticks%interruptEvery == 0 {
+			if err := c.intr.Interrupted(); err != nil {
+				return true, control{}, err
+			}
+		}
+	}
 	ct, err = c.stmts(body)
 	if err != nil {
 		return true, ct, err
@@ -171,6 +180,10 @@ func (c *call) iterate(label string, body []stmt) (stop bool, ct control, err er
 	}
 	return false, control{}, nil
 }
+
+// interruptEvery is how many iterations of loops pass between two looks
+// at the runtime's interrupt (Interrupter).
+const interruptEvery = 64
 
 func (c *call) loop(s *loop) (control, error) {
 	for {
