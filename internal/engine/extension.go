@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -152,8 +154,23 @@ func (e *Engine) dropExtensions(d *sql.DropExtension) (Result, error) {
 			}
 			lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on function %s", dep.col, dep.table, dep.fn))
 		}
+		// A view that uses an operator depends on it, as PostgreSQL
+		// says, rather than on its function.
+		viaOp := map[string]bool{}
+		for _, o := range ie.x.Operators {
+			for _, v := range e.callers(extOperatorSig(o)) {
+				lines = append(lines, fmt.Sprintf("%s %s depends on %s", e.kindName(v), v, extOperatorSig(o)))
+				viaOp[v+" "+o.Func] = true
+				if !slices.Contains(views, v) {
+					views = append(views, v)
+				}
+			}
+		}
 		for _, f := range ie.x.Funcs {
 			for _, v := range e.callers(sql.ExtensionDepKey(f)) {
+				if viaOp[v+" "+f.Name] {
+					continue
+				}
 				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, f.Signature()))
 				if !slices.Contains(views, v) {
 					views = append(views, v)
@@ -231,4 +248,29 @@ func (e *Engine) extensionMember(ref sql.FuncRef) error {
 		}
 	}
 	return nil
+}
+
+// extOperators returns the operators of a name of the installed
+// extensions, each bound as a call of its function as a user operator is.
+func (e *Engine) extOperators(name string) []*sql.Operator {
+	var out []*sql.Operator
+	for _, ie := range e.exts {
+		for _, o := range ie.x.Operators {
+			if o.Name != name {
+				continue
+			}
+			out = append(out, &sql.Operator{Name: o.Name,
+				Left:  &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}},
+				Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}},
+				Func:  []*pg_query.Node{pg_query.MakeStrNode(o.Func)}})
+		}
+	}
+	return out
+}
+
+// extOperatorSig is an extension operator's dependency key, as a user
+// operator's (sql.Operator.DepKey): operator %(text,text).
+func extOperatorSig(o expr.ExtOperator) string {
+	return (&sql.Operator{Name: o.Name, Left: &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}},
+		Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}}}).DepKey()
 }

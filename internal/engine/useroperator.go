@@ -21,7 +21,12 @@ import (
 const KindOperator RelKind = "operator"
 
 // Operators implements sql.OperatorCatalog.
-func (e *Engine) Operators(name string) []*sql.Operator { return e.opers[name] }
+func (e *Engine) Operators(name string) []*sql.Operator {
+	if x := e.extOperators(name); len(x) > 0 {
+		return slices.Concat(e.opers[name], x)
+	}
+	return e.opers[name]
+}
 
 // Operators implements sql.OperatorCatalog.
 func (r *recorder) Operators(name string) []*sql.Operator {

@@ -1168,6 +1168,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 			}
 		}
 	}
+	if def.Session != nil {
+		return b.sessionFuncCall(def, es, loc)
+	}
 	if expr.IsSleepFunc(def.Name) && b.stmtClock != nil && !b.forView {
 		return &expr.SleepCall{C: b.stmtClock, Def: def, Arg: es[0]}, nil
 	}
