@@ -274,3 +274,37 @@ func extOperatorSig(o expr.ExtOperator) string {
 	return (&sql.Operator{Name: o.Name, Left: &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}},
 		Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}}}).DepKey()
 }
+
+// extOperatorOf returns the installed extension whose operator has a name
+// and argument types, and the operator's signature; "" when none has.
+func (e *Engine) extOperatorOf(name string, left, right *value.Type) (ext, sig string) {
+	if left == nil || right == nil {
+		return "", ""
+	}
+	for _, ie := range e.exts {
+		for _, o := range ie.x.Operators {
+			if o.Name == name && o.Left == left.Kind && o.Right == right.Kind {
+				return ie.x.Name, strings.TrimPrefix(extOperatorSig(o), "operator ")
+			}
+		}
+	}
+	return "", ""
+}
+
+// extCatalogOperators are the installed extensions' operators as
+// pg_operator lists them, by extension name.
+func (e *Engine) extCatalogOperators() []catOper {
+	var out []catOper
+	for _, name := range sortedKeys(e.exts) {
+		for _, o := range e.exts[name].x.Operators {
+			sig := strings.TrimPrefix(extOperatorSig(o), "operator ")
+			c := catOper{oid: objectOID("operator", sig), name: o.Name, code: o.Func, com: o.Commutator, sig: sig,
+				left: e.typeOID(value.Type{Kind: o.Left, Mod: -1}, nil), right: e.typeOID(value.Type{Kind: o.Right, Mod: -1}, nil)}
+			for _, f := range e.exts[name].x.FuncsNamed(o.Func) {
+				c.result = e.typeOID(f.Result, nil)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -32,6 +32,8 @@ type ExtOperator struct {
 	Name        string
 	Left, Right value.Kind
 	Func        string
+	// Commutator is kept for pg_operator.
+	Commutator string
 }
 
 // extensions are the extensions provided, by name: plpgsql, which
