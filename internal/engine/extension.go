@@ -154,6 +154,13 @@ func (e *Engine) dropExtensions(d *sql.DropExtension) (Result, error) {
 			}
 			lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on function %s", dep.col, dep.table, dep.fn))
 		}
+		for _, dep := range e.extensionTypeColumns(ie.x) {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP EXTENSION … CASCADE of extension %s, whose type %s column %s of table %s has, is not supported", ie.x.Name, dep.fn, dep.col, dep.table).
+					WithHint("drop the column first: ALTER TABLE %s DROP COLUMN %s", dep.table, dep.col)
+			}
+			lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", dep.col, dep.table, dep.fn))
+		}
 		// A view that uses an operator depends on it, as PostgreSQL
 		// says, rather than on its function.
 		viaOp := map[string]bool{}
@@ -259,10 +266,7 @@ func (e *Engine) extOperators(name string) []*sql.Operator {
 			if o.Name != name {
 				continue
 			}
-			out = append(out, &sql.Operator{Name: o.Name,
-				Left:  &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}},
-				Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}},
-				Func:  []*pg_query.Node{pg_query.MakeStrNode(o.Func)}})
+			out = append(out, extOperator(o))
 		}
 	}
 	return out
@@ -270,20 +274,54 @@ func (e *Engine) extOperators(name string) []*sql.Operator {
 
 // extOperatorSig is an extension operator's dependency key, as a user
 // operator's (sql.Operator.DepKey): operator %(text,text).
-func extOperatorSig(o expr.ExtOperator) string {
-	return (&sql.Operator{Name: o.Name, Left: &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}},
-		Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}}}).DepKey()
+func extOperatorSig(o expr.ExtOperator) string { return extOperator(o).DepKey() }
+
+// extOperator is an extension's operator as a user operator.
+func extOperator(o expr.ExtOperator) *sql.Operator {
+	op := &sql.Operator{Name: o.Name, Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}},
+		Func: []*pg_query.Node{pg_query.MakeStrNode(o.Func)}}
+	if o.Left != value.Unknown {
+		op.Left = &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}}
+	}
+	return op
 }
+
+// ExtensionType implements sql.ExtensionTypeCatalog.
+func (e *Engine) ExtensionType(name string) (value.Type, bool) {
+	for _, ie := range e.exts {
+		for _, t := range ie.x.Types {
+			if t.String() == name {
+				return t, true
+			}
+		}
+	}
+	return value.Type{}, false
+}
+
+// ExtensionType implements sql.ExtensionTypeCatalog.
+func (r *recorder) ExtensionType(name string) (value.Type, bool) {
+	if ec, ok := r.cat.(sql.ExtensionTypeCatalog); ok {
+		return ec.ExtensionType(name)
+	}
+	return value.Type{}, false
+}
+
+// ExtensionType implements sql.ExtensionTypeCatalog.
+func (v viewRecorder) ExtensionType(name string) (value.Type, bool) { return v.r.ExtensionType(name) }
 
 // extOperatorOf returns the installed extension whose operator has a name
 // and argument types, and the operator's signature; "" when none has.
 func (e *Engine) extOperatorOf(name string, left, right *value.Type) (ext, sig string) {
-	if left == nil || right == nil {
+	if right == nil {
 		return "", ""
+	}
+	l := value.Unknown
+	if left != nil {
+		l = left.Kind
 	}
 	for _, ie := range e.exts {
 		for _, o := range ie.x.Operators {
-			if o.Name == name && o.Left == left.Kind && o.Right == right.Kind {
+			if o.Name == name && o.Left == l && o.Right == right.Kind {
 				return ie.x.Name, strings.TrimPrefix(extOperatorSig(o), "operator ")
 			}
 		}
@@ -306,5 +344,24 @@ func (e *Engine) extCatalogOperators() []catOper {
 			out = append(out, c)
 		}
 	}
+	return out
+}
+
+// extensionTypeColumns are the table columns of a type of x (or arrays of
+// it), by table and column; fn holds the type's name.
+func (e *Engine) extensionTypeColumns(x *expr.Extension) []extDefault {
+	var out []extDefault
+	for _, t := range e.tables {
+		for _, c := range t.def.Cols {
+			for _, xt := range x.Types {
+				if c.Type.Kind == xt.Kind || c.Type.Kind == value.ArrayOf(xt.Kind) {
+					out = append(out, extDefault{t.def.Name, c.Name, xt.String()})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].table < out[j].table || out[i].table == out[j].table && out[i].col < out[j].col
+	})
 	return out
 }

@@ -25,9 +25,12 @@ type Extension struct {
 	// Operators are the extension's operators, each a call of one of
 	// Funcs.
 	Operators []ExtOperator
+	// Types are the extension's types, which exist once it is installed.
+	Types []value.Type
 }
 
-// ExtOperator is an extension's binary operator: a call of Func.
+// ExtOperator is an extension's operator: a call of Func. Left is
+// value.Unknown for a prefix operator.
 type ExtOperator struct {
 	Name        string
 	Left, Right value.Kind

@@ -291,6 +291,8 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 			t, err = ut, nil
 		} else if rt, ok, rerr := b.relationTypeName(names, mods, tn.Location); ok {
 			t, err = rt, rerr
+		} else if et, ok := b.extensionType(names); ok {
+			t, err = et, nil
 		}
 	}
 	if err != nil {

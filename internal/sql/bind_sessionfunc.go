@@ -2,6 +2,7 @@ package sql
 
 import (
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // sessionFuncCall binds a call of a function that reads or sets the
@@ -17,4 +18,13 @@ func (b *binder) sessionFuncCall(def *expr.FuncDef, args []expr.Expr, loc int32)
 		return nil, b.refuse(loc, "%s() is supported in queries and data changes only", def.Name)
 	}
 	return &expr.SessionFuncCall{C: b.stmtClock, Def: def, Args: args}, nil
+}
+
+// extensionType resolves a type of an installed extension.
+func (b *binder) extensionType(names []string) (value.Type, bool) {
+	ec, ok := b.cat.(ExtensionTypeCatalog)
+	if !ok || len(names) != 1 && !(len(names) == 2 && names[0] == "public") {
+		return value.Type{}, false
+	}
+	return ec.ExtensionType(names[len(names)-1])
 }
