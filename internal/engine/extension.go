@@ -365,3 +365,33 @@ func (e *Engine) extensionTypeColumns(x *expr.Extension) []extDefault {
 	})
 	return out
 }
+
+// extTypeOID is the oid of an extension's type (or of its array type),
+// 0 for another type. PostgreSQL gives each its oid when the extension
+// is created; here it is a function of the name, as a domain's.
+func extTypeOID(t value.Type) uint32 {
+	switch {
+	case t.Kind == value.HStore:
+		return objectOID("type", "hstore")
+	case t.Kind == value.ArrayOf(value.HStore):
+		return objectOID("type", "_hstore")
+	}
+	return 0
+}
+
+// extCatalogTypes are the installed extensions' types and their array
+// types, as pg_type lists them.
+func (e *Engine) extCatalogTypes() []catType {
+	var out []catType
+	for _, name := range sortedKeys(e.exts) {
+		ie := e.exts[name]
+		nsp := schemaOID(ie.schema)
+		for _, t := range ie.x.Types {
+			arr := value.Type{Kind: value.ArrayOf(t.Kind), Mod: -1}
+			oid, aoid := extTypeOID(t), extTypeOID(arr)
+			out = append(out, catType{oid: oid, array: aoid, name: t.String(), nsp: nsp, kind: t.Kind, typtype: 'b'},
+				catType{oid: aoid, name: "_" + t.String(), nsp: nsp, kind: arr.Kind, typtype: 'b', base: oid})
+		}
+	}
+	return out
+}
