@@ -43,7 +43,7 @@ func RowBytes(r value.Row) int64 {
 		}
 		switch k {
 		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID,
-			value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML,
+			value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML, value.HStore,
 			value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle:
 			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
 		case value.Interval:

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -152,8 +154,30 @@ func (e *Engine) dropExtensions(d *sql.DropExtension) (Result, error) {
 			}
 			lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on function %s", dep.col, dep.table, dep.fn))
 		}
+		for _, dep := range e.extensionTypeColumns(ie.x) {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP EXTENSION … CASCADE of extension %s, whose type %s column %s of table %s has, is not supported", ie.x.Name, dep.fn, dep.col, dep.table).
+					WithHint("drop the column first: ALTER TABLE %s DROP COLUMN %s", dep.table, dep.col)
+			}
+			lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", dep.col, dep.table, dep.fn))
+		}
+		// A view that uses an operator depends on it, as PostgreSQL
+		// says, rather than on its function.
+		viaOp := map[string]bool{}
+		for _, o := range ie.x.Operators {
+			for _, v := range e.callers(extOperatorSig(o)) {
+				lines = append(lines, fmt.Sprintf("%s %s depends on %s", e.kindName(v), v, extOperatorSig(o)))
+				viaOp[v+" "+o.Func] = true
+				if !slices.Contains(views, v) {
+					views = append(views, v)
+				}
+			}
+		}
 		for _, f := range ie.x.Funcs {
 			for _, v := range e.callers(sql.ExtensionDepKey(f)) {
+				if viaOp[v+" "+f.Name] {
+					continue
+				}
 				lines = append(lines, fmt.Sprintf("%s %s depends on function %s", e.kindName(v), v, f.Signature()))
 				if !slices.Contains(views, v) {
 					views = append(views, v)
@@ -231,4 +255,143 @@ func (e *Engine) extensionMember(ref sql.FuncRef) error {
 		}
 	}
 	return nil
+}
+
+// extOperators returns the operators of a name of the installed
+// extensions, each bound as a call of its function as a user operator is.
+func (e *Engine) extOperators(name string) []*sql.Operator {
+	var out []*sql.Operator
+	for _, ie := range e.exts {
+		for _, o := range ie.x.Operators {
+			if o.Name != name {
+				continue
+			}
+			out = append(out, extOperator(o))
+		}
+	}
+	return out
+}
+
+// extOperatorSig is an extension operator's dependency key, as a user
+// operator's (sql.Operator.DepKey): operator %(text,text).
+func extOperatorSig(o expr.ExtOperator) string { return extOperator(o).DepKey() }
+
+// extOperator is an extension's operator as a user operator.
+func extOperator(o expr.ExtOperator) *sql.Operator {
+	op := &sql.Operator{Name: o.Name, Right: &sql.FuncParam{Type: value.Type{Kind: o.Right, Mod: -1}},
+		Func: []*pg_query.Node{pg_query.MakeStrNode(o.Func)}}
+	if o.Left != value.Unknown {
+		op.Left = &sql.FuncParam{Type: value.Type{Kind: o.Left, Mod: -1}}
+	}
+	return op
+}
+
+// ExtensionType implements sql.ExtensionTypeCatalog.
+func (e *Engine) ExtensionType(name string) (value.Type, bool) {
+	for _, ie := range e.exts {
+		for _, t := range ie.x.Types {
+			if t.String() == name {
+				return t, true
+			}
+		}
+	}
+	return value.Type{}, false
+}
+
+// ExtensionType implements sql.ExtensionTypeCatalog.
+func (r *recorder) ExtensionType(name string) (value.Type, bool) {
+	if ec, ok := r.cat.(sql.ExtensionTypeCatalog); ok {
+		return ec.ExtensionType(name)
+	}
+	return value.Type{}, false
+}
+
+// ExtensionType implements sql.ExtensionTypeCatalog.
+func (v viewRecorder) ExtensionType(name string) (value.Type, bool) { return v.r.ExtensionType(name) }
+
+// extOperatorOf returns the installed extension whose operator has a name
+// and argument types, and the operator's signature; "" when none has.
+func (e *Engine) extOperatorOf(name string, left, right *value.Type) (ext, sig string) {
+	if right == nil {
+		return "", ""
+	}
+	l := value.Unknown
+	if left != nil {
+		l = left.Kind
+	}
+	for _, ie := range e.exts {
+		for _, o := range ie.x.Operators {
+			if o.Name == name && o.Left == l && o.Right == right.Kind {
+				return ie.x.Name, strings.TrimPrefix(extOperatorSig(o), "operator ")
+			}
+		}
+	}
+	return "", ""
+}
+
+// extCatalogOperators are the installed extensions' operators as
+// pg_operator lists them, by extension name.
+func (e *Engine) extCatalogOperators() []catOper {
+	var out []catOper
+	for _, name := range sortedKeys(e.exts) {
+		for _, o := range e.exts[name].x.Operators {
+			sig := strings.TrimPrefix(extOperatorSig(o), "operator ")
+			c := catOper{oid: objectOID("operator", sig), name: o.Name, code: o.Func, com: o.Commutator, sig: sig,
+				left: e.typeOID(value.Type{Kind: o.Left, Mod: -1}, nil), right: e.typeOID(value.Type{Kind: o.Right, Mod: -1}, nil)}
+			for _, f := range e.exts[name].x.FuncsNamed(o.Func) {
+				c.result = e.typeOID(f.Result, nil)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// extensionTypeColumns are the table columns of a type of x (or arrays of
+// it), by table and column; fn holds the type's name.
+func (e *Engine) extensionTypeColumns(x *expr.Extension) []extDefault {
+	var out []extDefault
+	for _, t := range e.tables {
+		for _, c := range t.def.Cols {
+			for _, xt := range x.Types {
+				if c.Type.Kind == xt.Kind || c.Type.Kind == value.ArrayOf(xt.Kind) {
+					out = append(out, extDefault{t.def.Name, c.Name, xt.String()})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].table < out[j].table || out[i].table == out[j].table && out[i].col < out[j].col
+	})
+	return out
+}
+
+// extTypeOID is the oid of an extension's type (or of its array type),
+// 0 for another type. PostgreSQL gives each its oid when the extension
+// is created; here it is a function of the name, as a domain's.
+func extTypeOID(t value.Type) uint32 {
+	switch {
+	case t.Kind == value.HStore:
+		return objectOID("type", "hstore")
+	case t.Kind == value.ArrayOf(value.HStore):
+		return objectOID("type", "_hstore")
+	}
+	return 0
+}
+
+// extCatalogTypes are the installed extensions' types and their array
+// types, as pg_type lists them.
+func (e *Engine) extCatalogTypes() []catType {
+	var out []catType
+	for _, name := range sortedKeys(e.exts) {
+		ie := e.exts[name]
+		nsp := schemaOID(ie.schema)
+		for _, t := range ie.x.Types {
+			arr := value.Type{Kind: value.ArrayOf(t.Kind), Mod: -1}
+			oid, aoid := extTypeOID(t), extTypeOID(arr)
+			out = append(out, catType{oid: oid, array: aoid, name: t.String(), nsp: nsp, kind: t.Kind, typtype: 'b'},
+				catType{oid: aoid, name: "_" + t.String(), nsp: nsp, kind: arr.Kind, typtype: 'b', base: oid})
+		}
+	}
+	return out
 }

@@ -58,8 +58,8 @@ func TestSettingsAsPostgreSQL(t *testing.T) {
 			t.Errorf("%s: the default %q: %v", d.name, d.boot, err)
 		}
 	}
-	if len(gucDefs) != len(gucList) {
-		t.Errorf("%d names for %d settings", len(gucDefs), len(gucList))
+	if len(gucDefs) != len(gucList)+len(extensionGUCs) {
+		t.Errorf("%d names for %d settings", len(gucDefs), len(gucList)+len(extensionGUCs))
 	}
 	for name := range gucDefs {
 		if name != strings.ToLower(name) {

@@ -32,7 +32,8 @@ type catOper struct {
 	sig                 string // as regoperator prints it
 }
 
-// catalogOperators lists the operators CREATE OPERATOR made.
+// catalogOperators lists the operators CREATE OPERATOR made, then those
+// of the installed extensions.
 func (e *Engine) catalogOperators() []catOper {
 	var out []catOper
 	for _, name := range sortedKeys(e.opers) {
@@ -60,7 +61,7 @@ func (e *Engine) catalogOperators() []catOper {
 			out = append(out, c)
 		}
 	}
-	return out
+	return append(out, e.extCatalogOperators()...)
 }
 
 // oidvector prints oids as PostgreSQL's oidvector does: separated by

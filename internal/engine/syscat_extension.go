@@ -102,12 +102,14 @@ func pgProcExtensions(o *catalogObjects, r *catRows) {
 			volatile := "i"
 			if f.Volatile {
 				volatile = "v"
+			} else if f.Session != nil {
+				volatile = "s" // it reads the session's settings
 			}
 			r.add("oid", extProcOID(f), "proname", f.Name, "pronamespace", schemaOID(x.schema), "proowner", uint32(superuserOID),
 				"prolang", uint32(13), "procost", 1.0, "prorows", 0.0, "provariadic", uint32(0),
 				"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", "f", "prosecdef", false, "proleakproof", false,
 				"proisstrict", f.Strict, "proretset", false, "provolatile", volatile, "proparallel", "s", "pronargs", len(f.Params),
-				"pronargdefaults", 0, "prorettype", builtinByKind[f.Result.Kind].OID, "proargtypes", strings.Join(args, " "),
+				"pronargdefaults", 0, "prorettype", o.e.typeOID(f.Result, nil), "proargtypes", strings.Join(args, " "),
 				"prosrc", f.Name)
 		}
 	}

@@ -186,6 +186,9 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 	if dom != nil {
 		return objectOID("type", dom.Name())
 	}
+	if oid := extTypeOID(t); oid != 0 {
+		return oid
+	}
 	if d := t.Enum(); d != nil {
 		if t.Kind.IsArray() {
 			return d.ArrayOID
@@ -502,7 +505,7 @@ func (e *Engine) catalogTypes() []catType {
 		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
 			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: def.DefaultSQL})
 	}
-	return out
+	return append(out, e.extCatalogTypes()...)
 }
 
 // catalogProcs lists the SQL functions CREATE FUNCTION made.

@@ -21,7 +21,12 @@ import (
 const KindOperator RelKind = "operator"
 
 // Operators implements sql.OperatorCatalog.
-func (e *Engine) Operators(name string) []*sql.Operator { return e.opers[name] }
+func (e *Engine) Operators(name string) []*sql.Operator {
+	if x := e.extOperators(name); len(x) > 0 {
+		return slices.Concat(e.opers[name], x)
+	}
+	return e.opers[name]
+}
 
 // Operators implements sql.OperatorCatalog.
 func (r *recorder) Operators(name string) []*sql.Operator {
@@ -61,7 +66,7 @@ func (e *Engine) createOperator(c *sql.CreateOperator, rec *recorder) (Result, e
 	if o.Left != nil {
 		left = &o.Left.Type
 	}
-	if e.operator(o.Name, left, &o.Right.Type) != nil {
+	if x, _ := e.extOperatorOf(o.Name, left, &o.Right.Type); x != "" || e.operator(o.Name, left, &o.Right.Type) != nil {
 		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "operator %s already exists", o.Name)
 	}
 	if e.store != nil {
@@ -82,6 +87,10 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 	var gone []*sql.Operator
 	for _, ref := range d.Ops {
 		o := e.operator(ref.Name, ref.Left, ref.Right)
+		if x, sig := e.extOperatorOf(ref.Name, ref.Left, ref.Right); o == nil && x != "" {
+			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop operator %s because extension %s requires it", sig, x).
+				WithHint("You can drop extension %s instead.", x)
+		}
 		if o == nil {
 			if d.IfExists {
 				notices = append(notices, fmt.Sprintf("operator %s does not exist, skipping", ref.Name))

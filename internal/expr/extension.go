@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -21,6 +22,21 @@ type Extension struct {
 	Schema      string
 	Funcs       []*FuncDef
 	Missing     []string
+	// Operators are the extension's operators, each a call of one of
+	// Funcs.
+	Operators []ExtOperator
+	// Types are the extension's types, which exist once it is installed.
+	Types []value.Type
+}
+
+// ExtOperator is an extension's operator: a call of Func. Left is
+// value.Unknown for a prefix operator.
+type ExtOperator struct {
+	Name        string
+	Left, Right value.Kind
+	Func        string
+	// Commutator is kept for pg_operator.
+	Commutator string
 }
 
 // extensions are the extensions provided, by name: plpgsql, which
@@ -33,6 +49,11 @@ var extensions = map[string]*Extension{
 func registerExtension(x *Extension) {
 	for _, f := range x.Funcs {
 		f.Ext = x.Name
+		if f.Session != nil && f.Eval == nil {
+			f.Eval = func([]value.Value) (value.Value, error) {
+				return value.Value{}, pgerr.New(pgerr.FeatureNotSupported, "function %s reads the session's settings and is supported in a session's statements only", f.Name)
+			}
+		}
 	}
 	extensions[x.Name] = x
 }

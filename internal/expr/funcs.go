@@ -33,6 +33,10 @@ type FuncDef struct {
 	// Ext is the extension whose function this is (extension.go), ""
 	// for a built-in function.
 	Ext string
+	// Session, when set, evaluates a function that reads or sets the
+	// session's settings (SessionFuncCall); such a call is refused in a
+	// view.
+	Session func(s Settings, args []value.Value) (value.Value, error)
 }
 
 // catalog maps a function name to its signatures.

@@ -29,6 +29,8 @@ func children(e Expr) []Expr {
 		return []Expr{n.Arg}
 	case *SleepCall:
 		return []Expr{n.Arg}
+	case *SessionFuncCall:
+		return n.Args
 	case *XMLOptionCheck:
 		return []Expr{n.E}
 	case *TSMatchCall:
@@ -104,6 +106,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &XMLWellFormedCall{C: n.C, Arg: kids[0]}
 	case *SleepCall:
 		return &SleepCall{C: n.C, Def: n.Def, Arg: kids[0]}
+	case *SessionFuncCall:
+		return &SessionFuncCall{C: n.C, Def: n.Def, Args: kids}
 	case *XMLOptionCheck:
 		return &XMLOptionCheck{C: n.C, E: kids[0]}
 	case *TSMatchCall:

@@ -163,6 +163,13 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 			}
 			continue
 		}
+		if e.Type().Kind == value.HStore {
+			multi := i+1 < len(ind.Indirection) && ind.Indirection[i+1].GetAIndices() != nil
+			if e, err = b.hstoreSubscript(s, e, n.GetAIndices(), multi, loc); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !e.Type().Kind.IsArray() {
 			if e.Type().Kind == value.Unknown {
 				return nil, b.stmt.errf(loc, pgerr.IndeterminateDatatype, "cannot subscript an untyped literal")

@@ -296,6 +296,8 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 			t, err = ut, nil
 		} else if rt, ok, rerr := b.relationTypeName(names, mods, tn.Location); ok {
 			t, err = rt, rerr
+		} else if et, ok := b.extensionType(names); ok {
+			t, err = et, nil
 		}
 	}
 	if err != nil {
@@ -1175,6 +1177,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 				return nil, err
 			}
 		}
+	}
+	if def.Session != nil {
+		return b.sessionFuncCall(def, es, loc)
 	}
 	if expr.IsSleepFunc(def.Name) && b.stmtClock != nil && !b.forView {
 		return &expr.SleepCall{C: b.stmtClock, Def: def, Arg: es[0]}, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // CreateExtension is CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA
@@ -41,6 +42,12 @@ func (*AlterExtension) bound()  {}
 // installed whose function of that name is not provided ("" for none).
 type ExtensionCatalog interface {
 	ExtensionFuncs(name string) (funcs []*expr.FuncDef, missing string)
+}
+
+// ExtensionTypeCatalog is a Catalog that knows the types of the installed
+// extensions (hstore), which a name resolves to after the built-in types.
+type ExtensionTypeCatalog interface {
+	ExtensionType(name string) (value.Type, bool)
 }
 
 // ExtensionUser is a Catalog told of each extension function a statement

@@ -218,7 +218,7 @@ func (b *binder) userOperator(op string, l, r expr.Expr, builtin bool, loc int32
 		exact := true
 		for i, p := range o.operArgs() {
 			sig = append(sig, p.Type.Kind)
-			exact = exact && p.Type.Kind == types[i].Kind
+			exact = exact && operandMatches(p.Type.Kind, types, i)
 		}
 		if exact {
 			cands, sigs = []*Operator{o}, [][]value.Kind{sig}
@@ -328,4 +328,20 @@ func (b *binder) bindUserOperatorExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, 
 		return e, true, uerr
 	}
 	return nil, true, err
+}
+
+// operandMatches reports whether operand i of types matches an operator's
+// parameter kind exactly, as PostgreSQL takes an unknown literal: as the
+// other operand's type, or, when both are unknown, as text (the string
+// category that PostgreSQL prefers for unknown literals).
+func operandMatches(k value.Kind, types []value.Type, i int) bool {
+	t := types[i].Kind
+	if t == k {
+		return true
+	}
+	if t != value.Unknown || len(types) != 2 {
+		return false
+	}
+	other := types[1-i].Kind
+	return other == k || other == value.Unknown && k == value.Text
 }

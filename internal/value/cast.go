@@ -258,6 +258,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return castArray(v, to, explicit)
 	case from.IsJSON() && !to.IsString():
 		return castJSON(v, to)
+	case from == HStore && to.IsJSON():
+		return castHStoreJSON(v, to)
 	case to.IsString():
 		return toString(v, to), nil
 	case from.IsString():

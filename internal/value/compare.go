@@ -60,6 +60,8 @@ func Compare(a, b Value) int {
 		return compareMultiranges(a, b)
 	case Enum:
 		return compareEnums(a, b)
+	case HStore:
+		return compareHStores(a, b)
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)

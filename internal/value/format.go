@@ -84,6 +84,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return append(buf, v.JSONPathOf().text...)
 	case XML:
 		return appendXMLText(buf, v.Str())
+	case HStore:
+		return append(buf, v.Str()...)
 	case TSVector:
 		return v.TSVector().AppendText(buf)
 	case TSQuery:

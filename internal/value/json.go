@@ -773,6 +773,8 @@ func canCastJSON(from, to Kind, explicit bool) bool {
 		return true
 	case from == JSONB:
 		return to == Bool || to.IsNumeric()
+	case from == HStore:
+		return true // to json or jsonb
 	}
 	return false
 }

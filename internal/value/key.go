@@ -124,6 +124,8 @@ func appendPlainKey(buf []byte, v Value) []byte {
 		return appendStringKey(buf, v.TSQuery().OrderKey())
 	case Enum:
 		return appendEnumKey(buf, v)
+	case HStore:
+		return appendHStoreKey(buf, v)
 	}
 	return appendStringKey(buf, v.Str())
 }

@@ -68,6 +68,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseJSONPathValue(s)
 	case XML:
 		return ParseXML(s, false)
+	case HStore:
+		return ParseHStore(s)
 	case TSVector, TSQuery:
 		return parseTextSearch(s, t.Kind)
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange, UserRange:

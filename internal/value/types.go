@@ -76,6 +76,8 @@ var kindNames = [numKinds]string{
 	UserRange:      "anyrange",
 	UserMultirange: "anymultirange",
 
+	HStore: "hstore",
+
 	Tid: "tid",
 	Xid: "xid",
 	Cid: "cid",

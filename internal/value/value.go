@@ -94,6 +94,7 @@ const (
 	Cid
 	RegOper
 	RegOperator
+	HStore
 	numKinds
 )
 
@@ -275,7 +276,7 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 // network address (network.go) or a geometric value (geometric.go), a bit
 // string's digits, or an xml value's text.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))
