@@ -522,23 +522,10 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
 	n := 0
 	for _, tg := range ts {
-		if err := e.interruptPoint(); err != nil {
+		if ok, err := e.deleteTarget(t, tf, tg.id, tg.row); err != nil {
 			return Result{}, err
-		}
-		old := tg.row
-		if tf != nil {
-			var ok bool
-			if old, ok, err = tf.deleting(tg.id); err != nil {
-				return Result{}, err
-			} else if !ok {
-				continue
-			}
-		}
-		e.deleteRow(t, tg.id)
-		if tf != nil {
-			if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
-				return Result{}, err
-			}
+		} else if !ok {
+			continue
 		}
 		n++
 		if err := ret.add(&res, tg.env); err != nil {
@@ -553,6 +540,29 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	}
 	res.Tag = countTag("DELETE ", n)
 	return res, nil
+}
+
+// deleteTarget deletes row id (old) of t as a DELETE statement does: at
+// a cancellation point, through t's BEFORE and AFTER ROW triggers (tf, nil
+// without), which may skip it (false).
+func (e *Engine) deleteTarget(t *table, tf *trigFire, id uint64, old value.Row) (bool, error) {
+	if err := e.interruptPoint(); err != nil {
+		return false, err
+	}
+	if tf != nil {
+		var ok bool
+		var err error
+		if old, ok, err = tf.deleting(id); err != nil || !ok {
+			return false, err
+		}
+	}
+	e.deleteRow(t, id)
+	if tf != nil {
+		if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // countTag is a command tag with its row count, "UPDATE 1": the tags of

@@ -193,23 +193,10 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
 	count := 0
 	for _, p := range ps {
-		if err := e.interruptPoint(); err != nil {
+		if ok, err := e.deleteTarget(t, tf, p.id, nil); err != nil {
 			return Result{}, err
-		}
-		var old value.Row
-		if tf != nil {
-			var ok bool
-			if old, ok, err = tf.deleting(p.id); err != nil {
-				return Result{}, err
-			} else if !ok {
-				continue
-			}
-		}
-		e.deleteRow(t, p.id)
-		if tf != nil {
-			if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
-				return Result{}, err
-			}
+		} else if !ok {
+			continue
 		}
 		count++
 		if err := ret.add(&res, p.rest); err != nil {

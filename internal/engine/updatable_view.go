@@ -120,6 +120,9 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	k := len(av.Cols)
 	count := 0
 	for _, p := range ps {
+		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
 		old, ok := t.rows.Get(p.id)
 		if !ok {
 			continue // a trigger deleted it
@@ -194,18 +197,10 @@ func (e *Engine) execAutoDelete(del *sql.Delete) (Result, error) {
 		if !ok {
 			continue // a trigger deleted it
 		}
-		if tf != nil {
-			if old, ok, err = tf.deleting(p.id); err != nil {
-				return Result{}, err
-			} else if !ok {
-				continue
-			}
-		}
-		e.deleteRow(t, p.id)
-		if tf != nil {
-			if err := tf.afterRow(sql.TriggerDelete, old, nil); err != nil {
-				return Result{}, err
-			}
+		if ok, err := e.deleteTarget(t, tf, p.id, old); err != nil {
+			return Result{}, err
+		} else if !ok {
+			continue
 		}
 		count++
 		if err := ret.add(&res, p.rest); err != nil {
