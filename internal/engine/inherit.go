@@ -385,38 +385,27 @@ func (e *Engine) inheritDropped(gone map[string]bool) (touched, stored []string)
 func (e *Engine) execUpdateInherited(up *sql.Update) (Result, error) {
 	top := *up
 	top.Inherited = nil
-	res, err := e.execUpdate(&top)
-	if err != nil {
-		return Result{}, err
-	}
-	n := tagCount(res.Tag)
-	for _, c := range up.Inherited {
-		e.inheritChild = true
-		r, err := e.execUpdate(c)
-		e.inheritChild = false
-		if err != nil {
-			return Result{}, err
-		}
-		n += tagCount(r.Tag)
-		res.Rows = append(res.Rows, r.Rows...)
-		res.Notices = append(res.Notices, r.Notices...)
-	}
-	res.Tag = countTag("UPDATE ", n)
-	return res, nil
+	return execInherited(e, "UPDATE ", &top, up.Inherited, e.execUpdate)
 }
 
 // execDeleteInherited is execUpdateInherited for DELETE.
 func (e *Engine) execDeleteInherited(del *sql.Delete) (Result, error) {
 	top := *del
 	top.Inherited = nil
-	res, err := e.execDelete(&top)
+	return execInherited(e, "DELETE ", &top, del.Inherited, e.execDelete)
+}
+
+// execInherited runs a statement over a table (top), then over each of
+// its descendants, whose row triggers alone fire, and sums their tags.
+func execInherited[S any](e *Engine, verb string, top S, descendants []S, run func(S) (Result, error)) (Result, error) {
+	res, err := run(top)
 	if err != nil {
 		return Result{}, err
 	}
 	n := tagCount(res.Tag)
-	for _, c := range del.Inherited {
+	for _, c := range descendants {
 		e.inheritChild = true
-		r, err := e.execDelete(c)
+		r, err := run(c)
 		e.inheritChild = false
 		if err != nil {
 			return Result{}, err
@@ -425,7 +414,7 @@ func (e *Engine) execDeleteInherited(del *sql.Delete) (Result, error) {
 		res.Rows = append(res.Rows, r.Rows...)
 		res.Notices = append(res.Notices, r.Notices...)
 	}
-	res.Tag = countTag("DELETE ", n)
+	res.Tag = countTag(verb, n)
 	return res, nil
 }
 
