@@ -373,7 +373,11 @@ func limit(n *plan.Limit, src Source) ([]value.Row, error) {
 	if hasCnt && cnt == 0 {
 		return nil, nil
 	}
-	rows, err := Run(n.Input, src)
+	in := n.Input
+	if hasCnt && len(n.Ties) == 0 {
+		in = stopRecursion(in, max(off, 0)+cnt)
+	}
+	rows, err := Run(in, src)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,9 @@ import (
 // starts as the anchor's rows; each round evaluates the step over the
 // working table, and the round's rows (under UNION, those not produced
 // before) become the next working table, until a round produces none.
-// Output is every round's rows in order.
+// Output is every round's rows in order. Only a bound set with
+// deltaview.max_recursion limits the rounds: an ad-hoc query runs as
+// long as PostgreSQL's would, within its memory budget and timeout.
 func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 	rows, err := Run(n.Anchor, src)
 	if err != nil {
@@ -49,8 +51,11 @@ func recursive(n *plan.Recursive, src Source) ([]value.Row, error) {
 	work := fresh(rows, 0)
 	out := append([]value.Row(nil), work...)
 	for round := 1; len(work) > 0; round++ {
-		if round > n.Bound() {
-			return nil, pgerr.New(pgerr.ProgramLimitExceeded, "recursive query %q did not converge within %d rounds", n.Name, n.Bound()).
+		if n.StopAfter > 0 && int64(len(out)) >= n.StopAfter {
+			break
+		}
+		if n.MaxIterations > 0 && round > n.MaxIterations {
+			return nil, pgerr.New(pgerr.ProgramLimitExceeded, "recursive query %q did not converge within %d rounds", n.Name, n.MaxIterations).
 				WithHint("a UNION ALL recursion over a cycle never ends; use UNION, or bound the recursion in its WHERE clause")
 		}
 		next, err := Run(n.Step, &working{Source: src, name: n.Name, rows: work})
@@ -100,4 +105,23 @@ func workingRows(src Source, name string) ([]value.Row, error) {
 		}
 		src = w.Source
 	}
+}
+
+// stopRecursion returns in, a LIMIT's input, with the recursion it reads
+// told to stop after need rows when only projections lie between the two
+// (they keep the rows and their order); otherwise in itself.
+func stopRecursion(in plan.Node, need int64) plan.Node {
+	switch n := in.(type) {
+	case *plan.Recursive:
+		c := *n
+		c.StopAfter = need
+		return &c
+	case *plan.Project:
+		if r := stopRecursion(n.Input, need); r != n.Input {
+			c := *n
+			c.Input = r
+			return &c
+		}
+	}
+	return in
 }

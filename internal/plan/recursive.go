@@ -18,8 +18,16 @@ type Recursive struct {
 	All    bool
 	Cols   []Column
 	// MaxIterations bounds the rounds; a recursion that still produces
-	// rows after it fails (54000). 0 means DefaultMaxIterations.
+	// rows after it fails (54000). 0 means DefaultMaxIterations in a
+	// view, and no bound in an ad-hoc query (its memory budget, timeout
+	// and cancel stop it, as they stop PostgreSQL's).
 	MaxIterations int
+	// StopAfter, when positive, ends an ad-hoc evaluation once that many
+	// rows are out: a LIMIT over the recursion reads no further, as
+	// PostgreSQL's executor pulls no further rows, so that
+	// WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM t)
+	// SELECT n FROM t LIMIT 10 ends.
+	StopAfter int64
 }
 
 // RecRef is the recursive reference inside a Recursive's Step: the rows

@@ -109,7 +109,7 @@ func (b *binder) bindRecursiveQuery(c *pg_query.CommonTableExpr, sel *pg_query.S
 	if sel.LimitCount != nil || sel.LimitOffset != nil {
 		return nil, b.refuse(nodeLoc(sel.LimitCount, nodeLoc(sel.LimitOffset, c.Location)), "OFFSET/LIMIT in a recursive query is not implemented")
 	}
-	if _, err := b.checkLinear(step, name, use.loc); err != nil {
+	if _, err := b.checkLinear(step, name, use.loc, c.Location); err != nil {
 		return nil, err
 	}
 	sc := step.Columns()
@@ -141,14 +141,16 @@ func (b *binder) bindRecursiveQuery(c *pg_query.CommonTableExpr, sel *pg_query.S
 // previous round's rows taken one at a time: one where the reference
 // passes through anything but filters, projections, the
 // preserved side of a join or the outer side of EXISTS/IN. It reports
-// whether n holds the reference.
-func (b *binder) checkLinear(n plan.Node, name string, loc int32) (bool, error) {
+// whether n holds the reference. An ad-hoc query meets only
+// PostgreSQL's own rules. loc is the reference's position, cteLoc the
+// query's, where PostgreSQL reports EXCEPT's errors.
+func (b *binder) checkLinear(n plan.Node, name string, loc, cteLoc int32) (bool, error) {
 	if r, ok := n.(*plan.RecRef); ok {
 		return r.Name == name, nil
 	}
 	which := -1
 	for i, k := range n.Children() {
-		has, err := b.checkLinear(k, name, loc)
+		has, err := b.checkLinear(k, name, loc, cteLoc)
 		if err != nil {
 			return false, err
 		}
@@ -176,6 +178,18 @@ func (b *binder) checkLinear(n plan.Node, name string, loc int32) (bool, error) 
 		return true, nil
 	case *plan.Aggregate:
 		return false, b.stmt.errf(loc, pgerr.InvalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term")
+	case *plan.SetOp:
+		switch {
+		case n.Kind == plan.IntersectAll:
+			return false, b.stmt.errf(loc, pgerr.InvalidRecursion, "recursive reference to query %q must not appear within INTERSECT", name)
+		case n.Kind == plan.ExceptAll, n.Kind == plan.Except && which == 1:
+			return false, b.stmt.errf(cteLoc, pgerr.InvalidRecursion, "recursive reference to query %q must not appear within EXCEPT", name)
+		}
+	}
+	if !b.forView {
+		// Evaluated once, round by round over the working table: any
+		// step PostgreSQL accepts runs.
+		return true, nil
 	}
 	return false, b.refuse(loc, "recursive reference to query %q under %s is not supported", name, kindName(n)).
 		WithHint("the recursive term may filter, project and join the previous round's rows")
