@@ -49,6 +49,9 @@ type Options struct {
 	// refuses such statements. If the reader has a Size() int64 method,
 	// progress counts bytes out of that size.
 	OpenFile func(name string) (io.ReadCloser, error)
+	// CreateFile creates the file of COPY … TO 'file' (an absolute path);
+	// nil (the default) refuses such statements.
+	CreateFile func(name string) (io.WriteCloser, error)
 	// LockTimeout is every session's lock_timeout to begin with: how long
 	// a change waits for another session's transaction before it fails
 	// with SQLSTATE 55P03. 0 (the default) waits for ever, so that a
@@ -78,6 +81,9 @@ func OpenWith(o Options) *DB {
 	}
 	if o.OpenFile != nil {
 		e.SetFileOpener(o.OpenFile)
+	}
+	if o.CreateFile != nil {
+		e.SetFileCreator(o.CreateFile)
 	}
 	db := &DB{e: e, lockTimeout: o.LockTimeout}
 	if o.Clock != nil {

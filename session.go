@@ -121,6 +121,9 @@ type Result struct {
 	Rows    [][]Value
 	HasRows bool
 	Tag     string
+	// CopyOut is the data COPY … TO STDOUT wrote, in the format it asked
+	// for; nil for other statements.
+	CopyOut []byte
 	Notices []string
 	// levels are the severities of the notices that are not NOTICEs.
 	levels map[int]string
@@ -134,6 +137,9 @@ func (s *Session) Run(script string, fn func(*Result) error) error {
 	return s.s.ExecScript(script, func(r engine.Result) error {
 		out := &Result{Columns: columnsOf(r), HasRows: r.HasRows, Tag: r.Tag, Notices: r.Notices, levels: r.NoticeLevels,
 			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns)), style: s.s.IntervalStyle()}
+		if r.CopyOut != nil {
+			out.CopyOut = r.CopyOut.Data
+		}
 		for i, c := range r.Columns {
 			out.types[i] = c.Type
 		}
@@ -160,6 +166,10 @@ type PrintOptions struct {
 // format (intervals in the session's IntervalStyle), followed by an empty line (a newline in json); a Result without
 // rows prints nothing.
 func (r *Result) Print(w io.Writer, o PrintOptions) error {
+	if r.CopyOut != nil {
+		_, err := w.Write(r.CopyOut)
+		return err
+	}
 	if !r.HasRows {
 		return nil
 	}

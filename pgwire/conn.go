@@ -434,6 +434,9 @@ func (c *conn) simpleQuery(q string) {
 func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 	c.sendNotices(r)
 	c.tag = append(c.tag[:0], r.Tag...)
+	if r.CopyOut != nil {
+		c.sendCopyOut(r.CopyOut)
+	}
 	if r.HasRows {
 		if describe {
 			c.be.Send(rowDescription(r.Columns, formats))
@@ -538,6 +541,22 @@ func isCopyFromStdin(st *sql.Stmt) bool {
 type connError struct{ err error }
 
 func (e connError) Error() string { return e.err.Error() }
+
+// sendCopyOut sends COPY … TO STDOUT's data as PostgreSQL does: the
+// CopyOutResponse (text, for every column), one CopyData message per
+// line, then CopyDone.
+func (c *conn) sendCopyOut(out *engine.CopyOut) {
+	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, out.Columns)})
+	start := 0
+	for n, end := range out.Ends {
+		c.be.Send(&pgproto3.CopyData{Data: out.Data[start:end]})
+		start = end
+		if n%flushEvery == flushEvery-1 {
+			c.be.Flush()
+		}
+	}
+	c.be.Send(&pgproto3.CopyDone{})
+}
 
 // copyIn runs COPY … FROM STDIN: it asks for the data, collects the
 // CopyData messages up to CopyDone, then runs the statement on them. The

@@ -82,6 +82,9 @@ func newBar(w io.Writer, r deltaview.Progress, throttle time.Duration) *progress
 	return progressbar.NewOptions64(r.Total, opts...)
 }
 
+// createFile creates (or truncates) the file of COPY … TO 'file'.
+func createFile(name string) (io.WriteCloser, error) { return os.Create(name) }
+
 // openFile opens the file of COPY … FROM 'file'; relative names are
 // relative to the working directory.
 func openFile(name string) (io.ReadCloser, error) {

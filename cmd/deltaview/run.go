@@ -39,7 +39,7 @@ before the next statement runs.`,
 			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
-			o := deltaview.Options{Progress: newProgress(os.Stderr), OpenFile: openFile}
+			o := deltaview.Options{Progress: newProgress(os.Stderr), OpenFile: openFile, CreateFile: createFile}
 			db := deltaview.OpenWith(o)
 			if dbFile != "" {
 				var err error

@@ -103,7 +103,7 @@ func loopback(flag, addr string) error {
 // until ctx is done; ready, when not nil, receives the addresses listened
 // on: the wire protocol's, then the HTTP API's when there is one.
 func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net.Addr) error {
-	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile})
+	db := deltaview.OpenWith(deltaview.Options{OpenFile: openFile, CreateFile: createFile})
 	initScript := o.init
 	if o.data != "" {
 		if err := os.MkdirAll(o.data, 0o755); err != nil {
@@ -120,7 +120,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer, ready chan<- net
 		// The views' rebuild is logged as it goes: the server listens
 		// once the database is open.
 		fmt.Fprintf(logw, "deltaview: opening %s\n", path)
-		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile, Progress: (&progressLog{w: logw}).report}); err != nil {
+		if db, err = deltaview.OpenFileWith(path, deltaview.Options{OpenFile: openFile, CreateFile: createFile, Progress: (&progressLog{w: logw}).report}); err != nil {
 			return fmt.Errorf("%s", strings.TrimSpace(deltaview.FormatError(err)))
 		}
 		fmt.Fprintf(logw, "deltaview keeps its data in %s\n", path)

@@ -377,6 +377,9 @@ func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]b
 		}
 		out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 	}
+	if r.CopyOut != nil {
+		out.Write(r.CopyOut.Data)
+	}
 	if r.Tag != "" && (!r.HasRows || isDML(r.Tag)) {
 		fmt.Fprintln(out, r.Tag)
 	}
@@ -556,21 +559,17 @@ func (h *harness) checkPG(t failer, d *datadriven.TestData, hs *hsession, stmt s
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	rs, pgErr := hs.pg.PgConn().Exec(ctx, text).ReadAll()
-	var pe *pgconn.PgError
-	if pgErr != nil && !errors.As(pgErr, &pe) {
-		fatalAt(t, d, "PostgreSQL: %s: %v", text, pgErr)
-	}
-	switch {
-	case err == nil && pe != nil:
-		fatalAt(t, d, "%s\ndeltaview succeeds, PostgreSQL fails: %s %s", stmt, pe.Code, pe.Message)
-	case err != nil && pe == nil:
-		fatalAt(t, d, "%s\ndeltaview fails (%s %v), PostgreSQL succeeds", stmt, pgerr.Code(err), err)
-	case err != nil:
-		if c := pgerr.Code(err); c != pe.Code {
-			fatalAt(t, d, "%s\ndeltaview fails with %s %v, PostgreSQL with %s %s", stmt, c, err, pe.Code, pe.Message)
+	if isCopyToStdout(stmt) {
+		var data bytes.Buffer
+		_, pgErr := hs.pg.PgConn().CopyTo(ctx, &data, text)
+		if sameOutcome(t, d, stmt, err, pgErr) && !bytes.Equal(results[0].CopyOut.Data, data.Bytes()) {
+			fatalAt(t, d, "%s\ndeltaview writes\n%s\nPostgreSQL writes\n%s", stmt, results[0].CopyOut.Data, data.Bytes())
 		}
-	default:
+		h.checkPGViews(t, d, hs, stmt)
+		return
+	}
+	rs, pgErr := hs.pg.PgConn().Exec(ctx, text).ReadAll()
+	if sameOutcome(t, d, stmt, err, pgErr) {
 		// Compare the statement's own rows (the first result; the ones
 		// after it are subscription deltas).
 		// Inside a transaction a materialized view shows the last commit,
@@ -588,6 +587,38 @@ func (h *harness) checkPG(t failer, d *datadriven.TestData, hs *hsession, stmt s
 		}
 	}
 	h.checkPGViews(t, d, hs, stmt)
+}
+
+// sameOutcome fails unless deltaview (err) and PostgreSQL (pgErr) both
+// succeed, or both fail with one SQLSTATE; it reports whether both
+// succeeded.
+func sameOutcome(t failer, d *datadriven.TestData, stmt string, err, pgErr error) bool {
+	var pe *pgconn.PgError
+	if pgErr != nil && !errors.As(pgErr, &pe) {
+		fatalAt(t, d, "PostgreSQL: %s: %v", stmt, pgErr)
+	}
+	switch {
+	case err == nil && pe != nil:
+		fatalAt(t, d, "%s\ndeltaview succeeds, PostgreSQL fails: %s %s", stmt, pe.Code, pe.Message)
+	case err != nil && pe == nil:
+		fatalAt(t, d, "%s\ndeltaview fails (%s %v), PostgreSQL succeeds", stmt, pgerr.Code(err), err)
+	case err != nil:
+		if c := pgerr.Code(err); c != pe.Code {
+			fatalAt(t, d, "%s\ndeltaview fails with %s %v, PostgreSQL with %s %s", stmt, c, err, pe.Code, pe.Message)
+		}
+	}
+	return err == nil
+}
+
+// isCopyToStdout reports whether stmt is COPY … TO STDOUT, whose data
+// PostgreSQL's connection returns through the copy protocol.
+func isCopyToStdout(stmt string) bool {
+	s, err := sql.Parse(stmt)
+	if err != nil || s == nil {
+		return false
+	}
+	cs := s.Node.GetCopyStmt()
+	return cs != nil && !cs.IsFrom && cs.Filename == "" && !cs.IsProgram
 }
 
 // checkPGViews compares every view's rows with PostgreSQL's plain view,

@@ -206,6 +206,7 @@ type Engine struct {
 	maxQueryMemory int64
 	progress       func(Progress)
 	openFile       FileOpener
+	createFile     FileCreator
 	copyData       io.Reader       // the data of the COPY FROM STDIN being executed, set by its session
 	copyClock      *expr.StmtClock // the COPY's statement clock, whose sequences its defaults call
 	// with is the running statement's state when it has data-modifying
@@ -281,6 +282,8 @@ type Result struct {
 	Rows    []value.Row
 	HasRows bool
 	Tag     string
+	// CopyOut is the data of COPY … TO STDOUT; nil for other statements.
+	CopyOut *CopyOut
 	Notices []string
 	// NoticeLevels are the severities of the notices that are not
 	// NOTICEs, by index in Notices (notice_level.go).

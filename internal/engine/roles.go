@@ -264,10 +264,16 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return nil
 	case *sql.Copy:
 		if b.File != "" {
-			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to COPY from a file").
-				WithHint("only superusers may COPY from a file; any role with INSERT may COPY … FROM STDIN (psql's \\copy)")
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_read_server_files role to COPY from a file").
+				WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 		}
 		return s.allowed(b.Table, sql.PrivInsert)
+	case *sql.CopyTo:
+		if b.File != "" {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_write_server_files role to COPY to a file").
+				WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
+		}
+		return s.authorize(b.Query, rec)
 	case *sql.AlterRole:
 		if b.Name == s.role && b.Opts.Login == nil && b.Opts.Superuser == nil {
 			return nil // a role may change its own password

@@ -210,6 +210,8 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do, *sql.Call:
 		return accessWrite
+	case *sql.CopyTo:
+		return s.accessOf(b.Query)
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
 		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema:
@@ -714,6 +716,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return s.showSetting(b.Name)
 		}
 		return e.show(b)
+	case *sql.CopyTo:
+		return s.copyTo(b, rec)
 	case *sql.Copy:
 		e.copyData = s.copyData
 		if rec != nil {

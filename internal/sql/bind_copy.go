@@ -11,10 +11,11 @@ import (
 
 // bindCopy binds COPY table [(columns)] FROM 'file' | STDIN [WITH (…)]:
 // options FORMAT text|csv, HEADER [bool], DELIMITER 'c', NULL 's', QUOTE
-// 'c' and ESCAPE 'c', with PostgreSQL's defaults per format.
+// 'c' and ESCAPE 'c', with PostgreSQL's defaults per format. COPY … TO
+// is bindCopyTo's.
 func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 	if !cs.IsFrom {
-		return nil, b.refuse(-1, "COPY … TO is not supported").WithHint("query the view with SELECT, or use --format csv")
+		return b.bindCopyTo(cs)
 	}
 	if cs.Relation == nil {
 		return nil, b.refuse(-1, "COPY (query) is not supported")
@@ -36,7 +37,7 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
 			WithHint("Use INSERT statements instead.")
 	}
-	c := &Copy{Table: rel.Name, Partition: b.partTarget, File: cs.Filename, Stdin: cs.Filename == "", Delimiter: '\t', Null: `\N`, View: rel.Kind == KindView}
+	c := &Copy{Table: rel.Name, Partition: b.partTarget, File: cs.Filename, Stdin: cs.Filename == "", View: rel.Kind == KindView}
 	if len(cs.Attlist) == 0 {
 		for i := range rel.Cols {
 			c.Cols = append(c.Cols, i)
@@ -60,22 +61,49 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 		seen[idx] = true
 		c.Cols = append(c.Cols, idx)
 	}
+	for _, o := range cs.Options {
+		if d := o.GetDefElem(); d != nil && strings.ToLower(d.Defname) == "format" {
+			if arg, _, _ := defArg(d); strings.EqualFold(arg, "debezium") || strings.EqualFold(arg, "upsert") {
+				return b.changeCopy(c, strings.ToLower(arg), cs)
+			}
+		}
+	}
+	if c.CopyOptions, _, err = b.copyOptions(cs); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// copyOptions reads COPY's WITH (…) options, checked as PostgreSQL's
+// ProcessCopyOptions checks them; forceQuote is COPY … TO's FORCE_QUOTE
+// option, nil without one.
+func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *pg_query.DefElem, err error) {
+	from := cs.IsFrom
 	var delim, null, quote, escape *string
 	format := ""
-	for _, o := range cs.Options {
-		d := o.GetDefElem()
+	seen := map[string]bool{}
+	for _, n := range cs.Options {
+		d := n.GetDefElem()
 		if d == nil {
 			continue
 		}
+		name := strings.ToLower(d.Defname)
+		if seen[name] {
+			return o, nil, b.stmt.errf(d.Location, pgerr.SyntaxError, "conflicting or redundant options")
+		}
+		seen[name] = true
 		arg, isBool, val := defArg(d)
-		switch strings.ToLower(d.Defname) {
+		switch name {
 		case "format":
 			format = strings.ToLower(arg)
 		case "header":
 			if !isBool {
-				return nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "header requires a Boolean value")
+				if !from && strings.EqualFold(arg, "match") {
+					return o, nil, pgerr.New(pgerr.FeatureNotSupported, "cannot use %q with HEADER in COPY TO", arg)
+				}
+				return o, nil, b.stmt.errf(d.Location, pgerr.InvalidParameter, "header requires a Boolean value")
 			}
-			c.Header = val
+			o.Header = val
 		case "delimiter":
 			delim = &arg
 		case "null":
@@ -84,20 +112,45 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 			quote = &arg
 		case "escape":
 			escape = &arg
+		case "force_quote":
+			if from {
+				return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote only available using COPY TO")
+			}
+			forceQuote = d
+		case "force_not_null", "force_null":
+			if !from {
+				return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY %s only available using COPY FROM", strings.ReplaceAll(name, "_", " "))
+			}
+			return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname)
+		case "encoding":
+			switch strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(arg)) {
+			case "utf8", "unicode", "sqlascii":
+			default:
+				return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY ENCODING %q is not supported", arg).
+					WithHint("data is read and written in UTF8")
+			}
+		case "freeze":
+			if from {
+				return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname)
+			}
 		default:
-			return nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname).
-				WithHint("the options are FORMAT, HEADER, DELIMITER, NULL, QUOTE and ESCAPE")
+			return o, nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "COPY option %q is not supported", d.Defname).
+				WithHint("the options are FORMAT, HEADER, DELIMITER, NULL, QUOTE, ESCAPE, ENCODING, and FORCE_QUOTE in COPY … TO")
 		}
 	}
+	o.Delimiter, o.Null = '\t', `\N`
 	switch format {
 	case "", "text":
 	case "csv":
-		c.Format, c.Delimiter, c.Null, c.Quote, c.Escape = CopyCSV, ',', "", '"', '"'
+		o.Format, o.Delimiter, o.Null, o.Quote, o.Escape = CopyCSV, ',', "", '"', '"'
+	case "binary":
+		return o, nil, b.refuse(-1, "COPY FORMAT binary is not supported").WithHint("use FORMAT text or csv")
 	case "debezium", "upsert":
-		return b.changeCopy(c, format, cs)
+		return o, nil, b.refuse(-1, "COPY … TO with FORMAT %s is not supported: the format carries change events, which COPY … FROM reads", format)
 	default:
-		return nil, pgerr.New(pgerr.InvalidParameter, "COPY format %q not recognized", format)
+		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY format %q not recognized", format)
 	}
+	csv := o.Format == CopyCSV
 	one := func(name string, s *string, dst *byte) error {
 		if s == nil {
 			return nil
@@ -108,28 +161,47 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 		*dst = (*s)[0]
 		return nil
 	}
-	if err := one("delimiter", delim, &c.Delimiter); err != nil {
-		return nil, err
-	}
-	if c.Format != CopyCSV && (quote != nil || escape != nil) {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY QUOTE and ESCAPE are available only in CSV mode")
-	}
-	if err := one("quote", quote, &c.Quote); err != nil {
-		return nil, err
-	}
-	if err := one("escape", escape, &c.Escape); err != nil {
-		return nil, err
+	if err := one("delimiter", delim, &o.Delimiter); err != nil {
+		return o, nil, err
 	}
 	if null != nil {
-		c.Null = *null
+		o.Null = *null
 	}
-	if c.Delimiter == '\n' || c.Delimiter == '\r' || (c.Format == CopyText && c.Delimiter == '\\') {
-		return nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be %q", string(c.Delimiter))
+	if o.Delimiter == '\n' || o.Delimiter == '\r' {
+		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be newline or carriage return")
 	}
-	if c.Format == CopyCSV && c.Delimiter == c.Quote {
-		return nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter and quote must be different")
+	if strings.ContainsAny(o.Null, "\r\n") {
+		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY null representation cannot use newline or carriage return")
 	}
-	return c, nil
+	if !csv && strings.IndexByte(`\.abcdefghijklmnopqrstuvwxyz0123456789`, o.Delimiter) >= 0 {
+		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter cannot be \"%s\"", string(o.Delimiter))
+	}
+	if !csv && quote != nil {
+		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY quote available only in CSV mode")
+	}
+	if err := one("quote", quote, &o.Quote); err != nil {
+		return o, nil, err
+	}
+	if csv && o.Delimiter == o.Quote {
+		return o, nil, pgerr.New(pgerr.InvalidParameter, "COPY delimiter and quote must be different")
+	}
+	o.Escape = o.Quote
+	if !csv && escape != nil {
+		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY escape available only in CSV mode")
+	}
+	if err := one("escape", escape, &o.Escape); err != nil {
+		return o, nil, err
+	}
+	if forceQuote != nil && !csv {
+		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote available only in CSV mode")
+	}
+	if strings.IndexByte(o.Null, o.Delimiter) >= 0 {
+		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must not appear in the NULL specification")
+	}
+	if csv && strings.IndexByte(o.Null, o.Quote) >= 0 {
+		return o, nil, pgerr.New(pgerr.FeatureNotSupported, "CSV quote character must not appear in the NULL specification")
+	}
+	return o, forceQuote, nil
 }
 
 // defArg reads an option's argument: its text, and whether it is a

@@ -335,22 +335,40 @@ const (
 	CopyUpsert   // JSON lines {"key": {…}, "value": {…} | null}
 )
 
+// CopyOptions are how COPY's data is written: its format and the
+// format's options.
+type CopyOptions struct {
+	Format    CopyFormat
+	Delimiter byte
+	Null      string // the string that stands for NULL
+	Header    bool   // the first line names the columns
+	Quote     byte   // CSV
+	Escape    byte   // CSV
+}
+
 // Copy is COPY table [(columns)] FROM 'file' | STDIN [WITH (options)].
 type Copy struct {
+	CopyOptions
 	Table     string
 	Partition *expr.PartitionOf
 	Cols      []int  // the columns the data holds, in order: all when not listed
 	File      string // the file to read; empty for STDIN
 	Stdin     bool
-	Format    CopyFormat
-	Delimiter byte
-	Null      string // the string that stands for NULL
-	Header    bool   // the first line names the columns and is skipped
-	Quote     byte   // CSV
-	Escape    byte   // CSV
 	// View is set when Table is a plain view: its INSTEAD OF INSERT
 	// triggers take the rows (copyToView).
 	View bool
+}
+
+// CopyTo is COPY table [(columns)] | (query) TO STDOUT | 'file' [WITH
+// (options)]: the rows of Query, a *Select (a table's own rows, as
+// SELECT columns FROM ONLY table) or a data change with RETURNING,
+// written as the options say.
+type CopyTo struct {
+	CopyOptions
+	Query Bound
+	File  string // the file to write; empty for STDOUT
+	// ForceQuote is, per column, whether CSV quotes every non-NULL value.
+	ForceQuote []bool
 }
 
 // Set is SET [SESSION | LOCAL] name = value, SET name TO DEFAULT, RESET
@@ -372,6 +390,7 @@ type Set struct {
 func (*CreateTable) bound() {}
 func (*CreateIndex) bound() {}
 func (*Copy) bound()        {}
+func (*CopyTo) bound()      {}
 func (*Set) bound()         {}
 func (*CreateView) bound()  {}
 func (*Drop) bound()        {}
