@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,6 +89,7 @@ func (c *conn) serve() error {
 	sess := c.srv.newSession()
 	c.srv.mu.Lock() // cancelRequest reads both
 	c.sess, c.pid = sess, uint32(sess.BackendPID())
+	sess.SpeakCopyBinary() // sendBinaryCopyOut and binaryCopyText
 	c.srv.mu.Unlock()
 	c.sess.SetCursors(c)
 	defer c.sess.Close()
@@ -546,6 +548,10 @@ func (e connError) Error() string { return e.err.Error() }
 // CopyOutResponse (text, for every column), one CopyData message per
 // line, then CopyDone.
 func (c *conn) sendCopyOut(out *engine.CopyOut) {
+	if out.Binary {
+		c.sendBinaryCopyOut(out)
+		return
+	}
 	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, out.Columns)})
 	start := 0
 	for n, end := range out.Ends {
@@ -563,7 +569,16 @@ func (c *conn) sendCopyOut(out *engine.CopyOut) {
 // data is collected first so that a slow client never holds the engine's
 // write lock.
 func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
-	c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 0})
+	var types []value.Type // the columns', when the client sends binary rows
+	if isBinaryCopy(st) {
+		var err error
+		if types, err = c.sess.CopyInTypes(st); err != nil {
+			return nil, c.sess.Fail(err)
+		}
+		c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 1, ColumnFormatCodes: slices.Repeat([]uint16{1}, len(types))})
+	} else {
+		c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 0})
+	}
 	if err := c.be.Flush(); err != nil {
 		return nil, connError{err}
 	}
@@ -577,6 +592,13 @@ func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
 		case *pgproto3.CopyData:
 			data.Write(m.Data)
 		case *pgproto3.CopyDone:
+			if types != nil {
+				text, err := binaryCopyText(data.Bytes(), types, copyTable(st))
+				if err != nil {
+					return nil, c.sess.Fail(err)
+				}
+				return c.sess.ExecCopyDecoded(st, bytes.NewReader(text))
+			}
 			return c.sess.ExecCopyData(st, bytes.NewReader(endOfData(data.Bytes())))
 		case *pgproto3.CopyFail:
 			return nil, c.sess.Fail(pgerr.New(pgerr.QueryCanceled, "COPY from stdin failed: %s", m.Message))

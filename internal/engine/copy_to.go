@@ -13,11 +13,15 @@ import (
 // CopyOut is the data COPY … TO STDOUT writes: its lines in the format
 // asked for, each ending where Ends says (a CSV value may hold a
 // newline, so the lines are not found by splitting), and the number of
-// columns of each row.
+// columns of each row. In the binary format, which the server's copy
+// protocol encodes, it is the rows themselves and their columns' types.
 type CopyOut struct {
 	Data    []byte
 	Ends    []int
 	Columns int
+	Binary  bool
+	Rows    []value.Row
+	Types   []value.Type
 }
 
 // FileCreator creates the file of COPY … TO 'file'. The engine writes no
@@ -45,11 +49,21 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 				WithHint("use COPY … TO STDOUT, or deltaview run, which writes files")
 		}
 	}
+	if c.Format == sql.CopyBinary && !s.copyBinary {
+		return Result{}, errCopyBinary("COPY … TO STDOUT")
+	}
 	res, err := s.execBound(c.Query, rec)
 	if err != nil {
 		return res, err
 	}
 	out := &CopyOut{Columns: len(res.Columns)}
+	if c.Format == sql.CopyBinary {
+		out.Binary, out.Rows = true, res.Rows
+		for _, col := range res.Columns {
+			out.Types = append(out.Types, col.Type)
+		}
+		return Result{Tag: "COPY " + strconv.Itoa(len(res.Rows)), CopyOut: out, Notices: res.Notices, NoticeLevels: res.NoticeLevels}, nil
+	}
 	w := copyWriter{o: &c.CopyOptions, style: s.IntervalStyle(), single: len(res.Columns) == 1}
 	if c.Header {
 		for i, col := range res.Columns {
@@ -80,6 +94,13 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 		return r, nil
 	}
 	return r, s.e.writeCopyFile(c.File, out.Data)
+}
+
+// errCopyBinary refuses the binary format to a session whose client does
+// not speak it (a script, the Go API).
+func errCopyBinary(what string) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "%s (FORMAT binary) is supported through the server's copy protocol only", what).
+		WithHint("use FORMAT text or csv")
 }
 
 // writeCopyFile writes COPY … TO 'file”s data through the host's file
@@ -133,6 +154,13 @@ func (w copyWriter) appendText(buf, text []byte) []byte {
 		}
 	}
 	return buf
+}
+
+// AppendCopyText appends text as a field of COPY's text format with its
+// default tab delimiter: the server's copy protocol writes a client's
+// binary rows so for COPY … FROM (Session.ExecCopyDecoded).
+func AppendCopyText(buf, text []byte) []byte {
+	return copyWriter{o: &sql.CopyOptions{Delimiter: '\t'}}.appendText(buf, text)
 }
 
 // textEscapes are the control characters COPY's text format writes as a

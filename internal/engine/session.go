@@ -58,6 +58,8 @@ type Session struct {
 	idleTxTimeout time.Duration
 	deadline      time.Time
 	copyData      io.Reader // the data of the COPY FROM STDIN being executed
+	copyDecoded   bool      // copyData holds a binary COPY's rows in the text format
+	copyBinary    bool      // the client encodes and decodes COPY's binary format
 	// inbox holds the result sets of the session's statement-level
 	// subscriptions, filled by whichever session commits and returned after
 	// the session's next statement.
@@ -719,6 +721,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CopyTo:
 		return s.copyTo(b, rec)
 	case *sql.Copy:
+		if b.Format == sql.CopyBinary {
+			if !s.copyDecoded {
+				return Result{}, errCopyBinary("COPY … FROM STDIN")
+			}
+			c := *b // the client's rows, written in the text format
+			c.CopyOptions = sql.CopyOptions{Delimiter: '\t', Null: `\N`}
+			b = &c
+		}
 		e.copyData = s.copyData
 		if rec != nil {
 			e.copyClock = &rec.clock
@@ -979,4 +989,44 @@ func (s *Session) ExecCopyData(st *sql.Stmt, data io.Reader) ([]Result, error) {
 	s.copyData = data
 	defer func() { s.copyData = nil }()
 	return s.Exec(st)
+}
+
+// CopyInTypes returns the types of the columns COPY … FROM STDIN st
+// reads, in the order of its data, for a client that sends them in the
+// binary format.
+func (s *Session) CopyInTypes(st *sql.Stmt) ([]value.Type, error) {
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity()}
+	b, err := s.bindStmt(rec, st)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := b.(*sql.Copy)
+	if !ok {
+		return nil, pgerr.New(pgerr.Internal, "CopyInTypes of %T", b)
+	}
+	rel, ok := rec.Relation(c.Table)
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Table)
+	}
+	types := make([]value.Type, len(c.Cols))
+	for i, col := range c.Cols {
+		types[i] = rel.Cols[col].Type
+	}
+	return types, nil
+}
+
+// SpeakCopyBinary tells the session that its client (the server's copy
+// protocol) encodes COPY … TO STDOUT's rows and decodes COPY … FROM
+// STDIN's in the binary format; without it both are refused.
+func (s *Session) SpeakCopyBinary() { s.copyBinary = true }
+
+// ExecCopyDecoded executes st, a COPY … FROM STDIN (FORMAT binary), on
+// text: the client's binary rows, which the server's copy protocol
+// decoded and wrote in the text format with its defaults.
+func (s *Session) ExecCopyDecoded(st *sql.Stmt, text io.Reader) ([]Result, error) {
+	s.copyDecoded = true
+	defer func() { s.copyDecoded = false }()
+	return s.ExecCopyData(st, text)
 }

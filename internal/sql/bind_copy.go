@@ -144,7 +144,19 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 	case "csv":
 		o.Format, o.Delimiter, o.Null, o.Quote, o.Escape = CopyCSV, ',', "", '"', '"'
 	case "binary":
-		return o, nil, b.refuse(-1, "COPY FORMAT binary is not supported").WithHint("use FORMAT text or csv")
+		o.Format = CopyBinary
+		for _, opt := range []struct {
+			given bool
+			name  string
+		}{{delim != nil, "DELIMITER"}, {null != nil, "NULL"}, {o.Header, "HEADER"}} {
+			if opt.given {
+				return o, nil, pgerr.New(pgerr.SyntaxError, "cannot specify %s in BINARY mode", opt.name)
+			}
+		}
+		if cs.Filename != "" || cs.IsProgram {
+			return o, nil, b.refuse(-1, "COPY … FORMAT binary with a file is not supported").
+				WithHint("COPY … FROM STDIN or TO STDOUT through the server: its copy protocol carries the binary format")
+		}
 	case "debezium", "upsert":
 		return o, nil, b.refuse(-1, "COPY … TO with FORMAT %s is not supported: the format carries change events, which COPY … FROM reads", format)
 	default:

@@ -331,6 +331,10 @@ type CopyFormat int
 const (
 	CopyText CopyFormat = iota // tab-separated, \N for NULL, backslash escapes
 	CopyCSV
+	// CopyBinary is PostgreSQL's binary format, which the server's copy
+	// protocol encodes and decodes (pgwire); the engine takes and gives
+	// its rows as values.
+	CopyBinary
 	CopyDebezium // JSON lines of Debezium change events
 	CopyUpsert   // JSON lines {"key": {…}, "value": {…} | null}
 )
