@@ -42,6 +42,9 @@ type alterReaders struct {
 	// moved are the readers of a table given a new key, kept as their
 	// statements with it once the ALTER is done (alter_move.go).
 	moved map[string]*movedReader
+	// over is what the NOTICEs say the views were built again over,
+	// when not the new columns of the table.
+	over string
 }
 
 // alterOverlay is the engine's catalog with the table altered as the
@@ -292,11 +295,14 @@ func (e *Engine) rebuildReaders(r *alterReaders, table string) ([]string, error)
 		e.views[name] = v
 		v.refillOps()
 		e.order[slices.Index(e.order, old)] = v
-		what := "the new columns of table"
-		if r.moved[name] != nil {
-			what = "table" // moved or renamed (alter_move.go)
+		what := fmt.Sprintf("the new columns of table %q", table)
+		switch {
+		case r.over != "":
+			what = r.over
+		case r.moved[name] != nil:
+			what = fmt.Sprintf("table %q", table) // moved or renamed (alter_move.go)
 		}
-		notices = append(notices, fmt.Sprintf("materialized view %q was built again over %s %q (%d rows)", name, what, table, v.rowCount()))
+		notices = append(notices, fmt.Sprintf("materialized view %q was built again over %s (%d rows)", name, what, v.rowCount()))
 	}
 	e.read, e.waves = nil, nil
 	return notices, nil

@@ -275,7 +275,16 @@ func (e *Engine) rebuildHierarchyReaders(tables []string) ([]string, error) {
 }
 
 func (e *Engine) rebuildInheritReadersIf(tables []string, always bool) ([]string, error) {
-	names := e.inheritReaders(tables)
+	return e.rebuildViews(e.inheritReaders(tables), always, "the tables of the inheritance hierarchy it reads")
+}
+
+// rebuildViews binds again and builds again the materialized views names
+// (in the order of the views), each said by a NOTICE that it was built
+// again over what over says; each view's subscribers receive the
+// difference between its rows before and after, under the last commit's
+// time. Unless always, a view whose plan bound again reads the relations
+// it read keeps its state.
+func (e *Engine) rebuildViews(names []string, always bool, over string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
@@ -307,11 +316,9 @@ func (e *Engine) rebuildInheritReadersIf(tables []string, always bool) ([]string
 	// view reads the rows its input has now.
 	var notices []string
 	for _, name := range r.rebuild {
-		one := &alterReaders{rebuild: []string{name}, plans: r.plans}
+		one := &alterReaders{rebuild: []string{name}, plans: r.plans, over: over}
 		more, err := e.rebuildReaders(one, "")
-		for _, n := range more {
-			notices = append(notices, strings.Replace(n, " over the new columns of table \"\"", " over the tables of the inheritance hierarchy it reads", 1))
-		}
+		notices = append(notices, more...)
 		if err != nil {
 			return notices, err
 		}

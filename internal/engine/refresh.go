@@ -37,6 +37,15 @@ type StatementStore interface {
 	SetStatement(name, text string) error
 }
 
+// OrderStore is a Store that can move catalog entries after every other,
+// keeping their order among themselves (CREATE OR REPLACE VIEW: the view
+// may now read relations made after it, and its readers must follow it).
+type OrderStore interface {
+	MoveLast(names []string) error
+}
+
+func (closedStore) MoveLast([]string) error { return errClosedStore() }
+
 func (closedStore) SetStatement(string, string) error { return errClosedStore() }
 
 func errNotPopulated(name string) error {

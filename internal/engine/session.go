@@ -573,8 +573,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		})
 	case *sql.CreateView:
 		return s.ddl("CREATE VIEW", func() (Result, error) {
-			if readsTemp(rec) {
+			if b.Temp || readsTemp(rec) {
 				return s.createTempView(b, rec)
+			}
+			if _, ok := e.Relation(b.Name); ok && b.Replace {
+				return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.replaceView(b, rec) })
 			}
 			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createView(b, rec) })
 		})

@@ -86,10 +86,7 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
 	}
-	if s.tempNS == "" {
-		e.tempSessions++
-		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, e.tempSessions)
-	}
+	s.makeTempNS()
 	t := newTable(ct)
 	t.name, t.temp = s.tempNS+ct.Name, true
 	e.tables[t.name] = t
@@ -102,6 +99,14 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 		s.tempsMade = append(s.tempsMade, t.name)
 	}
 	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// makeTempNS gives the session its temporary namespace, if it has none.
+func (s *Session) makeTempNS() {
+	if s.tempNS == "" {
+		s.e.tempSessions++
+		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, s.e.tempSessions)
+	}
 }
 
 // discardTemps drops every temporary table of the session (DISCARD TEMP,
@@ -212,20 +217,24 @@ func readsTemp(rec *recorder) bool {
 	return false
 }
 
-// createTempView runs CREATE VIEW over a temporary relation: as in
-// PostgreSQL, the view is temporary too, the session's alone. Its query
-// is kept with the engine's names of the relations it reads, since the
-// statements that read the view bind it again. A materialized view over
-// one is refused, as in PostgreSQL.
+// createTempView runs CREATE TEMP VIEW, and CREATE VIEW over a
+// temporary relation: as in PostgreSQL, the view is temporary too, the
+// session's alone. Its query is kept with the engine's names of the
+// relations it reads, since the statements that read the view bind it
+// again. A materialized view over one is refused, as in PostgreSQL.
 func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if cv.Materialized {
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
 	}
 	s.forgetTemps()
-	if _, ok := s.temps[cv.Name]; ok {
+	s.makeTempNS()
+	if tt, ok := s.temps[cv.Name]; ok {
+		if cv.Replace && s.e.named[tt.name] != nil {
+			return s.replaceTempView(cv, tt.name)
+		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
 	}
-	q, err := sql.RenameRelations(cv.Query, s.tempNames())
+	q, err := s.tempQuery(cv.Query)
 	if err != nil {
 		return Result{}, err
 	}
@@ -235,8 +244,41 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 	if err != nil {
 		return Result{}, err
 	}
+	if s.temps == nil {
+		s.temps = map[string]*tempTable{}
+	}
 	s.temps[cv.Name] = &tempTable{name: tv.Name}
 	s.e.temps++
-	res.Notices = append(res.Notices, fmt.Sprintf("view %q will be a temporary view", cv.Name))
+	if !cv.Temp {
+		res.Notices = append(res.Notices, fmt.Sprintf("view %q will be a temporary view", cv.Name))
+	}
 	return res, nil
+}
+
+// tempQuery is a temporary view's query with the engine's names of the
+// session's temporary relations it reads.
+func (s *Session) tempQuery(q *sql.Stmt) (*sql.Stmt, error) {
+	if rn := s.tempNames(); rn != nil {
+		return sql.RenameRelations(q, rn)
+	}
+	return q, nil
+}
+
+// replaceTempView runs CREATE OR REPLACE of the session's temporary view
+// name (its engine name): the new query keeps the view's columns, as
+// replaceView checks; the session's other temporary views bind it when
+// they are read.
+func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, error) {
+	old := s.e.named[name]
+	if err := checkReplacedColumns(old.cols, cv.Plan.Columns()); err != nil {
+		return Result{}, err
+	}
+	q, err := s.tempQuery(cv.Query)
+	if err != nil {
+		return Result{}, err
+	}
+	nv := *old
+	nv.cols, nv.query, nv.invoker, nv.check = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption
+	s.e.named[name] = &nv
+	return Result{Tag: "CREATE VIEW"}, nil
 }

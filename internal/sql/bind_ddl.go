@@ -320,30 +320,19 @@ func (b *binder) bindCreateTableAs(ct *pg_query.CreateTableAsStmt) (Bound, error
 }
 
 func (b *binder) bindCreateView(vs *pg_query.ViewStmt) (Bound, error) {
-	if vs.Replace {
-		return nil, b.refuse(b.keyword("replace", 0), "CREATE OR REPLACE VIEW is not supported").WithHint("DROP VIEW, then CREATE VIEW")
-	}
-	if vs.View.Relpersistence == "t" {
-		// The query's errors come first, as in PostgreSQL (a view named
-		// in its own query: 42P01).
-		if sel := vs.Query.GetSelectStmt(); sel != nil {
-			if _, err := b.bindSelect(sel); err != nil {
-				return nil, err
-			}
-		}
-		return nil, b.refuse(vs.View.Location, "temporary views are not supported")
-	}
 	v, err := b.bindView(vs.View, vs.Aliases, vs.Query, false, false)
 	if err != nil {
 		return nil, err
 	}
-	if v.(*CreateView).SecurityInvoker, err = b.viewSecurityOptions(vs.Options); err != nil {
+	cv := v.(*CreateView)
+	cv.Replace, cv.Temp = vs.Replace, vs.View.Relpersistence == "t"
+	if cv.SecurityInvoker, err = b.viewSecurityOptions(vs.Options); err != nil {
 		return nil, err
 	}
-	if err := b.viewCheckOption(vs, v.(*CreateView)); err != nil {
+	if err := b.viewCheckOption(vs, cv); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return cv, nil
 }
 
 func (b *binder) bindView(rv *pg_query.RangeVar, colNames []*pg_query.Node, q *pg_query.Node, materialized, ifNotExists bool) (Bound, error) {

@@ -1,7 +1,11 @@
 package store
 
 import (
+	"cmp"
+	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/engine"
@@ -76,5 +80,41 @@ func (f *File) SetStatement(name, text string) error {
 	return f.inTransaction(func() error {
 		_, err := f.conn.ExecContext(ctx, "UPDATE deltaview_catalog SET sql = ? WHERE name = ?", text, name)
 		return err
+	})
+}
+
+var _ engine.OrderStore = (*File)(nil)
+
+// MoveLast implements engine.OrderStore: the named catalog entries move
+// after every other, keeping their order among themselves, so that at
+// open each is created after what it reads.
+func (f *File) MoveLast(names []string) error {
+	if f.readOnly {
+		return f.errReadOnly()
+	}
+	return f.inTransaction(func() error {
+		type entry struct {
+			name string
+			seq  int64
+		}
+		var entries []entry
+		for _, n := range names {
+			var seq int64
+			err := f.conn.QueryRowContext(ctx, "SELECT seq FROM deltaview_catalog WHERE name = ?", n).Scan(&seq)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			entries = append(entries, entry{n, seq})
+		}
+		slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
+		for _, en := range entries {
+			if _, err := f.conn.ExecContext(ctx, "UPDATE deltaview_catalog SET seq = (SELECT max(seq) FROM deltaview_catalog) + 1 WHERE name = ?", en.name); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

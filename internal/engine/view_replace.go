@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// replaceView runs CREATE OR REPLACE VIEW of an existing plain view, as
+// PostgreSQL does: the new query keeps the view's columns (names and
+// types, in order) and may add columns after them. The view keeps its
+// column defaults, privileges, triggers and comments. The views that read
+// it are bound again over the new definition first: a plain view must
+// keep its columns (one that selects * and would gain the new ones is
+// refused, since PostgreSQL's keeps its columns by number); a
+// materialized view is built again, said by a NOTICE.
+func (e *Engine) replaceView(cv *sql.CreateView, rec *recorder) (Result, error) {
+	old := e.named[cv.Name]
+	if old == nil {
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a view", e.bareName(cv.Name))
+	}
+	if err := checkReplacedColumns(old.cols, cv.Plan.Columns()); err != nil {
+		return Result{}, err
+	}
+	oldDeps, oldFuncs := e.deps[cv.Name], e.funcDeps[cv.Name]
+	restore := func() {
+		e.named[cv.Name], e.deps[cv.Name] = old, oldDeps
+		if oldFuncs != nil {
+			e.funcDeps[cv.Name] = oldFuncs
+		} else {
+			delete(e.funcDeps, cv.Name)
+		}
+	}
+	delete(e.named, cv.Name)
+	if _, err := e.createViewMem(cv, rec); err != nil {
+		restore()
+		return Result{}, err
+	}
+	nv := e.named[cv.Name]
+	nv.defaults, nv.defaultTexts, nv.alters, nv.text = old.defaults, old.defaultTexts, old.alters, rec.text
+	matviews, err := e.replacedReaders(cv.Name)
+	if err != nil {
+		restore()
+		return Result{}, err
+	}
+	if e.store != nil {
+		if err := e.storeReplacedView(nv); err != nil {
+			restore()
+			return Result{}, err
+		}
+	}
+	notices, err := e.rebuildViews(matviews, true, fmt.Sprintf("the new definition of view %q", e.bareName(cv.Name)))
+	return Result{Tag: "CREATE VIEW", Notices: notices}, err
+}
+
+// storeReplacedView keeps a replaced view's new statement (with the
+// ALTER VIEW statements that set its defaults after it), and moves it,
+// then every view that reads it directly or not, after everything else
+// in the store, so that at open it is made after the relations its new
+// query reads, and its readers after it.
+func (e *Engine) storeReplacedView(nv *namedView) error {
+	ss, ok := e.store.(StatementStore)
+	os, ok2 := e.store.(OrderStore)
+	if !ok || !ok2 {
+		return pgerr.New(pgerr.FeatureNotSupported, "this store cannot record CREATE OR REPLACE VIEW")
+	}
+	text := nv.text
+	if len(nv.alters) > 0 {
+		text += "\n;\n" + strings.Join(nv.alters, "\n;\n")
+	}
+	if err := ss.SetStatement(nv.name, text); err != nil {
+		return err
+	}
+	index := e.dependentsIndex()
+	names := []string{nv.name}
+	seen := map[string]bool{nv.name: true}
+	for i := 0; i < len(names); i++ {
+		for _, r := range index[names[i]] {
+			if !seen[r] {
+				seen[r] = true
+				names = append(names, r)
+			}
+		}
+	}
+	return os.MoveLast(names)
+}
+
+// checkReplacedColumns refuses new columns of a replaced view that drop,
+// rename or retype its old ones, with PostgreSQL's errors.
+func checkReplacedColumns(old, new []plan.Column) error {
+	if len(new) < len(old) {
+		return pgerr.New(pgerr.InvalidTableDef, "cannot drop columns from view")
+	}
+	for i, o := range old {
+		n := new[i]
+		if n.Name != o.Name {
+			return pgerr.New(pgerr.InvalidTableDef, "cannot change name of view column %q to %q", o.Name, n.Name).
+				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+		}
+		if n.Type != o.Type {
+			return pgerr.New(pgerr.InvalidTableDef, "cannot change data type of view column %q from %s to %s", o.Name, o.Type, n.Type)
+		}
+	}
+	return nil
+}
+
+// replacedReaders checks the views that read view, directly or through
+// plain views, with its new definition in place: a plain view must bind
+// to the columns it had. It returns the materialized views to build
+// again: those that read it or a plain view over it, and those that read
+// one of those, in the order of the views.
+func (e *Engine) replacedReaders(view string) ([]string, error) {
+	index := e.dependentsIndex()
+	reads := map[string]bool{view: true}
+	plain := []string{view}
+	for i := 0; i < len(plain); i++ {
+		for _, name := range index[plain[i]] {
+			if e.named[name] == nil || reads[name] {
+				continue
+			}
+			cols, text, _, ok := e.readerText(name)
+			var bound *sql.CreateView
+			var err error
+			if ok {
+				bound, err = bindReader(e, text, false)
+			}
+			if !ok || err != nil || !sameColumns(bound.Plan.Columns(), cols, false) {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE VIEW %s is not supported: view %s reads it and would not keep its columns", e.bareName(view), e.bareName(name)).
+					WithHint("list the columns %s reads instead of *, or drop it and create it again", e.bareName(name))
+			}
+			reads[name] = true
+			plain = append(plain, name)
+		}
+	}
+	var out []string
+	for _, v := range e.order {
+		name := v.meta().name
+		if !slices.ContainsFunc(e.deps[name], func(d string) bool { return reads[d] }) {
+			continue
+		}
+		cols, text, _, ok := e.readerText(name)
+		var bound *sql.CreateView
+		var err error
+		if ok {
+			bound, err = bindReader(e, text, true)
+		}
+		if !ok || err != nil || !sameColumns(bound.Plan.Columns(), cols, true) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE VIEW %s is not supported: materialized view %s reads it and would not keep its columns", e.bareName(view), e.bareName(name)).
+				WithHint("list the columns %s reads instead of *, or drop it and create it again", e.bareName(name))
+		}
+		reads[name] = true
+		out = append(out, name)
+	}
+	return out, nil
+}
