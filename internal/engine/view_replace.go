@@ -109,10 +109,10 @@ func checkReplacedColumns(old, new []plan.Column) error {
 }
 
 // replacedReaders checks the views that read view, directly or through
-// plain views, with its new definition in place: a plain view must bind
-// to the columns it had. It returns the materialized views to build
-// again: those that read it or a plain view over it, and those that read
-// one of those, in the order of the views.
+// plain views, with its new definition in place: each must bind to the
+// columns it had. It returns the materialized views to build again:
+// those that read it or a plain view over it, and those that read one of
+// those, in the order of the views.
 func (e *Engine) replacedReaders(view string) ([]string, error) {
 	index := e.dependentsIndex()
 	reads := map[string]bool{view: true}
@@ -122,15 +122,8 @@ func (e *Engine) replacedReaders(view string) ([]string, error) {
 			if e.named[name] == nil || reads[name] {
 				continue
 			}
-			cols, text, _, ok := e.readerText(name)
-			var bound *sql.CreateView
-			var err error
-			if ok {
-				bound, err = bindReader(e, text, false)
-			}
-			if !ok || err != nil || !sameColumns(bound.Plan.Columns(), cols, false) {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE VIEW %s is not supported: view %s reads it and would not keep its columns", e.bareName(view), e.bareName(name)).
-					WithHint("list the columns %s reads instead of *, or drop it and create it again", e.bareName(name))
+			if err := e.keepsColumns(view, name, false); err != nil {
+				return nil, err
 			}
 			reads[name] = true
 			plain = append(plain, name)
@@ -142,18 +135,27 @@ func (e *Engine) replacedReaders(view string) ([]string, error) {
 		if !slices.ContainsFunc(e.deps[name], func(d string) bool { return reads[d] }) {
 			continue
 		}
-		cols, text, _, ok := e.readerText(name)
-		var bound *sql.CreateView
-		var err error
-		if ok {
-			bound, err = bindReader(e, text, true)
-		}
-		if !ok || err != nil || !sameColumns(bound.Plan.Columns(), cols, true) {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE VIEW %s is not supported: materialized view %s reads it and would not keep its columns", e.bareName(view), e.bareName(name)).
-				WithHint("list the columns %s reads instead of *, or drop it and create it again", e.bareName(name))
+		if err := e.keepsColumns(view, name, true); err != nil {
+			return nil, err
 		}
 		reads[name] = true
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// keepsColumns refuses the replacement of view when its reader name,
+// bound again, would not have the columns it has.
+func (e *Engine) keepsColumns(view, name string, materialized bool) error {
+	cols, text, _, ok := e.readerText(name)
+	var bound *sql.CreateView
+	var err error
+	if ok {
+		bound, err = bindReader(e, text, materialized)
+	}
+	if !ok || err != nil || !sameColumns(bound.Plan.Columns(), cols, materialized) {
+		return pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE VIEW %s is not supported: %s %s reads it and would not keep its columns", e.bareName(view), e.kindName(name), e.bareName(name)).
+			WithHint("list the columns %s reads instead of *, or drop it and create it again", e.bareName(name))
+	}
+	return nil
 }
