@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
@@ -160,7 +159,7 @@ func (e *Engine) applyMoved(r *alterReaders, old, new string) error {
 	for _, name := range sortedKeys(r.moved) {
 		m := r.moved[name]
 		if nv := e.named[name]; nv != nil {
-			nv.query = m.stmt
+			nv.query, nv.text = m.stmt, m.text
 			if ss, ok := e.store.(StatementStore); ok && e.store != nil {
 				if err := ss.SetStatement(name, m.text); err != nil {
 					return err
@@ -185,28 +184,4 @@ func (e *Engine) movedReaderOf(name string, a *sql.AlterTable) (*movedReader, bo
 		return nil, false
 	}
 	return e.movedReader(name, a.Table, a.New.Name)
-}
-
-// refuseMoveOwned refuses (0A000) to move a table that owns sequences
-// (serial and identity columns) to another schema: PostgreSQL moves
-// them with it, and its defaults name them by their keys here.
-func (e *Engine) refuseMoveOwned(a *sql.AlterTable) error {
-	from, _ := e.splitKey(a.Table)
-	if a.Table == a.New.Name {
-		return nil
-	}
-	to := "public"
-	if i := strings.IndexByte(a.New.Name, '.'); i > 0 && e.schemas[a.New.Name[:i]] != nil {
-		to = a.New.Name[:i]
-	}
-	if from == to {
-		return nil
-	}
-	for _, k := range sortedKeys(e.seqs) {
-		if e.seqs[k].owner[0] == a.Table {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s SET SCHEMA of a table that owns sequence %s is not supported", a.Table, k).
-				WithHint("its serial or identity columns' defaults name the sequence where it is: create the table in schema %s and copy the rows", to)
-		}
-	}
-	return nil
 }

@@ -1,0 +1,70 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+)
+
+// TestSchemaMovesReopen checks that a database file keeps what ALTER …
+// SET SCHEMA moved: a table with the sequence its serial column owns, a
+// sequence, a view and a materialized view, with their rows, states and
+// privileges, maintained after the file is opened again.
+func TestSchemaMovesReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "moves.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE SCHEMA m1;
+CREATE SCHEMA m2;
+CREATE ROLE reader LOGIN;
+CREATE TABLE m1.t (id serial PRIMARY KEY, v int);
+INSERT INTO m1.t (v) VALUES (10), (20);
+CREATE SEQUENCE m1.q START 100;
+SELECT nextval('m1.q');
+SET search_path = m1, public;
+CREATE VIEW v AS SELECT id, v * 2 AS w FROM t;
+CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n, sum(v) AS s FROM t;
+RESET search_path;
+GRANT SELECT ON m1.v TO reader;
+COMMENT ON MATERIALIZED VIEW m1.mv IS 'counts';
+ALTER TABLE m1.t SET SCHEMA m2;
+ALTER SEQUENCE m1.q SET SCHEMA m2;
+ALTER VIEW m1.v SET SCHEMA m2;
+ALTER MATERIALIZED VIEW m1.mv SET SCHEMA m2;
+INSERT INTO m2.t (v) VALUES (30)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO m2.t (v) VALUES (40)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM m2.t ORDER BY id", "[[1 10] [2 20] [3 30] [4 40]]"},
+		{"SELECT * FROM m2.v ORDER BY id", "[[1 20] [2 40] [3 60] [4 80]]"},
+		{"SELECT * FROM m2.mv", "[[4 100]]"},
+		{"SELECT nextval('m2.q')", "[[101]]"},
+		{"SELECT schemaname, sequencename FROM pg_sequences ORDER BY 1, 2", "[[m2 q] [m2 t_id_seq]]"},
+		{"SELECT has_table_privilege('reader', 'm2.v', 'select')", "[[t]]"},
+		{"SELECT obj_description('m2.mv'::regclass)", "[[counts]]"},
+		{"SELECT relname, relnamespace::regnamespace FROM pg_class WHERE relname IN ('t', 'v', 'mv', 'q', 't_id_seq') ORDER BY 1", "[[mv m2] [q m2] [t m2] [t_id_seq m2] [v m2]]"},
+	} {
+		rs, err := db.Query(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
+		}
+	}
+}
