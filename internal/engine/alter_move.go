@@ -34,6 +34,12 @@ func (e *Engine) movedReader(name, old, new string) (*movedReader, bool) {
 	if len(e.dependentsIndex()[name]) > 0 {
 		return nil, false // a view over it names it by its text
 	}
+	return e.movedText(name, old, new)
+}
+
+// movedText is movedReader for a reader whose own readers need not
+// change: the relation it reads is renamed, not built again.
+func (e *Engine) movedText(name, old, new string) (*movedReader, bool) {
 	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	rename := func(schema, n string) (string, bool, error) {
 		if schema == "" && n == old {
@@ -59,6 +65,9 @@ func (e *Engine) movedReader(name, old, new string) (*movedReader, bool) {
 			cols[i] = expr.QuoteIdent(c.Name)
 		}
 		text := "CREATE VIEW " + e.keyText(name) + " (" + strings.Join(cols, ", ") + ") AS " + sel
+		if nv.check != "" {
+			text += " WITH " + strings.ToUpper(nv.check) + " CHECK OPTION"
+		}
 		if st, ok = e.reparse(sel); !ok {
 			return nil, false
 		}

@@ -3,8 +3,10 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -55,9 +57,9 @@ func (s *Session) moveSequence(old, new string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot move an owned sequence into another schema").
 			WithDetail("Sequence %q is linked to table %q.", e.bareName(old), e.bareName(q.owner[0]))
 	}
-	if users := e.seqUsers(old); len(users) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s SET SCHEMA is not supported: the default of %s calls it", old, users[0]).
-			WithHint("that default names the sequence where it is: drop the default, move the sequence, then set the default to call its new name")
+	defaults, err := e.retargetDefaults(old, new)
+	if err != nil {
+		return err
 	}
 	if v := e.viewNaming(e.bareName(old)); v != "" {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s SET SCHEMA is not supported: view %s may call it", old, v).
@@ -66,7 +68,7 @@ func (s *Session) moveSequence(old, new string) error {
 	delete(e.seqs, old)
 	q.name = new
 	e.seqs[new] = q
-	err := e.saveSequence(q)
+	err = e.saveSequence(q)
 	if err == nil {
 		err = e.forgetStoredSequences([]string{old})
 	}
@@ -74,6 +76,9 @@ func (s *Session) moveSequence(old, new string) error {
 		delete(e.seqs, new)
 		q.name = old
 		e.seqs[old] = q
+		return err
+	}
+	if err := e.applyDefaults(defaults); err != nil {
 		return err
 	}
 	// The session's currval follows the sequence; other sessions' ask
@@ -101,9 +106,21 @@ func (e *Engine) viewNaming(name string) string {
 
 // moveView gives the view or materialized view old the key new.
 func (e *Engine) moveView(old, new string) error {
-	if readers := e.dependentsIndex()[old]; len(readers) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER … SET SCHEMA of %s %s is not supported: %s %s reads it", e.kindName(old), old, e.kindName(readers[0]), readers[0]).
-			WithHint("the reader names it where it is: drop the reader, move the view, then create the reader again")
+	// The views that read it are kept as their statements with its new
+	// name; their plans, which inline or read it, do not change.
+	readers := &alterReaders{moved: map[string]*movedReader{}}
+	for _, r := range e.dependentsIndex()[old] {
+		if e.named[old] == nil && e.named[r] == nil {
+			// Its plan reads the view's rows by the view's key.
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER MATERIALIZED VIEW %s SET SCHEMA is not supported: materialized view %s reads it", old, r).
+				WithHint("drop the reader, move the view, then create the reader again")
+		}
+		m, ok := e.movedText(r, old, new)
+		if !ok {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER … SET SCHEMA of %s %s is not supported: the statement of %s %s, which reads it, cannot be written again", e.kindName(old), old, e.kindName(r), r).
+				WithHint("drop the reader, move the view, then create the reader again")
+		}
+		readers.moved[r] = m
 	}
 	if len(e.triggers[old]) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s SET SCHEMA of a view with triggers is not supported", old).
@@ -172,9 +189,32 @@ func (e *Engine) moveView(old, new string) error {
 	e.rekeyView(old, new, moved)
 	if nv == nil {
 		_, populated := e.views[new]
-		return e.restate(new, populated)
+		if err := e.restate(new, populated); err != nil {
+			return err
+		}
+	}
+	if err := e.applyMoved(readers, old, new); err != nil {
+		return err
+	}
+	for r, m := range readers.moved {
+		e.setDefinition(r, m.stmt)
 	}
 	return nil
+}
+
+// setDefinition gives the materialized view name the defining query of
+// st, its CREATE statement now, as the catalogs show it.
+func (e *Engine) setDefinition(name string, st *sql.Stmt) {
+	if v, ok := e.views[name]; ok && v.meta().def != nil {
+		def := *v.meta().def
+		def.Definition = sql.ViewDefinition(st)
+		v.meta().def = &def
+	}
+	if cv, ok := e.unpopulated[name]; ok {
+		c := *cv
+		c.Definition = sql.ViewDefinition(st)
+		e.unpopulated[name] = &c
+	}
 }
 
 // rekeyView moves every entry of the catalog's maps keyed by the view old
@@ -293,4 +333,71 @@ func (e *Engine) movedCreate(text string, path []string, new string) (string, er
 		return fail(err)
 	}
 	return out, nil
+}
+
+// retargetedDefaults are the definitions of the tables whose defaults
+// call a moved sequence, with defaults that call it by its new key.
+type retargetedDefaults map[string]*sql.CreateTable
+
+// retargetDefaults gives, for every table with a column whose default
+// calls the sequence old, its definition with that default calling new,
+// as PostgreSQL's defaults follow their sequence; a default that calls
+// it inside a larger expression is refused (0A000).
+func (e *Engine) retargetDefaults(old, new string) (retargetedDefaults, error) {
+	out := retargetedDefaults{}
+	for _, tn := range sortedKeys(e.tables) {
+		t := e.tables[tn]
+		var def *sql.CreateTable
+		for i, c := range t.def.Cols {
+			if c.Default == nil || !callsSequence(c.Default, old) {
+				continue
+			}
+			if !isSeqDefault(c.Default) {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER SEQUENCE %s SET SCHEMA is not supported: the default of column %s of table %s calls it inside an expression", old, c.Name, tn).
+					WithHint("set that default to nextval('%s') alone, or drop it, before the move", old)
+			}
+			if def == nil {
+				d := *t.def
+				d.Cols = slices.Clone(t.def.Cols)
+				def = &d
+			}
+			def.Cols[i].Default = retargetSeq(c.Default, new)
+			if c.DefaultSQL != "" {
+				def.Cols[i].DefaultSQL = "nextval('" + strings.ReplaceAll(e.keyText(new), "'", "''") + "'::regclass)"
+			}
+		}
+		if def != nil {
+			out[tn] = def
+		}
+	}
+	return out, nil
+}
+
+// isSeqDefault reports whether d is nextval of a constant name, cast or
+// not: a default retargetSeq rewrites.
+func isSeqDefault(d expr.Expr) bool {
+	if c, ok := d.(*expr.Cast); ok {
+		d = c.E
+	}
+	s, ok := d.(*expr.SeqCall)
+	if !ok || s.Fn != "nextval" || len(s.Args) != 1 {
+		return false
+	}
+	_, ok = s.Args[0].(*expr.Const)
+	return ok
+}
+
+// applyDefaults takes the tables' retargeted definitions over, in the
+// store (as the table's CREATE statement, as ALTER TABLE records it) and
+// in memory.
+func (e *Engine) applyDefaults(d retargetedDefaults) error {
+	for _, tn := range sortedKeys(d) {
+		if ss, ok := e.store.(StatementStore); ok && e.store != nil && !e.tables[tn].temp {
+			if err := ss.SetStatement(tn, d[tn].SQL()); err != nil {
+				return err
+			}
+		}
+		e.tables[tn].def = d[tn]
+	}
+	return nil
 }
