@@ -68,3 +68,62 @@ INSERT INTO m2.t (v) VALUES (30)`); err != nil {
 		}
 	}
 }
+
+// TestSchemaRenameReopen checks that a database file keeps a schema
+// ALTER SCHEMA … RENAME TO renamed with the relations in it, and the
+// views of other schemas over them, maintained after the file is opened
+// again.
+func TestSchemaRenameReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rename.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE ROLE reader LOGIN;
+CREATE SCHEMA r1;
+GRANT USAGE ON SCHEMA r1 TO reader;
+CREATE TABLE r1.t (id serial PRIMARY KEY, v int);
+CREATE SEQUENCE r1.q START 100;
+CREATE TABLE r1.t2 (a int DEFAULT nextval('r1.q'), b text);
+SET search_path = r1, public;
+CREATE VIEW v AS SELECT id, v * 2 AS w FROM t;
+CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM t;
+RESET search_path;
+CREATE VIEW pv AS SELECT sum(w) AS s FROM r1.v;
+CREATE MATERIALIZED VIEW pmv AS SELECT sum(v) AS s FROM r1.t;
+INSERT INTO r1.t (v) VALUES (1), (2);
+INSERT INTO r1.t2 (b) VALUES ('x');
+ALTER SCHEMA r1 RENAME TO r2;
+INSERT INTO r2.t (v) VALUES (3)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO r2.t (v) VALUES (4); INSERT INTO r2.t2 (b) VALUES ('y')`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM r2.t ORDER BY id", "[[1 1] [2 2] [3 3] [4 4]]"},
+		{"SELECT * FROM r2.t2 ORDER BY a", "[[100 x] [101 y]]"},
+		{"SELECT * FROM r2.mv", "[[4]]"},
+		{"SELECT * FROM pv", "[[20]]"},
+		{"SELECT * FROM pmv", "[[10]]"},
+		{"SELECT nspname FROM pg_namespace WHERE nspname LIKE 'r_' ORDER BY 1", "[[r2]]"},
+		{"SELECT has_schema_privilege('reader', 'r2', 'usage')", "[[t]]"},
+		{"SELECT schemaname, sequencename FROM pg_sequences ORDER BY 1, 2", "[[r2 q] [r2 t_id_seq]]"},
+	} {
+		rs, err := db.Query(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
+		}
+	}
+}

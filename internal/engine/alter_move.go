@@ -16,8 +16,10 @@ import (
 // the ALTER is done, the reader is kept as that statement, written with
 // every name of a schema other than public qualified (sql.ResolvedText),
 // and its materialized views are built again as for any ALTER TABLE
-// (alter_views.go). A reader that is itself read by a view is not
-// followed (the ALTER is refused as before).
+// (alter_views.go). The readers are bound with the plain views among
+// them as their new statements, so that a view over a plain view over
+// the table binds too; a plain view read by a view that does not read
+// the table is not followed (the ALTER is refused as before).
 
 // movedReader is a reader's statement with the table's new key.
 type movedReader struct {
@@ -28,17 +30,9 @@ type movedReader struct {
 	text string
 }
 
-// movedReader resolves the statement of the reader name and renames the
-// table's key old to new in it; ok is false when it cannot.
-func (e *Engine) movedReader(name, old, new string) (*movedReader, bool) {
-	if len(e.dependentsIndex()[name]) > 0 {
-		return nil, false // a view over it names it by its text
-	}
-	return e.movedText(name, old, new)
-}
-
-// movedText is movedReader for a reader whose own readers need not
-// change: the relation it reads is renamed, not built again.
+// movedText resolves the statement of the reader name and renames the
+// relation's key old to new in it; ok is false when it cannot. The
+// relation is renamed, and its readers' plans read it as they did.
 func (e *Engine) movedText(name, old, new string) (*movedReader, bool) {
 	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	rename := func(schema, n string) (string, bool, error) {
@@ -186,11 +180,40 @@ func (e *Engine) applyMoved(r *alterReaders, old, new string) error {
 	return nil
 }
 
-// movedReaderOf is movedReader for an ALTER that gives the table a new
-// key; ok is false for any other ALTER.
-func (e *Engine) movedReaderOf(name string, a *sql.AlterTable) (*movedReader, bool) {
+// movedReadersOf are the readers deps of a table an ALTER gives a new
+// key, as their statements with it; nil for any other ALTER. A plain
+// view whose own readers are not all among deps is left out: they would
+// bind it as it was (every view over a plain view over the table is
+// among the table's readers, as its plan inlines the view's).
+func (e *Engine) movedReadersOf(deps []string, a *sql.AlterTable) map[string]*movedReader {
 	if a.Table == a.New.Name {
-		return nil, false
+		return nil
 	}
-	return e.movedReader(name, a.Table, a.New.Name)
+	in := map[string]bool{}
+	for _, d := range deps {
+		in[d] = true
+	}
+	out := map[string]*movedReader{}
+	readers := e.dependentsIndex()
+	for _, name := range deps {
+		if e.named[name] != nil && slices.ContainsFunc(readers[name], func(r string) bool { return !in[r] }) {
+			continue
+		}
+		if m, ok := e.movedText(name, a.Table, a.New.Name); ok {
+			out[name] = m
+		}
+	}
+	return out
+}
+
+// movedView is the plain view name as the binder sees it with its
+// statement m.
+func (o alterOverlay) movedView(name string, m *movedReader) (*sql.Relation, bool) {
+	rel, ok := o.Engine.Relation(name)
+	if !ok {
+		return rel, ok
+	}
+	r := *rel
+	r.Query = m.stmt
+	return &r, true
 }

@@ -24,6 +24,14 @@ import (
 // view, a sink; a table's default or a plain view that calls the
 // sequence.
 
+// RelationRenamer is a Store that can give a view or a materialized view
+// a new name and statement in its place among the relations, with the
+// privileges granted on it: the views over it, created after it when
+// the store is opened, name it so.
+type RelationRenamer interface {
+	RenameRelation(old, new, text string) error
+}
+
 // moveRelation runs ALTER … SET SCHEMA of a sequence, a view or a
 // materialized view.
 func (s *Session) moveRelation(m *sql.MoveRelation) (Result, error) {
@@ -158,9 +166,18 @@ func (e *Engine) moveView(old, new string) error {
 	if nv == nil {
 		kind = KindMatView
 	}
-	if e.store != nil {
+	if rr, ok := e.store.(RelationRenamer); ok && e.store != nil {
+		if err := rr.RenameRelation(old, new, moved); err != nil {
+			return err
+		}
+	} else if e.store != nil {
 		// The old relation goes from the store with the privileges on it,
-		// which are recorded again under its new name.
+		// which are recorded again under its new name; it is created
+		// again after the relations there are, which the views over it
+		// are not.
+		if len(readers.moved) > 0 {
+			return pgerr.New(pgerr.FeatureNotSupported, "this database's store cannot move view %s, which views read", old)
+		}
 		if err := e.store.Drop([]string{old}); err != nil {
 			return err
 		}
