@@ -160,3 +160,22 @@ func indexOf(s []string, v string) int {
 	}
 	return -1
 }
+
+// routineMoved is stmts, the statements kept for a routine, rewritten to
+// make it in its new schema directly when ALTER … SET SCHEMA moves it
+// from sig to newSig (sql.MovedRoutineText): replayed when a database
+// file opens, statements that made it in its old schema would need that
+// schema, which may be gone by then. ok is false for another ALTER, or
+// statements that cannot be rewritten (they are kept as they are).
+func (e *Engine) routineMoved(sig, newSig, stmts string) (string, bool) {
+	schemaOf := func(sig string) string {
+		name, _, _ := strings.Cut(sig, "(")
+		s, _ := e.splitKey(name)
+		return s
+	}
+	to := schemaOf(newSig)
+	if schemaOf(sig) == to {
+		return "", false
+	}
+	return sql.MovedRoutineText(stmts, to)
+}

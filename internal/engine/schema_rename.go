@@ -2,6 +2,8 @@ package engine
 
 import (
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -31,9 +33,34 @@ import (
 func (s *Session) renameSchemaObjects(sc *schema, name string) (Result, error) {
 	e := s.e
 	old := sc.name
-	if lines := e.schemaObjectLines(old); len(lines) > 0 {
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA %s RENAME TO of a schema that holds %s is not supported", old, lines[0]).
-			WithHint("move its types and routines with ALTER … SET SCHEMA to a new schema first, or create them again there")
+	var others []string // its routines', then its types' ALTER … SET SCHEMA, but for the schema
+	for _, r := range e.schemaRoutines(old) {
+		sig, what := "", "FUNCTION"
+		if r.agg != nil {
+			sig, what = r.agg.Signature(), "AGGREGATE"
+		} else {
+			sig = r.fn.Signature()
+			if r.fn.Procedure {
+				what = "PROCEDURE"
+			}
+		}
+		name, args, _ := strings.Cut(sig, "(")
+		if strings.Contains(args, old+".") {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA %s RENAME TO of a schema that holds %s, which takes a type of the schema, is not supported", old, r.describe()).
+				WithHint("drop the routine, rename the schema, then create it again")
+		}
+		_, n := e.splitKey(name)
+		others = append(others, "ALTER "+what+" "+sql.QuoteIdent(old)+"."+sql.QuoteIdent(n)+"("+args+" SET SCHEMA ")
+	}
+	domains, types := e.schemaTypes(old)
+	for _, d := range domains {
+		others = append(others, "ALTER DOMAIN "+sql.QuoteIdent(old)+"."+sql.QuoteIdent(e.bareName(d))+" SET SCHEMA ")
+	}
+	for _, t := range types {
+		if strings.HasSuffix(t, "multirange") && slices.Contains(types, strings.TrimSuffix(t, "multirange")+"range") {
+			continue // it goes with its range
+		}
+		others = append(others, "ALTER TYPE "+sql.QuoteIdent(old)+"."+sql.QuoteIdent(e.bareName(t))+" SET SCHEMA ")
 	}
 	for _, k := range sortedKeys(e.indexes) {
 		if sch, _ := e.splitKey(k); sch == old || e.tableSchema(e.indexes[k]) == old {
@@ -106,6 +133,14 @@ func (s *Session) renameSchemaObjects(sc *schema, name string) (Result, error) {
 			done = append(done, move{g.kind, k, nk})
 		}
 	}
+	for _, st := range others {
+		notices, err := s.execMove(st + sql.QuoteIdent(name))
+		res.Notices = append(res.Notices, notices...)
+		if err != nil {
+			return back(err)
+		}
+		done = append(done, move{"stmt", st + sql.QuoteIdent(name), movedBack(st, old, name)})
+	}
 	if len(e.schemaObjects(old)) > 0 || e.schemaHoldsAny(old) {
 		return back(pgerr.New(pgerr.Internal, "schema %q still holds relations after they moved", old))
 	}
@@ -127,23 +162,36 @@ func (s *Session) moveOne(kind, from, to, schema string) ([]string, error) {
 		return nil, e.moveView(from, to)
 	case "sequence":
 		return nil, s.moveSequence(from, to)
+	case "stmt":
+		return s.execMove(from) // the statement that moves it (back, for back)
 	}
 	sch, n := e.splitKey(from)
-	st, err := sql.Parse("ALTER TABLE " + sql.QuoteIdent(sch) + "." + sql.QuoteIdent(n) + " SET SCHEMA " + sql.QuoteIdent(schema))
+	return s.execMove("ALTER TABLE " + sql.QuoteIdent(sch) + "." + sql.QuoteIdent(n) + " SET SCHEMA " + sql.QuoteIdent(schema))
+}
+
+// execMove runs an ALTER … SET SCHEMA statement of the rename, under the
+// lock the rename holds, as the session would run it; the statement is
+// what a database file records for a routine.
+func (s *Session) execMove(text string) ([]string, error) {
+	st, err := sql.Parse(text)
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{cat: e, seen: map[string]bool{}, text: st.SQL}
+	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL}
 	b, err := s.bindStmt(rec, st)
 	if err != nil {
 		return nil, err
 	}
-	a, ok := b.(*sql.AlterTable)
-	if !ok {
-		return nil, pgerr.New(pgerr.Internal, "ALTER TABLE %s SET SCHEMA bound as %T", from, b)
-	}
-	r, err := e.alterTable(a)
+	r, err := s.execBound(b, rec)
 	return r.Notices, err
+}
+
+// movedBack is the statement that moves back what st, an ALTER … SET
+// SCHEMA missing its schema, moved from schema old to schema name.
+func movedBack(st, old, name string) string {
+	q := sql.QuoteIdent(old) + "."
+	i := strings.Index(st, q)
+	return st[:i] + sql.QuoteIdent(name) + "." + st[i+len(q):] + sql.QuoteIdent(old)
 }
 
 // tableSchema is the schema of the table t.
