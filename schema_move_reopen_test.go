@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/deltaview/deltaview"
 )
@@ -132,4 +133,39 @@ INSERT INTO r2.t (v) VALUES (3)`); err != nil {
 			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
 		}
 	}
+}
+
+// TestMovedViewSubscription checks that a subscription to a materialized
+// view goes on receiving its deltas after ALTER MATERIALIZED VIEW … SET
+// SCHEMA moves it, as PostgreSQL's objects keep their identity.
+func TestMovedViewSubscription(t *testing.T) {
+	db := deltaview.Open()
+	if err := db.Exec(`CREATE SCHEMA m1; CREATE SCHEMA m2;
+CREATE TABLE m1.t (a int PRIMARY KEY);
+CREATE MATERIALIZED VIEW m1.mv AS SELECT a * 10 AS b FROM m1.t`); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan movedDelta, 4)
+	cancel, err := db.Subscribe("m1.mv", func(d deltaview.Delta) { got <- movedDelta{fmt.Sprint(d.Changes), d.Err} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	if err := db.Exec(`ALTER MATERIALIZED VIEW m1.mv SET SCHEMA m2; INSERT INTO m1.t VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-got:
+		if d.err != nil || d.changes == "[]" {
+			t.Fatalf("after the move: %v %s", d.err, d.changes)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no delta after the view moved")
+	}
+}
+
+// movedDelta is a delivered delta as text.
+type movedDelta struct {
+	changes string
+	err     error
 }
