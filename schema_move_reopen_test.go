@@ -96,6 +96,8 @@ CREATE TYPE r1.mood AS ENUM ('ok');
 CREATE FUNCTION r1.f(x int) RETURNS int LANGUAGE sql AS 'select x + 1';
 ALTER FUNCTION r1.f(int) IMMUTABLE;
 CREATE PROCEDURE r1.p() LANGUAGE sql AS 'select 1';
+CREATE DOMAIN r1.pos AS int CHECK (VALUE > 0);
+CREATE AGGREGATE r1.total(int) (SFUNC = int4pl, STYPE = int);
 INSERT INTO r1.t (v) VALUES (1), (2);
 INSERT INTO r1.t2 (b) VALUES ('x');
 ALTER SCHEMA r1 RENAME TO r2;
@@ -122,8 +124,9 @@ INSERT INTO r2.t (v) VALUES (3)`); err != nil {
 		{"SELECT nspname FROM pg_namespace WHERE nspname LIKE 'r_' ORDER BY 1", "[[r2]]"},
 		{"SELECT has_schema_privilege('reader', 'r2', 'usage')", "[[t]]"},
 		{"SELECT schemaname, sequencename FROM pg_sequences ORDER BY 1, 2", "[[r2 q] [r2 t_id_seq]]"},
-		{"SELECT r2.f(1), 'ok'::r2.mood", "[[2 ok]]"},
-		{"SELECT proname, provolatile FROM pg_proc WHERE pronamespace = 'r2'::regnamespace ORDER BY 1", "[[f i] [p v]]"},
+		{"SELECT r2.f(1), 'ok'::r2.mood, 3::r2.pos", "[[2 ok 3]]"},
+		{"SELECT r2.total(v) FROM r2.t", "[[10]]"},
+		{"SELECT proname, provolatile FROM pg_proc WHERE pronamespace = 'r2'::regnamespace AND proname IN ('f', 'p') ORDER BY 1", "[[f i] [p v]]"},
 	} {
 		rs, err := db.Query(c.q)
 		if err != nil {
