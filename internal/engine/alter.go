@@ -31,9 +31,6 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
-	if err := e.refuseMoveOwned(a); err != nil {
-		return Result{}, err
-	}
 	inhNotices, err := e.inheritAlter(a)
 	if err != nil {
 		return Result{Notices: inhNotices}, err
@@ -77,13 +74,19 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			}
 		}
 	}
+	moved, err := e.moveOwned(a)
+	if err != nil {
+		return Result{}, err
+	}
 	owned, err := e.alterOwned(t, a)
 	if err != nil {
+		moved.undo(e)
 		return Result{}, err
 	}
 	res, err = e.alterRows(t, a, res, cascade)
 	if err != nil {
 		owned.undo(e)
+		moved.undo(e)
 		return Result{}, err
 	}
 	if trig != nil {
@@ -112,6 +115,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if err != nil {
 			return res, err
 		}
+	}
+	if err := moved.done(e); err != nil {
+		return res, err
 	}
 	return res, owned.done(e)
 }

@@ -105,6 +105,12 @@ func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text stri
 	if err := e.refuseRename(sig, "function "+sig); err != nil {
 		return Result{}, err
 	}
+	if trs := e.triggersUsing(sig); len(trs) > 0 {
+		// The trigger calls it by its signature, where PostgreSQL's
+		// follows it by its oid.
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename function %s: trigger %s on table %s uses it", sig, trs[0].name, trs[0].table).
+			WithHint("drop the trigger, rename the function, and create the trigger again")
+	}
 	for _, users := range [][]string{e.operatorsUsing(f), e.aggregatesUsing(f)} {
 		if len(users) > 0 {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename function %s: %s uses it", sig, users[0]).
@@ -197,6 +203,9 @@ func (e *Engine) saveRoutine(sig, newSig string, kind RelKind, created, text str
 		stmts = created
 	}
 	stmts = strings.TrimRight(strings.TrimSpace(stmts), ";") + ";\n" + strings.TrimSpace(text)
+	if moved, ok := e.routineMoved(sig, newSig, stmts); ok {
+		stmts = moved
+	}
 	if e.store != nil {
 		if !ok && created == "" {
 			return pgerr.New(pgerr.FeatureNotSupported, "ALTER of %s %s is not supported in a database file", kind, sig)

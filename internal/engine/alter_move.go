@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
@@ -17,8 +16,10 @@ import (
 // the ALTER is done, the reader is kept as that statement, written with
 // every name of a schema other than public qualified (sql.ResolvedText),
 // and its materialized views are built again as for any ALTER TABLE
-// (alter_views.go). A reader that is itself read by a view is not
-// followed (the ALTER is refused as before).
+// (alter_views.go). The readers are bound with the plain views among
+// them as their new statements, so that a view over a plain view over
+// the table binds too; a plain view read by a view that does not read
+// the table is not followed (the ALTER is refused as before).
 
 // movedReader is a reader's statement with the table's new key.
 type movedReader struct {
@@ -29,12 +30,10 @@ type movedReader struct {
 	text string
 }
 
-// movedReader resolves the statement of the reader name and renames the
-// table's key old to new in it; ok is false when it cannot.
-func (e *Engine) movedReader(name, old, new string) (*movedReader, bool) {
-	if len(e.dependentsIndex()[name]) > 0 {
-		return nil, false // a view over it names it by its text
-	}
+// movedText resolves the statement of the reader name and renames the
+// relation's key old to new in it; ok is false when it cannot. The
+// relation is renamed, and its readers' plans read it as they did.
+func (e *Engine) movedText(name, old, new string) (*movedReader, bool) {
 	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	rename := func(schema, n string) (string, bool, error) {
 		if schema == "" && n == old {
@@ -60,6 +59,9 @@ func (e *Engine) movedReader(name, old, new string) (*movedReader, bool) {
 			cols[i] = expr.QuoteIdent(c.Name)
 		}
 		text := "CREATE VIEW " + e.keyText(name) + " (" + strings.Join(cols, ", ") + ") AS " + sel
+		if nv.check != "" {
+			text += " WITH " + strings.ToUpper(nv.check) + " CHECK OPTION"
+		}
 		if st, ok = e.reparse(sel); !ok {
 			return nil, false
 		}
@@ -160,7 +162,7 @@ func (e *Engine) applyMoved(r *alterReaders, old, new string) error {
 	for _, name := range sortedKeys(r.moved) {
 		m := r.moved[name]
 		if nv := e.named[name]; nv != nil {
-			nv.query = m.stmt
+			nv.query, nv.text = m.stmt, m.text
 			if ss, ok := e.store.(StatementStore); ok && e.store != nil {
 				if err := ss.SetStatement(name, m.text); err != nil {
 					return err
@@ -178,35 +180,40 @@ func (e *Engine) applyMoved(r *alterReaders, old, new string) error {
 	return nil
 }
 
-// movedReaderOf is movedReader for an ALTER that gives the table a new
-// key; ok is false for any other ALTER.
-func (e *Engine) movedReaderOf(name string, a *sql.AlterTable) (*movedReader, bool) {
-	if a.Table == a.New.Name {
-		return nil, false
-	}
-	return e.movedReader(name, a.Table, a.New.Name)
-}
-
-// refuseMoveOwned refuses (0A000) to move a table that owns sequences
-// (serial and identity columns) to another schema: PostgreSQL moves
-// them with it, and its defaults name them by their keys here.
-func (e *Engine) refuseMoveOwned(a *sql.AlterTable) error {
-	from, _ := e.splitKey(a.Table)
+// movedReadersOf are the readers deps of a table an ALTER gives a new
+// key, as their statements with it; nil for any other ALTER. A plain
+// view whose own readers are not all among deps is left out: they would
+// bind it as it was (every view over a plain view over the table is
+// among the table's readers, as its plan inlines the view's).
+func (e *Engine) movedReadersOf(deps []string, a *sql.AlterTable) map[string]*movedReader {
 	if a.Table == a.New.Name {
 		return nil
 	}
-	to := "public"
-	if i := strings.IndexByte(a.New.Name, '.'); i > 0 && e.schemas[a.New.Name[:i]] != nil {
-		to = a.New.Name[:i]
+	in := map[string]bool{}
+	for _, d := range deps {
+		in[d] = true
 	}
-	if from == to {
-		return nil
-	}
-	for _, k := range sortedKeys(e.seqs) {
-		if e.seqs[k].owner[0] == a.Table {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s SET SCHEMA of a table that owns sequence %s is not supported", a.Table, k).
-				WithHint("its serial or identity columns' defaults name the sequence where it is: create the table in schema %s and copy the rows", to)
+	out := map[string]*movedReader{}
+	readers := e.dependentsIndex()
+	for _, name := range deps {
+		if e.named[name] != nil && slices.ContainsFunc(readers[name], func(r string) bool { return !in[r] }) {
+			continue
+		}
+		if m, ok := e.movedText(name, a.Table, a.New.Name); ok {
+			out[name] = m
 		}
 	}
-	return nil
+	return out
+}
+
+// movedView is the plain view name as the binder sees it with its
+// statement m.
+func (o alterOverlay) movedView(name string, m *movedReader) (*sql.Relation, bool) {
+	rel, ok := o.Engine.Relation(name)
+	if !ok {
+		return rel, ok
+	}
+	r := *rel
+	r.Query = m.stmt
+	return &r, true
 }

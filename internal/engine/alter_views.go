@@ -53,6 +53,9 @@ type alterOverlay struct {
 	*Engine
 	old string
 	rel *sql.Relation
+	// moved are the plain views that read a table given a new key, as
+	// their statements with it (alter_move.go).
+	moved map[string]*movedReader
 }
 
 func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
@@ -61,6 +64,9 @@ func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
 		return o.rel, true
 	case o.old:
 		return nil, false
+	}
+	if m := o.moved[name]; m != nil && o.named[name] != nil {
+		return o.movedView(name, m)
 	}
 	return o.Engine.Relation(name)
 }
@@ -75,7 +81,7 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	next := newTable(a.New)
 	rel, _ := tableRelation(a.New.Name, next)
 	rel.Inherit = e.inheritMembers(a.New.Name, next.cols)
-	cat := alterOverlay{Engine: e, old: a.Table, rel: rel}
+	cat := alterOverlay{Engine: e, old: a.Table, rel: rel, moved: e.movedReadersOf(deps, a)}
 	typed := retypedColumns(t, a)
 	out := &alterReaders{plans: map[string]*sql.CreateView{}, empty: map[string]*sql.CreateView{}}
 	var broken []string // readers of a column dropped
@@ -95,7 +101,7 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 		materialized := e.views[name] != nil || e.unpopulated[name] != nil
 		var bound *sql.CreateView
 		var err error
-		if m, ok := e.movedReaderOf(name, a); ok {
+		if m, ok := cat.moved[name]; ok {
 			if bound, err = bindMoved(cat, m, materialized); err == nil {
 				if out.moved == nil {
 					out.moved = map[string]*movedReader{}

@@ -532,7 +532,8 @@ func pgStatement(stmt string) (text string, ddl, ordered bool) {
 		return stmt, false, false
 	case s.Subscribe != "", n.GetExplainStmt() != nil, n.GetVariableShowStmt() != nil:
 		return "", false, false
-	case n.GetCreateTableAsStmt() != nil, n.GetDropStmt() != nil, n.GetViewStmt() != nil, n.GetCommentStmt() != nil:
+	case n.GetCreateTableAsStmt() != nil, n.GetDropStmt() != nil, n.GetViewStmt() != nil, n.GetCommentStmt() != nil,
+		n.GetAlterObjectSchemaStmt() != nil:
 		return matViewRE.ReplaceAllString(stripStreamOptions(stmt), "VIEW"), true, false
 	case n.GetCreateStmt() != nil:
 		return stripStreamOptions(stmt), true, false

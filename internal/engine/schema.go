@@ -433,8 +433,7 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 }
 
 // alterSchema runs ALTER SCHEMA … RENAME TO and OWNER TO. A schema
-// holding relations is not renamed (0A000): their keys, and the
-// statements that made them, name it.
+// holding relations has them moved (schema_rename.go).
 func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 	e := s.e
 	sc := e.schemas[a.Name]
@@ -449,8 +448,7 @@ func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 			return Result{}, err
 		}
 		if len(e.schemaObjects(a.Name)) > 0 || e.schemaHoldsAny(a.Name) {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA %s RENAME TO of a schema that holds relations is not supported", a.Name).
-				WithHint("create the new schema and create the relations in it")
+			return s.renameSchemaObjects(sc, a.NewName)
 		}
 		if ss, ok := e.store.(SchemaStore); ok && e.store != nil {
 			if err := ss.RenameSchema(a.Name, a.NewName); err != nil {

@@ -216,7 +216,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return s.accessOf(b.Query)
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
-		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema:
+		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema, *sql.MoveRelation:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
 		}
@@ -657,6 +657,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP SCHEMA", func() (Result, error) { return s.dropSchema(b) })
 	case *sql.AlterSchema:
 		return s.ddl("ALTER SCHEMA", func() (Result, error) { return s.alterSchema(b) })
+	case *sql.MoveRelation:
+		return s.ddl(b.Tag, func() (Result, error) { return s.moveRelation(b) })
 	case *sql.GrantSchema:
 		what := "GRANT"
 		if b.Revoke {

@@ -215,10 +215,10 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		o.rels = append(o.rels, r)
 		byName[r.name] = r
 	}
-	serials := map[[2]string]string{} // a serial column's default, by table and column
+	serials := map[[2]string]string{} // a serial column's sequence, by table and column
 	for name, q := range e.seqs {
 		if q.owner[0] != "" && !q.identity {
-			serials[q.owner] = "nextval('" + strings.ReplaceAll(expr.QuoteIdent(name), "'", "''") + "'::regclass)"
+			serials[q.owner] = name
 		}
 	}
 	for _, name := range sortedKeys(e.tables) {
@@ -233,8 +233,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		}
 		for _, c := range t.def.Cols {
 			def := c.DefaultSQL
-			if s, ok := serials[[2]string{name, c.Name}]; ok && def == "" {
-				def = s
+			if k, ok := serials[[2]string{name, c.Name}]; ok && (def == "" || def == sql.SerialDefault(k)) {
+				// Its sequence as regclass prints it, not by its key.
+				def = "nextval('" + strings.ReplaceAll(o.relText(k), "'", "''") + "'::regclass)"
 			}
 			r.cols = append(r.cols, catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def})
 		}

@@ -70,6 +70,12 @@ func (e *Engine) alteredTriggers(t *table, a *sql.AlterTable) (*triggerChange, e
 		if err != nil {
 			return nil, err
 		}
+		if len(e.schemas) > 0 {
+			// Its function's name, qualified by a schema, to its key.
+			if st, err = sql.QualifyNames(st, nameScope{e: e, path: defaultPath, restoring: true}); err != nil {
+				return nil, err
+			}
+		}
 		b, err := sql.Bind(&recorder{cat: cat, seen: map[string]bool{}}, st)
 		if err != nil {
 			return nil, err

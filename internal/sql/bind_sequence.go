@@ -443,6 +443,9 @@ func seqText(key string) string {
 	return key
 }
 
+// SeqText is the text nextval reads the sequence keyed key from (seqText).
+func SeqText(key string) string { return seqText(key) }
+
 // SeqKey is the key of the sequence seqText wrote.
 func SeqKey(text string) string {
 	if len(text) > 1 && text[0] == '"' && text[len(text)-1] == '"' {

@@ -16,7 +16,8 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 	switch st.ObjectType {
 	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN,
 		pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
-		pg_query.ObjectType_OBJECT_AGGREGATE:
+		pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW,
+		pg_query.ObjectType_OBJECT_MATVIEW:
 	default:
 		return nil, b.refuse(-1, "ALTER %s … SET SCHEMA is not supported", objectTypeWords(st.ObjectType)).
 			WithHint("create it again in schema %s", st.Newschema)
@@ -29,6 +30,9 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
 	case st.Newschema != "public" && (q == nil || !q.SchemaExists(st.Newschema)):
 		return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", st.Newschema)
+	}
+	if mv, ok, err := b.bindMoveRelation(st); ok {
+		return mv, err
 	}
 	// The object's key, as QualifyNames resolved it.
 	var key string

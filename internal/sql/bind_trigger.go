@@ -304,7 +304,8 @@ func (b *binder) bindDropTrigger(ds *pg_query.DropStmt) (Bound, error) {
 	if len(ds.Objects) != 1 || len(items) < 2 {
 		return nil, pgerr.New(pgerr.SyntaxError, "DROP TRIGGER names one trigger of one table")
 	}
-	return &DropTrigger{Name: items[len(items)-1].GetString_().GetSval(), Table: items[len(items)-2].GetString_().GetSval(),
+	// The table, qualified by its schema or not, as its key.
+	return &DropTrigger{Name: items[len(items)-1].GetString_().GetSval(), Table: b.keyOfNames(items[:len(items)-1]),
 		IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}, nil
 }
 

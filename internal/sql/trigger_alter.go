@@ -79,7 +79,7 @@ func RewriteTrigger(text, table string, rename map[string]string) (string, error
 	if err != nil {
 		return "", err
 	}
-	ct.Relation.Relname = table
+	ct.Relation.Schemaname, ct.Relation.Relname = "", table // table is the relation's key
 	eachTriggerColumn(ct, func(name *string) {
 		if n, ok := rename[*name]; ok {
 			*name = n
