@@ -355,7 +355,8 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 			return 0, err
 		}
 		cp.out.Order = t.Compare
-		if m, isMap := cp.c.Node(in).(*op.Map); isMap && len(n.Partition) == 0 && n.Limit+n.Offset <= cutRowsMaxKept {
+		if m, isMap := cp.c.Node(in).(*op.Map); isMap && len(n.Partition) == 0 &&
+			n.Limit <= cutRowsMaxKept && n.Offset <= cutRowsMaxKept-n.Limit {
 			// The top-k keeps a bounded few of the projection's rows;
 			// its refills read the relation's index, not its input.
 			m.CutRows()
