@@ -355,6 +355,12 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 			return 0, err
 		}
 		cp.out.Order = t.Compare
+		if m, isMap := cp.c.Node(in).(*op.Map); isMap && len(n.Partition) == 0 &&
+			n.Limit <= cutRowsMaxKept && n.Offset <= cutRowsMaxKept-n.Limit {
+			// The top-k keeps a bounded few of the projection's rows;
+			// its refills read the relation's index, not its input.
+			m.CutRows()
+		}
 		spot.Node = cp.c.Add(t, in)
 		cp.out.Reserves = append(cp.out.Reserves, spot)
 		return spot.Node, nil
@@ -369,6 +375,11 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	cp.out.Order = t.Compare
 	return cp.c.Add(t, in), nil
 }
+
+// cutRowsMaxKept is the largest LIMIT plus OFFSET of a top-k of one
+// partition whose input projection cuts its rows from slabs (Map.CutRows):
+// each row the top-k and its view keep may keep a slab of 8 KB alive.
+const cutRowsMaxKept = 1000
 
 // reserveSpot reports whether a top-k's input is a stored relation's rows
 // through filters and projections under which each partition and sort

@@ -157,6 +157,14 @@ type Engine struct {
 	// castRow holds a typed change's values cast to their columns' types
 	// until keptRow copies them (typedRow): reused, not zeroed each call.
 	castRow value.Row
+
+	// rowsCast is ReplaceRows's plan of a call's columns (api_rows.go),
+	// reused; eachRow makes ReplaceRows take each row Replace's way,
+	// for tests that compare the two; image, the rows it keeps, built.
+	rowsCast []colCast
+	eachRow  bool
+	image    keptImage
+
 	stepped []matView
 	events  map[string]delta.Batch
 	stepIn  stepInput

@@ -76,3 +76,11 @@ func SetChunkRows(e *Engine, rows int) {
 	defer e.mu.Unlock()
 	e.chunkRows = rows
 }
+
+// SetEachRow makes ReplaceRows take each row Replace's way (on) rather
+// than casting and checking a table's rows with the plan of one call.
+func SetEachRow(e *Engine, on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.eachRow = on
+}

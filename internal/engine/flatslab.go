@@ -73,8 +73,10 @@ func copyFlat(dst, src value.Row) {
 // of the caller's (which the copy leaves to be freed); otherwise a plain
 // copy. Each row its own allocation, as a row replaced at random keeps
 // nothing else alive.
-func keptRow(r value.Row) value.Row {
-	words := flatWords(r)
+func keptRow(r value.Row) value.Row { return keptRowWords(r, flatWords(r)) }
+
+// keptRowWords is keptRow given r's flatWords.
+func keptRowWords(r value.Row, words int32) value.Row {
 	if words < 0 {
 		return append(make(value.Row, 0, len(r)), r...)
 	}

@@ -56,26 +56,8 @@ func (e *Engine) replacePending(t *table, row value.Row) error {
 	if k.IsNull() {
 		return noRowWithKey(t, row)
 	}
-	if len(e.tx.pending) > 0 {
-		// A later replacement of a batch checks its key's bit, which
-		// stays in the cache, not its slot, a cache miss at 1M rows: the
-		// write reads the slot at commit, a group at a time (applyPart).
-		if !u.ints.Has(k.Int()) {
-			return noRowWithKey(t, row)
-		}
-	} else {
-		ref, ok := u.ints.Get(k.Int())
-		if !ok {
-			return noRowWithKey(t, row)
-		}
-		// The first replacement, perhaps the only one: the old row and
-		// its slot in the row store, which the write reads, are loaded
-		// now, so that their cache misses run beside the rest of the
-		// call and of the caller's, not one after the other at commit.
-		// A batch's later replacements are read ahead at commit instead
-		// (applyPart).
-		old := unsafe.Slice(ref.row, u.width) // its first and last values: a row spans two lines
-		e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[ref.id]))
+	if !e.keyFound(t, k.Int()) {
+		return noRowWithKey(t, row)
 	}
 	if t.def.PartitionBy != nil {
 		if err := e.partitionCheck(t, nil, row); err != nil {
@@ -86,6 +68,30 @@ func (e *Engine) replacePending(t *table, row value.Row) error {
 	}
 	e.tx.pending = append(e.tx.pending, pendingRow{t: t, row: row, key: k.Int()})
 	return nil
+}
+
+// keyFound reports whether t, a table that buffers, holds a row of key
+// k, for a replacement the transaction is about to keep.
+func (e *Engine) keyFound(t *table, k int64) bool {
+	u := t.uniques[0]
+	if len(e.tx.pending) > 0 {
+		// A later replacement of a batch checks its key's bit, which
+		// stays in the cache, not its slot, a cache miss at 1M rows: the
+		// write reads the slot at commit, a group at a time (applyPart).
+		return u.ints.Has(k)
+	}
+	ref, ok := u.ints.Get(k)
+	if !ok {
+		return false
+	}
+	// The first replacement, perhaps the only one: the old row and its
+	// slot in the row store, which the write reads, are loaded now, so
+	// that their cache misses run beside the rest of the call and of the
+	// caller's, not one after the other at commit. A batch's later
+	// replacements are read ahead at commit instead (applyPart).
+	old := unsafe.Slice(ref.row, u.width) // its first and last values: a row spans two lines
+	e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[ref.id]))
+	return true
 }
 
 func noRowWithKey(t *table, row value.Row) error {

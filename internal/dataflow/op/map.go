@@ -21,6 +21,8 @@ type Map struct {
 	cols   []int
 	maxCol int
 	out    zset.ZSet
+	// slab, when set, is where the output rows are cut from (CutRows).
+	slab *rowSlab
 }
 
 var _ dataflow.Operator = (*Map)(nil)
@@ -41,13 +43,29 @@ func NewMap(exprs []expr.Expr) *Map {
 	return m
 }
 
-// Step maps every entry, then consolidates. It allocates one row per entry.
+// CutRows makes the map cut its output rows from slabs of values
+// (rowSlab), a hundred rows of a few columns an allocation, rather than
+// allocate each. A row held anywhere keeps its whole slab alive: it is
+// for a map whose reader keeps a bounded few of the rows it is given, a
+// top-k of one partition that refills from its relation's index, which
+// drops nearly every row after a comparison and keeps at most its window
+// and reserve (and its view, the window), so that the slabs kept alive
+// are as few.
+func (m *Map) CutRows() { m.slab = &rowSlab{} }
+
+// Step maps every entry, then consolidates. It allocates one row per entry
+// (or cuts it from a slab: CutRows).
 func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatchN(m.out, len(in[0]))
 	m.out = nil
 	for j, e := range in[0] {
 		dataflow.TouchRows(in[0], j)
-		r := make(value.Row, len(m.exprs))
+		var r value.Row
+		if m.slab != nil {
+			r = m.slab.row(len(m.exprs))
+		} else {
+			r = make(value.Row, len(m.exprs))
+		}
 		if m.cols != nil && m.maxCol < len(e.Row) {
 			for i, c := range m.cols {
 				r[i] = e.Row[c]
