@@ -210,8 +210,11 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessSession
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.Copy, *sql.WithModify, *sql.Truncate, *sql.Do, *sql.Call:
 		return accessWrite
+	case *sql.RuleDML:
+		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules,
 		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
@@ -678,6 +681,16 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP POLICY", func() (Result, error) { return e.dropPolicy(b) })
 	case *sql.AlterRowSecurity:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRowSecurity(b) })
+	case *sql.RuleDML:
+		return e.autocommit(func() (Result, error) { return s.execRules(b) })
+	case *sql.CreateRule:
+		return s.ddl("CREATE RULE", func() (Result, error) { return s.createRule(b) })
+	case *sql.DropRule:
+		return s.ddl("DROP RULE", func() (Result, error) { return e.dropRule(b) })
+	case *sql.RenameRule:
+		return s.ddl("ALTER RULE", func() (Result, error) { return e.renameRule(b) })
+	case *sql.AlterRules:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRules(b) })
 	case *sql.CreateTrigger:
 		return s.ddl("CREATE TRIGGER", func() (Result, error) { return e.createTrigger(b, rec.text) })
 	case *sql.DropTrigger:
