@@ -76,6 +76,7 @@ func (s *Session) bindRuleStmt(n *pg_query.Node, frame, ruled *ruleFrame) (sql.B
 	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(),
 		names: &nameScope{e: s.e, path: s.searchPath()}, ruleStack: frame, ruled: ruled}
 	b, err := sql.Bind(rec, st)
+	s.statementClock(rec) // its sequences, functions and clock: the session's
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok && pe.Position > 0 {
 			c := *pe
@@ -237,6 +238,15 @@ func (s *Session) execRules(rd *sql.RuleDML) (Result, error) {
 		}
 	}
 	out.HasRows = hasReturning(rw.orig)
+	if !out.HasRows {
+		// A SELECT action's rows go to the client, as PostgreSQL's do,
+		// with the statement's command tag.
+		for _, r := range ran {
+			if r.event == 0 && r.res.Columns != nil {
+				out.Columns, out.Rows, out.HasRows = r.res.Columns, r.res.Rows, true
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -287,6 +297,7 @@ func (s *Session) ruleReturning(rw *ruleRewrite, res Result) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	s.statementClock(bd.rec)
 	b, ok := bd.bound.(*sql.Select)
 	if !ok {
 		return Result{}, ruleRefuse("this RETURNING on a relation with rules is not supported")

@@ -549,6 +549,9 @@ func (rw *ruleRewrite) inOriginal(isNew bool, i int) *pg_query.Node {
 // action returns the statement one action of r gives.
 func (rw *ruleRewrite) action(r *rule, a *pg_query.Node) (*pg_query.Node, error) {
 	a = clone(a)
+	if sel := a.GetSelectStmt(); sel != nil {
+		nameTargets(sel.TargetList)
+	}
 	qual := clone(r.where)
 	join := rw.restricts || refersNewOld(a) || refersNewOld(qual)
 	if err := rw.substitute(a, inDerived); err != nil {
@@ -747,4 +750,25 @@ func hasReturning(n *pg_query.Node) bool {
 		return len(n.GetDeleteStmt().ReturningList) > 0
 	}
 	return false
+}
+
+// nameTargets names the targets NEW.c and OLD.c of a list after c, the
+// name PostgreSQL gives such a column, before they become the derived
+// table's.
+func nameTargets(list []*pg_query.Node) {
+	for _, t := range list {
+		rt := t.GetResTarget()
+		if rt == nil || rt.Name != "" {
+			continue
+		}
+		c := rt.Val.GetColumnRef()
+		if c == nil || len(c.Fields) != 2 {
+			continue
+		}
+		if s := c.Fields[0].GetString_(); s != nil && (s.Sval == "new" || s.Sval == "old") {
+			if n := c.Fields[1].GetString_(); n != nil {
+				rt.Name = n.Sval
+			}
+		}
+	}
 }
