@@ -152,7 +152,7 @@ func parseExpr(text string) (*pg_query.Node, error) {
 }
 
 // ruleRefuse is the 0A000 of a statement shape a rewrite does not take.
-func ruleRefuse(format string, args ...any) error {
+func ruleRefuse(format string, args ...any) *pgerr.Error {
 	return pgerr.New(pgerr.FeatureNotSupported, format, args...)
 }
 

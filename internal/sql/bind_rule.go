@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
@@ -76,6 +77,9 @@ type RuleDML struct {
 	Table string
 	Event byte
 	Stmt  *Stmt
+	// Params is set when the statement has parameters ($1), which a
+	// rewrite does not carry.
+	Params bool
 }
 
 func (*RuleDML) bound() {}
@@ -113,7 +117,28 @@ func (b *binder) ruleTarget(n *pg_query.Node) (*RuleDML, bool) {
 	if !ok || !rc.RulesOn(rel.Name, ev) {
 		return nil, false
 	}
-	return &RuleDML{Table: rel.Name, Event: ev, Stmt: b.stmt}, true
+	return &RuleDML{Table: rel.Name, Event: ev, Stmt: b.stmt, Params: hasParamRef(n.ProtoReflect())}, true
+}
+
+// hasParamRef reports whether a tree holds a parameter $n.
+func hasParamRef(m protoreflect.Message) bool {
+	if _, ok := m.Interface().(*pg_query.ParamRef); ok {
+		return true
+	}
+	found := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap() || fd.Message() == nil:
+		case fd.IsList():
+			for i := 0; i < v.List().Len() && !found; i++ {
+				found = hasParamRef(v.List().Get(i).Message())
+			}
+		default:
+			found = hasParamRef(v.Message())
+		}
+		return !found
+	})
+	return found
 }
 
 // bindCreateRule binds CREATE RULE.
