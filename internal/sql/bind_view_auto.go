@@ -426,11 +426,13 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		}
 		oc.SetCols = cols
 	}
-	if out.RetPlan != nil {
-		return nil, b.refuse(-1, "RETURNING with a subquery on view %q is not supported", rel.Name)
-	}
-	for i, e := range out.Returning {
-		out.Returning[i] = av.OverTable(e, n)
+	// A RETURNING plan (a subquery) reads the view's rows, which the
+	// engine computes from the table's (AutoView.ViewRow); expressions
+	// read the table's row.
+	if out.RetPlan == nil {
+		for i, e := range out.Returning {
+			out.Returning[i] = av.OverTable(e, n)
+		}
 	}
 	out.Table, out.View, out.Auto, out.Partition = av.Table, nil, av, av.Partition
 	return out, nil
