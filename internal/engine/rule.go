@@ -143,6 +143,12 @@ func (r *recorder) RulesOn(table string, event byte) bool {
 	return false
 }
 
+// HasRules implements sql.RuleCatalog.
+func (r *recorder) HasRules(table string) bool {
+	e, ok := r.cat.(*Engine)
+	return ok && len(e.rules[table]) > 0
+}
+
 // createRule runs CREATE [OR REPLACE] RULE.
 func (s *Session) createRule(cr *sql.CreateRule) (Result, error) {
 	e := s.e

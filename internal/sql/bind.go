@@ -166,8 +166,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	if bd, ok, err := b.bindRowSecurityStmt(n); ok {
 		return bd, err
 	}
-	if rd, ok := b.ruleTarget(n); ok {
-		return rd, nil // rewritten by the table's rules (engine)
+	if rd, ok, err := b.ruleTarget(n); ok || err != nil {
+		return rd, err // rewritten by the table's rules (engine)
 	}
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
@@ -366,6 +366,12 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 			return nil, err
 		}
 		return &Explain{View: &CreateView{Materialized: true, Plan: p, Definition: b.stmt.SQL}, Select: true, Format: format}, nil
+	}
+	if rd, ok, err := b.ruleTarget(q); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, ruleExplainRefusal(rd)
 	}
 	var dml Bound
 	var err error

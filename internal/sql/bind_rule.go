@@ -89,35 +89,58 @@ func (*RuleDML) bound() {}
 // bound now must be rewritten by.
 type RuleCatalog interface {
 	RulesOn(table string, event byte) bool
+	// HasRules reports whether the relation has any rule, enabled or
+	// not.
+	HasRules(table string) bool
 }
 
 // ruleTarget returns the statement's target and event when it is an
-// INSERT, UPDATE or DELETE on a relation with rules for its event.
-func (b *binder) ruleTarget(n *pg_query.Node) (*RuleDML, bool) {
+// INSERT, UPDATE or DELETE on a relation with rules for its event; MERGE
+// on a relation with rules, and a data-modifying WITH on a statement
+// that rules rewrite, are PostgreSQL's and deltaview's errors.
+func (b *binder) ruleTarget(n *pg_query.Node) (*RuleDML, bool, error) {
 	rc, ok := b.cat.(RuleCatalog)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	var rv *pg_query.RangeVar
 	var ev byte
+	var with *pg_query.WithClause
 	switch {
 	case n.GetInsertStmt() != nil:
-		rv, ev = n.GetInsertStmt().Relation, RuleInsert
+		rv, ev, with = n.GetInsertStmt().Relation, RuleInsert, n.GetInsertStmt().WithClause
 	case n.GetUpdateStmt() != nil:
-		rv, ev = n.GetUpdateStmt().Relation, RuleUpdate
+		rv, ev, with = n.GetUpdateStmt().Relation, RuleUpdate, n.GetUpdateStmt().WithClause
 	case n.GetDeleteStmt() != nil:
-		rv, ev = n.GetDeleteStmt().Relation, RuleDelete
+		rv, ev, with = n.GetDeleteStmt().Relation, RuleDelete, n.GetDeleteStmt().WithClause
+	case n.GetMergeStmt() != nil:
+		if m := n.GetMergeStmt().Relation; m != nil {
+			if rel, ok := b.cat.Relation(m.Relname); ok && rc.HasRules(rel.Name) {
+				return nil, false, pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", m.Relname).
+					WithDetail("MERGE is not supported for relations with rules.")
+			}
+		}
+		return nil, false, nil
 	default:
-		return nil, false
+		return nil, false, nil
 	}
 	if rv == nil {
-		return nil, false
+		return nil, false, nil
 	}
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || !rc.RulesOn(rel.Name, ev) {
-		return nil, false
+		return nil, false, nil
 	}
-	return &RuleDML{Table: rel.Name, Event: ev, Stmt: b.stmt, Params: hasParamRef(n.ProtoReflect())}, true
+	if modifies(with) {
+		return nil, false, b.refuse(rv.Location, "a data-modifying WITH on a statement on relation %q, which has rules for it, is not supported", rv.Relname)
+	}
+	return &RuleDML{Table: rel.Name, Event: ev, Stmt: b.stmt, Params: hasParamRef(n.ProtoReflect())}, true, nil
+}
+
+// ruleExplainRefusal is the 0A000 of EXPLAIN of a statement that rules
+// rewrite.
+func ruleExplainRefusal(rd *RuleDML) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s on relation %q, which has rules for it, is not supported", RuleEventName(rd.Event), rd.Table)
 }
 
 // hasParamRef reports whether a tree holds a parameter $n.
