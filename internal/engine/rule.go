@@ -124,8 +124,8 @@ func ruleIndex(list []*rule, name string) int {
 // event is rewritten by rules. A statement that a rewrite gave for the
 // relation whose rules it already applied is not rewritten by them again.
 func (r *recorder) RulesOn(table string, event byte) bool {
-	e, ok := r.cat.(*Engine)
-	if !ok || len(e.rules[table]) == 0 {
+	e := r.ruleEngine()
+	if e == nil || len(e.rules[table]) == 0 {
 		return false
 	}
 	if r.ruled != nil && r.ruled.table == table && r.ruled.event == event {
@@ -145,8 +145,26 @@ func (r *recorder) RulesOn(table string, event byte) bool {
 
 // HasRules implements sql.RuleCatalog.
 func (r *recorder) HasRules(table string) bool {
-	e, ok := r.cat.(*Engine)
-	return ok && len(e.rules[table]) > 0
+	e := r.ruleEngine()
+	return e != nil && len(e.rules[table]) > 0
+}
+
+// ruleEngine is the engine whose rules the recorder's statement meets:
+// its catalog's, also under a trigger's transition tables.
+func (r *recorder) ruleEngine() *Engine {
+	switch c := r.cat.(type) {
+	case *Engine:
+		return c
+	case transCatalog:
+		return c.Engine
+	}
+	return nil
+}
+
+// AnyRules implements sql.RuleCatalog.
+func (r *recorder) AnyRules() bool {
+	e := r.ruleEngine()
+	return e != nil && len(e.rules) > 0
 }
 
 // createRule runs CREATE [OR REPLACE] RULE.

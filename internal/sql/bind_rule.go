@@ -90,8 +90,9 @@ func (*RuleDML) bound() {}
 type RuleCatalog interface {
 	RulesOn(table string, event byte) bool
 	// HasRules reports whether the relation has any rule, enabled or
-	// not.
+	// not; AnyRules whether any relation has.
 	HasRules(table string) bool
+	AnyRules() bool
 }
 
 // ruleTarget returns the statement's target and event when it is an
@@ -100,8 +101,8 @@ type RuleCatalog interface {
 // that rules rewrite, are PostgreSQL's and deltaview's errors.
 func (b *binder) ruleTarget(n *pg_query.Node) (*RuleDML, bool, error) {
 	rc, ok := b.cat.(RuleCatalog)
-	if !ok {
-		return nil, false, nil
+	if !ok || !rc.AnyRules() {
+		return nil, false, nil // a statement's binding pays one check
 	}
 	var rv *pg_query.RangeVar
 	var ev byte
