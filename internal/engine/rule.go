@@ -429,3 +429,20 @@ func (e *Engine) dropRulesReading(gone map[string]bool, cascade bool, kinds map[
 	}
 	return notes, nil
 }
+
+// refuseRuleAlter refuses a change of the columns or the name of a table
+// that has rules or that a rule names: the rules are kept as text, which
+// would not follow, where PostgreSQL's follow the table by its oid.
+func (e *Engine) refuseRuleAlter(table string) error {
+	var r *rule
+	if l := e.rules[table]; len(l) > 0 {
+		r = l[0]
+	} else if l := e.rulesReading(map[string]bool{table: true}); len(l) > 0 {
+		r = l[0]
+	}
+	if r == nil {
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: rule %q on %q reads it", unqualified(table), r.name, unqualified(r.table)).
+		WithHint("DROP RULE, alter the table, then create the rule again")
+}
