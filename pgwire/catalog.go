@@ -278,7 +278,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		if d.Kind == engine.RelView {
 			am = nil
 		}
-		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), s("f"), tf(len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
+		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), c.relHasRules(m[1]), tf(len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
 			s("f"), s("f"), s("f"), s(""), s("0"), s(""), s("p"), s("d"), am}
 		psqlPartitionInfo(c.sess, name, row)
 		enabled, forced := c.sess.RowSecurityOf(name) // psql then reads pg_policy
@@ -345,6 +345,9 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint WHERE confrelid = `+m[1]+` AND contype = 'f' ORDER BY conname`)), true, nil
 	}
 	if res, ok := c.psqlPartitions(q); ok {
+		return res, true, nil
+	}
+	if res, ok := c.psqlRules(q); ok {
 		return res, true, nil
 	}
 	if psqlNone.MatchString(q) {

@@ -50,6 +50,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
+		if err := e.refuseRuleAlter(a.Table); err != nil {
+			return Result{}, err
+		}
 		if e.hasRowSecurity(a.Table) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has row-level security", a.Table).
 				WithHint("DROP POLICY and ALTER TABLE … DISABLE ROW LEVEL SECURITY, alter the table, then set them again")

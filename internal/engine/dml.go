@@ -52,7 +52,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
-	ret := returner{plan: ins.RetPlan, exprs: ins.Returning}
+	ret := returner{plan: ins.RetPlan, exprs: ins.Returning, view: ins.Auto}
 	touched := map[uint64]bool{} // rows this statement inserted or updated
 	written := e.changed(t)      // rows the other parts of its statement changed
 	checks := rowChecker{c: ins.Checks}

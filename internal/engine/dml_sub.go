@@ -231,12 +231,22 @@ type returner struct {
 	plan  plan.Node
 	exprs []expr.Expr
 	envs  []value.Row
+	// view is the automatically updatable view an INSERT names: its
+	// plan reads the view's rows, computed from the table's.
+	view *sql.AutoView
 }
 
 // add returns the row env, or keeps it for finish.
 func (r *returner) add(res *Result, env value.Row) error {
 	if r.plan == nil {
 		return returning(res, r.exprs, env)
+	}
+	if r.view != nil {
+		vr, err := r.view.ViewRow(env)
+		if err != nil {
+			return err
+		}
+		env = vr
 	}
 	r.envs = append(r.envs, env)
 	return nil

@@ -28,6 +28,9 @@ import (
 // Engine holds the catalog and the data. Statements run in sessions
 // (NewSession), concurrently; the engine's own methods take its locks.
 type Engine struct {
+	// rules are each relation's rules in name order (rule.go).
+	rules map[string][]*rule
+
 	// fkeys are the FOREIGN KEY constraints between tables, nil for none
 	// (fkey.go).
 	fkeys *fkGraph
@@ -380,6 +383,10 @@ type recorder struct {
 	// rowSec is the role whose row-level security the statement meets;
 	// nil when it bypasses it (rowsecurity.go).
 	rowSec *rowSecurityCtx
+	// ruleStack is the rewrite by rules a statement is bound within, and
+	// ruled the relation and event whose rules it already applied
+	// (rule_exec.go).
+	ruleStack, ruled *ruleFrame
 }
 
 var _ sql.NameResolver = (*recorder)(nil)
@@ -698,6 +705,11 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		k, _ := e.kindOf(n)
 		notices = append(notices, fmt.Sprintf("drop cascades to %s %s", kinds[k], n))
 	}
+	ruleNotes, err := e.dropRulesReading(all, d.Cascade, kinds)
+	if err != nil {
+		return Result{}, err
+	}
+	notices = append(notices, ruleNotes...)
 	if err := e.dropPartitions(targets); err != nil {
 		return Result{}, err
 	}
@@ -716,6 +728,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 		}
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
+		stored = append(stored, e.tableRuleNames(all)...)    // and its rules
 		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
 		stored = append(stored, e.statsKeysOf(all)...)       // and its statistics objects
 		stored = append(stored, inhStored...)                // and its inheritance links
@@ -783,6 +796,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		if e.triggers[name] != nil {
 			delete(e.triggers, name)
 		}
+		delete(e.rules, name)
 		delete(e.rls, name)
 		delete(e.tables, name)
 		e.forgetPartition(name)

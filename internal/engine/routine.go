@@ -256,6 +256,8 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		res.Columns = b.RetCols
 	case *sql.Merge:
 		res, err = e.atomically(func() (Result, error) { return e.execMerge(b) })
+	case *sql.RuleDML:
+		res, err = e.atomically(func() (Result, error) { return s.execRules(b) })
 	case *sql.Call:
 		res, err = s.callProcedure(b, rt.tx)
 		if err != nil {

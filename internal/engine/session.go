@@ -214,8 +214,11 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.CopyTo:
 		return s.accessOf(b.Query)
+	case *sql.RuleDML:
+		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules,
 		*sql.CreateSchema, *sql.DropSchema, *sql.AlterSchema, *sql.GrantSchema, *sql.MoveRelation:
 		if ct, ok := b.(*sql.CreateTable); ok && ct.Temp {
 			return accessExclusive // the session's own: allowed inside a block
@@ -687,6 +690,16 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP POLICY", func() (Result, error) { return e.dropPolicy(b) })
 	case *sql.AlterRowSecurity:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRowSecurity(b) })
+	case *sql.RuleDML:
+		return e.autocommit(func() (Result, error) { return s.execRules(b) })
+	case *sql.CreateRule:
+		return s.ddl("CREATE RULE", func() (Result, error) { return s.createRule(b) })
+	case *sql.DropRule:
+		return s.ddl("DROP RULE", func() (Result, error) { return e.dropRule(b) })
+	case *sql.RenameRule:
+		return s.ddl("ALTER RULE", func() (Result, error) { return e.renameRule(b) })
+	case *sql.AlterRules:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRules(b) })
 	case *sql.CreateTrigger:
 		return s.ddl("CREATE TRIGGER", func() (Result, error) { return e.createTrigger(b, rec.text) })
 	case *sql.DropTrigger:

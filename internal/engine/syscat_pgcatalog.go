@@ -62,7 +62,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, rel := range o.rels {
 			if rel.kind == 'r' || rel.kind == 'p' {
 				r.add("schemaname", rel.schema, "tablename", rel.name, "tableowner", SuperuserName,
-					"hasindexes", o.hasIndex(rel), "hasrules", false, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
+					"hasindexes", o.hasIndex(rel), "hasrules", len(o.e.rules[rel.key]) > 0, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
 			}
 		}
 	},
@@ -168,7 +168,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v', "relhastriggers", rel.triggers() != nil, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel))
 	}

@@ -166,6 +166,9 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	if bd, ok, err := b.bindRowSecurityStmt(n); ok {
 		return bd, err
 	}
+	if rd, ok, err := b.ruleTarget(n); ok || err != nil {
+		return rd, err // rewritten by the table's rules (engine)
+	}
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
 		return b.bindSelectInto(n.GetSelectStmt())
@@ -207,11 +210,11 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetIndexStmt() != nil:
 		return b.bindCreateIndex(n.GetIndexStmt())
 	case n.GetInsertStmt() != nil:
-		return b.topLevel(n.GetInsertStmt().WithClause, func() (Bound, error) { return b.bindInsert(n.GetInsertStmt()) })
+		return b.autoRules(b.topLevel(n.GetInsertStmt().WithClause, func() (Bound, error) { return b.bindInsert(n.GetInsertStmt()) }))
 	case n.GetUpdateStmt() != nil:
-		return b.topLevel(n.GetUpdateStmt().WithClause, func() (Bound, error) { return b.bindUpdate(n.GetUpdateStmt()) })
+		return b.autoRules(b.topLevel(n.GetUpdateStmt().WithClause, func() (Bound, error) { return b.bindUpdate(n.GetUpdateStmt()) }))
 	case n.GetDeleteStmt() != nil:
-		return b.topLevel(n.GetDeleteStmt().WithClause, func() (Bound, error) { return b.bindDelete(n.GetDeleteStmt()) })
+		return b.autoRules(b.topLevel(n.GetDeleteStmt().WithClause, func() (Bound, error) { return b.bindDelete(n.GetDeleteStmt()) }))
 	case n.GetMergeStmt() != nil:
 		return b.topLevel(n.GetMergeStmt().WithClause, func() (Bound, error) { return b.bindMerge(n.GetMergeStmt()) })
 	case n.GetAlterTableStmt() != nil:
@@ -272,8 +275,7 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 	case n.GetCreateTrigStmt() != nil:
 		return b.bindCreateTrigger(n.GetCreateTrigStmt())
 	case n.GetRuleStmt() != nil:
-		return nil, b.refuse(-1, "CREATE RULE is not supported").
-			WithHint("change a view through its table (automatically updatable views) or an INSTEAD OF trigger, a table through a trigger")
+		return b.bindCreateRule(n.GetRuleStmt())
 	case n.GetCreateCastStmt() != nil:
 		return b.bindCreateCast(n.GetCreateCastStmt())
 	case n.GetCreateExtensionStmt() != nil:
@@ -364,6 +366,12 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 			return nil, err
 		}
 		return &Explain{View: &CreateView{Materialized: true, Plan: p, Definition: b.stmt.SQL}, Select: true, Format: format}, nil
+	}
+	if rd, ok, err := b.ruleTarget(q); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, ruleExplainRefusal(rd)
 	}
 	var dml Bound
 	var err error

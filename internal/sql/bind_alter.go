@@ -117,6 +117,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}
+	if ar, err := b.bindAlterRules(as); ar != nil || err != nil {
+		return ar, err
+	}
 	if at, err := b.bindAlterTriggers(as); at != nil || err != nil {
 		return at, err
 	}
@@ -299,6 +302,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
 		return b.bindAlterSchemaRename(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
+		return b.bindRenameRule(rs)
 	}
 	table := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE
 	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {

@@ -72,6 +72,12 @@ var catFuncs = map[string]catFunc{
 		i := a[1].Int() - 1
 		return value.NewBool(i >= 0 && i < int64(len(cols)) && cols[i]), nil
 	}},
+	"pg_get_ruledef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		if len(a) == 2 && a[1].Bool() {
+			return textOrNull(sc.RuleDefsPretty, a[0]), nil
+		}
+		return textOrNull(sc.RuleDefs, a[0]), nil
+	}},
 	"pg_get_viewdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},

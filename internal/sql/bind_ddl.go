@@ -428,6 +428,8 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 		return b.bindDropOperator(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return b.bindDropTrigger(ds)
+	case pg_query.ObjectType_OBJECT_RULE:
+		return b.bindDropRule(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
 		return b.bindDropExtension(ds)
 	case pg_query.ObjectType_OBJECT_CAST:

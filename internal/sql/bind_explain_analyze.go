@@ -96,6 +96,9 @@ func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt) (Bound, bool, error
 	if err != nil {
 		return nil, true, err
 	}
+	if rd, ok := out.DML.(*RuleDML); ok {
+		return nil, true, ruleExplainRefusal(rd)
+	}
 	out.Planning = time.Since(start)
 	return out, true, nil
 }

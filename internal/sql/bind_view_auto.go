@@ -130,6 +130,8 @@ func (a *AutoView) ViewRow(row value.Row) (value.Row, error) {
 type viewLevel struct {
 	name, check string
 	where       expr.Expr // its own WHERE, over the table's row
+	// subquery marks a WHERE holding a subquery, left unbound (INSERT).
+	subquery bool
 }
 
 // eventWords are the verb of PostgreSQL's messages for event op, its
@@ -166,6 +168,10 @@ func (b *binder) autoView(rel *Relation, op int16, loc int32) (*AutoView, error)
 	// it has CASCADED; PostgreSQL checks the innermost first.
 	cascade := false
 	for _, l := range levels {
+		if (cascade || l.check != "") && l.subquery {
+			return nil, b.refuse(loc, "WITH CHECK OPTION on view %q, whose WHERE holds a subquery, is not supported", l.name).
+				WithHint("check the rows with a trigger on the table")
+		}
 		if (cascade || l.check != "") && l.where != nil {
 			av.Checks = append(av.Checks, ViewCheck{View: l.name, Pred: l.where})
 		}
@@ -263,10 +269,16 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		return nil, nil, b.refuse(loc, "changing view %q, whose table's columns changed since it was made, is not supported", rel.Name)
 	}
 	var where expr.Expr
-	if w := sel.WhereClause; w != nil {
-		if anySubLink(w) {
-			return nil, nil, b.refuse(loc, "changing view %q, whose WHERE holds a subquery, is not supported", rel.Name)
+	subq := false // an INSERT's view whose WHERE holds a subquery
+	if w := sel.WhereClause; w != nil && anySubLink(w) {
+		// An INSERT reads no row of the view: its WHERE matters only to a
+		// check option (autoView).
+		if op != TriggerInsert {
+			return nil, nil, b.refuse(loc, "changing view %q, whose WHERE holds a subquery, is not supported", rel.Name).
+				WithHint("INSERT through it is supported; change the table")
 		}
+		subq = true
+	} else if w != nil {
 		e, err := sub.bindExpr(sc, w)
 		if err != nil {
 			return nil, nil, err
@@ -307,7 +319,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		}
 		av.Where = plan.AndOf(append(plan.Conjuncts(inner.Where), plan.Conjuncts(where)...))
 	}
-	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where}}, levels...), nil
+	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where, subquery: subq}}, levels...), nil
 }
 
 // autoTarget returns the resolution of view rel for a statement of event
@@ -426,11 +438,13 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		}
 		oc.SetCols = cols
 	}
-	if out.RetPlan != nil {
-		return nil, b.refuse(-1, "RETURNING with a subquery on view %q is not supported", rel.Name)
-	}
-	for i, e := range out.Returning {
-		out.Returning[i] = av.OverTable(e, n)
+	// A RETURNING plan (a subquery) reads the view's rows, which the
+	// engine computes from the table's (AutoView.ViewRow); expressions
+	// read the table's row.
+	if out.RetPlan == nil {
+		for i, e := range out.Returning {
+			out.Returning[i] = av.OverTable(e, n)
+		}
 	}
 	out.Table, out.View, out.Auto, out.Partition = av.Table, nil, av, av.Partition
 	return out, nil

@@ -146,6 +146,13 @@ func (b *binder) bindModifyingCTE(c *pg_query.CommonTableExpr, scope map[string]
 		retCols []plan.Column
 	)
 	q := c.Ctequery
+	if rd, ok, err := b.ruleTarget(q); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		return b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "%s in WITH on relation %q, which has rules for it, is not supported", RuleEventName(rd.Event), rd.Table).
+			WithHint("run the statement on its own")
+	}
 	switch {
 	case q.GetInsertStmt() != nil:
 		bd, err = b.bindInsert(q.GetInsertStmt())

@@ -69,9 +69,15 @@ func (d *blockDepth) punct(c byte) {
 // ends reports whether a semicolon ends the statement, and then starts
 // the next one's count.
 func (d *blockDepth) ends() bool {
-	if d.depth > 0 {
-		return false
+	if d.depth > 0 || d.parens > 0 && d.ruleStmt() {
+		return false // CREATE RULE's ( action; action ) as psql reads it
 	}
 	*d = blockDepth{}
 	return true
+}
+
+// ruleStmt reports whether the statement is CREATE [OR REPLACE] RULE.
+func (d *blockDepth) ruleStmt() bool {
+	w := d.first
+	return len(w) >= 2 && w[0] == "create" && (w[1] == "rule" || len(w) >= 4 && w[1] == "or" && w[3] == "rule")
 }
