@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -385,6 +386,7 @@ func (e *Engine) inheritDropped(gone map[string]bool) (touched, stored []string)
 func (e *Engine) execUpdateInherited(up *sql.Update) (Result, error) {
 	top := *up
 	top.Inherited = nil
+	defer e.hierarchySnapshot(up.ReadsHierarchy)()
 	return execInherited(e, "UPDATE ", &top, up.Inherited, e.execUpdate)
 }
 
@@ -392,7 +394,25 @@ func (e *Engine) execUpdateInherited(up *sql.Update) (Result, error) {
 func (e *Engine) execDeleteInherited(del *sql.Delete) (Result, error) {
 	top := *del
 	top.Inherited = nil
+	defer e.hierarchySnapshot(del.ReadsHierarchy)()
 	return execInherited(e, "DELETE ", &top, del.Inherited, e.execDelete)
+}
+
+// hierarchySnapshot makes the reads of an UPDATE or DELETE over a
+// hierarchy that reads its own tables (reads) see every table as the
+// statement found it, though it changes one table after another: the
+// reads go through the transaction's log undone back to the statement's
+// start, as a statement with data-modifying WITH items reads (modifying),
+// and a row the statement changed is not changed again. It returns what
+// ends the snapshot.
+func (e *Engine) hierarchySnapshot(reads bool) func() {
+	if !reads || e.with != nil {
+		return func() {} // a WITH statement reads its own snapshot already
+	}
+	m := &modifying{mark: len(e.tx.log)}
+	m.src = &exec.Returning{Source: asOf{e: e, mark: m.mark}}
+	e.with = m
+	return func() { e.with = nil }
 }
 
 // execInherited runs a statement over a table (top), then over each of

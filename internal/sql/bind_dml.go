@@ -453,7 +453,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		return err
 	})
 	if err == nil && len(bd.Inherited) > 0 {
-		err = b.refuseHierarchyReads(up.Relation, "UPDATE", bd.Rows, bd.From, bd.RetPlan)
+		bd.ReadsHierarchy = b.readsHierarchy(up.Relation, bd.Rows, bd.From, bd.RetPlan)
 	}
 	return bd, err
 }
@@ -562,7 +562,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		return err
 	})
 	if err == nil && len(bd.Inherited) > 0 {
-		err = b.refuseHierarchyReads(del.Relation, "DELETE", bd.Rows, bd.Using, bd.RetPlan)
+		bd.ReadsHierarchy = b.readsHierarchy(del.Relation, bd.Rows, bd.Using, bd.RetPlan)
 	}
 	return bd, err
 }

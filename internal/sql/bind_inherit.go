@@ -407,15 +407,15 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 	return ai, nil
 }
 
-// refuseHierarchyReads refuses an UPDATE or DELETE over a table with
-// inheritance children whose subqueries, FROM or USING read a table of
-// the hierarchy: the statement changes one table after another, and such
-// a read would see the tables changed before, where PostgreSQL's reads
-// see them all as the statement found them.
-func (b *binder) refuseHierarchyReads(rv *pg_query.RangeVar, verb string, reads ...plan.Node) error {
+// readsHierarchy reports whether an UPDATE or DELETE over a table with
+// inheritance children reads a table of the hierarchy in a subquery,
+// FROM, USING or RETURNING (reads): the statement changes one table
+// after another, and such reads must see every table as the statement
+// found it, as PostgreSQL's do (Update.ReadsHierarchy).
+func (b *binder) readsHierarchy(rv *pg_query.RangeVar, reads ...plan.Node) bool {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
-		return nil
+		return false
 	}
 	in := map[string]bool{rel.Name: true}
 	for _, m := range rel.Inherit {
@@ -430,10 +430,9 @@ func (b *binder) refuseHierarchyReads(rv *pg_query.RangeVar, verb string, reads 
 				r = t
 			}
 			if in[r] {
-				return b.refuse(rv.Location, "%s of table %q, which has inheritance children, reading table %q of its hierarchy in a subquery, FROM or USING is not supported", verb, rel.Name, r).
-					WithHint("write %s ONLY for each table, or read the rows into a temporary table first", map[string]string{"UPDATE": "UPDATE", "DELETE": "DELETE FROM"}[verb])
+				return true
 			}
 		}
 	}
-	return nil
+	return false
 }

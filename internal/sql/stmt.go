@@ -256,6 +256,10 @@ type Update struct {
 	// Inherited are the statement bound again over each inheritance
 	// descendant of the table, which it reaches without ONLY.
 	Inherited []*Update
+	// ReadsHierarchy is set beside Inherited when a subquery, FROM or
+	// RETURNING reads a table of the hierarchy: every table's rows are
+	// then read as the statement found them, before any table changed.
+	ReadsHierarchy bool
 	// CurrentOf, for WHERE CURRENT OF, is evaluated once before the rows
 	// (on no row): the cursor's errors, raised even when no row is read.
 	CurrentOf expr.Expr
@@ -278,6 +282,8 @@ type Delete struct {
 	Auto *AutoView
 	// Inherited is Update.Inherited.
 	Inherited []*Delete
+	// ReadsHierarchy is Update.ReadsHierarchy.
+	ReadsHierarchy bool
 	// CurrentOf is Update.CurrentOf.
 	CurrentOf expr.Expr
 }
