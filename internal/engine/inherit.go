@@ -40,6 +40,13 @@ type inheritState struct {
 	// inheritChild is set while an UPDATE or DELETE of a parent runs
 	// over a descendant, whose statement triggers do not fire.
 	inheritChild bool
+	// inheritOnly are, per table, the columns its parents give it that
+	// it does not declare itself (PostgreSQL's attislocal false).
+	inheritOnly map[string][]string
+	// inheritRecursing is set while an ALTER TABLE of a parent alters
+	// its descendants (inherit_alter.go); inheritRenaming while a table
+	// of a hierarchy is renamed, its links already following.
+	inheritRecursing, inheritRenaming bool
 }
 
 // parentsOf returns the parents of table name, in order.
@@ -153,6 +160,9 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 	for _, p := range ct.Inherits {
 		e.inherits = append(e.inherits, inheritLink{child: ct.Name, parent: p})
 	}
+	for _, c := range ct.InheritedOnly {
+		e.setInheritedOnly(ct.Name, c, true)
+	}
 	if err := e.storeInherits(ct.Name); err != nil {
 		return Result{}, err
 	}
@@ -161,8 +171,19 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 	return Result{Tag: "CREATE TABLE", Notices: append(notices, more...)}, err
 }
 
-// alterInherit runs ALTER TABLE child [NO] INHERIT parent.
-func (e *Engine) alterInherit(a *sql.AlterInherit) (Result, error) {
+// alterInherit runs ALTER TABLE child [NO] INHERIT parent, and, in a
+// session restoring a database file (restoring), what it recorded of the
+// columns child has from its parents alone.
+func (e *Engine) alterInherit(a *sql.AlterInherit, restoring bool) (Result, error) {
+	if a.Parent == "" {
+		if !restoring || e.tables[a.Child] == nil {
+			return Result{}, pgerr.New(pgerr.InvalidParameter, "unrecognized parameter \"attislocal\"")
+		}
+		for _, c := range a.InheritedOnly {
+			e.setInheritedOnly(a.Child, c, true)
+		}
+		return Result{Tag: "ALTER TABLE"}, nil
+	}
 	at := slices.Index(e.inherits, inheritLink{child: a.Child, parent: a.Parent})
 	if err := e.refuseInheritSinks([]string{a.Parent}); err != nil {
 		return Result{}, err
@@ -174,6 +195,7 @@ func (e *Engine) alterInherit(a *sql.AlterInherit) (Result, error) {
 		// The views over the parent's hierarchy read the child until now.
 		readers := e.inheritAncestors(a.Parent)
 		e.inherits = slices.Delete(e.inherits, at, at+1)
+		e.localAfterDetach(a.Child)
 		if err := e.storeInherits(a.Child); err != nil {
 			return Result{}, err
 		}
@@ -219,6 +241,9 @@ func (e *Engine) storeInherits(child string) error {
 			b.WriteString(";\n")
 		}
 		b.WriteString("ALTER TABLE " + expr.QuoteIdent(child) + " INHERIT " + expr.QuoteIdent(p))
+	}
+	if only := e.inheritedOnlySQL(child); only != "" {
+		b.WriteString(";\n" + only)
 	}
 	return e.store.Create(&StoredRelation{Name: inheritStoreName(child), Kind: KindInherit, SQL: b.String()})
 }
@@ -276,7 +301,12 @@ func (e *Engine) rebuildHierarchyReaders(tables []string) ([]string, error) {
 }
 
 func (e *Engine) rebuildInheritReadersIf(tables []string, always bool) ([]string, error) {
-	names := e.inheritReaders(tables)
+	return e.rebuildViewsAgain(e.inheritReaders(tables), always)
+}
+
+// rebuildViewsAgain is rebuildInheritReadersIf for the materialized views
+// names, in the order they are stepped.
+func (e *Engine) rebuildViewsAgain(names []string, always bool) ([]string, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
@@ -365,6 +395,9 @@ func (e *Engine) inheritDropped(gone map[string]bool) (touched, stored []string)
 	if len(e.inherits) == 0 {
 		return nil, nil
 	}
+	for name := range gone {
+		delete(e.inheritOnly, name)
+	}
 	e.inherits = slices.DeleteFunc(e.inherits, func(l inheritLink) bool {
 		if !gone[l.child] {
 			return false
@@ -450,7 +483,7 @@ func tagCount(tag string) int {
 // name and type keeps it, as PostgreSQL merges it); the rest is refused.
 // It returns the notices of the children's ALTERs.
 func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
-	if !a.Columns || len(e.inherits) == 0 {
+	if !a.Columns || len(e.inherits) == 0 || e.inheritRecursing {
 		return nil, nil
 	}
 	parents, kids := e.parentsOf(a.Table), e.childrenOf(a.Table)
@@ -461,17 +494,12 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 	if err := e.refuseInheritedColumn(t, a, parents); err != nil {
 		return nil, err
 	}
-	if a.New.Name != a.Table {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … RENAME of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
-			WithHint("detach it with ALTER TABLE … NO INHERIT (and its children), rename it, then attach them again")
-	}
-	if len(kids) == 0 {
-		return nil, nil // a leaf's own columns change as any table's
+	if len(kids) == 0 || a.New.Name != a.Table {
+		return nil, nil // a leaf's own columns change as any table's; a rename moved the links (alterRenamedMember)
 	}
 	added, ok := addedColumns(t, a)
 	if !ok {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns of table %q, which has inheritance children, is not supported", a.Table).
-			WithHint("ADD COLUMN is supported; for other changes detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
+		return e.alterDescendants(t, a, added)
 	}
 	if a.Only {
 		return nil, pgerr.New(pgerr.InvalidTableDef, "column must be added to child tables too")
@@ -506,6 +534,12 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 		if len(cmds) == 0 {
 			continue
 		}
+		var fromParent []string // the columns the child has from its parents alone
+		for _, i := range added {
+			if c := a.New.Cols[i].Name; !slices.ContainsFunc(kt.cols, func(x plan.Column) bool { return x.Name == c }) {
+				fromParent = append(fromParent, c)
+			}
+		}
 		text := "ALTER TABLE " + expr.QuoteIdent(k) + " " + strings.Join(cmds, ", ")
 		st, err := sql.Parse(text)
 		if err != nil {
@@ -522,6 +556,12 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 		res, err := e.alterTable(ka)
 		notices = append(notices, res.Notices...)
 		if err != nil {
+			return notices, err
+		}
+		for _, c := range fromParent {
+			e.setInheritedOnly(k, c, true)
+		}
+		if err := e.storeInherits(k); err != nil {
 			return notices, err
 		}
 	}
@@ -561,22 +601,19 @@ func (e *Engine) refuseInheritedColumn(t *table, a *sql.AlterTable, parents []st
 // addedColumns returns the columns of a.New that ALTER TABLE a adds to
 // t, and whether adding them is all it does to t's columns and name.
 func addedColumns(t *table, a *sql.AlterTable) ([]int, bool) {
-	if len(a.Dropped) > 0 || a.New.Name != a.Table {
-		return nil, false
-	}
 	var added []int
-	kept := 0
+	kept, ok := 0, len(a.Dropped) == 0 && a.New.Name == a.Table
 	for i, o := range a.Map {
 		switch {
 		case o < 0:
 			added = append(added, i)
 		case o != kept || a.Cast[i] != nil || a.New.Cols[i].Name != t.cols[o].Name:
-			return nil, false
+			ok = false
 		default:
 			kept++
 		}
 	}
-	return added, kept == len(t.cols)
+	return added, ok && kept == len(t.cols)
 }
 
 // columnSQL is a column's definition as ADD COLUMN writes it.

@@ -33,6 +33,12 @@ type InheritMember struct {
 type AlterInherit struct {
 	Child, Parent string
 	Drop          bool // NO INHERIT
+	// InheritedOnly, without Parent, is what a database file records of
+	// the columns of Child that its parents give and it does not declare
+	// (PostgreSQL's attislocal false), as ALTER TABLE child ALTER COLUMN
+	// a SET (attislocal = false): a statement only a store's restoring
+	// session runs; elsewhere it is 22023, as PostgreSQL's.
+	InheritedOnly []string
 }
 
 func (*AlterInherit) bound() {}
@@ -327,7 +333,7 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		}
 	}
 	if cmd == nil {
-		return nil, nil
+		return b.bindInheritedOnly(as), nil
 	}
 	if len(as.Cmds) > 1 {
 		return nil, b.refuse(as.Relation.Location, "ALTER TABLE … [NO] INHERIT with other commands is not supported").
@@ -405,6 +411,25 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		}
 	}
 	return ai, nil
+}
+
+// bindInheritedOnly binds ALTER TABLE child ALTER COLUMN a SET
+// (attislocal = false), …: AlterInherit.InheritedOnly; nil for any
+// other statement.
+func (b *binder) bindInheritedOnly(as *pg_query.AlterTableStmt) Bound {
+	ai := &AlterInherit{Child: as.GetRelation().GetRelname()}
+	for _, n := range as.Cmds {
+		c := n.GetAlterTableCmd()
+		opts := c.GetDef().GetList().GetItems()
+		if c.GetSubtype() != pg_query.AlterTableType_AT_SetOptions || len(opts) != 1 || opts[0].GetDefElem().GetDefname() != "attislocal" {
+			return nil
+		}
+		ai.InheritedOnly = append(ai.InheritedOnly, c.Name)
+	}
+	if rel, ok := b.cat.Relation(ai.Child); ok {
+		ai.Child = rel.Name
+	}
+	return ai
 }
 
 // readsHierarchy reports whether an UPDATE or DELETE over a table with

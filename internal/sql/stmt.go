@@ -83,6 +83,10 @@ type CreateTable struct {
 	// (bind_inherit.go). SQL does not write them: the engine keeps the
 	// links apart from the table's definition.
 	Inherits []string
+	// InheritedOnly are the columns the parents give that the table
+	// does not declare itself (PostgreSQL's attislocal false): ALTER
+	// TABLE parent DROP COLUMN drops them from the table too.
+	InheritedOnly []string
 	// Notices are the binder's notices (merged columns).
 	Notices []string
 }
