@@ -43,6 +43,9 @@ type inheritState struct {
 	// inheritOnly are, per table, the columns its parents give it that
 	// it does not declare itself (PostgreSQL's attislocal false).
 	inheritOnly map[string][]string
+	// inheritChecks are, per table, the CHECK constraints its parents
+	// give it that it does not declare itself (conislocal false).
+	inheritChecks map[string][]string
 	// inheritRecursing is set while an ALTER TABLE of a parent alters
 	// its descendants (inherit_alter.go); inheritRenaming while a table
 	// of a hierarchy is renamed, its links already following.
@@ -163,6 +166,9 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 	for _, c := range ct.InheritedOnly {
 		e.setInheritedOnly(ct.Name, c, true)
 	}
+	for _, c := range ct.InheritedChecks {
+		setOnlyIn(&e.inheritChecks, ct.Name, c, true)
+	}
 	if err := e.storeInherits(ct.Name); err != nil {
 		return Result{}, err
 	}
@@ -181,6 +187,9 @@ func (e *Engine) alterInherit(a *sql.AlterInherit, restoring bool) (Result, erro
 		}
 		for _, c := range a.InheritedOnly {
 			e.setInheritedOnly(a.Child, c, true)
+		}
+		for _, c := range a.InheritedChecks {
+			setOnlyIn(&e.inheritChecks, a.Child, c, true)
 		}
 		return Result{Tag: "ALTER TABLE"}, nil
 	}
@@ -397,6 +406,7 @@ func (e *Engine) inheritDropped(gone map[string]bool) (touched, stored []string)
 	}
 	for name := range gone {
 		delete(e.inheritOnly, name)
+		delete(e.inheritChecks, name)
 	}
 	e.inherits = slices.DeleteFunc(e.inherits, func(l inheritLink) bool {
 		if !gone[l.child] {
@@ -483,7 +493,13 @@ func tagCount(tag string) int {
 // name and type keeps it, as PostgreSQL merges it); the rest is refused.
 // It returns the notices of the children's ALTERs.
 func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
-	if !a.Columns || len(e.inherits) == 0 || e.inheritRecursing {
+	if len(e.inherits) == 0 || e.inheritRecursing {
+		return nil, nil
+	}
+	if !a.Columns {
+		if t := e.tables[a.Table]; t != nil && a.New != nil && (len(e.parentsOf(a.Table)) > 0 || len(e.childrenOf(a.Table)) > 0) {
+			return e.inheritInPlace(t, a)
+		}
 		return nil, nil
 	}
 	parents, kids := e.parentsOf(a.Table), e.childrenOf(a.Table)

@@ -32,18 +32,7 @@ func (e *Engine) inheritedOnly(name, col string) bool {
 // setInheritedOnly records whether column col of table name comes from
 // its parents alone.
 func (e *Engine) setInheritedOnly(name, col string, only bool) {
-	if e.inheritOnly == nil {
-		e.inheritOnly = map[string][]string{}
-	}
-	cols := slices.DeleteFunc(e.inheritOnly[name], func(c string) bool { return c == col })
-	if only {
-		cols = append(cols, col)
-	}
-	if len(cols) == 0 {
-		delete(e.inheritOnly, name)
-		return
-	}
-	e.inheritOnly[name] = cols
+	setOnlyIn(&e.inheritOnly, name, col, only)
 }
 
 // localAfterDetach makes the columns of child that no parent gives any
@@ -52,6 +41,11 @@ func (e *Engine) localAfterDetach(child string) {
 	for _, c := range slices.Clone(e.inheritOnly[child]) {
 		if e.inheritCount(child, c) == 0 {
 			e.setInheritedOnly(child, c, false)
+		}
+	}
+	for _, c := range slices.Clone(e.inheritChecks[child]) {
+		if e.checkInheritCount(child, c) == 0 {
+			setOnlyIn(&e.inheritChecks, child, c, false)
 		}
 	}
 }
@@ -362,11 +356,20 @@ func (e *Engine) renameLinks(from, to string) (func(), error) {
 		delete(e.inheritOnly, from)
 		e.inheritOnly[to] = only
 	}
+	checks, hadChecks := e.inheritChecks[from]
+	if hadChecks {
+		delete(e.inheritChecks, from)
+		e.inheritChecks[to] = checks
+	}
 	undo := func() {
 		e.inherits = saved
 		if had {
 			delete(e.inheritOnly, to)
 			e.inheritOnly[from] = only
+		}
+		if hadChecks {
+			delete(e.inheritChecks, to)
+			e.inheritChecks[from] = checks
 		}
 	}
 	if e.store != nil {
@@ -421,13 +424,216 @@ func (e *Engine) renamesMember(a *sql.AlterTable) bool {
 // inheritedOnlySQL is the statement a database file keeps of the columns
 // of child that its parents alone give it; "" when none.
 func (e *Engine) inheritedOnlySQL(child string) string {
-	cols := e.inheritOnly[child]
-	if len(cols) == 0 {
+	var parts []string
+	for _, c := range e.inheritOnly[child] {
+		parts = append(parts, fmt.Sprintf("ALTER COLUMN %s SET (attislocal = false)", expr.QuoteIdent(c)))
+	}
+	for _, c := range e.inheritChecks[child] {
+		parts = append(parts, "SET (conislocal = '"+strings.ReplaceAll(c, "'", "''")+"')")
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	parts := make([]string, len(cols))
-	for i, c := range cols {
-		parts[i] = fmt.Sprintf("ALTER COLUMN %s SET (attislocal = false)", expr.QuoteIdent(c))
-	}
 	return "ALTER TABLE " + expr.QuoteIdent(child) + " " + strings.Join(parts, ", ")
+}
+
+// setOnlyIn records in m whether item (a column, a constraint) of table
+// name comes from its parents alone.
+func setOnlyIn(m *map[string][]string, name, item string, only bool) {
+	if *m == nil {
+		*m = map[string][]string{}
+	}
+	items := slices.DeleteFunc((*m)[name], func(c string) bool { return c == item })
+	if only {
+		items = append(items, item)
+	}
+	if len(items) == 0 {
+		delete(*m, name)
+		return
+	}
+	(*m)[name] = items
+}
+
+// inheritableCheck returns table name's CHECK constraint named check
+// when its children inherit it.
+func (e *Engine) inheritableCheck(name, check string) (sql.Check, bool) {
+	t := e.tables[name]
+	if t == nil {
+		return sql.Check{}, false
+	}
+	for _, c := range t.def.Checks {
+		if c.Name == check && !c.NoInherit {
+			return c, true
+		}
+	}
+	return sql.Check{}, false
+}
+
+// checkInheritCount is the number of parents of table name that give it
+// CHECK constraint check (PostgreSQL's coninhcount).
+func (e *Engine) checkInheritCount(name, check string) int {
+	n := 0
+	for _, p := range e.parentsOf(name) {
+		if _, ok := e.inheritableCheck(p, check); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// inheritInPlace runs before an ALTER TABLE a that changes constraints
+// or defaults of a table in an inheritance hierarchy (SET and DROP NOT
+// NULL, SET and DROP DEFAULT, ADD and DROP CONSTRAINT … CHECK): as in
+// PostgreSQL, a CHECK a parent gives cannot be dropped (42P16), and the
+// change reaches every descendant, but with ONLY (where an inheritable
+// CHECK must reach the children, 42P16) and for a CHECK … NO INHERIT. A
+// descendant keeps a CHECK dropped from its parent that it declared
+// itself or has from another parent. Every descendant's ALTER is bound
+// and its rows checked before any table changes.
+func (e *Engine) inheritInPlace(t *table, a *sql.AlterTable) ([]string, error) {
+	old := t.def
+	var dropped, added []sql.Check
+	for _, c := range old.Checks {
+		if !slices.ContainsFunc(a.New.Checks, func(n sql.Check) bool { return n.Name == c.Name }) {
+			if e.checkInheritCount(a.Table, c.Name) > 0 {
+				return nil, pgerr.New(pgerr.InvalidTableDef, "cannot drop inherited constraint %q of relation %q", c.Name, a.Table)
+			}
+			if !c.NoInherit {
+				dropped = append(dropped, c)
+			}
+		}
+	}
+	for _, c := range a.New.Checks {
+		if !c.NoInherit && !slices.ContainsFunc(old.Checks, func(o sql.Check) bool { return o.Name == c.Name }) {
+			added = append(added, c)
+		}
+	}
+	if len(e.childrenOf(a.Table)) == 0 {
+		return nil, nil
+	}
+	if a.Only {
+		if len(added) > 0 {
+			return nil, pgerr.New(pgerr.InvalidTableDef, "constraint must be added to child tables too")
+		}
+		for _, k := range e.childrenOf(a.Table) {
+			for _, c := range dropped {
+				setOnlyIn(&e.inheritChecks, k, c.Name, false)
+			}
+			if err := e.storeInherits(k); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+	if len(a.New.Cols) != len(old.Cols) {
+		return nil, pgerr.New(pgerr.Internal, "ALTER TABLE %q in place changes its columns", a.Table)
+	}
+	q := expr.QuoteIdent
+	cols := a.ColumnCmds // the commands every descendant gets
+	desc := e.inheritDescendants(a.Table)
+	drops := map[string][]string{}
+	for _, c := range dropped {
+		in := map[string]bool{a.Table: true}
+		for more := true; more; {
+			more = false
+			for _, d := range desc {
+				if in[d] || !slices.Contains(e.inheritChecks[d], c.Name) {
+					continue
+				}
+				if !slices.ContainsFunc(e.parentsOf(d), func(p string) bool {
+					_, has := e.inheritableCheck(p, c.Name)
+					return has && !in[p]
+				}) {
+					in[d], more = true, true
+					drops[d] = append(drops[d], c.Name)
+				}
+			}
+		}
+	}
+	var notices []string
+	var plans []descendantAlter
+	gets := map[string][]string{} // the CHECKs each descendant gets from the table
+	for _, d := range desc {
+		cmds := slices.Clone(cols)
+		for _, c := range drops[d] {
+			cmds = append(cmds, "DROP CONSTRAINT "+q(c))
+		}
+		for _, c := range added {
+			if mine, ok := e.inheritableCheck(d, c.Name); ok || slices.ContainsFunc(e.tables[d].def.Checks, func(x sql.Check) bool { return x.Name == c.Name }) {
+				if !ok || mine.SQL != c.SQL {
+					return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Name, d)
+				}
+				notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c.Name))
+				continue
+			}
+			cmds = append(cmds, "ADD CONSTRAINT "+q(c.Name)+" CHECK ("+c.SQL+")")
+			gets[d] = append(gets[d], c.Name)
+		}
+		if len(cmds) == 0 {
+			continue
+		}
+		da, err := e.bindDescendantAlter("ALTER TABLE " + q(d) + " " + strings.Join(cmds, ", "))
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, descendantAlter{table: d, a: da})
+	}
+	for _, p := range plans {
+		if err := checkRowsAhead(e.tables[p.table], p.a); err != nil {
+			return nil, err
+		}
+	}
+	e.inheritRecursing = true
+	for _, p := range plans {
+		res, err := e.alterTable(p.a)
+		notices = append(notices, res.Notices...)
+		if err != nil {
+			e.inheritRecursing = false
+			return notices, err
+		}
+	}
+	e.inheritRecursing = false
+	for _, d := range desc {
+		if len(drops[d]) == 0 && len(gets[d]) == 0 {
+			continue
+		}
+		for _, c := range drops[d] {
+			setOnlyIn(&e.inheritChecks, d, c, false)
+		}
+		for _, c := range gets[d] {
+			setOnlyIn(&e.inheritChecks, d, c, true)
+		}
+		if err := e.storeInherits(d); err != nil {
+			return notices, err
+		}
+	}
+	return notices, nil
+}
+
+// checkRowsAhead checks t's rows against the NOT NULL columns and CHECK
+// constraints ALTER TABLE a gives it, without changing anything.
+func checkRowsAhead(t *table, a *sql.AlterTable) error {
+	next := newTable(a.New)
+	var err error
+	t.scan(func(_ uint64, row value.Row) bool {
+		for i, c := range next.def.Cols {
+			if c.NotNull && row[i].IsNull() {
+				err = pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", c.Name, t.name)
+				return false
+			}
+		}
+		for _, ch := range next.def.Checks {
+			v, e2 := ch.Expr.Eval(row)
+			if e2 != nil {
+				err = e2
+				return false
+			}
+			if !v.IsNull() && !v.Bool() {
+				err = pgerr.New(pgerr.CheckViolation, "check constraint %q of relation %q is violated by some row", ch.Name, t.name)
+				return false
+			}
+		}
+		return true
+	})
+	return err
 }

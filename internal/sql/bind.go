@@ -28,6 +28,9 @@ type binder struct {
 	// inheritTarget is the descendant a DML statement of its ancestor is
 	// bound over again (bind_inherit.go).
 	inheritTarget *Relation
+	// inheritedChecks are the CHECK constraints mergeInherited gave a
+	// table from its parents that the table does not declare itself.
+	inheritedChecks []string
 	// alterCmds are the commands of the ALTER TABLE being bound.
 	alterCmds []*pg_query.Node
 	// lock collects the locking clauses of a SELECT statement's queries

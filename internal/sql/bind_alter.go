@@ -37,6 +37,10 @@ type AlterTable struct {
 	// Only is ALTER TABLE ONLY: the table's inheritance children are
 	// not altered with it.
 	Only bool
+	// ColumnCmds are the statement's SET and DROP NOT NULL and SET and
+	// DROP DEFAULT commands, as text: each reaches the table's
+	// inheritance descendants too.
+	ColumnCmds []string
 }
 
 func (*AlterTable) bound() {}
@@ -227,6 +231,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			}
 		}
 		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool { return n.GetConstraint().GetContype() == kind })
+		if err := columnCmdText(at, cmd); err != nil {
+			return err
+		}
 		switch {
 		case cmd.Subtype == pg_query.AlterTableType_AT_DropNotNull:
 			cd.IsNotNull = false
@@ -384,6 +391,28 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		at.Cast[i] = e
 	}
 	return at, nil
+}
+
+// columnCmdText adds an ALTER COLUMN … SET/DROP NOT NULL or DEFAULT
+// command to at.ColumnCmds.
+func columnCmdText(at *AlterTable, cmd *pg_query.AlterTableCmd) error {
+	text := "ALTER COLUMN " + QuoteIdent(cmd.Name)
+	switch {
+	case cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull:
+		text += " SET NOT NULL"
+	case cmd.Subtype == pg_query.AlterTableType_AT_DropNotNull:
+		text += " DROP NOT NULL"
+	case cmd.Def == nil:
+		text += " DROP DEFAULT"
+	default:
+		d, err := deparseExpr(cmd.Def)
+		if err != nil {
+			return err
+		}
+		text += " SET DEFAULT " + d
+	}
+	at.ColumnCmds = append(at.ColumnCmds, text)
+	return nil
 }
 
 // refersTo reports whether an expression reads a column of that name.

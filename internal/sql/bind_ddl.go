@@ -236,7 +236,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if rv.Relpersistence == "t" {
 			return nil, b.refuse(rv.Location, "temporary tables in an inheritance hierarchy are not supported")
 		}
-		ct.Inherits, ct.InheritedOnly, ct.Notices = parents, inheritedOnly, notices
+		ct.Inherits, ct.InheritedOnly, ct.InheritedChecks, ct.Notices = parents, inheritedOnly, b.inheritedChecks, notices
 	}
 	return ct, b.tempTable(cs, ct)
 }

@@ -39,6 +39,9 @@ type AlterInherit struct {
 	// a SET (attislocal = false): a statement only a store's restoring
 	// session runs; elsewhere it is 22023, as PostgreSQL's.
 	InheritedOnly []string
+	// InheritedChecks is InheritedOnly for CHECK constraints (conislocal
+	// false), as ALTER TABLE child SET (conislocal = 'name').
+	InheritedChecks []string
 }
 
 func (*AlterInherit) bound() {}
@@ -173,6 +176,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	}
 	// The table's own CHECK constraints, of the table or of a column,
 	// merge with an inherited one of the same name and expression.
+	var mergedChecks []string
 	ownCheck := func(c *pg_query.Constraint) (bool, error) {
 		if c.GetContype() != pg_query.ConstrType_CONSTR_CHECK || c.Conname == "" {
 			return false, nil
@@ -185,6 +189,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 			return false, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, cs.Relation.Relname)
 		}
 		notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c.Conname))
+		mergedChecks = append(mergedChecks, c.Conname)
 		return true, nil
 	}
 	var err error
@@ -204,6 +209,12 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	}
 	if err != nil {
 		return nil, nil, nil, nil, err
+	}
+	b.inheritedChecks = nil
+	for _, c := range checks {
+		if !slices.Contains(mergedChecks, c.Conname) {
+			b.inheritedChecks = append(b.inheritedChecks, c.Conname)
+		}
 	}
 	return out, append(checks, own...), parents, notices, nil
 }
@@ -421,10 +432,17 @@ func (b *binder) bindInheritedOnly(as *pg_query.AlterTableStmt) Bound {
 	for _, n := range as.Cmds {
 		c := n.GetAlterTableCmd()
 		opts := c.GetDef().GetList().GetItems()
-		if c.GetSubtype() != pg_query.AlterTableType_AT_SetOptions || len(opts) != 1 || opts[0].GetDefElem().GetDefname() != "attislocal" {
+		if len(opts) != 1 {
 			return nil
 		}
-		ai.InheritedOnly = append(ai.InheritedOnly, c.Name)
+		switch de := opts[0].GetDefElem(); {
+		case c.GetSubtype() == pg_query.AlterTableType_AT_SetOptions && de.GetDefname() == "attislocal":
+			ai.InheritedOnly = append(ai.InheritedOnly, c.Name)
+		case c.GetSubtype() == pg_query.AlterTableType_AT_SetRelOptions && de.GetDefname() == "conislocal" && de.GetArg().GetString_() != nil:
+			ai.InheritedChecks = append(ai.InheritedChecks, de.GetArg().GetString_().GetSval())
+		default:
+			return nil
+		}
 	}
 	if rel, ok := b.cat.Relation(ai.Child); ok {
 		ai.Child = rel.Name

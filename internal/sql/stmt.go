@@ -87,6 +87,9 @@ type CreateTable struct {
 	// does not declare itself (PostgreSQL's attislocal false): ALTER
 	// TABLE parent DROP COLUMN drops them from the table too.
 	InheritedOnly []string
+	// InheritedChecks are the CHECK constraints the parents give that
+	// the table does not declare itself (PostgreSQL's conislocal false).
+	InheritedChecks []string
 	// Notices are the binder's notices (merged columns).
 	Notices []string
 }
