@@ -47,8 +47,9 @@ type AlterInherit struct {
 func (*AlterInherit) bound() {}
 
 // inheritParent resolves a parent INHERITS or ALTER TABLE … INHERIT names,
-// with PostgreSQL's errors for what cannot be one.
-func (b *binder) inheritParent(rv *pg_query.RangeVar) (*Relation, error) {
+// with PostgreSQL's errors for what cannot be one; childTemp tells
+// whether the child is a temporary table.
+func (b *binder) inheritParent(rv *pg_query.RangeVar, childTemp bool) (*Relation, error) {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok {
 		return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
@@ -62,6 +63,8 @@ func (b *binder) inheritParent(rv *pg_query.RangeVar) (*Relation, error) {
 		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
 	case rel.Def.ChangeStream:
 		return nil, b.refuse(rv.Location, "inheritance from change-stream table %q is not supported", rel.Name)
+	case rel.Def.Temp && !childTemp:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot inherit from temporary relation %q", keyName(rel.Name))
 	case rel.Def.Temp:
 		return nil, b.refuse(rv.Location, "inheritance from temporary table %q is not supported", rel.Name)
 	}
@@ -85,7 +88,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	)
 	for _, n := range cs.InhRelations {
 		rv := n.GetRangeVar()
-		rel, err := b.inheritParent(rv)
+		rel, err := b.inheritParent(rv, cs.Relation.Relpersistence == "t")
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
@@ -382,7 +385,7 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 	case rel.Def.Temp || rel.Def.ChangeStream:
 		return nil, b.refuse(rv.Location, "inheritance of table %q is not supported", rel.Name)
 	}
-	parent, err := b.inheritParent(prv)
+	parent, err := b.inheritParent(prv, false)
 	if err != nil {
 		return nil, err
 	}
