@@ -447,7 +447,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = b.inheritedTargets(up.Relation, &up.ReturningList, len(up.FromClause) > 0, func() error {
+	err = b.inheritedTargets(up.Relation, &up.ReturningList, up.FromClause, func() error {
 		c, err := b.bindUpdateOne(up)
 		bd.Inherited = append(bd.Inherited, c)
 		return err
@@ -556,7 +556,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = b.inheritedTargets(del.Relation, &del.ReturningList, len(del.UsingClause) > 0, func() error {
+	err = b.inheritedTargets(del.Relation, &del.ReturningList, del.UsingClause, func() error {
 		c, err := b.bindDeleteOne(del)
 		bd.Inherited = append(bd.Inherited, c)
 		return err

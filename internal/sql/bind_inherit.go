@@ -262,18 +262,10 @@ func (b *binder) inheritScan(rel *Relation, p plan.Node, system bool) plan.Node 
 // relation naming the descendant (ONLY), under the table's name as alias
 // when the statement gives none, and with RETURNING * and alias.* spelt
 // out as the table's columns, which are all a descendant's rows show.
-func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, from bool, bind func() error) error {
+func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, from []*pg_query.Node, bind func() error) error {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
 		return nil
-	}
-	if from {
-		for _, n := range *returning {
-			if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetAStar() != nil {
-				return b.refuse(cr.Location, "RETURNING * of a statement with FROM or USING over table %q, which has inheritance children, is not supported", rel.Name).
-					WithHint("name the columns to return, or write %s.* and the other tables' columns", rel.Name)
-			}
-		}
 	}
 	name, schema, alias0, savedRet := rv.Relname, rv.Schemaname, rv.Alias, *returning
 	defer func() {
@@ -286,7 +278,11 @@ func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.
 		rv.Alias = &pg_query.Alias{Aliasname: b.refName(rel.Name)}
 		alias = rv.Alias.Aliasname
 	}
-	*returning = expandReturningStars(savedRet, alias, rel.Cols)
+	list, err := b.fromStars(savedRet, alias, rel.Name, from)
+	if err != nil {
+		return err
+	}
+	*returning = expandReturningStars(list, alias, rel.Cols)
 	defer func() { b.inheritTarget = nil }()
 	for _, m := range rel.Inherit {
 		rv.Relname, rv.Schemaname, rv.Inh = m.Rel.Name, "", false
@@ -301,6 +297,69 @@ func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.
 		}
 	}
 	return nil
+}
+
+// fromStars spells out * in a RETURNING list of a statement with FROM or
+// USING (from) as alias.* followed by each FROM item's name.*, which is
+// what * returns; an item whose columns * does not return so (a join
+// with USING, a function without an alias) is refused.
+func (b *binder) fromStars(list []*pg_query.Node, alias, table string, from []*pg_query.Node) ([]*pg_query.Node, error) {
+	if len(from) == 0 {
+		return list, nil
+	}
+	var names []string
+	var walk func(n *pg_query.Node) bool
+	walk = func(n *pg_query.Node) bool {
+		switch {
+		case n.GetRangeVar() != nil:
+			r := n.GetRangeVar()
+			if r.Alias != nil {
+				names = append(names, r.Alias.Aliasname)
+			} else {
+				names = append(names, r.Relname)
+			}
+		case n.GetRangeSubselect() != nil && n.GetRangeSubselect().Alias != nil:
+			names = append(names, n.GetRangeSubselect().Alias.Aliasname)
+		case n.GetRangeFunction() != nil && n.GetRangeFunction().Alias != nil:
+			names = append(names, n.GetRangeFunction().Alias.Aliasname)
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			if j.Alias != nil {
+				names = append(names, j.Alias.Aliasname)
+				return true
+			}
+			return !j.IsNatural && len(j.UsingClause) == 0 && walk(j.Larg) && walk(j.Rarg)
+		default:
+			return false
+		}
+		return true
+	}
+	var out []*pg_query.Node
+	for _, n := range list {
+		rt := n.GetResTarget()
+		cr := rt.GetVal().GetColumnRef()
+		if cr == nil || len(cr.Fields) != 1 || cr.Fields[0].GetAStar() == nil {
+			out = append(out, n)
+			continue
+		}
+		if names == nil {
+			for _, f := range from {
+				if !walk(f) {
+					return nil, b.refuse(cr.Location, "RETURNING * of a statement with FROM or USING over table %q, which has inheritance children, is not supported with this FROM item", table).
+						WithHint("name the columns to return, or write %s.* and the other tables' columns", table)
+				}
+			}
+		}
+		for _, q := range append([]string{alias}, names...) {
+			ref := &pg_query.ColumnRef{Fields: []*pg_query.Node{
+				{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: q}}},
+				{Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}},
+			}, Location: cr.Location}
+			out = append(out, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{
+				Val: &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: ref}}, Location: rt.Location}}})
+		}
+	}
+	return out, nil
 }
 
 // targetRelation resolves the table a DML statement writes: the
