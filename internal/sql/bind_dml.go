@@ -455,6 +455,16 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 	if err == nil && len(bd.Inherited) > 0 {
 		bd.ReadsHierarchy = b.readsHierarchy(up.Relation, bd.Rows, bd.From, bd.RetPlan)
 	}
+	if err == nil && bd.Auto != nil && len(bd.Auto.Inherit) > 0 {
+		// Through a view over a parent: the statement again over each
+		// descendant, reading what the statement found.
+		for _, m := range bd.Auto.Inherit {
+			c := *bd
+			c.Auto, c.Inherited = bd.Auto.ForMember(m), nil
+			bd.Inherited = append(bd.Inherited, &c)
+		}
+		bd.ReadsHierarchy = true
+	}
 	return bd, err
 }
 
@@ -563,6 +573,14 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 	})
 	if err == nil && len(bd.Inherited) > 0 {
 		bd.ReadsHierarchy = b.readsHierarchy(del.Relation, bd.Rows, bd.Using, bd.RetPlan)
+	}
+	if err == nil && bd.Auto != nil && len(bd.Auto.Inherit) > 0 {
+		for _, m := range bd.Auto.Inherit {
+			c := *bd
+			c.Auto, c.Inherited = bd.Auto.ForMember(m), nil
+			bd.Inherited = append(bd.Inherited, &c)
+		}
+		bd.ReadsHierarchy = true
 	}
 	return bd, err
 }
