@@ -443,6 +443,7 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	defer b.currentOfHierarchy(up.Relation)()
 	bd, err := b.bindUpdateOne(up)
 	if err != nil {
 		return nil, err
@@ -562,6 +563,7 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	defer b.currentOfHierarchy(del.Relation)()
 	bd, err := b.bindDeleteOne(del)
 	if err != nil {
 		return nil, err

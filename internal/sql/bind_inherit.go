@@ -362,6 +362,21 @@ func (b *binder) fromStars(list []*pg_query.Node, alias, table string, from []*p
 	return out, nil
 }
 
+// currentOfHierarchy sets, while an UPDATE or DELETE of rv binds,
+// b.currentOfHier to the tables it reaches when rv names a table with
+// inheritance children without ONLY; it returns what resets it.
+func (b *binder) currentOfHierarchy(rv *pg_query.RangeVar) func() {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
+		return func() {}
+	}
+	b.currentOfHier = []*Relation{rel}
+	for _, m := range rel.Inherit {
+		b.currentOfHier = append(b.currentOfHier, m.Rel)
+	}
+	return func() { b.currentOfHier = nil }
+}
+
 // targetRelation resolves the table a DML statement writes: the
 // descendant being bound again, or the catalog's.
 func (b *binder) targetRelation(rv *pg_query.RangeVar) (*Relation, bool) {
