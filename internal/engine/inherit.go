@@ -487,12 +487,36 @@ func tagCount(tag string) int {
 	return n
 }
 
-// inheritAlter runs before ALTER TABLE a changes the columns or the name
+// inheritAlter runs before ALTER TABLE a of a table, in an inheritance
+// hierarchy or not: a CHECK it adds that the table has from its parents
+// alone becomes its own too (NOTICE, as PostgreSQL merges it), another
+// it has already is 42710; then inheritAlterHierarchy.
+func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
+	var notices []string
+	for _, c := range a.MergeChecks {
+		if !slices.Contains(e.inheritChecks[a.Table], c) || e.inheritRecursing {
+			return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c, e.bareName(a.Table))
+		}
+	}
+	for _, c := range a.MergeChecks {
+		setOnlyIn(&e.inheritChecks, a.Table, c, false)
+		notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c))
+	}
+	if len(a.MergeChecks) > 0 {
+		if err := e.storeInherits(a.Table); err != nil {
+			return notices, err
+		}
+	}
+	more, err := e.inheritAlterHierarchy(a)
+	return append(notices, more...), err
+}
+
+// inheritAlterHierarchy runs before ALTER TABLE a changes the columns or the name
 // of a table in an inheritance hierarchy. ADD COLUMN is supported: it
 // adds the columns to each child first (a child that has a column of the
 // name and type keeps it, as PostgreSQL merges it); the rest is refused.
 // It returns the notices of the children's ALTERs.
-func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
+func (e *Engine) inheritAlterHierarchy(a *sql.AlterTable) ([]string, error) {
 	if len(e.inherits) == 0 || e.inheritRecursing {
 		return nil, nil
 	}

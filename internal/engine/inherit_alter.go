@@ -578,6 +578,10 @@ func (e *Engine) inheritInPlace(t *table, a *sql.AlterTable) ([]string, error) {
 		}
 		plans = append(plans, descendantAlter{table: d, a: da})
 	}
+	// The table's rows too: its own ALTER runs after the descendants'.
+	if err := checkRowsAhead(t, a); err != nil {
+		return nil, err
+	}
 	for _, p := range plans {
 		if err := checkRowsAhead(e.tables[p.table], p.a); err != nil {
 			return nil, err

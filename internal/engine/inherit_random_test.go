@@ -11,7 +11,8 @@ import (
 // TestInheritanceRandom runs random changes through a three-level
 // inheritance hierarchy with a diamond (INSERT into each table; UPDATE,
 // DELETE and TRUNCATE of a parent with and without ONLY, with subqueries,
-// FROM and USING that read the hierarchy; a child detached
+// FROM and USING that read the hierarchy; NOT NULL and CHECK constraints
+// added to and dropped from a table of it; a child detached
 // and attached again), in deltaview and in PostgreSQL, and compares the
 // SQLSTATE of each statement, what each table reads with and without
 // ONLY, and views over the root, over a middle table and over a join of
@@ -76,6 +77,12 @@ CREATE MATERIALIZED VIEW joined AS SELECT r.id, r.v, b.y FROM r JOIN b ON b.id =
 				return fmt.Sprintf("TRUNCATE %s%s", only(), tbl)
 			}
 			return fmt.Sprintf("UPDATE %s SET v = v - 1", tbl)
+		}
+		if r.IntN(3) > 0 {
+			// NOT NULL and CHECK constraints of a table reach its
+			// descendants.
+			return fmt.Sprintf([]string{"ALTER TABLE %s ALTER COLUMN k SET NOT NULL", "ALTER TABLE %s ALTER COLUMN k DROP NOT NULL",
+				"ALTER TABLE %s ADD CONSTRAINT small CHECK (v < 45)", "ALTER TABLE %s DROP CONSTRAINT small"}[r.IntN(4)], tbl)
 		}
 		attached = !attached
 		if attached {
