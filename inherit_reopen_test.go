@@ -75,3 +75,64 @@ INSERT INTO ser (k, v) VALUES (8, 0)`); err != nil {
 		t.Error("DROP TABLE of a parent without CASCADE after reopening was accepted")
 	}
 }
+
+// TestInheritanceReopenAlter checks that what a child has from its
+// parents alone (PostgreSQL's attislocal) and the links of a renamed
+// table survive opening the file again: a parent's DROP COLUMN then drops
+// the child's inherited column and keeps the one it declared, and its
+// DROP CONSTRAINT the children's inherited CHECK.
+func TestInheritanceReopenAlter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "inherit.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE dp (a int, b int);
+CREATE TABLE dc (b int, c int) INHERITS (dp);
+CREATE TABLE dg () INHERITS (dc);
+ALTER TABLE dp ADD COLUMN e int;
+ALTER TABLE dp ADD CONSTRAINT pos CHECK (b > 0);
+ALTER TABLE dg ADD CONSTRAINT small CHECK (c < 10);
+INSERT INTO dg VALUES (1, 2, 3, 4);
+ALTER TABLE dc RENAME TO dc2`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec("ALTER TABLE dp DROP CONSTRAINT pos"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("ALTER TABLE dg DROP CONSTRAINT small"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec("ALTER TABLE dp DROP COLUMN a, DROP COLUMN b, DROP COLUMN e"); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := db.Query("SELECT attname FROM pg_attribute WHERE attrelid = 'dg'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := fmt.Sprint(rs.Rows); g != "[[b] [c]]" {
+		t.Errorf("dg's columns after the parent dropped a, b and e: %s, want [[b] [c]]", g)
+	}
+	rs, err = db.Query("SELECT count(*) FROM pg_constraint WHERE contype = 'c'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := fmt.Sprint(rs.Rows); g != "[[0]]" {
+		t.Errorf("CHECK constraints left after the parent dropped its own: %s", g)
+	}
+	rs, err = db.Query("SELECT inhrelid::regclass::text, inhparent::regclass::text FROM pg_inherits ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := fmt.Sprint(rs.Rows); g != "[[dc2 dp] [dg dc2]]" {
+		t.Errorf("links: %s", g)
+	}
+}

@@ -208,8 +208,14 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 		cur.cols, cur.rows = results[0].Columns, results[0].Rows
 		if scan {
 			cur.keepScan(sql.Locked(cmd.query))
-			if cur.scan.oid != 0 {
-				cur.scan.unpin = c.sess.PinRows(cur.scan.oid)
+			var unpins []func()
+			for _, oid := range cur.scan.tables() {
+				unpins = append(unpins, c.sess.PinRows(oid))
+			}
+			cur.scan.unpin = func() {
+				for _, u := range unpins {
+					u()
+				}
 			}
 		}
 	} else {

@@ -1,6 +1,8 @@
 package pgwire
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -15,11 +17,21 @@ import (
 
 // cursorScan is the table and the ctids of a cursor's scan.
 type cursorScan struct {
-	unpin  func() // lets the table's rows be renumbered again
-	oid    uint32
-	locked bool          // FOR UPDATE or FOR SHARE
-	tids   []value.Value // those of the rows not fetched yet
-	at     value.Value   // the ctid of the row the cursor stands on; NULL for none
+	unpin  func() // lets the tables' rows be renumbered again
+	locked bool   // FOR UPDATE or FOR SHARE
+	// oids and tids are the table and the ctid of each row not fetched
+	// yet (a scan of a table with inheritance children reads several).
+	oids  []uint32
+	tids  []value.Value
+	at    value.Value // the ctid of the row the cursor stands on; NULL for none
+	atOID uint32      // its table
+}
+
+// tables are the tables the scan's rows are of, each once.
+func (s *cursorScan) tables() []uint32 {
+	out := slices.Clone(s.oids)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // cursorQuery returns the query a cursor over q runs: the scan with the
@@ -39,9 +51,9 @@ func (c *conn) cursorQuery(q *sql.Stmt) (_ *sql.Stmt, scan bool) {
 // keepScan moves the two columns of a scan's rows to cur.scan.
 func (cur *cursor) keepScan(locked bool) {
 	n := len(cur.cols) - 2
-	s := &cursorScan{tids: make([]value.Value, len(cur.rows)), at: value.Null, locked: locked}
+	s := &cursorScan{oids: make([]uint32, len(cur.rows)), tids: make([]value.Value, len(cur.rows)), at: value.Null, locked: locked}
 	for i, r := range cur.rows {
-		s.oid, s.tids[i] = r[n].OID(), r[n+1]
+		s.oids[i], s.tids[i] = r[n].OID(), r[n+1]
 		cur.rows[i] = r[:n:n]
 	}
 	cur.cols = cur.cols[:n:n]
@@ -55,9 +67,9 @@ func (s *cursorScan) move(n, want int) {
 		return
 	}
 	if n > 0 {
-		s.at = s.tids[n-1]
+		s.at, s.atOID = s.tids[n-1], s.oids[n-1]
 	}
-	s.tids = s.tids[n:]
+	s.tids, s.oids = s.tids[n:], s.oids[n:]
 	if want < 0 || n < want {
 		s.at = value.Null
 	}
@@ -77,5 +89,5 @@ func (c *conn) CurrentOf(name string) (uint32, value.Value, bool, error) {
 	if cur.scan.at.IsNull() {
 		return 0, value.Null, false, pgerr.New(pgerr.InvalidCursorState, "cursor %q is not positioned on a row", name)
 	}
-	return cur.scan.oid, cur.scan.at, cur.scan.locked, nil
+	return cur.scan.atOID, cur.scan.at, cur.scan.locked, nil
 }

@@ -31,6 +31,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
+	if e.renamesMember(a) {
+		return e.alterRenamedMember(a)
+	}
 	inhNotices, err := e.inheritAlter(a)
 	if err != nil {
 		return Result{Notices: inhNotices}, err
@@ -106,12 +109,15 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err := e.applyMoved(readers, a.Table, a.New.Name); err != nil {
 		return res, err
 	}
+	if e.inheritRecursing {
+		readers = nil // the ALTER of the descendants' ancestor builds them once (inherit_alter.go)
+	}
 	notices, err := e.rebuildReaders(readers, a.New.Name)
 	res.Notices = append(res.Notices, notices...)
 	if err != nil {
 		return res, err
 	}
-	if a.Columns && len(e.inherits) > 0 {
+	if a.Columns && len(e.inherits) > 0 && !e.inheritRecursing {
 		// The views over the table's parents read its rows, now wider.
 		notices, err := e.rebuildInheritReaders(e.parentsOf(a.New.Name))
 		res.Notices = append(res.Notices, notices...)

@@ -24,6 +24,9 @@ func (e *Engine) execMerge(m *sql.Merge) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if len(m.Inherit) > 0 {
+		return e.execMergeInherited(t, m)
+	}
 	tf := e.fireFor(t)
 	var ops []int16 // the kinds of action of the clauses: INSERT, UPDATE, DELETE
 	if tf != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -39,6 +40,16 @@ type inheritState struct {
 	// inheritChild is set while an UPDATE or DELETE of a parent runs
 	// over a descendant, whose statement triggers do not fire.
 	inheritChild bool
+	// inheritOnly are, per table, the columns its parents give it that
+	// it does not declare itself (PostgreSQL's attislocal false).
+	inheritOnly map[string][]string
+	// inheritChecks are, per table, the CHECK constraints its parents
+	// give it that it does not declare itself (conislocal false).
+	inheritChecks map[string][]string
+	// inheritRecursing is set while an ALTER TABLE of a parent alters
+	// its descendants (inherit_alter.go); inheritRenaming while a table
+	// of a hierarchy is renamed, its links already following.
+	inheritRecursing, inheritRenaming bool
 }
 
 // parentsOf returns the parents of table name, in order.
@@ -152,6 +163,12 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 	for _, p := range ct.Inherits {
 		e.inherits = append(e.inherits, inheritLink{child: ct.Name, parent: p})
 	}
+	for _, c := range ct.InheritedOnly {
+		e.setInheritedOnly(ct.Name, c, true)
+	}
+	for _, c := range ct.InheritedChecks {
+		setOnlyIn(&e.inheritChecks, ct.Name, c, true)
+	}
 	if err := e.storeInherits(ct.Name); err != nil {
 		return Result{}, err
 	}
@@ -160,8 +177,22 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 	return Result{Tag: "CREATE TABLE", Notices: append(notices, more...)}, err
 }
 
-// alterInherit runs ALTER TABLE child [NO] INHERIT parent.
-func (e *Engine) alterInherit(a *sql.AlterInherit) (Result, error) {
+// alterInherit runs ALTER TABLE child [NO] INHERIT parent, and, in a
+// session restoring a database file (restoring), what it recorded of the
+// columns child has from its parents alone.
+func (e *Engine) alterInherit(a *sql.AlterInherit, restoring bool) (Result, error) {
+	if a.Parent == "" {
+		if !restoring || e.tables[a.Child] == nil {
+			return Result{}, pgerr.New(pgerr.InvalidParameter, "unrecognized parameter \"attislocal\"")
+		}
+		for _, c := range a.InheritedOnly {
+			e.setInheritedOnly(a.Child, c, true)
+		}
+		for _, c := range a.InheritedChecks {
+			setOnlyIn(&e.inheritChecks, a.Child, c, true)
+		}
+		return Result{Tag: "ALTER TABLE"}, nil
+	}
 	at := slices.Index(e.inherits, inheritLink{child: a.Child, parent: a.Parent})
 	if err := e.refuseInheritSinks([]string{a.Parent}); err != nil {
 		return Result{}, err
@@ -173,6 +204,7 @@ func (e *Engine) alterInherit(a *sql.AlterInherit) (Result, error) {
 		// The views over the parent's hierarchy read the child until now.
 		readers := e.inheritAncestors(a.Parent)
 		e.inherits = slices.Delete(e.inherits, at, at+1)
+		e.localAfterDetach(a.Child)
 		if err := e.storeInherits(a.Child); err != nil {
 			return Result{}, err
 		}
@@ -218,6 +250,9 @@ func (e *Engine) storeInherits(child string) error {
 			b.WriteString(";\n")
 		}
 		b.WriteString("ALTER TABLE " + expr.QuoteIdent(child) + " INHERIT " + expr.QuoteIdent(p))
+	}
+	if only := e.inheritedOnlySQL(child); only != "" {
+		b.WriteString(";\n" + only)
 	}
 	return e.store.Create(&StoredRelation{Name: inheritStoreName(child), Kind: KindInherit, SQL: b.String()})
 }
@@ -371,6 +406,10 @@ func (e *Engine) inheritDropped(gone map[string]bool) (touched, stored []string)
 	if len(e.inherits) == 0 {
 		return nil, nil
 	}
+	for name := range gone {
+		delete(e.inheritOnly, name)
+		delete(e.inheritChecks, name)
+	}
 	e.inherits = slices.DeleteFunc(e.inherits, func(l inheritLink) bool {
 		if !gone[l.child] {
 			return false
@@ -392,6 +431,7 @@ func (e *Engine) inheritDropped(gone map[string]bool) (touched, stored []string)
 func (e *Engine) execUpdateInherited(up *sql.Update) (Result, error) {
 	top := *up
 	top.Inherited = nil
+	defer e.hierarchySnapshot(up.ReadsHierarchy)()
 	return execInherited(e, "UPDATE ", &top, up.Inherited, e.execUpdate)
 }
 
@@ -399,7 +439,25 @@ func (e *Engine) execUpdateInherited(up *sql.Update) (Result, error) {
 func (e *Engine) execDeleteInherited(del *sql.Delete) (Result, error) {
 	top := *del
 	top.Inherited = nil
+	defer e.hierarchySnapshot(del.ReadsHierarchy)()
 	return execInherited(e, "DELETE ", &top, del.Inherited, e.execDelete)
+}
+
+// hierarchySnapshot makes the reads of an UPDATE or DELETE over a
+// hierarchy that reads its own tables (reads) see every table as the
+// statement found it, though it changes one table after another: the
+// reads go through the transaction's log undone back to the statement's
+// start, as a statement with data-modifying WITH items reads (modifying),
+// and a row the statement changed is not changed again. It returns what
+// ends the snapshot.
+func (e *Engine) hierarchySnapshot(reads bool) func() {
+	if !reads || e.with != nil {
+		return func() {} // a WITH statement reads its own snapshot already
+	}
+	m := &modifying{mark: len(e.tx.log)}
+	m.src = &exec.Returning{Source: asOf{e: e, mark: m.mark}}
+	e.with = m
+	return func() { e.with = nil }
 }
 
 // execInherited runs a statement over a table (top), then over each of
@@ -431,13 +489,43 @@ func tagCount(tag string) int {
 	return n
 }
 
-// inheritAlter runs before ALTER TABLE a changes the columns or the name
+// inheritAlter runs before ALTER TABLE a of a table, in an inheritance
+// hierarchy or not: a CHECK it adds that the table has from its parents
+// alone becomes its own too (NOTICE, as PostgreSQL merges it), another
+// it has already is 42710; then inheritAlterHierarchy.
+func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
+	var notices []string
+	for _, c := range a.MergeChecks {
+		if !slices.Contains(e.inheritChecks[a.Table], c) || e.inheritRecursing {
+			return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c, e.bareName(a.Table))
+		}
+	}
+	for _, c := range a.MergeChecks {
+		setOnlyIn(&e.inheritChecks, a.Table, c, false)
+		notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c))
+	}
+	if len(a.MergeChecks) > 0 {
+		if err := e.storeInherits(a.Table); err != nil {
+			return notices, err
+		}
+	}
+	more, err := e.inheritAlterHierarchy(a)
+	return append(notices, more...), err
+}
+
+// inheritAlterHierarchy runs before ALTER TABLE a changes the columns or the name
 // of a table in an inheritance hierarchy. ADD COLUMN is supported: it
 // adds the columns to each child first (a child that has a column of the
 // name and type keeps it, as PostgreSQL merges it); the rest is refused.
 // It returns the notices of the children's ALTERs.
-func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
-	if !a.Columns || len(e.inherits) == 0 {
+func (e *Engine) inheritAlterHierarchy(a *sql.AlterTable) ([]string, error) {
+	if len(e.inherits) == 0 || e.inheritRecursing {
+		return nil, nil
+	}
+	if !a.Columns {
+		if t := e.tables[a.Table]; t != nil && a.New != nil && (len(e.parentsOf(a.Table)) > 0 || len(e.childrenOf(a.Table)) > 0) {
+			return e.inheritInPlace(t, a)
+		}
 		return nil, nil
 	}
 	parents, kids := e.parentsOf(a.Table), e.childrenOf(a.Table)
@@ -448,17 +536,12 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 	if err := e.refuseInheritedColumn(t, a, parents); err != nil {
 		return nil, err
 	}
-	if a.New.Name != a.Table {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … RENAME of table %q, which is in an inheritance hierarchy, is not supported", a.Table).
-			WithHint("detach it with ALTER TABLE … NO INHERIT (and its children), rename it, then attach them again")
-	}
-	if len(kids) == 0 {
-		return nil, nil // a leaf's own columns change as any table's
+	if len(kids) == 0 || a.New.Name != a.Table {
+		return nil, nil // a leaf's own columns change as any table's; a rename moved the links (alterRenamedMember)
 	}
 	added, ok := addedColumns(t, a)
 	if !ok {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of the columns of table %q, which has inheritance children, is not supported", a.Table).
-			WithHint("ADD COLUMN is supported; for other changes detach the children with ALTER TABLE … NO INHERIT, alter each table, then attach them again")
+		return e.alterDescendants(t, a, added)
 	}
 	if a.Only {
 		return nil, pgerr.New(pgerr.InvalidTableDef, "column must be added to child tables too")
@@ -493,6 +576,12 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 		if len(cmds) == 0 {
 			continue
 		}
+		var fromParent []string // the columns the child has from its parents alone
+		for _, i := range added {
+			if c := a.New.Cols[i].Name; !slices.ContainsFunc(kt.cols, func(x plan.Column) bool { return x.Name == c }) {
+				fromParent = append(fromParent, c)
+			}
+		}
 		text := "ALTER TABLE " + expr.QuoteIdent(k) + " " + strings.Join(cmds, ", ")
 		st, err := sql.Parse(text)
 		if err != nil {
@@ -509,6 +598,12 @@ func (e *Engine) inheritAlter(a *sql.AlterTable) ([]string, error) {
 		res, err := e.alterTable(ka)
 		notices = append(notices, res.Notices...)
 		if err != nil {
+			return notices, err
+		}
+		for _, c := range fromParent {
+			e.setInheritedOnly(k, c, true)
+		}
+		if err := e.storeInherits(k); err != nil {
 			return notices, err
 		}
 	}
@@ -548,22 +643,19 @@ func (e *Engine) refuseInheritedColumn(t *table, a *sql.AlterTable, parents []st
 // addedColumns returns the columns of a.New that ALTER TABLE a adds to
 // t, and whether adding them is all it does to t's columns and name.
 func addedColumns(t *table, a *sql.AlterTable) ([]int, bool) {
-	if len(a.Dropped) > 0 || a.New.Name != a.Table {
-		return nil, false
-	}
 	var added []int
-	kept := 0
+	kept, ok := 0, len(a.Dropped) == 0 && a.New.Name == a.Table
 	for i, o := range a.Map {
 		switch {
 		case o < 0:
 			added = append(added, i)
 		case o != kept || a.Cast[i] != nil || a.New.Cols[i].Name != t.cols[o].Name:
-			return nil, false
+			ok = false
 		default:
 			kept++
 		}
 	}
-	return added, kept == len(t.cols)
+	return added, ok && kept == len(t.cols)
 }
 
 // columnSQL is a column's definition as ADD COLUMN writes it.

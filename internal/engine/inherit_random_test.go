@@ -10,7 +10,9 @@ import (
 
 // TestInheritanceRandom runs random changes through a three-level
 // inheritance hierarchy with a diamond (INSERT into each table; UPDATE,
-// DELETE and TRUNCATE of a parent with and without ONLY; a child detached
+// DELETE and TRUNCATE of a parent with and without ONLY, with subqueries,
+// FROM and USING that read the hierarchy; NOT NULL and CHECK constraints
+// added to and dropped from a table of it; a child detached
 // and attached again), in deltaview and in PostgreSQL, and compares the
 // SQLSTATE of each statement, what each table reads with and without
 // ONLY, and views over the root, over a middle table and over a join of
@@ -44,7 +46,7 @@ CREATE MATERIALIZED VIEW joined AS SELECT r.id, r.v, b.y FROM r JOIN b ON b.id =
 	attached := true
 	stmt := func() string {
 		tbl := tables[r.IntN(len(tables))]
-		switch r.IntN(12) {
+		switch r.IntN(14) {
 		case 0, 1, 2, 3:
 			vals := ""
 			for range map[string]int{"r": 0, "a": 1, "b": 1, "ab": 3, "c": 2}[tbl] {
@@ -59,11 +61,28 @@ CREATE MATERIALIZED VIEW joined AS SELECT r.id, r.v, b.y FROM r JOIN b ON b.id =
 			return fmt.Sprintf("DELETE FROM %s%s WHERE id = %d", only(), tbl, id())
 		case 9:
 			return fmt.Sprintf("DELETE FROM %s%s WHERE v < %d AND id IN (SELECT id FROM fk) RETURNING *", only(), tbl, r.IntN(20))
+		case 11:
+			// Reads of the hierarchy the statement changes see every
+			// table as the statement found it.
+			src := tables[r.IntN(len(tables))]
+			if r.IntN(2) == 0 {
+				return fmt.Sprintf("UPDATE %s%s t SET v = t.v + (SELECT count(*) FROM %s WHERE id = t.id) WHERE t.id IN (SELECT id FROM %s WHERE v > %d) RETURNING t.id, t.v", only(), tbl, src, src, r.IntN(30))
+			}
+			return fmt.Sprintf("UPDATE %s%s t SET v = t.v + 1 FROM %s s WHERE s.id = t.id + 1 AND s.v < %d", only(), tbl, src, r.IntN(40))
+		case 12:
+			src := tables[r.IntN(len(tables))]
+			return fmt.Sprintf("DELETE FROM %s%s t USING %s s WHERE s.id = t.id - 1 AND s.v > %d RETURNING t.id", only(), tbl, src, r.IntN(40))
 		case 10:
 			if r.IntN(4) == 0 {
 				return fmt.Sprintf("TRUNCATE %s%s", only(), tbl)
 			}
 			return fmt.Sprintf("UPDATE %s SET v = v - 1", tbl)
+		}
+		if r.IntN(3) > 0 {
+			// NOT NULL and CHECK constraints of a table reach its
+			// descendants.
+			return fmt.Sprintf([]string{"ALTER TABLE %s ALTER COLUMN k SET NOT NULL", "ALTER TABLE %s ALTER COLUMN k DROP NOT NULL",
+				"ALTER TABLE %s ADD CONSTRAINT small CHECK (v < 45)", "ALTER TABLE %s DROP CONSTRAINT small"}[r.IntN(4)], tbl)
 		}
 		attached = !attached
 		if attached {

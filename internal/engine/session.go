@@ -554,7 +554,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.AlterViewDefault:
 		return s.ddl("ALTER VIEW", func() (Result, error) { return e.alterViewDefault(b, rec.text) })
 	case *sql.AlterInherit:
-		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterInherit(b) })
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterInherit(b, s.restoring) })
 	case *sql.AlterTable:
 		return s.ddl("ALTER TABLE", func() (Result, error) {
 			if t := e.tables[b.Table]; t != nil && t.temp {

@@ -22,7 +22,7 @@ type CursorRuntime interface {
 
 // cursorScan is the table and the ctids of the rows of a cursor's scan.
 type cursorScan struct {
-	oid    uint32
+	oids   []uint32
 	tids   []value.Value
 	locked bool // FOR UPDATE or FOR SHARE
 }
@@ -54,9 +54,9 @@ func (c *call) runScan(pe *pexpr) (*Result, *cursorScan, error) {
 		return nil, nil, statementContext(err, pe.text)
 	}
 	n := len(res.Cols) - 2
-	scan := &cursorScan{tids: make([]value.Value, len(res.Rows)), locked: sql.Locked(p.st)}
+	scan := &cursorScan{oids: make([]uint32, len(res.Rows)), tids: make([]value.Value, len(res.Rows)), locked: sql.Locked(p.st)}
 	for i, r := range res.Rows {
-		scan.oid, scan.tids[i] = r[n].OID(), r[n+1]
+		scan.oids[i], scan.tids[i] = r[n].OID(), r[n+1]
 		res.Rows[i] = r[:n:n]
 	}
 	res.Cols = res.Cols[:n:n]
@@ -81,5 +81,5 @@ func (c *call) CurrentOf(name string) (uint32, value.Value, bool, error) {
 	if cur.tids == nil {
 		return 0, value.Null, false, nil
 	}
-	return cur.oid, cur.tids[cur.pos-1], cur.locked, nil
+	return cur.oids[cur.pos-1], cur.tids[cur.pos-1], cur.locked, nil
 }

@@ -78,9 +78,10 @@ type cursor struct {
 	res      *Result
 	pos      int64
 	noScroll bool
-	// oid and tids are the table and the ctid of each row of a simply
-	// updatable scan (currentof.go); oid is 0 for another query.
-	oid    uint32
+	// oids and tids are the table and the ctid of each row of a simply
+	// updatable scan (currentof.go), nil for another query; a scan of a
+	// table with inheritance children reads rows of several tables.
+	oids   []uint32
 	tids   []value.Value
 	locked bool
 }
@@ -135,7 +136,7 @@ func (c *call) open(s *openStmt) error {
 	}
 	cur := &cursor{res: res, noScroll: opts&cursorNoScroll != 0}
 	if scan != nil {
-		cur.oid, cur.tids, cur.locked = scan.oid, scan.tids, scan.locked
+		cur.oids, cur.tids, cur.locked = scan.oids, scan.tids, scan.locked
 	}
 	c.cursors[name] = cur
 	return nil

@@ -28,6 +28,14 @@ type binder struct {
 	// inheritTarget is the descendant a DML statement of its ancestor is
 	// bound over again (bind_inherit.go).
 	inheritTarget *Relation
+	// inheritedChecks are the CHECK constraints mergeInherited gave a
+	// table from its parents that the table does not declare itself.
+	inheritedChecks []string
+	// currentOfHier are the tables an UPDATE or DELETE of a table with
+	// inheritance children reaches, for WHERE CURRENT OF: a cursor that
+	// stands on a row of another of them finds no row in the table
+	// being bound (bind_current_of.go).
+	currentOfHier []*Relation
 	// alterCmds are the commands of the ALTER TABLE being bound.
 	alterCmds []*pg_query.Node
 	// lock collects the locking clauses of a SELECT statement's queries

@@ -37,6 +37,15 @@ type AlterTable struct {
 	// Only is ALTER TABLE ONLY: the table's inheritance children are
 	// not altered with it.
 	Only bool
+	// ColumnCmds are the statement's SET and DROP NOT NULL and SET and
+	// DROP DEFAULT commands, as text: each reaches the table's
+	// inheritance descendants too.
+	ColumnCmds []string
+	// MergeChecks are the CHECK constraints ADD CONSTRAINT names that
+	// the table has already, with the same expression: the engine merges
+	// each with the one the table has from its parents alone, and
+	// refuses another (42710).
+	MergeChecks []string
 }
 
 func (*AlterTable) bound() {}
@@ -230,6 +239,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			}
 		}
 		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool { return n.GetConstraint().GetContype() == kind })
+		if err := columnCmdText(at, cmd); err != nil {
+			return err
+		}
 		switch {
 		case cmd.Subtype == pg_query.AlterTableType_AT_DropNotNull:
 			cd.IsNotNull = false
@@ -249,6 +261,13 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		if c.Conname != "" {
 			for _, o := range w.constraints() {
 				if w.constraintName(o) == c.Conname {
+					if sameCheck(o, c) {
+						// The engine merges it with an inherited one
+						// of the same name and expression, as in
+						// PostgreSQL, or refuses it.
+						at.MergeChecks = append(at.MergeChecks, c.Conname)
+						return nil
+					}
 					return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, w.name)
 				}
 			}
@@ -390,6 +409,39 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		at.Cast[i] = e
 	}
 	return at, nil
+}
+
+// sameCheck reports whether constraints a and b are CHECK constraints
+// of the same expression and inheritance.
+func sameCheck(a, b *pg_query.Constraint) bool {
+	if a.Contype != pg_query.ConstrType_CONSTR_CHECK || b.Contype != pg_query.ConstrType_CONSTR_CHECK || a.IsNoInherit != b.IsNoInherit {
+		return false
+	}
+	x, err1 := deparseExpr(a.RawExpr)
+	y, err2 := deparseExpr(b.RawExpr)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// columnCmdText adds an ALTER COLUMN … SET/DROP NOT NULL or DEFAULT
+// command to at.ColumnCmds.
+func columnCmdText(at *AlterTable, cmd *pg_query.AlterTableCmd) error {
+	text := "ALTER COLUMN " + QuoteIdent(cmd.Name)
+	switch {
+	case cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull:
+		text += " SET NOT NULL"
+	case cmd.Subtype == pg_query.AlterTableType_AT_DropNotNull:
+		text += " DROP NOT NULL"
+	case cmd.Def == nil:
+		text += " DROP DEFAULT"
+	default:
+		d, err := deparseExpr(cmd.Def)
+		if err != nil {
+			return err
+		}
+		text += " SET DEFAULT " + d
+	}
+	at.ColumnCmds = append(at.ColumnCmds, text)
+	return nil
 }
 
 // refersTo reports whether an expression reads a column of that name.

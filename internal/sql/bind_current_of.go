@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 
@@ -42,6 +44,12 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is not supported for this table type").
 			WithHint("UPDATE or DELETE a table's rows WHERE CURRENT OF a cursor over it")
 	}
+	var hier []uint32 // the tables of the hierarchy the statement reaches
+	for _, r := range b.currentOfHier {
+		if o, ok := b.systemColumnsOf(r); ok {
+			hier = append(hier, o)
+		}
+	}
 	clock, name := b.stmtClock, c.CursorName
 	b.currentOf.tid = func() (value.Value, error) {
 		var src expr.CursorSource
@@ -54,6 +62,9 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 		at, tid, locked, err := src.CurrentOf(name)
 		if err != nil {
 			return value.Null, err
+		}
+		if at != oid && slices.Contains(hier, at) {
+			return value.Null, nil // the row is another table's of the hierarchy
 		}
 		if locked && at != oid {
 			return value.Null, pgerr.New(pgerr.InvalidCursorState, "cursor %q does not have a FOR UPDATE/SHARE reference to table %q", name, table)

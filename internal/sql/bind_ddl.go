@@ -49,12 +49,21 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		}
 		elts = append(elts, cd)
 	}
-	var parents []string
+	var parents, inheritedOnly []string
 	var notices []string
 	if len(cs.InhRelations) > 0 {
+		locals := map[string]bool{}
+		for _, cd := range elts {
+			locals[cd.Colname] = true
+		}
 		var err error
 		if elts, tableCons, parents, notices, err = b.mergeInherited(cs, elts, tableCons); err != nil {
 			return nil, err
+		}
+		for _, cd := range elts {
+			if !locals[cd.Colname] {
+				inheritedOnly = append(inheritedOnly, cd.Colname)
+			}
 		}
 	}
 	for _, cd := range elts {
@@ -227,7 +236,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if rv.Relpersistence == "t" {
 			return nil, b.refuse(rv.Location, "temporary tables in an inheritance hierarchy are not supported")
 		}
-		ct.Inherits, ct.Notices = parents, notices
+		ct.Inherits, ct.InheritedOnly, ct.InheritedChecks, ct.Notices = parents, inheritedOnly, b.inheritedChecks, notices
 	}
 	return ct, b.tempTable(cs, ct)
 }

@@ -443,17 +443,28 @@ func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	defer b.currentOfHierarchy(up.Relation)()
 	bd, err := b.bindUpdateOne(up)
 	if err != nil {
 		return nil, err
 	}
-	err = b.inheritedTargets(up.Relation, &up.ReturningList, len(up.FromClause) > 0, func() error {
+	err = b.inheritedTargets(up.Relation, &up.ReturningList, up.FromClause, func() error {
 		c, err := b.bindUpdateOne(up)
 		bd.Inherited = append(bd.Inherited, c)
 		return err
 	})
 	if err == nil && len(bd.Inherited) > 0 {
-		err = b.refuseHierarchyReads(up.Relation, "UPDATE", bd.Rows, bd.From, bd.RetPlan)
+		bd.ReadsHierarchy = b.readsHierarchy(up.Relation, bd.Rows, bd.From, bd.RetPlan)
+	}
+	if err == nil && bd.Auto != nil && len(bd.Auto.Inherit) > 0 {
+		// Through a view over a parent: the statement again over each
+		// descendant, reading what the statement found.
+		for _, m := range bd.Auto.Inherit {
+			c := *bd
+			c.Auto, c.Inherited = bd.Auto.ForMember(m), nil
+			bd.Inherited = append(bd.Inherited, &c)
+		}
+		bd.ReadsHierarchy = true
 	}
 	return bd, err
 }
@@ -552,17 +563,26 @@ func (b *binder) bindDelete(del *pg_query.DeleteStmt) (Bound, error) {
 		}
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
+	defer b.currentOfHierarchy(del.Relation)()
 	bd, err := b.bindDeleteOne(del)
 	if err != nil {
 		return nil, err
 	}
-	err = b.inheritedTargets(del.Relation, &del.ReturningList, len(del.UsingClause) > 0, func() error {
+	err = b.inheritedTargets(del.Relation, &del.ReturningList, del.UsingClause, func() error {
 		c, err := b.bindDeleteOne(del)
 		bd.Inherited = append(bd.Inherited, c)
 		return err
 	})
 	if err == nil && len(bd.Inherited) > 0 {
-		err = b.refuseHierarchyReads(del.Relation, "DELETE", bd.Rows, bd.Using, bd.RetPlan)
+		bd.ReadsHierarchy = b.readsHierarchy(del.Relation, bd.Rows, bd.Using, bd.RetPlan)
+	}
+	if err == nil && bd.Auto != nil && len(bd.Auto.Inherit) > 0 {
+		for _, m := range bd.Auto.Inherit {
+			c := *bd
+			c.Auto, c.Inherited = bd.Auto.ForMember(m), nil
+			bd.Inherited = append(bd.Inherited, &c)
+		}
+		bd.ReadsHierarchy = true
 	}
 	return bd, err
 }

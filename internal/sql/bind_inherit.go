@@ -33,13 +33,23 @@ type InheritMember struct {
 type AlterInherit struct {
 	Child, Parent string
 	Drop          bool // NO INHERIT
+	// InheritedOnly, without Parent, is what a database file records of
+	// the columns of Child that its parents give and it does not declare
+	// (PostgreSQL's attislocal false), as ALTER TABLE child ALTER COLUMN
+	// a SET (attislocal = false): a statement only a store's restoring
+	// session runs; elsewhere it is 22023, as PostgreSQL's.
+	InheritedOnly []string
+	// InheritedChecks is InheritedOnly for CHECK constraints (conislocal
+	// false), as ALTER TABLE child SET (conislocal = 'name').
+	InheritedChecks []string
 }
 
 func (*AlterInherit) bound() {}
 
 // inheritParent resolves a parent INHERITS or ALTER TABLE … INHERIT names,
-// with PostgreSQL's errors for what cannot be one.
-func (b *binder) inheritParent(rv *pg_query.RangeVar) (*Relation, error) {
+// with PostgreSQL's errors for what cannot be one; childTemp tells
+// whether the child is a temporary table.
+func (b *binder) inheritParent(rv *pg_query.RangeVar, childTemp bool) (*Relation, error) {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok {
 		return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
@@ -53,6 +63,8 @@ func (b *binder) inheritParent(rv *pg_query.RangeVar) (*Relation, error) {
 		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
 	case rel.Def.ChangeStream:
 		return nil, b.refuse(rv.Location, "inheritance from change-stream table %q is not supported", rel.Name)
+	case rel.Def.Temp && !childTemp:
+		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot inherit from temporary relation %q", keyName(rel.Name))
 	case rel.Def.Temp:
 		return nil, b.refuse(rv.Location, "inheritance from temporary table %q is not supported", rel.Name)
 	}
@@ -76,7 +88,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	)
 	for _, n := range cs.InhRelations {
 		rv := n.GetRangeVar()
-		rel, err := b.inheritParent(rv)
+		rel, err := b.inheritParent(rv, cs.Relation.Relpersistence == "t")
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
@@ -167,6 +179,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	}
 	// The table's own CHECK constraints, of the table or of a column,
 	// merge with an inherited one of the same name and expression.
+	var mergedChecks []string
 	ownCheck := func(c *pg_query.Constraint) (bool, error) {
 		if c.GetContype() != pg_query.ConstrType_CONSTR_CHECK || c.Conname == "" {
 			return false, nil
@@ -179,6 +192,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 			return false, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, cs.Relation.Relname)
 		}
 		notices = append(notices, fmt.Sprintf("merging constraint %q with inherited definition", c.Conname))
+		mergedChecks = append(mergedChecks, c.Conname)
 		return true, nil
 	}
 	var err error
@@ -198,6 +212,12 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	}
 	if err != nil {
 		return nil, nil, nil, nil, err
+	}
+	b.inheritedChecks = nil
+	for _, c := range checks {
+		if !slices.Contains(mergedChecks, c.Conname) {
+			b.inheritedChecks = append(b.inheritedChecks, c.Conname)
+		}
 	}
 	return out, append(checks, own...), parents, notices, nil
 }
@@ -242,18 +262,10 @@ func (b *binder) inheritScan(rel *Relation, p plan.Node, system bool) plan.Node 
 // relation naming the descendant (ONLY), under the table's name as alias
 // when the statement gives none, and with RETURNING * and alias.* spelt
 // out as the table's columns, which are all a descendant's rows show.
-func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, from bool, bind func() error) error {
+func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.Node, from []*pg_query.Node, bind func() error) error {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
 		return nil
-	}
-	if from {
-		for _, n := range *returning {
-			if cr := n.GetResTarget().GetVal().GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetAStar() != nil {
-				return b.refuse(cr.Location, "RETURNING * of a statement with FROM or USING over table %q, which has inheritance children, is not supported", rel.Name).
-					WithHint("name the columns to return, or write %s.* and the other tables' columns", rel.Name)
-			}
-		}
 	}
 	name, schema, alias0, savedRet := rv.Relname, rv.Schemaname, rv.Alias, *returning
 	defer func() {
@@ -266,7 +278,11 @@ func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.
 		rv.Alias = &pg_query.Alias{Aliasname: b.refName(rel.Name)}
 		alias = rv.Alias.Aliasname
 	}
-	*returning = expandReturningStars(savedRet, alias, rel.Cols)
+	list, err := b.fromStars(savedRet, alias, rel.Name, from)
+	if err != nil {
+		return err
+	}
+	*returning = expandReturningStars(list, alias, rel.Cols)
 	defer func() { b.inheritTarget = nil }()
 	for _, m := range rel.Inherit {
 		rv.Relname, rv.Schemaname, rv.Inh = m.Rel.Name, "", false
@@ -281,6 +297,84 @@ func (b *binder) inheritedTargets(rv *pg_query.RangeVar, returning *[]*pg_query.
 		}
 	}
 	return nil
+}
+
+// fromStars spells out * in a RETURNING list of a statement with FROM or
+// USING (from) as alias.* followed by each FROM item's name.*, which is
+// what * returns; an item whose columns * does not return so (a join
+// with USING, a function without an alias) is refused.
+func (b *binder) fromStars(list []*pg_query.Node, alias, table string, from []*pg_query.Node) ([]*pg_query.Node, error) {
+	if len(from) == 0 {
+		return list, nil
+	}
+	var names []string
+	var walk func(n *pg_query.Node) bool
+	walk = func(n *pg_query.Node) bool {
+		switch {
+		case n.GetRangeVar() != nil:
+			r := n.GetRangeVar()
+			if r.Alias != nil {
+				names = append(names, r.Alias.Aliasname)
+			} else {
+				names = append(names, r.Relname)
+			}
+		case n.GetRangeSubselect() != nil && n.GetRangeSubselect().Alias != nil:
+			names = append(names, n.GetRangeSubselect().Alias.Aliasname)
+		case n.GetRangeFunction() != nil && n.GetRangeFunction().Alias != nil:
+			names = append(names, n.GetRangeFunction().Alias.Aliasname)
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			if j.Alias != nil {
+				names = append(names, j.Alias.Aliasname)
+				return true
+			}
+			return !j.IsNatural && len(j.UsingClause) == 0 && walk(j.Larg) && walk(j.Rarg)
+		default:
+			return false
+		}
+		return true
+	}
+	var out []*pg_query.Node
+	for _, n := range list {
+		rt := n.GetResTarget()
+		cr := rt.GetVal().GetColumnRef()
+		if cr == nil || len(cr.Fields) != 1 || cr.Fields[0].GetAStar() == nil {
+			out = append(out, n)
+			continue
+		}
+		if names == nil {
+			for _, f := range from {
+				if !walk(f) {
+					return nil, b.refuse(cr.Location, "RETURNING * of a statement with FROM or USING over table %q, which has inheritance children, is not supported with this FROM item", table).
+						WithHint("name the columns to return, or write %s.* and the other tables' columns", table)
+				}
+			}
+		}
+		for _, q := range append([]string{alias}, names...) {
+			ref := &pg_query.ColumnRef{Fields: []*pg_query.Node{
+				{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: q}}},
+				{Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}},
+			}, Location: cr.Location}
+			out = append(out, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{
+				Val: &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: ref}}, Location: rt.Location}}})
+		}
+	}
+	return out, nil
+}
+
+// currentOfHierarchy sets, while an UPDATE or DELETE of rv binds,
+// b.currentOfHier to the tables it reaches when rv names a table with
+// inheritance children without ONLY; it returns what resets it.
+func (b *binder) currentOfHierarchy(rv *pg_query.RangeVar) func() {
+	rel, ok := b.cat.Relation(rv.Relname)
+	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
+		return func() {}
+	}
+	b.currentOfHier = []*Relation{rel}
+	for _, m := range rel.Inherit {
+		b.currentOfHier = append(b.currentOfHier, m.Rel)
+	}
+	return func() { b.currentOfHier = nil }
 }
 
 // targetRelation resolves the table a DML statement writes: the
@@ -327,7 +421,7 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		}
 	}
 	if cmd == nil {
-		return nil, nil
+		return b.bindInheritedOnly(as), nil
 	}
 	if len(as.Cmds) > 1 {
 		return nil, b.refuse(as.Relation.Location, "ALTER TABLE … [NO] INHERIT with other commands is not supported").
@@ -365,7 +459,7 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 	case rel.Def.Temp || rel.Def.ChangeStream:
 		return nil, b.refuse(rv.Location, "inheritance of table %q is not supported", rel.Name)
 	}
-	parent, err := b.inheritParent(prv)
+	parent, err := b.inheritParent(prv, false)
 	if err != nil {
 		return nil, err
 	}
@@ -407,15 +501,41 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 	return ai, nil
 }
 
-// refuseHierarchyReads refuses an UPDATE or DELETE over a table with
-// inheritance children whose subqueries, FROM or USING read a table of
-// the hierarchy: the statement changes one table after another, and such
-// a read would see the tables changed before, where PostgreSQL's reads
-// see them all as the statement found them.
-func (b *binder) refuseHierarchyReads(rv *pg_query.RangeVar, verb string, reads ...plan.Node) error {
+// bindInheritedOnly binds ALTER TABLE child ALTER COLUMN a SET
+// (attislocal = false), …: AlterInherit.InheritedOnly; nil for any
+// other statement.
+func (b *binder) bindInheritedOnly(as *pg_query.AlterTableStmt) Bound {
+	ai := &AlterInherit{Child: as.GetRelation().GetRelname()}
+	for _, n := range as.Cmds {
+		c := n.GetAlterTableCmd()
+		opts := c.GetDef().GetList().GetItems()
+		if len(opts) != 1 {
+			return nil
+		}
+		switch de := opts[0].GetDefElem(); {
+		case c.GetSubtype() == pg_query.AlterTableType_AT_SetOptions && de.GetDefname() == "attislocal":
+			ai.InheritedOnly = append(ai.InheritedOnly, c.Name)
+		case c.GetSubtype() == pg_query.AlterTableType_AT_SetRelOptions && de.GetDefname() == "conislocal" && de.GetArg().GetString_() != nil:
+			ai.InheritedChecks = append(ai.InheritedChecks, de.GetArg().GetString_().GetSval())
+		default:
+			return nil
+		}
+	}
+	if rel, ok := b.cat.Relation(ai.Child); ok {
+		ai.Child = rel.Name
+	}
+	return ai
+}
+
+// readsHierarchy reports whether an UPDATE or DELETE over a table with
+// inheritance children reads a table of the hierarchy in a subquery,
+// FROM, USING or RETURNING (reads): the statement changes one table
+// after another, and such reads must see every table as the statement
+// found it, as PostgreSQL's do (Update.ReadsHierarchy).
+func (b *binder) readsHierarchy(rv *pg_query.RangeVar, reads ...plan.Node) bool {
 	rel, ok := b.cat.Relation(rv.Relname)
 	if !ok || !rv.Inh || len(rel.Inherit) == 0 {
-		return nil
+		return false
 	}
 	in := map[string]bool{rel.Name: true}
 	for _, m := range rel.Inherit {
@@ -430,10 +550,9 @@ func (b *binder) refuseHierarchyReads(rv *pg_query.RangeVar, verb string, reads 
 				r = t
 			}
 			if in[r] {
-				return b.refuse(rv.Location, "%s of table %q, which has inheritance children, reading table %q of its hierarchy in a subquery, FROM or USING is not supported", verb, rel.Name, r).
-					WithHint("write %s ONLY for each table, or read the rows into a temporary table first", map[string]string{"UPDATE": "UPDATE", "DELETE": "DELETE FROM"}[verb])
+				return true
 			}
 		}
 	}
-	return nil
+	return false
 }

@@ -23,6 +23,11 @@ type Merge struct {
 	// matches) followed by the source row.
 	Join    plan.Node
 	Clauses []MergeClause
+	// Inherit are the table's inheritance descendants, when MERGE names
+	// it without ONLY: the join reads their rows too, projected onto the
+	// table's columns, and a matched row is changed in its own table;
+	// INSERT writes the table.
+	Inherit []InheritMember
 }
 
 // MergeAction is what a WHEN clause of MERGE does.
@@ -94,6 +99,9 @@ func (b *binder) bindMerge(m *pg_query.MergeStmt) (Bound, error) {
 		return nil, err
 	}
 	out := &Merge{Table: rel.Name, Join: join}
+	if m.Relation.Inh {
+		out.Inherit = rel.Inherit
+	}
 	for _, n := range m.MergeWhenClauses {
 		c, err := b.mergeClause(rel, alias, ssc, n.GetMergeWhenClause())
 		if err != nil {
@@ -156,10 +164,6 @@ func (b *binder) mergeTarget(rv *pg_query.RangeVar) (*Relation, string, error) {
 	}
 	if err == nil && b.partTarget != nil {
 		return nil, "", b.refuse(rv.Location, "MERGE into a partition is not supported").WithHint("MERGE into its partitioned table")
-	}
-	if err == nil && rv.Inh && len(rel.Inherit) > 0 {
-		return nil, "", b.refuse(rv.Location, "MERGE into table %q, which has inheritance children, is not supported", rel.Name).
-			WithHint("MERGE INTO ONLY %s changes its own rows; MERGE into each child for theirs", rel.Name)
 	}
 	return rel, alias, err
 }

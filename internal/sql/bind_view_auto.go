@@ -50,7 +50,11 @@ type AutoView struct {
 	// Partition is the constraint of the partition the innermost view
 	// reads, whose rows its root (Table) keeps; nil for a table.
 	Partition *expr.PartitionOf
-	base      *Relation
+	// Inherit are the inheritance descendants of the table, when the
+	// innermost view reads it without ONLY and the statement is an
+	// UPDATE or DELETE: it changes their rows too (ForMember).
+	Inherit []InheritMember
+	base    *Relation
 	// viewDefaults marks the view's columns with a default of their own
 	// (AlterViewDefault), which an INSERT gives when it does not.
 	viewDefaults []bool
@@ -60,6 +64,42 @@ type AutoView struct {
 	// such a view with a default, which makes every INSERT fail.
 	innerDefaults []expr.Expr
 	innerComputed [2]string
+}
+
+// ForMember is a for the descendant m of its table: its expressions
+// read m's row, whose columns of the table's names m.Map gives.
+func (a *AutoView) ForMember(m InheritMember) *AutoView {
+	n := len(a.base.Cols)
+	remap := func(e expr.Expr) expr.Expr {
+		if e == nil {
+			return nil
+		}
+		return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+			if c, ok := x.(*expr.Col); ok && c.Idx < n {
+				return &expr.Col{Idx: m.Map[c.Idx], T: c.T, Name: c.Name}
+			}
+			return x
+		})
+	}
+	out := *a
+	out.Table, out.base, out.Inherit = m.Rel.Name, m.Rel, nil
+	out.Cols = make([]int, len(a.Cols))
+	for i, c := range a.Cols {
+		out.Cols[i] = -1
+		if c >= 0 {
+			out.Cols[i] = m.Map[c]
+		}
+	}
+	out.Exprs = make([]expr.Expr, len(a.Exprs))
+	for i, x := range a.Exprs {
+		out.Exprs[i] = remap(x)
+	}
+	out.Where = remap(a.Where)
+	out.Checks = make([]ViewCheck, len(a.Checks))
+	for i, c := range a.Checks {
+		out.Checks[i] = ViewCheck{View: c.View, Pred: remap(c.Pred)}
+	}
+	return &out
 }
 
 // partWhere is a partition's constraint as a condition; nil for none.
@@ -204,6 +244,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	}
 	var inner *AutoView
 	var levels []viewLevel
+	var inherit []InheritMember
 	switch {
 	case base.Kind == KindTable && !base.System:
 
@@ -211,11 +252,9 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			return nil, nil, b.refuse(loc, "changing table %q with row-level security through view %q is not supported", base.Name, rel.Name).
 				WithHint("change the table")
 		}
-		if len(base.Inherit) > 0 && rv.Inh && op != TriggerInsert {
-			// PostgreSQL's UPDATE and DELETE reach the children too; the
-			// view's path here changes the one table it names.
-			return nil, nil, b.refuse(loc, "changing table %q, which has inheritance children, through view %q is not supported", base.Name, rel.Name).
-				WithHint("change the table")
+		if rv.Inh && op != TriggerInsert {
+			// PostgreSQL's UPDATE and DELETE reach the children too.
+			inherit = base.Inherit
 		}
 	case base.Kind == KindView:
 		var events int16
@@ -287,7 +326,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			return nil, nil, err
 		}
 	}
-	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part,
+	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
 		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...))}
 	for i, e := range exprs {
 		av.Cols[i] = -1
@@ -303,7 +342,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			}
 		}
 		where = inner.OverTable(where, 0)
-		av.Table, av.base, av.Partition = inner.Table, inner.base, inner.Partition
+		av.Table, av.base, av.Partition, av.Inherit = inner.Table, inner.base, inner.Partition, inner.Inherit
 		av.innerDefaults, av.innerComputed = slices.Clone(inner.innerDefaults), inner.innerComputed
 		for ii, d := range base.Defaults { // base is the view under rel
 			switch j := inner.Cols[ii]; {

@@ -83,6 +83,13 @@ type CreateTable struct {
 	// (bind_inherit.go). SQL does not write them: the engine keeps the
 	// links apart from the table's definition.
 	Inherits []string
+	// InheritedOnly are the columns the parents give that the table
+	// does not declare itself (PostgreSQL's attislocal false): ALTER
+	// TABLE parent DROP COLUMN drops them from the table too.
+	InheritedOnly []string
+	// InheritedChecks are the CHECK constraints the parents give that
+	// the table does not declare itself (PostgreSQL's conislocal false).
+	InheritedChecks []string
 	// Notices are the binder's notices (merged columns).
 	Notices []string
 }
@@ -258,6 +265,10 @@ type Update struct {
 	// Inherited are the statement bound again over each inheritance
 	// descendant of the table, which it reaches without ONLY.
 	Inherited []*Update
+	// ReadsHierarchy is set beside Inherited when a subquery, FROM or
+	// RETURNING reads a table of the hierarchy: every table's rows are
+	// then read as the statement found them, before any table changed.
+	ReadsHierarchy bool
 	// CurrentOf, for WHERE CURRENT OF, is evaluated once before the rows
 	// (on no row): the cursor's errors, raised even when no row is read.
 	CurrentOf expr.Expr
@@ -280,6 +291,8 @@ type Delete struct {
 	Auto *AutoView
 	// Inherited is Update.Inherited.
 	Inherited []*Delete
+	// ReadsHierarchy is Update.ReadsHierarchy.
+	ReadsHierarchy bool
 	// CurrentOf is Update.CurrentOf.
 	CurrentOf expr.Expr
 }
