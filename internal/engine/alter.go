@@ -100,6 +100,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err := e.applyMoved(readers, a.Table, a.New.Name); err != nil {
 		return res, err
 	}
+	if err := e.applyRenamed(readers); err != nil {
+		return res, err
+	}
 	notices, err := e.rebuildReaders(readers, a.New.Name)
 	res.Notices = append(res.Notices, notices...)
 	if err != nil {

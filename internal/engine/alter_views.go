@@ -42,6 +42,9 @@ type alterReaders struct {
 	// moved are the readers of a table given a new key, kept as their
 	// statements with it once the ALTER is done (alter_move.go).
 	moved map[string]*movedReader
+	// renamed are the moved readers whose references to a column RENAME
+	// COLUMN renames were renamed (alter_rename_column.go).
+	renamed map[string]bool
 }
 
 // alterOverlay is the engine's catalog with the table altered as the
@@ -74,6 +77,7 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	rel.Inherit = e.inheritMembers(a.New.Name, next.cols)
 	cat := alterOverlay{Engine: e, old: a.Table, rel: rel}
 	typed := retypedColumns(t, a)
+	rename, renaming := renamedColumnOf(t, a)
 	out := &alterReaders{plans: map[string]*sql.CreateView{}, empty: map[string]*sql.CreateView{}}
 	var broken []string // readers of a column dropped
 	for _, name := range deps {
@@ -92,7 +96,22 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 		materialized := e.views[name] != nil || e.unpopulated[name] != nil
 		var bound *sql.CreateView
 		var err error
-		if m, ok := e.movedReaderOf(name, a); ok {
+		var m *movedReader
+		var renamed bool
+		if renaming {
+			if m, renamed, err = e.renamedReader(name, rename, cat, materialized); err != nil {
+				return nil, err
+			}
+		}
+		if !renamed {
+			m, renamed = e.movedReaderOf(name, a)
+		} else {
+			if out.renamed == nil {
+				out.renamed = map[string]bool{}
+			}
+			out.renamed[name] = true
+		}
+		if renamed {
 			if bound, err = bindMoved(cat, m, materialized); err == nil {
 				if out.moved == nil {
 					out.moved = map[string]*movedReader{}

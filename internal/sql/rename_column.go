@@ -1,0 +1,190 @@
+package sql
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// ALTER TABLE … RENAME COLUMN keeps the views that read the column.
+// PostgreSQL's views name columns by number; these are kept as text, so
+// the text is rewritten: binding the view's statement with a RefLog
+// records which column each reference and each * resolves to, and
+// RenameColumnRefs renames the references to the table's column, gives
+// the select-list items they name the old name as an alias (the view's
+// columns keep their names, as PostgreSQL's do), and spells out a * that
+// covers the column. The rewritten statement, bound over the renamed
+// table with a RefLog of its own, must resolve every reference to the
+// same column as before (SameResolution); otherwise the rename is refused.
+
+// RefOrigin is what one column reference or one column of a * resolved
+// to: the query level (0 its own, n the n-th enclosing one), the column's
+// position in that level's scope, and the table column it is, if any.
+type RefOrigin struct {
+	Depth, Idx int
+	Outer      bool
+	Table      string // "" when not a table's column
+	Col        int
+}
+
+// RefLog records the resolution of a statement's column references, by
+// their locations in its text and in the order binding met them.
+type RefLog struct {
+	Seq   []RefOrigin
+	byLoc map[int32][]RefOrigin
+	stars map[int32][]starCol
+}
+
+// starCol is a column a * expanded to.
+type starCol struct {
+	qual, name string
+	origin     RefOrigin
+}
+
+func (l *RefLog) add(loc int32, o RefOrigin) {
+	if l.byLoc == nil {
+		l.byLoc = map[int32][]RefOrigin{}
+	}
+	l.Seq = append(l.Seq, o)
+	l.byLoc[loc] = append(l.byLoc[loc], o)
+}
+
+// noteRef records that a reference at loc resolved to column idx of s.
+func (b *binder) noteRef(s *scope, idx int, loc int32, outer bool) {
+	l := b.stmt.Refs
+	if l == nil {
+		return
+	}
+	depth := 0
+	if i := slices.Index(b.outers, s); i >= 0 {
+		depth = i + 1
+	}
+	c := s.cols[idx]
+	l.add(loc, RefOrigin{Depth: depth, Idx: idx, Outer: outer, Table: c.origin, Col: c.originCol})
+}
+
+// noteStar records the columns of s that a * at loc expanded to.
+func (b *binder) noteStar(s *scope, idxs []int, loc int32) {
+	l := b.stmt.Refs
+	if l == nil {
+		return
+	}
+	if l.stars == nil {
+		l.stars = map[int32][]starCol{}
+	}
+	for _, i := range idxs {
+		c := s.cols[i]
+		o := RefOrigin{Idx: i, Table: c.origin, Col: c.originCol}
+		l.Seq = append(l.Seq, o)
+		l.stars[loc] = append(l.stars[loc], starCol{qual: c.qual, name: c.name, origin: o})
+	}
+}
+
+// SameResolution reports whether two logs resolved the same references
+// to the same columns, in the same order.
+func SameResolution(a, b *RefLog) bool {
+	return slices.Equal(a.Seq, b.Seq)
+}
+
+// RenameColumnRefs returns st with the references that log resolved to
+// column col of table renamed to newName (st's column was oldName), or
+// ok false when it names none; st itself is left as it is. A reference
+// bound twice to different columns, or a * over the column that cannot be
+// spelled out, is refused (0A000).
+func RenameColumnRefs(st *Stmt, log *RefLog, table string, col int, oldName, newName string) (out *Stmt, ok bool, err error) {
+	hit := func(os []RefOrigin) (bool, error) {
+		n := 0
+		for _, o := range os {
+			if o.Table == table && o.Col == col {
+				n++
+			}
+		}
+		if n > 0 && n < len(os) {
+			return false, pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q of table %q: a view's reference to it is read in two ways", oldName, table)
+		}
+		return n > 0, nil
+	}
+	node := proto.Clone(st.Node).(*pg_query.Node)
+	renamed := false
+	var werr error
+	walk(node.ProtoReflect(), func(m protoreflect.Message) {
+		if werr != nil {
+			return
+		}
+		sel, isSel := m.Interface().(*pg_query.SelectStmt)
+		if !isSel {
+			return
+		}
+		var list []*pg_query.Node
+		for _, t := range sel.TargetList {
+			rt := t.GetResTarget()
+			cr := rt.GetVal().GetColumnRef()
+			if cr == nil {
+				list = append(list, t)
+				continue
+			}
+			if last := cr.Fields[len(cr.Fields)-1]; last.GetAStar() != nil {
+				cols := log.stars[cr.Location]
+				covers := slices.ContainsFunc(cols, func(c starCol) bool { return c.origin.Table == table && c.origin.Col == col })
+				if !covers {
+					list = append(list, t)
+					continue
+				}
+				// Spelled out as PostgreSQL prints the view: t.k AS a.
+				for _, c := range cols {
+					if c.qual == "" {
+						werr = pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q of table %q: a view selects it through * over a join's merged column", oldName, table)
+						return
+					}
+					name, alias := c.name, ""
+					if c.origin.Table == table && c.origin.Col == col {
+						name, alias = newName, c.name
+					}
+					ref := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(c.qual), pg_query.MakeStrNode(name)}, cr.Location)
+					list = append(list, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Name: alias, Val: ref, Location: rt.Location}}})
+				}
+				renamed = true
+				continue
+			}
+			if h, err := hit(log.byLoc[cr.Location]); err != nil {
+				werr = err
+				return
+			} else if h && rt.Name == "" {
+				rt.Name = oldName // the item keeps its name
+			}
+			list = append(list, t)
+		}
+		sel.TargetList = list
+	})
+	if werr != nil {
+		return nil, false, werr
+	}
+	walk(node.ProtoReflect(), func(m protoreflect.Message) {
+		cr, isRef := m.Interface().(*pg_query.ColumnRef)
+		if !isRef || werr != nil {
+			return
+		}
+		h, err := hit(log.byLoc[cr.Location])
+		if err != nil {
+			werr = err
+			return
+		}
+		if last := cr.Fields[len(cr.Fields)-1].GetString_(); h && last != nil && last.Sval == oldName {
+			last.Sval = newName
+			renamed = true
+		}
+	})
+	if werr != nil {
+		return nil, false, werr
+	}
+	if !renamed {
+		return st, false, nil
+	}
+	o := *st
+	o.Node, o.Refs = node, nil
+	return &o, true, nil
+}
