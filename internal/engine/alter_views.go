@@ -53,6 +53,9 @@ type alterOverlay struct {
 	*Engine
 	old string
 	rel *sql.Relation
+	// rewritten are the plain views read through their statements as
+	// the ALTER rewrites them (alter_rename_column.go).
+	rewritten map[string]*sql.Relation
 }
 
 func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
@@ -61,6 +64,9 @@ func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
 		return o.rel, true
 	case o.old:
 		return nil, false
+	}
+	if r, ok := o.rewritten[name]; ok {
+		return r, true
 	}
 	return o.Engine.Relation(name)
 }
@@ -75,9 +81,12 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	next := newTable(a.New)
 	rel, _ := tableRelation(a.New.Name, next)
 	rel.Inherit = e.inheritMembers(a.New.Name, next.cols)
-	cat := alterOverlay{Engine: e, old: a.Table, rel: rel}
+	cat := alterOverlay{Engine: e, old: a.Table, rel: rel, rewritten: map[string]*sql.Relation{}}
 	typed := retypedColumns(t, a)
 	rename, renaming := renamedColumnOf(t, a)
+	if renaming {
+		deps = e.readersInOrder(deps)
+	}
 	out := &alterReaders{plans: map[string]*sql.CreateView{}, empty: map[string]*sql.CreateView{}}
 	var broken []string // readers of a column dropped
 	for _, name := range deps {
@@ -117,6 +126,7 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 					out.moved = map[string]*movedReader{}
 				}
 				out.moved[name] = m
+				e.readThrough(cat.rewritten, name, m)
 			}
 		} else {
 			bound, err = bindReader(cat, text, materialized)

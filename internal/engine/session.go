@@ -222,7 +222,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
-	case *sql.AlterViewDefault:
+	case *sql.AlterViewDefault, *sql.RenameViewColumn:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -546,6 +546,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
 	case *sql.AlterViewDefault:
 		return s.ddl("ALTER VIEW", func() (Result, error) { return e.alterViewDefault(b, rec.text) })
+	case *sql.RenameViewColumn:
+		return s.ddl(b.Tag, func() (Result, error) { return e.renameViewColumn(b) })
 	case *sql.AlterInherit:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterInherit(b) })
 	case *sql.AlterTable:

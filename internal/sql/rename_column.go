@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 )
 
 // ALTER TABLE … RENAME COLUMN keeps the views that read the column.
@@ -187,4 +188,73 @@ func RenameColumnRefs(st *Stmt, log *RefLog, table string, col int, oldName, new
 	o := *st
 	o.Node, o.Refs = node, nil
 	return &o, true, nil
+}
+
+// RenameViewColumn is ALTER VIEW … RENAME COLUMN (or ALTER MATERIALIZED
+// VIEW, or ALTER TABLE of a view): the view's column Col is named New.
+type RenameViewColumn struct {
+	View     string
+	Col      int
+	Old, New string
+	// Tag is the statement's command tag.
+	Tag string
+}
+
+func (*RenameViewColumn) bound() {}
+
+// bindRenameViewColumn binds RENAME COLUMN of a view's column; ok false
+// when rs renames no view's column.
+func (b *binder) bindRenameViewColumn(rs *pg_query.RenameStmt) (Bound, bool, error) {
+	if rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.Relation == nil {
+		return nil, false, nil
+	}
+	rel, ok := b.cat.Relation(rs.Relation.Relname)
+	if !ok || rel.Kind != KindView && rel.Kind != KindMatView || rel.System {
+		return nil, false, nil
+	}
+	tag := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_VIEW: "ALTER VIEW",
+		pg_query.ObjectType_OBJECT_MATVIEW: "ALTER MATERIALIZED VIEW", pg_query.ObjectType_OBJECT_TABLE: "ALTER TABLE"}[rs.RelationType]
+	if tag == "" {
+		return nil, false, nil
+	}
+	col := slices.IndexFunc(rel.Cols, func(c plan.Column) bool { return c.Name == rs.Subname })
+	if col < 0 {
+		return nil, true, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", rs.Subname)
+	}
+	if slices.ContainsFunc(rel.Cols, func(c plan.Column) bool { return c.Name == rs.Newname }) {
+		return nil, true, pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", rs.Newname, rs.Relation.Relname)
+	}
+	return &RenameViewColumn{View: rel.Name, Col: col, Old: rs.Subname, New: rs.Newname, Tag: tag}, true, nil
+}
+
+// RenameAlterViewColumn returns an ALTER VIEW statement with its commands
+// on column old made on column new.
+func RenameAlterViewColumn(text, old, new string) (string, error) {
+	tree, err := pg_query.Parse(text)
+	if err != nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetAlterTableStmt() == nil {
+		return "", pgerr.New(pgerr.Internal, "not an ALTER VIEW statement: %s", text)
+	}
+	for _, c := range tree.Stmts[0].Stmt.GetAlterTableStmt().Cmds {
+		if cmd := c.GetAlterTableCmd(); cmd != nil && cmd.Name == old {
+			cmd.Name = new
+		}
+	}
+	return pg_query.Deparse(tree)
+}
+
+// WithColumnNames returns a CREATE MATERIALIZED VIEW statement with the
+// column list names; st is left as it is.
+func WithColumnNames(st *Stmt, names []string) (*Stmt, error) {
+	node := proto.Clone(st.Node).(*pg_query.Node)
+	ct := node.GetCreateTableAsStmt()
+	if ct == nil || ct.Into == nil {
+		return nil, pgerr.New(pgerr.Internal, "not a CREATE MATERIALIZED VIEW statement")
+	}
+	ct.Into.ColNames = nil
+	for _, n := range names {
+		ct.Into.ColNames = append(ct.Into.ColNames, pg_query.MakeStrNode(n))
+	}
+	o := *st
+	o.Node, o.Refs = node, nil
+	return &o, nil
 }
