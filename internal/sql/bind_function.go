@@ -211,6 +211,8 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	switch strings.ToLower(typeNameText(rt)) {
 	case "trigger":
 		return b.triggerResult(f)
+	case "event_trigger":
+		return b.eventTriggerResult(f)
 	case "void":
 		return nil // no result column: a SQL function runs as code
 	case "record":

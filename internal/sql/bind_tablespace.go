@@ -78,9 +78,6 @@ func refuseObjectKinds(n *pg_query.Node) (ok bool, err error) {
 		return refuse("CREATE COLLATION is not supported", `the collations are "C", "POSIX" and "default"`)
 	case n.GetCreateConversionStmt() != nil:
 		return refuse("CREATE CONVERSION is not supported", "the server and its clients speak UTF8")
-	case n.GetCreateEventTrigStmt() != nil, n.GetAlterEventTrigStmt() != nil,
-		n.GetDropStmt() != nil && n.GetDropStmt().RemoveType == pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
-		return refuse("event triggers are not supported", "DDL fires no trigger here")
 	}
 	return false, nil
 }
