@@ -69,7 +69,9 @@ func (b *binder) columnOf(s *scope, e expr.Expr) (*scopeCol, []expr.Expr) {
 			return nil, nil
 		}
 		cols, idx = b.outers[c.Depth-1].cols, c.Idx
-		mk = func(i int, sc scopeCol) expr.Expr { return &expr.Outer{Depth: c.Depth, Idx: i, T: sc.typ, Name: sc.name} }
+		mk = func(i int, sc scopeCol) expr.Expr {
+			return &expr.Outer{Depth: c.Depth, Idx: i, T: sc.typ, Name: sc.name}
+		}
 	default:
 		return nil, nil
 	}
