@@ -220,6 +220,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		sc.ConstraintDefs[c.oid] = c.def
 	}
 	sc.TriggerDefs = triggerDefs(o)
+	sc.PartitionConstraints = o.partitionConstraints()
 	for _, r := range o.rels {
 		if r.kind == 'r' && r.key != "" {
 			sc.Serials[r.key] = map[string]string{}
