@@ -395,7 +395,7 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 			}
 			if d.Procedure {
 				for _, a := range ow.Objfuncargs {
-					_, t, err := b.functionType(a.GetFunctionParameter().ArgType)
+					_, t, _, err := b.paramType(a.GetFunctionParameter().ArgType)
 					if err != nil {
 						return nil, err
 					}
