@@ -78,6 +78,10 @@ func refuseObjectKinds(n *pg_query.Node) (ok bool, err error) {
 		return refuse("CREATE COLLATION is not supported", `the collations are "C", "POSIX" and "default"`)
 	case n.GetCreateConversionStmt() != nil:
 		return refuse("CREATE CONVERSION is not supported", "the server and its clients speak UTF8")
+	case n.GetCreatePublicationStmt() != nil, n.GetAlterPublicationStmt() != nil,
+		n.GetDropStmt() != nil && n.GetDropStmt().RemoveType == pg_query.ObjectType_OBJECT_PUBLICATION:
+		return refuse("publications are not supported: the server does not speak PostgreSQL's replication protocol, so nothing could subscribe to one",
+			"follow a view's changes with SUBSCRIBE v, or COPY (SUBSCRIBE v) TO STDOUT through deltaview serve")
 	}
 	return false, nil
 }
