@@ -111,7 +111,7 @@ func (e *Engine) renamedReader(name string, r columnRename, cat sql.Catalog, mat
 		m = &movedReader{stmt: again, text: text}
 	}
 	after, err := bind(cat, m.stmt)
-	if err != nil || !sql.SameResolution(before, after) {
+	if err != nil || !sql.SameResolution(before, after, st, m.stmt, r.old) {
 		return nil, false, refuse("would read other columns once the column is renamed")
 	}
 	return m, true, nil

@@ -36,6 +36,7 @@ type RefOrigin struct {
 // their locations in its text and in the order binding met them.
 type RefLog struct {
 	Seq   []RefOrigin
+	locs  []int32 // each of Seq's locations
 	byLoc map[int32][]RefOrigin
 	stars map[int32][]starCol
 }
@@ -50,7 +51,7 @@ func (l *RefLog) add(loc int32, o RefOrigin) {
 	if l.byLoc == nil {
 		l.byLoc = map[int32][]RefOrigin{}
 	}
-	l.Seq = append(l.Seq, o)
+	l.Seq, l.locs = append(l.Seq, o), append(l.locs, loc)
 	l.byLoc[loc] = append(l.byLoc[loc], o)
 }
 
@@ -80,15 +81,59 @@ func (b *binder) noteStar(s *scope, idxs []int, loc int32) {
 	for _, i := range idxs {
 		c := s.cols[i]
 		o := RefOrigin{Idx: i, Table: c.origin, Col: c.originCol}
-		l.Seq = append(l.Seq, o)
+		l.Seq, l.locs = append(l.Seq, o), append(l.locs, -1)
 		l.stars[loc] = append(l.stars[loc], starCol{qual: c.qual, name: c.name, origin: o})
 	}
 }
 
-// SameResolution reports whether two logs resolved the same references
-// to the same columns, in the same order.
-func SameResolution(a, b *RefLog) bool {
-	return slices.Equal(a.Seq, b.Seq)
+// SameResolution reports whether two logs of the statements a and b
+// resolved the same references to the same columns, in the same order.
+// The ORDER BY items that name a select-list item name (orderOutputRefs)
+// are left out: they sort by that item, whatever the binder looked up.
+func SameResolution(a, b *RefLog, sa, sb *Stmt, name string) bool {
+	pick := func(l *RefLog, st *Stmt) []RefOrigin {
+		skip := orderOutputRefs(st.Node, name)
+		var out []RefOrigin
+		for i, o := range l.Seq {
+			if !skip[l.locs[i]] {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	return slices.Equal(pick(a, sa), pick(b, sb))
+}
+
+// orderOutputRefs are the locations of the ORDER BY items of node's
+// SELECTs that are a bare name, name, of one of their select-list items.
+func orderOutputRefs(node *pg_query.Node, name string) map[int32]bool {
+	keep := map[int32]bool{}
+	if node == nil {
+		return keep
+	}
+	walk(node.ProtoReflect(), func(m protoreflect.Message) {
+		sel, isSel := m.Interface().(*pg_query.SelectStmt)
+		if !isSel {
+			return
+		}
+		outputs := map[string]bool{}
+		for _, t := range sel.TargetList {
+			if rt := t.GetResTarget(); rt != nil {
+				n := rt.Name
+				if n == "" && rt.Val.GetColumnRef() != nil {
+					n = figureName(rt.Val)
+				}
+				outputs[n] = true
+			}
+		}
+		for _, o := range sel.SortClause {
+			cr := o.GetSortBy().GetNode().GetColumnRef()
+			if cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_().GetSval() == name && outputs[name] {
+				keep[cr.Location] = true
+			}
+		}
+	})
+	return keep
 }
 
 // RenameColumnRefs returns st with the references that log resolved to
@@ -164,9 +209,12 @@ func RenameColumnRefs(st *Stmt, log *RefLog, table string, col int, oldName, new
 	if werr != nil {
 		return nil, false, werr
 	}
+	// ORDER BY name finds an output column of that name first: the item
+	// that named the column keeps its name, so the name is kept.
+	keep := orderOutputRefs(node, oldName)
 	walk(node.ProtoReflect(), func(m protoreflect.Message) {
 		cr, isRef := m.Interface().(*pg_query.ColumnRef)
-		if !isRef || werr != nil {
+		if !isRef || werr != nil || keep[cr.Location] {
 			return
 		}
 		h, err := hit(log.byLoc[cr.Location])
