@@ -109,6 +109,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err := e.applyMoved(readers, a.Table, a.New.Name); err != nil {
 		return res, err
 	}
+	if err := e.applyRenamed(readers); err != nil {
+		return res, err
+	}
 	if e.inheritRecursing {
 		readers = nil // the ALTER of the descendants' ancestor builds them once (inherit_alter.go)
 	}

@@ -45,6 +45,9 @@ type alterReaders struct {
 	// over is what the NOTICEs say the views were built again over,
 	// when not the new columns of the table.
 	over string
+	// renamed are the moved readers whose references to a column RENAME
+	// COLUMN renames were renamed (alter_rename_column.go).
+	renamed map[string]bool
 }
 
 // alterOverlay is the engine's catalog with the table altered as the
@@ -56,6 +59,9 @@ type alterOverlay struct {
 	// moved are the plain views that read a table given a new key, as
 	// their statements with it (alter_move.go).
 	moved map[string]*movedReader
+	// rewritten are the plain views read through their statements as
+	// the ALTER rewrites them (alter_rename_column.go).
+	rewritten map[string]*sql.Relation
 }
 
 func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
@@ -64,6 +70,9 @@ func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
 		return o.rel, true
 	case o.old:
 		return nil, false
+	}
+	if r, ok := o.rewritten[name]; ok {
+		return r, true
 	}
 	if m := o.moved[name]; m != nil && o.named[name] != nil {
 		return o.movedView(name, m)
@@ -81,8 +90,12 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	next := newTable(a.New)
 	rel, _ := tableRelation(a.New.Name, next)
 	rel.Inherit = e.inheritMembers(a.New.Name, next.cols)
-	cat := alterOverlay{Engine: e, old: a.Table, rel: rel, moved: e.movedReadersOf(deps, a)}
+	cat := alterOverlay{Engine: e, old: a.Table, rel: rel, moved: e.movedReadersOf(deps, a), rewritten: map[string]*sql.Relation{}}
 	typed := retypedColumns(t, a)
+	rename, renaming := renamedColumnOf(t, a)
+	if renaming {
+		deps = e.readersInOrder(deps)
+	}
 	out := &alterReaders{plans: map[string]*sql.CreateView{}, empty: map[string]*sql.CreateView{}}
 	var broken []string // readers of a column dropped
 	for _, name := range deps {
@@ -101,12 +114,28 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 		materialized := e.views[name] != nil || e.unpopulated[name] != nil
 		var bound *sql.CreateView
 		var err error
-		if m, ok := cat.moved[name]; ok {
+		var m *movedReader
+		var renamed bool
+		if renaming {
+			if m, renamed, err = e.renamedReader(name, rename, cat, materialized); err != nil {
+				return nil, err
+			}
+		}
+		if !renamed {
+			m, renamed = cat.moved[name]
+		} else {
+			if out.renamed == nil {
+				out.renamed = map[string]bool{}
+			}
+			out.renamed[name] = true
+		}
+		if renamed {
 			if bound, err = bindMoved(cat, m, materialized); err == nil {
 				if out.moved == nil {
 					out.moved = map[string]*movedReader{}
 				}
 				out.moved[name] = m
+				e.readThrough(cat.rewritten, name, m)
 			}
 		} else {
 			bound, err = bindReader(cat, text, materialized)

@@ -79,6 +79,8 @@ type Engine struct {
 	viewStmts   map[string]viewStmt
 	// stats are CREATE STATISTICS' objects (statistics.go).
 	stats map[string]*statsObject
+	// evtTriggers are the event triggers, by name (event_trigger.go).
+	evtTriggers map[string]*evtTrigger
 	// funcs are the SQL functions by name; funcDeps the signatures of
 	// those each view calls (function.go).
 	funcs    map[string][]*sql.Function

@@ -148,6 +148,9 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 			if err := e.restoreTriggersOf(sig); err != nil {
 				return Result{}, err
 			}
+			if err := e.restoreEvtTriggersOf(sig); err != nil {
+				return Result{}, err
+			}
 		}
 	}
 	if e.funcs == nil {
@@ -247,6 +250,9 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		return Result{}, err
 	}
 	if notices, err = e.dropFunctionTriggers(gone, d.Cascade, notices); err != nil {
+		return Result{}, err
+	}
+	if notices, err = e.dropFunctionEventTriggers(gone, d.Cascade, notices); err != nil {
 		return Result{}, err
 	}
 	var views []string

@@ -296,6 +296,16 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("create a table")
 	case *sql.AlterTable:
 		return s.mustBeSuperuser("alter a table")
+	case *sql.CreateEventTrigger:
+		if s.mustBeSuperuser("") != nil {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create event trigger %q", b.Name).
+				WithHint("Must be superuser to create an event trigger.")
+		}
+		return nil
+	case *sql.AlterEventTrigger:
+		return s.mayAlterEventTrigger([]string{b.Name}, false)
+	case *sql.DropEventTrigger:
+		return s.mayAlterEventTrigger(b.Names, b.IfExists)
 	case *sql.CreateView:
 		return s.mustBeSuperuser("create a view")
 	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:

@@ -31,6 +31,9 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
+	// ddlText is the text of the statement running, which event triggers
+	// read the command tag of (event_trigger.go).
+	ddlText string
 	// cursors are the server's cursors of the transaction block, and
 	// plCursors those of the PL/pgSQL calls running (currentof.go).
 	cursors   CursorSource
@@ -229,7 +232,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
-	case *sql.AlterViewDefault:
+	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -505,6 +508,7 @@ func (s *Session) inFailedTx(b sql.Bound) ([]Result, error) {
 func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	e := s.e
 	s.startClock(rec)
+	s.ddlText = rec.text // the statement event triggers see (event_trigger.go)
 	switch b := b.(type) {
 	case *sql.Tx:
 		return s.execTx(b)
@@ -553,6 +557,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
 	case *sql.AlterViewDefault:
 		return s.ddl("ALTER VIEW", func() (Result, error) { return e.alterViewDefault(b, rec.text) })
+	case *sql.RenameViewColumn:
+		return s.ddl(b.Tag, func() (Result, error) { return e.renameViewColumn(b) })
+	case *sql.CreateEventTrigger:
+		return s.ddl("CREATE EVENT TRIGGER", func() (Result, error) { return s.createEventTrigger(b) })
+	case *sql.AlterEventTrigger:
+		return s.ddl("ALTER EVENT TRIGGER", func() (Result, error) { return s.alterEventTrigger(b) })
+	case *sql.DropEventTrigger:
+		return s.ddl("DROP EVENT TRIGGER", func() (Result, error) { return s.dropEventTrigger(b) })
 	case *sql.AlterInherit:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterInherit(b, s.restoring) })
 	case *sql.AlterTable:
@@ -798,7 +810,13 @@ func (s *Session) ddl(what string, fn func() (Result, error)) (Result, error) {
 			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
 	}
 	s.e.catalogGen++ // prepared statements bind again
-	return fn()
+	if len(s.e.evtTriggers) == 0 {
+		return fn()
+	}
+	if err := s.fireDDLStart(s.ddlText); err != nil {
+		return Result{}, err
+	}
+	return s.e.afterNotices(fn)
 }
 
 func (s *Session) execTx(t *sql.Tx) (Result, error) {

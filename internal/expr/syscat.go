@@ -39,6 +39,9 @@ type SysCatalog struct {
 	// RuleDefs and RuleDefsPretty are pg_get_ruledef's texts, by the
 	// rule's oid.
 	RuleDefs, RuleDefsPretty map[uint32]string
+	// PartitionConstraints are pg_get_partition_constraintdef's texts,
+	// by the partition's oid; "" for one whose text is not given here.
+	PartitionConstraints map[uint32]string
 	// FuncArgs and FuncResults are pg_get_function_arguments' and
 	// pg_get_function_result's texts, by the function's oid.
 	FuncArgs, FuncResults map[uint32]string

@@ -143,6 +143,9 @@ func Bind(cat Catalog, s *Stmt) (Bound, error) {
 	if ok, err := refuseObjectKinds(s.Node); ok {
 		return nil, err
 	}
+	if bd, ok, err := b.bindEventTriggerStmt(s.Node); ok {
+		return bd, err
+	}
 	if err := b.checkTablespaces(s.Node); err != nil {
 		return nil, err
 	}

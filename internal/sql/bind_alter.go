@@ -325,6 +325,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return b.bindRenameRule(rs)
 	}
+	if bv, ok, err := b.bindRenameViewColumn(rs); ok || err != nil {
+		return bv, err
+	}
 	table := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE
 	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER … RENAME is supported for tables and their columns")

@@ -78,6 +78,16 @@ var catFuncs = map[string]catFunc{
 		}
 		return textOrNull(sc.RuleDefs, a[0]), nil
 	}},
+	"pg_get_partition_constraintdef": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		def, ok := sc.PartitionConstraints[a[0].OID()]
+		switch {
+		case !ok:
+			return value.Null, nil
+		case def == "":
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "pg_get_partition_constraintdef of a default or hash partition, or of a key of several columns, an expression or a type other than numbers, text, dates, times and booleans is not supported")
+		}
+		return text(def), nil
+	}},
 	"pg_get_viewdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},

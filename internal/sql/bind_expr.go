@@ -1073,6 +1073,9 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if name == "pg_typeof" {
 		return b.bindTypeof(s, f)
 	}
+	if name == "pg_column_size" {
+		return b.bindColumnSize(s, f)
+	}
 	if e, ok, err := b.bindSequenceCall(s, name, f); ok {
 		return e, err
 	}

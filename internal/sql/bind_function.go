@@ -211,6 +211,8 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	switch strings.ToLower(typeNameText(rt)) {
 	case "trigger":
 		return b.triggerResult(f)
+	case "event_trigger":
+		return b.eventTriggerResult(f)
 	case "void":
 		return nil // no result column: a SQL function runs as code
 	case "record":
@@ -393,7 +395,7 @@ func (b *binder) bindDropFunction(ds *pg_query.DropStmt) (Bound, error) {
 			}
 			if d.Procedure {
 				for _, a := range ow.Objfuncargs {
-					_, t, err := b.functionType(a.GetFunctionParameter().ArgType)
+					_, t, _, err := b.paramType(a.GetFunctionParameter().ArgType)
 					if err != nil {
 						return nil, err
 					}

@@ -135,6 +135,7 @@ func (b *binder) groupedStar(as *aggScope, qual string, loc int32) ([]expr.Expr,
 			return nil, nil, b.stmt.errf(loc, pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
 		}
 	}
+	b.noteStar(as.input, idxs, loc)
 	var exprs []expr.Expr
 	var cols []plan.Column
 	for _, i := range idxs {

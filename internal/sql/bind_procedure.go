@@ -142,7 +142,7 @@ func (b *binder) procedureParams(f *Function, cf *pg_query.CreateFunctionStmt) e
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
 			return b.refuse(p.ArgType.GetLocation(), "VARIADIC parameters are not supported")
 		}
-		tn, t, err := b.functionType(p.ArgType)
+		tn, t, poly, err := b.paramType(p.ArgType)
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func (b *binder) procedureParams(f *Function, cf *pg_query.CreateFunctionStmt) e
 				return pgerr.New(CodeInvalidFunctionDef, "parameter name %q used more than once", p.Name)
 			}
 		}
-		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr})
+		f.Params = append(f.Params, FuncParam{Name: p.Name, Type: t, TypeName: tn, Default: p.Defexpr, Poly: poly})
 		f.ArgModes += paramMode(p.Mode)
 		if out || p.Mode == pg_query.FunctionParameterMode_FUNC_PARAM_INOUT {
 			name := p.Name
@@ -171,9 +171,21 @@ func (b *binder) procedureParams(f *Function, cf *pg_query.CreateFunctionStmt) e
 			}
 			f.Cols = append(f.Cols, plan.Column{Name: name, Type: t})
 			f.ColTypes = append(f.ColTypes, tn)
+			f.addColPoly(poly)
 		}
 	}
-	return nil
+	// A polymorphic procedure is bound per call as a polymorphic
+	// function is (function_poly.go): its OUT and INOUT parameters'
+	// pseudo-types resolved from its inputs'.
+	f.instances = &polyInstances{}
+	in := *f // the inputs determine the outputs' types
+	in.Params = nil
+	for i, p := range f.Params {
+		if f.ArgModes[i] != 'o' {
+			in.Params = append(in.Params, p)
+		}
+	}
+	return checkPolyResult(&in)
 }
 
 // bindCall binds CALL proc(args).

@@ -449,6 +449,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	seq := false
 	sysFrom := 0 // the first system column, when there are
 	var cteUnreg []bool
+	origin, nOrigin := "", 0 // the table the columns come from (RefLog)
 	if c, ok := b.lookupCTE(rv.Relname); ok && rv.Schemaname == "" {
 		if c.refuse != nil {
 			return nil, nil, c.refuse(rv.Location)
@@ -468,6 +469,7 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		}
 		if seq = rel.Kind == KindSequence; !seq {
 			rowType = relRowType(rel)
+			origin, nOrigin = rel.Name, len(rel.Cols)
 		}
 		if rel.Kind == KindSequence && b.forView {
 			return nil, nil, b.refuse(rv.Location, "a materialized view cannot read sequence %q", rel.Name).
@@ -541,6 +543,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 	sc := rowScope(alias, rowType, p.Columns())
 	for i := range sc.cols {
 		sc.cols[i].rel, sc.cols[i].relCol, sc.cols[i].sequence = keyed, i, seq
+		if i < nOrigin {
+			sc.cols[i].origin, sc.cols[i].originCol = origin, i
+		}
 	}
 	if sysFrom > 0 {
 		b.markSystemColumns(sc, sysFrom)
@@ -809,6 +814,7 @@ func (b *binder) bindTargets(sc *scope, targets []*pg_query.Node) ([]expr.Expr, 
 					}
 				}
 			}
+			b.noteStar(sc, idxs, cr.Location)
 			for _, i := range idxs {
 				c := sc.cols[i]
 				exprs = append(exprs, &expr.Col{Idx: i, T: c.typ, Name: c.name})

@@ -78,9 +78,10 @@ func refuseObjectKinds(n *pg_query.Node) (ok bool, err error) {
 		return refuse("CREATE COLLATION is not supported", `the collations are "C", "POSIX" and "default"`)
 	case n.GetCreateConversionStmt() != nil:
 		return refuse("CREATE CONVERSION is not supported", "the server and its clients speak UTF8")
-	case n.GetCreateEventTrigStmt() != nil, n.GetAlterEventTrigStmt() != nil,
-		n.GetDropStmt() != nil && n.GetDropStmt().RemoveType == pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
-		return refuse("event triggers are not supported", "DDL fires no trigger here")
+	case n.GetCreatePublicationStmt() != nil, n.GetAlterPublicationStmt() != nil,
+		n.GetDropStmt() != nil && n.GetDropStmt().RemoveType == pg_query.ObjectType_OBJECT_PUBLICATION:
+		return refuse("publications are not supported: the server does not speak PostgreSQL's replication protocol, so nothing could subscribe to one",
+			"follow a view's changes with SUBSCRIBE v, or COPY (SUBSCRIBE v) TO STDOUT through deltaview serve")
 	}
 	return false, nil
 }

@@ -291,7 +291,7 @@ func (b *binder) triggerFunction(ct *pg_query.CreateTrigStmt, out *CreateTrigger
 	if fn == nil {
 		return pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", strings.Join(names, "."))
 	}
-	if !fn.Trigger {
+	if !fn.Trigger || fn.EventTrigger {
 		return pgerr.New(pgerr.InvalidObjectDef, "function %s must return type trigger", strings.Join(names, "."))
 	}
 	out.Func, out.FuncSig = fn.Name, fn.Signature()

@@ -63,6 +63,9 @@ type Function struct {
 	// Trigger is RETURNS trigger: a PL/pgSQL function without parameters
 	// that only a trigger may run; a call of it is refused (0A000).
 	Trigger bool
+	// EventTrigger is RETURNS event_trigger (Trigger is set too): only an
+	// event trigger may run it (event_trigger.go).
+	EventTrigger bool
 	// ColPoly are the pseudo-types of Cols (PolyNone for an actual type),
 	// nil when none is polymorphic; such a column's Type is unknown.
 	ColPoly []Poly

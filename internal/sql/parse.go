@@ -41,6 +41,9 @@ type Stmt struct {
 	// SystemColumns gives the tables of the statement their system
 	// columns though its text names none (a cursor's scan, CursorScan).
 	SystemColumns bool
+	// Refs, when set, records how binding resolves the statement's column
+	// references (rename_column.go).
+	Refs *RefLog
 }
 
 // errf returns an error positioned at the 0-based byte offset loc of the

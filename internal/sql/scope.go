@@ -57,6 +57,10 @@ type scopeCol struct {
 	// NATURAL and USING joins. viewRefused marks one a materialized view
 	// may not read (all but tableoid): a reference is 0A000.
 	system, viewRefused bool
+	// origin is the table whose column this is, by key, and originCol
+	// its position there; "" for any other source (RefLog).
+	origin    string
+	originCol int
 }
 
 // keyedRel is one occurrence of a table with a primary key in a FROM
@@ -207,6 +211,7 @@ func (b *binder) resolveLevel(s *scope, qual, name string, loc int32, outer bool
 		return nil, nil
 	}
 	c := s.cols[found]
+	b.noteRef(s, found, loc, outer)
 	if c.viewRefused {
 		return nil, b.refuse(loc, "a materialized view cannot read the system column %s", name).
 			WithHint("only tableoid, a constant of the table, can be maintained")
