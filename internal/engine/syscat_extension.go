@@ -102,8 +102,8 @@ func pgProcExtensions(o *catalogObjects, r *catRows) {
 			volatile := "i"
 			if f.Volatile {
 				volatile = "v"
-			} else if f.Session != nil {
-				volatile = "s" // it reads the session's settings
+			} else if f.Session != nil || f.Stable {
+				volatile = "s" // it reads the session's settings, or is declared so
 			}
 			r.add("oid", extProcOID(f), "proname", f.Name, "pronamespace", schemaOID(x.schema), "proowner", uint32(superuserOID),
 				"prolang", uint32(13), "procost", 1.0, "prorows", 0.0, "provariadic", uint32(0),

@@ -37,6 +37,11 @@ type FuncDef struct {
 	// session's settings (SessionFuncCall); such a call is refused in a
 	// view.
 	Session func(s Settings, args []value.Value) (value.Value, error)
+	// Stable marks an extension's function that PostgreSQL declares
+	// stable although its result here depends on its arguments alone
+	// (unaccent, whose rules are fixed): pg_proc says so, and a view may
+	// call it.
+	Stable bool
 }
 
 // catalog maps a function name to its signatures.
