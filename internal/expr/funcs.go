@@ -42,6 +42,13 @@ type FuncDef struct {
 	// (unaccent, whose rules are fixed): pg_proc says so, and a view may
 	// call it.
 	Stable bool
+	// Rows, set for an extension's set-returning function, generates its
+	// rows from the evaluated arguments (ExtensionSRF); Eval is unused.
+	// A row has one column of type Result, or RowTypes' columns named
+	// RowNames (each's key and value).
+	Rows     func(args []value.Value, emit func(value.Row) error) error
+	RowTypes []value.Type
+	RowNames []string
 }
 
 // catalog maps a function name to its signatures.
