@@ -355,7 +355,9 @@ var hstoreAssignDef = &FuncDef{Name: "hstore_subscript_assign", Params: kinds(va
 		// The first pair of a key is kept: the new one goes first.
 		return value.NewHStore(append([]value.HPair{p}, pairs...)), nil
 	},
-	Print: func(args []Expr) string { return args[0].String() + "[" + args[1].String() + "] := " + args[2].String() },
+	Print: func(args []Expr) string {
+		return args[0].String() + "[" + args[1].String() + "] := " + args[2].String()
+	},
 }
 
 // HStoreAssign is base with the pair of key (text) set to v (text).
