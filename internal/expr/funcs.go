@@ -46,7 +46,11 @@ type FuncDef struct {
 	// rows from the evaluated arguments (ExtensionSRF); Eval is unused.
 	// A row has one column of type Result, or RowTypes' columns named
 	// RowNames (each's key and value).
-	Rows     func(args []value.Value, emit func(value.Row) error) error
+	// Reads names the setting a Session function reads (pg_trgm's
+	// thresholds), which a materialized view over it captures when it is
+	// created (FixedSettingCall).
+	Reads string
+	Rows  func(args []value.Value, emit func(value.Row) error) error
 	RowTypes []value.Type
 	RowNames []string
 }
