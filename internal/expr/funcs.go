@@ -49,8 +49,8 @@ type FuncDef struct {
 	// Reads names the setting a Session function reads (pg_trgm's
 	// thresholds), which a materialized view over it captures when it is
 	// created (FixedSettingCall).
-	Reads string
-	Rows  func(args []value.Value, emit func(value.Row) error) error
+	Reads    string
+	Rows     func(args []value.Value, emit func(value.Row) error) error
 	RowTypes []value.Type
 	RowNames []string
 }
