@@ -68,8 +68,11 @@ func srfRecordColumns(cat Catalog, f *pg_query.FuncCall) []string {
 // bindExtensionSRF binds a marked call of an extension's set-returning
 // function in FROM. A view may read an immutable one (a FlatMap of each
 // row); a volatile one is refused there.
-func (b *binder) bindExtensionSRF(f *pg_query.FuncCall) (*expr.SRF, error) {
+func (b *binder) bindExtensionSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*expr.SRF, error) {
 	name := opName(f.Funcname)
+	if isCrosstab(f) {
+		return b.bindCrosstab(f, coldefs)
+	}
 	fargs, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err
@@ -95,6 +98,36 @@ func (b *binder) bindExtensionSRF(f *pg_query.FuncCall) (*expr.SRF, error) {
 			return nil, err
 		}
 	}
+	if len(coldefs) > 0 {
+		return nil, b.stmt.errf(coldefLoc(coldefs), pgerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\"")
+	}
 	b.usedExtensionFunc(def)
 	return expr.ExtensionSRF(def, args), nil
+}
+
+// uninstalledExtensionSRF is the error for a call in FROM of a
+// set-returning function of an extension that is not installed: 42883, as
+// in a PostgreSQL database without it; of one of an installed extension
+// that is not provided, 0A000; nil for another name.
+func (b *binder) uninstalledExtensionSRF(name string, f *pg_query.FuncCall) error {
+	if _, missing := b.extensionFuncs(name); missing != "" {
+		return errMissingExtensionFunc(name, missing).At(b.stmt.SQL, int(f.Location))
+	}
+	for _, x := range expr.Extensions() {
+		for _, d := range x.FuncsNamed(name) {
+			if d.Rows == nil {
+				continue
+			}
+			args := make([]expr.Expr, len(f.Args))
+			for i, a := range f.Args {
+				e, err := b.bindExpr(b.argScope(), a)
+				if err != nil {
+					return err
+				}
+				args[i] = e
+			}
+			return pgerr.Wrap(expr.NoSuchFunction(name, args)).At(b.stmt.SQL, int(f.Location))
+		}
+	}
+	return nil
 }

@@ -102,7 +102,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			continue
 		}
 		if isExtSRF(f) {
-			srf, err := b.bindExtensionSRF(f)
+			srf, err := b.bindExtensionSRF(f, coldefs)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -116,6 +116,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			continue
 		}
 		if !expr.IsSRF(name) {
+			if err := b.uninstalledExtensionSRF(name, f); err != nil {
+				return nil, nil, err
+			}
 			if err := b.undefinedTableFunc(name, f); err != nil {
 				return nil, nil, err
 			}
