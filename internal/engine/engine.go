@@ -72,6 +72,9 @@ type Engine struct {
 	// order is them in creation order, a topological order.
 	views map[string]matView
 	named map[string]*namedView
+	// viewSettings are the settings each materialized view captured
+	// (view_settings.go).
+	viewSettings map[string]map[string]string
 	// unpopulated are the materialized views WITH NO DATA left
 	// unpopulated: their definitions, no state (refresh.go); viewStmts
 	// the statements that created each materialized view.
@@ -377,8 +380,12 @@ type recorder struct {
 	funcs   map[string]bool  // the signatures of the SQL functions called
 	syscat  *expr.SysCatalog // the objects by oid, once a call needed them
 	text    string           // the statement's text, which a store records for DDL
-	clock   expr.StmtClock
-	code    bool // it runs a SQL function's statements (sql.CodeUser)
+	// settings are the session settings a materialized view's query
+	// captured (view_settings.go).
+	settings map[string]string
+	session  *Session // the session binding the statement, for its settings
+	clock    expr.StmtClock
+	code     bool // it runs a SQL function's statements (sql.CodeUser)
 	// names resolves names written in text through the session's search
 	// path; nil for public's names only.
 	names *nameScope
@@ -504,7 +511,10 @@ func (e *Engine) createView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	if !cv.Materialized {
 		kind = KindView
 	}
-	if err := e.storeCreate(cv.Name, kind, rec.text); err != nil {
+	if cv.Materialized {
+		e.noteViewSettings(cv.Name, rec.settings)
+	}
+	if err := e.storeCreate(cv.Name, kind, settingsText(rec.text, rec.settings)); err != nil {
 		return Result{}, err
 	}
 	if v := e.named[cv.Name]; v != nil {
@@ -795,6 +805,7 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		}
 	}
 	for _, name := range names {
+		delete(e.viewSettings, name)
 		if e.triggers[name] != nil {
 			delete(e.triggers, name)
 		}

@@ -44,7 +44,7 @@ func TestRandomHstore(t *testing.T) {
 	pg, ctx, r := randomPG(t, 0x6873)
 	e := engine.New()
 	run, runPG := scriptRunners(t, ctx, pg, e)
-	setupBoth(t, run, runPG, "CREATE EXTENSION hstore")
+	setupBoth(t, run, runPG, "CREATE EXTENSION hstore; CREATE TYPE hkv AS (a text, b text)")
 	h := func() string { return hstoreLiteral(r) }
 	key := func() string {
 		return "'" + strings.ReplaceAll(hstoreWords[r.IntN(len(hstoreWords))], "'", "''") + "'::text"
@@ -70,6 +70,12 @@ func TestRandomHstore(t *testing.T) {
 		func() string {
 			return fmt.Sprintf("x FROM (VALUES (%s), (%s), (%s), (%s)) v(x) ORDER BY x", h(), h(), h(), h())
 		},
+		func() string { return fmt.Sprintf("skeys(%s), svals(%s), each(%s)", h(), h(), h()) },
+		func() string { return fmt.Sprintf("* FROM each(%s) WITH ORDINALITY", h()) },
+		func() string {
+			return fmt.Sprintf("tconvert(%s, %s), hstore(ROW(%s, %s)), populate_record(NULL::hkv, %s), ROW(%s, %s)::hkv #= %s",
+				key(), key(), key(), h(), h(), key(), key(), h())
+		},
 	}
 	for range 800 {
 		q := "SELECT " + exprs[r.IntN(len(exprs))]()
@@ -89,9 +95,12 @@ CREATE MATERIALIZED VIEW hs_group AS SELECT h, count(*) AS c, sum(g) AS s FROM h
 CREATE MATERIALIZED VIEW hs_distinct AS SELECT DISTINCT h - ARRAY['a'] AS h FROM hs;
 CREATE MATERIALIZED VIEW hs_join AS SELECT x.id AS x, y.id AS y FROM hs x JOIN hs y ON x.h = y.h AND x.id <> y.id;
 CREATE MATERIALIZED VIEW hs_filter AS SELECT id, h FROM hs WHERE h @> 'a=>1' OR h ? 'b a';
-CREATE MATERIALIZED VIEW hs_top AS SELECT id, h FROM hs ORDER BY h, id LIMIT 3`
+CREATE MATERIALIZED VIEW hs_top AS SELECT id, h FROM hs ORDER BY h, id LIMIT 3;
+CREATE MATERIALIZED VIEW hs_each AS SELECT id, e.key, e.value FROM hs, each(hs.h) e WHERE e.key <> 'a';
+CREATE MATERIALIZED VIEW hs_keys AS SELECT k, count(*) AS c FROM hs, skeys(h) k GROUP BY k;
+CREATE MATERIALIZED VIEW hs_vals AS SELECT id, svals(h) AS v, exist(h, 'a') AS ea, defined(h, 'b') AS db, hstore(ROW(id, g)) AS r FROM hs`
 	setupBoth(t, run, runPG, setup)
-	views := []string{"hs_ops", "hs_group", "hs_distinct", "hs_join", "hs_filter", "hs_top"}
+	views := []string{"hs_ops", "hs_group", "hs_distinct", "hs_join", "hs_filter", "hs_top", "hs_each", "hs_keys", "hs_vals"}
 	ok := func() string {
 		for {
 			s := h()
@@ -109,6 +118,12 @@ CREATE MATERIALIZED VIEW hs_top AS SELECT id, h FROM hs ORDER BY h, id LIMIT 3`
 			k := r.IntN(len(ids))
 			stmt = fmt.Sprintf("DELETE FROM hs WHERE id = %d", ids[k])
 			ids = slices.Delete(ids, k, k+1)
+		case len(ids) > 0 && r.IntN(4) == 0:
+			v := key()
+			if r.IntN(4) == 0 {
+				v = "NULL"
+			}
+			stmt = fmt.Sprintf("UPDATE hs SET h[%s] = %s WHERE id = %d", key(), v, ids[r.IntN(len(ids))])
 		case len(ids) > 0 && r.IntN(3) == 0:
 			stmt = fmt.Sprintf("UPDATE hs SET h = %s, g = %d WHERE id = %d", ok(), r.IntN(3), ids[r.IntN(len(ids))])
 		default:

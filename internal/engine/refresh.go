@@ -110,6 +110,9 @@ func (s *Session) execRefresh(r *sql.Refresh) (Result, error) {
 	if err := s.allowedOwner(r.View); err != nil {
 		return Result{}, err
 	}
+	if err := s.refreshSettings(r.View); err != nil {
+		return Result{}, err
+	}
 	switch {
 	case populated && r.Concurrently:
 		// CONCURRENTLY needs a unique index on the view, and a view
@@ -225,7 +228,7 @@ func (e *Engine) restate(name string, populated bool) error {
 	if !ok {
 		return pgerr.New(pgerr.FeatureNotSupported, "this store cannot record REFRESH MATERIALIZED VIEW")
 	}
-	text := st.text
+	text := settingsText(st.text, e.viewSettings[name])
 	if populated == st.noData {
 		// A newline ends a comment the statement may end with.
 		text += fmt.Sprintf("\n;\nREFRESH MATERIALIZED VIEW %s", expr.QuoteIdent(name))

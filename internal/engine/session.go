@@ -326,7 +326,7 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	s.activityStart(st.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
-		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity()}
+		rec := &recorder{cat: s.e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 		b, err := s.bindStmt(rec, st)
 		return b, rec, err
 	})

@@ -97,18 +97,19 @@ func pgProcExtensions(o *catalogObjects, r *catRows) {
 		for _, f := range x.x.Funcs {
 			args := make([]string, len(f.Params))
 			for i, k := range f.Params {
-				args[i] = strconv.FormatUint(uint64(builtinByKind[k].OID), 10)
+				// typeOID knows the extensions' types (hstore) too.
+				args[i] = strconv.FormatUint(uint64(o.e.typeOID(value.Type{Kind: k, Mod: -1}, nil)), 10)
 			}
 			volatile := "i"
 			if f.Volatile {
 				volatile = "v"
-			} else if f.Session != nil {
-				volatile = "s" // it reads the session's settings
+			} else if f.Session != nil || f.Stable {
+				volatile = "s" // it reads the session's settings, or is declared so
 			}
 			r.add("oid", extProcOID(f), "proname", f.Name, "pronamespace", schemaOID(x.schema), "proowner", uint32(superuserOID),
 				"prolang", uint32(13), "procost", 1.0, "prorows", 0.0, "provariadic", uint32(0),
 				"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", "f", "prosecdef", false, "proleakproof", false,
-				"proisstrict", f.Strict, "proretset", false, "provolatile", volatile, "proparallel", "s", "pronargs", len(f.Params),
+				"proisstrict", f.Strict, "proretset", f.Rows != nil, "provolatile", volatile, "proparallel", "s", "pronargs", len(f.Params),
 				"pronargdefaults", 0, "prorettype", o.e.typeOID(f.Result, nil), "proargtypes", strings.Join(args, " "),
 				"prosrc", f.Name)
 		}

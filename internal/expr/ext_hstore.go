@@ -6,9 +6,10 @@ import (
 )
 
 // The hstore extension: its type (value.HStore) and the functions and
-// operators over it, all immutable, so that a view may use them. The
-// set-returning functions (skeys, svals, each) and those over records
-// (populate_record, #=, hstore(record)) are not provided. The casts to
+// operators over it, all immutable, so that a view may use them; the
+// set-returning ones (skeys, svals, each) run in FROM and in a select
+// list. Those over records (populate_record, #=, hstore(record)) are
+// bound apart (bind_hstore.go). The casts to
 // json and jsonb are value's (HStoreJSON).
 func init() {
 	H, T, TA := value.HStore, value.Text, value.ArrayOf(value.Text)
@@ -184,6 +185,27 @@ func init() {
 			return value.NewJSONB(n), nil
 		}
 	}
+	// The set-returning functions: a row per pair, in the canonical
+	// order.
+	rows := func(name string, result value.Type, cols func(value.HPair) value.Row) *FuncDef {
+		return &FuncDef{Name: name, Strict: true, Params: kinds(H), Result: result,
+			Rows: func(a []value.Value, emit func(value.Row) error) error {
+				for _, p := range a[0].HStorePairs() {
+					if err := emit(cols(p)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}}
+	}
+	pairVal := func(p value.HPair) value.Value {
+		if p.Null {
+			return value.Null
+		}
+		return text(p.Val)
+	}
+	each := rows("each", value.RecordType, func(p value.HPair) value.Row { return value.Row{text(p.Key), pairVal(p)} })
+	each.RowTypes, each.RowNames = []value.Type{tT, tT}, []string{"key", "value"}
 	jT, jbT := value.JSONType, value.JSONBType
 	registerExtension(&Extension{
 		Name: "hstore", Version: "1.8", Relocatable: true,
@@ -257,6 +279,25 @@ func init() {
 			imm("hstore_to_json_loose", kinds(H), jT, toJSON(false, true)),
 			imm("hstore_to_jsonb", kinds(H), jbT, toJSON(true, false)),
 			imm("hstore_to_jsonb_loose", kinds(H), jbT, toJSON(true, true)),
+			// Bound apart (HStorePopulateRecord, HStoreFromRecord): their
+			// types are the record's. Listed for pg_proc and DROP
+			// EXTENSION's dependencies.
+			{Name: "populate_record", Params: kinds(value.Record, H), Result: value.RecordType},
+			{Name: "hstore", Strict: true, Params: kinds(value.Record), Result: hT},
+			each,
+			rows("skeys", tT, func(p value.HPair) value.Row { return value.Row{text(p.Key)} }),
+			rows("svals", tT, func(p value.HPair) value.Row { return value.Row{pairVal(p)} }),
+			// tconvert is the old name of hstore(text, text).
+			lax("tconvert", kinds(T, T), hT, func(a []value.Value) (value.Value, error) {
+				if a[0].IsNull() {
+					return value.Null, nil
+				}
+				p := value.HPair{Key: textOf(a[0]), Null: a[1].IsNull()}
+				if !p.Null {
+					p.Val = textOf(a[1])
+				}
+				return value.NewHStore([]value.HPair{p}), nil
+			}),
 			imm("hstore_eq", kinds(H, H), bT, func(a []value.Value) (value.Value, error) {
 				return value.NewBool(a[0].Str() == a[1].Str()), nil
 			}),
@@ -279,8 +320,9 @@ func init() {
 			// Prefix operators: no left operand.
 			{"%%", value.Unknown, H, "hstore_to_array", ""},
 			{"%#", value.Unknown, H, "hstore_to_matrix", ""},
+			{"#=", value.Record, H, "populate_record", ""},
 		},
-		Missing: []string{"skeys", "svals", "each", "populate_record", "hstore_version_diag", "tconvert"},
+		Missing: []string{"hstore_version_diag"},
 	})
 }
 
@@ -292,4 +334,33 @@ func hstoreGet(h value.Value, key string) (value.HPair, bool) {
 		}
 	}
 	return value.HPair{}, false
+}
+
+// hstoreAssignDef is h['key'] = v as UPDATE's SET assigns it: h with the
+// key's pair set to v (a NULL h is an empty one); a NULL key is 22004,
+// as in PostgreSQL.
+var hstoreAssignDef = &FuncDef{Name: "hstore_subscript_assign", Params: kinds(value.HStore, value.Text, value.Text), Result: value.HStoreType,
+	Eval: func(a []value.Value) (value.Value, error) {
+		if a[1].IsNull() {
+			return value.Null, pgerr.New("22004", "hstore subscript in assignment must not be null")
+		}
+		p := value.HPair{Key: textOf(a[1]), Null: a[2].IsNull()}
+		if !p.Null {
+			p.Val = textOf(a[2])
+		}
+		var pairs []value.HPair
+		if !a[0].IsNull() {
+			pairs = a[0].HStorePairs()
+		}
+		// The first pair of a key is kept: the new one goes first.
+		return value.NewHStore(append([]value.HPair{p}, pairs...)), nil
+	},
+	Print: func(args []Expr) string {
+		return args[0].String() + "[" + args[1].String() + "] := " + args[2].String()
+	},
+}
+
+// HStoreAssign is base with the pair of key (text) set to v (text).
+func HStoreAssign(base, key, v Expr) Expr {
+	return &Func{Def: hstoreAssignDef, Args: []Expr{base, key, v}, T: value.HStoreType}
 }

@@ -25,7 +25,7 @@ func init() {
 	// op is a threshold operator's function: STABLE in PostgreSQL, as it
 	// reads the session's setting.
 	op := func(name, setting string, sml func(a, b string) float32) *FuncDef {
-		return &FuncDef{Name: name, Strict: true, Params: kinds(T, T), Result: value.BoolType,
+		return &FuncDef{Name: name, Strict: true, Params: kinds(T, T), Result: value.BoolType, Reads: setting,
 			Session: func(s Settings, a []value.Value) (value.Value, error) {
 				limit, err := trgmThreshold(s, setting)
 				if err != nil {
@@ -68,7 +68,7 @@ func init() {
 			op("word_similarity_commutator_op", trgmWordSimilarity, swap(word)),
 			op("strict_word_similarity_op", trgmStrictWordSimilarity, strictWord),
 			op("strict_word_similarity_commutator_op", trgmStrictWordSimilarity, swap(strictWord)),
-			{Name: "show_limit", Strict: true, Result: f4Type,
+			{Name: "show_limit", Strict: true, Result: f4Type, Reads: trgmSimilarity,
 				Session: func(s Settings, _ []value.Value) (value.Value, error) {
 					limit, err := trgmThreshold(s, trgmSimilarity)
 					return f4(float32(limit)), err

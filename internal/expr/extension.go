@@ -109,9 +109,50 @@ func ResolveFuncWith(name string, args []value.Type, extra []*FuncDef) (def *Fun
 	name = strings.ToLower(name)
 	defs := slices.Clone(catalog[name])
 	for _, x := range extra {
+		if x.Rows != nil || x.Eval == nil && x.Session == nil {
+			// Called in FROM or a select list only (ExtensionSRF), or
+			// bound apart (hstore's functions over records).
+			continue
+		}
 		if !slices.ContainsFunc(catalog[name], func(d *FuncDef) bool { return slices.Equal(d.Params, x.Params) }) {
 			defs = append(defs, x)
 		}
 	}
 	return resolveAmong(name, defs, args)
+}
+
+// ExtensionSRF is a call of an extension's set-returning function def
+// with args, coerced to its parameters; a strict one gives no row when an
+// argument is NULL.
+func ExtensionSRF(def *FuncDef, args []Expr) *SRF {
+	cols := def.RowTypes
+	if cols == nil {
+		cols = []value.Type{def.Result}
+	}
+	gen := def.Rows
+	if def.Strict {
+		gen = func(a []value.Value, emit func(value.Row) error) error {
+			for _, v := range a {
+				if v.IsNull() {
+					return nil
+				}
+			}
+			return def.Rows(a, emit)
+		}
+	}
+	return &SRF{Name: def.Name, Args: args, Cols: cols, Names: def.RowNames, Gen: gen}
+}
+
+// ResolveExtensionSRF resolves a call of a set-returning function among
+// defs, an installed extension's of a name, as PostgreSQL resolves a
+// function's call.
+func ResolveExtensionSRF(name string, args []value.Type, defs []*FuncDef) (def *FuncDef, params []value.Type, err error) {
+	var srfs []*FuncDef
+	for _, d := range defs {
+		if d.Rows != nil {
+			srfs = append(srfs, d)
+		}
+	}
+	def, params, _, err = resolveAmong(strings.ToLower(name), srfs, args)
+	return def, params, err
 }

@@ -92,3 +92,31 @@ func (c *SettingCall) Eval(row value.Row) (value.Value, error) {
 // QuoteIdent quotes a name as PostgreSQL's quote_ident does: unless it is
 // a lower-case identifier that is no reserved keyword.
 func QuoteIdent(s string) string { return quoteIdent(s) }
+
+// FixedSettingCall is a call of def, a function that reads the setting
+// def.Reads, with the setting's value fixed at v: a materialized view's
+// call, which reads the value the view was created under, as PostgreSQL's
+// CREATE MATERIALIZED VIEW computes its rows with it.
+func FixedSettingCall(def *FuncDef, v string, args []Expr) Expr {
+	s := fixedSetting{name: def.Reads, v: v}
+	d := &FuncDef{Name: def.Name, Strict: def.Strict, Params: def.Params, Result: def.Result, Ext: def.Ext, Print: def.Print,
+		Eval: func(a []value.Value) (value.Value, error) { return def.Session(s, a) }}
+	return &Func{Def: d, Args: args, T: def.Result}
+}
+
+// fixedSetting is Settings of one setting, fixed.
+type fixedSetting struct{ name, v string }
+
+func (f fixedSetting) Setting(name string, missingOK bool) (string, bool, error) {
+	if name == f.name {
+		return f.v, true, nil
+	}
+	if missingOK {
+		return "", false, nil
+	}
+	return "", false, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+}
+
+func (f fixedSetting) SetSetting(name, v string, local bool) (string, error) {
+	return "", pgerr.New(pgerr.FeatureNotSupported, "a view cannot set %s", name)
+}

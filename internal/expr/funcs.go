@@ -37,6 +37,22 @@ type FuncDef struct {
 	// session's settings (SessionFuncCall); such a call is refused in a
 	// view.
 	Session func(s Settings, args []value.Value) (value.Value, error)
+	// Stable marks an extension's function that PostgreSQL declares
+	// stable although its result here depends on its arguments alone
+	// (unaccent, whose rules are fixed): pg_proc says so, and a view may
+	// call it.
+	Stable bool
+	// Rows, set for an extension's set-returning function, generates its
+	// rows from the evaluated arguments (ExtensionSRF); Eval is unused.
+	// A row has one column of type Result, or RowTypes' columns named
+	// RowNames (each's key and value).
+	// Reads names the setting a Session function reads (pg_trgm's
+	// thresholds), which a materialized view over it captures when it is
+	// created (FixedSettingCall).
+	Reads    string
+	Rows     func(args []value.Value, emit func(value.Row) error) error
+	RowTypes []value.Type
+	RowNames []string
 }
 
 // catalog maps a function name to its signatures.

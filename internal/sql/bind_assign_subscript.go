@@ -49,8 +49,7 @@ func (b *binder) bindAssignSubscripts(sc *scope, name string, t value.Type, ind 
 	case t.Kind == value.JSONB:
 		return b.jsonbAssigner(sc, name, idx, loc)
 	case t.Kind == value.HStore:
-		return nil, b.refuse(loc, "assignment to a subscript of an hstore is not supported").
-			WithHint("write h || hstore('key', 'value')")
+		return b.hstoreAssigner(sc, name, idx, loc)
 	}
 	return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", t)
 }

@@ -1027,6 +1027,9 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 
 func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	name := opName(f.Funcname)
+	if isExtSRF(f) {
+		return nil, b.srfCallError(f, name)
+	}
 	if err := b.schemaOfName(f.Funcname, f.Location); err != nil {
 		return nil, err
 	}
@@ -1130,6 +1133,9 @@ func (b *binder) callFunc(s *scope, name string, args []*pg_query.Node, pre []ex
 	}
 	if e, ok := recordJSON(name, es); ok {
 		return e, nil
+	}
+	if e, ok, err := b.hstoreRecordCall(name, es, loc); ok {
+		return e, err
 	}
 	ts := make([]value.Type, len(es))
 	for i, e := range es {

@@ -563,6 +563,10 @@ func columnNames(cols []plan.Column) []*pg_query.Node {
 }
 
 func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
+	rf, err := b.crosstabQueries(rf)
+	if err != nil {
+		return nil, nil, err
+	}
 	rf, stat, err := b.tsStatQueries(rf)
 	if err != nil {
 		return nil, nil, err

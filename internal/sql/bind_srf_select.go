@@ -127,7 +127,7 @@ func srfNodes(sel *pg_query.SelectStmt) []*pg_query.Node {
 // isSRFCall reports whether n calls a set-returning function.
 func isSRFCall(n *pg_query.Node) bool {
 	f := n.GetFuncCall()
-	return f != nil && f.Over == nil && (expr.IsSRF(opName(f.Funcname)) || isUserSRF(f))
+	return f != nil && f.Over == nil && (expr.IsSRF(opName(f.Funcname)) || isUserSRF(f) || isExtSRF(f))
 }
 
 // hasSRF reports whether n calls a set-returning function outside
@@ -561,7 +561,7 @@ func rowsFromSRF(cat Catalog, sel *pg_query.SelectStmt, calls []*pg_query.Node, 
 			Items: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: f}}}}}})
 		names, typ := userSRFRecord(cat, f)
 		if names == nil {
-			names = expr.SRFRecordColumns(opName(f.Funcname))
+			names = srfRecordColumns(cat, f)
 		}
 		if names != nil {
 			// The record has the function's column names, which

@@ -36,6 +36,7 @@ func markUserSRFs(cat Catalog, n *pg_query.Node) bool {
 		name := f.Funcname[len(f.Funcname)-1].GetString_().GetSval()
 		fns := fc.Functions(name)
 		if len(fns) == 0 {
+			found = markExtSRF(cat, f, name) || found
 			return
 		}
 		for _, fn := range fns {

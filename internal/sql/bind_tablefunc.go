@@ -101,7 +101,24 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			continue
 		}
+		if isExtSRF(f) {
+			srf, err := b.bindExtensionSRF(f, coldefs)
+			if err != nil {
+				return nil, nil, err
+			}
+			tf.Funcs = append(tf.Funcs, srf)
+			for i, t := range srf.Cols {
+				if srf.Names != nil {
+					name = srf.Names[i]
+				}
+				tf.Cols = append(tf.Cols, plan.Column{Name: name, Type: t})
+			}
+			continue
+		}
 		if !expr.IsSRF(name) {
+			if err := b.uninstalledExtensionSRF(name, f); err != nil {
+				return nil, nil, err
+			}
 			if err := b.undefinedTableFunc(name, f); err != nil {
 				return nil, nil, err
 			}

@@ -252,7 +252,8 @@ func (b *binder) userOperator(op string, l, r expr.Expr, builtin bool, loc int32
 	}
 	o := cands[best[0]]
 	params := o.operArgs()
-	if l != nil {
+	// A record parameter (hstore's #=) takes any row type as it is.
+	if l != nil && (params[0].Type.Kind != value.Record || params[0].Type.Mod > 0 || l.Type().Kind != value.Record) {
 		if l, err = b.coerce(l, params[0].Type, loc); err != nil {
 			return nil, true, err
 		}
