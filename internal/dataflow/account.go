@@ -174,6 +174,9 @@ func (a *Accounting) Total() StateSize { return a.total }
 // arrangement shares with whoever else keeps the same rows.
 func (a *Arrangement) RowBytes() int64 {
 	a.settle()
+	if a.through != nil {
+		return 0 // it holds ids, not rows
+	}
 	return a.rowsB - int64(a.n)*rowHeaderBytes
 }
 

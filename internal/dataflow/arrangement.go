@@ -102,6 +102,10 @@ type Arrangement struct {
 
 	// packCols are the columns of the two sort values k0 packs.
 	packCols [2]int
+
+	// through, when set, reads a row from its id: the arrangement keeps
+	// ids, not rows (see ReadThrough).
+	through func(id int64) value.Row
 }
 
 // ArrangementSpec describes what an arrangement indexes.
@@ -179,6 +183,9 @@ func (a *Arrangement) cmp(x, y *arrEntry) int {
 			return -1
 		}
 		return 1
+	}
+	if a.through != nil {
+		return 0 // one id (a unique key), so one row
 	}
 	if x.r.n > 0 && x.r == y.r {
 		// One row by reference (a table's row, retracted): no need to
@@ -357,7 +364,8 @@ func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) err
 		a.staged = make([]stagedEntry, 0, len(delta))
 		a.arena = make([]byte, 0, 10*len(delta)) // a key of one integer: 9 bytes
 	}
-	for i, e := range delta {
+	for i := 0; i < len(delta); i++ {
+		e := &delta[i]
 		TouchRows(delta, i)
 		// Filtered first, then placed against the bound: a row the
 		// index does not hold costs no key, and its sort values are not
@@ -397,8 +405,24 @@ func (a *Arrangement) StageWhere(delta zset.ZSet, keep func(value.Row) bool) err
 			a.arena, a.svals = a.arena[:off], a.svals[:vi]
 			continue
 		}
+		bytes := int64(0)
+		if a.through == nil {
+			bytes = RowBytes(e.Row)
+		} else if keep == nil {
+			// A row replaced under its key and id: nothing to apply.
+			pass, err := a.passThrough(delta, i, k0, a.arena[off:])
+			if err != nil {
+				a.Abort()
+				return err
+			}
+			if pass {
+				a.arena = a.arena[:off]
+				i++
+				continue
+			}
+		}
 		a.staged = append(a.staged, stagedEntry{off: off, end: len(a.arena), k0: k0, row: e.Row, w: e.W, vi: vi,
-			bytes: RowBytes(e.Row)})
+			bytes: bytes})
 	}
 	if len(a.staged) > minSortedStage {
 		a.sortStaged()
@@ -468,13 +492,13 @@ func (a *Arrangement) apply(st []stagedEntry, arena []byte, loose bool) {
 		var before int64
 		switch {
 		case !sorted:
-			before = r.add(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w})
+			before = r.add(a, arrEntry{k0: s.k0, r: a.ref(s.row), w: s.w})
 		case tie:
 			// Found from the root; the next entry too.
-			before = r.add(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w})
+			before = r.add(a, arrEntry{k0: s.k0, r: a.ref(s.row), w: s.w})
 			f.ok = false
 		default:
-			before = r.addFrom(a, arrEntry{k0: s.k0, r: refOf(s.row), w: s.w}, &f)
+			before = r.addFrom(a, arrEntry{k0: s.k0, r: a.ref(s.row), w: s.w}, &f)
 		}
 		a.bytes += r.storeBytes() - sz
 		switch {
@@ -623,7 +647,11 @@ func (a *Arrangement) scanAll(key []byte, desc bool, fn func(row value.Row, w in
 	a.settle()
 	if key != nil || len(a.spec.Key) == 0 {
 		if r := a.run(key); r != nil {
-			r.scan(desc, fn)
+			if a.through != nil {
+				r.scanK(a, desc, fn)
+			} else {
+				r.scan(desc, fn)
+			}
 		}
 		return
 	}
@@ -647,7 +675,13 @@ func (a *Arrangement) scanAll(key []byte, desc bool, fn func(row value.Row, w in
 		slices.Reverse(all)
 	}
 	for _, k := range all {
-		if !k.r.scan(desc, fn) {
+		more := false
+		if a.through != nil {
+			more = k.r.scanK(a, desc, fn)
+		} else {
+			more = k.r.scan(desc, fn)
+		}
+		if !more {
 			return
 		}
 	}
@@ -695,8 +729,12 @@ func (a *Arrangement) Total() int64 {
 func (a *Arrangement) State() StateSize {
 	a.settle()
 	n := int64(a.n)
-	// The rows' headers are in their entries, counted in the runs' storage.
-	b := a.bytes - n*rowHeaderBytes
+	// The rows' headers are in their entries, counted in the runs' storage
+	// (an arrangement reading through holds no row, nor its bytes).
+	b := a.bytes
+	if a.through == nil {
+		b -= n * rowHeaderBytes
+	}
 	if a.ints != nil {
 		b += a.ints.Bytes(8)
 	}

@@ -180,6 +180,9 @@ func (a *Arrangement) load(src loadSrc) error {
 		return p.err
 	}
 	keys, arena, spans, rowsB := p.keys, p.arena, p.spans, p.rowsB
+	if a.through != nil {
+		rowsB = 0 // the rows are the table's (ReadThrough)
+	}
 	// A bounded index keeps only its region after its first cut: only
 	// the rows of the region are sorted and built (loadRegion).
 	cut := 0
@@ -223,7 +226,7 @@ func (a *Arrangement) load(src loadSrc) error {
 	}
 	entry := func(lk loadKey) arrEntry {
 		row, w := src.at(lk.i)
-		return arrEntry{k0: lk.k0, r: refOf(row), w: w}
+		return arrEntry{k0: lk.k0, r: a.ref(row), w: w}
 	}
 	// A tie's rows with their sort values, evaluated once.
 	type tieRec struct {
@@ -371,6 +374,9 @@ func (a *Arrangement) load(src loadSrc) error {
 			r.tr = tb.tree()
 		}
 		a.bytes += r.storeBytes()
+	}
+	if a.through != nil {
+		rowsB = 0 // ties and cancellations above subtracted empty rows
 	}
 	a.bytes += rowsB
 	a.rowsB += rowsB

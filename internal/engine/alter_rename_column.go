@@ -150,9 +150,9 @@ func (e *Engine) readersInOrder(deps []string) []string {
 	return out
 }
 
-// readThrough makes the plain view name read through its rewritten
+// readRewritten makes the plain view name read through its rewritten
 // statement m in the catalog overlay rw, for the views that read it.
-func (e *Engine) readThrough(rw map[string]*sql.Relation, name string, m *movedReader) {
+func (e *Engine) readRewritten(rw map[string]*sql.Relation, name string, m *movedReader) {
 	if e.named[name] == nil {
 		return
 	}
@@ -199,7 +199,7 @@ func (e *Engine) renameViewColumn(r *sql.RenameViewColumn) (Result, error) {
 					out.moved, out.renamed = map[string]*movedReader{}, map[string]bool{}
 				}
 				out.moved[name], out.renamed[name] = m, true
-				e.readThrough(cat.rewritten, name, m)
+				e.readRewritten(cat.rewritten, name, m)
 			}
 		} else {
 			bound, err = bindReader(cat, text, materialized)

@@ -135,7 +135,7 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 					out.moved = map[string]*movedReader{}
 				}
 				out.moved[name] = m
-				e.readThrough(cat.rewritten, name, m)
+				e.readRewritten(cat.rewritten, name, m)
 			}
 		} else {
 			bound, err = bindReader(cat, text, materialized)

@@ -73,8 +73,15 @@ type sharedIndex struct {
 	applied zset.ZSet
 	// ahead, of a bounded reserve index, is the relation's change in the
 	// commit in progress, which the table holds and the index does not
-	// yet: an extension of the index takes it back (boundSource).
+	// yet: an extension of the index takes it back (boundSource). An index
+	// reading its rows through the table (through) takes it back too.
 	ahead zset.ZSet
+
+	// through marks a join's index of a table that keeps row ids and
+	// reads the rows from the table (dataflow.Arrangement.ReadThrough);
+	// old finds the rows as of its last commit during a step.
+	through bool
+	old     oldRows
 }
 
 // share hands v's shareable join indexes to the registry, or replaces
@@ -251,8 +258,12 @@ func (e *Engine) boundSource(si *sharedIndex) dataflow.BoundSource {
 // commit in progress has written to the table (deltas), nil to clear it.
 func (s *sharedIndexes) setAhead(deltas map[string]zset.ZSet) {
 	for _, si := range s.list {
-		if si.reserve {
+		if si.reserve || si.through {
 			si.ahead = deltas[si.rel]
+			if si.old.built {
+				clear(si.old.m) // the rows of the last big change
+				si.old.built = false
+			}
 		}
 	}
 }
@@ -462,6 +473,7 @@ func (s *sharedIndexes) adopt(e *Engine, v *zview, feed []string) (waits []func(
 			j.Adopt(sp.Side, si.a)
 		} else {
 			si = &sharedIndex{rel: sp.Relation, a: j.Adopt(sp.Side, nil)}
+			e.readThrough(si)
 			waits = append(waits, si.a.LoadRowsAsync(si.tableRows(e.tables[sp.Relation])))
 			s.add(sp.Key, si)
 		}

@@ -551,6 +551,9 @@ func (c *joinCore) stateText() string {
 		if own {
 			return a.Describe()
 		}
+		if a.ReadsThrough() {
+			return "shared " + a.Describe() + " by row id"
+		}
 		return "shared " + a.Describe()
 	}
 	return s(c.left, c.ownL) + "; " + s(c.right, c.ownR)
