@@ -49,8 +49,8 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if readers != nil {
 			cascade = readers.cascade
 		}
-		if len(t.indexes) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
+		if ix := append(slices.Clip(t.indexes), t.xindexes...); len(ix) > 0 {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, ix[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
 		if e.hasRowSecurity(a.Table) {

@@ -142,7 +142,7 @@ func (t *table) hasIndex(name string) bool {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(t.xindexes, func(ix *namedIndex) bool { return ix.name == name })
 }
 
 // notTableOrMatView is PostgreSQL's error for a relation of another kind

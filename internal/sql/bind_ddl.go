@@ -454,20 +454,14 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 	return d, nil
 }
 
-// bindCreateIndex binds CREATE [UNIQUE] INDEX on a table's columns.
-// Partial and expression indexes are refused; the access method and the
-// columns' order are PostgreSQL's concern (every index here is ordered,
-// ascending, and serves either direction).
+// bindCreateIndex binds CREATE [UNIQUE] INDEX on a table's columns or
+// expressions, partial (WHERE) or with INCLUDE columns (bind_index.go);
+// the access method and the columns' order are PostgreSQL's concern
+// (every index here is ordered, ascending, and serves either direction).
 func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	loc := int32(-1)
 	if is.Relation != nil {
 		loc = is.Relation.Location
-	}
-	switch {
-	case is.WhereClause != nil:
-		return nil, b.refuse(nodeLoc(is.WhereClause, loc), "a partial index (CREATE INDEX … WHERE) is not supported")
-	case len(is.IndexIncludingParams) > 0:
-		return nil, b.refuse(loc, "CREATE INDEX … INCLUDE is not supported")
 	}
 	name := is.Relation.Relname
 	rel, ok := b.cat.Relation(name)
@@ -481,30 +475,77 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		return nil, b.refuse(loc, "CREATE INDEX on partition %q is not supported", name).
 			WithHint("index its partitioned table: the index serves every partition")
 	}
-	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists}
-	names := []string{name}
-	for _, p := range is.IndexParams {
-		el := p.GetIndexElem()
-		if el == nil || el.Name == "" {
-			return nil, b.refuse(loc, "an index on an expression is not supported").WithHint("index a column")
-		}
-		idx := -1
+	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists, NullsNotDistinct: is.NullsNotDistinct}
+	if is.NullsNotDistinct && !is.Unique {
+		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "only UNIQUE indexes can be defined as NULLS NOT DISTINCT")
+	}
+	sc := indexScope(name, rel)
+	colIdx := func(n string) (int, error) {
 		for i, c := range rel.Cols {
-			if c.Name == el.Name {
-				idx = i
+			if c.Name == n {
+				return i, nil
 			}
 		}
-		if idx < 0 {
-			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", el.Name)
+		return -1, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", n)
+	}
+	var names []string
+	for _, p := range is.IndexParams {
+		el := p.GetIndexElem()
+		if el == nil {
+			return nil, b.refuse(loc, "this index element is not supported")
+		}
+		if el.Name == "" {
+			e, text, err := b.indexExpr(sc, el.Expr, loc)
+			if err != nil {
+				return nil, err
+			}
+			ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, -1), append(ci.Exprs, e), append(ci.KeySQL, text)
+			n := "expr"
+			if fc := el.Expr.GetFuncCall(); fc != nil {
+				n = fc.Funcname[len(fc.Funcname)-1].GetString_().Sval
+			}
+			names = append(names, n)
+			continue
+		}
+		idx, err := colIdx(el.Name)
+		if err != nil {
+			return nil, err
 		}
 		if err := btreeKey(rel.Cols[idx].Type); err != nil {
 			return nil, err
 		}
-		ci.Cols = append(ci.Cols, idx)
+		ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, idx), append(ci.Exprs, nil), append(ci.KeySQL, expr.QuoteIdent(el.Name))
 		names = append(names, el.Name)
 	}
+	if !slices.ContainsFunc(ci.Exprs, func(e expr.Expr) bool { return e != nil }) {
+		ci.Exprs = nil
+	}
+	for _, p := range is.IndexIncludingParams {
+		el := p.GetIndexElem()
+		if el == nil || el.Name == "" {
+			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "expressions are not supported in included columns")
+		}
+		idx, err := colIdx(el.Name)
+		if err != nil {
+			return nil, err
+		}
+		ci.Include = append(ci.Include, idx)
+	}
+	if is.WhereClause != nil {
+		e, text, err := b.indexWhere(sc, is.WhereClause, loc)
+		if err != nil {
+			return nil, err
+		}
+		if ci.WhereConj, err = conjunctTexts(is.WhereClause); err != nil {
+			return nil, err
+		}
+		ci.Where, ci.WhereSQL = e, text
+	}
 	if ci.Name == "" {
-		ci.Name, ci.DefaultName = strings.Join(names, "_")+"_idx", true
+		ci.Name, ci.DefaultName = indexName(name, names), true
+	}
+	if rel.Def != nil && rel.Def.PartitionBy != nil && (ci.Exprs != nil || ci.Where != nil) {
+		return nil, b.refuse(loc, "an expression or partial index on partitioned table %q is not supported", name)
 	}
 	if rel.Def != nil && rel.Def.PartitionBy != nil && ci.Unique {
 		k := rel.Def.PartitionBy
