@@ -7,8 +7,8 @@ import (
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
-	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // arbiters returns the unique indexes ON CONFLICT's target names or
