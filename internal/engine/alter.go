@@ -182,6 +182,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		uniques := make([]*uniqueIndex, 0, len(next.uniques))
 		for _, u := range next.uniques {
 			fresh := newUniqueIndex(u.name, u.cols, u.primary, a.New)
+			if u.x != nil {
+				fresh.extend(u.x)
+			}
 			var arr [64]byte
 			t.scan(func(id uint64, row value.Row) bool {
 				if k, ok := fresh.key(row, arr[:0]); ok {

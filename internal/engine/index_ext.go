@@ -80,6 +80,12 @@ func (x *keyExt) check(cols []int, row value.Row) error {
 	return nil
 }
 
+// extend makes u, still empty, key by x: by encoded keys, which the
+// integer maps do not hold.
+func (u *uniqueIndex) extend(x *keyExt) {
+	u.x, u.ints, u.pair, u.m = x, nil, false, map[string]uint64{}
+}
+
 // extKey is uniqueIndex.key for an index with a keyExt: ok=false for a
 // row the predicate leaves out, or with a NULL in its key unless NULLs
 // are not distinct. An expression's error (which check reports before

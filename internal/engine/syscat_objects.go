@@ -443,9 +443,12 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 			continue
 		}
 		cols := attnums(u.cols)
-		ir := index(u.name, cols, true, u.primary, nil)
+		ir := index(u.name, cols, true, u.primary, u.x)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+u.name), name: u.name, kind: 'u', rel: r, cols: cols, index: ir.oid}
 		c.def = "UNIQUE (" + r.colList(cols) + ")"
+		if u.x != nil && u.x.nulls {
+			c.def = "UNIQUE NULLS NOT DISTINCT (" + r.colList(cols) + ")"
+		}
 		if u.primary {
 			c.kind, c.def = 'p', "PRIMARY KEY ("+r.colList(cols)+")"
 		}

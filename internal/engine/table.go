@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -132,6 +133,9 @@ func newTable(def *sql.CreateTable) *table {
 	}
 	for i, u := range def.Uniques {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(i), u, false, def))
+		if slices.Contains(def.NullsNotDistinct, i) {
+			t.uniques[len(t.uniques)-1].extend(&keyExt{nulls: true})
+		}
 	}
 	return t
 }

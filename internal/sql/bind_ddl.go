@@ -151,7 +151,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			}
 		case pg_query.ConstrType_CONSTR_UNIQUE:
 			if c.NullsNotDistinct {
-				return nil, b.refuse(c.Location, "UNIQUE NULLS NOT DISTINCT is not supported")
+				ct.NullsNotDistinct = append(ct.NullsNotDistinct, len(ct.Uniques))
 			}
 			k, err := keys(c)
 			for _, i := range k {
@@ -476,9 +476,6 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 			WithHint("index its partitioned table: the index serves every partition")
 	}
 	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists, NullsNotDistinct: is.NullsNotDistinct}
-	if is.NullsNotDistinct && !is.Unique {
-		return nil, b.stmt.errf(loc, pgerr.SyntaxError, "only UNIQUE indexes can be defined as NULLS NOT DISTINCT")
-	}
 	sc := indexScope(name, rel)
 	colIdx := func(n string) (int, error) {
 		for i, c := range rel.Cols {

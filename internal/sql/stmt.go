@@ -53,6 +53,9 @@ type CreateTable struct {
 	Cols        []ColumnDef
 	PrimaryKey  []int   // column positions; nil without a primary key
 	Uniques     [][]int // UNIQUE constraints
+	// NullsNotDistinct are the positions in Uniques of the constraints
+	// declared UNIQUE NULLS NOT DISTINCT: one NULL key at most.
+	NullsNotDistinct []int
 	// PrimaryKeyName and UniqueNames (beside Uniques) are the names the
 	// statement gave the keys, "" for PostgreSQL's default (KeyName).
 	PrimaryKeyName string
