@@ -231,6 +231,9 @@ func alterCheck(t *table, row value.Row) error {
 		}
 	}
 	for _, ch := range t.def.Checks {
+		if ch.NotValid { // the rows there are stay unchecked until VALIDATE CONSTRAINT
+			continue
+		}
 		v, err := ch.Expr.Eval(row)
 		if err != nil {
 			return err

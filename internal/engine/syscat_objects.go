@@ -110,19 +110,21 @@ type catIndex struct {
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
 type catCon struct {
-	oid     uint32
-	name    string
-	kind    byte // p, u, c, f
-	rel     *catRel
-	cols    []int16
-	index   uint32
-	ref     *catRel
-	refCols []int16
-	upd     byte
-	del     byte
-	match   byte
-	check   string
-	def     string
+	// notValid is a constraint added NOT VALID, not validated since.
+	notValid bool
+	oid      uint32
+	name     string
+	kind     byte // p, u, c, f
+	rel      *catRel
+	cols     []int16
+	index    uint32
+	ref      *catRel
+	refCols  []int16
+	upd      byte
+	del      byte
+	match    byte
+	check    string
+	def      string
 }
 
 type catType struct {
@@ -461,8 +463,12 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
 	}
 	for _, ch := range t.def.Checks {
-		o.cons = append(o.cons, &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
-			check: ch.SQL, def: "CHECK (" + ch.SQL + ")"})
+		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
+			check: ch.SQL, def: "CHECK (" + ch.SQL + ")", notValid: ch.NotValid}
+		if ch.NotValid {
+			c.def += " NOT VALID"
+		}
+		o.cons = append(o.cons, c)
 	}
 }
 

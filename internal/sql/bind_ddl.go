@@ -186,7 +186,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, pgerr.New(pgerr.Internal, "cannot write check constraint %q: %v", name, err)
 			}
-			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text, NoInherit: c.IsNoInherit})
+			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text, NoInherit: c.IsNoInherit, NotValid: c.SkipValidation})
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			i, err := keys(c)
 			if err != nil {

@@ -133,3 +133,17 @@ func conjunctTexts(n *pg_query.Node) ([]string, error) {
 	}
 	return []string{text}, nil
 }
+
+// validateConstraint is ALTER TABLE … VALIDATE CONSTRAINT name: a CHECK
+// added NOT VALID becomes valid, and the table's rows are checked
+// against it as the new definition's (23514 when one fails, as in
+// PostgreSQL); a constraint that is valid already is left as it is.
+func (w *alterWork) validateConstraint(name string) error {
+	for _, c := range w.constraints() {
+		if w.constraintName(c) == name {
+			c.SkipValidation = false
+			return nil
+		}
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", name, w.name)
+}

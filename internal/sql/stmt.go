@@ -44,6 +44,9 @@ type Check struct {
 	// NoInherit is CHECK … NO INHERIT: the inheritance children of the
 	// table do not get the constraint.
 	NoInherit bool
+	// NotValid is ADD CONSTRAINT … NOT VALID until VALIDATE CONSTRAINT:
+	// the rows written are checked, the rows there were are not.
+	NotValid bool
 }
 
 // CreateTable is CREATE TABLE.

@@ -106,6 +106,9 @@ func (ct *CreateTable) SQL() string {
 		if c.NoInherit {
 			b.WriteString(" NO INHERIT")
 		}
+		if c.NotValid {
+			b.WriteString(" NOT VALID")
+		}
 	}
 	for _, fk := range ct.ForeignKeys {
 		b.WriteString(", ")
