@@ -11,7 +11,8 @@ import (
 
 // TestIndexExtReopen checks that indexes on expressions, partial and
 // NULLS NOT DISTINCT indexes are built again, enforced and shown as
-// before, after the file is opened again.
+// before, and that constraints added NOT VALID stay so, after the file
+// is opened again.
 func TestIndexExtReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "indexext.db")
 	db, err := deltaview.OpenFile(path)
@@ -23,7 +24,11 @@ CREATE UNIQUE INDEX u_lower ON u (lower(email));
 CREATE UNIQUE INDEX u_part ON u (n) WHERE a > 0;
 CREATE UNIQUE INDEX u_nnd ON u (a) NULLS NOT DISTINCT;
 CREATE INDEX u_inc ON u (n) INCLUDE (email);
-INSERT INTO u VALUES (1, 'X@y', 1, 7), (2, 'z', -1, 7), (3, 'w', NULL, 8)`); err != nil {
+INSERT INTO u VALUES (1, 'X@y', 1, 7), (2, 'z', -1, 7), (3, 'w', NULL, 8);
+CREATE TABLE c (id int PRIMARY KEY, uid int);
+INSERT INTO c VALUES (1, 99), (2, -5);
+ALTER TABLE c ADD CONSTRAINT c_fk FOREIGN KEY (uid) REFERENCES u (id) NOT VALID;
+ALTER TABLE c ADD CONSTRAINT c_pos CHECK (uid > 0) NOT VALID`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -39,6 +44,12 @@ INSERT INTO u VALUES (1, 'X@y', 1, 7), (2, 'z', -1, 7), (3, 'w', NULL, 8)`); err
 		{"INSERT INTO u VALUES (4, 'k', 5, 7)", pgerr.UniqueViolation},
 		{"INSERT INTO u VALUES (4, 'k', NULL, 9)", pgerr.UniqueViolation},
 		{"INSERT INTO u VALUES (4, 'k', -2, 7)", ""},
+		{"INSERT INTO c VALUES (3, 98)", pgerr.ForeignKeyViolation},
+		{"INSERT INTO c VALUES (3, -1)", pgerr.CheckViolation},
+		{"ALTER TABLE c VALIDATE CONSTRAINT c_fk", pgerr.ForeignKeyViolation},
+		{"ALTER TABLE c VALIDATE CONSTRAINT c_pos", pgerr.CheckViolation},
+		{"DELETE FROM c WHERE id IN (1, 2)", ""},
+		{"ALTER TABLE c VALIDATE CONSTRAINT c_fk", ""},
 	} {
 		err := db.Exec(c.stmt)
 		if got := pgerr.Code(err); err != nil && got != c.code || err == nil && c.code != "" {

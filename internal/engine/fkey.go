@@ -372,7 +372,10 @@ func (e *Engine) alterForeignKeys(t, next *table, a *sql.AlterTable) error {
 	}
 	for i := range a.New.ForeignKeys {
 		fk := &a.New.ForeignKeys[i]
-		if slices.ContainsFunc(t.def.ForeignKeys, func(o sql.ForeignKey) bool { return o.Name == fk.Name }) {
+		// A constraint the table had is not checked again, unless
+		// VALIDATE CONSTRAINT makes one added NOT VALID valid; one added
+		// NOT VALID checks only the rows written from now on.
+		if fk.NotValid || slices.ContainsFunc(t.def.ForeignKeys, func(o sql.ForeignKey) bool { return o.Name == fk.Name && !o.NotValid }) {
 			continue
 		}
 		parent := next

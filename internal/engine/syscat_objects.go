@@ -494,6 +494,9 @@ func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
 		if fk.OnDelete != sql.FKNoAction {
 			c.def += " ON DELETE " + fk.OnDelete.SQL()
 		}
+		if fk.NotValid {
+			c.def, c.notValid = c.def+" NOT VALID", true
+		}
 		for _, ix := range o.rels {
 			if ix.kind == 'i' && ix.on == ref && slices.Equal(ix.index.cols, c.refCols) {
 				c.index = ix.oid // the referenced key's index

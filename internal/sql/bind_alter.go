@@ -240,8 +240,8 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		}
 	case pg_query.AlterTableType_AT_AddConstraint:
 		c := cmd.Def.GetConstraint()
-		if c.SkipValidation && c.Contype != pg_query.ConstrType_CONSTR_CHECK {
-			return b.refuse(c.Location, "NOT VALID constraints other than CHECK are not supported")
+		if c.SkipValidation && c.Contype != pg_query.ConstrType_CONSTR_CHECK && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
+			return b.refuse(c.Location, "NOT VALID constraints other than CHECK and FOREIGN KEY are not supported")
 		}
 		if c.Conname != "" {
 			for _, o := range w.constraints() {

@@ -58,6 +58,9 @@ type ForeignKey struct {
 	// DeleteCols are the columns ON DELETE SET NULL (…) / SET DEFAULT (…)
 	// sets, nil for all of Cols.
 	DeleteCols []int
+	// NotValid is ADD CONSTRAINT … NOT VALID until VALIDATE CONSTRAINT:
+	// the rows written are checked, the rows there were are not.
+	NotValid bool
 }
 
 // fkAction maps the parser's action letter to FKAction.
@@ -89,7 +92,7 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 	if len(colNames) == 0 {
 		colNames = c.Keys
 	}
-	fk := ForeignKey{MatchFull: c.FkMatchtype == "f", OnDelete: fkAction(c.FkDelAction), OnUpdate: fkAction(c.FkUpdAction)}
+	fk := ForeignKey{MatchFull: c.FkMatchtype == "f", OnDelete: fkAction(c.FkDelAction), OnUpdate: fkAction(c.FkUpdAction), NotValid: c.SkipValidation}
 	find := func(def *CreateTable, name, table string) (int, error) {
 		for i, col := range def.Cols {
 			if col.Name == name {
@@ -229,5 +232,8 @@ func (ct *CreateTable) foreignKeySQL(fk ForeignKey) string {
 		b.WriteString(" " + names(fk.DeleteCols))
 	}
 	b.WriteString(" ON UPDATE " + fk.OnUpdate.SQL())
+	if fk.NotValid {
+		b.WriteString(" NOT VALID")
+	}
 	return b.String()
 }
