@@ -110,21 +110,22 @@ type catIndex struct {
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
 type catCon struct {
-	// notValid is a constraint added NOT VALID, not validated since.
-	notValid bool
-	oid      uint32
-	name     string
-	kind     byte // p, u, c, f
-	rel      *catRel
-	cols     []int16
-	index    uint32
-	ref      *catRel
-	refCols  []int16
-	upd      byte
-	del      byte
-	match    byte
-	check    string
-	def      string
+	// notValid is a constraint added NOT VALID, not validated since;
+	// deferrable and deferred are DEFERRABLE [INITIALLY DEFERRED].
+	notValid, deferrable, deferred bool
+	oid                            uint32
+	name                           string
+	kind                           byte // p, u, c, f
+	rel                            *catRel
+	cols                           []int16
+	index                          uint32
+	ref                            *catRel
+	refCols                        []int16
+	upd                            byte
+	del                            byte
+	match                          byte
+	check                          string
+	def                            string
 }
 
 type catType struct {
@@ -493,6 +494,12 @@ func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
 		}
 		if fk.OnDelete != sql.FKNoAction {
 			c.def += " ON DELETE " + fk.OnDelete.SQL()
+		}
+		if fk.Deferrable {
+			c.def, c.deferrable = c.def+" DEFERRABLE", true
+		}
+		if fk.InitDeferred {
+			c.def, c.deferred = c.def+" INITIALLY DEFERRED", true
 		}
 		if fk.NotValid {
 			c.def, c.notValid = c.def+" NOT VALID", true

@@ -241,7 +241,8 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 	case pg_query.AlterTableType_AT_AddConstraint:
 		c := cmd.Def.GetConstraint()
 		if c.SkipValidation && c.Contype != pg_query.ConstrType_CONSTR_CHECK && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
-			return b.refuse(c.Location, "NOT VALID constraints other than CHECK and FOREIGN KEY are not supported")
+			kind := map[pg_query.ConstrType]string{pg_query.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg_query.ConstrType_CONSTR_PRIMARY: "PRIMARY KEY", pg_query.ConstrType_CONSTR_EXCLUSION: "EXCLUSION"}[c.Contype]
+			return b.refuse(c.Location, "%s constraints cannot be marked NOT VALID", kind)
 		}
 		if c.Conname != "" {
 			for _, o := range w.constraints() {
