@@ -81,8 +81,22 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if isSerial {
 			b.serialColumn(ct, len(ct.Cols)-1, serial, 0, SeqOptions{})
 		}
+		var last *pg_query.Constraint
 		for _, cn := range cd.Constraints {
 			c := cn.GetConstraint()
+			// DEFERRABLE and INITIALLY DEFERRED after a column's REFERENCES
+			// are its attributes, as PostgreSQL's grammar takes them.
+			if last != nil && last.Contype == pg_query.ConstrType_CONSTR_FOREIGN {
+				switch c.Contype {
+				case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
+					last.Deferrable = true
+					continue
+				case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+					last.Deferrable, last.Initdeferred = true, true
+					continue
+				}
+			}
+			last = c
 			c.Keys = []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: cd.Colname}}}}
 			tableCons = append(tableCons, c)
 		}
@@ -136,6 +150,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if ct.PrimaryKey != nil {
 				return nil, b.stmt.errf(c.Location, pgerr.InvalidTableDef, "multiple primary keys for table %q are not allowed", ct.Name)
 			}
+			if c.Deferrable || c.Initdeferred {
+				return nil, b.refuse(c.Location, "DEFERRABLE PRIMARY KEY constraints are not supported").
+					WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
+			}
 			k, err := keys(c)
 			for _, i := range k {
 				if err == nil {
@@ -150,6 +168,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				ct.Cols[i].NotNull = true
 			}
 		case pg_query.ConstrType_CONSTR_UNIQUE:
+			if c.Deferrable || c.Initdeferred {
+				return nil, b.refuse(c.Location, "DEFERRABLE UNIQUE constraints are not supported").
+					WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
+			}
 			if c.NullsNotDistinct {
 				ct.NullsNotDistinct = append(ct.NullsNotDistinct, len(ct.Uniques))
 			}
@@ -196,8 +218,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
-			return nil, b.refuse(c.Location, "DEFERRABLE foreign key constraints are not supported").
-				WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at the end of each statement")
+			return nil, b.refuse(c.Location, "DEFERRABLE is supported for foreign keys only")
 		case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
 		case pg_query.ConstrType_CONSTR_FOREIGN:
 			fkeys = append(fkeys, c) // bound once the keys are known: a table may reference itself
