@@ -11,8 +11,8 @@ import (
 
 // TestIndexExtReopen checks that indexes on expressions, partial and
 // NULLS NOT DISTINCT indexes are built again, enforced and shown as
-// before, and that constraints added NOT VALID stay so, after the file
-// is opened again.
+// before, and that constraints added NOT VALID stay so and DEFERRABLE
+// foreign keys wait for the commit, after the file is opened again.
 func TestIndexExtReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "indexext.db")
 	db, err := deltaview.OpenFile(path)
@@ -28,7 +28,8 @@ INSERT INTO u VALUES (1, 'X@y', 1, 7), (2, 'z', -1, 7), (3, 'w', NULL, 8);
 CREATE TABLE c (id int PRIMARY KEY, uid int);
 INSERT INTO c VALUES (1, 99), (2, -5);
 ALTER TABLE c ADD CONSTRAINT c_fk FOREIGN KEY (uid) REFERENCES u (id) NOT VALID;
-ALTER TABLE c ADD CONSTRAINT c_pos CHECK (uid > 0) NOT VALID`); err != nil {
+ALTER TABLE c ADD CONSTRAINT c_pos CHECK (uid > 0) NOT VALID;
+CREATE TABLE dc (id int PRIMARY KEY, uid int REFERENCES u DEFERRABLE INITIALLY DEFERRED)`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -50,6 +51,8 @@ ALTER TABLE c ADD CONSTRAINT c_pos CHECK (uid > 0) NOT VALID`); err != nil {
 		{"ALTER TABLE c VALIDATE CONSTRAINT c_pos", pgerr.CheckViolation},
 		{"DELETE FROM c WHERE id IN (1, 2)", ""},
 		{"ALTER TABLE c VALIDATE CONSTRAINT c_fk", ""},
+		{"BEGIN; INSERT INTO dc VALUES (1, 50); INSERT INTO u VALUES (50, 'fifty', 50, NULL); COMMIT", ""},
+		{"BEGIN; INSERT INTO dc VALUES (2, 51); COMMIT", pgerr.ForeignKeyViolation},
 	} {
 		err := db.Exec(c.stmt)
 		if got := pgerr.Code(err); err != nil && got != c.code || err == nil && c.code != "" {
