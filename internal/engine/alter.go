@@ -49,8 +49,8 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if readers != nil {
 			cascade = readers.cascade
 		}
-		if len(t.indexes) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, t.indexes[0].name).
+		if ix := append(slices.Clip(t.indexes), t.xindexes...); len(ix) > 0 {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, ix[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
 		if err := e.refuseRuleAlter(a.Table); err != nil {
@@ -200,6 +200,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		uniques := make([]*uniqueIndex, 0, len(next.uniques))
 		for _, u := range next.uniques {
 			fresh := newUniqueIndex(u.name, u.cols, u.primary, a.New)
+			if u.x != nil {
+				fresh.extend(u.x)
+			}
 			var arr [64]byte
 			t.scan(func(id uint64, row value.Row) bool {
 				if k, ok := fresh.key(row, arr[:0]); ok {
@@ -246,6 +249,9 @@ func alterCheck(t *table, row value.Row) error {
 		}
 	}
 	for _, ch := range t.def.Checks {
+		if ch.NotValid { // the rows there are stay unchecked until VALIDATE CONSTRAINT
+			continue
+		}
 		v, err := ch.Expr.Eval(row)
 		if err != nil {
 			return err

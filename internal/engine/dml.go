@@ -40,15 +40,10 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var arbiter *uniqueIndex
-	if oc := ins.OnConflict; oc != nil && oc.Arbiter != nil {
-		for _, u := range t.uniques {
-			if sameCols(u.cols, oc.Arbiter) {
-				arbiter = u
-			}
-		}
-		if arbiter == nil {
-			return Result{}, pgerr.New(pgerr.InvalidColumnRef, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	var arbiters []*uniqueIndex
+	if oc := ins.OnConflict; oc != nil {
+		if arbiters, err = t.arbiters(oc); err != nil {
+			return Result{}, err
 		}
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
@@ -87,8 +82,12 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			}
 			var id uint64
 			var found bool
-			if arbiter != nil {
-				id, found = arbiter.lookup(row)
+			if arbiters != nil {
+				for _, a := range arbiters {
+					if id, found = a.lookup(row); found {
+						break
+					}
+				}
 			} else {
 				_, id, found = t.conflict(row)
 			}

@@ -99,9 +99,28 @@ type fkCheck struct {
 // enforceForeignKeys runs the actions and the checks of the constraints
 // over the changes logged since mark. On error the caller undoes them.
 func (e *Engine) enforceForeignKeys(mark int) error {
+	return e.enforceForeignKeysOf(mark, nil)
+}
+
+// enforceForeignKeysOf is enforceForeignKeys; with atCommit, it checks
+// (without taking the referential actions again, which never wait) only
+// the constraints atCommit accepts, over the changes since mark
+// (fkey_deferred.go). Without it, a deferred constraint's checks are
+// left for the commit.
+func (e *Engine) enforceForeignKeysOf(mark int, atCommit func(*fkLink) bool) error {
 	g := e.fkeys
 	if g == nil || e.replicaRole() {
 		return nil
+	}
+	skip := func(l *fkLink) bool {
+		if atCommit != nil {
+			return !atCommit(l)
+		}
+		if l.fk.Deferrable && e.fkDeferred(l) {
+			e.tx.fkCheck = true
+			return true
+		}
+		return false
 	}
 	var gone []fkGone
 	var checks []fkCheck
@@ -117,7 +136,7 @@ func (e *Engine) enforceForeignKeys(mark int) error {
 				old = log[p-1].row
 			}
 			for _, l := range g.out[c.t] {
-				if old != nil && sameKey(old, c.row, l.fk.Cols) {
+				if old != nil && sameKey(old, c.row, l.fk.Cols) || skip(l) {
 					continue // PostgreSQL checks no row whose key the update kept
 				}
 				checks = append(checks, fkCheck{l: l, id: c.id})
@@ -137,8 +156,14 @@ func (e *Engine) enforceForeignKeys(mark int) error {
 				action = l.fk.OnUpdate
 			}
 			if action == sql.FKNoAction || action == sql.FKRestrict {
-				gone = append(gone, fkGone{l: l, old: c.row, restrict: action == sql.FKRestrict})
+				// RESTRICT never waits, and was checked then.
+				if action == sql.FKRestrict && atCommit == nil || action == sql.FKNoAction && !skip(l) {
+					gone = append(gone, fkGone{l: l, old: c.row, restrict: action == sql.FKRestrict})
+				}
 				continue
+			}
+			if atCommit != nil {
+				continue // taken at the statement's end
 			}
 			if err := e.fkAct(l, action, c.row, upd); err != nil {
 				return err
@@ -372,7 +397,10 @@ func (e *Engine) alterForeignKeys(t, next *table, a *sql.AlterTable) error {
 	}
 	for i := range a.New.ForeignKeys {
 		fk := &a.New.ForeignKeys[i]
-		if slices.ContainsFunc(t.def.ForeignKeys, func(o sql.ForeignKey) bool { return o.Name == fk.Name }) {
+		// A constraint the table had is not checked again, unless
+		// VALIDATE CONSTRAINT makes one added NOT VALID valid; one added
+		// NOT VALID checks only the rows written from now on.
+		if fk.NotValid || slices.ContainsFunc(t.def.ForeignKeys, func(o sql.ForeignKey) bool { return o.Name == fk.Name && !o.NotValid }) {
 			continue
 		}
 		parent := next

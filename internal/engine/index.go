@@ -16,7 +16,8 @@ import (
 type namedIndex struct {
 	name string
 	cols []int
-	ord  *orderedIndex
+	ord  *orderedIndex // nil for an index on expressions or partial (x)
+	x    *keyExt       // expressions, predicate, INCLUDE, NULLS NOT DISTINCT: nil for none
 	// unique is the hash index of a UNIQUE index, among the table's
 	// uniques: it enforces the index and serves equalities on all its
 	// columns, as a UNIQUE constraint's does.
@@ -41,22 +42,38 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
-	ix := &namedIndex{name: name, cols: ci.Cols, ord: newOrderedIndex(ci.Cols)}
+	x := newKeyExt(ci)
+	ix := &namedIndex{name: name, cols: ci.Cols, x: x}
+	if x.ordered() {
+		ix.ord = newOrderedIndex(ci.Cols)
+	} else if !t.keepsRows() {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "an index on expressions or a partial index on change-stream table %q is not supported", t.name)
+	} else if err := t.checkIndexed(x, ci.Cols); err != nil {
+		return Result{}, err
+	}
 	if ci.Unique {
 		if !t.keepsRows() {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "a unique index on change-stream table %q is not supported", t.name)
 		}
-		u, err := t.buildUnique(name, ci.Cols)
+		u, err := t.buildUnique(name, ci.Cols, x)
 		if err != nil {
 			return Result{}, err
 		}
 		ix.unique = u
-		t.uniques = append(t.uniques, u)
+		if x.ordered() {
+			t.uniques = append(t.uniques, u)
+		} else {
+			t.xuniques = append(t.xuniques, u)
+		}
 	}
-	if t.keepsRows() {
-		ix.ord.build(t)
+	if !x.ordered() {
+		t.xindexes = append(t.xindexes, ix)
+	} else {
+		if t.keepsRows() {
+			ix.ord.build(t)
+		}
+		t.indexes = append(t.indexes, ix)
 	}
-	t.indexes = append(t.indexes, ix)
 	e.indexes[name] = t
 	if e.store != nil {
 		if err := e.store.Create(&StoredRelation{Name: name, Kind: KindIndex, SQL: text}); err != nil {
@@ -98,8 +115,14 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 // buildUnique indexes t's rows by cols in a hash index, failing with
 // 23505 on two rows of one key (rows with a NULL in the key never
 // conflict).
-func (t *table) buildUnique(name string, cols []int) (*uniqueIndex, error) {
-	u := newUniqueIndex(name, cols, false, t.def)
+func (t *table) buildUnique(name string, cols []int, x *keyExt) (*uniqueIndex, error) {
+	var u *uniqueIndex
+	if x != nil && (x.nulls || !x.ordered()) {
+		u = &uniqueIndex{name: name, cols: cols, width: len(t.def.Cols)}
+		u.extend(x)
+	} else {
+		u = newUniqueIndex(name, cols, false, t.def)
+	}
 	var err error
 	var arr [64]byte
 	t.scan(func(id uint64, row value.Row) bool {
@@ -109,6 +132,9 @@ func (t *table) buildUnique(name string, cols []int) (*uniqueIndex, error) {
 		}
 		if _, dup := u.get(k); dup {
 			v := uniqueViolation(u, t, row).(*pgerr.Error)
+			if u.x != nil { // PostgreSQL names the index in the message only
+				name = u.name
+			}
 			err = &pgerr.Error{Code: pgerr.UniqueViolation,
 				Message: fmt.Sprintf("could not create unique index %q", name),
 				Detail:  strings.Replace(v.Detail, "already exists", "is duplicated", 1)}
@@ -123,13 +149,30 @@ func (t *table) buildUnique(name string, cols []int) (*uniqueIndex, error) {
 // forgetIndex removes the index name of t.
 func (e *Engine) forgetIndex(t *table, name string) {
 	delete(e.indexes, name)
-	t.indexes = slices.DeleteFunc(t.indexes, func(ix *namedIndex) bool {
+	drop := func(ix *namedIndex) bool {
 		if ix.name != name {
 			return false
 		}
 		if ix.unique != nil {
 			t.uniques = slices.DeleteFunc(t.uniques, func(u *uniqueIndex) bool { return u == ix.unique })
+			t.xuniques = slices.DeleteFunc(t.xuniques, func(u *uniqueIndex) bool { return u == ix.unique })
 		}
 		return true
+	}
+	t.indexes = slices.DeleteFunc(t.indexes, drop)
+	t.xindexes = slices.DeleteFunc(t.xindexes, drop)
+	if len(t.xindexes) == 0 {
+		t.xindexes, t.xuniques = nil, nil // checkRow tests for nil
+	}
+}
+
+// checkIndexed evaluates a new index's expressions and predicate over
+// t's rows, failing as PostgreSQL's build of the index would.
+func (t *table) checkIndexed(x *keyExt, cols []int) error {
+	var err error
+	t.scan(func(_ uint64, row value.Row) bool {
+		err = x.check(cols, row)
+		return err == nil
 	})
+	return err
 }

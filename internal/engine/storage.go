@@ -142,7 +142,7 @@ func (t *table) hasIndex(name string) bool {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(t.xindexes, func(ix *namedIndex) bool { return ix.name == name })
 }
 
 // notTableOrMatView is PostgreSQL's error for a relation of another kind
@@ -189,6 +189,8 @@ func (s *Session) execCluster(c *sql.Cluster) (Result, error) {
 		idx = t.clustered
 	} else if !t.hasIndex(idx) {
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", idx, c.Table)
+	} else if slices.ContainsFunc(t.xindexes, func(ix *namedIndex) bool { return ix.name == idx && ix.x.where != nil }) {
+		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", idx)
 	}
 	t.clustered = idx
 	if !s.block {

@@ -180,7 +180,7 @@ func (e *Engine) SysCatalog() *expr.SysCatalog { return e.sysCatalogFor(defaultP
 func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	o := e.catalogObjects()
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
-		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
+		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, IndexPrettyDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
 		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Serials: map[string]map[string]string{},
 		Descriptions: o.descs, RelKinds: map[uint32]byte{}, RelCols: map[uint32][]string{}, Superusers: map[string]bool{},
 		Grants: map[uint32]map[string]uint8{}, DatabaseOID: objectOID("database", DatabaseName),
@@ -210,6 +210,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		switch {
 		case r.index != nil:
 			sc.IndexDefs[r.oid] = r.index.def
+			if r.index.pretty != "" {
+				sc.IndexPrettyDefs[r.oid] = r.index.pretty
+			}
 		case r.kind == 'v' || r.kind == 'm':
 			if r.def != "" {
 				sc.ViewDefs[r.oid] = " " + strings.TrimRight(strings.TrimSpace(r.def), ";") + ";"

@@ -99,26 +99,33 @@ type catCol struct {
 }
 
 type catIndex struct {
-	cols            []int16 // attnums
+	cols            []int16 // attnums, 0 for an expression
 	unique, primary bool
 	def             string
+	// x is what the index keys beyond columns (index_ext.go), nil for
+	// none; pretty is pg_get_indexdef's pretty text when it differs.
+	x      *keyExt
+	pretty string
 }
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
 type catCon struct {
-	oid     uint32
-	name    string
-	kind    byte // p, u, c, f
-	rel     *catRel
-	cols    []int16
-	index   uint32
-	ref     *catRel
-	refCols []int16
-	upd     byte
-	del     byte
-	match   byte
-	check   string
-	def     string
+	// notValid is a constraint added NOT VALID, not validated since;
+	// deferrable and deferred are DEFERRABLE [INITIALLY DEFERRED].
+	notValid, deferrable, deferred bool
+	oid                            uint32
+	name                           string
+	kind                           byte // p, u, c, f
+	rel                            *catRel
+	cols                           []int16
+	index                          uint32
+	ref                            *catRel
+	refCols                        []int16
+	upd                            byte
+	del                            byte
+	match                          byte
+	check                          string
+	def                            string
 }
 
 type catType struct {
@@ -404,17 +411,33 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 			made[ix.unique] = true
 		}
 	}
-	index := func(name string, cols []int16, unique, primary bool) *catRel {
+	index := func(name string, cols []int16, unique, primary bool, x *keyExt) *catRel {
 		def := "CREATE INDEX "
 		if unique {
 			def = "CREATE UNIQUE INDEX "
 		}
 		sc, n := o.e.splitKey(r.name)
-		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING btree (" + r.colList(cols) + ")"
-		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', t: t, on: r,
-			index: &catIndex{cols: cols, unique: unique, primary: primary, def: def}}
-		for _, n := range cols {
+		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING btree"
+		ci := &catIndex{cols: cols, unique: unique, primary: primary, x: x}
+		elem := func(i int) string { return r.colList(cols[i : i+1]) }
+		colName := func(c int) string { return expr.QuoteIdent(r.cols[c].name) }
+		ci.def = x.indexDef(def, len(cols), elem, colName, false)
+		if p := x.indexDef(def, len(cols), elem, colName, true); p != ci.def {
+			ci.pretty = p
+		}
+		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', t: t, on: r, index: ci}
+		for i, n := range cols {
+			if n == 0 {
+				typ := x.exprs[i].Type()
+				ir.cols = append(ir.cols, catCol{name: "expr", typ: typ, typOID: o.e.typeOID(typ, nil)})
+				continue
+			}
 			ir.cols = append(ir.cols, r.cols[n-1])
+		}
+		if x != nil {
+			for _, c := range x.include {
+				ir.cols = append(ir.cols, r.cols[c])
+			}
 		}
 		add(ir)
 		return ir
@@ -424,20 +447,30 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 			continue
 		}
 		cols := attnums(u.cols)
-		ir := index(u.name, cols, true, u.primary)
+		ir := index(u.name, cols, true, u.primary, u.x)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+u.name), name: u.name, kind: 'u', rel: r, cols: cols, index: ir.oid}
 		c.def = "UNIQUE (" + r.colList(cols) + ")"
+		if u.x != nil && u.x.nulls {
+			c.def = "UNIQUE NULLS NOT DISTINCT (" + r.colList(cols) + ")"
+		}
 		if u.primary {
 			c.kind, c.def = 'p', "PRIMARY KEY ("+r.colList(cols)+")"
 		}
 		o.cons = append(o.cons, c)
 	}
 	for _, ix := range t.indexes {
-		index(ix.name, attnums(ix.cols), ix.unique != nil, false)
+		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
+	}
+	for _, ix := range t.xindexes {
+		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
 	}
 	for _, ch := range t.def.Checks {
-		o.cons = append(o.cons, &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
-			check: ch.SQL, def: "CHECK (" + ch.SQL + ")"})
+		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
+			check: ch.SQL, def: "CHECK (" + ch.SQL + ")", notValid: ch.NotValid}
+		if ch.NotValid {
+			c.def += " NOT VALID"
+		}
+		o.cons = append(o.cons, c)
 	}
 }
 
@@ -462,6 +495,15 @@ func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
 		}
 		if fk.OnDelete != sql.FKNoAction {
 			c.def += " ON DELETE " + fk.OnDelete.SQL()
+		}
+		if fk.Deferrable {
+			c.def, c.deferrable = c.def+" DEFERRABLE", true
+		}
+		if fk.InitDeferred {
+			c.def, c.deferred = c.def+" INITIALLY DEFERRED", true
+		}
+		if fk.NotValid {
+			c.def, c.notValid = c.def+" NOT VALID", true
 		}
 		for _, ix := range o.rels {
 			if ix.kind == 'i' && ix.on == ref && slices.Equal(ix.index.cols, c.refCols) {

@@ -291,10 +291,32 @@ func pgIndex(o *catalogObjects, r *catRows) {
 		for i := range classes {
 			classes[i] = "0"
 		}
-		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(ix.cols), "indnkeyatts", len(ix.cols),
-			"indisunique", ix.unique, "indnullsnotdistinct", false, "indisprimary", ix.primary, "indisexclusion", false,
+		keys := ix.cols
+		var exprs, pred any
+		nnd := false
+		if x := ix.x; x != nil {
+			for _, c := range x.include {
+				keys = append(slices.Clip(keys), int16(c+1))
+			}
+			var texts []string
+			for i, e := range x.exprs {
+				if e != nil {
+					texts = append(texts, x.keySQL[i])
+				}
+			}
+			if texts != nil {
+				exprs = "(" + strings.Join(texts, " ") + ")"
+			}
+			if x.where != nil {
+				pred = "(" + x.whereSQL + ")"
+			}
+			nnd = x.nulls
+		}
+		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(keys), "indnkeyatts", len(ix.cols),
+			"indexprs", exprs, "indpred", pred,
+			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", false,
 			"indimmediate", true, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
-			"indislive", true, "indisreplident", false, "indkey", int2vector(ix.cols), "indcollation", zeros,
+			"indislive", true, "indisreplident", false, "indkey", int2vector(keys), "indcollation", zeros,
 			"indclass", strings.Join(classes, " "), "indoption", zeros)
 	}
 }
@@ -317,7 +339,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 			bin = c.check
 		}
 		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
-			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", c.rel.oid, "contypid", uint32(0),
+			"condeferrable", c.deferrable, "condeferred", c.deferred, "convalidated", !c.notValid, "conrelid", c.rel.oid, "contypid", uint32(0),
 			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
 			"confmatchtype", match, "conislocal", true, "coninhcount", 0, "connoinherit", c.kind == 'p' || c.kind == 'u',
 			"conkey", cols, "confkey", refCols, "conbin", bin)

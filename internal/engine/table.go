@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -37,6 +38,12 @@ type table struct {
 	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
+	// xindexes are the indexes CREATE INDEX made on expressions or with a
+	// predicate (index_ext.go), evaluated on each write; xuniques, the
+	// hash indexes of the unique ones among them, enforced on each write
+	// and no part of uniques (they serve no access path and no key).
+	xindexes []*namedIndex
+	xuniques []*uniqueIndex
 	// keyOrders are ordered indexes of primary and unique keys, each built
 	// on the first range over its leading columns (accessPath).
 	keyOrders []*namedIndex
@@ -84,6 +91,7 @@ type uniqueIndex struct {
 	pair    bool                // ints holds two columns' integers packed
 	width   int                 // the table's columns: a rowRef's row length
 	m       map[string]uint64
+	x       *keyExt // expressions, predicate, NULLS NOT DISTINCT (index_ext.go); nil for none
 }
 
 // intKeyLen is the length of a key kept in ints: an integer's 8 bytes.
@@ -125,6 +133,9 @@ func newTable(def *sql.CreateTable) *table {
 	}
 	for i, u := range def.Uniques {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(i), u, false, def))
+		if slices.Contains(def.NullsNotDistinct, i) {
+			t.uniques[len(t.uniques)-1].extend(&keyExt{nulls: true})
+		}
 	}
 	return t
 }
@@ -134,6 +145,9 @@ func newTable(def *sql.CreateTable) *table {
 // bytes.
 func (u *uniqueIndex) key(row value.Row, buf []byte) ([]byte, bool) {
 	buf = buf[:0]
+	if u.x != nil {
+		return u.extKey(row, buf)
+	}
 	if u.pair {
 		a, b := row[u.cols[0]], row[u.cols[1]]
 		if a.IsNull() || b.IsNull() {
@@ -297,6 +311,11 @@ func (t *table) checkRow(old, row value.Row) error {
 				Detail:  "Failing row contains " + failingRow(row) + "."}
 		}
 	}
+	if t.xindexes != nil {
+		if err := t.checkExt(row); err != nil {
+			return err
+		}
+	}
 	for _, ch := range t.def.Checks {
 		v, err := ch.Expr.Eval(row)
 		if err != nil {
@@ -331,10 +350,18 @@ func (t *table) conflict(row value.Row) (*uniqueIndex, uint64, bool) {
 			return u, id, true
 		}
 	}
+	for _, u := range t.xuniques {
+		if id, ok := u.lookup(row); ok {
+			return u, id, true
+		}
+	}
 	return nil, 0, false
 }
 
 func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
+	if u.x != nil {
+		return u.extViolation(t, row)
+	}
 	names := make([]string, len(u.cols))
 	vals := make([]string, len(u.cols))
 	for i, c := range u.cols {
@@ -353,6 +380,16 @@ func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
 func (t *table) conflictExcept(old, row value.Row, id uint64, same int) (*uniqueIndex, bool) {
 	var a, b [64]byte
 	for _, u := range t.uniques[same:] {
+		ko, okOld := u.key(old, a[:0])
+		kn, okNew := u.key(row, b[:0])
+		if !okNew || okOld && string(ko) == string(kn) {
+			continue
+		}
+		if other, ok := u.get(kn); ok && other != id {
+			return u, true
+		}
+	}
+	for _, u := range t.xuniques {
 		ko, okOld := u.key(old, a[:0])
 		kn, okNew := u.key(row, b[:0])
 		if !okNew || okOld && string(ko) == string(kn) {
@@ -412,6 +449,19 @@ func (t *table) reindex(id uint64, old, row value.Row, same int) {
 			u.set(kn, id, row)
 		}
 	}
+	for _, u := range t.xuniques {
+		ko, okOld := u.key(old, a[:0])
+		kn, okNew := u.key(row, b[:0])
+		if okOld && okNew && string(ko) == string(kn) {
+			continue
+		}
+		if okOld {
+			u.drop(ko, id)
+		}
+		if okNew {
+			u.set(kn, id, row)
+		}
+	}
 	for _, p := range t.prefixes {
 		p.drop(id, old)
 		p.add(id, row)
@@ -431,6 +481,11 @@ func (t *table) put(id uint64, row value.Row) {
 	t.rows.Set(id, row)
 	var arr [64]byte
 	for _, u := range t.uniques {
+		if k, ok := u.key(row, arr[:0]); ok {
+			u.set(k, id, row)
+		}
+	}
+	for _, u := range t.xuniques {
 		if k, ok := u.key(row, arr[:0]); ok {
 			u.set(k, id, row)
 		}
@@ -458,6 +513,11 @@ func (t *table) remove(id uint64) value.Row {
 	}
 	var arr [64]byte
 	for _, u := range t.uniques {
+		if k, ok := u.key(row, arr[:0]); ok {
+			u.drop(k, id)
+		}
+	}
+	for _, u := range t.xuniques {
 		if k, ok := u.key(row, arr[:0]); ok {
 			u.drop(k, id)
 		}
@@ -497,6 +557,9 @@ func (t *table) compact() {
 	t.rows = newRowStore()
 	t.rows.grow(old.n)
 	for _, u := range t.uniques {
+		u.clear()
+	}
+	for _, u := range t.xuniques {
 		u.clear()
 	}
 	t.prefixes = nil  // rebuilt on the next lookup

@@ -34,12 +34,16 @@ type deferredEvent struct {
 type conModes struct {
 	all   int8 // 1 DEFERRED, -1 IMMEDIATE, 0 not set
 	named map[*trigger]bool
+	fks   map[string]bool // deferrable foreign keys by name (fkey_deferred.go)
 }
 
 // clone returns a copy of m that a later SET CONSTRAINTS leaves as it is.
 func (m conModes) clone() conModes {
 	if m.named != nil {
 		m.named = maps.Clone(m.named)
+	}
+	if m.fks != nil {
+		m.fks = maps.Clone(m.fks)
 	}
 	return m
 }
@@ -139,8 +143,13 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 		res.NoticeLevels = map[int]string{0: "WARNING"}
 	}
 	var named []*trigger
+	var fks []string
 	for _, name := range sc.Names {
 		trs := e.constraintTriggers(name)
+		if len(trs) == 0 && e.deferrableForeignKey(name) {
+			fks = append(fks, name)
+			continue
+		}
 		if len(trs) == 0 {
 			if e.constraintNamed(name) {
 				return res, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
@@ -168,6 +177,19 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 		}
 		for _, tr := range named {
 			s.cons.named[tr] = sc.Deferred
+		}
+		if fks != nil && s.cons.fks == nil {
+			s.cons.fks = map[string]bool{}
+		}
+		for _, n := range fks {
+			s.cons.fks[n] = sc.Deferred
+		}
+	}
+	if !sc.Deferred && s.writer && e.tx != nil && e.tx.fkCheck {
+		// The foreign keys made immediate are checked now, as PostgreSQL
+		// does; the deferred ones still wait.
+		if err := e.enforceForeignKeysOf(0, func(l *fkLink) bool { return l.fk.Deferrable && !s.fkDeferred(l.fk) }); err != nil {
+			return res, err
 		}
 	}
 	if sc.Deferred || !s.writer || e.tx == nil || len(e.tx.deferred) == 0 {

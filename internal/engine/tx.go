@@ -24,6 +24,9 @@ type txn struct {
 	// restarts are the sequences TRUNCATE … RESTART IDENTITY restarted
 	// (restart.go).
 	restarts []seqRestart
+	// fkCheck is set when a deferred foreign key left its checks for the
+	// commit (fkey_deferred.go).
+	fkCheck bool
 	// deferred are the deferred constraint triggers' events, which fire
 	// at commit (trigger_constraint.go).
 	deferred []deferredEvent
@@ -184,6 +187,13 @@ func (e *Engine) commit() error {
 	tx := e.tx
 	if tx != nil && len(tx.deferred) > 0 {
 		if err := e.fireAtCommit(); err != nil {
+			e.rollback()
+			return err
+		}
+	}
+	if tx != nil && tx.fkCheck {
+		// Before the views step: a failure leaves them as they were.
+		if err := e.enforceForeignKeysOf(0, func(l *fkLink) bool { return l.fk.Deferrable }); err != nil {
 			e.rollback()
 			return err
 		}

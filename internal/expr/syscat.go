@@ -34,6 +34,10 @@ type SysCatalog struct {
 	// Defs are pg_get_indexdef's, pg_get_constraintdef's and
 	// pg_get_viewdef's texts, by the object's oid.
 	IndexDefs, ConstraintDefs, ViewDefs map[uint32]string
+	// IndexPrettyDefs are pg_get_indexdef's pretty texts where they
+	// differ from IndexDefs' beyond the table's schema (an expression or
+	// predicate's parentheses).
+	IndexPrettyDefs map[uint32]string
 	// TriggerDefs are pg_get_triggerdef's texts, by the trigger's oid.
 	TriggerDefs map[uint32]string
 	// RuleDefs and RuleDefsPretty are pg_get_ruledef's texts, by the

@@ -255,8 +255,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		}
 	case pg_query.AlterTableType_AT_AddConstraint:
 		c := cmd.Def.GetConstraint()
-		if c.SkipValidation {
-			return b.refuse(c.Location, "NOT VALID constraints are not supported")
+		if c.SkipValidation && c.Contype != pg_query.ConstrType_CONSTR_CHECK && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
+			kind := map[pg_query.ConstrType]string{pg_query.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg_query.ConstrType_CONSTR_PRIMARY: "PRIMARY KEY", pg_query.ConstrType_CONSTR_EXCLUSION: "EXCLUSION"}[c.Contype]
+			return b.refuse(c.Location, "%s constraints cannot be marked NOT VALID", kind)
 		}
 		if c.Conname != "" {
 			for _, o := range w.constraints() {
@@ -273,6 +274,8 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			}
 		}
 		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
+	case pg_query.AlterTableType_AT_ValidateConstraint:
+		return w.validateConstraint(cmd.Name)
 	case pg_query.AlterTableType_AT_DropConstraint:
 		n := len(w.cs.TableElts)
 		w.cs.TableElts = slices.DeleteFunc(w.cs.TableElts, func(el *pg_query.Node) bool {

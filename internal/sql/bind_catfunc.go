@@ -46,6 +46,9 @@ var catFuncs = map[string]catFunc{
 	}},
 	"pg_get_indexdef": {sigs: [][]value.Kind{{oidK}, {oidK, int4K, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		def := textOrNull(sc.IndexDefs, a[0])
+		if p, ok := sc.IndexPrettyDefs[a[0].OID()]; ok && len(a) == 3 && a[2].Bool() {
+			def = text(p)
+		}
 		if len(a) == 3 && a[2].Bool() && !def.IsNull() {
 			// Pretty-printed, a relation in the search path is unqualified.
 			return text(strings.Replace(def.String(), " ON public.", " ON ", 1)), nil

@@ -90,8 +90,22 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if isSerial {
 			b.serialColumn(ct, len(ct.Cols)-1, serial, 0, SeqOptions{})
 		}
+		var last *pg_query.Constraint
 		for _, cn := range cd.Constraints {
 			c := cn.GetConstraint()
+			// DEFERRABLE and INITIALLY DEFERRED after a column's REFERENCES
+			// are its attributes, as PostgreSQL's grammar takes them.
+			if last != nil && last.Contype == pg_query.ConstrType_CONSTR_FOREIGN {
+				switch c.Contype {
+				case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
+					last.Deferrable = true
+					continue
+				case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+					last.Deferrable, last.Initdeferred = true, true
+					continue
+				}
+			}
+			last = c
 			c.Keys = []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: cd.Colname}}}}
 			tableCons = append(tableCons, c)
 		}
@@ -145,6 +159,10 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if ct.PrimaryKey != nil {
 				return nil, b.stmt.errf(c.Location, pgerr.InvalidTableDef, "multiple primary keys for table %q are not allowed", ct.Name)
 			}
+			if c.Deferrable || c.Initdeferred {
+				return nil, b.refuse(c.Location, "DEFERRABLE PRIMARY KEY constraints are not supported").
+					WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
+			}
 			k, err := keys(c)
 			for _, i := range k {
 				if err == nil {
@@ -159,8 +177,12 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				ct.Cols[i].NotNull = true
 			}
 		case pg_query.ConstrType_CONSTR_UNIQUE:
+			if c.Deferrable || c.Initdeferred {
+				return nil, b.refuse(c.Location, "DEFERRABLE UNIQUE constraints are not supported").
+					WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
+			}
 			if c.NullsNotDistinct {
-				return nil, b.refuse(c.Location, "UNIQUE NULLS NOT DISTINCT is not supported")
+				ct.NullsNotDistinct = append(ct.NullsNotDistinct, len(ct.Uniques))
 			}
 			k, err := keys(c)
 			for _, i := range k {
@@ -195,7 +217,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, pgerr.New(pgerr.Internal, "cannot write check constraint %q: %v", name, err)
 			}
-			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text, NoInherit: c.IsNoInherit})
+			ct.Checks = append(ct.Checks, Check{Name: name, Expr: e, SQL: text, NoInherit: c.IsNoInherit, NotValid: c.SkipValidation})
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			i, err := keys(c)
 			if err != nil {
@@ -205,8 +227,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
-			return nil, b.refuse(c.Location, "DEFERRABLE foreign key constraints are not supported").
-				WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at the end of each statement")
+			return nil, b.refuse(c.Location, "DEFERRABLE is supported for foreign keys only")
 		case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
 		case pg_query.ConstrType_CONSTR_FOREIGN:
 			fkeys = append(fkeys, c) // bound once the keys are known: a table may reference itself
@@ -454,20 +475,14 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 	return d, nil
 }
 
-// bindCreateIndex binds CREATE [UNIQUE] INDEX on a table's columns.
-// Partial and expression indexes are refused; the access method and the
-// columns' order are PostgreSQL's concern (every index here is ordered,
-// ascending, and serves either direction).
+// bindCreateIndex binds CREATE [UNIQUE] INDEX on a table's columns or
+// expressions, partial (WHERE) or with INCLUDE columns (bind_index.go);
+// the access method and the columns' order are PostgreSQL's concern
+// (every index here is ordered, ascending, and serves either direction).
 func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	loc := int32(-1)
 	if is.Relation != nil {
 		loc = is.Relation.Location
-	}
-	switch {
-	case is.WhereClause != nil:
-		return nil, b.refuse(nodeLoc(is.WhereClause, loc), "a partial index (CREATE INDEX … WHERE) is not supported")
-	case len(is.IndexIncludingParams) > 0:
-		return nil, b.refuse(loc, "CREATE INDEX … INCLUDE is not supported")
 	}
 	name := is.Relation.Relname
 	rel, ok := b.cat.Relation(name)
@@ -481,30 +496,74 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		return nil, b.refuse(loc, "CREATE INDEX on partition %q is not supported", name).
 			WithHint("index its partitioned table: the index serves every partition")
 	}
-	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists}
-	names := []string{name}
-	for _, p := range is.IndexParams {
-		el := p.GetIndexElem()
-		if el == nil || el.Name == "" {
-			return nil, b.refuse(loc, "an index on an expression is not supported").WithHint("index a column")
-		}
-		idx := -1
+	ci := &CreateIndex{Name: is.Idxname, Table: name, Unique: is.Unique, IfNotExists: is.IfNotExists, NullsNotDistinct: is.NullsNotDistinct}
+	sc := indexScope(name, rel)
+	colIdx := func(n string) (int, error) {
 		for i, c := range rel.Cols {
-			if c.Name == el.Name {
-				idx = i
+			if c.Name == n {
+				return i, nil
 			}
 		}
-		if idx < 0 {
-			return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", el.Name)
+		return -1, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", n)
+	}
+	var names []string
+	for _, p := range is.IndexParams {
+		el := p.GetIndexElem()
+		if el == nil {
+			return nil, b.refuse(loc, "this index element is not supported")
+		}
+		if el.Name == "" {
+			e, text, err := b.indexExpr(sc, el.Expr, loc)
+			if err != nil {
+				return nil, err
+			}
+			ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, -1), append(ci.Exprs, e), append(ci.KeySQL, text)
+			n := "expr"
+			if fc := el.Expr.GetFuncCall(); fc != nil {
+				n = fc.Funcname[len(fc.Funcname)-1].GetString_().Sval
+			}
+			names = append(names, n)
+			continue
+		}
+		idx, err := colIdx(el.Name)
+		if err != nil {
+			return nil, err
 		}
 		if err := btreeKey(rel.Cols[idx].Type); err != nil {
 			return nil, err
 		}
-		ci.Cols = append(ci.Cols, idx)
+		ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, idx), append(ci.Exprs, nil), append(ci.KeySQL, expr.QuoteIdent(el.Name))
 		names = append(names, el.Name)
 	}
+	if !slices.ContainsFunc(ci.Exprs, func(e expr.Expr) bool { return e != nil }) {
+		ci.Exprs = nil
+	}
+	for _, p := range is.IndexIncludingParams {
+		el := p.GetIndexElem()
+		if el == nil || el.Name == "" {
+			return nil, b.stmt.errf(loc, pgerr.FeatureNotSupported, "expressions are not supported in included columns")
+		}
+		idx, err := colIdx(el.Name)
+		if err != nil {
+			return nil, err
+		}
+		ci.Include = append(ci.Include, idx)
+	}
+	if is.WhereClause != nil {
+		e, text, err := b.indexWhere(sc, is.WhereClause, loc)
+		if err != nil {
+			return nil, err
+		}
+		if ci.WhereConj, err = conjunctTexts(is.WhereClause); err != nil {
+			return nil, err
+		}
+		ci.Where, ci.WhereSQL = e, text
+	}
 	if ci.Name == "" {
-		ci.Name, ci.DefaultName = strings.Join(names, "_")+"_idx", true
+		ci.Name, ci.DefaultName = indexName(name, names), true
+	}
+	if rel.Def != nil && rel.Def.PartitionBy != nil && (ci.Exprs != nil || ci.Where != nil) {
+		return nil, b.refuse(loc, "an expression or partial index on partitioned table %q is not supported", name)
 	}
 	if rel.Def != nil && rel.Def.PartitionBy != nil && ci.Unique {
 		k := rel.Def.PartitionBy

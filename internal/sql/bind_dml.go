@@ -318,22 +318,8 @@ func colIndex(cols []plan.Column, name string) int {
 func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, tableScope *scope) (*OnConflict, error) {
 	out := &OnConflict{DoNothing: oc.Action == pg_query.OnConflictAction_ONCONFLICT_NOTHING}
 	if oc.Infer != nil {
-		if oc.Infer.Conname != "" {
-			return nil, b.refuse(oc.Infer.Location, "ON CONFLICT ON CONSTRAINT is not supported").WithHint("name the columns: ON CONFLICT (a, b)")
-		}
-		if oc.Infer.WhereClause != nil {
-			return nil, b.refuse(oc.Infer.Location, "ON CONFLICT … WHERE is not supported")
-		}
-		for _, n := range oc.Infer.IndexElems {
-			ie := n.GetIndexElem()
-			if ie == nil || ie.Name == "" {
-				return nil, b.refuse(oc.Infer.Location, "ON CONFLICT on expressions is not supported")
-			}
-			i := colIndex(rel.Cols, ie.Name)
-			if i < 0 {
-				return nil, b.stmt.errf(oc.Infer.Location, pgerr.UndefinedColumn, "column %q does not exist", ie.Name)
-			}
-			out.Arbiter = append(out.Arbiter, i)
+		if err := b.bindConflictTarget(oc.Infer, rel, tableScope, out); err != nil {
+			return nil, err
 		}
 	} else if !out.DoNothing {
 		return nil, b.stmt.errf(oc.Location, pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").

@@ -58,6 +58,12 @@ type ForeignKey struct {
 	// DeleteCols are the columns ON DELETE SET NULL (…) / SET DEFAULT (…)
 	// sets, nil for all of Cols.
 	DeleteCols []int
+	// NotValid is ADD CONSTRAINT … NOT VALID until VALIDATE CONSTRAINT:
+	// the rows written are checked, the rows there were are not.
+	NotValid bool
+	// Deferrable and InitDeferred are DEFERRABLE [INITIALLY DEFERRED]:
+	// the check may wait for the commit (fkey_deferred.go).
+	Deferrable, InitDeferred bool
 }
 
 // fkAction maps the parser's action letter to FKAction.
@@ -74,10 +80,6 @@ func fkAction(s string) FKAction {
 // table (ct itself for a self-reference) and the referenced columns one
 // of its keys, of types comparable with the referencing ones.
 func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (ForeignKey, error) {
-	if c.Deferrable || c.Initdeferred {
-		return ForeignKey{}, b.refuse(c.Location, "DEFERRABLE foreign key constraints are not supported").
-			WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at the end of each statement")
-	}
 	if c.FkMatchtype == "p" {
 		return ForeignKey{}, b.refuse(c.Location, "MATCH PARTIAL not yet implemented")
 	}
@@ -89,7 +91,8 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 	if len(colNames) == 0 {
 		colNames = c.Keys
 	}
-	fk := ForeignKey{MatchFull: c.FkMatchtype == "f", OnDelete: fkAction(c.FkDelAction), OnUpdate: fkAction(c.FkUpdAction)}
+	fk := ForeignKey{MatchFull: c.FkMatchtype == "f", OnDelete: fkAction(c.FkDelAction), OnUpdate: fkAction(c.FkUpdAction), NotValid: c.SkipValidation,
+		Deferrable: c.Deferrable || c.Initdeferred, InitDeferred: c.Initdeferred}
 	find := func(def *CreateTable, name, table string) (int, error) {
 		for i, col := range def.Cols {
 			if col.Name == name {
@@ -229,5 +232,14 @@ func (ct *CreateTable) foreignKeySQL(fk ForeignKey) string {
 		b.WriteString(" " + names(fk.DeleteCols))
 	}
 	b.WriteString(" ON UPDATE " + fk.OnUpdate.SQL())
+	if fk.Deferrable {
+		b.WriteString(" DEFERRABLE")
+	}
+	if fk.InitDeferred {
+		b.WriteString(" INITIALLY DEFERRED")
+	}
+	if fk.NotValid {
+		b.WriteString(" NOT VALID")
+	}
 	return b.String()
 }

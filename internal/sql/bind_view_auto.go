@@ -455,6 +455,9 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		if oc.Rows != nil {
 			return nil, b.refuse(-1, "ON CONFLICT DO UPDATE with a subquery on view %q is not supported", rel.Name)
 		}
+		if oc.Constraint != "" || oc.ArbiterWhere != nil || slices.Contains(oc.Arbiter, -1) {
+			return nil, b.refuse(-1, "ON CONFLICT ON CONSTRAINT, on expressions or with WHERE through view %q is not supported", rel.Name)
+		}
 		for i, a := range oc.Arbiter {
 			if av.Cols[a] < 0 {
 				return nil, pgerr.New(pgerr.InvalidColumnRef, "there is no unique or exclusion constraint matching the ON CONFLICT specification")

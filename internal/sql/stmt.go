@@ -44,6 +44,9 @@ type Check struct {
 	// NoInherit is CHECK … NO INHERIT: the inheritance children of the
 	// table do not get the constraint.
 	NoInherit bool
+	// NotValid is ADD CONSTRAINT … NOT VALID until VALIDATE CONSTRAINT:
+	// the rows written are checked, the rows there were are not.
+	NotValid bool
 }
 
 // CreateTable is CREATE TABLE.
@@ -53,6 +56,9 @@ type CreateTable struct {
 	Cols        []ColumnDef
 	PrimaryKey  []int   // column positions; nil without a primary key
 	Uniques     [][]int // UNIQUE constraints
+	// NullsNotDistinct are the positions in Uniques of the constraints
+	// declared UNIQUE NULLS NOT DISTINCT: one NULL key at most.
+	NullsNotDistinct []int
 	// PrimaryKeyName and UniqueNames (beside Uniques) are the names the
 	// statement gave the keys, "" for PostgreSQL's default (KeyName).
 	PrimaryKeyName string
@@ -152,9 +158,26 @@ const (
 type CreateIndex struct {
 	Name        string
 	Table       string
-	Cols        []int
-	Unique      bool // CREATE UNIQUE INDEX: enforced, NULLs distinct
+	Cols        []int // -1 where the key's element is an expression
+	Unique      bool  // CREATE UNIQUE INDEX: enforced
 	IfNotExists bool
+	// Exprs are the key's expressions over the table's row, nil where the
+	// element is the column Cols[i]; KeySQL is each element's text as
+	// pg_get_indexdef prints it pretty ("lower(email)", "(a + b)", "n").
+	Exprs  []expr.Expr
+	KeySQL []string
+	// Where is a partial index's predicate over the table's row (nil for
+	// none), WhereSQL its text.
+	Where    expr.Expr
+	WhereSQL string
+	// WhereConj are the texts of the predicate's conjuncts, which an ON
+	// CONFLICT target's WHERE must hold to infer the index.
+	WhereConj []string
+	// Include are the columns of INCLUDE, stored in the index but no part
+	// of its key.
+	Include []int
+	// NullsNotDistinct makes a unique index hold one NULL key at most.
+	NullsNotDistinct bool
 	// DefaultName is set when the statement names no index: a name taken
 	// gets a number, as in PostgreSQL.
 	DefaultName bool
@@ -183,8 +206,17 @@ type Assign struct {
 
 // OnConflict is the ON CONFLICT clause of INSERT.
 type OnConflict struct {
-	Arbiter   []int // the conflict target's columns; nil: any unique constraint (DO NOTHING only)
-	DoNothing bool
+	Arbiter []int // the conflict target's columns; nil: any unique constraint (DO NOTHING only)
+	// ArbiterSQL is, where Arbiter holds -1, the target's expression's
+	// text, as CreateIndex.KeySQL writes it; ArbiterWhere are the
+	// conjuncts' texts of the target's WHERE, which infers a partial
+	// index whose predicate's conjuncts are among them; Constraint is
+	// the name ON CONSTRAINT gives instead (conflict_infer.go).
+	ArbiterSQL   []string
+	ArbiterWhere []string
+	ArbiterPred  expr.Expr // the target's WHERE, bound over the table's row
+	Constraint   string
+	DoNothing    bool
 	// DO UPDATE: expressions over the existing row followed by the
 	// proposed row (EXCLUDED), so EXCLUDED.c is column len(table)+c.
 	Set   []Assign

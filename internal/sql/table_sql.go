@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,6 +92,9 @@ func (ct *CreateTable) SQL() string {
 			named(ct.UniqueNames[i])
 		}
 		b.WriteString("UNIQUE ")
+		if slices.Contains(ct.NullsNotDistinct, i) {
+			b.WriteString("NULLS NOT DISTINCT ")
+		}
 		b.WriteString(cols(u))
 	}
 	for _, c := range ct.Checks {
@@ -101,6 +105,9 @@ func (ct *CreateTable) SQL() string {
 		b.WriteByte(')')
 		if c.NoInherit {
 			b.WriteString(" NO INHERIT")
+		}
+		if c.NotValid {
+			b.WriteString(" NOT VALID")
 		}
 	}
 	for _, fk := range ct.ForeignKeys {

@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
+)
+
+// keyExt is what an index keys beyond a list of columns: expressions
+// (lower(email)), a predicate that chooses the rows it holds (a partial
+// index), NULLs that do not differ from each other (NULLS NOT DISTINCT),
+// and the INCLUDE columns it only stores. An index with expressions or
+// a predicate serves no access path: a unique one is enforced, every one
+// is evaluated on each write, as PostgreSQL evaluates it (its errors
+// fail the write).
+type keyExt struct {
+	exprs  []expr.Expr // per key element, nil where the element is a column
+	keySQL []string    // per key element, as pg_get_indexdef prints it pretty
+	where  expr.Expr
+	// whereSQL is the predicate's text, whereConj its conjuncts'.
+	whereSQL  string
+	whereConj []string
+	include   []int
+	nulls     bool // NULLS NOT DISTINCT
+}
+
+func newKeyExt(ci *sql.CreateIndex) *keyExt {
+	if ci.Exprs == nil && ci.Where == nil && ci.Include == nil && !ci.NullsNotDistinct {
+		return nil
+	}
+	return &keyExt{exprs: ci.Exprs, keySQL: ci.KeySQL, where: ci.Where, whereSQL: ci.WhereSQL,
+		whereConj: ci.WhereConj, include: ci.Include, nulls: ci.NullsNotDistinct}
+}
+
+// ordered reports whether an index of x keeps the ordered index of its
+// key columns (its key is columns only, over every row).
+func (x *keyExt) ordered() bool { return x == nil || x.exprs == nil && x.where == nil }
+
+// holds evaluates the predicate over row: false for a row the index
+// does not hold.
+func (x *keyExt) holds(row value.Row) (bool, error) {
+	if x.where == nil {
+		return true, nil
+	}
+	v, err := x.where.Eval(row)
+	if err != nil {
+		return false, err
+	}
+	return !v.IsNull() && v.Bool(), nil
+}
+
+// elem returns key element i of row.
+func (x *keyExt) elem(cols []int, i int, row value.Row) (value.Value, error) {
+	if x.exprs != nil && x.exprs[i] != nil {
+		return x.exprs[i].Eval(row)
+	}
+	return row[cols[i]], nil
+}
+
+// check evaluates the index's predicate and expressions over row, for
+// the errors they raise (division by zero…), as PostgreSQL's write of
+// the index entry would.
+func (x *keyExt) check(cols []int, row value.Row) error {
+	if x.exprs == nil && x.where == nil {
+		return nil
+	}
+	ok, err := x.holds(row)
+	if err != nil || !ok {
+		return err
+	}
+	for i := range cols {
+		if _, err := x.elem(cols, i, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// extend makes u, still empty, key by x: by encoded keys, which the
+// integer maps do not hold.
+func (u *uniqueIndex) extend(x *keyExt) {
+	u.x, u.ints, u.pair, u.m = x, nil, false, map[string]uint64{}
+}
+
+// extKey is uniqueIndex.key for an index with a keyExt: ok=false for a
+// row the predicate leaves out, or with a NULL in its key unless NULLs
+// are not distinct. An expression's error (which check reports before
+// the write) leaves the row out.
+func (u *uniqueIndex) extKey(row value.Row, buf []byte) ([]byte, bool) {
+	x := u.x
+	if ok, err := x.holds(row); err != nil || !ok {
+		return nil, false
+	}
+	for i := range u.cols {
+		v, err := x.elem(u.cols, i, row)
+		if err != nil {
+			return nil, false
+		}
+		if v.IsNull() {
+			if !x.nulls {
+				return nil, false
+			}
+			buf = append(buf, 0) // NULL: a byte no encoded value starts with
+			continue
+		}
+		buf = append(buf, 1)
+		buf = value.AppendKey(buf, v)
+	}
+	return buf, true
+}
+
+// extViolation is uniqueViolation for an index with a keyExt: its key's
+// elements as written, with their values over row.
+func (u *uniqueIndex) extViolation(t *table, row value.Row) error {
+	names := make([]string, len(u.cols))
+	vals := make([]string, len(u.cols))
+	for i, c := range u.cols {
+		if u.x.keySQL != nil {
+			names[i] = u.x.keySQL[i]
+		} else {
+			names[i] = expr.QuoteIdent(t.cols[c].Name)
+		}
+		v, _ := u.x.elem(u.cols, i, row)
+		if v.IsNull() {
+			vals[i] = "null"
+		} else {
+			vals[i] = string(value.AppendText(nil, v))
+		}
+	}
+	return &pgerr.Error{Code: pgerr.UniqueViolation,
+		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", u.name),
+		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
+}
+
+// checkExt evaluates t's expression and partial indexes over row (see
+// keyExt.check).
+func (t *table) checkExt(row value.Row) error {
+	for _, ix := range t.xindexes {
+		if err := ix.x.check(ix.cols, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexDef is pg_get_indexdef's text of an index whose statement begins
+// with head, its key's elements written by elem, plain or pretty (as
+// psql's \d asks for it).
+func (x *keyExt) indexDef(head string, n int, elem func(int) string, colName func(int) string, pretty bool) string {
+	parts := make([]string, n)
+	for i := range parts {
+		if x == nil || x.exprs == nil || x.exprs[i] == nil {
+			parts[i] = elem(i)
+			continue
+		}
+		parts[i] = x.keySQL[i]
+		if !pretty && strings.HasPrefix(parts[i], "(") {
+			parts[i] = "(" + parts[i] + ")"
+		}
+	}
+	def := head + " (" + strings.Join(parts, ", ") + ")"
+	if x == nil {
+		return def
+	}
+	if x.include != nil {
+		names := make([]string, len(x.include))
+		for i, c := range x.include {
+			names[i] = colName(c)
+		}
+		def += " INCLUDE (" + strings.Join(names, ", ") + ")"
+	}
+	if x.nulls {
+		def += " NULLS NOT DISTINCT"
+	}
+	if x.where != nil {
+		if pretty {
+			def += " WHERE " + x.whereSQL
+		} else {
+			def += " WHERE (" + x.whereSQL + ")"
+		}
+	}
+	return def
+}
