@@ -34,6 +34,10 @@ func (m *keptImage) start(n int) {
 		m.buf = make([]uint64, 0, max(2*words, words+16))
 	}
 	m.buf = m.buf[:cap(m.buf)]
+	// The values' words may hold the last row's bytes: a value stored
+	// there through a *value.Value passes the word under its pointer to
+	// the write barrier, which must not see garbage (a bad pointer).
+	clear(m.buf[:words])
 	m.n, m.end = n, words*8
 	m.bytes = m.bytes[:0]
 }
