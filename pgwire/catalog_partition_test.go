@@ -18,7 +18,6 @@ import (
 // partition key, the partitions with their bounds (or their number),
 // a partition's parent and bound.
 func TestPsqlDescribePartitions(t *testing.T) {
-	psql := pgtest.Psql(t)
 	script := `CREATE TABLE p (a int, b text) PARTITION BY RANGE (a);
 CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);
 CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (10) TO (20);
@@ -30,6 +29,15 @@ CREATE TABLE h0 PARTITION OF h FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE h1 PARTITION OF h FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 `
 	cmds := []string{`\d p`, `\d+ p`, `\d p1`, `\d l`, `\d+ l`, `\d ld`, `\d h`, `\d h1`}
+	comparePsql(t, script, cmds)
+}
+
+// comparePsql runs each psql command in cmds against deltaview and
+// against PostgreSQL, both after script, and fails unless their outputs
+// are the same, byte for byte.
+func comparePsql(t *testing.T, script string, cmds []string) {
+	t.Helper()
+	psql := pgtest.Psql(t)
 	run := func(conn string) string {
 		var out []string
 		for _, cmd := range cmds {
