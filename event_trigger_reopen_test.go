@@ -1,7 +1,6 @@
 package deltaview_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -38,16 +37,8 @@ CREATE TABLE t (a int)`); err != nil {
 	if err := db.Exec(`DROP TABLE t; CREATE VIEW v AS SELECT 1`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT tag FROM ddl_log ORDER BY n", "[[create table] [drop table]]"},
 		{"SELECT evtname, evtenabled, evtfoid::regproc, evttags FROM pg_event_trigger ORDER BY 1", "[[b D log_ddl NULL] [c O log_ddl {\"CREATE TABLE\",\"DROP TABLE\"}]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }

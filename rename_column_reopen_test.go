@@ -1,7 +1,6 @@
 package deltaview_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -41,18 +40,10 @@ ALTER MATERIALIZED VIEW mv RENAME COLUMN n TO total`); err != nil {
 	if err := db.Exec(`INSERT INTO t VALUES (3, 'z'); INSERT INTO v (a) VALUES (4); INSERT INTO w (k) VALUES (5)`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT a, b FROM v ORDER BY a", "[[1 x] [2 y] [3 z] [4 d] [5 e]]"},
 		{"SELECT a, total FROM mv ORDER BY a", "[[1 1] [2 1] [3 1] [4 1] [5 1]]"},
 		{"SELECT k, bb FROM w ORDER BY k", "[[1 x] [2 y] [3 z] [4 d] [5 e]]"},
 		{"SELECT k FROM wm ORDER BY k", "[[1] [2] [3] [4] [5]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }

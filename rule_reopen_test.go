@@ -1,7 +1,6 @@
 package deltaview_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -46,20 +45,12 @@ UPDATE v SET a = a * 10 WHERE k = 2;
 DELETE FROM t WHERE k = 1`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT k, a FROM t ORDER BY k", "[[1 5] [2 70] [3 -1]]"},
 		{"SELECT * FROM log ORDER BY op, k", "[[del 1 -5] [ins 1 -5] [ins 2 7]]"},
 		{"SELECT * FROM n ORDER BY op", "[[del 1] [ins 2]]"},
 		{"SELECT k, a FROM tv ORDER BY k", "[[1 5] [2 70] [3 -1]]"},
 		{"SELECT rulename, ev_type, ev_enabled, is_instead FROM pg_rewrite WHERE ev_class = 't'::regclass ORDER BY 1", "[[gone 2 D t] [t_del 4 O t] [t_ins 3 O f]]"},
 		{"SELECT tablename, rulename FROM pg_rules ORDER BY 1, 2", "[[t gone] [t t_del] [t t_ins] [v v_update]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }

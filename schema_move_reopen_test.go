@@ -50,7 +50,7 @@ INSERT INTO m2.t (v) VALUES (30)`); err != nil {
 	if err := db.Exec(`INSERT INTO m2.t (v) VALUES (40)`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT * FROM m2.t ORDER BY id", "[[1 10] [2 20] [3 30] [4 40]]"},
 		{"SELECT * FROM m2.v ORDER BY id", "[[1 20] [2 40] [3 60] [4 80]]"},
 		{"SELECT * FROM m2.mv", "[[4 100]]"},
@@ -59,15 +59,7 @@ INSERT INTO m2.t (v) VALUES (30)`); err != nil {
 		{"SELECT has_table_privilege('reader', 'm2.v', 'select')", "[[t]]"},
 		{"SELECT obj_description('m2.mv'::regclass)", "[[counts]]"},
 		{"SELECT relname, relnamespace::regnamespace FROM pg_class WHERE relname IN ('t', 'v', 'mv', 'q', 't_id_seq') ORDER BY 1", "[[mv m2] [q m2] [t m2] [t_id_seq m2] [v m2]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }
 
 // TestSchemaRenameReopen checks that a database file keeps a schema
@@ -115,7 +107,7 @@ INSERT INTO r2.t (v) VALUES (3)`); err != nil {
 	if err := db.Exec(`INSERT INTO r2.t (v) VALUES (4); INSERT INTO r2.t2 (b) VALUES ('y')`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT * FROM r2.t ORDER BY id", "[[1 1] [2 2] [3 3] [4 4]]"},
 		{"SELECT * FROM r2.t2 ORDER BY a", "[[100 x] [101 y]]"},
 		{"SELECT * FROM r2.mv", "[[4]]"},
@@ -127,15 +119,7 @@ INSERT INTO r2.t (v) VALUES (3)`); err != nil {
 		{"SELECT r2.f(1), 'ok'::r2.mood, 3::r2.pos", "[[2 ok 3]]"},
 		{"SELECT r2.total(v) FROM r2.t", "[[10]]"},
 		{"SELECT proname, provolatile FROM pg_proc WHERE pronamespace = 'r2'::regnamespace AND proname IN ('f', 'p') ORDER BY 1", "[[f i] [p v]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }
 
 // TestMovedViewSubscription checks that a subscription to a materialized

@@ -56,7 +56,7 @@ COMMENT ON TABLE s1.w IS 'in s1'`); err != nil {
 	if err := db.Exec(`INSERT INTO s1.w VALUES (2, 9)`); err == nil {
 		t.Error("a row of s1.w referencing no row of s1.t was accepted after reopening")
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT * FROM s1.mv ORDER BY a", "[[1 one 10] [2 two -1] [3 three 30]]"},
 		{"SELECT * FROM pub", "[[3]]"},
 		{"SELECT * FROM s2.v ORDER BY a", "[[1] [3]]"},
@@ -67,15 +67,7 @@ COMMENT ON TABLE s1.w IS 'in s1'`); err != nil {
 		{"SELECT nspname, nspowner::regrole FROM pg_namespace WHERE nspname LIKE 's_' ORDER BY 1", "[[s1 deltaview] [s2 deltaview]]"},
 		{"SELECT relname, relnamespace::regnamespace FROM pg_class WHERE relname IN ('t', 'u', 'mv', 'u_x', 'sq', 'v') ORDER BY relnamespace::regnamespace::text, 1", "[[t public] [mv s1] [sq s1] [t s1] [u s1] [u_x s1] [t s2] [v s2]]"},
 		{"SELECT has_schema_privilege('reader', 's1', 'usage'), has_schema_privilege('reader', 's2', 'usage')", "[[t f]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }
 
 // TestSchemaObjectsReopen checks that types, domains, functions,
@@ -120,21 +112,13 @@ INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`); err != nil {
 	if err := db.Exec(`INSERT INTO s.t (id, p) VALUES (9, -1)`); err == nil {
 		t.Error("a value out of domain s.pos was accepted after reopening")
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT m::text, n, k FROM mv ORDER BY m", "[[happy 3 10] [sad 6 10]]"},
 		{"SELECT f(1), s.f(1), s.g(1)", "[[100 2 10]]"},
 		{"SELECT 'blue'::s.color < 'red'::s.color, (q).b FROM s.t WHERE id = 1", "[[f x]]"},
 		{"SELECT proname, pronamespace::regnamespace FROM pg_proc WHERE proname IN ('f', 'g', 'p', 'mysum') ORDER BY 2::text, 1", "[[f public] [f s] [g s] [mysum s] [p s]]"},
 		{"SELECT typname, typnamespace::regnamespace FROM pg_type WHERE typname IN ('mood', 'pos', 'color') ORDER BY 1", "[[color s] [mood s] [pos s]]"},
-	} {
-		rs, err := db.Query(c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
+	})
 }
 
 // TestSetSchemaReopen checks that a table, a type and a function moved
@@ -177,7 +161,7 @@ CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`); err != nil {
 	if err := db.Exec(`INSERT INTO b.t VALUES (3, 30); INSERT INTO b.u VALUES (1, 'y')`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ q, want string }{
+	wantRows(t, db, []queryRows{
 		{"SELECT * FROM b.t ORDER BY id", "[[1 10] [2 20] [3 30]]"},
 		{"SELECT * FROM mv", "[[120]]"},
 		{"SELECT * FROM a.before", "[[3]]"},
@@ -185,18 +169,28 @@ CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`); err != nil {
 		{"SELECT e::text FROM b.u", "[[y]]"},
 		{"SELECT relname FROM pg_class WHERE relnamespace = 'a'::regnamespace", "[[before]]"},
 		{"SELECT to_regclass('a.t') IS NULL, to_regclass('b.t') IS NULL", "[[t f]]"},
-	} {
+	})
+	for _, q := range []string{"SELECT a.f(1)", "SELECT 'x'::a.e"} {
+		if _, err := db.Query(q); err == nil {
+			t.Errorf("%s: the object is still in schema a after reopening", q)
+		}
+	}
+}
+
+// queryRows is a query and the rows it must give, printed by fmt.Sprint.
+type queryRows struct{ q, want string }
+
+// wantRows runs each query on db and fails the test for any whose rows
+// are not the ones wanted.
+func wantRows(t *testing.T, db *deltaview.DB, cases []queryRows) {
+	t.Helper()
+	for _, c := range cases {
 		rs, err := db.Query(c.q)
 		if err != nil {
 			t.Fatalf("%s: %v", c.q, err)
 		}
 		if g := fmt.Sprint(rs.Rows); g != c.want {
-			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
-		}
-	}
-	for _, q := range []string{"SELECT a.f(1)", "SELECT 'x'::a.e"} {
-		if _, err := db.Query(q); err == nil {
-			t.Errorf("%s: the object is still in schema a after reopening", q)
+			t.Errorf("%s: got %s, want %s", c.q, g, c.want)
 		}
 	}
 }
