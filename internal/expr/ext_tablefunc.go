@@ -9,13 +9,14 @@ import (
 
 // The tablefunc extension: normal_rand, a volatile set-returning function,
 // and the crosstab functions, which read the rows of a query given as text
-// (the binder binds the text and passes its rows: CrosstabSRF), so that
-// they run in ad-hoc statements only. connectby is not provided.
+// (the binder binds the text and passes its rows: CrosstabSRF), and
+// connectby, which reads a table through the names of its columns
+// (ConnectbySRF); these run in ad-hoc statements only.
 func init() {
 	T, I4, F8 := value.Text, value.Int4, value.Float8
-	// The crosstab functions' definitions: listed for pg_proc and
-	// resolution as set-returning; the binder binds their calls
-	// (bindCrosstab).
+	// The crosstab and connectby functions' definitions: listed for
+	// pg_proc and resolution as set-returning; the binder binds their
+	// calls (bindCrosstab, bindConnectby).
 	crosstab := func(name string, params ...value.Kind) *FuncDef {
 		return &FuncDef{Name: name, Strict: true, Params: params, Result: value.RecordType,
 			Rows: func([]value.Value, func(value.Row) error) error {
@@ -42,8 +43,11 @@ func init() {
 			crosstab("crosstab2", T),
 			crosstab("crosstab3", T),
 			crosstab("crosstab4", T),
+			crosstab("connectby", T, T, T, T, I4),
+			crosstab("connectby", T, T, T, T, I4, T),
+			crosstab("connectby", T, T, T, T, T, I4),
+			crosstab("connectby", T, T, T, T, T, I4, T),
 		},
-		Missing: []string{"connectby"},
 	})
 }
 

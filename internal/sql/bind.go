@@ -94,6 +94,10 @@ type binder struct {
 	// item being bound: nil, or the row of the subqueries they hold
 	// (bind_tablefunc_sub.go).
 	fromArgs *scope
+	// connectbyRows are the key and parent key types of the query each
+	// connectby call of the FROM item being bound reads, by the call's
+	// position (bind_connectby.go).
+	connectbyRows map[int32][]value.Type
 	// windows are the WINDOW clause's named windows of the SELECT whose
 	// select list is being bound.
 	windows map[string]*pg_query.WindowDef

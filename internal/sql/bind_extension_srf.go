@@ -73,6 +73,9 @@ func (b *binder) bindExtensionSRF(f *pg_query.FuncCall, coldefs []*pg_query.Node
 	if isCrosstab(f) {
 		return b.bindCrosstab(f, coldefs)
 	}
+	if isConnectby(f) {
+		return b.bindConnectby(f, coldefs)
+	}
 	fargs, err := b.namedArgs(name, f.Args, f.Location)
 	if err != nil {
 		return nil, err

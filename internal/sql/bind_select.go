@@ -567,6 +567,9 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scop
 	if err != nil {
 		return nil, nil, err
 	}
+	if rf, err = b.connectbyQueries(rf); err != nil {
+		return nil, nil, err
+	}
 	rf, stat, err := b.tsStatQueries(rf)
 	if err != nil {
 		return nil, nil, err
