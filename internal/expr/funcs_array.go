@@ -375,7 +375,7 @@ func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 		// Each element has its own row type, told by its values.
 		check = &RecordCheck{EachElem: true, LF: recordFieldTypes(l), RF: recordFieldTypes(arr), Ordering: op != EQ && op != NE}
 	}
-	return arrayOp(op.String(), "", l, arr, all, func(x, e value.Value) (value.Value, error) {
+	return arrayOp(op.String(), "", l, arr, all, false, func(x, e value.Value) (value.Value, error) {
 		if err := check.Check(x, e); err != nil {
 			return value.Null, err
 		}
@@ -388,12 +388,20 @@ func NewArrayCompare(op CmpOp, l, arr Expr, all bool) Expr {
 // compares areas: not the values' equality EqualsAny finds), as
 // NewArrayCompare does for the comparisons.
 func NewArrayOperator(op string, def *FuncDef, l, arr Expr, all bool) Expr {
-	return arrayOp(op, " "+def.Name, l, arr, all, func(x, e value.Value) (value.Value, error) { return def.Eval([]value.Value{x, e}) })
+	return arrayOp(op, " "+def.Name, l, arr, all, false, func(x, e value.Value) (value.Value, error) { return def.Eval([]value.Value{x, e}) })
+}
+
+// NewArrayOperatorExpr returns l op ANY (arr), or op ALL when all, for
+// an operator bound as holds over a row of l's value and an element (its
+// columns 0 and 1); NULLs reach it, as they reach the operator.
+func NewArrayOperatorExpr(op string, holds Expr, l, arr Expr, all bool) Expr {
+	return arrayOp(op, "", l, arr, all, true, func(x, e value.Value) (value.Value, error) { return holds.Eval(value.Row{x, e}) })
 }
 
 // arrayOp is l op ANY (arr) or op ALL, with holds the operator on l's
-// value and an element, both not NULL; suffix ends the call's name.
-func arrayOp(op, suffix string, l, arr Expr, all bool, holds func(x, e value.Value) (value.Value, error)) Expr {
+// value and an element, both not NULL unless nulls; suffix ends the
+// call's name.
+func arrayOp(op, suffix string, l, arr Expr, all, nulls bool, holds func(x, e value.Value) (value.Value, error)) Expr {
 	which := " ANY "
 	if all {
 		which = " ALL "
@@ -404,7 +412,7 @@ func arrayOp(op, suffix string, l, arr Expr, all bool, holds func(x, e value.Val
 		}
 		null := false
 		for _, e := range a[1].Elems() {
-			if a[0].IsNull() || e.IsNull() {
+			if !nulls && (a[0].IsNull() || e.IsNull()) {
 				null = true
 				continue
 			}

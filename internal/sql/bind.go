@@ -350,14 +350,19 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		if d == nil {
 			continue
 		}
-		switch strings.ToLower(d.Defname) {
-		case "format":
+		switch name := strings.ToLower(d.Defname); {
+		case name == "format":
 			if s := d.Arg.GetString_(); s != nil {
 				format = strings.ToLower(s.Sval)
 			}
-		default:
-			return nil, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "EXPLAIN option %s is not supported", d.Defname)
+		case name == "wal" && defTrue(d):
+			return nil, pgerr.New(pgerr.InvalidParameter, "EXPLAIN option WAL requires ANALYZE")
+		case !explainBools[name]:
+			return nil, b.stmt.errf(d.Location, pgerr.SyntaxError, "unrecognized EXPLAIN option %q", d.Defname)
 		}
+		// VERBOSE, COSTS, SETTINGS, BUFFERS and SUMMARY change what
+		// PostgreSQL prints of its plans; a view's plan, its state and its
+		// cost per change are printed whatever they say.
 	}
 	if format != "text" && format != "json" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format)

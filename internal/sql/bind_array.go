@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -208,13 +209,8 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 // bindArrayCompare binds l op ANY (array) and l op ALL (array).
 func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all bool) (expr.Expr, error) {
 	cmp, ok := cmpOps[op]
-	which := "ANY"
-	if all {
-		which = "ALL"
-	}
 	if !ok {
-		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s %s (array) is not supported", op, which).
-			WithHint("use a comparison operator: =, <>, <, <=, >, >=")
+		return b.bindArrayOperator(s, a, op, all)
 	}
 	l, err := b.bindExpr(s, a.Lexpr)
 	if err != nil {
@@ -246,6 +242,63 @@ func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all b
 		return nil, err
 	}
 	return expr.NewArrayCompare(cmp, l, r, all), nil
+}
+
+// bindArrayOperator binds l op ANY (array) and l op ALL (array) for an
+// operator other than a comparison (LIKE, ILIKE, ~, @>, …): the operator
+// is bound over a row of two columns, l's value and an element, and
+// evaluated per element (expr.NewArrayOperatorExpr).
+func (b *binder) bindArrayOperator(s *scope, a *pg_query.A_Expr, op string, all bool) (expr.Expr, error) {
+	l, err := b.bindExpr(s, a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(s, a.Rexpr)
+	if err != nil {
+		return nil, err
+	}
+	rk := r.Type().Kind
+	if !rk.IsArray() && rk != value.Unknown {
+		return nil, b.stmt.errf(a.Location, pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side")
+	}
+	if rk == value.Unknown {
+		// An untyped literal on the right is an array of l's type, as
+		// PostgreSQL reads it.
+		t := l.Type()
+		if t.Kind == value.Unknown {
+			t = value.TextType
+		}
+		if r, err = b.coerce(r, value.ArrayTypeOf(t), a.Location); err != nil {
+			return nil, err
+		}
+	}
+	et := r.Type().ElemType()
+	const x, y = "?x?", "?y?"
+	ref := func(name string) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+			Fields: []*pg_query.Node{pg_query.MakeStrNode(name)}, Location: a.Location}}}
+	}
+	left := ref(x)
+	if l.Type().Kind == value.Unknown {
+		left = a.Lexpr // an untyped literal: the operator resolves it
+	}
+	kind := pg_query.A_Expr_Kind_AEXPR_OP
+	switch op {
+	case "~~", "!~~":
+		kind = pg_query.A_Expr_Kind_AEXPR_LIKE
+	case "~~*", "!~~*":
+		kind = pg_query.A_Expr_Kind_AEXPR_ILIKE
+	}
+	pair := newScope("", []plan.Column{{Name: x, Type: l.Type()}, {Name: y, Type: et}})
+	holds, err := b.bindExpr(pair, &pg_query.Node{Node: &pg_query.Node_AExpr{AExpr: &pg_query.A_Expr{
+		Kind: kind, Name: a.Name, Lexpr: left, Rexpr: ref(y), Location: a.Location}}})
+	if err != nil {
+		return nil, err
+	}
+	if holds.Type().Kind != value.Bool {
+		return nil, b.stmt.errf(a.Location, pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean")
+	}
+	return expr.NewArrayOperatorExpr(op, holds, l, r, all), nil
 }
 
 // arrayConcat binds || when either side is an array: array_cat,

@@ -27,6 +27,7 @@ func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 		return bd, nil, err
 	}
 	var ps Params
+	rewriteQuantified(cat, s.SQL, n)
 	markUserAggregates(cat, n)
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
 	if err := b.declareParams(s.Declared); err != nil {
