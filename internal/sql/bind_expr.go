@@ -562,8 +562,8 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL {
 			which = "ALL"
 		}
-		if a.Rexpr.GetSubLink() == nil {
-			return b.bindArrayCompare(s, a, op, which == "ALL")
+		if sl := a.Rexpr.GetSubLink(); sl == nil || sl.SubLinkType == pg_query.SubLinkType_ARRAY_SUBLINK {
+			return b.bindArrayCompare(s, a, op, which == "ALL") // x op ANY (ARRAY(SELECT …)) too
 		}
 		return nil, b.stmt.errf(a.Location, pgerr.FeatureNotSupported, "%s %s (array) is not supported", op, which).WithHint("use IN (list) or NOT IN (list)")
 	}
