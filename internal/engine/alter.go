@@ -18,8 +18,8 @@ import (
 // do not change, and the views that read it are untouched. A change of
 // its columns or its name (ADD, DROP, RENAME, TYPE) builds the table
 // anew, and the materialized views that read it are built again after it
-// when they do not read what changed (alter_views.go); it is refused
-// while the table has an index made by CREATE INDEX; DROP COLUMN …
+// when they do not read what changed (alter_views.go), and its indexes
+// are made again (alter_index.go); DROP COLUMN …
 // CASCADE drops the views that read the column first. The table's
 // triggers follow it (trigger_alter.go).
 func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
@@ -49,8 +49,8 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if readers != nil {
 			cascade = readers.cascade
 		}
-		if ix := append(slices.Clip(t.indexes), t.xindexes...); len(ix) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has index %q", a.Table, ix[0].name).
+		if ix := append(slices.Clip(t.indexes), t.xindexes...); len(ix) > 0 && (t.def.PartitionBy != nil || t.def.PartitionOf != nil) {
+			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of partitioned table %q: it has index %q", a.Table, ix[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
 		if err := e.refuseRuleAlter(a.Table); err != nil {
@@ -175,12 +175,21 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	if err := e.alterForeignKeys(t, next, a); err != nil {
 		return Result{}, err
 	}
+	var indexes *indexRebuild
+	if a.Columns {
+		if indexes, err = e.alteredIndexes(t, next, a); err != nil {
+			return Result{}, err
+		}
+	}
 	notices, err := e.dropCascaded(res.Notices, cascade)
 	if err != nil {
 		return Result{}, err
 	}
 	res.Notices = notices
 	e.pruneGrants()
+	if err := indexes.forget(e); err != nil {
+		return Result{}, err
+	}
 	if e.store != nil {
 		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}
 		if err := e.store.Alter(a.Table, r, func(put func(uint64, value.Row) error) error {
@@ -237,7 +246,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	}
 	e.read, e.waves = nil, nil
 	e.linkForeignKeys()
-	return res, nil
+	return res, indexes.register(e, next)
 }
 
 // alterCheck checks a row of a table being altered against its new

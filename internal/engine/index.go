@@ -15,6 +15,7 @@ import (
 // when the index is created and kept up to date with the table.
 type namedIndex struct {
 	name string
+	text string // the statement that made it
 	cols []int
 	ord  *orderedIndex // nil for an index on expressions or partial (x)
 	x    *keyExt       // expressions, predicate, INCLUDE, NULLS NOT DISTINCT: nil for none
@@ -42,22 +43,38 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
+	if _, err := t.makeIndex(ci, name, text); err != nil {
+		return Result{}, err
+	}
+	e.indexes[name] = t
+	if e.store != nil {
+		if err := e.store.Create(&StoredRelation{Name: name, Kind: KindIndex, SQL: text}); err != nil {
+			e.forgetIndex(t, name)
+			return Result{}, err
+		}
+	}
+	return Result{Tag: "CREATE INDEX"}, nil
+}
+
+// makeIndex builds the index ci describes on t, named name and made by
+// the statement text, and adds it to t's indexes.
+func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, error) {
 	x := newKeyExt(ci)
-	ix := &namedIndex{name: name, cols: ci.Cols, x: x}
+	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x}
 	if x.ordered() {
 		ix.ord = newOrderedIndex(ci.Cols)
 	} else if !t.keepsRows() {
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "an index on expressions or a partial index on change-stream table %q is not supported", t.name)
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "an index on expressions or a partial index on change-stream table %q is not supported", t.name)
 	} else if err := t.checkIndexed(x, ci.Cols); err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	if ci.Unique {
 		if !t.keepsRows() {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "a unique index on change-stream table %q is not supported", t.name)
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "a unique index on change-stream table %q is not supported", t.name)
 		}
 		u, err := t.buildUnique(name, ci.Cols, x)
 		if err != nil {
-			return Result{}, err
+			return nil, err
 		}
 		ix.unique = u
 		if x.ordered() {
@@ -74,14 +91,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		}
 		t.indexes = append(t.indexes, ix)
 	}
-	e.indexes[name] = t
-	if e.store != nil {
-		if err := e.store.Create(&StoredRelation{Name: name, Kind: KindIndex, SQL: text}); err != nil {
-			e.forgetIndex(t, name)
-			return Result{}, err
-		}
-	}
-	return Result{Tag: "CREATE INDEX"}, nil
+	return ix, nil
 }
 
 // dropIndexes is DROP INDEX.
@@ -136,7 +146,7 @@ func (t *table) buildUnique(name string, cols []int, x *keyExt) (*uniqueIndex, e
 				name = u.name
 			}
 			err = &pgerr.Error{Code: pgerr.UniqueViolation,
-				Message: fmt.Sprintf("could not create unique index %q", name),
+				Message: fmt.Sprintf("could not create unique index %q", t.bare(name)),
 				Detail:  strings.Replace(v.Detail, "already exists", "is duplicated", 1)}
 			return false
 		}

@@ -132,7 +132,7 @@ func (u *uniqueIndex) extViolation(t *table, row value.Row) error {
 		}
 	}
 	return &pgerr.Error{Code: pgerr.UniqueViolation,
-		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", u.name),
+		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", t.bare(u.name)),
 		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
 }
 

@@ -369,8 +369,17 @@ func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
 		vals[i] = string(value.AppendText(nil, row[c]))
 	}
 	return &pgerr.Error{Code: pgerr.UniqueViolation,
-		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", u.name),
+		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", t.bare(u.name)),
 		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
+}
+
+// bare is the name of an index or constraint of t keyed name, without
+// the schema of t, as PostgreSQL's messages name it.
+func (t *table) bare(name string) string {
+	if i := strings.IndexByte(t.name, '.'); i > 0 && strings.HasPrefix(name, t.name[:i+1]) {
+		return name[i+1:]
+	}
+	return name
 }
 
 // conflictExcept returns the unique index on which row, replacing old

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 )
 
 // AlterTable is ALTER TABLE and ALTER TABLE … RENAME: the table's
@@ -58,6 +59,9 @@ type alterWork struct {
 	name   string
 	cs     *pg_query.CreateStmt
 	origin []int
+	// using are ALTER COLUMN … TYPE … USING's expressions, by the old
+	// column they compute.
+	using map[int]*pg_query.Node
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -175,6 +179,22 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
 	}
 	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
+	// A key keeps its name, its default one too, whatever the ALTER
+	// renames, as PostgreSQL's: the definition's keys are written in
+	// order, the primary key first.
+	u := 0
+	for _, c := range w.constraints() {
+		switch {
+		case c.Conname != "":
+		case c.Contype == pg_query.ConstrType_CONSTR_PRIMARY:
+			c.Conname = rel.Def.KeyName(-1)
+		case c.Contype == pg_query.ConstrType_CONSTR_UNIQUE:
+			c.Conname = rel.Def.KeyName(u)
+		}
+		if c.Contype == pg_query.ConstrType_CONSTR_UNIQUE {
+			u++
+		}
+	}
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}
@@ -295,9 +315,23 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			return colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, w.name)
 		}
 		def := cmd.Def.GetColumnDef()
-		if def.RawDefault != nil {
-			return b.refuse(nodeLoc(def.RawDefault, -1), "ALTER COLUMN … TYPE … USING is not supported").
-				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
+		if u := def.RawDefault; u != nil {
+			loc := nodeLoc(u, -1)
+			switch _, i := w.col(cmd.Name); {
+			case hasSubLink(u):
+				return b.stmt.errf(loc, pgerr.FeatureNotSupported, "cannot use subquery in transform expression")
+			case hasAggregate(u):
+				return b.stmt.errf(loc, pgerr.GroupingError, "aggregate functions are not allowed in transform expressions")
+			case hasWindowCall(u):
+				return b.stmt.errf(loc, "42P20", "window functions are not allowed in transform expressions")
+			case w.origin[i] < 0: // added by the same statement
+				return colErr(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, w.name)
+			default:
+				if w.using == nil {
+					w.using = map[int]*pg_query.Node{}
+				}
+				w.using[w.origin[i]] = u
+			}
 		}
 		cd.TypeName = def.TypeName
 		at.Columns = true
@@ -348,6 +382,19 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 			return nil, err
 		}
 		w.cs.Relation.Relname = rs.Newname
+		if q := b.qualifier(); q != nil {
+			// SET SCHEMA: the keys' indexes move with the table.
+			from, _ := q.SplitKey(w.name)
+			if to, _ := q.SplitKey(rs.Newname); to != from {
+				for _, c := range w.constraints() {
+					if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY || c.Contype == pg_query.ConstrType_CONSTR_UNIQUE {
+						if c.Conname = b.bareName(c.Conname); to != "public" {
+							c.Conname = to + "." + c.Conname
+						}
+					}
+				}
+			}
+		}
 		return b.alterDone(w, at)
 	}
 	cd, _ := w.col(rs.Subname)
@@ -403,6 +450,14 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 				WithHint("add a column of the new type, UPDATE it from the old one, then drop the old column")
 		}
 		from := w.old.Cols[o].Type
+		if u := w.using[o]; u != nil {
+			e, err := b.usingExpr(w, u, c)
+			if err != nil {
+				return nil, err
+			}
+			at.Cast[i] = e
+			continue
+		}
 		if from == c.Type {
 			continue
 		}
@@ -415,6 +470,28 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		at.Cast[i] = e
 	}
 	return at, nil
+}
+
+// usingExpr binds ALTER COLUMN … TYPE … USING u, computing column c
+// from the table's old row, converted to c's type by assignment.
+func (b *binder) usingExpr(w *alterWork, u *pg_query.Node, c ColumnDef) (expr.Expr, error) {
+	cols := make([]plan.Column, len(w.old.Cols))
+	for i, oc := range w.old.Cols {
+		cols[i] = plan.Column{Name: oc.Name, Type: oc.Type}
+	}
+	e, err := b.bindExpr(newScope(b.bareName(w.name), cols), u)
+	if err != nil {
+		return nil, err
+	}
+	if e.Type() == c.Type {
+		return e, nil
+	}
+	cast, err := b.assignCast(e, c.Type, c.Name, -1)
+	if err != nil {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "result of USING clause for column %q cannot be cast automatically to type %s", c.Name, c.Type).
+			WithHint("You might need to add an explicit cast.")
+	}
+	return cast, nil
 }
 
 // sameCheck reports whether constraints a and b are CHECK constraints
