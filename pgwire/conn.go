@@ -87,6 +87,7 @@ func (c *conn) serve() error {
 	c.nc.SetWriteDeadline(time.Time{})
 	c.srv.clearReadDeadline(c)
 	sess := c.srv.newSession()
+	sess.SetConnection(c.nc.RemoteAddr(), c.nc.LocalAddr())
 	c.srv.mu.Lock() // cancelRequest reads both
 	c.sess, c.pid = sess, uint32(sess.BackendPID())
 	sess.SpeakCopyBinary() // sendBinaryCopyOut and binaryCopyText

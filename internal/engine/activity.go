@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -15,11 +16,12 @@ import (
 // its statement, state and times, which the session writes at the start
 // and end of each statement and other sessions read, under mu.
 type activity struct {
-	mu   sync.Mutex
-	on   bool // listed: the session has run SQL and is not closed
-	pid  int32
-	user string
-	app  string
+	mu     sync.Mutex
+	on     bool // listed: the session has run SQL and is not closed
+	pid    int32
+	user   string
+	app    string
+	client netip.AddrPort // the connection's client, if any (connection.go)
 	// query is the last statement, state active, idle, idle in
 	// transaction or idle in transaction (aborted); wait the lock waited
 	// for, if any.
@@ -119,6 +121,7 @@ func (s *Session) endActivity() {
 // activityRow is a row of pg_stat_activity.
 type activityRow struct {
 	pid                                              int32
+	client                                           netip.AddrPort
 	user, app, query, state, wait                    string
 	backendStart, xactStart, queryStart, stateChange int64
 }
@@ -137,7 +140,7 @@ func (e *Engine) activityRows() []activityRow {
 		}
 		a := &s.act
 		a.mu.Lock()
-		out = append(out, activityRow{pid: a.pid, user: a.user, app: a.app, query: a.query, state: a.state, wait: a.wait,
+		out = append(out, activityRow{pid: a.pid, client: a.client, user: a.user, app: a.app, query: a.query, state: a.state, wait: a.wait,
 			backendStart: a.backendStart, xactStart: a.xactStart, queryStart: a.queryStart, stateChange: a.stateChange})
 		a.mu.Unlock()
 	}
@@ -150,8 +153,8 @@ func sortActivity(rows []activityRow) {
 }
 
 // pgStatActivity lists the sessions that ran SQL as pg_stat_activity
-// does; the engine has no sockets, so the client columns are NULL, as for
-// a connection through a Unix socket.
+// does; the client columns are NULL for a session of no TCP connection,
+// as for a connection through a Unix socket.
 func pgStatActivity(o *catalogObjects, r *catRows) {
 	db := objectOID("database", DatabaseName)
 	ts := func(us int64) any {
@@ -169,7 +172,12 @@ func pgStatActivity(o *catalogObjects, r *catRows) {
 		if a.wait != "" {
 			waitType, wait = "Lock", a.wait
 		}
+		var port any
+		if a.client.IsValid() {
+			port = int32(a.client.Port())
+		}
 		r.add("datid", db, "datname", DatabaseName, "pid", a.pid, "usesysid", role, "usename", a.user,
+			"client_addr", inetValue(a.client), "client_port", port,
 			"application_name", a.app, "backend_start", ts(a.backendStart), "xact_start", ts(a.xactStart),
 			"query_start", ts(a.queryStart), "state_change", ts(a.stateChange), "wait_event_type", waitType, "wait_event", wait,
 			"state", a.state, "query", a.query, "backend_type", "client backend")

@@ -31,6 +31,9 @@ import (
 // transaction: it reads the tables through the writer's undo log (see
 // committedSource).
 type Session struct {
+	// conn are the addresses of the connection the session serves
+	// (connection.go).
+	conn connAddrs
 	// ddlText is the text of the statement running, which event triggers
 	// read the command tag of (event_trigger.go).
 	ddlText string

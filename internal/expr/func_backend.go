@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"net/netip"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -35,6 +36,9 @@ type Backend interface {
 	TxID(assign bool) (id int64, ok bool)
 	// Snapshot is the transactions as the session sees them now.
 	Snapshot() Snapshot
+	// Connection is the addresses of the TCP connection the session
+	// serves; ok is false for none.
+	Connection() (client, server netip.AddrPort, ok bool)
 	// SignalBackend cancels the statement of the session of process id
 	// pid, or (terminate) ends the session, reporting whether there is
 	// one; signalling itself, the session fails with the interrupt's
@@ -55,8 +59,10 @@ var _ Expr = (*BackendCall)(nil)
 
 func (c *BackendCall) Type() value.Type {
 	switch {
-	case c.Fn == "pg_backend_pid":
+	case c.Fn == "pg_backend_pid", c.Fn == "inet_client_port", c.Fn == "inet_server_port":
 		return value.Int4Type
+	case c.Fn == "inet_client_addr", c.Fn == "inet_server_addr":
+		return value.InetType
 	case strings.HasSuffix(c.Fn, "_snapshot"):
 		return value.TextType
 	case strings.HasPrefix(c.Fn, "txid_") || strings.HasPrefix(c.Fn, "pg_current_xact"):
@@ -98,6 +104,20 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 		return value.NewInt(value.Int8, id), nil
 	case "txid_current_snapshot", "pg_current_snapshot":
 		return text(be.Snapshot().String()), nil
+	case "inet_client_addr", "inet_server_addr", "inet_client_port", "inet_server_port":
+		client, server, ok := be.Connection()
+		if !ok {
+			return value.Null, nil
+		}
+		a := client
+		if strings.HasPrefix(c.Fn, "inet_server") {
+			a = server
+		}
+		if strings.HasSuffix(c.Fn, "_port") {
+			return value.NewInt(value.Int4, int64(a.Port())), nil
+		}
+		ip := a.Addr().Unmap().AsSlice()
+		return value.NewInet(value.Inet, ip, len(ip)*8), nil
 	case "pg_advisory_unlock_all":
 		be.AdvisoryUnlockAll()
 		return text(""), nil
@@ -150,6 +170,7 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 // integer keys each takes (the bigint key, or two integers).
 var BackendFuncs = map[string][]int{
 	"pg_backend_pid": {0}, "pg_advisory_unlock_all": {0},
+	"inet_client_addr": {0}, "inet_server_addr": {0}, "inet_client_port": {0}, "inet_server_port": {0},
 	"txid_current": {0}, "pg_current_xact_id": {0}, "txid_current_if_assigned": {0}, "pg_current_xact_id_if_assigned": {0},
 	"txid_current_snapshot": {0}, "pg_current_snapshot": {0},
 	"pg_advisory_lock": {1, 2}, "pg_advisory_lock_shared": {1, 2},
