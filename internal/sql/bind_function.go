@@ -107,7 +107,49 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if f.Body, f.Earlier, err = b.bodyStatements(stmts, off); err != nil {
 		return nil, err
 	}
+	if f.BaseType && isRowType(f.Cols[0].Type) && returnsFields(f.Body) {
+		f.Body, f.RowOfFields = rowOfFields(f.Body, f.ColTypes[0]), true
+	}
 	return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+}
+
+// returnsFields reports whether the final SELECT of a function returning
+// a composite type returns its fields (SELECT * FROM t, SELECT a, b, …)
+// rather than one value of the type (SELECT t FROM t): several columns,
+// or one * .
+func returnsFields(body *pg_query.SelectStmt) bool {
+	for body.Op != pg_query.SetOperation_SETOP_NONE && body.Larg != nil {
+		body = body.Larg
+	}
+	if len(body.ValuesLists) > 0 {
+		return len(body.ValuesLists[0].GetList().GetItems()) > 1
+	}
+	switch len(body.TargetList) {
+	case 0:
+		return false
+	case 1:
+		fs := body.TargetList[0].GetResTarget().GetVal().GetColumnRef().GetFields()
+		return len(fs) > 0 && fs[len(fs)-1].GetAStar() != nil
+	}
+	return true
+}
+
+// rowOfFields is a body returning fields made one returning the row of
+// them, as PostgreSQL builds the composite value:
+// SELECT ROW("$f".*)::type FROM (body) AS "$f".
+func rowOfFields(body *pg_query.SelectStmt, typ *pg_query.TypeName) *pg_query.SelectStmt {
+	const q = "$f"
+	star := &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+		Fields: []*pg_query.Node{pg_query.MakeStrNode(q), {Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}}}, Location: -1}}}
+	row := &pg_query.Node{Node: &pg_query.Node_RowExpr{RowExpr: &pg_query.RowExpr{Args: []*pg_query.Node{star},
+		RowFormat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL, Location: -1}}}
+	cast := &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{Arg: row, TypeName: typ, Location: -1}}}
+	return &pg_query.SelectStmt{
+		TargetList:  []*pg_query.Node{resTarget(cast, "")},
+		FromClause:  []*pg_query.Node{{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{Subquery: selectNode(body), Alias: &pg_query.Alias{Aliasname: q}}}}},
+		Op:          pg_query.SetOperation_SETOP_NONE,
+		LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT,
+	}
 }
 
 // changesData reports whether a body's statements change data, and the

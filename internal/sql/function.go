@@ -26,6 +26,10 @@ type Function struct {
 	// BaseType is set when the result is declared as a type, not by OUT
 	// parameters: in FROM, an alias names its one column too.
 	BaseType bool
+	// RowOfFields is set when the body of a function returning a
+	// composite type returns its fields, made the row of them
+	// (rowOfFields): the body's subquery is the statement written.
+	RowOfFields bool
 	// Set is RETURNS SETOF or RETURNS TABLE: every row of the body, not
 	// the first.
 	Set bool

@@ -18,7 +18,12 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 	for i := range f.Params {
 		c.args[i] = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}
 	}
-	stmts := append(append([]*pg_query.Node(nil), f.Earlier...), selectNode(f.Body))
+	last, want := f.Body, f.Cols
+	if f.RowOfFields {
+		// The statement written returns the fields of the type.
+		last, want = f.Body.FromClause[0].GetRangeSubselect().Subquery.GetSelectStmt(), f.RowFields()
+	}
+	stmts := append(append([]*pg_query.Node(nil), f.Earlier...), selectNode(last))
 	for i, st := range stmts {
 		body := proto.Clone(st.GetSelectStmt()).(*pg_query.SelectStmt)
 		mismatch := func(detail string, args ...any) error {
@@ -30,7 +35,7 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 				continue
 			}
 			// SELECT without columns, which bodyRel.* cannot read.
-			if len(f.Cols) == 1 {
+			if len(want) == 1 {
 				return mismatch("Final statement must return exactly one column.")
 			}
 			return mismatch("Final statement returns too few columns.")
@@ -49,16 +54,16 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 			continue
 		}
 		got := p.Columns()
-		if len(f.Cols) == 1 {
+		if len(want) == 1 && !f.RowOfFields {
 			switch {
 			case len(got) != 1:
 				return mismatch("Final statement must return exactly one column.")
-			case !assignable(got[0].Type.Kind, f.Cols[0].Type.Kind):
+			case !assignable(got[0].Type.Kind, want[0].Type.Kind):
 				return mismatch("Actual return type is %s.", got[0].Type)
 			}
 			continue
 		}
-		for j, col := range f.Cols {
+		for j, col := range want {
 			switch {
 			case j >= len(got):
 				return mismatch("Final statement returns too few columns.")
@@ -66,7 +71,7 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 				return mismatch("Final statement returns %s instead of %s at column %d.", got[j].Type, col.Type, j+1)
 			}
 		}
-		if len(got) > len(f.Cols) {
+		if len(got) > len(want) {
 			return mismatch("Final statement returns too many columns.")
 		}
 	}

@@ -325,6 +325,12 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		if a.User != nil {
 			t, err = a.User.Result, nil
 		}
+		if err != nil && a.Func == plan.AggMin && argType.Kind == value.Record {
+			// A decorrelated scalar subquery of a record type keeps its
+			// one value by min, as records compare; SQL's min(record) is
+			// refused when bound, as in PostgreSQL.
+			t, err = argType, nil
+		}
 		if err != nil {
 			return nil, err
 		}
