@@ -152,7 +152,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
-				if err := autoCheck(ins.Auto, newRow); err != nil {
+				if err := e.autoCheck(ins.Auto, newRow, mark); err != nil {
 					return Result{}, err
 				}
 				if tf != nil {
@@ -172,7 +172,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if err := autoCheck(ins.Auto, row); err != nil {
+		if err := e.autoCheck(ins.Auto, row, mark); err != nil {
 			return Result{}, err
 		}
 		if tf != nil {

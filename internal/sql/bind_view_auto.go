@@ -54,7 +54,14 @@ type AutoView struct {
 	// innermost view reads it without ONLY and the statement is an
 	// UPDATE or DELETE: it changes their rows too (ForMember).
 	Inherit []InheritMember
-	base    *Relation
+	// Shown are, per view between whose WHERE holds a subquery, the
+	// plan of the ids of the table's rows it shows (bind_view_shown.go).
+	Shown []plan.Node
+	// ShownMap is, for a descendant of the table (ForMember), the
+	// column of its row that each column of the table is: the rows the
+	// Shown plans read are in the table's columns.
+	ShownMap []int
+	base     *Relation
 	// viewDefaults marks the view's columns with a default of their own
 	// (AlterViewDefault), which an INSERT gives when it does not.
 	viewDefaults []bool
@@ -82,7 +89,7 @@ func (a *AutoView) ForMember(m InheritMember) *AutoView {
 		})
 	}
 	out := *a
-	out.Table, out.base, out.Inherit = m.Rel.Name, m.Rel, nil
+	out.Table, out.base, out.Inherit, out.ShownMap = m.Rel.Name, m.Rel, nil, m.Map
 	out.Cols = make([]int, len(a.Cols))
 	for i, c := range a.Cols {
 		out.Cols[i] = -1
@@ -97,7 +104,7 @@ func (a *AutoView) ForMember(m InheritMember) *AutoView {
 	out.Where = remap(a.Where)
 	out.Checks = make([]ViewCheck, len(a.Checks))
 	for i, c := range a.Checks {
-		out.Checks[i] = ViewCheck{View: c.View, Pred: remap(c.Pred)}
+		out.Checks[i] = ViewCheck{View: c.View, Pred: remap(c.Pred), Shown: c.Shown}
 	}
 	return &out
 }
@@ -110,10 +117,13 @@ func partWhere(p *expr.PartitionOf) expr.Expr {
 	return p
 }
 
-// ViewCheck is one view's WITH CHECK OPTION condition.
+// ViewCheck is one view's WITH CHECK OPTION condition: Pred over the
+// table's row, or, for a WHERE that holds a subquery, Shown, a plan that
+// gives the row's id when the view shows the row.
 type ViewCheck struct {
-	View string
-	Pred expr.Expr
+	View  string
+	Pred  expr.Expr
+	Shown plan.Node
 }
 
 // OverTable returns e, an expression over the view's row followed by
@@ -170,8 +180,11 @@ func (a *AutoView) ViewRow(row value.Row) (value.Row, error) {
 type viewLevel struct {
 	name, check string
 	where       expr.Expr // its own WHERE, over the table's row
-	// subquery marks a WHERE holding a subquery, left unbound (INSERT).
-	subquery bool
+	// shown is its own WHERE holding a subquery (viewShown); shownErr
+	// the error of binding it for an INSERT, which needs it only for a
+	// check option.
+	shown    plan.Node
+	shownErr error
 }
 
 // eventWords are the verb of PostgreSQL's messages for event op, its
@@ -208,12 +221,12 @@ func (b *binder) autoView(rel *Relation, op int16, loc int32) (*AutoView, error)
 	// it has CASCADED; PostgreSQL checks the innermost first.
 	cascade := false
 	for _, l := range levels {
-		if (cascade || l.check != "") && l.subquery {
-			return nil, b.refuse(loc, "WITH CHECK OPTION on view %q, whose WHERE holds a subquery, is not supported", l.name).
-				WithHint("check the rows with a trigger on the table")
+		checked := cascade || l.check != ""
+		if checked && l.shownErr != nil {
+			return nil, l.shownErr
 		}
-		if (cascade || l.check != "") && l.where != nil {
-			av.Checks = append(av.Checks, ViewCheck{View: l.name, Pred: l.where})
+		if checked && (l.where != nil || l.shown != nil) {
+			av.Checks = append(av.Checks, ViewCheck{View: l.name, Pred: l.where, Shown: l.shown})
 		}
 		if l.check == "cascaded" {
 			cascade = true
@@ -308,15 +321,19 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		return nil, nil, b.refuse(loc, "changing view %q, whose table's columns changed since it was made, is not supported", rel.Name)
 	}
 	var where expr.Expr
-	subq := false // an INSERT's view whose WHERE holds a subquery
+	var shown plan.Node
+	var shownErr error
 	if w := sel.WhereClause; w != nil && anySubLink(w) {
+		table := base
+		if inner != nil {
+			table = inner.base
+		}
+		shown, shownErr = sub.viewShown(alias, base, table, inner, w)
 		// An INSERT reads no row of the view: its WHERE matters only to a
 		// check option (autoView).
-		if op != TriggerInsert {
-			return nil, nil, b.refuse(loc, "changing view %q, whose WHERE holds a subquery, is not supported", rel.Name).
-				WithHint("INSERT through it is supported; change the table")
+		if shownErr != nil && op != TriggerInsert {
+			return nil, nil, shownErr
 		}
-		subq = true
 	} else if w != nil {
 		e, err := sub.bindExpr(sc, w)
 		if err != nil {
@@ -328,6 +345,12 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	}
 	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
 		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...))}
+	if inner != nil {
+		av.Shown = append(av.Shown, inner.Shown...)
+	}
+	if shown != nil {
+		av.Shown = append(av.Shown, shown)
+	}
 	for i, e := range exprs {
 		av.Cols[i] = -1
 		if c, ok := e.(*expr.Col); ok {
@@ -358,7 +381,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		}
 		av.Where = plan.AndOf(append(plan.Conjuncts(inner.Where), plan.Conjuncts(where)...))
 	}
-	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where, subquery: subq}}, levels...), nil
+	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where, shown: shown, shownErr: shownErr}}, levels...), nil
 }
 
 // autoTarget returns the resolution of view rel for a statement of event
