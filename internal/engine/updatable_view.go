@@ -107,6 +107,7 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	}
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	checks := rowChecker{c: av.RowChecks} // row-level security's
 	k := len(av.Cols)
 	count := 0
 	for _, p := range ps {
@@ -127,6 +128,9 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 			} else if !ok {
 				continue
 			}
+		}
+		if err := checks.row(newRow); err != nil {
+			return Result{}, err
 		}
 		if _, err := e.updateRow(t, p.id, old, newRow); err != nil {
 			return Result{}, err
@@ -151,6 +155,9 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 		}
 	}
 	if err := tf.end(sql.TriggerUpdate); err != nil {
+		return Result{}, err
+	}
+	if err := checks.finish(e, mark); err != nil {
 		return Result{}, err
 	}
 	if err := ret.finish(e, &res, mark); err != nil {

@@ -41,6 +41,11 @@ type binder struct {
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking
+	// autoReads is set while an UPDATE or DELETE on a view that reads
+	// the view's rows (WHERE, SET, RETURNING), or an INSERT with
+	// RETURNING, is resolved to its table: row-level security's SELECT
+	// policies then apply there too (bind_view_rls.go).
+	autoReads bool
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool

@@ -61,7 +61,11 @@ type AutoView struct {
 	// column of its row that each column of the table is: the rows the
 	// Shown plans read are in the table's columns.
 	ShownMap []int
-	base     *Relation
+	// RowChecks are row-level security's checks of the rows an INSERT
+	// or UPDATE writes to the table, over its row, when the view reads
+	// it as the statement's role (security_invoker); nil for none.
+	RowChecks *RowChecks
+	base      *Relation
 	// viewDefaults marks the view's columns with a default of their own
 	// (AlterViewDefault), which an INSERT gives when it does not.
 	viewDefaults []bool
@@ -261,8 +265,8 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	switch {
 	case base.Kind == KindTable && !base.System:
 
-		if base.Security != nil {
-			return nil, nil, b.refuse(loc, "changing table %q with row-level security through view %q is not supported", base.Name, rel.Name).
+		if base.Security != nil && rv.Inh && len(base.Inherit) > 0 && op != TriggerInsert {
+			return nil, nil, b.refuse(loc, "changing table %q with row-level security and inheritance children through view %q is not supported", base.Name, rel.Name).
 				WithHint("change the table")
 		}
 		if rv.Inh && op != TriggerInsert {
@@ -289,8 +293,13 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		return nil, nil, notAutoUpdatable(op, rel.Name, "Views that do not select from a single table or view are not automatically updatable.")
 	}
 	sc := rowScope(alias, relRowType(base), base.Cols)
+	secured := inner == nil && base.Security != nil // as the view reads it
 	var part *expr.PartitionOf
 	if base.Partition != nil {
+		if secured {
+			return nil, nil, b.refuse(loc, "changing partition %q with row-level security through view %q is not supported", base.Name, rel.Name).
+				WithHint("change the partition")
+		}
 		// A partition's rows are its root's that its constraint accepts,
 		// in the same columns.
 		root, ok := b.cat.Relation(base.Partition.Root)
@@ -346,7 +355,11 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
 		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...))}
 	if inner != nil {
-		av.Shown = append(av.Shown, inner.Shown...)
+		av.Shown, av.RowChecks = append(av.Shown, inner.Shown...), inner.RowChecks
+	} else if secured {
+		if err := sub.autoSecurity(av, base, alias, op, b.autoReads); err != nil {
+			return nil, nil, err
+		}
 	}
 	if shown != nil {
 		av.Shown = append(av.Shown, shown)
@@ -474,6 +487,13 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		}
 	}
 	out.Source = &plan.Project{Input: out.Source, Exprs: row, Cols: base.Cols}
+	if av.RowChecks != nil {
+		if out.OnConflict != nil {
+			return nil, b.refuse(-1, "ON CONFLICT through view %q over table %q with row-level security is not supported", rel.Name, av.Table).
+				WithHint("change the table")
+		}
+		out.Checks = av.RowChecks // over the table's row, as the source's now
+	}
 	if oc := out.OnConflict; oc != nil {
 		if oc.Rows != nil {
 			return nil, b.refuse(-1, "ON CONFLICT DO UPDATE with a subquery on view %q is not supported", rel.Name)
