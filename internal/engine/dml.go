@@ -17,6 +17,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if ins.View != nil {
 		return e.execViewInsert(ins)
 	}
+	if ins.Auto != nil && ins.Auto.Instead != nil {
+		return e.execInsteadInsert(ins)
+	}
 	t, err := e.writable(ins.Table, "insert into")
 	if err != nil {
 		return Result{}, err

@@ -84,6 +84,9 @@ func sortPlanned(ps []planned) []planned {
 // execAutoUpdate runs UPDATE on an automatically updatable view.
 func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	av := up.Auto
+	if av.Instead != nil {
+		return e.execInsteadUpdate(up)
+	}
 	t, err := e.writable(av.Table, "update")
 	if err != nil {
 		return Result{}, err
@@ -170,6 +173,9 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 // execAutoDelete runs DELETE on an automatically updatable view.
 func (e *Engine) execAutoDelete(del *sql.Delete) (Result, error) {
 	av := del.Auto
+	if av.Instead != nil {
+		return e.execInsteadDelete(del)
+	}
 	t, err := e.writable(av.Table, "delete from")
 	if err != nil {
 		return Result{}, err
@@ -246,6 +252,10 @@ func autoOf(b sql.Bound) *sql.AutoView {
 // table's rows, where (over the view's row and row id) read over the
 // table's.
 func (e *Engine) explainAuto(verb string, av *sql.AutoView, where expr.Expr) (Result, error) {
+	if av.Instead != nil {
+		return textPlan([]string{verb + " on view " + av.View + " through view " + av.Table + "'s INSTEAD OF triggers",
+			"  -> the rows of view " + av.Table + ", read once, each given to its triggers when the statement's conditions accept it"}), nil
+	}
 	t, ok := e.tables[av.Table]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", av.Table)

@@ -65,7 +65,11 @@ type AutoView struct {
 	// or UPDATE writes to the table, over its row, when the view reads
 	// it as the statement's role (security_invoker); nil for none.
 	RowChecks *RowChecks
-	base      *Relation
+	// Instead is set when Table is a view whose INSTEAD OF triggers do
+	// the statement's event (bind_view_instead.go): the plan of its rows,
+	// which the statement reads as a table's, each numbered.
+	Instead plan.Node
+	base    *Relation
 	// viewDefaults marks the view's columns with a default of their own
 	// (AlterViewDefault), which an INSERT gives when it does not.
 	viewDefaults []bool
@@ -262,6 +266,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	var inner *AutoView
 	var levels []viewLevel
 	var inherit []InheritMember
+	var instead plan.Node // base's rows, when its triggers do op
 	switch {
 	case base.Kind == KindTable && !base.System:
 
@@ -279,8 +284,11 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			events = tc.InsteadEvents(base.Name)
 		}
 		if events&op != 0 {
-			return nil, nil, b.refuse(loc, "changing view %q through view %q, by its INSTEAD OF trigger, is not supported", base.Name, rel.Name).
-				WithHint("change view %q", base.Name)
+			var err error
+			if instead, err = sub.insteadRows(rv); err != nil {
+				return nil, nil, err
+			}
+			break
 		}
 		if d := notUpdatable(base); d != "" {
 			return nil, nil, notAutoUpdatable(op, base.Name, d)
@@ -353,7 +361,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		}
 	}
 	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
-		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...))}
+		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...)), Instead: instead}
 	if inner != nil {
 		av.Shown, av.RowChecks = append(av.Shown, inner.Shown...), inner.RowChecks
 	} else if secured {
@@ -378,7 +386,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			}
 		}
 		where = inner.OverTable(where, 0)
-		av.Table, av.base, av.Partition, av.Inherit = inner.Table, inner.base, inner.Partition, inner.Inherit
+		av.Table, av.base, av.Partition, av.Inherit, av.Instead = inner.Table, inner.base, inner.Partition, inner.Inherit, inner.Instead
 		av.innerDefaults, av.innerComputed = slices.Clone(inner.innerDefaults), inner.innerComputed
 		for ii, d := range base.Defaults { // base is the view under rel
 			switch j := inner.Cols[ii]; {
@@ -487,6 +495,9 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		}
 	}
 	out.Source = &plan.Project{Input: out.Source, Exprs: row, Cols: base.Cols}
+	if av.Instead != nil && out.OnConflict != nil {
+		return nil, b.refuse(-1, "ON CONFLICT through view %q over view %q with INSTEAD OF triggers is not supported", rel.Name, av.Table)
+	}
 	if av.RowChecks != nil {
 		if out.OnConflict != nil {
 			return nil, b.refuse(-1, "ON CONFLICT through view %q over table %q with row-level security is not supported", rel.Name, av.Table).
