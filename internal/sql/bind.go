@@ -387,7 +387,13 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, ruleExplainRefusal(rd)
+		if format != "text" {
+			return nil, ruleExplainRefusal(rd)
+		}
+		st := *rd.Stmt
+		st.Node = q // the statement explained
+		rd.Stmt = &st
+		return &Explain{DML: rd, Format: format}, nil // the rewrite's statements
 	}
 	var dml Bound
 	var err error
