@@ -39,7 +39,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		return Result{Notices: inhNotices}, err
 	}
 	res.Notices = append(res.Notices, inhNotices...)
-	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
+	var cascade []string  // views DROP COLUMN … CASCADE drops, once the rows pass
 	var dropRules []*rule // and rules (rule_alter.go)
 	var readers *alterReaders
 	if a.Columns {
