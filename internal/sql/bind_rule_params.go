@@ -12,8 +12,9 @@ import (
 // is bound, so its parameters ($1: a prepared statement's, a PL/pgSQL
 // variable) are not bound where they are used. The binder registers
 // them as the statement's (RuleDML.Slots): a declared type (PREPARE's,
-// a PL/pgSQL variable's) is kept, any other is read as text, as an
-// untyped literal is. When the statement runs, each $n of the tree
+// a PL/pgSQL variable's) is kept, any other is the one its uses give the
+// statement bound without its rules, as PostgreSQL deduces it, else text
+// (read as an untyped literal is). When the statement runs, each $n of the tree
 // becomes its value, written as a literal of its type (an untyped one
 // for text read so), and the rewrite runs on that tree: the value is
 // then read where it is used, as PostgreSQL reads the parameter's.
@@ -53,6 +54,19 @@ func (b *binder) ruleParams(n *pg_query.Node) []*expr.ParamSlot {
 		})
 	}
 	walkParams(n.ProtoReflect())
+	*b.params = ps
+	// The types their uses give the statement bound as it is, without
+	// its rules, as PostgreSQL deduces them; text where that fails.
+	sub := &binder{cat: b.cat, stmt: b.stmt, params: b.params, stmtClock: b.stmtClock}
+	switch {
+	case n.GetInsertStmt() != nil:
+		_, _ = sub.bindInsert(n.GetInsertStmt())
+	case n.GetUpdateStmt() != nil:
+		_, _ = sub.bindUpdate(n.GetUpdateStmt())
+	case n.GetDeleteStmt() != nil:
+		_, _ = sub.bindDelete(n.GetDeleteStmt())
+	}
+	ps = *b.params
 	for _, s := range ps {
 		if s != nil && s.T.Kind == value.Unknown {
 			s.T = value.TextType
