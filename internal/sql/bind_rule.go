@@ -313,6 +313,11 @@ func (b *binder) autoRules(bd Bound, err error) (Bound, error) {
 	case *Delete:
 		auto, ev = s.Auto, RuleDelete
 	}
+	if auto != nil && rc.RulesOn(auto.Table, ev) && ev != RuleInsert {
+		if rt, err := ruleThrough(bd, auto, ev); rt != nil || err != nil {
+			return rt, err
+		}
+	}
 	if auto != nil && rc.RulesOn(auto.Table, ev) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s through automatically updatable view %q on table %q, which has rules ON %s, is not supported",
 			RuleEventName(ev), auto.View, auto.Table, RuleEventName(ev)).
