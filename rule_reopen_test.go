@@ -1,6 +1,7 @@
 package deltaview_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -53,4 +54,51 @@ DELETE FROM t WHERE k = 1`); err != nil {
 		{"SELECT rulename, ev_type, ev_enabled, is_instead FROM pg_rewrite WHERE ev_class = 't'::regclass ORDER BY 1", "[[gone 2 D t] [t_del 4 O t] [t_ins 3 O f]]"},
 		{"SELECT tablename, rulename FROM pg_rules ORDER BY 1, 2", "[[t gone] [t t_del] [t t_ins] [v v_update]]"},
 	})
+}
+
+// TestRuleAlterTableReopen: columns added to and dropped from tables
+// with rules (DROP COLUMN … CASCADE dropping a rule that names the
+// column) are kept in a database file: the rules left still rewrite the
+// statements once it is opened again, and the rule dropped is gone.
+func TestRuleAlterTableReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rules_alter.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE t (k int PRIMARY KEY, a int, b int);
+CREATE TABLE log (op text, k int);
+CREATE RULE t_ins AS ON INSERT TO t DO ALSO INSERT INTO log VALUES ('ins', new.k);
+CREATE RULE t_upd AS ON UPDATE TO t WHERE new.b > 0 DO ALSO INSERT INTO log VALUES ('upd', new.k);
+ALTER TABLE t ADD COLUMN c text;
+ALTER TABLE log ADD COLUMN at int;
+ALTER TABLE t DROP COLUMN b CASCADE;
+INSERT INTO t VALUES (1, 5, 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`INSERT INTO t VALUES (2, 6, 'y'); UPDATE t SET a = 7`); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Query(`SELECT op, k FROM log ORDER BY k, op`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(r.Rows); got != "[[ins 1] [ins 2]]" {
+		t.Fatalf("log after reopening: %s", got)
+	}
+	r, err = db.Query(`SELECT rulename FROM pg_rules ORDER BY rulename`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(r.Rows); got != "[[t_ins]]" {
+		t.Fatalf("rules after reopening: %s", got)
+	}
 }

@@ -65,3 +65,65 @@ CREATE OR REPLACE VIEW v AS SELECT a.id, a.x + coalesce(b.y, 0) AS x, b.y FROM a
 		t.Errorf("m maintained after reopening: %s", got)
 	}
 }
+
+// TestReplaceViewStarReaderReopen: a plain view that selects * from a
+// view given a new column keeps its columns, its * spelled out, also
+// once the file is opened again (with its check option and its column
+// default), and a materialized view over it keeps reading those; so does
+// a materialized view that selects * from the view.
+func TestReplaceViewStarReaderReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rs.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE a (id int PRIMARY KEY, x int);
+INSERT INTO a VALUES (1, 10), (2, 20);
+CREATE VIEW v AS SELECT id, x FROM a;
+CREATE VIEW star AS SELECT * FROM v WHERE x > 0 WITH LOCAL CHECK OPTION;
+ALTER VIEW star ALTER COLUMN x SET DEFAULT 7;
+CREATE MATERIALIZED VIEW m AS SELECT * FROM star;
+CREATE MATERIALIZED VIEW m2 AS SELECT * FROM v;
+CREATE OR REPLACE VIEW v AS SELECT id, x, x * 2 AS x2 FROM a`); err != nil {
+		t.Fatal(err)
+	}
+	check := func(db *deltaview.DB) {
+		t.Helper()
+		r, err := db.Query("SELECT * FROM star ORDER BY id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Columns) != 2 || fmt.Sprint(r.Rows) != "[[1 10] [2 20]]" {
+			t.Fatalf("star: %v %v", r.Columns, r.Rows)
+		}
+		if err := db.Exec(`INSERT INTO star (id, x) VALUES (3, -1)`); err == nil {
+			t.Fatal("star's check option did not hold")
+		}
+	}
+	check(db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	check(db)
+	if err := db.Exec(`INSERT INTO star (id) VALUES (4)`); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Query("SELECT * FROM m ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Columns) != 2 || fmt.Sprint(r.Rows) != "[[1 10] [2 20] [4 7]]" {
+		t.Fatalf("m after reopening: %v %v", r.Columns, r.Rows)
+	}
+	if r, err = db.Query("SELECT * FROM m2 ORDER BY id"); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Columns) != 2 || fmt.Sprint(r.Rows) != "[[1 10] [2 20] [4 7]]" {
+		t.Fatalf("m2 after reopening: %v %v", r.Columns, r.Rows)
+	}
+}

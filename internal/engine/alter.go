@@ -39,7 +39,8 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		return Result{Notices: inhNotices}, err
 	}
 	res.Notices = append(res.Notices, inhNotices...)
-	var cascade []string // views DROP COLUMN … CASCADE drops, once the rows pass
+	var cascade []string  // views DROP COLUMN … CASCADE drops, once the rows pass
+	var dropRules []*rule // and rules (rule_alter.go)
 	var readers *alterReaders
 	if a.Columns {
 		var err error
@@ -53,9 +54,17 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of partitioned table %q: it has index %q", a.Table, ix[0].name).
 				WithHint("DROP INDEX, alter the table, then create the index again")
 		}
-		if err := e.refuseRuleAlter(a.Table); err != nil {
+		var ruleNotes []string
+		var ok bool
+		if dropRules, ruleNotes, ok, err = e.ruleAlter(t, a); err != nil {
 			return Result{}, err
 		}
+		if !ok {
+			if err := e.refuseRuleAlter(a.Table); err != nil {
+				return Result{}, err
+			}
+		}
+		res.Notices = append(res.Notices, ruleNotes...)
 		if e.hasRowSecurity(a.Table) {
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of table %q: it has row-level security", a.Table).
 				WithHint("DROP POLICY and ALTER TABLE … DISABLE ROW LEVEL SECURITY, alter the table, then set them again")
@@ -93,6 +102,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if err != nil {
 		owned.undo(e)
 		moved.undo(e)
+		return Result{}, err
+	}
+	if err := e.removeRules(dropRules); err != nil {
 		return Result{}, err
 	}
 	if trig != nil {

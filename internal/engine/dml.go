@@ -17,6 +17,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if ins.View != nil {
 		return e.execViewInsert(ins)
 	}
+	if ins.Auto != nil && ins.Auto.Instead != nil {
+		return e.execInsteadInsert(ins)
+	}
 	t, err := e.writable(ins.Table, "insert into")
 	if err != nil {
 		return Result{}, err
@@ -152,7 +155,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
-				if err := autoCheck(ins.Auto, newRow); err != nil {
+				if err := e.autoCheck(ins.Auto, newRow, mark); err != nil {
 					return Result{}, err
 				}
 				if tf != nil {
@@ -172,7 +175,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if err := autoCheck(ins.Auto, row); err != nil {
+		if err := e.autoCheck(ins.Auto, row, mark); err != nil {
 			return Result{}, err
 		}
 		if tf != nil {

@@ -207,6 +207,8 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return nil // checked as they run
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
+	case *sql.RuleThrough:
+		return s.authorize(b.DML, rec) // as the statement through the view
 	case *sql.RuleDML:
 		// The rules' statements run with the rights of the rules' owner,
 		// a superuser: the statement needs its own privilege only.

@@ -258,6 +258,8 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		res, err = e.atomically(func() (Result, error) { return e.execMerge(b) })
 	case *sql.RuleDML:
 		res, err = e.atomically(func() (Result, error) { return s.execRules(b) })
+	case *sql.RuleThrough:
+		res, err = e.atomically(func() (Result, error) { return s.execRuleThrough(b) })
 	case *sql.Call:
 		res, err = s.callProcedure(b, rt.tx)
 		if err != nil {

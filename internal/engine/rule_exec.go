@@ -116,8 +116,15 @@ func (s *Session) ruleRewriteOf(rd *sql.RuleDML, rules []*rule) (*ruleRewrite, [
 func (s *Session) execRuleDML(rd *sql.RuleDML, stack *ruleFrame) (*ruleRewrite, []ranProduct, error) {
 	e := s.e
 	if rd.Params {
-		return nil, nil, ruleRefuse("%s with parameters on relation %q, which has rules, is not supported", sql.RuleEventName(rd.Event), unqualified(rd.Table)).
-			WithHint("write the values into the statement (EXECUTE format(…) in PL/pgSQL)")
+		var ok bool
+		var err error
+		if rd, ok, err = withParamValues(rd); err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, nil, ruleRefuse("%s with parameters on relation %q, which has rules, is not supported", sql.RuleEventName(rd.Event), unqualified(rd.Table)).
+				WithHint("write the values into the statement (EXECUTE format(…) in PL/pgSQL)")
+		}
 	}
 	if stack.has(rd.Table, rd.Event) {
 		return nil, nil, pgerr.New(pgerr.InvalidObjectDef, "infinite recursion detected in rules for relation %q", unqualified(rd.Table))

@@ -220,7 +220,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.CopyTo:
 		return s.accessOf(b.Query)
-	case *sql.RuleDML:
+	case *sql.RuleDML, *sql.RuleThrough:
 		return accessWrite
 	case *sql.CreateTable, *sql.CreateView, *sql.Drop, *sql.CreateTableAs, *sql.AlterTable,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.AlterTriggers,
@@ -707,6 +707,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterRowSecurity(b) })
 	case *sql.RuleDML:
 		return e.autocommit(func() (Result, error) { return s.execRules(b) })
+	case *sql.RuleThrough:
+		return e.autocommit(func() (Result, error) { return s.execRuleThrough(b) })
 	case *sql.CreateRule:
 		return s.ddl("CREATE RULE", func() (Result, error) { return s.createRule(b) })
 	case *sql.DropRule:
@@ -745,6 +747,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
 		return s.foreignStmt(b)
 	case *sql.Explain:
+		if rd, ok := b.DML.(*sql.RuleDML); ok {
+			return s.explainRules(rd)
+		}
 		return e.explain(b)
 	case *sql.Show:
 		if showColumns(b.Name) != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -25,35 +26,20 @@ import (
 // the table (its Auto set), which checks them too (autoCheck). The view
 // keeps no state.
 
-// autoCheck returns PostgreSQL's error when row, a row of av's table the
-// statement wrote, fails a view's WITH CHECK OPTION condition.
-func autoCheck(av *sql.AutoView, row value.Row) error {
-	if av == nil {
-		return nil
-	}
-	for _, c := range av.Checks {
-		ok, err := accepts(c.Pred, row)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return &pgerr.Error{Code: "44000", Message: "new row violates check option for view \"" + c.View + "\"",
-				Detail: "Failing row contains " + failingRow(row) + "."}
-		}
-	}
-	return nil
-}
-
 // autoRows supplies the rows of view av, computed from the rows of its
 // table t that the view shows, each followed by the table row's id; a
 // condition pred on them is read over the table's row, so that an index
-// may find them.
-func (e *Engine) autoRows(t *table, av *sql.AutoView) exec.Targets {
+// may find them. shown, when not nil, are the ids of the rows the views
+// whose WHERE holds a subquery show (autoShown).
+func (e *Engine) autoRows(t *table, av *sql.AutoView, shown map[uint64]bool) exec.Targets {
 	ts := e.tableRows(t)
 	n := len(t.cols)
 	return exec.Targets{Rows: func(pred expr.Expr, fn func(value.Row) error) error {
 		where := plan.AndOf(append(plan.Conjuncts(av.Where), plan.Conjuncts(av.OverTable(pred, n))...))
 		return ts.Rows(where, func(r value.Row) error {
+			if shown != nil && !shown[uint64(r[n].Int())] {
+				return nil
+			}
 			vr, err := av.ViewRow(r[:n])
 			if err != nil {
 				return err
@@ -66,7 +52,11 @@ func (e *Engine) autoRows(t *table, av *sql.AutoView) exec.Targets {
 // autoPlanned runs the Rows plan of an UPDATE or DELETE on view av over
 // its rows (autoRows) and returns them by the table's row id.
 func (e *Engine) autoPlanned(t *table, av *sql.AutoView, rows plan.Node, mark int) ([]planned, error) {
-	out, err := e.runTargets(rows, mark, e.autoRows(t, av))
+	shown, err := e.autoShown(t, av, mark)
+	if err != nil {
+		return nil, err
+	}
+	out, err := e.runTargets(rows, mark, e.autoRows(t, av, shown))
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +84,9 @@ func sortPlanned(ps []planned) []planned {
 // execAutoUpdate runs UPDATE on an automatically updatable view.
 func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	av := up.Auto
+	if av.Instead != nil {
+		return e.execInsteadUpdate(up)
+	}
 	t, err := e.writable(av.Table, "update")
 	if err != nil {
 		return Result{}, err
@@ -117,6 +110,7 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	}
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	checks := rowChecker{c: av.RowChecks} // row-level security's
 	k := len(av.Cols)
 	count := 0
 	for _, p := range ps {
@@ -138,10 +132,13 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 				continue
 			}
 		}
+		if err := checks.row(newRow); err != nil {
+			return Result{}, err
+		}
 		if _, err := e.updateRow(t, p.id, old, newRow); err != nil {
 			return Result{}, err
 		}
-		if err := autoCheck(av, newRow); err != nil {
+		if err := e.autoCheck(av, newRow, mark); err != nil {
 			return Result{}, err
 		}
 		if tf != nil {
@@ -163,6 +160,9 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 	if err := tf.end(sql.TriggerUpdate); err != nil {
 		return Result{}, err
 	}
+	if err := checks.finish(e, mark); err != nil {
+		return Result{}, err
+	}
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
@@ -173,6 +173,9 @@ func (e *Engine) execAutoUpdate(up *sql.Update) (Result, error) {
 // execAutoDelete runs DELETE on an automatically updatable view.
 func (e *Engine) execAutoDelete(del *sql.Delete) (Result, error) {
 	av := del.Auto
+	if av.Instead != nil {
+		return e.execInsteadDelete(del)
+	}
 	t, err := e.writable(av.Table, "delete from")
 	if err != nil {
 		return Result{}, err
@@ -249,6 +252,10 @@ func autoOf(b sql.Bound) *sql.AutoView {
 // table's rows, where (over the view's row and row id) read over the
 // table's.
 func (e *Engine) explainAuto(verb string, av *sql.AutoView, where expr.Expr) (Result, error) {
+	if av.Instead != nil {
+		return textPlan([]string{verb + " on view " + av.View + " through view " + av.Table + "'s INSTEAD OF triggers",
+			"  -> the rows of view " + av.Table + ", read once, each given to its triggers when the statement's conditions accept it"}), nil
+	}
 	t, ok := e.tables[av.Table]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", av.Table)
@@ -265,6 +272,9 @@ func (e *Engine) explainAuto(verb string, av *sql.AutoView, where expr.Expr) (Re
 		lines = append(lines, "  -> "+p.describe(t))
 	} else {
 		lines = append(lines, "  -> Seq Scan on "+av.Table)
+	}
+	if len(av.Shown) > 0 {
+		lines = append(lines, fmt.Sprintf("  -> kept when a view's WHERE with a subquery shows it: %d plan(s) over %s, once per statement", len(av.Shown), av.Table))
 	}
 	return textPlan(append(lines, "  -> the statement's expressions over the view's columns, once per row found")), nil
 }

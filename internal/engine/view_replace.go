@@ -15,9 +15,9 @@ import (
 // types, in order) and may add columns after them. The view keeps its
 // column defaults, privileges, triggers and comments. The views that read
 // it are bound again over the new definition first: a plain view must
-// keep its columns (one that selects * and would gain the new ones is
-// refused, since PostgreSQL's keeps its columns by number); a
-// materialized view is built again, said by a NOTICE.
+// keep its columns (one that selects * keeps its old ones, the * spelled
+// out, as PostgreSQL's keeps its columns by number: view_replace_star.go);
+// a materialized view is built again, said by a NOTICE.
 func (e *Engine) replaceView(cv *sql.CreateView, rec *recorder) (Result, error) {
 	old := e.named[cv.Name]
 	if old == nil {
@@ -42,14 +42,24 @@ func (e *Engine) replaceView(cv *sql.CreateView, rec *recorder) (Result, error) 
 	}
 	nv := e.named[cv.Name]
 	nv.defaults, nv.defaultTexts, nv.alters, nv.text = old.defaults, old.defaultTexts, old.alters, rec.text
+	spelled, undo, err := e.spellReaders(cv.Name, len(old.cols))
+	if err != nil {
+		restore()
+		return Result{}, err
+	}
 	matviews, err := e.replacedReaders(cv.Name)
 	if err != nil {
+		undo()
 		restore()
 		return Result{}, err
 	}
 	if e.store != nil {
 		if err := e.storeReplacedView(nv); err != nil {
+			undo()
 			restore()
+			return Result{}, err
+		}
+		if err := e.storeSpelled(spelled); err != nil {
 			return Result{}, err
 		}
 	}

@@ -41,6 +41,11 @@ type binder struct {
 	// lock collects the locking clauses of a SELECT statement's queries
 	// (bind_locking.go); nil for other statements.
 	lock *Locking
+	// autoReads is set while an UPDATE or DELETE on a view that reads
+	// the view's rows (WHERE, SET, RETURNING), or an INSERT with
+	// RETURNING, is resolved to its table: row-level security's SELECT
+	// policies then apply there too (bind_view_rls.go).
+	autoReads bool
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
@@ -391,7 +396,13 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, ruleExplainRefusal(rd)
+		if format != "text" {
+			return nil, ruleExplainRefusal(rd)
+		}
+		st := *rd.Stmt
+		st.Node = q // the statement explained
+		rd.Stmt = &st
+		return &Explain{DML: rd, Format: format}, nil // the rewrite's statements
 	}
 	var dml Bound
 	var err error

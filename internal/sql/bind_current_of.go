@@ -32,13 +32,11 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 	if c.CursorParam > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF a parameter is not supported")
 	}
-	if b.partTarget != nil || rel.Def != nil && rel.Def.PartitionBy != nil {
-		// Rows of partitions live in their root, under the root's ctids
-		// and the partitions' oids.
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF a partitioned table or a partition is not supported").
-			WithHint("UPDATE or DELETE the row by its key")
-	}
 	b.currentOf = &currentOfTarget{alias: alias}
+	leaves, err := b.currentOfPartitions(rel)
+	if err != nil {
+		return nil, err
+	}
 	oid, ok := b.systemColumnsOf(rel)
 	if !ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is not supported for this table type").
@@ -63,6 +61,10 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 		if err != nil {
 			return value.Null, err
 		}
+		b.currentOf.at = at
+		if leaves != nil && leaves(at) {
+			return tid, nil // a partition's row: its root's ctid
+		}
 		if at != oid && slices.Contains(hier, at) {
 			return value.Null, nil // the row is another table's of the hierarchy
 		}
@@ -85,10 +87,15 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 }
 
 // currentOfTarget is the target of an UPDATE or DELETE WHERE CURRENT OF:
-// its alias, and the ctid of the cursor's row.
+// its alias, and the ctid of the cursor's row; for a partitioned table or
+// a partition, the oid of the partition that holds it (at, which tid
+// sets) and the expression of the partition of a row of the target
+// (part).
 type currentOfTarget struct {
 	alias string
 	tid   func() (value.Value, error)
+	at    uint32
+	part  expr.Expr
 }
 
 // bindCurrentOf binds CURRENT OF c as the test that a row of the target is
@@ -103,6 +110,20 @@ func (b *binder) bindCurrentOf(s *scope, c *pg_query.CurrentOfExpr) (expr.Expr, 
 		return nil, err
 	}
 	name, tid := c.CursorName, t.tid
+	if t.part != nil {
+		// A partition's rows live in their root, under the root's ctids:
+		// the row is the cursor's when its partition is too.
+		def := &expr.FuncDef{Name: "current of", Volatile: true, Params: []value.Kind{value.Tid, value.Oid}, Result: value.BoolType,
+			Print: func([]expr.Expr) string { return "CURRENT OF " + name },
+			Eval: func(a []value.Value) (value.Value, error) {
+				v, err := tid()
+				if err != nil {
+					return value.Null, err
+				}
+				return value.NewBool(value.Equal(v, a[0]) && !a[1].IsNull() && a[1].OID() == t.at), nil
+			}}
+		return &expr.Func{Def: def, Args: []expr.Expr{tidCol, t.part}, T: value.BoolType}, nil
+	}
 	def := &expr.FuncDef{Name: "current of", Volatile: true, Params: []value.Kind{value.Tid}, Result: value.BoolType,
 		Print: func([]expr.Expr) string { return "CURRENT OF " + name },
 		Eval: func(a []value.Value) (value.Value, error) {

@@ -77,7 +77,10 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	}
 	var auto *AutoView
 	if rel.Kind == KindView {
-		if auto, err = b.autoTarget(rel, TriggerInsert, ins.Relation.Location); err != nil {
+		b.autoReads = len(ins.ReturningList) > 0
+		auto, err = b.autoTarget(rel, TriggerInsert, ins.Relation.Location)
+		b.autoReads = false
+		if err != nil {
 			return nil, err
 		} else if auto != nil {
 			rel = autoInsertRel(rel, auto)
@@ -493,7 +496,10 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 		return nil, err
 	}
 	if rel.Kind == KindView {
-		if out.View, out.Auto, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil); err != nil {
+		b.autoReads = len(up.ReturningList) > 0 || readsTarget(rel, alias, up.WhereClause) || readsTarget(rel, alias, up.TargetList...)
+		out.View, out.Auto, err = b.viewTarget(up.Relation, rel, TriggerUpdate, nil)
+		b.autoReads = false
+		if err != nil {
 			return nil, err
 		}
 		if out.Auto != nil {
@@ -594,7 +600,10 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 		return nil, err
 	}
 	if rel.Kind == KindView {
-		if out.View, out.Auto, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil); err != nil {
+		b.autoReads = len(del.ReturningList) > 0 || readsTarget(rel, alias, del.WhereClause)
+		out.View, out.Auto, err = b.viewTarget(del.Relation, rel, TriggerDelete, nil)
+		b.autoReads = false
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -77,9 +78,12 @@ type RuleDML struct {
 	Table string
 	Event byte
 	Stmt  *Stmt
-	// Params is set when the statement has parameters ($1), which a
-	// rewrite does not carry.
+	// Params is set when the statement has parameters ($1); Slots are
+	// then their slots, by number, whose values the engine writes into
+	// the tree before it rewrites it (bind_rule_params.go); nil when the
+	// statement takes no parameters.
 	Params bool
+	Slots  []*expr.ParamSlot
 }
 
 func (*RuleDML) bound() {}
@@ -135,7 +139,11 @@ func (b *binder) ruleTarget(n *pg_query.Node) (*RuleDML, bool, error) {
 	if modifies(with) {
 		return nil, false, b.refuse(rv.Location, "a data-modifying WITH on a statement on relation %q, which has rules for it, is not supported", rv.Relname)
 	}
-	return &RuleDML{Table: rel.Name, Event: ev, Stmt: b.stmt, Params: hasParamRef(n.ProtoReflect())}, true, nil
+	out := &RuleDML{Table: rel.Name, Event: ev, Stmt: b.stmt, Params: hasParamRef(n.ProtoReflect())}
+	if out.Params {
+		out.Slots = b.ruleParams(n)
+	}
+	return out, true, nil
 }
 
 // ruleExplainRefusal is the 0A000 of EXPLAIN of a statement that rules
@@ -304,6 +312,11 @@ func (b *binder) autoRules(bd Bound, err error) (Bound, error) {
 		auto, ev = s.Auto, RuleUpdate
 	case *Delete:
 		auto, ev = s.Auto, RuleDelete
+	}
+	if auto != nil && rc.RulesOn(auto.Table, ev) && ev != RuleInsert {
+		if rt, err := ruleThrough(bd, auto, ev); rt != nil || err != nil {
+			return rt, err
+		}
 	}
 	if auto != nil && rc.RulesOn(auto.Table, ev) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s through automatically updatable view %q on table %q, which has rules ON %s, is not supported",

@@ -54,6 +54,21 @@ type AutoView struct {
 	// innermost view reads it without ONLY and the statement is an
 	// UPDATE or DELETE: it changes their rows too (ForMember).
 	Inherit []InheritMember
+	// Shown are, per view between whose WHERE holds a subquery, the
+	// plan of the ids of the table's rows it shows (bind_view_shown.go).
+	Shown []plan.Node
+	// ShownMap is, for a descendant of the table (ForMember), the
+	// column of its row that each column of the table is: the rows the
+	// Shown plans read are in the table's columns.
+	ShownMap []int
+	// RowChecks are row-level security's checks of the rows an INSERT
+	// or UPDATE writes to the table, over its row, when the view reads
+	// it as the statement's role (security_invoker); nil for none.
+	RowChecks *RowChecks
+	// Instead is set when Table is a view whose INSTEAD OF triggers do
+	// the statement's event (bind_view_instead.go): the plan of its rows,
+	// which the statement reads as a table's, each numbered.
+	Instead plan.Node
 	base    *Relation
 	// viewDefaults marks the view's columns with a default of their own
 	// (AlterViewDefault), which an INSERT gives when it does not.
@@ -82,7 +97,7 @@ func (a *AutoView) ForMember(m InheritMember) *AutoView {
 		})
 	}
 	out := *a
-	out.Table, out.base, out.Inherit = m.Rel.Name, m.Rel, nil
+	out.Table, out.base, out.Inherit, out.ShownMap = m.Rel.Name, m.Rel, nil, m.Map
 	out.Cols = make([]int, len(a.Cols))
 	for i, c := range a.Cols {
 		out.Cols[i] = -1
@@ -97,7 +112,7 @@ func (a *AutoView) ForMember(m InheritMember) *AutoView {
 	out.Where = remap(a.Where)
 	out.Checks = make([]ViewCheck, len(a.Checks))
 	for i, c := range a.Checks {
-		out.Checks[i] = ViewCheck{View: c.View, Pred: remap(c.Pred)}
+		out.Checks[i] = ViewCheck{View: c.View, Pred: remap(c.Pred), Shown: c.Shown}
 	}
 	return &out
 }
@@ -110,10 +125,13 @@ func partWhere(p *expr.PartitionOf) expr.Expr {
 	return p
 }
 
-// ViewCheck is one view's WITH CHECK OPTION condition.
+// ViewCheck is one view's WITH CHECK OPTION condition: Pred over the
+// table's row, or, for a WHERE that holds a subquery, Shown, a plan that
+// gives the row's id when the view shows the row.
 type ViewCheck struct {
-	View string
-	Pred expr.Expr
+	View  string
+	Pred  expr.Expr
+	Shown plan.Node
 }
 
 // OverTable returns e, an expression over the view's row followed by
@@ -170,8 +188,11 @@ func (a *AutoView) ViewRow(row value.Row) (value.Row, error) {
 type viewLevel struct {
 	name, check string
 	where       expr.Expr // its own WHERE, over the table's row
-	// subquery marks a WHERE holding a subquery, left unbound (INSERT).
-	subquery bool
+	// shown is its own WHERE holding a subquery (viewShown); shownErr
+	// the error of binding it for an INSERT, which needs it only for a
+	// check option.
+	shown    plan.Node
+	shownErr error
 }
 
 // eventWords are the verb of PostgreSQL's messages for event op, its
@@ -208,12 +229,12 @@ func (b *binder) autoView(rel *Relation, op int16, loc int32) (*AutoView, error)
 	// it has CASCADED; PostgreSQL checks the innermost first.
 	cascade := false
 	for _, l := range levels {
-		if (cascade || l.check != "") && l.subquery {
-			return nil, b.refuse(loc, "WITH CHECK OPTION on view %q, whose WHERE holds a subquery, is not supported", l.name).
-				WithHint("check the rows with a trigger on the table")
+		checked := cascade || l.check != ""
+		if checked && l.shownErr != nil {
+			return nil, l.shownErr
 		}
-		if (cascade || l.check != "") && l.where != nil {
-			av.Checks = append(av.Checks, ViewCheck{View: l.name, Pred: l.where})
+		if checked && (l.where != nil || l.shown != nil) {
+			av.Checks = append(av.Checks, ViewCheck{View: l.name, Pred: l.where, Shown: l.shown})
 		}
 		if l.check == "cascaded" {
 			cascade = true
@@ -245,11 +266,12 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	var inner *AutoView
 	var levels []viewLevel
 	var inherit []InheritMember
+	var instead plan.Node // base's rows, when its triggers do op
 	switch {
 	case base.Kind == KindTable && !base.System:
 
-		if base.Security != nil {
-			return nil, nil, b.refuse(loc, "changing table %q with row-level security through view %q is not supported", base.Name, rel.Name).
+		if base.Security != nil && rv.Inh && len(base.Inherit) > 0 && op != TriggerInsert {
+			return nil, nil, b.refuse(loc, "changing table %q with row-level security and inheritance children through view %q is not supported", base.Name, rel.Name).
 				WithHint("change the table")
 		}
 		if rv.Inh && op != TriggerInsert {
@@ -262,8 +284,11 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			events = tc.InsteadEvents(base.Name)
 		}
 		if events&op != 0 {
-			return nil, nil, b.refuse(loc, "changing view %q through view %q, by its INSTEAD OF trigger, is not supported", base.Name, rel.Name).
-				WithHint("change view %q", base.Name)
+			var err error
+			if instead, err = sub.insteadRows(rv); err != nil {
+				return nil, nil, err
+			}
+			break
 		}
 		if d := notUpdatable(base); d != "" {
 			return nil, nil, notAutoUpdatable(op, base.Name, d)
@@ -276,8 +301,13 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		return nil, nil, notAutoUpdatable(op, rel.Name, "Views that do not select from a single table or view are not automatically updatable.")
 	}
 	sc := rowScope(alias, relRowType(base), base.Cols)
+	secured := inner == nil && base.Security != nil // as the view reads it
 	var part *expr.PartitionOf
 	if base.Partition != nil {
+		if secured {
+			return nil, nil, b.refuse(loc, "changing partition %q with row-level security through view %q is not supported", base.Name, rel.Name).
+				WithHint("change the partition")
+		}
 		// A partition's rows are its root's that its constraint accepts,
 		// in the same columns.
 		root, ok := b.cat.Relation(base.Partition.Root)
@@ -308,15 +338,19 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		return nil, nil, b.refuse(loc, "changing view %q, whose table's columns changed since it was made, is not supported", rel.Name)
 	}
 	var where expr.Expr
-	subq := false // an INSERT's view whose WHERE holds a subquery
+	var shown plan.Node
+	var shownErr error
 	if w := sel.WhereClause; w != nil && anySubLink(w) {
+		table := base
+		if inner != nil {
+			table = inner.base
+		}
+		shown, shownErr = sub.viewShown(alias, base, table, inner, w)
 		// An INSERT reads no row of the view: its WHERE matters only to a
 		// check option (autoView).
-		if op != TriggerInsert {
-			return nil, nil, b.refuse(loc, "changing view %q, whose WHERE holds a subquery, is not supported", rel.Name).
-				WithHint("INSERT through it is supported; change the table")
+		if shownErr != nil && op != TriggerInsert {
+			return nil, nil, shownErr
 		}
-		subq = true
 	} else if w != nil {
 		e, err := sub.bindExpr(sc, w)
 		if err != nil {
@@ -327,7 +361,17 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		}
 	}
 	av := &AutoView{Table: base.Name, base: base, Cols: make([]int, len(exprs)), Exprs: exprs, Partition: part, Inherit: inherit,
-		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...))}
+		Where: plan.AndOf(append(plan.Conjuncts(partWhere(part)), plan.Conjuncts(where)...)), Instead: instead}
+	if inner != nil {
+		av.Shown, av.RowChecks = append(av.Shown, inner.Shown...), inner.RowChecks
+	} else if secured {
+		if err := sub.autoSecurity(av, base, alias, op, b.autoReads); err != nil {
+			return nil, nil, err
+		}
+	}
+	if shown != nil {
+		av.Shown = append(av.Shown, shown)
+	}
 	for i, e := range exprs {
 		av.Cols[i] = -1
 		if c, ok := e.(*expr.Col); ok {
@@ -342,7 +386,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 			}
 		}
 		where = inner.OverTable(where, 0)
-		av.Table, av.base, av.Partition, av.Inherit = inner.Table, inner.base, inner.Partition, inner.Inherit
+		av.Table, av.base, av.Partition, av.Inherit, av.Instead = inner.Table, inner.base, inner.Partition, inner.Inherit, inner.Instead
 		av.innerDefaults, av.innerComputed = slices.Clone(inner.innerDefaults), inner.innerComputed
 		for ii, d := range base.Defaults { // base is the view under rel
 			switch j := inner.Cols[ii]; {
@@ -358,7 +402,7 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 		}
 		av.Where = plan.AndOf(append(plan.Conjuncts(inner.Where), plan.Conjuncts(where)...))
 	}
-	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where, subquery: subq}}, levels...), nil
+	return av, append([]viewLevel{{name: rel.Name, check: rel.CheckOption, where: where, shown: shown, shownErr: shownErr}}, levels...), nil
 }
 
 // autoTarget returns the resolution of view rel for a statement of event
@@ -451,6 +495,16 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 		}
 	}
 	out.Source = &plan.Project{Input: out.Source, Exprs: row, Cols: base.Cols}
+	if av.Instead != nil && out.OnConflict != nil {
+		return nil, b.refuse(-1, "ON CONFLICT through view %q over view %q with INSTEAD OF triggers is not supported", rel.Name, av.Table)
+	}
+	if av.RowChecks != nil {
+		if out.OnConflict != nil {
+			return nil, b.refuse(-1, "ON CONFLICT through view %q over table %q with row-level security is not supported", rel.Name, av.Table).
+				WithHint("change the table")
+		}
+		out.Checks = av.RowChecks // over the table's row, as the source's now
+	}
 	if oc := out.OnConflict; oc != nil {
 		if oc.Rows != nil {
 			return nil, b.refuse(-1, "ON CONFLICT DO UPDATE with a subquery on view %q is not supported", rel.Name)

@@ -150,8 +150,11 @@ func (b *binder) bindModifyingCTE(c *pg_query.CommonTableExpr, scope map[string]
 		if err != nil {
 			return err
 		}
-		return b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "%s in WITH on relation %q, which has rules for it, is not supported", RuleEventName(rd.Event), rd.Table).
-			WithHint("run the statement on its own")
+		// Unless its rules leave it alone (DO ALSO NOTHING), bound as
+		// it is below, PostgreSQL's error.
+		if err := b.ruleInWith(rd, q, c.Location); err != nil {
+			return err
+		}
 	}
 	switch {
 	case q.GetInsertStmt() != nil:

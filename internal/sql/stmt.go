@@ -363,7 +363,7 @@ type Subscribe struct{ View string }
 type Explain struct {
 	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …, EXPLAIN SELECT …
 	Select bool        // View is an ad-hoc SELECT's
-	DML    Bound       // EXPLAIN UPDATE / DELETE: the *Update or *Delete
+	DML    Bound       // EXPLAIN UPDATE / DELETE: the *Update or *Delete; *RuleDML on a relation with rules
 	Name   string      // EXPLAIN MATERIALIZED VIEW name
 	Format string      // "text" or "json"
 }
