@@ -22,6 +22,9 @@ type namedIndex struct {
 	// uniques: it enforces the index and serves equalities on all its
 	// columns, as a UNIQUE constraint's does.
 	unique *uniqueIndex
+	// xord orders the rows of an index on expressions or partial by its
+	// computed key (exprpath.go), nil for the others.
+	xord *exprOrder
 }
 
 // createIndex makes the index ci names, building it now.
@@ -67,6 +70,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		}
 	}
 	if !x.ordered() {
+		ix.xord = newExprOrder(t, ix)
 		t.xindexes = append(t.xindexes, ix)
 	} else {
 		if t.keepsRows() {

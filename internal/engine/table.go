@@ -39,9 +39,10 @@ type table struct {
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
 	// xindexes are the indexes CREATE INDEX made on expressions or with a
-	// predicate (index_ext.go), evaluated on each write; xuniques, the
-	// hash indexes of the unique ones among them, enforced on each write
-	// and no part of uniques (they serve no access path and no key).
+	// predicate (index_ext.go), evaluated on each write and kept in order
+	// of their computed keys (exprpath.go); xuniques, the hash indexes of
+	// the unique ones among them, enforced on each write and no part of
+	// uniques (they serve no key-based path and no key).
 	xindexes []*namedIndex
 	xuniques []*uniqueIndex
 	// keyOrders are ordered indexes of primary and unique keys, each built
@@ -472,6 +473,9 @@ func (t *table) reindex(id uint64, old, row value.Row, same int) {
 	for _, ix := range t.keyOrders {
 		ix.ord.replace(id, old, row)
 	}
+	for _, ix := range t.xindexes {
+		ix.xord.replace(ix, id, old, row)
+	}
 	t.rows.Set(id, row)
 }
 
@@ -498,6 +502,9 @@ func (t *table) put(id uint64, row value.Row) {
 	}
 	for _, ix := range t.keyOrders {
 		ix.ord.add(id, row)
+	}
+	for _, ix := range t.xindexes {
+		ix.xord.add(ix, id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
 	if id >= t.nextID {
@@ -530,6 +537,9 @@ func (t *table) remove(id uint64) value.Row {
 	}
 	for _, ix := range t.keyOrders {
 		ix.ord.drop(id, row)
+	}
+	for _, ix := range t.xindexes {
+		ix.xord.drop(ix, id, row)
 	}
 	t.bytes -= dataflow.RowBytes(row)
 	return row
@@ -566,6 +576,9 @@ func (t *table) compact() {
 	t.keyOrders = nil // likewise
 	for _, ix := range t.indexes {
 		ix.ord = newOrderedIndex(ix.cols) // refilled by put
+	}
+	for _, ix := range t.xindexes {
+		ix.xord.reset() // likewise
 	}
 	t.nextID = 1
 	t.bytes = 0

@@ -1,0 +1,51 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+)
+
+// TestExprIndexPathReopen checks that an index on expressions and a
+// partial index find their rows after the file is opened again: built
+// over the rows the file keeps, they serve the same WHERE (EXPLAIN) and
+// give the same rows.
+func TestExprIndexPathReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exprpath.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`CREATE TABLE u (id int PRIMARY KEY, email text, a int);
+CREATE INDEX u_lower ON u (lower(email));
+CREATE INDEX u_part ON u (a) WHERE id > 2;
+INSERT INTO u VALUES (1, 'X@y', 1), (2, 'x@Y', 5), (3, 'z', 5), (4, 'Z', 6)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct{ q, want string }{
+		{"EXPLAIN DELETE FROM u WHERE lower(email) = 'x@y'", "[[Delete on u] [  -> Index Scan using u_lower on u: lower(email) = 'x@y']]"},
+		{"EXPLAIN DELETE FROM u WHERE a = 5 AND id > 3", "[[Delete on u] [  -> Index Scan using u_part on u: a = 5]]"},
+		{"SELECT id FROM u WHERE lower(email) = 'x@y' ORDER BY id", "[[1] [2]]"},
+		{"SELECT id FROM u WHERE a = 5 AND id > 2", "[[3]]"},
+		{"DELETE FROM u WHERE lower(email) = 'z' RETURNING id", "[[3] [4]]"},
+		{"SELECT id FROM u WHERE a >= 5 AND id > 2", "[]"},
+	} {
+		rs, err := db.Query(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if g := fmt.Sprint(rs.Rows); g != c.want {
+			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
+		}
+	}
+}
