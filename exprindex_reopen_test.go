@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/deltaview/deltaview"
+	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
 // TestExprIndexPathReopen checks that an index on expressions and a
-// partial index find their rows after the file is opened again: built
-// over the rows the file keeps, they serve the same WHERE (EXPLAIN) and
-// give the same rows.
+// partial index, on a table and on a partitioned table, find their rows
+// after the file is opened again: built over the rows the file keeps,
+// they serve the same WHERE (EXPLAIN), give the same rows, and a unique
+// one is enforced.
 func TestExprIndexPathReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "exprpath.db")
 	db, err := deltaview.OpenFile(path)
@@ -21,7 +23,12 @@ func TestExprIndexPathReopen(t *testing.T) {
 	if err := db.Exec(`CREATE TABLE u (id int PRIMARY KEY, email text, a int);
 CREATE INDEX u_lower ON u (lower(email));
 CREATE INDEX u_part ON u (a) WHERE id > 2;
-INSERT INTO u VALUES (1, 'X@y', 1), (2, 'x@Y', 5), (3, 'z', 5), (4, 'Z', 6)`); err != nil {
+INSERT INTO u VALUES (1, 'X@y', 1), (2, 'x@Y', 5), (3, 'z', 5), (4, 'Z', 6);
+CREATE TABLE pt (k int, t text) PARTITION BY LIST (k);
+CREATE TABLE pt1 PARTITION OF pt FOR VALUES IN (1);
+CREATE TABLE pt2 PARTITION OF pt FOR VALUES IN (2);
+CREATE UNIQUE INDEX pt_lower ON pt (lower(t), k);
+INSERT INTO pt VALUES (1, 'A'), (2, 'a'), (2, 'B')`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -39,6 +46,8 @@ INSERT INTO u VALUES (1, 'X@y', 1), (2, 'x@Y', 5), (3, 'z', 5), (4, 'Z', 6)`); e
 		{"SELECT id FROM u WHERE a = 5 AND id > 2", "[[3]]"},
 		{"DELETE FROM u WHERE lower(email) = 'z' RETURNING id", "[[3] [4]]"},
 		{"SELECT id FROM u WHERE a >= 5 AND id > 2", "[]"},
+		{"EXPLAIN DELETE FROM pt2 WHERE lower(t) = 'a'", "[[Delete on pt] [  -> Index Scan using pt_lower on pt: lower(t) = 'a']]"},
+		{"SELECT * FROM pt2 WHERE lower(t) = 'a'", "[[2 a]]"},
 	} {
 		rs, err := db.Query(c.q)
 		if err != nil {
@@ -47,5 +56,8 @@ INSERT INTO u VALUES (1, 'X@y', 1), (2, 'x@Y', 5), (3, 'z', 5), (4, 'Z', 6)`); e
 		if g := fmt.Sprint(rs.Rows); g != c.want {
 			t.Errorf("%s after reopening: got %s, want %s", c.q, g, c.want)
 		}
+	}
+	if err := db.Exec("INSERT INTO pt VALUES (2, 'b')"); pgerr.Code(err) != pgerr.UniqueViolation {
+		t.Errorf("a duplicate of pt_lower after reopening: %v", err)
 	}
 }

@@ -562,9 +562,6 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	if ci.Name == "" {
 		ci.Name, ci.DefaultName = indexName(name, names), true
 	}
-	if rel.Def != nil && rel.Def.PartitionBy != nil && (ci.Exprs != nil || ci.Where != nil) {
-		return nil, b.refuse(loc, "an expression or partial index on partitioned table %q is not supported", name)
-	}
 	if rel.Def != nil && rel.Def.PartitionBy != nil && ci.Unique {
 		k := rel.Def.PartitionBy
 		for _, e := range k.Exprs {
