@@ -396,7 +396,9 @@ func (t *table) eachOnPath(p *accessPath, fn func(id uint64, row value.Row) bool
 		}
 		eachByID(found, fn)
 	case p.unique != nil:
-		if id, row, ok := t.byKey(p.unique, p.probe); ok {
+		if p.unique.deferrable {
+			t.eachByDeferrableKey(p.unique, p.probe, fn)
+		} else if id, row, ok := t.byKey(p.unique, p.probe); ok {
 			fn(id, row)
 		}
 	case p.xix != nil:

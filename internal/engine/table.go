@@ -67,6 +67,8 @@ type table struct {
 	// kids are a partitioned table's partitions (partition.go), whose
 	// rows the table keeps.
 	kids []*partition
+	// dkeys are the DEFERRABLE ones among uniques (key_deferrable.go).
+	dkeys []*uniqueIndex
 
 	// read caches whether some view reads the table, for the set of
 	// views numbered readGen (Engine.isRead).
@@ -93,6 +95,11 @@ type uniqueIndex struct {
 	width   int                 // the table's columns: a rowRef's row length
 	m       map[string]uint64
 	x       *keyExt // expressions, predicate, NULLS NOT DISTINCT (index_ext.go); nil for none
+	// deferrable is a DEFERRABLE key (key_deferrable.go): its keys are
+	// encoded (m), and more holds, by key, the rows beside m's one while
+	// the check waits; initDeferred is INITIALLY DEFERRED.
+	deferrable, initDeferred bool
+	more                     map[string][]uint64
 }
 
 // intKeyLen is the length of a key kept in ints: an integer's 8 bytes.
@@ -131,12 +138,14 @@ func newTable(def *sql.CreateTable) *table {
 	}
 	if def.PrimaryKey != nil {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(-1), def.PrimaryKey, true, def))
+		t.deferKey(-1)
 	}
 	for i, u := range def.Uniques {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(i), u, false, def))
 		if slices.Contains(def.NullsNotDistinct, i) {
 			t.uniques[len(t.uniques)-1].extend(&keyExt{nulls: true})
 		}
+		t.deferKey(i)
 	}
 	return t
 }
@@ -198,6 +207,10 @@ func (u *uniqueIndex) set(k []byte, id uint64, row value.Row) {
 		u.ints.Set(intKey(k), rowRef{id: id, row: &row[0]})
 		return
 	}
+	if u.deferrable {
+		u.setDeferred(string(k), id)
+		return
+	}
 	u.m[string(k)] = id
 }
 
@@ -226,6 +239,10 @@ func (u *uniqueIndex) drop(k []byte, id uint64) {
 		}
 		return
 	}
+	if u.deferrable {
+		u.dropDeferred(string(k), id)
+		return
+	}
 	if u.m[string(k)] == id {
 		delete(u.m, string(k))
 	}
@@ -243,6 +260,7 @@ func (u *uniqueIndex) clear() {
 		u.ints.Clear()
 	}
 	clear(u.m)
+	u.more = nil
 }
 
 // reserve makes room for n more keys.
@@ -347,6 +365,9 @@ func failingRow(row value.Row) string {
 // duplicate, if any.
 func (t *table) conflict(row value.Row) (*uniqueIndex, uint64, bool) {
 	for _, u := range t.uniques {
+		if u.deferrable { // checked at the statement's end (key_deferrable.go)
+			continue
+		}
 		if id, ok := u.lookup(row); ok {
 			return u, id, true
 		}
@@ -381,6 +402,9 @@ func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
 func (t *table) conflictExcept(old, row value.Row, id uint64, same int) (*uniqueIndex, bool) {
 	var a, b [64]byte
 	for _, u := range t.uniques[same:] {
+		if u.deferrable {
+			continue
+		}
 		ko, okOld := u.key(old, a[:0])
 		kn, okNew := u.key(row, b[:0])
 		if !okNew || okOld && string(ko) == string(kn) {
