@@ -238,6 +238,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if err := b.tableOptions(cs.Options, ct); err != nil {
 		return nil, err
 	}
+	if ct.ChangeStream && ct.DeferrableKeys != nil {
+		// Change events replace rows by key: a key must hold at each one.
+		return nil, b.refuse(rv.Location, "DEFERRABLE keys of change-stream table %q are not supported", ct.Name).
+			WithHint("declare the key NOT DEFERRABLE (the default)")
+	}
 	for _, c := range fkeys {
 		fk, err := b.bindForeignKey(ct, c)
 		if err != nil {
