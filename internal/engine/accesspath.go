@@ -30,6 +30,8 @@ type accessPath struct {
 	ix *namedIndex
 	r  keyRange
 
+	xix *namedIndex // an index on expressions or partial, r over its key (exprpath.go)
+
 	alts []*accessPath // a union: one path per value of an IN list
 }
 
@@ -114,29 +116,33 @@ func columnConds(cols []plan.Column, where expr.Expr) (colConds, error) {
 		if !ok {
 			continue
 		}
-		cc := get(col.Idx)
-		if v.IsNull() {
-			cc.never = true
-			continue
-		}
-		switch op {
-		case expr.EQ:
-			cc.hasEq, cc.eq = true, v
-		case expr.GT, expr.GE:
-			// The tighter of two lower bounds: the greater, or the
-			// exclusive one of two equal.
-			incl := op == expr.GE
-			if !cc.hasLo || tighter(value.Compare(v, cc.lo), incl) {
-				cc.hasLo, cc.lo, cc.loIncl = true, v, incl
-			}
-		case expr.LT, expr.LE:
-			incl := op == expr.LE
-			if !cc.hasHi || tighter(-value.Compare(v, cc.hi), incl) {
-				cc.hasHi, cc.hi, cc.hiIncl = true, v, incl
-			}
-		}
+		get(col.Idx).add(op, v)
 	}
 	return out, nil
+}
+
+// add narrows cc by the conjunct "column op v".
+func (cc *colCond) add(op expr.CmpOp, v value.Value) {
+	if v.IsNull() {
+		cc.never = true
+		return
+	}
+	switch op {
+	case expr.EQ:
+		cc.hasEq, cc.eq = true, v
+	case expr.GT, expr.GE:
+		// The tighter of two lower bounds: the greater, or the
+		// exclusive one of two equal.
+		incl := op == expr.GE
+		if !cc.hasLo || tighter(value.Compare(v, cc.lo), incl) {
+			cc.hasLo, cc.lo, cc.loIncl = true, v, incl
+		}
+	case expr.LT, expr.LE:
+		incl := op == expr.LE
+		if !cc.hasHi || tighter(-value.Compare(v, cc.hi), incl) {
+			cc.hasHi, cc.hi, cc.hiIncl = true, v, incl
+		}
+	}
 }
 
 // tighter reports whether a bound beyond the current one by c (its sign)
@@ -198,7 +204,7 @@ func (t *table) accessPath(where expr.Expr) (*accessPath, error) {
 // value: nil when the list is long beside the table or a value has no
 // path. A NULL in the list finds nothing, as in the WHERE.
 func (t *table) inListPath(where expr.Expr) (*accessPath, error) {
-	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 || !t.keepsRows() {
+	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 && t.xindexes == nil || !t.keepsRows() {
 		return nil, nil
 	}
 	conj := plan.Conjuncts(where)
@@ -262,12 +268,15 @@ func listOf(c expr.Expr) (*expr.Col, []expr.Expr) {
 // t, nil when none applies. An index CREATE INDEX made wins over a
 // composite key's prefix index when it fixes more columns, or bounds one.
 func (t *table) conjunctPath(where expr.Expr) (*accessPath, error) {
-	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 || !t.keepsRows() {
+	if where == nil || len(t.uniques) == 0 && len(t.indexes) == 0 && t.xindexes == nil || !t.keepsRows() {
 		return nil, nil
 	}
 	conds, err := columnConds(t.cols, where)
-	if err != nil || conds == nil {
+	if err != nil {
 		return nil, err
+	}
+	if conds == nil {
+		return t.exprPath(where, conds, nil, 0)
 	}
 	for _, u := range t.uniques {
 		complete := true
@@ -330,7 +339,7 @@ func (t *table) conjunctPath(where expr.Expr) (*accessPath, error) {
 			best, score = p, s
 		}
 	}
-	return best, nil
+	return t.exprPath(where, conds, best, score)
 }
 
 // orderedScore is what an ordered index of cols would score for conds:
@@ -387,9 +396,13 @@ func (t *table) eachOnPath(p *accessPath, fn func(id uint64, row value.Row) bool
 		}
 		eachByID(found, fn)
 	case p.unique != nil:
-		if id, row, ok := t.byKey(p.unique, p.probe); ok {
+		if p.unique.deferrable {
+			t.eachByDeferrableKey(p.unique, p.probe, fn)
+		} else if id, row, ok := t.byKey(p.unique, p.probe); ok {
 			fn(id, row)
 		}
+	case p.xix != nil:
+		t.eachOnExprPath(p, fn)
 	case p.ix == nil:
 		t.eachByPrefix(p.prefixCol, p.prefixVal, fn)
 	default:
@@ -439,34 +452,42 @@ func (p *accessPath) describe(t *table) string {
 			conds = append(conds, t.cols[c].Name+" = "+text(p.probe[c]))
 		}
 		return fmt.Sprintf("Index Scan using %s on %s: %s", p.unique.name, t.name, strings.Join(conds, " AND "))
+	case p.xix != nil:
+		return p.describeExpr(t, text)
 	case p.ix == nil:
 		return fmt.Sprintf("Index Scan using the leading column of %s on %s: %s = %s", p.prefixOf.name, t.name, t.cols[p.prefixCol].Name, text(p.prefixVal))
 	}
+	conds := rangeConds(&p.r, func(i int) string { return t.cols[p.ix.cols[i]].Name }, text)
+	return fmt.Sprintf("Index Scan using %s on %s: %s", p.ix.name, t.name, strings.Join(conds, " AND "))
+}
+
+// rangeConds writes r as conditions on the index's key elements, named
+// by name.
+func rangeConds(r *keyRange, name func(int) string, text func(value.Value) string) []string {
 	var conds []string
-	for i, v := range p.r.eq {
-		name := t.cols[p.ix.cols[i]].Name
+	for i, v := range r.eq {
 		if v.IsNull() {
-			conds = append(conds, name+" IS NULL")
+			conds = append(conds, name(i)+" IS NULL")
 		} else {
-			conds = append(conds, name+" = "+text(v))
+			conds = append(conds, name(i)+" = "+text(v))
 		}
 	}
-	if p.r.bounded {
-		name := t.cols[p.ix.cols[len(p.r.eq)]].Name
-		if p.r.hasLo {
+	if r.bounded {
+		n := name(len(r.eq))
+		if r.hasLo {
 			op := " > "
-			if p.r.loIncl {
+			if r.loIncl {
 				op = " >= "
 			}
-			conds = append(conds, name+op+text(p.r.lo))
+			conds = append(conds, n+op+text(r.lo))
 		}
-		if p.r.hasHi {
+		if r.hasHi {
 			op := " < "
-			if p.r.hiIncl {
+			if r.hiIncl {
 				op = " <= "
 			}
-			conds = append(conds, name+op+text(p.r.hi))
+			conds = append(conds, n+op+text(r.hi))
 		}
 	}
-	return fmt.Sprintf("Index Scan using %s on %s: %s", p.ix.name, t.name, strings.Join(conds, " AND "))
+	return conds
 }

@@ -181,6 +181,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		next.put(id, nr)
 		return true
 	})
+	if err == nil {
+		err = next.duplicatedKey()
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -224,6 +227,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 			if u.x != nil {
 				fresh.extend(u.x)
 			}
+			fresh.deferLike(u)
 			var arr [64]byte
 			t.scan(func(id uint64, row value.Row) bool {
 				if k, ok := fresh.key(row, arr[:0]); ok {
@@ -239,6 +243,13 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 			}
 		}
 		t.uniques = uniques
+		t.dkeys = next.dkeys[:0:0]
+		for _, u := range uniques {
+			if u.deferrable {
+				t.dkeys = append(t.dkeys, u)
+			}
+		}
+		e.noteDeferrable(t)
 		t.prefixes, t.keyOrders = nil, nil // rebuilt on their next use
 		e.linkForeignKeys()
 		return res, nil
@@ -246,6 +257,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	next.nextID = max(next.nextID, t.nextID)
 	delete(e.tables, a.Table)
 	e.tables[a.New.Name] = next
+	e.noteDeferrable(next)
 	next.trig = t.trig
 	if err := e.renameComments(t, a); err != nil {
 		return Result{}, err

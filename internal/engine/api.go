@@ -188,6 +188,9 @@ func (s *Session) typedChangeKeep(table string, priv sql.Privilege, keep bool, f
 	if err == nil && e.fkeys != nil && !e.replica {
 		err = e.enforceForeignKeys(mark)
 	}
+	if err == nil && e.deferKeys {
+		err = e.checkKeys(mark, nil)
+	}
 	e.replica = false
 	if err != nil {
 		e.undoTo(mark)

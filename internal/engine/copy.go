@@ -302,6 +302,11 @@ func (e *Engine) copyFeed(t *table, dec source.Decoder, cr *copyReader, total in
 				return fail(err)
 			}
 		}
+		if e.deferKeys {
+			if err := e.checkKeys(fkMark, nil); err != nil {
+				return fail(err)
+			}
+		}
 		open = false
 		if !explicit {
 			if err := e.commit(); err != nil {

@@ -48,6 +48,11 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		if arbiters, err = t.arbiters(oc); err != nil {
 			return Result{}, err
 		}
+		if len(rows) > 0 {
+			if err := t.deferrableArbiter(arbiters); err != nil {
+				return Result{}, err
+			}
+		}
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
 	ret := returner{plan: ins.RetPlan, exprs: ins.Returning, view: ins.Auto}

@@ -235,6 +235,9 @@ type Engine struct {
 	// catalogGen counts catalog changes: a prepared statement bound at an
 	// earlier generation is bound again before it runs.
 	catalogGen uint64
+	// deferKeys is set once a table has a DEFERRABLE key: statements
+	// check such keys at their end (key_deferrable.go).
+	deferKeys bool
 	// store is the store of record (durable.go); nil for an engine in
 	// memory only. storeCommit is the commit handed to it, reused.
 	store       Store
@@ -353,12 +356,19 @@ func tableRelation(name string, t *table) (*sql.Relation, bool) {
 	for i := range t.def.Cols {
 		defaults[i] = t.def.Cols[i].DefaultExpr()
 	}
-	uniques := make([][]int, len(t.uniques))
-	for i, u := range t.uniques {
-		uniques[i] = u.cols
+	uniques := make([][]int, 0, len(t.uniques))
+	pk := t.def.PrimaryKey
+	for _, u := range t.uniques {
+		if u.deferrable { // no proof of uniqueness while its check waits, as in PostgreSQL
+			if u.primary {
+				pk = nil
+			}
+			continue
+		}
+		uniques = append(uniques, u.cols)
 	}
 	rel := &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}
+		Uniques: uniques, PrimaryKey: pk, Identity: t.identity(), Def: t.def}
 	if t.def.PartitionBy != nil {
 		rel.TableOID = tableOID(t)
 	}
@@ -490,6 +500,7 @@ func (e *Engine) createTable(ct *sql.CreateTable, text string) (Result, error) {
 		return Result{}, err
 	}
 	e.tables[ct.Name] = newTable(ct)
+	e.noteDeferrable(e.tables[ct.Name])
 	if err := e.storeCreate(ct.Name, KindTable, text); err != nil {
 		e.forgetSequences(seqs) //nolint:errcheck // the store's error is the one to report
 		return Result{}, err

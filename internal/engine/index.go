@@ -23,6 +23,9 @@ type namedIndex struct {
 	// uniques: it enforces the index and serves equalities on all its
 	// columns, as a UNIQUE constraint's does.
 	unique *uniqueIndex
+	// xord orders the rows of an index on expressions or partial by its
+	// computed key (exprpath.go), nil for the others.
+	xord *exprOrder
 }
 
 // createIndex makes the index ci names, building it now.
@@ -84,6 +87,7 @@ func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, 
 		}
 	}
 	if !x.ordered() {
+		ix.xord = newExprOrder(t, ix)
 		t.xindexes = append(t.xindexes, ix)
 	} else {
 		if t.keepsRows() {

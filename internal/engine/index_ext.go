@@ -14,9 +14,9 @@ import (
 // (lower(email)), a predicate that chooses the rows it holds (a partial
 // index), NULLs that do not differ from each other (NULLS NOT DISTINCT),
 // and the INCLUDE columns it only stores. An index with expressions or
-// a predicate serves no access path: a unique one is enforced, every one
-// is evaluated on each write, as PostgreSQL evaluates it (its errors
-// fail the write).
+// a predicate is evaluated on each write, as PostgreSQL evaluates it (its
+// errors fail the write); a unique one is enforced, and every one orders
+// the rows by its computed key for the WHERE that names it (exprpath.go).
 type keyExt struct {
 	exprs  []expr.Expr // per key element, nil where the element is a column
 	keySQL []string    // per key element, as pg_get_indexdef prints it pretty

@@ -151,6 +151,7 @@ func (e *Engine) createInheritor(ct *sql.CreateTable) (Result, error) {
 		return Result{}, err
 	}
 	e.tables[ct.Name] = newTable(ct)
+	e.noteDeferrable(e.tables[ct.Name])
 	// The table is stored as its merged definition and its links apart,
 	// so that a parent's later columns do not move the child's.
 	if err := e.storeCreate(ct.Name, KindTable, ct.SQL()); err != nil {

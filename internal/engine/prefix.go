@@ -136,5 +136,8 @@ func (t *table) indexBytes() int64 {
 	for _, ix := range t.keyOrders {
 		n += ix.ord.bytes()
 	}
+	for _, ix := range t.xindexes {
+		n += ix.xord.memBytes()
+	}
 	return n
 }

@@ -116,6 +116,9 @@ func (s *Session) controlled(fn func(tx *procTx) (Result, error)) (Result, error
 	if err == nil && e.fkeys != nil {
 		err = e.enforceForeignKeys(0)
 	}
+	if err == nil && e.deferKeys {
+		err = e.checkKeys(0, nil)
+	}
 	if err != nil {
 		e.rollback()
 		return Result{}, err

@@ -897,7 +897,7 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 	}
 	held := heldNone
 	defer s.onPanic(&held)
-	if commit && (e.tx == nil || len(e.tx.deferred) == 0 && !e.tx.fkCheck) {
+	if commit && (e.tx == nil || len(e.tx.deferred) == 0 && !e.tx.fkCheck && !e.tx.keyCheck) {
 		// The commit writes the transaction's kept replacements beside
 		// the views' commits the last commit left behind, and waits for
 		// them before the views step (commit).

@@ -310,6 +310,11 @@ func (t *table) rebuildIndexes(only string) []string {
 		ix.ord.tr = fresh.tr
 		names = append(names, ix.name)
 	}
+	for _, ix := range t.xindexes {
+		if only == "" || ix.name == only {
+			ix.xord.build(t, ix)
+		}
+	}
 	slices.Sort(names)
 	return names
 }

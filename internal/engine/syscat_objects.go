@@ -106,6 +106,8 @@ type catIndex struct {
 	// none; pretty is pg_get_indexdef's pretty text when it differs.
 	x      *keyExt
 	pretty string
+	// deferrable is a DEFERRABLE key's index: pg_index.indimmediate false.
+	deferrable bool
 }
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
@@ -455,6 +457,11 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		}
 		if u.primary {
 			c.kind, c.def = 'p', "PRIMARY KEY ("+r.colList(cols)+")"
+		}
+		if u.deferrable {
+			c.deferrable, c.deferred = true, u.initDeferred
+			c.def += deferralSQL(u)
+			ir.index.deferrable = true
 		}
 		o.cons = append(o.cons, c)
 	}

@@ -315,7 +315,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(keys), "indnkeyatts", len(ix.cols),
 			"indexprs", exprs, "indpred", pred,
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", false,
-			"indimmediate", true, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
+			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
 			"indislive", true, "indisreplident", false, "indkey", int2vector(keys), "indcollation", zeros,
 			"indclass", strings.Join(classes, " "), "indoption", zeros)
 	}

@@ -39,9 +39,10 @@ type table struct {
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
 	// xindexes are the indexes CREATE INDEX made on expressions or with a
-	// predicate (index_ext.go), evaluated on each write; xuniques, the
-	// hash indexes of the unique ones among them, enforced on each write
-	// and no part of uniques (they serve no access path and no key).
+	// predicate (index_ext.go), evaluated on each write and kept in order
+	// of their computed keys (exprpath.go); xuniques, the hash indexes of
+	// the unique ones among them, enforced on each write and no part of
+	// uniques (they serve no key-based path and no key).
 	xindexes []*namedIndex
 	xuniques []*uniqueIndex
 	// keyOrders are ordered indexes of primary and unique keys, each built
@@ -66,6 +67,8 @@ type table struct {
 	// kids are a partitioned table's partitions (partition.go), whose
 	// rows the table keeps.
 	kids []*partition
+	// dkeys are the DEFERRABLE ones among uniques (key_deferrable.go).
+	dkeys []*uniqueIndex
 
 	// read caches whether some view reads the table, for the set of
 	// views numbered readGen (Engine.isRead).
@@ -92,6 +95,11 @@ type uniqueIndex struct {
 	width   int                 // the table's columns: a rowRef's row length
 	m       map[string]uint64
 	x       *keyExt // expressions, predicate, NULLS NOT DISTINCT (index_ext.go); nil for none
+	// deferrable is a DEFERRABLE key (key_deferrable.go): its keys are
+	// encoded (m), and more holds, by key, the rows beside m's one while
+	// the check waits; initDeferred is INITIALLY DEFERRED.
+	deferrable, initDeferred bool
+	more                     map[string][]uint64
 }
 
 // intKeyLen is the length of a key kept in ints: an integer's 8 bytes.
@@ -130,12 +138,14 @@ func newTable(def *sql.CreateTable) *table {
 	}
 	if def.PrimaryKey != nil {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(-1), def.PrimaryKey, true, def))
+		t.deferKey(-1)
 	}
 	for i, u := range def.Uniques {
 		t.uniques = append(t.uniques, newUniqueIndex(def.KeyName(i), u, false, def))
 		if slices.Contains(def.NullsNotDistinct, i) {
 			t.uniques[len(t.uniques)-1].extend(&keyExt{nulls: true})
 		}
+		t.deferKey(i)
 	}
 	return t
 }
@@ -197,6 +207,10 @@ func (u *uniqueIndex) set(k []byte, id uint64, row value.Row) {
 		u.ints.Set(intKey(k), rowRef{id: id, row: &row[0]})
 		return
 	}
+	if u.deferrable {
+		u.setDeferred(string(k), id)
+		return
+	}
 	u.m[string(k)] = id
 }
 
@@ -225,6 +239,10 @@ func (u *uniqueIndex) drop(k []byte, id uint64) {
 		}
 		return
 	}
+	if u.deferrable {
+		u.dropDeferred(string(k), id)
+		return
+	}
 	if u.m[string(k)] == id {
 		delete(u.m, string(k))
 	}
@@ -242,6 +260,7 @@ func (u *uniqueIndex) clear() {
 		u.ints.Clear()
 	}
 	clear(u.m)
+	u.more = nil
 }
 
 // reserve makes room for n more keys.
@@ -346,6 +365,9 @@ func failingRow(row value.Row) string {
 // duplicate, if any.
 func (t *table) conflict(row value.Row) (*uniqueIndex, uint64, bool) {
 	for _, u := range t.uniques {
+		if u.deferrable { // checked at the statement's end (key_deferrable.go)
+			continue
+		}
 		if id, ok := u.lookup(row); ok {
 			return u, id, true
 		}
@@ -389,6 +411,9 @@ func (t *table) bare(name string) string {
 func (t *table) conflictExcept(old, row value.Row, id uint64, same int) (*uniqueIndex, bool) {
 	var a, b [64]byte
 	for _, u := range t.uniques[same:] {
+		if u.deferrable {
+			continue
+		}
 		ko, okOld := u.key(old, a[:0])
 		kn, okNew := u.key(row, b[:0])
 		if !okNew || okOld && string(ko) == string(kn) {
@@ -481,6 +506,9 @@ func (t *table) reindex(id uint64, old, row value.Row, same int) {
 	for _, ix := range t.keyOrders {
 		ix.ord.replace(id, old, row)
 	}
+	for _, ix := range t.xindexes {
+		ix.xord.replace(ix, id, old, row)
+	}
 	t.rows.Set(id, row)
 }
 
@@ -507,6 +535,9 @@ func (t *table) put(id uint64, row value.Row) {
 	}
 	for _, ix := range t.keyOrders {
 		ix.ord.add(id, row)
+	}
+	for _, ix := range t.xindexes {
+		ix.xord.add(ix, id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
 	if id >= t.nextID {
@@ -539,6 +570,9 @@ func (t *table) remove(id uint64) value.Row {
 	}
 	for _, ix := range t.keyOrders {
 		ix.ord.drop(id, row)
+	}
+	for _, ix := range t.xindexes {
+		ix.xord.drop(ix, id, row)
 	}
 	t.bytes -= dataflow.RowBytes(row)
 	return row
@@ -575,6 +609,9 @@ func (t *table) compact() {
 	t.keyOrders = nil // likewise
 	for _, ix := range t.indexes {
 		ix.ord = newOrderedIndex(ix.cols) // refilled by put
+	}
+	for _, ix := range t.xindexes {
+		ix.xord.reset() // likewise
 	}
 	t.nextID = 1
 	t.bytes = 0

@@ -89,6 +89,7 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	s.makeTempNS()
 	t := newTable(ct)
 	t.name, t.temp = s.tempNS+ct.Name, true
+	e.noteDeferrable(t)
 	e.tables[t.name] = t
 	if s.temps == nil {
 		s.temps = map[string]*tempTable{}

@@ -146,7 +146,7 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 	var fks []string
 	for _, name := range sc.Names {
 		trs := e.constraintTriggers(name)
-		if len(trs) == 0 && e.deferrableForeignKey(name) {
+		if len(trs) == 0 && (e.deferrableForeignKey(name) || e.deferrableKey(name)) {
 			fks = append(fks, name)
 			continue
 		}
@@ -192,6 +192,12 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 			return res, err
 		}
 	}
+	if !sc.Deferred && s.writer && e.tx != nil && e.tx.keyCheck {
+		// Likewise the keys made immediate.
+		if err := e.checkKeys(0, func(u *uniqueIndex) bool { return u.deferrable && !s.keyDeferred(u) }); err != nil {
+			return res, err
+		}
+	}
 	if sc.Deferred || !s.writer || e.tx == nil || len(e.tx.deferred) == 0 {
 		return res, nil
 	}
@@ -201,7 +207,8 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 }
 
 // constraintNamed reports whether a table has a constraint (key, unique,
-// check, foreign key) of the name: none of them is deferrable here.
+// check, foreign key) of the name: setConstraints asks it of a name no
+// deferrable constraint has.
 func (e *Engine) constraintNamed(name string) bool {
 	for _, c := range e.catalogObjects().cons {
 		if c.name == name {

@@ -27,6 +27,9 @@ type txn struct {
 	// fkCheck is set when a deferred foreign key left its checks for the
 	// commit (fkey_deferred.go).
 	fkCheck bool
+	// keyCheck is set when a deferred DEFERRABLE key left its check for
+	// the commit (key_deferrable.go).
+	keyCheck bool
 	// deferred are the deferred constraint triggers' events, which fire
 	// at commit (trigger_constraint.go).
 	deferred []deferredEvent
@@ -85,6 +88,9 @@ func (e *Engine) atomically(fn func() (Result, error)) (Result, error) {
 	res, err := fn()
 	if err == nil && e.fkeys != nil {
 		err = e.enforceForeignKeys(mark)
+	}
+	if err == nil && e.deferKeys {
+		err = e.checkKeys(mark, nil)
 	}
 	if err != nil {
 		e.undoRestarts(restarts)
@@ -194,6 +200,12 @@ func (e *Engine) commit() error {
 	if tx != nil && tx.fkCheck {
 		// Before the views step: a failure leaves them as they were.
 		if err := e.enforceForeignKeysOf(0, func(l *fkLink) bool { return l.fk.Deferrable }); err != nil {
+			e.rollback()
+			return err
+		}
+	}
+	if tx != nil && tx.keyCheck {
+		if err := e.checkKeys(0, func(*uniqueIndex) bool { return true }); err != nil {
 			e.rollback()
 			return err
 		}

@@ -93,9 +93,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		var last *pg_query.Constraint
 		for _, cn := range cd.Constraints {
 			c := cn.GetConstraint()
-			// DEFERRABLE and INITIALLY DEFERRED after a column's REFERENCES
-			// are its attributes, as PostgreSQL's grammar takes them.
-			if last != nil && last.Contype == pg_query.ConstrType_CONSTR_FOREIGN {
+			// DEFERRABLE and INITIALLY DEFERRED after a column's REFERENCES,
+			// PRIMARY KEY or UNIQUE are its attributes, as PostgreSQL's
+			// grammar takes them.
+			if last != nil && (last.Contype == pg_query.ConstrType_CONSTR_FOREIGN ||
+				last.Contype == pg_query.ConstrType_CONSTR_PRIMARY || last.Contype == pg_query.ConstrType_CONSTR_UNIQUE) {
 				switch c.Contype {
 				case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
 					last.Deferrable = true
@@ -160,8 +162,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, b.stmt.errf(c.Location, pgerr.InvalidTableDef, "multiple primary keys for table %q are not allowed", ct.Name)
 			}
 			if c.Deferrable || c.Initdeferred {
-				return nil, b.refuse(c.Location, "DEFERRABLE PRIMARY KEY constraints are not supported").
-					WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
+				ct.DeferrableKeys = append(ct.DeferrableKeys, KeyDeferral{Key: -1, InitDeferred: c.Initdeferred})
 			}
 			k, err := keys(c)
 			for _, i := range k {
@@ -178,8 +179,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			}
 		case pg_query.ConstrType_CONSTR_UNIQUE:
 			if c.Deferrable || c.Initdeferred {
-				return nil, b.refuse(c.Location, "DEFERRABLE UNIQUE constraints are not supported").
-					WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
+				ct.DeferrableKeys = append(ct.DeferrableKeys, KeyDeferral{Key: len(ct.Uniques), InitDeferred: c.Initdeferred})
 			}
 			if c.NullsNotDistinct {
 				ct.NullsNotDistinct = append(ct.NullsNotDistinct, len(ct.Uniques))
@@ -237,6 +237,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	}
 	if err := b.tableOptions(cs.Options, ct); err != nil {
 		return nil, err
+	}
+	if ct.ChangeStream && ct.DeferrableKeys != nil {
+		// Change events replace rows by key: a key must hold at each one.
+		return nil, b.refuse(rv.Location, "DEFERRABLE keys of change-stream table %q are not supported", ct.Name).
+			WithHint("declare the key NOT DEFERRABLE (the default)")
 	}
 	for _, c := range fkeys {
 		fk, err := b.bindForeignKey(ct, c)
@@ -561,9 +566,6 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	}
 	if ci.Name == "" {
 		ci.Name, ci.DefaultName = indexName(name, names), true
-	}
-	if rel.Def != nil && rel.Def.PartitionBy != nil && (ci.Exprs != nil || ci.Where != nil) {
-		return nil, b.refuse(loc, "an expression or partial index on partitioned table %q is not supported", name)
 	}
 	if rel.Def != nil && rel.Def.PartitionBy != nil && ci.Unique {
 		k := rel.Def.PartitionBy

@@ -132,6 +132,9 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 		if ref.PrimaryKey == nil {
 			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.InvalidForeignKey, "there is no primary key for referenced table %q", fk.RefTable)
 		}
+		if d, _ := ref.KeyDeferrable(-1); d {
+			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.ObjectNotInPrereqState, "cannot use a deferrable primary key for referenced table %q", fk.RefTable)
+		}
 		fk.RefCols = slices.Clone(ref.PrimaryKey)
 	} else {
 		for _, n := range c.PkAttrs {
@@ -147,9 +150,24 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 		return ForeignKey{}, b.stmt.errf(c.Location, pgerr.InvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
 	}
 	if len(c.PkAttrs) > 0 {
-		keyed := ref.PrimaryKey != nil && sameSet(ref.PrimaryKey, fk.RefCols)
-		for _, u := range ref.Uniques {
-			keyed = keyed || sameSet(u, fk.RefCols)
+		// A key that matches but is DEFERRABLE does not serve, as in
+		// PostgreSQL.
+		keyed, deferred := false, false
+		match := func(i int, cols []int) {
+			if cols != nil && sameSet(cols, fk.RefCols) {
+				if d, _ := ref.KeyDeferrable(i); d {
+					deferred = true
+				} else {
+					keyed = true
+				}
+			}
+		}
+		match(-1, ref.PrimaryKey)
+		for i, u := range ref.Uniques {
+			match(i, u)
+		}
+		if !keyed && deferred {
+			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.ObjectNotInPrereqState, "cannot use a deferrable unique constraint for referenced table %q", fk.RefTable)
 		}
 		if !keyed {
 			return ForeignKey{}, b.stmt.errf(c.Location, pgerr.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table %q", fk.RefTable)

@@ -63,6 +63,8 @@ type CreateTable struct {
 	// statement gave the keys, "" for PostgreSQL's default (KeyName).
 	PrimaryKeyName string
 	UniqueNames    []string
+	// DeferrableKeys are the keys declared DEFERRABLE (key_deferrable.go).
+	DeferrableKeys []KeyDeferral
 	Checks         []Check
 	// ForeignKeys are its FOREIGN KEY constraints.
 	ForeignKeys []ForeignKey

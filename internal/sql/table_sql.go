@@ -85,6 +85,7 @@ func (ct *CreateTable) SQL() string {
 		named(ct.PrimaryKeyName)
 		b.WriteString("PRIMARY KEY ")
 		b.WriteString(cols(ct.PrimaryKey))
+		b.WriteString(ct.DeferralSQL(-1))
 	}
 	for i, u := range ct.Uniques {
 		b.WriteString(", ")
@@ -96,6 +97,7 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString("NULLS NOT DISTINCT ")
 		}
 		b.WriteString(cols(u))
+		b.WriteString(ct.DeferralSQL(i))
 	}
 	for _, c := range ct.Checks {
 		b.WriteString(", CONSTRAINT ")
