@@ -358,7 +358,7 @@ func tableRelation(name string, t *table) (*sql.Relation, bool) {
 		uniques[i] = u.cols
 	}
 	rel := &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Def: t.def}
+		Uniques: uniques, PrimaryKey: t.def.PrimaryKey, Identity: t.identity(), Generated: t.def.GeneratedColumns(), Def: t.def}
 	if t.def.PartitionBy != nil {
 		rel.TableOID = tableOID(t)
 	}

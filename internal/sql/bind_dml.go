@@ -382,6 +382,9 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 			return nil, b.stmt.errf(rt.Location, pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name)
 		}
 		if len(rt.Indirection) > 0 {
+			if err := b.generatedWrite(rel, i, true); err != nil {
+				return nil, err
+			}
 			var base expr.Expr = &expr.Col{Idx: i, T: rel.Cols[i].Type, Name: rt.Name}
 			if again {
 				base = out[prev].Expr
