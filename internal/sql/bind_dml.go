@@ -422,7 +422,7 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 		}
 		out = append(out, Assign{Col: i, Expr: e})
 	}
-	return out, nil
+	return genNulls(rel, out, seen), nil
 }
 
 func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
@@ -501,6 +501,9 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 		}
 		if out.Auto != nil {
 			if _, err := autoSetCols(out.Auto, rel, out.SetCols); err != nil {
+				return nil, err
+			}
+			if err := autoSetGenerated(out.Auto, rel, up.TargetList); err != nil {
 				return nil, err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Stored generated columns (GENERATED ALWAYS AS (expr) STORED): the
@@ -206,4 +207,92 @@ func (ct *CreateTable) GeneratedColumns() []bool {
 type genClause struct {
 	col int
 	raw *pg_query.Node
+}
+
+// genNulls adds to an UPDATE's assignments a NULL for each generated
+// column of rel that they leave: the new row a BEFORE ROW trigger sees
+// holds NULL there, as in PostgreSQL, until the engine computes it.
+func genNulls(rel *Relation, set []Assign, seen map[int]int) []Assign {
+	for i, g := range rel.Generated {
+		if _, ok := seen[i]; g && !ok {
+			set = append(set, Assign{Col: i, Expr: &expr.Const{V: value.Null, T: rel.Cols[i].Type}})
+		}
+	}
+	return set
+}
+
+// whenReadsGenerated refuses a BEFORE ROW trigger's WHEN condition w that
+// reads a generated column of NEW, which is not computed yet then.
+func (b *binder) whenReadsGenerated(w *pg_query.Node, rel *Relation) error {
+	if rel.Generated == nil {
+		return nil
+	}
+	var err error
+	walkNodes(w.ProtoReflect(), func(n *pg_query.Node) {
+		cr := n.GetColumnRef()
+		if err != nil || cr == nil || len(cr.Fields) < 1 || cr.Fields[0].GetString_().GetSval() != "new" {
+			return
+		}
+		if len(cr.Fields) == 1 || cr.Fields[1].GetAStar() != nil {
+			err = b.stmt.errf(cr.Location, pgerr.InvalidObjectDef, "BEFORE trigger's WHEN condition cannot reference NEW generated columns").
+				WithDetail("A whole-row reference is used and the table contains generated columns.")
+			return
+		}
+		name := cr.Fields[1].GetString_().GetSval()
+		if i := colIndex(rel.Cols, name); i >= 0 && i < len(rel.Generated) && rel.Generated[i] {
+			err = b.stmt.errf(cr.Location, pgerr.InvalidObjectDef, "BEFORE trigger's WHEN condition cannot reference NEW generated columns").
+				WithDetail("Column %q is a generated column.", name)
+		}
+	})
+	return err
+}
+
+// genCol reports whether column i of rel is a stored generated column.
+func genCol(rel *Relation, i int) bool {
+	return i >= 0 && i < len(rel.Generated) && rel.Generated[i]
+}
+
+// genCopyError is PostgreSQL's error for a generated column named in
+// COPY's column list.
+func genCopyError(name string) error {
+	return pgerr.New(pgerr.InvalidColumnRef, "column %q is a generated column", name).
+		WithDetail("Generated columns cannot be used in COPY.")
+}
+
+// inheritedGenerated checks cd, a column of CREATE TABLE … INHERITS merged
+// with an inherited one, generated when gen: the child inherits the
+// parent's expression and may give neither its own nor a default.
+func inheritedGenerated(cd *pg_query.ColumnDef, gen bool) error {
+	if !gen {
+		return nil
+	}
+	for _, n := range cd.Constraints {
+		switch n.GetConstraint().GetContype() {
+		case pg_query.ConstrType_CONSTR_GENERATED:
+			return pgerr.New("42611", "child column %q specifies generation expression", cd.Colname).
+				WithHint("Omit the generation expression in the definition of the child table column to inherit the generation expression from the parent table.")
+		case pg_query.ConstrType_CONSTR_DEFAULT:
+			return pgerr.New("42611", "column %q inherits from generated column but specifies default", cd.Colname)
+		}
+	}
+	return nil
+}
+
+// autoSetGenerated refuses an UPDATE through view rel that sets a column
+// of its table that is generated to anything but DEFAULT.
+func autoSetGenerated(av *AutoView, rel *Relation, targets []*pg_query.Node) error {
+	if av.base == nil || av.base.Generated == nil {
+		return nil
+	}
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if rt == nil || rt.Val.GetSetToDefault() != nil {
+			continue
+		}
+		if i := colIndex(rel.Cols, rt.Name); i >= 0 && i < len(av.Cols) && genCol(av.base, av.Cols[i]) {
+			return pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", rt.Name).
+				WithDetail("Column %q is a generated column.", rt.Name)
+		}
+	}
+	return nil
 }
