@@ -47,3 +47,12 @@ func (t *table) hasGenerated() bool {
 	}
 	return false
 }
+
+// genFlag is pg_attribute.attgenerated: 's' for a stored generated
+// column, empty for another.
+func genFlag(gen bool) string {
+	if gen {
+		return "s"
+	}
+	return ""
+}
