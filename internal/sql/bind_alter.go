@@ -58,6 +58,8 @@ type alterWork struct {
 	name   string
 	cs     *pg_query.CreateStmt
 	origin []int
+	// kids is set on a table with inheritance descendants.
+	kids bool
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -174,7 +176,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	if err != nil {
 		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
 	}
-	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
+	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt(), kids: len(rel.Inherit) > 0}
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}

@@ -54,9 +54,14 @@ func (w *alterWork) alterGenerated(at *AlterTable, cmd *pg_query.AlterTableCmd) 
 			}
 			return true, colErr("55000", "column %q of relation %q is not a stored generated column", cmd.Name, w.name)
 		}
+		if at.Only && w.kids {
+			return true, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE / DROP EXPRESSION must be applied to child tables too")
+		}
 		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool {
 			return n.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_GENERATED
 		})
+		// The inheritance descendants drop theirs too, as in PostgreSQL.
+		at.ColumnCmds = append(at.ColumnCmds, "ALTER COLUMN "+QuoteIdent(cmd.Name)+" DROP EXPRESSION IF EXISTS")
 		return true, nil
 	case pg_query.AlterTableType_AT_ColumnDefault:
 		if cd, _ := w.col(cmd.Name); cd != nil && genExpr(cd) != nil {

@@ -496,6 +496,11 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		if parent.Def.Cols[i].NotNull && !rel.Def.Cols[j].NotNull {
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", c.Name)
 		}
+		if pg, cg := parent.Def.Cols[i].GeneratedSQL, rel.Def.Cols[j].GeneratedSQL; pg != "" && cg == "" {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be a generated column", c.Name)
+		} else if pg != "" && cg != pg {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table has a conflicting generation expression", c.Name)
+		}
 	}
 	for _, ch := range parent.Def.Checks {
 		if ch.NoInherit {
