@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/deltaview/deltaview/internal/delta"
 	"github.com/deltaview/deltaview/internal/engine"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -11,7 +12,8 @@ import (
 // TestGeneratedTypedAPI checks that every call of the typed API that
 // writes rows computes a table's stored generated columns, whatever value
 // the row gives there, and that the views over them are maintained:
-// Insert, Update, Replace and ReplaceRows, into a table that keeps its
+// Insert, Update, Replace, ReplaceRows and ApplySource (a partial update
+// that leaves the column unknown included), into a table that keeps its
 // replacements in the transaction (one integer key) and one that does
 // not, and into a table with a BEFORE trigger.
 func TestGeneratedTypedAPI(t *testing.T) {
@@ -45,6 +47,13 @@ CREATE MATERIALIZED VIEW us AS SELECT string_agg(g, ',' ORDER BY g) AS s FROM u;
 		{"replace rows u", func() error {
 			return s.ReplaceRows("u", [][]value.Value{{i(1), i(8), value.Null}})
 		}},
+		{"apply source t", func() error {
+			return s.ApplySource([]engine.SourceChange{
+				{Table: "t", Change: delta.Insert{Row: value.Row{i(5), i(1), value.Null}}},
+				{Table: "t", Change: delta.PartialUpdate{Row: value.Row{i(5), i(2), value.Null}, Unknown: delta.ColsOf(2)}},
+				{Table: "t", Change: delta.Upsert{Row: value.Row{i(6), i(3), i(0)}}},
+			}, nil)
+		}},
 		{"insert w", func() error { return s.Insert("w", value.Row{i(1), i(3), i(0)}) }},
 		{"replace w", func() error { return s.Replace("w", value.Row{i(1), i(5), i(0)}) }},
 	}
@@ -54,8 +63,8 @@ CREATE MATERIALIZED VIEW us AS SELECT string_agg(g, ',' ORDER BY g) AS s FROM u;
 		}
 	}
 	want := map[string]string{
-		"SELECT * FROM t ORDER BY id":  "[(1, 3, 31) (2, 4, 42)]",
-		"SELECT * FROM tv ORDER BY id": "[(1, 31) (2, 42)]",
+		"SELECT * FROM t ORDER BY id":  "[(1, 3, 31) (2, 4, 42) (5, 2, 25) (6, 3, 36)]",
+		"SELECT * FROM tv ORDER BY id": "[(1, 31) (2, 42) (5, 25) (6, 36)]",
 		"SELECT * FROM u":              "[(1, 8, v8)]",
 		"SELECT * FROM us":             "[(v8)]",
 		"SELECT * FROM w":              "[(1, 10, 11)]",
