@@ -56,3 +56,15 @@ func genFlag(gen bool) string {
 	}
 	return ""
 }
+
+// rowOf is row for a row of t: row-level security's checks of a new
+// row see its generated columns computed, as PostgreSQL computes them
+// before it checks the policies.
+func (rc *rowChecker) rowOf(t *table, r value.Row) error {
+	if !rc.c.Empty() {
+		if err := t.generate(r); err != nil {
+			return err
+		}
+	}
+	return rc.row(r)
+}
