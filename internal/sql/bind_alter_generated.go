@@ -63,6 +63,9 @@ func (w *alterWork) alterGenerated(at *AlterTable, cmd *pg_query.AlterTableCmd) 
 		// The inheritance descendants drop theirs too, as in PostgreSQL.
 		at.ColumnCmds = append(at.ColumnCmds, "ALTER COLUMN "+QuoteIdent(cmd.Name)+" DROP EXPRESSION IF EXISTS")
 		return true, nil
+	case pg_query.AlterTableType_AT_SetExpression:
+		return true, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … ALTER COLUMN … SET EXPRESSION is not supported").
+			WithHint("PostgreSQL 15 has none: drop the column and add it again with ADD COLUMN … GENERATED ALWAYS AS (…) STORED")
 	case pg_query.AlterTableType_AT_ColumnDefault:
 		if cd, _ := w.col(cmd.Name); cd != nil && genExpr(cd) != nil {
 			err := colErr(pgerr.SyntaxError, "column %q of relation %q is a generated column", cmd.Name, w.name)
