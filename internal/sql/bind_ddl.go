@@ -268,6 +268,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := genForeignKey(ct, fk); err != nil {
+			return nil, err
+		}
 		ct.ForeignKeys = append(ct.ForeignKeys, fk)
 	}
 	if cs.Partspec != nil {

@@ -296,3 +296,21 @@ func autoSetGenerated(av *AutoView, rel *Relation, targets []*pg_query.Node) err
 	}
 	return nil
 }
+
+// genForeignKey refuses an action of fk that would write a generated
+// column of ct, its referencing table: ON UPDATE CASCADE, SET NULL or SET
+// DEFAULT, ON DELETE SET NULL or SET DEFAULT.
+func genForeignKey(ct *CreateTable, fk ForeignKey) error {
+	gen := false
+	for _, c := range fk.Cols {
+		gen = gen || ct.Cols[c].GeneratedSQL != ""
+	}
+	switch {
+	case !gen:
+	case fk.OnUpdate == FKCascade || fk.OnUpdate == FKSetNull || fk.OnUpdate == FKSetDefault:
+		return pgerr.New(pgerr.SyntaxError, "invalid ON UPDATE action for foreign key constraint containing generated column")
+	case fk.OnDelete == FKSetNull || fk.OnDelete == FKSetDefault:
+		return pgerr.New(pgerr.SyntaxError, "invalid ON DELETE action for foreign key constraint containing generated column")
+	}
+	return nil
+}
