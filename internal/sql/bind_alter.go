@@ -58,8 +58,6 @@ type alterWork struct {
 	name   string
 	cs     *pg_query.CreateStmt
 	origin []int
-	// kids is set on a table with inheritance descendants.
-	kids bool
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -176,7 +174,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	if err != nil {
 		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
 	}
-	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt(), kids: len(rel.Inherit) > 0}
+	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}
@@ -188,7 +186,7 @@ func colErr(code, format, col, table string) *pgerr.Error {
 }
 
 func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) error {
-	if done, err := w.alterGenerated(at, cmd); done || err != nil {
+	if done, err := b.alterGenerated(w, at, cmd); done || err != nil {
 		return err
 	}
 	switch cmd.Subtype {

@@ -40,7 +40,7 @@ func (w *alterWork) genReaders(col string) []string {
 
 // alterGenerated runs the part of an ALTER TABLE command that concerns
 // generated columns; done is set when the command is wholly handled.
-func (w *alterWork) alterGenerated(at *AlterTable, cmd *pg_query.AlterTableCmd) (done bool, err error) {
+func (b *binder) alterGenerated(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) (done bool, err error) {
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_DropExpression:
 		cd, _ := w.col(cmd.Name)
@@ -54,7 +54,7 @@ func (w *alterWork) alterGenerated(at *AlterTable, cmd *pg_query.AlterTableCmd) 
 			}
 			return true, colErr("55000", "column %q of relation %q is not a stored generated column", cmd.Name, w.name)
 		}
-		if at.Only && w.kids {
+		if rel, ok := b.cat.Relation(w.name); ok && at.Only && len(rel.Inherit) > 0 {
 			return true, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE / DROP EXPRESSION must be applied to child tables too")
 		}
 		cd.Constraints = slices.DeleteFunc(cd.Constraints, func(n *pg_query.Node) bool {
