@@ -303,6 +303,10 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 					typ = quoteIdentIfNeeded(col.Domain)
 				}
 				row := []*string{s(col.Name), s(typ), nil, tf(col.NotNull), nil, s(""), s("")}
+				if col.Generated != "" {
+					// psql writes "generated always as (…) stored" around it.
+					row[2], row[6] = s(col.Generated), s("s")
+				}
 				for _, n := range names[7:] {
 					switch n {
 					case "attstorage":

@@ -171,6 +171,11 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 					nr[i] = value.Null
 				}
 			}
+			// A column added GENERATED, or one read by an expression
+			// whose type changed, is computed over the new row.
+			if err = next.generate(nr); err != nil {
+				return false
+			}
 		}
 		if err = alterDomainCheck(t, next, a, nr); err != nil {
 			return false

@@ -53,7 +53,7 @@ type colCast struct {
 // a change stream nor partitioned, so that every row goes the same way
 // and only its casts and constraints can fail it.
 func castsOnce(t *table) bool {
-	return !t.def.ChangeStream && t.def.PartitionBy == nil && t.buffers()
+	return !t.def.ChangeStream && t.def.PartitionBy == nil && t.buffers() && !t.hasGenerated()
 }
 
 // replaceRowsKept is ReplaceRows's loop for a table that castsOnce: the

@@ -74,7 +74,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			}
 		}
 		// Row-level security's checks come before the constraints.
-		if err := checks.row(row); err != nil {
+		if err := checks.rowOf(t, row); err != nil {
 			return Result{}, err
 		}
 		if oc := ins.OnConflict; oc != nil {
@@ -147,6 +147,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 					}
 				}
 				if !ins.UpdateChecks.Empty() {
+					if err := t.generate(newRow); err != nil {
+						return Result{}, err
+					}
 					if err := sql.CheckRow(ins.UpdateChecks.Exprs, newRow); err != nil {
 						return Result{}, err
 					}
@@ -465,7 +468,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 				continue
 			}
 		}
-		if err := checks.row(newRow); err != nil {
+		if err := checks.rowOf(t, newRow); err != nil {
 			return Result{}, err
 		}
 		if _, err := e.updateRow(t, tg.id, old, newRow); err != nil {

@@ -149,7 +149,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 			}
 			env = append(slices.Clone(newRow), p.rest[n:]...)
 		}
-		if err := checks.row(newRow); err != nil {
+		if err := checks.rowOf(t, newRow); err != nil {
 			return Result{}, err
 		}
 		if _, err := e.updateRow(t, p.id, old, newRow); err != nil {

@@ -368,7 +368,7 @@ func tableRelation(name string, t *table) (*sql.Relation, bool) {
 		uniques = append(uniques, u.cols)
 	}
 	rel := &sql.Relation{Name: name, Kind: sql.KindTable, Cols: t.cols, Defaults: defaults, Rows: int64(t.rows.Len()),
-		Uniques: uniques, PrimaryKey: pk, Identity: t.identity(), Def: t.def}
+		Uniques: uniques, PrimaryKey: pk, Identity: t.identity(), Generated: t.def.GeneratedColumns(), Def: t.def}
 	if t.def.PartitionBy != nil {
 		rel.TableOID = tableOID(t)
 	}

@@ -673,6 +673,9 @@ func columnSQL(c sql.ColumnDef) string {
 	if c.DefaultSQL != "" {
 		s += " DEFAULT " + c.DefaultSQL
 	}
+	if c.GeneratedSQL != "" {
+		s += " GENERATED ALWAYS AS (" + c.GeneratedSQL + ") STORED"
+	}
 	return s
 }
 

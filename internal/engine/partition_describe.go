@@ -51,7 +51,7 @@ func (s *Session) PartitionInfo(name string) (partitioned bool, keyDef string, p
 func (e *Engine) describePartition(p *partition) RelationDetail {
 	d := RelationDetail{Kind: RelTable}
 	for _, c := range p.root.def.Cols {
-		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
+		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL})
 	}
 	return d
 }

@@ -131,14 +131,17 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			updatable = func(i int) bool { return i < len(cols) && cols[i] }
 		}
 		for i, c := range rel.cols {
-			var def any
-			if c.def != "" {
+			var def, genExpr any
+			isGen := "NEVER"
+			if c.gen {
+				isGen, genExpr = "ALWAYS", c.def
+			} else if c.def != "" {
 				def = c.def
 			}
 			pairs := []any{"table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name,
 				"column_name", c.name, "ordinal_position", i + 1, "column_default", def, "is_nullable", yesNo(!c.notNull),
 				"dtd_identifier", strconv.Itoa(i + 1), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
-				"is_generated", "NEVER", "is_updatable", yesNo(updatable(i))}
+				"is_generated", isGen, "generation_expression", genExpr, "is_updatable", yesNo(updatable(i))}
 			pairs = append(pairs, infoDataType(c, o)...)
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
 				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())

@@ -96,6 +96,8 @@ type catCol struct {
 	typOID  uint32
 	notNull bool
 	def     string // the default's text, "" for none
+	// gen is set on a stored generated column, whose expression def is.
+	gen bool
 }
 
 type catIndex struct {
@@ -246,7 +248,11 @@ func (e *Engine) catalogObjects() *catalogObjects {
 				// Its sequence as regclass prints it, not by its key.
 				def = "nextval('" + strings.ReplaceAll(o.relText(k), "'", "''") + "'::regclass)"
 			}
-			r.cols = append(r.cols, catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def})
+			cc := catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def}
+			if c.GeneratedSQL != "" {
+				cc.def, cc.gen = c.GeneratedSQL, true
+			}
+			r.cols = append(r.cols, cc)
 		}
 		for _, u := range t.uniques {
 			if u.primary {

@@ -208,6 +208,9 @@ type ColumnDetail struct {
 	NotNull bool
 	Comment string // COMMENT ON COLUMN's, "" when none
 	Domain  string // the column's domain, "" for a column of a base type
+	// Generated is a stored generated column's expression, "" for
+	// another column.
+	Generated string
 }
 
 // IndexDetail is a table's unique index: its name, its columns, and
@@ -235,7 +238,7 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
 		d := RelationDetail{Kind: RelTable}
 		for _, c := range t.def.Cols {
-			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
+			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL}
 			if c.Domain != nil {
 				cd.Domain = c.Domain.Name()
 			}

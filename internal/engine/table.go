@@ -70,6 +70,9 @@ type table struct {
 	// dkeys are the DEFERRABLE ones among uniques (key_deferrable.go).
 	dkeys []*uniqueIndex
 
+	// gen are its stored generated columns (generated.go).
+	gen generated
+
 	// read caches whether some view reads the table, for the set of
 	// views numbered readGen (Engine.isRead).
 	read    bool
@@ -312,13 +315,17 @@ func (t *table) byKey(u *uniqueIndex, row value.Row) (uint64, value.Row, bool) {
 	return id, cur, true
 }
 
-// check validates row against the table's NOT NULL and CHECK constraints
-// and its columns' domains.
+// check computes row's generated columns (in place) and validates row
+// against the table's NOT NULL and CHECK constraints and its columns'
+// domains.
 func (t *table) check(row value.Row) error { return t.checkRow(nil, row) }
 
 // checkRow is check for row replacing old (nil for a new row): of the
 // domains, only the values that changed are checked.
 func (t *table) checkRow(old, row value.Row) error {
+	if err := t.generate(row); err != nil {
+		return err
+	}
 	if err := t.checkDomains(old, row); err != nil {
 		return err
 	}

@@ -206,6 +206,9 @@ func colErr(code, format, col, table string) *pgerr.Error {
 }
 
 func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) error {
+	if done, err := b.alterGenerated(w, at, cmd); done || err != nil {
+		return err
+	}
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_AddColumn:
 		cd := cmd.Def.GetColumnDef()
@@ -405,6 +408,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 		return nil, colErr(pgerr.DuplicateColumn, "column %q of relation %q already exists", rs.Newname, w.name)
 	}
 	cd.Colname = rs.Newname
+	w.renameGenerated(rs.Subname, rs.Newname)
 	for _, c := range w.constraints() {
 		for _, k := range slices.Concat(c.Keys, c.FkAttrs, c.FkDelSetCols) {
 			if s := k.GetString_(); s.Sval == rs.Subname {

@@ -40,7 +40,9 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 	c := &Copy{Table: rel.Name, Partition: b.partTarget, File: cs.Filename, Stdin: cs.Filename == "", View: rel.Kind == KindView}
 	if len(cs.Attlist) == 0 {
 		for i := range rel.Cols {
-			c.Cols = append(c.Cols, i)
+			if !genCol(rel, i) { // as PostgreSQL: COPY's columns leave out the generated ones
+				c.Cols = append(c.Cols, i)
+			}
 		}
 	}
 	seen := map[int]bool{}
@@ -57,6 +59,9 @@ func (b *binder) bindCopy(cs *pg_query.CopyStmt) (Bound, error) {
 		}
 		if seen[idx] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+		}
+		if genCol(rel, idx) {
+			return nil, genCopyError(name)
 		}
 		seen[idx] = true
 		c.Cols = append(c.Cols, idx)

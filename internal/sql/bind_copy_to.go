@@ -114,8 +114,10 @@ func (b *binder) copyTableQuery(cs *pg_query.CopyStmt) (*pg_query.SelectStmt, *R
 		sel.TargetList = append(sel.TargetList, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Val: &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: ref}}, Location: -1}}})
 	}
 	if len(cs.Attlist) == 0 {
-		for _, c := range rel.Cols {
-			column(c.Name)
+		for i, c := range rel.Cols {
+			if !genCol(rel, i) {
+				column(c.Name)
+			}
 		}
 		if len(rel.Cols) == 0 {
 			// SELECT FROM t: the table's rows, of no column.
@@ -131,6 +133,9 @@ func (b *binder) copyTableQuery(cs *pg_query.CopyStmt) (*pg_query.SelectStmt, *R
 		}
 		if seen[name] {
 			return nil, nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+		}
+		if genCol(rel, colIndex(rel.Cols, name)) {
+			return nil, nil, genCopyError(name)
 		}
 		seen[name] = true
 		column(name)

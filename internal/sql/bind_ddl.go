@@ -129,6 +129,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		return out, nil
 	}
 	var fkeys []*pg_query.Constraint
+	var generated []genClause
 	for _, c := range tableCons {
 		switch c.Contype {
 		case pg_query.ConstrType_CONSTR_NOTNULL:
@@ -144,6 +145,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 				return nil, err
 			}
 			col := &ct.Cols[i[0]]
+			if err := b.generatedTaken(ct, i[0], c); err != nil {
+				return nil, err
+			}
 			if col.Default != nil {
 				return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "multiple default values specified for column %q of table %q", col.Name, ct.Name)
 			}
@@ -223,9 +227,21 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := b.generatedTaken(ct, i[0], c); err != nil {
+				return nil, err
+			}
 			if err := b.identityConstraint(ct, i[0], c); err != nil {
 				return nil, err
 			}
+		case pg_query.ConstrType_CONSTR_GENERATED:
+			i, err := keys(c)
+			if err != nil {
+				return nil, err
+			}
+			if err := b.markGenerated(ct, i[0], c); err != nil {
+				return nil, err
+			}
+			generated = append(generated, genClause{i[0], c.RawExpr})
 		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
 			return nil, b.refuse(c.Location, "DEFERRABLE is supported for foreign keys only")
 		case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
@@ -233,6 +249,11 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			fkeys = append(fkeys, c) // bound once the keys are known: a table may reference itself
 		default:
 			return nil, b.refuse(c.Location, "constraint %s is not supported", strings.TrimPrefix(c.Contype.String(), "CONSTR_"))
+		}
+	}
+	for _, g := range generated {
+		if err := b.bindGenerated(ct, sc, g.col, g.raw); err != nil {
+			return nil, err
 		}
 	}
 	if err := b.tableOptions(cs.Options, ct); err != nil {
@@ -243,9 +264,16 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		return nil, b.refuse(rv.Location, "DEFERRABLE keys of change-stream table %q are not supported", ct.Name).
 			WithHint("declare the key NOT DEFERRABLE (the default)")
 	}
+	if len(generated) > 0 && ct.ChangeStream {
+		return nil, b.refuse(rv.Location, "generated columns of a change-stream table are not supported").
+			WithHint("a change event gives every column it knows; compute the column in a view over the table")
+	}
 	for _, c := range fkeys {
 		fk, err := b.bindForeignKey(ct, c)
 		if err != nil {
+			return nil, err
+		}
+		if err := genForeignKey(ct, fk); err != nil {
 			return nil, err
 		}
 		ct.ForeignKeys = append(ct.ForeignKeys, fk)
@@ -253,6 +281,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if cs.Partspec != nil {
 		if rv.Relpersistence == "t" {
 			return nil, b.refuse(rv.Location, "temporary partitioned tables are not supported")
+		}
+		if err := b.generatedInKey(ct, cs.Partspec); err != nil {
+			return nil, err
 		}
 		if err := b.partitionKey(cs.Partspec, sc, ct); err != nil {
 			return nil, err

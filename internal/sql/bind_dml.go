@@ -385,6 +385,9 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 			return nil, b.stmt.errf(rt.Location, pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name)
 		}
 		if len(rt.Indirection) > 0 {
+			if err := b.generatedWrite(rel, i, true); err != nil {
+				return nil, err
+			}
 			var base expr.Expr = &expr.Col{Idx: i, T: rel.Cols[i].Type, Name: rt.Name}
 			if again {
 				base = out[prev].Expr
@@ -422,7 +425,7 @@ func (b *binder) bindSet(sc *scope, rel *Relation, targets []*pg_query.Node) ([]
 		}
 		out = append(out, Assign{Col: i, Expr: e})
 	}
-	return out, nil
+	return genNulls(rel, out, seen), nil
 }
 
 func (b *binder) bindUpdate(up *pg_query.UpdateStmt) (Bound, error) {
@@ -504,6 +507,9 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 		}
 		if out.Auto != nil {
 			if _, err := autoSetCols(out.Auto, rel, out.SetCols); err != nil {
+				return nil, err
+			}
+			if err := autoSetGenerated(out.Auto, rel, up.TargetList); err != nil {
 				return nil, err
 			}
 		}

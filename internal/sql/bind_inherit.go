@@ -80,6 +80,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	var (
 		out     []*pg_query.ColumnDef
 		types   []string // each merged column's type, for the conflicts' detail
+		gens    []string // each merged column's generation expression, "" for none
 		checks  []*pg_query.Constraint
 		checkOf = map[string]string{} // inherited check name → its text
 		parents []string
@@ -109,6 +110,9 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 						WithDetail("%s versus %s", types[j], typ)
 				}
 				out[j].IsNotNull = out[j].IsNotNull || def.NotNull
+				if gens[j] != def.GeneratedSQL {
+					return nil, nil, nil, nil, pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a generation conflict", c.Name)
+				}
 				continue
 			}
 			tn, err := typeNameOf(typ)
@@ -116,6 +120,13 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 				return nil, nil, nil, nil, b.refuse(rv.Location, "column %q of %q has a type that cannot be inherited: %v", c.Name, rv.Relname, err)
 			}
 			cd := &pg_query.ColumnDef{Colname: c.Name, TypeName: tn, IsNotNull: def.NotNull, Location: cs.Relation.Location}
+			if def.GeneratedSQL != "" {
+				raw, err := exprOf(def.GeneratedSQL)
+				if err != nil {
+					return nil, nil, nil, nil, err
+				}
+				cd.Constraints = append(cd.Constraints, &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_GENERATED, GeneratedWhen: "a", RawExpr: raw, Location: cs.Relation.Location}}})
+			}
 			text := def.DefaultSQL
 			if seq := def.OwnedSequence(); seq != "" && def.Identity == 0 {
 				text = SerialDefault(seq) // the child calls the parent's sequence
@@ -128,7 +139,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 				cd.Constraints = append(cd.Constraints, &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_DEFAULT, RawExpr: raw, Location: cs.Relation.Location}}})
 			}
 			at[c.Name] = len(out)
-			out, types = append(out, cd), append(types, typ)
+			out, types, gens = append(out, cd), append(types, typ), append(gens, def.GeneratedSQL)
 		}
 		for _, ch := range rel.Def.Checks {
 			if ch.NoInherit {
@@ -151,7 +162,7 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 	for _, cd := range locals {
 		j, ok := at[cd.Colname]
 		if !ok {
-			out, types = append(out, cd), append(types, "")
+			out, types, gens = append(out, cd), append(types, ""), append(gens, "")
 			continue
 		}
 		notices = append(notices, fmt.Sprintf("merging column %q with inherited definition", cd.Colname))
@@ -172,6 +183,9 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 		localDefault := slices.ContainsFunc(cd.Constraints, func(n *pg_query.Node) bool {
 			return n.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_DEFAULT
 		})
+		if err := inheritedGenerated(cd, gens[j] != ""); err != nil {
+			return nil, nil, nil, nil, err
+		}
 		if localDefault {
 			merged.Constraints = nil
 		}
@@ -481,6 +495,11 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		}
 		if parent.Def.Cols[i].NotNull && !rel.Def.Cols[j].NotNull {
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", c.Name)
+		}
+		if pg, cg := parent.Def.Cols[i].GeneratedSQL, rel.Def.Cols[j].GeneratedSQL; pg != "" && cg == "" {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be a generated column", c.Name)
+		} else if pg != "" && cg != pg {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q in child table has a conflicting generation expression", c.Name)
 		}
 	}
 	for _, ch := range parent.Def.Checks {

@@ -12,6 +12,7 @@ import (
 const (
 	likeConstraints = 1 << 2
 	likeDefaults    = 1 << 3
+	likeGenerated   = 1 << 4 // INCLUDING GENERATED: a generated column's expression
 	likeIndexes     = 1 << 6
 )
 
@@ -54,6 +55,13 @@ func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnD
 					return nil, nil, err
 				}
 				cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_DEFAULT, RawExpr: raw, Keys: []*pg_query.Node{key(i)}, Location: rv.Location})
+			}
+			if g := d.Cols[i].GeneratedSQL; g != "" && lc.Options&likeGenerated != 0 {
+				raw, err := exprOf(g)
+				if err != nil {
+					return nil, nil, err
+				}
+				cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_GENERATED, GeneratedWhen: "a", RawExpr: raw, Keys: []*pg_query.Node{key(i)}, Location: rv.Location})
 			}
 		}
 		cols = append(cols, cd)

@@ -480,6 +480,13 @@ func (b *binder) attachable(rel, parent *Relation) error {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", rel.Name, c.Name)
 		case c.NotNull && !tc[j].NotNull:
 			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", c.Name)
+		case c.GeneratedSQL != "" && tc[j].GeneratedSQL == "":
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be a generated column", c.Name)
+		case c.GeneratedSQL != tc[j].GeneratedSQL && c.GeneratedSQL != "":
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table has a conflicting generation expression", c.Name)
+		case c.GeneratedSQL == "" && tc[j].GeneratedSQL != "":
+			return b.refuse(-1, "attaching table %q with a generated column its parent does not have (column %q) is not supported", rel.Name, c.Name).
+				WithHint("a partition's rows are kept by its root, which computes the root's generated columns only")
 		case j != i:
 			return b.refuse(-1, "attaching table %q whose columns are in another order than its parent's is not supported", rel.Name)
 		case tc[j].DefaultSQL != "":

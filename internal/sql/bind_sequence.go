@@ -406,6 +406,9 @@ func (b *binder) identityConstraint(ct *CreateTable, i int, c *pg_query.Constrai
 // VALUE. keep is false when the value is to be dropped for the default
 // (OVERRIDING USER VALUE on an identity column).
 func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKind, loc int32) (keep bool, err error) {
+	if err := b.generatedWrite(rel, i, false); err != nil {
+		return false, err
+	}
 	if i >= len(rel.Identity) || rel.Identity[i] == 0 {
 		return true, nil
 	}
@@ -426,6 +429,9 @@ func (b *binder) identityInsert(rel *Relation, i int, over pg_query.OverridingKi
 // identityUpdate refuses SET col = value on an identity column GENERATED
 // ALWAYS.
 func (b *binder) identityUpdate(rel *Relation, i int, loc int32) error {
+	if err := b.generatedWrite(rel, i, true); err != nil {
+		return err
+	}
 	if i < len(rel.Identity) && rel.Identity[i] == 'a' {
 		return b.stmt.errf(loc, pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", rel.Cols[i].Name).
 			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", rel.Cols[i].Name)

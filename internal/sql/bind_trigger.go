@@ -206,6 +206,11 @@ func (b *binder) bindTriggerWhen(ct *pg_query.CreateTrigStmt, rel *Relation, out
 	if hasSubLink(w) {
 		return b.refuse(nodeLoc(w, -1), "cannot use subquery in trigger WHEN condition")
 	}
+	if ct.Row && out.Type&TriggerBefore != 0 {
+		if err := b.whenReadsGenerated(w, rel); err != nil {
+			return err
+		}
+	}
 	oldQ, newQ := "old", "new"
 	var bad string // the message for a reference to a missing row
 	switch {

@@ -423,7 +423,7 @@ func (b *binder) autoTarget(rel *Relation, op int16, loc int32) (*AutoView, erro
 func autoInsertRel(rel *Relation, av *AutoView) *Relation {
 	out := *rel
 	out.Defaults = make([]expr.Expr, len(rel.Cols))
-	out.Identity = nil
+	out.Identity, out.Generated = nil, nil
 	av.viewDefaults = make([]bool, len(rel.Cols))
 	for i, j := range av.Cols {
 		if i < len(rel.Defaults) && rel.Defaults[i] != nil {
@@ -441,6 +441,12 @@ func autoInsertRel(rel *Relation, av *AutoView) *Relation {
 				out.Identity = make([]byte, len(rel.Cols))
 			}
 			out.Identity[i] = av.base.Identity[j]
+		}
+		if j < len(av.base.Generated) && av.base.Generated[j] {
+			if out.Generated == nil {
+				out.Generated = make([]bool, len(rel.Cols))
+			}
+			out.Generated[i] = true
 		}
 	}
 	return &out

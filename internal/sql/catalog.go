@@ -42,6 +42,9 @@ type Relation struct {
 	// Identity is, per column, 'a' (GENERATED ALWAYS AS IDENTITY), 'd'
 	// (BY DEFAULT) or 0; nil for a table without identity columns.
 	Identity []byte
+	// Generated is, per column, whether it is a stored generated column
+	// (a write may give it DEFAULT only); nil for a table without one.
+	Generated []bool
 	// Def is a table's definition, as CREATE TABLE bound it or ALTER TABLE
 	// changed it; nil for other relations.
 	Def *CreateTable

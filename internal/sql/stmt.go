@@ -24,11 +24,19 @@ type ColumnDef struct {
 	// Domain is the column's domain, nil for a column of a base type
 	// (Type is then the domain's base type).
 	Domain *expr.Domain
+	// Generated is a stored generated column's expression (GENERATED
+	// ALWAYS AS (…) STORED) over the table's row, cast to the column's
+	// type; nil for another column. GeneratedSQL is its text.
+	Generated    expr.Expr
+	GeneratedSQL string
 }
 
 // DefaultExpr returns the column's default, or else its domain's (nil:
-// NULL).
+// NULL); nil for a generated column.
 func (c *ColumnDef) DefaultExpr() expr.Expr {
+	if c.Generated != nil {
+		return nil // computed on each write, after the row's other values
+	}
 	if c.Default == nil && c.Domain != nil {
 		d, _ := c.Domain.DefaultExpr()
 		return d

@@ -61,6 +61,8 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString(" NOT NULL")
 		}
 		switch seq := c.OwnedSequence(); {
+		case c.GeneratedSQL != "":
+			b.WriteString(" GENERATED ALWAYS AS (" + c.GeneratedSQL + ") STORED")
 		case c.DefaultSQL != "":
 			b.WriteString(" DEFAULT ")
 			b.WriteString(c.DefaultSQL)
