@@ -278,6 +278,8 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 	u := t.uniques[0]
 	keys, log, delta, bytes := part.keys, part.log, part.delta, int64(0)
 	plain := len(t.prefixes) == 0 && len(t.indexes) == 0 && len(t.keyOrders) == 0
+	var colsBuf [8]int32
+	sized := t.sizedCols(colsBuf[:0])
 	var sink uintptr
 	var runOld value.Row // the row found under the key of the run under way
 	for g := 0; g < len(keys); g += applyGroup {
@@ -312,7 +314,7 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 			} else {
 				t.reindex(ref.id, old, pr.row, 1)
 			}
-			bytes += dataflow.RowBytes(pr.row) - dataflow.RowBytes(old)
+			bytes += dataflow.RowBytesAt(pr.row, sized) - dataflow.RowBytesAt(old, sized)
 			log[2*q] = change{t: t, id: ref.id, row: old, w: -1}
 			log[2*q+1] = change{t: t, id: ref.id, row: pr.row, w: 1}
 			if !build {
@@ -337,10 +339,40 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 	part.delta, part.bytes, part.sink = delta, bytes, sink
 }
 
+// sizedCols appends to cols t's columns whose values may hold bytes
+// outside the Value (dataflow.RowBytesAt): those whose type does not say
+// that each value is held whole. A column's values are of its type's kind
+// or NULL, as every write casts them.
+func (t *table) sizedCols(cols []int32) []int32 {
+	for i := range t.cols {
+		if !dataflow.HeldWhole(t.cols[i].Type.Kind) {
+			cols = append(cols, int32(i))
+		}
+	}
+	return cols
+}
+
 // appendChange appends to a consolidated batch the change of a key's row
-// from old to row, in row order: nothing if they are the same row.
+// from old to row, in row order: nothing if they are the same row. The
+// two rows have one key, which leads them (applyPending's direct batch),
+// so the order is that of the values after it: integers of one kind
+// compared inline, and from the first other value on by CompareRows.
 func appendChange(z zset.ZSet, old, row value.Row) zset.ZSet {
-	switch c := zset.CompareRows(old, row); {
+	i := 1
+	for i < len(old) && i < len(row) {
+		a, b := &old[i], &row[i]
+		if a.Kind() != b.Kind() || !a.Kind().IsInteger() {
+			break
+		}
+		if a.Int() != b.Int() {
+			if a.Int() < b.Int() {
+				return append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: row, W: 1})
+			}
+			return append(z, zset.Entry{Row: row, W: 1}, zset.Entry{Row: old, W: -1})
+		}
+		i++
+	}
+	switch c := zset.CompareRows(old[i:], row[i:]); {
 	case c < 0:
 		return append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: row, W: 1})
 	case c > 0:

@@ -50,6 +50,42 @@ func Consolidate(z ZSet) ZSet {
 	return merge(z, nil)
 }
 
+// ConsolidateSorted is Consolidate of a z likely sorted by row already,
+// as a projection of a consolidated batch onto its leading columns is: one
+// pass merges adjacent equal rows and drops zero weights, checking the
+// order as it goes, without the sort. At the first row out of order (rows
+// that compare equal by value but not by representation can put a
+// projection's rows out of order) it hands what is left to Consolidate.
+func ConsolidateSorted(z ZSet) ZSet {
+	out := 0 // z[:out] is consolidated, every row of it before z[i]'s
+	for i := 0; i < len(z); {
+		e := z[i]
+		j := i + 1
+		for ; j < len(z); j++ {
+			c := CompareRows(e.Row, z[j].Row)
+			if c < 0 {
+				break
+			}
+			if c > 0 {
+				// Out of order: the same entries, z[:out], e and
+				// z[j:], consolidated the general way.
+				z[out] = e
+				n := out + 1 + copy(z[out+1:], z[j:])
+				clear(z[n:])
+				return Consolidate(z[:n])
+			}
+			e.W += z[j].W
+		}
+		if e.W != 0 {
+			z[out] = e
+			out++
+		}
+		i = j
+	}
+	clear(z[out:]) // drop references to rows no longer in the batch
+	return z[:out]
+}
+
 // merge sums the weights of equal rows, adjacent in the sorted z, and
 // drops zero weights, in place. keys, when not nil, are z's prefixes in
 // order: rows whose prefixes differ are not compared.

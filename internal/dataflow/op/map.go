@@ -20,7 +20,11 @@ type Map struct {
 	// the largest.
 	cols   []int
 	maxCol int
-	out    zset.ZSet
+	// leading says that cols are the input's first columns, in order:
+	// the rows of a consolidated input, which is sorted, map to rows in
+	// order, whose consolidation is one pass (zset.ConsolidateSorted).
+	leading bool
+	out     zset.ZSet
 	// slab, when set, is where the output rows are cut from (CutRows).
 	slab *rowSlab
 }
@@ -40,6 +44,10 @@ func NewMap(exprs []expr.Expr) *Map {
 		m.maxCol = max(m.maxCol, c.Idx)
 	}
 	m.cols = cols
+	m.leading = true
+	for i, c := range cols {
+		m.leading = m.leading && c == i
+	}
 	return m
 }
 
@@ -84,7 +92,11 @@ func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 		}
 		out = append(out, zset.Entry{Row: r, W: e.W})
 	}
-	out = zset.Consolidate(out)
+	if m.leading {
+		out = zset.ConsolidateSorted(out)
+	} else {
+		out = zset.Consolidate(out)
+	}
 	m.out = out
 	return out, nil
 }
