@@ -20,10 +20,11 @@ type Map struct {
 	// the largest.
 	cols   []int
 	maxCol int
-	// leading says that cols are the input's first columns, in order:
-	// the rows of a consolidated input, which is sorted, map to rows in
-	// order, whose consolidation is one pass (zset.ConsolidateSorted).
-	leading bool
+	// keepsFirst says that the first output column is the input's
+	// first: the rows of a consolidated input, which is sorted, map to
+	// rows in order of their first values, whose consolidation is one
+	// pass (zset.ConsolidateByFirst).
+	keepsFirst bool
 	out     zset.ZSet
 	// slab, when set, is where the output rows are cut from (CutRows).
 	slab *rowSlab
@@ -44,10 +45,7 @@ func NewMap(exprs []expr.Expr) *Map {
 		m.maxCol = max(m.maxCol, c.Idx)
 	}
 	m.cols = cols
-	m.leading = true
-	for i, c := range cols {
-		m.leading = m.leading && c == i
-	}
+	m.keepsFirst = len(cols) > 0 && cols[0] == 0
 	return m
 }
 
@@ -92,8 +90,8 @@ func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 		}
 		out = append(out, zset.Entry{Row: r, W: e.W})
 	}
-	if m.leading {
-		out = zset.ConsolidateSorted(out)
+	if m.keepsFirst {
+		out = zset.ConsolidateByFirst(out)
 	} else {
 		out = zset.Consolidate(out)
 	}
