@@ -53,7 +53,11 @@ func RowBytes(r value.Row) int64 {
 func RowBytesAt(r value.Row, cols []int32) int64 {
 	n := rowHeaderBytes + int64(len(r))*valueBytes
 	for _, i := range cols {
-		if v := &r[i]; !heldInValue[v.Kind()] {
+		switch v := &r[i]; {
+		case heldInValue[v.Kind()]:
+		case v.Kind() == value.Text: // the commonest, outsideBytes's first case
+			n += (int64(len(v.Str())) + 7) &^ 7
+		default:
 			n += outsideBytes(v)
 		}
 	}

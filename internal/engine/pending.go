@@ -381,9 +381,11 @@ func appendChange(z zset.ZSet, old, row value.Row) zset.ZSet {
 	return z
 }
 
-// radixSortKeys sorts keys by k, stably, a byte at a time over the bytes
+// radixSortKeys sorts keys by k, stably, a digit at a time over the bits
 // in which the keys differ, using buf as scratch; it returns the sorted
-// keys and the scratch (either may be the other's memory).
+// keys and the scratch (either may be the other's memory). A big batch
+// takes digits of 11 bits (two passes for keys below 2^22, where bytes
+// take three), a small one bytes, whose counts are fewer to clear.
 func radixSortKeys(keys, buf []sortKey) ([]sortKey, []sortKey) {
 	if len(keys) < 2 {
 		return keys, buf
@@ -398,19 +400,33 @@ func radixSortKeys(keys, buf []sortKey) ([]sortKey, []sortKey) {
 		buf = make([]sortKey, len(keys))
 	}
 	buf = buf[:len(keys)]
-	for shift := uint(0); shift < 64; shift += 8 {
-		if differ>>shift&0xff == 0 {
+	if len(keys) >= wideDigitMin {
+		return radixPasses[[1<<11 + 1]int](keys, buf, differ, 11)
+	}
+	return radixPasses[[1<<8 + 1]int](keys, buf, differ, 8)
+}
+
+// wideDigitMin is the number of keys from which radixSortKeys sorts by
+// digits of 11 bits.
+const wideDigitMin = 4096
+
+// radixPasses is radixSortKeys's passes, by digits of bits bits, C
+// their counts' array (one more than the digit's values).
+func radixPasses[C [1<<11 + 1]int | [1<<8 + 1]int](keys, buf []sortKey, differ uint64, bits uint) ([]sortKey, []sortKey) {
+	mask := uint64(1)<<bits - 1
+	for shift := uint(0); shift < 64; shift += bits {
+		if differ>>shift&mask == 0 {
 			continue
 		}
-		var count [257]int
+		var count C
 		for _, k := range keys {
-			count[k.k>>shift&0xff+1]++
+			count[k.k>>shift&mask+1]++
 		}
-		for i := 1; i < 257; i++ {
+		for i := 1; i < len(count); i++ {
 			count[i] += count[i-1]
 		}
 		for _, k := range keys {
-			d := k.k >> shift & 0xff
+			d := k.k >> shift & mask
 			buf[count[d]] = k
 			count[d]++
 		}

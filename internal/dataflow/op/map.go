@@ -25,7 +25,7 @@ type Map struct {
 	// rows in order of their first values, whose consolidation is one
 	// pass (zset.ConsolidateByFirst).
 	keepsFirst bool
-	out     zset.ZSet
+	out        zset.ZSet
 	// slab, when set, is where the output rows are cut from (CutRows).
 	slab *rowSlab
 }
