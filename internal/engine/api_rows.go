@@ -3,8 +3,8 @@ package engine
 import (
 	"unsafe"
 
-	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )

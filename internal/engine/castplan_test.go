@@ -25,7 +25,9 @@ func TestCastPlanAfterAlter(t *testing.T) {
 	exec(`CREATE TABLE t (id int PRIMARY KEY, a int, b text);
 		INSERT INTO t SELECT g, g, 'x' FROM generate_series(1, 10) g`)
 	i4 := func(n int64) value.Value { return value.NewInt(value.Int4, n) }
-	row := func(id int64, a value.Value) []value.Value { return []value.Value{i4(id), a, value.NewText(value.Text, "y")} }
+	row := func(id int64, a value.Value) []value.Value {
+		return []value.Value{i4(id), a, value.NewText(value.Text, "y")}
+	}
 	// Each row a call, in a transaction: the second and later calls cast
 	// with the plan kept.
 	batch := func(a value.Value) error {
