@@ -27,9 +27,7 @@ func (e *Engine) applyOne(direct bool) {
 	} else {
 		t.reindex(ref.id, old, pr.row, 1)
 	}
-	var colsBuf [8]int32
-	sized := t.sizedCols(colsBuf[:0])
-	t.bytes += dataflow.RowBytesAt(pr.row, sized) - dataflow.RowBytesAt(old, sized)
+	t.bytes += dataflow.RowBytes(pr.row) - dataflow.RowBytes(old)
 	tx.log = append(tx.log, change{t: t, id: ref.id, row: old, w: -1}, change{t: t, id: ref.id, row: pr.row, w: 1})
 	if direct && u.cols[0] == 0 && e.isRead(t) {
 		t.delta = appendChange(e.directDelta(t, 2), old, pr.row)
