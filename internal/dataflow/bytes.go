@@ -37,34 +37,64 @@ func RowBytes(r value.Row) int64 {
 	n := rowHeaderBytes + int64(len(r))*valueBytes
 	for i := range r {
 		v := &r[i] // not copied: a row's values are read in place
-		k := v.Kind()
-		if heldInValue[k] {
+		if heldInValue[v.Kind()] {
 			continue
 		}
-		switch k {
-		case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID,
-			value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML, value.HStore,
-			value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle:
-			n += (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
-		case value.Interval:
-			n += 16 // the Span behind the pointer
+		n += outsideBytes(v)
+	}
+	return n
+}
+
+// RowBytesAt is RowBytes of r, a row whose values outside cols are all of
+// kinds the Value holds whole (HeldWhole): a table's row, whose columns'
+// types say which can hold bytes outside it. It reads only cols' values,
+// so that a row read for its size alone (a table's replaced row) is not
+// read whole.
+func RowBytesAt(r value.Row, cols []int32) int64 {
+	n := rowHeaderBytes + int64(len(r))*valueBytes
+	for _, i := range cols {
+		switch v := &r[i]; {
+		case heldInValue[v.Kind()]:
+		case v.Kind() == value.Text: // the commonest, outsideBytes's first case
+			n += (int64(len(v.Str())) + 7) &^ 7
 		default:
-			if v.Kind().IsArray() {
-				n += value.ArrayBytes(*v)
-			}
-			if v.Kind() == value.Record {
-				n += value.RecordBytes(*v)
-			}
-			n += value.JSONBytes(*v) + value.RangeBytes(*v) + value.MultirangeBytes(*v)
-		case value.Numeric:
-			if _, _, small := v.SmallNumeric(); small {
-				continue // held in the Value
-			}
-			n += decimalBytes
-			if bits := v.Decimal().Coeff.BitLen(); bits > inlineCoeffBits {
-				n += bigIntBytes + int64(bits+63)/64*8
-			}
+			n += outsideBytes(v)
 		}
 	}
 	return n
+}
+
+// HeldWhole reports whether every value of kind k is held whole by the
+// Value, NULL aside: a column of that type adds nothing to RowBytes.
+func HeldWhole(k value.Kind) bool { return k != value.Unknown && heldInValue[k] }
+
+// outsideBytes is what v, of a kind not heldInValue, holds outside the
+// Value.
+func outsideBytes(v *value.Value) int64 {
+	switch k := v.Kind(); k {
+	case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit, value.UUID,
+		value.Inet, value.Cidr, value.MacAddr, value.MacAddr8, value.XML, value.HStore,
+		value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle:
+		return (int64(len(v.Str())) + 7) &^ 7 // allocations come in words
+	case value.Interval:
+		return 16 // the Span behind the pointer
+	default:
+		var n int64
+		if k.IsArray() {
+			n += value.ArrayBytes(*v)
+		}
+		if k == value.Record {
+			n += value.RecordBytes(*v)
+		}
+		return n + value.JSONBytes(*v) + value.RangeBytes(*v) + value.MultirangeBytes(*v)
+	case value.Numeric:
+		if _, _, small := v.SmallNumeric(); small {
+			return 0 // held in the Value
+		}
+		n := decimalBytes
+		if bits := v.Decimal().Coeff.BitLen(); bits > inlineCoeffBits {
+			n += bigIntBytes + int64(bits+63)/64*8
+		}
+		return n
+	}
 }

@@ -106,6 +106,15 @@ func (s *Session) Update(tableName string, old, new value.Row) error {
 // commit, or before the transaction runs anything else (pending.go).
 func (s *Session) Replace(tableName string, row value.Row) error {
 	return s.typedChangeKeep(tableName, sql.PrivUpdate, true, func(e *Engine) error {
+		if len(e.tx.pending) > 0 && !e.eachRow {
+			// A later replacement of a batch made a call a row: cast
+			// into the kept row's image as ReplaceRows casts, not into
+			// scratch and then copied. The first, and so a change alone,
+			// keeps the row replaceTyped casts.
+			if t := e.tables[tableName]; t != nil && castsOnce(t) {
+				return e.replaceRowsKept(tableName, t, [][]value.Value{row})
+			}
+		}
 		return e.replaceTyped(tableName, row)
 	})
 }

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"unsafe"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -66,14 +69,7 @@ func castsOnce(t *table) bool {
 // when t has domains or CHECK constraints. A row of flat values is cast
 // into the image of the copy kept (keptImage), copied once.
 func (e *Engine) replaceRowsKept(tableName string, t *table, rows [][]value.Value) error {
-	plan := e.rowsCast[:0]
-	verify := len(t.def.Checks) > 0
-	for i := range t.cols {
-		ct := t.cols[i].Type
-		plan = append(plan, colCast{typ: ct, text: ct.Kind == value.Text && ct.Mod < 0, notNull: t.def.Cols[i].NotNull})
-		verify = verify || t.def.Cols[i].Domain != nil
-	}
-	e.rowsCast = plan
+	plan, verify := e.castPlan(t)
 	kc := t.uniques[0].cols[0]
 	for _, row := range rows {
 		if len(row) != len(plan) {
@@ -104,6 +100,38 @@ func (e *Engine) replaceRowsKept(tableName string, t *table, rows [][]value.Valu
 		e.tx.pending = append(e.tx.pending, pendingRow{t: t, row: kept, key: k.Int()})
 	}
 	return nil
+}
+
+// castFor says which table's plan rowsCast holds, and when it was made.
+type castFor struct {
+	t      *table
+	def    *sql.CreateTable
+	cols   *plan.Column
+	gen    uint64
+	verify bool
+}
+
+// castPlan returns t's columns' plan and whether its rows need the
+// constraints' general check: made once, and again only for another
+// table or after a catalog change, so that a batch made a Replace a call
+// (Session.Replace) works it out once, as ReplaceRows does a call. The
+// table's definition and columns are compared too, should a change reach
+// them without a new generation.
+func (e *Engine) castPlan(t *table) ([]colCast, bool) {
+	if c := e.castFor; c.t == t && c.gen == e.catalogGen && c.def == t.def && len(e.rowsCast) == len(t.cols) &&
+		c.cols == unsafe.SliceData(t.cols) {
+		return e.rowsCast, c.verify
+	}
+	plan := e.rowsCast[:0]
+	verify := len(t.def.Checks) > 0
+	for i := range t.cols {
+		ct := t.cols[i].Type
+		plan = append(plan, colCast{typ: ct, text: ct.Kind == value.Text && ct.Mod < 0, notNull: t.def.Cols[i].NotNull})
+		verify = verify || t.def.Cols[i].Domain != nil
+	}
+	e.rowsCast = plan
+	e.castFor = castFor{t: t, def: t.def, cols: unsafe.SliceData(t.cols), gen: e.catalogGen, verify: verify}
+	return plan, verify
 }
 
 // castImage casts row by plan into the engine's keptImage, and reports

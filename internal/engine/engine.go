@@ -172,6 +172,10 @@ type Engine struct {
 	rowsCast []colCast
 	eachRow  bool
 	image    keptImage
+	// castFor is the plan rowsCast holds: its table, at that catalog
+	// generation, and whether its rows need the constraints' general
+	// check (replaceRowsKept).
+	castFor castFor
 
 	stepped []matView
 	events  map[string]delta.Batch

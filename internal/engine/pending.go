@@ -278,6 +278,8 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 	u := t.uniques[0]
 	keys, log, delta, bytes := part.keys, part.log, part.delta, int64(0)
 	plain := len(t.prefixes) == 0 && len(t.indexes) == 0 && len(t.keyOrders) == 0
+	var colsBuf [8]int32
+	sized := t.sizedCols(colsBuf[:0])
 	var sink uintptr
 	var runOld value.Row // the row found under the key of the run under way
 	for g := 0; g < len(keys); g += applyGroup {
@@ -312,7 +314,7 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 			} else {
 				t.reindex(ref.id, old, pr.row, 1)
 			}
-			bytes += dataflow.RowBytes(pr.row) - dataflow.RowBytes(old)
+			bytes += dataflow.RowBytesAt(pr.row, sized) - dataflow.RowBytesAt(old, sized)
 			log[2*q] = change{t: t, id: ref.id, row: old, w: -1}
 			log[2*q+1] = change{t: t, id: ref.id, row: pr.row, w: 1}
 			if !build {
@@ -337,10 +339,40 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 	part.delta, part.bytes, part.sink = delta, bytes, sink
 }
 
+// sizedCols appends to cols t's columns whose values may hold bytes
+// outside the Value (dataflow.RowBytesAt): those whose type does not say
+// that each value is held whole. A column's values are of its type's kind
+// or NULL, as every write casts them.
+func (t *table) sizedCols(cols []int32) []int32 {
+	for i := range t.cols {
+		if !dataflow.HeldWhole(t.cols[i].Type.Kind) {
+			cols = append(cols, int32(i))
+		}
+	}
+	return cols
+}
+
 // appendChange appends to a consolidated batch the change of a key's row
-// from old to row, in row order: nothing if they are the same row.
+// from old to row, in row order: nothing if they are the same row. The
+// two rows have one key, which leads them (applyPending's direct batch),
+// so the order is that of the values after it: integers of one kind
+// compared inline, and from the first other value on by CompareRows.
 func appendChange(z zset.ZSet, old, row value.Row) zset.ZSet {
-	switch c := zset.CompareRows(old, row); {
+	i := 1
+	for i < len(old) && i < len(row) {
+		a, b := &old[i], &row[i]
+		if a.Kind() != b.Kind() || !a.Kind().IsInteger() {
+			break
+		}
+		if a.Int() != b.Int() {
+			if a.Int() < b.Int() {
+				return append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: row, W: 1})
+			}
+			return append(z, zset.Entry{Row: row, W: 1}, zset.Entry{Row: old, W: -1})
+		}
+		i++
+	}
+	switch c := zset.CompareRows(old[i:], row[i:]); {
 	case c < 0:
 		return append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: row, W: 1})
 	case c > 0:
@@ -349,9 +381,11 @@ func appendChange(z zset.ZSet, old, row value.Row) zset.ZSet {
 	return z
 }
 
-// radixSortKeys sorts keys by k, stably, a byte at a time over the bytes
+// radixSortKeys sorts keys by k, stably, a digit at a time over the bits
 // in which the keys differ, using buf as scratch; it returns the sorted
-// keys and the scratch (either may be the other's memory).
+// keys and the scratch (either may be the other's memory). A big batch
+// takes digits of 11 bits (two passes for keys below 2^22, where bytes
+// take three), a small one bytes, whose counts are fewer to clear.
 func radixSortKeys(keys, buf []sortKey) ([]sortKey, []sortKey) {
 	if len(keys) < 2 {
 		return keys, buf
@@ -366,19 +400,33 @@ func radixSortKeys(keys, buf []sortKey) ([]sortKey, []sortKey) {
 		buf = make([]sortKey, len(keys))
 	}
 	buf = buf[:len(keys)]
-	for shift := uint(0); shift < 64; shift += 8 {
-		if differ>>shift&0xff == 0 {
+	if len(keys) >= wideDigitMin {
+		return radixPasses[[1<<11 + 1]int](keys, buf, differ, 11)
+	}
+	return radixPasses[[1<<8 + 1]int](keys, buf, differ, 8)
+}
+
+// wideDigitMin is the number of keys from which radixSortKeys sorts by
+// digits of 11 bits.
+const wideDigitMin = 4096
+
+// radixPasses is radixSortKeys's passes, by digits of bits bits, C
+// their counts' array (one more than the digit's values).
+func radixPasses[C [1<<11 + 1]int | [1<<8 + 1]int](keys, buf []sortKey, differ uint64, bits uint) ([]sortKey, []sortKey) {
+	mask := uint64(1)<<bits - 1
+	for shift := uint(0); shift < 64; shift += bits {
+		if differ>>shift&mask == 0 {
 			continue
 		}
-		var count [257]int
+		var count C
 		for _, k := range keys {
-			count[k.k>>shift&0xff+1]++
+			count[k.k>>shift&mask+1]++
 		}
-		for i := 1; i < 257; i++ {
+		for i := 1; i < len(count); i++ {
 			count[i] += count[i-1]
 		}
 		for _, k := range keys {
-			d := k.k >> shift & 0xff
+			d := k.k >> shift & mask
 			buf[count[d]] = k
 			count[d]++
 		}

@@ -50,6 +50,60 @@ func Consolidate(z ZSet) ZSet {
 	return merge(z, nil)
 }
 
+// ConsolidateByFirst is Consolidate of a z whose rows are likely in
+// order of their first values already, those of one first value in any
+// order, as a projection of a consolidated (sorted) batch that keeps its
+// first column first is: one pass over the runs of one first value, each
+// sorted (a replacement's two rows, mostly) and merged, without the sort
+// of the whole batch. Equal rows have one first value, so they meet in one
+// run, and runs in order of first values are rows in order. At a first
+// value out of order it hands what is left to Consolidate. Every row of z
+// has a value.
+func ConsolidateByFirst(z ZSet) ZSet {
+	if len(z) < prefixSortMin {
+		// Consolidate's way for a small batch (a change alone: one
+		// comparison) costs less than the runs' two comparisons a row.
+		return Consolidate(z)
+	}
+	out := 0 // z[:out] is consolidated, every row of it before z[i]'s
+	for i := 0; i < len(z); {
+		first := z[i].Row[0]
+		j := i + 1
+		for j < len(z) && value.Compare(z[j].Row[0], first) == 0 {
+			j++
+		}
+		if j < len(z) && value.Compare(z[j].Row[0], first) < 0 {
+			// Out of order: the same entries, z[:out] and z[i:],
+			// consolidated the general way.
+			n := out + copy(z[out:], z[i:])
+			clear(z[n:])
+			return Consolidate(z[:n])
+		}
+		run := z[i:j]
+		for k := 1; k < len(run); k++ { // insertion sort: a run is short
+			for m := k; m > 0 && compareEntries(run[m-1], run[m]) > 0; m-- {
+				run[m-1], run[m] = run[m], run[m-1]
+			}
+		}
+		for k := 0; k < len(run); {
+			e := run[k]
+			m := k + 1
+			for m < len(run) && CompareRows(run[m].Row, e.Row) == 0 {
+				e.W += run[m].W
+				m++
+			}
+			if e.W != 0 {
+				z[out] = e // out ≤ i + k: never ahead of what is read
+				out++
+			}
+			k = m
+		}
+		i = j
+	}
+	clear(z[out:]) // drop references to rows no longer in the batch
+	return z[:out]
+}
+
 // merge sums the weights of equal rows, adjacent in the sorted z, and
 // drops zero weights, in place. keys, when not nil, are z's prefixes in
 // order: rows whose prefixes differ are not compared.

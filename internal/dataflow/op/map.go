@@ -20,7 +20,12 @@ type Map struct {
 	// the largest.
 	cols   []int
 	maxCol int
-	out    zset.ZSet
+	// keepsFirst says that the first output column is the input's
+	// first: the rows of a consolidated input, which is sorted, map to
+	// rows in order of their first values, whose consolidation is one
+	// pass (zset.ConsolidateByFirst).
+	keepsFirst bool
+	out        zset.ZSet
 	// slab, when set, is where the output rows are cut from (CutRows).
 	slab *rowSlab
 }
@@ -40,6 +45,7 @@ func NewMap(exprs []expr.Expr) *Map {
 		m.maxCol = max(m.maxCol, c.Idx)
 	}
 	m.cols = cols
+	m.keepsFirst = len(cols) > 0 && cols[0] == 0
 	return m
 }
 
@@ -84,7 +90,11 @@ func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 		}
 		out = append(out, zset.Entry{Row: r, W: e.W})
 	}
-	out = zset.Consolidate(out)
+	if m.keepsFirst {
+		out = zset.ConsolidateByFirst(out)
+	} else {
+		out = zset.Consolidate(out)
+	}
 	m.out = out
 	return out, nil
 }
