@@ -389,6 +389,9 @@ type recorder struct {
 	// names resolves names written in text through the session's search
 	// path; nil for public's names only.
 	names *nameScope
+	// temps is the session whose temporary relations names written in
+	// text find first (temp.go); nil outside a session's statement.
+	temps *Session
 	// rowSec is the role whose row-level security the statement meets;
 	// nil when it bypasses it (rowsecurity.go).
 	rowSec *rowSecurityCtx
@@ -464,6 +467,9 @@ func (r *recorder) SysCatalog() *expr.SysCatalog {
 			r.syscat = e.sysCatalogFor(r.names.path)
 		} else if sc, ok := r.cat.(sql.SystemCatalog); ok {
 			r.syscat = sc.SysCatalog()
+		}
+		if r.syscat != nil && r.temps != nil && len(r.temps.temps) > 0 {
+			r.temps.tempSerials(r.syscat)
 		}
 	}
 	return r.syscat

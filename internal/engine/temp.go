@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Temporary tables (CREATE TEMP TABLE) belong to the session that made
@@ -59,9 +61,22 @@ func (s *Session) bindNS() string {
 	return s.tempNS + ns
 }
 
+// TempRelation implements sql.TempCatalog.
+func (r *recorder) TempRelation(_, name string) (string, bool) {
+	if r.temps == nil {
+		return "", false
+	}
+	t, ok := r.temps.temps[name]
+	if !ok {
+		return "", false
+	}
+	return t.name, true
+}
+
 // bindStmt binds st in the session: through its temporary tables' names
 // when it has any.
 func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
+	rec.temps = s
 	if rn := s.tempNames(); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
@@ -76,7 +91,9 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 	return sql.Bind(rec, st)
 }
 
-// createTemp runs CREATE TEMP TABLE.
+// createTemp runs CREATE TEMP TABLE. The sequences of its serial and
+// identity columns are the session's temporary sequences, owned by the
+// table and dropped with it; its defaults call them by their keys.
 func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	e := s.e
 	s.forgetTemps() // another session's DROP … CASCADE may have dropped one
@@ -86,19 +103,139 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
 	}
+	for _, cs := range ct.Sequences {
+		if _, ok := s.temps[cs.Name]; ok { // a SEQUENCE NAME of an identity column
+			return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Name)
+		}
+	}
 	s.makeTempNS()
+	name := s.tempNS + ct.Name
+	var seqs []*sequence
+	if len(ct.Sequences) > 0 {
+		var err error
+		if ct, seqs, err = s.tempOwnedSequences(ct, name); err != nil {
+			return Result{}, err
+		}
+	}
 	t := newTable(ct)
-	t.name, t.temp = s.tempNS+ct.Name, true
+	t.name, t.temp = name, true
 	e.tables[t.name] = t
+	s.addTemp(ct.Name, &tempTable{name: t.name, onCommit: ct.OnCommit})
+	for _, q := range seqs {
+		e.sequences()[q.name] = q
+		s.addTemp(strings.TrimPrefix(q.name, s.tempNS), &tempTable{name: q.name})
+	}
+	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// addTemp records a temporary relation the session made, under the name
+// its statements use.
+func (s *Session) addTemp(name string, t *tempTable) {
 	if s.temps == nil {
 		s.temps = map[string]*tempTable{}
 	}
-	s.temps[ct.Name] = &tempTable{name: t.name, onCommit: ct.OnCommit}
-	e.temps++
+	s.temps[name] = t
+	s.e.temps++
 	if s.block {
 		s.tempsMade = append(s.tempsMade, t.name)
 	}
-	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// tempOwnedSequences makes the sequences of a temporary table's serial
+// and identity columns, in the session's namespace and owned by the
+// table's key, and returns the table with its defaults calling them there
+// (a copy: the bound statement may run again).
+func (s *Session) tempOwnedSequences(ct *sql.CreateTable, table string) (*sql.CreateTable, []*sequence, error) {
+	out := *ct
+	out.Cols = slices.Clone(ct.Cols)
+	keys := map[string]string{} // the text nextval reads, bound → temporary
+	var seqs []*sequence
+	for _, cs := range ct.Sequences {
+		q := &sequence{name: s.tempNS + cs.Name, owner: [2]string{table, cs.Owner[1]}, identity: cs.Identity}
+		if err := q.apply(&cs.Opts, true); err != nil {
+			return nil, nil, err
+		}
+		keys[sql.SeqText(cs.Name)] = sql.SeqText(q.name)
+		seqs = append(seqs, q)
+	}
+	for i := range out.Cols {
+		if d := out.Cols[i].Default; d != nil {
+			out.Cols[i].Default = expr.Rewrite(d, func(n expr.Expr) expr.Expr {
+				c, ok := n.(*expr.SeqCall)
+				if !ok || len(c.Args) == 0 {
+					return n
+				}
+				if k, ok := c.Args[0].(*expr.Const); ok && keys[k.V.String()] != "" {
+					args := slices.Clone(c.Args)
+					args[0] = &expr.Const{V: value.NewText(value.Text, keys[k.V.String()]), T: value.TextType}
+					return &expr.SeqCall{Fn: c.Fn, Args: args, C: c.C}
+				}
+				return n
+			})
+		}
+	}
+	return &out, seqs, nil
+}
+
+// createTempSequence runs CREATE TEMP SEQUENCE: the session's own, kept
+// under its temporary namespace as its temporary tables are, never
+// written to the store. OWNED BY names one of the session's temporary
+// tables (a permanent one is 55000, as in PostgreSQL).
+func (s *Session) createTempSequence(cs *sql.CreateSequence) (Result, error) {
+	e := s.e
+	s.forgetTemps()
+	if _, ok := s.temps[cs.Name]; ok {
+		if cs.IfNotExists {
+			return Result{Tag: "CREATE SEQUENCE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cs.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Name)
+	}
+	s.makeTempNS()
+	q := &sequence{name: s.tempNS + cs.Name}
+	if err := q.apply(&cs.Opts, true); err != nil {
+		return Result{}, err
+	}
+	if err := s.tempSeqOwner(q, &cs.Opts); err != nil {
+		return Result{}, err
+	}
+	e.sequences()[q.name] = q
+	s.addTemp(cs.Name, &tempTable{name: q.name})
+	return Result{Tag: "CREATE SEQUENCE"}, nil
+}
+
+// alterSequence runs ALTER SEQUENCE: OWNED BY of the session's temporary
+// sequence names one of its temporary tables.
+func (s *Session) alterSequence(as *sql.AlterSequence) (Result, error) {
+	if !isTemp(as.Name) || as.Opts.OwnedBy == nil || s.e.seqs[as.Name] == nil {
+		return s.e.alterSequence(as)
+	}
+	tt, ok := s.temps[as.Opts.OwnedBy[0]]
+	if !ok || s.e.tables[tt.name] == nil {
+		if _, rel := s.e.Relation(as.Opts.OwnedBy[0]); rel {
+			return Result{}, pgerr.New(pgerr.ObjectNotInPrereqState, "sequence must be in same schema as table it is linked to")
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", as.Opts.OwnedBy[0])
+	}
+	alt := *as
+	alt.Opts.OwnedBy = []string{tt.name, as.Opts.OwnedBy[1]}
+	return s.e.alterSequence(&alt)
+}
+
+// tempSeqOwner applies OWNED BY to the session's temporary sequence q.
+func (s *Session) tempSeqOwner(q *sequence, o *sql.SeqOptions) error {
+	if o.OwnedBy == nil {
+		return nil
+	}
+	tt, ok := s.temps[o.OwnedBy[0]]
+	if !ok || s.e.tables[tt.name] == nil {
+		if _, rel := s.e.Relation(o.OwnedBy[0]); rel {
+			return pgerr.New(pgerr.ObjectNotInPrereqState, "sequence must be in same schema as table it is linked to")
+		}
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", o.OwnedBy[0])
+	}
+	own := *o
+	own.OwnedBy = []string{tt.name, o.OwnedBy[1]}
+	return s.e.setOwner(q, &own)
 }
 
 // makeTempNS gives the session its temporary namespace, if it has none.
@@ -138,7 +275,7 @@ func (s *Session) endTempBlock(committed bool) {
 // DROP); the caller holds the write lock.
 func (s *Session) forgetTemps() {
 	for name, t := range s.temps {
-		if _, ok := s.e.kindOf(t.name); !ok {
+		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil {
 			delete(s.temps, name)
 			s.e.temps--
 		}
@@ -170,6 +307,11 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 		return
 	}
 	s.e.dropAll(names, gone)
+	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
+		if gone[k] || gone[q.owner[0]] {
+			delete(s.e.seqs, k)
+		}
+	}
 	s.e.catalogGen++
 	s.forgetTemps()
 }
@@ -281,4 +423,30 @@ func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, erro
 	nv.cols, nv.query, nv.invoker, nv.check = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption
 	s.e.named[name] = &nv
 	return Result{Tag: "CREATE VIEW"}, nil
+}
+
+// tempSerials adds the session's temporary tables to sc's serial columns
+// (pg_get_serial_sequence), by their names and as pg_temp's, shadowing
+// permanent tables of the same names; their sequences are named as
+// PostgreSQL names its own temporary schema's, pg_temp.name.
+func (s *Session) tempSerials(sc *expr.SysCatalog) {
+	if sc.Serials == nil {
+		return
+	}
+	for name, tt := range s.temps {
+		t := s.e.tables[tt.name]
+		if t == nil {
+			continue
+		}
+		cols := map[string]string{}
+		for _, c := range t.def.Cols {
+			cols[c.Name] = ""
+		}
+		for _, q := range s.e.seqs {
+			if q.owner[0] == tt.name {
+				cols[q.owner[1]] = "pg_temp." + expr.QuoteIdent(q.label())
+			}
+		}
+		sc.Serials[name], sc.Serials["pg_temp."+name] = cols, cols
+	}
 }

@@ -1,0 +1,77 @@
+package deltaview_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/deltaview/deltaview"
+)
+
+// TestTempSequences: a temporary sequence, and the sequences of a
+// temporary table's serial and identity columns, are their session's
+// alone, go when the session closes, and never reach the database file,
+// however many numbers they hand out.
+func TestTempSequences(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tempseq.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(s *deltaview.Session, q string) (string, error) {
+		t.Helper()
+		rows, err := s.Query(q)
+		if err != nil {
+			return "", err
+		}
+		return rows.Rows[0][0].String(), nil
+	}
+	mustExec := func(s *deltaview.Session, q string) {
+		t.Helper()
+		if err := s.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	a, b := db.Session(), db.Session()
+	mustExec(a, "CREATE SEQUENCE s START 1000")
+	mustExec(a, "CREATE TEMP SEQUENCE s; CREATE TEMP TABLE tt (id serial, g int GENERATED ALWAYS AS IDENTITY, x int)")
+	for i := 0; i < 100; i++ { // beyond the reserves a stored sequence records
+		mustExec(a, "INSERT INTO tt (x) VALUES (nextval('s'))")
+	}
+	if n, err := value(a, "SELECT max(id) + max(g) + max(x) FROM tt"); err != nil || n != "300" {
+		t.Fatalf("the session's own sequences: %q, %v", n, err)
+	}
+	if n, err := value(b, "SELECT nextval('s')"); err != nil || n != "1000" {
+		t.Errorf("another session's s: %q, %v (the temporary s shadows it in its own session only)", n, err)
+	}
+	for _, q := range []string{"SELECT nextval('tt_id_seq')", `SELECT nextval('"pg_temp_1.s"')`, `SELECT * FROM "pg_temp_1.tt_id_seq"`} {
+		if _, err := value(b, q); err == nil {
+			t.Errorf("another session reaches a temporary sequence: %s", q)
+		}
+	}
+	a.Close()
+	c := db.Session()
+	if n, err := value(c, "SELECT nextval('s')"); err != nil || n != "1001" {
+		t.Errorf("s once the temporary one is gone: %q, %v", n, err)
+	}
+	if _, err := value(c, "SELECT nextval('tt_id_seq')"); err == nil {
+		t.Error("a temporary table's sequence outlived its session")
+	}
+	mustExec(c, "CREATE TEMP SEQUENCE s2; SELECT nextval('s2')")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := db.Session()
+	for _, q := range []string{"SELECT nextval('s2')", `SELECT nextval('"pg_temp_2.s2"')`, `SELECT nextval('"pg_temp_1.tt_id_seq"')`} {
+		if _, err := value(s, q); err == nil {
+			t.Errorf("the database file kept a temporary sequence: %s", q)
+		}
+	}
+	if n, err := value(s, "SELECT nextval('s')"); err != nil || n != "1002" {
+		t.Errorf("s after reopening: %q, %v", n, err)
+	}
+}
