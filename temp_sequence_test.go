@@ -75,3 +75,54 @@ func TestTempSequences(t *testing.T) {
 		t.Errorf("s after reopening: %q, %v", n, err)
 	}
 }
+
+// TestTempFunctionsAndTypes: functions, types and domains made in
+// pg_temp are their session's alone, go when it closes, and never reach
+// the database file.
+func TestTempFunctionsAndTypes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tempobj.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec := func(s *deltaview.Session, q string) {
+		t.Helper()
+		if err := s.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	a, b := db.Session(), db.Session()
+	mustExec(a, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1';
+		CREATE TYPE pg_temp.mood AS ENUM ('ok'); CREATE DOMAIN pg_temp.pos AS int CHECK (VALUE > 0);
+		CREATE TYPE pg_temp.pair AS (a int); CREATE TEMP TABLE tm (m mood, p pos, q pair);
+		SELECT pg_temp.f(1), 'ok'::mood, 1::pos`)
+	mustExec(b, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 2'`)
+	if rows, err := b.Query(`SELECT pg_temp.f(1)`); err != nil || rows.Rows[0][0].String() != "3" {
+		t.Errorf("the other session's own pg_temp.f: %v, %v", rows, err)
+	}
+	for _, q := range []string{`SELECT 'ok'::mood`, `SELECT 1::pos`, `SELECT "pg_temp_1.f"(1)`, `SELECT 'ok'::"pg_temp_1.mood"`} {
+		if _, err := b.Query(q); err == nil {
+			t.Errorf("another session reaches a temporary object: %s", q)
+		}
+	}
+	a.Close()
+	c := db.Session()
+	mustExec(c, `CREATE TYPE mood AS ENUM ('x'); CREATE DOMAIN pos AS int; CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x'`)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := db.Session()
+	if rows, err := s.Query(`SELECT f(1), 'x'::mood, 5::pos`); err != nil || rows.Rows[0][0].String() != "1" {
+		t.Errorf("the permanent objects after reopening: %v, %v", rows, err)
+	}
+	for _, q := range []string{`SELECT "pg_temp_1.f"(1)`, `SELECT "pg_temp_2.f"(1)`, `SELECT 'ok'::"pg_temp_1.mood"`, `SELECT 1::"pg_temp_1.pos"`} {
+		if _, err := s.Query(q); err == nil {
+			t.Errorf("the database file kept a temporary object: %s", q)
+		}
+	}
+}

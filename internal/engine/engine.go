@@ -468,8 +468,8 @@ func (r *recorder) SysCatalog() *expr.SysCatalog {
 		} else if sc, ok := r.cat.(sql.SystemCatalog); ok {
 			r.syscat = sc.SysCatalog()
 		}
-		if r.syscat != nil && r.temps != nil && len(r.temps.temps) > 0 {
-			r.temps.tempSerials(r.syscat)
+		if r.syscat != nil && r.temps != nil {
+			r.temps.tempCatalog(r.syscat)
 		}
 	}
 	return r.syscat

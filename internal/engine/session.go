@@ -339,6 +339,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if s.closed {
 		return nil, errClosed
 	}
+	if s.tempNS != "" {
+		defer func() { err = s.tempError(err) }()
+	}
 	if err := s.startInterrupts(); err != nil {
 		return nil, err
 	}

@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -83,12 +87,141 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 			return nil, err
 		}
 	}
+	if (s.tempNS != "" && s.hasTempTypes()) || sql.MentionsTemp(st.SQL) {
+		var err error
+		if st, err = sql.RenameTempObjects(st, s.tempObjects()); err != nil {
+			return nil, err
+		}
+	}
 	st, err := s.qualify(st)
 	if err != nil {
 		return nil, err
 	}
 	rec.names = &nameScope{e: s.e, path: s.searchPath()}
-	return sql.Bind(rec, st)
+	b, err := sql.Bind(rec, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.refuseTempUses(b, rec); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// tempObjects is how the session names the objects of its temporary
+// schema.
+func (s *Session) tempObjects() sql.TempObjects {
+	return sql.TempObjects{Prefix: s.tempNS,
+		NewPrefix: func() string { s.makeTempNS(); return s.tempNS },
+		Type: func(name string) bool {
+			_, dom := s.e.domains.byName[s.tempNS+name]
+			_, typ := s.e.userTypes[s.tempNS+name]
+			return dom || typ
+		}}
+}
+
+// RenameTemp implements sql.TempCatalog.
+func (r *recorder) RenameTemp(n *pg_query.Node) (*pg_query.Node, error) {
+	if r.temps == nil || r.temps.tempNS == "" {
+		return n, nil
+	}
+	st, err := sql.RenameTempObjects(&sql.Stmt{Node: n}, r.temps.tempObjects())
+	if err != nil {
+		return nil, err
+	}
+	return st.Node, nil
+}
+
+// tempError writes the keys of the session's temporary objects in err's
+// message and detail as PostgreSQL writes their names: a routine's
+// qualified by pg_temp (it is found only so), another unqualified (its
+// schema is searched first).
+func (s *Session) tempError(err error) error {
+	var pe *pgerr.Error
+	if err == nil || !errors.As(err, &pe) || !strings.Contains(pe.Message+pe.Detail+pe.Hint, s.tempNS) {
+		return err
+	}
+	fix := func(m string) string {
+		for _, kind := range []string{"function ", "procedure "} {
+			m = strings.ReplaceAll(m, kind+s.tempNS, kind+"pg_temp.")
+		}
+		return strings.ReplaceAll(m, s.tempNS, "")
+	}
+	c := *pe
+	c.Message, c.Detail, c.Hint = fix(pe.Message), fix(pe.Detail), fix(pe.Hint)
+	return &c
+}
+
+// hasTempTypes reports whether the session has a type or a domain in its
+// temporary schema.
+func (s *Session) hasTempTypes() bool {
+	for k := range s.e.userTypes {
+		if strings.HasPrefix(k, s.tempNS) {
+			return true
+		}
+	}
+	for k := range s.e.domains.byName {
+		if strings.HasPrefix(k, s.tempNS) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesTemp reports whether a key or a signature names an object of a
+// session's temporary schema.
+func namesTemp(k string) bool {
+	i := strings.Index(k, tempPrefix)
+	return i >= 0 && strings.Contains(k[i:], ".")
+}
+
+// refuseTempUses refuses (0A000) a statement that makes or changes a
+// permanent object using a function or type of the session's temporary
+// schema: the permanent object would outlive it, and the database file
+// could not make it again. PostgreSQL drops such objects with the
+// session; deltaview refuses them.
+func (s *Session) refuseTempUses(b sql.Bound, rec *recorder) error {
+	var used string
+	for i, names := range [][]string{rec.calledFunctions(), rec.types, rec.domains} {
+		for _, k := range names {
+			if used == "" && namesTemp(k) {
+				used = "type " + tempLabel(k)
+				if i == 0 {
+					used = "function pg_temp." + tempLabel(k)
+				}
+			}
+		}
+	}
+	if cf, ok := b.(*sql.CreateFunction); ok && used == "" && !isTemp(cf.Func.Name) && sql.BodyMentions(cf.Func, tempPrefix) {
+		used = "a function or type" // its body calls or names one
+	}
+	if used == "" {
+		return nil
+	}
+	permanent := false
+	switch b := b.(type) {
+	case *sql.CreateTable:
+		permanent = !b.Temp
+	case *sql.CreateView:
+		permanent = !b.Temp && !readsTemp(rec)
+	case *sql.CreateTableAs, *sql.AlterTable, *sql.CreateAggregate:
+		permanent = true
+	case *sql.CreateFunction:
+		permanent = !isTemp(b.Func.Name)
+	case *sql.CreateDomain:
+		permanent = !isTemp(b.Def.Name)
+	case *sql.CreateComposite:
+		permanent = !isTemp(b.Name)
+	case *sql.CreateRange:
+		permanent = !isTemp(b.Name)
+	case *sql.CreateTrigger:
+		permanent = !isTemp(b.Table)
+	}
+	if !permanent {
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "a permanent object using %s of the session's temporary schema is not supported", used).
+		WithHint("make the object temporary too, or the function or type permanent")
 }
 
 // createTemp runs CREATE TEMP TABLE. The sequences of its serial and
@@ -241,19 +374,29 @@ func (s *Session) tempSeqOwner(q *sequence, o *sql.SeqOptions) error {
 // makeTempNS gives the session its temporary namespace, if it has none.
 func (s *Session) makeTempNS() {
 	if s.tempNS == "" {
-		s.e.tempSessions++
-		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, s.e.tempSessions)
+		// Atomic: a statement making a function or type in pg_temp
+		// makes the namespace while it is bound, under the shared lock.
+		n := atomic.AddUint64(&s.e.tempSessions, 1)
+		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, n)
 	}
 }
 
 // discardTemps drops every temporary table of the session (DISCARD TEMP,
 // the session's end); the caller holds no lock.
 func (s *Session) discardTemps() {
-	if len(s.temps) == 0 {
+	if len(s.temps) == 0 && s.tempNS == "" {
 		return
 	}
 	s.e.mu.Lock()
 	s.dropTemps(nil)
+	if s.tempNS != "" {
+		// Its functions, procedures, aggregates, domains and types, as
+		// DROP SCHEMA … CASCADE drops a schema's: none is used by a
+		// permanent object (refuseTempUses), its temporary tables are
+		// gone, so nothing stops them.
+		s.e.dropSchemaObjects(strings.TrimSuffix(s.tempNS, "."), nil) //nolint:errcheck // what is left is the session's alone, never stored
+		s.e.catalogGen++
+	}
 	s.e.mu.Unlock()
 }
 
@@ -401,7 +544,13 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 // session's temporary relations it reads.
 func (s *Session) tempQuery(q *sql.Stmt) (*sql.Stmt, error) {
 	if rn := s.tempNames(); rn != nil {
-		return sql.RenameRelations(q, rn)
+		var err error
+		if q, err = sql.RenameRelations(q, rn); err != nil {
+			return nil, err
+		}
+	}
+	if s.tempNS != "" { // and of its temporary functions and types
+		return sql.RenameTempObjects(q, s.tempObjects())
 	}
 	return q, nil
 }
@@ -423,6 +572,27 @@ func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, erro
 	nv.cols, nv.query, nv.invoker, nv.check = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption
 	s.e.named[name] = &nv
 	return Result{Tag: "CREATE VIEW"}, nil
+}
+
+// tempCatalog adds the session's temporary schema and tables to sc.
+func (s *Session) tempCatalog(sc *expr.SysCatalog) {
+	sc.TempSchemas = map[uint32]bool{}
+	for n := uint64(1); n <= atomic.LoadUint64(&s.e.tempSessions); n++ {
+		name := fmt.Sprintf("%s%d", tempPrefix, n)
+		oid := objectOID("schema", name)
+		sc.TempSchemas[oid] = true
+		if sc.Names[value.RegNamespace] == nil {
+			sc.Names[value.RegNamespace], sc.OIDs[value.RegNamespace] = map[uint32]string{}, map[string]uint32{}
+		}
+		sc.Names[value.RegNamespace][oid] = name
+		sc.OIDs[value.RegNamespace][name] = oid
+	}
+	if s.tempNS != "" {
+		sc.MyTempSchema = objectOID("schema", strings.TrimSuffix(s.tempNS, "."))
+	}
+	if len(s.temps) > 0 {
+		s.tempSerials(sc)
+	}
 }
 
 // tempSerials adds the session's temporary tables to sc's serial columns

@@ -77,6 +77,10 @@ type TempCatalog interface {
 	// TempRelation is the engine's key of the session's temporary
 	// relation name, written unqualified or qualified by pg_temp.
 	TempRelation(schema, name string) (key string, ok bool)
+	// RenameTemp returns a statement of a function's body with the names
+	// of the session's temporary functions and types as their keys
+	// (RenameTempObjects).
+	RenameTemp(st *pg_query.Node) (*pg_query.Node, error)
 }
 
 func (b *binder) tempRelation(schema, name string) (string, bool) {
