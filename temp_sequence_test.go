@@ -126,3 +126,54 @@ func TestTempFunctionsAndTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestTempInheritChild: a session's temporary child of a permanent table
+// reaches no materialized view over the parent (a view is every
+// session's), and the database file never records the link.
+func TestTempInheritChild(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tempinh.db")
+	db, err := deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec := func(s *deltaview.Session, q string) {
+		t.Helper()
+		if err := s.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	count := func(s *deltaview.Session, q string) string {
+		t.Helper()
+		rows, err := s.Query(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return rows.Rows[0][0].String()
+	}
+	a, b := db.Session(), db.Session()
+	mustExec(b, "CREATE TABLE p (a int); INSERT INTO p VALUES (1); CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM p")
+	mustExec(a, "CREATE TEMP TABLE c () INHERITS (p); INSERT INTO c VALUES (2), (3)")
+	if n := count(a, "SELECT count(*) FROM p"); n != "3" {
+		t.Errorf("the session's own read of p: %s rows, want 3", n)
+	}
+	if n := count(b, "SELECT count(*) FROM p"); n != "1" {
+		t.Errorf("another session's read of p: %s rows, want 1", n)
+	}
+	mustExec(b, "INSERT INTO p VALUES (4)")
+	if n := count(a, "SELECT n FROM mv"); n != "2" {
+		t.Errorf("the view over p: %s, want 2 (the temporary child's rows are no view's)", n)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = deltaview.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := db.Session()
+	if n := count(s, "SELECT count(*) FROM p"); n != "2" {
+		t.Errorf("p after reopening: %s rows, want 2", n)
+	}
+	mustExec(s, "DROP MATERIALIZED VIEW mv; DROP TABLE p")
+}

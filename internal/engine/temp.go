@@ -152,6 +152,47 @@ func (s *Session) tempError(err error) error {
 	return &c
 }
 
+// refuseTempChildren refuses what a session's temporary child of a
+// permanent table would make wrong: a materialized view over the parent
+// in that session (its rows would be the session's), ALTER TABLE of the
+// parent (0A000, as PostgreSQL refuses it to other sessions), ALTER
+// TABLE … [NO] INHERIT of the child (as ALTER TABLE of a temporary
+// table), and DROP of the parent (2BP01 as in PostgreSQL; with CASCADE,
+// 0A000).
+func (s *Session) refuseTempChildren(b sql.Bound, rec *recorder) error {
+	e := s.e
+	switch b := b.(type) {
+	case *sql.CreateView:
+		if b.Materialized && rec.tempKids {
+			return pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
+		}
+	case *sql.AlterTable:
+		if c := e.tempChildOf(b.Table); c != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of table %q, which has temporary child %q, is not supported", e.bareName(b.Table), tempLabel(c))
+		}
+	case *sql.AlterInherit:
+		if isTemp(b.Child) {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", tempLabel(b.Child))
+		}
+	case *sql.Drop:
+		for _, n := range b.Names {
+			c := e.tempChildOf(n)
+			switch {
+			case c == "" || e.tables[n] == nil:
+			case b.Cascade:
+				return pgerr.New(pgerr.FeatureNotSupported, "DROP TABLE … CASCADE of table %q, which has temporary child %q, is not supported", e.bareName(n), tempLabel(c)).
+					WithHint("the temporary table goes with its session")
+			default:
+				return &pgerr.Error{Code: pgerr.DependentObjects,
+					Message: fmt.Sprintf("cannot drop table %s because other objects depend on it", e.bareName(n)),
+					Detail:  fmt.Sprintf("table %s depends on table %s", tempLabel(c), e.bareName(n)),
+					Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+			}
+		}
+	}
+	return nil
+}
+
 // hasTempTypes reports whether the session has a type or a domain in its
 // temporary schema.
 func (s *Session) hasTempTypes() bool {
@@ -181,6 +222,9 @@ func namesTemp(k string) bool {
 // could not make it again. PostgreSQL drops such objects with the
 // session; deltaview refuses them.
 func (s *Session) refuseTempUses(b sql.Bound, rec *recorder) error {
+	if err := s.refuseTempChildren(b, rec); err != nil {
+		return err
+	}
 	var used string
 	for i, names := range [][]string{rec.calledFunctions(), rec.types, rec.domains} {
 		for _, k := range names {
@@ -254,6 +298,22 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	t.name, t.temp = name, true
 	e.tables[t.name] = t
 	s.addTemp(ct.Name, &tempTable{name: t.name, onCommit: ct.OnCommit})
+	if len(ct.Inherits) > 0 {
+		// A child of permanent tables (or of the session's temporary
+		// ones), linked in memory only: the other sessions' reads of its
+		// parents skip it (inheritDescendants), the session's own add it
+		// (tempMembers).
+		for _, p := range ct.Inherits {
+			e.inherits = append(e.inherits, inheritLink{child: name, parent: p})
+		}
+		for _, c := range ct.InheritedOnly {
+			e.setInheritedOnly(name, c, true)
+		}
+		for _, c := range ct.InheritedChecks {
+			setOnlyIn(&e.inheritChecks, name, c, true)
+		}
+		return Result{Tag: "CREATE TABLE", Notices: slices.Clone(ct.Notices)}, nil
+	}
 	for _, q := range seqs {
 		e.sequences()[q.name] = q
 		s.addTemp(strings.TrimPrefix(q.name, s.tempNS), &tempTable{name: q.name})
@@ -450,6 +510,7 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 		return
 	}
 	s.e.dropAll(names, gone)
+	s.e.inheritDropped(gone)
 	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
 		if gone[k] || gone[q.owner[0]] {
 			delete(s.e.seqs, k)
@@ -572,6 +633,49 @@ func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, erro
 	nv.cols, nv.query, nv.invoker, nv.check = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption
 	s.e.named[name] = &nv
 	return Result{Tag: "CREATE VIEW"}, nil
+}
+
+// tempMembers are the session's temporary descendants of table name
+// (a permanent table, or a permanent descendant of it, is their parent),
+// as sql.Relation.Inherit holds them: what inheritDescendants leaves out
+// for the session's own reads.
+func (s *Session) tempMembers(name string) []sql.InheritMember {
+	e := s.e
+	t := e.tables[name]
+	if t == nil || s.tempNS == "" || len(e.inherits) == 0 || isTemp(name) {
+		return nil
+	}
+	tree := append([]string{name}, e.inheritDescendants(name)...)
+	var kids []string
+	for _, l := range e.inherits {
+		if strings.HasPrefix(l.child, s.tempNS) && !isTemp(l.parent) && slices.Contains(tree, l.parent) && !slices.Contains(kids, l.child) {
+			kids = append(kids, l.child)
+			for _, d := range e.inheritDescendants(l.child) {
+				if !slices.Contains(kids, d) {
+					kids = append(kids, d)
+				}
+			}
+		}
+	}
+	var out []sql.InheritMember
+	for _, k := range kids {
+		if m, ok := e.inheritMember(k, t.cols); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// tempChildOf returns a session's temporary table that descends from
+// the permanent table name, or "".
+func (e *Engine) tempChildOf(name string) string {
+	tree := append([]string{name}, e.inheritDescendants(name)...)
+	for _, l := range e.inherits {
+		if isTemp(l.child) && !isTemp(l.parent) && slices.Contains(tree, l.parent) {
+			return l.child
+		}
+	}
+	return ""
 }
 
 // tempCatalog adds the session's temporary schema and tables to sc.

@@ -254,9 +254,6 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		}
 	}
 	if len(parents) > 0 {
-		if rv.Relpersistence == "t" {
-			return nil, b.refuse(rv.Location, "temporary tables in an inheritance hierarchy are not supported")
-		}
 		ct.Inherits, ct.InheritedOnly, ct.InheritedChecks, ct.Notices = parents, inheritedOnly, b.inheritedChecks, notices
 	}
 	return ct, b.tempTable(cs, ct)
