@@ -177,3 +177,4 @@ func TestTempInheritChild(t *testing.T) {
 	}
 	mustExec(s, "DROP MATERIALIZED VIEW mv; DROP TABLE p")
 }
+
