@@ -177,4 +177,3 @@ func TestTempInheritChild(t *testing.T) {
 	}
 	mustExec(s, "DROP MATERIALIZED VIEW mv; DROP TABLE p")
 }
-
