@@ -95,7 +95,9 @@ func TestTempFunctionsAndTypes(t *testing.T) {
 	mustExec(a, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1';
 		CREATE TYPE pg_temp.mood AS ENUM ('ok'); CREATE DOMAIN pg_temp.pos AS int CHECK (VALUE > 0);
 		CREATE TYPE pg_temp.pair AS (a int); CREATE TEMP TABLE tm (m mood, p pos, q pair);
-		SELECT pg_temp.f(1), 'ok'::mood, 1::pos`)
+		SELECT pg_temp.f(1), 'ok'::mood, 1::pos;
+		CREATE FUNCTION pg_temp.r(x int) RETURNS int LANGUAGE sql AS 'SELECT x'; ALTER FUNCTION pg_temp.r(int) RENAME TO r9;
+		CREATE TYPE pg_temp.pair2 AS (a int); ALTER TYPE pg_temp.pair2 RENAME TO pair9`)
 	mustExec(b, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 2'`)
 	if rows, err := b.Query(`SELECT pg_temp.f(1)`); err != nil || rows.Rows[0][0].String() != "3" {
 		t.Errorf("the other session's own pg_temp.f: %v, %v", rows, err)
@@ -120,7 +122,7 @@ func TestTempFunctionsAndTypes(t *testing.T) {
 	if rows, err := s.Query(`SELECT f(1), 'x'::mood, 5::pos`); err != nil || rows.Rows[0][0].String() != "1" {
 		t.Errorf("the permanent objects after reopening: %v, %v", rows, err)
 	}
-	for _, q := range []string{`SELECT "pg_temp_1.f"(1)`, `SELECT "pg_temp_2.f"(1)`, `SELECT 'ok'::"pg_temp_1.mood"`, `SELECT 1::"pg_temp_1.pos"`} {
+	for _, q := range []string{`SELECT r9(1)`, `SELECT ROW(1)::pair9`, `SELECT "pg_temp_1.f"(1)`, `SELECT "pg_temp_2.f"(1)`, `SELECT 'ok'::"pg_temp_1.mood"`, `SELECT 1::"pg_temp_1.pos"`} {
 		if _, err := s.Query(q); err == nil {
 			t.Errorf("the database file kept a temporary object: %s", q)
 		}

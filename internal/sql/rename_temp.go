@@ -47,6 +47,7 @@ func RenameTempObjects(st *Stmt, t TempObjects) (*Stmt, error) {
 	// pg_temp; a name of one it does not make, while the session has no
 	// temporary schema, is 3F000.
 	creating := false
+	newName := func() {}
 	prefix := func() string {
 		if t.Prefix == "" && t.NewPrefix != nil && creating {
 			t.Prefix = t.NewPrefix()
@@ -115,6 +116,26 @@ func RenameTempObjects(st *Stmt, t TempObjects) (*Stmt, error) {
 	case n.GetCreateTrigStmt() != nil:
 		ct := n.GetCreateTrigStmt()
 		ct.Funcname = rename(ct.Funcname, false)
+	case n.GetAlterObjectSchemaStmt() != nil:
+		if names := objectNames(n.GetAlterObjectSchemaStmt().Object); names != nil {
+			if schema, _, ok := nameParts(names); ok && schema == "pg_temp" || n.GetAlterObjectSchemaStmt().Newschema == "pg_temp" {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
+			}
+		}
+	case n.GetRenameStmt() != nil:
+		// ALTER FUNCTION | TYPE | DOMAIN pg_temp.x RENAME TO y: y in pg_temp too.
+		rs := n.GetRenameStmt()
+		isType := rs.RenameType == pg_query.ObjectType_OBJECT_TYPE || rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN
+		switch rs.RenameType {
+		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
+			pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
+			if l := rs.Object.GetList(); l != nil {
+				l.Items = rename(l.Items, isType)
+				newName = func() { prefixNew(rs, l.Items) }
+			} else if ow := rs.Object.GetObjectWithArgs(); ow != nil {
+				newName = func() { prefixNew(rs, ow.Objname) } // once the walk below renamed it
+			}
+		}
 	}
 	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
 		switch x := m.Interface().(type) {
@@ -129,7 +150,29 @@ func RenameTempObjects(st *Stmt, t TempObjects) (*Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	newName()
 	return &out, nil
+}
+
+// prefixNew gives a RenameStmt's new name the temporary schema's prefix
+// of the object's key, when names is one.
+func prefixNew(rs *pg_query.RenameStmt, names []*pg_query.Node) {
+	if _, name, ok := nameParts(names); ok && len(names) == 1 && strings.HasPrefix(name, "pg_temp_") && strings.Contains(name, ".") {
+		rs.Newname = name[:strings.IndexByte(name, '.')+1] + rs.Newname
+	}
+}
+
+// objectNames is the name list of an ALTER … SET SCHEMA's object.
+func objectNames(n *pg_query.Node) []*pg_query.Node {
+	switch {
+	case n.GetList() != nil:
+		return n.GetList().Items
+	case n.GetObjectWithArgs() != nil:
+		return n.GetObjectWithArgs().Objname
+	case n.GetTypeName() != nil:
+		return n.GetTypeName().Names
+	}
+	return nil
 }
 
 // BodyMentions reports whether a SQL function's body names a function or
