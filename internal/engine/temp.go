@@ -29,6 +29,16 @@ import (
 // transaction empties those made ON COMMIT DELETE ROWS and drops those
 // made ON COMMIT DROP. A plain view over a temporary table is temporary
 // too; a materialized view over one is refused (0A000), as in PostgreSQL.
+//
+// The session's temporary sequences (CREATE TEMP SEQUENCE, those of its
+// temporary tables' serial and identity columns) are kept the same way,
+// and so are its functions, procedures, types and domains made in
+// pg_temp, under keys of the same prefix: a statement's pg_temp.f and
+// its types' names are rewritten to those keys before binding
+// (sql.RenameTempObjects). None is ever written to the store. A
+// temporary child of a permanent table is linked in memory; the engine's
+// walks of a hierarchy leave it out, and the session's bindings add it
+// back (tempMembers), so that other sessions never read it.
 
 // tempTable is one of a session's temporary tables.
 type tempTable struct {
