@@ -206,7 +206,7 @@ func (e *Engine) saveRoutine(sig, newSig string, kind RelKind, created, text str
 	if moved, ok := e.routineMoved(sig, newSig, stmts); ok {
 		stmts = moved
 	}
-	if e.store != nil {
+	if e.store != nil && !isTemp(sig) { // a session's temporary routine is never stored
 		if !ok && created == "" {
 			return pgerr.New(pgerr.FeatureNotSupported, "ALTER of %s %s is not supported in a database file", kind, sig)
 		}

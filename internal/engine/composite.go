@@ -87,7 +87,7 @@ func (e *Engine) putComposite(ct *sql.CompositeType) {
 // saveComposite records ct in the store, replacing the type named old.
 func (e *Engine) saveComposite(old string, ct *sql.CompositeType) error {
 	ts, ok := e.store.(TypeStore)
-	if !ok || e.store == nil {
+	if !ok || e.store == nil || isTemp(ct.Name) { // a session's temporary type is never stored
 		return nil
 	}
 	d := ct.Type.RecordDesc()

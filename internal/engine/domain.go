@@ -146,7 +146,7 @@ func (e *Engine) createDomain(cd *sql.CreateDomain) (Result, error) {
 	if _, ok := e.domains.byName[name]; ok || e.relationExists(name) {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "type %q already exists", e.bareName(name))
 	}
-	if ds := e.domainStore(); ds != nil {
+	if ds := e.domainStore(); ds != nil && !isTemp(name) { // a session's temporary domain is never stored
 		if err := ds.SaveDomain("", StoredDomain{Name: name, SQL: sql.DomainSQL(&cd.Def)}, nil); err != nil {
 			return Result{}, err
 		}
@@ -219,7 +219,7 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 
 // saveDomain records d, named old until now, in the store.
 func (e *Engine) saveDomain(old string, d *expr.Domain, tables map[string]string) error {
-	if ds := e.domainStore(); ds != nil {
+	if ds := e.domainStore(); ds != nil && !isTemp(d.Name()) { // a session's temporary domain is never stored
 		return ds.SaveDomain(old, StoredDomain{Name: d.Name(), SQL: sql.DomainSQL(d.Def())}, tables)
 	}
 	return nil
@@ -313,8 +313,9 @@ func (e *Engine) dropDomain(dd *sql.DropDomain) (Result, error) {
 		}
 		names = append(names, name)
 	}
-	if ds := e.domainStore(); ds != nil && len(names) > 0 {
-		if err := ds.DropDomains(names); err != nil {
+	stored := slices.DeleteFunc(slices.Clone(names), isTemp) // a session's temporary domains were never stored
+	if ds := e.domainStore(); ds != nil && len(stored) > 0 {
+		if err := ds.DropDomains(stored); err != nil {
 			return Result{}, err
 		}
 	}

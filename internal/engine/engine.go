@@ -403,6 +403,12 @@ type recorder struct {
 	// names resolves names written in text through the session's search
 	// path; nil for public's names only.
 	names *nameScope
+	// temps is the session whose temporary relations names written in
+	// text find first (temp.go); nil outside a session's statement.
+	// tempKids is set when a table read has a temporary child of the
+	// session, which its read took in.
+	temps    *Session
+	tempKids bool
 	// rowSec is the role whose row-level security the statement meets;
 	// nil when it bypasses it (rowsecurity.go).
 	rowSec *rowSecurityCtx
@@ -441,6 +447,11 @@ func (e *Engine) MaxRecursion() int { return e.maxRecursion }
 
 func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := r.cat.Relation(name)
+	if ok && r.temps != nil && rel.Kind == sql.KindTable {
+		if kids := r.temps.tempMembers(name); len(kids) > 0 {
+			rel.Inherit, r.tempKids = append(rel.Inherit, kids...), true
+		}
+	}
 	if ok && r.rowSec != nil && rel.Kind == sql.KindTable {
 		if e, isEngine := r.cat.(*Engine); isEngine {
 			rel.Security = e.securityOf(r.rowSec, name)
@@ -463,6 +474,11 @@ type viewRecorder struct{ r *recorder }
 
 func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := v.r.cat.Relation(name)
+	if ok && v.r.temps != nil && rel.Kind == sql.KindTable {
+		if kids := v.r.temps.tempMembers(name); len(kids) > 0 {
+			rel.Inherit, v.r.tempKids = append(rel.Inherit, kids...), true
+		}
+	}
 	if ok {
 		v.r.seen[name] = true
 	}
@@ -478,6 +494,9 @@ func (r *recorder) SysCatalog() *expr.SysCatalog {
 			r.syscat = e.sysCatalogFor(r.names.path)
 		} else if sc, ok := r.cat.(sql.SystemCatalog); ok {
 			r.syscat = sc.SysCatalog()
+		}
+		if r.syscat != nil && r.temps != nil {
+			r.temps.tempCatalog(r.syscat)
 		}
 	}
 	return r.syscat

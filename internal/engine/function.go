@@ -135,7 +135,7 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 			return Result{}, err
 		}
 	}
-	if e.store != nil {
+	if e.store != nil && !isTemp(f.Name) { // a session's temporary function is never stored
 		if old != nil {
 			if err := e.store.Drop([]string{sig}); err != nil {
 				return Result{}, err
@@ -281,9 +281,11 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 		return Result{}, err
 	}
 	if e.store != nil {
-		sigs := make([]string, len(gone))
-		for i, f := range gone {
-			sigs[i] = f.Signature()
+		var sigs []string
+		for _, f := range gone {
+			if !isTemp(f.Name) { // a session's temporary function was never stored
+				sigs = append(sigs, f.Signature())
+			}
 		}
 		if err := e.store.Drop(sigs); err != nil {
 			return Result{}, err

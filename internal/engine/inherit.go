@@ -76,7 +76,9 @@ func (e *Engine) childrenOf(name string) []string {
 }
 
 // inheritDescendants returns every descendant of name once (a child
-// reached by two paths counts once), nearest first.
+// reached by two paths counts once), nearest first; a session's
+// temporary child of a permanent table is left out, as every session but
+// its own skips it (its own adds it when it binds: temp.go).
 func (e *Engine) inheritDescendants(name string) []string {
 	if len(e.inherits) == 0 {
 		return nil
@@ -88,6 +90,9 @@ func (e *Engine) inheritDescendants(name string) []string {
 		q := queue[0]
 		queue = queue[1:]
 		for _, c := range e.childrenOf(q) {
+			if isTemp(c) && !isTemp(q) {
+				continue
+			}
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
@@ -120,18 +125,26 @@ func (e *Engine) inheritMembers(name string, cols []plan.Column) []sql.InheritMe
 	}
 	out := make([]sql.InheritMember, 0, len(ds))
 	for _, d := range ds {
-		t, ok := e.tables[d]
-		if !ok {
-			continue
+		if m, ok := e.inheritMember(d, cols); ok {
+			out = append(out, m)
 		}
-		rel, _ := tableRelation(d, t)
-		m := sql.InheritMember{Rel: rel, Map: make([]int, len(cols))}
-		for i, c := range cols {
-			m.Map[i] = slices.IndexFunc(t.cols, func(k plan.Column) bool { return k.Name == c.Name })
-		}
-		out = append(out, m)
 	}
 	return out
+}
+
+// inheritMember is the descendant d of a table of columns cols, as
+// sql.Relation.Inherit holds it.
+func (e *Engine) inheritMember(d string, cols []plan.Column) (sql.InheritMember, bool) {
+	t, ok := e.tables[d]
+	if !ok {
+		return sql.InheritMember{}, false
+	}
+	rel, _ := tableRelation(d, t)
+	m := sql.InheritMember{Rel: rel, Map: make([]int, len(cols))}
+	for i, c := range cols {
+		m.Map[i] = slices.IndexFunc(t.cols, func(k plan.Column) bool { return k.Name == c.Name })
+	}
+	return m, true
 }
 
 // createInheritor creates CREATE TABLE … INHERITS: a table whose columns
@@ -684,6 +697,9 @@ func columnSQL(c sql.ColumnDef) string {
 func inheritRows(o *catalogObjects, r *catRows) {
 	seq := map[string]int{}
 	for _, l := range o.e.inherits {
+		if isTemp(l.child) {
+			continue // a session's temporary table is not listed
+		}
 		seq[l.child]++
 		r.add("inhrelid", RelationOID(l.child), "inhparent", RelationOID(l.parent), "inhseqno", seq[l.child], "inhdetachpending", false)
 	}

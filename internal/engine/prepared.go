@@ -70,7 +70,14 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 			if st, err = sql.RenameRelations(st, rn); err != nil {
 				return nil, err
 			}
-			ns = s.tempNS
+		}
+		if s.tempNS != "" || sql.MentionsTemp(st.SQL) {
+			// Its temporary functions, types and children (temp.go).
+			var err error
+			if st, err = sql.RenameTempObjects(st, s.tempObjects()); err != nil {
+				return nil, err
+			}
+			rec.temps, ns = s, s.tempNS
 		}
 		var err error
 		if st, err = s.qualify(st); err != nil {
@@ -82,6 +89,11 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 	b, ps, err := sql.BindPrepared(rec, st)
 	if err != nil {
 		return nil, err
+	}
+	if rec.temps != nil {
+		if err := rec.temps.refuseTempUses(b, rec); err != nil {
+			return nil, err
+		}
 	}
 	types := make([]value.Type, len(ps))
 	for i, s := range ps {

@@ -69,7 +69,7 @@ func schemaKey(schema, name string) string {
 
 // splitKey is the schema and the name of a relation's key.
 func (e *Engine) splitKey(key string) (string, string) {
-	if i := strings.IndexByte(key, '.'); i > 0 && e.schemas[key[:i]] != nil {
+	if i := strings.IndexByte(key, '.'); i > 0 && (e.schemas[key[:i]] != nil || isTemp(key)) {
 		return key[:i], key[i+1:]
 	}
 	return "public", key

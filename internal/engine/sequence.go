@@ -61,6 +61,20 @@ type sequence struct {
 	pending int
 }
 
+// label is the sequence's name as PostgreSQL's messages write it: a
+// session's temporary sequence without the engine's namespace.
+func (q *sequence) label() string { return tempLabel(q.name) }
+
+// tempLabel is a relation's key as messages write it: a session's
+// temporary relation without the engine's namespace.
+func tempLabel(key string) string {
+	if isTemp(key) {
+		_, n, _ := strings.Cut(key, ".")
+		return n
+	}
+	return key
+}
+
 // seqLogVals is PostgreSQL's SEQ_LOG_VALS.
 const seqLogVals = 32
 
@@ -193,7 +207,7 @@ func (q *sequence) step(last int64, called bool) (int64, error) {
 	if q.inc > 0 {
 		if last > q.max-q.inc { // no overflow: max-inc cannot overflow for inc > 0
 			if !q.cycle {
-				return 0, pgerr.New(pgerr.SequenceLimitExceeded, "nextval: reached maximum value of sequence %q (%d)", q.name, q.max)
+				return 0, pgerr.New(pgerr.SequenceLimitExceeded, "nextval: reached maximum value of sequence %q (%d)", q.label(), q.max)
 			}
 			return q.min, nil
 		}
@@ -201,7 +215,7 @@ func (q *sequence) step(last int64, called bool) (int64, error) {
 	}
 	if last < q.min-q.inc {
 		if !q.cycle {
-			return 0, pgerr.New(pgerr.SequenceLimitExceeded, "nextval: reached minimum value of sequence %q (%d)", q.name, q.min)
+			return 0, pgerr.New(pgerr.SequenceLimitExceeded, "nextval: reached minimum value of sequence %q (%d)", q.label(), q.min)
 		}
 		return q.max, nil
 	}
@@ -327,7 +341,7 @@ func (e *Engine) seqStore() SequenceStore {
 // saveSequence records q's state as it is now (write lock held).
 func (e *Engine) saveSequence(q *sequence) error {
 	ss := e.seqStore()
-	if ss == nil {
+	if ss == nil || isTemp(q.name) { // a session's temporary sequence is never stored
 		return nil
 	}
 	q.left = 0
@@ -488,7 +502,7 @@ func (e *Engine) alterSequence(as *sql.AlterSequence) (Result, error) {
 	q, ok := e.seqs[as.Name]
 	if !ok {
 		if _, rel := e.Relation(as.Name); rel {
-			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", as.Name)
+			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", tempLabel(as.Name))
 		}
 		if as.IfExists {
 			return Result{Tag: "ALTER SEQUENCE", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", as.Name)}}, nil
@@ -521,7 +535,7 @@ func (e *Engine) seqUsers(name string) []string {
 	for tn, t := range e.tables {
 		for _, c := range t.def.Cols {
 			if c.Default != nil && callsSequence(c.Default, name) {
-				out = append(out, fmt.Sprintf("column %s of table %s", c.Name, tn))
+				out = append(out, fmt.Sprintf("column %s of table %s", c.Name, tempLabel(tn)))
 			}
 		}
 	}
@@ -546,6 +560,7 @@ func (e *Engine) dropSequence(ds *sql.DropSequence) (Result, error) {
 	var notices, names []string
 	for _, name := range ds.Names {
 		q, ok := e.seqs[name]
+		label := tempLabel(name)
 		if !ok {
 			if _, rel := e.Relation(name); rel {
 				return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name).WithHint("Use DROP TABLE to remove a table.")
@@ -557,8 +572,8 @@ func (e *Engine) dropSequence(ds *sql.DropSequence) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedTable, "sequence %q does not exist", name)
 		}
 		if q.identity && e.tables[q.owner[0]] != nil {
-			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop sequence %s because column %s of table %s requires it", name, q.owner[1], q.owner[0]).
-				WithHint("You can drop column %s of table %s instead.", q.owner[1], q.owner[0])
+			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop sequence %s because column %s of table %s requires it", label, q.owner[1], tempLabel(q.owner[0])).
+				WithHint("You can drop column %s of table %s instead.", q.owner[1], tempLabel(q.owner[0]))
 		}
 		if users := e.seqUsers(name); len(users) > 0 {
 			if ds.Cascade {
@@ -567,10 +582,10 @@ func (e *Engine) dropSequence(ds *sql.DropSequence) (Result, error) {
 			}
 			lines := make([]string, len(users))
 			for i, u := range users {
-				lines[i] = fmt.Sprintf("default value for %s depends on sequence %s", u, name)
+				lines[i] = fmt.Sprintf("default value for %s depends on sequence %s", u, label)
 			}
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("cannot drop sequence %s because other objects depend on it", name),
+				Message: fmt.Sprintf("cannot drop sequence %s because other objects depend on it", label),
 				Detail:  strings.Join(lines, "\n"),
 				Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
 		}
@@ -588,9 +603,10 @@ func (e *Engine) forgetSequences(names []string) error {
 	if len(names) == 0 {
 		return nil
 	}
-	if ss := e.seqStore(); ss != nil {
+	stored := slices.DeleteFunc(slices.Clone(names), isTemp)
+	if ss := e.seqStore(); ss != nil && len(stored) > 0 {
 		e.seqStoreMu.Lock()
-		err := ss.DropSequences(names)
+		err := ss.DropSequences(stored)
 		e.seqStoreMu.Unlock()
 		if err != nil {
 			return err
@@ -650,10 +666,13 @@ type seqState struct {
 
 func (x sessionSeqs) lookup(name string, need string) (*sequence, error) {
 	e := x.s.e
+	if isTemp(name) && (x.s.tempNS == "" || !strings.HasPrefix(name, x.s.tempNS)) {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name) // another session's
+	}
 	q, ok := e.seqs[name]
 	if !ok {
 		if _, rel := e.Relation(name); rel {
-			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", tempLabel(name))
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
@@ -668,10 +687,15 @@ func (x sessionSeqs) Nextval(name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, err := q.nextval(x.s.e.reserveSaver())
+	save := x.s.e.reserveSaver()
+	if isTemp(q.name) {
+		save = nil
+	}
+	v, err := q.nextval(save)
 	if err != nil {
 		return 0, err
 	}
+	name = q.name
 	st := &x.s.seq
 	if st.cur == nil {
 		st.cur = map[string]int64{}
@@ -681,12 +705,13 @@ func (x sessionSeqs) Nextval(name string) (int64, error) {
 }
 
 func (x sessionSeqs) Currval(name string) (int64, error) {
-	if _, err := x.lookup(name, "SELECT"); err != nil {
+	q, err := x.lookup(name, "SELECT")
+	if err != nil {
 		return 0, err
 	}
-	v, ok := x.s.seq.cur[name]
+	v, ok := x.s.seq.cur[q.name]
 	if !ok {
-		return 0, pgerr.New(pgerr.ObjectNotInPrereqState, "currval of sequence %q is not yet defined in this session", name)
+		return 0, pgerr.New(pgerr.ObjectNotInPrereqState, "currval of sequence %q is not yet defined in this session", q.label())
 	}
 	return v, nil
 }
@@ -710,11 +735,12 @@ func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if v < q.min || v > q.max {
-		return 0, pgerr.New(pgerr.NumericOutOfRange, "setval: value %d is out of bounds for sequence %q (%d..%d)", v, name, q.min, q.max)
+		return 0, pgerr.New(pgerr.NumericOutOfRange, "setval: value %d is out of bounds for sequence %q (%d..%d)", v, q.label(), q.min, q.max)
 	}
+	name = q.name
 	prev, prevCalled := q.last, q.called
 	q.last, q.called = v, called
-	if save := x.s.e.reserveSaver(); save != nil {
+	if save := x.s.e.reserveSaver(); save != nil && !isTemp(q.name) {
 		st := q.stored()
 		if err := save(st); err != nil {
 			q.last, q.called = prev, prevCalled

@@ -342,6 +342,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	if s.closed {
 		return nil, errClosed
 	}
+	if s.tempNS != "" {
+		defer func() { err = s.tempError(err) }()
+	}
 	if err := s.startInterrupts(); err != nil {
 		return nil, err
 	}
@@ -607,6 +610,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return e.createIndex(b, rec.text)
 		})
 	case *sql.CreateSequence:
+		if b.Temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTempSequence(b)
+		}
 		return s.ddl("CREATE SEQUENCE", func() (Result, error) { return e.createSequence(b) })
 	case *sql.CreateFunction:
 		tag := "CREATE FUNCTION"
@@ -634,9 +641,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.DropOperator:
 		return s.ddl("DROP OPERATOR", func() (Result, error) { return e.dropOperators(b) })
 	case *sql.AlterSequence:
-		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return e.alterSequence(b) })
+		return s.ddl("ALTER SEQUENCE", func() (Result, error) { return s.alterSequence(b) })
 	case *sql.DropSequence:
-		return s.ddl("DROP SEQUENCE", func() (Result, error) { return e.dropSequence(b) })
+		return s.ddl("DROP SEQUENCE", func() (Result, error) {
+			res, err := e.dropSequence(b)
+			s.forgetTemps()
+			return res, err
+		})
 	case *sql.Drop:
 		return s.ddl("DROP", func() (Result, error) {
 			res, err := e.drop(b)

@@ -547,7 +547,7 @@ func (e *Engine) catalogTypes() []catType {
 	}
 	for _, name := range sortedKeys(e.userTypes) {
 		d := e.userTypes[name].Enum()
-		if d == nil {
+		if d == nil || isTemp(name) { // a session's temporary type is not listed, as its tables are not
 			continue
 		}
 		out = append(out, catType{oid: d.OID, array: d.ArrayOID, name: name, nsp: publicOID, kind: value.Enum, typtype: 'e',
@@ -555,6 +555,9 @@ func (e *Engine) catalogTypes() []catType {
 			catType{oid: d.ArrayOID, name: "_" + name, nsp: publicOID, kind: value.ArrayOf(value.Enum), typtype: 'b', base: d.OID})
 	}
 	for _, name := range sortedKeys(e.domains.byName) {
+		if isTemp(name) {
+			continue
+		}
 		dom := e.domains.byName[name]
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
@@ -568,6 +571,9 @@ func (e *Engine) catalogTypes() []catType {
 func (e *Engine) catalogProcs() []catProc {
 	var out []catProc
 	for _, name := range sortedKeys(e.funcs) {
+		if isTemp(name) { // a session's temporary routine is not listed, as its tables are not
+			continue
+		}
 		for _, f := range e.funcs[name] {
 			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.SQL}
 			if f.Volatility != "" {

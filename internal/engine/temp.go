@@ -1,12 +1,18 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Temporary tables (CREATE TEMP TABLE) belong to the session that made
@@ -23,6 +29,16 @@ import (
 // transaction empties those made ON COMMIT DELETE ROWS and drops those
 // made ON COMMIT DROP. A plain view over a temporary table is temporary
 // too; a materialized view over one is refused (0A000), as in PostgreSQL.
+//
+// The session's temporary sequences (CREATE TEMP SEQUENCE, those of its
+// temporary tables' serial and identity columns) are kept the same way,
+// and so are its functions, procedures, types and domains made in
+// pg_temp, under keys of the same prefix: a statement's pg_temp.f and
+// its types' names are rewritten to those keys before binding
+// (sql.RenameTempObjects). None is ever written to the store. A
+// temporary child of a permanent table is linked in memory; the engine's
+// walks of a hierarchy leave it out, and the session's bindings add it
+// back (tempMembers), so that other sessions never read it.
 
 // tempTable is one of a session's temporary tables.
 type tempTable struct {
@@ -59,12 +75,31 @@ func (s *Session) bindNS() string {
 	return s.tempNS + ns
 }
 
+// TempRelation implements sql.TempCatalog.
+func (r *recorder) TempRelation(_, name string) (string, bool) {
+	if r.temps == nil {
+		return "", false
+	}
+	t, ok := r.temps.temps[name]
+	if !ok {
+		return "", false
+	}
+	return t.name, true
+}
+
 // bindStmt binds st in the session: through its temporary tables' names
 // when it has any.
 func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
+	rec.temps = s
 	if rn := s.tempNames(); rn != nil {
 		var err error
 		if st, err = sql.RenameRelations(st, rn); err != nil {
+			return nil, err
+		}
+	}
+	if (s.tempNS != "" && s.hasTempTypes()) || sql.MentionsTemp(st.SQL) {
+		var err error
+		if st, err = sql.RenameTempObjects(st, s.tempObjects()); err != nil {
 			return nil, err
 		}
 	}
@@ -73,10 +108,179 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 		return nil, err
 	}
 	rec.names = &nameScope{e: s.e, path: s.searchPath()}
-	return sql.Bind(rec, st)
+	b, err := sql.Bind(rec, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.refuseTempUses(b, rec); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
-// createTemp runs CREATE TEMP TABLE.
+// tempObjects is how the session names the objects of its temporary
+// schema.
+func (s *Session) tempObjects() sql.TempObjects {
+	return sql.TempObjects{Prefix: s.tempNS,
+		NewPrefix: func() string { s.makeTempNS(); return s.tempNS },
+		Type: func(name string) bool {
+			_, dom := s.e.domains.byName[s.tempNS+name]
+			_, typ := s.e.userTypes[s.tempNS+name]
+			return dom || typ
+		}}
+}
+
+// RenameTemp implements sql.TempCatalog.
+func (r *recorder) RenameTemp(n *pg_query.Node) (*pg_query.Node, error) {
+	if r.temps == nil || r.temps.tempNS == "" {
+		return n, nil
+	}
+	st, err := sql.RenameTempObjects(&sql.Stmt{Node: n}, r.temps.tempObjects())
+	if err != nil {
+		return nil, err
+	}
+	return st.Node, nil
+}
+
+// tempError writes the keys of the session's temporary objects in err's
+// message and detail as PostgreSQL writes their names: a routine's
+// qualified by pg_temp (it is found only so), another unqualified (its
+// schema is searched first).
+func (s *Session) tempError(err error) error {
+	var pe *pgerr.Error
+	if err == nil || !errors.As(err, &pe) || !strings.Contains(pe.Message+pe.Detail+pe.Hint, s.tempNS) {
+		return err
+	}
+	fix := func(m string) string {
+		for _, kind := range []string{"function ", "procedure "} {
+			m = strings.ReplaceAll(m, kind+s.tempNS, kind+"pg_temp.")
+		}
+		return strings.ReplaceAll(m, s.tempNS, "")
+	}
+	c := *pe
+	c.Message, c.Detail, c.Hint = fix(pe.Message), fix(pe.Detail), fix(pe.Hint)
+	return &c
+}
+
+// refuseTempChildren refuses what a session's temporary child of a
+// permanent table would make wrong: a materialized view over the parent
+// in that session (its rows would be the session's), ALTER TABLE of the
+// parent (0A000, as PostgreSQL refuses it to other sessions), ALTER
+// TABLE … [NO] INHERIT of the child (as ALTER TABLE of a temporary
+// table), and DROP of the parent (2BP01 as in PostgreSQL; with CASCADE,
+// 0A000).
+func (s *Session) refuseTempChildren(b sql.Bound, rec *recorder) error {
+	e := s.e
+	switch b := b.(type) {
+	case *sql.CreateView:
+		if b.Materialized && rec.tempKids {
+			return pgerr.New(pgerr.FeatureNotSupported, "materialized views must not use temporary tables or views")
+		}
+	case *sql.AlterTable:
+		if c := e.tempChildOf(b.Table); c != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of table %q, which has temporary child %q, is not supported", e.bareName(b.Table), tempLabel(c))
+		}
+	case *sql.AlterInherit:
+		if isTemp(b.Child) {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", tempLabel(b.Child))
+		}
+	case *sql.Drop:
+		for _, n := range b.Names {
+			c := e.tempChildOf(n)
+			switch {
+			case c == "" || e.tables[n] == nil:
+			case b.Cascade:
+				return pgerr.New(pgerr.FeatureNotSupported, "DROP TABLE … CASCADE of table %q, which has temporary child %q, is not supported", e.bareName(n), tempLabel(c)).
+					WithHint("the temporary table goes with its session")
+			default:
+				return &pgerr.Error{Code: pgerr.DependentObjects,
+					Message: fmt.Sprintf("cannot drop table %s because other objects depend on it", e.bareName(n)),
+					Detail:  fmt.Sprintf("table %s depends on table %s", tempLabel(c), e.bareName(n)),
+					Hint:    "Use DROP ... CASCADE to drop the dependent objects too."}
+			}
+		}
+	}
+	return nil
+}
+
+// hasTempTypes reports whether the session has a type or a domain in its
+// temporary schema.
+func (s *Session) hasTempTypes() bool {
+	for k := range s.e.userTypes {
+		if strings.HasPrefix(k, s.tempNS) {
+			return true
+		}
+	}
+	for k := range s.e.domains.byName {
+		if strings.HasPrefix(k, s.tempNS) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesTemp reports whether a key or a signature names an object of a
+// session's temporary schema.
+func namesTemp(k string) bool {
+	i := strings.Index(k, tempPrefix)
+	return i >= 0 && strings.Contains(k[i:], ".")
+}
+
+// refuseTempUses refuses (0A000) a statement that makes or changes a
+// permanent object using a function or type of the session's temporary
+// schema: the permanent object would outlive it, and the database file
+// could not make it again. PostgreSQL drops such objects with the
+// session; deltaview refuses them.
+func (s *Session) refuseTempUses(b sql.Bound, rec *recorder) error {
+	if err := s.refuseTempChildren(b, rec); err != nil {
+		return err
+	}
+	var used string
+	for i, names := range [][]string{rec.calledFunctions(), rec.types, rec.domains} {
+		for _, k := range names {
+			if used == "" && namesTemp(k) {
+				used = "type " + tempLabel(k)
+				if i == 0 {
+					used = "function pg_temp." + tempLabel(k)
+				}
+			}
+		}
+	}
+	if cf, ok := b.(*sql.CreateFunction); ok && used == "" && !isTemp(cf.Func.Name) && sql.BodyMentions(cf.Func, tempPrefix) {
+		used = "a function or type" // its body calls or names one
+	}
+	if used == "" {
+		return nil
+	}
+	permanent := false
+	switch b := b.(type) {
+	case *sql.CreateTable:
+		permanent = !b.Temp
+	case *sql.CreateView:
+		permanent = !b.Temp && !readsTemp(rec)
+	case *sql.CreateTableAs, *sql.AlterTable, *sql.CreateAggregate:
+		permanent = true
+	case *sql.CreateFunction:
+		permanent = !isTemp(b.Func.Name)
+	case *sql.CreateDomain:
+		permanent = !isTemp(b.Def.Name)
+	case *sql.CreateComposite:
+		permanent = !isTemp(b.Name)
+	case *sql.CreateRange:
+		permanent = !isTemp(b.Name)
+	case *sql.CreateTrigger:
+		permanent = !isTemp(b.Table)
+	}
+	if !permanent {
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "a permanent object using %s of the session's temporary schema is not supported", used).
+		WithHint("make the object temporary too, or the function or type permanent")
+}
+
+// createTemp runs CREATE TEMP TABLE. The sequences of its serial and
+// identity columns are the session's temporary sequences, owned by the
+// table and dropped with it; its defaults call them by their keys.
 func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	e := s.e
 	s.forgetTemps() // another session's DROP … CASCADE may have dropped one
@@ -86,38 +290,184 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
 	}
+	for _, cs := range ct.Sequences {
+		if _, ok := s.temps[cs.Name]; ok { // a SEQUENCE NAME of an identity column
+			return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Name)
+		}
+	}
 	s.makeTempNS()
+	name := s.tempNS + ct.Name
+	var seqs []*sequence
+	if len(ct.Sequences) > 0 {
+		var err error
+		if ct, seqs, err = s.tempOwnedSequences(ct, name); err != nil {
+			return Result{}, err
+		}
+	}
 	t := newTable(ct)
-	t.name, t.temp = s.tempNS+ct.Name, true
+	t.name, t.temp = name, true
 	e.noteDeferrable(t)
 	e.tables[t.name] = t
+	s.addTemp(ct.Name, &tempTable{name: t.name, onCommit: ct.OnCommit})
+	if len(ct.Inherits) > 0 {
+		// A child of permanent tables (or of the session's temporary
+		// ones), linked in memory only: the other sessions' reads of its
+		// parents skip it (inheritDescendants), the session's own add it
+		// (tempMembers).
+		for _, p := range ct.Inherits {
+			e.inherits = append(e.inherits, inheritLink{child: name, parent: p})
+		}
+		for _, c := range ct.InheritedOnly {
+			e.setInheritedOnly(name, c, true)
+		}
+		for _, c := range ct.InheritedChecks {
+			setOnlyIn(&e.inheritChecks, name, c, true)
+		}
+		return Result{Tag: "CREATE TABLE", Notices: slices.Clone(ct.Notices)}, nil
+	}
+	for _, q := range seqs {
+		e.sequences()[q.name] = q
+		s.addTemp(strings.TrimPrefix(q.name, s.tempNS), &tempTable{name: q.name})
+	}
+	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// addTemp records a temporary relation the session made, under the name
+// its statements use.
+func (s *Session) addTemp(name string, t *tempTable) {
 	if s.temps == nil {
 		s.temps = map[string]*tempTable{}
 	}
-	s.temps[ct.Name] = &tempTable{name: t.name, onCommit: ct.OnCommit}
-	e.temps++
+	s.temps[name] = t
+	s.e.temps++
 	if s.block {
 		s.tempsMade = append(s.tempsMade, t.name)
 	}
-	return Result{Tag: "CREATE TABLE"}, nil
+}
+
+// tempOwnedSequences makes the sequences of a temporary table's serial
+// and identity columns, in the session's namespace and owned by the
+// table's key, and returns the table with its defaults calling them there
+// (a copy: the bound statement may run again).
+func (s *Session) tempOwnedSequences(ct *sql.CreateTable, table string) (*sql.CreateTable, []*sequence, error) {
+	out := *ct
+	out.Cols = slices.Clone(ct.Cols)
+	keys := map[string]string{} // the text nextval reads, bound → temporary
+	var seqs []*sequence
+	for _, cs := range ct.Sequences {
+		q := &sequence{name: s.tempNS + cs.Name, owner: [2]string{table, cs.Owner[1]}, identity: cs.Identity}
+		if err := q.apply(&cs.Opts, true); err != nil {
+			return nil, nil, err
+		}
+		keys[sql.SeqText(cs.Name)] = sql.SeqText(q.name)
+		seqs = append(seqs, q)
+	}
+	for i := range out.Cols {
+		if d := out.Cols[i].Default; d != nil {
+			out.Cols[i].Default = expr.Rewrite(d, func(n expr.Expr) expr.Expr {
+				c, ok := n.(*expr.SeqCall)
+				if !ok || len(c.Args) == 0 {
+					return n
+				}
+				if k, ok := c.Args[0].(*expr.Const); ok && keys[k.V.String()] != "" {
+					args := slices.Clone(c.Args)
+					args[0] = &expr.Const{V: value.NewText(value.Text, keys[k.V.String()]), T: value.TextType}
+					return &expr.SeqCall{Fn: c.Fn, Args: args, C: c.C}
+				}
+				return n
+			})
+		}
+	}
+	return &out, seqs, nil
+}
+
+// createTempSequence runs CREATE TEMP SEQUENCE: the session's own, kept
+// under its temporary namespace as its temporary tables are, never
+// written to the store. OWNED BY names one of the session's temporary
+// tables (a permanent one is 55000, as in PostgreSQL).
+func (s *Session) createTempSequence(cs *sql.CreateSequence) (Result, error) {
+	e := s.e
+	s.forgetTemps()
+	if _, ok := s.temps[cs.Name]; ok {
+		if cs.IfNotExists {
+			return Result{Tag: "CREATE SEQUENCE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", cs.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Name)
+	}
+	s.makeTempNS()
+	q := &sequence{name: s.tempNS + cs.Name}
+	if err := q.apply(&cs.Opts, true); err != nil {
+		return Result{}, err
+	}
+	if err := s.tempSeqOwner(q, &cs.Opts); err != nil {
+		return Result{}, err
+	}
+	e.sequences()[q.name] = q
+	s.addTemp(cs.Name, &tempTable{name: q.name})
+	return Result{Tag: "CREATE SEQUENCE"}, nil
+}
+
+// alterSequence runs ALTER SEQUENCE: OWNED BY of the session's temporary
+// sequence names one of its temporary tables.
+func (s *Session) alterSequence(as *sql.AlterSequence) (Result, error) {
+	if !isTemp(as.Name) || as.Opts.OwnedBy == nil || s.e.seqs[as.Name] == nil {
+		return s.e.alterSequence(as)
+	}
+	tt, ok := s.temps[as.Opts.OwnedBy[0]]
+	if !ok || s.e.tables[tt.name] == nil {
+		if _, rel := s.e.Relation(as.Opts.OwnedBy[0]); rel {
+			return Result{}, pgerr.New(pgerr.ObjectNotInPrereqState, "sequence must be in same schema as table it is linked to")
+		}
+		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", as.Opts.OwnedBy[0])
+	}
+	alt := *as
+	alt.Opts.OwnedBy = []string{tt.name, as.Opts.OwnedBy[1]}
+	return s.e.alterSequence(&alt)
+}
+
+// tempSeqOwner applies OWNED BY to the session's temporary sequence q.
+func (s *Session) tempSeqOwner(q *sequence, o *sql.SeqOptions) error {
+	if o.OwnedBy == nil {
+		return nil
+	}
+	tt, ok := s.temps[o.OwnedBy[0]]
+	if !ok || s.e.tables[tt.name] == nil {
+		if _, rel := s.e.Relation(o.OwnedBy[0]); rel {
+			return pgerr.New(pgerr.ObjectNotInPrereqState, "sequence must be in same schema as table it is linked to")
+		}
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", o.OwnedBy[0])
+	}
+	own := *o
+	own.OwnedBy = []string{tt.name, o.OwnedBy[1]}
+	return s.e.setOwner(q, &own)
 }
 
 // makeTempNS gives the session its temporary namespace, if it has none.
 func (s *Session) makeTempNS() {
 	if s.tempNS == "" {
-		s.e.tempSessions++
-		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, s.e.tempSessions)
+		// Atomic: a statement making a function or type in pg_temp
+		// makes the namespace while it is bound, under the shared lock.
+		n := atomic.AddUint64(&s.e.tempSessions, 1)
+		s.tempNS = fmt.Sprintf("%s%d.", tempPrefix, n)
 	}
 }
 
 // discardTemps drops every temporary table of the session (DISCARD TEMP,
 // the session's end); the caller holds no lock.
 func (s *Session) discardTemps() {
-	if len(s.temps) == 0 {
+	if len(s.temps) == 0 && s.tempNS == "" {
 		return
 	}
 	s.e.mu.Lock()
 	s.dropTemps(nil)
+	if s.tempNS != "" {
+		// Its functions, procedures, aggregates, domains and types, as
+		// DROP SCHEMA … CASCADE drops a schema's: none is used by a
+		// permanent object (refuseTempUses), its temporary tables are
+		// gone, so nothing stops them.
+		s.e.dropSchemaObjects(strings.TrimSuffix(s.tempNS, "."), nil) //nolint:errcheck // what is left is the session's alone, never stored
+		s.e.catalogGen++
+	}
 	s.e.mu.Unlock()
 }
 
@@ -139,7 +489,7 @@ func (s *Session) endTempBlock(committed bool) {
 // DROP); the caller holds the write lock.
 func (s *Session) forgetTemps() {
 	for name, t := range s.temps {
-		if _, ok := s.e.kindOf(t.name); !ok {
+		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil {
 			delete(s.temps, name)
 			s.e.temps--
 		}
@@ -171,6 +521,12 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 		return
 	}
 	s.e.dropAll(names, gone)
+	s.e.inheritDropped(gone)
+	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
+		if gone[k] || gone[q.owner[0]] {
+			delete(s.e.seqs, k)
+		}
+	}
 	s.e.catalogGen++
 	s.forgetTemps()
 }
@@ -260,7 +616,13 @@ func (s *Session) createTempView(cv *sql.CreateView, rec *recorder) (Result, err
 // session's temporary relations it reads.
 func (s *Session) tempQuery(q *sql.Stmt) (*sql.Stmt, error) {
 	if rn := s.tempNames(); rn != nil {
-		return sql.RenameRelations(q, rn)
+		var err error
+		if q, err = sql.RenameRelations(q, rn); err != nil {
+			return nil, err
+		}
+	}
+	if s.tempNS != "" { // and of its temporary functions and types
+		return sql.RenameTempObjects(q, s.tempObjects())
 	}
 	return q, nil
 }
@@ -282,4 +644,94 @@ func (s *Session) replaceTempView(cv *sql.CreateView, name string) (Result, erro
 	nv.cols, nv.query, nv.invoker, nv.check = cv.Plan.Columns(), q, cv.SecurityInvoker, cv.CheckOption
 	s.e.named[name] = &nv
 	return Result{Tag: "CREATE VIEW"}, nil
+}
+
+// tempMembers are the session's temporary descendants of table name
+// (a permanent table, or a permanent descendant of it, is their parent),
+// as sql.Relation.Inherit holds them: what inheritDescendants leaves out
+// for the session's own reads.
+func (s *Session) tempMembers(name string) []sql.InheritMember {
+	e := s.e
+	t := e.tables[name]
+	if t == nil || s.tempNS == "" || len(e.inherits) == 0 || isTemp(name) {
+		return nil
+	}
+	tree := append([]string{name}, e.inheritDescendants(name)...)
+	var kids []string
+	for _, l := range e.inherits {
+		if strings.HasPrefix(l.child, s.tempNS) && !isTemp(l.parent) && slices.Contains(tree, l.parent) && !slices.Contains(kids, l.child) {
+			kids = append(kids, l.child)
+			for _, d := range e.inheritDescendants(l.child) {
+				if !slices.Contains(kids, d) {
+					kids = append(kids, d)
+				}
+			}
+		}
+	}
+	var out []sql.InheritMember
+	for _, k := range kids {
+		if m, ok := e.inheritMember(k, t.cols); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// tempChildOf returns a session's temporary table that descends from
+// the permanent table name, or "".
+func (e *Engine) tempChildOf(name string) string {
+	tree := append([]string{name}, e.inheritDescendants(name)...)
+	for _, l := range e.inherits {
+		if isTemp(l.child) && !isTemp(l.parent) && slices.Contains(tree, l.parent) {
+			return l.child
+		}
+	}
+	return ""
+}
+
+// tempCatalog adds the session's temporary schema and tables to sc.
+func (s *Session) tempCatalog(sc *expr.SysCatalog) {
+	sc.TempSchemas = map[uint32]bool{}
+	for n := uint64(1); n <= atomic.LoadUint64(&s.e.tempSessions); n++ {
+		name := fmt.Sprintf("%s%d", tempPrefix, n)
+		oid := objectOID("schema", name)
+		sc.TempSchemas[oid] = true
+		if sc.Names[value.RegNamespace] == nil {
+			sc.Names[value.RegNamespace], sc.OIDs[value.RegNamespace] = map[uint32]string{}, map[string]uint32{}
+		}
+		sc.Names[value.RegNamespace][oid] = name
+		sc.OIDs[value.RegNamespace][name] = oid
+	}
+	if s.tempNS != "" {
+		sc.MyTempSchema = objectOID("schema", strings.TrimSuffix(s.tempNS, "."))
+	}
+	if len(s.temps) > 0 {
+		s.tempSerials(sc)
+	}
+}
+
+// tempSerials adds the session's temporary tables to sc's serial columns
+// (pg_get_serial_sequence), by their names and as pg_temp's, shadowing
+// permanent tables of the same names; their sequences are named as
+// PostgreSQL names its own temporary schema's, pg_temp.name.
+func (s *Session) tempSerials(sc *expr.SysCatalog) {
+	if sc.Serials == nil {
+		return
+	}
+	for name, tt := range s.temps {
+		t := s.e.tables[tt.name]
+		if t == nil {
+			continue
+		}
+		cols := map[string]string{}
+		for _, c := range t.def.Cols {
+			cols[c.Name] = ""
+		}
+		for _, q := range s.e.seqs {
+			if q.owner[0] == tt.name {
+				cols[q.owner[1]] = "pg_temp." + expr.QuoteIdent(q.label())
+			}
+		}
+		sc.Serials[name], sc.Serials["pg_temp."+name] = cols, cols
+	}
 }

@@ -152,9 +152,15 @@ func (e *Engine) saveType(old string, t value.Type) error {
 		return nil
 	}
 	if d := t.UserRange(); d != nil {
+		if isTemp(d.Name) { // a session's temporary type is never stored
+			return nil
+		}
 		return ts.SaveType(old, storedRange(d))
 	}
 	d := t.Enum()
+	if isTemp(d.Name) {
+		return nil
+	}
 	return ts.SaveType(old, StoredType{Name: d.Name, OID: d.OID, ArrayOID: d.ArrayOID, Labels: d.OrderedLabels()})
 }
 
@@ -282,8 +288,9 @@ func (e *Engine) dropTypes(d *sql.DropType) (Result, error) {
 	if len(gone) == 0 {
 		return res, nil
 	}
-	if ts, ok := e.store.(TypeStore); ok && e.store != nil {
-		if err := ts.DropTypes(gone); err != nil {
+	stored := slices.DeleteFunc(slices.Clone(gone), isTemp) // a session's temporary types were never stored
+	if ts, ok := e.store.(TypeStore); ok && e.store != nil && len(stored) > 0 {
+		if err := ts.DropTypes(stored); err != nil {
 			return Result{}, err
 		}
 	}

@@ -119,6 +119,9 @@ func (d *Domain) Violation(name string) *pgerr.Error {
 // schema other than public) as PostgreSQL prints it qualified.
 func keyIdent(key string) string {
 	if s, n, ok := strings.Cut(key, "."); ok {
+		if strings.HasPrefix(s, "pg_temp_") {
+			return quoteIdent(n) // the session's temporary schema is searched first
+		}
 		return quoteIdent(s) + "." + quoteIdent(n)
 	}
 	return quoteIdent(key)

@@ -14,6 +14,11 @@ import (
 // needs it; the statement's calls read it, as a PostgreSQL statement reads
 // the catalog of its snapshot. It is not changed once built.
 type SysCatalog struct {
+	// MyTempSchema is the oid of the session's temporary schema, 0 when
+	// it has made no temporary object; TempSchemas holds every session's
+	// (pg_is_other_temp_schema).
+	MyTempSchema uint32
+	TempSchemas  map[uint32]bool
 	// SearchPath is the session's search path's schemas, in which an
 	// unqualified relation's name is looked for after pg_catalog; nil
 	// for public alone.

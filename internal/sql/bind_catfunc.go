@@ -113,6 +113,13 @@ var catFuncs = map[string]catFunc{
 		}
 		return text(seq), nil
 	}},
+	"pg_my_temp_schema": {sigs: [][]value.Kind{{}}, result: oidK, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return value.NewOid(sc.MyTempSchema), nil
+	}},
+	"pg_is_other_temp_schema": {sigs: [][]value.Kind{{oidK}}, result: boolK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		oid := a[0].OID()
+		return value.NewBool(oid != sc.MyTempSchema && sc.TempSchemas[oid]), nil
+	}},
 	"pg_table_is_visible":    visible(value.RegClass),
 	"pg_type_is_visible":     visible(value.RegType),
 	"pg_function_is_visible": visible(value.RegProcedure),

@@ -25,7 +25,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
 	}
-	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists}
+	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
 	var elts []*pg_query.ColumnDef
@@ -290,21 +290,19 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		}
 	}
 	if len(parents) > 0 {
-		if rv.Relpersistence == "t" {
-			return nil, b.refuse(rv.Location, "temporary tables in an inheritance hierarchy are not supported")
-		}
 		ct.Inherits, ct.InheritedOnly, ct.InheritedChecks, ct.Notices = parents, inheritedOnly, b.inheritedChecks, notices
 	}
 	return ct, b.tempTable(cs, ct)
 }
 
-// tempTable binds CREATE TEMP[ORARY] TABLE and ON COMMIT. A temporary
-// table keeps rows and keys only: what would outlive it or reach other
-// sessions (the sequences of serial and identity columns, FOREIGN KEY
-// constraints, a change stream) is refused.
+// tempTable binds CREATE TEMP[ORARY] TABLE (or a table made in pg_temp)
+// and ON COMMIT. The sequences of its serial and identity columns are
+// temporary too (the session makes them in its own namespace); what would
+// reach other sessions (FOREIGN KEY constraints, a change stream) is
+// refused.
 func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 	rv := cs.Relation
-	ct.Temp = rv.Relpersistence == "t"
+	ct.Temp = rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
 	if cs.Oncommit != pg_query.OnCommitAction_ONCOMMIT_NOOP && !ct.Temp {
 		return b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "ON COMMIT can only be used on temporary tables")
 	}
@@ -312,9 +310,6 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 		return nil
 	}
 	switch {
-	case len(ct.Sequences) > 0:
-		return b.refuse(rv.Location, "a temporary table with a serial or identity column is not supported").
-			WithHint("use a column with a DEFAULT that calls nextval of a sequence")
 	case len(ct.ForeignKeys) > 0:
 		return b.refuse(rv.Location, "FOREIGN KEY constraints of temporary tables are not supported")
 	case ct.ChangeStream:

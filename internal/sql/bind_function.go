@@ -90,6 +90,15 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if err != nil {
 		return nil, err
 	}
+	if tc, ok := b.cat.(TempCatalog); ok {
+		// The body's names of the session's temporary functions and types,
+		// as the statement's own.
+		for i, st := range stmts {
+			if stmts[i], err = tc.RenameTemp(st); err != nil {
+				return nil, err
+			}
+		}
+	}
 	b.prepareCode(f, cf, stmts, texts)
 	if loc, what, changes := changesData(stmts); changes || len(f.Cols) == 0 {
 		why := "returns void"

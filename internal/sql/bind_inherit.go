@@ -65,8 +65,6 @@ func (b *binder) inheritParent(rv *pg_query.RangeVar, childTemp bool) (*Relation
 		return nil, b.refuse(rv.Location, "inheritance from change-stream table %q is not supported", rel.Name)
 	case rel.Def.Temp && !childTemp:
 		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot inherit from temporary relation %q", keyName(rel.Name))
-	case rel.Def.Temp:
-		return nil, b.refuse(rv.Location, "inheritance from temporary table %q is not supported", rel.Name)
 	}
 	return rel, nil
 }

@@ -270,7 +270,7 @@ func (b *binder) relationsInSchemas(names []*pg_query.Node) ([]string, error) {
 func (b *binder) outOfPublic(schema, what string) error {
 	if schema == "pg_temp" {
 		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema pg_temp are not supported", what).
-			WithHint("a session's temporary schema holds its temporary tables only")
+			WithHint("the session's temporary schema holds tables, sequences, views, functions, procedures, enum and composite types and domains")
 	}
 	if nr, ok := b.cat.(NameResolver); ok && nr.Qualifier() != nil && nr.Qualifier().SchemaExists(schema) {
 		return pgerr.New(pgerr.FeatureNotSupported, "%s in schema %s are not supported", what, schema).

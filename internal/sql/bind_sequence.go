@@ -38,6 +38,9 @@ type CreateSequence struct {
 	// with them. Identity marks the sequence of an identity column.
 	Owner    [2]string
 	Identity bool
+	// Temp marks CREATE TEMP SEQUENCE (or one made in pg_temp): the
+	// session's own, as its temporary tables.
+	Temp bool
 }
 
 // AlterSequence is ALTER SEQUENCE.
@@ -65,6 +68,26 @@ type SequenceCatalog interface {
 	// Sequence reports whether the sequence exists and, if a column owns
 	// it, which (table, column).
 	Sequence(name string) (owner [2]string, ok bool)
+}
+
+// TempCatalog is a Catalog bound for a session with temporary relations
+// (tables, views, sequences): names written in text (nextval('s'),
+// 's'::regclass) find them first, as PostgreSQL searches pg_temp first.
+type TempCatalog interface {
+	// TempRelation is the engine's key of the session's temporary
+	// relation name, written unqualified or qualified by pg_temp.
+	TempRelation(schema, name string) (key string, ok bool)
+	// RenameTemp returns a statement of a function's body with the names
+	// of the session's temporary functions and types as their keys
+	// (RenameTempObjects).
+	RenameTemp(st *pg_query.Node) (*pg_query.Node, error)
+}
+
+func (b *binder) tempRelation(schema, name string) (string, bool) {
+	if tc, ok := b.cat.(TempCatalog); ok && (schema == "" || schema == "pg_temp") {
+		return tc.TempRelation(schema, name)
+	}
+	return "", false
 }
 
 func (b *binder) sequence(name string) (owner [2]string, ok bool) {
@@ -150,13 +173,16 @@ func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (
 
 func (b *binder) bindCreateSequence(cs *pg_query.CreateSeqStmt) (Bound, error) {
 	rv := cs.Sequence
-	if rv.Relpersistence == "t" || rv.Relpersistence == "u" {
-		return nil, b.refuse(rv.Location, "temporary and unlogged sequences are not supported")
-	}
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	switch {
+	case rv.Relpersistence == "u":
+		return nil, b.refuse(rv.Location, "unlogged sequences are not supported")
+	case temp && rv.Schemaname != "" && rv.Schemaname != "pg_temp":
+		return nil, b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "cannot create temporary relation in non-temporary schema")
+	case !temp && rv.Schemaname != "" && rv.Schemaname != "public":
 		return nil, b.stmt.errf(rv.Location, pgerr.InvalidSchemaName, "schema %q does not exist", rv.Schemaname)
 	}
-	out := &CreateSequence{Name: rv.Relname, IfNotExists: cs.IfNotExists}
+	out := &CreateSequence{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: temp}
 	if err := b.seqOptions(cs.Options, &out.Opts, false, false); err != nil {
 		return nil, err
 	}
@@ -335,6 +361,12 @@ func (b *binder) ownedSequence(ct *CreateTable, col string) string {
 		taken := false
 		for _, s := range ct.Sequences {
 			taken = taken || s.Name == name
+		}
+		if ct.Temp { // in the session's temporary namespace
+			if _, t := b.tempRelation("", name); !t && !taken {
+				return name
+			}
+			continue
 		}
 		owner, isSeq := b.sequence(name)
 		if isSeq && owner == [2]string{ct.Name, col} {

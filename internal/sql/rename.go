@@ -33,6 +33,8 @@ func RenameRelations(st *Stmt, rename func(schema, name string) (string, bool, e
 		made = n.GetCreateTableAsStmt().GetInto().GetRel()
 	case n.GetViewStmt() != nil:
 		made = n.GetViewStmt().View
+	case n.GetCreateSeqStmt() != nil:
+		made = n.GetCreateSeqStmt().Sequence
 	}
 	var err error
 	walk(out.Node.ProtoReflect(), func(m protoreflect.Message) {
@@ -48,7 +50,8 @@ func RenameRelations(st *Stmt, rename func(schema, name string) (string, bool, e
 	})
 	// DROP and COMMENT ON name their relations as lists of names.
 	var lists []*pg_query.Node
-	if d := out.Node.GetDropStmt(); d != nil && (d.RemoveType == pg_query.ObjectType_OBJECT_TABLE || d.RemoveType == pg_query.ObjectType_OBJECT_VIEW) {
+	if d := out.Node.GetDropStmt(); d != nil && (d.RemoveType == pg_query.ObjectType_OBJECT_TABLE || d.RemoveType == pg_query.ObjectType_OBJECT_VIEW ||
+		d.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE) {
 		lists = d.Objects
 	}
 	col := 0

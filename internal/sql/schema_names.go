@@ -276,6 +276,22 @@ func (b *binder) bindCurrentSchema(s *scope, name string, f *pg_query.FuncCall) 
 // textRelationKey reads a relation's name written in text ('s.seq'), as
 // regclass's input reads it, and resolves it to its key.
 func (b *binder) textRelationKey(text string) (string, error) {
+	if _, ok := b.cat.(TempCatalog); ok {
+		parts, err := expr.RelationParts(text)
+		if err != nil {
+			return "", err
+		}
+		schema := ""
+		if len(parts) == 2 {
+			schema = parts[0]
+		}
+		if k, ok := b.tempRelation(schema, parts[len(parts)-1]); ok && len(parts) <= 2 {
+			return k, nil
+		}
+		if schema == "pg_temp" {
+			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", text)
+		}
+	}
 	nr, ok := b.cat.(NameResolver)
 	if !ok || nr.Qualifier() == nil {
 		return expr.RelationName(text)
