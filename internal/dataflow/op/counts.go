@@ -31,6 +31,12 @@ type counts struct {
 	live  int
 	total int64 // sum of weights
 	bytes int64 // RowBytes of the rows held
+
+	// key, when set, are the columns the rows are hashed by instead of
+	// the whole row (counts_keyed.go); long, when set, says a probe met
+	// more rows of one key than a key should have.
+	key  []int
+	long bool
 }
 
 type countSlot struct {
@@ -50,15 +56,22 @@ func newIdentityCounts() counts {
 
 // find returns r's hash and slot, -1 when absent.
 func (c *counts) find(r value.Row) (uint64, int32) {
-	h := value.HashRow(r)
+	h := c.hashOf(r)
 	x := &c.index
 	if x.tab == nil {
 		return h, -1
 	}
+	met := 0
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
-			return h, e.s - 1
+		if e := x.tab[p]; e.h == h {
+			if c.same(c.slots[e.s-1].row, r) {
+				return h, e.s - 1
+			}
+			met++
 		}
+	}
+	if met > longKey {
+		c.long = true
 	}
 	return h, -1
 }
@@ -67,11 +80,17 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 // h), or of the empty entry its probe ends at.
 func (c *counts) probe(h uint64, r value.Row) int {
 	x := &c.index
-	p := x.home(h)
+	p, met := x.home(h), 0
 	for ; x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
-			break
+		if e := x.tab[p]; e.h == h {
+			if c.same(c.slots[e.s-1].row, r) {
+				break
+			}
+			met++
 		}
+	}
+	if met > longKey {
+		c.long = true
 	}
 	return p
 }
@@ -92,7 +111,7 @@ func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int
 		return rep
 	}
 	var matched uint64 // delta's first 64 entries found held
-	h := value.HashRow(r)
+	h := c.hashOf(r)
 	if x := &c.index; x.tab != nil {
 		for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
 			e := x.tab[p]
@@ -216,7 +235,7 @@ func (c *counts) compact() {
 		if s.row == nil {
 			continue
 		}
-		c.index.insert(value.HashRow(s.row), int32(len(c.slots)))
+		c.index.insert(c.hashOf(s.row), int32(len(c.slots)))
 		c.slots = append(c.slots, countSlot{row: s.row, n: s.n, next: -1})
 	}
 }

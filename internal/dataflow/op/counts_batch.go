@@ -20,7 +20,7 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 	}
 	base := len(at)
 	for _, e := range z {
-		at = append(at, slotRef{h: value.HashRow(e.Row), i: -1})
+		at = append(at, slotRef{h: c.hashOf(e.Row), i: -1})
 	}
 	refs := at[base:]
 	mask := uint64(len(tab) - 1)
@@ -51,10 +51,17 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 // findHashed is find for a row whose hash h is known.
 func (c *counts) findHashed(h uint64, r value.Row) int32 {
 	x := &c.index
+	met := 0
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
-			return e.s - 1
+		if e := x.tab[p]; e.h == h {
+			if c.same(c.slots[e.s-1].row, r) {
+				return e.s - 1
+			}
+			met++
 		}
+	}
+	if met > longKey {
+		c.long = true
 	}
 	return -1
 }
@@ -70,14 +77,18 @@ func (c *counts) findHashed(h uint64, r value.Row) int32 {
 func (c *counts) addAll(z zset.ZSet, at []slotRef) {
 	tab := c.index.tab
 	if len(z) < minGrouped || tab == nil {
-		for k, e := range z {
-			c.addAt(at[k].h, at[k].i, e.Row, e.W)
+		for k := 0; k < len(z); k++ {
+			if c.addPair(z, at, k) {
+				k++
+				continue
+			}
+			c.addAt(at[k].h, at[k].i, z[k].Row, z[k].W)
 		}
 		return
 	}
 	mask := uint64(len(tab) - 1)
 	var sink uintptr
-	for g := 0; g < len(z); g += groupSize {
+	for g := 0; g < len(z); {
 		end := min(g+groupSize, len(z))
 		grp := at[g:end]
 		for _, r := range grp {
@@ -92,9 +103,17 @@ func (c *counts) addAll(z zset.ZSet, at []slotRef) {
 				sink += touchRow(c.slots[r.i].row) + uintptr(tab[r.h&mask].s)
 			}
 		}
-		for k := g; k < end; k++ {
+		k := g
+		for ; k < end; k++ {
+			if c.addPair(z, at, k) {
+				// The pair's second row may open the next group, which
+				// then starts after it.
+				k++
+				continue
+			}
 			c.addAt(at[k].h, at[k].i, z[k].Row, z[k].W)
 		}
+		g = k
 	}
 	touched.Store(sink)
 }

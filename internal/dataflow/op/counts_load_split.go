@@ -27,6 +27,7 @@ type halfLoad struct {
 	total        int64 // the weights' sum
 	bytes        int64 // the bytes of the rows merged into equal ones
 	cancelled    bool
+	long         bool         // a probe met more than longKey rows of its hash
 	spilled      []spilledRow // in the order the rows came
 }
 
@@ -48,6 +49,10 @@ func (c *counts) loadHalves(l *countsLoad) (cancelled bool) {
 	wg.Go(func() { c.loadHalf(l, half, len(x.tab), &parts[1]) })
 	c.loadHalf(l, 0, half, &parts[0])
 	wg.Wait()
+	if parts[0].long || parts[1].long {
+		c.long = true
+		return false
+	}
 	merged := 0
 	for i := range parts {
 		p := &parts[i]
@@ -58,6 +63,9 @@ func (c *counts) loadHalves(l *countsLoad) (cancelled bool) {
 		cancelled = cancelled || p.cancelled
 		for _, sp := range p.spilled {
 			m, zero := c.putSpilled(sp)
+			if c.long {
+				return false
+			}
 			if m {
 				merged++
 			}
@@ -90,10 +98,18 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 			if at < lo || at >= hi {
 				continue
 			}
+			met := 0
 			for ; at < hi && x.tab[at].s != 0; at++ {
-				if e := x.tab[at]; e.h == r.h && c.same(c.slots[e.s-1].row, r.row) {
-					break
+				if e := x.tab[at]; e.h == r.h {
+					if c.same(c.slots[e.s-1].row, r.row) {
+						break
+					}
+					met++
 				}
+			}
+			if met > longKey {
+				p.long = true // the load starts again, hashing whole rows
+				return
 			}
 			if at == hi {
 				p.spilled = append(p.spilled, spilledRow{k: k, r: r})

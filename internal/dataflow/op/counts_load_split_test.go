@@ -37,7 +37,7 @@ func TestCountsLoadHalves(t *testing.T) {
 		}
 		var l countsLoad
 		for i := 0; i < len(rows); i += 1000 {
-			l.add(rows[i:min(i+1000, len(rows))])
+			l.add(&counts{}, rows[i:min(i+1000, len(rows))])
 		}
 		halves, inOrder := newIdentityCounts(), newIdentityCounts()
 		for _, c := range []*counts{&halves, &inOrder} {

@@ -70,7 +70,7 @@ func (g *Integrate) Commit() {
 	if g.deferred {
 		// The batch is valid only until this commit: its entries are
 		// copied (the rows themselves are immutable).
-		g.pending.add(g.staged)
+		g.pending.add(&g.counts, g.staged)
 		g.Abort()
 		return
 	}
@@ -85,6 +85,9 @@ func (g *Integrate) Commit() {
 	}
 	g.counts.addAll(g.staged, g.at)
 	g.counts.compact()
+	if g.counts.long {
+		g.counts.unkey()
+	}
 	g.Abort()
 }
 
@@ -131,6 +134,19 @@ func (g *Integrate) settle() {
 	g.pending = countsLoad{}
 	g.counts.load(&p)
 	g.counts.compact()
+	if g.counts.long {
+		g.counts.unkey()
+	}
+}
+
+// KeyBy makes an empty Integrate find its rows by the columns key, which
+// the plan shows no two of its rows share, rather than by the whole row
+// (counts_keyed.go); what it holds and outputs is the same. An Integrate
+// that holds rows already is left as it is.
+func (g *Integrate) KeyBy(key []int) {
+	if len(key) > 0 && g.pending.n == 0 {
+		g.counts.keyBy(key)
+	}
 }
 
 // Rows calls fn for each row held, with its weight, in zset.CompareRows
@@ -163,6 +179,10 @@ func (g *Integrate) Lookup(r value.Row) int64 {
 	g.settle()
 	return g.counts.get(r)
 }
+
+// Key returns the columns the rows are found by (KeyBy), nil when by the
+// whole row.
+func (g *Integrate) Key() []int { return g.counts.key }
 
 // Info describes the integrate.
 func (g *Integrate) Info() dataflow.Info {
