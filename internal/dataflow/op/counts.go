@@ -12,7 +12,8 @@ import (
 )
 
 // counts is a multiset of rows, row → nonzero weight, the state of
-// Distinct, SetOp and Integrate. It is a hash index (value.HashRow → slot,
+// Distinct, SetOp and Integrate. It is a hash index (value.HashRow, or a
+// key's hash (counts_keyed.go), cut to 32 bits → slot,
 // see slotIndex) over a slab of (row, weight) slots: finding a row costs a
 // hash and a cache miss or two whatever the size, where a B-tree costs a
 // comparison per level, each a cache miss in a big tree, and a change to a
@@ -61,17 +62,12 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 	if x.tab == nil {
 		return h, -1
 	}
-	met := 0
+	// It marks no counts long (counts_keyed.go): readers call it, and
+	// the steps' probes (findHashed) do the marking.
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h {
-			if c.same(c.slots[e.s-1].row, r) {
-				return h, e.s - 1
-			}
-			met++
+		if e := x.tab[p]; uint64(e.h) == h && c.same(c.slots[e.s-1].row, r) {
+			return h, e.s - 1
 		}
-	}
-	if met > longKey {
-		c.long = true
 	}
 	return h, -1
 }
@@ -82,7 +78,7 @@ func (c *counts) probe(h uint64, r value.Row) int {
 	x := &c.index
 	p, met := x.home(h), 0
 	for ; x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h {
+		if e := x.tab[p]; uint64(e.h) == h {
 			if c.same(c.slots[e.s-1].row, r) {
 				break
 			}
@@ -115,7 +111,7 @@ func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int
 	if x := &c.index; x.tab != nil {
 		for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
 			e := x.tab[p]
-			if e.h != h {
+			if uint64(e.h) != h {
 				continue
 			}
 			s := &c.slots[e.s-1]

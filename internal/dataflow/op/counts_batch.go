@@ -11,10 +11,16 @@ import (
 // (slot -1: absent).
 func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 	tab := c.index.tab
-	if len(z) < minGrouped || tab == nil {
+	if tab == nil {
 		for _, e := range z {
-			h, i := c.find(e.Row)
-			at = append(at, slotRef{h, i})
+			at = append(at, slotRef{c.hashOf(e.Row), -1})
+		}
+		return at
+	}
+	if len(z) < minGrouped {
+		for _, e := range z {
+			h := c.hashOf(e.Row)
+			at = append(at, slotRef{h, c.findHashed(h, e.Row)})
 		}
 		return at
 	}
@@ -31,12 +37,12 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 			sink += uintptr(tab[r.h&mask].s)
 		}
 		for _, r := range grp {
-			if e := tab[r.h&mask]; e.s != 0 && e.h == r.h {
+			if e := tab[r.h&mask]; e.s != 0 && uint64(e.h) == r.h {
 				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[e.s-1].row)))
 			}
 		}
 		for _, r := range grp {
-			if e := tab[r.h&mask]; e.s != 0 && e.h == r.h {
+			if e := tab[r.h&mask]; e.s != 0 && uint64(e.h) == r.h {
 				sink += touchRow(c.slots[e.s-1].row)
 			}
 		}
@@ -53,7 +59,7 @@ func (c *counts) findHashed(h uint64, r value.Row) int32 {
 	x := &c.index
 	met := 0
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h {
+		if e := x.tab[p]; uint64(e.h) == h {
 			if c.same(c.slots[e.s-1].row, r) {
 				return e.s - 1
 			}

@@ -40,12 +40,17 @@ func (c *counts) keyBy(key []int) {
 }
 
 // hashOf returns r's hash in the index: its key's, or the whole row's.
+// Hashes are cut to 32 bits: an index entry is 8 bytes, the hash's 32
+// bits and the slot's, and the index's homes are the hashes' low bits.
 func (c *counts) hashOf(r value.Row) uint64 {
 	if c.key == nil {
-		return value.HashRow(r)
+		return rowHash(r)
 	}
-	return keyHash(r, c.key)
+	return uint64(uint32(keyHash(r, c.key)))
 }
+
+// rowHash is a whole row's hash, cut to 32 bits.
+func rowHash(r value.Row) uint64 { return uint64(uint32(value.HashRow(r))) }
 
 // keyHash hashes r's columns key. Equal rows (zset.CompareRows) have
 // equal values in every column, so equal hashes: an integer by its value
@@ -84,7 +89,7 @@ func (c *counts) unkey() {
 	c.index.reserve(c.live)
 	for i := range c.slots {
 		if s := &c.slots[i]; s.row != nil {
-			c.index.insert(value.HashRow(s.row), int32(i))
+			c.index.insert(rowHash(s.row), int32(i))
 		}
 	}
 }

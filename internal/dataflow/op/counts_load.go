@@ -77,7 +77,7 @@ func (c *counts) load(l *countsLoad) {
 		c.key = nil
 		for _, ch := range l.chunks {
 			for k := range ch {
-				ch[k].h = value.HashRow(ch[k].row)
+				ch[k].h = rowHash(ch[k].row)
 			}
 		}
 		c.load(l)
@@ -116,7 +116,7 @@ func (c *counts) loadInOrder(l *countsLoad) (cancelled bool) {
 				cancelled = cancelled || c.slots[s-1].n == 0
 				continue
 			}
-			x.tab[p] = slotEntry{h: r.h, s: int32(len(c.slots)) + 1}
+			x.tab[p] = slotEntry{h: uint32(r.h), s: int32(len(c.slots)) + 1}
 			x.n++
 			c.live++
 			c.slots = append(c.slots, countSlot{row: r.row, n: r.w, next: -1})

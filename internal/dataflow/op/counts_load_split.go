@@ -100,7 +100,7 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 			}
 			met := 0
 			for ; at < hi && x.tab[at].s != 0; at++ {
-				if e := x.tab[at]; e.h == r.h {
+				if e := x.tab[at]; uint64(e.h) == r.h {
 					if c.same(c.slots[e.s-1].row, r.row) {
 						break
 					}
@@ -124,7 +124,7 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 				p.cancelled = p.cancelled || c.slots[s-1].n == 0
 				continue
 			}
-			x.tab[at] = slotEntry{h: r.h, s: k + 1}
+			x.tab[at] = slotEntry{h: uint32(r.h), s: k + 1}
 			p.live++
 			c.slots[k] = countSlot{row: r.row, n: r.w, next: -1}
 		}
@@ -143,7 +143,7 @@ func (c *counts) putSpilled(sp spilledRow) (merged, zero bool) {
 		c.bytes -= dataflow.RowBytes(r.row)
 		return true, c.slots[s-1].n == 0
 	}
-	x.tab[p] = slotEntry{h: r.h, s: sp.k + 1}
+	x.tab[p] = slotEntry{h: uint32(r.h), s: sp.k + 1}
 	c.live++
 	c.slots[sp.k] = countSlot{row: r.row, n: r.w, next: -1}
 	return false, false

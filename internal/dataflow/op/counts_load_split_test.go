@@ -52,14 +52,14 @@ func TestCountsLoadHalves(t *testing.T) {
 			if cancelled {
 				for i := range c.slots {
 					if s := &c.slots[i]; s.n == 0 && s.row != nil {
-						c.remove(value.HashRow(s.row), int32(i))
+						c.remove(c.hashOf(s.row), int32(i))
 					}
 				}
 			}
 		}
 		half := len(halves.index.tab) / 2
 		for p, e := range halves.index.tab {
-			if home := halves.index.home(e.h); e.s != 0 && (home < half) != (p < half) {
+			if home := halves.index.home(uint64(e.h)); e.s != 0 && (home < half) != (p < half) {
 				spilled++
 			}
 		}

@@ -75,10 +75,15 @@ func (g *Integrate) Commit() {
 		return
 	}
 	if len(g.staged) > 64 {
+		// Room for the rows the batch adds less those it removes: a
+		// keyed Integrate's replacements take their old rows' slots, and
+		// others reuse the slots freed.
 		n := 0
-		for _, at := range g.at {
+		for k, at := range g.at {
 			if at.i < 0 {
 				n++
+			} else if g.counts.slots[at.i].n+g.staged[k].W == 0 {
+				n--
 			}
 		}
 		g.counts.grow(n)
