@@ -38,12 +38,12 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 		}
 		for _, r := range grp {
 			if e := tab[r.h&mask]; e.s != 0 && uint64(e.h) == r.h {
-				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[e.s-1].row)))
+				sink += uintptr(unsafe.Pointer(c.slots[e.s-1].p))
 			}
 		}
 		for _, r := range grp {
 			if e := tab[r.h&mask]; e.s != 0 && uint64(e.h) == r.h {
-				sink += touchRow(c.slots[e.s-1].row)
+				sink += touchRow(c.slots[e.s-1].rowOf())
 			}
 		}
 		for k := range grp {
@@ -60,7 +60,7 @@ func (c *counts) findHashed(h uint64, r value.Row) int32 {
 	met := 0
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
 		if e := x.tab[p]; uint64(e.h) == h {
-			if c.same(c.slots[e.s-1].row, r) {
+			if c.same(c.slots[e.s-1].rowOf(), r) {
 				return e.s - 1
 			}
 			met++
@@ -99,14 +99,14 @@ func (c *counts) addAll(z zset.ZSet, at []slotRef) {
 		grp := at[g:end]
 		for _, r := range grp {
 			if r.i >= 0 {
-				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[r.i].row)))
+				sink += uintptr(unsafe.Pointer(c.slots[r.i].p))
 			} else {
 				sink += uintptr(tab[r.h&mask].s)
 			}
 		}
 		for _, r := range grp {
 			if r.i >= 0 {
-				sink += touchRow(c.slots[r.i].row) + uintptr(tab[r.h&mask].s)
+				sink += touchRow(c.slots[r.i].rowOf()) + uintptr(tab[r.h&mask].s)
 			}
 		}
 		k := g

@@ -88,8 +88,8 @@ func (c *counts) unkey() {
 	c.index = slotIndex{}
 	c.index.reserve(c.live)
 	for i := range c.slots {
-		if s := &c.slots[i]; s.row != nil {
-			c.index.insert(rowHash(s.row), int32(i))
+		if s := &c.slots[i]; s.p != nil {
+			c.index.insert(rowHash(s.rowOf()), int32(i))
 		}
 	}
 }
@@ -113,8 +113,8 @@ func (c *counts) addPair(z zset.ZSet, at []slotRef, k int) bool {
 		return false
 	}
 	s := &c.slots[i]
-	c.bytes += dataflow.RowBytes(z[add].Row) - dataflow.RowBytes(s.row)
+	c.bytes += dataflow.RowBytes(z[add].Row) - dataflow.RowBytes(s.rowOf())
 	c.total += z[old].W + z[add].W
-	s.row, s.n = z[add].Row, z[add].W
+	*s = slotOf(z[add].Row, z[add].W)
 	return true
 }

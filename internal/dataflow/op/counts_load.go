@@ -86,8 +86,8 @@ func (c *counts) load(l *countsLoad) {
 	if cancelled {
 		// Rows whose weights summed to zero leave, as add removes them.
 		for i := range c.slots {
-			if s := &c.slots[i]; s.n == 0 && s.row != nil {
-				c.remove(c.hashOf(s.row), int32(i))
+			if s := &c.slots[i]; s.n == 0 && s.p != nil {
+				c.remove(c.hashOf(s.rowOf()), int32(i))
 			}
 		}
 	}
@@ -119,7 +119,7 @@ func (c *counts) loadInOrder(l *countsLoad) (cancelled bool) {
 			x.tab[p] = slotEntry{h: uint32(r.h), s: int32(len(c.slots)) + 1}
 			x.n++
 			c.live++
-			c.slots = append(c.slots, countSlot{row: r.row, n: r.w, next: -1})
+			c.slots = append(c.slots, slotOf(r.row, r.w))
 		}
 	}
 	return cancelled

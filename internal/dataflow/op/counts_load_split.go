@@ -76,7 +76,7 @@ func (c *counts) loadHalves(l *countsLoad) (cancelled bool) {
 	if merged > 0 {
 		// The slots of rows merged are free, lowest first.
 		for i := len(c.slots) - 1; i >= 0; i-- {
-			if c.slots[i].row == nil {
+			if c.slots[i].p == nil {
 				c.slots[i].next = c.free
 				c.free = int32(i)
 			}
@@ -101,7 +101,7 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 			met := 0
 			for ; at < hi && x.tab[at].s != 0; at++ {
 				if e := x.tab[at]; uint64(e.h) == r.h {
-					if c.same(c.slots[e.s-1].row, r.row) {
+					if c.same(c.slots[e.s-1].rowOf(), r.row) {
 						break
 					}
 					met++
@@ -126,7 +126,7 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 			}
 			x.tab[at] = slotEntry{h: uint32(r.h), s: k + 1}
 			p.live++
-			c.slots[k] = countSlot{row: r.row, n: r.w, next: -1}
+			c.slots[k] = slotOf(r.row, r.w)
 		}
 	}
 }
@@ -145,6 +145,6 @@ func (c *counts) putSpilled(sp spilledRow) (merged, zero bool) {
 	}
 	x.tab[p] = slotEntry{h: uint32(r.h), s: sp.k + 1}
 	c.live++
-	c.slots[sp.k] = countSlot{row: r.row, n: r.w, next: -1}
+	c.slots[sp.k] = slotOf(r.row, r.w)
 	return false, false
 }

@@ -51,8 +51,8 @@ func TestCountsLoadHalves(t *testing.T) {
 		for _, c := range []*counts{&halves, &inOrder} {
 			if cancelled {
 				for i := range c.slots {
-					if s := &c.slots[i]; s.n == 0 && s.row != nil {
-						c.remove(c.hashOf(s.row), int32(i))
+					if s := &c.slots[i]; s.n == 0 && s.p != nil {
+						c.remove(c.hashOf(s.rowOf()), int32(i))
 					}
 				}
 			}
@@ -90,8 +90,8 @@ func compareCounts(t *testing.T, seed int, when string, got, want *counts, rows 
 	}
 	order := func(c *counts) (out []zset.Entry) {
 		for _, s := range c.slots {
-			if s.row != nil {
-				out = append(out, zset.Entry{Row: s.row, W: s.n})
+			if s.p != nil {
+				out = append(out, zset.Entry{Row: s.rowOf(), W: s.n})
 			}
 		}
 		return out

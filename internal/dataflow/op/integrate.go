@@ -166,7 +166,7 @@ func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) {
 func (g *Integrate) Each(fn func(r value.Row, w int64) bool) {
 	g.settle()
 	for i := range g.counts.slots {
-		if s := &g.counts.slots[i]; s.row != nil && !fn(s.row, s.n) {
+		if s := &g.counts.slots[i]; s.p != nil && !fn(s.rowOf(), s.n) {
 			return
 		}
 	}
