@@ -59,6 +59,9 @@ func rowHash(r value.Row) uint64 { return uint64(uint32(value.HashRow(r))) }
 func keyHash(r value.Row, key []int) uint64 {
 	h := uint64(len(key))
 	for _, k := range key {
+		if k >= len(r) {
+			continue // not a column of r: no part of its hash
+		}
 		v := r[k]
 		var x uint64
 		if value.KeyIsInt(v.Kind()) {
