@@ -56,6 +56,7 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	if err != nil {
 		return nil, err
 	}
+	e.keyView(c, cv.Plan)
 	if len(c.Temporal) > 0 {
 		// The other views move to the time the new one starts at.
 		if err := e.catchUp(e.clockReading()); err != nil {

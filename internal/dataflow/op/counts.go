@@ -12,7 +12,8 @@ import (
 )
 
 // counts is a multiset of rows, row → nonzero weight, the state of
-// Distinct, SetOp and Integrate. It is a hash index (value.HashRow → slot,
+// Distinct, SetOp and Integrate. It is a hash index (value.HashRow, or a
+// key's hash (counts_keyed.go), cut to 32 bits → slot,
 // see slotIndex) over a slab of (row, weight) slots: finding a row costs a
 // hash and a cache miss or two whatever the size, where a B-tree costs a
 // comparison per level, each a cache miss in a big tree, and a change to a
@@ -31,12 +32,41 @@ type counts struct {
 	live  int
 	total int64 // sum of weights
 	bytes int64 // RowBytes of the rows held
+
+	// key, when set, are the columns the rows are hashed by instead of
+	// the whole row (counts_keyed.go); long, when set, says a probe met
+	// more rows of one key than a key should have.
+	key  []int
+	long bool
 }
 
+// countSlot holds a row as its first value's address and its length, not
+// as a slice: 24 bytes where a slice header made it 40.
 type countSlot struct {
-	row  value.Row // nil in a free slot
+	p    *value.Value // the row's values; nil in a free slot
 	n    int64
+	cols int32 // the row's length
 	next int32 // in a free slot, the next free slot, -1 at the end
+}
+
+// slotOf returns a slot holding row r with weight w.
+func slotOf(r value.Row, w int64) countSlot {
+	p := unsafe.SliceData(r)
+	if p == nil {
+		p = &noValues // a row of no columns is held too
+	}
+	return countSlot{p: p, n: w, cols: int32(len(r)), next: -1}
+}
+
+// noValues is where a slot's row of no columns points.
+var noValues value.Value
+
+// rowOf returns the slot's row; nil in a free slot.
+func (s *countSlot) rowOf() value.Row {
+	if s.p == nil {
+		return nil
+	}
+	return unsafe.Slice(s.p, s.cols)
 }
 
 func zsetEqual(a, b value.Row) bool { return zset.CompareRows(a, b) == 0 }
@@ -50,13 +80,15 @@ func newIdentityCounts() counts {
 
 // find returns r's hash and slot, -1 when absent.
 func (c *counts) find(r value.Row) (uint64, int32) {
-	h := value.HashRow(r)
+	h := c.hashOf(r)
 	x := &c.index
 	if x.tab == nil {
 		return h, -1
 	}
+	// It marks no counts long (counts_keyed.go): readers call it, and
+	// the steps' probes (findHashed) do the marking.
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
+		if e := x.tab[p]; uint64(e.h) == h && c.same(c.slots[e.s-1].rowOf(), r) {
 			return h, e.s - 1
 		}
 	}
@@ -67,11 +99,17 @@ func (c *counts) find(r value.Row) (uint64, int32) {
 // h), or of the empty entry its probe ends at.
 func (c *counts) probe(h uint64, r value.Row) int {
 	x := &c.index
-	p := x.home(h)
+	p, met := x.home(h), 0
 	for ; x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
-			break
+		if e := x.tab[p]; uint64(e.h) == h {
+			if c.same(c.slots[e.s-1].rowOf(), r) {
+				break
+			}
+			met++
 		}
+	}
+	if met > longKey {
+		c.long = true
 	}
 	return p
 }
@@ -92,20 +130,20 @@ func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int
 		return rep
 	}
 	var matched uint64 // delta's first 64 entries found held
-	h := value.HashRow(r)
+	h := c.hashOf(r)
 	if x := &c.index; x.tab != nil {
 		for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
 			e := x.tab[p]
-			if e.h != h {
+			if uint64(e.h) != h {
 				continue
 			}
 			s := &c.slots[e.s-1]
-			if value.CompareRows(s.row, r) != 0 {
+			if value.CompareRows(s.rowOf(), r) != 0 {
 				continue
 			}
 			w := s.n
 			for k, d := range delta {
-				if value.CompareReprs(d.Row, s.row) == 0 {
+				if value.CompareReprs(d.Row, s.rowOf()) == 0 {
 					w += d.W
 					if k < 64 {
 						matched |= 1 << k
@@ -115,7 +153,7 @@ func (c *counts) shown(r value.Row, delta zset.ZSet) (oldRep value.Row, oldN int
 			}
 			oldN += s.n
 			newN += w
-			oldRep, newRep = first(oldRep, s.row, s.n), first(newRep, s.row, w)
+			oldRep, newRep = first(oldRep, s.rowOf(), s.n), first(newRep, s.rowOf(), w)
 		}
 	}
 	for k, d := range delta {
@@ -174,7 +212,7 @@ func (c *counts) grow(n int) {
 }
 
 func (c *counts) insert(h uint64, r value.Row, w int64) {
-	s := countSlot{row: r, n: w, next: -1}
+	s := slotOf(r, w)
 	i := c.free
 	if i >= 0 {
 		c.free = c.slots[i].next
@@ -189,7 +227,7 @@ func (c *counts) insert(h uint64, r value.Row, w int64) {
 }
 
 func (c *counts) remove(h uint64, i int32) {
-	c.bytes -= dataflow.RowBytes(c.slots[i].row)
+	c.bytes -= dataflow.RowBytes(c.slots[i].rowOf())
 	c.index.delete(h, i)
 	c.slots[i] = countSlot{next: c.free}
 	c.free = i
@@ -213,11 +251,11 @@ func (c *counts) compact() {
 	c.index = slotIndex{}
 	c.free = -1
 	for _, s := range old {
-		if s.row == nil {
+		if s.p == nil {
 			continue
 		}
-		c.index.insert(value.HashRow(s.row), int32(len(c.slots)))
-		c.slots = append(c.slots, countSlot{row: s.row, n: s.n, next: -1})
+		c.index.insert(c.hashOf(s.rowOf()), int32(len(c.slots)))
+		c.slots = append(c.slots, slotOf(s.rowOf(), s.n))
 	}
 }
 
@@ -235,13 +273,13 @@ func (c *counts) state() dataflow.StateSize {
 func (c *counts) scan(fn func(r value.Row, w int64) bool) {
 	order := make([]int32, 0, c.live)
 	for i := range c.slots {
-		if c.slots[i].row != nil {
+		if c.slots[i].p != nil {
 			order = append(order, int32(i))
 		}
 	}
-	slices.SortFunc(order, func(a, b int32) int { return c.cmp(c.slots[a].row, c.slots[b].row) })
+	slices.SortFunc(order, func(a, b int32) int { return c.cmp(c.slots[a].rowOf(), c.slots[b].rowOf()) })
 	for _, i := range order {
-		if !fn(c.slots[i].row, c.slots[i].n) {
+		if !fn(c.slots[i].rowOf(), c.slots[i].n) {
 			return
 		}
 	}

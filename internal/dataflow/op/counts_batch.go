@@ -11,16 +11,22 @@ import (
 // (slot -1: absent).
 func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 	tab := c.index.tab
-	if len(z) < minGrouped || tab == nil {
+	if tab == nil {
 		for _, e := range z {
-			h, i := c.find(e.Row)
-			at = append(at, slotRef{h, i})
+			at = append(at, slotRef{c.hashOf(e.Row), -1})
+		}
+		return at
+	}
+	if len(z) < minGrouped {
+		for _, e := range z {
+			h := c.hashOf(e.Row)
+			at = append(at, slotRef{h, c.findHashed(h, e.Row)})
 		}
 		return at
 	}
 	base := len(at)
 	for _, e := range z {
-		at = append(at, slotRef{h: value.HashRow(e.Row), i: -1})
+		at = append(at, slotRef{h: c.hashOf(e.Row), i: -1})
 	}
 	refs := at[base:]
 	mask := uint64(len(tab) - 1)
@@ -31,13 +37,13 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 			sink += uintptr(tab[r.h&mask].s)
 		}
 		for _, r := range grp {
-			if e := tab[r.h&mask]; e.s != 0 && e.h == r.h {
-				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[e.s-1].row)))
+			if e := tab[r.h&mask]; e.s != 0 && uint64(e.h) == r.h {
+				sink += uintptr(unsafe.Pointer(c.slots[e.s-1].p))
 			}
 		}
 		for _, r := range grp {
-			if e := tab[r.h&mask]; e.s != 0 && e.h == r.h {
-				sink += touchRow(c.slots[e.s-1].row)
+			if e := tab[r.h&mask]; e.s != 0 && uint64(e.h) == r.h {
+				sink += touchRow(c.slots[e.s-1].rowOf())
 			}
 		}
 		for k := range grp {
@@ -51,10 +57,17 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 // findHashed is find for a row whose hash h is known.
 func (c *counts) findHashed(h uint64, r value.Row) int32 {
 	x := &c.index
+	met := 0
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-		if e := x.tab[p]; e.h == h && c.same(c.slots[e.s-1].row, r) {
-			return e.s - 1
+		if e := x.tab[p]; uint64(e.h) == h {
+			if c.same(c.slots[e.s-1].rowOf(), r) {
+				return e.s - 1
+			}
+			met++
 		}
+	}
+	if met > longKey {
+		c.long = true
 	}
 	return -1
 }
@@ -70,31 +83,43 @@ func (c *counts) findHashed(h uint64, r value.Row) int32 {
 func (c *counts) addAll(z zset.ZSet, at []slotRef) {
 	tab := c.index.tab
 	if len(z) < minGrouped || tab == nil {
-		for k, e := range z {
-			c.addAt(at[k].h, at[k].i, e.Row, e.W)
+		for k := 0; k < len(z); k++ {
+			if c.addPair(z, at, k) {
+				k++
+				continue
+			}
+			c.addAt(at[k].h, at[k].i, z[k].Row, z[k].W)
 		}
 		return
 	}
 	mask := uint64(len(tab) - 1)
 	var sink uintptr
-	for g := 0; g < len(z); g += groupSize {
+	for g := 0; g < len(z); {
 		end := min(g+groupSize, len(z))
 		grp := at[g:end]
 		for _, r := range grp {
 			if r.i >= 0 {
-				sink += uintptr(unsafe.Pointer(unsafe.SliceData(c.slots[r.i].row)))
+				sink += uintptr(unsafe.Pointer(c.slots[r.i].p))
 			} else {
 				sink += uintptr(tab[r.h&mask].s)
 			}
 		}
 		for _, r := range grp {
 			if r.i >= 0 {
-				sink += touchRow(c.slots[r.i].row) + uintptr(tab[r.h&mask].s)
+				sink += touchRow(c.slots[r.i].rowOf()) + uintptr(tab[r.h&mask].s)
 			}
 		}
-		for k := g; k < end; k++ {
+		k := g
+		for ; k < end; k++ {
+			if c.addPair(z, at, k) {
+				// The pair's second row may open the next group, which
+				// then starts after it.
+				k++
+				continue
+			}
 			c.addAt(at[k].h, at[k].i, z[k].Row, z[k].W)
 		}
+		g = k
 	}
 	touched.Store(sink)
 }

@@ -24,14 +24,15 @@ type homed struct {
 	w   int64
 }
 
-// add keeps a batch's entries; z may be reused once add returns.
-func (l *countsLoad) add(z zset.ZSet) {
+// add keeps a batch's entries, hashed as c hashes them; z may be reused
+// once add returns.
+func (l *countsLoad) add(c *counts, z zset.ZSet) {
 	if len(z) == 0 {
 		return
 	}
 	ch := make([]homed, len(z))
 	for i, e := range z {
-		ch[i] = homed{h: value.HashRow(e.Row), row: e.Row, w: e.W}
+		ch[i] = homed{h: c.hashOf(e.Row), row: e.Row, w: e.W}
 		l.bytes += dataflow.RowBytes(e.Row)
 	}
 	l.chunks = append(l.chunks, ch)
@@ -60,6 +61,7 @@ func (c *counts) load(l *countsLoad) {
 	if l.n == 0 {
 		return
 	}
+	fresh := *c // empty: what a load marked long starts again from
 	c.index.reserve(l.n)
 	c.bytes += l.bytes
 	var cancelled bool
@@ -68,11 +70,24 @@ func (c *counts) load(l *countsLoad) {
 	} else {
 		cancelled = c.loadInOrder(l)
 	}
+	if c.long {
+		// Rows of one key piled up: they are loaded again, each hashed
+		// whole (counts_keyed.go).
+		*c = fresh
+		c.key = nil
+		for _, ch := range l.chunks {
+			for k := range ch {
+				ch[k].h = rowHash(ch[k].row)
+			}
+		}
+		c.load(l)
+		return
+	}
 	if cancelled {
 		// Rows whose weights summed to zero leave, as add removes them.
 		for i := range c.slots {
-			if s := &c.slots[i]; s.n == 0 && s.row != nil {
-				c.remove(value.HashRow(s.row), int32(i))
+			if s := &c.slots[i]; s.n == 0 && s.p != nil {
+				c.remove(c.hashOf(s.rowOf()), int32(i))
 			}
 		}
 	}
@@ -90,6 +105,9 @@ func (c *counts) loadInOrder(l *countsLoad) (cancelled bool) {
 		for k := range ch {
 			r := &ch[k]
 			p := c.probe(r.h, r.row)
+			if c.long {
+				return false
+			}
 			c.total += r.w
 			if s := x.tab[p].s; s != 0 {
 				// A row seen before: the first one's slot keeps the sum.
@@ -98,10 +116,10 @@ func (c *counts) loadInOrder(l *countsLoad) (cancelled bool) {
 				cancelled = cancelled || c.slots[s-1].n == 0
 				continue
 			}
-			x.tab[p] = slotEntry{h: r.h, s: int32(len(c.slots)) + 1}
+			x.tab[p] = slotEntry{h: uint32(r.h), s: int32(len(c.slots)) + 1}
 			x.n++
 			c.live++
-			c.slots = append(c.slots, countSlot{row: r.row, n: r.w, next: -1})
+			c.slots = append(c.slots, slotOf(r.row, r.w))
 		}
 	}
 	return cancelled

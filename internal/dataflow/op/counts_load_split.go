@@ -27,6 +27,7 @@ type halfLoad struct {
 	total        int64 // the weights' sum
 	bytes        int64 // the bytes of the rows merged into equal ones
 	cancelled    bool
+	long         bool         // a probe met more than longKey rows of its hash
 	spilled      []spilledRow // in the order the rows came
 }
 
@@ -48,6 +49,10 @@ func (c *counts) loadHalves(l *countsLoad) (cancelled bool) {
 	wg.Go(func() { c.loadHalf(l, half, len(x.tab), &parts[1]) })
 	c.loadHalf(l, 0, half, &parts[0])
 	wg.Wait()
+	if parts[0].long || parts[1].long {
+		c.long = true
+		return false
+	}
 	merged := 0
 	for i := range parts {
 		p := &parts[i]
@@ -58,6 +63,9 @@ func (c *counts) loadHalves(l *countsLoad) (cancelled bool) {
 		cancelled = cancelled || p.cancelled
 		for _, sp := range p.spilled {
 			m, zero := c.putSpilled(sp)
+			if c.long {
+				return false
+			}
 			if m {
 				merged++
 			}
@@ -68,7 +76,7 @@ func (c *counts) loadHalves(l *countsLoad) (cancelled bool) {
 	if merged > 0 {
 		// The slots of rows merged are free, lowest first.
 		for i := len(c.slots) - 1; i >= 0; i-- {
-			if c.slots[i].row == nil {
+			if c.slots[i].p == nil {
 				c.slots[i].next = c.free
 				c.free = int32(i)
 			}
@@ -90,10 +98,18 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 			if at < lo || at >= hi {
 				continue
 			}
+			met := 0
 			for ; at < hi && x.tab[at].s != 0; at++ {
-				if e := x.tab[at]; e.h == r.h && c.same(c.slots[e.s-1].row, r.row) {
-					break
+				if e := x.tab[at]; uint64(e.h) == r.h {
+					if c.same(c.slots[e.s-1].rowOf(), r.row) {
+						break
+					}
+					met++
 				}
+			}
+			if met > longKey {
+				p.long = true // the load starts again, hashing whole rows
+				return
 			}
 			if at == hi {
 				p.spilled = append(p.spilled, spilledRow{k: k, r: r})
@@ -108,9 +124,9 @@ func (c *counts) loadHalf(l *countsLoad, lo, hi int, p *halfLoad) {
 				p.cancelled = p.cancelled || c.slots[s-1].n == 0
 				continue
 			}
-			x.tab[at] = slotEntry{h: r.h, s: k + 1}
+			x.tab[at] = slotEntry{h: uint32(r.h), s: k + 1}
 			p.live++
-			c.slots[k] = countSlot{row: r.row, n: r.w, next: -1}
+			c.slots[k] = slotOf(r.row, r.w)
 		}
 	}
 }
@@ -127,8 +143,8 @@ func (c *counts) putSpilled(sp spilledRow) (merged, zero bool) {
 		c.bytes -= dataflow.RowBytes(r.row)
 		return true, c.slots[s-1].n == 0
 	}
-	x.tab[p] = slotEntry{h: r.h, s: sp.k + 1}
+	x.tab[p] = slotEntry{h: uint32(r.h), s: sp.k + 1}
 	c.live++
-	c.slots[sp.k] = countSlot{row: r.row, n: r.w, next: -1}
+	c.slots[sp.k] = slotOf(r.row, r.w)
 	return false, false
 }

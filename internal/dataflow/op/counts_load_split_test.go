@@ -37,7 +37,7 @@ func TestCountsLoadHalves(t *testing.T) {
 		}
 		var l countsLoad
 		for i := 0; i < len(rows); i += 1000 {
-			l.add(rows[i:min(i+1000, len(rows))])
+			l.add(&counts{}, rows[i:min(i+1000, len(rows))])
 		}
 		halves, inOrder := newIdentityCounts(), newIdentityCounts()
 		for _, c := range []*counts{&halves, &inOrder} {
@@ -51,15 +51,15 @@ func TestCountsLoadHalves(t *testing.T) {
 		for _, c := range []*counts{&halves, &inOrder} {
 			if cancelled {
 				for i := range c.slots {
-					if s := &c.slots[i]; s.n == 0 && s.row != nil {
-						c.remove(value.HashRow(s.row), int32(i))
+					if s := &c.slots[i]; s.n == 0 && s.p != nil {
+						c.remove(c.hashOf(s.rowOf()), int32(i))
 					}
 				}
 			}
 		}
 		half := len(halves.index.tab) / 2
 		for p, e := range halves.index.tab {
-			if home := halves.index.home(e.h); e.s != 0 && (home < half) != (p < half) {
+			if home := halves.index.home(uint64(e.h)); e.s != 0 && (home < half) != (p < half) {
 				spilled++
 			}
 		}
@@ -90,8 +90,8 @@ func compareCounts(t *testing.T, seed int, when string, got, want *counts, rows 
 	}
 	order := func(c *counts) (out []zset.Entry) {
 		for _, s := range c.slots {
-			if s.row != nil {
-				out = append(out, zset.Entry{Row: s.row, W: s.n})
+			if s.p != nil {
+				out = append(out, zset.Entry{Row: s.rowOf(), W: s.n})
 			}
 		}
 		return out

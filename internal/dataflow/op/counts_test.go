@@ -76,7 +76,7 @@ func TestCountsLoadTwin(t *testing.T) {
 		loaded, added := newIdentityCounts(), newIdentityCounts()
 		var l countsLoad
 		for i := 0; i < len(rows); i += 1000 { // in batches
-			l.add(rows[i:min(i+1000, len(rows))])
+			l.add(&counts{}, rows[i:min(i+1000, len(rows))])
 		}
 		loaded.load(&l)
 		for _, e := range rows {

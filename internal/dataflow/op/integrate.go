@@ -70,21 +70,29 @@ func (g *Integrate) Commit() {
 	if g.deferred {
 		// The batch is valid only until this commit: its entries are
 		// copied (the rows themselves are immutable).
-		g.pending.add(g.staged)
+		g.pending.add(&g.counts, g.staged)
 		g.Abort()
 		return
 	}
 	if len(g.staged) > 64 {
+		// Room for the rows the batch adds less those it removes: a
+		// keyed Integrate's replacements take their old rows' slots, and
+		// others reuse the slots freed.
 		n := 0
-		for _, at := range g.at {
+		for k, at := range g.at {
 			if at.i < 0 {
 				n++
+			} else if g.counts.slots[at.i].n+g.staged[k].W == 0 {
+				n--
 			}
 		}
 		g.counts.grow(n)
 	}
 	g.counts.addAll(g.staged, g.at)
 	g.counts.compact()
+	if g.counts.long {
+		g.counts.unkey()
+	}
 	g.Abort()
 }
 
@@ -131,6 +139,19 @@ func (g *Integrate) settle() {
 	g.pending = countsLoad{}
 	g.counts.load(&p)
 	g.counts.compact()
+	if g.counts.long {
+		g.counts.unkey()
+	}
+}
+
+// KeyBy makes an empty Integrate find its rows by the columns key, which
+// the plan shows no two of its rows share, rather than by the whole row
+// (counts_keyed.go); what it holds and outputs is the same. An Integrate
+// that holds rows already is left as it is.
+func (g *Integrate) KeyBy(key []int) {
+	if len(key) > 0 && g.pending.n == 0 {
+		g.counts.keyBy(key)
+	}
 }
 
 // Rows calls fn for each row held, with its weight, in zset.CompareRows
@@ -145,7 +166,7 @@ func (g *Integrate) Rows(fn func(r value.Row, w int64) bool) {
 func (g *Integrate) Each(fn func(r value.Row, w int64) bool) {
 	g.settle()
 	for i := range g.counts.slots {
-		if s := &g.counts.slots[i]; s.row != nil && !fn(s.row, s.n) {
+		if s := &g.counts.slots[i]; s.p != nil && !fn(s.rowOf(), s.n) {
 			return
 		}
 	}
@@ -163,6 +184,10 @@ func (g *Integrate) Lookup(r value.Row) int64 {
 	g.settle()
 	return g.counts.get(r)
 }
+
+// Key returns the columns the rows are found by (KeyBy), nil when by the
+// whole row.
+func (g *Integrate) Key() []int { return g.counts.key }
 
 // Info describes the integrate.
 func (g *Integrate) Info() dataflow.Info {

@@ -462,7 +462,9 @@ func (c *joinCore) finish(dl, dr zset.ZSet) (zset.ZSet, error) {
 		}
 	}
 	c.release()
-	c.out = zset.Consolidate(c.out)
+	if !consolidated(c.out) {
+		c.out = zset.Consolidate(c.out)
+	}
 	return c.out, nil
 }
 

@@ -1,9 +1,12 @@
 package op
 
+import "unsafe"
+
 // slotIndex is counts' hash index: an open-addressing table from a row's
-// hash to its slot in the slab, with linear probing. An entry is 16 bytes,
-// the whole hash and the slot, so a probe reads one cache line where a Go
-// map reads its control word and then its slot. Each row has its own entry
+// hash to its slot in the slab, with linear probing. An entry is 8 bytes,
+// the hash's 32 bits and the slot, so a probe reads one cache line where a
+// Go map reads its control word and then its slot, and eight entries share
+// a line; a hash shared by two rows costs a comparison of the rows. Each row has its own entry
 // (rows whose hashes collide sit side by side), and a deletion shifts the
 // entries after it back, so there are no tombstones. The table doubles
 // past three quarters full.
@@ -13,8 +16,8 @@ type slotIndex struct {
 }
 
 type slotEntry struct {
-	h uint64
-	s int32 // the slot plus one; 0 is an empty entry
+	h uint32 // the row's hash: counts hash to 32 bits (counts.hashOf)
+	s int32  // the slot plus one; 0 is an empty entry
 }
 
 // next returns the position after p.
@@ -28,7 +31,7 @@ func (x *slotIndex) insert(h uint64, slot int32) {
 	if 4*(x.n+1) > 3*len(x.tab) {
 		x.resize(max(16, 2*len(x.tab)))
 	}
-	x.put(slotEntry{h: h, s: slot + 1})
+	x.put(slotEntry{h: uint32(h), s: slot + 1})
 	x.n++
 }
 
@@ -46,7 +49,7 @@ func (x *slotIndex) reserve(n int) {
 
 // put stores e at the first empty position of its probe run.
 func (x *slotIndex) put(e slotEntry) {
-	p := x.home(e.h)
+	p := x.home(uint64(e.h))
 	for x.tab[p].s != 0 {
 		p = x.next(p)
 	}
@@ -62,7 +65,7 @@ func (x *slotIndex) delete(h uint64, slot int32) {
 	// Shift back each following entry of the probe run that may sit at p:
 	// one whose home is not cyclically in (p, q].
 	for q := x.next(p); x.tab[q].s != 0; q = x.next(q) {
-		home := x.home(x.tab[q].h)
+		home := x.home(uint64(x.tab[q].h))
 		if p <= q && (p < home && home <= q) || p > q && (p < home || home <= q) {
 			continue
 		}
@@ -85,4 +88,4 @@ func (x *slotIndex) resize(size int) {
 }
 
 // bytes returns the table's size.
-func (x *slotIndex) bytes() int64 { return int64(len(x.tab)) * 16 }
+func (x *slotIndex) bytes() int64 { return int64(len(x.tab)) * int64(unsafe.Sizeof(slotEntry{})) }

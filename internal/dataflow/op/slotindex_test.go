@@ -15,7 +15,7 @@ func TestSlotIndex(t *testing.T) {
 	held := map[int32]uint64{} // slot → hash
 	find := func(h uint64, slot int32) bool {
 		for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
-			if x.tab[p].h == h && x.tab[p].s == slot+1 {
+			if uint64(x.tab[p].h) == h && x.tab[p].s == slot+1 {
 				return true
 			}
 		}
@@ -25,7 +25,7 @@ func TestSlotIndex(t *testing.T) {
 	for op := range 20000 {
 		if len(held) == 0 || rng.IntN(5) < 3 && op < 15000 {
 			// Hashes near the table's end (all bits set) wrap around.
-			h := ^uint64(0) - rng.Uint64N(40)
+			h := uint64(^uint32(0)) - rng.Uint64N(40) // hashes are 32 bits
 			x.insert(h, next)
 			held[next] = h
 			next++
