@@ -166,6 +166,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		if err = alterCheck(next, nr); err != nil {
 			return false
 		}
+		if err = alterExclusions(next, nr); err != nil {
+			return false
+		}
 		next.put(id, nr)
 		return true
 	})
@@ -218,6 +221,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 			}
 		}
 		t.uniques = uniques
+		t.excl = next.excl                 // built under the same ids
 		t.prefixes, t.keyOrders = nil, nil // rebuilt on their next use
 		e.linkForeignKeys()
 		return res, nil

@@ -106,6 +106,8 @@ type catIndex struct {
 	// none; pretty is pg_get_indexdef's pretty text when it differs.
 	x      *keyExt
 	pretty string
+	// excl is the EXCLUDE constraint whose index this is, nil for none.
+	excl *sql.Exclusion
 }
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
@@ -126,6 +128,7 @@ type catCon struct {
 	match                          byte
 	check                          string
 	def                            string
+	exclop                         []uint32 // an EXCLUDE constraint's operators
 }
 
 type catType struct {
@@ -463,6 +466,9 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	}
 	for _, ix := range t.xindexes {
 		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
+	}
+	for _, x := range t.excl {
+		o.exclusionOf(r, x.x, add)
 	}
 	for _, ch := range t.def.Checks {
 		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,

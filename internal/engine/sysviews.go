@@ -195,7 +195,8 @@ func (e *Engine) Relations() []RelationInfo {
 type RelationDetail struct {
 	Kind    byte // RelTable, RelView or RelMatView
 	Columns []ColumnDetail
-	// Indexes are a table's PRIMARY KEY (first) and UNIQUE constraints.
+	// Indexes are a table's PRIMARY KEY (first) and UNIQUE constraints,
+	// then its EXCLUDE constraints (their columns only).
 	Indexes []IndexDetail
 	// Definition is a view's defining query.
 	Definition string
@@ -247,6 +248,15 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 				ix.Columns = append(ix.Columns, t.def.Cols[c].Name)
 				if u.primary {
 					d.Columns[c].NotNull = true
+				}
+			}
+			d.Indexes = append(d.Indexes, ix)
+		}
+		for _, x := range t.excl {
+			ix := IndexDetail{Name: x.x.Name}
+			for _, el := range x.x.Elems {
+				if el.Col >= 0 {
+					ix.Columns = append(ix.Columns, t.def.Cols[el.Col].Name)
 				}
 			}
 			d.Indexes = append(d.Indexes, ix)

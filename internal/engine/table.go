@@ -44,6 +44,9 @@ type table struct {
 	// and no part of uniques (they serve no access path and no key).
 	xindexes []*namedIndex
 	xuniques []*uniqueIndex
+	// excl are the table's EXCLUDE constraints (exclusion.go), nil for
+	// none.
+	excl []*exclusion
 	// keyOrders are ordered indexes of primary and unique keys, each built
 	// on the first range over its leading columns (accessPath).
 	keyOrders []*namedIndex
@@ -136,6 +139,9 @@ func newTable(def *sql.CreateTable) *table {
 		if slices.Contains(def.NullsNotDistinct, i) {
 			t.uniques[len(t.uniques)-1].extend(&keyExt{nulls: true})
 		}
+	}
+	for i := range def.Exclusions {
+		t.excl = append(t.excl, newExclusion(&def.Exclusions[i]))
 	}
 	return t
 }
@@ -472,6 +478,10 @@ func (t *table) reindex(id uint64, old, row value.Row, same int) {
 	for _, ix := range t.keyOrders {
 		ix.ord.replace(id, old, row)
 	}
+	for _, x := range t.excl {
+		x.drop(id, old)
+		x.add(id, row)
+	}
 	t.rows.Set(id, row)
 }
 
@@ -498,6 +508,9 @@ func (t *table) put(id uint64, row value.Row) {
 	}
 	for _, ix := range t.keyOrders {
 		ix.ord.add(id, row)
+	}
+	for _, x := range t.excl {
+		x.add(id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
 	if id >= t.nextID {
@@ -531,6 +544,9 @@ func (t *table) remove(id uint64) value.Row {
 	for _, ix := range t.keyOrders {
 		ix.ord.drop(id, row)
 	}
+	for _, x := range t.excl {
+		x.drop(id, row)
+	}
 	t.bytes -= dataflow.RowBytes(row)
 	return row
 }
@@ -561,6 +577,9 @@ func (t *table) compact() {
 	}
 	for _, u := range t.xuniques {
 		u.clear()
+	}
+	for _, x := range t.excl {
+		clear(x.groups) // refilled by put
 	}
 	t.prefixes = nil  // rebuilt on the next lookup
 	t.keyOrders = nil // likewise

@@ -97,6 +97,11 @@ func keyNames(c *pg_query.Constraint) []string {
 	for _, k := range c.FkAttrs { // a FOREIGN KEY's referencing columns
 		out = append(out, k.GetString_().Sval)
 	}
+	for _, n := range c.Exclusions { // an EXCLUDE constraint's columns
+		if ie := n.GetList().GetItems()[0].GetIndexElem(); ie.Name != "" {
+			out = append(out, ie.Name)
+		}
+	}
 	return out
 }
 
@@ -111,6 +116,8 @@ func (w *alterWork) constraintName(c *pg_query.Constraint) string {
 		return w.name + "_pkey"
 	case pg_query.ConstrType_CONSTR_UNIQUE:
 		return w.name + "_" + strings.Join(keyNames(c), "_") + "_key"
+	case pg_query.ConstrType_CONSTR_EXCLUSION:
+		return exclusionDefaultName(w.name, c)
 	}
 	return c.Conname
 }
@@ -214,7 +221,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 				return cd.Colname == cmd.Name
 			}
 			c := el.GetConstraint()
-			return c != nil && (slices.Contains(keyNames(c), cmd.Name) || refersTo(c.RawExpr, cmd.Name))
+			return c != nil && (slices.Contains(keyNames(c), cmd.Name) || refersTo(c.RawExpr, cmd.Name) || exclusionRefers(c, cmd.Name))
 		})
 		w.origin = slices.Delete(w.origin, i, i+1)
 		at.Columns = true
@@ -364,6 +371,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 				s.Sval = rs.Newname
 			}
 		}
+		renameExclusionColumn(c, rs.Subname, rs.Newname)
 		if c.RawExpr != nil {
 			columnRefs(c.RawExpr, func(cr *pg_query.ColumnRef) {
 				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == rs.Subname {

@@ -64,6 +64,8 @@ type CreateTable struct {
 	PrimaryKeyName string
 	UniqueNames    []string
 	Checks         []Check
+	// Exclusions are its EXCLUDE constraints (bind_exclusion.go).
+	Exclusions []Exclusion
 	// ForeignKeys are its FOREIGN KEY constraints.
 	ForeignKeys []ForeignKey
 	// ChangeStream: WITH (change_stream = true), a table fed by change

@@ -110,6 +110,9 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString(" NOT VALID")
 		}
 	}
+	for _, x := range ct.Exclusions {
+		b.WriteString(", CONSTRAINT " + QuoteIdent(x.Name) + " " + x.SQL())
+	}
 	for _, fk := range ct.ForeignKeys {
 		b.WriteString(", ")
 		b.WriteString(ct.foreignKeySQL(fk))
