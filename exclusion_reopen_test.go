@@ -51,7 +51,7 @@ ALTER TABLE e ADD CONSTRAINT e_sum EXCLUDE ((a + b) WITH =) WHERE (a > 0)`); err
 	}
 	wantRows(t, db, []queryRows{
 		{"SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'x' ORDER BY 1",
-			"[[booking_room_during_excl EXCLUDE USING gist (room WITH =, during WITH &&)] [e_sum EXCLUDE USING btree ((a + b) WITH =) WHERE (a > 0)]]"},
+			"[[booking_room_during_excl EXCLUDE USING gist (room WITH =, during WITH &&)] [e_sum EXCLUDE USING btree (((a + b)) WITH =) WHERE ((a > 0))]]"},
 		{"SELECT id, room, during FROM booking ORDER BY id", "[[1 1 [1,5)] [2 2 [0,2)] [3 1 [5,6)]]"},
 	})
 }

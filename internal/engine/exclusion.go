@@ -280,7 +280,10 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 	}
 	add(ir)
 	c := &catCon{oid: objectOID("constraint", r.name+"."+x.Name), name: x.Name, kind: 'x', rel: r, cols: ci.cols,
-		index: ir.oid, def: x.SQL(), exclop: ops}
+		index: ir.oid, def: x.PlainSQL(), exclop: ops}
+	if p := x.SQL(); p != c.def {
+		c.pretty = p
+	}
 	o.cons = append(o.cons, c)
 }
 

@@ -129,6 +129,7 @@ type catCon struct {
 	check                          string
 	def                            string
 	exclop                         []uint32 // an EXCLUDE constraint's operators
+	pretty                         string   // pg_get_constraintdef's pretty text when it differs
 }
 
 type catType struct {

@@ -78,8 +78,14 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 		return x, b.refuse(c.Location, "DEFERRABLE EXCLUDE constraints are not supported").
 			WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
 	}
-	if len(c.Including) > 0 {
+	switch {
+	case len(c.Including) > 0:
 		return x, b.refuse(c.Location, "EXCLUDE … INCLUDE is not supported")
+	case len(c.Options) > 0:
+		return x, b.refuse(c.Location, "storage parameters of an exclusion constraint's index are not supported")
+	case c.Indexspace != "" && c.Indexspace != "pg_default":
+		return x, b.refuse(c.Location, "USING INDEX TABLESPACE %s is not supported", c.Indexspace).
+			WithHint("the index is kept in memory; write USING INDEX TABLESPACE pg_default or nothing")
 	}
 	var names []string
 	for _, n := range c.Exclusions {
@@ -271,19 +277,35 @@ func (b *binder) exclusionTest(t value.Type, op string) (expr.Expr, error) {
 	return e, nil
 }
 
-// SQL returns the constraint's text as pg_get_constraintdef prints it.
-func (x *Exclusion) SQL() string {
+// SQL returns the constraint's text as pg_get_constraintdef prints it
+// pretty.
+func (x *Exclusion) SQL() string { return x.text(true) }
+
+// PlainSQL returns the constraint's text as pg_get_constraintdef prints
+// it not pretty: an expression and the predicate in one more pair of
+// parentheses.
+func (x *Exclusion) PlainSQL() string { return x.text(false) }
+
+func (x *Exclusion) text(pretty bool) string {
 	var s strings.Builder
 	s.WriteString("EXCLUDE USING " + x.Method + " (")
 	for i, el := range x.Elems {
 		if i > 0 {
 			s.WriteString(", ")
 		}
-		s.WriteString(el.SQL + " WITH " + el.Op)
+		e := el.SQL
+		if !pretty && el.Col < 0 && strings.HasPrefix(e, "(") {
+			e = "(" + e + ")"
+		}
+		s.WriteString(e + " WITH " + el.Op)
 	}
 	s.WriteByte(')')
 	if x.Where != nil {
-		s.WriteString(" WHERE (" + x.WhereSQL + ")")
+		w := x.WhereSQL
+		if !pretty {
+			w = "(" + w + ")"
+		}
+		s.WriteString(" WHERE (" + w + ")")
 	}
 	return s.String()
 }
@@ -382,4 +404,16 @@ func (x *Exclusion) GistClasses() []string {
 		}
 	}
 	return out
+}
+
+// constraint returns the constraint's tree, unnamed, read from its text:
+// CREATE TABLE … (LIKE … INCLUDING INDEXES) copies it so.
+func (x *Exclusion) constraint() (*pg_query.Constraint, error) {
+	r, err := pg_query.Parse("CREATE TABLE t (" + x.SQL() + ")")
+	if err != nil {
+		return nil, pgerr.New(pgerr.Internal, "cannot read exclusion constraint %q: %v", x.Name, err)
+	}
+	c := r.Stmts[0].Stmt.GetCreateStmt().TableElts[0].GetConstraint()
+	c.Location = -1
+	return c, nil
 }
