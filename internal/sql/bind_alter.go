@@ -276,6 +276,11 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 						at.MergeChecks = append(at.MergeChecks, c.Conname)
 						return nil
 					}
+					if c.Contype == pg_query.ConstrType_CONSTR_EXCLUSION && hasIndex(o) {
+						// The constraint's index is named first, as in
+						// PostgreSQL.
+						return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", c.Conname)
+					}
 					return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, w.name)
 				}
 			}

@@ -417,3 +417,12 @@ func (x *Exclusion) constraint() (*pg_query.Constraint, error) {
 	c.Location = -1
 	return c, nil
 }
+
+// hasIndex reports whether a table constraint has an index of its name.
+func hasIndex(c *pg_query.Constraint) bool {
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_EXCLUSION:
+		return true
+	}
+	return false
+}
