@@ -314,7 +314,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		cd.TypeName = def.TypeName
 		at.Columns = true
 	default:
-		return b.refuse(-1, "ALTER TABLE … %s is not supported", strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " "))
+		return b.refuse(-1, "ALTER TABLE … %s is not supported", alterCmdName(cmd.Subtype))
 	}
 	return nil
 }
