@@ -14,3 +14,12 @@ ALTER TABLE f ADD CONSTRAINT f_ne EXCLUDE USING gist (a WITH <>);
 `
 	comparePsql(t, script, []string{`\d booking`, `\d e`, `\d f`})
 }
+
+// TestPsqlDescribeRelOptions compares psql's \d+ of a table with storage
+// parameters: its "Options:" line.
+func TestPsqlDescribeRelOptions(t *testing.T) {
+	script := `CREATE TABLE ro (a int) WITH (fillfactor = 70, autovacuum_enabled = off);
+ALTER TABLE ro SET (fillfactor = 80, parallel_workers = 2);
+`
+	comparePsql(t, script, []string{`\d+ ro`})
+}

@@ -177,7 +177,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
-			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel))
+			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel))
 	}
 }
 
@@ -430,4 +430,13 @@ func pgDescription(o *catalogObjects, r *catRows) {
 	for _, k := range keys {
 		r.add("objoid", k.ObjOID, "classoid", k.ClassOID, "objsubid", k.SubID, "description", o.descs[k])
 	}
+}
+
+// relOptions is a table's reloptions, its storage parameters as written;
+// nil for none.
+func relOptions(rel *catRel) any {
+	if rel.kind != 'r' || rel.t == nil || len(rel.t.def.RelOptions) == 0 {
+		return nil
+	}
+	return rel.t.def.RelOptions
 }

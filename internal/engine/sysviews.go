@@ -200,6 +200,8 @@ type RelationDetail struct {
 	Indexes []IndexDetail
 	// Definition is a view's defining query.
 	Definition string
+	// Options are a table's storage parameters, name=value.
+	Options []string
 }
 
 // ColumnDetail is a column of a relation.
@@ -234,7 +236,7 @@ func (s *Session) Describe(name string) (RelationDetail, bool) {
 
 func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
-		d := RelationDetail{Kind: RelTable}
+		d := RelationDetail{Kind: RelTable, Options: t.def.RelOptions}
 		for _, c := range t.def.Cols {
 			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
 			if c.Domain != nil {

@@ -286,6 +286,8 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			}
 		}
 		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
+	case pg_query.AlterTableType_AT_SetRelOptions, pg_query.AlterTableType_AT_ResetRelOptions:
+		setRelOptions(w.cs, cmd)
 	case pg_query.AlterTableType_AT_ValidateConstraint:
 		return w.validateConstraint(cmd.Name)
 	case pg_query.AlterTableType_AT_DropConstraint:

@@ -64,6 +64,9 @@ type CreateTable struct {
 	PrimaryKeyName string
 	UniqueNames    []string
 	Checks         []Check
+	// RelOptions are its storage parameters, name=value as written
+	// (bind_reloptions.go), in pg_class's reloptions order.
+	RelOptions []string
 	// Exclusions are its EXCLUDE constraints (bind_exclusion.go).
 	Exclusions []Exclusion
 	// ForeignKeys are its FOREIGN KEY constraints.
