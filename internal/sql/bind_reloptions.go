@@ -91,7 +91,7 @@ func (b *binder) relOptionText(d *pg_query.DefElem) (string, error) {
 			if o.kind == 'r' {
 				bounds = fmt.Sprintf(`Valid values are between "%f" and "%f".`, o.lo, o.hi)
 			}
-			return "", pgerr.New(pgerr.InvalidParameter, "value %s out of bounds for option %q", v, name).WithDetail(bounds)
+			return "", pgerr.New(pgerr.InvalidParameter, "value %s out of bounds for option %q", v, name).WithDetail("%s", bounds)
 		}
 	}
 	return name + "=" + v, nil
