@@ -80,6 +80,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			}
 		}
 	}
+	if err := t.clusterOnCheck(a); err != nil {
+		return Result{}, err
+	}
 	moved, err := e.moveOwned(a)
 	if err != nil {
 		return Result{}, err
@@ -94,6 +97,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		owned.undo(e)
 		moved.undo(e)
 		return Result{}, err
+	}
+	if a.Cluster != nil {
+		e.tables[a.New.Name].clustered = *a.Cluster
 	}
 	if trig != nil {
 		res.Notices = append(res.Notices, trig.notices...)

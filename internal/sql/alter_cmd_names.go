@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
 // alterCmdSQL names ALTER TABLE's subcommands as SQL writes them, for
@@ -60,4 +62,16 @@ func alterCmdName(t pg_query.AlterTableType) string {
 		b.WriteRune(r)
 	}
 	return strings.ToUpper(b.String())
+}
+
+// tableAccessMethod checks ALTER TABLE … SET ACCESS METHOD: heap, the
+// one table method there is, changes nothing.
+func tableAccessMethod(name string) error {
+	switch name {
+	case "heap":
+		return nil
+	case "btree", "hash", "gist", "gin", "spgist", "brin":
+		return pgerr.New(pgerr.ObjectNotInPrereqState, "access method %q is not of type TABLE", name)
+	}
+	return pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", name)
 }

@@ -46,6 +46,9 @@ type AlterTable struct {
 	// each with the one the table has from its parents alone, and
 	// refuses another (42710).
 	MergeChecks []string
+	// Cluster is CLUSTER ON index (its name) or SET WITHOUT CLUSTER ("");
+	// nil when the statement has neither.
+	Cluster *string
 }
 
 func (*AlterTable) bound() {}
@@ -288,6 +291,14 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
 	case pg_query.AlterTableType_AT_SetRelOptions, pg_query.AlterTableType_AT_ResetRelOptions:
 		setRelOptions(w.cs, cmd)
+	case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
+		name := cmd.Name // "" for SET WITHOUT CLUSTER
+		at.Cluster = &name
+	case pg_query.AlterTableType_AT_SetAccessMethod:
+		return tableAccessMethod(cmd.Name)
+	case pg_query.AlterTableType_AT_SetLogged:
+		// A table is logged already: its rows are written to the file
+		// at each commit.
 	case pg_query.AlterTableType_AT_ValidateConstraint:
 		return w.validateConstraint(cmd.Name)
 	case pg_query.AlterTableType_AT_DropConstraint:
