@@ -128,6 +128,9 @@ func (x *exclusion) conflict(t *table, row value.Row, self uint64, hasSelf bool)
 		}
 		all := true
 		for i, el := range x.x.Elems {
+			if el.Eq {
+				continue // equal already: the group's key is the `=` elements'
+			}
 			x.pair[0], x.pair[1] = vals[i], other[i]
 			v, err := el.Test.Eval(x.pair)
 			if err != nil {
