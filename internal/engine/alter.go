@@ -89,6 +89,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 			}
 		}
 	}
+	if err := t.clusterOnCheck(a); err != nil {
+		return Result{}, err
+	}
 	moved, err := e.moveOwned(a)
 	if err != nil {
 		return Result{}, err
@@ -106,6 +109,9 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	}
 	if err := e.removeRules(dropRules); err != nil {
 		return Result{}, err
+	}
+	if a.Cluster != nil {
+		e.tables[a.New.Name].clustered = *a.Cluster
 	}
 	if trig != nil {
 		res.Notices = append(res.Notices, trig.notices...)
@@ -183,6 +189,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		if err = alterCheck(next, nr); err != nil {
 			return false
 		}
+		if err = alterExclusions(next, nr); err != nil {
+			return false
+		}
 		next.put(id, nr)
 		return true
 	})
@@ -255,6 +264,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 			}
 		}
 		e.noteDeferrable(t)
+		t.excl = next.excl                 // built under the same ids
 		t.prefixes, t.keyOrders = nil, nil // rebuilt on their next use
 		e.linkForeignKeys()
 		return res, nil

@@ -44,8 +44,13 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		return Result{}, err
 	}
 	var arbiters []*uniqueIndex
+	var exclArbiter *exclusion // ON CONFLICT ON CONSTRAINT naming an EXCLUDE constraint
 	if oc := ins.OnConflict; oc != nil {
-		if arbiters, err = t.arbiters(oc); err != nil {
+		if exclArbiter = t.exclusionNamed(oc.Constraint); exclArbiter != nil && oc.Constraint != "" {
+			if !oc.DoNothing {
+				return Result{}, pgerr.New(pgerr.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+			}
+		} else if arbiters, err = t.arbiters(oc); err != nil {
 			return Result{}, err
 		}
 		if len(rows) > 0 {
@@ -90,14 +95,26 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			}
 			var id uint64
 			var found bool
-			if arbiters != nil {
+			switch {
+			case exclArbiter != nil:
+				if found, err = t.excluded(row, exclArbiter.x.Name); err != nil {
+					return Result{}, err
+				}
+			case arbiters != nil:
 				for _, a := range arbiters {
 					if id, found = a.lookup(row); found {
 						break
 					}
 				}
-			} else {
+			default:
 				_, id, found = t.conflict(row)
+				if !found && t.excl != nil {
+					// Without a target, DO NOTHING skips a row that an
+					// EXCLUDE constraint refuses too.
+					if found, err = t.excluded(row, ""); err != nil {
+						return Result{}, err
+					}
+				}
 			}
 			if found {
 				if oc.DoNothing {
@@ -285,6 +302,11 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 	if u, dup := t.conflictExcept(old, newRow, id, 0); dup {
 		return 0, uniqueViolation(u, t, newRow)
 	}
+	if t.excl != nil {
+		if err := t.checkExclusions(newRow, id, true); err != nil {
+			return 0, err
+		}
+	}
 	t.replace(id, old, newRow)
 	t.stat.upd++
 	// Both rows are in the cache now, and rarely when the commit of a
@@ -308,6 +330,11 @@ func (e *Engine) replaceRow(t *table, id uint64, old, newRow value.Row) error {
 	}
 	if u, dup := t.conflictExcept(old, newRow, id, 1); dup {
 		return uniqueViolation(u, t, newRow)
+	}
+	if t.excl != nil {
+		if err := t.checkExclusions(newRow, id, true); err != nil {
+			return err
+		}
 	}
 	t.replaceByKey(id, old, newRow)
 	e.tx.log = append(e.tx.log, change{t: t, id: id, row: old, w: -1, owes: true},

@@ -161,6 +161,13 @@ func (e *Engine) dropExtensions(d *sql.DropExtension) (Result, error) {
 			}
 			lines = append(lines, fmt.Sprintf("column %s of table %s depends on type %s", dep.col, dep.table, dep.fn))
 		}
+		for _, dep := range e.exclusionsOnExtension(ie.x.Name) {
+			if d.Cascade {
+				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "DROP EXTENSION … CASCADE of extension %s, which constraint %s of table %s needs, is not supported", ie.x.Name, dep.col, dep.table).
+					WithHint("drop the constraint first: ALTER TABLE %s DROP CONSTRAINT %s", dep.table, dep.col)
+			}
+			lines = append(lines, fmt.Sprintf("constraint %s on table %s depends on operator class %s for access method gist", dep.col, dep.table, dep.fn))
+		}
 		// A view that uses an operator depends on it, as PostgreSQL
 		// says, rather than on its function.
 		viaOp := map[string]bool{}

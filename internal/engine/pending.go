@@ -41,7 +41,7 @@ type pendingRow struct {
 // buffers reports whether replacements in t by primary key are kept in
 // the transaction: its key is one integer column, its only unique index.
 func (t *table) buffers() bool {
-	if len(t.uniques) != 1 || !t.keepsRows() || t.fkeyed || t.trig != nil || t.xindexes != nil {
+	if len(t.uniques) != 1 || !t.keepsRows() || t.fkeyed || t.trig != nil || t.xindexes != nil || t.excl != nil {
 		return false
 	}
 	u := t.uniques[0]

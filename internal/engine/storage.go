@@ -318,3 +318,19 @@ func (t *table) rebuildIndexes(only string) []string {
 	slices.Sort(names)
 	return names
 }
+
+// clusterOnCheck checks ALTER TABLE … CLUSTER ON idx as CLUSTER … USING
+// idx does: the index must be one of t's, and not partial.
+func (t *table) clusterOnCheck(a *sql.AlterTable) error {
+	if a.Cluster == nil || *a.Cluster == "" {
+		return nil
+	}
+	idx := *a.Cluster
+	if !t.hasIndex(idx) {
+		return pgerr.New(pgerr.UndefinedObject, "index %q for table %q does not exist", idx, a.Table)
+	}
+	if slices.ContainsFunc(t.xindexes, func(ix *namedIndex) bool { return ix.name == idx && ix.x.where != nil }) {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot cluster on partial index %q", idx)
+	}
+	return nil
+}

@@ -221,6 +221,12 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	}
 	for _, c := range o.cons {
 		sc.ConstraintDefs[c.oid] = c.def
+		if c.pretty != "" {
+			if sc.ConstraintPrettyDefs == nil {
+				sc.ConstraintPrettyDefs = map[uint32]string{}
+			}
+			sc.ConstraintPrettyDefs[c.oid] = c.pretty
+		}
 	}
 	sc.TriggerDefs = triggerDefs(o)
 	sc.RuleDefs, sc.RuleDefsPretty = ruleDefs(o)

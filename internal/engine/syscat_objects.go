@@ -110,6 +110,8 @@ type catIndex struct {
 	pretty string
 	// deferrable is a DEFERRABLE key's index: pg_index.indimmediate false.
 	deferrable bool
+	// excl is the EXCLUDE constraint whose index this is, nil for none.
+	excl *sql.Exclusion
 }
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
@@ -130,6 +132,8 @@ type catCon struct {
 	match                          byte
 	check                          string
 	def                            string
+	exclop                         []uint32 // an EXCLUDE constraint's operators
+	pretty                         string   // pg_get_constraintdef's pretty text when it differs
 }
 
 type catType struct {
@@ -476,6 +480,9 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	}
 	for _, ix := range t.xindexes {
 		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
+	}
+	for _, x := range t.excl {
+		o.exclusionOf(r, x.x, add)
 	}
 	for _, ch := range t.def.Checks {
 		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,

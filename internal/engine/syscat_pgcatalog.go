@@ -115,6 +115,10 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_am": func(_ *catalogObjects, r *catRows) {
 		r.add("oid", uint32(heapAMOID), "amname", "heap", "amhandler", value.NewReg(value.RegProc, 3, "heap_tableam_handler"), "amtype", "t")
 		r.add("oid", uint32(btreeAMOID), "amname", "btree", "amhandler", value.NewReg(value.RegProc, 330, "bthandler"), "amtype", "i")
+		// The index methods an EXCLUDE constraint names (exclusion.go).
+		r.add("oid", uint32(405), "amname", "hash", "amhandler", value.NewReg(value.RegProc, 331, "hashhandler"), "amtype", "i")
+		r.add("oid", uint32(783), "amname", "gist", "amhandler", value.NewReg(value.RegProc, 332, "gisthandler"), "amtype", "i")
+		r.add("oid", uint32(4000), "amname", "spgist", "amhandler", value.NewReg(value.RegProc, 333, "spghandler"), "amtype", "i")
 	},
 	"pg_catalog.pg_collation": func(_ *catalogObjects, r *catRows) {
 		for _, c := range []struct {
@@ -153,6 +157,9 @@ func pgClass(o *catalogObjects, r *catRows) {
 		switch rel.kind {
 		case 'i':
 			am = btreeAMOID
+			if rel.index != nil && rel.index.excl != nil {
+				am = exclusionAMOID[rel.index.excl.Method]
+			}
 		case 'v':
 			am = 0
 		}
@@ -170,7 +177,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
-			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel))
+			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel))
 	}
 }
 
@@ -314,7 +321,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 		}
 		r.add("indexrelid", rel.oid, "indrelid", rel.on.oid, "indnatts", len(keys), "indnkeyatts", len(ix.cols),
 			"indexprs", exprs, "indpred", pred,
-			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", false,
+			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
 			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
 			"indislive", true, "indisreplident", false, "indkey", int2vector(keys), "indcollation", zeros,
 			"indclass", strings.Join(classes, " "), "indoption", zeros)
@@ -334,15 +341,18 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 		if c.kind == 'c' {
 			cols = nil
 		}
-		var bin any
+		var bin, exclop any
 		if c.check != "" {
 			bin = c.check
+		}
+		if c.exclop != nil {
+			exclop = c.exclop
 		}
 		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
 			"condeferrable", c.deferrable, "condeferred", c.deferred, "convalidated", !c.notValid, "conrelid", c.rel.oid, "contypid", uint32(0),
 			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
 			"confmatchtype", match, "conislocal", true, "coninhcount", 0, "connoinherit", c.kind == 'p' || c.kind == 'u',
-			"conkey", cols, "confkey", refCols, "conbin", bin)
+			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}
 }
 
@@ -420,4 +430,13 @@ func pgDescription(o *catalogObjects, r *catRows) {
 	for _, k := range keys {
 		r.add("objoid", k.ObjOID, "classoid", k.ClassOID, "objsubid", k.SubID, "description", o.descs[k])
 	}
+}
+
+// relOptions is a table's reloptions, its storage parameters as written;
+// nil for none.
+func relOptions(rel *catRel) any {
+	if rel.kind != 'r' || rel.t == nil || len(rel.t.def.RelOptions) == 0 {
+		return nil
+	}
+	return rel.t.def.RelOptions
 }

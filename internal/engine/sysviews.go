@@ -195,10 +195,13 @@ func (e *Engine) Relations() []RelationInfo {
 type RelationDetail struct {
 	Kind    byte // RelTable, RelView or RelMatView
 	Columns []ColumnDetail
-	// Indexes are a table's PRIMARY KEY (first) and UNIQUE constraints.
+	// Indexes are a table's PRIMARY KEY (first) and UNIQUE constraints,
+	// then its EXCLUDE constraints (their columns only).
 	Indexes []IndexDetail
 	// Definition is a view's defining query.
 	Definition string
+	// Options are a table's storage parameters, name=value.
+	Options []string
 }
 
 // ColumnDetail is a column of a relation.
@@ -236,7 +239,7 @@ func (s *Session) Describe(name string) (RelationDetail, bool) {
 
 func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
-		d := RelationDetail{Kind: RelTable}
+		d := RelationDetail{Kind: RelTable, Options: t.def.RelOptions}
 		for _, c := range t.def.Cols {
 			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL}
 			if c.Domain != nil {
@@ -250,6 +253,15 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 				ix.Columns = append(ix.Columns, t.def.Cols[c].Name)
 				if u.primary {
 					d.Columns[c].NotNull = true
+				}
+			}
+			d.Indexes = append(d.Indexes, ix)
+		}
+		for _, x := range t.excl {
+			ix := IndexDetail{Name: x.x.Name}
+			for _, el := range x.x.Elems {
+				if el.Col >= 0 {
+					ix.Columns = append(ix.Columns, t.def.Cols[el.Col].Name)
 				}
 			}
 			d.Indexes = append(d.Indexes, ix)

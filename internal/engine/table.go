@@ -45,6 +45,9 @@ type table struct {
 	// uniques (they serve no key-based path and no key).
 	xindexes []*namedIndex
 	xuniques []*uniqueIndex
+	// excl are the table's EXCLUDE constraints (exclusion.go), nil for
+	// none.
+	excl []*exclusion
 	// keyOrders are ordered indexes of primary and unique keys, each built
 	// on the first range over its leading columns (accessPath).
 	keyOrders []*namedIndex
@@ -149,6 +152,9 @@ func newTable(def *sql.CreateTable) *table {
 			t.uniques[len(t.uniques)-1].extend(&keyExt{nulls: true})
 		}
 		t.deferKey(i)
+	}
+	for i := range def.Exclusions {
+		t.excl = append(t.excl, newExclusion(&def.Exclusions[i]))
 	}
 	return t
 }
@@ -516,6 +522,10 @@ func (t *table) reindex(id uint64, old, row value.Row, same int) {
 	for _, ix := range t.xindexes {
 		ix.xord.replace(ix, id, old, row)
 	}
+	for _, x := range t.excl {
+		x.drop(id, old)
+		x.add(id, row)
+	}
 	t.rows.Set(id, row)
 }
 
@@ -545,6 +555,9 @@ func (t *table) put(id uint64, row value.Row) {
 	}
 	for _, ix := range t.xindexes {
 		ix.xord.add(ix, id, row)
+	}
+	for _, x := range t.excl {
+		x.add(id, row)
 	}
 	t.bytes += dataflow.RowBytes(row)
 	if id >= t.nextID {
@@ -581,6 +594,9 @@ func (t *table) remove(id uint64) value.Row {
 	for _, ix := range t.xindexes {
 		ix.xord.drop(ix, id, row)
 	}
+	for _, x := range t.excl {
+		x.drop(id, row)
+	}
 	t.bytes -= dataflow.RowBytes(row)
 	return row
 }
@@ -611,6 +627,9 @@ func (t *table) compact() {
 	}
 	for _, u := range t.xuniques {
 		u.clear()
+	}
+	for _, x := range t.excl {
+		clear(x.groups) // refilled by put
 	}
 	t.prefixes = nil  // rebuilt on the next lookup
 	t.keyOrders = nil // likewise

@@ -112,6 +112,11 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 	if u, _, dup := t.conflict(row); dup {
 		return 0, uniqueViolation(u, t, row)
 	}
+	if t.excl != nil {
+		if err := t.checkExclusions(row, 0, false); err != nil {
+			return 0, err
+		}
+	}
 	id := t.nextID
 	t.stat.ins++
 	t.put(id, row)

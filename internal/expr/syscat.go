@@ -43,6 +43,9 @@ type SysCatalog struct {
 	// differ from IndexDefs' beyond the table's schema (an expression or
 	// predicate's parentheses).
 	IndexPrettyDefs map[uint32]string
+	// ConstraintPrettyDefs are pg_get_constraintdef's pretty texts where
+	// they differ (an EXCLUDE constraint's expressions and predicate).
+	ConstraintPrettyDefs map[uint32]string
 	// TriggerDefs are pg_get_triggerdef's texts, by the trigger's oid.
 	TriggerDefs map[uint32]string
 	// RuleDefs and RuleDefsPretty are pg_get_ruledef's texts, by the

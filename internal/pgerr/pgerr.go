@@ -45,6 +45,7 @@ const (
 	UniqueViolation          = "23505"
 	NotNullViolation         = "23502"
 	CheckViolation           = "23514"
+	ExclusionViolation       = "23P01"
 	ForeignKeyViolation      = "23503"
 	InvalidForeignKey        = "42830"
 	ActiveTransaction        = "25001"

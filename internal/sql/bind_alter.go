@@ -47,6 +47,9 @@ type AlterTable struct {
 	// each with the one the table has from its parents alone, and
 	// refuses another (42710).
 	MergeChecks []string
+	// Cluster is CLUSTER ON index (its name) or SET WITHOUT CLUSTER ("");
+	// nil when the statement has neither.
+	Cluster *string
 }
 
 func (*AlterTable) bound() {}
@@ -101,6 +104,11 @@ func keyNames(c *pg_query.Constraint) []string {
 	for _, k := range c.FkAttrs { // a FOREIGN KEY's referencing columns
 		out = append(out, k.GetString_().Sval)
 	}
+	for _, n := range c.Exclusions { // an EXCLUDE constraint's columns
+		if ie := n.GetList().GetItems()[0].GetIndexElem(); ie.Name != "" {
+			out = append(out, ie.Name)
+		}
+	}
 	return out
 }
 
@@ -115,6 +123,8 @@ func (w *alterWork) constraintName(c *pg_query.Constraint) string {
 		return w.name + "_pkey"
 	case pg_query.ConstrType_CONSTR_UNIQUE:
 		return w.name + "_" + strings.Join(keyNames(c), "_") + "_key"
+	case pg_query.ConstrType_CONSTR_EXCLUSION:
+		return exclusionDefaultName(w.name, c)
 	}
 	return c.Conname
 }
@@ -237,7 +247,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 				return cd.Colname == cmd.Name
 			}
 			c := el.GetConstraint()
-			return c != nil && (slices.Contains(keyNames(c), cmd.Name) || refersTo(c.RawExpr, cmd.Name))
+			return c != nil && (slices.Contains(keyNames(c), cmd.Name) || refersTo(c.RawExpr, cmd.Name) || exclusionRefers(c, cmd.Name))
 		})
 		w.origin = slices.Delete(w.origin, i, i+1)
 		at.Columns = true
@@ -292,11 +302,26 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 						at.MergeChecks = append(at.MergeChecks, c.Conname)
 						return nil
 					}
+					if c.Contype == pg_query.ConstrType_CONSTR_EXCLUSION && hasIndex(o) {
+						// The constraint's index is named first, as in
+						// PostgreSQL.
+						return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", c.Conname)
+					}
 					return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", c.Conname, w.name)
 				}
 			}
 		}
 		w.cs.TableElts = append(w.cs.TableElts, cmd.Def)
+	case pg_query.AlterTableType_AT_SetRelOptions, pg_query.AlterTableType_AT_ResetRelOptions:
+		setRelOptions(w.cs, cmd)
+	case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
+		name := cmd.Name // "" for SET WITHOUT CLUSTER
+		at.Cluster = &name
+	case pg_query.AlterTableType_AT_SetAccessMethod:
+		return tableAccessMethod(cmd.Name)
+	case pg_query.AlterTableType_AT_SetLogged:
+		// A table is logged already: its rows are written to the file
+		// at each commit.
 	case pg_query.AlterTableType_AT_ValidateConstraint:
 		return w.validateConstraint(cmd.Name)
 	case pg_query.AlterTableType_AT_DropConstraint:
@@ -339,7 +364,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		cd.TypeName = def.TypeName
 		at.Columns = true
 	default:
-		return b.refuse(-1, "ALTER TABLE … %s is not supported", strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " "))
+		return b.refuse(-1, "ALTER TABLE … %s is not supported", alterCmdName(cmd.Subtype))
 	}
 	return nil
 }
@@ -415,6 +440,7 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 				s.Sval = rs.Newname
 			}
 		}
+		renameExclusionColumn(c, rs.Subname, rs.Newname)
 		if c.RawExpr != nil {
 			columnRefs(c.RawExpr, func(cr *pg_query.ColumnRef) {
 				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == rs.Subname {

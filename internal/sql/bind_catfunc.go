@@ -56,6 +56,9 @@ var catFuncs = map[string]catFunc{
 		return def, nil
 	}},
 	"pg_get_constraintdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		if p, ok := sc.ConstraintPrettyDefs[a[0].OID()]; ok && len(a) == 2 && a[1].Bool() {
+			return text(p), nil
+		}
 		return textOrNull(sc.ConstraintDefs, a[0]), nil
 	}},
 	"pg_get_triggerdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {

@@ -247,6 +247,18 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
 		case pg_query.ConstrType_CONSTR_FOREIGN:
 			fkeys = append(fkeys, c) // bound once the keys are known: a table may reference itself
+		case pg_query.ConstrType_CONSTR_EXCLUSION:
+			if cs.Partspec != nil {
+				return nil, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "exclusion constraints are not supported on partitioned tables")
+			}
+			x, err := b.bindExclusion(ct, sc, c)
+			if err != nil {
+				return nil, err
+			}
+			if c.Conname == "" {
+				x.Name = ct.freeConstraintName(x.Name)
+			}
+			ct.Exclusions = append(ct.Exclusions, x)
 		default:
 			return nil, b.refuse(c.Location, "constraint %s is not supported", strings.TrimPrefix(c.Contype.String(), "CONSTR_"))
 		}

@@ -93,6 +93,13 @@ func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnD
 		for _, u := range d.Uniques {
 			cons = append(cons, &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_UNIQUE, Keys: keys(u), Location: rv.Location})
 		}
+		for _, x := range d.Exclusions {
+			c, err := x.constraint()
+			if err != nil {
+				return nil, nil, err
+			}
+			cons = append(cons, c) // named after the new table, as PostgreSQL names its index
+		}
 	}
 	return cols, cons, nil
 }

@@ -21,8 +21,11 @@ func (b *binder) tableOptions(opts []*pg_query.Node, ct *CreateTable) error {
 		}
 		name := strings.ToLower(d.Defname)
 		if (name != "change_stream" && name != "complete_rows") || d.Defnamespace != "" {
-			return b.refuse(d.Location, "option %q of CREATE TABLE is not supported", d.Defname).
-				WithHint("the options are change_stream and complete_rows: WITH (change_stream = true, complete_rows = true)")
+			// PostgreSQL's storage parameters (bind_reloptions.go).
+			if err := b.tableRelOption(d, ct); err != nil {
+				return err
+			}
+			continue
 		}
 		_, isBool, val := defArg(d)
 		if !isBool {

@@ -250,7 +250,8 @@ func translateParseError(err error, text string) error {
 		if strings.Contains(pe.Message, "unterminated") {
 			e.Position = 0
 		}
-		if pe.Message == "CREATE SCHEMA IF NOT EXISTS cannot include schema elements" {
+		if pe.Message == "CREATE SCHEMA IF NOT EXISTS cannot include schema elements" ||
+			strings.HasSuffix(pe.Message, "constraints cannot be marked NOT VALID") {
 			e.Code = pgerr.FeatureNotSupported // the grammar's own refusal, as in PostgreSQL
 		}
 		return e

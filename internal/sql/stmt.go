@@ -74,6 +74,11 @@ type CreateTable struct {
 	// DeferrableKeys are the keys declared DEFERRABLE (key_deferrable.go).
 	DeferrableKeys []KeyDeferral
 	Checks         []Check
+	// RelOptions are its storage parameters, name=value as written
+	// (bind_reloptions.go), in pg_class's reloptions order.
+	RelOptions []string
+	// Exclusions are its EXCLUDE constraints (bind_exclusion.go).
+	Exclusions []Exclusion
 	// ForeignKeys are its FOREIGN KEY constraints.
 	ForeignKeys []ForeignKey
 	// ChangeStream: WITH (change_stream = true), a table fed by change

@@ -114,13 +114,24 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString(" NOT VALID")
 		}
 	}
+	for _, x := range ct.Exclusions {
+		b.WriteString(", CONSTRAINT " + QuoteIdent(x.Name) + " " + x.SQL())
+	}
 	for _, fk := range ct.ForeignKeys {
 		b.WriteString(", ")
 		b.WriteString(ct.foreignKeySQL(fk))
 	}
 	b.WriteByte(')')
+	var with []string
 	if ct.ChangeStream {
-		b.WriteString(" WITH (change_stream = true, complete_rows = " + strconv.FormatBool(ct.CompleteRows) + ")")
+		with = append(with, "change_stream = true, complete_rows = "+strconv.FormatBool(ct.CompleteRows))
+	}
+	for _, o := range ct.RelOptions {
+		name, v, _ := strings.Cut(o, "=")
+		with = append(with, name+" = '"+strings.ReplaceAll(v, "'", "''")+"'")
+	}
+	if with != nil {
+		b.WriteString(" WITH (" + strings.Join(with, ", ") + ")")
 	}
 	return b.String()
 }
