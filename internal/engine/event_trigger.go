@@ -13,16 +13,16 @@ import (
 
 // Event triggers (CREATE EVENT TRIGGER) run a PL/pgSQL function declared
 // RETURNS event_trigger when a DDL statement starts (ddl_command_start),
+// or after its change (sql_drop, ddl_command_end: event_trigger_end.go),
 // with TG_EVENT and TG_TAG, as PostgreSQL's do: in name order, for the
 // statements whose command tag is in the trigger's WHEN TAG IN list (every
 // DDL statement without one), in the statement's session. An error the
-// function raises stops the statement before it changes anything; what the
-// function wrote is undone with it. A catalog change here is not
-// transactional, so the events that fire after the change (ddl_command_end,
-// sql_drop, table_rewrite), whose function's error undoes the change in
-// PostgreSQL, are refused (0A000). The triggers are kept in pg_event_trigger
-// and in the database file as their statements; they fire for no statement
-// a database file runs at open.
+// function raises stops the statement; what the function wrote is undone
+// with it. A catalog change here is not transactional, so an error after
+// the change leaves the change done. table_rewrite is refused (0A000).
+// The triggers are kept in pg_event_trigger and in the database file as
+// their statements; they fire for no statement a database file runs at
+// open.
 
 // KindEventTrigger is the stored kind of an event trigger.
 const KindEventTrigger RelKind = "event trigger"
@@ -83,7 +83,7 @@ func (s *Session) createEventTrigger(c *sql.CreateEventTrigger) (Result, error) 
 	switch c.Event {
 	case "table_rewrite":
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "event triggers on table_rewrite are not supported").
-			WithHint("ALTER TABLE builds a table anew where PostgreSQL would not rewrite it; ddl_command_start triggers are supported")
+			WithHint("ALTER TABLE builds a table anew where PostgreSQL would not rewrite it; ddl_command_start, ddl_command_end and sql_drop triggers are supported")
 	}
 	owner := s.role
 	if owner == "" {
