@@ -64,4 +64,3 @@ func init() {
 	catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: pgCast}
 	catalogRelOIDs["pg_cast"] = 2605
 }
-
