@@ -78,4 +78,3 @@ func (d *blockDepth) ends() bool {
 	*d = blockDepth{}
 	return true
 }
-
