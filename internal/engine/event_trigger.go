@@ -189,6 +189,13 @@ func ddlTag(text string) (*pg_query.Node, string) {
 	if text == "" {
 		return nil, ""
 	}
+	if strings.HasPrefix(text, "SET search_path = ") {
+		// The text a database file keeps (storedText): the statement
+		// after the search path it ran under.
+		if parts, err := sql.Split(text); err == nil && len(parts) > 1 {
+			text = parts[len(parts)-1]
+		}
+	}
 	st, err := sql.Parse(text)
 	if err != nil || st == nil || st.Node == nil {
 		return nil, ""
