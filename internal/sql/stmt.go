@@ -244,7 +244,7 @@ type Insert struct {
 	Returning  []expr.Expr // over the table's row
 	// RetSystem is set when RETURNING reads the system columns.
 	RetSystem *ReturnSystem
-	RetCols    []plan.Column
+	RetCols   []plan.Column
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
