@@ -274,7 +274,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	}
 	for _, op := range o.opers {
 		name(value.RegOper, op.oid, op.name, op.name)
-		name(value.RegOperator, op.oid, op.sig, op.sig)
+		name(value.RegOperator, op.oid, operatorText(o.opers, op, path), op.sig)
 	}
 	for _, n := range e.schemaNames() {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
