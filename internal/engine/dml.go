@@ -60,7 +60,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 		}
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
-	ret := returner{plan: ins.RetPlan, exprs: ins.Returning, view: ins.Auto}
+	ret := returner{plan: ins.RetPlan, exprs: ins.Returning, view: ins.Auto, sys: ins.RetSystem}
 	touched := map[uint64]bool{} // rows this statement inserted or updated
 	written := e.changed(t)      // rows the other parts of its statement changed
 	checks := rowChecker{c: ins.Checks}
@@ -189,7 +189,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 					}
 				}
 				touched[newID] = true
-				if err := ret.add(&res, newRow); err != nil {
+				if err := ret.addID(&res, newRow, newID); err != nil {
 					return Result{}, err
 				}
 				n++
@@ -209,7 +209,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			}
 		}
 		touched[id] = true
-		if err := ret.add(&res, row); err != nil {
+		if err := ret.addID(&res, row, id); err != nil {
 			return Result{}, err
 		}
 		n++
@@ -465,7 +465,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
-	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	ret := returner{plan: up.RetPlan, exprs: up.Returning, sys: up.RetSystem}
 	checks := rowChecker{c: up.Checks}
 	// Compute every new row before changing any, so that SET expressions
 	// see the rows as they were.
@@ -511,7 +511,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		if up.From != nil {
 			env = append(slices.Clone(newRow), tg.env[len(t.cols):]...)
 		}
-		if err := ret.add(&res, env); err != nil {
+		if err := ret.addID(&res, env, tg.id); err != nil {
 			return Result{}, err
 		}
 	}
@@ -556,7 +556,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
-	ret := returner{plan: del.RetPlan, exprs: del.Returning}
+	ret := returner{plan: del.RetPlan, exprs: del.Returning, sys: del.RetSystem}
 	n := 0
 	for _, tg := range ts {
 		if ok, err := e.deleteTarget(t, tf, tg.id, tg.row); err != nil {
@@ -565,7 +565,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 			continue
 		}
 		n++
-		if err := ret.add(&res, tg.env); err != nil {
+		if err := ret.addID(&res, tg.env, tg.id); err != nil {
 			return Result{}, err
 		}
 	}

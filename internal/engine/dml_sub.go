@@ -6,6 +6,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -127,7 +128,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 		return Result{}, err
 	}
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
-	ret := returner{plan: up.RetPlan, exprs: up.Returning}
+	ret := returner{plan: up.RetPlan, exprs: up.Returning, sys: up.RetSystem}
 	checks := rowChecker{c: up.Checks}
 	n := len(t.cols)
 	count := 0
@@ -161,7 +162,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 			}
 		}
 		count++
-		if err := ret.add(&res, env); err != nil {
+		if err := ret.addID(&res, env, p.id); err != nil {
 			return Result{}, err
 		}
 	}
@@ -190,7 +191,7 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 		return Result{}, err
 	}
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
-	ret := returner{plan: del.RetPlan, exprs: del.Returning}
+	ret := returner{plan: del.RetPlan, exprs: del.Returning, sys: del.RetSystem}
 	count := 0
 	for _, p := range ps {
 		if ok, err := e.deleteTarget(t, tf, p.id, nil); err != nil {
@@ -199,7 +200,7 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 			continue
 		}
 		count++
-		if err := ret.add(&res, p.rest); err != nil {
+		if err := ret.addID(&res, p.rest, p.id); err != nil {
 			return Result{}, err
 		}
 	}
@@ -234,10 +235,32 @@ type returner struct {
 	// view is the automatically updatable view an INSERT names: its
 	// plan reads the view's rows, computed from the table's.
 	view *sql.AutoView
+	// sys is set when the expressions read the table's system columns,
+	// which addID appends to each row.
+	sys *sql.ReturnSystem
+}
+
+// addID is add for the row of id, whose system columns the RETURNING
+// list may read.
+func (r *returner) addID(res *Result, env value.Row, id uint64) error {
+	if r.sys == nil {
+		return r.add(res, env)
+	}
+	if len(env) < r.sys.Width {
+		return pgerr.New(pgerr.FeatureNotSupported, "system columns in this RETURNING list are not supported")
+	}
+	vals := plan.SystemValues(id)
+	full := make(value.Row, 0, r.sys.Width+len(plan.SystemColumns))
+	full = append(append(full, env[:r.sys.Width]...), vals[:]...)
+	full = append(full, value.NewOid(r.sys.OID))
+	return returning(res, r.exprs, full)
 }
 
 // add returns the row env, or keeps it for finish.
 func (r *returner) add(res *Result, env value.Row) error {
+	if r.sys != nil {
+		return pgerr.New(pgerr.FeatureNotSupported, "system columns in this RETURNING list are not supported")
+	}
 	if r.plan == nil {
 		return returning(res, r.exprs, env)
 	}

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -12,16 +13,16 @@ import (
 
 // Event triggers (CREATE EVENT TRIGGER) run a PL/pgSQL function declared
 // RETURNS event_trigger when a DDL statement starts (ddl_command_start),
+// or after its change (sql_drop, ddl_command_end: event_trigger_end.go),
 // with TG_EVENT and TG_TAG, as PostgreSQL's do: in name order, for the
 // statements whose command tag is in the trigger's WHEN TAG IN list (every
 // DDL statement without one), in the statement's session. An error the
-// function raises stops the statement before it changes anything; what the
-// function wrote is undone with it. A catalog change here is not
-// transactional, so the events that fire after the change (ddl_command_end,
-// sql_drop, table_rewrite), whose function's error undoes the change in
-// PostgreSQL, are refused (0A000). The triggers are kept in pg_event_trigger
-// and in the database file as their statements; they fire for no statement
-// a database file runs at open.
+// function raises stops the statement; what the function wrote is undone
+// with it. A catalog change here is not transactional, so an error after
+// the change leaves the change done. table_rewrite is refused (0A000).
+// The triggers are kept in pg_event_trigger and in the database file as
+// their statements; they fire for no statement a database file runs at
+// open.
 
 // KindEventTrigger is the stored kind of an event trigger.
 const KindEventTrigger RelKind = "event trigger"
@@ -80,12 +81,9 @@ func (s *Session) createEventTrigger(c *sql.CreateEventTrigger) (Result, error) 
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "event trigger %q already exists", c.Name)
 	}
 	switch c.Event {
-	case "ddl_command_end", "sql_drop":
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "event triggers on %s are not supported", c.Event).
-			WithHint("catalog changes are not transactional here: an error of the function could not undo the command it follows; ddl_command_start triggers are supported")
 	case "table_rewrite":
 		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "event triggers on table_rewrite are not supported").
-			WithHint("ALTER TABLE builds a table anew where PostgreSQL would not rewrite it; ddl_command_start triggers are supported")
+			WithHint("ALTER TABLE builds a table anew where PostgreSQL would not rewrite it; ddl_command_start, ddl_command_end and sql_drop triggers are supported")
 	}
 	owner := s.role
 	if owner == "" {
@@ -185,48 +183,43 @@ func (s *Session) mayAlterEventTrigger(names []string, missingOK bool) error {
 	return nil
 }
 
-// fireDDLStart runs the ddl_command_start event triggers for the DDL
-// statement text, before it changes anything; an error stops it.
-func (s *Session) fireDDLStart(text string) error {
-	e := s.e
-	if len(e.evtTriggers) == 0 || s.restoring || text == "" {
-		return nil
+// ddlTag parses the DDL statement text for its command tag, "" for a
+// statement event triggers do not fire for.
+func ddlTag(text string) (*pg_query.Node, string) {
+	if text == "" {
+		return nil, ""
+	}
+	if strings.HasPrefix(text, "SET search_path = ") {
+		// The text a database file keeps (storedText): the statement
+		// after the search path it ran under.
+		if parts, err := sql.Split(text); err == nil && len(parts) > 1 {
+			text = parts[len(parts)-1]
+		}
 	}
 	st, err := sql.Parse(text)
 	if err != nil || st == nil || st.Node == nil {
+		return nil, ""
+	}
+	return st.Node, sql.EventTag(st.Node)
+}
+
+// fireDDLStart runs the ddl_command_start event triggers for the DDL
+// statement of command tag tag, before it changes anything; an error
+// stops it.
+func (s *Session) fireDDLStart(tag string) error {
+	e := s.e
+	if s.restoring || tag == "" {
 		return nil
 	}
-	tag := sql.EventTag(st.Node)
-	if tag == "" {
-		return nil
-	}
-	role := s.replicationRole()
-	var fire []*evtTrigger
-	for _, name := range sortedKeys(e.evtTriggers) {
-		t := e.evtTriggers[name]
-		if t.event != "ddl_command_start" || t.tags != nil && !slices.Contains(t.tags, tag) {
-			continue
-		}
-		switch t.enabled {
-		case 'D':
-			continue
-		case 'O':
-			if role == "replica" {
-				continue
-			}
-		case 'R':
-			if role != "replica" {
-				continue
-			}
-		}
-		fire = append(fire, t)
-	}
+	fire := s.evtTriggersFor("ddl_command_start", tag)
 	if len(fire) == 0 {
 		return nil
 	}
+	s.evtEvent = "ddl_command_start"
+	defer func() { s.evtEvent = "" }()
 	// One transaction for them all: an error undoes what those before
 	// wrote, as PostgreSQL's statement's transaction does.
-	_, err = e.autocommit(func() (Result, error) {
+	_, err := e.autocommit(func() (Result, error) {
 		for _, t := range fire {
 			if err := s.callEventTrigger(t, tag); err != nil {
 				return Result{}, err

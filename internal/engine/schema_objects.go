@@ -106,6 +106,22 @@ func (e *Engine) schemaObjectLines(name string) []string {
 	for _, r := range e.schemaRoutines(name) {
 		out = append(out, r.describe())
 	}
+	for _, o := range e.schemaOperators(name) {
+		out = append(out, "operator "+o.Signature())
+	}
+	return out
+}
+
+// schemaOperators lists the schema's operators, by name.
+func (e *Engine) schemaOperators(name string) []*sql.Operator {
+	var out []*sql.Operator
+	for _, k := range sortedKeys(e.opers) {
+		for _, o := range e.opers[k] {
+			if o.Schema == name {
+				out = append(out, o)
+			}
+		}
+	}
 	return out
 }
 
@@ -119,6 +135,15 @@ func (e *Engine) dropSchemaObjects(name string, notices []string) ([]string, err
 			}
 		}
 		return err
+	}
+	for _, o := range e.schemaOperators(name) {
+		ref := sql.OperRef{Name: o.Name, Schema: o.Schema, Right: &o.Right.Type}
+		if o.Left != nil {
+			ref.Left = &o.Left.Type
+		}
+		if err := add(e.dropOperators(&sql.DropOperator{Ops: []sql.OperRef{ref}, IfExists: true, Cascade: true})); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range e.schemaRoutines(name) {
 		if r.agg == nil {

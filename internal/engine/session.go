@@ -37,6 +37,10 @@ type Session struct {
 	// ddlText is the text of the statement running, which event triggers
 	// read the command tag of (event_trigger.go).
 	ddlText string
+	// evtEvent is the event of the event triggers running, evtRows what
+	// their functions read (event_trigger_end.go).
+	evtEvent string
+	evtRows  []value.Row
 	// cursors are the server's cursors of the transaction block, and
 	// plCursors those of the PL/pgSQL calls running (currentof.go).
 	cursors   CursorSource
@@ -832,10 +836,14 @@ func (s *Session) ddl(what string, fn func() (Result, error)) (Result, error) {
 	if len(s.e.evtTriggers) == 0 {
 		return fn()
 	}
-	if err := s.fireDDLStart(s.ddlText); err != nil {
+	node, tag := ddlTag(s.ddlText)
+	if err := s.fireDDLStart(tag); err != nil {
 		return Result{}, err
 	}
-	return s.e.afterNotices(fn)
+	if tag == "" {
+		return s.e.afterNotices(fn)
+	}
+	return s.ddlAfter(node, tag, fn)
 }
 
 func (s *Session) execTx(t *sql.Tx) (Result, error) {

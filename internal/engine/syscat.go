@@ -275,9 +275,12 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		name(value.RegProcedure, p.oid, o.objectText(p.name, path)+p.signature()[len(expr.QuoteIdent(p.name)):], p.name+"("+strings.Join(p.argKeys(), ",")+")")
 		sc.FuncArgs[p.oid], sc.FuncResults[p.oid] = p.argText, p.resultText
 	}
+	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
+		name(value.RegProc, f.oid, f.name, f.name)
+	}
 	for _, op := range o.opers {
 		name(value.RegOper, op.oid, op.name, op.name)
-		name(value.RegOperator, op.oid, op.sig, op.sig)
+		name(value.RegOperator, op.oid, operatorText(o.opers, op, path), op.sig)
 	}
 	for _, n := range e.schemaNames() {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)

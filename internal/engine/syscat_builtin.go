@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,8 @@ type catOper struct {
 	code                string
 	com, negate         string
 	sig                 string // as regoperator prints it
+	nsp                 uint32 // its schema's oid, 0 for public
+	schema              string // its schema, "" for public
 }
 
 // catalogOperators lists the operators CREATE OPERATOR made, then those
@@ -40,6 +43,12 @@ func (e *Engine) catalogOperators() []catOper {
 		for _, o := range e.opers[name] {
 			c := catOper{oid: objectOID("operator", o.Signature()), name: o.Name, right: e.typeOID(o.Right.Type, nil),
 				code: sql.FuncName(o.Func), com: o.Commutator, negate: o.Negator, sig: o.Signature()}
+			if o.Schema != "" {
+				c.nsp, c.schema = schemaOID(o.Schema), o.Schema
+			}
+			if len(o.Func) == 2 && sql.FuncName(o.Func[:1]) != "public" {
+				c.code = sql.FuncName(o.Func[:1]) + "." + c.code // the key of a function of a schema
+			}
 			var args []value.Kind
 			if o.Left != nil {
 				c.left = e.typeOID(o.Left.Type, nil)
@@ -178,10 +187,14 @@ func pgOperator(o *catalogObjects, r *catRows) {
 		if op.left == 0 {
 			kind = "l"
 		}
-		r.add("oid", op.oid, "oprname", op.name, "oprnamespace", uint32(publicOID), "oprowner", uint32(superuserOID),
+		nsp := op.nsp
+		if nsp == 0 {
+			nsp = publicOID
+		}
+		r.add("oid", op.oid, "oprname", op.name, "oprnamespace", nsp, "oprowner", uint32(superuserOID),
 			"oprkind", kind, "oprcanmerge", false, "oprcanhash", false, "oprleft", op.left, "oprright", op.right,
 			"oprresult", op.result, "oprcom", other(op, op.com, true), "oprnegate", other(op, op.negate, false),
-			"oprcode", value.NewReg(value.RegProc, byName[op.code], expr.QuoteIdent(op.code)), "oprrest", none, "oprjoin", none)
+			"oprcode", value.NewReg(value.RegProc, byName[op.code], expr.QuoteIdent(op.code[strings.LastIndexByte(op.code, '.')+1:])), "oprrest", none, "oprjoin", none)
 	}
 	for _, op := range expr.BuiltinCatalog().Operators {
 		r.add("oid", op.OID, "oprname", op.Name, "oprnamespace", uint32(pgCatalogOID), "oprowner", uint32(superuserOID),
@@ -202,4 +215,32 @@ func pgTypeBuiltins(r *catRows) {
 			"typmodout", none, "typanalyze", none, "typalign", t.Align, "typstorage", t.Storage, "typnotnull", false,
 			"typbasetype", uint32(0), "typtypmod", -1, "typndims", 0, "typcollation", uint32(0))
 	}
+}
+
+// operatorText is how regoperator prints op under the search path path:
+// bare when the path finds it (its schema is on the path, and no schema
+// before it has an operator of the name and types), qualified otherwise.
+func operatorText(opers []catOper, op catOper, path []string) string {
+	schema := op.schema
+	if schema == "" {
+		schema = "public"
+	}
+	bare := strings.TrimPrefix(op.sig, op.schema+".")
+	at := slices.Index(path, schema)
+	visible := at >= 0
+	for _, other := range opers {
+		if visible && other.oid != op.oid && other.name == op.name && other.left == op.left && other.right == op.right {
+			s := other.schema
+			if s == "" {
+				s = "public"
+			}
+			if i := slices.Index(path, s); i >= 0 && i < at {
+				visible = false
+			}
+		}
+	}
+	if visible {
+		return bare
+	}
+	return schema + "." + bare
 }

@@ -260,6 +260,10 @@ func pgType(o *catalogObjects, r *catRows) {
 			}
 		}
 		none := value.NewReg(value.RegProc, 0, "")
+		io := [4]value.Value{none, none, none, none}
+		if t.kind.IsArray() {
+			io = arrayIORegs()
+		}
 		typname, nsp := t.name, t.nsp
 		if nsp == publicOID {
 			var sc string
@@ -269,7 +273,7 @@ func pgType(o *catalogObjects, r *catRows) {
 		r.add("oid", t.oid, "typname", typname, "typnamespace", nsp, "typowner", uint32(superuserOID), "typlen", length,
 			"typbyval", byval, "typtype", string(rune(t.typtype)), "typcategory", category, "typispreferred", false,
 			"typisdefined", true, "typdelim", ",", "typrelid", uint32(0), "typsubscript", none, "typelem", elem,
-			"typarray", array, "typinput", none, "typoutput", none, "typreceive", none, "typsend", none, "typmodin", none,
+			"typarray", array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", align, "typstorage", storage, "typnotnull", t.notNull,
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
 			"typdefault", def)

@@ -45,10 +45,11 @@ func (v viewRecorder) Operators(name string) []*sql.Operator { return v.r.Operat
 // UseOperator implements sql.OperatorUser.
 func (v viewRecorder) UseOperator(o *sql.Operator) { v.r.UseOperator(o) }
 
-// operator returns the operator of a name and argument types.
-func (e *Engine) operator(name string, left, right *value.Type) *sql.Operator {
+// operator returns the operator of a name, schema ("" for public) and
+// argument types.
+func (e *Engine) operator(name, schema string, left, right *value.Type) *sql.Operator {
 	for _, o := range e.opers[name] {
-		if (o.Left == nil) != (left == nil) || right == nil || o.Right.Type.Kind != right.Kind {
+		if o.Schema != schema || (o.Left == nil) != (left == nil) || right == nil || o.Right.Type.Kind != right.Kind {
 			continue
 		}
 		if left != nil && o.Left.Type.Kind != left.Kind {
@@ -66,7 +67,7 @@ func (e *Engine) createOperator(c *sql.CreateOperator, rec *recorder) (Result, e
 	if o.Left != nil {
 		left = &o.Left.Type
 	}
-	if x, _ := e.extOperatorOf(o.Name, left, &o.Right.Type); x != "" || e.operator(o.Name, left, &o.Right.Type) != nil {
+	if x, _ := e.extOperatorOf(o.Name, left, &o.Right.Type); o.Schema == "" && x != "" || e.operator(o.Name, o.Schema, left, &o.Right.Type) != nil {
 		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "operator %s already exists", o.Name)
 	}
 	if e.store != nil {
@@ -86,8 +87,8 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 	var notices []string
 	var gone []*sql.Operator
 	for _, ref := range d.Ops {
-		o := e.operator(ref.Name, ref.Left, ref.Right)
-		if x, sig := e.extOperatorOf(ref.Name, ref.Left, ref.Right); o == nil && x != "" {
+		o := e.operator(ref.Name, ref.Schema, ref.Left, ref.Right)
+		if x, sig := e.extOperatorOf(ref.Name, ref.Left, ref.Right); o == nil && ref.Schema == "" && x != "" {
 			return Result{}, pgerr.New(pgerr.DependentObjects, "cannot drop operator %s because extension %s requires it", sig, x).
 				WithHint("You can drop extension %s instead.", x)
 		}

@@ -20,7 +20,7 @@ import (
 // candidate through a user cast: a call that only one would fit is
 // refused (0A000). A cast from or to a domain is accepted and ignored,
 // with PostgreSQL's warning. WITHOUT FUNCTION (a binary-coercible cast)
-// is refused.
+// is accepted between the string types (bind_cast_binary.go).
 
 // UserCast is a cast CREATE CAST made.
 type UserCast struct {
@@ -40,6 +40,11 @@ type UserCast struct {
 	Context byte
 	// Ignored marks a cast from or to a domain.
 	Ignored bool
+	// Binary marks a cast WITHOUT FUNCTION (binary-coercible), which
+	// converts as WITH INOUT does (bind_cast_binary.go).
+	Binary bool
+	// SourceType is the source, as TargetType the target.
+	SourceType value.Type
 }
 
 // DepKey is the key under which a view's use of the cast is recorded.
@@ -137,7 +142,7 @@ func (b *binder) bindCreateCast(cs *pg_query.CreateCastStmt) (Bound, error) {
 	if src == dst {
 		return nil, pgerr.New(codeInvalidObjectDef, "source data type and target data type are the same")
 	}
-	c := &UserCast{Source: src, Target: dst, TargetType: tt, Context: 'e', Ignored: sdom || ddom}
+	c := &UserCast{Source: src, Target: dst, TargetType: tt, SourceType: st, Context: 'e', Ignored: sdom || ddom}
 	switch cs.Context {
 	case pg_query.CoercionContext_COERCION_ASSIGNMENT:
 		c.Context = 'a'
@@ -150,13 +155,11 @@ func (b *binder) bindCreateCast(cs *pg_query.CreateCastStmt) (Bound, error) {
 			return nil, err
 		}
 	case !cs.Inout:
-		if st.Enum() != nil || tt.Enum() != nil {
-			return nil, pgerr.New(codeInvalidObjectDef, "enum data types are not binary-compatible")
+		if err := b.binaryCast(c, st, tt, sdom, ddom, cs.Sourcetype.Location); err != nil {
+			return nil, err
 		}
-		return nil, b.refuse(cs.Sourcetype.Location, "CREATE CAST … WITHOUT FUNCTION is not supported").
-			WithHint("write WITH INOUT, or WITH FUNCTION and a function that converts the value")
 	}
-	if _, ok := b.userCast(src, dst); ok || (!c.Ignored && builtinCast(st, tt)) {
+	if _, ok := b.userCast(src, dst); ok || (!c.Ignored && (builtinCast(st, tt) || pgCastExists(st, tt))) {
 		return nil, pgerr.New(pgerr.DuplicateObject, "cast from type %s to type %s already exists", src, dst)
 	}
 	cc := &CreateCast{Cast: c}

@@ -193,7 +193,7 @@ func visible(k value.Kind) catFunc {
 		if i := strings.IndexByte(name, '('); i >= 0 {
 			name = name[:i] // a routine's arguments' types
 		}
-		return value.NewBool(k != value.RegClass && k != value.RegType && k != value.RegProcedure || !strings.Contains(name, ".")), nil
+		return value.NewBool(k != value.RegClass && k != value.RegType && k != value.RegProcedure && k != value.RegOperator || !strings.Contains(name, ".")), nil
 	}}
 }
 

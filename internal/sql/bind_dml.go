@@ -178,7 +178,9 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 			return nil, err
 		}
 	}
-	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, tableScope, nil, ins.ReturningList); err != nil {
+	retScope, retSys := b.returningSystemColumns(rel, alias, tableScope, ins.ReturningList)
+	out.RetSystem = retSys
+	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, nil, ins.ReturningList); err != nil {
 		return nil, err
 	}
 	if auto != nil {
@@ -520,7 +522,9 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 			return nil, err
 		}
 		sc.cols = append(sc.cols, fromCols...)
-		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, fromCols, up.ReturningList); err != nil {
+		retScope, retSys := b.returningSystemColumns(rel, alias, sc, up.ReturningList)
+		out.RetSystem = retSys
+		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, fromCols, up.ReturningList); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -548,7 +552,9 @@ func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias 
 		}
 	}
 	out.Where = b.partWhere(out.Where)
-	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, fromCols, up.ReturningList); err != nil {
+	retScope, retSys := b.returningSystemColumns(rel, alias, sc, up.ReturningList)
+	out.RetSystem = retSys
+	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, fromCols, up.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -619,7 +625,9 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 			return nil, err
 		}
 		sc.cols = append(sc.cols, usingCols...)
-		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, usingCols, del.ReturningList); err != nil {
+		retScope, retSys := b.returningSystemColumns(rel, alias, sc, del.ReturningList)
+		out.RetSystem = retSys
+		if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, usingCols, del.ReturningList); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -644,7 +652,9 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 		}
 	}
 	out.Where = b.partWhere(out.Where)
-	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, sc, usingCols, del.ReturningList); err != nil {
+	retScope, retSys := b.returningSystemColumns(rel, alias, sc, del.ReturningList)
+	out.RetSystem = retSys
+	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, usingCols, del.ReturningList); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -8,9 +8,9 @@ import (
 )
 
 // bindQualifiedOperator binds OPERATOR(schema.op): the built-in operators
-// are pg_catalog's, the user-defined ones public's; another schema does
-// not exist (3F000). ok is false for an operator written without a
-// schema.
+// are pg_catalog's, the user-defined ones their schema's
+// (bind_operator_schema.go); a schema that does not exist is 3F000. ok is
+// false for an operator written without a schema.
 func (b *binder) bindQualifiedOperator(s *scope, a *pg_query.A_Expr) (e expr.Expr, ok bool, err error) {
 	if len(a.Name) < 2 {
 		return nil, false, nil
@@ -26,22 +26,15 @@ func (b *binder) bindQualifiedOperator(s *scope, a *pg_query.A_Expr) (e expr.Exp
 	case "pg_catalog":
 		return nil, false, nil // the built-in operators, and the user's of the name after them
 	case "public":
-		if oc, has := b.cat.(OperatorCatalog); has && len(oc.Operators(opName(a.Name))) > 0 {
-			return nil, false, nil
-		}
-		var l expr.Expr
-		if a.Lexpr != nil {
-			if l, err = b.bindExpr(s, a.Lexpr); err != nil {
-				return nil, true, err
-			}
-		}
-		r, err := b.bindExpr(s, a.Rexpr)
-		if err != nil {
-			return nil, true, err
-		}
-		return nil, true, b.errNoOperator(dottedName(a.Name), l, r, a.Location)
+		e, err := b.schemaOperator(s, a, "")
+		return e, true, err
 	default:
-		return nil, true, b.stmt.errf(a.Location, pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+		nr, _ := b.cat.(NameResolver)
+		if nr == nil || nr.Qualifier() == nil || !nr.Qualifier().SchemaExists(schema) {
+			return nil, true, b.stmt.errf(a.Location, pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+		}
+		e, err := b.schemaOperator(s, a, schema)
+		return e, true, err
 	}
 }
 

@@ -279,11 +279,10 @@ func (b *binder) outOfPublic(schema, what string) error {
 	return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 }
 
-// createsInPublic refuses (0A000) a statement that creates an operator
-// under an unqualified name when the search path would create it in a
-// schema other than public: operators are kept in public only, and
-// PostgreSQL would create it there. Types, functions and aggregates go
-// to the path's first schema (QualifyNames).
+// createsInPublic refuses a statement that creates an operator under an
+// unqualified name when the search path is empty (3F000), as PostgreSQL
+// does; otherwise the operator goes to the path's first schema
+// (bind_operator_schema.go).
 func (b *binder) createsInPublic(n *pg_query.Node) error {
 	ds := n.GetDefineStmt()
 	if ds == nil || ds.Kind != pg_query.ObjectType_OBJECT_OPERATOR || len(ds.Defnames) != 1 {
@@ -297,9 +296,6 @@ func (b *binder) createsInPublic(n *pg_query.Node) error {
 	switch {
 	case len(path) == 0:
 		return pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in")
-	case path[0] != "public":
-		return pgerr.New(pgerr.FeatureNotSupported, "operators in schema %s are not supported", path[0]).
-			WithHint("operators are in schema public: put public first in search_path to create them")
 	}
 	return nil
 }

@@ -17,6 +17,9 @@ import (
 // is.
 type Operator struct {
 	Name string
+	// Schema is the operator's schema, "" for public
+	// (bind_operator_schema.go).
+	Schema string
 	// Left is nil for a prefix operator.
 	Left, Right *FuncParam
 	// Func is the function's name as written.
@@ -32,7 +35,11 @@ func (o *Operator) Signature() string {
 	if o.Left != nil {
 		l = o.Left.Type.String()
 	}
-	return o.Name + "(" + l + "," + o.Right.Type.String() + ")"
+	name := o.Name
+	if o.Schema != "" {
+		name = o.Schema + "." + name
+	}
+	return name + "(" + l + "," + o.Right.Type.String() + ")"
 }
 
 // DepKey is the key under which a view's dependence on the operator is
@@ -62,7 +69,9 @@ type DropOperator struct {
 
 // OperRef names an operator by its argument types; Left is nil for NONE.
 type OperRef struct {
-	Name        string
+	Name string
+	// Schema is the schema named ("" for none: the search path's).
+	Schema      string
 	Left, Right *value.Type
 }
 
@@ -72,10 +81,11 @@ func (*DropOperator) bound()   {}
 // bindCreateOperator binds CREATE OPERATOR; its function must take the
 // argument types exactly.
 func (b *binder) bindCreateOperator(d *pg_query.DefineStmt) (Bound, error) {
-	if len(d.Defnames) > 1 && FuncName(d.Defnames[:len(d.Defnames)-1]) != "public" {
-		return nil, b.outOfPublic(FuncName(d.Defnames[:len(d.Defnames)-1]), "operators")
+	schema, err := b.operatorSchema(d.Defnames)
+	if err != nil {
+		return nil, err
 	}
-	o := &Operator{Name: FuncName(d.Defnames)}
+	o := &Operator{Name: FuncName(d.Defnames[len(d.Defnames)-1:]), Schema: schema}
 	typ := func(de *pg_query.DefElem) (*FuncParam, error) {
 		tn, t, err := b.functionType(de.Arg.GetTypeName())
 		if err != nil {
@@ -199,7 +209,12 @@ func (b *binder) userOperator(op string, l, r expr.Expr, builtin bool, loc int32
 	if !has {
 		return nil, false, nil
 	}
-	ops := oc.Operators(op)
+	ops := b.visibleOperators(oc.Operators(op))
+	return b.userOperatorAmong(op, ops, l, r, builtin, loc)
+}
+
+// userOperatorAmong is userOperator over the operators ops.
+func (b *binder) userOperatorAmong(op string, ops []*Operator, l, r expr.Expr, builtin bool, loc int32) (e expr.Expr, ok bool, err error) {
 	if len(ops) == 0 {
 		return nil, false, nil
 	}
@@ -273,7 +288,12 @@ func (b *binder) bindDropOperator(ds *pg_query.DropStmt) (Bound, error) {
 	d := &DropOperator{IfExists: ds.MissingOk, Cascade: ds.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	for _, o := range ds.Objects {
 		ow := o.GetObjectWithArgs()
-		ref := OperRef{Name: FuncName(ow.Objname)}
+		ref := OperRef{Name: FuncName(ow.Objname[len(ow.Objname)-1:])}
+		if len(ow.Objname) > 1 {
+			if ref.Schema = FuncName(ow.Objname[:len(ow.Objname)-1]); ref.Schema == "public" {
+				ref.Schema = ""
+			}
+		}
 		for i, a := range ow.Objargs {
 			tn := a.GetTypeName()
 			if tn == nil {
@@ -288,6 +308,9 @@ func (b *binder) bindDropOperator(ds *pg_query.DropStmt) (Bound, error) {
 			} else {
 				ref.Right = &t
 			}
+		}
+		if len(ow.Objname) == 1 {
+			ref.Schema = b.dropOperatorSchema(ref)
 		}
 		d.Ops = append(d.Ops, ref)
 	}
@@ -304,7 +327,7 @@ func (b *binder) bindUserOperatorExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, 
 		return nil, false, nil
 	}
 	op := opName(a.Name)
-	if len(oc.Operators(op)) == 0 {
+	if len(a.Name) == 2 || len(b.visibleOperators(oc.Operators(op))) == 0 {
 		return nil, false, nil
 	}
 	var l expr.Expr

@@ -176,6 +176,9 @@ func Parse(text string) (*Stmt, error) {
 // on a Go stack, which grows as needed.
 func parseTree(text string) (*pg_query.ParseResult, error) {
 	tree, err := parseTreePG17(text)
+	if err == nil {
+		fixEscapeV(text, tree)
+	}
 	if err != nil && !errors.Is(err, errTooComplex) || err == nil && hasSQLJSON(tree) {
 		if tree15, err15 := parseSQLJSON15(text); tree15 != nil || err15 != nil {
 			return tree15, err15

@@ -69,15 +69,12 @@ func (d *blockDepth) punct(c byte) {
 // ends reports whether a semicolon ends the statement, and then starts
 // the next one's count.
 func (d *blockDepth) ends() bool {
-	if d.depth > 0 || d.parens > 0 && d.ruleStmt() {
-		return false // CREATE RULE's ( action; action ) as psql reads it
+	if d.depth > 0 || d.parens > 0 {
+		// psql's rule: a semicolon inside parentheses does not end the
+		// statement (CREATE RULE's ( action; action ); COPY (SELECT 1;
+		// SELECT 2) is one statement, a syntax error).
+		return false
 	}
 	*d = blockDepth{}
 	return true
-}
-
-// ruleStmt reports whether the statement is CREATE [OR REPLACE] RULE.
-func (d *blockDepth) ruleStmt() bool {
-	w := d.first
-	return len(w) >= 2 && w[0] == "create" && (w[1] == "rule" || len(w) >= 4 && w[1] == "or" && w[3] == "rule")
 }

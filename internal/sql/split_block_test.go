@@ -22,6 +22,15 @@ func TestSplitRoutineBody(t *testing.T) {
 		{"CREATE FUNCTION f(begin int) RETURNS int LANGUAGE sql AS 'SELECT 1'; SELECT 2",
 			[]string{"CREATE FUNCTION f(begin int) RETURNS int LANGUAGE sql AS 'SELECT 1'", "SELECT 2"}},
 		{"CREATE TABLE begin (a int); SELECT 1", []string{"CREATE TABLE begin (a int)", "SELECT 1"}},
+		// As psql: a semicolon inside parentheses does not end the
+		// statement, one in a quoted name, a dollar quote or a nested
+		// comment neither; $1x$ is no dollar quote.
+		{"COPY (SELECT 1; SELECT 2) TO STDOUT; SELECT 3", []string{"COPY (SELECT 1; SELECT 2) TO STDOUT", "SELECT 3"}},
+		{"SELECT (1;\n2); SELECT 3", []string{"SELECT (1;\n2)", "SELECT 3"}},
+		{"SELECT 1); SELECT 2", []string{"SELECT 1)", "SELECT 2"}},
+		{`SELECT "a;b", $q$;$q$, 1 /* a /* b; */ c; */; SELECT 2`, []string{`SELECT "a;b", $q$;$q$, 1 /* a /* b; */ c; */`, "SELECT 2"}},
+		{"SELECT $1x$;$1x$", []string{"SELECT $1x$", "$1x$"}},
+		{`SELECT E'\';'; SELECT 2`, []string{`SELECT E'\';'`, "SELECT 2"}},
 	} {
 		got, err := Split(c.script)
 		if err != nil || !slices.Equal(got, c.want) {

@@ -257,7 +257,9 @@ type Insert struct {
 	Source     plan.Node
 	OnConflict *OnConflict
 	Returning  []expr.Expr // over the table's row
-	RetCols    []plan.Column
+	// RetSystem is set when RETURNING reads the system columns.
+	RetSystem *ReturnSystem
+	RetCols   []plan.Column
 	// RetPlan is set when the RETURNING list holds a subquery: see
 	// Update.RetPlan.
 	RetPlan plan.Node
@@ -288,6 +290,8 @@ type Update struct {
 	Where     expr.Expr
 	Returning []expr.Expr
 	RetCols   []plan.Column
+	// RetSystem is set when RETURNING reads the system columns.
+	RetSystem *ReturnSystem
 	// Rows is set when the SET list or WHERE holds a subquery, and then
 	// replaces Set, From and Where: a plan over a plan.Target of the
 	// table's rows, each followed by its row id, whose rows are the row
@@ -329,6 +333,8 @@ type Delete struct {
 	Where     expr.Expr
 	Returning []expr.Expr
 	RetCols   []plan.Column
+	// RetSystem is set when RETURNING reads the system columns.
+	RetSystem *ReturnSystem
 	// Rows and RetPlan are Update's: Rows' rows are the row id, the row
 	// and the USING row.
 	Rows    plan.Node
