@@ -278,7 +278,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		if d.Kind == engine.RelView {
 			am = nil
 		}
-		row := []*string{s("0"), s(string(d.Kind)), tf(len(d.Indexes) > 0), c.relHasRules(m[1]), tf(len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
+		row := []*string{s(strconv.Itoa(d.Checks)), s(string(d.Kind)), tf(len(d.Indexes) > 0), c.relHasRules(m[1]), tf(d.ForeignKeys || len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
 			s("f"), s("f"), s("f"), s(strings.Join(d.Options, ", ")), s("0"), s(""), s("p"), s("d"), am}
 		psqlPartitionInfo(c.sess, name, row)
 		enabled, forced := c.sess.RowSecurityOf(name) // psql then reads pg_policy

@@ -158,7 +158,7 @@ func (t *table) checkExclusions(row value.Row, self uint64, hasSelf bool) error 
 		}
 		if found {
 			return &pgerr.Error{Code: pgerr.ExclusionViolation,
-				Message: fmt.Sprintf("conflicting key value violates exclusion constraint %q", x.x.Name),
+				Message: fmt.Sprintf("conflicting key value violates exclusion constraint %q", t.bare(x.x.Name)),
 				Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}
 		}
 	}

@@ -186,8 +186,8 @@ func (e *Engine) enforceForeignKeysOf(mark int, atCommit func(*fkLink) bool) err
 		}
 		if ids := e.fkChildren(l, gn.old); len(ids) > 0 {
 			return &pgerr.Error{Code: pgerr.ForeignKeyViolation,
-				Message: fmt.Sprintf("update or delete on table %q violates foreign key constraint %q on table %q", l.parent.name, l.fk.Name, l.child.name),
-				Detail:  fmt.Sprintf("Key (%s)=(%s) is still referenced from table %q.", colList(l.parent, l.fk.RefCols), valList(gn.old, l.fk.RefCols), l.child.name)}
+				Message: fmt.Sprintf("update or delete on table %q violates foreign key constraint %q on table %q", unqualified(l.parent.name), l.child.bare(l.fk.Name), unqualified(l.child.name)),
+				Detail:  fmt.Sprintf("Key (%s)=(%s) is still referenced from table %q.", colList(l.parent, l.fk.RefCols), valList(gn.old, l.fk.RefCols), unqualified(l.child.name))}
 		}
 	}
 	for _, ch := range checks {
@@ -220,7 +220,7 @@ func (e *Engine) fkCheckRow(l *fkLink, row value.Row) error {
 			return nil
 		}
 		return &pgerr.Error{Code: pgerr.ForeignKeyViolation,
-			Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", l.child.name, fk.Name),
+			Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", unqualified(l.child.name), l.child.bare(fk.Name)),
 			Detail:  "MATCH FULL does not allow mixing of null and non-null values."}
 	}
 	if l.key != nil {
@@ -241,8 +241,8 @@ func (e *Engine) fkCheckRow(l *fkLink, row value.Row) error {
 		}
 	}
 	return &pgerr.Error{Code: pgerr.ForeignKeyViolation,
-		Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", l.child.name, fk.Name),
-		Detail:  fmt.Sprintf("Key (%s)=(%s) is not present in table %q.", colList(l.child, fk.Cols), valList(row, fk.Cols), l.parent.name)}
+		Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", unqualified(l.child.name), l.child.bare(fk.Name)),
+		Detail:  fmt.Sprintf("Key (%s)=(%s) is not present in table %q.", colList(l.child, fk.Cols), valList(row, fk.Cols), unqualified(l.parent.name))}
 }
 
 // fkChildren returns the ids of the child rows that reference the key of

@@ -175,7 +175,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel))
 	}

@@ -202,6 +202,11 @@ type RelationDetail struct {
 	Definition string
 	// Options are a table's storage parameters, name=value.
 	Options []string
+	// Checks counts a table's CHECK constraints; ForeignKeys is set when
+	// a FOREIGN KEY references the table or is declared on it (psql asks
+	// for those footers only then, as PostgreSQL's relhastriggers).
+	Checks      int
+	ForeignKeys bool
 }
 
 // ColumnDetail is a column of a relation.
@@ -239,7 +244,7 @@ func (s *Session) Describe(name string) (RelationDetail, bool) {
 
 func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
-		d := RelationDetail{Kind: RelTable, Options: t.def.RelOptions}
+		d := RelationDetail{Kind: RelTable, Options: t.def.RelOptions, Checks: len(t.def.Checks), ForeignKeys: t.fkeyed}
 		for _, c := range t.def.Cols {
 			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL}
 			if c.Domain != nil {

@@ -339,7 +339,7 @@ func (t *table) checkRow(old, row value.Row) error {
 	for i := range cols { // by index: a column's definition is not copied
 		if c := &cols[i]; c.NotNull && row[i].IsNull() {
 			return &pgerr.Error{Code: pgerr.NotNullViolation,
-				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, t.def.Name),
+				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, unqualified(t.def.Name)),
 				Detail:  "Failing row contains " + failingRow(row) + "."}
 		}
 	}
@@ -355,7 +355,7 @@ func (t *table) checkRow(old, row value.Row) error {
 		}
 		if !v.IsNull() && !v.Bool() {
 			return &pgerr.Error{Code: pgerr.CheckViolation,
-				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", t.def.Name, ch.Name),
+				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", unqualified(t.def.Name), t.bare(ch.Name)),
 				Detail:  "Failing row contains " + failingRow(row) + "."}
 		}
 	}
