@@ -191,6 +191,12 @@ var (
 	psqlTypName  = regexp.MustCompile(`t\.typname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`)
 )
 
+// psqlOtherRels lists the relations psqlRelationList leaves out, indexes
+// and sequences, as the engine's pg_class has them.
+const psqlOtherRels = `SELECT c.oid, n.nspname, c.relname, pg_catalog.pg_table_is_visible(c.oid)
+	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.relkind IN ('i', 'S')`
+
 // relOID is the oid a relation is known by, as pg_class has it.
 func relOID(name string) uint32 { return engine.RelationOID(name) }
 
@@ -263,6 +269,17 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 				rows = append(rows, []*string{s(strconv.FormatUint(uint64(relOID(r.Name)), 10)), s(r.Schema), s(r.Rel)})
 			}
 		}
+		// Indexes and sequences: psql's later queries of them go to the
+		// engine's catalogs, which know them by these oids.
+		for _, r := range c.nativeRows(psqlOtherRels) {
+			ri := engine.RelationInfo{Schema: *r[1], Rel: *r[2], Visible: *r[3] == "t"}
+			if inSchema(ri) && (name == nil || name.MatchString(ri.Rel)) {
+				rows = append(rows, r[:3])
+			}
+		}
+		slices.SortStableFunc(rows, func(a, b []*string) int {
+			return strings.Compare(*a[1]+"\x00"+*a[2], *b[1]+"\x00"+*b[2])
+		})
 		return textResult([]string{"oid", "nspname", "relname"}, rows), true, nil
 	}
 	if m := psqlRelInfo.FindStringSubmatch(q); m != nil {
@@ -271,7 +288,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			"relpersistence", "relreplident", "amname"}
 		name, ok := c.relByOID(m[1])
 		if !ok {
-			return textResult(names, nil), true, nil
+			return engine.Result{}, false, nil // an index or a sequence: the engine's pg_class has it
 		}
 		d, _ := c.sess.Describe(name)
 		am := s("heap")
@@ -286,6 +303,9 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		return textResult(names, [][]*string{row}), true, nil
 	}
 	if m := psqlAttrs.FindStringSubmatch(q); m != nil {
+		if _, ok := c.relByOID(m[1]); !ok {
+			return engine.Result{}, false, nil // an index's columns: the engine's pg_attribute has them
+		}
 		// The columns psql asks for besides the first seven depend on its
 		// version, the relation's kind and \d+.
 		names := []string{"attname", "format_type", "default", "attnotnull", "attcollation", "attidentity", "attgenerated"}
@@ -297,12 +317,22 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		var rows [][]*string
 		if name, ok := c.relByOID(m[1]); ok {
 			d, _ := c.sess.Describe(name)
+			// Defaults and identity as the engine's catalogs print them.
+			defaults := map[string][]*string{}
+			for _, r := range c.nativeRows(`SELECT a.attname, (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid, true) FROM pg_catalog.pg_attrdef d
+				WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.atthasdef), a.attidentity
+				FROM pg_catalog.pg_attribute a WHERE a.attrelid = '` + m[1] + `' AND a.attnum > 0`) {
+				defaults[*r[0]] = r[1:]
+			}
 			for _, col := range d.Columns {
 				typ := col.Type.String()
 				if col.Domain != "" {
 					typ = quoteIdentIfNeeded(col.Domain)
 				}
 				row := []*string{s(col.Name), s(typ), nil, tf(col.NotNull), nil, s(""), s("")}
+				if def, ok := defaults[col.Name]; ok {
+					row[2], row[5] = def[0], def[1]
+				}
 				if col.Generated != "" {
 					// psql writes "generated always as (…) stored" around it.
 					row[2], row[6] = s(col.Generated), s("s")

@@ -68,3 +68,11 @@ func (rc *rowChecker) rowOf(t *table, r value.Row) error {
 	}
 	return rc.row(r)
 }
+
+// identityFlag is pg_attribute.attidentity for an identity column's kind.
+func identityFlag(kind byte) string {
+	if kind == 0 {
+		return ""
+	}
+	return string(kind)
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -184,4 +185,48 @@ func (x *keyExt) indexDef(head string, n int, elem func(int) string, colName fun
 		}
 	}
 	return def
+}
+
+// exprColName is the name PostgreSQL gives an index column that is the
+// expression keySQL: a function call's function name, else "expr".
+func exprColName(keySQL string) string {
+	i := strings.IndexByte(keySQL, '(')
+	if i <= 0 || !strings.HasSuffix(keySQL, ")") {
+		return "expr"
+	}
+	name := keySQL[:i]
+	if strings.ContainsAny(name, ` "'`) {
+		return "expr"
+	}
+	if j := strings.LastIndexByte(name, '.'); j >= 0 {
+		name = name[j+1:]
+	}
+	// The call must span keySQL: "f(a) + g(b)" is an expression.
+	depth := 0
+	for k := i; k < len(keySQL); k++ {
+		switch keySQL[k] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && k != len(keySQL)-1 {
+				return "expr"
+			}
+		}
+	}
+	return strings.ToLower(name)
+}
+
+// uniqueColNames numbers the repeats of an index's column names as
+// PostgreSQL does: expr, expr1, expr2.
+func uniqueColNames(cols []catCol) {
+	seen := map[string]bool{}
+	for i := range cols {
+		name := cols[i].name
+		for n := 1; seen[name]; n++ {
+			name = cols[i].name + strconv.Itoa(n)
+		}
+		seen[name] = true
+		cols[i].name = name
+	}
 }

@@ -117,12 +117,34 @@ func pgProcExtensions(o *catalogObjects, r *catRows) {
 }
 
 // pgDepend lists the dependencies the catalog records: the installed
-// extensions' functions on their extension.
+// extensions' functions on their extension, and the sequences of serial
+// ('a') and identity ('i') columns on their column (psql's "Owned by").
 func pgDepend(o *catalogObjects, r *catRows) {
 	for _, x := range o.exts {
 		for _, f := range x.x.Funcs {
 			r.add("classid", uint32(catalogRelOIDs["pg_proc"]), "objid", extProcOID(f), "objsubid", 0,
 				"refclassid", uint32(pgExtensionOID), "refobjid", x.oid, "refobjsubid", 0, "deptype", "e")
+		}
+	}
+	classOID := uint32(catalogRelOIDs["pg_class"])
+	for _, rel := range o.rels {
+		if rel.seq == nil || rel.seq.owner[0] == "" {
+			continue
+		}
+		for _, t := range o.rels {
+			if t.key != rel.seq.owner[0] || t.kind != 'r' && t.kind != 'p' {
+				continue
+			}
+			for i, c := range t.cols {
+				if c.name == rel.seq.owner[1] {
+					deptype := "a"
+					if rel.seq.identity {
+						deptype = "i"
+					}
+					r.add("classid", classOID, "objid", rel.oid, "objsubid", 0,
+						"refclassid", classOID, "refobjid", t.oid, "refobjsubid", i+1, "deptype", deptype)
+				}
+			}
 		}
 	}
 }

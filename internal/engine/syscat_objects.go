@@ -98,6 +98,8 @@ type catCol struct {
 	def     string // the default's text, "" for none
 	// gen is set on a stored generated column, whose expression def is.
 	gen bool
+	// identity is pg_attribute.attidentity: 'a', 'd' or 0.
+	identity byte
 }
 
 type catIndex struct {
@@ -252,7 +254,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 				// Its sequence as regclass prints it, not by its key.
 				def = "nextval('" + strings.ReplaceAll(o.relText(k), "'", "''") + "'::regclass)"
 			}
-			cc := catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def}
+			cc := catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def, identity: c.Identity}
 			if c.GeneratedSQL != "" {
 				cc.def, cc.gen = c.GeneratedSQL, true
 			}
@@ -441,7 +443,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		for i, n := range cols {
 			if n == 0 {
 				typ := x.exprs[i].Type()
-				ir.cols = append(ir.cols, catCol{name: "expr", typ: typ, typOID: o.e.typeOID(typ, nil)})
+				ir.cols = append(ir.cols, catCol{name: exprColName(x.keySQL[i]), typ: typ, typOID: o.e.typeOID(typ, nil)})
 				continue
 			}
 			ir.cols = append(ir.cols, r.cols[n-1])
@@ -451,6 +453,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 				ir.cols = append(ir.cols, r.cols[c])
 			}
 		}
+		uniqueColNames(ir.cols)
 		add(ir)
 		return ir
 	}

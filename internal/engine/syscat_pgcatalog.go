@@ -205,7 +205,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 			r.add("attrelid", rel.oid, "attname", c.name, "atttypid", c.typOID, "attstattarget", -1, "attlen", length,
 				"attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", c.typ.Typmod(), "attbyval", byval,
 				"attalign", align, "attstorage", storage, "attcompression", "", "attnotnull", c.notNull, "atthasdef", c.def != "",
-				"atthasmissing", false, "attidentity", "", "attgenerated", genFlag(c.gen), "attisdropped", false, "attislocal", true,
+				"atthasmissing", false, "attidentity", identityFlag(c.identity), "attgenerated", genFlag(c.gen), "attisdropped", false, "attislocal", true,
 				"attinhcount", 0, "attcollation", coll)
 		}
 		if rel.kind == 'r' && rel.t != nil {

@@ -49,6 +49,12 @@ var catFuncs = map[string]catFunc{
 		if p, ok := sc.IndexPrettyDefs[a[0].OID()]; ok && len(a) == 3 && a[2].Bool() {
 			def = text(p)
 		}
+		if len(a) == 3 && a[1].Int() != 0 {
+			if full := textOrNull(sc.IndexDefs, a[0]); !full.IsNull() {
+				return text(indexColumnDef(full.String(), int(a[1].Int()), a[2].Bool())), nil
+			}
+			return value.Null, nil
+		}
 		if len(a) == 3 && a[2].Bool() && !def.IsNull() {
 			// Pretty-printed, a relation in the search path is unqualified.
 			return text(strings.Replace(def.String(), " ON public.", " ON ", 1)), nil
@@ -98,7 +104,16 @@ var catFuncs = map[string]catFunc{
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},
 	"pg_get_expr": {sigs: [][]value.Kind{{textK, oidK}, {textK, oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
-		return a[0], nil // an expression is kept as its text (pg_attrdef.adbin)
+		// An expression is kept as its text (pg_attrdef.adbin); pretty,
+		// the parentheses around the whole go, as PostgreSQL's.
+		if len(a) == 3 && a[2].Bool() {
+			if t := a[0].String(); strings.HasPrefix(t, "(") {
+				if g, n := parenGroup(t); n == len(t) {
+					return text(g[1 : n-1]), nil
+				}
+			}
+		}
+		return a[0], nil
 	}},
 	"pg_get_function_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textIf(sc.FuncArgText(a[0].OID(), false)), nil
@@ -264,4 +279,106 @@ func (b *binder) bindCatalogCall(s *scope, name string, f *pg_query.FuncCall) (e
 	def := &expr.FuncDef{Name: name, Strict: cf.strict, Params: sig, Result: t,
 		Eval: func(a []value.Value) (value.Value, error) { return cf.eval(sc, a) }}
 	return &expr.Func{Def: def, Args: args, T: t}, true, nil
+}
+
+// indexColumnDef is pg_get_indexdef(index, col, pretty)'s text for
+// col > 0: the col-th column of the index's key columns then its INCLUDE
+// columns, bare of ordering and operator class, an expression pretty
+// without the parentheses the whole definition puts around it; "" past
+// the last.
+func indexColumnDef(def string, col int, pretty bool) string {
+	i := strings.Index(def, " USING ")
+	if i < 0 {
+		return ""
+	}
+	rest := def[i:]
+	var elems []string
+	for _, lead := range []string{"", " INCLUDE "} {
+		if !strings.HasPrefix(rest, lead) {
+			break
+		}
+		open := strings.IndexByte(rest, '(')
+		if open < 0 {
+			break
+		}
+		group, n := parenGroup(rest[open:])
+		elems = append(elems, splitTopLevel(group[1:len(group)-1])...)
+		rest = rest[open+n:]
+	}
+	if col < 1 || col > len(elems) {
+		return ""
+	}
+	e := strings.TrimSpace(elems[col-1])
+	if strings.HasPrefix(e, "(") {
+		g, _ := parenGroup(e)
+		if pretty {
+			return g[1 : len(g)-1]
+		}
+		return g
+	}
+	// A column or a function call: its name, then the call's arguments.
+	end := 0
+	for end < len(e) && e[end] != ' ' && e[end] != '(' {
+		if e[end] == '"' {
+			if j := strings.IndexByte(e[end+1:], '"'); j >= 0 {
+				end += j + 1
+			}
+		}
+		end++
+	}
+	if end < len(e) && e[end] == '(' {
+		_, n := parenGroup(e[end:])
+		end += n
+	}
+	return e[:end]
+}
+
+// parenGroup returns the balanced parenthesised text s starts with and its
+// length; quoted text does not count.
+func parenGroup(s string) (string, int) {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return s[:i+1], i + 1
+			}
+		}
+	}
+	return s, len(s)
+}
+
+// splitTopLevel splits s at the commas outside parentheses and quotes.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }
