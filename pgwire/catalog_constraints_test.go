@@ -32,3 +32,18 @@ CREATE TABLE s.t (id serial, k bigint GENERATED ALWAYS AS IDENTITY);
 	cmds := []string{`\d d`, `\d ix1`, `\d ix2`, `\d ix_pkey`, `\d ix_b_key`, `\d s.sq`, `\d s.t_id_seq`, `\d s.t_k_seq`, `\d d_id_seq`}
 	comparePsql(t, script, cmds)
 }
+
+// TestPsqlDescribeFunctions compares psql's \df and \sf of functions and
+// procedures with modes, defaults and bodies, through deltaview and
+// PostgreSQL.
+func TestPsqlDescribeFunctions(t *testing.T) {
+	script := `CREATE TABLE t (id int PRIMARY KEY, v text);
+CREATE FUNCTION f1(a int, b text DEFAULT 'x', c int DEFAULT 3) RETURNS int LANGUAGE sql AS 'select a + 1';
+CREATE FUNCTION f2() RETURNS SETOF t LANGUAGE sql STABLE AS 'select * from t';
+CREATE PROCEDURE p1(a int, INOUT b int) LANGUAGE sql AS 'select 1';
+CREATE FUNCTION f3(x int, OUT a int, INOUT b text, VARIADIC c int[]) LANGUAGE sql IMMUTABLE STRICT AS 'select 1, ''x''::text';
+CREATE FUNCTION f4() RETURNS int LANGUAGE plpgsql AS $$ begin return 1; end $$;
+`
+	cmds := []string{`\df public.*`, `\sf f1`, `\sf f2`, `\sf p1`, `\sf f3`, `\sf+ f4`}
+	comparePsql(t, script, cmds)
+}

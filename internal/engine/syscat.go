@@ -181,7 +181,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	o := e.catalogObjects()
 	sc := &expr.SysCatalog{Names: map[value.Kind]map[uint32]string{}, OIDs: map[value.Kind]map[string]uint32{},
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, IndexPrettyDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
-		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, Serials: map[string]map[string]string{},
+		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, FuncDefs: map[uint32]string{}, FuncIdentArgs: map[uint32]string{}, Serials: map[string]map[string]string{},
 		Descriptions: o.descs, RelKinds: map[uint32]byte{}, RelCols: map[uint32][]string{}, Superusers: map[string]bool{},
 		Grants: map[uint32]map[string]uint8{}, DatabaseOID: objectOID("database", DatabaseName),
 		Size: e.relSize, DatabaseSize: e.databaseSize, StatsColumns: e.statsColumns(), Updatable: e.relUpdatable}
@@ -273,7 +273,13 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for _, p := range o.procs {
 		name(value.RegProc, p.oid, o.objectText(p.name, path), p.name)
 		name(value.RegProcedure, p.oid, o.objectText(p.name, path)+p.signature()[len(expr.QuoteIdent(p.name)):], p.name+"("+strings.Join(p.argKeys(), ",")+")")
-		sc.FuncArgs[p.oid], sc.FuncResults[p.oid] = p.argText, p.resultText
+		sc.FuncArgs[p.oid], sc.FuncDefs[p.oid] = p.argText, p.def
+		if p.identArgText != p.argText {
+			sc.FuncIdentArgs[p.oid] = p.identArgText
+		}
+		if p.kind != "p" { // a procedure's result is NULL
+			sc.FuncResults[p.oid] = p.resultText
+		}
 	}
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
 		name(value.RegProc, f.oid, f.name, f.name)

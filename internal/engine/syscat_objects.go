@@ -165,13 +165,17 @@ type catProc struct {
 	volatile string
 	src      string
 	names    []string
-	// argText and resultText are the arguments and the result as
-	// pg_get_function_arguments and pg_get_function_result print them.
-	argText, resultText string
+	// argText, identArgText and resultText are the arguments and the
+	// result as pg_get_function_arguments, …_identity_arguments and
+	// pg_get_function_result print them.
+	argText, identArgText, resultText string
 	// kind is pg_proc.prokind: "" for a function ('f'), "a" for an
 	// aggregate, "p" for a procedure (which returns nothing).
 	kind string
 	agg  *catAgg // an aggregate's pg_aggregate row
+	// defaults is pronargdefaults; def is pg_get_functiondef's text.
+	defaults int
+	def      string
 }
 
 type catRole struct {
@@ -585,7 +589,7 @@ func (e *Engine) catalogProcs() []catProc {
 			continue
 		}
 		for _, f := range e.funcs[name] {
-			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.SQL}
+			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.BodyText(), defaults: f.DefaultCount()}
 			if f.Volatility != "" {
 				p.volatile = f.Volatility[:1]
 			}
@@ -597,14 +601,7 @@ func (e *Engine) catalogProcs() []catProc {
 				p.argStr = append(p.argStr, a.TypeString())
 				p.names = append(p.names, a.Name)
 			}
-			args := make([]string, len(f.Params))
-			for i, a := range f.Params {
-				args[i] = strings.TrimSpace(expr.QuoteIdent(a.Name) + " " + a.TypeString())
-				if a.Name == "" {
-					args[i] = a.TypeString()
-				}
-			}
-			p.argText = strings.Join(args, ", ")
+			p.argText, p.identArgText = f.ArgumentsText(false), f.ArgumentsText(true)
 			if f.Trigger {
 				p.ret, p.resultText = 2279, "trigger"
 			} else if len(f.Cols) == 1 && f.BaseType {
@@ -628,6 +625,7 @@ func (e *Engine) catalogProcs() []catProc {
 				p.kind, p.ret, p.resultText = "p", 0, ""
 			}
 			p.oid = objectOID("function", p.signature())
+			p.def = e.functionDef(f, &p)
 			out = append(out, p)
 		}
 	}
@@ -659,4 +657,40 @@ func (o *catalogObjects) relText(key string) string {
 		return expr.QuoteIdent(n)
 	}
 	return expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n)
+}
+
+// functionDef is pg_get_functiondef of f, whose catalog row is p: the
+// CREATE OR REPLACE statement PostgreSQL 15 prints, its attributes on one
+// line and its body dollar-quoted.
+func (e *Engine) functionDef(f *sql.Function, p *catProc) string {
+	kind, tag := "FUNCTION", "$function"
+	if f.Procedure {
+		kind, tag = "PROCEDURE", "$procedure"
+	}
+	sc, n := e.splitKey(f.Name)
+	var b strings.Builder
+	b.WriteString("CREATE OR REPLACE " + kind + " " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + "(" + p.argText + ")\n")
+	if !f.Procedure {
+		b.WriteString(" RETURNS " + p.resultText + "\n")
+	}
+	b.WriteString(" LANGUAGE " + f.LanguageName() + "\n")
+	var attrs string
+	switch p.volatile {
+	case "i":
+		attrs += " IMMUTABLE"
+	case "s":
+		attrs += " STABLE"
+	}
+	if f.Strict {
+		attrs += " STRICT"
+	}
+	if attrs != "" {
+		b.WriteString(attrs + "\n")
+	}
+	for strings.Contains(p.src, tag) { // as PostgreSQL picks the quote
+		tag += "x"
+	}
+	tag += "$"
+	b.WriteString("AS " + tag + p.src + tag + "\n")
+	return b.String()
 }

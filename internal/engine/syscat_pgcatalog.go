@@ -400,7 +400,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", false, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
-			"pronargdefaults", 0, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
+			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
 	}
 	pgProcExtensions(o, r)
 	pgProcBuiltins(r)

@@ -57,6 +57,10 @@ type SysCatalog struct {
 	// FuncArgs and FuncResults are pg_get_function_arguments' and
 	// pg_get_function_result's texts, by the function's oid.
 	FuncArgs, FuncResults map[uint32]string
+	// FuncDefs are pg_get_functiondef's, of the functions CREATE made;
+	// FuncIdentArgs pg_get_function_identity_arguments' where they differ
+	// from FuncArgs' (defaults).
+	FuncDefs, FuncIdentArgs map[uint32]string
 	// Serials are, by table and column, the sequence a column owns
 	// (schema-qualified), "" for a column that owns none.
 	Serials map[string]map[string]string
@@ -202,6 +206,9 @@ func (c *SysCatalog) OID(k value.Kind, key string) (uint32, bool) {
 // pg_get_function_identity_arguments and pg_get_function_result of the
 // function oid; ok is false for an oid that names none.
 func (c *SysCatalog) FuncArgText(oid uint32, identity bool) (string, bool) {
+	if s, ok := c.FuncIdentArgs[oid]; ok && identity {
+		return s, true
+	}
 	if s, ok := c.FuncArgs[oid]; ok {
 		return s, true
 	}

@@ -115,6 +115,9 @@ var catFuncs = map[string]catFunc{
 		}
 		return a[0], nil
 	}},
+	"pg_get_functiondef": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.FuncDefs, a[0]), nil
+	}},
 	"pg_get_function_arguments": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textIf(sc.FuncArgText(a[0].OID(), false)), nil
 	}},
