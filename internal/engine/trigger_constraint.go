@@ -167,7 +167,7 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 		return res, nil
 	}
 	if sc.Names == nil {
-		s.cons.all, s.cons.named = -1, nil
+		s.cons.all, s.cons.named, s.cons.fks = -1, nil, nil
 		if sc.Deferred {
 			s.cons.all = 1
 		}
