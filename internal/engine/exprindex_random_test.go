@@ -77,17 +77,10 @@ func TestExprIndexRandom(t *testing.T) {
 		}
 		return x + " > " + val(x)
 	}
-	pred := func() string {
-		ts := []string{term()}
-		for r.IntN(3) > 0 {
-			ts = append(ts, term())
-		}
-		return strings.Join(ts, " AND ")
-	}
+	pred := func() string { return conjunction(r, term) }
 	used := 0
 	explained := func(p string) string {
-		got := tw.run("EXPLAIN DELETE FROM t WHERE " + p).rows
-		if len(got) == 2 && strings.Contains(got[1], "Index Scan") {
+		if indexScanned(tw, p) {
 			used++
 		}
 		return p

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -70,18 +71,11 @@ func TestIndexRandom(t *testing.T) {
 		}
 		return c + " > " + val(c)
 	}
-	pred := func() string {
-		ts := []string{term()}
-		for r.IntN(3) > 0 {
-			ts = append(ts, term())
-		}
-		return strings.Join(ts, " AND ")
-	}
+	pred := func() string { return conjunction(r, term) }
 	// used counts the predicates an index serves, as EXPLAIN says.
 	used := 0
 	explained := func(p string) string {
-		got := tw.run("EXPLAIN DELETE FROM t WHERE " + p).rows
-		if len(got) == 2 && strings.Contains(got[1], "Index Scan") {
+		if indexScanned(tw, p) {
 			used++
 		}
 		return p
@@ -142,4 +136,21 @@ func TestIndexRandom(t *testing.T) {
 	if used < 50 {
 		t.Fatalf("only %d predicates found their rows through an index", used)
 	}
+}
+
+// conjunction joins one or more terms by AND, each after the first drawn
+// with chance 2/3.
+func conjunction(r *rand.Rand, term func() string) string {
+	ts := []string{term()}
+	for r.IntN(3) > 0 {
+		ts = append(ts, term())
+	}
+	return strings.Join(ts, " AND ")
+}
+
+// indexScanned reports whether deltaview finds the rows of table t that
+// p accepts through an index, as EXPLAIN of a DELETE says.
+func indexScanned(tw *pgTwin, p string) bool {
+	got := tw.run("EXPLAIN DELETE FROM t WHERE " + p).rows
+	return len(got) == 2 && strings.Contains(got[1], "Index Scan")
 }
