@@ -182,3 +182,15 @@ func scriptRunners(t *testing.T, ctx context.Context, pg *pgx.Conn, e *engine.En
 	}
 	return run, runPG
 }
+
+// sameCode runs stmt with run and runPG (scriptRunners') and fails the
+// test unless both succeed or both fail with one SQLSTATE, which it
+// returns.
+func sameCode(t *testing.T, run, runPG func(string) ([]string, string), stmt string) string {
+	t.Helper()
+	_, code := run(stmt)
+	if _, pgCode := runPG(stmt); code != pgCode {
+		t.Fatalf("%s: deltaview %q, PostgreSQL %q", stmt, code, pgCode)
+	}
+	return code
+}
