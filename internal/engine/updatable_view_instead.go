@@ -18,7 +18,8 @@ import (
 // to the triggers (OLD, and NEW with the assigned columns), the check
 // options read the row they return, and RETURNING the statement's view
 // computed from it. The statement triggers of the view under it fire.
-// Nothing is kept.
+// Nothing is kept. The statements are those of a view's own INSTEAD OF
+// triggers (trigger_view.go), given the automatically updatable view.
 
 // insteadRows reads the rows of av's view under it, each followed by its
 // number.
