@@ -2,10 +2,8 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -14,12 +12,7 @@ import (
 // ALTER left them, enforced and shown so, and that an index dropped with
 // its column stays dropped.
 func TestAlterIndexedReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "alterindexed.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE u (id int PRIMARY KEY, email text, a int, n numeric);
+	db := reopenedFileDB(t, "alterindexed.db", `CREATE TABLE u (id int PRIMARY KEY, email text, a int, n numeric);
 CREATE UNIQUE INDEX u_lower ON u (lower(email)) WHERE a > 0;
 CREATE INDEX u_a ON u (a) INCLUDE (email);
 CREATE UNIQUE INDEX u_n ON u (n);
@@ -31,16 +24,7 @@ ALTER TABLE u ALTER COLUMN n TYPE int USING round(n);
 ALTER TABLE u DROP COLUMN a;
 CREATE SCHEMA s;
 ALTER TABLE u RENAME TO v;
-ALTER TABLE v SET SCHEMA s`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE v SET SCHEMA s`)
 	defer db.Close()
 	for _, c := range []struct{ stmt, code string }{
 		{"INSERT INTO s.v VALUES (3, 'q', 7, NULL)", pgerr.UniqueViolation},

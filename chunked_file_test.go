@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -38,11 +37,7 @@ func TestChunkedCommitFile(t *testing.T) {
 		}
 		return tx.Commit()
 	}
-	path := filepath.Join(t.TempDir(), "chunked.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "chunked.db")
 	mem := deltaview.Open()
 	for _, x := range []*deltaview.DB{db, mem} {
 		if err := x.Exec(schema); err != nil {
@@ -55,13 +50,7 @@ func TestChunkedCommitFile(t *testing.T) {
 			t.Fatalf("batch %d: %v, in memory %v", b, err1, err2)
 		}
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	for _, v := range []string{"low", "top", "inv"} {
 		a, err1 := mem.View(v)

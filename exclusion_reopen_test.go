@@ -1,10 +1,8 @@
 package deltaview_test
 
 import (
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -13,26 +11,12 @@ import (
 // again, with the rows they hold then, and that btree_gist cannot be
 // dropped under them.
 func TestExclusionReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "exclusion.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE EXTENSION btree_gist;
+	db := reopenedFileDB(t, "exclusion.db", `CREATE EXTENSION btree_gist;
 CREATE TABLE booking (id int PRIMARY KEY, room int, during int4range, EXCLUDE USING gist (room WITH =, during WITH &&));
 CREATE TABLE e (a int, b int);
 INSERT INTO booking VALUES (1, 1, '[1,5)'), (2, 2, '[1,5)');
 INSERT INTO e VALUES (1, 1), (2, 2);
-ALTER TABLE e ADD CONSTRAINT e_sum EXCLUDE ((a + b) WITH =) WHERE (a > 0)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE e ADD CONSTRAINT e_sum EXCLUDE ((a + b) WITH =) WHERE (a > 0)`)
 	defer db.Close()
 	for _, c := range []struct{ stmt, code string }{
 		{"INSERT INTO booking VALUES (3, 1, '[4,6)')", pgerr.ExclusionViolation},

@@ -2,10 +2,8 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -15,12 +13,7 @@ import (
 // they serve the same WHERE (EXPLAIN), give the same rows, and a unique
 // one is enforced.
 func TestExprIndexPathReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "exprpath.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE u (id int PRIMARY KEY, email text, a int);
+	db := reopenedFileDB(t, "exprpath.db", `CREATE TABLE u (id int PRIMARY KEY, email text, a int);
 CREATE INDEX u_lower ON u (lower(email));
 CREATE INDEX u_part ON u (a) WHERE id > 2;
 INSERT INTO u VALUES (1, 'X@y', 1), (2, 'x@Y', 5), (3, 'z', 5), (4, 'Z', 6);
@@ -28,16 +21,7 @@ CREATE TABLE pt (k int, t text) PARTITION BY LIST (k);
 CREATE TABLE pt1 PARTITION OF pt FOR VALUES IN (1);
 CREATE TABLE pt2 PARTITION OF pt FOR VALUES IN (2);
 CREATE UNIQUE INDEX pt_lower ON pt (lower(t), k);
-INSERT INTO pt VALUES (1, 'A'), (2, 'a'), (2, 'B')`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO pt VALUES (1, 'A'), (2, 'a'), (2, 'B')`)
 	defer db.Close()
 	for _, c := range []struct{ q, want string }{
 		{"EXPLAIN DELETE FROM u WHERE lower(email) = 'x@y'", "[[Delete on u] [  -> Index Scan using u_lower on u: lower(email) = 'x@y']]"},

@@ -2,10 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestExtensionsReopen checks that the extensions created are installed
@@ -13,11 +10,7 @@ import (
 // their functions and the views that call them, and that one dropped
 // stays dropped.
 func TestExtensionsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ext.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "ext.db")
 	if err := db.Exec(`CREATE EXTENSION IF NOT EXISTS "uuid-ossp";
 CREATE EXTENSION pgcrypto;
 CREATE TABLE t (id uuid PRIMARY KEY DEFAULT uuid_generate_v4(), name text);
@@ -28,13 +21,7 @@ CREATE MATERIALIZED VIEW mv AS SELECT name, encode(digest(name, 'sha1'), 'hex') 
 	if err := db.Exec(`CREATE EXTENSION "uuid-ossp" SCHEMA pg_catalog`); err == nil {
 		t.Fatal("a second CREATE EXTENSION of uuid-ossp succeeded")
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	if err := db.Exec("INSERT INTO t (name) VALUES ('c')"); err != nil {
 		t.Fatal(err)
 	}
@@ -56,13 +43,7 @@ CREATE MATERIALIZED VIEW mv AS SELECT name, encode(digest(name, 'sha1'), 'hex') 
 	if err := db.Exec("DROP MATERIALIZED VIEW mv; DROP EXTENSION pgcrypto"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	if _, err := db.Query("SELECT digest('a', 'md5')"); err == nil {
 		t.Error("digest exists after pgcrypto was dropped and the file opened again")
@@ -79,26 +60,12 @@ CREATE MATERIALIZED VIEW mv AS SELECT name, encode(digest(name, 'sha1'), 'hex') 
 // TestCastsReopen checks that a user cast is there after the file is
 // opened again, and the view that applies it is maintained with it.
 func TestCastsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cast.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+	db := reopenedFileDB(t, "cast.db", `CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE FUNCTION int_to_mood(i int) RETURNS mood LANGUAGE sql IMMUTABLE AS $$ SELECT CASE i WHEN 1 THEN 'sad'::mood WHEN 2 THEN 'ok'::mood ELSE 'happy'::mood END $$;
 CREATE CAST (int AS mood) WITH FUNCTION int_to_mood(int) AS ASSIGNMENT;
 CREATE TABLE s (id int PRIMARY KEY, n int, m mood);
 INSERT INTO s VALUES (1, 1, 2);
-CREATE MATERIALIZED VIEW sv AS SELECT id, n::mood AS c, m FROM s`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW sv AS SELECT id, n::mood AS c, m FROM s`)
 	defer db.Close()
 	if err := db.Exec("INSERT INTO s VALUES (2, 3, 1)"); err != nil {
 		t.Fatal(err)

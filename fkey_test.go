@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -13,12 +12,7 @@ import (
 // actions and a constraint dropped with its parent survive closing and
 // opening the file again.
 func TestForeignKeysReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fk.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE p (id int PRIMARY KEY, code text UNIQUE);
+	db := reopenedFileDB(t, "fk.db", `CREATE TABLE p (id int PRIMARY KEY, code text UNIQUE);
 CREATE TABLE c (id int PRIMARY KEY, pid int REFERENCES p ON DELETE CASCADE, code text, CONSTRAINT c_code FOREIGN KEY (code) REFERENCES p (code) MATCH FULL ON UPDATE SET NULL);
 CREATE TABLE node (id int PRIMARY KEY, up int REFERENCES node ON DELETE SET NULL);
 CREATE TABLE gone (id int PRIMARY KEY);
@@ -31,16 +25,7 @@ INSERT INTO keeps VALUES (1, 1);
 DROP TABLE gone CASCADE;
 ALTER TABLE p ADD COLUMN extra int;
 CREATE TABLE later (id int PRIMARY KEY, pid int);
-ALTER TABLE later ADD CONSTRAINT later_p FOREIGN KEY (pid) REFERENCES p`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE later ADD CONSTRAINT later_p FOREIGN KEY (pid) REFERENCES p`)
 	defer db.Close()
 	wantCode := func(stmt, code string) {
 		t.Helper()

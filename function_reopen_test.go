@@ -2,10 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestFunctionsReopen checks that polymorphic functions and the SQL
@@ -13,26 +10,12 @@ import (
 // themselves) are what they were after the file is opened again, and so
 // are the views over them.
 func TestFunctionsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fn.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
+	db := reopenedFileDB(t, "fn.db", `CREATE TABLE t (id int PRIMARY KEY, v int);
 CREATE FUNCTION pick(a anycompatible, b anycompatible) RETURNS anycompatible LANGUAGE sql AS 'SELECT greatest(a, b)';
 CREATE FUNCTION twice(x anyelement) RETURNS anyarray LANGUAGE plpgsql AS $$ BEGIN RETURN ARRAY[x, x]; END $$;
 CREATE FUNCTION add(i int, v int) RETURNS void LANGUAGE sql AS 'INSERT INTO t VALUES (i, v)';
 CREATE FUNCTION fact(n int) RETURNS int LANGUAGE sql AS 'SELECT CASE WHEN n <= 1 THEN 1 ELSE n * fact(n - 1) END';
-CREATE MATERIALIZED VIEW mv AS SELECT id, pick(v, 2.5) AS p FROM t`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW mv AS SELECT id, pick(v, 2.5) AS p FROM t`)
 	defer db.Close()
 	if _, err := db.Query("SELECT add(1, 7), add(2, 1)"); err != nil {
 		t.Fatal(err)

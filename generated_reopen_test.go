@@ -1,10 +1,7 @@
 package deltaview_test
 
 import (
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestGeneratedColumnReopen checks that a file keeps the expressions of
@@ -13,12 +10,7 @@ import (
 // computed again on writes after the file is opened again, and the views
 // over them maintained.
 func TestGeneratedColumnReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "generated.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (a int PRIMARY KEY, b text, g int GENERATED ALWAYS AS (a * 2) STORED);
+	db := reopenedFileDB(t, "generated.db", `CREATE TABLE t (a int PRIMARY KEY, b text, g int GENERATED ALWAYS AS (a * 2) STORED);
 INSERT INTO t VALUES (1, 'x'), (2, 'y');
 CREATE MATERIALIZED VIEW mv AS SELECT g, b FROM t;
 CREATE TABLE u (a int, b int, d int GENERATED ALWAYS AS (a - b) STORED);
@@ -27,16 +19,7 @@ ALTER TABLE u ADD COLUMN s int GENERATED ALWAYS AS (a + b) STORED;
 ALTER TABLE u ALTER COLUMN d DROP EXPRESSION;
 ALTER TABLE u RENAME COLUMN a TO k;
 CREATE TABLE p (a int, g text GENERATED ALWAYS AS (upper(c)) STORED, c text);
-CREATE TABLE c () INHERITS (p)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE TABLE c () INHERITS (p)`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO t VALUES (3, 'z');
 UPDATE t SET a = 10 WHERE a = 1;

@@ -2,10 +2,8 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -14,12 +12,7 @@ import (
 // before, and that constraints added NOT VALID stay so and DEFERRABLE
 // foreign keys wait for the commit, after the file is opened again.
 func TestIndexExtReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "indexext.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE u (id int PRIMARY KEY, email text, a int, n int);
+	db := reopenedFileDB(t, "indexext.db", `CREATE TABLE u (id int PRIMARY KEY, email text, a int, n int);
 CREATE UNIQUE INDEX u_lower ON u (lower(email));
 CREATE UNIQUE INDEX u_part ON u (n) WHERE a > 0;
 CREATE UNIQUE INDEX u_nnd ON u (a) NULLS NOT DISTINCT;
@@ -29,16 +22,7 @@ CREATE TABLE c (id int PRIMARY KEY, uid int);
 INSERT INTO c VALUES (1, 99), (2, -5);
 ALTER TABLE c ADD CONSTRAINT c_fk FOREIGN KEY (uid) REFERENCES u (id) NOT VALID;
 ALTER TABLE c ADD CONSTRAINT c_pos CHECK (uid > 0) NOT VALID;
-CREATE TABLE dc (id int PRIMARY KEY, uid int REFERENCES u DEFERRABLE INITIALLY DEFERRED)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE TABLE dc (id int PRIMARY KEY, uid int REFERENCES u DEFERRABLE INITIALLY DEFERRED)`)
 	defer db.Close()
 	for _, c := range []struct{ stmt, code string }{
 		{"INSERT INTO u VALUES (4, 'x@Y', 5, 9)", pgerr.UniqueViolation},

@@ -2,10 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestInheritanceReopen checks that the tables of an inheritance
@@ -14,12 +11,7 @@ import (
 // and their rows are what they were after the file is opened again, and
 // that a view over the root reads the hierarchy as it was left.
 func TestInheritanceReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "inherit.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE top_ (k int, v int NOT NULL CHECK (v >= 0));
+	db := reopenedFileDB(t, "inherit.db", `CREATE TABLE top_ (k int, v int NOT NULL CHECK (v >= 0));
 CREATE TABLE mid (m text) INHERITS (top_);
 CREATE TABLE low (z int, v int) INHERITS (mid);
 CREATE TABLE side (v int NOT NULL, k int, CHECK (v >= 0), CONSTRAINT top__v_check CHECK (v >= 0));
@@ -34,16 +26,7 @@ ALTER TABLE side INHERIT top_;
 ALTER TABLE gone INHERIT top_;
 ALTER TABLE gone NO INHERIT top_;
 CREATE TABLE ser (id serial) INHERITS (top_);
-INSERT INTO ser (k, v) VALUES (8, 0)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO ser (k, v) VALUES (8, 0)`)
 	defer db.Close()
 	check := func(q, want string) {
 		t.Helper()
@@ -82,28 +65,14 @@ INSERT INTO ser (k, v) VALUES (8, 0)`); err != nil {
 // the child's inherited column and keeps the one it declared, and its
 // DROP CONSTRAINT the children's inherited CHECK.
 func TestInheritanceReopenAlter(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "inherit.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE dp (a int, b int);
+	db := reopenedFileDB(t, "inherit.db", `CREATE TABLE dp (a int, b int);
 CREATE TABLE dc (b int, c int) INHERITS (dp);
 CREATE TABLE dg () INHERITS (dc);
 ALTER TABLE dp ADD COLUMN e int;
 ALTER TABLE dp ADD CONSTRAINT pos CHECK (b > 0);
 ALTER TABLE dg ADD CONSTRAINT small CHECK (c < 10);
 INSERT INTO dg VALUES (1, 2, 3, 4);
-ALTER TABLE dc RENAME TO dc2`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE dc RENAME TO dc2`)
 	defer db.Close()
 	if err := db.Exec("ALTER TABLE dp DROP CONSTRAINT pos"); err != nil {
 		t.Fatal(err)

@@ -2,10 +2,8 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -13,24 +11,10 @@ import (
 // constraints stay so after the file is opened again: checked at the end
 // of a statement, or at the commit while deferred, and shown as before.
 func TestKeyDeferrableReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keydefer.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED, pos int UNIQUE DEFERRABLE);
+	db := reopenedFileDB(t, "keydefer.db", `CREATE TABLE t (id int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED, pos int UNIQUE DEFERRABLE);
 INSERT INTO t VALUES (1, 1), (2, 2), (3, 3);
 CREATE TABLE a (id int, pos int);
-ALTER TABLE a ADD CONSTRAINT a_pos UNIQUE (pos) DEFERRABLE INITIALLY DEFERRED`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE a ADD CONSTRAINT a_pos UNIQUE (pos) DEFERRABLE INITIALLY DEFERRED`)
 	defer db.Close()
 	for _, c := range []struct{ stmt, code string }{
 		{"UPDATE t SET pos = pos + 1", ""},

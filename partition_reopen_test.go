@@ -2,10 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestPartitionsReopen checks that a partitioned table, its partitions
@@ -14,12 +11,7 @@ import (
 // again, that rows are still routed and refused, and that the views over
 // the table and over a partition are rebuilt from them.
 func TestPartitionsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "part.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE ev (id int, k text, at int, PRIMARY KEY (id, k, at)) PARTITION BY RANGE (at);
+	db := reopenedFileDB(t, "part.db", `CREATE TABLE ev (id int, k text, at int, PRIMARY KEY (id, k, at)) PARTITION BY RANGE (at);
 CREATE TABLE ev_other PARTITION OF ev DEFAULT;
 CREATE TABLE ev_1 PARTITION OF ev FOR VALUES FROM (0) TO (10) PARTITION BY LIST (k);
 CREATE TABLE ev_1a PARTITION OF ev_1 FOR VALUES IN ('a');
@@ -35,16 +27,7 @@ CREATE TABLE ev_4 PARTITION OF ev FOR VALUES FROM (40) TO (50);
 INSERT INTO ev VALUES (8, 'y', 41);
 ALTER TABLE ev DETACH PARTITION ev_4;
 CREATE MATERIALIZED VIEW per AS SELECT k, count(*) AS n FROM ev GROUP BY k;
-CREATE MATERIALIZED VIEW one AS SELECT id FROM ev_1`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW one AS SELECT id FROM ev_1`)
 	defer db.Close()
 	check := func(q, want string) {
 		t.Helper()

@@ -85,12 +85,7 @@ INSERT INTO t VALUES (3, 30)`); err != nil {
 // targets and the renames of their columns, are kept in the file, and
 // that those dropped are gone.
 func TestStatisticsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "stats.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, a int, b text, c int);
+	db := reopenedFileDB(t, "stats.db", `CREATE TABLE t (id int PRIMARY KEY, a int, b text, c int);
 CREATE TABLE u (x int, y int);
 CREATE STATISTICS s1 (dependencies) ON a, b FROM t;
 CREATE STATISTICS s2 ON id, c FROM t;
@@ -100,16 +95,7 @@ ALTER STATISTICS s1 SET STATISTICS 50;
 ALTER STATISTICS s2 RENAME TO s2r;
 ALTER TABLE t RENAME COLUMN c TO cc;
 DROP STATISTICS gone;
-DROP TABLE u`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+DROP TABLE u`)
 	defer db.Close()
 	rs, err := db.Query("SELECT stxname, stxkeys, stxkind, stxstattarget FROM pg_statistic_ext ORDER BY 1")
 	if err != nil {

@@ -1,22 +1,14 @@
 package deltaview_test
 
 import (
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestRenameColumnReopen checks that the views over a column renamed
 // are kept as their statements with the new name: they are maintained
 // after the file is opened again, under their own column names.
 func TestRenameColumnReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rename.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (a int PRIMARY KEY, b text);
+	db := reopenedFileDB(t, "rename.db", `CREATE TABLE t (a int PRIMARY KEY, b text);
 INSERT INTO t VALUES (1, 'x'), (2, 'y');
 CREATE VIEW v AS SELECT * FROM t WHERE a > 0;
 ALTER VIEW v ALTER COLUMN b SET DEFAULT 'd';
@@ -26,16 +18,7 @@ CREATE VIEW w AS SELECT k, b FROM t;
 ALTER VIEW w ALTER COLUMN b SET DEFAULT 'e';
 CREATE MATERIALIZED VIEW wm AS SELECT w.k FROM w;
 ALTER VIEW w RENAME COLUMN b TO bb;
-ALTER MATERIALIZED VIEW mv RENAME COLUMN n TO total`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER MATERIALIZED VIEW mv RENAME COLUMN n TO total`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO t VALUES (3, 'z'); INSERT INTO v (a) VALUES (4); INSERT INTO w (k) VALUES (5)`); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -15,12 +14,7 @@ import (
 // table's row security still enabled and forced, and a dropped table's
 // policies gone with it, and a role's BYPASSRLS as last set.
 func TestRowSecurityReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rls.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE ROLE alice;
+	db := reopenedFileDB(t, "rls.db", `CREATE ROLE alice;
 CREATE ROLE bob;
 CREATE ROLE carol BYPASSRLS;
 CREATE ROLE dave BYPASSRLS;
@@ -39,16 +33,7 @@ ALTER POLICY tiny ON docs USING (n < 20);
 DROP POLICY dropped ON docs;
 DROP TABLE gone;
 ALTER TABLE docs ENABLE ROW LEVEL SECURITY;
-ALTER TABLE docs FORCE ROW LEVEL SECURITY`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE docs FORCE ROW LEVEL SECURITY`)
 	defer db.Close()
 	for q, want := range map[string]string{
 		"SELECT policyname, permissive, roles, cmd, qual, with_check FROM pg_policies ORDER BY 1":  "[[own PERMISSIVE {alice,bob} ALL (owner = current_user) (owner = current_user)] [tiny RESTRICTIVE {public} ALL (n < 20) NULL]]",

@@ -2,10 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestRuleReopen checks that rules, their renames and their disabling
@@ -13,12 +10,7 @@ import (
 // through them when the file is opened again, and a table that a
 // "_RETURN" rule made a view stays a view.
 func TestRuleReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rules.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (k int PRIMARY KEY, a int);
+	db := reopenedFileDB(t, "rules.db", `CREATE TABLE t (k int PRIMARY KEY, a int);
 CREATE TABLE log (op text, k int, a int);
 CREATE VIEW v AS SELECT k, a FROM t;
 CREATE MATERIALIZED VIEW n AS SELECT op, count(*) AS n FROM log GROUP BY op;
@@ -30,16 +22,7 @@ ALTER RULE v_upd ON v RENAME TO v_update;
 ALTER TABLE t DISABLE RULE gone;
 CREATE TABLE tv (k int, a int);
 CREATE RULE "_RETURN" AS ON SELECT TO tv DO INSTEAD SELECT k, a FROM t;
-INSERT INTO t VALUES (1, 5)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO t VALUES (1, 5)`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO t VALUES (2, 7), (3, -1);
 UPDATE v SET a = a * 10 WHERE k = 2;
@@ -61,28 +44,14 @@ DELETE FROM t WHERE k = 1`); err != nil {
 // column) are kept in a database file: the rules left still rewrite the
 // statements once it is opened again, and the rule dropped is gone.
 func TestRuleAlterTableReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rules_alter.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (k int PRIMARY KEY, a int, b int);
+	db := reopenedFileDB(t, "rules_alter.db", `CREATE TABLE t (k int PRIMARY KEY, a int, b int);
 CREATE TABLE log (op text, k int);
 CREATE RULE t_ins AS ON INSERT TO t DO ALSO INSERT INTO log VALUES ('ins', new.k);
 CREATE RULE t_upd AS ON UPDATE TO t WHERE new.b > 0 DO ALSO INSERT INTO log VALUES ('upd', new.k);
 ALTER TABLE t ADD COLUMN c text;
 ALTER TABLE log ADD COLUMN at int;
 ALTER TABLE t DROP COLUMN b CASCADE;
-INSERT INTO t VALUES (1, 5, 'x')`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO t VALUES (1, 5, 'x')`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO t VALUES (2, 6, 'y'); UPDATE t SET a = 7`); err != nil {
 		t.Fatal(err)

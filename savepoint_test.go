@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -16,11 +15,7 @@ import (
 // nothing for a transaction they cancel out), and the file opened again
 // holds the committed rows alone.
 func TestSavepointNeverLeaves(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "savepoint.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "savepoint.db")
 	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
 CREATE MATERIALIZED VIEW pos AS SELECT id, v FROM t WHERE v > 0`); err != nil {
 		t.Fatal(err)
@@ -81,13 +76,7 @@ COMMIT`,
 		t.Fatalf("second delta %s, want %s", got, want)
 	}
 	cancel()
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	v, err := db.View("pos")
 	if err != nil {

@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,12 +13,7 @@ import (
 // sequence, a view and a materialized view, with their rows, states and
 // privileges, maintained after the file is opened again.
 func TestSchemaMovesReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "moves.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE SCHEMA m1;
+	db := reopenedFileDB(t, "moves.db", `CREATE SCHEMA m1;
 CREATE SCHEMA m2;
 CREATE ROLE reader LOGIN;
 CREATE TABLE m1.t (id serial PRIMARY KEY, v int);
@@ -36,16 +30,7 @@ ALTER TABLE m1.t SET SCHEMA m2;
 ALTER SEQUENCE m1.q SET SCHEMA m2;
 ALTER VIEW m1.v SET SCHEMA m2;
 ALTER MATERIALIZED VIEW m1.mv SET SCHEMA m2;
-INSERT INTO m2.t (v) VALUES (30)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO m2.t (v) VALUES (30)`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO m2.t (v) VALUES (40)`); err != nil {
 		t.Fatal(err)
@@ -67,12 +52,7 @@ INSERT INTO m2.t (v) VALUES (30)`); err != nil {
 // views of other schemas over them, maintained after the file is opened
 // again.
 func TestSchemaRenameReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rename.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE ROLE reader LOGIN;
+	db := reopenedFileDB(t, "rename.db", `CREATE ROLE reader LOGIN;
 CREATE SCHEMA r1;
 GRANT USAGE ON SCHEMA r1 TO reader;
 CREATE TABLE r1.t (id serial PRIMARY KEY, v int);
@@ -93,16 +73,7 @@ CREATE AGGREGATE r1.total(int) (SFUNC = int4pl, STYPE = int);
 INSERT INTO r1.t (v) VALUES (1), (2);
 INSERT INTO r1.t2 (b) VALUES ('x');
 ALTER SCHEMA r1 RENAME TO r2;
-INSERT INTO r2.t (v) VALUES (3)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO r2.t (v) VALUES (3)`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO r2.t (v) VALUES (4); INSERT INTO r2.t2 (b) VALUES ('y')`); err != nil {
 		t.Fatal(err)

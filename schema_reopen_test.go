@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -13,12 +12,7 @@ import (
 // or through the search path, with their rows, their sequences' values
 // and the views over them, maintained after the file is opened again.
 func TestSchemasReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "schemas.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE SCHEMA s1;
+	db := reopenedFileDB(t, "schemas.db", `CREATE SCHEMA s1;
 CREATE SCHEMA s2 CREATE TABLE t (a int PRIMARY KEY, c int) CREATE VIEW v AS SELECT a FROM t WHERE c > 0;
 CREATE ROLE reader LOGIN;
 GRANT USAGE ON SCHEMA s1 TO reader;
@@ -39,16 +33,7 @@ SELECT nextval('s1.sq');
 CREATE TABLE s1.w (id int PRIMARY KEY, p int REFERENCES s1.t (a));
 INSERT INTO s1.w VALUES (1, 1);
 ALTER TABLE s1.w ADD COLUMN z int DEFAULT 5;
-COMMENT ON TABLE s1.w IS 'in s1'`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+COMMENT ON TABLE s1.w IS 'in s1'`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO s2.t VALUES (3, 30); INSERT INTO s1.t VALUES (3, 'three'); INSERT INTO s1.u (x) VALUES (7)`); err != nil {
 		t.Fatal(err)
@@ -75,12 +60,7 @@ COMMENT ON TABLE s1.w IS 'in s1'`); err != nil {
 // search path, and the tables and views that use them, are as they were
 // after the file is opened again.
 func TestSchemaObjectsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "schemaobjs.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE SCHEMA s;
+	db := reopenedFileDB(t, "schemaobjs.db", `CREATE SCHEMA s;
 CREATE TYPE s.mood AS ENUM ('sad', 'happy');
 CREATE DOMAIN s.pos AS int CHECK (VALUE > 0);
 CREATE TYPE s.pair AS (a int, b text);
@@ -95,16 +75,7 @@ CREATE PROCEDURE p(x int) LANGUAGE sql AS 'INSERT INTO s.t (id, m, p, c) VALUES 
 RESET search_path;
 CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 100';
 CREATE MATERIALIZED VIEW mv AS SELECT m, s.mysum(s.f(p)) AS n, s.g(count(*)::int) AS k FROM s.t GROUP BY m;
-INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`)
 	defer db.Close()
 	if err := db.Exec(`CALL s.p(5)`); err != nil {
 		t.Fatal(err)
@@ -127,12 +98,7 @@ INSERT INTO s.t VALUES (1, 'happy', 2, 'blue', ROW(1, 'x'))`); err != nil {
 // before the move, kept with the table's new name, and after it are
 // maintained.
 func TestSetSchemaReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "setschema.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE SCHEMA a;
+	db := reopenedFileDB(t, "setschema.db", `CREATE SCHEMA a;
 CREATE SCHEMA b;
 CREATE TYPE a.e AS ENUM ('x', 'y');
 CREATE TABLE a.t (id int PRIMARY KEY, v int);
@@ -147,16 +113,7 @@ ALTER TYPE a.e SET SCHEMA b;
 ALTER FUNCTION a.f(int) SET SCHEMA b;
 INSERT INTO b.t VALUES (2, 20);
 CREATE TABLE b.u (id int PRIMARY KEY, e b.e);
-CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW mv AS SELECT sum(b.f(v)) AS s FROM b.t`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO b.t VALUES (3, 30); INSERT INTO b.u VALUES (1, 'y')`); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package deltaview_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -12,66 +11,42 @@ import (
 // alone, go when the session closes, and never reach the database file,
 // however many numbers they hand out.
 func TestTempSequences(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tempseq.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	value := func(s *deltaview.Session, q string) (string, error) {
-		t.Helper()
-		rows, err := s.Query(q)
-		if err != nil {
-			return "", err
-		}
-		return rows.Rows[0][0].String(), nil
-	}
-	mustExec := func(s *deltaview.Session, q string) {
-		t.Helper()
-		if err := s.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db, path := openFileDB(t, "tempseq.db")
 	a, b := db.Session(), db.Session()
-	mustExec(a, "CREATE SEQUENCE s START 1000")
-	mustExec(a, "CREATE TEMP SEQUENCE s; CREATE TEMP TABLE tt (id serial, g int GENERATED ALWAYS AS IDENTITY, x int)")
+	sessionExec(t, a, "CREATE SEQUENCE s START 1000")
+	sessionExec(t, a, "CREATE TEMP SEQUENCE s; CREATE TEMP TABLE tt (id serial, g int GENERATED ALWAYS AS IDENTITY, x int)")
 	for i := 0; i < 100; i++ { // beyond the reserves a stored sequence records
-		mustExec(a, "INSERT INTO tt (x) VALUES (nextval('s'))")
+		sessionExec(t, a, "INSERT INTO tt (x) VALUES (nextval('s'))")
 	}
-	if n, err := value(a, "SELECT max(id) + max(g) + max(x) FROM tt"); err != nil || n != "300" {
+	if n, err := firstValue(a, "SELECT max(id) + max(g) + max(x) FROM tt"); err != nil || n != "300" {
 		t.Fatalf("the session's own sequences: %q, %v", n, err)
 	}
-	if n, err := value(b, "SELECT nextval('s')"); err != nil || n != "1000" {
+	if n, err := firstValue(b, "SELECT nextval('s')"); err != nil || n != "1000" {
 		t.Errorf("another session's s: %q, %v (the temporary s shadows it in its own session only)", n, err)
 	}
 	for _, q := range []string{"SELECT nextval('tt_id_seq')", `SELECT nextval('"pg_temp_1.s"')`, `SELECT * FROM "pg_temp_1.tt_id_seq"`} {
-		if _, err := value(b, q); err == nil {
+		if _, err := firstValue(b, q); err == nil {
 			t.Errorf("another session reaches a temporary sequence: %s", q)
 		}
 	}
 	a.Close()
 	c := db.Session()
-	if n, err := value(c, "SELECT nextval('s')"); err != nil || n != "1001" {
+	if n, err := firstValue(c, "SELECT nextval('s')"); err != nil || n != "1001" {
 		t.Errorf("s once the temporary one is gone: %q, %v", n, err)
 	}
-	if _, err := value(c, "SELECT nextval('tt_id_seq')"); err == nil {
+	if _, err := firstValue(c, "SELECT nextval('tt_id_seq')"); err == nil {
 		t.Error("a temporary table's sequence outlived its session")
 	}
-	mustExec(c, "CREATE TEMP SEQUENCE s2; SELECT nextval('s2')")
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sessionExec(t, c, "CREATE TEMP SEQUENCE s2; SELECT nextval('s2')")
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	s := db.Session()
 	for _, q := range []string{"SELECT nextval('s2')", `SELECT nextval('"pg_temp_2.s2"')`, `SELECT nextval('"pg_temp_1.tt_id_seq"')`} {
-		if _, err := value(s, q); err == nil {
+		if _, err := firstValue(s, q); err == nil {
 			t.Errorf("the database file kept a temporary sequence: %s", q)
 		}
 	}
-	if n, err := value(s, "SELECT nextval('s')"); err != nil || n != "1002" {
+	if n, err := firstValue(s, "SELECT nextval('s')"); err != nil || n != "1002" {
 		t.Errorf("s after reopening: %q, %v", n, err)
 	}
 }
@@ -80,25 +55,15 @@ func TestTempSequences(t *testing.T) {
 // pg_temp are their session's alone, go when it closes, and never reach
 // the database file.
 func TestTempFunctionsAndTypes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tempobj.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec := func(s *deltaview.Session, q string) {
-		t.Helper()
-		if err := s.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db, path := openFileDB(t, "tempobj.db")
 	a, b := db.Session(), db.Session()
-	mustExec(a, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1';
+	sessionExec(t, a, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1';
 		CREATE TYPE pg_temp.mood AS ENUM ('ok'); CREATE DOMAIN pg_temp.pos AS int CHECK (VALUE > 0);
 		CREATE TYPE pg_temp.pair AS (a int); CREATE TEMP TABLE tm (m mood, p pos, q pair);
 		SELECT pg_temp.f(1), 'ok'::mood, 1::pos;
 		CREATE FUNCTION pg_temp.r(x int) RETURNS int LANGUAGE sql AS 'SELECT x'; ALTER FUNCTION pg_temp.r(int) RENAME TO r9;
 		CREATE TYPE pg_temp.pair2 AS (a int); ALTER TYPE pg_temp.pair2 RENAME TO pair9`)
-	mustExec(b, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 2'`)
+	sessionExec(t, b, `CREATE FUNCTION pg_temp.f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 2'`)
 	if rows, err := b.Query(`SELECT pg_temp.f(1)`); err != nil || rows.Rows[0][0].String() != "3" {
 		t.Errorf("the other session's own pg_temp.f: %v, %v", rows, err)
 	}
@@ -109,14 +74,8 @@ func TestTempFunctionsAndTypes(t *testing.T) {
 	}
 	a.Close()
 	c := db.Session()
-	mustExec(c, `CREATE TYPE mood AS ENUM ('x'); CREATE DOMAIN pos AS int; CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x'`)
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sessionExec(t, c, `CREATE TYPE mood AS ENUM ('x'); CREATE DOMAIN pos AS int; CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x'`)
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	s := db.Session()
 	if rows, err := s.Query(`SELECT f(1), 'x'::mood, 5::pos`); err != nil || rows.Rows[0][0].String() != "1" {
@@ -133,17 +92,7 @@ func TestTempFunctionsAndTypes(t *testing.T) {
 // reaches no materialized view over the parent (a view is every
 // session's), and the database file never records the link.
 func TestTempInheritChild(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tempinh.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustExec := func(s *deltaview.Session, q string) {
-		t.Helper()
-		if err := s.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db, path := openFileDB(t, "tempinh.db")
 	count := func(s *deltaview.Session, q string) string {
 		t.Helper()
 		rows, err := s.Query(q)
@@ -153,29 +102,23 @@ func TestTempInheritChild(t *testing.T) {
 		return rows.Rows[0][0].String()
 	}
 	a, b := db.Session(), db.Session()
-	mustExec(b, "CREATE TABLE p (a int); INSERT INTO p VALUES (1); CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM p")
-	mustExec(a, "CREATE TEMP TABLE c () INHERITS (p); INSERT INTO c VALUES (2), (3)")
+	sessionExec(t, b, "CREATE TABLE p (a int); INSERT INTO p VALUES (1); CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM p")
+	sessionExec(t, a, "CREATE TEMP TABLE c () INHERITS (p); INSERT INTO c VALUES (2), (3)")
 	if n := count(a, "SELECT count(*) FROM p"); n != "3" {
 		t.Errorf("the session's own read of p: %s rows, want 3", n)
 	}
 	if n := count(b, "SELECT count(*) FROM p"); n != "1" {
 		t.Errorf("another session's read of p: %s rows, want 1", n)
 	}
-	mustExec(b, "INSERT INTO p VALUES (4)")
+	sessionExec(t, b, "INSERT INTO p VALUES (4)")
 	if n := count(a, "SELECT n FROM mv"); n != "2" {
 		t.Errorf("the view over p: %s, want 2 (the temporary child's rows are no view's)", n)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	s := db.Session()
 	if n := count(s, "SELECT count(*) FROM p"); n != "2" {
 		t.Errorf("p after reopening: %s rows, want 2", n)
 	}
-	mustExec(s, "DROP MATERIALIZED VIEW mv; DROP TABLE p")
+	sessionExec(t, s, "DROP MATERIALIZED VIEW mv; DROP TABLE p")
 }

@@ -1,7 +1,6 @@
 package deltaview_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -11,38 +10,20 @@ import (
 // statements resolve it in the session that runs them, it goes when the
 // session closes, and the database file never holds it.
 func TestTempTables(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "temp.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := func(s *deltaview.Session, q string) (string, error) {
-		t.Helper()
-		rows, err := s.Query(q)
-		if err != nil {
-			return "", err
-		}
-		return rows.Rows[0][0].String(), nil
-	}
-	mustExec := func(s *deltaview.Session, q string) {
-		t.Helper()
-		if err := s.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db, path := openFileDB(t, "temp.db")
 	a, b := db.Session(), db.Session()
-	mustExec(a, "CREATE TABLE p (x int); INSERT INTO p VALUES (1)")
-	mustExec(a, "CREATE TEMP TABLE tt (x int); INSERT INTO tt VALUES (1), (2); CREATE TEMP TABLE p (x int)")
-	if n, err := count(a, "SELECT count(*) FROM tt"); err != nil || n != "2" {
+	sessionExec(t, a, "CREATE TABLE p (x int); INSERT INTO p VALUES (1)")
+	sessionExec(t, a, "CREATE TEMP TABLE tt (x int); INSERT INTO tt VALUES (1), (2); CREATE TEMP TABLE p (x int)")
+	if n, err := firstValue(a, "SELECT count(*) FROM tt"); err != nil || n != "2" {
 		t.Fatalf("the session's own temporary table: %q, %v", n, err)
 	}
-	if _, err := count(b, "SELECT count(*) FROM tt"); err == nil {
+	if _, err := firstValue(b, "SELECT count(*) FROM tt"); err == nil {
 		t.Error("another session reads the temporary table")
 	}
-	if _, err := count(b, `SELECT count(*) FROM "pg_temp_1.tt"`); err == nil {
+	if _, err := firstValue(b, `SELECT count(*) FROM "pg_temp_1.tt"`); err == nil {
 		t.Error("another session reads the temporary table by the engine's name")
 	}
-	if n, err := count(b, "SELECT count(*) FROM p"); err != nil || n != "1" {
+	if n, err := firstValue(b, "SELECT count(*) FROM p"); err != nil || n != "1" {
 		t.Errorf("another session's p: %q, %v (the temporary p shadows it in its own session only)", n, err)
 	}
 	st, err := db.Prepare("SELECT count(*) FROM p")
@@ -63,23 +44,17 @@ func TestTempTables(t *testing.T) {
 	}
 	a.Close()
 	c := db.Session()
-	if _, err := count(c, "SELECT count(*) FROM tt"); err == nil {
+	if _, err := firstValue(c, "SELECT count(*) FROM tt"); err == nil {
 		t.Error("the temporary table outlived its session")
 	}
-	mustExec(c, "CREATE TEMP TABLE tt (y int); INSERT INTO tt VALUES (5)")
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sessionExec(t, c, "CREATE TEMP TABLE tt (y int); INSERT INTO tt VALUES (5)")
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	s := db.Session()
-	if _, err := count(s, "SELECT count(*) FROM tt"); err == nil {
+	if _, err := firstValue(s, "SELECT count(*) FROM tt"); err == nil {
 		t.Error("the database file kept a temporary table")
 	}
-	if n, err := count(s, "SELECT count(*) FROM p"); err != nil || n != "1" {
+	if n, err := firstValue(s, "SELECT count(*) FROM p"); err != nil || n != "1" {
 		t.Errorf("p after reopening: %q, %v", n, err)
 	}
 }

@@ -2,10 +2,7 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestTrgmThresholdReopen checks that a materialized view over pg_trgm's
@@ -13,12 +10,7 @@ import (
 // file is opened again, in a session whose setting is the default, and
 // that REFRESH under another value is refused.
 func TestTrgmThresholdReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trgm.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE EXTENSION pg_trgm;
+	db := reopenedFileDB(t, "trgm.db", `CREATE EXTENSION pg_trgm;
 CREATE SCHEMA s;
 SET search_path = s, public;
 CREATE TABLE w (id int PRIMARY KEY, a text, b text);
@@ -26,16 +18,7 @@ INSERT INTO w VALUES (1, 'word', 'words'), (2, 'abc', 'abd'), (3, 'hello', 'worl
 SET pg_trgm.similarity_threshold = 0.2;
 CREATE MATERIALIZED VIEW wp AS SELECT id FROM w WHERE a % b;
 RESET pg_trgm.similarity_threshold;
-RESET search_path`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+RESET search_path`)
 	defer db.Close()
 	// similarity('abc', 'abd') is 0.33…: in the view under 0.2, not 0.3's
 	// 'abcd'/'abce' (0.25).

@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,12 +13,7 @@ import (
 // the file again: their function's body as last replaced, a disabled one
 // still disabled, a dropped one gone, and those of a dropped table gone.
 func TestTriggersReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trig.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
+	db := reopenedFileDB(t, "trig.db", `CREATE TABLE t (id int PRIMARY KEY, v int);
 CREATE TABLE log (id int, v int);
 CREATE TABLE gone (a int);
 CREATE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.v := NEW.v + 1; RETURN NEW; END $$;
@@ -33,16 +27,7 @@ ALTER TABLE t DISABLE TRIGGER c_off;
 DROP TRIGGER d_gone ON t;
 DROP TABLE gone;
 CREATE OR REPLACE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.v := NEW.v + 100; RETURN NEW; END $$;
-CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n, sum(v) AS s FROM log`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n, sum(v) AS s FROM log`)
 	defer db.Close()
 	if err := db.Exec("INSERT INTO t VALUES (1, 1)"); err != nil {
 		t.Fatal(err)
@@ -168,12 +153,7 @@ CREATE MATERIALIZED VIEW v AS SELECT id, v FROM t`); err != nil {
 // altered since (renamed, a column renamed) are stored and recreated at
 // open, and fire as before.
 func TestTriggersReopenKinds(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trig.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, v int);
+	db := reopenedFileDB(t, "trig.db", `CREATE TABLE t (id int PRIMARY KEY, v int);
 CREATE TABLE log (what text, n bigint);
 CREATE FUNCTION counted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log SELECT TG_NAME, count(*) FROM nt; RETURN NULL; END $$;
 CREATE FUNCTION checked() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log VALUES (TG_NAME, NEW.val); RETURN NULL; END $$;
@@ -183,16 +163,7 @@ ALTER TABLE t RENAME COLUMN v TO val;
 ALTER TABLE t RENAME TO u;
 CREATE VIEW uv AS SELECT id, val FROM u;
 CREATE FUNCTION uv_ins() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO u VALUES (NEW.id, NEW.val); RETURN NEW; END $$;
-CREATE TRIGGER uv_i INSTEAD OF INSERT ON uv FOR EACH ROW EXECUTE FUNCTION uv_ins()`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE TRIGGER uv_i INSTEAD OF INSERT ON uv FOR EACH ROW EXECUTE FUNCTION uv_ins()`)
 	defer db.Close()
 	if err := db.Exec("INSERT INTO uv VALUES (1, 0), (2, 0); BEGIN; UPDATE u SET val = 5 WHERE id = 1; COMMIT"); err != nil {
 		t.Fatal(err)

@@ -2,10 +2,8 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -13,11 +11,7 @@ import (
 // and their columns' defaults when the file is opened again: DML through
 // them still changes their table and still meets the options.
 func TestUpdatableViewReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "uv.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "uv.db")
 	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, a int);
 CREATE VIEW pos AS SELECT id, a FROM t WHERE a > 0 WITH LOCAL CHECK OPTION;
 CREATE VIEW small WITH (check_option = cascaded) AS SELECT id, a FROM pos WHERE a < 10;
@@ -26,23 +20,11 @@ ALTER VIEW pos ALTER COLUMN a SET DEFAULT 7;
 INSERT INTO small VALUES (1, 5)`); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	if err := db.Exec("ALTER VIEW small ALTER COLUMN a SET DEFAULT 8"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	for _, c := range []struct{ stmt, code string }{
 		{"INSERT INTO small VALUES (2, 20)", "44000"},

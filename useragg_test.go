@@ -2,10 +2,8 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
@@ -13,12 +11,7 @@ import (
 // operators, and the views over them, survive closing and opening the
 // file again, and that one dropped stays dropped.
 func TestUserAggregatesReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "agg.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE TABLE t (id int PRIMARY KEY, g text, v int);
+	db := reopenedFileDB(t, "agg.db", `CREATE TABLE t (id int PRIMARY KEY, g text, v int);
 INSERT INTO t VALUES (1, 'a', 1), (2, 'a', 2), (3, 'b', 5);
 CREATE FUNCTION sq(st int, x int) RETURNS int LANGUAGE sql AS 'SELECT coalesce(st, 0) + x * x';
 CREATE AGGREGATE sqsum(int) (SFUNC = sq, STYPE = int);
@@ -26,16 +19,7 @@ CREATE AGGREGATE gone(int) (SFUNC = int4pl, STYPE = int);
 DROP AGGREGATE gone(int);
 CREATE FUNCTION f(int, int) RETURNS int LANGUAGE sql AS 'SELECT $1 * 10 + $2';
 CREATE OPERATOR === (LEFTARG = int, RIGHTARG = int, FUNCTION = f);
-CREATE MATERIALIZED VIEW mv AS SELECT g, sqsum(v) AS s, sqsum(v === 1) AS o FROM t GROUP BY g`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW mv AS SELECT g, sqsum(v) AS s, sqsum(v === 1) AS o FROM t GROUP BY g`)
 	defer db.Close()
 	if err := db.Exec("INSERT INTO t VALUES (4, 'b', 1)"); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/deltaview/deltaview"
@@ -13,11 +12,7 @@ import (
 // default set before, which the store keeps after its statement), opens
 // again with its new query and its readers over it.
 func TestReplaceViewReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rv.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "rv.db")
 	if err := db.Exec(`CREATE TABLE a (id int PRIMARY KEY, x int);
 INSERT INTO a VALUES (1, 10), (2, 20);
 CREATE VIEW v AS SELECT id, x FROM a;
@@ -45,13 +40,7 @@ CREATE OR REPLACE VIEW v AS SELECT a.id, a.x + coalesce(b.y, 0) AS x, b.y FROM a
 	if got := want["SELECT n, s FROM m"]; got != "[[2 130]]" {
 		t.Fatalf("m after the replacement: %s", got)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	for q, w := range want {
 		if got := rows(db, q); got != w {
@@ -72,11 +61,7 @@ CREATE OR REPLACE VIEW v AS SELECT a.id, a.x + coalesce(b.y, 0) AS x, b.y FROM a
 // default), and a materialized view over it keeps reading those; so does
 // a materialized view that selects * from the view.
 func TestReplaceViewStarReaderReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rs.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "rs.db")
 	if err := db.Exec(`CREATE TABLE a (id int PRIMARY KEY, x int);
 INSERT INTO a VALUES (1, 10), (2, 20);
 CREATE VIEW v AS SELECT id, x FROM a;
@@ -101,13 +86,7 @@ CREATE OR REPLACE VIEW v AS SELECT id, x, x * 2 AS x2 FROM a`); err != nil {
 		}
 	}
 	check(db)
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	check(db)
 	if err := db.Exec(`INSERT INTO star (id) VALUES (4)`); err != nil {

@@ -68,6 +68,13 @@ func TestWhereCurrentOf(t *testing.T) {
 		}
 		return out
 	}
+	compareProtocols(t, run)
+}
+
+// compareProtocols runs run over the simple and the extended protocol,
+// on a new deltaview server and on PostgreSQL (a new database), and
+// fails unless both give the same lines.
+func compareProtocols(t *testing.T, run func(t *testing.T, c *pgx.Conn, mode pgx.QueryExecMode) []string) {
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
 		t.Run(mode.String(), func(t *testing.T) {
 			got := run(t, connect(t, startServer(t, deltaview.Open())), mode)

@@ -2,14 +2,10 @@ package pgwire_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/deltaview/deltaview"
-	"github.com/deltaview/deltaview/internal/pgtest"
 )
 
 // TestRuleParamsAndPartitionCursor compares with PostgreSQL, over both
@@ -73,24 +69,7 @@ func TestRuleParamsAndPartitionCursor(t *testing.T) {
 		}
 		return out
 	}
-	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
-		t.Run(mode.String(), func(t *testing.T) {
-			got := run(t, connect(t, startServer(t, deltaview.Open())), mode)
-			if _, err := pgtest.FindBinDir(); err != nil && os.Getenv("CI") != "true" {
-				t.Skip("no PostgreSQL to compare with")
-			}
-			c := pgtest.Start(t).Conn(t)
-			for _, q := range []string{`DROP TABLE IF EXISTS ri, rlog, cp`} {
-				if _, err := c.Exec(ctx(t), q); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want := run(t, c, mode)
-			if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
-				t.Fatalf("deltaview:\n%s\nPostgreSQL:\n%s", g, w)
-			}
-		})
-	}
+	compareProtocols(t, run)
 }
 
 // fmtRows renders rows for a comparison.

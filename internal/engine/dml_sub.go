@@ -104,16 +104,22 @@ type planned struct {
 // plannedRows runs the Rows plan of an UPDATE or DELETE of t and returns
 // its rows by row id, each id once with its first row.
 func (e *Engine) plannedRows(t *table, p plan.Node, mark int) ([]planned, error) {
-	rows, err := e.runTargets(p, mark, e.tableRows(t))
+	return e.plannedOver(p, mark, e.tableRows(t))
+}
+
+// plannedOver is plannedRows with the plan's target rows, each followed
+// by its row id, read from rows.
+func (e *Engine) plannedOver(p plan.Node, mark int, rows exec.Targets) ([]planned, error) {
+	out, err := e.runTargets(p, mark, rows)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]planned, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, planned{id: uint64(r[0].Int()), rest: r[1:]})
+	ps := make([]planned, 0, len(out))
+	for _, r := range out {
+		ps = append(ps, planned{id: uint64(r[0].Int()), rest: r[1:]})
 	}
-	slices.SortStableFunc(out, func(a, b planned) int { return cmp.Compare(a.id, b.id) })
-	return slices.CompactFunc(out, func(a, b planned) bool { return a.id == b.id }), nil
+	slices.SortStableFunc(ps, func(a, b planned) int { return cmp.Compare(a.id, b.id) })
+	return slices.CompactFunc(ps, func(a, b planned) bool { return a.id == b.id }), nil
 }
 
 // execUpdateRows is execUpdate by its Rows plan; tf fires t's triggers

@@ -59,11 +59,7 @@ CREATE MATERIALIZED VIEW dr_join AS SELECT a.id, b.id AS other FROM dr a JOIN dr
 			}
 			stmt = fmt.Sprintf("INSERT INTO dr (%s) VALUES (%s)", cols, vals)
 		}
-		_, code := run(stmt)
-		_, pgCode := runPG(stmt)
-		if code != pgCode {
-			t.Fatalf("%s: deltaview %q, PostgreSQL %q", stmt, code, pgCode)
-		}
+		code := sameCode(t, run, runPG, stmt)
 		if code != "" {
 			fails++
 		} else if len(stmt) > 6 && stmt[:6] == "INSERT" {

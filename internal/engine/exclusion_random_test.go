@@ -64,11 +64,7 @@ CREATE MATERIALIZED VIEW bk_all AS SELECT id, room, during, kind FROM bk`)
 			stmt = fmt.Sprintf("INSERT INTO bk VALUES (%d, %s, %s, %s)%s", next, room(), rng(), opt("'a'", "'b'", "'shared'", "NULL"),
 				opt("", "", " ON CONFLICT DO NOTHING", " ON CONFLICT ON CONSTRAINT bk_room_during_excl DO NOTHING"))
 		}
-		_, code := run(stmt)
-		_, pgCode := runPG(stmt)
-		if code != pgCode {
-			t.Fatalf("%s: deltaview %q, PostgreSQL %q", stmt, code, pgCode)
-		}
+		code := sameCode(t, run, runPG, stmt)
 		if code != "" {
 			fails++
 		} else if stmt[:6] == "INSERT" {

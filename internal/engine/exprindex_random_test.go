@@ -1,20 +1,10 @@
 package engine_test
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/pgtest"
-	"github.com/deltaview/deltaview/internal/value"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestExprIndexRandom compares with PostgreSQL random ad-hoc SELECTs,
@@ -25,61 +15,10 @@ import (
 // the test goes, and random INSERTs: the rows an index finds must be
 // those of a scan.
 func TestExprIndexRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	if s := envInt("EXPR_INDEX_RANDOM_SEED", 0); s != 0 {
-		seed = uint64(s)
-	}
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 29))
+	tw, r := randomTwin(t, 29)
+	tw.tags = true
 
-	e := engine.New()
-	sess := e.NewSession()
-	defer sess.Close()
-	run := func(sql string) ([]string, string, string) {
-		var rows []value.Row
-		var tag string
-		err := sess.ExecScript(sql, func(res engine.Result) error {
-			rows, tag = res.Rows, res.Tag
-			return nil
-		})
-		if err != nil {
-			return nil, "", pgerr.Code(err)
-		}
-		return rowTexts(rows), tag, ""
-	}
-	runPG := func(sql string) ([]string, string, string) {
-		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
-		if err != nil {
-			var pe *pgconn.PgError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%s: PostgreSQL: %v", sql, err)
-			}
-			return nil, "", pe.Code
-		}
-		last := rs[len(rs)-1]
-		return pgTexts(pgRows(last)), last.CommandTag.String(), ""
-	}
-	both := func(sql string) {
-		t.Helper()
-		got, gotTag, gotErr := run(sql)
-		want, wantTag, wantErr := runPG(sql)
-		switch {
-		case gotErr != wantErr:
-			t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q", sql, gotErr, wantErr)
-		case gotTag != wantTag && gotErr == "":
-			t.Fatalf("%s: deltaview %s, PostgreSQL %s", sql, gotTag, wantTag)
-		case !slices.Equal(got, want):
-			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", sql, show(got), show(want))
-		}
-	}
-
-	both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric)`)
+	tw.both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric)`)
 	next := 301
 	val := func(x string) string {
 		if r.IntN(10) == 0 {
@@ -104,7 +43,7 @@ func TestExprIndexRandom(t *testing.T) {
 	for id := 1; id <= 300; id++ {
 		vals = append(vals, row(id))
 	}
-	both("INSERT INTO t VALUES " + strings.Join(vals, ", "))
+	tw.both("INSERT INTO t VALUES " + strings.Join(vals, ", "))
 
 	// The index definitions drawn from, and the predicates' conjuncts
 	// that imply (or not) theirs.
@@ -138,17 +77,10 @@ func TestExprIndexRandom(t *testing.T) {
 		}
 		return x + " > " + val(x)
 	}
-	pred := func() string {
-		ts := []string{term()}
-		for r.IntN(3) > 0 {
-			ts = append(ts, term())
-		}
-		return strings.Join(ts, " AND ")
-	}
+	pred := func() string { return conjunction(r, term) }
 	used := 0
 	explained := func(p string) string {
-		got, _, _ := run("EXPLAIN DELETE FROM t WHERE " + p)
-		if len(got) == 2 && strings.Contains(got[1], "Index Scan") {
+		if indexScanned(tw, p) {
 			used++
 		}
 		return p
@@ -163,8 +95,8 @@ func TestExprIndexRandom(t *testing.T) {
 			} else {
 				q = fmt.Sprintf("CREATE INDEX %s ON t %s", name, defs[r.IntN(len(defs))])
 			}
-			_, _, code := run(q)
-			if _, _, pgCode := runPG(q); code != pgCode {
+			code := tw.run(q).code
+			if pgCode := tw.runPG(q).code; code != pgCode {
 				t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q", q, code, pgCode)
 			}
 			if code == "" {
@@ -172,27 +104,27 @@ func TestExprIndexRandom(t *testing.T) {
 			}
 		case k == 1 && len(indexes) > 1:
 			i := r.IntN(len(indexes))
-			both("DROP INDEX " + indexes[i])
+			tw.both("DROP INDEX " + indexes[i])
 			indexes = slices.Delete(indexes, i, i+1)
 		case k < 6:
 			c := []string{"a", "b", "c", "d"}[r.IntN(4)]
-			both(fmt.Sprintf("UPDATE t SET %s = %s WHERE %s", c, val(c), explained(pred())))
+			tw.both(fmt.Sprintf("UPDATE t SET %s = %s WHERE %s", c, val(c), explained(pred())))
 		case k < 9:
-			both("DELETE FROM t WHERE " + explained(pred()))
+			tw.both("DELETE FROM t WHERE " + explained(pred()))
 		case k < 12:
 			var vs []string
 			for range 1 + r.IntN(6) {
 				vs = append(vs, row(next))
 				next++
 			}
-			both("INSERT INTO t VALUES " + strings.Join(vs, ", "))
+			tw.both("INSERT INTO t VALUES " + strings.Join(vs, ", "))
 		case k < 14:
-			both("SELECT count(*), min(id), max(id) FROM t WHERE " + pred())
+			tw.both("SELECT count(*), min(id), max(id) FROM t WHERE " + pred())
 		default:
-			both("SELECT * FROM t WHERE " + explained(pred()) + " ORDER BY id")
+			tw.both("SELECT * FROM t WHERE " + explained(pred()) + " ORDER BY id")
 		}
 	}
-	both("SELECT * FROM t ORDER BY id")
+	tw.both("SELECT * FROM t ORDER BY id")
 	t.Logf("%d predicates found their rows through an index", used)
 	if used < 50 {
 		t.Fatalf("only %d predicates found their rows through an index", used)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/sql"
 )
 
 // BenchmarkForeignKeyChange measures what a FOREIGN KEY constraint adds
@@ -25,15 +24,7 @@ func BenchmarkForeignKeyChange(b *testing.B) {
 				e := engine.New()
 				s := e.NewSession()
 				defer s.Close()
-				exec := func(q string) {
-					st, err := sql.Parse(q)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if _, err := s.Exec(st); err != nil {
-						b.Fatal(err)
-					}
-				}
+				exec := stmtRunner(b, s)
 				exec("CREATE TABLE p (id int PRIMARY KEY)")
 				exec("CREATE TABLE c (id int PRIMARY KEY, pid int" + ref + ")")
 				exec(fmt.Sprintf("INSERT INTO p SELECT g FROM generate_series(0, %d) g", rows+b.N))

@@ -26,15 +26,7 @@ func BenchmarkGeneratedCost(b *testing.B) {
 				e := engine.New()
 				s := e.NewSession()
 				defer s.Close()
-				exec := func(q string) {
-					st, err := sql.Parse(q)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if _, err := s.Exec(st); err != nil {
-						b.Fatal(err)
-					}
-				}
+				exec := stmtRunner(b, s)
 				exec(tables[kind])
 				exec("CREATE MATERIALIZED VIEW s AS SELECT count(*) AS n, sum(w) AS total FROM t")
 				exec("INSERT INTO t (id, v) SELECT g, 0 FROM generate_series(0, 999) g")

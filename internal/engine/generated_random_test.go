@@ -69,11 +69,7 @@ CREATE MATERIALIZED VIEW gr_top AS SELECT id, s FROM gr ORDER BY s DESC, id LIMI
 		default:
 			stmt = fmt.Sprintf("INSERT INTO gr (id, a, b) VALUES (%d, %s, %s)", r.IntN(40), num(-5, 120), txt())
 		}
-		_, code := run(stmt)
-		_, pgCode := runPG(stmt)
-		if code != pgCode {
-			t.Fatalf("%s: deltaview %q, PostgreSQL %q", stmt, code, pgCode)
-		}
+		code := sameCode(t, run, runPG, stmt)
 		if code != "" {
 			fails++
 		} else if len(stmt) > 5 && stmt[:5] == "ALTER" {

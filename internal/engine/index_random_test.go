@@ -1,20 +1,11 @@
 package engine_test
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/pgtest"
-	"github.com/deltaview/deltaview/internal/value"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestIndexRandom compares with PostgreSQL random ad-hoc SELECTs, UPDATEs
@@ -24,61 +15,10 @@ import (
 // table of few distinct values and NULLs under random changes: the rows an
 // index finds must be those of a scan.
 func TestIndexRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	if s := envInt("INDEX_RANDOM_SEED", 0); s != 0 {
-		seed = uint64(s)
-	}
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 17))
+	tw, r := randomTwin(t, 17)
+	tw.tags = true
 
-	e := engine.New()
-	sess := e.NewSession()
-	defer sess.Close()
-	run := func(sql string) ([]string, string, string) {
-		var rows []value.Row
-		var tag string
-		err := sess.ExecScript(sql, func(res engine.Result) error {
-			rows, tag = res.Rows, res.Tag
-			return nil
-		})
-		if err != nil {
-			return nil, "", pgerr.Code(err)
-		}
-		return rowTexts(rows), tag, ""
-	}
-	runPG := func(sql string) ([]string, string, string) {
-		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
-		if err != nil {
-			var pe *pgconn.PgError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%s: PostgreSQL: %v", sql, err)
-			}
-			return nil, "", pe.Code
-		}
-		last := rs[len(rs)-1]
-		return pgTexts(pgRows(last)), last.CommandTag.String(), ""
-	}
-	both := func(sql string) {
-		t.Helper()
-		got, gotTag, gotErr := run(sql)
-		want, wantTag, wantErr := runPG(sql)
-		switch {
-		case gotErr != wantErr:
-			t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q", sql, gotErr, wantErr)
-		case gotTag != wantTag && gotErr == "":
-			t.Fatalf("%s: deltaview %s, PostgreSQL %s", sql, gotTag, wantTag)
-		case !slices.Equal(got, want):
-			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", sql, show(got), show(want))
-		}
-	}
-
-	both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric, e int)`)
+	tw.both(`CREATE TABLE t (id int PRIMARY KEY, a int, b smallint, c text, d numeric, e int)`)
 	next := 301 // the next row's id
 	val := func(col string) string {
 		if r.IntN(8) == 0 {
@@ -109,7 +49,7 @@ func TestIndexRandom(t *testing.T) {
 	for id := 1; id <= 300; id++ {
 		vals = append(vals, row(id))
 	}
-	both("INSERT INTO t VALUES " + strings.Join(vals, ", "))
+	tw.both("INSERT INTO t VALUES " + strings.Join(vals, ", "))
 	termCols := append([]string{"id"}, cols...) // the primary key's ranges too
 	term := func() string {
 		c := termCols[r.IntN(len(termCols))]
@@ -131,18 +71,11 @@ func TestIndexRandom(t *testing.T) {
 		}
 		return c + " > " + val(c)
 	}
-	pred := func() string {
-		ts := []string{term()}
-		for r.IntN(3) > 0 {
-			ts = append(ts, term())
-		}
-		return strings.Join(ts, " AND ")
-	}
+	pred := func() string { return conjunction(r, term) }
 	// used counts the predicates an index serves, as EXPLAIN says.
 	used := 0
 	explained := func(p string) string {
-		got, _, _ := run("EXPLAIN DELETE FROM t WHERE " + p)
-		if len(got) == 2 && strings.Contains(got[1], "Index Scan") {
+		if indexScanned(tw, p) {
 			used++
 		}
 		return p
@@ -163,18 +96,18 @@ func TestIndexRandom(t *testing.T) {
 				unique = "UNIQUE " // mostly refused (23505), else enforced
 			}
 			q := fmt.Sprintf("CREATE %sINDEX %s ON t (%s)", unique, name, strings.Join(on, ", "))
-			if _, _, code := run(q); code == "" {
+			if tw.run(q).code == "" {
 				indexes = append(indexes, name)
 				if unique != "" {
 					uniques++
 				}
 			}
-			if _, _, code := runPG(q); (code == "") != slices.Contains(indexes, name) {
+			if code := tw.runPG(q).code; (code == "") != slices.Contains(indexes, name) {
 				t.Fatalf("%s: PostgreSQL gives %q", q, code)
 			}
 		case k == 1 && len(indexes) > 1:
 			i := r.IntN(len(indexes))
-			both("DROP INDEX " + indexes[i])
+			tw.both("DROP INDEX " + indexes[i])
 			indexes = slices.Delete(indexes, i, i+1)
 		case k < 6:
 			c := cols[r.IntN(len(cols))]
@@ -182,25 +115,42 @@ func TestIndexRandom(t *testing.T) {
 			if c == "b" && v == "100000" {
 				v = "7"
 			}
-			both(fmt.Sprintf("UPDATE t SET %s = %s WHERE %s", c, v, pred()))
+			tw.both(fmt.Sprintf("UPDATE t SET %s = %s WHERE %s", c, v, pred()))
 		case k < 9:
-			both("DELETE FROM t WHERE " + explained(pred()))
+			tw.both("DELETE FROM t WHERE " + explained(pred()))
 		case k < 12:
 			var vs []string
 			for range 1 + r.IntN(6) {
 				vs = append(vs, row(next))
 				next++
 			}
-			both("INSERT INTO t VALUES " + strings.Join(vs, ", "))
+			tw.both("INSERT INTO t VALUES " + strings.Join(vs, ", "))
 		case k < 14:
-			both("SELECT count(*), min(id), max(id) FROM t WHERE " + pred())
+			tw.both("SELECT count(*), min(id), max(id) FROM t WHERE " + pred())
 		default:
-			both("SELECT * FROM t WHERE " + explained(pred()) + " ORDER BY id")
+			tw.both("SELECT * FROM t WHERE " + explained(pred()) + " ORDER BY id")
 		}
 	}
-	both("SELECT * FROM t ORDER BY id")
+	tw.both("SELECT * FROM t ORDER BY id")
 	t.Logf("%d predicates found their rows through an index; %d unique indexes made", used, uniques)
 	if used < 50 {
 		t.Fatalf("only %d predicates found their rows through an index", used)
 	}
+}
+
+// conjunction joins one or more terms by AND, each after the first drawn
+// with chance 2/3.
+func conjunction(r *rand.Rand, term func() string) string {
+	ts := []string{term()}
+	for r.IntN(3) > 0 {
+		ts = append(ts, term())
+	}
+	return strings.Join(ts, " AND ")
+}
+
+// indexScanned reports whether deltaview finds the rows of table t that
+// p accepts through an index, as EXPLAIN of a DELETE says.
+func indexScanned(tw *pgTwin, p string) bool {
+	got := tw.run("EXPLAIN DELETE FROM t WHERE " + p).rows
+	return len(got) == 2 && strings.Contains(got[1], "Index Scan")
 }

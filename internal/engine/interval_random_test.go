@@ -1,17 +1,13 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -192,38 +188,6 @@ func sqlLit(s string) string {
 		return s
 	}
 	return "'" + s + "'"
-}
-
-// scriptRunners returns run and runPG, which run a script on a new
-// session of e and on pg, and return the last result's rows as text, or
-// the error's SQLSTATE.
-func scriptRunners(t *testing.T, ctx context.Context, pg *pgx.Conn, e *engine.Engine) (run, runPG func(string) ([]string, string)) {
-	sess := e.NewSession()
-	t.Cleanup(func() { sess.Close() })
-	run = func(sql string) ([]string, string) {
-		var rows []value.Row
-		err := sess.ExecScript(sql, func(res engine.Result) error {
-			if res.HasRows {
-				rows = res.Rows
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, pgerr.Code(err)
-		}
-		return rowTexts(rows), ""
-	}
-	runPG = func(sql string) ([]string, string) {
-		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
-		if err != nil {
-			return nil, pgerr.Code(pgerr.Wrap(err))
-		}
-		if len(rs) == 0 || rs[len(rs)-1].CommandTag.String() == "" {
-			return nil, ""
-		}
-		return pgTexts(pgRows(rs[len(rs)-1])), ""
-	}
-	return run, runPG
 }
 
 // compareAdHoc runs n queries SELECT x, x one of exprs picked at random,

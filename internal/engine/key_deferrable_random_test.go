@@ -1,19 +1,9 @@
 package engine_test
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
-
-	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/pgtest"
-	"github.com/deltaview/deltaview/internal/value"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestKeyDeferrableRandom compares with PostgreSQL random transactions
@@ -25,61 +15,13 @@ import (
 // give its rows, and a materialized view over the table must equal a
 // read of the table after every transaction.
 func TestKeyDeferrableRandom(t *testing.T) {
-	if _, err := pgtest.FindBinDir(); err != nil {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg := pgtest.Start(t).Conn(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	seed := uint64(time.Now().UnixNano())
-	if s := envInt("KEY_DEFERRABLE_RANDOM_SEED", 0); s != 0 {
-		seed = uint64(s)
-	}
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 31))
-
-	e := engine.New()
-	sess := e.NewSession()
-	defer sess.Close()
-	run := func(sql string) ([]string, string) {
-		var rows []value.Row
-		err := sess.ExecScript(sql, func(res engine.Result) error {
-			rows = res.Rows
-			return nil
-		})
-		if err != nil {
-			return nil, pgerr.Code(err)
-		}
-		return rowTexts(rows), ""
-	}
-	runPG := func(sql string) ([]string, string) {
-		rs, err := pg.PgConn().Exec(ctx, sql).ReadAll()
-		if err != nil {
-			var pe *pgconn.PgError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%s: PostgreSQL: %v", sql, err)
-			}
-			return nil, pe.Code
-		}
-		return pgTexts(pgRows(rs[len(rs)-1])), ""
-	}
-	both := func(sql string) string {
-		t.Helper()
-		got, gotErr := run(sql)
-		want, wantErr := runPG(sql)
-		switch {
-		case gotErr != wantErr:
-			t.Fatalf("%s: deltaview fails with %q, PostgreSQL with %q", sql, gotErr, wantErr)
-		case !slices.Equal(got, want):
-			t.Fatalf("%s:\ndeltaview %s\nPostgreSQL %s", sql, show(got), show(want))
-		}
-		return gotErr
-	}
-	both(`CREATE TABLE t (id int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED, pos int CONSTRAINT t_pos UNIQUE DEFERRABLE, g int)`)
+	tw, r := randomTwin(t, 31)
+	tw.tags = true
+	tw.both(`CREATE TABLE t (id int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED, pos int CONSTRAINT t_pos UNIQUE DEFERRABLE, g int)`)
 	for i := 1; i <= 12; i++ {
-		both(fmt.Sprintf("INSERT INTO t VALUES (%d, %d, %d)", i, i, i%3))
+		tw.both(fmt.Sprintf("INSERT INTO t VALUES (%d, %d, %d)", i, i, i%3))
 	}
-	run("CREATE MATERIALIZED VIEW tv AS SELECT g, count(*) AS n, sum(pos) AS s FROM t GROUP BY g")
+	tw.run("CREATE MATERIALIZED VIEW tv AS SELECT g, count(*) AS n, sum(pos) AS s FROM t GROUP BY g")
 	stmt := func() string {
 		switch r.IntN(9) {
 		case 0:
@@ -106,16 +48,16 @@ func TestKeyDeferrableRandom(t *testing.T) {
 	for range 250 {
 		block := r.IntN(3) > 0
 		if block {
-			both("BEGIN")
+			tw.both("BEGIN")
 		}
 		for range 1 + r.IntN(5) {
 			if block && r.IntN(8) == 0 {
-				both("SAVEPOINT s")
-				both(stmt())
-				both("ROLLBACK TO s")
+				tw.both("SAVEPOINT s")
+				tw.both(stmt())
+				tw.both("ROLLBACK TO s")
 				continue
 			}
-			if both(stmt()) != "" {
+			if tw.both(stmt()) != "" {
 				failed++
 			}
 		}
@@ -124,17 +66,17 @@ func TestKeyDeferrableRandom(t *testing.T) {
 			if r.IntN(5) == 0 {
 				end = "ROLLBACK"
 			}
-			if both(end) == "" && end == "COMMIT" {
+			if tw.both(end) == "" && end == "COMMIT" {
 				commits++
 			}
 		}
-		got, _ := run("SELECT * FROM tv ORDER BY g")
-		want, _ := run("SELECT g, count(*) AS n, sum(pos) AS s FROM t GROUP BY g ORDER BY g")
+		got := tw.run("SELECT * FROM tv ORDER BY g").rows
+		want := tw.run("SELECT g, count(*) AS n, sum(pos) AS s FROM t GROUP BY g ORDER BY g").rows
 		if !slices.Equal(got, want) {
 			t.Fatalf("the view %s, its query %s", show(got), show(want))
 		}
 	}
-	both("SELECT * FROM t ORDER BY id")
+	tw.both("SELECT * FROM t ORDER BY id")
 	t.Logf("%d statements failed, %d blocks committed", failed, commits)
 	if failed < 20 || commits < 20 {
 		t.Fatalf("only %d statements failed and %d blocks committed", failed, commits)

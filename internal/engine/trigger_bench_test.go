@@ -29,15 +29,7 @@ func BenchmarkTriggerCost(b *testing.B) {
 				e := engine.New()
 				s := e.NewSession()
 				defer s.Close()
-				exec := func(q string) {
-					st, err := sql.Parse(q)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if _, err := s.Exec(st); err != nil {
-						b.Fatal(err)
-					}
-				}
+				exec := stmtRunner(b, s)
 				exec("CREATE TABLE t (id int PRIMARY KEY, v int)")
 				exec("CREATE TABLE u (id int PRIMARY KEY, v int)")
 				exec("CREATE FUNCTION keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$")
@@ -67,6 +59,20 @@ func BenchmarkTriggerCost(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// stmtRunner returns a function that parses one statement and runs it in
+// s, failing tb when either fails.
+func stmtRunner(tb testing.TB, s *engine.Session) func(q string) {
+	return func(q string) {
+		st, err := sql.Parse(q)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := s.Exec(st); err != nil {
+			tb.Fatal(err)
 		}
 	}
 }

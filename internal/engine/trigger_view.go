@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/exec"
@@ -71,7 +70,16 @@ func (f *trigFire) instead(op int16, old, new value.Row) (value.Row, bool, error
 
 // execViewInsert runs INSERT on a view.
 func (e *Engine) execViewInsert(ins *sql.Insert) (Result, error) {
-	f, err := e.viewFire(ins.Table, sql.TriggerInsert, "insert into")
+	return e.insteadInsert(ins, ins.Table, nil)
+}
+
+// insteadInsert runs INSERT on view by its INSTEAD OF INSERT triggers:
+// each row proposed, in the view's columns, is given to them. av, when
+// set, is the automatically updatable view over view the statement
+// names: its check options read the row the triggers return, and
+// RETURNING the view's row computed from it.
+func (e *Engine) insteadInsert(ins *sql.Insert, view string, av *sql.AutoView) (Result, error) {
+	f, err := e.viewFire(view, sql.TriggerInsert, "insert into")
 	if err != nil {
 		return Result{}, err
 	}
@@ -84,8 +92,8 @@ func (e *Engine) execViewInsert(ins *sql.Insert) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
-	ret := returner{plan: ins.RetPlan, exprs: ins.Returning}
-	n := 0
+	ret := returner{plan: ins.RetPlan, exprs: ins.Returning, view: av}
+	count := 0
 	for _, row := range rows {
 		out, ok, err := f.instead(sql.TriggerInsert, nil, slices.Clone(row))
 		if err != nil {
@@ -94,7 +102,12 @@ func (e *Engine) execViewInsert(ins *sql.Insert) (Result, error) {
 		if !ok {
 			continue
 		}
-		n++
+		if av != nil {
+			if err := e.autoCheck(av, out, mark); err != nil {
+				return Result{}, err
+			}
+		}
+		count++
 		if err := ret.add(&res, out); err != nil {
 			return Result{}, err
 		}
@@ -105,7 +118,7 @@ func (e *Engine) execViewInsert(ins *sql.Insert) (Result, error) {
 	if err := ret.finish(e, &res, mark); err != nil {
 		return Result{}, err
 	}
-	res.Tag = countTag("INSERT 0 ", n)
+	res.Tag = countTag("INSERT 0 ", count)
 	return res, nil
 }
 
@@ -132,16 +145,8 @@ func (e *Engine) viewTargets(view, rowsPlan plan.Node, mark int) ([]value.Row, [
 		}
 		return nil
 	}}
-	rows, err := e.runTargets(rowsPlan, mark, ts)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]planned, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, planned{id: uint64(r[0].Int()), rest: r[1:]})
-	}
-	slices.SortStableFunc(out, func(a, b planned) int { return cmp.Compare(a.id, b.id) })
-	return vrows, slices.CompactFunc(out, func(a, b planned) bool { return a.id == b.id }), nil
+	ps, err := e.plannedOver(rowsPlan, mark, ts)
+	return vrows, ps, err
 }
 
 // execViewUpdate runs UPDATE on a view, by its Rows plan.
@@ -149,16 +154,35 @@ func (e *Engine) execViewUpdate(up *sql.Update) (Result, error) {
 	if up.Auto != nil {
 		return e.execAutoUpdate(up)
 	}
-	f, err := e.viewFire(up.Table, sql.TriggerUpdate, "update")
+	return e.insteadUpdate(up, up.Table, nil, func(mark int) ([]value.Row, []planned, error) {
+		return e.viewTargets(up.View, up.Rows, mark)
+	})
+}
+
+// insteadUpdate runs UPDATE on view by its INSTEAD OF UPDATE triggers:
+// targets reads, as insteadDelete's, the rows of view and the
+// statement's rows, and each of those rows is given to the triggers with
+// its new row. av, when set, is the automatically updatable view over
+// view the statement names, whose SET list assigns columns of av's
+// rows: its check options read the row the triggers return, and
+// RETURNING the view's row computed from it.
+func (e *Engine) insteadUpdate(up *sql.Update, view string, av *sql.AutoView, targets func(mark int) ([]value.Row, []planned, error)) (Result, error) {
+	f, err := e.viewFire(view, sql.TriggerUpdate, "update")
 	if err != nil {
 		return Result{}, err
 	}
 	f.set = up.SetCols
+	if av != nil {
+		f.set = nil
+		for _, i := range up.SetCols {
+			f.set = append(f.set, av.Cols[i])
+		}
+	}
 	if err := f.beforeStatement(sql.TriggerUpdate); err != nil {
 		return Result{}, err
 	}
 	mark := len(e.tx.log)
-	vrows, ps, err := e.viewTargets(up.View, up.Rows, mark)
+	vrows, ps, err := targets(mark)
 	if err != nil {
 		return Result{}, err
 	}
@@ -167,16 +191,38 @@ func (e *Engine) execViewUpdate(up *sql.Update) (Result, error) {
 	n := len(f.cols)
 	count := 0
 	for _, p := range ps {
-		out, ok, err := f.instead(sql.TriggerUpdate, vrows[p.id], slices.Clone(p.rest[:n]))
+		// The plan's row is the new row and what else RETURNING reads,
+		// or through av the values SET assigns to av's columns.
+		old := vrows[p.id][:n]
+		newRow, rest := slices.Clone(p.rest[:n]), p.rest[n:]
+		if av != nil {
+			newRow, rest = slices.Clone(old), p.rest[len(av.Cols):]
+			for _, i := range up.SetCols {
+				newRow[av.Cols[i]] = p.rest[i]
+			}
+		}
+		out, ok, err := f.instead(sql.TriggerUpdate, old, newRow)
 		if err != nil {
 			return Result{}, err
 		}
 		if !ok {
 			continue
 		}
+		if av != nil {
+			if err := e.autoCheck(av, out, mark); err != nil {
+				return Result{}, err
+			}
+		}
 		count++
-		if err := ret.add(&res, append(out, p.rest[n:]...)); err != nil {
-			return Result{}, err
+		if up.Returning != nil || up.RetPlan != nil {
+			if av != nil {
+				if out, err = av.ViewRow(out); err != nil {
+					return Result{}, err
+				}
+			}
+			if err := ret.add(&res, append(out, rest...)); err != nil {
+				return Result{}, err
+			}
 		}
 	}
 	if err := f.end(sql.TriggerUpdate); err != nil {
@@ -194,7 +240,17 @@ func (e *Engine) execViewDelete(del *sql.Delete) (Result, error) {
 	if del.Auto != nil {
 		return e.execAutoDelete(del)
 	}
-	f, err := e.viewFire(del.Table, sql.TriggerDelete, "delete from")
+	return e.insteadDelete(del, del.Table, func(mark int) ([]value.Row, []planned, error) {
+		return e.viewTargets(del.View, del.Rows, mark)
+	})
+}
+
+// insteadDelete runs DELETE on view by its INSTEAD OF DELETE triggers:
+// targets reads, as the statement starts (the log mark long), the rows
+// of view, each beginning with its columns, and the statement's rows by
+// their numbers; each of those rows is given to the triggers.
+func (e *Engine) insteadDelete(del *sql.Delete, view string, targets func(mark int) ([]value.Row, []planned, error)) (Result, error) {
+	f, err := e.viewFire(view, sql.TriggerDelete, "delete from")
 	if err != nil {
 		return Result{}, err
 	}
@@ -202,15 +258,16 @@ func (e *Engine) execViewDelete(del *sql.Delete) (Result, error) {
 		return Result{}, err
 	}
 	mark := len(e.tx.log)
-	vrows, ps, err := e.viewTargets(del.View, del.Rows, mark)
+	vrows, ps, err := targets(mark)
 	if err != nil {
 		return Result{}, err
 	}
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
 	ret := returner{plan: del.RetPlan, exprs: del.Returning}
+	n := len(f.cols)
 	count := 0
 	for _, p := range ps {
-		if _, ok, err := f.instead(sql.TriggerDelete, vrows[p.id], nil); err != nil {
+		if _, ok, err := f.instead(sql.TriggerDelete, vrows[p.id][:n], nil); err != nil {
 			return Result{}, err
 		} else if !ok {
 			continue

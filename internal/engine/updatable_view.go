@@ -56,29 +56,7 @@ func (e *Engine) autoPlanned(t *table, av *sql.AutoView, rows plan.Node, mark in
 	if err != nil {
 		return nil, err
 	}
-	out, err := e.runTargets(rows, mark, e.autoRows(t, av, shown))
-	if err != nil {
-		return nil, err
-	}
-	ps := make([]planned, 0, len(out))
-	for _, r := range out {
-		ps = append(ps, planned{id: uint64(r[0].Int()), rest: r[1:]})
-	}
-	return sortPlanned(ps), nil
-}
-
-// sortPlanned orders ps by row id, each id once with its first row.
-func sortPlanned(ps []planned) []planned {
-	slices.SortStableFunc(ps, func(a, b planned) int {
-		switch {
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
-	return slices.CompactFunc(ps, func(a, b planned) bool { return a.id == b.id })
+	return e.plannedOver(rows, mark, e.autoRows(t, av, shown))
 }
 
 // execAutoUpdate runs UPDATE on an automatically updatable view.

@@ -18,7 +18,8 @@ import (
 // to the triggers (OLD, and NEW with the assigned columns), the check
 // options read the row they return, and RETURNING the statement's view
 // computed from it. The statement triggers of the view under it fire.
-// Nothing is kept.
+// Nothing is kept. The statements are those of a view's own INSTEAD OF
+// triggers (trigger_view.go), given the automatically updatable view.
 
 // insteadRows reads the rows of av's view under it, each followed by its
 // number.
@@ -85,160 +86,29 @@ func (e *Engine) insteadPlanned(av *sql.AutoView, rows plan.Node, mark int) ([]v
 		}
 		shown = ids
 	}
-	out, err := e.runTargets(rows, mark, insteadTargets(av, vrows, shown))
-	if err != nil {
-		return nil, nil, err
-	}
-	ps := make([]planned, 0, len(out))
-	for _, r := range out {
-		ps = append(ps, planned{id: uint64(r[0].Int()), rest: r[1:]})
-	}
-	return vrows, sortPlanned(ps), nil
+	ps, err := e.plannedOver(rows, mark, insteadTargets(av, vrows, shown))
+	return vrows, ps, err
 }
 
 // execInsteadUpdate runs UPDATE through av over a view's INSTEAD OF
 // UPDATE triggers.
 func (e *Engine) execInsteadUpdate(up *sql.Update) (Result, error) {
-	av := up.Auto
-	f, err := e.viewFire(av.Table, sql.TriggerUpdate, "update")
-	if err != nil {
-		return Result{}, err
-	}
-	for _, i := range up.SetCols {
-		f.set = append(f.set, av.Cols[i])
-	}
-	if err := f.beforeStatement(sql.TriggerUpdate); err != nil {
-		return Result{}, err
-	}
-	mark := len(e.tx.log)
-	vrows, ps, err := e.insteadPlanned(av, up.Rows, mark)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
-	ret := returner{plan: up.RetPlan, exprs: up.Returning}
-	n, k := len(f.cols), len(av.Cols)
-	count := 0
-	for _, p := range ps {
-		old := vrows[p.id][:n]
-		newRow := slices.Clone(old)
-		for _, i := range up.SetCols {
-			newRow[av.Cols[i]] = p.rest[i]
-		}
-		out, ok, err := f.instead(sql.TriggerUpdate, old, newRow)
-		if err != nil {
-			return Result{}, err
-		}
-		if !ok {
-			continue
-		}
-		if err := e.autoCheck(av, out, mark); err != nil {
-			return Result{}, err
-		}
-		count++
-		if up.Returning != nil || up.RetPlan != nil {
-			vr, err := av.ViewRow(out)
-			if err != nil {
-				return Result{}, err
-			}
-			if err := ret.add(&res, append(vr, p.rest[k:]...)); err != nil {
-				return Result{}, err
-			}
-		}
-	}
-	if err := f.end(sql.TriggerUpdate); err != nil {
-		return Result{}, err
-	}
-	if err := ret.finish(e, &res, mark); err != nil {
-		return Result{}, err
-	}
-	res.Tag = countTag("UPDATE ", count)
-	return res, nil
+	return e.insteadUpdate(up, up.Auto.Table, up.Auto, func(mark int) ([]value.Row, []planned, error) {
+		return e.insteadPlanned(up.Auto, up.Rows, mark)
+	})
 }
 
 // execInsteadDelete runs DELETE through av over a view's INSTEAD OF
 // DELETE triggers.
 func (e *Engine) execInsteadDelete(del *sql.Delete) (Result, error) {
-	av := del.Auto
-	f, err := e.viewFire(av.Table, sql.TriggerDelete, "delete from")
-	if err != nil {
-		return Result{}, err
-	}
-	if err := f.beforeStatement(sql.TriggerDelete); err != nil {
-		return Result{}, err
-	}
-	mark := len(e.tx.log)
-	vrows, ps, err := e.insteadPlanned(av, del.Rows, mark)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
-	ret := returner{plan: del.RetPlan, exprs: del.Returning}
-	n := len(f.cols)
-	count := 0
-	for _, p := range ps {
-		if _, ok, err := f.instead(sql.TriggerDelete, vrows[p.id][:n], nil); err != nil {
-			return Result{}, err
-		} else if !ok {
-			continue
-		}
-		count++
-		if err := ret.add(&res, p.rest); err != nil {
-			return Result{}, err
-		}
-	}
-	if err := f.end(sql.TriggerDelete); err != nil {
-		return Result{}, err
-	}
-	if err := ret.finish(e, &res, mark); err != nil {
-		return Result{}, err
-	}
-	res.Tag = countTag("DELETE ", count)
-	return res, nil
+	return e.insteadDelete(del, del.Auto.Table, func(mark int) ([]value.Row, []planned, error) {
+		return e.insteadPlanned(del.Auto, del.Rows, mark)
+	})
 }
 
 // execInsteadInsert runs INSERT through av over a view's INSTEAD OF
 // INSERT triggers: each row proposed, in the columns of the view under
 // it, is given to them.
 func (e *Engine) execInsteadInsert(ins *sql.Insert) (Result, error) {
-	av := ins.Auto
-	f, err := e.viewFire(av.Table, sql.TriggerInsert, "insert into")
-	if err != nil {
-		return Result{}, err
-	}
-	if err := f.beforeStatement(sql.TriggerInsert); err != nil {
-		return Result{}, err
-	}
-	mark := len(e.tx.log)
-	rows, err := exec.Run(ins.Source, e.queryBudget(e.dmlSource()))
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{Columns: ins.RetCols, HasRows: len(ins.Returning) > 0}
-	ret := returner{plan: ins.RetPlan, exprs: ins.Returning, view: av}
-	count := 0
-	for _, row := range rows {
-		out, ok, err := f.instead(sql.TriggerInsert, nil, slices.Clone(row))
-		if err != nil {
-			return Result{}, err
-		}
-		if !ok {
-			continue
-		}
-		if err := e.autoCheck(av, out, mark); err != nil {
-			return Result{}, err
-		}
-		count++
-		if err := ret.add(&res, out); err != nil {
-			return Result{}, err
-		}
-	}
-	if err := f.end(sql.TriggerInsert); err != nil {
-		return Result{}, err
-	}
-	if err := ret.finish(e, &res, mark); err != nil {
-		return Result{}, err
-	}
-	res.Tag = countTag("INSERT 0 ", count)
-	return res, nil
+	return e.insteadInsert(ins, ins.Auto.Table, ins.Auto)
 }

@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // TestKeyedViewTwin runs random transactions through two engines, one
@@ -45,42 +43,14 @@ func testKeyedViewTwin(t *testing.T, workers int) {
 		{"nokey", "SELECT v % 10 AS d, s FROM t", nil},
 		{"failing", "SELECT t.id, 1000 / (t.v - 777) AS q, u.name FROM t JOIN u ON t.k = u.id", []int{0}},
 	}
-	type side struct {
-		e      *Engine
-		s      *Session
-		deltas map[string][]string
+	twinViews := make([]twinView, len(views))
+	for i, v := range views {
+		twinViews[i] = twinView{v.name, v.q}
 	}
-	open := func(off bool) *side {
+	open := func(off bool) *twinSide {
 		viewKeysOff = off
 		defer func() { viewKeysOff = false }()
-		e := New()
-		e.SetWorkers(workers)
-		if workers > 1 {
-			e.parallelMin = 0
-		}
-		e.chunkRows = 64
-		x := &side{e: e, s: e.NewSession(), deltas: map[string][]string{}}
-		script := fmt.Sprintf(`CREATE TABLE t (id int PRIMARY KEY, k int, v int NOT NULL, s text);
-			CREATE TABLE u (id int PRIMARY KEY, name text);
-			INSERT INTO u SELECT g, 'n' || g FROM generate_series(1, %d) g;
-			INSERT INTO t SELECT g, CASE WHEN g %% 101 = 0 THEN NULL ELSE 1 + g %% %d END, (g * 7919) %% 1000, 's' || g %% 3
-				FROM generate_series(1, %d) g WHERE (g * 7919) %% 1000 <> 777;`, nu, nu+20, nt)
-		for _, v := range views {
-			script += fmt.Sprintf("CREATE MATERIALIZED VIEW %s AS %s;\n", v.name, v.q)
-		}
-		if err := x.s.ExecScript(script, func(Result) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range views {
-			if _, err := e.Subscribe(v.name, func(ts uint64, d zset.ZSet) {
-				for _, en := range d {
-					x.deltas[v.name] = append(x.deltas[v.name], fmt.Sprintf("%d %s %d", ts, en.Row, en.W))
-				}
-			}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return x
+		return openTwinSide(t, workers, nt, nu, "'s' || g % 3", twinViews)
 	}
 	keyed, whole := open(false), open(true)
 	for _, v := range views {
@@ -90,17 +60,6 @@ func testKeyedViewTwin(t *testing.T, workers int) {
 		if got := whole.e.views[v.name].(*zview).c.View.Key(); got != nil {
 			t.Fatalf("%s is keyed by %v with viewKeysOff", v.name, got)
 		}
-	}
-	query := func(x *side, q string) ([]string, error) {
-		var out []string
-		err := x.s.ExecScript(q, func(r Result) error {
-			for _, row := range r.Rows {
-				out = append(out, failingRow(row))
-			}
-			return nil
-		})
-		slices.Sort(out)
-		return out, err
 	}
 	rng := rand.New(rand.NewPCG(11, uint64(workers)))
 	nextID := int64(nt + 1)
@@ -134,70 +93,11 @@ func testKeyedViewTwin(t *testing.T, workers int) {
 		if txn%3 == 1 {
 			// Many typed replacements keeping their ids: a commit in
 			// chunks, each replacement a pair a keyed view swaps in place.
-			present, err := query(keyed, fmt.Sprintf("SELECT id FROM t WHERE id <= %d ORDER BY id", nt))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 200 + rng.IntN(1500) {
-				var id int64
-				fmt.Sscan(present[rng.IntN(len(present))], &id)
-				v := int64(rng.IntN(1000))
-				if rng.IntN(300) == 0 {
-					v = 777 // fails the view "failing" in some chunk
-				}
-				k := value.NewInt(value.Int4, 1+(id+int64(rng.IntN(2)))%int64(nu+20))
-				if id%101 == 0 {
-					k = value.Null
-				}
-				typed = append(typed, []value.Value{value.NewInt(value.Int4, id), k, value.NewInt(value.Int4, v), value.NewText(value.Text, "s")})
-			}
+			typed = twinReplacements(t, keyed, rng, nt, func(id int64) int64 { return 1 + (id+int64(rng.IntN(2)))%int64(nu+20) })
 		} else if rng.IntN(8) == 0 {
 			fmt.Fprintf(&b, "UPDATE t SET v = 777 WHERE id = %d;\n", 1+rng.Int64N(nt)) // fails "failing"
 		}
-		var errs [2]string
-		for i, x := range []*side{keyed, whole} {
-			err := x.s.ExecScript(b.String(), func(Result) error { return nil })
-			if err == nil && typed != nil {
-				err = x.s.ReplaceRows("t", typed)
-			}
-			if err == nil {
-				err = x.s.Commit()
-			} else {
-				x.s.Rollback()
-			}
-			if err != nil {
-				errs[i] = pgerr.Code(err)
-			}
-		}
-		if errs[0] != errs[1] {
-			t.Fatalf("txn %d: errors %q and %q", txn, errs[0], errs[1])
-		}
-		for _, v := range views {
-			if !slices.Equal(keyed.deltas[v.name], whole.deltas[v.name]) {
-				t.Fatalf("txn %d: %s: deltas differ:\n%s\nagainst\n%s", txn, v.name,
-					strings.Join(keyed.deltas[v.name], "\n"), strings.Join(whole.deltas[v.name], "\n"))
-			}
-			got, err := query(keyed, "SELECT * FROM "+v.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := query(whole, "SELECT * FROM "+v.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("txn %d: %s holds %d rows, its twin %d", txn, v.name, len(got), len(want))
-			}
-			if v.name != "failing" {
-				fresh, err := query(keyed, v.q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(got, fresh) {
-					t.Fatalf("txn %d: %s holds %d rows, its query gives %d", txn, v.name, len(got), len(fresh))
-				}
-			}
-		}
+		applyTwins(t, txn, keyed, whole, b.String(), typed, twinViews)
 	}
 	for _, v := range views {
 		if v.key != nil && keyed.e.views[v.name].(*zview).c.View.Key() == nil {

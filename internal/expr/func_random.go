@@ -44,10 +44,7 @@ func (g *prng) next() uint64 {
 // splitmix64 advances *seed and returns its next output.
 func splitmix64(seed *uint64) uint64 {
 	*seed += 0x9E3779B97F4A7C15
-	v := *seed
-	v = (v ^ v>>30) * 0xBF58476D1CE4E5B9
-	v = (v ^ v>>27) * 0x94D049BB133111EB
-	return v ^ v>>31
+	return value.Mix64(*seed)
 }
 
 func (g *prng) seed(seed uint64) {

@@ -35,8 +35,10 @@ func NewSample(method string, percent, seed Expr, cols []Expr) Expr {
 			if a[1].IsNull() {
 				return value.Null, pgerr.New(pgerr.InvalidTablesampleRepeat, "TABLESAMPLE REPEATABLE parameter cannot be null")
 			}
+			// Mixed, a seed and a row hash combined by xor give
+			// uniform fractions.
 			h := value.HashRow(a[2:]) ^ math.Float64bits(a[1].Float())
-			u = float64(mix64(h)>>11) / (1 << 53)
+			u = float64(value.Mix64(h)>>11) / (1 << 53)
 		} else {
 			u = rand.Float64()
 		}
@@ -48,14 +50,4 @@ func NewSample(method string, percent, seed Expr, cols []Expr) Expr {
 		}
 		return s
 	}}, Args: args, T: value.BoolType}
-}
-
-// mix64 is splitmix64's finalizer: it spreads a hash's bits so that a
-// seed and a row hash combined by xor give uniform fractions.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }

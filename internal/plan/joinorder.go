@@ -48,26 +48,7 @@ func (o *orderer) uniqueKeys(n Node) [][]int {
 	case *Filter:
 		return o.uniqueKeys(x.Input)
 	case *Project:
-		var out [][]int
-	keys:
-		for _, k := range o.uniqueKeys(x.Input) {
-			m := make([]int, 0, len(k))
-			for _, c := range k {
-				at := -1
-				for i, e := range x.Exprs {
-					if col, ok := e.(*expr.Col); ok && col.Idx == c {
-						at = i
-						break
-					}
-				}
-				if at < 0 {
-					continue keys
-				}
-				m = append(m, at)
-			}
-			out = append(out, m)
-		}
-		return out
+		return projectKeys(o.uniqueKeys(x.Input), x.Exprs)
 	case *Aggregate:
 		k := make([]int, len(x.GroupBy))
 		for i := range k {

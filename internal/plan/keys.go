@@ -36,23 +36,7 @@ func keysOf(n Node, uniques func(string) [][]int) [][]int {
 	case *TopK:
 		return keysOf(x.Input, uniques)
 	case *Project:
-		var out [][]int
-	keys:
-		for _, k := range keysOf(x.Input, uniques) {
-			m := make([]int, 0, len(k))
-			for _, c := range k {
-				at := slices.IndexFunc(x.Exprs, func(e expr.Expr) bool {
-					col, ok := e.(*expr.Col)
-					return ok && col.Idx == c
-				})
-				if at < 0 {
-					continue keys
-				}
-				m = append(m, at)
-			}
-			out = append(out, m)
-		}
-		return out
+		return projectKeys(keysOf(x.Input, uniques), x.Exprs)
 	case *Aggregate:
 		if len(x.GroupBy) == 0 {
 			return nil // one row: nothing to hash by
@@ -122,4 +106,27 @@ func covers(on []expr.Expr, keys [][]int) bool {
 		}
 	}
 	return false
+}
+
+// projectKeys returns the keys of a projection's input (column sets)
+// whose columns the projection exprs passes on unchanged, in its output's
+// columns.
+func projectKeys(keys [][]int, exprs []expr.Expr) [][]int {
+	var out [][]int
+keys:
+	for _, k := range keys {
+		m := make([]int, 0, len(k))
+		for _, c := range k {
+			at := slices.IndexFunc(exprs, func(e expr.Expr) bool {
+				col, ok := e.(*expr.Col)
+				return ok && col.Idx == c
+			})
+			if at < 0 {
+				continue keys
+			}
+			m = append(m, at)
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -177,16 +177,12 @@ func (b *binder) bindConnectby(f *pg_query.FuncCall, coldefs []*pg_query.Node) (
 		return nil, err
 	}
 	empty := &expr.SRF{Name: "connectby", Cols: cols, Names: names, Gen: func([]value.Value, func(value.Row) error) error { return nil }}
-	args := make([]expr.Expr, len(f.Args))
-	for i, a := range f.Args {
-		e, err := b.bindExpr(b.argScope(), a)
-		if err != nil {
-			return nil, err
-		}
-		if c, ok := e.(*expr.Const); ok && c.V.IsNull() {
-			return empty, nil // strict: a NULL argument gives no rows
-		}
-		args[i] = e
+	args, null, err := b.strictArgs(f.Args)
+	if err != nil {
+		return nil, err
+	}
+	if null {
+		return empty, nil // strict: a NULL argument gives no rows
 	}
 	sqlTypes := b.connectbyRows[loc]
 	if sqlTypes == nil {

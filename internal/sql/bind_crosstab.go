@@ -120,16 +120,12 @@ func (b *binder) bindCrosstab(f *pg_query.FuncCall, coldefs []*pg_query.Node) (*
 		}
 	}
 	empty := &expr.SRF{Name: name, Cols: cols, Names: names, Gen: func([]value.Value, func(value.Row) error) error { return nil }}
-	args := make([]expr.Expr, len(f.Args))
-	for i, a := range f.Args {
-		e, err := b.bindExpr(b.argScope(), a)
-		if err != nil {
-			return nil, err
-		}
-		if c, ok := e.(*expr.Const); ok && c.V.IsNull() {
-			return empty, nil // strict: a NULL text gives no rows
-		}
-		args[i] = e
+	args, null, err := b.strictArgs(f.Args)
+	if err != nil {
+		return nil, err
+	}
+	if null {
+		return empty, nil // strict: a NULL text gives no rows
 	}
 	if len(args) == 0 || len(args) > 2 || !args[0].Type().Kind.IsArray() {
 		return nil, pgerr.Wrap(expr.NoSuchFunction(name, args)).At(b.stmt.SQL, int(loc))
@@ -191,4 +187,22 @@ func sameKinds(ts []value.Type, k value.Kind) bool {
 		}
 	}
 	return true
+}
+
+// strictArgs binds the arguments of a call to a strict function; null
+// reports one that is the NULL constant, for which the call gives no
+// rows (the arguments after it are then not bound).
+func (b *binder) strictArgs(list []*pg_query.Node) (args []expr.Expr, null bool, err error) {
+	args = make([]expr.Expr, len(list))
+	for i, a := range list {
+		e, err := b.bindExpr(b.argScope(), a)
+		if err != nil {
+			return nil, false, err
+		}
+		if c, ok := e.(*expr.Const); ok && c.V.IsNull() {
+			return nil, true, nil
+		}
+		args[i] = e
+	}
+	return args, false, nil
 }

@@ -43,13 +43,13 @@ func (b *binder) ruleInWith(rd *RuleDML, q *pg_query.Node, loc int32) error {
 		return b.stmt.errf(loc, pgerr.FeatureNotSupported, "%s in WITH on relation %q, which has rules for it, is not supported", RuleEventName(rd.Event), rd.Table)
 	}
 	shapes := rs.RuleShapes(rd.Table, rd.Event)
-	instead, qualInstead, returning := false, false, false
+	instead, qualInstead, ruleReturning := false, false, false
 	for _, s := range shapes {
 		instead = instead || s.Instead && !s.Qual
 		qualInstead = qualInstead || s.Instead && s.Qual
-		returning = returning || s.Instead && !s.Qual && s.Returning
+		ruleReturning = ruleReturning || s.Instead && !s.Qual && s.Returning
 	}
-	if (instead || qualInstead) && stmtReturning(q) && !returning {
+	if (instead || qualInstead) && returning(q) && !ruleReturning {
 		verb := RuleEventName(rd.Event)
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot perform %s RETURNING on relation %q", verb, rd.Table).
 			WithHint("You need an unconditional ON %s DO INSTEAD rule with a RETURNING clause.", verb)
@@ -108,18 +108,4 @@ func (b *binder) ruleInWith(rd *RuleDML, q *pg_query.Node, loc int32) error {
 		}
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "multi-statement DO INSTEAD rules are not supported for data-modifying statements in WITH")
-}
-
-// stmtReturning reports whether an INSERT, UPDATE or DELETE has
-// RETURNING.
-func stmtReturning(n *pg_query.Node) bool {
-	switch {
-	case n.GetInsertStmt() != nil:
-		return len(n.GetInsertStmt().ReturningList) > 0
-	case n.GetUpdateStmt() != nil:
-		return len(n.GetUpdateStmt().ReturningList) > 0
-	case n.GetDeleteStmt() != nil:
-		return len(n.GetDeleteStmt().ReturningList) > 0
-	}
-	return false
 }

@@ -157,6 +157,16 @@ func HashValue(v Value) uint64 {
 	return xxh3.Hash(AppendKey(stack[:0], v))
 }
 
+// Mix64 is splitmix64's finalizer: every bit of x moves every bit of the
+// result.
+func Mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // KeyIsInt reports whether AppendKey encodes a value of kind k as its
 // Int() in 8 bytes, which IntKey decodes: integers, dates and timestamps
 // (a boolean's key is one byte).

@@ -69,19 +69,9 @@ func keyHash(r value.Row, key []int) uint64 {
 		} else {
 			x = value.HashValue(v)
 		}
-		h = mix64(h*0x9e3779b97f4a7c15 ^ x)
+		h = value.Mix64(h*0x9e3779b97f4a7c15 ^ x)
 	}
 	return h
-}
-
-// mix64 is splitmix64's finalizer: every bit of x moves every bit of the
-// result.
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
 }
 
 // unkey makes keyed counts hash their rows whole again, rebuilding the
