@@ -184,6 +184,9 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 		}
 		// Several OUT parameters: a call in an expression is the record
 		// of their values.
+		if sig.NullWithoutRow && !c.found() {
+			return value.Null, []value.Row{row}, nil
+		}
 		return value.NewRecord(row), []value.Row{row}, nil
 	case len(sig.Result) == 0:
 		return value.NewText(value.Text, ""), []value.Row{{value.NewText(value.Text, "")}}, nil
