@@ -56,8 +56,8 @@ func TestOutRecordWire(t *testing.T) {
 		results[name] = got
 	}
 	want := "out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [[3 x 3] [{20000000000000000 -16 false finite true} [4 <nil>]] <nil> x 5 6 x 6]|\n" +
-		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\")  x 5 6 x 6]|\n" +
-		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\")  x 5 6 x 6]|\n"
+		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\") <nil> x 5 6 x 6]|\n" +
+		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\") <nil> x 5 6 x 6]|\n"
 	for name, got := range results {
 		if got != want {
 			t.Errorf("%s:\n%s\nwant\n%s", name, got, want)
