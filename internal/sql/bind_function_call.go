@@ -257,8 +257,17 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 		return nil, true, b.refuse(f.Location, "set-returning function %s() in an expression is not supported", name).
 			WithHint("call it in FROM: SELECT … FROM %s(…)", name)
 	}
+	if c.fn.AnyRecord {
+		if c.fn.Set {
+			return nil, true, b.refuse(f.Location, "set-returning function %s() in an expression is not supported", name).
+				WithHint("call it in FROM with a column definition list: SELECT … FROM %s(…) AS x(a type, …)", name)
+		}
+		if c, err = b.anyRecordExpr(c); err != nil {
+			return nil, true, err
+		}
+	}
 	var n *pg_query.Node
-	if c.fn.outRecord() {
+	if c.fn.outRecord() || c.fn.recordOf() {
 		n = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
 			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.recordQuery(!b.forView), Location: f.Location}}}
 	} else if n = c.inline(); n == nil {
@@ -303,22 +312,40 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 	if c.fn.Language == LangPLpgSQL {
 		return nil, false, nil // a table function (routineSRF)
 	}
+	coldefs := rf.Coldeflist
+	if len(items) > 1 && len(items[1].GetList().GetItems()) > 0 {
+		coldefs = items[1].GetList().GetItems()
+	}
+	if c.fn.AnyRecord {
+		if c, err = b.anyRecordFrom(c, coldefs, f.Location); err != nil {
+			return nil, true, err
+		}
+		coldefs = nil
+	}
 	switch {
 	case rf.Ordinality:
 		return nil, true, b.refuse(f.Location, "WITH ORDINALITY over SQL function %s() is not supported", c.fn.Name)
-	case len(rf.Coldeflist) > 0 || len(items) > 1 && len(items[1].GetList().GetItems()) > 0:
+	case len(coldefs) > 0:
 		return nil, true, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is redundant for a function returning a named composite type")
 	}
 	var q *pg_query.Node
-	if c.fn.Set {
+	switch {
+	case c.fn.Set:
 		q = c.rowsQuery(false, false)
-	} else {
+	case c.fn.recordOf():
+		// An instance whose columns a column definition list gives: its
+		// record, cast to record (which keeps its type) for the fields
+		// of a subquery's record to be known (unregisteredColumn).
+		sub := &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.recordQuery(!b.forView), Location: f.Location}}}
+		q = selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(castNode(sub, recordTypeName()), c.fn.Name)}})
+	default:
 		// One row, NULL when the body returns none: the scalar call.
 		q = selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(&pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: f}}, c.fn.Cols[0].Name)}})
 	}
 	// The fields of the one record: of a composite type, or of the OUT
 	// parameters (NULL fields when the body gives no row).
-	composite := c.fn.BaseType && isRowType(c.fn.Cols[0].Type) || c.fn.outRecord()
+	composite := c.fn.BaseType && isRowType(c.fn.Cols[0].Type) || c.fn.outRecord() || c.fn.recordOf() && !c.fn.Set
 	if composite {
 		q = fieldsQuery(q)
 	}

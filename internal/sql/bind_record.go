@@ -309,6 +309,10 @@ func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr,
 	if t.Kind != value.Record {
 		return nil, nil, true, b.stmt.errf(-1, pgerr.WrongObjectType, "type %s is not composite", t)
 	}
+	if unnamedFields(t) {
+		// A function's record of the body's row (RETURNS record).
+		return nil, nil, true, pgerr.New(pgerr.WrongObjectType, "record type has not been registered")
+	}
 	fs := expr.FieldSelects(e)
 	if fs == nil {
 		return nil, nil, true, b.refuse(nodeLoc(ind.Arg, -1), "(r).* of a record of unknown fields is not supported").

@@ -129,7 +129,7 @@ type codeForm struct {
 // statements make, rather than inline; why says what keeps it from
 // being inlined ("modifies data"). It is false when f cannot run so.
 func (f *Function) RunAsCode(why string) bool {
-	if f.code == nil {
+	if f.code == nil || f.AnyRecord {
 		return false
 	}
 	f.Language, f.Source, f.PLSQL, f.ArgModes = LangPLpgSQL, f.code.source, f.code.plsql, f.code.modes
