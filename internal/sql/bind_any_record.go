@@ -14,8 +14,8 @@ import (
 // types them (f(…) AS x(a int, b text); 42601 without one), the body's
 // columns checked against it as CREATE checks a declared result (42P13);
 // in an expression the call is a record of the body's columns, whose
-// fields have no names (selecting one is 42703, expanding it 42809, as
-// PostgreSQL cannot either). Either way the call is an instance of the
+// fields a query cannot select (42703, and 42809 expanding it, as
+// PostgreSQL cannot either), named after the columns for row_to_json. Either way the call is an instance of the
 // function whose result columns are the record's fields, bound as a
 // function of OUT parameters is (bind_out_record.go).
 
@@ -68,7 +68,7 @@ func (b *binder) anyRecordFrom(c *userCall, coldefs []*pg_query.Node, loc int32)
 }
 
 // anyRecordExpr returns the instance of call c in an expression: the
-// body's columns, unnamed.
+// body's columns (recordQuery makes their record unregistered).
 func (b *binder) anyRecordExpr(c *userCall) (*userCall, error) {
 	got, err := bodyColumns(b.cat, c.fn)
 	if err != nil {
@@ -81,7 +81,7 @@ func (b *binder) anyRecordExpr(c *userCall) (*userCall, error) {
 		if t.Kind == value.Unknown {
 			t = value.TextType
 		}
-		cols[i] = plan.Column{Type: t}
+		cols[i] = plan.Column{Name: col.Name, Type: t}
 		types[i] = polyTypeName(t)
 	}
 	return c.recordInstance(cols, types, false), nil
@@ -93,18 +93,9 @@ func (f *Function) recordOf() bool {
 	return f.anyInstance
 }
 
-// unnamedFields reports whether t is the record of a call of a function
-// returning record, whose fields have no names: PostgreSQL cannot expand
-// it (42809).
-func unnamedFields(t value.Type) bool {
+// unregisteredFields reports whether t is the record of a call of a
+// function returning record, whose fields a query cannot select.
+func unregisteredFields(t value.Type) bool {
 	d := t.RecordDesc()
-	if d == nil || t.Kind != value.Record || len(d.Fields) == 0 {
-		return false
-	}
-	for _, f := range d.Fields {
-		if f.Name != "" {
-			return false
-		}
-	}
-	return true
+	return d != nil && t.Kind == value.Record && d.Unregistered
 }

@@ -41,6 +41,9 @@ func (c *userCall) recordQuery(first bool) *pg_query.Node {
 	q := c.rowsQuery(true, first)
 	sel := q.GetSelectStmt()
 	row := &pg_query.RowExpr{RowFormat: pg_query.CoercionForm_COERCE_SQL_SYNTAX, Location: c.loc}
+	if c.fn.anyInstance && !c.fn.recordList {
+		row.RowFormat = pg_query.CoercionForm_COERCE_EXPLICIT_CAST // unregistered
+	}
 	for _, t := range sel.TargetList {
 		rt := t.GetResTarget()
 		row.Args = append(row.Args, rt.Val)
