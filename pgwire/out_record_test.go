@@ -13,7 +13,7 @@ import (
 )
 
 // TestOutRecordWire reads the records of functions of several OUT
-// parameters over the wire: the row description says record (OID 2249),
+// parameters, and of one returning record, over the wire: the row description says record (OID 2249),
 // the binary format carries each field with its own OID, the text format
 // PostgreSQL's text. Compared with PostgreSQL when one is installed.
 func TestOutRecordWire(t *testing.T) {
@@ -21,7 +21,7 @@ func TestOutRecordWire(t *testing.T) {
 	if _, err := pgtest.FindBinDir(); err == nil || os.Getenv("CI") == "true" {
 		conns["PostgreSQL"] = pgtest.Start(t).ConnString("postgres")
 	}
-	q := `SELECT out_f(3), out_p(4), row_of(9), (out_f(5)).b, x.* FROM out_f(6) x`
+	q := `SELECT out_f(3), out_p(4), row_of(9), (out_f(5)).b, x.*, rec(7) FROM out_f(6) x`
 	results := map[string]string{}
 	for name, cs := range conns {
 		c, err := pgx.Connect(ctx(t), cs)
@@ -31,6 +31,7 @@ func TestOutRecordWire(t *testing.T) {
 		defer c.Close(context.Background())
 		mustExec(t, c, `CREATE FUNCTION out_f(x int, OUT a int, OUT b text) LANGUAGE sql AS $$ SELECT x, 'x ' || x $$`)
 		mustExec(t, c, `CREATE FUNCTION out_p(x int, OUT a numeric, OUT b int[]) LANGUAGE plpgsql AS $$ BEGIN a := x / 2.0; b := ARRAY[x, NULL]; END $$`)
+		mustExec(t, c, `CREATE FUNCTION rec(k int) RETURNS record LANGUAGE sql AS $$ SELECT k, k::text $$`)
 		mustExec(t, c, `CREATE FUNCTION row_of(k int, OUT s text, OUT n int) LANGUAGE sql AS $$ SELECT 'a', 1 WHERE k = 0 $$`)
 		var got string
 		for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
@@ -55,9 +56,9 @@ func TestOutRecordWire(t *testing.T) {
 		}
 		results[name] = got
 	}
-	want := "out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [[3 x 3] [{20000000000000000 -16 false finite true} [4 <nil>]] <nil> x 5 6 x 6]|\n" +
-		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\") <nil> x 5 6 x 6]|\n" +
-		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\") <nil> x 5 6 x 6]|\n"
+	want := "out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 rec:2249 [[3 x 3] [{20000000000000000 -16 false finite true} [4 <nil>]] <nil> x 5 6 x 6 [7 7]]|\n" +
+		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 rec:2249 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\") <nil> x 5 6 x 6 (7,7)]|\n" +
+		"out_f:2249 out_p:2249 row_of:2249 b:25 a:23 b:25 rec:2249 [(3,\"x 3\") (2.0000000000000000,\"{4,NULL}\") <nil> x 5 6 x 6 (7,7)]|\n"
 	for name, got := range results {
 		if got != want {
 			t.Errorf("%s:\n%s\nwant\n%s", name, got, want)
