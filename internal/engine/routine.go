@@ -64,7 +64,8 @@ func (e *Engine) isRowType(name string) bool {
 // routineSignature is what the interpreter needs of a function's
 // declaration.
 func routineSignature(f *sql.Function) plpgsql.Signature {
-	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0}
+	sig := plpgsql.Signature{Name: f.Name, Modes: f.ArgModes, Result: f.Cols, Set: f.Set, Out: !f.BaseType && len(f.Cols) > 0,
+		NullWithoutRow: f.SQLCode && !f.Set && len(f.Cols) > 1}
 	if f.Generic != nil {
 		sig.Text = f.Generic.Signature() // PostgreSQL's CONTEXT names the declared types
 	}

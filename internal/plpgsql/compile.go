@@ -38,6 +38,11 @@ type Signature struct {
 	// Out says that the result columns are OUT parameters (or RETURNS
 	// TABLE), which RETURN without a value returns.
 	Out bool
+	// NullWithoutRow says that the record of several OUT parameters is
+	// NULL when FOUND is false at the end: a SQL function run as code,
+	// whose last statement's first row fills them, and which returns
+	// NULL without one, as PostgreSQL's SQL functions do.
+	NullWithoutRow bool
 	// Text is the function's signature in errors' context when it is not
 	// Name and Types' (a polymorphic function's declared types).
 	Text string

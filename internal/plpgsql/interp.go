@@ -182,7 +182,12 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 		if len(row) == 1 {
 			return row[0], []value.Row{row}, nil
 		}
-		return value.Null, []value.Row{row}, nil
+		// Several OUT parameters: a call in an expression is the record
+		// of their values.
+		if sig.NullWithoutRow && !c.found() {
+			return value.Null, []value.Row{row}, nil
+		}
+		return value.NewRecord(row), []value.Row{row}, nil
 	case len(sig.Result) == 0:
 		return value.NewText(value.Text, ""), []value.Row{{value.NewText(value.Text, "")}}, nil
 	case ct.kind != ctlReturn:

@@ -125,6 +125,15 @@ func (c *call) setFound(b bool) {
 	}
 }
 
+// found is FOUND's value.
+func (c *call) found() bool {
+	if c.f.found >= len(c.vars) {
+		return false
+	}
+	v := c.vars[c.f.found]
+	return v != nil && v.v.Kind() == value.Bool && v.v.Bool()
+}
+
 func (c *call) caseStmt(s *caseStmt) (control, error) {
 	if s.test != nil {
 		v, t, err := c.scalar(s.test)

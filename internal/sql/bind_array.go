@@ -150,6 +150,11 @@ func (b *binder) bindIndirection(s *scope, ind *pg_query.A_Indirection) (expr.Ex
 					if err := b.unregisteredRecord(s, e); err != nil {
 						return nil, err
 					}
+					if ind.Arg.GetColumnRef() != nil && unregisteredFields(e.Type()) {
+						// A column of records of a function returning
+						// record: PostgreSQL has no type of them there.
+						return nil, pgerr.New(pgerr.WrongObjectType, "record type has not been registered")
+					}
 				}
 				if e, err = b.bindFieldSelect(e, f.Sval, loc); err != nil {
 					return nil, err

@@ -106,6 +106,10 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			why = "modifies data (" + what + ")"
 		}
 		if !f.RunAsCode(why) {
+			if f.AnyRecord {
+				return nil, b.refuse(loc, "a SQL function returning record without OUT parameters that %s is not supported", why).
+					WithHint("declare its columns with OUT parameters or RETURNS TABLE")
+			}
 			if changes {
 				return nil, b.refuse(loc, "a SQL function body that modifies data (%s) is not supported", what)
 			}
@@ -267,7 +271,10 @@ func (b *binder) functionParams(f *Function, cf *pg_query.CreateFunctionStmt) er
 	case "void":
 		return nil // no result column: a SQL function runs as code
 	case "record":
-		return b.refuse(rt.Location, "a function returning record without OUT parameters is not supported").WithHint("declare its columns with OUT parameters or RETURNS TABLE")
+		if f.Language == LangPLpgSQL {
+			return b.refuse(rt.Location, "a PL/pgSQL function returning record without OUT parameters is not supported").WithHint("declare its columns with OUT parameters or RETURNS TABLE")
+		}
+		return anyRecordResult(f)
 	}
 	tn, t, poly, err := b.paramType(rt)
 	if err != nil {

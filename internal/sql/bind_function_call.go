@@ -257,14 +257,22 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 		return nil, true, b.refuse(f.Location, "set-returning function %s() in an expression is not supported", name).
 			WithHint("call it in FROM: SELECT … FROM %s(…)", name)
 	}
-	if len(c.fn.Cols) > 1 {
-		return nil, true, b.refuse(f.Location, "a call of %s(), which returns a record, in an expression is not supported", name).
-			WithHint("call it in FROM: SELECT … FROM %s(…)", name)
+	if c.fn.AnyRecord {
+		if c.fn.Set {
+			return nil, true, b.refuse(f.Location, "set-returning function %s() in an expression is not supported", name).
+				WithHint("call it in FROM with a column definition list: SELECT … FROM %s(…) AS x(a type, …)", name)
+		}
+		if c, err = b.anyRecordExpr(c); err != nil {
+			return nil, true, err
+		}
 	}
-	n := c.inline()
-	if n == nil {
+	var n *pg_query.Node
+	if c.fn.outRecord() || c.fn.recordOf() {
 		n = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
-			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.rowsQuery(true), Location: f.Location}}}
+			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.recordQuery(!b.forView), Location: f.Location}}}
+	} else if n = c.inline(); n == nil {
+		n = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.rowsQuery(true, !b.forView), Location: f.Location}}}
 	}
 	e, err := b.bindExpr(s, n)
 	return e, true, err
@@ -304,23 +312,40 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 	if c.fn.Language == LangPLpgSQL {
 		return nil, false, nil // a table function (routineSRF)
 	}
+	coldefs := rf.Coldeflist
+	if len(items) > 1 && len(items[1].GetList().GetItems()) > 0 {
+		coldefs = items[1].GetList().GetItems()
+	}
+	if c.fn.AnyRecord {
+		if c, err = b.anyRecordFrom(c, coldefs, f.Location); err != nil {
+			return nil, true, err
+		}
+		coldefs = nil
+	}
 	switch {
 	case rf.Ordinality:
 		return nil, true, b.refuse(f.Location, "WITH ORDINALITY over SQL function %s() is not supported", c.fn.Name)
-	case len(rf.Coldeflist) > 0 || len(items) > 1 && len(items[1].GetList().GetItems()) > 0:
+	case len(coldefs) > 0:
 		return nil, true, b.stmt.errf(f.Location, pgerr.SyntaxError, "a column definition list is redundant for a function returning a named composite type")
-	case !c.fn.Set && len(c.fn.Cols) > 1:
-		return nil, true, b.refuse(f.Location, "a SQL function with OUT parameters returning one row is not supported in FROM").
-			WithHint("declare it RETURNS SETOF record, or RETURNS TABLE (…)")
 	}
 	var q *pg_query.Node
-	if c.fn.Set {
-		q = c.rowsQuery(false)
-	} else {
+	switch {
+	case c.fn.Set:
+		q = c.rowsQuery(false, false)
+	case c.fn.recordOf():
+		// An instance whose columns a column definition list gives: its
+		// record, cast to record (which keeps its type) for the fields
+		// of a subquery's record to be known (unregisteredColumn).
+		sub := &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
+			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.recordQuery(!b.forView), Location: f.Location}}}
+		q = selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(castNode(sub, recordTypeName()), c.fn.Name)}})
+	default:
 		// One row, NULL when the body returns none: the scalar call.
 		q = selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(&pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: f}}, c.fn.Cols[0].Name)}})
 	}
-	composite := c.fn.BaseType && isRowType(c.fn.Cols[0].Type)
+	// The fields of the one record: of a composite type, or of the OUT
+	// parameters (NULL fields when the body gives no row).
+	composite := c.fn.BaseType && isRowType(c.fn.Cols[0].Type) || c.fn.outRecord() || c.fn.recordOf() && !c.fn.Set
 	if composite {
 		q = fieldsQuery(q)
 	}
@@ -342,12 +367,16 @@ func (b *binder) userFunctionFrom(rf *pg_query.RangeFunction, lat *scope) (*pg_q
 //	LATERAL (body) AS r(c, …) [WHERE f.p1 IS NOT NULL AND …]
 //
 // the WHERE for a STRICT function. For a scalar call a body ordered
-// without LIMIT gives its first row.
-func (c *userCall) rowsQuery(scalar bool) *pg_query.Node {
+// without LIMIT gives its first row, and so does any body with first (a
+// query run once: the first row the body's plan yields, as PostgreSQL
+// takes the first its execution yields); without first an unordered
+// body giving several rows is 21000, as a view cannot tell which row
+// comes first.
+func (c *userCall) rowsQuery(scalar, first bool) *pg_query.Node {
 	fn := c.fn
 	body := proto.Clone(fn.Body).(*pg_query.SelectStmt)
 	setLocations(body.ProtoReflect(), c.loc)
-	if scalar && len(body.SortClause) > 0 && body.LimitCount == nil {
+	if scalar && (first || len(body.SortClause) > 0) && body.LimitCount == nil {
 		body.LimitCount = pg_query.MakeAConstIntNode(1, -1)
 		body.LimitOption = pg_query.LimitOption_LIMIT_OPTION_COUNT
 	}

@@ -57,7 +57,14 @@ func (b *binder) bindRowValue(s *scope, r *pg_query.RowExpr) (expr.Expr, error) 
 			names[i] = n.GetString_().GetSval()
 		}
 		// A user function's record (COERCE_SQL_SYNTAX marks it) is
-		// never padded, and may be a row of NULLs.
+		// never padded, and may be a row of NULLs; COERCE_EXPLICIT_CAST
+		// marks the record of a function returning record, whose fields
+		// cannot be selected (bind_any_record.go).
+		if r.RowFormat == pg_query.CoercionForm_COERCE_EXPLICIT_CAST {
+			rc := expr.NewRecordCons(args, names, "", "", false)
+			rc.T = value.UnregisteredRecordTypeOf(rc.T.RecordDesc().Fields)
+			return rc, nil
+		}
 		return expr.NewRecordCons(args, names, "", "", r.RowFormat != pg_query.CoercionForm_COERCE_SQL_SYNTAX), nil
 	}
 	row := expr.NewRowCons(args)
@@ -256,6 +263,9 @@ func (b *binder) unregisteredRecord(s *scope, e expr.Expr) error {
 // (a table's row from a subquery, a function's record), the field taken
 // from the record when it is evaluated.
 func (b *binder) bindFieldSelect(e expr.Expr, name string, loc int32) (expr.Expr, error) {
+	if unregisteredFields(e.Type()) {
+		return nil, b.stmt.errf(loc, pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
+	}
 	if r, ok := e.(*expr.RowCons); ok {
 		if f, _ := r.Field(name); f != nil {
 			return f, nil
@@ -308,6 +318,10 @@ func (b *binder) bindRecordStar(s *scope, n *pg_query.Node) (fields []expr.Expr,
 	t := e.Type()
 	if t.Kind != value.Record {
 		return nil, nil, true, b.stmt.errf(-1, pgerr.WrongObjectType, "type %s is not composite", t)
+	}
+	if unregisteredFields(t) {
+		// A function's record of the body's row (RETURNS record).
+		return nil, nil, true, pgerr.New(pgerr.WrongObjectType, "record type has not been registered")
 	}
 	fs := expr.FieldSelects(e)
 	if fs == nil {

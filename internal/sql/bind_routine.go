@@ -131,9 +131,6 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 	case fn.Set:
 		return nil, b.refuse(loc, "set-returning function %s() in an expression is not supported", fn.Name).
 			WithHint("call it in FROM: SELECT … FROM %s(…)", fn.Name)
-	case len(fn.Cols) > 1:
-		return nil, b.refuse(loc, "a call of %s(), which returns a record, in an expression is not supported", fn.Name).
-			WithHint("call it in FROM: SELECT … FROM %s(…)", fn.Name)
 	}
 	args, err := b.routineArgs(s, c)
 	if err != nil {
@@ -149,6 +146,9 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 		// A SQL function returning void gives NULL, where a PL/pgSQL one
 		// gives the empty value.
 		return &expr.NullIf{L: call, R: &expr.Const{V: value.NewText(value.Text, ""), T: value.TextType}}, nil
+	}
+	if fn.outRecord() {
+		return outRecordCall(call, fn), nil
 	}
 	return call, nil
 }

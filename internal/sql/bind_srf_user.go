@@ -40,7 +40,7 @@ func markUserSRFs(cat Catalog, n *pg_query.Node) bool {
 			return
 		}
 		for _, fn := range fns {
-			if !fn.Set || len(fn.Cols) == 0 || fn.ColPoly != nil ||
+			if !fn.Set || len(fn.Cols) == 0 || fn.ColPoly != nil || fn.AnyRecord ||
 				(len(fn.Cols) > 1 || fn.RowFields() != nil) && len(fns) > 1 {
 				return
 			}

@@ -83,6 +83,16 @@ type Function struct {
 	// itself. code is that code, nil when it could not be made.
 	SQLCode bool
 	code    *codeForm
+	// AnyRecord is RETURNS [SETOF] record without OUT parameters: the
+	// body's row is the record, whose fields a column definition list
+	// names and types in FROM (bind_any_record.go). Cols is then one
+	// column of the anonymous record type.
+	AnyRecord bool
+	// recordList marks an instance of such a function whose columns a
+	// call's column definition list gives: its result is still record.
+	recordList bool
+	// anyInstance marks any instance of such a function made by a call.
+	anyInstance bool
 	// Atomic is a body of RETURN or BEGIN ATOMIC, which PostgreSQL binds
 	// at CREATE, before the function exists.
 	Atomic bool
@@ -127,7 +137,7 @@ func Signature(name string, ts []value.Type) string {
 
 // Result is the type a scalar call returns: the one column's, or record.
 func (f *Function) Result() value.Type {
-	if len(f.Cols) == 1 {
+	if len(f.Cols) == 1 && !f.recordList {
 		return f.Cols[0].Type
 	}
 	return value.RecordType

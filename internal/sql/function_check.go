@@ -5,6 +5,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 )
 
 // CheckFunctionBody binds every statement of f's body against cat as a
@@ -13,17 +14,30 @@ import (
 // errors, with positions in the statement, as PostgreSQL reports them
 // while check_function_bodies is on.
 func CheckFunctionBody(cat Catalog, f *Function) error {
+	_, err := checkBody(cat, f)
+	return err
+}
+
+// bodyColumns returns the columns of the last statement of f's body.
+func bodyColumns(cat Catalog, f *Function) ([]plan.Column, error) {
+	return checkBody(cat, f)
+}
+
+// checkBody is CheckFunctionBody, which returns the last statement's
+// columns.
+func checkBody(cat Catalog, f *Function) ([]plan.Column, error) {
 	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL}}
 	c := &userCall{fn: f, args: make([]*pg_query.Node, len(f.Params)), volatile: make([]bool, len(f.Params)), loc: -1, cat: cat}
 	for i := range f.Params {
 		c.args[i] = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}
 	}
-	last, want := f.Body, f.Cols
+	body, want := f.Body, f.Cols
 	if f.RowOfFields {
 		// The statement written returns the fields of the type.
-		last, want = f.Body.FromClause[0].GetRangeSubselect().Subquery.GetSelectStmt(), f.RowFields()
+		body, want = f.Body.FromClause[0].GetRangeSubselect().Subquery.GetSelectStmt(), f.RowFields()
 	}
-	stmts := append(append([]*pg_query.Node(nil), f.Earlier...), selectNode(last))
+	stmts := append(append([]*pg_query.Node(nil), f.Earlier...), selectNode(body))
+	var last []plan.Column
 	for i, st := range stmts {
 		body := proto.Clone(st.GetSelectStmt()).(*pg_query.SelectStmt)
 		mismatch := func(detail string, args ...any) error {
@@ -36,9 +50,9 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 			}
 			// SELECT without columns, which bodyRel.* cannot read.
 			if len(want) == 1 {
-				return mismatch("Final statement must return exactly one column.")
+				return nil, mismatch("Final statement must return exactly one column.")
 			}
-			return mismatch("Final statement returns too few columns.")
+			return nil, mismatch("Final statement returns too few columns.")
 		}
 		q := &pg_query.SelectStmt{
 			TargetList: []*pg_query.Node{resTarget(&pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
@@ -48,34 +62,38 @@ func CheckFunctionBody(cat Catalog, f *Function) error {
 		}
 		p, err := b.bindSelect(q)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if i < len(stmts)-1 {
 			continue
 		}
 		got := p.Columns()
-		if len(want) == 1 && !f.RowOfFields {
+		last = got
+		if f.AnyRecord {
+			continue // any row is a record; a call's list checks it
+		}
+		if len(want) == 1 && !f.RowOfFields && !f.recordList {
 			switch {
 			case len(got) != 1:
-				return mismatch("Final statement must return exactly one column.")
+				return nil, mismatch("Final statement must return exactly one column.")
 			case !assignable(got[0].Type.Kind, want[0].Type.Kind):
-				return mismatch("Actual return type is %s.", got[0].Type)
+				return nil, mismatch("Actual return type is %s.", got[0].Type)
 			}
 			continue
 		}
 		for j, col := range want {
 			switch {
 			case j >= len(got):
-				return mismatch("Final statement returns too few columns.")
+				return nil, mismatch("Final statement returns too few columns.")
 			case !assignable(got[j].Type.Kind, col.Type.Kind):
-				return mismatch("Final statement returns %s instead of %s at column %d.", got[j].Type, col.Type, j+1)
+				return nil, mismatch("Final statement returns %s instead of %s at column %d.", got[j].Type, col.Type, j+1)
 			}
 		}
 		if len(got) > len(want) {
-			return mismatch("Final statement returns too many columns.")
+			return nil, mismatch("Final statement returns too many columns.")
 		}
 	}
-	return nil
+	return last, nil
 }
 
 // CallsItself reports whether f's body calls f, directly or through the

@@ -21,7 +21,7 @@ import (
 // its statements: the queries before the last are performed, their rows
 // discarded; the last gives the result. Parameters are read as in a SQL
 // function, a column of the statement's tables first.
-func codeBody(f *Function, texts []string, queries []bool) string {
+func codeBody(f *Function, texts []string, queries []bool, modes string) string {
 	var sb strings.Builder
 	sb.WriteString("#variable_conflict use_column\n")
 	scalar := len(f.Cols) == 1 && !f.Set
@@ -36,6 +36,10 @@ func codeBody(f *Function, texts []string, queries []bool) string {
 			sb.WriteString("FOR _sqlfn_r IN " + t + "\nLOOP\nRETURN _sqlfn_r;\nEND LOOP;\nRETURN NULL;\n")
 		case last && len(f.Cols) == 1:
 			sb.WriteString("FOR _sqlfn_r IN " + t + "\nLOOP\nRETURN NEXT _sqlfn_r;\nEND LOOP;\nRETURN;\n")
+		case last && len(f.Cols) > 1 && !f.Set:
+			// The first row into the OUT parameters; without one the
+			// record is NULL (Signature.NullWithoutRow reads FOUND).
+			sb.WriteString("FOR " + outTargets(modes) + " IN " + t + "\nLOOP\nEXIT;\nEND LOOP;\n")
 		case last && len(f.Cols) > 1:
 			sb.WriteString("RETURN QUERY " + t + ";\nRETURN;\n")
 		case queries[i]:
@@ -75,7 +79,11 @@ func (b *binder) prepareCode(f *Function, cf *pg_query.CreateFunctionStmt, stmts
 		// A query's rows PL/pgSQL must PERFORM to discard.
 		queries[i] = st.GetSelectStmt() != nil && st.GetSelectStmt().IntoClause == nil
 	}
-	source := codeBody(f, texts, queries)
+	modes := ""
+	for _, n := range cf.Parameters {
+		modes += paramMode(n.GetFunctionParameter().Mode)
+	}
+	source := codeBody(f, texts, queries, modes)
 	c := proto.Clone(cf).(*pg_query.CreateFunctionStmt)
 	c.SqlBody, c.Replace = nil, false
 	var opts []*pg_query.Node
@@ -97,11 +105,19 @@ func (b *binder) prepareCode(f *Function, cf *pg_query.CreateFunctionStmt, stmts
 	if err != nil {
 		return
 	}
-	modes := ""
-	for _, n := range cf.Parameters {
-		modes += paramMode(n.GetFunctionParameter().Mode)
-	}
 	f.code = &codeForm{source: source, plsql: text, modes: modes}
+}
+
+// outTargets lists, as $n, the OUT and INOUT parameters of a function
+// whose parameters have modes modes.
+func outTargets(modes string) string {
+	var ts []string
+	for i, m := range modes {
+		if m == 'o' || m == 'b' {
+			ts = append(ts, "$"+strconv.Itoa(i+1))
+		}
+	}
+	return strings.Join(ts, ", ")
 }
 
 // codeForm is the PL/pgSQL function a SQL function runs as.
@@ -113,7 +129,7 @@ type codeForm struct {
 // statements make, rather than inline; why says what keeps it from
 // being inlined ("modifies data"). It is false when f cannot run so.
 func (f *Function) RunAsCode(why string) bool {
-	if f.code == nil {
+	if f.code == nil || f.AnyRecord {
 		return false
 	}
 	f.Language, f.Source, f.PLSQL, f.ArgModes = LangPLpgSQL, f.code.source, f.code.plsql, f.code.modes

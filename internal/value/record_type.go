@@ -31,6 +31,11 @@ type RecordDesc struct {
 	// CREATE TYPE … AS (…), and of its array type; 0 for a relation's
 	// row type and an anonymous record.
 	OID, ArrayOID uint32
+	// Unregistered marks the anonymous record of a call of a function
+	// returning record: its fields have the names of the body's columns
+	// (which row_to_json shows), but a query cannot select them, as
+	// PostgreSQL knows them only when the call runs.
+	Unregistered bool
 }
 
 // RecordField is a record type's field: its name and type.
@@ -58,7 +63,20 @@ func RecordTypeOf(name string, fields []RecordField) Type {
 // object numbers, as CREATE TYPE … AS (…) makes it: each change of its
 // fields or name gives another Type.
 func CompositeTypeOf(name string, oid, arrayOID uint32, fields []RecordField) Type {
+	return recordTypeOf(name, oid, arrayOID, fields, false)
+}
+
+// UnregisteredRecordTypeOf returns the anonymous record type with these
+// fields whose fields a query cannot select (RecordDesc.Unregistered).
+func UnregisteredRecordTypeOf(fields []RecordField) Type {
+	return recordTypeOf("", 0, 0, fields, true)
+}
+
+func recordTypeOf(name string, oid, arrayOID uint32, fields []RecordField, unregistered bool) Type {
 	var key strings.Builder
+	if unregistered {
+		key.WriteString("!")
+	}
 	key.WriteString(strconv.Quote(name))
 	if oid != 0 {
 		key.WriteString(" " + strconv.FormatUint(uint64(oid), 10) + " " + strconv.FormatUint(uint64(arrayOID), 10))
@@ -84,7 +102,7 @@ func CompositeTypeOf(name string, oid, arrayOID uint32, fields []RecordField) Ty
 	if p := recordTypes.descs.Load(); p != nil {
 		descs = *p
 	}
-	d := &RecordDesc{Name: name, Fields: append([]RecordField(nil), fields...), OID: oid, ArrayOID: arrayOID}
+	d := &RecordDesc{Name: name, Fields: append([]RecordField(nil), fields...), OID: oid, ArrayOID: arrayOID, Unregistered: unregistered}
 	descs = append(descs[:len(descs):len(descs)], d)
 	recordTypes.descs.Store(&descs)
 	mod := int32(len(descs))
