@@ -94,6 +94,11 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 		}
 		v = c
 	}
+	if name == "transaction_isolation" {
+		if err := s.checkIsolationChange(v); err != nil {
+			return err
+		}
+	}
 	g := &s.gucs
 	if d == nil {
 		if g.custom == nil {

@@ -131,6 +131,9 @@ type Session struct {
 	act activity
 	// xid is the transaction's id, 0 until asked (xid.go).
 	xid int64
+	// snapped is set once the transaction block ran its first query,
+	// which fixes its snapshot (isolation.go).
+	snapped bool
 	// ntx is what the transaction does to notifications; notifyWake
 	// signals that some may have come (notify.go).
 	ntx        notifyTx
@@ -397,6 +400,11 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		e.mu.RUnlock()
 		held = heldNone
 		return nil, s.fail(err)
+	}
+	if s.block {
+		if b, rec, err = s.snapshotSlot(b, rec, bind, &held); err != nil {
+			return nil, s.fail(err) // the read lock is let go
+		}
 	}
 	acc := s.accessOf(b)
 	if acc == accessRead && e.callsRoutine(rec) {
@@ -898,7 +906,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // notices.
 func (s *Session) endTx(commit bool) (_ []string, err error) {
 	defer func() { s.e.xacts.ended(commit && err == nil) }()
-	s.block, s.failed = false, false
+	s.block, s.failed, s.snapped = false, false, false
 	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
