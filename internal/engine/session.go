@@ -658,6 +658,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP SEQUENCE", func() (Result, error) {
 			res, err := e.dropSequence(b)
 			s.forgetTemps()
+			if err == nil {
+				err = e.pruneComments()
+			}
 			return res, err
 		})
 	case *sql.Drop:
