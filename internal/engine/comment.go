@@ -174,8 +174,12 @@ func (e *Engine) renameComments(t *table, a *sql.AlterTable) error {
 }
 
 // pruneComments forgets the comments of objects that are gone and of
-// columns that are gone, after DROP and ALTER TABLE.
+// columns that are gone, after DROP and ALTER TABLE, and the owners of
+// relations gone (owner.go).
 func (e *Engine) pruneComments() error {
+	if err := e.pruneOwners(); err != nil {
+		return err
+	}
 	names := make([]string, 0, len(e.comments))
 	for name := range e.comments {
 		names = append(names, name)

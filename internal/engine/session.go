@@ -242,7 +242,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
-	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
+	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.AlterRelOwner, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -711,6 +711,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl(what, func() (Result, error) { return e.grantSchema(b) })
 	case *sql.Comment:
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
+	case *sql.AlterRelOwner:
+		return s.ddl("ALTER "+strings.ToUpper(b.Kind), func() (Result, error) { return s.alterRelOwner(b) })
 	case *sql.CreateRole:
 		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
 	case *sql.AlterRole:
