@@ -73,8 +73,12 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 		if !kinds[kind] || (name != nil && !name.MatchString(r.Rel)) || !inSchema(r) {
 			continue
 		}
+		owner := r.Owner
+		if owner == "" || owner == engine.SuperuserName {
+			owner = User
+		}
 		row := value.Row{value.NewText(value.Text, r.Schema), value.NewText(value.Text, r.Rel),
-			value.NewText(value.Text, kindName), value.NewText(value.Text, User)}
+			value.NewText(value.Text, kindName), value.NewText(value.Text, owner)}
 		for _, a := range extra {
 			v := value.Null
 			switch a[1] {

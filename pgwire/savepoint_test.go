@@ -32,8 +32,8 @@ func TestPgxNestedTransactions(t *testing.T) {
 	// BEGIN's modes: what the engine does not do is refused, and no block
 	// opens.
 	var pe *pgconn.PgError
-	if _, err := c.BeginTx(ctx(t), pgx.TxOptions{IsoLevel: pgx.Serializable}); !errors.As(err, &pe) || pe.Code != "0A000" {
-		t.Fatalf("BEGIN ISOLATION LEVEL SERIALIZABLE: %v, want 0A000", err)
+	if _, err := c.BeginTx(ctx(t), pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: pgx.ReadOnly}); !errors.As(err, &pe) || pe.Code != "0A000" {
+		t.Fatalf("BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY: %v, want 0A000", err)
 	}
 	if st := c.PgConn().TxStatus(); st != 'I' {
 		t.Fatalf("status after a refused BEGIN %c, want I", st)

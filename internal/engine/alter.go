@@ -277,6 +277,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	if err := e.renameComments(t, a); err != nil {
 		return Result{}, err
 	}
+	if err := e.moveOwner(a.Table, a.New.Name); err != nil {
+		return Result{}, err
+	}
 	if a.New.Name != a.Table {
 		if g, ok := e.grants[a.Table]; ok {
 			e.grants[a.New.Name] = g

@@ -10,7 +10,7 @@ import (
 )
 
 // Comments (COMMENT ON … IS …) describe tables, views, materialized views,
-// indexes and their columns, as PostgreSQL's pg_description does. They are
+// sequences (comment_sequence.go), indexes and their columns, as PostgreSQL's pg_description does. They are
 // kept by name, per object (e.comments: object → column → text, the
 // column "" for the object itself), follow a table and its columns when
 // ALTER TABLE renames them, and go with what they describe. A store that
@@ -55,6 +55,9 @@ func (e *Engine) execComment(c *sql.Comment) (Result, error) {
 // the kind named, with PostgreSQL's errors.
 func (e *Engine) commentTarget(c *sql.Comment) error {
 	name := c.Relation
+	if c.Kind == sql.CommentSequence || e.seqs[name] != nil {
+		return e.commentSequenceTarget(c)
+	}
 	kind, isRel := e.kindOf(name)
 	isIndex := e.isIndex(name)
 	if !isRel && !isIndex {
@@ -171,8 +174,12 @@ func (e *Engine) renameComments(t *table, a *sql.AlterTable) error {
 }
 
 // pruneComments forgets the comments of objects that are gone and of
-// columns that are gone, after DROP and ALTER TABLE.
+// columns that are gone, after DROP and ALTER TABLE, and the owners of
+// relations gone (owner.go).
 func (e *Engine) pruneComments() error {
+	if err := e.pruneOwners(); err != nil {
+		return err
+	}
 	names := make([]string, 0, len(e.comments))
 	for name := range e.comments {
 		names = append(names, name)
@@ -180,7 +187,7 @@ func (e *Engine) pruneComments() error {
 	sort.Strings(names)
 	for _, name := range names {
 		m := e.comments[name]
-		if _, ok := e.kindOf(name); !ok && !e.isIndex(name) {
+		if _, ok := e.kindOf(name); !ok && !e.isIndex(name) && e.seqs[name] == nil {
 			if err := e.setComments(name, nil); err != nil {
 				return err
 			}
@@ -207,7 +214,7 @@ func (e *Engine) LoadComments(cs []StoredComment) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, c := range cs {
-		if _, ok := e.kindOf(c.Object); !ok && !e.isIndex(c.Object) {
+		if _, ok := e.kindOf(c.Object); !ok && !e.isIndex(c.Object) && e.seqs[c.Object] == nil {
 			continue
 		}
 		if e.comments == nil {

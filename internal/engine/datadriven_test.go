@@ -535,6 +535,8 @@ func pgStatement(stmt string) (text string, ddl, ordered bool) {
 	case n.GetCreateTableAsStmt() != nil, n.GetDropStmt() != nil, n.GetViewStmt() != nil, n.GetCommentStmt() != nil,
 		n.GetAlterObjectSchemaStmt() != nil:
 		return matViewRE.ReplaceAllString(stripStreamOptions(stmt), "VIEW"), true, false
+	case n.GetAlterTableStmt() != nil && n.GetAlterTableStmt().Objtype == pg_query.ObjectType_OBJECT_MATVIEW:
+		return matViewRE.ReplaceAllString(stmt, "VIEW"), false, false
 	case n.GetCreateStmt() != nil:
 		return stripStreamOptions(stmt), true, false
 	case n.GetSelectStmt() != nil:

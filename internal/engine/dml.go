@@ -189,7 +189,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 					}
 				}
 				touched[newID] = true
-				if err := ret.addID(&res, newRow, newID); err != nil {
+				if err := ret.addID(e, &res, newRow, newID, wroteUpsert); err != nil {
 					return Result{}, err
 				}
 				n++
@@ -209,7 +209,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			}
 		}
 		touched[id] = true
-		if err := ret.addID(&res, row, id); err != nil {
+		if err := ret.addID(e, &res, row, id, wroteInsert); err != nil {
 			return Result{}, err
 		}
 		n++
@@ -511,7 +511,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		if up.From != nil {
 			env = append(slices.Clone(newRow), tg.env[len(t.cols):]...)
 		}
-		if err := ret.addID(&res, env, tg.id); err != nil {
+		if err := ret.addID(e, &res, env, tg.id, wroteUpdate); err != nil {
 			return Result{}, err
 		}
 	}
@@ -565,7 +565,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 			continue
 		}
 		n++
-		if err := ret.addID(&res, tg.env, tg.id); err != nil {
+		if err := ret.addID(e, &res, tg.env, tg.id, wroteDelete); err != nil {
 			return Result{}, err
 		}
 	}

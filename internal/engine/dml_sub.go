@@ -168,7 +168,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 			}
 		}
 		count++
-		if err := ret.addID(&res, env, p.id); err != nil {
+		if err := ret.addID(e, &res, env, p.id, wroteUpdate); err != nil {
 			return Result{}, err
 		}
 	}
@@ -206,7 +206,7 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 			continue
 		}
 		count++
-		if err := ret.addID(&res, p.rest, p.id); err != nil {
+		if err := ret.addID(e, &res, p.rest, p.id, wroteDelete); err != nil {
 			return Result{}, err
 		}
 	}
@@ -246,9 +246,9 @@ type returner struct {
 	sys *sql.ReturnSystem
 }
 
-// addID is add for the row of id, whose system columns the RETURNING
-// list may read.
-func (r *returner) addID(res *Result, env value.Row, id uint64) error {
+// addID is add for the row of id, which the statement wrote as w says,
+// whose system columns the RETURNING list may read.
+func (r *returner) addID(e *Engine, res *Result, env value.Row, id uint64, w rowWrite) error {
 	if r.sys == nil {
 		return r.add(res, env)
 	}
@@ -256,6 +256,9 @@ func (r *returner) addID(res *Result, env value.Row, id uint64) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "system columns in this RETURNING list are not supported")
 	}
 	vals := plan.SystemValues(id)
+	if err := e.writtenSystemValues(&vals, w); err != nil {
+		return err
+	}
 	full := make(value.Row, 0, r.sys.Width+len(plan.SystemColumns))
 	full = append(append(full, env[:r.sys.Width]...), vals[:]...)
 	full = append(full, value.NewOid(r.sys.OID))

@@ -109,6 +109,8 @@ type Engine struct {
 	rls map[string]*tableRLS
 	// comments are COMMENT ON's, by object and column (comment.go).
 	comments map[string]map[string]string
+	// owners are the relations ALTER … OWNER TO gave to a role (owner.go).
+	owners map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
 	domains domainCatalog
 	// userTypeState holds CREATE TYPE's types (usertype.go).

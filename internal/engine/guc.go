@@ -105,8 +105,7 @@ var planSwitchDesc = map[string]string{
 var isolationLevels = []string{"serializable", "repeatable read", "read committed", "read uncommitted"}
 
 const (
-	isolationHint = "deltaview runs every transaction at READ COMMITTED (PostgreSQL's READ UNCOMMITTED is the same)"
-	timeoutMax    = math.MaxInt32
+	timeoutMax = math.MaxInt32
 )
 
 var gucList = func() []*gucDef {
@@ -128,7 +127,6 @@ var gucList = func() []*gucDef {
 		{name: "default_statistics_target", kind: gucInt, boot: "100", min: 1, max: 10000, desc: "Sets the default statistics target."},
 		{name: "default_transaction_deferrable", kind: gucBool, boot: "off", desc: "Sets the default deferrable status of new transactions."},
 		{name: "default_transaction_isolation", kind: gucEnum, boot: "read committed", enum: isolationLevels,
-			only: []string{"read committed", "read uncommitted"}, onlyHint: isolationHint,
 			desc: "Sets the transaction isolation level of each new transaction."},
 		{name: "default_transaction_read_only", kind: gucBool, boot: "off", report: true, only: []string{"off"},
 			onlyHint: "read-only transactions are not implemented", desc: "Sets the default read-only status of new transactions."},
@@ -177,7 +175,7 @@ var gucList = func() []*gucDef {
 		{name: "transaction_deferrable", kind: gucBool, boot: "off", transaction: "default_transaction_deferrable",
 			desc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."},
 		{name: "transaction_isolation", kind: gucEnum, boot: "read committed", enum: isolationLevels, transaction: "default_transaction_isolation",
-			only: []string{"read committed", "read uncommitted"}, onlyHint: isolationHint, desc: "Sets the current transaction's isolation level."},
+			desc: "Sets the current transaction's isolation level."},
 		{name: "transaction_read_only", kind: gucBool, boot: "off", transaction: "default_transaction_read_only", only: []string{"off"},
 			onlyHint: "read-only transactions are not implemented", desc: "Sets the current transaction's read-only status."},
 		{name: "work_mem", kind: gucInt, unit: "kB", boot: "4MB", min: 64, max: math.MaxInt32, desc: "Sets the maximum memory to be used for query workspaces."},

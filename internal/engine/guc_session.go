@@ -94,6 +94,11 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 		}
 		v = c
 	}
+	if name == "transaction_isolation" {
+		if err := s.checkIsolationChange(v); err != nil {
+			return err
+		}
+	}
 	g := &s.gucs
 	if d == nil {
 		if g.custom == nil {
@@ -243,6 +248,7 @@ func (s *Session) execSessionSet(b *sql.Set) (Result, error) {
 	if len(b.Multi) > 0 {
 		if b.Local && !s.block {
 			res.Notices = append(res.Notices, "SET TRANSACTION can only be used in transaction blocks")
+			res.NoticeLevels = map[int]string{0: "WARNING"} // PostgreSQL's severity
 		}
 		for _, m := range b.Multi {
 			if err := s.setSetting(m.Name, m.Value, false, b.Local); err != nil {
@@ -253,6 +259,7 @@ func (s *Session) execSessionSet(b *sql.Set) (Result, error) {
 	}
 	if b.Local && !s.block {
 		res.Notices = append(res.Notices, "SET LOCAL can only be used in transaction blocks")
+		res.NoticeLevels = map[int]string{0: "WARNING"} // PostgreSQL's severity
 	}
 	if err := s.setSetting(b.Name, b.Value, b.Default, b.Local); err != nil {
 		return Result{}, err

@@ -118,6 +118,9 @@ func (s *Session) allowed(name string, priv sql.Privilege) error {
 	if err := s.schemaAllowed(name); err != nil {
 		return err
 	}
+	if e.owners[name] == s.role {
+		return nil // the owner holds every privilege (owner.go)
+	}
 	g := e.grants[name]
 	if missing := priv &^ (g[s.role] | g[""]); missing != 0 {
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
@@ -416,6 +419,10 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		}
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
+		}
+		if owned := e.ownedBy(name); len(owned) > 0 {
+			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
+				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
 		}
 		if what := e.policyOfRole(name); what != "" {
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,

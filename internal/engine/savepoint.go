@@ -125,7 +125,7 @@ func (s *Session) rollbackTo(i int) {
 			e.undoTo(min(sp.mark, len(e.tx.log)))
 		}
 		e.mu.Unlock()
-		if !sp.writer {
+		if !sp.writer && !s.keepsSnapshot() {
 			s.releaseSlot()
 		}
 	}

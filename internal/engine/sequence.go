@@ -768,6 +768,9 @@ func (s *Session) seqAllowed(name, need string) error {
 	if r := s.e.roles[s.role]; r != nil && r.superuser {
 		return nil
 	}
+	if s.e.owners[name] == s.role {
+		return nil // the owner holds every privilege (owner.go)
+	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", name).
 		WithHint("%s on a sequence cannot be granted in deltaview yet: a superuser's session may use it", need)
 }

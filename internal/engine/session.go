@@ -131,6 +131,9 @@ type Session struct {
 	act activity
 	// xid is the transaction's id, 0 until asked (xid.go).
 	xid int64
+	// snapped is set once the transaction block ran its first query,
+	// which fixes its snapshot (isolation.go).
+	snapped bool
 	// ntx is what the transaction does to notifications; notifyWake
 	// signals that some may have come (notify.go).
 	ntx        notifyTx
@@ -239,7 +242,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
-	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
+	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.AlterRelOwner, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -397,6 +400,11 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		e.mu.RUnlock()
 		held = heldNone
 		return nil, s.fail(err)
+	}
+	if s.block {
+		if b, rec, err = s.snapshotSlot(b, rec, bind, &held); err != nil {
+			return nil, s.fail(err) // the read lock is let go
+		}
 	}
 	acc := s.accessOf(b)
 	if acc == accessRead && e.callsRoutine(rec) {
@@ -650,6 +658,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("DROP SEQUENCE", func() (Result, error) {
 			res, err := e.dropSequence(b)
 			s.forgetTemps()
+			if err == nil {
+				err = e.pruneComments()
+			}
 			return res, err
 		})
 	case *sql.Drop:
@@ -700,6 +711,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl(what, func() (Result, error) { return e.grantSchema(b) })
 	case *sql.Comment:
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
+	case *sql.AlterRelOwner:
+		return s.ddl("ALTER "+strings.ToUpper(b.Kind), func() (Result, error) { return s.alterRelOwner(b) })
 	case *sql.CreateRole:
 		return s.ddl("CREATE ROLE", func() (Result, error) { return e.createRole(b) })
 	case *sql.AlterRole:
@@ -898,7 +911,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 // notices.
 func (s *Session) endTx(commit bool) (_ []string, err error) {
 	defer func() { s.e.xacts.ended(commit && err == nil) }()
-	s.block, s.failed = false, false
+	s.block, s.failed, s.snapped = false, false, false
 	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]

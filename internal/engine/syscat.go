@@ -319,6 +319,13 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 				sc.Grants[r.oid][role] = uint8(p)
 			}
 		}
+		if role, ok := e.owners[r.key]; ok && r.key != "" {
+			// The owner holds every privilege (owner.go).
+			if sc.Grants[r.oid] == nil {
+				sc.Grants[r.oid] = map[string]uint8{}
+			}
+			sc.Grants[r.oid][role] |= uint8(sql.PrivAll)
+		}
 	}
 	return sc
 }

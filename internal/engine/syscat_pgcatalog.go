@@ -61,7 +61,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_tables": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'r' || rel.kind == 'p' {
-				r.add("schemaname", rel.schema, "tablename", rel.name, "tableowner", SuperuserName,
+				r.add("schemaname", rel.schema, "tablename", rel.name, "tableowner", o.e.relOwner(rel.key),
 					"hasindexes", o.hasIndex(rel), "hasrules", len(o.e.rules[rel.key]) > 0, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
 			}
 		}
@@ -69,14 +69,14 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_views": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'v' && rel.key != "" {
-				r.add("schemaname", rel.schema, "viewname", rel.name, "viewowner", SuperuserName, "definition", viewDef(rel.def))
+				r.add("schemaname", rel.schema, "viewname", rel.name, "viewowner", o.e.relOwner(rel.key), "definition", viewDef(rel.def))
 			}
 		}
 	},
 	"pg_catalog.pg_matviews": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'm' {
-				r.add("schemaname", rel.schema, "matviewname", rel.name, "matviewowner", SuperuserName, "hasindexes", false,
+				r.add("schemaname", rel.schema, "matviewname", rel.name, "matviewowner", o.e.relOwner(rel.key), "hasindexes", false,
 					"ispopulated", !rel.unpopulated, "definition", viewDef(rel.def))
 			}
 		}
@@ -106,7 +106,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 				if s.called {
 					last = s.last
 				}
-				r.add("schemaname", rel.schema, "sequencename", rel.name, "sequenceowner", SuperuserName,
+				r.add("schemaname", rel.schema, "sequencename", rel.name, "sequenceowner", o.e.relOwner(rel.key),
 					"data_type", value.NewReg(value.RegType, builtinByKind[s.typ].OID, s.typ.String()), "start_value", s.start,
 					"min_value", s.min, "max_value", s.max, "increment_by", s.inc, "cycle", s.cycle, "cache_size", s.cache, "last_value", last)
 			}
@@ -172,7 +172,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			tuples = rel.rows
 		}
 		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", uint32(0), "reloftype", uint32(0),
-			"relowner", uint32(superuserOID), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
+			"relowner", o.e.roleOID(o.e.relOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,

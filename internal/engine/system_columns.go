@@ -37,3 +37,37 @@ func (e *Engine) scanSystem(name string, scan func(func(uint64, value.Row) error
 		return fn(append(append(make(value.Row, 0, len(r)+len(sys)), r...), sys[:]...))
 	})
 }
+
+// rowWrite is how a statement wrote a row that RETURNING reads.
+type rowWrite uint8
+
+const (
+	wroteInsert rowWrite = iota
+	wroteUpdate
+	wroteUpsert // INSERT … ON CONFLICT DO UPDATE
+	wroteDelete
+)
+
+// writtenSystemValues sets the transaction ids of a row the statement
+// wrote as PostgreSQL's RETURNING shows them: the new version of an
+// inserted or updated row has the writing transaction's id as xmin; a
+// deleted row, and the row an upsert updated (whose old version the
+// upsert locked first, a lock the new version inherits), have it as xmax,
+// which is how RETURNING (xmax = 0) AS inserted tells an upsert's inserted
+// rows. The transaction takes its id here, as PostgreSQL's does at its
+// first change, so that txid_current() agrees. A deleted row's xmin stays
+// the frozen id that every stored row shows (rows keep no ids).
+func (e *Engine) writtenSystemValues(vals *[plan.RowSystemColumns]value.Value, w rowWrite) error {
+	s := e.firer
+	if s == nil {
+		return pgerr.New(pgerr.Internal, "engine: RETURNING reads transaction ids outside a session")
+	}
+	xid, _ := s.TxID(true)
+	if w != wroteDelete {
+		vals[1] = value.NewXid(uint32(xid))
+	}
+	if w == wroteUpsert || w == wroteDelete {
+		vals[3] = value.NewXid(uint32(xid))
+	}
+	return nil
+}

@@ -129,6 +129,8 @@ type RelationInfo struct {
 	// session's search path finds it by its name alone (Session.Relations).
 	Schema, Rel string
 	Visible     bool
+	// Owner is the role that owns it (owner.go).
+	Owner string
 }
 
 // Relations lists the catalog's tables and views, by name, each marked
@@ -300,5 +302,5 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 // relationInfo is the RelationInfo of the relation keyed key.
 func (e *Engine) relationInfo(key string, kind byte) RelationInfo {
 	sc, n := e.splitKey(key)
-	return RelationInfo{Name: key, Kind: kind, Comment: e.comments[key][""], Schema: sc, Rel: n, Visible: sc == "public"}
+	return RelationInfo{Name: key, Kind: kind, Comment: e.comments[key][""], Schema: sc, Rel: n, Visible: sc == "public", Owner: e.relOwner(key)}
 }

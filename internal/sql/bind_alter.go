@@ -137,6 +137,9 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if av, ok, err := b.bindAlterViewDefault(as); ok {
 		return av, err
 	}
+	if ao, ok, err := b.bindAlterRelOwner(as); ok {
+		return ao, err
+	}
 	if as.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, b.refuse(as.Relation.Location, "ALTER %s is not supported", strings.ToLower(strings.TrimPrefix(as.Objtype.String(), "OBJECT_")))
 	}

@@ -18,10 +18,11 @@ const (
 	CommentMatView
 	CommentIndex
 	CommentColumn
+	CommentSequence
 )
 
 // Comment is COMMENT ON TABLE | VIEW | MATERIALIZED VIEW | INDEX | COLUMN
-// … IS 'text' | NULL: the object's description. Text "" (NULL, or an
+// | SEQUENCE … IS 'text' | NULL: the object's description. Text "" (NULL, or an
 // empty string) removes it. The object is checked where the catalog is
 // kept (an index is not a relation the binder sees).
 type Comment struct {
@@ -36,11 +37,12 @@ func (*Comment) bound() {}
 func (b *binder) bindComment(cs *pg_query.CommentStmt) (Bound, error) {
 	kind, ok := map[pg_query.ObjectType]CommentKind{pg_query.ObjectType_OBJECT_TABLE: CommentTable,
 		pg_query.ObjectType_OBJECT_VIEW: CommentView, pg_query.ObjectType_OBJECT_MATVIEW: CommentMatView,
-		pg_query.ObjectType_OBJECT_INDEX: CommentIndex, pg_query.ObjectType_OBJECT_COLUMN: CommentColumn}[cs.Objtype]
+		pg_query.ObjectType_OBJECT_INDEX: CommentIndex, pg_query.ObjectType_OBJECT_COLUMN: CommentColumn,
+		pg_query.ObjectType_OBJECT_SEQUENCE: CommentSequence}[cs.Objtype]
 	if !ok {
 		what := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
 		return nil, b.refuse(-1, "COMMENT ON %s is not supported", what).
-			WithHint("comments are kept on tables, views, materialized views, indexes and their columns")
+			WithHint("comments are kept on tables, views, materialized views, sequences, indexes and their columns")
 	}
 	var names []string
 	for _, it := range cs.Object.GetList().GetItems() {

@@ -180,23 +180,6 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	}
 	retScope, retSys := b.returningSystemColumns(rel, alias, tableScope, ins.ReturningList)
 	out.RetSystem = retSys
-	if oc := ins.OnConflictClause; retSys != nil && oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
-		// PostgreSQL's row an upsert updated carries its transaction's
-		// id as xmax (xmax = 0 tells an inserted row); rows keep no
-		// transaction ids here.
-		for _, n := range ins.ReturningList {
-			found := false
-			columnRefs(n, func(cr *pg_query.ColumnRef) {
-				if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == "xmax" {
-					found = true
-				}
-			})
-			if found {
-				return nil, b.refuse(ins.Relation.Location, "xmax in RETURNING of INSERT … ON CONFLICT DO UPDATE is not supported").
-					WithHint("tell inserted rows from updated ones by a column: RETURNING (t.created_at = now()) or a counter the update sets")
-			}
-		}
-	}
 	if out.RetPlan, out.Returning, out.RetCols, err = b.bindReturning(rel, alias, retScope, nil, ins.ReturningList); err != nil {
 		return nil, err
 	}

@@ -165,7 +165,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindInherit {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -178,9 +178,10 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadRoles(roles, grants)
-	// Policies after the roles they name, and the roles' BYPASSRLS.
+	// Policies after the roles they name, the roles' BYPASSRLS, and the
+	// relations' owners.
 	for _, en := range entries {
-		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS {
+		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS && en.Kind != engine.KindRelOwner {
 			continue
 		}
 		if err := run(en); err != nil {
