@@ -585,7 +585,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			if err := e.refuseRowTypeChange(b.Table, false, nil); err != nil {
 				return Result{}, err
 			}
+			if err := e.alterAttrsCheck(b, s.restoring); err != nil {
+				return Result{}, err
+			}
 			res, err := e.alterTable(b)
+			alterWarnings(&res, b)
 			e.pruneGrants()
 			if err == nil {
 				err = e.pruneComments()
