@@ -57,6 +57,9 @@ type AlterTable struct {
 	Warnings     []string
 	ReplicaIndex string
 	Persistence  bool
+	// Rewrite is why PostgreSQL would rewrite the table's rows for the
+	// statement (Rewrite… bits, alter_rewrite.go), 0 when it would not.
+	Rewrite int
 }
 
 func (*AlterTable) bound() {}
@@ -341,7 +344,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		name := cmd.Name // "" for SET WITHOUT CLUSTER
 		at.Cluster = &name
 	case pg_query.AlterTableType_AT_SetAccessMethod:
-		return tableAccessMethod(cmd.Name)
+		return tableAccessMethod(cmd.Name) // heap, the table's: PostgreSQL rewrites nothing
 	case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
 		// Either way, the rows are written to the file at each commit.
 		return b.persistenceCmd(w, at, cmd.Subtype == pg_query.AlterTableType_AT_SetUnLogged)
@@ -539,6 +542,7 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		}
 		at.Cast[i] = e
 	}
+	w.rewriteReason(at)
 	return at, nil
 }
 

@@ -326,6 +326,7 @@ func (b *binder) persistenceCmd(w *alterWork, at *AlterTable, unlogged bool) err
 		w.cs.Relation.Relpersistence = "u"
 	}
 	at.Persistence = true
+	at.Rewrite |= RewritePersistence
 	for _, fk := range w.old.ForeignKeys {
 		if fk.RefTable == w.name || unlogged {
 			continue
