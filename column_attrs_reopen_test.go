@@ -10,7 +10,8 @@ import (
 // TestColumnAttrsReopen checks that column attributes (statistics
 // targets, storage, compression, options), UNLOGGED and the replica
 // identity are kept after the file is opened again, an index's that
-// CREATE INDEX made too, and survive a later ALTER TABLE.
+// CREATE INDEX made too, and survive a later ALTER TABLE; so does an
+// EXCLUDE constraint's INCLUDE.
 func TestColumnAttrsReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "attrs.db")
 	db, err := deltaview.OpenFile(path)
@@ -19,7 +20,8 @@ func TestColumnAttrsReopen(t *testing.T) {
 	}
 	if err := db.Exec(`CREATE UNLOGGED TABLE ca (a int PRIMARY KEY, "B x" text COMPRESSION lz4, c int NOT NULL);
 INSERT INTO ca VALUES (1, 'x', 10);
-CREATE UNIQUE INDEX ca_c ON ca (c)`); err != nil {
+CREATE UNIQUE INDEX ca_c ON ca (c);
+CREATE TABLE cx (a int, b int, EXCLUDE (a WITH =) INCLUDE (b))`); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Exec(`ALTER TABLE ca ALTER COLUMN "B x" SET STATISTICS 77, ALTER COLUMN "B x" SET STORAGE external, ALTER COLUMN "B x" SET (n_distinct = -0.25, n_distinct_inherited = 3);
@@ -46,6 +48,7 @@ ALTER TABLE cb ALTER COLUMN b SET STORAGE plain, ALTER COLUMN a SET STATISTICS 0
 			{`SELECT relname, relpersistence, relreplident FROM pg_class WHERE relname IN ('ca', 'cb') ORDER BY 1`, "[[ca u i] [cb p f]]"},
 			{`SELECT indexrelid::regclass::text FROM pg_index WHERE indisreplident`, "[[ca_c]]"},
 			{"SELECT a FROM ca", "[[1]]"},
+			{`SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'cx'::regclass`, "[[cx_a_b_excl EXCLUDE USING btree (a WITH =) INCLUDE (b)]]"},
 		})
 		if round == 0 {
 			// An ALTER that rebuilds the table keeps them all.

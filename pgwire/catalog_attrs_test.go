@@ -19,3 +19,11 @@ ALTER TABLE cn REPLICA IDENTITY NOTHING;
 `
 	comparePsql(t, script, []string{`\d+ ca`, `\d+ cu`, `\d+ cn`, `\d cu`})
 }
+
+// TestPsqlDescribeExclusionInclude compares psql's \d of a table with an
+// EXCLUDE … INCLUDE constraint: its line under "Indexes:".
+func TestPsqlDescribeExclusionInclude(t *testing.T) {
+	script := `CREATE TABLE xi (a int, b text, c int4range, d int, EXCLUDE USING gist (c WITH &&) INCLUDE (a, b) WHERE (d > 0));
+`
+	comparePsql(t, script, []string{`\d xi`})
+}
