@@ -106,6 +106,9 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 		if err := b.exclusionOpclass(&x, t); err != nil {
 			return x, err
 		}
+		if err := b.exclusionNamedOpclass(c, ie, x.Method, t); err != nil {
+			return x, err
+		}
 		test, err := b.exclusionTest(t, el.Op)
 		if err != nil {
 			return x, err
@@ -157,8 +160,8 @@ func (b *binder) exclusionElem(ct *CreateTable, sc *scope, c *pg_query.Constrain
 		return el, "", pgerr.New(pgerr.FeatureNotSupported, "access method %q does not support ASC/DESC options", c.AccessMethod)
 	case ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT && c.AccessMethod != "" && c.AccessMethod != "btree":
 		return el, "", pgerr.New(pgerr.FeatureNotSupported, "access method %q does not support NULLS FIRST/LAST options", c.AccessMethod)
-	case len(ie.Opclass) > 0:
-		return el, "", b.refuse(c.Location, "an operator class in an exclusion constraint is not supported")
+	case len(ie.Opclassopts) > 0:
+		return el, "", b.refuse(c.Location, "operator class options in an exclusion constraint are not supported")
 	case len(ie.Collation) > 0:
 		return el, "", b.refuse(c.Location, "COLLATE in an exclusion constraint is not supported")
 	}
