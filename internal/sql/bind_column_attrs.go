@@ -399,3 +399,26 @@ func (c *ColumnDef) columnAttrsSQL() string {
 	}
 	return s
 }
+
+// The bits of CREATE TABLE (LIKE t INCLUDING …) that copy a column's
+// attributes (PostgreSQL's CREATE_TABLE_LIKE_COMPRESSION and _STORAGE);
+// statistics targets and options are not copied, as in PostgreSQL.
+const (
+	likeCompression = 1 << 1
+	likeStorage     = 1 << 8
+)
+
+// likeColumnAttrs gives the column cd that LIKE copies from c the storage
+// and compression INCLUDING STORAGE and INCLUDING COMPRESSION copy.
+func likeColumnAttrs(lc *pg_query.TableLikeClause, c *ColumnDef, cd *pg_query.ColumnDef) {
+	if lc.Options&likeStorage != 0 && c.Attrs.Storage != 0 {
+		for name, v := range storageNames {
+			if v == c.Attrs.Storage {
+				cd.StorageName = name
+			}
+		}
+	}
+	if lc.Options&likeCompression != 0 {
+		cd.Compression = map[byte]string{'p': "pglz", 'l': "lz4"}[c.Attrs.Compression]
+	}
+}
