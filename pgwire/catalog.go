@@ -511,8 +511,10 @@ func aliasResult(q string, vals map[string]string) engine.Result {
 // types, extended for variable-width ones.
 func storage(k value.Kind) string {
 	switch k {
-	case value.Text, value.Varchar, value.Char, value.Numeric, value.Bytea, value.Bit, value.Varbit:
+	case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit:
 		return "x"
+	case value.Numeric:
+		return "m" // pg_type's typstorage for numeric: main
 	}
 	return "p"
 }
