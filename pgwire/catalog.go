@@ -300,7 +300,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 			am = nil
 		}
 		row := []*string{s(strconv.Itoa(d.Checks)), s(string(d.Kind)), tf(len(d.Indexes) > 0), c.relHasRules(m[1]), tf(d.ForeignKeys || len(c.nativeRows(triggersOf(m[1]))) > 0), s("f"),
-			s("f"), s("f"), s("f"), s(strings.Join(d.Options, ", ")), s("0"), s(""), s("p"), s("d"), am}
+			s("f"), s("f"), s("f"), s(strings.Join(d.Options, ", ")), s("0"), s(""), s(persistence(d)), s(replIdent(d)), am}
 		psqlPartitionInfo(c.sess, name, row)
 		enabled, forced := c.sess.RowSecurityOf(name) // psql then reads pg_policy
 		row[5], row[6] = tf(enabled), tf(forced)
@@ -344,9 +344,23 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 				for _, n := range names[7:] {
 					switch n {
 					case "attstorage":
-						row = append(row, s(storage(col.Type.Kind)))
+						if col.Storage != 0 {
+							row = append(row, s(string(rune(col.Storage))))
+						} else {
+							row = append(row, s(storage(col.Type.Kind)))
+						}
 					case "attcompression":
-						row = append(row, s(""))
+						c := ""
+						if col.Compression != 0 {
+							c = string(rune(col.Compression))
+						}
+						row = append(row, s(c))
+					case "attstattarget":
+						if col.HasStats {
+							row = append(row, s(strconv.Itoa(col.Stats)))
+						} else {
+							row = append(row, nil)
+						}
 					case "col_description":
 						if col.Comment != "" {
 							row = append(row, s(col.Comment))
@@ -531,10 +545,28 @@ func aliasResult(q string, vals map[string]string) engine.Result {
 // types, extended for variable-width ones.
 func storage(k value.Kind) string {
 	switch k {
-	case value.Text, value.Varchar, value.Char, value.Numeric, value.Bytea, value.Bit, value.Varbit:
+	case value.Text, value.Varchar, value.Char, value.Bytea, value.Bit, value.Varbit:
 		return "x"
+	case value.Numeric:
+		return "m" // pg_type's typstorage for numeric: main
 	}
 	return "p"
+}
+
+// persistence and replIdent are a relation's pg_class.relpersistence
+// and relreplident as psql's \d reads them.
+func persistence(d engine.RelationDetail) string {
+	if d.Persistence == 'u' {
+		return "u"
+	}
+	return "p"
+}
+
+func replIdent(d engine.RelationDetail) string {
+	if d.ReplIdent == 0 {
+		return "d"
+	}
+	return string(rune(d.ReplIdent))
 }
 
 // quoteIdentIfNeeded quotes a name that is not a lower-case identifier, as

@@ -19,7 +19,7 @@ import (
 // DDL statement without one), in the statement's session. An error the
 // function raises stops the statement; what the function wrote is undone
 // with it. A catalog change here is not transactional, so an error after
-// the change leaves the change done. table_rewrite is refused (0A000).
+// the change leaves the change done. table_rewrite: event_trigger_rewrite.go.
 // The triggers are kept in pg_event_trigger and in the database file as
 // their statements; they fire for no statement a database file runs at
 // open.
@@ -79,11 +79,6 @@ func (s *Session) createEventTrigger(c *sql.CreateEventTrigger) (Result, error) 
 	e := s.e
 	if e.evtTriggers[c.Name] != nil {
 		return Result{}, pgerr.New(pgerr.DuplicateObject, "event trigger %q already exists", c.Name)
-	}
-	switch c.Event {
-	case "table_rewrite":
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "event triggers on table_rewrite are not supported").
-			WithHint("ALTER TABLE builds a table anew where PostgreSQL would not rewrite it; ddl_command_start, ddl_command_end and sql_drop triggers are supported")
 	}
 	owner := s.role
 	if owner == "" {

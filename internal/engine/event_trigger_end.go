@@ -241,6 +241,8 @@ func (s *Session) ddlAfter(node *pg_query.Node, tag string, fn func() (Result, e
 // EventTriggerRows implements expr.EventTriggerBackend.
 func (s *Session) EventTriggerRows(fn string) ([]value.Row, error) {
 	switch fn {
+	case "pg_event_trigger_table_rewrite_oid", "pg_event_trigger_table_rewrite_reason":
+		return s.tableRewriteRows(fn)
 	case "pg_event_trigger_dropped_objects":
 		if s.evtEvent != "sql_drop" {
 			return nil, pgerr.New("39P03", "pg_event_trigger_dropped_objects() can only be called in a sql_drop event trigger function")

@@ -265,18 +265,25 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 		exprs = append(exprs, el.Expr)
 		exprSQL = append(exprSQL, el.SQL)
 	}
-	if slices.ContainsFunc(exprs, func(e expr.Expr) bool { return e != nil }) || x.Where != nil {
-		// pg_index's indexprs and indpred.
-		ci.x = &keyExt{exprs: exprs, keySQL: exprSQL, where: x.Where, whereSQL: x.WhereSQL}
+	if slices.ContainsFunc(exprs, func(e expr.Expr) bool { return e != nil }) || x.Where != nil || x.Include != nil {
+		// pg_index's indexprs, indpred and the INCLUDE columns of indkey.
+		ci.x = &keyExt{exprs: exprs, keySQL: exprSQL, where: x.Where, whereSQL: x.WhereSQL, include: x.Include}
+	}
+	for _, c := range x.Include {
+		ir.cols = append(ir.cols, r.cols[c])
 	}
 	head := "CREATE INDEX " + expr.QuoteIdent(o.e.bareName(x.Name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING " + x.Method + " ("
 	where := ""
+	if x.Include != nil {
+		where = " INCLUDE (" + strings.Join(x.IncludeSQL, ", ") + ")"
+	}
+	include := where
 	if x.Where != nil {
-		where = " WHERE (" + x.WhereSQL + ")"
+		where += " WHERE (" + x.WhereSQL + ")"
 	}
 	ci.def = head + strings.Join(keys, ", ") + ")" + where
 	if x.Where != nil {
-		where = " WHERE " + x.WhereSQL // pretty: without the parentheses
+		where = include + " WHERE " + x.WhereSQL // pretty: without the parentheses
 	}
 	if p := head + strings.Join(pretty, ", ") + ")" + where; p != ci.def {
 		ci.pretty = p

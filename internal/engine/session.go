@@ -593,7 +593,15 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			if err := e.refuseRowTypeChange(b.Table, false, nil); err != nil {
 				return Result{}, err
 			}
-			res, err := e.alterTable(b)
+			if err := e.alterAttrsCheck(b, s.restoring); err != nil {
+				return Result{}, err
+			}
+			if err := s.fireTableRewrite(b); err != nil {
+				return Result{}, err
+			}
+			// The table_rewrite triggers' notices come first.
+			res, err := e.afterNotices(func() (Result, error) { return e.alterTable(b) })
+			alterWarnings(&res, b)
 			e.pruneGrants()
 			if err == nil {
 				err = e.pruneComments()

@@ -163,9 +163,15 @@ func pgClass(o *catalogObjects, r *catRows) {
 		case 'v':
 			am = 0
 		}
-		replident := "d"
+		replident, persistence := "d", "p"
 		if rel.kind == 'i' || rel.kind == 'v' || rel.kind == 'S' {
 			replident = "n"
+		}
+		if def := rel.tableDef(); def != nil {
+			replident = string(rune(def.ReplIdent()))
+			if def.Unlogged {
+				persistence = "u"
+			}
 		}
 		tuples := -1.0
 		if rel.kind == 'r' || rel.kind == 'm' || rel.kind == 'S' || rel.kind == 'i' {
@@ -174,7 +180,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", uint32(0), "reloftype", uint32(0),
 			"relowner", o.e.roleOID(o.e.relOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
-			"relpersistence", "p", "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
+			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel))
@@ -183,6 +189,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 
 func pgAttribute(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
+		def := rel.tableDef()
 		for i, c := range rel.cols {
 			b := builtinByKind[c.typ.Kind]
 			length, byval, align, storage := int16(-1), false, "i", "x"
@@ -202,11 +209,22 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 			if c.typ.Kind.IsString() {
 				coll = defaultCollOID
 			}
-			r.add("attrelid", rel.oid, "attname", c.name, "atttypid", c.typOID, "attstattarget", -1, "attlen", length,
+			stats, compression, options := -1, "", any(nil)
+			if def != nil && i < len(def.Cols) {
+				a := &def.Cols[i].Attrs
+				stats, options = a.StatTarget(), attOptions(a.Options)
+				if a.Storage != 0 {
+					storage = string(rune(a.Storage))
+				}
+				if a.Compression != 0 {
+					compression = string(rune(a.Compression))
+				}
+			}
+			r.add("attrelid", rel.oid, "attname", c.name, "atttypid", c.typOID, "attstattarget", stats, "attlen", length,
 				"attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", c.typ.Typmod(), "attbyval", byval,
-				"attalign", align, "attstorage", storage, "attcompression", "", "attnotnull", c.notNull, "atthasdef", c.def != "",
+				"attalign", align, "attstorage", storage, "attcompression", compression, "attnotnull", c.notNull, "atthasdef", c.def != "",
 				"atthasmissing", false, "attidentity", identityFlag(c.identity), "attgenerated", genFlag(c.gen), "attisdropped", false, "attislocal", true,
-				"attinhcount", 0, "attcollation", coll)
+				"attinhcount", 0, "attcollation", coll, "attoptions", options)
 		}
 		if rel.kind == 'r' && rel.t != nil {
 			pgAttributeSystem(rel, r)
@@ -327,7 +345,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			"indexprs", exprs, "indpred", pred,
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
 			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
-			"indislive", true, "indisreplident", false, "indkey", int2vector(keys), "indcollation", zeros,
+			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", int2vector(keys), "indcollation", zeros,
 			"indclass", strings.Join(classes, " "), "indoption", zeros)
 	}
 }

@@ -209,6 +209,9 @@ type RelationDetail struct {
 	// for those footers only then, as PostgreSQL's relhastriggers).
 	Checks      int
 	ForeignKeys bool
+	// Persistence and ReplIdent are a table's pg_class.relpersistence
+	// and relreplident.
+	Persistence, ReplIdent byte
 }
 
 // ColumnDetail is a column of a relation.
@@ -221,6 +224,12 @@ type ColumnDetail struct {
 	// Generated is a stored generated column's expression, "" for
 	// another column.
 	Generated string
+	// Storage and Compression are a table's column's attstorage and
+	// attcompression, 0 for the type's and none; Stats its attstattarget
+	// when SET STATISTICS gave one (HasStats).
+	Storage, Compression byte
+	Stats                int
+	HasStats             bool
 }
 
 // IndexDetail is a table's unique index: its name, its columns, and
@@ -246,9 +255,14 @@ func (s *Session) Describe(name string) (RelationDetail, bool) {
 
 func (e *Engine) describe(name string) (RelationDetail, bool) {
 	if t, ok := e.tables[name]; ok {
-		d := RelationDetail{Kind: RelTable, Options: t.def.RelOptions, Checks: len(t.def.Checks), ForeignKeys: t.fkeyed}
+		d := RelationDetail{Kind: RelTable, Options: t.def.RelOptions, Checks: len(t.def.Checks), ForeignKeys: t.fkeyed,
+			Persistence: 'p', ReplIdent: t.def.ReplIdent()}
+		if t.def.Unlogged {
+			d.Persistence = 'u'
+		}
 		for _, c := range t.def.Cols {
-			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL}
+			cd := ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL,
+				Storage: c.Storage(), Compression: c.Attrs.Compression, Stats: c.Attrs.Statistics, HasStats: c.Attrs.StatisticsSet}
 			if c.Domain != nil {
 				cd.Domain = c.Domain.Name()
 			}

@@ -59,8 +59,10 @@ var _ Expr = (*BackendCall)(nil)
 
 func (c *BackendCall) Type() value.Type {
 	switch {
-	case c.Fn == "pg_backend_pid", c.Fn == "inet_client_port", c.Fn == "inet_server_port":
+	case c.Fn == "pg_backend_pid", c.Fn == "inet_client_port", c.Fn == "inet_server_port", c.Fn == "pg_event_trigger_table_rewrite_reason":
 		return value.Int4Type
+	case c.Fn == "pg_event_trigger_table_rewrite_oid":
+		return value.OidType
 	case c.Fn == "inet_client_addr", c.Fn == "inet_server_addr":
 		return value.InetType
 	case strings.HasSuffix(c.Fn, "_snapshot"):
@@ -118,6 +120,18 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 		}
 		ip := a.Addr().Unmap().AsSlice()
 		return value.NewInet(value.Inet, ip, len(ip)*8), nil
+	case "pg_event_trigger_table_rewrite_oid", "pg_event_trigger_table_rewrite_reason":
+		// The table_rewrite event trigger's table and reason, a row of
+		// one value from the session that runs it.
+		eb, _ := be.(EventTriggerBackend)
+		if eb == nil {
+			return value.Null, pgerr.New("39P03", "%s() can only be called in a table_rewrite event trigger function", c.Fn)
+		}
+		rows, err := eb.EventTriggerRows(c.Fn)
+		if err != nil || len(rows) == 0 {
+			return value.Null, err
+		}
+		return rows[0][0], nil
 	case "pg_advisory_unlock_all":
 		be.AdvisoryUnlockAll()
 		return text(""), nil
@@ -179,4 +193,5 @@ var BackendFuncs = map[string][]int{
 	"pg_try_advisory_xact_lock": {1, 2}, "pg_try_advisory_xact_lock_shared": {1, 2},
 	"pg_advisory_unlock": {1, 2}, "pg_advisory_unlock_shared": {1, 2},
 	"pg_cancel_backend": {1}, "pg_terminate_backend": {1, 2},
+	"pg_event_trigger_table_rewrite_oid": {0}, "pg_event_trigger_table_rewrite_reason": {0},
 }

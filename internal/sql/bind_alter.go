@@ -50,6 +50,16 @@ type AlterTable struct {
 	// Cluster is CLUSTER ON index (its name) or SET WITHOUT CLUSTER ("");
 	// nil when the statement has neither.
 	Cluster *string
+	// Warnings are the statement's warnings (a statistics target
+	// lowered); ReplicaIndex is the index REPLICA IDENTITY USING INDEX
+	// names, which the engine checks; Persistence is set by SET LOGGED
+	// and SET UNLOGGED, whose foreign keys the engine checks.
+	Warnings     []string
+	ReplicaIndex string
+	Persistence  bool
+	// Rewrite is why PostgreSQL would rewrite the table's rows for the
+	// statement (Rewrite… bits, alter_rewrite.go), 0 when it would not.
+	Rewrite int
 }
 
 func (*AlterTable) bound() {}
@@ -65,6 +75,13 @@ type alterWork struct {
 	// using are ALTER COLUMN … TYPE … USING's expressions, by the old
 	// column they compute.
 	using map[int]*pg_query.Node
+	// colAttrs are the columns' attributes, replica and replicaIndex the
+	// table's replica identity (bind_column_attrs.go); retyped are the
+	// old columns ALTER COLUMN … TYPE changes.
+	colAttrs     map[*pg_query.ColumnDef]*ColumnAttrs
+	replica      byte
+	replicaIndex string
+	retyped      map[int]bool
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -211,6 +228,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	for i := range rel.Def.Cols {
 		w.origin = append(w.origin, i)
 	}
+	w.startAttrs(rel.Def)
 	return w, &AlterTable{Table: rv.Relname, Only: !rv.Inh}, nil
 }
 
@@ -220,6 +238,9 @@ func colErr(code, format, col, table string) *pgerr.Error {
 
 func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTableCmd) error {
 	if done, err := b.alterGenerated(w, at, cmd); done || err != nil {
+		return err
+	}
+	if done, err := b.columnAttrsCmd(w, at, cmd); done || err != nil {
 		return err
 	}
 	switch cmd.Subtype {
@@ -291,6 +312,11 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		}
 	case pg_query.AlterTableType_AT_AddConstraint:
 		c := cmd.Def.GetConstraint()
+		if c.Indexname != "" {
+			// The parser gives the key no columns: its index has them.
+			return b.refuse(c.Location, "ALTER TABLE … %s is not supported", alterCmdName(pg_query.AlterTableType_AT_AddIndexConstraint)).
+				WithHint("add the constraint with its columns; the index it makes serves it")
+		}
 		if c.SkipValidation && c.Contype != pg_query.ConstrType_CONSTR_CHECK && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
 			kind := map[pg_query.ConstrType]string{pg_query.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg_query.ConstrType_CONSTR_PRIMARY: "PRIMARY KEY", pg_query.ConstrType_CONSTR_EXCLUSION: "EXCLUSION"}[c.Contype]
 			return b.refuse(c.Location, "%s constraints cannot be marked NOT VALID", kind)
@@ -321,10 +347,12 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		name := cmd.Name // "" for SET WITHOUT CLUSTER
 		at.Cluster = &name
 	case pg_query.AlterTableType_AT_SetAccessMethod:
-		return tableAccessMethod(cmd.Name)
-	case pg_query.AlterTableType_AT_SetLogged:
-		// A table is logged already: its rows are written to the file
-		// at each commit.
+		return tableAccessMethod(cmd.Name) // heap, the table's: PostgreSQL rewrites nothing
+	case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
+		// Either way, the rows are written to the file at each commit.
+		return b.persistenceCmd(w, at, cmd.Subtype == pg_query.AlterTableType_AT_SetUnLogged)
+	case pg_query.AlterTableType_AT_ReplicaIdentity:
+		w.replicaIdentityCmd(at, cmd)
 	case pg_query.AlterTableType_AT_ValidateConstraint:
 		return w.validateConstraint(cmd.Name)
 	case pg_query.AlterTableType_AT_DropConstraint:
@@ -365,6 +393,20 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			}
 		}
 		cd.TypeName = def.TypeName
+		// The column takes its new type's storage and the default
+		// compression, as in PostgreSQL; the rest stays.
+		_, i := w.col(cmd.Name)
+		a, err := w.attrs(b, cd, i)
+		if err != nil {
+			return err
+		}
+		a.Storage, a.Compression = 0, 0
+		if w.origin[i] >= 0 {
+			if w.retyped == nil {
+				w.retyped = map[int]bool{}
+			}
+			w.retyped[w.origin[i]] = true
+		}
 		at.Columns = true
 	default:
 		return b.refuse(-1, "ALTER TABLE … %s is not supported", alterCmdName(cmd.Subtype))
@@ -464,6 +506,7 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		return nil, err
 	}
 	at.New = nb.(*CreateTable)
+	w.endAttrs(at.New)
 	at.Map = w.origin
 	at.Fill = make([]expr.Expr, len(w.origin))
 	at.Cast = make([]expr.Expr, len(w.origin))
@@ -502,6 +545,7 @@ func (b *binder) alterDone(w *alterWork, at *AlterTable) (Bound, error) {
 		}
 		at.Cast[i] = e
 	}
+	w.rewriteReason(at)
 	return at, nil
 }
 

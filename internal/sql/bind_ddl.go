@@ -25,7 +25,7 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 	if err := b.domainTaken(rv.Relname); err != nil {
 		return nil, err
 	}
-	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"}
+	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Temp: rv.Relpersistence == "t" || rv.Schemaname == "pg_temp", Unlogged: rv.Relpersistence == "u"}
 	var tableCons []*pg_query.Constraint
 	colIdx := map[string]int{}
 	var elts []*pg_query.ColumnDef
@@ -87,6 +87,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		}
 		colIdx[cd.Colname] = len(ct.Cols)
 		ct.Cols = append(ct.Cols, ColumnDef{Name: cd.Colname, Type: t, NotNull: cd.IsNotNull, Domain: dom})
+		if err := columnDefAttrs(cd, &ct.Cols[len(ct.Cols)-1]); err != nil {
+			return nil, err
+		}
 		if isSerial {
 			b.serialColumn(ct, len(ct.Cols)-1, serial, 0, SeqOptions{})
 		}

@@ -30,6 +30,10 @@ type Exclusion struct {
 	// Gist is set when the constraint needs the btree_gist extension: a
 	// gist exclusion over a scalar type.
 	Gist bool
+	// Include are the columns of INCLUDE (…), which its index carries
+	// and nothing compares; IncludeSQL their names as written back.
+	Include    []int
+	IncludeSQL []string
 }
 
 // ExclusionElem is one element of an EXCLUDE constraint: a column or an
@@ -79,8 +83,6 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 			WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
 	}
 	switch {
-	case len(c.Including) > 0:
-		return x, b.refuse(c.Location, "EXCLUDE … INCLUDE is not supported")
 	case len(c.Options) > 0:
 		return x, b.refuse(c.Location, "storage parameters of an exclusion constraint's index are not supported")
 	case c.Indexspace != "" && c.Indexspace != "pg_default":
@@ -104,6 +106,9 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 		if err := b.exclusionOpclass(&x, t); err != nil {
 			return x, err
 		}
+		if err := b.exclusionNamedOpclass(c, ie, x.Method, t); err != nil {
+			return x, err
+		}
 		test, err := b.exclusionTest(t, el.Op)
 		if err != nil {
 			return x, err
@@ -124,6 +129,15 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 		el.Eq = el.Op == "=" && btreeKey(t) == nil
 		x.Elems = append(x.Elems, el)
 	}
+	for _, n := range c.Including {
+		name := n.GetString_().GetSval()
+		i := slices.IndexFunc(ct.Cols, func(col ColumnDef) bool { return col.Name == name })
+		if i < 0 {
+			return x, b.stmt.errf(c.Location, pgerr.UndefinedColumn, "column %q named in key does not exist", name)
+		}
+		x.Include, x.IncludeSQL = append(x.Include, i), append(x.IncludeSQL, expr.QuoteIdent(name))
+		names = append(names, name) // the default name takes them too, as PostgreSQL's
+	}
 	if c.WhereClause != nil {
 		var err error
 		if x.Where, x.WhereSQL, err = b.indexWhere(sc, c.WhereClause, c.Location); err != nil {
@@ -132,7 +146,7 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 	}
 	x.Name = c.Conname
 	if x.Name == "" {
-		x.Name = ct.Name + "_" + strings.Join(names, "_") + "_excl"
+		x.Name = ct.Name + "_" + strings.Join(indexColumnNames(names), "_") + "_excl"
 	}
 	return x, nil
 }
@@ -146,8 +160,8 @@ func (b *binder) exclusionElem(ct *CreateTable, sc *scope, c *pg_query.Constrain
 		return el, "", pgerr.New(pgerr.FeatureNotSupported, "access method %q does not support ASC/DESC options", c.AccessMethod)
 	case ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT && c.AccessMethod != "" && c.AccessMethod != "btree":
 		return el, "", pgerr.New(pgerr.FeatureNotSupported, "access method %q does not support NULLS FIRST/LAST options", c.AccessMethod)
-	case len(ie.Opclass) > 0:
-		return el, "", b.refuse(c.Location, "an operator class in an exclusion constraint is not supported")
+	case len(ie.Opclassopts) > 0:
+		return el, "", b.refuse(c.Location, "operator class options in an exclusion constraint are not supported")
 	case len(ie.Collation) > 0:
 		return el, "", b.refuse(c.Location, "COLLATE in an exclusion constraint is not supported")
 	}
@@ -300,6 +314,9 @@ func (x *Exclusion) text(pretty bool) string {
 		s.WriteString(e + " WITH " + el.Op)
 	}
 	s.WriteByte(')')
+	if x.Include != nil {
+		s.WriteString(" INCLUDE (" + strings.Join(x.IncludeSQL, ", ") + ")")
+	}
 	if x.Where != nil {
 		w := x.WhereSQL
 		if !pretty {
@@ -326,12 +343,35 @@ func exclusionDefaultName(table string, c *pg_query.Constraint) string {
 			names = append(names, "expr")
 		}
 	}
-	return table + "_" + strings.Join(names, "_") + "_excl"
+	for _, n := range c.Including {
+		names = append(names, n.GetString_().GetSval())
+	}
+	return table + "_" + strings.Join(indexColumnNames(names), "_") + "_excl"
 }
 
-// exclusionRefers reports whether an EXCLUDE constraint's expressions or
-// predicate read the column col.
+// indexColumnNames makes the names an index's default name takes from its
+// columns distinct, as PostgreSQL's ChooseIndexColumnNames: a name met
+// again takes the first number that makes it new (b, b1).
+func indexColumnNames(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		name := n
+		for i := 1; slices.Contains(out, name); i++ {
+			name = n + strconv.Itoa(i)
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// exclusionRefers reports whether an EXCLUDE constraint's expressions,
+// INCLUDE columns or predicate read the column col.
 func exclusionRefers(c *pg_query.Constraint, col string) bool {
+	for _, n := range c.Including {
+		if n.GetString_().GetSval() == col {
+			return true
+		}
+	}
 	for _, n := range c.Exclusions {
 		if ie := n.GetList().GetItems()[0].GetIndexElem(); ie.Expr != nil && refersTo(ie.Expr, col) {
 			return true
@@ -355,6 +395,11 @@ func renameExclusionColumn(c *pg_query.Constraint, from, to string) {
 		}
 		if ie.Expr != nil {
 			columnRefs(ie.Expr, rename)
+		}
+	}
+	for _, n := range c.Including {
+		if sv := n.GetString_(); sv != nil && sv.Sval == from {
+			sv.Sval = to
 		}
 	}
 	if c.WhereClause != nil {

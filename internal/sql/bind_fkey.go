@@ -127,6 +127,9 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 			return ForeignKey{}, b.refuse(c.Pktable.Location, "FOREIGN KEY constraints referencing change-stream table %q are not supported", fk.RefTable).
 				WithHint("a change-stream table keeps no index of its keys to check against")
 		}
+		if ref.Unlogged && !ct.Unlogged && !ct.Temp {
+			return ForeignKey{}, pgerr.New(pgerr.InvalidTableDef, "constraints on permanent tables may reference only permanent tables")
+		}
 	}
 	if len(c.PkAttrs) == 0 {
 		if ref.PrimaryKey == nil {

@@ -44,6 +44,7 @@ func (b *binder) likeElements(lc *pg_query.TableLikeClause) ([]*pg_query.ColumnD
 		}
 		cd := &pg_query.ColumnDef{Colname: c.Name, TypeName: tn, Location: rv.Location}
 		if d := rel.Def; d != nil {
+			likeColumnAttrs(lc, &d.Cols[i], cd)
 			cd.IsNotNull = d.Cols[i].NotNull
 			text := d.Cols[i].DefaultSQL
 			if seq := d.Cols[i].OwnedSequence(); seq != "" && d.Cols[i].Identity == 0 {

@@ -142,6 +142,10 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	if rv.Relpersistence == "t" {
 		return nil, b.refuse(rv.Location, "temporary partitions are not supported")
 	}
+	if rv.Relpersistence == "u" {
+		return nil, b.refuse(rv.Location, "unlogged partitions are not supported").
+			WithHint("create the partition without UNLOGGED: its rows are written to the database file either way")
+	}
 	if len(cs.TableElts) > 0 {
 		return nil, b.refuse(rv.Location, "column and constraint definitions in CREATE TABLE … PARTITION OF are not supported").
 			WithHint("a partition has its parent's columns, defaults and constraints")

@@ -62,7 +62,17 @@ func (b *binder) relOptionText(d *pg_query.DefElem) (string, error) {
 	case d.Defnamespace != "":
 		return "", pgerr.New(pgerr.InvalidParameter, "unrecognized parameter namespace %q", d.Defnamespace)
 	}
-	o, ok := heapRelOptions[name]
+	return b.optionText(d, heapRelOptions)
+}
+
+// optionText checks a parameter of the set opts and returns its text,
+// name=value.
+func (b *binder) optionText(d *pg_query.DefElem, opts map[string]relOption) (string, error) {
+	name := d.Defname
+	if d.Defnamespace != "" {
+		return "", pgerr.New(pgerr.InvalidParameter, "unrecognized parameter namespace %q", d.Defnamespace)
+	}
+	o, ok := opts[name]
 	if !ok {
 		return "", pgerr.New(pgerr.InvalidParameter, "unrecognized parameter %q", name)
 	}

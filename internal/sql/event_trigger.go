@@ -118,6 +118,11 @@ func (b *binder) bindCreateEventTrigger(s *pg_query.CreateEventTrigStmt) (Bound,
 			default:
 				return nil, pgerr.New(pgerr.SyntaxError, "filter value %q not recognized for filter variable %q", v.GetString_().GetSval(), "tag")
 			}
+			if s.Eventname == "table_rewrite" && tag != "ALTER TABLE" && tag != "ALTER TYPE" && tag != "ALTER MATERIALIZED VIEW" {
+				// The statements that may rewrite a table, as PostgreSQL
+				// checks.
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "event triggers are not supported for %s", tag)
+			}
 			out.Tags = append(out.Tags, tag)
 		}
 	}

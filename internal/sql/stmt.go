@@ -29,6 +29,9 @@ type ColumnDef struct {
 	// type; nil for another column. GeneratedSQL is its text.
 	Generated    expr.Expr
 	GeneratedSQL string
+	// Attrs are its statistics target, storage, compression and
+	// options (bind_column_attrs.go).
+	Attrs ColumnAttrs
 }
 
 // DefaultExpr returns the column's default, or else its domain's (nil:
@@ -94,6 +97,12 @@ type CreateTable struct {
 	// Temp is CREATE TEMP[ORARY] TABLE, OnCommit its ON COMMIT action.
 	Temp     bool
 	OnCommit OnCommit
+	// Unlogged is CREATE UNLOGGED TABLE or SET UNLOGGED; ReplicaIdentity
+	// is REPLICA IDENTITY's kind (0: DEFAULT), ReplicaIndex the index of
+	// USING INDEX (bind_column_attrs.go).
+	Unlogged        bool
+	ReplicaIdentity byte
+	ReplicaIndex    string
 	// PartitionBy is PARTITION BY: the table's rows are its partitions'
 	// (bind_partition.go).
 	PartitionBy *expr.PartitionKey

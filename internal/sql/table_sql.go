@@ -32,7 +32,11 @@ func QuoteIdent(name string) string {
 // TABLE (LIKE …) or changed by ALTER TABLE is recorded by this text.
 func (ct *CreateTable) SQL() string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE ")
+	b.WriteString("CREATE ")
+	if ct.Unlogged {
+		b.WriteString("UNLOGGED ")
+	}
+	b.WriteString("TABLE ")
 	b.WriteString(QuoteIdent(ct.Name))
 	b.WriteString(" (")
 	cols := func(idx []int) string {
@@ -57,6 +61,7 @@ func (ct *CreateTable) SQL() string {
 		} else {
 			b.WriteString(c.Type.String())
 		}
+		b.WriteString(c.columnAttrsSQL())
 		if c.NotNull && !pk[i] {
 			b.WriteString(" NOT NULL")
 		}
@@ -133,6 +138,7 @@ func (ct *CreateTable) SQL() string {
 	if with != nil {
 		b.WriteString(" WITH (" + strings.Join(with, ", ") + ")")
 	}
+	b.WriteString(ct.attrsSQL())
 	return b.String()
 }
 

@@ -65,8 +65,13 @@ import (
 // now hold rows of kind range, which a deltaview that reads up to version
 // 8 does not know), versions 1 to 9 no schemas (the file gains their
 // table; a relation of schema s is in the catalog as "s.name", its
-// statement maybe after a SET of the search path it was created under).
-const FormatVersion = 10
+// statement maybe after a SET of the search path it was created under),
+// versions 1 to 10 no column attributes (a table's statement may now be
+// CREATE UNLOGGED TABLE, give a column STORAGE, and be followed by an
+// ALTER TABLE ONLY that sets statistics targets, column options and the
+// replica identity, which a deltaview that reads up to version 10 would
+// refuse).
+const FormatVersion = 11
 
 // tsColumn is the column of every stored table that holds the logical
 // time of the commit that wrote the row. A commit that leaves a row it
