@@ -69,8 +69,11 @@ func (s *Session) execRuleThrough(rt *sql.RuleThrough) (Result, error) {
 	for _, i := range set {
 		names = append(names, expr.QuoteIdent(t.cols[av.Cols[i]].Name))
 	}
-	var vals []string
+	var vals []string // an UPDATE's or a DELETE's rows by ctid
 	for _, p := range ps {
+		if rt.Event == sql.RuleInsert {
+			break
+		}
 		items := []string{lit(plan.SystemValues(p.id)[0], "tid")}
 		for _, i := range set {
 			items = append(items, lit(p.rest[i], typeOf(av.Cols[i])))
