@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgbinary"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -461,8 +462,8 @@ func (c *conn) sendResult(r engine.Result, formats []int16, describe bool) {
 func rowDescription(cols []plan.Column, formats []int16) *pgproto3.RowDescription {
 	fs := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
-		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: typeOID(col.Type),
-			DataTypeSize: typeSize(col.Type), TypeModifier: typeModifier(col.Type), Format: formatOf(formats, i)}
+		fs[i] = pgproto3.FieldDescription{Name: []byte(col.Name), DataTypeOID: pgbinary.TypeOID(col.Type),
+			DataTypeSize: pgbinary.TypeSize(col.Type), TypeModifier: pgbinary.TypeModifier(col.Type), Format: formatOf(formats, i)}
 	}
 	return &pgproto3.RowDescription{Fields: fs}
 }
@@ -502,7 +503,7 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 						v = cv
 					}
 				}
-				c.buf = appendBinary(c.buf, v, v.Kind())
+				c.buf = pgbinary.AppendBinary(c.buf, v, v.Kind())
 			} else {
 				c.buf = value.AppendTextStyle(c.buf, v, style)
 			}
@@ -594,7 +595,7 @@ func (c *conn) copyIn(st *sql.Stmt) ([]engine.Result, error) {
 			data.Write(m.Data)
 		case *pgproto3.CopyDone:
 			if types != nil {
-				text, err := binaryCopyText(data.Bytes(), types, copyTable(st))
+				text, err := engine.BinaryCopyText(data.Bytes(), types, copyTable(st))
 				if err != nil {
 					return nil, c.sess.Fail(err)
 				}

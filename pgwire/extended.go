@@ -4,6 +4,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/deltaview/deltaview/internal/engine"
+	"github.com/deltaview/deltaview/internal/pgbinary"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -135,7 +136,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		if !declared || dt.Kind == t.Kind {
 			dt, declared = t, false
 		}
-		v, err := decodeParam(m.Parameters[i], formatOf(m.ParameterFormatCodes, i), dt, i+1)
+		v, err := pgbinary.DecodeParam(m.Parameters[i], formatOf(m.ParameterFormatCodes, i), dt, i+1)
 		if err != nil {
 			return err
 		}
@@ -159,25 +160,10 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 // declaredType is the type of parameter i that the client declared at
 // Parse, if it declared one deltaview knows.
 func declaredType(declared []uint32, i int) (value.Type, bool) {
-	if i >= len(declared) || declared[i] == 0 || declared[i] == oidUnknown {
+	if i >= len(declared) {
 		return value.Type{}, false
 	}
-	for _, k := range []value.Kind{value.JSON, value.JSONB, value.JSONPath} {
-		if jsonOID(k) == declared[i] {
-			return value.Type{Kind: k, Mod: -1}, true
-		}
-	}
-	for k, oids := range rangeOIDs {
-		if oids[0] == declared[i] {
-			return value.Type{Kind: k, Mod: -1}, true
-		}
-	}
-	for k, oid := range kindOIDs {
-		if oid == declared[i] && value.Kind(k) != value.Unknown {
-			return value.Type{Kind: value.Kind(k), Mod: -1}, true
-		}
-	}
-	return value.Type{}, false
+	return pgbinary.OIDType(declared[i])
 }
 
 func (c *conn) describe(m *pgproto3.Describe) error {
@@ -191,7 +177,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		var oids []uint32
 		if ps.p != nil && ps.cmd == nil {
 			for i, t := range ps.p.ParamTypes() {
-				oid := typeOID(t)
+				oid := pgbinary.TypeOID(t)
 				if _, ok := declaredType(ps.declared, i); ok {
 					oid = ps.declared[i]
 				}
@@ -246,7 +232,7 @@ func sameTypes(a, b []plan.Column) bool {
 		return false
 	}
 	for i := range a {
-		if typeOID(a[i].Type) != typeOID(b[i].Type) {
+		if pgbinary.TypeOID(a[i].Type) != pgbinary.TypeOID(b[i].Type) {
 			return false
 		}
 	}

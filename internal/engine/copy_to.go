@@ -49,7 +49,7 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 				WithHint("use COPY … TO STDOUT, or deltaview run, which writes files")
 		}
 	}
-	if c.Format == sql.CopyBinary && !s.copyBinary {
+	if c.Format == sql.CopyBinary && !s.copyBinary && c.File == "" {
 		return Result{}, errCopyBinary("COPY … TO STDOUT")
 	}
 	res, err := s.execBound(c.Query, rec)
@@ -62,7 +62,12 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 		for _, col := range res.Columns {
 			out.Types = append(out.Types, col.Type)
 		}
-		return Result{Tag: "COPY " + strconv.Itoa(len(res.Rows)), CopyOut: out, Notices: res.Notices, NoticeLevels: res.NoticeLevels}, nil
+		r := Result{Tag: "COPY " + strconv.Itoa(len(res.Rows)), Notices: res.Notices, NoticeLevels: res.NoticeLevels}
+		if c.File != "" {
+			return r, s.e.writeCopyFile(c.File, binaryCopyData(out.Rows, out.Types))
+		}
+		r.CopyOut = out
+		return r, nil
 	}
 	w := copyWriter{o: &c.CopyOptions, style: s.IntervalStyle(), single: len(res.Columns) == 1}
 	if c.Header {

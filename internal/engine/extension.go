@@ -382,6 +382,10 @@ func extTypeOID(t value.Type) uint32 {
 		return objectOID("type", "hstore")
 	case t.Kind == value.ArrayOf(value.HStore):
 		return objectOID("type", "_hstore")
+	case t.Kind == value.CIText:
+		return objectOID("type", "citext")
+	case t.Kind == value.ArrayOf(value.CIText):
+		return objectOID("type", "_citext")
 	}
 	return 0
 }

@@ -795,6 +795,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.CopyTo:
 		return s.copyTo(b, rec)
 	case *sql.Copy:
+		if b.Format == sql.CopyBinary && !b.Stdin {
+			return s.copyBinaryFile(b, rec)
+		}
 		if b.Format == sql.CopyBinary {
 			if !s.copyDecoded {
 				return Result{}, errCopyBinary("COPY … FROM STDIN")

@@ -82,12 +82,14 @@ func infoDataType(c catCol, o *catalogObjects) []any {
 	switch {
 	case t.Kind.IsArray():
 		dataType = "ARRAY"
-	case t.Kind == value.Enum:
+	case t.Kind == value.Enum, extTypeOID(t) != 0: // an extension's type (hstore, citext) too
 		dataType = "USER-DEFINED"
 	}
 	out := []any{"data_type", dataType, "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", udt}
 	if t.Kind == value.Enum {
 		out[3] = "public"
+	} else if dataType == "USER-DEFINED" {
+		out[5] = "public"
 	}
 	switch k := t.Kind; {
 	case k == value.Varchar || k == value.Char:

@@ -261,6 +261,8 @@ func pgType(o *catalogObjects, r *catRows) {
 			category, elem = "A", t.base
 		case t.typtype == 'e':
 			length, byval, category, storage = 4, true, "E", "p"
+		case t.kind == value.CIText:
+			category = "S" // citext's CREATE TYPE says CATEGORY = 'S'
 		case t.typtype == 'd':
 			if b := builtinByKind[t.kind]; b != nil {
 				length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))

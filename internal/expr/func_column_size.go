@@ -72,7 +72,7 @@ func datumSize(v value.Value) (int, bool, error) {
 		return w[0], false, nil
 	}
 	switch {
-	case k == value.Text || k == value.Varchar || k == value.Char || k == value.Bytea || k == value.XML:
+	case k.IsString() || k == value.Bytea || k == value.XML:
 		return 4 + len(v.Str()), true, nil
 	case k == value.JSON:
 		return 4 + len(v.JSONText()), true, nil

@@ -104,6 +104,28 @@ func resolveRegexpSRF(name string, args []Expr, missing func() error) (*SRF, err
 	if len(args) < 2 || len(args) > 3 {
 		return nil, missing()
 	}
+	if name != "string_to_table" && ciRegexpSRF(args) {
+		text := make([]Expr, len(args))
+		for i, a := range args {
+			c, err := Coerce(a, value.TextType, false)
+			if err != nil {
+				return nil, missing()
+			}
+			text[i] = c
+		}
+		f, err := resolveRegexpSRF(name, text, missing)
+		if err != nil {
+			return nil, err
+		}
+		gen := f.Gen // the citext extension's overload: case-insensitive flags
+		f.Gen = func(a []value.Value, emit func(value.Row) error) error {
+			if anyNull(a) {
+				return nil
+			}
+			return gen(ciArgs(a, 2), emit)
+		}
+		return f, nil
+	}
 	out := make([]Expr, len(args))
 	for i, a := range args {
 		c, err := Coerce(a, value.TextType, false)

@@ -240,7 +240,7 @@ func (c *Concat) Eval(row value.Row) (value.Value, error) {
 // without its trailing spaces, other types in their text output format.
 func textOf(v value.Value) string {
 	switch v.Kind() {
-	case value.Text, value.Varchar:
+	case value.Text, value.Varchar, value.CIText:
 		return v.Str()
 	case value.Char:
 		return strings.TrimRight(v.Str(), " ")

@@ -62,6 +62,9 @@ func preferred(k value.Kind) bool {
 
 // implicit reports whether from converts to to implicitly.
 func implicit(from, to value.Kind) bool {
+	if to == value.CIText && from != to && from != value.Unknown {
+		return false // the citext extension casts text to citext by assignment only
+	}
 	return from == to || from == value.Unknown || value.CanCast(from, to, false)
 }
 

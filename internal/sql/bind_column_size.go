@@ -100,7 +100,7 @@ func (b *binder) storedRelation(name string) bool {
 func isFixedWidth(k value.Kind) bool {
 	switch k {
 	case value.Text, value.Varchar, value.Char, value.Bytea, value.XML, value.JSON, value.JSONB, value.Numeric, value.Record,
-		value.Bit, value.Varbit, value.Inet, value.Cidr, value.Path, value.Polygon, value.TSVector, value.TSQuery, value.JSONPath, value.HStore:
+		value.Bit, value.Varbit, value.Inet, value.Cidr, value.Path, value.Polygon, value.TSVector, value.TSQuery, value.JSONPath, value.HStore, value.CIText:
 		return false
 	}
 	return !k.IsArray() && k != value.Unknown && !k.IsRange() && !k.IsMultirange()

@@ -158,9 +158,9 @@ func (b *binder) copyOptions(cs *pg_query.CopyStmt) (o CopyOptions, forceQuote *
 				return o, nil, pgerr.New(pgerr.SyntaxError, "cannot specify %s in BINARY mode", opt.name)
 			}
 		}
-		if cs.Filename != "" || cs.IsProgram {
-			return o, nil, b.refuse(-1, "COPY … FORMAT binary with a file is not supported").
-				WithHint("COPY … FROM STDIN or TO STDOUT through the server: its copy protocol carries the binary format")
+		if cs.IsProgram {
+			return o, nil, b.refuse(-1, "COPY … FORMAT binary with a program is not supported").
+				WithHint("COPY … to or from a file, or FROM STDIN or TO STDOUT through the server: its copy protocol carries the binary format")
 		}
 	case "debezium", "upsert":
 		return o, nil, b.refuse(-1, "COPY … TO with FORMAT %s is not supported: the format carries change events, which COPY … FROM reads", format)

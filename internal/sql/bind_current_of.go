@@ -38,6 +38,11 @@ func (b *binder) currentOfTarget(where *pg_query.Node, rel *Relation, table, ali
 		return nil, err
 	}
 	oid, ok := b.systemColumnsOf(rel)
+	if !ok && rel.Kind == KindView {
+		// PostgreSQL's rewriter refuses it; a cursor over a view stands
+		// on its table's row, which a statement on the table changes.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF on a view is not implemented")
+	}
 	if !ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is not supported for this table type").
 			WithHint("UPDATE or DELETE a table's rows WHERE CURRENT OF a cursor over it")

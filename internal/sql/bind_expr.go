@@ -683,7 +683,16 @@ var arithOps = map[string]expr.ArithOp{
 	"+": expr.OpAdd, "-": expr.OpSub, "*": expr.OpMul, "/": expr.OpDiv, "%": expr.OpMod,
 }
 
-func isString(k value.Kind) bool { return k == value.Text || k == value.Varchar || k == value.Char }
+func isString(k value.Kind) bool { return k.IsString() }
+
+// ciMatch reports whether a pattern match of l by r takes the citext
+// extension's case-insensitive operator (texticlike, texticregexeq): l
+// is citext, or l is an untyped literal and r citext. A text l matched
+// by a citext pattern takes text's own operator, as in PostgreSQL, where
+// text does not convert to citext implicitly.
+func ciMatch(l, r value.Kind) bool {
+	return l == value.CIText || l == value.Unknown && r == value.CIText
+}
 
 // bindComparable binds two expressions and casts them to their comparison
 // type.
@@ -779,6 +788,7 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 			return nil, err
 		}
 	}
+	ci := ciMatch(l.Type().Kind, p.Type().Kind)
 	for _, e := range []*expr.Expr{&l, &p} {
 		k := (*e).Type().Kind
 		if !isString(k) && k != value.Unknown {
@@ -792,7 +802,7 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 			return nil, err
 		}
 	}
-	return &expr.Like{E: l, Pattern: p, Escape: esc, ILike: strings.Contains(op, "*"), Not: strings.HasPrefix(op, "!")}, nil
+	return &expr.Like{E: l, Pattern: p, Escape: esc, ILike: ci || strings.Contains(op, "*"), Not: strings.HasPrefix(op, "!")}, nil
 }
 
 // bindCollate binds e COLLATE name. Strings compare byte by byte, as in
@@ -843,6 +853,9 @@ var regexOps = map[string][2]bool{"~": {false, false}, "~*": {true, false}, "!~"
 
 // regexOp binds l ~ r and its kin over strings.
 func (b *binder) regexOp(flags [2]bool, op string, l, r expr.Expr, loc int32) (expr.Expr, error) {
+	if ciMatch(l.Type().Kind, r.Type().Kind) {
+		flags[0] = true
+	}
 	for _, e := range []*expr.Expr{&l, &r} {
 		k := (*e).Type().Kind
 		if !isString(k) && k != value.Unknown {
@@ -869,6 +882,7 @@ func (b *binder) bindSimilar(s *scope, a *pg_query.A_Expr, op string) (expr.Expr
 		}
 	}
 	var es []expr.Expr
+	fold := false
 	for _, n := range []*pg_query.Node{a.Lexpr, patNode, escNode} {
 		if n == nil {
 			continue
@@ -881,12 +895,13 @@ func (b *binder) bindSimilar(s *scope, a *pg_query.A_Expr, op string) (expr.Expr
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", e.Type(), op, "text").
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
+		fold = fold || len(es) == 0 && e.Type().Kind == value.CIText // citext ~ text: texticregexeq
 		if e, err = b.coerce(e, value.TextType, a.Location); err != nil {
 			return nil, err
 		}
 		es = append(es, e)
 	}
-	r := &expr.Regex{E: es[0], Pattern: es[1], Similar: true, Not: op == "!~"}
+	r := &expr.Regex{E: es[0], Pattern: es[1], Similar: true, Not: op == "!~", Fold: fold}
 	if len(es) > 2 {
 		r.Escape = es[2]
 	}

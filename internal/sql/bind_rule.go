@@ -313,7 +313,7 @@ func (b *binder) autoRules(bd Bound, err error) (Bound, error) {
 	case *Delete:
 		auto, ev = s.Auto, RuleDelete
 	}
-	if auto != nil && rc.RulesOn(auto.Table, ev) && ev != RuleInsert {
+	if auto != nil && rc.RulesOn(auto.Table, ev) {
 		if rt, err := ruleThrough(bd, auto, ev); rt != nil || err != nil {
 			return rt, err
 		}

@@ -482,8 +482,16 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 				cat = vr.InView()
 			}
 			q := markViewUserAggregates(cat, rel.Query)
-			sub := &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
-			vp, err := sub.bindSelect(q.Node.GetSelectStmt())
+			cq, viewSys := cursorViewQuery(rel, q, b.stmt)
+			sub := &binder{lock: b.lock, cat: cat, stmt: cq, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
+			vp, err := sub.bindSelect(cq.Node.GetSelectStmt())
+			if err != nil && viewSys {
+				// No table under the view (a function, VALUES): its rows
+				// have no positions.
+				viewSys = false
+				sub = &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
+				vp, err = sub.bindSelect(q.Node.GetSelectStmt())
+			}
 			if err != nil {
 				e := *pgerr.Wrap(err)
 				e.Position = 0
@@ -497,6 +505,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 				if p, err = b.renameColumns(p, names, rel.Name, rv.Location); err != nil {
 					return nil, nil, err
 				}
+			}
+			if viewSys {
+				p, sysFrom = viewSystemColumns(p, len(rel.Cols)), len(rel.Cols)
 			}
 		default:
 			if rel.System && b.forView {

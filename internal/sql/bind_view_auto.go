@@ -79,6 +79,10 @@ type AutoView struct {
 	// such a view with a default, which makes every INSERT fail.
 	innerDefaults []expr.Expr
 	innerComputed [2]string
+	// insertGiven are the table's columns an INSERT gives a value (its
+	// own or a view's default), in order; the others take the table's
+	// defaults.
+	insertGiven []int
 }
 
 // ForMember is a for the descendant m of its table: its expressions
@@ -488,6 +492,12 @@ func (b *binder) autoInsert(out *Insert, in *insertInto, given int, av *AutoView
 			WithDetail("View columns that are not columns of their base relation are not updatable.")
 	}
 	row := make([]expr.Expr, n)
+	av.insertGiven = nil
+	for j := range base.Cols {
+		if from[j] >= 0 || j < len(av.innerDefaults) && av.innerDefaults[j] != nil {
+			av.insertGiven = append(av.insertGiven, j)
+		}
+	}
 	for j, c := range base.Cols {
 		switch {
 		case from[j] >= 0:

@@ -310,7 +310,7 @@ func toString(v Value, to Kind) Value {
 			return v
 		}
 		return NewText(to, trimSpaces(v.Str()))
-	case Text, Varchar, XML:
+	case Text, Varchar, XML, CIText:
 		return NewText(to, v.Str()) // xml converts to text as written, its declaration kept
 	case Inet, Cidr:
 		return NewText(to, string(appendInetFull(nil, v))) // text(inet), which always shows the mask

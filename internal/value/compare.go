@@ -62,6 +62,8 @@ func Compare(a, b Value) int {
 		return compareEnums(a, b)
 	case HStore:
 		return compareHStores(a, b)
+	case CIText:
+		return compareCIText(a.Str(), b.Str())
 	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)
@@ -111,7 +113,7 @@ func CompareReprs(a, b Row) int {
 func HasReprs(k Kind) bool {
 	switch {
 	case k == Float4, k == Float8, k == Numeric, k == Interval, k == TSQuery, k == Record,
-		k == NumRange, k == NumMultirange, k == UserRange, k == UserMultirange:
+		k == NumRange, k == NumMultirange, k == UserRange, k == UserMultirange, k == CIText:
 		return true // a user range's subtype may have several (floats, numeric)
 	case k.IsArray():
 		return HasReprs(k.Elem())
@@ -144,6 +146,8 @@ func CompareRepr(a, b Value) int {
 		return cmpInt(int64(y.Days), int64(x.Days))
 	case TSQuery: // weights and prefix marks, which the order leaves out
 		return strings.Compare(string(a.TSQuery()), string(b.TSQuery()))
+	case CIText: // the letters' case, which the order leaves out
+		return strings.Compare(a.Str(), b.Str())
 	case Record:
 		return CompareReprs(a.Fields(), b.Fields())
 	case NumRange, UserRange:

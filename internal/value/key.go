@@ -32,6 +32,7 @@ import (
 //	                    negatives invert every byte after the class byte
 //	text, varchar       bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x01;
 //	char                the same, trailing spaces dropped first
+//	citext              the same, ASCII letters lowered first (citext.go)
 //	bytea, uuid, bit,   their bytes (a bit string's digits) as text's
 //	bit varying
 //	inet, cidr,         their bytes (network.go), as text's
@@ -126,6 +127,8 @@ func appendPlainKey(buf []byte, v Value) []byte {
 		return appendEnumKey(buf, v)
 	case HStore:
 		return appendHStoreKey(buf, v)
+	case CIText:
+		return appendCITextKey(buf, v.Str())
 	}
 	return appendStringKey(buf, v.Str())
 }
@@ -225,6 +228,9 @@ func Prefix64(v Value) uint64 {
 		}
 		var b [8]byte
 		copy(b[:], s)
+		if v.kind == CIText {
+			foldASCII(b[:])
+		}
 		return binary.BigEndian.Uint64(b[:])
 	}
 	return 1 << 63

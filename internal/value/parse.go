@@ -22,7 +22,7 @@ func Parse(s string, t Type) (Value, error) {
 	switch t.Kind {
 	case Unknown, Text:
 		return NewText(Text, s), nil
-	case Varchar, Char:
+	case Varchar, Char, CIText:
 		v = NewText(t.Kind, s)
 	case Bool:
 		v, err = parseBool(s)

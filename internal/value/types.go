@@ -77,6 +77,7 @@ var kindNames = [numKinds]string{
 	UserMultirange: "anymultirange",
 
 	HStore: "hstore",
+	CIText: "citext",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -105,8 +106,9 @@ func (k Kind) IsNumeric() bool { return k >= Int2 && k <= Float8 }
 // IsFloat reports whether k is real or double precision.
 func (k Kind) IsFloat() bool { return k == Float4 || k == Float8 }
 
-// IsString reports whether k is text, varchar or char.
-func (k Kind) IsString() bool { return k == Text || k == Varchar || k == Char }
+// IsString reports whether k is text, varchar, char or citext (the
+// citext extension's case-insensitive text).
+func (k Kind) IsString() bool { return k == Text || k == Varchar || k == Char || k == CIText }
 
 // IsDateTime reports whether k is date, timestamp or timestamptz.
 func (k Kind) IsDateTime() bool { return k == Date || k == Timestamp || k == TimestampTZ }

@@ -95,6 +95,7 @@ const (
 	RegOper
 	RegOperator
 	HStore
+	CIText
 	numKinds
 )
 

@@ -888,7 +888,7 @@ func identical(a, b value.Value) bool {
 		return false
 	}
 	switch a.Kind() {
-	case value.Text, value.Varchar, value.Char:
+	case value.Text, value.Varchar, value.Char, value.CIText:
 		return a.Str() == b.Str()
 	}
 	return value.Compare(a, b) == 0 && value.CompareRepr(a, b) == 0

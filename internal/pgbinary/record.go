@@ -1,4 +1,4 @@
-package pgwire
+package pgbinary
 
 import (
 	"encoding/binary"
@@ -21,14 +21,14 @@ func appendRecordBinary(buf []byte, v value.Value) []byte {
 	fs := v.Fields()
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(fs)))
 	for _, f := range fs {
-		buf = binary.BigEndian.AppendUint32(buf, typeOID(value.Type{Kind: f.Kind(), Mod: -1}))
+		buf = binary.BigEndian.AppendUint32(buf, TypeOID(value.Type{Kind: f.Kind(), Mod: -1}))
 		if f.IsNull() {
 			buf = binary.BigEndian.AppendUint32(buf, ^uint32(0))
 			continue
 		}
 		at := len(buf)
 		buf = binary.BigEndian.AppendUint32(buf, 0)
-		buf = appendBinary(buf, f, f.Kind())
+		buf = AppendBinary(buf, f, f.Kind())
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 	}
 	return buf

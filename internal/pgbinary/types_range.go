@@ -1,4 +1,4 @@
-package pgwire
+package pgbinary
 
 import (
 	"encoding/binary"
@@ -71,7 +71,7 @@ func appendRangeBinary(buf []byte, v value.Value) []byte {
 		}
 		at := len(buf)
 		buf = binary.BigEndian.AppendUint32(buf, 0)
-		buf = appendBinary(buf, b.Val, b.Val.Kind())
+		buf = AppendBinary(buf, b.Val, b.Val.Kind())
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 	}
 	return buf
@@ -161,7 +161,7 @@ func decodeRangeParam(b []byte, t value.Type, n int) (value.Value, error) {
 		if size > len(b) {
 			return bad()
 		}
-		v, err := decodeParam(b[:size], 1, et, n)
+		v, err := DecodeParam(b[:size], 1, et, n)
 		if err != nil {
 			return value.Null, err
 		}

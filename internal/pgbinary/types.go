@@ -1,13 +1,8 @@
-package pgwire
+package pgbinary
 
 import (
 	"encoding/binary"
 	"math"
-	"math/big"
-	"strconv"
-
-	"github.com/cockroachdb/apd/v3"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -132,8 +127,8 @@ var arrayOIDs = [...]uint32{
 	value.Cid:          1012,
 }
 
-// typeOID returns the OID of t's type.
-func typeOID(t value.Type) uint32 {
+// TypeOID returns the OID of t's type.
+func TypeOID(t value.Type) uint32 {
 	if d := t.Enum(); d != nil {
 		// A user-defined type has the numbers CREATE TYPE gave it.
 		if t.Kind.IsArray() {
@@ -151,7 +146,7 @@ func typeOID(t value.Type) uint32 {
 	if t.Kind == value.ArrayOf(value.Record) {
 		return oidRecordArray
 	}
-	if oid := jsonOID(t.Kind); oid != 0 {
+	if oid := JSONOID(t.Kind); oid != 0 {
 		return oid
 	}
 	if oid := tsearchOID(t.Kind); oid != 0 {
@@ -175,8 +170,8 @@ func typeOID(t value.Type) uint32 {
 	return oidText
 }
 
-// typeSize returns pg_type.typlen of t's type: -1 for variable length.
-func typeSize(t value.Type) int16 {
+// TypeSize returns pg_type.typlen of t's type: -1 for variable length.
+func TypeSize(t value.Type) int16 {
 	switch t.Kind {
 	case value.Bool:
 		return 1
@@ -212,10 +207,10 @@ func typeSize(t value.Type) int16 {
 	return -1
 }
 
-// typeModifier returns t's atttypmod as PostgreSQL reports it: the length
+// TypeModifier returns t's atttypmod as PostgreSQL reports it: the length
 // plus 4 for varchar(n) and char(n), (precision<<16 | scale) + 4 for
 // numeric(p,s), the precision for timestamp(p), otherwise -1.
-func typeModifier(t value.Type) int32 {
+func TypeModifier(t value.Type) int32 {
 	if t.Mod < 0 {
 		return -1
 	}
@@ -230,8 +225,8 @@ func typeModifier(t value.Type) int32 {
 	return -1
 }
 
-// appendBinary appends v in PostgreSQL's binary format of type k.
-func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
+// AppendBinary appends v in PostgreSQL's binary format of type k.
+func AppendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	switch k {
 	case value.Bool:
 		if v.Bool() {
@@ -251,8 +246,14 @@ func appendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 	case value.Tid: // the block, then the offset
 		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, uint32(v.Int()>>16)), uint16(v.Int()))
 	case value.Float4:
+		if math.IsNaN(v.Float()) {
+			return binary.BigEndian.AppendUint32(buf, 0x7FC00000) // PostgreSQL's NaN, whatever the payload
+		}
 		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(v.Float())))
 	case value.Float8:
+		if math.IsNaN(v.Float()) {
+			return binary.BigEndian.AppendUint64(buf, 0x7FF8000000000000)
+		}
 		return binary.BigEndian.AppendUint64(buf, math.Float64bits(v.Float()))
 	case value.Date:
 		// Days since 2000-01-01, PostgreSQL's epoch; the infinities are
@@ -308,7 +309,7 @@ func appendArrayBinary(buf []byte, v value.Value, elem value.Kind) []byte {
 	dims := v.Dims()
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(dims)))
 	buf = binary.BigEndian.AppendUint32(buf, hasNull)
-	buf = binary.BigEndian.AppendUint32(buf, typeOID(value.Type{Kind: elem, Mod: -1}))
+	buf = binary.BigEndian.AppendUint32(buf, TypeOID(value.Type{Kind: elem, Mod: -1}))
 	for _, d := range dims {
 		buf = binary.BigEndian.AppendUint32(buf, uint32(d.Len))
 		buf = binary.BigEndian.AppendUint32(buf, uint32(int32(d.Lower)))
@@ -320,43 +321,22 @@ func appendArrayBinary(buf []byte, v value.Value, elem value.Kind) []byte {
 		}
 		at := len(buf)
 		buf = binary.BigEndian.AppendUint32(buf, 0)
-		buf = appendBinary(buf, e, elem)
+		buf = AppendBinary(buf, e, elem)
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 	}
 	return buf
 }
 
-// appendNumericBinary encodes a numeric through pgtype, which knows the
-// base-10000 digit layout.
+// appendNumericBinary encodes a numeric as PostgreSQL's numeric_send
+// (numeric_binary.go).
 func appendNumericBinary(buf []byte, v value.Value) []byte {
-	d := v.Decimal()
-	var n pgtype.Numeric
-	switch {
-	case d.Form == apd.NaN || d.Form == apd.NaNSignaling:
-		n = pgtype.Numeric{NaN: true, Valid: true}
-	case d.Form == apd.Infinite:
-		n = pgtype.Numeric{InfinityModifier: pgtype.Infinity, Valid: true}
-		if d.Negative {
-			n.InfinityModifier = pgtype.NegativeInfinity
-		}
-	default:
-		i := new(big.Int).Set(d.Coeff.MathBigInt())
-		if d.Negative {
-			i.Neg(i)
-		}
-		n = pgtype.Numeric{Int: i, Exp: d.Exponent, Valid: true}
-	}
-	out, err := pgtype.NumericCodec{}.PlanEncode(nil, oidNumeric, pgtype.BinaryFormatCode, n).Encode(n, buf)
-	if err != nil {
-		return buf
-	}
-	return out
+	return appendNumeric(buf, v.Decimal())
 }
 
-// decodeParam reads a parameter sent in format (0 text, 1 binary) as a
+// DecodeParam reads a parameter sent in format (0 text, 1 binary) as a
 // value of type t. A text parameter is passed on as text: the engine reads
 // it with t's input function, as PostgreSQL does.
-func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, error) {
+func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, error) {
 	if b == nil {
 		return value.Null, nil
 	}
@@ -424,22 +404,11 @@ func decodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 		}
 		return v, nil
 	case value.Numeric:
-		var n pgtype.Numeric
-		if err := (pgtype.NumericCodec{}).PlanScan(nil, oidNumeric, pgtype.BinaryFormatCode, &n).Scan(b, &n); err != nil {
+		text, ok := numericText(b)
+		if !ok {
 			return bad()
 		}
-		var s string
-		switch {
-		case n.NaN:
-			s = "NaN"
-		case n.InfinityModifier == pgtype.Infinity:
-			s = "Infinity"
-		case n.InfinityModifier == pgtype.NegativeInfinity:
-			s = "-Infinity"
-		default:
-			s = n.Int.String() + "e" + strconv.Itoa(int(n.Exp))
-		}
-		return value.Parse(s, value.NumericType)
+		return value.Parse(text, value.NumericType)
 	}
 	if t.Kind.IsArray() {
 		return decodeArrayParam(b, t.Kind, n)
@@ -515,7 +484,7 @@ func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
 		if int(size) > len(b) {
 			return bad()
 		}
-		v, err := decodeParam(b[:size], 1, et, n)
+		v, err := DecodeParam(b[:size], 1, et, n)
 		if err != nil {
 			return value.Null, err
 		}
@@ -534,4 +503,28 @@ func decodeArrayParam(b []byte, k value.Kind, n int) (value.Value, error) {
 		return bad()
 	}
 	return value.NewArrayDims(k, elems, dims), nil
+}
+
+// OIDType is the type of a type oid a client declares (a parameter's at
+// Parse), if deltaview knows it; 0 and unknown's oid declare none.
+func OIDType(oid uint32) (value.Type, bool) {
+	if oid == 0 || oid == oidUnknown {
+		return value.Type{}, false
+	}
+	for _, k := range []value.Kind{value.JSON, value.JSONB, value.JSONPath} {
+		if JSONOID(k) == oid {
+			return value.Type{Kind: k, Mod: -1}, true
+		}
+	}
+	for k, oids := range rangeOIDs {
+		if oids[0] == oid {
+			return value.Type{Kind: k, Mod: -1}, true
+		}
+	}
+	for k, o := range kindOIDs {
+		if o == oid && value.Kind(k) != value.Unknown {
+			return value.Type{Kind: value.Kind(k), Mod: -1}, true
+		}
+	}
+	return value.Type{}, false
 }

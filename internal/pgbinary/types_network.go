@@ -1,4 +1,4 @@
-package pgwire
+package pgbinary
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"

@@ -1,4 +1,4 @@
-package pgwire
+package pgbinary
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -15,9 +15,9 @@ const (
 	oidJSONPathArray = 4073
 )
 
-// jsonOID returns the OID of a json, jsonb or jsonpath type or of an array of them;
+// JSONOID returns the OID of a json, jsonb or jsonpath type or of an array of them;
 // 0 for other kinds.
-func jsonOID(k value.Kind) uint32 {
+func JSONOID(k value.Kind) uint32 {
 	switch k {
 	case value.JSON:
 		return oidJSON
