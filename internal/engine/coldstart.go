@@ -124,9 +124,15 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 			return nil, err
 		}
 	}
+	var most int64
 	for _, rel := range c.Relations {
 		b.total += e.relationLen(rel)
+		most = max(most, e.relationLen(rel))
 	}
+	// A guess at the view's rows, for the slab its Integrate keeps a
+	// build's batches in (op.Integrate.ExpectRows): a join on the other
+	// side's key, or a filter, yields at most its biggest input's.
+	c.View.ExpectRows(int(most))
 	b.consts = c.Consts
 	// Until Trim below, nothing but this build reads the circuit: its
 	// operators may build their state in one load when first read.

@@ -35,20 +35,24 @@ func TestCountsLoadHalves(t *testing.T) {
 		for i := 0; i < n/50; i++ { // cancel some
 			rows[rng.IntN(n)] = zset.Entry{Row: rows[i].Row, W: -rows[i].W}
 		}
-		var l countsLoad
+		// Each load takes its slab over: one each.
+		var l, l2 countsLoad
 		for i := 0; i < len(rows); i += 1000 {
 			l.add(&counts{}, rows[i:min(i+1000, len(rows))])
+			l2.add(&counts{}, rows[i:min(i+1000, len(rows))])
 		}
 		halves, inOrder := newIdentityCounts(), newIdentityCounts()
-		for _, c := range []*counts{&halves, &inOrder} {
+		for c, l := range map[*counts]*countsLoad{&halves: &l, &inOrder: &l2} {
 			c.index.reserve(l.n)
 			c.bytes += l.bytes
+			c.slots = l.slots
 		}
 		cancelled := halves.loadHalves(&l)
-		if inOrder.loadInOrder(&l) != cancelled {
+		if inOrder.loadInOrder(&l2) != cancelled {
 			t.Fatalf("seed %d: cancelled differs", seed)
 		}
 		for _, c := range []*counts{&halves, &inOrder} {
+			c.freeMerged()
 			if cancelled {
 				for i := range c.slots {
 					if s := &c.slots[i]; s.n == 0 && s.p != nil {

@@ -69,7 +69,8 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 func (g *Integrate) Commit() {
 	if g.deferred {
 		// The batch is valid only until this commit: its entries are
-		// copied (the rows themselves are immutable).
+		// copied into the slab the load takes over (the rows themselves
+		// are immutable).
 		g.pending.add(&g.counts, g.staged)
 		g.Abort()
 		return
@@ -129,6 +130,16 @@ func (g *Integrate) DeferLoads() {
 }
 
 var _ dataflow.LoadDeferrer = (*Integrate)(nil)
+
+// ExpectRows tells an Integrate that keeps a cold start's batches aside
+// about how many rows to expect: the slab they are kept in (the one the
+// load then takes over) starts at that size instead of growing by
+// copies. A guess: more rows grow it, fewer are cut to at the load.
+func (g *Integrate) ExpectRows(n int) {
+	if g.pending.n == 0 {
+		g.pending.expect(n)
+	}
+}
 
 // settle loads the rows kept aside.
 func (g *Integrate) settle() {
