@@ -355,11 +355,12 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 			return 0, err
 		}
 		cp.out.Order = t.Compare
-		if m, isMap := cp.c.Node(in).(*op.Map); isMap && len(n.Partition) == 0 &&
-			n.Limit <= cutRowsMaxKept && n.Offset <= cutRowsMaxKept-n.Limit {
-			// The top-k keeps a bounded few of the projection's rows;
-			// its refills read the relation's index, not its input.
-			m.CutRows()
+		if m, isMap := cp.c.Node(in).(*op.Map); isMap && ReuseTopKInput {
+			// The top-k keeps a bounded few of the projection's rows a
+			// partition, copies of them, and drops the others; its
+			// refills read the relation's index, not its input.
+			m.ReuseRows()
+			t.CopyKept()
 		}
 		spot.Node = cp.c.Add(t, in)
 		cp.out.Reserves = append(cp.out.Reserves, spot)
@@ -376,10 +377,11 @@ func (cp *compiler) topK(n *plan.TopK) (dataflow.NodeID, error) {
 	return cp.c.Add(t, in), nil
 }
 
-// cutRowsMaxKept is the largest LIMIT plus OFFSET of a top-k of one
-// partition whose input projection cuts its rows from slabs (Map.CutRows):
-// each row the top-k and its view keep may keep a slab of 8 KB alive.
-const cutRowsMaxKept = 1000
+// ReuseTopKInput makes the projection under a top-k that refills from
+// its relation's index reuse its rows from step to step, the top-k
+// copying those it keeps (Map.ReuseRows, TopK.CopyKept). Tests turn it
+// off to compare with a projection allocating each row.
+var ReuseTopKInput = true
 
 // reserveSpot reports whether a top-k's input is a stored relation's rows
 // through filters and projections under which each partition and sort

@@ -43,7 +43,11 @@ type Operator = Op[zset.ZSet]
 //     unmodified until the following Commit or Abort, so an operator may keep
 //     them to apply at Commit. An operator never modifies an input batch.
 //   - Rows are immutable. An operator may keep any row it sees in its state
-//     and may put input rows in its output without copying them.
+//     and may put input rows in its output without copying them. One
+//     exception, arranged by the compiler between two operators: a map
+//     told to reuse its rows (op.Map.ReuseRows) rewrites them at its next
+//     Step, and its only reader, a top-k told so (op.TopK.CopyKept),
+//     copies the rows it keeps.
 //   - Output. The returned batch is consolidated (zset.IsConsolidated) and
 //     is immutable for the caller (for Z-sets; partial.Operator's output is
 //     well formed and sorted by key). It stays valid until the operator's next

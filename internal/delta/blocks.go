@@ -132,10 +132,10 @@ func (b *blocks) compactOne(id int32, rows []slotRow) {
 		if int(s) >= len(rows) || rows[s].blk != id {
 			continue // a slot whose row has moved on
 		}
-		r := rows[s].row
+		r := rows[s].row()
 		c, cid := b.row(len(r), int(k.live))
 		copy(c, r)
-		rows[s] = slotRow{c, cid}
+		rows[s] = keptRow(c, cid)
 		b.put(int(s), cid)
 	}
 	// Freed after the copies, so that they cannot take its id.

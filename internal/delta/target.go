@@ -46,12 +46,35 @@ type Target struct {
 	blocks blocks
 }
 
-// slotRow is a row the target holds, with the block it lives in (-1: a
-// row the target did not write, such as Stage's): a change of the row
-// finds its block where it finds the row.
+// slotRow is a row the target holds, as its first value's address and
+// its length (16 bytes where a slice header and the block made 32: one
+// pointer for the collector to follow either way), with the block it
+// lives in (-1: a row the target did not write, such as Stage's): a
+// change of the row finds its block where it finds the row.
 type slotRow struct {
-	row value.Row
-	blk int32
+	p    *value.Value
+	cols int32
+	blk  int32
+}
+
+// keptRow returns the slot of row r of block blk.
+func keptRow(r value.Row, blk int32) slotRow {
+	p := unsafe.SliceData(r)
+	if p == nil {
+		p = &noValues // a row of no columns is a row
+	}
+	return slotRow{p: p, cols: int32(len(r)), blk: blk}
+}
+
+// noValues is where a slot's row of no columns points.
+var noValues value.Value
+
+// row returns the slot's row; nil in an empty slot.
+func (s *slotRow) row() value.Row {
+	if s.p == nil {
+		return nil
+	}
+	return unsafe.Slice(s.p, s.cols)
 }
 
 type stagedRow struct {
@@ -71,7 +94,7 @@ func NewTarget(s *Schema) *Target {
 		// A row's key is a slice of it: the index reads it there and
 		// keeps none. Otherwise it keeps the key KeyOf made for the
 		// row, which holds no row.
-		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i].row) }
+		t.slot.KeyOf = func(i int) value.Row { return s.KeyOf(t.rows[i].row()) }
 	}
 	return t
 }
@@ -83,20 +106,30 @@ func (t *Target) Len() int { return len(t.rows) }
 // its rows: at most as many as its rows hold, once blocks are sealed.
 func (t *Target) Slack() int64 { return t.blocks.slack * int64(unsafe.Sizeof(value.Value{})) }
 
+// IndexBytes returns the bytes of the target's slots and of the index of
+// its keys: what holding a row costs beyond its values.
+func (t *Target) IndexBytes() int64 {
+	n := int64(cap(t.rows))*int64(unsafe.Sizeof(slotRow{})) + int64(t.slot.Len())*IndexEntryBytes
+	if t.ints != nil {
+		n += t.ints.Bytes(4)
+	}
+	return n
+}
+
 // Get returns the row of key, if any.
 func (t *Target) Get(key value.Row) (value.Row, bool) {
 	i, ok := t.slotOf(key)
 	if !ok {
 		return nil, false
 	}
-	return t.rows[i].row, true
+	return t.rows[i].row(), true
 }
 
 // Rows returns the rows sorted by key.
 func (t *Target) Rows() []value.Row {
 	out := make([]value.Row, len(t.rows))
 	for i := range t.rows {
-		out[i] = t.rows[i].row
+		out[i] = t.rows[i].row()
 	}
 	slices.SortFunc(out, func(a, b value.Row) int { return value.CompareRows(t.Schema.KeyOf(a), t.Schema.KeyOf(b)) })
 	return out
@@ -210,7 +243,7 @@ func (t *Target) find(key value.Row) (i, at int, cur value.Row, exists bool) {
 		}
 	}
 	if at, ok := t.slotOf(key); ok {
-		return -1, at, t.rows[at].row, true
+		return -1, at, t.rows[at].row(), true
 	}
 	return -1, -1, nil, false
 }
@@ -281,7 +314,7 @@ func (t *Target) put(i, at int, cur value.Row, exists bool, n value.Row, blk int
 	// which may not live.
 	e := stagedRow{slot: at, row: n, blk: blk}
 	if at >= 0 {
-		e.key = t.Schema.KeyOf(t.rows[at].row)
+		e.key = t.Schema.KeyOf(t.rows[at].row())
 	} else {
 		e.key = t.Schema.KeyOf(n)
 	}
@@ -301,7 +334,7 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 	for _, e := range t.staged {
 		var old value.Row
 		if e.slot >= 0 {
-			old = t.rows[e.slot].row
+			old = t.rows[e.slot].row()
 		}
 		if kept != nil && (old != nil || e.row != nil) {
 			kept(old, e.row)
@@ -310,10 +343,10 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		case e.row == nil:
 		case e.slot >= 0:
 			t.blocks.drop(t.rows[e.slot].blk)
-			t.rows[e.slot] = slotRow{e.row, e.blk}
+			t.rows[e.slot] = keptRow(e.row, e.blk)
 			t.blocks.put(e.slot, e.blk)
 		default:
-			t.rows = append(t.rows, slotRow{e.row, e.blk})
+			t.rows = append(t.rows, keptRow(e.row, e.blk))
 			t.setSlot(e.key, len(t.rows)-1)
 			t.blocks.put(len(t.rows)-1, e.blk)
 		}
@@ -328,7 +361,7 @@ func (t *Target) Commit(kept func(before, after value.Row)) {
 		t.blocks.drop(t.rows[i].blk)
 		if i != last {
 			t.rows[i] = t.rows[last]
-			t.setSlot(t.Schema.KeyOf(t.rows[i].row), i)
+			t.setSlot(t.Schema.KeyOf(t.rows[i].row()), i)
 			t.blocks.move(last, i, t.rows[i].blk)
 		}
 		t.rows[last] = slotRow{}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"unsafe"
+
 	"errors"
 	"fmt"
 	"slices"
@@ -173,12 +175,13 @@ func (e *Engine) buildPartial(cv *sql.CreateView, circ *partial.Circuit) (*pview
 			pv.z = append(pv.z, f)
 		}
 	}
+	// A row's values; its slot and key are the target's (IndexBytes).
 	pv.kept = func(before, after value.Row) {
 		if before != nil {
-			pv.bytes -= dataflow.RowBytes(before) + delta.IndexEntryBytes
+			pv.bytes -= dataflow.RowBytes(before) - rowHeaderBytes
 		}
 		if after != nil {
-			pv.bytes += dataflow.RowBytes(after) + delta.IndexEntryBytes
+			pv.bytes += dataflow.RowBytes(after) - rowHeaderBytes
 		}
 	}
 	in := map[string]delta.Batch{}
@@ -428,9 +431,15 @@ func keyNames(s *delta.Schema) string {
 	return "(" + strings.Join(names, ", ") + ")"
 }
 
-// rowBytes is the memory of the view's rows: the rows, and the space of
-// their blocks that no row fills.
-func (pv *pview) rowBytes() int64 { return pv.bytes + pv.target.Slack() }
+// rowBytes is the memory of the view's rows: their values, the space of
+// their blocks that no row fills, their slots and the index of their keys.
+func (pv *pview) rowBytes() int64 {
+	return pv.bytes + pv.target.Slack() + pv.target.IndexBytes()
+}
+
+// rowHeaderBytes is the slice header dataflow.RowBytes counts, which a
+// row the target holds does not have: its slot holds the row instead.
+const rowHeaderBytes = int64(unsafe.Sizeof(value.Row(nil)))
 
 // PartialState returns a partially maintained view's state: the partial
 // operators' and the view's rows; ok is false for any other view.

@@ -71,6 +71,10 @@ type TopK struct {
 	// change's sort keys are copied, not evaluated (appendOrderKeys).
 	orderCols []int
 	maxCol    int
+
+	// copyKept says that the input's rows are valid only during the step
+	// (Map.ReuseRows): a row the TopK keeps is copied (keepEntry).
+	copyKept bool
 }
 
 var _ dataflow.Operator = (*TopK)(nil)
@@ -159,6 +163,12 @@ func NewTopK(s TopKSpec) (*TopK, error) {
 		btree.Options{NoLocks: true})
 	return t, nil
 }
+
+// CopyKept makes the TopK copy each input row it keeps, for an input
+// whose rows are valid only until its next step (Map.ReuseRows). Only the
+// rows entering the kept rows are copied; the index's rows it refills
+// from are the index's.
+func (t *TopK) CopyKept() { t.copyKept = true }
 
 // Compare is the output's order: the sort keys, then the whole row. The
 // engine reads the view back in this order.
@@ -476,9 +486,7 @@ func (t *TopK) stageGroup(key value.Row, ch []tkEntry, out zset.ZSet) (zset.ZSet
 			return out, pgerr.New(pgerr.Internal, "top-k: retracting %s, which the input does not hold", zset.FormatRow(x.row))
 		case x.n < 0:
 		case covered || (held == total && held < capa):
-			e := *x
-			e.keys = slices.Clone(e.keys) // out of the arena
-			t.kept = slices.Insert(t.kept, off+pos, e)
+			t.kept = slices.Insert(t.kept, off+pos, t.keepEntry(*x))
 			l++
 			held += x.n
 			for l > 1 && held-t.kept[off+l-1].n >= capa {
@@ -642,7 +650,7 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 				j++
 				break
 			}
-			if more = emit(cloneKeys(ch[j])); !more {
+			if more = emit(t.keepEntry(ch[j])); !more {
 				return false
 			}
 		}
@@ -653,7 +661,7 @@ func (t *TopK) refill(key value.Row, ch []tkEntry, capa int64) (int, error) {
 		return 0, err
 	}
 	for ; more && j < len(ch); j++ {
-		more = emit(cloneKeys(ch[j]))
+		more = emit(t.keepEntry(ch[j]))
 	}
 	return len(t.kept) - off, nil
 }
@@ -700,7 +708,7 @@ func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (
 				j++
 				break
 			}
-			if !emit(cloneKeys(ch[j])) {
+			if !emit(t.keepEntry(ch[j])) {
 				return false
 			}
 		}
@@ -769,13 +777,22 @@ func (t *TopK) refillBase(key value.Row, ch []tkEntry, capa int64, off, l int) (
 		return 0, err
 	}
 	for ; more && j < len(ch); j++ {
-		more = emit(cloneKeys(ch[j]))
+		more = emit(t.keepEntry(ch[j]))
 	}
 	return len(t.kept) - off, nil
 }
 
-func cloneKeys(e tkEntry) tkEntry {
+// keepEntry returns a step's change e as the kept rows hold it: its sort
+// keys out of the step's arena, and its row copied when the input's rows
+// do not outlive the step (CopyKept).
+func (t *TopK) keepEntry(e tkEntry) tkEntry {
+	if e.n <= 0 {
+		return e // a retraction is never kept
+	}
 	e.keys = slices.Clone(e.keys)
+	if t.copyKept {
+		e.row = slices.Clone(e.row)
+	}
 	return e
 }
 
