@@ -127,6 +127,9 @@ type Engine struct {
 	schemas map[string]*schema
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
+	// matIndexes are the indexes CREATE INDEX made on materialized views
+	// (matview_index.go), by name.
+	matIndexes map[string]*matIndex
 	// parts are the partitions of partitioned tables, by name; within is
 	// the partition the running DML statement names (partition.go).
 	parts  map[string]*partition
@@ -773,6 +776,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 				stored = append(stored, name)
 			}
 		}
+		stored = append(stored, e.viewIndexesOf(all)...) // and a view's
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
 		stored = append(stored, e.tableRuleNames(all)...)    // and its rules
 		stored = append(stored, e.tableRLSNames(all)...)     // and its policies
@@ -837,6 +841,9 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		if gone[t.name] && e.tables[t.name] == t {
 			delete(e.indexes, name)
 		}
+	}
+	for _, name := range e.viewIndexesOf(gone) {
+		delete(e.matIndexes, name)
 	}
 	for _, name := range names {
 		delete(e.viewSettings, name)

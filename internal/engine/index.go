@@ -30,6 +30,9 @@ type namedIndex struct {
 
 // createIndex makes the index ci names, building it now.
 func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
+	if e.views[ci.Table] != nil || e.unpopulated[ci.Table] != nil {
+		return e.createViewIndex(ci, text)
+	}
 	t, ok := e.tables[ci.Table]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", ci.Table)
@@ -102,7 +105,7 @@ func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, 
 func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 	var notices, names []string
 	for _, name := range d.Names {
-		if e.indexes[name] != nil {
+		if e.indexes[name] != nil || e.matIndexes[name] != nil {
 			names = append(names, name)
 			continue
 		}
@@ -121,6 +124,10 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 		}
 	}
 	for _, name := range names {
+		if e.matIndexes[name] != nil {
+			e.forgetViewIndex(name)
+			continue
+		}
 		e.forgetIndex(e.indexes[name], name)
 	}
 	return Result{Tag: "DROP INDEX", Notices: notices}, nil

@@ -532,7 +532,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
-	if rel.Kind != KindTable {
+	if rel.Kind != KindTable && rel.Kind != KindMatView { // a view's index: matview_index.go in the engine
 		return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "cannot create index on relation %q", name)
 	}
 	if rel.Partition != nil {
