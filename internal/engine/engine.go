@@ -764,8 +764,8 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	}
 	touched, inhStored := e.inheritDropped(all)
 	if e.store != nil && len(order) > 0 {
-		// A table's indexes go with it.
-		var stored []string
+		// A table's indexes go with it, and a view's.
+		stored := e.viewIndexesOf(all)
 		for _, name := range order {
 			if !isTemp(name) {
 				stored = append(stored, name)
@@ -776,7 +776,6 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 				stored = append(stored, name)
 			}
 		}
-		stored = append(stored, e.viewIndexesOf(all)...) // and a view's
 		stored = append(stored, e.tableTriggerNames(all)...) // and its triggers
 		stored = append(stored, e.tableRuleNames(all)...)    // and its rules
 		stored = append(stored, e.tableRLSNames(all)...)     // and its policies

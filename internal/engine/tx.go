@@ -1,7 +1,6 @@
 package engine
 
 import (
-
 	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
