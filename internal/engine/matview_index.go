@@ -7,6 +7,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -440,6 +441,26 @@ func (e *Engine) namedViewLookup(v *zview, fixed map[int]value.Value, pred expr.
 		}
 	}
 	return true, nil
+}
+
+// viewIndexDetails describes the indexes of the view name, whose columns
+// are cols, for Describe: their columns (an expression's left out).
+func (e *Engine) viewIndexDetails(name string, cols []plan.Column) []IndexDetail {
+	var out []IndexDetail
+	for _, n := range sortedKeys(e.matIndexes) {
+		ix := e.matIndexes[n]
+		if ix.view != name {
+			continue
+		}
+		d := IndexDetail{Name: n}
+		for _, c := range ix.cols {
+			if c >= 0 {
+				d.Columns = append(d.Columns, cols[c].Name)
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // viewIndexRels adds the catalog's entries of the indexes of the

@@ -591,6 +591,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 			return nil, err
 		}
 		ci.Include = append(ci.Include, idx)
+		names = append(names, el.Name) // PostgreSQL's default name lists them too
 	}
 	if is.WhereClause != nil {
 		e, text, err := b.indexWhere(sc, is.WhereClause, loc)
