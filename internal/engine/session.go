@@ -593,6 +593,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return res, err
 		})
 	case *sql.CreateTableAs:
+		if b.Table.Temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTempAs(b)
+		}
 		return s.ddl("CREATE TABLE AS", func() (Result, error) {
 			return e.withTypeUses(b.Table.Name, rec, func() (Result, error) { return e.createTableAs(b) })
 		})

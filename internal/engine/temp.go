@@ -258,7 +258,9 @@ func (s *Session) refuseTempUses(b sql.Bound, rec *recorder) error {
 		permanent = !b.Temp
 	case *sql.CreateView:
 		permanent = !b.Temp && !readsTemp(rec)
-	case *sql.CreateTableAs, *sql.AlterTable, *sql.CreateAggregate:
+	case *sql.CreateTableAs:
+		permanent = !b.Table.Temp
+	case *sql.AlterTable, *sql.CreateAggregate:
 		permanent = true
 	case *sql.CreateFunction:
 		permanent = !isTemp(b.Func.Name)
