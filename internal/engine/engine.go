@@ -772,7 +772,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 			}
 		}
 		for name, t := range e.indexes {
-			if all[t.name] {
+			if all[t.name] && !t.temp {
 				stored = append(stored, name)
 			}
 		}

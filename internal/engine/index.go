@@ -16,6 +16,7 @@ import (
 type namedIndex struct {
 	name string
 	text string // the statement that made it
+	def  *sql.CreateIndex
 	cols []int
 	ord  *orderedIndex // nil for an index on expressions or partial (x)
 	x    *keyExt       // expressions, predicate, INCLUDE, NULLS NOT DISTINCT: nil for none
@@ -53,7 +54,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		return Result{}, err
 	}
 	e.indexes[name] = t
-	if e.store != nil {
+	if e.store != nil && !t.temp { // a temporary table's is the session's (temp_index.go)
 		if err := e.store.Create(&StoredRelation{Name: name, Kind: KindIndex, SQL: text}); err != nil {
 			e.forgetIndex(t, name)
 			return Result{}, err
@@ -66,7 +67,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 // the statement text, and adds it to t's indexes.
 func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, error) {
 	x := newKeyExt(ci)
-	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x}
+	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x, def: ci}
 	if x.ordered() {
 		ix.ord = newOrderedIndex(ci.Cols)
 	} else if !t.keepsRows() {
@@ -118,8 +119,9 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", name)
 	}
-	if e.store != nil && len(names) > 0 {
-		if err := e.store.Drop(names); err != nil {
+	stored := slices.DeleteFunc(slices.Clone(names), isTemp)
+	if e.store != nil && len(stored) > 0 {
+		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
 	}

@@ -611,10 +611,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createView(b, rec) })
 		})
 	case *sql.CreateIndex:
+		if t := e.tables[b.Table]; t != nil && t.temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTempIndex(b, rec.text)
+		}
 		return s.ddl("CREATE INDEX", func() (Result, error) {
-			if t := e.tables[b.Table]; t != nil && t.temp {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE INDEX on temporary table %q is not supported", t.def.Name)
-			}
 			return e.createIndex(b, rec.text)
 		})
 	case *sql.CreateSequence:

@@ -491,7 +491,7 @@ func (s *Session) endTempBlock(committed bool) {
 // DROP); the caller holds the write lock.
 func (s *Session) forgetTemps() {
 	for name, t := range s.temps {
-		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil {
+		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil && s.e.indexes[t.name] == nil {
 			delete(s.temps, name)
 			s.e.temps--
 		}
@@ -522,6 +522,7 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	if len(names) == 0 {
 		return
 	}
+	s.forgetTempIndexes(names)
 	s.e.dropAll(names, gone)
 	s.e.inheritDropped(gone)
 	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
@@ -552,6 +553,7 @@ func (s *Session) endTempTx() {
 		if t := e.tables[tt.name]; tt.onCommit == sql.OnCommitDelete && t != nil && t.rows.Len() > 0 {
 			fresh := newTable(t.def)
 			fresh.name, fresh.temp, fresh.nextID, fresh.trig = t.name, true, t.nextID, t.trig
+			e.reindexEmptied(t, fresh)
 			e.tables[t.name] = fresh
 			e.catalogGen++
 		}

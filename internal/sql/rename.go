@@ -51,7 +51,7 @@ func RenameRelations(st *Stmt, rename func(schema, name string) (string, bool, e
 	// DROP and COMMENT ON name their relations as lists of names.
 	var lists []*pg_query.Node
 	if d := out.Node.GetDropStmt(); d != nil && (d.RemoveType == pg_query.ObjectType_OBJECT_TABLE || d.RemoveType == pg_query.ObjectType_OBJECT_VIEW ||
-		d.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE) {
+		d.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE || d.RemoveType == pg_query.ObjectType_OBJECT_INDEX) {
 		lists = d.Objects
 	}
 	col := 0
