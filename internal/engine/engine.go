@@ -718,7 +718,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		return Result{}, err
 	}
 	for _, l := range fkDrops {
-		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", l.fk.Name, l.child.name))
+		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", l.fk.Name, tempLabel(l.child.name)))
 	}
 	if !d.Cascade {
 		// As PostgreSQL: one DETAIL line per dependent, naming what it

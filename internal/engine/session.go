@@ -558,6 +558,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			e.catalogGen++ // prepared statements bind again
 			return s.createTemp(b)
 		}
+		if err := permanentForeignKeys(b); err != nil {
+			return Result{}, err
+		}
 		return s.ddl("CREATE TABLE", func() (Result, error) {
 			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createTable(b, rec.text) })
 		})

@@ -299,6 +299,10 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	}
 	s.makeTempNS()
 	name := s.tempNS + ct.Name
+	ct, err := tempForeignKeys(ct, name)
+	if err != nil {
+		return Result{}, err
+	}
 	var seqs []*sequence
 	if len(ct.Sequences) > 0 {
 		var err error
@@ -330,6 +334,9 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	for _, q := range seqs {
 		e.sequences()[q.name] = q
 		s.addTemp(strings.TrimPrefix(q.name, s.tempNS), &tempTable{name: q.name})
+	}
+	if len(ct.ForeignKeys) > 0 {
+		e.linkForeignKeys()
 	}
 	return Result{Tag: "CREATE TABLE"}, nil
 }
@@ -524,6 +531,7 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	}
 	s.forgetTempIndexes(names)
 	s.e.dropAll(names, gone)
+	s.e.relinkTempKeys()
 	s.e.inheritDropped(gone)
 	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
 		if gone[k] || gone[q.owner[0]] {
@@ -549,11 +557,18 @@ func (s *Session) endTempTx() {
 	e := s.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	relink := false
+	defer func() {
+		if relink {
+			e.linkForeignKeys()
+		}
+	}()
 	for _, tt := range s.temps {
 		if t := e.tables[tt.name]; tt.onCommit == sql.OnCommitDelete && t != nil && t.rows.Len() > 0 {
 			fresh := newTable(t.def)
 			fresh.name, fresh.temp, fresh.nextID, fresh.trig = t.name, true, t.nextID, t.trig
 			e.reindexEmptied(t, fresh)
+			relink = relink || t.fkeyed // the links name the table's copy
 			e.tables[t.name] = fresh
 			e.catalogGen++
 		}

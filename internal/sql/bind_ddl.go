@@ -321,9 +321,9 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 	if !ct.Temp {
 		return nil
 	}
+	// Its FOREIGN KEY constraints may reference the session's temporary
+	// tables only, which the engine checks (temp_fkey.go).
 	switch {
-	case len(ct.ForeignKeys) > 0:
-		return b.refuse(rv.Location, "FOREIGN KEY constraints of temporary tables are not supported")
 	case ct.ChangeStream:
 		return b.refuse(rv.Location, "a temporary change-stream table is not supported")
 	case rv.Schemaname != "" && rv.Schemaname != "pg_temp":
