@@ -442,4 +442,3 @@ func (e *Engine) dropBypassRLS(roles []string) error {
 	}
 	return e.store.Drop(names)
 }
-
