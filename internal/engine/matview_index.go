@@ -42,11 +42,21 @@ type matIndex struct {
 	buf     []byte
 }
 
-// key encodes row's key in ix.buf; ok is false for a row the index does
-// not hold (its predicate), or whose key has a NULL and cannot match an
-// equality or conflict (unless NULLS NOT DISTINCT).
+// key encodes row's key in ix.buf (the step's: prepare and commit); ok
+// is false for a row the index does not hold (its predicate), or whose
+// key has a NULL and cannot match an equality or conflict (unless NULLS
+// NOT DISTINCT).
 func (ix *matIndex) key(row value.Row) (k []byte, ok bool, err error) {
-	buf := ix.buf[:0]
+	k, ok, err = ix.keyIn(ix.buf[:0], row)
+	if ok {
+		ix.buf = k
+	}
+	return k, ok, err
+}
+
+// keyIn is key encoding in buf, for readers, who share no buffer with a
+// step.
+func (ix *matIndex) keyIn(buf []byte, row value.Row) (k []byte, ok bool, err error) {
 	if ix.x != nil {
 		if ok, err := ix.x.holds(row); err != nil || !ok {
 			return nil, false, err
@@ -70,7 +80,6 @@ func (ix *matIndex) key(row value.Row) (k []byte, ok bool, err error) {
 		}
 		buf = value.AppendKey(append(buf, 1), v)
 	}
-	ix.buf = buf
 	return buf, true, nil
 }
 
@@ -417,7 +426,7 @@ func (e *Engine) namedViewLookup(v *zview, fixed map[int]value.Value, pred expr.
 	for _, c := range ix.cols {
 		probe[c] = fixed[c]
 	}
-	k, ok, err := ix.key(probe)
+	k, ok, err := ix.keyIn(nil, probe)
 	if err != nil || !ok {
 		return true, err // a NULL key matches no row
 	}
