@@ -141,10 +141,11 @@ func (ix *matIndex) build(rows zset.ZSet, cols []string) error {
 // stage checks a step's delta z to the view against the index: an
 // expression's error, or a unique key that two rows would share, fails
 // the step. Nothing changes until commit.
-func (ix *matIndex) stage(z zset.ZSet, cols []string) error {
+func (ix *matIndex) stage(z zset.ZSet, cols func() []string) error {
 	ix.pending = nil
 	if !ix.unique {
-		for _, en := range z {
+		for i := 0; ix.x != nil && i < len(z); i++ { // only expressions and predicates fail
+			en := z[i]
 			if _, _, err := ix.key(en.Row); err != nil {
 				return err
 			}
@@ -173,7 +174,7 @@ func (ix *matIndex) stage(z zset.ZSet, cols []string) error {
 		if ok && ix.weight(k)+ix.sums[string(k)] > 1 {
 			return &pgerr.Error{Code: pgerr.UniqueViolation,
 				Message: fmt.Sprintf("duplicate key value violates unique constraint %q", bareIndex(ix.name)),
-				Detail:  fmt.Sprintf("Key %s already exists.", ix.keyText(en.Row, cols))}
+				Detail:  fmt.Sprintf("Key %s already exists.", ix.keyText(en.Row, cols()))}
 		}
 	}
 	ix.pending = z
@@ -244,9 +245,12 @@ func (ix *matIndex) bytes() int64 {
 // stageIndexes checks a step's delta to the view against its indexes
 // (matIndex.stage).
 func (m *viewMeta) stageIndexes(z zset.ZSet) error {
-	names := make([]string, len(m.cols))
-	for i, c := range m.cols {
-		names[i] = c.Name
+	names := func() []string { // for an error's DETAIL only
+		out := make([]string, len(m.cols))
+		for i, c := range m.cols {
+			out[i] = c.Name
+		}
+		return out
 	}
 	for _, ix := range m.indexes {
 		if err := ix.stage(z, names); err != nil {
