@@ -314,6 +314,9 @@ func (e *Engine) rebuildReaders(r *alterReaders, table string) ([]string, error)
 		cv := r.plans[name]
 		cv.MaxMemory = old.meta().def.MaxMemory
 		v, err := e.buildView(cv)
+		if err == nil {
+			err = e.attachViewIndexes(v) // its indexes, over its new rows
+		}
 		if err != nil {
 			// The table has changed already: the view is left
 			// unpopulated, for REFRESH to build, rather than stale.

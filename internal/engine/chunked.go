@@ -164,7 +164,7 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 			e.undoChunks(tx, t.name, len(cs.starts)-1, logAt)
 			e.restoreSteps(steppedAny)
 			pe := *pgerr.Wrap(err)
-			pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
+			pe.Detail = viewFailDetail(pe.Detail, name)
 			return &pe
 		}
 		for _, v := range stepped {

@@ -129,6 +129,9 @@ type Engine struct {
 	schemas map[string]*schema
 	// indexes maps each index CREATE INDEX made to its table.
 	indexes map[string]*table
+	// matIndexes are the indexes CREATE INDEX made on materialized views
+	// (matview_index.go), by name.
+	matIndexes map[string]*matIndex
 	// parts are the partitions of partitioned tables, by name; within is
 	// the partition the running DML statement names (partition.go).
 	parts  map[string]*partition
@@ -717,7 +720,7 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		return Result{}, err
 	}
 	for _, l := range fkDrops {
-		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", l.fk.Name, l.child.name))
+		notices = append(notices, fmt.Sprintf("drop cascades to constraint %s on table %s", l.fk.Name, tempLabel(l.child.name)))
 	}
 	if !d.Cascade {
 		// As PostgreSQL: one DETAIL line per dependent, naming what it
@@ -763,15 +766,15 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 	}
 	touched, inhStored := e.inheritDropped(all)
 	if e.store != nil && len(order) > 0 {
-		// A table's indexes go with it.
-		var stored []string
+		// A table's indexes go with it, and a view's.
+		stored := e.viewIndexesOf(all)
 		for _, name := range order {
 			if !isTemp(name) {
 				stored = append(stored, name)
 			}
 		}
 		for name, t := range e.indexes {
-			if all[t.name] {
+			if all[t.name] && !t.temp {
 				stored = append(stored, name)
 			}
 		}
@@ -839,6 +842,9 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		if gone[t.name] && e.tables[t.name] == t {
 			delete(e.indexes, name)
 		}
+	}
+	for _, name := range e.viewIndexesOf(gone) {
+		delete(e.matIndexes, name)
 	}
 	for _, name := range names {
 		delete(e.viewSettings, name)

@@ -16,6 +16,7 @@ import (
 type namedIndex struct {
 	name string
 	text string // the statement that made it
+	def  *sql.CreateIndex
 	cols []int
 	ord  *orderedIndex // nil for an index on expressions or partial (x)
 	x    *keyExt       // expressions, predicate, INCLUDE, NULLS NOT DISTINCT: nil for none
@@ -30,6 +31,9 @@ type namedIndex struct {
 
 // createIndex makes the index ci names, building it now.
 func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
+	if e.views[ci.Table] != nil || e.unpopulated[ci.Table] != nil {
+		return e.createViewIndex(ci, text)
+	}
 	t, ok := e.tables[ci.Table]
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", ci.Table)
@@ -50,7 +54,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 		return Result{}, err
 	}
 	e.indexes[name] = t
-	if e.store != nil {
+	if e.store != nil && !t.temp { // a temporary table's is the session's (temp_index.go)
 		if err := e.store.Create(&StoredRelation{Name: name, Kind: KindIndex, SQL: text}); err != nil {
 			e.forgetIndex(t, name)
 			return Result{}, err
@@ -63,7 +67,7 @@ func (e *Engine) createIndex(ci *sql.CreateIndex, text string) (Result, error) {
 // the statement text, and adds it to t's indexes.
 func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, error) {
 	x := newKeyExt(ci)
-	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x}
+	ix := &namedIndex{name: name, text: text, cols: ci.Cols, x: x, def: ci}
 	if x.ordered() {
 		ix.ord = newOrderedIndex(ci.Cols)
 	} else if !t.keepsRows() {
@@ -102,7 +106,7 @@ func (t *table) makeIndex(ci *sql.CreateIndex, name, text string) (*namedIndex, 
 func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 	var notices, names []string
 	for _, name := range d.Names {
-		if e.indexes[name] != nil {
+		if e.indexes[name] != nil || e.matIndexes[name] != nil {
 			names = append(names, name)
 			continue
 		}
@@ -115,12 +119,17 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 		}
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", name)
 	}
-	if e.store != nil && len(names) > 0 {
-		if err := e.store.Drop(names); err != nil {
+	stored := slices.DeleteFunc(slices.Clone(names), isTemp)
+	if e.store != nil && len(stored) > 0 {
+		if err := e.store.Drop(stored); err != nil {
 			return Result{}, err
 		}
 	}
 	for _, name := range names {
+		if e.matIndexes[name] != nil {
+			e.forgetViewIndex(name)
+			continue
+		}
 		e.forgetIndex(e.indexes[name], name)
 	}
 	return Result{Tag: "DROP INDEX", Notices: notices}, nil

@@ -91,6 +91,9 @@ type viewMeta struct {
 	// split lets the view's operators share a big step out among the
 	// workers (parallel_split.go); nil when none can.
 	split *viewSplit
+	// indexes are the indexes CREATE INDEX made on the view
+	// (matview_index.go), checked at prepare and kept at commit.
+	indexes []*matIndex
 }
 
 func (m *viewMeta) meta() *viewMeta { return m }

@@ -136,6 +136,10 @@ func (e *Engine) moveView(old, new string) error {
 		}
 		readers.moved[r] = m
 	}
+	if ix := e.viewIndexesOf(map[string]bool{old: true}); len(ix) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "renaming or moving materialized view %s, which has index %s, is not supported", old, bareIndex(ix[0])).
+			WithHint("drop its indexes, rename or move the view, then create them again")
+	}
 	if len(e.triggers[old]) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s SET SCHEMA of a view with triggers is not supported", old).
 			WithHint("drop its triggers, move the view, then create them again")

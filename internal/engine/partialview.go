@@ -267,6 +267,9 @@ func (pv *pview) prepare(si *stepInput) (zset.ZSet, bool, error) {
 	}
 	pv.stepped = true
 	z, err := pv.stage(facts, si.step)
+	if err == nil && len(pv.indexes) > 0 {
+		err = pv.stageIndexes(z)
+	}
 	if err != nil {
 		pv.abort()
 		return nil, false, err
@@ -299,6 +302,9 @@ func (pv *pview) stage(facts []delta.Fact, step uint64) (zset.ZSet, error) {
 
 // commit applies the staged rows.
 func (pv *pview) commit() {
+	if len(pv.indexes) > 0 {
+		pv.commitIndexes()
+	}
 	pv.target.Commit(pv.kept)
 	for i := range pv.facts {
 		pv.kinds[pv.facts[i].Kind()]++
@@ -311,6 +317,7 @@ func (pv *pview) commit() {
 }
 
 func (pv *pview) abort() {
+	pv.abortIndexes()
 	pv.target.Abort()
 	pv.circ.Abort()
 	pv.forget()

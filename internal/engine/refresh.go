@@ -102,7 +102,7 @@ func (s *Session) execRefresh(r *sql.Refresh) (Result, error) {
 		switch {
 		case ok && rel.Kind == sql.KindTable:
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%q is not a materialized view", r.View)
-		case !ok && e.seqs[r.View] == nil && e.indexes[r.View] == nil && e.indexOwner(r.View) == nil:
+		case !ok && e.seqs[r.View] == nil && e.indexes[r.View] == nil && e.matIndexes[r.View] == nil && e.indexOwner(r.View) == nil:
 			return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", r.View)
 		}
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a table or materialized view", r.View)
@@ -114,9 +114,10 @@ func (s *Session) execRefresh(r *sql.Refresh) (Result, error) {
 		return Result{}, err
 	}
 	switch {
+	case populated && r.Concurrently && e.concurrentRefreshable(r.View):
+		return tag, nil // as a plain REFRESH: the view equals its query
 	case populated && r.Concurrently:
-		// CONCURRENTLY needs a unique index on the view, and a view
-		// takes no CREATE INDEX here.
+		// CONCURRENTLY needs a unique index on the view's columns.
 		return Result{}, pgerr.New(pgerr.ObjectNotInPrereqState, "cannot refresh materialized view %q concurrently", qualified(r.View)).
 			WithHint("Create a unique index with no WHERE clause on one or more columns of the materialized view.")
 	case unpopulated && r.Concurrently:
@@ -173,6 +174,7 @@ func (e *Engine) unpopulate(name string) error {
 	delete(e.views, name)
 	e.order = slices.DeleteFunc(e.order, func(o matView) bool { return gone[o.meta().name] })
 	e.shared.release(gone)
+	e.detachViewIndexes(name)
 	// Its subscriptions end, as a drop ends them: no delta follows.
 	subs := e.subs[:0]
 	for _, sub := range e.subs {
@@ -203,6 +205,12 @@ func (e *Engine) populate(name string) error {
 	if _, err := e.buildMatView(&built, deps); err != nil {
 		e.unpopulated[name] = cv
 		e.deps[name] = deps
+		return err
+	}
+	if err := e.attachViewIndexes(e.views[name]); err != nil {
+		// A unique index the new rows break: the view stays unpopulated.
+		e.unbuildView(name)
+		e.addUnpopulated(cv, deps)
 		return err
 	}
 	if err := e.restate(name, true); err != nil {

@@ -151,7 +151,7 @@ func (s *Session) policyRoles(rs []sql.PolicyRole) ([]string, error) {
 
 // storePolicy records p in the store, replacing what it held under old.
 func (e *Engine) storePolicy(p *policy, old string) error {
-	if e.store == nil {
+	if e.store == nil || isTemp(p.table) { // a temporary table's is the session's
 		return nil
 	}
 	if old != "" {
@@ -164,9 +164,6 @@ func (e *Engine) storePolicy(p *policy, old string) error {
 
 func (s *Session) createPolicy(c *sql.CreatePolicy) (Result, error) {
 	e := s.e
-	if err := e.refuseTempRLS(c.Table); err != nil {
-		return Result{}, err
-	}
 	r := e.rlsFor(c.Table)
 	for _, p := range r.policies {
 		if p.Name == c.Name {
@@ -251,7 +248,7 @@ func (e *Engine) dropPolicy(d *sql.DropPolicy) (Result, error) {
 		}
 		return Result{}, err
 	}
-	if e.store != nil {
+	if e.store != nil && !isTemp(d.Table) {
 		if err := e.store.Drop([]string{r.policies[i].storeName()}); err != nil {
 			return Result{}, err
 		}
@@ -264,9 +261,6 @@ func (e *Engine) alterRowSecurity(a *sql.AlterRowSecurity) (Result, error) {
 	if a.IfExistsMissed {
 		return Result{Tag: "ALTER TABLE", Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", a.Table)}}, nil
 	}
-	if err := e.refuseTempRLS(a.Table); err != nil {
-		return Result{}, err
-	}
 	r := e.rlsFor(a.Table)
 	next := *r
 	if a.Enable != nil {
@@ -275,7 +269,7 @@ func (e *Engine) alterRowSecurity(a *sql.AlterRowSecurity) (Result, error) {
 	if a.Force != nil {
 		next.forced = *a.Force
 	}
-	if e.store != nil {
+	if e.store != nil && !isTemp(a.Table) {
 		name := rowSecurityStoreName(a.Table)
 		if err := e.store.Drop([]string{name}); err != nil {
 			return Result{}, err
@@ -302,7 +296,7 @@ func (e *Engine) alterRowSecurity(a *sql.AlterRowSecurity) (Result, error) {
 func (e *Engine) tableRLSNames(gone map[string]bool) []string {
 	var out []string
 	for name, r := range e.rls {
-		if gone[name] {
+		if gone[name] && !isTemp(name) {
 			out = append(out, rowSecurityStoreName(name))
 			for _, p := range r.policies {
 				out = append(out, p.storeName())
@@ -447,14 +441,4 @@ func (e *Engine) dropBypassRLS(roles []string) error {
 		names[i] = bypassRLSStoreName(r)
 	}
 	return e.store.Drop(names)
-}
-
-// refuseTempRLS refuses row-level security on a temporary table, which
-// the store does not keep (the policies it would keep could not be
-// recreated).
-func (e *Engine) refuseTempRLS(table string) error {
-	if t := e.tables[table]; t != nil && t.temp {
-		return pgerr.New(pgerr.FeatureNotSupported, "row-level security on temporary table %q is not supported", t.def.Name)
-	}
-	return nil
 }

@@ -441,7 +441,7 @@ func (v viewRecorder) ReadSequence(name string) { v.r.ReadSequence(name) }
 // sequence, which share PostgreSQL's namespace.
 func (e *Engine) relationExists(name string) bool {
 	_, ok := e.Relation(name)
-	return ok || e.indexes[name] != nil || e.seqs[name] != nil
+	return ok || e.indexes[name] != nil || e.seqs[name] != nil || e.matIndexes[name] != nil
 }
 
 func (e *Engine) createSequence(cs *sql.CreateSequence) (Result, error) {

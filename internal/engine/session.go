@@ -566,6 +566,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			e.catalogGen++ // prepared statements bind again
 			return s.createTemp(b)
 		}
+		if err := permanentForeignKeys(b); err != nil {
+			return Result{}, err
+		}
 		return s.ddl("CREATE TABLE", func() (Result, error) {
 			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createTable(b, rec.text) })
 		})
@@ -609,6 +612,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return res, err
 		})
 	case *sql.CreateTableAs:
+		if b.Table.Temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTempAs(b)
+		}
 		return s.ddl("CREATE TABLE AS", func() (Result, error) {
 			return e.withTypeUses(b.Table.Name, rec, func() (Result, error) { return e.createTableAs(b) })
 		})
@@ -623,10 +630,11 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return e.withTypeUses(b.Name, rec, func() (Result, error) { return e.createView(b, rec) })
 		})
 	case *sql.CreateIndex:
+		if t := e.tables[b.Table]; t != nil && t.temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTempIndex(b, rec.text)
+		}
 		return s.ddl("CREATE INDEX", func() (Result, error) {
-			if t := e.tables[b.Table]; t != nil && t.temp {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "CREATE INDEX on temporary table %q is not supported", t.def.Name)
-			}
 			return e.createIndex(b, rec.text)
 		})
 	case *sql.CreateSequence:

@@ -322,6 +322,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		if (r.kind == 'r' || r.kind == 'p') && r.t != nil {
 			o.indexesOf(r, add)
 		}
+		if r.kind == 'm' && len(e.matIndexes) > 0 {
+			o.viewIndexRels(r, add)
+		}
 	}
 	for _, r := range tables {
 		if r.kind == 'r' && r.t != nil {

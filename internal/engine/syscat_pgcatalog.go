@@ -76,7 +76,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_matviews": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'm' {
-				r.add("schemaname", rel.schema, "matviewname", rel.name, "matviewowner", o.e.relOwner(rel.key), "hasindexes", false,
+				r.add("schemaname", rel.schema, "matviewname", rel.name, "matviewowner", o.e.relOwner(rel.key), "hasindexes", o.hasIndex(rel),
 					"ispopulated", !rel.unpopulated, "definition", viewDef(rel.def))
 			}
 		}

@@ -198,7 +198,8 @@ type RelationDetail struct {
 	Kind    byte // RelTable, RelView or RelMatView
 	Columns []ColumnDetail
 	// Indexes are a table's PRIMARY KEY (first) and UNIQUE constraints,
-	// then its EXCLUDE constraints (their columns only).
+	// then its EXCLUDE constraints (their columns only); a materialized
+	// view's indexes.
 	Indexes []IndexDetail
 	// Definition is a view's defining query.
 	Definition string
@@ -295,6 +296,7 @@ func (e *Engine) describe(name string) (RelationDetail, bool) {
 		for _, c := range m.cols {
 			d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type})
 		}
+		d.Indexes = e.viewIndexDetails(name, m.cols)
 		return d, true
 	}
 	if v, ok := e.named[name]; ok {

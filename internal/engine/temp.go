@@ -258,7 +258,9 @@ func (s *Session) refuseTempUses(b sql.Bound, rec *recorder) error {
 		permanent = !b.Temp
 	case *sql.CreateView:
 		permanent = !b.Temp && !readsTemp(rec)
-	case *sql.CreateTableAs, *sql.AlterTable, *sql.CreateAggregate:
+	case *sql.CreateTableAs:
+		permanent = !b.Table.Temp
+	case *sql.AlterTable, *sql.CreateAggregate:
 		permanent = true
 	case *sql.CreateFunction:
 		permanent = !isTemp(b.Func.Name)
@@ -297,6 +299,10 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	}
 	s.makeTempNS()
 	name := s.tempNS + ct.Name
+	ct, err := tempForeignKeys(ct, name)
+	if err != nil {
+		return Result{}, err
+	}
 	var seqs []*sequence
 	if len(ct.Sequences) > 0 {
 		var err error
@@ -328,6 +334,9 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	for _, q := range seqs {
 		e.sequences()[q.name] = q
 		s.addTemp(strings.TrimPrefix(q.name, s.tempNS), &tempTable{name: q.name})
+	}
+	if len(ct.ForeignKeys) > 0 {
+		e.linkForeignKeys()
 	}
 	return Result{Tag: "CREATE TABLE"}, nil
 }
@@ -489,7 +498,7 @@ func (s *Session) endTempBlock(committed bool) {
 // DROP); the caller holds the write lock.
 func (s *Session) forgetTemps() {
 	for name, t := range s.temps {
-		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil {
+		if _, ok := s.e.kindOf(t.name); !ok && s.e.seqs[t.name] == nil && s.e.indexes[t.name] == nil {
 			delete(s.temps, name)
 			s.e.temps--
 		}
@@ -520,7 +529,9 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	if len(names) == 0 {
 		return
 	}
+	s.forgetTempIndexes(names)
 	s.e.dropAll(names, gone)
+	s.e.relinkTempKeys()
 	s.e.inheritDropped(gone)
 	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
 		if gone[k] || gone[q.owner[0]] {
@@ -546,10 +557,18 @@ func (s *Session) endTempTx() {
 	e := s.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	relink := false
+	defer func() {
+		if relink {
+			e.linkForeignKeys()
+		}
+	}()
 	for _, tt := range s.temps {
 		if t := e.tables[tt.name]; tt.onCommit == sql.OnCommitDelete && t != nil && t.rows.Len() > 0 {
 			fresh := newTable(t.def)
 			fresh.name, fresh.temp, fresh.nextID, fresh.trig = t.name, true, t.nextID, t.trig
+			e.reindexEmptied(t, fresh)
+			relink = relink || t.fkeyed // the links name the table's copy
 			e.tables[t.name] = fresh
 			e.catalogGen++
 		}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
@@ -410,7 +408,7 @@ func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, er
 func (e *Engine) failCommit(tx *txn, stepped []matView, name string, err error) error {
 	e.abortCommit(tx, stepped)
 	pe := *pgerr.Wrap(err)
-	pe.Detail = fmt.Sprintf("while maintaining materialized view %q; the transaction was rolled back", name)
+	pe.Detail = viewFailDetail(pe.Detail, name)
 	return &pe
 }
 

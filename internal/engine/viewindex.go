@@ -42,6 +42,11 @@ func (e *Engine) viewLookup(v *zview, pred expr.Expr, fn func(value.Row) error) 
 	if err != nil || fixed == nil {
 		return false, nil
 	}
+	if len(v.indexes) > 0 {
+		if ok, err := e.namedViewLookup(v, fixed, pred, fn); ok {
+			return true, err
+		}
+	}
 	var idx *viewIndex
 	for _, x := range v.lookups {
 		if _, ok := fixed[x.col]; ok {

@@ -60,10 +60,20 @@ func (v *zview) prepare(in *stepInput) (zset.ZSet, bool, error) {
 	if v.timed {
 		v.lastStep = time.Since(start)
 	}
-	return v.c.Circuit.Output(v.c.Output), true, nil
+	out := v.c.Circuit.Output(v.c.Output)
+	if len(v.indexes) > 0 {
+		if err := v.stageIndexes(out); err != nil {
+			v.c.Circuit.Abort() // a failing prepare leaves nothing staged
+			return nil, false, err
+		}
+	}
+	return out, true, nil
 }
 
 func (v *zview) commit() {
+	if len(v.indexes) > 0 {
+		v.commitIndexes()
+	}
 	if len(v.lookups) > 0 {
 		v.applyLookups(v.c.Circuit.Output(v.c.Output))
 	}
@@ -75,7 +85,10 @@ func (v *zview) commit() {
 	v.steps++
 }
 
-func (v *zview) abort() { v.c.Circuit.Abort() }
+func (v *zview) abort() {
+	v.abortIndexes()
+	v.c.Circuit.Abort()
+}
 
 // rows returns the view's rows, each as many times as it occurs: in the
 // view's ORDER BY when it ends with ORDER BY … LIMIT, otherwise in the
@@ -110,6 +123,9 @@ func (v *zview) state() dataflow.StateSize {
 	a.AddCircuit(v.c.Circuit)
 	st := a.Total()
 	st.Bytes += v.lookupBytes()
+	for _, ix := range v.indexes {
+		st.Bytes += ix.bytes()
+	}
 	return st
 }
 

@@ -47,15 +47,15 @@ func (b *binder) bindTableAs(into *pg_query.IntoClause, q *pg_query.Node, ifNotE
 	if err != nil {
 		return nil, err
 	}
-	if rv.Relpersistence == "t" {
-		// After the query, whose errors PostgreSQL reports first (the
-		// table named in its own query does not exist yet: 42P01).
-		return nil, b.refuse(rv.Location, "temporary tables are not supported")
-	}
 	if p, err = b.renameColumns(p, into.ColNames, rv.Relname, rv.Location); err != nil {
 		return nil, err
 	}
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: ifNotExists}
+	// After the query, whose errors PostgreSQL reports first (the table
+	// named in its own query does not exist yet: 42P01).
+	if err := b.tempTable(&pg_query.CreateStmt{Relation: rv, Oncommit: into.OnCommit}, ct); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	var cols []plan.Column
 	for _, c := range p.Columns() {

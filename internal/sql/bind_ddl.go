@@ -324,9 +324,9 @@ func (b *binder) tempTable(cs *pg_query.CreateStmt, ct *CreateTable) error {
 	if !ct.Temp {
 		return nil
 	}
+	// Its FOREIGN KEY constraints may reference the session's temporary
+	// tables only, which the engine checks (temp_fkey.go).
 	switch {
-	case len(ct.ForeignKeys) > 0:
-		return b.refuse(rv.Location, "FOREIGN KEY constraints of temporary tables are not supported")
 	case ct.ChangeStream:
 		return b.refuse(rv.Location, "a temporary change-stream table is not supported")
 	case rv.Schemaname != "" && rv.Schemaname != "pg_temp":
@@ -535,7 +535,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	if !ok {
 		return nil, b.stmt.errf(loc, pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
-	if rel.Kind != KindTable {
+	if rel.Kind != KindTable && rel.Kind != KindMatView { // a view's index: matview_index.go in the engine
 		return nil, b.stmt.errf(loc, pgerr.WrongObjectType, "cannot create index on relation %q", name)
 	}
 	if rel.Partition != nil {
@@ -594,6 +594,7 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 			return nil, err
 		}
 		ci.Include = append(ci.Include, idx)
+		names = append(names, el.Name) // PostgreSQL's default name lists them too
 	}
 	if is.WhereClause != nil {
 		e, text, err := b.indexWhere(sc, is.WhereClause, loc)

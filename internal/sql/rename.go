@@ -51,10 +51,13 @@ func RenameRelations(st *Stmt, rename func(schema, name string) (string, bool, e
 	// DROP and COMMENT ON name their relations as lists of names.
 	var lists []*pg_query.Node
 	if d := out.Node.GetDropStmt(); d != nil && (d.RemoveType == pg_query.ObjectType_OBJECT_TABLE || d.RemoveType == pg_query.ObjectType_OBJECT_VIEW ||
-		d.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE) {
+		d.RemoveType == pg_query.ObjectType_OBJECT_SEQUENCE || d.RemoveType == pg_query.ObjectType_OBJECT_INDEX) {
 		lists = d.Objects
 	}
 	col := 0
+	if d := out.Node.GetDropStmt(); d != nil && d.RemoveType == pg_query.ObjectType_OBJECT_POLICY {
+		lists, col = d.Objects, 1 // table, policy
+	}
 	if c := out.Node.GetCommentStmt(); c != nil && c.Object != nil {
 		lists = []*pg_query.Node{c.Object}
 		if c.Objtype == pg_query.ObjectType_OBJECT_COLUMN {
