@@ -2,34 +2,17 @@ package deltaview_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
-
-	"github.com/deltaview/deltaview"
 )
 
 // TestCITextReopen checks that citext columns, their case-insensitive
 // keys and a view grouping by one are there, and still ignore case, once
 // the file is opened again.
 func TestCITextReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "citext.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE EXTENSION citext;
+	db := reopenedFileDB(t, "citext.db", `CREATE EXTENSION citext;
 CREATE TABLE u (name citext PRIMARY KEY, team citext);
 INSERT INTO u VALUES ('Ann', 'Red'), ('bob', 'RED'), ('Cy', 'blue');
-CREATE MATERIALIZED VIEW teams AS SELECT lower(team) AS team, count(*) AS n FROM u GROUP BY team`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE MATERIALIZED VIEW teams AS SELECT lower(team) AS team, count(*) AS n FROM u GROUP BY team`)
 	defer db.Close()
 	if err := db.Exec("INSERT INTO u VALUES ('ANN', 'x')"); err == nil {
 		t.Error("a key differing only in case was accepted after reopening")

@@ -1,11 +1,6 @@
 package deltaview_test
 
-import (
-	"path/filepath"
-	"testing"
-
-	"github.com/deltaview/deltaview"
-)
+import "testing"
 
 // TestColumnAttrsReopen checks that column attributes (statistics
 // targets, storage, compression, options), UNLOGGED and the replica
@@ -13,11 +8,7 @@ import (
 // CREATE INDEX made too, and survive a later ALTER TABLE; so does an
 // EXCLUDE constraint's INCLUDE.
 func TestColumnAttrsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "attrs.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, path := openFileDB(t, "attrs.db")
 	if err := db.Exec(`CREATE UNLOGGED TABLE ca (a int PRIMARY KEY, "B x" text COMPRESSION lz4, c int NOT NULL);
 INSERT INTO ca VALUES (1, 'x', 10);
 CREATE UNIQUE INDEX ca_c ON ca (c);
@@ -30,14 +21,8 @@ CREATE TABLE cb (a int, b numeric);
 ALTER TABLE cb ALTER COLUMN b SET STORAGE plain, ALTER COLUMN a SET STATISTICS 0, REPLICA IDENTITY FULL`); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
 	for round := 0; round < 2; round++ {
-		db, err = deltaview.OpenFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		db = reopenFileDB(t, db, path)
 		cols := "[[a -1 p  NULL] [B x 77 e l {n_distinct=-0.25,n_distinct_inherited=3}] [c -1 p  NULL]]"
 		if round == 1 {
 			cols = "[[a -1 p  NULL] [B x 77 e l {n_distinct=-0.25,n_distinct_inherited=3}] [c -1 p  NULL] [d -1 p  NULL]]"
@@ -56,8 +41,6 @@ ALTER TABLE cb ALTER COLUMN b SET STORAGE plain, ALTER COLUMN a SET STATISTICS 0
 				t.Fatal(err)
 			}
 		}
-		if err := db.Close(); err != nil {
-			t.Fatal(err)
-		}
 	}
+	db.Close()
 }

@@ -1,22 +1,12 @@
 package deltaview_test
 
-import (
-	"path/filepath"
-	"testing"
-
-	"github.com/deltaview/deltaview"
-)
+import "testing"
 
 // TestSequenceCommentsReopen checks that a database file keeps the
 // comments on sequences, one moved into another schema under its new
 // name, and forgets those of a sequence dropped.
 func TestSequenceCommentsReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "seqcomments.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE SEQUENCE q1;
+	db := reopenedFileDB(t, "seqcomments.db", `CREATE SEQUENCE q1;
 CREATE SEQUENCE q2;
 CREATE SEQUENCE q3;
 CREATE SCHEMA s;
@@ -25,16 +15,7 @@ COMMENT ON SEQUENCE q2 IS 'second';
 COMMENT ON SEQUENCE q3 IS 'third';
 ALTER SEQUENCE q2 SET SCHEMA s;
 DROP SEQUENCE q3;
-CREATE SEQUENCE q3`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+CREATE SEQUENCE q3`)
 	defer db.Close()
 	wantRows(t, db, []queryRows{
 		{"SELECT obj_description('q1'::regclass, 'pg_class'), obj_description('s.q2'::regclass, 'pg_class'), obj_description('q3'::regclass, 'pg_class') IS NULL",

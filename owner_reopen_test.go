@@ -1,23 +1,13 @@
 package deltaview_test
 
-import (
-	"path/filepath"
-	"testing"
-
-	"github.com/deltaview/deltaview"
-)
+import "testing"
 
 // TestOwnersReopen checks that a database file keeps the owners ALTER …
 // OWNER TO gave relations, through a rename and a move into another
 // schema, with the sequences a table's columns own following it, and
 // forgets the owner of a relation dropped.
 func TestOwnersReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "owners.db")
-	db, err := deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec(`CREATE ROLE alice;
+	db := reopenedFileDB(t, "owners.db", `CREATE ROLE alice;
 CREATE SCHEMA s;
 CREATE TABLE s.t (id serial PRIMARY KEY, v int);
 CREATE TABLE u (a int);
@@ -31,16 +21,7 @@ ALTER TABLE s.t RENAME TO t2;
 ALTER VIEW w SET SCHEMA s;
 DROP SEQUENCE q;
 CREATE SEQUENCE q;
-ALTER TABLE u OWNER TO CURRENT_USER`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = deltaview.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+ALTER TABLE u OWNER TO CURRENT_USER`)
 	defer db.Close()
 	wantRows(t, db, []queryRows{
 		{"SELECT relname, relowner::regrole::text FROM pg_class WHERE relname IN ('t2', 't_id_seq', 't_pkey', 'u', 'w', 'q') ORDER BY 1",

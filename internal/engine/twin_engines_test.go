@@ -89,7 +89,9 @@ func twinReplacements(t *testing.T, x *twinSide, rng *rand.Rand, nt int, key fun
 	var typed [][]value.Value
 	for range 200 + rng.IntN(1500) {
 		var id int64
-		fmt.Sscan(present[rng.IntN(len(present))], &id)
+		if _, err := fmt.Sscan(strings.Trim(present[rng.IntN(len(present))], "()"), &id); err != nil {
+			t.Fatal(err)
+		}
 		v := int64(rng.IntN(1000))
 		if rng.IntN(300) == 0 {
 			v = 777

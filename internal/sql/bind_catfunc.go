@@ -339,6 +339,34 @@ func indexColumnDef(def string, col int, pretty bool) string {
 // parenGroup returns the balanced parenthesised text s starts with and its
 // length; quoted text does not count.
 func parenGroup(s string) (string, int) {
+	end := len(s)
+	walkUnquoted(s, func(i, depth int) bool {
+		if s[i] == ')' && depth == 1 {
+			end = i + 1
+			return false
+		}
+		return true
+	})
+	return s[:end], end
+}
+
+// splitTopLevel splits s at the commas outside parentheses and quotes.
+func splitTopLevel(s string) []string {
+	var out []string
+	start := 0
+	walkUnquoted(s, func(i, depth int) bool {
+		if s[i] == ',' && depth == 0 {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+		return true
+	})
+	return append(out, s[start:])
+}
+
+// walkUnquoted calls f with the index of each byte of s outside quotes
+// and the parenthesis depth before it, until f returns false.
+func walkUnquoted(s string, f func(i, depth int) bool) {
 	depth := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
@@ -347,41 +375,19 @@ func parenGroup(s string) (string, int) {
 			if c == quote {
 				quote = 0
 			}
+			continue
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '(':
+			continue
+		}
+		if !f(i, depth) {
+			return
+		}
+		switch s[i] {
+		case '(':
 			depth++
-		case c == ')':
+		case ')':
 			depth--
-			if depth == 0 {
-				return s[:i+1], i + 1
-			}
 		}
 	}
-	return s, len(s)
-}
-
-// splitTopLevel splits s at the commas outside parentheses and quotes.
-func splitTopLevel(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == ',' && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
