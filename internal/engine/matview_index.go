@@ -434,26 +434,7 @@ func (e *Engine) namedViewLookup(v *zview, fixed map[int]value.Value, pred expr.
 	if err != nil || !ok {
 		return true, err // a NULL key matches no row
 	}
-	var rows []value.Row
-	for _, en := range ix.groups[string(k)] {
-		ok, err := accepts(pred, en.Row)
-		if err != nil {
-			return true, err
-		}
-		for i := int64(0); ok && i < en.W; i++ {
-			rows = append(rows, en.Row)
-		}
-	}
-	slices.SortFunc(rows, zset.CompareRows)
-	if v.c.Order != nil {
-		slices.SortStableFunc(rows, v.c.Order)
-	}
-	for _, r := range rows {
-		if err := fn(r); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
+	return true, v.emitAccepted(ix.groups[string(k)], pred, fn)
 }
 
 // viewIndexDetails describes the indexes of the view name, whose columns

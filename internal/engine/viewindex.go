@@ -72,18 +72,27 @@ func (e *Engine) viewLookup(v *zview, pred expr.Expr, fn func(value.Row) error) 
 	if want.IsNull() {
 		return true, nil
 	}
-	var rows []value.Row
 	var probe [1]value.Value
 	probe[0] = want
+	var entries []zset.Entry
 	if g, ok := idx.groups[value.HashRow(probe[:])]; ok {
-		for _, en := range append([]zset.Entry{g.first}, g.more...) {
-			ok, err := accepts(pred, en.Row)
-			if err != nil {
-				return true, err
-			}
-			for i := int64(0); ok && i < en.W; i++ {
-				rows = append(rows, en.Row)
-			}
+		entries = append([]zset.Entry{g.first}, g.more...)
+	}
+	return true, v.emitAccepted(entries, pred, fn)
+}
+
+// emitAccepted calls fn with each row of entries that pred accepts, as
+// many times as its weight, in the view's order (rows sorted, then by
+// the view's ORDER BY).
+func (v *zview) emitAccepted(entries []zset.Entry, pred expr.Expr, fn func(value.Row) error) error {
+	var rows []value.Row
+	for _, en := range entries {
+		ok, err := accepts(pred, en.Row)
+		if err != nil {
+			return err
+		}
+		for i := int64(0); ok && i < en.W; i++ {
+			rows = append(rows, en.Row)
 		}
 	}
 	slices.SortFunc(rows, zset.CompareRows)
@@ -92,10 +101,10 @@ func (e *Engine) viewLookup(v *zview, pred expr.Expr, fn func(value.Row) error) 
 	}
 	for _, r := range rows {
 		if err := fn(r); err != nil {
-			return true, err
+			return err
 		}
 	}
-	return true, nil
+	return nil
 }
 
 // buildLookup indexes v's rows by column col, or marks col unselective
