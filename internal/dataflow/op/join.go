@@ -120,6 +120,9 @@ type joinCore struct {
 	// kept aside (between deferLoads and trim), rows that a view holds
 	// whole; nil otherwise, each row its own allocation.
 	slab *rowSlab
+	// gone hands out the output rows of negative weight outside a cold
+	// start (see newRow).
+	gone rowSlab
 	// apart is set by the inner join, whose pairs depend on nothing but
 	// their two rows: a cold start's big batch may then be probed in two
 	// parts at once, the second by twin (see join_split.go).
@@ -360,13 +363,13 @@ func (c *joinCore) emitCat(w int64) error {
 		c.catOK = true
 	}
 	if !c.catOK {
-		row = c.newRow(len(c.direct))
+		row = c.newRow(len(c.direct), w)
 		c.copyDirect(row)
 	} else if c.spec.Project == nil {
-		row = c.newRow(len(c.cat))
+		row = c.newRow(len(c.cat), w)
 		copy(row, c.cat)
 	} else {
-		row = c.newRow(len(c.spec.Project))
+		row = c.newRow(len(c.spec.Project), w)
 		for i, x := range c.spec.Project {
 			v, err := x.Eval(c.cat)
 			if err != nil {
@@ -384,11 +387,28 @@ func (c *joinCore) emitCat(w int64) error {
 	return nil
 }
 
-// newRow returns a row of n NULLs for the output: from the slab during a
-// cold start, else allocated alone.
-func (c *joinCore) newRow(n int) value.Row {
+// newRow returns a row of n NULLs for an output entry of weight w: from
+// the slab during a cold start; else a retraction's row (w < 0) from the
+// slab gone, and an assertion's row allocated alone.
+//
+// A retraction's row is, nearly always, only found and dropped: the view's
+// Integrate, or the next join's index, holds the row it was asserted as
+// and keeps that one. Cutting it from a slab of 8 KB makes one allocation
+// of about a hundred retractions of a few columns, where each was its own.
+// Nothing is reused: a slab is the collector's once none of its rows is
+// referred to, so rows handed downstream stay valid for as long as anyone
+// keeps them, as before. What it costs: an operator that keeps such a row
+// (a state left holding a negative weight) keeps its slab alive with it,
+// up to 8 KB for the row, as the cold start's rows do. An assertion's row
+// stays its own allocation: a view keeps it until it is replaced, and
+// replacements come in any order, so slabs of them would stay alive for a
+// few rows each.
+func (c *joinCore) newRow(n int, w int64) value.Row {
 	if c.slab != nil {
 		return c.slab.row(n)
+	}
+	if w < 0 {
+		return c.gone.row(n)
 	}
 	return make(value.Row, n)
 }
