@@ -3,16 +3,13 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/deltaview/deltaview/internal/compile"
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/dataflow/op"
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // TestTopKReusedInputTwin runs random transactions through two engines,
@@ -40,7 +37,7 @@ func TestTopKReusedInputTwin(t *testing.T) {
 
 func testTopKReusedInputTwin(t *testing.T, workers int) {
 	const nt = 5000
-	views := []struct{ name, q string }{
+	views := []twinView{
 		{"top", "SELECT id, grp, val FROM t WHERE grp < 5 ORDER BY val DESC, id LIMIT 7"},
 		{"nulls", "SELECT id, s, val FROM t ORDER BY val NULLS FIRST, id LIMIT 5 OFFSET 3"},
 		{"texts", "SELECT id, val, s || '!' AS s2 FROM t WHERE s <> 's1' ORDER BY val, id LIMIT 6"},
@@ -48,45 +45,17 @@ func testTopKReusedInputTwin(t *testing.T, workers int) {
 		{"first", "SELECT DISTINCT ON (grp) grp, id, val FROM t ORDER BY grp, val DESC, id"},
 		{"firsts", "SELECT grp, id, val FROM (SELECT grp, id, val, row_number() OVER (PARTITION BY grp ORDER BY val, id) AS n FROM t) x WHERE n <= 2"},
 	}
-	type side struct {
-		e      *Engine
-		s      *Session
-		deltas map[string][]string
-	}
-	open := func(reuse bool) *side {
+	open := func(reuse bool) *twinSide {
 		compile.ReuseTopKInput = reuse
 		defer func() { compile.ReuseTopKInput = true }()
-		e := New()
-		e.SetWorkers(workers)
-		if workers > 1 {
-			e.parallelMin = 0
-		}
-		e.chunkRows = 64
-		x := &side{e: e, s: e.NewSession(), deltas: map[string][]string{}}
-		script := fmt.Sprintf(`CREATE TABLE t (id int PRIMARY KEY, grp int, val int, s text);
+		return openTwinEngine(t, workers, fmt.Sprintf(`CREATE TABLE t (id int PRIMARY KEY, grp int, val int, s text);
 			INSERT INTO t SELECT g, g %% 10, CASE WHEN g %% 13 = 0 THEN NULL ELSE (g * 7919) %% 1000 END, 's' || g %% 3
-				FROM generate_series(1, %d) g;`, nt)
-		for _, v := range views {
-			script += fmt.Sprintf("CREATE MATERIALIZED VIEW %s AS %s;\n", v.name, v.q)
-		}
-		if err := x.s.ExecScript(script, func(Result) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range views {
-			if _, err := e.Subscribe(v.name, func(ts uint64, d zset.ZSet) {
-				for _, en := range d {
-					x.deltas[v.name] = append(x.deltas[v.name], fmt.Sprintf("%d %s %d", ts, en.Row, en.W))
-				}
-			}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return x
+				FROM generate_series(1, %d) g;`, nt), views)
 	}
 	reused, alloc := open(true), open(false)
 	// reusing reports how many of a side's views read a projection
 	// reusing its rows, and the refills their top-ks made.
-	reusing := func(x *side) (n int, refills int64) {
+	reusing := func(x *twinSide) (n int, refills int64) {
 		for _, v := range views {
 			c := x.e.views[v.name].(*zview).c.Circuit
 			for id := range c.Len() {
@@ -109,17 +78,6 @@ func testTopKReusedInputTwin(t *testing.T, workers int) {
 	}
 	if n, _ := reusing(alloc); n != 0 {
 		t.Fatalf("%d views reuse their rows with ReuseTopKInput off", n)
-	}
-	query := func(x *side, q string) ([]string, error) {
-		var out []string
-		err := x.s.ExecScript(q, func(r Result) error {
-			for _, row := range r.Rows {
-				out = append(out, failingRow(row))
-			}
-			return nil
-		})
-		slices.Sort(out)
-		return out, err
 	}
 	rng := rand.New(rand.NewPCG(23, uint64(workers)))
 	nextID := int64(nt + 1)
@@ -156,7 +114,7 @@ func testTopKReusedInputTwin(t *testing.T, workers int) {
 			}
 		}
 		if txn%3 == 0 {
-			present, err := query(reused, fmt.Sprintf("SELECT id FROM t WHERE id <= %d ORDER BY id", nt))
+			present, err := reused.query(fmt.Sprintf("SELECT id FROM t WHERE id <= %d ORDER BY id", nt))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,52 +137,8 @@ func testTopKReusedInputTwin(t *testing.T, workers int) {
 		} else if rng.IntN(8) == 0 {
 			fmt.Fprintf(&b, "UPDATE t SET grp = 77 WHERE id = %d;\n", 1+rng.Int64N(nt)) // fails "failing"
 		}
-		var errs [2]string
-		for i, x := range []*side{reused, alloc} {
-			err := x.s.ExecScript(b.String(), func(Result) error { return nil })
-			if err == nil && typed != nil {
-				err = x.s.ReplaceRows("t", typed)
-			}
-			if err == nil {
-				err = x.s.Commit()
-			} else {
-				x.s.Rollback()
-			}
-			if err != nil {
-				errs[i] = pgerr.Code(err)
-			}
-		}
-		if errs[0] != errs[1] {
-			t.Fatalf("txn %d: errors %q and %q", txn, errs[0], errs[1])
-		}
-		if errs[0] != "" {
+		if applyTwins(t, txn, reused, alloc, b.String(), typed, views) != "" {
 			failed++
-		}
-		for _, v := range views {
-			if !slices.Equal(reused.deltas[v.name], alloc.deltas[v.name]) {
-				t.Fatalf("txn %d: %s: deltas differ:\n%s\nagainst\n%s", txn, v.name,
-					strings.Join(reused.deltas[v.name], "\n"), strings.Join(alloc.deltas[v.name], "\n"))
-			}
-			got, err := query(reused, "SELECT * FROM "+v.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := query(alloc, "SELECT * FROM "+v.name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("txn %d: %s holds %v, its twin %v", txn, v.name, got, want)
-			}
-			// A transaction giving a row grp 77 fails: the table never
-			// holds one, and "failing"'s query runs.
-			fresh, err := query(reused, v.q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got, fresh) {
-				t.Fatalf("txn %d: %s holds %v, its query gives %v", txn, v.name, got, fresh)
-			}
 		}
 	}
 	if failed == 0 || failed > 20 {
