@@ -14,13 +14,14 @@ import (
 // random key's update in Go's map and in a dense Map, and the table's
 // write reduced to its memory traffic (the key's slot read, the old row's
 // two lines read, the key's slot and the row store's slot written), one
-// replacement at a time (each waits for its misses, as a change alone
-// does) and sixteen at a time with their loads issued first (as a
+// replacement at a time (the loads of the next overlapping this one's,
+// as the processor runs ahead; and alone, the next key waiting for this
+// row, as a change alone waits) and sixteen at a time with their loads issued first (as a
 // batch's write reads ahead). cpu-ns/op is the thread's CPU time: on a
 // machine shared with other work the wall clock measures the load.
 func BenchmarkFloor(b *testing.B) {
 	const n = 1 << 20
-	for _, name := range []string{"gomap", "dense", "replace", "replace16"} {
+	for _, name := range []string{"gomap", "dense", "replace", "alone", "replace16"} {
 		b.Run(name+"/keys="+strconv.Itoa(n), func(b *testing.B) {
 			f := newFloorTable(n)
 			runtime.LockOSThread()
@@ -46,6 +47,13 @@ func BenchmarkFloor(b *testing.B) {
 			case "replace":
 				for range b.N {
 					f.replace(f.next())
+				}
+			case "alone":
+				// The next key waits for this replacement's old row, as a
+				// change alone's call does: thousands of instructions
+				// apart, no two changes' misses overlap.
+				for range b.N {
+					f.replace(f.next() + f.sink&f.zero)
 				}
 			case "replace16":
 				var keys [16]uint64
@@ -84,6 +92,7 @@ type floorTable struct {
 	rng   uint64
 	n     uint64
 	sink  uint64
+	zero  uint64 // 0, which the compiler cannot know: a dependence
 }
 
 func newFloorTable(n int) *floorTable {
