@@ -172,13 +172,18 @@ func cpuTime() int64 {
 // each rather than in one ReplaceRows, to compare the two in one run.
 var eachReplace = flag.Bool("bench.eachreplace", false, "harness benchmarks: replace a batch's rows one Tx.Replace each")
 
+// benchWorkers sets the engine's workers for the harness's benchmarks
+// after the load, to measure what a batch's write split by key range
+// between two goroutines gives.
+var benchWorkers = flag.Int("bench.workers", 0, "harness benchmarks: the engine's workers (DB.SetWorkers) after the load")
+
 func harnessData(b *testing.B) (*bench.Data, *bench.Deltaview) {
 	n := 1_000_000
 	if testing.Short() {
 		n = 100_000
 	}
 	d := bench.NewData(n)
-	sys := &bench.Deltaview{EachReplace: *eachReplace}
+	sys := &bench.Deltaview{EachReplace: *eachReplace, Workers: *benchWorkers}
 	if err := sys.Load(d); err != nil {
 		b.Fatal(err)
 	}

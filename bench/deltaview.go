@@ -13,10 +13,13 @@ import (
 // prepared SQL statement (SQL true), UPDATE t SET grp = $1, val = $2 WHERE
 // id = $3, a batch in one transaction. EachReplace makes the Go API
 // replace a batch's rows one call each, as it did before ReplaceRows: it
-// is there to compare the two in one run.
+// is there to compare the two in one run. Workers, when 2 or more, is the
+// engine's workers (DB.SetWorkers) after the load: a big batch's table
+// write then splits by key range between two goroutines.
 type Deltaview struct {
 	SQL         bool
 	EachReplace bool
+	Workers     int
 	db          *deltaview.DB
 	d           *Data
 	up          *deltaview.Stmt
@@ -67,6 +70,9 @@ func (s *Deltaview) Load(d *Data) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return err
+	}
+	if s.Workers >= 2 {
+		s.db.SetWorkers(s.Workers)
 	}
 	if s.SQL {
 		s.up, err = s.db.Prepare("UPDATE t SET grp = $1, val = $2 WHERE id = $3")

@@ -370,6 +370,13 @@ func (s *Session) Listening() bool { return s.listening.Load() }
 
 // unlistenAll stops the session listening, at its end.
 func (s *Session) unlistenAll() {
+	// Only the session's own commits add it to the listeners or take it
+	// out, and it is closing: listening says whether it is there without
+	// the queue's lock, which a session ending every typed transaction
+	// (a Tx's, returned to its pool) would otherwise take each time.
+	if !s.listening.Load() {
+		return
+	}
 	q := &s.e.notifyQ
 	q.mu.Lock()
 	if q.listeners[s] != nil {
