@@ -156,6 +156,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 // them, records them in the store and takes the new table over.
 func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []string) (Result, error) {
 	next := newTable(a.New)
+	next.temp = t.temp
 	var err error
 	t.scan(func(id uint64, row value.Row) bool {
 		nr := row
@@ -219,7 +220,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	if err := indexes.forget(e); err != nil {
 		return Result{}, err
 	}
-	if e.store != nil {
+	if e.store != nil && !t.temp {
 		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}
 		if err := e.store.Alter(a.Table, r, func(put func(uint64, value.Row) error) error {
 			var err error
