@@ -536,6 +536,12 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
 		if gone[k] || gone[q.owner[0]] {
 			delete(s.e.seqs, k)
+			delete(s.e.owners, k)
+		}
+	}
+	for k := range s.e.owners { // kept in memory alone (owner.go)
+		if gone[k] {
+			delete(s.e.owners, k)
 		}
 	}
 	s.e.catalogGen++
