@@ -56,3 +56,25 @@ func TestTempAlter(t *testing.T) {
 		t.Errorf("the permanent moved after reopening: %q, %v", v, err)
 	}
 }
+
+// TestMatViewIndexMovedReopen: the indexes ALTER MATERIALIZED VIEW … SET
+// SCHEMA moves with the view are kept in the database file under their
+// new schema, on the view there.
+func TestMatViewIndexMovedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "mvindexmove.db", `CREATE TABLE t (a int);
+		INSERT INTO t VALUES (1), (2), (2);
+		CREATE MATERIALIZED VIEW mv AS SELECT a, count(*) AS n FROM t GROUP BY a;
+		CREATE UNIQUE INDEX mv_a ON mv (a);
+		CREATE SCHEMA s;
+		ALTER MATERIALIZED VIEW mv SET SCHEMA s;
+		CREATE INDEX mv_a ON t (a)`)
+	defer db.Close()
+	s := db.Session()
+	if v, err := firstValue(s, "SELECT string_agg(schemaname || '.' || indexname || ' on ' || tablename, ',' ORDER BY schemaname) FROM pg_indexes WHERE indexname = 'mv_a'"); err != nil || v != "public.mv_a on t,s.mv_a on mv" {
+		t.Errorf("the indexes after reopening: %q, %v", v, err)
+	}
+	if v, err := firstValue(s, "SELECT n FROM s.mv WHERE a = 2"); err != nil || v != "2" {
+		t.Errorf("the moved view after reopening: %q, %v", v, err)
+	}
+	sessionExec(t, s, "DROP INDEX s.mv_a; DROP INDEX mv_a")
+}
