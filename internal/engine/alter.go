@@ -31,6 +31,14 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
+	if t.temp && a.New != nil && !isTemp(a.New.Name) {
+		// A temporary table's definition names it by the session's
+		// name; the engine keys it in the session's schema, where a
+		// RENAME TO keeps it (alterTemp).
+		alt, nd := *a, *a.New
+		nd.Name, alt.New = a.Table, &nd
+		a = &alt
+	}
 	if e.renamesMember(a) {
 		return e.alterRenamedMember(a)
 	}

@@ -50,7 +50,7 @@ func (s *Session) alterTemp(a *sql.AlterTable) (*sql.AlterTable, func(*Result, *
 			res.Notices[i] = strings.ReplaceAll(n, s.tempNS, "")
 		}
 		if nt := e.tables[key]; nt != nil && nt.temp {
-			nt.def.Name = newBare
+			nt.def.Name, nt.def.Temp = newBare, true // as createTemp left them
 		}
 		if *err != nil {
 			return
