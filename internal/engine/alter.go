@@ -31,6 +31,14 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "cannot alter system view %q", a.Table)
 	}
+	if t.temp && a.New != nil && !isTemp(a.New.Name) {
+		// A temporary table's definition names it by the session's
+		// name; the engine keys it in the session's schema, where a
+		// RENAME TO keeps it (alterTemp).
+		alt, nd := *a, *a.New
+		nd.Name, alt.New = a.Table, &nd
+		a = &alt
+	}
 	if e.renamesMember(a) {
 		return e.alterRenamedMember(a)
 	}
@@ -156,6 +164,7 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 // them, records them in the store and takes the new table over.
 func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []string) (Result, error) {
 	next := newTable(a.New)
+	next.temp = t.temp
 	var err error
 	t.scan(func(id uint64, row value.Row) bool {
 		nr := row
@@ -219,7 +228,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	if err := indexes.forget(e); err != nil {
 		return Result{}, err
 	}
-	if e.store != nil {
+	if e.store != nil && !t.temp {
 		r := &StoredRelation{Name: a.New.Name, Kind: KindTable, SQL: a.New.SQL(), Cols: next.cols}
 		if err := e.store.Alter(a.Table, r, func(put func(uint64, value.Row) error) error {
 			var err error

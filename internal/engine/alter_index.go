@@ -108,7 +108,7 @@ func (rb *indexRebuild) forget(e *Engine) error {
 	for _, n := range rb.old {
 		delete(e.indexes, n)
 	}
-	if e.store != nil {
+	if e.store != nil && !slices.ContainsFunc(rb.old, isTemp) { // a temporary table's are the session's
 		return e.store.Drop(rb.old)
 	}
 	return nil
@@ -122,7 +122,7 @@ func (rb *indexRebuild) register(e *Engine, t *table) error {
 	}
 	for _, ix := range rb.made {
 		e.indexes[ix.name] = t
-		if e.store != nil {
+		if e.store != nil && !t.temp {
 			if err := e.store.Create(&StoredRelation{Name: ix.name, Kind: KindIndex, SQL: ix.text}); err != nil {
 				return err
 			}

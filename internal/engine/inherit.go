@@ -248,6 +248,9 @@ func inheritStoreName(child string) string { return "inherit " + child }
 
 // storeInherits records child's links as they are now.
 func (e *Engine) storeInherits(child string) error {
+	if e.store == nil || isTemp(child) { // a session's temporary child is linked in memory alone
+		return nil
+	}
 	if e.store == nil {
 		return nil
 	}

@@ -36,7 +36,7 @@ func (e *Engine) moveOwned(a *sql.AlterTable) (*ownedMove, error) {
 	}
 	from, _ := e.splitKey(a.Table)
 	to := "public"
-	if i := strings.IndexByte(a.New.Name, '.'); i > 0 && e.schemas[a.New.Name[:i]] != nil {
+	if i := strings.IndexByte(a.New.Name, '.'); i > 0 && (e.schemas[a.New.Name[:i]] != nil || isTemp(a.New.Name)) {
 		to = a.New.Name[:i]
 	}
 	if from == to {

@@ -136,9 +136,9 @@ func (e *Engine) moveView(old, new string) error {
 		}
 		readers.moved[r] = m
 	}
-	if ix := e.viewIndexesOf(map[string]bool{old: true}); len(ix) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "renaming or moving materialized view %s, which has index %s, is not supported", old, bareIndex(ix[0])).
-			WithHint("drop its indexes, rename or move the view, then create them again")
+	indexes, err := e.viewIndexMoves(old, new)
+	if err != nil {
+		return err
 	}
 	if len(e.triggers[old]) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s SET SCHEMA of a view with triggers is not supported", old).
@@ -217,6 +217,9 @@ func (e *Engine) moveView(old, new string) error {
 		}
 	}
 	e.rekeyView(old, new, moved)
+	if err := e.applyIndexMoves(indexes, new); err != nil {
+		return err
+	}
 	if nv == nil {
 		_, populated := e.views[new]
 		if err := e.restate(new, populated); err != nil {

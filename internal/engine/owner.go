@@ -34,6 +34,13 @@ func (s *Session) alterRelOwner(a *sql.AlterRelOwner) (Result, error) {
 	name := a.Name
 	kind, isRel := e.kindOf(name)
 	q := e.seqs[name]
+	if e.indexes[name] != nil && (a.Kind == "index" || a.Kind == "table") {
+		role := a.Owner
+		if role == "" {
+			role = s.userName()
+		}
+		return e.alterIndexOwner(a.Name, role, tag)
+	}
 	if !isRel && q == nil {
 		if a.MissingOk {
 			return Result{Tag: tag, Notices: []string{fmt.Sprintf("relation %q does not exist, skipping", name)}}, nil
@@ -45,9 +52,8 @@ func (s *Session) alterRelOwner(a *sql.AlterRelOwner) (Result, error) {
 		a.Kind == "materialized view" && (!isRel || kind != sql.DropMatView),
 		a.Kind == "sequence" && q == nil:
 		return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not a %s", e.bareName(name), a.Kind)
-	}
-	if isTemp(name) {
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s of temporary relation %q is not supported", tag+" … OWNER TO", e.bareName(name))
+	case a.Kind == "index":
+		return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is not an index", e.bareName(name))
 	}
 	role := a.Owner
 	if role == "" {
@@ -69,9 +75,10 @@ func (s *Session) alterRelOwner(a *sql.AlterRelOwner) (Result, error) {
 }
 
 // setRelOwner makes role the owner of the relation keyed key and of the
-// sequences it owns, in memory and in the store.
+// sequences it owns, in memory and in the store (a session's temporary
+// relation's in memory alone: it goes with the session).
 func (e *Engine) setRelOwner(key, role string) error {
-	if e.store != nil {
+	if e.store != nil && !isTemp(key) {
 		if err := e.store.Drop([]string{ownerStoreName(key)}); err != nil {
 			return err
 		}
@@ -123,7 +130,7 @@ func (e *Engine) moveOwner(old, new string) error {
 	if !ok || old == new {
 		return nil
 	}
-	if e.store != nil {
+	if e.store != nil && !isTemp(old) {
 		if err := e.store.Drop([]string{ownerStoreName(old)}); err != nil {
 			return err
 		}
@@ -138,7 +145,7 @@ func (e *Engine) pruneOwners() error {
 		if _, ok := e.kindOf(key); ok || e.seqs[key] != nil {
 			continue
 		}
-		if e.store != nil {
+		if e.store != nil && !isTemp(key) {
 			if err := e.store.Drop([]string{ownerStoreName(key)}); err != nil {
 				return err
 			}
@@ -163,4 +170,19 @@ func (e *Engine) ownedBy(role string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// alterIndexOwner runs ALTER INDEX | TABLE … OWNER TO of an index, which
+// PostgreSQL leaves owned by its table's owner: a WARNING when the role
+// is another, and nothing changes.
+func (e *Engine) alterIndexOwner(name, role, tag string) (Result, error) {
+	if role != SuperuserName && e.roles[role] == nil {
+		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+	}
+	res := Result{Tag: tag}
+	if role != e.relOwner(name) {
+		res.Notices = []string{fmt.Sprintf("cannot change owner of index %q", e.bareName(name))}
+		res.NoticeLevels = map[int]string{0: "WARNING"}
+	}
+	return res, nil
 }

@@ -589,9 +589,16 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.AlterInherit:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterInherit(b, s.restoring) })
 	case *sql.AlterTable:
-		return s.ddl("ALTER TABLE", func() (Result, error) {
+		return s.ddl("ALTER TABLE", func() (res Result, err error) {
+			if err := e.alterForeignKeysPersistence(b); err != nil {
+				return Result{}, err
+			}
 			if t := e.tables[b.Table]; t != nil && t.temp {
-				return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", t.def.Name)
+				var done func(*Result, *error)
+				if b, done, err = s.alterTemp(b); err != nil {
+					return Result{}, err
+				}
+				defer done(&res, &err)
 			}
 			if err := e.refuseRowTypeChange(b.Table, false, nil); err != nil {
 				return Result{}, err
@@ -603,7 +610,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 				return Result{}, err
 			}
 			// The table_rewrite triggers' notices come first.
-			res, err := e.afterNotices(func() (Result, error) { return e.alterTable(b) })
+			res, err = e.afterNotices(func() (Result, error) { return e.alterTable(b) })
 			alterWarnings(&res, b)
 			e.pruneGrants()
 			if err == nil {

@@ -165,10 +165,11 @@ func (s *Session) tempError(err error) error {
 // refuseTempChildren refuses what a session's temporary child of a
 // permanent table would make wrong: a materialized view over the parent
 // in that session (its rows would be the session's), ALTER TABLE of the
-// parent (0A000, as PostgreSQL refuses it to other sessions), ALTER
-// TABLE … [NO] INHERIT of the child (as ALTER TABLE of a temporary
-// table), and DROP of the parent (2BP01 as in PostgreSQL; with CASCADE,
-// 0A000).
+// parent (0A000, as PostgreSQL refuses it to other sessions; in the
+// child's own, the parent's in-place changes would not reach the child,
+// which the engine's walks of the hierarchy leave out), a permanent
+// table's INHERIT of a temporary one (42809, as in PostgreSQL), and
+// DROP of the parent (2BP01 as in PostgreSQL; with CASCADE, 0A000).
 func (s *Session) refuseTempChildren(b sql.Bound, rec *recorder) error {
 	e := s.e
 	switch b := b.(type) {
@@ -181,8 +182,8 @@ func (s *Session) refuseTempChildren(b sql.Bound, rec *recorder) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of table %q, which has temporary child %q, is not supported", e.bareName(b.Table), tempLabel(c))
 		}
 	case *sql.AlterInherit:
-		if isTemp(b.Child) {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE of temporary table %q is not supported", tempLabel(b.Child))
+		if isTemp(b.Parent) && !isTemp(b.Child) {
+			return pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", tempLabel(b.Parent))
 		}
 	case *sql.Drop:
 		for _, n := range b.Names {
@@ -536,6 +537,12 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	for k, q := range s.e.seqs { // the session's sequences, and those its tables own
 		if gone[k] || gone[q.owner[0]] {
 			delete(s.e.seqs, k)
+			delete(s.e.owners, k)
+		}
+	}
+	for k := range s.e.owners { // kept in memory alone (owner.go)
+		if gone[k] {
+			delete(s.e.owners, k)
 		}
 	}
 	s.e.catalogGen++

@@ -53,3 +53,27 @@ func (e *Engine) relinkTempKeys() {
 	}
 	e.linkForeignKeys()
 }
+
+// alterForeignKeysPersistence refuses (42P16, as PostgreSQL's ALTER
+// TABLE does) a foreign key that ALTER TABLE a adds from a temporary
+// table to a permanent one, or from a permanent table to a temporary
+// one; the table's own keys are kept as they are.
+func (e *Engine) alterForeignKeysPersistence(a *sql.AlterTable) error {
+	t := e.tables[a.Table]
+	if t == nil || a.New == nil {
+		return nil
+	}
+	for _, fk := range a.New.ForeignKeys {
+		if slices.ContainsFunc(t.def.ForeignKeys, func(o sql.ForeignKey) bool { return o.Name == fk.Name }) {
+			continue
+		}
+		self := fk.RefTable == a.Table || fk.RefTable == a.New.Name
+		switch {
+		case t.temp && !self && !isTemp(fk.RefTable):
+			return pgerr.New(pgerr.InvalidTableDef, "constraints on temporary tables may reference only temporary tables")
+		case !t.temp && isTemp(fk.RefTable):
+			return pgerr.New(pgerr.InvalidTableDef, "constraints on permanent tables may reference only permanent tables")
+		}
+	}
+	return nil
+}

@@ -318,6 +318,9 @@ func (w *alterWork) replicaIdentityCmd(at *AlterTable, cmd *pg_query.AlterTableC
 // here), and one SET UNLOGGED be referenced only by unlogged tables
 // (checked by the engine, which knows them).
 func (b *binder) persistenceCmd(w *alterWork, at *AlterTable, unlogged bool) error {
+	if TempKey(w.name) { // a session's temporary table
+		return pgerr.New(pgerr.InvalidTableDef, "cannot change logged status of table %q because it is temporary", w.name[strings.IndexByte(w.name, '.')+1:])
+	}
 	if w.old.Unlogged == unlogged {
 		return nil // nothing to do, as in PostgreSQL
 	}

@@ -468,7 +468,7 @@ func (b *binder) bindAlterInherit(as *pg_query.AlterTableStmt) (Bound, error) {
 		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change inheritance of a partition")
 	case rel.Def.PartitionBy != nil:
 		return nil, b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot change inheritance of partitioned table")
-	case rel.Def.Temp || rel.Def.ChangeStream:
+	case rel.Def.ChangeStream:
 		return nil, b.refuse(rv.Location, "inheritance of table %q is not supported", rel.Name)
 	}
 	parent, err := b.inheritParent(prv, false)

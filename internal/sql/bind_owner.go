@@ -26,7 +26,8 @@ func (*AlterRelOwner) bound() {}
 // other ALTER.
 func (b *binder) bindAlterRelOwner(as *pg_query.AlterTableStmt) (_ Bound, ok bool, _ error) {
 	kind := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_TABLE: "table", pg_query.ObjectType_OBJECT_VIEW: "view",
-		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_SEQUENCE: "sequence"}[as.Objtype]
+		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_SEQUENCE: "sequence",
+		pg_query.ObjectType_OBJECT_INDEX: "index"}[as.Objtype]
 	if kind == "" || len(as.Cmds) == 0 || as.Relation == nil {
 		return nil, false, nil
 	}

@@ -139,7 +139,10 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	if parent.Kind != KindTable || parent.Def == nil || parent.Def.PartitionBy == nil {
 		return nil, pgerr.New(pgerr.InvalidObjectDef, "%q is not partitioned", parent.Name)
 	}
-	if rv.Relpersistence == "t" {
+	if rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" {
+		if !TempKey(parent.Name) { // PostgreSQL's check, before any other
+			return nil, pgerr.New(pgerr.InvalidObjectDef, "cannot create a temporary relation as partition of permanent relation %q", pv.Relname)
+		}
 		return nil, b.refuse(rv.Location, "temporary partitions are not supported")
 	}
 	if rv.Relpersistence == "u" {

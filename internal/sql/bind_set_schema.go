@@ -30,6 +30,8 @@ func (b *binder) bindSetSchema(st *pg_query.AlterObjectSchemaStmt) (Bound, error
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
 	case st.Newschema != "public" && (q == nil || !q.SchemaExists(st.Newschema)):
 		return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", st.Newschema)
+	case st.Relation != nil && TempKey(st.Relation.Relname): // a session's temporary relation
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
 	}
 	if mv, ok, err := b.bindMoveRelation(st); ok {
 		return mv, err

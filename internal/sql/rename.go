@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -84,7 +86,18 @@ func RenameRelations(st *Stmt, rename func(schema, name string) (string, bool, e
 	if err != nil {
 		return nil, err
 	}
+	if rs := out.Node.GetRenameStmt(); rs != nil && rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && rs.Relation != nil && TempKey(rs.Relation.Relname) {
+		// RENAME TO of a temporary table keeps it in its session's
+		// temporary schema, as PostgreSQL's stays in pg_temp.
+		rs.Newname = rs.Relation.Relname[:strings.IndexByte(rs.Relation.Relname, '.')+1] + rs.Newname
+	}
 	return &out, nil
+}
+
+// TempKey reports whether name is the engine's key of a session's
+// temporary object ("pg_temp_3.t"), which no statement may write.
+func TempKey(name string) bool {
+	return strings.HasPrefix(name, "pg_temp_") && strings.Contains(name, ".")
 }
 
 // walk calls fn with m and every message within it.

@@ -153,7 +153,7 @@ func QualifyNames(st *Stmt, q Qualifier) (*Stmt, error) {
 		case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_VIEW, pg_query.ObjectType_OBJECT_MATVIEW,
 			pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			if rs.Relation != nil {
-				if p := resolved[rs.Relation]; p != "" || rs.Relation.Schemaname == "" {
+				if p := resolved[rs.Relation]; (p != "" || rs.Relation.Schemaname == "") && !TempKey(rs.Relation.Relname) {
 					// A new name of public's must not read as another
 					// schema's key.
 					k, e := q.CreationKey(schemaOfPrefix(p), rs.Newname)
