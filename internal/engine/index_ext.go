@@ -149,18 +149,21 @@ func (t *table) checkExt(row value.Row) error {
 }
 
 // indexDef is pg_get_indexdef's text of an index whose statement begins
-// with head, its key's elements written by elem, plain or pretty (as
-// psql's \d asks for it).
-func (x *keyExt) indexDef(head string, n int, elem func(int) string, colName func(int) string, pretty bool) string {
+// with head, its key's elements written by elem and followed by opts
+// (none when nil), plain or pretty (as psql's \d asks for it).
+func (x *keyExt) indexDef(head string, n int, elem func(int) string, opts []string, colName func(int) string, pretty bool) string {
 	parts := make([]string, n)
 	for i := range parts {
 		if x == nil || x.exprs == nil || x.exprs[i] == nil {
 			parts[i] = elem(i)
-			continue
+		} else {
+			parts[i] = x.keySQL[i]
+			if !pretty && strings.HasPrefix(parts[i], "(") {
+				parts[i] = "(" + parts[i] + ")"
+			}
 		}
-		parts[i] = x.keySQL[i]
-		if !pretty && strings.HasPrefix(parts[i], "(") {
-			parts[i] = "(" + parts[i] + ")"
+		if opts != nil {
+			parts[i] += opts[i]
 		}
 	}
 	def := head + " (" + strings.Join(parts, ", ") + ")"

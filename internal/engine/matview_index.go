@@ -32,6 +32,7 @@ type matIndex struct {
 	cols       []int  // -1 where the element is an expression
 	x          *keyExt
 	unique     bool
+	made       *sql.CreateIndex // the statement, bound: its method and options
 	// groups holds the view's rows by encoded key; nil while the view is
 	// unpopulated.
 	groups map[string][]zset.Entry
@@ -302,7 +303,7 @@ func (e *Engine) createViewIndex(ci *sql.CreateIndex, text string) (Result, erro
 		}
 		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", bareIndex(name))
 	}
-	ix := &matIndex{name: name, view: ci.Table, text: text, cols: ci.Cols, x: newKeyExt(ci), unique: ci.Unique}
+	ix := &matIndex{name: name, view: ci.Table, text: text, cols: ci.Cols, x: newKeyExt(ci), unique: ci.Unique, made: ci}
 	if v, ok := e.views[ci.Table]; ok {
 		if err := ix.build(v.snapshot(), viewColNames(v)); err != nil {
 			return Result{}, err
@@ -470,17 +471,18 @@ func (o *catalogObjects) viewIndexRels(r *catRel, add func(*catRel)) {
 		if ix.unique {
 			head = "CREATE UNIQUE INDEX "
 		}
+		ci := &catIndex{unique: ix.unique, x: ix.x, method: ix.made.Method, opts: ix.made.KeyOpts, options: ix.made.KeyOptions}
 		sc, n := e.splitKey(r.name)
-		head += expr.QuoteIdent(e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING btree"
+		head += expr.QuoteIdent(e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING " + ci.method
 		cols := make([]int16, len(ix.cols))
 		for i, c := range ix.cols {
 			cols[i] = int16(c + 1)
 		}
-		ci := &catIndex{cols: cols, unique: ix.unique, x: ix.x}
+		ci.cols = cols
 		elem := func(i int) string { return r.colList(cols[i : i+1]) }
 		colName := func(c int) string { return expr.QuoteIdent(r.cols[c].name) }
-		ci.def = ix.x.indexDef(head, len(cols), elem, colName, false)
-		if p := ix.x.indexDef(head, len(cols), elem, colName, true); p != ci.def {
+		ci.def = ix.x.indexDef(head, len(cols), elem, ci.opts, colName, false)
+		if p := ix.x.indexDef(head, len(cols), elem, ci.opts, colName, true); p != ci.def {
 			ci.pretty = p
 		}
 		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', on: r, index: ci}

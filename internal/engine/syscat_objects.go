@@ -114,6 +114,13 @@ type catIndex struct {
 	deferrable bool
 	// excl is the EXCLUDE constraint whose index this is, nil for none.
 	excl *sql.Exclusion
+	// method is the access method CREATE INDEX named ("btree" for a
+	// key's index), opts and options its elements' options as
+	// pg_get_indexdef prints them and their indoption bits (nil for
+	// none).
+	method  string
+	opts    []string
+	options []int16
 }
 
 // catCon is a constraint: a primary key, unique, check or foreign key.
@@ -432,18 +439,23 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 			made[ix.unique] = true
 		}
 	}
-	index := func(name string, cols []int16, unique, primary bool, x *keyExt) *catRel {
+	// index adds an index of r; made is the CREATE INDEX that made it,
+	// nil for a key's.
+	index := func(name string, cols []int16, unique, primary bool, x *keyExt, made *sql.CreateIndex) *catRel {
 		def := "CREATE INDEX "
 		if unique {
 			def = "CREATE UNIQUE INDEX "
 		}
+		ci := &catIndex{cols: cols, unique: unique, primary: primary, x: x, method: "btree"}
+		if made != nil {
+			ci.method, ci.opts, ci.options = made.Method, made.KeyOpts, made.KeyOptions
+		}
 		sc, n := o.e.splitKey(r.name)
-		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING btree"
-		ci := &catIndex{cols: cols, unique: unique, primary: primary, x: x}
+		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING " + ci.method
 		elem := func(i int) string { return r.colList(cols[i : i+1]) }
 		colName := func(c int) string { return expr.QuoteIdent(r.cols[c].name) }
-		ci.def = x.indexDef(def, len(cols), elem, colName, false)
-		if p := x.indexDef(def, len(cols), elem, colName, true); p != ci.def {
+		ci.def = x.indexDef(def, len(cols), elem, ci.opts, colName, false)
+		if p := x.indexDef(def, len(cols), elem, ci.opts, colName, true); p != ci.def {
 			ci.pretty = p
 		}
 		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', t: t, on: r, index: ci}
@@ -469,7 +481,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 			continue
 		}
 		cols := attnums(u.cols)
-		ir := index(u.name, cols, true, u.primary, u.x)
+		ir := index(u.name, cols, true, u.primary, u.x, nil)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+u.name), name: u.name, kind: 'u', rel: r, cols: cols, index: ir.oid}
 		c.def = "UNIQUE (" + r.colList(cols) + ")"
 		if u.x != nil && u.x.nulls {
@@ -486,10 +498,10 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		o.cons = append(o.cons, c)
 	}
 	for _, ix := range t.indexes {
-		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
+		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x, ix.def)
 	}
 	for _, ix := range t.xindexes {
-		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x)
+		index(ix.name, attnums(ix.cols), ix.unique != nil, false, ix.x, ix.def)
 	}
 	for _, x := range t.excl {
 		o.exclusionOf(r, x.x, add)

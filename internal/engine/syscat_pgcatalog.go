@@ -115,10 +115,12 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_am": func(_ *catalogObjects, r *catRows) {
 		r.add("oid", uint32(heapAMOID), "amname", "heap", "amhandler", value.NewReg(value.RegProc, 3, "heap_tableam_handler"), "amtype", "t")
 		r.add("oid", uint32(btreeAMOID), "amname", "btree", "amhandler", value.NewReg(value.RegProc, 330, "bthandler"), "amtype", "i")
-		// The index methods an EXCLUDE constraint names (exclusion.go).
+		// The index methods CREATE INDEX and EXCLUDE constraints name.
 		r.add("oid", uint32(405), "amname", "hash", "amhandler", value.NewReg(value.RegProc, 331, "hashhandler"), "amtype", "i")
 		r.add("oid", uint32(783), "amname", "gist", "amhandler", value.NewReg(value.RegProc, 332, "gisthandler"), "amtype", "i")
-		r.add("oid", uint32(4000), "amname", "spgist", "amhandler", value.NewReg(value.RegProc, 333, "spghandler"), "amtype", "i")
+		r.add("oid", uint32(2742), "amname", "gin", "amhandler", value.NewReg(value.RegProc, 333, "ginhandler"), "amtype", "i")
+		r.add("oid", uint32(3580), "amname", "brin", "amhandler", value.NewReg(value.RegProc, 335, "brinhandler"), "amtype", "i")
+		r.add("oid", uint32(4000), "amname", "spgist", "amhandler", value.NewReg(value.RegProc, 334, "spghandler"), "amtype", "i")
 	},
 	"pg_catalog.pg_collation": func(_ *catalogObjects, r *catRows) {
 		for _, c := range []struct {
@@ -157,8 +159,11 @@ func pgClass(o *catalogObjects, r *catRows) {
 		switch rel.kind {
 		case 'i':
 			am = btreeAMOID
-			if rel.index != nil && rel.index.excl != nil {
-				am = exclusionAMOID[rel.index.excl.Method]
+			switch ix := rel.index; {
+			case ix != nil && ix.excl != nil:
+				am = exclusionAMOID[ix.excl.Method]
+			case ix != nil && ix.method != "":
+				am = indexAMOID[ix.method]
 			}
 		case 'v':
 			am = 0
@@ -348,7 +353,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
 			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
 			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", int2vector(keys), "indcollation", zeros,
-			"indclass", strings.Join(classes, " "), "indoption", zeros)
+			"indclass", strings.Join(classes, " "), "indoption", indOption(ix, zeros))
 	}
 }
 
@@ -463,4 +468,20 @@ func relOptions(rel *catRel) any {
 		return nil
 	}
 	return rel.t.def.RelOptions
+}
+
+// indexAMOID are pg_am's oids of the index access methods.
+var indexAMOID = map[string]uint32{"btree": btreeAMOID, "hash": 405, "gist": 783, "gin": 2742, "spgist": 4000, "brin": 3580}
+
+// indOption is pg_index.indoption of ix: its elements' DESC and NULLS
+// FIRST bits, zeros when it has none.
+func indOption(ix *catIndex, zeros string) string {
+	if ix.options == nil {
+		return zeros
+	}
+	parts := make([]string, len(ix.options))
+	for i, o := range ix.options {
+		parts[i] = strconv.Itoa(int(o))
+	}
+	return strings.Join(parts, " ")
 }

@@ -522,9 +522,10 @@ func (b *binder) bindDrop(ds *pg_query.DropStmt) (Bound, error) {
 }
 
 // bindCreateIndex binds CREATE [UNIQUE] INDEX on a table's columns or
-// expressions, partial (WHERE) or with INCLUDE columns (bind_index.go);
-// the access method and the columns' order are PostgreSQL's concern
-// (every index here is ordered, ascending, and serves either direction).
+// expressions, partial (WHERE) or with INCLUDE columns (bind_index.go).
+// The access method, operator classes and the columns' order are checked
+// as PostgreSQL does and shown in the catalogs (bind_index_method.go);
+// every index here is ordered, ascending, and serves either direction.
 func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 	loc := int32(-1)
 	if is.Relation != nil {
@@ -552,6 +553,16 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		}
 		return -1, b.stmt.errf(loc, pgerr.UndefinedColumn, "column %q does not exist", n)
 	}
+	method, err := b.indexMethod(is, loc)
+	if err != nil {
+		return nil, err
+	}
+	ci.Method = method
+	elemOpts := func(el *pg_query.IndexElem, t value.Type) error {
+		opts, option, err := b.indexElemOpts(method, el, t, loc)
+		ci.KeyOpts, ci.KeyOptions = append(ci.KeyOpts, opts), append(ci.KeyOptions, option)
+		return err
+	}
 	var names []string
 	for _, p := range is.IndexParams {
 		el := p.GetIndexElem()
@@ -561,6 +572,9 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		if el.Name == "" {
 			e, text, err := b.indexExpr(sc, el.Expr, loc)
 			if err != nil {
+				return nil, err
+			}
+			if err := elemOpts(el, e.Type()); err != nil {
 				return nil, err
 			}
 			ci.Cols, ci.Exprs, ci.KeySQL = append(ci.Cols, -1), append(ci.Exprs, e), append(ci.KeySQL, text)
@@ -573,6 +587,9 @@ func (b *binder) bindCreateIndex(is *pg_query.IndexStmt) (Bound, error) {
 		}
 		idx, err := colIdx(el.Name)
 		if err != nil {
+			return nil, err
+		}
+		if err := elemOpts(el, rel.Cols[idx].Type); err != nil {
 			return nil, err
 		}
 		if err := btreeKey(rel.Cols[idx].Type); err != nil {

@@ -205,6 +205,15 @@ type CreateIndex struct {
 	// DefaultName is set when the statement names no index: a name taken
 	// gets a number, as in PostgreSQL.
 	DefaultName bool
+	// Method is the access method the statement names ("btree" when it
+	// names none). Every index here is the same ordered structure: the
+	// method decides only what is accepted and what the catalogs show.
+	Method string
+	// KeyOpts is, per key element, what pg_get_indexdef prints after it
+	// (COLLATE, a non-default operator class, DESC, NULLS FIRST|LAST),
+	// and KeyOptions its pg_index.indoption bits.
+	KeyOpts    []string
+	KeyOptions []int16
 }
 
 // Drop is DROP TABLE / VIEW / MATERIALIZED VIEW.
