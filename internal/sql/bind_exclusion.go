@@ -34,6 +34,10 @@ type Exclusion struct {
 	// and nothing compares; IncludeSQL their names as written back.
 	Include    []int
 	IncludeSQL []string
+	// Deferrable is set for DEFERRABLE, InitDeferred for INITIALLY
+	// DEFERRED: the engine checks the constraint at the end of each
+	// statement, or at the commit while deferred.
+	Deferrable, InitDeferred bool
 }
 
 // ExclusionElem is one element of an EXCLUDE constraint: a column or an
@@ -78,10 +82,8 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 	if c.SkipValidation {
 		return x, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "EXCLUDE constraints cannot be marked NOT VALID")
 	}
-	if c.Deferrable || c.Initdeferred {
-		return x, b.refuse(c.Location, "DEFERRABLE EXCLUDE constraints are not supported").
-			WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
-	}
+	// INITIALLY DEFERRED implies DEFERRABLE, as in PostgreSQL.
+	x.Deferrable, x.InitDeferred = c.Deferrable || c.Initdeferred, c.Initdeferred
 	switch {
 	case len(c.Options) > 0:
 		return x, b.refuse(c.Location, "storage parameters of an exclusion constraint's index are not supported")
@@ -323,6 +325,12 @@ func (x *Exclusion) text(pretty bool) string {
 			w = "(" + w + ")"
 		}
 		s.WriteString(" WHERE (" + w + ")")
+	}
+	switch {
+	case x.InitDeferred:
+		s.WriteString(" DEFERRABLE INITIALLY DEFERRED")
+	case x.Deferrable:
+		s.WriteString(" DEFERRABLE")
 	}
 	return s.String()
 }
