@@ -322,10 +322,14 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 	ops := make([]uint32, len(x.Elems))
 	for i, el := range x.Elems {
 		ops[i] = exclusionOperatorOID(o.e, el.Op, el.Expr.Type())
+		class := ""
+		if el.Opclass != "" {
+			class = " " + el.Opclass
+		}
 		if el.Col >= 0 {
 			ci.cols = append(ci.cols, int16(el.Col+1))
 			ir.cols = append(ir.cols, r.cols[el.Col])
-			keys, pretty = append(keys, el.SQL), append(pretty, el.SQL)
+			keys, pretty = append(keys, el.SQL+class), append(pretty, el.SQL+class)
 			exprs = append(exprs, nil)
 			exprSQL = append(exprSQL, el.SQL)
 			continue
@@ -337,7 +341,7 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 		if strings.HasPrefix(k, "(") {
 			k = "(" + k + ")"
 		}
-		keys, pretty = append(keys, k), append(pretty, el.SQL)
+		keys, pretty = append(keys, k+class), append(pretty, el.SQL+class)
 		exprs = append(exprs, el.Expr)
 		exprSQL = append(exprSQL, el.SQL)
 	}

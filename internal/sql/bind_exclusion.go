@@ -47,6 +47,9 @@ type ExclusionElem struct {
 	Expr expr.Expr // the element's value over the table's row
 	SQL  string    // its text as pg_get_constraintdef prints it pretty
 	Op   string
+	// Opclass is the operator class written, other than the type's
+	// default (which is taken when none is written), "" for none.
+	Opclass string
 	// Eq is set for `=` over a type whose equal values have one key
 	// (value.AppendKey): candidates are found by it.
 	Eq bool
@@ -105,12 +108,16 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 			return x, b.refuse(c.Location, "operator %s outside pg_catalog in an exclusion constraint is not supported", el.Op)
 		}
 		t := el.Expr.Type()
-		if err := b.exclusionOpclass(&x, t); err != nil {
+		named, class, err := b.exclusionNamedOpclass(c, ie, x.Method, t)
+		if err != nil {
 			return x, err
 		}
-		if err := b.exclusionNamedOpclass(c, ie, x.Method, t); err != nil {
-			return x, err
+		if named == "" {
+			if err := b.exclusionOpclass(&x, t); err != nil {
+				return x, err
+			}
 		}
+		el.Opclass = named
 		test, err := b.exclusionTest(t, el.Op)
 		if err != nil {
 			return x, err
@@ -123,7 +130,11 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 			return x, pgerr.New(pgerr.WrongObjectType, "operator %s is not commutative", sig).
 				WithDetail("Only commutative operators can be used in exclusion constraints.")
 		}
-		if fam, ok := exclusionMember(x.Method, t, el.Op); !ok {
+		fam, ok := exclusionMember(x.Method, t, el.Op)
+		if named != "" {
+			fam, ok = class.family, slices.Contains(class.ops, el.Op)
+		}
+		if !ok {
 			return x, pgerr.New(pgerr.WrongObjectType, "operator %s is not a member of operator family %q", sig, fam).
 				WithDetail("The exclusion operator must be related to the index operator class for the constraint.")
 		}
@@ -313,6 +324,9 @@ func (x *Exclusion) text(pretty bool) string {
 		if !pretty && el.Col < 0 && strings.HasPrefix(e, "(") {
 			e = "(" + e + ")"
 		}
+		if el.Opclass != "" {
+			e += " " + el.Opclass
+		}
 		s.WriteString(e + " WITH " + el.Op)
 	}
 	s.WriteByte(')')
@@ -450,7 +464,7 @@ func (x *Exclusion) GistClasses() []string {
 		return nil
 	}
 	for _, el := range x.Elems {
-		if k := el.Expr.Type().Kind; btreeGistKind(k) {
+		if k := el.Expr.Type().Kind; btreeGistKind(k) && el.Opclass == "" {
 			if c := "gist_" + gistTypeName(k) + "_ops"; !slices.Contains(out, c) {
 				out = append(out, c)
 			}
