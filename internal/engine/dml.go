@@ -54,7 +54,12 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 			return Result{}, err
 		}
 		if len(rows) > 0 {
-			if err := t.deferrableArbiter(arbiters); err != nil {
+			if exclArbiter == nil {
+				if err := t.deferrableArbiter(arbiters); err != nil {
+					return Result{}, err
+				}
+			}
+			if err := t.deferrableExclusionArbiter(exclArbiter, arbiters == nil && oc.Constraint == ""); err != nil {
 				return Result{}, err
 			}
 		}
@@ -303,7 +308,7 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 		return 0, uniqueViolation(u, t, newRow)
 	}
 	if t.excl != nil {
-		if err := t.checkExclusions(newRow, id, true); err != nil {
+		if err := t.checkExclusions(newRow, id, true, len(e.tx.log)); err != nil {
 			return 0, err
 		}
 	}
@@ -332,7 +337,7 @@ func (e *Engine) replaceRow(t *table, id uint64, old, newRow value.Row) error {
 		return uniqueViolation(u, t, newRow)
 	}
 	if t.excl != nil {
-		if err := t.checkExclusions(newRow, id, true); err != nil {
+		if err := t.checkExclusions(newRow, id, true, len(e.tx.log)); err != nil {
 			return err
 		}
 	}

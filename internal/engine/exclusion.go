@@ -13,22 +13,48 @@ import (
 
 // exclusion keeps, for one EXCLUDE constraint of a table, the ids of the
 // rows it covers (no NULL element, WHERE true) grouped by the key of
-// their `=` elements. A written row is tested against the rows of its
-// group only, every operator applied to each: O(group) a write, the whole
-// table when the constraint has no `=` element (docs/sql.md).
+// their `=` elements. When an element is `&&` over a range or multirange
+// type, each group is an interval tree of the rows by that element's span
+// (exclusion_interval.go), a row with an empty one left out as it
+// overlaps nothing: a written row is tested against the rows of its group
+// that overlap it, O(log group + matches). Otherwise the group is a list
+// of ids tested one by one: O(group) a write (docs/sql.md).
 type exclusion struct {
 	x      *sql.Exclusion
 	groups map[string][]uint64
+	// ivl is the element the trees are built on, -1 for none; trees the
+	// groups then.
+	ivl   int
+	trees map[string]*ivlTree
 	// pair is the scratch row [new element, other element] the
 	// operators are applied to; key the scratch of a group's key.
 	pair value.Row
 	key  []byte
-	// vals and other are the scratch of conflict's elements.
+	// vals and other are the scratch of conflict's elements; cand of
+	// the candidates a tree gives.
 	vals, other value.Row
+	cand        []uint64
+	// recheck are the rows of a DEFERRABLE constraint that conflicted
+	// when written, in the order written, to be checked again at the end
+	// of the statement or at the commit (exclusion_deferrable.go).
+	recheck []recheck
 }
 
 func newExclusion(x *sql.Exclusion) *exclusion {
-	return &exclusion{x: x, groups: map[string][]uint64{}, pair: make(value.Row, 2)}
+	ex := &exclusion{x: x, groups: map[string][]uint64{}, pair: make(value.Row, 2), ivl: -1}
+	for i, el := range x.Elems {
+		if k := el.Expr.Type().Kind; el.Op == "&&" && (k.IsRange() || k.IsMultirange()) {
+			ex.ivl, ex.trees = i, map[string]*ivlTree{}
+			break
+		}
+	}
+	return ex
+}
+
+// reset empties the index, which put refills.
+func (x *exclusion) reset() {
+	clear(x.groups)
+	clear(x.trees)
 }
 
 // elems evaluates the constraint's elements over row into vals, and
@@ -80,6 +106,19 @@ func (x *exclusion) add(id uint64, row value.Row) {
 		return
 	}
 	k := x.groupKey(vals)
+	if x.ivl >= 0 {
+		lo, hi, ok := span(vals[x.ivl])
+		if !ok {
+			return // empty: it overlaps nothing, so conflicts with nothing
+		}
+		tr := x.trees[string(k)]
+		if tr == nil {
+			tr = newIvlTree()
+			x.trees[string(k)] = tr
+		}
+		tr.insert(lo, hi, id)
+		return
+	}
 	x.groups[string(k)] = append(x.groups[string(k)], id)
 }
 
@@ -91,6 +130,15 @@ func (x *exclusion) drop(id uint64, row value.Row) {
 		return
 	}
 	k := x.groupKey(vals)
+	if x.ivl >= 0 {
+		lo, _, ok := span(vals[x.ivl])
+		if tr := x.trees[string(k)]; ok && tr != nil {
+			if tr.remove(lo, id); tr.n == 0 {
+				delete(x.trees, string(k))
+			}
+		}
+		return
+	}
 	ids := x.groups[string(k)]
 	for i, o := range ids {
 		if o == id {
@@ -106,6 +154,23 @@ func (x *exclusion) drop(id uint64, row value.Row) {
 	}
 }
 
+// candidates returns the ids of the rows of vals' group that may
+// conflict with it: those whose span overlaps vals' when the group is a
+// tree.
+func (x *exclusion) candidates(vals value.Row) []uint64 {
+	k := x.groupKey(vals)
+	if x.ivl < 0 {
+		return x.groups[string(k)]
+	}
+	tr := x.trees[string(k)]
+	lo, hi, ok := span(vals[x.ivl])
+	if tr == nil || !ok {
+		return nil
+	}
+	x.cand = tr.appendOverlapping(x.cand[:0], lo, hi)
+	return x.cand
+}
+
 // conflict returns a row of t, other than the one under self (when
 // hasSelf), that row would conflict with; vals are row's elements.
 func (x *exclusion) conflict(t *table, row value.Row, self uint64, hasSelf bool) (value.Row, value.Row, bool, error) {
@@ -116,7 +181,7 @@ func (x *exclusion) conflict(t *table, row value.Row, self uint64, hasSelf bool)
 	}
 	other := x.other[:0]
 	defer func() { x.other = other }()
-	for _, id := range x.groups[string(x.groupKey(vals))] {
+	for _, id := range x.candidates(vals) {
 		if hasSelf && id == self {
 			continue
 		}
@@ -128,8 +193,8 @@ func (x *exclusion) conflict(t *table, row value.Row, self uint64, hasSelf bool)
 		}
 		all := true
 		for i, el := range x.x.Elems {
-			if el.Eq {
-				continue // equal already: the group's key is the `=` elements'
+			if el.Eq || i == x.ivl && vals[i].Kind().IsRange() {
+				continue // equal already, or overlapping: the tree's spans are the ranges
 			}
 			x.pair[0], x.pair[1] = vals[i], other[i]
 			v, err := el.Test.Eval(x.pair)
@@ -148,21 +213,32 @@ func (x *exclusion) conflict(t *table, row value.Row, self uint64, hasSelf bool)
 	return nil, nil, false, nil
 }
 
-// checkExclusions returns PostgreSQL's 23P01 when row, written under self
-// (hasSelf for an update), conflicts with another row of t.
-func (t *table) checkExclusions(row value.Row, self uint64, hasSelf bool) error {
+// checkExclusions returns PostgreSQL's 23P01 when row, written under id
+// (hasSelf for an update, whose old row id holds), conflicts with
+// another row of t; a DEFERRABLE constraint notes the row for its check
+// instead, with at, the position in the transaction's log of the change
+// that writes it (exclusion_deferrable.go).
+func (t *table) checkExclusions(row value.Row, id uint64, hasSelf bool, at int) error {
 	for _, x := range t.excl {
-		vals, other, found, err := x.conflict(t, row, self, hasSelf)
+		vals, other, found, err := x.conflict(t, row, id, hasSelf)
 		if err != nil {
 			return err
 		}
-		if found {
-			return &pgerr.Error{Code: pgerr.ExclusionViolation,
-				Message: fmt.Sprintf("conflicting key value violates exclusion constraint %q", t.bare(x.x.Name)),
-				Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}
+		if found && x.x.Deferrable {
+			x.recheck = append(x.recheck, recheck{id: id, at: at})
+		} else if found {
+			return x.violation(t, vals, other)
 		}
 	}
 	return nil
+}
+
+// violation is PostgreSQL's 23P01 of a row of elements vals that
+// conflicts with one of elements other.
+func (x *exclusion) violation(t *table, vals, other value.Row) error {
+	return &pgerr.Error{Code: pgerr.ExclusionViolation,
+		Message: fmt.Sprintf("conflicting key value violates exclusion constraint %q", t.bare(x.x.Name)),
+		Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}
 }
 
 // excluded reports whether row conflicts with a row of t on an EXCLUDE
@@ -246,10 +322,14 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 	ops := make([]uint32, len(x.Elems))
 	for i, el := range x.Elems {
 		ops[i] = exclusionOperatorOID(o.e, el.Op, el.Expr.Type())
+		class := ""
+		if el.Opclass != "" {
+			class = " " + el.Opclass
+		}
 		if el.Col >= 0 {
 			ci.cols = append(ci.cols, int16(el.Col+1))
 			ir.cols = append(ir.cols, r.cols[el.Col])
-			keys, pretty = append(keys, el.SQL), append(pretty, el.SQL)
+			keys, pretty = append(keys, el.SQL+class), append(pretty, el.SQL+class)
 			exprs = append(exprs, nil)
 			exprSQL = append(exprSQL, el.SQL)
 			continue
@@ -261,7 +341,7 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 		if strings.HasPrefix(k, "(") {
 			k = "(" + k + ")"
 		}
-		keys, pretty = append(keys, k), append(pretty, el.SQL)
+		keys, pretty = append(keys, k+class), append(pretty, el.SQL+class)
 		exprs = append(exprs, el.Expr)
 		exprSQL = append(exprSQL, el.SQL)
 	}
@@ -290,7 +370,8 @@ func (o *catalogObjects) exclusionOf(r *catRel, x *sql.Exclusion, add func(*catR
 	}
 	add(ir)
 	c := &catCon{oid: objectOID("constraint", r.name+"."+x.Name), name: x.Name, kind: 'x', rel: r, cols: ci.cols,
-		index: ir.oid, def: x.PlainSQL(), exclop: ops}
+		index: ir.oid, def: x.PlainSQL(), exclop: ops, deferrable: x.Deferrable, deferred: x.InitDeferred}
+	ci.deferrable = x.Deferrable // pg_index.indimmediate false
 	if p := x.SQL(); p != c.def {
 		c.pretty = p
 	}

@@ -41,7 +41,7 @@ func (t *table) deferKey(i int) {
 // noteDeferrable records that t, just created, has a deferrable key:
 // statements then check such keys at their end.
 func (e *Engine) noteDeferrable(t *table) {
-	if t.dkeys != nil {
+	if t.dkeys != nil || t.deferrableExclusions() {
 		e.deferKeys = true
 	}
 }
@@ -116,38 +116,42 @@ func (t *table) eachByDeferrableKey(u *uniqueIndex, probe value.Row, fn func(id 
 // keyDeferred reports whether u's check waits for the commit, for the
 // session whose statement runs.
 func (e *Engine) keyDeferred(u *uniqueIndex) bool {
-	if e.firer == nil || e.tx == nil || !e.tx.explicit {
+	if e.firer == nil || e.tx == nil || !e.tx.explicit || !u.deferrable {
 		return false
 	}
-	return e.firer.keyDeferred(u)
+	return e.firer.constraintDeferred(u.name, u.initDeferred)
 }
 
-func (s *Session) keyDeferred(u *uniqueIndex) bool {
-	if !u.deferrable {
-		return false
-	}
-	if d, ok := s.cons.fks[u.name]; ok { // SET CONSTRAINTS by name
+// constraintDeferred reports whether the deferrable key or EXCLUDE
+// constraint of the name, INITIALLY DEFERRED when init, is deferred in
+// the session's transaction block.
+func (s *Session) constraintDeferred(name string, init bool) bool {
+	if d, ok := s.cons.fks[name]; ok { // SET CONSTRAINTS by name
 		return d
 	}
 	if s.cons.all != 0 {
 		return s.cons.all > 0
 	}
-	return u.initDeferred
+	return init
 }
 
-// checkKeys checks the deferrable keys of the tables written since
-// mark: those due accepts (all when nil). At the end of a statement
-// (due nil), the keys deferred are left for the commit, which is marked.
-func (e *Engine) checkKeys(mark int, due func(*uniqueIndex) bool) error {
+// checkKeys checks the deferrable keys and EXCLUDE constraints of the
+// tables written since mark: those due accepts by name and INITIALLY
+// DEFERRED (all when nil). At the end of a statement (due nil), those
+// deferred are left for the commit, which is marked.
+func (e *Engine) checkKeys(mark int, due func(name string, initDeferred bool) bool) error {
 	var last *table
 	for _, c := range e.tx.log[mark:] {
 		t := c.t
-		if t == last || t == nil || t.dkeys == nil {
+		if t == last || t == nil {
 			continue
 		}
 		last = t
+		if err := e.checkExclusionsDeferred(t, due); err != nil {
+			return err
+		}
 		for _, u := range t.dkeys {
-			if due != nil && !due(u) {
+			if due != nil && !due(u.name, u.initDeferred) {
 				continue
 			}
 			if due == nil && e.keyDeferred(u) {
@@ -197,6 +201,11 @@ func (e *Engine) deferrableKey(name string) bool {
 	for _, t := range e.tables {
 		for _, u := range t.dkeys {
 			if u.name == name {
+				return true
+			}
+		}
+		for _, x := range t.excl {
+			if x.x.Deferrable && x.x.Name == name {
 				return true
 			}
 		}

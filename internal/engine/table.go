@@ -629,7 +629,7 @@ func (t *table) compact() {
 		u.clear()
 	}
 	for _, x := range t.excl {
-		clear(x.groups) // refilled by put
+		x.reset() // refilled by put
 	}
 	t.prefixes = nil  // rebuilt on the next lookup
 	t.keyOrders = nil // likewise

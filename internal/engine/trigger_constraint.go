@@ -194,7 +194,7 @@ func (s *Session) setConstraints(sc *sql.SetConstraints) (Result, error) {
 	}
 	if !sc.Deferred && s.writer && e.tx != nil && e.tx.keyCheck {
 		// Likewise the keys made immediate.
-		if err := e.checkKeys(0, func(u *uniqueIndex) bool { return u.deferrable && !s.keyDeferred(u) }); err != nil {
+		if err := e.checkKeys(0, func(name string, init bool) bool { return !s.constraintDeferred(name, init) }); err != nil {
 			return res, err
 		}
 	}
@@ -218,11 +218,19 @@ func (e *Engine) constraintNamed(name string) bool {
 	return false
 }
 
-// pendingEvents refuses to what (TRUNCATE) a table with deferred events
-// queued, as PostgreSQL does (55006, object_in_use).
+// pendingEvents refuses to what (TRUNCATE) a table with
+// deferred events queued, or rows a deferred EXCLUDE constraint is to
+// check again, as PostgreSQL does (55006, object_in_use).
 func (e *Engine) pendingEvents(ts []*table, what string) error {
 	if e.tx == nil {
 		return nil
+	}
+	for _, t := range ts {
+		for _, x := range t.excl {
+			if len(x.recheck) > 0 {
+				return pgerr.New("55006", "cannot %s %q because it has pending trigger events", what, t.name)
+			}
+		}
 	}
 	for _, d := range e.tx.deferred {
 		if d.f.t != nil && slices.Contains(ts, d.f.t) {

@@ -111,7 +111,7 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 		return 0, uniqueViolation(u, t, row)
 	}
 	if t.excl != nil {
-		if err := t.checkExclusions(row, 0, false); err != nil {
+		if err := t.checkExclusions(row, t.nextID, false, len(e.tx.log)); err != nil {
 			return 0, err
 		}
 	}
@@ -147,6 +147,9 @@ func (e *Engine) undoTo(mark int) {
 				c.t.bytes -= dataflow.RowBytes(c.row)
 			}
 		}
+	}
+	if e.deferKeys {
+		forgetRechecks(log, mark)
 	}
 	clear(log[mark:]) // the reused log holds no stale rows past its length
 	e.tx.log = log[:mark]
@@ -208,7 +211,7 @@ func (e *Engine) commit() error {
 		}
 	}
 	if tx != nil && tx.keyCheck {
-		if err := e.checkKeys(0, func(*uniqueIndex) bool { return true }); err != nil {
+		if err := e.checkKeys(0, func(string, bool) bool { return true }); err != nil {
 			e.rollback()
 			return err
 		}

@@ -34,6 +34,10 @@ type Exclusion struct {
 	// and nothing compares; IncludeSQL their names as written back.
 	Include    []int
 	IncludeSQL []string
+	// Deferrable is set for DEFERRABLE, InitDeferred for INITIALLY
+	// DEFERRED: the engine checks the constraint at the end of each
+	// statement, or at the commit while deferred.
+	Deferrable, InitDeferred bool
 }
 
 // ExclusionElem is one element of an EXCLUDE constraint: a column or an
@@ -43,6 +47,9 @@ type ExclusionElem struct {
 	Expr expr.Expr // the element's value over the table's row
 	SQL  string    // its text as pg_get_constraintdef prints it pretty
 	Op   string
+	// Opclass is the operator class written, other than the type's
+	// default (which is taken when none is written), "" for none.
+	Opclass string
 	// Eq is set for `=` over a type whose equal values have one key
 	// (value.AppendKey): candidates are found by it.
 	Eq bool
@@ -78,10 +85,8 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 	if c.SkipValidation {
 		return x, b.stmt.errf(c.Location, pgerr.FeatureNotSupported, "EXCLUDE constraints cannot be marked NOT VALID")
 	}
-	if c.Deferrable || c.Initdeferred {
-		return x, b.refuse(c.Location, "DEFERRABLE EXCLUDE constraints are not supported").
-			WithHint("declare the constraint NOT DEFERRABLE (the default): it is checked at each write")
-	}
+	// INITIALLY DEFERRED implies DEFERRABLE, as in PostgreSQL.
+	x.Deferrable, x.InitDeferred = c.Deferrable || c.Initdeferred, c.Initdeferred
 	switch {
 	case len(c.Options) > 0:
 		return x, b.refuse(c.Location, "storage parameters of an exclusion constraint's index are not supported")
@@ -103,12 +108,16 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 			return x, b.refuse(c.Location, "operator %s outside pg_catalog in an exclusion constraint is not supported", el.Op)
 		}
 		t := el.Expr.Type()
-		if err := b.exclusionOpclass(&x, t); err != nil {
+		named, class, err := b.exclusionNamedOpclass(c, ie, x.Method, t)
+		if err != nil {
 			return x, err
 		}
-		if err := b.exclusionNamedOpclass(c, ie, x.Method, t); err != nil {
-			return x, err
+		if named == "" {
+			if err := b.exclusionOpclass(&x, t); err != nil {
+				return x, err
+			}
 		}
+		el.Opclass = named
 		test, err := b.exclusionTest(t, el.Op)
 		if err != nil {
 			return x, err
@@ -121,7 +130,11 @@ func (b *binder) bindExclusion(ct *CreateTable, sc *scope, c *pg_query.Constrain
 			return x, pgerr.New(pgerr.WrongObjectType, "operator %s is not commutative", sig).
 				WithDetail("Only commutative operators can be used in exclusion constraints.")
 		}
-		if fam, ok := exclusionMember(x.Method, t, el.Op); !ok {
+		fam, ok := exclusionMember(x.Method, t, el.Op)
+		if named != "" {
+			fam, ok = class.family, slices.Contains(class.ops, el.Op)
+		}
+		if !ok {
 			return x, pgerr.New(pgerr.WrongObjectType, "operator %s is not a member of operator family %q", sig, fam).
 				WithDetail("The exclusion operator must be related to the index operator class for the constraint.")
 		}
@@ -311,6 +324,9 @@ func (x *Exclusion) text(pretty bool) string {
 		if !pretty && el.Col < 0 && strings.HasPrefix(e, "(") {
 			e = "(" + e + ")"
 		}
+		if el.Opclass != "" {
+			e += " " + el.Opclass
+		}
 		s.WriteString(e + " WITH " + el.Op)
 	}
 	s.WriteByte(')')
@@ -323,6 +339,12 @@ func (x *Exclusion) text(pretty bool) string {
 			w = "(" + w + ")"
 		}
 		s.WriteString(" WHERE (" + w + ")")
+	}
+	switch {
+	case x.InitDeferred:
+		s.WriteString(" DEFERRABLE INITIALLY DEFERRED")
+	case x.Deferrable:
+		s.WriteString(" DEFERRABLE")
 	}
 	return s.String()
 }
@@ -442,7 +464,7 @@ func (x *Exclusion) GistClasses() []string {
 		return nil
 	}
 	for _, el := range x.Elems {
-		if k := el.Expr.Type().Kind; btreeGistKind(k) {
+		if k := el.Expr.Type().Kind; btreeGistKind(k) && el.Opclass == "" {
 			if c := "gist_" + gistTypeName(k) + "_ops"; !slices.Contains(out, c) {
 				out = append(out, c)
 			}
