@@ -284,6 +284,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
 		name(value.RegProc, f.oid, f.name, f.name)
 	}
+	for _, f := range recordIOFuncs { // a row type's (syscat_composite.go)
+		name(value.RegProc, f.oid, f.name, f.name)
+	}
 	for _, op := range o.opers {
 		name(value.RegOper, op.oid, op.name, op.name)
 		name(value.RegOperator, op.oid, operatorText(o.opers, op, path), op.sig)
