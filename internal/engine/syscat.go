@@ -266,8 +266,8 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			}
 		}
 		name(value.RegType, t.oid, out, in)
-		if t.builtin != nil {
-			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4
+		if t.builtin != nil || t.kind.IsArray() {
+			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4, _mood
 		}
 	}
 	for _, p := range o.procs {
