@@ -176,6 +176,9 @@ func (e *Engine) setComments(object string, m map[string]string) error {
 func (e *Engine) renameComments(t *table, a *sql.AlterTable) error {
 	old := e.comments[a.Table]
 	if old == nil {
+		if a.New.Name != a.Table {
+			return e.moveObjectComments(a.Table, a.New.Name, "constraint", "trigger", "rule", "policy")
+		}
 		return nil
 	}
 	m := map[string]string{}
@@ -192,6 +195,9 @@ func (e *Engine) renameComments(t *table, a *sql.AlterTable) error {
 	}
 	if a.New.Name != a.Table {
 		if err := e.setComments(a.Table, nil); err != nil {
+			return err
+		}
+		if err := e.moveObjectComments(a.Table, a.New.Name, "constraint", "trigger", "rule", "policy"); err != nil {
 			return err
 		}
 	}

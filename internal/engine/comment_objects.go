@@ -269,6 +269,17 @@ func (e *Engine) commentObjectGone(o **catalogObjects, key, col string) bool {
 	return !ok
 }
 
+// moveObjectComments gives the comments kept under the keys of the
+// classes named for old to new: an object renamed keeps them.
+func (e *Engine) moveObjectComments(old, new string, classes ...string) error {
+	for _, class := range classes {
+		if err := e.moveComments(commentKey(class, old), commentKey(class, new)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // pruningObjectComments is the DDL statement fn, after which the
 // comments on what it removed (or renamed without moving their comments)
 // go, as a DROP's do.
