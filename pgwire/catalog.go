@@ -199,7 +199,7 @@ var (
 // and sequences, as the engine's pg_class has them.
 const psqlOtherRels = `SELECT c.oid, n.nspname, c.relname, pg_catalog.pg_table_is_visible(c.oid)
 	FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-	WHERE c.relkind IN ('i', 'S')`
+	WHERE c.relkind IN ('i', 'S', 'c')`
 
 // relOID is the oid a relation is known by, as pg_class has it.
 func relOID(name string) uint32 { return engine.RelationOID(name) }
@@ -273,8 +273,9 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 				rows = append(rows, []*string{s(strconv.FormatUint(uint64(relOID(r.Name)), 10)), s(r.Schema), s(r.Rel)})
 			}
 		}
-		// Indexes and sequences: psql's later queries of them go to the
-		// engine's catalogs, which know them by these oids.
+		// Indexes, sequences and composite types: psql's later queries
+		// of them go to the engine's catalogs, which know them by these
+		// oids.
 		for _, r := range c.nativeRows(psqlOtherRels) {
 			ri := engine.RelationInfo{Schema: *r[1], Rel: *r[2], Visible: *r[3] == "t"}
 			if inSchema(ri) && (name == nil || name.MatchString(ri.Rel)) {
@@ -408,17 +409,26 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		return textResult([]string{"?column?"}, nil), true, nil
 	}
 	if psqlDatabase.MatchString(q) {
-		return aliasResult(q, map[string]string{"Name": Database, "Owner": User, "Encoding": "UTF8",
-			"Collate": "C", "Ctype": "C", "Locale Provider": "libc"}), true, nil
+		vals := map[string]string{"Name": Database, "Owner": User, "Encoding": "UTF8",
+			"Collate": "C", "Ctype": "C", "Locale Provider": "libc"}
+		for _, d := range c.psqlDescriptions(databaseDescriptions) {
+			vals["Description"] = d
+		}
+		return aliasResult(q, vals), true, nil
 	}
 	if psqlSchemas.MatchString(q) {
 		var res engine.Result
+		descs := c.psqlDescriptions(schemaDescriptions)
 		for i, sc := range c.sess.Schemas() {
 			owner := sc.Owner
 			if owner == engine.SuperuserName {
 				owner = User
 			}
-			r := aliasResult(q, map[string]string{"Name": sc.Name, "Owner": owner})
+			vals := map[string]string{"Name": sc.Name, "Owner": owner}
+			if d, ok := descs[sc.Name]; ok {
+				vals["Description"] = d
+			}
+			r := aliasResult(q, vals)
 			if i == 0 {
 				res = r
 			} else {
@@ -462,6 +472,7 @@ func (c *conn) psqlDomainList(q string) (engine.Result, bool, error) {
 		names = append(names, "Access privileges", "Description")
 	}
 	var rows [][]*string
+	descs := c.psqlDescriptions(domainDescriptions)
 	for _, d := range c.sess.Domains() {
 		if name != nil && !name.MatchString(d.Name) || schema != nil && !schema.MatchString(d.Schema) || schema == nil && !d.Visible {
 			continue
@@ -477,7 +488,11 @@ func (c *conn) psqlDomainList(q string) (engine.Result, bool, error) {
 			row[5] = s(d.Default)
 		}
 		if plus {
-			row = append(row, nil, nil)
+			var desc *string
+			if t, ok := descs[d.Name]; ok {
+				desc = s(t)
+			}
+			row = append(row, nil, desc)
 		}
 		rows = append(rows, row)
 	}
@@ -500,10 +515,22 @@ func (c *conn) psqlRoleList(q string) engine.Result {
 			names, extra = append(names, n), append(extra, n)
 		}
 	}
+	var descs map[string]string
+	if desc {
+		descs = c.psqlDescriptions(roleDescriptions)
+	}
 	row := func(name string, super, login bool) []*string {
 		r := []*string{s(name), tf(super), s("t"), tf(super), tf(super), tf(login), s("-1"), nil, s("{}")}
 		if desc {
-			r = append(r, nil)
+			key := name
+			if name == User {
+				key = engine.SuperuserName
+			}
+			var d *string
+			if t, ok := descs[key]; ok {
+				d = s(t)
+			}
+			r = append(r, d)
 		}
 		for range extra {
 			r = append(r, tf(super))

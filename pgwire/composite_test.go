@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/deltaview/deltaview"
 )
@@ -57,5 +58,32 @@ func TestPgxComposites(t *testing.T) {
 	}
 	if s := fmt.Sprint(oids, got); s != `[16384 16385 25] [(1,x) {"(1,x)"} (0) (2,"a b") {"(2,\"a b\")"} (1) (,) {"(,)"} (2)]` {
 		t.Errorf("got %s", s)
+	}
+}
+
+// TestPgxLoadComposite checks that pgx can describe a composite type and
+// its array type from the catalogs (LoadType reads pg_type and the type's
+// attributes in pg_attribute) and then decodes values of them in binary.
+func TestPgxLoadComposite(t *testing.T) {
+	db := deltaview.Open()
+	c := connect(t, startServer(t, db))
+	if _, err := c.Exec(ctx(t), `CREATE TYPE pair AS (a int, b text); CREATE TABLE h (id int PRIMARY KEY, p pair, ps pair[]);
+		INSERT INTO h VALUES (1, ROW(7, 'x'), ARRAY[ROW(8, 'y')::pair])`); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"pair", "_pair"} {
+		typ, err := c.LoadType(ctx(t), name)
+		if err != nil {
+			t.Fatalf("LoadType(%s): %v", name, err)
+		}
+		c.TypeMap().RegisterType(typ)
+	}
+	var a, ea int32
+	var b, eb string
+	if err := c.QueryRow(ctx(t), `SELECT p, ps[1] FROM h`).Scan(pgtype.CompositeFields{&a, &b}, pgtype.CompositeFields{&ea, &eb}); err != nil {
+		t.Fatal(err)
+	}
+	if a != 7 || b != "x" || ea != 8 || eb != "y" {
+		t.Errorf("got %d %q %d %q", a, b, ea, eb)
 	}
 }

@@ -127,7 +127,7 @@ func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text stri
 		delete(e.funcs, f.Name)
 	}
 	e.funcs[g.Name] = append(e.funcs[g.Name], &g)
-	return Result{Tag: a.Tag()}, nil
+	return Result{Tag: a.Tag()}, e.moveObjectComments(sig, newSig, "routine")
 }
 
 // refuseRename refuses to rename a routine (what) a view calls.

@@ -26,6 +26,7 @@ var catalogColumns = map[string]string{
 	"pg_catalog.pg_database":                     "oid:oid,datname:name,datdba:oid,encoding:integer,datlocprovider:\"char\",datistemplate:boolean,datallowconn:boolean,datconnlimit:integer,datfrozenxid:xid,datminmxid:xid,dattablespace:oid,datcollate:text,datctype:text,daticulocale:text,datcollversion:text,datacl:aclitem[]",
 	"pg_catalog.pg_depend":                       "classid:oid,objid:oid,objsubid:integer,refclassid:oid,refobjid:oid,refobjsubid:integer,deptype:\"char\"",
 	"pg_catalog.pg_description":                  "objoid:oid,classoid:oid,objsubid:integer,description:text",
+	"pg_catalog.pg_shdescription":                "objoid:oid,classoid:oid,description:text",
 	"pg_catalog.pg_enum":                         "oid:oid,enumtypid:oid,enumsortorder:real,enumlabel:name",
 	"pg_catalog.pg_index":                        "indexrelid:oid,indrelid:oid,indnatts:smallint,indnkeyatts:smallint,indisunique:boolean,indnullsnotdistinct:boolean,indisprimary:boolean,indisexclusion:boolean,indimmediate:boolean,indisclustered:boolean,indisvalid:boolean,indcheckxmin:boolean,indisready:boolean,indislive:boolean,indisreplident:boolean,indkey:int2vector,indcollation:oidvector,indclass:oidvector,indoption:int2vector,indexprs:pg_node_tree,indpred:pg_node_tree",
 	"pg_catalog.pg_indexes":                      "schemaname:name,tablename:name,indexname:name,tablespace:name,indexdef:text",

@@ -33,19 +33,28 @@ func (closedStore) SaveComments(string, map[string]string) error { return errClo
 
 // execComment runs COMMENT ON.
 func (e *Engine) execComment(c *sql.Comment) (Result, error) {
-	if err := e.commentTarget(c); err != nil {
+	object, column := c.Relation, c.Column
+	if c.Kind >= sql.CommentType {
+		var err error
+		if object, column, err = e.commentObject(c); err != nil {
+			return Result{}, err
+		}
+	} else if err := e.commentTarget(c); err != nil {
 		return Result{}, err
 	}
-	m := maps.Clone(e.comments[c.Relation])
+	m := maps.Clone(e.comments[object])
 	if m == nil {
 		m = map[string]string{}
 	}
-	if c.Text == "" {
-		delete(m, c.Column)
-	} else {
-		m[c.Column] = c.Text
+	switch {
+	case c.Text == "" && c.Kind == sql.CommentExtension:
+		m[column] = commentRemoved // its control file's goes too
+	case c.Text == "":
+		delete(m, column)
+	default:
+		m[column] = c.Text
 	}
-	if err := e.setComments(c.Relation, m); err != nil {
+	if err := e.setComments(object, m); err != nil {
 		return Result{}, err
 	}
 	return Result{Tag: "COMMENT"}, nil
@@ -60,6 +69,14 @@ func (e *Engine) commentTarget(c *sql.Comment) error {
 	}
 	kind, isRel := e.kindOf(name)
 	isIndex := e.isIndex(name)
+	if ct := e.composites[name]; ct != nil && c.Kind == sql.CommentColumn && !isRel {
+		for _, a := range ct.Attrs {
+			if a.Name == c.Column {
+				return nil
+			}
+		}
+		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Column, name)
+	}
 	if !isRel && !isIndex {
 		if _, sys := e.Relation(name); sys {
 			return pgerr.New(pgerr.WrongObjectType, "cannot comment on system view %q", name)
@@ -118,6 +135,10 @@ func (e *Engine) columnsOf(name string) ([]string, bool) {
 		for _, c := range e.named[name].cols {
 			out = append(out, c.Name)
 		}
+	case e.composites[name] != nil:
+		for _, a := range e.composites[name].Attrs {
+			out = append(out, a.Name)
+		}
 	default:
 		return nil, false
 	}
@@ -127,7 +148,11 @@ func (e *Engine) columnsOf(name string) ([]string, bool) {
 // setComments makes m the comments of object, in memory and in the
 // store.
 func (e *Engine) setComments(object string, m map[string]string) error {
-	if isTemp(object) {
+	base := object
+	if _, n, ok := splitCommentKey(object); ok {
+		base = n
+	}
+	if isTemp(base) {
 		// A temporary table's comments live and go with it, gone or not.
 	} else if cs, ok := e.store.(CommentStore); ok && e.store != nil {
 		if err := cs.SaveComments(object, m); err != nil {
@@ -151,6 +176,9 @@ func (e *Engine) setComments(object string, m map[string]string) error {
 func (e *Engine) renameComments(t *table, a *sql.AlterTable) error {
 	old := e.comments[a.Table]
 	if old == nil {
+		if a.New.Name != a.Table {
+			return e.moveObjectComments(a.Table, a.New.Name, "constraint", "trigger", "rule", "policy")
+		}
 		return nil
 	}
 	m := map[string]string{}
@@ -169,6 +197,9 @@ func (e *Engine) renameComments(t *table, a *sql.AlterTable) error {
 		if err := e.setComments(a.Table, nil); err != nil {
 			return err
 		}
+		if err := e.moveObjectComments(a.Table, a.New.Name, "constraint", "trigger", "rule", "policy"); err != nil {
+			return err
+		}
 	}
 	return e.setComments(a.New.Name, m)
 }
@@ -185,9 +216,20 @@ func (e *Engine) pruneComments() error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var o *catalogObjects
 	for _, name := range names {
 		m := e.comments[name]
-		if _, ok := e.kindOf(name); !ok && !e.isIndex(name) && e.seqs[name] == nil {
+		if _, _, ok := splitCommentKey(name); ok {
+			kept := maps.Clone(m)
+			maps.DeleteFunc(kept, func(col, _ string) bool { return e.commentObjectGone(&o, name, col) })
+			if len(kept) != len(m) {
+				if err := e.setComments(name, kept); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if _, ok := e.kindOf(name); !ok && !e.isIndex(name) && e.seqs[name] == nil && e.composites[name] == nil {
 			if err := e.setComments(name, nil); err != nil {
 				return err
 			}
@@ -213,8 +255,13 @@ func (e *Engine) pruneComments() error {
 func (e *Engine) LoadComments(cs []StoredComment) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	var o *catalogObjects
 	for _, c := range cs {
-		if _, ok := e.kindOf(c.Object); !ok && !e.isIndex(c.Object) && e.seqs[c.Object] == nil {
+		if _, _, ok := splitCommentKey(c.Object); ok {
+			if e.commentObjectGone(&o, c.Object, c.Column) {
+				continue
+			}
+		} else if _, ok := e.kindOf(c.Object); !ok && !e.isIndex(c.Object) && e.seqs[c.Object] == nil && e.composites[c.Object] == nil {
 			continue
 		}
 		if e.comments == nil {

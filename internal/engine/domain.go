@@ -209,6 +209,9 @@ func (e *Engine) alterDomain(ad *sql.AlterDomain) (Result, error) {
 	if renamed {
 		delete(e.domains.byName, ad.Name)
 		e.domains.byName[ad.Def.Name] = d
+		if err := e.moveObjectComments(ad.Name, ad.Def.Name, "type", "domconstraint"); err != nil {
+			return Result{}, err
+		}
 	}
 	res := Result{Tag: "ALTER DOMAIN"}
 	if ad.Notice != "" {

@@ -126,8 +126,8 @@ func (e *Engine) evtSnapshot() *evtCatalog {
 			names: []string{con.rel.schema, con.rel.name, con.name}, root: "rel:" + con.rel.key, rank: rank, version: con.def})
 	}
 	for _, t := range o.types {
-		if t.builtin != nil || t.oid < firstUserOID || t.kind.IsArray() {
-			continue
+		if t.builtin != nil || t.oid < firstUserOID || t.kind.IsArray() || t.typtype == 'c' {
+			continue // a row type is its relation's, a composite type is not reported
 		}
 		schema, name := e.splitKey(t.name)
 		ident := qualIdent(schema, name)

@@ -458,7 +458,7 @@ func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 		delete(e.schemas, a.Name)
 		sc.name = a.NewName
 		e.schemas[a.NewName] = sc
-		return Result{Tag: "ALTER SCHEMA"}, nil
+		return Result{Tag: "ALTER SCHEMA"}, e.moveObjectComments(a.Name, a.NewName, "schema")
 	}
 	owner := a.NewOwner
 	if owner == "" {

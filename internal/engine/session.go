@@ -872,6 +872,7 @@ func (s *Session) ddl(what string, fn func() (Result, error)) (Result, error) {
 			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
 	}
 	s.e.catalogGen++ // prepared statements bind again
+	fn = s.e.pruningObjectComments(fn)
 	if len(s.e.evtTriggers) == 0 {
 		return fn()
 	}

@@ -266,8 +266,8 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			}
 		}
 		name(value.RegType, t.oid, out, in)
-		if t.builtin != nil {
-			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4
+		if t.builtin != nil || t.kind.IsArray() {
+			sc.OIDs[value.RegType][t.name] = t.oid // the internal name: _int4, _mood
 		}
 	}
 	for _, p := range o.procs {
@@ -282,6 +282,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		}
 	}
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
+		name(value.RegProc, f.oid, f.name, f.name)
+	}
+	for _, f := range recordIOFuncs { // a row type's (syscat_composite.go)
 		name(value.RegProc, f.oid, f.name, f.name)
 	}
 	for _, op := range o.opers {

@@ -147,6 +147,7 @@ func pgDepend(o *catalogObjects, r *catRows) {
 			}
 		}
 	}
+	pgDependRowTypes(o, r)
 }
 
 // describeExtensions gives each installed extension its comment in

@@ -88,6 +88,9 @@ type catRel struct {
 	// part is a partition's; partBy a partitioned table's key.
 	part   *partition
 	partBy *expr.PartitionKey
+	// reltype is the oid of the relation's row type, 0 for none
+	// (syscat_composite.go).
+	reltype uint32
 }
 
 type catCol struct {
@@ -158,6 +161,8 @@ type catType struct {
 	def        string
 	labels     []string
 	sorts      []float64
+	// relid is a row type's relation (pg_type.typrelid), 0 for others.
+	relid uint32
 }
 
 type catProc struct {
@@ -183,6 +188,9 @@ type catProc struct {
 	// defaults is pronargdefaults; def is pg_get_functiondef's text.
 	defaults int
 	def      string
+	// key is the routine's signature as the engine keys it, which its
+	// comment is kept under (comment_objects.go).
+	key string
 }
 
 type catRole struct {
@@ -198,7 +206,8 @@ var catalogRelOIDs = map[string]uint32{
 	"pg_attrdef": 2604, "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_am": 2601,
 	"pg_trigger": 2620, "pg_description": 2609, "pg_enum": 3501, "pg_namespace": 2615, "pg_depend": 2608,
 	"pg_database": 1262, "pg_collation": 3456, "pg_range": 3541, "pg_sequence": 2224,
-	"pg_operator": 2617, "pg_aggregate": 2600, "pg_extension": pgExtensionOID,
+	"pg_operator": 2617, "pg_aggregate": 2600, "pg_extension": pgExtensionOID, "pg_shdescription": 2396,
+	"pg_policy": 3256, "pg_rewrite": 2618,
 }
 
 var builtinByKind = func() map[value.Kind]*value.BuiltinType {
@@ -222,6 +231,9 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 			return d.ArrayOID
 		}
 		return d.OID
+	}
+	if oid := e.compositeTypeOID(t); oid != 0 {
+		return oid
 	}
 	if t.Kind.IsArray() {
 		if b := builtinByKind[t.Kind.Elem()]; b != nil {
@@ -324,6 +336,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		add(&catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'S', seq: e.seqs[name], rows: 1,
 			cols: plainCols(e, sql.SequenceColumns)})
 	}
+	o.compositeRels(add)
 	tables := slices.Clone(o.rels)
 	for _, r := range tables {
 		if (r.kind == 'r' || r.kind == 'p') && r.t != nil {
@@ -372,7 +385,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	for _, c := range o.cons {
 		c.name = e.bareName(c.name)
 	}
-	o.types = e.catalogTypes()
+	o.types = append(e.catalogTypes(), o.rowTypes()...)
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
 	o.opers = e.catalogOperators()
@@ -392,6 +405,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			}
 		}
 	}
+	o.describeObjects()
 	return o
 }
 
@@ -641,6 +655,7 @@ func (e *Engine) catalogProcs() []catProc {
 			}
 			p.oid = objectOID("function", p.signature())
 			p.def = e.functionDef(f, &p)
+			p.key = f.Signature()
 			out = append(out, p)
 		}
 	}

@@ -32,6 +32,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_enum":          pgEnum,
 	"pg_catalog.pg_range":         pgRange,
 	"pg_catalog.pg_description":   pgDescription,
+	"pg_catalog.pg_shdescription": pgShdescription,
 	"pg_catalog.pg_database": func(_ *catalogObjects, r *catRows) {
 		r.add("oid", objectOID("database", DatabaseName), "datname", DatabaseName, "datdba", uint32(superuserOID), "encoding", 6,
 			"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1, "datfrozenxid", "0",
@@ -165,11 +166,11 @@ func pgClass(o *catalogObjects, r *catRows) {
 			case ix != nil && ix.method != "":
 				am = indexAMOID[ix.method]
 			}
-		case 'v':
+		case 'v', 'c':
 			am = 0
 		}
 		replident, persistence := "d", "p"
-		if rel.kind == 'i' || rel.kind == 'v' || rel.kind == 'S' {
+		if rel.kind == 'i' || rel.kind == 'v' || rel.kind == 'S' || rel.kind == 'c' {
 			replident = "n"
 		}
 		if def := rel.tableDef(); def != nil {
@@ -182,7 +183,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 		if rel.kind == 'r' || rel.kind == 'm' || rel.kind == 'S' || rel.kind == 'i' {
 			tuples = rel.rows
 		}
-		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", uint32(0), "reloftype", uint32(0),
+		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", uint32(0),
 			"relowner", o.e.roleOID(o.e.relOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
@@ -262,8 +263,12 @@ func pgType(o *catalogObjects, r *catRows) {
 			if align == "c" || align == "s" {
 				align = "i"
 			}
+		case t.kind == value.ArrayOf(value.Record):
+			category, elem, align = "A", t.base, "d" // a row type's array
 		case t.kind.IsArray():
 			category, elem = "A", t.base
+		case t.typtype == 'c':
+			category, align = "C", "d"
 		case t.typtype == 'e':
 			length, byval, category, storage = 4, true, "E", "p"
 		case t.kind == value.CIText:
@@ -288,6 +293,8 @@ func pgType(o *catalogObjects, r *catRows) {
 		io := [4]value.Value{none, none, none, none}
 		if t.kind.IsArray() {
 			io = arrayIORegs()
+		} else if t.typtype == 'c' {
+			io = recordIORegs()
 		}
 		typname, nsp := t.name, t.nsp
 		if nsp == publicOID {
@@ -297,7 +304,7 @@ func pgType(o *catalogObjects, r *catRows) {
 		}
 		r.add("oid", t.oid, "typname", typname, "typnamespace", nsp, "typowner", uint32(superuserOID), "typlen", length,
 			"typbyval", byval, "typtype", string(rune(t.typtype)), "typcategory", category, "typispreferred", false,
-			"typisdefined", true, "typdelim", ",", "typrelid", uint32(0), "typsubscript", none, "typelem", elem,
+			"typisdefined", true, "typdelim", ",", "typrelid", t.relid, "typsubscript", none, "typelem", elem,
 			"typarray", array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", align, "typstorage", storage, "typnotnull", t.notNull,
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
@@ -457,7 +464,18 @@ func pgDescription(o *catalogObjects, r *catRows) {
 		return cmp.Or(cmp.Compare(a.ObjOID, b.ObjOID), cmp.Compare(a.ClassOID, b.ClassOID), cmp.Compare(a.SubID, b.SubID))
 	})
 	for _, k := range keys {
-		r.add("objoid", k.ObjOID, "classoid", k.ClassOID, "objsubid", k.SubID, "description", o.descs[k])
+		if !isSharedDesc(k.ClassOID) {
+			r.add("objoid", k.ObjOID, "classoid", k.ClassOID, "objsubid", k.SubID, "description", o.descs[k])
+		}
+	}
+}
+
+// pgShdescription lists the comments on roles and the database.
+func pgShdescription(o *catalogObjects, r *catRows) {
+	for k, text := range o.descs {
+		if isSharedDesc(k.ClassOID) {
+			r.add("objoid", k.ObjOID, "classoid", k.ClassOID, "description", text)
+		}
 	}
 }
 

@@ -207,6 +207,7 @@ func (e *Engine) catalogAggregates() []catProc {
 			}
 			p.oid = objectOID("function", p.signature())
 			p.agg = e.catalogAgg(a)
+			p.key = a.Signature()
 			out = append(out, p)
 		}
 	}

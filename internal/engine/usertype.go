@@ -228,8 +228,14 @@ func (e *Engine) renameType(r *sql.RenameType) (Result, error) {
 	if err := e.refuseRenameInUse(r.Name, t, "RENAME TO"); err != nil {
 		return Result{}, err
 	}
+	if err := e.moveObjectComments(r.Name, r.New, "type"); err != nil {
+		return Result{}, err
+	}
 	switch {
 	case t.Kind == value.Record:
+		if err := e.moveComments(r.Name, r.New); err != nil { // its attributes'
+			return Result{}, err
+		}
 		return Result{Tag: "ALTER TYPE"}, e.renameComposite(r.Name, r.New)
 	case t.UserRange() != nil:
 		return Result{Tag: "ALTER TYPE"}, e.renameRange(r.Name, r.New, t)

@@ -101,6 +101,9 @@ func (b *binder) bindDefine(d *pg_query.DefineStmt) (Bound, error) {
 	if d.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
 		return b.bindCreateOperator(d)
 	}
+	if d.Kind == pg_query.ObjectType_OBJECT_TYPE {
+		return nil, refuseBaseType(d)
+	}
 	if d.Kind != pg_query.ObjectType_OBJECT_AGGREGATE {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement DEFINE is not supported")
 	}

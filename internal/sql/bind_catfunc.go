@@ -161,8 +161,12 @@ var catFuncs = map[string]catFunc{
 		}
 		return value.Null, nil
 	}},
-	"shobj_description": {sigs: [][]value.Kind{{oidK, textK}}, result: textK, strict: true, eval: func(*expr.SysCatalog, []value.Value) (value.Value, error) {
-		return value.Null, nil // roles and databases have no comments here
+	"shobj_description": {sigs: [][]value.Kind{{oidK, textK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		class := map[string]uint32{"pg_authid": 1260, "pg_database": 1262}[a[1].String()]
+		if d, ok := sc.Descriptions[expr.DescKey{ClassOID: class, ObjOID: a[0].OID()}]; ok && class != 0 {
+			return text(d), nil
+		}
+		return value.Null, nil
 	}},
 	"to_regclass":            toReg(value.RegClass),
 	"to_regtype":             toReg(value.RegType),
@@ -180,7 +184,8 @@ var catFuncs = map[string]catFunc{
 var descClasses = []struct {
 	name string
 	oid  uint32
-}{{"pg_class", expr.PgClassOID}, {"pg_type", expr.PgTypeOID}, {"pg_proc", expr.PgProcOID}, {"pg_namespace", expr.PgNamespaceOID}}
+}{{"pg_class", expr.PgClassOID}, {"pg_type", expr.PgTypeOID}, {"pg_proc", expr.PgProcOID}, {"pg_namespace", expr.PgNamespaceOID},
+	{"pg_constraint", 2606}, {"pg_trigger", 2620}, {"pg_rewrite", 2618}, {"pg_policy", 3256}, {"pg_extension", 3079}}
 
 func text(s string) value.Value { return value.NewText(value.Text, s) }
 

@@ -19,6 +19,21 @@ const (
 	CommentIndex
 	CommentColumn
 	CommentSequence
+	// The objects other than relations (bind_comment_objects.go).
+	CommentType
+	CommentDomain
+	CommentSchema
+	CommentFunction
+	CommentProcedure
+	CommentAggregate
+	CommentRole
+	CommentDatabase
+	CommentConstraint
+	CommentDomainConstraint
+	CommentTrigger
+	CommentRule
+	CommentPolicy
+	CommentExtension
 )
 
 // Comment is COMMENT ON TABLE | VIEW | MATERIALIZED VIEW | INDEX | COLUMN
@@ -30,6 +45,12 @@ type Comment struct {
 	Relation string
 	Column   string // COMMENT ON COLUMN only
 	Text     string
+	// Object names an object other than a relation: a type's, a schema's,
+	// a role's, a database's or an extension's name, or, with Member, the
+	// relation or domain whose constraint, trigger, rule or policy Member
+	// names; Routine a function, procedure or aggregate.
+	Object, Member string
+	Routine        FuncRef
 }
 
 func (*Comment) bound() {}
@@ -40,9 +61,12 @@ func (b *binder) bindComment(cs *pg_query.CommentStmt) (Bound, error) {
 		pg_query.ObjectType_OBJECT_INDEX: CommentIndex, pg_query.ObjectType_OBJECT_COLUMN: CommentColumn,
 		pg_query.ObjectType_OBJECT_SEQUENCE: CommentSequence}[cs.Objtype]
 	if !ok {
+		if c, ok, err := b.bindCommentObject(cs); ok {
+			return c, err
+		}
 		what := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
 		return nil, b.refuse(-1, "COMMENT ON %s is not supported", what).
-			WithHint("comments are kept on tables, views, materialized views, sequences, indexes and their columns")
+			WithHint("comments are kept on relations and their columns, types, domains, schemas, routines, roles, the database, constraints, triggers, rules, policies and extensions")
 	}
 	var names []string
 	for _, it := range cs.Object.GetList().GetItems() {

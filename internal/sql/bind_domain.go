@@ -261,7 +261,7 @@ func (b *binder) domainCheck(def *expr.DomainDef, c *pg_query.Constraint) (expr.
 	case taken(name):
 		return expr.DomainConstraint{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for domain %q already exists", name, def.Name)
 	}
-	text, err := deparseExpr(c.RawExpr)
+	text, err := domainCheckSQL(c.RawExpr)
 	if err != nil {
 		return expr.DomainConstraint{}, pgerr.New(pgerr.Internal, "cannot write check constraint %q: %v", name, err)
 	}
