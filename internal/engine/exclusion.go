@@ -157,9 +157,9 @@ func (t *table) checkExclusions(row value.Row, self uint64, hasSelf bool) error 
 			return err
 		}
 		if found {
-			return &pgerr.Error{Code: pgerr.ExclusionViolation,
+			return t.constraintError(&pgerr.Error{Code: pgerr.ExclusionViolation,
 				Message: fmt.Sprintf("conflicting key value violates exclusion constraint %q", t.bare(x.x.Name)),
-				Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}
+				Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}, x.x.Name)
 		}
 	}
 	return nil
