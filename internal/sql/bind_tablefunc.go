@@ -63,6 +63,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		items := item.GetList().GetItems()
 		f := items[0].GetFuncCall()
 		if f == nil {
+			if p, sc, ok, err := b.scalarFrom(rf, items[0]); ok {
+				return p, sc, err
+			}
 			return nil, nil, b.refuse(-1, "this function in FROM is not supported").WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
 		var coldefs []*pg_query.Node
@@ -131,6 +134,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			if err := b.undefinedTableFunc(name, f); err != nil {
 				return nil, nil, err
+			}
+			if p, sc, ok, err := b.scalarFrom(rf, items[0]); ok {
+				return p, sc, err
 			}
 			return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
