@@ -55,11 +55,13 @@ var (
 	fetchCursor   = regexp.MustCompile(`(?is)^\s*fetch\s+(?:forward\s+)?(?:(all|next|\d+)\s+)?(?:(?:from|in)\s+)?` +
 		cursorName + `\s*(?:with\s*\((.*)\))?[\s;]*$`)
 	closeCursor = regexp.MustCompile(`(?is)^\s*close\s+` + cursorName + `[\s;]*$`)
+	moveCursor  = regexp.MustCompile(`(?is)^\s*move\s+(?:forward\s+)?(?:(all|next|\d+)\s+)?(?:(?:from|in)\s+)?` +
+		cursorName + `[\s;]*$`)
 )
 
-// cursorCmd is a parsed DECLARE, FETCH or CLOSE.
+// cursorCmd is a parsed DECLARE, FETCH, MOVE or CLOSE.
 type cursorCmd struct {
-	kind byte   // 'D', 'F' or 'C'
+	kind byte   // 'D', 'F', 'M' or 'C'
 	name string // the cursor's
 	// DECLARE: the view subscribed to and the options, or the query.
 	view  string
@@ -138,6 +140,22 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		}
 		return cmd, true, nil
 	}
+	if m := moveCursor.FindStringSubmatch(q); m != nil {
+		// MOVE skips the rows FETCH would return, as in PostgreSQL.
+		cmd := &cursorCmd{kind: 'M', name: ident(m[2]), count: 1}
+		switch n := strings.ToLower(m[1]); n {
+		case "", "next":
+		case "all":
+			cmd.count = -1
+		default:
+			c, err := strconv.Atoi(n)
+			if err != nil {
+				return nil, true, pgerr.New(pgerr.InvalidParameter, "MOVE count out of range: %s", n)
+			}
+			cmd.count = c
+		}
+		return cmd, true, nil
+	}
 	if m := closeCursor.FindStringSubmatch(q); m != nil {
 		return &cursorCmd{kind: 'C', name: ident(m[1])}, true, nil
 	}
@@ -172,6 +190,10 @@ func (c *conn) runCursorCmd(cmd *cursorCmd) (engine.Result, error) {
 		res, err = c.declare(cmd)
 	case 'F':
 		res, err = c.fetch(cmd)
+	case 'M':
+		if res, err = c.fetch(cmd); err == nil {
+			res = engine.Result{Tag: "MOVE " + strconv.Itoa(len(res.Rows))}
+		}
 	case 'C':
 		cur, ok := c.cursors[cmd.name]
 		if !ok {

@@ -236,9 +236,9 @@ func (t *table) checkExclusions(row value.Row, id uint64, hasSelf bool, at int) 
 // violation is PostgreSQL's 23P01 of a row of elements vals that
 // conflicts with one of elements other.
 func (x *exclusion) violation(t *table, vals, other value.Row) error {
-	return &pgerr.Error{Code: pgerr.ExclusionViolation,
+	return t.constraintError(&pgerr.Error{Code: pgerr.ExclusionViolation,
 		Message: fmt.Sprintf("conflicting key value violates exclusion constraint %q", t.bare(x.x.Name)),
-		Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}
+		Detail:  fmt.Sprintf("Key %s conflicts with existing key %s.", x.keyText(vals), x.keyText(other))}, x.x.Name)
 }
 
 // excluded reports whether row conflicts with a row of t on an EXCLUDE

@@ -185,9 +185,9 @@ func (e *Engine) enforceForeignKeysOf(mark int, atCommit func(*fkLink) bool) err
 			}
 		}
 		if ids := e.fkChildren(l, gn.old); len(ids) > 0 {
-			return &pgerr.Error{Code: pgerr.ForeignKeyViolation,
+			return l.child.constraintError(&pgerr.Error{Code: pgerr.ForeignKeyViolation,
 				Message: fmt.Sprintf("update or delete on table %q violates foreign key constraint %q on table %q", unqualified(l.parent.name), l.child.bare(l.fk.Name), unqualified(l.child.name)),
-				Detail:  fmt.Sprintf("Key (%s)=(%s) is still referenced from table %q.", colList(l.parent, l.fk.RefCols), valList(gn.old, l.fk.RefCols), unqualified(l.child.name))}
+				Detail:  fmt.Sprintf("Key (%s)=(%s) is still referenced from table %q.", colList(l.parent, l.fk.RefCols), valList(gn.old, l.fk.RefCols), unqualified(l.child.name))}, l.fk.Name)
 		}
 	}
 	for _, ch := range checks {
@@ -219,9 +219,9 @@ func (e *Engine) fkCheckRow(l *fkLink, row value.Row) error {
 		if !fk.MatchFull {
 			return nil
 		}
-		return &pgerr.Error{Code: pgerr.ForeignKeyViolation,
+		return l.child.constraintError(&pgerr.Error{Code: pgerr.ForeignKeyViolation,
 			Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", unqualified(l.child.name), l.child.bare(fk.Name)),
-			Detail:  "MATCH FULL does not allow mixing of null and non-null values."}
+			Detail:  "MATCH FULL does not allow mixing of null and non-null values."}, fk.Name)
 	}
 	if l.key != nil {
 		probe := make(value.Row, len(l.parent.cols))
@@ -240,9 +240,9 @@ func (e *Engine) fkCheckRow(l *fkLink, row value.Row) error {
 			}
 		}
 	}
-	return &pgerr.Error{Code: pgerr.ForeignKeyViolation,
+	return l.child.constraintError(&pgerr.Error{Code: pgerr.ForeignKeyViolation,
 		Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", unqualified(l.child.name), l.child.bare(fk.Name)),
-		Detail:  fmt.Sprintf("Key (%s)=(%s) is not present in table %q.", colList(l.child, fk.Cols), valList(row, fk.Cols), unqualified(l.parent.name))}
+		Detail:  fmt.Sprintf("Key (%s)=(%s) is not present in table %q.", colList(l.child, fk.Cols), valList(row, fk.Cols), unqualified(l.parent.name))}, fk.Name)
 }
 
 // fkChildren returns the ids of the child rows that reference the key of

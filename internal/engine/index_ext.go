@@ -132,9 +132,9 @@ func (u *uniqueIndex) extViolation(t *table, row value.Row) error {
 			vals[i] = string(value.AppendText(nil, v))
 		}
 	}
-	return &pgerr.Error{Code: pgerr.UniqueViolation,
+	return t.constraintError(&pgerr.Error{Code: pgerr.UniqueViolation,
 		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", t.bare(u.name)),
-		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
+		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}, u.name)
 }
 
 // checkExt evaluates t's expression and partial indexes over row (see

@@ -338,9 +338,9 @@ func (t *table) checkRow(old, row value.Row) error {
 	cols := t.def.Cols
 	for i := range cols { // by index: a column's definition is not copied
 		if c := &cols[i]; c.NotNull && row[i].IsNull() {
-			return &pgerr.Error{Code: pgerr.NotNullViolation,
+			return t.columnError(&pgerr.Error{Code: pgerr.NotNullViolation,
 				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, unqualified(t.def.Name)),
-				Detail:  "Failing row contains " + failingRow(row) + "."}
+				Detail:  "Failing row contains " + failingRow(row) + "."}, c.Name)
 		}
 	}
 	if t.xindexes != nil {
@@ -354,9 +354,9 @@ func (t *table) checkRow(old, row value.Row) error {
 			return err
 		}
 		if !v.IsNull() && !v.Bool() {
-			return &pgerr.Error{Code: pgerr.CheckViolation,
+			return t.constraintError(&pgerr.Error{Code: pgerr.CheckViolation,
 				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", unqualified(t.def.Name), t.bare(ch.Name)),
-				Detail:  "Failing row contains " + failingRow(row) + "."}
+				Detail:  "Failing row contains " + failingRow(row) + "."}, ch.Name)
 		}
 	}
 	return nil
@@ -403,9 +403,9 @@ func uniqueViolation(u *uniqueIndex, t *table, row value.Row) error {
 		names[i] = t.cols[c].Name
 		vals[i] = string(value.AppendText(nil, row[c]))
 	}
-	return &pgerr.Error{Code: pgerr.UniqueViolation,
+	return t.constraintError(&pgerr.Error{Code: pgerr.UniqueViolation,
 		Message: fmt.Sprintf("duplicate key value violates unique constraint %q", t.bare(u.name)),
-		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}
+		Detail:  fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))}, u.name)
 }
 
 // bare is the name of an index or constraint of t keyed name, without

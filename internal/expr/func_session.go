@@ -22,6 +22,10 @@ func init() {
 	}
 	constant("current_database", text(DatabaseName))
 	constant("current_schema", text(SchemaName))
+	// The client's encoding and the database's: UTF8, the only one a
+	// session may set (client_encoding).
+	constant("pg_client_encoding", text("UTF8"))
+	constant("getdatabaseencoding", text("UTF8"))
 	constant("version", text("PostgreSQL "+ServerVersion+" on "+runtime.GOARCH+"-"+runtime.GOOS+", compiled by "+runtime.Version()+", "+strconv.Itoa(strconv.IntSize)+"-bit"))
 	// current_schemas(include_implicit): the search path, with
 	// pg_catalog first when asked for the implicit schemas.

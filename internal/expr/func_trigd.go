@@ -19,18 +19,18 @@ const radiansPerDegree = 0.0174532925199432957692
 // PostgreSQL computes them, not exact products rounded once.
 var (
 	rpd, deg30, deg60 = float64(radiansPerDegree), 30.0, 60.0
-	sin30             = math.Sin(deg30 * rpd)
-	oneMinusCos60     = 1 - math.Cos(deg60*rpd)
-	asin05            = math.Asin(0.5)
-	acos05            = math.Acos(0.5)
+	sin30             = cSin(deg30 * rpd)
+	oneMinusCos60     = 1 - cCos(deg60*rpd)
+	asin05            = cAsin(0.5)
+	acos05            = cAcos(0.5)
 	tan45             = sindQ1(45) / cosdQ1(45)
 	cot45             = cosdQ1(45) / sindQ1(45)
 )
 
-func sind0to30(x float64) float64 { return math.Sin(x*rpd) / sin30 / 2 }
+func sind0to30(x float64) float64 { return cSin(x*rpd) / sin30 / 2 }
 
 func cosd0to60(x float64) float64 {
-	return 1 - (1-math.Cos(x*rpd))/oneMinusCos60/2
+	return 1 - (1-cCos(x*rpd))/oneMinusCos60/2
 }
 
 func sindQ1(x float64) float64 {
@@ -49,16 +49,16 @@ func cosdQ1(x float64) float64 {
 
 func asindQ1(x float64) float64 {
 	if x <= 0.5 {
-		return math.Asin(x) / asin05 * 30
+		return cAsin(x) / asin05 * 30
 	}
-	return 90 - math.Acos(x)/acos05*60
+	return 90 - cAcos(x)/acos05*60
 }
 
 func acosdQ1(x float64) float64 {
 	if x <= 0.5 {
-		return 90 - math.Asin(x)/asin05*30
+		return 90 - cAsin(x)/asin05*30
 	}
-	return math.Acos(x) / acos05 * 60
+	return cAcos(x) / acos05 * 60
 }
 
 // degreeArg checks an argument of sind, cosd, tand and cotd: an infinity

@@ -29,19 +29,19 @@ func init() {
 			return f(x), nil
 		}
 	}
-	f1("sinh", ok(math.Sinh))
-	f1("cosh", ok(math.Cosh))
-	f1("tanh", ok(math.Tanh))
-	f1("asinh", ok(math.Asinh))
-	f1("acosh", inRange(1, math.Inf(1), math.Acosh))
-	f1("atanh", inRange(-1, 1, math.Atanh))
+	f1("sinh", ok(cSinh))
+	f1("cosh", ok(cCosh))
+	f1("tanh", ok(cTanh))
+	f1("asinh", ok(cAsinh))
+	f1("acosh", inRange(1, math.Inf(1), cAcosh))
+	f1("atanh", inRange(-1, 1, cAtanh))
 	f1("sind", pgSind)
 	f1("cosd", pgCosd)
 	f1("tand", pgTand)
 	f1("cotd", pgCotd)
 	f1("asind", pgAsind)
 	f1("acosd", pgAcosd)
-	f1("atand", ok(func(x float64) float64 { return math.Atan(x) / math.Atan(1) * 45 }))
+	f1("atand", ok(func(x float64) float64 { return cAtan(x) / cAtan(1) * 45 }))
 
 	strict("octet_length", kinds(T), value.Int4Type, func(a []value.Value) (value.Value, error) {
 		return int4(int64(len(rawText(a[0])))), nil

@@ -151,7 +151,7 @@ func floatExp(f float64) (float64, error) {
 		}
 		return 0, nil
 	}
-	return checkFloat(math.Exp(f), false, false)
+	return checkFloat(cExp(f), false, false)
 }
 
 func floatLn(f float64) (float64, error) {
@@ -161,7 +161,7 @@ func floatLn(f float64) (float64, error) {
 	case f < 0:
 		return 0, pgerr.New(codeInvalidLog, "cannot take logarithm of a negative number")
 	}
-	return math.Log(f), nil
+	return cLog(f), nil
 }
 
 func floatPow(x, y float64) (float64, error) {
@@ -177,7 +177,7 @@ func floatPow(x, y float64) (float64, error) {
 		}
 		return math.NaN(), nil
 	}
-	r := math.Pow(x, y)
+	r := cPow(x, y)
 	return checkFloat(r, math.IsInf(x, 0) || math.IsInf(y, 0), x == 0 || math.IsInf(y, 0) || math.Abs(x) < 1 || y < 0)
 }
 

@@ -29,15 +29,15 @@ func init() {
 			return f(x), nil
 		}))
 	}
-	f1("sin", math.Sin)
-	f1("cos", math.Cos)
-	f1("tan", math.Tan)
-	f1("cot", func(x float64) float64 { return 1 / math.Tan(x) })
-	domain("asin", -1, 1, math.Asin)
-	domain("acos", -1, 1, math.Acos)
-	f1("atan", math.Atan)
+	f1("sin", cSin)
+	f1("cos", cCos)
+	f1("tan", cTan)
+	f1("cot", func(x float64) float64 { return 1 / cTan(x) })
+	domain("asin", -1, 1, cAsin)
+	domain("acos", -1, 1, cAcos)
+	f1("atan", cAtan)
 	strict("atan2", kinds(F8, F8), value.Float8Type, func(a []value.Value) (value.Value, error) {
-		return float8(math.Atan2(a[0].Float(), a[1].Float())), nil
+		return float8(cAtan2(a[0].Float(), a[1].Float())), nil
 	})
 	// As PostgreSQL: divided and multiplied by RADIANS_PER_DEGREE.
 	f1("degrees", func(x float64) float64 { return x / radiansPerDegree })
@@ -54,7 +54,7 @@ func init() {
 		case x < 0:
 			return 0, pgerr.New(codeInvalidLog, "cannot take logarithm of a negative number")
 		}
-		return math.Log10(x), nil
+		return cLog10(x), nil
 	}
 	strict("log", kinds(F8), value.Float8Type, floatErrFn(logOf), "log10")
 	for _, k := range []value.Kind{value.Int2, value.Int4, value.Int8} {

@@ -50,7 +50,7 @@ func init() {
 		if math.IsNaN(y) || math.IsNaN(x) {
 			return float8(math.NaN()), nil
 		}
-		return float8(math.Atan2(y, x) / math.Atan(1) * 45), nil
+		return float8(cAtan2(y, x) / cAtan(1) * 45), nil
 	})
 }
 

@@ -47,16 +47,59 @@ func (c *SeqCall) String() string {
 
 // WithClock returns e with every sequence call bound to no statement
 // bound to clock c instead: a column's DEFAULT as one statement runs it.
+// Its reads of the transaction's clock (now(), CURRENT_TIMESTAMP,
+// CURRENT_DATE, …) read c too, so that every row a statement writes, and
+// every statement of a transaction, gets the transaction's start, as in
+// PostgreSQL, not the wall clock at each row.
 func WithClock(e Expr, c *StmtClock) Expr {
 	if e == nil || c == nil {
 		return e
 	}
 	return Rewrite(e, func(n Expr) Expr {
-		if s, ok := n.(*SeqCall); ok && s.C == nil {
-			return &SeqCall{Fn: s.Fn, Args: s.Args, C: c}
+		switch n := n.(type) {
+		case *SeqCall:
+			if n.C == nil {
+				return &SeqCall{Fn: n.Fn, Args: n.Args, C: c}
+			}
+		case *Func:
+			if r := clockReadOf(n, c); r != nil {
+				return r
+			}
 		}
 		return n
 	})
+}
+
+// clockReadOf returns the read of clock c that stands for a call of one
+// of the clock functions bound to no statement, or nil.
+func clockReadOf(f *Func, c *StmtClock) Expr {
+	if f.Def == nil || len(f.Args) != 0 || !isBuiltin(f.Def) {
+		return nil
+	}
+	switch f.Def.Name {
+	case "now", "current_timestamp", "transaction_timestamp":
+		return &ClockRead{C: c, Name: f.Def.Name}
+	case "statement_timestamp":
+		return &ClockRead{C: c, Stmt: true, Name: f.Def.Name}
+	case "current_date":
+		d, err := Coerce(&ClockRead{C: c, Name: "now"}, value.DateType, true)
+		if err != nil {
+			return nil
+		}
+		return d
+	}
+	return nil
+}
+
+// isBuiltin reports whether d is one of the catalog's own functions, not
+// a user's function of the same name.
+func isBuiltin(d *FuncDef) bool {
+	for _, c := range catalog[d.Name] {
+		if c == d {
+			return true
+		}
+	}
+	return false
 }
 
 // Eval implements Expr. A NULL argument gives NULL, as the functions are

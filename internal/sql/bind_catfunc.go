@@ -100,7 +100,7 @@ var catFuncs = map[string]catFunc{
 		}
 		return text(def), nil
 	}},
-	"pg_get_viewdef": {sigs: [][]value.Kind{{oidK}, {oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+	"pg_get_viewdef": {sigs: [][]value.Kind{{value.RegClass}, {value.RegClass, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},
 	"pg_get_expr": {sigs: [][]value.Kind{{textK, oidK}, {textK, oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {

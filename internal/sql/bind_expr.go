@@ -207,6 +207,9 @@ func (b *binder) bindColumnRef(s *scope, c *pg_query.ColumnRef) (expr.Expr, erro
 	case 1:
 		e, err := b.resolve(s, "", names[0], c.Location)
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedColumn {
+			if r, ok := b.scalarRowRef(s, names[0]); ok {
+				return r, nil
+			}
 			if r, ok := b.WholeRow(s, names[0]); ok {
 				if b.sequenceRow(s, names[0]) {
 					return nil, b.stmt.errf(c.Location, "42809", "relation \"%s\" does not have a composite type", names[0])

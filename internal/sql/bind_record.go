@@ -122,6 +122,28 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 	return nil, false
 }
 
+// scalarRowRef returns the column a reference to the relation qual reads
+// when qual is a function returning a scalar through a named OUT
+// parameter (scopeCol.scalarRow), in s or an enclosing query's scope.
+func (b *binder) scalarRowRef(s *scope, qual string) (expr.Expr, bool) {
+	levels := append([]*scope{s}, b.outers...)
+	for depth, lv := range levels {
+		for i, c := range lv.cols {
+			if c.qual != qual || c.outer || c.system {
+				continue
+			}
+			if !c.scalarRow {
+				return nil, false
+			}
+			if depth == 0 {
+				return &expr.Col{Idx: i, T: c.typ, Name: c.name}, true
+			}
+			return &expr.Outer{Depth: depth, Idx: i, T: c.typ, Name: qual + "." + c.name}, true
+		}
+	}
+	return nil, false
+}
+
 // sequenceRow reports whether qual, whose whole row WholeRow found, names
 // a sequence, which has no row type.
 func (b *binder) sequenceRow(s *scope, qual string) bool {

@@ -63,6 +63,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		items := item.GetList().GetItems()
 		f := items[0].GetFuncCall()
 		if f == nil {
+			if p, sc, ok, err := b.scalarFrom(rf, items[0]); ok {
+				return p, sc, err
+			}
 			return nil, nil, b.refuse(-1, "this function in FROM is not supported").WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
 		var coldefs []*pg_query.Node
@@ -131,6 +134,9 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			if err := b.undefinedTableFunc(name, f); err != nil {
 				return nil, nil, err
+			}
+			if p, sc, ok, err := b.scalarFrom(rf, items[0]); ok {
+				return p, sc, err
 			}
 			return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("unnest, generate_series and generate_subscripts are supported")
 		}
@@ -207,7 +213,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 	alias := tf.Funcs[0].Name
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
-		if len(tf.Cols) == 1 && !listed && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) && rowType.Kind != value.Record {
+		if len(tf.Cols) == 1 && !listed && !expr.IsJSONRecordFunc(tf.Funcs[0].Name) && rowType.Kind != value.Record && !outNamedSRF[tf.Funcs[0].Name] {
 			tf.Cols[0].Name = alias
 		}
 	}
@@ -227,5 +233,18 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		// that type, as a table's row is.
 		return tf, rowScope(alias, rowType, tf.Columns()), nil
 	}
-	return tf, newScope(alias, tf.Columns()), nil
+	s := newScope(alias, tf.Columns())
+	if len(s.cols) == 1 && outNamedSRF[tf.Funcs[0].Name] {
+		s.cols[0].scalarRow = true
+	}
+	return tf, s, nil
+}
+
+// outNamedSRF are the set-returning functions of one column whose column
+// is an OUT parameter with a name (json_array_elements(from_json, OUT
+// value)): an alias names the relation, not the column, which keeps its
+// name, as in PostgreSQL (SELECT e.value FROM jsonb_array_elements(j) e).
+var outNamedSRF = map[string]bool{
+	"json_array_elements": true, "json_array_elements_text": true,
+	"jsonb_array_elements": true, "jsonb_array_elements_text": true,
 }

@@ -57,6 +57,11 @@ type scopeCol struct {
 	// NATURAL and USING joins. viewRefused marks one a materialized view
 	// may not read (all but tableoid): a reference is 0A000.
 	system, viewRefused bool
+	// scalarRow marks the one column of a function that returns a
+	// scalar through a named OUT parameter (jsonb_array_elements's
+	// value): a reference to the relation's name is the column
+	// (scalarRowRef), as PostgreSQL reads a scalar function's row.
+	scalarRow bool
 	// origin is the table whose column this is, by key, and originCol
 	// its position there; "" for any other source (RefLog).
 	origin    string
