@@ -59,10 +59,6 @@ func (e *Engine) alterTable(a *sql.AlterTable) (Result, error) {
 		if readers != nil {
 			cascade = readers.cascade
 		}
-		if ix := append(slices.Clip(t.indexes), t.xindexes...); len(ix) > 0 && (t.def.PartitionBy != nil || t.def.PartitionOf != nil) {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot change the columns or the name of partitioned table %q: it has index %q", a.Table, ix[0].name).
-				WithHint("DROP INDEX, alter the table, then create the index again")
-		}
 		var ruleNotes []string
 		var ok bool
 		if dropRules, ruleNotes, ok, err = e.ruleAlter(t, a); err != nil {

@@ -177,7 +177,9 @@ func onlyPartitioned(rel *Relation, cmds []*pg_query.Node) func(first string) er
 		cmd := n.GetAlterTableCmd()
 		switch cmd.GetSubtype() {
 		case pg_query.AlterTableType_AT_AddColumn:
-			return func(string) error { return pgerr.New(pgerr.InvalidTableDef, "column must be added to child tables too") }
+			return func(string) error {
+				return pgerr.New(pgerr.InvalidTableDef, "column must be added to child tables too")
+			}
 		case pg_query.AlterTableType_AT_DropColumn:
 			return only("cannot drop column from only the partitioned table when partitions exist")
 		case pg_query.AlterTableType_AT_AlterColumnType:
@@ -195,7 +197,9 @@ func onlyPartitioned(rel *Relation, cmds []*pg_query.Node) func(first string) er
 			}
 		case pg_query.AlterTableType_AT_AddConstraint:
 			if cmd.GetDef().GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_CHECK {
-				return func(string) error { return pgerr.New(pgerr.InvalidTableDef, "constraint must be added to child tables too") }
+				return func(string) error {
+					return pgerr.New(pgerr.InvalidTableDef, "constraint must be added to child tables too")
+				}
 			}
 			return refuseOnly(rel, cmd)
 		case pg_query.AlterTableType_AT_ColumnDefault:
