@@ -62,6 +62,9 @@ type alterOverlay struct {
 	// rewritten are the plain views read through their statements as
 	// the ALTER rewrites them (alter_rename_column.go).
 	rewritten map[string]*sql.Relation
+	// parts are the partitions of a partitioned table as the ALTER
+	// leaves them (partition_alter.go).
+	parts map[string]*sql.Relation
 }
 
 func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
@@ -70,6 +73,9 @@ func (o alterOverlay) Relation(name string) (*sql.Relation, bool) {
 		return o.rel, true
 	case o.old:
 		return nil, false
+	}
+	if r, ok := o.parts[name]; ok {
+		return r, true
 	}
 	if r, ok := o.rewritten[name]; ok {
 		return r, true
@@ -91,6 +97,14 @@ func (e *Engine) alteredReaders(t *table, a *sql.AlterTable) (*alterReaders, err
 	rel, _ := tableRelation(a.New.Name, next)
 	rel.Inherit = e.inheritMembers(a.New.Name, next.cols)
 	cat := alterOverlay{Engine: e, old: a.Table, rel: rel, moved: e.movedReadersOf(deps, a), rewritten: map[string]*sql.Relation{}}
+	if len(t.kids) > 0 {
+		next.kids = t.kids // for tableoid, which routes the rows
+		pa, err := e.alteredPartitions(t, a)
+		if err != nil {
+			return nil, err
+		}
+		cat.parts = pa.relations(e, rel)
+	}
 	typed := retypedColumns(t, a)
 	rename, renaming := renamedColumnOf(t, a)
 	if renaming {

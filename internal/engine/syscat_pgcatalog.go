@@ -394,7 +394,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 
 func pgAttrdef(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
-		if rel.kind != 'r' {
+		if rel.kind != 'r' && rel.kind != 'p' { // a partitioned table has its defaults too
 			continue
 		}
 		for i, c := range rel.cols {

@@ -60,6 +60,13 @@ type AlterTable struct {
 	// Rewrite is why PostgreSQL would rewrite the table's rows for the
 	// statement (Rewrite… bits, alter_rewrite.go), 0 when it would not.
 	Rewrite int
+	// OnlyPartitioned is, for ALTER TABLE ONLY of a partitioned table,
+	// the error to return when the table has partitions (the first one
+	// named first); nil when ONLY may alter it alone.
+	OnlyPartitioned func(first string) error
+	// RenamedFrom and RenamedTo are RENAME COLUMN's old and new names,
+	// which the partitions' keys follow.
+	RenamedFrom, RenamedTo string
 }
 
 func (*AlterTable) bound() {}
@@ -201,7 +208,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	if rel.Def.ChangeStream {
 		return nil, nil, b.refuse(rv.Location, "ALTER TABLE of change-stream table %q is not supported", rv.Relname)
 	}
-	if err := b.refusePartitionAlter(rv, rel, b.alterCmds); err != nil {
+	if err := b.checkPartitionAlter(rv, rel, b.alterCmds); err != nil {
 		return nil, nil, err
 	}
 	r, err := pg_query.Parse(rel.Def.SQL())
@@ -229,7 +236,11 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 		w.origin = append(w.origin, i)
 	}
 	w.startAttrs(rel.Def)
-	return w, &AlterTable{Table: rv.Relname, Only: !rv.Inh}, nil
+	at := &AlterTable{Table: rv.Relname, Only: !rv.Inh}
+	if !rv.Inh {
+		at.OnlyPartitioned = onlyPartitioned(rel, b.alterCmds)
+	}
+	return w, at, nil
 }
 
 func colErr(code, format, col, table string) *pgerr.Error {
@@ -442,6 +453,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	if !table && (rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN || rs.RelationType != pg_query.ObjectType_OBJECT_TABLE) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER … RENAME is supported for tables and their columns")
 	}
+	if err := b.renamePartitionCheck(rs); err != nil {
+		return nil, err
+	}
 	w, at, err := b.alterTarget(rs.Relation, rs.MissingOk)
 	if w == nil || err != nil {
 		return at, err
@@ -479,6 +493,13 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	}
 	cd.Colname = rs.Newname
 	w.renameGenerated(rs.Subname, rs.Newname)
+	w.renamePartitionKey(rs.Subname, rs.Newname)
+	at.RenamedFrom, at.RenamedTo = rs.Subname, rs.Newname
+	if !rs.Relation.Inh && at.OnlyPartitioned == nil && w.old.PartitionBy != nil {
+		at.OnlyPartitioned = func(string) error {
+			return pgerr.New(pgerr.InvalidTableDef, "inherited column %q must be renamed in child tables too", rs.Subname)
+		}
+	}
 	for _, c := range w.constraints() {
 		for _, k := range slices.Concat(c.Keys, c.FkAttrs, c.FkDelSetCols) {
 			if s := k.GetString_(); s.Sval == rs.Subname {

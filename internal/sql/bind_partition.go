@@ -353,31 +353,6 @@ func (b *binder) partitionScan(rv *pg_query.RangeVar, rel *Relation) (plan.Node,
 	return &plan.Filter{Input: &plan.Scan{Relation: root.Name, Cols: root.Cols}, Pred: rel.Partition.Filter}, root, nil
 }
 
-// refusePartitionAlter refuses ALTER TABLE of a partitioned table or of
-// a partition, other than ATTACH and DETACH PARTITION: their columns and
-// keys are the root's, and the partition key reads the columns.
-func (b *binder) refusePartitionAlter(rv *pg_query.RangeVar, rel *Relation, cmds []*pg_query.Node) error {
-	if rel.Partition != nil {
-		for _, n := range cmds {
-			switch c := n.GetAlterTableCmd(); c.GetSubtype() {
-			case pg_query.AlterTableType_AT_AddColumn:
-				return b.stmt.errf(rv.Location, pgerr.WrongObjectType, "cannot add column to a partition")
-			case pg_query.AlterTableType_AT_DropColumn:
-				return b.stmt.errf(rv.Location, pgerr.InvalidTableDef, "cannot drop inherited column %q", c.Name)
-			}
-		}
-	}
-	switch {
-	case rel.Partition != nil:
-		return b.refuse(rv.Location, "ALTER TABLE of partition %q is not supported", rel.Name).
-			WithHint("a partition has its partitioned table's columns and constraints")
-	case rel.Def != nil && rel.Def.PartitionBy != nil:
-		return b.refuse(rv.Location, "ALTER TABLE of partitioned table %q is not supported", rel.Name).
-			WithHint("create the table again with the columns it needs")
-	}
-	return nil
-}
-
 // AttachPartition is ALTER TABLE parent ATTACH PARTITION t FOR VALUES
 // …: the table's rows move into the partitioned table's root, and the
 // table becomes a partition (PartitionOf, as CREATE TABLE … PARTITION OF

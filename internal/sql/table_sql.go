@@ -62,7 +62,7 @@ func (ct *CreateTable) SQL() string {
 			b.WriteString(c.Type.String())
 		}
 		b.WriteString(c.columnAttrsSQL())
-		if c.NotNull && !pk[i] {
+		if c.NotNull { // a key's columns too: they stay NOT NULL when it is dropped, as in PostgreSQL
 			b.WriteString(" NOT NULL")
 		}
 		switch seq := c.OwnedSequence(); {
@@ -127,6 +127,9 @@ func (ct *CreateTable) SQL() string {
 		b.WriteString(ct.foreignKeySQL(fk))
 	}
 	b.WriteByte(')')
+	if ct.PartitionBy != nil && ct.PartitionOf == nil {
+		b.WriteString(" PARTITION BY " + PartitionKeySQL(ct.PartitionBy, ct.Cols))
+	}
 	var with []string
 	if ct.ChangeStream {
 		with = append(with, "change_stream = true, complete_rows = "+strconv.FormatBool(ct.CompleteRows))
@@ -184,4 +187,19 @@ func (ct *CreateTable) KeyName(i int) string {
 		names[j] = ct.Cols[c].Name
 	}
 	return ct.Name + "_" + strings.Join(names, "_") + "_key"
+}
+
+// PartitionKeySQL is a partition key as PARTITION BY writes it, RANGE
+// (a, (b + 1)), over the columns cols of its table.
+func PartitionKeySQL(k *expr.PartitionKey, cols []ColumnDef) string {
+	parts := make([]string, len(k.Exprs))
+	for i, e := range k.Exprs {
+		if c, ok := e.(*expr.Col); ok && c.Idx < len(cols) {
+			parts[i] = QuoteIdent(cols[c.Idx].Name)
+		} else {
+			parts[i] = k.SQL[i]
+		}
+	}
+	strategy := map[byte]string{expr.PartitionRange: "RANGE", expr.PartitionList: "LIST", expr.PartitionHash: "HASH"}[k.Strategy]
+	return strategy + " (" + strings.Join(parts, ", ") + ")"
 }
