@@ -17,6 +17,9 @@ import (
 
 // readOnly reports whether the session's transaction is read-only.
 func (s *Session) readOnly() bool {
+	if s.gucs.vals == nil && s.gucs.local == nil {
+		return false // every setting at its default
+	}
 	v, _ := s.setting("transaction_read_only")
 	return v == "on"
 }
