@@ -99,6 +99,11 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 			return err
 		}
 	}
+	if name == "transaction_read_only" && v == "off" {
+		if err := s.checkReadWrite(); err != nil {
+			return err
+		}
+	}
 	g := &s.gucs
 	if d == nil {
 		if g.custom == nil {

@@ -226,6 +226,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		defer s.plBindings.give(key, bd)
 	}
 	b, rec := bd.bound, bd.rec
+	if err := s.readOnlyCheck(b, rec); err != nil {
+		return nil, err
+	}
 	if err := s.authorize(b, rec); err != nil {
 		return nil, err
 	}

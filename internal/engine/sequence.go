@@ -687,6 +687,9 @@ func (x sessionSeqs) Nextval(name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if !isTemp(q.name) && x.s.readOnly() {
+		return 0, errReadOnly("nextval()")
+	}
 	save := x.s.e.reserveSaver()
 	if isTemp(q.name) {
 		save = nil
@@ -731,6 +734,9 @@ func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
 	q, err := x.lookup(name, "UPDATE")
 	if err != nil {
 		return 0, err
+	}
+	if !isTemp(q.name) && x.s.readOnly() {
+		return 0, errReadOnly("setval()")
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()

@@ -394,6 +394,9 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		return s.inFailedTx(b)
 	}
 	if err == nil {
+		err = s.readOnlyCheck(b, rec)
+	}
+	if err == nil {
 		err = s.authorize(b, rec)
 	}
 	if err != nil {

@@ -74,3 +74,9 @@ func (s *Session) endTxID() {
 	x.mu.Unlock()
 	s.xid = 0
 }
+
+// WALPosition implements expr.WALBackend: the logical time of the last
+// commit, the number of transactions committed (or the source's commit
+// position), which pg_current_wal_lsn() shows as a pg_lsn. The statement
+// that asks holds the engine's lock.
+func (s *Session) WALPosition() uint64 { return s.e.ts }

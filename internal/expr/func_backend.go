@@ -65,6 +65,8 @@ func (c *BackendCall) Type() value.Type {
 		return value.OidType
 	case c.Fn == "inet_client_addr", c.Fn == "inet_server_addr":
 		return value.InetType
+	case strings.HasSuffix(c.Fn, "_lsn"):
+		return value.PgLSNType
 	case strings.HasSuffix(c.Fn, "_snapshot"):
 		return value.TextType
 	case strings.HasPrefix(c.Fn, "txid_") || strings.HasPrefix(c.Fn, "pg_current_xact"):
@@ -104,6 +106,14 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 			return value.Null, nil
 		}
 		return value.NewInt(value.Int8, id), nil
+	case "pg_current_wal_lsn", "pg_current_wal_insert_lsn", "pg_current_wal_flush_lsn":
+		wb, _ := be.(WALBackend)
+		if wb == nil {
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "%s() is supported only in statements a session runs", c.Fn)
+		}
+		return value.NewPgLSN(wb.WALPosition()), nil
+	case "pg_last_wal_receive_lsn", "pg_last_wal_replay_lsn":
+		return value.Null, nil // a primary, which receives and replays no log
 	case "txid_current_snapshot", "pg_current_snapshot":
 		return text(be.Snapshot().String()), nil
 	case "inet_client_addr", "inet_server_addr", "inet_client_port", "inet_server_port":
@@ -187,6 +197,8 @@ var BackendFuncs = map[string][]int{
 	"inet_client_addr": {0}, "inet_server_addr": {0}, "inet_client_port": {0}, "inet_server_port": {0},
 	"txid_current": {0}, "pg_current_xact_id": {0}, "txid_current_if_assigned": {0}, "pg_current_xact_id_if_assigned": {0},
 	"txid_current_snapshot": {0}, "pg_current_snapshot": {0},
+	"pg_current_wal_lsn": {0}, "pg_current_wal_insert_lsn": {0}, "pg_current_wal_flush_lsn": {0},
+	"pg_last_wal_receive_lsn": {0}, "pg_last_wal_replay_lsn": {0},
 	"pg_advisory_lock": {1, 2}, "pg_advisory_lock_shared": {1, 2},
 	"pg_advisory_xact_lock": {1, 2}, "pg_advisory_xact_lock_shared": {1, 2},
 	"pg_try_advisory_lock": {1, 2}, "pg_try_advisory_lock_shared": {1, 2},
@@ -194,4 +206,13 @@ var BackendFuncs = map[string][]int{
 	"pg_advisory_unlock": {1, 2}, "pg_advisory_unlock_shared": {1, 2},
 	"pg_cancel_backend": {1}, "pg_terminate_backend": {1, 2},
 	"pg_event_trigger_table_rewrite_oid": {0}, "pg_event_trigger_table_rewrite_reason": {0},
+}
+
+// WALBackend is what the log position functions (pg_current_wal_lsn(),
+// …) read of a session's engine. A Backend implements it when its engine
+// numbers its commits.
+type WALBackend interface {
+	// WALPosition is the position of the last commit: it grows with
+	// every commit.
+	WALPosition() uint64
 }

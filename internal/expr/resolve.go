@@ -171,6 +171,9 @@ func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err e
 		if known == value.Interval || known == value.Money {
 			other = value.Float8
 		}
+		if known == value.PgLSN {
+			other = value.Numeric
+		}
 		ak, bk := known, other
 		if lk == value.Unknown {
 			ak, bk = other, known
@@ -194,6 +197,9 @@ func ResolveArith(op ArithOp, l, r value.Type) (lt, rt, result value.Type, err e
 func arithKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool) {
 	if l == value.Money || r == value.Money {
 		return moneyKinds(op, l, r)
+	}
+	if l == value.PgLSN || r == value.PgLSN {
+		return lsnKinds(op, l, r)
 	}
 	switch {
 	case l.IsNumeric() && r.IsNumeric():

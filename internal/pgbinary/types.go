@@ -76,6 +76,7 @@ var kindOIDs = [...]uint32{
 	value.Tid:          27,
 	value.Xid:          28,
 	value.Cid:          29,
+	value.PgLSN:        3220,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -125,6 +126,7 @@ var arrayOIDs = [...]uint32{
 	value.Tid:          1010,
 	value.Xid:          1011,
 	value.Cid:          1012,
+	value.PgLSN:        3221,
 }
 
 // TypeOID returns the OID of t's type.
@@ -185,7 +187,7 @@ func TypeSize(t value.Type) int16 {
 		return 4
 	case value.Tid:
 		return 6
-	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money:
+	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money, value.PgLSN:
 		return 8
 	case value.Time:
 		return 8
@@ -243,6 +245,8 @@ func AppendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint32(buf, v.OID())
 	case value.Xid, value.Cid:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
+	case value.PgLSN:
+		return binary.BigEndian.AppendUint64(buf, v.LSN())
 	case value.Tid: // the block, then the offset
 		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, uint32(v.Int()>>16)), uint16(v.Int()))
 	case value.Float4:
@@ -372,6 +376,11 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.NewMoney(int64(binary.BigEndian.Uint64(b))), nil
+	case value.PgLSN:
+		if len(b) != 8 {
+			return bad()
+		}
+		return value.NewPgLSN(binary.BigEndian.Uint64(b)), nil
 	case value.Oid:
 		if len(b) != 4 {
 			return bad()

@@ -58,6 +58,9 @@ func Add(a, b Value) (Value, error) {
 	if r, ok, err := moneyArith('+', a, b); ok {
 		return r, err
 	}
+	if r, ok, err := lsnArith('+', a, b); ok {
+		return r, err
+	}
 	if r, ok, err := timeArith(a, b, false); ok {
 		return r, err
 	}
@@ -101,6 +104,9 @@ func Sub(a, b Value) (Value, error) {
 		return Null, nil
 	}
 	if r, ok, err := moneyArith('-', a, b); ok {
+		return r, err
+	}
+	if r, ok, err := lsnArith('-', a, b); ok {
 		return r, err
 	}
 	if r, ok, err := timeArith(a, b, true); ok {

@@ -74,6 +74,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendOid(buf, v)
 	case Tid:
 		return appendTid(buf, v)
+	case PgLSN:
+		return appendPgLSN(buf, v)
 	case Xid, Cid:
 		return strconv.AppendUint(buf, uint64(uint32(v.n)), 10)
 	case Enum:

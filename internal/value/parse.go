@@ -58,6 +58,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseOid(s, t.Kind)
 	case Tid:
 		return parseTid(s)
+	case PgLSN:
+		return parsePgLSN(s)
 	case Xid, Cid:
 		return Value{kind: t.Kind, n: int64(uint32(strtoul(s)))}, nil
 	case Enum:

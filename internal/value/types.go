@@ -78,6 +78,7 @@ var kindNames = [numKinds]string{
 
 	HStore: "hstore",
 	CIText: "citext",
+	PgLSN:  "pg_lsn",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -244,6 +245,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(XMLType)
 	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator":
 		return noMods(Type{oidKinds[n], -1})
+	case "pg_lsn":
+		return noMods(PgLSNType)
 	case "tid", "xid", "cid":
 		return noMods(Type{map[string]Kind{"tid": Tid, "xid": Xid, "cid": Cid}[n], -1})
 	case "regconfig":

@@ -96,6 +96,7 @@ const (
 	RegOperator
 	HStore
 	CIText
+	PgLSN
 	numKinds
 )
 
@@ -225,6 +226,8 @@ func IntOrdered(k Kind) bool {
 		return true // the oid (oid.go)
 	case Tid, Xid, Cid:
 		return true // sysid.go
+	case PgLSN:
+		return true // pglsn.go: the position with its top bit flipped
 	}
 	return false
 }
