@@ -30,13 +30,7 @@ INSERT INTO ser (k, v) VALUES (8, 0)`)
 	defer db.Close()
 	check := func(q, want string) {
 		t.Helper()
-		rs, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != want {
-			t.Errorf("%s: got %s, want %s", q, g, want)
-		}
+		wantRows(t, db, []queryRows{{q, want}})
 	}
 	check("SELECT tableoid::regclass::text, k, v FROM top_ ORDER BY k", "[[top_ 1 10] [mid 2 20] [low 3 30] [side 4 40] [ser 8 0]]")
 	check("SELECT * FROM tot", "[[5 100]]")

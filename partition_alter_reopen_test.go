@@ -1,9 +1,6 @@
 package deltaview_test
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestPartitionAlterReopen checks that what ALTER TABLE of a partitioned
 // table changes (columns added, dropped, renamed and retyped, a partition
@@ -30,13 +27,7 @@ ALTER TABLE ev RENAME TO events`)
 	defer db.Close()
 	check := func(q, want string) {
 		t.Helper()
-		rs, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != want {
-			t.Errorf("%s: got %s, want %s", q, g, want)
-		}
+		wantRows(t, db, []queryRows{{q, want}})
 	}
 	check("SELECT * FROM ev_1a", "[[1 a 1 10 n]]")
 	check("SELECT * FROM ev_other", "[[2 c 20 20 n]]")

@@ -1,9 +1,6 @@
 package deltaview_test
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestPartitionsReopen checks that a partitioned table, its partitions
 // (a default one created before a later sibling, a partition partitioned
@@ -31,13 +28,7 @@ CREATE MATERIALIZED VIEW one AS SELECT id FROM ev_1`)
 	defer db.Close()
 	check := func(q, want string) {
 		t.Helper()
-		rs, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if g := fmt.Sprint(rs.Rows); g != want {
-			t.Errorf("%s: got %s, want %s", q, g, want)
-		}
+		wantRows(t, db, []queryRows{{q, want}})
 	}
 	check("SELECT tableoid::regclass::text, id FROM ev ORDER BY id", "[[ev_1a 1] [ev_other 3] [ev_2 4] [ev_3 7]]")
 	check("SELECT * FROM per ORDER BY k", "[[a 2] [c 1] [z 1]]")

@@ -110,18 +110,11 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 		return cmd, true, nil
 	}
 	if m := fetchCursor.FindStringSubmatch(q); m != nil {
-		cmd := &cursorCmd{kind: 'F', name: ident(m[2]), count: 1}
-		switch n := strings.ToLower(m[1]); n {
-		case "", "next":
-		case "all":
-			cmd.count = -1
-		default:
-			c, err := strconv.Atoi(n)
-			if err != nil {
-				return nil, true, pgerr.New(pgerr.InvalidParameter, "FETCH count out of range: %s", n)
-			}
-			cmd.count = c
+		count, err := cursorCount("FETCH", m[1])
+		if err != nil {
+			return nil, true, err
 		}
+		cmd := &cursorCmd{kind: 'F', name: ident(m[2]), count: count}
 		for _, opt := range strings.Split(m[3], ",") {
 			name, val, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			name, val = strings.ToLower(strings.TrimSpace(name)), strings.Trim(strings.TrimSpace(val), "'")
@@ -142,19 +135,11 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 	}
 	if m := moveCursor.FindStringSubmatch(q); m != nil {
 		// MOVE skips the rows FETCH would return, as in PostgreSQL.
-		cmd := &cursorCmd{kind: 'M', name: ident(m[2]), count: 1}
-		switch n := strings.ToLower(m[1]); n {
-		case "", "next":
-		case "all":
-			cmd.count = -1
-		default:
-			c, err := strconv.Atoi(n)
-			if err != nil {
-				return nil, true, pgerr.New(pgerr.InvalidParameter, "MOVE count out of range: %s", n)
-			}
-			cmd.count = c
+		count, err := cursorCount("MOVE", m[1])
+		if err != nil {
+			return nil, true, err
 		}
-		return cmd, true, nil
+		return &cursorCmd{kind: 'M', name: ident(m[2]), count: count}, true, nil
 	}
 	if m := closeCursor.FindStringSubmatch(q); m != nil {
 		return &cursorCmd{kind: 'C', name: ident(m[1])}, true, nil
@@ -407,5 +392,22 @@ func (c *conn) closeRolledBack() {
 			cur.close()
 			delete(c.cursors, name)
 		}
+	}
+}
+
+// cursorCount is the count of a FETCH or MOVE (verb): 1 for none or
+// NEXT, -1 for ALL.
+func cursorCount(verb, word string) (int, error) {
+	switch n := strings.ToLower(word); n {
+	case "", "next":
+		return 1, nil
+	case "all":
+		return -1, nil
+	default:
+		c, err := strconv.Atoi(n)
+		if err != nil {
+			return 0, pgerr.New(pgerr.InvalidParameter, "%s count out of range: %s", verb, n)
+		}
+		return c, nil
 	}
 }
