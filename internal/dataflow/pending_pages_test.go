@@ -95,3 +95,65 @@ func TestRadixKeysOrdered(t *testing.T) {
 		t.Fatal("shuffled keys sorted wrong")
 	}
 }
+
+// TestRadixKeysDigits checks radixKeys against the comparison sort over
+// keys differing in bytes of every field, few and many, in their order
+// components' order and not.
+func TestRadixKeysDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	for _, n := range []int{255, 256, 1000, 70000} {
+		for _, masks := range [][4]uint64{
+			{0, 0, 0, 0},
+			{0xff << 8, 0, 0, 0},
+			{^uint64(0), 1, 0xffff, 3},
+			{0x0000ff00ff00ff00, 0xff00000000, ^uint64(0), 0},
+		} {
+			for _, inOrder := range []bool{false, true} {
+				keys := make([]loadKey, n)
+				for i := range keys {
+					keys[i] = loadKey{kk: rng.Uint64() & masks[0], cls: uint8(rng.Uint64() & masks[1]),
+						k0: rng.Uint64() & masks[2], k1: rng.Uint64() & masks[3], i: int32(i)}
+					if inOrder {
+						keys[i].k0, keys[i].k1 = uint64(i/2), uint64(i%2)
+					}
+				}
+				want := slices.Clone(keys)
+				slices.SortStableFunc(want, func(x, y loadKey) int {
+					return cmp.Or(cmp.Compare(x.kk, y.kk), cmp.Compare(x.cls, y.cls), cmp.Compare(x.k0, y.k0), cmp.Compare(x.k1, y.k1))
+				})
+				got := radixKeys(keys)
+				if n >= 256 && !slices.Equal(got, want) {
+					t.Fatalf("n=%d masks=%x ordered=%v: sorted wrong", n, masks, inOrder)
+				}
+				// Under 256 keys the comparison sort, not stable: keys
+				// equal in every field may come in any order.
+				seen := make([]bool, n)
+				for j, k := range got {
+					w := want[j]
+					k.i, w.i = 0, 0
+					if k != w || seen[got[j].i] {
+						t.Fatalf("n=%d masks=%x ordered=%v: key %d sorted wrong", n, masks, inOrder, j)
+					}
+					seen[got[j].i] = true
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkRadixKeys sorts the keys of an index of a million rows on a
+// key of 100,000 values, read in the order of their first column, as the
+// benchmark's join loads t's index by k.
+func BenchmarkRadixKeys(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := make([]loadKey, 1_000_000)
+	for i := range keys {
+		keys[i] = loadKey{kk: rng.Uint64N(100_000), k0: uint64(i), i: int32(i)}
+	}
+	work := make([]loadKey, len(keys))
+	b.ResetTimer()
+	for range b.N {
+		copy(work, keys)
+		radixKeys(work)
+	}
+}
