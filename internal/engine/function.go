@@ -135,6 +135,10 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 			return Result{}, err
 		}
 	}
+	secText, err := e.routineSecurity(cf, old, rec)
+	if err != nil {
+		return Result{}, err
+	}
 	if e.store != nil && !isTemp(f.Name) { // a session's temporary function is never stored
 		if old != nil {
 			if err := e.store.Drop([]string{sig}); err != nil {
@@ -157,6 +161,11 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		e.funcs = map[string][]*sql.Function{}
 	}
 	e.recordRoutine(sig, rec.text)
+	if secText != "" {
+		if err := e.saveRoutine(sig, sig, KindFunction, rec.text, secText); err != nil {
+			return Result{}, err
+		}
+	}
 	if old != nil {
 		e.funcs[f.Name][i] = f
 	} else {
