@@ -205,10 +205,26 @@ func (e *Engine) routineSecurity(cf *sql.CreateFunction, old *sql.Function, rec 
 	case s != nil && s.role != "":
 		f.Owner = s.role
 	}
-	if !f.SecurityChanged() {
-		return "", errSecurityRecord(f)
-	}
 	return securityText(f, routineWord(f), fromCurrent), nil
+}
+
+// checkUnderSettings checks the body of f, a SQL function, as
+// PostgreSQL's validator does: under the settings of its SET clauses.
+// A body under a search_path of its own is checked when its statements
+// first run, through that path, as the statements of a function that
+// runs as code are: the check at CREATE resolves the names of public.
+func checkUnderSettings(rec *recorder, f *sql.Function) error {
+	s := rec.session
+	if s == nil || len(f.Config) == 0 {
+		return sql.CheckFunctionBody(rec, f)
+	}
+	for _, kv := range f.Config {
+		if strings.HasPrefix(strings.ToLower(kv), "search_path=") {
+			return nil
+		}
+	}
+	defer s.enterRoutine(&sql.Function{Config: f.Config})()
+	return sql.CheckFunctionBody(rec, f)
 }
 
 // alterSecurity applies ALTER FUNCTION's SECURITY, SET, RESET and OWNER
