@@ -68,3 +68,22 @@ RESET ROLE`)
 		t.Errorf("DEFAULT current_user after reopening: got %s, want %s", g, w)
 	}
 }
+
+// TestRoutineSecurityMovedReopen checks that a routine's owner and
+// settings follow it into another schema and are kept there by the file.
+func TestRoutineSecurityMovedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "privs_moved.db", `CREATE ROLE owner1;
+CREATE SCHEMA s2;
+CREATE FUNCTION n() RETURNS text LANGUAGE sql SECURITY DEFINER SET work_mem = '8MB' AS $$SELECT current_user::text || ' ' || current_setting('work_mem')$$;
+ALTER FUNCTION n() OWNER TO owner1;
+ALTER FUNCTION n() SET SCHEMA s2;
+ALTER FUNCTION s2.n() RENAME TO m`)
+	defer db.Close()
+	rs, err := db.Query("SELECT s2.m(), (SELECT proowner::regrole::text FROM pg_proc WHERE proname = 'm')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[owner1 8MB owner1]]"; g != w {
+		t.Errorf("moved function after reopening: got %s, want %s", g, w)
+	}
+}
