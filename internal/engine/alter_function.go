@@ -29,9 +29,16 @@ import (
 
 // alterRoutine runs ALTER FUNCTION | PROCEDURE | AGGREGATE; text is the
 // statement's.
-func (e *Engine) alterRoutine(a *sql.AlterFunction, text string) (Result, error) {
-	if a.Owner != "" && a.Owner != SuperuserName && e.roles[a.Owner] == nil {
+func (e *Engine) alterRoutine(s *Session, a *sql.AlterFunction, text string) (Result, error) {
+	// A file recreates its routines before its roles: the owner it names
+	// exists once the file is open.
+	restoring := s != nil && s.restoring
+	if a.Owner != "" && a.Owner != SuperuserName && e.roles[a.Owner] == nil && !restoring {
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", a.Owner)
+	}
+	owner := a.Owner
+	if owner == "" && s != nil {
+		owner = s.userName() // CURRENT_USER and its kin
 	}
 	if a.Kind == "aggregate" {
 		return e.alterAggregate(a, text)
@@ -77,6 +84,12 @@ func (e *Engine) alterRoutine(a *sql.AlterFunction, text string) (Result, error)
 	if a.Volatility != "" {
 		g.Volatility = a.Volatility
 	}
+	if err := e.alterSecurity(s, f, &g, a, owner); err != nil {
+		return Result{}, err
+	}
+	if fromCurrent := securityText(&g, routineWord(&g), true); slices.ContainsFunc(a.Settings, func(c sql.FuncSetting) bool { return c.FromCurrent }) {
+		text += ";\n" + fromCurrent // the values read, which opening the file could not read again
+	}
 	if err := e.saveRoutine(sig, sig, KindFunction, f.SQL, text); err != nil {
 		return Result{}, err
 	}
@@ -90,7 +103,8 @@ func isImmutable(f *sql.Function) bool { return f.Volatility == "immutable" }
 
 // isOwnerOnly reports whether a changes the owner alone.
 func isOwnerOnly(a *sql.AlterFunction) bool {
-	return a.Strict == nil && a.Leakproof == nil && a.Volatility == "" && a.Cost == 0 && a.Rows == 0 && a.Parallel == ""
+	return a.Strict == nil && a.Leakproof == nil && a.Volatility == "" && a.Cost == 0 && a.Rows == 0 && a.Parallel == "" &&
+		a.SecDef == nil && len(a.Settings) == 0
 }
 
 // renameFunction runs ALTER FUNCTION | PROCEDURE … RENAME TO.

@@ -241,6 +241,7 @@ func (s *Session) callEventTrigger(t *evtTrigger, tag string) error {
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()
+	defer s.enterRoutine(fn)()
 	return pf.CallEventTrigger(&plRuntime{s: s}, t.event, tag)
 }
 

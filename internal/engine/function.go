@@ -118,6 +118,10 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 				WithHint("a call is inlined as the function's body; write the recursion as WITH RECURSIVE")
 		}
 	}
+	secText, err := e.routineSecurity(cf, old, rec)
+	if err != nil {
+		return Result{}, err
+	}
 	if f.Language == sql.LangPLpgSQL && check {
 		compile, g := e.compiled, f
 		if f.Trigger {
@@ -131,9 +135,12 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		}
 	}
 	if check && f.Language != sql.LangPLpgSQL && !f.Polymorphic() { // PostgreSQL checks a polymorphic body's syntax only
-		if err := sql.CheckFunctionBody(rec, f); err != nil {
+		if err := checkUnderSettings(rec, f); err != nil {
 			return Result{}, err
 		}
+	}
+	if !f.SecurityChanged() {
+		return Result{}, errSecurityRecord(f)
 	}
 	if e.store != nil && !isTemp(f.Name) { // a session's temporary function is never stored
 		if old != nil {
@@ -157,6 +164,11 @@ func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check boo
 		e.funcs = map[string][]*sql.Function{}
 	}
 	e.recordRoutine(sig, rec.text)
+	if secText != "" {
+		if err := e.saveRoutine(sig, sig, KindFunction, rec.text, secText); err != nil {
+			return Result{}, err
+		}
+	}
 	if old != nil {
 		e.funcs[f.Name][i] = f
 	} else {

@@ -160,6 +160,11 @@ func (s *Session) callProcedure(c *sql.Call, tx *procTx) (Result, error) {
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()
+	if f.SecDef || len(f.Config) > 0 {
+		// As PostgreSQL: such a procedure may not COMMIT or ROLLBACK.
+		tx = nil
+	}
+	defer s.enterRoutine(f)()
 	_, rows, err := pf.Call(&plRuntime{s: s, tx: tx}, args)
 	if err != nil {
 		return Result{}, err

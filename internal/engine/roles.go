@@ -208,6 +208,11 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return readAll("")
 	case *sql.LockTable, *sql.Refresh:
 		return nil // checked as they run
+	case *sql.Call:
+		// Every role may call a procedure, as PostgreSQL grants EXECUTE
+		// to PUBLIC; its statements are checked as they run, as the
+		// caller's or, SECURITY DEFINER, as its owner's.
+		return readAll("")
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
 	case *sql.RuleThrough:
@@ -420,7 +425,7 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
-		if owned := e.ownedBy(name); len(owned) > 0 {
+		if owned := append(e.ownedBy(name), e.routinesOwnedBy(name)...); len(owned) > 0 {
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
 		}

@@ -164,6 +164,7 @@ func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []va
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()
+	defer s.enterRoutine(f)()
 	return pf.Call(&plRuntime{s: s}, args)
 }
 

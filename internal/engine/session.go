@@ -111,6 +111,10 @@ type Session struct {
 	// the bindings of their statements (routine.go).
 	routineDepth int
 	plBindings   plBindings
+	// definers are the owners of the SECURITY DEFINER routines running,
+	// innermost last, as roleIDs: the session acts as the last
+	// (routine_security.go).
+	definers []string
 	// trans are the transition tables of the trigger calls running
 	// (trigger_transition.go).
 	trans []*transFrame
@@ -673,7 +677,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.DropAggregate:
 		return s.ddl("DROP AGGREGATE", func() (Result, error) { return e.dropAggregates(b) })
 	case *sql.AlterFunction:
-		return s.ddl(b.Tag(), func() (Result, error) { return e.alterRoutine(b, rec.text) })
+		return s.ddl(b.Tag(), func() (Result, error) { return e.alterRoutine(s, b, rec.text) })
 	case *sql.CreateOperator:
 		return s.ddl("CREATE OPERATOR", func() (Result, error) { return e.createOperator(b, rec) })
 	case *sql.DropOperator:

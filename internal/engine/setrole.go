@@ -48,6 +48,9 @@ func (s *Session) applyRole() {
 		cur = s.sessionUserName()
 	}
 	s.role = s.roleID(cur)
+	if n := len(s.definers); n > 0 {
+		s.role = s.definers[n-1] // a SECURITY DEFINER routine's owner
+	}
 }
 
 // checkRoleSetting checks SET ROLE name (setting role) or SET SESSION

@@ -191,6 +191,11 @@ type catProc struct {
 	// key is the routine's signature as the engine keys it, which its
 	// comment is kept under (comment_objects.go).
 	key string
+	// owner is proowner (0 for the built-in superuser), secdef
+	// prosecdef, config proconfig (routine_security.go).
+	owner  uint32
+	secdef bool
+	config []string
 }
 
 type catRole struct {
@@ -656,6 +661,7 @@ func (e *Engine) catalogProcs() []catProc {
 			p.oid = objectOID("function", p.signature())
 			p.def = e.functionDef(f, &p)
 			p.key = f.Signature()
+			p.owner, p.secdef, p.config = e.roleOID(routineOwnerName(f)), f.SecDef, f.Config
 			out = append(out, p)
 		}
 	}

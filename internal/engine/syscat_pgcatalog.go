@@ -428,9 +428,17 @@ func pgProc(o *catalogObjects, r *catRows) {
 			rows = 1000
 		}
 		sc, proname := o.e.splitObject(p.name)
-		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", uint32(superuserOID),
+		owner := p.owner
+		if owner == 0 {
+			owner = superuserOID
+		}
+		var config any
+		if p.config != nil {
+			config = p.config
+		}
+		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", owner, "proconfig", config,
 			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
-			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", false, "proleakproof", false,
+			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", p.secdef, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
 	}

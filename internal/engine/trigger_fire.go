@@ -353,6 +353,7 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()
+	defer s.enterRoutine(fn)()
 	return pf.CallTrigger(&plRuntime{s: s}, td)
 }
 

@@ -61,6 +61,10 @@ func WithClock(e Expr, c *StmtClock) Expr {
 			if n.C == nil {
 				return &SeqCall{Fn: n.Fn, Args: n.Args, C: c}
 			}
+		case *SessionUser:
+			if n.C == nil {
+				return &SessionUser{Name: n.Name, C: c}
+			}
 		case *Func:
 			if r := clockReadOf(n, c); r != nil {
 				return r

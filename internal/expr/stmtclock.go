@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"time"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -66,6 +67,11 @@ func (u *SessionUser) String() string   { return u.Name }
 
 // Eval implements Expr.
 func (u *SessionUser) Eval(value.Row) (value.Value, error) {
+	if u.C == nil {
+		// A column's default outside a statement (the Go API's typed
+		// changes), which has no session to ask.
+		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "%s is supported only in statements a session runs", u.Name)
+	}
 	if u.Name == "session_user" && u.C.Session != "" {
 		return text(u.C.Session), nil
 	}

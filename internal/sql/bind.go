@@ -18,7 +18,11 @@ type binder struct {
 	// below any text's) is its expression (bind_cast.go).
 	prebound map[int32]expr.Expr
 	cat      Catalog
-	stmt     *Stmt
+	// inDefault is set while a column's or a domain's DEFAULT is bound:
+	// its session values (current_user) read the clock of the statement
+	// that inserts, which expr.WithClock gives them then.
+	inDefault bool
+	stmt      *Stmt
 	// rlsOpen are the tables whose policies are being bound, innermost
 	// last: a policy that reads its own table again is infinite recursion.
 	rlsOpen []string

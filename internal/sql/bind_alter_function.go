@@ -23,6 +23,14 @@ type AlterFunction struct {
 	Rename   string
 	Owner    string
 	OwnerLoc int32
+	// NewOwner is set by OWNER TO (Owner "" for CURRENT_USER and its
+	// kin: the session's role).
+	NewOwner bool
+	// SecDef is set by SECURITY DEFINER (true) and INVOKER (false);
+	// Settings are the SET and RESET clauses, in order
+	// (function_security.go).
+	SecDef   *bool
+	Settings []FuncSetting
 	// Strict is set by STRICT (true) and CALLED ON NULL INPUT (false),
 	// Leakproof by [NOT] LEAKPROOF; Volatility is immutable, stable or
 	// volatile; Cost and Rows are positive when given; Parallel is safe,
@@ -46,8 +54,8 @@ func (a *AlterFunction) Tag() string { return "ALTER " + strings.ToUpper(a.Kind)
 
 // bindAlterFunction binds ALTER FUNCTION | PROCEDURE name[(types)] action
 // …: the options of CREATE FUNCTION that change a routine's properties.
-// SET and RESET of settings, and SECURITY DEFINER, which CREATE refuses,
-// are refused (0A000).
+// SET and RESET of settings and SECURITY DEFINER | INVOKER change how
+// calls run (function_security.go).
 func (b *binder) bindAlterFunction(af *pg_query.AlterFunctionStmt) (Bound, error) {
 	kind := "function"
 	if af.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE {
@@ -86,9 +94,8 @@ func (b *binder) alterOption(a *AlterFunction, d *pg_query.DefElem) (invalid, er
 	case "volatility":
 		a.Volatility = strings.ToLower(d.Arg.GetString_().GetSval())
 	case "security":
-		if defBool(d) {
-			return b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a routine runs with the privileges of its caller"), nil
-		}
+		v := defBool(d)
+		a.SecDef = &v
 	case "cost", "rows":
 		f, ok := defNumber(d)
 		if !ok || f <= 0 {
@@ -106,8 +113,11 @@ func (b *binder) alterOption(a *AlterFunction, d *pg_query.DefElem) (invalid, er
 		}
 		a.Parallel = p
 	case "set":
-		return b.refuse(d.Location, "ALTER %s … SET and RESET are not supported", strings.ToUpper(a.Kind)).
-			WithHint("routines have no settings of their own: SET the setting in the session"), nil
+		fs, err := b.funcSetting(d)
+		if err != nil {
+			return err, nil
+		}
+		a.Settings = append(a.Settings, fs)
 	default:
 		return nil, b.refuse(d.Location, "ALTER %s option %s is not supported", strings.ToUpper(a.Kind), strings.ToUpper(d.Defname))
 	}
@@ -165,7 +175,7 @@ func (b *binder) bindAlterOwner(ao *pg_query.AlterOwnerStmt) (Bound, bool, error
 	if err != nil {
 		return nil, true, err
 	}
-	a := &AlterFunction{Ref: ref, Kind: kind, RowsLoc: -1, OwnerLoc: -1}
+	a := &AlterFunction{Ref: ref, Kind: kind, RowsLoc: -1, OwnerLoc: -1, NewOwner: true}
 	switch r := ao.Newowner; r.GetRoletype() {
 	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
 		a.Owner, a.OwnerLoc = r.Rolename, r.Location

@@ -71,8 +71,13 @@ func (b *binder) bindSessionValue(f *pg_query.SQLValueFunction) (expr.Expr, erro
 			return nil, b.refuse(f.Location, "%s depends on the session and cannot be maintained in a view", name).
 				WithHint("store the role in a table column when the row is written")
 		}
+		if b.stmtClock == nil && b.inDefault {
+			// Read when a row is inserted: expr.WithClock gives it the
+			// inserting statement's clock.
+			return &expr.SessionUser{Name: name}, nil
+		}
 		if b.stmtClock == nil {
-			return nil, b.refuse(f.Location, "%s is supported in queries and data changes only, not in a column's default", name)
+			return nil, b.refuse(f.Location, "%s is supported in queries and data changes only", name)
 		}
 		return &expr.SessionUser{C: b.stmtClock, Name: name}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:

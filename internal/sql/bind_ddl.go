@@ -154,7 +154,9 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 			if col.Default != nil {
 				return nil, b.stmt.errf(c.Location, pgerr.SyntaxError, "multiple default values specified for column %q of table %q", col.Name, ct.Name)
 			}
+			b.inDefault = true
 			e, err := b.bindExpr(&scope{}, c.RawExpr)
+			b.inDefault = false
 			if err != nil {
 				return nil, err
 			}

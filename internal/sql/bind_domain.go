@@ -219,7 +219,9 @@ func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (s
 
 // domainDefault binds a domain's DEFAULT, coerced to its base type.
 func (b *binder) domainDefault(c *pg_query.Constraint, base value.Type) (expr.Expr, string, error) {
+	b.inDefault = true
 	e, err := b.bindExpr(&scope{}, c.RawExpr)
+	b.inDefault = false
 	if err != nil {
 		return nil, "", err
 	}

@@ -34,6 +34,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	}
 	f := &Function{Name: name, SQL: b.stmt.SQL}
 	var bodyText *pg_query.DefElem
+	var settings []FuncSetting
 	lang := ""
 	langLoc := int32(-1)
 	for _, o := range cf.Options {
@@ -46,9 +47,13 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 		case "strict":
 			f.Strict = defBool(d)
 		case "security":
-			if defBool(d) {
-				return nil, b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a SQL function runs with the privileges of its caller")
+			f.SecDef = defBool(d)
+		case "set":
+			fs, err := b.funcSetting(d)
+			if err != nil {
+				return nil, err
 			}
+			settings = append(settings, fs)
 		case "volatility":
 			f.Volatility = strings.ToLower(d.Arg.GetString_().GetSval())
 		case "parallel", "leakproof", "cost", "rows":
@@ -67,7 +72,11 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	switch lang {
 	case "sql":
 	case LangPLpgSQL:
-		return b.plpgsqlFunction(f, cf, bodyText)
+		cr, err := b.plpgsqlFunction(f, cf, bodyText)
+		if c, ok := cr.(*CreateFunction); ok {
+			c.Settings = settings
+		}
+		return cr, err
 	default:
 		return nil, b.refuse(langLoc, "language %s is not supported", lang).WithHint("write the function in LANGUAGE sql or plpgsql")
 	}
@@ -115,7 +124,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			}
 			return nil, b.refuse(-1, "a function returning void is not supported")
 		}
-		return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+		return &CreateFunction{Func: f, Replace: cf.Replace, Settings: settings}, nil
 	}
 	if f.Body, f.Earlier, err = b.bodyStatements(stmts, off); err != nil {
 		return nil, err
@@ -123,7 +132,7 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 	if f.BaseType && isRowType(f.Cols[0].Type) && returnsFields(f.Body) {
 		f.Body, f.RowOfFields = rowOfFields(f.Body, f.ColTypes[0]), true
 	}
-	return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+	return &CreateFunction{Func: f, Replace: cf.Replace, Settings: settings}, nil
 }
 
 // returnsFields reports whether the final SELECT of a function returning

@@ -41,6 +41,7 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 	}
 	f := &Function{Name: name, SQL: b.stmt.SQL, Procedure: true, Language: LangPLpgSQL}
 	var body *pg_query.DefElem
+	var settings []FuncSetting
 	lang, langLoc := "", int32(-1)
 	for _, o := range cf.Options {
 		d := o.GetDefElem()
@@ -50,9 +51,13 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 		case "as":
 			body = d
 		case "security":
-			if defBool(d) {
-				return nil, b.refuse(d.Location, "SECURITY DEFINER is not supported").WithHint("a procedure runs with the privileges of its caller")
+			f.SecDef = defBool(d)
+		case "set":
+			fs, err := b.funcSetting(d)
+			if err != nil {
+				return nil, err
 			}
+			settings = append(settings, fs)
 		default:
 			return nil, b.refuse(d.Location, "CREATE PROCEDURE option %s is not supported", strings.ToUpper(d.GetDefname()))
 		}
@@ -91,7 +96,7 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 		}
 		f.Source = items[0].GetString_().GetSval()
 		if lang == LangPLpgSQL {
-			return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+			return &CreateFunction{Func: f, Replace: cf.Replace, Settings: settings}, nil
 		}
 		tree, err := parseTree(f.Source)
 		if err != nil {
@@ -119,7 +124,7 @@ func (b *binder) bindCreateProcedure(cf *pg_query.CreateFunctionStmt) (Bound, er
 		params[i] = mode + name + p.Type.String()
 	}
 	f.PLSQL = "CREATE PROCEDURE " + expr.QuoteIdent(f.Name) + "(" + strings.Join(params, ", ") + ") LANGUAGE plpgsql AS $plsql$" + f.Source + "$plsql$"
-	return &CreateFunction{Func: f, Replace: cf.Replace}, nil
+	return &CreateFunction{Func: f, Replace: cf.Replace, Settings: settings}, nil
 }
 
 // sqlProcStatement is a statement of a LANGUAGE sql procedure as PL/pgSQL

@@ -120,6 +120,10 @@ func (b *binder) routineCall(s *scope, c *userCall, loc int32) (expr.Expr, error
 	if b.forView && fn.SQLCode {
 		return nil, b.refuseCodeInView(fn, loc)
 	}
+	if b.forView && (fn.SecDef || len(fn.Config) > 0) {
+		return nil, b.refuse(loc, "function %s() cannot be maintained in a view: it is SECURITY DEFINER or has SET clauses", fn.Name).
+			WithHint("a view runs its calls outside any session, which such a function needs")
+	}
 	if b.forView {
 		rc, ok := b.cat.(RoutineCatalog)
 		if fn.Volatility != "immutable" || !ok {

@@ -96,6 +96,13 @@ type Function struct {
 	// Atomic is a body of RETURN or BEGIN ATOMIC, which PostgreSQL binds
 	// at CREATE, before the function exists.
 	Atomic bool
+	// SecDef is SECURITY DEFINER: a call runs as Owner. Config are the
+	// settings a call runs with, "name=value" as pg_proc.proconfig
+	// lists them (function_security.go). Owner is the role that owns the
+	// routine; "" for the built-in superuser.
+	SecDef bool
+	Config []string
+	Owner  string
 }
 
 // FuncParam is one input parameter of a Function.
@@ -168,6 +175,9 @@ type FunctionUser interface {
 type CreateFunction struct {
 	Func    *Function
 	Replace bool
+	// Settings are its SET clauses, which the engine checks and writes
+	// into Func.Config (FROM CURRENT reads the session).
+	Settings []FuncSetting
 }
 
 // DropFunction is DROP FUNCTION.

@@ -4,6 +4,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
 )
@@ -26,7 +27,9 @@ func bodyColumns(cat Catalog, f *Function) ([]plan.Column, error) {
 // checkBody is CheckFunctionBody, which returns the last statement's
 // columns.
 func checkBody(cat Catalog, f *Function) ([]plan.Column, error) {
-	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL}}
+	// A clock of its own, so that the body's session values (current_user,
+	// current_setting) bind as a call's would.
+	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL}, stmtClock: &expr.StmtClock{}}
 	c := &userCall{fn: f, args: make([]*pg_query.Node, len(f.Params)), volatile: make([]bool, len(f.Params)), loc: -1, cat: cat}
 	for i := range f.Params {
 		c.args[i] = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}

@@ -123,6 +123,9 @@ func outTargets(modes string) string {
 // codeForm is the PL/pgSQL function a SQL function runs as.
 type codeForm struct {
 	source, plsql, modes, why string
+	// inline is the function as inlined, when it runs as code for its
+	// security alone (function_security.go).
+	inline *inlineForm
 }
 
 // RunAsCode makes f, a SQL function, run as the PL/pgSQL function its
