@@ -74,7 +74,7 @@ type chunkState struct {
 func (e *Engine) chunks(tx *txn) (*table, bool) {
 	p := tx.pending
 	if e.chunkRows <= 0 || len(p) < 2*e.chunkRows || len(tx.log) > 0 || len(tx.restarts) > 0 ||
-		e.nWorkers() >= 2 || len(e.sinks) > 0 || e.eventsKept || e.temporal() || len(e.order) == 0 {
+		e.bigCommit || len(e.sinks) > 0 || e.eventsKept || e.temporal() || len(e.order) == 0 {
 		return nil, false
 	}
 	t := p[0].t
