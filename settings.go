@@ -33,7 +33,8 @@ func (db *DB) SetRefillNotice(n int64) { db.e.SetRefillNotice(n) }
 // SET deltaview.workers does: views that do not read one another step at
 // once, with the same results as one after the other. 1 keeps every step
 // on the committing goroutine; 0 (the default) uses GOMAXPROCS. A commit
-// of fewer than 1,024 changes runs on the committing goroutine alone
+// whose batches hold fewer than 1,024 rows (512 updates: an update is
+// its old row and its new) runs on the committing goroutine alone
 // whatever the workers.
 func (db *DB) SetWorkers(n int) { db.e.SetWorkers(n) }
 

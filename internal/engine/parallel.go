@@ -29,7 +29,7 @@ const defaultParallelMin = 256
 // SetWorkers sets how many goroutines prepare a commit's views, as SET
 // deltaview.workers does: 1 prepares them on the committing goroutine
 // alone, 0 (the default) uses as many as the process may run at once
-// (GOMAXPROCS). Whatever the workers, a commit of fewer changes than
+// (GOMAXPROCS). Whatever the workers, a commit of fewer rows than
 // parallelCommit's threshold takes the one worker's path: handing work to
 // another goroutine costs microseconds a commit, which slowed batches of
 // 100 changes.
@@ -47,15 +47,16 @@ func (e *Engine) nWorkers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// parallelCommit reports whether a commit of changes changes (its log's
-// entries and its kept replacements) may use the workers: with two or
-// more, from 4·parallelMin changes (1,024 by default). Below, every path
+// parallelCommit reports whether a commit of rows rows (its log's
+// entries, and two for each kept replacement: the old row and the new)
+// may use the workers: with two or more, from 4·parallelMin rows (1,024
+// by default, 512 updates or 1,024 inserts). Below, every path
 // of the commit is the one worker's (no goroutine started, no hand-off,
 // the views' commits before the commit returns, big commits of kept
 // replacements in chunks), so that single changes and small batches pay
 // nothing for the second core.
-func (e *Engine) parallelCommit(changes int) bool {
-	return changes >= 4*e.parallelMin && e.nWorkers() >= 2
+func (e *Engine) parallelCommit(rows int) bool {
+	return rows >= 4*e.parallelMin && e.nWorkers() >= 2
 }
 
 // viewWaves returns the views in waves, computed again after the views

@@ -224,7 +224,7 @@ func (e *Engine) commit() error {
 	if len(tx.log) > 0 || len(tx.pending) > 0 {
 		ph := e.startPhases()
 		e.ph, e.stepping = ph, true
-		e.bigCommit = e.parallelCommit(len(tx.log) + len(tx.pending))
+		e.bigCommit = e.parallelCommit(len(tx.log) + 2*len(tx.pending))
 		err = e.commitTx(tx)
 		ph.end()
 		e.ph, e.stepping, e.bigCommit = nil, false, false
