@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/deltaview/deltaview"
 	"github.com/deltaview/deltaview/bench"
+	"github.com/deltaview/deltaview/internal/engine"
 )
 
 // loadFiltered creates t(id PK, grp, val, pad) with n rows and the view
@@ -173,9 +175,17 @@ func cpuTime() int64 {
 var eachReplace = flag.Bool("bench.eachreplace", false, "harness benchmarks: replace a batch's rows one Tx.Replace each")
 
 // benchWorkers sets the engine's workers for the harness's benchmarks
-// after the load, to measure what a batch's write split by key range
-// between two goroutines gives.
+// after the load (0 leaves the engine's default, GOMAXPROCS), to compare
+// one worker with two in one binary.
 var benchWorkers = flag.Int("bench.workers", 0, "harness benchmarks: the engine's workers (DB.SetWorkers) after the load")
+
+// benchTrace makes BenchmarkBatches trace its commits' schedule by the
+// threads' CPU clocks (engine.ScheduleTrace, as BenchmarkParallelViews
+// does): work-ns/op, span-ns/op and their ratio, speedup, which says
+// whatever the load what the second core gave. A clock reading a phase
+// adds to every commit: the other figures are not comparable with an
+// untraced run's.
+var benchTrace = flag.Bool("bench.trace", false, "BenchmarkBatches: trace the commits' schedule by the threads' CPU clocks")
 
 func harnessData(b *testing.B) (*bench.Data, *bench.Deltaview) {
 	n := 1_000_000
@@ -219,9 +229,15 @@ func BenchmarkBatches(b *testing.B) {
 					defer runtime.UnlockOSThread()
 					// The view's cold start leaves garbage whose
 					// collection is not the changes' work.
+					var tr *engine.ScheduleTrace
+					if *benchTrace {
+						tr = &engine.ScheduleTrace{Clock: threadTime}
+						deltaview.SetScheduleTrace(sys.DB(), tr)
+						defer deltaview.SetScheduleTrace(sys.DB(), nil)
+					}
 					runtime.GC()
 					b.ResetTimer()
-					cpu0, drawn := cpuTime(), int64(0)
+					cpu0, drawn, th0 := cpuTime(), int64(0), threadTime()
 					// Labelled, so that a CPU profile splits by view and
 					// size (go tool pprof -tagfocus view=topk).
 					pprof.Do(context.Background(), pprof.Labels("view", v.Name, "batch", strconv.Itoa(size)), func(context.Context) {
@@ -247,6 +263,19 @@ func BenchmarkBatches(b *testing.B) {
 					})
 					b.ReportMetric(float64(cpuTime()-cpu0-drawn)/float64(b.N), "cpu-ns/op")
 					b.ReportMetric(float64(drawn)/float64(b.N), "draw-ns/op")
+					if tr != nil {
+						// As benchParallel's: the committing thread's
+						// serial work, the draw's aside, plus the waves'
+						// and the commits left behind.
+						serial := threadTime() - th0 - drawn - tr.InWaves
+						work, span := serial+tr.WaveWork+tr.Behind, serial+tr.WaveSpan+tr.Waited
+						b.ReportMetric(float64(work)/float64(b.N), "work-ns/op")
+						b.ReportMetric(float64(span)/float64(b.N), "span-ns/op")
+						b.ReportMetric(float64(work)/float64(span), "speedup")
+						if os.Getenv("DELTAVIEW_TRACE_PARTS") != "" {
+							logParts(b, tr, serial-tr.Commit+tr.InWaves, serial)
+						}
+					}
 				})
 			}
 		})

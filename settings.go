@@ -31,8 +31,11 @@ func (db *DB) SetRefillNotice(n int64) { db.e.SetRefillNotice(n) }
 
 // SetWorkers sets how many goroutines prepare the views of one commit, as
 // SET deltaview.workers does: views that do not read one another step at
-// once, with the same results as one after the other. 1 (the default)
-// keeps every step on the committing goroutine; 0 uses GOMAXPROCS.
+// once, with the same results as one after the other. 1 keeps every step
+// on the committing goroutine; 0 (the default) uses GOMAXPROCS. A commit
+// whose batches hold fewer than 1,024 rows (512 updates: an update is
+// its old row and its new) runs on the committing goroutine alone
+// whatever the workers.
 func (db *DB) SetWorkers(n int) { db.e.SetWorkers(n) }
 
 // DefaultRefillNotice is the refill notice threshold of a new database.

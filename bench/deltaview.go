@@ -13,9 +13,10 @@ import (
 // prepared SQL statement (SQL true), UPDATE t SET grp = $1, val = $2 WHERE
 // id = $3, a batch in one transaction. EachReplace makes the Go API
 // replace a batch's rows one call each, as it did before ReplaceRows: it
-// is there to compare the two in one run. Workers, when 2 or more, is the
-// engine's workers (DB.SetWorkers) after the load: a big batch's table
-// write then splits by key range between two goroutines.
+// is there to compare the two in one run. Workers, when not 0, is the
+// engine's workers (DB.SetWorkers) after the load; 0 leaves the engine's
+// default, as many as GOMAXPROCS, with which a big batch's table write
+// splits by key range between two goroutines.
 type Deltaview struct {
 	SQL         bool
 	EachReplace bool
@@ -71,7 +72,7 @@ func (s *Deltaview) Load(d *Data) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if s.Workers >= 2 {
+	if s.Workers > 0 {
 		s.db.SetWorkers(s.Workers)
 	}
 	if s.SQL {
@@ -84,6 +85,9 @@ func (s *Deltaview) tRow(id int, r Row) []deltaview.Value {
 	return []deltaview.Value{deltaview.Int(int64(id)), deltaview.Int(r.Grp), deltaview.Int(s.d.K(id)),
 		deltaview.Int(r.Val), deltaview.Text(Pad(id))}
 }
+
+// DB returns the loaded database, for a benchmark to trace or set.
+func (s *Deltaview) DB() *deltaview.DB { return s.db }
 
 // CreateView implements System.
 func (s *Deltaview) CreateView(v View) error {

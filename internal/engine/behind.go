@@ -291,7 +291,7 @@ const minBehind = 64
 func (e *Engine) commitsBehind(changes int, deltas map[string]zset.ZSet) bool {
 	// The tables' batches hold at most the transaction's changes: a
 	// small one is known too small without summing them.
-	if changes < min(e.parallelMin, minBehind) || e.nWorkers() < 2 || changes > coldStartBatch || e.maxMemory > 0 {
+	if changes < min(e.parallelMin, minBehind) || !e.bigCommit || changes > coldStartBatch || e.maxMemory > 0 {
 		return false
 	}
 	rows := 0

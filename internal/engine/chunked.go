@@ -41,11 +41,11 @@ import (
 // are all Z-set views without a clock, and none of which holds an
 // operator that gains from big steps (a grouping, whose groups' changes
 // of one step share one update: dataflow.BatchGainer); with no sinks and
-// no events, on one worker. Anything else commits whole. Two workers or
-// more keep the commit whole: its waves, its table's write in halves and
-// the views' commits left behind use the second core, which chunks of a
-// few hundred keys would mostly give up; whether chunks gain there is not
-// measured.
+// no events. Anything else commits whole. A chunked commit runs on the
+// committing goroutine alone whatever the workers: committed whole on two,
+// its table's write in halves and its views' commits left behind, it
+// took as long by the threads' clocks (its critical path) as in chunks on
+// one, and a third more work (docs/performance.md, 2026-12-05).
 
 // defaultChunkRows is the number of keys of a chunk: 512 keys are 1,024
 // rows of a batch, a few hundred kilobytes with their entries, which the
@@ -74,7 +74,7 @@ type chunkState struct {
 func (e *Engine) chunks(tx *txn) (*table, bool) {
 	p := tx.pending
 	if e.chunkRows <= 0 || len(p) < 2*e.chunkRows || len(tx.log) > 0 || len(tx.restarts) > 0 ||
-		e.nWorkers() >= 2 || len(e.sinks) > 0 || e.eventsKept || e.temporal() || len(e.order) == 0 {
+		len(e.sinks) > 0 || e.eventsKept || e.temporal() || len(e.order) == 0 {
 		return nil, false
 	}
 	t := p[0].t
@@ -111,6 +111,8 @@ func (e *Engine) viewsChunkable() bool {
 // commitChunked commits tx, whose replacements all go to t, in chunks
 // of keys. The caller has checked e.chunks.
 func (e *Engine) commitChunked(tx *txn, t *table) error {
+	// Each chunk takes the one worker's path (chunks).
+	e.bigCommit = false
 	e.mu.settleHeld(func() {
 		e.tx = tx
 		e.rollback()

@@ -384,12 +384,12 @@ func (e *Engine) execSet(s *sql.Set) (Result, error) {
 		}
 		e.maxRecursion = int(n)
 	case "deltaview.workers":
-		n := int64(1) // RESET
+		n := int64(0) // RESET
 		if s.Value != "" {
 			var err error
 			if n, err = strconv.ParseInt(s.Value, 10, 32); err != nil || n < 0 {
 				return Result{}, pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", s.Name, s.Value).
-					WithHint("a number of goroutines that prepare a commit's views (1 by default); 0 for as many as GOMAXPROCS")
+					WithHint("a number of goroutines that prepare a commit's views; 0, the default, for as many as GOMAXPROCS")
 			}
 		}
 		e.workers = int(n)

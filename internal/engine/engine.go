@@ -194,11 +194,13 @@ type Engine struct {
 	// joins read, staged once per commit.
 	shared sharedIndexes
 	// workers is how many goroutines prepare a commit's views (SET
-	// deltaview.workers; 1 by default, 0 for GOMAXPROCS); waves are the views in the
+	// deltaview.workers; 0, the default, for GOMAXPROCS); waves are the views in the
 	// runs that may prepare together (parallel.go), nil when the views
-	// changed.
+	// changed. bigCommit is set while a commit big enough for the workers
+	// runs (parallelCommit): a smaller one takes the one worker's path.
 	workers     int
 	parallelMin int
+	bigCommit   bool
 	waves       [][]matView
 	// chunkRows is the number of keys of a chunk of a big commit of kept
 	// replacements (chunked.go; 0 commits whole), chunk its scratch.
@@ -328,7 +330,6 @@ func New() *Engine {
 		deps:    map[string][]string{},
 		slot:    newWriterSlot(),
 
-		workers:     1,
 		parallelMin: defaultParallelMin,
 		chunkRows:   defaultChunkRows,
 	}

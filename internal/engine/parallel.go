@@ -27,11 +27,12 @@ import (
 const defaultParallelMin = 256
 
 // SetWorkers sets how many goroutines prepare a commit's views, as SET
-// deltaview.workers does: 1 (the default) prepares them on the committing
-// goroutine alone, 0 uses as many as the process may run at once
-// (GOMAXPROCS). One is the default because a commit's serial work (the
-// tables' changes, the shared indexes) dominates on the benchmarks
-// measured so far, and two workers slowed batches of 100 changes.
+// deltaview.workers does: 1 prepares them on the committing goroutine
+// alone, 0 (the default) uses as many as the process may run at once
+// (GOMAXPROCS). Whatever the workers, a commit of fewer rows than
+// parallelCommit's threshold takes the one worker's path: handing work to
+// another goroutine costs microseconds a commit, which slowed batches of
+// 100 changes.
 func (e *Engine) SetWorkers(n int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -44,6 +45,18 @@ func (e *Engine) nWorkers() int {
 		return e.workers
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// parallelCommit reports whether a commit of rows rows (its log's
+// entries, and two for each kept replacement: the old row and the new)
+// may use the workers: with two or more, from 4·parallelMin rows (1,024
+// by default, 512 updates or 1,024 inserts). Below, every path
+// of the commit is the one worker's (no goroutine started, no hand-off,
+// the views' commits before the commit returns, big commits of kept
+// replacements in chunks), so that single changes and small batches pay
+// nothing for the second core.
+func (e *Engine) parallelCommit(rows int) bool {
+	return rows >= 4*e.parallelMin && e.nWorkers() >= 2
 }
 
 // viewWaves returns the views in waves, computed again after the views
@@ -89,7 +102,8 @@ type prepared struct {
 func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, string, error) {
 	e.mu.settle()
 	workers := e.nWorkers()
-	if workers >= 2 && e.tooSmallToSplit(in) {
+	if workers >= 2 && (e.stepping && !e.bigCommit || e.tooSmallToSplit(in)) {
+		// A clock's step outside a commit goes by the rows its views read.
 		workers = 1
 	}
 	var jobs *indexJobs
@@ -494,14 +508,14 @@ func (e *Engine) endWave(wc *waveClock, phase string) {
 }
 
 // consolidate consolidates a table's batch of the commit, its passes over
-// the rows shared out between two goroutines when the engine has two
-// workers or more and the batch has 4·parallelMin entries or more (1,024
-// by default: handing a half over costs microseconds). The result is
+// the rows shared out between two goroutines when the commit may use the
+// workers (parallelCommit) and the batch has 4·parallelMin entries or
+// more (1,024 by default: handing a half over costs microseconds). The result is
 // zset.Consolidate's. Every view waits for it: it is the commit's serial
 // path.
 func (e *Engine) consolidate(z zset.ZSet, pre []zset.RowPrefix) zset.ZSet {
 	switch {
-	case e.nWorkers() >= 2 && len(z) >= 4*e.parallelMin:
+	case e.bigCommit && len(z) >= 4*e.parallelMin:
 		return zset.ConsolidateOn(z, pre, func(fns ...func()) { e.inParallel("consolidate", fns...) })
 	case pre != nil:
 		return zset.ConsolidatePrefixed(z, pre)

@@ -222,7 +222,7 @@ func (e *Engine) applyTable(t *table, p []pendingRow, keys []sortKey, build bool
 	log := tx.log[base:]
 	u := t.uniques[0]
 	cut := len(keys)
-	if e.nWorkers() >= 2 && len(keys) >= max(2, 4*e.parallelMin) && u.ints.Dense() &&
+	if e.bigCommit && len(keys) >= max(2, 4*e.parallelMin) && u.ints.Dense() &&
 		len(t.prefixes) == 0 && len(t.indexes) == 0 && len(t.keyOrders) == 0 {
 		// The cut falls between two keys, so that each key's replacements
 		// are written by one goroutine, in order.

@@ -224,9 +224,10 @@ func (e *Engine) commit() error {
 	if len(tx.log) > 0 || len(tx.pending) > 0 {
 		ph := e.startPhases()
 		e.ph, e.stepping = ph, true
+		e.bigCommit = e.parallelCommit(len(tx.log) + 2*len(tx.pending))
 		err = e.commitTx(tx)
 		ph.end()
-		e.ph, e.stepping = nil, false
+		e.ph, e.stepping, e.bigCommit = nil, false, false
 	}
 	if err == nil && len(tx.restarts) > 0 {
 		e.commitRestarts(tx.restarts)
