@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"hash/fnv"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -13,16 +16,60 @@ import (
 // shown as kept.
 type exprTexts struct {
 	types map[string]value.Type
+	sig   string // the types', for printedTexts' keys
 }
 
 func newExprTexts(cols []sql.ColumnDef) *exprTexts {
 	x := &exprTexts{types: make(map[string]value.Type, len(cols))}
+	h := fnv.New64a()
 	for _, c := range cols {
 		if c.Domain == nil { // a domain's value reaches operators through a cast not written here
 			x.types[c.Name] = c.Type
+			h.Write([]byte(c.Name + "\x00" + c.Type.String() + "\x00"))
 		}
 	}
+	x.sig = strconv.FormatUint(h.Sum64(), 16)
 	return x
+}
+
+// printedTexts keeps the texts printed, by what they are printed from
+// (the text, the types it reads, the form), so that reading a catalog
+// parses each expression once while the schema holds it: a parse costs
+// about a millisecond. It is emptied when it grows past printedMax.
+var printedTexts = struct {
+	sync.Mutex
+	m map[string]printedText
+}{m: map[string]printedText{}}
+
+const printedMax = 1 << 14
+
+type printedText struct {
+	text string
+	ok   bool
+}
+
+// printed is f's result, kept under key.
+func printed(key string, f func() (string, bool)) (string, bool) {
+	printedTexts.Lock()
+	p, hit := printedTexts.m[key]
+	printedTexts.Unlock()
+	if hit {
+		return p.text, p.ok
+	}
+	text, ok := f()
+	printedTexts.Lock()
+	if len(printedTexts.m) >= printedMax {
+		clear(printedTexts.m)
+	}
+	printedTexts.m[key] = printedText{text, ok}
+	printedTexts.Unlock()
+	return text, ok
+}
+
+// exprText is sql.ExprTextPG over x's columns, kept.
+func (x *exprTexts) exprText(src string, target value.Type, pretty bool) (string, bool) {
+	key := "e\x00" + x.sig + "\x00" + target.String() + "\x00" + strconv.FormatBool(pretty) + "\x00" + src
+	return printed(key, func() (string, bool) { return sql.ExprTextPG(src, x.types, target, pretty) })
 }
 
 // columnDefault is pg_get_expr(adbin) of c's default src; "" when
@@ -31,26 +78,27 @@ func (x *exprTexts) columnDefault(c sql.ColumnDef, src string) string {
 	if src == "" {
 		return ""
 	}
-	if c.Domain == nil && sql.IsNullExpr(src) {
-		return ""
-	}
 	if c.Domain != nil {
 		return src
 	}
-	if t, ok := sql.ExprTextPG(src, x.types, c.Type, false); ok {
-		return t
+	t, ok := x.exprText(src, c.Type, false)
+	switch {
+	case !ok:
+		return src
+	case t == "NULL" || strings.HasPrefix(t, "NULL::"):
+		return "" // PostgreSQL keeps no bare NULL default
 	}
-	return src
+	return t
 }
 
 // check is a check constraint's expression in pg_get_constraintdef's
 // plain and pretty forms.
 func (x *exprTexts) check(src string) (plain, pretty string) {
-	t, ok := sql.ExprTextPG(src, x.types, value.UnknownType, false)
+	t, ok := x.exprText(src, value.UnknownType, false)
 	if !ok {
 		return src, ""
 	}
-	p, _ := sql.ExprTextPG(src, x.types, value.UnknownType, true)
+	p, _ := x.exprText(src, value.UnknownType, true)
 	return t, p
 }
 
@@ -85,6 +133,16 @@ func (o *catalogObjects) printViews() {
 		}
 		return names, types, true
 	}
+	// Every relation's columns make the key, as a view may read any.
+	h := fnv.New64a()
+	for _, name := range sortedKeys(byName) {
+		cols, types, _ := rels(name)
+		h.Write([]byte(name + "\x00"))
+		for i, c := range cols {
+			h.Write([]byte(c + "\x00" + types[i].String() + "\x00"))
+		}
+	}
+	sig := strconv.FormatUint(h.Sum64(), 16)
 	for _, r := range o.rels {
 		if r.kind != 'v' && r.kind != 'm' || r.def == "" || r.schema != "public" || r.key == "" {
 			continue
@@ -93,9 +151,10 @@ func (o *catalogObjects) printViews() {
 		for i, c := range r.cols {
 			names[i] = c.name
 		}
-		if text, ok := sql.ViewDefPG(r.def, names, rels, false); ok {
+		key := "v\x00" + sig + "\x00" + strings.Join(names, "\x00") + "\x00" + r.def
+		if text, ok := printed(key, func() (string, bool) { return sql.ViewDefPG(r.def, names, rels, false) }); ok {
 			r.pgDef = text
-			r.pgDefPretty, _ = sql.ViewDefPG(r.def, names, rels, true)
+			r.pgDefPretty, _ = printed("p"+key, func() (string, bool) { return sql.ViewDefPG(r.def, names, rels, true) })
 		}
 	}
 }

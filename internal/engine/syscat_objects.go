@@ -82,10 +82,10 @@ type catRel struct {
 	// pgDef and pgDefPretty are a view's query as pg_get_viewdef prints
 	// it, "" where its text is shown as kept (syscat_exprtext.go).
 	pgDef, pgDefPretty string
-	rows        float64
-	seq         *sequence
-	checks      int
-	trig        []*trigger // a view's triggers (a table's are t.trig)
+	rows               float64
+	seq                *sequence
+	checks             int
+	trig               []*trigger // a view's triggers (a table's are t.trig)
 	// unpopulated: a materialized view WITH NO DATA (refresh.go)
 	unpopulated bool
 	// part is a partition's; partBy a partitioned table's key.

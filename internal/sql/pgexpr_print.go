@@ -300,7 +300,7 @@ func (pp *pprinter) constant(x *pexpr, showType int) {
 	}
 }
 
-// quoteLiteral is simple_quote_literal: E'' is never needed with
+// quoteLiteral is simple_quote_literal: E” is never needed with
 // standard_conforming_strings on.
 func quoteLiteral(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
@@ -375,14 +375,4 @@ func simpleUnder(x, parent *pexpr) bool {
 		return !castParent && ownParens()
 	}
 	return false
-}
-
-// IsNullExpr reports whether src is a bare NULL, possibly cast: a default
-// PostgreSQL does not keep.
-func IsNullExpr(src string) bool {
-	n, err := parseExprText(src)
-	for err == nil && n.GetTypeCast() != nil {
-		n = n.GetTypeCast().Arg
-	}
-	return err == nil && n.GetAConst() != nil && n.GetAConst().Isnull
 }

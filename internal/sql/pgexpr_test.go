@@ -16,8 +16,8 @@ func TestExprTextPG(t *testing.T) {
 		"h": {Kind: value.Char, Mod: 3},
 	}
 	for _, c := range []struct {
-		src          string
-		target       value.Type
+		src           string
+		target        value.Type
 		plain, pretty string
 	}{
 		{"-1", value.Type{Kind: value.Int4, Mod: -1}, "'-1'::integer", "'-1'::integer"},

@@ -855,7 +855,9 @@ func resolveOperator(op string, l, r value.Type) (lt, rt, res value.Type, err er
 		if lk == value.Char && rk == value.Char && pCmpOps[op] {
 			return bare(l), bare(r), res, nil
 		}
-		num := func(k value.Kind) bool { return k.IsInteger() || k == value.Numeric || k == value.Float8 || k == value.Float4 }
+		num := func(k value.Kind) bool {
+			return k.IsInteger() || k == value.Numeric || k == value.Float8 || k == value.Float4
+		}
 		if num(lk) && num(rk) {
 			t := bare(l)
 			switch {

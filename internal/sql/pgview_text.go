@@ -392,4 +392,3 @@ func figureColname(n *pg_query.Node) string {
 	}
 	return "?column?"
 }
-
