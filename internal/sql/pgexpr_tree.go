@@ -749,8 +749,8 @@ func (p *ptyper) array(elems []*pg_query.Node, arrayType *value.Type) (*pexpr, e
 
 // commonType is PostgreSQL's select_common_type for the cases it prints
 // without doubt: all literals make text; otherwise the first typed
-// value's type, which the others must share (integers widen, and integer
-// and numeric make numeric).
+// value's type, which the others must share, numbers widening along
+// their implicit casts.
 func commonType(xs []*pexpr) (value.Type, error) {
 	t := value.UnknownType
 	for _, x := range xs {
@@ -760,12 +760,12 @@ func commonType(xs []*pexpr) (value.Type, error) {
 		case t.Kind == value.Unknown:
 			t = value.Type{Kind: k, Mod: -1}
 		case k == t.Kind:
-		case k.IsInteger() && t.Kind.IsInteger():
-			if intRank(k) > intRank(t.Kind) {
+		case k.IsNumeric() && t.Kind.IsNumeric():
+			// each converts implicitly to the next: int2, int4, int8,
+			// numeric, float4, float8
+			if numRank(k) > numRank(t.Kind) {
 				t = value.Type{Kind: k, Mod: -1}
 			}
-		case k.IsInteger() && t.Kind == value.Numeric, k == value.Numeric && t.Kind.IsInteger():
-			t = value.NumericType
 		default:
 			return value.Type{}, errNoDeparse
 		}
@@ -774,6 +774,18 @@ func commonType(xs []*pexpr) (value.Type, error) {
 		t = value.TextType
 	}
 	return t, nil
+}
+
+func numRank(k value.Kind) int {
+	switch k {
+	case value.Numeric:
+		return 4
+	case value.Float4:
+		return 5
+	case value.Float8:
+		return 6
+	}
+	return intRank(k)
 }
 
 func intRank(k value.Kind) int {
