@@ -35,6 +35,6 @@ INSERT INTO c (a, c) VALUES (1, 'ab')`); err != nil {
 		{"SELECT g, b FROM mv ORDER BY g", "[[4 y] [6 z] [20 x]]"},
 		{"SELECT * FROM u ORDER BY k", "[[10 1 9 11] [20 2 7 22]]"},
 		{"SELECT * FROM p", "[[1 AB ab]]"},
-		{"SELECT column_name, generation_expression FROM information_schema.columns WHERE table_name = 'u' AND is_generated = 'ALWAYS'", "[[s k + b]]"},
+		{"SELECT column_name, generation_expression FROM information_schema.columns WHERE table_name = 'u' AND is_generated = 'ALWAYS'", "[[s (k + b)]]"},
 	})
 }

@@ -378,11 +378,17 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		return textResult(names, rows), true, nil
 	}
 	if m := psqlViewDef.FindStringSubmatch(q); m != nil {
-		var rows [][]*string
-		if name, ok := c.relByOID(m[1]); ok {
-			d, _ := c.sess.Describe(name)
-			def := strings.TrimRight(strings.TrimSpace(d.Definition), ";")
-			rows = append(rows, []*string{s(" " + def + ";")})
+		// The catalog's text, as PostgreSQL's deparser prints the view.
+		rows := c.nativeRows("SELECT pg_catalog.pg_get_viewdef(" + m[1] + "::pg_catalog.oid::pg_catalog.regclass, true)")
+		if len(rows) == 1 && rows[0][0] == nil {
+			rows = nil
+		}
+		if len(rows) == 0 {
+			if name, ok := c.relByOID(m[1]); ok {
+				d, _ := c.sess.Describe(name)
+				def := strings.TrimRight(strings.TrimSpace(d.Definition), ";")
+				rows = append(rows, []*string{s(" " + def + ";")})
+			}
 		}
 		return textResult([]string{"pg_get_viewdef"}, rows), true, nil
 	}

@@ -214,7 +214,13 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 				sc.IndexPrettyDefs[r.oid] = r.index.pretty
 			}
 		case r.kind == 'v' || r.kind == 'm':
-			if r.def != "" {
+			if r.pgDef != "" {
+				sc.ViewDefs[r.oid] = r.pgDef
+				if sc.ViewDefsPretty == nil {
+					sc.ViewDefsPretty = map[uint32]string{}
+				}
+				sc.ViewDefsPretty[r.oid] = r.pgDefPretty
+			} else if r.def != "" {
 				sc.ViewDefs[r.oid] = " " + strings.TrimRight(strings.TrimSpace(r.def), ";") + ";"
 			}
 		}

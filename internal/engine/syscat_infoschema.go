@@ -53,7 +53,7 @@ func infoViews(o *catalogObjects, r *catRows) {
 		if rel.kind == 'v' && rel.key != "" {
 			auto, _ := sql.ViewUpdatable(o.e, rel.key, false)
 			trig := o.e.InsteadEvents(rel.key)
-			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "view_definition", viewDef(rel.def),
+			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "view_definition", rel.viewDefinition(),
 				"check_option", o.e.checkOption(rel.key),
 				"is_updatable", yesNo(auto&(sql.TriggerUpdate|sql.TriggerDelete) == sql.TriggerUpdate|sql.TriggerDelete),
 				"is_insertable_into", yesNo(auto&sql.TriggerInsert != 0), "is_trigger_updatable", yesNo(trig&sql.TriggerUpdate != 0),
@@ -252,7 +252,7 @@ func infoReferentialConstraints(o *catalogObjects, r *catRows) {
 func infoCheckConstraints(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
 		if c.kind == 'c' {
-			r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name, "check_clause", c.check)
+			r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name, "check_clause", c.def[len("CHECK "):])
 		}
 	}
 	o.notNulls(func(_ *catRel, name, clause string) {

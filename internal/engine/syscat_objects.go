@@ -79,10 +79,13 @@ type catRel struct {
 	on          *catRel   // an index's table
 	index       *catIndex // an index
 	def         string    // a view's query
-	rows        float64
-	seq         *sequence
-	checks      int
-	trig        []*trigger // a view's triggers (a table's are t.trig)
+	// pgDef and pgDefPretty are a view's query as pg_get_viewdef prints
+	// it, "" where its text is shown as kept (syscat_exprtext.go).
+	pgDef, pgDefPretty string
+	rows               float64
+	seq                *sequence
+	checks             int
+	trig               []*trigger // a view's triggers (a table's are t.trig)
 	// unpopulated: a materialized view WITH NO DATA (refresh.go)
 	unpopulated bool
 	// part is a partition's; partBy a partitioned table's key.
@@ -276,15 +279,16 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		if t.def.PartitionBy != nil {
 			r.kind, r.partBy, r.rows = 'p', t.def.PartitionBy, -1
 		}
+		texts := newExprTexts(t.def.Cols)
 		for _, c := range t.def.Cols {
-			def := c.DefaultSQL
-			if k, ok := serials[[2]string{name, c.Name}]; ok && (def == "" || def == sql.SerialDefault(k)) {
+			def := texts.columnDefault(c, c.DefaultSQL)
+			if k, ok := serials[[2]string{name, c.Name}]; ok && (c.DefaultSQL == "" || c.DefaultSQL == sql.SerialDefault(k)) {
 				// Its sequence as regclass prints it, not by its key.
 				def = "nextval('" + strings.ReplaceAll(o.relText(k), "'", "''") + "'::regclass)"
 			}
 			cc := catCol{name: c.Name, typ: c.Type, typOID: e.typeOID(c.Type, c.Domain), notNull: c.NotNull, def: def, identity: c.Identity}
 			if c.GeneratedSQL != "" {
-				cc.def, cc.gen = c.GeneratedSQL, true
+				cc.def, cc.gen = texts.columnDefault(c, c.GeneratedSQL), true
 			}
 			r.cols = append(r.cols, cc)
 		}
@@ -390,6 +394,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 	for _, c := range o.cons {
 		c.name = e.bareName(c.name)
 	}
+	o.printViews()
 	o.types = append(e.catalogTypes(), o.rowTypes()...)
 	o.procs = append(e.catalogProcs(), e.catalogAggregates()...)
 	o.roles = e.catalogRoles()
@@ -525,11 +530,19 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	for _, x := range t.excl {
 		o.exclusionOf(r, x.x, add)
 	}
+	texts := newExprTexts(t.def.Cols)
 	for _, ch := range t.def.Checks {
+		text, pretty := texts.check(ch.SQL)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
-			check: ch.SQL, def: "CHECK (" + ch.SQL + ")", notValid: ch.NotValid}
+			check: text, def: "CHECK (" + text + ")", notValid: ch.NotValid}
+		if pretty != "" {
+			c.pretty = "CHECK (" + pretty + ")"
+		}
 		if ch.NotValid {
 			c.def += " NOT VALID"
+			if c.pretty != "" {
+				c.pretty += " NOT VALID"
+			}
 		}
 		o.cons = append(o.cons, c)
 	}

@@ -70,7 +70,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_views": func(o *catalogObjects, r *catRows) {
 		for _, rel := range o.rels {
 			if rel.kind == 'v' && rel.key != "" {
-				r.add("schemaname", rel.schema, "viewname", rel.name, "viewowner", o.e.relOwner(rel.key), "definition", viewDef(rel.def))
+				r.add("schemaname", rel.schema, "viewname", rel.name, "viewowner", o.e.relOwner(rel.key), "definition", rel.viewDefinition())
 			}
 		}
 	},
@@ -78,7 +78,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, rel := range o.rels {
 			if rel.kind == 'm' {
 				r.add("schemaname", rel.schema, "matviewname", rel.name, "matviewowner", o.e.relOwner(rel.key), "hasindexes", o.hasIndex(rel),
-					"ispopulated", !rel.unpopulated, "definition", viewDef(rel.def))
+					"ispopulated", !rel.unpopulated, "definition", rel.viewDefinition())
 			}
 		}
 	},

@@ -39,6 +39,9 @@ type SysCatalog struct {
 	// Defs are pg_get_indexdef's, pg_get_constraintdef's and
 	// pg_get_viewdef's texts, by the object's oid.
 	IndexDefs, ConstraintDefs, ViewDefs map[uint32]string
+	// ViewDefsPretty are pg_get_viewdef(…, true)'s texts where they
+	// differ from ViewDefs'.
+	ViewDefsPretty map[uint32]string
 	// IndexPrettyDefs are pg_get_indexdef's pretty texts where they
 	// differ from IndexDefs' beyond the table's schema (an expression or
 	// predicate's parentheses).

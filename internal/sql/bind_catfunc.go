@@ -101,12 +101,20 @@ var catFuncs = map[string]catFunc{
 		return text(def), nil
 	}},
 	"pg_get_viewdef": {sigs: [][]value.Kind{{value.RegClass}, {value.RegClass, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		if len(a) == 2 && a[1].Bool() {
+			if t, ok := sc.ViewDefsPretty[a[0].OID()]; ok {
+				return text(t), nil
+			}
+		}
 		return textOrNull(sc.ViewDefs, a[0]), nil
 	}},
 	"pg_get_expr": {sigs: [][]value.Kind{{textK, oidK}, {textK, oidK, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		// An expression is kept as its text (pg_attrdef.adbin); pretty,
 		// the parentheses around the whole go, as PostgreSQL's.
 		if len(a) == 3 && a[2].Bool() {
+			if t, ok := ExprTextPretty(a[0].String()); ok {
+				return text(t), nil
+			}
 			if t := a[0].String(); strings.HasPrefix(t, "(") {
 				if g, n := parenGroup(t); n == len(t) {
 					return text(g[1 : n-1]), nil
