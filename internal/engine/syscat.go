@@ -166,7 +166,12 @@ func catalogRelationOf(name string) (*sql.Relation, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: cr.cols, System: true}, true
+	schema, rel, _ := strings.Cut(name, ".")
+	var oid uint32
+	if schema == "pg_catalog" {
+		oid = catalogRelOIDs[rel]
+	}
+	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: cr.cols, System: true, CatalogOID: oid}, true
 }
 
 var _ sql.SystemCatalog = (*Engine)(nil)

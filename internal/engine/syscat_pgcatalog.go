@@ -189,7 +189,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
-			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel))
+			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel), "relacl", o.relACL(rel))
 	}
 }
 
@@ -429,7 +429,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 		}
 		sc, proname := o.e.splitObject(p.name)
 		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", uint32(superuserOID),
-			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
+			"prolang", p.lang, "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", false, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
