@@ -29,9 +29,9 @@ func init() {
 	const cols = "oid:oid,lanname:name,lanowner:oid,lanispl:boolean,lanpltrusted:boolean,lanplcallfoid:oid,laninline:oid,lanvalidator:oid,lanacl:aclitem[]"
 	rows := func(_ *catalogObjects, r *catRows) {
 		for _, l := range []struct {
-			oid                      uint32
-			name                     string
-			pl, trusted              bool
+			oid                     uint32
+			name                    string
+			pl, trusted             bool
 			call, inline, validator uint32
 		}{
 			{12, "internal", false, false, 0, 0, 2246},

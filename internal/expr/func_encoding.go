@@ -4,7 +4,7 @@ import "github.com/deltaview/deltaview/internal/value"
 
 // pg_char_to_encoding(name) and pg_encoding_to_char(code) translate
 // between an encoding's name and its code, as PostgreSQL's do: -1 for a
-// name that names no encoding, '' for a code that numbers none. psql's
+// name that names no encoding, ” for a code that numbers none. psql's
 // \dc and \dO call them.
 func init() {
 	strict("pg_char_to_encoding", kinds(value.Text), value.Int4Type, func(a []value.Value) (value.Value, error) {
