@@ -42,8 +42,8 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 			kinds[k[0]] = true
 		}
 	}
-	if (kinds['i'] || kinds['S']) && !strings.Contains(q, `"Size"`) {
-		return engine.Result{}, false, nil // indexes and sequences: the catalogs answer it (not \di+'s sizes)
+	if (kinds['i'] || kinds['S']) && (!strings.Contains(q, `"Size"`) || !kinds['r'] && !kinds['v'] && !kinds['m']) {
+		return engine.Result{}, false, nil // indexes and sequences alone (\di+, \ds+ too): the catalogs answer it
 	}
 	var name *regexp.Regexp
 	if nm := psqlRelName.FindStringSubmatch(m[2]); nm != nil {

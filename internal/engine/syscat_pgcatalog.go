@@ -166,7 +166,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			case ix != nil && ix.method != "":
 				am = indexAMOID[ix.method]
 			}
-		case 'v', 'c':
+		case 'v', 'c', 'S', 'p': // as in PostgreSQL 15, they have no access method
 			am = 0
 		}
 		replident, persistence := "d", "p"
