@@ -286,6 +286,24 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.FuncResults[p.oid] = p.resultText
 		}
 	}
+	// The extensions' functions print as regprocedure (psql's \dx+ names
+	// them); their names are read as the built-in ones are.
+	for _, x := range o.exts {
+		for _, f := range x.x.Funcs {
+			args := make([]string, len(f.Params))
+			for i, k := range f.Params {
+				args[i] = sc.FormatType(o.e.typeOID(value.Type{Kind: k, Mod: -1}, nil), -1, false)
+			}
+			key := f.Name
+			if x.schema != "public" {
+				key = x.schema + "." + f.Name
+			}
+			if sc.Names[value.RegProcedure] == nil {
+				sc.Names[value.RegProcedure] = map[uint32]string{}
+			}
+			sc.Names[value.RegProcedure][extProcOID(f)] = o.objectText(key, path) + "(" + strings.Join(args, ",") + ")"
+		}
+	}
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
 		name(value.RegProc, f.oid, f.name, f.name)
 	}
