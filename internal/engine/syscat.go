@@ -288,6 +288,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	}
 	// The extensions' functions print as regprocedure (psql's \dx+ names
 	// them); their names are read as the built-in ones are.
+	if sc.Names[value.RegProcedure] == nil {
+		sc.Names[value.RegProcedure] = map[uint32]string{}
+	}
 	for _, x := range o.exts {
 		for _, f := range x.x.Funcs {
 			args := make([]string, len(f.Params))
@@ -298,11 +301,11 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			if x.schema != "public" {
 				key = x.schema + "." + f.Name
 			}
-			if sc.Names[value.RegProcedure] == nil {
-				sc.Names[value.RegProcedure] = map[uint32]string{}
-			}
 			sc.Names[value.RegProcedure][extProcOID(f)] = o.objectText(key, path) + "(" + strings.Join(args, ",") + ")"
 		}
+	}
+	for oid, n := range languageHandlers {
+		sc.Names[value.RegProcedure][oid] = n
 	}
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
 		name(value.RegProc, f.oid, f.name, f.name)

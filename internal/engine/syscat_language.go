@@ -64,3 +64,11 @@ var builtinDescriptions = map[expr.DescKey]string{
 	{ObjOID: 3580, ClassOID: 2601}:           "block range index (BRIN) access method",
 	{ObjOID: 4000, ClassOID: 2601}:           "SP-GiST index access method",
 }
+
+// languageHandlers are the names, as regprocedure prints them, of the
+// languages' handlers and validators, which pg_proc does not list
+// (psql's \dL+).
+var languageHandlers = map[uint32]string{
+	2246: "fmgr_internal_validator(oid)", 2247: "fmgr_c_validator(oid)", 2248: "fmgr_sql_validator(oid)",
+	13560: "plpgsql_call_handler()", 13561: "plpgsql_inline_handler(internal)", 13562: "plpgsql_validator(oid)",
+}
