@@ -42,8 +42,8 @@ func (c *conn) psqlRelations(q string) (engine.Result, bool, error) {
 			kinds[k[0]] = true
 		}
 	}
-	if (kinds['i'] || kinds['S']) && !strings.Contains(q, `"Size"`) {
-		return engine.Result{}, false, nil // indexes and sequences: the catalogs answer it (not \di+'s sizes)
+	if (kinds['i'] || kinds['S']) && (!strings.Contains(q, `"Size"`) || !kinds['r'] && !kinds['v'] && !kinds['m']) {
+		return engine.Result{}, false, nil // indexes and sequences alone (\di+, \ds+ too): the catalogs answer it
 	}
 	var name *regexp.Regexp
 	if nm := psqlRelName.FindStringSubmatch(m[2]); nm != nil {
@@ -186,7 +186,7 @@ var (
 	psqlTriggers = regexp.MustCompile(`(?s)^SELECT t\.tgname, pg_catalog\.pg_get_triggerdef\(t\.oid, true\), t\.tgenabled, t\.tgisinternal,.*\bFROM pg_catalog\.pg_trigger t\s+WHERE t\.tgrelid = '(\d+)' AND .*ORDER BY 1;?\s*$`)
 	psqlRefdBy   = regexp.MustCompile(`(?s)^SELECT conname, conrelid::pg_catalog\.regclass AS ontable,.*\bFROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\).*ORDER BY conname;?\s*$`)
 	psqlViewDef  = regexp.MustCompile(`(?s)^SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$`)
-	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.(?:pg_statistic_ext|pg_publication|pg_rewrite|pg_trigger)\b.*'\d+'`)
+	psqlNone     = regexp.MustCompile(`(?s)^SELECT .*\bFROM pg_catalog\.pg_publication\b.*'\d+'`)
 	psqlDatabase = regexp.MustCompile(`(?s)^SELECT d\.datname as "Name",.*\bFROM pg_catalog\.pg_database d\s.*ORDER BY 1;?\s*$`)
 	psqlSchemas  = regexp.MustCompile(`(?s)^SELECT n\.nspname AS "Name",.*\bFROM pg_catalog\.pg_namespace n\s+WHERE n\.nspname !~ '\^pg_' AND n\.nspname <> 'information_schema'\s+ORDER BY 1;?\s*$`)
 	psqlRoles    = regexp.MustCompile(`(?s)^SELECT r\.rolname, r\.rolsuper, r\.rolinherit,.*\bFROM pg_catalog\.pg_roles r\s+WHERE r\.rolname !~ '\^pg_'\s+ORDER BY 1;?\s*$`)
@@ -410,8 +410,7 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 		return res, true, nil
 	}
 	if psqlNone.MatchString(q) {
-		// Statistics objects, publications, inheritance, rules and
-		// triggers: deltaview has none.
+		// The publications of a relation: deltaview has none.
 		return textResult([]string{"?column?"}, nil), true, nil
 	}
 	if psqlDatabase.MatchString(q) {

@@ -166,7 +166,12 @@ func catalogRelationOf(name string) (*sql.Relation, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: cr.cols, System: true}, true
+	schema, rel, _ := strings.Cut(name, ".")
+	var oid uint32
+	if schema == "pg_catalog" {
+		oid = catalogRelOIDs[rel]
+	}
+	return &sql.Relation{Name: name, Kind: sql.KindTable, Cols: cr.cols, System: true, CatalogOID: oid}, true
 }
 
 var _ sql.SystemCatalog = (*Engine)(nil)
@@ -286,6 +291,27 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		if p.kind != "p" { // a procedure's result is NULL
 			sc.FuncResults[p.oid] = p.resultText
 		}
+	}
+	// The extensions' functions print as regprocedure (psql's \dx+ names
+	// them); their names are read as the built-in ones are.
+	if sc.Names[value.RegProcedure] == nil {
+		sc.Names[value.RegProcedure] = map[uint32]string{}
+	}
+	for _, x := range o.exts {
+		for _, f := range x.x.Funcs {
+			args := make([]string, len(f.Params))
+			for i, k := range f.Params {
+				args[i] = sc.FormatType(o.e.typeOID(value.Type{Kind: k, Mod: -1}, nil), -1, false)
+			}
+			key := f.Name
+			if x.schema != "public" {
+				key = x.schema + "." + f.Name
+			}
+			sc.Names[value.RegProcedure][extProcOID(f)] = o.objectText(key, path) + "(" + strings.Join(args, ",") + ")"
+		}
+	}
+	for oid, n := range languageHandlers {
+		sc.Names[value.RegProcedure][oid] = n
 	}
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
 		name(value.RegProc, f.oid, f.name, f.name)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
 
@@ -187,6 +188,8 @@ type catProc struct {
 	// kind is pg_proc.prokind: "" for a function ('f'), "a" for an
 	// aggregate, "p" for a procedure (which returns nothing).
 	kind string
+	// lang is pg_proc.prolang, a pg_language oid (languageOID).
+	lang uint32
 	agg  *catAgg // an aggregate's pg_aggregate row
 	// defaults is pronargdefaults; def is pg_get_functiondef's text.
 	defaults int
@@ -257,7 +260,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 
 // catalogObjects gathers the engine's objects. The caller holds e.mu.
 func (e *Engine) catalogObjects() *catalogObjects {
-	o := &catalogObjects{e: e, descs: map[expr.DescKey]string{}, locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
+	o := &catalogObjects{e: e, descs: maps.Clone(builtinDescriptions), locks: e.advisoryRows(), activity: e.activityRows(), rls: e.rls}
 	byName := map[string]*catRel{}
 	add := func(r *catRel) {
 		o.rels = append(o.rels, r)
@@ -636,7 +639,7 @@ func (e *Engine) catalogProcs() []catProc {
 			continue
 		}
 		for _, f := range e.funcs[name] {
-			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.BodyText(), defaults: f.DefaultCount()}
+			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.BodyText(), defaults: f.DefaultCount(), lang: languageOID(f.LanguageName())}
 			if f.Volatility != "" {
 				p.volatile = f.Volatility[:1]
 			}

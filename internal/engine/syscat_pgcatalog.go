@@ -166,7 +166,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			case ix != nil && ix.method != "":
 				am = indexAMOID[ix.method]
 			}
-		case 'v', 'c':
+		case 'v', 'c', 'S', 'p': // as in PostgreSQL 15, they have no access method
 			am = 0
 		}
 		replident, persistence := "d", "p"
@@ -189,7 +189,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
-			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel))
+			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel), "relacl", o.relACL(rel))
 	}
 }
 
@@ -437,7 +437,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 			config = p.config
 		}
 		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", owner, "proconfig", config,
-			"prolang", uint32(14), "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
+			"prolang", p.lang, "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", p.secdef, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)

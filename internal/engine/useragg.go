@@ -181,7 +181,7 @@ func (e *Engine) catalogAggregates() []catProc {
 	var out []catProc
 	for _, name := range sortedKeys(e.aggs) {
 		for _, a := range e.aggs[name] {
-			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy"}
+			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy", lang: languageOID("internal")}
 			var args []string
 			for _, x := range a.Args {
 				p.args = append(p.args, e.typeOID(x.Type, nil))

@@ -51,11 +51,19 @@ func (b *binder) bindSystemRelation(rv *pg_query.RangeVar, rel *Relation) (plan.
 	if rel.Name == "pg_catalog.pg_settings" && b.stmtClock != nil {
 		in = b.sessionSettings(rel)
 	}
+	withOID, sys := b.catalogTableOID(rel, in)
+	if sys {
+		in = withOID
+	}
 	p, err := b.renameColumns(in, colAliases, alias, rv.Location)
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, rowScope(alias, relRowType(rel), p.Columns()), nil
+	sc := rowScope(alias, relRowType(rel), p.Columns())
+	if sys {
+		b.markSystemColumns(sc, len(rel.Cols))
+	}
+	return p, sc, nil
 }
 
 // sessionSettings reads pg_settings from the settings of the session

@@ -66,6 +66,9 @@ type Relation struct {
 	// figures each time it is read (pg_class, deltaview_views): a
 	// materialized view cannot read it.
 	System bool
+	// CatalogOID is, for a table of the system catalog whose oid
+	// PostgreSQL fixes (pg_class: 1259), that oid: its rows' tableoid.
+	CatalogOID uint32
 	// Partition is set for a partition: it reads its root's rows that
 	// its constraint accepts (bind_partition.go).
 	Partition *PartitionRel

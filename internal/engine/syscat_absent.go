@@ -1,0 +1,58 @@
+package engine
+
+// The catalogs of object kinds the engine does not have hold no rows:
+// psql's describe commands over them (\dc, \ddp, \des, \det, \deu, \dew,
+// \dl, \lo_list, \drds, \dRp, \dRs, …) then print what PostgreSQL prints
+// when there are none, instead of failing on a relation that does not
+// exist. Each keeps PostgreSQL 15's columns and oid.
+var absentCatalogs = []struct {
+	name string
+	oid  uint32
+	cols string
+}{
+	{"pg_auth_members", 1261, "roleid:oid,member:oid,grantor:oid,admin_option:boolean"},
+	{"pg_conversion", 2607, "oid:oid,conname:name,connamespace:oid,conowner:oid,conforencoding:integer,contoencoding:integer,conproc:regproc,condefault:boolean"},
+	{"pg_db_role_setting", 2964, "setdatabase:oid,setrole:oid,setconfig:text[]"},
+	{"pg_default_acl", 826, "oid:oid,defaclrole:oid,defaclnamespace:oid,defaclobjtype:\"char\",defaclacl:aclitem[]"},
+	{"pg_foreign_data_wrapper", 2328, "oid:oid,fdwname:name,fdwowner:oid,fdwhandler:oid,fdwvalidator:oid,fdwacl:aclitem[],fdwoptions:text[]"},
+	{"pg_foreign_server", 1417, "oid:oid,srvname:name,srvowner:oid,srvfdw:oid,srvtype:text,srvversion:text,srvacl:aclitem[],srvoptions:text[]"},
+	{"pg_foreign_table", 3118, "ftrelid:oid,ftserver:oid,ftoptions:text[]"},
+	{"pg_user_mapping", 1418, "oid:oid,umuser:oid,umserver:oid,umoptions:text[]"},
+	{"pg_user_mappings", 0, "umid:oid,srvid:oid,srvname:name,umuser:oid,usename:name,umoptions:text[]"},
+	{"pg_largeobject_metadata", 2995, "oid:oid,lomowner:oid,lomacl:aclitem[]"},
+	{"pg_largeobject", 2613, "loid:oid,pageno:integer,data:bytea"},
+	{"pg_publication", 6104, "oid:oid,pubname:name,pubowner:oid,puballtables:boolean,pubinsert:boolean,pubupdate:boolean,pubdelete:boolean,pubtruncate:boolean,pubviaroot:boolean"},
+	{"pg_publication_rel", 6106, "oid:oid,prpubid:oid,prrelid:oid,prqual:pg_node_tree,prattrs:int2vector"},
+	{"pg_publication_namespace", 6237, "oid:oid,pnpubid:oid,pnnspid:oid"},
+	{"pg_publication_tables", 0, "pubname:name,schemaname:name,tablename:name,attnames:name[],rowfilter:text"},
+	{"pg_subscription", 6100, "oid:oid,subdbid:oid,subskiplsn:pg_lsn,subname:name,subowner:oid,subenabled:boolean,subbinary:boolean,substream:boolean,subtwophasestate:\"char\",subdisableonerr:boolean,subconninfo:text,subslotname:name,subsynccommit:text,subpublications:text[]"},
+	{"pg_subscription_rel", 6102, "srsubid:oid,srrelid:oid,srsubstate:\"char\",srsublsn:pg_lsn"},
+	{"pg_transform", 3576, "oid:oid,trftype:oid,trflang:oid,trffromsql:regproc,trftosql:regproc"},
+	{"pg_init_privs", 3394, "objoid:oid,classoid:oid,objsubid:integer,privtype:\"char\",initprivs:aclitem[]"},
+	{"pg_seclabel", 3596, "objoid:oid,classoid:oid,objsubid:integer,provider:text,label:text"},
+	{"pg_shseclabel", 3592, "objoid:oid,classoid:oid,provider:text,label:text"},
+	// Operator classes and families, and the text search objects: the
+	// engine has PostgreSQL's built-in ones but does not list them (psql's
+	// \dAc, \dAf, \dAo, \dAp and \dF list none; \dd runs).
+	{"pg_opclass", 2616, "oid:oid,opcmethod:oid,opcname:name,opcnamespace:oid,opcowner:oid,opcfamily:oid,opcintype:oid,opcdefault:boolean,opckeytype:oid"},
+	{"pg_opfamily", 2753, "oid:oid,opfmethod:oid,opfname:name,opfnamespace:oid,opfowner:oid"},
+	{"pg_amop", 2602, "oid:oid,amopfamily:oid,amoplefttype:oid,amoprighttype:oid,amopstrategy:smallint,amoppurpose:\"char\",amopopr:oid,amopmethod:oid,amopsortfamily:oid"},
+	{"pg_amproc", 2603, "oid:oid,amprocfamily:oid,amproclefttype:oid,amprocrighttype:oid,amprocnum:smallint,amproc:regproc"},
+	{"pg_ts_config", 3602, "oid:oid,cfgname:name,cfgnamespace:oid,cfgowner:oid,cfgparser:oid"},
+	{"pg_ts_config_map", 3603, "mapcfg:oid,maptokentype:integer,mapseqno:integer,mapdict:oid"},
+	{"pg_ts_dict", 3600, "oid:oid,dictname:name,dictnamespace:oid,dictowner:oid,dicttemplate:oid,dictinitoption:text"},
+	{"pg_ts_parser", 3601, "oid:oid,prsname:name,prsnamespace:oid,prsstart:regproc,prstoken:regproc,prsend:regproc,prsheadline:regproc,prslextype:regproc"},
+	{"pg_ts_template", 3764, "oid:oid,tmplname:name,tmplnamespace:oid,tmplinit:regproc,tmpllexize:regproc"},
+}
+
+func init() {
+	empty := func(*catalogObjects, *catRows) {}
+	for _, c := range absentCatalogs {
+		name := "pg_catalog." + c.name
+		catalogColumns[name], catalogRowFuncs[name] = c.cols, empty
+		catalogRelations[name] = catalogRelation{cols: catalogCols(c.cols), rows: empty}
+		if c.oid != 0 {
+			catalogRelOIDs[c.name] = c.oid
+		}
+	}
+}

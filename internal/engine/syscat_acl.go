@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// relACL is pg_class.relacl of rel, as PostgreSQL prints its aclitem[]
+// (psql's \dp and \z): NULL while no GRANT names the relation (the
+// default privileges), else the owner's item (every privilege) and one
+// per role granted something, PUBLIC's as "=r/owner". The roles follow
+// the owner in name order, where PostgreSQL keeps the order of the
+// grants; GRANT ALL reads as arwdDxt, with REFERENCES and TRIGGER, which
+// the engine does not grant one by one.
+func (o *catalogObjects) relACL(rel *catRel) any {
+	g, ok := o.e.grants[rel.key]
+	if !ok || rel.key == "" {
+		return nil
+	}
+	owner := o.e.relOwner(rel.key)
+	all := "arwdDxt"
+	if rel.kind == 'S' {
+		all = "rwU"
+	}
+	acl := []string{aclRole(owner) + "=" + all + "/" + aclRole(owner)}
+	roles := make([]string, 0, len(g))
+	for role := range g {
+		roles = append(roles, role)
+	}
+	slices.Sort(roles)
+	for _, role := range roles {
+		if role == owner || g[role] == 0 {
+			continue
+		}
+		acl = append(acl, aclRole(role)+"="+aclLetters(g[role])+"/"+aclRole(owner))
+	}
+	return acl
+}
+
+// aclRole is a role's name in an aclitem: "" for PUBLIC, quoted as an
+// identifier when it needs to be.
+func aclRole(role string) string {
+	if role == "" {
+		return ""
+	}
+	return quoteACLName(role)
+}
+
+// aclLetters are the privileges p as aclitem letters, in PostgreSQL's
+// order.
+func aclLetters(p sql.Privilege) string {
+	if p == sql.PrivAll {
+		return "arwdDxt"
+	}
+	var out []byte
+	for _, x := range []struct {
+		p sql.Privilege
+		c byte
+	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}} {
+		if p&x.p != 0 {
+			out = append(out, x.c)
+		}
+	}
+	return string(out)
+}
+
+// quoteACLName quotes a role's name as aclitem's output does: in double
+// quotes when it holds a character other than a letter, digit or _.
+func quoteACLName(n string) string {
+	plain := true
+	for _, c := range n {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80) {
+			plain = false
+		}
+	}
+	if plain {
+		return n
+	}
+	out := []byte{'"'}
+	for i := 0; i < len(n); i++ {
+		if n[i] == '"' {
+			out = append(out, '"')
+		}
+		out = append(out, n[i])
+	}
+	return string(append(out, '"'))
+}
