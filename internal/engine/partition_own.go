@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -137,4 +139,49 @@ func (e *Engine) checkPartitionRows(p *partition, ap *sql.AlterPartition) error 
 		return true
 	})
 	return err
+}
+
+// partitionCols are the catalog's columns of partition def, those of
+// its root (rootCols) with its own NOT NULL and defaults.
+func partitionCols(rootCols []catCol, def *sql.CreateTable) []catCol {
+	cols := slices.Clone(rootCols)
+	for i := range cols {
+		if i < len(def.Cols) {
+			c := &def.Cols[i]
+			cols[i].notNull = cols[i].notNull || c.NotNull
+			if !cols[i].gen {
+				cols[i].def = c.DefaultSQL
+			}
+		}
+	}
+	return cols
+}
+
+// partitionChecks adds partition r's CHECK constraints to the catalog:
+// its root's and those of the partitions above it (inherited), then its
+// own.
+func (o *catalogObjects) partitionChecks(r *catRel, p *partition) {
+	var parent []sql.Check
+	if up, ok := o.e.parts[p.parent]; ok {
+		parent = up.def.Checks
+	}
+	for level, checks := range [2][]sql.Check{p.root.def.Checks, p.def.Checks} {
+		for _, ch := range checks {
+			c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
+				check: ch.SQL, def: "CHECK (" + ch.SQL + ")", notValid: ch.NotValid,
+				inherited: level == 0 || slices.ContainsFunc(parent, func(o sql.Check) bool { return o.Name == ch.Name })}
+			if ch.NotValid {
+				c.def += " NOT VALID"
+			}
+			o.cons = append(o.cons, c)
+			r.checks++
+		}
+	}
+}
+
+func inhCount(c *catCon) int {
+	if c.inherited {
+		return 1
+	}
+	return 0
 }
