@@ -52,3 +52,21 @@ ALTER TABLE m RENAME COLUMN v TO w`)
 		}
 	}
 }
+
+// TestRenameConstraintReopen checks that constraints renamed by ALTER
+// TABLE … RENAME CONSTRAINT (a check, a primary key with its index, a
+// partitioned table's check) keep their new names in the file.
+func TestRenameConstraintReopen(t *testing.T) {
+	db := reopenedFileDB(t, "renamecon.db", `CREATE TABLE t (a int PRIMARY KEY, CONSTRAINT c CHECK (a > 0));
+ALTER TABLE t RENAME CONSTRAINT c TO c2;
+ALTER TABLE t RENAME CONSTRAINT t_pkey TO tk;
+CREATE TABLE p (a int, CONSTRAINT pc CHECK (a > 0)) PARTITION BY RANGE (a);
+CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);
+ALTER TABLE p RENAME CONSTRAINT pc TO pc2`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT conname FROM pg_constraint WHERE conrelid = 't'::regclass ORDER BY 1", "[[c2] [tk]]"},
+		{"SELECT indexname FROM pg_indexes WHERE tablename = 't'", "[[tk]]"},
+		{"SELECT conname FROM pg_constraint WHERE conrelid = 'p1'::regclass", "[[pc2]]"},
+	})
+}
