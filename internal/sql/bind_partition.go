@@ -422,6 +422,8 @@ func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 			t := *root.Def
 			t.Name, t.PrimaryKeyName, t.UniqueNames, t.PartitionBy, t.PartitionOf = name, "", make([]string, len(t.Uniques)), nil, nil
 			t.Sequences, t.ForeignKeys = nil, nil
+			// It keeps its defaults, NOT NULL and checks, its own too.
+			t.Cols, t.Checks = slices.Clone(rel.Def.Cols), slices.Concat(root.Def.Checks, rel.Def.Checks)
 			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t}, nil
 		}
 		if err := b.attachable(rel, parent); err != nil {
