@@ -47,7 +47,7 @@ func (e *Engine) partitionRelation(p *partition) *sql.Relation {
 	}
 	rel := &sql.Relation{Name: p.def.Name, Kind: sql.KindTable, Cols: root.cols, Rows: int64(root.rows.Len()),
 		Uniques: uniques, PrimaryKey: root.def.PrimaryKey, Def: p.def,
-		Partition: &sql.PartitionRel{Root: root.name, Filter: e.partitionFilter(p), Partitioned: p.def.PartitionBy != nil}}
+		Partition: &sql.PartitionRel{Root: root.name, Filter: e.partitionFilter(p), Partitioned: p.def.PartitionBy != nil, Defaults: partitionDefaults(p)}}
 	if p.def.PartitionBy != nil {
 		rel.TableOID = tableOID(root)
 	}
@@ -305,14 +305,15 @@ func routeLeaf(t *table, row value.Row) (*partition, error) {
 func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 	w := e.within
 	if w.of == nil || w.root != t {
-		if err := route(t, row); err != nil {
+		leaf, err := routeLeaf(t, row)
+		if err != nil {
 			return err
 		}
-		return t.checkRow(old, row)
+		return e.checkLeafRow(t, leaf, old, row)
 	}
 	first := w.leaf && old == nil // an INSERT into a leaf; an UPDATE checks the partition first
 	if first {
-		if err := t.checkRow(old, row); err != nil {
+		if err := e.checkLeafRow(t, e.parts[w.of.Name], old, row); err != nil {
 			return err
 		}
 	}
@@ -322,10 +323,11 @@ func (e *Engine) partitionCheck(t *table, old, row value.Row) error {
 		return &pgerr.Error{Code: pgerr.CheckViolation, Message: fmt.Sprintf("new row for relation %q violates partition constraint", w.of.Name),
 			Detail: "Failing row contains " + failingRow(row) + "."}
 	}
-	if err := route(t, row); err != nil || first {
+	leaf, err := routeLeaf(t, row)
+	if err != nil || first {
 		return err
 	}
-	return t.checkRow(old, row)
+	return e.checkLeafRow(t, leaf, old, row)
 }
 
 // withinPartition is the partition a DML statement names, whose rows it

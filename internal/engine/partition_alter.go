@@ -54,6 +54,7 @@ func (e *Engine) alteredPartitions(t *table, a *sql.AlterTable) (*partitionAlter
 	if a.New.Name != a.Table {
 		cat.gone = a.Table
 	}
+	keep := recursed(t.def, a)
 	var walk func(kids []*partition, parent string) error
 	walk = func(kids []*partition, parent string) error {
 		for _, p := range kids {
@@ -68,7 +69,7 @@ func (e *Engine) alteredPartitions(t *table, a *sql.AlterTable) (*partitionAlter
 					}
 				}
 			}
-			text, err := sql.PartitionSQL(p.def, parent, a.RenamedFrom, a.RenamedTo)
+			text, err := sql.PartitionSQL(p.def, parent, sql.PartitionOwnSQL(p.def, e.parentDef(p), keep), a.RenamedFrom, a.RenamedTo)
 			if err != nil {
 				return pgerr.New(pgerr.Internal, "cannot write the definition of partition %q: %v", p.def.Name, err)
 			}
@@ -86,7 +87,7 @@ func (e *Engine) alteredPartitions(t *table, a *sql.AlterTable) (*partitionAlter
 			}
 			pa.order = append(pa.order, p)
 			pa.defs[p], pa.texts[p], pa.parents[p] = ct, text, parent
-			cat.rels[ct.Name] = &sql.Relation{Name: ct.Name, Kind: sql.KindTable, Def: ct}
+			cat.rels[ct.Name] = &sql.Relation{Name: ct.Name, Kind: sql.KindTable, Def: ct, Partition: &sql.PartitionRel{Root: a.New.Name}}
 			if err := walk(p.kids, ct.Name); err != nil {
 				return err
 			}
@@ -157,4 +158,46 @@ func (pa *partitionAlter) apply(e *Engine, old, root *table) error {
 	}
 	e.read, e.waves = nil, nil
 	return nil
+}
+
+// parentDef is the definition of p's parent: a partitioned partition's,
+// or its root's.
+func (e *Engine) parentDef(p *partition) *sql.CreateTable {
+	if up, ok := e.parts[p.parent]; ok {
+		return up.def
+	}
+	return p.root.def
+}
+
+// recursed keeps, of what the partitions under old have of their own,
+// what a's ALTER of old leaves them: PostgreSQL's recursion gives every
+// partition the table's new default of a column (dropping the
+// partition's own), and dropping a column drops the checks over it.
+func recursed(old *sql.CreateTable, a *sql.AlterTable) func(cols []string, def bool) bool {
+	return recursedKeep(old, a.New, a.RenamedFrom, a.RenamedTo, a.Dropped)
+}
+
+// recursedKeep is recursed for an ALTER that takes old to new, renaming
+// column from to to and dropping the columns dropped.
+func recursedKeep(old, new *sql.CreateTable, from, to string, dropped []string) func(cols []string, def bool) bool {
+	reset := map[string]bool{}
+	for _, c := range old.Cols {
+		name := c.Name
+		if name == from {
+			name = to
+		}
+		for _, n := range new.Cols {
+			if n.Name == name && n.DefaultSQL != c.DefaultSQL {
+				reset[c.Name] = true
+			}
+		}
+	}
+	return func(cols []string, def bool) bool {
+		for _, c := range cols {
+			if slices.Contains(dropped, c) {
+				return false
+			}
+		}
+		return !def || !reset[cols[0]]
+	}
 }

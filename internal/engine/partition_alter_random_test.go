@@ -11,7 +11,8 @@ import (
 
 // TestPartitionAlterRandom interleaves random ALTER TABLE of a
 // partitioned table (columns added, renamed and dropped, defaults, NOT
-// NULL, checks, and ALTERs of partitions, which PostgreSQL refuses) with
+// NULL, checks, ALTERs of partitions which PostgreSQL refuses, and the
+// defaults, NOT NULL and checks a partition may have of its own) with
 // random writes through the table and its partitions, in deltaview and in
 // PostgreSQL, and compares the SQLSTATE of each statement, the rows of
 // every partition, and views over the table and over partitions, after
@@ -46,7 +47,7 @@ CREATE MATERIALIZED VIEW mid_d AS SELECT k, count(*) AS n FROM ev_mid_d GROUP BY
 	next := 0
 	stmt := func() string {
 		tbl := evs[r.IntN(len(evs))]
-		switch r.IntN(16) {
+		switch r.IntN(18) {
 		case 0, 1, 2, 3:
 			return fmt.Sprintf("INSERT INTO %s (id, at, k, amt) VALUES (%d, %d, %s, %s)", tbl, id(), at(), k(), amt())
 		case 4:
@@ -78,6 +79,14 @@ CREATE MATERIALIZED VIEW mid_d AS SELECT k, count(*) AS n FROM ev_mid_d GROUP BY
 				[]string{"ADD COLUMN z int", "DROP COLUMN amt", "ALTER COLUMN id TYPE bigint", "ALTER COLUMN id DROP NOT NULL", "DROP CONSTRAINT ev_pkey"}[r.IntN(5)])
 		case 14:
 			return []string{"ALTER TABLE ONLY ev ADD COLUMN z int", "ALTER TABLE ev DROP COLUMN at", "ALTER TABLE ev DROP COLUMN k", "ALTER TABLE ev ALTER COLUMN k TYPE varchar(3)"}[r.IntN(4)]
+		case 15:
+			// What a partition has of its own: defaults, NOT NULL, checks.
+			return fmt.Sprintf("ALTER TABLE %s %s", []string{"ev_lo", "ev_mid", "ev_mid_a"}[r.IntN(3)],
+				[]string{fmt.Sprintf("ALTER COLUMN amt SET DEFAULT %d", r.IntN(9)), "ALTER COLUMN amt DROP DEFAULT", "ALTER COLUMN amt SET NOT NULL",
+					"ALTER COLUMN amt DROP NOT NULL", fmt.Sprintf("ADD CONSTRAINT o%d CHECK (amt > %d)", r.IntN(2), r.IntN(4)),
+					fmt.Sprintf("DROP CONSTRAINT IF EXISTS o%d", r.IntN(2))}[r.IntN(6)])
+		case 16:
+			return fmt.Sprintf("INSERT INTO %s (id, at, k) VALUES (%d, %d, %s)", tbl, id(), at(), k())
 		}
 		return fmt.Sprintf("INSERT INTO ev (id, at, k) VALUES (%d, %d, %s)", id(), at(), k())
 	}

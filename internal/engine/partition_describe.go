@@ -47,11 +47,13 @@ func (s *Session) PartitionInfo(name string) (partitioned bool, keyDef string, p
 	return key != nil, keyDef, e.parts[name] != nil
 }
 
-// describePartition describes a partition: its root's columns.
+// describePartition describes a partition: its root's columns with its
+// own NOT NULL, and its checks (its root's and its own).
 func (e *Engine) describePartition(p *partition) RelationDetail {
-	d := RelationDetail{Kind: RelTable}
-	for _, c := range p.root.def.Cols {
-		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.GeneratedSQL})
+	d := RelationDetail{Kind: RelTable, Checks: len(p.root.def.Checks) + len(p.def.Checks)}
+	for i, c := range p.root.def.Cols {
+		notNull := c.NotNull || i < len(p.def.Cols) && p.def.Cols[i].NotNull
+		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: notNull, Generated: c.GeneratedSQL})
 	}
 	return d
 }

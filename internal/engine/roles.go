@@ -304,7 +304,7 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("grant privileges")
 	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
-	case *sql.AlterTable:
+	case *sql.AlterTable, *sql.AlterPartition:
 		return s.mustBeSuperuser("alter a table")
 	case *sql.CreateEventTrigger:
 		if s.mustBeSuperuser("") != nil {

@@ -581,6 +581,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		})
 	case *sql.AttachPartition:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.attachPartition(b, rec.text) })
+	case *sql.AlterPartition:
+		return s.ddl("ALTER TABLE", func() (Result, error) { return e.alterPartitionOwn(b) })
 	case *sql.DetachPartition:
 		return s.ddl("ALTER TABLE", func() (Result, error) { return e.detachPartition(b) })
 	case *sql.AlterViewDefault:

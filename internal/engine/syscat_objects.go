@@ -150,6 +150,9 @@ type catCon struct {
 	def                            string
 	exclop                         []uint32 // an EXCLUDE constraint's operators
 	pretty                         string   // pg_get_constraintdef's pretty text when it differs
+	// inherited is a partition's constraint from the tables above it
+	// (conislocal false, coninhcount 1).
+	inherited bool
 }
 
 type catType struct {
@@ -308,12 +311,13 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		p := e.parts[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
 		if root := byName[p.root.name]; root != nil {
-			r.cols = root.cols
+			r.cols = partitionCols(root.cols, p.def)
 		}
 		if p.def.PartitionBy != nil {
 			r.kind, r.partBy = 'p', p.def.PartitionBy
 		}
 		add(r)
+		o.partitionChecks(r, p)
 	}
 	for _, name := range sortedKeys(e.views) {
 		m := e.views[name].meta()

@@ -387,7 +387,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
 			"condeferrable", c.deferrable, "condeferred", c.deferred, "convalidated", !c.notValid, "conrelid", c.rel.oid, "contypid", uint32(0),
 			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
-			"confmatchtype", match, "conislocal", true, "coninhcount", 0, "connoinherit", c.kind == 'p' || c.kind == 'u',
+			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u',
 			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}
 }

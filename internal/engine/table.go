@@ -329,18 +329,28 @@ func (t *table) check(row value.Row) error { return t.checkRow(nil, row) }
 // checkRow is check for row replacing old (nil for a new row): of the
 // domains, only the values that changed are checked.
 func (t *table) checkRow(old, row value.Row) error {
+	return t.checkRowAs(old, row, t.name, t.def.Cols, nil)
+}
+
+// checkRowAs checks row as held by the relation keyed rel (t itself, or
+// a partition of t), whose columns cols say which are NOT NULL: t's
+// checks and extra, which a partition has of its own. A partition's are
+// evaluated as PostgreSQL's, by name, and the first failing named.
+func (t *table) checkRowAs(old, row value.Row, rel string, cols []sql.ColumnDef, extra []sql.Check) error {
 	if err := t.generate(row); err != nil {
 		return err
 	}
 	if err := t.checkDomains(old, row); err != nil {
 		return err
 	}
-	cols := t.def.Cols
 	for i := range cols { // by index: a column's definition is not copied
 		if c := &cols[i]; c.NotNull && row[i].IsNull() {
-			return t.columnError(&pgerr.Error{Code: pgerr.NotNullViolation,
-				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, unqualified(t.def.Name)),
-				Detail:  "Failing row contains " + failingRow(row) + "."}, c.Name)
+			e := &pgerr.Error{Code: pgerr.NotNullViolation,
+				Message: fmt.Sprintf("null value in column %q of relation %q violates not-null constraint", c.Name, unqualified(rel)),
+				Detail:  "Failing row contains " + failingRow(row) + "."}
+			relationFields(e, rel)
+			e.Column = c.Name
+			return e
 		}
 	}
 	if t.xindexes != nil {
@@ -348,16 +358,30 @@ func (t *table) checkRow(old, row value.Row) error {
 			return err
 		}
 	}
-	for _, ch := range t.def.Checks {
-		v, err := ch.Expr.Eval(row)
-		if err != nil {
-			return err
+	byName := rel != t.name
+	var failed *sql.Check
+	for _, checks := range [2][]sql.Check{t.def.Checks, extra} {
+		for i := range checks {
+			ch := &checks[i]
+			if failed != nil && (!byName || ch.Name > failed.Name) {
+				continue
+			}
+			v, err := ch.Expr.Eval(row)
+			if err != nil {
+				return err
+			}
+			if !v.IsNull() && !v.Bool() {
+				failed = ch
+			}
 		}
-		if !v.IsNull() && !v.Bool() {
-			return t.constraintError(&pgerr.Error{Code: pgerr.CheckViolation,
-				Message: fmt.Sprintf("new row for relation %q violates check constraint %q", unqualified(t.def.Name), t.bare(ch.Name)),
-				Detail:  "Failing row contains " + failingRow(row) + "."}, ch.Name)
-		}
+	}
+	if failed != nil {
+		e := &pgerr.Error{Code: pgerr.CheckViolation,
+			Message: fmt.Sprintf("new row for relation %q violates check constraint %q", unqualified(rel), t.bare(failed.Name)),
+			Detail:  "Failing row contains " + failingRow(row) + "."}
+		relationFields(e, rel)
+		e.Constraint = t.bare(failed.Name)
+		return e
 	}
 	return nil
 }

@@ -179,6 +179,11 @@ func (b *binder) bindAlterTable(as *pg_query.AlterTableStmt) (Bound, error) {
 	if ai, err := b.bindAlterInherit(as); ai != nil || err != nil {
 		return ai, err
 	}
+	if rel, ok := b.cat.Relation(as.Relation.Relname); ok && rel.Partition != nil && as.Relation.Schemaname == "" {
+		if ap, err := b.bindAlterPartitionOwn(as, rel); ap != nil || err != nil {
+			return ap, err
+		}
+	}
 	b.alterCmds = as.Cmds
 	w, at, err := b.alterTarget(as.Relation, as.MissingOk)
 	if w == nil || err != nil {
@@ -445,6 +450,9 @@ func (b *binder) bindRename(rs *pg_query.RenameStmt) (Bound, error) {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return b.bindRenameRule(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
+		return b.bindRenameConstraint(rs)
 	}
 	if bv, ok, err := b.bindRenameViewColumn(rs); ok || err != nil {
 		return bv, err

@@ -45,7 +45,13 @@ func (b *binder) targetTable(rv *pg_query.RangeVar, verb string) (*Relation, str
 		if !ok {
 			return nil, "", b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rel.Partition.Root)
 		}
+		defaults := rel.Partition.Defaults
 		b.partTarget, rel = rel.Partition.Filter, root
+		if defaults != nil {
+			r := *rel
+			r.Defaults = defaults // the partition's own, for rows naming it
+			rel = &r
+		}
 	} else if !rv.Inh && rel.Def != nil && rel.Def.PartitionBy != nil {
 		b.partTarget = &expr.PartitionOf{Name: rel.Name, None: true} // keeps no rows of its own
 	}

@@ -33,6 +33,10 @@ type PartitionRel struct {
 	Filter *expr.PartitionOf
 	// Partitioned is set when the partition is itself partitioned.
 	Partitioned bool
+	// Defaults are the partition's column defaults, which the rows
+	// written naming it take (those written through its parent take
+	// the parent's), as in PostgreSQL.
+	Defaults []expr.Expr
 }
 
 // partitionKey binds PARTITION BY over the table's columns.
@@ -149,18 +153,23 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 		return nil, b.refuse(rv.Location, "unlogged partitions are not supported").
 			WithHint("create the partition without UNLOGGED: its rows are written to the database file either way")
 	}
-	if len(cs.TableElts) > 0 {
-		return nil, b.refuse(rv.Location, "column and constraint definitions in CREATE TABLE … PARTITION OF are not supported").
-			WithHint("a partition has its parent's columns, defaults and constraints")
-	}
 	if len(cs.Options) > 0 || cs.Oncommit != pg_query.OnCommitAction_ONCOMMIT_NOOP {
 		return nil, b.refuse(rv.Location, "storage options and ON COMMIT of a partition are not supported")
 	}
 	pd := parent.Def
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Cols: slices.Clone(pd.Cols),
 		PrimaryKey: pd.PrimaryKey, Uniques: pd.Uniques}
-	for i := range ct.Cols {
-		ct.Cols[i].Default, ct.Cols[i].DefaultSQL = nil, ""
+	root := pd
+	if parent.Partition != nil {
+		// The checks of the partitioned partitions above it hold for
+		// its rows too; the root's are the root's.
+		ct.Checks = slices.Clone(pd.Checks)
+		if r, ok := b.cat.Relation(parent.Partition.Root); ok && r.Def != nil {
+			root = r.Def
+		}
+	}
+	if err := b.partitionOwn(cs.TableElts, ct, root); err != nil {
+		return nil, err
 	}
 	of, err := b.partitionBound(cs.Partbound, pd.PartitionBy, ct.Name)
 	if err != nil {
@@ -413,6 +422,8 @@ func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 			t := *root.Def
 			t.Name, t.PrimaryKeyName, t.UniqueNames, t.PartitionBy, t.PartitionOf = name, "", make([]string, len(t.Uniques)), nil, nil
 			t.Sequences, t.ForeignKeys = nil, nil
+			// It keeps its defaults, NOT NULL and checks, its own too.
+			t.Cols, t.Checks = slices.Clone(rel.Def.Cols), slices.Concat(root.Def.Checks, rel.Def.Checks)
 			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t}, nil
 		}
 		if err := b.attachable(rel, parent); err != nil {

@@ -23,6 +23,12 @@ func (b *binder) checkPartitionAlter(rv *pg_query.RangeVar, rel *Relation, cmds 
 	switch {
 	case rel.Partition != nil:
 		for _, n := range cmds {
+			if cmd := n.GetAlterTableCmd(); ownCmd(cmd) {
+				return b.refuse(rv.Location, "ALTER TABLE … %s of partition %q beside other actions is not supported", alterCmdName(cmd.GetSubtype()), rel.Name).
+					WithHint("alter what the partition has of its own in a statement of its own")
+			}
+		}
+		for _, n := range cmds {
 			if err := b.partitionCmd(rv, rel, n.GetAlterTableCmd()); err != nil {
 				return err
 			}
@@ -107,26 +113,24 @@ func (b *binder) partitionCmd(rv *pg_query.RangeVar, rel *Relation, cmd *pg_quer
 		switch root := b.partitionRoot(rel); {
 		case root != nil && slices.ContainsFunc(root.PrimaryKey, func(i int) bool { return root.Cols[i].Name == c.Name }):
 			return pgerr.New(pgerr.InvalidTableDef, "column %q is in a primary key", c.Name)
-		case c.NotNull:
+		case b.parentNotNull(rel, c.Name):
 			return pgerr.New(pgerr.InvalidTableDef, "column %q is marked NOT NULL in parent table", c.Name)
 		}
-		return nil // not NULL-checked: nothing to drop
-	case pg_query.AlterTableType_AT_SetNotNull:
-		c, err := col()
-		if err != nil {
-			return err
-		}
-		if c.NotNull {
-			return nil
-		}
+		return nil // its own NOT NULL, or none
+	case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_ColumnDefault:
+		_, err := col()
+		return err
 	case pg_query.AlterTableType_AT_DropConstraint:
-		if root := b.partitionRoot(rel); root != nil && root.partitionHas(rel.Name, cmd.Name) {
+		if root := b.partitionRoot(rel); root != nil && root.partitionHas(rel.Name, cmd.Name) || b.parentCheck(rel, cmd.Name) {
 			return pgerr.New(pgerr.InvalidTableDef, "cannot drop inherited constraint %q of relation %q", cmd.Name, rel.Name)
 		}
-		if cmd.MissingOk {
+		return nil
+	case pg_query.AlterTableType_AT_ValidateConstraint:
+		return nil
+	case pg_query.AlterTableType_AT_AddConstraint:
+		if cmd.GetDef().GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_CHECK {
 			return nil
 		}
-		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, rel.Name)
 	}
 	return b.refuse(rv.Location, "ALTER TABLE … %s of partition %q is not supported", alterCmdName(cmd.GetSubtype()), rel.Name).
 		WithHint("a partition has its partitioned table's columns, defaults and constraints: alter the partitioned table")
@@ -238,14 +242,18 @@ func (w *alterWork) renamePartitionKey(from, to string) {
 }
 
 // PartitionSQL is the statement that creates partition ct of parent as
-// it is now, with column from renamed to in its own PARTITION BY (from
-// "": none renamed).
-func PartitionSQL(ct *CreateTable, parent, from, to string) (string, error) {
-	text := fmt.Sprintf("CREATE TABLE %s PARTITION OF %s %s", QuoteIdent(ct.Name), QuoteIdent(parent), BoundSQL(&ct.PartitionOf.Bound))
-	if ct.PartitionBy == nil {
-		return text, nil
+// it is now, with the elements it has of its own (PartitionOwnSQL), and
+// column from renamed to in them and in its own PARTITION BY (from "":
+// none renamed).
+func PartitionSQL(ct *CreateTable, parent string, own []string, from, to string) (string, error) {
+	text := fmt.Sprintf("CREATE TABLE %s PARTITION OF %s ", QuoteIdent(ct.Name), QuoteIdent(parent))
+	if len(own) > 0 {
+		text += "(" + strings.Join(own, ", ") + ") "
 	}
-	text += " PARTITION BY " + PartitionKeySQL(ct.PartitionBy, ct.Cols)
+	text += BoundSQL(&ct.PartitionOf.Bound)
+	if ct.PartitionBy != nil {
+		text += " PARTITION BY " + PartitionKeySQL(ct.PartitionBy, ct.Cols)
+	}
 	if from == "" {
 		return text, nil
 	}
@@ -255,6 +263,18 @@ func PartitionSQL(ct *CreateTable, parent, from, to string) (string, error) {
 	}
 	w := &alterWork{cs: r.Stmts[0].Stmt.GetCreateStmt()}
 	w.renamePartitionKey(from, to)
+	for _, el := range w.cs.TableElts {
+		if cd := el.GetColumnDef(); cd != nil && cd.Colname == from {
+			cd.Colname = to
+		}
+		if c := el.GetConstraint(); c != nil && c.RawExpr != nil {
+			columnRefs(c.RawExpr, func(cr *pg_query.ColumnRef) {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == from {
+					s.Sval = to
+				}
+			})
+		}
+	}
 	return pg_query.Deparse(r)
 }
 
@@ -273,4 +293,18 @@ func (b *binder) renamePartitionCheck(rs *pg_query.RenameStmt) error {
 	}
 	return b.refuse(rs.Relation.Location, "ALTER TABLE … RENAME TO of partition %q is not supported", rel.Name).
 		WithHint("detach the partition, rename the table, then attach it again")
+}
+
+// parentNotNull reports whether the parent of partition rel has column
+// col NOT NULL.
+func (b *binder) parentNotNull(rel *Relation, col string) bool {
+	p, ok := b.lookupRelation(rel.Def.PartitionOf.Parent)
+	return ok && p.Def != nil && slices.ContainsFunc(p.Def.Cols, func(c ColumnDef) bool { return c.Name == col && c.NotNull })
+}
+
+// parentCheck reports whether partition rel has the CHECK constraint
+// name from a partitioned partition above it.
+func (b *binder) parentCheck(rel *Relation, name string) bool {
+	p, ok := b.lookupRelation(rel.Def.PartitionOf.Parent)
+	return ok && p.Partition != nil && p.Def != nil && slices.ContainsFunc(p.Def.Checks, func(c Check) bool { return c.Name == name })
 }
