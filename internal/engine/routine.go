@@ -21,8 +21,8 @@ import (
 // (its own, or the open block's): the changes its SQL statements make
 // are undone together when it fails. A block with an EXCEPTION clause
 // marks the transaction's log on entry and undoes what follows the mark
-// when a handler catches an error, as a subtransaction does. Catalog
-// changes and transaction control inside PL/pgSQL are refused.
+// when a handler catches an error, as a subtransaction does. A catalog
+// change runs only as a DO block's final statement (routine_catalog.go).
 
 // maxRoutineDepth bounds nested calls, as PostgreSQL's max_stack_depth
 // does.
@@ -188,6 +188,8 @@ type plRuntime struct {
 	// tx is the transaction control the code may use: that of a CALL or
 	// DO outside a transaction block (procedure.go); nil for none.
 	tx *procTx
+	// final says that the statement running is final (routine_catalog.go).
+	final bool
 }
 
 var _ plpgsql.Runtime = (*plRuntime)(nil)
@@ -272,6 +274,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		}
 		return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows, OutArgs: outArgs(b)}, nil
 	default:
+		if catalogChange(b) {
+			return rt.runCatalogChange(st, len(types))
+		}
 		what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL", what).
 			WithHint("PL/pgSQL runs queries and INSERT, UPDATE, DELETE and MERGE; run catalog changes and transaction control as statements of their own")

@@ -133,6 +133,9 @@ func Compile(src, body string, sig Signature) (*Func, error) {
 			WithHint("PL/pgSQL runs blocks, assignments, IF, CASE, loops, RETURN [NEXT|QUERY], RAISE, ASSERT, PERFORM, EXECUTE, GET DIAGNOSTICS, cursors (OPEN, FETCH, MOVE, CLOSE) SQL statements, CALL, COMMIT and ROLLBACK")
 	}
 	c.scope(body)
+	if sig.Name == "" {
+		markFinal(f.body.body, true)
+	}
 	return f, nil
 }
 

@@ -402,6 +402,9 @@ func (c *call) intoResult(t target, res *Result, strict, change bool) error {
 }
 
 func (c *call) execSQL(s *execSQL) error {
+	if s.final {
+		defer c.finalRun()()
+	}
 	res, err := c.run(s.sql)
 	if err != nil {
 		return err
@@ -457,6 +460,9 @@ func (c *call) dynamic(query *pexpr, params []*pexpr) (*Result, error) {
 }
 
 func (c *call) dynExecute(s *dynExecute) error {
+	if s.final {
+		defer c.finalRun()()
+	}
 	res, err := c.dynamic(s.query, s.params)
 	if err != nil {
 		return err

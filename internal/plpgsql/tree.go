@@ -121,6 +121,7 @@ type (
 		into   bool
 		strict bool
 		target target
+		final  bool // after its success none of a DO block's code runs (final.go)
 	}
 	dynExecute struct {
 		query  *pexpr
@@ -128,6 +129,7 @@ type (
 		strict bool
 		target target
 		params []*pexpr
+		final  bool // as execSQL's
 	}
 	perform struct{ e *pexpr }
 	getDiag struct {

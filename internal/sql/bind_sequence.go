@@ -472,11 +472,16 @@ func (b *binder) identityUpdate(rel *Relation, i int, loc int32) error {
 }
 
 // seqText is the text nextval reads a sequence's key from when it runs:
-// the key of a sequence of a schema other than public ("s.seq") quoted,
-// to be read back as one name.
+// a key that is not a plain lower-case name quoted, to be read back as
+// one name as it is: that of a sequence of a schema other than public
+// ("s.seq"), and a name with capitals or spaces ("Post_id_seq", the
+// sequence of a serial column of table "Post").
 func seqText(key string) string {
-	if strings.Contains(key, ".") {
-		return `"` + strings.ReplaceAll(key, `"`, `""`) + `"`
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !(c >= 'a' && c <= 'z' || c == '_' || c >= '0' && c <= '9' && i > 0 || c >= 0x80) {
+			return `"` + strings.ReplaceAll(key, `"`, `""`) + `"`
+		}
 	}
 	return key
 }

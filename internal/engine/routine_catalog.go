@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plpgsql"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// Catalog changes in PL/pgSQL code. They keep no state of their own
+// beyond plRuntime.final. deltaview's catalog changes are not
+// transactional (they are refused inside a transaction block), so code
+// runs one only where nothing could ask to undo it: as a final statement
+// of a DO block (plpgsql.FinalRuntime: after its success none of the
+// block's code runs) run outside a transaction block, while the block's
+// transaction has changed no row. It then runs as the statement would on
+// its own; a failure leaves the catalog as it was, for an EXCEPTION
+// handler to catch. Anywhere else it is refused (0A000).
+
+var _ plpgsql.FinalRuntime = (*plRuntime)(nil)
+
+// Final implements plpgsql.FinalRuntime.
+func (rt *plRuntime) Final(final bool) { rt.final = final }
+
+// catalogChange reports whether b is a statement that execBound runs as
+// a catalog change (Session.ddl).
+func catalogChange(b sql.Bound) bool {
+	switch b.(type) {
+	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough,
+		*sql.Call, *sql.Do, *sql.Tx, *sql.SetConstraints, *sql.WithModify, *sql.Truncate,
+		*sql.Explain, *sql.ExplainAnalyze, *sql.Show, *sql.Set, *sql.Maintenance, *sql.Schema,
+		*sql.Copy, *sql.CopyTo, *sql.Refresh, *sql.Cluster, *sql.Reindex, *sql.LockTable,
+		*sql.Listen, *sql.Notify, *sql.Subscribe,
+		*sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
+		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
+		return false
+	}
+	return true
+}
+
+// unchanged reports whether the transaction has changed nothing yet.
+func (tx *txn) unchanged() bool {
+	return len(tx.log) == 0 && len(tx.pending) == 0 && len(tx.restarts) == 0 && len(tx.deferred) == 0 &&
+		!tx.fkCheck && !tx.keyCheck
+}
+
+// runCatalogChange runs the catalog change st of PL/pgSQL code, which
+// has nparams parameters, or refuses it.
+func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Result, error) {
+	s, e := rt.s, rt.s.e
+	if st.Node.GetIndexStmt().GetConcurrent() {
+		return nil, pgerr.New(pgerr.ActiveTransaction, "CREATE INDEX CONCURRENTLY cannot be executed from a function")
+	}
+	if st.Node.GetDropStmt().GetConcurrent() {
+		return nil, pgerr.New(pgerr.ActiveTransaction, "DROP INDEX CONCURRENTLY cannot be executed from a function")
+	}
+	what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
+	if _, _, ok, _ := sql.SchemaElements(st); ok || nparams > 0 || !rt.final || rt.tx == nil ||
+		e.tx != nil && !e.tx.unchanged() {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL here", what).
+			WithHint("catalog changes are not transactional in deltaview: PL/pgSQL runs one only as the last statement of a DO block run outside a transaction block, before the block changes any row")
+	}
+	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
+	b, err := s.bindStmt(rec, st)
+	if err == nil {
+		err = s.readOnlyCheck(b, rec)
+	}
+	if err == nil {
+		err = s.authorize(b, rec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// As the statement on its own: no transaction is open around it.
+	e.tx = nil
+	res, err := s.execBound(b, rec)
+	e.begin()
+	for i, msg := range res.Notices { // the statement's own (IF NOT EXISTS skipping)
+		level := "NOTICE"
+		if l, ok := res.NoticeLevels[i]; ok {
+			level = l
+		}
+		e.noticeAt(level, msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}, nil
+}
