@@ -37,6 +37,12 @@ CREATE TABLE h1 PARTITION OF h FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 // are the same, byte for byte.
 func comparePsql(t *testing.T, script string, cmds []string) {
 	t.Helper()
+	comparePsqlAs(t, script, script, cmds)
+}
+
+// comparePsqlAs is comparePsql with a script for each server.
+func comparePsqlAs(t *testing.T, dvScript, pgScript string, cmds []string) {
+	t.Helper()
 	psql := pgtest.Psql(t)
 	run := func(conn string) string {
 		var out []string
@@ -49,14 +55,14 @@ func comparePsql(t *testing.T, script string, cmds []string) {
 		return strings.Join(out, "")
 	}
 	db := deltaview.Open()
-	if err := db.Exec(script); err != nil {
+	if err := db.Exec(dvScript); err != nil {
 		t.Fatal(err)
 	}
 	host, port, _ := net.SplitHostPort(startServer(t, db))
 	got := run(fmt.Sprintf("host=%s port=%s user=deltaview dbname=deltaview sslmode=disable", host, port))
 	srv := pgtest.Start(t)
 	pc := srv.Conn(t)
-	if _, err := pc.Exec(ctx(t), script); err != nil {
+	if _, err := pc.Exec(ctx(t), pgScript); err != nil {
 		t.Fatal(err)
 	}
 	want := run(srv.ConnString(pc.Config().Database))

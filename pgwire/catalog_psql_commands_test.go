@@ -1,17 +1,6 @@
 package pgwire_test
 
-import (
-	"context"
-	"fmt"
-	"net"
-	"os/exec"
-	"strings"
-	"testing"
-	"time"
-
-	"github.com/deltaview/deltaview"
-	"github.com/deltaview/deltaview/internal/pgtest"
-)
+import "testing"
 
 // TestPsqlDescribeCommands compares, through deltaview and PostgreSQL,
 // psql's describe commands that read the catalogs added for them: \df+
@@ -40,35 +29,4 @@ COMMENT ON FUNCTION f(int) IS 'adds one';
 	// The role deltaview is the cluster's: another test may have made it.
 	comparePsqlAs(t, "CREATE ROLE deltaview SUPERUSER LOGIN PASSWORD 'psql-commands';\nSET ROLE deltaview;\n"+script,
 		"DO $$ BEGIN CREATE ROLE deltaview SUPERUSER LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$;\nSET ROLE deltaview;\n"+script, cmds)
-}
-
-// comparePsqlAs is comparePsql with a script for each server.
-func comparePsqlAs(t *testing.T, dvScript, pgScript string, cmds []string) {
-	t.Helper()
-	psql := pgtest.Psql(t)
-	run := func(conn string) string {
-		var out []string
-		for _, cmd := range cmds {
-			c, cancel := context.WithTimeout(context.Background(), time.Minute)
-			o, _ := exec.CommandContext(c, psql, "-X", "-c", cmd, conn).CombinedOutput()
-			cancel()
-			out = append(out, string(o))
-		}
-		return strings.Join(out, "")
-	}
-	db := deltaview.Open()
-	if err := db.Exec(dvScript); err != nil {
-		t.Fatal(err)
-	}
-	host, port, _ := net.SplitHostPort(startServer(t, db))
-	got := run(fmt.Sprintf("host=%s port=%s user=deltaview dbname=deltaview sslmode=disable", host, port))
-	srv := pgtest.Start(t)
-	pc := srv.Conn(t)
-	if _, err := pc.Exec(ctx(t), pgScript); err != nil {
-		t.Fatal(err)
-	}
-	want := run(srv.ConnString(pc.Config().Database))
-	if got != want {
-		t.Fatalf("deltaview:\n%s\nPostgreSQL:\n%s", got, want)
-	}
 }
