@@ -12,7 +12,7 @@ import (
 // dimensions first ([0:1]={1,2}) when a lower bound is not 1. An element
 // is quoted when it is empty, is NULL spelt as text, or holds a brace, a
 // quote, a comma, a backslash or white space.
-func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
+func appendArray(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	dims := v.Dims()
 	if len(dims) == 0 {
 		return append(buf, "{}"...)
@@ -64,9 +64,11 @@ func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 		}
 		switch e.kind {
 		case Record:
-			tmp = appendRecord(tmp[:0], e, st)
+			tmp = appendRecord(tmp[:0], e, st, z)
 		case Interval:
 			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
+		case TimestampTZ:
+			tmp = appendTimestampTZ(tmp[:0], e.n, z)
 		default:
 			tmp = appendScalarText(tmp[:0], e)
 		}
