@@ -318,7 +318,9 @@ func padNum(n int64, width int, fm bool) string {
 // FormatDateTime is to_char(v, format) for a date, timestamp or
 // timestamptz (in UTC). An infinite value formats as NULL, as in
 // PostgreSQL.
-func FormatDateTime(v Value, format string) (Value, error) { return formatDateTime(v, format, 0, "UTC") }
+func FormatDateTime(v Value, format string) (Value, error) {
+	return formatDateTime(v, format, 0, "UTC")
+}
 
 // formatDateTime is FormatDateTime of the wall-clock time v of a zone
 // whose offset is east (seconds) and abbreviation abbrev.
