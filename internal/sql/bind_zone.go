@@ -118,3 +118,18 @@ func (b *binder) coerceZoned(e expr.Expr, t value.Type, explicit bool) (expr.Exp
 	}
 	return b.zoned(out), nil
 }
+
+// zonedSeries makes the arguments of a set-returning function, which it
+// coerced, run in the zone, and generate_series over timestamptz step by
+// days and months in the zone (expr.ZoneSeries).
+func (b *binder) zonedSeries(srf *expr.SRF) {
+	for i, a := range srf.Args {
+		srf.Args[i] = b.zoned(a)
+	}
+	if srf.Name != "generate_series" || len(srf.Args) < 3 || len(srf.Cols) != 1 || srf.Cols[0].Kind != value.TimestampTZ {
+		return
+	}
+	if _, c, ok := b.zoneClock(); ok && c != nil {
+		srf.Gen = expr.ZoneSeries(c)
+	}
+}
