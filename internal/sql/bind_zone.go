@@ -50,8 +50,8 @@ func (b *binder) zoned(e expr.Expr) expr.Expr {
 			}
 			return &expr.ZoneCast{C: c, Cast: n, Fixed: b.forView}
 		case *expr.Arith:
-			if !expr.ZoneArithOf(n) {
-				return x
+			if !expr.ZoneArithOf(n) || timeOnly(n.L) || timeOnly(n.R) {
+				return x // a constant without days or months moves the instant alone
 			}
 			if _, c, ok := b.zoneClock(); ok && c != nil {
 				return &expr.ZoneArith{C: c, A: n, Fixed: b.forView}
@@ -132,4 +132,15 @@ func (b *binder) zonedSeries(srf *expr.SRF) {
 	if _, c, ok := b.zoneClock(); ok && c != nil {
 		srf.Gen = expr.ZoneSeries(c)
 	}
+}
+
+// timeOnly reports whether e is a constant interval without days or
+// months.
+func timeOnly(e expr.Expr) bool {
+	c, ok := e.(*expr.Const)
+	if !ok || c.V.IsNull() || c.V.Kind() != value.Interval {
+		return false
+	}
+	s := c.V.Span()
+	return s.Months == 0 && s.Days == 0
 }

@@ -29,7 +29,11 @@ func (z Zone) IsUTC() bool { return z.loc == nil && z.east == 0 }
 // name, PostgreSQL's POSIX zones with daylight rules among them.
 func SessionZone(name string) (Zone, bool) {
 	if loc, ok := loadZone(name); ok {
-		return Zone{loc: loc}, true
+		z := Zone{loc: loc}
+		if off, fixed := z.fixedOffset(); fixed && off == 0 {
+			return UTC, true // UTC by any name: the zone-free operations
+		}
+		return z, true
 	}
 	if z, ok := parsePosixZone(strings.ToUpper(name)); ok && !z.dst {
 		return Zone{east: -z.stdWest}, true
