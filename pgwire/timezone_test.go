@@ -34,7 +34,7 @@ func TestTimeZoneStartup(t *testing.T) {
 		t.Errorf("text = %q (%v)", text, err)
 	}
 	var at time.Time
-	if err := c.QueryRow(ctx(t), "SELECT '2026-12-05 11:00+01'::timestamptz").Scan(&at); err != nil || !at.Equal(time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)) {
+	if err := c.QueryRow(ctx(t), "SELECT '2026-12-05 11:00'::timestamptz").Scan(&at); err != nil || !at.Equal(time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)) {
 		t.Errorf("binary = %v (%v)", at, err)
 	}
 	mustExec(t, c, "SET TIME ZONE 'Asia/Kolkata'")
