@@ -456,7 +456,7 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c.T.Kind == value.Unknown && to.Kind == value.TimestampTZ && !v.IsNull() {
+		if c.T.Kind == value.Unknown && value.ZoneCast(value.Unknown, to.Kind) && !v.IsNull() {
 			return &Const{V: v, T: to, Local: rawText(c.V)}, nil
 		}
 		return &Const{V: v, T: to}, nil

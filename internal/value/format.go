@@ -33,6 +33,10 @@ func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 		return AppendIntervalStyle(buf, v.Span(), st)
 	case v.kind == TimestampTZ:
 		return appendTimestampTZ(buf, v.n, z)
+	case v.kind == TSTZRange:
+		return appendRangeText(buf, v, z)
+	case v.kind == TSTZMultirange:
+		return appendMultirangeText(buf, v, z)
 	}
 	return appendScalarText(buf, v)
 }
@@ -101,9 +105,9 @@ func appendScalarText(buf []byte, v Value) []byte {
 	case TSQuery:
 		return v.TSQuery().AppendText(buf)
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange, UserRange:
-		return appendRangeText(buf, v)
+		return appendRangeText(buf, v, UTC)
 	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange, UserMultirange:
-		return appendMultirangeText(buf, v)
+		return appendMultirangeText(buf, v, UTC)
 	}
 	return append(buf, v.Str()...)
 }

@@ -139,14 +139,38 @@ func appendTimestampTZ(buf []byte, us int64, z Zone) []byte {
 // (alone or in an array or range) without an offset as z's wall-clock
 // time.
 func ParseZone(s string, t Type, z Zone) (Value, error) {
-	if z.IsUTC() || t.Kind != TimestampTZ {
+	switch {
+	case z.IsUTC() || !zonedInput(t.Kind):
 		return Parse(s, t)
+	case t.Kind == TSTZRange:
+		return parseRangeZone(s, t, &z)
+	case t.Kind == TSTZMultirange:
+		return parseMultirangeZone(s, t, &z)
+	case t.Kind.IsArray():
+		return parseArrayZone(s, t.ElemType(), IntervalPostgres, &z)
 	}
 	v, err := parseTimestampZone(s, z)
 	if err != nil {
 		return Null, err
 	}
 	return Coerce(v, t, true)
+}
+
+// zonedInput reports whether the text input of a value of kind k reads
+// timestamptz values: timestamptz, its ranges and multiranges, and arrays
+// of them.
+func zonedInput(k Kind) bool {
+	if k.IsArray() {
+		k = k.Elem()
+	}
+	return k == TimestampTZ || k == TSTZRange || k == TSTZMultirange
+}
+
+// zonedOutput reports whether the text output of a value of kind k may
+// write timestamptz values: zonedInput's kinds, records and arrays of
+// records.
+func zonedOutput(k Kind) bool {
+	return zonedInput(k) || k == Record || k == ArrayOf(Record)
 }
 
 // CastZone is Cast(v, to, explicit) when the conversion depends on the
@@ -185,8 +209,10 @@ func CastZone(v Value, to Type, explicit bool, z Zone) (Value, error) {
 			return Null, err
 		}
 		return Coerce(NewTimestamp(TimestampTZ, us), to, explicit)
-	case (from.IsString() || from == Unknown) && to.Kind == TimestampTZ:
+	case (from.IsString() || from == Unknown) && zonedInput(to.Kind):
 		return ParseZone(v.Str(), to, z)
+	case from != TimestampTZ && zonedOutput(from) && to.Kind.IsString():
+		return Cast(NewText(Text, string(AppendTextZone(nil, v, IntervalPostgres, z))), to, explicit)
 	}
 	return Cast(v, to, explicit)
 }
@@ -199,6 +225,10 @@ func ZoneCast(from, to Kind) bool {
 		return to == Timestamp || to == Date || to == Time || to == TimeTZ || to.IsString()
 	case to == TimestampTZ:
 		return from == Timestamp || from == Date || from.IsString() || from == Unknown
+	case to.IsString():
+		return zonedOutput(from)
+	case from.IsString() || from == Unknown:
+		return zonedInput(to)
 	}
 	return false
 }
