@@ -155,6 +155,9 @@ func ZoneFuncOf(f *Func) func([]value.Value, value.Zone) (value.Value, error) {
 		if len(kinds) == 2 && tz(0) && tz(1) {
 			return func(a []value.Value, z value.Zone) (value.Value, error) { return value.AgeZone(a[0], a[1], z) }
 		}
+		if len(kinds) == 1 {
+			return ageFromToday
+		}
 	case "make_timestamptz":
 		if len(kinds) == 6 {
 			def := f.Def
@@ -168,4 +171,25 @@ func ZoneFuncOf(f *Func) func([]value.Value, value.Zone) (value.Value, error) {
 		}
 	}
 	return nil
+}
+
+// ageFromToday is age(t): t's age at midnight of the current date, both
+// in z, as PostgreSQL's age of one argument.
+func ageFromToday(a []value.Value, z value.Zone) (value.Value, error) {
+	now, err := catalog["now"][0].Eval(nil)
+	if err != nil {
+		return value.Null, err
+	}
+	today, err := value.CastZone(now, value.DateType, true, z)
+	if err != nil {
+		return value.Null, err
+	}
+	midnight, err := value.CastZone(today, value.Type{Kind: a[0].Kind()}, true, z)
+	if err != nil {
+		return value.Null, err
+	}
+	if a[0].Kind() == value.TimestampTZ {
+		return value.AgeZone(midnight, a[0], z)
+	}
+	return value.Age(midnight, a[0])
 }

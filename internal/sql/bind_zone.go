@@ -21,7 +21,12 @@ func (b *binder) zoned(e expr.Expr) expr.Expr {
 				return x
 			}
 			z, _, ok := b.zoneClock()
-			if !ok || z.IsUTC() {
+			if !ok {
+				// A default's or a check's literal: read in the zone of
+				// the session that binds it, as PostgreSQL reads it once.
+				z, _ = b.sessionZone()
+			}
+			if z.IsUTC() {
 				return x
 			}
 			v, err := value.ParseZone(n.Local, n.T, z)
