@@ -87,7 +87,8 @@ func ZoneArithOf(a *Arith) bool {
 
 // ZoneFunc is a call of a catalog function on timestamptz whose result
 // depends on the zone: extract, date_part, date_trunc, to_char, age,
-// make_timestamptz without a zone.
+// make_timestamptz without a zone, and the json functions given a
+// timestamptz, alone or in an array or a record (FuncDef.EvalZone).
 type ZoneFunc struct {
 	C     *StmtClock
 	F     *Func
@@ -111,8 +112,8 @@ func (f *ZoneFunc) Eval(row value.Row) (value.Value, error) {
 		if err != nil {
 			return value.Null, err
 		}
-		if v.IsNull() {
-			return value.Null, nil // every one is strict
+		if v.IsNull() && f.F.Def.Strict {
+			return value.Null, nil
 		}
 		args = append(args, v)
 	}
@@ -122,6 +123,14 @@ func (f *ZoneFunc) Eval(row value.Row) (value.Value, error) {
 // ZoneFuncOf is the zone's version of a call of f, nil when f does not
 // depend on the zone.
 func ZoneFuncOf(f *Func) func([]value.Value, value.Zone) (value.Value, error) {
+	if f.Def != nil && f.Def.EvalZone != nil {
+		for _, a := range f.Args {
+			if k := a.Type().Kind; k == value.TimestampTZ || k == value.Record || k.Elem() == value.TimestampTZ || k.Elem() == value.Record {
+				return f.Def.EvalZone
+			}
+		}
+		return nil
+	}
 	if f.Def == nil || !f.Def.Strict {
 		return nil
 	}
