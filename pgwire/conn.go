@@ -488,7 +488,7 @@ var emptyValue = []byte{}
 // sendRows sends rows as DataRows, encoding each into the connection's
 // reused buffers.
 func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
-	style := c.sess.IntervalStyle()
+	style, zone := c.sess.IntervalStyle(), c.sess.TimeZone()
 	for n, row := range rows {
 		c.buf, c.ends = c.buf[:0], c.ends[:0]
 		for i, v := range row {
@@ -505,7 +505,7 @@ func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
 				}
 				c.buf = pgbinary.AppendBinary(c.buf, v, v.Kind())
 			} else {
-				c.buf = value.AppendTextStyle(c.buf, v, style)
+				c.buf = value.AppendTextZone(c.buf, v, style, zone)
 			}
 			c.ends = append(c.ends, len(c.buf))
 		}

@@ -67,8 +67,8 @@ func TestSettingsReported(t *testing.T) {
 	}
 	status("application_name", "app4")
 	show("SELECT current_setting('application_name')", "app4")
-	if _, err := c.Exec(ctx(t), "SET TIME ZONE 'Europe/Paris'"); sqlstate(err) != "0A000" {
-		t.Errorf("SET TIME ZONE 'Europe/Paris': %v, want SQLSTATE 0A000", err)
+	if _, err := c.Exec(ctx(t), "SET TIME ZONE 'EST5EDT,M3.2.0,M11.1.0'"); sqlstate(err) != "0A000" {
+		t.Errorf("SET TIME ZONE 'EST5EDT,M3.2.0,M11.1.0': %v, want SQLSTATE 0A000", err)
 	}
 	status("TimeZone", "UTC")
 	// The settings drivers send right after connecting.
@@ -76,15 +76,15 @@ func TestSettingsReported(t *testing.T) {
 	mustExec(t, c, "SET SESSION application_name TO 'app5'")
 	status("application_name", "app5")
 
-	// A zone other than UTC at startup (JDBC sends the JVM's) leaves UTC,
-	// with a warning; a value PostgreSQL refuses refuses the connection.
+	// A zone deltaview refuses at startup leaves UTC, with a warning; a
+	// value PostgreSQL refuses refuses the connection.
 	cfg2, _ := pgx.ParseConfig(connString(addr))
-	cfg2.RuntimeParams["TimeZone"] = "Europe/Paris"
+	cfg2.RuntimeParams["TimeZone"] = "EST5EDT,M3.2.0,M11.1.0"
 	var warned bool
 	cfg2.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { warned = warned || n.Code == "0A000" }
 	c2, err := pgx.ConnectConfig(ctx(t), cfg2)
 	if err != nil {
-		t.Fatalf("TimeZone=Europe/Paris: %v", err)
+		t.Fatalf("TimeZone=EST5EDT,M3.2.0,M11.1.0: %v", err)
 	}
 	defer c2.Close(context.Background())
 	if !warned {

@@ -143,7 +143,7 @@ func (c *conn) sendCopyRow(ts uint64, ch deltaview.Change) {
 			continue
 		}
 		start := len(b)
-		b = value.AppendTextStyle(b, v, c.sess.IntervalStyle())
+		b = value.AppendTextZone(b, v, c.sess.IntervalStyle(), c.sess.TimeZone())
 		b = escapeCopy(b, start)
 	}
 	b = append(b, '\n')

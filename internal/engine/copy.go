@@ -41,7 +41,7 @@ type copyFormat struct {
 	// may be a change-stream table); the others carry plain rows, which a
 	// change-stream table refuses.
 	events bool
-	open   func(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits) (source.Decoder, error)
+	open   func(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone) (source.Decoder, error)
 }
 
 var copyFormats = map[sql.CopyFormat]copyFormat{
@@ -51,13 +51,13 @@ var copyFormats = map[sql.CopyFormat]copyFormat{
 	sql.CopyUpsert:   {events: true, open: openEvents(changefeed.Upsert)},
 }
 
-func openRows(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits) (source.Decoder, error) {
+func openRows(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone) (source.Decoder, error) {
 	return copyfmt.NewDecoder(r, t, copyfmt.Options{CSV: c.Format == sql.CopyCSV, Delimiter: c.Delimiter,
-		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols, Limits: l}), nil
+		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols, Limits: l, Zone: z}), nil
 }
 
-func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, source.Limits) (source.Decoder, error) {
-	return func(r io.Reader, t *source.Table, _ *sql.Copy, l source.Limits) (source.Decoder, error) {
+func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, source.Limits, value.Zone) (source.Decoder, error) {
+	return func(r io.Reader, t *source.Table, _ *sql.Copy, l source.Limits, _ value.Zone) (source.Decoder, error) {
 		d, err := changefeed.NewDecoder(r, t, f)
 		if err != nil {
 			return nil, err
@@ -69,6 +69,15 @@ func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, s
 
 // execCopy runs COPY … FROM: it opens the input, decodes it with the
 // format's decoder and applies the batches (copyFeed).
+// copyZone is the zone in which a COPY's text reads timestamptz values
+// without an offset: its session's, UTC without one.
+func (e *Engine) copyZone() value.Zone {
+	if e.copyClock == nil {
+		return value.UTC
+	}
+	return e.copyClock.Zone
+}
+
 func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	f, ok := copyFormats[c.Format]
 	if !ok {
@@ -105,7 +114,7 @@ func (e *Engine) execCopy(c *sql.Copy) (Result, error) {
 	}
 	defer done()
 	cr := &copyReader{r: r, file: c.File}
-	dec, err := f.open(cr, st, c, e.copyLimits)
+	dec, err := f.open(cr, st, c, e.copyLimits, e.copyZone())
 	if err != nil {
 		return Result{}, err
 	}

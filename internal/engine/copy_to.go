@@ -69,7 +69,7 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 		r.CopyOut = out
 		return r, nil
 	}
-	w := copyWriter{o: &c.CopyOptions, style: s.IntervalStyle(), single: len(res.Columns) == 1}
+	w := copyWriter{o: &c.CopyOptions, style: s.IntervalStyle(), zone: s.TimeZone(), single: len(res.Columns) == 1}
 	if c.Header {
 		for i, col := range res.Columns {
 			out.Data = w.appendField(out.Data, i, []byte(col.Name), false)
@@ -87,7 +87,7 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 				out.Data = append(out.Data, c.Null...)
 				continue
 			}
-			text = value.AppendTextStyle(text[:0], v, w.style)
+			text = value.AppendTextZone(text[:0], v, w.style, w.zone)
 			out.Data = w.appendField(out.Data, i, text, i < len(c.ForceQuote) && c.ForceQuote[i])
 		}
 		out.Data = append(out.Data, '\n')
@@ -130,6 +130,7 @@ func (e *Engine) writeCopyFile(name string, data []byte) error {
 type copyWriter struct {
 	o      *sql.CopyOptions
 	style  value.IntervalStyle
+	zone   value.Zone
 	single bool // one column: a lone \. is quoted in CSV
 }
 

@@ -261,15 +261,17 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 		wasInTx := hs.inTx
 		var results []engine.Result
 		var styles []value.IntervalStyle // the session's when each result came
+		var zones []value.Zone           // the session's TimeZone then
 		err := hs.s.ExecScript(text, func(r engine.Result) error {
 			results = append(results, r)
 			styles = append(styles, hs.s.IntervalStyle())
+			zones = append(zones, hs.s.TimeZone())
 			return nil
 		})
 		hs.track(p.SQL, results, err)
 		if err == nil {
 			for i, r := range results {
-				writeResult(t, &out, r, mask, styles[i])
+				writeResult(t, &out, r, mask, styles[i], zones[i])
 			}
 		} else {
 			for _, r := range results {
@@ -347,7 +349,7 @@ func isTxControl(stmt string, kind pg_query.TransactionStmtKind) bool {
 	return tx != nil && tx.Kind == kind
 }
 
-func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]bool, st value.IntervalStyle) {
+func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]bool, st value.IntervalStyle, z value.Zone) {
 	for i, n := range r.Notices {
 		fmt.Fprintf(out, "%s: %s\n", r.NoticeLevel(i), n)
 	}
@@ -372,7 +374,7 @@ func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]b
 			set.Rows = append(set.Rows, row)
 		}
 		var b bytes.Buffer
-		if err := resultfmt.Write(&b, set, resultfmt.Options{Format: resultfmt.FormatCSV, Null: "NULL", IntervalStyle: st}); err != nil {
+		if err := resultfmt.Write(&b, set, resultfmt.Options{Format: resultfmt.FormatCSV, Null: "NULL", IntervalStyle: st, TimeZone: z}); err != nil {
 			t.Fatalf("printing a result: %v", err)
 		}
 		out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
@@ -443,11 +445,11 @@ func (h *harness) checkOracle(t failer, d *datadriven.TestData, stmt string) {
 // rowTexts prints rows in PostgreSQL's text format, one string per row,
 // with NULL as a marker no text value can produce.
 func rowTexts(rows []value.Row) []string {
-	return rowTextsStyle(rows, value.IntervalPostgres)
+	return rowTextsStyle(rows, value.IntervalPostgres, value.UTC)
 }
 
 // rowTextsStyle is rowTexts with intervals in a session's IntervalStyle.
-func rowTextsStyle(rows []value.Row, st value.IntervalStyle) []string {
+func rowTextsStyle(rows []value.Row, st value.IntervalStyle, z value.Zone) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		var b strings.Builder
@@ -458,7 +460,7 @@ func rowTextsStyle(rows []value.Row, st value.IntervalStyle) []string {
 			if v.IsNull() {
 				b.WriteString("\x00NULL")
 			} else {
-				b.Write(value.AppendTextStyle(nil, v, st))
+				b.Write(value.AppendTextZone(nil, v, st, z))
 			}
 		}
 		out[i] = b.String()
@@ -579,7 +581,7 @@ func (h *harness) checkPG(t failer, d *datadriven.TestData, hs *hsession, stmt s
 		// unlike PostgreSQL's plain view, so only results that read no
 		// view compare.
 		if len(results) > 0 && results[0].HasRows && len(rs) > 0 && !(hs.inTx && h.readsView(stmt)) {
-			got := rowTextsStyle(results[0].Rows, hs.s.IntervalStyle())
+			got := rowTextsStyle(results[0].Rows, hs.s.IntervalStyle(), hs.s.TimeZone())
 			want := pgTexts(pgRows(rs[len(rs)-1]))
 			if !ordered {
 				got, want = sorted(got), sorted(want)
@@ -655,7 +657,7 @@ func (h *harness) checkPGViews(t failer, d *datadriven.TestData, hs *hsession, s
 		if verr != nil {
 			fatalAt(t, d, "ViewRows(%s): %v", name, verr)
 		}
-		got, want := sorted(rowTextsStyle(rows, hs.s.IntervalStyle())), sorted(pgTexts(pgRows(prs[i])))
+		got, want := sorted(rowTextsStyle(rows, hs.s.IntervalStyle(), hs.s.TimeZone())), sorted(pgTexts(pgRows(prs[i])))
 		if !slices.Equal(got, want) {
 			fatalAt(t, d, "after %q: view %s holds\n%s\nbut PostgreSQL computes\n%s", stmt, name, show(got), show(want))
 		}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/deltaview/deltaview/internal/expr"
@@ -380,35 +379,34 @@ func (d *gucDef) formatInt(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// checkTimeZone accepts the zones that are UTC at every instant: the
-// engine formats and reads timestamptz in UTC only.
+// checkTimeZone reads TimeZone as PostgreSQL does: a tz database zone
+// in any case (shown as the database names it), a number of hours east
+// (SET TIME ZONE -5, shown '<-05>+05'), or a POSIX zone ('UTC+3', three
+// hours west). POSIX zones with daylight saving rules are refused (0A000).
 func checkTimeZone(v string) (string, error) {
 	s := strings.TrimSpace(v)
 	if c, ok := utcZones[strings.ToLower(s)]; ok {
 		return c, nil
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil { // hours east, as SET TIME ZONE 0
-		if f == 0 {
-			return "<+00>-00", nil
+		if n, ok := value.NumericZoneName(f); ok {
+			return n, nil
 		}
-		return "", errZoneNotUTC(v)
-	}
-	if zero, ok := posixZone(s); ok && zero {
-		return s, nil
-	} else if ok {
-		return "", errZoneNotUTC(v)
+		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "TimeZone", v)
 	}
 	if s != "" && !strings.EqualFold(s, "local") {
-		if _, err := time.LoadLocation(s); err == nil || value.IsPosixZone(s) {
-			return "", errZoneNotUTC(v) // a zone PostgreSQL knows: 'EST5EDT', 'E9POCH'
+		if n, ok := value.ZoneName(s); ok {
+			return n, nil
+		}
+		if _, ok := value.SessionZone(s); ok {
+			return s, nil
+		}
+		if value.IsPosixZone(s) {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "time zone %q is not supported", v).
+				WithHint("POSIX time zones with daylight saving rules are not supported: name a zone of the tz database, such as 'America/New_York'")
 		}
 	}
 	return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "TimeZone", v)
-}
-
-func errZoneNotUTC(v string) error {
-	return pgerr.New(pgerr.FeatureNotSupported, "time zone %q is not supported", v).
-		WithHint("the session's time zone is UTC: timestamptz values are read and printed in UTC; convert with AT TIME ZONE '%s'", v)
 }
 
 // utcZones are the tz database's names of UTC, by lower-case name.
@@ -420,41 +418,6 @@ var utcZones = func() map[string]string {
 	}
 	return m
 }()
-
-// posixZone reports whether s is a POSIX zone without daylight rules
-// (UTC+0, <+00>-00, +02:30), and whether its offset is 0.
-func posixZone(s string) (zero, ok bool) {
-	i := 0
-	if strings.HasPrefix(s, "<") {
-		j := strings.IndexByte(s, '>')
-		if j < 0 {
-			return false, false
-		}
-		i = j + 1
-	} else {
-		for i < len(s) && unicode.IsLetter(rune(s[i])) {
-			i++
-		}
-		if i > 0 && i < 3 {
-			return false, false
-		}
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits, zero := 0, true
-	for ; i < len(s); i++ {
-		switch {
-		case s[i] >= '0' && s[i] <= '9':
-			digits++
-			zero = zero && s[i] == '0'
-		case s[i] == ':' && digits > 0:
-		default:
-			return false, false
-		}
-	}
-	return zero, digits > 0
-}
 
 // checkDateStyle reads DateStyle as PostgreSQL does (an output format
 // and an order of fields, either or both); the engine implements ISO,

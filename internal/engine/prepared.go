@@ -65,6 +65,7 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 	ns := ""
 	if s != nil {
 		rec.rowSec = s.rowSecurity()
+		rec.session = s // its TimeZone reads the statement's literals
 		if rn := s.tempNames(); rn != nil {
 			var err error
 			if st, err = sql.RenameRelations(st, rn); err != nil {

@@ -52,7 +52,7 @@ func TestRoles(t *testing.T) {
 						stmt = p.SQL + ";\n" + p.Data + "\\.\n"
 					}
 					err := s.ExecScript(stmt, func(r engine.Result) error {
-						writeResult(t, &out, r, nil, value.IntervalPostgres)
+						writeResult(t, &out, r, nil, value.IntervalPostgres, value.UTC)
 						return nil
 					})
 					var se *engine.ScriptError

@@ -71,30 +71,35 @@ func init() {
 			return value.NewJSONB(&s), nil
 		})
 		register(&FuncDef{Name: prefix + "_build_object", Variadic: true, Params: kinds(value.Unknown), Result: rt,
-			Eval: func(a []value.Value) (value.Value, error) { return buildObject(a, k) }})
+			Eval:     func(a []value.Value) (value.Value, error) { return buildObject(a, k, value.UTC) },
+			EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) { return buildObject(a, k, z) }})
 		register(&FuncDef{Name: prefix + "_build_array", Variadic: true, Params: kinds(value.Unknown), Result: rt,
-			Eval: func(a []value.Value) (value.Value, error) { return buildArray(a, k) }})
+			Eval:     func(a []value.Value) (value.Value, error) { return buildArray(a, k, value.UTC) },
+			EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) { return buildArray(a, k, z) }})
 		register(&FuncDef{Name: prefix + "_build_object", Params: nil, Result: rt,
-			Eval: func(a []value.Value) (value.Value, error) { return buildObject(nil, k) }})
+			Eval: func(a []value.Value) (value.Value, error) { return buildObject(nil, k, value.UTC) }})
 		register(&FuncDef{Name: prefix + "_build_array", Params: nil, Result: rt,
-			Eval: func(a []value.Value) (value.Value, error) { return buildArray(nil, k) }})
+			Eval: func(a []value.Value) (value.Value, error) { return buildArray(nil, k, value.UTC) }})
 	}
-	strict("to_json", kinds(value.Unknown), value.JSONType, func(a []value.Value) (value.Value, error) {
-		return value.NewJSON(string(AppendToJSON(nil, a[0]))), nil
-	})
-	strict("to_jsonb", kinds(value.Unknown), value.JSONBType, func(a []value.Value) (value.Value, error) {
-		n, err := ToJSONB(a[0])
+	toJSON := func(a []value.Value, z value.Zone) (value.Value, error) {
+		return value.NewJSON(string(appendJSON(nil, a[0], z))), nil
+	}
+	toJSONBZ := func(a []value.Value, z value.Zone) (value.Value, error) {
+		n, err := toJSONB(a[0], z)
 		if err != nil {
 			return value.Null, err
 		}
 		return value.NewJSONB(n), nil
-	})
-	strict("array_to_json", kinds(value.Unknown), value.JSONType, func(a []value.Value) (value.Value, error) {
+	}
+	arrayToJSON := func(a []value.Value, z value.Zone) (value.Value, error) {
 		if !a[0].Kind().IsArray() {
 			return value.Null, pgerr.New(pgerr.InvalidParameter, "could not determine input data type")
 		}
-		return value.NewJSON(string(AppendToJSON(nil, a[0]))), nil
-	})
+		return value.NewJSON(string(appendJSON(nil, a[0], z))), nil
+	}
+	strictZone("to_json", kinds(value.Unknown), value.JSONType, toJSON)
+	strictZone("to_jsonb", kinds(value.Unknown), value.JSONBType, toJSONBZ)
+	strictZone("array_to_json", kinds(value.Unknown), value.JSONType, arrayToJSON)
 	strict("jsonb_pretty", kinds(jsonbT), value.TextType, func(a []value.Value) (value.Value, error) {
 		return value.NewText(value.Text, string(value.AppendJSONBPretty(nil, a[0].JSONB(), 0))), nil
 	})
@@ -156,7 +161,8 @@ func init() {
 	register(&FuncDef{Name: jsonbObjectAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonT)), Result: value.JSONBType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONObjectAgg(a[0].Elems(), jsonbT) }})
 	register(&FuncDef{Name: jsonAggPair, Params: kinds(value.Unknown, value.Unknown), Result: value.JSONType,
-		Eval: func(a []value.Value) (value.Value, error) { return aggPair(a[0], a[1]) }})
+		Eval:     func(a []value.Value) (value.Value, error) { return aggPair(a[0], a[1], value.UTC) },
+		EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) { return aggPair(a[0], a[1], z) }})
 }
 
 // The functions that json_agg, jsonb_agg, json_object_agg and
@@ -309,7 +315,11 @@ func jsonPath(v value.Value, path []value.Value, asText bool) (value.Value, erro
 // (a non-finite number quoted), json as it is, jsonb in its output form,
 // arrays as JSON arrays without spaces, dates and timestamps in ISO 8601
 // with a T, anything else as a JSON string of its text output.
-func AppendToJSON(buf []byte, v value.Value) []byte {
+func AppendToJSON(buf []byte, v value.Value) []byte { return appendJSON(buf, v, value.UTC) }
+
+// appendJSON is AppendToJSON with timestamptz, alone or within arrays and
+// records, in zone z (the session's, as PostgreSQL writes it).
+func appendJSON(buf []byte, v value.Value, z value.Zone) []byte {
 	k := v.Kind()
 	switch {
 	case v.IsNull():
@@ -331,26 +341,43 @@ func AppendToJSON(buf []byte, v value.Value) []byte {
 	case k == value.JSONB:
 		return value.AppendJSONB(buf, v.JSONB())
 	case k == value.Record:
-		return appendRecordJSON(buf, v)
+		return appendRecordJSON(buf, v, z)
 	case k.IsArray():
-		return appendArrayJSON(buf, v.Elems(), v.Dims())
+		return appendArrayJSON(buf, v.Elems(), v.Dims(), z)
 	case k == value.Timestamp || k == value.TimestampTZ:
-		s := string(value.AppendText(nil, v))
-		if i := strings.IndexByte(s, ' '); i > 0 && !strings.HasSuffix(s, " BC") {
-			s = s[:i] + "T" + s[i+1:]
-		}
-		if k == value.TimestampTZ {
-			if i := strings.LastIndexAny(s, "+-"); i > 10 && len(s)-i == 3 {
-				s += ":00"
-			}
-		}
-		return value.AppendJSONString(buf, s)
+		return value.AppendJSONString(buf, jsonTimeText(v, z))
 	}
 	return value.AppendJSONString(buf, string(value.AppendText(nil, v)))
 }
 
+// jsonTimeText is a timestamp's ISO 8601 text, with a T, as json writes
+// it (a value or an object's key); timestamptz in zone z.
+func jsonTimeText(v value.Value, z value.Zone) string {
+	s := zoneText(v, z)
+	if i := strings.IndexByte(s, ' '); i > 0 && !strings.HasSuffix(s, " BC") {
+		s = s[:i] + "T" + s[i+1:]
+	}
+	if v.Kind() == value.TimestampTZ {
+		if i := strings.LastIndexAny(s, "+-"); i > 10 && len(s)-i == 3 {
+			s += ":00"
+		}
+	}
+	return s
+}
+
+// zoneText is v's text output with timestamptz in zone z.
+func zoneText(v value.Value, z value.Zone) string {
+	if z.IsUTC() {
+		return string(value.AppendText(nil, v))
+	}
+	return string(value.AppendTextZone(nil, v, value.IntervalPostgres, z))
+}
+
 // ToJSONB is to_jsonb(v).
-func ToJSONB(v value.Value) (*value.JSONNode, error) {
+func ToJSONB(v value.Value) (*value.JSONNode, error) { return toJSONB(v, value.UTC) }
+
+// toJSONB is ToJSONB with timestamptz in zone z.
+func toJSONB(v value.Value, z value.Zone) (*value.JSONNode, error) {
 	k := v.Kind()
 	switch {
 	case v.IsNull():
@@ -362,11 +389,11 @@ func ToJSONB(v value.Value) (*value.JSONNode, error) {
 	}
 	// Through the text to_json writes: numbers become numerics, a
 	// non-finite float a string, as in PostgreSQL.
-	return value.ParseJSON(string(AppendToJSON(nil, v)), true)
+	return value.ParseJSON(string(appendJSON(nil, v, z)), true)
 }
 
 // buildObject is json(b)_build_object: keys and values alternate.
-func buildObject(a []value.Value, k value.Kind) (value.Value, error) {
+func buildObject(a []value.Value, k value.Kind, z value.Zone) (value.Value, error) {
 	if len(a)%2 != 0 {
 		return value.Null, pgerr.New(pgerr.InvalidParameter, "argument list must have even number of elements").
 			WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", k)
@@ -383,19 +410,19 @@ func buildObject(a []value.Value, k value.Kind) (value.Value, error) {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = value.AppendJSONString(buf, keyText(a[i]))
+			buf = value.AppendJSONString(buf, keyText(a[i], z))
 			buf = append(buf, " : "...)
-			buf = AppendToJSON(buf, a[i+1])
+			buf = appendJSON(buf, a[i+1], z)
 		}
 		return value.NewJSON(string(append(buf, '}'))), nil
 	}
 	n := &value.JSONNode{Type: value.JSONObject}
 	for i := 0; i < len(a); i += 2 {
-		e, err := ToJSONB(a[i+1])
+		e, err := toJSONB(a[i+1], z)
 		if err != nil {
 			return value.Null, err
 		}
-		n.Keys = append(n.Keys, keyText(a[i]))
+		n.Keys = append(n.Keys, keyText(a[i], z))
 		n.Elems = append(n.Elems, *e)
 	}
 	value.NormalizeJSONB(n)
@@ -403,7 +430,7 @@ func buildObject(a []value.Value, k value.Kind) (value.Value, error) {
 }
 
 // keyText is an object key given as any value: its text output.
-func keyText(v value.Value) string {
+func keyText(v value.Value, z value.Zone) string {
 	if v.Kind().IsString() {
 		return v.Str()
 	}
@@ -413,23 +440,26 @@ func keyText(v value.Value) string {
 		}
 		return "false"
 	}
-	return string(value.AppendText(nil, v))
+	if k := v.Kind(); k == value.Timestamp || k == value.TimestampTZ {
+		return jsonTimeText(v, z)
+	}
+	return zoneText(v, z)
 }
 
-func buildArray(a []value.Value, k value.Kind) (value.Value, error) {
+func buildArray(a []value.Value, k value.Kind, z value.Zone) (value.Value, error) {
 	if k == value.JSON {
 		buf := []byte{'['}
 		for i, v := range a {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = AppendToJSON(buf, v)
+			buf = appendJSON(buf, v, z)
 		}
 		return value.NewJSON(string(append(buf, ']'))), nil
 	}
 	n := &value.JSONNode{Type: value.JSONArray, Elems: make([]value.JSONNode, 0, len(a))}
 	for _, v := range a {
-		e, err := ToJSONB(v)
+		e, err := toJSONB(v, z)
 		if err != nil {
 			return value.Null, err
 		}
@@ -828,13 +858,13 @@ func finishJSONBAgg(vals []value.Value) value.Value {
 // aggPair is one value of json_object_agg(k, v) before its finish: the
 // json array [key as a string, value's json], or NULL for a NULL key,
 // which the finish refuses.
-func aggPair(k, v value.Value) (value.Value, error) {
+func aggPair(k, v value.Value, z value.Zone) (value.Value, error) {
 	if k.IsNull() {
 		return value.Null, nil
 	}
-	buf := value.AppendJSONString([]byte{'['}, keyText(k))
+	buf := value.AppendJSONString([]byte{'['}, keyText(k, z))
 	buf = append(buf, ',')
-	buf = AppendToJSON(buf, v)
+	buf = appendJSON(buf, v, z)
 	return value.NewJSON(string(append(buf, ']'))), nil
 }
 

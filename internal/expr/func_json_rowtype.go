@@ -19,13 +19,15 @@ func RecordJSON(name string, arg Expr, k value.Kind) (e Expr, ok bool) {
 		return nil, false
 	}
 	res := plain(k)
-	def := &FuncDef{Name: name, Strict: true, Result: res, Eval: func(a []value.Value) (value.Value, error) {
-		buf := appendTypedJSON(nil, a[0], t)
+	eval := func(a []value.Value, z value.Zone) (value.Value, error) {
+		buf := appendTypedJSON(nil, a[0], t, z)
 		if k == value.JSONB {
 			return value.Parse(string(buf), res)
 		}
 		return value.NewJSON(string(buf)), nil
-	}}
+	}
+	def := &FuncDef{Name: name, Strict: true, Result: res, EvalZone: eval,
+		Eval: func(a []value.Value) (value.Value, error) { return eval(a, value.UTC) }}
 	return &Func{Def: def, Args: []Expr{arg}, T: res}, true
 }
 
@@ -41,9 +43,9 @@ func RowToJSONPretty(arg, pretty Expr) (e Expr, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	def := &FuncDef{Name: "row_to_json", Strict: true, Result: value.JSONType, Eval: func(a []value.Value) (value.Value, error) {
+	eval := func(a []value.Value, z value.Zone) (value.Value, error) {
 		if !a[1].Bool() {
-			return value.NewJSON(string(appendTypedJSON(nil, a[0], t))), nil
+			return value.NewJSON(string(appendTypedJSON(nil, a[0], t, z))), nil
 		}
 		d := t.RecordDesc()
 		buf := []byte{'{'}
@@ -53,24 +55,26 @@ func RowToJSONPretty(arg, pretty Expr) (e Expr, ok bool) {
 			}
 			if i < len(d.Fields) {
 				buf = value.AppendJSONString(buf, d.Fields[i].Name)
-				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type)
+				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type, z)
 				continue
 			}
 			buf = append(append(buf, `"f`...), itoa(i+1)...)
-			buf = AppendToJSON(append(buf, `":`...), f)
+			buf = appendJSON(append(buf, `":`...), f, z)
 		}
 		return value.NewJSON(string(append(buf, '}'))), nil
-	}}
+	}
+	def := &FuncDef{Name: "row_to_json", Strict: true, Result: value.JSONType, EvalZone: eval,
+		Eval: func(a []value.Value) (value.Value, error) { return eval(a, value.UTC) }}
 	return &Func{Def: def, Args: []Expr{arg, pretty}, T: value.JSONType}, true
 }
 
 // appendTypedJSON appends v, of type t, as to_json writes it: a record's
 // fields under the names t gives them, f1, f2, … past them.
-func appendTypedJSON(buf []byte, v value.Value, t value.Type) []byte {
+func appendTypedJSON(buf []byte, v value.Value, t value.Type, z value.Zone) []byte {
 	d := t.RecordDesc()
 	switch {
 	case d == nil || v.IsNull():
-		return AppendToJSON(buf, v)
+		return appendJSON(buf, v, z)
 	case v.Kind() == value.Record:
 		buf = append(buf, '{')
 		for i, f := range v.Fields() {
@@ -79,28 +83,28 @@ func appendTypedJSON(buf []byte, v value.Value, t value.Type) []byte {
 			}
 			if i < len(d.Fields) {
 				buf = value.AppendJSONString(buf, d.Fields[i].Name)
-				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type)
+				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type, z)
 				continue
 			}
 			buf = append(append(buf, `"f`...), itoa(i+1)...)
-			buf = AppendToJSON(append(buf, `":`...), f)
+			buf = appendJSON(append(buf, `":`...), f, z)
 		}
 		return append(buf, '}')
 	case v.Kind().IsArray():
-		return appendTypedArrayJSON(buf, v.Elems(), v.Dims(), t.ElemType())
+		return appendTypedArrayJSON(buf, v.Elems(), v.Dims(), t.ElemType(), z)
 	}
-	return AppendToJSON(buf, v)
+	return appendJSON(buf, v, z)
 }
 
 // appendTypedArrayJSON is appendArrayJSON for elements of type elem.
-func appendTypedArrayJSON(buf []byte, es []value.Value, dims []value.Dim, elem value.Type) []byte {
+func appendTypedArrayJSON(buf []byte, es []value.Value, dims []value.Dim, elem value.Type, z value.Zone) []byte {
 	buf = append(buf, '[')
 	if len(dims) <= 1 {
 		for i, e := range es {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendTypedJSON(buf, e, elem)
+			buf = appendTypedJSON(buf, e, elem, z)
 		}
 		return append(buf, ']')
 	}
@@ -109,7 +113,7 @@ func appendTypedArrayJSON(buf []byte, es []value.Value, dims []value.Dim, elem v
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendTypedArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], elem)
+		buf = appendTypedArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], elem, z)
 	}
 	return append(buf, ']')
 }

@@ -53,6 +53,10 @@ type FuncDef struct {
 	Rows     func(args []value.Value, emit func(value.Row) error) error
 	RowTypes []value.Type
 	RowNames []string
+	// EvalZone, when set, is Eval with the timestamptz among the
+	// arguments written in the session's zone (the json functions); the
+	// binder calls it through ZoneFunc when an argument may hold one.
+	EvalZone func(args []value.Value, z value.Zone) (value.Value, error)
 }
 
 // catalog maps a function name to its signatures.
@@ -66,6 +70,13 @@ func register(d *FuncDef, aliases ...string) {
 		c.Name = a
 		catalog[a] = append(catalog[a], &c)
 	}
+}
+
+// strictZone registers a strict function whose result depends on the
+// session's zone through its timestamptz arguments (FuncDef.EvalZone).
+func strictZone(name string, params []value.Kind, result value.Type, eval func([]value.Value, value.Zone) (value.Value, error)) {
+	register(&FuncDef{Name: name, Strict: true, Params: params, Result: result, EvalZone: eval,
+		Eval: func(a []value.Value) (value.Value, error) { return eval(a, value.UTC) }})
 }
 
 // strict registers a strict, stable function.

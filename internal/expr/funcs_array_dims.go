@@ -327,14 +327,14 @@ func init() {
 
 // appendArrayJSON writes an array's elements as JSON arrays nested per
 // dimension (to_json, array_to_json); lower bounds do not show.
-func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim) []byte {
+func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim, z value.Zone) []byte {
 	buf = append(buf, '[')
 	if len(dims) <= 1 {
 		for i, e := range es {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = AppendToJSON(buf, e)
+			buf = appendJSON(buf, e, z)
 		}
 		return append(buf, ']')
 	}
@@ -343,7 +343,7 @@ func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim) []byte {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendArrayJSON(buf, es[i*step:(i+1)*step], dims[1:])
+		buf = appendArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], z)
 	}
 	return append(buf, ']')
 }

@@ -52,6 +52,11 @@ func (c *Col) String() string {
 type Const struct {
 	V value.Value
 	T value.Type
+	// Local is the text of a string literal read as a timestamptz (alone,
+	// in a range or multirange, or in an array)
+	// without the session's zone (in UTC): a binder reads it again in
+	// the zone of the session that runs the statement.
+	Local string
 }
 
 func (c *Const) Type() value.Type                    { return c.T }

@@ -449,10 +449,15 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 	if from.Kind != value.Unknown && from.Kind != to.Kind && !value.CanCast(from.Kind, to.Kind, explicit) {
 		return nil, errCast(from, to, explicit)
 	}
-	if c, ok := e.(*Const); ok {
+	if c, ok := e.(*Const); ok && !(from.Kind != value.Unknown && !c.V.IsNull() && value.ZoneCast(from.Kind, to.Kind)) {
+		// A conversion that depends on the session's zone is left to a
+		// binder to fold in the zone (timestamptz to date).
 		v, err := castConst(c, to, explicit)
 		if err != nil {
 			return nil, err
+		}
+		if c.T.Kind == value.Unknown && value.ZoneCast(value.Unknown, to.Kind) && !v.IsNull() {
+			return &Const{V: v, T: to, Local: rawText(c.V)}, nil
 		}
 		return &Const{V: v, T: to}, nil
 	}

@@ -50,7 +50,10 @@ func (c *SeqCall) String() string {
 // Its reads of the transaction's clock (now(), CURRENT_TIMESTAMP,
 // CURRENT_DATE, …) read c too, so that every row a statement writes, and
 // every statement of a transaction, gets the transaction's start, as in
-// PostgreSQL, not the wall clock at each row.
+// PostgreSQL, not the wall clock at each row. Its operations that depend
+// on the session's time zone (CURRENT_DATE, LOCALTIMESTAMP, timestamptz
+// to date, date_trunc, …) run in the zone of c's session, as
+// PostgreSQL evaluates a default in the session that writes the row.
 func WithClock(e Expr, c *StmtClock) Expr {
 	if e == nil || c == nil {
 		return e
@@ -67,11 +70,29 @@ func WithClock(e Expr, c *StmtClock) Expr {
 			}
 		case *Func:
 			if r := clockReadOf(n, c); r != nil {
-				return r
+				return zonedCast(r, c)
+			}
+			if z := ZoneFuncOf(n); z != nil {
+				return &ZoneFunc{C: c, F: n, Z: z}
+			}
+		case *Cast:
+			return zonedCast(n, c)
+		case *Arith:
+			if ZoneArithOf(n) {
+				return &ZoneArith{C: c, A: n}
 			}
 		}
 		return n
 	})
+}
+
+// zonedCast is e, a cast that depends on the session's zone made to run
+// in the zone of c's session.
+func zonedCast(e Expr, c *StmtClock) Expr {
+	if k, ok := e.(*Cast); ok && value.ZoneCast(k.E.Type().Kind, k.To.Kind) {
+		return &ZoneCast{C: c, Cast: k}
+	}
+	return e
 }
 
 // clockReadOf returns the read of clock c that stands for a call of one

@@ -237,6 +237,19 @@ func generateSubscripts(args []value.Value, emit func(value.Row) error) error {
 // series is generate_series(start, stop[, step]) over numbers or times:
 // from start while not past stop, in step's direction.
 func series(args []value.Value, emit func(value.Row) error) error {
+	return seriesBy(args, emit, value.Add)
+}
+
+// ZoneSeries is generate_series over timestamptz with its steps of days
+// and months taken in the zone c's statement runs in (value.AddZone).
+func ZoneSeries(c *StmtClock) func([]value.Value, func(value.Row) error) error {
+	return func(args []value.Value, emit func(value.Row) error) error {
+		z := zoneOf(c)
+		return seriesBy(args, emit, func(a, b value.Value) (value.Value, error) { return value.AddZone(a, b, false, z) })
+	}
+}
+
+func seriesBy(args []value.Value, emit func(value.Row) error, add func(a, b value.Value) (value.Value, error)) error {
 	for _, a := range args {
 		if a.IsNull() {
 			return nil
@@ -256,7 +269,7 @@ func series(args []value.Value, emit func(value.Row) error) error {
 			}
 		}
 	}
-	next, err := value.Add(start, step)
+	next, err := add(start, step)
 	if err != nil {
 		return err
 	}
@@ -274,7 +287,7 @@ func series(args []value.Value, emit func(value.Row) error) error {
 		if err := emit(value.Row{cur}); err != nil {
 			return err
 		}
-		nxt, err := value.Add(cur, step)
+		nxt, err := add(cur, step)
 		if err != nil {
 			return nil // the next value would overflow: past stop
 		}

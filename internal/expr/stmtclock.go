@@ -33,6 +33,10 @@ type StmtClock struct {
 	// IntervalStyle is the session's, in which casts of intervals to
 	// text write them (IntervalText).
 	IntervalStyle value.IntervalStyle
+	// Zone is the session's TimeZone, in which the statement's
+	// zone-dependent operations on timestamptz run (ZoneCast, ZoneFunc);
+	// the zero Zone is UTC.
+	Zone value.Zone
 	// Deadline, when set, is the statement's end (statement_timeout),
 	// at which a sleep stops with Late's error (SleepCall).
 	Deadline time.Time

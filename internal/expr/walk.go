@@ -19,6 +19,12 @@ func children(e Expr) []Expr {
 		return []Expr{n.L, n.R}
 	case *Func:
 		return n.Args
+	case *ZoneCast:
+		return []Expr{n.Cast.E}
+	case *ZoneArith:
+		return []Expr{n.A.L, n.A.R}
+	case *ZoneFunc:
+		return n.F.Args
 	case *SeqCall:
 		return n.Args
 	case *BackendCall:
@@ -102,6 +108,12 @@ func withChildren(e Expr, kids []Expr) Expr {
 		return &Concat{L: kids[0], R: kids[1]}
 	case *Func:
 		return &Func{Def: n.Def, Args: kids, T: n.T}
+	case *ZoneCast:
+		return &ZoneCast{C: n.C, Cast: &Cast{E: kids[0], To: n.Cast.To, Explicit: n.Cast.Explicit}, Fixed: n.Fixed}
+	case *ZoneArith:
+		return &ZoneArith{C: n.C, A: &Arith{Op: n.A.Op, L: kids[0], R: kids[1], T: n.A.T}, Fixed: n.Fixed}
+	case *ZoneFunc:
+		return &ZoneFunc{C: n.C, F: &Func{Def: n.F.Def, Args: kids, T: n.F.T}, Z: n.Z, Fixed: n.Fixed}
 	case *XMLWellFormedCall:
 		return &XMLWellFormedCall{C: n.C, Arg: kids[0]}
 	case *SleepCall:

@@ -50,6 +50,10 @@ type Options struct {
 	// IntervalStyle is the text of intervals in the table and csv
 	// formats (a session's setting; the zero value is postgres).
 	IntervalStyle value.IntervalStyle
+	// TimeZone is the zone timestamptz values are printed in, in the
+	// table and csv formats (a session's setting; the zero value is
+	// UTC).
+	TimeZone value.Zone
 }
 
 // The formats Write accepts.
@@ -95,5 +99,5 @@ func text(buf []byte, v value.Value, o Options) []byte {
 	if v.IsNull() {
 		return append(buf, o.Null...)
 	}
-	return value.AppendTextStyle(buf, v, o.IntervalStyle)
+	return value.AppendTextZone(buf, v, o.IntervalStyle, o.TimeZone)
 }

@@ -76,6 +76,9 @@ type binder struct {
 	// stmtClock is the clock of an ad-hoc statement's clock functions
 	// (bind_clock.go); nil when they read the clock at each call.
 	stmtClock *expr.StmtClock
+	// viewZone is a materialized view's clock of the zone it captured
+	// (zoned), once an operation needs it.
+	viewZone *expr.StmtClock
 	// currentOf is the table of an UPDATE or DELETE WHERE CURRENT OF
 	// (bind_current_of.go).
 	currentOf *currentOfTarget

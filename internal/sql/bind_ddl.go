@@ -361,7 +361,7 @@ func (b *binder) assignCast(e expr.Expr, t value.Type, col string, loc int32) (e
 		return nil, b.stmt.errf(loc, pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, t, e.Type()).
 			WithHint("You will need to rewrite or cast the expression.")
 	}
-	out, err := expr.Coerce(e, t, from != value.Unknown && from != t.Kind && !value.CanCast(from, t.Kind, false))
+	out, err := b.coerceZoned(e, t, from != value.Unknown && from != t.Kind && !value.CanCast(from, t.Kind, false))
 	if err != nil {
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}

@@ -19,7 +19,7 @@ func (b *binder) bindExpr(s *scope, n *pg_query.Node) (expr.Expr, error) {
 	if err != nil || e == nil {
 		return e, err
 	}
-	return foldNull(e), nil
+	return b.zoned(foldNull(e)), nil
 }
 
 // foldNull replaces each strict operation with a NULL constant operand (a
@@ -362,7 +362,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(out)))
+	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(b.zoned(out))))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}
@@ -379,7 +379,7 @@ func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return b.intervalInput(e, t, out), nil
+	return b.zoned(b.intervalInput(e, t, out)), nil
 }
 
 // toBool coerces e to boolean for WHERE, CHECK, AND/OR/NOT, CASE WHEN.

@@ -208,7 +208,7 @@ func (b *binder) castColumns(p plan.Node, cols []plan.Column) (plan.Node, error)
 		if c.Type != cols[i].Type {
 			same = false
 			var err error
-			if e, err = expr.Coerce(e, cols[i].Type, false); err != nil {
+			if e, err = b.coerceZoned(e, cols[i].Type, false); err != nil {
 				return nil, err
 			}
 		}

@@ -184,6 +184,7 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if err != nil {
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
+		b.zonedSeries(srf)
 		switch {
 		case len(coldefs) > 0:
 			if srf, err = b.withColdefs(srf, f, coldefs); err != nil {

@@ -87,13 +87,20 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	pathSet := false // the last statement set the search path it was made under
+	zoneSet := false // the last statement set the time zone its view captured
 	run := func(en Entry) error {
 		if pathSet {
 			if err := s.ExecScript("RESET search_path", func(engine.Result) error { return nil }); err != nil {
 				return err
 			}
 		}
+		if zoneSet {
+			if err := s.ExecScript("RESET timezone", func(engine.Result) error { return nil }); err != nil {
+				return err
+			}
+		}
 		pathSet = strings.HasPrefix(en.SQL, "SET search_path = ")
+		zoneSet = strings.Contains(en.SQL, "SET timezone = ")
 		if err := s.ExecScript(en.SQL, func(engine.Result) error { return nil }); err != nil {
 			pe := *pgerr.Wrap(err)
 			pe.Message = "database file " + f.path + ": recreating " + string(en.Kind) + " " + en.Name + ": " + pe.Message

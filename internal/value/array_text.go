@@ -12,7 +12,7 @@ import (
 // dimensions first ([0:1]={1,2}) when a lower bound is not 1. An element
 // is quoted when it is empty, is NULL spelt as text, or holds a brace, a
 // quote, a comma, a backslash or white space.
-func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
+func appendArray(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	dims := v.Dims()
 	if len(dims) == 0 {
 		return append(buf, "{}"...)
@@ -64,9 +64,11 @@ func appendArray(buf []byte, v Value, st IntervalStyle) []byte {
 		}
 		switch e.kind {
 		case Record:
-			tmp = appendRecord(tmp[:0], e, st)
+			tmp = appendRecord(tmp[:0], e, st, z)
 		case Interval:
 			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
+		case TimestampTZ, TSTZRange, TSTZMultirange:
+			tmp = AppendTextZone(tmp[:0], e, st, z)
 		default:
 			tmp = appendScalarText(tmp[:0], e)
 		}
@@ -118,6 +120,7 @@ type arrayReader struct {
 	elem  Type
 	delim byte          // between elements: ',', or a box's ';'
 	style IntervalStyle // in which interval elements read
+	zone  *Zone         // in which timestamptz elements without an offset read; nil: UTC
 	elems []Value
 	dims  [MaxDims]int // the length of each dimension, 0 until seen
 	depth int          // the dimension whose elements are scalars; -1 before the first
@@ -135,7 +138,13 @@ func parseArray(s string, elem Type) (Value, error) {
 // parseArrayIn is parseArray reading interval elements under IntervalStyle
 // st (ParseIntervalIn).
 func parseArrayIn(s string, elem Type, st IntervalStyle) (Value, error) {
-	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, style: st, depth: -1, delim: arrayDelim(elem.Kind)}
+	return parseArrayZone(s, elem, st, nil)
+}
+
+// parseArrayZone is parseArrayIn reading timestamptz elements (alone or
+// in ranges) without an offset as z's wall-clock time.
+func parseArrayZone(s string, elem Type, st IntervalStyle, z *Zone) (Value, error) {
+	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, style: st, zone: z, depth: -1, delim: arrayDelim(elem.Kind)}
 	var explicit []Dim
 	if len(r.t) > 0 && r.t[0] == '[' {
 		var err error
@@ -376,7 +385,13 @@ func (r *arrayReader) readElem() error {
 		r.elems = append(r.elems, Null)
 		return nil
 	}
-	e, err := ParseIntervalIn(text, r.elem, r.style)
+	var e Value
+	var err error
+	if r.zone != nil {
+		e, err = ParseZone(text, r.elem, *r.zone)
+	} else {
+		e, err = ParseIntervalIn(text, r.elem, r.style)
+	}
 	if err != nil {
 		return err
 	}

@@ -319,6 +319,12 @@ func padNum(n int64, width int, fm bool) string {
 // timestamptz (in UTC). An infinite value formats as NULL, as in
 // PostgreSQL.
 func FormatDateTime(v Value, format string) (Value, error) {
+	return formatDateTime(v, format, 0, "UTC")
+}
+
+// formatDateTime is FormatDateTime of the wall-clock time v of a zone
+// whose offset is east (seconds) and abbreviation abbrev.
+func formatDateTime(v Value, format string, east int64, abbrev string) (Value, error) {
 	us := v.n
 	if v.kind == Date {
 		if !dateIsFinite(v.n) {
@@ -442,13 +448,19 @@ func FormatDateTime(v Value, format string) (Value, error) {
 			text(monthNames[f.m-1][:3], 0)
 		case dtMS:
 			pad(f.us/1000, 3)
-		case dtOF, dtTZH:
-			s = "+00"
+		case dtOF:
+			s = string(appendOffset(nil, east))
+		case dtTZH:
+			s = "+"
+			if east < 0 {
+				s = "-"
+			}
+			s += padNum(abs64i(east)/3600, 2, false)
 		case dtTZM:
-			pad(0, 2)
+			pad(abs64i(east)/60%60, 2)
 		case dtTZ:
 			if v.kind == TimestampTZ {
-				s = caseLike(name, "UTC")
+				s = caseLike(name, abbrev)
 			}
 		case dtQ:
 			pad((f.m-1)/3+1, 0)
@@ -490,4 +502,11 @@ func FormatDateTime(v Value, format string) (Value, error) {
 func isoYearAstro(f tsFields) int64 {
 	y, _ := f.isoWeek()
 	return y
+}
+
+func abs64i(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

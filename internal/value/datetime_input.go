@@ -819,6 +819,9 @@ type dtDecoder struct {
 	abbrev    string
 	badZone   string
 	zoneFound bool
+	// session is the zone of a timestamptz written without one; nil
+	// for UTC.
+	session *Zone
 }
 
 // lookupAbbrev is PostgreSQL's DecodeTimezoneAbbrev over the Default set.
@@ -1259,7 +1262,10 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 			if fmask&dtMask(tkDTZMod) != 0 {
 				return 0, 0, dtBadFormat
 			}
-			west = 0 // the session's zone, UTC
+			west = 0 // the session's zone, UTC unless set
+			if dd.session != nil {
+				west = zoneWestAt(tm, *dd.session)
+			}
 		}
 	}
 	return dtype, west, 0
@@ -1672,12 +1678,20 @@ func parseISODate(s string) (Value, bool) {
 // timestamp_in and timestamptz_in: a timestamptz converts the zone read
 // (the session's, UTC, when none) to UTC; a timestamp reads and ignores
 // it.
-func parseTimestamp(s string, k Kind) (Value, error) {
+func parseTimestamp(s string, k Kind) (Value, error) { return parseTimestampIn(s, k, nil) }
+
+// parseTimestampZone reads a timestamptz whose text has no zone as z's
+// wall-clock time.
+func parseTimestampZone(s string, z Zone) (Value, error) {
+	return parseTimestampIn(s, TimestampTZ, &z)
+}
+
+func parseTimestampIn(s string, k Kind, session *Zone) (Value, error) {
 	typ := "timestamp"
 	if k == TimestampTZ {
 		typ = "timestamp with time zone"
 	}
-	var dd dtDecoder
+	dd := dtDecoder{session: session}
 	var tm dtFields
 	fa, ta, nf, fail := splitDateTime(s)
 	fields, types := fa[:nf], ta[:nf]

@@ -18,13 +18,25 @@ func AppendText(buf []byte, v Value) []byte {
 // AppendTextStyle is AppendText with intervals, alone or within arrays
 // and records, in IntervalStyle st.
 func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
+	return AppendTextZone(buf, v, st, UTC)
+}
+
+// AppendTextZone is AppendTextStyle with timestamptz values, alone or
+// within arrays and records, as z's wall-clock time and offset.
+func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	switch {
 	case v.kind.IsArray():
-		return appendArray(buf, v, st)
+		return appendArray(buf, v, st, z)
 	case v.kind == Record:
-		return appendRecord(buf, v, st)
+		return appendRecord(buf, v, st, z)
 	case v.kind == Interval:
 		return AppendIntervalStyle(buf, v.Span(), st)
+	case v.kind == TimestampTZ:
+		return appendTimestampTZ(buf, v.n, z)
+	case v.kind == TSTZRange:
+		return appendRangeText(buf, v, z)
+	case v.kind == TSTZMultirange:
+		return appendMultirangeText(buf, v, z)
 	}
 	return appendScalarText(buf, v)
 }
@@ -93,9 +105,9 @@ func appendScalarText(buf []byte, v Value) []byte {
 	case TSQuery:
 		return v.TSQuery().AppendText(buf)
 	case Int4Range, Int8Range, NumRange, DateRange, TSRange, TSTZRange, UserRange:
-		return appendRangeText(buf, v)
+		return appendRangeText(buf, v, UTC)
 	case Int4Multirange, Int8Multirange, NumMultirange, DateMultirange, TSMultirange, TSTZMultirange, UserMultirange:
-		return appendMultirangeText(buf, v)
+		return appendMultirangeText(buf, v, UTC)
 	}
 	return append(buf, v.Str()...)
 }

@@ -106,20 +106,24 @@ func appendMultirangeKey(buf []byte, v Value) []byte {
 }
 
 // appendMultirangeText is multirange_out: the ranges between braces.
-func appendMultirangeText(buf []byte, v Value) []byte {
+func appendMultirangeText(buf []byte, v Value, z Zone) []byte {
 	buf = append(buf, '{')
 	for i, r := range v.Ranges() {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendRangeText(buf, r)
+		buf = appendRangeText(buf, r, z)
 	}
 	return append(buf, '}')
 }
 
 // parseMultirange is multirange_in: ranges, or "empty", between braces,
 // separated by commas; each read by range_in.
-func parseMultirange(s string, t Type) (Value, error) {
+func parseMultirange(s string, t Type) (Value, error) { return parseMultirangeZone(s, t, nil) }
+
+// parseMultirangeZone is parseMultirange reading timestamptz bounds
+// without an offset as z's wall-clock time (nil: UTC).
+func parseMultirangeZone(s string, t Type, z *Zone) (Value, error) {
 	k := t.Kind
 	malformed := func(detail string) error {
 		return pgerr.New(pgerr.InvalidTextRep, "malformed multirange literal: %q", s).WithDetail("%s", detail)
@@ -168,7 +172,7 @@ func parseMultirange(s string, t Type) (Value, error) {
 		case inRange:
 			switch c {
 			case ']', ')':
-				r, err := parseRange(s[start:i+1], t.RangeType())
+				r, err := parseRangeZone(s[start:i+1], t.RangeType(), z)
 				if err != nil {
 					return Null, err
 				}

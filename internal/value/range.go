@@ -286,7 +286,7 @@ func flagByte(b bool) byte {
 // ] or ), an infinite bound written as nothing and a bound quoted when its
 // text is empty or holds a quote, a backslash, a parenthesis, a bracket, a
 // comma or a space (range_bound_escape).
-func appendRangeText(buf []byte, v Value) []byte {
+func appendRangeText(buf []byte, v Value, z Zone) []byte {
 	if v.IsEmptyRange() {
 		return append(buf, "empty"...)
 	}
@@ -297,11 +297,11 @@ func appendRangeText(buf []byte, v Value) []byte {
 		buf = append(buf, '(')
 	}
 	if !lo.Inf {
-		buf = appendRangeBoundText(buf, lo.Val)
+		buf = appendRangeBoundText(buf, lo.Val, z)
 	}
 	buf = append(buf, ',')
 	if !hi.Inf {
-		buf = appendRangeBoundText(buf, hi.Val)
+		buf = appendRangeBoundText(buf, hi.Val, z)
 	}
 	if hi.Inc {
 		return append(buf, ']')
@@ -309,9 +309,13 @@ func appendRangeText(buf []byte, v Value) []byte {
 	return append(buf, ')')
 }
 
-func appendRangeBoundText(buf []byte, v Value) []byte {
+func appendRangeBoundText(buf []byte, v Value, z Zone) []byte {
 	at := len(buf)
-	buf = appendScalarText(buf, v)
+	if v.kind == TimestampTZ {
+		buf = appendTimestampTZ(buf, v.n, z)
+	} else {
+		buf = appendScalarText(buf, v)
+	}
 	s := string(buf[at:])
 	quote := s == ""
 	for i := 0; i < len(s) && !quote; i++ {
@@ -332,7 +336,11 @@ func appendRangeBoundText(buf []byte, v Value) []byte {
 
 // parseRange is range_in: range_parse's syntax, then each bound read with
 // the element's input function, then MakeRange.
-func parseRange(s string, t Type) (Value, error) {
+func parseRange(s string, t Type) (Value, error) { return parseRangeZone(s, t, nil) }
+
+// parseRangeZone is parseRange reading timestamptz bounds without an
+// offset as z's wall-clock time (nil: UTC).
+func parseRangeZone(s string, t Type, z *Zone) (Value, error) {
 	k := t.Kind
 	malformed := func(detail string) error {
 		return pgerr.New(pgerr.InvalidTextRep, "malformed range literal: %q", s).WithDetail("%s", detail)
@@ -426,7 +434,12 @@ func parseRange(s string, t Type) (Value, error) {
 	for j, b := range []*RangeBound{&lo, &hi} {
 		if !b.Inf {
 			var err error
-			if b.Val, err = Parse(texts[j], t.RangeSubtype()); err != nil {
+			if z != nil {
+				b.Val, err = ParseZone(texts[j], t.RangeSubtype(), *z)
+			} else {
+				b.Val, err = Parse(texts[j], t.RangeSubtype())
+			}
+			if err != nil {
 				return Null, err
 			}
 		}

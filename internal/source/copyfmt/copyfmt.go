@@ -32,6 +32,9 @@ type Options struct {
 	Cols []int
 	// Limits bound a record's and a field's length.
 	Limits source.Limits
+	// Zone is the zone in which timestamptz values without an offset
+	// read: the session's TimeZone.
+	Zone value.Zone
 }
 
 // BatchRows is how many rows a batch holds at most; their values are
@@ -216,7 +219,7 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		} else {
 			s = unsafeString(f.b) // the parsed value keeps nothing of it
 		}
-		v, err := value.Parse(s, typ)
+		v, err := value.ParseZone(s, typ, d.o.Zone)
 		if err != nil {
 			return source.At(err, d.t.Name, d.line, fmt.Sprintf(", column %s: %q", cols[ci].Name, string(f.b)))
 		}
