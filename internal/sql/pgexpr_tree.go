@@ -348,31 +348,19 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		if a.Rexpr.GetFuncCall() != nil && a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
 			return nil, errNoDeparse // LIKE … ESCAPE
 		}
-		l, err := p.build(a.Lexpr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.build(a.Rexpr)
+		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
 		}
 		return p.binary(op, l, r)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
-		l, err := p.build(a.Lexpr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.build(a.Rexpr)
+		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
 		}
 		return p.anyAll(op, l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		l, err := p.build(a.Lexpr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.build(a.Rexpr)
+		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
 		}
@@ -386,11 +374,7 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		}
 		return x, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
-		l, err := p.build(a.Lexpr)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.build(a.Rexpr)
+		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
 		}
@@ -412,11 +396,7 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		}
 		out := &pexpr{k: k, t: value.BoolType}
 		for i, bound := range list.Items {
-			l, err := p.build(a.Lexpr)
-			if err != nil {
-				return nil, err
-			}
-			r, err := p.build(bound)
+			l, r, err := p.buildPair(a.Lexpr, bound)
 			if err != nil {
 				return nil, err
 			}
@@ -429,6 +409,17 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 		return out, nil
 	}
 	return nil, errNoDeparse
+}
+
+// buildPair builds the two operands of a binary expression.
+func (p *ptyper) buildPair(ln, rn *pg_query.Node) (l, r *pexpr, err error) {
+	if l, err = p.build(ln); err != nil {
+		return nil, nil, err
+	}
+	if r, err = p.build(rn); err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
 }
 
 // in rewrites x IN (…) as PostgreSQL's transformAExprIn does for a list

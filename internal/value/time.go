@@ -84,23 +84,7 @@ func appendTime(buf []byte, us int64) []byte {
 // appendZone writes a zone as PostgreSQL's EncodeTimezone: +HH, +HH:MM or
 // +HH:MM:SS, east of UTC.
 func appendZone(buf []byte, zone int32) []byte {
-	east := -int64(zone)
-	if east < 0 {
-		buf = append(buf, '-')
-		east = -east
-	} else {
-		buf = append(buf, '+')
-	}
-	buf = appendPadded(buf, east/3600, 2)
-	if m, s := east/60%60, east%60; m != 0 || s != 0 {
-		buf = append(buf, ':')
-		buf = appendPadded(buf, m, 2)
-		if s != 0 {
-			buf = append(buf, ':')
-			buf = appendPadded(buf, s, 2)
-		}
-	}
-	return buf
+	return appendOffset(buf, -int64(zone))
 }
 
 func appendTimeText(buf []byte, v Value) []byte {
