@@ -172,14 +172,16 @@ func (e *Engine) parentDef(p *partition) *sql.CreateTable {
 // recursed keeps, of what the partitions under old have of their own,
 // what a's ALTER of old leaves them: PostgreSQL's recursion gives every
 // partition the table's new default of a column (dropping the
-// partition's own), and dropping a column drops the checks over it.
-func recursed(old *sql.CreateTable, a *sql.AlterTable) func(cols []string, def bool) bool {
-	return recursedKeep(old, a.New, a.RenamedFrom, a.RenamedTo, a.Dropped)
+// partition's own), DROP NOT NULL drops every partition's NOT NULL of
+// the column, and dropping a column drops the checks over it.
+func recursed(old *sql.CreateTable, a *sql.AlterTable) func(cols []string, kind sql.OwnKind) bool {
+	return recursedKeep(old, a.New, a.RenamedFrom, a.RenamedTo, a.Dropped, a.DroppedNotNull)
 }
 
 // recursedKeep is recursed for an ALTER that takes old to new, renaming
-// column from to to and dropping the columns dropped.
-func recursedKeep(old, new *sql.CreateTable, from, to string, dropped []string) func(cols []string, def bool) bool {
+// column from to to, dropping the columns dropped and the NOT NULL of
+// the columns notNullDropped.
+func recursedKeep(old, new *sql.CreateTable, from, to string, dropped, notNullDropped []string) func(cols []string, kind sql.OwnKind) bool {
 	reset := map[string]bool{}
 	for _, c := range old.Cols {
 		name := c.Name
@@ -192,12 +194,18 @@ func recursedKeep(old, new *sql.CreateTable, from, to string, dropped []string) 
 			}
 		}
 	}
-	return func(cols []string, def bool) bool {
+	return func(cols []string, kind sql.OwnKind) bool {
 		for _, c := range cols {
 			if slices.Contains(dropped, c) {
 				return false
 			}
 		}
-		return !def || !reset[cols[0]]
+		switch kind {
+		case sql.OwnDefault:
+			return !reset[cols[0]]
+		case sql.OwnNotNull:
+			return !slices.Contains(notNullDropped, cols[0])
+		}
+		return true
 	}
 }

@@ -48,7 +48,7 @@ func (e *Engine) alterPartitionOwn(ap *sql.AlterPartition) (Result, error) {
 		return Result{}, err
 	}
 	pa := &partitionAlter{defs: map[*partition]*sql.CreateTable{}, texts: map[*partition]string{}, parents: map[*partition]string{}}
-	if err := e.rebindUnder(pa, p, ap.New, recursedKeep(p.def, ap.New, "", "", nil)); err != nil {
+	if err := e.rebindUnder(pa, p, ap.New, recursedKeep(p.def, ap.New, "", "", nil, ap.DroppedNotNull)); err != nil {
 		return Result{}, err
 	}
 	p.def, p.text = ap.New, ap.Text
@@ -67,7 +67,7 @@ func (e *Engine) alterPartitionOwn(ap *sql.AlterPartition) (Result, error) {
 // rebindUnder binds again, into pa, the partitions under p as its new
 // definition def leaves them, keeping of what each has of its own what
 // keep keeps.
-func (e *Engine) rebindUnder(pa *partitionAlter, p *partition, def *sql.CreateTable, keep func([]string, bool) bool) error {
+func (e *Engine) rebindUnder(pa *partitionAlter, p *partition, def *sql.CreateTable, keep func([]string, sql.OwnKind) bool) error {
 	if len(p.kids) == 0 {
 		return nil
 	}

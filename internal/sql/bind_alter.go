@@ -67,6 +67,10 @@ type AlterTable struct {
 	// RenamedFrom and RenamedTo are RENAME COLUMN's old and new names,
 	// which the partitions' keys follow.
 	RenamedFrom, RenamedTo string
+	// DroppedNotNull are the columns DROP NOT NULL names: PostgreSQL's
+	// recursion drops the NOT NULL of every partition's column too,
+	// its own included.
+	DroppedNotNull []string
 }
 
 func (*AlterTable) bound() {}
@@ -318,6 +322,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		switch {
 		case cmd.Subtype == pg_query.AlterTableType_AT_DropNotNull:
 			cd.IsNotNull = false
+			at.DroppedNotNull = append(at.DroppedNotNull, cmd.Name)
 			for _, c := range w.constraints() {
 				if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && slices.Contains(keyNames(c), cmd.Name) {
 					return pgerr.New(pgerr.InvalidTableDef, "column %q is in a primary key", cmd.Name)

@@ -160,9 +160,10 @@ func constraintWord(t pg_query.ConstrType) string {
 // statement that it has of its own beside parent's definition: a column's
 // default that is not its parent's, its NOT NULL that its parent lacks,
 // and the checks its parent does not give it. keep filters them (cols:
-// the columns an element reads; def: a default), so that an ALTER of the
-// parent drops those it reaches, as PostgreSQL's recursion does.
-func PartitionOwnSQL(ct, parent *CreateTable, keep func(cols []string, def bool) bool) []string {
+// the columns an element reads; kind: what the element is), so that an
+// ALTER of the parent drops those it reaches, as PostgreSQL's recursion
+// does.
+func PartitionOwnSQL(ct, parent *CreateTable, keep func(cols []string, kind OwnKind) bool) []string {
 	var out []string
 	pcol := func(name string) *ColumnDef {
 		for i := range parent.Cols {
@@ -179,14 +180,14 @@ func PartitionOwnSQL(ct, parent *CreateTable, keep func(cols []string, def bool)
 			continue
 		}
 		var opts []string
-		if c.DefaultSQL != p.DefaultSQL && keep([]string{c.Name}, true) {
+		if c.DefaultSQL != p.DefaultSQL && keep([]string{c.Name}, OwnDefault) {
 			d := c.DefaultSQL
 			if d == "" {
 				d = "NULL"
 			}
 			opts = append(opts, "DEFAULT "+d)
 		}
-		if c.NotNull && !p.NotNull && keep([]string{c.Name}, false) {
+		if c.NotNull && !p.NotNull && keep([]string{c.Name}, OwnNotNull) {
 			opts = append(opts, "NOT NULL")
 		}
 		if len(opts) > 0 {
@@ -201,7 +202,7 @@ func PartitionOwnSQL(ct, parent *CreateTable, keep func(cols []string, def bool)
 		for _, i := range expr.Columns(ch.Expr) {
 			cols = append(cols, ct.Cols[i].Name)
 		}
-		if !keep(cols, false) {
+		if !keep(cols, OwnCheck) {
 			continue
 		}
 		s := "CONSTRAINT " + QuoteIdent(ch.Name) + " CHECK (" + ch.SQL + ")"
@@ -213,5 +214,14 @@ func PartitionOwnSQL(ct, parent *CreateTable, keep func(cols []string, def bool)
 	return out
 }
 
+// OwnKind is the kind of an element of PartitionOwnSQL.
+type OwnKind int
+
+const (
+	OwnDefault OwnKind = iota // a column's default
+	OwnNotNull                // a column's NOT NULL
+	OwnCheck                  // a CHECK constraint
+)
+
 // KeepAll keeps every element of PartitionOwnSQL.
-func KeepAll([]string, bool) bool { return true }
+func KeepAll([]string, OwnKind) bool { return true }

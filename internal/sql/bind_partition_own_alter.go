@@ -21,6 +21,9 @@ type AlterPartition struct {
 	NotNull []int
 	Checks  []Check
 	Notices []string
+	// DroppedNotNull are the columns DROP NOT NULL names, whose NOT NULL
+	// the partitions under the partition lose too (PostgreSQL recurses).
+	DroppedNotNull []string
 }
 
 func (*AlterPartition) bound() {}
@@ -113,6 +116,7 @@ func (b *binder) bindAlterPartitionOwn(as *pg_query.AlterTableStmt, rel *Relatio
 			add(colDef(cmd.Name), &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_NOTNULL, Location: -1})
 		case pg_query.AlterTableType_AT_DropNotNull:
 			drop(colDef(cmd.Name), pg_query.ConstrType_CONSTR_NOTNULL)
+			ap.DroppedNotNull = append(ap.DroppedNotNull, cmd.Name)
 		case pg_query.AlterTableType_AT_AddConstraint:
 			c := cmd.Def.GetConstraint()
 			if c.Conname != "" && taken(c.Conname) {
