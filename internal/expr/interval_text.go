@@ -21,14 +21,16 @@ func (c *IntervalText) String() string   { return c.Cast.String() }
 
 // Eval implements Expr.
 func (c *IntervalText) Eval(row value.Row) (value.Value, error) {
-	if c.C == nil || c.C.IntervalStyle == value.IntervalPostgres {
+	if c.C == nil || c.C.IntervalStyle == value.IntervalPostgres && c.C.Zone.IsUTC() {
 		return c.Cast.Eval(row)
 	}
 	v, err := c.Cast.E.Eval(row)
 	if err != nil || v.IsNull() {
 		return value.Null, err
 	}
-	t := value.NewText(value.Text, string(value.AppendTextStyle(nil, v, c.C.IntervalStyle)))
+	// A record or an array of records may hold timestamptz values too:
+	// they print in the session's zone (value.AppendTextZone).
+	t := value.NewText(value.Text, string(value.AppendTextZone(nil, v, c.C.IntervalStyle, c.C.Zone)))
 	return value.Cast(t, c.Cast.To, true)
 }
 

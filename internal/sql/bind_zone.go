@@ -38,6 +38,9 @@ func (b *binder) zoned(e expr.Expr) expr.Expr {
 			if !value.ZoneCast(n.E.Type().Kind, n.To.Kind) {
 				return x
 			}
+			if !b.forView && b.stmtClock != nil && n.To.Kind.IsString() && expr.HoldsInterval(n.E.Type().Kind) {
+				return x // expr.IntervalText prints it in the session's style and zone
+			}
 			z, c, ok := b.zoneClock()
 			if !ok {
 				return x
