@@ -44,11 +44,13 @@ func (e *Engine) alterPartitionOwn(ap *sql.AlterPartition) (Result, error) {
 	if !ok {
 		return Result{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", ap.Name)
 	}
-	if err := e.checkPartitionRows(p, ap); err != nil {
-		return Result{}, err
-	}
+	// The partitions under p are bound again first: a constraint name one
+	// of them has is 42710 before any row is checked, as in PostgreSQL.
 	pa := &partitionAlter{defs: map[*partition]*sql.CreateTable{}, texts: map[*partition]string{}, parents: map[*partition]string{}}
 	if err := e.rebindUnder(pa, p, ap.New, recursedKeep(p.def, ap.New, "", "", nil, ap.DroppedNotNull)); err != nil {
+		return Result{}, err
+	}
+	if err := e.checkPartitionRows(p, ap); err != nil {
 		return Result{}, err
 	}
 	p.def, p.text = ap.New, ap.Text
