@@ -242,6 +242,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	sc.TriggerDefs = triggerDefs(o)
 	sc.RuleDefs, sc.RuleDefsPretty = ruleDefs(o)
 	sc.PartitionConstraints = o.partitionConstraints()
+	sc.PartitionKeyDefs = o.partitionKeyDefs()
 	for _, r := range o.rels {
 		if r.kind == 'r' && r.key != "" {
 			sc.Serials[r.key] = map[string]string{}
