@@ -49,4 +49,10 @@ var catalogColumns = map[string]string{
 	"pg_catalog.pg_type":                         "oid:oid,typname:name,typnamespace:oid,typowner:oid,typlen:smallint,typbyval:boolean,typtype:\"char\",typcategory:\"char\",typispreferred:boolean,typisdefined:boolean,typdelim:\"char\",typrelid:oid,typsubscript:regproc,typelem:oid,typarray:oid,typinput:regproc,typoutput:regproc,typreceive:regproc,typsend:regproc,typmodin:regproc,typmodout:regproc,typanalyze:regproc,typalign:\"char\",typstorage:\"char\",typnotnull:boolean,typbasetype:oid,typtypmod:integer,typndims:integer,typcollation:oid,typdefaultbin:pg_node_tree,typdefault:text,typacl:aclitem[]",
 	"pg_catalog.pg_user":                         "usename:name,usesysid:oid,usecreatedb:boolean,usesuper:boolean,userepl:boolean,usebypassrls:boolean,passwd:text,valuntil:timestamp with time zone,useconfig:text[]",
 	"pg_catalog.pg_views":                        "schemaname:name,viewname:name,viewowner:name,definition:text",
+
+	// information_schema's privileges, and its relations of the server's one catalog and encoding.
+	"information_schema.information_schema_catalog_name": "catalog_name:sql_identifier",
+	"information_schema.table_privileges":                "grantor:sql_identifier,grantee:sql_identifier,table_catalog:sql_identifier,table_schema:sql_identifier,table_name:sql_identifier,privilege_type:character_data,is_grantable:yes_or_no,with_hierarchy:yes_or_no",
+	"information_schema.role_table_grants":               "grantor:sql_identifier,grantee:sql_identifier,table_catalog:sql_identifier,table_schema:sql_identifier,table_name:sql_identifier,privilege_type:character_data,is_grantable:yes_or_no,with_hierarchy:yes_or_no",
+	"information_schema.character_sets":                  "character_set_catalog:sql_identifier,character_set_schema:sql_identifier,character_set_name:sql_identifier,character_repertoire:sql_identifier,form_of_use:sql_identifier,default_collate_catalog:sql_identifier,default_collate_schema:sql_identifier,default_collate_name:sql_identifier",
 }

@@ -48,6 +48,9 @@ type gucDef struct {
 	desc   string // SHOW ALL's description, PostgreSQL's
 	report bool   // sent to a client (ParameterStatus) when it changes
 	fixed  bool   // read-only: SET is 55P02
+	// restart marks a fixed setting PostgreSQL reads at server start
+	// (context postmaster), whose SET says so.
+	restart bool
 	// session marks role and session_authorization (setrole.go): not in
 	// SHOW ALL, not reset by RESET ALL, as in PostgreSQL.
 	session bool
@@ -137,6 +140,7 @@ var gucList = func() []*gucDef {
 		{name: "effective_cache_size", kind: gucInt, unit: "8kB", boot: "4GB", min: 1, max: math.MaxInt32,
 			desc: "Sets the planner's assumption about the total size of the data caches."},
 		{name: "escape_string_warning", kind: gucBool, boot: "on", desc: "Warn about backslash escapes in ordinary string literals."},
+		{name: "block_size", kind: gucInt, boot: "8192", min: 8192, max: 8192, fixed: true, desc: "Shows the size of a disk block."},
 		{name: "extra_float_digits", kind: gucInt, boot: "1", min: -15, max: 3, only: []string{"1", "2", "3"},
 			onlyHint: "floats are output shortest-exact, as PostgreSQL does with extra_float_digits 1 to 3",
 			desc:     "Sets the number of digits displayed for floating-point values."},
@@ -152,9 +156,13 @@ var gucList = func() []*gucDef {
 			desc: "Sets the display format for interval values."},
 		{name: "jit", kind: gucBool, boot: "on", desc: "Allow JIT compilation."},
 		{name: "join_collapse_limit", kind: gucInt, boot: "8", min: 1, max: math.MaxInt32, desc: "Sets the FROM-list size beyond which JOIN constructs are not flattened."},
+		{name: "lc_collate", boot: "C", fixed: true, desc: "Shows the collation order locale."},
+		{name: "lc_ctype", boot: "C", fixed: true, desc: "Shows the character classification and case conversion locale."},
 		{name: "lock_timeout", kind: gucInt, unit: "ms", boot: "0", max: timeoutMax, desc: "Sets the maximum allowed duration of any wait for a lock."},
 		{name: "maintenance_work_mem", kind: gucInt, unit: "kB", boot: "64MB", min: 1024, max: math.MaxInt32,
 			desc: "Sets the maximum memory to be used for maintenance operations."},
+		{name: "max_connections", kind: gucInt, boot: "100", min: 1, max: 262143, fixed: true, restart: true,
+			desc: "Sets the maximum number of concurrent connections."},
 		{name: "max_parallel_workers_per_gather", kind: gucInt, boot: "2", max: 1024, desc: "Sets the maximum number of parallel processes per executor node."},
 		{name: "plan_cache_mode", kind: gucEnum, boot: "auto", enum: []string{"auto", "force_generic_plan", "force_custom_plan"},
 			desc: "Controls the planner's selection of custom or generic plan."},
@@ -169,7 +177,7 @@ var gucList = func() []*gucDef {
 		{name: "session_replication_role", kind: gucEnum, boot: "origin", enum: []string{"origin", "replica", "local"},
 			desc: "Sets the session's behavior for triggers and rewrite rules."},
 		{name: "server_version", boot: ServerVersion, fixed: true, report: true, desc: "Shows the server version."},
-		{name: "server_version_num", boot: "150000", fixed: true, desc: "Shows the server version as an integer."},
+		{name: "server_version_num", kind: gucInt, boot: "150000", min: 150000, max: 150000, fixed: true, desc: "Shows the server version as an integer."},
 		{name: "standard_conforming_strings", kind: gucBool, boot: "on", report: true, only: []string{"on"},
 			onlyHint: "string literals always treat backslashes literally; write E'…' for escapes", desc: "Causes '...' strings to treat backslashes literally."},
 		{name: "statement_timeout", kind: gucInt, unit: "ms", boot: "0", max: timeoutMax, desc: "Sets the maximum allowed duration of any statement."},

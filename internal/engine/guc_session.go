@@ -67,6 +67,8 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 		if def {
 			v = ""
 		}
+	case d.fixed && d.restart:
+		return pgerr.New("55P02", "parameter %q cannot be changed without restarting the server", d.name)
 	case d.fixed:
 		return pgerr.New("55P02", "parameter %q cannot be changed", d.name)
 	case d.name == "role" || d.name == "session_authorization":

@@ -1,11 +1,5 @@
 package engine
 
-import (
-	"strings"
-
-	"github.com/deltaview/deltaview/internal/expr"
-)
-
 // What clients that introspect the catalog (psql's \d) read of
 // partitions: the partitions as relations of their own, each with its
 // parent, and a partitioned table's key as pg_get_partkeydef prints it.
@@ -41,8 +35,7 @@ func (s *Session) PartitionInfo(name string) (partitioned bool, keyDef string, p
 	defer e.mu.RUnlock()
 	_, key, _ := e.partitionsOf(name)
 	if key != nil {
-		strategy := map[byte]string{expr.PartitionRange: "RANGE", expr.PartitionList: "LIST", expr.PartitionHash: "HASH"}[key.Strategy]
-		keyDef = strategy + " (" + strings.Join(key.SQL, ", ") + ")"
+		keyDef = partitionKeyDef(key)
 	}
 	return key != nil, keyDef, e.parts[name] != nil
 }

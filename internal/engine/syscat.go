@@ -242,6 +242,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	sc.TriggerDefs = triggerDefs(o)
 	sc.RuleDefs, sc.RuleDefsPretty = ruleDefs(o)
 	sc.PartitionConstraints = o.partitionConstraints()
+	sc.PartitionKeyDefs = o.partitionKeyDefs()
 	for _, r := range o.rels {
 		if r.kind == 'r' && r.key != "" {
 			sc.Serials[r.key] = map[string]string{}
@@ -313,8 +314,12 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for oid, n := range languageHandlers {
 		sc.Names[value.RegProcedure][oid] = n
 	}
+	if sc.OIDs[value.RegProcedure] == nil {
+		sc.OIDs[value.RegProcedure] = map[string]uint32{}
+	}
 	for _, f := range arrayIOFuncs { // an array type's typinput, … (syscat_array_io.go)
 		name(value.RegProc, f.oid, f.name, f.name)
+		name(value.RegProcedure, f.oid, f.sig, f.sig)
 	}
 	for _, f := range recordIOFuncs { // a row type's (syscat_composite.go)
 		name(value.RegProc, f.oid, f.name, f.name)

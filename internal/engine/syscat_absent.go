@@ -42,6 +42,20 @@ var absentCatalogs = []struct {
 	{"pg_ts_config_map", 3603, "mapcfg:oid,maptokentype:integer,mapseqno:integer,mapdict:oid"},
 	{"pg_ts_dict", 3600, "oid:oid,dictname:name,dictnamespace:oid,dictowner:oid,dicttemplate:oid,dictinitoption:text"},
 	{"pg_ts_parser", 3601, "oid:oid,prsname:name,prsnamespace:oid,prsstart:regproc,prstoken:regproc,prsend:regproc,prsheadline:regproc,prslextype:regproc"},
+	// Replication and two-phase commit, which the engine does not do:
+	// monitoring dashboards read these views and find nothing, as on a
+	// PostgreSQL server without standbys, slots or prepared transactions.
+	{"pg_replication_slots", 0, "slot_name:name,plugin:name,slot_type:text,datoid:oid,database:name,temporary:boolean,active:boolean,active_pid:integer,xmin:xid,catalog_xmin:xid,restart_lsn:pg_lsn,confirmed_flush_lsn:pg_lsn,wal_status:text,safe_wal_size:bigint,two_phase:boolean"},
+	{"pg_stat_replication", 0, "pid:integer,usesysid:oid,usename:name,application_name:text,client_addr:inet,client_hostname:text,client_port:integer,backend_start:timestamptz,backend_xmin:xid,state:text,sent_lsn:pg_lsn,write_lsn:pg_lsn,flush_lsn:pg_lsn,replay_lsn:pg_lsn,write_lag:interval,flush_lag:interval,replay_lag:interval,sync_priority:integer,sync_state:text,reply_time:timestamptz"},
+	{"pg_stat_replication_slots", 0, "slot_name:text,spill_txns:bigint,spill_count:bigint,spill_bytes:bigint,stream_txns:bigint,stream_count:bigint,stream_bytes:bigint,total_txns:bigint,total_bytes:bigint,stats_reset:timestamptz"},
+	{"pg_stat_wal_receiver", 0, "pid:integer,status:text,receive_start_lsn:pg_lsn,receive_start_tli:integer,written_lsn:pg_lsn,flushed_lsn:pg_lsn,received_tli:integer,last_msg_send_time:timestamptz,last_msg_receipt_time:timestamptz,latest_end_lsn:pg_lsn,latest_end_time:timestamptz,slot_name:text,sender_host:text,sender_port:integer,conninfo:text"},
+	{"pg_stat_subscription", 0, "subid:oid,subname:name,pid:integer,relid:oid,received_lsn:pg_lsn,last_msg_send_time:timestamptz,last_msg_receipt_time:timestamptz,latest_end_lsn:pg_lsn,latest_end_time:timestamptz"},
+	{"pg_prepared_xacts", 0, "transaction:xid,gid:text,prepared:timestamptz,owner:name,database:name"},
+	// The progress of maintenance commands, which take no time here.
+	{"pg_stat_progress_vacuum", 0, "pid:integer,datid:oid,datname:name,relid:oid,phase:text,heap_blks_total:bigint,heap_blks_scanned:bigint,heap_blks_vacuumed:bigint,index_vacuum_count:bigint,max_dead_tuples:bigint,num_dead_tuples:bigint"},
+	{"pg_stat_progress_analyze", 0, "pid:integer,datid:oid,datname:name,relid:oid,phase:text,sample_blks_total:bigint,sample_blks_scanned:bigint,ext_stats_total:bigint,ext_stats_computed:bigint,child_tables_total:bigint,child_tables_done:bigint,current_child_table_relid:oid"},
+	{"pg_stat_progress_cluster", 0, "pid:integer,datid:oid,datname:name,relid:oid,command:text,phase:text,cluster_index_relid:oid,heap_tuples_scanned:bigint,heap_tuples_written:bigint,heap_blks_total:bigint,heap_blks_scanned:bigint,index_rebuild_count:bigint"},
+	{"pg_stat_progress_basebackup", 0, "pid:integer,phase:text,backup_total:bigint,backup_streamed:bigint,tablespaces_total:bigint,tablespaces_streamed:bigint"},
 	{"pg_ts_template", 3764, "oid:oid,tmplname:name,tmplnamespace:oid,tmplinit:regproc,tmpllexize:regproc"},
 }
 

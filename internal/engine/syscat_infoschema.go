@@ -28,6 +28,15 @@ var infoSchemaRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"information_schema.sequences":               infoSequences,
 	"information_schema.routines":                infoRoutines,
 	"information_schema.triggers":                infoTriggers,
+	"information_schema.table_privileges":        infoTablePrivileges,
+	"information_schema.role_table_grants":       infoTablePrivileges,
+	"information_schema.information_schema_catalog_name": func(o *catalogObjects, r *catRows) {
+		r.add("catalog_name", DatabaseName)
+	},
+	// The one encoding, UTF8, of the database's default collation.
+	"information_schema.character_sets": func(o *catalogObjects, r *catRows) {
+		r.add("character_set_name", "UTF8", "character_repertoire", "UCS", "form_of_use", "UTF8", "default_collate_catalog", DatabaseName)
+	},
 }
 
 func yesNo(b bool) string {
@@ -43,8 +52,13 @@ func infoTables(o *catalogObjects, r *catRows) {
 		if typ == "" {
 			continue
 		}
+		insertable := rel.key != "" && rel.kind != 'v'
+		if rel.kind == 'v' && rel.key != "" {
+			auto, _ := sql.ViewUpdatable(o.e, rel.key, false) // as pg_relation_is_updatable(oid, false)
+			insertable = auto&sql.TriggerInsert != 0
+		}
 		r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "table_type", typ,
-			"is_insertable_into", yesNo(rel.kind == 'r' && rel.key != ""), "is_typed", "NO")
+			"is_insertable_into", yesNo(insertable), "is_typed", "NO")
 	}
 }
 
@@ -145,6 +159,7 @@ func infoColumns(o *catalogObjects, r *catRows) {
 				"dtd_identifier", strconv.Itoa(i + 1), "is_self_referencing", "NO", "is_identity", "NO", "identity_cycle", "NO",
 				"is_generated", isGen, "generation_expression", genExpr, "is_updatable", yesNo(updatable(i))}
 			pairs = append(pairs, infoDataType(c, o)...)
+			pairs = append(pairs, o.infoIdentity(rel, c)...)
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
 				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())
 			}
@@ -153,13 +168,38 @@ func infoColumns(o *catalogObjects, r *catRows) {
 	}
 }
 
+// infoIdentity is information_schema.columns' description of an identity
+// column: is_identity, identity_generation, and its sequence's options.
+// Nothing for another column.
+func (o *catalogObjects) infoIdentity(rel *catRel, c catCol) []any {
+	if c.identity == 0 {
+		return nil
+	}
+	gen := "ALWAYS"
+	if c.identity == 'd' {
+		gen = "BY DEFAULT"
+	}
+	out := []any{"is_identity", "YES", "identity_generation", gen}
+	for _, sr := range o.rels {
+		if s := sr.seq; s != nil && s.identity && s.owner == [2]string{rel.key, c.name} {
+			out = append(out, "identity_start", strconv.FormatInt(s.start, 10), "identity_increment", strconv.FormatInt(s.inc, 10),
+				"identity_maximum", strconv.FormatInt(s.max, 10), "identity_minimum", strconv.FormatInt(s.min, 10), "identity_cycle", yesNo(s.cycle))
+			break
+		}
+	}
+	return out
+}
+
 var infoConstraintTypes = map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f': "FOREIGN KEY", 'c': "CHECK"}
 
 func infoTableConstraints(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
+		if infoConstraintTypes[c.kind] == "" {
+			continue // an EXCLUDE constraint, which information_schema does not list
+		}
 		r.add("constraint_catalog", DatabaseName, "constraint_schema", c.rel.schema, "constraint_name", c.name,
 			"table_catalog", DatabaseName, "table_schema", c.rel.schema, "table_name", c.rel.name, "constraint_type", infoConstraintTypes[c.kind],
-			"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES", "nulls_distinct", nullsDistinct(c))
+			"is_deferrable", yesNo(c.deferrable), "initially_deferred", yesNo(c.deferred), "enforced", "YES", "nulls_distinct", nullsDistinct(c))
 	}
 	o.notNulls(func(rel *catRel, name, _ string) {
 		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name,
@@ -184,16 +224,18 @@ func (o *catalogObjects) notNulls(fn func(rel *catRel, name, clause string)) {
 	}
 }
 
+// nullsDistinct is a UNIQUE constraint's nulls_distinct; NULL for other
+// kinds, a primary key's too, as in PostgreSQL.
 func nullsDistinct(c *catCon) any {
-	if c.kind == 'p' || c.kind == 'u' {
-		return "YES"
+	if c.kind == 'u' {
+		return yesNo(!c.nullsNotDistinct)
 	}
 	return nil
 }
 
 func infoKeyColumnUsage(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
-		if c.kind == 'c' {
+		if c.kind == 'c' || infoConstraintTypes[c.kind] == "" {
 			continue
 		}
 		for i, n := range c.cols {
@@ -209,15 +251,15 @@ func infoKeyColumnUsage(o *catalogObjects, r *catRows) {
 }
 
 // infoConstraintColumnUsage lists the columns each constraint uses: a
-// key's own, a foreign key's referenced columns.
+// key's own, a foreign key's referenced columns, those a CHECK reads.
 func infoConstraintColumnUsage(o *catalogObjects, r *catRows) {
 	for _, c := range o.cons {
+		if infoConstraintTypes[c.kind] == "" {
+			continue
+		}
 		rel, cols := c.rel, c.cols
 		if c.kind == 'f' {
 			rel, cols = c.ref, c.refCols
-		}
-		if c.kind == 'c' {
-			continue // the columns of a CHECK's expression are not recorded here
 		}
 		for _, n := range cols {
 			r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name, "column_name", rel.cols[n-1].name,
@@ -263,8 +305,8 @@ func infoCheckConstraints(o *catalogObjects, r *catRows) {
 func infoSequences(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
 		s := rel.seq
-		if s == nil {
-			continue
+		if s == nil || s.identity {
+			continue // an identity column's sequence is described by the column, as in PostgreSQL
 		}
 		r.add("sequence_catalog", DatabaseName, "sequence_schema", rel.schema, "sequence_name", rel.name, "data_type", s.typ.String(),
 			"numeric_precision", map[value.Kind]int{value.Int2: 16, value.Int4: 32, value.Int8: 64}[s.typ], "numeric_precision_radix", 2,

@@ -153,6 +153,8 @@ type catCon struct {
 	// inherited is a partition's constraint from the tables above it
 	// (conislocal false, coninhcount 1).
 	inherited bool
+	// nullsNotDistinct is UNIQUE NULLS NOT DISTINCT.
+	nullsNotDistinct bool
 }
 
 type catType struct {
@@ -517,6 +519,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		c.def = "UNIQUE (" + r.colList(cols) + ")"
 		if u.x != nil && u.x.nulls {
 			c.def = "UNIQUE NULLS NOT DISTINCT (" + r.colList(cols) + ")"
+			c.nullsNotDistinct = true
 		}
 		if u.primary {
 			c.kind, c.def = 'p', "PRIMARY KEY ("+r.colList(cols)+")"
@@ -541,7 +544,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	for _, ch := range t.def.Checks {
 		text, pretty := texts.check(ch.SQL)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,
-			check: text, def: "CHECK (" + text + ")", notValid: ch.NotValid}
+			check: text, def: "CHECK (" + text + ")", notValid: ch.NotValid, cols: checkAttnums(ch.Expr)}
 		if pretty != "" {
 			c.pretty = "CHECK (" + pretty + ")"
 		}
@@ -553,6 +556,20 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		}
 		o.cons = append(o.cons, c)
 	}
+}
+
+// checkAttnums is a CHECK's pg_constraint.conkey: the attnums of the
+// columns its expression reads, once each, in the order they appear, as
+// PostgreSQL records them; nil for none.
+func checkAttnums(e expr.Expr) []int16 {
+	var out []int16
+	expr.Walk(e, func(x expr.Expr) bool {
+		if c, ok := x.(*expr.Col); ok && !slices.Contains(out, int16(c.Idx+1)) {
+			out = append(out, int16(c.Idx+1))
+		}
+		return true
+	})
+	return out
 }
 
 // foreignKeysOf adds table r's FOREIGN KEY constraints.

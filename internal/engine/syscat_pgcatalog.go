@@ -63,7 +63,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		for _, rel := range o.rels {
 			if rel.kind == 'r' || rel.kind == 'p' {
 				r.add("schemaname", rel.schema, "tablename", rel.name, "tableowner", o.e.relOwner(rel.key),
-					"hasindexes", o.hasIndex(rel), "hasrules", len(o.e.rules[rel.key]) > 0, "hastriggers", rel.t != nil && rel.t.trig != nil, "rowsecurity", o.rowSecurity(rel).enabled)
+					"hasindexes", o.hasIndex(rel), "hasrules", len(o.e.rules[rel.key]) > 0, "hastriggers", rel.hasTriggers(), "rowsecurity", o.rowSecurity(rel).enabled)
 			}
 		}
 	},
@@ -187,7 +187,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", o.e.roleOID(o.e.relOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.hasTriggers(), "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel), "relacl", o.relACL(rel))
 	}
@@ -348,7 +348,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 				}
 			}
 			if texts != nil {
-				exprs = "(" + strings.Join(texts, " ") + ")"
+				exprs = strings.Join(texts, ", ") // as pg_get_expr prints PostgreSQL's list of them
 			}
 			if x.where != nil {
 				pred = "(" + x.whereSQL + ")"
@@ -374,7 +374,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 			upd, del, match = string(rune(c.upd)), string(rune(c.del)), string(rune(c.match))
 		}
 		var cols any = c.cols
-		if c.kind == 'c' {
+		if c.kind == 'c' && len(c.cols) == 0 {
 			cols = nil
 		}
 		var bin, exclop any
@@ -387,7 +387,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
 			"condeferrable", c.deferrable, "condeferred", c.deferred, "convalidated", !c.notValid, "conrelid", c.rel.oid, "contypid", uint32(0),
 			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
-			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u',
+			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u' || c.kind == 'f' || c.kind == 'x',
 			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}
 }

@@ -306,6 +306,13 @@ func (rel *catRel) triggers() []*trigger {
 	return nil
 }
 
+// hasTriggers is pg_class.relhastriggers (and pg_tables.hastriggers): the
+// relation has triggers of its own, or is at either end of a FOREIGN
+// KEY, whose checks PostgreSQL runs as triggers on both tables.
+func (rel *catRel) hasTriggers() bool {
+	return rel.triggers() != nil || rel.t != nil && (rel.t.fkeyed || len(rel.t.def.ForeignKeys) > 0)
+}
+
 // nameOrNull is s, or NULL for "".
 func nameOrNull(s string) any {
 	if s == "" {

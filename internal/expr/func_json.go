@@ -154,6 +154,13 @@ func init() {
 	strict("jsonb_set", kinds(jsonbT, textA, jsonbT, value.Bool), value.JSONBType, set)
 	register(&FuncDef{Name: jsonAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonT), value.Bool), Result: value.JSONType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONAgg(a[0].Elems(), a[1].Bool()), nil }})
+	register(&FuncDef{Name: JSONAggDistinctFinish, Strict: true, Params: kinds(value.Unknown, value.Bool), Result: value.JSONType,
+		Eval: func(a []value.Value) (value.Value, error) {
+			return finishJSONAggValues(a[0].Elems(), a[1].Bool(), value.UTC), nil
+		},
+		EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) {
+			return finishJSONAggValues(a[0].Elems(), a[1].Bool(), z), nil
+		}})
 	register(&FuncDef{Name: jsonbAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonbT)), Result: value.JSONBType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONBAgg(a[0].Elems()), nil }})
 	register(&FuncDef{Name: jsonObjectAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonT)), Result: value.JSONType,
@@ -174,6 +181,10 @@ const (
 	jsonObjectAggFinish  = "json_object_agg finish"
 	jsonbObjectAggFinish = "jsonb_object_agg finish"
 	jsonAggPair          = "json_object_agg pair"
+	// JSONAggDistinctFinish is json_agg(DISTINCT x)'s finish: over
+	// array_agg(DISTINCT x) of the values themselves, since json has no
+	// equality to tell their json apart; each value is made json here.
+	JSONAggDistinctFinish = "json_agg distinct finish"
 )
 
 // JSONAggFuncs names the catalog functions an aggregate of json is bound
@@ -841,6 +852,18 @@ func finishJSONAgg(vals []value.Value, structured bool) value.Value {
 		buf = append(buf, v.JSONText()...)
 	}
 	return value.NewJSON(string(append(buf, ']')))
+}
+
+// finishJSONAggValues is finishJSONAgg of each value's json, written in
+// zone z.
+func finishJSONAggValues(vals []value.Value, structured bool, z value.Zone) value.Value {
+	docs := make([]value.Value, len(vals))
+	for i, v := range vals {
+		if !v.IsNull() {
+			docs[i] = value.NewJSON(string(appendJSON(nil, v, z)))
+		}
+	}
+	return finishJSONAgg(docs, structured)
 }
 
 func finishJSONBAgg(vals []value.Value) value.Value {

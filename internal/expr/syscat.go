@@ -57,6 +57,9 @@ type SysCatalog struct {
 	// PartitionConstraints are pg_get_partition_constraintdef's texts,
 	// by the partition's oid; "" for one whose text is not given here.
 	PartitionConstraints map[uint32]string
+	// PartitionKeyDefs are pg_get_partkeydef's texts, by the partitioned
+	// table's oid.
+	PartitionKeyDefs map[uint32]string
 	// FuncArgs and FuncResults are pg_get_function_arguments' and
 	// pg_get_function_result's texts, by the function's oid.
 	FuncArgs, FuncResults map[uint32]string

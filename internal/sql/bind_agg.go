@@ -184,6 +184,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	// expressions; the grouping sets are their cross product.
 	sets := [][]int{{}}
 	plain := true
+	sel.GroupClause = implicitRowSets(sel.GroupClause, true)
 	for _, g := range sel.GroupClause {
 		alts, err := b.groupingAlternatives(sel, g, sc, as)
 		if err != nil {
@@ -847,6 +848,29 @@ func (b *binder) groupExpr(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope
 		as.subGroups[nodeText(n)] = i
 	}
 	return i, nil
+}
+
+// implicitRowSets reads a parenthesised list of expressions among GROUP
+// BY items, (a, b), which the grammar parses as a row, as PostgreSQL's
+// parse analysis does: a grouping set of those expressions. At the top
+// level (GROUP BY (a, b)) that is the expressions themselves; inside
+// GROUPING SETS, ROLLUP and CUBE, a set of them. ROW(a, b) stays a row.
+func implicitRowSets(items []*pg_query.Node, top bool) []*pg_query.Node {
+	out := items[:0:0]
+	for _, n := range items {
+		if r := n.GetRowExpr(); r != nil && r.RowFormat == pg_query.CoercionForm_COERCE_IMPLICIT_CAST {
+			if top {
+				out = append(out, r.Args...)
+				continue
+			}
+			n = &pg_query.Node{Node: &pg_query.Node_GroupingSet{GroupingSet: &pg_query.GroupingSet{
+				Kind: pg_query.GroupingSetKind_GROUPING_SET_SIMPLE, Content: r.Args, Location: r.Location}}}
+		} else if gs := n.GetGroupingSet(); gs != nil && gs.Kind != pg_query.GroupingSetKind_GROUPING_SET_SIMPLE {
+			gs.Content = implicitRowSets(gs.Content, false)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // unionInts returns a with the elements of b it lacks appended.

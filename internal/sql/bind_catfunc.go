@@ -100,6 +100,9 @@ var catFuncs = map[string]catFunc{
 		}
 		return text(def), nil
 	}},
+	"pg_get_partkeydef": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		return textOrNull(sc.PartitionKeyDefs, a[0]), nil
+	}},
 	"pg_get_viewdef": {sigs: [][]value.Kind{{value.RegClass}, {value.RegClass, boolK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		if len(a) == 2 && a[1].Bool() {
 			if t, ok := sc.ViewDefsPretty[a[0].OID()]; ok {

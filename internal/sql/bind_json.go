@@ -68,8 +68,16 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 	}
 	inner := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(perValue)}, Args: f.Args, Location: f.Location,
 		Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL}
+	aggArgs := []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: inner}}}
+	if name == "json_agg" && f.AggDistinct && !structured {
+		// DISTINCT compares the values, not their json, which has no
+		// equality: array_agg(DISTINCT x), each value made json after
+		// (a record's or an array's json is written at binding, where
+		// the names of its fields are known: those stay refused).
+		aggArgs, finish = f.Args, expr.JSONAggDistinctFinish
+	}
 	call := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("array_agg")},
-		Args:     []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: inner}}},
+		Args:     aggArgs,
 		AggOrder: f.AggOrder, AggFilter: f.AggFilter, AggDistinct: f.AggDistinct, Location: f.Location,
 		Funcformat: f.Funcformat}
 	agg, err := b.bindAggCall(call)
@@ -77,7 +85,7 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 		return nil, err
 	}
 	args := []expr.Expr{agg}
-	if finish == "json_agg finish" {
+	if finish == "json_agg finish" || finish == expr.JSONAggDistinctFinish {
 		args = append(args, &expr.Const{V: value.NewBool(structured), T: value.BoolType})
 	}
 	return b.callFunc(nil, finish, nil, args, f.Location)

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// infoTablePrivileges computes information_schema.table_privileges (and
+// role_table_grants, the same rows for a superuser): a row per privilege
+// a role holds on a table or view, from the relation's grants as relACL
+// reads them. The owner holds every privilege, grantable; a role granted
+// some holds those, from the owner, not grantable (the engine has no
+// WITH GRANT OPTION); PUBLIC is the grantee PUBLIC.
+func infoTablePrivileges(o *catalogObjects, r *catRows) {
+	for _, rel := range o.rels {
+		if rel.key == "" || rel.kind != 'r' && rel.kind != 'p' && rel.kind != 'v' {
+			continue
+		}
+		owner := o.e.relOwner(rel.key)
+		add := func(grantee string, p sql.Privilege, grantable bool) {
+			if grantee == "" {
+				grantee = "PUBLIC"
+			}
+			for _, x := range tablePrivilegeNames {
+				if p&x.p == 0 && !(p == sql.PrivAll && x.p == 0) {
+					continue
+				}
+				r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
+					"table_name", rel.name, "privilege_type", x.name, "is_grantable", yesNo(grantable),
+					"with_hierarchy", yesNo(x.p == sql.PrivSelect))
+			}
+		}
+		add(owner, sql.PrivAll, true)
+		g := o.e.grants[rel.key]
+		roles := make([]string, 0, len(g))
+		for role, p := range g {
+			if role != owner && p != 0 {
+				roles = append(roles, role)
+			}
+		}
+		slices.Sort(roles)
+		for _, role := range roles {
+			add(role, g[role], false)
+		}
+	}
+}
+
+// tablePrivilegeNames are the privileges on a table as information_schema
+// names them, in PostgreSQL's order; REFERENCES and TRIGGER (p 0) come
+// only with ALL, as the engine grants them.
+var tablePrivilegeNames = []struct {
+	p    sql.Privilege
+	name string
+}{{sql.PrivInsert, "INSERT"}, {sql.PrivSelect, "SELECT"}, {sql.PrivUpdate, "UPDATE"}, {sql.PrivDelete, "DELETE"},
+	{sql.PrivTruncate, "TRUNCATE"}, {0, "REFERENCES"}, {0, "TRIGGER"}}
