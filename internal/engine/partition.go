@@ -709,6 +709,9 @@ func (e *Engine) detachPartition(d *sql.DetachPartition) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := e.detachReferenced(p, rows); err != nil {
+		return Result{}, err
+	}
 	e.forgetPartition(d.Name)
 	t := newTable(d.Table)
 	e.tables[d.Name] = t
@@ -720,6 +723,9 @@ func (e *Engine) detachPartition(d *sql.DetachPartition) (Result, error) {
 	}
 	if err := e.storeCreate(d.Name, KindTable, d.Table.SQL()); err != nil {
 		return Result{}, err
+	}
+	if e.fkeys != nil || len(d.Table.ForeignKeys) > 0 {
+		e.linkForeignKeys() // the table's copy of its root's constraints
 	}
 	_, err = e.autocommit(func() (Result, error) {
 		for i, id := range ids {

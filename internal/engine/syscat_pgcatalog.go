@@ -187,7 +187,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			"relowner", o.e.roleOID(o.e.relOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
-			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
+			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.triggers() != nil || rel.t != nil && rel.t.fkeyed || rel.part != nil && rel.part.root.fkeyed, "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,
 			"relforcerowsecurity", o.rowSecurity(rel).forced, "relispopulated", !rel.unpopulated, "relreplident", replident, "relispartition", rel.part != nil,
 			"relrewrite", uint32(0), "relfrozenxid", "0", "relminmxid", "0", "relpartbound", partBound(rel), "reloptions", relOptions(rel), "relacl", o.relACL(rel))
 	}
@@ -386,7 +386,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 		}
 		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
 			"condeferrable", c.deferrable, "condeferred", c.deferred, "convalidated", !c.notValid, "conrelid", c.rel.oid, "contypid", uint32(0),
-			"conindid", c.index, "conparentid", uint32(0), "confrelid", ref, "confupdtype", upd, "confdeltype", del,
+			"conindid", c.index, "conparentid", c.parent, "confrelid", ref, "confupdtype", upd, "confdeltype", del,
 			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u',
 			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}

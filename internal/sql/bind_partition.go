@@ -121,11 +121,8 @@ func (b *binder) partitionKey(spec *pg_query.PartitionSpec, sc *scope, ct *Creat
 			return err
 		}
 	}
-	switch {
-	case ct.ChangeStream:
+	if ct.ChangeStream {
 		return b.refuse(spec.Location, "a partitioned change-stream table is not supported")
-	case len(ct.ForeignKeys) > 0:
-		return b.refuse(spec.Location, "FOREIGN KEY constraints of partitioned tables are not supported")
 	}
 	return nil
 }
@@ -421,8 +418,10 @@ func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 			root, _ := b.cat.Relation(rel.Partition.Root)
 			t := *root.Def
 			t.Name, t.PrimaryKeyName, t.UniqueNames, t.PartitionBy, t.PartitionOf = name, "", make([]string, len(t.Uniques)), nil, nil
-			t.Sequences, t.ForeignKeys = nil, nil
-			// It keeps its defaults, NOT NULL and checks, its own too.
+			// It keeps its defaults, NOT NULL and checks, its own too, and
+			// a copy of each foreign key, as PostgreSQL's detached
+			// partition does.
+			t.Sequences, t.ForeignKeys = nil, slices.Clone(root.Def.ForeignKeys)
 			t.Cols, t.Checks = slices.Clone(rel.Def.Cols), slices.Concat(root.Def.Checks, rel.Def.Checks)
 			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t}, nil
 		}
