@@ -48,9 +48,10 @@ func (s *Session) PartitionInfo(name string) (partitioned bool, keyDef string, p
 }
 
 // describePartition describes a partition: its root's columns with its
-// own NOT NULL, and its checks (its root's and its own).
+// own NOT NULL, its checks (its root's and its own), and whether its root
+// has foreign keys, which are the partition's too.
 func (e *Engine) describePartition(p *partition) RelationDetail {
-	d := RelationDetail{Kind: RelTable, Checks: len(p.root.def.Checks) + len(p.def.Checks)}
+	d := RelationDetail{Kind: RelTable, Checks: len(p.root.def.Checks) + len(p.def.Checks), ForeignKeys: p.root.fkeyed}
 	for i, c := range p.root.def.Cols {
 		notNull := c.NotNull || i < len(p.def.Cols) && p.def.Cols[i].NotNull
 		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: notNull, Generated: c.GeneratedSQL})
