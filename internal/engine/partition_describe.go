@@ -20,6 +20,9 @@ func (s *Session) Partitions() []RelationInfo {
 	path := s.searchPath()
 	var out []RelationInfo
 	for _, n := range sortedKeys(e.parts) {
+		if isTemp(n) {
+			continue // as the session's temporary tables
+		}
 		r := e.relationInfo(n, RelTable)
 		for _, p := range path {
 			if k := schemaKey(p, r.Rel); e.userRelation(k) || e.parts[k] != nil {

@@ -311,6 +311,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		add(r)
 	}
 	for _, name := range sortedKeys(e.parts) {
+		if isTemp(name) {
+			continue // in the session's own schema, as its tables
+		}
 		p := e.parts[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
 		if root := byName[p.root.name]; root != nil {

@@ -140,11 +140,14 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	if parent.Kind != KindTable || parent.Def == nil || parent.Def.PartitionBy == nil {
 		return nil, pgerr.New(pgerr.InvalidObjectDef, "%q is not partitioned", parent.Name)
 	}
-	if rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" {
-		if !TempKey(parent.Name) { // PostgreSQL's check, before any other
-			return nil, pgerr.New(pgerr.InvalidObjectDef, "cannot create a temporary relation as partition of permanent relation %q", pv.Relname)
-		}
-		return nil, b.refuse(rv.Location, "temporary partitions are not supported")
+	// A temporary partitioned table's partitions are temporary, and
+	// only its: PostgreSQL's checks, before any other.
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	if temp && !TempKey(parent.Name) {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a temporary relation as partition of permanent relation %q", pv.Relname)
+	}
+	if !temp && TempKey(parent.Name) {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a permanent relation as partition of temporary relation %q", parent.Name[strings.IndexByte(parent.Name, '.')+1:])
 	}
 	if rv.Relpersistence == "u" {
 		return nil, b.refuse(rv.Location, "unlogged partitions are not supported").
@@ -155,7 +158,7 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	}
 	pd := parent.Def
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Cols: slices.Clone(pd.Cols),
-		PrimaryKey: pd.PrimaryKey, Uniques: pd.Uniques}
+		PrimaryKey: pd.PrimaryKey, Uniques: pd.Uniques, Temp: temp}
 	root := pd
 	if parent.Partition != nil {
 		// The checks of the partitioned partitions above it hold for
