@@ -399,9 +399,14 @@ func (c *conn) psqlCatalog(q string) (engine.Result, bool, error) {
 	}
 	if m := psqlRefdBy.FindStringSubmatch(q); m != nil {
 		// The foreign keys that reference a table psql's \d asks for
-		// when the table has triggers; no partition has ancestors here.
-		return textResult([]string{"conname", "ontable", "condef"}, c.nativeRows(`SELECT conname, conrelid::pg_catalog.regclass,
-			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint WHERE confrelid = `+m[1]+` AND contype = 'f' ORDER BY conname`)), true, nil
+		// when the table has triggers: those on the table and on the
+		// partitioned tables above it (pg_partition_ancestors), not those
+		// made from them on partitions.
+		return textResult([]string{"conname", "ontable", "condef"}, c.nativeRows(`WITH RECURSIVE a(r) AS (
+			SELECT `+m[1]+`::pg_catalog.oid UNION SELECT i.inhparent FROM pg_catalog.pg_inherits i, pg_catalog.pg_class k, a
+			WHERE i.inhrelid = a.r AND k.oid = a.r AND k.relispartition)
+			SELECT conname, conrelid::pg_catalog.regclass,
+			pg_catalog.pg_get_constraintdef(oid, true) FROM pg_catalog.pg_constraint, a WHERE confrelid = a.r AND contype = 'f' AND conparentid = 0 ORDER BY conname`)), true, nil
 	}
 	if res, ok := c.psqlPartitions(q); ok {
 		return res, true, nil

@@ -62,10 +62,11 @@ func (c *conn) psqlPartitions(q string) (engine.Result, bool) {
 		// pg_partition_ancestors(oid): the relation and the parents
 		// pg_inherits gives, up to the root.
 		return textResult([]string{"sametable", "conname", "condef", "ontable"}, c.nativeRows(`WITH RECURSIVE a(r) AS (
-			SELECT `+m[1]+`::pg_catalog.oid UNION SELECT i.inhparent FROM pg_catalog.pg_inherits i, a WHERE i.inhrelid = a.r)
+			SELECT `+m[1]+`::pg_catalog.oid UNION SELECT i.inhparent FROM pg_catalog.pg_inherits i, pg_catalog.pg_class k, a
+			WHERE i.inhrelid = a.r AND k.oid = a.r AND k.relispartition)
 			SELECT conrelid = `+m[1]+` AS sametable, conname, pg_catalog.pg_get_constraintdef(oid, true) AS condef,
 			conrelid::pg_catalog.regclass AS ontable FROM pg_catalog.pg_constraint, a
-			WHERE conrelid = a.r AND contype = 'f' ORDER BY sametable DESC, conname`)), true
+			WHERE conrelid = a.r AND contype = 'f' AND conparentid = 0 ORDER BY sametable DESC, conname`)), true
 	}
 	return engine.Result{}, false
 }

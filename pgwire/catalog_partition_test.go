@@ -70,3 +70,19 @@ func comparePsqlAs(t *testing.T, dvScript, pgScript string, cmds []string) {
 		t.Fatalf("deltaview:\n%s\nPostgreSQL:\n%s", got, want)
 	}
 }
+
+// TestPsqlDescribePartitionForeignKeys compares psql's \d of partitioned
+// tables that reference and are referenced, of their partitions and of a
+// plain table referencing a partitioned one, through deltaview and
+// PostgreSQL: each shows the constraints of the tables as they were
+// declared, none that PostgreSQL made from them on partitions.
+func TestPsqlDescribePartitionForeignKeys(t *testing.T) {
+	script := `CREATE TABLE p (id int, k int, PRIMARY KEY (id, k)) PARTITION BY RANGE (k);
+CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);
+CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (10) TO (20);
+CREATE TABLE c (a int, id int, k int, FOREIGN KEY (id, k) REFERENCES p ON DELETE CASCADE) PARTITION BY LIST (a);
+CREATE TABLE c1 PARTITION OF c FOR VALUES IN (1);
+CREATE TABLE d (id int, k int, CONSTRAINT dfk FOREIGN KEY (id, k) REFERENCES p);
+`
+	comparePsql(t, script, []string{`\d p`, `\d c`, `\d c1`, `\d d`})
+}

@@ -340,6 +340,9 @@ func (e *Engine) Relation(name string) (*sql.Relation, bool) {
 	if t, ok := e.tables[name]; ok {
 		rel, ok := tableRelation(name, t)
 		rel.Inherit = e.inheritMembers(name, t.cols)
+		if t.fkeyed {
+			rel.MadeConstraint = e.madeConstraint(t)
+		}
 		return rel, ok
 	}
 	if p, ok := e.parts[name]; ok {
@@ -762,7 +765,9 @@ func (e *Engine) drop(d *sql.Drop) (Result, error) {
 		return Result{}, err
 	}
 	notices = append(notices, ruleNotes...)
-	if err := e.dropPartitions(targets); err != nil {
+	// The constraints the drop removes take no action on the rows of
+	// the partitions that go.
+	if err := e.withoutLinks(fkDrops, func() error { return e.dropPartitions(targets) }); err != nil {
 		return Result{}, err
 	}
 	touched, inhStored := e.inheritDropped(all)

@@ -51,7 +51,10 @@ func (e *Engine) linkForeignKeys() {
 	}
 	g := &fkGraph{out: map[*table][]*fkLink{}, in: map[*table][]*fkLink{}}
 	n := 0
-	for _, t := range e.tables {
+	// By name, so that the first constraint a message names is the
+	// same at every run.
+	for _, name := range sortedKeys(e.tables) {
+		t := e.tables[name]
 		for i := range t.def.ForeignKeys {
 			fk := &t.def.ForeignKeys[i]
 			p, ok := e.tables[fk.RefTable]
@@ -87,6 +90,7 @@ func (e *Engine) linkForeignKeys() {
 type fkGone struct {
 	l        *fkLink
 	old      value.Row // the parent's row that held the key
+	upd      value.Row // its new row, when an update changed the key
 	restrict bool      // RESTRICT: the key may not come back in the statement
 }
 
@@ -158,7 +162,7 @@ func (e *Engine) enforceForeignKeysOf(mark int, atCommit func(*fkLink) bool) err
 			if action == sql.FKNoAction || action == sql.FKRestrict {
 				// RESTRICT never waits, and was checked then.
 				if action == sql.FKRestrict && atCommit == nil || action == sql.FKNoAction && !skip(l) {
-					gone = append(gone, fkGone{l: l, old: c.row, restrict: action == sql.FKRestrict})
+					gone = append(gone, fkGone{l: l, old: c.row, upd: upd, restrict: action == sql.FKRestrict})
 				}
 				continue
 			}
@@ -171,7 +175,7 @@ func (e *Engine) enforceForeignKeysOf(mark int, atCommit func(*fkLink) bool) err
 			if action == sql.FKSetDefault {
 				// A default equal to the key gone leaves the children
 				// referencing it: PostgreSQL then checks as NO ACTION.
-				gone = append(gone, fkGone{l: l, old: c.row})
+				gone = append(gone, fkGone{l: l, old: c.row, upd: upd})
 			}
 		}
 	}
@@ -185,8 +189,9 @@ func (e *Engine) enforceForeignKeysOf(mark int, atCommit func(*fkLink) bool) err
 			}
 		}
 		if ids := e.fkChildren(l, gn.old); len(ids) > 0 {
+			parent, name := e.fkGoneNames(l, gn.old, gn.upd)
 			return l.child.constraintError(&pgerr.Error{Code: pgerr.ForeignKeyViolation,
-				Message: fmt.Sprintf("update or delete on table %q violates foreign key constraint %q on table %q", unqualified(l.parent.name), l.child.bare(l.fk.Name), unqualified(l.child.name)),
+				Message: fmt.Sprintf("update or delete on table %q violates foreign key constraint %q on table %q", parent, name, unqualified(l.child.name)),
 				Detail:  fmt.Sprintf("Key (%s)=(%s) is still referenced from table %q.", colList(l.parent, l.fk.RefCols), valList(gn.old, l.fk.RefCols), unqualified(l.child.name))}, l.fk.Name)
 		}
 	}
@@ -220,7 +225,7 @@ func (e *Engine) fkCheckRow(l *fkLink, row value.Row) error {
 			return nil
 		}
 		return l.child.constraintError(&pgerr.Error{Code: pgerr.ForeignKeyViolation,
-			Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", unqualified(l.child.name), l.child.bare(fk.Name)),
+			Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", e.rowTable(l.child, row), l.child.bare(fk.Name)),
 			Detail:  "MATCH FULL does not allow mixing of null and non-null values."}, fk.Name)
 	}
 	if l.key != nil {
@@ -241,7 +246,7 @@ func (e *Engine) fkCheckRow(l *fkLink, row value.Row) error {
 		}
 	}
 	return l.child.constraintError(&pgerr.Error{Code: pgerr.ForeignKeyViolation,
-		Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", unqualified(l.child.name), l.child.bare(fk.Name)),
+		Message: fmt.Sprintf("insert or update on table %q violates foreign key constraint %q", e.rowTable(l.child, row), l.child.bare(fk.Name)),
 		Detail:  fmt.Sprintf("Key (%s)=(%s) is not present in table %q.", colList(l.child, fk.Cols), valList(row, fk.Cols), unqualified(l.parent.name))}, fk.Name)
 }
 
@@ -455,6 +460,10 @@ func (e *Engine) droppedForeignKeys(gone map[string]bool, cascade bool) ([]*fkLi
 			out = append(out, l)
 		}
 	}
+	out, err := e.partitionFKeyDrops(gone, cascade, out)
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b *fkLink) int { return strings.Compare(a.child.name+"."+a.fk.Name, b.child.name+"."+b.fk.Name) })
 	return out, nil
 }
@@ -487,8 +496,9 @@ func (e *Engine) dropForeignKeys(ls []*fkLink) error {
 // truncateReferencing returns the tables TRUNCATE empties: ts, and with
 // CASCADE every table that references one of them, transitively, each
 // with a notice. Without CASCADE a table referenced from a table not in
-// ts is an error (0A000), as in PostgreSQL.
-func (e *Engine) truncateReferencing(ts []*table, cascade bool) ([]*table, []string, error) {
+// ts is an error (0A000), as in PostgreSQL; it names the table by names,
+// which has the name given for a partition of ts (its root's rows).
+func (e *Engine) truncateReferencing(ts []*table, names []string, cascade bool) ([]*table, []string, error) {
 	if e.fkeys == nil {
 		return ts, nil, nil
 	}
@@ -499,8 +509,12 @@ func (e *Engine) truncateReferencing(ts []*table, cascade bool) ([]*table, []str
 				continue
 			}
 			if !cascade {
+				name := ts[i].name
+				if i < len(names) && names[i] != "" {
+					name = names[i]
+				}
 				return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
-					WithDetail("Table %q references %q.", l.child.name, ts[i].name).
+					WithDetail("Table %q references %q.", l.child.name, name).
 					WithHint("Truncate table %q at the same time, or use TRUNCATE ... CASCADE.", l.child.name)
 			}
 			if l.child.def.ChangeStream {

@@ -135,6 +135,9 @@ func (e *Engine) createPartition(ct *sql.CreateTable, text string) (Result, erro
 	*kids = append(*kids, p)
 	e.parts[ct.Name] = p
 	e.read = nil // views over the parent read the root as before; names changed
+	if isTemp(ct.Name) {
+		return Result{Tag: "CREATE TABLE"}, nil // the session's, never stored
+	}
 	if err := e.storeCreate(ct.Name, KindPartition, text); err != nil {
 		e.forgetPartition(ct.Name)
 		return Result{}, err
@@ -709,17 +712,26 @@ func (e *Engine) detachPartition(d *sql.DetachPartition) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := e.detachReferenced(p, rows); err != nil {
+		return Result{}, err
+	}
 	e.forgetPartition(d.Name)
 	t := newTable(d.Table)
+	t.temp = isTemp(d.Name) // a temporary partition stays the session's
 	e.tables[d.Name] = t
 	e.read, e.waves = nil, nil
-	if e.store != nil {
+	if e.store != nil && !t.temp {
 		if err := e.store.Drop([]string{d.Name}); err != nil {
 			return Result{}, err
 		}
 	}
-	if err := e.storeCreate(d.Name, KindTable, d.Table.SQL()); err != nil {
-		return Result{}, err
+	if !t.temp {
+		if err := e.storeCreate(d.Name, KindTable, d.Table.SQL()); err != nil {
+			return Result{}, err
+		}
+	}
+	if e.fkeys != nil || len(d.Table.ForeignKeys) > 0 {
+		e.linkForeignKeys() // the table's copy of its root's constraints
 	}
 	_, err = e.autocommit(func() (Result, error) {
 		for i, id := range ids {

@@ -14,6 +14,9 @@ func (s *Session) Partitions() []RelationInfo {
 	path := s.searchPath()
 	var out []RelationInfo
 	for _, n := range sortedKeys(e.parts) {
+		if isTemp(n) {
+			continue // as the session's temporary tables
+		}
 		r := e.relationInfo(n, RelTable)
 		for _, p := range path {
 			if k := schemaKey(p, r.Rel); e.userRelation(k) || e.parts[k] != nil {
@@ -41,9 +44,10 @@ func (s *Session) PartitionInfo(name string) (partitioned bool, keyDef string, p
 }
 
 // describePartition describes a partition: its root's columns with its
-// own NOT NULL, and its checks (its root's and its own).
+// own NOT NULL, its checks (its root's and its own), and whether its root
+// has foreign keys, which are the partition's too.
 func (e *Engine) describePartition(p *partition) RelationDetail {
-	d := RelationDetail{Kind: RelTable, Checks: len(p.root.def.Checks) + len(p.def.Checks)}
+	d := RelationDetail{Kind: RelTable, Checks: len(p.root.def.Checks) + len(p.def.Checks), ForeignKeys: p.root.fkeyed}
 	for i, c := range p.root.def.Cols {
 		notNull := c.NotNull || i < len(p.def.Cols) && p.def.Cols[i].NotNull
 		d.Columns = append(d.Columns, ColumnDetail{Name: c.Name, Type: c.Type, NotNull: notNull, Generated: c.GeneratedSQL})

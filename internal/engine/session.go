@@ -566,6 +566,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.Truncate:
 		return e.execTruncate(b)
 	case *sql.CreateTable:
+		if b.PartitionOf != nil && b.Temp {
+			e.catalogGen++ // prepared statements bind again
+			return s.createTempPartition(b, rec.text)
+		}
 		if b.PartitionOf != nil {
 			return s.ddl("CREATE TABLE", func() (Result, error) { return e.createPartition(b, rec.text) })
 		}

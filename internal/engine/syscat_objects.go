@@ -155,6 +155,9 @@ type catCon struct {
 	inherited bool
 	// nullsNotDistinct is UNIQUE NULLS NOT DISTINCT.
 	nullsNotDistinct bool
+	// parent is the constraint it was made from, conparentid: a foreign
+	// key's on a partition of either of its tables.
+	parent uint32
 }
 
 type catType struct {
@@ -310,6 +313,9 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		add(r)
 	}
 	for _, name := range sortedKeys(e.parts) {
+		if isTemp(name) {
+			continue // in the session's own schema, as its tables
+		}
 		p := e.parts[name]
 		r := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'r', part: p, rows: -1}
 		if root := byName[p.root.name]; root != nil {
@@ -364,9 +370,10 @@ func (e *Engine) catalogObjects() *catalogObjects {
 			o.viewIndexRels(r, add)
 		}
 	}
+	fkParts := e.fkPartitionNames()
 	for _, r := range tables {
-		if r.kind == 'r' && r.t != nil {
-			o.foreignKeysOf(r, byName)
+		if (r.kind == 'r' || r.kind == 'p') && r.t != nil {
+			o.foreignKeysOf(r, byName, fkParts)
 		}
 	}
 	for _, name := range sortedKeys(catalogRelations) {
@@ -572,9 +579,11 @@ func checkAttnums(e expr.Expr) []int16 {
 	return out
 }
 
-// foreignKeysOf adds table r's FOREIGN KEY constraints.
-func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
-	for _, fk := range r.t.def.ForeignKeys {
+// foreignKeysOf adds table r's FOREIGN KEY constraints, and those
+// PostgreSQL makes from each on the partitions of either table
+// (fkey_partition.go): parts names them on the referenced table's.
+func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel, parts map[*fkLink]map[*partition]string) {
+	for i, fk := range r.t.def.ForeignKeys {
 		ref := byName[fk.RefTable]
 		if ref == nil {
 			continue
@@ -609,7 +618,49 @@ func (o *catalogObjects) foreignKeysOf(r *catRel, byName map[string]*catRel) {
 			}
 		}
 		o.cons = append(o.cons, c)
+		o.partitionForeignKeys(c, &r.t.def.ForeignKeys[i], byName, parts)
 	}
+}
+
+// partitionForeignKeys adds the constraints PostgreSQL makes from c,
+// a constraint of a table: one of the same name on each partition of a
+// partitioned table that has it, and one on the table for each partition
+// of the partitioned table it references, each with the constraint of
+// the level above as its parent.
+func (o *catalogObjects) partitionForeignKeys(c *catCon, fk *sql.ForeignKey, byName map[string]*catRel, parts map[*fkLink]map[*partition]string) {
+	var walk func(kids []*partition, up *catCon, on func(p *partition, r *catRel, up *catCon) *catCon)
+	walk = func(kids []*partition, up *catCon, on func(p *partition, r *catRel, up *catCon) *catCon) {
+		for _, k := range kids {
+			r := byName[k.def.Name]
+			if r == nil {
+				continue
+			}
+			walk(k.kids, on(k, r, up), on)
+		}
+	}
+	walk(c.rel.t.kids, c, func(_ *partition, r *catRel, up *catCon) *catCon {
+		d := *c
+		d.oid, d.rel, d.parent, d.inherited = objectOID("constraint", r.name+"."+fk.Name), r, up.oid, true
+		o.cons = append(o.cons, &d)
+		return &d
+	})
+	if c.ref.t == nil || len(c.ref.t.kids) == 0 {
+		return
+	}
+	var names map[*partition]string
+	for l, ns := range parts {
+		if l.fk == fk {
+			names = ns
+		}
+	}
+	walk(c.ref.t.kids, c, func(p *partition, r *catRel, up *catCon) *catCon {
+		d := *c
+		d.name = names[p]
+		d.oid, d.ref, d.parent, d.inherited, d.index = objectOID("constraint", c.rel.name+"."+d.name), r, up.oid, true, 0
+		d.def = strings.Replace(c.def, " REFERENCES "+o.relText(c.ref.name)+"(", " REFERENCES "+o.relText(r.name)+"(", 1)
+		o.cons = append(o.cons, &d)
+		return &d
+	})
 }
 
 // catalogTypes lists the built-in types, their array types, and the

@@ -315,7 +315,13 @@ func (s *Session) createTemp(ct *sql.CreateTable) (Result, error) {
 	t.name, t.temp = name, true
 	e.noteDeferrable(t)
 	e.tables[t.name] = t
-	s.addTemp(ct.Name, &tempTable{name: t.name, onCommit: ct.OnCommit})
+	onCommit := ct.OnCommit
+	if ct.PartitionBy != nil && onCommit == sql.OnCommitDelete {
+		// Not cascaded to the partitions, which hold every row, as in
+		// PostgreSQL; DROP is, a table's partitions going with it.
+		onCommit = sql.OnCommitPreserve
+	}
+	s.addTemp(ct.Name, &tempTable{name: t.name, onCommit: onCommit})
 	if len(ct.Inherits) > 0 {
 		// A child of permanent tables (or of the session's temporary
 		// ones), linked in memory only: the other sessions' reads of its
@@ -513,12 +519,15 @@ func (s *Session) dropTemps(keep func(*tempTable) bool) {
 	gone := map[string]bool{}
 	var add func(string)
 	rdeps := s.e.dependentsIndex()
-	add = func(name string) { // with the temporary views over it
+	add = func(name string) { // with the temporary views over it, and its partitions
 		if !gone[name] {
 			names = append(names, name)
 			gone[name] = true
 			for _, v := range rdeps[name] {
 				add(v)
+			}
+			for _, p := range s.e.descendants(name) {
+				add(p)
 			}
 		}
 	}
@@ -760,4 +769,27 @@ func (s *Session) tempSerials(sc *expr.SysCatalog) {
 		}
 		sc.Serials[name], sc.Serials["pg_temp."+name] = cols, cols
 	}
+}
+
+// createTempPartition creates CREATE TEMP TABLE … PARTITION OF, a
+// partition of one of the session's temporary partitioned tables, under
+// the session's namespace as its tables are: a partition of the engine
+// (partition.go) that the store never hears of.
+func (s *Session) createTempPartition(ct *sql.CreateTable, text string) (Result, error) {
+	s.forgetTemps()
+	if _, ok := s.temps[ct.Name]; ok {
+		if ct.IfNotExists {
+			return Result{Tag: "CREATE TABLE", Notices: []string{fmt.Sprintf("relation %q already exists, skipping", ct.Name)}}, nil
+		}
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Name)
+	}
+	s.makeTempNS()
+	def := *ct
+	def.Name = s.tempNS + ct.Name
+	res, err := s.e.createPartition(&def, text)
+	if err != nil {
+		return Result{}, err
+	}
+	s.addTemp(ct.Name, &tempTable{name: def.Name})
+	return res, nil
 }

@@ -310,7 +310,7 @@ func (rel *catRel) triggers() []*trigger {
 // relation has triggers of its own, or is at either end of a FOREIGN
 // KEY, whose checks PostgreSQL runs as triggers on both tables.
 func (rel *catRel) hasTriggers() bool {
-	return rel.triggers() != nil || rel.t != nil && (rel.t.fkeyed || len(rel.t.def.ForeignKeys) > 0)
+	return rel.triggers() != nil || rel.t != nil && (rel.t.fkeyed || len(rel.t.def.ForeignKeys) > 0) || rel.part != nil && rel.part.root.fkeyed
 }
 
 // nameOrNull is s, or NULL for "".

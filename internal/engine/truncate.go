@@ -33,7 +33,13 @@ func (e *Engine) execTruncate(tr *sql.Truncate) (Result, error) {
 		}
 	}
 	parts := len(ts) - len(whole)
-	ts, notices, err := e.truncateReferencing(ts, tr.Cascade)
+	names := make([]string, len(ts))
+	for i := range names {
+		if tr.Partitions != nil && i < len(tr.Partitions) && tr.Partitions[i] != nil {
+			names[i] = tr.Partitions[i].Name
+		}
+	}
+	ts, notices, err := e.truncateReferencing(ts, names, tr.Cascade)
 	if err != nil {
 		return Result{}, err
 	}

@@ -93,6 +93,8 @@ type alterWork struct {
 	replica      byte
 	replicaIndex string
 	retyped      map[int]bool
+	// made is the table's Relation.MadeConstraint.
+	made func(string) bool
 }
 
 func (w *alterWork) cols() []*pg_query.ColumnDef {
@@ -224,7 +226,7 @@ func (b *binder) alterTarget(rv *pg_query.RangeVar, missingOk bool) (*alterWork,
 	if err != nil {
 		return nil, nil, pgerr.New(pgerr.Internal, "cannot read the definition of table %q: %v", rv.Relname, err)
 	}
-	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt()}
+	w := &alterWork{old: rel.Def, name: rv.Relname, cs: r.Stmts[0].Stmt.GetCreateStmt(), made: rel.MadeConstraint}
 	// A key keeps its name, its default one too, whatever the ALTER
 	// renames, as PostgreSQL's: the definition's keys are written in
 	// order, the primary key first.
@@ -383,6 +385,9 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 			return c != nil && w.constraintName(c) == cmd.Name
 		})
 		if len(w.cs.TableElts) == n {
+			if w.made != nil && w.made(cmd.Name) {
+				return pgerr.New(pgerr.InvalidTableDef, "cannot drop inherited constraint %q of relation %q", cmd.Name, w.name)
+			}
 			if cmd.MissingOk {
 				at.Notices = append(at.Notices, fmt.Sprintf("constraint %q of relation %q does not exist, skipping", cmd.Name, w.name))
 				return nil

@@ -296,9 +296,6 @@ func (b *binder) bindCreateTable(cs *pg_query.CreateStmt) (Bound, error) {
 		ct.ForeignKeys = append(ct.ForeignKeys, fk)
 	}
 	if cs.Partspec != nil {
-		if rv.Relpersistence == "t" {
-			return nil, b.refuse(rv.Location, "temporary partitioned tables are not supported")
-		}
 		if err := b.generatedInKey(ct, cs.Partspec); err != nil {
 			return nil, err
 		}

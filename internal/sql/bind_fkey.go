@@ -122,6 +122,12 @@ func (b *binder) bindForeignKey(ct *CreateTable, c *pg_query.Constraint) (Foreig
 		if rel.Def == nil {
 			return ForeignKey{}, b.stmt.errf(c.Pktable.Location, pgerr.WrongObjectType, "referenced relation %q is not a table", fk.RefTable)
 		}
+		if rel.Partition != nil {
+			// Its keys are its root's, which checks them across every
+			// partition; a key of one partition alone is not kept.
+			return ForeignKey{}, b.refuse(c.Pktable.Location, "FOREIGN KEY constraints referencing partition %q are not supported", fk.RefTable).
+				WithHint("reference its partitioned table")
+		}
 		ref = rel.Def
 		if ref.ChangeStream {
 			return ForeignKey{}, b.refuse(c.Pktable.Location, "FOREIGN KEY constraints referencing change-stream table %q are not supported", fk.RefTable).

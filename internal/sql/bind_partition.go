@@ -121,11 +121,8 @@ func (b *binder) partitionKey(spec *pg_query.PartitionSpec, sc *scope, ct *Creat
 			return err
 		}
 	}
-	switch {
-	case ct.ChangeStream:
+	if ct.ChangeStream {
 		return b.refuse(spec.Location, "a partitioned change-stream table is not supported")
-	case len(ct.ForeignKeys) > 0:
-		return b.refuse(spec.Location, "FOREIGN KEY constraints of partitioned tables are not supported")
 	}
 	return nil
 }
@@ -143,11 +140,14 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	if parent.Kind != KindTable || parent.Def == nil || parent.Def.PartitionBy == nil {
 		return nil, pgerr.New(pgerr.InvalidObjectDef, "%q is not partitioned", parent.Name)
 	}
-	if rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" {
-		if !TempKey(parent.Name) { // PostgreSQL's check, before any other
-			return nil, pgerr.New(pgerr.InvalidObjectDef, "cannot create a temporary relation as partition of permanent relation %q", pv.Relname)
-		}
-		return nil, b.refuse(rv.Location, "temporary partitions are not supported")
+	// A temporary partitioned table's partitions are temporary, and
+	// only its: PostgreSQL's checks, before any other.
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	if temp && !TempKey(parent.Name) {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a temporary relation as partition of permanent relation %q", pv.Relname)
+	}
+	if !temp && TempKey(parent.Name) {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a permanent relation as partition of temporary relation %q", parent.Name[strings.IndexByte(parent.Name, '.')+1:])
 	}
 	if rv.Relpersistence == "u" {
 		return nil, b.refuse(rv.Location, "unlogged partitions are not supported").
@@ -158,7 +158,7 @@ func (b *binder) bindCreatePartition(cs *pg_query.CreateStmt) (Bound, error) {
 	}
 	pd := parent.Def
 	ct := &CreateTable{Name: rv.Relname, IfNotExists: cs.IfNotExists, Cols: slices.Clone(pd.Cols),
-		PrimaryKey: pd.PrimaryKey, Uniques: pd.Uniques}
+		PrimaryKey: pd.PrimaryKey, Uniques: pd.Uniques, Temp: temp}
 	root := pd
 	if parent.Partition != nil {
 		// The checks of the partitioned partitions above it hold for
@@ -421,8 +421,10 @@ func (b *binder) bindAttachDetach(as *pg_query.AlterTableStmt) (Bound, error) {
 			root, _ := b.cat.Relation(rel.Partition.Root)
 			t := *root.Def
 			t.Name, t.PrimaryKeyName, t.UniqueNames, t.PartitionBy, t.PartitionOf = name, "", make([]string, len(t.Uniques)), nil, nil
-			t.Sequences, t.ForeignKeys = nil, nil
-			// It keeps its defaults, NOT NULL and checks, its own too.
+			// It keeps its defaults, NOT NULL and checks, its own too, and
+			// a copy of each foreign key, as PostgreSQL's detached
+			// partition does.
+			t.Sequences, t.ForeignKeys = nil, slices.Clone(root.Def.ForeignKeys)
 			t.Cols, t.Checks = slices.Clone(rel.Def.Cols), slices.Concat(root.Def.Checks, rel.Def.Checks)
 			return &DetachPartition{Parent: parent.Name, Name: name, Table: &t}, nil
 		}

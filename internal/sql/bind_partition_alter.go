@@ -146,7 +146,7 @@ func (b *binder) partitionRoot(rel *Relation) *CreateTable {
 }
 
 // partitionHas reports whether a partition of the table has a constraint
-// of that name from it: a CHECK of the table, or the partition's own
+// of that name from it: a CHECK or FOREIGN KEY of the table, or the partition's own
 // index of one of its keys, named after the partition as PostgreSQL
 // names it.
 func (ct *CreateTable) partitionHas(partition, name string) bool {
@@ -162,7 +162,8 @@ func (ct *CreateTable) partitionHas(partition, name string) bool {
 			return true
 		}
 	}
-	return slices.ContainsFunc(ct.Checks, func(c Check) bool { return c.Name == name })
+	return slices.ContainsFunc(ct.Checks, func(c Check) bool { return c.Name == name }) ||
+		slices.ContainsFunc(ct.ForeignKeys, func(f ForeignKey) bool { return f.Name == name })
 }
 
 // onlyPartitioned is PostgreSQL's error for ALTER TABLE ONLY of a

@@ -37,6 +37,11 @@ type Relation struct {
 	// GROUP BY over all of them makes the table's other columns
 	// functionally dependent on the group, as in PostgreSQL.
 	PrimaryKey []int
+	// MadeConstraint reports whether a table has a constraint of that
+	// name that PostgreSQL made from another (a foreign key's on a
+	// partition of the table it references), which cannot be dropped
+	// alone; nil when it has none.
+	MadeConstraint func(name string) bool
 	// Table only.
 	Defaults []expr.Expr // per column, nil when the default is NULL
 	// Identity is, per column, 'a' (GENERATED ALWAYS AS IDENTITY), 'd'
