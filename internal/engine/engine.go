@@ -398,7 +398,7 @@ type recorder struct {
 	domains []string
 	types   []string         // the user-defined types the statement names
 	funcs   map[string]bool  // the signatures of the SQL functions called
-	calls   []routineCall    // the routines called, for their EXECUTE (routine_acl.go)
+	calls   []*sql.Function  // the routines called, for their EXECUTE (routine_acl.go)
 	syscat  *expr.SysCatalog // the objects by oid, once a call needed them
 	text    string           // the statement's text, which a store records for DDL
 	// settings are the session settings a materialized view's query
@@ -475,24 +475,9 @@ func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 
 // InView implements sql.ViewReader: the relations a plain view reads are
 // its dependencies, not relations the statement names.
-func (r *recorder) InView() sql.Catalog { return viewRecorder{r: r, owner: SuperuserName} }
+func (r *recorder) InView() sql.Catalog { return viewRecorder{r} }
 
-// InViewOf implements sql.ViewOfReader: the routines the view named name
-// calls are checked as its owner's.
-func (r *recorder) InViewOf(name string) sql.Catalog {
-	owner := SuperuserName
-	if e, ok := r.cat.(*Engine); ok {
-		owner = e.relOwner(name)
-	}
-	return viewRecorder{r: r, owner: owner}
-}
-
-// viewRecorder records what a view's query reads and calls; owner is the
-// view's owner.
-type viewRecorder struct {
-	r     *recorder
-	owner string
-}
+type viewRecorder struct{ r *recorder }
 
 func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := v.r.cat.Relation(name)
@@ -508,9 +493,6 @@ func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 }
 
 func (v viewRecorder) InView() sql.Catalog { return v }
-
-// InViewOf implements sql.ViewOfReader.
-func (v viewRecorder) InViewOf(name string) sql.Catalog { return v.r.InViewOf(name) }
 
 // SysCatalog implements sql.SystemCatalog, once per statement.
 func (r *recorder) SysCatalog() *expr.SysCatalog {

@@ -40,7 +40,7 @@ func (r *recorder) Functions(name string) []*sql.Function {
 // UseFunction implements sql.FunctionUser.
 func (r *recorder) UseFunction(f *sql.Function) {
 	r.use(f.Signature())
-	r.useRoutine(f, "")
+	r.useRoutine(f)
 }
 
 // use records that the statement depends on a routine or operator, by
@@ -56,10 +56,7 @@ func (r *recorder) use(sig string) {
 func (v viewRecorder) Functions(name string) []*sql.Function { return v.r.Functions(name) }
 
 // UseFunction implements sql.FunctionUser.
-func (v viewRecorder) UseFunction(f *sql.Function) {
-	v.r.use(f.Signature())
-	v.r.useRoutine(f, v.owner)
-}
+func (v viewRecorder) UseFunction(f *sql.Function) { v.r.UseFunction(f) }
 
 // calledFunctions are the signatures of the functions a statement called,
 // sorted.

@@ -442,11 +442,7 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
-		if owned := append(e.ownedBy(name), e.routinesOwnedBy(name)...); len(owned) > 0 {
-			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
-		}
-		if owned := e.executeGrantees(name); len(owned) > 0 {
+		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 {
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
 		}

@@ -13,10 +13,10 @@ import (
 // routine (sql.Function's ACL): the roles that hold it, in the order
 // pg_proc.proacl lists them, or, until a GRANT or REVOKE names the
 // routine, PostgreSQL's default of PUBLIC and the owner. A call is
-// checked after the statement binds (authorize): the routines it calls
-// itself as the session's role, those a view calls as the view's owner
-// (the session's role for a view WITH (security_invoker)), the body of a
-// SECURITY DEFINER routine as the routine's owner. Superusers may call
+// checked after the statement binds (authorize), as the session's role:
+// the routines a view calls too, as PostgreSQL checks them (a view's
+// owner matters for its relations only); the body of a SECURITY DEFINER
+// routine runs as the routine's owner, and is checked so. Superusers may call
 // any routine; built-in functions are PUBLIC's. Only the owner and
 // superusers grant; the grantor is the owner, as PostgreSQL records a
 // superuser's grant. The store keeps each GRANT and REVOKE as a
@@ -97,23 +97,12 @@ func errNoExecute(e *Engine, f *sql.Function, role string) error {
 }
 
 // executeAllowed returns an error (42501) unless the session's role may
-// call the routine of signature sig named name, directly (as is "") or
-// through a view owned by as; the caller holds the engine's lock.
-func (s *Session) executeAllowed(f *sql.Function, as string) error {
-	role := s.role
-	if as != "" {
-		role = s.roleID(as)
-	}
-	if role == "" {
+// call f; the caller holds the engine's lock.
+func (s *Session) executeAllowed(f *sql.Function) error {
+	if s.mustBeSuperuser("") == nil || mayExecute(f, s.role) {
 		return nil
 	}
-	if r := s.e.roles[role]; r != nil && r.superuser {
-		return nil
-	}
-	if mayExecute(f, role) {
-		return nil
-	}
-	return errNoExecute(s.e, f, role)
+	return errNoExecute(s.e, f, s.role)
 }
 
 // authorizeCalls checks EXECUTE on the routines the statement rec bound
@@ -123,38 +112,26 @@ func (s *Session) authorizeCalls(rec *recorder, proc *sql.Function) error {
 		if proc.Generic != nil {
 			proc = proc.Generic
 		}
-		if err := s.executeAllowed(proc, ""); err != nil {
+		if err := s.executeAllowed(proc); err != nil {
 			return err
 		}
 	}
-	for _, c := range rec.calls {
-		if err := s.executeAllowed(c.f, c.as); err != nil {
+	for _, f := range rec.calls {
+		if err := s.executeAllowed(f); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// routineCall is a routine a statement calls and the role the call is
-// checked as: "" for the session's, else the owner of the view that
-// calls it.
-type routineCall struct {
-	f  *sql.Function
-	as string
-}
-
-// useRoutine records a call of f, through a view owned by as ("" for
-// none), once.
-func (r *recorder) useRoutine(f *sql.Function, as string) {
+// useRoutine records a call of f, once.
+func (r *recorder) useRoutine(f *sql.Function) {
 	if f.Generic != nil {
 		f = f.Generic
 	}
-	for _, c := range r.calls {
-		if c.f == f && c.as == as {
-			return
-		}
+	if !slices.Contains(r.calls, f) {
+		r.calls = append(r.calls, f)
 	}
-	r.calls = append(r.calls, routineCall{f, as})
 }
 
 // grantRoutine runs GRANT and REVOKE EXECUTE on routines.
@@ -197,7 +174,7 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 	res := Result{Tag: tag}
 	var mine []*sql.Function
 	for _, f := range fns {
-		if !s.Superuser() && s.userName() != routineOwnerName(f) {
+		if s.mustBeSuperuser("") != nil && s.userName() != routineOwnerName(f) {
 			if !mayExecute(f, s.userName()) {
 				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name))
 			}
@@ -281,7 +258,7 @@ func (e *Engine) executeGrantees(role string) []string {
 	for _, name := range sortedKeys(e.funcs) {
 		for _, f := range e.funcs[name] {
 			if f.HasACL && routineOwnerName(f) != role && slices.Contains(f.ACL, role) {
-				out = append(out, "privileges for "+routineKind(nil, f.Procedure)+" "+f.Signature())
+				out = append(out, "privileges for function "+f.Signature()) // PostgreSQL 15 says function of a procedure too
 			}
 		}
 	}

@@ -478,7 +478,9 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		switch rel.Kind {
 		case KindView:
 			cat := b.cat
-			cat = viewCatalog(cat, rel)
+			if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
+				cat = vr.InView()
+			}
 			q := markViewUserAggregates(cat, rel.Query)
 			cq, viewSys := cursorViewQuery(rel, q, b.stmt)
 			sub := &binder{lock: b.lock, cat: cat, stmt: cq, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}

@@ -142,25 +142,3 @@ func (b *binder) maxRecursion() int {
 type ViewReader interface {
 	InView() Catalog
 }
-
-// ViewOfReader is a ViewReader that is told which view's query the
-// binder resolves: InViewOf is the catalog it resolves the query of the
-// view named name against (whose owner the routines it calls are
-// checked as).
-type ViewOfReader interface {
-	InViewOf(name string) Catalog
-}
-
-// viewCatalog is the catalog the query of view rel is resolved against.
-func viewCatalog(cat Catalog, rel *Relation) Catalog {
-	if rel.SecurityInvoker {
-		return cat
-	}
-	if vr, ok := cat.(ViewOfReader); ok {
-		return vr.InViewOf(rel.Name)
-	}
-	if vr, ok := cat.(ViewReader); ok {
-		return vr.InView()
-	}
-	return cat
-}
