@@ -337,6 +337,9 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 	if res, ok, err := s.execSchemaElements(st); ok {
 		return res, err
 	}
+	if res, ok, err := s.execOwned(st); ok {
+		return res, err
+	}
 	s.activityStart(st.SQL)
 	defer s.activityEnd()
 	return s.do(func() (sql.Bound, *recorder, error) {
