@@ -37,3 +37,34 @@ GRANT EXECUTE ON PROCEDURE p() TO alice`)
 	}
 	sessionExec(t, s, "CALL p()")
 }
+
+// TestReassignOwnedReopen checks that a database file keeps the owners
+// REASSIGN OWNED gave and forgets the privileges and objects DROP OWNED
+// took away.
+func TestReassignOwnedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "reassign.db", `CREATE ROLE carol;
+CREATE ROLE dave;
+CREATE ROLE erin;
+CREATE SCHEMA s;
+CREATE TABLE s.t (id serial PRIMARY KEY);
+CREATE FUNCTION s.f() RETURNS int LANGUAGE sql AS 'SELECT 1';
+CREATE TABLE gone (a int);
+CREATE TABLE u (a int);
+ALTER SCHEMA s OWNER TO carol;
+ALTER TABLE s.t OWNER TO carol;
+ALTER FUNCTION s.f() OWNER TO carol;
+ALTER TABLE gone OWNER TO erin;
+GRANT SELECT ON u TO erin;
+REVOKE EXECUTE ON FUNCTION s.f() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION s.f() TO erin;
+REASSIGN OWNED BY carol TO dave;
+DROP OWNED BY erin;
+DROP ROLE carol, erin`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT relname, relowner::regrole::text FROM pg_class WHERE relname IN ('t', 't_id_seq', 'gone') ORDER BY 1",
+			"[[t dave] [t_id_seq dave]]"},
+		{"SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 's'", "[[dave]]"},
+		{"SELECT proowner::regrole::text, proacl::text FROM pg_proc WHERE proname = 'f'", "[[dave {dave=X/dave}]]"},
+	})
+}
