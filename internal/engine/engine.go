@@ -401,6 +401,7 @@ type recorder struct {
 	domains []string
 	types   []string         // the user-defined types the statement names
 	funcs   map[string]bool  // the signatures of the SQL functions called
+	calls   []*sql.Function  // the routines called, for their EXECUTE (routine_acl.go)
 	syscat  *expr.SysCatalog // the objects by oid, once a call needed them
 	text    string           // the statement's text, which a store records for DDL
 	// settings are the session settings a materialized view's query

@@ -38,7 +38,10 @@ func (r *recorder) Functions(name string) []*sql.Function {
 }
 
 // UseFunction implements sql.FunctionUser.
-func (r *recorder) UseFunction(f *sql.Function) { r.use(f.Signature()) }
+func (r *recorder) UseFunction(f *sql.Function) {
+	r.use(f.Signature())
+	r.useRoutine(f)
+}
 
 // use records that the statement depends on a routine or operator, by
 // its signature or key.

@@ -144,7 +144,9 @@ func (s *Session) mustBeSuperuser(what string) error {
 }
 
 // authorize checks that the session's role may run b, whose binding
-// resolved the relations rec recorded; the caller holds the engine's lock.
+// resolved the relations rec recorded, and call the routines it calls
+// (routine_acl.go), after its relations as PostgreSQL checks them; the
+// caller holds the engine's lock.
 func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 	if s.role == "" {
 		return nil
@@ -152,6 +154,19 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 	if r := s.e.roles[s.role]; r != nil && r.superuser {
 		return nil
 	}
+	if err := s.authorizeStmt(b, rec); err != nil {
+		return err
+	}
+	var proc *sql.Function
+	if c, ok := b.(*sql.Call); ok {
+		proc = c.Proc
+	}
+	return s.authorizeCalls(rec, proc)
+}
+
+// authorizeStmt checks that the session's role, no superuser, may run b
+// on the relations rec recorded.
+func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 	// readAll needs SELECT on every relation the statement names itself
 	// but skip (a view's own reads are the view's business).
 	readAll := func(skip string) error {
@@ -209,10 +224,12 @@ func (s *Session) authorize(b sql.Bound, rec *recorder) error {
 	case *sql.LockTable, *sql.Refresh:
 		return nil // checked as they run
 	case *sql.Call:
-		// Every role may call a procedure, as PostgreSQL grants EXECUTE
-		// to PUBLIC; its statements are checked as they run, as the
-		// caller's or, SECURITY DEFINER, as its owner's.
+		// EXECUTE on the procedure is checked with the routines called
+		// (authorizeCalls); its statements are checked as they run, as
+		// the caller's or, SECURITY DEFINER, as its owner's.
 		return readAll("")
+	case *sql.GrantRoutine:
+		return nil // the routine's owner may grant: checked as it runs
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
 	case *sql.RuleThrough:
@@ -425,7 +442,7 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
-		if owned := append(e.ownedBy(name), e.routinesOwnedBy(name)...); len(owned) > 0 {
+		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 {
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
 		}

@@ -245,6 +245,9 @@ func (e *Engine) alterSecurity(s *Session, f, g *sql.Function, a *sql.AlterFunct
 		if owner == SuperuserName && e.roles[owner] == nil {
 			g.Owner = ""
 		}
+		if g.HasACL {
+			g.ACL = aclNewOwner(g.ACL, routineOwnerName(f), routineOwnerName(g))
+		}
 	}
 	had, has := f.SecDef || len(f.Config) > 0, g.SecDef || len(g.Config) > 0
 	if had != has {

@@ -246,7 +246,7 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.Subscribe:
 		return accessExclusive
-	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.AlterRelOwner, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
+	case *sql.AlterViewDefault, *sql.RenameViewColumn, *sql.AlterRelOwner, *sql.GrantRoutine, *sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger:
 		if s.block {
 			return accessSession // refused by ddl
 		}
@@ -335,6 +335,9 @@ func (s *Session) Exec(st *sql.Stmt) ([]Result, error) {
 		return res, err
 	}
 	if res, ok, err := s.execSchemaElements(st); ok {
+		return res, err
+	}
+	if res, ok, err := s.execOwned(st); ok {
 		return res, err
 	}
 	s.activityStart(st.SQL)
@@ -745,6 +748,12 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			what = "REVOKE"
 		}
 		return s.ddl(what, func() (Result, error) { return e.grantSchema(b) })
+	case *sql.GrantRoutine:
+		what := "GRANT"
+		if b.Revoke {
+			what = "REVOKE"
+		}
+		return s.ddl(what, func() (Result, error) { return s.grantRoutine(b) })
 	case *sql.Comment:
 		return s.ddl("COMMENT", func() (Result, error) { return e.execComment(b) })
 	case *sql.AlterRelOwner:

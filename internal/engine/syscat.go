@@ -352,6 +352,17 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.Superusers[r.name] = true
 		}
 	}
+	// A routine's EXECUTE once a GRANT or REVOKE named it; PUBLIC's
+	// by default (sql.privilegeHeld).
+	for _, p := range o.procs {
+		if p.acl != nil {
+			g := map[string]uint8{}
+			for _, role := range p.execs {
+				g[role] = uint8(sql.PrivExecute)
+			}
+			sc.Grants[p.oid] = g
+		}
+	}
 	for _, r := range o.rels {
 		if g, ok := e.grants[r.key]; ok && r.key != "" {
 			sc.Grants[r.oid] = map[string]uint8{}

@@ -210,6 +210,10 @@ type catProc struct {
 	owner  uint32
 	secdef bool
 	config []string
+	// acl is proacl (routine_acl.go): nil for the default; execs are
+	// the roles holding EXECUTE then ("" for PUBLIC).
+	acl   any
+	execs []string
 }
 
 type catRole struct {
@@ -750,6 +754,9 @@ func (e *Engine) catalogProcs() []catProc {
 			p.def = e.functionDef(f, &p)
 			p.key = f.Signature()
 			p.owner, p.secdef, p.config = e.roleOID(routineOwnerName(f)), f.SecDef, f.Config
+			if f.HasACL {
+				p.acl, p.execs = routineProACL(f), f.ACL
+			}
 			out = append(out, p)
 		}
 	}

@@ -440,7 +440,8 @@ func pgProc(o *catalogObjects, r *catRows) {
 			"prolang", p.lang, "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", p.secdef, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
-			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src)
+			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src,
+			"proacl", p.acl)
 	}
 	pgProcExtensions(o, r)
 	pgProcBuiltins(r)

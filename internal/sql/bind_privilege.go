@@ -15,7 +15,7 @@ import (
 // on every object; another role holds on a table or view what GRANT gave
 // it or PUBLIC, the privileges PostgreSQL gives PUBLIC by default
 // elsewhere (USAGE on the system schemas and public, and on types, CONNECT and TEMPORARY on the
-// database, EXECUTE on functions), and membership in itself alone. Names
+// database, EXECUTE on functions until a GRANT or REVOKE names one), and membership in itself alone. Names
 // of objects are looked up as the reg* types read them, with their
 // errors; an oid that names nothing gives NULL, as in PostgreSQL. The
 // privilege is a comma-separated list, true when any is held.
@@ -55,7 +55,7 @@ var privNames = map[privObject]map[string]int{
 	privSequence:  {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
 	privSchema:    {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
 	privDatabase:  {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
-	privFunction:  {"EXECUTE": privPublic},
+	privFunction:  {"EXECUTE": int(PrivExecute)},
 	privType:      {"USAGE": privPublic},
 	privRole:      {"MEMBER": 0, "USAGE": 0},
 }
@@ -228,6 +228,9 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 	}
 	if sc.Superusers[user] && len(privs) > 0 {
 		return value.NewBool(true), nil
+	}
+	if _, granted := sc.Grants[oid]; obj == privFunction && !granted {
+		return value.NewBool(len(privs) > 0), nil // PUBLIC's until a GRANT or REVOKE names the routine
 	}
 	for _, p := range privs {
 		switch {

@@ -159,6 +159,9 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if s.Objtype == pg_query.ObjectType_OBJECT_SCHEMA && s.Targtype == pg_query.GrantTargetType_ACL_TARGET_OBJECT {
 		return b.bindGrantSchema(s, verb)
 	}
+	if g, ok, err := b.bindGrantRoutine(s, verb); ok {
+		return g, err
+	}
 	allIn := s.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA && s.Objtype == pg_query.ObjectType_OBJECT_TABLE
 	if !allIn && (s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || s.Objtype != pg_query.ObjectType_OBJECT_TABLE) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables and views only", verb).

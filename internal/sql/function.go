@@ -103,6 +103,11 @@ type Function struct {
 	SecDef bool
 	Config []string
 	Owner  string
+	// ACL are the roles that hold EXECUTE on the routine ("" for PUBLIC),
+	// in the order pg_proc.proacl lists them, when HasACL; without it,
+	// the default: PUBLIC and the owner (engine/routine_acl.go).
+	ACL    []string
+	HasACL bool
 }
 
 // FuncParam is one input parameter of a Function.

@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// REASSIGN OWNED and DROP OWNED keep no state of their own: each is run
+// as the catalog statements that do what it does to the objects of the
+// roles it names, as they are when it starts — ALTER … OWNER TO of each
+// relation (its owned sequences follow it), routine and schema for
+// REASSIGN OWNED; for DROP OWNED, DROP of each (views first, then
+// tables, sequences, routines, schemas; CASCADE when given) after
+// REVOKE of every privilege granted to the roles on relations, schemas
+// and routines. Each runs through the session as it would on its own, so the
+// store keeps what each changes.
+
+// execOwned runs REASSIGN OWNED and DROP OWNED; ok is false for another
+// statement.
+func (s *Session) execOwned(st *sql.Stmt) ([]Result, bool, error) {
+	var stmts []string
+	var err error
+	switch {
+	case st.Node.GetReassignOwnedStmt() != nil:
+		stmts, err = s.reassignOwnedStmts(st.Node.GetReassignOwnedStmt())
+	case st.Node.GetDropOwnedStmt() != nil:
+		stmts, err = s.dropOwnedStmts(st.Node.GetDropOwnedStmt())
+	default:
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	tag := "REASSIGN OWNED"
+	if st.Node.GetDropOwnedStmt() != nil {
+		tag = "DROP OWNED"
+	}
+	if s.block {
+		return nil, true, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", tag).
+			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
+	}
+	for _, text := range stmts {
+		sub, err := sql.Parse(text)
+		if err != nil {
+			return nil, true, err
+		}
+		if _, err := s.Exec(sub); err != nil {
+			pe := *pgerr.Wrap(err)
+			pe.Position = 0
+			return nil, true, &pe
+		}
+	}
+	return []Result{{Tag: tag}}, true, nil
+}
+
+// ownedRoles reads the roles a REASSIGN OWNED or DROP OWNED names: each
+// must exist (42704); the session must be a superuser (42501), as only
+// superusers change the catalog here.
+func (s *Session) ownedRoles(specs []*pg_query.Node, verb, what string) ([]string, error) {
+	var out []string
+	for _, n := range specs {
+		r := n.GetRoleSpec()
+		switch {
+		case r == nil:
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
+			if r.Rolename != SuperuserName && s.e.roles[r.Rolename] == nil {
+				return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r.Rolename)
+			}
+			out = append(out, r.Rolename)
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
+			return nil, pgerr.New(pgerr.UndefinedObject, "role \"public\" does not exist")
+		default:
+			out = append(out, s.userName())
+		}
+	}
+	if err := s.mustBeSuperuser(""); err != nil {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to %s objects", verb)
+	}
+	for _, r := range out {
+		if r == SuperuserName && s.e.roles[r] == nil {
+			return nil, pgerr.New(pgerr.DependentObjects, "cannot %s objects owned by role %s because they are required by the database system", what, r)
+		}
+	}
+	return out, nil
+}
+
+// ownedObjects is what roles own, as the statements' names write it.
+type ownedObjects struct {
+	views, tables, seqs, routines, schemas []string
+	routineWords                           []string // FUNCTION or PROCEDURE, per routine
+	matviews                               []string
+}
+
+// ownedBy collects what the roles own; the caller holds the engine's lock.
+func (e *Engine) ownedObjectsOf(roles []string) ownedObjects {
+	var o ownedObjects
+	has := func(r string) bool {
+		for _, x := range roles {
+			if x == r {
+				return true
+			}
+		}
+		return false
+	}
+	for _, key := range sortedKeys(e.owners) {
+		if !has(e.owners[key]) || isTemp(key) {
+			continue
+		}
+		name := e.qualifiedName(key)
+		if k, ok := e.kindOf(key); ok {
+			switch k {
+			case sql.DropView:
+				o.views = append(o.views, name)
+			case sql.DropMatView:
+				o.matviews = append(o.matviews, name)
+			default:
+				o.tables = append(o.tables, name)
+			}
+		} else if q := e.seqs[key]; q != nil && q.owner[0] == "" {
+			o.seqs = append(o.seqs, name)
+		}
+	}
+	for _, name := range sortedKeys(e.funcs) {
+		for _, f := range e.funcs[name] {
+			if f.Owner != "" && has(f.Owner) && !isTemp(f.Name) {
+				o.routines = append(o.routines, routineSQLName(f.Signature()))
+				o.routineWords = append(o.routineWords, routineWord(f))
+			}
+		}
+	}
+	for _, n := range sortedKeys(e.schemas) {
+		if has(e.schemas[n].owner) {
+			o.schemas = append(o.schemas, sql.QuoteIdent(n))
+		}
+	}
+	return o
+}
+
+// qualifiedName writes the relation keyed key as a statement names it.
+func (e *Engine) qualifiedName(key string) string {
+	sc, n := e.splitKey(key)
+	return sql.QuoteIdent(sc) + "." + sql.QuoteIdent(n)
+}
+
+// reassignOwnedStmts are the statements of REASSIGN OWNED BY … TO role.
+func (s *Session) reassignOwnedStmts(r *pg_query.ReassignOwnedStmt) ([]string, error) {
+	s.e.mu.RLock()
+	defer s.e.mu.RUnlock()
+	roles, err := s.ownedRoles(r.Roles, "reassign", "reassign ownership of")
+	if err != nil {
+		return nil, err
+	}
+	to := s.userName()
+	if nr := r.Newrole; nr != nil && nr.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING {
+		to = nr.Rolename
+		if to != SuperuserName && s.e.roles[to] == nil {
+			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", to)
+		}
+	}
+	o := s.e.ownedObjectsOf(roles)
+	q := sql.QuoteIdent(to)
+	var out []string
+	for _, n := range o.tables {
+		out = append(out, "ALTER TABLE "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.views {
+		out = append(out, "ALTER VIEW "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.matviews {
+		out = append(out, "ALTER MATERIALIZED VIEW "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.seqs {
+		out = append(out, "ALTER SEQUENCE "+n+" OWNER TO "+q)
+	}
+	for i, n := range o.routines {
+		out = append(out, "ALTER "+o.routineWords[i]+" "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.schemas {
+		out = append(out, "ALTER SCHEMA "+n+" OWNER TO "+q)
+	}
+	return out, nil
+}
+
+// dropOwnedStmts are the statements of DROP OWNED BY … [CASCADE].
+func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
+	e := s.e
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	roles, err := s.ownedRoles(d.Roles, "drop", "drop")
+	if err != nil {
+		return nil, err
+	}
+	cascade := ""
+	if d.Behavior == pg_query.DropBehavior_DROP_CASCADE {
+		cascade = " CASCADE"
+	}
+	var out []string
+	grantees := make([]string, len(roles))
+	for i, r := range roles {
+		grantees[i] = sql.QuoteIdent(r)
+	}
+	to := strings.Join(grantees, ", ")
+	for _, rel := range sortedKeys(e.grants) {
+		for _, r := range roles {
+			if e.grants[rel][r] != 0 && !isTemp(rel) {
+				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s", e.qualifiedName(rel), to))
+				break
+			}
+		}
+	}
+	for _, n := range sortedKeys(e.schemas) {
+		for _, r := range roles {
+			if e.schemas[n].grants[r] != 0 && e.schemas[n].owner != r {
+				out = append(out, fmt.Sprintf("REVOKE ALL ON SCHEMA %s FROM %s", sql.QuoteIdent(n), to))
+				break
+			}
+		}
+	}
+	for _, name := range sortedKeys(e.funcs) {
+		for _, f := range e.funcs[name] {
+			for _, r := range roles {
+				if f.HasACL && routineOwnerName(f) != r && containsRole(f.ACL, r) {
+					out = append(out, fmt.Sprintf("REVOKE ALL ON %s %s FROM %s", routineWord(f), routineSQLName(f.Signature()), to))
+					break
+				}
+			}
+		}
+	}
+	o := e.ownedObjectsOf(roles)
+	for _, n := range o.matviews {
+		out = append(out, "DROP MATERIALIZED VIEW IF EXISTS "+n+cascade)
+	}
+	for _, n := range o.views {
+		out = append(out, "DROP VIEW IF EXISTS "+n+cascade)
+	}
+	for _, n := range o.tables {
+		out = append(out, "DROP TABLE IF EXISTS "+n+cascade)
+	}
+	for _, n := range o.seqs {
+		out = append(out, "DROP SEQUENCE IF EXISTS "+n+cascade)
+	}
+	for i, n := range o.routines {
+		out = append(out, "DROP "+o.routineWords[i]+" IF EXISTS "+n+cascade)
+	}
+	for _, n := range o.schemas {
+		out = append(out, "DROP SCHEMA IF EXISTS "+n+cascade)
+	}
+	return out, nil
+}
+
+func containsRole(list []string, r string) bool {
+	for _, x := range list {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
