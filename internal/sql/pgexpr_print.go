@@ -195,6 +195,16 @@ func (pp *pprinter) expr(x *pexpr, showImplicit bool, parent *pexpr) {
 		b.WriteString(x.lit) // an aggregate's * or DISTINCT
 		pp.list(x.args)
 		b.WriteByte(')')
+		if x.win != nil {
+			b.WriteString(" OVER ")
+			if x.win.name != "" {
+				b.WriteString(expr.QuoteIdent(x.win.name))
+			} else {
+				pp.windowSpec(x.win)
+			}
+		}
+	case pSubLink:
+		pp.subLink(x)
 	case pCall:
 		b.WriteString(x.name)
 		b.WriteByte('(')
@@ -234,6 +244,9 @@ func (pp *pprinter) list(xs []*pexpr) {
 	}
 }
 
+// indentLimit is PRETTYINDENT_LIMIT.
+const indentLimit = 40
+
 // keyword is appendContextKeyword with PRETTYFLAG_INDENT: a new line,
 // indented, with the trailing spaces before it removed.
 func (pp *pprinter) keyword(s string, before, after int) { pp.keywordPlus(s, before, after, 0) }
@@ -242,7 +255,12 @@ func (pp *pprinter) keywordPlus(s string, before, after, plus int) {
 	pp.indent += before
 	pp.trimSpaces()
 	pp.b.WriteByte('\n')
-	pp.b.WriteString(strings.Repeat(" ", max(pp.indent, 0)+plus))
+	n := max(pp.indent, 0)
+	if pp.indent >= indentLimit {
+		// past the limit PostgreSQL indents by half steps, wrapping
+		n = (indentLimit + (pp.indent-indentLimit)/4) % indentLimit
+	}
+	pp.b.WriteString(strings.Repeat(" ", n+plus))
 	pp.b.WriteString(s)
 	pp.indent = max(pp.indent+after, 0)
 }
@@ -360,7 +378,7 @@ func simpleUnder(x, parent *pexpr) bool {
 			return parent.args[0] == x
 		}
 		return !castParent && ownParens()
-	case pNullTest, pBoolTest, pDistinct:
+	case pNullTest, pBoolTest, pDistinct, pSubLink:
 		return !castParent && ownParens()
 	case pAnd, pOr, pNot:
 		if parent.k == pAnd || parent.k == pOr || parent.k == pNot {

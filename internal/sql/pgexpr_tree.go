@@ -26,6 +26,11 @@ type pexpr struct {
 	args          []*pexpr
 	caseArg, els  *pexpr
 	whens         [][2]*pexpr
+	// sub is a subquery's; win a window function's window; colno a set
+	// operation's output column, which ORDER BY prints by number.
+	sub   *pquery
+	win   *pwindow
+	colno int
 }
 
 type pkind uint8
@@ -47,6 +52,7 @@ const (
 	pArray
 	pAnyAll
 	pDistinct
+	pSubLink // a subquery: EXISTS, IN, op ANY/ALL, scalar, ARRAY
 )
 
 // errNoDeparse marks a form the deparser does not know; the caller keeps
@@ -63,17 +69,20 @@ type ptyper struct {
 	// aggs allows aggregate calls.
 	rels []*prel
 	aggs bool
+	// A view's query level: the level around it (outer), the analyser
+	// of nested queries (an), the query (q), the relation names in use
+	// (names), the WITH queries in scope and the FROM items.
+	outer *ptyper
+	an    *viewAnalyzer
+	q     *pquery
+	names map[string]int
+	ctes  []*pcte
+	from  []*pfrom
 }
 
-// prel is one relation of a view's FROM: the name its columns are
-// qualified by, and its columns.
-type prel struct {
-	ref   string
-	cols  []string
-	types []value.Type
-}
-
-// column resolves a column reference among rels.
+// column resolves a column reference among rels: an unqualified name
+// among the FROM items (a join's merged columns once), a qualified one
+// by its relation; then in the levels around.
 func (p *ptyper) column(fields []*pg_query.Node) (*pexpr, error) {
 	var names []string
 	for _, f := range fields {
@@ -83,20 +92,39 @@ func (p *ptyper) column(fields []*pg_query.Node) (*pexpr, error) {
 		names = append(names, f.GetString_().Sval)
 	}
 	var found *pexpr
-	for _, r := range p.rels {
-		if len(names) == 2 && names[0] != r.ref || len(names) > 2 {
-			continue
-		}
-		for i, c := range r.cols {
-			if c == names[len(names)-1] {
-				if found != nil {
-					return nil, errNoDeparse // ambiguous: PostgreSQL refused the view
-				}
-				found = &pexpr{k: pCol, lit: r.ref, name: c, t: r.types[i]}
+	switch len(names) {
+	case 1:
+		n := 0
+		for _, f := range p.from {
+			x, c := f.lookup(names[0])
+			if c > 0 {
+				found, n = x, n+c
 			}
 		}
+		if n > 1 {
+			return nil, errNoDeparse // ambiguous: PostgreSQL refused the view
+		}
+	case 2:
+		if r := p.relByRef(names[0]); r != nil {
+			for i, c := range r.cols {
+				if c == names[1] {
+					if found != nil {
+						return nil, errNoDeparse
+					}
+					found = r.column(i)
+				}
+			}
+			if found == nil {
+				return nil, errNoDeparse
+			}
+		}
+	default:
+		return nil, errNoDeparse
 	}
 	if found == nil {
+		if p.outer != nil {
+			return p.outer.column(fields)
+		}
 		return nil, errNoDeparse
 	}
 	return found, nil
@@ -174,6 +202,8 @@ func (p *ptyper) build(n *pg_query.Node) (*pexpr, error) {
 		return p.call(name, n.GetMinMaxExpr().Args)
 	case n.GetAArrayExpr() != nil:
 		return p.array(n.GetAArrayExpr().Elements, nil)
+	case n.GetSubLink() != nil && p.an != nil:
+		return p.subLink(n.GetSubLink())
 	}
 	return nil, errNoDeparse
 }
@@ -505,6 +535,9 @@ func (p *ptyper) anyAll(op string, l, r *pexpr, all bool) (*pexpr, error) {
 // funcCall resolves a call among the catalog's functions; each argument
 // is coerced to its parameter's type.
 func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
+	if f.Over != nil {
+		return p.windowCall(f)
+	}
 	if p.aggs && len(f.Funcname) == 1 && f.Over == nil && f.AggFilter == nil && len(f.AggOrder) == 0 && !f.FuncVariadic {
 		if x, ok, err := p.aggregate(f); ok || err != nil {
 			return x, err
