@@ -315,11 +315,18 @@ func (pp *pprinter) windowSpec(w *pwindow) {
 		pp.orderBy(w.order)
 		space = true
 	}
-	if w.frame != "" {
+	if w.frame != nil {
 		if space {
 			b.WriteByte(' ')
 		}
-		b.WriteString(w.frame)
+		for _, f := range w.frame {
+			if f.x != nil {
+				pp.expr(f.x, false, nil)
+			} else {
+				b.WriteString(f.text)
+			}
+		}
+		pp.trimSpaces() // the last word's space
 	}
 	b.WriteByte(')')
 }

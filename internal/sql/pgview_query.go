@@ -84,7 +84,7 @@ type pwindow struct {
 	name, ref string
 	part      []*pexpr
 	order     []psort
-	frame     string // the frame clause as printed, "" for the default
+	frame     []framePart // nil for the default frame
 	key       string // what makes two inline windows the same
 }
 

@@ -207,84 +207,91 @@ func (q *pquery) window(w *pwindow) *pwindow {
 // frameBetween is FRAMEOPTION_BETWEEN (bind_scalar.go has the others).
 const frameBetween = 0x10
 
-// frame prints a window's frame clause as get_rule_windowspec does; ""
-// for the default frame. ROWS and GROUPS offsets are bigints, shown
-// cast; RANGE offsets are not printed here.
-func (p *ptyper) frame(wd *pg_query.WindowDef) (string, error) {
+// frame types a window's frame clause as get_rule_windowspec prints
+// it: words, and the offsets of ROWS and GROUPS (bigints, their
+// implicit cast not shown); nil for the default frame. RANGE offsets,
+// whose type follows the ORDER BY's, are not printed here.
+func (p *ptyper) frame(wd *pg_query.WindowDef) ([]framePart, error) {
 	o := wd.FrameOptions
 	if o&frameNonDefault == 0 {
-		return "", nil
+		return nil, nil
 	}
-	s := ""
+	var out []framePart
+	word := func(s string) { out = append(out, framePart{text: s}) }
 	switch {
 	case o&frameRange != 0:
-		s = "RANGE "
+		word("RANGE ")
 	case o&frameRows != 0:
-		s = "ROWS "
+		word("ROWS ")
 	case o&frameGroups != 0:
-		s = "GROUPS "
+		word("GROUPS ")
 	}
 	if o&frameBetween != 0 {
-		s += "BETWEEN "
+		word("BETWEEN ")
 	}
-	offset := func(n *pg_query.Node) (string, error) {
+	offset := func(n *pg_query.Node, dir string) error {
 		if o&frameRange != 0 {
-			return "", errNoDeparse
+			return errNoDeparse
 		}
-		c := n.GetAConst()
-		if c == nil || c.GetIval() == nil {
-			return "", errNoDeparse
+		x, err := p.build(n)
+		if err != nil {
+			return err
 		}
-		return "'" + itoa(int(c.GetIval().Ival)) + "'::bigint", nil
+		if x, err = p.coerce(x, value.Type{Kind: value.Int8, Mod: -1}, false); err != nil {
+			return err
+		}
+		out = append(out, framePart{x: x}, framePart{text: dir})
+		return nil
 	}
+	var err error
 	switch {
 	case o&frameStartUnboundedPreceding != 0:
-		s += "UNBOUNDED PRECEDING "
+		word("UNBOUNDED PRECEDING ")
 	case o&frameStartCurrentRow != 0:
-		s += "CURRENT ROW "
-	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing) != 0:
-		t, err := offset(wd.StartOffset)
-		if err != nil {
-			return "", err
-		}
-		if o&frameStartOffsetPreceding != 0 {
-			s += t + " PRECEDING "
-		} else {
-			s += t + " FOLLOWING "
-		}
+		word("CURRENT ROW ")
+	case o&frameStartOffsetPreceding != 0:
+		err = offset(wd.StartOffset, " PRECEDING ")
+	case o&frameStartOffsetFollowing != 0:
+		err = offset(wd.StartOffset, " FOLLOWING ")
 	default:
-		return "", errNoDeparse
+		return nil, errNoDeparse
+	}
+	if err != nil {
+		return nil, err
 	}
 	if o&frameBetween != 0 {
-		s += "AND "
+		word("AND ")
 		switch {
 		case o&frameEndUnboundedFollowing != 0:
-			s += "UNBOUNDED FOLLOWING "
+			word("UNBOUNDED FOLLOWING ")
 		case o&frameEndCurrentRow != 0:
-			s += "CURRENT ROW "
-		case o&(frameEndOffsetPreceding|frameEndOffsetFollowing) != 0:
-			t, err := offset(wd.EndOffset)
-			if err != nil {
-				return "", err
-			}
-			if o&frameEndOffsetPreceding != 0 {
-				s += t + " PRECEDING "
-			} else {
-				s += t + " FOLLOWING "
-			}
+			word("CURRENT ROW ")
+		case o&frameEndOffsetPreceding != 0:
+			err = offset(wd.EndOffset, " PRECEDING ")
+		case o&frameEndOffsetFollowing != 0:
+			err = offset(wd.EndOffset, " FOLLOWING ")
 		default:
-			return "", errNoDeparse
+			return nil, errNoDeparse
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	switch {
 	case o&frameExcludeCurrentRow != 0:
-		s += "EXCLUDE CURRENT ROW "
+		word("EXCLUDE CURRENT ROW ")
 	case o&frameExcludeGroup != 0:
-		s += "EXCLUDE GROUP "
+		word("EXCLUDE GROUP ")
 	case o&frameExcludeTies != 0:
-		s += "EXCLUDE TIES "
+		word("EXCLUDE TIES ")
 	}
-	return s[:len(s)-1], nil
+	return out, nil
+}
+
+// framePart is a word of a frame clause, or an offset.
+type framePart struct {
+	text string
+	x    *pexpr
 }
 
 // rawKey is a parse tree's identity without its source positions, as
