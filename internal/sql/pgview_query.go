@@ -85,7 +85,7 @@ type pwindow struct {
 	part      []*pexpr
 	order     []psort
 	frame     []framePart // nil for the default frame
-	key       string // what makes two inline windows the same
+	key       string      // what makes two inline windows the same
 }
 
 // pcte is one WITH query.
