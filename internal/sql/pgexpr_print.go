@@ -194,7 +194,16 @@ func (pp *pprinter) expr(x *pexpr, showImplicit bool, parent *pexpr) {
 		b.WriteByte('(')
 		b.WriteString(x.lit) // an aggregate's * or DISTINCT
 		pp.list(x.args)
+		if len(x.order) > 0 {
+			b.WriteString(" ORDER BY ")
+			pp.orderBy(x.order)
+		}
 		b.WriteByte(')')
+		if x.filter != nil {
+			b.WriteString(" FILTER (WHERE ")
+			pp.expr(x.filter, false, nil)
+			b.WriteByte(')')
+		}
 		if x.win != nil {
 			b.WriteString(" OVER ")
 			if x.win.name != "" {
@@ -205,6 +214,10 @@ func (pp *pprinter) expr(x *pexpr, showImplicit bool, parent *pexpr) {
 		}
 	case pSubLink:
 		pp.subLink(x)
+	case pSQLCall:
+		pp.sqlCall(x)
+	case pSubscript:
+		pp.subscript(x)
 	case pCall:
 		b.WriteString(x.name)
 		b.WriteByte('(')
@@ -351,7 +364,7 @@ func simpleUnder(x, parent *pexpr) bool {
 		return false
 	}
 	switch x.k {
-	case pConst, pCol, pKeyword, pFunc, pCall, pArray, pCase:
+	case pConst, pCol, pKeyword, pFunc, pCall, pArray, pCase, pSQLCall, pSubscript:
 		return true
 	case pCast:
 		if x.relabel {

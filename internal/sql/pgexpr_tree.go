@@ -31,6 +31,9 @@ type pexpr struct {
 	sub   *pquery
 	win   *pwindow
 	colno int
+	// filter and order are an aggregate's FILTER and ORDER BY.
+	filter *pexpr
+	order  []psort
 }
 
 type pkind uint8
@@ -53,6 +56,8 @@ const (
 	pAnyAll
 	pDistinct
 	pSubLink // a subquery: EXISTS, IN, op ANY/ALL, scalar, ARRAY
+	pSQLCall // EXTRACT, SUBSTRING, TRIM, POSITION, OVERLAY in their SQL syntax
+	pSubscript
 )
 
 // errNoDeparse marks a form the deparser does not know; the caller keeps
@@ -202,6 +207,8 @@ func (p *ptyper) build(n *pg_query.Node) (*pexpr, error) {
 		return p.call(name, n.GetMinMaxExpr().Args)
 	case n.GetAArrayExpr() != nil:
 		return p.array(n.GetAArrayExpr().Elements, nil)
+	case n.GetAIndirection() != nil && !p.syntactic:
+		return p.subscript(n.GetAIndirection())
 	case n.GetSubLink() != nil && p.an != nil:
 		return p.subLink(n.GetSubLink())
 	}
@@ -376,7 +383,8 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 			return &pexpr{k: pOp, name: op, t: x.t, flag: true, args: []*pexpr{x}}, nil
 		}
 		if a.Rexpr.GetFuncCall() != nil && a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
-			return nil, errNoDeparse // LIKE … ESCAPE
+			// LIKE … ESCAPE: the pattern is like_escape(pattern, escape)
+			return p.escaped(op, a.Lexpr, a.Rexpr.GetFuncCall(), "like_escape")
 		}
 		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
 		if err != nil {
@@ -413,6 +421,13 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 			return nil, err
 		}
 		return &pexpr{k: pCall, name: "NULLIF", t: x.args[0].t, args: x.args}, nil
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		// x SIMILAR TO p is x ~ similar_to_escape(p)
+		f := a.Rexpr.GetFuncCall()
+		if f == nil || op == "" || p.syntactic {
+			return nil, errNoDeparse
+		}
+		return p.escaped(op, a.Lexpr, f, "similar_to_escape")
 	case pg_query.A_Expr_Kind_AEXPR_IN:
 		return p.in(op, a.Lexpr, a.Rexpr.GetList())
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
@@ -538,8 +553,8 @@ func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
 	if f.Over != nil {
 		return p.windowCall(f)
 	}
-	if p.aggs && len(f.Funcname) == 1 && f.Over == nil && f.AggFilter == nil && len(f.AggOrder) == 0 && !f.FuncVariadic {
-		if x, ok, err := p.aggregate(f); ok || err != nil {
+	if p.aggs && len(f.Funcname) == 1 && f.Over == nil && !f.FuncVariadic {
+		if x, ok, err := p.aggregateCall(f); ok || err != nil {
 			return x, err
 		}
 	}
@@ -561,7 +576,10 @@ func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
 		if kw, ok := sqlUserFuncs[name]; ok && len(f.Args) == 0 {
 			return &pexpr{k: pKeyword, name: kw, t: value.TextType}, nil
 		}
-		return nil, errNoDeparse
+		if p.syntactic {
+			return nil, errNoDeparse
+		}
+		return p.sqlSyntaxCall(name, f.Args)
 	}
 	out := &pexpr{k: pFunc, name: name}
 	var types []value.Type

@@ -73,7 +73,7 @@ func (p *ptyper) subLink(s *pg_query.SubLink) (*pexpr, error) {
 // windowCall types a window function call: an aggregate or one of the
 // window functions, over a window of this level.
 func (p *ptyper) windowCall(f *pg_query.FuncCall) (*pexpr, error) {
-	if p.q == nil || f.AggFilter != nil || len(f.AggOrder) > 0 || f.AggDistinct || f.FuncVariadic || len(f.Funcname) != 1 {
+	if p.q == nil || len(f.AggOrder) > 0 || f.AggDistinct || f.FuncVariadic || len(f.Funcname) != 1 {
 		return nil, errNoDeparse
 	}
 	name := f.Funcname[0].GetString_().GetSval()
@@ -84,7 +84,7 @@ func (p *ptyper) windowCall(f *pg_query.FuncCall) (*pexpr, error) {
 	var err error
 	switch name {
 	case "row_number", "rank", "dense_rank", "percent_rank", "cume_dist":
-		if len(f.Args) != 0 || f.AggStar {
+		if len(f.Args) != 0 || f.AggStar || f.AggFilter != nil {
 			return nil, errNoDeparse
 		}
 		x = &pexpr{k: pFunc, name: name, t: value.Type{Kind: value.Int8, Mod: -1}}
@@ -92,6 +92,9 @@ func (p *ptyper) windowCall(f *pg_query.FuncCall) (*pexpr, error) {
 			x.t = value.Float8Type
 		}
 	case "ntile", "lag", "lead", "first_value", "last_value", "nth_value":
+		if f.AggFilter != nil {
+			return nil, errNoDeparse
+		}
 		x = &pexpr{k: pFunc, name: name}
 		for _, a := range f.Args {
 			ax, err := p.build(a)
@@ -138,7 +141,7 @@ func (p *ptyper) windowCall(f *pg_query.FuncCall) (*pexpr, error) {
 		}
 	default:
 		var ok bool
-		if x, ok, err = p.aggregate(f); err != nil || !ok {
+		if x, ok, err = p.aggregateCall(f); err != nil || !ok {
 			return nil, errNoDeparse
 		}
 	}

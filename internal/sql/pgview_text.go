@@ -18,7 +18,14 @@ type RelColumns func(name string) (cols []string, types []value.Type, ok bool)
 // own, subqueries, set operations and WITH laid out as ruleutils lays
 // them out. names are the view's column names. ok is false for a query
 // this printer does not know: the caller keeps src.
-func ViewDefPG(src string, names []string, rels RelColumns, pretty bool) (string, bool) {
+func ViewDefPG(src string, names []string, rels RelColumns, pretty bool) (text string, ok bool) {
+	defer func() {
+		// A form this printer misreads must cost the reader the
+		// PostgreSQL layout, never the catalog read: keep src.
+		if recover() != nil {
+			text, ok = "", false
+		}
+	}()
 	tree, err := pg_query.Parse(src)
 	if err != nil || len(tree.Stmts) != 1 {
 		return "", false
