@@ -282,7 +282,7 @@ func (pp *pprinter) sortGroup(x *pexpr) {
 		pp.expr(x, true, nil)
 		return
 	}
-	paren := pp.pretty || x.k == pFunc || x.k == pCast && !x.relabel
+	paren := pp.pretty || x.k == pFunc || x.k == pSQLCall || x.k == pCast && !x.relabel
 	if paren {
 		pp.b.WriteByte('(')
 	}
