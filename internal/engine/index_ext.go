@@ -152,10 +152,23 @@ func (t *table) checkExt(row value.Row) error {
 // with head, its key's elements written by elem and followed by opts
 // (none when nil), plain or pretty (as psql's \d asks for it).
 func (x *keyExt) indexDef(head string, n int, elem func(int) string, opts []string, colName func(int) string, pretty bool) string {
+	return x.indexDefPG(nil, head, n, elem, opts, colName, pretty)
+}
+
+// indexDefPG is indexDef with the key's expressions and the predicate
+// printed as PostgreSQL's deparser prints them over the columns texts
+// knows (kept as written where it cannot say, or when texts is nil):
+// an expression in parentheses unless it looks like a call.
+func (x *keyExt) indexDefPG(texts *exprTexts, head string, n int, elem func(int) string, opts []string, colName func(int) string, pretty bool) string {
 	parts := make([]string, n)
 	for i := range parts {
 		if x == nil || x.exprs == nil || x.exprs[i] == nil {
 			parts[i] = elem(i)
+		} else if s, ok := texts.printed(x.keySQL[i], pretty); ok {
+			parts[i] = s
+			if exprColName(s) == "expr" {
+				parts[i] = "(" + s + ")"
+			}
 		} else {
 			parts[i] = x.keySQL[i]
 			if !pretty && strings.HasPrefix(parts[i], "(") {
@@ -181,6 +194,9 @@ func (x *keyExt) indexDef(head string, n int, elem func(int) string, opts []stri
 		def += " NULLS NOT DISTINCT"
 	}
 	if x.where != nil {
+		if s, ok := texts.printed(x.whereSQL, pretty); ok {
+			return def + " WHERE " + s
+		}
 		if pretty {
 			def += " WHERE " + x.whereSQL
 		} else {

@@ -72,6 +72,15 @@ func (x *exprTexts) exprText(src string, target value.Type, pretty bool) (string
 	return printed(key, func() (string, bool) { return sql.ExprTextPG(src, x.types, target, pretty) })
 }
 
+// printed is exprText of an expression of no assigned type; ok false
+// on a nil x.
+func (x *exprTexts) printed(src string, pretty bool) (string, bool) {
+	if x == nil {
+		return "", false
+	}
+	return x.exprText(src, value.UnknownType, pretty)
+}
+
 // columnDefault is pg_get_expr(adbin) of c's default src; "" when
 // PostgreSQL keeps none (a bare NULL on a column not of a domain).
 func (x *exprTexts) columnDefault(c sql.ColumnDef, src string) string {

@@ -498,8 +498,12 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		def += expr.QuoteIdent(o.e.bareName(name)) + " ON " + expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) + " USING " + ci.method
 		elem := func(i int) string { return r.colList(cols[i : i+1]) }
 		colName := func(c int) string { return expr.QuoteIdent(r.cols[c].name) }
-		ci.def = x.indexDef(def, len(cols), elem, ci.opts, colName, false)
-		if p := x.indexDef(def, len(cols), elem, ci.opts, colName, true); p != ci.def {
+		var texts *exprTexts
+		if t != nil && x != nil && (x.exprs != nil || x.where != nil) {
+			texts = newExprTexts(t.def.Cols)
+		}
+		ci.def = x.indexDefPG(texts, def, len(cols), elem, ci.opts, colName, false)
+		if p := x.indexDefPG(texts, def, len(cols), elem, ci.opts, colName, true); p != ci.def {
 			ci.pretty = p
 		}
 		ir := &catRel{oid: RelationOID(name), name: name, nsp: publicOID, kind: 'i', t: t, on: r, index: ci}

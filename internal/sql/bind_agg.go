@@ -186,7 +186,7 @@ func (b *binder) bindGrouped(sel *pg_query.SelectStmt, input plan.Node, sc *scop
 	plain := true
 	sel.GroupClause = implicitRowSets(sel.GroupClause, true)
 	for _, g := range sel.GroupClause {
-		alts, err := b.groupingAlternatives(sel, g, sc, as)
+		alts, err := b.groupingAlternatives(sel, g, sc, as, false)
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
@@ -722,8 +722,21 @@ func aggKey(a *plan.AggCall) string {
 // groupingAlternatives binds one GROUP BY item and returns the sets of
 // group expressions (positions in as.groups) it stands for: one set for an
 // expression, several for ROLLUP, CUBE and GROUPING SETS.
-func (b *binder) groupingAlternatives(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope, as *aggScope) ([][]int, error) {
+func (b *binder) groupingAlternatives(sel *pg_query.SelectStmt, g *pg_query.Node, sc *scope, as *aggScope, inGroupingSet bool) ([][]int, error) {
 	gs := g.GetGroupingSet()
+	if r := g.GetRowExpr(); r != nil && r.RowFormat == pg_query.CoercionForm_COERCE_IMPLICIT_CAST && inGroupingSet {
+		// (a, b) inside a grouping set is the set of a and b, as
+		// PostgreSQL's flatten_grouping_sets reads it
+		var set []int
+		for _, e := range r.Args {
+			i, err := b.groupExpr(sel, e, sc, as)
+			if err != nil {
+				return nil, err
+			}
+			set = unionInts(set, []int{i})
+		}
+		return [][]int{set}, nil
+	}
 	if gs == nil {
 		i, err := b.groupExpr(sel, g, sc, as)
 		if err != nil {
@@ -736,9 +749,15 @@ func (b *binder) groupingAlternatives(sel *pg_query.SelectStmt, g *pg_query.Node
 	units := func() ([][]int, error) {
 		var out [][]int
 		for _, c := range gs.Content {
+			var simple []*pg_query.Node
 			if inner := c.GetGroupingSet(); inner != nil && inner.Kind == pg_query.GroupingSetKind_GROUPING_SET_SIMPLE {
+				simple = inner.Content
+			} else if r := c.GetRowExpr(); r != nil && r.RowFormat == pg_query.CoercionForm_COERCE_IMPLICIT_CAST {
+				simple = r.Args
+			}
+			if simple != nil {
 				var u []int
-				for _, e := range inner.Content {
+				for _, e := range simple {
 					i, err := b.groupExpr(sel, e, sc, as)
 					if err != nil {
 						return nil, err
@@ -805,7 +824,7 @@ func (b *binder) groupingAlternatives(sel *pg_query.SelectStmt, g *pg_query.Node
 	case pg_query.GroupingSetKind_GROUPING_SET_SETS:
 		var out [][]int
 		for _, c := range gs.Content {
-			alts, err := b.groupingAlternatives(sel, c, sc, as)
+			alts, err := b.groupingAlternatives(sel, c, sc, as, true)
 			if err != nil {
 				return nil, err
 			}

@@ -194,7 +194,30 @@ func (pp *pprinter) expr(x *pexpr, showImplicit bool, parent *pexpr) {
 		b.WriteByte('(')
 		b.WriteString(x.lit) // an aggregate's * or DISTINCT
 		pp.list(x.args)
+		if len(x.order) > 0 {
+			b.WriteString(" ORDER BY ")
+			pp.orderBy(x.order)
+		}
 		b.WriteByte(')')
+		if x.filter != nil {
+			b.WriteString(" FILTER (WHERE ")
+			pp.expr(x.filter, false, nil)
+			b.WriteByte(')')
+		}
+		if x.win != nil {
+			b.WriteString(" OVER ")
+			if x.win.name != "" {
+				b.WriteString(expr.QuoteIdent(x.win.name))
+			} else {
+				pp.windowSpec(x.win)
+			}
+		}
+	case pSubLink:
+		pp.subLink(x)
+	case pSQLCall:
+		pp.sqlCall(x)
+	case pSubscript:
+		pp.subscript(x)
 	case pCall:
 		b.WriteString(x.name)
 		b.WriteByte('(')
@@ -234,6 +257,9 @@ func (pp *pprinter) list(xs []*pexpr) {
 	}
 }
 
+// indentLimit is PRETTYINDENT_LIMIT.
+const indentLimit = 40
+
 // keyword is appendContextKeyword with PRETTYFLAG_INDENT: a new line,
 // indented, with the trailing spaces before it removed.
 func (pp *pprinter) keyword(s string, before, after int) { pp.keywordPlus(s, before, after, 0) }
@@ -242,7 +268,12 @@ func (pp *pprinter) keywordPlus(s string, before, after, plus int) {
 	pp.indent += before
 	pp.trimSpaces()
 	pp.b.WriteByte('\n')
-	pp.b.WriteString(strings.Repeat(" ", max(pp.indent, 0)+plus))
+	n := max(pp.indent, 0)
+	if pp.indent >= indentLimit {
+		// past the limit PostgreSQL indents by half steps, wrapping
+		n = (indentLimit + (pp.indent-indentLimit)/4) % indentLimit
+	}
+	pp.b.WriteString(strings.Repeat(" ", n+plus))
 	pp.b.WriteString(s)
 	pp.indent = max(pp.indent+after, 0)
 }
@@ -333,7 +364,7 @@ func simpleUnder(x, parent *pexpr) bool {
 		return false
 	}
 	switch x.k {
-	case pConst, pCol, pKeyword, pFunc, pCall, pArray, pCase:
+	case pConst, pCol, pKeyword, pFunc, pCall, pArray, pCase, pSQLCall, pSubscript:
 		return true
 	case pCast:
 		if x.relabel {
@@ -360,7 +391,7 @@ func simpleUnder(x, parent *pexpr) bool {
 			return parent.args[0] == x
 		}
 		return !castParent && ownParens()
-	case pNullTest, pBoolTest, pDistinct:
+	case pNullTest, pBoolTest, pDistinct, pSubLink:
 		return !castParent && ownParens()
 	case pAnd, pOr, pNot:
 		if parent.k == pAnd || parent.k == pOr || parent.k == pNot {

@@ -26,6 +26,14 @@ type pexpr struct {
 	args          []*pexpr
 	caseArg, els  *pexpr
 	whens         [][2]*pexpr
+	// sub is a subquery's; win a window function's window; colno a set
+	// operation's output column, which ORDER BY prints by number.
+	sub   *pquery
+	win   *pwindow
+	colno int
+	// filter and order are an aggregate's FILTER and ORDER BY.
+	filter *pexpr
+	order  []psort
 }
 
 type pkind uint8
@@ -47,6 +55,9 @@ const (
 	pArray
 	pAnyAll
 	pDistinct
+	pSubLink // a subquery: EXISTS, IN, op ANY/ALL, scalar, ARRAY
+	pSQLCall // EXTRACT, SUBSTRING, TRIM, POSITION, OVERLAY in their SQL syntax
+	pSubscript
 )
 
 // errNoDeparse marks a form the deparser does not know; the caller keeps
@@ -63,17 +74,20 @@ type ptyper struct {
 	// aggs allows aggregate calls.
 	rels []*prel
 	aggs bool
+	// A view's query level: the level around it (outer), the analyser
+	// of nested queries (an), the query (q), the relation names in use
+	// (names), the WITH queries in scope and the FROM items.
+	outer *ptyper
+	an    *viewAnalyzer
+	q     *pquery
+	names map[string]int
+	ctes  []*pcte
+	from  []*pfrom
 }
 
-// prel is one relation of a view's FROM: the name its columns are
-// qualified by, and its columns.
-type prel struct {
-	ref   string
-	cols  []string
-	types []value.Type
-}
-
-// column resolves a column reference among rels.
+// column resolves a column reference among rels: an unqualified name
+// among the FROM items (a join's merged columns once), a qualified one
+// by its relation; then in the levels around.
 func (p *ptyper) column(fields []*pg_query.Node) (*pexpr, error) {
 	var names []string
 	for _, f := range fields {
@@ -83,20 +97,39 @@ func (p *ptyper) column(fields []*pg_query.Node) (*pexpr, error) {
 		names = append(names, f.GetString_().Sval)
 	}
 	var found *pexpr
-	for _, r := range p.rels {
-		if len(names) == 2 && names[0] != r.ref || len(names) > 2 {
-			continue
-		}
-		for i, c := range r.cols {
-			if c == names[len(names)-1] {
-				if found != nil {
-					return nil, errNoDeparse // ambiguous: PostgreSQL refused the view
-				}
-				found = &pexpr{k: pCol, lit: r.ref, name: c, t: r.types[i]}
+	switch len(names) {
+	case 1:
+		n := 0
+		for _, f := range p.from {
+			x, c := f.lookup(names[0])
+			if c > 0 {
+				found, n = x, n+c
 			}
 		}
+		if n > 1 {
+			return nil, errNoDeparse // ambiguous: PostgreSQL refused the view
+		}
+	case 2:
+		if r := p.relByRef(names[0]); r != nil {
+			for i, c := range r.cols {
+				if c == names[1] {
+					if found != nil {
+						return nil, errNoDeparse
+					}
+					found = r.column(i)
+				}
+			}
+			if found == nil {
+				return nil, errNoDeparse
+			}
+		}
+	default:
+		return nil, errNoDeparse
 	}
 	if found == nil {
+		if p.outer != nil {
+			return p.outer.column(fields)
+		}
 		return nil, errNoDeparse
 	}
 	return found, nil
@@ -174,6 +207,10 @@ func (p *ptyper) build(n *pg_query.Node) (*pexpr, error) {
 		return p.call(name, n.GetMinMaxExpr().Args)
 	case n.GetAArrayExpr() != nil:
 		return p.array(n.GetAArrayExpr().Elements, nil)
+	case n.GetAIndirection() != nil && !p.syntactic:
+		return p.subscript(n.GetAIndirection())
+	case n.GetSubLink() != nil && p.an != nil:
+		return p.subLink(n.GetSubLink())
 	}
 	return nil, errNoDeparse
 }
@@ -346,7 +383,8 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 			return &pexpr{k: pOp, name: op, t: x.t, flag: true, args: []*pexpr{x}}, nil
 		}
 		if a.Rexpr.GetFuncCall() != nil && a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
-			return nil, errNoDeparse // LIKE … ESCAPE
+			// LIKE … ESCAPE: the pattern is like_escape(pattern, escape)
+			return p.escaped(op, a.Lexpr, a.Rexpr.GetFuncCall(), "like_escape")
 		}
 		l, r, err := p.buildPair(a.Lexpr, a.Rexpr)
 		if err != nil {
@@ -383,6 +421,13 @@ func (p *ptyper) aexpr(a *pg_query.A_Expr) (*pexpr, error) {
 			return nil, err
 		}
 		return &pexpr{k: pCall, name: "NULLIF", t: x.args[0].t, args: x.args}, nil
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		// x SIMILAR TO p is x ~ similar_to_escape(p)
+		f := a.Rexpr.GetFuncCall()
+		if f == nil || op == "" || p.syntactic {
+			return nil, errNoDeparse
+		}
+		return p.escaped(op, a.Lexpr, f, "similar_to_escape")
 	case pg_query.A_Expr_Kind_AEXPR_IN:
 		return p.in(op, a.Lexpr, a.Rexpr.GetList())
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
@@ -505,8 +550,11 @@ func (p *ptyper) anyAll(op string, l, r *pexpr, all bool) (*pexpr, error) {
 // funcCall resolves a call among the catalog's functions; each argument
 // is coerced to its parameter's type.
 func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
-	if p.aggs && len(f.Funcname) == 1 && f.Over == nil && f.AggFilter == nil && len(f.AggOrder) == 0 && !f.FuncVariadic {
-		if x, ok, err := p.aggregate(f); ok || err != nil {
+	if f.Over != nil {
+		return p.windowCall(f)
+	}
+	if p.aggs && len(f.Funcname) == 1 && f.Over == nil && !f.FuncVariadic {
+		if x, ok, err := p.aggregateCall(f); ok || err != nil {
 			return x, err
 		}
 	}
@@ -528,7 +576,10 @@ func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
 		if kw, ok := sqlUserFuncs[name]; ok && len(f.Args) == 0 {
 			return &pexpr{k: pKeyword, name: kw, t: value.TextType}, nil
 		}
-		return nil, errNoDeparse
+		if p.syntactic {
+			return nil, errNoDeparse
+		}
+		return p.sqlSyntaxCall(name, f.Args)
 	}
 	out := &pexpr{k: pFunc, name: name}
 	var types []value.Type
