@@ -42,10 +42,13 @@ import (
 // operator that gains from big steps (a grouping, whose groups' changes
 // of one step share one update: dataflow.BatchGainer); with no sinks and
 // no events. Anything else commits whole. A chunked commit runs on the
-// committing goroutine alone whatever the workers: committed whole on two,
+// committing goroutine whatever the workers: committed whole on two,
 // its table's write in halves and its views' commits left behind, it
 // took as long by the threads' clocks (its critical path) as in chunks on
-// one, and a third more work (docs/performance.md, 2026-12-05).
+// one, and a third more work (docs/performance.md, 2026-12-05). Only a
+// view's operator that splits its step (dataflow.Splitter: a join's
+// probes) shares a chunk's step with the other workers, the chunk's rows
+// still in the cache the cores share.
 
 // defaultChunkRows is the number of keys of a chunk: 512 keys are 1,024
 // rows of a batch, a few hundred kilobytes with their entries, which the
@@ -111,8 +114,11 @@ func (e *Engine) viewsChunkable() bool {
 // commitChunked commits tx, whose replacements all go to t, in chunks
 // of keys. The caller has checked e.chunks.
 func (e *Engine) commitChunked(tx *txn, t *table) error {
-	// Each chunk takes the one worker's path (chunks).
+	// Each chunk takes the one worker's path (chunks), but for the views'
+	// big steps, which split among the workers (a join's probes).
 	e.bigCommit = false
+	e.chunkWays = e.nWorkers()
+	defer func() { e.chunkWays = 0 }()
 	e.mu.settleHeld(func() {
 		e.tx = tx
 		e.rollback()

@@ -128,6 +128,10 @@ type joinCore struct {
 	// parts at once, the second by twin (see join_split.go).
 	apart bool
 	twin  *joinCore
+	// split lets a commit's big step be probed in halves too; coldSlab
+	// is a twin's slab of a cold start's rows.
+	split    dataflow.Split
+	coldSlab rowSlab
 	// hidden marks a side whose index was adopted (see IndexAdopter): until
 	// trim the join neither reads nor stages it; fed records that the side
 	// has had rows.

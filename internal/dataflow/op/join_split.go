@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -19,14 +20,28 @@ import (
 // the one probing the batch in order would give. Under a memory budget
 // (a guard counting the pairs) the batch is probed in order.
 
-// minSplitProbes is the fewest probes of a batch probed in two halves.
+// minSplitProbes is the fewest probes of a cold start's batch probed in
+// two halves.
 const minSplitProbes = 1 << 14
 
+// A big commit's step (a chunk of 512 keys of a big batch, or a whole
+// commit of thousands of rows) is probed in halves the same way when the
+// engine lets the join split it (dataflow.Split, as a grouping's): its
+// probes are random reads of an index of 100,000 entries or more, half a
+// microsecond each, which the second core takes half of. The twin's
+// assertions are rows of their own and its retractions come from its own
+// slab, as the join's are (newRow): only who copies them changes.
+
+var _ dataflow.Splitter = (*InnerJoin)(nil)
+
+// SetSplit lets the join probe a commit's big step in halves with s.
+func (j *InnerJoin) SetSplit(s dataflow.Split) { j.c.split = s }
+
 // probeSide probes the entries ks (term t), in two halves at once when
-// the batch is a cold start's and big enough.
+// the batch is a cold start's, or a commit's that the engine lets split,
+// and big enough.
 func (c *joinCore) probeSide(t term, arena []byte, ks []keyed) error {
-	if !c.apart || c.slab == nil || c.guard != nil || c.direct == nil ||
-		len(ks) < minSplitProbes || runtime.GOMAXPROCS(0) < 2 {
+	if !c.apart || c.guard != nil || c.direct == nil || !c.splits(t, len(ks)) {
 		return c.probeAll(t, arena, ks)
 	}
 	// The lookups only read the index: its load, if still pending, is
@@ -40,15 +55,27 @@ func (c *joinCore) probeSide(t term, arena []byte, ks []keyed) error {
 		c.twin = c.newTwin()
 	}
 	tw := c.twin
+	// A cold start's rows come from slabs (newRow), a commit's each its
+	// own or, retractions, from the twin's slab gone.
+	tw.slab = nil
+	if c.slab != nil {
+		tw.slab = &tw.coldSlab
+	}
 	half := len(ks) / 2
 	tw.out = tw.out[:0]
 	tw.reserve(len(ks) - half)
 	tw.err = nil
-	var twErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { twErr = tw.probeAll(t, arena, ks[half:]) })
-	err := c.probeAll(t, arena, ks[:half])
-	wg.Wait()
+	var err, twErr error
+	first := func() { err = c.probeAll(t, arena, ks[:half]) }
+	second := func() { twErr = tw.probeAll(t, arena, ks[half:]) }
+	if c.slab != nil {
+		var wg sync.WaitGroup
+		wg.Go(second)
+		first()
+		wg.Wait()
+	} else {
+		c.split.Run(first, second)
+	}
 	if err == nil {
 		err = twErr
 	}
@@ -58,11 +85,30 @@ func (c *joinCore) probeSide(t term, arena []byte, ks []keyed) error {
 	return err
 }
 
+// splits reports whether ks, n entries probing the other side's index
+// for term t, are probed in halves: a cold start's big batch on two
+// cores, or a commit's step that the engine lets split (from 1,024 rows,
+// 256 in a chunk of a big commit: engine/parallel_split.go); never an index without a key (a bounded one may
+// extend itself as it is read).
+func (c *joinCore) splits(t term, n int) bool {
+	a := c.right
+	if t == termLDr {
+		a = c.left
+	}
+	if len(a.Spec().Key) == 0 {
+		return false
+	}
+	if c.slab != nil {
+		return n >= minSplitProbes && runtime.GOMAXPROCS(0) >= 2
+	}
+	return c.split != nil && n >= 2 && c.split.Ways(n) >= 2
+}
+
 // newTwin returns a join that reads c's indexes and emits c's rows, with
 // scratch of its own.
 func (c *joinCore) newTwin() *joinCore {
 	tw := &joinCore{spec: c.spec, left: c.left, right: c.right, nullL: c.nullL, nullR: c.nullR,
-		direct: c.direct, emits: true, slab: &rowSlab{}}
+		direct: c.direct, emits: true}
 	tw.onLeft, tw.onRight = tw.visitLeft, tw.visitRight
 	tw.sink = func(_ term, _ value.Row, wl int64, _ value.Row, wr int64) error { return tw.emitCat(wl * wr) }
 	return tw
