@@ -138,12 +138,12 @@ type Engine struct {
 	within withinPartition
 	order  []matView
 	deps   map[string][]string
-	tx     *txn   // the writer's open transaction; nil when none
+	tx     *txn // the writer's open transaction; nil when none
 	// txd is the catalog side of the writer's block once it changed the
 	// catalog, gate the same for the sessions that wait for it, read
 	// under the shared lock (txddl.go).
-	txd  *txDDL
-	gate atomic.Pointer[txDDL]
+	txd    *txDDL
+	gate   atomic.Pointer[txDDL]
 	ts     uint64 // logical time of the last commit
 	subs   []*subscription
 	nextID int

@@ -110,10 +110,10 @@ type File struct {
 	inTx     bool
 	// blk is the transaction block's open SQLite transaction (block.go);
 	// nil when none.
-	blk      *block
-	tables   map[string]*tableStmts
-	ts       uint64 // the time of the last commit stored
-	pending  uint64 // the time of the commit staged
+	blk     *block
+	tables  map[string]*tableStmts
+	ts      uint64 // the time of the last commit stored
+	pending uint64 // the time of the commit staged
 	// args are the values of the rows gathered for one INSERT: pendingN
 	// rows of pendingT.
 	args     []any
