@@ -397,8 +397,10 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	}
 	e.mu.RLock()
 	held = heldShared
-	if d := e.gate.Load(); d != nil && d.owner != s {
-		// Another session's block changed the catalog: wait for its end.
+	b, rec, err := bind()
+	if d := e.gate.Load(); d != nil && d.owner != s && (err != nil || !sessionOnly(b)) {
+		// Another session's block changed the catalog: wait for its end,
+		// then bind again over the catalog it left.
 		e.mu.RUnlock()
 		held = heldNone
 		if err := s.awaitBlock(d); err != nil {
@@ -406,7 +408,6 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 		}
 		return s.do(bind)
 	}
-	b, rec, err := bind()
 	_, isTx = b.(*sql.Tx)
 	if s.failed {
 		e.mu.RUnlock()

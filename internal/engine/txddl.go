@@ -278,6 +278,20 @@ func (e *Engine) endBlock() {
 	close(d.done)
 }
 
+// sessionOnly reports whether b touches only the session (BEGIN, COMMIT,
+// SET, SHOW of a setting): it does not wait for another session's block.
+func sessionOnly(b sql.Bound) bool {
+	switch b := b.(type) {
+	case *sql.Tx:
+		return true
+	case *sql.Set:
+		return sessionStmt(b)
+	case *sql.Show:
+		return showColumns(b.Name) != nil
+	}
+	return false
+}
+
 // awaitBlock waits for the end of another session's block that changed
 // the catalog, at most the session's lock_timeout (55P03), as a statement
 // of PostgreSQL waits for the ACCESS EXCLUSIVE lock of an altered table.
