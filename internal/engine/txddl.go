@@ -132,9 +132,9 @@ func (s *Session) blockCatalog(what string, run func() (Result, error)) (Result,
 		return Result{}, d.broken
 	}
 	e.flushPending()
-	if err := e.refuseStepped(what, tx.log[d.base:]); err != nil {
-		return Result{}, err
-	}
+	// Checked now, refused after the change ran: a change that fails
+	// anyway fails with its own error, as in PostgreSQL.
+	refusal := e.refuseStepped(what, tx.log[d.base:])
 	u := catalogUndo{mark: len(tx.log), base: d.base, store: -1, im: e.takeImage()}
 	if bs, ok := e.store.(BlockStore); ok {
 		m, err := bs.Mark()
@@ -150,6 +150,9 @@ func (s *Session) blockCatalog(what string, run func() (Result, error)) (Result,
 	d.base = len(tx.log)
 	d.undo = append(d.undo, u)
 	res, err := run()
+	if err == nil {
+		err = refusal
+	}
 	if err != nil {
 		e.undoCatalog(len(d.undo) - 1)
 		return Result{}, err
