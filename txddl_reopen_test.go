@@ -83,3 +83,37 @@ ROLLBACK`); err != nil {
 	}
 	wantRows(t, db, []queryRows{{"SELECT * FROM n", "[[2]]"}, {"SELECT a FROM t ORDER BY a", "[[1] [4]]"}})
 }
+
+// TestTxDDLSavepointReopen checks the file after ROLLBACK TO a savepoint
+// across catalog changes: a table altered and dropped after the savepoint
+// is back in the file as it was, and takes rows again in the same block.
+func TestTxDDLSavepointReopen(t *testing.T) {
+	db := reopenedFileDB(t, "txddl_sp.db", `CREATE TABLE t (a int PRIMARY KEY, b text);
+INSERT INTO t VALUES (1, 'x');
+BEGIN;
+INSERT INTO t VALUES (2, 'y');
+SAVEPOINT s;
+ALTER TABLE t ADD COLUMN c int DEFAULT 3;
+INSERT INTO t VALUES (3, 'z', 4);
+DROP TABLE t;
+CREATE TABLE t (q text);
+ROLLBACK TO s;
+INSERT INTO t VALUES (5, 'w');
+SAVEPOINT s2;
+CREATE TABLE u (k int);
+INSERT INTO u VALUES (1);
+ALTER TABLE t DROP COLUMN b;
+ROLLBACK TO s2;
+CREATE TABLE v (k int);
+INSERT INTO v VALUES (9);
+COMMIT`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT * FROM t ORDER BY a", "[[1 x] [2 y] [5 w]]"},
+		{"SELECT * FROM v", "[[9]]"},
+		{"SELECT count(*) FROM pg_class WHERE relname = 'u'", "[[0]]"},
+	})
+	if err := db.Exec(`INSERT INTO t VALUES (6, 'v'); INSERT INTO v VALUES (10)`); err != nil {
+		t.Fatal(err)
+	}
+}
