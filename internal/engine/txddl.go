@@ -202,6 +202,19 @@ func (e *Engine) undoStore(bs BlockStore, mark int) {
 	if err := bs.RollbackTo(mark); err != nil && e.txd.broken == nil {
 		e.txd.broken = err
 	}
+	e.forgetReserves()
+}
+
+// forgetReserves makes each sequence record a new reserve at its next
+// nextval: those the block's rolled-back store transaction held are gone
+// from the file, and a number handed out from them after a crash would be
+// handed out again.
+func (e *Engine) forgetReserves() {
+	for _, q := range e.seqs {
+		q.mu.Lock()
+		q.left = 0
+		q.mu.Unlock()
+	}
 }
 
 // undoCatalog undoes the block's catalog changes from the i-th on, newest
@@ -261,6 +274,7 @@ func (e *Engine) endBlock() {
 	}
 	if bs, ok := e.store.(BlockStore); ok {
 		bs.EndBlock(false) //nolint:errcheck // a rollback of the file: memory is rolled back already
+		e.forgetReserves()
 	}
 	gone := map[string]bool{}
 	for _, sub := range e.subs {
