@@ -27,7 +27,15 @@ func (e *Engine) committed() exec.Source {
 	if e.tx == nil || len(e.tx.log) == 0 {
 		return e
 	}
-	return &committedSource{e: e, log: e.tx.log}
+	log := e.tx.log
+	if e.txd != nil {
+		// A block that changed the catalog holds the database: what the
+		// views hold is the tables as of its last catalog change, which
+		// the views built in it read, and which no view made before it
+		// was changed by (txddl.go).
+		log = log[min(e.txd.base, len(log)):]
+	}
+	return &committedSource{e: e, log: log}
 }
 
 var _ exec.FilteredSource = (*committedSource)(nil)

@@ -188,6 +188,10 @@ func (e *Engine) SetStore(s Store) {
 func (e *Engine) CloseStore(c io.Closer) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if bs, ok := e.store.(BlockStore); ok && e.txd != nil {
+		// A block left open is rolled back: the file stays as before it.
+		bs.EndBlock(false) //nolint:errcheck // closing drops it anyway
+	}
 	if e.haltErr() == nil {
 		e.saveSequencesExact()
 	}
@@ -454,4 +458,23 @@ func (e *Engine) Step() uint64 {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.ts
+}
+
+// BlockStore is a Store that can hold a transaction block's catalog
+// changes and rows in one transaction of its own (txddl.go), so that the
+// file never holds half a block. Between BeginBlock and the block's end,
+// every other call of the Store writes inside that transaction: Write and
+// Commit stage the block's last rows and then make the whole block durable;
+// Abort drops only what the last Write staged. Mark returns a point of the
+// block that RollbackTo undoes the block back to (the point is gone after);
+// Stage keeps inside the block what the last Write staged. EndBlock commits
+// or rolls back the block if it is still open (a block whose COMMIT wrote no
+// rows, or a ROLLBACK). A store that is not a BlockStore refuses catalog
+// changes inside a block.
+type BlockStore interface {
+	BeginBlock() error
+	Mark() (int, error)
+	RollbackTo(mark int) error
+	Stage() error
+	EndBlock(commit bool) error
 }

@@ -138,7 +138,12 @@ type Engine struct {
 	within withinPartition
 	order  []matView
 	deps   map[string][]string
-	tx     *txn   // the writer's open transaction; nil when none
+	tx     *txn // the writer's open transaction; nil when none
+	// txd is the catalog side of the writer's block once it changed the
+	// catalog, gate the same for the sessions that wait for it, read
+	// under the shared lock (txddl.go).
+	txd    *txDDL
+	gate   atomic.Pointer[txDDL]
 	ts     uint64 // logical time of the last commit
 	subs   []*subscription
 	nextID int
@@ -874,6 +879,16 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		delete(e.viewStmts, name)
 	}
 	e.dropStatsOf(gone)
+	e.shared.release(gone)
+	e.order = slices.DeleteFunc(e.order, func(o matView) bool { return gone[o.meta().name] })
+	if e.txd == nil { // a block's end tells them (endBlock): its rollback keeps them
+		e.endViewUsers(gone)
+	}
+}
+
+// endViewUsers detaches the sinks and ends the subscriptions of the
+// views gone.
+func (e *Engine) endViewUsers(gone map[string]bool) {
 	e.sinks = slices.DeleteFunc(e.sinks, func(s *sinkAttach) bool {
 		if gone[s.view] {
 			if d, ok := s.sink.(Detachable); ok {
@@ -882,8 +897,6 @@ func (e *Engine) dropAll(names []string, gone map[string]bool) {
 		}
 		return gone[s.view]
 	})
-	e.shared.release(gone)
-	e.order = slices.DeleteFunc(e.order, func(o matView) bool { return gone[o.meta().name] })
 	subs := e.subs[:0]
 	for _, s := range e.subs {
 		if !gone[s.view] {

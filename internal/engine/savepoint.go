@@ -49,6 +49,9 @@ type savepoint struct {
 	// cons is a copy of the block's SET CONSTRAINTS, which ROLLBACK TO
 	// restores, as PostgreSQL does (trigger_constraint.go).
 	cons conModes
+	// ddl is the number of the block's catalog changes (txddl.go), which
+	// ROLLBACK TO undoes back to.
+	ddl int
 }
 
 // invalidSavepoint is PostgreSQL's SQLSTATE for a savepoint that does not
@@ -104,6 +107,7 @@ func (s *Session) setSavepoint(name string) {
 		if tx := s.e.tx; tx != nil {
 			sp.mark, sp.restarts = len(tx.log), len(tx.restarts)
 		}
+		sp.ddl = s.e.catalogMark()
 	}
 	s.savepoints = append(s.savepoints, sp)
 }
@@ -119,9 +123,11 @@ func (s *Session) rollbackTo(i int) {
 		e.mu.Lock()
 		if !sp.writer {
 			e.rollback() // every change of the transaction came after the savepoint
+			e.endBlock()
 		} else if e.tx != nil {
 			e.flushPending()
 			e.undoRestarts(min(sp.restarts, len(e.tx.restarts)))
+			e.undoCatalog(sp.ddl)
 			e.undoTo(min(sp.mark, len(e.tx.log)))
 		}
 		e.mu.Unlock()

@@ -34,6 +34,10 @@ type Session struct {
 	// conn are the addresses of the connection the session serves
 	// (connection.go).
 	conn connAddrs
+	// stmt and rec are the statement running and its recorder
+	// (blockCatalogCheck).
+	stmt sql.Bound
+	rec  *recorder
 	// ddlText is the text of the statement running, which event triggers
 	// read the command tag of (event_trigger.go).
 	ddlText string
@@ -217,6 +221,9 @@ const (
 )
 
 func (s *Session) accessOf(b sql.Bound) access {
+	if s.block && blockCatalogKind(b) && !s.tempTarget(b) {
+		return accessWrite // a catalog change the block undoes (txddl.go)
+	}
 	if locks(b) {
 		return accessWrite // the writer slot locks the rows (locking.go)
 	}
@@ -394,6 +401,16 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	e.mu.RLock()
 	held = heldShared
 	b, rec, err := bind()
+	if d := e.gate.Load(); d != nil && d.owner != s && (err != nil || !sessionOnly(b)) {
+		// Another session's block changed the catalog: wait for its end,
+		// then bind again over the catalog it left.
+		e.mu.RUnlock()
+		held = heldNone
+		if err := s.awaitBlock(d); err != nil {
+			return nil, s.fail(err)
+		}
+		return s.do(bind)
+	}
 	_, isTx = b.(*sql.Tx)
 	if s.failed {
 		e.mu.RUnlock()
@@ -537,6 +554,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	e := s.e
 	s.startClock(rec)
 	s.ddlText = rec.text // the statement event triggers see (event_trigger.go)
+	s.stmt, s.rec = b, rec
+	defer func() { s.stmt, s.rec = nil, nil }()
 	switch b := b.(type) {
 	case *sql.Tx:
 		return s.execTx(b)
@@ -886,13 +905,21 @@ func (s *Session) source() exec.Source {
 	return s.e.committed()
 }
 
-// ddl runs a catalog change, which is not transactional: it is refused
-// inside a transaction block.
+// ddl runs a catalog change. Inside a transaction block it runs
+// undoably (blockCatalog, txddl.go) when it is of a kind the block can
+// undo, and is refused (25001) otherwise.
 func (s *Session) ddl(what string, fn func() (Result, error)) (Result, error) {
 	if s.block {
-		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", what).
-			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
+		if err := s.blockCatalogCheck(what); err != nil {
+			return Result{}, err
+		}
+		return s.blockCatalog(what, func() (Result, error) { return s.runDDL(fn) })
 	}
+	return s.runDDL(fn)
+}
+
+// runDDL runs a catalog change with the event triggers it fires.
+func (s *Session) runDDL(fn func() (Result, error)) (Result, error) {
 	s.e.catalogGen++ // prepared statements bind again
 	fn = s.e.pruningObjectComments(fn)
 	if len(s.e.evtTriggers) == 0 {
@@ -978,7 +1005,7 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 	}
 	held := heldNone
 	defer s.onPanic(&held)
-	if commit && (e.tx == nil || len(e.tx.deferred) == 0 && !e.tx.fkCheck && !e.tx.keyCheck) {
+	if commit && e.txd == nil && (e.tx == nil || len(e.tx.deferred) == 0 && !e.tx.fkCheck && !e.tx.keyCheck) {
 		// The commit writes the transaction's kept replacements beside
 		// the views' commits the last commit left behind, and waits for
 		// them before the views step (commit).
@@ -987,6 +1014,11 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 		e.mu.Lock()
 	}
 	held = heldExclusive
+	if commit && e.txd != nil {
+		if err = e.commitBlock(); err != nil {
+			commit = false
+		}
+	}
 	if commit {
 		e.firer = s
 		err = e.commit()
@@ -994,6 +1026,7 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 	} else {
 		e.rollback()
 	}
+	e.endBlock()
 	notices := e.takeNotices()
 	e.mu.Unlock()
 	held = heldNone

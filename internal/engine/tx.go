@@ -31,6 +31,12 @@ type txn struct {
 	// deferred are the deferred constraint triggers' events, which fire
 	// at commit (trigger_constraint.go).
 	deferred []deferredEvent
+	// from is where the commit's part of the log starts: a block that
+	// changed the catalog wrote the rows before its last catalog change
+	// to the store already (txddl.go); full is the whole log while the
+	// commit runs on the part.
+	from int
+	full []change
 }
 
 // change is one row inserted (w = +1) or deleted (w = -1) under id, or
@@ -158,7 +164,12 @@ func (e *Engine) undoTo(mark int) {
 
 func (e *Engine) rollback() {
 	if e.tx != nil {
+		if tx := e.tx; tx.full != nil {
+			// A commit of a block's part failed: the whole log is undone.
+			tx.log, tx.full = append(tx.full[:tx.from:tx.from], tx.log...), nil
+		}
 		e.undoRestarts(0)
+		e.undoCatalog(0)
 		e.undoTo(0)
 		clear(e.tx.pending)
 		e.tx.pending = e.tx.pending[:0]
@@ -220,6 +231,9 @@ func (e *Engine) commit() error {
 	if tx == nil {
 		return nil
 	}
+	if tx.from > 0 {
+		tx.full, tx.log = tx.log, tx.log[tx.from:]
+	}
 	var err error
 	if len(tx.log) > 0 || len(tx.pending) > 0 {
 		ph := e.startPhases()
@@ -231,6 +245,10 @@ func (e *Engine) commit() error {
 	}
 	if err == nil && len(tx.restarts) > 0 {
 		e.commitRestarts(tx.restarts)
+	}
+	if tx.full != nil { // the rows of the block's part written before
+		clear(tx.full[:tx.from])
+		tx.full = nil
 	}
 	// A bulk load's log is let go at once: it holds a slot per row
 	// loaded, and the views built after the load would otherwise keep it

@@ -64,7 +64,7 @@ func (f *File) Alter(old string, r *engine.StoredRelation, rows func(put func(id
 	if err != nil {
 		return err
 	}
-	prev.close()
+	f.closeStmts(prev)
 	delete(f.tables, old)
 	return f.prepare(r.Name, next.sqlName, r.Cols)
 }

@@ -108,9 +108,12 @@ type File struct {
 	readOnly bool
 	version  int // the file's format
 	inTx     bool
-	tables   map[string]*tableStmts
-	ts       uint64 // the time of the last commit stored
-	pending  uint64 // the time of the commit staged
+	// blk is the transaction block's open SQLite transaction (block.go);
+	// nil when none.
+	blk     *block
+	tables  map[string]*tableStmts
+	ts      uint64 // the time of the last commit stored
+	pending uint64 // the time of the commit staged
 	// args are the values of the rows gathered for one INSERT: pendingN
 	// rows of pendingT.
 	args     []any
@@ -400,6 +403,9 @@ func (f *File) inTransaction(fn func() error) error {
 	if f.readOnly {
 		return f.errReadOnly()
 	}
+	if f.blk != nil {
+		return f.inBlock(fn)
+	}
 	if _, err := f.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return f.mapErr("begin a transaction in", err)
 	}
@@ -617,7 +623,7 @@ func (f *File) Drop(names []string) error {
 	}
 	for _, n := range names {
 		if t, ok := f.tables[n]; ok {
-			t.close()
+			f.closeStmts(t)
 			delete(f.tables, n)
 		}
 	}
@@ -632,7 +638,11 @@ func (f *File) Write(c *engine.Commit) error {
 	if f.readOnly {
 		return f.errReadOnly()
 	}
-	if _, err := f.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	begin := "BEGIN IMMEDIATE"
+	if f.blk != nil {
+		begin = "SAVEPOINT dv_write"
+	}
+	if _, err := f.conn.ExecContext(ctx, begin); err != nil {
 		return f.mapErr("begin a transaction in", err)
 	}
 	f.inTx = true
@@ -756,6 +766,9 @@ func (f *File) Commit() error {
 		return nil
 	}
 	f.inTx = false
+	if f.blk != nil {
+		return f.commitBlock()
+	}
 	if _, err := f.conn.ExecContext(ctx, "COMMIT"); err != nil {
 		f.rollback()
 		return f.mapErr("commit to", err)
@@ -768,6 +781,10 @@ func (f *File) Commit() error {
 func (f *File) Abort() {
 	if f.inTx {
 		f.inTx = false
+		if f.blk != nil {
+			f.undoWrite()
+			return
+		}
 		f.rollback()
 	}
 }

@@ -334,3 +334,15 @@ func EnumRange(t Type, lo, hi Value) []Value {
 	}
 	return out
 }
+
+// EnumRestore makes d, a descriptor t.Enum() returned earlier, t's again:
+// the undo of the changes made to t since (a rolled-back transaction
+// block's ALTER TYPE … ADD VALUE). Descriptors are never changed once
+// stored, so d is as it was.
+func EnumRestore(t Type, d *EnumDesc) {
+	enumTypes.mu.Lock()
+	defer enumTypes.mu.Unlock()
+	if s := enumSlot(t.Mod); s != nil && t.Kind == Enum {
+		s.Store(d)
+	}
+}
