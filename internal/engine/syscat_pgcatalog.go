@@ -387,7 +387,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 		r.add("oid", c.oid, "conname", c.name, "connamespace", c.rel.nsp, "contype", string(rune(c.kind)),
 			"condeferrable", c.deferrable, "condeferred", c.deferred, "convalidated", !c.notValid, "conrelid", c.rel.oid, "contypid", uint32(0),
 			"conindid", c.index, "conparentid", c.parent, "confrelid", ref, "confupdtype", upd, "confdeltype", del,
-			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u' || c.kind == 'f' || c.kind == 'x',
+			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u' || c.kind == 'x' || c.kind == 'f' && c.parent == 0 && c.rel.kind != 'p',
 			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}
 }
