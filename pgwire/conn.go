@@ -330,14 +330,11 @@ func (c *conn) sendError(err error, query string, off int) {
 	c.be.Send(r)
 }
 
-// sendNotices sends a statement's notices, each of its severity (a
-// WARNING's code is 01000).
+// sendNotices sends a statement's notices, each of its severity and
+// with PostgreSQL's SQLSTATE for it (engine.Result.NoticeCode).
 func (c *conn) sendNotices(r engine.Result) {
 	for i, n := range r.Notices {
-		sev, code := r.NoticeLevel(i), "00000"
-		if sev == "WARNING" {
-			code = "01000"
-		}
+		sev, code := r.NoticeLevel(i), r.NoticeCode(i)
 		c.be.Send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: code, Message: n})
 	}
 }

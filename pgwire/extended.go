@@ -295,7 +295,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return nil
 	}
 	r := pt.res
-	r.Rows, r.Notices, r.NoticeLevels = rows, nil, nil
+	r.Rows, r.Notices, r.NoticeLevels, r.NoticeCodes = rows, nil, nil, nil
 	pt.sent += len(rows)
 	c.sendResult(r, pt.formats, false)
 	return nil

@@ -153,6 +153,9 @@ type Engine struct {
 	// noticeLevels are the severities of the notices that are not
 	// NOTICEs, by index (noticeAt).
 	noticeLevels map[int]string
+	// noticeCodes are the SQLSTATEs RAISE chose for notices, by index
+	// (notice_code.go).
+	noticeCodes map[int]string
 	// spare is the last committed transaction, whose log the next reuses;
 	// deltas is the map of each commit's batches, reused.
 	spare  *txn
@@ -326,6 +329,9 @@ type Result struct {
 	// NoticeLevels are the severities of the notices that are not
 	// NOTICEs, by index in Notices (notice_level.go).
 	NoticeLevels map[int]string
+	// NoticeCodes are the SQLSTATEs a statement chose for its notices, by
+	// index; the others' are read from their text (notice_code.go).
+	NoticeCodes map[int]string
 }
 
 // New returns an empty engine.

@@ -34,18 +34,30 @@ func (e *Engine) takeNoticesInto(res *Result) {
 		}
 		res.NoticeLevels[len(res.Notices)+i] = l
 	}
-	e.noticeLevels = nil
+	for i, c := range e.noticeCodes {
+		if res.NoticeCodes == nil {
+			res.NoticeCodes = map[int]string{}
+		}
+		res.NoticeCodes[len(res.Notices)+i] = c
+	}
+	e.noticeLevels, e.noticeCodes = nil, nil
 	res.Notices = append(res.Notices, e.takeNotices()...)
 }
 
 // keepNotices keeps the notices of r whose severity keep accepts.
 func (r *Result) keepNotices(keep func(level string) bool) {
 	var notices []string
-	var levels map[int]string
+	var levels, codes map[int]string
 	for i, n := range r.Notices {
 		l := r.NoticeLevel(i)
 		if !keep(l) {
 			continue
+		}
+		if c, ok := r.NoticeCodes[i]; ok {
+			if codes == nil {
+				codes = map[int]string{}
+			}
+			codes[len(notices)] = c
 		}
 		if l != "NOTICE" {
 			if levels == nil {
@@ -55,5 +67,5 @@ func (r *Result) keepNotices(keep func(level string) bool) {
 		}
 		notices = append(notices, n)
 	}
-	r.Notices, r.NoticeLevels = notices, levels
+	r.Notices, r.NoticeLevels, r.NoticeCodes = notices, levels, codes
 }

@@ -379,6 +379,17 @@ func plAssign(v value.Value, t value.Type) (value.Value, error) {
 // the statement's result.
 func (rt *plRuntime) Notice(level, msg string) { rt.s.e.noticeAt(level, msg) }
 
+// NoticeCode implements plpgsql.NoticeCoder: RAISE's notice with the
+// SQLSTATE it chose.
+func (rt *plRuntime) NoticeCode(level, code, msg string) {
+	e := rt.s.e
+	if e.noticeCodes == nil {
+		e.noticeCodes = map[int]string{}
+	}
+	e.noticeCodes[len(e.notices)] = code
+	e.noticeAt(level, msg)
+}
+
 // Mark implements plpgsql.Runtime.
 func (rt *plRuntime) Mark() plpgsql.Mark {
 	tx := rt.s.e.begin()

@@ -942,7 +942,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 			if err := s.setModes(t.Modes); err != nil {
 				return Result{}, err
 			}
-			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}}, nil
+			return Result{Tag: "BEGIN", Notices: []string{"there is already a transaction in progress"}, NoticeLevels: map[int]string{0: "WARNING"}}, nil
 		}
 		if err := s.setModes(t.Modes); err != nil {
 			return Result{}, err
@@ -954,7 +954,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 			if t.Chain {
 				return Result{}, pgerr.New(pgerr.NoActiveTransaction, "COMMIT AND CHAIN can only be used in transaction blocks")
 			}
-			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}}, nil
+			return Result{Tag: "COMMIT", Notices: []string{"there is no transaction in progress"}, NoticeLevels: map[int]string{0: "WARNING"}}, nil
 		}
 		modes := s.txModes()
 		notices, err := s.endTx(true)
@@ -972,7 +972,7 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 		if t.Chain {
 			return Result{}, pgerr.New(pgerr.NoActiveTransaction, "ROLLBACK AND CHAIN can only be used in transaction blocks")
 		}
-		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}}, nil
+		return Result{Tag: "ROLLBACK", Notices: []string{"there is no transaction in progress"}, NoticeLevels: map[int]string{0: "WARNING"}}, nil
 	}
 	modes := s.txModes()
 	s.Rollback()

@@ -36,12 +36,12 @@ func init() {
 }
 
 // catalogTypes maps the types of catalogColumns to those that hold them
-// here: name, "char", the information_schema domains and the internal
-// types are text, as they print.
+// here: name, the information_schema domains and the internal types are
+// text, as they print; "char" is itself.
 var catalogTypeNames = map[string]value.Type{
-	"name": value.TextType, `"char"`: value.TextType, "pg_node_tree": value.TextType, "xid": value.TextType,
+	"name": value.TextType, `"char"`: value.InternalCharType, "pg_node_tree": value.TextType, "xid": value.TextType,
 	"int2vector": value.TextType, "oidvector": value.TextType, "anyarray": value.TextType,
-	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.Text), "name[]": value.ArrayType(value.Text),
+	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Text),
 	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
 }
@@ -94,8 +94,14 @@ func catValue(x any, t value.Type) value.Value {
 	case nil:
 		return value.Null
 	case value.Value:
+		if t.Kind == value.InternalChar && v.Kind().IsString() {
+			return value.NewInternalChar(firstByte(v.Str()))
+		}
 		return v
 	case string:
+		if t.Kind == value.InternalChar {
+			return value.NewInternalChar(firstByte(v))
+		}
 		return value.NewText(value.Text, v)
 	case bool:
 		return value.NewBool(v)
@@ -105,6 +111,9 @@ func catValue(x any, t value.Type) value.Value {
 		elems := make([]value.Value, len(v))
 		for i, s := range v {
 			elems[i] = value.NewText(value.Text, s)
+			if t.Kind.Elem() == value.InternalChar {
+				elems[i] = value.NewInternalChar(firstByte(s))
+			}
 		}
 		return value.NewArray(t.Kind, elems)
 	case []int16:
@@ -130,6 +139,9 @@ func catValue(x any, t value.Type) value.Value {
 	case uint32:
 		n = int64(v)
 	case byte:
+		if t.Kind == value.InternalChar {
+			return value.NewInternalChar(v)
+		}
 		return value.NewText(value.Text, string(rune(v)))
 	default:
 		panic("engine: catalog value of an unexpected type")
@@ -143,6 +155,15 @@ func catValue(x any, t value.Type) value.Value {
 		return value.NewFloat(t.Kind, float64(n))
 	}
 	return value.NewInt(t.Kind, n)
+}
+
+// firstByte is a "char" column's byte of the string s: its first, or
+// zero for an empty string (attidentity ”, PostgreSQL's '\0').
+func firstByte(s string) byte {
+	if s == "" {
+		return 0
+	}
+	return s[0]
 }
 
 // catalogRows computes the rows of the catalog relation name. The caller

@@ -171,7 +171,22 @@ func numToChar(v value.Value, f string) (string, error) {
 	if intPart == "0" && fracDigits > 0 {
 		intPart = "" // 0.5 prints .5
 	}
-	overflow := special || len(intPart) > intDigits
+	// NaN and the infinities are their words, PostgreSQL's numeric_out,
+	// in the digit positions: too long for them, the format's #s; else
+	// the word, and nothing of the rest of the number.
+	overflow := len(intPart) > intDigits
+	word := special && !overflow
+	// A float's fraction is cut to the digits the type holds past the
+	// word's (FLT_DIG 6, DBL_DIG 15), as float4_to_char and float8_to_char
+	// cut it: Infinity as a real has none.
+	maxFrac := fracDigits
+	if special && v.Kind().IsFloat() {
+		dig := 15
+		if v.Kind() == value.Float4 {
+			dig = 6
+		}
+		maxFrac = max(min(fracDigits, dig-len(intPart)), 0)
+	}
 	if fm && intPart == "" && strings.Trim(fracPart, "0") == "" && zeroStart >= intDigits && intDigits > 0 {
 		intPart = "0" // in fill mode a zero prints one digit
 	}
@@ -205,6 +220,7 @@ func numToChar(v value.Value, f string) (string, error) {
 				i := fpos
 				fpos++
 				switch {
+				case word, overflow && i >= maxFrac:
 				case overflow:
 					sb.WriteByte('#')
 				case i < len(fracPart):
@@ -237,6 +253,10 @@ func numToChar(v value.Value, f string) (string, error) {
 			afterNum = true
 		case '.':
 			if fm && fracDigits == 0 && !overflow {
+				continue
+			}
+			if word {
+				pos, afterNum = intDigits, true
 				continue
 			}
 			mark()
@@ -361,15 +381,21 @@ func numDigits(v value.Value, frac int) (digits string, neg, special bool) {
 		return digits, neg, false
 	case k.IsFloat():
 		f := v.Float()
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return "", f < 0, true
+		if math.IsNaN(f) {
+			return "NaN", false, true
+		}
+		if math.IsInf(f, 0) {
+			return "Infinity", f < 0, true
 		}
 		neg = f < 0 || f == 0 && math.Signbit(f)
 		return strconv.FormatFloat(math.Abs(f), 'f', frac, 64), neg, false
 	}
 	d := v.Decimal()
+	if d.Form == apd.Infinite {
+		return "Infinity", d.Negative, true
+	}
 	if d.Form != apd.Finite {
-		return "", d.Negative, true
+		return "NaN", false, true
 	}
 	var r apd.Decimal
 	ctx := value.DecimalContext

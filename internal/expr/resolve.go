@@ -27,6 +27,7 @@ const (
 	catBits     category = 'V'
 	catUser     category = 'U'
 	catNetwork  category = 'I'
+	catInternal category = 'Z' // "char"
 )
 
 func categoryOf(k value.Kind) category {
@@ -47,6 +48,8 @@ func categoryOf(k value.Kind) category {
 		return catNetwork
 	case k.IsBytes(), k.IsNetwork(), k == value.XML:
 		return catUser
+	case k == value.InternalChar:
+		return catInternal
 	}
 	return catUnknown
 }
@@ -304,6 +307,8 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		return value.OidType, nil
 	case lk == value.Xid && rk == value.Int4, lk == value.Int4 && rk == value.Xid:
 		return value.XidType, nil // PostgreSQL's xideqint4 and xidneqint4
+	case lk == value.InternalChar && rk.IsString(), rk == value.InternalChar && lk.IsString():
+		return value.TextType, nil // "char" converts to text implicitly
 	}
 	switch categoryOf(lk) {
 	case catNumeric:

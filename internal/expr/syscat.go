@@ -371,6 +371,9 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 		name = strings.TrimSpace(name[:i]) // a modifier: the type without it
 	}
 	key := ""
+	if strings.EqualFold(name, "char") {
+		name = "bpchar" // SQL's char; the one-byte type is spelt "char"
+	}
 	if t, err := value.TypeFromName(name, nil); err == nil {
 		key = t.Kind.String()
 	} else {

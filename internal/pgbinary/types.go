@@ -77,6 +77,7 @@ var kindOIDs = [...]uint32{
 	value.Xid:          28,
 	value.Cid:          29,
 	value.PgLSN:        3220,
+	value.InternalChar: 18,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -127,6 +128,7 @@ var arrayOIDs = [...]uint32{
 	value.Xid:          1011,
 	value.Cid:          1012,
 	value.PgLSN:        3221,
+	value.InternalChar: 1002,
 }
 
 // TypeOID returns the OID of t's type.
@@ -175,7 +177,7 @@ func TypeOID(t value.Type) uint32 {
 // TypeSize returns pg_type.typlen of t's type: -1 for variable length.
 func TypeSize(t value.Type) int16 {
 	switch t.Kind {
-	case value.Bool:
+	case value.Bool, value.InternalChar:
 		return 1
 	case value.Int2:
 		return 2
@@ -247,6 +249,8 @@ func AppendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
 	case value.PgLSN:
 		return binary.BigEndian.AppendUint64(buf, v.LSN())
+	case value.InternalChar: // charsend: the byte
+		return append(buf, v.CharByte())
 	case value.Tid: // the block, then the offset
 		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, uint32(v.Int()>>16)), uint16(v.Int()))
 	case value.Float4:
@@ -376,6 +380,11 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.NewMoney(int64(binary.BigEndian.Uint64(b))), nil
+	case value.InternalChar:
+		if len(b) != 1 {
+			return bad()
+		}
+		return value.NewInternalChar(b[0]), nil
 	case value.PgLSN:
 		if len(b) != 8 {
 			return bad()

@@ -84,6 +84,17 @@ func (c *call) raise(s *raise) error {
 	if e.Message == "" {
 		e.Message = e.Code
 	}
+	if nc, ok := c.rt.(NoticeCoder); ok && (s.condname != "" || given[optErrcode]) && s.level < levelError {
+		level := "INFO"
+		switch {
+		case s.level >= levelWarning:
+			level = "WARNING"
+		case s.level >= levelNotice:
+			level = "NOTICE"
+		}
+		nc.NoticeCode(level, e.Code, e.Message)
+		return nil
+	}
 	switch {
 	case s.level >= levelError:
 		return e

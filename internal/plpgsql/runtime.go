@@ -27,6 +27,13 @@ type Runtime interface {
 	Undo(m Mark)
 }
 
+// NoticeCoder is a Runtime that sends a notice with a SQLSTATE of RAISE's
+// choosing (USING ERRCODE, or a condition's name); without it such a
+// notice goes with its severity's code.
+type NoticeCoder interface {
+	NoticeCode(level, code, msg string)
+}
+
 // Interrupter is a Runtime whose code a cancel or a timeout may stop:
 // Interrupted returns the error of the interrupt raised (57014 for a
 // cancel or statement_timeout), or nil. Every loop asks it once per

@@ -562,6 +562,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if (fn == plan.AggMin || fn == plan.AggMax) && arg.Type().Kind == value.Cidr {
 			call.Arg = &expr.Cast{E: arg, To: value.InetType} // min(inet) and max(inet), as PostgreSQL resolves them
 		}
+		if (fn == plan.AggMin || fn == plan.AggMax) && arg.Type().Kind == value.InternalChar {
+			call.Arg = &expr.Cast{E: arg, To: value.TextType} // "char" has no min or max: text's, through the implicit cast
+		}
 		argType = call.Arg.Type()
 		if f.AggDistinct {
 			if err := b.noJSONOrder(argType, "equality", nodeLoc(f.Args[0], f.Location)); err != nil {

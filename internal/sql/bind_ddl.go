@@ -371,7 +371,7 @@ func assignable(from, to value.Kind) bool {
 	return from == value.Unknown || from == to || value.CanCast(from, to, false) ||
 		(isNumeric(from) && isNumeric(to)) || isString(to) ||
 		(isDatetime(from) && isDatetime(to)) || from.IsJSON() && to.IsJSON() || value.MoneyCast(from, to) ||
-		value.GeoAssignable(from, to)
+		value.GeoAssignable(from, to) || to == value.InternalChar && isString(from)
 }
 
 func isDatetime(k value.Kind) bool {

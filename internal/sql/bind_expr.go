@@ -623,6 +623,10 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			return e, err
 		}
 		lk, rk := l.Type().Kind, r.Type().Kind
+		if charConcatAmbiguous(lk, rk) {
+			return nil, (&pgerr.Error{Code: "42725", Message: "operator is not unique: " + l.Type().String() + " || " + r.Type().String()}).
+				WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.").At(b.stmt.SQL, int(loc))
+		}
 		if !isString(lk) && !isString(rk) && (lk == value.Bytea || lk.IsBits() || rk == value.Bytea || rk.IsBits()) {
 			e, err := b.callFunc(nil, "||", nil, []expr.Expr{l, r}, loc)
 			if pgerr.Code(err) == pgerr.UndefinedFunction {
@@ -631,7 +635,7 @@ func (b *binder) binaryOp(op string, l, r expr.Expr, loc int32) (expr.Expr, erro
 			}
 			return e, err
 		}
-		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown {
+		if !isString(lk) && !isString(rk) && lk != value.Unknown && rk != value.Unknown && lk != value.InternalChar && rk != value.InternalChar {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s || %s", l.Type(), r.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
@@ -687,6 +691,19 @@ var arithOps = map[string]expr.ArithOp{
 }
 
 func isString(k value.Kind) bool { return k.IsString() }
+
+// textCoercible reports whether k converts to text implicitly: the
+// string kinds and "char", which text's operators (LIKE, ~) take.
+func textCoercible(k value.Kind) bool { return k.IsString() || k == value.InternalChar }
+
+// charConcatAmbiguous reports whether l || r, one of them "char", is
+// ambiguous in PostgreSQL: "char" converts to text implicitly, so text ||
+// text, text || anynonarray and anynonarray || text all fit when the
+// other side is a string, "char" or an untyped literal.
+func charConcatAmbiguous(l, r value.Kind) bool {
+	textual := func(k value.Kind) bool { return isString(k) || k == value.Unknown || k == value.InternalChar }
+	return l == value.InternalChar && textual(r) || r == value.InternalChar && textual(l)
+}
 
 // ciMatch reports whether a pattern match of l by r takes the citext
 // extension's case-insensitive operator (texticlike, texticregexeq): l
@@ -794,7 +811,7 @@ func (b *binder) bindLike(s *scope, a *pg_query.A_Expr, op string) (expr.Expr, e
 	ci := ciMatch(l.Type().Kind, p.Type().Kind)
 	for _, e := range []*expr.Expr{&l, &p} {
 		k := (*e).Type().Kind
-		if !isString(k) && k != value.Unknown {
+		if !textCoercible(k) && k != value.Unknown {
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, p.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
@@ -861,7 +878,7 @@ func (b *binder) regexOp(flags [2]bool, op string, l, r expr.Expr, loc int32) (e
 	}
 	for _, e := range []*expr.Expr{&l, &r} {
 		k := (*e).Type().Kind
-		if !isString(k) && k != value.Unknown {
+		if !textCoercible(k) && k != value.Unknown {
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
@@ -894,7 +911,7 @@ func (b *binder) bindSimilar(s *scope, a *pg_query.A_Expr, op string) (expr.Expr
 		if err != nil {
 			return nil, err
 		}
-		if k := e.Type().Kind; !isString(k) && k != value.Unknown {
+		if k := e.Type().Kind; !textCoercible(k) && k != value.Unknown {
 			return nil, b.stmt.errf(a.Location, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", e.Type(), op, "text").
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}

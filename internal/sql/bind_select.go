@@ -1000,8 +1000,8 @@ func pgTypeName(n string) string {
 		return "numeric"
 	case "character varying":
 		return "varchar"
-	case "character", "char":
-		return "bpchar"
+	case "character":
+		return "bpchar" // pg_query spells SQL's char bpchar already; "char" is the one-byte type
 	}
 	return n
 }

@@ -153,6 +153,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if from.IsJSON() || to.IsJSON() {
 		return canCastJSON(from, to, explicit)
 	}
+	if from == InternalChar || to == InternalChar {
+		return internalCharCastable(from, to, explicit)
+	}
 	if ok, known := oidCastable(from, to, explicit); known {
 		return ok
 	}
@@ -262,6 +265,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return castHStoreJSON(v, to)
 	case to.IsString():
 		return toString(v, to), nil
+	case from == InternalChar || to == InternalChar:
+		return convertInternalChar(v, to)
 	case from.IsString():
 		s := v.Str()
 		if from == Char {

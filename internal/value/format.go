@@ -88,6 +88,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendTid(buf, v)
 	case PgLSN:
 		return appendPgLSN(buf, v)
+	case InternalChar:
+		return appendInternalChar(buf, v)
 	case Xid, Cid:
 		return strconv.AppendUint(buf, uint64(uint32(v.n)), 10)
 	case Enum:

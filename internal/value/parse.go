@@ -60,6 +60,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseTid(s)
 	case PgLSN:
 		return parsePgLSN(s)
+	case InternalChar:
+		return parseInternalChar(s), nil
 	case Xid, Cid:
 		return Value{kind: t.Kind, n: int64(uint32(strtoul(s)))}, nil
 	case Enum:

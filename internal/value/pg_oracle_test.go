@@ -332,6 +332,9 @@ func parseTypeSpec(s string) Type {
 			mods = append(mods, n)
 		}
 	}
+	if name == "char" {
+		name = "bpchar" // SQL's char(n); TypeFromName's bare char is "char"
+	}
 	return mustType(name, mods...)
 }
 

@@ -80,6 +80,8 @@ var kindNames = [numKinds]string{
 	CIText: "citext",
 	PgLSN:  "pg_lsn",
 
+	InternalChar: `"char"`,
+
 	Tid: "tid",
 	Xid: "xid",
 	Cid: "cid",
@@ -211,7 +213,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return numericType(mods)
 	case "varchar", "character varying":
 		return lengthType(Varchar, "varchar", mods, -1)
-	case "bpchar", "char", "character":
+	case "bpchar", "character":
 		return lengthType(Char, "char", mods, 1)
 	case "timestamp", "timestamp without time zone":
 		return timestampType(Timestamp, mods)
@@ -247,6 +249,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{oidKinds[n], -1})
 	case "pg_lsn":
 		return noMods(PgLSNType)
+	case "char", `"char"`:
+		// "char", as format_type prints it; pg_query gives the SQL type
+		// char as bpchar, so a bare char here is the quoted name too.
+		return noMods(InternalCharType)
 	case "tid", "xid", "cid":
 		return noMods(Type{map[string]Kind{"tid": Tid, "xid": Xid, "cid": Cid}[n], -1})
 	case "regconfig":

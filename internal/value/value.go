@@ -97,6 +97,7 @@ const (
 	HStore
 	CIText
 	PgLSN
+	InternalChar // "char", one byte (internalchar.go)
 	numKinds
 )
 
@@ -228,6 +229,8 @@ func IntOrdered(k Kind) bool {
 		return true // sysid.go
 	case PgLSN:
 		return true // pglsn.go: the position with its top bit flipped
+	case InternalChar:
+		return true // internalchar.go: the byte
 	}
 	return false
 }

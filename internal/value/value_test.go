@@ -70,7 +70,7 @@ func TestTypeFromName(t *testing.T) {
 		{"text", nil, TextType, ""},
 		{"varchar", []int32{5}, Type{Varchar, 5}, ""}, {"character varying", nil, Type{Varchar, -1}, ""},
 		{"varchar", []int32{0}, Type{}, pgerr.InvalidParameter},
-		{"bpchar", []int32{3}, Type{Char, 3}, ""}, {"char", nil, Type{Char, 1}, ""}, {"character", []int32{2}, Type{Char, 2}, ""},
+		{"bpchar", []int32{3}, Type{Char, 3}, ""}, {"char", nil, InternalCharType, ""}, {"character", []int32{2}, Type{Char, 2}, ""},
 		{"date", nil, DateType, ""}, {"timestamp", nil, TimestampType, ""}, {"timestamptz", nil, TimestampTZType, ""},
 		{"timestamp", []int32{3}, Type{Timestamp, 3}, ""},
 		{"int4", []int32{5}, Type{}, pgerr.SyntaxError},
