@@ -266,9 +266,12 @@ func (d *gucDef) canonical(v string) (string, error) {
 			return "", errInvalidValue(d, v).WithHint("Available values: %s.", strings.Join(d.enum, ", "))
 		}
 	default:
-		var err error
-		if out, err = d.check(v); err != nil {
-			return "", err
+		out = v
+		if d.check != nil {
+			var err error
+			if out, err = d.check(v); err != nil {
+				return "", err
+			}
 		}
 	}
 	if len(d.only) > 0 && !slices.Contains(d.only, out) {
