@@ -3,6 +3,7 @@ package pgwire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"slices"
@@ -331,12 +332,32 @@ func (c *conn) sendError(err error, query string, off int) {
 }
 
 // sendNotices sends a statement's notices, each of its severity and
-// with PostgreSQL's SQLSTATE for it (engine.Result.NoticeCode).
+// with PostgreSQL's SQLSTATE for it (engine.Result.NoticeCode). A run of
+// several "drop cascades to …" notices goes as PostgreSQL sends it: one
+// notice counting the objects, the lines in its DETAIL.
 func (c *conn) sendNotices(r engine.Result) {
-	for i, n := range r.Notices {
+	for i := 0; i < len(r.Notices); i++ {
+		n := r.Notices[i]
 		sev, code := r.NoticeLevel(i), r.NoticeCode(i)
+		j := i
+		for j+1 < len(r.Notices) && cascadeNotice(r, j+1) && cascadeNotice(r, i) {
+			j++
+		}
+		if j > i {
+			c.be.Send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: code,
+				Message: fmt.Sprintf("drop cascades to %d other objects", j-i+1), Detail: strings.Join(r.Notices[i:j+1], "\n")})
+			i = j
+			continue
+		}
 		c.be.Send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: code, Message: n})
 	}
+}
+
+// cascadeNotice reports whether r's i-th notice is a NOTICE that DROP …
+// CASCADE gives for one object it drops.
+func cascadeNotice(r engine.Result, i int) bool {
+	return r.NoticeLevel(i) == "NOTICE" && strings.HasPrefix(r.Notices[i], "drop cascades to ") &&
+		!strings.HasSuffix(r.Notices[i], " other objects")
 }
 
 // simpleQuery runs the statements of a Query message in order, each in

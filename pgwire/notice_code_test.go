@@ -15,7 +15,9 @@ import (
 // SQLSTATE PostgreSQL 15 sends (psql's \set VERBOSITY verbose shows it):
 // an IF NOT EXISTS that skips is its object's duplicate code, a DROP …
 // IF EXISTS that skips 00000, a transaction command outside a block a
-// warning of 25P01 or 25001, RAISE … USING ERRCODE its code.
+// warning of 25P01 or 25001, RAISE … USING ERRCODE its code; DROP …
+// CASCADE of several objects one notice that counts them, listed in its
+// DETAIL.
 func TestNoticeCodes(t *testing.T) {
 	addr := startServer(t, deltaview.Open())
 	cfg, err := pgx.ParseConfig(connString(addr))
@@ -23,7 +25,13 @@ func TestNoticeCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { got = append(got, n.Severity+" "+n.Code+" "+n.Message) }
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		m := n.Severity + " " + n.Code + " " + n.Message
+		if n.Detail != "" {
+			m += " [" + n.Detail + "]"
+		}
+		got = append(got, m)
+	}
 	c, err := pgx.ConnectConfig(ctx(t), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +55,13 @@ func TestNoticeCodes(t *testing.T) {
 		{`DROP TABLE IF EXISTS nope`, `NOTICE 00000 table "nope" does not exist, skipping`},
 		{`DROP SCHEMA IF EXISTS nope`, `NOTICE 00000 schema "nope" does not exist, skipping`},
 		{`ALTER TABLE t DROP COLUMN IF EXISTS zz`, `NOTICE 00000 column "zz" of relation "t" does not exist, skipping`},
+		{`CREATE TABLE d (a int)`, ``},
+		{`CREATE VIEW dv1 AS SELECT a FROM d`, ``},
+		{`CREATE VIEW dv2 AS SELECT a FROM d`, ``},
+		{`DROP TABLE d CASCADE`, "NOTICE 00000 drop cascades to 2 other objects [drop cascades to view dv1\ndrop cascades to view dv2]"},
+		{`CREATE TABLE d1 (a int)`, ``},
+		{`CREATE VIEW dv3 AS SELECT a FROM d1`, ``},
+		{`DROP TABLE d1 CASCADE`, `NOTICE 00000 drop cascades to view dv3`},
 		{`COMMIT`, `WARNING 25P01 there is no transaction in progress`},
 		{`ROLLBACK`, `WARNING 25P01 there is no transaction in progress`},
 		{`SET LOCAL work_mem = '1MB'`, `WARNING 25P01 SET LOCAL can only be used in transaction blocks`},
