@@ -117,3 +117,26 @@ COMMIT`)
 		t.Fatal(err)
 	}
 }
+
+// TestTxDDLOwnerReopen checks that OWNER TO and ALTER FUNCTION made in a
+// block (a pg_dump script restored with psql -1) are in the file once
+// committed, and not once rolled back.
+func TestTxDDLOwnerReopen(t *testing.T) {
+	db := reopenedFileDB(t, "txddl_owner.db", `CREATE ROLE app;
+CREATE TABLE items (id int PRIMARY KEY);
+CREATE FUNCTION f(int) RETURNS int LANGUAGE sql AS $$ SELECT $1 + 1 $$;
+BEGIN;
+ALTER TABLE items OWNER TO app;
+ALTER FUNCTION f(int) OWNER TO app;
+ALTER FUNCTION f(int) RENAME TO g;
+COMMIT;
+BEGIN;
+ALTER TABLE items OWNER TO CURRENT_USER;
+ALTER FUNCTION g(int) RENAME TO h;
+ROLLBACK`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'items'", "[[app]]"},
+		{"SELECT proname, pg_get_userbyid(proowner) FROM pg_proc WHERE proname IN ('f', 'g', 'h')", "[[g app]]"},
+	})
+}
