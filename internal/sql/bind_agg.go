@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"reflect"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -605,6 +606,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.AggDistinct && !distinctArg(f, sb.Node, e, &call) {
+			return nil, b.stmt.errf(nodeLoc(sb.Node, f.Location), pgerr.InvalidColumnRef, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list")
+		}
 		desc, nullsFirst, err := b.sortDirection(sb)
 		if err != nil {
 			return nil, err
@@ -1192,4 +1196,22 @@ func stringAggType(v, sep expr.Expr) (value.Type, error) {
 		}
 	}
 	return t, nil
+}
+
+// distinctArg reports whether an aggregate's ORDER BY expression, raw x
+// bound to e, is one of its arguments, as PostgreSQL requires with
+// DISTINCT: the same tree as written, or the same bound expression.
+func distinctArg(f *pg_query.FuncCall, x *pg_query.Node, e expr.Expr, call *plan.AggCall) bool {
+	k := rawKey(x)
+	for _, a := range f.Args {
+		if rawKey(a) == k {
+			return true
+		}
+	}
+	for _, a := range []expr.Expr{call.Arg, call.Sep, call.X} {
+		if a != nil && reflect.DeepEqual(a, e) {
+			return true
+		}
+	}
+	return false
 }
