@@ -705,7 +705,8 @@ func (p *ptyper) caseExpr(c *pg_query.CaseExpr) (*pexpr, error) {
 	} else {
 		out.els = &pexpr{k: pConst, null: true, t: value.UnknownType}
 	}
-	results = append(results, out.els)
+	// PostgreSQL's transformCaseExpr puts the ELSE first.
+	results = append([]*pexpr{out.els}, results...)
 	if p.syntactic {
 		return out, nil
 	}
@@ -808,6 +809,9 @@ func commonType(xs []*pexpr) (value.Type, error) {
 			if numRank(k) > numRank(t.Kind) {
 				t = value.Type{Kind: k, Mod: -1}
 			}
+		case k.IsString() && t.Kind.IsString() && k != value.CIText && t.Kind != value.CIText:
+			// text, varchar and bpchar convert implicitly both ways: the
+			// first stays, as in PostgreSQL's select_common_type.
 		default:
 			return value.Type{}, errNoDeparse
 		}
