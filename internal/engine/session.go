@@ -281,6 +281,23 @@ func (s *Session) accessOf(b sql.Bound) access {
 	return accessExclusive // a statement kind not listed above: the safe side
 }
 
+// waitTimeout is how long a wait for a lock may last: the session's
+// lock_timeout, or what is left of its statement_timeout when that ends
+// sooner (late; 0: for ever).
+func (s *Session) waitTimeout() (timeout time.Duration, late bool, err error) {
+	timeout = s.lockTimeout
+	if !s.deadline.IsZero() {
+		left := time.Until(s.deadline)
+		if left <= 0 {
+			return 0, false, errStatementTimeout()
+		}
+		if timeout <= 0 || left < timeout {
+			timeout, late = left, true
+		}
+	}
+	return timeout, late, nil
+}
+
 // acquireSlot makes s the writer, waiting for the slot at most the
 // session's lock timeout.
 func (s *Session) acquireSlot() error {
@@ -295,15 +312,9 @@ func (s *Session) acquireSlot() error {
 	// another transaction's row lock.
 	s.activityWait("transactionid")
 	defer s.activityWait("")
-	timeout, late := s.lockTimeout, false
-	if !s.deadline.IsZero() {
-		left := time.Until(s.deadline)
-		if left <= 0 {
-			return errStatementTimeout()
-		}
-		if timeout <= 0 || left < timeout {
-			timeout, late = left, true
-		}
+	timeout, late, err := s.waitTimeout()
+	if err != nil {
+		return err
 	}
 	if err := s.e.acquireSlot(timeout, s.Interrupted); err != nil {
 		if late {

@@ -321,15 +321,9 @@ func sessionOnly(b sql.Bound) bool {
 func (s *Session) awaitBlock(d *txDDL) error {
 	s.activityWait("relation")
 	defer s.activityWait("")
-	timeout, late := s.lockTimeout, false
-	if !s.deadline.IsZero() {
-		left := time.Until(s.deadline)
-		if left <= 0 {
-			return errStatementTimeout()
-		}
-		if timeout <= 0 || left < timeout {
-			timeout, late = left, true
-		}
+	timeout, late, err := s.waitTimeout()
+	if err != nil {
+		return err
 	}
 	var expired <-chan time.Time
 	if timeout > 0 {
