@@ -44,7 +44,7 @@ type catalogUndo struct {
 func blockCatalogKind(b sql.Bound) bool {
 	switch b := b.(type) {
 	case *sql.CreateTable:
-		return b.PartitionOf == nil && !b.Temp
+		return !b.Temp
 	case *sql.CreateTableAs:
 		return !b.Table.Temp
 	case *sql.CreateSequence:
@@ -61,6 +61,23 @@ func blockCatalogKind(b sql.Bound) bool {
 		*sql.CreateFunction, *sql.DropFunction, *sql.CreateEnum, *sql.CreateComposite, *sql.AlterEnum,
 		*sql.DropType, *sql.CreateSchema, *sql.DropSchema, *sql.Comment, *sql.Grant, *sql.GrantSchema,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation:
+		return true
+	case *sql.Refresh:
+		// Populating a view is building it; WITH NO DATA lets go of its
+		// state, which the image keeps (refresh.go).
+		return true
+	case *sql.CreateRole, *sql.AlterRole, *sql.DropRole,
+		*sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity,
+		*sql.CreateDomain, *sql.AlterDomain, *sql.DropDomain,
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,
+		*sql.AttachPartition, *sql.DetachPartition, *sql.AlterPartition, *sql.AlterInherit,
+		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics,
+		*sql.CreateCast, *sql.DropCast, *sql.CreateRange, *sql.AlterComposite, *sql.RenameType,
+		*sql.AlterSchema, *sql.AlterExtension, *sql.DropExtension, *sql.GrantRoutine,
+		*sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger,
+		*sql.CreateOperator, *sql.DropOperator, *sql.CreateAggregate, *sql.DropAggregate:
+		// Objects edited in place are copied whole by the image
+		// (objectCats, txddl_objects.go).
 		return true
 	}
 	return false
@@ -286,6 +303,11 @@ func (e *Engine) endBlock() {
 	for _, sub := range e.subs {
 		if e.views[sub.view] == nil {
 			gone[sub.view] = true
+			if e.unpopulated[sub.view] != nil && sub.end != nil {
+				// REFRESH … WITH NO DATA in the block: as outside one.
+				sub.end(errNotPopulated(sub.view))
+				sub.end = nil
+			}
 		}
 	}
 	for _, sa := range e.sinks {

@@ -74,6 +74,7 @@ type catalogImage struct {
 	shared       map[string]*sharedIndex
 	sharedList   []*sharedIndex
 	sharedCats   []sharedCatalog
+	objs         objectCats
 }
 
 // tableCatalog is what catalog changes edit in place in a table.
@@ -193,6 +194,7 @@ func (e *Engine) takeImage() *catalogImage {
 	for _, r := range e.roles {
 		im.roleCats[r] = *r
 	}
+	im.objs = e.takeObjects()
 	for _, si := range e.shared.list {
 		im.sharedCats = append(im.sharedCats, sharedCatalog{si: si, views: slices.Clone(si.views), refs: si.a.Refs()})
 	}
@@ -242,6 +244,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	for r, c := range im.roleCats {
 		*r = c
 	}
+	im.objs.restore()
 	// The shared indexes hold what they held: no commit ran since the
 	// image (the block holds the database), so only their readers change.
 	e.shared.m, e.shared.list = im.shared, im.sharedList
