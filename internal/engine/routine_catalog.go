@@ -100,7 +100,7 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	if elements || nparams > 0 || !rt.final || rt.tx == nil ||
 		e.tx != nil && !e.tx.unchanged() {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL here", what).
-			WithHint("catalog changes are not transactional in deltaview: PL/pgSQL runs one only as the last statement of a DO block run outside a transaction block, before the block changes any row")
+			WithHint("outside a transaction block PL/pgSQL runs a catalog change only as the last statement of a DO block, before the block changes any row; inside BEGIN … COMMIT a DO block or a procedure runs any")
 	}
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 	b, err := s.bindStmt(rec, st)
