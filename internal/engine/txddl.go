@@ -75,7 +75,8 @@ func blockCatalogKind(b sql.Bound) bool {
 		*sql.CreateCast, *sql.DropCast, *sql.CreateRange, *sql.AlterComposite, *sql.RenameType,
 		*sql.AlterSchema, *sql.AlterExtension, *sql.DropExtension, *sql.GrantRoutine,
 		*sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger,
-		*sql.CreateOperator, *sql.DropOperator, *sql.CreateAggregate, *sql.DropAggregate:
+		*sql.CreateOperator, *sql.DropOperator, *sql.CreateAggregate, *sql.DropAggregate,
+		*sql.AlterViewDefault, *sql.RenameViewColumn:
 		// Objects edited in place are copied whole by the image
 		// (objectCats, txddl_objects.go).
 		return true

@@ -11,7 +11,7 @@ import (
 // Fields of embedded states are named as promoted, those of domains and
 // shared as "domains.byName".
 var imageOf = map[string]string{
-	"rules": "rules", "fkeys": "fkOut", "tables": "tables", "seqs": "seqs", "views": "views",
+	"rules": "rules", "tables": "tables", "seqs": "seqs", "views": "views",
 	"named": "named", "viewSettings": "viewSettings", "unpopulated": "unpopulated",
 	"viewStmts": "viewStmts", "stats": "stats", "evtTriggers": "evtTriggers", "funcs": "funcs",
 	"funcDeps": "funcDeps", "routineText": "routineText", "aggs": "aggs", "opers": "opers",
@@ -29,6 +29,7 @@ var imageOf = map[string]string{
 // notCatalog are the Engine's fields that no catalog change of a block
 // changes, or that the block undoes another way, each with the reason.
 var notCatalog = map[string]string{
+	"fkeys":   "made again from the tables' definitions at restore (linkForeignKeys)",
 	"replica": "set during one typed change", "viewCalls": "runtime of view functions",
 	"mu": "lock", "halted": "engine state", "lookupMu": "lock", "slot": "writer slot",
 	"advisory": "advisory locks, not the catalog", "pids": "counter", "notifyQ": "LISTEN/NOTIFY queue",
@@ -61,7 +62,7 @@ var notCatalog = map[string]string{
 // derivedImage are catalogImage's fields that keep objects' contents
 // rather than an Engine field.
 var derivedImage = map[string]bool{
-	"fkeys": true, "fkIn": true, "tableCats": true, "seqCats": true, "enums": true, "rlsCats": true,
+	"tableCats": true, "seqCats": true, "enums": true, "rlsCats": true,
 	"schemaCats": true, "roleCats": true, "sharedCats": true, "objs": true,
 }
 
@@ -130,7 +131,7 @@ func TestCatalogImageCoversEngine(t *testing.T) {
 var copyOnWrite = map[string]string{
 	"sql.Function":  "ALTER FUNCTION, GRANT on routines and CREATE OR REPLACE replace it in its list",
 	"sql.Aggregate": "CREATE OR REPLACE AGGREGATE replaces it in its list", "sql.Operator": "never edited",
-	"engine.namedView": "CREATE OR REPLACE VIEW and ALTER VIEW make a new one", "sql.CreateView": "never edited",
+	"engine.namedView": "copied (objectCats)", "sql.CreateView": "never edited",
 	"sql.UserCast": "never edited", "sql.CompositeType": "ALTER TYPE makes a new one",
 	"engine.fkLink": "never edited", "engine.sharedIndex": "its readers are kept (sharedCats)",
 	"engine.statsObject": "copied (objectCats)", "engine.evtTrigger": "copied (objectCats)",
@@ -139,7 +140,7 @@ var copyOnWrite = map[string]string{
 	"engine.rule": "copied (objectCats)", "engine.tableRLS": "copied (rlsCats)", "engine.schema": "copied (schemaCats)",
 	"engine.role": "copied (roleCats)", "engine.table": "its catalog fields are copied (tableCats)",
 	"engine.sequence": "its options are copied (seqCats)", "expr.Domain": "its definition is kept (objectCats)",
-	"value.EnumDesc": "copy on write (enums)", "engine.fkGraph": "made again; its maps are copied (fkOut, fkIn)",
+	"value.EnumDesc": "copy on write (enums)",
 }
 
 // TestCatalogImageObjects checks that the objects the catalog's maps and

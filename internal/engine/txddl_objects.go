@@ -10,9 +10,10 @@ import (
 // catalog object that catalog changes edit in place rather than replace:
 // policies (ALTER POLICY), triggers and rules (ENABLE/DISABLE, RENAME),
 // partitions (their partitions' lists), domains (ALTER DOMAIN stores a new
-// definition), statistics objects, event triggers, extensions and the
+// definition), statistics objects, event triggers, extensions, the
 // indexes of materialized views (REFRESH … WITH NO DATA lets go of their
-// rows). Restoring writes each copy back over its object. Its cost is one
+// rows), and plain views (renames of their tables' columns, ALTER VIEW).
+// Restoring writes each copy back over its object. Its cost is one
 // struct copy per object, never rows.
 type objectCats struct {
 	policies map[*policy]policy
@@ -24,6 +25,7 @@ type objectCats struct {
 	evts     map[*evtTrigger]evtTrigger
 	exts     map[*installedExt]installedExt
 	viewIdx  map[*matIndex]matIndex
+	named    map[*namedView]namedView
 }
 
 // takeObjects copies the objects of the engine's catalog edited in place.
@@ -73,6 +75,10 @@ func (e *Engine) takeObjects() objectCats {
 	for _, ix := range e.matIndexes {
 		o.viewIdx[ix] = *ix
 	}
+	o.named = make(map[*namedView]namedView, len(e.named))
+	for _, v := range e.named {
+		o.named[v] = *v
+	}
 	return o
 }
 
@@ -106,5 +112,8 @@ func (o *objectCats) restore() {
 	}
 	for ix, c := range o.viewIdx {
 		*ix = c
+	}
+	for v, c := range o.named {
+		*v = c
 	}
 }
