@@ -51,11 +51,9 @@ func blockCatalogKind(b sql.Bound) bool {
 		return !b.Temp
 	case *sql.CreateView:
 		return !b.Temp
-	case *sql.AlterFunction:
-		// A routine's change replaces it in its list (copy on write);
-		// an aggregate's is not covered.
-		return b.Kind != "aggregate"
-	case *sql.AlterRelOwner:
+	case *sql.AlterFunction, *sql.AlterRelOwner:
+		// A routine's or an aggregate's change replaces it in its list
+		// (copy on write).
 		return true
 	case *sql.AlterTable, *sql.Drop, *sql.CreateIndex, *sql.AlterSequence, *sql.DropSequence,
 		*sql.CreateFunction, *sql.DropFunction, *sql.CreateEnum, *sql.CreateComposite, *sql.AlterEnum,
