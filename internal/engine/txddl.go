@@ -95,14 +95,10 @@ func (s *Session) blockCatalogCheck(what string) error {
 	if !blockCatalogKind(b) || s.tempTarget(b) || s.rec != nil && readsTemp(s.rec) {
 		return errNotInBlock(what)
 	}
-	switch b := b.(type) {
+	switch b.(type) {
 	case *sql.CreateIndex:
 		if concurrently(s.ddlText) {
 			return pgerr.New(pgerr.ActiveTransaction, "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
-		}
-		if _, ok := s.e.tables[b.Table]; !ok {
-			// An index of a materialized view joins the view's state.
-			return errNotInBlock("CREATE INDEX on a materialized view")
 		}
 	case *sql.Drop:
 		if concurrently(s.ddlText) {

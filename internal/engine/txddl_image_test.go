@@ -39,7 +39,7 @@ var notCatalog = map[string]string{
 	"tempSessions": "temporary tables' sessions", "within": "running statement",
 	"inheritRecursing": "set while one ALTER TABLE runs", "inheritRenaming": "set while one rename runs",
 	"tx": "the transaction, whose log undoes rows", "txd": "the block itself", "gate": "the block itself",
-	"ts": "logical time: no commit runs inside a block", "subs": "ended at the block's end (endBlock)",
+	"ts": "logical time: no commit runs inside a block", "subs": "ended at the block's end (endBlock); the names of their views are kept (objectCats)",
 	"notices": "a commit's notices", "noticeLevels": "a commit's notices", "noticeCodes": "a commit's notices",
 	"spare": "reused transaction", "deltas": "commit scratch", "touched": "commit scratch", "batch": "commit scratch",
 	"read": "derived, cleared by restoreImage", "readGen": "derived", "scratch": "scratch", "castRow": "scratch",

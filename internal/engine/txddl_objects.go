@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/sql"
 )
 
 // objectCats keeps, for one catalog image (txddl_image.go), a copy of each
@@ -12,7 +14,9 @@ import (
 // partitions (their partitions' lists), domains (ALTER DOMAIN stores a new
 // definition), statistics objects, event triggers, extensions, the
 // indexes of materialized views (REFRESH … WITH NO DATA lets go of their
-// rows), and plain views (renames of their tables' columns, ALTER VIEW).
+// rows), plain views (renames of their tables' columns, ALTER VIEW) and
+// materialized views' names, definitions and indexes (SET SCHEMA, CREATE
+// INDEX).
 // Restoring writes each copy back over its object. Its cost is one
 // struct copy per object, never rows.
 type objectCats struct {
@@ -26,6 +30,21 @@ type objectCats struct {
 	exts     map[*installedExt]installedExt
 	viewIdx  map[*matIndex]matIndex
 	named    map[*namedView]namedView
+	metas    map[*viewMeta]viewCatalog
+	// subViews are the views the subscriptions follow by name, which a
+	// view's SET SCHEMA renames.
+	subViews map[*subscription]string
+}
+
+// viewCatalog is what catalog changes edit in place in a materialized
+// view: its name and definition (SET SCHEMA, a column renamed under it),
+// its budget and the indexes CREATE INDEX made on it.
+type viewCatalog struct {
+	name      string
+	cols      []plan.Column
+	def       *sql.CreateView
+	maxMemory int64
+	indexes   []*matIndex
 }
 
 // takeObjects copies the objects of the engine's catalog edited in place.
@@ -75,6 +94,15 @@ func (e *Engine) takeObjects() objectCats {
 	for _, ix := range e.matIndexes {
 		o.viewIdx[ix] = *ix
 	}
+	o.metas = make(map[*viewMeta]viewCatalog, len(e.views))
+	for _, v := range e.views {
+		m := v.meta()
+		o.metas[m] = viewCatalog{name: m.name, cols: m.cols, def: m.def, maxMemory: m.maxMemory, indexes: slices.Clone(m.indexes)}
+	}
+	o.subViews = make(map[*subscription]string, len(e.subs))
+	for _, sub := range e.subs {
+		o.subViews[sub] = sub.view
+	}
 	o.named = make(map[*namedView]namedView, len(e.named))
 	for _, v := range e.named {
 		o.named[v] = *v
@@ -115,5 +143,11 @@ func (o *objectCats) restore() {
 	}
 	for v, c := range o.named {
 		*v = c
+	}
+	for sub, view := range o.subViews {
+		sub.view = view
+	}
+	for m, c := range o.metas {
+		m.name, m.cols, m.def, m.maxMemory, m.indexes = c.name, c.cols, c.def, c.maxMemory, c.indexes
 	}
 }
