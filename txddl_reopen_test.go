@@ -213,3 +213,36 @@ ROLLBACK`)
 		{"SELECT * FROM m2 ORDER BY k", "[[15 b] [16 d]]"},
 	})
 }
+
+// TestTxDDLOwnedReopen checks the file after REASSIGN OWNED and a DO
+// block's catalog changes inside blocks: committed, they are in the file;
+// rolled back, or caught by the DO block's EXCEPTION handler, they are not.
+func TestTxDDLOwnedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "txddl_owned.db", `CREATE ROLE a1;
+CREATE ROLE a2;
+CREATE TABLE o1 (x int);
+ALTER TABLE o1 OWNER TO a1;
+BEGIN;
+REASSIGN OWNED BY a1 TO a2;
+DO $$
+BEGIN
+  CREATE TABLE d1 (y int);
+  INSERT INTO d1 VALUES (1);
+  BEGIN
+    CREATE TABLE d2 (z int);
+    PERFORM 1 / 0;
+  EXCEPTION WHEN division_by_zero THEN NULL;
+  END;
+END $$;
+COMMIT;
+BEGIN;
+REASSIGN OWNED BY a2 TO a1;
+DO $$ BEGIN CREATE TABLE d3 (w int); DROP TABLE d1; END $$;
+ROLLBACK`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'o1'", "[[a2]]"},
+		{"SELECT relname FROM pg_class WHERE relname IN ('d1', 'd2', 'd3') ORDER BY 1", "[[d1]]"},
+		{"SELECT * FROM d1", "[[1]]"},
+	})
+}
