@@ -140,3 +140,109 @@ ROLLBACK`)
 		{"SELECT proname, pg_get_userbyid(proowner) FROM pg_proc WHERE proname IN ('f', 'g', 'h')", "[[g app]]"},
 	})
 }
+
+// TestTxDDLCatalogReopen checks the file after blocks of the catalog
+// changes that run inside a block since roles, domains, row security,
+// partitions, trigger and rule modes, statistics and REFRESH joined them:
+// what a block committed is in the file, what a block rolled back (or
+// rolled back to a savepoint) is not.
+func TestTxDDLCatalogReopen(t *testing.T) {
+	db := reopenedFileDB(t, "txddl_catalog.db", `CREATE TABLE t (a int PRIMARY KEY, b int);
+INSERT INTO t VALUES (1, 10), (2, 20);
+CREATE TABLE m (k int, v text) PARTITION BY RANGE (k);
+CREATE TABLE m1 PARTITION OF m FOR VALUES FROM (0) TO (10);
+INSERT INTO m VALUES (1, 'a');
+CREATE TABLE m2 (k int, v text);
+INSERT INTO m2 VALUES (15, 'b');
+CREATE TABLE log (what text);
+CREATE FUNCTION logit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO log VALUES (TG_OP); RETURN NEW; END $$;
+CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION logit();
+CREATE MATERIALIZED VIEW mv AS SELECT a, b FROM t WITH NO DATA;
+BEGIN;
+CREATE ROLE app;
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TABLE d (x pos);
+INSERT INTO d VALUES (3);
+ALTER TABLE t ENABLE ROW LEVEL SECURITY;
+CREATE POLICY p ON t TO app USING (a > 1);
+ALTER TABLE m ATTACH PARTITION m2 FOR VALUES FROM (10) TO (20);
+CREATE TABLE m3 PARTITION OF m FOR VALUES FROM (20) TO (30);
+INSERT INTO m VALUES (25, 'c');
+ALTER TABLE t DISABLE TRIGGER tr;
+CREATE STATISTICS st ON a, b FROM t;
+REFRESH MATERIALIZED VIEW mv;
+SAVEPOINT s;
+CREATE ROLE gone;
+ALTER DOMAIN pos ADD CONSTRAINT pos_small CHECK (VALUE < 10);
+DROP POLICY p ON t;
+ROLLBACK TO s;
+COMMIT;
+BEGIN;
+CREATE ROLE never;
+ALTER DOMAIN pos DROP CONSTRAINT pos_check;
+ALTER TABLE m DETACH PARTITION m1;
+ALTER TABLE t ENABLE TRIGGER tr;
+ALTER POLICY p ON t RENAME TO q;
+DROP STATISTICS st;
+REFRESH MATERIALIZED VIEW mv WITH NO DATA;
+ROLLBACK`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT rolname FROM pg_roles WHERE rolname IN ('app', 'gone', 'never') ORDER BY 1", "[[app]]"},
+		{"SELECT * FROM d", "[[3]]"},
+		{"SELECT polname FROM pg_policy", "[[p]]"},
+		{"SELECT relrowsecurity FROM pg_class WHERE relname = 't'", "[[t]]"},
+		{"SELECT * FROM m ORDER BY k", "[[1 a] [15 b] [25 c]]"},
+		{"SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid ORDER BY 1", "[[m1] [m2] [m3]]"},
+		{"SELECT tgenabled FROM pg_trigger WHERE tgname = 'tr'", "[[D]]"},
+		{"SELECT stxname FROM pg_statistic_ext", "[[st]]"},
+		{"SELECT * FROM mv ORDER BY a", "[[1 10] [2 20]]"},
+	})
+	if err := db.Exec(`INSERT INTO t VALUES (3, 30); INSERT INTO m VALUES (16, 'd')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`INSERT INTO d VALUES (11)`); err != nil {
+		t.Fatal(err) // pos_small was rolled back to the savepoint
+	}
+	if err := db.Exec(`INSERT INTO d VALUES (-1)`); err == nil {
+		t.Fatal("the domain's CHECK is not kept")
+	}
+	wantRows(t, db, []queryRows{
+		{"SELECT * FROM mv ORDER BY a", "[[1 10] [2 20] [3 30]]"},
+		{"SELECT count(*) FROM log", "[[0]]"},
+		{"SELECT * FROM m2 ORDER BY k", "[[15 b] [16 d]]"},
+	})
+}
+
+// TestTxDDLOwnedReopen checks the file after REASSIGN OWNED and a DO
+// block's catalog changes inside blocks: committed, they are in the file;
+// rolled back, or caught by the DO block's EXCEPTION handler, they are not.
+func TestTxDDLOwnedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "txddl_owned.db", `CREATE ROLE a1;
+CREATE ROLE a2;
+CREATE TABLE o1 (x int);
+ALTER TABLE o1 OWNER TO a1;
+BEGIN;
+REASSIGN OWNED BY a1 TO a2;
+DO $$
+BEGIN
+  CREATE TABLE d1 (y int);
+  INSERT INTO d1 VALUES (1);
+  BEGIN
+    CREATE TABLE d2 (z int);
+    PERFORM 1 / 0;
+  EXCEPTION WHEN division_by_zero THEN NULL;
+  END;
+END $$;
+COMMIT;
+BEGIN;
+REASSIGN OWNED BY a2 TO a1;
+DO $$ BEGIN CREATE TABLE d3 (w int); DROP TABLE d1; END $$;
+ROLLBACK`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'o1'", "[[a2]]"},
+		{"SELECT relname FROM pg_class WHERE relname IN ('d1', 'd2', 'd3') ORDER BY 1", "[[d1]]"},
+		{"SELECT * FROM d1", "[[1]]"},
+	})
+}

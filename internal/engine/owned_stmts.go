@@ -18,7 +18,8 @@ import (
 // tables, sequences, routines, schemas; CASCADE when given) after
 // REVOKE of every privilege granted to the roles on relations, schemas
 // and routines. Each runs through the session as it would on its own, so the
-// store keeps what each changes.
+// store keeps what each changes, and all of them as one unit (asOneBlock):
+// one that fails undoes the others.
 
 // execOwned runs REASSIGN OWNED and DROP OWNED; ok is false for another
 // statement.
@@ -40,20 +41,8 @@ func (s *Session) execOwned(st *sql.Stmt) ([]Result, bool, error) {
 	if st.Node.GetDropOwnedStmt() != nil {
 		tag = "DROP OWNED"
 	}
-	if s.block {
-		return nil, true, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", tag).
-			WithHint("catalog changes are not transactional in deltaview: run them outside BEGIN … COMMIT")
-	}
-	for _, text := range stmts {
-		sub, err := sql.Parse(text)
-		if err != nil {
-			return nil, true, err
-		}
-		if _, err := s.Exec(sub); err != nil {
-			pe := *pgerr.Wrap(err)
-			pe.Position = 0
-			return nil, true, &pe
-		}
+	if err := s.asOneBlock(stmts); err != nil {
+		return nil, true, err
 	}
 	return []Result{{Tag: tag}}, true, nil
 }

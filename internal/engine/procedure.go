@@ -165,7 +165,7 @@ func (s *Session) callProcedure(c *sql.Call, tx *procTx) (Result, error) {
 		tx = nil
 	}
 	defer s.enterRoutine(f)()
-	_, rows, err := pf.Call(&plRuntime{s: s, tx: tx}, args)
+	_, rows, err := pf.Call(&plRuntime{s: s, tx: tx, top: true}, args)
 	if err != nil {
 		return Result{}, err
 	}

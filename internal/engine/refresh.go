@@ -81,13 +81,10 @@ func (e *Engine) refuseUnpopulated(deps []string) error {
 	return nil
 }
 
-// refreshAccess is what REFRESH needs of the engine's locks: inside a
-// block the read lock (a refresh that would change the catalog is refused
-// there), outside the writer slot.
+// refreshAccess is what REFRESH needs of the engine's locks: the writer
+// slot, inside a block too, where it is a catalog change of the block
+// (txddl.go).
 func (s *Session) refreshAccess() access {
-	if s.block {
-		return accessRead
-	}
 	return accessWrite
 }
 
@@ -175,6 +172,12 @@ func (e *Engine) unpopulate(name string) error {
 	e.order = slices.DeleteFunc(e.order, func(o matView) bool { return gone[o.meta().name] })
 	e.shared.release(gone)
 	e.detachViewIndexes(name)
+	if e.txd != nil {
+		// In a transaction block its subscriptions end with the block,
+		// which may bring its state back (endBlock).
+		e.addUnpopulated(cv, e.deps[name])
+		return nil
+	}
 	// Its subscriptions end, as a drop ends them: no delta follows.
 	subs := e.subs[:0]
 	for _, sub := range e.subs {

@@ -39,16 +39,35 @@ type RoleInfo struct {
 func (e *Engine) HasRoles() bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return len(e.roles) > 0
+	roles, _ := e.committedRoles()
+	return len(roles) > 0
+}
+
+// committedRoles are the roles as committed: while a transaction block
+// that changed the catalog is open, those of the image taken before its
+// first change (txddl_image.go), with what they were then (roleCats). A
+// login reads them: as in PostgreSQL, a new connection does not see a role
+// that an open transaction created, altered or dropped.
+func (e *Engine) committedRoles() (map[string]*role, map[*role]role) {
+	if d := e.txd; d != nil && len(d.undo) > 0 {
+		im := d.undo[0].im
+		return im.roles, im.roleCats
+	}
+	return e.roles, nil
 }
 
 // Role returns the role named name.
 func (e *Engine) Role(name string) (RoleInfo, bool) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	r, ok := e.roles[name]
+	roles, then := e.committedRoles()
+	p, ok := roles[name]
 	if !ok {
 		return RoleInfo{}, false
+	}
+	r := *p
+	if then != nil {
+		r = then[p]
 	}
 	info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser}
 	info.Verifier, info.HasPassword = scram.Parse(r.verifier)

@@ -138,7 +138,7 @@ func (s *Session) execDo(d *sql.Do, rec *recorder) (Result, error) {
 		return Result{}, err
 	}
 	return s.controlled(func(tx *procTx) (Result, error) {
-		_, _, err := f.Call(&plRuntime{s: s, tx: tx}, nil)
+		_, _, err := f.Call(&plRuntime{s: s, tx: tx, top: true}, nil)
 		return Result{Tag: "DO"}, err
 	})
 }
@@ -190,6 +190,11 @@ type plRuntime struct {
 	tx *procTx
 	// final says that the statement running is final (routine_catalog.go).
 	final bool
+	// top says that the code is a DO block's or a called procedure's,
+	// which runs as the session's statement under the write lock: inside
+	// a transaction block its catalog changes are the block's
+	// (routine_catalog.go).
+	top bool
 }
 
 var _ plpgsql.Runtime = (*plRuntime)(nil)
@@ -394,7 +399,7 @@ func (rt *plRuntime) NoticeCode(level, code, msg string) {
 func (rt *plRuntime) Mark() plpgsql.Mark {
 	tx := rt.s.e.begin()
 	sends, _ := rt.s.notifyMark()
-	return plpgsql.Mark{Log: len(tx.log), Restarts: len(tx.restarts), Notify: sends}
+	return plpgsql.Mark{Log: len(tx.log), Restarts: len(tx.restarts), Notify: sends, Catalog: rt.s.e.catalogMark()}
 }
 
 // Undo implements plpgsql.Runtime.
@@ -403,6 +408,7 @@ func (rt *plRuntime) Undo(m plpgsql.Mark) {
 	tx := e.begin()
 	e.flushPending()
 	e.undoRestarts(min(m.Restarts, len(tx.restarts)))
+	e.undoCatalog(m.Catalog) // the block's catalog changes since (routine_catalog.go)
 	e.undoTo(min(m.Log, len(tx.log)))
 	_, listens := rt.s.notifyMark()
 	rt.s.notifyUndo(m.Notify, listens)

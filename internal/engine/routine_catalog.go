@@ -9,9 +9,11 @@ import (
 )
 
 // Catalog changes in PL/pgSQL code. They keep no state of their own
-// beyond plRuntime.final. deltaview's catalog changes are not
-// transactional (they are refused inside a transaction block), so code
-// runs one only where nothing could ask to undo it: as a final statement
+// beyond plRuntime.final and top. Inside a transaction block the code of a
+// DO block or a called procedure runs them as catalog changes of the block
+// (runBlockCatalogChange), which undoes them. Outside one, deltaview's
+// catalog changes are not undone, so code runs one only where nothing
+// could ask to undo it: as a final statement
 // of a DO block (plpgsql.FinalRuntime: after its success none of the
 // block's code runs) run outside a transaction block, while the block's
 // transaction has changed no row. It then runs as the statement would on
@@ -39,6 +41,41 @@ func catalogChange(b sql.Bound) bool {
 	return true
 }
 
+// runBlockCatalogChange runs the catalog change st of a DO block or a
+// procedure called inside a transaction block as a catalog change of the
+// block (txddl.go): anywhere in the code, undone by the block's ROLLBACK
+// or ROLLBACK TO, by an EXCEPTION handler that catches an error after it
+// (plRuntime.Undo), and, when the statement that runs the code fails, by
+// the failed block's end. The kinds the block cannot undo are 25001.
+func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error) {
+	s, e := rt.s, rt.s.e
+	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
+	b, err := s.bindStmt(rec, st)
+	if err == nil {
+		err = s.readOnlyCheck(b, rec)
+	}
+	if err == nil {
+		err = s.authorize(b, rec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	stmt, outer, text := s.stmt, s.rec, s.ddlText
+	res, err := s.execBound(b, rec)
+	s.stmt, s.rec, s.ddlText = stmt, outer, text
+	for i, msg := range res.Notices {
+		level := "NOTICE"
+		if l, ok := res.NoticeLevels[i]; ok {
+			level = l
+		}
+		e.noticeAt(level, msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}, nil
+}
+
 // unchanged reports whether the transaction has changed nothing yet.
 func (tx *txn) unchanged() bool {
 	return len(tx.log) == 0 && len(tx.pending) == 0 && len(tx.restarts) == 0 && len(tx.deferred) == 0 &&
@@ -56,10 +93,14 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 		return nil, pgerr.New(pgerr.ActiveTransaction, "DROP INDEX CONCURRENTLY cannot be executed from a function")
 	}
 	what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
-	if _, _, ok, _ := sql.SchemaElements(st); ok || nparams > 0 || !rt.final || rt.tx == nil ||
+	_, _, elements, _ := sql.SchemaElements(st)
+	if s.block && rt.top && !elements && nparams == 0 && s.writer && e.tx != nil {
+		return rt.runBlockCatalogChange(st)
+	}
+	if elements || nparams > 0 || !rt.final || rt.tx == nil ||
 		e.tx != nil && !e.tx.unchanged() {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL here", what).
-			WithHint("catalog changes are not transactional in deltaview: PL/pgSQL runs one only as the last statement of a DO block run outside a transaction block, before the block changes any row")
+			WithHint("outside a transaction block PL/pgSQL runs a catalog change only as the last statement of a DO block, before the block changes any row; inside BEGIN … COMMIT a DO block or a procedure runs any")
 	}
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 	b, err := s.bindStmt(rec, st)

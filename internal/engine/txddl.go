@@ -44,23 +44,39 @@ type catalogUndo struct {
 func blockCatalogKind(b sql.Bound) bool {
 	switch b := b.(type) {
 	case *sql.CreateTable:
-		return b.PartitionOf == nil && !b.Temp
+		return !b.Temp
 	case *sql.CreateTableAs:
 		return !b.Table.Temp
 	case *sql.CreateSequence:
 		return !b.Temp
 	case *sql.CreateView:
 		return !b.Temp
-	case *sql.AlterFunction:
-		// A routine's change replaces it in its list (copy on write);
-		// an aggregate's is not covered.
-		return b.Kind != "aggregate"
-	case *sql.AlterRelOwner:
+	case *sql.AlterFunction, *sql.AlterRelOwner:
+		// A routine's or an aggregate's change replaces it in its list
+		// (copy on write).
 		return true
 	case *sql.AlterTable, *sql.Drop, *sql.CreateIndex, *sql.AlterSequence, *sql.DropSequence,
 		*sql.CreateFunction, *sql.DropFunction, *sql.CreateEnum, *sql.CreateComposite, *sql.AlterEnum,
 		*sql.DropType, *sql.CreateSchema, *sql.DropSchema, *sql.Comment, *sql.Grant, *sql.GrantSchema,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation:
+		return true
+	case *sql.Refresh:
+		// Populating a view is building it; WITH NO DATA lets go of its
+		// state, which the image keeps (refresh.go).
+		return true
+	case *sql.CreateRole, *sql.AlterRole, *sql.DropRole,
+		*sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity,
+		*sql.CreateDomain, *sql.AlterDomain, *sql.DropDomain,
+		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,
+		*sql.AttachPartition, *sql.DetachPartition, *sql.AlterPartition, *sql.AlterInherit,
+		*sql.CreateStatistics, *sql.DropStatistics, *sql.AlterStatistics,
+		*sql.CreateCast, *sql.DropCast, *sql.CreateRange, *sql.AlterComposite, *sql.RenameType,
+		*sql.AlterSchema, *sql.AlterExtension, *sql.DropExtension, *sql.GrantRoutine,
+		*sql.CreateEventTrigger, *sql.AlterEventTrigger, *sql.DropEventTrigger,
+		*sql.CreateOperator, *sql.DropOperator, *sql.CreateAggregate, *sql.DropAggregate,
+		*sql.AlterViewDefault, *sql.RenameViewColumn:
+		// Objects edited in place are copied whole by the image
+		// (objectCats, txddl_objects.go).
 		return true
 	}
 	return false
@@ -79,14 +95,10 @@ func (s *Session) blockCatalogCheck(what string) error {
 	if !blockCatalogKind(b) || s.tempTarget(b) || s.rec != nil && readsTemp(s.rec) {
 		return errNotInBlock(what)
 	}
-	switch b := b.(type) {
+	switch b.(type) {
 	case *sql.CreateIndex:
 		if concurrently(s.ddlText) {
 			return pgerr.New(pgerr.ActiveTransaction, "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
-		}
-		if _, ok := s.e.tables[b.Table]; !ok {
-			// An index of a materialized view joins the view's state.
-			return errNotInBlock("CREATE INDEX on a materialized view")
 		}
 	case *sql.Drop:
 		if concurrently(s.ddlText) {
@@ -286,6 +298,11 @@ func (e *Engine) endBlock() {
 	for _, sub := range e.subs {
 		if e.views[sub.view] == nil {
 			gone[sub.view] = true
+			if e.unpopulated[sub.view] != nil && sub.end != nil {
+				// REFRESH … WITH NO DATA in the block: as outside one.
+				sub.end(errNotPopulated(sub.view))
+				sub.end = nil
+			}
 		}
 	}
 	for _, sa := range e.sinks {

@@ -21,8 +21,6 @@ import (
 // are undone by the transaction's log before it is restored (txddl.go).
 type catalogImage struct {
 	rules        map[string][]*rule
-	fkOut, fkIn  map[*table][]*fkLink
-	fkeys        bool
 	tables       map[string]*table
 	tableCats    []tableCatalog
 	seqs         map[string]*sequence
@@ -74,6 +72,7 @@ type catalogImage struct {
 	shared       map[string]*sharedIndex
 	sharedList   []*sharedIndex
 	sharedCats   []sharedCatalog
+	objs         objectCats
 }
 
 // tableCatalog is what catalog changes edit in place in a table.
@@ -158,10 +157,6 @@ func (e *Engine) takeImage() *catalogImage {
 		deferKeys: e.deferKeys, nextID: e.nextID,
 		shared: maps.Clone(e.shared.m), sharedList: slices.Clone(e.shared.list),
 	}
-	if e.fkeys != nil {
-		im.fkeys = true
-		im.fkOut, im.fkIn = cloneSlices(e.fkeys.out), cloneSlices(e.fkeys.in)
-	}
 	for _, t := range e.tables {
 		im.tableCats = append(im.tableCats, tableCatalog{t: t, def: t.def, cols: slices.Clone(t.cols),
 			uniques: slices.Clone(t.uniques), prefixes: slices.Clone(t.prefixes), indexes: slices.Clone(t.indexes),
@@ -193,6 +188,7 @@ func (e *Engine) takeImage() *catalogImage {
 	for _, r := range e.roles {
 		im.roleCats[r] = *r
 	}
+	im.objs = e.takeObjects()
 	for _, si := range e.shared.list {
 		im.sharedCats = append(im.sharedCats, sharedCatalog{si: si, views: slices.Clone(si.views), refs: si.a.Refs()})
 	}
@@ -213,10 +209,6 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.schemas, e.indexes, e.matIndexes, e.parts = im.schemas, im.indexes, im.matIndexes, im.parts
 	e.order, e.deps, e.notes, e.roles, e.grants = im.order, im.deps, im.notes, im.roles, im.grants
 	e.deferKeys, e.nextID = im.deferKeys, im.nextID
-	e.fkeys = nil
-	if im.fkeys {
-		e.fkeys = &fkGraph{out: im.fkOut, in: im.fkIn}
-	}
 	for _, c := range im.tableCats {
 		t := c.t
 		t.def, t.cols, t.uniques, t.prefixes, t.indexes = c.def, c.cols, c.uniques, c.prefixes, c.indexes
@@ -242,6 +234,11 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	for r, c := range im.roleCats {
 		*r = c
 	}
+	im.objs.restore()
+	// The constraints are linked again from the definitions restored:
+	// a change of a referenced table's columns moved their positions in
+	// the referencing definitions (linkForeignKeys).
+	e.linkForeignKeys()
 	// The shared indexes hold what they held: no commit ran since the
 	// image (the block holds the database), so only their readers change.
 	e.shared.m, e.shared.list = im.shared, im.sharedList

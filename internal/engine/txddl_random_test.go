@@ -11,7 +11,9 @@ import (
 
 // TestTxDDLRandom runs random transaction blocks of catalog changes (ALTER
 // TABLE of columns, defaults, NOT NULL and checks, CREATE and DROP of
-// indexes, tables and materialized views) and row changes, with random
+// indexes, tables and materialized views, and those of catalog2: roles,
+// row security, partitions, domains, trigger modes, statistics) and row
+// changes, with random
 // savepoints, ROLLBACK TO, failing statements, COMMIT and ROLLBACK, in
 // deltaview and in PostgreSQL, and compares the SQLSTATE of each
 // statement; after each block, the catalog (columns, types, defaults,
@@ -28,7 +30,16 @@ func TestTxDDLRandom(t *testing.T) {
 CREATE TABLE t2 (id int PRIMARY KEY, v int);
 INSERT INTO t1 VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c');
 INSERT INTO t2 VALUES (1, 5), (2, 6);
-CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v`)
+CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v;
+CREATE TABLE pt (k int, v int) PARTITION BY RANGE (k);
+CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (10);
+CREATE TABLE px (k int, v int);
+INSERT INTO px VALUES (12, 1);
+CREATE DOMAIN dd AS int;
+CREATE TABLE td (x dd);
+CREATE TABLE tlog (id int);
+CREATE FUNCTION tlogit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO tlog VALUES (NEW.id); RETURN NEW; END $$;
+CREATE TRIGGER tg AFTER INSERT ON t2 FOR EACH ROW EXECUTE FUNCTION tlogit()`)
 	tables := []string{"t1", "t2", "t3"}
 	next := 0
 	added := map[string][]string{} // the columns the blocks added, by table
@@ -36,7 +47,7 @@ CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v`)
 	stmt := func() string {
 		tb := tables[r.IntN(2)]
 		id, v := 1+r.IntN(8), r.IntN(10)
-		switch r.IntN(22) {
+		switch r.IntN(22 + len(catalog2)/2) {
 		case 0, 1, 2:
 			return fmt.Sprintf("INSERT INTO %s (id, v) VALUES (%d, %d)", tables[r.IntN(3)], id, v)
 		case 3:
@@ -82,6 +93,8 @@ CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v`)
 			return []string{"SELECT 1 / 0", "INSERT INTO t1 (id) VALUES (1)", "ALTER TABLE t1 ADD COLUMN id int"}[r.IntN(3)]
 		case 21:
 			return fmt.Sprintf("SELECT * FROM %s ORDER BY id", tables[r.IntN(3)])
+		default:
+			return catalog2[r.IntN(len(catalog2))](r.IntN(3), v)
 		}
 		return fmt.Sprintf("INSERT INTO t2 (id, v) VALUES (%d, %d)", id, v)
 	}
@@ -140,6 +153,14 @@ CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v`)
 			"SELECT c.relname, con.conname, pg_get_constraintdef(con.oid) FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid WHERE c.relname IN ('t1', 't2', 't3')",
 			"SELECT relname FROM pg_class WHERE relname IN ('t1', 't2', 't3', 'm1', 'm2')",
 			"SELECT * FROM t1", "SELECT * FROM t2", "SELECT * FROM t3",
+			"SELECT rolname FROM pg_roles WHERE rolname LIKE 'rr%'",
+			"SELECT polname, pg_get_expr(polqual, polrelid) FROM pg_policy",
+			"SELECT relname, relrowsecurity FROM pg_class WHERE relname IN ('t1', 't2')",
+			"SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid",
+			"SELECT typname FROM pg_type WHERE typname IN ('dd', 'dd2')",
+			"SELECT tgname, tgenabled FROM pg_trigger WHERE tgname = 'tg'",
+			"SELECT stxname FROM pg_statistic_ext",
+			"SELECT * FROM pt", "SELECT * FROM px", "SELECT * FROM tlog", "SELECT * FROM td",
 		} {
 			got, code := run(q)
 			want, pgCode := runPG(q)
@@ -174,4 +195,36 @@ CREATE MATERIALIZED VIEW m1 AS SELECT v, count(*) AS n FROM t1 GROUP BY v`)
 	if codes[""] < blocks || commits < blocks/4 {
 		t.Fatalf("too few statements succeed: %v, %d commits", codes, commits)
 	}
+}
+
+// catalog2 are TestTxDDLRandom's catalog changes of roles, row security,
+// partitions, domains, trigger modes and statistics, each given a small
+// number n and a value v.
+var catalog2 = []func(n, v int) string{
+	func(n, _ int) string { return fmt.Sprintf("CREATE ROLE rr%d", n) },
+	func(n, _ int) string { return fmt.Sprintf("DROP ROLE IF EXISTS rr%d", n) },
+	func(n, _ int) string {
+		return fmt.Sprintf("ALTER TABLE t2 %s ROW LEVEL SECURITY", []string{"ENABLE", "DISABLE", "FORCE"}[n])
+	},
+	func(n, v int) string { return fmt.Sprintf("CREATE POLICY pp%d ON t2 USING (v > %d)", n, v) },
+	func(n, v int) string { return fmt.Sprintf("ALTER POLICY pp%d ON t2 USING (v < %d)", n, v) },
+	func(n, _ int) string { return fmt.Sprintf("DROP POLICY IF EXISTS pp%d ON t2", n) },
+	func(int, int) string { return "ALTER TABLE pt ATTACH PARTITION px FOR VALUES FROM (10) TO (20)" },
+	func(int, int) string { return "ALTER TABLE pt DETACH PARTITION px" },
+	func(int, int) string { return "CREATE TABLE pq PARTITION OF pt FOR VALUES FROM (20) TO (30)" },
+	func(int, int) string { return "DROP TABLE IF EXISTS pq" },
+	func(n, v int) string { return fmt.Sprintf("INSERT INTO pt VALUES (%d, %d)", 9*n+v, v) },
+	func(_, v int) string {
+		return fmt.Sprintf("ALTER DOMAIN dd ADD CONSTRAINT dd_c CHECK (VALUE < %d)", 3+v)
+	},
+	func(int, int) string { return "ALTER DOMAIN dd DROP CONSTRAINT IF EXISTS dd_c" },
+	func(_, v int) string { return fmt.Sprintf("INSERT INTO td VALUES (%d)", v) },
+	func(n, _ int) string {
+		return []string{"CREATE DOMAIN dd2 AS int", "DROP DOMAIN IF EXISTS dd2", "ALTER DOMAIN dd SET NOT NULL"}[n]
+	},
+	func(n, _ int) string {
+		return fmt.Sprintf("ALTER TABLE t2 %s TRIGGER tg", []string{"ENABLE", "DISABLE", "ENABLE ALWAYS"}[n])
+	},
+	func(int, int) string { return "CREATE STATISTICS IF NOT EXISTS sx ON id, v FROM t1" },
+	func(int, int) string { return "DROP STATISTICS IF EXISTS sx" },
 }

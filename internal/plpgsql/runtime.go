@@ -44,7 +44,11 @@ type Interrupter interface {
 }
 
 // Mark is a point in the transaction's changes (Runtime.Mark).
-type Mark struct{ Log, Restarts, Notify int }
+type Mark struct {
+	Log, Restarts, Notify int
+	// Catalog is the number of the transaction block's catalog changes.
+	Catalog int
+}
 
 // Result is what a statement gave: its rows (a query's, or a data
 // change's RETURNING), and how many rows it processed.
