@@ -41,4 +41,3 @@ func (b *binder) sysInfoFunc(name string, es []expr.Expr, loc int32) (e expr.Exp
 	}
 	return &expr.SysInfoCall{C: b.stmtClock, Fn: name, Args: args}, true, nil
 }
-
