@@ -49,6 +49,9 @@ func IsSRF(name string) bool {
 		"ts_parse", "ts_token_type", "ts_debug", "ts_stat", "pg_listening_channels":
 		return true
 	}
+	if _, ok := sysInfoSRFs[strings.ToLower(name)]; ok {
+		return true
+	}
 	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
 }
 
@@ -69,6 +72,9 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 	}
 	if isJSONPathSRF(name) {
 		return resolveJSONPathSRF(name, args, missing)
+	}
+	if f, ok, err := resolveSysInfoSRF(name, args, missing); ok {
+		return f, err
 	}
 	switch name {
 	case "pg_listening_channels":

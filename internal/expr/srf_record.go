@@ -17,6 +17,9 @@ func SRFRecordColumns(name string) []string {
 	case "ts_stat":
 		return tsStatNames
 	}
+	if f, ok := sysInfoSRFs[name]; ok {
+		return f.names
+	}
 	if f := jsonSRFs[name]; f != nil && len(f.names) > 1 {
 		return f.names
 	}

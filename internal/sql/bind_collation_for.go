@@ -31,6 +31,10 @@ func (b *binder) bindCollationFor(s *scope, f *pg_query.FuncCall) (expr.Expr, er
 	if k.IsArray() {
 		k = k.Elem()
 	}
+	if k == value.Unknown {
+		// An untyped literal has no collation: NULL, as in PostgreSQL.
+		return &expr.Const{V: value.Null, T: value.TextType}, nil
+	}
 	if !isString(k) {
 		// PostgreSQL's error, when the call runs.
 		t := e.Type()

@@ -30,7 +30,7 @@ const (
 // whose operator is not a comparison by its scalar subquery.
 func rewriteQuantified(cat Catalog, sql string, n *pg_query.Node) {
 	u := strings.ToUpper(sql)
-	if markUserSRFs(cat, n) || strings.Contains(u, "GENERATE_SERIES") || strings.Contains(u, "UNNEST") || strings.Contains(u, "GENERATE_SUBSCRIPTS") || strings.Contains(u, "REGEXP_") || strings.Contains(u, "STRING_TO_TABLE") || strings.Contains(u, "JSON") || strings.Contains(u, "TS_PARSE") || strings.Contains(u, "TS_TOKEN_TYPE") || strings.Contains(u, "TS_DEBUG") || strings.Contains(u, "TS_STAT") || strings.Contains(u, "PG_LISTENING_CHANNELS") {
+	if markUserSRFs(cat, n) || strings.Contains(u, "GENERATE_SERIES") || strings.Contains(u, "UNNEST") || strings.Contains(u, "GENERATE_SUBSCRIPTS") || strings.Contains(u, "REGEXP_") || strings.Contains(u, "STRING_TO_TABLE") || strings.Contains(u, "JSON") || strings.Contains(u, "TS_PARSE") || strings.Contains(u, "TS_TOKEN_TYPE") || strings.Contains(u, "TS_DEBUG") || strings.Contains(u, "TS_STAT") || strings.Contains(u, "PG_LISTENING_CHANNELS") || strings.Contains(u, "SNAPSHOT_XIP") || strings.Contains(u, "PG_OPTIONS_TO_TABLE") {
 		rewriteSelectSRF(cat, n)
 	}
 	if !strings.Contains(u, "ANY") && !strings.Contains(u, "ALL") && !strings.Contains(u, "SOME") {

@@ -33,6 +33,11 @@ const (
 	privFunction
 	privType
 	privRole
+	privLanguage
+	privTablespace
+	privFDW
+	privServer
+	privParameter
 )
 
 // privFuncs are the privilege functions and the object each asks about.
@@ -41,6 +46,9 @@ var privFuncs = map[string]privObject{
 	"has_sequence_privilege": privSequence,
 	"has_schema_privilege":   privSchema, "has_database_privilege": privDatabase, "has_function_privilege": privFunction,
 	"has_type_privilege": privType, "pg_has_role": privRole,
+	"has_language_privilege": privLanguage, "has_tablespace_privilege": privTablespace,
+	"has_foreign_data_wrapper_privilege": privFDW, "has_server_privilege": privServer,
+	"has_parameter_privilege": privParameter,
 }
 
 // privNames are the privileges each kind of object has, by name, with
@@ -50,14 +58,19 @@ var privFuncs = map[string]privObject{
 var privNames = map[privObject]map[string]int{
 	privTable: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "DELETE": int(PrivDelete),
 		"TRUNCATE": int(PrivTruncate), "REFERENCES": 0, "TRIGGER": 0, "RULE": privNone},
-	privColumn:    {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
-	privAnyColumn: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
-	privSequence:  {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
-	privSchema:    {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
-	privDatabase:  {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
-	privFunction:  {"EXECUTE": int(PrivExecute)},
-	privType:      {"USAGE": privPublic},
-	privRole:      {"MEMBER": 0, "USAGE": 0},
+	privColumn:     {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
+	privAnyColumn:  {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
+	privSequence:   {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
+	privSchema:     {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
+	privDatabase:   {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
+	privFunction:   {"EXECUTE": int(PrivExecute)},
+	privType:       {"USAGE": privPublic},
+	privRole:       {"MEMBER": 0, "USAGE": 0},
+	privLanguage:   {"USAGE": privPublic},
+	privTablespace: {"CREATE": 0},
+	privFDW:        {"USAGE": 0},
+	privServer:     {"USAGE": 0},
+	privParameter:  {"SET": 0, "ALTER SYSTEM": 0},
 }
 
 // privPublic is a privilege PostgreSQL gives PUBLIC by default; privNone
@@ -151,7 +164,9 @@ func (b *binder) bindPrivilegeCall(s *scope, name string, f *pg_query.FuncCall, 
 			}
 			user, ok := privRoleName(sc, a[0])
 			if !ok {
-				return value.Null, nil
+				// An oid that names no role: PostgreSQL checks the
+				// privileges of PUBLIC alone.
+				user = ""
 			}
 			return privilegeHeld(sc, obj, user, a[1:])
 		}}
@@ -177,7 +192,7 @@ func privRoleName(sc *expr.SysCatalog, v value.Value) (string, bool) {
 // and privilege arguments a (the object, a column for privColumn, the
 // privilege list).
 func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.Value) (value.Value, error) {
-	if _, ok := sc.OIDs[value.RegRole][user]; !ok {
+	if _, ok := sc.OIDs[value.RegRole][user]; !ok && user != "" {
 		return value.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", user)
 	}
 	var oid uint32
@@ -207,9 +222,22 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		if !found && a[0].Kind() == value.Text {
 			err = pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", a[0].String())
 		}
+	case privLanguage, privTablespace, privFDW, privServer, privParameter:
+		oid, found, err = privFixedObject(obj, a[0])
 	}
-	if err != nil || !found {
+	if err != nil {
 		return value.Null, err
+	}
+	if !found {
+		// An oid that names nothing: NULL, once the privileges read.
+		at := 1
+		if obj == privColumn {
+			at = 2
+		}
+		if _, err := parsePrivileges(obj, a[at].String()); err != nil {
+			return value.Null, err
+		}
+		return value.Null, nil
 	}
 	if obj == privColumn {
 		cols := sc.RelCols[oid]
@@ -268,4 +296,41 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// privFixedObjects are the objects of the kinds deltaview has a fixed set
+// of, by name with their oids, and the word PostgreSQL's message for a
+// name that names none uses: the languages and tablespaces of a
+// PostgreSQL 15 cluster; no foreign-data wrapper or server.
+var privFixedObjects = map[privObject]struct {
+	oids map[string]uint32
+	what string
+}{
+	privLanguage:   {map[string]uint32{"internal": 12, "c": 13, "sql": 14, "plpgsql": 13563}, "language"},
+	privTablespace: {map[string]uint32{"pg_default": 1663, "pg_global": 1664}, "tablespace"},
+	privFDW:        {nil, "foreign-data wrapper"},
+	privServer:     {nil, "server"},
+}
+
+// privFixedObject resolves the object argument of the privilege functions
+// of languages, tablespaces, foreign-data wrappers, servers and
+// parameters: a parameter, by its name, is always found (PostgreSQL
+// answers for any name).
+func privFixedObject(obj privObject, v value.Value) (uint32, bool, error) {
+	if obj == privParameter {
+		return 0, true, nil
+	}
+	f := privFixedObjects[obj]
+	if v.Kind() != value.Text {
+		for _, oid := range f.oids {
+			if oid == v.OID() {
+				return oid, true, nil
+			}
+		}
+		return 0, false, nil
+	}
+	if oid, ok := f.oids[v.String()]; ok {
+		return oid, true, nil
+	}
+	return 0, false, pgerr.New(pgerr.UndefinedObject, "%s %q does not exist", f.what, v.String())
 }
