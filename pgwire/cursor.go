@@ -100,7 +100,7 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR WITH HOLD is not supported").
 				WithHint("a cursor lives until its transaction ends")
 		}
-		cmd := &cursorCmd{kind: 'D', name: ident(m[1]), text: strings.TrimRight(strings.TrimSpace(q), "; \t\n")}
+		cmd := &cursorCmd{kind: 'D', name: ident(m[1]), text: q}
 		if f := declareFlags.FindStringSubmatch(q); f != nil {
 			cmd.binary, cmd.scroll = f[2] != "", f[3] != "" && !strings.HasPrefix(strings.ToLower(f[3]), "no")
 		}
