@@ -20,10 +20,10 @@ CREATE TABLE m1 PARTITION OF m FOR VALUES FROM (0) TO (10)`)
 	wantRows(t, db, []queryRows{
 		{"SELECT string_agg(indexrelname, ',' ORDER BY indexrelname) FROM pg_stat_user_indexes", "[[t_pkey,t_w]]"},
 		{"SELECT relname FROM pg_statio_user_sequences", "[[s]]"},
-		{"SELECT domain_name, data_type FROM information_schema.domains", "[[pos integer]]"},
+		{"SELECT domain_name, data_type FROM information_schema.domains WHERE domain_schema = 'public'", "[[pos integer]]"},
 		{"SELECT view_name, table_name FROM information_schema.view_table_usage", "[[v t]]"},
 		{"SELECT event_object_column FROM information_schema.triggered_update_columns", "[[w]]"},
-		{"SELECT relid::text, isleaf FROM pg_partition_tree('m') ORDER BY level", "[[m false] [m1 true]]"},
+		{"SELECT relid::text, isleaf FROM pg_partition_tree('m') ORDER BY level", "[[m f] [m1 t]]"},
 		{"SELECT pg_partition_root('m1')::text", "[[m]]"},
 	})
 }
