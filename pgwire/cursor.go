@@ -33,6 +33,9 @@ type cursor struct {
 	// is a simply updatable scan (cursor_current.go); nil otherwise.
 	scan *cursorScan
 
+	// info is what pg_cursors shows of it.
+	info engine.CursorInfo
+
 	mu    sync.Mutex
 	rows  []value.Row
 	err   error         // why the subscription ended; reported once rows are fetched
@@ -54,6 +57,10 @@ var (
 	subscribeBody = regexp.MustCompile(`(?is)^subscribe\s+(?:to\s+)?` + cursorName + `\s*(?:with\s*\((.*)\))?$`)
 	fetchCursor   = regexp.MustCompile(`(?is)^\s*fetch\s+(?:forward\s+)?(?:(all|next|\d+)\s+)?(?:(?:from|in)\s+)?` +
 		cursorName + `\s*(?:with\s*\((.*)\))?[\s;]*$`)
+	// declareFlags reads a DECLARE's BINARY and [NO] SCROLL, which
+	// pg_cursors shows.
+	declareFlags = regexp.MustCompile(`(?is)^\s*declare\s+` + cursorName +
+		`\s+(binary\s+)?(?:(?:insensitive|asensitive)\s+)?((?:no\s+)?scroll\s+)?cursor\s`)
 	closeCursor = regexp.MustCompile(`(?is)^\s*close\s+` + cursorName + `[\s;]*$`)
 	moveCursor  = regexp.MustCompile(`(?is)^\s*move\s+(?:forward\s+)?(?:(all|next|\d+)\s+)?(?:(?:from|in)\s+)?` +
 		cursorName + `[\s;]*$`)
@@ -67,6 +74,9 @@ type cursorCmd struct {
 	view  string
 	opts  deltaview.SubscribeOptions
 	query *sql.Stmt
+	// text is the DECLARE's, binary and scroll its options.
+	text           string
+	binary, scroll bool
 	// FETCH: how many rows (-1 for ALL) and how long to wait for the
 	// first (forever when wait is false).
 	count   int
@@ -90,7 +100,10 @@ func parseCursorCmd(q string) (cmd *cursorCmd, ok bool, err error) {
 			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "DECLARE CURSOR WITH HOLD is not supported").
 				WithHint("a cursor lives until its transaction ends")
 		}
-		cmd := &cursorCmd{kind: 'D', name: ident(m[1])}
+		cmd := &cursorCmd{kind: 'D', name: ident(m[1]), text: q}
+		if f := declareFlags.FindStringSubmatch(q); f != nil {
+			cmd.binary, cmd.scroll = f[2] != "", f[3] != "" && !strings.HasPrefix(strings.ToLower(f[3]), "no")
+		}
 		if s := subscribeBody.FindStringSubmatch(m[4]); s != nil {
 			cmd.view = ident(s[1])
 			if cmd.opts, err = subscribeOptions(s[2]); err != nil {
@@ -202,7 +215,8 @@ func (c *conn) declare(cmd *cursorCmd) (engine.Result, error) {
 	if _, dup := c.cursors[cmd.name]; dup {
 		return engine.Result{}, pgerr.New(pgerr.DuplicateCursor, "cursor %q already exists", cmd.name)
 	}
-	cur := &cursor{name: cmd.name, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1)}
+	cur := &cursor{name: cmd.name, sp: c.sess.SavepointSeq(), ready: make(chan struct{}, 1),
+		info: engine.CursorInfo{Name: cmd.name, Statement: cmd.text, Binary: cmd.binary, Scrollable: cmd.scroll, Created: time.Now()}}
 	if cmd.query != nil {
 		q, scan := c.cursorQuery(cmd.query)
 		results, err := c.sess.Exec(q)

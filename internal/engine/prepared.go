@@ -24,6 +24,9 @@ type Prepared struct {
 	cols      []plan.Column
 	hasRows   bool // the statement returns a result set: cols describe it
 	free      []*binding
+	// preparedAt and executions are a PREPARE's time (in PostgreSQL's
+	// microseconds) and its EXECUTEs, which pg_prepared_statements shows.
+	preparedAt, executions int64
 }
 
 // binding is one binding of a prepared statement.

@@ -908,12 +908,13 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 
 // source is what the session's reads see: the tables as they are when the
 // session is the writer (its own changes included), otherwise the
-// committed state.
+// committed state; with the session's own catalog views
+// (session_catalog.go).
 func (s *Session) source() exec.Source {
 	if s.writer {
-		return s.e
+		return sessionSource{s.e, s}
 	}
-	return s.e.committed()
+	return sessionSource{s.e.committed(), s}
 }
 
 // ddl runs a catalog change. Inside a transaction block it runs

@@ -3,6 +3,7 @@ package engine
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -48,6 +49,7 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 		if err != nil {
 			return fail(err)
 		}
+		p.preparedAt = expr.ClockMicros()
 		s.sqlPrepared()[ps.Name] = p
 		return []Result{{Tag: "PREPARE"}}, true, nil
 	case n.GetDeallocateStmt() != nil:
@@ -94,6 +96,7 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 		}
 		args = rs[0].Rows[0]
 	}
+	p.executions++
 	res, err = s.ExecPrepared(p, args)
 	return res, true, err
 }

@@ -264,6 +264,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	sc.RuleDefs, sc.RuleDefsPretty = ruleDefs(o)
 	sc.PartitionConstraints = o.partitionConstraints()
 	sc.PartitionKeyDefs = o.partitionKeyDefs()
+	sc.PartitionParents = o.partitionParents()
 	for _, r := range o.rels {
 		if r.kind == 'r' && r.key != "" {
 			sc.Serials[r.key] = map[string]string{}

@@ -31,17 +31,11 @@ var absentCatalogs = []struct {
 	{"pg_init_privs", 3394, "objoid:oid,classoid:oid,objsubid:integer,privtype:\"char\",initprivs:aclitem[]"},
 	{"pg_seclabel", 3596, "objoid:oid,classoid:oid,objsubid:integer,provider:text,label:text"},
 	{"pg_shseclabel", 3592, "objoid:oid,classoid:oid,provider:text,label:text"},
-	// Operator classes and families, and the text search objects: the
-	// engine has PostgreSQL's built-in ones but does not list them (psql's
-	// \dAc, \dAf, \dAo, \dAp and \dF list none; \dd runs).
-	{"pg_opclass", 2616, "oid:oid,opcmethod:oid,opcname:name,opcnamespace:oid,opcowner:oid,opcfamily:oid,opcintype:oid,opcdefault:boolean,opckeytype:oid"},
-	{"pg_opfamily", 2753, "oid:oid,opfmethod:oid,opfname:name,opfnamespace:oid,opfowner:oid"},
+	// Operators and support functions of the operator families
+	// (syscat_opclass.go lists the families and classes): psql's \dAo and
+	// \dAp list none.
 	{"pg_amop", 2602, "oid:oid,amopfamily:oid,amoplefttype:oid,amoprighttype:oid,amopstrategy:smallint,amoppurpose:\"char\",amopopr:oid,amopmethod:oid,amopsortfamily:oid"},
 	{"pg_amproc", 2603, "oid:oid,amprocfamily:oid,amproclefttype:oid,amprocrighttype:oid,amprocnum:smallint,amproc:regproc"},
-	{"pg_ts_config", 3602, "oid:oid,cfgname:name,cfgnamespace:oid,cfgowner:oid,cfgparser:oid"},
-	{"pg_ts_config_map", 3603, "mapcfg:oid,maptokentype:integer,mapseqno:integer,mapdict:oid"},
-	{"pg_ts_dict", 3600, "oid:oid,dictname:name,dictnamespace:oid,dictowner:oid,dicttemplate:oid,dictinitoption:text"},
-	{"pg_ts_parser", 3601, "oid:oid,prsname:name,prsnamespace:oid,prsstart:regproc,prstoken:regproc,prsend:regproc,prsheadline:regproc,prslextype:regproc"},
 	// Replication and two-phase commit, which the engine does not do:
 	// monitoring dashboards read these views and find nothing, as on a
 	// PostgreSQL server without standbys, slots or prepared transactions.
@@ -56,7 +50,6 @@ var absentCatalogs = []struct {
 	{"pg_stat_progress_analyze", 0, "pid:integer,datid:oid,datname:name,relid:oid,phase:text,sample_blks_total:bigint,sample_blks_scanned:bigint,ext_stats_total:bigint,ext_stats_computed:bigint,child_tables_total:bigint,child_tables_done:bigint,current_child_table_relid:oid"},
 	{"pg_stat_progress_cluster", 0, "pid:integer,datid:oid,datname:name,relid:oid,command:text,phase:text,cluster_index_relid:oid,heap_tuples_scanned:bigint,heap_tuples_written:bigint,heap_blks_total:bigint,heap_blks_scanned:bigint,index_rebuild_count:bigint"},
 	{"pg_stat_progress_basebackup", 0, "pid:integer,phase:text,backup_total:bigint,backup_streamed:bigint,tablespaces_total:bigint,tablespaces_streamed:bigint"},
-	{"pg_ts_template", 3764, "oid:oid,tmplname:name,tmplnamespace:oid,tmplinit:regproc,tmpllexize:regproc"},
 }
 
 func init() {

@@ -19,3 +19,7 @@ func init() {
 	register(&FuncDef{Name: "pg_postmaster_start_time", Volatile: true, Result: value.TimestampTZType, Eval: start})
 	register(&FuncDef{Name: "pg_conf_load_time", Volatile: true, Result: value.TimestampTZType, Eval: start})
 }
+
+// ServerStart is when the process started: the time the server's
+// statistics counters start from (pg_stat_bgwriter.stats_reset, …).
+func ServerStart() time.Time { return serverStart }

@@ -57,6 +57,9 @@ type SysCatalog struct {
 	// PartitionConstraints are pg_get_partition_constraintdef's texts,
 	// by the partition's oid; "" for one whose text is not given here.
 	PartitionConstraints map[uint32]string
+	// PartitionParents are the partitions' parents, by the partition's
+	// oid (pg_partition_tree, pg_partition_ancestors, pg_partition_root).
+	PartitionParents map[uint32]uint32
 	// PartitionKeyDefs are pg_get_partkeydef's texts, by the partitioned
 	// table's oid.
 	PartitionKeyDefs map[uint32]string

@@ -100,6 +100,7 @@ var catFuncs = map[string]catFunc{
 		}
 		return text(def), nil
 	}},
+	"pg_partition_root": {sigs: [][]value.Kind{{value.RegClass}}, result: value.RegClass, strict: true, eval: partitionRoot},
 	"pg_get_partkeydef": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		return textOrNull(sc.PartitionKeyDefs, a[0]), nil
 	}},

@@ -94,6 +94,16 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			continue
 		}
+		if srf, ok, err := b.partitionSRF(f); ok {
+			if err != nil {
+				return nil, nil, err
+			}
+			tf.Funcs = append(tf.Funcs, srf)
+			for i, t := range srf.Cols {
+				tf.Cols = append(tf.Cols, plan.Column{Name: srf.Names[i], Type: t})
+			}
+			continue
+		}
 		if srf, ok, err := b.eventTriggerSRF(f); ok {
 			if err != nil {
 				return nil, nil, err

@@ -152,3 +152,17 @@ func defaultText(n *pg_query.Node, typ string) string {
 	}
 	return "'" + strings.ReplaceAll(lit, "'", "''") + "'::" + typ
 }
+
+// Modes are the modes of all the routine's parameters, in declared order,
+// a letter each as ArgModes: RETURNS TABLE's columns too ('t'), which
+// information_schema.parameters lists.
+func (f *Function) Modes() string {
+	if cf := f.createStmt(); cf != nil {
+		modes := ""
+		for _, n := range cf.Parameters {
+			modes += paramMode(n.GetFunctionParameter().Mode)
+		}
+		return modes
+	}
+	return f.ArgModes
+}
