@@ -97,7 +97,6 @@ type uniqueIndex struct {
 	primary bool
 	ints    *intmap.Map[rowRef] // for a single integer column, or a pair packed
 	pair    bool                // ints holds two columns' integers packed
-	width   int                 // the table's columns
 	kinds   [2]value.Kind       // a pair's columns' kinds, to encode its packed keys (unpack)
 	m       map[string]uint64
 	x       *keyExt // expressions, predicate, NULLS NOT DISTINCT (index_ext.go); nil for none
@@ -123,7 +122,7 @@ type rowRef struct {
 }
 
 func newUniqueIndex(name string, cols []int, primary bool, def *sql.CreateTable) *uniqueIndex {
-	u := &uniqueIndex{name: name, cols: cols, primary: primary, width: len(def.Cols)}
+	u := &uniqueIndex{name: name, cols: cols, primary: primary}
 	isInt := func(c int) bool {
 		switch def.Cols[c].Type.Kind {
 		case value.Int2, value.Int4, value.Int8:
