@@ -141,7 +141,7 @@ func (e *Engine) dropIndexes(d *sql.Drop) (Result, error) {
 func (t *table) buildUnique(name string, cols []int, x *keyExt) (*uniqueIndex, error) {
 	var u *uniqueIndex
 	if x != nil && (x.nulls || !x.ordered()) {
-		u = &uniqueIndex{name: name, cols: cols, width: len(t.def.Cols)}
+		u = &uniqueIndex{name: name, cols: cols}
 		u.extend(x)
 	} else {
 		u = newUniqueIndex(name, cols, false, t.def)

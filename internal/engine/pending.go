@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"unsafe"
-
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
@@ -89,8 +87,8 @@ func (e *Engine) keyFound(t *table, k int64) bool {
 	// that their cache misses run beside the rest of the call and of the
 	// caller's, not one after the other at commit. A batch's later
 	// replacements are read ahead at commit instead (applyPart).
-	old := unsafe.Slice(ref.row, u.width) // its first and last values: a row spans two lines
-	e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[ref.id]))
+	old := t.rows.rows[ref.id] // its first and last values: a row spans two lines
+	e.touched1 += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind())
 	return true
 }
 
@@ -293,10 +291,15 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 		for j, k := range grp {
 			refs[j], _ = u.ints.Get(p[k.i].key)
 		}
+		var olds [applyGroup]value.Row
+		for j := range grp {
+			if r := refs[j]; r.id != 0 {
+				olds[j] = t.rows.rows[r.id]
+			}
+		}
 		for j, k := range grp {
-			if r := refs[j]; r.row != nil {
-				old := unsafe.Slice(r.row, u.width)
-				sink += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind()) + uintptr(len(t.rows.rows[r.id]))
+			if old := olds[j]; len(old) > 0 {
+				sink += uintptr(old[0].Kind()) + uintptr(old[len(old)-1].Kind())
 			}
 			if row := p[k.i].row; len(row) > 0 {
 				sink += uintptr(row[0].Kind()) + uintptr(row[len(row)-1].Kind())
@@ -307,9 +310,8 @@ func (t *table) applyPart(p []pendingRow, part *applyPart, build bool) {
 			pr := &p[k.i]
 			// Read again: a replacement of the same key before it moved it.
 			ref, _ := u.ints.Get(pr.key)
-			old := unsafe.Slice(ref.row, u.width)
+			old := t.rows.rows[ref.id]
 			if plain {
-				u.ints.Set(pr.key, rowRef{id: ref.id, row: &pr.row[0]})
 				t.rows.rows[ref.id] = pr.row
 			} else {
 				t.reindex(ref.id, old, pr.row, 1)

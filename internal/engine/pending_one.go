@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"unsafe"
-
 	"github.com/deltaview/deltaview/internal/dataflow"
 )
 
@@ -19,9 +17,8 @@ func (e *Engine) applyOne(direct bool) {
 	t := pr.t
 	u := t.uniques[0]
 	ref, _ := u.ints.Get(pr.key) // found when the replacement was kept
-	old := unsafe.Slice(ref.row, u.width)
+	old := t.rows.rows[ref.id]
 	if len(t.prefixes) == 0 && len(t.indexes) == 0 && len(t.keyOrders) == 0 {
-		u.ints.Set(pr.key, rowRef{id: ref.id, row: &pr.row[0]})
 		t.rows.rows[ref.id] = pr.row
 		t.rows.moved++ // counted as applyPart counts them
 	} else {

@@ -143,7 +143,7 @@ const slabValues = 8192 / int(unsafe.Sizeof(value.Value{}))
 // the rows left in place, and the copies, each in id order, two streams
 // that the caches prefetch. It returns the ids of the rows copied. The
 // values are the same: a row is never changed in place, so whatever still
-// refers to the former copies (the integer key indexes, which table.layout
+// refers to the former copies (the ordered indexes, which table.layout
 // points at the new ones, a view's state, a delta) reads the same row,
 // and the former copies are collected when nothing does.
 //
@@ -320,24 +320,13 @@ func (t *table) layout() {
 	if !t.rows.scattered() {
 		return
 	}
-	t.repoint(t.rows.layout())
+	t.rows.layout()
+	t.repoint()
 }
 
-// repoint points the indexes that hold rows at the rows of ids, laid out
-// anew.
-func (t *table) repoint(ids []int32) {
-	var buf [64]byte
-	for _, u := range t.uniques {
-		if u.ints == nil { // holds ids only
-			continue
-		}
-		for _, id := range ids {
-			row := t.rows.rows[id]
-			if k, ok := u.key(row, buf[:0]); ok {
-				u.set(k, uint64(id), row)
-			}
-		}
-	}
+// repoint points the indexes that hold rows at the rows laid out anew.
+// The keys' indexes hold ids only (rowRef), which a layout keeps.
+func (t *table) repoint() {
 	for _, ix := range t.indexes {
 		ix.ord.repoint(t.rows)
 	}

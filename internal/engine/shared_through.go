@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"sync"
-	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
@@ -55,7 +54,7 @@ func (e *Engine) throughRow(si *sharedIndex, id int64) value.Row {
 	if t, ok := e.tables[si.rel]; ok && len(t.uniques) > 0 {
 		u := t.uniques[0]
 		if r, ok := u.ints.Get(id); ok {
-			return unsafe.Slice(r.row, u.width)
+			return t.rows.rows[r.id]
 		}
 	}
 	panic(fmt.Sprintf("engine: the index of %s holds id %d, which the table does not", si.rel, id))
