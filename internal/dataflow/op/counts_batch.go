@@ -1,6 +1,7 @@
 package op
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/deltaview/deltaview/internal/value"
@@ -25,10 +26,21 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 		return at
 	}
 	base := len(at)
-	for _, e := range z {
-		at = append(at, slotRef{h: c.hashOf(e.Row), i: -1})
+	at = slices.Grow(at, len(z))[:base+len(z)]
+	c.findInto(z, at[base:], &c.long)
+	return at
+}
+
+// findInto sets refs[k] to the hash and slot of z[k], as find gives them
+// (slot -1: absent), a group of entries at a time, and sets *long when a
+// probe meets more rows of one hash than a key should have. It only reads
+// the counts: parts of one batch may be found at once, each with its own
+// refs and long (integrate_split.go).
+func (c *counts) findInto(z zset.ZSet, refs []slotRef, long *bool) {
+	tab := c.index.tab
+	for k, e := range z {
+		refs[k] = slotRef{h: c.hashOf(e.Row), i: -1}
 	}
-	refs := at[base:]
 	mask := uint64(len(tab) - 1)
 	var sink uintptr
 	for g := 0; g < len(refs); g += groupSize {
@@ -47,15 +59,19 @@ func (c *counts) findAll(z zset.ZSet, at []slotRef) []slotRef {
 			}
 		}
 		for k := range grp {
-			grp[k].i = c.findHashed(grp[k].h, z[g+k].Row)
+			grp[k].i = c.findHashedIn(grp[k].h, z[g+k].Row, long)
 		}
 	}
 	touched.Store(sink)
-	return at
 }
 
 // findHashed is find for a row whose hash h is known.
 func (c *counts) findHashed(h uint64, r value.Row) int32 {
+	return c.findHashedIn(h, r, &c.long)
+}
+
+// findHashedIn is findHashed, marking *long rather than the counts.
+func (c *counts) findHashedIn(h uint64, r value.Row, long *bool) int32 {
 	x := &c.index
 	met := 0
 	for p := x.home(h); x.tab[p].s != 0; p = x.next(p) {
@@ -67,7 +83,7 @@ func (c *counts) findHashed(h uint64, r value.Row) int32 {
 		}
 	}
 	if met > longKey {
-		c.long = true
+		*long = true
 	}
 	return -1
 }

@@ -21,6 +21,10 @@ type Integrate struct {
 	deferring bool
 	deferred  bool // the staged batch goes to pending at Commit
 	pending   countsLoad
+
+	// split lets a commit's big step be found in halves
+	// (integrate_split.go).
+	split dataflow.Split
 }
 
 // slotRef is a row's hash and slot in the counts (-1: absent).
@@ -51,7 +55,7 @@ func (g *Integrate) Step(in []zset.ZSet) (zset.ZSet, error) {
 	if cap(g.at) < len(in[0]) {
 		g.at = make([]slotRef, 0, len(in[0]))
 	}
-	g.at = g.counts.findAll(in[0], g.at)
+	g.findStep(in[0])
 	for k, e := range in[0] {
 		if e.W > 0 {
 			continue

@@ -23,11 +23,22 @@ import (
 // the contents in a deferred load, on one goroutine and in halves.
 func TestIntegrateKeyedTwin(t *testing.T) {
 	for seed := range uint64(12) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) { testIntegrateKeyedTwin(t, seed) })
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { testIntegrateKeyedTwin(t, seed, false) })
 	}
 }
 
-func testIntegrateKeyedTwin(t *testing.T, seed uint64) {
+// TestIntegrateSplitTwin is TestIntegrateKeyedTwin with the keyed
+// Integrate finding every big step's rows in two halves at once, each on
+// a goroutine (a commit's step that the engine lets split), the plain one
+// in order: the same outputs, errors, rows and weights, and a key whose
+// rows pile up found by either half.
+func TestIntegrateSplitTwin(t *testing.T) {
+	for seed := range uint64(12) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { testIntegrateKeyedTwin(t, seed, true) })
+	}
+}
+
+func testIntegrateKeyedTwin(t *testing.T, seed uint64, split bool) {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	piled := seed%3 == 2 // rows of one id pile up
 	n := 200 + rng.IntN(3000)
@@ -44,6 +55,12 @@ func testIntegrateKeyedTwin(t *testing.T, seed uint64) {
 	keyed, plain := NewIntegrate(), NewIntegrate()
 	keyed.KeyBy([]int{0})
 	keyed.DeferLoads()
+	halves := &countSplit{goSplit: goSplit{ways: 2}}
+	pile := int64(3) // where a step's rows pile up
+	if split {
+		keyed.SetSplit(halves)
+		pile = int64(n) - 3 // in a batch's second half
+	}
 	plain.DeferLoads()
 	step := func(z zset.ZSet) {
 		z = zset.Consolidate(z)
@@ -142,7 +159,7 @@ func testIntegrateKeyedTwin(t *testing.T, seed uint64) {
 			case k < 19 && rng.IntN(10) == 0: // not held: an error
 				z = append(z, zset.Entry{Row: row(id, 5000), W: -1})
 			case piled: // one id's rows pile up
-				z = append(z, zset.Entry{Row: row(3, 2000+rng.IntN(100000)), W: 1})
+				z = append(z, zset.Entry{Row: row(pile, 2000+rng.IntN(100000)), W: 1})
 			}
 			seen[id] = true
 		}
@@ -152,6 +169,9 @@ func testIntegrateKeyedTwin(t *testing.T, seed uint64) {
 		}
 	}
 	compare("at the end")
+	if split && halves.runs == 0 {
+		t.Fatalf("seed %d: no step was found in halves", seed)
+	}
 	if piled && keyed.counts.key != nil {
 		t.Fatalf("seed %d: rows piled up under one key and the Integrate kept hashing by it", seed)
 	}
