@@ -117,8 +117,7 @@ var gucList = func() []*gucDef {
 		{name: "application_name", boot: "", report: true, desc: "Sets the application name to be reported in statistics and logs.",
 			check: func(v string) (string, error) { return v, nil }},
 		{name: "array_nulls", kind: gucBool, boot: "on", desc: "Enable input of NULL elements in arrays."},
-		{name: "bytea_output", kind: gucEnum, boot: "hex", enum: []string{"escape", "hex"}, only: []string{"hex"},
-			onlyHint: "bytea is output in hex only", desc: "Sets the output format for bytea."},
+		{name: "bytea_output", kind: gucEnum, boot: "hex", enum: []string{"escape", "hex"}, desc: "Sets the output format for bytea."},
 		{name: "check_function_bodies", kind: gucBool, boot: "on", desc: "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
 		{name: "client_encoding", boot: "UTF8", report: true, desc: "Sets the client's character set encoding.", check: checkClientEncoding},
 		{name: "client_min_messages", kind: gucEnum, boot: "notice", enum: msgLevels, hidden: map[string]string{"info": "info", "debug": "debug2"},
@@ -431,36 +430,58 @@ var utcZones = func() map[string]string {
 }()
 
 // checkDateStyle reads DateStyle as PostgreSQL does (an output format
-// and an order of fields, either or both); the engine implements ISO,
-// MDY.
-func checkDateStyle(v string) (string, error) {
-	format, order := "ISO", "MDY"
+// and an order of fields, either or both), from the boot value.
+func checkDateStyle(v string) (string, error) { return dateStyleFrom("ISO, MDY", v) }
+
+// dateStyleFrom reads a DateStyle value as a change to cur, the
+// session's: a format alone keeps cur's order, an order alone its
+// format (German alone also sets DMY), as PostgreSQL's check_datestyle.
+func dateStyleFrom(cur, v string) (string, error) {
+	format, order, _ := strings.Cut(cur, ", ")
 	var newFormat, newOrder string
+	conflict := false
+	setFormat := func(f string) {
+		conflict = conflict || newFormat != "" && newFormat != f
+		newFormat = f
+	}
+	setOrder := func(o string) {
+		conflict = conflict || newOrder != "" && newOrder != o
+		newOrder = o
+	}
 	for _, tok := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		switch strings.ToLower(tok) {
 		case "iso":
-			newFormat = "ISO"
+			setFormat("ISO")
 		case "sql":
-			newFormat = "SQL"
+			setFormat("SQL")
 		case "postgres":
-			newFormat = "Postgres"
+			setFormat("Postgres")
 		case "german":
-			newFormat = "German"
+			setFormat("German")
 			if newOrder == "" {
-				newOrder = "DMY"
+				order = "DMY"
 			}
 		case "ymd":
-			newOrder = "YMD"
+			setOrder("YMD")
 		case "dmy", "euro", "european":
-			newOrder = "DMY"
+			setOrder("DMY")
 		case "mdy", "us", "noneuro", "noneuropean":
-			newOrder = "MDY"
+			setOrder("MDY")
 		case "default":
-			newFormat, newOrder = "ISO", "MDY"
+			if newFormat == "" {
+				newFormat = "ISO"
+			}
+			if newOrder == "" {
+				newOrder = "MDY"
+			}
 		default:
 			return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "DateStyle", v).
 				WithDetail("Unrecognized key word: %q.", tok)
 		}
+	}
+	if conflict {
+		return "", pgerr.New(pgerr.InvalidParameter, "invalid value for parameter %q: %q", "DateStyle", v).
+			WithDetail(`Conflicting "datestyle" specifications.`)
 	}
 	if newFormat != "" {
 		format = newFormat
@@ -468,12 +489,7 @@ func checkDateStyle(v string) (string, error) {
 	if newOrder != "" {
 		order = newOrder
 	}
-	out := format + ", " + order
-	if out != "ISO, MDY" {
-		return "", pgerr.New(pgerr.FeatureNotSupported, "DateStyle %q is not supported", out).
-			WithHint("dates are printed in ISO format and read month first: DateStyle accepts 'ISO, MDY' and 'ISO'")
-	}
-	return out, nil
+	return format + ", " + order, nil
 }
 
 // pgEncodings are PostgreSQL's client encodings and their aliases, as

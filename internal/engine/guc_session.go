@@ -84,6 +84,10 @@ func (s *Session) setSetting(name, v string, def, local bool) error {
 		}
 	default:
 		c, err := d.canonical(v)
+		if name == "datestyle" && err == nil {
+			cur, _ := s.setting(name)
+			c, err = dateStyleFrom(cur, v)
+		}
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.InvalidParameter && d.unit == "ms" && pe.Hint == "" {
 				none := "0 for none"

@@ -44,6 +44,22 @@ func HoldsInterval(k value.Kind) bool {
 	return k == value.Interval || k == value.Record
 }
 
+// HoldsStyled reports whether the text of values of kind k depends on
+// the session's IntervalStyle, DateStyle or bytea_output: intervals,
+// dates, timestamps, bytea, their ranges, and arrays of them, and
+// records.
+func HoldsStyled(k value.Kind) bool {
+	if k.IsArray() {
+		k = k.Elem()
+	}
+	switch k {
+	case value.Date, value.Timestamp, value.TimestampTZ, value.Bytea,
+		value.DateRange, value.TSRange, value.TSTZRange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange:
+		return true
+	}
+	return HoldsInterval(k)
+}
+
 // IntervalInput is a cast of a string to interval in an ad-hoc statement:
 // as in PostgreSQL it reads the text in the IntervalStyle of the session
 // that runs the statement, which its clock carries (under sql_standard a
@@ -68,12 +84,18 @@ func (c *IntervalInput) Eval(row value.Row) (value.Value, error) {
 	if err != nil || v.IsNull() {
 		return value.Null, err
 	}
+	s := v.Str()
 	if c.E.Type().Kind.IsArray() {
 		// An array of strings reads as its text form would: each element
 		// in the style.
-		return value.ParseIntervalIn(string(value.AppendText(nil, v)), c.T, c.C.IntervalStyle)
+		s = string(value.AppendText(nil, v))
 	}
-	return value.ParseIntervalIn(v.Str(), c.T, c.C.IntervalStyle)
+	if value.DateInputKind(c.T.Kind) {
+		// A date, timestamp or timestamptz in the session's DateStyle
+		// order and zone (sql.dateInput).
+		return value.ParseStyled(s, c.T, c.C.IntervalStyle, c.C.Zone)
+	}
+	return value.ParseIntervalIn(s, c.T, c.C.IntervalStyle)
 }
 
 // inputStyle is the IntervalStyle in which c's statement reads intervals:

@@ -57,6 +57,11 @@ type Const struct {
 	// without the session's zone (in UTC): a binder reads it again in
 	// the zone of the session that runs the statement.
 	Local string
+	// Order is, for a string literal, the DateStyle field order of the
+	// session that bound it, in which the literal reads as a date,
+	// timestamp or timestamptz (01/02/03), as PostgreSQL reads it when
+	// it parses the statement.
+	Order value.DateOrder
 }
 
 func (c *Const) Type() value.Type                    { return c.T }

@@ -454,7 +454,9 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 	if from.Kind != value.Unknown && from.Kind != to.Kind && !value.CanCast(from.Kind, to.Kind, explicit) {
 		return nil, errCast(from, to, explicit)
 	}
-	if c, ok := e.(*Const); ok && !(from.Kind != value.Unknown && !c.V.IsNull() && value.ZoneCast(from.Kind, to.Kind)) {
+	if c, ok := e.(*Const); ok && !(from.Kind != value.Unknown && !c.V.IsNull() && (value.ZoneCast(from.Kind, to.Kind) || to.Kind.IsString() && HoldsStyled(from.Kind))) {
+		// A conversion to text of a value whose text depends on the
+		// session's settings is left to a binder too (IntervalText).
 		// A conversion that depends on the session's zone is left to a
 		// binder to fold in the zone (timestamptz to date).
 		v, err := castConst(c, to, explicit)
@@ -462,7 +464,7 @@ func Coerce(e Expr, to value.Type, explicit bool) (Expr, error) {
 			return nil, err
 		}
 		if c.T.Kind == value.Unknown && value.ZoneCast(value.Unknown, to.Kind) && !v.IsNull() {
-			return &Const{V: v, T: to, Local: rawText(c.V)}, nil
+			return &Const{V: v, T: to, Local: rawText(c.V), Order: c.Order}, nil
 		}
 		return &Const{V: v, T: to}, nil
 	}
@@ -478,6 +480,9 @@ func castConst(c *Const, to value.Type, explicit bool) (value.Value, error) {
 		return value.Cast(v, to, explicit)
 	}
 	s := rawText(v)
+	if c.Order != value.OrderMDY && value.DateInputKind(to.Kind) {
+		return value.ParseStyled(s, to, value.IntervalPostgres.WithDate(value.DateISO, c.Order), value.UTC)
+	}
 	// An interval's field range also decides what a bare number means
 	// (interval '90' day is 90 days), so it applies while parsing; a
 	// row type's modifier says its fields.

@@ -52,8 +52,13 @@ func IsSRF(name string) bool {
 	if _, ok := sysInfoSRFs[strings.ToLower(name)]; ok {
 		return true
 	}
-	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name))
+	return jsonSRFs[strings.ToLower(name)] != nil || isJSONPathSRF(strings.ToLower(name)) || srfExtra[strings.ToLower(name)] != nil
 }
+
+// srfExtra are the set-returning functions of a file of their own
+// (pg_get_keywords), by name: each resolves a call, false when the
+// arguments do not fit.
+var srfExtra = map[string]func(args []Expr) (*SRF, bool){}
 
 // ResolveSRF types a call of a set-returning function; args are bound,
 // and coerced here to the signature's types.
@@ -75,6 +80,12 @@ func ResolveSRF(name string, args []Expr) (*SRF, error) {
 	}
 	if f, ok, err := resolveSysInfoSRF(name, args, missing); ok {
 		return f, err
+	}
+	if r := srfExtra[name]; r != nil {
+		if f, ok := r(args); ok {
+			return f, nil
+		}
+		return nil, missing()
 	}
 	switch name {
 	case "pg_listening_channels":

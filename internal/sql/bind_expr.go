@@ -70,6 +70,9 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindColumnRef(s, n.GetColumnRef())
 	case n.GetAConst() != nil:
 		e, err := bindConst(n.GetAConst())
+		if c, ok := e.(*expr.Const); ok && c.T.Kind == value.Unknown && !c.V.IsNull() {
+			c.Order = b.dateOrder()
+		}
 		if pe, ok := err.(*pgerr.Error); ok {
 			// PostgreSQL reports a literal's conversion error at the literal.
 			err = pe.At(b.stmt.SQL, int(n.GetAConst().Location))
@@ -362,7 +365,7 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	out = b.xmlOption(e, t, b.intervalInput(e, t, b.intervalText(b.zoned(out))))
+	out = b.xmlOption(e, t, b.dateInput(e, t, b.intervalInput(e, t, b.intervalText(b.zoned(out)))))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}
@@ -379,7 +382,7 @@ func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return b.zoned(b.intervalInput(e, t, out)), nil
+	return b.zoned(b.dateInput(e, t, b.intervalInput(e, t, out))), nil
 }
 
 // toBool coerces e to boolean for WHERE, CHECK, AND/OR/NOT, CASE WHEN.

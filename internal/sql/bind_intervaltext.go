@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -11,7 +13,7 @@ import (
 // column's default keep the postgres style.
 func (b *binder) intervalText(e expr.Expr) expr.Expr {
 	c, ok := e.(*expr.Cast)
-	if !ok || b.stmtClock == nil || b.forView || !c.To.Kind.IsString() || !expr.HoldsInterval(c.E.Type().Kind) {
+	if !ok || b.stmtClock == nil || b.forView || !c.To.Kind.IsString() || !expr.HoldsStyled(c.E.Type().Kind) {
 		return e
 	}
 	return &expr.IntervalText{C: b.stmtClock, Cast: c}
@@ -60,7 +62,7 @@ func (b *binder) styledIntervalArgs(name string, args []expr.Expr) {
 	}
 	for i, a := range args {
 		t := a.Type()
-		if t.Kind != value.Interval && t.Kind != value.ArrayOf(value.Interval) {
+		if !styledArg(name, t.Kind) {
 			continue
 		}
 		to := value.TextType
@@ -79,4 +81,22 @@ func (b *binder) inputClock() *expr.StmtClock {
 		return nil
 	}
 	return b.stmtClock
+}
+
+// styledArg reports whether an argument of kind k of a textOfArgs
+// function writes in the session's settings: an interval or a bytea (or
+// an array of them) in each; a date, timestamp or timestamptz (or their
+// ranges) in DateStyle outside the json functions, which write them in
+// ISO 8601 whatever the style.
+func styledArg(name string, k value.Kind) bool {
+	if k.IsArray() {
+		k = k.Elem()
+	}
+	switch {
+	case k == value.Interval, k == value.Bytea:
+		return true
+	case k == value.Record:
+		return false
+	}
+	return expr.HoldsStyled(k) && !strings.Contains(name, "json")
 }

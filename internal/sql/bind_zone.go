@@ -29,7 +29,7 @@ func (b *binder) zoned(e expr.Expr) expr.Expr {
 			if z.IsUTC() {
 				return x
 			}
-			v, err := value.ParseZone(n.Local, n.T, z)
+			v, err := value.ParseStyled(n.Local, n.T, value.IntervalPostgres.WithDate(value.DateISO, n.Order), z)
 			if err != nil {
 				return x
 			}
@@ -38,7 +38,7 @@ func (b *binder) zoned(e expr.Expr) expr.Expr {
 			if !value.ZoneCast(n.E.Type().Kind, n.To.Kind) {
 				return x
 			}
-			if !b.forView && b.stmtClock != nil && n.To.Kind.IsString() && expr.HoldsInterval(n.E.Type().Kind) {
+			if !b.forView && b.stmtClock != nil && n.To.Kind.IsString() && expr.HoldsStyled(n.E.Type().Kind) {
 				return x // expr.IntervalText prints it in the session's style and zone
 			}
 			z, c, ok := b.zoneClock()

@@ -67,7 +67,7 @@ func appendArray(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 			tmp = appendRecord(tmp[:0], e, st, z)
 		case Interval:
 			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
-		case TimestampTZ, TSTZRange, TSTZMultirange:
+		case TimestampTZ, TSTZRange, TSTZMultirange, Date, Timestamp, Bytea, DateRange, TSRange, DateMultirange, TSMultirange:
 			tmp = AppendTextZone(tmp[:0], e, st, z)
 		default:
 			tmp = appendScalarText(tmp[:0], e)
@@ -387,7 +387,13 @@ func (r *arrayReader) readElem() error {
 	}
 	var e Value
 	var err error
-	if r.zone != nil {
+	if r.style.Order() != OrderMDY && DateInputKind(r.elem.Kind) {
+		z := UTC
+		if r.zone != nil {
+			z = *r.zone
+		}
+		e, err = ParseStyled(text, r.elem, r.style, z)
+	} else if r.zone != nil {
 		e, err = ParseZone(text, r.elem, *r.zone)
 	} else {
 		e, err = ParseIntervalIn(text, r.elem, r.style)

@@ -571,7 +571,7 @@ func isRangeErr(err error) bool {
 // decodeNumber reads one numeric field of a date, deciding from what was
 // read so far (and DateStyle's MDY order) whether it is a year, a month,
 // a day or a day of the year.
-func decodeNumber(str string, haveTextMonth bool, fmask int, tm *dtFields, is2digits *bool) (tmask int, fail int) {
+func decodeNumber(str string, haveTextMonth bool, fmask int, tm *dtFields, is2digits *bool, order DateOrder) (tmask int, fail int) {
 	flen := len(str)
 	val, cp, of := strtoint(str)
 	if of {
@@ -596,15 +596,18 @@ func decodeNumber(str string, haveTextMonth bool, fmask int, tm *dtFields, is2di
 	}
 	switch fmask & maskDate {
 	case 0:
-		if flen >= 3 {
+		switch {
+		case flen >= 3 || order == OrderYMD:
 			tmask, tm.year = dtMask(tkYear), val
-		} else {
+		case order == OrderDMY:
+			tmask, tm.mday = dtMask(tkDay), val
+		default:
 			tmask, tm.mon = dtMask(tkMonth), val
 		}
 	case dtMask(tkYear):
 		tmask, tm.mon = dtMask(tkMonth), val
 	case dtMask(tkMonth):
-		if haveTextMonth && flen >= 3 {
+		if haveTextMonth && (flen >= 3 || order == OrderYMD) {
 			tmask, tm.year = dtMask(tkYear), val
 		} else {
 			tmask, tm.mday = dtMask(tkDay), val
@@ -634,7 +637,7 @@ func decodeNumber(str string, haveTextMonth bool, fmask int, tm *dtFields, is2di
 
 // decodeDate reads a date field with punctuation (2024-05-17,
 // 17/May/2024, 2024.05.17): month names first, then the numbers.
-func decodeDate(str string, fmask int, is2digits *bool, tm *dtFields) (tmask int, fail int) {
+func decodeDate(str string, fmask int, is2digits *bool, tm *dtFields, order DateOrder) (tmask int, fail int) {
 	const maxFields = 25
 	var fieldsArr [maxFields]string
 	fields := fieldsArr[:0]
@@ -693,7 +696,7 @@ func decodeDate(str string, fmask int, is2digits *bool, tm *dtFields) (tmask int
 		if f == "" {
 			return 0, dtBadFormat
 		}
-		dmask, fail := decodeNumber(f, haveTextMonth, fmask, tm, is2digits)
+		dmask, fail := decodeNumber(f, haveTextMonth, fmask, tm, is2digits, order)
 		if fail != 0 {
 			return 0, fail
 		}
@@ -822,6 +825,9 @@ type dtDecoder struct {
 	// session is the zone of a timestamptz written without one; nil
 	// for UTC.
 	session *Zone
+	// order is DateStyle's field order, in which an ambiguous date
+	// reads (01/02/03).
+	order DateOrder
 }
 
 // lookupAbbrev is PostgreSQL's DecodeTimezoneAbbrev over the Default set.
@@ -1076,7 +1082,7 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 					tmask = dtMask(tkTZ)
 				}
 			default:
-				m, f := decodeDate(field, fmask, &is2digits, tm)
+				m, f := decodeDate(field, fmask, &is2digits, tm, dd.order)
 				if f != 0 {
 					return 0, 0, f
 				}
@@ -1130,13 +1136,13 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 			var f int
 			switch {
 			case dot >= 0 && fmask&maskDate == 0:
-				tmask, f = decodeDate(field, fmask, &is2digits, tm)
+				tmask, f = decodeDate(field, fmask, &is2digits, tm, dd.order)
 			case dot >= 0 && dot > 2:
 				tmask, f = decodeNumberField(field, fmask, tm, &is2digits)
 			case flen >= 6 && (fmask&maskDate == 0 || fmask&maskTime == 0):
 				tmask, f = decodeNumberField(field, fmask, tm, &is2digits)
 			default:
-				tmask, f = decodeNumber(field, haveTextMonth, fmask, tm, &is2digits)
+				tmask, f = decodeNumber(field, haveTextMonth, fmask, tm, &is2digits, dd.order)
 			}
 			if f != 0 {
 				return 0, 0, f
@@ -1361,7 +1367,7 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 		switch ftype[i] {
 		case ftDate:
 			if i == 0 && nf >= 2 && (ftype[nf-1] == ftDate || ftype[1] == ftTime) {
-				m, f := decodeDate(field, fmask, &is2digits, tm)
+				m, f := decodeDate(field, fmask, &is2digits, tm, dd.order)
 				if f != 0 {
 					return 0, f
 				}
@@ -1436,7 +1442,7 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 			var f int
 			switch {
 			case dot >= 0 && i == 0 && nf >= 2 && ftype[nf-1] == ftDate:
-				tmask, f = decodeDate(field, fmask, &is2digits, tm)
+				tmask, f = decodeDate(field, fmask, &is2digits, tm, dd.order)
 			case dot >= 0 && dot > 2:
 				tmask, f = decodeNumberField(field, fmask|maskDate, tm, &is2digits)
 				ftype[i] = ftTime
@@ -1446,7 +1452,7 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 				tmask, f = decodeNumberField(field, fmask|maskDate, tm, &is2digits)
 				ftype[i] = ftTime
 			default:
-				tmask, f = decodeNumber(field, false, fmask|maskDate, tm, &is2digits)
+				tmask, f = decodeNumber(field, false, fmask|maskDate, tm, &is2digits, dd.order)
 			}
 			if f != 0 {
 				return 0, f
@@ -1582,6 +1588,15 @@ func (dd *dtDecoder) decodeTimeOnly(fields []string, ftype []int, tm *dtFields) 
 			return 0, dtBadFormat // the session's zone needs a whole date
 		}
 		west = 0 // the session's zone, UTC
+		if dd.session != nil {
+			// Its offset on the date given, or today's (timetz_in).
+			tt := *tm
+			if fmask&maskDate == 0 {
+				l, _ := dd.session.local(currentInstant())
+				tt.year, tt.mon, tt.mday = civilFromDays(floorDiv(l, usecsPerDay))
+			}
+			west = zoneWestAt(&tt, *dd.session)
+		}
 	}
 	return west, 0
 }
@@ -1612,8 +1627,11 @@ func parseDate(s string) (Value, error) {
 }
 
 // parseDateGeneral is parseDate's general path.
-func parseDateGeneral(s string) (Value, error) {
-	var dd dtDecoder
+func parseDateGeneral(s string) (Value, error) { return parseDateOrder(s, OrderMDY) }
+
+// parseDateOrder is parseDate reading an ambiguous date in order.
+func parseDateOrder(s string, order DateOrder) (Value, error) {
+	dd := dtDecoder{order: order}
 	var tm dtFields
 	fa, ta, nf, fail := splitDateTime(s)
 	fields, types := fa[:nf], ta[:nf]
@@ -1678,20 +1696,20 @@ func parseISODate(s string) (Value, bool) {
 // timestamp_in and timestamptz_in: a timestamptz converts the zone read
 // (the session's, UTC, when none) to UTC; a timestamp reads and ignores
 // it.
-func parseTimestamp(s string, k Kind) (Value, error) { return parseTimestampIn(s, k, nil) }
+func parseTimestamp(s string, k Kind) (Value, error) { return parseTimestampIn(s, k, nil, OrderMDY) }
 
 // parseTimestampZone reads a timestamptz whose text has no zone as z's
 // wall-clock time.
 func parseTimestampZone(s string, z Zone) (Value, error) {
-	return parseTimestampIn(s, TimestampTZ, &z)
+	return parseTimestampIn(s, TimestampTZ, &z, OrderMDY)
 }
 
-func parseTimestampIn(s string, k Kind, session *Zone) (Value, error) {
+func parseTimestampIn(s string, k Kind, session *Zone, order DateOrder) (Value, error) {
 	typ := "timestamp"
 	if k == TimestampTZ {
 		typ = "timestamp with time zone"
 	}
-	dd := dtDecoder{session: session}
+	dd := dtDecoder{session: session, order: order}
 	var tm dtFields
 	fa, ta, nf, fail := splitDateTime(s)
 	fields, types := fa[:nf], ta[:nf]
@@ -1735,12 +1753,16 @@ func parseTimestampIn(s string, k Kind, session *Zone) (Value, error) {
 // parseTime reads a time or timetz as PostgreSQL's time_in and timetz_in:
 // a date and a zone may come with the time; time ignores both, a timetz
 // without a zone takes the session's (UTC).
-func parseTime(s string, k Kind) (Value, error) {
+func parseTime(s string, k Kind) (Value, error) { return parseTimeIn(s, k, nil) }
+
+// parseTimeIn is parseTime with a timetz without a zone in session's
+// (nil: UTC).
+func parseTimeIn(s string, k Kind, session *Zone) (Value, error) {
 	typ := "time"
 	if k == TimeTZ {
 		typ = "time with time zone"
 	}
-	var dd dtDecoder
+	dd := dtDecoder{session: session}
 	var tm dtFields
 	fa, ta, nf, fail := splitDateTime(s)
 	fields, types := fa[:nf], ta[:nf]

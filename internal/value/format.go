@@ -22,7 +22,8 @@ func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
 }
 
 // AppendTextZone is AppendTextStyle with timestamptz values, alone or
-// within arrays and records, as z's wall-clock time and offset.
+// within arrays and records, as z's wall-clock time and offset; dates,
+// timestamps and bytea in the DateStyle and bytea_output st carries.
 func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	switch {
 	case v.kind.IsArray():
@@ -31,12 +32,14 @@ func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 		return appendRecord(buf, v, st, z)
 	case v.kind == Interval:
 		return AppendIntervalStyle(buf, v.Span(), st)
+	case st.styledScalar(v.kind):
+		return appendStyledScalar(buf, v, st, z)
 	case v.kind == TimestampTZ:
 		return appendTimestampTZ(buf, v.n, z)
-	case v.kind == TSTZRange:
-		return appendRangeText(buf, v, z)
-	case v.kind == TSTZMultirange:
-		return appendMultirangeText(buf, v, z)
+	case v.kind == TSTZRange, v.kind == DateRange && st.Date() != DateISO, v.kind == TSRange && st.Date() != DateISO:
+		return appendRangeTextStyle(buf, v, st, z)
+	case v.kind == TSTZMultirange, v.kind == DateMultirange && st.Date() != DateISO, v.kind == TSMultirange && st.Date() != DateISO:
+		return appendMultirangeTextStyle(buf, v, st, z)
 	}
 	return appendScalarText(buf, v)
 }

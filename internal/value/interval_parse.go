@@ -303,13 +303,13 @@ func rangeUnit(rng int32) string {
 // An array of intervals, a row type and an array of them read their
 // intervals so. Any other type reads as Parse reads it.
 func ParseIntervalIn(s string, t Type, st IntervalStyle) (Value, error) {
-	if st == IntervalSQLStandard && (t.Kind == ArrayOf(Interval) || t.Kind == ArrayOf(Record)) {
+	if st.Interval() == IntervalSQLStandard && (t.Kind == ArrayOf(Interval) || t.Kind == ArrayOf(Record)) {
 		return parseArrayIn(s, t.ElemType(), st)
 	}
-	if st == IntervalSQLStandard && t.Kind == Record && !t.IsAnonymousRecord() {
+	if st.Interval() == IntervalSQLStandard && t.Kind == Record && !t.IsAnonymousRecord() {
 		return ParseRecordIn(s, t, st)
 	}
-	if st != IntervalSQLStandard || t.Kind != Interval || !leadingSignOnly(s) {
+	if st.Interval() != IntervalSQLStandard || t.Kind != Interval || !leadingSignOnly(s) {
 		return Parse(s, t)
 	}
 	v, err := parseIntervalSigned(s, t.Mod, true)

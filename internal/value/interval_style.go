@@ -6,7 +6,10 @@ import (
 )
 
 // IntervalStyle is PostgreSQL's IntervalStyle setting: the text output of
-// intervals. The zero value is the default, postgres.
+// intervals. The zero value is the default, postgres. Its higher bits
+// carry the session's other settings that shape values' text, so that
+// they travel together to every writer (datestyle.go): DateStyle's format
+// and field order, and bytea_output.
 type IntervalStyle uint8
 
 // The interval output styles.
@@ -20,7 +23,7 @@ const (
 var intervalStyleNames = [...]string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"}
 
 // String returns the style's name as the setting spells it.
-func (st IntervalStyle) String() string { return intervalStyleNames[st] }
+func (st IntervalStyle) String() string { return intervalStyleNames[st.Interval()] }
 
 // ParseIntervalStyle reads a style's name, in any case.
 func ParseIntervalStyle(s string) (IntervalStyle, bool) {
@@ -99,7 +102,7 @@ func appendSeconds(buf []byte, sec, usec int64, pad bool) []byte {
 // AppendIntervalStyle writes an interval's text output in style st, as
 // PostgreSQL's EncodeInterval does.
 func AppendIntervalStyle(buf []byte, s Span, st IntervalStyle) []byte {
-	switch st {
+	switch st.Interval() {
 	case IntervalISO8601:
 		return appendIntervalISO(buf, splitSpan(s))
 	case IntervalSQLStandard:

@@ -107,12 +107,18 @@ func appendMultirangeKey(buf []byte, v Value) []byte {
 
 // appendMultirangeText is multirange_out: the ranges between braces.
 func appendMultirangeText(buf []byte, v Value, z Zone) []byte {
+	return appendMultirangeTextStyle(buf, v, IntervalPostgres, z)
+}
+
+// appendMultirangeTextStyle is appendMultirangeText with date and
+// timestamp bounds in the DateStyle st carries.
+func appendMultirangeTextStyle(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	buf = append(buf, '{')
 	for i, r := range v.Ranges() {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendRangeText(buf, r, z)
+		buf = appendRangeTextStyle(buf, r, st, z)
 	}
 	return append(buf, '}')
 }

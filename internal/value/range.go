@@ -287,6 +287,12 @@ func flagByte(b bool) byte {
 // text is empty or holds a quote, a backslash, a parenthesis, a bracket, a
 // comma or a space (range_bound_escape).
 func appendRangeText(buf []byte, v Value, z Zone) []byte {
+	return appendRangeTextStyle(buf, v, IntervalPostgres, z)
+}
+
+// appendRangeTextStyle is appendRangeText with date and timestamp bounds
+// in the DateStyle st carries.
+func appendRangeTextStyle(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	if v.IsEmptyRange() {
 		return append(buf, "empty"...)
 	}
@@ -297,11 +303,11 @@ func appendRangeText(buf []byte, v Value, z Zone) []byte {
 		buf = append(buf, '(')
 	}
 	if !lo.Inf {
-		buf = appendRangeBoundText(buf, lo.Val, z)
+		buf = appendRangeBoundText(buf, lo.Val, st, z)
 	}
 	buf = append(buf, ',')
 	if !hi.Inf {
-		buf = appendRangeBoundText(buf, hi.Val, z)
+		buf = appendRangeBoundText(buf, hi.Val, st, z)
 	}
 	if hi.Inc {
 		return append(buf, ']')
@@ -309,9 +315,11 @@ func appendRangeText(buf []byte, v Value, z Zone) []byte {
 	return append(buf, ')')
 }
 
-func appendRangeBoundText(buf []byte, v Value, z Zone) []byte {
+func appendRangeBoundText(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	at := len(buf)
-	if v.kind == TimestampTZ {
+	if st.styledScalar(v.kind) {
+		buf = appendStyledScalar(buf, v, st, z)
+	} else if v.kind == TimestampTZ {
 		buf = appendTimestampTZ(buf, v.n, z)
 	} else {
 		buf = appendScalarText(buf, v)

@@ -31,14 +31,30 @@ func SessionZone(name string) (Zone, bool) {
 	if loc, ok := loadZone(name); ok {
 		z := Zone{loc: loc}
 		if off, fixed := z.fixedOffset(); fixed && off == 0 {
-			return UTC, true // UTC by any name: the zone-free operations
+			// UTC by any name: the zone-free operations.
+			return Zone{abbr: z.abbrevAt(0)}, true
 		}
 		return z, true
 	}
 	if z, ok := parsePosixZone(strings.ToUpper(name)); ok && !z.dst {
-		return Zone{east: -z.stdWest}, true
+		return Zone{east: -z.stdWest, abbr: posixStdName(name)}, true
 	}
 	return Zone{}, false
+}
+
+// posixStdName is the standard time's name of a POSIX zone: UTC in
+// 'UTC+3', +05 in '<+05>-5', none in '+05:30'.
+func posixStdName(s string) string {
+	if strings.HasPrefix(s, "<") {
+		if i := strings.IndexByte(s, '>'); i > 0 {
+			return s[1:i]
+		}
+	}
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	return s[:i]
 }
 
 // ZoneName is the canonical tz database name of a zone name written in
@@ -140,6 +156,12 @@ func appendTimestampTZ(buf []byte, us int64, z Zone) []byte {
 // time.
 func ParseZone(s string, t Type, z Zone) (Value, error) {
 	switch {
+	case t.Kind == TimeTZ && !z.IsUTC():
+		v, err := parseTimeIn(s, TimeTZ, &z)
+		if err != nil {
+			return Null, err
+		}
+		return Coerce(v, t, false)
 	case z.IsUTC() || !zonedInput(t.Kind):
 		return Parse(s, t)
 	case t.Kind == TSTZRange:
@@ -209,7 +231,7 @@ func CastZone(v Value, to Type, explicit bool, z Zone) (Value, error) {
 			return Null, err
 		}
 		return Coerce(NewTimestamp(TimestampTZ, us), to, explicit)
-	case (from.IsString() || from == Unknown) && zonedInput(to.Kind):
+	case (from.IsString() || from == Unknown) && (zonedInput(to.Kind) || to.Kind == TimeTZ):
 		return ParseZone(v.Str(), to, z)
 	case from != TimestampTZ && zonedOutput(from) && to.Kind.IsString():
 		return Cast(NewText(Text, string(AppendTextZone(nil, v, IntervalPostgres, z))), to, explicit)
@@ -228,7 +250,7 @@ func ZoneCast(from, to Kind) bool {
 	case to.IsString():
 		return zonedOutput(from)
 	case from.IsString() || from == Unknown:
-		return zonedInput(to)
+		return zonedInput(to) || to == TimeTZ // a timetz without a zone takes the session's
 	}
 	return false
 }

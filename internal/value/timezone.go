@@ -15,6 +15,11 @@ import (
 type Zone struct {
 	east int64 // a fixed offset: seconds east of UTC
 	loc  *time.Location
+	// abbr is a fixed offset's name as DateStyles other than ISO print
+	// it after a timestamptz: a POSIX zone's standard name ('UTC+3' is
+	// UTC, '+05:30' has none), UTC's name (GMT); "" for the zero Zone
+	// prints UTC.
+	abbr string
 }
 
 // zoneCache holds the tz database zones read so far, by name; the
