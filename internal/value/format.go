@@ -25,6 +25,8 @@ func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
 // within arrays and records, as z's wall-clock time and offset.
 func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	switch {
+	case v.kind.IsVector():
+		return appendVector(buf, v)
 	case v.kind.IsArray():
 		return appendArray(buf, v, st, z)
 	case v.kind == Record:
