@@ -500,7 +500,7 @@ func pgPartitionedTable(o *catalogObjects, r *catRows) {
 		}
 		zeros := strings.TrimSpace(strings.Repeat("0 ", len(attrs)))
 		r.add("partrelid", rel.oid, "partstrat", string(rune(k.Strategy)), "partnatts", len(k.Exprs), "partdefid", def,
-			"partattrs", int2vector(attrs), "partclass", zeros, "partcollation", zeros, "partexprs", partExprs)
+			"partattrs", attrs, "partclass", zeros, "partcollation", zeros, "partexprs", partExprs)
 	}
 }
 

@@ -37,10 +37,10 @@ func init() {
 
 // catalogTypes maps the types of catalogColumns to those that hold them
 // here: name, the information_schema domains and the internal types are
-// text, as they print; "char" is itself.
+// text, as they print; "char", int2vector and oidvector are themselves.
 var catalogTypeNames = map[string]value.Type{
 	"name": value.TextType, `"char"`: value.InternalCharType, "pg_node_tree": value.TextType, "xid": value.TextType,
-	"int2vector": value.TextType, "oidvector": value.TextType, "anyarray": value.TextType,
+	"int2vector": value.Int2VectorType, "oidvector": value.OidVectorType, "anyarray": value.TextType,
 	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Text),
 	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
@@ -102,6 +102,9 @@ func catValue(x any, t value.Type) value.Value {
 		if t.Kind == value.InternalChar {
 			return value.NewInternalChar(firstByte(v))
 		}
+		if t.Kind.IsVector() {
+			return catVector(v, t)
+		}
 		return value.NewText(value.Text, v)
 	case bool:
 		return value.NewBool(v)
@@ -117,12 +120,18 @@ func catValue(x any, t value.Type) value.Value {
 		}
 		return value.NewArray(t.Kind, elems)
 	case []int16:
+		if t.Kind == value.Int2Vector {
+			return value.NewInt2Vector(v)
+		}
 		elems := make([]value.Value, len(v))
 		for i, s := range v {
 			elems[i] = value.NewInt(t.Kind.Elem(), int64(s))
 		}
 		return value.NewArray(t.Kind, elems)
 	case []uint32:
+		if t.Kind == value.OidVector {
+			return value.NewOidVector(v)
+		}
 		elems := make([]value.Value, len(v))
 		for i, s := range v {
 			elems[i] = value.NewOid(s)
@@ -155,6 +164,16 @@ func catValue(x any, t value.Type) value.Value {
 		return value.NewFloat(t.Kind, float64(n))
 	}
 	return value.NewInt(t.Kind, n)
+}
+
+// catVector is an int2vector or oidvector column's value of s, its text
+// form (numbers separated by spaces).
+func catVector(s string, t value.Type) value.Value {
+	v, err := value.Parse(s, t)
+	if err != nil {
+		panic("engine: catalog " + t.String() + " " + s + ": " + err.Error())
+	}
+	return v
 }
 
 // firstByte is a "char" column's byte of the string s: its first, or
@@ -283,7 +302,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		switch {
 		case t.builtin != nil:
 			out = t.kind.String()
-			if t.kind.IsArray() {
+			if t.kind.IsArray() && !t.kind.IsVector() {
 				out = t.builtin.Kind.String() + "[]"
 			}
 			sc.Types[t.oid] = value.Type{Kind: t.kind, Mod: -1}

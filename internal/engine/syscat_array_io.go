@@ -22,3 +22,23 @@ func arrayIORegs() [4]value.Value {
 	}
 	return out
 }
+
+// vectorIOFuncs are int2vector's and oidvector's typinput, typoutput,
+// typreceive and typsend, with PostgreSQL's oids.
+var vectorIOFuncs = map[value.Kind][4]struct {
+	oid  uint32
+	name string
+}{
+	value.Int2Vector: {{40, "int2vectorin"}, {41, "int2vectorout"}, {2410, "int2vectorrecv"}, {2411, "int2vectorsend"}},
+	value.OidVector:  {{54, "oidvectorin"}, {55, "oidvectorout"}, {2420, "oidvectorrecv"}, {2421, "oidvectorsend"}},
+}
+
+// vectorIORegs are the vector type k's typinput, typoutput, typreceive
+// and typsend.
+func vectorIORegs(k value.Kind) [4]value.Value {
+	var out [4]value.Value
+	for i, f := range vectorIOFuncs[k] {
+		out[i] = value.NewReg(value.RegProc, f.oid, f.name)
+	}
+	return out
+}

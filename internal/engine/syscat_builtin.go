@@ -73,16 +73,6 @@ func (e *Engine) catalogOperators() []catOper {
 	return append(out, e.extCatalogOperators()...)
 }
 
-// oidvector prints oids as PostgreSQL's oidvector does: separated by
-// spaces.
-func oidvector(oids []uint32) string {
-	s := make([]string, len(oids))
-	for i, o := range oids {
-		s[i] = strconv.FormatUint(uint64(o), 10)
-	}
-	return strings.Join(s, " ")
-}
-
 // pgProcBuiltins lists the built-in functions in pg_proc.
 func pgProcBuiltins(r *catRows) {
 	none := value.NewReg(value.RegProc, 0, "")
@@ -95,7 +85,7 @@ func pgProcBuiltins(r *catRows) {
 			"prolang", p.Lang, "procost", p.Cost, "prorows", p.Rows, "provariadic", p.Variadic, "prosupport", none,
 			"prokind", p.Kind, "prosecdef", false, "proleakproof", p.LeakProof, "proisstrict", p.Strict, "proretset", p.RetSet,
 			"provolatile", p.Volatile, "proparallel", p.Parallel, "pronargs", p.NArgs, "pronargdefaults", p.NArgDefaults,
-			"prorettype", p.RetType, "proargtypes", oidvector(p.ArgTypes), "proargnames", names, "prosrc", p.Src)
+			"prorettype", p.RetType, "proargtypes", p.ArgTypes, "proargnames", names, "prosrc", p.Src)
 	}
 }
 

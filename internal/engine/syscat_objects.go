@@ -258,7 +258,7 @@ func (e *Engine) typeOID(t value.Type, dom *expr.Domain) uint32 {
 	if oid := e.compositeTypeOID(t); oid != 0 {
 		return oid
 	}
-	if t.Kind.IsArray() {
+	if t.Kind.IsArray() && !t.Kind.IsVector() {
 		if b := builtinByKind[t.Kind.Elem()]; b != nil {
 			return b.ArrayOID
 		}

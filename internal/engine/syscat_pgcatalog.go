@@ -199,7 +199,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 		for i, c := range rel.cols {
 			b := builtinByKind[c.typ.Kind]
 			length, byval, align, storage := int16(-1), false, "i", "x"
-			if c.typ.Kind.IsArray() {
+			if c.typ.Kind.IsArray() && !c.typ.Kind.IsVector() {
 				b = nil
 			}
 			if b != nil {
@@ -208,7 +208,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 				length, byval, storage = 4, true, "p"
 			}
 			ndims := 0
-			if c.typ.Kind.IsArray() {
+			if c.typ.Kind.IsArray() && !c.typ.Kind.IsVector() {
 				ndims = 1
 			}
 			coll := uint32(0)
@@ -255,6 +255,10 @@ func pgType(o *catalogObjects, r *catRows) {
 		length, byval, category, align, storage := int16(-1), false, "U", "i", "x"
 		elem, array := uint32(0), t.array
 		switch {
+		case t.builtin != nil && t.kind.IsVector():
+			b := t.builtin
+			length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))
+			elem = builtinByKind[t.kind.Elem()].OID
 		case t.builtin != nil && !t.kind.IsArray():
 			b := t.builtin
 			length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))
@@ -291,7 +295,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		}
 		none := value.NewReg(value.RegProc, 0, "")
 		io := [4]value.Value{none, none, none, none}
-		if t.kind.IsArray() {
+		if t.kind.IsVector() {
+			io = vectorIORegs(t.kind)
+		} else if t.kind.IsArray() {
 			io = arrayIORegs()
 		} else if t.typtype == 'c' {
 			io = recordIORegs()
@@ -311,16 +317,6 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typdefault", def)
 	}
 	pgTypeBuiltins(r)
-}
-
-// int2vector prints numbers as PostgreSQL's int2vector and oidvector do:
-// separated by spaces.
-func int2vector(ns []int16) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(int(n))
-	}
-	return strings.Join(s, " ")
 }
 
 func pgIndex(o *catalogObjects, r *catRows) {
@@ -359,7 +355,7 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			"indexprs", exprs, "indpred", pred,
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
 			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
-			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", int2vector(keys), "indcollation", zeros,
+			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", keys, "indcollation", zeros,
 			"indclass", strings.Join(classes, " "), "indoption", indOption(ix, zeros))
 	}
 }

@@ -348,7 +348,7 @@ func pgTrigger(o *catalogObjects, r *catRows) {
 			r.add("oid", objectOID("trigger", tr.table+"."+tr.name), "tgrelid", rel.oid, "tgparentid", uint32(0), "tgname", tr.name,
 				"tgfoid", objectOID("function", expr.QuoteIdent(tr.fn)+"()"), "tgtype", int64(tr.typ), "tgenabled", enabled,
 				"tgisinternal", false, "tgconstrrelid", from, "tgconstrindid", uint32(0), "tgconstraint", con,
-				"tgdeferrable", tr.deferrable, "tginitdeferred", tr.initDeferred, "tgnargs", int64(len(tr.args)), "tgattr", int2vector(attrs),
+				"tgdeferrable", tr.deferrable, "tginitdeferred", tr.initDeferred, "tgnargs", int64(len(tr.args)), "tgattr", attrs,
 				"tgargs", value.NewBytea(args), "tgqual", qual, "tgoldtable", nameOrNull(tr.oldTable), "tgnewtable", nameOrNull(tr.newTable))
 		}
 	}

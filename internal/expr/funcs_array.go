@@ -67,6 +67,12 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 			switch p {
 			case pArray:
 				params[i] = value.ArrayType(elem)
+				if k := args[i].Kind; k.IsVector() && k.Elem() == elem && !sig.result(elem).Kind.IsArray() {
+					// A vector read in place keeps its shape: an empty
+					// one has a dimension of length 0, as in PostgreSQL
+					// (array_length(proargtypes, 1) is 0 without arguments).
+					params[i] = args[i]
+				}
 			case pElem:
 				params[i] = keep(args[i], elem)
 			case pInt:

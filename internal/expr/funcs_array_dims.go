@@ -156,6 +156,9 @@ type Subscript struct {
 // bounds 1; the dimensions without a subscript are kept whole, and a
 // slice with more subscripts than dimensions is empty.
 func NewSubscripts(arr Expr, subs []Subscript, slice bool) Expr {
+	if k := arr.Type().Kind; slice && k.IsVector() {
+		arr = &Cast{E: arr, To: value.ArrayType(k.Elem())} // a vector's slice is an array, as in PostgreSQL
+	}
 	t := arr.Type()
 	args, at := appendSubscripts([]Expr{arr}, subs)
 	print := func(args []Expr) string {

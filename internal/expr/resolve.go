@@ -290,6 +290,8 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 		return unmodified(l), nil
 	case isUserType(l) || isUserType(r):
 		return value.Type{}, errNoOperator("=", lk, rk) // enums compare only with their own type
+	case lk.IsVector() || rk.IsVector():
+		return value.Type{}, errNoOperator("=", lk, rk) // a vector compares only with its own type, as arrays' operators take it
 	case lk.IsArray() && rk.IsArray():
 		t, err := ResolveCompare(plain(lk.Elem()), plain(rk.Elem()))
 		if err != nil {

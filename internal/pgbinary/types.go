@@ -78,6 +78,8 @@ var kindOIDs = [...]uint32{
 	value.Cid:          29,
 	value.PgLSN:        3220,
 	value.InternalChar: 18,
+	value.Int2Vector:   22,
+	value.OidVector:    30,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -129,6 +131,8 @@ var arrayOIDs = [...]uint32{
 	value.Cid:          1012,
 	value.PgLSN:        3221,
 	value.InternalChar: 1002,
+	value.Int2Vector:   1006,
+	value.OidVector:    1013,
 }
 
 // TypeOID returns the OID of t's type.
@@ -159,7 +163,7 @@ func TypeOID(t value.Type) uint32 {
 	if oid := rangeOID(t); oid != 0 {
 		return oid
 	}
-	if e := t.Kind.Elem(); t.Kind.IsArray() {
+	if e := t.Kind.Elem(); t.Kind.IsArray() && !t.Kind.IsVector() {
 		if int(e) < len(arrayOIDs) {
 			return arrayOIDs[e]
 		}
@@ -428,6 +432,9 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 		}
 		return value.Parse(text, value.NumericType)
 	}
+	if t.Kind.IsVector() {
+		return decodeVectorParam(b, t.Kind, n)
+	}
 	if t.Kind.IsArray() {
 		return decodeArrayParam(b, t.Kind, n)
 	}
@@ -451,6 +458,25 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 	}
 	// text, varchar, char: the bytes are the text.
 	return value.NewText(value.Text, string(b)), nil
+}
+
+// decodeVectorParam reads an int2vector or oidvector parameter as
+// PostgreSQL's int2vectorrecv and oidvectorrecv do: an array of one
+// dimension from 0 without NULLs.
+func decodeVectorParam(b []byte, k value.Kind, n int) (value.Value, error) {
+	v, err := decodeArrayParam(b, k, n)
+	if err != nil {
+		return value.Null, err
+	}
+	d := v.Dims()
+	bad := len(b) < 12 || binary.BigEndian.Uint32(b) != 1 || len(d) != 1 || d[0].Lower != 0
+	for _, e := range v.Elems() {
+		bad = bad || e.IsNull()
+	}
+	if bad {
+		return value.Null, pgerr.New(pgerr.InvalidBinaryRep, "invalid %s data", k)
+	}
+	return value.NewVector(k, v.Elems()), nil
 }
 
 // decodeArrayParam reads an array parameter in PostgreSQL's binary array

@@ -566,6 +566,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if (fn == plan.AggMin || fn == plan.AggMax) && arg.Type().Kind == value.InternalChar {
 			call.Arg = &expr.Cast{E: arg, To: value.TextType} // "char" has no min or max: text's, through the implicit cast
 		}
+		if fn == plan.AggArrayAgg && arg.Type().Kind.IsVector() {
+			return nil, b.refuse(f.Location, "array_agg of %s is not supported", arg.Type())
+		}
 		argType = call.Arg.Type()
 		if f.AggDistinct {
 			if err := b.noJSONOrder(argType, "equality", nodeLoc(f.Args[0], f.Location)); err != nil {

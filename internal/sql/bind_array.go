@@ -36,6 +36,9 @@ func (b *binder) bindArrayExpr(s *scope, a *pg_query.A_ArrayExpr, to value.Type)
 	if err != nil {
 		return nil, err
 	}
+	if t.Kind.IsVector() {
+		return nil, b.refuse(a.Location, "arrays of %s are not supported", t)
+	}
 	if t.Kind == value.ArrayOf(value.Record) {
 		return expr.NewArrayCons(es, t), nil // keeping its records' type
 	}

@@ -38,6 +38,21 @@ var catFuncs = map[string]catFunc{
 		}
 		return text(sc.FormatType(a[0].OID(), int32(a[1].Int()), !a[1].IsNull())), nil
 	}},
+	"oidvectortypes": {sigs: [][]value.Kind{{value.OidVector}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
+		// The types' names as format_type prints them, separated by ", ".
+		var b strings.Builder
+		for i, e := range a[0].Elems() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if e.OID() == 0 {
+				b.WriteString("-") // format_type_extended's invalid type
+				continue
+			}
+			b.WriteString(sc.FormatType(e.OID(), -1, false))
+		}
+		return text(b.String()), nil
+	}},
 	"pg_get_userbyid": {sigs: [][]value.Kind{{oidK}}, result: textK, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		if name, ok := sc.Names[value.RegRole][a[0].OID()]; ok {
 			return text(name), nil

@@ -18,13 +18,21 @@ func ArrayOf(elem Kind) Kind { return arrayBase + elem }
 // ArrayType returns the type of arrays of elem.
 func ArrayType(elem Kind) Type { return Type{ArrayOf(elem), -1} }
 
-// IsArray reports whether k is an array kind.
-func (k Kind) IsArray() bool { return k > arrayBase && k < arrayBase+numKinds }
+// IsArray reports whether k is an array kind: an array of a scalar kind,
+// or int2vector or oidvector, which are arrays too (vector.go).
+func (k Kind) IsArray() bool {
+	return k > arrayBase && k < arrayBase+numKinds || k == Int2Vector || k == OidVector
+}
 
 // Elem returns an array kind's element kind; Unknown for other kinds.
 func (k Kind) Elem() Kind {
-	if k.IsArray() {
+	switch {
+	case k > arrayBase && k < arrayBase+numKinds:
 		return k - arrayBase
+	case k == Int2Vector:
+		return Int2
+	case k == OidVector:
+		return Oid
 	}
 	return Unknown
 }

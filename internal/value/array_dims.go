@@ -41,6 +41,9 @@ func NewArrayDims(k Kind, elems []Value, dims []Dim) Value {
 // modified; nil for an empty array or another kind.
 func (v Value) Dims() []Dim {
 	if !v.kind.IsArray() || v.n == 0 {
+		if v.kind.IsVector() {
+			return emptyVectorDims
+		}
 		return nil
 	}
 	if v.sc == shaped {
@@ -52,6 +55,8 @@ func (v Value) Dims() []Dim {
 // NDims returns the number of an array's dimensions: 0 when it is empty.
 func (v Value) NDims() int {
 	switch {
+	case v.kind.IsVector() && v.n == 0:
+		return 1 // emptyVectorDims
 	case !v.kind.IsArray() || v.n == 0:
 		return 0
 	case v.sc == shaped:

@@ -138,6 +138,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	if to == Record {
 		return false // input of anonymous composite types is not implemented, as in PostgreSQL
 	}
+	if from.IsVector() || to.IsVector() {
+		return vectorCastable(from, to, explicit)
+	}
 	if from.IsArray() || to.IsArray() {
 		switch {
 		case from.IsArray() && to.IsArray():
@@ -257,6 +260,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 	switch {
 	case from == to:
 		return v, nil
+	case from.IsVector() && to.IsArray():
+		return vectorToArray(v, to, explicit)
 	case from.IsArray() && to.IsArray():
 		return castArray(v, to, explicit)
 	case from.IsJSON() && !to.IsString():

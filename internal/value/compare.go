@@ -65,6 +65,9 @@ func Compare(a, b Value) int {
 	case CIText:
 		return compareCIText(a.Str(), b.Str())
 	}
+	if a.kind == OidVector && b.kind == OidVector && a.n != b.n {
+		return cmpInt(a.n, b.n) // oidvectorcmp: the shorter first
+	}
 	if a.kind.IsArray() {
 		return compareArrays(a, b)
 	}

@@ -26,6 +26,8 @@ func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
 // timestamps and bytea in the DateStyle and bytea_output st carries.
 func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 	switch {
+	case v.kind.IsVector():
+		return appendVector(buf, v)
 	case v.kind.IsArray():
 		return appendArray(buf, v, st, z)
 	case v.kind == Record:

@@ -62,6 +62,10 @@ func Parse(s string, t Type) (Value, error) {
 		return parsePgLSN(s)
 	case InternalChar:
 		return parseInternalChar(s), nil
+	case Int2Vector:
+		return parseInt2Vector(s)
+	case OidVector:
+		return parseOidVector(s)
 	case Xid, Cid:
 		return Value{kind: t.Kind, n: int64(uint32(strtoul(s)))}, nil
 	case Enum:

@@ -82,6 +82,9 @@ var kindNames = [numKinds]string{
 
 	InternalChar: `"char"`,
 
+	Int2Vector: "int2vector",
+	OidVector:  "oidvector",
+
 	Tid: "tid",
 	Xid: "xid",
 	Cid: "cid",
@@ -249,6 +252,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{oidKinds[n], -1})
 	case "pg_lsn":
 		return noMods(PgLSNType)
+	case "int2vector":
+		return noMods(Int2VectorType)
+	case "oidvector":
+		return noMods(OidVectorType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

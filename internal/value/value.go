@@ -98,6 +98,8 @@ const (
 	CIText
 	PgLSN
 	InternalChar // "char", one byte (internalchar.go)
+	Int2Vector   // int2vector, an array of int2 from 0 (vector.go)
+	OidVector    // oidvector, an array of oid from 0 (vector.go)
 	numKinds
 )
 
