@@ -168,7 +168,7 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 // under the projection computes it.
 func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if !s.allowWindow {
-		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list")
+		return nil, b.misplacedWindow(f.Location)
 	}
 	w := f.Over
 	if w.Name != "" && w.Refname == "" && len(w.PartitionClause) == 0 && len(w.OrderClause) == 0 && w.FrameOptions&frameNonDefault == 0 {

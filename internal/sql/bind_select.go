@@ -36,6 +36,8 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	switch {
 	case sel.Op != pg_query.SetOperation_SETOP_NONE:
 		p, err = b.bindSetOp(sel)
+	case len(sel.ValuesLists) > 0 && valuesOrderedByExpr(sel):
+		return b.bindSimpleSelect(orderedValuesAsSelect(sel))
 	case len(sel.ValuesLists) > 0:
 		if p, err = b.bindValues(sel.ValuesLists); err == nil {
 			b.unregOut = make([]bool, len(p.Columns()))
@@ -1210,7 +1212,7 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 			key = &expr.Col{Idx: idx, T: cols[idx].Type, Name: cols[idx].Name}
 		} else {
 			if targets == nil {
-				return nil, b.refuse(nodeLoc(sb.Node, sb.Location), "ORDER BY on a UNION or VALUES result must name an output column")
+				return nil, b.setOpOrderError(sb.Node, sb.Location)
 			}
 			e, ok := b.sortBound[sb.Node]
 			if !ok {
