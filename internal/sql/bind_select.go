@@ -1015,6 +1015,9 @@ func pgTypeName(n string) string {
 // limit.
 func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope, targets []expr.Expr) (plan.Node, error) {
 	hasLimit := sel.LimitCount != nil || sel.LimitOffset != nil
+	if c := sel.LimitCount.GetAConst(); b.forView && sel.LimitOffset == nil && c != nil && c.Isnull {
+		hasLimit = false // LIMIT ALL (or NULL) alone keeps every row: no limit to maintain
+	}
 	var distinctOn []*pg_query.Node
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() != nil {
 		distinctOn = sel.DistinctClause
