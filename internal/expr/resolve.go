@@ -403,6 +403,17 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 			// to convert the other to it.
 			return value.Type{}, pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", context, typeNameOf(t), typeNameOf(p))
 		}
+		if plainArray(t.Kind) && plainArray(p.Kind) {
+			// Arrays are one category without a preferred type: the
+			// first gives way to a later one its elements convert to.
+			if context == "IN" {
+				return value.Type{}, errNoOperator("=", p.Kind, t.Kind) // no = between arrays of different types
+			}
+			if implicit(p.Kind, t.Kind) && !implicit(t.Kind, p.Kind) {
+				p = t
+			}
+			continue
+		}
 		if categoryOf(t.Kind) != categoryOf(p.Kind) || categoryOf(t.Kind) == catUnknown || categoryOf(t.Kind) == catUser {
 			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched",
 				context, typeName(p.Kind), typeName(t.Kind))
@@ -420,6 +431,13 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		}
 	}
 	return p, nil
+}
+
+// plainArray reports whether k is an array of a type other than record,
+// whose arrays PostgreSQL puts in its array category (record[] is a
+// pseudo-type).
+func plainArray(k value.Kind) bool {
+	return k.IsArray() && k != value.ArrayOf(value.Record)
 }
 
 // isRowType reports whether t is a table's row type or an array of it.

@@ -261,6 +261,14 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 			return nil, err
 		}
 		return n.MapArgs(in, func(e expr.Expr) expr.Expr { return d.bind(e, d.w) }), nil
+	case *Values:
+		// VALUES reading outer columns (LATERAL (VALUES (t.a), (t.b))):
+		// each of its rows once per domain row.
+		out := &UnionAll{Cols: d.withDom(n.Cols)}
+		for _, r := range n.Rows {
+			out.Inputs = append(out.Inputs, &Project{Input: d.dom, Exprs: append(d.domCols(0), d.bindAll(r, 0)...), Cols: d.withDom(n.Cols)})
+		}
+		return out, nil
 	case *GenerateSeries:
 		if n.Input == nil {
 			// A function in FROM reading outer columns: once per domain row.

@@ -36,7 +36,7 @@ func RangeOffsetType(t value.Type) (value.Type, bool) {
 		return value.NumericType, true
 	case k.IsFloat():
 		return value.Float8Type, true
-	case k == value.Date, k == value.Timestamp, k == value.TimestampTZ, k == value.Interval:
+	case k == value.Date, k == value.Timestamp, k == value.TimestampTZ, k == value.Interval, k == value.Time:
 		return value.IntervalType, true
 	}
 	return value.Type{}, false
@@ -87,6 +87,15 @@ func RangeBound(key, off value.Value, sub bool) (b value.Value, all bool, inf in
 	}
 	if k == value.Float4 {
 		key = value.NewFloat(value.Float8, key.Float())
+	}
+	if k == value.Time {
+		// As PostgreSQL's in_range for time: the offset's time part
+		// alone, without wrapping around midnight (the bound, in
+		// microseconds, may lie outside the day).
+		if sub {
+			return value.NewInt(value.Int8, key.Int()-off.Span().Micros), false, 0, nil
+		}
+		return value.NewInt(value.Int8, key.Int()+off.Span().Micros), false, 0, nil
 	}
 	if k == value.Date {
 		if key, err = value.Cast(key, value.TimestampType, false); err != nil {
@@ -140,7 +149,7 @@ func RangeAllCompare(v value.Value, less bool) int {
 // floats as double precision, a date as a timestamp.
 func RangeCompare(v, b value.Value) int {
 	switch k := v.Kind(); {
-	case k.IsInteger():
+	case k.IsInteger(), k == value.Time:
 		x, y := v.Int(), b.Int()
 		switch {
 		case x < y:

@@ -246,8 +246,8 @@ func (b *binder) bindArrayCompare(s *scope, a *pg_query.A_Expr, op string, all b
 	if l, err = b.coerce(l, t, a.Location); err != nil {
 		return nil, err
 	}
-	if r, err = b.coerce(r, value.ArrayType(t.Kind), a.Location); err != nil {
-		return nil, err
+	if r, err = b.coerce(r, value.ArrayTypeOf(t), a.Location); err != nil {
+		return nil, err // an enum's or a user range's array keeps its type
 	}
 	return expr.NewArrayCompare(cmp, l, r, all), nil
 }

@@ -188,6 +188,10 @@ func (b *binder) bindExprNode(s *scope, n *pg_query.Node) (expr.Expr, error) {
 		return b.bindCurrentOf(s, n.GetCurrentOfExpr())
 	case n.GetAIndirection() != nil:
 		return b.bindIndirection(s, n.GetAIndirection())
+	case n.GetSetToDefault() != nil:
+		// INSERT and UPDATE take DEFAULT before binding expressions; a
+		// VALUES list of a query has no column to take it from.
+		return nil, b.stmt.errf(n.GetSetToDefault().Location, pgerr.SyntaxError, "DEFAULT is not allowed in this context")
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression %s is not supported", stmtName(n))
 }
@@ -524,6 +528,9 @@ func (b *binder) bindAExpr(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 		}
 		r, err := b.bindExpr(s, a.Rexpr)
 		if err != nil {
+			return nil, err
+		}
+		if err := b.arrayCompareTypes(op, l, r, a.Location); err != nil {
 			return nil, err
 		}
 		return b.binaryOp(op, l, r, a.Location)
@@ -1100,7 +1107,7 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 		if !isAggregateName(name) && !isUserAggCall(f) && !f.AggStar {
 			return nil, b.notAggregate(s, name, f)
 		}
-		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
+		return nil, b.misplacedAggregate(f.Location)
 	}
 	if expr.IsSRF(name) {
 		return nil, b.srfCallError(f, name)
@@ -1145,7 +1152,13 @@ func (b *binder) bindFuncCall(s *scope, f *pg_query.FuncCall) (expr.Expr, error)
 	if err != nil {
 		return nil, err
 	}
-	return b.callFunc(s, name, args, nil, f.Location)
+	e, err := b.callFunc(s, name, args, nil, f.Location)
+	if pgerr.Code(err) == pgerr.UndefinedFunction {
+		if p, ok := b.columnProjection(s, f); ok {
+			return p, nil
+		}
+	}
+	return e, err
 }
 
 // callFunc resolves and binds a call of a catalog function. pre are

@@ -168,7 +168,7 @@ func (b *binder) bindScalarSubquery(outer *scope, sl *pg_query.SubLink) (expr.Ex
 // under the projection computes it.
 func (b *binder) bindWindow(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if !s.allowWindow {
-		return nil, b.stmt.errf(f.Location, "42P20", "window functions are only allowed in the select list")
+		return nil, b.misplacedWindow(f.Location)
 	}
 	w := f.Over
 	if w.Name != "" && w.Refname == "" && len(w.PartitionClause) == 0 && len(w.OrderClause) == 0 && w.FrameOptions&frameNonDefault == 0 {
@@ -311,7 +311,14 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 		if err != nil {
 			return 0, err
 		}
-		if len(expr.Columns(e)) > 0 || e.Volatile() {
+		if len(expr.Columns(e)) > 0 {
+			mode := "ROWS"
+			if fr.Groups {
+				mode = "GROUPS"
+			}
+			return 0, b.frameOffsetVariables(n, mode, w.Location)
+		}
+		if e.Volatile() {
 			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset must be a constant")
 		}
 		v, err := e.Eval(nil)
@@ -374,7 +381,10 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 		if e, err = b.coerce(e, ot, loc); err != nil {
 			return value.Null, err
 		}
-		if len(expr.Columns(e)) > 0 || e.Volatile() {
+		if len(expr.Columns(e)) > 0 {
+			return value.Null, b.frameOffsetVariables(n, "RANGE", w.Location)
+		}
+		if e.Volatile() {
 			return value.Null, b.refuse(loc, "a frame offset must be a constant")
 		}
 		v, err := e.Eval(nil)

@@ -36,6 +36,8 @@ func (b *binder) bindSelect(sel *pg_query.SelectStmt) (plan.Node, error) {
 	switch {
 	case sel.Op != pg_query.SetOperation_SETOP_NONE:
 		p, err = b.bindSetOp(sel)
+	case len(sel.ValuesLists) > 0 && valuesOrderedByExpr(sel):
+		return b.bindSimpleSelect(orderedValuesAsSelect(sel))
 	case len(sel.ValuesLists) > 0:
 		if p, err = b.bindValues(sel.ValuesLists); err == nil {
 			b.unregOut = make([]bool, len(p.Columns()))
@@ -1013,6 +1015,9 @@ func pgTypeName(n string) string {
 // limit.
 func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope, targets []expr.Expr) (plan.Node, error) {
 	hasLimit := sel.LimitCount != nil || sel.LimitOffset != nil
+	if c := sel.LimitCount.GetAConst(); b.forView && sel.LimitOffset == nil && c != nil && c.Isnull {
+		hasLimit = false // LIMIT ALL (or NULL) alone keeps every row: no limit to maintain
+	}
 	var distinctOn []*pg_query.Node
 	if len(sel.DistinctClause) > 0 && sel.DistinctClause[0].GetNode() != nil {
 		distinctOn = sel.DistinctClause
@@ -1210,7 +1215,7 @@ func (b *binder) orderKeys(clause []*pg_query.Node, cols []plan.Column, sc *scop
 			key = &expr.Col{Idx: idx, T: cols[idx].Type, Name: cols[idx].Name}
 		} else {
 			if targets == nil {
-				return nil, b.refuse(nodeLoc(sb.Node, sb.Location), "ORDER BY on a UNION or VALUES result must name an output column")
+				return nil, b.setOpOrderError(sb.Node, sb.Location)
 			}
 			e, ok := b.sortBound[sb.Node]
 			if !ok {

@@ -111,6 +111,9 @@ func setOpTypeError(sql string, err error, right *pg_query.SelectStmt, i int) er
 // operator, a cast or AND/OR from its leftmost token.
 func leftmostLoc(n *pg_query.Node) int32 {
 	loc := nodeLoc(n, -1)
+	if a := n.GetAArrayExpr(); a != nil {
+		loc = a.Location // a sub-array, ARRAY[…] or […]
+	}
 	var left *pg_query.Node
 	switch {
 	case n.GetAExpr() != nil:

@@ -247,11 +247,29 @@ func projectSetAbove(sel *pg_query.SelectStmt) bool {
 		return true
 	}
 	for _, n := range srfNodes(sel) {
-		if hasAggregate(n) || hasWindowCall(n) {
+		if hasAggregate(n) || hasWindowCall(n) || srfReadsSubquery(n) {
 			return true
 		}
 	}
 	return false
+}
+
+// srfReadsSubquery reports whether a set-returning call in n has a
+// subquery among its arguments (unnest(ARRAY(SELECT …))): the subquery is
+// computed in the query below the calls, as a column of its select
+// list, where subqueries are decorrelated; the call reads that column.
+func srfReadsSubquery(n *pg_query.Node) bool {
+	found := false
+	walkNodes(n.ProtoReflect(), func(c *pg_query.Node) {
+		if !found && isSRFCall(c) {
+			for _, a := range c.GetFuncCall().Args {
+				if hasSubLink(a) {
+					found = true
+				}
+			}
+		}
+	})
+	return found
 }
 
 // splitBelowSRF moves sel's FROM, WHERE, GROUP BY, HAVING, WINDOW and
