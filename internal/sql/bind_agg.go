@@ -1012,7 +1012,7 @@ func (b *binder) outerAggregate(s *scope, f *pg_query.FuncCall) (expr.Expr, erro
 			return nil, b.refuse(f.Location, "an aggregate of an enclosing query, in a subquery nested in a subquery of its select list, is not supported").
 				WithHint("add GROUP BY () to the enclosing query")
 		}
-		return nil, b.stmt.errf(f.Location, pgerr.GroupingError, "aggregate functions are not allowed here")
+		return nil, b.misplacedAggregateAt(f.Location, depth)
 	}
 	saved := as.b.agg
 	as.b.agg = as

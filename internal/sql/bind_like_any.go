@@ -3,6 +3,8 @@ package sql
 import (
 	"strings"
 
+	"github.com/deltaview/deltaview/internal/expr"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -26,11 +28,24 @@ const (
 		`WHEN count(*) FILTER (WHERE ("?op?") IS NULL) > 0 THEN NULL ELSE true END AS "?column?" FROM (SELECT 1) AS "?q?"("?y?"))`
 )
 
+// hasBuiltinSRF reports whether the tree under n calls a built-in
+// set-returning function, which rewriteSelectSRF moves out of a select
+// list.
+func hasBuiltinSRF(n *pg_query.Node) bool {
+	found := false
+	walkNodes(n.ProtoReflect(), func(n *pg_query.Node) {
+		if f := n.GetFuncCall(); f != nil && !found && len(f.Funcname) > 0 {
+			found = expr.IsSRF(f.Funcname[len(f.Funcname)-1].GetString_().GetSval())
+		}
+	})
+	return found
+}
+
 // rewriteQuantified replaces, in the tree under n, every x op ANY/ALL (Q)
 // whose operator is not a comparison by its scalar subquery.
 func rewriteQuantified(cat Catalog, sql string, n *pg_query.Node) {
 	u := strings.ToUpper(sql)
-	if markUserSRFs(cat, n) || strings.Contains(u, "GENERATE_SERIES") || strings.Contains(u, "UNNEST") || strings.Contains(u, "GENERATE_SUBSCRIPTS") || strings.Contains(u, "REGEXP_") || strings.Contains(u, "STRING_TO_TABLE") || strings.Contains(u, "JSON") || strings.Contains(u, "TS_PARSE") || strings.Contains(u, "TS_TOKEN_TYPE") || strings.Contains(u, "TS_DEBUG") || strings.Contains(u, "TS_STAT") || strings.Contains(u, "PG_LISTENING_CHANNELS") || strings.Contains(u, "SNAPSHOT_XIP") || strings.Contains(u, "PG_OPTIONS_TO_TABLE") {
+	if markUserSRFs(cat, n) || hasBuiltinSRF(n) {
 		rewriteSelectSRF(cat, n)
 	}
 	if !strings.Contains(u, "ANY") && !strings.Contains(u, "ALL") && !strings.Contains(u, "SOME") {

@@ -14,26 +14,36 @@ import (
 // arguments, or "" when none of these holds (a select list, or the call
 // was not found).
 func (b *binder) callClause(loc int32) string {
+	return b.callClauseAt(loc, 0)
+}
+
+// callClauseAt is callClause for a call that belongs to the query depth
+// levels out from where it is written (an aggregate of an enclosing
+// query's columns): the clause that query's subquery stands in.
+func (b *binder) callClauseAt(loc int32, depth int) string {
 	r, err := pg_query.Parse(b.stmt.SQL)
 	if err != nil || len(r.Stmts) != 1 {
 		return ""
 	}
 	where, found := "", false
-	var walk func(m protoreflect.Message, ctx string)
-	walk = func(m protoreflect.Message, ctx string) {
+	// levels holds the clause of each query level around the walk, the
+	// innermost last.
+	var walk func(m protoreflect.Message, levels []string)
+	walk = func(m protoreflect.Message, levels []string) {
 		if found {
 			return
 		}
+		ctx := levels[len(levels)-1]
 		if n, ok := m.Interface().(*pg_query.Node); ok {
-			switch {
-			case n.GetSelectStmt() != nil, n.GetSubLink() != nil:
-				ctx = ""
-			case n.GetFuncCall() != nil:
-				if n.GetFuncCall().Location == loc {
-					where, found = ctx, true
+			if f := n.GetFuncCall(); f != nil {
+				if f.Location == loc {
+					if i := len(levels) - 1 - depth; i >= 0 {
+						where = levels[i]
+					}
+					found = true
 					return
 				}
-				if aggCall(n) != nil && n.GetFuncCall().Over == nil {
+				if aggCall(n) != nil && f.Over == nil {
 					ctx = "aggregate"
 				}
 			}
@@ -43,8 +53,11 @@ func (b *binder) callClause(loc int32) string {
 			if fd.Kind() != protoreflect.MessageKind || fd.IsMap() {
 				return true
 			}
-			c := ctx
+			c, outer := ctx, levels[:len(levels)-1]
 			switch fd.Name() {
+			case "subselect", "subquery", "ctequery":
+				// A query level of its own.
+				c, outer = "", levels
 			case "where_clause":
 				c = "WHERE"
 			case "having_clause":
@@ -62,17 +75,18 @@ func (b *binder) callClause(loc int32) string {
 			case "over":
 				c = ""
 			}
+			inner := append(outer[:len(outer):len(outer)], c)
 			if fd.IsList() {
 				for i := 0; i < v.List().Len(); i++ {
-					walk(v.List().Get(i).Message(), c)
+					walk(v.List().Get(i).Message(), inner)
 				}
 			} else {
-				walk(v.Message(), c)
+				walk(v.Message(), inner)
 			}
 			return !found
 		})
 	}
-	walk(r.Stmts[0].Stmt.ProtoReflect(), "")
+	walk(r.Stmts[0].Stmt.ProtoReflect(), []string{""})
 	return where
 }
 
@@ -92,7 +106,13 @@ func (b *binder) misplacedWindow(loc int32) *pgerr.Error {
 // misplacedAggregate is PostgreSQL's 42803 error for an aggregate where
 // none may stand, named by the clause it stands in.
 func (b *binder) misplacedAggregate(loc int32) *pgerr.Error {
-	switch c := b.callClause(loc); c {
+	return b.misplacedAggregateAt(loc, 0)
+}
+
+// misplacedAggregateAt is misplacedAggregate for an aggregate of the
+// query depth levels out, named by the clause its subquery stands in.
+func (b *binder) misplacedAggregateAt(loc int32, depth int) *pgerr.Error {
+	switch c := b.callClauseAt(loc, depth); c {
 	case "WHERE", "GROUP BY", "JOIN conditions", "LIMIT", "OFFSET":
 		return b.stmt.errf(loc, pgerr.GroupingError, "aggregate functions are not allowed in %s", c)
 	}
