@@ -33,17 +33,23 @@ func infoTablePrivileges(o *catalogObjects, r *catRows) {
 		}
 		add(owner, sql.PrivAll, true)
 		g := o.e.grants[rel.key]
-		roles := make([]string, 0, len(g))
-		for role, p := range g {
-			if role != owner && p != 0 {
-				roles = append(roles, role)
-			}
-		}
-		slices.Sort(roles)
-		for _, role := range roles {
+		for _, role := range grantees(g, owner) {
 			add(role, g[role], false)
 		}
 	}
+}
+
+// grantees are the roles other than owner holding some privilege in g,
+// sorted.
+func grantees(g map[string]sql.Privilege, owner string) []string {
+	roles := make([]string, 0, len(g))
+	for role, p := range g {
+		if role != owner && p != 0 {
+			roles = append(roles, role)
+		}
+	}
+	slices.Sort(roles)
+	return roles
 }
 
 // tablePrivilegeNames are the privileges on a table as information_schema

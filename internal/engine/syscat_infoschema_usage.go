@@ -90,14 +90,7 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 		}
 		add(owner, sql.PrivAll, true)
 		g := o.e.grants[rel.key]
-		roles := make([]string, 0, len(g))
-		for role, p := range g {
-			if role != owner && p != 0 {
-				roles = append(roles, role)
-			}
-		}
-		slices.Sort(roles)
-		for _, role := range roles {
+		for _, role := range grantees(g, owner) {
 			add(role, g[role], false)
 		}
 	}
