@@ -26,6 +26,15 @@ func TestTxDDLRandom(t *testing.T) {
 	tw := newPGTwin(t, ctx, pg, e)
 	run := func(s string) ([]string, string) { o := tw.run(s); return o.rows, o.code }
 	runPG := func(s string) ([]string, string) { o := tw.runPG(s); return o.rows, o.code }
+	// Roles belong to PostgreSQL's whole cluster, which outlives this
+	// test's database: drop those an earlier run left, and this run's.
+	dropRoles := func() {
+		if _, code := runPG("DROP ROLE IF EXISTS rr0, rr1, rr2"); code != "" {
+			t.Fatalf("dropping the roles of an earlier run: %s", code)
+		}
+	}
+	dropRoles()
+	t.Cleanup(dropRoles)
 	setupBoth(t, run, runPG, `CREATE TABLE t1 (id int PRIMARY KEY, v int, w text);
 CREATE TABLE t2 (id int PRIMARY KEY, v int);
 INSERT INTO t1 VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c');
