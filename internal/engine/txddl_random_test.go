@@ -29,6 +29,7 @@ func TestTxDDLRandom(t *testing.T) {
 	// Roles belong to PostgreSQL's whole cluster, which outlives this
 	// test's database: drop those an earlier run left, and this run's.
 	dropRoles := func() {
+		runPG("ROLLBACK") // a failed block may have left one open
 		if _, code := runPG("DROP ROLE IF EXISTS rr0, rr1, rr2"); code != "" {
 			t.Fatalf("dropping the roles of an earlier run: %s", code)
 		}
