@@ -227,7 +227,11 @@ var catalog2 = []func(n, v int) string{
 	func(_, v int) string {
 		return fmt.Sprintf("ALTER DOMAIN dd ADD CONSTRAINT dd_c CHECK (VALUE < %d)", 3+v)
 	},
-	func(int, int) string { return "ALTER DOMAIN dd DROP CONSTRAINT IF EXISTS dd_c" },
+	// Without IF EXISTS: PostgreSQL 15 skipping a missing domain
+	// constraint leaves invalidations unprocessed, and a SAVEPOINT then
+	// makes the next statement fail with XX000 ("cannot start a
+	// subtransaction when there are unprocessed inval messages").
+	func(int, int) string { return "ALTER DOMAIN dd DROP CONSTRAINT dd_c" },
 	func(_, v int) string { return fmt.Sprintf("INSERT INTO td VALUES (%d)", v) },
 	func(n, _ int) string {
 		return []string{"CREATE DOMAIN dd2 AS int", "DROP DOMAIN IF EXISTS dd2", "ALTER DOMAIN dd SET NOT NULL"}[n]
