@@ -75,6 +75,14 @@ type procTx struct {
 // EndTransaction implements plpgsql.TxRuntime.
 func (rt *plRuntime) EndTransaction(rollback, chain bool) error {
 	e := rt.s.e
+	if rt.s.promoted && rt.tx != nil {
+		what := "COMMIT"
+		if rollback {
+			what = "ROLLBACK"
+		}
+		return pgerr.New(pgerr.FeatureNotSupported, "%s after a catalog change in PL/pgSQL code is not supported", what).
+			WithHint("run the catalog changes in their own DO block or procedure call, or the transaction control in another")
+	}
 	if rt.tx == nil || e.tx != nil && e.tx.explicit {
 		return pgerr.New(plpgsql.CodeInvalidTransactionTermination, "invalid transaction termination")
 	}
@@ -113,6 +121,9 @@ func (s *Session) controlled(fn func(tx *procTx) (Result, error)) (Result, error
 	}
 	e.begin()
 	res, err := fn(&procTx{})
+	if s.promoted {
+		return res, err // the statement's end ends the block (endPromoted)
+	}
 	if err == nil && e.fkeys != nil {
 		err = e.enforceForeignKeys(0)
 	}

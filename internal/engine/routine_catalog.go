@@ -9,16 +9,21 @@ import (
 )
 
 // Catalog changes in PL/pgSQL code. They keep no state of their own
-// beyond plRuntime.final and top. Inside a transaction block the code of a
-// DO block or a called procedure runs them as catalog changes of the block
-// (runBlockCatalogChange), which undoes them. Outside one, deltaview's
-// catalog changes are not undone, so code runs one only where nothing
-// could ask to undo it: as a final statement
-// of a DO block (plpgsql.FinalRuntime: after its success none of the
-// block's code runs) run outside a transaction block, while the block's
-// transaction has changed no row. It then runs as the statement would on
-// its own; a failure leaves the catalog as it was, for an EXCEPTION
-// handler to catch. Anywhere else it is refused (0A000).
+// beyond plRuntime.final and top, and Session.promoted. Inside a
+// transaction block the code of a DO block or a called procedure runs
+// them as catalog changes of the block (runBlockCatalogChange), which
+// undoes them. Outside one, a final statement of a DO block
+// (plpgsql.FinalRuntime: after its success none of the block's code runs)
+// run while the statement's transaction has changed no row runs as the
+// statement would on its own, which covers the catalog changes a block
+// cannot undo (temporary tables, subscriptions); a failure leaves the
+// catalog as it was, for an EXCEPTION handler to catch. Any other catalog
+// change of a DO block's or a called procedure's code makes the
+// statement a transaction block from there to its end (promoted), so that
+// a later error undoes it as ROLLBACK would. A function called by a query
+// runs them only when the query reads no relation (SELECT f(…)), the
+// common way of calling one for its effect: otherwise the query's plan
+// may read what it would change (0A000).
 
 var _ plpgsql.FinalRuntime = (*plRuntime)(nil)
 
@@ -94,13 +99,21 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	}
 	what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
 	_, _, elements, _ := sql.SchemaElements(st)
-	if s.block && rt.top && !elements && nparams == 0 && s.writer && e.tx != nil {
+	blockable := (rt.top || s.readsNoRelation()) && !elements && nparams == 0 && s.writer && e.tx != nil
+	if s.block && blockable {
 		return rt.runBlockCatalogChange(st)
 	}
 	if elements || nparams > 0 || !rt.final || rt.tx == nil ||
 		e.tx != nil && !e.tx.unchanged() {
+		if blockable && !e.tx.explicit {
+			// The statement, its own transaction, becomes a
+			// transaction block from here to its end, which commits
+			// it or rolls it back (endPromoted).
+			s.block, s.promoted, e.tx.explicit = true, true, true
+			return rt.runBlockCatalogChange(st)
+		}
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL here", what).
-			WithHint("outside a transaction block PL/pgSQL runs a catalog change only as the last statement of a DO block, before the block changes any row; inside BEGIN … COMMIT a DO block or a procedure runs any")
+			WithHint("a function runs catalog changes when called by a query that reads no table (SELECT f(…)), by CALL or from a DO block")
 	}
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 	b, err := s.bindStmt(rec, st)
@@ -128,4 +141,26 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 		return nil, err
 	}
 	return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}, nil
+}
+
+// endPromoted ends the transaction block that a catalog change in
+// PL/pgSQL code made of its statement (runCatalogChange): committed when
+// the statement succeeded, rolled back when it failed. The commit's
+// notices join the statement's.
+func (s *Session) endPromoted(res Result, err error) (Result, error) {
+	s.promoted = false
+	notices, cerr := s.endTx(err == nil)
+	if err == nil {
+		err = cerr
+	}
+	res.Notices = append(res.Notices, notices...)
+	return res, err
+}
+
+// readsNoRelation reports whether the session's statement is a query that
+// reads no table, view or sequence, whose PL/pgSQL calls may change the
+// catalog as a DO block's code does.
+func (s *Session) readsNoRelation() bool {
+	_, sel := s.stmt.(*sql.Select)
+	return sel && s.rec != nil && len(s.rec.seen) == 0 && len(s.rec.seqs) == 0
 }

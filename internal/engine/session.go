@@ -51,6 +51,10 @@ type Session struct {
 	plCursors []CursorSource
 	e         *Engine
 	block     bool // BEGIN was issued
+	// promoted: PL/pgSQL code of a DO or CALL outside a transaction
+	// block made its statement a block by a catalog change; the
+	// statement's end commits or rolls it back (routine_catalog.go).
+	promoted bool
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
 	failed   bool // a statement failed inside the block: only ROLLBACK remains
@@ -495,6 +499,10 @@ func (s *Session) do(bind func() (sql.Bound, *recorder, error)) (_ []Result, err
 	e.takeNoticesInto(&res)
 	e.mu.Unlock()
 	held = heldNone
+	if s.promoted {
+		isTx = true // endTx counts the statement's transaction
+		res, err = s.endPromoted(res, err)
+	}
 	if !s.block {
 		// The notifications go before another writer commits: in commit
 		// order.
