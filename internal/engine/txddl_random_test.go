@@ -175,9 +175,18 @@ CREATE TRIGGER tg AFTER INSERT ON t2 FOR EACH ROW EXECUTE FUNCTION tlogit()`)
 				t.Fatal(code)
 			}
 			runPG("BEGIN")
-			cut := false
+			cut, domainDropped := false, false
 			for i, n := 0, 1+r.IntN(10); i < n; i++ {
 				s := stmt()
+				if strings.HasPrefix(s, "SAVEPOINT") && domainDropped {
+					// PostgreSQL 15 leaves ALTER DOMAIN … DROP
+					// CONSTRAINT's invalidations unprocessed: after a
+					// SAVEPOINT the next catalog change fails with
+					// XX000 ("cannot start a subtransaction when there
+					// are unprocessed inval messages").
+					s = "SELECT 1"
+				}
+				domainDropped = domainDropped || strings.HasPrefix(s, "ALTER DOMAIN dd DROP CONSTRAINT")
 				script = append(script, s)
 				got, code := run(s)
 				want, pgCode := runPG(forPG(s))
@@ -278,11 +287,7 @@ var catalog2 = []func(n, v int) string{
 	func(_, v int) string {
 		return fmt.Sprintf("ALTER DOMAIN dd ADD CONSTRAINT dd_c CHECK (VALUE < %d)", 3+v)
 	},
-	// Without IF EXISTS: PostgreSQL 15 skipping a missing domain
-	// constraint leaves invalidations unprocessed, and a SAVEPOINT then
-	// makes the next statement fail with XX000 ("cannot start a
-	// subtransaction when there are unprocessed inval messages").
-	func(int, int) string { return "ALTER DOMAIN dd DROP CONSTRAINT dd_c" },
+	func(int, int) string { return "ALTER DOMAIN dd DROP CONSTRAINT IF EXISTS dd_c" },
 	func(_, v int) string { return fmt.Sprintf("INSERT INTO td VALUES (%d)", v) },
 	func(n, _ int) string {
 		return []string{"CREATE DOMAIN dd2 AS int", "DROP DOMAIN IF EXISTS dd2", "ALTER DOMAIN dd SET NOT NULL"}[n]
