@@ -21,8 +21,10 @@ import (
 // core) over every run of consecutive batches that 500 ms and 2 s of that
 // time hold, the lowest and highest throughput of each (Kchg/s), the
 // median batch's (steady-ns/chg a change), and the batches a collection
-// ended in. Run with -benchtime 300x or more at 1M rows: a collection
-// comes about every 100 batches there.
+// ended in; and the same over every run of 3·N changes, the least the
+// harness's window holds when the rate allows (bench.windowDone). Run
+// with -benchtime 300x or more at 1M rows (600x for the 3·N windows): a
+// collection comes about every 100 batches there.
 func BenchmarkBatchWindows(b *testing.B) {
 	d, sys := harnessData(b)
 	var buf []bench.Change
@@ -73,10 +75,11 @@ func BenchmarkBatchWindows(b *testing.B) {
 			b.ReportMetric(float64(median)/10_000, "steady-ns/chg")
 			b.ReportMetric(float64(collected), "collected-batches")
 			for _, w := range []struct {
-				name string
-				span time.Duration
-			}{{"500ms", 500 * time.Millisecond}, {"2s", 2 * time.Second}} {
-				k := max(int(int64(w.span)/median), 1)
+				name    string
+				span    time.Duration
+				batches int // when not 0, the window's batches rather than its span
+			}{{"500ms", 500 * time.Millisecond, 0}, {"2s", 2 * time.Second, 0}, {"3N", 0, 3 * d.N / 10_000}} {
+				k := max(int(int64(w.span)/median), w.batches, 1)
 				if k > len(cpu) {
 					continue
 				}

@@ -62,7 +62,7 @@ Systems: ` + strings.Join(benchSystems, ", ") + `.`,
 	f.StringVar(&systems, "systems", strings.Join(benchSystems, ","), "systems to run, comma-separated")
 	f.StringVar(&views, "views", "filter,groupby,groupcount,join,topk", "views to run, comma-separated")
 	f.DurationVar(&opt.LatencyTime, "latency-time", opt.LatencyTime, "time spent timing single changes, per system, view and N")
-	f.DurationVar(&opt.BatchTime, "batch-time", opt.BatchTime, "time spent per throughput measurement, per 250,000 rows of t (at least one batch)")
+	f.DurationVar(&opt.BatchTime, "batch-time", opt.BatchTime, "time spent per throughput measurement, per 250,000 rows of t (at least one batch; longer, up to 4 times, to hold 3·N changes when the rate allows)")
 	f.DurationVar(&opt.MaxBatchTime, "max-batch-time", opt.MaxBatchTime, "a batch projected to take longer is not run")
 	f.StringVar(&docs, "docs", "docs/benchmarks.md", "markdown page to write (plots go beside it, in a directory of the same name)")
 	f.BoolVar(&noDocs, "no-docs", false, "write only the results file")

@@ -159,6 +159,18 @@ export function memory(c, before, after) {
 const nowNs = () => process.hrtime.bigint();
 const usOf = (ns) => Number(ns) / 1e3;
 
+// As bench/system.go's windowDone: a window of batches holds at least
+// MIN_CHANGES_PER_ROW·N changes when the engine is fast enough to apply
+// them in MAX_WINDOW_FACTOR windows.
+const MIN_CHANGES_PER_ROW = 3, MAX_WINDOW_FACTOR = 4;
+function windowDone(n, window, total, changes) {
+  if (total < window) return false;
+  const want = MIN_CHANGES_PER_ROW * n;
+  const most = BigInt(MAX_WINDOW_FACTOR) * window;
+  if (changes >= want || total >= most) return true;
+  return Number(total) * want / changes > Number(most);
+}
+
 // runView measures one view on a loaded engine, as bench/system.go does.
 export function runView(engine, d, v, opt) {
   const c = {
@@ -203,10 +215,12 @@ export function runView(engine, d, v, opt) {
         c.throughput.push(th);
         continue;
       }
+      // One batch untimed, as the Go harness does (bench/system.go).
+      if (size > 1) engine.apply(v, d.batch(size));
       let total = 0n, batches = 0;
       // As the Go harness's Options.batchWindow: batchMs per 250,000 rows.
       const bt = BigInt(Math.round(opt.batchMs * Math.max(1, Math.floor(d.n / 250000)) * 1e6));
-      while (batches === 0 || total < bt) {
+      while (batches === 0 || !windowDone(d.n, bt, total, batches * size)) {
         const b = d.batch(size);
         t = nowNs();
         engine.apply(v, b);
@@ -215,6 +229,7 @@ export function runView(engine, d, v, opt) {
       }
       th.changes_per_sec = batches * size / (Number(total) / 1e9);
       th.batches = batches;
+      th.seconds = Number(total) / 1e9;
       perChange = Number(total) / (batches * size);
       c.throughput.push(th);
     }
