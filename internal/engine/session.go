@@ -794,6 +794,8 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER ROLE", func() (Result, error) { return e.alterRole(b) })
 	case *sql.DropRole:
 		return s.ddl("DROP ROLE", func() (Result, error) { return s.dropRole(b) })
+	case *sql.GrantRole:
+		return s.ddl(map[bool]string{false: "GRANT ROLE", true: "REVOKE ROLE"}[b.Revoke], func() (Result, error) { return s.grantRole(b) })
 	case *sql.Grant:
 		what := "GRANT"
 		if b.Revoke {
