@@ -24,8 +24,8 @@ ROLLBACK`)
 	defer db.Close()
 	wantRows(t, db, []queryRows{
 		{"SELECT roleid::regrole::text, member::regrole::text, grantor::regrole::text, admin_option FROM pg_auth_members ORDER BY 1, 2",
-			"[[staff boss deltaview true]]"},
-		{"SELECT has_table_privilege('boss', 'pay', 'SELECT'), has_table_privilege('temp', 'pay', 'SELECT')", "[[true false]]"},
+			"[[staff boss deltaview t]]"},
+		{"SELECT has_table_privilege('boss', 'pay', 'SELECT'), has_table_privilege('temp', 'pay', 'SELECT')", "[[t f]]"},
 	})
 	if err := db.Exec(`GRANT staff TO boss`); err != nil {
 		t.Fatal(err)
