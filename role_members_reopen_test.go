@@ -31,3 +31,27 @@ ROLLBACK`)
 		t.Fatal(err)
 	}
 }
+
+// TestTypeOwnersReopen checks that a database file keeps the owners ALTER
+// TYPE | DOMAIN … OWNER TO gave types, through a rename, and forgets the
+// owner of a type dropped.
+func TestTypeOwnersReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typeowners.db", `CREATE ROLE tor;
+CREATE TYPE mood AS ENUM ('ok');
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TYPE gone AS (x int);
+ALTER TYPE mood OWNER TO tor;
+ALTER DOMAIN pos OWNER TO tor;
+ALTER TYPE gone OWNER TO tor;
+ALTER TYPE mood RENAME TO mood2;
+DROP TYPE gone;
+CREATE TYPE gone AS (y int)`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT typname::text, typowner::regrole::text FROM pg_type WHERE typname IN ('mood2', 'pos', 'gone') ORDER BY 1",
+			"[[gone deltaview] [mood2 tor] [pos tor]]"},
+	})
+	if err := db.Exec(`DROP ROLE tor`); err == nil {
+		t.Error("DROP ROLE of a role that owns types succeeded after reopening")
+	}
+}

@@ -258,6 +258,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // the routine's owner may grant: checked as it runs
 	case *sql.GrantRole:
 		return nil // a role's admin may grant it: checked as it runs
+	case *sql.AlterTypeOwner:
+		return s.mustBeSuperuser("alter a type")
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
 	case *sql.RuleThrough:
@@ -470,7 +472,8 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
-		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 {
+		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 || len(e.typesOwnedBy(name)) > 0 {
+			owned = append(owned, e.typesOwnedBy(name)...)
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
 		}
