@@ -11,6 +11,10 @@ func TestRoleMembersReopen(t *testing.T) {
 CREATE ROLE staff;
 CREATE ROLE temp;
 CREATE ROLE gone;
+CREATE ROLE granter;
+CREATE ROLE other;
+GRANT staff TO granter WITH ADMIN OPTION;
+GRANT staff TO other GRANTED BY granter;
 CREATE TABLE pay (x int);
 GRANT SELECT ON pay TO staff;
 GRANT staff TO boss WITH ADMIN OPTION;
@@ -18,13 +22,14 @@ GRANT staff TO temp;
 GRANT gone TO temp;
 REVOKE staff FROM temp;
 DROP ROLE gone;
+DROP ROLE granter;
 BEGIN;
 GRANT boss TO temp;
 ROLLBACK`)
 	defer db.Close()
 	wantRows(t, db, []queryRows{
 		{"SELECT roleid::regrole::text, member::regrole::text, grantor::regrole::text, admin_option FROM pg_auth_members ORDER BY 1, 2",
-			"[[staff boss deltaview t]]"},
+			"[[staff boss deltaview t] [staff other deltaview f]]"},
 		{"SELECT has_table_privilege('boss', 'pay', 'SELECT'), has_table_privilege('temp', 'pay', 'SELECT')", "[[t f]]"},
 	})
 	if err := db.Exec(`GRANT staff TO boss`); err != nil {

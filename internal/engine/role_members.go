@@ -159,8 +159,26 @@ func (e *Engine) storeMembership(member, role string, list []roleGrant) error {
 }
 
 // dropMemberships forgets the memberships of the roles gone and in them,
-// in memory and in the store.
+// in memory and in the store; those the roles gone granted are kept as
+// granted by the built-in superuser, so that the store's statements name
+// roles that exist.
 func (e *Engine) dropMemberships(gone []string) error {
+	for _, r := range e.roles {
+		if slices.Contains(gone, r.name) {
+			continue
+		}
+		for i, g := range r.memberOf {
+			if !slices.Contains(gone, g.grantor) || slices.Contains(gone, g.role) {
+				continue
+			}
+			list := slices.Clone(r.memberOf)
+			list[i].grantor = SuperuserName
+			if err := e.storeMembership(r.name, g.role, list); err != nil {
+				return err
+			}
+			r.memberOf = list
+		}
+	}
 	for _, r := range e.roles {
 		for _, g := range r.memberOf {
 			if !slices.Contains(gone, g.role) && !slices.Contains(gone, r.name) {
