@@ -111,6 +111,9 @@ type Engine struct {
 	comments map[string]map[string]string
 	// owners are the relations ALTER … OWNER TO gave to a role (owner.go).
 	owners map[string]string
+	// typeOwners are the owners ALTER TYPE | DOMAIN … OWNER TO gave types
+	// (type_owner.go), by type name.
+	typeOwners map[string]string
 	// domains are CREATE DOMAIN's (domain.go).
 	domains domainCatalog
 	// userTypeState holds CREATE TYPE's types (usertype.go).

@@ -22,6 +22,8 @@ type role struct {
 	// bypassRLS is BYPASSRLS: row-level security does not apply to the
 	// role (rowsecurity.go keeps it in the store).
 	bypassRLS bool
+	// memberOf are the roles it is a member of (role_members.go).
+	memberOf []roleGrant
 }
 
 // RoleInfo is what a server needs of a role to let it in.
@@ -137,11 +139,16 @@ func (s *Session) allowed(name string, priv sql.Privilege) error {
 	if err := s.schemaAllowed(name); err != nil {
 		return err
 	}
-	if e.owners[name] == s.role {
-		return nil // the owner holds every privilege (owner.go)
+	held := e.heldRoles(s.role)
+	if slices.Contains(held, e.owners[name]) {
+		return nil // the owner holds every privilege (owner.go), and its members
 	}
 	g := e.grants[name]
-	if missing := priv &^ (g[s.role] | g[""]); missing != 0 {
+	have := g[""]
+	for _, h := range held {
+		have |= g[h]
+	}
+	if missing := priv &^ have; missing != 0 {
 		what := map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[kind]
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", what, e.bareName(name)).
 			WithHint("role %q needs %s on %q: a superuser grants it with GRANT %s ON %s TO %s", s.role, missing, name, missing, name, s.role)
@@ -249,6 +256,10 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return readAll("")
 	case *sql.GrantRoutine:
 		return nil // the routine's owner may grant: checked as it runs
+	case *sql.GrantRole:
+		return nil // a role's admin may grant it: checked as it runs
+	case *sql.AlterTypeOwner:
+		return s.mustBeSuperuser("alter a type")
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
 	case *sql.RuleThrough:
@@ -461,7 +472,8 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
-		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 {
+		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 || len(e.typesOwnedBy(name)) > 0 {
+			owned = append(owned, e.typesOwnedBy(name)...)
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
 				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
 		}
@@ -478,6 +490,9 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if err := e.dropBypassRLS(gone); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := e.dropMemberships(gone); err != nil {
+		return Result{}, err
 	}
 	for _, name := range gone {
 		delete(e.roles, name)

@@ -802,6 +802,10 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		return s.ddl("ALTER ROLE", func() (Result, error) { return e.alterRole(b) })
 	case *sql.DropRole:
 		return s.ddl("DROP ROLE", func() (Result, error) { return s.dropRole(b) })
+	case *sql.AlterTypeOwner:
+		return s.ddl(map[bool]string{false: "ALTER TYPE", true: "ALTER DOMAIN"}[b.Domain], func() (Result, error) { return s.alterTypeOwner(b) })
+	case *sql.GrantRole:
+		return s.ddl(map[bool]string{false: "GRANT ROLE", true: "REVOKE ROLE"}[b.Revoke], func() (Result, error) { return s.grantRole(b) })
 	case *sql.Grant:
 		what := "GRANT"
 		if b.Revoke {
@@ -942,6 +946,7 @@ func (s *Session) ddl(what string, fn func() (Result, error)) (Result, error) {
 func (s *Session) runDDL(fn func() (Result, error)) (Result, error) {
 	s.e.catalogGen++ // prepared statements bind again
 	fn = s.e.pruningObjectComments(fn)
+	fn = s.pruningTypeOwners(fn)
 	if len(s.e.evtTriggers) == 0 {
 		return fn()
 	}

@@ -10,10 +10,9 @@ import (
 // the session logged in as (SetRole: a server's login, the Go API's
 // SessionAs; none for the built-in superuser), or the one SET SESSION
 // AUTHORIZATION chose; the current user, whose privileges statements
-// need, is the role SET ROLE chose, or else the session user. Roles have
-// no members here: a role may SET ROLE to itself, a superuser to any
-// role, as PostgreSQL allows a role its own memberships and a superuser
-// every one; only a login role that is a superuser (or the built-in one)
+// need, is the role SET ROLE chose, or else the session user. A role may SET
+// ROLE to itself and to the roles it is a member of (role_members.go), a
+// superuser to any role; only a login role that is a superuser (or the built-in one)
 // may SET SESSION AUTHORIZATION to another role.
 
 // roleID is the session's form of a role's name: "" for the built-in
@@ -73,7 +72,7 @@ func (s *Session) checkRoleSetting(setting, name string) error {
 		return q != nil && q.superuser
 	}
 	if setting == "role" {
-		if name != s.sessionUserName() && !superuser(s.roleID(s.sessionUserName())) {
+		if name != s.sessionUserName() && !superuser(s.roleID(s.sessionUserName())) && !e.isMemberOf(s.sessionUserName(), name) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role %q", name)
 		}
 	} else if name != s.loginName() && !superuser(s.login) {

@@ -393,6 +393,15 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.Superusers[r.name] = true
 		}
 	}
+	sc.HeldRoles, sc.AdminRoles = map[string][]string{}, map[string][]string{}
+	for name := range e.roles {
+		sc.HeldRoles[name] = e.heldRoles(name)
+		for other := range e.roles {
+			if e.isAdminOf(name, other) {
+				sc.AdminRoles[name] = append(sc.AdminRoles[name], other)
+			}
+		}
+	}
 	// A routine's EXECUTE once a GRANT or REVOKE named it; PUBLIC's
 	// by default (sql.privilegeHeld).
 	for _, p := range o.procs {

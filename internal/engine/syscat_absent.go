@@ -10,7 +10,6 @@ var absentCatalogs = []struct {
 	oid  uint32
 	cols string
 }{
-	{"pg_auth_members", 1261, "roleid:oid,member:oid,grantor:oid,admin_option:boolean"},
 	{"pg_conversion", 2607, "oid:oid,conname:name,connamespace:oid,conowner:oid,conforencoding:integer,contoencoding:integer,conproc:regproc,condefault:boolean"},
 	{"pg_db_role_setting", 2964, "setdatabase:oid,setrole:oid,setconfig:text[]"},
 	{"pg_default_acl", 826, "oid:oid,defaclrole:oid,defaclnamespace:oid,defaclobjtype:\"char\",defaclacl:aclitem[]"},

@@ -221,6 +221,7 @@ type catRole struct {
 	name         string
 	super, login bool
 	bypassRLS    bool
+	memberOf     []roleGrant // role_members.go
 }
 
 // catalogRelOIDs are the oids PostgreSQL fixes for its catalogs.
@@ -779,7 +780,7 @@ func (e *Engine) catalogRoles() []catRole {
 	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true, bypassRLS: true}}
 	for _, name := range sortedKeys(e.roles) {
 		r := e.roles[name]
-		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS})
+		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS, memberOf: r.memberOf})
 	}
 	return out
 }

@@ -308,7 +308,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			sc, typname = o.e.splitObject(t.name)
 			nsp = schemaOID(sc)
 		}
-		r.add("oid", t.oid, "typname", typname, "typnamespace", nsp, "typowner", uint32(superuserOID), "typlen", length,
+		r.add("oid", t.oid, "typname", typname, "typnamespace", nsp, "typowner", o.typeOwnerOID(t), "typlen", length,
 			"typbyval", byval, "typtype", string(rune(t.typtype)), "typcategory", category, "typispreferred", false,
 			"typisdefined", true, "typdelim", ",", "typrelid", t.relid, "typsubscript", none, "typelem", elem,
 			"typarray", array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,

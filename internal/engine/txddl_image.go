@@ -42,6 +42,7 @@ type catalogImage struct {
 	rlsCats      map[*tableRLS]tableRLS
 	comments     map[string]map[string]string
 	owners       map[string]string
+	typeOwners   map[string]string
 	domainsBy    map[string]*expr.Domain
 	domainViews  map[string][]string
 	userTypes    map[string]value.Type
@@ -147,7 +148,7 @@ func (e *Engine) takeImage() *catalogImage {
 		evtTriggers: maps.Clone(e.evtTriggers), funcs: cloneSlices(e.funcs), funcDeps: cloneSlices(e.funcDeps),
 		routineText: maps.Clone(e.routineText), aggs: cloneSlices(e.aggs), opers: cloneSlices(e.opers),
 		triggers: cloneSlices(e.triggers), rls: maps.Clone(e.rls), comments: cloneNested(e.comments),
-		owners: maps.Clone(e.owners), domainsBy: maps.Clone(e.domains.byName), domainViews: cloneSlices(e.domains.views),
+		owners: maps.Clone(e.owners), typeOwners: maps.Clone(e.typeOwners), domainsBy: maps.Clone(e.domains.byName), domainViews: cloneSlices(e.domains.views),
 		userTypes: maps.Clone(e.userTypes), composites: maps.Clone(e.composites), restoreOIDs: maps.Clone(e.restoreOIDs),
 		typeUses: cloneSlices(e.typeUses), nextOID: e.nextOID, exts: maps.Clone(e.exts), casts: maps.Clone(e.casts),
 		inherits: slices.Clone(e.inherits), inheritOnly: cloneSlices(e.inheritOnly), inheritChks: cloneSlices(e.inheritChecks),
@@ -203,6 +204,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.evtTriggers, e.funcs, e.funcDeps, e.routineText = im.evtTriggers, im.funcs, im.funcDeps, im.routineText
 	e.aggs, e.opers, e.triggers, e.rls, e.comments = im.aggs, im.opers, im.triggers, im.rls, im.comments
 	e.owners, e.domains.byName, e.domains.views = im.owners, im.domainsBy, im.domainViews
+	e.typeOwners = im.typeOwners
 	e.userTypes, e.composites, e.restoreOIDs, e.typeUses, e.nextOID = im.userTypes, im.composites, im.restoreOIDs, im.typeUses, im.nextOID
 	e.exts, e.casts = im.exts, im.casts
 	e.inherits, e.inheritOnly, e.inheritChecks, e.inheritChild = im.inherits, im.inheritOnly, im.inheritChks, im.inheritChild

@@ -163,6 +163,10 @@ func (b *binder) bindRenameRoutine(kind string, rs *pg_query.RenameStmt) (Bound,
 // bindAlterOwner binds ALTER FUNCTION | PROCEDURE | AGGREGATE … OWNER TO
 // role; ok is false for another object.
 func (b *binder) bindAlterOwner(ao *pg_query.AlterOwnerStmt) (Bound, bool, error) {
+	if ao.ObjectType == pg_query.ObjectType_OBJECT_TYPE || ao.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN {
+		a, err := b.bindAlterTypeOwner(ao)
+		return a, true, err
+	}
 	if ao.ObjectType == pg_query.ObjectType_OBJECT_SCHEMA {
 		a, err := b.bindAlterSchemaOwner(ao)
 		return a, true, err

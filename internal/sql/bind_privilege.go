@@ -265,8 +265,8 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		case p == privPublic:
 			return value.NewBool(true), nil
 		case obj == privRole:
-			return value.NewBool(sc.OIDs[value.RegRole][user] == oid), nil
-		case p > 0 && uint8(p)&(sc.Grants[oid][user]|sc.Grants[oid][""]) != 0:
+			return value.NewBool(roleHeld(sc, user, oid, a[1].String())), nil
+		case p > 0 && uint8(p)&heldGrants(sc, oid, user) != 0:
 			return value.NewBool(true), nil
 		}
 	}
@@ -333,4 +333,33 @@ func privFixedObject(obj privObject, v value.Value) (uint32, bool, error) {
 		return oid, true, nil
 	}
 	return 0, false, pgerr.New(pgerr.UndefinedObject, "%s %q does not exist", f.what, v.String())
+}
+
+// heldGrants are the privileges user holds on the object oid: PUBLIC's,
+// its own and those of the roles it is a member of.
+func heldGrants(sc *expr.SysCatalog, oid uint32, user string) uint8 {
+	g := sc.Grants[oid]
+	p := g[""] | g[user]
+	for _, r := range sc.HeldRoles[user] {
+		p |= g[r]
+	}
+	return p
+}
+
+// roleHeld answers pg_has_role for user over the role oid: user is the
+// role or a member of it; with ADMIN OPTION in privs, holds its admin
+// option.
+func roleHeld(sc *expr.SysCatalog, user string, oid uint32, privs string) bool {
+	list := sc.HeldRoles[user]
+	if strings.Contains(strings.ToUpper(privs), "ADMIN OPTION") {
+		list = sc.AdminRoles[user]
+	} else if sc.OIDs[value.RegRole][user] == oid {
+		return true
+	}
+	for _, r := range list {
+		if sc.OIDs[value.RegRole][r] == oid {
+			return true
+		}
+	}
+	return false
 }

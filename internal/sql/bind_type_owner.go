@@ -1,0 +1,34 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// AlterTypeOwner is ALTER TYPE | DOMAIN name OWNER TO role.
+type AlterTypeOwner struct {
+	Domain bool // ALTER DOMAIN: the type must be a domain
+	Name   string
+	// Owner is the new owner; empty for the session's role
+	// (CURRENT_USER, SESSION_USER, CURRENT_ROLE).
+	Owner string
+}
+
+func (*AlterTypeOwner) bound() {}
+
+func (b *binder) bindAlterTypeOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) {
+	name, err := b.typeObjectName(ao.Object.GetList().GetItems())
+	if err != nil {
+		return nil, err
+	}
+	a := &AlterTypeOwner{Domain: ao.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN, Name: name}
+	switch r := ao.Newowner; r.GetRoletype() {
+	case pg_query.RoleSpecType_ROLESPEC_CSTRING:
+		a.Owner = r.Rolename
+	case pg_query.RoleSpecType_ROLESPEC_CURRENT_USER, pg_query.RoleSpecType_ROLESPEC_SESSION_USER, pg_query.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+	default:
+		return nil, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
+	}
+	return a, nil
+}

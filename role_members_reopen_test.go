@@ -1,0 +1,62 @@
+package deltaview_test
+
+import "testing"
+
+// TestRoleMembersReopen checks that a database file keeps the memberships
+// GRANT role TO role made, their ADMIN OPTION and grantor, forgets those
+// revoked, rolled back or of a role dropped, and that a member still
+// holds its role's privileges after reopening.
+func TestRoleMembersReopen(t *testing.T) {
+	db := reopenedFileDB(t, "members.db", `CREATE ROLE boss;
+CREATE ROLE staff;
+CREATE ROLE temp;
+CREATE ROLE gone;
+CREATE ROLE granter;
+CREATE ROLE other;
+GRANT staff TO granter WITH ADMIN OPTION;
+GRANT staff TO other GRANTED BY granter;
+CREATE TABLE pay (x int);
+GRANT SELECT ON pay TO staff;
+GRANT staff TO boss WITH ADMIN OPTION;
+GRANT staff TO temp;
+GRANT gone TO temp;
+REVOKE staff FROM temp;
+DROP ROLE gone;
+DROP ROLE granter;
+BEGIN;
+GRANT boss TO temp;
+ROLLBACK`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT roleid::regrole::text, member::regrole::text, grantor::regrole::text, admin_option FROM pg_auth_members ORDER BY 1, 2",
+			"[[staff boss deltaview t] [staff other deltaview f]]"},
+		{"SELECT has_table_privilege('boss', 'pay', 'SELECT'), has_table_privilege('temp', 'pay', 'SELECT')", "[[t f]]"},
+	})
+	if err := db.Exec(`GRANT staff TO boss`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTypeOwnersReopen checks that a database file keeps the owners ALTER
+// TYPE | DOMAIN … OWNER TO gave types, through a rename, and forgets the
+// owner of a type dropped.
+func TestTypeOwnersReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typeowners.db", `CREATE ROLE tor;
+CREATE TYPE mood AS ENUM ('ok');
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TYPE gone AS (x int);
+ALTER TYPE mood OWNER TO tor;
+ALTER DOMAIN pos OWNER TO tor;
+ALTER TYPE gone OWNER TO tor;
+ALTER TYPE mood RENAME TO mood2;
+DROP TYPE gone;
+CREATE TYPE gone AS (y int)`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT typname::text, typowner::regrole::text FROM pg_type WHERE typname IN ('mood2', 'pos', 'gone') ORDER BY 1",
+			"[[gone deltaview] [mood2 tor] [pos tor]]"},
+	})
+	if err := db.Exec(`DROP ROLE tor`); err == nil {
+		t.Error("DROP ROLE of a role that owns types succeeded after reopening")
+	}
+}
