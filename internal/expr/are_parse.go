@@ -298,25 +298,28 @@ func (ps *areParser) branch() (*areNode, error) {
 }
 
 // counts parses a bound's counts after its opening brace: m, m, or m,n
-// (n is -1 when unbounded).
-func (ps *areParser) counts() (m, n int, err error) {
+// (n is -1 when unbounded). comma tells {m} (which passes its atom's
+// greediness through) from {m,m} (which has a preference, as every
+// bound with a comma has in PostgreSQL).
+func (ps *areParser) counts() (m, n int, comma bool, err error) {
 	if m, err = ps.number(); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	n = m
 	if ps.i < len(ps.p) && ps.p[ps.i] == ',' {
 		ps.i++
+		comma = true
 		n = -1
 		if ps.i < len(ps.p) && isDigit(ps.p[ps.i]) {
 			if n, err = ps.number(); err != nil {
-				return 0, 0, err
+				return 0, 0, false, err
 			}
 			if n < m {
-				return 0, 0, areError("invalid repetition count(s)")
+				return 0, 0, false, areError("invalid repetition count(s)")
 			}
 		}
 	}
-	return m, n, nil
+	return m, n, comma, nil
 }
 
 // quantifier parses the quantifier after a, if any.
@@ -324,7 +327,7 @@ func (ps *areParser) quantifier(a *areNode) (*areNode, error) {
 	if ps.i >= len(ps.p) {
 		return a, nil
 	}
-	m, n := 0, -1
+	m, n, comma := 0, -1, true
 	switch c := ps.p[ps.i]; {
 	case c == '*':
 		ps.i++
@@ -337,7 +340,7 @@ func (ps *areParser) quantifier(a *areNode) (*areNode, error) {
 	case c == '{' && ps.i+1 < len(ps.p) && isDigit(ps.p[ps.i+1]):
 		ps.i++
 		var err error
-		if m, n, err = ps.counts(); err != nil {
+		if m, n, comma, err = ps.counts(); err != nil {
 			return nil, err
 		}
 		if ps.i >= len(ps.p) || ps.p[ps.i] != '}' {
@@ -355,7 +358,8 @@ func (ps *areParser) quantifier(a *areNode) (*areNode, error) {
 		pref = areShorter
 		ps.i++
 	}
-	if m == n {
+	if !comma {
+		// {m} and {m}? pass the atom's greediness through.
 		pref = 0
 	}
 	ps.skip()
@@ -907,13 +911,13 @@ func (ps *areParser) breBranch() (*areNode, error) {
 			a = ps.node(areNode{op: areLit, r: c})
 		}
 		for ps.i < len(ps.p) && a.op != areBOL {
-			m, n := 0, -1
+			m, n, comma := 0, -1, true
 			if ps.p[ps.i] == '*' {
 				ps.i++
 			} else if ps.has("\\{") {
 				ps.i += 2
 				var err error
-				if m, n, err = ps.counts(); err != nil {
+				if m, n, comma, err = ps.counts(); err != nil {
 					return nil, err
 				}
 				if !ps.has("\\}") {
@@ -927,7 +931,7 @@ func (ps *areParser) breBranch() (*areNode, error) {
 				return nil, areError("quantifier operand invalid")
 			}
 			pref := areLonger
-			if m == n {
+			if !comma {
 				pref = 0
 			}
 			a = ps.node(areNode{op: areRepeat, subs: []*areNode{a}, min: m, max: n, pref: pref})

@@ -127,6 +127,46 @@ func ResolveFunc(name string, args []value.Type) (def *FuncDef, params []value.T
 	return resolveAmong(name, catalog[name], args)
 }
 
+// ResolveVariadicFunc is ResolveFunc for f(…, VARIADIC arr) among the
+// variadic signatures alone, args holding arr's element type last: the
+// VARIADIC argument stands for a variadic parameter only.
+func ResolveVariadicFunc(name string, args []value.Type) (def *FuncDef, params []value.Type, result value.Type, err error) {
+	name = strings.ToLower(name)
+	var defs []*FuncDef
+	for _, d := range catalog[name] {
+		if d.Variadic {
+			defs = append(defs, d)
+		}
+	}
+	if len(defs) == 0 || len(defs) == len(catalog[name]) {
+		// The caller tells a function that is not variadic.
+		return ResolveFunc(name, args)
+	}
+	return resolveAmong(name, defs, args)
+}
+
+// preferNonVariadic drops the variadic candidates whose expanded
+// parameters are those of a non-variadic one, as PostgreSQL does
+// (jsonb_delete(j, 'k') is jsonb_delete(jsonb, text), not its VARIADIC
+// text[] form).
+func preferNonVariadic(cands []candidate) []candidate {
+	out := cands[:0:0]
+	for _, c := range cands {
+		shadowed := false
+		if c.def.Variadic {
+			for _, o := range cands {
+				if !o.def.Variadic && slices.Equal(o.params, c.params) {
+					shadowed = true
+				}
+			}
+		}
+		if !shadowed {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // resolveAmong is ResolveFunc among the signatures defs.
 func resolveAmong(name string, defs []*FuncDef, args []value.Type) (def *FuncDef, params []value.Type, result value.Type, err error) {
 	var cands []candidate
@@ -139,6 +179,9 @@ func resolveAmong(name string, defs []*FuncDef, args []value.Type) (def *FuncDef
 	}
 	if len(cands) > 1 {
 		cands = narrow(cands, args)
+	}
+	if len(cands) > 1 {
+		cands = preferNonVariadic(cands)
 	}
 	switch {
 	case len(cands) == 0:

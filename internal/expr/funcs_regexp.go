@@ -126,41 +126,18 @@ func init() {
 		if err != nil {
 			return value.Null, err
 		}
-		s := rawText(a[0])
-		m, err := re.nth(s, 0, 1)
-		if err != nil || m == nil {
-			return value.Null, err
-		}
-		g := 0
-		if len(m) > 2 {
-			g = 1
-		}
-		if m[2*g] < 0 {
-			return value.Null, nil
-		}
-		return text(s[m[2*g]:m[2*g+1]]), nil
+		return firstSubmatch(re, rawText(a[0]))
 	})
-	// substring(s SIMILAR pattern ESCAPE e): the text matched between the
-	// two escape-double-quote separators of a pattern that matches all of
-	// s, the first part as short as possible; NULL without a match.
+	// substring(s SIMILAR pattern ESCAPE e) is, as in PostgreSQL,
+	// substring(s FROM similar_to_escape(pattern, e)): the translation
+	// captures the part between the escape-double-quote separators and
+	// makes the part before them non-greedy.
 	strict("substring", kinds(T, T, T), value.TextType, func(a []value.Value) (value.Value, error) {
-		re, err := similarSubstringRegex(rawText(a[1]), rawText(a[2]))
+		re, err := similarRegexFor(rawText(a[1]), rawText(a[2]), false)
 		if err != nil {
 			return value.Null, err
 		}
-		s := rawText(a[0])
-		m := re.FindStringSubmatchIndex(s)
-		if m == nil {
-			return value.Null, nil
-		}
-		g := 0
-		if len(m) > 2 {
-			g = 1
-		}
-		if m[2*g] < 0 {
-			return value.Null, nil
-		}
-		return text(s[m[2*g]:m[2*g+1]]), nil
+		return firstSubmatch(re, rawText(a[0]))
 	})
 
 	// regexp_replace(s, p, r [, start [, n]] [, flags])
@@ -503,50 +480,36 @@ func (r *pgRegex) emptyAt(s string, i int) bool {
 	return false
 }
 
-// similarSubstringRegex compiles SUBSTRING's SIMILAR pattern: the
-// translation of SIMILAR TO, with the quantifiers of the part before the
-// first separator made non-greedy, so that Go's leftmost-first matcher
-// gives that part the shortest text, as PostgreSQL does.
-func similarSubstringRegex(pattern, esc string) (*regexp.Regexp, error) {
+// similarRegexFor compiles a SIMILAR TO pattern with escape string esc
+// as PostgreSQL does: translated to an advanced regular expression
+// (SimilarToRegex), then compiled and matched as any other, with its
+// errors. fold matches case-insensitively.
+func similarRegexFor(pattern, esc string, fold bool) (*pgRegex, error) {
 	src, err := SimilarToRegex(pattern, esc)
 	if err != nil {
 		return nil, err
 	}
-	key := regexKey{"similar", esc, pattern}
-	regexCache.Lock()
-	c := regexCache.m[key]
-	regexCache.Unlock()
-	if c != nil {
-		return c.re, nil
+	flags := ""
+	if fold {
+		flags = "i"
 	}
-	parsed, err := syntax.Parse("(?s)"+src, syntax.Perl)
-	if err != nil {
-		return nil, invalidRegex(err)
-	}
-	// ^(?:first){1,1}?(middle){1,1}(?:last)$: the first concatenated
-	// part after ^ holds the first part.
-	if parsed.Op == syntax.OpConcat && len(parsed.Sub) > 1 && parsed.MaxCap() > 0 {
-		lazy(parsed.Sub[1])
-	}
-	re, err := regexp.Compile(parsed.String())
-	if err != nil {
-		return nil, invalidRegex(err)
-	}
-	regexCache.Lock()
-	if regexCache.m == nil || len(regexCache.m) >= 256 {
-		regexCache.m = map[regexKey]*pgRegex{}
-	}
-	regexCache.m[key] = &pgRegex{re: re}
-	regexCache.Unlock()
-	return re, nil
+	return pgRegexFor("similar", src, flags, false)
 }
 
-func lazy(re *syntax.Regexp) {
-	switch re.Op {
-	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
-		re.Flags |= syntax.NonGreedy
+// firstSubmatch is substring(s FROM re)'s answer: the first
+// parenthesized subexpression's match when re has one (NULL when it took
+// no part), else the whole match; NULL without a match.
+func firstSubmatch(re *pgRegex, s string) (value.Value, error) {
+	m, err := re.nth(s, 0, 1)
+	if err != nil || m == nil {
+		return value.Null, err
 	}
-	for _, s := range re.Sub {
-		lazy(s)
+	g := 0
+	if len(m) > 2 {
+		g = 1
 	}
+	if m[2*g] < 0 {
+		return value.Null, nil
+	}
+	return text(s[m[2*g]:m[2*g+1]]), nil
 }

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -19,24 +18,16 @@ var _ Expr = (*Regex)(nil)
 // Not). A SIMILAR TO pattern is translated to a regular expression as
 // PostgreSQL translates it (% is .*, _ is ., the escape character — a
 // backslash when Escape is nil, none when it is empty — quotes the next
-// one, the whole pattern must match) and matched by Go's RE2; a regular
-// expression is one of PostgreSQL's advanced regular expressions, matched
-// as the regexp_* functions match them (funcs_regexp.go). NULL if any
-// operand is NULL. The last compiled SIMILAR TO pattern is cached in the
-// node, regular expressions in the regexp_* functions' cache, so a
+// one, the whole pattern must match); both are then PostgreSQL's advanced
+// regular expressions, matched as the regexp_* functions match them
+// (funcs_regexp.go), with their errors. NULL if any operand is NULL.
+// Compiled patterns are kept in the regexp_* functions' cache, so a
 // constant pattern is compiled once.
 type Regex struct {
 	E, Pattern Expr
 	Escape     Expr // SIMILAR TO only; nil: backslash
 	Similar    bool
 	Fold, Not  bool
-
-	re atomic.Pointer[compiledRegex]
-}
-
-type compiledRegex struct {
-	pattern, escape string
-	re              *regexp.Regexp
 }
 
 func (r *Regex) Type() value.Type { return value.BoolType }
@@ -85,20 +76,12 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		ok, err := re.match(s)
 		return boolValue(ok != r.Not), err
 	}
-	c := r.re.Load()
-	if c == nil || c.pattern != pat || c.escape != esc {
-		src, err := SimilarToRegex(pat, esc)
-		if err != nil {
-			return value.Null, err
-		}
-		re, err := CompileRegex(src, r.Fold)
-		if err != nil {
-			return value.Null, err
-		}
-		c = &compiledRegex{pattern: pat, escape: esc, re: re}
-		r.re.Store(c)
+	re, err := similarRegexFor(pat, esc, r.Fold)
+	if err != nil {
+		return value.Null, err
 	}
-	return boolValue(c.re.MatchString(s) != r.Not), nil
+	ok, err := re.match(s)
+	return boolValue(ok != r.Not), err
 }
 
 // CompileRegex compiles a PostgreSQL regular expression for Go's matcher:
@@ -136,12 +119,15 @@ func SimilarToRegex(pattern, esc string) (string, error) {
 	}
 	var sb strings.Builder
 	sb.WriteString("^(?:")
-	after, inClass, quotes := false, false, 0
+	// classDepth counts the brackets open ([[:alpha:]] nests one);
+	// classStart is 1 right after a class's opening bracket and 2 after
+	// its first caret, where a closing bracket is a literal.
+	after, classDepth, classStart, quotes := false, 0, 0, 0
 	for _, c := range pattern {
 		switch {
 		case after:
 			after = false
-			if c == '"' && !inClass {
+			if c == '"' && classDepth == 0 {
 				// The separators of SUBSTRING's three parts; in a match
 				// they only group.
 				switch quotes {
@@ -159,17 +145,25 @@ func SimilarToRegex(pattern, esc string) (string, error) {
 			sb.WriteRune(c)
 		case useEsc && c == escRune:
 			after = true
-		case inClass:
+		case classDepth > 0:
 			if c == '\\' {
 				sb.WriteByte('\\')
 			}
 			sb.WriteRune(c)
-			if c == ']' {
-				inClass = false
+			switch {
+			case c == ']' && classStart > 2:
+				classDepth--
+			case c == '[':
+				classDepth++
+			}
+			if c == '^' {
+				classStart++
+			} else {
+				classStart = 3
 			}
 		case c == '[':
 			sb.WriteRune(c)
-			inClass = true
+			classDepth, classStart = 1, 1
 		case c == '%':
 			sb.WriteString(".*")
 		case c == '_':

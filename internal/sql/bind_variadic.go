@@ -46,7 +46,7 @@ func (b *binder) bindVariadicCall(s *scope, name string, f *pg_query.FuncCall) (
 		ts[i] = e.Type()
 	}
 	ts[last] = at.ElemType()
-	def, params, res, err := expr.ResolveFunc(name, ts)
+	def, params, res, err := expr.ResolveVariadicFunc(name, ts)
 	if err == nil && (!def.Variadic || last != len(def.Params)-1) {
 		// VARIADIC stands for the variadic parameter, and only for it.
 		err = expr.NoSuchFunction(name, es)
