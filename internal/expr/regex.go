@@ -19,7 +19,7 @@ var _ Expr = (*Regex)(nil)
 // Not). A SIMILAR TO pattern is translated to a regular expression as
 // PostgreSQL translates it (% is .*, _ is ., the escape character — a
 // backslash when Escape is nil, none when it is empty — quotes the next
-// one, the whole pattern must match) and matched by Go's RE2; a regular
+// one, the whole pattern must match) and matched as a regular expression; a regular
 // expression is one of PostgreSQL's advanced regular expressions, matched
 // as the regexp_* functions match them (funcs_regexp.go). NULL if any
 // operand is NULL. The last compiled SIMILAR TO pattern is cached in the
@@ -36,7 +36,7 @@ type Regex struct {
 
 type compiledRegex struct {
 	pattern, escape string
-	re              *regexp.Regexp
+	re              *pgRegex
 }
 
 func (r *Regex) Type() value.Type { return value.BoolType }
@@ -91,14 +91,18 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		if err != nil {
 			return value.Null, err
 		}
-		re, err := CompileRegex(src, r.Fold)
+		// The translation is one of PostgreSQL's advanced regular
+		// expressions: an escaped letter is its escape there (\m, \M,
+		// \y, \d …), which Go's syntax does not all have.
+		re, err := compilePGRegex("SIMILAR TO", src, "", false)
 		if err != nil {
 			return value.Null, err
 		}
 		c = &compiledRegex{pattern: pat, escape: esc, re: re}
 		r.re.Store(c)
 	}
-	return boolValue(c.re.MatchString(s) != r.Not), nil
+	ok, err := c.re.match(s)
+	return boolValue(ok != r.Not), err
 }
 
 // CompileRegex compiles a PostgreSQL regular expression for Go's matcher:
