@@ -94,7 +94,11 @@ func (r *Regex) Eval(row value.Row) (value.Value, error) {
 		// The translation is one of PostgreSQL's advanced regular
 		// expressions: an escaped letter is its escape there (\m, \M,
 		// \y, \d …), which Go's syntax does not all have.
-		re, err := compilePGRegex("SIMILAR TO", src, "", false)
+		flags := ""
+		if r.Fold {
+			flags = "i" // citext's SIMILAR TO folds case
+		}
+		re, err := compilePGRegex("SIMILAR TO", src, flags, false)
 		if err != nil {
 			return value.Null, err
 		}
