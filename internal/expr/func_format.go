@@ -134,7 +134,11 @@ func format(a []value.Value) (value.Value, error) {
 				if n == 0 {
 					return value.Null, errFormat("format specifies argument 0, but arguments are numbered from 1")
 				}
+				// The value without a position of its own follows
+				// the width's argument, as PostgreSQL's text_format
+				// reads %*2$s.
 				wpos, i = n-1, j+1
+				next = n
 			} else {
 				wpos = next
 				next++

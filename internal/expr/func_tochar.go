@@ -252,7 +252,9 @@ func numToChar(v value.Value, f string) (string, error) {
 			pos++
 			afterNum = true
 		case '.':
-			if fm && fracDigits == 0 && !overflow {
+			// No fraction digit: the number has no point to write,
+			// as PostgreSQL's to_char prints 100 for '999.'.
+			if fracDigits == 0 && !overflow {
 				continue
 			}
 			if word {

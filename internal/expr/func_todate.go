@@ -35,8 +35,9 @@ func init() {
 		case math.IsInf(f, -1):
 			return value.NewTimestamp(value.TimestampTZ, value.TimestampNegInfinity), nil
 		}
-		// Seconds since 1970 to microseconds since 2000, rounded.
-		us := math.Round((f - 946684800) * 1e6)
+		// Seconds since 1970 to microseconds since 2000, rounded half to
+		// even as PostgreSQL's rint rounds them.
+		us := math.RoundToEven((f - 946684800) * 1e6)
 		if us < -211813488000000000 || us >= 9223371331200000000 {
 			return value.Null, pgerr.New(pgerr.DatetimeOverflow, "timestamp out of range: \"%g\"", f)
 		}

@@ -283,7 +283,8 @@ func init() {
 	})
 
 	// array_to_string skips NULL elements unless a text for them is given.
-	toString := &FuncDef{Name: "array_to_string", Eval: func(a []value.Value) (value.Value, error) {
+	// Its timestamptz elements print in the session's zone (EvalZone).
+	toStringZone := func(a []value.Value, z value.Zone) (value.Value, error) {
 		if a[0].IsNull() || a[1].IsNull() {
 			return value.Null, nil
 		}
@@ -301,14 +302,19 @@ func init() {
 				b.WriteString(textOf(a[1]))
 			}
 			first = false
-			if e.IsNull() {
+			switch {
+			case e.IsNull():
 				b.WriteString(null)
-			} else {
+			case z.IsUTC():
 				b.WriteString(textOf(e))
+			default:
+				b.Write(value.AppendTextZone(nil, e, value.IntervalPostgres, z))
 			}
 		}
 		return value.NewText(value.Text, b.String()), nil
-	}}
+	}
+	toString := &FuncDef{Name: "array_to_string", EvalZone: toStringZone,
+		Eval: func(a []value.Value) (value.Value, error) { return toStringZone(a, value.UTC) }}
 	polyRegister("array_to_string", []poly{pArray, pText}, textResult, func(value.Kind) *FuncDef { return toString })
 	polyRegister("array_to_string", []poly{pArray, pText, pText}, textResult, func(value.Kind) *FuncDef { return toString })
 

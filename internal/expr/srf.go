@@ -286,6 +286,21 @@ func seriesBy(args []value.Value, emit func(value.Row) error, add func(a, b valu
 			}
 		}
 	}
+	if start.Kind() == value.Numeric {
+		// NaN and the infinities are refused by name before the step's
+		// zero, as PostgreSQL's generate_series_numeric refuses them.
+		for i, what := range []string{"start value", "stop value", "step size"} {
+			if i == 2 && len(args) < 3 {
+				break
+			}
+			if isNaN(args[i]) {
+				return pgerr.New(pgerr.InvalidParameter, "%s cannot be NaN", what)
+			}
+			if d := args[i].Decimal(); d != nil && d.Form == apd.Infinite {
+				return pgerr.New(pgerr.InvalidParameter, "%s cannot be infinity", what)
+			}
+		}
+	}
 	next, err := add(start, step)
 	if err != nil {
 		return err
@@ -293,9 +308,6 @@ func seriesBy(args []value.Value, emit func(value.Row) error, add func(a, b valu
 	dir := value.Compare(next, start)
 	if dir == 0 {
 		return pgerr.New(pgerr.InvalidParameter, "step size cannot equal zero")
-	}
-	if start.Kind() == value.Numeric && isNaN(start, stop, step) {
-		return pgerr.New(pgerr.InvalidParameter, "step size cannot be NaN")
 	}
 	for cur := start; ; {
 		if c := value.Compare(cur, stop); c == dir {

@@ -167,6 +167,12 @@ func ZoneFuncOf(f *Func) func([]value.Value, value.Zone) (value.Value, error) {
 		if len(kinds) == 1 {
 			return ageFromToday
 		}
+	case "to_timestamp":
+		if len(kinds) == 2 {
+			return func(a []value.Value, z value.Zone) (value.Value, error) {
+				return value.ParseDateTimeZone(textOf(a[0]), rawText(a[1]), z)
+			}
+		}
 	case "make_timestamptz":
 		if len(kinds) == 6 {
 			def := f.Def

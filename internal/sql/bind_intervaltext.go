@@ -57,6 +57,10 @@ var textOfArgs = map[string]bool{
 // IntervalStyle, which the function then writes as it writes text. An
 // interval inside a record argument keeps the postgres style.
 func (b *binder) styledIntervalArgs(name string, args []expr.Expr) {
+	if b.forView && textOfArgs[name] && !strings.Contains(name, "json") {
+		b.zonedTextArgs(args)
+		return
+	}
 	if b.stmtClock == nil || b.forView || !textOfArgs[name] {
 		return
 	}
@@ -99,4 +103,19 @@ func styledArg(name string, k value.Kind) bool {
 		return false
 	}
 	return expr.HoldsStyled(k) && !strings.Contains(name, "json")
+}
+
+// zonedTextArgs makes the arguments of a call of format, concat or
+// concat_ws in a view whose text depends on the zone (timestamptz, and
+// records that may hold one) their text in the zone the view captured, as a
+// cast of them to text in the view prints them.
+func (b *binder) zonedTextArgs(args []expr.Expr) {
+	for i, a := range args {
+		// Arrays keep their elements: a VARIADIC array's are the
+		// arguments.
+		if k := a.Type().Kind; k.IsString() || k.IsArray() || k == value.Unknown || !value.ZoneCast(k, value.Text) {
+			continue
+		}
+		args[i] = b.zoned(&expr.Cast{E: a, To: value.TextType, Explicit: true})
+	}
 }

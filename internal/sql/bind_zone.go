@@ -7,7 +7,8 @@ import (
 
 // zoned makes the operations of e that depend on the session's time zone
 // (timestamptz to or from timestamp, date, time and text, timestamptz ±
-// interval, extract, date_trunc, to_char, age of timestamptz, and string
+// interval, extract, date_trunc, to_char, age of timestamptz,
+// to_timestamp of a text without a zone, and string
 // literals read as timestamptz) run in the zone: in an ad-hoc statement
 // the zone of the session that runs it, read when it runs (a literal is
 // read when it is bound, as PostgreSQL reads it); in a materialized view

@@ -116,6 +116,7 @@ var dtKeys = func() []dtKey {
 type dtNode struct {
 	key    *dtKey
 	fm, th bool
+	tm     bool // TM: a day's or month's name is not padded
 	upperT bool // TH rather than th
 	lit    string
 	kind   byte
@@ -170,12 +171,13 @@ func parseDTTemplate(f string, mode int) ([]dtNode, error) {
 	for i := 0; i < len(f); {
 		// One prefix at most, as PostgreSQL reads them: in FMTMMonth
 		// the TM is text.
-		fm := false
+		fm, tm := false, false
 		switch {
 		case strings.HasPrefix(f[i:], "FM"), strings.HasPrefix(f[i:], "fm"):
 			fm = true
 			i += 2
 		case strings.HasPrefix(f[i:], "TM"), strings.HasPrefix(f[i:], "tm"):
+			tm = true
 			i += 2
 		}
 		var key *dtKey
@@ -187,7 +189,7 @@ func parseDTTemplate(f string, mode int) ([]dtNode, error) {
 		}
 		if key != nil {
 			i += len(key.name)
-			n := dtNode{key: key, fm: fm}
+			n := dtNode{key: key, fm: fm, tm: tm}
 			switch {
 			case strings.HasPrefix(f[i:], "TH"):
 				n.th, n.upperT = true, true
@@ -363,7 +365,9 @@ func formatDateTime(v Value, format string, east int64, abbrev string) (Value, e
 		pad := func(x int64, w int) { s = padNum(x, w, n.fm) }
 		text := func(word string, width int) {
 			s = caseLike(name, word)
-			if !n.fm {
+			// TM writes the (localized) name as it is, unpadded, as
+			// PostgreSQL's DCH_to_char copies it.
+			if !n.fm && !(n.tm && n.key.id != dtRM) {
 				for len(s) < width {
 					s += " "
 				}

@@ -26,6 +26,17 @@ import (
 // ParseDateTime is to_date(s, format) (kind Date) and to_timestamp(s,
 // format) (kind TimestampTZ; the session's zone is UTC).
 func ParseDateTime(s, format string, k Kind) (Value, error) {
+	return parseDateTime(s, format, k, nil)
+}
+
+// ParseDateTimeZone is to_timestamp(s, format) in the session's zone z: a
+// text without TZH or TZM is z's wall clock, as PostgreSQL's
+// do_to_timestamp reads it.
+func ParseDateTimeZone(s, format string, z Zone) (Value, error) {
+	return parseDateTime(s, format, TimestampTZ, &z)
+}
+
+func parseDateTime(s, format string, k Kind, z *Zone) (Value, error) {
 	nodes, _ := parseDTTemplate(format, dtReading)
 	var f fromChar
 	if format != "" {
@@ -33,9 +44,13 @@ func ParseDateTime(s, format string, k Kind) (Value, error) {
 			return Null, err
 		}
 	}
-	tm, fsec, east, _, err := f.fields(s)
+	tm, fsec, east, hasTz, err := f.fields(s)
 	if err != nil {
 		return Null, err
+	}
+	if k == TimestampTZ && !hasTz && z != nil && !z.IsUTC() {
+		tm.fsec = fsec
+		east = int(-zoneWestAt(&tm, *z))
 	}
 	if k == Date {
 		days := daysFromCivil(tm.year, tm.mon, tm.mday)

@@ -1009,10 +1009,24 @@ func validJulian(y, m int64) bool {
 	return (y > -4713 || y == -4713 && m >= 11) && (y < 5874898 || y == 5874898 && m < 6)
 }
 
+// now is the current instant as fields of the wall clock of the zone a
+// timestamptz without one is read in (UTC when none): 'today' is that
+// zone's date, as in PostgreSQL.
+func (dd *dtDecoder) now() dtFields {
+	if dd.session == nil || dd.session.IsUTC() {
+		return sessionNow()
+	}
+	us := currentInstant()
+	return fieldsOfMicros(us + dd.session.offsetAt(us)*usecsPerSec)
+}
+
 // sessionNow is the current instant as fields of the session's zone
 // (UTC).
-func sessionNow() dtFields {
-	us := currentInstant()
+func sessionNow() dtFields { return fieldsOfMicros(currentInstant()) }
+
+// fieldsOfMicros is the date and time of day of us, microseconds since
+// 2000-01-01.
+func fieldsOfMicros(us int64) dtFields {
 	days := floorDiv(us, usecsPerDay)
 	tod := us - days*usecsPerDay
 	var tm dtFields
@@ -1168,7 +1182,7 @@ func (dd *dtDecoder) decodeDateTime(fields []string, ftype []int, tm *dtFields) 
 				case dkYest, dkToday, dkTomor:
 					tmask = maskDate
 					dtype = dkDate
-					cur := sessionNow()
+					cur := dd.now()
 					d := daysFromCivil(cur.year, cur.mon, cur.mday) + int64(val-dkToday)
 					tm.year, tm.mon, tm.mday = civilFromDays(d)
 				case dkZulu:

@@ -390,7 +390,7 @@ func parseIntervalSigned(in string, mod int32, leadingSign bool) (Value, error) 
 			case 'w':
 				return bad()
 			case 't':
-				if !parseIntervalTime(t.text, &a) {
+				if !parseIntervalTime(t.text, &a, intervalRange(mod) == ivMinute|ivSecond) {
 					return bad()
 				}
 			case 'y':
@@ -441,8 +441,10 @@ func parseIntervalSigned(in string, mod int32, leadingSign bool) (Value, error) 
 }
 
 // parseIntervalTime reads [+-]H:M[:S[.f]]; minutes and seconds must be
-// below 60.
-func parseIntervalTime(s string, a *ivAcc) bool {
+// below 60. Two fields are M:S when the second has a fraction, or under
+// the range MINUTE TO SECOND (minSec), as PostgreSQL's DecodeTimeCommon
+// reads them.
+func parseIntervalTime(s string, a *ivAcc, minSec bool) bool {
 	neg := false
 	if s[0] == '+' || s[0] == '-' {
 		neg = s[0] == '-'
@@ -451,6 +453,9 @@ func parseIntervalTime(s string, a *ivAcc) bool {
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return false
+	}
+	if len(parts) == 2 && (minSec || strings.Contains(parts[1], ".")) {
+		parts = []string{"0", parts[0], parts[1]}
 	}
 	h, err := strconv.ParseInt(parts[0], 10, 64)
 	if err != nil || strings.Contains(parts[0], ".") {
