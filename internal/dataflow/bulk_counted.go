@@ -22,8 +22,9 @@ import (
 const countedMin = 1 << 12
 
 // countedSpan is how many keys wide, at most, the keys' range may be for
-// each row: the histogram then costs at most a few bytes a row.
-const countedSpan = 4
+// each row: the histogram and the runs' table then take at most 16 bytes
+// a row, half of the sort's second buffer that they replace.
+const countedSpan = 1
 
 // loadCounted loads keys, the sort keys of src's rows of weight one, all
 // of them integer keys, without long encodings, in the order of the rows,
