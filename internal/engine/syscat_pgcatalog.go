@@ -262,6 +262,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		case t.builtin != nil && !t.kind.IsArray():
 			b := t.builtin
 			length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))
+			if t.kind == value.Name {
+				elem = builtinByKind[value.InternalChar].OID // name is subscriptable as a fixed array of "char"
+			}
 		case t.builtin != nil:
 			category, elem, align = "A", t.builtin.OID, string(rune(t.builtin.Align))
 			if align == "c" || align == "s" {
@@ -285,6 +288,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		coll := uint32(0)
 		if t.kind.IsString() || t.kind.IsArray() && t.kind.Elem().IsString() {
 			coll = defaultCollOID
+		}
+		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) {
+			coll = cCollOID // name's collation is always "C"
 		}
 		typmod, def, base := int32(-1), any(nil), uint32(0)
 		if t.typtype == 'd' {

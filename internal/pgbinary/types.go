@@ -80,6 +80,7 @@ var kindOIDs = [...]uint32{
 	value.InternalChar: 18,
 	value.Int2Vector:   22,
 	value.OidVector:    30,
+	value.Name:         19,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -133,6 +134,7 @@ var arrayOIDs = [...]uint32{
 	value.InternalChar: 1002,
 	value.Int2Vector:   1006,
 	value.OidVector:    1013,
+	value.Name:         1003,
 }
 
 // TypeOID returns the OID of t's type.
@@ -205,6 +207,8 @@ func TypeSize(t value.Type) int16 {
 		return 6
 	case value.MacAddr8:
 		return 8
+	case value.Name:
+		return value.NameDataLen
 	case value.Point:
 		return 16
 	case value.LSeg, value.Box:

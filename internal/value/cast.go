@@ -309,6 +309,9 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 // toString is the cast to a string kind: the text output, except that bool
 // casts to "true"/"false" and char loses its padding.
 func toString(v Value, to Kind) Value {
+	if to == Name {
+		return NewName(toString(v, Text).Str())
+	}
 	switch v.kind {
 	case Bool:
 		if v.n != 0 {
@@ -320,7 +323,7 @@ func toString(v Value, to Kind) Value {
 			return v
 		}
 		return NewText(to, trimSpaces(v.Str()))
-	case Text, Varchar, XML, CIText:
+	case Text, Varchar, XML, CIText, Name:
 		return NewText(to, v.Str()) // xml converts to text as written, its declaration kept
 	case Inet, Cidr:
 		return NewText(to, string(appendInetFull(nil, v))) // text(inet), which always shows the mask

@@ -24,6 +24,8 @@ func Parse(s string, t Type) (Value, error) {
 		return NewText(Text, s), nil
 	case Varchar, Char, CIText:
 		v = NewText(t.Kind, s)
+	case Name:
+		return NewName(s), nil
 	case Bool:
 		v, err = parseBool(s)
 	case Int2, Int4, Int8:

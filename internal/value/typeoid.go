@@ -21,6 +21,7 @@ type BuiltinType struct {
 var BuiltinTypes = []BuiltinType{
 	{Bool, "bool", 16, 1000, 1, 'B', true, 'c', 'p'},
 	{InternalChar, "char", 18, 1002, 1, 'Z', true, 'c', 'p'},
+	{Name, "name", 19, 1003, 64, 'S', false, 'c', 'p'},
 	{Bytea, "bytea", 17, 1001, -1, 'U', false, 'i', 'x'},
 	{Int8, "int8", 20, 1016, 8, 'N', true, 'd', 'p'},
 	{Int2, "int2", 21, 1005, 2, 'N', true, 's', 'p'},

@@ -100,6 +100,7 @@ const (
 	InternalChar // "char", one byte (internalchar.go)
 	Int2Vector   // int2vector, an array of int2 from 0 (vector.go)
 	OidVector    // oidvector, an array of oid from 0 (vector.go)
+	Name         // name, an identifier of at most 63 bytes (name.go)
 	numKinds
 )
 
