@@ -211,10 +211,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 			if c.typ.Kind.IsArray() && !c.typ.Kind.IsVector() {
 				ndims = 1
 			}
-			coll := uint32(0)
-			if c.typ.Kind.IsString() {
-				coll = defaultCollOID
-			}
+			coll := typeCollation(c.typ)
 			stats, compression, options := -1, "", any(nil)
 			if def != nil && i < len(def.Cols) {
 				a := &def.Cols[i].Attrs
@@ -332,9 +329,16 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			continue
 		}
 		zeros := strings.TrimSpace(strings.Repeat("0 ", len(ix.cols)))
-		classes := make([]string, len(ix.cols))
+		classes, colls := make([]uint32, len(ix.cols)), make([]uint32, len(ix.cols))
 		for i := range classes {
-			classes[i] = "0"
+			opts := ""
+			if i < len(ix.opts) {
+				opts = ix.opts[i]
+			}
+			if i < len(rel.cols) {
+				c := rel.cols[i]
+				classes[i], colls[i] = indexOpclass(ix.method, opts, c.typ, c.typOID), indexCollation(opts, c.typ)
+			}
 		}
 		keys := ix.cols
 		var exprs, pred any
@@ -361,8 +365,8 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			"indexprs", exprs, "indpred", pred,
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
 			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
-			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", keys, "indcollation", zeros,
-			"indclass", strings.Join(classes, " "), "indoption", indOption(ix, zeros))
+			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", keys, "indcollation", colls,
+			"indclass", classes, "indoption", indOption(ix, zeros))
 	}
 }
 
