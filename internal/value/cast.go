@@ -181,6 +181,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	case from == Int4 && to == Xid:
 		return true // for xid = int4, which PostgreSQL has as an operator of its own
 	}
+	if from == Xid8 && to == Xid {
+		return explicit
+	}
 	if !explicit {
 		return false
 	}
@@ -298,6 +301,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return castGeometric(v, to)
 	case from == Int4 && to == Xid:
 		return NewXid(uint32(v.n)), nil
+	case from == Xid8 && to == Xid:
+		return NewXid(uint32(v.Xid8())), nil // xid(xid8): the id without its epoch
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:

@@ -62,6 +62,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseTid(s)
 	case PgLSN:
 		return parsePgLSN(s)
+	case Xid8:
+		return NewXid8(strtoul(s)), nil
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

@@ -86,6 +86,7 @@ var kindNames = [numKinds]string{
 	OidVector:  "oidvector",
 
 	Name: "name",
+	Xid8: "xid8",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -262,6 +263,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(OidVectorType)
 	case "name":
 		return noMods(NameType)
+	case "xid8":
+		return noMods(Xid8Type)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.
