@@ -36,12 +36,12 @@ func init() {
 }
 
 // catalogTypes maps the types of catalogColumns to those that hold them
-// here: name, the information_schema domains and the internal types are
-// text, as they print; "char", int2vector and oidvector are themselves.
+// here: the information_schema domains and the internal types are text,
+// as they print; name, "char", int2vector and oidvector are themselves.
 var catalogTypeNames = map[string]value.Type{
-	"name": value.TextType, `"char"`: value.InternalCharType, "pg_node_tree": value.TextType, "xid": value.TextType,
+	"name": value.NameType, `"char"`: value.InternalCharType, "pg_node_tree": value.TextType, "xid": value.TextType,
 	"int2vector": value.Int2VectorType, "oidvector": value.OidVectorType, "anyarray": value.TextType,
-	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Text),
+	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Name),
 	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
 }
@@ -97,6 +97,9 @@ func catValue(x any, t value.Type) value.Value {
 		if t.Kind == value.InternalChar && v.Kind().IsString() {
 			return value.NewInternalChar(firstByte(v.Str()))
 		}
+		if t.Kind == value.Name && v.Kind() == value.Text {
+			return value.NewName(v.Str())
+		}
 		return v
 	case string:
 		if t.Kind == value.InternalChar {
@@ -104,6 +107,9 @@ func catValue(x any, t value.Type) value.Value {
 		}
 		if t.Kind.IsVector() {
 			return catVector(v, t)
+		}
+		if t.Kind == value.Name {
+			return value.NewName(v)
 		}
 		return value.NewText(value.Text, v)
 	case bool:
@@ -114,6 +120,9 @@ func catValue(x any, t value.Type) value.Value {
 		elems := make([]value.Value, len(v))
 		for i, s := range v {
 			elems[i] = value.NewText(value.Text, s)
+			if t.Kind.Elem() == value.Name {
+				elems[i] = value.NewName(s)
+			}
 			if t.Kind.Elem() == value.InternalChar {
 				elems[i] = value.NewInternalChar(firstByte(s))
 			}

@@ -27,6 +27,7 @@ const (
 	heapAMOID      = 2
 	btreeAMOID     = 403
 	defaultCollOID = 100
+	cCollOID       = 950 // the "C" collation, name's
 )
 
 // RelationOID is the oid of the relation (table, view, materialized view,

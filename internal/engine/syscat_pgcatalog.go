@@ -211,10 +211,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 			if c.typ.Kind.IsArray() && !c.typ.Kind.IsVector() {
 				ndims = 1
 			}
-			coll := uint32(0)
-			if c.typ.Kind.IsString() {
-				coll = defaultCollOID
-			}
+			coll := typeCollation(c.typ)
 			stats, compression, options := -1, "", any(nil)
 			if def != nil && i < len(def.Cols) {
 				a := &def.Cols[i].Attrs
@@ -262,6 +259,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		case t.builtin != nil && !t.kind.IsArray():
 			b := t.builtin
 			length, byval, category, align, storage = b.Len, b.ByVal, string(rune(b.Category)), string(rune(b.Align)), string(rune(b.Storage))
+			if t.kind == value.Name {
+				elem = builtinByKind[value.InternalChar].OID // name is subscriptable as a fixed array of "char"
+			}
 		case t.builtin != nil:
 			category, elem, align = "A", t.builtin.OID, string(rune(t.builtin.Align))
 			if align == "c" || align == "s" {
@@ -285,6 +285,9 @@ func pgType(o *catalogObjects, r *catRows) {
 		coll := uint32(0)
 		if t.kind.IsString() || t.kind.IsArray() && t.kind.Elem().IsString() {
 			coll = defaultCollOID
+		}
+		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) {
+			coll = cCollOID // name's collation is always "C"
 		}
 		typmod, def, base := int32(-1), any(nil), uint32(0)
 		if t.typtype == 'd' {
@@ -326,9 +329,16 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			continue
 		}
 		zeros := strings.TrimSpace(strings.Repeat("0 ", len(ix.cols)))
-		classes := make([]string, len(ix.cols))
+		classes, colls := make([]uint32, len(ix.cols)), make([]uint32, len(ix.cols))
 		for i := range classes {
-			classes[i] = "0"
+			opts := ""
+			if i < len(ix.opts) {
+				opts = ix.opts[i]
+			}
+			if i < len(rel.cols) {
+				c := rel.cols[i]
+				classes[i], colls[i] = indexOpclass(ix.method, opts, c.typ, c.typOID), indexCollation(opts, c.typ)
+			}
 		}
 		keys := ix.cols
 		var exprs, pred any
@@ -355,8 +365,8 @@ func pgIndex(o *catalogObjects, r *catRows) {
 			"indexprs", exprs, "indpred", pred,
 			"indisunique", ix.unique, "indnullsnotdistinct", nnd, "indisprimary", ix.primary, "indisexclusion", ix.excl != nil,
 			"indimmediate", !ix.deferrable, "indisclustered", rel.t != nil && rel.t.clustered == rel.name, "indisvalid", true, "indcheckxmin", false, "indisready", true,
-			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", keys, "indcollation", zeros,
-			"indclass", strings.Join(classes, " "), "indoption", indOption(ix, zeros))
+			"indislive", true, "indisreplident", rel.on != nil && rel.on.t != nil && rel.on.t.isReplicaIndex(rel.name), "indkey", keys, "indcollation", colls,
+			"indclass", classes, "indoption", indOption(ix, zeros))
 	}
 }
 

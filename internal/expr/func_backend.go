@@ -69,8 +69,10 @@ func (c *BackendCall) Type() value.Type {
 		return value.PgLSNType
 	case strings.HasSuffix(c.Fn, "_snapshot"):
 		return value.TextType
-	case strings.HasPrefix(c.Fn, "txid_") || strings.HasPrefix(c.Fn, "pg_current_xact"):
+	case strings.HasPrefix(c.Fn, "txid_"):
 		return value.Int8Type
+	case strings.HasPrefix(c.Fn, "pg_current_xact"):
+		return value.Xid8Type
 	case strings.HasPrefix(c.Fn, "pg_try_") || strings.HasPrefix(c.Fn, "pg_advisory_unlock") && c.Fn != "pg_advisory_unlock_all",
 		c.Fn == "pg_cancel_backend" || c.Fn == "pg_terminate_backend":
 		return value.BoolType
@@ -104,6 +106,9 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 		id, ok := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
 		if !ok {
 			return value.Null, nil
+		}
+		if strings.HasPrefix(c.Fn, "pg_") {
+			return value.NewXid8(uint64(id)), nil
 		}
 		return value.NewInt(value.Int8, id), nil
 	case "pg_current_wal_lsn", "pg_current_wal_insert_lsn", "pg_current_wal_flush_lsn":

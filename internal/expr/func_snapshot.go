@@ -76,26 +76,41 @@ func ParseSnapshot(in string) (Snapshot, error) {
 }
 
 // The functions of snapshots given as text: pg_snapshot_xmin,
-// pg_snapshot_xmax, pg_visible_in_snapshot and their txid_ names.
+// pg_snapshot_xmax and pg_visible_in_snapshot, which take and give xid8,
+// and their txid_ names, which take and give bigint.
 func init() {
 	for _, end := range []string{"xmin", "xmax"} {
 		xmax := end == "xmax"
-		strict("pg_snapshot_"+end, kinds(value.Text), value.Int8Type, func(a []value.Value) (value.Value, error) {
+		bound := func(a []value.Value) (int64, error) {
 			s, err := ParseSnapshot(a[0].String())
 			if err != nil {
-				return value.Null, err
+				return 0, err
 			}
 			if xmax {
-				return value.NewInt(value.Int8, s.Xmax), nil
+				return s.Xmax, nil
 			}
-			return value.NewInt(value.Int8, s.Xmin), nil
-		}, "txid_snapshot_"+end)
+			return s.Xmin, nil
+		}
+		strict("pg_snapshot_"+end, kinds(value.Text), value.Xid8Type, func(a []value.Value) (value.Value, error) {
+			x, err := bound(a)
+			return value.NewXid8(uint64(x)), err
+		})
+		strict("txid_snapshot_"+end, kinds(value.Text), value.Int8Type, func(a []value.Value) (value.Value, error) {
+			x, err := bound(a)
+			return value.NewInt(value.Int8, x), err
+		})
 	}
-	strict("pg_visible_in_snapshot", kinds(value.Int8, value.Text), value.BoolType, func(a []value.Value) (value.Value, error) {
-		s, err := ParseSnapshot(a[1].String())
+	visible := func(x int64, snap value.Value) (value.Value, error) {
+		s, err := ParseSnapshot(snap.String())
 		if err != nil {
 			return value.Null, err
 		}
-		return value.NewBool(s.Visible(a[0].Int())), nil
-	}, "txid_visible_in_snapshot")
+		return value.NewBool(s.Visible(x)), nil
+	}
+	strict("pg_visible_in_snapshot", kinds(value.Xid8, value.Text), value.BoolType, func(a []value.Value) (value.Value, error) {
+		return visible(int64(a[0].Xid8()), a[1])
+	})
+	strict("txid_visible_in_snapshot", kinds(value.Int8, value.Text), value.BoolType, func(a []value.Value) (value.Value, error) {
+		return visible(a[0].Int(), a[1])
+	})
 }

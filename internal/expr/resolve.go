@@ -68,6 +68,9 @@ func implicit(from, to value.Kind) bool {
 	if to == value.CIText && from != to && from != value.Unknown {
 		return false // the citext extension casts text to citext by assignment only
 	}
+	if (from == value.Name || to == value.Name) && !value.NameImplicit(from, to) {
+		return false // name to varchar and char is an assignment cast
+	}
 	return from == to || from == value.Unknown || value.CanCast(from, to, false)
 }
 

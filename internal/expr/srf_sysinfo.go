@@ -22,8 +22,8 @@ var sysInfoSRFs = map[string]struct {
 }{
 	"pg_options_to_table": {value.Type{Kind: value.ArrayOf(value.Text), Mod: -1}, []value.Type{value.TextType, value.TextType},
 		[]string{"option_name", "option_value"}, optionsToTable},
-	"pg_snapshot_xip":   {value.TextType, []value.Type{value.Int8Type}, nil, snapshotXip},
-	"txid_snapshot_xip": {value.TextType, []value.Type{value.Int8Type}, nil, snapshotXip},
+	"pg_snapshot_xip":   {value.TextType, []value.Type{value.Xid8Type}, nil, snapshotXip},
+	"txid_snapshot_xip": {value.TextType, []value.Type{value.Int8Type}, nil, txidSnapshotXip},
 }
 
 // resolveSysInfoSRF types a call of one of sysInfoSRFs; ok is false for
@@ -68,6 +68,15 @@ func optionsToTable(a []value.Value, emit func(value.Row) error) error {
 
 // snapshotXip lists the running transactions of a snapshot's text.
 func snapshotXip(a []value.Value, emit func(value.Row) error) error {
+	return snapshotIDs(a, emit, func(x int64) value.Value { return value.NewXid8(uint64(x)) })
+}
+
+func txidSnapshotXip(a []value.Value, emit func(value.Row) error) error {
+	return snapshotIDs(a, emit, func(x int64) value.Value { return value.NewInt(value.Int8, x) })
+}
+
+// snapshotIDs emits the ids a snapshot saw running, each as id makes it.
+func snapshotIDs(a []value.Value, emit func(value.Row) error, id func(int64) value.Value) error {
 	if a[0].IsNull() {
 		return nil
 	}
@@ -76,7 +85,7 @@ func snapshotXip(a []value.Value, emit func(value.Row) error) error {
 		return err
 	}
 	for _, x := range s.Xip {
-		if err := emit(value.Row{value.NewInt(value.Int8, x)}); err != nil {
+		if err := emit(value.Row{id(x)}); err != nil {
 			return err
 		}
 	}

@@ -80,6 +80,8 @@ var kindOIDs = [...]uint32{
 	value.InternalChar: 18,
 	value.Int2Vector:   22,
 	value.OidVector:    30,
+	value.Name:         19,
+	value.Xid8:         5069,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -133,6 +135,8 @@ var arrayOIDs = [...]uint32{
 	value.InternalChar: 1002,
 	value.Int2Vector:   1006,
 	value.OidVector:    1013,
+	value.Name:         1003,
+	value.Xid8:         271,
 }
 
 // TypeOID returns the OID of t's type.
@@ -193,7 +197,7 @@ func TypeSize(t value.Type) int16 {
 		return 4
 	case value.Tid:
 		return 6
-	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money, value.PgLSN:
+	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money, value.PgLSN, value.Xid8:
 		return 8
 	case value.Time:
 		return 8
@@ -205,6 +209,8 @@ func TypeSize(t value.Type) int16 {
 		return 6
 	case value.MacAddr8:
 		return 8
+	case value.Name:
+		return value.NameDataLen
 	case value.Point:
 		return 16
 	case value.LSeg, value.Box:
@@ -253,6 +259,8 @@ func AppendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return binary.BigEndian.AppendUint32(buf, uint32(v.Int()))
 	case value.PgLSN:
 		return binary.BigEndian.AppendUint64(buf, v.LSN())
+	case value.Xid8:
+		return binary.BigEndian.AppendUint64(buf, v.Xid8())
 	case value.InternalChar: // charsend: the byte
 		return append(buf, v.CharByte())
 	case value.Tid: // the block, then the offset
@@ -394,6 +402,11 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.NewPgLSN(binary.BigEndian.Uint64(b)), nil
+	case value.Xid8:
+		if len(b) != 8 {
+			return bad()
+		}
+		return value.NewXid8(binary.BigEndian.Uint64(b)), nil
 	case value.Oid:
 		if len(b) != 4 {
 			return bad()

@@ -563,8 +563,8 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if (fn == plan.AggMin || fn == plan.AggMax) && arg.Type().Kind == value.Cidr {
 			call.Arg = &expr.Cast{E: arg, To: value.InetType} // min(inet) and max(inet), as PostgreSQL resolves them
 		}
-		if (fn == plan.AggMin || fn == plan.AggMax) && arg.Type().Kind == value.InternalChar {
-			call.Arg = &expr.Cast{E: arg, To: value.TextType} // "char" has no min or max: text's, through the implicit cast
+		if (fn == plan.AggMin || fn == plan.AggMax) && (arg.Type().Kind == value.InternalChar || arg.Type().Kind == value.Name) {
+			call.Arg = &expr.Cast{E: arg, To: value.TextType} // "char" and name have no min or max: text's, through the implicit cast
 		}
 		if fn == plan.AggArrayAgg && arg.Type().Kind.IsVector() {
 			return nil, b.refuse(f.Location, "array_agg of %s is not supported", arg.Type())

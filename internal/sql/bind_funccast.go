@@ -24,8 +24,8 @@ func (b *binder) functionCast(name string, es, pre []expr.Expr, err error, argLo
 		return nil, false, nil
 	}
 	t, terr := value.TypeFromName(name, nil)
-	if terr != nil {
-		return nil, false, nil
+	if terr != nil || hasField(es[0].Type(), name) {
+		return nil, false, nil // name(t) of a row with a field "name" is the field, before the cast
 	}
 	out, cerr := expr.Coerce(es[0], t, true)
 	if cerr != nil {
@@ -109,4 +109,18 @@ func (b *binder) undefinedTableFunc(name string, f *pg_query.FuncCall) error {
 		}
 	}
 	return nil
+}
+
+// hasField reports whether t is a composite whose fields include one
+// named name: PostgreSQL tries that projection before a function-style
+// cast.
+func hasField(t value.Type, name string) bool {
+	if d := t.RecordDesc(); t.Kind == value.Record && d != nil {
+		for _, f := range d.Fields {
+			if f.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -181,6 +181,9 @@ func CanCast(from, to Kind, explicit bool) bool {
 	case from == Int4 && to == Xid:
 		return true // for xid = int4, which PostgreSQL has as an operator of its own
 	}
+	if from == Xid8 && to == Xid {
+		return explicit
+	}
 	if !explicit {
 		return false
 	}
@@ -298,6 +301,8 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 		return castGeometric(v, to)
 	case from == Int4 && to == Xid:
 		return NewXid(uint32(v.n)), nil
+	case from == Xid8 && to == Xid:
+		return NewXid(uint32(v.Xid8())), nil // xid(xid8): the id without its epoch
 	case from == Bool && to == Int4:
 		return NewInt(Int4, v.n&1), nil
 	case from == Int4 && to == Bool:
@@ -309,6 +314,9 @@ func convert(v Value, to Kind, explicit bool) (Value, error) {
 // toString is the cast to a string kind: the text output, except that bool
 // casts to "true"/"false" and char loses its padding.
 func toString(v Value, to Kind) Value {
+	if to == Name {
+		return NewName(toString(v, Text).Str())
+	}
 	switch v.kind {
 	case Bool:
 		if v.n != 0 {
@@ -320,7 +328,7 @@ func toString(v Value, to Kind) Value {
 			return v
 		}
 		return NewText(to, trimSpaces(v.Str()))
-	case Text, Varchar, XML, CIText:
+	case Text, Varchar, XML, CIText, Name:
 		return NewText(to, v.Str()) // xml converts to text as written, its declaration kept
 	case Inet, Cidr:
 		return NewText(to, string(appendInetFull(nil, v))) // text(inet), which always shows the mask

@@ -93,6 +93,8 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendTid(buf, v)
 	case PgLSN:
 		return appendPgLSN(buf, v)
+	case Xid8:
+		return appendXid8(buf, v)
 	case InternalChar:
 		return appendInternalChar(buf, v)
 	case Xid, Cid:

@@ -24,6 +24,8 @@ func Parse(s string, t Type) (Value, error) {
 		return NewText(Text, s), nil
 	case Varchar, Char, CIText:
 		v = NewText(t.Kind, s)
+	case Name:
+		return NewName(s), nil
 	case Bool:
 		v, err = parseBool(s)
 	case Int2, Int4, Int8:
@@ -60,6 +62,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parseTid(s)
 	case PgLSN:
 		return parsePgLSN(s)
+	case Xid8:
+		return NewXid8(strtoul(s)), nil
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

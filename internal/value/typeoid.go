@@ -21,6 +21,7 @@ type BuiltinType struct {
 var BuiltinTypes = []BuiltinType{
 	{Bool, "bool", 16, 1000, 1, 'B', true, 'c', 'p'},
 	{InternalChar, "char", 18, 1002, 1, 'Z', true, 'c', 'p'},
+	{Name, "name", 19, 1003, 64, 'S', false, 'c', 'p'},
 	{Bytea, "bytea", 17, 1001, -1, 'U', false, 'i', 'x'},
 	{Int8, "int8", 20, 1016, 8, 'N', true, 'd', 'p'},
 	{Int2, "int2", 21, 1005, 2, 'N', true, 's', 'p'},
@@ -68,6 +69,7 @@ var BuiltinTypes = []BuiltinType{
 	{Record, "record", 2249, 2287, -1, 'P', false, 'd', 'x'},
 	{UUID, "uuid", 2950, 2951, 16, 'U', false, 'c', 'p'},
 	{PgLSN, "pg_lsn", 3220, 3221, 8, 'U', true, 'd', 'p'},
+	{Xid8, "xid8", 5069, 271, 8, 'U', true, 'd', 'p'},
 	{TSVector, "tsvector", 3614, 3643, -1, 'U', false, 'i', 'x'},
 	{TSQuery, "tsquery", 3615, 3645, -1, 'U', false, 'i', 'p'},
 	{JSONB, "jsonb", 3802, 3807, -1, 'U', false, 'i', 'x'},

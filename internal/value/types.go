@@ -85,6 +85,9 @@ var kindNames = [numKinds]string{
 	Int2Vector: "int2vector",
 	OidVector:  "oidvector",
 
+	Name: "name",
+	Xid8: "xid8",
+
 	Tid: "tid",
 	Xid: "xid",
 	Cid: "cid",
@@ -112,9 +115,11 @@ func (k Kind) IsNumeric() bool { return k >= Int2 && k <= Float8 }
 // IsFloat reports whether k is real or double precision.
 func (k Kind) IsFloat() bool { return k == Float4 || k == Float8 }
 
-// IsString reports whether k is text, varchar, char or citext (the
-// citext extension's case-insensitive text).
-func (k Kind) IsString() bool { return k == Text || k == Varchar || k == Char || k == CIText }
+// IsString reports whether k is text, varchar, char, citext (the
+// citext extension's case-insensitive text) or name.
+func (k Kind) IsString() bool {
+	return k == Text || k == Varchar || k == Char || k == CIText || k == Name
+}
 
 // IsDateTime reports whether k is date, timestamp or timestamptz.
 func (k Kind) IsDateTime() bool { return k == Date || k == Timestamp || k == TimestampTZ }
@@ -256,6 +261,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Int2VectorType)
 	case "oidvector":
 		return noMods(OidVectorType)
+	case "name":
+		return noMods(NameType)
+	case "xid8":
+		return noMods(Xid8Type)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.
@@ -278,7 +287,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 // unsupportedTypes are PostgreSQL's built-in types that deltaview does not
 // have: naming one is 0A000, not "does not exist".
 var unsupportedTypes = map[string]bool{
-	"name": true, "serial": true, "bigserial": true, "smallserial": true,
+	"serial": true, "bigserial": true, "smallserial": true,
 	"serial4": true, "serial8": true, "serial2": true, "record": true,
 }
 

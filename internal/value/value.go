@@ -100,6 +100,8 @@ const (
 	InternalChar // "char", one byte (internalchar.go)
 	Int2Vector   // int2vector, an array of int2 from 0 (vector.go)
 	OidVector    // oidvector, an array of oid from 0 (vector.go)
+	Name         // name, an identifier of at most 63 bytes (name.go)
+	Xid8         // xid8, a 64-bit transaction id (xid8.go)
 	numKinds
 )
 
@@ -229,8 +231,8 @@ func IntOrdered(k Kind) bool {
 		return true // the oid (oid.go)
 	case Tid, Xid, Cid:
 		return true // sysid.go
-	case PgLSN:
-		return true // pglsn.go: the position with its top bit flipped
+	case PgLSN, Xid8:
+		return true // pglsn.go, xid8.go: the number with its top bit flipped
 	case InternalChar:
 		return true // internalchar.go: the byte
 	}
