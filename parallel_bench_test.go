@@ -2,11 +2,13 @@ package deltaview_test
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"syscall"
@@ -26,7 +28,12 @@ import (
 // that replayed another's changes would measure changes that cancel.
 // ns/op is the wall clock,
 // what two workers shorten; cpu-ns/op the process's CPU time per change,
-// what they cost.
+// what they cost; gcs the collections that fell in the run (one comes
+// every 1.2M changes or so, after the collection forced before the run:
+// runs of fewer changes have none), gc-ns/op the collector's CPU time by
+// the runtime's estimate; waits/commit the threads that went to sleep a
+// commit, each a hand-off through the kernel (-bench.untraced: without
+// the trace's locked threads).
 //
 // The commits' schedule is traced by each thread's CPU clock, which the
 // machine's load moves far less than the wall clock: work-ns/op is all
@@ -113,26 +120,37 @@ func benchParallel(b *testing.B, views string) {
 				for range 3 {
 					commit(size)
 				}
-				// The thread's clock is this goroutine's.
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				tr := &engine.ScheduleTrace{Clock: threadTime}
-				deltaview.SetScheduleTrace(db, tr)
-				defer deltaview.SetScheduleTrace(db, nil)
+				var tr *engine.ScheduleTrace
+				if !*parallelUntraced {
+					// The thread's clock is this goroutine's.
+					runtime.LockOSThread()
+					defer runtime.UnlockOSThread()
+					tr = &engine.ScheduleTrace{Clock: threadTime}
+					deltaview.SetScheduleTrace(db, tr)
+					defer deltaview.SetScheduleTrace(db, nil)
+				}
 				b.ReportAllocs()
 				// The cold start's garbage is not the changes' work.
 				runtime.GC()
 				b.ResetTimer()
+				rt0 := readRuntimeCounters()
 				cpu0, th0 := cpuTime(), threadTime()
 				for i := 0; i < b.N; i += size {
 					commit(min(size, b.N-i))
 				}
 				cpu, th := cpuTime()-cpu0, threadTime()-th0
+				rt := readRuntimeCounters().sub(rt0)
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(rt.gcCycles), "gcs")
+				b.ReportMetric(float64(rt.gcCPU)/float64(b.N), "gc-ns/op")
+				b.ReportMetric(float64(rt.switches)*float64(size)/float64(b.N), "waits/commit")
+				if tr == nil {
+					return
+				}
 				// The committing thread did the serial work and its own
 				// share of the waves.
 				serial := th - tr.InWaves
 				work, span := serial+tr.WaveWork+tr.Behind, serial+tr.WaveSpan+tr.Waited
-				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(work)/float64(b.N), "work-ns/op")
 				b.ReportMetric(float64(span)/float64(b.N), "span-ns/op")
 				b.ReportMetric(float64(work)/float64(span), "speedup")
@@ -142,6 +160,47 @@ func benchParallel(b *testing.B, views string) {
 			})
 		}
 	}
+}
+
+// parallelUntraced makes BenchmarkParallelViews and
+// BenchmarkParallelGroupBy run without the schedule's trace: the trace
+// locks the goroutines of a commit's work to their threads, so that every
+// wait of one (a wave's end, the commit left behind) hands its thread's
+// core over through the kernel, and reads a thread's clock by a system
+// call at every task and phase. The wall clock at rest is measured
+// untraced; the trace's figures say where the time goes.
+var parallelUntraced = flag.Bool("bench.untraced", false, "BenchmarkParallelViews, BenchmarkParallelGroupBy: no schedule trace (the wall clock as the engine runs it)")
+
+// runtimeCounters are the process's counters that a commit stream's
+// figures leave out of the threads' clocks: the collections, the
+// collector's CPU time by the runtime's estimate (the time its workers
+// held a processor, so that a loaded machine inflates it as it does the
+// wall clock), and the voluntary context switches, each a thread that
+// went to sleep waiting (for a goroutine of a wave, the commit left
+// behind, or work to run).
+type runtimeCounters struct {
+	gcCycles, gcCPU, switches int64
+}
+
+func readRuntimeCounters() runtimeCounters {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	var c runtimeCounters
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		c.gcCycles = int64(s[0].Value.Uint64())
+	}
+	if s[1].Value.Kind() == metrics.KindFloat64 {
+		c.gcCPU = int64(s[1].Value.Float64() * 1e9)
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		c.switches = ru.Nvcsw
+	}
+	return c
+}
+
+func (c runtimeCounters) sub(d runtimeCounters) runtimeCounters {
+	return runtimeCounters{c.gcCycles - d.gcCycles, c.gcCPU - d.gcCPU, c.switches - d.switches}
 }
 
 // logParts logs the time per change of each part of a traced stream,
@@ -158,6 +217,10 @@ func logParts(b *testing.B, tr *engine.ScheduleTrace, calls, serial int64) {
 	perChange := func(ns int64) float64 { return float64(ns) / float64(b.N) }
 	fmt.Fprintf(&sb, "\n\tpath: serial %.0f + waves' busiest %.0f + waited %.0f; waves' work %.0f, behind %.0f",
 		perChange(serial), perChange(tr.WaveSpan), perChange(tr.Waited), perChange(tr.WaveWork), perChange(tr.Behind))
+	kinds := slices.Sorted(maps.Keys(tr.ByWave))
+	for _, k := range kinds {
+		fmt.Fprintf(&sb, "\n\twaves %-22s work %6.0f, busiest %6.0f", k, perChange(tr.ByWave[k].Work()), perChange(tr.ByWave[k].Span()))
+	}
 	for _, name := range names {
 		fmt.Fprintf(&sb, "\n\t%-28s %8.0f", name, float64(parts[name])/float64(b.N))
 	}

@@ -377,7 +377,7 @@ func (e *Engine) prepareWave(wave []matView, in *stepInput, workers int, jobs *i
 			defer s.start(workers, parts)()
 		}
 	}
-	wc := e.newWaveClock(n)
+	wc := e.newWaveClock("views", n)
 	var next atomic.Int64
 	work := func(w int) {
 		t := wc.now()
@@ -533,7 +533,7 @@ func (e *Engine) consolidate(z zset.ZSet, pre []zset.RowPrefix) zset.ZSet {
 // returns when all have; a panic of one is raised on the caller. The
 // trace counts each as a task called task.
 func (e *Engine) inParallel(task string, fns ...func()) {
-	wc := e.newWaveClock(len(fns))
+	wc := e.newWaveClock(task, len(fns))
 	panics := make([]any, len(fns))
 	run := func(w int) {
 		defer func() {

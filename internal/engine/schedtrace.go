@@ -29,6 +29,11 @@ type ScheduleTrace struct {
 	// their busiest worker's time.
 	Waves              int
 	WaveWork, WaveSpan int64
+	// ByWave is, by the waves' kind ("views" for the views' prepares,
+	// else the task's name of a wave of equal parts, "apply <table>",
+	// "consolidate", "split"), their work and their busiest workers' sum:
+	// where the waves' uneven shares lose their time.
+	ByWave map[string]traceMark
 	// Behind is the time of the views' and indexes' commits left to run
 	// past their commits' ends (behind.go); Waited, how long the
 	// committing thread would have waited for them had it run alone on
@@ -50,6 +55,9 @@ func (e *Engine) SetScheduleTrace(tr *ScheduleTrace) {
 	if tr != nil && tr.Parts == nil {
 		tr.Parts = map[string]int64{}
 	}
+	if tr != nil && tr.ByWave == nil {
+		tr.ByWave = map[string]traceMark{}
+	}
 	e.trace = tr
 }
 
@@ -59,6 +67,11 @@ func (e *Engine) SetScheduleTrace(tr *ScheduleTrace) {
 type traceMark struct {
 	work, span int64
 }
+
+// Work and Span are a wave kind's work and its busiest workers' sum
+// (ByWave).
+func (m traceMark) Work() int64 { return m.work }
+func (m traceMark) Span() int64 { return m.span }
 
 // mark returns the point the committing thread is at.
 func (tr *ScheduleTrace) mark() traceMark {
@@ -126,14 +139,15 @@ func (p *phases) end() {
 // waveClock times the tasks of one parallel wave, by worker.
 type waveClock struct {
 	tr   *ScheduleTrace
+	kind string  // the wave's kind (ByWave)
 	busy []int64 // by worker, 0 the committing goroutine
 }
 
-func (e *Engine) newWaveClock(workers int) *waveClock {
+func (e *Engine) newWaveClock(kind string, workers int) *waveClock {
 	if e.trace == nil {
 		return nil
 	}
-	return &waveClock{tr: e.trace, busy: make([]int64, workers)}
+	return &waveClock{tr: e.trace, kind: kind, busy: make([]int64, workers)}
 }
 
 // lock locks a worker goroutine to its thread while tracing, so that the
@@ -180,5 +194,7 @@ func (w *waveClock) end() {
 	w.tr.WaveWork += sum
 	w.tr.WaveSpan += most
 	w.tr.InWaves += w.busy[0]
+	bw := w.tr.ByWave[w.kind]
+	w.tr.ByWave[w.kind] = traceMark{work: bw.work + sum, span: bw.span + most}
 	w.tr.mu.Unlock()
 }
