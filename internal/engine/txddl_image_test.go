@@ -15,7 +15,7 @@ var imageOf = map[string]string{
 	"named": "named", "viewSettings": "viewSettings", "unpopulated": "unpopulated",
 	"viewStmts": "viewStmts", "stats": "stats", "evtTriggers": "evtTriggers", "funcs": "funcs",
 	"funcDeps": "funcDeps", "routineText": "routineText", "aggs": "aggs", "opers": "opers",
-	"triggers": "triggers", "rls": "rls", "comments": "comments", "owners": "owners",
+	"triggers": "triggers", "rls": "rls", "comments": "comments", "owners": "owners", "typeOwners": "typeOwners",
 	"domains.byName": "domainsBy", "domains.views": "domainViews",
 	"userTypes": "userTypes", "composites": "composites", "restoreOIDs": "restoreOIDs",
 	"typeUses": "typeUses", "nextOID": "nextOID", "exts": "exts", "casts": "casts",
