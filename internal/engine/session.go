@@ -51,9 +51,9 @@ type Session struct {
 	plCursors []CursorSource
 	e         *Engine
 	block     bool // BEGIN was issued
-	// promoted: PL/pgSQL code of a DO or CALL outside a transaction
-	// block made its statement a block by a catalog change; the
-	// statement's end commits or rolls it back (routine_catalog.go).
+	// promoted: PL/pgSQL code run outside a transaction block (DO,
+	// CALL, SELECT f(…)) made its statement a block by a catalog change;
+	// the statement's end commits or rolls it back (routine_catalog.go).
 	promoted bool
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
