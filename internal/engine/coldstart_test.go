@@ -17,38 +17,7 @@ import (
 // changes to both tables.
 func TestColdStartJoinsInBulk(t *testing.T) {
 	e := engine.New()
-	sess := e.NewSession()
-	exec := func(sql string) {
-		t.Helper()
-		if err := sess.ExecScript(sql, func(engine.Result) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	check := func(when string) {
-		t.Helper()
-		for _, v := range e.Views() {
-			_, got, err := e.ViewRows(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := e.Recompute(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, w := make([]string, len(got)), make([]string, len(want))
-			for i, r := range got {
-				g[i] = zset.FormatRow(r)
-			}
-			for i, r := range want {
-				w[i] = zset.FormatRow(r)
-			}
-			slices.Sort(g)
-			slices.Sort(w)
-			if !slices.Equal(g, w) {
-				t.Fatalf("%s, view %s: %d rows maintained, %d recomputed, or they differ", when, v, len(g), len(w))
-			}
-		}
-	}
+	exec, check := coldStartCheckers(t, e)
 	exec(`CREATE TABLE t (id int PRIMARY KEY, k int, v int);
 		CREATE TABLE u (id int PRIMARY KEY, name text);
 		INSERT INTO u SELECT i, 'n' || (i % 50) FROM generate_series(1, 3000) i;
@@ -74,14 +43,40 @@ func TestColdStartJoinsInBulk(t *testing.T) {
 // changes that move keys, delete and insert rows.
 func TestColdStartJoinCountedIndex(t *testing.T) {
 	e := engine.New()
+	exec, check := coldStartCheckers(t, e)
+	exec(`CREATE TABLE u (id int PRIMARY KEY, name text);
+		INSERT INTO u SELECT i, 'n' || (i % 50) FROM generate_series(-2000, 12000) i;
+		CREATE TABLE t (id int PRIMARY KEY, k int, v int);
+		INSERT INTO t SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE (i * 7919) % 12000 - 1500 END, i % 7 FROM generate_series(1, 100000) i;
+		CREATE TABLE w (id int PRIMARY KEY, k int, v int);
+		INSERT INTO w SELECT i, i % 1500, i % 5 FROM generate_series(1, 60000) i;
+		CREATE MATERIALIZED VIEW c1 AS SELECT t.id, t.v, u.name FROM t JOIN u ON t.k = u.id;
+		CREATE MATERIALIZED VIEW c2 AS SELECT u.name, t.v, t.k FROM t JOIN u ON t.k = u.id WHERE t.v < 4;
+		CREATE MATERIALIZED VIEW c3 AS SELECT w.id, u.name FROM w JOIN u ON w.k = u.id;`)
+	check("after the build")
+	exec(`UPDATE t SET k = k + 1 WHERE id % 10 = 0;
+		UPDATE t SET v = v + 1 WHERE id % 3 = 0;
+		DELETE FROM u WHERE id % 7 = 0;
+		DELETE FROM t WHERE id % 11 = 0;
+		INSERT INTO u VALUES (12001, 'new'), (12002, NULL);
+		INSERT INTO t VALUES (100001, 12001, 1), (100002, -1999, 2), (100003, NULL, 3);
+		UPDATE t SET k = 12001 WHERE id % 1000 = 1;
+		UPDATE w SET k = -5 WHERE id % 100 = 0;`)
+	check("after changes")
+}
+
+// coldStartCheckers returns a function that runs a script in a session of
+// e and one that fails the test unless every view of e holds the rows its
+// query recomputes.
+func coldStartCheckers(t *testing.T, e *engine.Engine) (exec, check func(string)) {
 	sess := e.NewSession()
-	exec := func(sql string) {
+	exec = func(sql string) {
 		t.Helper()
 		if err := sess.ExecScript(sql, func(engine.Result) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	check := func(when string) {
+	check = func(when string) {
 		t.Helper()
 		for _, v := range e.Views() {
 			_, got, err := e.ViewRows(v)
@@ -106,23 +101,5 @@ func TestColdStartJoinCountedIndex(t *testing.T) {
 			}
 		}
 	}
-	exec(`CREATE TABLE u (id int PRIMARY KEY, name text);
-		INSERT INTO u SELECT i, 'n' || (i % 50) FROM generate_series(-2000, 12000) i;
-		CREATE TABLE t (id int PRIMARY KEY, k int, v int);
-		INSERT INTO t SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE (i * 7919) % 12000 - 1500 END, i % 7 FROM generate_series(1, 100000) i;
-		CREATE TABLE w (id int PRIMARY KEY, k int, v int);
-		INSERT INTO w SELECT i, i % 1500, i % 5 FROM generate_series(1, 60000) i;
-		CREATE MATERIALIZED VIEW c1 AS SELECT t.id, t.v, u.name FROM t JOIN u ON t.k = u.id;
-		CREATE MATERIALIZED VIEW c2 AS SELECT u.name, t.v, t.k FROM t JOIN u ON t.k = u.id WHERE t.v < 4;
-		CREATE MATERIALIZED VIEW c3 AS SELECT w.id, u.name FROM w JOIN u ON w.k = u.id;`)
-	check("after the build")
-	exec(`UPDATE t SET k = k + 1 WHERE id % 10 = 0;
-		UPDATE t SET v = v + 1 WHERE id % 3 = 0;
-		DELETE FROM u WHERE id % 7 = 0;
-		DELETE FROM t WHERE id % 11 = 0;
-		INSERT INTO u VALUES (12001, 'new'), (12002, NULL);
-		INSERT INTO t VALUES (100001, 12001, 1), (100002, -1999, 2), (100003, NULL, 3);
-		UPDATE t SET k = 12001 WHERE id % 1000 = 1;
-		UPDATE w SET k = -5 WHERE id % 100 = 0;`)
-	check("after changes")
+	return exec, check
 }
