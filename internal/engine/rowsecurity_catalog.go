@@ -25,10 +25,7 @@ func init() {
 	// Registered whole here, whichever init runs first; name[] prints
 	// as text[].
 	catalogTypeNames["name[]"] = value.ArrayType(value.Text)
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	add("pg_catalog.pg_policy", "oid:oid,polname:name,polrelid:oid,polcmd:\"char\",polpermissive:boolean,polroles:oid[],polqual:pg_node_tree,polwithcheck:pg_node_tree", pgPolicy)
 	add("pg_catalog.pg_policies", "schemaname:name,tablename:name,policyname:name,permissive:text,roles:name[],cmd:text,qual:text,with_check:text", pgPolicies)
 }

@@ -17,10 +17,7 @@ import (
 // PostgreSQL's typed tree would print, '-1'::integer for -1).
 
 func init() {
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	add("pg_catalog.pg_rewrite", "oid:oid,rulename:name,ev_class:oid,ev_type:\"char\",ev_enabled:\"char\",is_instead:boolean,ev_qual:pg_node_tree,ev_action:pg_node_tree", pgRewrite)
 	add("pg_catalog.pg_rules", "schemaname:name,tablename:name,rulename:name,definition:text", pgRules)
 }

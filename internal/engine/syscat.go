@@ -23,6 +23,14 @@ type catalogRelation struct {
 // their columns are catalogColumns'.
 var catalogRelations = map[string]catalogRelation{}
 
+// addCatalogRelation registers the catalog relation name (schema-qualified)
+// with its columns, written as catalogColumns' are, and its rows: for the
+// relations registered by their own files' init.
+func addCatalogRelation(name, cols string, rows func(o *catalogObjects, r *catRows)) {
+	catalogColumns[name], catalogRowFuncs[name] = cols, rows
+	catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
+}
+
 func init() {
 	for _, funcs := range []map[string]func(o *catalogObjects, r *catRows){catalogRowFuncs, infoSchemaRowFuncs} {
 		for name, rows := range funcs {

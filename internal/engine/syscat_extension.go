@@ -30,10 +30,7 @@ type catExt struct {
 }
 
 func init() {
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	add("pg_catalog.pg_extension", "oid:oid,extname:name,extowner:oid,extnamespace:oid,extrelocatable:boolean,extversion:text,extconfig:oid[],extcondition:text[]",
 		func(o *catalogObjects, r *catRows) {
 			for _, x := range o.exts {

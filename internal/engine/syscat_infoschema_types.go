@@ -12,9 +12,7 @@ import (
 
 func init() {
 	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		name = "information_schema." + name
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
+		addCatalogRelation("information_schema."+name, cols, rows)
 	}
 	add("user_defined_types", "user_defined_type_catalog:sql_identifier,user_defined_type_schema:sql_identifier,user_defined_type_name:sql_identifier,"+
 		"user_defined_type_category:character_data,is_instantiable:yes_or_no,is_final:yes_or_no,ordering_form:character_data,ordering_category:character_data,"+

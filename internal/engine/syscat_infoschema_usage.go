@@ -197,9 +197,7 @@ func infoTriggeredUpdateColumns(o *catalogObjects, r *catRows) {
 func init() {
 	none := func(*catalogObjects, *catRows) {}
 	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		name = "information_schema." + name
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
+		addCatalogRelation("information_schema."+name, cols, rows)
 	}
 	add("domains", "domain_catalog:sql_identifier,domain_schema:sql_identifier,domain_name:sql_identifier,data_type:character_data,"+
 		"character_maximum_length:cardinal_number,character_octet_length:cardinal_number,character_set_catalog:sql_identifier,"+

@@ -43,8 +43,7 @@ func init() {
 				"lanplcallfoid", l.call, "laninline", l.inline, "lanvalidator", l.validator)
 		}
 	}
-	catalogColumns[name], catalogRowFuncs[name] = cols, rows
-	catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
+	addCatalogRelation(name, cols, rows)
 	catalogRelOIDs["pg_language"] = 2612
 }
 

@@ -8,10 +8,7 @@ package engine
 // password verifiers withheld.
 
 func init() {
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	add("pg_catalog.pg_auth_members", "roleid:oid,member:oid,grantor:oid,admin_option:boolean", pgAuthMembers)
 	catalogRelOIDs["pg_auth_members"] = 1261
 	add("pg_catalog.pg_group", "groname:name,grosysid:oid,grolist:oid[]", pgGroup)

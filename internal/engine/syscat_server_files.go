@@ -12,10 +12,7 @@ package engine
 // granted privileges on them (a).
 
 func init() {
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	none := func(*catalogObjects, *catRows) {}
 	for _, c := range []struct{ name, cols string }{
 		{"pg_hba_file_rules", "line_number:integer,type:text,database:text[],user_name:text[],address:text,netmask:text,auth_method:text,options:text[],error:text"},

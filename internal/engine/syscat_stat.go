@@ -88,10 +88,7 @@ func init() {
 		"sessions_killed:bigint,stats_reset:timestamp with time zone"
 	// Registered here, after syscat.go's init has made catalogRelations
 	// of the others.
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	add("pg_catalog.pg_stat_all_tables", stat, pgStatTables(true, true))
 	add("pg_catalog.pg_stat_user_tables", stat, pgStatTables(true, false))
 	add("pg_catalog.pg_stat_sys_tables", stat, pgStatTables(false, true))

@@ -106,10 +106,7 @@ func init() {
 	xact := "relid:oid,schemaname:name,relname:name,seq_scan:bigint,seq_tup_read:bigint,idx_scan:bigint,idx_tup_fetch:bigint," +
 		"n_tup_ins:bigint,n_tup_upd:bigint,n_tup_del:bigint,n_tup_hot_upd:bigint"
 	funcs := "funcid:oid,schemaname:name,funcname:name,calls:bigint,total_time:double precision,self_time:double precision"
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	add("pg_catalog.pg_stat_all_indexes", index, pgStatIndexes(true, true))
 	add("pg_catalog.pg_stat_user_indexes", index, pgStatIndexes(true, false))
 	add("pg_catalog.pg_stat_sys_indexes", index, pgStatIndexes(false, true))

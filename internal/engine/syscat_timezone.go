@@ -10,10 +10,7 @@ import (
 // engine reads), each with its offset and daylight-saving flag now.
 
 func init() {
-	add := func(name, cols string, rows func(o *catalogObjects, r *catRows)) {
-		catalogColumns[name], catalogRowFuncs[name] = cols, rows
-		catalogRelations[name] = catalogRelation{cols: catalogCols(cols), rows: rows}
-	}
+	add := addCatalogRelation
 	emit := func(r *catRows, rows []value.ZoneRow, names bool) {
 		for _, z := range rows {
 			off := value.NewInterval(value.Span{Micros: z.East * 1e6})
