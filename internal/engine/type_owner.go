@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"strings"
-
 	"fmt"
+	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
