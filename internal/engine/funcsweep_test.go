@@ -97,6 +97,20 @@ type sweepSig struct {
 	// values false: compare only whether the calls succeed and their
 	// row counts (volatile functions and those reading the clock).
 	values bool
+	// zoned: an argument or the result holds a timestamptz (alone, in
+	// an array or a range), so that the session's zone may change it.
+	zoned bool
+}
+
+// sweepZoned reports whether one of the catalog's type names holds a
+// timestamptz.
+func sweepZoned(types ...string) bool {
+	for _, t := range types {
+		if strings.Contains(t, "with time zone") || strings.Contains(t, "tstz") {
+			return true
+		}
+	}
+	return false
 }
 
 // sweepTypes are the catalog's names of the supported types, with sample
@@ -334,7 +348,8 @@ ORDER BY 1`)
 		if !ok {
 			continue
 		}
-		s := &sweepSig{key: map[string]string{"f": "func ", "a": "agg ", "w": "window "}[kind] + sig, values: volatile != "v" && !sweepClock[name] && !(name == "age" && len(args) == 1)}
+		s := &sweepSig{key: map[string]string{"f": "func ", "a": "agg ", "w": "window "}[kind] + sig, values: volatile != "v" && !sweepClock[name] && !(name == "age" && len(args) == 1),
+			zoned: sweepZoned(append([]string{ret}, args...)...)}
 		for _, inst := range sweepInstances(args) {
 			for i := range 3 {
 				c := sweepCall(name, strings.HasPrefix(sig, `"`), kind, retset, variadic != "-", aggkind, direct, inst, i, sweepArgs[sig])
@@ -357,7 +372,7 @@ ORDER BY 1, 2, 3`)
 		if !sweepSupported(ret, true) || !sweepSupported(right, false) || (left != "-" && !sweepSupported(left, false)) {
 			continue
 		}
-		s := &sweepSig{values: volatile != "v"}
+		s := &sweepSig{values: volatile != "v", zoned: sweepZoned(left, right, ret)}
 		var args []string
 		if left == "-" {
 			s.key = "op " + name + " " + right

@@ -102,7 +102,8 @@ func init() {
 	}})
 
 	// timestamp(date, time) and timestamptz(date, time[tz]) are date +
-	// time, read in the session's time zone (UTC) for timestamptz.
+	// time, read in UTC for timestamptz here and in the session's time
+	// zone through ZoneFuncOf.
 	dateTime := func(tz bool) func(a []value.Value) (value.Value, error) {
 		return func(a []value.Value) (value.Value, error) {
 			v, err := value.Add(a[0], a[1])

@@ -87,7 +87,7 @@ func ZoneArithOf(a *Arith) bool {
 
 // ZoneFunc is a call of a catalog function on timestamptz whose result
 // depends on the zone: extract, date_part, date_trunc, to_char, age,
-// make_timestamptz without a zone, and the json functions given a
+// make_timestamptz without a zone, timestamptz(date, time), and the json functions given a
 // timestamptz, alone or in an array or a record (FuncDef.EvalZone).
 type ZoneFunc struct {
 	C     *StmtClock
@@ -171,6 +171,16 @@ func ZoneFuncOf(f *Func) func([]value.Value, value.Zone) (value.Value, error) {
 		if len(kinds) == 2 {
 			return func(a []value.Value, z value.Zone) (value.Value, error) {
 				return value.ParseDateTimeZone(textOf(a[0]), rawText(a[1]), z)
+			}
+		}
+	case "timestamptz":
+		if len(kinds) == 2 && kinds[1] == value.Time {
+			return func(a []value.Value, z value.Zone) (value.Value, error) {
+				v, err := value.Add(a[0], a[1]) // the wall-clock time
+				if err != nil {
+					return v, err
+				}
+				return value.CastZone(v, value.TimestampTZType, true, z)
 			}
 		}
 	case "make_timestamptz":
