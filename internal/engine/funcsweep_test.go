@@ -97,17 +97,21 @@ type sweepSig struct {
 	// values false: compare only whether the calls succeed and their
 	// row counts (volatile functions and those reading the clock).
 	values bool
-	// zoned: an argument or the result holds a timestamptz (alone, in
-	// an array or a range), so that the session's zone may change it.
+	// zoned: an argument or the result holds a date, a time, a
+	// timestamp or an interval (alone, in an array or a range), so
+	// that the session's TimeZone, DateStyle or IntervalStyle may
+	// change it.
 	zoned bool
 }
 
 // sweepZoned reports whether one of the catalog's type names holds a
-// timestamptz.
+// date, a time, a timestamp or an interval.
 func sweepZoned(types ...string) bool {
 	for _, t := range types {
-		if strings.Contains(t, "with time zone") || strings.Contains(t, "tstz") {
-			return true
+		for _, k := range []string{"date", "time", "interval", "tsrange", "tstz", "tsmulti"} {
+			if strings.Contains(t, k) {
+				return true
+			}
 		}
 	}
 	return false
