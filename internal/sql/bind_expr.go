@@ -369,7 +369,11 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	out = b.xmlOption(e, t, b.dateInput(e, t, b.intervalInput(e, t, b.intervalText(b.zoned(out)))))
+	zoned := b.zoned(out)
+	if err := b.refuseTodaysOffset(zoned, c.Location); err != nil {
+		return nil, err
+	}
+	out = b.xmlOption(e, t, b.dateInput(e, t, b.intervalInput(e, t, b.intervalText(zoned))))
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}
@@ -386,7 +390,11 @@ func (b *binder) coerce(e expr.Expr, t value.Type, loc int32) (expr.Expr, error)
 		}
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
-	return b.zoned(b.dateInput(e, t, b.intervalInput(e, t, out))), nil
+	out = b.zoned(b.dateInput(e, t, b.intervalInput(e, t, out)))
+	if err := b.refuseTodaysOffset(out, loc); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // toBool coerces e to boolean for WHERE, CHECK, AND/OR/NOT, CASE WHEN.

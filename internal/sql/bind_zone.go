@@ -153,3 +153,16 @@ func timeOnly(e expr.Expr) bool {
 	s := c.V.Span()
 	return s.Months == 0 && s.Days == 0
 }
+
+// refuseTodaysOffset refuses, in a materialized view created in a zone
+// other than UTC, a cast of a time to timetz in e: it takes the zone's
+// offset on the current date, so that rows computed on either side of a
+// change to summer time would differ from a recomputation.
+func (b *binder) refuseTodaysOffset(e expr.Expr, loc int32) error {
+	c, ok := e.(*expr.ZoneCast)
+	if !ok || !c.Fixed || c.Cast.E.Type().Kind != value.Time || c.Cast.To.Kind != value.TimeTZ {
+		return nil
+	}
+	return b.refuse(loc, "a cast of time to time with time zone, which takes the offset of the current date, cannot be maintained in a view created in a time zone other than UTC").
+		WithHint("cast a timestamp with time zone to time with time zone, or create the view with TimeZone set to a fixed offset such as UTC")
+}

@@ -281,12 +281,16 @@ func appendByteaEscape(buf []byte, b string) []byte {
 
 // DateInputKind reports whether the text input of kind k reads dates
 // whose fields DateStyle's order may reorder: date, timestamp and
-// timestamptz, and arrays of them.
+// timestamptz, their ranges and multiranges, and arrays of them.
 func DateInputKind(k Kind) bool {
 	if k.IsArray() {
 		k = k.Elem()
 	}
-	return k == Date || k == Timestamp || k == TimestampTZ
+	switch k {
+	case Date, Timestamp, TimestampTZ, DateRange, TSRange, TSTZRange, DateMultirange, TSMultirange, TSTZMultirange:
+		return true
+	}
+	return false
 }
 
 // ParseStyled reads s as a value of type t as ParseZone does in z, an
@@ -312,6 +316,10 @@ func ParseStyled(s string, t Type, st IntervalStyle, z Zone) (Value, error) {
 			session = &z
 		}
 		v, err = parseTimestampIn(s, TimestampTZ, session, order)
+	case DateRange, TSRange, TSTZRange:
+		return parseRangeWith(s, t, func(text string, sub Type) (Value, error) { return ParseStyled(text, sub, st, z) })
+	case DateMultirange, TSMultirange, TSTZMultirange:
+		return parseMultirangeWith(s, t, func(r string, rt Type) (Value, error) { return ParseStyled(r, rt, st, z) })
 	default:
 		var session *Zone
 		if !z.IsUTC() {

@@ -130,6 +130,11 @@ func parseMultirange(s string, t Type) (Value, error) { return parseMultirangeZo
 // parseMultirangeZone is parseMultirange reading timestamptz bounds
 // without an offset as z's wall-clock time (nil: UTC).
 func parseMultirangeZone(s string, t Type, z *Zone) (Value, error) {
+	return parseMultirangeWith(s, t, func(r string, rt Type) (Value, error) { return parseRangeZone(r, rt, z) })
+}
+
+// parseMultirangeWith is parseMultirange reading each range with read.
+func parseMultirangeWith(s string, t Type, read func(string, Type) (Value, error)) (Value, error) {
 	k := t.Kind
 	malformed := func(detail string) error {
 		return pgerr.New(pgerr.InvalidTextRep, "malformed multirange literal: %q", s).WithDetail("%s", detail)
@@ -178,7 +183,7 @@ func parseMultirangeZone(s string, t Type, z *Zone) (Value, error) {
 		case inRange:
 			switch c {
 			case ']', ')':
-				r, err := parseRangeZone(s[start:i+1], t.RangeType(), z)
+				r, err := read(s[start:i+1], t.RangeType())
 				if err != nil {
 					return Null, err
 				}

@@ -349,6 +349,16 @@ func parseRange(s string, t Type) (Value, error) { return parseRangeZone(s, t, n
 // parseRangeZone is parseRange reading timestamptz bounds without an
 // offset as z's wall-clock time (nil: UTC).
 func parseRangeZone(s string, t Type, z *Zone) (Value, error) {
+	return parseRangeWith(s, t, func(text string, sub Type) (Value, error) {
+		if z != nil {
+			return ParseZone(text, sub, *z)
+		}
+		return Parse(text, sub)
+	})
+}
+
+// parseRangeWith is parseRange reading each bound's text with read.
+func parseRangeWith(s string, t Type, read func(string, Type) (Value, error)) (Value, error) {
 	k := t.Kind
 	malformed := func(detail string) error {
 		return pgerr.New(pgerr.InvalidTextRep, "malformed range literal: %q", s).WithDetail("%s", detail)
@@ -442,12 +452,7 @@ func parseRangeZone(s string, t Type, z *Zone) (Value, error) {
 	for j, b := range []*RangeBound{&lo, &hi} {
 		if !b.Inf {
 			var err error
-			if z != nil {
-				b.Val, err = ParseZone(texts[j], t.RangeSubtype(), *z)
-			} else {
-				b.Val, err = Parse(texts[j], t.RangeSubtype())
-			}
-			if err != nil {
+			if b.Val, err = read(texts[j], t.RangeSubtype()); err != nil {
 				return Null, err
 			}
 		}

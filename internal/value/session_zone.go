@@ -198,7 +198,8 @@ func zonedOutput(k Kind) bool {
 // CastZone is Cast(v, to, explicit) when the conversion depends on the
 // session's zone z: a timestamptz to timestamp, date, time, timetz or
 // text is z's wall-clock time; a timestamp or date to timestamptz is read
-// as z's wall-clock time; text to timestamptz reads in z.
+// as z's wall-clock time; text to timestamptz reads in z; a time to timetz
+// takes z's offset on the current date.
 func CastZone(v Value, to Type, explicit bool, z Zone) (Value, error) {
 	if v.IsNull() || z.IsUTC() {
 		return Cast(v, to, explicit)
@@ -212,6 +213,12 @@ func CastZone(v Value, to Type, explicit bool, z Zone) (Value, error) {
 		local, off := z.local(v.n)
 		tod := local - floorDiv(local, usecsPerDay)*usecsPerDay
 		return Coerce(NewTimeTZ(tod, int32(-off)), to, explicit)
+	case from == Time && to.Kind == TimeTZ:
+		// The zone's offset at this time of the current date in z, as
+		// PostgreSQL's time_timetz.
+		l, _ := z.local(currentInstant())
+		west := -z.offsetOfLocal(floorDiv(l, usecsPerDay)*usecsPerDay + v.n)
+		return Coerce(NewTimeTZ(v.n, int32(west)), to, explicit)
 	case from == TimestampTZ && to.Kind.IsString():
 		t := NewText(Text, string(appendTimestampTZ(nil, v.n, z)))
 		return Cast(t, to, explicit)
@@ -247,6 +254,8 @@ func ZoneCast(from, to Kind) bool {
 		return to == Timestamp || to == Date || to == Time || to == TimeTZ || to.IsString()
 	case to == TimestampTZ:
 		return from == Timestamp || from == Date || from.IsString() || from == Unknown
+	case from == Time:
+		return to == TimeTZ
 	case to.IsString():
 		return zonedOutput(from)
 	case from.IsString() || from == Unknown:
