@@ -99,32 +99,36 @@ func coldStarts(b *testing.B, s *bench.Deltaview) {
 // for the helpers (a copy beside the feed, an index loaded beside it),
 // about the build's wall time, whatever the load of the machine.
 func BenchmarkColdStartMoved(b *testing.B) {
-	d, sys := harnessData(b)
+	d, s := harnessData(b)
 	for _, v := range bench.Views {
 		b.Run(v.Name, func(b *testing.B) {
 			var wall time.Duration
-			var cpu, thread int64
+			var cpu, thread, sys, faults int64
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			pprof.Do(context.Background(), pprof.Labels("view", v.Name), func(context.Context) {
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
 					for range d.N / 2 / 10_000 {
-						if err := sys.Apply(bench.View{}, d.Batch(10_000)); err != nil {
+						if err := s.Apply(bench.View{}, d.Batch(10_000)); err != nil {
 							b.Fatal(err)
 						}
 					}
 					runtime.GC()
 					b.StartTimer()
+					ru0 := selfUsage()
 					cpu0, thread0, t0 := cpuTime(), threadCPUTime(), time.Now()
-					if err := sys.CreateView(v); err != nil {
+					if err := s.CreateView(v); err != nil {
 						b.Fatal(err)
 					}
 					wall += time.Since(t0)
 					cpu += cpuTime() - cpu0
 					thread += threadCPUTime() - thread0
+					ru1 := selfUsage()
+					sys += ru1.Stime.Nano() - ru0.Stime.Nano()
+					faults += ru1.Minflt - ru0.Minflt
 					b.StopTimer()
-					if err := sys.DropView(v); err != nil {
+					if err := s.DropView(v); err != nil {
 						b.Fatal(err)
 					}
 					b.StartTimer()
@@ -132,6 +136,8 @@ func BenchmarkColdStartMoved(b *testing.B) {
 			})
 			b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(thread)/1e6/float64(b.N), "thread-ms/op")
+			b.ReportMetric(float64(sys)/1e6/float64(b.N), "sys-ms/op")
+			b.ReportMetric(float64(faults)/float64(b.N), "faults/op")
 			b.ReportMetric(float64(wall.Microseconds())/1e3/float64(b.N), "wall-ms/op")
 		})
 	}

@@ -238,6 +238,12 @@ func (s *rowStore) install(l *rowLayout) {
 // where it read every value of every row and followed each string's
 // pointer to an allocation of its own, a cache miss each. Other rows are
 // copied into slabs of values, which it scans.
+//
+// The passes in the order of the addresses read each row through its
+// entry in addressOrder's list, which holds where the row's values are,
+// not through rows[ids[j]]: the table's slice of rows (24 bytes an id) read
+// in that order would be a cache miss a row of its own. The rows are
+// pointed at their copies at the end, in id order.
 func layoutRows(rows []value.Row, ids []int32) {
 	order := addressOrder(rows, ids)
 	// Each row's size in a flat slab, read in the order of the addresses
@@ -247,8 +253,8 @@ func layoutRows(rows []value.Row, ids []int32) {
 	// as where its copy's values start (at[j]), a word where a row would
 	// take three: the copy's length is the row's.
 	words := make([]int32, len(ids))
-	for _, j := range order {
-		words[j] = flatWords(rows[ids[j]])
+	for _, o := range order {
+		words[o.j] = flatWords(o.row())
 	}
 	at := make([]unsafe.Pointer, len(ids))
 	var slab []value.Value
@@ -266,23 +272,35 @@ func layoutRows(rows []value.Row, ids []int32) {
 		slab = slab[:k+n]
 		at[j] = unsafe.Pointer(&slab[k])
 	}
-	for _, j := range order {
-		r := rows[ids[j]]
-		dst := unsafe.Slice((*value.Value)(at[j]), len(r))
-		if words[j] >= 0 {
+	for _, o := range order {
+		r := o.row()
+		dst := unsafe.Slice((*value.Value)(at[o.j]), len(r))
+		if words[o.j] >= 0 {
 			copyFlat(dst, r)
 		} else {
 			copy(dst, r)
 		}
-		rows[ids[j]] = dst
+	}
+	for j, id := range ids {
+		rows[id] = unsafe.Slice((*value.Value)(at[j]), len(rows[id]))
 	}
 }
 
-// addressOrder returns the indexes j of ids, whose rows of src all have
-// values, in the order of the rows' addresses, to within 64 KB: a counting
-// sort by block (within a block the order does not matter: it fits the
-// cache and a few TLB entries).
-func addressOrder(src []value.Row, ids []int32) []int32 {
+// rowAt is a row of a layout, as addressOrder lists it: where its values
+// are, how many, and its index j in the layout's ids.
+type rowAt struct {
+	p    unsafe.Pointer
+	n, j int32
+}
+
+// row returns the row o lists.
+func (o rowAt) row() value.Row { return unsafe.Slice((*value.Value)(o.p), o.n) }
+
+// addressOrder returns the rows of src of ids, which all have values, in
+// the order of their addresses, to within 64 KB: a counting sort by block
+// (within a block the order does not matter: it fits the cache and a few
+// TLB entries).
+func addressOrder(src []value.Row, ids []int32) []rowAt {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -302,10 +320,12 @@ func addressOrder(src []value.Row, ids []int32) []int32 {
 	for b := 1; b < len(starts); b++ {
 		starts[b] += starts[b-1]
 	}
-	order := make([]int32, len(ids))
+	order := make([]rowAt, len(ids))
 	for j, id := range ids {
-		b := (uintptr(unsafe.Pointer(&src[id][0])) - lo) >> shift
-		order[starts[b]] = int32(j)
+		r := src[id]
+		p := unsafe.Pointer(&r[0])
+		b := (uintptr(p) - lo) >> shift
+		order[starts[b]] = rowAt{p: p, n: int32(len(r)), j: int32(j)}
 		starts[b]++
 	}
 	return order
