@@ -2,9 +2,11 @@ package engine
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // information_schema's relations of the types, domains and collations
@@ -45,6 +47,14 @@ func init() {
 	add("role_usage_grants", usage, infoUsagePrivileges)
 	add("data_type_privileges", "object_catalog:sql_identifier,object_schema:sql_identifier,object_name:sql_identifier,object_type:character_data,"+
 		"dtd_identifier:sql_identifier", infoDataTypePrivileges)
+	add("element_types", "object_catalog:sql_identifier,object_schema:sql_identifier,object_name:sql_identifier,object_type:character_data,"+
+		"collection_type_identifier:sql_identifier,data_type:character_data,character_maximum_length:cardinal_number,"+
+		"character_octet_length:cardinal_number,character_set_catalog:sql_identifier,character_set_schema:sql_identifier,"+
+		"character_set_name:sql_identifier,collation_catalog:sql_identifier,collation_schema:sql_identifier,collation_name:sql_identifier,"+
+		"numeric_precision:cardinal_number,numeric_precision_radix:cardinal_number,numeric_scale:cardinal_number,"+
+		"datetime_precision:cardinal_number,interval_type:character_data,interval_precision:cardinal_number,domain_default:character_data,"+
+		"udt_catalog:sql_identifier,udt_schema:sql_identifier,udt_name:sql_identifier,scope_catalog:sql_identifier,"+
+		"scope_schema:sql_identifier,scope_name:sql_identifier,maximum_cardinality:cardinal_number,dtd_identifier:sql_identifier", infoElementTypes)
 	add("column_column_usage", "table_catalog:sql_identifier,table_schema:sql_identifier,table_name:sql_identifier,column_name:sql_identifier,"+
 		"dependent_column:sql_identifier", infoColumnColumnUsage)
 	// The functions CHECK constraints call: a CHECK constraint calls only
@@ -297,6 +307,69 @@ func infoColumnColumnUsage(o *catalogObjects, r *catRows) {
 				r.add("table_catalog", DatabaseName, "table_schema", rel.schema, "table_name", rel.name,
 					"column_name", cols[j].Name, "dependent_column", c.Name)
 			}
+		}
+	}
+}
+
+// infoElementTypes describes the element type of each array that has a
+// data type descriptor: a column's (of a table, view or composite type),
+// a domain's base type, a routine's parameter or result. Collations are
+// NULL: the columns here have the database's default one, which
+// PostgreSQL leaves out too.
+func infoElementTypes(o *catalogObjects, r *catRows) {
+	types := o.typesByOID()
+	add := func(schema, name, kind string, dtd int, typOID uint32) {
+		t := types[typOID]
+		if t == nil || !t.kind.IsArray() {
+			return
+		}
+		var elem *catType
+		switch {
+		case t.builtin != nil && t.oid == t.builtin.ArrayOID:
+			elem = types[t.builtin.OID]
+		case t.builtin != nil && t.kind.IsVector(): // int2vector, oidvector: typelem int2, oid
+			elem = types[map[bool]uint32{true: 21, false: 26}[t.kind == value.Int2Vector]]
+		case t.base != 0:
+			elem = types[t.base]
+		}
+		if elem == nil {
+			return
+		}
+		esc, ename := o.typeSchemaName(elem)
+		dataType := "USER-DEFINED"
+		if esc == "pg_catalog" && elem.builtin != nil {
+			dataType = elem.kind.String()
+		}
+		r.add("object_catalog", DatabaseName, "object_schema", schema, "object_name", name, "object_type", kind,
+			"collection_type_identifier", strconv.Itoa(dtd), "data_type", dataType, "udt_catalog", DatabaseName,
+			"udt_schema", esc, "udt_name", ename, "dtd_identifier", "a"+strconv.Itoa(dtd))
+	}
+	for _, rel := range o.rels {
+		if !columnRel(rel) && rel.kind != 'c' {
+			continue
+		}
+		kind := "TABLE"
+		if rel.kind == 'c' {
+			kind = "USER-DEFINED TYPE"
+		}
+		for i, c := range rel.cols {
+			add(rel.schema, rel.name, kind, i+1, c.typOID)
+		}
+	}
+	for i := range o.types {
+		if d := &o.types[i]; d.typtype == 'd' {
+			sc, name := o.typeSchemaName(d)
+			add(sc, name, "DOMAIN", 1, d.base)
+		}
+	}
+	for _, p := range o.procs {
+		sc, name := o.e.splitObject(p.name)
+		specific := name + "_" + strconv.FormatUint(uint64(p.oid), 10)
+		for i, a := range p.args {
+			add(sc, specific, "ROUTINE", i+1, a)
+		}
+		if p.kind != "p" {
+			add(sc, specific, "ROUTINE", 0, p.ret)
 		}
 	}
 }
