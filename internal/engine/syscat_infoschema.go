@@ -330,4 +330,5 @@ func infoRoutines(o *catalogObjects, r *catRows) {
 			"max_dynamic_result_sets", 0, "is_user_defined_cast", "NO", "is_implicitly_invocable", "NO", "security_type", "INVOKER",
 			"as_locator", "NO", "is_udt_dependent", "NO", "dtd_identifier", dtd)
 	}
+	infoBuiltinRoutines(o, r)
 }
