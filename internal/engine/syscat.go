@@ -323,6 +323,14 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		}
 	}
 	for _, t := range o.types {
+		if t.nsp == infoSchemaOID { // information_schema's domains, never in the search path
+			n := "information_schema." + strings.TrimPrefix(t.name, "_")
+			if t.kind.IsArray() {
+				n += "[]"
+			}
+			name(value.RegType, t.oid, n, n)
+			continue
+		}
 		out := t.name
 		switch {
 		case t.builtin != nil:

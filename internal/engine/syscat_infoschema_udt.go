@@ -68,25 +68,6 @@ func init() {
 // order.
 var builtinCollations = []string{"default", "C", "POSIX"}
 
-// infoSchemaDomainNames are the names of information_schema's domains
-// and of their base types (infoSchemaDomains).
-func infoSchemaDomainNames() [][2]string {
-	out := make([][2]string, 0, len(infoSchemaDomains))
-	for _, d := range infoSchemaDomains {
-		var name, udt string
-		for i := 0; i+1 < len(d); i += 2 {
-			switch d[i] {
-			case "domain_name":
-				name = d[i+1].(string)
-			case "udt_name":
-				udt = d[i+1].(string)
-			}
-		}
-		out = append(out, [2]string{name, udt})
-	}
-	return out
-}
-
 // typesByOID indexes o's types by oid.
 func (o *catalogObjects) typesByOID() map[uint32]*catType {
 	m := make(map[uint32]*catType, len(o.types))
@@ -101,6 +82,9 @@ func (o *catalogObjects) typesByOID() map[uint32]*catType {
 func (o *catalogObjects) typeSchemaName(t *catType) (string, string) {
 	if t.builtin != nil {
 		return "pg_catalog", t.name
+	}
+	if t.nsp == infoSchemaOID {
+		return "information_schema", t.name
 	}
 	if t.nsp != publicOID && t.nsp != 0 && t.typtype != 'd' && t.typtype != 'c' && t.typtype != 'e' {
 		return nspName(t.nsp), t.name
@@ -164,10 +148,6 @@ func infoColumnUDTUsage(o *catalogObjects, r *catRows) {
 }
 
 func infoDomainUDTUsage(o *catalogObjects, r *catRows) {
-	for _, d := range infoSchemaDomainNames() {
-		r.add("udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", d[1], "domain_catalog", DatabaseName,
-			"domain_schema", "information_schema", "domain_name", d[0])
-	}
 	types := o.typesByOID()
 	for i := range o.types {
 		d := &o.types[i]
@@ -218,10 +198,6 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 	}
 	for _, c := range builtinCollations {
 		row(SuperuserName, "PUBLIC", "pg_catalog", c, "COLLATION", false)
-	}
-	for _, d := range infoSchemaDomainNames() {
-		row(SuperuserName, SuperuserName, "information_schema", d[0], "DOMAIN", true)
-		row(SuperuserName, "PUBLIC", "information_schema", d[0], "DOMAIN", false)
 	}
 	for i := range o.types {
 		t := &o.types[i]
