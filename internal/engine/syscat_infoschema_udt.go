@@ -289,7 +289,8 @@ func infoColumnColumnUsage(o *catalogObjects, r *catRows) {
 
 // infoElementTypes describes the element type of each array that has a
 // data type descriptor: a column's (of a table, view or composite type),
-// a domain's base type, a routine's parameter or result. Collations are
+// a domain's base type, a routine's parameter or result (a built-in
+// routine's result only). Collations are
 // NULL: the columns here have the database's default one, which
 // PostgreSQL leaves out too.
 func infoElementTypes(o *catalogObjects, r *catRows) {
@@ -346,6 +347,13 @@ func infoElementTypes(o *catalogObjects, r *catRows) {
 		}
 		if p.kind != "p" {
 			add(sc, specific, "ROUTINE", 0, p.ret)
+		}
+	}
+	// The built-in routines' results (information_schema.routines lists
+	// them; parameters does not list their parameters).
+	for _, p := range expr.BuiltinCatalog().Procs {
+		if p.Kind != "p" {
+			add("pg_catalog", p.Name+"_"+strconv.FormatUint(uint64(p.OID), 10), "ROUTINE", 0, p.RetType)
 		}
 	}
 }
