@@ -161,7 +161,8 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			pairs = append(pairs, infoDataType(c, o)...)
 			pairs = append(pairs, o.infoIdentity(rel, c)...)
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
-				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())
+				sc, name := o.e.splitObject(rel.t.def.Cols[i].Domain.Name())
+				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", sc, "domain_name", name)
 			}
 			r.add(pairs...)
 		}
