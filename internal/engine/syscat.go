@@ -44,13 +44,15 @@ func init() {
 }
 
 // catalogTypes maps the types of catalogColumns to those that hold them
-// here: the information_schema domains and the internal types are text,
-// as they print; name, "char", int2vector and oidvector are themselves.
+// here: the information_schema domains are their base types (name,
+// character varying, integer, timestamptz: what PostgreSQL sends on the
+// wire for them), the internal types are text, as they print; name,
+// "char", int2vector and oidvector are themselves.
 var catalogTypeNames = map[string]value.Type{
 	"name": value.NameType, `"char"`: value.InternalCharType, "pg_node_tree": value.TextType, "xid": value.TextType,
 	"int2vector": value.Int2VectorType, "oidvector": value.OidVectorType, "anyarray": value.TextType,
 	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Name),
-	"sql_identifier": value.TextType, "character_data": value.TextType, "yes_or_no": value.TextType,
+	"sql_identifier": value.NameType, "character_data": {Kind: value.Varchar, Mod: -1}, "yes_or_no": {Kind: value.Varchar, Mod: 3},
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
 }
 
@@ -105,8 +107,11 @@ func catValue(x any, t value.Type) value.Value {
 		if t.Kind == value.InternalChar && v.Kind().IsString() {
 			return value.NewInternalChar(firstByte(v.Str()))
 		}
-		if t.Kind == value.Name && v.Kind() == value.Text {
+		if t.Kind == value.Name && v.Kind().IsString() {
 			return value.NewName(v.Str())
+		}
+		if t.Kind == value.Varchar && v.Kind() == value.Text {
+			return value.NewText(value.Varchar, v.Str())
 		}
 		return v
 	case string:
@@ -118,6 +123,9 @@ func catValue(x any, t value.Type) value.Value {
 		}
 		if t.Kind == value.Name {
 			return value.NewName(v)
+		}
+		if t.Kind == value.Varchar {
+			return value.NewText(value.Varchar, v)
 		}
 		return value.NewText(value.Text, v)
 	case bool:
@@ -315,6 +323,14 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		}
 	}
 	for _, t := range o.types {
+		if t.nsp == infoSchemaOID { // information_schema's domains, never in the search path
+			n := "information_schema." + strings.TrimPrefix(t.name, "_")
+			if t.kind.IsArray() {
+				n += "[]"
+			}
+			name(value.RegType, t.oid, n, n)
+			continue
+		}
 		out := t.name
 		switch {
 		case t.builtin != nil:

@@ -161,7 +161,8 @@ func infoColumns(o *catalogObjects, r *catRows) {
 			pairs = append(pairs, infoDataType(c, o)...)
 			pairs = append(pairs, o.infoIdentity(rel, c)...)
 			if rel.t != nil && rel.t.def.Cols[i].Domain != nil {
-				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", "public", "domain_name", rel.t.def.Cols[i].Domain.Name())
+				sc, name := o.e.splitObject(rel.t.def.Cols[i].Domain.Name())
+				pairs = append(pairs, "domain_catalog", DatabaseName, "domain_schema", sc, "domain_name", name)
 			}
 			r.add(pairs...)
 		}
@@ -319,15 +320,16 @@ func infoRoutines(o *catalogObjects, r *catRows) {
 	for _, p := range o.procs {
 		sc, name := o.e.splitObject(p.name)
 		specific := name + "_" + strconv.FormatUint(uint64(p.oid), 10)
-		kind := "FUNCTION"
+		kind, dtd := "FUNCTION", any("0")
 		if p.kind == "p" {
-			kind = "PROCEDURE"
+			kind, dtd = "PROCEDURE", nil // a procedure has no result
 		}
 		r.add("specific_catalog", DatabaseName, "specific_schema", sc, "specific_name", specific,
 			"routine_catalog", DatabaseName, "routine_schema", sc, "routine_name", name, "routine_type", kind,
 			"routine_body", "SQL", "routine_definition", p.src, "parameter_style", "GENERAL", "is_deterministic", "NO",
 			"sql_data_access", "MODIFIES", "is_null_call", yesNo(p.strict), "schema_level_routine", "YES",
 			"max_dynamic_result_sets", 0, "is_user_defined_cast", "NO", "is_implicitly_invocable", "NO", "security_type", "INVOKER",
-			"as_locator", "NO", "is_udt_dependent", "NO")
+			"as_locator", "NO", "is_udt_dependent", "NO", "dtd_identifier", dtd)
 	}
+	infoBuiltinRoutines(o, r)
 }

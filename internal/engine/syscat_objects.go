@@ -710,6 +710,7 @@ func (e *Engine) catalogTypes() []catType {
 		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
 			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: def.DefaultSQL})
 	}
+	out = append(out, infoSchemaTypes...)
 	return append(out, e.extCatalogTypes()...)
 }
 

@@ -286,8 +286,8 @@ func pgType(o *catalogObjects, r *catRows) {
 		if t.kind.IsString() || t.kind.IsArray() && t.kind.Elem().IsString() {
 			coll = defaultCollOID
 		}
-		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) {
-			coll = cCollOID // name's collation is always "C"
+		if t.kind == value.Name || t.kind == value.ArrayOf(value.Name) || coll != 0 && t.nsp == infoSchemaOID {
+			coll = cCollOID // name's collation is always "C", as information_schema's domains'
 		}
 		typmod, def, base := int32(-1), any(nil), uint32(0)
 		if t.typtype == 'd' {
