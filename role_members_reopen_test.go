@@ -60,3 +60,23 @@ CREATE TYPE gone AS (y int)`)
 		t.Error("DROP ROLE of a role that owns types succeeded after reopening")
 	}
 }
+
+// TestNoInheritReopen checks that a database file keeps a role's
+// NOINHERIT, forgets it after ALTER ROLE … INHERIT, and that a NOINHERIT
+// member holds its role's privileges only after SET ROLE when reopened.
+func TestNoInheritReopen(t *testing.T) {
+	db := reopenedFileDB(t, "noinherit.db", `CREATE ROLE staff;
+CREATE ROLE lone NOINHERIT;
+CREATE ROLE back NOINHERIT;
+ALTER ROLE back INHERIT;
+GRANT staff TO lone;
+GRANT staff TO back;
+CREATE TABLE pay (x int);
+GRANT SELECT ON pay TO staff`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT rolname::text, rolinherit FROM pg_roles WHERE rolname IN ('staff', 'lone', 'back') ORDER BY 1",
+			"[[back t] [lone f] [staff t]]"},
+		{"SELECT has_table_privilege('lone', 'pay', 'SELECT'), has_table_privilege('back', 'pay', 'SELECT'), pg_has_role('lone', 'staff', 'MEMBER')", "[[f t t]]"},
+	})
+}

@@ -40,13 +40,13 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	},
 	"pg_catalog.pg_authid": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
-			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super,
+			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", !ro.noInherit, "rolcreaterole", ro.super,
 				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.bypassRLS, "rolconnlimit", -1)
 		}
 	},
 	"pg_catalog.pg_roles": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
-			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
+			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", !ro.noInherit, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
 				"rolcanlogin", ro.login, "rolreplication", ro.super, "rolconnlimit", -1, "rolpassword", "********",
 				"rolbypassrls", ro.bypassRLS, "oid", ro.oid)
 		}
