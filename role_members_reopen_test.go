@@ -80,3 +80,28 @@ GRANT SELECT ON pay TO staff`)
 		{"SELECT has_table_privilege('lone', 'pay', 'SELECT'), has_table_privilege('back', 'pay', 'SELECT'), pg_has_role('lone', 'staff', 'MEMBER')", "[[f t t]]"},
 	})
 }
+
+// TestTypeOwnersMovedReopen checks that a database file keeps the owners
+// of types moved by SET SCHEMA, renamed with their schema, and of a
+// schema's type, and that a table's row type is owned by the table's owner.
+func TestTypeOwnersMovedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typeowners_moved.db", `CREATE ROLE tor;
+CREATE SCHEMA s;
+CREATE SCHEMA u;
+CREATE TYPE mood AS ENUM ('ok');
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TYPE u.inner AS ENUM ('x');
+CREATE TABLE t (x int);
+ALTER TYPE mood OWNER TO tor;
+ALTER DOMAIN pos OWNER TO tor;
+ALTER TYPE u.inner OWNER TO tor;
+ALTER TABLE t OWNER TO tor;
+ALTER TYPE mood SET SCHEMA s;
+ALTER DOMAIN pos SET SCHEMA s;
+ALTER SCHEMA u RENAME TO v`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT typnamespace::regnamespace::text, typname::text, typowner::regrole::text FROM pg_type WHERE typname IN ('mood', 'pos', 'inner', 't') ORDER BY 1, 2",
+			"[[public t tor] [s mood tor] [s pos tor] [v inner tor]]"},
+	})
+}
