@@ -341,8 +341,8 @@ func sameRowSecurity(a, b *rowSecurityCtx) bool {
 }
 
 // mustOwnPolicyTable returns an error (42501) unless the session's role
-// owns the table a statement of row-level security changes: tables are
-// owned by superusers.
+// owns the table a statement of row-level security changes, itself or
+// as a member of its owner (has_privs_of_role), or is a superuser.
 func (s *Session) mustOwnPolicyTable(b sql.Bound) error {
 	var table string
 	switch b := b.(type) {
@@ -354,6 +354,9 @@ func (s *Session) mustOwnPolicyTable(b sql.Bound) error {
 		table = b.Table
 	case *sql.AlterRowSecurity:
 		table = b.Table
+	}
+	if owner := s.e.relOwner(table); owner != SuperuserName && s.e.hasPrivsOf(s.role, owner) {
+		return nil
 	}
 	if err := s.mustBeSuperuser("change row-level security"); err != nil {
 		what := "table"
