@@ -60,3 +60,48 @@ CREATE TYPE gone AS (y int)`)
 		t.Error("DROP ROLE of a role that owns types succeeded after reopening")
 	}
 }
+
+// TestNoInheritReopen checks that a database file keeps a role's
+// NOINHERIT, forgets it after ALTER ROLE … INHERIT, and that a NOINHERIT
+// member holds its role's privileges only after SET ROLE when reopened.
+func TestNoInheritReopen(t *testing.T) {
+	db := reopenedFileDB(t, "noinherit.db", `CREATE ROLE staff;
+CREATE ROLE lone NOINHERIT;
+CREATE ROLE back NOINHERIT;
+ALTER ROLE back INHERIT;
+GRANT staff TO lone;
+GRANT staff TO back;
+CREATE TABLE pay (x int);
+GRANT SELECT ON pay TO staff`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT rolname::text, rolinherit FROM pg_roles WHERE rolname IN ('staff', 'lone', 'back') ORDER BY 1",
+			"[[back t] [lone f] [staff t]]"},
+		{"SELECT has_table_privilege('lone', 'pay', 'SELECT'), has_table_privilege('back', 'pay', 'SELECT'), pg_has_role('lone', 'staff', 'MEMBER')", "[[f t t]]"},
+	})
+}
+
+// TestTypeOwnersMovedReopen checks that a database file keeps the owners
+// of types moved by SET SCHEMA, renamed with their schema, and of a
+// schema's type, and that a table's row type is owned by the table's owner.
+func TestTypeOwnersMovedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "typeowners_moved.db", `CREATE ROLE tor;
+CREATE SCHEMA s;
+CREATE SCHEMA u;
+CREATE TYPE mood AS ENUM ('ok');
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TYPE u.inner AS ENUM ('x');
+CREATE TABLE t (x int);
+ALTER TYPE mood OWNER TO tor;
+ALTER DOMAIN pos OWNER TO tor;
+ALTER TYPE u.inner OWNER TO tor;
+ALTER TABLE t OWNER TO tor;
+ALTER TYPE mood SET SCHEMA s;
+ALTER DOMAIN pos SET SCHEMA s;
+ALTER SCHEMA u RENAME TO v`)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT typnamespace::regnamespace::text, typname::text, typowner::regrole::text FROM pg_type WHERE typname IN ('mood', 'pos', 'inner', 't') ORDER BY 1, 2",
+			"[[public t tor] [s mood tor] [s pos tor] [v inner tor]]"},
+	})
+}

@@ -93,6 +93,7 @@ func TestRolesSurvive(t *testing.T) {
 		GRANT SELECT ON t TO PUBLIC;
 		GRANT ALL ON gone TO bob;
 		GRANT SELECT ON t TO carol;
+		REVOKE SELECT ON t FROM carol;
 		DROP ROLE carol;
 		ALTER ROLE bob NOLOGIN;
 		DROP TABLE gone;

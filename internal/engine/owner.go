@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -89,6 +90,18 @@ func (e *Engine) setRelOwner(key, role string) error {
 			}
 		}
 	}
+	if e.grants[key][role] != 0 {
+		// The new owner's own grants merge into the owner's privileges,
+		// as PostgreSQL's aclnewowner merges its ACL items.
+		if e.store != nil && !isTemp(key) {
+			if err := e.store.SaveGrants([]StoredGrant{{Relation: key, Role: role}}); err != nil {
+				return err
+			}
+		}
+		m := maps.Clone(e.grants[key])
+		delete(m, role)
+		e.grants[key] = m
+	}
 	if e.owners == nil {
 		e.owners = map[string]string{}
 	}
@@ -166,7 +179,7 @@ func (e *Engine) ownedBy(role string) []string {
 		if k, ok := e.kindOf(key); ok {
 			what = map[sql.DropKind]string{sql.DropTable: "table", sql.DropView: "view", sql.DropMatView: "materialized view"}[k]
 		}
-		out = append(out, "owner of "+what+" "+e.bareName(key))
+		out = append(out, "owner of "+what+" "+e.detailRelName(key))
 	}
 	slices.Sort(out)
 	return out

@@ -12,9 +12,9 @@ import (
 // GRANT role TO member made it a member of: memberOf, a list replaced on
 // every change and never edited in place, so that a transaction block's
 // image of the role (txddl_image.go) undoes a GRANT or REVOKE with the
-// rest of the role. Every role inherits: a member holds the privileges of
-// the roles it belongs to, directly or through others (allowed), may SET
-// ROLE to them, and pg_has_role answers so. A store keeps each membership
+// rest of the role. A member holds the privileges of the roles it belongs
+// to, directly or through others, unless NOINHERIT stops it (heldRoles,
+// role_inherit.go), may SET ROLE to them, and pg_has_role answers so. A store keeps each membership
 // as the GRANT that made it (KindRoleMember), run again at open after
 // the roles.
 
@@ -30,14 +30,26 @@ const KindRoleMember RelKind = "role membership"
 
 func memberStoreName(role, member string) string { return "membership of " + member + " in " + role }
 
-// heldRoles returns name and every role it is a member of, directly or
-// through other roles: those whose privileges it holds. The caller holds
+// heldRoles returns name and the roles whose privileges it holds: those
+// it is a member of, directly or through other roles, as far as each role
+// on the way inherits (a NOINHERIT role's memberships give it nothing
+// until SET ROLE, as PostgreSQL's has_privs_of_role). The caller holds
 // the engine's lock.
 func (e *Engine) heldRoles(name string) []string {
+	return e.roleClosure(name, true)
+}
+
+// memberRoles returns name and every role it is a member of, directly or
+// through other roles, inheriting or not: those it may SET ROLE to.
+func (e *Engine) memberRoles(name string) []string {
+	return e.roleClosure(name, false)
+}
+
+func (e *Engine) roleClosure(name string, privs bool) []string {
 	out := []string{name}
 	for i := 0; i < len(out); i++ {
 		r := e.roles[out[i]]
-		if r == nil {
+		if r == nil || privs && r.noInherit {
 			continue
 		}
 		for _, g := range r.memberOf {
@@ -49,15 +61,20 @@ func (e *Engine) heldRoles(name string) []string {
 	return out
 }
 
+// hasPrivsOf reports whether member holds the privileges of role.
+func (e *Engine) hasPrivsOf(member, role string) bool {
+	return slices.Contains(e.heldRoles(member), role)
+}
+
 // isMemberOf reports whether member is role or a member of it.
 func (e *Engine) isMemberOf(member, role string) bool {
-	return slices.Contains(e.heldRoles(member), role)
+	return slices.Contains(e.memberRoles(member), role)
 }
 
 // isAdminOf reports whether member holds role's ADMIN OPTION, itself or
 // through a role it is a member of.
 func (e *Engine) isAdminOf(member, role string) bool {
-	for _, h := range e.heldRoles(member) {
+	for _, h := range e.memberRoles(member) {
 		if r := e.roles[h]; r != nil {
 			for _, g := range r.memberOf {
 				if g.role == role && g.admin {

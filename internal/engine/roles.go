@@ -24,6 +24,9 @@ type role struct {
 	bypassRLS bool
 	// memberOf are the roles it is a member of (role_members.go).
 	memberOf []roleGrant
+	// noInherit is NOINHERIT: the role holds the privileges of the roles
+	// it is a member of only after SET ROLE to them (role_inherit.go).
+	noInherit bool
 }
 
 // RoleInfo is what a server needs of a role to let it in.
@@ -336,7 +339,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		}
 		return s.authorize(b.Query, rec)
 	case *sql.AlterRole:
-		if b.Name == s.role && b.Opts.Login == nil && b.Opts.Superuser == nil {
+		if b.Name == s.role && b.Opts.Login == nil && b.Opts.Superuser == nil && b.Opts.Inherit == nil {
 			return nil // a role may change its own password
 		}
 		return s.mustBeSuperuser("alter role")
@@ -403,6 +406,9 @@ func applyRoleOptions(r *role, o sql.RoleOptions) ([]string, error) {
 	if o.BypassRLS != nil {
 		r.bypassRLS = *o.BypassRLS
 	}
+	if o.Inherit != nil {
+		r.noInherit = !*o.Inherit
+	}
 	if o.ClearPassword {
 		r.verifier = ""
 	}
@@ -430,6 +436,9 @@ func (e *Engine) createRole(c *sql.CreateRole) (Result, error) {
 	if err := e.storeBypassRLS(r); err != nil {
 		return Result{}, err
 	}
+	if err := e.storeNoInherit(r); err != nil {
+		return Result{}, err
+	}
 	if e.roles == nil {
 		e.roles = map[string]*role{}
 	}
@@ -453,6 +462,9 @@ func (e *Engine) alterRole(a *sql.AlterRole) (Result, error) {
 	if err := e.storeBypassRLS(&c); err != nil {
 		return Result{}, err
 	}
+	if err := e.storeNoInherit(&c); err != nil {
+		return Result{}, err
+	}
 	*r = c
 	return Result{Tag: "ALTER ROLE", Notices: notices}, nil
 }
@@ -472,14 +484,9 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 		if name == s.role {
 			return Result{}, pgerr.New("55006", "current user cannot be dropped")
 		}
-		if owned := append(append(e.ownedBy(name), e.routinesOwnedBy(name)...), e.executeGrantees(name)...); len(owned) > 0 || len(e.typesOwnedBy(name)) > 0 {
-			owned = append(owned, e.typesOwnedBy(name)...)
+		if deps := e.roleDependents(name); len(deps) > 0 {
 			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(owned, "\n")}
-		}
-		if what := e.policyOfRole(name); what != "" {
-			return Result{}, &pgerr.Error{Code: pgerr.DependentObjects,
-				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: what}
+				Message: fmt.Sprintf("role %q cannot be dropped because some objects depend on it", name), Detail: strings.Join(deps, "\n")}
 		}
 		gone = append(gone, name)
 	}
@@ -488,6 +495,9 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 			return Result{}, err
 		}
 		if err := e.dropBypassRLS(gone); err != nil {
+			return Result{}, err
+		}
+		if err := e.dropNoInherit(gone); err != nil {
 			return Result{}, err
 		}
 	}

@@ -30,10 +30,12 @@ func routineACL(f *sql.Function) []string {
 	return []string{"", routineOwnerName(f)}
 }
 
-// mayExecute reports whether role (a catalog name) holds EXECUTE on f.
-func mayExecute(f *sql.Function, role string) bool {
+// mayExecute reports whether role (a catalog name) holds EXECUTE on f:
+// PUBLIC's, its own, or that of a role whose privileges it holds.
+func (e *Engine) mayExecute(f *sql.Function, role string) bool {
+	held := e.heldRoles(role)
 	for _, r := range routineACL(f) {
-		if r == "" || r == role {
+		if r == "" || slices.Contains(held, r) {
 			return true
 		}
 	}
@@ -99,7 +101,7 @@ func errNoExecute(e *Engine, f *sql.Function, role string) error {
 // executeAllowed returns an error (42501) unless the session's role may
 // call f; the caller holds the engine's lock.
 func (s *Session) executeAllowed(f *sql.Function) error {
-	if s.mustBeSuperuser("") == nil || mayExecute(f, s.role) {
+	if s.mustBeSuperuser("") == nil || s.e.mayExecute(f, s.role) {
 		return nil
 	}
 	return errNoExecute(s.e, f, s.role)
@@ -174,8 +176,8 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 	res := Result{Tag: tag}
 	var mine []*sql.Function
 	for _, f := range fns {
-		if s.mustBeSuperuser("") != nil && s.userName() != routineOwnerName(f) {
-			if !mayExecute(f, s.userName()) {
+		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), routineOwnerName(f)) {
+			if !e.mayExecute(f, s.userName()) {
 				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name))
 			}
 			// A role without the grant option grants nothing, with a

@@ -54,11 +54,12 @@ func (p *policy) text() string {
 
 func rowSecurityStoreName(table string) string { return "row security on " + table }
 
-// appliesTo reports whether the policy applies to role: roles have no
-// members here, so a role is PUBLIC or itself.
-func (p *policy) appliesTo(role string) bool {
+// appliesTo reports whether the policy applies to a role holding the
+// privileges of the roles held: it names PUBLIC or one of them, as
+// PostgreSQL's check_role_for_policy.
+func (p *policy) appliesTo(held []string) bool {
 	for _, r := range p.roles {
-		if r == "" || r == role {
+		if r == "" || slices.Contains(held, r) {
 			return true
 		}
 	}
@@ -82,7 +83,8 @@ func (e *Engine) rlsFor(table string) *tableRLS {
 // security: the role it acts as, when that role does not bypass it.
 type rowSecurityCtx struct {
 	role string
-	off  bool // row_security = off
+	held []string // the roles whose privileges role holds (heldRoles)
+	off  bool     // row_security = off
 }
 
 // rowSecurity returns the session's row security context; nil when its
@@ -95,7 +97,7 @@ func (s *Session) rowSecurity() *rowSecurityCtx {
 		return nil
 	}
 	v, _ := s.setting("row_security")
-	return &rowSecurityCtx{role: s.role, off: v == "off"}
+	return &rowSecurityCtx{role: s.role, held: s.e.heldRoles(s.role), off: v == "off"}
 }
 
 // securityOf is the row security a statement acting as ctx meets on the
@@ -113,7 +115,7 @@ func (e *Engine) securityOf(ctx *rowSecurityCtx, name string) *sql.RowSecurity {
 	}
 	sec := &sql.RowSecurity{}
 	for _, p := range r.policies {
-		if p.appliesTo(ctx.role) {
+		if p.appliesTo(ctx.held) {
 			pp := p.Policy
 			sec.Policies = append(sec.Policies, &pp)
 		}
@@ -335,12 +337,12 @@ func sameRowSecurity(a, b *rowSecurityCtx) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return *a == *b
+	return a.role == b.role && a.off == b.off && slices.Equal(a.held, b.held)
 }
 
 // mustOwnPolicyTable returns an error (42501) unless the session's role
-// owns the table a statement of row-level security changes: tables are
-// owned by superusers.
+// owns the table a statement of row-level security changes, itself or
+// as a member of its owner (has_privs_of_role), or is a superuser.
 func (s *Session) mustOwnPolicyTable(b sql.Bound) error {
 	var table string
 	switch b := b.(type) {
@@ -352,6 +354,9 @@ func (s *Session) mustOwnPolicyTable(b sql.Bound) error {
 		table = b.Table
 	case *sql.AlterRowSecurity:
 		table = b.Table
+	}
+	if owner := s.e.relOwner(table); owner != SuperuserName && s.e.hasPrivsOf(s.role, owner) {
+		return nil
 	}
 	if err := s.mustBeSuperuser("change row-level security"); err != nil {
 		what := "table"

@@ -545,11 +545,13 @@ func (s *Session) schemaAllowed(key string) error {
 	e := s.e
 	name, _ := e.splitKey(key)
 	sc := e.schemas[name]
-	if sc == nil || sc.owner == s.role {
+	if sc == nil || sc.grants[""]&sql.PrivUsage != 0 {
 		return nil
 	}
-	if (sc.grants[s.role]|sc.grants[""])&sql.PrivUsage != 0 {
-		return nil
+	for _, h := range e.heldRoles(s.role) {
+		if sc.owner == h || sc.grants[h]&sql.PrivUsage != 0 {
+			return nil // its owner, a role granted USAGE, or their members
+		}
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", name).
 		WithHint("role %q needs USAGE on schema %s: a superuser grants it with GRANT USAGE ON SCHEMA %s TO %s", s.role, name, name, s.role)

@@ -774,8 +774,8 @@ func (s *Session) seqAllowed(name, need string) error {
 	if r := s.e.roles[s.role]; r != nil && r.superuser {
 		return nil
 	}
-	if s.e.owners[name] == s.role {
-		return nil // the owner holds every privilege (owner.go)
+	if o, ok := s.e.owners[name]; ok && s.e.hasPrivsOf(s.role, o) {
+		return nil // the owner holds every privilege (owner.go), and its members
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", name).
 		WithHint("%s on a sequence cannot be granted in deltaview yet: a superuser's session may use it", need)

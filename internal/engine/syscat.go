@@ -426,9 +426,10 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.Superusers[r.name] = true
 		}
 	}
-	sc.HeldRoles, sc.AdminRoles = map[string][]string{}, map[string][]string{}
+	sc.HeldRoles, sc.MemberRoles, sc.AdminRoles = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for name := range e.roles {
 		sc.HeldRoles[name] = e.heldRoles(name)
+		sc.MemberRoles[name] = e.memberRoles(name)
 		for other := range e.roles {
 			if e.isAdminOf(name, other) {
 				sc.AdminRoles[name] = append(sc.AdminRoles[name], other)
@@ -458,7 +459,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			if sc.Grants[r.oid] == nil {
 				sc.Grants[r.oid] = map[string]uint8{}
 			}
-			sc.Grants[r.oid][role] |= uint8(sql.PrivAll)
+			sc.Grants[r.oid][role] |= uint8(sql.PrivAll | sql.PrivUsage) // a sequence's USAGE too
 		}
 	}
 	return sc

@@ -222,6 +222,7 @@ type catRole struct {
 	name         string
 	super, login bool
 	bypassRLS    bool
+	noInherit    bool
 	memberOf     []roleGrant // role_members.go
 }
 
@@ -782,7 +783,7 @@ func (e *Engine) catalogRoles() []catRole {
 	out := []catRole{{oid: superuserOID, name: SuperuserName, super: true, login: true, bypassRLS: true}}
 	for _, name := range sortedKeys(e.roles) {
 		r := e.roles[name]
-		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS, memberOf: r.memberOf})
+		out = append(out, catRole{oid: objectOID("role", r.name), name: r.name, super: r.superuser, login: r.login, bypassRLS: r.bypassRLS, noInherit: r.noInherit, memberOf: r.memberOf})
 	}
 	return out
 }

@@ -40,13 +40,13 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	},
 	"pg_catalog.pg_authid": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
-			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super,
+			r.add("oid", ro.oid, "rolname", ro.name, "rolsuper", ro.super, "rolinherit", !ro.noInherit, "rolcreaterole", ro.super,
 				"rolcreatedb", ro.super, "rolcanlogin", ro.login, "rolreplication", ro.super, "rolbypassrls", ro.bypassRLS, "rolconnlimit", -1)
 		}
 	},
 	"pg_catalog.pg_roles": func(o *catalogObjects, r *catRows) {
 		for _, ro := range o.roles {
-			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", true, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
+			r.add("rolname", ro.name, "rolsuper", ro.super, "rolinherit", !ro.noInherit, "rolcreaterole", ro.super, "rolcreatedb", ro.super,
 				"rolcanlogin", ro.login, "rolreplication", ro.super, "rolconnlimit", -1, "rolpassword", "********",
 				"rolbypassrls", ro.bypassRLS, "oid", ro.oid)
 		}
@@ -184,7 +184,7 @@ func pgClass(o *catalogObjects, r *catRows) {
 			tuples = rel.rows
 		}
 		r.add("oid", rel.oid, "relname", rel.name, "relnamespace", rel.nsp, "reltype", rel.reltype, "reloftype", uint32(0),
-			"relowner", o.e.roleOID(o.e.relOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
+			"relowner", o.e.roleOID(o.e.relOrTypeOwner(rel.key)), "relam", am, "relfilenode", rel.oid, "reltablespace", uint32(0), "relpages", 0,
 			"reltuples", tuples, "relallvisible", 0, "reltoastrelid", uint32(0), "relhasindex", o.hasIndex(rel), "relisshared", false,
 			"relpersistence", persistence, "relkind", relKind(rel), "relnatts", len(rel.cols), "relchecks", rel.checks,
 			"relhasrules", rel.kind == 'v' || len(o.e.rules[rel.key]) > 0, "relhastriggers", rel.hasTriggers(), "relhassubclass", o.hasPartitions(rel) || o.hasChildren(rel), "relrowsecurity", o.rowSecurity(rel).enabled,

@@ -72,4 +72,5 @@ func pgShdepend(o *catalogObjects, r *catRows) {
 			}
 		}
 	}
+	pgShdependObjects(o, r, db)
 }

@@ -12,9 +12,9 @@ import (
 // that made it until ALTER TYPE | DOMAIN … OWNER TO gives it to a role:
 // e.typeOwners maps the type's name to that role. pg_type.typowner shows
 // it (its array type's too), a role that owns a type cannot be dropped
-// (2BP01), ALTER TYPE … RENAME TO keeps it; a type dropped, or moved or
-// renamed by another statement, goes back to no owner but the superuser
-// (pruneTypeOwners). A store keeps the owner as the statement that set it
+// (2BP01), it follows the type's renames and moves (ALTER TYPE | DOMAIN
+// … RENAME TO | SET SCHEMA, ALTER SCHEMA … RENAME TO); a type dropped goes
+// back to no owner but the superuser (pruningTypeOwners). A store keeps the owner as the statement that set it
 // (KindTypeOwner), run again at open after the roles.
 
 // KindTypeOwner is the kind of a type's owner in the store: an ALTER
@@ -74,7 +74,7 @@ func (e *Engine) setTypeOwner(name, role string) error {
 			return err
 		}
 		if role != SuperuserName {
-			text := "ALTER TYPE " + sql.QuoteIdent(name) + " OWNER TO " + sql.QuoteIdent(role)
+			text := "ALTER TYPE " + quoteKey(name) + " OWNER TO " + sql.QuoteIdent(role)
 			if err := e.store.Create(&StoredRelation{Name: typeOwnerStoreName(name), Kind: KindTypeOwner, SQL: text}); err != nil {
 				return err
 			}
@@ -121,12 +121,36 @@ func (s *Session) pruningTypeOwners(fn func() (Result, error)) func() (Result, e
 		if err != nil || len(e.typeOwners) == 0 {
 			return res, err
 		}
-		if r, ok := s.stmt.(*sql.RenameType); ok && e.typeOwners[r.Name] != "" && e.userTypeExists(r.New) && !e.userTypeExists(r.Name) {
-			role := e.typeOwners[r.Name]
-			if err := e.setTypeOwner(r.Name, SuperuserName); err != nil {
+		// A type renamed or moved keeps its owner: ALTER TYPE … RENAME TO
+		// and SET SCHEMA, ALTER DOMAIN's, and ALTER SCHEMA … RENAME TO
+		// of its schema.
+		moved := map[string]string{}
+		switch st := s.stmt.(type) {
+		case *sql.RenameType:
+			moved[st.Name] = st.New
+		case *sql.AlterDomain:
+			if st.Def.Name != "" && st.Def.Name != st.Name {
+				moved[st.Name] = st.Def.Name
+			}
+		case *sql.AlterSchema:
+			if st.NewName != "" {
+				for name := range e.typeOwners {
+					if rest, ok := strings.CutPrefix(name, st.Name+"."); ok {
+						moved[name] = typeKeyIn(st.NewName, rest)
+					}
+				}
+			}
+		}
+		for _, old := range sortedKeys(moved) {
+			new := moved[old]
+			role := e.typeOwners[old]
+			if role == "" || !e.userTypeExists(new) || e.userTypeExists(old) {
+				continue
+			}
+			if err := e.setTypeOwner(old, SuperuserName); err != nil {
 				return res, err
 			}
-			if err := e.setTypeOwner(r.New, role); err != nil {
+			if err := e.setTypeOwner(new, role); err != nil {
 				return res, err
 			}
 		}
@@ -142,16 +166,40 @@ func (s *Session) pruningTypeOwners(fn func() (Result, error)) func() (Result, e
 }
 
 // typeOwnerOID is pg_type.typowner of t: its owner's oid, an array
-// type's its element type's.
+// type's its element type's, a relation's row type its relation's.
 func (o *catalogObjects) typeOwnerOID(t catType) uint32 {
 	name := t.name
-	if _, ok := o.e.typeOwners[name]; !ok && t.kind.IsArray() && strings.HasPrefix(name, "_") {
+	if t.kind.IsArray() && strings.HasPrefix(name, "_") && o.e.typeOwners[name] == "" && o.e.owners[name] == "" {
 		name = name[1:]
 	}
-	if role, ok := o.e.typeOwners[name]; ok {
-		if oid := o.roleOID(role); oid != 0 {
-			return oid
-		}
+	if oid := o.roleOID(o.e.relOrTypeOwner(name)); oid != 0 {
+		return oid
 	}
 	return superuserOID
+}
+
+// quoteKey quotes a key for SQL text: "s"."name", or public's "name".
+func quoteKey(key string) string {
+	if sch, n, ok := strings.Cut(key, "."); ok {
+		return sql.QuoteIdent(sch) + "." + sql.QuoteIdent(n)
+	}
+	return sql.QuoteIdent(key)
+}
+
+// typeKeyIn is the key of the type named name in schema: public's bare.
+func typeKeyIn(schema, name string) string {
+	if schema == "public" {
+		return name
+	}
+	return schema + "." + name
+}
+
+// relOrTypeOwner is the owner of the type or relation keyed name: a
+// composite type's pg_class row is its type's, a relation's row type its
+// relation's, as PostgreSQL keeps the two owners together.
+func (e *Engine) relOrTypeOwner(name string) string {
+	if r, ok := e.typeOwners[name]; ok {
+		return r
+	}
+	return e.relOwner(name)
 }

@@ -86,9 +86,11 @@ type SysCatalog struct {
 	Superusers map[string]bool
 	Grants     map[uint32]map[string]uint8
 	// HeldRoles are, by role name, the roles whose privileges it holds
-	// as a member (itself included); AdminRoles those it may grant.
-	HeldRoles  map[string][]string
-	AdminRoles map[string][]string
+	// as a member (itself included); MemberRoles those it is a member
+	// of, inheriting or not; AdminRoles those it may grant.
+	HeldRoles   map[string][]string
+	MemberRoles map[string][]string
+	AdminRoles  map[string][]string
 	// DatabaseOID is the database's oid (pg_database.oid).
 	DatabaseOID uint32
 	// Size returns the bytes a relation holds, by its oid, as the size

@@ -60,7 +60,7 @@ var privNames = map[privObject]map[string]int{
 		"TRUNCATE": int(PrivTruncate), "REFERENCES": 0, "TRIGGER": 0, "RULE": privNone},
 	privColumn:     {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
 	privAnyColumn:  {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
-	privSequence:   {"USAGE": 0, "SELECT": 0, "UPDATE": 0},
+	privSequence:   {"USAGE": int(PrivUsage), "SELECT": int(PrivSelect), "UPDATE": int(PrivUpdate)},
 	privSchema:     {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
 	privDatabase:   {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
 	privFunction:   {"EXECUTE": int(PrivExecute)},
@@ -347,10 +347,13 @@ func heldGrants(sc *expr.SysCatalog, oid uint32, user string) uint8 {
 }
 
 // roleHeld answers pg_has_role for user over the role oid: user is the
-// role or a member of it; with ADMIN OPTION in privs, holds its admin
-// option.
+// role or holds its privileges (USAGE), or is a member of it, inheriting
+// or not (MEMBER); with ADMIN OPTION in privs, holds its admin option.
 func roleHeld(sc *expr.SysCatalog, user string, oid uint32, privs string) bool {
 	list := sc.HeldRoles[user]
+	if strings.Contains(strings.ToUpper(privs), "MEMBER") {
+		list = sc.MemberRoles[user]
+	}
 	if strings.Contains(strings.ToUpper(privs), "ADMIN OPTION") {
 		list = sc.AdminRoles[user]
 	} else if sc.OIDs[value.RegRole][user] == oid {

@@ -46,6 +46,8 @@ type RoleOptions struct {
 	ClearPassword bool
 	// BypassRLS is set for BYPASSRLS or NOBYPASSRLS.
 	BypassRLS *bool
+	// Inherit is set for INHERIT or NOINHERIT.
+	Inherit *bool
 }
 
 // CreateRole is CREATE ROLE | USER name [WITH] options; USER implies LOGIN.
@@ -98,6 +100,9 @@ func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
 		case "bypassrls":
 			v := d.Arg.GetBoolean().GetBoolval()
 			o.BypassRLS = &v
+		case "inherit":
+			v := d.Arg.GetBoolean().GetBoolval()
+			o.Inherit = &v
 		case "password":
 			if s := d.Arg.GetString_(); s != nil {
 				p := s.Sval
@@ -107,7 +112,7 @@ func (b *binder) roleOptions(opts []*pg_query.Node) (RoleOptions, error) {
 			}
 		default:
 			return o, b.stmt.errf(d.Location, pgerr.FeatureNotSupported, "role option %s is not supported", strings.ToUpper(d.Defname)).
-				WithHint("the role options are LOGIN, NOLOGIN, SUPERUSER, NOSUPERUSER, BYPASSRLS, NOBYPASSRLS and PASSWORD")
+				WithHint("the role options are LOGIN, NOLOGIN, SUPERUSER, NOSUPERUSER, INHERIT, NOINHERIT, BYPASSRLS, NOBYPASSRLS and PASSWORD")
 		}
 	}
 	return o, nil

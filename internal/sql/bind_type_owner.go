@@ -18,9 +18,15 @@ type AlterTypeOwner struct {
 func (*AlterTypeOwner) bound() {}
 
 func (b *binder) bindAlterTypeOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) {
-	name, err := b.typeObjectName(ao.Object.GetList().GetItems())
-	if err != nil {
-		return nil, err
+	items := ao.Object.GetList().GetItems()
+	var name string
+	if sch, _, _ := nameParts(items); len(items) == 2 && sch != "pg_catalog" && !systemSchema(sch) {
+		name = b.keyOfNames(items) // a type of a schema, by its key
+	} else {
+		var err error
+		if name, err = b.typeObjectName(items); err != nil {
+			return nil, err
+		}
 	}
 	a := &AlterTypeOwner{Domain: ao.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN, Name: name}
 	switch r := ao.Newowner; r.GetRoletype() {

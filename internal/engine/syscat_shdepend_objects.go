@@ -1,0 +1,61 @@
+package engine
+
+// pg_shdepend's rows for objects other than relations keep no state of
+// their own: they are read from the owners and grants of schemas,
+// routines and types and from policies' roles, as PostgreSQL records
+// them (deptype 'o' an owner other than the bootstrap superuser, 'a' a
+// role holding privileges by a GRANT, 'r' a role a policy names).
+
+// pgShdependObjects adds the rows of schemas, routines, types and
+// policies to pg_shdepend.
+func pgShdependObjects(o *catalogObjects, r *catRows, db uint32) {
+	add := func(classid, objid uint32, role, deptype string) {
+		r.add("dbid", db, "classid", classid, "objid", objid, "objsubid", 0, "refclassid", uint32(1260),
+			"refobjid", o.roleOID(role), "deptype", deptype)
+	}
+	for _, name := range sortedKeys(o.e.schemas) {
+		sc := o.e.schemas[name]
+		if sc.owner != SuperuserName {
+			add(2615, schemaOID(name), sc.owner, "o")
+		}
+		for _, role := range grantees(sc.grants, sc.owner) {
+			if role != "" {
+				add(2615, schemaOID(name), role, "a")
+			}
+		}
+	}
+	for _, p := range o.procs {
+		if p.owner == 0 || p.key == "" {
+			continue
+		}
+		owner := ""
+		for _, ro := range o.roles {
+			if ro.oid == p.owner {
+				owner = ro.name
+			}
+		}
+		add(1255, p.oid, owner, "o")
+		if p.acl != nil {
+			for _, role := range p.execs {
+				if role != "" && role != owner {
+					add(1255, p.oid, role, "a")
+				}
+			}
+		}
+	}
+	for _, t := range o.types {
+		if t.kind.IsArray() {
+			continue // an array type follows its element type unrecorded
+		}
+		if role, ok := o.e.typeOwners[t.name]; ok && role != SuperuserName {
+			add(1247, t.oid, role, "o")
+		}
+	}
+	o.eachPolicy(func(_ *catRel, p *policy) {
+		for _, role := range p.roles {
+			if role != "" {
+				add(3256, objectOID("policy", p.table+"."+p.Name), role, "r")
+			}
+		}
+	})
+}
