@@ -413,6 +413,9 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		if isUserType(t) || isUserType(p) {
 			// Enums share a category, so PostgreSQL picks one and fails
 			// to convert the other to it.
+			if context == "CASE" {
+				context = "CASE/WHEN" // PostgreSQL's coerce_to_common_type names it so
+			}
 			return value.Type{}, pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", context, typeNameOf(t), typeNameOf(p))
 		}
 		if plainArray(t.Kind) && plainArray(p.Kind) {
