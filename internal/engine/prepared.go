@@ -225,7 +225,7 @@ func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error
 			return bd.bound, nil, pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(bd.params))
 		}
 		for i, ps := range bd.params {
-			v, err := paramValue(ps, args[i])
+			v, err := s.paramValue(ps, args[i])
 			if err != nil {
 				return bd.bound, nil, err
 			}
@@ -235,20 +235,28 @@ func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error
 	})
 }
 
-// paramValue converts v to s's type, as assignValue does, refusing the
-// pairs of types no cast joins implicitly or by assignment.
-func paramValue(s *expr.ParamSlot, v value.Value) (value.Value, error) {
-	from, to := v.Kind(), s.T.Kind
-	if from.IsString() && s.T.IsAnonymousRecord() {
+// paramValue converts v to p's type, as assignValue does, refusing the
+// pairs of types no cast joins implicitly or by assignment. A date or
+// timestamp sent as text reads in the session's DateStyle field order
+// and TimeZone, as PostgreSQL's input functions read it.
+func (s *Session) paramValue(p *expr.ParamSlot, v value.Value) (value.Value, error) {
+	from, to := v.Kind(), p.T.Kind
+	if from.IsString() && !v.IsNull() && value.DateInputKind(to) {
+		if err := value.CheckText(v.Str()); err != nil {
+			return value.Null, err
+		}
+		return value.ParseStyled(v.Str(), p.T, s.IntervalStyle(), s.TimeZone())
+	}
+	if from.IsString() && p.T.IsAnonymousRecord() {
 		// An argument is read as a literal is: record's input function
 		// cannot read an anonymous record.
 		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
 	}
 	if v.IsNull() || from.IsString() || to.IsString() || from == to || value.CanCast(from, to, false) ||
 		(from.IsNumeric() && to.IsNumeric()) || (from.IsDateTime() && to.IsDateTime()) {
-		return assignValue(v, s.T)
+		return assignValue(v, p.T)
 	}
-	return value.Null, pgerr.New(pgerr.DatatypeMismatch, "parameter $%d is of type %s, but the argument is of type %s", s.N, s.T, from)
+	return value.Null, pgerr.New(pgerr.DatatypeMismatch, "parameter $%d is of type %s, but the argument is of type %s", p.N, p.T, from)
 }
 
 // ExecPreparedInTx runs p inside a transaction the typed API opened. A

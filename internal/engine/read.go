@@ -164,8 +164,12 @@ func (e *Engine) Recompute(name string) ([]value.Row, error) {
 }
 
 // scanOnly reads every relation by scanning it: the oracle neither
-// depends on the indexes ad-hoc reads use nor builds them.
+// depends on the indexes ad-hoc reads use nor builds them. Its
+// aggregates order their values as a view does (exec.ViewOrderSource).
 type scanOnly struct{ exec.Source }
+
+// ViewOrder implements exec.ViewOrderSource.
+func (scanOnly) ViewOrder() {}
 
 // Views returns the names of the materialized views in creation order.
 func (e *Engine) Views() []string {

@@ -77,6 +77,7 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 			return nil, err
 		}
 	}
+	inOrder := inputOrdered(n.Input) && !viewOrder(src)
 	out := make([]value.Row, 0, len(groups))
 	for _, g := range groups {
 		if err := b.poll(); err != nil {
@@ -84,7 +85,7 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 		}
 		row := slices.Clone(g.key)
 		for i := range n.Aggs {
-			v, err := evalAggregate(&n.Aggs[i], g.rows)
+			v, err := evalAggregate(&n.Aggs[i], g.rows, inOrder)
 			if err != nil {
 				return nil, err
 			}
@@ -103,9 +104,11 @@ type aggInput struct {
 	keys     []value.Value
 }
 
-// evalAggregate computes one aggregate call over a group's rows.
-func evalAggregate(a *plan.AggCall, rows []value.Row) (value.Value, error) {
-	ins, err := aggInputs(a, rows)
+// evalAggregate computes one aggregate call over a group's rows; with
+// inOrder the order-dependent aggregates without ORDER BY take the rows
+// in their order rather than sorted (see inputOrdered).
+func evalAggregate(a *plan.AggCall, rows []value.Row, inOrder bool) (value.Value, error) {
+	ins, err := aggInputs(a, rows, inOrder)
 	if err != nil {
 		return value.Null, err
 	}
@@ -192,8 +195,9 @@ func intervalAggregate(f plan.AggFunc, vals []value.Value) (value.Value, error) 
 // keys over the rows, leaves out the rows the FILTER rejects and, for
 // DISTINCT, the repeated inputs, and orders the rest: by the ORDER BY
 // keys, and for string_agg and array_agg then by value and separator (the
-// engine's order where PostgreSQL leaves it to the input's).
-func aggInputs(a *plan.AggCall, rows []value.Row) ([]aggInput, error) {
+// engine's order where PostgreSQL leaves it to the input's), unless
+// inOrder keeps the input's.
+func aggInputs(a *plan.AggCall, rows []value.Row, inOrder bool) ([]aggInput, error) {
 	var ins []aggInput
 	for _, r := range rows {
 		if a.Filter != nil {
@@ -247,7 +251,7 @@ func aggInputs(a *plan.AggCall, rows []value.Row) ([]aggInput, error) {
 		slices.SortStableFunc(ins, byReprs)
 		ins = slices.CompactFunc(ins, func(x, y aggInput) bool { return byArgs(x, y) == 0 })
 	}
-	ordered := a.Func.Has(plan.AggOrdered)
+	ordered := a.Func.Has(plan.AggOrdered) && !(inOrder && len(a.OrderBy) == 0 && !a.Distinct)
 	if len(a.OrderBy) > 0 || ordered {
 		slices.SortStableFunc(ins, func(x, y aggInput) int {
 			for i, k := range a.OrderBy {

@@ -397,7 +397,7 @@ func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
 			if call.Func.Has(plan.AggOrdered) && len(call.OrderBy) == 0 {
 				call.OrderBy = n.Order
 			}
-			return evalAggregate(&call, rows)
+			return evalAggregate(&call, rows, false)
 		}
 		call := &plan.AggCall{Name: f.Name, Func: f.Agg, Star: f.Agg == plan.AggCountStar, Arg: f.Arg, Sep: f.Sep, Filter: f.Filter, Type: f.Type}
 		if f.Agg.Has(plan.AggOrdered) {
@@ -405,7 +405,7 @@ func frameValue(n *plan.Window, rows []value.Row) (value.Value, error) {
 			// window's order.
 			call.OrderBy = n.Order
 		}
-		return evalAggregate(call, rows)
+		return evalAggregate(call, rows, false)
 	default:
 		return value.Null, pgerr.New(pgerr.Internal, "window function %s has no frame", f.Name)
 	}

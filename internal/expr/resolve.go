@@ -266,7 +266,8 @@ func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool
 // ResolveCompare returns the type both sides of a comparison are cast to:
 // the wider integer, numeric for an integer with numeric, double precision
 // for any numeric kind with a float (real only for two reals), text for
-// strings except char with char (which compares without trailing spaces),
+// strings except char with char or varchar (which compares without
+// trailing spaces),
 // the wider of date < timestamp < timestamptz, and for an untyped literal
 // the other side's kind (text for two literals). Comparing across
 // categories is 42883 "operator does not exist".
@@ -321,6 +322,14 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 			return plain(widerNumeric(lk, rk)), nil
 		}
 	case catString:
+		if lk == value.Char && rk == value.Varchar || lk == value.Varchar && rk == value.Char {
+			// PostgreSQL picks bpchar's operator, whose operand matches
+			// exactly (varchar converts to bpchar without a function):
+			// trailing spaces do not count on either side. Beside text,
+			// text's operator wins as the preferred type, and the char
+			// loses its trailing spaces in the cast.
+			return plain(value.Char), nil
+		}
 		if rk.IsString() {
 			return value.TextType, nil
 		}
@@ -404,6 +413,9 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 		if isUserType(t) || isUserType(p) {
 			// Enums share a category, so PostgreSQL picks one and fails
 			// to convert the other to it.
+			if context == "CASE" {
+				context = "CASE/WHEN" // PostgreSQL's coerce_to_common_type names it so
+			}
 			return value.Type{}, pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", context, typeNameOf(t), typeNameOf(p))
 		}
 		if plainArray(t.Kind) && plainArray(p.Kind) {

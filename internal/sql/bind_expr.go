@@ -779,8 +779,14 @@ func (b *binder) bindIn(s *scope, a *pg_query.A_Expr, not bool) (expr.Expr, erro
 		return b.bindRowIn(s, l, list.Items, not, a.Location)
 	}
 	nodes := append([]*pg_query.Node{a.Lexpr}, list.Items...)
-	all, _, err := b.bindCommon(s, nodes, "IN", a.Location)
+	all, err := b.bindAll(s, nodes)
 	if err != nil {
+		return nil, err
+	}
+	if hasChar(all) {
+		return b.charIn(all, nodes, not, a.Location)
+	}
+	if _, err = b.coerceAllCommon(all, nodes, "IN", a.Location); err != nil {
 		return nil, err
 	}
 	if isGeometric(all[0]) {
@@ -900,6 +906,9 @@ func (b *binder) regexOp(flags [2]bool, op string, l, r expr.Expr, loc int32) (e
 			return nil, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
+		if k == value.Char && e == &l {
+			continue // bpcharregexeq matches the padded value, as in PostgreSQL
+		}
 		var err error
 		if *e, err = b.coerce(*e, value.TextType, loc); err != nil {
 			return nil, err
@@ -934,8 +943,11 @@ func (b *binder) bindSimilar(s *scope, a *pg_query.A_Expr, op string) (expr.Expr
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		fold = fold || len(es) == 0 && e.Type().Kind == value.CIText // citext ~ text: texticregexeq
-		if e, err = b.coerce(e, value.TextType, a.Location); err != nil {
-			return nil, err
+		// bpchar ~ text matches the padded value.
+		if len(es) > 0 || e.Type().Kind != value.Char {
+			if e, err = b.coerce(e, value.TextType, a.Location); err != nil {
+				return nil, err
+			}
 		}
 		es = append(es, e)
 	}
@@ -994,26 +1006,54 @@ func (b *binder) bindBetween(s *scope, a *pg_query.A_Expr) (expr.Expr, error) {
 
 // bindCommon binds expressions and casts them to their common type.
 func (b *binder) bindCommon(s *scope, nodes []*pg_query.Node, context string, loc int32) ([]expr.Expr, value.Type, error) {
+	es, err := b.bindAll(s, nodes)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	t, err := b.coerceAllCommon(es, nodes, context, loc)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	return es, t, nil
+}
+
+// bindAll binds nodes in order.
+func (b *binder) bindAll(s *scope, nodes []*pg_query.Node) ([]expr.Expr, error) {
 	es := make([]expr.Expr, len(nodes))
-	ts := make([]value.Type, len(nodes))
 	for i, n := range nodes {
 		e, err := b.bindExpr(s, n)
 		if err != nil {
-			return nil, value.Type{}, err
+			return nil, err
 		}
-		es[i], ts[i] = e, e.Type()
+		es[i] = e
+	}
+	return es, nil
+}
+
+// coerceAllCommon converts es, bound from nodes, in place to their common
+// type in the construct named context, and returns that type.
+func (b *binder) coerceAllCommon(es []expr.Expr, nodes []*pg_query.Node, context string, loc int32) (value.Type, error) {
+	ts := make([]value.Type, len(es))
+	for i, e := range es {
+		ts[i] = e.Type()
+	}
+	if context == "CASE" {
+		// PostgreSQL resolves a CASE's type from its ELSE first (the
+		// last node here), which decides between types that convert to
+		// each other implicitly (char(n) and varchar).
+		ts = append(ts[len(ts)-1:len(ts):len(ts)], ts[:len(ts)-1]...)
 	}
 	t, err := expr.CommonType(ts, context)
 	if err != nil {
-		return nil, value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	for i := range es {
 		var err error
 		if es[i], err = b.coerceCommon(es[i], t, context, nodes[i], loc); err != nil {
-			return nil, value.Type{}, err
+			return value.Type{}, err
 		}
 	}
-	return es, t, nil
+	return t, nil
 }
 
 // coerceCommon converts e, bound from node, to t, the common type of the

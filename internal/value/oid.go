@@ -102,6 +102,9 @@ func oidCastable(from, to Kind, explicit bool) (castable, known bool) {
 		return true, true
 	case from == Oid && to.IsReg(), from.IsReg() && to == Oid:
 		return true, true
+	case from == RegProc && to == RegProcedure, from == RegProcedure && to == RegProc,
+		from == RegOper && to == RegOperator, from == RegOperator && to == RegOper:
+		return true, true // binary-coercible: the same oid, named with or without its arguments
 	case from.IsOid() && (to == Int4 || to == Int8):
 		return explicit, true
 	}

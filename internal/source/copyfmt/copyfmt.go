@@ -35,6 +35,9 @@ type Options struct {
 	// Zone is the zone in which timestamptz values without an offset
 	// read: the session's TimeZone.
 	Zone value.Zone
+	// Style carries DateStyle's field order, in which an ambiguous date
+	// (05/12/2026) reads: the session's.
+	Style value.IntervalStyle
 }
 
 // BatchRows is how many rows a batch holds at most; their values are
@@ -219,7 +222,7 @@ func (d *Decoder) fill(row value.Row, rec []byte) error {
 		} else {
 			s = unsafeString(f.b) // the parsed value keeps nothing of it
 		}
-		v, err := value.ParseZone(s, typ, d.o.Zone)
+		v, err := value.ParseStyled(s, typ, d.o.Style, d.o.Zone)
 		if err != nil {
 			return source.At(err, d.t.Name, d.line, fmt.Sprintf(", column %s: %q", cols[ci].Name, string(f.b)))
 		}
