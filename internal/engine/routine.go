@@ -246,6 +246,10 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	s.statementClock(rec)
 	var res Result
 	var err error
+	switch b.(type) {
+	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough:
+		defer s.pushActive(rec)()
+	}
 	switch b := b.(type) {
 	case *sql.Select:
 		bud := e.queryBudget(s.source())
