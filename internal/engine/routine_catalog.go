@@ -56,6 +56,12 @@ func catalogChange(b sql.Bound) bool {
 // the failed block's end. The kinds the block cannot undo are 25001.
 func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error) {
 	s, e := rt.s, rt.s.e
+	if head, elems, ok, err := sql.SchemaElements(st); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rt.runBlockSchemaElements(head, elems)
+	}
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 	b, err := s.bindStmt(rec, st)
 	if err == nil {
@@ -97,6 +103,34 @@ func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error
 	return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}, nil
 }
 
+// runBlockSchemaElements runs CREATE SCHEMA with schema elements as
+// catalog changes of the block: CREATE SCHEMA, then each element in the
+// new schema, as execSchemaElements does outside PL/pgSQL. An element's
+// error leaves the others for the block's undo: the statement's end, or
+// the EXCEPTION handler that catches it.
+func (rt *plRuntime) runBlockSchemaElements(head *sql.Stmt, elems []*sql.Stmt) (*plpgsql.Result, error) {
+	s := rt.s
+	if _, err := rt.runBlockCatalogChange(head); err != nil {
+		return nil, err
+	}
+	name := head.Node.GetCreateSchemaStmt().Schemaname
+	if name == "" {
+		name = s.userName()
+	}
+	saved := s.pathOverride
+	s.pathOverride = append([]string{name}, s.searchPath()...)
+	defer func() { s.pathOverride = saved }()
+	for _, el := range elems {
+		if _, err := rt.runBlockCatalogChange(el); err != nil {
+			// Its position is in the element's own text.
+			pe := *pgerr.Wrap(err)
+			pe.Position = 0
+			return nil, &pe
+		}
+	}
+	return &plpgsql.Result{}, nil
+}
+
 // unchanged reports whether the transaction has changed nothing yet.
 func (tx *txn) unchanged() bool {
 	return len(tx.log) == 0 && len(tx.pending) == 0 && len(tx.restarts) == 0 && len(tx.deferred) == 0 &&
@@ -115,7 +149,7 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	}
 	what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
 	_, _, elements, _ := sql.SchemaElements(st)
-	blockable := (rt.top || s.callerRunsCode()) && !elements && nparams == 0 && s.writer && e.tx != nil
+	blockable := (rt.top || s.callerRunsCode()) && nparams == 0 && s.writer && e.tx != nil
 	if s.block && blockable {
 		return rt.runBlockCatalogChange(st)
 	}
