@@ -248,7 +248,8 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	var err error
 	switch b.(type) {
 	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough:
-		defer s.pushActive(rec)()
+		s.active = append(s.active, rec)
+		defer s.popActive()
 	}
 	switch b := b.(type) {
 	case *sql.Select:

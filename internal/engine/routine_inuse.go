@@ -14,15 +14,12 @@ import (
 // running plan has its rows and its shape. It may not rename one either,
 // which PostgreSQL allows: the plan reads and writes relations by name.
 
-// pushActive records rec as the recorder of a query that PL/pgSQL code
-// runs; the returned function pops it.
-func (s *Session) pushActive(rec *recorder) func() {
-	s.active = append(s.active, rec)
+// popActive forgets the innermost query that PL/pgSQL code runs, which
+// Run recorded in Session.active.
+func (s *Session) popActive() {
 	n := len(s.active)
-	return func() {
-		s.active[n-1] = nil
-		s.active = s.active[:n-1]
-	}
+	s.active[n-1] = nil
+	s.active = s.active[:n-1]
 }
 
 // inUse reports whether key names a table or materialized view that a
