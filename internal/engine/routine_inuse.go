@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
@@ -20,6 +21,19 @@ func (s *Session) popActive() {
 	n := len(s.active)
 	s.active[n-1] = nil
 	s.active = s.active[:n-1]
+}
+
+var _ plpgsql.Holder = (*plRuntime)(nil)
+
+// HoldLast implements plpgsql.Holder: a FOR loop's query keeps its
+// relations in use while the loop's body runs, as in PostgreSQL.
+func (rt *plRuntime) HoldLast() func() {
+	s := rt.s
+	if rt.last == nil {
+		return func() {}
+	}
+	s.active = append(s.active, rt.last)
+	return s.popActive
 }
 
 // inUse reports whether key names a table or materialized view that a
