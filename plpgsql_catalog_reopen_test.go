@@ -30,3 +30,32 @@ func TestPlpgsqlCatalogReopen(t *testing.T) {
 		{"SELECT k FROM src ORDER BY k", "[[1] [3]]"},
 	})
 }
+
+// TestPlpgsqlCatalogReadReopen checks that the file keeps what functions
+// called by a query that reads a table made, and the part of a procedure
+// committed before a later part failed; and none of a failed query's.
+func TestPlpgsqlCatalogReadReopen(t *testing.T) {
+	db, path := openFileDB(t, "plpgsql_catalog_read.db")
+	s := db.Session()
+	sessionExec(t, s, `CREATE TABLE todo (id int PRIMARY KEY)`)
+	sessionExec(t, s, `INSERT INTO todo VALUES (1), (2)`)
+	sessionExec(t, s, `CREATE TABLE log (n int)`)
+	sessionExec(t, s, `CREATE MATERIALIZED VIEW mv AS SELECT sum(n) AS s FROM log`)
+	sessionExec(t, s, `CREATE FUNCTION mk(i int, fail int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE format('CREATE TABLE part_%s (x int)', i); EXECUTE format('INSERT INTO part_%s VALUES (%s)', i, i); IF i = fail THEN RAISE EXCEPTION 'no'; END IF; RETURN i; END $$`)
+	sessionExec(t, s, `INSERT INTO log SELECT mk(id, 0) FROM todo`)
+	if err := s.Exec(`INSERT INTO log SELECT mk(id + 10, 12) FROM todo`); err == nil {
+		t.Fatal("the failing call succeeded")
+	}
+	sessionExec(t, s, `CREATE PROCEDURE p() LANGUAGE plpgsql AS $$ BEGIN CREATE TABLE pa (x int); INSERT INTO log VALUES (100); COMMIT; CREATE TABLE pb (x int); INSERT INTO log VALUES (1000); RAISE EXCEPTION 'late'; END $$`)
+	if err := s.Exec(`CALL p()`); err == nil {
+		t.Fatal("the failing procedure succeeded")
+	}
+	db = reopenFileDB(t, db, path)
+	defer db.Close()
+	wantRows(t, db, []queryRows{
+		{"SELECT relname FROM pg_class WHERE relname IN ('pa', 'pb', 'part_1', 'part_2', 'part_11', 'part_12') ORDER BY 1", "[[pa] [part_1] [part_2]]"},
+		{"SELECT * FROM part_2", "[[2]]"},
+		{"SELECT n FROM log ORDER BY n", "[[1] [2] [100]]"},
+		{"SELECT * FROM mv", "[[103]]"},
+	})
+}

@@ -75,15 +75,7 @@ type procTx struct {
 // EndTransaction implements plpgsql.TxRuntime.
 func (rt *plRuntime) EndTransaction(rollback, chain bool) error {
 	e := rt.s.e
-	if rt.s.promoted && rt.tx != nil {
-		what := "COMMIT"
-		if rollback {
-			what = "ROLLBACK"
-		}
-		return pgerr.New(pgerr.FeatureNotSupported, "%s after a catalog change in PL/pgSQL code is not supported", what).
-			WithHint("run the catalog changes in their own DO block or procedure call, or the transaction control in another")
-	}
-	if rt.tx == nil || e.tx != nil && e.tx.explicit {
+	if rt.tx == nil || e.tx != nil && e.tx.explicit && !rt.s.promoted {
 		return pgerr.New(plpgsql.CodeInvalidTransactionTermination, "invalid transaction termination")
 	}
 	if rt.tx.subtx > 0 {
@@ -92,6 +84,9 @@ func (rt *plRuntime) EndTransaction(rollback, chain bool) error {
 			what = "roll back"
 		}
 		return pgerr.New(plpgsql.CodeInvalidTransactionTermination, "cannot %s while a subtransaction is active", what)
+	}
+	if rt.s.promoted {
+		return rt.s.endPromotedPart(rollback)
 	}
 	if rollback {
 		e.rollback()

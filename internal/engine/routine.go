@@ -195,6 +195,9 @@ type plRuntime struct {
 	// a transaction block its catalog changes are the block's
 	// (routine_catalog.go).
 	top bool
+	// last is the recorder of the query the code ran last, which a FOR
+	// loop over its rows holds in use (routine_inuse.go).
+	last *recorder
 }
 
 var _ plpgsql.Runtime = (*plRuntime)(nil)
@@ -246,6 +249,13 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	s.statementClock(rec)
 	var res Result
 	var err error
+	rt.last = nil
+	switch b.(type) {
+	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough:
+		rt.last = rec
+		s.active = append(s.active, rec)
+		defer s.popActive()
+	}
 	switch b := b.(type) {
 	case *sql.Select:
 		bud := e.queryBudget(s.source())

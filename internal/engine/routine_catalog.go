@@ -20,10 +20,12 @@ import (
 // catalog as it was, for an EXCEPTION handler to catch. Any other catalog
 // change of a DO block's or a called procedure's code makes the
 // statement a transaction block from there to its end (promoted), so that
-// a later error undoes it as ROLLBACK would. A function called by a query
-// runs them only when the query reads no relation (SELECT f(…)), the
-// common way of calling one for its effect: otherwise the query's plan
-// may read what it would change (0A000).
+// a later error undoes it as ROLLBACK would; the code's COMMIT or
+// ROLLBACK ends that block and the next change starts another
+// (endPromotedPart). A function called by a query or a data change runs
+// them too, while the relations its running queries use are kept from
+// changes (routine_inuse.go): the plans have read their rows or will
+// read them as they were, and their shapes hold.
 
 var _ plpgsql.FinalRuntime = (*plRuntime)(nil)
 
@@ -37,7 +39,7 @@ func catalogChange(b sql.Bound) bool {
 	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough,
 		*sql.Call, *sql.Do, *sql.Tx, *sql.SetConstraints, *sql.WithModify, *sql.Truncate,
 		*sql.Explain, *sql.ExplainAnalyze, *sql.Show, *sql.Set, *sql.Maintenance, *sql.Schema,
-		*sql.Copy, *sql.CopyTo, *sql.Refresh, *sql.Cluster, *sql.Reindex, *sql.LockTable,
+		*sql.Copy, *sql.CopyTo, *sql.Cluster, *sql.Reindex, *sql.LockTable,
 		*sql.Listen, *sql.Notify, *sql.Subscribe,
 		*sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
 		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
@@ -54,6 +56,12 @@ func catalogChange(b sql.Bound) bool {
 // the failed block's end. The kinds the block cannot undo are 25001.
 func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error) {
 	s, e := rt.s, rt.s.e
+	if head, elems, ok, err := sql.SchemaElements(st); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return rt.runBlockSchemaElements(head, elems)
+	}
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 	b, err := s.bindStmt(rec, st)
 	if err == nil {
@@ -65,9 +73,23 @@ func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error
 	if err != nil {
 		return nil, err
 	}
+	if err := s.inUseCheck(b); err != nil {
+		return nil, err
+	}
+	had := s.inUseNow()
+	undo := 0
+	if e.txd != nil {
+		undo = len(e.txd.undo)
+	}
 	stmt, outer, text := s.stmt, s.rec, s.ddlText
 	res, err := s.execBound(b, rec)
 	s.stmt, s.rec, s.ddlText = stmt, outer, text
+	if err == nil {
+		if err = s.droppedInUse(had); err != nil {
+			e.undoCatalog(undo) // as a failed catalog change of the block
+			res = Result{}
+		}
+	}
 	for i, msg := range res.Notices {
 		level := "NOTICE"
 		if l, ok := res.NoticeLevels[i]; ok {
@@ -79,6 +101,34 @@ func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error
 		return nil, err
 	}
 	return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}, nil
+}
+
+// runBlockSchemaElements runs CREATE SCHEMA with schema elements as
+// catalog changes of the block: CREATE SCHEMA, then each element in the
+// new schema, as execSchemaElements does outside PL/pgSQL. An element's
+// error leaves the others for the block's undo: the statement's end, or
+// the EXCEPTION handler that catches it.
+func (rt *plRuntime) runBlockSchemaElements(head *sql.Stmt, elems []*sql.Stmt) (*plpgsql.Result, error) {
+	s := rt.s
+	if _, err := rt.runBlockCatalogChange(head); err != nil {
+		return nil, err
+	}
+	name := head.Node.GetCreateSchemaStmt().Schemaname
+	if name == "" {
+		name = s.userName()
+	}
+	saved := s.pathOverride
+	s.pathOverride = append([]string{name}, s.searchPath()...)
+	defer func() { s.pathOverride = saved }()
+	for _, el := range elems {
+		if _, err := rt.runBlockCatalogChange(el); err != nil {
+			// Its position is in the element's own text.
+			pe := *pgerr.Wrap(err)
+			pe.Position = 0
+			return nil, &pe
+		}
+	}
+	return &plpgsql.Result{}, nil
 }
 
 // unchanged reports whether the transaction has changed nothing yet.
@@ -99,7 +149,7 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	}
 	what := strings.ToUpper(strings.Fields(st.SQL + " ?")[0])
 	_, _, elements, _ := sql.SchemaElements(st)
-	blockable := (rt.top || s.readsNoRelation()) && !elements && nparams == 0 && s.writer && e.tx != nil
+	blockable := (rt.top || s.callerRunsCode()) && nparams == 0 && s.writer && e.tx != nil
 	if s.block && blockable {
 		return rt.runBlockCatalogChange(st)
 	}
@@ -113,7 +163,7 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 			return rt.runBlockCatalogChange(st)
 		}
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not supported in PL/pgSQL here", what).
-			WithHint("a function runs catalog changes when called by a query that reads no table (SELECT f(…)), by CALL or from a DO block")
+			WithHint("PL/pgSQL code runs catalog changes from a DO block, a CALL, or a function called by a query or a data change")
 	}
 	rec := &recorder{cat: e, seen: map[string]bool{}, text: s.storedText(st.SQL), rowSec: s.rowSecurity(), session: s}
 	b, err := s.bindStmt(rec, st)
@@ -143,6 +193,34 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	return &plpgsql.Result{Cols: res.Columns, Rows: res.Rows}, nil
 }
 
+// endPromotedPart ends, by COMMIT or ROLLBACK in procedure code, the
+// transaction block that a catalog change made of its statement, under
+// the statement's lock: its part stays committed whatever the statement
+// does after, and the code goes on in a transaction of its own, as
+// before the catalog change.
+func (s *Session) endPromotedPart(rollback bool) error {
+	e := s.e
+	commit := !rollback
+	var err error
+	if commit && e.txd != nil {
+		if err = e.commitBlock(); err != nil {
+			commit = false
+		}
+	}
+	if commit {
+		err = e.commit()
+	} else {
+		e.rollback()
+	}
+	e.endBlock()
+	s.block, s.promoted, s.failed, s.snapped = false, false, false, false
+	clear(s.savepoints)
+	s.savepoints = s.savepoints[:0]
+	s.endNotify(commit && err == nil)
+	e.begin()
+	return err
+}
+
 // endPromoted ends the transaction block that a catalog change in
 // PL/pgSQL code made of its statement (runCatalogChange): committed when
 // the statement succeeded, rolled back when it failed. The commit's
@@ -157,10 +235,15 @@ func (s *Session) endPromoted(res Result, err error) (Result, error) {
 	return res, err
 }
 
-// readsNoRelation reports whether the session's statement is a query that
-// reads no table, view or sequence, whose PL/pgSQL calls may change the
-// catalog as a DO block's code does.
-func (s *Session) readsNoRelation() bool {
-	_, sel := s.stmt.(*sql.Select)
-	return sel && s.rec != nil && len(s.rec.seen) == 0 && len(s.rec.seqs) == 0
+// callerRunsCode reports whether the session's statement is one whose
+// queries' function calls may change the catalog as a DO block's code
+// does: a query or a data change, or a DO or CALL whose code runs the
+// query. A relation the running queries use is kept from changes
+// (routine_inuse.go).
+func (s *Session) callerRunsCode() bool {
+	switch s.stmt.(type) {
+	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.WithModify, *sql.Do, *sql.Call:
+		return true
+	}
+	return false
 }

@@ -55,6 +55,12 @@ type Session struct {
 	// CALL, SELECT f(…)) made its statement a block by a catalog change;
 	// the statement's end commits or rolls it back (routine_catalog.go).
 	promoted bool
+
+	// active are the recorders of the queries PL/pgSQL code is running,
+	// whose relations its catalog changes may not alter
+	// (routine_inuse.go).
+	active []*recorder
+
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
 	failed   bool // a statement failed inside the block: only ROLLBACK remains

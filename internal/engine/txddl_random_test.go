@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,7 +21,8 @@ import (
 // statement; after each block, the catalog (columns, types, defaults,
 // NOT NULL, indexes, constraints), every table's rows, and every
 // materialized view's rows against PostgreSQL and against a recomputation
-// from scratch. DELTAVIEW_SEED runs a logged seed again.
+// from scratch. Some blocks are DO blocks outside BEGIN, some of which
+// COMMIT part way. DELTAVIEW_SEED runs a logged seed again.
 func TestTxDDLRandom(t *testing.T) {
 	pg, ctx, r := randomPG(t, 91)
 	e := engine.New()
@@ -115,6 +117,44 @@ CREATE TRIGGER tg AFTER INSERT ON t2 FOR EACH ROW EXECUTE FUNCTION tlogit()`)
 	}
 	codes := map[string]int{}
 	commits, refused := 0, 0
+	// doCommitBlock runs a DO block outside BEGIN that commits after its
+	// first split statements, the parts on lines 2 and 4 of its code:
+	// what the first part did stays when the second fails
+	// (plpgsql_catalog_read.txt). PostgreSQL runs each part in a block
+	// of its own, rolled back where deltaview refuses it.
+	doCommitBlock := func(b int, body, pgBody []string, split int) ([]string, bool) {
+		do := "DO $$ BEGIN\n" + strings.Join(body[:split], "; ") + ";\nCOMMIT;\n" + strings.Join(body[split:], "; ") + "; END $$"
+		err := tw.sess.ExecScript(do, func(engine.Result) error { return nil })
+		code, late := "", false
+		if err != nil {
+			code = pgerr.Code(err)
+			var pe *pgerr.Error
+			late = errors.As(err, &pe) && strings.Contains(pe.Context, "line 4")
+		}
+		codes[code]++
+		for part, stmts := range [][]string{pgBody[:split], pgBody[split:]} {
+			runPG("BEGIN")
+			_, pgCode := runPG("DO $$ BEGIN " + strings.Join(stmts, "; ") + "; END $$")
+			want := ""
+			if part == 1 || !late {
+				want = code // the part deltaview failed in, or the last
+			}
+			switch {
+			case want == "0A000":
+				refused++ // refused by deltaview, maybe before PostgreSQL's error: undone on both
+			case want != pgCode:
+				t.Fatalf("block %d: %s: part %d: deltaview %q (%v), PostgreSQL %q", b, do, part+1, code, err, pgCode)
+			case pgCode == "":
+				runPG("COMMIT")
+				continue
+			}
+			runPG("ROLLBACK")
+			if part == 0 && want != "" {
+				return []string{do}, false
+			}
+		}
+		return []string{do}, code == ""
+	}
 	// doBlock runs a block's statements as one DO block outside BEGIN,
 	// sometimes failing at its end, which undoes everything it did
 	// (plpgsql_catalog.txt); PostgreSQL runs it inside a block, rolled
@@ -133,6 +173,9 @@ CREATE TRIGGER tg AFTER INSERT ON t2 FOR EACH ROW EXECUTE FUNCTION tlogit()`)
 		}
 		if r.IntN(4) == 0 {
 			body, pgBody = append(body, "RAISE EXCEPTION 'undone'"), append(pgBody, "RAISE EXCEPTION 'undone'")
+		}
+		if len(body) > 1 && r.IntN(3) == 0 {
+			return doCommitBlock(b, body, pgBody, 1+r.IntN(len(body)-1))
 		}
 		do := "DO $$ BEGIN " + strings.Join(body, "; ") + "; END $$"
 		err := tw.sess.ExecScript(do, func(engine.Result) error { return nil })

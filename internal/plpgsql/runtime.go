@@ -27,6 +27,13 @@ type Runtime interface {
 	Undo(m Mark)
 }
 
+// Holder is a Runtime that keeps the relations of the query it ran last
+// in use while a FOR loop runs over its rows, as PostgreSQL's open
+// cursor keeps them: HoldLast returns the function that lets them go.
+type Holder interface {
+	HoldLast() func()
+}
+
 // NoticeCoder is a Runtime that sends a notice with a SQLSTATE of RAISE's
 // choosing (USING ERRCODE, or a condition's name); without it such a
 // notice goes with its severity's code.

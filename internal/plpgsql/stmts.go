@@ -283,6 +283,9 @@ func (c *call) forQuery(s *forQuery) (control, error) {
 	if err != nil {
 		return control{}, err
 	}
+	if h, ok := c.rt.(Holder); ok {
+		defer h.HoldLast()()
+	}
 	saved := c.fr
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()

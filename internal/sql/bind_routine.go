@@ -220,6 +220,12 @@ func (b *binder) routineSRF(f *pg_query.FuncCall) (*expr.SRF, bool, error) {
 // Bind does.
 func BindWithParams(cat Catalog, s *Stmt, types []value.Type) (Bound, Params, error) {
 	n := s.Node
+	if n.GetCreateTableAsStmt() != nil && len(types) > 0 {
+		// Its query would need the values at the catalog change, and
+		// its stored text would name parameters.
+		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE … AS reading PL/pgSQL variables or USING parameters is not supported").
+			WithHint("write the values into the statement: EXECUTE format('CREATE TABLE t AS SELECT %%L AS x', v)")
+	}
 	if n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil &&
 		n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil {
 		bd, err := Bind(cat, s)

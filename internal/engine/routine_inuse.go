@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/plpgsql"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// Relations in use by the running queries of a session. The state kept
+// is Session.active: the recorders of the queries that PL/pgSQL code is
+// running, innermost last; the session's statement's own recorder
+// (Session.rec) is the outermost. A catalog change in a function called
+// by one of them may not alter or drop a table or materialized view that
+// one of them reads or writes, as PostgreSQL refuses it (55006): the
+// running plan has its rows and its shape. It may not rename one either,
+// which PostgreSQL allows: the plan reads and writes relations by name.
+
+// popActive forgets the innermost query that PL/pgSQL code runs, which
+// Run recorded in Session.active.
+func (s *Session) popActive() {
+	n := len(s.active)
+	s.active[n-1] = nil
+	s.active = s.active[:n-1]
+}
+
+var _ plpgsql.Holder = (*plRuntime)(nil)
+
+// HoldLast implements plpgsql.Holder: a FOR loop's query keeps its
+// relations in use while the loop's body runs, as in PostgreSQL.
+func (rt *plRuntime) HoldLast() func() {
+	s := rt.s
+	if rt.last == nil {
+		return func() {}
+	}
+	s.active = append(s.active, rt.last)
+	return s.popActive
+}
+
+// inUse reports whether key names a table or materialized view that a
+// running query of the session reads or writes.
+func (s *Session) inUse(key string) bool {
+	if _, ok := s.e.tables[key]; !ok {
+		if _, ok := s.e.views[key]; !ok {
+			return false
+		}
+	}
+	if s.rec != nil && s.rec.seen[key] {
+		return true
+	}
+	for _, r := range s.active {
+		if r.seen[key] {
+			return true
+		}
+	}
+	return false
+}
+
+// anyInUse reports whether a query is running around the code.
+func (s *Session) anyInUse() bool {
+	return len(s.active) > 0 || s.rec != nil && len(s.rec.seen) > 0
+}
+
+// errInUse is PostgreSQL's refusal of the command what on the relation
+// keyed key while a query of the session uses it.
+func (s *Session) errInUse(what, key string) error {
+	return pgerr.New("55006", "cannot %s %q because it is being used by active queries in this session", what, s.e.bareName(key))
+}
+
+// inUseCheck refuses the catalog change b when it alters a relation in
+// use (before it runs).
+func (s *Session) inUseCheck(b sql.Bound) error {
+	if !s.anyInUse() {
+		return nil
+	}
+	check := func(what string, keys ...string) error {
+		for _, k := range keys {
+			if s.inUse(k) {
+				return s.errInUse(what, k)
+			}
+		}
+		return nil
+	}
+	switch b := b.(type) {
+	case *sql.AlterTable:
+		if s.inUse(b.Table) && (b.RenamedFrom != "" || b.New != nil && b.New.Name != b.Table) {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … RENAME of %s while a query of the statement reads it is not supported", s.e.bareName(b.Table)).
+				WithHint("the running query reads and writes its relations by name; rename it in a statement of its own")
+		}
+		return check("ALTER TABLE", b.Table)
+	case *sql.AlterRowSecurity:
+		return check("ALTER TABLE", b.Table)
+	case *sql.AlterRelOwner:
+		return check("ALTER TABLE", b.Name)
+	case *sql.AlterInherit:
+		return check("ALTER TABLE", b.Child, b.Parent)
+	case *sql.AttachPartition:
+		if b.Table != nil && b.Partition != nil {
+			return check("ALTER TABLE", b.Table.Name, b.Partition.Name)
+		}
+	case *sql.DetachPartition:
+		return check("ALTER TABLE", b.Parent, b.Name)
+	case *sql.MoveRelation:
+		if s.inUse(b.Key) {
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER … SET SCHEMA of %s while a query of the statement reads it is not supported", s.e.bareName(b.Key)).
+				WithHint("the running query reads and writes its relations by name; move it in a statement of its own")
+		}
+	case *sql.CreateIndex:
+		return check("CREATE INDEX", b.Table)
+	case *sql.Refresh:
+		return check("REFRESH MATERIALIZED VIEW", b.View)
+	case *sql.Drop:
+		if b.Kind == sql.DropTable || b.Kind == sql.DropMatView {
+			return check("DROP TABLE", b.Names...)
+		}
+	}
+	return nil
+}
+
+// droppedInUse is the refusal of a catalog change that dropped a
+// relation in use by a path inUseCheck does not see (CASCADE, DROP
+// SCHEMA, DROP TYPE … CASCADE), checked after it ran; nil when none.
+func (s *Session) droppedInUse(had map[string]string) error {
+	for k, name := range had {
+		_, t := s.e.tables[k]
+		_, v := s.e.views[k]
+		if !t && !v {
+			return pgerr.New("55006", "cannot DROP TABLE %q because it is being used by active queries in this session", name)
+		}
+	}
+	return nil
+}
+
+// inUseNow are the relations in use, by key, with the name messages give
+// them, for droppedInUse; nil when no query is running around the code.
+func (s *Session) inUseNow() map[string]string {
+	if !s.anyInUse() {
+		return nil
+	}
+	m := map[string]string{}
+	add := func(r *recorder) {
+		for k := range r.seen {
+			if s.inUse(k) {
+				m[k] = s.e.bareName(k)
+			}
+		}
+	}
+	if s.rec != nil {
+		add(s.rec)
+	}
+	for _, r := range s.active {
+		add(r)
+	}
+	return m
+}
