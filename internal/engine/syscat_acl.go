@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // relACL is pg_class.relacl of rel, as PostgreSQL prints its aclitem[]
@@ -86,3 +87,17 @@ func quoteACLName(n string) string {
 	}
 	return string(append(out, '"'))
 }
+
+// catACLItem is the aclitem of s, an item the catalog made in
+// aclitem's text form.
+func catACLItem(s string) value.Value {
+	a, _, err := value.ParseACLItem(s)
+	if err != nil {
+		panic("engine: catalog aclitem " + s + ": " + err.Error())
+	}
+	return value.NewACLItem(a)
+}
+
+// An aclitem's input without a grantor takes the bootstrap superuser's
+// name, which here is deltaview's.
+func init() { value.ACLDefaultGrantor = SuperuserName }

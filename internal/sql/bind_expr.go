@@ -370,6 +370,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		return nil, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
 	}
 	out = b.xmlOption(e, t, b.dateInput(e, t, b.intervalInput(e, t, b.intervalText(b.zoned(out)))))
+	if out, err = b.aclRolesChecked(out, e, t, nodeLoc(c.Arg, c.Location)); err != nil {
+		return nil, err
+	}
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}
