@@ -12,7 +12,8 @@ import (
 func init() {
 	acl, acls := value.ACLItem, value.ArrayOf(value.ACLItem)
 	strict("aclcontains", kinds(acls, acl), value.BoolType, func(a []value.Value) (value.Value, error) {
-		return value.NewBool(value.ACLContains(a[0], a[1])), nil
+		ok, err := value.ACLContains(a[0], a[1])
+		return value.NewBool(ok), err
 	})
 	for _, name := range []string{"aclinsert", "aclremove"} {
 		strict(name, kinds(acls, acl), value.ArrayType(acl), func(a []value.Value) (value.Value, error) {

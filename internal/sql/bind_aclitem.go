@@ -130,10 +130,10 @@ func (b *binder) aclexplodeSRF(f *pg_query.FuncCall) (_ *expr.SRF, ok bool, _ er
 		if a[0].IsNull() {
 			return nil
 		}
+		if err := value.CheckACL(a[0]); err != nil {
+			return err
+		}
 		for _, e := range a[0].Elems() {
-			if e.IsNull() {
-				continue
-			}
 			item := e.ACLItemOf()
 			grantor, grantee := value.NewOid(aclRoleOID(sc, item.Grantor)), value.NewOid(aclRoleOID(sc, item.Grantee))
 			for i, n := range value.ACLPrivNames {

@@ -61,19 +61,33 @@ func (v Value) ACLItemOf() ACL {
 
 // ACLContains is aclcontains: whether an item of acl has item's grantee
 // and grantor and every privilege (and grant option) item has.
-func ACLContains(acl Value, item Value) bool {
+func ACLContains(acl Value, item Value) (bool, error) {
+	if err := CheckACL(acl); err != nil {
+		return false, err
+	}
 	want := item.ACLItemOf()
 	for _, e := range acl.Elems() {
-		if e.IsNull() {
-			continue
-		}
 		got := e.ACLItemOf()
 		if got.Grantee == want.Grantee && got.Grantor == want.Grantor &&
 			got.Privs&want.Privs == want.Privs && got.Options&want.Options == want.Options {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
+}
+
+// CheckACL is check_acl: an ACL is a one-dimensional array (so not
+// empty) without NULLs.
+func CheckACL(acl Value) error {
+	if len(acl.Dims()) != 1 {
+		return pgerr.New(pgerr.InvalidParameter, "ACL arrays must be one-dimensional")
+	}
+	for _, e := range acl.Elems() {
+		if e.IsNull() {
+			return pgerr.New("22004", "ACL arrays must not contain null values")
+		}
+	}
+	return nil
 }
 
 // ParseACLItem is aclitemin without the catalog: the parts of s, and
