@@ -51,7 +51,7 @@ func init() {
 var catalogTypeNames = map[string]value.Type{
 	"name": value.NameType, `"char"`: value.InternalCharType, "pg_node_tree": value.TextType, "xid": value.TextType,
 	"int2vector": value.Int2VectorType, "oidvector": value.OidVectorType, "anyarray": value.TextType,
-	"aclitem[]": value.ArrayType(value.Text), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Name),
+	"aclitem[]": value.ArrayType(value.ACLItem), `"char"[]`: value.ArrayType(value.InternalChar), "name[]": value.ArrayType(value.Name),
 	"sql_identifier": value.NameType, "character_data": {Kind: value.Varchar, Mod: -1}, "yes_or_no": {Kind: value.Varchar, Mod: 3},
 	"cardinal_number": value.Int4Type, "time_stamp": value.TimestampTZType,
 }
@@ -141,6 +141,9 @@ func catValue(x any, t value.Type) value.Value {
 			}
 			if t.Kind.Elem() == value.InternalChar {
 				elems[i] = value.NewInternalChar(firstByte(s))
+			}
+			if t.Kind.Elem() == value.ACLItem {
+				elems[i] = catACLItem(s)
 			}
 		}
 		return value.NewArray(t.Kind, elems)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // relACL is pg_class.relacl of rel, as PostgreSQL prints its aclitem[]
@@ -85,4 +86,53 @@ func quoteACLName(n string) string {
 		out = append(out, n[i])
 	}
 	return string(append(out, '"'))
+}
+
+// catACLItem is the aclitem of s, an item the catalog made in
+// aclitem's text form.
+func catACLItem(s string) value.Value {
+	a, _, err := value.ParseACLItem(s)
+	if err != nil {
+		panic("engine: catalog aclitem " + s + ": " + err.Error())
+	}
+	return value.NewACLItem(a)
+}
+
+// An aclitem's input without a grantor takes the bootstrap superuser's
+// name, which here is deltaview's.
+func init() { value.ACLDefaultGrantor = SuperuserName }
+
+// nspACL is pg_namespace.nspacl of the schema n: for a schema CREATE
+// SCHEMA made, NULL until a GRANT or REVOKE names it, then the owner's
+// item (USAGE and CREATE) and one per role granted something, in name
+// order as relACL lists them; for the schemas every role may use, the
+// owner's item and PUBLIC's USAGE, as PostgreSQL's initial ACL of
+// pg_catalog, information_schema and public reads (pg_toast has none).
+func (o *catalogObjects) nspACL(n string) any {
+	owner := aclRole(o.e.schemaOwner(n))
+	sc := o.e.schemas[n]
+	switch {
+	case sc == nil && n == "pg_toast":
+		return nil
+	case sc == nil:
+		return []string{owner + "=UC/" + owner, "=U/" + owner}
+	case sc.grants == nil:
+		return nil
+	}
+	acl := []string{owner + "=UC/" + owner}
+	for _, role := range sortedKeys(sc.grants) {
+		p := sc.grants[role]
+		if role == sc.owner || p == 0 {
+			continue
+		}
+		var letters string
+		if p&sql.PrivUsage != 0 {
+			letters += "U"
+		}
+		if p&sql.PrivCreate != 0 {
+			letters += "C"
+		}
+		acl = append(acl, aclRole(role)+"="+letters+"/"+owner)
+	}
+	return acl
 }

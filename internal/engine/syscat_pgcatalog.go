@@ -15,7 +15,7 @@ import (
 var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_namespace": func(o *catalogObjects, r *catRows) {
 		for _, n := range o.e.schemaNames() {
-			r.add("oid", schemaOID(n), "nspname", n, "nspowner", o.e.roleOID(o.e.schemaOwner(n)))
+			r.add("oid", schemaOID(n), "nspname", n, "nspowner", o.e.roleOID(o.e.schemaOwner(n)), "nspacl", o.nspACL(n))
 		}
 	},
 	"pg_catalog.pg_class":         pgClass,

@@ -358,8 +358,9 @@ func ResolveCompare(l, r value.Type) (value.Type, error) {
 func ResolveCompareOp(op string, l, r value.Type) (value.Type, error) {
 	t, err := ResolveCompare(l, r)
 	switch {
-	case err == nil && ((t.Kind == value.Xid || t.Kind == value.HStore) && op != "=" && op != "<>" || t.Kind == value.Cid && op != "="):
+	case err == nil && ((t.Kind == value.Xid || t.Kind == value.HStore) && op != "=" && op != "<>" || (t.Kind == value.Cid || t.Kind == value.ACLItem) && op != "="):
 		// xid has only = and <>, cid only =: their numbers wrap around;
+		// aclitem has only = (aclitemeq);
 		// hstore's order serves its btree class (ORDER BY) alone.
 		return t, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeNameOf(l), op, typeNameOf(r)).
 			WithHint(hintNoOperator)

@@ -46,7 +46,7 @@ func IsSRF(name string) bool {
 	switch strings.ToLower(name) {
 	case "unnest", "generate_series", "generate_subscripts", "regexp_matches", "regexp_split_to_table", "string_to_table",
 		"json_populate_recordset", "jsonb_populate_recordset", "json_to_recordset", "jsonb_to_recordset",
-		"ts_parse", "ts_token_type", "ts_debug", "ts_stat", "pg_listening_channels":
+		"ts_parse", "ts_token_type", "ts_debug", "ts_stat", "pg_listening_channels", "aclexplode":
 		return true
 	}
 	if _, ok := sysInfoSRFs[strings.ToLower(name)]; ok {

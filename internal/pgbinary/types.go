@@ -82,6 +82,7 @@ var kindOIDs = [...]uint32{
 	value.OidVector:    30,
 	value.Name:         19,
 	value.Xid8:         5069,
+	value.ACLItem:      1033,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -137,6 +138,7 @@ var arrayOIDs = [...]uint32{
 	value.OidVector:    1013,
 	value.Name:         1003,
 	value.Xid8:         271,
+	value.ACLItem:      1034,
 }
 
 // TypeOID returns the OID of t's type.
@@ -199,6 +201,8 @@ func TypeSize(t value.Type) int16 {
 		return 6
 	case value.Int8, value.Float8, value.Timestamp, value.TimestampTZ, value.Money, value.PgLSN, value.Xid8:
 		return 8
+	case value.ACLItem:
+		return 12
 	case value.Time:
 		return 8
 	case value.TimeTZ:

@@ -574,6 +574,11 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			if err := b.noJSONOrder(argType, "equality", nodeLoc(f.Args[0], f.Location)); err != nil {
 				return nil, err
 			}
+			if k := argType.Kind; k == value.ACLItem || k.Elem() == value.ACLItem {
+				// aclitem has equality but no order, which DISTINCT needs here.
+				return nil, b.noJSONOrder(argType, "ordering", nodeLoc(f.Args[0], f.Location)).(*pgerr.Error).
+					WithDetail("Aggregates with DISTINCT must be able to sort their inputs.").WithHint("")
+			}
 		}
 	}
 	t, err := call.Func.ResultType(argType)

@@ -19,6 +19,12 @@ func (b *binder) arrayOperator(op string, l, r expr.Expr, loc int32) (e expr.Exp
 	if !isOp || !lk.IsArray() && !rk.IsArray() {
 		return nil, false, nil
 	}
+	if op == "@>" && lk == value.ArrayOf(value.ACLItem) && (rk == value.ACLItem || rk == value.Unknown) {
+		// aclitem[] @> aclitem, aclcontains, which PostgreSQL prefers
+		// for an untyped right operand too.
+		e, err = b.callFunc(nil, "aclcontains", nil, []expr.Expr{l, r}, loc)
+		return e, true, err
+	}
 	if lk != rk && lk != value.Unknown && rk != value.Unknown {
 		// anyarray against anyarray: the same array type on both sides.
 		return nil, true, b.stmt.errf(loc, pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.Type(), op, r.Type()).

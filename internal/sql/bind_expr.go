@@ -322,6 +322,11 @@ func (b *binder) typeFromName(tn *pg_query.TypeName) (value.Type, error) {
 		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(tn.Location))
 	}
 	if len(tn.ArrayBounds) > 0 {
+		if t.Kind.IsVector() {
+			// A vector is an array already: an array of them would read
+			// its elements as arrays' elements, not as vectors.
+			return value.Type{}, b.refuse(tn.Location, "arrays of %s are not supported", t)
+		}
 		// int[], int[3] and int[][] are all int[]: PostgreSQL does not
 		// enforce the bounds or the dimensions either.
 		return value.ArrayTypeOf(t), nil
@@ -374,6 +379,9 @@ func (b *binder) bindTypeCast(s *scope, c *pg_query.TypeCast) (expr.Expr, error)
 		return nil, err
 	}
 	out = b.xmlOption(e, t, b.dateInput(e, t, b.intervalInput(e, t, b.intervalText(zoned))))
+	if out, err = b.aclRolesChecked(out, e, t, nodeLoc(c.Arg, c.Location)); err != nil {
+		return nil, err
+	}
 	if d, _ := b.typeDomain(c.TypeName); d != nil {
 		out = &expr.DomainCheck{E: out, Domain: d}
 	}

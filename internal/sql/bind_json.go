@@ -93,10 +93,10 @@ func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string
 
 // noJSONOrder refuses to sort or group values of type json, jsonpath or
 // a geometric type or xml, which have no btree order or equality in
-// PostgreSQL (jsonb has both), nor to sort xid or cid, which have
-// equality only: what is "ordering" or "equality".
+// PostgreSQL (jsonb has both), nor to sort xid, cid or aclitem (or its
+// arrays), which have equality only: what is "ordering" or "equality".
 func (b *binder) noJSONOrder(t value.Type, what string, loc int32) error {
-	unordered := what == "ordering" && (t.Kind == value.Xid || t.Kind == value.Cid)
+	unordered := what == "ordering" && (t.Kind == value.Xid || t.Kind == value.Cid || t.Kind == value.ACLItem || t.Kind.Elem() == value.ACLItem)
 	if !unordered && t.Kind != value.JSON && t.Kind != value.JSONPath && !t.Kind.IsGeometric() && t.Kind != value.XML && t.Kind.Elem() != value.XML {
 		return nil
 	}

@@ -94,6 +94,24 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			}
 			continue
 		}
+		if srf, ok, err := b.aclexplodeSRF(f); ok {
+			if err != nil {
+				return nil, nil, err
+			}
+			if selectListCalls(rf) {
+				// In a select list: one record per row.
+				fields := make([]value.RecordField, len(srf.Cols))
+				for i, t := range srf.Cols {
+					fields[i] = value.RecordField{Name: srf.Names[i], Type: t}
+				}
+				srf = expr.RecordValues(srf, value.RecordTypeOf("", fields))
+			}
+			tf.Funcs = append(tf.Funcs, srf)
+			for i, t := range srf.Cols {
+				tf.Cols = append(tf.Cols, plan.Column{Name: srf.Names[i], Type: t})
+			}
+			continue
+		}
 		if srf, ok, err := b.partitionSRF(f); ok {
 			if err != nil {
 				return nil, nil, err

@@ -64,6 +64,8 @@ func Parse(s string, t Type) (Value, error) {
 		return parsePgLSN(s)
 	case Xid8:
 		return NewXid8(strtoul(s)), nil
+	case ACLItem:
+		return parseACLItemValue(s)
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

@@ -70,6 +70,7 @@ var BuiltinTypes = []BuiltinType{
 	{UUID, "uuid", 2950, 2951, 16, 'U', false, 'c', 'p'},
 	{PgLSN, "pg_lsn", 3220, 3221, 8, 'U', true, 'd', 'p'},
 	{Xid8, "xid8", 5069, 271, 8, 'U', true, 'd', 'p'},
+	{ACLItem, "aclitem", 1033, 1034, 12, 'U', false, 'd', 'p'},
 	{TSVector, "tsvector", 3614, 3643, -1, 'U', false, 'i', 'x'},
 	{TSQuery, "tsquery", 3615, 3645, -1, 'U', false, 'i', 'p'},
 	{JSONB, "jsonb", 3802, 3807, -1, 'U', false, 'i', 'x'},

@@ -85,8 +85,9 @@ var kindNames = [numKinds]string{
 	Int2Vector: "int2vector",
 	OidVector:  "oidvector",
 
-	Name: "name",
-	Xid8: "xid8",
+	Name:    "name",
+	Xid8:    "xid8",
+	ACLItem: "aclitem",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -265,6 +266,8 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(NameType)
 	case "xid8":
 		return noMods(Xid8Type)
+	case "aclitem":
+		return noMods(ACLItemType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

@@ -102,6 +102,7 @@ const (
 	OidVector    // oidvector, an array of oid from 0 (vector.go)
 	Name         // name, an identifier of at most 63 bytes (name.go)
 	Xid8         // xid8, a 64-bit transaction id (xid8.go)
+	ACLItem      // aclitem, an access control list's entry, held as its text (aclitem.go)
 	numKinds
 )
 
@@ -287,7 +288,7 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 // network address (network.go) or a geometric value (geometric.go), a bit
 // string's digits, or an xml value's text.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))
