@@ -221,10 +221,10 @@ func (s *Session) AdvisoryUnlock(k expr.AdvisoryKey, shared bool) bool {
 func (s *Session) AdvisoryUnlockAll() { s.releaseAdvisory(true, false) }
 
 // endTxAdvisory gives back the transaction-level advisory locks at the
-// end of the session's transaction, and ends its id.
-func (s *Session) endTxAdvisory() {
+// end of the session's transaction, and ends its id, committed or not.
+func (s *Session) endTxAdvisory(committed bool) {
 	s.releaseAdvisory(false, true)
-	s.endTxID()
+	s.endTxID(committed)
 }
 
 // releaseAdvisory gives back the session's session-level and or

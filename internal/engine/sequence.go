@@ -817,3 +817,15 @@ func (e *Engine) copyDefaults(t *table) func(int) (value.Value, error) {
 		return value.Cast(v, t.cols[i].Type, false)
 	}
 }
+
+// LastValue implements expr.SequenceLastValuer: the sequence's
+// last_value as its relation shows it, ok false before its first
+// nextval (pg_sequence_last_value gives NULL then).
+func (x sessionSeqs) LastValue(name string) (int64, bool, error) {
+	q, err := x.lookup(name, "SELECT")
+	if err != nil {
+		return 0, false, err
+	}
+	r := q.row()
+	return r[0].Int(), r[2].Bool(), nil
+}

@@ -124,6 +124,9 @@ type Session struct {
 	// routineDepth counts the PL/pgSQL calls running; plBindings keeps
 	// the bindings of their statements (routine.go).
 	routineDepth int
+	// triggerDepth counts the trigger functions running, one inside
+	// another: pg_trigger_depth().
+	triggerDepth int
 	plBindings   plBindings
 	// definers are the owners of the SECURITY DEFINER routines running,
 	// innermost last, as roleIDs: the session acts as the last
@@ -537,7 +540,7 @@ func (s *Session) finish(res Result, err error) ([]Result, error) {
 	s.inboxMu.Unlock()
 	s.filterNotices(out)
 	if !s.block {
-		s.endTxAdvisory() // the statement was its own transaction, or ended one
+		s.endTxAdvisory(err == nil) // the statement was its own transaction, or ended one
 	}
 	if err != nil {
 		return out, s.fail(err)
@@ -1022,7 +1025,7 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
-	s.endTxAdvisory()
+	s.endTxAdvisory(commit)
 	if !s.writer {
 		s.endNotify(commit)
 		s.endSettings(commit)

@@ -352,7 +352,8 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 		defer func() { s.trans = s.trans[:len(s.trans)-1] }()
 	}
 	s.routineDepth++
-	defer func() { s.routineDepth-- }()
+	s.triggerDepth++
+	defer func() { s.routineDepth--; s.triggerDepth-- }()
 	defer s.enterRoutine(fn)()
 	return pf.CallTrigger(&plRuntime{s: s}, td)
 }

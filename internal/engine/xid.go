@@ -18,6 +18,9 @@ type xids struct {
 	next    int64
 	running []int64 // ascending
 	latest  int64   // the highest id of an ended transaction
+	// aborted are the ids of the transactions rolled back, which
+	// txid_status() tells from those committed.
+	aborted map[int64]bool
 }
 
 // TxID implements expr.Backend.
@@ -60,13 +63,19 @@ func (s *Session) Snapshot() expr.Snapshot {
 	return snap
 }
 
-// endTxID ends the transaction's id, if it has one.
-func (s *Session) endTxID() {
+// endTxID ends the transaction's id, if it has one, committed or not.
+func (s *Session) endTxID(committed bool) {
 	if s.xid == 0 {
 		return
 	}
 	x := &s.e.xids
 	x.mu.Lock()
+	if !committed {
+		if x.aborted == nil {
+			x.aborted = map[int64]bool{}
+		}
+		x.aborted[s.xid] = true
+	}
 	if i, ok := slices.BinarySearch(x.running, s.xid); ok {
 		x.running = slices.Delete(x.running, i, i+1)
 	}
@@ -80,3 +89,26 @@ func (s *Session) endTxID() {
 // position), which pg_current_wal_lsn() shows as a pg_lsn. The statement
 // that asks holds the engine's lock.
 func (s *Session) WALPosition() uint64 { return s.e.ts }
+
+// XactStatus implements expr.XactBackend.
+func (s *Session) XactStatus(id uint64) (string, error) {
+	x := &s.e.xids
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	next := max(x.next, 3)
+	switch {
+	case id >= uint64(next):
+		return "", expr.ErrXactInFuture(id)
+	case int64(id) == s.xid:
+		return "in progress", nil
+	case x.aborted[int64(id)]:
+		return "aborted", nil
+	}
+	if _, running := slices.BinarySearch(x.running, int64(id)); running {
+		return "in progress", nil
+	}
+	return "committed", nil
+}
+
+// TriggerDepth implements expr.XactBackend.
+func (s *Session) TriggerDepth() int { return s.triggerDepth }

@@ -59,6 +59,10 @@ var _ Expr = (*BackendCall)(nil)
 
 func (c *BackendCall) Type() value.Type {
 	switch {
+	case c.Fn == "txid_status", c.Fn == "pg_xact_status":
+		return value.TextType
+	case c.Fn == "pg_trigger_depth":
+		return value.Int4Type
 	case c.Fn == "pg_backend_pid", c.Fn == "inet_client_port", c.Fn == "inet_server_port", c.Fn == "pg_event_trigger_table_rewrite_reason":
 		return value.Int4Type
 	case c.Fn == "pg_event_trigger_table_rewrite_oid":
@@ -147,6 +151,8 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 			return value.Null, err
 		}
 		return rows[0][0], nil
+	case "pg_trigger_depth", "txid_status", "pg_xact_status":
+		return xactCall(c, be, row)
 	case "pg_advisory_unlock_all":
 		be.AdvisoryUnlockAll()
 		return text(""), nil
@@ -211,7 +217,12 @@ var BackendFuncs = map[string][]int{
 	"pg_advisory_unlock": {1, 2}, "pg_advisory_unlock_shared": {1, 2},
 	"pg_cancel_backend": {1}, "pg_terminate_backend": {1, 2},
 	"pg_event_trigger_table_rewrite_oid": {0}, "pg_event_trigger_table_rewrite_reason": {0},
+	"pg_trigger_depth": {0}, "txid_status": {1}, "pg_xact_status": {1},
 }
+
+// BackendParam is the type of the argument of the BackendFuncs that take
+// another than the integer keys.
+var BackendParam = map[string]value.Type{"pg_xact_status": value.Xid8Type}
 
 // WALBackend is what the log position functions (pg_current_wal_lsn(),
 // …) read of a session's engine. A Backend implements it when its engine

@@ -20,6 +20,13 @@ type Sequences interface {
 	Lastval() (int64, error)
 }
 
+// SequenceLastValuer is what pg_sequence_last_value(regclass) reads of
+// a session's Sequences: a sequence's last_value, ok false while it has
+// none (is_called false).
+type SequenceLastValuer interface {
+	LastValue(name string) (v int64, ok bool, err error)
+}
+
 // SeqCall is a call of nextval, currval, setval or lastval. It reads the
 // sequences of the session that runs its statement, through the
 // statement's clock (StmtClock.Seqs); a column's DEFAULT is bound without
@@ -156,6 +163,16 @@ func (c *SeqCall) Eval(row value.Row) (value.Value, error) {
 		return value.Null, err
 	}
 	switch c.Fn {
+	case "pg_sequence_last_value":
+		lv, _ := seqs.(SequenceLastValuer)
+		if lv == nil {
+			return value.Null, pgerr.New(pgerr.FeatureNotSupported, "pg_sequence_last_value() is supported only in statements a session runs")
+		}
+		v, ok, err := lv.LastValue(name)
+		if err != nil || !ok {
+			return value.Null, err
+		}
+		return value.NewInt(value.Int8, v), nil
 	case "nextval":
 		return seqResult(seqs.Nextval(name))
 	case "currval":

@@ -36,7 +36,7 @@ func RangeOffsetType(t value.Type) (value.Type, bool) {
 		return value.NumericType, true
 	case k.IsFloat():
 		return value.Float8Type, true
-	case k == value.Date, k == value.Timestamp, k == value.TimestampTZ, k == value.Interval, k == value.Time:
+	case k == value.Date, k == value.Timestamp, k == value.TimestampTZ, k == value.Interval, k == value.Time, k == value.TimeTZ:
 		return value.IntervalType, true
 	}
 	return value.Type{}, false
@@ -96,6 +96,24 @@ func RangeBound(key, off value.Value, sub bool) (b value.Value, all bool, inf in
 			return value.NewInt(value.Int8, key.Int()-off.Span().Micros), false, 0, nil
 		}
 		return value.NewInt(value.Int8, key.Int()+off.Span().Micros), false, 0, nil
+	}
+	if k == value.TimeTZ {
+		// As PostgreSQL's in_range for timetz: the offset's time part
+		// moves the time of day in the key's zone, without wrapping; the
+		// bound compares as timetz does (by the instant, then the zone).
+		// A bound past what a timetz holds is beyond every value.
+		us, zone := key.TimeTZ()
+		d := off.Span().Micros
+		if sub {
+			d = -d
+		}
+		if us+d > maxTimeTZBound || us+d < -maxTimeTZBound {
+			if sub {
+				return value.Null, false, -1, nil
+			}
+			return value.Null, false, 1, nil
+		}
+		return value.NewTimeTZ(us+d, zone), false, 0, nil
 	}
 	if k == value.Date {
 		if key, err = value.Cast(key, value.TimestampType, false); err != nil {
@@ -167,3 +185,8 @@ func RangeCompare(v, b value.Value) int {
 	}
 	return value.Compare(v, b)
 }
+
+// maxTimeTZBound is the farthest a timetz RANGE bound's time of day may
+// lie from midnight and still be kept in a timetz value (its packing
+// shifts the microseconds 17 bits); no time of day reaches it.
+const maxTimeTZBound = 1 << 44

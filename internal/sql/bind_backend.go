@@ -22,12 +22,18 @@ func (b *binder) backendFunc(name string, es []expr.Expr, loc int32) (e expr.Exp
 	if len(es) == 1 {
 		want = value.Int8Type
 	}
+	if t, ok := expr.BackendParam[name]; ok {
+		want = t
+	}
 	fits := false
 	for _, n := range arity {
 		fits = fits || n == len(es)
 	}
 	for _, a := range es {
 		switch k := a.Type().Kind; {
+		case k == want.Kind && want.Kind == value.Xid8:
+		case want.Kind == value.Xid8:
+			fits = k == value.Unknown && fits
 		case k == value.Unknown, k == value.Int2, k == value.Int4, k == value.Int8 && want.Kind == value.Int8:
 		default:
 			fits = false

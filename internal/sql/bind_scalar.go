@@ -349,7 +349,15 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 // offset that is NULL, negative or NaN.
 func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey) (plan.Frame, error) {
 	var fr plan.Frame
-	if len(order) != 1 {
+	// PostgreSQL drops an ORDER BY item that repeats an earlier one
+	// (whatever its direction) before it counts them.
+	distinct := min(len(order), 1)
+	for _, o := range order[distinct:] {
+		if o.Expr.String() != order[0].Expr.String() {
+			distinct++
+		}
+	}
+	if distinct != 1 {
 		return fr, b.stmt.errf(w.Location, "42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
 	}
 	kt := order[0].Expr.Type()

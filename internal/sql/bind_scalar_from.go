@@ -58,7 +58,21 @@ func (b *binder) scalarFrom(rf *pg_query.RangeFunction, call *pg_query.Node) (pl
 		return nil, nil, true, err
 	}
 	if t := p.Columns()[0].Type; t.Kind == value.Record || t.IsAnonymousRecord() {
-		return nil, nil, false, nil
+		if d := t.RecordDesc(); d == nil || len(d.Fields) == 0 || rf.Ordinality || d.Unregistered {
+			return nil, nil, false, nil
+		}
+		// A built-in function of OUT parameters (pg_last_committed_xact()):
+		// a column per field, as (f()).* gives them.
+		alias = &pg_query.Alias{Aliasname: alias.Aliasname}
+		if rf.Alias != nil {
+			alias.Colnames = rf.Alias.Colnames
+		}
+		star := &pg_query.Node{Node: &pg_query.Node_AIndirection{AIndirection: &pg_query.A_Indirection{Arg: call,
+			Indirection: []*pg_query.Node{{Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}}}}}}
+		sub := &pg_query.Node{Node: &pg_query.Node_RangeSubselect{RangeSubselect: &pg_query.RangeSubselect{
+			Lateral: true, Subquery: selectNode(&pg_query.SelectStmt{TargetList: []*pg_query.Node{resTarget(star, "")}}), Alias: alias}}}
+		p, sc, err := b.bindFromItem(sub)
+		return p, sc, true, err
 	}
 	return p, sc, true, nil
 }

@@ -103,7 +103,7 @@ func (b *binder) sequence(name string) (owner [2]string, ok bool) {
 func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (expr.Expr, bool, error) {
 	var arity []int
 	switch name {
-	case "nextval", "currval":
+	case "nextval", "currval", "pg_sequence_last_value":
 		arity = []int{1}
 	case "setval":
 		arity = []int{2, 3}
@@ -141,6 +141,20 @@ func (b *binder) bindSequenceCall(s *scope, name string, f *pg_query.FuncCall) (
 			return nil, true, err
 		}
 		t := want[i]
+		if k := e.Type().Kind; i == 0 && (k == value.Oid || k.IsInteger()) && name == "pg_sequence_last_value" {
+			// An object's number (pg_class.oid) names the sequence, as
+			// its regclass does.
+			c := &pg_query.TypeCast{Arg: a, Location: nodeLoc(a, f.Location), TypeName: &pg_query.TypeName{Location: f.Location}}
+			if e, err = b.regCast(e, value.RegClass, c); err != nil {
+				return nil, true, err
+			}
+		}
+		if i == 0 && e.Type().Kind == value.RegClass {
+			// A regclass (c.oid::regclass) is read by its name.
+			if e, err = expr.Coerce(e, value.TextType, true); err != nil {
+				return nil, true, err
+			}
+		}
 		if k := e.Type().Kind; i == 0 && k != value.Unknown && !isString(k) {
 			// PostgreSQL takes a regclass: a name, or an object's number,
 			// which deltaview has none of.

@@ -617,7 +617,7 @@ func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
 // sequence functions, which the binder resolves apart, are PostgreSQL's.
 func resolveCall(name string, args []value.Type) ([]value.Type, value.Type, error) {
 	switch name {
-	case "nextval", "currval", "setval":
+	case "nextval", "currval", "setval", "pg_sequence_last_value":
 		reg, i8 := value.Type{Kind: value.RegClass, Mod: -1}, value.Type{Kind: value.Int8, Mod: -1}
 		ps := []value.Type{reg, i8, value.BoolType}
 		if n := len(args); name == "setval" && (n == 2 || n == 3) || name != "setval" && n == 1 {
