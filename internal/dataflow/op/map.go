@@ -30,8 +30,8 @@ type Map struct {
 	// copied into a row of its own. A projection that keeps a table's
 	// leading columns then allocates nothing a row; its rows hold their
 	// input rows alive, as their values' bytes already do.
-	prefix     bool
-	out        zset.ZSet
+	prefix bool
+	out    zset.ZSet
 	// reuse says that the output rows are cut from vals, the same
 	// values from step to step (ReuseRows); used is how many of them
 	// the last step filled.
