@@ -25,7 +25,13 @@ type Map struct {
 	// rows in order of their first values, whose consolidation is one
 	// pass (zset.ConsolidateByFirst).
 	keepsFirst bool
-	out        zset.ZSet
+	// prefix says that cols are 0, 1, …: an output row is the input row's
+	// first values, and is cut from it (rows are immutable) rather than
+	// copied into a row of its own. A projection that keeps a table's
+	// leading columns then allocates nothing a row; its rows hold their
+	// input rows alive, as their values' bytes already do.
+	prefix bool
+	out    zset.ZSet
 	// reuse says that the output rows are cut from vals, the same
 	// values from step to step (ReuseRows); used is how many of them
 	// the last step filled.
@@ -50,6 +56,10 @@ func NewMap(exprs []expr.Expr) *Map {
 	}
 	m.cols = cols
 	m.keepsFirst = len(cols) > 0 && cols[0] == 0
+	m.prefix = len(cols) > 0
+	for i, c := range cols {
+		m.prefix = m.prefix && c == i
+	}
 	return m
 }
 
@@ -67,7 +77,8 @@ func (m *Map) ReuseRows() { m.reuse = true }
 func (m *Map) ReusesRows() bool { return m.reuse }
 
 // Step maps every entry, then consolidates. It allocates one row per entry
-// (or cuts it from the reused buffer: ReuseRows).
+// (or cuts it from the reused buffer: ReuseRows), except for a projection
+// of the input's leading columns, which cuts it from the input row.
 func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 	out := dataflow.ReuseBatchN(m.out, len(in[0]))
 	m.out = nil
@@ -78,6 +89,10 @@ func (m *Map) Step(in []zset.ZSet) (zset.ZSet, error) {
 	next := 0 // the next row's first value in m.vals
 	for j, e := range in[0] {
 		dataflow.TouchRows(in[0], j)
+		if m.prefix && width <= len(e.Row) {
+			out = append(out, zset.Entry{Row: e.Row[:width:width], W: e.W})
+			continue
+		}
 		var r value.Row
 		switch {
 		case !m.reuse:
