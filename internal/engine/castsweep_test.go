@@ -4,10 +4,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/deltaview/deltaview/internal/engine"
-	"github.com/deltaview/deltaview/internal/pgerr"
-	"github.com/deltaview/deltaview/internal/value"
 )
 
 // TestCastSweep casts the samples of TestFunctionSweep's types to every
@@ -15,25 +11,7 @@ import (
 // and from text, in deltaview and PostgreSQL, by default and again under
 // the session settings of TestFunctionSweepSettings.
 func TestCastSweep(t *testing.T) {
-	pg, ctx, _ := randomPG(t, 43)
-	tw := newPGTwin(t, ctx, pg, engine.New())
-	run := func(sql string) ([]string, string) {
-		var rows []value.Row
-		err := tw.sess.ExecScript(sql, func(res engine.Result) error {
-			if res.HasRows {
-				rows = res.Rows
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, pgerr.Code(err)
-		}
-		return rowTextsStyle(rows, tw.sess.IntervalStyle(), tw.sess.TimeZone()), ""
-	}
-	runPG := func(sql string) ([]string, string) {
-		o := tw.runPG(sql)
-		return o.rows, o.code
-	}
+	run, runPG := styledRunners(t, 43)
 	casts, code := runPG(`SELECT format_type(castsource, NULL), format_type(casttarget, NULL) FROM pg_cast ORDER BY 1, 2`)
 	if code != "" {
 		t.Fatalf("reading pg_cast: %s", code)

@@ -22,25 +22,7 @@ const sweepZone = "America/St_Johns"
 // (expr.ZoneFuncOf, FuncDef.EvalZone, the binder's casts); a call that
 // one of them misses answers in UTC, which in this zone differs.
 func TestFunctionSweepSettings(t *testing.T) {
-	pg, ctx, _ := randomPG(t, 42)
-	tw := newPGTwin(t, ctx, pg, engine.New())
-	run := func(sql string) ([]string, string) {
-		var rows []value.Row
-		err := tw.sess.ExecScript(sql, func(res engine.Result) error {
-			if res.HasRows {
-				rows = res.Rows
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, pgerr.Code(err)
-		}
-		return rowTextsStyle(rows, tw.sess.IntervalStyle(), tw.sess.TimeZone()), ""
-	}
-	runPG := func(sql string) ([]string, string) {
-		o := tw.runPG(sql)
-		return o.rows, o.code
-	}
+	run, runPG := styledRunners(t, 42)
 	sigs := sweepSignatures(t, runPG)
 	sameCode(t, run, runPG, "SET statement_timeout = '5s'")
 	want := readSweep(t)
@@ -65,4 +47,29 @@ func TestFunctionSweepSettings(t *testing.T) {
 			t.Fatalf("only %d signatures checked", checked)
 		}
 	}
+}
+
+// styledRunners are scriptRunners whose engine side writes its rows in
+// its session's styles and zone, as PostgreSQL's text output does.
+func styledRunners(t *testing.T, stream uint64) (run, runPG func(string) ([]string, string)) {
+	pg, ctx, _ := randomPG(t, stream)
+	tw := newPGTwin(t, ctx, pg, engine.New())
+	run = func(sql string) ([]string, string) {
+		var rows []value.Row
+		err := tw.sess.ExecScript(sql, func(res engine.Result) error {
+			if res.HasRows {
+				rows = res.Rows
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, pgerr.Code(err)
+		}
+		return rowTextsStyle(rows, tw.sess.IntervalStyle(), tw.sess.TimeZone()), ""
+	}
+	runPG = func(sql string) ([]string, string) {
+		o := tw.runPG(sql)
+		return o.rows, o.code
+	}
+	return run, runPG
 }

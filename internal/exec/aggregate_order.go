@@ -22,20 +22,8 @@ type ViewOrderSource interface {
 // viewOrder reports whether src, or a Source it wraps, is a
 // ViewOrderSource.
 func viewOrder(src Source) bool {
-	for {
-		switch s := src.(type) {
-		case ViewOrderSource:
-			return true
-		case *working:
-			src = s.Source
-		case *probing:
-			src = s.Source
-		case profiler:
-			src = s.profile().Source
-		default:
-			return false
-		}
-	}
+	_, ok := innerSource[ViewOrderSource](src)
+	return ok
 }
 
 // inputOrdered reports whether n yields its rows in the order

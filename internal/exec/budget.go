@@ -45,10 +45,17 @@ func rowBytes(width int) int64 { return 2*slotBytes + int64(width)*valueBytes }
 
 // budgetOf returns src's budget, or nil.
 func budgetOf(src Source) *Budget {
+	b, _ := innerSource[*Budget](src)
+	return b
+}
+
+// innerSource finds a Source of type T: src, or one src wraps.
+func innerSource[T any](src Source) (T, bool) {
 	for {
+		if t, ok := src.(T); ok {
+			return t, true
+		}
 		switch s := src.(type) {
-		case *Budget:
-			return s
 		case *working:
 			src = s.Source
 		case *probing:
@@ -56,7 +63,8 @@ func budgetOf(src Source) *Budget {
 		case profiler:
 			src = s.profile().Source
 		default:
-			return nil
+			var none T
+			return none, false
 		}
 	}
 }

@@ -112,14 +112,7 @@ func (b *binder) aclexplodeSRF(f *pg_query.FuncCall) (_ *expr.SRF, ok bool, _ er
 	if name != "aclexplode" || sc == nil {
 		return nil, false, nil
 	}
-	if len(f.Args) != 1 || f.AggStar || f.FuncVariadic {
-		return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	if b.forView {
-		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
-	}
-	arg, err := b.bindExpr(b.argScope(), f.Args[0])
+	arg, err := b.catalogSRFArg(f, name)
 	if err != nil {
 		return nil, true, err
 	}

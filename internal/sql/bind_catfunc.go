@@ -273,8 +273,8 @@ func (b *binder) bindCatalogCall(s *scope, name string, f *pg_query.FuncCall) (e
 	if !ok {
 		return b.bindPrivilegeCall(s, name, f, sc)
 	}
-	if b.forView {
-		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
+	if err := b.refuseCatalogRead(f, name); err != nil {
+		return nil, true, err
 	}
 	var sig []value.Kind
 	for _, c := range cf.sigs {
@@ -423,4 +423,27 @@ func walkUnquoted(s string, f func(i, depth int) bool) {
 			depth--
 		}
 	}
+}
+
+// refuseCatalogRead refuses, in a materialized view, the call f of name,
+// which reads the system catalog.
+func (b *binder) refuseCatalogRead(f *pg_query.FuncCall, name string) error {
+	if b.forView {
+		return b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
+	}
+	return nil
+}
+
+// catalogSRFArg binds the one argument of f, a call of the set-returning
+// function name that reads the system catalog: another number of
+// arguments is 42883, a call in a materialized view refused.
+func (b *binder) catalogSRFArg(f *pg_query.FuncCall, name string) (expr.Expr, error) {
+	if len(f.Args) != 1 || f.AggStar || f.FuncVariadic {
+		return nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if err := b.refuseCatalogRead(f, name); err != nil {
+		return nil, err
+	}
+	return b.bindExpr(b.argScope(), f.Args[0])
 }

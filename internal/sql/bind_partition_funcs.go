@@ -6,7 +6,6 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/deltaview/deltaview/internal/expr"
-	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -25,14 +24,7 @@ func (b *binder) partitionSRF(f *pg_query.FuncCall) (_ *expr.SRF, ok bool, _ err
 	if sc == nil {
 		return nil, false, nil
 	}
-	if len(f.Args) != 1 || f.AggStar || f.FuncVariadic {
-		return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	if b.forView {
-		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
-	}
-	arg, err := b.bindExpr(b.argScope(), f.Args[0])
+	arg, err := b.catalogSRFArg(f, name)
 	if err != nil {
 		return nil, true, err
 	}

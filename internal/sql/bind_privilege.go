@@ -125,8 +125,8 @@ func (b *binder) bindPrivilegeCall(s *scope, name string, f *pg_query.FuncCall, 
 		return nil, true, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(f.Args)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
-	if b.forView {
-		return nil, true, b.refuse(f.Location, "%s() reads the system catalog and cannot be maintained in a materialized view", name)
+	if err := b.refuseCatalogRead(f, name); err != nil {
+		return nil, true, err
 	}
 	withUser := len(f.Args) == n+1
 	if !withUser && b.stmtClock == nil {
