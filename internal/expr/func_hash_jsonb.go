@@ -2,9 +2,9 @@ package expr
 
 import (
 	"encoding/binary"
-	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+
 	"github.com/deltaview/deltaview/internal/value"
 )
 
@@ -148,40 +148,7 @@ func numericDigits(d *apd.Decimal) (digits []byte, weight int, ok bool) {
 	if d.Form != apd.Finite || d.IsZero() {
 		return nil, 0, false
 	}
-	c := d.Coeff.String()
-	exp := int(d.Exponent)
-	var ip, fp string
-	switch {
-	case exp >= 0:
-		ip = c + strings.Repeat("0", exp)
-	case len(c) > -exp:
-		ip, fp = c[:len(c)+exp], c[len(c)+exp:]
-	default:
-		fp = strings.Repeat("0", -exp-len(c)) + c
-	}
-	if r := len(ip) % 4; r != 0 {
-		ip = strings.Repeat("0", 4-r) + ip
-	}
-	if r := len(fp) % 4; r != 0 {
-		fp += strings.Repeat("0", 4-r)
-	}
-	all := ip + fp
-	weight = len(ip)/4 - 1
-	groups := make([]uint16, 0, len(all)/4)
-	for i := 0; i < len(all); i += 4 {
-		g := uint16(0)
-		for _, ch := range all[i : i+4] {
-			g = g*10 + uint16(ch-'0')
-		}
-		groups = append(groups, g)
-	}
-	for len(groups) > 0 && groups[0] == 0 {
-		groups = groups[1:]
-		weight--
-	}
-	for len(groups) > 0 && groups[len(groups)-1] == 0 {
-		groups = groups[:len(groups)-1]
-	}
+	groups, weight := value.NumericGroups(d)
 	digits = make([]byte, 2*len(groups))
 	for i, g := range groups {
 		binary.LittleEndian.PutUint16(digits[2*i:], g)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // PostgreSQL's binary numeric (numeric_send, numeric_recv): the number
@@ -41,42 +43,8 @@ func appendNumeric(buf []byte, d *apd.Decimal) []byte {
 		}
 		return head(0, 0, numericPInf, infDscale)
 	}
-	coeff := d.Coeff.String()
-	exp := int(d.Exponent)
-	dscale := max(0, -exp)
-	// The digits before and after the point, each padded to whole groups
-	// of four.
-	var intPart, frac string
-	switch {
-	case exp >= 0:
-		intPart = coeff + strings.Repeat("0", exp)
-	case len(coeff) > -exp:
-		intPart, frac = coeff[:len(coeff)+exp], coeff[len(coeff)+exp:]
-	default:
-		frac = strings.Repeat("0", -exp-len(coeff)) + coeff
-	}
-	if r := len(intPart) % 4; r != 0 {
-		intPart = strings.Repeat("0", 4-r) + intPart
-	}
-	if r := len(frac) % 4; r != 0 {
-		frac += strings.Repeat("0", 4-r)
-	}
-	all := intPart + frac
-	digits := make([]uint16, len(all)/4)
-	for i := range digits {
-		var n uint16
-		for _, c := range all[4*i : 4*i+4] {
-			n = n*10 + uint16(c-'0')
-		}
-		digits[i] = n
-	}
-	weight := len(intPart)/4 - 1
-	for len(digits) > 0 && digits[0] == 0 {
-		digits, weight = digits[1:], weight-1
-	}
-	for len(digits) > 0 && digits[len(digits)-1] == 0 {
-		digits = digits[:len(digits)-1]
-	}
+	dscale := max(0, -int(d.Exponent))
+	digits, weight := value.NumericGroups(d)
 	sign := uint16(numericPos)
 	if d.Negative && len(digits) > 0 {
 		sign = numericNeg

@@ -1,6 +1,8 @@
 package value
 
 import (
+	"strings"
+
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -146,4 +148,45 @@ func newNumericInt(n int64) Value {
 	d.SetInt64(n)
 	d, _ = normNumeric(d)
 	return NewNumeric(d)
+}
+
+// NumericGroups are the base-10000 digits of the finite d's magnitude,
+// as PostgreSQL's numeric stores them, without leading and trailing zero
+// groups, and the weight of the first (the power of 10000 it stands for);
+// none for zero.
+func NumericGroups(d *apd.Decimal) (groups []uint16, weight int) {
+	c := d.Coeff.String()
+	exp := int(d.Exponent)
+	// The digits before and after the point, each padded to whole
+	// groups of four.
+	var ip, fp string
+	switch {
+	case exp >= 0:
+		ip = c + strings.Repeat("0", exp)
+	case len(c) > -exp:
+		ip, fp = c[:len(c)+exp], c[len(c)+exp:]
+	default:
+		fp = strings.Repeat("0", -exp-len(c)) + c
+	}
+	if r := len(ip) % 4; r != 0 {
+		ip = strings.Repeat("0", 4-r) + ip
+	}
+	if r := len(fp) % 4; r != 0 {
+		fp += strings.Repeat("0", 4-r)
+	}
+	all := ip + fp
+	weight = len(ip)/4 - 1
+	groups = make([]uint16, len(all)/4)
+	for i := range groups {
+		for _, ch := range all[4*i : 4*i+4] {
+			groups[i] = groups[i]*10 + uint16(ch-'0')
+		}
+	}
+	for len(groups) > 0 && groups[0] == 0 {
+		groups, weight = groups[1:], weight-1
+	}
+	for len(groups) > 0 && groups[len(groups)-1] == 0 {
+		groups = groups[:len(groups)-1]
+	}
+	return groups, weight
 }
