@@ -205,9 +205,6 @@ func (c *joinCore) pairs(dl, dr zset.ZSet) error {
 	probeR := len(dl) > 0 && !c.hidden[1] && c.right.Len() > 0
 	probeL := len(dr) > 0 && !c.hidden[0] && c.left.Len() > 0
 	c.dl, c.dr = c.dl[:0], c.dr[:0]
-	if probeR && !both && c.encodesApart(len(dl)) {
-		return c.probeApart(dl)
-	}
 	var err error
 	if probeR || both {
 		if c.arenaL, c.dl, err = encode(c.left, dl, c.arenaL, c.dl); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/value"
-	"github.com/deltaview/deltaview/internal/zset"
 )
 
 // A cold start feeds a join its biggest input in batches of tens of
@@ -113,60 +112,4 @@ func (c *joinCore) newTwin() *joinCore {
 	tw.onLeft, tw.onRight = tw.visitLeft, tw.visitRight
 	tw.sink = func(_ term, _ value.Row, wl int64, _ value.Row, wr int64) error { return tw.emitCat(wl * wr) }
 	return tw
-}
-
-// A commit's step that changes the left side alone (a table's batch
-// against a dimension's index) is split before its keys are computed:
-// each half computes the keys of its own entries, reading their rows
-// (the rows a table just replaced, cold in the cache), and probes with
-// them, so that the pass over the rows for their keys is shared out as
-// the probes are. Errors are the step's in order: a key's error in
-// either half before a probe's, the first half's before the second's.
-
-// encodesApart reports whether a commit's step of n left entries, the
-// right side unchanged, is keyed and probed in halves.
-func (c *joinCore) encodesApart(n int) bool {
-	return c.apart && c.guard == nil && c.direct != nil && c.slab == nil && c.splits(termDlR, n)
-}
-
-// probeApart keys and probes the left change dl against the right index
-// in two halves at once, the second by the twin, and appends the twin's
-// pairs after the join's.
-func (c *joinCore) probeApart(dl zset.ZSet) error {
-	c.right.Len() // a pending load is done before the halves read the index
-	if c.twin == nil {
-		c.twin = c.newTwin()
-	}
-	tw := c.twin
-	tw.slab = nil
-	half := len(dl) / 2
-	c.reserve(len(dl))
-	tw.out = tw.out[:0]
-	tw.reserve(len(dl) - half)
-	c.err, tw.err = nil, nil
-	var err, twErr error
-	var keyErr, twKeyErr bool
-	c.split.Run(
-		func() { keyErr, err = c.keyAndProbe(dl[:half]) },
-		func() { twKeyErr, twErr = tw.keyAndProbe(dl[half:]) })
-	switch {
-	case err != nil && keyErr:
-	case twErr != nil && twKeyErr:
-		err = twErr
-	case err == nil:
-		err = twErr
-	}
-	c.out = append(c.out, tw.out...)
-	clear(tw.out)
-	tw.release()
-	return err
-}
-
-// keyAndProbe computes the keys of dl's entries, then probes the right
-// index with them; keyErr says the error is a key's.
-func (c *joinCore) keyAndProbe(dl zset.ZSet) (keyErr bool, err error) {
-	if c.arenaL, c.dl, err = encode(c.left, dl, c.arenaL, c.dl); err != nil {
-		return true, err
-	}
-	return false, c.probeAll(termDlR, c.arenaL, c.dl)
 }

@@ -197,14 +197,15 @@ func TestJoinSplitSteps(t *testing.T) {
 }
 
 // TestJoinSplitKeys steps batches of the left side alone, the right side
-// unchanged (a table's replacements against a dimension), through an
-// inner join that keys and probes every step in halves and through one
-// that does it in order: replacements keeping the key, moving it, to and
-// from NULL, deletes and inserts of one key in a batch, a row retracted
-// and asserted again (nothing to emit), and, with fail, keys whose
-// computation fails in either half. Outputs and errors are the same
-// entry for entry, and after each commit the view is the join of the
-// rows held computed afresh.
+// unchanged (a table's replacements against a dimension, as the harness's
+// join view receives them), through an inner join that probes every step
+// in halves and through one that probes in order: replacements keeping
+// the key, moving it, to and from NULL, deletes and inserts of one key in
+// a batch, a row retracted and asserted again (nothing to emit), and,
+// with a failing key, keys whose computation fails in either half (the
+// error names its row, so the one reported shows). Outputs and errors are
+// the same entry for entry, and after each commit the view is the join of
+// the rows held computed afresh.
 func TestJoinSplitKeys(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		var key expr.Expr = &expr.Col{Idx: 1, T: value.Int8Type}
@@ -303,7 +304,7 @@ func TestJoinSplitKeys(t *testing.T) {
 					continue
 				}
 				if a, b := zset.ZSet(plain.Output(pj)).String(), zset.ZSet(split.Output(jj)).String(); a != b {
-					t.Fatalf("fail %v seed %d step %d: the output keyed in halves differs:\n%s\nin order:\n%s", fail, seed, step, b, a)
+					t.Fatalf("fail %v seed %d step %d: the output probed in halves differs:\n%s\nin order:\n%s", fail, seed, step, b, a)
 				}
 				plain.Commit()
 				split.Commit()
@@ -330,7 +331,7 @@ func TestJoinSplitKeys(t *testing.T) {
 				}
 			}
 			if s.runs == 0 {
-				t.Fatalf("fail %v seed %d: no step was keyed in halves", fail, seed)
+				t.Fatalf("fail %v seed %d: no step was probed in halves", fail, seed)
 			}
 		}
 	}
