@@ -18,7 +18,7 @@ import (
 func BenchmarkCollect(b *testing.B) {
 	d, sys := harnessData(b)
 	for _, v := range bench.Views {
-		if v.Name != "filter" && v.Name != "topk" && v.Name != "groupby" {
+		if v.Name != "filter" && v.Name != "topk" && v.Name != "groupby" && v.Name != "join" {
 			continue
 		}
 		b.Run(v.Name, func(b *testing.B) {

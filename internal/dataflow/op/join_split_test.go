@@ -8,6 +8,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/expr"
+	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 	"github.com/deltaview/deltaview/internal/zset"
 )
@@ -194,3 +195,158 @@ func TestJoinSplitSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinSplitKeys steps batches of the left side alone, the right side
+// unchanged (a table's replacements against a dimension, as the harness's
+// join view receives them), through an inner join that probes every step
+// in halves and through one that probes in order: replacements keeping
+// the key, moving it, to and from NULL, deletes and inserts of one key in
+// a batch, a row retracted and asserted again (nothing to emit), and,
+// with a failing key, keys whose computation fails in either half (the
+// error names its row, so the one reported shows). Outputs and errors are
+// the same entry for entry, and after each commit the view is the join of
+// the rows held computed afresh.
+func TestJoinSplitKeys(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		var key expr.Expr = &expr.Col{Idx: 1, T: value.Int8Type}
+		if fail {
+			key = failKey{}
+		}
+		build := func() (*dataflow.Circuit, *InnerJoin, *Integrate, dataflow.NodeID) {
+			c := dataflow.NewCircuit()
+			ij := NewInnerJoin(JoinSpec{
+				Left:  JoinSide{Name: "l", Arity: 3, Key: []expr.Expr{key}},
+				Right: JoinSide{Name: "r", Arity: 2, Key: []expr.Expr{&expr.Col{Idx: 0, T: value.Int8Type}}},
+				Project: []expr.Expr{&expr.Col{Idx: 0, T: value.Int8Type}, &expr.Col{Idx: 2, T: value.Int8Type},
+					&expr.Col{Idx: 4, T: value.Int8Type}},
+			})
+			j := c.Add(ij, c.Input("l"), c.Input("r"))
+			v := NewIntegrate()
+			v.KeyBy([]int{0})
+			c.Add(v, j)
+			return c, ij, v, j
+		}
+		for seed := range int64(4) {
+			rng := rand.New(rand.NewPCG(uint64(seed), 11))
+			plain, _, plainV, pj := build()
+			split, sj, splitV, jj := build()
+			s := &countSplit{goSplit: goSplit{ways: 2}}
+			sj.SetSplit(s)
+			const ids, keys = 3000, 200
+			// The right side: keys 0..keys-1, some with two rows, some
+			// with none.
+			var right zset.ZSet
+			for k := range int64(keys) {
+				if k%7 == 3 {
+					continue
+				}
+				right = append(right, zset.Entry{Row: ints(k, 1000+k), W: 1})
+				if k%5 == 0 {
+					right = append(right, zset.Entry{Row: ints(k, 2000+k), W: 1})
+				}
+			}
+			right = zset.Consolidate(right)
+			held := map[int64]value.Row{}
+			row := func(id int64) value.Row {
+				k := value.NewInt(value.Int8, rng.Int64N(keys+20)) // some match nothing
+				if rng.IntN(30) == 0 {
+					k = value.Null
+				}
+				return value.Row{value.NewInt(value.Int8, id), k, value.NewInt(value.Int8, rng.Int64N(1e6))}
+			}
+			for _, c := range []*dataflow.Circuit{plain, split} {
+				if err := c.Step(map[string]zset.ZSet{"r": right}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for step := range 30 {
+				in := map[string]zset.ZSet{}
+				next := map[int64]value.Row{}
+				for id, r := range held {
+					next[id] = r
+				}
+				var z zset.ZSet
+				for range rng.IntN(1200) + 2 {
+					id := rng.Int64N(ids)
+					old, ok := next[id]
+					switch op := rng.IntN(10); {
+					case ok && op < 5: // replaced, the key kept
+						nr := slices.Clone(old)
+						nr[2] = value.NewInt(value.Int8, rng.Int64N(1e6))
+						z = append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: nr, W: 1})
+						next[id] = nr
+					case ok && op < 7: // replaced, the key moved
+						nr := row(id)
+						z = append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: nr, W: 1})
+						next[id] = nr
+					case ok && op < 8: // retracted and asserted again
+						z = append(z, zset.Entry{Row: old, W: -1}, zset.Entry{Row: old, W: 1})
+					case ok: // deleted
+						z = append(z, zset.Entry{Row: old, W: -1})
+						delete(next, id)
+					default: // inserted
+						nr := row(id)
+						if ok {
+							z = append(z, zset.Entry{Row: old, W: -1})
+						}
+						z = append(z, zset.Entry{Row: nr, W: 1})
+						next[id] = nr
+					}
+				}
+				in["l"] = zset.Consolidate(z)
+				errP, errS := plain.Prepare(in), split.Prepare(in)
+				if (errP == nil) != (errS == nil) || errP != nil && errP.Error() != errS.Error() {
+					t.Fatalf("fail %v seed %d step %d: errors %v in order, %v in halves", fail, seed, step, errP, errS)
+				}
+				if errP != nil {
+					plain.Abort()
+					split.Abort()
+					continue
+				}
+				if a, b := zset.ZSet(plain.Output(pj)).String(), zset.ZSet(split.Output(jj)).String(); a != b {
+					t.Fatalf("fail %v seed %d step %d: the output probed in halves differs:\n%s\nin order:\n%s", fail, seed, step, b, a)
+				}
+				plain.Commit()
+				split.Commit()
+				held = next
+				// The join of the rows held, afresh.
+				var want zset.ZSet
+				for _, l := range held {
+					for _, r := range right {
+						if !l[1].IsNull() && l[1].Int() == r.Row[0].Int() {
+							want = append(want, zset.Entry{Row: value.Row{l[0], l[2], r.Row[1]}, W: r.W})
+						}
+					}
+				}
+				w := zset.Consolidate(want).String()
+				for _, v := range []*Integrate{plainV, splitV} {
+					var got zset.ZSet
+					v.Rows(func(r value.Row, n int64) bool {
+						got = append(got, zset.Entry{Row: r, W: n})
+						return true
+					})
+					if g := zset.Consolidate(got).String(); g != w {
+						t.Fatalf("fail %v seed %d step %d: the view differs from the join computed afresh", fail, seed, step)
+					}
+				}
+			}
+			if s.runs == 0 {
+				t.Fatalf("fail %v seed %d: no step was probed in halves", fail, seed)
+			}
+		}
+	}
+}
+
+// failKey is #1, failing with division by zero, naming the row's #0, when
+// #1 = 13: which row's error a step reports shows.
+type failKey struct{ expr.Expr }
+
+func (failKey) Type() value.Type { return value.Int8Type }
+func (failKey) Eval(r value.Row) (value.Value, error) {
+	if !r[1].IsNull() && r[1].Int() == 13 {
+		return value.Null, pgerr.New(pgerr.DivisionByZero, "division by zero in row %d", r[0].Int())
+	}
+	return r[1], nil
+}
+func (failKey) String() string { return "#1 / (#1 - 13)" }
+func (failKey) Volatile() bool { return false }
