@@ -174,7 +174,6 @@ type builder struct {
 	done   int64                // rows read
 	consts map[string]zset.ZSet // fed with the first step, then nil
 	buf    zset.ZSet
-	sorted bool // buf is consolidated: the next step need not check it
 	g      dataflow.Guard
 	// indexes waits for the shared indexes the view's reserves read,
 	// built while the view's rows are fed (sharedIndexes.reserve); nil if
@@ -188,22 +187,12 @@ type builder struct {
 // feedRelation feeds one stored relation's rows.
 func (b *builder) feedRelation(rel string) error {
 	var err error
-	// sorted says that the batch so far is consolidated, found as its
-	// rows come (each compared with the one before, just read) rather
-	// than by a pass over the whole batch in the circuit's Prepare.
-	sorted := false
 	flush := func() bool {
-		b.sorted = sorted
 		err = b.step(map[string]zset.ZSet{rel: b.buf}, int64(len(b.buf)))
 		b.buf = b.buf[:0]
 		return err == nil
 	}
 	add := func(r value.Row, w int64) bool {
-		if n := len(b.buf); n == 0 {
-			sorted = w != 0
-		} else if sorted {
-			sorted = w != 0 && ascending(b.buf[n-1].Row, r)
-		}
 		b.buf = append(b.buf, zset.Entry{Row: r, W: w})
 		if len(b.buf) == coldStartBatch {
 			return flush()
@@ -226,8 +215,6 @@ func (b *builder) feedRelation(rel string) error {
 // step runs one batch (rows read from the relations) through the circuit, then reports progress and
 // checks the budgets; before, it looks for a cancel and the statement's timeout.
 func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
-	sorted := b.sorted && b.consts == nil
-	b.sorted = false
 	if b.consts != nil {
 		if in == nil {
 			in = map[string]zset.ZSet{}
@@ -249,14 +236,7 @@ func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
 	if err := b.guard(); err != nil {
 		return err
 	}
-	var err error
-	if sorted {
-		if err = c.PrepareConsolidated(in); err == nil {
-			c.Commit()
-		}
-	} else {
-		err = c.Step(in)
-	}
+	err := c.Step(in)
 	c.SetGuard(nil)
 	if err != nil {
 		return err
@@ -336,23 +316,4 @@ func (e *Engine) relationLen(rel string) int64 {
 		return v.rowCount()
 	}
 	return 0
-}
-
-// ascending reports whether row b comes after row a in a consolidated
-// batch's order (zset.CompareRows). When both first values are non-NULL
-// integers of one integer-ordered kind and differ, they decide, by their
-// exact summaries (value.Prefix64), with no call per value: a table read
-// in id order whose first column is its integer key, as most are, is
-// told consolidated by one integer comparison a row. Otherwise the rows
-// are compared.
-func ascending(a, b value.Row) bool {
-	if len(a) > 0 && len(b) > 0 {
-		x, y := a[0], b[0]
-		if x.Kind() == y.Kind() && !x.IsNull() && !y.IsNull() && value.IntOrdered(x.Kind()) {
-			if px, py := value.Prefix64(x), value.Prefix64(y); px != py {
-				return px < py
-			}
-		}
-	}
-	return zset.CompareRows(a, b) < 0
 }
