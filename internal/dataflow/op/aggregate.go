@@ -502,7 +502,7 @@ func (g *GroupBy) step(batch zset.ZSet, out zset.ZSet) (zset.ZSet, error) {
 	if err := g.evalBatch(batch, ways); err != nil {
 		return out, err
 	}
-	if !g.global {
+	if !g.global && !(g.countsOnly() && g.collapseRecs()) {
 		g.sortRecs(len(g.keys))
 	}
 	if ways > 1 {
