@@ -18,8 +18,13 @@ func infoBuiltinParameters(o *catalogObjects, r *catRows) {
 	types := o.typesByOID()
 	sc := o.e.SysCatalog()
 	byName := builtinTypeOIDs(o, sc)
+	pseudo := map[uint32]*expr.BuiltinType{}
+	for _, t := range expr.BuiltinCatalog().Types {
+		pseudo[t.OID] = t
+	}
 	for _, p := range expr.BuiltinCatalog().Procs {
-		params := splitArgList(p.Args)
+		// An ordered-set aggregate's direct arguments come before ORDER BY.
+		params := splitArgList(strings.Replace(p.Args, " ORDER BY ", ", ", 1))
 		nIn := len(params)
 		if rest, ok := strings.CutPrefix(p.Result, "TABLE("); ok {
 			for _, c := range splitArgList(strings.TrimSuffix(rest, ")")) {
@@ -58,14 +63,18 @@ func infoBuiltinParameters(o *catalogObjects, r *catRows) {
 			if mode == "VARIADIC" {
 				mode = "IN"
 			}
-			t := types[oid]
-			if t == nil {
+			dataType, udt := "", ""
+			if t := types[oid]; t != nil {
+				dataType, udt = builtinParamDataType(t, sc), t.name
+			} else if pt := pseudo[oid]; pt != nil {
+				dataType, udt = pt.Out, pt.Name
+			} else {
 				continue
 			}
 			r.add("specific_catalog", DatabaseName, "specific_schema", "pg_catalog",
 				"specific_name", p.Name+"_"+strconv.FormatUint(uint64(p.OID), 10), "ordinal_position", pos+1,
 				"parameter_mode", mode, "is_result", "NO", "as_locator", "NO", "parameter_name", name,
-				"data_type", builtinParamDataType(t, sc), "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", t.name,
+				"data_type", dataType, "udt_catalog", DatabaseName, "udt_schema", "pg_catalog", "udt_name", udt,
 				"dtd_identifier", strconv.Itoa(pos+1), "parameter_default", dflt)
 		}
 	}
