@@ -126,7 +126,12 @@ func (e *Engine) keyText(key string) string {
 
 // bindMoved binds a moved reader's statement over cat.
 func bindMoved(cat sql.Catalog, m *movedReader, materialized bool) (*sql.CreateView, error) {
-	rec := &recorder{cat: cat, seen: map[string]bool{}, text: m.text}
+	return bindMovedWith(&recorder{cat: cat, seen: map[string]bool{}}, m, materialized)
+}
+
+// bindMovedWith is bindMoved recording what the statement reads in rec.
+func bindMovedWith(rec *recorder, m *movedReader, materialized bool) (*sql.CreateView, error) {
+	rec.text = m.text
 	if !materialized {
 		p, err := sql.BindQuery(rec, m.stmt, false)
 		if err != nil {

@@ -30,7 +30,7 @@ func pgRewrite(o *catalogObjects, r *catRows) {
 		if rel.key == "" {
 			continue
 		}
-		if rel.kind == 'v' {
+		if rel.kind == 'v' || rel.kind == 'm' {
 			r.add("oid", ruleOID(rel.key, "_RETURN"), "rulename", "_RETURN", "ev_class", rel.oid, "ev_type", "1",
 				"ev_enabled", "O", "is_instead", true, "ev_qual", "<>", "ev_action", rel.def)
 		}

@@ -145,6 +145,7 @@ func pgDepend(o *catalogObjects, r *catRows) {
 		}
 	}
 	pgDependRowTypes(o, r)
+	pgDependViews(o, r)
 }
 
 // describeExtensions gives each installed extension its comment in

@@ -67,6 +67,7 @@ func infoParameters(o *catalogObjects, r *catRows) {
 			r.add(pairs...)
 		}
 	}
+	infoBuiltinParameters(o, r)
 }
 
 // routineByKey is the routine named name whose signature is key, nil

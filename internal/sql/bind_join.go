@@ -67,7 +67,7 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 			return nil, nil, b.stmt.errf(fromLoc(j.Rarg), pgerr.InvalidColumnRef, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
 		}
 		if using := usingNames(j, lsc, rsc); len(using) > 0 {
-			pairs, err := usingPairs(lsc, rsc, using)
+			pairs, err := b.usingPairs(lsc, rsc, using)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -114,7 +114,7 @@ func (b *binder) bindJoin(j *pg_query.JoinExpr) (plan.Node, *scope, error) {
 	sc := joinScope(lsc, rsc)
 
 	if using := usingNames(j, lsc, rsc); len(using) > 0 {
-		pairs, err := usingPairs(lsc, rsc, using)
+		pairs, err := b.usingPairs(lsc, rsc, using)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -179,7 +179,7 @@ type usingPair struct {
 }
 
 // usingPairs finds the named columns on each side, as PostgreSQL does.
-func usingPairs(lsc, rsc *scope, using []string) ([]usingPair, error) {
+func (b *binder) usingPairs(lsc, rsc *scope, using []string) ([]usingPair, error) {
 	find := func(s *scope, name, side string) (int, error) {
 		idx := -1
 		for i, c := range s.cols {
@@ -222,6 +222,8 @@ func usingPairs(lsc, rsc *scope, using []string) ([]usingPair, error) {
 			return nil, err
 		}
 		pairs = append(pairs, usingPair{name: name, li: li, ri: ri, t: t, lk: lk, rk: rk})
+		b.noteUsing(lsc, li)
+		b.noteUsing(rsc, ri)
 	}
 	return pairs, nil
 }

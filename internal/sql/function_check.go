@@ -15,21 +15,29 @@ import (
 // errors, with positions in the statement, as PostgreSQL reports them
 // while check_function_bodies is on.
 func CheckFunctionBody(cat Catalog, f *Function) error {
-	_, err := checkBody(cat, f)
+	_, err := checkBody(cat, f, nil)
+	return err
+}
+
+// FunctionBodyRefs binds f's body as CheckFunctionBody does, recording
+// in log the table and view column each of its column references
+// resolves to (information_schema.routine_column_usage).
+func FunctionBodyRefs(cat Catalog, f *Function, log *RefLog) error {
+	_, err := checkBody(cat, f, log)
 	return err
 }
 
 // bodyColumns returns the columns of the last statement of f's body.
 func bodyColumns(cat Catalog, f *Function) ([]plan.Column, error) {
-	return checkBody(cat, f)
+	return checkBody(cat, f, nil)
 }
 
 // checkBody is CheckFunctionBody, which returns the last statement's
 // columns.
-func checkBody(cat Catalog, f *Function) ([]plan.Column, error) {
+func checkBody(cat Catalog, f *Function, refs *RefLog) ([]plan.Column, error) {
 	// A clock of its own, so that the body's session values (current_user,
 	// current_setting) bind as a call's would.
-	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL}, stmtClock: &expr.StmtClock{}}
+	b := &binder{cat: cat, stmt: &Stmt{SQL: f.SQL, Refs: refs}, stmtClock: &expr.StmtClock{}}
 	c := &userCall{fn: f, args: make([]*pg_query.Node, len(f.Params)), volatile: make([]bool, len(f.Params)), loc: -1, cat: cat}
 	for i := range f.Params {
 		c.args[i] = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true, Location: -1}}}

@@ -35,7 +35,11 @@ type RefOrigin struct {
 // RefLog records the resolution of a statement's column references, by
 // their locations in its text and in the order binding met them.
 type RefLog struct {
-	Seq   []RefOrigin
+	Seq []RefOrigin
+	// Using are the columns a JOIN … USING or NATURAL join joined on,
+	// which no reference names: a rename rewrites the USING clause
+	// itself.
+	Using []RefOrigin
 	locs  []int32 // each of Seq's locations
 	byLoc map[int32][]RefOrigin
 	stars map[int32][]starCol
@@ -67,6 +71,15 @@ func (b *binder) noteRef(s *scope, idx int, loc int32, outer bool) {
 	}
 	c := s.cols[idx]
 	l.add(loc, RefOrigin{Depth: depth, Idx: idx, Outer: outer, Table: c.origin, Col: c.originCol})
+}
+
+// noteUsing records that a USING or NATURAL join joined on column idx
+// of s.
+func (b *binder) noteUsing(s *scope, idx int) {
+	if l := b.stmt.Refs; l != nil {
+		c := s.cols[idx]
+		l.Using = append(l.Using, RefOrigin{Idx: idx, Table: c.origin, Col: c.originCol})
+	}
 }
 
 // noteStar records the columns of s that a * at loc expanded to.
