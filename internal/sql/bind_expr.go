@@ -1054,7 +1054,7 @@ func (b *binder) coerceAllCommon(es []expr.Expr, nodes []*pg_query.Node, context
 	t, err := expr.CommonType(ts, context)
 	if err != nil {
 		at := loc
-		if i := mismatchAt(ts, context); i >= 0 {
+		if i := mismatchAt(ts, context); i >= 0 && context != "IN" { // IN's = fails at IN
 			j := i // the node of ts[i]
 			if context == "CASE" {
 				j = (i + len(es) - 1) % len(es)
