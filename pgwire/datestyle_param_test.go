@@ -52,9 +52,9 @@ func TestDateStyleTextParams(t *testing.T) {
 			}
 		}
 		check("deduced date", "SELECT to_char($1::date, 'YYYY-MM-DD')", nil, tc.in)
-		check("declared date", "SELECT to_char($1::date, 'YYYY-MM-DD')", []uint32{dateOID}, tc.in)
+		check("declared date", "SELECT to_char($1, 'YYYY-MM-DD')", []uint32{dateOID}, tc.in)
 		check("deduced timestamp", "SELECT to_char($1::timestamp, 'YYYY-MM-DD')", nil, tc.in+" 10:00")
-		check("declared timestamp", "SELECT to_char($1::timestamp, 'YYYY-MM-DD')", []uint32{tsOID}, tc.in+" 10:00")
+		check("declared timestamp", "SELECT to_char($1, 'YYYY-MM-DD')", []uint32{tsOID}, tc.in+" 10:00")
 		id := []byte{byte('0' + i)}
 		if _, err := pc.ExecParams(ctx(t), "INSERT INTO dp VALUES ($1, $2, $3)", [][]byte{id, []byte(tc.in), []byte(tc.in + " 10:00")}, nil, nil, nil).Close(); err != nil {
 			t.Fatalf("insert under %s: %v", tc.style, err)

@@ -90,6 +90,9 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 			if isCopyFromStdin(st) {
 				return pgerr.New(pgerr.FeatureNotSupported, "COPY FROM STDIN is supported in a simple query only")
 			}
+			if err := c.declareParams(st, m.ParameterOIDs); err != nil {
+				return err
+			}
 			if ps.p, err = c.sess.Prepare(st); err != nil {
 				return err
 			}
@@ -128,10 +131,10 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	}
 	args = append(args, make([]value.Value, len(types))...)
 	for i, t := range types {
-		// A parameter the client declared a type for is in that type (a
-		// driver sends a small integer as int2 in binary); it is cast to
-		// the type the statement deduced, as PostgreSQL's implicit casts
-		// would.
+		// A parameter the client declared a type for is of that type
+		// (declareParams); one whose declared oid names a type the
+		// statement bound otherwise is read in the declared type and
+		// cast to the bound one.
 		dt, declared := declaredType(ps.declared, i)
 		if !declared || dt.Kind == t.Kind {
 			dt, declared = t, false
@@ -178,8 +181,8 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		if ps.p != nil && ps.cmd == nil {
 			for i, t := range ps.p.ParamTypes() {
 				oid := pgbinary.TypeOID(t)
-				if _, ok := declaredType(ps.declared, i); ok {
-					oid = ps.declared[i]
+				if i < len(ps.declared) && ps.declared[i] != 0 && ps.declared[i] != oidUnknown {
+					oid = ps.declared[i] // a domain's, which t is the base type of
 				}
 				oids = append(oids, oid)
 			}

@@ -240,6 +240,14 @@ func (s *Session) ExecPrepared(p *Prepared, args []value.Value) ([]Result, error
 // timestamp sent as text reads in the session's DateStyle field order
 // and TimeZone, as PostgreSQL's input functions read it.
 func (s *Session) paramValue(p *expr.ParamSlot, v value.Value) (value.Value, error) {
+	out, err := s.paramConvert(p, v)
+	if err == nil && p.Domain != nil {
+		err = p.Domain.Check(out) // declared of a domain: its checks, at the bind
+	}
+	return out, err
+}
+
+func (s *Session) paramConvert(p *expr.ParamSlot, v value.Value) (value.Value, error) {
 	from, to := v.Kind(), p.T.Kind
 	if from.IsString() && !v.IsNull() && value.DateInputKind(to) {
 		if err := value.CheckText(v.Str()); err != nil {

@@ -77,7 +77,7 @@ func aggregate(n *plan.Aggregate, src Source) ([]value.Row, error) {
 			return nil, err
 		}
 	}
-	inOrder := inputOrdered(n.Input) && !viewOrder(src)
+	inOrder := !viewOrder(src) && inputOrdered(n.Input, src)
 	out := make([]value.Row, 0, len(groups))
 	for _, g := range groups {
 		if err := b.poll(); err != nil {

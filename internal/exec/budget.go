@@ -56,6 +56,8 @@ func innerSource[T any](src Source) (T, bool) {
 			return t, true
 		}
 		switch s := src.(type) {
+		case *Budget:
+			src = s.Source
 		case *working:
 			src = s.Source
 		case *probing:

@@ -15,6 +15,10 @@ type ParamSlot struct {
 	T   value.Type // value.UnknownType until a use gives it a type
 	V   value.Value
 	Set bool // V holds this execution's value
+	// Domain is the domain the parameter was declared of (PREPARE
+	// p(posint)): T is its base type, and a value set must pass its
+	// checks.
+	Domain *Domain
 }
 
 // Param reads a parameter's slot. T is the type the use was bound with:

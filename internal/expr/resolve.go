@@ -411,6 +411,10 @@ func CommonType(ts []value.Type, context string) (value.Type, error) {
 			}
 			continue // the first stays; the caller fails to convert the other to it
 		}
+		if (t.Kind == value.Enum) != (p.Kind == value.Enum) && context != "IN" {
+			// An enum and a type of another category (text, integer).
+			return value.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", context, typeNameOf(p), typeNameOf(t))
+		}
 		if isUserType(t) || isUserType(p) {
 			// Enums share a category, so PostgreSQL picks one and fails
 			// to convert the other to it.

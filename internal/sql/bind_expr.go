@@ -1053,7 +1053,17 @@ func (b *binder) coerceAllCommon(es []expr.Expr, nodes []*pg_query.Node, context
 	}
 	t, err := expr.CommonType(ts, context)
 	if err != nil {
-		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
+		at := loc
+		if i := mismatchAt(ts, context); i >= 0 && context != "IN" { // IN's = fails at IN
+			j := i // the node of ts[i]
+			if context == "CASE" {
+				j = (i + len(es) - 1) % len(es)
+			}
+			if l := leftmostLoc(nodes[j]); l >= 0 {
+				at = l
+			}
+		}
+		return value.Type{}, pgerr.Wrap(err).At(b.stmt.SQL, int(at))
 	}
 	for i := range es {
 		var err error
@@ -1062,6 +1072,18 @@ func (b *binder) coerceAllCommon(es []expr.Expr, nodes []*pg_query.Node, context
 		}
 	}
 	return t, nil
+}
+
+// mismatchAt returns the index of the first of ts that has no common type
+// with those before it, where PostgreSQL's select_common_type reports the
+// error (at that expression); -1 if there is none.
+func mismatchAt(ts []value.Type, context string) int {
+	for k := 2; k <= len(ts); k++ {
+		if _, err := expr.CommonType(ts[:k], context); err != nil {
+			return k - 1
+		}
+	}
+	return -1
 }
 
 // coerceCommon converts e, bound from node, to t, the common type of the
@@ -1100,6 +1122,14 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 			return nil, err
 		}
 		if arg != nil {
+			if cond.Type().Kind == value.Unknown && arg.Type().Kind != value.Unknown {
+				// An untyped literal that does not read as the
+				// argument's type fails at the literal, as in
+				// PostgreSQL; one that does is compared as before.
+				if _, err := b.coerce(cond, arg.Type(), nodeLoc(cw.Expr, cw.Location)); err != nil {
+					return nil, err
+				}
+			}
 			if cond, err = b.binaryOp("=", arg, cond, cw.Location); err != nil {
 				return nil, err
 			}

@@ -30,7 +30,7 @@ func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 	rewriteQuantified(cat, s.SQL, n)
 	markUserAggregates(cat, n)
 	b := &binder{cat: cat, stmt: s, params: &ps, stmtClock: stmtClockFor(cat, n)}
-	if err := b.declareParams(s.Declared); err != nil {
+	if err := b.declareParams(s.Declared, s.DeclaredTypes); err != nil {
 		return nil, nil, err
 	}
 	bd, err := b.bindStmt(n)
@@ -67,12 +67,26 @@ func (b *binder) bindParam(p *pg_query.ParamRef) (expr.Expr, error) {
 	return &expr.Param{Slot: slot, T: slot.T}, nil
 }
 
-// declareParams gives the parameters the types PREPARE declares, as
-// PostgreSQL does: $n is then of its type wherever it is used, and
-// EXECUTE converts its argument to it. A type may be a table's or a
-// view's row type.
-func (b *binder) declareParams(types []*pg_query.Node) error {
-	for i, n := range types {
+// declareParams gives the parameters the types PREPARE or the protocol's
+// Parse message declares, as PostgreSQL does: $n is then of its type
+// wherever it is used, and EXECUTE or Bind converts its argument to it. A
+// type may be a table's or a view's row type. A parameter declared
+// neither by a name nor by a type (Parse's oid 0) takes its type from its
+// uses.
+func (b *binder) declareParams(names []*pg_query.Node, types []value.Type) error {
+	for i := 0; i < max(len(names), len(types)); i++ {
+		var n *pg_query.Node
+		if i < len(names) {
+			n = names[i]
+		}
+		if n == nil {
+			t := value.UnknownType
+			if i < len(types) && types[i].Kind != value.Unknown {
+				t = types[i]
+			}
+			*b.params = append(*b.params, &expr.ParamSlot{N: i + 1, T: t})
+			continue
+		}
 		tn := n.GetTypeName()
 		if tn == nil {
 			return pgerr.New(pgerr.SyntaxError, "parameter $%d has no type", i+1)
@@ -89,7 +103,11 @@ func (b *binder) declareParams(types []*pg_query.Node) error {
 		if err != nil {
 			return err
 		}
-		*b.params = append(*b.params, &expr.ParamSlot{N: i + 1, T: t})
+		d, err := b.typeDomain(tn)
+		if err != nil {
+			return err
+		}
+		*b.params = append(*b.params, &expr.ParamSlot{N: i + 1, T: t, Domain: d})
 	}
 	return nil
 }

@@ -27,6 +27,9 @@ func (b *binder) bindTypeof(s *scope, f *pg_query.FuncCall) (expr.Expr, error) {
 	if dc, ok := e.(*expr.DomainCheck); ok {
 		tn = expr.QuoteIdent(dc.Domain.Name()) // a cast to a domain: the domain
 	}
+	if p, ok := e.(*expr.Param); ok && p.Slot.Domain != nil {
+		tn = expr.QuoteIdent(p.Slot.Domain.Name()) // a parameter declared of a domain
+	}
 	name := &expr.Const{V: value.NewText(value.Text, tn), T: value.TextType}
 	return &expr.Func{Def: expr.Typeof, Args: []expr.Expr{e, name}, T: value.TextType}, nil
 }

@@ -100,7 +100,12 @@ func (b *binder) bindXMLData(s *scope, name string, f *pg_query.FuncCall) (expr.
 	}
 	args = append(args, namesConst(outer))
 	for _, t := range tables {
-		part, err := b.xmlDataTable(s, name, t, `SELECT * FROM "`+strings.ReplaceAll(t, `"`, `""`)+`"`, f.Location)
+		quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+		from := quote(t)
+		if schema, rel, ok := strings.Cut(t, "."); ok && systemSchema(schema) {
+			from = quote(schema) + "." + quote(rel) // a system catalog's relation
+		}
+		part, err := b.xmlDataTable(s, name, t, `SELECT * FROM `+from, f.Location)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +135,11 @@ func (b *binder) xmlDataTable(s *scope, name, rel, text string, loc int32) ([]ex
 	}
 	elem := ""
 	if rel != "" {
-		elem = xmlName(b.refName(rel), true)
+		n := b.refName(rel)
+		if schema, r, ok := strings.Cut(rel, "."); ok && systemSchema(schema) {
+			n = r // a system catalog's relation
+		}
+		elem = xmlName(n, true)
 	}
 	return []expr.Expr{textConst(elem), namesConst(names), rows}, nil
 }
@@ -178,6 +187,9 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 	if null {
 		return "", true, nil
 	}
+	if key, ok := b.catalogRelationKey(text); ok {
+		return key, false, nil
+	}
 	rel, err = b.textRelationKey(text)
 	if err != nil {
 		return "", false, pgerr.Wrap(err).At(b.stmt.SQL, int(loc))
@@ -186,6 +198,27 @@ func (b *binder) regclassArg(n *pg_query.Node) (rel string, null bool, err error
 		return "", false, b.stmt.errf(loc, pgerr.UndefinedTable, "relation \"%s\" does not exist", text)
 	}
 	return rel, false, nil
+}
+
+// catalogRelationKey returns the key of the system catalog's relation
+// that text names, a regclass literal: pg_catalog.pg_class, or pg_class
+// (pg_catalog is searched first, as PostgreSQL searches it), or
+// information_schema.tables. ok is false for any other name.
+func (b *binder) catalogRelationKey(text string) (key string, ok bool) {
+	parts, err := expr.RelationParts(text)
+	if err != nil {
+		return "", false
+	}
+	switch {
+	case len(parts) == 2 && (parts[0] == "pg_catalog" || parts[0] == "information_schema"):
+		key = parts[0] + "." + parts[1]
+	case len(parts) == 1:
+		key = "pg_catalog." + parts[0]
+	default:
+		return "", false
+	}
+	rel, found := b.cat.Relation(key)
+	return key, found && rel.System
 }
 
 // relationNames are the catalog's relations, for schema_to_xml and

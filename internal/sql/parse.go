@@ -25,8 +25,13 @@ type Stmt struct {
 	// grammar and so has no Node.
 	Subscribe string
 	// Declared are the parameter types of PREPARE name (types) AS Node,
-	// TypeName nodes: BindPrepared gives $1, $2, … these types.
+	// TypeName nodes: BindPrepared gives $1, $2, … these types. A nil
+	// entry declares none: DeclaredTypes' type, if any, is $n's.
 	Declared []*pg_query.Node
+	// DeclaredTypes are the parameter types the protocol's Parse message
+	// declared by oid, as resolved; Kind Unknown where it declared none
+	// (oid 0), and the type is deduced from the parameter's uses.
+	DeclaredTypes []value.Type
 	// Assign is set for a PL/pgSQL assignment to an element, a slice or
 	// a field of a variable (a[i] := v): Node is SELECT v, Assign the
 	// target as UPDATE's SET writes it, and the variable's value is
@@ -303,4 +308,22 @@ func parseExplainView(text string) (name, format string, ok bool, err error) {
 		return "", "", true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format).At(text, starts[3])
 	}
 	return identName(toks[i]), format, true, nil
+}
+
+// TypeNameNode parses text, a type's name as format_type prints it
+// (`integer[]`, `public.mood`), into a TypeName node.
+func TypeNameNode(text string) (*pg_query.Node, error) {
+	if err := checkText(text, "type name"); err != nil {
+		return nil, err
+	}
+	tree, err := parseTree("SELECT NULL::" + text)
+	if err == nil && len(tree.Stmts) == 1 {
+		if sel := tree.Stmts[0].Stmt.GetSelectStmt(); sel != nil && len(sel.TargetList) == 1 {
+			if tc := sel.TargetList[0].GetResTarget().GetVal().GetTypeCast(); tc != nil && tc.TypeName != nil {
+				tc.TypeName.Location = -1 // not in the statement's text
+				return &pg_query.Node{Node: &pg_query.Node_TypeName{TypeName: tc.TypeName}}, nil
+			}
+		}
+	}
+	return nil, pgerr.New(pgerr.SyntaxError, "invalid type name %q", text)
 }

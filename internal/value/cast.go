@@ -241,6 +241,9 @@ func Cast(v Value, to Type, explicit bool) (Value, error) {
 	if v.kind.IsString() && to.Kind == Enum {
 		return parseEnum(v.Str(), to) // a char's padding included, as enum_in reads it
 	}
+	if v.kind.IsString() && to.Kind == ArrayOf(Enum) && to.Enum() != nil {
+		return Parse(v.Str(), to) // its elements are the enum's labels
+	}
 	if v.kind.IsString() && (to.Kind == UserRange || to.Kind == UserMultirange) {
 		return Parse(v.Str(), to) // its subtype's input
 	}
