@@ -371,7 +371,14 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
 		return s.mustOwnPolicyTable(b)
 	case *sql.Drop:
-		return s.mustBeSuperuser("drop a relation")
+		if b.Kind == sql.DropIndex {
+			return s.mustBeSuperuser("drop a relation")
+		}
+		return s.mustOwnRelations(b.Names, b.Kind, false)
+	case *sql.DropSequence:
+		return s.mustOwnRelations(b.Names, 0, true)
+	case *sql.AlterSequence:
+		return s.mustOwnRelations([]string{b.Name}, 0, true)
 	}
 	return s.mustBeSuperuser("run this statement")
 }
