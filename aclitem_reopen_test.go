@@ -30,7 +30,7 @@ GRANT EXECUTE ON FUNCTION acr_f() TO acr_a`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "[[{acr_o=arwdDxt/acr_o,=r/acr_o,acr_a=rw/acr_o} {acr_o=UC/acr_o,acr_a=U/acr_o} {acr_o=X/acr_o,acr_a=X/acr_o} 10]]"
+	want := "[[{acr_o=arwdDxt/acr_o,acr_a=rw/acr_o,=r/acr_o} {acr_o=UC/acr_o,acr_a=U/acr_o} {acr_o=X/acr_o,acr_a=X/acr_o} 10]]"
 	if g := fmt.Sprint(rs.Rows); g != want {
 		t.Errorf("ACL columns after reopening:\n got %s\nwant %s", g, want)
 	}

@@ -298,10 +298,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		return Result{}, err
 	}
 	if a.New.Name != a.Table {
-		if g, ok := e.grants[a.Table]; ok {
-			e.grants[a.New.Name] = g
-			delete(e.grants, a.Table)
-		}
+		e.renameGrants(a.Table, a.New.Name)
 	}
 	e.read, e.waves = nil, nil
 	e.linkForeignKeys()

@@ -334,7 +334,10 @@ func (e *Engine) detachSinks(step uint64, err error) {
 
 // LoadRoles puts the roles and privileges a store read into the engine:
 // for a store opening its file, after its relations were created, with no
-// store set. Privileges on relations that do not exist are dropped.
+// store set. Privileges on relations that do not exist are dropped. The
+// grants of a relation come in the order they were first made (its ACL's
+// order); one of no privileges stands for a relation whose every grant
+// was revoked, whose ACL holds its owner's item alone.
 func (e *Engine) LoadRoles(roles []StoredRole, grants []StoredGrant) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -356,7 +359,11 @@ func (e *Engine) LoadRoles(roles []StoredRole, grants []StoredGrant) {
 			m = map[string]sql.Privilege{}
 			e.grants[g.Relation] = m
 		}
+		if g.Privs == 0 {
+			continue // the relation's ACL, every grant of it revoked
+		}
 		m[g.Role] = g.Privs
+		e.noteGrant(g.Relation, g.Role, g.Privs)
 	}
 	e.pruneGrants()
 }

@@ -271,6 +271,8 @@ type Engine struct {
 	// granted on each relation, by role ("" for PUBLIC).
 	roles  map[string]*role
 	grants map[string]map[string]sql.Privilege
+	// grantOrder is the order of each relation's grantees (grant_order.go).
+	grantOrder map[string][]string
 	// deadline is the statement_timeout deadline of the write statement
 	// running under the exclusive lock; zero for none.
 	deadline time.Time

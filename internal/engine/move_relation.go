@@ -195,7 +195,7 @@ func (e *Engine) moveView(old, new string) error {
 			return err
 		}
 		var grants []StoredGrant
-		for _, role := range sortedKeys(e.grants[old]) {
+		for _, role := range e.granteesInOrder(old) {
 			grants = append(grants, StoredGrant{Relation: new, Role: role, Privs: e.grants[old][role]})
 		}
 		if len(grants) > 0 {
@@ -276,6 +276,7 @@ func (e *Engine) rekeyView(old, new, text string) {
 	rekey(e.funcDeps)
 	rekey(e.domains.views)
 	rekey(e.grants)
+	rekey(e.grantOrder)
 	rekey(e.notes)
 	if nv := e.named[old]; nv != nil {
 		delete(e.named, old)

@@ -83,6 +83,9 @@ type ownedObjects struct {
 	views, tables, seqs, routines, schemas []string
 	routineWords                           []string // FUNCTION or PROCEDURE, per routine
 	matviews                               []string
+	// domains and types are the domains and the other types CREATE
+	// TYPE made (enum, composite, range) ALTER … OWNER TO gave them.
+	domains, types []string
 }
 
 // ownedBy collects what the roles own; the caller holds the engine's lock.
@@ -127,6 +130,16 @@ func (e *Engine) ownedObjectsOf(roles []string) ownedObjects {
 			o.schemas = append(o.schemas, sql.QuoteIdent(n))
 		}
 	}
+	for _, n := range sortedKeys(e.typeOwners) {
+		if !has(e.typeOwners[n]) || !e.userTypeExists(n) || isTemp(n) {
+			continue
+		}
+		if _, dom := e.domains.byName[n]; dom {
+			o.domains = append(o.domains, e.qualifiedName(n))
+		} else {
+			o.types = append(o.types, e.qualifiedName(n))
+		}
+	}
 	return o
 }
 
@@ -168,6 +181,12 @@ func (s *Session) reassignOwnedStmts(r *pg_query.ReassignOwnedStmt) ([]string, e
 	}
 	for i, n := range o.routines {
 		out = append(out, "ALTER "+o.routineWords[i]+" "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.domains {
+		out = append(out, "ALTER DOMAIN "+n+" OWNER TO "+q)
+	}
+	for _, n := range o.types {
+		out = append(out, "ALTER TYPE "+n+" OWNER TO "+q)
 	}
 	for _, n := range o.schemas {
 		out = append(out, "ALTER SCHEMA "+n+" OWNER TO "+q)
@@ -235,6 +254,12 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	}
 	for i, n := range o.routines {
 		out = append(out, "DROP "+o.routineWords[i]+" IF EXISTS "+n+cascade)
+	}
+	for _, n := range o.domains {
+		out = append(out, "DROP DOMAIN IF EXISTS "+n+cascade)
+	}
+	for _, n := range o.types {
+		out = append(out, "DROP TYPE IF EXISTS "+n+cascade)
 	}
 	for _, n := range o.schemas {
 		out = append(out, "DROP SCHEMA IF EXISTS "+n+cascade)

@@ -101,6 +101,7 @@ func (e *Engine) setRelOwner(key, role string) error {
 		m := maps.Clone(e.grants[key])
 		delete(m, role)
 		e.grants[key] = m
+		e.noteGrant(key, role, 0)
 	}
 	if e.owners == nil {
 		e.owners = map[string]string{}

@@ -31,3 +31,24 @@ func (r *recorder) RelationNames() []string {
 	}
 	return nil
 }
+
+// SequenceNames implements sql.SequenceLister: the permanent sequences'
+// keys, sorted (GRANT … ON ALL SEQUENCES IN SCHEMA).
+func (e *Engine) SequenceNames() []string {
+	var names []string
+	for n := range e.seqs {
+		if !isTemp(n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// SequenceNames implements sql.SequenceLister for the catalog it records.
+func (r *recorder) SequenceNames() []string {
+	if l, ok := r.cat.(sql.SequenceLister); ok {
+		return l.SequenceNames()
+	}
+	return nil
+}

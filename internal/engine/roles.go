@@ -208,7 +208,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			}
 		}
 		for _, name := range rec.seqs {
-			if err := s.seqAllowed(name, "SELECT"); err != nil {
+			if err := s.seqAllowed(name, seqRead); err != nil {
 				return err
 			}
 		}
@@ -371,7 +371,14 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 	case *sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity:
 		return s.mustOwnPolicyTable(b)
 	case *sql.Drop:
-		return s.mustBeSuperuser("drop a relation")
+		if b.Kind == sql.DropIndex {
+			return s.mustBeSuperuser("drop a relation")
+		}
+		return s.mustOwnRelations(b.Names, b.Kind, false)
+	case *sql.DropSequence:
+		return s.mustOwnRelations(b.Names, 0, true)
+	case *sql.AlterSequence:
+		return s.mustOwnRelations([]string{b.Name}, 0, true)
 	}
 	return s.mustBeSuperuser("run this statement")
 }
@@ -506,8 +513,9 @@ func (s *Session) dropRole(d *sql.DropRole) (Result, error) {
 	}
 	for _, name := range gone {
 		delete(e.roles, name)
-		for _, g := range e.grants {
+		for rel, g := range e.grants {
 			delete(g, name)
+			e.noteGrant(rel, name, 0)
 		}
 	}
 	return Result{Tag: "DROP ROLE", Notices: notices}, nil
@@ -522,13 +530,25 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 	// The privileges held after the statement, written to the store
 	// before they change in memory.
 	var after []StoredGrant
+	var res Result
 	for _, rel := range g.Relations {
+		privs, warn, err := e.grantPrivsOn(g, rel)
+		if err != nil {
+			return Result{}, err
+		}
+		if warn != "" {
+			res.Notices = append(res.Notices, warn)
+			if res.NoticeLevels == nil {
+				res.NoticeLevels = map[int]string{}
+			}
+			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
+		}
 		for _, name := range g.Roles {
 			p := e.grants[rel][name]
 			if g.Revoke {
-				p &^= g.Privs
+				p &^= privs
 			} else {
-				p |= g.Privs
+				p |= privs
 			}
 			after = append(after, StoredGrant{Relation: rel, Role: name, Privs: p})
 		}
@@ -552,11 +572,34 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 		} else {
 			m[a.Role] = a.Privs
 		}
+		e.noteGrant(a.Relation, a.Role, a.Privs)
 	}
+	res.Tag = "GRANT"
 	if g.Revoke {
-		return Result{Tag: "REVOKE"}, nil
+		res.Tag = "REVOKE"
 	}
-	return Result{Tag: "GRANT"}, nil
+	return res, nil
+}
+
+// grantPrivsOn is the privileges g gives or takes on rel, as PostgreSQL's
+// ExecGrant_Relation reads them: a sequence has SELECT, UPDATE and USAGE
+// (ALL is those three), and a statement ON TABLE naming one gives only
+// those, with a WARNING for the others; ON SEQUENCE of another relation
+// is 42809.
+func (e *Engine) grantPrivsOn(g *sql.Grant, rel string) (sql.Privilege, string, error) {
+	const seqPrivs = sql.PrivSelect | sql.PrivUpdate | sql.PrivUsage
+	isSeq := e.seqs[rel] != nil
+	switch {
+	case g.Sequence && !isSeq:
+		return 0, "", pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", e.bareName(rel))
+	case !isSeq || g.Sequence:
+		return g.Privs, "", nil
+	case g.All:
+		return seqPrivs, "", nil
+	case g.Privs&^seqPrivs != 0:
+		return g.Privs & seqPrivs, fmt.Sprintf("sequence %q only supports USAGE, SELECT, and UPDATE privileges", e.bareName(rel)), nil
+	}
+	return g.Privs, "", nil
 }
 
 // storeRole records r, new or changed, in the store.
@@ -582,12 +625,14 @@ func (e *Engine) Roles() []RoleInfo {
 	return out
 }
 
-// pruneGrants forgets the privileges on relations that no longer exist, so
-// that a relation created again under the same name starts with none.
+// pruneGrants forgets the privileges on relations and sequences that no
+// longer exist, so that one created again under the same name starts with
+// none.
 func (e *Engine) pruneGrants() {
 	for name := range e.grants {
-		if _, ok := e.kindOf(name); !ok {
+		if _, ok := e.kindOf(name); !ok && e.seqs[name] == nil {
 			delete(e.grants, name)
+			delete(e.grantOrder, name)
 		}
 	}
 }

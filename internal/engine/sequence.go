@@ -664,7 +664,7 @@ type seqState struct {
 	lastName string
 }
 
-func (x sessionSeqs) lookup(name string, need string) (*sequence, error) {
+func (x sessionSeqs) lookup(name string, need sql.Privilege) (*sequence, error) {
 	e := x.s.e
 	if isTemp(name) && (x.s.tempNS == "" || !strings.HasPrefix(name, x.s.tempNS)) {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name) // another session's
@@ -683,7 +683,7 @@ func (x sessionSeqs) lookup(name string, need string) (*sequence, error) {
 }
 
 func (x sessionSeqs) Nextval(name string) (int64, error) {
-	q, err := x.lookup(name, "USAGE")
+	q, err := x.lookup(name, seqNextval)
 	if err != nil {
 		return 0, err
 	}
@@ -708,7 +708,7 @@ func (x sessionSeqs) Nextval(name string) (int64, error) {
 }
 
 func (x sessionSeqs) Currval(name string) (int64, error) {
-	q, err := x.lookup(name, "SELECT")
+	q, err := x.lookup(name, seqCurrval)
 	if err != nil {
 		return 0, err
 	}
@@ -724,14 +724,14 @@ func (x sessionSeqs) Lastval() (int64, error) {
 	if st.lastName == "" || x.s.e.seqs[st.lastName] == nil {
 		return 0, pgerr.New(pgerr.ObjectNotInPrereqState, "lastval is not yet defined in this session")
 	}
-	if _, err := x.lookup(st.lastName, "SELECT"); err != nil {
+	if _, err := x.lookup(st.lastName, seqCurrval); err != nil {
 		return 0, err
 	}
 	return st.cur[st.lastName], nil
 }
 
 func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
-	q, err := x.lookup(name, "UPDATE")
+	q, err := x.lookup(name, seqSetval)
 	if err != nil {
 		return 0, err
 	}
@@ -764,10 +764,20 @@ func (x sessionSeqs) Setval(name string, v int64, called bool) (int64, error) {
 	return v, nil
 }
 
-// seqAllowed checks that the session's role may use a sequence. Privileges
-// on sequences cannot be granted yet: a role that is not a superuser is
-// refused, as PostgreSQL refuses a role that holds none.
-func (s *Session) seqAllowed(name, need string) error {
+// Which privileges on a sequence let a role call each function, as
+// PostgreSQL checks them: any one of the set suffices.
+const (
+	seqNextval = sql.PrivUsage | sql.PrivUpdate // nextval
+	seqCurrval = sql.PrivSelect | sql.PrivUsage // currval, lastval, pg_sequence_last_value
+	seqSetval  = sql.PrivUpdate                 // setval
+	seqRead    = sql.PrivSelect                 // SELECT … FROM s
+)
+
+// seqAllowed checks that the session's role holds one of the privileges
+// any on a sequence (GRANT … ON SEQUENCE, to it, a role it holds the
+// privileges of, or PUBLIC), owns it, or is a superuser; else 42501 as
+// PostgreSQL's.
+func (s *Session) seqAllowed(name string, any sql.Privilege) error {
 	if s.role == "" {
 		return nil
 	}
@@ -777,8 +787,18 @@ func (s *Session) seqAllowed(name, need string) error {
 	if o, ok := s.e.owners[name]; ok && s.e.hasPrivsOf(s.role, o) {
 		return nil // the owner holds every privilege (owner.go), and its members
 	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", name).
-		WithHint("%s on a sequence cannot be granted in deltaview yet: a superuser's session may use it", need)
+	g := s.e.grants[name]
+	have := g[""]
+	for _, h := range s.e.heldRoles(s.role) {
+		have |= g[h]
+	}
+	if have&any != 0 {
+		return nil
+	}
+	names := strings.Split(any.String(), ", ")
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", s.e.bareName(name)).
+		WithHint("role %q needs %s on sequence %s: a superuser grants it with GRANT %s ON SEQUENCE %s TO %s",
+			s.role, strings.Join(names, " or "), name, names[len(names)-1], name, s.role)
 }
 
 // identity returns, per column, 'a' or 'd' for an identity column and 0
@@ -822,7 +842,7 @@ func (e *Engine) copyDefaults(t *table) func(int) (value.Value, error) {
 // last_value as its relation shows it, ok false before its first
 // nextval (pg_sequence_last_value gives NULL then).
 func (x sessionSeqs) LastValue(name string) (int64, bool, error) {
-	q, err := x.lookup(name, "SELECT")
+	q, err := x.lookup(name, seqCurrval)
 	if err != nil {
 		return 0, false, err
 	}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"slices"
-
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -10,10 +8,10 @@ import (
 // relACL is pg_class.relacl of rel, as PostgreSQL prints its aclitem[]
 // (psql's \dp and \z): NULL while no GRANT names the relation (the
 // default privileges), else the owner's item (every privilege) and one
-// per role granted something, PUBLIC's as "=r/owner". The roles follow
-// the owner in name order, where PostgreSQL keeps the order of the
-// grants; GRANT ALL reads as arwdDxt, with REFERENCES and TRIGGER, which
-// the engine does not grant one by one.
+// per role granted something, PUBLIC's as "=r/owner", in the order of
+// the grants as PostgreSQL keeps them (grant_order.go); GRANT ALL reads
+// as arwdDxt, with REFERENCES and TRIGGER, which the engine does not
+// grant one by one, and a sequence's privileges as rwU.
 func (o *catalogObjects) relACL(rel *catRel) any {
 	g, ok := o.e.grants[rel.key]
 	if !ok || rel.key == "" {
@@ -25,13 +23,8 @@ func (o *catalogObjects) relACL(rel *catRel) any {
 		all = "rwU"
 	}
 	acl := []string{aclRole(owner) + "=" + all + "/" + aclRole(owner)}
-	roles := make([]string, 0, len(g))
-	for role := range g {
-		roles = append(roles, role)
-	}
-	slices.Sort(roles)
-	for _, role := range roles {
-		if role == owner || g[role] == 0 {
+	for _, role := range o.e.granteesInOrder(rel.key) {
+		if role == owner {
 			continue
 		}
 		acl = append(acl, aclRole(role)+"="+aclLetters(g[role])+"/"+aclRole(owner))
@@ -58,7 +51,7 @@ func aclLetters(p sql.Privilege) string {
 	for _, x := range []struct {
 		p sql.Privilege
 		c byte
-	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}} {
+	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}, {sql.PrivUsage, 'U'}} {
 		if p&x.p != 0 {
 			out = append(out, x.c)
 		}

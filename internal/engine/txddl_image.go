@@ -68,6 +68,7 @@ type catalogImage struct {
 	roles        map[string]*role
 	roleCats     map[*role]role
 	grants       map[string]map[string]sql.Privilege
+	grantOrder   map[string][]string
 	deferKeys    bool
 	nextID       int
 	shared       map[string]*sharedIndex
@@ -154,7 +155,7 @@ func (e *Engine) takeImage() *catalogImage {
 		inherits: slices.Clone(e.inherits), inheritOnly: cloneSlices(e.inheritOnly), inheritChks: cloneSlices(e.inheritChecks),
 		inheritChild: e.inheritChild, schemas: maps.Clone(e.schemas), indexes: maps.Clone(e.indexes),
 		matIndexes: maps.Clone(e.matIndexes), parts: maps.Clone(e.parts), order: slices.Clone(e.order),
-		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants),
+		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder),
 		deferKeys: e.deferKeys, nextID: e.nextID,
 		shared: maps.Clone(e.shared.m), sharedList: slices.Clone(e.shared.list),
 	}
@@ -209,7 +210,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.exts, e.casts = im.exts, im.casts
 	e.inherits, e.inheritOnly, e.inheritChecks, e.inheritChild = im.inherits, im.inheritOnly, im.inheritChks, im.inheritChild
 	e.schemas, e.indexes, e.matIndexes, e.parts = im.schemas, im.indexes, im.matIndexes, im.parts
-	e.order, e.deps, e.notes, e.roles, e.grants = im.order, im.deps, im.notes, im.roles, im.grants
+	e.order, e.deps, e.notes, e.roles, e.grants, e.grantOrder = im.order, im.deps, im.notes, im.roles, im.grants, im.grantOrder
 	e.deferKeys, e.nextID = im.deferKeys, im.nextID
 	for _, c := range im.tableCats {
 		t := c.t

@@ -27,7 +27,7 @@ func (p Privilege) String() string {
 	for _, x := range []struct {
 		p    Privilege
 		name string
-	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}} {
+	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}, {PrivUsage, "USAGE"}} {
 		if p&x.p != 0 {
 			names = append(names, x.name)
 		}
@@ -68,13 +68,20 @@ type DropRole struct {
 	IfExists bool
 }
 
-// Grant is GRANT privileges ON [TABLE] relations TO roles, or REVOKE …
-// FROM; a role "" is PUBLIC, every role.
+// Grant is GRANT privileges ON [TABLE | SEQUENCE] relations TO roles, or
+// REVOKE … FROM; a role "" is PUBLIC, every role. Privs holds SELECT,
+// INSERT, UPDATE, DELETE, TRUNCATE and, on sequences, USAGE (PrivUsage).
 type Grant struct {
 	Revoke    bool
 	Privs     Privilege
 	Relations []string
 	Roles     []string
+	// Sequence is set for ON SEQUENCE and ON ALL SEQUENCES IN SCHEMA:
+	// every relation must be a sequence (42809 otherwise).
+	Sequence bool
+	// All is set for ALL [PRIVILEGES]: every privilege the relation's
+	// kind has (a sequence's SELECT, UPDATE and USAGE).
+	All bool
 }
 
 func (*CreateRole) bound() {}
@@ -167,19 +174,24 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if g, ok, err := b.bindGrantRoutine(s, verb); ok {
 		return g, err
 	}
-	allIn := s.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA && s.Objtype == pg_query.ObjectType_OBJECT_TABLE
-	if !allIn && (s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || s.Objtype != pg_query.ObjectType_OBJECT_TABLE) {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables and views only", verb).
+	seq := s.Objtype == pg_query.ObjectType_OBJECT_SEQUENCE
+	allIn := s.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA && (s.Objtype == pg_query.ObjectType_OBJECT_TABLE || seq)
+	if !allIn && (s.Targtype != pg_query.GrantTargetType_ACL_TARGET_OBJECT || (s.Objtype != pg_query.ObjectType_OBJECT_TABLE && !seq)) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables, views, sequences, schemas and routines only", verb).
 			WithHint("%s SELECT, INSERT, UPDATE, DELETE, TRUNCATE or ALL ON [TABLE] name, … TO role, …", verb)
 	}
 	if s.GrantOption {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
 			WithHint("only superusers grant privileges")
 	}
-	g := &Grant{Revoke: !s.IsGrant}
+	g := &Grant{Revoke: !s.IsGrant, Sequence: seq}
 	if len(s.Privileges) == 0 {
-		g.Privs = PrivAll
+		g.Privs, g.All = PrivAll, true
+		if seq {
+			g.Privs = PrivSelect | PrivUpdate | PrivUsage
+		}
 	}
+	what := map[bool]string{false: "table", true: "sequence"}[seq]
 	for _, n := range s.Privileges {
 		p := n.GetAccessPriv()
 		if p == nil {
@@ -187,6 +199,12 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		}
 		if len(p.Cols) > 0 {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported")
+		}
+		switch p.PrivName {
+		case "insert", "delete", "truncate":
+			if seq {
+				return nil, pgerr.New("0LP01", "invalid privilege type %s for sequence", strings.ToUpper(p.PrivName))
+			}
 		}
 		switch p.PrivName {
 		case "select":
@@ -199,12 +217,28 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 			g.Privs |= PrivDelete
 		case "truncate":
 			g.Privs |= PrivTruncate
-		default:
+		case "usage":
+			if !seq {
+				return nil, pgerr.New("0LP01", "invalid privilege type USAGE for table")
+			}
+			g.Privs |= PrivUsage
+		case "references", "trigger":
+			if seq {
+				return nil, pgerr.New("0LP01", "invalid privilege type %s for sequence", strings.ToUpper(p.PrivName))
+			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
 				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE, TRUNCATE and ALL")
+		default:
+			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), what)
 		}
 	}
-	if allIn {
+	if allIn && seq {
+		rels, err := b.sequencesInSchemas(s.Objects)
+		if err != nil {
+			return nil, err
+		}
+		g.Relations = rels
+	} else if allIn {
 		rels, err := b.relationsInSchemas(s.Objects)
 		if err != nil {
 			return nil, err
@@ -216,7 +250,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		if rv == nil {
 			continue
 		}
-		if _, ok := b.cat.Relation(rv.Relname); !ok {
+		if _, ok := b.cat.Relation(rv.Relname); !ok && !b.isSequence(rv.Relname) {
 			return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 		}
 		g.Relations = append(g.Relations, rv.Relname)
@@ -235,4 +269,14 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		}
 	}
 	return g, nil
+}
+
+// isSequence reports whether name is a sequence of the catalog.
+func (b *binder) isSequence(name string) bool {
+	sc, ok := b.cat.(SequenceCatalog)
+	if !ok {
+		return false
+	}
+	_, found := sc.Sequence(name)
+	return found
 }

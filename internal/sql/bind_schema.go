@@ -232,17 +232,39 @@ func (b *binder) bindGrantSchema(s *pg_query.GrantStmt, verb string) (Bound, err
 	return g, nil
 }
 
+// SequenceLister is a catalog that lists its permanent sequences' keys,
+// sorted: for GRANT … ON ALL SEQUENCES IN SCHEMA.
+type SequenceLister interface {
+	SequenceNames() []string
+}
+
 // relationsInSchemas lists the tables, views and materialized views of
 // the schemas named (GRANT … ON ALL TABLES IN SCHEMA), by key; a schema
 // that does not exist is 3F000.
 func (b *binder) relationsInSchemas(names []*pg_query.Node) ([]string, error) {
-	var q Qualifier
-	if nr, ok := b.cat.(NameResolver); ok {
-		q = nr.Qualifier()
-	}
 	var all []string
 	if l, ok := b.cat.(RelationLister); ok {
 		all = l.RelationNames()
+	}
+	return b.keysInSchemas(names, all)
+}
+
+// sequencesInSchemas lists the sequences of the schemas named (GRANT …
+// ON ALL SEQUENCES IN SCHEMA), by key; a schema that does not exist is
+// 3F000.
+func (b *binder) sequencesInSchemas(names []*pg_query.Node) ([]string, error) {
+	var all []string
+	if l, ok := b.cat.(SequenceLister); ok {
+		all = l.SequenceNames()
+	}
+	return b.keysInSchemas(names, all)
+}
+
+// keysInSchemas keeps the keys of all that belong to the schemas named.
+func (b *binder) keysInSchemas(names []*pg_query.Node, all []string) ([]string, error) {
+	var q Qualifier
+	if nr, ok := b.cat.(NameResolver); ok {
+		q = nr.Qualifier()
 	}
 	var out []string
 	for _, n := range names {

@@ -13,7 +13,11 @@ import (
 // SCRAM-SHA-256 verifier, never the password) and deltaview_grants (the
 // privileges a role (PUBLIC: an empty name) holds on a relation, as GRANT
 // spells them). Each change is a SQLite transaction of its own, like
-// CREATE and DROP.
+// CREATE and DROP. A relation's rows keep the order of their first grant
+// (their rowids: a grant changed in place keeps its row), which is the
+// order of the relation's ACL; PUBLIC's row with no privileges marks a
+// relation whose every grant was revoked, whose ACL PostgreSQL keeps
+// (the owner's item alone) where one never granted has none.
 
 // SaveRole implements engine.Store.
 func (f *File) SaveRole(r engine.StoredRole) error {
@@ -43,14 +47,22 @@ func (f *File) DropRoles(names []string) error {
 func (f *File) SaveGrants(gs []engine.StoredGrant) error {
 	return f.inTransaction(func() error {
 		for _, g := range gs {
-			var err error
 			if g.Privs == 0 {
-				_, err = f.conn.ExecContext(ctx, "DELETE FROM deltaview_grants WHERE relation = ? AND role = ?", g.Relation, g.Role)
-			} else {
-				_, err = f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_grants (relation, role, privileges) VALUES (?, ?, ?)",
-					g.Relation, g.Role, g.Privs.String())
+				if _, err := f.conn.ExecContext(ctx, "DELETE FROM deltaview_grants WHERE relation = ? AND role = ?", g.Relation, g.Role); err != nil {
+					return err
+				}
+				if _, err := f.conn.ExecContext(ctx, "INSERT OR IGNORE INTO deltaview_grants (relation, role, privileges) VALUES (?, '', '')", g.Relation); err != nil {
+					return err
+				}
+				continue
 			}
-			if err != nil {
+			// A grantee new to the relation (PUBLIC after the mark too)
+			// goes last; one granted more keeps its row and place.
+			if _, err := f.conn.ExecContext(ctx, "DELETE FROM deltaview_grants WHERE relation = ? AND role = ? AND privileges = ''", g.Relation, g.Role); err != nil {
+				return err
+			}
+			if _, err := f.conn.ExecContext(ctx, "INSERT INTO deltaview_grants (relation, role, privileges) VALUES (?, ?, ?) ON CONFLICT (relation, role) DO UPDATE SET privileges = excluded.privileges",
+				g.Relation, g.Role, g.Privs.String()); err != nil {
 				return err
 			}
 		}
@@ -81,7 +93,7 @@ func (f *File) Roles() ([]engine.StoredRole, []engine.StoredGrant, error) {
 	if err := rows.Err(); err != nil {
 		return nil, nil, f.mapErr("read", err)
 	}
-	rows, err = f.conn.QueryContext(ctx, "SELECT relation, role, privileges FROM deltaview_grants ORDER BY relation, role")
+	rows, err = f.conn.QueryContext(ctx, "SELECT relation, role, privileges FROM deltaview_grants ORDER BY relation, rowid")
 	if err != nil {
 		return nil, nil, f.mapErr("read", err)
 	}
@@ -92,6 +104,10 @@ func (f *File) Roles() ([]engine.StoredRole, []engine.StoredGrant, error) {
 		var privs string
 		if err := rows.Scan(&g.Relation, &g.Role, &privs); err != nil {
 			return nil, nil, f.mapErr("read", err)
+		}
+		if privs == "" {
+			grants = append(grants, g) // the mark of a relation's ACL emptied
+			continue
 		}
 		if g.Privs, err = parsePrivileges(privs); err != nil {
 			return nil, nil, pgerr.New(codeDataCorrupted, "database file %q: privileges of role %q on %q: %v", f.path, g.Role, g.Relation, err)
@@ -109,7 +125,7 @@ func parsePrivileges(s string) (isql.Privilege, error) {
 	var p isql.Privilege
 	for _, name := range strings.Split(s, ", ") {
 		found := false
-		for _, x := range []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate} {
+		for _, x := range []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate, isql.PrivUsage} {
 			if x.String() == name {
 				p |= x
 				found = true
