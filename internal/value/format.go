@@ -16,15 +16,15 @@ func AppendText(buf []byte, v Value) []byte {
 }
 
 // AppendTextStyle is AppendText with intervals, alone or within arrays
-// and records, in IntervalStyle st.
-func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
+// and records, in the IntervalStyle st carries.
+func AppendTextStyle(buf []byte, v Value, st TextStyle) []byte {
 	return AppendTextZone(buf, v, st, UTC)
 }
 
 // AppendTextZone is AppendTextStyle with timestamptz values, alone or
 // within arrays and records, as z's wall-clock time and offset; dates,
 // timestamps and bytea in the DateStyle and bytea_output st carries.
-func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func AppendTextZone(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	switch {
 	case v.kind.IsVector():
 		return appendVector(buf, v)
