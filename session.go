@@ -129,7 +129,7 @@ type Result struct {
 	levels map[int]string
 	types  []value.Type
 	style  value.TextStyle // the session's IntervalStyle when the statement ended, for Print
-	zone   value.Zone          // the session's TimeZone then, for Print
+	zone   value.Zone      // the session's TimeZone then, for Print
 }
 
 // Run runs a script, calling fn with each statement's Result, in order.

@@ -261,7 +261,7 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 		wasInTx := hs.inTx
 		var results []engine.Result
 		var styles []value.TextStyle // the session's when each result came
-		var zones []value.Zone           // the session's TimeZone then
+		var zones []value.Zone       // the session's TimeZone then
 		err := hs.s.ExecScript(text, func(r engine.Result) error {
 			results = append(results, r)
 			styles = append(styles, hs.s.TextStyle())

@@ -118,9 +118,9 @@ type arrayReader struct {
 	s, t  string // the input, and it without surrounding white space
 	i     int
 	elem  Type
-	delim byte          // between elements: ',', or a box's ';'
+	delim byte      // between elements: ',', or a box's ';'
 	style TextStyle // in which interval elements read
-	zone  *Zone         // in which timestamptz elements without an offset read; nil: UTC
+	zone  *Zone     // in which timestamptz elements without an offset read; nil: UTC
 	elems []Value
 	dims  [MaxDims]int // the length of each dimension, 0 until seen
 	depth int          // the dimension whose elements are scalars; -1 before the first

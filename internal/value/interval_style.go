@@ -9,9 +9,9 @@ import (
 // the other settings at their defaults.
 const (
 	IntervalPostgres        TextStyle = iota // 1 year 2 mons -3 days +04:05:06
-	IntervalPostgresVerbose                      // @ 1 year 2 mons -3 days 4 hours 5 mins 6 secs
-	IntervalSQLStandard                          // +1-2 -3 +4:05:06
-	IntervalISO8601                              // P1Y2M-3DT4H5M6S
+	IntervalPostgresVerbose                  // @ 1 year 2 mons -3 days 4 hours 5 mins 6 secs
+	IntervalSQLStandard                      // +1-2 -3 +4:05:06
+	IntervalISO8601                          // P1Y2M-3DT4H5M6S
 )
 
 var intervalStyleNames = [...]string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"}
