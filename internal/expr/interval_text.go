@@ -45,15 +45,16 @@ func HoldsInterval(k value.Kind) bool {
 }
 
 // HoldsStyled reports whether the text of values of kind k depends on
-// the session's IntervalStyle, DateStyle or bytea_output: intervals,
-// dates, timestamps, bytea, their ranges, and arrays of them, and
-// records.
+// the session's IntervalStyle, DateStyle, bytea_output or
+// extra_float_digits: intervals, dates, timestamps, bytea, floats,
+// geometric values, their ranges, and arrays of them, and records.
 func HoldsStyled(k value.Kind) bool {
 	if k.IsArray() {
 		k = k.Elem()
 	}
 	switch k {
-	case value.Date, value.Timestamp, value.TimestampTZ, value.Bytea,
+	case value.Float4, value.Float8, value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle,
+		value.Date, value.Timestamp, value.TimestampTZ, value.Bytea,
 		value.DateRange, value.TSRange, value.TSTZRange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange:
 		return true
 	}

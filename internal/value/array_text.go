@@ -67,7 +67,8 @@ func appendArray(buf []byte, v Value, st TextStyle, z Zone) []byte {
 			tmp = appendRecord(tmp[:0], e, st, z)
 		case Interval:
 			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
-		case TimestampTZ, TSTZRange, TSTZMultirange, Date, Timestamp, Bytea, DateRange, TSRange, DateMultirange, TSMultirange:
+		case TimestampTZ, TSTZRange, TSTZMultirange, Date, Timestamp, Bytea, DateRange, TSRange, DateMultirange, TSMultirange,
+			Float4, Float8, Point, LSeg, Path, Box, Polygon, Line, Circle:
 			tmp = AppendTextZone(tmp[:0], e, st, z)
 		default:
 			tmp = appendScalarText(tmp[:0], e)

@@ -61,9 +61,12 @@ func ParseDateStyle(s string) (DateStyle, DateOrder, bool) {
 }
 
 // styledScalar reports whether st writes values of kind k other than as
-// the defaults do: dates and timestamps outside ISO, bytea in escape.
+// the defaults do: dates and timestamps outside ISO, bytea in escape,
+// floats and geometric values under extra_float_digits 0 or less.
 func (st TextStyle) styledScalar(k Kind) bool {
 	switch k {
+	case Float4, Float8, Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return st.FloatRounded()
 	case Date, Timestamp, TimestampTZ:
 		return st.Date() != DateISO
 	case Bytea:
@@ -72,7 +75,8 @@ func (st TextStyle) styledScalar(k Kind) bool {
 	return false
 }
 
-// appendStyledScalar writes a date, timestamp, timestamptz or bytea as
+// appendStyledScalar writes a date, timestamp, timestamptz, bytea, float
+// or geometric value as
 // st says (styledScalar), a timestamptz as z's wall-clock time.
 func appendStyledScalar(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	switch v.kind {
@@ -84,6 +88,12 @@ func appendStyledScalar(buf []byte, v Value, st TextStyle, z Zone) []byte {
 		return appendTimestampStyle(buf, v.n, st, true, z)
 	case Bytea:
 		return appendByteaEscape(buf, v.Str())
+	case Float4:
+		return appendFloatDigits(buf, v.Float(), 32, st.FloatDigits())
+	case Float8:
+		return appendFloatDigits(buf, v.Float(), 64, st.FloatDigits())
+	case Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return appendGeometric(buf, v, st.FloatDigits())
 	}
 	return appendScalarText(buf, v)
 }
