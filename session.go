@@ -128,8 +128,8 @@ type Result struct {
 	// levels are the severities of the notices that are not NOTICEs.
 	levels map[int]string
 	types  []value.Type
-	style  value.IntervalStyle // the session's IntervalStyle when the statement ended, for Print
-	zone   value.Zone          // the session's TimeZone then, for Print
+	style  value.TextStyle // the session's IntervalStyle when the statement ended, for Print
+	zone   value.Zone      // the session's TimeZone then, for Print
 }
 
 // Run runs a script, calling fn with each statement's Result, in order.
@@ -137,7 +137,7 @@ type Result struct {
 func (s *Session) Run(script string, fn func(*Result) error) error {
 	return s.s.ExecScript(script, func(r engine.Result) error {
 		out := &Result{Columns: columnsOf(r), HasRows: r.HasRows, Tag: r.Tag, Notices: r.Notices, levels: r.NoticeLevels,
-			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns)), style: s.s.IntervalStyle(), zone: s.s.TimeZone()}
+			Rows: copyRows(r.Rows), types: make([]value.Type, len(r.Columns)), style: s.s.TextStyle(), zone: s.s.TimeZone()}
 		if r.CopyOut != nil {
 			out.CopyOut = r.CopyOut.Data
 		}
@@ -181,7 +181,7 @@ func (r *Result) Print(w io.Writer, o PrintOptions) error {
 	for i, row := range r.Rows {
 		set.Rows[i] = row
 	}
-	return resultfmt.Write(w, set, resultfmt.Options{Format: o.Format, Null: o.Null, IntervalStyle: r.style, TimeZone: r.zone})
+	return resultfmt.Write(w, set, resultfmt.Options{Format: o.Format, Null: o.Null, TextStyle: r.style, TimeZone: r.zone})
 }
 
 // ScriptError is an error in one statement of a script: Err, and SQL, the

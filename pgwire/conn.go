@@ -506,7 +506,7 @@ var emptyValue = []byte{}
 // sendRows sends rows as DataRows, encoding each into the connection's
 // reused buffers.
 func (c *conn) sendRows(rows []value.Row, cols []plan.Column, formats []int16) {
-	style, zone := c.sess.IntervalStyle(), c.sess.TimeZone()
+	style, zone := c.sess.TextStyle(), c.sess.TimeZone()
 	for n, row := range rows {
 		c.buf, c.ends = c.buf[:0], c.ends[:0]
 		for i, v := range row {

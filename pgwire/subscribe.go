@@ -143,7 +143,7 @@ func (c *conn) sendCopyRow(ts uint64, ch deltaview.Change) {
 			continue
 		}
 		start := len(b)
-		b = value.AppendTextZone(b, v, c.sess.IntervalStyle(), c.sess.TimeZone())
+		b = value.AppendTextZone(b, v, c.sess.TextStyle(), c.sess.TimeZone())
 		b = escapeCopy(b, start)
 	}
 	b = append(b, '\n')

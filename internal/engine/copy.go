@@ -41,7 +41,7 @@ type copyFormat struct {
 	// may be a change-stream table); the others carry plain rows, which a
 	// change-stream table refuses.
 	events bool
-	open   func(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone, st value.IntervalStyle) (source.Decoder, error)
+	open   func(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone, st value.TextStyle) (source.Decoder, error)
 }
 
 var copyFormats = map[sql.CopyFormat]copyFormat{
@@ -51,13 +51,13 @@ var copyFormats = map[sql.CopyFormat]copyFormat{
 	sql.CopyUpsert:   {events: true, open: openEvents(changefeed.Upsert)},
 }
 
-func openRows(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone, st value.IntervalStyle) (source.Decoder, error) {
+func openRows(r io.Reader, t *source.Table, c *sql.Copy, l source.Limits, z value.Zone, st value.TextStyle) (source.Decoder, error) {
 	return copyfmt.NewDecoder(r, t, copyfmt.Options{CSV: c.Format == sql.CopyCSV, Delimiter: c.Delimiter,
 		Null: c.Null, Header: c.Header, Quote: c.Quote, Escape: c.Escape, Cols: c.Cols, Limits: l, Zone: z, Style: st}), nil
 }
 
-func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, source.Limits, value.Zone, value.IntervalStyle) (source.Decoder, error) {
-	return func(r io.Reader, t *source.Table, _ *sql.Copy, l source.Limits, _ value.Zone, _ value.IntervalStyle) (source.Decoder, error) {
+func openEvents(f changefeed.Format) func(io.Reader, *source.Table, *sql.Copy, source.Limits, value.Zone, value.TextStyle) (source.Decoder, error) {
+	return func(r io.Reader, t *source.Table, _ *sql.Copy, l source.Limits, _ value.Zone, _ value.TextStyle) (source.Decoder, error) {
 		d, err := changefeed.NewDecoder(r, t, f)
 		if err != nil {
 			return nil, err
@@ -80,11 +80,11 @@ func (e *Engine) copyZone() value.Zone {
 
 // copyStyle carries the DateStyle field order in which a COPY's text
 // reads ambiguous dates: its session's, MDY without one.
-func (e *Engine) copyStyle() value.IntervalStyle {
+func (e *Engine) copyStyle() value.TextStyle {
 	if e.copyClock == nil {
 		return value.IntervalPostgres
 	}
-	return e.copyClock.IntervalStyle
+	return e.copyClock.TextStyle
 }
 
 func (e *Engine) execCopy(c *sql.Copy) (Result, error) {

@@ -69,7 +69,7 @@ func (s *Session) copyTo(c *sql.CopyTo, rec *recorder) (Result, error) {
 		r.CopyOut = out
 		return r, nil
 	}
-	w := copyWriter{o: &c.CopyOptions, style: s.IntervalStyle(), zone: s.TimeZone(), single: len(res.Columns) == 1}
+	w := copyWriter{o: &c.CopyOptions, style: s.TextStyle(), zone: s.TimeZone(), single: len(res.Columns) == 1}
 	if c.Header {
 		for i, col := range res.Columns {
 			out.Data = w.appendField(out.Data, i, []byte(col.Name), false)
@@ -129,7 +129,7 @@ func (e *Engine) writeCopyFile(name string, data []byte) error {
 // and CopyAttributeOutCSV do.
 type copyWriter struct {
 	o      *sql.CopyOptions
-	style  value.IntervalStyle
+	style  value.TextStyle
 	zone   value.Zone
 	single bool // one column: a lone \. is quoted in CSV
 }

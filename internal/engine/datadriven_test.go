@@ -260,11 +260,11 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 		}
 		wasInTx := hs.inTx
 		var results []engine.Result
-		var styles []value.IntervalStyle // the session's when each result came
-		var zones []value.Zone           // the session's TimeZone then
+		var styles []value.TextStyle // the session's when each result came
+		var zones []value.Zone       // the session's TimeZone then
 		err := hs.s.ExecScript(text, func(r engine.Result) error {
 			results = append(results, r)
-			styles = append(styles, hs.s.IntervalStyle())
+			styles = append(styles, hs.s.TextStyle())
 			zones = append(zones, hs.s.TimeZone())
 			return nil
 		})
@@ -349,7 +349,7 @@ func isTxControl(stmt string, kind pg_query.TransactionStmtKind) bool {
 	return tx != nil && tx.Kind == kind
 }
 
-func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]bool, st value.IntervalStyle, z value.Zone) {
+func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]bool, st value.TextStyle, z value.Zone) {
 	for i, n := range r.Notices {
 		fmt.Fprintf(out, "%s: %s\n", r.NoticeLevel(i), n)
 	}
@@ -374,7 +374,7 @@ func writeResult(t failer, out *bytes.Buffer, r engine.Result, mask map[string]b
 			set.Rows = append(set.Rows, row)
 		}
 		var b bytes.Buffer
-		if err := resultfmt.Write(&b, set, resultfmt.Options{Format: resultfmt.FormatCSV, Null: "NULL", IntervalStyle: st, TimeZone: z}); err != nil {
+		if err := resultfmt.Write(&b, set, resultfmt.Options{Format: resultfmt.FormatCSV, Null: "NULL", TextStyle: st, TimeZone: z}); err != nil {
 			t.Fatalf("printing a result: %v", err)
 		}
 		out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
@@ -449,7 +449,7 @@ func rowTexts(rows []value.Row) []string {
 }
 
 // rowTextsStyle is rowTexts with intervals in a session's IntervalStyle.
-func rowTextsStyle(rows []value.Row, st value.IntervalStyle, z value.Zone) []string {
+func rowTextsStyle(rows []value.Row, st value.TextStyle, z value.Zone) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		var b strings.Builder
@@ -581,7 +581,7 @@ func (h *harness) checkPG(t failer, d *datadriven.TestData, hs *hsession, stmt s
 		// unlike PostgreSQL's plain view, so only results that read no
 		// view compare.
 		if len(results) > 0 && results[0].HasRows && len(rs) > 0 && !(hs.inTx && h.readsView(stmt)) {
-			got := rowTextsStyle(results[0].Rows, hs.s.IntervalStyle(), hs.s.TimeZone())
+			got := rowTextsStyle(results[0].Rows, hs.s.TextStyle(), hs.s.TimeZone())
 			want := pgTexts(pgRows(rs[len(rs)-1]))
 			if !ordered {
 				got, want = sorted(got), sorted(want)
@@ -657,7 +657,7 @@ func (h *harness) checkPGViews(t failer, d *datadriven.TestData, hs *hsession, s
 		if verr != nil {
 			fatalAt(t, d, "ViewRows(%s): %v", name, verr)
 		}
-		got, want := sorted(rowTextsStyle(rows, hs.s.IntervalStyle(), hs.s.TimeZone())), sorted(pgTexts(pgRows(prs[i])))
+		got, want := sorted(rowTextsStyle(rows, hs.s.TextStyle(), hs.s.TimeZone())), sorted(pgTexts(pgRows(prs[i])))
 		if !slices.Equal(got, want) {
 			fatalAt(t, d, "after %q: view %s holds\n%s\nbut PostgreSQL computes\n%s", stmt, name, show(got), show(want))
 		}

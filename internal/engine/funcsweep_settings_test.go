@@ -65,7 +65,7 @@ func styledRunners(t *testing.T, stream uint64) (run, runPG func(string) ([]stri
 		if err != nil {
 			return nil, pgerr.Code(err)
 		}
-		return rowTextsStyle(rows, tw.sess.IntervalStyle(), tw.sess.TimeZone()), ""
+		return rowTextsStyle(rows, tw.sess.TextStyle(), tw.sess.TimeZone()), ""
 	}
 	runPG = func(sql string) ([]string, string) {
 		o := tw.runPG(sql)

@@ -253,7 +253,7 @@ func (s *Session) paramConvert(p *expr.ParamSlot, v value.Value) (value.Value, e
 		if err := value.CheckText(v.Str()); err != nil {
 			return value.Null, err
 		}
-		return value.ParseStyled(v.Str(), p.T, s.IntervalStyle(), s.TimeZone())
+		return value.ParseStyled(v.Str(), p.T, s.TextStyle(), s.TimeZone())
 	}
 	if from.IsString() && p.T.IsAnonymousRecord() {
 		// An argument is read as a literal is: record's input function

@@ -41,7 +41,7 @@ func (s *Session) statementClock(rec *recorder) { s.setClock(rec, expr.ClockMicr
 
 func (s *Session) setClock(rec *recorder, now int64) {
 	rec.clock = expr.StmtClock{Tx: s.txStart, Stmt: now, Set: true, User: s.userName(), Session: s.sessionUserName(), Settings: s, Seqs: sessionSeqs{s},
-		Routines: sessionRoutines{s}, Backend: s, IntervalStyle: s.IntervalStyle(), Zone: s.TimeZone(), Deadline: s.deadline, Late: errStatementTimeout,
+		Routines: sessionRoutines{s}, Backend: s, TextStyle: s.TextStyle(), Zone: s.TimeZone(), Deadline: s.deadline, Late: errStatementTimeout,
 		Interrupts: s}
 }
 

@@ -54,7 +54,7 @@ func HStorePopulateRecord(def *FuncDef, base, h Expr, rowType value.Type, clock 
 
 // hstoreFieldInput reads a field's value from its text as the type's
 // input does.
-func hstoreFieldInput(s string, t value.Type, st value.IntervalStyle) (value.Value, error) {
+func hstoreFieldInput(s string, t value.Type, st value.TextStyle) (value.Value, error) {
 	if t.IsAnonymousRecord() {
 		return value.Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
 	}

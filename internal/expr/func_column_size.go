@@ -17,7 +17,8 @@ import (
 // row's values (TOAST). The figures are PostgreSQL's datum sizes: fixed
 // widths, a varlena header and its bytes (numeric's base-10000 digits,
 // arrays' header and elements). What PostgreSQL's figure rests on and this
-// cannot tell (a compressed value, a record, jsonb's binary form) is 0A000.
+// cannot tell (a compressed value, a stored record, jsonb's binary form) is
+// 0A000.
 var ColumnSize = &FuncDef{Name: "pg_column_size", Params: []value.Kind{value.Unknown, value.Bool}, Variadic: true, Result: value.Int4Type,
 	Eval: func(a []value.Value) (value.Value, error) {
 		if a[0].IsNull() {
@@ -82,6 +83,9 @@ func datumSize(v value.Value) (int, bool, error) {
 		if n, ok := arraySize(v); ok {
 			return n, true, nil
 		}
+	case k == value.Record:
+		n, err := recordSize(v)
+		return n, true, err
 	}
 	return 0, false, pgerr.New(pgerr.FeatureNotSupported, "pg_column_size of a value of type %s is not supported", value.Type{Kind: k, Mod: -1})
 }
@@ -165,4 +169,48 @@ func arraySize(v value.Value) (int, bool) {
 		}
 	}
 	return n, true
+}
+
+// recordSize is the size of a row value's datum, as heap_form_tuple
+// builds it: the tuple header (23 bytes and the null bitmap when a field
+// is NULL) aligned to 8 bytes, then each field aligned to its type, a
+// varlena of 126 bytes or fewer with a 1-byte header and unaligned. A
+// row value is not compressed.
+func recordSize(v value.Value) (int, error) {
+	fs := v.Fields()
+	head := 23
+	for _, f := range fs {
+		if f.IsNull() {
+			head += (len(fs) + 7) / 8
+			break
+		}
+	}
+	n := (head + 7) &^ 7
+	for _, f := range fs {
+		if f.IsNull() {
+			continue
+		}
+		m, varlena, err := datumSize(f)
+		if err != nil {
+			return 0, err
+		}
+		align := 1
+		switch w, fixed := fixedWidth[f.Kind()]; {
+		case fixed:
+			align = w[1]
+		case varlena && m-4 <= 126:
+			m -= 3 // a 1-byte header
+		case f.Kind() == value.Record:
+			align = 8
+		case f.Kind().IsArray():
+			align = 4
+			if e, ok := fixedWidth[f.Kind().Elem()]; ok && e[1] == 8 {
+				align = 8
+			}
+		default:
+			align = 4
+		}
+		n = (n+align-1)/align*align + m
+	}
+	return n, nil
 }

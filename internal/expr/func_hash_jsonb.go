@@ -43,19 +43,23 @@ func init() {
 		return int4(int64(int32(h))), nil
 	})
 	strict("jsonb_hash_extended", kinds(J, I8), value.Int8Type, func(a []value.Value) (value.Value, error) {
-		n, seed := a[0].JSONB(), uint64(a[1].Int())
-		if (n.Type == value.JSONArray || n.Type == value.JSONObject) && len(n.Elems) == 0 {
-			return value.NewInt(value.Int8, int64(seed)), nil
-		}
-		var h uint64
-		if n.Type != value.JSONArray && n.Type != value.JSONObject {
-			h ^= uint64(jbFArray)<<32 | jbFArray
-			jsonbHashScalarExt(n, &h, seed)
-		} else {
-			jsonbHashExt(n, &h, seed)
-		}
-		return value.NewInt(value.Int8, int64(h)), nil
+		return value.NewInt(value.Int8, int64(jsonbHashExtended(a[0].JSONB(), uint64(a[1].Int())))), nil
 	})
+}
+
+// jsonbHashExtended is jsonb_hash_extended of the document n.
+func jsonbHashExtended(n *value.JSONNode, seed uint64) uint64 {
+	if (n.Type == value.JSONArray || n.Type == value.JSONObject) && len(n.Elems) == 0 {
+		return seed
+	}
+	var h uint64
+	if n.Type != value.JSONArray && n.Type != value.JSONObject {
+		h ^= uint64(jbFArray)<<32 | jbFArray
+		jsonbHashScalarExt(n, &h, seed)
+	} else {
+		jsonbHashExt(n, &h, seed)
+	}
+	return h
 }
 
 // jsonbHash adds container n's tokens to h.

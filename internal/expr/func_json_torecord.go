@@ -116,7 +116,7 @@ func ResolveJSONPopulate(name string, base Expr, args []Expr, names []string, co
 // jsonRecord reads object n into a row of the columns names of types cols:
 // a JSON null is NULL; a missing key is the base record's field, from
 // defaults (NULL past its end, as for a NULL base).
-func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Type, defaults []value.Value, st value.IntervalStyle) (value.Row, error) {
+func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Type, defaults []value.Value, st value.TextStyle) (value.Row, error) {
 	row := make(value.Row, len(cols))
 	for i, c := range names {
 		f := field(n, c)
@@ -142,7 +142,7 @@ func jsonRecord(n *value.JSONNode, k value.Kind, names []string, cols []value.Ty
 // array column takes a JSON array (of arrays for more dimensions); any
 // other column reads a string's value, or the node's JSON text, with the
 // type's input.
-func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st value.IntervalStyle) (value.Value, error) {
+func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st value.TextStyle) (value.Value, error) {
 	if n.Type == value.JSONNull {
 		return value.Null, nil
 	}
@@ -179,7 +179,7 @@ func JSONToColumn(n *value.JSONNode, k value.Kind, t value.Type, col string, st 
 // jsonToComposite reads a column of a table's row type t, as
 // PostgreSQL's populate_composite: an object by its keys, a string by the
 // record's text input ('(1,x)').
-func jsonToComposite(n *value.JSONNode, k value.Kind, t value.Type, st value.IntervalStyle) (value.Value, error) {
+func jsonToComposite(n *value.JSONNode, k value.Kind, t value.Type, st value.TextStyle) (value.Value, error) {
 	switch n.Type {
 	case value.JSONString:
 		return value.ParseRecord(n.Str, t)
@@ -211,7 +211,7 @@ func jsonNodeText(n *value.JSONNode, k value.Kind) string {
 // jsonToArray reads a JSON array, of arrays for more dimensions, into an
 // array of type t, with PostgreSQL's errors: the sub-arrays must have
 // matching lengths and the same depth.
-func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string, st value.IntervalStyle) (value.Value, error) {
+func jsonToArray(n *value.JSONNode, k value.Kind, t value.Type, col string, st value.TextStyle) (value.Value, error) {
 	hint := func(sizes []int) *pgerr.Error {
 		e := pgerr.New(pgerr.InvalidTextRep, "expected JSON array")
 		if len(sizes) == 0 {

@@ -24,6 +24,7 @@ const (
 	pInt                  // integer
 	pText                 // text
 	pIntArray             // integer[]
+	pBigint               // bigint
 )
 
 // polySig is one signature of a polymorphic function; make returns the
@@ -79,6 +80,8 @@ func resolvePoly(name string, args []value.Type) (def *FuncDef, params []value.T
 				params[i] = value.Int4Type
 			case pIntArray:
 				params[i] = value.ArrayType(value.Int4)
+			case pBigint:
+				params[i] = value.Int8Type
 			case pText:
 				params[i] = keep(args[i], value.Text)
 				if args[i].Kind.IsString() {

@@ -21,7 +21,7 @@ func (c *IntervalText) String() string   { return c.Cast.String() }
 
 // Eval implements Expr.
 func (c *IntervalText) Eval(row value.Row) (value.Value, error) {
-	if c.C == nil || c.C.IntervalStyle == value.IntervalPostgres && c.C.Zone.IsUTC() {
+	if c.C == nil || c.C.TextStyle == value.IntervalPostgres && c.C.Zone.IsUTC() {
 		return c.Cast.Eval(row)
 	}
 	v, err := c.Cast.E.Eval(row)
@@ -30,7 +30,7 @@ func (c *IntervalText) Eval(row value.Row) (value.Value, error) {
 	}
 	// A record or an array of records may hold timestamptz values too:
 	// they print in the session's zone (value.AppendTextZone).
-	t := value.NewText(value.Text, string(value.AppendTextZone(nil, v, c.C.IntervalStyle, c.C.Zone)))
+	t := value.NewText(value.Text, string(value.AppendTextZone(nil, v, c.C.TextStyle, c.C.Zone)))
 	return value.Cast(t, c.Cast.To, true)
 }
 
@@ -45,15 +45,16 @@ func HoldsInterval(k value.Kind) bool {
 }
 
 // HoldsStyled reports whether the text of values of kind k depends on
-// the session's IntervalStyle, DateStyle or bytea_output: intervals,
-// dates, timestamps, bytea, their ranges, and arrays of them, and
-// records.
+// the session's IntervalStyle, DateStyle, bytea_output or
+// extra_float_digits: intervals, dates, timestamps, bytea, floats,
+// geometric values, their ranges, and arrays of them, and records.
 func HoldsStyled(k value.Kind) bool {
 	if k.IsArray() {
 		k = k.Elem()
 	}
 	switch k {
-	case value.Date, value.Timestamp, value.TimestampTZ, value.Bytea,
+	case value.Float4, value.Float8, value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle,
+		value.Date, value.Timestamp, value.TimestampTZ, value.Bytea,
 		value.DateRange, value.TSRange, value.TSTZRange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange:
 		return true
 	}
@@ -93,16 +94,16 @@ func (c *IntervalInput) Eval(row value.Row) (value.Value, error) {
 	if value.DateInputKind(c.T.Kind) {
 		// A date, timestamp or timestamptz in the session's DateStyle
 		// order and zone (sql.dateInput).
-		return value.ParseStyled(s, c.T, c.C.IntervalStyle, c.C.Zone)
+		return value.ParseStyled(s, c.T, c.C.TextStyle, c.C.Zone)
 	}
-	return value.ParseIntervalIn(s, c.T, c.C.IntervalStyle)
+	return value.ParseIntervalIn(s, c.T, c.C.TextStyle)
 }
 
 // inputStyle is the IntervalStyle in which c's statement reads intervals:
 // the postgres style without a clock (a view).
-func (c *StmtClock) inputStyle() value.IntervalStyle {
+func (c *StmtClock) inputStyle() value.TextStyle {
 	if c == nil {
 		return value.IntervalPostgres
 	}
-	return c.IntervalStyle
+	return c.TextStyle
 }

@@ -30,9 +30,10 @@ type StmtClock struct {
 	// Backend is the session itself, which pg_backend_pid() and the
 	// advisory lock functions ask (BackendCall).
 	Backend Backend
-	// IntervalStyle is the session's, in which casts of intervals to
-	// text write them (IntervalText).
-	IntervalStyle value.IntervalStyle
+	// TextStyle is the session's output settings, in which casts of
+	// intervals, dates, bytea and floats to text write them
+	// (IntervalText).
+	TextStyle value.TextStyle
 	// Zone is the session's TimeZone, in which the statement's
 	// zone-dependent operations on timestamptz run (ZoneCast, ZoneFunc);
 	// the zero Zone is UTC.

@@ -47,9 +47,9 @@ type Options struct {
 	Format string
 	// Null is printed for SQL NULL in the table and csv formats.
 	Null string
-	// IntervalStyle is the text of intervals in the table and csv
-	// formats (a session's setting; the zero value is postgres).
-	IntervalStyle value.IntervalStyle
+	// TextStyle is the session's output settings for the table and csv
+	// formats (the zero value is PostgreSQL's defaults).
+	TextStyle value.TextStyle
 	// TimeZone is the zone timestamptz values are printed in, in the
 	// table and csv formats (a session's setting; the zero value is
 	// UTC).
@@ -99,5 +99,5 @@ func text(buf []byte, v value.Value, o Options) []byte {
 	if v.IsNull() {
 		return append(buf, o.Null...)
 	}
-	return value.AppendTextZone(buf, v, o.IntervalStyle, o.TimeZone)
+	return value.AppendTextZone(buf, v, o.TextStyle, o.TimeZone)
 }

@@ -614,6 +614,9 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := b.noJSONOrder(e.Type(), "ordering", nodeLoc(sb.Node, sb.Location)); err != nil {
+			return nil, err // xml, json, geometric types: no btree order
+		}
 		if f.AggDistinct && !distinctArg(f, sb.Node, e, &call) {
 			return nil, b.stmt.errf(nodeLoc(sb.Node, f.Location), pgerr.InvalidColumnRef, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list")
 		}

@@ -114,7 +114,7 @@ func (b *binder) recordArrayIn(arg expr.Expr, t value.Type, name string) expr.Ex
 	return &expr.Func{Def: &expr.FuncDef{Name: "array_in", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
 		st := value.IntervalPostgres
 		if clock != nil {
-			st = clock.IntervalStyle
+			st = clock.TextStyle
 		}
 		return value.ParseIntervalIn(a[0].Str(), t, st)
 	}, Print: func(args []expr.Expr) string { return args[0].String() + "::" + name + "[]" }}, Args: []expr.Expr{arg}, T: t}

@@ -165,7 +165,7 @@ func (b *binder) recordIn(arg expr.Expr, t value.Type, name string) expr.Expr {
 	return &expr.Func{Def: &expr.FuncDef{Name: "record_in", Strict: true, Eval: func(a []value.Value) (value.Value, error) {
 		st := value.IntervalPostgres
 		if clock != nil {
-			st = clock.IntervalStyle
+			st = clock.TextStyle
 		}
 		return value.ParseRecordIn(a[0].Str(), t, st)
 	}, Print: func(args []expr.Expr) string { return args[0].String() + "::" + name }}, Args: []expr.Expr{arg}, T: t}

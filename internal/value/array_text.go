@@ -12,7 +12,7 @@ import (
 // dimensions first ([0:1]={1,2}) when a lower bound is not 1. An element
 // is quoted when it is empty, is NULL spelt as text, or holds a brace, a
 // quote, a comma, a backslash or white space.
-func appendArray(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func appendArray(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	dims := v.Dims()
 	if len(dims) == 0 {
 		return append(buf, "{}"...)
@@ -67,7 +67,8 @@ func appendArray(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 			tmp = appendRecord(tmp[:0], e, st, z)
 		case Interval:
 			tmp = AppendIntervalStyle(tmp[:0], e.Span(), st)
-		case TimestampTZ, TSTZRange, TSTZMultirange, Date, Timestamp, Bytea, DateRange, TSRange, DateMultirange, TSMultirange:
+		case TimestampTZ, TSTZRange, TSTZMultirange, Date, Timestamp, Bytea, DateRange, TSRange, DateMultirange, TSMultirange,
+			Float4, Float8, Point, LSeg, Path, Box, Polygon, Line, Circle:
 			tmp = AppendTextZone(tmp[:0], e, st, z)
 		default:
 			tmp = appendScalarText(tmp[:0], e)
@@ -118,9 +119,9 @@ type arrayReader struct {
 	s, t  string // the input, and it without surrounding white space
 	i     int
 	elem  Type
-	delim byte          // between elements: ',', or a box's ';'
-	style IntervalStyle // in which interval elements read
-	zone  *Zone         // in which timestamptz elements without an offset read; nil: UTC
+	delim byte      // between elements: ',', or a box's ';'
+	style TextStyle // in which interval elements read
+	zone  *Zone     // in which timestamptz elements without an offset read; nil: UTC
 	elems []Value
 	dims  [MaxDims]int // the length of each dimension, 0 until seen
 	depth int          // the dimension whose elements are scalars; -1 before the first
@@ -137,13 +138,13 @@ func parseArray(s string, elem Type) (Value, error) {
 
 // parseArrayIn is parseArray reading interval elements under IntervalStyle
 // st (ParseIntervalIn).
-func parseArrayIn(s string, elem Type, st IntervalStyle) (Value, error) {
+func parseArrayIn(s string, elem Type, st TextStyle) (Value, error) {
 	return parseArrayZone(s, elem, st, nil)
 }
 
 // parseArrayZone is parseArrayIn reading timestamptz elements (alone or
 // in ranges) without an offset as z's wall-clock time.
-func parseArrayZone(s string, elem Type, st IntervalStyle, z *Zone) (Value, error) {
+func parseArrayZone(s string, elem Type, st TextStyle, z *Zone) (Value, error) {
 	r := &arrayReader{s: s, t: trimSpace(s), elem: elem, style: st, zone: z, depth: -1, delim: arrayDelim(elem.Kind)}
 	var explicit []Dim
 	if len(r.t) > 0 && r.t[0] == '[' {

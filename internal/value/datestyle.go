@@ -60,43 +60,13 @@ func ParseDateStyle(s string) (DateStyle, DateOrder, bool) {
 	return d, ord, found == 2
 }
 
-// The bits of IntervalStyle that carry the other settings.
-const (
-	styleIntervalMask = 3
-	styleDateShift    = 2
-	styleOrderShift   = 4
-	styleByteaEscape  = 1 << 6
-)
-
-// Interval is the interval output style alone.
-func (st IntervalStyle) Interval() IntervalStyle { return st & styleIntervalMask }
-
-// Date is the session's DateStyle format.
-func (st IntervalStyle) Date() DateStyle { return DateStyle(st >> styleDateShift & 3) }
-
-// Order is the session's DateStyle field order.
-func (st IntervalStyle) Order() DateOrder { return DateOrder(st >> styleOrderShift & 3) }
-
-// ByteaEscape reports whether bytea_output is escape.
-func (st IntervalStyle) ByteaEscape() bool { return st&styleByteaEscape != 0 }
-
-// WithDate is st with DateStyle's format d and order o.
-func (st IntervalStyle) WithDate(d DateStyle, o DateOrder) IntervalStyle {
-	return st&^(3<<styleDateShift|3<<styleOrderShift) | IntervalStyle(d)<<styleDateShift | IntervalStyle(o)<<styleOrderShift
-}
-
-// WithByteaEscape is st with bytea_output escape (or hex).
-func (st IntervalStyle) WithByteaEscape(escape bool) IntervalStyle {
-	if escape {
-		return st | styleByteaEscape
-	}
-	return st &^ styleByteaEscape
-}
-
 // styledScalar reports whether st writes values of kind k other than as
-// the defaults do: dates and timestamps outside ISO, bytea in escape.
-func (st IntervalStyle) styledScalar(k Kind) bool {
+// the defaults do: dates and timestamps outside ISO, bytea in escape,
+// floats and geometric values under extra_float_digits 0 or less.
+func (st TextStyle) styledScalar(k Kind) bool {
 	switch k {
+	case Float4, Float8, Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return st.FloatRounded()
 	case Date, Timestamp, TimestampTZ:
 		return st.Date() != DateISO
 	case Bytea:
@@ -105,9 +75,10 @@ func (st IntervalStyle) styledScalar(k Kind) bool {
 	return false
 }
 
-// appendStyledScalar writes a date, timestamp, timestamptz or bytea as
+// appendStyledScalar writes a date, timestamp, timestamptz, bytea, float
+// or geometric value as
 // st says (styledScalar), a timestamptz as z's wall-clock time.
-func appendStyledScalar(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func appendStyledScalar(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	switch v.kind {
 	case Date:
 		return appendDateStyle(buf, v.n, st)
@@ -117,12 +88,18 @@ func appendStyledScalar(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
 		return appendTimestampStyle(buf, v.n, st, true, z)
 	case Bytea:
 		return appendByteaEscape(buf, v.Str())
+	case Float4:
+		return appendFloatDigits(buf, v.Float(), 32, st.FloatDigits())
+	case Float8:
+		return appendFloatDigits(buf, v.Float(), 64, st.FloatDigits())
+	case Point, LSeg, Path, Box, Polygon, Line, Circle:
+		return appendGeometric(buf, v, st.FloatDigits())
 	}
 	return appendScalarText(buf, v)
 }
 
 // appendDateStyle writes a date in st's format (EncodeDateOnly).
-func appendDateStyle(buf []byte, days int64, st IntervalStyle) []byte {
+func appendDateStyle(buf []byte, days int64, st TextStyle) []byte {
 	switch days {
 	case DateNegInfinity:
 		return append(buf, "-infinity"...)
@@ -139,7 +116,7 @@ func appendDateStyle(buf []byte, days int64, st IntervalStyle) []byte {
 
 // appendDateFields writes a date's fields, without the era, in st's
 // format: 03/05/2024, 05.03.2024, 03-05-2024.
-func appendDateFields(buf []byte, y, m, d int64, st IntervalStyle) []byte {
+func appendDateFields(buf []byte, y, m, d int64, st TextStyle) []byte {
 	if y <= 0 {
 		y = 1 - y
 	}
@@ -172,7 +149,7 @@ var (
 // appendTimestampStyle writes a timestamp, or with tz a timestamptz as
 // z's wall-clock time and zone abbreviation, in st's format
 // (EncodeDateTime).
-func appendTimestampStyle(buf []byte, us int64, st IntervalStyle, tz bool, z Zone) []byte {
+func appendTimestampStyle(buf []byte, us int64, st TextStyle, tz bool, z Zone) []byte {
 	if !tsIsFinite(us) {
 		return appendTimestamp(buf, us, false)
 	}
@@ -295,7 +272,7 @@ func DateInputKind(k Kind) bool {
 
 // ParseStyled reads s as a value of type t as ParseZone does in z, an
 // ambiguous date (01/02/03) in the field order st carries.
-func ParseStyled(s string, t Type, st IntervalStyle, z Zone) (Value, error) {
+func ParseStyled(s string, t Type, st TextStyle, z Zone) (Value, error) {
 	order := st.Order()
 	if order == OrderMDY || !DateInputKind(t.Kind) {
 		return ParseZone(s, t, z)

@@ -16,15 +16,15 @@ func AppendText(buf []byte, v Value) []byte {
 }
 
 // AppendTextStyle is AppendText with intervals, alone or within arrays
-// and records, in IntervalStyle st.
-func AppendTextStyle(buf []byte, v Value, st IntervalStyle) []byte {
+// and records, in the IntervalStyle st carries.
+func AppendTextStyle(buf []byte, v Value, st TextStyle) []byte {
 	return AppendTextZone(buf, v, st, UTC)
 }
 
 // AppendTextZone is AppendTextStyle with timestamptz values, alone or
 // within arrays and records, as z's wall-clock time and offset; dates,
 // timestamps and bytea in the DateStyle and bytea_output st carries.
-func AppendTextZone(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func AppendTextZone(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	switch {
 	case v.kind.IsVector():
 		return appendVector(buf, v)
@@ -102,7 +102,7 @@ func appendScalarText(buf []byte, v Value) []byte {
 	case Enum:
 		return append(buf, v.EnumLabel()...)
 	case Point, LSeg, Path, Box, Polygon, Line, Circle:
-		return appendGeometric(buf, v)
+		return appendGeometric(buf, v, 1)
 	case JSONPath:
 		return append(buf, v.JSONPathOf().text...)
 	case XML:
@@ -144,6 +144,20 @@ func (r Row) String() string {
 		}
 	}
 	return string(append(buf, ')'))
+}
+
+// appendFloatDigits writes f as float4out (bitSize 32) or float8out does
+// under extra_float_digits fd: shortest-exact from 1 to 3 (appendFloat),
+// else rounded to 6 or 15 digits plus fd (at least one), in C's %g.
+func appendFloatDigits(buf []byte, f float64, bitSize int, fd int) []byte {
+	if fd > 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return appendFloat(buf, f, bitSize)
+	}
+	ndig := 15 + fd
+	if bitSize == 32 {
+		ndig = 6 + fd
+	}
+	return strconv.AppendFloat(buf, f, 'g', max(ndig, 1), 64)
 }
 
 // appendFloat writes the shortest digits that read back as f (PostgreSQL's

@@ -526,20 +526,21 @@ func parsePath(in *geoInput) (Value, error) {
 	return NewPath(GPath{Closed: !isOpen, Points: ps}), nil
 }
 
-// appendGeoFloat writes a coordinate as float8out does.
-func appendGeoFloat(buf []byte, f float64) []byte { return appendFloat(buf, f, 64) }
+// appendGeoFloat writes a coordinate as float8out does under
+// extra_float_digits fd.
+func appendGeoFloat(buf []byte, f float64, fd int) []byte { return appendFloatDigits(buf, f, 64, fd) }
 
-func appendGeoPoint(buf []byte, p GPoint) []byte {
+func appendGeoPoint(buf []byte, p GPoint, fd int) []byte {
 	buf = append(buf, '(')
-	buf = appendGeoFloat(buf, p.X)
+	buf = appendGeoFloat(buf, p.X, fd)
 	buf = append(buf, ',')
-	buf = appendGeoFloat(buf, p.Y)
+	buf = appendGeoFloat(buf, p.Y, fd)
 	return append(buf, ')')
 }
 
 // appendGeoPoints writes points separated by commas between open and
 // close (none when 0), as path_encode.
-func appendGeoPoints(buf []byte, ps []GPoint, open, close byte) []byte {
+func appendGeoPoints(buf []byte, ps []GPoint, open, close byte, fd int) []byte {
 	if open != 0 {
 		buf = append(buf, open)
 	}
@@ -547,7 +548,7 @@ func appendGeoPoints(buf []byte, ps []GPoint, open, close byte) []byte {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendGeoPoint(buf, p)
+		buf = appendGeoPoint(buf, p, fd)
 	}
 	if close != 0 {
 		buf = append(buf, close)
@@ -555,41 +556,42 @@ func appendGeoPoints(buf []byte, ps []GPoint, open, close byte) []byte {
 	return buf
 }
 
-// appendGeometric writes a geometric value's text output.
-func appendGeometric(buf []byte, v Value) []byte {
+// appendGeometric writes a geometric value's text output, its floats
+// under extra_float_digits fd.
+func appendGeometric(buf []byte, v Value, fd int) []byte {
 	switch v.kind {
 	case Point:
-		return appendGeoPoint(buf, v.GeoPoint())
+		return appendGeoPoint(buf, v.GeoPoint(), fd)
 	case LSeg:
 		l := v.GeoLSeg()
-		return appendGeoPoints(buf, l[:], '[', ']')
+		return appendGeoPoints(buf, l[:], '[', ']', fd)
 	case Box:
 		b := v.GeoBox()
-		return appendGeoPoints(buf, []GPoint{b.High, b.Low}, 0, 0)
+		return appendGeoPoints(buf, []GPoint{b.High, b.Low}, 0, 0, fd)
 	case Line:
 		l := v.GeoLine()
 		buf = append(buf, '{')
-		buf = appendGeoFloat(buf, l.A)
+		buf = appendGeoFloat(buf, l.A, fd)
 		buf = append(buf, ',')
-		buf = appendGeoFloat(buf, l.B)
+		buf = appendGeoFloat(buf, l.B, fd)
 		buf = append(buf, ',')
-		buf = appendGeoFloat(buf, l.C)
+		buf = appendGeoFloat(buf, l.C, fd)
 		return append(buf, '}')
 	case Circle:
 		c := v.GeoCircle()
 		buf = append(buf, '<')
-		buf = appendGeoPoint(buf, c.Center)
+		buf = appendGeoPoint(buf, c.Center, fd)
 		buf = append(buf, ',')
-		buf = appendGeoFloat(buf, c.Radius)
+		buf = appendGeoFloat(buf, c.Radius, fd)
 		return append(buf, '>')
 	case Path:
 		p := v.GeoPath()
 		if p.Closed {
-			return appendGeoPoints(buf, p.Points, '(', ')')
+			return appendGeoPoints(buf, p.Points, '(', ')', fd)
 		}
-		return appendGeoPoints(buf, p.Points, '[', ']')
+		return appendGeoPoints(buf, p.Points, '[', ']', fd)
 	case Polygon:
-		return appendGeoPoints(buf, v.GeoPolygon(), '(', ')')
+		return appendGeoPoints(buf, v.GeoPolygon(), '(', ')', fd)
 	}
 	return buf
 }

@@ -14,7 +14,7 @@ func TestParseIntervalInSQLStandard(t *testing.T) {
 		{"P-1DT2H", "-1 days +02:00:00", "-1 days +02:00:00"},
 		{"-1 year 2 mons", "-1 years -2 mons", "-10 mons"},
 	} {
-		for _, st := range []IntervalStyle{IntervalSQLStandard, IntervalPostgres} {
+		for _, st := range []TextStyle{IntervalSQLStandard, IntervalPostgres} {
 			v, err := ParseIntervalIn(c.in, IntervalType, st)
 			if err != nil {
 				t.Fatalf("%q: %v", c.in, err)

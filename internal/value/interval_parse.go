@@ -297,12 +297,12 @@ func rangeUnit(rng int32) string {
 }
 
 // ParseIntervalIn reads an interval of type t as PostgreSQL does under
-// IntervalStyle st: as Parse, except that under sql_standard a leading
+// IntervalStyle of st: as Parse, except that under sql_standard a leading
 // minus sign applies to every field when no other field has a sign
 // ('-1 2:03:04' is -1 days -02:03:04).
 // An array of intervals, a row type and an array of them read their
 // intervals so. Any other type reads as Parse reads it.
-func ParseIntervalIn(s string, t Type, st IntervalStyle) (Value, error) {
+func ParseIntervalIn(s string, t Type, st TextStyle) (Value, error) {
 	if st.Interval() == IntervalSQLStandard && (t.Kind == ArrayOf(Interval) || t.Kind == ArrayOf(Record)) {
 		return parseArrayIn(s, t.ElemType(), st)
 	}

@@ -5,31 +5,25 @@ import (
 	"strings"
 )
 
-// IntervalStyle is PostgreSQL's IntervalStyle setting: the text output of
-// intervals. The zero value is the default, postgres. Its higher bits
-// carry the session's other settings that shape values' text, so that
-// they travel together to every writer (datestyle.go): DateStyle's format
-// and field order, and bytea_output.
-type IntervalStyle uint8
-
-// The interval output styles.
+// The interval output styles (IntervalStyle), each as a TextStyle with
+// the other settings at their defaults.
 const (
-	IntervalPostgres        IntervalStyle = iota // 1 year 2 mons -3 days +04:05:06
-	IntervalPostgresVerbose                      // @ 1 year 2 mons -3 days 4 hours 5 mins 6 secs
-	IntervalSQLStandard                          // +1-2 -3 +4:05:06
-	IntervalISO8601                              // P1Y2M-3DT4H5M6S
+	IntervalPostgres        TextStyle = iota // 1 year 2 mons -3 days +04:05:06
+	IntervalPostgresVerbose                  // @ 1 year 2 mons -3 days 4 hours 5 mins 6 secs
+	IntervalSQLStandard                      // +1-2 -3 +4:05:06
+	IntervalISO8601                          // P1Y2M-3DT4H5M6S
 )
 
 var intervalStyleNames = [...]string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"}
 
 // String returns the style's name as the setting spells it.
-func (st IntervalStyle) String() string { return intervalStyleNames[st.Interval()] }
+func (st TextStyle) String() string { return intervalStyleNames[st.Interval()] }
 
 // ParseIntervalStyle reads a style's name, in any case.
-func ParseIntervalStyle(s string) (IntervalStyle, bool) {
+func ParseIntervalStyle(s string) (TextStyle, bool) {
 	for i, n := range intervalStyleNames {
 		if strings.EqualFold(s, n) {
-			return IntervalStyle(i), true
+			return TextStyle(i), true
 		}
 	}
 	return IntervalPostgres, false
@@ -101,7 +95,7 @@ func appendSeconds(buf []byte, sec, usec int64, pad bool) []byte {
 
 // AppendIntervalStyle writes an interval's text output in style st, as
 // PostgreSQL's EncodeInterval does.
-func AppendIntervalStyle(buf []byte, s Span, st IntervalStyle) []byte {
+func AppendIntervalStyle(buf []byte, s Span, st TextStyle) []byte {
 	switch st.Interval() {
 	case IntervalISO8601:
 		return appendIntervalISO(buf, splitSpan(s))

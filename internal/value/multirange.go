@@ -112,7 +112,7 @@ func appendMultirangeText(buf []byte, v Value, z Zone) []byte {
 
 // appendMultirangeTextStyle is appendMultirangeText with date and
 // timestamp bounds in the DateStyle st carries.
-func appendMultirangeTextStyle(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func appendMultirangeTextStyle(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	buf = append(buf, '{')
 	for i, r := range v.Ranges() {
 		if i > 0 {

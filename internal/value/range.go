@@ -292,7 +292,7 @@ func appendRangeText(buf []byte, v Value, z Zone) []byte {
 
 // appendRangeTextStyle is appendRangeText with date and timestamp bounds
 // in the DateStyle st carries.
-func appendRangeTextStyle(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func appendRangeTextStyle(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	if v.IsEmptyRange() {
 		return append(buf, "empty"...)
 	}
@@ -315,7 +315,7 @@ func appendRangeTextStyle(buf []byte, v Value, st IntervalStyle, z Zone) []byte 
 	return append(buf, ')')
 }
 
-func appendRangeBoundText(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func appendRangeBoundText(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	at := len(buf)
 	if st.styledScalar(v.kind) {
 		buf = appendStyledScalar(buf, v, st, z)

@@ -107,7 +107,7 @@ func appendRecordKey(buf []byte, v Value) []byte {
 // (1,,"a b"). A NULL field is empty; a field is quoted when it is empty or
 // holds a quote, a backslash, a parenthesis, a comma or white space, and
 // within quotes a quote or backslash is doubled.
-func appendRecord(buf []byte, v Value, st IntervalStyle, z Zone) []byte {
+func appendRecord(buf []byte, v Value, st TextStyle, z Zone) []byte {
 	buf = append(buf, '(')
 	var tmp []byte
 	for i, f := range v.Fields() {

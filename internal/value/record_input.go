@@ -16,8 +16,8 @@ func ParseRecord(s string, t Type) (Value, error) {
 }
 
 // ParseRecordIn is ParseRecord reading interval fields under
-// IntervalStyle st (ParseIntervalIn).
-func ParseRecordIn(s string, t Type, st IntervalStyle) (Value, error) {
+// IntervalStyle of st (ParseIntervalIn).
+func ParseRecordIn(s string, t Type, st TextStyle) (Value, error) {
 	d := t.RecordDesc()
 	bad := func(detail string) (Value, error) {
 		return Null, pgerr.New(pgerr.InvalidTextRep, "malformed record literal: \"%s\"", s).WithDetail("%s", detail)

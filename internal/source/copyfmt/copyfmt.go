@@ -37,7 +37,7 @@ type Options struct {
 	Zone value.Zone
 	// Style carries DateStyle's field order, in which an ambiguous date
 	// (05/12/2026) reads: the session's.
-	Style value.IntervalStyle
+	Style value.TextStyle
 }
 
 // BatchRows is how many rows a batch holds at most; their values are
