@@ -153,8 +153,11 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	if s.block && blockable {
 		return rt.runBlockCatalogChange(st)
 	}
+	// A final statement while a cursor's query is open runs as a block's
+	// too: its relations are kept from it, and a DROP … CASCADE that
+	// reached one is undone (routine_inuse.go).
 	if elements || nparams > 0 || !rt.final || rt.tx == nil ||
-		e.tx != nil && !e.tx.unchanged() {
+		e.tx != nil && !e.tx.unchanged() || len(s.active) > 0 {
 		if blockable && !e.tx.explicit {
 			// The statement, its own transaction, becomes a
 			// transaction block from here to its end, which commits
