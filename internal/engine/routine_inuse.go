@@ -16,8 +16,10 @@ import (
 // one of them reads or writes (or reads with an ancestor named without
 // ONLY: recorder.kids), as PostgreSQL refuses it (55006): the running
 // plan has its rows and its shape. A FOR loop's query and an open
-// cursor's stay in use while the loop runs or until CLOSE (HoldLast). It may not rename one either,
-// which PostgreSQL allows: the plan reads and writes relations by name.
+// cursor's stay in use while the loop runs or until CLOSE (HoldLast),
+// one a returned call left open until the statement ends (portals). It
+// may not rename one either, which PostgreSQL allows: the plan reads and
+// writes relations by name.
 
 var _ plpgsql.Holder = (*plRuntime)(nil)
 
