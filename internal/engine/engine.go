@@ -445,6 +445,9 @@ type recorder struct {
 	// ruled the relation and event whose rules it already applied
 	// (rule_exec.go).
 	ruleStack, ruled *ruleFrame
+	// kids are the inheritance children its scans read with their
+	// ancestors, which are in use while it runs (routine_inuse.go).
+	kids map[string]bool
 }
 
 var _ sql.NameResolver = (*recorder)(nil)
@@ -515,6 +518,20 @@ func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 }
 
 func (v viewRecorder) InView() sql.Catalog { return v }
+
+var _ sql.ChildReader = (*recorder)(nil)
+var _ sql.ChildReader = viewRecorder{}
+
+// ReadsChild implements sql.ChildReader.
+func (r *recorder) ReadsChild(name string) {
+	if r.kids == nil {
+		r.kids = map[string]bool{}
+	}
+	r.kids[name] = true
+}
+
+// ReadsChild implements sql.ChildReader.
+func (v viewRecorder) ReadsChild(name string) { v.r.ReadsChild(name) }
 
 // SysCatalog implements sql.SystemCatalog, once per statement.
 func (r *recorder) SysCatalog() *expr.SysCatalog {

@@ -63,7 +63,17 @@ func (s *Session) explainAnalyze(x *sql.ExplainAnalyze, rec *recorder) (Result, 
 		}
 		bud.Interrupts = s
 		prof := &exec.Profile{Timing: x.Timing}
-		if _, err := exec.Run(x.Query, exec.NewProfile(bud, prof)); err != nil {
+		run := func() (Result, error) {
+			_, err := exec.Run(x.Query, exec.NewProfile(bud, prof))
+			return Result{}, err
+		}
+		if e.callsRoutine(rec) {
+			// Its PL/pgSQL may change rows and the catalog, as the
+			// query's would (routine_catalog.go).
+			query := run
+			run = func() (Result, error) { return e.autocommit(query) }
+		}
+		if _, err := run(); err != nil {
 			return Result{}, err
 		}
 		profileLines(&lines, x.Query, prof, x.Timing, 0)

@@ -254,7 +254,7 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough:
 		rt.last = rec
 		s.active = append(s.active, rec)
-		defer s.popActive()
+		defer s.dropActive(rec)
 	}
 	switch b := b.(type) {
 	case *sql.Select:

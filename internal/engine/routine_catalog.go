@@ -153,8 +153,11 @@ func (rt *plRuntime) runCatalogChange(st *sql.Stmt, nparams int) (*plpgsql.Resul
 	if s.block && blockable {
 		return rt.runBlockCatalogChange(st)
 	}
+	// A final statement while a cursor's query is open runs as a block's
+	// too: its relations are kept from it, and a DROP … CASCADE that
+	// reached one is undone (routine_inuse.go).
 	if elements || nparams > 0 || !rt.final || rt.tx == nil ||
-		e.tx != nil && !e.tx.unchanged() {
+		e.tx != nil && !e.tx.unchanged() || len(s.active) > 0 {
 		if blockable && !e.tx.explicit {
 			// The statement, its own transaction, becomes a
 			// transaction block from here to its end, which commits
@@ -237,12 +240,14 @@ func (s *Session) endPromoted(res Result, err error) (Result, error) {
 
 // callerRunsCode reports whether the session's statement is one whose
 // queries' function calls may change the catalog as a DO block's code
-// does: a query or a data change, or a DO or CALL whose code runs the
-// query. A relation the running queries use is kept from changes
+// does: a query or a data change (also under COPY (query) TO, which runs
+// it as the session's statement, and EXPLAIN ANALYZE), or a DO or CALL
+// whose code runs the query. A relation the running queries use is kept from changes
 // (routine_inuse.go).
 func (s *Session) callerRunsCode() bool {
 	switch s.stmt.(type) {
-	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.WithModify, *sql.Do, *sql.Call:
+	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.WithModify, *sql.Do, *sql.Call,
+		*sql.ExplainAnalyze:
 		return true
 	}
 	return false

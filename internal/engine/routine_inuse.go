@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plpgsql"
 	"github.com/deltaview/deltaview/internal/sql"
@@ -11,29 +13,57 @@ import (
 // running, innermost last; the session's statement's own recorder
 // (Session.rec) is the outermost. A catalog change in a function called
 // by one of them may not alter or drop a table or materialized view that
-// one of them reads or writes, as PostgreSQL refuses it (55006): the
-// running plan has its rows and its shape. It may not rename one either,
-// which PostgreSQL allows: the plan reads and writes relations by name.
-
-// popActive forgets the innermost query that PL/pgSQL code runs, which
-// Run recorded in Session.active.
-func (s *Session) popActive() {
-	n := len(s.active)
-	s.active[n-1] = nil
-	s.active = s.active[:n-1]
-}
+// one of them reads or writes (or reads with an ancestor named without
+// ONLY: recorder.kids), as PostgreSQL refuses it (55006): the running
+// plan has its rows and its shape. A FOR loop's query and an open
+// cursor's stay in use while the loop runs or until CLOSE (HoldLast),
+// one a returned call left open until the statement ends (portals). It
+// may not rename one either, which PostgreSQL allows: the plan reads and
+// writes relations by name.
 
 var _ plpgsql.Holder = (*plRuntime)(nil)
 
 // HoldLast implements plpgsql.Holder: a FOR loop's query keeps its
-// relations in use while the loop's body runs, as in PostgreSQL.
+// relations in use while the loop's body runs, and an open cursor's until
+// CLOSE, as in PostgreSQL. Cursors close in any order, so the function
+// returned lets go of this query's recorder wherever it stands.
 func (rt *plRuntime) HoldLast() func() {
-	s := rt.s
-	if rt.last == nil {
+	s, r := rt.s, rt.last
+	if r == nil {
 		return func() {}
 	}
-	s.active = append(s.active, rt.last)
-	return s.popActive
+	s.active = append(s.active, r)
+	return func() { s.dropActive(r) }
+}
+
+var _ plpgsql.PortalKeeper = (*plRuntime)(nil)
+
+// KeepOpen implements plpgsql.PortalKeeper: a cursor left open by a call
+// that returned keeps its relations in use until the statement ends, or
+// the transaction block (releasePortals).
+func (rt *plRuntime) KeepOpen(release func()) {
+	rt.s.portals = append(rt.s.portals, release)
+}
+
+// releasePortals lets go of the relations of the cursors that calls left
+// open.
+func (s *Session) releasePortals() {
+	for i, release := range s.portals {
+		release()
+		s.portals[i] = nil
+	}
+	s.portals = s.portals[:0]
+}
+
+// dropActive forgets the innermost entry of r in Session.active: the
+// query that PL/pgSQL code runs, which Run recorded, or a cursor's.
+func (s *Session) dropActive(r *recorder) {
+	for i := len(s.active) - 1; i >= 0; i-- {
+		if s.active[i] == r {
+			s.active = slices.Delete(s.active, i, i+1)
+			return
+		}
+	}
 }
 
 // inUse reports whether key names a table or materialized view that a
@@ -44,11 +74,11 @@ func (s *Session) inUse(key string) bool {
 			return false
 		}
 	}
-	if s.rec != nil && s.rec.seen[key] {
+	if s.rec != nil && (s.rec.seen[key] || s.rec.kids[key]) {
 		return true
 	}
 	for _, r := range s.active {
-		if r.seen[key] {
+		if r.seen[key] || r.kids[key] {
 			return true
 		}
 	}
@@ -86,13 +116,17 @@ func (s *Session) inUseCheck(b sql.Bound) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … RENAME of %s while a query of the statement reads it is not supported", s.e.bareName(b.Table)).
 				WithHint("the running query reads and writes its relations by name; rename it in a statement of its own")
 		}
-		return check("ALTER TABLE", b.Table)
+		if b.Only {
+			return check("ALTER TABLE", b.Table)
+		}
+		// It reaches the table's inheritance descendants too.
+		return check("ALTER TABLE", append([]string{b.Table}, s.e.inheritDescendants(b.Table)...)...)
 	case *sql.AlterRowSecurity:
 		return check("ALTER TABLE", b.Table)
 	case *sql.AlterRelOwner:
 		return check("ALTER TABLE", b.Name)
 	case *sql.AlterInherit:
-		return check("ALTER TABLE", b.Child, b.Parent)
+		return check("ALTER TABLE", b.Child) // PostgreSQL checks the table altered only
 	case *sql.AttachPartition:
 		if b.Table != nil && b.Partition != nil {
 			return check("ALTER TABLE", b.Table.Name, b.Partition.Name)
@@ -139,6 +173,11 @@ func (s *Session) inUseNow() map[string]string {
 	m := map[string]string{}
 	add := func(r *recorder) {
 		for k := range r.seen {
+			if s.inUse(k) {
+				m[k] = s.e.bareName(k)
+			}
+		}
+		for k := range r.kids {
 			if s.inUse(k) {
 				m[k] = s.e.bareName(k)
 			}

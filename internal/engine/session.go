@@ -60,6 +60,10 @@ type Session struct {
 	// whose relations its catalog changes may not alter
 	// (routine_inuse.go).
 	active []*recorder
+	// portals let go of the relations of cursors that returned calls
+	// left open, at the end of the statement or of its block
+	// (routine_inuse.go).
+	portals []func()
 
 	// prepared are the statements of SQL's PREPARE, by name (sqlprepare.go).
 	prepared map[string]*Prepared
@@ -582,8 +586,14 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	e := s.e
 	s.startClock(rec)
 	s.ddlText = rec.text // the statement event triggers see (event_trigger.go)
+	outermost := s.stmt == nil
 	s.stmt, s.rec = b, rec
-	defer func() { s.stmt, s.rec = nil, nil }()
+	defer func() {
+		s.stmt, s.rec = nil, nil
+		if outermost && !s.block && len(s.portals) > 0 {
+			s.releasePortals()
+		}
+	}()
 	switch b := b.(type) {
 	case *sql.Tx:
 		return s.execTx(b)
@@ -1022,6 +1032,9 @@ func (s *Session) execTx(t *sql.Tx) (Result, error) {
 func (s *Session) endTx(commit bool) (_ []string, err error) {
 	defer func() { s.e.xacts.ended(commit && err == nil) }()
 	s.block, s.failed, s.snapped = false, false, false
+	if len(s.portals) > 0 && s.stmt == nil {
+		s.releasePortals()
+	}
 	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]

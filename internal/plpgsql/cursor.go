@@ -84,6 +84,30 @@ type cursor struct {
 	oids   []uint32
 	tids   []value.Value
 	locked bool
+	// release lets go of the relations its query keeps in use until
+	// CLOSE (Holder); nil when the Runtime keeps none.
+	release func()
+}
+
+// close forgets the open cursor name, letting go of its relations.
+func (c *call) close(name string) {
+	if cur := c.cursors[name]; cur != nil && cur.release != nil {
+		cur.release()
+	}
+	delete(c.cursors, name)
+}
+
+// closeAll closes the cursors still open when the call returns; a
+// PortalKeeper keeps their relations in use until the transaction ends.
+func (c *call) closeAll() {
+	pk, _ := c.rt.(PortalKeeper)
+	for name, cur := range c.cursors {
+		if pk != nil && cur.release != nil {
+			pk.KeepOpen(cur.release)
+			cur.release = nil
+		}
+		c.close(name)
+	}
 }
 
 // cursorName is the name a cursor variable holds; open names an unbound
@@ -137,6 +161,11 @@ func (c *call) open(s *openStmt) error {
 	cur := &cursor{res: res, noScroll: opts&cursorNoScroll != 0}
 	if scan != nil {
 		cur.oids, cur.tids, cur.locked = scan.oids, scan.tids, scan.locked
+	}
+	if h, ok := c.rt.(Holder); ok {
+		// Its relations stay in use until CLOSE, as PostgreSQL's portal
+		// keeps them.
+		cur.release = h.HoldLast()
 	}
 	c.cursors[name] = cur
 	return nil
@@ -293,7 +322,7 @@ func (c *call) closeCursor(s *closeStmt) error {
 	if err != nil {
 		return err
 	}
-	delete(c.cursors, name)
+	c.close(name)
 	return nil
 }
 
@@ -307,7 +336,7 @@ func (c *call) forCursor(s *forCursor) (control, error) {
 	if err != nil {
 		return control{}, err
 	}
-	defer delete(c.cursors, name)
+	defer c.close(name)
 	saved := c.fr
 	c.fr = newFrame(saved, s.label)
 	defer func() { c.fr = saved }()

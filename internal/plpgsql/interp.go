@@ -166,6 +166,7 @@ func (f *Func) Call(rt Runtime, args []value.Value) (value.Value, []value.Row, e
 	if cr, ok := rt.(CursorRuntime); ok {
 		defer cr.PushCursors(c)()
 	}
+	defer c.closeAll()
 	ct, err := c.block(f.body)
 	if err != nil {
 		if !c.placed {

@@ -28,10 +28,20 @@ type Runtime interface {
 }
 
 // Holder is a Runtime that keeps the relations of the query it ran last
-// in use while a FOR loop runs over its rows, as PostgreSQL's open
-// cursor keeps them: HoldLast returns the function that lets them go.
+// in use while a FOR loop runs over its rows or until an opened cursor's
+// CLOSE (or the call's end), as PostgreSQL's open portal keeps them:
+// HoldLast returns the function that lets them go, which may be called
+// in any order with the others'.
 type Holder interface {
 	HoldLast() func()
+}
+
+// PortalKeeper is a Holder whose cursors outlive the call that opened
+// them, as PostgreSQL's portals last until the transaction ends: at the
+// call's end, KeepOpen is given, for each cursor left open, the function
+// that lets go of its relations.
+type PortalKeeper interface {
+	KeepOpen(release func())
 }
 
 // NoticeCoder is a Runtime that sends a notice with a SQLSTATE of RAISE's

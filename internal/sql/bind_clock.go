@@ -23,14 +23,18 @@ type StatementClocker interface {
 }
 
 // stmtClockFor returns the clock of a SELECT, INSERT, UPDATE or DELETE
-// bound with cat, or nil; other statements (a column's DEFAULT) read the
+// bound with cat (also of COPY (query) TO, EXPLAIN and CREATE TABLE … AS,
+// which run one),
+// or nil; other statements (a column's DEFAULT) read the
 // clock when they run.
 func stmtClockFor(cat Catalog, n *pg_query.Node) *expr.StmtClock {
 	sc, ok := cat.(StatementClocker)
 	if !ok || n == nil {
 		return nil
 	}
-	if n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil {
+	if n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil &&
+		n.GetCopyStmt().GetQuery() == nil && n.GetExplainStmt() == nil &&
+		n.GetCreateTableAsStmt().GetObjtype() != pg_query.ObjectType_OBJECT_TABLE {
 		return nil
 	}
 	return sc.StatementClock()

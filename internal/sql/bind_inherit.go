@@ -241,7 +241,11 @@ func (b *binder) mergeInherited(cs *pg_query.CreateStmt, locals []*pg_query.Colu
 func (b *binder) inheritScan(rel *Relation, p plan.Node, system bool) plan.Node {
 	ins := []plan.Node{p}
 	cols := p.Columns()
+	cr, _ := b.cat.(ChildReader)
 	for _, m := range rel.Inherit {
+		if cr != nil {
+			cr.ReadsChild(m.Rel.Name)
+		}
 		var in plan.Node = &plan.Scan{Relation: m.Rel.Name, Cols: m.Rel.Cols}
 		sys := false
 		if system {

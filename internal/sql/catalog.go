@@ -147,3 +147,11 @@ func (b *binder) maxRecursion() int {
 type ViewReader interface {
 	InView() Catalog
 }
+
+// ChildReader is implemented by a catalog that is told of the
+// inheritance children a scan of their ancestor reads with it (a table
+// named without ONLY): ReadsChild names each. They are not relations the
+// statement names, nor dependencies of a view that reads the ancestor.
+type ChildReader interface {
+	ReadsChild(name string)
+}
