@@ -65,8 +65,27 @@ func init() {
 // hashArray is hash_array_extended: the elements' hashes folded as
 // result*31 + hash from 1, a NULL element hashing to 0.
 func hashArray(v value.Value, seed uint64) (uint64, error) {
-	h := uint64(1)
-	for _, e := range v.Elems() {
+	return foldHashes(v.Elems(), 1, seed)
+}
+
+// hashRecord is hash_record_extended: the fields' hashes folded as
+// hash_array's, from 0.
+func hashRecord(v value.Value, seed uint64) (uint64, error) {
+	for _, f := range v.Fields() {
+		if f.Kind() == value.Record {
+			// PostgreSQL hashes a field of a named composite type and
+			// refuses one of an anonymous record (42883); a value does
+			// not say which.
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "hash_record of a record within a record is not supported")
+		}
+	}
+	return foldHashes(v.Fields(), 0, seed)
+}
+
+// foldHashes folds vs' hashes under seed as h*31 + hash from h, a NULL
+// hashing to 0: hash_array's and hash_record's loop.
+func foldHashes(vs []value.Value, h, seed uint64) (uint64, error) {
+	for _, e := range vs {
 		var eh uint64
 		if !e.IsNull() {
 			var err error
@@ -75,29 +94,6 @@ func hashArray(v value.Value, seed uint64) (uint64, error) {
 			}
 		}
 		h = h<<5 - h + eh
-	}
-	return h, nil
-}
-
-// hashRecord is hash_record_extended: the fields' hashes folded as
-// hash_array's, from 0.
-func hashRecord(v value.Value, seed uint64) (uint64, error) {
-	var h uint64
-	for _, f := range v.Fields() {
-		var fh uint64
-		if f.Kind() == value.Record {
-			// PostgreSQL hashes a field of a named composite type and
-			// refuses one of an anonymous record (42883); a value does
-			// not say which.
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "hash_record of a record within a record is not supported")
-		}
-		if !f.IsNull() {
-			var err error
-			if fh, err = hashKind(f, seed); err != nil {
-				return 0, err
-			}
-		}
-		h = h<<5 - h + fh
 	}
 	return h, nil
 }
