@@ -172,17 +172,22 @@ func (e *Engine) parentDef(p *partition) *sql.CreateTable {
 // recursed keeps, of what the partitions under old have of their own,
 // what a's ALTER of old leaves them: PostgreSQL's recursion gives every
 // partition the table's new default of a column (dropping the
-// partition's own), DROP NOT NULL drops every partition's NOT NULL of
+// partition's own) when the default changes or SET or DROP DEFAULT
+// names the column, DROP NOT NULL drops every partition's NOT NULL of
 // the column, and dropping a column drops the checks over it.
 func recursed(old *sql.CreateTable, a *sql.AlterTable) func(cols []string, kind sql.OwnKind) bool {
-	return recursedKeep(old, a.New, a.RenamedFrom, a.RenamedTo, a.Dropped, a.DroppedNotNull)
+	return recursedKeep(old, a.New, a.RenamedFrom, a.RenamedTo, a.Dropped, a.DroppedNotNull, a.DefaultsSet)
 }
 
 // recursedKeep is recursed for an ALTER that takes old to new, renaming
 // column from to to, dropping the columns dropped and the NOT NULL of
-// the columns notNullDropped.
-func recursedKeep(old, new *sql.CreateTable, from, to string, dropped, notNullDropped []string) func(cols []string, kind sql.OwnKind) bool {
+// the columns notNullDropped, and setting or dropping the default of
+// the columns defaultsSet.
+func recursedKeep(old, new *sql.CreateTable, from, to string, dropped, notNullDropped, defaultsSet []string) func(cols []string, kind sql.OwnKind) bool {
 	reset := map[string]bool{}
+	for _, c := range defaultsSet {
+		reset[c] = true
+	}
 	for _, c := range old.Cols {
 		name := c.Name
 		if name == from {

@@ -47,7 +47,7 @@ func (e *Engine) alterPartitionOwn(ap *sql.AlterPartition) (Result, error) {
 	// The partitions under p are bound again first: a constraint name one
 	// of them has is 42710 before any row is checked, as in PostgreSQL.
 	pa := &partitionAlter{defs: map[*partition]*sql.CreateTable{}, texts: map[*partition]string{}, parents: map[*partition]string{}}
-	if err := e.rebindUnder(pa, p, ap.New, recursedKeep(p.def, ap.New, "", "", nil, ap.DroppedNotNull)); err != nil {
+	if err := e.rebindUnder(pa, p, ap.New, recursedKeep(p.def, ap.New, "", "", nil, ap.DroppedNotNull, ap.DefaultsSet)); err != nil {
 		return Result{}, err
 	}
 	if err := e.checkPartitionRows(p, ap); err != nil {

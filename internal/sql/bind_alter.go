@@ -71,6 +71,10 @@ type AlterTable struct {
 	// recursion drops the NOT NULL of every partition's column too,
 	// its own included.
 	DroppedNotNull []string
+	// DefaultsSet are the columns SET DEFAULT and DROP DEFAULT name:
+	// PostgreSQL's recursion gives every partition the table's new
+	// default, replacing its own, even when the table's is unchanged.
+	DefaultsSet []string
 }
 
 func (*AlterTable) bound() {}
@@ -307,6 +311,7 @@ func (b *binder) alterCmd(w *alterWork, at *AlterTable, cmd *pg_query.AlterTable
 		kind := pg_query.ConstrType_CONSTR_NOTNULL
 		if cmd.Subtype == pg_query.AlterTableType_AT_ColumnDefault {
 			kind = pg_query.ConstrType_CONSTR_DEFAULT
+			at.DefaultsSet = append(at.DefaultsSet, cmd.Name)
 			if slices.ContainsFunc(cd.Constraints, func(n *pg_query.Node) bool {
 				return n.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_IDENTITY
 			}) {

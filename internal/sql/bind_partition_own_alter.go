@@ -24,6 +24,9 @@ type AlterPartition struct {
 	// DroppedNotNull are the columns DROP NOT NULL names, whose NOT NULL
 	// the partitions under the partition lose too (PostgreSQL recurses).
 	DroppedNotNull []string
+	// DefaultsSet are the columns SET DEFAULT and DROP DEFAULT name,
+	// whose default the partitions under the partition take from it.
+	DefaultsSet []string
 }
 
 func (*AlterPartition) bound() {}
@@ -107,6 +110,7 @@ func (b *binder) bindAlterPartitionOwn(as *pg_query.AlterTableStmt, rel *Relatio
 			}
 			cd := colDef(cmd.Name)
 			drop(cd, pg_query.ConstrType_CONSTR_DEFAULT)
+			ap.DefaultsSet = append(ap.DefaultsSet, cmd.Name)
 			def := cmd.Def
 			if def == nil { // DROP DEFAULT: none, whatever its parent's
 				def = &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Isnull: true}}}
