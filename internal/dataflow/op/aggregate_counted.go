@@ -67,7 +67,6 @@ func (g *GroupBy) collapseRecs() bool {
 			m++
 		}
 	}
-	clear(table)
 	ps.tmp = ps.tmp[:0]
 	clear(recs[m:])
 	g.recs = recs[:m]
