@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +19,9 @@ var (
 		"rows of t for TestHarnessColdStarts (1000000 as the harness at 1M); 0 skips it")
 	harnessProfile = flag.String("coldstart.cpuprofile", "",
 		"CPU profile of TestHarnessColdStarts's run, its creations labelled by system and view")
+	harnessTrace = flag.String("coldstart.trace", "",
+		"execution trace of TestHarnessColdStarts's creation of the view -coldstart.traceview names, to FILE.api and FILE.sql")
+	harnessTraceView = flag.String("coldstart.traceview", "join", "the view whose first creation -coldstart.trace traces")
 )
 
 // TestHarnessColdStarts runs bench.Run's own sequence (load, then per view
@@ -28,7 +32,11 @@ var (
 // page faults, collections met and bytes allocated. A view's cold start
 // depends on what ran before it in the process (the rows the views' runs
 // moved, the heap they left), which a benchmark of creations alone does
-// not show. Skipped unless -coldstart.harness is given.
+// not show. With -coldstart.trace FILE, each system's creation of the
+// view -coldstart.traceview names (join by default) is traced into
+// FILE.api and FILE.sql (go tool trace): which goroutines run when, and
+// what the building one waits for. Skipped unless -coldstart.harness is
+// given.
 func TestHarnessColdStarts(t *testing.T) {
 	if *harnessN == 0 {
 		t.Skip("-coldstart.harness N runs it")
@@ -62,13 +70,32 @@ func TestHarnessColdStarts(t *testing.T) {
 // timedColdStarts is a deltaview system whose creations are measured.
 type timedColdStarts struct {
 	*bench.Deltaview
-	t *testing.T
+	t      *testing.T
+	traced bool
 }
 
 // CreateView implements bench.System: the creation, measured and logged.
 func (s *timedColdStarts) CreateView(v bench.View) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// The trace starts before the clocks are read, and stops after the
+	// creation's figures are logged.
+	if *harnessTrace != "" && v.Name == *harnessTraceView && !s.traced {
+		s.traced = true
+		name := *harnessTrace + ".api"
+		if s.SQL {
+			name = *harnessTrace + ".sql"
+		}
+		f, err := os.Create(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
+	}
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	self0, cpu0, thread0 := selfUsage(), cpuTime(), threadCPUTime()
