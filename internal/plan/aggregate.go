@@ -16,6 +16,10 @@ type AggCall struct {
 	Arg      expr.Expr // over the input row; nil for count(*); y of corr(y, x); the WITHIN GROUP key
 	Sep      expr.Expr // string_agg's separator
 	X        expr.Expr // x of the two-argument aggregates (corr(y, x), …)
+	// Exact sums the two-argument aggregates' pairs exactly, as a view
+	// maintains them, where an ad-hoc query follows PostgreSQL's
+	// accumulation in input order.
+	Exact bool
 	Direct   expr.Expr // percentile_cont's and percentile_disc's fraction; a hypothetical-set aggregate's row (a RowCons); constant per group
 	Distinct bool
 	Filter   expr.Expr // FILTER (WHERE …), nil for none
