@@ -619,6 +619,10 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scop
 			return nil, nil, b.refuse(f.Location, "generate_series over bounds that are not constant cannot be maintained in a view").
 				WithHint("store the series in a table and read the table")
 		}
+		if k := e.Type().Kind; b.forView && !k.IsInteger() && k != value.Unknown {
+			return nil, nil, b.refuse(f.Location, "generate_series over %s cannot be maintained in a view", e.Type()).
+				WithHint("store the series in a table and read the table")
+		}
 		args[i], ts[i] = e, e.Type()
 	}
 	t, err := expr.CommonType(ts, "generate_series")
