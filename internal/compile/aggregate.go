@@ -30,7 +30,7 @@ func (cp *compiler) aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggrega
 		if (a.Func == plan.AggCountStar) != a.Star {
 			return nil, nil, pgerr.New(pgerr.Internal, "aggregate %s: count(*) and its catalog entry disagree", a.String())
 		}
-		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, Filter: a.Filter, Distinct: a.Distinct, User: a.User}
+		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, X: a.X, Filter: a.Filter, Distinct: a.Distinct, User: a.User}
 		oa.OrderBy = sortKeys(a.OrderBy)
 		if a.Func.Has(plan.AggHypothetical) {
 			oa.Direct = a.Direct

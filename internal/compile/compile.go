@@ -200,6 +200,16 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		return cp.c.Add(op.NewWindow(n.Partition, sortKeys(n.Order), n.Func), in), nil
 	case *plan.TableFunc:
 		return cp.tableFunc(n)
+	case *plan.GenerateSeries:
+		if n.Input != nil {
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "generate_series over the rows of a FROM item cannot be maintained in a view").
+				WithHint("store the series in a table and join it")
+		}
+		rows, err := series(n)
+		if err != nil {
+			return 0, err
+		}
+		return cp.constant(rows), nil
 	case *plan.Values:
 		rows := make(zset.ZSet, 0, len(n.Rows))
 		for _, exprs := range n.Rows {

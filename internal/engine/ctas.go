@@ -28,6 +28,10 @@ func (e *Engine) createTableAs(c *sql.CreateTableAs) (Result, error) {
 			return Result{}, err
 		}
 	}
+	if _, ok := e.Relation(ct.Name); ok || e.indexes[ct.Name] != nil {
+		// PL/pgSQL code the query called created it (routine_catalog.go).
+		return Result{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", e.bareName(ct.Name))
+	}
 	e.tables[ct.Name] = newTable(ct)
 	if err := e.storeCreate(ct.Name, KindTable, ct.SQL()); err != nil {
 		return Result{}, err

@@ -247,8 +247,26 @@ func (s *Session) endPromoted(res Result, err error) (Result, error) {
 func (s *Session) callerRunsCode() bool {
 	switch s.stmt.(type) {
 	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.WithModify, *sql.Do, *sql.Call,
-		*sql.ExplainAnalyze:
+		*sql.ExplainAnalyze, *sql.CreateTableAs:
 		return true
 	}
 	return false
+}
+
+// promoteForCode makes the catalog change whose query rec calls PL/pgSQL
+// code (CREATE TABLE … AS, SELECT … INTO) a transaction block from its
+// start to its end, as a catalog change in that code would (endPromoted
+// commits it or rolls it back): the code's catalog changes and the
+// statement's own are then changes of one block, undone together when
+// either fails, as PostgreSQL's one transaction is. Outside a block only;
+// inside one the statement already is such a change.
+func (s *Session) promoteForCode(rec *recorder) {
+	e := s.e
+	if s.block || !s.writer || !e.callsRoutine(rec) {
+		return
+	}
+	if e.tx == nil {
+		e.tx = e.newTxn(true)
+	}
+	s.block, s.promoted, e.tx.explicit = true, true, true
 }

@@ -692,6 +692,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			return res, err
 		})
 	case *sql.CreateTableAs:
+		s.promoteForCode(rec)
 		if b.Table.Temp {
 			e.catalogGen++ // prepared statements bind again
 			return s.createTempAs(b)

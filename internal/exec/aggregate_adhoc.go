@@ -18,6 +18,8 @@ import (
 // (aggInputs sorted them).
 func adHocAggregate(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value, error) {
 	switch {
+	case a.Func.Has(plan.AggTwoArgs) && a.Exact:
+		return exactRegression(a.Func, ins)
 	case a.Func.Has(plan.AggTwoArgs):
 		return regression(a.Func, ins)
 	case a.Func.Has(plan.AggOrderedSet):
@@ -139,6 +141,12 @@ func regression(f plan.AggFunc, ins []aggInput) (value.Value, error) {
 			}
 		}
 	}
+	return regressionResult(f, n, sx, sy, sxx, syy, sxy)
+}
+
+// regressionResult is PostgreSQL's final function of f over the
+// accumulated N, Sx, Sy, Sxx, Syy and Sxy.
+func regressionResult(f plan.AggFunc, n, sx, sy, sxx, syy, sxy float64) (value.Value, error) {
 	if f == plan.AggRegrCount {
 		return value.NewInt(value.Int8, int64(n)), nil
 	}

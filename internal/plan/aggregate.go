@@ -10,12 +10,16 @@ import (
 
 // AggCall is one aggregate function call of an Aggregate.
 type AggCall struct {
-	Name     string    // the SQL name as written: count, sum, variance, …
-	Func     AggFunc   // the catalog's entry; AggCountStar for count(*)
-	Star     bool      // count(*)
-	Arg      expr.Expr // over the input row; nil for count(*); y of corr(y, x); the WITHIN GROUP key
-	Sep      expr.Expr // string_agg's separator
-	X        expr.Expr // x of the two-argument aggregates (corr(y, x), …)
+	Name string    // the SQL name as written: count, sum, variance, …
+	Func AggFunc   // the catalog's entry; AggCountStar for count(*)
+	Star bool      // count(*)
+	Arg  expr.Expr // over the input row; nil for count(*); y of corr(y, x); the WITHIN GROUP key
+	Sep  expr.Expr // string_agg's separator
+	X    expr.Expr // x of the two-argument aggregates (corr(y, x), …)
+	// Exact sums the two-argument aggregates' pairs exactly, as a view
+	// maintains them, where an ad-hoc query follows PostgreSQL's
+	// accumulation in input order.
+	Exact    bool
 	Direct   expr.Expr // percentile_cont's and percentile_disc's fraction; a hypothetical-set aggregate's row (a RowCons); constant per group
 	Distinct bool
 	Filter   expr.Expr // FILTER (WHERE …), nil for none

@@ -474,7 +474,13 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			}
 		}
 	}
-	if fn.Has(plan.AggNotMaintained) && b.forView {
+	// The regression aggregates are maintained from sums of the pairs
+	// (op.regrAcc), but not over distinct pairs.
+	if fn.Has(plan.AggTwoArgs) && f.AggDistinct && b.forView {
+		return nil, b.refuse(f.Location, "%s(DISTINCT …) is not supported in a materialized view", name).
+			WithHint("aggregate over a subquery that selects the distinct pairs: SELECT %s(y, x) FROM (SELECT DISTINCT y, x FROM …) s", name)
+	}
+	if fn.Has(plan.AggNotMaintained) && b.forView && !fn.Has(plan.AggTwoArgs) {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported in a materialized view", name).
 			WithHint("it is computed from each group's rows, which a view does not keep; ad-hoc queries accept it")
 	}
@@ -517,6 +523,7 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			}
 		}
 		call.Arg, call.X = args[0], args[1]
+		call.Exact = b.forView
 		argType = value.Float8Type
 	case f.AggStar:
 		if name != "count" {

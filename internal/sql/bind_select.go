@@ -602,10 +602,6 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scop
 	if name != "generate_series" {
 		return nil, nil, b.refuse(f.Location, "function %s in FROM is not supported", name).WithHint("generate_series(start, stop[, step]) is supported")
 	}
-	if b.forView {
-		return nil, nil, b.refuse(f.Location, "generate_series cannot be maintained in a view").
-			WithHint("store the series in a table and read the table")
-	}
 	if len(f.Args) < 2 || len(f.Args) > 3 {
 		return nil, nil, b.stmt.errf(f.Location, pgerr.UndefinedFunction, "function generate_series with %d arguments does not exist", len(f.Args))
 	}
@@ -616,6 +612,16 @@ func (b *binder) bindRangeFunction(rf *pg_query.RangeFunction) (plan.Node, *scop
 		e, err := b.bindExpr(empty, a)
 		if err != nil {
 			return nil, nil, err
+		}
+		if b.forView && (e.Volatile() || expr.HasOuter(e)) {
+			// A view holds a series of constant bounds as a constant
+			// relation (compile.series); other bounds change.
+			return nil, nil, b.refuse(f.Location, "generate_series over bounds that are not constant cannot be maintained in a view").
+				WithHint("store the series in a table and read the table")
+		}
+		if k := e.Type().Kind; b.forView && !k.IsInteger() && k != value.Unknown {
+			return nil, nil, b.refuse(f.Location, "generate_series over %s cannot be maintained in a view", e.Type()).
+				WithHint("store the series in a table and read the table")
 		}
 		args[i], ts[i] = e, e.Type()
 	}

@@ -108,6 +108,9 @@ type Aggregate struct {
 	// Sep is string_agg's separator, evaluated per row: each value after
 	// the first is preceded by its own row's separator (NULL adds nothing).
 	Sep expr.Expr
+	// X is x of the two-argument aggregates (corr(y, x), covar_*,
+	// regr_*), evaluated per row after Arg, y.
+	X expr.Expr
 	// Direct is a hypothetical-set aggregate's row of direct arguments
 	// (a row constructor), evaluated per row: it reads the input only
 	// through the group key, so every row of a group gives the same.
@@ -292,7 +295,7 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 	sets := map[string]int{} // argument and FILTER → value set
 	for _, a := range aggs {
 		s := aggSpec{Aggregate: a, set: -1, col: math.MaxInt}
-		if a.Filter == nil && a.Sep == nil && len(a.OrderBy) == 0 && a.Direct == nil && a.Arg != nil {
+		if a.Filter == nil && a.Sep == nil && a.X == nil && len(a.OrderBy) == 0 && a.Direct == nil && a.Arg != nil {
 			s.col = column(a.Arg)
 		}
 		argType := value.UnknownType
@@ -302,6 +305,12 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 			}
 			argType = a.Arg.Type()
 			s.width = 1
+		}
+		if a.Func.Has(plan.AggTwoArgs) {
+			if a.X == nil || a.Distinct {
+				return nil, pgerr.New(pgerr.Internal, "%s needs two arguments and no DISTINCT", a.Func)
+			}
+			s.width++
 		}
 		if a.Func == plan.AggStringAgg {
 			if a.Sep == nil {
@@ -429,6 +438,9 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		inner = newBitsAcc
 	case plan.AggHypoRank, plan.AggHypoDenseRank, plan.AggHypoPercentRank, plan.AggHypoCumeDist:
 		return newHypoAcc
+	}
+	if s.Func.Has(plan.AggTwoArgs) {
+		return newRegrAcc // DISTINCT is refused when bound
 	}
 	if s.Distinct && s.Func != plan.AggCountStar {
 		return func(s *aggSpec) accum { return newDistinctAcc(inner(s), value.HasReprs(s.in)) }
@@ -762,6 +774,13 @@ func (g *GroupBy) evalRange(batch zset.ZSet, lo, hi, width int) (run intRun, err
 func (a *aggSpec) evalSlot(row value.Row, dst *[]value.Value) error {
 	if a.Arg != nil {
 		v, err := a.Arg.Eval(row)
+		if err != nil {
+			return err
+		}
+		*dst = append(*dst, v)
+	}
+	if a.X != nil {
+		v, err := a.X.Eval(row)
 		if err != nil {
 			return err
 		}
