@@ -312,6 +312,7 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 			return 0, err
 		}
 	}
+	e.rewrote(t, id)
 	t.replace(id, old, newRow)
 	t.stat.upd++
 	// Both rows are in the cache now, and rarely when the commit of a
@@ -465,9 +466,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if t.def.PartitionBy != nil {
-		partitionOrder(t, ts)
-	}
+	heapOrderTargets(t, ts)
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning, sys: up.RetSystem}
@@ -559,6 +558,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	heapOrderTargets(t, ts)
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
 	ret := returner{plan: del.RetPlan, exprs: del.Returning, sys: del.RetSystem}

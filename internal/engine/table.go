@@ -33,7 +33,10 @@ type table struct {
 	cols       []plan.Column
 	rows       *rowStore
 	nextID     uint64
-	uniques    []*uniqueIndex // the primary key first, when there is one
+	// heap is where the rows an UPDATE rewrote lie in PostgreSQL's heap
+	// (heap_order.go), nil while none has moved.
+	heap    *heapOrder
+	uniques []*uniqueIndex // the primary key first, when there is one
 	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
@@ -672,7 +675,10 @@ func (t *table) compact() {
 	}
 	t.nextID = 1
 	t.bytes = 0
-	old.Scan(func(_ uint64, row value.Row) bool {
+	// Renumbered in the order of the heap, which ids then keep alone.
+	heap := &table{rows: old, heap: t.heap}
+	t.heap = nil
+	heap.scanHeap(func(_ uint64, row value.Row) bool {
 		t.put(t.nextID, row)
 		return true
 	})
