@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -207,12 +208,30 @@ func (t *table) scanHeap(fn func(id uint64, row value.Row) bool) {
 // after the other in the order of their bounds (partitionOrder), each in
 // the order of its heap, so that of two rows whose new keys collide the
 // same one fails, and RETURNING lists the rows in the same order.
-func heapOrderTargets(t *table, ts []target) {
+//
+// Rows found by equalities on every column of a unique key (an IN list
+// of keys) come in the order of the key instead: PostgreSQL reads them
+// through the key's index.
+func heapOrderTargets(t *table, ts []target, where expr.Expr) {
 	if len(ts) < 2 {
 		return
 	}
+	u := uniquePath(t, where)
+	if u != nil {
+		slices.SortStableFunc(ts, func(a, b target) int {
+			for _, c := range u.cols {
+				if r := value.Compare(a.row[c], b.row[c]); r != 0 {
+					return r
+				}
+			}
+			return 0
+		})
+	}
 	if t.def.PartitionBy != nil {
-		partitionOrder(t, ts)
+		partitionOrder(t, ts, u == nil)
+		return
+	}
+	if u != nil {
 		return
 	}
 	if t.heap == nil {
@@ -253,4 +272,25 @@ func (t *table) scanPartitions(fn func(id uint64, row value.Row) bool) {
 			return
 		}
 	}
+}
+
+// uniquePath returns the unique key through whose index where finds its
+// rows (every column of the key fixed, by one value or an IN list), nil
+// when it finds them otherwise.
+func uniquePath(t *table, where expr.Expr) *uniqueIndex {
+	p, err := t.accessPath(where)
+	if err != nil || p == nil {
+		return nil
+	}
+	if p.unique != nil {
+		return p.unique
+	}
+	var u *uniqueIndex
+	for _, a := range p.alts {
+		if a.unique == nil || (u != nil && a.unique != u) {
+			return nil
+		}
+		u = a.unique
+	}
+	return u
 }

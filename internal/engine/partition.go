@@ -526,8 +526,9 @@ func samePartition(t *table, old, row value.Row) error {
 // partitionOrder orders an UPDATE's or DELETE's rows as PostgreSQL visits
 // them, one partition after the other in the order of their bounds, each
 // partition's rows in the order of its heap (table.place), so that of two
-// rows whose new keys collide, the same one fails.
-func partitionOrder(t *table, ts []target) {
+// rows whose new keys collide, the same one fails. Without heap, each
+// partition's rows keep the order they come in (a unique key's).
+func partitionOrder(t *table, ts []target, heap bool) {
 	if len(ts) < 2 {
 		return
 	}
@@ -539,7 +540,10 @@ func partitionOrder(t *table, ts []target) {
 	rs := make([]ranked, len(ts))
 	for i, tg := range ts {
 		leaf, _ := routeLeaf(t, tg.row)
-		rs[i] = ranked{rank[leaf], t.place(tg.id), tg}
+		rs[i] = ranked{rank: rank[leaf], tg: tg}
+		if heap {
+			rs[i].place = t.place(tg.id)
+		}
 	}
 	slices.SortStableFunc(rs, func(a, b ranked) int {
 		if c := cmp.Compare(a.rank, b.rank); c != 0 {
