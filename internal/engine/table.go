@@ -17,8 +17,8 @@ import (
 )
 
 // table keeps a stored table's rows, by row id in insertion order (an
-// updated row keeps its id and its place, where PostgreSQL's moves to the
-// end of its heap: see "Tables" in docs/architecture.md), and a
+// updated row keeps its id; where PostgreSQL's heap puts it, at the end,
+// is kept in heap: see "Tables" in docs/architecture.md), and a
 // hash index per PRIMARY KEY or UNIQUE constraint. A table without a
 // primary key is a multiset: equal rows are stored once each.
 type table struct {
