@@ -466,7 +466,9 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	heapOrderTargets(t, ts, up.Where)
+	if up.From == nil {
+		heapOrderTargets(t, ts, up.Where)
+	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
 	ret := returner{plan: up.RetPlan, exprs: up.Returning, sys: up.RetSystem}
@@ -558,7 +560,9 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	heapOrderTargets(t, ts, del.Where)
+	if del.Using == nil {
+		heapOrderTargets(t, ts, del.Where)
+	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}
 	ret := returner{plan: del.RetPlan, exprs: del.Returning, sys: del.RetSystem}

@@ -207,7 +207,9 @@ func (t *table) scanHeap(fn func(id uint64, row value.Row) bool) {
 // PostgreSQL's scan meets them: in a partitioned table one partition
 // after the other in the order of their bounds (partitionOrder), each in
 // the order of its heap, so that of two rows whose new keys collide the
-// same one fails, and RETURNING lists the rows in the same order.
+// same one fails, and RETURNING lists the rows in the same order. Rows
+// joined to a FROM or USING list are not ordered so: their order is
+// PostgreSQL's plan's.
 //
 // Rows found by equalities on every column of a unique key (an IN list
 // of keys) come in the order of the key instead: PostgreSQL reads them
@@ -293,4 +295,38 @@ func uniquePath(t *table, where expr.Expr) *uniqueIndex {
 		u = a.unique
 	}
 	return u
+}
+
+// heapOrderPlanned orders the rows, in row id order, that an UPDATE or
+// DELETE with subqueries acts on as heapOrderTargets orders a statement's
+// rows found by a scan: by partition, then by place.
+func heapOrderPlanned(t *table, ps []planned) {
+	if len(ps) < 2 || (t.heap == nil && t.def.PartitionBy == nil) {
+		return
+	}
+	var rank map[*partition]uint64
+	if t.def.PartitionBy != nil {
+		rank = leafRanks(t)
+	}
+	type ranked struct {
+		rank, place uint64
+		p           planned
+	}
+	rs := make([]ranked, len(ps))
+	for i, p := range ps {
+		rs[i] = ranked{place: t.place(p.id), p: p}
+		if row, ok := t.rows.Get(p.id); ok && rank != nil {
+			leaf, _ := routeLeaf(t, row)
+			rs[i].rank = rank[leaf]
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.place, b.place)
+	})
+	for i := range rs {
+		ps[i] = rs[i].p
+	}
 }
