@@ -312,6 +312,7 @@ func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, 
 			return 0, err
 		}
 	}
+	e.rewrote(t, id)
 	t.replace(id, old, newRow)
 	t.stat.upd++
 	// Both rows are in the cache now, and rarely when the commit of a
@@ -465,8 +466,8 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if t.def.PartitionBy != nil {
-		partitionOrder(t, ts)
+	if up.From == nil {
+		heapOrderTargets(t, ts, up.Where)
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: up.RetCols, HasRows: len(up.Returning) > 0}
@@ -558,6 +559,9 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	ts, err := e.targets(t, del.Using, del.Where)
 	if err != nil {
 		return Result{}, err
+	}
+	if del.Using == nil {
+		heapOrderTargets(t, ts, del.Where)
 	}
 	ts = e.skipChanged(t, ts)
 	res := Result{Columns: del.RetCols, HasRows: len(del.Returning) > 0}

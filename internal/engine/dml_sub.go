@@ -102,9 +102,15 @@ type planned struct {
 }
 
 // plannedRows runs the Rows plan of an UPDATE or DELETE of t and returns
-// its rows by row id, each id once with its first row.
-func (e *Engine) plannedRows(t *table, p plan.Node, mark int) ([]planned, error) {
-	return e.plannedOver(p, mark, e.tableRows(t))
+// its rows, each id once with its first row: in the order PostgreSQL's
+// scan of t meets them (heapOrderPlanned), or, joined to a FROM or USING
+// list (whose order is PostgreSQL's plan's), by row id.
+func (e *Engine) plannedRows(t *table, p plan.Node, mark int, joined bool) ([]planned, error) {
+	ps, err := e.plannedOver(p, mark, e.tableRows(t))
+	if err == nil && !joined {
+		heapOrderPlanned(t, ps)
+	}
+	return ps, err
 }
 
 // plannedOver is plannedRows with the plan's target rows, each followed
@@ -129,7 +135,7 @@ func (e *Engine) execUpdateRows(t *table, up *sql.Update, tf *trigFire) (Result,
 		return Result{}, err
 	}
 	mark := len(e.tx.log)
-	ps, err := e.plannedRows(t, up.Rows, mark)
+	ps, err := e.plannedRows(t, up.Rows, mark, up.From != nil)
 	if err != nil {
 		return Result{}, err
 	}
@@ -192,7 +198,7 @@ func (e *Engine) execDeleteRows(t *table, del *sql.Delete, tf *trigFire) (Result
 		return Result{}, err
 	}
 	mark := len(e.tx.log)
-	ps, err := e.plannedRows(t, del.Rows, mark)
+	ps, err := e.plannedRows(t, del.Rows, mark, del.Using != nil)
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -522,14 +523,44 @@ func samePartition(t *table, old, row value.Row) error {
 	return nil
 }
 
-// partitionOrder orders an UPDATE's rows as PostgreSQL visits them, one
-// partition after the other in the order of their bounds, so that of two
-// rows whose new keys collide, the same one fails.
-func partitionOrder(t *table, ts []target) {
+// partitionOrder orders an UPDATE's or DELETE's rows as PostgreSQL visits
+// them, one partition after the other in the order of their bounds, each
+// partition's rows in the order of its heap (table.place), so that of two
+// rows whose new keys collide, the same one fails. Without heap, each
+// partition's rows keep the order they come in (a unique key's).
+func partitionOrder(t *table, ts []target, heap bool) {
 	if len(ts) < 2 {
 		return
 	}
-	rank := map[*partition]int{}
+	rank := leafRanks(t)
+	type ranked struct {
+		rank, place uint64
+		tg          target
+	}
+	rs := make([]ranked, len(ts))
+	for i, tg := range ts {
+		leaf, _ := routeLeaf(t, tg.row)
+		rs[i] = ranked{rank: rank[leaf], tg: tg}
+		if heap {
+			rs[i].place = t.place(tg.id)
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.place, b.place)
+	})
+	for i := range rs {
+		ts[i] = rs[i].tg
+	}
+}
+
+// leafRanks numbers the leaf partitions of t in the order PostgreSQL's
+// scan of t reads them: by the order of their bounds at each level
+// (boundOrder), a partitioned partition's leaves in its place.
+func leafRanks(t *table) map[*partition]uint64 {
+	rank := map[*partition]uint64{}
 	var walk func(kids []*partition, key *expr.PartitionKey)
 	walk = func(kids []*partition, key *expr.PartitionKey) {
 		kids = slices.Clone(kids)
@@ -538,16 +569,12 @@ func partitionOrder(t *table, ts []target) {
 			if k.def.PartitionBy != nil {
 				walk(k.kids, k.def.PartitionBy)
 			} else {
-				rank[k] = len(rank)
+				rank[k] = uint64(len(rank))
 			}
 		}
 	}
 	walk(t.kids, t.def.PartitionBy)
-	of := func(row value.Row) int {
-		leaf, _ := routeLeaf(t, row)
-		return rank[leaf]
-	}
-	slices.SortStableFunc(ts, func(a, b target) int { return of(a.row) - of(b.row) })
+	return rank
 }
 
 // boundOrder orders two partitions of a table partitioned by key as

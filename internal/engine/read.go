@@ -35,7 +35,7 @@ func (e *Engine) Scan(rel string, fn func(value.Row) error) error {
 		}
 		var err error
 		n := int64(0)
-		t.scan(func(_ uint64, r value.Row) bool {
+		t.scanHeap(func(_ uint64, r value.Row) bool {
 			n++
 			err = fn(r)
 			return err == nil

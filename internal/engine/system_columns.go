@@ -15,7 +15,7 @@ import (
 // scanIDs calls fn for each row of t, as the writer sees it, with its id.
 func (e *Engine) scanIDs(t *table, fn func(id uint64, r value.Row) error) error {
 	var err error
-	t.scan(func(id uint64, r value.Row) bool {
+	t.scanHeap(func(id uint64, r value.Row) bool {
 		err = fn(id, r)
 		return err == nil
 	})

@@ -17,8 +17,8 @@ import (
 )
 
 // table keeps a stored table's rows, by row id in insertion order (an
-// updated row keeps its id and its place, where PostgreSQL's moves to the
-// end of its heap: see "Tables" in docs/architecture.md), and a
+// updated row keeps its id; where PostgreSQL's heap puts it, at the end,
+// is kept in heap: see "Tables" in docs/architecture.md), and a
 // hash index per PRIMARY KEY or UNIQUE constraint. A table without a
 // primary key is a multiset: equal rows are stored once each.
 type table struct {
@@ -33,7 +33,10 @@ type table struct {
 	cols       []plan.Column
 	rows       *rowStore
 	nextID     uint64
-	uniques    []*uniqueIndex // the primary key first, when there is one
+	// heap is where the rows an UPDATE rewrote lie in PostgreSQL's heap
+	// (heap_order.go), nil while none has moved.
+	heap    *heapOrder
+	uniques []*uniqueIndex // the primary key first, when there is one
 	// prefixes index leading columns of composite keys, once looked up.
 	prefixes []*prefixIndex
 	indexes  []*namedIndex // CREATE INDEX
@@ -672,7 +675,10 @@ func (t *table) compact() {
 	}
 	t.nextID = 1
 	t.bytes = 0
-	old.Scan(func(_ uint64, row value.Row) bool {
+	// Renumbered in the order of the heap, which ids then keep alone.
+	heap := &table{rows: old, heap: t.heap}
+	t.heap = nil
+	heap.scanHeap(func(_ uint64, row value.Row) bool {
 		t.put(t.nextID, row)
 		return true
 	})

@@ -37,6 +37,9 @@ type txn struct {
 	// commit runs on the part.
 	from int
 	full []change
+	// heapUndo are the places of the rows its UPDATEs rewrote, as they
+	// were (heap_order.go).
+	heapUndo []heapUndo
 }
 
 // change is one row inserted (w = +1) or deleted (w = -1) under id, or
@@ -157,6 +160,9 @@ func (e *Engine) undoTo(mark int) {
 	if e.deferKeys {
 		forgetRechecks(log, mark)
 	}
+	if len(e.tx.heapUndo) > 0 {
+		e.tx.undoHeap(mark)
+	}
 	clear(log[mark:]) // the reused log holds no stale rows past its length
 	e.tx.log = log[:mark]
 	e.tx.dropDeferred(mark)
@@ -188,12 +194,13 @@ const maxSpareLog = 1 << 16
 func (e *Engine) newTxn(explicit bool) *txn {
 	tx := e.spare
 	e.spare = nil
-	if tx == nil || cap(tx.log) > maxSpareLog || cap(tx.pending) > maxSpareLog {
+	if tx == nil || cap(tx.log) > maxSpareLog || cap(tx.pending) > maxSpareLog || cap(tx.heapUndo) > maxSpareLog {
 		return &txn{explicit: explicit}
 	}
 	clearFew(tx.log) // undoTo cleared whatever lies past the length
 	clearFew(tx.pending)
-	*tx = txn{explicit: explicit, log: tx.log[:0], pending: tx.pending[:0]}
+	clear(tx.heapUndo)
+	*tx = txn{explicit: explicit, log: tx.log[:0], pending: tx.pending[:0], heapUndo: tx.heapUndo[:0]}
 	return tx
 }
 
