@@ -79,6 +79,8 @@ func datumSize(v value.Value) (int, bool, error) {
 		return 4 + len(v.JSONText()), true, nil
 	case k == value.Numeric:
 		return 4 + numericSize(v.Decimal()), true, nil
+	case k == value.JSONB:
+		return jsonbDatumSize(v.JSONB()), true, nil
 	case k.IsArray():
 		if n, ok := arraySize(v); ok {
 			return n, true, nil
@@ -189,6 +191,11 @@ func recordSize(v value.Value) (int, error) {
 	for _, f := range fs {
 		if f.IsNull() {
 			continue
+		}
+		if f.Kind() == value.JSONB {
+			// PostgreSQL's row keeps a jsonb field in a layout not
+			// reproduced here.
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "pg_column_size of a row holding jsonb is not supported")
 		}
 		m, varlena, err := datumSize(f)
 		if err != nil {

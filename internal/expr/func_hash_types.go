@@ -9,7 +9,8 @@ import (
 
 // The hash functions of the remaining hashable types (hashbpchar,
 // hashchar, hashname, hashoid, uuid_hash, time_hash, timetz_hash,
-// interval_hash, timestamp_hash, pg_lsn_hash, hashmacaddr(8), hashinet)
+// interval_hash, timestamp_hash, pg_lsn_hash, hashmacaddr(8), hashinet,
+// hashtid)
 // and of arrays and records (hash_array, hash_record), each with its
 // _extended form, as PostgreSQL computes them on a little-endian machine.
 // Stateless. hashKind is the extended hash of one value under seed; its
@@ -34,6 +35,7 @@ func init() {
 		{"hashmacaddr", "hashmacaddrextended", value.MacAddr},
 		{"hashmacaddr8", "hashmacaddr8extended", value.MacAddr8},
 		{"hashinet", "hashinetextended", value.Inet},
+		{"hashtid", "hashtidextended", value.Tid},
 	} {
 		strict(f.name, kinds(f.k), value.Int4Type, func(a []value.Value) (value.Value, error) {
 			h, err := hashKind(a[0], 0)
@@ -137,6 +139,12 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 		return hashInt8(span, seed), nil
 	case value.PgLSN:
 		return hashInt8(int64(v.LSN()), seed), nil
+	case value.Tid:
+		// ItemPointerData's six bytes: the block's high and low halves,
+		// then the offset, each a little-endian uint16.
+		n := v.Int()
+		block, off := uint32(n>>16), uint16(n)
+		return hashBytes([]byte{byte(block >> 16), byte(block >> 24), byte(block), byte(block >> 8), byte(off), byte(off >> 8)}, seed), nil
 	case value.Inet, value.Cidr:
 		addr, bits := v.Inet()
 		b := make([]byte, 0, 18)
@@ -151,8 +159,13 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 	case value.Record:
 		return hashRecord(v, seed)
 	default:
-		if k.IsArray() {
+		switch {
+		case k.IsArray():
 			return hashArray(v, seed)
+		case k.IsRange():
+			return hashRange(v, seed)
+		case k.IsMultirange():
+			return hashMultirange(v, seed)
 		}
 		switch k {
 		case value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle, value.JSON, value.XML:

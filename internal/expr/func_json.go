@@ -70,36 +70,34 @@ func init() {
 			}
 			return value.NewJSONB(&s), nil
 		})
-		register(&FuncDef{Name: prefix + "_build_object", Variadic: true, Params: kinds(value.Unknown), Result: rt,
-			Eval:     func(a []value.Value) (value.Value, error) { return buildObject(a, k, value.UTC) },
-			EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) { return buildObject(a, k, z) }})
-		register(&FuncDef{Name: prefix + "_build_array", Variadic: true, Params: kinds(value.Unknown), Result: rt,
-			Eval:     func(a []value.Value) (value.Value, error) { return buildArray(a, k, value.UTC) },
-			EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) { return buildArray(a, k, z) }})
+		register(jsonStyled(&FuncDef{Name: prefix + "_build_object", Variadic: true, Params: kinds(value.Unknown), Result: rt},
+			func(a []value.Value, o jsonOut) (value.Value, error) { return buildObject(a, k, o) }))
+		register(jsonStyled(&FuncDef{Name: prefix + "_build_array", Variadic: true, Params: kinds(value.Unknown), Result: rt},
+			func(a []value.Value, o jsonOut) (value.Value, error) { return buildArray(a, k, o) }))
 		register(&FuncDef{Name: prefix + "_build_object", Params: nil, Result: rt,
-			Eval: func(a []value.Value) (value.Value, error) { return buildObject(nil, k, value.UTC) }})
+			Eval: func(a []value.Value) (value.Value, error) { return buildObject(nil, k, utcJSON) }})
 		register(&FuncDef{Name: prefix + "_build_array", Params: nil, Result: rt,
-			Eval: func(a []value.Value) (value.Value, error) { return buildArray(nil, k, value.UTC) }})
+			Eval: func(a []value.Value) (value.Value, error) { return buildArray(nil, k, utcJSON) }})
 	}
-	toJSON := func(a []value.Value, z value.Zone) (value.Value, error) {
-		return value.NewJSON(string(appendJSON(nil, a[0], z))), nil
+	toJSON := func(a []value.Value, o jsonOut) (value.Value, error) {
+		return value.NewJSON(string(appendJSON(nil, a[0], o))), nil
 	}
-	toJSONBZ := func(a []value.Value, z value.Zone) (value.Value, error) {
-		n, err := toJSONB(a[0], z)
+	toJSONBZ := func(a []value.Value, o jsonOut) (value.Value, error) {
+		n, err := toJSONB(a[0], o)
 		if err != nil {
 			return value.Null, err
 		}
 		return value.NewJSONB(n), nil
 	}
-	arrayToJSON := func(a []value.Value, z value.Zone) (value.Value, error) {
+	arrayToJSON := func(a []value.Value, o jsonOut) (value.Value, error) {
 		if !a[0].Kind().IsArray() {
 			return value.Null, pgerr.New(pgerr.InvalidParameter, "could not determine input data type")
 		}
-		return value.NewJSON(string(appendJSON(nil, a[0], z))), nil
+		return value.NewJSON(string(appendJSON(nil, a[0], o))), nil
 	}
-	strictZone("to_json", kinds(value.Unknown), value.JSONType, toJSON)
-	strictZone("to_jsonb", kinds(value.Unknown), value.JSONBType, toJSONBZ)
-	strictZone("array_to_json", kinds(value.Unknown), value.JSONType, arrayToJSON)
+	strictJSON("to_json", kinds(value.Unknown), value.JSONType, toJSON)
+	strictJSON("to_jsonb", kinds(value.Unknown), value.JSONBType, toJSONBZ)
+	strictJSON("array_to_json", kinds(value.Unknown), value.JSONType, arrayToJSON)
 	strict("jsonb_pretty", kinds(jsonbT), value.TextType, func(a []value.Value) (value.Value, error) {
 		return value.NewText(value.Text, string(value.AppendJSONBPretty(nil, a[0].JSONB(), 0))), nil
 	})
@@ -154,22 +152,18 @@ func init() {
 	strict("jsonb_set", kinds(jsonbT, textA, jsonbT, value.Bool), value.JSONBType, set)
 	register(&FuncDef{Name: jsonAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonT), value.Bool), Result: value.JSONType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONAgg(a[0].Elems(), a[1].Bool()), nil }})
-	register(&FuncDef{Name: JSONAggDistinctFinish, Strict: true, Params: kinds(value.Unknown, value.Bool), Result: value.JSONType,
-		Eval: func(a []value.Value) (value.Value, error) {
-			return finishJSONAggValues(a[0].Elems(), a[1].Bool(), value.UTC), nil
-		},
-		EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) {
-			return finishJSONAggValues(a[0].Elems(), a[1].Bool(), z), nil
-		}})
+	register(jsonStyled(&FuncDef{Name: JSONAggDistinctFinish, Strict: true, Params: kinds(value.Unknown, value.Bool), Result: value.JSONType},
+		func(a []value.Value, o jsonOut) (value.Value, error) {
+			return finishJSONAggValues(a[0].Elems(), a[1].Bool(), o), nil
+		}))
 	register(&FuncDef{Name: jsonbAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonbT)), Result: value.JSONBType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONBAgg(a[0].Elems()), nil }})
 	register(&FuncDef{Name: jsonObjectAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonT)), Result: value.JSONType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONObjectAgg(a[0].Elems(), jsonT) }})
 	register(&FuncDef{Name: jsonbObjectAggFinish, Strict: true, Params: kinds(value.ArrayOf(jsonT)), Result: value.JSONBType,
 		Eval: func(a []value.Value) (value.Value, error) { return finishJSONObjectAgg(a[0].Elems(), jsonbT) }})
-	register(&FuncDef{Name: jsonAggPair, Params: kinds(value.Unknown, value.Unknown), Result: value.JSONType,
-		Eval:     func(a []value.Value) (value.Value, error) { return aggPair(a[0], a[1], value.UTC) },
-		EvalZone: func(a []value.Value, z value.Zone) (value.Value, error) { return aggPair(a[0], a[1], z) }})
+	register(jsonStyled(&FuncDef{Name: jsonAggPair, Params: kinds(value.Unknown, value.Unknown), Result: value.JSONType},
+		func(a []value.Value, o jsonOut) (value.Value, error) { return aggPair(a[0], a[1], o) }))
 }
 
 // The functions that json_agg, jsonb_agg, json_object_agg and
@@ -326,11 +320,12 @@ func jsonPath(v value.Value, path []value.Value, asText bool) (value.Value, erro
 // (a non-finite number quoted), json as it is, jsonb in its output form,
 // arrays as JSON arrays without spaces, dates and timestamps in ISO 8601
 // with a T, anything else as a JSON string of its text output.
-func AppendToJSON(buf []byte, v value.Value) []byte { return appendJSON(buf, v, value.UTC) }
+func AppendToJSON(buf []byte, v value.Value) []byte { return appendJSON(buf, v, utcJSON) }
 
-// appendJSON is AppendToJSON with timestamptz, alone or within arrays and
-// records, in zone z (the session's, as PostgreSQL writes it).
-func appendJSON(buf []byte, v value.Value, z value.Zone) []byte {
+// appendJSON is AppendToJSON in the session's json output o: timestamptz,
+// alone or within arrays and records, in its zone, floats and geometric
+// values under its extra_float_digits, as PostgreSQL writes them.
+func appendJSON(buf []byte, v value.Value, o jsonOut) []byte {
 	k := v.Kind()
 	switch {
 	case v.IsNull():
@@ -342,7 +337,7 @@ func appendJSON(buf []byte, v value.Value, z value.Zone) []byte {
 		return append(buf, "false"...)
 	case k.IsNumeric():
 		start := len(buf)
-		buf = value.AppendText(buf, v)
+		buf = value.AppendTextZone(buf, v, o.st, o.z)
 		if s := string(buf[start:]); s == "NaN" || strings.HasSuffix(s, "Infinity") {
 			return value.AppendJSONString(buf[:start], s)
 		}
@@ -352,19 +347,22 @@ func appendJSON(buf []byte, v value.Value, z value.Zone) []byte {
 	case k == value.JSONB:
 		return value.AppendJSONB(buf, v.JSONB())
 	case k == value.Record:
-		return appendRecordJSON(buf, v, z)
+		return appendRecordJSON(buf, v, o)
 	case k.IsArray():
-		return appendArrayJSON(buf, v.Elems(), v.Dims(), z)
+		return appendArrayJSON(buf, v.Elems(), v.Dims(), o)
 	case k == value.Timestamp || k == value.TimestampTZ:
-		return value.AppendJSONString(buf, jsonTimeText(v, z))
+		return value.AppendJSONString(buf, jsonTimeText(v, o))
+	}
+	if o.st.FloatRounded() && HoldsFloat(k) {
+		return value.AppendJSONString(buf, string(value.AppendTextZone(nil, v, o.st, o.z)))
 	}
 	return value.AppendJSONString(buf, string(value.AppendText(nil, v)))
 }
 
 // jsonTimeText is a timestamp's ISO 8601 text, with a T, as json writes
-// it (a value or an object's key); timestamptz in zone z.
-func jsonTimeText(v value.Value, z value.Zone) string {
-	s := zoneText(v, z)
+// it (a value or an object's key); timestamptz in the session's zone, floats under its extra_float_digits.
+func jsonTimeText(v value.Value, o jsonOut) string {
+	s := zoneText(v, o)
 	if i := strings.IndexByte(s, ' '); i > 0 && !strings.HasSuffix(s, " BC") {
 		s = s[:i] + "T" + s[i+1:]
 	}
@@ -376,19 +374,19 @@ func jsonTimeText(v value.Value, z value.Zone) string {
 	return s
 }
 
-// zoneText is v's text output with timestamptz in zone z.
-func zoneText(v value.Value, z value.Zone) string {
-	if z.IsUTC() {
+// zoneText is v's text output in the session's json output o.
+func zoneText(v value.Value, o jsonOut) string {
+	if o.st == value.TextDefault && o.z.IsUTC() {
 		return string(value.AppendText(nil, v))
 	}
-	return string(value.AppendTextZone(nil, v, value.IntervalPostgres, z))
+	return string(value.AppendTextZone(nil, v, o.st, o.z))
 }
 
 // ToJSONB is to_jsonb(v).
-func ToJSONB(v value.Value) (*value.JSONNode, error) { return toJSONB(v, value.UTC) }
+func ToJSONB(v value.Value) (*value.JSONNode, error) { return toJSONB(v, utcJSON) }
 
-// toJSONB is ToJSONB with timestamptz in zone z.
-func toJSONB(v value.Value, z value.Zone) (*value.JSONNode, error) {
+// toJSONB is ToJSONB with timestamptz in the session's zone, floats under its extra_float_digits.
+func toJSONB(v value.Value, o jsonOut) (*value.JSONNode, error) {
 	k := v.Kind()
 	switch {
 	case v.IsNull():
@@ -400,11 +398,11 @@ func toJSONB(v value.Value, z value.Zone) (*value.JSONNode, error) {
 	}
 	// Through the text to_json writes: numbers become numerics, a
 	// non-finite float a string, as in PostgreSQL.
-	return value.ParseJSON(string(appendJSON(nil, v, z)), true)
+	return value.ParseJSON(string(appendJSON(nil, v, o)), true)
 }
 
 // buildObject is json(b)_build_object: keys and values alternate.
-func buildObject(a []value.Value, k value.Kind, z value.Zone) (value.Value, error) {
+func buildObject(a []value.Value, k value.Kind, o jsonOut) (value.Value, error) {
 	if len(a)%2 != 0 {
 		return value.Null, pgerr.New(pgerr.InvalidParameter, "argument list must have even number of elements").
 			WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", k)
@@ -421,19 +419,19 @@ func buildObject(a []value.Value, k value.Kind, z value.Zone) (value.Value, erro
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = value.AppendJSONString(buf, keyText(a[i], z))
+			buf = value.AppendJSONString(buf, keyText(a[i], o))
 			buf = append(buf, " : "...)
-			buf = appendJSON(buf, a[i+1], z)
+			buf = appendJSON(buf, a[i+1], o)
 		}
 		return value.NewJSON(string(append(buf, '}'))), nil
 	}
 	n := &value.JSONNode{Type: value.JSONObject}
 	for i := 0; i < len(a); i += 2 {
-		e, err := toJSONB(a[i+1], z)
+		e, err := toJSONB(a[i+1], o)
 		if err != nil {
 			return value.Null, err
 		}
-		n.Keys = append(n.Keys, keyText(a[i], z))
+		n.Keys = append(n.Keys, keyText(a[i], o))
 		n.Elems = append(n.Elems, *e)
 	}
 	value.NormalizeJSONB(n)
@@ -441,7 +439,7 @@ func buildObject(a []value.Value, k value.Kind, z value.Zone) (value.Value, erro
 }
 
 // keyText is an object key given as any value: its text output.
-func keyText(v value.Value, z value.Zone) string {
+func keyText(v value.Value, o jsonOut) string {
 	if v.Kind().IsString() {
 		return v.Str()
 	}
@@ -452,25 +450,25 @@ func keyText(v value.Value, z value.Zone) string {
 		return "false"
 	}
 	if k := v.Kind(); k == value.Timestamp || k == value.TimestampTZ {
-		return jsonTimeText(v, z)
+		return jsonTimeText(v, o)
 	}
-	return zoneText(v, z)
+	return zoneText(v, o)
 }
 
-func buildArray(a []value.Value, k value.Kind, z value.Zone) (value.Value, error) {
+func buildArray(a []value.Value, k value.Kind, o jsonOut) (value.Value, error) {
 	if k == value.JSON {
 		buf := []byte{'['}
 		for i, v := range a {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
-			buf = appendJSON(buf, v, z)
+			buf = appendJSON(buf, v, o)
 		}
 		return value.NewJSON(string(append(buf, ']'))), nil
 	}
 	n := &value.JSONNode{Type: value.JSONArray, Elems: make([]value.JSONNode, 0, len(a))}
 	for _, v := range a {
-		e, err := toJSONB(v, z)
+		e, err := toJSONB(v, o)
 		if err != nil {
 			return value.Null, err
 		}
@@ -855,12 +853,12 @@ func finishJSONAgg(vals []value.Value, structured bool) value.Value {
 }
 
 // finishJSONAggValues is finishJSONAgg of each value's json, written in
-// zone z.
-func finishJSONAggValues(vals []value.Value, structured bool, z value.Zone) value.Value {
+// the session's json output o.
+func finishJSONAggValues(vals []value.Value, structured bool, o jsonOut) value.Value {
 	docs := make([]value.Value, len(vals))
 	for i, v := range vals {
 		if !v.IsNull() {
-			docs[i] = value.NewJSON(string(appendJSON(nil, v, z)))
+			docs[i] = value.NewJSON(string(appendJSON(nil, v, o)))
 		}
 	}
 	return finishJSONAgg(docs, structured)
@@ -881,13 +879,13 @@ func finishJSONBAgg(vals []value.Value) value.Value {
 // aggPair is one value of json_object_agg(k, v) before its finish: the
 // json array [key as a string, value's json], or NULL for a NULL key,
 // which the finish refuses.
-func aggPair(k, v value.Value, z value.Zone) (value.Value, error) {
+func aggPair(k, v value.Value, o jsonOut) (value.Value, error) {
 	if k.IsNull() {
 		return value.Null, nil
 	}
-	buf := value.AppendJSONString([]byte{'['}, keyText(k, z))
+	buf := value.AppendJSONString([]byte{'['}, keyText(k, o))
 	buf = append(buf, ',')
-	buf = appendJSON(buf, v, z)
+	buf = appendJSON(buf, v, o)
 	return value.NewJSON(string(append(buf, ']'))), nil
 }
 

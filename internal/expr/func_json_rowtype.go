@@ -19,15 +19,14 @@ func RecordJSON(name string, arg Expr, k value.Kind) (e Expr, ok bool) {
 		return nil, false
 	}
 	res := plain(k)
-	eval := func(a []value.Value, z value.Zone) (value.Value, error) {
-		buf := appendTypedJSON(nil, a[0], t, z)
+	eval := func(a []value.Value, o jsonOut) (value.Value, error) {
+		buf := appendTypedJSON(nil, a[0], t, o)
 		if k == value.JSONB {
 			return value.Parse(string(buf), res)
 		}
 		return value.NewJSON(string(buf)), nil
 	}
-	def := &FuncDef{Name: name, Strict: true, Result: res, EvalZone: eval,
-		Eval: func(a []value.Value) (value.Value, error) { return eval(a, value.UTC) }}
+	def := jsonStyled(&FuncDef{Name: name, Strict: true, Result: res}, eval)
 	return &Func{Def: def, Args: []Expr{arg}, T: res}, true
 }
 
@@ -43,9 +42,9 @@ func RowToJSONPretty(arg, pretty Expr) (e Expr, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	eval := func(a []value.Value, z value.Zone) (value.Value, error) {
+	eval := func(a []value.Value, o jsonOut) (value.Value, error) {
 		if !a[1].Bool() {
-			return value.NewJSON(string(appendTypedJSON(nil, a[0], t, z))), nil
+			return value.NewJSON(string(appendTypedJSON(nil, a[0], t, o))), nil
 		}
 		d := t.RecordDesc()
 		buf := []byte{'{'}
@@ -55,26 +54,25 @@ func RowToJSONPretty(arg, pretty Expr) (e Expr, ok bool) {
 			}
 			if i < len(d.Fields) {
 				buf = value.AppendJSONString(buf, d.Fields[i].Name)
-				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type, z)
+				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type, o)
 				continue
 			}
 			buf = append(append(buf, `"f`...), itoa(i+1)...)
-			buf = appendJSON(append(buf, `":`...), f, z)
+			buf = appendJSON(append(buf, `":`...), f, o)
 		}
 		return value.NewJSON(string(append(buf, '}'))), nil
 	}
-	def := &FuncDef{Name: "row_to_json", Strict: true, Result: value.JSONType, EvalZone: eval,
-		Eval: func(a []value.Value) (value.Value, error) { return eval(a, value.UTC) }}
+	def := jsonStyled(&FuncDef{Name: "row_to_json", Strict: true, Result: value.JSONType}, eval)
 	return &Func{Def: def, Args: []Expr{arg, pretty}, T: value.JSONType}, true
 }
 
 // appendTypedJSON appends v, of type t, as to_json writes it: a record's
 // fields under the names t gives them, f1, f2, … past them.
-func appendTypedJSON(buf []byte, v value.Value, t value.Type, z value.Zone) []byte {
+func appendTypedJSON(buf []byte, v value.Value, t value.Type, o jsonOut) []byte {
 	d := t.RecordDesc()
 	switch {
 	case d == nil || v.IsNull():
-		return appendJSON(buf, v, z)
+		return appendJSON(buf, v, o)
 	case v.Kind() == value.Record:
 		buf = append(buf, '{')
 		for i, f := range v.Fields() {
@@ -83,28 +81,28 @@ func appendTypedJSON(buf []byte, v value.Value, t value.Type, z value.Zone) []by
 			}
 			if i < len(d.Fields) {
 				buf = value.AppendJSONString(buf, d.Fields[i].Name)
-				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type, z)
+				buf = appendTypedJSON(append(buf, ':'), f, d.Fields[i].Type, o)
 				continue
 			}
 			buf = append(append(buf, `"f`...), itoa(i+1)...)
-			buf = appendJSON(append(buf, `":`...), f, z)
+			buf = appendJSON(append(buf, `":`...), f, o)
 		}
 		return append(buf, '}')
 	case v.Kind().IsArray():
-		return appendTypedArrayJSON(buf, v.Elems(), v.Dims(), t.ElemType(), z)
+		return appendTypedArrayJSON(buf, v.Elems(), v.Dims(), t.ElemType(), o)
 	}
-	return appendJSON(buf, v, z)
+	return appendJSON(buf, v, o)
 }
 
 // appendTypedArrayJSON is appendArrayJSON for elements of type elem.
-func appendTypedArrayJSON(buf []byte, es []value.Value, dims []value.Dim, elem value.Type, z value.Zone) []byte {
+func appendTypedArrayJSON(buf []byte, es []value.Value, dims []value.Dim, elem value.Type, o jsonOut) []byte {
 	buf = append(buf, '[')
 	if len(dims) <= 1 {
 		for i, e := range es {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendTypedJSON(buf, e, elem, z)
+			buf = appendTypedJSON(buf, e, elem, o)
 		}
 		return append(buf, ']')
 	}
@@ -113,7 +111,7 @@ func appendTypedArrayJSON(buf []byte, es []value.Value, dims []value.Dim, elem v
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendTypedArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], elem, z)
+		buf = appendTypedArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], elem, o)
 	}
 	return append(buf, ']')
 }

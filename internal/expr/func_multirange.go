@@ -19,6 +19,7 @@ func multirangeFuncs(rt value.Type, add func(*FuncDef)) {
 		add(&FuncDef{Name: name, Strict: true, Params: params, Result: result, Eval: eval})
 	}
 	_, cons := constructors(rt)
+	hashRangeFuncs(m, add)
 	build := func(a []value.Value) (value.Value, error) {
 		for _, r := range a {
 			if r.IsNull() {

@@ -114,7 +114,57 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 			i++
 		}
 	}
-	return toks, fm, nil
+	return toks, fm, checkSignPatterns(toks)
+}
+
+// checkSignPatterns refuses the patterns that PostgreSQL's template
+// reader refuses together, in its order and words: S twice or with
+// another sign pattern, PR with S, PL, MI or SG, a digit after PR, two
+// decimal points, V with one.
+func checkSignPatterns(toks []numTok) error {
+	lsign, plus, minus, bracket, dec, multi := false, false, false, false, false, false
+	syntax := func(msg string) error { return pgerr.New(pgerr.SyntaxError, "%s", msg) }
+	for _, t := range toks {
+		switch t.kind {
+		case '.':
+			if dec {
+				return syntax("multiple decimal points")
+			}
+			if multi {
+				return syntax(`cannot use "V" and decimal point together`)
+			}
+			dec = true
+		case 'V':
+			if dec {
+				return syntax(`cannot use "V" and decimal point together`)
+			}
+			multi = true
+		case '9', '0':
+			if bracket {
+				return syntax(`"` + string(t.kind) + `" must be ahead of "PR"`)
+			}
+		case 'S':
+			if lsign {
+				return syntax(`cannot use "S" twice`)
+			}
+			if plus || minus || bracket {
+				return syntax(`cannot use "S" and "PL"/"MI"/"SG"/"PR" together`)
+			}
+			lsign = true
+		case 'M', 'P', 'G':
+			if lsign {
+				return syntax(`cannot use "S" and "` + map[byte]string{'M': "MI", 'P': "PL", 'G': "SG"}[t.kind] + `" together`)
+			}
+			plus = plus || t.kind != 'M'
+			minus = minus || t.kind != 'P'
+		case 'R':
+			if lsign || plus || minus {
+				return syntax(`cannot use "PR" and "S"/"PL"/"MI"/"SG" together`)
+			}
+			bracket = true
+		}
+	}
+	return nil
 }
 
 // numToChar formats v with the template f.
@@ -160,26 +210,37 @@ func numToChar(v value.Value, f string) (string, error) {
 	if zeroStart < 0 {
 		zeroStart = intDigits
 	}
-	digits, neg, special := numDigits(v, fracDigits)
+	// A float prints at most the digits its type holds (floatPost): the
+	// number then ends before the format's last fraction digits, and
+	// PostgreSQL's output ends there too, with whatever follows them.
+	post := fracDigits
+	if k := v.Kind(); k.IsFloat() && !math.IsNaN(v.Float()) && !math.IsInf(v.Float(), 0) {
+		post = floatPost(v, fracDigits)
+	}
+	digits, neg, special := numDigits(v, post)
 	intPart, fracPart := digits, ""
 	if i := strings.IndexByte(digits, '.'); i >= 0 {
 		intPart, fracPart = digits[:i], digits[i+1:]
 	}
-	if strings.Trim(intPart+fracPart, "0") == "" {
-		neg = false // rounded to zero
+	if strings.Trim(intPart+fracPart, "0") == "" && !v.Kind().IsFloat() {
+		neg = false // rounded to zero; a float keeps the sign printf gives it
 	}
+	// An integer part of zero is a digit: with no 9 before the point
+	// there is no room for it (PostgreSQL drops it only in the room of
+	// a 9).
+	zeroNoRoom := !special && intPart == "0" && intDigits == 0
 	if intPart == "0" && fracDigits > 0 {
 		intPart = "" // 0.5 prints .5
 	}
 	// NaN and the infinities are their words, PostgreSQL's numeric_out,
 	// in the digit positions: too long for them, the format's #s; else
 	// the word, and nothing of the rest of the number.
-	overflow := len(intPart) > intDigits
+	overflow := len(intPart) > intDigits || zeroNoRoom
 	word := special && !overflow
 	// A float's fraction is cut to the digits the type holds past the
 	// word's (FLT_DIG 6, DBL_DIG 15), as float4_to_char and float8_to_char
 	// cut it: Infinity as a real has none.
-	maxFrac := fracDigits
+	maxFrac := post
 	if special && v.Kind().IsFloat() {
 		dig := 15
 		if v.Kind() == value.Float4 {
@@ -198,6 +259,30 @@ func numToChar(v value.Value, f string) (string, error) {
 		}
 		fracPart = fracPart[:end]
 	}
+	// PR's closing bracket and a trailing S follow the number's last
+	// digit position (the point's, when it has no fraction digit, where
+	// the output has already ended), whatever the format puts between.
+	// S is the trailing sign after the point, or after every integer
+	// digit; before one of them it leads the number.
+	hasS, hasPR, trailingS, seenDec := false, false, false, false
+	for _, t := range toks {
+		switch t.kind {
+		case '9', '0':
+			if hasS && !seenDec {
+				trailingS = false
+			}
+		case '.':
+			seenDec = true
+		case 'S':
+			hasS, trailingS = true, true
+		case 'R':
+			hasPR = true
+		}
+	}
+	lastNode := intDigits + post
+	if dec {
+		lastNode++
+	}
 	var sb strings.Builder
 	anchor := -1 // where the number's first character went
 	mark := func() {
@@ -210,79 +295,98 @@ func numToChar(v value.Value, f string) (string, error) {
 			sb.WriteByte(' ')
 		}
 	}
-	pos, fpos, started, afterNum := 0, 0, false, false
-	trailingS := false
+	closing := func() {
+		switch {
+		case hasPR && neg:
+			sb.WriteByte('>')
+		case hasPR && !fm:
+			sb.WriteByte(' ')
+		case trailingS && neg:
+			sb.WriteByte('-')
+		case trailingS:
+			sb.WriteByte('+')
+		}
+	}
+	pos, fpos, nodes, numIn := 0, 0, 0, false
+tokens:
 	for _, t := range toks {
 		switch t.kind {
 		case '9', '0':
+			nodes++
+			numIn = false
 			if fpos > 0 || pos >= intDigits {
 				// a fraction digit
 				i := fpos
 				fpos++
 				switch {
-				case word, overflow && i >= maxFrac:
+				case word, overflow && i >= maxFrac && special:
+				case i >= post && fm && t.kind == '9' && lastZeroFrac < post:
+					// Past the number in fill mode: nothing.
+				case i >= post:
+					// Past the digits a float holds: the output ends.
+					break tokens
 				case overflow:
 					sb.WriteByte('#')
+					numIn = true
 				case i < len(fracPart):
 					mark()
 					sb.WriteByte(fracPart[i])
+					numIn = true
 				case !fm:
 					sb.WriteByte('0')
+					numIn = true
 				}
-				afterNum = true
-				continue
+			} else {
+				start := intDigits - len(intPart)
+				switch {
+				case overflow:
+					mark()
+					sb.WriteByte('#')
+					numIn = true
+				case pos >= start:
+					mark()
+					sb.WriteByte(intPart[pos-start])
+					numIn = true
+				case pos >= zeroStart:
+					mark()
+					sb.WriteByte('0')
+					numIn = true
+				default:
+					pad()
+				}
+				pos++
 			}
-			start := intDigits - len(intPart)
-			switch {
-			case overflow:
-				mark()
-				sb.WriteByte('#')
-				started = true
-			case pos >= start:
-				mark()
-				sb.WriteByte(intPart[pos-start])
-				started = true
-			case pos >= zeroStart:
-				mark()
-				sb.WriteByte('0')
-				started = true
-			default:
-				pad()
+			if nodes == lastNode {
+				closing()
 			}
-			pos++
-			afterNum = true
 		case '.':
-			// No fraction digit: the number has no point to write,
-			// as PostgreSQL's to_char prints 100 for '999.'.
-			if fracDigits == 0 && !overflow {
-				continue
+			nodes++
+			numIn = false
+			// No fraction digit: the number has no point, and the
+			// output ends where the format has one (PostgreSQL's
+			// to_char prints 100 for '999."x"').
+			if post == 0 && !overflow && !word {
+				break tokens
 			}
 			if word {
-				pos, afterNum = intDigits, true
+				pos = intDigits
+				if nodes == lastNode {
+					closing()
+				}
 				continue
 			}
 			mark()
 			sb.WriteByte('.')
 			fpos = 0
 			pos = intDigits
-			afterNum = true
-			if fracDigits > 0 {
-				fpos = 0
+			if nodes == lastNode {
+				closing()
 			}
 		case ',':
-			if started || overflow && fpos > 0 {
+			if numIn {
 				sb.WriteByte(',')
 			} else {
 				pad()
-			}
-		case 'S':
-			if afterNum {
-				trailingS = true
-				if neg {
-					sb.WriteByte('-')
-				} else {
-					sb.WriteByte('+')
-				}
 			}
 		case 'M':
 			switch {
@@ -302,16 +406,6 @@ func numToChar(v value.Value, f string) (string, error) {
 				sb.WriteByte('-')
 			} else {
 				sb.WriteByte('+')
-			}
-		case 'R':
-			if anchor < 0 {
-				// Without a number, PR prints nothing.
-				continue
-			}
-			if neg {
-				sb.WriteByte('>')
-			} else {
-				pad()
 			}
 		case 'L':
 			sb.WriteString(t.lit)
@@ -336,11 +430,6 @@ func numToChar(v value.Value, f string) (string, error) {
 	// The sign anchored before the number: a leading S, PR's <, or the
 	// default blank or minus when no sign pattern places it.
 	var sign string
-	hasS, hasPR := false, false
-	for _, t := range toks {
-		hasS = hasS || t.kind == 'S'
-		hasPR = hasPR || t.kind == 'R'
-	}
 	switch {
 	case hasS && !trailingS:
 		sign = "+"
@@ -408,4 +497,23 @@ func numDigits(v value.Value, frac int) (digits string, neg, special bool) {
 		return "", d.Negative, true
 	}
 	return r.Text('f'), d.Negative, false
+}
+
+// floatPost is the fraction digits float4_to_char and float8_to_char
+// print of frac asked for: no more than the type holds (FLT_DIG 6, DBL_DIG
+// 15) past the integer digits of v rounded to an integer, none once
+// those fill it.
+func floatPost(v value.Value, frac int) int {
+	dig := 15
+	if v.Kind() == value.Float4 {
+		dig = 6
+	}
+	pre := len(strconv.FormatFloat(math.Abs(v.Float()), 'f', 0, 64))
+	switch {
+	case pre >= dig:
+		return 0
+	case pre+frac > dig:
+		return dig - pre
+	}
+	return frac
 }

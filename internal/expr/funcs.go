@@ -57,6 +57,12 @@ type FuncDef struct {
 	// arguments written in the session's zone (the json functions); the
 	// binder calls it through ZoneFunc when an argument may hold one.
 	EvalZone func(args []value.Value, z value.Zone) (value.Value, error)
+	// EvalStyle, when set, is EvalZone with floats and geometric values
+	// among the arguments written under the session's
+	// extra_float_digits as well (the json functions); the binder calls
+	// it through ZoneFunc in an ad-hoc statement when an argument may
+	// hold one.
+	EvalStyle func(args []value.Value, z value.Zone, st value.TextStyle) (value.Value, error)
 }
 
 // catalog maps a function name to its signatures.

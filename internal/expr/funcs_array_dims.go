@@ -330,14 +330,14 @@ func init() {
 
 // appendArrayJSON writes an array's elements as JSON arrays nested per
 // dimension (to_json, array_to_json); lower bounds do not show.
-func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim, z value.Zone) []byte {
+func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim, o jsonOut) []byte {
 	buf = append(buf, '[')
 	if len(dims) <= 1 {
 		for i, e := range es {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSON(buf, e, z)
+			buf = appendJSON(buf, e, o)
 		}
 		return append(buf, ']')
 	}
@@ -346,7 +346,7 @@ func appendArrayJSON(buf []byte, es []value.Value, dims []value.Dim, z value.Zon
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = appendArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], z)
+		buf = appendArrayJSON(buf, es[i*step:(i+1)*step], dims[1:], o)
 	}
 	return append(buf, ']')
 }

@@ -79,6 +79,9 @@ func WithClock(e Expr, c *StmtClock) Expr {
 			if r := clockReadOf(n, c); r != nil {
 				return zonedCast(r, c)
 			}
+			if s := StyleFuncOf(n); s != nil {
+				return &ZoneFunc{C: c, F: n, Z: n.Def.EvalZone, S: s}
+			}
 			if z := ZoneFuncOf(n); z != nil {
 				return &ZoneFunc{C: c, F: n, Z: z}
 			}

@@ -94,6 +94,10 @@ type ZoneFunc struct {
 	F     *Func
 	Z     func(a []value.Value, z value.Zone) (value.Value, error)
 	Fixed bool
+	// S, when set, is Z with the session's text style too (the json
+	// functions, FuncDef.EvalStyle), which an ad-hoc statement's call
+	// follows.
+	S func(a []value.Value, z value.Zone, st value.TextStyle) (value.Value, error)
 }
 
 var _ Expr = (*ZoneFunc)(nil)
@@ -117,7 +121,25 @@ func (f *ZoneFunc) Eval(row value.Row) (value.Value, error) {
 		}
 		args = append(args, v)
 	}
+	if f.S != nil && f.C != nil && !f.Fixed {
+		return f.S(args, f.C.Zone, f.C.TextStyle)
+	}
 	return f.Z(args, zoneOf(f.C))
+}
+
+// StyleFuncOf is the session's text style's version of a call of f (the
+// json functions given a float, a geometric value or a record, alone or
+// in an array), nil when f does not depend on it.
+func StyleFuncOf(f *Func) func([]value.Value, value.Zone, value.TextStyle) (value.Value, error) {
+	if f.Def == nil || f.Def.EvalStyle == nil {
+		return nil
+	}
+	for _, a := range f.Args {
+		if HoldsFloat(a.Type().Kind) {
+			return f.Def.EvalStyle
+		}
+	}
+	return nil
 }
 
 // ZoneFuncOf is the zone's version of a call of f, nil when f does not

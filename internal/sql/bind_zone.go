@@ -67,6 +67,10 @@ func (b *binder) zoned(e expr.Expr) expr.Expr {
 			}
 		case *expr.Func:
 			f := expr.ZoneFuncOf(n)
+			if s := expr.StyleFuncOf(n); s != nil && !b.forView && b.stmtClock != nil {
+				// Floats in json follow the session's extra_float_digits.
+				return &expr.ZoneFunc{C: b.stmtClock, F: n, Z: n.Def.EvalZone, S: s}
+			}
 			if f == nil {
 				return x
 			}
