@@ -1,0 +1,52 @@
+package deltaview_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestColumnPrivilegesReopen checks that column privileges, their
+// grantees' order, and what a column rename, a table rename, a move to
+// another schema and a dropped column did to them are what they were
+// after the file is opened again, and still let a role read the columns
+// granted it.
+func TestColumnPrivilegesReopen(t *testing.T) {
+	db := reopenedFileDB(t, "privs4_columns.db", `CREATE ROLE p4r_a;
+CREATE ROLE "p4r b";
+CREATE SCHEMA p4r_s;
+GRANT USAGE ON SCHEMA p4r_s TO PUBLIC;
+CREATE TABLE p4r_t (a int, b int, c text, d int);
+INSERT INTO p4r_t VALUES (1, 2, 'x', 4);
+GRANT SELECT (a, b), UPDATE (c) ON p4r_t TO p4r_a;
+GRANT SELECT (b) ON p4r_t TO PUBLIC;
+GRANT ALL (b) ON p4r_t TO "p4r b";
+GRANT INSERT (d) ON p4r_t TO p4r_a;
+ALTER TABLE p4r_t RENAME COLUMN a TO aa;
+ALTER TABLE p4r_t DROP COLUMN d;
+ALTER TABLE p4r_t RENAME TO p4r_u;
+ALTER TABLE p4r_u SET SCHEMA p4r_s;
+CREATE TABLE p4r_gone (x int);
+GRANT SELECT (x) ON p4r_gone TO p4r_a;
+DROP TABLE p4r_gone;
+CREATE TABLE p4r_gone (x int)`)
+	defer db.Close()
+	rs, err := db.Query("SELECT attname, coalesce(attacl::text, '-') FROM pg_attribute WHERE attrelid IN ('p4r_s.p4r_u'::regclass, 'p4r_gone'::regclass) AND attnum > 0 AND NOT attisdropped ORDER BY attname")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[[aa {p4r_a=r/deltaview}] [b {p4r_a=r/deltaview,=r/deltaview,"\"p4r b\"=arwx/deltaview"}] [c {p4r_a=w/deltaview}] [x -]]`
+	if g := fmt.Sprint(rs.Rows); g != want {
+		t.Errorf("attacl after reopening:\n got %s\nwant %s", g, want)
+	}
+	s, err := db.SessionAs("p4r_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := firstValue(s, "SELECT aa + b FROM p4r_s.p4r_u"); err != nil || g != "3" {
+		t.Errorf("SELECT aa + b as p4r_a after reopening: got %q (%v), want 3", g, err)
+	}
+	if _, err := firstValue(s, "SELECT c FROM p4r_s.p4r_u"); err == nil {
+		t.Errorf("SELECT c as p4r_a after reopening: want permission denied")
+	}
+	sessionExec(t, s, "UPDATE p4r_s.p4r_u SET c = 'y'")
+}
