@@ -50,3 +50,34 @@ CREATE TABLE p4r_gone (x int)`)
 	}
 	sessionExec(t, s, "UPDATE p4r_s.p4r_u SET c = 'y'")
 }
+
+// TestOwnerAlterReopen checks that what an owner that is no superuser
+// changed in its table (a column added, a constraint, a comment, an
+// index) is kept by the file.
+func TestOwnerAlterReopen(t *testing.T) {
+	db, path := openFileDB(t, "privs4_owner.db")
+	sessionExec(t, db.Session(), `CREATE ROLE p4w_o;
+CREATE SCHEMA p4w_s AUTHORIZATION p4w_o;
+CREATE TABLE p4w_s.t (a int PRIMARY KEY);
+ALTER TABLE p4w_s.t OWNER TO p4w_o`)
+	s, err := db.SessionAs("p4w_o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessionExec(t, s, `ALTER TABLE p4w_s.t ADD COLUMN b int CHECK (b > 0);
+COMMENT ON COLUMN p4w_s.t.b IS 'positive';
+CREATE INDEX t_b ON p4w_s.t (b);
+ALTER TABLE p4w_s.t RENAME TO u`)
+	db = reopenFileDB(t, db, path)
+	defer db.Close()
+	rs, err := db.Query(`SELECT col_description('p4w_s.u'::regclass, 2), (SELECT count(*) FROM pg_indexes WHERE indexname = 't_b'), pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'p4w_s.u'::regclass`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[positive 1 p4w_o]]"; g != w {
+		t.Errorf("after reopening: got %s, want %s", g, w)
+	}
+	if err := db.Exec("INSERT INTO p4w_s.u VALUES (1, 0)"); err == nil {
+		t.Errorf("the CHECK the owner added is gone after reopening")
+	}
+}

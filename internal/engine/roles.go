@@ -367,8 +367,35 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("grant privileges")
 	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
-	case *sql.AlterTable, *sql.AlterPartition:
+	case *sql.AlterTable:
+		return s.mayAlterTable(b) // its owner may (owner_alter.go)
+	case *sql.AlterPartition:
 		return s.mustBeSuperuser("alter a table")
+	case *sql.CreateIndex:
+		if err := s.mustOwnRel(b.Table, "table"); err != nil {
+			return err
+		}
+		return s.mayCreateIn(b.Table)
+	case *sql.MoveRelation:
+		if b.Key == "" {
+			return nil // IF EXISTS of none
+		}
+		if err := s.mustOwnRel(b.Key, ""); err != nil {
+			return err
+		}
+		return s.mayCreateIn(b.NewKey)
+	case *sql.RenameViewColumn:
+		return s.mustOwnRel(b.View, "")
+	case *sql.AlterViewDefault:
+		return s.mustOwnRel(b.View, "")
+	case *sql.Comment:
+		switch b.Kind {
+		case sql.CommentTable, sql.CommentView, sql.CommentMatView, sql.CommentSequence, sql.CommentIndex:
+			return s.mustOwnRel(b.Relation, "")
+		case sql.CommentColumn:
+			return s.mustOwnRel(b.Relation, "relation")
+		}
+		return s.mustBeSuperuser("comment on this object")
 	case *sql.CreateEventTrigger:
 		if s.mustBeSuperuser("") != nil {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create event trigger %q", b.Name).
