@@ -59,7 +59,9 @@ func TestOwnerAlterReopen(t *testing.T) {
 	sessionExec(t, db.Session(), `CREATE ROLE p4w_o;
 CREATE SCHEMA p4w_s AUTHORIZATION p4w_o;
 CREATE TABLE p4w_s.t (a int PRIMARY KEY);
-ALTER TABLE p4w_s.t OWNER TO p4w_o`)
+ALTER TABLE p4w_s.t OWNER TO p4w_o;
+CREATE FUNCTION p4w_s.f(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+ALTER FUNCTION p4w_s.f(int) OWNER TO p4w_o`)
 	s, err := db.SessionAs("p4w_o")
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +69,9 @@ ALTER TABLE p4w_s.t OWNER TO p4w_o`)
 	sessionExec(t, s, `ALTER TABLE p4w_s.t ADD COLUMN b int CHECK (b > 0);
 COMMENT ON COLUMN p4w_s.t.b IS 'positive';
 CREATE INDEX t_b ON p4w_s.t (b);
-ALTER TABLE p4w_s.t RENAME TO u`)
+ALTER TABLE p4w_s.t RENAME TO u;
+ALTER FUNCTION p4w_s.f(int) STABLE SECURITY DEFINER;
+ALTER FUNCTION p4w_s.f(int) RENAME TO g`)
 	db = reopenFileDB(t, db, path)
 	defer db.Close()
 	rs, err := db.Query(`SELECT col_description('p4w_s.u'::regclass, 2), (SELECT count(*) FROM pg_indexes WHERE indexname = 't_b'), pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'p4w_s.u'::regclass`)
@@ -76,6 +80,13 @@ ALTER TABLE p4w_s.t RENAME TO u`)
 	}
 	if g, w := fmt.Sprint(rs.Rows), "[[positive 1 p4w_o]]"; g != w {
 		t.Errorf("after reopening: got %s, want %s", g, w)
+	}
+	rs, err = db.Query(`SELECT provolatile, prosecdef, pg_get_userbyid(proowner) FROM pg_proc WHERE oid = 'p4w_s.g(int)'::regprocedure`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[s t p4w_o]]"; g != w {
+		t.Errorf("the function its owner altered, after reopening: got %s, want %s", g, w)
 	}
 	if err := db.Exec("INSERT INTO p4w_s.u VALUES (1, 0)"); err == nil {
 		t.Errorf("the CHECK the owner added is gone after reopening")

@@ -119,3 +119,45 @@ func (s *Session) mayReference(fk sql.ForeignKey) error {
 	}
 	return nil
 }
+
+// mayAlterRoutine checks ALTER FUNCTION | PROCEDURE a: the routine's
+// owner, and the roles holding its privileges, may, with CREATE on its
+// schema for RENAME TO and, for OWNER TO, the new owner's privileges;
+// an aggregate's changes stay the superusers'. A routine that does not
+// exist is let through, for the statement to report.
+func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
+	if s.mustBeSuperuser("") == nil {
+		return nil
+	}
+	if a.Kind == "aggregate" {
+		return s.mustBeSuperuser("alter an aggregate")
+	}
+	e := s.e
+	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
+	if err != nil {
+		return nil
+	}
+	if !e.hasPrivsOf(s.role, routineOwnerName(f)) {
+		what := "function"
+		if f.Procedure {
+			what = "procedure"
+		}
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, e.bareName(f.Name))
+	}
+	if a.Rename != "" {
+		if err := s.mayCreateIn(f.Name); err != nil {
+			return err
+		}
+	}
+	if a.NewOwner || a.Owner != "" {
+		owner := a.Owner
+		if owner == "" {
+			owner = s.userName()
+		}
+		if !e.hasPrivsOf(s.role, owner) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role %q", owner)
+		}
+		return s.mayCreateIn(f.Name)
+	}
+	return nil
+}

@@ -384,6 +384,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return err
 		}
 		return s.mayCreateIn(b.NewKey)
+	case *sql.AlterFunction:
+		return s.mayAlterRoutine(b)
 	case *sql.RenameViewColumn:
 		return s.mustOwnRel(b.View, "")
 	case *sql.AlterViewDefault:
