@@ -344,7 +344,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_read_server_files role to COPY from a file").
 				WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 		}
-		return s.allowed(b.Table, sql.PrivInsert)
+		return s.allowedCols(rec, b.Table, sql.PrivInsert, colNeeds{ins: b.Cols})
 	case *sql.CopyTo:
 		if b.File != "" {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_write_server_files role to COPY to a file").
