@@ -92,3 +92,22 @@ ALTER FUNCTION p4w_s.f(int) RENAME TO g`)
 		t.Errorf("the CHECK the owner added is gone after reopening")
 	}
 }
+
+// TestSchemaACLRevokedReopen checks that a schema whose every grant was
+// revoked keeps its owner's item in nspacl after the file is opened
+// again, as PostgreSQL keeps it, and one never granted stays NULL.
+func TestSchemaACLRevokedReopen(t *testing.T) {
+	db := reopenedFileDB(t, "privs4_nspacl.db", `CREATE ROLE p4n_r;
+CREATE SCHEMA p4n_a;
+CREATE SCHEMA p4n_b;
+GRANT USAGE ON SCHEMA p4n_a TO p4n_r;
+REVOKE USAGE ON SCHEMA p4n_a FROM p4n_r`)
+	defer db.Close()
+	rs, err := db.Query("SELECT nspname, coalesce(nspacl::text, '-') FROM pg_namespace WHERE nspname LIKE 'p4n%' ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[p4n_a {deltaview=UC/deltaview}] [p4n_b -]]"; g != w {
+		t.Errorf("nspacl after reopening: got %s, want %s", g, w)
+	}
+}
