@@ -297,6 +297,9 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	if err := e.moveOwner(a.Table, a.New.Name); err != nil {
 		return Result{}, err
 	}
+	if err := e.alterColumnGrants(t, a); err != nil {
+		return Result{}, err
+	}
 	if a.New.Name != a.Table {
 		e.renameGrants(a.Table, a.New.Name)
 	}

@@ -211,6 +211,9 @@ func (e *Engine) pruneComments() error {
 	if err := e.pruneOwners(); err != nil {
 		return err
 	}
+	if err := e.pruneColumnGrants(); err != nil {
+		return err
+	}
 	names := make([]string, 0, len(e.comments))
 	for name := range e.comments {
 		names = append(names, name)

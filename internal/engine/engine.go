@@ -273,6 +273,8 @@ type Engine struct {
 	grants map[string]map[string]sql.Privilege
 	// grantOrder is the order of each relation's grantees (grant_order.go).
 	grantOrder map[string][]string
+	// colGrants are the privileges granted on columns (column_acl.go).
+	colGrants map[string]colACL
 	// deadline is the statement_timeout deadline of the write statement
 	// running under the exclusive lock; zero for none.
 	deadline time.Time
@@ -448,6 +450,9 @@ type recorder struct {
 	// kids are the inheritance children its scans read with their
 	// ancestors, which are in use while it runs (routine_inuse.go).
 	kids map[string]bool
+	// refs records the columns the statement reads, when column
+	// privileges are to be checked (column_check.go).
+	refs *sql.RefLog
 }
 
 var _ sql.NameResolver = (*recorder)(nil)

@@ -95,6 +95,9 @@ func (s *Session) moveSequence(old, new string) error {
 	if err := e.moveOwner(old, new); err != nil {
 		return err
 	}
+	if err := e.moveColumnGrants(old, new); err != nil {
+		return err
+	}
 	// The session's currval follows the sequence; other sessions' ask
 	// for it by its new name and find none yet.
 	if v, ok := s.seq.cur[old]; ok {
@@ -205,6 +208,9 @@ func (e *Engine) moveView(old, new string) error {
 		}
 	}
 	if err := e.moveOwner(old, new); err != nil {
+		return err
+	}
+	if err := e.moveColumnGrants(old, new); err != nil {
 		return err
 	}
 	if c := e.comments[old]; c != nil {

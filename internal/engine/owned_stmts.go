@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -216,6 +217,17 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	for _, rel := range sortedKeys(e.grants) {
 		for _, r := range roles {
 			if e.grants[rel][r] != 0 && !isTemp(rel) {
+				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s", e.qualifiedName(rel), to))
+				break
+			}
+		}
+	}
+	for _, rel := range sortedKeys(e.colGrants) {
+		if e.grants[rel] != nil && slices.ContainsFunc(roles, func(r string) bool { return e.grants[rel][r] != 0 }) {
+			continue // REVOKE ALL ON TABLE above takes its columns' too
+		}
+		for _, r := range roles {
+			if e.colGrants[rel].heldByAny(r) && !isTemp(rel) {
 				out = append(out, fmt.Sprintf("REVOKE ALL ON TABLE %s FROM %s", e.qualifiedName(rel), to))
 				break
 			}

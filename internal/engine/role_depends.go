@@ -24,7 +24,8 @@ func (e *Engine) roleDependents(role string) []string {
 	if p := e.policyOfRole(role); p != "" {
 		out = append(out, strings.Split(p, "\n")...)
 	}
-	return append(out, e.privilegeGrantees(role)...)
+	out = append(out, e.privilegeGrantees(role)...)
+	return append(out, e.columnPrivilegeGrantees(role)...)
 }
 
 // schemasOwnedBy lists the schemas role owns.

@@ -203,7 +203,9 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			if name == skip {
 				continue
 			}
-			if err := s.allowed(name, sql.PrivSelect); err != nil {
+			need := rec.columnsRead(name)
+			need.anyRead = true
+			if err := s.allowedCols(rec, name, sql.PrivSelect, need); err != nil {
 				return err
 			}
 		}
@@ -282,7 +284,13 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		if b.Auto != nil {
 			return s.authorizeAuto(b.Auto, priv, readAll)
 		}
-		if err := s.allowed(b.Table, priv); err != nil {
+		need := rec.columnsRead(b.Table)
+		need.ins = b.Targets
+		check := rec
+		if b.OnConflict != nil && !b.OnConflict.DoNothing {
+			check = nil // checked on the table alone
+		}
+		if err := s.allowedCols(check, b.Table, priv, need); err != nil {
 			return err
 		}
 		return readAll(b.Table)
@@ -294,7 +302,12 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		if b.Auto != nil {
 			return s.authorizeAuto(b.Auto, priv, readAll)
 		}
-		if err := s.allowed(b.Table, priv); err != nil {
+		need := rec.columnsRead(b.Table)
+		need.upd = b.SetCols
+		if need.reads() {
+			priv |= sql.PrivSelect // SET c = c || 'x' reads c
+		}
+		if err := s.allowedCols(rec, b.Table, priv, need); err != nil {
 			return err
 		}
 		return readAll(b.Table)
@@ -306,7 +319,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		if b.Auto != nil {
 			return s.authorizeAuto(b.Auto, priv, readAll)
 		}
-		if err := s.allowed(b.Table, priv); err != nil {
+		if err := s.allowedCols(rec, b.Table, priv, rec.columnsRead(b.Table)); err != nil {
 			return err
 		}
 		return readAll(b.Table)
@@ -331,7 +344,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_read_server_files role to COPY from a file").
 				WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 		}
-		return s.allowed(b.Table, sql.PrivInsert)
+		return s.allowedCols(rec, b.Table, sql.PrivInsert, colNeeds{ins: b.Cols})
 	case *sql.CopyTo:
 		if b.File != "" {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_write_server_files role to COPY to a file").
@@ -354,8 +367,37 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("grant privileges")
 	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
-	case *sql.AlterTable, *sql.AlterPartition:
+	case *sql.AlterTable:
+		return s.mayAlterTable(b) // its owner may (owner_alter.go)
+	case *sql.AlterPartition:
 		return s.mustBeSuperuser("alter a table")
+	case *sql.CreateIndex:
+		if err := s.mustOwnRel(b.Table, "table"); err != nil {
+			return err
+		}
+		return s.mayCreateIn(b.Table)
+	case *sql.MoveRelation:
+		if b.Key == "" {
+			return nil // IF EXISTS of none
+		}
+		if err := s.mustOwnRel(b.Key, ""); err != nil {
+			return err
+		}
+		return s.mayCreateIn(b.NewKey)
+	case *sql.AlterFunction:
+		return s.mayAlterRoutine(b)
+	case *sql.RenameViewColumn:
+		return s.mustOwnRel(b.View, "")
+	case *sql.AlterViewDefault:
+		return s.mustOwnRel(b.View, "")
+	case *sql.Comment:
+		switch b.Kind {
+		case sql.CommentTable, sql.CommentView, sql.CommentMatView, sql.CommentSequence, sql.CommentIndex:
+			return s.mustOwnRel(b.Relation, "")
+		case sql.CommentColumn:
+			return s.mustOwnRel(b.Relation, "relation")
+		}
+		return s.mustBeSuperuser("comment on this object")
 	case *sql.CreateEventTrigger:
 		if s.mustBeSuperuser("") != nil {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create event trigger %q", b.Name).
@@ -532,6 +574,9 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 	var after []StoredGrant
 	var res Result
 	for _, rel := range g.Relations {
+		if g.Privs == 0 && !g.All {
+			break // column privileges alone (column_acl.go)
+		}
 		privs, warn, err := e.grantPrivsOn(g, rel)
 		if err != nil {
 			return Result{}, err
@@ -573,6 +618,9 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 			m[a.Role] = a.Privs
 		}
 		e.noteGrant(a.Relation, a.Role, a.Privs)
+	}
+	if err := e.grantColumns(g); err != nil {
+		return Result{}, err
 	}
 	res.Tag = "GRANT"
 	if g.Revoke {

@@ -462,7 +462,20 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			if sc.Grants[r.oid] == nil {
 				sc.Grants[r.oid] = map[string]uint8{}
 			}
-			sc.Grants[r.oid][role] |= uint8(sql.PrivAll | sql.PrivUsage) // a sequence's USAGE too
+			sc.Grants[r.oid][role] |= uint8(sql.PrivAll | sql.PrivUsage | sql.PrivReferences) // a sequence's USAGE too
+		}
+		if a := e.colGrants[r.key]; a != nil && r.key != "" {
+			if sc.ColGrants == nil {
+				sc.ColGrants = map[uint32]map[string]map[string]uint8{}
+			}
+			m := map[string]map[string]uint8{}
+			for col, items := range a {
+				m[col] = map[string]uint8{}
+				for _, it := range items {
+					m[col][it.role] = uint8(it.privs)
+				}
+			}
+			sc.ColGrants[r.oid] = m
 		}
 	}
 	return sc

@@ -51,7 +51,7 @@ func aclLetters(p sql.Privilege) string {
 	for _, x := range []struct {
 		p sql.Privilege
 		c byte
-	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}, {sql.PrivUsage, 'U'}} {
+	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}, {sql.PrivReferences, 'x'}, {sql.PrivUsage, 'U'}} {
 		if p&x.p != 0 {
 			out = append(out, x.c)
 		}

@@ -93,6 +93,31 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 		for _, role := range grantees(g, owner) {
 			add(role, g[role], false)
 		}
+		// The privileges granted on a column alone: those the grantee
+		// does not hold on the whole table.
+		ca := o.e.colGrants[rel.key]
+		for _, c := range rel.cols {
+			for _, it := range ca[c.name] {
+				if it.role == owner {
+					continue
+				}
+				grantee := it.role
+				if grantee == "" {
+					grantee = "PUBLIC"
+				}
+				for _, x := range columnPrivilegeNames {
+					p := x.p
+					if p == 0 {
+						p = sql.PrivReferences
+					}
+					if it.privs&p == 0 || g[it.role]&p != 0 {
+						continue
+					}
+					r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
+						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", "NO")
+				}
+			}
+		}
 	}
 }
 

@@ -227,7 +227,7 @@ func pgAttribute(o *catalogObjects, r *catRows) {
 				"attnum", i+1, "attndims", ndims, "attcacheoff", -1, "atttypmod", c.typ.Typmod(), "attbyval", byval,
 				"attalign", align, "attstorage", storage, "attcompression", compression, "attnotnull", c.notNull, "atthasdef", c.def != "",
 				"atthasmissing", false, "attidentity", identityFlag(c.identity), "attgenerated", genFlag(c.gen), "attisdropped", false, "attislocal", true,
-				"attinhcount", 0, "attcollation", coll, "attoptions", options)
+				"attinhcount", 0, "attcollation", coll, "attoptions", options, "attacl", o.e.columnACL(rel.key, c.name))
 		}
 		if rel.kind == 'r' && rel.t != nil {
 			pgAttributeSystem(rel, r)

@@ -108,6 +108,11 @@ func (s *Session) bindStmt(rec *recorder, st *sql.Stmt) (sql.Bound, error) {
 		return nil, err
 	}
 	rec.names = &nameScope{e: s.e, path: s.searchPath()}
+	if s.checksColumns() {
+		logged := *st
+		logged.Refs = &sql.RefLog{}
+		st, rec.refs = &logged, logged.Refs
+	}
 	b, err := sql.Bind(rec, st)
 	if err != nil {
 		return nil, err

@@ -69,6 +69,7 @@ type catalogImage struct {
 	roleCats     map[*role]role
 	grants       map[string]map[string]sql.Privilege
 	grantOrder   map[string][]string
+	colGrants    map[string]colACL
 	deferKeys    bool
 	nextID       int
 	shared       map[string]*sharedIndex
@@ -155,7 +156,7 @@ func (e *Engine) takeImage() *catalogImage {
 		inherits: slices.Clone(e.inherits), inheritOnly: cloneSlices(e.inheritOnly), inheritChks: cloneSlices(e.inheritChecks),
 		inheritChild: e.inheritChild, schemas: maps.Clone(e.schemas), indexes: maps.Clone(e.indexes),
 		matIndexes: maps.Clone(e.matIndexes), parts: maps.Clone(e.parts), order: slices.Clone(e.order),
-		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder),
+		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder), colGrants: maps.Clone(e.colGrants),
 		deferKeys: e.deferKeys, nextID: e.nextID,
 		shared: maps.Clone(e.shared.m), sharedList: slices.Clone(e.shared.list),
 	}
@@ -211,6 +212,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.inherits, e.inheritOnly, e.inheritChecks, e.inheritChild = im.inherits, im.inheritOnly, im.inheritChks, im.inheritChild
 	e.schemas, e.indexes, e.matIndexes, e.parts = im.schemas, im.indexes, im.matIndexes, im.parts
 	e.order, e.deps, e.notes, e.roles, e.grants, e.grantOrder = im.order, im.deps, im.notes, im.roles, im.grants, im.grantOrder
+	e.colGrants = im.colGrants
 	e.deferKeys, e.nextID = im.deferKeys, im.nextID
 	for _, c := range im.tableCats {
 		t := c.t

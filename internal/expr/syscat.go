@@ -85,6 +85,9 @@ type SysCatalog struct {
 	// the role's name, "" for PUBLIC), as sql.Privilege bits.
 	Superusers map[string]bool
 	Grants     map[uint32]map[string]uint8
+	// ColGrants are the privileges granted on columns: by the relation's
+	// oid, the column's name, then the role's ("" for PUBLIC).
+	ColGrants map[uint32]map[string]map[string]uint8
 	// HeldRoles are, by role name, the roles whose privileges it holds
 	// as a member (itself included); MemberRoles those it is a member
 	// of, inheriting or not; AdminRoles those it may grant.

@@ -103,6 +103,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 	case sel == nil: // DEFAULT VALUES
 		out.Source = &plan.Values{Rows: [][]expr.Expr{in.fill(b, nil)}, Cols: cols}
 	case len(sel.ValuesLists) > 0 && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.WithClause == nil:
+		out.Targets = in.targets[:min(len(in.targets), len(sel.ValuesLists[0].GetList().GetItems()))]
 		var rows [][]expr.Expr
 		var parts []plan.Node // with subqueries: the rows so far, in order
 		for _, l := range sel.ValuesLists {
@@ -148,6 +149,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		if len(sc) < len(in.targets) && len(in.list) > 0 {
 			return nil, b.stmt.errf(-1, pgerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
+		out.Targets = in.targets[:len(sc)]
 		vals := map[int]expr.Expr{}
 		for j, c := range sc {
 			if keep, err := b.identityInsert(rel, in.targets[j], ins.Override, -1); !keep || err != nil {
@@ -174,6 +176,7 @@ func (b *binder) bindInsert(ins *pg_query.InsertStmt) (Bound, error) {
 		}
 	}
 	tableScope := newScope(alias, cols)
+	markOrigin(tableScope, rel)
 	if rel.Kind == KindView && auto == nil {
 		if out.View, _, err = b.viewTarget(ins.Relation, rel, TriggerInsert, ins.OnConflictClause); err != nil {
 			return nil, err
@@ -501,7 +504,7 @@ func (b *binder) bindUpdateOne(up *pg_query.UpdateStmt) (*Update, error) {
 
 func (b *binder) bindUpdateTarget(up *pg_query.UpdateStmt, rel *Relation, alias string) (*Update, error) {
 	var err error
-	sc := rowScope(alias, relRowType(rel), rel.Cols)
+	sc := targetRowScope(alias, rel)
 	out := &Update{Table: rel.Name, SetCols: setTargetCols(rel, up.TargetList), Partition: b.partTarget}
 	if out.CurrentOf, err = b.currentOfTarget(up.WhereClause, rel, up.Relation.Relname, alias); err != nil {
 		return nil, err
@@ -612,7 +615,7 @@ func (b *binder) bindDeleteOne(del *pg_query.DeleteStmt) (*Delete, error) {
 		del.WhereClause = where
 		defer func() { del.WhereClause = saved }()
 	}
-	sc := rowScope(alias, relRowType(rel), rel.Cols)
+	sc := targetRowScope(alias, rel)
 	out := &Delete{Table: rel.Name, Partition: b.partTarget}
 	if out.CurrentOf, err = b.currentOfTarget(del.WhereClause, rel, del.Relation.Relname, alias); err != nil {
 		return nil, err

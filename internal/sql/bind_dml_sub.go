@@ -35,7 +35,7 @@ func anySubLink(ns ...*pg_query.Node) bool {
 // targetScope is the scope of a table's row as a DML statement's target:
 // the table's columns under alias, then a hidden row id when withID.
 func targetScope(rel *Relation, alias string, withID bool) (*scope, []plan.Column) {
-	sc := rowScope(alias, relRowType(rel), rel.Cols)
+	sc := targetRowScope(alias, rel)
 	cols := append([]plan.Column{}, rel.Cols...)
 	if withID {
 		sc.star = sc.starCols()
@@ -244,4 +244,21 @@ func hasStar(list []*pg_query.Node) bool {
 		}
 	}
 	return false
+}
+
+// targetRowScope is the scope of the row of rel that an UPDATE, DELETE or
+// INSERT changes, its columns marked as rel's (RefLog), as a scan's are.
+func targetRowScope(alias string, rel *Relation) *scope {
+	sc := rowScope(alias, relRowType(rel), rel.Cols)
+	markOrigin(sc, rel)
+	return sc
+}
+
+// markOrigin marks the first columns of sc as rel's.
+func markOrigin(sc *scope, rel *Relation) {
+	for i := range sc.cols {
+		if i < len(rel.Cols) {
+			sc.cols[i].origin, sc.cols[i].originCol = rel.Name, i
+		}
+	}
 }

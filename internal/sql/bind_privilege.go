@@ -58,8 +58,8 @@ var privFuncs = map[string]privObject{
 var privNames = map[privObject]map[string]int{
 	privTable: {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "DELETE": int(PrivDelete),
 		"TRUNCATE": int(PrivTruncate), "REFERENCES": 0, "TRIGGER": 0, "RULE": privNone},
-	privColumn:     {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
-	privAnyColumn:  {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": 0},
+	privColumn:     {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": int(PrivReferences)},
+	privAnyColumn:  {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": int(PrivReferences)},
 	privSequence:   {"USAGE": int(PrivUsage), "SELECT": int(PrivSelect), "UPDATE": int(PrivUpdate)},
 	privSchema:     {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
 	privDatabase:   {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
@@ -239,16 +239,25 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		}
 		return value.Null, nil
 	}
+	var colGrants []map[string]uint8 // the grants on the columns asked about
 	if obj == privColumn {
 		cols := sc.RelCols[oid]
+		col := a[1].String()
 		if a[1].Kind() != value.Text {
-			if n := a[1].Int(); n < 1 || n > int64(len(cols)) {
+			n := a[1].Int()
+			if n < 1 || n > int64(len(cols)) {
 				return value.Null, nil
 			}
+			col = cols[n-1]
 		} else if !containsString(cols, a[1].String()) {
 			return value.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].String(), sc.Names[value.RegClass][oid])
 		}
+		colGrants = append(colGrants, sc.ColGrants[oid][col])
 		a = a[1:]
+	} else if obj == privAnyColumn {
+		for _, g := range sc.ColGrants[oid] {
+			colGrants = append(colGrants, g)
+		}
 	}
 	privs, err := parsePrivileges(obj, a[1].String())
 	if err != nil {
@@ -268,6 +277,12 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 			return value.NewBool(roleHeld(sc, user, oid, a[1].String())), nil
 		case p > 0 && uint8(p)&heldGrants(sc, oid, user) != 0:
 			return value.NewBool(true), nil
+		case p > 0:
+			for _, g := range colGrants {
+				if uint8(p)&heldIn(sc, g, user) != 0 {
+					return value.NewBool(true), nil
+				}
+			}
 		}
 	}
 	return value.NewBool(false), nil
@@ -338,7 +353,11 @@ func privFixedObject(obj privObject, v value.Value) (uint32, bool, error) {
 // heldGrants are the privileges user holds on the object oid: PUBLIC's,
 // its own and those of the roles it is a member of.
 func heldGrants(sc *expr.SysCatalog, oid uint32, user string) uint8 {
-	g := sc.Grants[oid]
+	return heldIn(sc, sc.Grants[oid], user)
+}
+
+// heldIn is what user holds of the grants g, by role name.
+func heldIn(sc *expr.SysCatalog, g map[string]uint8, user string) uint8 {
 	p := g[""] | g[user]
 	for _, r := range sc.HeldRoles[user] {
 		p |= g[r]

@@ -110,6 +110,13 @@ func (b *binder) WholeRow(s *scope, qual string) (row *expr.RowCons, ok bool) {
 			names = append(names, c.name)
 		}
 		if args != nil {
+			if l := b.stmt.Refs; l != nil {
+				for _, c := range lv.cols {
+					if c.qual == qual && c.origin != "" && !slices.Contains(l.Whole, c.origin) {
+						l.Whole = append(l.Whole, c.origin)
+					}
+				}
+			}
 			r := expr.NewRecordCons(args, names, qual, "", nullExt)
 			if rowType.Kind == value.Record {
 				// The table's row type, its own column names even

@@ -21,13 +21,20 @@ const (
 	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate
 )
 
+// PrivReferences is REFERENCES, granted here on columns only; PrivColumn
+// the privileges a column has (ALL (a) is those four).
+const (
+	PrivReferences Privilege = 1 << 7
+	PrivColumn               = PrivSelect | PrivInsert | PrivUpdate | PrivReferences
+)
+
 // String names the privileges of p, as GRANT spells them.
 func (p Privilege) String() string {
 	var names []string
 	for _, x := range []struct {
 		p    Privilege
 		name string
-	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}, {PrivUsage, "USAGE"}} {
+	}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}, {PrivUsage, "USAGE"}, {PrivReferences, "REFERENCES"}} {
 		if p&x.p != 0 {
 			names = append(names, x.name)
 		}
@@ -82,6 +89,16 @@ type Grant struct {
 	// All is set for ALL [PRIVILEGES]: every privilege the relation's
 	// kind has (a sequence's SELECT, UPDATE and USAGE).
 	All bool
+	// Columns are the column privileges it names (SELECT (a, b)), a
+	// column once, in the order first named; Privs then holds the
+	// privileges it names without columns, if any.
+	Columns []ColumnPriv
+}
+
+// ColumnPriv is the privileges a GRANT or REVOKE names on one column.
+type ColumnPriv struct {
+	Name  string
+	Privs Privilege
 }
 
 func (*CreateRole) bound() {}
@@ -198,7 +215,10 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 			continue
 		}
 		if len(p.Cols) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported")
+			if err := g.addColumnPrivs(p, seq || allIn); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		switch p.PrivName {
 		case "insert", "delete", "truncate":
@@ -254,6 +274,9 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 			return nil, b.stmt.errf(rv.Location, pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
 		}
 		g.Relations = append(g.Relations, rv.Relname)
+	}
+	if err := b.checkGrantColumns(g); err != nil {
+		return nil, err
 	}
 	for _, n := range s.Grantees {
 		r := n.GetRoleSpec()

@@ -40,6 +40,9 @@ type RefLog struct {
 	// which no reference names: a rename rewrites the USING clause
 	// itself.
 	Using []RefOrigin
+	// Whole are the relations whose whole row a reference reads
+	// (SELECT t FROM t), by key.
+	Whole []string
 	locs  []int32 // each of Seq's locations
 	byLoc map[int32][]RefOrigin
 	stars map[int32][]starCol

@@ -293,6 +293,11 @@ type Insert struct {
 	// view (bind_view_auto.go): Table is then its table, and the rows
 	// written meet Auto.Checks.
 	Auto *AutoView
+	// Targets are the table's columns the statement inserts into, as
+	// PostgreSQL reads them for column privileges: those of its column
+	// list, or, without one, as many of the table's first columns as its
+	// rows have values; none for DEFAULT VALUES.
+	Targets []int
 }
 
 // Update is UPDATE … SET … [FROM …] WHERE …. With From, expressions see the

@@ -32,6 +32,11 @@ func (f *File) SaveSchema(s engine.StoredSchema) error {
 	for role, p := range s.Grants {
 		grants = append(grants, role+"="+strconv.Itoa(int(p)))
 	}
+	if s.Grants != nil && len(grants) == 0 {
+		// A schema whose every grant was revoked keeps an ACL (its
+		// owner's item), as in PostgreSQL: PUBLIC's nothing marks it.
+		grants = []string{"=0"}
+	}
 	return f.inTransaction(func() error {
 		_, err := f.conn.ExecContext(ctx, "INSERT OR REPLACE INTO deltaview_schemas VALUES (?, ?, ?)", s.Name, s.Owner, strings.Join(grants, ","))
 		return err

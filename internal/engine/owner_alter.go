@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+	"github.com/deltaview/deltaview/internal/sql"
+)
+
+// What an owner may change keeps no state of its own: the owner of a
+// relation, and the roles that hold its privileges, may ALTER it, index
+// it and comment on it without being superusers, as in PostgreSQL, with
+// PostgreSQL's further checks: a name given to the relation (RENAME TO,
+// SET SCHEMA) or an index made needs CREATE on the schema that gets it
+// (public's belongs to the superuser, as in PostgreSQL 15), and a
+// FOREIGN KEY added needs REFERENCES on the columns it references, or
+// the referenced table's ownership. The caller holds the engine's lock.
+
+// mustOwnRel returns 42501 `must be owner of <kind> name` unless the
+// session's role holds the privileges of the owner of the relation keyed
+// key (superusers do); a key that names no relation is let through, for
+// the statement to report. what overrides the word for its kind.
+func (s *Session) mustOwnRel(key, what string) error {
+	if s.mustBeSuperuser("") == nil {
+		return nil
+	}
+	e := s.e
+	if _, ok := e.kindOf(key); !ok && e.seqs[key] == nil && e.indexes[key] == nil {
+		return nil
+	}
+	if err := s.schemaAllowed(key); err != nil {
+		return err
+	}
+	if e.hasPrivsOf(s.role, e.relOwner(key)) {
+		return nil
+	}
+	if what == "" {
+		what = e.relWhat(key)
+		if what == "" && e.seqs[key] != nil {
+			what = "sequence"
+		} else if what == "" {
+			what = "index"
+		}
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, e.bareName(key))
+}
+
+// mayCreateIn returns 42501 unless the session's role may make objects
+// in the schema of key: it owns the schema, or holds CREATE on it.
+func (s *Session) mayCreateIn(key string) error {
+	if s.mustBeSuperuser("") == nil {
+		return nil
+	}
+	e := s.e
+	name, _ := e.splitKey(key)
+	if name == "" {
+		name = "public"
+	}
+	if sc := e.schemas[name]; sc != nil {
+		if sc.grants[""]&sql.PrivCreate != 0 {
+			return nil
+		}
+		for _, h := range e.heldRoles(s.role) {
+			if sc.owner == h || sc.grants[h]&sql.PrivCreate != 0 {
+				return nil
+			}
+		}
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", name)
+}
+
+// mayAlterTable checks ALTER TABLE a: the table's owner may, with CREATE
+// on the schema of a new name and REFERENCES for a foreign key added.
+func (s *Session) mayAlterTable(a *sql.AlterTable) error {
+	if s.mustBeSuperuser("") == nil {
+		return nil
+	}
+	if err := s.mustOwnRel(a.Table, ""); err != nil {
+		return err
+	}
+	if a.New == nil {
+		return nil
+	}
+	if a.New.Name != a.Table {
+		if err := s.mayCreateIn(a.New.Name); err != nil {
+			return err
+		}
+	}
+	e := s.e
+	var old []sql.ForeignKey
+	if t := e.tables[a.Table]; t != nil && t.def != nil {
+		old = t.def.ForeignKeys
+	}
+	for _, fk := range a.New.ForeignKeys {
+		if slices.ContainsFunc(old, func(o sql.ForeignKey) bool { return o.Name == fk.Name }) {
+			continue
+		}
+		if err := s.mayReference(fk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mayReference checks that the role may reference the columns fk
+// references: it holds the privileges of their table's owner, or
+// REFERENCES on each of them.
+func (s *Session) mayReference(fk sql.ForeignKey) error {
+	e := s.e
+	if e.hasPrivsOf(s.role, e.relOwner(fk.RefTable)) {
+		return nil
+	}
+	held := e.heldRoles(s.role)
+	a := e.colGrants[fk.RefTable]
+	for _, name := range fk.RefNames {
+		if a.held(name, held)&sql.PrivReferences == 0 {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", e.bareName(fk.RefTable))
+		}
+	}
+	return nil
+}
+
+// mayAlterRoutine checks ALTER FUNCTION | PROCEDURE a: the routine's
+// owner, and the roles holding its privileges, may, with CREATE on its
+// schema for RENAME TO and, for OWNER TO, the new owner's privileges;
+// an aggregate's changes stay the superusers'. A routine that does not
+// exist is let through, for the statement to report.
+func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
+	if s.mustBeSuperuser("") == nil {
+		return nil
+	}
+	if a.Kind == "aggregate" {
+		return s.mustBeSuperuser("alter an aggregate")
+	}
+	e := s.e
+	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
+	if err != nil {
+		return nil
+	}
+	if !e.hasPrivsOf(s.role, routineOwnerName(f)) {
+		what := "function"
+		if f.Procedure {
+			what = "procedure"
+		}
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, e.bareName(f.Name))
+	}
+	if a.Rename != "" {
+		if err := s.mayCreateIn(f.Name); err != nil {
+			return err
+		}
+	}
+	if a.NewOwner || a.Owner != "" {
+		owner := a.Owner
+		if owner == "" {
+			owner = s.userName()
+		}
+		if !e.hasPrivsOf(s.role, owner) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role %q", owner)
+		}
+		return s.mayCreateIn(f.Name)
+	}
+	return nil
+}
