@@ -162,15 +162,22 @@ func (t *table) scanHeap(fn func(id uint64, row value.Row) bool) {
 		t.scanPartitions(fn)
 		return
 	}
-	h := t.heap
+	t.heap.scan(t.rows, fn)
+}
+
+// scan calls fn for every row of rows in the order of the places h keeps
+// (by id where h is nil) until fn returns false, O(rows + r log r) for r
+// rewritten rows. Partitions play no part: compact renumbers a
+// partitioned table's rows by it, which keeps each partition's order.
+func (h *heapOrder) scan(rows *rowStore, fn func(id uint64, row value.Row) bool) {
 	if h == nil {
-		t.scan(fn)
+		rows.Scan(fn)
 		return
 	}
 	moved := make([]uint64, 0, h.moved)
 	for id, p := range h.at {
 		if p != 0 {
-			if _, ok := t.rows.Get(uint64(id)); ok {
+			if _, ok := rows.Get(uint64(id)); ok {
 				moved = append(moved, uint64(id))
 			}
 		}
@@ -181,7 +188,7 @@ func (t *table) scanHeap(fn func(id uint64, row value.Row) bool) {
 		for len(moved) > 0 && h.at[moved[0]] < limit {
 			id := moved[0]
 			moved = moved[1:]
-			row, _ := t.rows.Get(id)
+			row, _ := rows.Get(id)
 			if !fn(id, row) {
 				stopped = true
 				return false
@@ -189,7 +196,7 @@ func (t *table) scanHeap(fn func(id uint64, row value.Row) bool) {
 		}
 		return true
 	}
-	t.scan(func(id uint64, row value.Row) bool {
+	rows.Scan(func(id uint64, row value.Row) bool {
 		if id < uint64(len(h.at)) && h.at[id] != 0 {
 			return true // at its place
 		}

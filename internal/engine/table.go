@@ -676,9 +676,9 @@ func (t *table) compact() {
 	t.nextID = 1
 	t.bytes = 0
 	// Renumbered in the order of the heap, which ids then keep alone.
-	heap := &table{rows: old, heap: t.heap}
+	heap := t.heap
 	t.heap = nil
-	heap.scanHeap(func(_ uint64, row value.Row) bool {
+	heap.scan(old, func(_ uint64, row value.Row) bool {
 		t.put(t.nextID, row)
 		return true
 	})
