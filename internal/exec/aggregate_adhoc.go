@@ -141,60 +141,7 @@ func regression(f plan.AggFunc, ins []aggInput) (value.Value, error) {
 			}
 		}
 	}
-	return regressionResult(f, n, sx, sy, sxx, syy, sxy)
-}
-
-// regressionResult is PostgreSQL's final function of f over the
-// accumulated N, Sx, Sy, Sxx, Syy and Sxy.
-func regressionResult(f plan.AggFunc, n, sx, sy, sxx, syy, sxy float64) (value.Value, error) {
-	if f == plan.AggRegrCount {
-		return value.NewInt(value.Int8, int64(n)), nil
-	}
-	if n < 1 || f == plan.AggCovarSamp && n < 2 {
-		return value.Null, nil
-	}
-	var r float64
-	switch f {
-	case plan.AggRegrSxx:
-		r = sxx
-	case plan.AggRegrSyy:
-		r = syy
-	case plan.AggRegrSxy:
-		r = sxy
-	case plan.AggRegrAvgX:
-		r = sx / n
-	case plan.AggRegrAvgY:
-		r = sy / n
-	case plan.AggCovarPop:
-		r = sxy / n
-	case plan.AggCovarSamp:
-		r = sxy / (n - 1)
-	case plan.AggCorr:
-		if sxx == 0 || syy == 0 {
-			return value.Null, nil
-		}
-		r = sxy / math.Sqrt(sxx*syy)
-	case plan.AggRegrR2:
-		if sxx == 0 {
-			return value.Null, nil
-		}
-		if syy == 0 {
-			r = 1
-		} else {
-			r = sxy * sxy / (sxx * syy)
-		}
-	case plan.AggRegrSlope:
-		if sxx == 0 {
-			return value.Null, nil
-		}
-		r = sxy / sxx
-	case plan.AggRegrIntercept:
-		if sxx == 0 {
-			return value.Null, nil
-		}
-		r = (sy - sx*sxy/sxx) / n
-	}
-	return value.NewFloat(value.Float8, r), nil
+	return plan.RegressionResult(f, n, sx, sy, sxx, syy, sxy)
 }
 
 // orderedSet is percentile_cont, percentile_disc or mode over the

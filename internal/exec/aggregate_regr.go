@@ -61,5 +61,5 @@ func exactRegression(f plan.AggFunc, ins []aggInput) (value.Value, error) {
 	if math.IsInf(fsx, 0) || math.IsInf(fsy, 0) || !ok1 || !ok2 || !ok3 {
 		return value.Null, overflow
 	}
-	return regressionResult(f, float64(n), fsx, fsy, sxx, syy, sxy)
+	return plan.RegressionResult(f, float64(n), fsx, fsy, sxx, syy, sxy)
 }

@@ -188,48 +188,7 @@ func regrResult(f plan.AggFunc, s *regrSums, fs *floatScratch) (value.Value, err
 			return value.Null, err
 		}
 	}
-	var r float64
-	switch f {
-	case plan.AggRegrSxx:
-		r = sxx
-	case plan.AggRegrSyy:
-		r = syy
-	case plan.AggRegrSxy:
-		r = sxy
-	case plan.AggRegrAvgX:
-		r = sx / n
-	case plan.AggRegrAvgY:
-		r = sy / n
-	case plan.AggCovarPop:
-		r = sxy / n
-	case plan.AggCovarSamp:
-		r = sxy / (n - 1)
-	case plan.AggCorr:
-		if sxx == 0 || syy == 0 {
-			return value.Null, nil
-		}
-		r = sxy / math.Sqrt(sxx*syy)
-	case plan.AggRegrR2:
-		if sxx == 0 {
-			return value.Null, nil
-		}
-		if syy == 0 {
-			r = 1
-		} else {
-			r = sxy * sxy / (sxx * syy)
-		}
-	case plan.AggRegrSlope:
-		if sxx == 0 {
-			return value.Null, nil
-		}
-		r = sxy / sxx
-	case plan.AggRegrIntercept:
-		if sxx == 0 {
-			return value.Null, nil
-		}
-		r = (sy - sx*sxy/sxx) / n
-	}
-	return value.NewFloat(value.Float8, r), nil
+	return plan.RegressionResult(f, n, sx, sy, sxx, syy, sxy)
 }
 
 // regrSum is Sx: the exact sum rounded, or the NaN or infinity the
