@@ -82,8 +82,9 @@ func (ss sessionSource) HeapOrdered(rel string) bool {
 // count of the rewrites since that insert, so that it falls after every
 // row there was and before every row inserted after it, in O(1) a
 // rewrite, without renumbering any row. A table no UPDATE rewrote has
-// none (nil), and compact, which renumbers the rows in this order, drops
-// it again.
+// none (nil); compact, which renumbers the rows in id order as the
+// database file renumbers its copy, carries the places over to the new
+// ids (renumbered).
 type heapOrder struct {
 	at    []uint64 // at[id]: the place of the row under id, 0 for its id's
 	major uint64   // the place of the last insert before the last rewrite
@@ -167,8 +168,8 @@ func (t *table) scanHeap(fn func(id uint64, row value.Row) bool) {
 
 // scan calls fn for every row of rows in the order of the places h keeps
 // (by id where h is nil) until fn returns false, O(rows + r log r) for r
-// rewritten rows. Partitions play no part: compact renumbers a
-// partitioned table's rows by it, which keeps each partition's order.
+// rewritten rows. Partitions play no part: the order of all of a
+// partitioned table's rows keeps each partition's.
 func (h *heapOrder) scan(rows *rowStore, fn func(id uint64, row value.Row) bool) {
 	if h == nil {
 		rows.Scan(fn)
@@ -208,6 +209,37 @@ func (h *heapOrder) scan(rows *rowStore, fn func(id uint64, row value.Row) bool)
 	if !stopped {
 		emit(^uint64(0)) // no place is that great
 	}
+}
+
+// renumbered returns h's order over rows once compact has given each row
+// of rows the id newOf[id] (nextID the id after the last): a rewritten
+// row's place falls after the row not rewritten that precedes it in h's
+// order, as it did, so that the rows keep their order under their new
+// ids, and a rewrite after this one falls after all of them.
+func (h *heapOrder) renumbered(rows *rowStore, newOf []uint64, nextID uint64) *heapOrder {
+	if h == nil {
+		return nil
+	}
+	n := &heapOrder{at: make([]uint64, nextID)}
+	var last, k uint64 // the new id of the last row not rewritten; rewritten rows since
+	h.scan(rows, func(id uint64, _ value.Row) bool {
+		if id < uint64(len(h.at)) && h.at[id] != 0 {
+			k++
+			n.at[newOf[id]] = last<<32 | k
+			n.moved++
+		} else {
+			last, k = newOf[id], 0
+		}
+		return true
+	})
+	if n.moved == 0 {
+		return nil
+	}
+	n.major = (nextID - 1) << 32
+	if last == nextID-1 {
+		n.minor = k
+	}
+	return n
 }
 
 // heapOrderTargets orders the rows an UPDATE or DELETE acts on as

@@ -675,11 +675,19 @@ func (t *table) compact() {
 	}
 	t.nextID = 1
 	t.bytes = 0
-	// Renumbered in the order of the heap, which ids then keep alone.
+	// Renumbered in id order, as the database file renumbers its copy
+	// (internal/store); the places of rows an UPDATE rewrote follow.
 	heap := t.heap
-	t.heap = nil
-	heap.scan(old, func(_ uint64, row value.Row) bool {
+	var newOf []uint64 // newOf[old id]: the row's new id, while heap is kept
+	if heap != nil {
+		newOf = make([]uint64, len(old.rows))
+	}
+	old.Scan(func(id uint64, row value.Row) bool {
+		if newOf != nil {
+			newOf[id] = t.nextID
+		}
 		t.put(t.nextID, row)
 		return true
 	})
+	t.heap = heap.renumbered(old, newOf, t.nextID)
 }
