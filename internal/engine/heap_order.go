@@ -242,6 +242,18 @@ func (h *heapOrder) renumbered(rows *rowStore, newOf []uint64, nextID uint64) *h
 	return n
 }
 
+// scanKey is where PostgreSQL's scan of a table meets a row: its leaf
+// partition's rank (leafRanks; 0 in a table not partitioned), then its
+// place in that partition's heap.
+type scanKey struct{ rank, place uint64 }
+
+func (a scanKey) compare(b scanKey) int {
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.place, b.place)
+}
+
 // heapOrderTargets orders the rows an UPDATE or DELETE acts on as
 // PostgreSQL's scan meets them: in a partitioned table one partition
 // after the other in the order of their bounds (partitionOrder), each in
@@ -290,21 +302,17 @@ func heapOrderTargets(t *table, ts []target, where expr.Expr) {
 func (t *table) scanPartitions(fn func(id uint64, row value.Row) bool) {
 	rank := leafRanks(t)
 	type ranked struct {
-		rank, place, id uint64
-		row             value.Row
+		scanKey
+		id  uint64
+		row value.Row
 	}
 	rs := make([]ranked, 0, t.rows.Len())
 	t.scan(func(id uint64, row value.Row) bool {
 		leaf, _ := routeLeaf(t, row)
-		rs = append(rs, ranked{rank[leaf], t.place(id), id, row})
+		rs = append(rs, ranked{scanKey{rank[leaf], t.place(id)}, id, row})
 		return true
 	})
-	order := func(a, b ranked) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.place, b.place)
-	}
+	order := func(a, b ranked) int { return a.compare(b.scanKey) }
 	if !slices.IsSortedFunc(rs, order) {
 		slices.SortFunc(rs, order)
 	}
@@ -348,23 +356,18 @@ func heapOrderPlanned(t *table, ps []planned) {
 		rank = leafRanks(t)
 	}
 	type ranked struct {
-		rank, place uint64
-		p           planned
+		scanKey
+		p planned
 	}
 	rs := make([]ranked, len(ps))
 	for i, p := range ps {
-		rs[i] = ranked{place: t.place(p.id), p: p}
+		rs[i] = ranked{scanKey: scanKey{place: t.place(p.id)}, p: p}
 		if row, ok := t.rows.Get(p.id); ok && rank != nil {
 			leaf, _ := routeLeaf(t, row)
 			rs[i].rank = rank[leaf]
 		}
 	}
-	slices.SortStableFunc(rs, func(a, b ranked) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.place, b.place)
-	})
+	slices.SortStableFunc(rs, func(a, b ranked) int { return a.compare(b.scanKey) })
 	for i := range rs {
 		ps[i] = rs[i].p
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -534,23 +533,18 @@ func partitionOrder(t *table, ts []target, heap bool) {
 	}
 	rank := leafRanks(t)
 	type ranked struct {
-		rank, place uint64
-		tg          target
+		scanKey
+		tg target
 	}
 	rs := make([]ranked, len(ts))
 	for i, tg := range ts {
 		leaf, _ := routeLeaf(t, tg.row)
-		rs[i] = ranked{rank: rank[leaf], tg: tg}
+		rs[i] = ranked{scanKey: scanKey{rank: rank[leaf]}, tg: tg}
 		if heap {
 			rs[i].place = t.place(tg.id)
 		}
 	}
-	slices.SortStableFunc(rs, func(a, b ranked) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.place, b.place)
-	})
+	slices.SortStableFunc(rs, func(a, b ranked) int { return a.compare(b.scanKey) })
 	for i := range rs {
 		ts[i] = rs[i].tg
 	}
