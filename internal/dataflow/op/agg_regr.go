@@ -44,50 +44,53 @@ func splitFloat(x float64) (int64, int) {
 // add adds w copies of the pair (y, x).
 func (s *regrSums) add(y, x float64, w int64, c *floatScratch) {
 	s.n += w
-	xf := !math.IsNaN(x) && !math.IsInf(x, 0)
-	yf := !math.IsNaN(y) && !math.IsInf(y, 0)
-	switch {
-	case math.IsNaN(x):
-		s.xnan += w
-	case math.IsInf(x, 1):
-		s.xpinf += w
-	case math.IsInf(x, -1):
-		s.xninf += w
-	}
-	switch {
-	case math.IsNaN(y):
-		s.ynan += w
-	case math.IsInf(y, 1):
-		s.ypinf += w
-	case math.IsInf(y, -1):
-		s.yninf += w
-	}
-	t, u := &c.t, &c.u
-	u.SetInt64(w)
+	xf := countNonFinite(x, w, &s.xnan, &s.xpinf, &s.xninf)
+	yf := countNonFinite(y, w, &s.ynan, &s.ypinf, &s.yninf)
 	var mx, my int64
 	var ex, ey int
 	if xf {
 		s.nx += w
-		if x != 0 {
-			mx, ex = splitFloat(x)
-			s.sx.add(t.Mul(t.SetInt64(mx), u), ex, &c.v)
-			t.SetInt64(mx)
-			s.qx.add(t.Mul(t.Mul(t, t), u), 2*ex, &c.v)
-		}
+		mx, ex = addTerms(&s.sx, &s.qx, x, w, c)
 	}
 	if yf {
 		s.ny += w
-		if y != 0 {
-			my, ey = splitFloat(y)
-			s.sy.add(t.Mul(t.SetInt64(my), u), ey, &c.v)
-			t.SetInt64(my)
-			s.qy.add(t.Mul(t.Mul(t, t), u), 2*ey, &c.v)
-		}
+		my, ey = addTerms(&s.sy, &s.qy, y, w, c)
 	}
-	if xf && yf && mx != 0 && my != 0 {
-		t.SetInt64(mx)
-		s.xy.add(t.Mul(t.Mul(t, c.w.SetInt64(my)), u), ex+ey, &c.v)
+	if mx != 0 && my != 0 {
+		t := c.t.SetInt64(mx)
+		s.xy.add(t.Mul(t.Mul(t, c.w.SetInt64(my)), c.u.SetInt64(w)), ex+ey, &c.v)
 	}
+}
+
+// countNonFinite counts w copies of v under nan, pinf or ninf when it is
+// not finite, and reports whether it is.
+func countNonFinite(v float64, w int64, nan, pinf, ninf *int64) bool {
+	switch {
+	case math.IsNaN(v):
+		*nan += w
+	case math.IsInf(v, 1):
+		*pinf += w
+	case math.IsInf(v, -1):
+		*ninf += w
+	default:
+		return true
+	}
+	return false
+}
+
+// addTerms adds w copies of the finite v to sum and of v² to sq, and
+// returns v as mant·2^exp (0 for 0, which adds nothing).
+func addTerms(sum, sq *dyadic, v float64, w int64, c *floatScratch) (int64, int) {
+	if v == 0 {
+		return 0, 0
+	}
+	t, u := &c.t, &c.u
+	u.SetInt64(w)
+	m, e := splitFloat(v)
+	sum.add(t.Mul(t.SetInt64(m), u), e, &c.v)
+	t.SetInt64(m)
+	sq.add(t.Mul(t.Mul(t, t), u), 2*e, &c.v)
+	return m, e
 }
 
 // plus adds o to s, shifting o's integers.
