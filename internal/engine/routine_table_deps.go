@@ -125,3 +125,26 @@ func (e *Engine) dropFunctionTableCalls(gone []*sql.Function, cascade bool, noti
 	}
 	return notices, nil
 }
+
+// callsTableRoutine reports whether e calls a user function (bound by
+// sql.TableRoutineCatalog's calls).
+func callsTableRoutine(e expr.Expr) bool {
+	found := false
+	expr.Walk(e, func(n expr.Expr) bool {
+		if _, ok := n.(*expr.RoutineCall); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// keptTableCallCheck reports whether ch, a check of a table's new
+// definition, calls a user function and is old's check of its name as
+// it was.
+func keptTableCallCheck(old *table, ch sql.Check) bool {
+	if old == nil || !callsTableRoutine(ch.Expr) {
+		return false
+	}
+	return slices.ContainsFunc(old.def.Checks, func(o sql.Check) bool { return o.Name == ch.Name && o.SQL == ch.SQL && !o.NotValid })
+}

@@ -21,8 +21,9 @@ type TableRoutineCatalog interface {
 	TableRoutines() expr.Routines
 }
 
-// TableCodeMark ends the RoutineSig of a SQL function called in a
-// table's definition: the engine runs the function's code form.
+// TableCodeMark ends the RoutineSig of a function called in a table's
+// definition: the engine runs the function as it is at the call, a SQL
+// one as its code form (TableCodeForm).
 const TableCodeMark = "\x00code"
 
 // tableDefCall binds a call of user function c in a table's or a domain's
@@ -50,10 +51,8 @@ func (b *binder) tableDefCall(s *scope, c *userCall, loc int32) (expr.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	sig := fn.Signature()
-	if fn.Language != LangPLpgSQL {
-		sig += TableCodeMark
-	}
+	// Marked so, whatever its language: CREATE OR REPLACE may change it.
+	sig := fn.Signature() + TableCodeMark
 	t := value.TextType
 	if len(fn.Cols) == 1 {
 		t = fn.Cols[0].Type
