@@ -10,18 +10,21 @@ import (
 	"github.com/deltaview/deltaview/internal/sql"
 )
 
-// tableCall is a column default or a CHECK constraint of a table that
-// calls a user function: col names the column of a default, con the
-// constraint of a check.
+// tableCall is a column default, a generated column or a CHECK
+// constraint of a table that calls a user function: col names the column
+// of a default, gen a generated column, con the constraint of a check.
 type tableCall struct {
-	table, col, con string
-	fn              string // the function's signature
+	table, col, gen, con string
+	fn                   string // the function's signature
 }
 
 // describe names the object as PostgreSQL's dependency messages do.
 func (c tableCall) describe() string {
-	if c.con != "" {
+	switch {
+	case c.con != "":
 		return fmt.Sprintf("constraint %s on table %s", c.con, unqualified(c.table))
+	case c.gen != "":
+		return fmt.Sprintf("column %s of table %s", c.gen, unqualified(c.table))
 	}
 	return fmt.Sprintf("default value for column %s of table %s", c.col, unqualified(c.table))
 }
@@ -41,8 +44,9 @@ func callsSig(e expr.Expr, sig string) bool {
 	return found
 }
 
-// tableCallers lists the checks, then the defaults, of tables that call
-// the function of signature sig, as PostgreSQL lists its dependents.
+// tableCallers lists the checks, then the defaults and generated
+// columns, of tables that call the function of signature sig, as
+// PostgreSQL lists its dependents.
 func (e *Engine) tableCallers(sig string) []tableCall {
 	var checks, defaults []tableCall
 	for _, name := range sortedKeys(e.tables) {
@@ -55,6 +59,9 @@ func (e *Engine) tableCallers(sig string) []tableCall {
 		for _, c := range d.Cols {
 			if c.Default != nil && callsSig(c.Default, sig) {
 				defaults = append(defaults, tableCall{table: name, col: c.Name, fn: sig})
+			}
+			if c.Generated != nil && callsSig(c.Generated, sig) {
+				defaults = append(defaults, tableCall{table: name, gen: c.Name, fn: sig})
 			}
 		}
 	}
@@ -111,6 +118,8 @@ func (e *Engine) dropFunctionTableCalls(gone []*sql.Function, cascade bool, noti
 			case d.table != t:
 			case d.con != "":
 				cmds = append(cmds, "DROP CONSTRAINT "+sql.QuoteIdent(d.con))
+			case d.gen != "":
+				cmds = append(cmds, "DROP COLUMN "+sql.QuoteIdent(d.gen))
 			default:
 				cmds = append(cmds, "ALTER COLUMN "+sql.QuoteIdent(d.col)+" DROP DEFAULT")
 			}
