@@ -27,7 +27,9 @@ CREATE TABLE lim (n int);
 INSERT INTO lim VALUES (2);
 CREATE FUNCTION under_lim(x int) RETURNS bool LANGUAGE sql STABLE AS 'SELECT x <= (SELECT max(n) FROM lim)';
 CREATE TABLE u (x int CHECK (under_lim(x)));
-INSERT INTO u VALUES (1)`)
+INSERT INTO u VALUES (1);
+CREATE DOMAIN pos AS int CHECK (positive(VALUE));
+CREATE TABLE v (p pos)`)
 	defer db.Close()
 	if err := db.Exec(`INSERT INTO t (id) VALUES (3);
 INSERT INTO t (id, b) VALUES (4, 5)`); err != nil {
@@ -41,6 +43,8 @@ INSERT INTO t (id, b) VALUES (4, 5)`); err != nil {
 		{"DROP FUNCTION below", pgerr.DependentObjects},
 		{"INSERT INTO u VALUES (3)", pgerr.CheckViolation},
 		{"INSERT INTO u VALUES (2)", ""},
+		{"INSERT INTO v VALUES (0)", pgerr.CheckViolation},
+		{"INSERT INTO v VALUES (1)", ""},
 	} {
 		if err := db.Exec(c.sql); c.code == "" && err != nil || c.code != "" && pgerr.Code(err) != c.code {
 			t.Errorf("%s after reopening: got %v, want %s", c.sql, err, c.code)
@@ -51,7 +55,7 @@ INSERT INTO t (id, b) VALUES (4, 5)`); err != nil {
 		{"SELECT a, n FROM mv ORDER BY a", "[[42 1] [43 3]]"},
 		{"SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef ORDER BY adnum", "[[next_a()] [(next_a() - 40)]]"},
 	})
-	if err := db.Exec(`DROP FUNCTION positive(int) CASCADE;
+	if err := db.Exec(`DROP TABLE v; DROP DOMAIN pos; DROP FUNCTION positive(int) CASCADE;
 INSERT INTO t (id, b) VALUES (6, -1)`); err != nil {
 		t.Errorf("the check dropped by DROP … CASCADE still holds: %v", err)
 	}

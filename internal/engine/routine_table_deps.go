@@ -14,13 +14,18 @@ import (
 // constraint of a table that calls a user function: col names the column
 // of a default, gen a generated column, con the constraint of a check.
 type tableCall struct {
-	table, col, gen, con string
+	// domain names the domain of a domain's default or check.
+	table, col, gen, con, domain string
 	fn                   string // the function's signature
 }
 
 // describe names the object as PostgreSQL's dependency messages do.
 func (c tableCall) describe() string {
 	switch {
+	case c.domain != "" && c.con != "":
+		return "constraint " + c.con
+	case c.domain != "":
+		return "type " + unqualified(c.domain)
 	case c.con != "":
 		return fmt.Sprintf("constraint %s on table %s", c.con, unqualified(c.table))
 	case c.gen != "":
@@ -65,6 +70,17 @@ func (e *Engine) tableCallers(sig string) []tableCall {
 			}
 		}
 	}
+	for _, name := range sortedKeys(e.domains.byName) {
+		def := e.domains.byName[name].Def()
+		for _, ch := range def.Checks {
+			if callsSig(ch.Expr, sig) {
+				checks = append(checks, tableCall{domain: name, con: ch.Name, fn: sig})
+			}
+		}
+		if def.Default != nil && callsSig(def.Default, sig) {
+			defaults = append(defaults, tableCall{domain: name, fn: sig})
+		}
+	}
 	return append(checks, defaults...)
 }
 
@@ -91,6 +107,12 @@ func (e *Engine) dropFunctionTableCalls(gone []*sql.Function, cascade bool, noti
 		}
 		return nil, &pgerr.Error{Code: pgerr.DependentObjects, Message: msg, Detail: strings.Join(lines, "\n"),
 			Hint: "Use DROP ... CASCADE to drop the dependent objects too."}
+	}
+	for _, d := range deps {
+		if d.domain != "" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP FUNCTION … CASCADE of function %s, which domain %s calls, is not supported", d.fn, d.domain).
+				WithHint("drop or change the domain first")
+		}
 	}
 	if len(deps) == 1 {
 		notices = append(notices, "drop cascades to "+deps[0].describe())
