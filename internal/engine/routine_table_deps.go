@@ -16,7 +16,7 @@ import (
 type tableCall struct {
 	// domain names the domain of a domain's default or check.
 	table, col, gen, con, domain string
-	fn                   string // the function's signature
+	fn                           string // the function's signature
 }
 
 // describe names the object as PostgreSQL's dependency messages do.
