@@ -96,6 +96,9 @@ func (e *Engine) dropFunctionTableCalls(gone []*sql.Function, cascade bool, noti
 	if len(deps) == 0 {
 		return notices, nil
 	}
+	// Checks before defaults over all the functions, as PostgreSQL lists
+	// them.
+	slices.SortStableFunc(deps, func(a, b tableCall) int { return boolRank(a.con == "") - boolRank(b.con == "") })
 	lines := make([]string, len(deps))
 	for i, d := range deps {
 		lines[i] = d.describe() + " depends on function " + d.fn
@@ -178,4 +181,11 @@ func keptTableCallCheck(old *table, ch sql.Check) bool {
 		return false
 	}
 	return slices.ContainsFunc(old.def.Checks, func(o sql.Check) bool { return o.Name == ch.Name && o.SQL == ch.SQL && !o.NotValid })
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
