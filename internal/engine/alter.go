@@ -203,7 +203,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 		if err = alterDomainCheck(t, next, a, nr); err != nil {
 			return false
 		}
-		if err = alterCheck(next, nr); err != nil {
+		if err = alterCheck(t, next, nr); err != nil {
 			return false
 		}
 		if err = alterExclusions(next, nr); err != nil {
@@ -309,15 +309,18 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 }
 
 // alterCheck checks a row of a table being altered against its new
-// definition, with PostgreSQL's messages for ALTER TABLE.
-func alterCheck(t *table, row value.Row) error {
+// definition, with PostgreSQL's messages for ALTER TABLE. A check of
+// old's that calls a user function and is kept as it was is not checked
+// again, as PostgreSQL checks only new constraints: the function may
+// have been replaced since.
+func alterCheck(old, t *table, row value.Row) error {
 	for i, c := range t.def.Cols {
 		if c.NotNull && row[i].IsNull() {
 			return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", c.Name, t.name)
 		}
 	}
 	for _, ch := range t.def.Checks {
-		if ch.NotValid { // the rows there are stay unchecked until VALIDATE CONSTRAINT
+		if ch.NotValid || keptTableCallCheck(old, ch) { // the rows there are stay unchecked until VALIDATE CONSTRAINT
 			continue
 		}
 		v, err := ch.Expr.Eval(row)

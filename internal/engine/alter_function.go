@@ -150,6 +150,10 @@ func (e *Engine) refuseRename(sig, what string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename %s: %s %s calls it", what, e.kindName(vs[0]), vs[0]).
 			WithHint("a view names the routines it calls by name: drop the view, rename the routine, and create the view again")
 	}
+	if cs := e.tableCallers(sig); len(cs) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename %s: %s calls it", what, cs[0].describe()).
+			WithHint("a table's definition names the functions it calls by name: drop the default or the constraint, rename the function, and set it again")
+	}
 	return nil
 }
 

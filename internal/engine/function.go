@@ -261,6 +261,9 @@ func (e *Engine) dropFunctions(d *sql.DropFunction) (Result, error) {
 	for i, f := range gone {
 		sigs[i] = f.Signature()
 	}
+	if notices, err = e.dropFunctionTableCalls(gone, d.Cascade, notices); err != nil {
+		return Result{}, err
+	}
 	if notices, err = e.dropFunctionCasts(sigs, d.Cascade, notices); err != nil {
 		return Result{}, err
 	}

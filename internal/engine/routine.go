@@ -102,7 +102,9 @@ func (e *Engine) routineOf(sig string) (*sql.Function, error) {
 	fsig, inst := sql.SplitRoutineSig(sig)
 	name, _, _ := strings.Cut(fsig, "(")
 	f, _ := e.function(fsig, name)
-	if f != nil && inst != "" {
+	if f != nil && "\x00"+inst == sql.TableCodeMark {
+		f = f.TableCodeForm() // a SQL function a table's definition calls
+	} else if f != nil && inst != "" {
 		f = f.Instance(inst)
 	}
 	if f == nil {

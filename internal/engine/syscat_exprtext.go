@@ -17,10 +17,12 @@ import (
 type exprTexts struct {
 	types map[string]value.Type
 	sig   string // the types', for printedTexts' keys
+	// user resolves the calls of user functions (routine_table_text.go).
+	user sql.UserFuncTypes
 }
 
-func newExprTexts(cols []sql.ColumnDef) *exprTexts {
-	x := &exprTexts{types: make(map[string]value.Type, len(cols))}
+func newExprTexts(cols []sql.ColumnDef, e *Engine) *exprTexts {
+	x := &exprTexts{types: make(map[string]value.Type, len(cols)), user: e.userFuncTypes}
 	h := fnv.New64a()
 	for _, c := range cols {
 		if c.Domain == nil { // a domain's value reaches operators through a cast not written here
@@ -69,7 +71,12 @@ func printed(key string, f func() (string, bool)) (string, bool) {
 // exprText is sql.ExprTextPG over x's columns, kept.
 func (x *exprTexts) exprText(src string, target value.Type, pretty bool) (string, bool) {
 	key := "e\x00" + x.sig + "\x00" + target.String() + "\x00" + strconv.FormatBool(pretty) + "\x00" + src
-	return printed(key, func() (string, bool) { return sql.ExprTextPG(src, x.types, target, pretty) })
+	text, ok := printed(key, func() (string, bool) { return sql.ExprTextPG(src, x.types, target, pretty) })
+	if !ok && x.user != nil {
+		// A call of a user function, which may change: not kept.
+		return sql.ExprTextPGUser(src, x.types, target, pretty, x.user)
+	}
+	return text, ok
 }
 
 // printed is exprText of an expression of no assigned type; ok false

@@ -297,7 +297,7 @@ func (e *Engine) catalogObjects() *catalogObjects {
 		if t.def.PartitionBy != nil {
 			r.kind, r.partBy, r.rows = 'p', t.def.PartitionBy, -1
 		}
-		texts := newExprTexts(t.def.Cols)
+		texts := newExprTexts(t.def.Cols, e)
 		for _, c := range t.def.Cols {
 			def := texts.columnDefault(c, c.DefaultSQL)
 			if k, ok := serials[[2]string{name, c.Name}]; ok && (c.DefaultSQL == "" || c.DefaultSQL == sql.SerialDefault(k)) {
@@ -503,7 +503,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 		colName := func(c int) string { return expr.QuoteIdent(r.cols[c].name) }
 		var texts *exprTexts
 		if t != nil && x != nil && (x.exprs != nil || x.where != nil) {
-			texts = newExprTexts(t.def.Cols)
+			texts = newExprTexts(t.def.Cols, o.e)
 		}
 		ci.def = x.indexDefPG(texts, def, len(cols), elem, ci.opts, colName, false)
 		if p := x.indexDefPG(texts, def, len(cols), elem, ci.opts, colName, true); p != ci.def {
@@ -558,7 +558,7 @@ func (o *catalogObjects) indexesOf(r *catRel, add func(*catRel)) {
 	for _, x := range t.excl {
 		o.exclusionOf(r, x.x, add)
 	}
-	texts := newExprTexts(t.def.Cols)
+	texts := newExprTexts(t.def.Cols, o.e)
 	for _, ch := range t.def.Checks {
 		text, pretty := texts.check(ch.SQL)
 		c := &catCon{oid: objectOID("constraint", r.name+"."+ch.Name), name: ch.Name, kind: 'c', rel: r,

@@ -26,6 +26,10 @@ type RoutineCall struct {
 	T         value.Type
 	Strict    bool
 	C         *StmtClock
+	// Immutable marks a call of a function declared IMMUTABLE, which a
+	// generated column may make (a table's definition calls it by its
+	// signature: sql.TableRoutineCatalog).
+	Immutable bool
 }
 
 var _ Expr = (*RoutineCall)(nil)

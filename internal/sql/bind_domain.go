@@ -219,9 +219,9 @@ func (b *binder) domainCollation(cc *pg_query.CollateClause, base value.Type) (s
 
 // domainDefault binds a domain's DEFAULT, coerced to its base type.
 func (b *binder) domainDefault(c *pg_query.Constraint, base value.Type) (expr.Expr, string, error) {
-	b.inDefault = true
+	b.inDefault, b.tableDef = true, true
 	e, err := b.bindExpr(&scope{}, c.RawExpr)
-	b.inDefault = false
+	b.inDefault, b.tableDef = false, false
 	if err != nil {
 		return nil, "", err
 	}
@@ -240,14 +240,16 @@ func (b *binder) domainDefault(c *pg_query.Constraint, base value.Type) (expr.Ex
 // domain_check1, … past the names taken.
 func (b *binder) domainCheck(def *expr.DomainDef, c *pg_query.Constraint) (expr.DomainConstraint, error) {
 	sc := &scope{cols: []scopeCol{{name: "value", typ: def.Base}}}
+	b.tableDef = true // its calls of user functions as a table's (bind_tabledef_call.go)
 	e, err := b.bindExpr(sc, c.RawExpr)
+	b.tableDef = false
 	if err != nil {
 		return expr.DomainConstraint{}, err
 	}
 	if e, err = b.toBool(e, "CHECK", c.Location); err != nil {
 		return expr.DomainConstraint{}, err
 	}
-	if e.Volatile() {
+	if stripTableCalls(e, anyTableCall).Volatile() {
 		return expr.DomainConstraint{}, b.refuse(c.Location, "CHECK constraints must not use volatile functions")
 	}
 	name := c.Conname

@@ -237,10 +237,7 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 		return nil, true, b.stmt.errf(f.Location, pgerr.WrongObjectType, "ORDER BY specified, but %s is not an aggregate function", name)
 	}
 	if b.tableDef {
-		// A table's statement is recreated before the functions when a
-		// database file opens.
-		return nil, true, b.refuse(f.Location, "SQL function %s() in a table's definition is not supported", name).
-			WithHint("write the expression itself")
+		return b.userCallInTableDef(s, fns, f) // bind_tabledef_call.go
 	}
 	c, ok, err := b.resolveCall(s, fns, f.Args, f.Location, f.FuncVariadic)
 	if !ok && err == nil && (f.FuncVariadic || namedCall(f.Args)) {

@@ -72,7 +72,7 @@ func (b *binder) bindGenerated(ct *CreateTable, sc *scope, i int, raw *pg_query.
 	if err != nil {
 		return genExprError(err)
 	}
-	if e.Volatile() || expr.ReadsClock(e) {
+	if judged := stripTableCalls(e, immutableTableCall); judged.Volatile() || expr.ReadsClock(judged) {
 		return pgerr.New(pgerr.InvalidObjectDef, "generation expression is not immutable")
 	}
 	out, err := b.assignCast(e, col.Type, col.Name, -1)

@@ -24,11 +24,22 @@ type pprinter struct {
 // expression is assigned to (a default's column). ok is false for a form
 // this printer does not know: the caller keeps src.
 func ExprTextPG(src string, cols map[string]value.Type, target value.Type, pretty bool) (string, bool) {
+	return ExprTextPGUser(src, cols, target, pretty, nil)
+}
+
+// UserFuncTypes resolves a call of a user function by its name and
+// argument types to its parameters' types and its result's; ok is false
+// when no function, or more than one, takes them.
+type UserFuncTypes func(name string, args []value.Type) (params []value.Type, result value.Type, ok bool)
+
+// ExprTextPGUser is ExprTextPG for a text that may call user functions,
+// which user resolves.
+func ExprTextPGUser(src string, cols map[string]value.Type, target value.Type, pretty bool, user UserFuncTypes) (string, bool) {
 	n, err := parseExprText(src)
 	if err != nil {
 		return "", false
 	}
-	p := &ptyper{cols: cols}
+	p := &ptyper{cols: cols, user: user}
 	x, err := p.build(n)
 	if err != nil {
 		return "", false

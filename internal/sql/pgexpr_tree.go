@@ -74,6 +74,9 @@ type ptyper struct {
 	// aggs allows aggregate calls.
 	rels []*prel
 	aggs bool
+	// user resolves calls of user functions (a table's defaults and
+	// checks); nil for none.
+	user UserFuncTypes
 	// A view's query level: the level around it (outer), the analyser
 	// of nested queries (an), the query (q), the relation names in use
 	// (names), the WITH queries in scope and the FROM items.
@@ -598,6 +601,12 @@ func (p *ptyper) funcCall(f *pg_query.FuncCall) (*pexpr, error) {
 		return out, nil
 	}
 	params, result, err := resolveCall(name, types)
+	if err != nil && p.user != nil {
+		var ok bool
+		if params, result, ok = p.user(name, types); ok {
+			err = nil
+		}
+	}
 	if err != nil || len(params) != len(out.args) {
 		return nil, errNoDeparse
 	}

@@ -124,6 +124,18 @@ func load(f *File, e *engine.Engine) error {
 	if err != nil {
 		return err
 	}
+	// The functions their defaults and checks call before them
+	// (open_fncalls.go).
+	var defs []string
+	for _, d := range domains {
+		defs = append(defs, d.SQL)
+	}
+	for _, en := range entries {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition {
+			defs = append(defs, en.SQL)
+		}
+	}
+	early := earlyFunctions(entries, defs, run)
 	var typeStmts []Entry
 	for _, d := range domains {
 		typeStmts = append(typeStmts, Entry{Name: d.Name, Kind: "domain", SQL: d.SQL})
@@ -171,8 +183,8 @@ func load(f *File, e *engine.Engine) error {
 			return err
 		}
 	}
-	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants {
+	for i, en := range entries {
+		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants {
 			continue
 		}
 		if err := run(en); err != nil {
