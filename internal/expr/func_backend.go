@@ -32,8 +32,9 @@ type Backend interface {
 	// AdvisoryUnlockAll gives back every session-level advisory lock.
 	AdvisoryUnlockAll()
 	// TxID is the id of the session's transaction, given it now when
-	// assign; ok is false when it has none.
-	TxID(assign bool) (id int64, ok bool)
+	// assign; ok is false when it has none. Giving one fails when the
+	// store cannot record it.
+	TxID(assign bool) (id int64, ok bool, err error)
 	// Snapshot is the transactions as the session sees them now.
 	Snapshot() Snapshot
 	// Connection is the addresses of the TCP connection the session
@@ -107,9 +108,9 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	case "pg_backend_pid":
 		return value.NewInt(value.Int4, int64(be.BackendPID())), nil
 	case "txid_current", "pg_current_xact_id", "txid_current_if_assigned", "pg_current_xact_id_if_assigned":
-		id, ok := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
-		if !ok {
-			return value.Null, nil
+		id, ok, err := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
+		if err != nil || !ok {
+			return value.Null, err
 		}
 		if strings.HasPrefix(c.Fn, "pg_") {
 			return value.NewXid8(uint64(id)), nil
