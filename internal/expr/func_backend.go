@@ -72,8 +72,10 @@ func (c *BackendCall) Type() value.Type {
 		return value.InetType
 	case strings.HasSuffix(c.Fn, "_lsn"):
 		return value.PgLSNType
-	case strings.HasSuffix(c.Fn, "_snapshot"):
-		return value.TextType
+	case c.Fn == "pg_current_snapshot":
+		return value.PgSnapshotType
+	case c.Fn == "txid_current_snapshot":
+		return value.TxidSnapshotType
 	case strings.HasPrefix(c.Fn, "txid_"):
 		return value.Int8Type
 	case strings.HasPrefix(c.Fn, "pg_current_xact"):
@@ -125,7 +127,7 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	case "pg_last_wal_receive_lsn", "pg_last_wal_replay_lsn":
 		return value.Null, nil // a primary, which receives and replays no log
 	case "txid_current_snapshot", "pg_current_snapshot":
-		return text(be.Snapshot().String()), nil
+		return be.Snapshot().Value(c.Type().Kind), nil
 	case "inet_client_addr", "inet_server_addr", "inet_client_port", "inet_server_port":
 		client, server, ok := be.Connection()
 		if !ok {

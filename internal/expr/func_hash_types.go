@@ -168,7 +168,7 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 			return hashMultirange(v, seed)
 		}
 		switch k {
-		case value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle, value.JSON, value.XML:
+		case value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle, value.JSON, value.XML, value.PgSnapshot, value.TxidSnapshot:
 			return 0, pgerr.New(pgerr.UndefinedFunction, "could not identify a hash function for type %s", value.Type{Kind: k, Mod: -1})
 		}
 		return 0, pgerr.New(pgerr.FeatureNotSupported, "hashing values of type %s is not supported", value.Type{Kind: k, Mod: -1})
