@@ -71,17 +71,38 @@ func hashArray(v value.Value, seed uint64) (uint64, error) {
 }
 
 // hashRecord is hash_record_extended: the fields' hashes folded as
-// hash_array's, from 0.
+// hash_array's, from 0; a field of a composite type (or an array of one)
+// by hash_record again. A field of an anonymous record, which PostgreSQL
+// cannot hash, is refused when the call is bound (checkHashRecordArg).
 func hashRecord(v value.Value, seed uint64) (uint64, error) {
-	for _, f := range v.Fields() {
-		if f.Kind() == value.Record {
-			// PostgreSQL hashes a field of a named composite type and
-			// refuses one of an anonymous record (42883); a value does
-			// not say which.
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "hash_record of a record within a record is not supported")
+	return foldHashes(v.Fields(), 0, seed)
+}
+
+// checkHashRecordArg refuses hash_record of a record with a field of an
+// anonymous record type (or an array of them) as PostgreSQL does: such a
+// record has no hash function. A value alone does not tell it from a
+// composite type's, so the check is on the argument's type.
+func checkHashRecordArg(name string, args []value.Type) error {
+	if name != "hash_record" && name != "hash_record_extended" || len(args) == 0 {
+		return nil
+	}
+	d := args[0].RecordDesc()
+	if args[0].Kind != value.Record || d == nil {
+		return nil
+	}
+	for _, f := range d.Fields {
+		t := f.Type
+		if t.Kind.IsArray() {
+			t = t.ElemType()
+		}
+		if t.IsAnonymousRecord() {
+			return pgerr.New(pgerr.UndefinedFunction, "could not identify a hash function for type record")
+		}
+		if err := checkHashRecordArg(name, []value.Type{t}); err != nil {
+			return err
 		}
 	}
-	return foldHashes(v.Fields(), 0, seed)
+	return nil
 }
 
 // foldHashes folds vs' hashes under seed as h*31 + hash from h, a NULL
