@@ -10,7 +10,7 @@ import (
 // The hash functions of the remaining hashable types (hashbpchar,
 // hashchar, hashname, hashoid, uuid_hash, time_hash, timetz_hash,
 // interval_hash, timestamp_hash, pg_lsn_hash, hashmacaddr(8), hashinet,
-// hashtid)
+// hashtid, hashoidvector)
 // and of arrays and records (hash_array, hash_record), each with its
 // _extended form, as PostgreSQL computes them on a little-endian machine.
 // Stateless. hashKind is the extended hash of one value under seed; its
@@ -36,6 +36,7 @@ func init() {
 		{"hashmacaddr8", "hashmacaddr8extended", value.MacAddr8},
 		{"hashinet", "hashinetextended", value.Inet},
 		{"hashtid", "hashtidextended", value.Tid},
+		{"hashoidvector", "hashoidvectorextended", value.OidVector},
 	} {
 		strict(f.name, kinds(f.k), value.Int4Type, func(a []value.Value) (value.Value, error) {
 			h, err := hashKind(a[0], 0)
@@ -179,6 +180,14 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 		return jsonbHashExtended(v.JSONB(), seed), nil
 	case value.Record:
 		return hashRecord(v, seed)
+	case value.OidVector:
+		// hashoidvector: the oids' bytes as the vector holds them.
+		b := make([]byte, 0, 4*len(v.Elems()))
+		for _, e := range v.Elems() {
+			o := e.OID()
+			b = append(b, byte(o), byte(o>>8), byte(o>>16), byte(o>>24))
+		}
+		return hashBytes(b, seed), nil
 	default:
 		switch {
 		case k.IsArray():
