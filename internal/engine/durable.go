@@ -194,6 +194,7 @@ func (e *Engine) CloseStore(c io.Closer) error {
 	}
 	if e.haltErr() == nil {
 		e.saveSequencesExact()
+		e.saveXidsExact()
 	}
 	e.store = closedStore{}
 	return c.Close()

@@ -62,7 +62,10 @@ func (e *Engine) writtenSystemValues(vals *[plan.RowSystemColumns]value.Value, w
 	if s == nil {
 		return pgerr.New(pgerr.Internal, "engine: RETURNING reads transaction ids outside a session")
 	}
-	xid, _ := s.TxID(true)
+	xid, _, err := s.TxID(true)
+	if err != nil {
+		return err
+	}
 	if w != wroteDelete {
 		vals[1] = value.NewXid(uint32(xid))
 	}

@@ -221,6 +221,7 @@ func (e *Engine) undoStore(bs BlockStore, mark int) {
 		e.txd.broken = err
 	}
 	e.forgetReserves()
+	e.forgetXidReserve()
 }
 
 // forgetReserves makes each sequence record a new reserve at its next
@@ -293,6 +294,7 @@ func (e *Engine) endBlock() {
 	if bs, ok := e.store.(BlockStore); ok {
 		bs.EndBlock(false) //nolint:errcheck // a rollback of the file: memory is rolled back already
 		e.forgetReserves()
+		e.forgetXidReserve()
 	}
 	gone := map[string]bool{}
 	for _, sub := range e.subs {

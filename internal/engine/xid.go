@@ -21,23 +21,36 @@ type xids struct {
 	// aborted are the ids of the transactions rolled back, which
 	// txid_status() tells from those committed.
 	aborted map[int64]bool
+	// reserved is the id up to which (excluded) the store records ids as
+	// given (xid_store.go); 0 when it records none yet.
+	reserved int64
 }
 
-// TxID implements expr.Backend.
-func (s *Session) TxID(assign bool) (int64, bool) {
+// init gives the first ids, PostgreSQL's first normal one, 3, when none
+// was given nor loaded.
+func (x *xids) init() {
+	if x.next == 0 {
+		x.next, x.latest = 3, 2
+	}
+}
+
+// TxID implements expr.Backend. A new id is recorded in the store
+// first, as part of a reserve (xid_store.go).
+func (s *Session) TxID(assign bool) (int64, bool, error) {
 	if s.xid != 0 || !assign {
-		return s.xid, s.xid != 0
+		return s.xid, s.xid != 0, nil
 	}
 	x := &s.e.xids
 	x.mu.Lock()
-	if x.next == 0 {
-		x.next, x.latest = 3, 2
+	defer x.mu.Unlock()
+	x.init()
+	if err := s.e.reserveXids(x); err != nil {
+		return 0, false, err
 	}
 	s.xid = x.next
 	x.next++
 	x.running = append(x.running, s.xid)
-	x.mu.Unlock()
-	return s.xid, true
+	return s.xid, true, nil
 }
 
 // Snapshot implements expr.Backend: as PostgreSQL's, xmax is one above
@@ -47,9 +60,7 @@ func (s *Session) Snapshot() expr.Snapshot {
 	x := &s.e.xids
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.next == 0 {
-		x.next, x.latest = 3, 2
-	}
+	x.init()
 	snap := expr.Snapshot{Xmax: x.latest + 1}
 	for _, id := range x.running {
 		if id != s.xid && id < snap.Xmax {

@@ -32,8 +32,9 @@ type Backend interface {
 	// AdvisoryUnlockAll gives back every session-level advisory lock.
 	AdvisoryUnlockAll()
 	// TxID is the id of the session's transaction, given it now when
-	// assign; ok is false when it has none.
-	TxID(assign bool) (id int64, ok bool)
+	// assign; ok is false when it has none. Giving one fails when the
+	// store cannot record it.
+	TxID(assign bool) (id int64, ok bool, err error)
 	// Snapshot is the transactions as the session sees them now.
 	Snapshot() Snapshot
 	// Connection is the addresses of the TCP connection the session
@@ -71,8 +72,10 @@ func (c *BackendCall) Type() value.Type {
 		return value.InetType
 	case strings.HasSuffix(c.Fn, "_lsn"):
 		return value.PgLSNType
-	case strings.HasSuffix(c.Fn, "_snapshot"):
-		return value.TextType
+	case c.Fn == "pg_current_snapshot":
+		return value.PgSnapshotType
+	case c.Fn == "txid_current_snapshot":
+		return value.TxidSnapshotType
 	case strings.HasPrefix(c.Fn, "txid_"):
 		return value.Int8Type
 	case strings.HasPrefix(c.Fn, "pg_current_xact"):
@@ -107,9 +110,9 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	case "pg_backend_pid":
 		return value.NewInt(value.Int4, int64(be.BackendPID())), nil
 	case "txid_current", "pg_current_xact_id", "txid_current_if_assigned", "pg_current_xact_id_if_assigned":
-		id, ok := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
-		if !ok {
-			return value.Null, nil
+		id, ok, err := be.TxID(!strings.HasSuffix(c.Fn, "_if_assigned"))
+		if err != nil || !ok {
+			return value.Null, err
 		}
 		if strings.HasPrefix(c.Fn, "pg_") {
 			return value.NewXid8(uint64(id)), nil
@@ -124,7 +127,7 @@ func (c *BackendCall) Eval(row value.Row) (value.Value, error) {
 	case "pg_last_wal_receive_lsn", "pg_last_wal_replay_lsn":
 		return value.Null, nil // a primary, which receives and replays no log
 	case "txid_current_snapshot", "pg_current_snapshot":
-		return text(be.Snapshot().String()), nil
+		return be.Snapshot().Value(c.Type().Kind), nil
 	case "inet_client_addr", "inet_server_addr", "inet_client_port", "inet_server_port":
 		client, server, ok := be.Connection()
 		if !ok {

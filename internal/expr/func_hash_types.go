@@ -10,7 +10,7 @@ import (
 // The hash functions of the remaining hashable types (hashbpchar,
 // hashchar, hashname, hashoid, uuid_hash, time_hash, timetz_hash,
 // interval_hash, timestamp_hash, pg_lsn_hash, hashmacaddr(8), hashinet,
-// hashtid)
+// hashtid, hashoidvector)
 // and of arrays and records (hash_array, hash_record), each with its
 // _extended form, as PostgreSQL computes them on a little-endian machine.
 // Stateless. hashKind is the extended hash of one value under seed; its
@@ -36,6 +36,7 @@ func init() {
 		{"hashmacaddr8", "hashmacaddr8extended", value.MacAddr8},
 		{"hashinet", "hashinetextended", value.Inet},
 		{"hashtid", "hashtidextended", value.Tid},
+		{"hashoidvector", "hashoidvectorextended", value.OidVector},
 	} {
 		strict(f.name, kinds(f.k), value.Int4Type, func(a []value.Value) (value.Value, error) {
 			h, err := hashKind(a[0], 0)
@@ -71,17 +72,38 @@ func hashArray(v value.Value, seed uint64) (uint64, error) {
 }
 
 // hashRecord is hash_record_extended: the fields' hashes folded as
-// hash_array's, from 0.
+// hash_array's, from 0; a field of a composite type (or an array of one)
+// by hash_record again. A field of an anonymous record, which PostgreSQL
+// cannot hash, is refused when the call is bound (checkHashRecordArg).
 func hashRecord(v value.Value, seed uint64) (uint64, error) {
-	for _, f := range v.Fields() {
-		if f.Kind() == value.Record {
-			// PostgreSQL hashes a field of a named composite type and
-			// refuses one of an anonymous record (42883); a value does
-			// not say which.
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "hash_record of a record within a record is not supported")
+	return foldHashes(v.Fields(), 0, seed)
+}
+
+// checkHashRecordArg refuses hash_record of a record with a field of an
+// anonymous record type (or an array of them) as PostgreSQL does: such a
+// record has no hash function. A value alone does not tell it from a
+// composite type's, so the check is on the argument's type.
+func checkHashRecordArg(name string, args []value.Type) error {
+	if name != "hash_record" && name != "hash_record_extended" || len(args) == 0 {
+		return nil
+	}
+	d := args[0].RecordDesc()
+	if args[0].Kind != value.Record || d == nil {
+		return nil
+	}
+	for _, f := range d.Fields {
+		t := f.Type
+		if t.Kind.IsArray() {
+			t = t.ElemType()
+		}
+		if t.IsAnonymousRecord() {
+			return pgerr.New(pgerr.UndefinedFunction, "could not identify a hash function for type record")
+		}
+		if err := checkHashRecordArg(name, []value.Type{t}); err != nil {
+			return err
 		}
 	}
-	return foldHashes(v.Fields(), 0, seed)
+	return nil
 }
 
 // foldHashes folds vs' hashes under seed as h*31 + hash from h, a NULL
@@ -158,6 +180,14 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 		return jsonbHashExtended(v.JSONB(), seed), nil
 	case value.Record:
 		return hashRecord(v, seed)
+	case value.OidVector:
+		// hashoidvector: the oids' bytes as the vector holds them.
+		b := make([]byte, 0, 4*len(v.Elems()))
+		for _, e := range v.Elems() {
+			o := e.OID()
+			b = append(b, byte(o), byte(o>>8), byte(o>>16), byte(o>>24))
+		}
+		return hashBytes(b, seed), nil
 	default:
 		switch {
 		case k.IsArray():
@@ -168,7 +198,7 @@ func hashKind(v value.Value, seed uint64) (uint64, error) {
 			return hashMultirange(v, seed)
 		}
 		switch k {
-		case value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle, value.JSON, value.XML:
+		case value.Point, value.LSeg, value.Path, value.Box, value.Polygon, value.Line, value.Circle, value.JSON, value.XML, value.PgSnapshot, value.TxidSnapshot:
 			return 0, pgerr.New(pgerr.UndefinedFunction, "could not identify a hash function for type %s", value.Type{Kind: k, Mod: -1})
 		}
 		return 0, pgerr.New(pgerr.FeatureNotSupported, "hashing values of type %s is not supported", value.Type{Kind: k, Mod: -1})

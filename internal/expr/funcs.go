@@ -127,6 +127,9 @@ func ResolveFunc(name string, args []value.Type) (def *FuncDef, params []value.T
 	if def, params, result, err = resolvePoly(name, args); def != nil || err != nil {
 		return def, params, result, err
 	}
+	if err := checkHashRecordArg(name, args); err != nil {
+		return nil, nil, value.Type{}, err
+	}
 	if rt, ok := userRangeArg(args); ok {
 		return resolveUserRange(name, rt, args, slices.Concat(catalog[name], userRangeFuncs(rt, name)))
 	}

@@ -274,8 +274,9 @@ func intervalKinds(op ArithOp, l, r value.Kind) (lk, rk, res value.Kind, ok bool
 func ResolveCompare(l, r value.Type) (value.Type, error) {
 	lk, rk := l.Kind, r.Kind
 	switch {
-	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML:
-		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath and xml have no equality, as in PostgreSQL
+	case lk == value.JSON || rk == value.JSON || lk == value.JSONPath || rk == value.JSONPath || lk == value.XML || rk == value.XML,
+		lk.IsSnapshot() || rk.IsSnapshot():
+		return value.Type{}, errNoOperator("=", lk, rk) // json, jsonpath, xml and the snapshots have no equality, as in PostgreSQL
 	case lk.Elem() == value.XML || rk.Elem() == value.XML:
 		return value.Type{}, pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type xml") // nor have arrays of xml
 	case lk.IsGeometric() || rk.IsGeometric() || lk.Elem().IsGeometric() || rk.Elem().IsGeometric():

@@ -22,8 +22,8 @@ var sysInfoSRFs = map[string]struct {
 }{
 	"pg_options_to_table": {value.Type{Kind: value.ArrayOf(value.Text), Mod: -1}, []value.Type{value.TextType, value.TextType},
 		[]string{"option_name", "option_value"}, optionsToTable},
-	"pg_snapshot_xip":   {value.TextType, []value.Type{value.Xid8Type}, nil, snapshotXip},
-	"txid_snapshot_xip": {value.TextType, []value.Type{value.Int8Type}, nil, txidSnapshotXip},
+	"pg_snapshot_xip":   {value.PgSnapshotType, []value.Type{value.Xid8Type}, nil, snapshotXip},
+	"txid_snapshot_xip": {value.TxidSnapshotType, []value.Type{value.Int8Type}, nil, txidSnapshotXip},
 }
 
 // resolveSysInfoSRF types a call of one of sysInfoSRFs; ok is false for
@@ -37,7 +37,10 @@ func resolveSysInfoSRF(name string, args []Expr, missing func() error) (*SRF, bo
 		return nil, true, missing()
 	}
 	c, err := Coerce(args[0], f.arg, false)
-	if err != nil {
+	switch {
+	case err != nil && args[0].Type().Kind == value.Unknown:
+		return nil, true, err // a literal the type's input refuses
+	case err != nil:
 		return nil, true, missing()
 	}
 	return &SRF{Name: name, Args: []Expr{c}, Cols: f.cols, Names: f.names, Gen: f.gen}, true, nil
@@ -66,25 +69,21 @@ func optionsToTable(a []value.Value, emit func(value.Row) error) error {
 	return nil
 }
 
-// snapshotXip lists the running transactions of a snapshot's text.
+// snapshotXip lists the running transactions of a snapshot.
 func snapshotXip(a []value.Value, emit func(value.Row) error) error {
-	return snapshotIDs(a, emit, func(x int64) value.Value { return value.NewXid8(uint64(x)) })
+	return snapshotIDs(a, emit, value.NewXid8)
 }
 
 func txidSnapshotXip(a []value.Value, emit func(value.Row) error) error {
-	return snapshotIDs(a, emit, func(x int64) value.Value { return value.NewInt(value.Int8, x) })
+	return snapshotIDs(a, emit, func(x uint64) value.Value { return value.NewInt(value.Int8, int64(x)) })
 }
 
 // snapshotIDs emits the ids a snapshot saw running, each as id makes it.
-func snapshotIDs(a []value.Value, emit func(value.Row) error, id func(int64) value.Value) error {
+func snapshotIDs(a []value.Value, emit func(value.Row) error, id func(uint64) value.Value) error {
 	if a[0].IsNull() {
 		return nil
 	}
-	s, err := ParseSnapshot(a[0].String())
-	if err != nil {
-		return err
-	}
-	for _, x := range s.Xip {
+	for _, x := range a[0].SnapshotOf().Xip {
 		if err := emit(value.Row{id(x)}); err != nil {
 			return err
 		}

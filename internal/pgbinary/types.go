@@ -83,6 +83,8 @@ var kindOIDs = [...]uint32{
 	value.Name:         19,
 	value.Xid8:         5069,
 	value.ACLItem:      1033,
+	value.PgSnapshot:   5038,
+	value.TxidSnapshot: 2970,
 }
 
 // arrayOIDs are the OIDs of the array types, by element kind.
@@ -139,6 +141,8 @@ var arrayOIDs = [...]uint32{
 	value.Name:         1003,
 	value.Xid8:         271,
 	value.ACLItem:      1034,
+	value.PgSnapshot:   5039,
+	value.TxidSnapshot: 2949,
 }
 
 // TypeOID returns the OID of t's type.
@@ -299,6 +303,8 @@ func AppendBinary(buf []byte, v value.Value, k value.Kind) []byte {
 		return appendRangeBinary(buf, v)
 	case value.Int4Multirange, value.Int8Multirange, value.NumMultirange, value.DateMultirange, value.TSMultirange, value.TSTZMultirange, value.UserMultirange:
 		return appendMultirangeBinary(buf, v)
+	case value.PgSnapshot, value.TxidSnapshot:
+		return appendSnapshotBinary(buf, v)
 	}
 	if k.IsArray() {
 		return appendArrayBinary(buf, v, k.Elem())
@@ -448,6 +454,12 @@ func DecodeParam(b []byte, format int16, t value.Type, n int) (value.Value, erro
 			return bad()
 		}
 		return value.Parse(text, value.NumericType)
+	case value.PgSnapshot, value.TxidSnapshot:
+		v, ok := decodeSnapshotBinary(b, t.Kind)
+		if !ok {
+			return bad()
+		}
+		return v, nil
 	}
 	if t.Kind.IsVector() {
 		return decodeVectorParam(b, t.Kind, n)

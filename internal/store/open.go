@@ -212,6 +212,11 @@ func load(f *File, e *engine.Engine) error {
 		return err
 	}
 	e.LoadComments(comments)
+	next, aborted, err := f.Xids()
+	if err != nil {
+		return err
+	}
+	e.LoadXids(next, aborted)
 	e.SetLastTS(f.LastTS())
 	return nil
 }

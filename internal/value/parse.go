@@ -66,6 +66,8 @@ func Parse(s string, t Type) (Value, error) {
 		return NewXid8(strtoul(s)), nil
 	case ACLItem:
 		return parseACLItemValue(s)
+	case PgSnapshot, TxidSnapshot:
+		return parseSnapshotValue(s, t.Kind)
 	case InternalChar:
 		return parseInternalChar(s), nil
 	case Int2Vector:

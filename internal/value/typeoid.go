@@ -71,6 +71,8 @@ var BuiltinTypes = []BuiltinType{
 	{PgLSN, "pg_lsn", 3220, 3221, 8, 'U', true, 'd', 'p'},
 	{Xid8, "xid8", 5069, 271, 8, 'U', true, 'd', 'p'},
 	{ACLItem, "aclitem", 1033, 1034, 12, 'U', false, 'd', 'p'},
+	{TxidSnapshot, "txid_snapshot", 2970, 2949, -1, 'U', false, 'd', 'x'},
+	{PgSnapshot, "pg_snapshot", 5038, 5039, -1, 'U', false, 'd', 'x'},
 	{TSVector, "tsvector", 3614, 3643, -1, 'U', false, 'i', 'x'},
 	{TSQuery, "tsquery", 3615, 3645, -1, 'U', false, 'i', 'p'},
 	{JSONB, "jsonb", 3802, 3807, -1, 'U', false, 'i', 'x'},

@@ -85,9 +85,11 @@ var kindNames = [numKinds]string{
 	Int2Vector: "int2vector",
 	OidVector:  "oidvector",
 
-	Name:    "name",
-	Xid8:    "xid8",
-	ACLItem: "aclitem",
+	Name:         "name",
+	Xid8:         "xid8",
+	ACLItem:      "aclitem",
+	PgSnapshot:   "pg_snapshot",
+	TxidSnapshot: "txid_snapshot",
 
 	Tid: "tid",
 	Xid: "xid",
@@ -268,6 +270,10 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Xid8Type)
 	case "aclitem":
 		return noMods(ACLItemType)
+	case "pg_snapshot":
+		return noMods(PgSnapshotType)
+	case "txid_snapshot":
+		return noMods(TxidSnapshotType)
 	case "char", `"char"`:
 		// "char", as format_type prints it; pg_query gives the SQL type
 		// char as bpchar, so a bare char here is the quoted name too.

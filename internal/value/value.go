@@ -103,6 +103,8 @@ const (
 	Name         // name, an identifier of at most 63 bytes (name.go)
 	Xid8         // xid8, a 64-bit transaction id (xid8.go)
 	ACLItem      // aclitem, an access control list's entry, held as its text (aclitem.go)
+	PgSnapshot   // pg_snapshot, a transaction snapshot, held as its text (snapshot.go)
+	TxidSnapshot // txid_snapshot, the same under its older name (snapshot.go)
 	numKinds
 )
 
@@ -288,7 +290,7 @@ func (v Value) DecimalInto(buf *apd.Decimal) *apd.Decimal {
 // network address (network.go) or a geometric value (geometric.go), a bit
 // string's digits, or an xml value's text.
 func (v Value) Str() string {
-	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem {
+	if !v.kind.IsString() && !v.kind.IsBytes() && !v.kind.IsNetwork() && !v.kind.IsGeometric() && v.kind != XML && v.kind != HStore && v.kind != ACLItem && v.kind != PgSnapshot && v.kind != TxidSnapshot {
 		return ""
 	}
 	return unsafe.String((*byte)(v.p), int(v.n))
