@@ -263,6 +263,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // the routine's owner may grant: checked as it runs
 	case *sql.GrantRole:
 		return nil // a role's admin may grant it: checked as it runs
+	case *sql.AlterDefaultPrivileges:
+		return nil // a member of the roles it names may: checked as it runs
 	case *sql.AlterTypeOwner:
 		return s.mustBeSuperuser("alter a type")
 	case *sql.WithModify:
