@@ -51,3 +51,23 @@ ALTER SCHEMA p5r_s RENAME TO p5r_s3`)
 	}
 	check("SELECT relacl::text FROM pg_class WHERE oid = 'p5r_s3.u'::regclass", "[[{deltaview=arwdDxt/deltaview,p5r_a=r/deltaview,p5r_b=ar/deltaview}]]")
 }
+
+// TestDatabasePrivilegesReopen checks that the database's ACL, its
+// grantees in the order of their grants, is what it was once the file is
+// opened again.
+func TestDatabasePrivilegesReopen(t *testing.T) {
+	db := reopenedFileDB(t, "privs5_database.db", `CREATE ROLE p5r_d1;
+CREATE ROLE p5r_d2;
+GRANT CREATE ON DATABASE deltaview TO p5r_d2;
+GRANT TEMP, CONNECT ON DATABASE deltaview TO p5r_d1;
+REVOKE CONNECT ON DATABASE deltaview FROM PUBLIC`)
+	defer db.Close()
+	rs, err := db.Query("SELECT datacl::text, has_database_privilege('p5r_d1', 'deltaview', 'CONNECT'), has_database_privilege('p5r_d2', 'deltaview', 'CONNECT') FROM pg_database")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[[{=T/deltaview,deltaview=CTc/deltaview,p5r_d2=C/deltaview,p5r_d1=Tc/deltaview} t f]]"
+	if g := fmt.Sprint(rs.Rows); g != want {
+		t.Errorf("datacl after reopening:\n got %s\nwant %s", g, want)
+	}
+}

@@ -28,6 +28,7 @@ func (e *Engine) roleDependents(role string) []string {
 	}
 	out = append(out, e.privilegeGrantees(role)...)
 	out = append(out, e.columnPrivilegeGrantees(role)...)
+	out = append(out, e.databaseGrantee(role)...)
 	return append(out, owned...)
 }
 

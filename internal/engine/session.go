@@ -812,6 +812,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 			what = "REVOKE"
 		}
 		return s.ddl(what, func() (Result, error) { return s.grantRoutine(b) })
+	case *sql.GrantDatabase:
+		what := map[bool]string{false: "GRANT", true: "REVOKE"}[b.Revoke]
+		return s.ddl(what, func() (Result, error) { return e.grantDatabase(b) })
 	case *sql.AlterDefaultPrivileges:
 		return s.ddl("ALTER DEFAULT PRIVILEGES", func() (Result, error) { return s.alterDefaultPrivileges(b) })
 	case *sql.Comment:

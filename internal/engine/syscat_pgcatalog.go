@@ -33,8 +33,8 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_range":         pgRange,
 	"pg_catalog.pg_description":   pgDescription,
 	"pg_catalog.pg_shdescription": pgShdescription,
-	"pg_catalog.pg_database": func(_ *catalogObjects, r *catRows) {
-		r.add("oid", objectOID("database", DatabaseName), "datname", DatabaseName, "datdba", uint32(superuserOID), "encoding", 6,
+	"pg_catalog.pg_database": func(o *catalogObjects, r *catRows) {
+		r.add("datacl", o.e.databaseACLText(), "oid", objectOID("database", DatabaseName), "datname", DatabaseName, "datdba", uint32(superuserOID), "encoding", 6,
 			"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1, "datfrozenxid", "0",
 			"datminmxid", "1", "dattablespace", uint32(1663), "datcollate", "C", "datctype", "C")
 	},

@@ -172,7 +172,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for _, en := range entries {
-		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants || en.Kind == engine.KindDefaultACL {
+		if en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants || en.Kind == engine.KindDefaultACL || en.Kind == engine.KindDatabaseACL {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -188,7 +188,7 @@ func load(f *File, e *engine.Engine) error {
 	// Policies after the roles they name, the roles' BYPASSRLS, and the
 	// relations' owners.
 	for _, en := range entries {
-		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS && en.Kind != engine.KindRoleNoInherit && en.Kind != engine.KindRoleMember && en.Kind != engine.KindTypeOwner && en.Kind != engine.KindRelOwner && en.Kind != engine.KindColumnGrants && en.Kind != engine.KindDefaultACL {
+		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS && en.Kind != engine.KindRoleNoInherit && en.Kind != engine.KindRoleMember && en.Kind != engine.KindTypeOwner && en.Kind != engine.KindRelOwner && en.Kind != engine.KindColumnGrants && en.Kind != engine.KindDefaultACL && en.Kind != engine.KindDatabaseACL {
 			continue
 		}
 		if err := run(en); err != nil {
