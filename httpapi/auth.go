@@ -88,6 +88,10 @@ func (s *Server) credentials(e *engine.Engine, r *http.Request) (string, error) 
 	if !info.Login {
 		return "", pgerr.New(pgerr.InvalidAuthorization, "role %q is not permitted to log in", user)
 	}
+	if !info.Connect {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %q", engine.DatabaseName).
+			WithDetail("User does not have CONNECT privilege.")
+	}
 	return user, nil
 }
 

@@ -130,6 +130,10 @@ func (c *conn) login(user, db string) (string, bool, error) {
 		return "", false, c.fatal(pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", db).
 			WithHint("the only database is %q", Database))
 	}
+	if !info.Connect {
+		return "", false, c.fatal(pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %q", db).
+			WithDetail("User does not have CONNECT privilege."))
+	}
 	return user, info.Superuser, nil
 }
 

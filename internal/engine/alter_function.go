@@ -84,6 +84,12 @@ func (e *Engine) alterRoutine(s *Session, a *sql.AlterFunction, text string) (Re
 	if a.Volatility != "" {
 		g.Volatility = a.Volatility
 	}
+	if a.Cost > 0 {
+		g.Cost = a.Cost
+	}
+	if a.Rows > 0 {
+		g.Rows = a.Rows
+	}
 	if err := e.alterSecurity(s, f, &g, a, owner); err != nil {
 		return Result{}, err
 	}

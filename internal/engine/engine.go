@@ -273,6 +273,11 @@ type Engine struct {
 	grants map[string]map[string]sql.Privilege
 	// grantOrder is the order of each relation's grantees (grant_order.go).
 	grantOrder map[string][]string
+	// defACLs are the default privileges (default_acl.go).
+	defACLs map[defACLKey]map[string]sql.Privilege
+	// dbACL and dbACLOrder are the database's privileges (database_acl.go).
+	dbACL      map[string]sql.Privilege
+	dbACLOrder []string
 	// colGrants are the privileges granted on columns (column_acl.go).
 	colGrants map[string]colACL
 	// deadline is the statement_timeout deadline of the write statement

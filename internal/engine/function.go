@@ -83,6 +83,9 @@ func (e *Engine) function(sig string, name string) (*sql.Function, int) {
 // check_function_bodies.
 func (e *Engine) createFunction(cf *sql.CreateFunction, rec *recorder, check bool) (Result, error) {
 	f := cf.Func
+	if f.Rows > 0 && !f.Set {
+		return Result{}, pgerr.New(pgerr.InvalidParameter, "ROWS is not applicable when function does not return a set")
+	}
 	sig := f.Signature()
 	old, i := e.function(sig, f.Name)
 	if old != nil {

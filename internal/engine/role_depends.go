@@ -17,7 +17,9 @@ import (
 // that depend on role: what it owns, the policies naming it, and the
 // objects on which it holds privileges by a GRANT.
 func (e *Engine) roleDependents(role string) []string {
-	out := append(e.ownedBy(role), e.routinesOwnedBy(role)...)
+	held, owned := e.defACLDependents(role)
+	out := append(held, e.ownedBy(role)...)
+	out = append(out, e.routinesOwnedBy(role)...)
 	out = append(out, e.executeGrantees(role)...)
 	out = append(out, e.typesOwnedBy(role)...)
 	out = append(out, e.schemasOwnedBy(role)...)
@@ -25,7 +27,9 @@ func (e *Engine) roleDependents(role string) []string {
 		out = append(out, strings.Split(p, "\n")...)
 	}
 	out = append(out, e.privilegeGrantees(role)...)
-	return append(out, e.columnPrivilegeGrantees(role)...)
+	out = append(out, e.columnPrivilegeGrantees(role)...)
+	out = append(out, e.databaseGrantee(role)...)
+	return append(out, owned...)
 }
 
 // schemasOwnedBy lists the schemas role owns.

@@ -37,6 +37,9 @@ type RoleInfo struct {
 	// Verifier is the role's SCRAM-SHA-256 verifier when HasPassword.
 	Verifier    scram.Verifier
 	HasPassword bool
+	// Connect is set when the role may connect to the database: a
+	// superuser, or a role holding CONNECT on it (database_acl.go).
+	Connect bool
 }
 
 // HasRoles reports whether any role exists: until one does, a server lets
@@ -74,7 +77,11 @@ func (e *Engine) Role(name string) (RoleInfo, bool) {
 	if then != nil {
 		r = then[p]
 	}
-	info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser}
+	acl := e.dbACL
+	if d := e.txd; d != nil && len(d.undo) > 0 {
+		acl = d.undo[0].im.dbACL // as committed, as the roles
+	}
+	info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser, Connect: e.mayConnect(r.name, r.superuser, acl)}
 	info.Verifier, info.HasPassword = scram.Parse(r.verifier)
 	return info, true
 }
@@ -263,6 +270,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // the routine's owner may grant: checked as it runs
 	case *sql.GrantRole:
 		return nil // a role's admin may grant it: checked as it runs
+	case *sql.AlterDefaultPrivileges:
+		return nil // a member of the roles it names may: checked as it runs
 	case *sql.AlterTypeOwner:
 		return s.mustBeSuperuser("alter a type")
 	case *sql.WithModify:
@@ -360,6 +369,11 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mustBeSuperuser("create role")
 	case *sql.DropRole:
 		return s.mustBeSuperuser("drop role")
+	case *sql.GrantDatabase:
+		if b.Revoke {
+			return s.mustBeSuperuser("revoke privileges")
+		}
+		return s.mustBeSuperuser("grant privileges")
 	case *sql.Grant:
 		if b.Revoke {
 			return s.mustBeSuperuser("revoke privileges")
@@ -665,7 +679,7 @@ func (e *Engine) Roles() []RoleInfo {
 	defer e.mu.RUnlock()
 	out := make([]RoleInfo, 0, len(e.roles))
 	for _, r := range e.roles {
-		info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser}
+		info := RoleInfo{Name: r.name, Login: r.login, Superuser: r.superuser, Connect: e.mayConnect(r.name, r.superuser, e.dbACL)}
 		info.Verifier, info.HasPassword = scram.Parse(r.verifier)
 		out = append(out, info)
 	}

@@ -25,16 +25,20 @@ import (
 type schema struct {
 	name, owner string
 	// grants are the privileges (USAGE, CREATE) held on it, by role (""
-	// for PUBLIC).
+	// for PUBLIC); order lists their grantees in the order of their
+	// grants, as nspacl lists them (noteSchemaGrant).
 	grants map[string]sql.Privilege
+	order  []string
 }
 
 // StoredSchema is a schema as a store records it: its owner and the
-// privileges granted on it, by role ("" for PUBLIC).
+// privileges granted on it, by role ("" for PUBLIC), and their grantees
+// in the order of their grants.
 type StoredSchema struct {
 	Name   string
 	Owner  string
 	Grants map[string]sql.Privilege
+	Order  []string
 }
 
 // SchemaStore is a Store that also records schemas. A store without it
@@ -250,7 +254,7 @@ func (e *Engine) saveSchema(sc *schema) error {
 	if !ok {
 		return pgerr.New(pgerr.FeatureNotSupported, "this database's store keeps no schemas")
 	}
-	return ss.SaveSchema(StoredSchema{Name: sc.name, Owner: sc.owner, Grants: sc.grants})
+	return ss.SaveSchema(StoredSchema{Name: sc.name, Owner: sc.owner, Grants: sc.grants, Order: sc.order})
 }
 
 // LoadSchemas puts the schemas a store recorded into the engine: for a
@@ -262,7 +266,7 @@ func (e *Engine) LoadSchemas(schemas []StoredSchema) {
 		if e.schemas == nil {
 			e.schemas = map[string]*schema{}
 		}
-		e.schemas[s.Name] = &schema{name: s.Name, owner: s.Owner, grants: s.Grants}
+		e.schemas[s.Name] = &schema{name: s.Name, owner: s.Owner, grants: s.Grants, order: s.Order}
 	}
 }
 
@@ -427,6 +431,9 @@ func (s *Session) dropSchema(d *sql.DropSchema) (Result, error) {
 				return Result{}, err
 			}
 		}
+		if err := e.moveSchemaDefaultACLs(n, ""); err != nil {
+			return Result{}, err
+		}
 		delete(e.schemas, n)
 	}
 	return res, nil
@@ -454,6 +461,9 @@ func (s *Session) alterSchema(a *sql.AlterSchema) (Result, error) {
 			if err := ss.RenameSchema(a.Name, a.NewName); err != nil {
 				return Result{}, err
 			}
+		}
+		if err := e.moveSchemaDefaultACLs(a.Name, a.NewName); err != nil {
+			return Result{}, err
 		}
 		delete(e.schemas, a.Name)
 		sc.name = a.NewName
@@ -528,9 +538,13 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 				next[r] |= g.Privs
 			}
 		}
+		oldOrder := sc.order
 		sc.grants = next
+		for _, r := range g.Roles {
+			sc.noteGrant(r)
+		}
 		if err := e.saveSchema(sc); err != nil {
-			sc.grants = old
+			sc.grants, sc.order = old, oldOrder
 			return Result{}, err
 		}
 	}

@@ -99,7 +99,7 @@ func (s *Session) renameSchemaObjects(sc *schema, name string) (Result, error) {
 			seqs = append(seqs, o.key)
 		}
 	}
-	nsc := &schema{name: name, owner: sc.owner, grants: maps.Clone(sc.grants)}
+	nsc := &schema{name: name, owner: sc.owner, grants: maps.Clone(sc.grants), order: sc.order}
 	if err := e.saveSchema(nsc); err != nil {
 		return Result{}, err
 	}
@@ -148,6 +148,9 @@ func (s *Session) renameSchemaObjects(sc *schema, name string) (Result, error) {
 		if err := ss.DropSchema(old); err != nil {
 			return Result{}, err
 		}
+	}
+	if err := e.moveSchemaDefaultACLs(old, name); err != nil {
+		return Result{}, err
 	}
 	delete(e.schemas, old)
 	return res, nil

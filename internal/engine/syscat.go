@@ -409,6 +409,12 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
 	}
 	sc.SearchPath = path
+	dbACL, _ := e.databaseACL()
+	dbGrants := map[string]uint8{}
+	for r, p := range dbACL {
+		dbGrants[r] = uint8(p)
+	}
+	sc.Grants[sc.DatabaseOID] = dbGrants
 	// The schemas' privileges: USAGE on the system schemas and public
 	// for PUBLIC, as PostgreSQL grants; a schema's own to its owner.
 	for _, n := range e.schemaNames() {

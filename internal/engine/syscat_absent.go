@@ -1,7 +1,7 @@
 package engine
 
 // The catalogs of object kinds the engine does not have hold no rows:
-// psql's describe commands over them (\dc, \ddp, \des, \det, \deu, \dew,
+// psql's describe commands over them (\dc, \des, \det, \deu, \dew,
 // \dl, \lo_list, \drds, \dRp, \dRs, …) then print what PostgreSQL prints
 // when there are none, instead of failing on a relation that does not
 // exist. Each keeps PostgreSQL 15's columns and oid.
@@ -12,7 +12,6 @@ var absentCatalogs = []struct {
 }{
 	{"pg_conversion", 2607, "oid:oid,conname:name,connamespace:oid,conowner:oid,conforencoding:integer,contoencoding:integer,conproc:regproc,condefault:boolean"},
 	{"pg_db_role_setting", 2964, "setdatabase:oid,setrole:oid,setconfig:text[]"},
-	{"pg_default_acl", 826, "oid:oid,defaclrole:oid,defaclnamespace:oid,defaclobjtype:\"char\",defaclacl:aclitem[]"},
 	{"pg_foreign_data_wrapper", 2328, "oid:oid,fdwname:name,fdwowner:oid,fdwhandler:oid,fdwvalidator:oid,fdwacl:aclitem[],fdwoptions:text[]"},
 	{"pg_foreign_server", 1417, "oid:oid,srvname:name,srvowner:oid,srvfdw:oid,srvtype:text,srvversion:text,srvacl:aclitem[],srvoptions:text[]"},
 	{"pg_foreign_table", 3118, "ftrelid:oid,ftserver:oid,ftoptions:text[]"},

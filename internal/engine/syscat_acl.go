@@ -97,8 +97,8 @@ func init() { value.ACLDefaultGrantor = SuperuserName }
 
 // nspACL is pg_namespace.nspacl of the schema n: for a schema CREATE
 // SCHEMA made, NULL until a GRANT or REVOKE names it, then the owner's
-// item (USAGE and CREATE) and one per role granted something, in name
-// order as relACL lists them; for the schemas every role may use, the
+// item (USAGE and CREATE) and one per role granted something, in the
+// order of their grants (schemaGrantees); for the schemas every role may use, the
 // owner's item and PUBLIC's USAGE, as PostgreSQL's initial ACL of
 // pg_catalog, information_schema and public reads (pg_toast has none).
 func (o *catalogObjects) nspACL(n string) any {
@@ -113,7 +113,7 @@ func (o *catalogObjects) nspACL(n string) any {
 		return nil
 	}
 	acl := []string{owner + "=UC/" + owner}
-	for _, role := range sortedKeys(sc.grants) {
+	for _, role := range sc.grantees() {
 		p := sc.grants[role]
 		if role == sc.owner || p == 0 {
 			continue

@@ -186,6 +186,9 @@ type catProc struct {
 	ret    uint32
 	set    bool
 	strict bool
+	// cost and rows are procost and prorows when COST and ROWS gave them
+	// (0: the default).
+	cost, rows float64
 	// volatile is pg_proc.provolatile: "i", "s" or "v" ("" for "v").
 	volatile string
 	src      string
@@ -723,7 +726,7 @@ func (e *Engine) catalogProcs() []catProc {
 			continue
 		}
 		for _, f := range e.funcs[name] {
-			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, src: f.BodyText(), defaults: f.DefaultCount(), lang: languageOID(f.LanguageName())}
+			p := catProc{name: f.Name, set: f.Set, strict: f.Strict, cost: f.Cost, rows: f.Rows, src: f.BodyText(), defaults: f.DefaultCount(), lang: languageOID(f.LanguageName())}
 			if f.Volatility != "" {
 				p.volatile = f.Volatility[:1]
 			}

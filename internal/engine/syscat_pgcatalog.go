@@ -33,8 +33,8 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 	"pg_catalog.pg_range":         pgRange,
 	"pg_catalog.pg_description":   pgDescription,
 	"pg_catalog.pg_shdescription": pgShdescription,
-	"pg_catalog.pg_database": func(_ *catalogObjects, r *catRows) {
-		r.add("oid", objectOID("database", DatabaseName), "datname", DatabaseName, "datdba", uint32(superuserOID), "encoding", 6,
+	"pg_catalog.pg_database": func(o *catalogObjects, r *catRows) {
+		r.add("datacl", o.e.databaseACLText(), "oid", objectOID("database", DatabaseName), "datname", DatabaseName, "datdba", uint32(superuserOID), "encoding", 6,
 			"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1, "datfrozenxid", "0",
 			"datminmxid", "1", "dattablespace", uint32(1663), "datcollate", "C", "datctype", "C")
 	},
@@ -433,6 +433,13 @@ func pgProc(o *catalogObjects, r *catRows) {
 		if p.set {
 			rows = 1000
 		}
+		if p.rows > 0 {
+			rows = p.rows
+		}
+		cost := 100.0
+		if p.cost > 0 {
+			cost = p.cost
+		}
 		sc, proname := o.e.splitObject(p.name)
 		owner := p.owner
 		if owner == 0 {
@@ -443,7 +450,7 @@ func pgProc(o *catalogObjects, r *catRows) {
 			config = p.config
 		}
 		r.add("oid", p.oid, "proname", proname, "pronamespace", schemaOID(sc), "proowner", owner, "proconfig", config,
-			"prolang", p.lang, "procost", 100.0, "prorows", rows, "provariadic", uint32(0),
+			"prolang", p.lang, "procost", cost, "prorows", rows, "provariadic", uint32(0),
 			"prosupport", value.NewReg(value.RegProc, 0, ""), "prokind", kind, "prosecdef", p.secdef, "proleakproof", false,
 			"proisstrict", p.strict, "proretset", p.set, "provolatile", volatile, "proparallel", "u", "pronargs", len(p.args),
 			"pronargdefaults", p.defaults, "prorettype", p.ret, "proargtypes", strings.Join(args, " "), "proargnames", names, "prosrc", p.src,

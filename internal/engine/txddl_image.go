@@ -69,6 +69,9 @@ type catalogImage struct {
 	roleCats     map[*role]role
 	grants       map[string]map[string]sql.Privilege
 	grantOrder   map[string][]string
+	defACLs      map[defACLKey]map[string]sql.Privilege
+	dbACL        map[string]sql.Privilege
+	dbACLOrder   []string
 	colGrants    map[string]colACL
 	deferKeys    bool
 	nextID       int
@@ -156,7 +159,7 @@ func (e *Engine) takeImage() *catalogImage {
 		inherits: slices.Clone(e.inherits), inheritOnly: cloneSlices(e.inheritOnly), inheritChks: cloneSlices(e.inheritChecks),
 		inheritChild: e.inheritChild, schemas: maps.Clone(e.schemas), indexes: maps.Clone(e.indexes),
 		matIndexes: maps.Clone(e.matIndexes), parts: maps.Clone(e.parts), order: slices.Clone(e.order),
-		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder), colGrants: maps.Clone(e.colGrants),
+		deps: cloneSlices(e.deps), notes: maps.Clone(e.notes), roles: maps.Clone(e.roles), grants: cloneNested(e.grants), grantOrder: cloneSlices(e.grantOrder), defACLs: e.defACLs, dbACL: e.dbACL, dbACLOrder: e.dbACLOrder, colGrants: maps.Clone(e.colGrants),
 		deferKeys: e.deferKeys, nextID: e.nextID,
 		shared: maps.Clone(e.shared.m), sharedList: slices.Clone(e.shared.list),
 	}
@@ -185,7 +188,7 @@ func (e *Engine) takeImage() *catalogImage {
 	}
 	im.schemaCats = make(map[*schema]schema, len(e.schemas))
 	for _, s := range e.schemas {
-		im.schemaCats[s] = schema{name: s.name, owner: s.owner, grants: maps.Clone(s.grants)}
+		im.schemaCats[s] = schema{name: s.name, owner: s.owner, grants: maps.Clone(s.grants), order: s.order}
 	}
 	im.roleCats = make(map[*role]role, len(e.roles))
 	for _, r := range e.roles {
@@ -212,7 +215,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 	e.inherits, e.inheritOnly, e.inheritChecks, e.inheritChild = im.inherits, im.inheritOnly, im.inheritChks, im.inheritChild
 	e.schemas, e.indexes, e.matIndexes, e.parts = im.schemas, im.indexes, im.matIndexes, im.parts
 	e.order, e.deps, e.notes, e.roles, e.grants, e.grantOrder = im.order, im.deps, im.notes, im.roles, im.grants, im.grantOrder
-	e.colGrants = im.colGrants
+	e.colGrants, e.defACLs, e.dbACL, e.dbACLOrder = im.colGrants, im.defACLs, im.dbACL, im.dbACLOrder
 	e.deferKeys, e.nextID = im.deferKeys, im.nextID
 	for _, c := range im.tableCats {
 		t := c.t
@@ -234,7 +237,7 @@ func (e *Engine) restoreImage(im *catalogImage) {
 		r.enabled, r.forced, r.policies = c.enabled, c.forced, c.policies
 	}
 	for s, c := range im.schemaCats {
-		s.name, s.owner, s.grants = c.name, c.owner, c.grants
+		s.name, s.owner, s.grants, s.order = c.name, c.owner, c.grants, c.order
 	}
 	for r, c := range im.roleCats {
 		*r = c

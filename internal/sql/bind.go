@@ -272,6 +272,8 @@ func (b *binder) bindStmt(n *pg_query.Node) (Bound, error) {
 		return b.bindDropRole(n.GetDropRoleStmt())
 	case n.GetGrantStmt() != nil:
 		return b.bindGrant(n.GetGrantStmt())
+	case n.GetAlterDefaultPrivilegesStmt() != nil:
+		return b.bindAlterDefaultPrivileges(n.GetAlterDefaultPrivilegesStmt())
 	case n.GetGrantRoleStmt() != nil:
 		return b.bindGrantRole(n.GetGrantRoleStmt())
 	case n.GetCreateSubscriptionStmt() != nil:

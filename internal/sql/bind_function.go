@@ -56,7 +56,17 @@ func (b *binder) bindCreateFunction(cf *pg_query.CreateFunctionStmt) (Bound, err
 			settings = append(settings, fs)
 		case "volatility":
 			f.Volatility = strings.ToLower(d.Arg.GetString_().GetSval())
-		case "parallel", "leakproof", "cost", "rows":
+		case "cost", "rows":
+			v, ok := defNumber(d)
+			if !ok || v <= 0 {
+				return nil, pgerr.New(pgerr.InvalidParameter, "%s must be positive", strings.ToUpper(d.Defname))
+			}
+			if d.Defname == "cost" {
+				f.Cost = v
+			} else {
+				f.Rows = v
+			}
+		case "parallel", "leakproof":
 			// Planner hints, which inlining makes moot: what a call does
 			// is its body's.
 		default:

@@ -14,9 +14,11 @@ import (
 // answer from the statement's catalog: a superuser holds every privilege
 // on every object; another role holds on a table or view what GRANT gave
 // it or PUBLIC, the privileges PostgreSQL gives PUBLIC by default
-// elsewhere (USAGE on the system schemas and public, and on types, CONNECT and TEMPORARY on the
-// database, EXECUTE on functions until a GRANT or REVOKE names one), and membership in itself alone. Names
-// of objects are looked up as the reg* types read them, with their
+// elsewhere (USAGE on the system schemas and public, and on types,
+// EXECUTE on functions until a GRANT or REVOKE names one), on the
+// database what its ACL gives (CONNECT and TEMPORARY to PUBLIC until a
+// GRANT or REVOKE names it), and membership in itself alone. Names of
+// objects are looked up as the reg* types read them, with their
 // errors; an oid that names nothing gives NULL, as in PostgreSQL. The
 // privilege is a comma-separated list, true when any is held.
 
@@ -62,7 +64,7 @@ var privNames = map[privObject]map[string]int{
 	privAnyColumn:  {"SELECT": int(PrivSelect), "INSERT": int(PrivInsert), "UPDATE": int(PrivUpdate), "REFERENCES": int(PrivReferences)},
 	privSequence:   {"USAGE": int(PrivUsage), "SELECT": int(PrivSelect), "UPDATE": int(PrivUpdate)},
 	privSchema:     {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
-	privDatabase:   {"CREATE": 0, "CONNECT": privPublic, "TEMPORARY": privPublic, "TEMP": privPublic},
+	privDatabase:   {"CREATE": int(PrivCreate), "CONNECT": int(PrivConnect), "TEMPORARY": int(PrivTemp), "TEMP": int(PrivTemp)},
 	privFunction:   {"EXECUTE": int(PrivExecute)},
 	privType:       {"USAGE": privPublic},
 	privRole:       {"MEMBER": 0, "USAGE": 0},
@@ -222,6 +224,7 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		if !found && a[0].Kind() == value.Text {
 			err = pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", a[0].String())
 		}
+		oid = sc.DatabaseOID
 	case privLanguage, privTablespace, privFDW, privServer, privParameter:
 		oid, found, err = privFixedObject(obj, a[0])
 	}

@@ -188,6 +188,9 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if s.Objtype == pg_query.ObjectType_OBJECT_SCHEMA && s.Targtype == pg_query.GrantTargetType_ACL_TARGET_OBJECT {
 		return b.bindGrantSchema(s, verb)
 	}
+	if s.Objtype == pg_query.ObjectType_OBJECT_DATABASE {
+		return b.bindGrantDatabase(s, verb)
+	}
 	if g, ok, err := b.bindGrantRoutine(s, verb); ok {
 		return g, err
 	}

@@ -33,6 +33,10 @@ type Function struct {
 	// Set is RETURNS SETOF or RETURNS TABLE: every row of the body, not
 	// the first.
 	Set bool
+	// Cost and Rows are COST and ROWS (pg_proc.procost, prorows), 0 when
+	// not given: planner estimates, which change nothing here but the
+	// catalog.
+	Cost, Rows float64
 	// Strict is STRICT (RETURNS NULL ON NULL INPUT): a NULL argument
 	// makes the call NULL (no row, for a set) without running the body.
 	Strict bool

@@ -184,7 +184,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for i, en := range entries {
-		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants {
+		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants || en.Kind == engine.KindDefaultACL || en.Kind == engine.KindDatabaseACL {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -200,7 +200,7 @@ func load(f *File, e *engine.Engine) error {
 	// Policies after the roles they name, the roles' BYPASSRLS, and the
 	// relations' owners.
 	for _, en := range entries {
-		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS && en.Kind != engine.KindRoleNoInherit && en.Kind != engine.KindRoleMember && en.Kind != engine.KindTypeOwner && en.Kind != engine.KindRelOwner && en.Kind != engine.KindColumnGrants {
+		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS && en.Kind != engine.KindRoleNoInherit && en.Kind != engine.KindRoleMember && en.Kind != engine.KindTypeOwner && en.Kind != engine.KindRelOwner && en.Kind != engine.KindColumnGrants && en.Kind != engine.KindDefaultACL && en.Kind != engine.KindDatabaseACL {
 			continue
 		}
 		if err := run(en); err != nil {

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,7 +12,8 @@ import (
 
 // Schemas (CREATE SCHEMA) are kept in the table deltaview_schemas
 // (format 10), one row per schema with its owner and the privileges
-// granted on it ("role=bits,…", the role empty for PUBLIC), each change
+// granted on it ("role=bits,…", the role empty for PUBLIC, in the order of
+// their grants), each change
 // a SQLite transaction of its own. They load before every relation,
 // which may be in one. The relations of a schema are in
 // deltaview_catalog under their keys ("schema.name").
@@ -28,9 +31,14 @@ func (f *File) SaveSchema(s engine.StoredSchema) error {
 	if f.readOnly {
 		return f.errReadOnly()
 	}
+	// The grantees in the order of their grants, then any other.
 	var grants []string
-	for role, p := range s.Grants {
-		grants = append(grants, role+"="+strconv.Itoa(int(p)))
+	seen := map[string]bool{}
+	for _, role := range append(slices.Clone(s.Order), slices.Sorted(maps.Keys(s.Grants))...) {
+		if p, ok := s.Grants[role]; ok && !seen[role] {
+			seen[role] = true
+			grants = append(grants, role+"="+strconv.Itoa(int(p)))
+		}
 	}
 	if s.Grants != nil && len(grants) == 0 {
 		// A schema whose every grant was revoked keeps an ACL (its
@@ -96,6 +104,7 @@ func (f *File) Schemas() ([]engine.StoredSchema, error) {
 				s.Grants = map[string]sql.Privilege{}
 			}
 			s.Grants[role] = sql.Privilege(n)
+			s.Order = append(s.Order, role)
 		}
 		out = append(out, s)
 	}
