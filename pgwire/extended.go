@@ -155,6 +155,12 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 			return pgerr.New(pgerr.ProtocolViolation, "unsupported format code: %d", f)
 		}
 	}
+	if ps.p != nil && ps.cmd == nil {
+		// A domain's checks belong to its input function: at Bind.
+		if err := c.sess.CheckArgs(ps.p, args); err != nil {
+			return err
+		}
+	}
 	c.portals[m.DestinationPortal] = &portal{ps: ps, args: args, formats: append(formats, m.ResultFormatCodes...)}
 	c.be.Send(&pgproto3.BindComplete{})
 	return nil

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 
-	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -24,7 +23,7 @@ func (e *Engine) createTableAs(c *sql.CreateTableAs) (Result, error) {
 	var rows []value.Row
 	if !c.NoData {
 		var err error
-		if rows, err = exec.Run(c.Query, e.queryBudget(e)); err != nil {
+		if rows, err = e.ctasRows(c.Query); err != nil {
 			return Result{}, err
 		}
 	}

@@ -411,16 +411,6 @@ func (e *Engine) ResumeSubscriptions(subs []StoredSubscription) error {
 	return nil
 }
 
-// SaveServer records a server in the store, if the engine has one.
-func (e *Engine) SaveServer(s StoredServer) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.store == nil {
-		return nil
-	}
-	return e.store.SaveServer(s)
-}
-
 // SaveForeignTable records a foreign table in the store, if the engine
 // has one.
 func (e *Engine) SaveForeignTable(t StoredForeignTable) error {

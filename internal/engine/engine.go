@@ -16,6 +16,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/dataflow"
 	"github.com/deltaview/deltaview/internal/delta"
+	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -103,6 +104,10 @@ type Engine struct {
 	// stepping is set while the views step, which no cancel interrupts.
 	polls    uint32
 	stepping bool
+	// tableAsProfile collects the figures of CREATE TABLE … AS's query
+	// under EXPLAIN ANALYZE (explain_analyze_ctas.go), under the write
+	// lock.
+	tableAsProfile *exec.Profile
 	// xacts counts the transactions ended (stat_counters.go).
 	xacts xactStats
 	// rls is row-level security, by table (rowsecurity.go).

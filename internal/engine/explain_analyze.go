@@ -36,6 +36,9 @@ func (s *Session) explainAnalyze(x *sql.ExplainAnalyze, rec *recorder) (Result, 
 	e := s.e
 	var lines []string
 	start := time.Now()
+	if c, ok := x.DML.(*sql.CreateTableAs); ok {
+		return s.explainAnalyzeTableAs(x, c, rec, start)
+	}
 	if x.DML != nil {
 		res, err := s.execBound(x.DML, rec)
 		if err != nil {

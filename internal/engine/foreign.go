@@ -17,7 +17,17 @@ import (
 
 // Foreign runs an engine's servers and foreign tables.
 type Foreign interface {
-	CreateServer(s *sql.CreateServer) error
+	// AddServer checks cs's options and adds the server (42710 when one
+	// of its name exists, unless IF NOT EXISTS); undo is nil when it
+	// added nothing. The engine calls it under its lock, writes the
+	// store itself and calls undo when the change is undone (a
+	// transaction block's ROLLBACK): it must not call the engine.
+	AddServer(cs *sql.CreateServer) (undo func(), err error)
+	// DropServers drops the servers ds names, which no foreign table may
+	// use (2BP01), skipping missing ones under IF EXISTS (42704
+	// otherwise): all or none. It returns the names dropped; as for
+	// AddServer, under the engine's lock.
+	DropServers(ds *sql.DropSink) (dropped []string, undo func(), err error)
 	CreateForeignTable(s *sql.CreateForeignTable) error
 	Drop(s *sql.DropSink) error
 	// Resume creates again the servers and foreign tables a store kept;
@@ -69,8 +79,9 @@ func (e *Engine) foreign() Foreign {
 }
 
 // foreignStmt runs CREATE SERVER, CREATE FOREIGN TABLE, DROP SERVER or
-// DROP FOREIGN TABLE, outside a transaction block: none of them is
-// transactional here.
+// DROP FOREIGN TABLE. Foreign tables and DROP SERVER … CASCADE run
+// outside a transaction block only: they are not transactional here;
+// the others are catalog changes (foreign_server.go).
 func (s *Session) foreignStmt(b sql.Bound) (Result, error) {
 	var verb string
 	switch b := b.(type) {
@@ -83,6 +94,9 @@ func (s *Session) foreignStmt(b sql.Bound) (Result, error) {
 		if b.Server {
 			verb = "DROP SERVER"
 		}
+	}
+	if serverCatalogStmt(b) {
+		return s.serverChange(b, verb)
 	}
 	if s.block {
 		return Result{}, pgerr.New(pgerr.ActiveTransaction, "%s cannot run inside a transaction block", verb)
@@ -99,8 +113,6 @@ func (s *Session) foreignStmt(b sql.Bound) (Result, error) {
 			WithHint(`import _ "github.com/deltaview/deltaview/sink/postgres" or _ "github.com/deltaview/deltaview/sink/sqlite"`)
 	}
 	switch b := b.(type) {
-	case *sql.CreateServer:
-		err = d.CreateServer(b)
 	case *sql.CreateForeignTable:
 		err = d.CreateForeignTable(b)
 	case *sql.DropSink:

@@ -21,9 +21,12 @@ type Prepared struct {
 	txControl bool
 	mu        sync.Mutex
 	types     []value.Type // of the last binding
-	cols      []plan.Column
-	hasRows   bool // the statement returns a result set: cols describe it
-	free      []*binding
+	// domains are the last binding's parameters declared of a domain
+	// (CheckArgs).
+	domains []expr.ParamSlot
+	cols    []plan.Column
+	hasRows bool // the statement returns a result set: cols describe it
+	free    []*binding
 	// preparedAt and executions are a PREPARE's time (in PostgreSQL's
 	// microseconds) and its EXECUTEs, which pg_prepared_statements shows.
 	preparedAt, executions int64
@@ -100,12 +103,16 @@ func (e *Engine) bindPrepared(p *Prepared, s *Session) (*binding, error) {
 		}
 	}
 	types := make([]value.Type, len(ps))
+	var domains []expr.ParamSlot
 	for i, s := range ps {
 		types[i] = s.T
+		if s.Domain != nil {
+			domains = append(domains, expr.ParamSlot{N: s.N, T: s.T, Domain: s.Domain})
+		}
 	}
 	cols, hasRows := resultColumns(b)
 	p.mu.Lock()
-	p.types = types
+	p.types, p.domains = types, domains
 	p.cols, p.hasRows = cols, hasRows
 	p.mu.Unlock()
 	return &binding{bound: b, params: ps, rec: rec, gen: e.catalogGen, ns: ns}, nil

@@ -35,6 +35,9 @@ func (rt *plRuntime) Final(final bool) { rt.final = final }
 // catalogChange reports whether b is a statement that execBound runs as
 // a catalog change (Session.ddl).
 func catalogChange(b sql.Bound) bool {
+	if serverCatalogStmt(b) {
+		return true
+	}
 	switch b.(type) {
 	case *sql.Select, *sql.Insert, *sql.Update, *sql.Delete, *sql.Merge, *sql.RuleDML, *sql.RuleThrough,
 		*sql.Call, *sql.Do, *sql.Tx, *sql.SetConstraints, *sql.WithModify, *sql.Truncate,

@@ -288,6 +288,9 @@ func (s *Session) accessOf(b sql.Bound) access {
 		return accessWrite
 	case *sql.CreateSubscription, *sql.AlterSubscription, *sql.DropSubscription,
 		*sql.CreateServer, *sql.CreateForeignTable, *sql.DropSink:
+		if serverCatalogStmt(b) {
+			return accessWrite // a catalog change (foreign_server.go)
+		}
 		return accessSession // the driver takes the locks it needs
 	case *sql.Set:
 		if sessionStmt(b) {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -16,7 +15,7 @@ func (s *Session) createTempAs(c *sql.CreateTableAs) (Result, error) {
 	var rows []value.Row
 	if !c.NoData {
 		var err error
-		if rows, err = exec.Run(c.Query, e.queryBudget(e)); err != nil {
+		if rows, err = e.ctasRows(c.Query); err != nil {
 			return Result{}, err
 		}
 	}

@@ -32,11 +32,12 @@ type txDDL struct {
 }
 
 // catalogUndo undoes one catalog change of a block: the log's length and
-// the base before it, the store's mark (-1 without a store) and the
-// catalog's image.
+// the base before it, the store's mark (-1 without a store), the
+// catalog's image and the undo of what a driver holds (onCatalogUndo).
 type catalogUndo struct {
 	mark, base, store int
 	im                *catalogImage
+	drivers           []func()
 }
 
 // blockCatalogKind reports whether b is a catalog change that may run
@@ -60,6 +61,9 @@ func blockCatalogKind(b sql.Bound) bool {
 		*sql.DropType, *sql.CreateSchema, *sql.DropSchema, *sql.Comment, *sql.Grant, *sql.GrantSchema,
 		*sql.CreateTrigger, *sql.DropTrigger, *sql.CreateExtension, *sql.MoveRelation:
 		return true
+	case *sql.CreateServer, *sql.DropSink:
+		// A server is a record of the driver (foreign_server.go).
+		return serverCatalogStmt(b)
 	case *sql.Refresh:
 		// Populating a view is building it; WITH NO DATA lets go of its
 		// state, which the image keeps (refresh.go).
@@ -248,6 +252,9 @@ func (e *Engine) undoCatalog(i int) {
 		u := d.undo[j]
 		e.undoTo(min(u.mark, len(e.tx.log)))
 		e.restoreImage(u.im)
+		for k := len(u.drivers) - 1; k >= 0; k-- {
+			u.drivers[k]()
+		}
 		if bs != nil && u.store >= 0 {
 			e.undoStore(bs, u.store)
 		}

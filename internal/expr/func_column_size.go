@@ -176,8 +176,8 @@ func arraySize(v value.Value) (int, bool) {
 // recordSize is the size of a row value's datum, as heap_form_tuple
 // builds it: the tuple header (23 bytes and the null bitmap when a field
 // is NULL) aligned to 8 bytes, then each field aligned to its type, a
-// varlena of 126 bytes or fewer with a 1-byte header and unaligned. A
-// row value is not compressed.
+// varlena of 126 bytes or fewer (jsonb's binary form too) with a 1-byte
+// header and unaligned. A row value is not compressed.
 func recordSize(v value.Value) (int, error) {
 	fs := v.Fields()
 	head := 23
@@ -191,11 +191,6 @@ func recordSize(v value.Value) (int, error) {
 	for _, f := range fs {
 		if f.IsNull() {
 			continue
-		}
-		if f.Kind() == value.JSONB {
-			// PostgreSQL's row keeps a jsonb field in a layout not
-			// reproduced here.
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "pg_column_size of a row holding jsonb is not supported")
 		}
 		m, varlena, err := datumSize(f)
 		if err != nil {

@@ -61,7 +61,7 @@ func parseNumFormat(f string) (toks []numTok, fm bool, err error) {
 		case rest[0] == '.' || rest[0] == 'D':
 			toks = append(toks, numTok{kind: '.'})
 			i++
-		case rest[0] == ',' || rest[0] == 'G' && !strings.HasPrefix(rest, "GG"):
+		case rest[0] == ',' || rest[0] == 'G':
 			toks = append(toks, numTok{kind: ','})
 			i++
 		case strings.HasPrefix(rest, "SG"):
@@ -412,6 +412,11 @@ tokens:
 		case 'C':
 			sb.WriteByte(' ')
 		case 'T':
+			if !digitPositions(toks) && !neg {
+				// PostgreSQL's number without a digit position is
+				// ".", which has no ordinal suffix.
+				return "", pgerr.New(pgerr.InvalidTextRep, "\".\" is not a number")
+			}
 			if !neg && !overflow && !dec && intPart != "" {
 				suf := numOrdinal(intPart)
 				if t.lit == "TH" {
@@ -516,4 +521,15 @@ func floatPost(v value.Value, frac int) int {
 		return dig - pre
 	}
 	return frac
+}
+
+// digitPositions reports whether a numeric template has a digit position
+// (9 or 0) or a decimal point.
+func digitPositions(toks []numTok) bool {
+	for _, t := range toks {
+		if t.kind == '9' || t.kind == '0' || t.kind == '.' {
+			return true
+		}
+	}
+	return false
 }

@@ -15,7 +15,8 @@ import (
 // away from zero) in upper or lower case roman numerals, right-aligned in
 // 15 characters (left without padding in fill mode); 15 #s when it is not
 // between 1 and 3999. Digit positions and TH print nothing, L a blank,
-// text is copied; other patterns with RN are refused (0A000).
+// text is copied, sign patterns as PostgreSQL's sign-less RN prints them;
+// a decimal point, a group separator or V with RN is refused (0A000).
 func romanToChar(v value.Value, toks []numTok, fm bool) (string, error) {
 	n, err := romanInt(v)
 	if err != nil {
@@ -42,8 +43,18 @@ func romanToChar(v value.Value, toks []numTok, fm bool) (string, error) {
 			sb.WriteByte(' ')
 		case 'L':
 			sb.WriteString(t.lit)
+		case 'S', 'R':
+			// PostgreSQL's RN leaves the number without a sign: S and
+			// PR print nothing, MI and PL a blank (nothing in fill
+			// mode), and SG writes the sign's NUL, which ends the text.
+		case 'M', 'P':
+			if !fm {
+				sb.WriteByte(' ')
+			}
+		case 'G':
+			return sb.String(), nil
 		default:
-			return "", pgerr.New(pgerr.FeatureNotSupported, "to_char with RN and sign, decimal point, group separator or V patterns is not supported")
+			return "", pgerr.New(pgerr.FeatureNotSupported, "to_char with RN and decimal point, group separator or V patterns is not supported")
 		}
 	}
 	return sb.String(), nil

@@ -55,44 +55,6 @@ var libpqOptions = map[string]bool{
 	"options": true, "service": true,
 }
 
-// CreateServer implements engine.Foreign: the server is recorded in the
-// engine's store, if it has one, before the statement returns.
-func (d *driver) CreateServer(cs *dsql.CreateServer) error {
-	s, err := newServer(cs)
-	if err != nil {
-		return err
-	}
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		return pgerr.New(pgerr.ObjectNotInPrereqState, "the database is closed")
-	}
-	if d.servers[cs.Name] != nil {
-		d.mu.Unlock()
-		if cs.IfNotExists {
-			return nil
-		}
-		return pgerr.New(pgerr.DuplicateObject, "server %q already exists", cs.Name)
-	}
-	d.servers[cs.Name] = s
-	d.mu.Unlock()
-	// The store is written outside d.mu: the engine reads the driver's
-	// figures under its own lock.
-	opts := make([]dsql.Option, len(cs.Options))
-	for i, o := range cs.Options {
-		opts[i] = dsql.Option{Name: o.Name, Value: o.Value}
-	}
-	if err := d.e.SaveServer(engine.StoredServer{Name: cs.Name, Wrapper: cs.Wrapper, Options: opts}); err != nil {
-		d.mu.Lock()
-		if d.servers[cs.Name] == s {
-			delete(d.servers, cs.Name)
-		}
-		d.mu.Unlock()
-		return err
-	}
-	return nil
-}
-
 // newServer checks a server's options.
 func newServer(cs *dsql.CreateServer) (*server, error) {
 	s := &server{name: cs.Name, wrapper: cs.Wrapper, timeout: DefaultTimeout}

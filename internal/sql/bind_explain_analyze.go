@@ -11,8 +11,8 @@ import (
 )
 
 // ExplainAnalyze is EXPLAIN ANALYZE of an ad-hoc SELECT (Query) or of a
-// data-changing statement (DML): the statement runs, as in PostgreSQL,
-// and the figures of its run are reported.
+// data-changing statement (DML, a *CreateTableAs too): the statement
+// runs, as in PostgreSQL, and the figures of its run are reported.
 type ExplainAnalyze struct {
 	Query plan.Node
 	DML   Bound
@@ -90,8 +90,12 @@ func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt) (Bound, bool, error
 	case q.GetMergeStmt() != nil:
 		out.Table = q.GetMergeStmt().Relation.GetRelname()
 		out.DML, err = b.bindStmt(q)
+	case q.GetSelectStmt() != nil, q.GetCreateTableAsStmt().GetObjtype() == pg_query.ObjectType_OBJECT_TABLE:
+		// SELECT … INTO and CREATE TABLE … AS: the table is created and
+		// filled, and the plan is the query's, as in PostgreSQL.
+		out.DML, err = b.bindStmt(q)
 	default:
-		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE is supported for SELECT, INSERT, UPDATE, DELETE and MERGE")
+		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE is supported for SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE TABLE … AS and SELECT … INTO")
 	}
 	if err != nil {
 		return nil, true, err
