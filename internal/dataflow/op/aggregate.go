@@ -114,7 +114,10 @@ type Aggregate struct {
 	// Direct is a hypothetical-set aggregate's row of direct arguments
 	// (a row constructor), evaluated per row: it reads the input only
 	// through the group key, so every row of a group gives the same.
-	// OrderBy holds its WITHIN GROUP keys, one per field.
+	// OrderBy holds its WITHIN GROUP keys, one per field. For
+	// percentile_cont and percentile_disc it is the fraction (double
+	// precision or an array of them), constant per group as well, and
+	// OrderBy holds the one key, Arg.
 	Direct expr.Expr
 	// Filter is the FILTER (WHERE …) predicate, nil for none: rows for
 	// which it is not TRUE are left out of this aggregate.
@@ -323,10 +326,18 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 				return nil, pgerr.New(pgerr.Internal, "%s WITHIN GROUP needs one direct argument per key", a.Func)
 			}
 			s.width++
+		} else if a.Func == plan.AggPercentileCont || a.Func == plan.AggPercentileDisc {
+			if a.Direct == nil || len(a.OrderBy) != 1 {
+				return nil, pgerr.New(pgerr.Internal, "%s WITHIN GROUP needs a fraction and one key", a.Func)
+			}
+			s.width++
 		} else if a.Direct != nil {
 			return nil, pgerr.New(pgerr.Internal, "%s takes no direct argument", a.Func)
 		}
-		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && a.Func != plan.AggUser && !a.Func.Has(plan.AggHypothetical) {
+		if a.Func == plan.AggMode && len(a.OrderBy) != 1 {
+			return nil, pgerr.New(pgerr.Internal, "mode WITHIN GROUP needs one key")
+		}
+		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && a.Func != plan.AggUser && !a.Func.Has(plan.AggOrderedSet) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in %s is not supported", a.Func)
 		}
 		s.width += len(a.OrderBy)
@@ -342,6 +353,9 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if a.Direct != nil && !a.Func.Has(plan.AggHypothetical) && a.Direct.Type().Kind.IsArray() {
+			t = value.ArrayType(t.Kind) // an array of fractions: an array of percentiles
 		}
 		s.typ, s.in, s.slot = t, argType.Kind, slot
 		slot += s.width
@@ -438,6 +452,10 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		inner = newBitsAcc
 	case plan.AggHypoRank, plan.AggHypoDenseRank, plan.AggHypoPercentRank, plan.AggHypoCumeDist:
 		return newHypoAcc
+	case plan.AggPercentileCont, plan.AggPercentileDisc:
+		return newPercentileAcc
+	case plan.AggMode:
+		return newModeAcc
 	}
 	if s.Func.Has(plan.AggTwoArgs) {
 		return newRegrAcc // DISTINCT is refused when bound
@@ -1138,12 +1156,16 @@ func (a *aggSpec) describe() string {
 		b.WriteString(a.Func.String())
 	}
 	b.WriteByte('(')
-	if a.Direct != nil {
-		for i, d := range a.Direct.(*expr.RowCons).Args {
-			if i > 0 {
-				b.WriteString(", ")
+	if a.Func.Has(plan.AggOrderedSet) {
+		if rc, ok := a.Direct.(*expr.RowCons); ok {
+			for i, d := range rc.Args {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(d.String())
 			}
-			b.WriteString(d.String())
+		} else if a.Direct != nil {
+			b.WriteString(a.Direct.String())
 		}
 		b.WriteString(") WITHIN GROUP (ORDER BY ")
 		b.WriteString(formatSortKeys(a.OrderBy))
@@ -1200,6 +1222,10 @@ func (a *aggSpec) stateCost() (state, cost string) {
 		return "count of rows before the direct arguments' row, and its distinct sort keys before it → multiplicity", "O(log n)"
 	case a.Func.Has(plan.AggHypothetical):
 		return "count of rows before, and peers of, the direct arguments' row", "O(change)"
+	case a.Func == plan.AggPercentileCont || a.Func == plan.AggPercentileDisc:
+		return "every non-NULL value in order, counted by position (O(input))", "O(log n)"
+	case a.Func == plan.AggMode:
+		return "value → multiplicity, and the values ordered by multiplicity", "O(log n)"
 	case a.Func == plan.AggUser:
 		return "ordered arguments → multiplicity (O(input))", "O(log n) + O(group) calls of the transition function to fold the group again"
 	case a.Func == plan.AggStringAgg || a.Func == plan.AggArrayAgg:
