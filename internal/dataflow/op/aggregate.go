@@ -310,8 +310,8 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 			s.width = 1
 		}
 		if a.Func.Has(plan.AggTwoArgs) {
-			if a.X == nil || a.Distinct {
-				return nil, pgerr.New(pgerr.Internal, "%s needs two arguments and no DISTINCT", a.Func)
+			if a.X == nil {
+				return nil, pgerr.New(pgerr.Internal, "%s needs two arguments", a.Func)
 			}
 			s.width++
 		}
@@ -458,7 +458,11 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		return newModeAcc
 	}
 	if s.Func.Has(plan.AggTwoArgs) {
-		return newRegrAcc // DISTINCT is refused when bound
+		if s.Distinct {
+			// A count per distinct pair (y, x), the sums fed each pair once.
+			return func(s *aggSpec) accum { return newDistinctAcc(newRegrAcc(s), true) }
+		}
+		return newRegrAcc
 	}
 	if s.Distinct && s.Func != plan.AggCountStar {
 		return func(s *aggSpec) accum { return newDistinctAcc(inner(s), value.HasReprs(s.in)) }
