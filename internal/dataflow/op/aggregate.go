@@ -1189,6 +1189,10 @@ func (a *aggSpec) describe() string {
 	} else {
 		b.WriteString(a.Arg.String())
 	}
+	if a.X != nil {
+		b.WriteString(", ")
+		b.WriteString(a.X.String())
+	}
 	if a.Sep != nil {
 		b.WriteString(", ")
 		b.WriteString(a.Sep.String())
@@ -1234,6 +1238,8 @@ func (a *aggSpec) stateCost() (state, cost string) {
 		return "ordered arguments → multiplicity (O(input))", "O(log n) + O(group) calls of the transition function to fold the group again"
 	case a.Func == plan.AggStringAgg || a.Func == plan.AggArrayAgg:
 		return "ordered value → multiplicity (O(input))", "O(log n) + O(group) to build the result"
+	case a.Distinct && a.Func.Has(plan.AggTwoArgs):
+		return "pair (y, x) → multiplicity (O(input)), and the sums of the distinct pairs", "O(log n)"
 	case a.Distinct && a.Func != plan.AggCountStar:
 		return "value → multiplicity (O(input))", "O(log n)"
 	case a.Func == plan.AggCountStar || a.Func == plan.AggCount:
