@@ -32,7 +32,7 @@ func (cp *compiler) aggregateOps(n *plan.Aggregate, cols []string) ([]op.Aggrega
 		}
 		oa := op.Aggregate{Func: a.Func, Arg: a.Arg, Sep: a.Sep, X: a.X, Filter: a.Filter, Distinct: a.Distinct, User: a.User}
 		oa.OrderBy = sortKeys(a.OrderBy)
-		if a.Func.Has(plan.AggHypothetical) {
+		if a.Func.Has(plan.AggOrderedSet) {
 			oa.Direct = a.Direct
 		}
 		if a.Func.Has(plan.AggKeepsBest) && isBase && !value.IntOrdered(a.Arg.Type().Kind) {

@@ -280,7 +280,7 @@ func (g *gen) agg(sc []dcol, pk string) (string, kind) {
 	}
 	var x string
 	var k kind
-	switch g.intn(13) {
+	switch g.intn(14) {
 	case 0:
 		x, k = "count(*)", kInt
 	case 1:
@@ -315,6 +315,18 @@ func (g *gen) agg(sc []dcol, pk string) (string, kind) {
 			x = fmt.Sprintf("string_agg(%s, %s ORDER BY %s)", arg, sep, g.orderBy(sc, c.name, pk))
 		}
 		k = kText
+	case 13:
+		// The ordered-set aggregates; not over numeric, whose equal values
+		// may print differently and are then shown as either.
+		frac := pick(g, []string{"0", "0.25", "0.5", "0.9", "1"})
+		switch c := col(kInt, kText, kDate); g.intn(3) {
+		case 0:
+			x, k = fmt.Sprintf("percentile_cont(%s) WITHIN GROUP (ORDER BY %s%s)", frac, col(kInt).name, g.dir()), kFloat
+		case 1:
+			x, k = fmt.Sprintf("percentile_disc(%s) WITHIN GROUP (ORDER BY %s%s)", frac, c.name, g.dir()), c.k
+		default:
+			x, k = fmt.Sprintf("mode() WITHIN GROUP (ORDER BY %s%s)", c.name, g.dir()), c.k
+		}
 	default:
 		c := col(kInt, kText, kNum, kDate, kBool)
 		if distinct != "" {

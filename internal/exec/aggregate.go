@@ -233,6 +233,9 @@ func aggInputs(a *plan.AggCall, rows []value.Row, inOrder bool) ([]aggInput, err
 		if c := value.Compare(x.arg, y.arg); c != 0 {
 			return c
 		}
+		if c := value.Compare(x.x, y.x); c != 0 {
+			return c // the regression aggregates' pairs (y, x)
+		}
 		return value.Compare(x.sep, y.sep)
 	}
 	// Equal arguments printed differently (1.5 and 1.50), the first
@@ -243,6 +246,9 @@ func aggInputs(a *plan.AggCall, rows []value.Row, inOrder bool) ([]aggInput, err
 			return c
 		}
 		if c := value.CompareRepr(x.arg, y.arg); c != 0 {
+			return c
+		}
+		if c := value.CompareRepr(x.x, y.x); c != 0 {
 			return c
 		}
 		return value.CompareRepr(x.sep, y.sep)

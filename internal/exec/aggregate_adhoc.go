@@ -179,80 +179,10 @@ func orderedSet(a *plan.AggCall, ins []aggInput, rows []value.Row) (value.Value,
 		return value.Null, nil
 	}
 	fv, err := a.Direct.Eval(rows[0])
-	if err != nil || fv.IsNull() {
+	if err != nil {
 		return value.Null, err
 	}
-	if fv.Kind().IsArray() {
-		// An array of fractions: an array of the percentiles, NULL where
-		// a fraction is NULL. As in PostgreSQL, a group without values is
-		// NULL before the fractions are checked.
-		if len(vals) == 0 {
-			return value.Null, nil
-		}
-		fs := fv.Elems()
-		for _, f := range fs {
-			if !f.IsNull() {
-				if err := checkPercentile(f.Float()); err != nil {
-					return value.Null, err
-				}
-			}
-		}
-		out := make([]value.Value, len(fs))
-		for i, f := range fs {
-			if !f.IsNull() {
-				if out[i], err = percentile(a, vals, f.Float()); err != nil {
-					return value.Null, err
-				}
-			}
-		}
-		return value.NewArrayDims(a.Type.Kind, out, fv.Dims()), nil
-	}
-	p := fv.Float()
-	if err := checkPercentile(p); err != nil {
-		return value.Null, err
-	}
-	if len(vals) == 0 {
-		return value.Null, nil
-	}
-	return percentile(a, vals, p)
-}
-
-func checkPercentile(p float64) error {
-	if p < 0 || p > 1 || math.IsNaN(p) {
-		return pgerr.New(pgerr.NumericOutOfRange, "percentile value %g is not between 0 and 1", p)
-	}
-	return nil
-}
-
-// percentile is the fraction p of vals, sorted and not empty: the first
-// value at or past it (percentile_disc), or the interpolation between
-// the two values around it (percentile_cont).
-func percentile(a *plan.AggCall, vals []value.Value, p float64) (value.Value, error) {
-	n := len(vals)
-	if a.Func == plan.AggPercentileDisc {
-		row := int(math.Ceil(p * float64(n)))
-		return vals[max(row, 1)-1], nil
-	}
-	pos := p * float64(n-1)
-	lo, hi := math.Floor(pos), math.Ceil(pos)
-	l, h := vals[int(lo)], vals[int(hi)]
-	if lo == hi {
-		return l, nil
-	}
-	frac := pos - lo
-	if l.Kind() == value.Interval {
-		// interval_lerp: lo + (hi - lo) · fraction.
-		d, err := value.Sub(h, l)
-		if err != nil {
-			return value.Null, err
-		}
-		if d, err = value.Mul(d, value.NewFloat(value.Float8, frac)); err != nil {
-			return value.Null, err
-		}
-		return value.Add(l, d)
-	}
-	x, y := l.Float(), h.Float()
-	return value.NewFloat(value.Float8, x+(y-x)*frac), nil
+	return plan.PercentileResult(a.Func, a.Type.Kind, fv, len(vals), func(i int) value.Value { return vals[i] })
 }
 
 // hypothetical is rank, dense_rank, percent_rank or cume_dist of the row

@@ -474,12 +474,6 @@ func (b *binder) bindAggCall(f *pg_query.FuncCall) (expr.Expr, error) {
 			}
 		}
 	}
-	// The regression aggregates are maintained from sums of the pairs
-	// (op.regrAcc), but not over distinct pairs.
-	if fn.Has(plan.AggTwoArgs) && f.AggDistinct && b.forView {
-		return nil, b.refuse(f.Location, "%s(DISTINCT …) is not supported in a materialized view", name).
-			WithHint("aggregate over a subquery that selects the distinct pairs: SELECT %s(y, x) FROM (SELECT DISTINCT y, x FROM …) s", name)
-	}
 	if fn.Has(plan.AggNotMaintained) && b.forView && !fn.Has(plan.AggTwoArgs) {
 		return nil, b.refuse(f.Location, "aggregate function %s is not supported in a materialized view", name).
 			WithHint("it is computed from each group's rows, which a view does not keep; ad-hoc queries accept it")

@@ -1104,7 +1104,11 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 			if err != nil {
 				return nil, err
 			}
-			in = &plan.TopK{Input: in, Order: keys, Limit: limit, Offset: offset}
+			if sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+				in = b.viewWithTies(in, keys, limit)
+			} else {
+				in = &plan.TopK{Input: in, Order: keys, Limit: limit, Offset: offset}
+			}
 		}
 	} else {
 		in = &plan.Sort{Input: in, Keys: keys}
@@ -1130,7 +1134,7 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 
 // checkViewOrder refuses the orderings a view cannot maintain: LIMIT
 // without ORDER BY (arbitrary rows), OFFSET without LIMIT, FETCH … WITH
-// TIES.
+// TIES with OFFSET.
 func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinctOn []*pg_query.Node) error {
 	switch {
 	case hasLimit && len(sel.SortClause) == 0:
@@ -1147,8 +1151,11 @@ func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinc
 	case hasLimit && sel.LimitCount == nil:
 		return b.refuse(b.keyword("offset", 0), "OFFSET without LIMIT is not maintained in a view").
 			WithHint("read the view with OFFSET instead")
-	case sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES:
-		return b.refuse(b.keyword("ties", 0), "FETCH … WITH TIES is not maintained in a view")
+	case sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES && sel.LimitOffset != nil:
+		// Which of the rows that tie across the offset it skips is
+		// arbitrary.
+		return b.refuse(b.keyword("ties", 0), "FETCH … WITH TIES with OFFSET is not maintained in a view").
+			WithHint("drop the OFFSET, or apply it when reading the view")
 	}
 	return nil
 }

@@ -28,13 +28,15 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 	if f == nil || opName(f.Funcname) != "generate_series" || len(f.Args) < 2 || len(f.Args) > 3 {
 		return f != nil && opName(f.Funcname) == "generate_series" && b.forView
 	}
-	if b.forView {
-		return true // refused there, as before
-	}
 	for _, a := range f.Args {
 		e, err := b.bindExpr(&scope{}, a)
 		if err != nil {
-			return true // reported there
+			return !b.forView // reported there; in a view, by bindTableFunc
+		}
+		if b.forView && (e.Volatile() || expr.HasOuter(e)) {
+			// Bounds that read the items before it: a FlatMap of each row
+			// (bindTableFunc); volatile ones are refused there.
+			return false
 		}
 		if k := e.Type().Kind; !k.IsInteger() && k != value.Unknown {
 			return false
@@ -50,8 +52,8 @@ func (b *binder) integerSeries(rf *pg_query.RangeFunction) bool {
 // "ordinality"; the alias's column list renames them in order, and a
 // column definition list gives the columns of a function returning
 // record (bind_coldef.go). A view
-// maintains unnest and generate_subscripts (a FlatMap of each row, or a
-// constant), not generate_series.
+// maintains them as a FlatMap of each row, or a constant; not
+// generate_series over timestamp with time zone.
 func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, error) {
 	if err := b.coldefPlacement(rf); err != nil {
 		return nil, nil, err
@@ -172,11 +174,6 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 		if err != nil {
 			return nil, nil, err
 		}
-		if b.forView && name == "generate_series" {
-			// A series may be as long as its bounds say, whatever the change.
-			return nil, nil, b.refuse(f.Location, "%s in FROM cannot be maintained in a view", name).
-				WithHint("store the rows in a table and read the table")
-		}
 		if b.forView && expr.IsTZJSONPathFunc(name) {
 			return nil, nil, b.refuseTZJSONPath(name, f.Location)
 		}
@@ -213,6 +210,12 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
 		b.zonedSeries(srf)
+		if b.forView && name == "generate_series" && srf.Cols[0].Kind == value.TimestampTZ {
+			// Its steps of days and months fall where the reading
+			// session's time zone says.
+			return nil, nil, b.refuse(f.Location, "generate_series over timestamp with time zone cannot be maintained in a view").
+				WithHint("generate a series of timestamp without time zone, or store the series in a table and read the table")
+		}
 		switch {
 		case len(coldefs) > 0:
 			if srf, err = b.withColdefs(srf, f, coldefs); err != nil {

@@ -114,7 +114,10 @@ type Aggregate struct {
 	// Direct is a hypothetical-set aggregate's row of direct arguments
 	// (a row constructor), evaluated per row: it reads the input only
 	// through the group key, so every row of a group gives the same.
-	// OrderBy holds its WITHIN GROUP keys, one per field.
+	// OrderBy holds its WITHIN GROUP keys, one per field. For
+	// percentile_cont and percentile_disc it is the fraction (double
+	// precision or an array of them), constant per group as well, and
+	// OrderBy holds the one key, Arg.
 	Direct expr.Expr
 	// Filter is the FILTER (WHERE …) predicate, nil for none: rows for
 	// which it is not TRUE are left out of this aggregate.
@@ -307,8 +310,8 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 			s.width = 1
 		}
 		if a.Func.Has(plan.AggTwoArgs) {
-			if a.X == nil || a.Distinct {
-				return nil, pgerr.New(pgerr.Internal, "%s needs two arguments and no DISTINCT", a.Func)
+			if a.X == nil {
+				return nil, pgerr.New(pgerr.Internal, "%s needs two arguments", a.Func)
 			}
 			s.width++
 		}
@@ -323,10 +326,18 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 				return nil, pgerr.New(pgerr.Internal, "%s WITHIN GROUP needs one direct argument per key", a.Func)
 			}
 			s.width++
+		} else if a.Func == plan.AggPercentileCont || a.Func == plan.AggPercentileDisc {
+			if a.Direct == nil || len(a.OrderBy) != 1 {
+				return nil, pgerr.New(pgerr.Internal, "%s WITHIN GROUP needs a fraction and one key", a.Func)
+			}
+			s.width++
 		} else if a.Direct != nil {
 			return nil, pgerr.New(pgerr.Internal, "%s takes no direct argument", a.Func)
 		}
-		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && a.Func != plan.AggUser && !a.Func.Has(plan.AggHypothetical) {
+		if a.Func == plan.AggMode && len(a.OrderBy) != 1 {
+			return nil, pgerr.New(pgerr.Internal, "mode WITHIN GROUP needs one key")
+		}
+		if len(a.OrderBy) > 0 && a.Func != plan.AggStringAgg && a.Func != plan.AggArrayAgg && a.Func != plan.AggUser && !a.Func.Has(plan.AggOrderedSet) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in %s is not supported", a.Func)
 		}
 		s.width += len(a.OrderBy)
@@ -342,6 +353,9 @@ func NewGroupBy(keys []expr.Expr, aggs []Aggregate) (*GroupBy, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if a.Direct != nil && !a.Func.Has(plan.AggHypothetical) && a.Direct.Type().Kind.IsArray() {
+			t = value.ArrayType(t.Kind) // an array of fractions: an array of percentiles
 		}
 		s.typ, s.in, s.slot = t, argType.Kind, slot
 		slot += s.width
@@ -438,9 +452,17 @@ func accumMaker(s *aggSpec) func(*aggSpec) accum {
 		inner = newBitsAcc
 	case plan.AggHypoRank, plan.AggHypoDenseRank, plan.AggHypoPercentRank, plan.AggHypoCumeDist:
 		return newHypoAcc
+	case plan.AggPercentileCont, plan.AggPercentileDisc:
+		return newPercentileAcc
+	case plan.AggMode:
+		return newModeAcc
 	}
 	if s.Func.Has(plan.AggTwoArgs) {
-		return newRegrAcc // DISTINCT is refused when bound
+		if s.Distinct {
+			// A count per distinct pair (y, x), the sums fed each pair once.
+			return func(s *aggSpec) accum { return newDistinctAcc(newRegrAcc(s), true) }
+		}
+		return newRegrAcc
 	}
 	if s.Distinct && s.Func != plan.AggCountStar {
 		return func(s *aggSpec) accum { return newDistinctAcc(inner(s), value.HasReprs(s.in)) }
@@ -1138,12 +1160,16 @@ func (a *aggSpec) describe() string {
 		b.WriteString(a.Func.String())
 	}
 	b.WriteByte('(')
-	if a.Direct != nil {
-		for i, d := range a.Direct.(*expr.RowCons).Args {
-			if i > 0 {
-				b.WriteString(", ")
+	if a.Func.Has(plan.AggOrderedSet) {
+		if rc, ok := a.Direct.(*expr.RowCons); ok {
+			for i, d := range rc.Args {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(d.String())
 			}
-			b.WriteString(d.String())
+		} else if a.Direct != nil {
+			b.WriteString(a.Direct.String())
 		}
 		b.WriteString(") WITHIN GROUP (ORDER BY ")
 		b.WriteString(formatSortKeys(a.OrderBy))
@@ -1162,6 +1188,10 @@ func (a *aggSpec) describe() string {
 		b.WriteByte('*')
 	} else {
 		b.WriteString(a.Arg.String())
+	}
+	if a.X != nil {
+		b.WriteString(", ")
+		b.WriteString(a.X.String())
 	}
 	if a.Sep != nil {
 		b.WriteString(", ")
@@ -1200,10 +1230,16 @@ func (a *aggSpec) stateCost() (state, cost string) {
 		return "count of rows before the direct arguments' row, and its distinct sort keys before it → multiplicity", "O(log n)"
 	case a.Func.Has(plan.AggHypothetical):
 		return "count of rows before, and peers of, the direct arguments' row", "O(change)"
+	case a.Func == plan.AggPercentileCont || a.Func == plan.AggPercentileDisc:
+		return "every non-NULL value in order, counted by position (O(input))", "O(log n)"
+	case a.Func == plan.AggMode:
+		return "value → multiplicity, and the values ordered by multiplicity", "O(log n)"
 	case a.Func == plan.AggUser:
 		return "ordered arguments → multiplicity (O(input))", "O(log n) + O(group) calls of the transition function to fold the group again"
 	case a.Func == plan.AggStringAgg || a.Func == plan.AggArrayAgg:
 		return "ordered value → multiplicity (O(input))", "O(log n) + O(group) to build the result"
+	case a.Distinct && a.Func.Has(plan.AggTwoArgs):
+		return "pair (y, x) → multiplicity (O(input)), and the sums of the distinct pairs", "O(log n)"
 	case a.Distinct && a.Func != plan.AggCountStar:
 		return "value → multiplicity (O(input))", "O(log n)"
 	case a.Func == plan.AggCountStar || a.Func == plan.AggCount:
