@@ -51,7 +51,15 @@ func (s *Session) mayCreateIn(key string) error {
 	if s.mustBeSuperuser("") == nil {
 		return nil
 	}
-	e := s.e
+	return s.e.mayCreateAs(s.role, key)
+}
+
+// mayCreateAs returns 42501 unless role may make objects in the schema
+// of key: it owns the schema, or holds CREATE on it.
+func (e *Engine) mayCreateAs(role, key string) error {
+	if r := e.roles[role]; role == SuperuserName || r != nil && r.superuser {
+		return nil
+	}
 	name, _ := e.splitKey(key)
 	if name == "" {
 		name = "public"
@@ -60,7 +68,7 @@ func (s *Session) mayCreateIn(key string) error {
 		if sc.grants[""]&sql.PrivCreate != 0 {
 			return nil
 		}
-		for _, h := range e.heldRoles(s.role) {
+		for _, h := range e.heldRoles(role) {
 			if sc.owner == h || sc.grants[h]&sql.PrivCreate != 0 {
 				return nil
 			}
