@@ -131,18 +131,29 @@ func (s *Session) mayReference(fk sql.ForeignKey) error {
 // mayAlterRoutine checks ALTER FUNCTION | PROCEDURE a: the routine's
 // owner, and the roles holding its privileges, may, with CREATE on its
 // schema for RENAME TO and, for OWNER TO, the new owner's privileges;
-// an aggregate's changes stay the superusers'. A routine that does not
+// an aggregate is a superuser's (no statement gives it to a role). A routine that does not
 // exist is let through, for the statement to report.
 func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 	if s.mustBeSuperuser("") == nil {
 		return nil
 	}
-	if a.Kind == "aggregate" {
-		return s.mustBeSuperuser("alter an aggregate")
-	}
 	e := s.e
+	// An aggregate is its creator's, a superuser's: PostgreSQL names it
+	// a function here.
+	notAggOwner := func() error {
+		if ag := e.aggregateNamed(a.Ref); ag != nil {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of function %s", e.bareName(ag.Name))
+		}
+		return nil
+	}
+	if a.Kind == "aggregate" {
+		return notAggOwner()
+	}
 	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
 	if err != nil {
+		if a.Kind == "function" {
+			return notAggOwner()
+		}
 		return nil
 	}
 	if !e.hasPrivsOf(s.role, routineOwnerName(f)) {

@@ -288,7 +288,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			priv |= sql.PrivUpdate
 		}
 		if b.Auto != nil {
-			return s.authorizeAuto(b.Auto, priv, readAll)
+			return s.authorizeAuto(b, rec, priv, readAll)
 		}
 		need := rec.columnsRead(b.Table)
 		need.ins = b.Targets
@@ -305,7 +305,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			priv |= sql.PrivSelect // as PostgreSQL: the rows are read
 		}
 		if b.Auto != nil {
-			return s.authorizeAuto(b.Auto, priv, readAll)
+			return s.authorizeAuto(b, rec, priv, readAll)
 		}
 		need := rec.columnsRead(b.Table)
 		need.upd = b.SetCols
@@ -322,7 +322,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			priv |= sql.PrivSelect
 		}
 		if b.Auto != nil {
-			return s.authorizeAuto(b.Auto, priv, readAll)
+			return s.authorizeAuto(b, rec, priv, readAll)
 		}
 		if err := s.allowedCols(rec, b.Table, priv, rec.columnsRead(b.Table)); err != nil {
 			return err
