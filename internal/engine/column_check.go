@@ -121,3 +121,25 @@ func (s *Session) allowedCols(rec *recorder, name string, priv sql.Privilege, ne
 	}
 	return nil
 }
+
+// mergeNeeds are the columns of its table MERGE uses, as PostgreSQL
+// checks them: SELECT on those its join condition and clauses read (on
+// any one when they read none: the join reads the table), UPDATE on those its UPDATE actions assign, INSERT on those its INSERT
+// actions name (any one for DEFAULT VALUES).
+func mergeNeeds(m *sql.Merge, rec *recorder) colNeeds {
+	need := rec.columnsRead(m.Table)
+	need.anyRead = true
+	for _, c := range m.Clauses {
+		for _, i := range c.SetCols {
+			if !slices.Contains(need.upd, i) {
+				need.upd = append(need.upd, i)
+			}
+		}
+		for _, i := range c.InsCols {
+			if !slices.Contains(need.ins, i) {
+				need.ins = append(need.ins, i)
+			}
+		}
+	}
+	return need
+}

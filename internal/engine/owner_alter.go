@@ -51,7 +51,15 @@ func (s *Session) mayCreateIn(key string) error {
 	if s.mustBeSuperuser("") == nil {
 		return nil
 	}
-	e := s.e
+	return s.e.mayCreateAs(s.role, key)
+}
+
+// mayCreateAs returns 42501 unless role may make objects in the schema
+// of key: it owns the schema, or holds CREATE on it.
+func (e *Engine) mayCreateAs(role, key string) error {
+	if r := e.roles[role]; role == SuperuserName || r != nil && r.superuser {
+		return nil
+	}
 	name, _ := e.splitKey(key)
 	if name == "" {
 		name = "public"
@@ -60,7 +68,7 @@ func (s *Session) mayCreateIn(key string) error {
 		if sc.grants[""]&sql.PrivCreate != 0 {
 			return nil
 		}
-		for _, h := range e.heldRoles(s.role) {
+		for _, h := range e.heldRoles(role) {
 			if sc.owner == h || sc.grants[h]&sql.PrivCreate != 0 {
 				return nil
 			}
@@ -123,18 +131,29 @@ func (s *Session) mayReference(fk sql.ForeignKey) error {
 // mayAlterRoutine checks ALTER FUNCTION | PROCEDURE a: the routine's
 // owner, and the roles holding its privileges, may, with CREATE on its
 // schema for RENAME TO and, for OWNER TO, the new owner's privileges;
-// an aggregate's changes stay the superusers'. A routine that does not
+// an aggregate is a superuser's (no statement gives it to a role). A routine that does not
 // exist is let through, for the statement to report.
 func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 	if s.mustBeSuperuser("") == nil {
 		return nil
 	}
-	if a.Kind == "aggregate" {
-		return s.mustBeSuperuser("alter an aggregate")
-	}
 	e := s.e
+	// An aggregate is its creator's, a superuser's: PostgreSQL names it
+	// a function here.
+	notAggOwner := func() error {
+		if ag := e.aggregateNamed(a.Ref); ag != nil {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of function %s", e.bareName(ag.Name))
+		}
+		return nil
+	}
+	if a.Kind == "aggregate" {
+		return notAggOwner()
+	}
 	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
 	if err != nil {
+		if a.Kind == "function" {
+			return notAggOwner()
+		}
 		return nil
 	}
 	if !e.hasPrivsOf(s.role, routineOwnerName(f)) {

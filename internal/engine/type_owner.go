@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -58,7 +57,7 @@ func (s *Session) alterTypeOwner(a *sql.AlterTypeOwner) (Result, error) {
 	if role != SuperuserName && e.roles[role] == nil {
 		return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
 	}
-	if err := s.mustBeSuperuser(fmt.Sprintf("change the owner of type %s", a.Name)); err != nil {
+	if err := s.mayGiveType(a.Name, role); err != nil {
 		return Result{}, err
 	}
 	if err := e.setTypeOwner(a.Name, role); err != nil {

@@ -198,22 +198,6 @@ func (e *Engine) execAutoDelete(del *sql.Delete) (Result, error) {
 	return res, nil
 }
 
-// authorizeAuto checks a statement on automatically updatable view av
-// that needs priv: on the view for the session's role, and on its table
-// for the view's owner (a superuser here) or, for a view WITH
-// (security_invoker), for the session's role, as PostgreSQL checks them.
-func (s *Session) authorizeAuto(av *sql.AutoView, priv sql.Privilege, readAll func(string) error) error {
-	if err := s.allowed(av.View, priv); err != nil {
-		return err
-	}
-	if v := s.e.named[av.View]; v != nil && v.invoker {
-		if err := s.allowed(av.Table, priv); err != nil {
-			return err
-		}
-	}
-	return readAll(av.View)
-}
-
 // autoOf is the automatically updatable view an UPDATE or DELETE
 // changes through, nil for none.
 func autoOf(b sql.Bound) *sql.AutoView {

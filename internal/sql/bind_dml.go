@@ -349,7 +349,7 @@ func (b *binder) bindOnConflict(oc *pg_query.OnConflictClause, rel *Relation, ta
 		return out, err
 	}
 	sc := &scope{cols: append([]scopeCol{}, tableScope.cols...)}
-	sc.add("excluded", rel.Cols)
+	sc.addExcluded(rel)
 	set, err := b.bindSet(sc, rel, oc.TargetList)
 	if err != nil {
 		return nil, err

@@ -149,7 +149,7 @@ func (b *binder) bindReturning(rel *Relation, alias string, sc *scope, fromCols 
 // WHERE rejects the pair.
 func (b *binder) bindConflictRows(oc *pg_query.OnConflictClause, rel *Relation, tableScope *scope) (plan.Node, error) {
 	sc := &scope{cols: append([]scopeCol{}, tableScope.cols...)}
-	sc.add("excluded", rel.Cols)
+	sc.addExcluded(rel)
 	cols := append(append([]plan.Column{}, rel.Cols...), rel.Cols...)
 	var input plan.Node = &plan.Target{Name: rel.Name, Cols: cols}
 	sc.allowScalar = true
@@ -252,6 +252,15 @@ func targetRowScope(alias string, rel *Relation) *scope {
 	sc := rowScope(alias, relRowType(rel), rel.Cols)
 	markOrigin(sc, rel)
 	return sc
+}
+
+// addExcluded adds ON CONFLICT's EXCLUDED row of rel to sc, its columns
+// marked as rel's (RefLog): reading EXCLUDED.c reads the table's column
+// c to PostgreSQL's privilege checks, and a rename of c renames it.
+func (s *scope) addExcluded(rel *Relation) {
+	for i, c := range rel.Cols {
+		s.cols = append(s.cols, scopeCol{qual: "excluded", name: c.Name, typ: c.Type, origin: rel.Name, originCol: i})
+	}
 }
 
 // markOrigin marks the first columns of sc as rel's.

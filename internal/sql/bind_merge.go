@@ -50,6 +50,10 @@ type MergeClause struct {
 	Set     []Assign    // UPDATE's
 	SetCols []int       // the columns UPDATE's SET list assigns, with or without Rows
 	Row     []expr.Expr // INSERT's row, of the table's width, defaults filled in
+	// InsCols are the columns INSERT names, or without a list the first
+	// ones its VALUES give (none for DEFAULT VALUES): those it needs
+	// INSERT on.
+	InsCols []int
 	// Rows, when the clause's condition or action holds a subquery,
 	// replaces Cond, Set and Row: a plan over a plan.Target of the row the
 	// clause reads, whose one row is the new row (UPDATE, INSERT) or has
@@ -230,7 +234,10 @@ func (b *binder) mergeClause(rel *Relation, alias string, ssc *scope, w *pg_quer
 	case pg_query.CmdType_CMD_DELETE:
 		out.Action = MergeDelete
 	case pg_query.CmdType_CMD_INSERT:
-		out.Action = MergeInsert
+		out.Action, out.InsCols = MergeInsert, setTargetCols(rel, w.TargetList)
+		for i := 0; len(w.TargetList) == 0 && i < len(w.Values) && i < len(rel.Cols); i++ {
+			out.InsCols = append(out.InsCols, i)
+		}
 	}
 	if anySubLink(w.Condition) || anySubLink(w.TargetList...) || multiAssignSub(w.TargetList) || anySubLink(w.Values...) {
 		var err error
