@@ -139,11 +139,17 @@ func (e *Engine) mayConnect(role string, superuser bool, acl map[string]sql.Priv
 	if acl == nil {
 		acl = defaultDatabaseACL()
 	}
+	return e.databasePrivs(role, acl)&sql.PrivConnect != 0
+}
+
+// databasePrivs is what role holds on the database by acl, itself,
+// through PUBLIC or through its roles.
+func (e *Engine) databasePrivs(role string, acl map[string]sql.Privilege) sql.Privilege {
 	p := acl[""]
 	for _, h := range e.heldRoles(role) {
 		p |= acl[h]
 	}
-	return p&sql.PrivConnect != 0
+	return p
 }
 
 // databaseGrantee lists, as DROP ROLE's DETAIL does, the database when

@@ -101,6 +101,9 @@ func (s *Session) mayAlterSchema(a *sql.AlterSchema) error {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role %q", owner)
 		}
 	}
-	// CREATE on the database: its owner's, a superuser's.
+	// CREATE on the database: its owner's, a superuser's, or granted.
+	if acl, _ := e.databaseACL(); e.databasePrivs(s.role, acl)&sql.PrivCreate != 0 {
+		return nil
+	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", DatabaseName)
 }
