@@ -45,10 +45,15 @@ import (
 // committing goroutine whatever the workers: committed whole on two,
 // its table's write in halves and its views' commits left behind, it
 // took as long by the threads' clocks (its critical path) as in chunks on
-// one, and a third more work (docs/performance.md, 2026-12-05). Only a
-// view's operator that splits its step (dataflow.Splitter: a join's
-// probes) shares a chunk's step with the other workers, the chunk's rows
-// still in the cache the cores share.
+// one, and a third more work (docs/performance.md, 2026-12-05). Nor does a
+// view's step that could split (dataflow.Splitter: a join's probes) share
+// a chunk with the other workers, as a batch of 100 under the gate of
+// parallelMin does not: the halves read the chunk's rows again on the
+// other core, and at rest that core is the collector's, whose marking a
+// big batch's allocations call for; the harness at rest gave the join's
+// batches of 10,000 1.8 to 2.4 µs a change on one worker against 2.0 to
+// 3.1 on two (docs/performance.md, 2026-12-06, "why a batch of 100 is
+// cheaper a change").
 
 // defaultChunkRows is the number of keys of a chunk: 512 keys are 1,024
 // rows of a batch, a few hundred kilobytes with their entries, which the
@@ -114,11 +119,8 @@ func (e *Engine) viewsChunkable() bool {
 // commitChunked commits tx, whose replacements all go to t, in chunks
 // of keys. The caller has checked e.chunks.
 func (e *Engine) commitChunked(tx *txn, t *table) error {
-	// Each chunk takes the one worker's path (chunks), but for the views'
-	// big steps, which split among the workers (a join's probes).
+	// Each chunk takes the one worker's path (chunks).
 	e.bigCommit = false
-	e.chunkWays = e.nWorkers()
-	defer func() { e.chunkWays = 0 }()
 	e.mu.settleHeld(func() {
 		e.tx = tx
 		e.rollback()
@@ -211,7 +213,9 @@ func (e *Engine) commitChunked(tx *txn, t *table) error {
 	clear(tx.pending)
 	tx.pending = tx.pending[:0]
 	e.ts = ts
-	compactTables(tx.log)
+	// Every entry of the log is t's: compactTables's pass over them all
+	// (20,000 for a batch of 10,000, long out of the cache) finds only t.
+	t.compact()
 	if subs && len(cs.all) > 0 {
 		deltas := e.deltas
 		clear(deltas)

@@ -222,9 +222,6 @@ type Engine struct {
 	// replacements (chunked.go; 0 commits whole), chunk its scratch.
 	chunkRows int
 	chunk     chunkState
-	// chunkWays is, while a chunked commit steps its views, into how many
-	// parts a view's big step may split (the workers; 1 for one).
-	chunkWays int
 	// trace records the commits' schedule while set (schedtrace.go); ph
 	// times the phases of the commit in progress then.
 	trace *ScheduleTrace

@@ -121,12 +121,6 @@ func (e *Engine) prepareViews(in *stepInput, stepped []matView) ([]matView, stri
 					undo := s.start(workers, nil)
 					z, ok, err = v.prepare(in)
 					undo()
-				} else if s != nil && e.chunkWays >= 2 {
-					// A chunk of a big commit, on the one worker's path:
-					// its step splits from fewer rows.
-					undo := s.startChunk(e.chunkWays)
-					z, ok, err = v.prepare(in)
-					undo()
 				} else {
 					z, ok, err = v.prepare(in)
 				}

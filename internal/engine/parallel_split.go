@@ -63,16 +63,6 @@ func (s *viewSplit) start(workers int, wave *waveParts) func() {
 	return func() { s.ways, s.wave = 0, nil }
 }
 
-// startChunk lets the view's step over a chunk of a big commit
-// (chunked.go) split in workers parts on goroutines of their own, from
-// parallelMin rows (256 by default): a chunk is cut to stay in the cache,
-// so its steps are smaller than a whole commit's, and a join's probes,
-// random reads of a big index, are worth the hand-off from a few hundred.
-func (s *viewSplit) startChunk(workers int) func() {
-	s.ways, s.min, s.wave = workers, max(s.e.parallelMin, 1), nil
-	return func() { s.ways = 0 }
-}
-
 func (s *viewSplit) Ways(rows int) int {
 	if s.ways < 2 || rows < s.min {
 		return 1

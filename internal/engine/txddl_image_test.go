@@ -47,7 +47,7 @@ var notCatalog = map[string]string{
 	"stepped": "commit scratch", "events": "commit scratch", "stepIn": "commit scratch", "eventsKept": "commit scratch",
 	"touched1": "commit scratch", "workers": "SET deltaview.* is not transactional", "parallelMin": "setting",
 	"bigCommit": "commit state", "waves": "derived, cleared by restoreImage", "chunkRows": "setting",
-	"chunk": "commit scratch", "chunkWays": "commit state", "trace": "tracing", "ph": "commit phases",
+	"chunk": "commit scratch", "trace": "tracing", "ph": "commit phases",
 	"leaveBehind": "commit state", "refillNotice": "setting", "maxRecursion": "setting", "maxMemory": "setting",
 	"overBudget": "derived from views' state", "copyLimits": "setting", "maxQueryMemory": "setting",
 	"progress": "callback", "openFile": "callback", "createFile": "callback", "copyData": "running COPY",

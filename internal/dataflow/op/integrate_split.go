@@ -11,8 +11,8 @@ import (
 // before it checks the weights (Step) and applies them (Commit): a hash
 // and a random read or two of an index of a million rows per row, about
 // as long as the join's probes that made the rows. Finding only reads the
-// counts, so a step that the engine lets split (dataflow.Split: a chunk
-// of a big commit, or a whole commit's step on the critical path) finds
+// counts, so a step that the engine lets split (dataflow.Split: a whole
+// commit's step on the critical path) finds
 // its rows in two halves at once, the second half on another worker,
 // each writing its own part of the slots found and its own mark of a
 // long key; the slots found, the checks and the commit are those of the

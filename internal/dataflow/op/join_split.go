@@ -24,8 +24,8 @@ import (
 // two halves.
 const minSplitProbes = 1 << 14
 
-// A big commit's step (a chunk of 512 keys of a big batch, or a whole
-// commit of thousands of rows) is probed in halves the same way when the
+// A big commit's step (a whole commit of thousands of rows; a big
+// batch's chunks of 512 keys stay on one core) is probed in halves the same way when the
 // engine lets the join split it (dataflow.Split, as a grouping's): its
 // probes are random reads of an index of 100,000 entries or more, half a
 // microsecond each, which the second core takes half of. The twin's
@@ -87,8 +87,8 @@ func (c *joinCore) probeSide(t term, arena []byte, ks []keyed) error {
 
 // splits reports whether ks, n entries probing the other side's index
 // for term t, are probed in halves: a cold start's big batch on two
-// cores, or a commit's step that the engine lets split (from 1,024 rows,
-// 256 in a chunk of a big commit: engine/parallel_split.go); never an index without a key (a bounded one may
+// cores, or a commit's step that the engine lets split (from 1,024
+// rows: engine/parallel_split.go); never an index without a key (a bounded one may
 // extend itself as it is read).
 func (c *joinCore) splits(t term, n int) bool {
 	a := c.right
