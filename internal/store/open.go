@@ -184,7 +184,7 @@ func load(f *File, e *engine.Engine) error {
 		}
 	}
 	for i, en := range entries {
-		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindPolicy || en.Kind == engine.KindRoleBypassRLS || en.Kind == engine.KindRoleNoInherit || en.Kind == engine.KindRoleMember || en.Kind == engine.KindTypeOwner || en.Kind == engine.KindInherit || en.Kind == engine.KindRelOwner || en.Kind == engine.KindColumnGrants || en.Kind == engine.KindDefaultACL || en.Kind == engine.KindDatabaseACL {
+		if early[i] || en.Kind == engine.KindTable || en.Kind == engine.KindPartition || en.Kind == engine.KindExtension || en.Kind == engine.KindInherit || afterRoles(en.Kind) {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -200,7 +200,7 @@ func load(f *File, e *engine.Engine) error {
 	// Policies after the roles they name, the roles' BYPASSRLS, and the
 	// relations' owners.
 	for _, en := range entries {
-		if en.Kind != engine.KindPolicy && en.Kind != engine.KindRoleBypassRLS && en.Kind != engine.KindRoleNoInherit && en.Kind != engine.KindRoleMember && en.Kind != engine.KindTypeOwner && en.Kind != engine.KindRelOwner && en.Kind != engine.KindColumnGrants && en.Kind != engine.KindDefaultACL && en.Kind != engine.KindDatabaseACL {
+		if !afterRoles(en.Kind) {
 			continue
 		}
 		if err := run(en); err != nil {
@@ -219,4 +219,16 @@ func load(f *File, e *engine.Engine) error {
 	e.LoadXids(next, aborted)
 	e.SetLastTS(f.LastTS())
 	return nil
+}
+
+// afterRoles reports whether entries of kind k are run once the roles
+// are back: they name roles (policies, owners, grants, roles' flags and
+// memberships).
+func afterRoles(k engine.RelKind) bool {
+	switch k {
+	case engine.KindPolicy, engine.KindRoleBypassRLS, engine.KindRoleNoInherit, engine.KindRoleMember,
+		engine.KindTypeOwner, engine.KindRelOwner, engine.KindColumnGrants, engine.KindDefaultACL, engine.KindDatabaseACL:
+		return true
+	}
+	return false
 }
