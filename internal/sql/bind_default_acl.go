@@ -112,18 +112,9 @@ func (b *binder) bindAlterDefaultPrivileges(s *pg_query.AlterDefaultPrivilegesSt
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
 			WithHint("only superusers grant privileges")
 	}
-	for _, n := range g.Grantees {
-		r := n.GetRoleSpec()
-		switch {
-		case r == nil:
-			continue
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
-			a.Grantees = append(a.Grantees, "")
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
-			a.Grantees = append(a.Grantees, r.Rolename)
-		default:
-			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
-		}
+	var err error
+	if a.Grantees, err = b.grantees(g.Grantees, verb); err != nil {
+		return nil, err
 	}
 	return a, nil
 }

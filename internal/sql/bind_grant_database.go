@@ -52,18 +52,9 @@ func (b *binder) bindGrantDatabase(s *pg_query.GrantStmt, verb string) (Bound, e
 	for _, n := range s.Objects {
 		g.Databases = append(g.Databases, n.GetString_().GetSval())
 	}
-	for _, n := range s.Grantees {
-		r := n.GetRoleSpec()
-		switch {
-		case r == nil:
-			continue
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
-			g.Roles = append(g.Roles, "")
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
-			g.Roles = append(g.Roles, r.Rolename)
-		default:
-			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
-		}
+	var err error
+	if g.Roles, err = b.grantees(s.Grantees, verb); err != nil {
+		return nil, err
 	}
 	return g, nil
 }

@@ -61,17 +61,9 @@ func (b *binder) bindGrantRoutine(s *pg_query.GrantStmt, verb string) (Bound, bo
 	default:
 		return nil, false, nil
 	}
-	for _, n := range s.Grantees {
-		r := n.GetRoleSpec()
-		switch {
-		case r == nil:
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
-			g.Roles = append(g.Roles, "")
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
-			g.Roles = append(g.Roles, r.Rolename)
-		default:
-			return nil, true, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
-		}
+	var err error
+	if g.Roles, err = b.grantees(s.Grantees, verb); err != nil {
+		return nil, true, err
 	}
 	return g, true, nil
 }

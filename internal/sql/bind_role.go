@@ -281,18 +281,9 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if err := b.checkGrantColumns(g); err != nil {
 		return nil, err
 	}
-	for _, n := range s.Grantees {
-		r := n.GetRoleSpec()
-		switch {
-		case r == nil:
-			continue
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
-			g.Roles = append(g.Roles, "")
-		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
-			g.Roles = append(g.Roles, r.Rolename)
-		default:
-			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
-		}
+	var err error
+	if g.Roles, err = b.grantees(s.Grantees, verb); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
@@ -305,4 +296,23 @@ func (b *binder) isSequence(name string) bool {
 	}
 	_, found := sc.Sequence(name)
 	return found
+}
+
+// grantees lists the roles a GRANT or REVOKE names in list, PUBLIC as
+// "": other role specifications (CURRENT_USER, SESSION_USER) are 0A000.
+func (b *binder) grantees(list []*pg_query.Node, verb string) ([]string, error) {
+	var roles []string
+	for _, n := range list {
+		r := n.GetRoleSpec()
+		switch {
+		case r == nil:
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_PUBLIC:
+			roles = append(roles, "")
+		case r.Roletype == pg_query.RoleSpecType_ROLESPEC_CSTRING:
+			roles = append(roles, r.Rolename)
+		default:
+			return nil, b.stmt.errf(r.Location, pgerr.FeatureNotSupported, "%s takes roles' names or PUBLIC", verb)
+		}
+	}
+	return roles, nil
 }
