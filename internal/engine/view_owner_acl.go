@@ -10,15 +10,15 @@ import (
 // A plain view reads its relations with its owner's privileges, as
 // PostgreSQL 15's executor checks them (whoever reads it, a superuser
 // too): the statement keeps a frame per plain view it reads whose owner
-// is no superuser, naming the relations the view's query names and, while
-// a column privilege is granted, the columns it reads of them; the owner
-// needs SELECT on each, its columns sufficing as for a statement. The
-// relations under a security_invoker view are checked as those of the
-// query that names it; the frames of nested views are checked each as its
-// own owner's. The owner's row-level security applies to the tables under
-// the view (none for a superuser, a BYPASSRLS role or the table's owner
-// unless FORCE). A view owned by a superuser takes no frame, and a
-// statement that reads none no work.
+// is no superuser, naming the relations the view's query names and,
+// while a column privilege is granted, the columns it reads of them; the
+// owner needs SELECT on each, its columns sufficing as for a statement,
+// each nested view's owner on what its own query reads. The owner's
+// row-level security applies to the tables under the view (none for a
+// superuser, a BYPASSRLS role or the table's owner unless FORCE). A
+// security_invoker view reads as the statement's role, even under a plain
+// view, as PostgreSQL's does. A view owned by a superuser takes no frame,
+// and a statement that reads none no work.
 
 // viewFrame is one plain view a statement reads, checked as its owner.
 type viewFrame struct {
@@ -62,17 +62,11 @@ func (r *recorder) BindsView(v *sql.Relation) (sql.Catalog, *sql.RefLog) {
 	return r.frameFor(v)
 }
 
-// BindsView implements sql.ViewBinder for the views a view reads.
+// BindsView implements sql.ViewBinder for the views a view reads: a
+// security_invoker view reads as the statement's role wherever it is, as
+// PostgreSQL's does.
 func (v viewRecorder) BindsView(rel *sql.Relation) (sql.Catalog, *sql.RefLog) {
-	if rel.SecurityInvoker {
-		if v.f == nil || v.f.refs == nil {
-			return v, nil
-		}
-		l := &sql.RefLog{}
-		v.f.refs = append(v.f.refs, l)
-		return v, l
-	}
-	return v.r.frameFor(rel)
+	return v.r.BindsView(rel)
 }
 
 var _ sql.TargetBinder = (*recorder)(nil)
