@@ -159,3 +159,9 @@ func withoutHint(err error) error {
 	c.Hint = ""
 	return &c
 }
+
+var _ sql.InvokerCataloger = viewRecorder{}
+
+// InvokerCatalog implements sql.InvokerCataloger: the body of a SQL
+// function a view calls reads as the statement's role.
+func (v viewRecorder) InvokerCatalog() sql.Catalog { return v.r }

@@ -408,6 +408,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 				return nil, nil, err
 			}
 			b.lateral = lat
+			defer b.asInvoker()()
 			return b.bindFromItem(sub)
 		}
 		if lat != nil {

@@ -18,6 +18,26 @@ type TargetBinder interface {
 	BindsTarget(on bool)
 }
 
+// InvokerCataloger is a ViewBinder's catalog of a view's query, whose
+// InvokerCatalog resolves the relations of the body of a SQL function the
+// query calls: the function runs as the statement's role, not as the
+// view's owner, as PostgreSQL runs it.
+type InvokerCataloger interface {
+	InvokerCatalog() Catalog
+}
+
+// asInvoker makes the binder resolve relations as the statement's role
+// until the function it returns is called (InvokerCataloger).
+func (b *binder) asInvoker() func() {
+	ic, ok := b.cat.(InvokerCataloger)
+	if !ok {
+		return func() {}
+	}
+	saved := b.cat
+	b.cat = ic.InvokerCatalog()
+	return func() { b.cat = saved }
+}
+
 // viewCatalog is the catalog to bind view rel's query against, and the
 // log to record the columns it reads in (nil for none).
 func (b *binder) viewCatalog(rel *Relation) (Catalog, *RefLog) {
