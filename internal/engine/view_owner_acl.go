@@ -165,3 +165,27 @@ var _ sql.InvokerCataloger = viewRecorder{}
 // InvokerCatalog implements sql.InvokerCataloger: the body of a SQL
 // function a view calls reads as the statement's role.
 func (v viewRecorder) InvokerCatalog() sql.Catalog { return v.r }
+
+var (
+	_ sql.TargetViewReader = (*recorder)(nil)
+	_ sql.TargetViewReader = viewRecorder{}
+)
+
+// InTargetView implements sql.TargetViewReader: the table a statement
+// changes through view meets the row-level security of the view's owner;
+// its privileges are authorizeAuto's to check.
+func (r *recorder) InTargetView(v *sql.Relation) sql.Catalog {
+	e, ok := r.cat.(*Engine)
+	if !ok {
+		return viewRecorder{r: r}
+	}
+	owner := e.relOwner(v.Name)
+	rs := e.ownerRowSecurity(owner, r.rowSecurityOff())
+	if rs == nil {
+		return viewRecorder{r: r}
+	}
+	return viewRecorder{r: r, f: &viewFrame{view: v.Name, owner: owner, rowSec: rs}}
+}
+
+// InTargetView implements sql.TargetViewReader.
+func (v viewRecorder) InTargetView(rel *sql.Relation) sql.Catalog { return v.r.InTargetView(rel) }

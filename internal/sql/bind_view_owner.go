@@ -18,6 +18,14 @@ type TargetBinder interface {
 	BindsTarget(on bool)
 }
 
+// TargetViewReader is a ViewReader whose InTargetView is the catalog to
+// resolve the relation under view against when a statement changes it
+// through the view: the row-level security of the view's owner applies
+// to it, as PostgreSQL's rewritten statement meets it.
+type TargetViewReader interface {
+	InTargetView(view *Relation) Catalog
+}
+
 // InvokerCataloger is a ViewBinder's catalog of a view's query, whose
 // InvokerCatalog resolves the relations of the body of a SQL function the
 // query calls: the function runs as the statement's role, not as the
