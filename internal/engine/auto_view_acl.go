@@ -15,6 +15,9 @@ import (
 // it: on the table's columns the view's columns assigned and inserted
 // show, and, when the statement reads the view, SELECT on every column
 // the view's query reads (PostgreSQL reads the view as its query then).
+// ON CONFLICT reads the view's columns its arbiter names and those its
+// DO UPDATE reads (of the existing row and EXCLUDED alike), and updates
+// those its SET list assigns.
 
 // authorizeAuto checks b, an INSERT, UPDATE or DELETE through an
 // automatically updatable view, that needs priv.
@@ -24,8 +27,14 @@ func (s *Session) authorizeAuto(b sql.Bound, rec *recorder, priv sql.Privilege, 
 	switch b := b.(type) {
 	case *sql.Insert:
 		viewNeed.ins = b.Targets
-		if b.OnConflict != nil {
-			rec = nil // checked on the whole view and table
+		if oc := b.OnConflict; oc != nil {
+			viewNeed.sel = addCols(viewNeed.sel, onView(av, oc.Arbiter))
+			if !oc.DoNothing {
+				viewNeed.upd = onView(av, oc.SetCols)
+			}
+			if viewNeed.reads() {
+				priv |= sql.PrivSelect // the arbiter reads the view
+			}
 		}
 	case *sql.Update:
 		viewNeed.upd = b.SetCols
@@ -66,6 +75,28 @@ func (s *Session) authorizeAuto(b sql.Bound, rec *recorder, priv sql.Privilege, 
 		return err
 	}
 	return readAll(av.View)
+}
+
+// onView are the view's columns that show the table's columns cols, as
+// ON CONFLICT's arbiter and SET list name them (conflict_acl.go).
+func onView(av *sql.AutoView, cols []int) []int {
+	var out []int
+	for i, j := range av.Cols {
+		if j >= 0 && slices.Contains(cols, j) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// addCols is to with the columns of cols it lacks.
+func addCols(to, cols []int) []int {
+	for _, c := range cols {
+		if !slices.Contains(to, c) {
+			to = append(to, c)
+		}
+	}
+	return to
 }
 
 // asRole runs fn with the session acting as role, as a view's owner.

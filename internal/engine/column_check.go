@@ -44,12 +44,20 @@ func (rec *recorder) columnsRead(rel string) colNeeds {
 	if rec == nil || rec.refs == nil {
 		return n
 	}
-	for _, o := range append(rec.refs.Seq, rec.refs.Using...) {
-		if o.Table == rel && o.Col >= 0 && !slices.Contains(n.sel, o.Col) {
-			n.sel = append(n.sel, o.Col)
+	return columnsReadIn(append([]*sql.RefLog{rec.refs}, rec.invRefs...), rel)
+}
+
+// columnsReadIn are the columns of rel the references logs record read.
+func columnsReadIn(logs []*sql.RefLog, rel string) colNeeds {
+	var n colNeeds
+	for _, l := range logs {
+		for _, o := range append(l.Seq, l.Using...) {
+			if o.Table == rel && o.Col >= 0 && !slices.Contains(n.sel, o.Col) {
+				n.sel = append(n.sel, o.Col)
+			}
 		}
+		n.whole = n.whole || slices.Contains(l.Whole, rel)
 	}
-	n.whole = slices.Contains(rec.refs.Whole, rel)
 	return n
 }
 

@@ -458,8 +458,14 @@ type recorder struct {
 	// ancestors, which are in use while it runs (routine_inuse.go).
 	kids map[string]bool
 	// refs records the columns the statement reads, when column
-	// privileges are to be checked (column_check.go).
-	refs *sql.RefLog
+	// privileges are to be checked (column_check.go); invRefs those the
+	// security_invoker views it names read.
+	refs    *sql.RefLog
+	invRefs []*sql.RefLog
+	// views are the plain views it reads whose owners' privileges are
+	// checked (view_owner_acl.go).
+	views       []*viewFrame
+	bindsTarget bool // it binds the view its DML changes (sql.TargetBinder)
 }
 
 var _ sql.NameResolver = (*recorder)(nil)
@@ -512,9 +518,15 @@ func (r *recorder) Relation(name string) (*sql.Relation, bool) {
 
 // InView implements sql.ViewReader: the relations a plain view reads are
 // its dependencies, not relations the statement names.
-func (r *recorder) InView() sql.Catalog { return viewRecorder{r} }
+func (r *recorder) InView() sql.Catalog { return viewRecorder{r: r} }
 
-type viewRecorder struct{ r *recorder }
+// viewRecorder resolves the relations a plain view's query reads; f is
+// the view's frame when its owner's privileges are to be checked
+// (view_owner_acl.go).
+type viewRecorder struct {
+	r *recorder
+	f *viewFrame
+}
 
 func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 	rel, ok := v.r.cat.Relation(name)
@@ -525,6 +537,7 @@ func (v viewRecorder) Relation(name string) (*sql.Relation, bool) {
 	}
 	if ok {
 		v.r.seen[name] = true
+		v.f.read(v.r, name, rel)
 	}
 	return rel, ok
 }

@@ -187,6 +187,15 @@ func (s *Session) mustBeSuperuser(what string) error {
 // (routine_acl.go), after its relations as PostgreSQL checks them; the
 // caller holds the engine's lock.
 func (s *Session) authorize(b sql.Bound, rec *recorder) error {
+	if err := s.authorizeRole(b, rec); err != nil {
+		return err
+	}
+	return s.authorizeViews(rec) // whoever reads them (view_owner_acl.go)
+}
+
+// authorizeRole checks that the session's role may run b on the
+// relations it names and call the routines it calls.
+func (s *Session) authorizeRole(b sql.Bound, rec *recorder) error {
 	if s.role == "" {
 		return nil
 	}
@@ -259,7 +268,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.allowed(b.View, sql.PrivSelect)
 	case *sql.ExplainAnalyze:
 		if b.DML != nil {
-			return s.authorize(b.DML, rec)
+			return s.authorizeRole(b.DML, rec)
 		}
 		return readAll("")
 	case *sql.LockTable, *sql.Refresh:
@@ -283,7 +292,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 	case *sql.WithModify:
 		return s.authorizeWithModify(b, rec)
 	case *sql.RuleThrough:
-		return s.authorize(b.DML, rec) // as the statement through the view
+		return s.authorizeRole(b.DML, rec) // as the statement through the view
 	case *sql.RuleDML:
 		// The rules' statements run with the rights of the rules' owner,
 		// a superuser: the statement needs its own privilege only.
@@ -364,7 +373,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_write_server_files role to COPY to a file").
 				WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 		}
-		return s.authorize(b.Query, rec)
+		return s.authorizeRole(b.Query, rec)
 	case *sql.AlterRole:
 		if b.Name == s.role && b.Opts.Login == nil && b.Opts.Superuser == nil && b.Opts.Inherit == nil {
 			return nil // a role may change its own password

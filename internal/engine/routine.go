@@ -228,6 +228,9 @@ func (rt *plRuntime) Run(st *sql.Stmt, types []value.Type, args []value.Value, k
 		if bd != nil && !sameRowSecurity(bd.rec.rowSec, s.rowSecurity()) {
 			bd = nil // bound for another role's row-level security
 		}
+		if bd != nil && bd.rec.refs == nil && s.checksColumns() {
+			bd = nil // bound without the columns it reads (column_check.go)
+		}
 	}
 	if bd == nil {
 		var err error
@@ -324,6 +327,12 @@ func (s *Session) bindPL(st *sql.Stmt, types []value.Type) (*plBinding, error) {
 	rec := &recorder{cat: s.e, seen: map[string]bool{}, text: st.SQL, rowSec: s.rowSecurity(), names: &nameScope{e: s.e, path: s.searchPath()}}
 	if fr := s.transFrame(); fr != nil {
 		rec.cat = transCatalog{s.e, fr}
+	}
+	if s.checksColumns() {
+		// Checked per column, as the session's statements are.
+		logged := *st
+		logged.Refs = &sql.RefLog{}
+		st, rec.refs = &logged, logged.Refs
 	}
 	b, params, err := sql.BindWithParams(rec, st, types)
 	if err != nil {

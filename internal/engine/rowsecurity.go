@@ -15,9 +15,9 @@ import (
 // and the table's policies in name order (e.rls). A statement's catalog
 // (recorder) hangs the policies that apply to the session's role on a
 // table that has row security enabled, unless the role bypasses it: a
-// superuser does, and so does a table's owner unless FORCE, and every
-// table is owned by the built-in superuser, since only superusers create
-// tables. The binder then filters reads and checks writes
+// superuser does, a BYPASSRLS role, and a table's owner (and its
+// members) unless FORCE; a plain view's query meets those of the view's
+// owner (view_owner_acl.go). The binder then filters reads and checks writes
 // (sql/rowsecurity.go). Materialized views are created by superusers, who
 // bypass row security, and so hold every row, as PostgreSQL's REFRESH
 // run by their owner would: a policy created, altered or dropped later
@@ -109,6 +109,9 @@ func (e *Engine) securityOf(ctx *rowSecurityCtx, name string) *sql.RowSecurity {
 	r := e.rls[name]
 	if r == nil || !r.enabled {
 		return nil
+	}
+	if !r.forced && slices.Contains(ctx.held, e.relOwner(name)) {
+		return nil // its owner bypasses it, as a member of the owner
 	}
 	if ctx.off {
 		return &sql.RowSecurity{Err: pgerr.New(pgerr.InsufficientPrivilege, "query would be affected by row-level security policy for table %q", name)}

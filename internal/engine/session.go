@@ -102,6 +102,9 @@ type Session struct {
 	// (setrole.go).
 	role, login     string
 	superuserIsRole bool
+	// asViewOwner is set while the session checks a view's relations as
+	// its owner (view_owner_acl.go).
+	asViewOwner bool
 	// temps are the session's temporary tables by the name its statements
 	// use; tempNS prefixes their names in the engine (temp.go).
 	temps  map[string]*tempTable

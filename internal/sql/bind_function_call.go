@@ -271,6 +271,7 @@ func (b *binder) bindUserCall(s *scope, f *pg_query.FuncCall) (expr.Expr, bool, 
 		n = &pg_query.Node{Node: &pg_query.Node_SubLink{SubLink: &pg_query.SubLink{
 			SubLinkType: pg_query.SubLinkType_EXPR_SUBLINK, Subselect: c.rowsQuery(true, !b.forView), Location: f.Location}}}
 	}
+	defer b.asInvoker()()
 	e, err := b.bindExpr(s, n)
 	return e, true, err
 }

@@ -408,6 +408,7 @@ func (b *binder) bindFromItem(n *pg_query.Node) (plan.Node, *scope, error) {
 				return nil, nil, err
 			}
 			b.lateral = lat
+			defer b.asInvoker()()
 			return b.bindFromItem(sub)
 		}
 		if lat != nil {
@@ -479,19 +480,19 @@ func (b *binder) bindRangeVar(rv *pg_query.RangeVar) (plan.Node, *scope, error) 
 		}
 		switch rel.Kind {
 		case KindView:
-			cat := b.cat
-			if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
-				cat = vr.InView()
-			}
+			cat, refs := b.viewCatalog(rel)
 			q := markViewUserAggregates(cat, rel.Query)
 			cq, viewSys := cursorViewQuery(rel, q, b.stmt)
-			sub := &binder{lock: b.lock, cat: cat, stmt: cq, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
+			sub := &binder{lock: b.lock, cat: cat, stmt: withRefs(cq, refs), stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
 			vp, err := sub.bindSelect(cq.Node.GetSelectStmt())
 			if err != nil && viewSys {
 				// No table under the view (a function, VALUES): its rows
 				// have no positions.
 				viewSys = false
-				sub = &binder{lock: b.lock, cat: cat, stmt: q, stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
+				if refs != nil {
+					*refs = RefLog{}
+				}
+				sub = &binder{lock: b.lock, cat: cat, stmt: withRefs(q, refs), stmtClock: b.stmtClock, forView: b.forView, rows: b.rowCounts(), rlsOpen: b.rlsOpen}
 				vp, err = sub.bindSelect(q.Node.GetSelectStmt())
 			}
 			if err != nil {

@@ -255,7 +255,9 @@ func (b *binder) resolveView(rel *Relation, op int16, loc int32, depth int) (*Au
 	sel := rel.Query.Node.GetSelectStmt()
 	rv := sel.FromClause[0].GetRangeVar()
 	cat := b.cat
-	if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
+	if tv, ok := cat.(TargetViewReader); ok && !rel.SecurityInvoker {
+		cat = tv.InTargetView(rel)
+	} else if vr, ok := cat.(ViewReader); ok && !rel.SecurityInvoker {
 		cat = vr.InView()
 	}
 	sub := &binder{cat: cat, stmt: rel.Query, stmtClock: b.stmtClock, rows: b.rowCounts(), rlsOpen: b.rlsOpen}

@@ -47,6 +47,10 @@ func (b *binder) viewTarget(rv *pg_query.RangeVar, rel *Relation, op int16, oc *
 	} else if oc != nil && (oc.Infer != nil || oc.Action != pg_query.OnConflictAction_ONCONFLICT_NOTHING) {
 		return nil, nil, pgerr.New(pgerr.InvalidColumnRef, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 	}
+	if tb, ok := b.cat.(TargetBinder); ok && auto != nil {
+		tb.BindsTarget(true)
+		defer tb.BindsTarget(false)
+	}
 	p, _, err := b.bindRangeVar(&pg_query.RangeVar{Relname: rv.Relname, Schemaname: rv.Schemaname, Inh: true, Relpersistence: "p", Location: rv.Location})
 	return p, auto, err
 }
