@@ -182,39 +182,41 @@ func (u *renamedUsers) apply(e *Engine) error {
 
 // renameDefinitionCalls rewrites the defaults, generated columns and
 // checks of tables and domains that call the routine r renames, into
-// out's edits.
+// out's edits. Each edit gives its table or domain a new definition, so
+// that a ROLLBACK restores the one it had.
 func (e *Engine) renameDefinitionCalls(r routineRename, out *renamedUsers) error {
 	var err error
-	// rewrite returns the edit of one expression and its text.
-	rewrite := func(x expr.Expr, text *string, what string) func() {
-		if err != nil || x == nil || !callsSig(x, r.sig) {
-			return nil
+	// rewrite renames the calls of x, whose text is *text, in place in
+	// the copy the caller made; it reports whether x calls the routine.
+	rewrite := func(x *expr.Expr, text *string, what string) bool {
+		if err != nil || *x == nil || !callsSig(*x, r.sig) {
+			return false
 		}
 		renamed, n, rerr := sql.RenameFunctionInText(*text, true, r.old, r.new)
-		if rerr != nil || n != countCalls(x, r.sig) {
+		if rerr != nil || n != countCalls(*x, r.sig) {
 			err = pgerr.New(pgerr.FeatureNotSupported, "cannot rename %s: %s calls it in a way its text does not show", r.sig, what).
 				WithHint("drop the default or the constraint, rename the function, and set it again")
-			return nil
+			return false
 		}
-		return func() {
-			*text = renamed
-			retarget(x, r)
-		}
+		*text, *x = renamed, retargeted(*x, r)
+		return true
 	}
 	for _, name := range sortedKeys(e.tables) {
-		d := e.tables[name].def
-		var edits []func()
+		t := e.tables[name]
+		d := *t.def
+		d.Checks, d.Cols = slices.Clone(d.Checks), slices.Clone(d.Cols)
+		changed := false
 		for i := range d.Checks {
 			ch := &d.Checks[i]
-			edits = append(edits, rewrite(ch.Expr, &ch.SQL, tableCall{table: name, con: ch.Name}.describe()))
+			changed = rewrite(&ch.Expr, &ch.SQL, tableCall{table: name, con: ch.Name}.describe()) || changed
 		}
 		for i := range d.Cols {
 			c := &d.Cols[i]
-			edits = append(edits, rewrite(c.Default, &c.DefaultSQL, tableCall{table: name, col: c.Name}.describe()))
-			edits = append(edits, rewrite(c.Generated, &c.GeneratedSQL, tableCall{table: name, gen: c.Name}.describe()))
+			changed = rewrite(&c.Default, &c.DefaultSQL, tableCall{table: name, col: c.Name}.describe()) || changed
+			changed = rewrite(&c.Generated, &c.GeneratedSQL, tableCall{table: name, gen: c.Name}.describe()) || changed
 		}
-		if edits = slices.DeleteFunc(edits, func(f func()) bool { return f == nil }); len(edits) > 0 {
-			out.edits = append(out.edits, edits...)
+		if changed {
+			out.edits = append(out.edits, func() { t.def = &d })
 			out.tables = append(out.tables, name)
 		}
 	}
@@ -222,19 +224,14 @@ func (e *Engine) renameDefinitionCalls(r routineRename, out *renamedUsers) error
 		dom := e.domains.byName[name]
 		def := *dom.Def()
 		def.Checks = slices.Clone(def.Checks)
-		var edits []func()
+		changed := false
 		for i := range def.Checks {
 			ch := &def.Checks[i]
-			edits = append(edits, rewrite(ch.Expr, &ch.SQL, tableCall{domain: name, con: ch.Name}.describe()))
+			changed = rewrite(&ch.Expr, &ch.SQL, tableCall{domain: name, con: ch.Name}.describe()) || changed
 		}
-		edits = append(edits, rewrite(def.Default, &def.DefaultSQL, tableCall{domain: name}.describe()))
-		if edits = slices.DeleteFunc(edits, func(f func()) bool { return f == nil }); len(edits) > 0 {
-			out.edits = append(out.edits, func() {
-				for _, edit := range edits {
-					edit()
-				}
-				dom.Set(def)
-			})
+		changed = rewrite(&def.Default, &def.DefaultSQL, tableCall{domain: name}.describe()) || changed
+		if changed {
+			out.edits = append(out.edits, func() { dom.Set(def) })
 			out.domains = append(out.domains, dom)
 		}
 	}
@@ -255,18 +252,23 @@ func countCalls(x expr.Expr, sig string) int {
 	return n
 }
 
-// retarget makes the calls of the renamed routine in x call it by its new
-// name and signature.
-func retarget(x expr.Expr, r routineRename) {
-	expr.Walk(x, func(c expr.Expr) bool {
-		if rc, ok := c.(*expr.RoutineCall); ok {
-			if fsig, inst := sql.SplitRoutineSig(rc.Sig); fsig == r.sig {
-				rc.Name, rc.Sig = r.new, r.newSig
-				if inst != "" {
-					rc.Sig += "\x00" + inst
-				}
-			}
+// retargeted is x with the calls of the renamed routine calling it by
+// its new name and signature; x itself is left as it is.
+func retargeted(x expr.Expr, r routineRename) expr.Expr {
+	return expr.Rewrite(x, func(c expr.Expr) expr.Expr {
+		rc, ok := c.(*expr.RoutineCall)
+		if !ok {
+			return c
 		}
-		return true
+		fsig, inst := sql.SplitRoutineSig(rc.Sig)
+		if fsig != r.sig {
+			return c
+		}
+		n := *rc
+		n.Name, n.Sig = r.new, r.newSig
+		if inst != "" {
+			n.Sig += "\x00" + inst
+		}
+		return &n
 	})
 }
