@@ -122,9 +122,6 @@ func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text stri
 	if h, _ := e.function(newSig, g.Name); h != nil || e.aggregateBySig(newSig, g.Name) {
 		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %s already exists in schema \"public\"", newSig)
 	}
-	if err := e.refuseRename(sig, "function "+sig); err != nil {
-		return Result{}, err
-	}
 	if trs := e.triggersUsing(sig); len(trs) > 0 {
 		// The trigger calls it by its signature, where PostgreSQL's
 		// follows it by its oid.
@@ -137,30 +134,59 @@ func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text stri
 				WithHint("operators and aggregates name their functions by name: drop the user, rename the function, and create the user again")
 		}
 	}
-	kind := KindFunction
-	if err := e.saveRoutine(sig, newSig, kind, f.SQL, text); err != nil {
+	users, err := e.renameUsers(routineRename{sig: sig, newSig: newSig, old: f.Name, new: g.Name, swap: swapEntry(e.funcs, f, &g, f.Name, g.Name),
+		both: addEntry(e.funcs, &g, g.Name)})
+	if err != nil {
 		return Result{}, err
 	}
-	_, i := e.function(sig, f.Name)
-	e.funcs[f.Name] = slices.Delete(e.funcs[f.Name], i, i+1)
-	if len(e.funcs[f.Name]) == 0 {
-		delete(e.funcs, f.Name)
+	if err := e.saveRoutineAt(sig, newSig, KindFunction, f.SQL, text, users.any()); err != nil {
+		return Result{}, err
 	}
-	e.funcs[g.Name] = append(e.funcs[g.Name], &g)
+	swapEntry(e.funcs, f, &g, f.Name, g.Name)(false)
+	if err := users.apply(e); err != nil {
+		return Result{}, err
+	}
 	return Result{Tag: a.Tag()}, e.moveObjectComments(sig, newSig, "routine")
 }
 
-// refuseRename refuses to rename a routine (what) a view calls.
-func (e *Engine) refuseRename(sig, what string) error {
-	if vs := e.callers(sig); len(vs) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename %s: %s %s calls it", what, e.kindName(vs[0]), vs[0]).
-			WithHint("a view names the routines it calls by name: drop the view, rename the routine, and create the view again")
+// addEntry returns what adds routine to, named new, to the catalog m
+// (back: undoes it).
+func addEntry[T comparable](m map[string][]T, to T, new string) func(back bool) {
+	was := m[new]
+	return func(back bool) {
+		if back {
+			delete(m, new)
+			if was != nil {
+				m[new] = was
+			}
+			return
+		}
+		m[new] = append(slices.Clone(was), to)
 	}
-	if cs := e.tableCallers(sig); len(cs) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename %s: %s calls it", what, cs[0].describe()).
-			WithHint("a table's definition names the functions it calls by name: drop the default or the constraint, rename the function, and set it again")
+}
+
+// swapEntry returns what renames routine from, named old, to routine to,
+// named new, in the catalog m (back: undoes it, restoring the lists as
+// they were).
+func swapEntry[T comparable](m map[string][]T, from, to T, old, new string) func(back bool) {
+	was, wasNew := m[old], m[new]
+	return func(back bool) {
+		if back {
+			delete(m, new)
+			if wasNew != nil {
+				m[new] = wasNew
+			}
+			m[old] = was
+			return
+		}
+		rest := slices.DeleteFunc(slices.Clone(was), func(x T) bool { return x == from })
+		if len(rest) == 0 {
+			delete(m, old)
+		} else {
+			m[old] = rest
+		}
+		m[new] = append(slices.Clone(m[new]), to)
 	}
-	return nil
 }
 
 // aggregateBySig reports whether an aggregate has the signature sig.
@@ -202,19 +228,16 @@ func (e *Engine) alterAggregate(a *sql.AlterFunction, text string) (Result, erro
 	if f, _ := e.function(newSig, b.Name); f != nil || e.aggregateBySig(newSig, b.Name) {
 		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %s already exists in schema \"public\"", newSig)
 	}
-	if err := e.refuseRename(sig, "aggregate "+sig); err != nil {
+	users, err := e.renameUsers(routineRename{sig: sig, newSig: newSig, old: ag.Name, new: b.Name, swap: swapEntry(e.aggs, ag, &b, ag.Name, b.Name),
+		both: addEntry(e.aggs, &b, b.Name)})
+	if err != nil {
 		return Result{}, err
 	}
-	if err := e.saveRoutine(sig, newSig, KindAggregate, "", text); err != nil {
+	if err := e.saveRoutineAt(sig, newSig, KindAggregate, "", text, users.any()); err != nil {
 		return Result{}, err
 	}
-	_, i := e.aggregate(sig, ag.Name)
-	e.aggs[ag.Name] = slices.Delete(e.aggs[ag.Name], i, i+1)
-	if len(e.aggs[ag.Name]) == 0 {
-		delete(e.aggs, ag.Name)
-	}
-	e.aggs[b.Name] = append(e.aggs[b.Name], &b)
-	return tag, nil
+	swapEntry(e.aggs, ag, &b, ag.Name, b.Name)(false)
+	return tag, users.apply(e)
 }
 
 // saveRoutine records an ALTER of the routine of signature sig, which is
@@ -222,6 +245,13 @@ func (e *Engine) alterAggregate(a *sql.AlterFunction, text string) (Result, erro
 // when they are not known yet) and the ALTERs', with this one last,
 // stored under newSig.
 func (e *Engine) saveRoutine(sig, newSig string, kind RelKind, created, text string) error {
+	return e.saveRoutineAt(sig, newSig, kind, created, text, false)
+}
+
+// saveRoutineAt is saveRoutine, keeping the routine's place in the
+// store's order when inPlace (a renamed routine's users, recreated after
+// it when the file is opened, call it by its new name).
+func (e *Engine) saveRoutineAt(sig, newSig string, kind RelKind, created, text string, inPlace bool) error {
 	stmts, ok := e.routineText[sig]
 	if !ok {
 		stmts = created
@@ -234,11 +264,17 @@ func (e *Engine) saveRoutine(sig, newSig string, kind RelKind, created, text str
 		if !ok && created == "" {
 			return pgerr.New(pgerr.FeatureNotSupported, "ALTER of %s %s is not supported in a database file", kind, sig)
 		}
-		if err := e.store.Drop([]string{sig}); err != nil {
-			return err
-		}
-		if err := e.store.Create(&StoredRelation{Name: newSig, Kind: kind, SQL: stmts}); err != nil {
-			return err
+		if rr, ok := e.store.(RelationRenamer); ok && inPlace {
+			if err := rr.RenameRelation(sig, newSig, stmts); err != nil {
+				return err
+			}
+		} else {
+			if err := e.store.Drop([]string{sig}); err != nil {
+				return err
+			}
+			if err := e.store.Create(&StoredRelation{Name: newSig, Kind: kind, SQL: stmts}); err != nil {
+				return err
+			}
 		}
 	}
 	if e.routineText == nil {

@@ -34,18 +34,24 @@ type movedReader struct {
 // relation's key old to new in it; ok is false when it cannot. The
 // relation is renamed, and its readers' plans read it as they did.
 func (e *Engine) movedText(name, old, new string) (*movedReader, bool) {
-	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	rename := func(schema, n string) (string, bool, error) {
 		if schema == "" && n == old {
 			return new, true, nil
 		}
 		return "", false, nil
 	}
+	return e.rewrittenReader(name, func(st *sql.Stmt) (*sql.Stmt, error) { return sql.RenameRelations(st, rename) })
+}
+
+// rewrittenReader resolves the statement of the reader name and rewrites
+// it by rewrite; ok is false when it cannot.
+func (e *Engine) rewrittenReader(name string, rewrite func(*sql.Stmt) (*sql.Stmt, error)) (*movedReader, bool) {
+	scope := func(path []string) nameScope { return nameScope{e: e, path: path, restoring: true} }
 	if nv := e.named[name]; nv != nil {
 		if nv.query == nil || nv.invoker {
 			return nil, false
 		}
-		st, err := sql.RenameRelations(nv.query, rename)
+		st, err := rewrite(nv.query)
 		if err != nil {
 			return nil, false
 		}
@@ -90,7 +96,7 @@ func (e *Engine) movedText(name, old, new string) (*movedReader, bool) {
 	if st, err = sql.QualifyNames(st, scope(path)); err != nil {
 		return nil, false
 	}
-	if st, err = sql.RenameRelations(st, rename); err != nil {
+	if st, err = rewrite(st); err != nil {
 		return nil, false
 	}
 	out, err := sql.ResolvedText(st, scope(path))

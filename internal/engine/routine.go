@@ -121,7 +121,7 @@ func (e *Engine) callsRoutine(rec *recorder) bool {
 	if rec == nil {
 		return false
 	}
-	if rec.code {
+	if rec.code || e.namesRoutineDomain(rec) {
 		return true
 	}
 	for sig := range rec.funcs {
