@@ -408,6 +408,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for _, n := range e.schemaNames() {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
 	}
+	nameCollations(sc)
 	sc.SearchPath = path
 	dbACL, _ := e.databaseACL()
 	dbGrants := map[string]uint8{}
