@@ -307,6 +307,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.ConstraintPrettyDefs[c.oid] = c.pretty
 		}
 	}
+	o.nameDomainConstraints(sc)
 	sc.TriggerDefs = triggerDefs(o)
 	sc.RuleDefs, sc.RuleDefsPretty = ruleDefs(o)
 	sc.PartitionConstraints = o.partitionConstraints()

@@ -387,6 +387,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u' || c.kind == 'x' || c.kind == 'f' && c.parent == 0 && c.rel.kind != 'p',
 			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}
+	pgDomainConstraints(o, r)
 }
 
 func pgAttrdef(o *catalogObjects, r *catRows) {
