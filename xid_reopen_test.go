@@ -14,7 +14,9 @@ import (
 // rolled back, or running when the file was closed, are aborted, the
 // others committed. After a crash (a copy of the file and its log taken
 // while it is open) the ids continue after the reserve the file recorded,
-// never giving an id twice.
+// never giving an id twice, and the transactions rolled back or running
+// at the crash are aborted, as PostgreSQL reports them after its
+// recovery; a second crash keeps the first one's answers.
 func TestTxidsAcrossReopen(t *testing.T) {
 	db, path := openFileDB(t, "xid.db")
 	s := db.Session()
@@ -41,15 +43,7 @@ func TestTxidsAcrossReopen(t *testing.T) {
 		t.Fatalf("ids %d, %d, %d; want 3, 4, 5", aborted, committed, left)
 	}
 	crashed := filepath.Join(t.TempDir(), "crashed.db")
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(path + suffix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(crashed+suffix, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyFileDB(t, path, crashed)
 
 	db = reopenFileDB(t, db, path)
 	s = db.Session()
@@ -75,12 +69,62 @@ func TestTxidsAcrossReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
 	s = db.Session()
 	if next := txid(s); next != 3+1024 {
 		t.Errorf("first id after a crash %d, want 1027 (after the reserve)", next)
 	}
-	if got := status(s, committed); got != "committed" {
-		t.Errorf("txid_status(%d) after a crash: %s, want committed", committed, got)
+	sessionExec(t, s, "BEGIN")
+	again := txid(s) // 1028, committed after the crash
+	sessionExec(t, s, "COMMIT")
+	cut := db.Session()
+	sessionExec(t, cut, "BEGIN")
+	running2 := txid(cut) // 1029, running at the second crash
+	for id, want := range map[int64]string{aborted: "aborted", committed: "committed", left: "aborted", 500: "aborted",
+		3 + 1024: "committed", again: "committed", running2: "in progress"} {
+		if got := status(s, id); got != want {
+			t.Errorf("txid_status(%d) after a crash: %s, want %s", id, got, want)
+		}
+	}
+	crashed2 := filepath.Join(t.TempDir(), "crashed2.db")
+	copyFileDB(t, crashed, crashed2)
+	db.Close()
+
+	db, err = deltaview.OpenFile(crashed2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s = db.Session()
+	if next := txid(s); next != 3+2*1024 {
+		t.Errorf("first id after a second crash %d, want 2051 (after the reserve)", next)
+	}
+	for id, want := range map[int64]string{aborted: "aborted", committed: "committed", left: "aborted", 500: "aborted",
+		3 + 1024: "committed", again: "committed", running2: "aborted", 1500: "aborted"} {
+		if got := status(s, id); got != want {
+			t.Errorf("txid_status(%d) after a second crash: %s, want %s", id, got, want)
+		}
+	}
+	// A clean close keeps them.
+	db = reopenFileDB(t, db, crashed2)
+	s = db.Session()
+	for id, want := range map[int64]string{aborted: "aborted", committed: "committed", again: "committed", running2: "aborted"} {
+		if got := status(s, id); got != want {
+			t.Errorf("txid_status(%d) after a crash and a clean reopen: %s, want %s", id, got, want)
+		}
+	}
+}
+
+// copyFileDB copies a database file and its log as they are now, as a
+// crash would leave them.
+func copyFileDB(t *testing.T, from, to string) {
+	t.Helper()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(from + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to+suffix, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -1051,7 +1051,10 @@ func (s *Session) endTx(commit bool) (_ []string, err error) {
 	s.cons = conModes{}
 	clear(s.savepoints)
 	s.savepoints = s.savepoints[:0]
-	s.endTxAdvisory(commit)
+	s.releaseAdvisory(false, true)
+	// The id ends with the commit's outcome: a commit that fails (a
+	// deferred constraint) rolls back.
+	defer func() { s.endTxID(commit && err == nil) }()
 	if !s.writer {
 		s.endNotify(commit)
 		s.endSettings(commit)

@@ -307,6 +307,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.ConstraintPrettyDefs[c.oid] = c.pretty
 		}
 	}
+	o.nameDomainConstraints(sc)
 	sc.TriggerDefs = triggerDefs(o)
 	sc.RuleDefs, sc.RuleDefsPretty = ruleDefs(o)
 	sc.PartitionConstraints = o.partitionConstraints()
@@ -408,6 +409,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	for _, n := range e.schemaNames() {
 		name(value.RegNamespace, schemaOID(n), expr.QuoteIdent(n), n)
 	}
+	nameCollations(sc)
 	sc.SearchPath = path
 	dbACL, _ := e.databaseACL()
 	dbGrants := map[string]uint8{}

@@ -301,6 +301,9 @@ func infoCheckConstraints(o *catalogObjects, r *catRows) {
 	o.notNulls(func(_ *catRel, name, clause string) {
 		r.add("constraint_catalog", DatabaseName, "constraint_schema", "public", "constraint_name", name, "check_clause", clause)
 	})
+	for _, c := range o.domainCons() {
+		r.add("constraint_catalog", DatabaseName, "constraint_schema", c.schema, "constraint_name", c.name, "check_clause", c.def[len("CHECK "):])
+	}
 }
 
 func infoSequences(o *catalogObjects, r *catRows) {

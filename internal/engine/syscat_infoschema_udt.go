@@ -64,10 +64,6 @@ func init() {
 		"specific_catalog:sql_identifier,specific_schema:sql_identifier,specific_name:sql_identifier", func(*catalogObjects, *catRows) {})
 }
 
-// builtinCollations are pg_collation's rows (syscat_pgcatalog.go), in its
-// order.
-var builtinCollations = []string{"default", "C", "POSIX"}
-
 // typesByOID indexes o's types by oid.
 func (o *catalogObjects) typesByOID() map[uint32]*catType {
 	m := make(map[uint32]*catType, len(o.types))

@@ -123,16 +123,7 @@ var catalogRowFuncs = map[string]func(o *catalogObjects, r *catRows){
 		r.add("oid", uint32(3580), "amname", "brin", "amhandler", value.NewReg(value.RegProc, 335, "brinhandler"), "amtype", "i")
 		r.add("oid", uint32(4000), "amname", "spgist", "amhandler", value.NewReg(value.RegProc, 334, "spghandler"), "amtype", "i")
 	},
-	"pg_catalog.pg_collation": func(_ *catalogObjects, r *catRows) {
-		for _, c := range []struct {
-			oid        uint32
-			name, prov string
-			coll       any
-		}{{defaultCollOID, "default", "d", nil}, {950, "C", "c", "C"}, {951, "POSIX", "c", "POSIX"}} {
-			r.add("oid", c.oid, "collname", c.name, "collnamespace", uint32(pgCatalogOID), "collowner", uint32(superuserOID),
-				"collprovider", c.prov, "collisdeterministic", true, "collencoding", -1, "collcollate", c.coll, "collctype", c.coll)
-		}
-	},
+	"pg_catalog.pg_collation":         pgCollation,
 	"pg_catalog.pg_inherits":          pgInherits,
 	"pg_catalog.pg_partitioned_table": pgPartitionedTable,
 	"pg_catalog.pg_trigger":           pgTrigger,
@@ -396,6 +387,7 @@ func pgConstraint(o *catalogObjects, r *catRows) {
 			"confmatchtype", match, "conislocal", !c.inherited, "coninhcount", inhCount(c), "connoinherit", c.kind == 'p' || c.kind == 'u' || c.kind == 'x' || c.kind == 'f' && c.parent == 0 && c.rel.kind != 'p',
 			"conkey", cols, "confkey", refCols, "conbin", bin, "conexclop", exclop)
 	}
+	pgDomainConstraints(o, r)
 }
 
 func pgAttrdef(o *catalogObjects, r *catRows) {

@@ -92,6 +92,9 @@ func (s *Session) endTxID(committed bool) {
 	}
 	x.latest = max(x.latest, s.xid)
 	x.mu.Unlock()
+	if committed {
+		s.e.commitXid(s.xid)
+	}
 	s.xid = 0
 }
 

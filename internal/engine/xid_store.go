@@ -15,13 +15,19 @@ const xidReserve = 1024
 // XidStore is implemented by a Store that keeps the transaction ids given
 // out across a reopen: the next id to give and the ids of the
 // transactions rolled back, which txid_status() reports as aborted. The
-// engine calls it under its shared lock and seqStoreMu, as the reserves of
-// sequences.
+// engine calls it under seqStoreMu, as the reserves of sequences.
 type XidStore interface {
-	SaveXids(next int64, aborted []int64) error
+	// SaveXids records a reserve: ids up to next (excluded) may be given,
+	// and from on the file does not know which ended; from is 0 for the
+	// exact next id of a clean close, after which it knows them all.
+	SaveXids(next int64, aborted []int64, from int64) error
+	// CommitXid records that the transaction id committed, so that a
+	// reopen after a crash tells it from those cut short (aborted).
+	CommitXid(id int64) error
 }
 
-func (closedStore) SaveXids(int64, []int64) error { return errClosedStore() }
+func (closedStore) SaveXids(int64, []int64, int64) error { return errClosedStore() }
+func (closedStore) CommitXid(int64) error                { return errClosedStore() }
 
 // xidStore is the store's transaction id side; nil for an engine in
 // memory.
@@ -41,9 +47,13 @@ func (e *Engine) reserveXids(x *xids) error {
 		return nil
 	}
 	end := x.next + xidReserve
+	from := x.next
+	if len(x.running) > 0 {
+		from = min(from, x.running[0]) // running under a reserve a rolled-back block held
+	}
 	e.seqStoreMu.Lock()
 	defer e.seqStoreMu.Unlock()
-	if err := xs.SaveXids(end, sortedIDs(x.aborted)); err != nil {
+	if err := xs.SaveXids(end, sortedIDs(x.aborted), from); err != nil {
 		return err
 	}
 	x.reserved = end
@@ -79,7 +89,19 @@ func (e *Engine) saveXidsExact() {
 	}
 	e.seqStoreMu.Lock()
 	defer e.seqStoreMu.Unlock()
-	xs.SaveXids(x.next, sortedIDs(aborted)) //nolint:errcheck // a failure leaves the last reserve, which stays correct
+	xs.SaveXids(x.next, sortedIDs(aborted), 0) //nolint:errcheck // a failure leaves the last reserve, which stays correct
+}
+
+// commitXid records that the transaction id committed (x.mu not held);
+// a failure leaves it unrecorded, reported aborted after a crash only.
+func (e *Engine) commitXid(id int64) {
+	xs := e.xidStore()
+	if xs == nil {
+		return
+	}
+	e.seqStoreMu.Lock()
+	defer e.seqStoreMu.Unlock()
+	xs.CommitXid(id) //nolint:errcheck // see above
 }
 
 // LoadXids sets the next transaction id and the ids rolled back that a

@@ -163,6 +163,8 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 		key, err = c.operatorKey(s)
 	case value.RegOper:
 		key, err = operatorName(s)
+	case value.RegCollation:
+		key, err = c.collationKey(s)
 	default:
 		key, err = unqualifiedName(s)
 	}
@@ -330,6 +332,8 @@ func errUndefined(k value.Kind, s, key string) error {
 		return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", strings.TrimSpace(s))
 	case value.RegNamespace:
 		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", key)
+	case value.RegCollation:
+		return errUndefinedCollation(key)
 	}
 	return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", key)
 }

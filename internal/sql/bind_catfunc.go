@@ -203,6 +203,7 @@ var catFuncs = map[string]catFunc{
 	"to_regrole":             toReg(value.RegRole),
 	"to_regoper":             toReg(value.RegOper),
 	"to_regoperator":         toReg(value.RegOperator),
+	"to_regcollation":        toReg(value.RegCollation),
 	"pg_operator_is_visible": visible(value.RegOperator),
 }
 

@@ -38,7 +38,9 @@ func (b *binder) regCast(e expr.Expr, k value.Kind, c *pg_query.TypeCast) (expr.
 	switch {
 	case from == value.Unknown || isString(from):
 		in = func(v value.Value) (value.Value, error) { return sc.RegIn(k, v.String()) }
-	case from.IsInteger() || from.IsOid():
+	case from.IsInteger() || from == k || from.IsOid() && value.CanCast(from, k, true):
+		// one reg* type to another only through oid, but regproc and
+		// regprocedure, regoper and regoperator, as in PostgreSQL
 		in = func(v value.Value) (value.Value, error) {
 			o, err := value.Cast(v, value.OidType, true)
 			if err != nil {

@@ -346,7 +346,7 @@ func (p *ptyper) coerce(x *pexpr, t value.Type, explicit bool) (*pexpr, error) {
 func literalAs(s string, t value.Type) (string, error) {
 	switch t.Kind {
 	case value.Text, value.Varchar, value.Char, value.Unknown, value.RegClass, value.RegProc, value.RegType, value.RegProcedure,
-		value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator:
+		value.RegNamespace, value.RegRole, value.RegOper, value.RegOperator, value.RegCollation:
 		return s, nil
 	}
 	if t.Enum() != nil || t.UserRange() != nil {

@@ -87,7 +87,7 @@ func appendScalarText(buf []byte, v Value) []byte {
 		return appendMacAddr(buf, v)
 	case Money:
 		return appendMoney(buf, v)
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation:
 		return appendOid(buf, v)
 	case Tid:
 		return appendTid(buf, v)

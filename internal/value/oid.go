@@ -10,7 +10,7 @@ import (
 
 // An oid is PostgreSQL's object identifier: an unsigned 32-bit integer,
 // held in n. The reg* types (regclass, regtype, regproc, regprocedure,
-// regnamespace, regrole) are oids that read and print as the name of the
+// regnamespace, regrole, regoper, regoperator, regcollation) are oids that read and print as the name of the
 // object they identify. Looking a name up needs the catalog, which this
 // package does not have: the binder resolves the name (or the oid) and
 // makes the value with NewReg, which keeps the name beside the oid so
@@ -21,13 +21,15 @@ import (
 // oidKinds are the kinds of object identifiers, by type name.
 var oidKinds = map[string]Kind{"oid": Oid, "regclass": RegClass, "regtype": RegType, "regproc": RegProc,
 	"regprocedure": RegProcedure, "regnamespace": RegNamespace, "regrole": RegRole,
-	"regoper": RegOper, "regoperator": RegOperator}
+	"regoper": RegOper, "regoperator": RegOperator, "regcollation": RegCollation}
 
 // IsOid reports whether k is oid or one of the reg* types.
-func (k Kind) IsOid() bool { return k >= Oid && k <= RegRole || k == RegOper || k == RegOperator }
+func (k Kind) IsOid() bool { return k == Oid || k.IsReg() }
 
 // IsReg reports whether k is one of the reg* types.
-func (k Kind) IsReg() bool { return k > Oid && k <= RegRole || k == RegOper || k == RegOperator }
+func (k Kind) IsReg() bool {
+	return k > Oid && k <= RegRole || k == RegOper || k == RegOperator || k == RegCollation
+}
 
 // OidType is the type oid.
 var OidType = Type{Oid, -1}

@@ -85,6 +85,7 @@ var BuiltinTypes = []BuiltinType{
 	{JSONPath, "jsonpath", 4072, 4073, -1, 'U', false, 'i', 'x'},
 	{RegNamespace, "regnamespace", 4089, 4090, 4, 'N', true, 'i', 'p'},
 	{RegRole, "regrole", 4096, 4097, 4, 'N', true, 'i', 'p'},
+	{RegCollation, "regcollation", 4191, 4192, 4, 'N', true, 'i', 'p'},
 	{Int4Multirange, "int4multirange", 4451, 6150, -1, 'R', false, 'i', 'x'},
 	{NumMultirange, "nummultirange", 4532, 6151, -1, 'R', false, 'i', 'x'},
 	{TSMultirange, "tsmultirange", 4533, 6152, -1, 'R', false, 'd', 'x'},

@@ -66,6 +66,7 @@ var kindNames = [numKinds]string{
 	RegRole:      "regrole",
 	RegOper:      "regoper",
 	RegOperator:  "regoperator",
+	RegCollation: "regcollation",
 
 	Int4Multirange: "int4multirange",
 	Int8Multirange: "int8multirange",
@@ -256,7 +257,7 @@ func TypeFromName(name string, mods []int32) (Type, error) {
 		return noMods(Type{geoKinds[n], -1})
 	case "xml":
 		return noMods(XMLType)
-	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator":
+	case "oid", "regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper", "regoperator", "regcollation":
 		return noMods(Type{oidKinds[n], -1})
 	case "pg_lsn":
 		return noMods(PgLSNType)

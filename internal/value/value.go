@@ -105,6 +105,7 @@ const (
 	ACLItem      // aclitem, an access control list's entry, held as its text (aclitem.go)
 	PgSnapshot   // pg_snapshot, a transaction snapshot, held as its text (snapshot.go)
 	TxidSnapshot // txid_snapshot, the same under its older name (snapshot.go)
+	RegCollation // regcollation, a collation's oid read and printed as its name (oid.go)
 	numKinds
 )
 
@@ -230,7 +231,7 @@ func IntOrdered(k Kind) bool {
 		return true
 	case Time, TimeTZ, Money:
 		return true
-	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator:
+	case Oid, RegClass, RegType, RegProc, RegProcedure, RegNamespace, RegRole, RegOper, RegOperator, RegCollation:
 		return true // the oid (oid.go)
 	case Tid, Xid, Cid:
 		return true // sysid.go
