@@ -63,7 +63,7 @@ type refusal struct {
 // write in CREATE MATERIALIZED VIEW … AS ….
 var refusals = []refusal{
 	// Window functions.
-	{query: "SELECT id, json_agg(n) OVER (PARTITION BY g) FROM t", at: "json_agg", msg: "window"},
+	{query: "SELECT id, xmlagg(n::text::xml) OVER (PARTITION BY g) FROM t", at: "xmlagg", msg: "window"},
 	{query: "SELECT id, sum(DISTINCT n) OVER (PARTITION BY g) FROM t", at: "sum", msg: "DISTINCT"},
 	{query: "SELECT id, string_agg(g::text, ',' ORDER BY id) OVER (PARTITION BY g) FROM t", at: "string_agg", msg: "ORDER BY"},
 	{query: "SELECT id, rank() FILTER (WHERE g > 1) OVER (PARTITION BY g) FROM t", at: "rank", msg: "FILTER"},
