@@ -465,7 +465,7 @@ func (g *gen) having(sc []dcol) string {
 	return fmt.Sprintf("(count(*) FILTER (WHERE %s) = 0 OR avg(%s) > 1)", g.pred(sc, 1), v)
 }
 
-// topkQuery is ORDER BY … LIMIT [OFFSET] over a table or a grouping,
+// topkQuery is ORDER BY … LIMIT [OFFSET] (or [OFFSET] FETCH … WITH TIES) over a table or a grouping,
 // ordered by every output column, so ties are equal rows.
 func (g *gen) topkQuery() (string, []dcol) {
 	var q string
@@ -505,7 +505,16 @@ func (g *gen) topkQuery() (string, []dcol) {
 	for _, i := range permutation(g, len(cols)) {
 		by = append(by, strconv.Itoa(i+1)+g.dir())
 	}
-	q += " ORDER BY " + strings.Join(by, ", ") + fmt.Sprintf(" LIMIT %d", 1+g.intn(4))
+	q += " ORDER BY " + strings.Join(by, ", ")
+	if g.chance(30) {
+		// WITH TIES keeps the copies of the last row (the order is the
+		// whole row's), after an OFFSET too.
+		if g.chance(50) {
+			q += fmt.Sprintf(" OFFSET %d ROWS", g.intn(3))
+		}
+		return q + fmt.Sprintf(" FETCH FIRST %d ROWS WITH TIES", g.intn(4)), cols
+	}
+	q += fmt.Sprintf(" LIMIT %d", 1+g.intn(4))
 	if g.chance(40) {
 		q += fmt.Sprintf(" OFFSET %d", g.intn(3))
 	}

@@ -9,8 +9,9 @@ import (
 // TestDifferentialWindows is the differential test of window functions:
 // row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead
 // (offsets and defaults), first_value, last_value, nth_value, and count,
-// sum, avg, min, max, the variances, bool_and, bool_or, string_agg and
-// array_agg, some with a FILTER, over ROWS, RANGE and GROUPS frames with
+// sum, avg, min, max, the variances, bool_and, bool_or, string_agg,
+// array_agg, the regression aggregates and the json aggregates, some
+// with a FILTER, over ROWS, RANGE and GROUPS frames with
 // and without an exclusion, one to three of them
 // per view, over random partitions and orders with ties and NULLs (first
 // or last, ascending or descending), under a filter or above one. After
@@ -220,7 +221,26 @@ func (g *gen) windowCall() string {
 	}
 	fr, rows := g.windowFrame()
 	var agg string
-	switch g.intn(4) {
+	switch g.intn(5) {
+	case 1:
+		// The regression aggregates, rounded (their exact sums and
+		// PostgreSQL's Youngs–Cramer update differ in the last digits),
+		// and the json aggregates, which list the frame in the window's
+		// order, which must be total.
+		y, x := pick(g, []string{"v", "n", "q", "id"}), pick(g, []string{"o", "n", "q", "v"})
+		f := pick(g, []string{"corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy"})
+		switch g.intn(4) {
+		case 0:
+			agg = "regr_count(" + y + ", " + x + ")"
+		case 1:
+			agg = pick(g, []string{"json_agg(" + val + ")", "jsonb_agg(" + val + ")", "json_object_agg(id, " + val + ")", "jsonb_object_agg(id % 4, " + val + ")"})
+			rows = true
+		default:
+			if g.chance(20) {
+				agg += " FILTER (WHERE " + pick(g, []string{"o > 1", "v IS NOT NULL", "id % 3 <> 0", "p = 1"}) + ")"
+			}
+			return fmt.Sprintf("round((%s(%s, %s)%s %s)::numeric, 6)", f, y, x, agg, g.windowOver(rows || g.chance(30), fr))
+		}
 	case 0:
 		// The variances over integers and numeric only (see the
 		// aggregates' test), the booleans; string_agg and array_agg list

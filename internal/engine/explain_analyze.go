@@ -39,6 +39,9 @@ func (s *Session) explainAnalyze(x *sql.ExplainAnalyze, rec *recorder) (Result, 
 	if c, ok := x.DML.(*sql.CreateTableAs); ok {
 		return s.explainAnalyzeTableAs(x, c, rec, start)
 	}
+	if c, ok := x.DML.(*sql.CreateView); ok {
+		return s.explainAnalyzeMatView(x, c, rec, start)
+	}
 	if x.DML != nil {
 		res, err := s.execBound(x.DML, rec)
 		if err != nil {

@@ -53,6 +53,10 @@ type binder struct {
 	// forView is set while binding a view's defining query: constructs
 	// that cannot be maintained incrementally are refused.
 	forView bool
+	// winAgg is set while an aggregate over a window is bound as over a
+	// group (bindWinAggAdHoc): the window's ORDER BY orders the json
+	// aggregates' values, which need none of their own in a view.
+	winAgg bool
 	// clockOK is set while a view's WHERE conjunct is bound: it may read
 	// the clock (now(), current_date), if it compares it with the row in
 	// a way a temporal filter maintains (expr.AsTemporal).

@@ -94,8 +94,11 @@ func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt) (Bound, bool, error
 		// SELECT … INTO and CREATE TABLE … AS: the table is created and
 		// filled, and the plan is the query's, as in PostgreSQL.
 		out.DML, err = b.bindStmt(q)
+	case q.GetCreateTableAsStmt().GetObjtype() == pg_query.ObjectType_OBJECT_MATVIEW:
+		// The view is created and built; the plan is its circuit.
+		out.DML, err = b.bindStmt(q)
 	default:
-		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE is supported for SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE TABLE … AS and SELECT … INTO")
+		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE is supported for SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE TABLE … AS, CREATE MATERIALIZED VIEW and SELECT … INTO")
 	}
 	if err != nil {
 		return nil, true, err

@@ -44,7 +44,7 @@ func (b *binder) jsonOperator(op string, l, r expr.Expr, loc int32) (e expr.Expr
 // is. Their order is the input's in PostgreSQL: a view, which has no input
 // order, takes them only with ORDER BY among their arguments.
 func (b *binder) bindJSONAgg(f *pg_query.FuncCall, name, perValue, finish string) (expr.Expr, error) {
-	if b.forView && len(f.AggOrder) == 0 {
+	if b.forView && len(f.AggOrder) == 0 && !b.winAgg {
 		return nil, b.refuse(f.Location, "%s without ORDER BY depends on the order of its input and cannot be maintained", name).
 			WithHint("order the values: %s(… ORDER BY …)", name)
 	}

@@ -1106,7 +1106,7 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 				return nil, err
 			}
 			if sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
-				in = b.viewWithTies(in, keys, limit)
+				in = b.viewWithTiesOffset(in, keys, limit, offset)
 			} else {
 				in = &plan.TopK{Input: in, Order: keys, Limit: limit, Offset: offset}
 			}
@@ -1134,8 +1134,7 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 }
 
 // checkViewOrder refuses the orderings a view cannot maintain: LIMIT
-// without ORDER BY (arbitrary rows), OFFSET without LIMIT, FETCH … WITH
-// TIES with OFFSET.
+// without ORDER BY (arbitrary rows), OFFSET without LIMIT.
 func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinctOn []*pg_query.Node) error {
 	switch {
 	case hasLimit && len(sel.SortClause) == 0:
@@ -1152,11 +1151,6 @@ func (b *binder) checkViewOrder(sel *pg_query.SelectStmt, hasLimit bool, distinc
 	case hasLimit && sel.LimitCount == nil:
 		return b.refuse(b.keyword("offset", 0), "OFFSET without LIMIT is not maintained in a view").
 			WithHint("read the view with OFFSET instead")
-	case sel.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES && sel.LimitOffset != nil:
-		// Which of the rows that tie across the offset it skips is
-		// arbitrary.
-		return b.refuse(b.keyword("ties", 0), "FETCH … WITH TIES with OFFSET is not maintained in a view").
-			WithHint("drop the OFFSET, or apply it when reading the view")
 	}
 	return nil
 }
@@ -1186,8 +1180,16 @@ func (b *binder) constLimits(sel *pg_query.SelectStmt, sc *scope) (limit, offset
 		if err != nil {
 			return 0, pgerr.Wrap(err).At(b.stmt.SQL, int(nodeLoc(n, -1)))
 		}
-		if v.IsNull() || v.Int() < 0 {
-			return 0, b.stmt.errf(nodeLoc(n, -1), "2201W", "%s must not be negative or NULL in a view", what)
+		if v.IsNull() {
+			return 0, b.stmt.errf(nodeLoc(n, -1), "2201W", "%s must not be NULL in a view", what)
+		}
+		if v.Int() < 0 {
+			// PostgreSQL's errors when the query runs.
+			code := "2201W"
+			if what == "OFFSET" {
+				code = "2201X"
+			}
+			return 0, b.stmt.errf(nodeLoc(n, -1), code, "%s must not be negative", what)
 		}
 		return v.Int(), nil
 	}

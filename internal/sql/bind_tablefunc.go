@@ -210,12 +210,6 @@ func (b *binder) bindTableFunc(rf *pg_query.RangeFunction) (plan.Node, *scope, e
 			return nil, nil, pgerr.Wrap(err).At(b.stmt.SQL, int(f.Location))
 		}
 		b.zonedSeries(srf)
-		if b.forView && name == "generate_series" && srf.Cols[0].Kind == value.TimestampTZ {
-			// Its steps of days and months fall where the reading
-			// session's time zone says.
-			return nil, nil, b.refuse(f.Location, "generate_series over timestamp with time zone cannot be maintained in a view").
-				WithHint("generate a series of timestamp without time zone, or store the series in a table and read the table")
-		}
 		switch {
 		case len(coldefs) > 0:
 			if srf, err = b.withColdefs(srf, f, coldefs); err != nil {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -34,4 +35,26 @@ func (b *binder) viewWithTies(in plan.Node, keys []plan.SortKey, limit int64) pl
 		j.RightKeys = append(j.RightKeys, rk...)
 	}
 	return j
+}
+
+// viewWithTiesOffset binds a view's ORDER BY keys OFFSET offset FETCH
+// FIRST limit ROWS WITH TIES over in: the rows of the first offset+limit
+// with their ties, less the first offset rows,
+//
+//	(in ORDER BY keys FETCH FIRST offset+limit ROWS WITH TIES)
+//	EXCEPT ALL (in ORDER BY keys LIMIT offset)
+//
+// The first offset rows are among the others (their keys are at most the
+// last kept), so the EXCEPT ALL takes exactly them out. Rows that tie
+// across the offset are skipped in the order of the whole row, as a
+// view's LIMIT … OFFSET skips them, where PostgreSQL's order among them
+// is unspecified. A change costs the two TopKs' O(log n), the semi-join's
+// rows of a key that came or went, and the counts of the EXCEPT ALL.
+func (b *binder) viewWithTiesOffset(in plan.Node, keys []plan.SortKey, limit, offset int64) plan.Node {
+	if limit == 0 || offset == 0 {
+		return b.viewWithTies(in, keys, limit)
+	}
+	all := b.viewWithTies(in, keys, min(limit, math.MaxInt64-offset)+offset)
+	skipped := &plan.TopK{Input: in, Order: keys, Limit: offset}
+	return &plan.SetOp{Kind: plan.ExceptAll, Left: all, Right: skipped, Cols: in.Columns()}
 }

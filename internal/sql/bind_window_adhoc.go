@@ -12,12 +12,15 @@ import (
 	"github.com/deltaview/deltaview/internal/plan"
 )
 
-// bindWinAggAdHoc binds, in an ad-hoc query, an aggregate over a window
-// that views do not maintain there: the statistical aggregates (corr,
+// bindWinAggAdHoc binds an aggregate over a window that is bound as the
+// same aggregate over a group would be: the statistical aggregates (corr,
 // covar_*, regr_*) and json_agg, jsonb_agg, json_object_agg and
-// jsonb_object_agg. The call is bound as the same aggregate over a group
-// would be, its arguments over the window's input row, and computed over
-// each row's frame by the from-scratch evaluation (plan.WinFunc.Call).
+// jsonb_object_agg, and, ad hoc only, the other aggregates views do not
+// maintain. The call's arguments are over the window's input row; the
+// from-scratch evaluation computes it over each row's frame
+// (plan.WinFunc.Call), a view's Window by the grouped aggregate's
+// accumulator (the json aggregates' array_agg, listed in the window's
+// order).
 // Over grouped rows the arguments read group keys and the grouping's
 // aggregates (corr(sum(x), g) OVER ()).
 // finish maps the window's column to the call's value (the json
@@ -25,7 +28,10 @@ import (
 // is not such a call, for bindWinFunc to bind or refuse.
 func (b *binder) bindWinAggAdHoc(s *scope, f *pg_query.FuncCall) (fn *plan.WinFunc, finish func(expr.Expr) expr.Expr, err error) {
 	name := opName(f.Funcname)
-	if b.forView || f.AggDistinct || len(f.AggOrder) > 0 || f.AggWithinGroup || !plan.IsAggName(name) && !isUserAggCall(f) {
+	if f.AggDistinct || len(f.AggOrder) > 0 || f.AggWithinGroup || !plan.IsAggName(name) && !isUserAggCall(f) {
+		return nil, nil, nil
+	}
+	if b.forView && !winAggMaintained(name) {
 		return nil, nil, nil
 	}
 	if _, ok := plan.WinFuncNames[name]; ok {
@@ -69,11 +75,11 @@ func (b *binder) bindWinAggAdHoc(s *scope, f *pg_query.FuncCall) (fn *plan.WinFu
 			}
 		}
 	}
-	saved, savedArgs := b.agg, b.aggArgs
+	saved, savedArgs, savedWin := b.agg, b.aggArgs, b.winAgg
 	as := &aggScope{input: input}
-	b.agg, b.aggArgs = as, nil
+	b.agg, b.aggArgs, b.winAgg = as, nil, true
 	e, err := b.bindAggCall(call)
-	b.agg, b.aggArgs = saved, savedArgs
+	b.agg, b.aggArgs, b.winAgg = saved, savedArgs, savedWin
 	if err != nil {
 		return nil, nil, err
 	}
@@ -105,6 +111,20 @@ func (b *binder) bindWinAggAdHoc(s *scope, f *pg_query.FuncCall) (fn *plan.WinFu
 		})
 	}
 	return fn, finish, nil
+}
+
+// winAggMaintained reports whether a view's Window maintains the
+// aggregate name bound as over a group: the regression aggregates
+// (their accumulator of exact sums, slid along the partition) and the
+// json aggregates (array_agg of each value's json, in the window's
+// order).
+func winAggMaintained(name string) bool {
+	switch name {
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return true
+	}
+	agg, ok := plan.LookupAgg(name)
+	return ok && agg.Has(plan.AggTwoArgs)
 }
 
 // aggregateLoc returns the position of the first aggregate call in n

@@ -114,6 +114,7 @@ func NewWindow(part []expr.Expr, order []dataflow.SortKey, fn plan.WinFunc) *Win
 	switch {
 	case winGeneric(&fn):
 		w.gen = newWinSpec(&fn)
+		w.slide.x = w.gen.X
 	case fn.Kind == plan.WinAgg:
 		w.proto = &winAcc{f: agg, typ: fn.Type}
 	}
@@ -742,7 +743,7 @@ func (w *Window) computeFrames(pt *winPart, from, to, hi int) error {
 	n := t.len()
 	a := &w.acc
 	a.reset()
-	defer func() { w.slide.acc = nil }()
+	defer func() { w.slide.acc, w.slide.err = nil, nil }()
 	var ri, rs, re winReader
 	arg := func(r *winReader, j int) value.Value { return w.argAt(t, r, j) }
 	excl := f.Frame.Exclude

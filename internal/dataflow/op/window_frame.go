@@ -1,6 +1,7 @@
 package op
 
 import (
+	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -81,11 +82,24 @@ func winGeneric(f *plan.WinFunc) bool {
 	return true
 }
 
-// newWinSpec is the grouped aggregate's spec of a generic aggregate.
+// newWinSpec is the grouped aggregate's spec of a generic aggregate: a
+// regression aggregate reads the pair (y, x) of each row.
 func newWinSpec(f *plan.WinFunc) *aggSpec {
-	s := &aggSpec{Aggregate: Aggregate{Func: f.Agg, Arg: f.Arg, Sep: f.Sep}, set: -1, typ: f.Type, in: f.Arg.Type().Kind, width: 1}
+	s := &aggSpec{Aggregate: Aggregate{Func: f.Agg, Arg: f.Arg, Sep: f.Sep, X: winX(f)}, set: -1, typ: f.Type, in: f.Arg.Type().Kind, width: 1}
+	if s.X != nil {
+		s.width = 2
+	}
 	s.make = accumMaker(s)
 	return s
+}
+
+// winX is x of a two-argument aggregate (corr(y, x), …), over the row;
+// nil for the others.
+func winX(f *plan.WinFunc) expr.Expr {
+	if f.Call == nil || !f.Agg.Has(plan.AggTwoArgs) {
+		return nil
+	}
+	return f.Call.X
 }
 
 // piecesNative computes a count, sum, avg, min or max over a frame with
@@ -120,11 +134,16 @@ var winOne = value.NewInt(value.Int8, 1)
 
 // winSlide is a generic aggregate slid along a partition: the
 // accumulator holds the rows [cs, ce).
+// x, for a two-argument aggregate, is its second argument, read from
+// each row as it enters or leaves (the element keeps only y); err is the
+// first error that reading met.
 type winSlide struct {
 	acc    accum
 	cs, ce int
 	ch     []aggChange
 	vals   []value.Value
+	x      expr.Expr
+	err    error
 }
 
 // change stages the change of row j's argument with weight wt.
@@ -133,7 +152,16 @@ func (g *winSlide) change(e *winElem, wt int64) {
 		return
 	}
 	g.vals = append(g.vals, e.arg)
-	g.ch = append(g.ch, aggChange{vals: g.vals[len(g.vals)-1:], w: wt})
+	if g.x == nil {
+		g.ch = append(g.ch, aggChange{vals: g.vals[len(g.vals)-1:], w: wt})
+		return
+	}
+	x, err := g.x.Eval(e.row)
+	if err != nil && g.err == nil {
+		g.err = err
+	}
+	g.vals = append(g.vals, x)
+	g.ch = append(g.ch, aggChange{vals: g.vals[len(g.vals)-2:], w: wt})
 }
 
 // genericFrame computes a generic aggregate over row i's frame [s, e),
@@ -156,6 +184,9 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 	for ; g.cs < s; g.cs++ {
 		g.change(t.at(&r, g.cs), -1)
 	}
+	if g.err != nil {
+		return value.Null, g.err
+	}
 	c.spec = w.gen
 	v, err := g.acc.stage(c, g.ch)
 	if err != nil {
@@ -174,6 +205,9 @@ func (w *Window) genericFrame(t *winTree, g *winSlide, first bool, s, e int, p *
 		if j < p[1][0] || j >= p[1][1] {
 			g.change(t.at(&r, j), -1)
 		}
+	}
+	if g.err != nil {
+		return value.Null, g.err
 	}
 	v, err = g.acc.stage(c, g.ch)
 	g.acc.abort()
