@@ -70,8 +70,10 @@ func (h *heapPages) begin() bool {
 }
 
 // grow marks the mappings the heap has grown into since begin (the
-// runtime maps a new arena afresh, without the mark), while a build that
-// began is under way.
+// runtime maps new room afresh, without the mark), while a build that
+// began is under way: the build calls it where it has allocated and not
+// yet written, at each step and between a layout's placing of its rows and
+// their copy.
 func (h *heapPages) grow() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -175,7 +177,10 @@ func anonMappings() []anonMapping {
 	for sc.Scan() {
 		// "lo-hi perms offset dev inode [path]"
 		fs := strings.Fields(sc.Text())
-		if len(fs) != 5 || fs[4] != "0" || !strings.HasSuffix(fs[1], "p") {
+		// A name the process gave the mapping ("[anon: Go: heap]") is
+		// still no file.
+		if len(fs) < 5 || fs[4] != "0" || !strings.HasSuffix(fs[1], "p") ||
+			len(fs) > 5 && !strings.HasPrefix(fs[5], "[anon:") {
 			continue
 		}
 		los, his, ok := strings.Cut(fs[0], "-")
