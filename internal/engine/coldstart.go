@@ -79,6 +79,16 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	// A table a top-k is seeded from (builder.seedTopK) is read once, in
 	// place, whether laid out or not, and is not laid out either.
 	seeds := seededTopKs(c)
+	// A big build's pages come 2 MB at a time (heapPages), from its layout
+	// on.
+	var rows int64
+	for _, rel := range c.Relations {
+		rows += e.relationLen(rel)
+	}
+	huge := rows >= hugeBuildRows && hugeHeap.begin()
+	if huge {
+		defer hugeHeap.end()
+	}
 	for _, rel := range c.Relations {
 		if t, ok := e.tables[rel]; ok && keepsRows(c, rel) && (seeds[rel] == nil || !fillSeeded) {
 			t.layout()
@@ -86,7 +96,7 @@ func (e *Engine) buildView(cv *sql.CreateView) (_ *zview, err error) {
 	}
 	v := &zview{viewMeta: viewMeta{name: cv.Name, cols: cv.Plan.Columns(), def: cv, createdAt: start, maxMemory: cv.MaxMemory}, c: c}
 	v.split = e.newSplit(c.Circuit)
-	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name}
+	b := &builder{e: e, v: v, start: start, op: "CREATE MATERIALIZED VIEW " + cv.Name, huge: huge}
 	// The smaller relations first: the biggest is fed last, when every
 	// other input's state is built, so that its rows, read in the order
 	// they are stored, probe the smaller ones' indexes (a join's index of
@@ -182,6 +192,9 @@ type builder struct {
 	// fills holds, by table, the new shared index a seeded top-k reads,
 	// which seedTopK fills (fillLater).
 	fills map[string]*sharedIndex
+	// huge is set when the build asked for huge pages (heapPages): each
+	// step marks the heap's new mappings too.
+	huge bool
 }
 
 // feedRelation feeds one stored relation's rows.
@@ -225,6 +238,9 @@ func (b *builder) step(in map[string]zset.ZSet, rows int64) error {
 		b.consts = nil
 	}
 	b.done += rows
+	if b.huge {
+		hugeHeap.grow()
+	}
 	c := b.v.c.Circuit
 	if s := b.e.firer; s != nil && !b.e.stepping {
 		// A cancellation point per batch: a cancelled build leaves no

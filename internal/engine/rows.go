@@ -272,6 +272,9 @@ func layoutRows(rows []value.Row, ids []int32) {
 		slab = slab[:k+n]
 		at[j] = unsafe.Pointer(&slab[k])
 	}
+	// The slabs are allocated, not yet written: a big build asking for
+	// huge pages has them for the room the heap has just grown into.
+	hugeHeap.grow()
 	for _, o := range order {
 		r := o.row()
 		dst := unsafe.Slice((*value.Value)(at[o.j]), len(r))
