@@ -329,3 +329,25 @@ func (s *Session) mayUseAttrTypes(a *sql.AlterComposite) error {
 		return at < 0 || old.Attrs[at].Type != a.Attrs[i].Type || old.Attrs[at].Domain != a.Attrs[i].Domain
 	})
 }
+
+// applyTypeDefaultACL gives the type or domain name, just created, its
+// owner's default privileges on types (ALTER DEFAULT PRIVILEGES … ON
+// TYPES), when they differ from the built-in default.
+func (e *Engine) applyTypeDefaultACL(name string) error {
+	owner := e.typeOwner(name)
+	sch, _ := e.splitObject(name)
+	acl, differs := e.mergedDefaultACL('T', owner, sch)
+	if !differs {
+		return nil
+	}
+	var list []string
+	for _, r := range aclOrder(acl) {
+		if acl[r]&sql.PrivUsage != 0 {
+			list = append(list, r)
+		}
+	}
+	if list == nil {
+		list = []string{}
+	}
+	return e.setTypeACL(name, list)
+}
