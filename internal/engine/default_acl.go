@@ -9,6 +9,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Default privileges (ALTER DEFAULT PRIVILEGES) keep, per role, schema
@@ -369,7 +370,8 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(after.types)) {
-		if before.types[key] || isTemp(key) || e.userTypes[key].Kind.IsArray() {
+		if k := e.userTypes[key].Kind; before.types[key] || isTemp(key) || k.IsArray() || k == value.UserRange || k == value.UserMultirange {
+			// A range type takes none here: pg_type does not list it.
 			continue
 		}
 		if err := e.applyTypeDefaultACL(key); err != nil {

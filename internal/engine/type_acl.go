@@ -93,6 +93,10 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 // checkGrantableType refuses a GRANT on name unless it is a type or
 // domain CREATE made (a domain for ON DOMAIN), with PostgreSQL's errors.
 func (e *Engine) checkGrantableType(name string, domain bool) error {
+	if t, ok := e.userTypes[name]; ok && (t.Kind == value.UserRange || t.Kind == value.UserMultirange) {
+		return pgerr.New(pgerr.FeatureNotSupported, "privileges on the range type %s are not supported", e.bareName(name)).
+			WithHint("every role may use a range type here")
+	}
 	if e.userTypeExists(name) {
 		if _, isDomain := e.domains.byName[name]; domain && !isDomain {
 			return pgerr.New(pgerr.WrongObjectType, "%q is not a domain", e.bareName(name))
@@ -106,11 +110,12 @@ func (e *Engine) checkGrantableType(name string, domain bool) error {
 	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() {
 		return pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
-	if !e.typeNameTaken(name) {
+	_, catalog := catalogColumns["pg_catalog."+name]
+	if !e.typeNameTaken(name) && !catalog {
 		return pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "privileges on the type %s are not supported", name).
-		WithHint("only the types and domains CREATE made take GRANT; every role may use the others")
+		WithHint("only enum and composite types and domains take GRANT here; every role may use the others")
 }
 
 // setTypeACL makes acl the ACL of the type name, in the store and in
