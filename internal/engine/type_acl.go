@@ -56,7 +56,10 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
 		}
 	}
+	// Every type is checked before any changes, so that an error
+	// leaves none changed.
 	res := Result{Tag: tag}
+	var mine []string
 	for _, name := range g.Types {
 		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), e.typeOwner(name)) {
 			if !e.typeUsable(s.userName(), name) {
@@ -72,6 +75,11 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
 			continue
 		}
+		if !slices.Contains(mine, name) {
+			mine = append(mine, name)
+		}
+	}
+	for _, name := range mine {
 		acl, _ := e.typeACL(name)
 		acl = slices.Clone(acl)
 		for _, r := range g.Roles {
