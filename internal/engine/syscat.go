@@ -448,6 +448,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	// A type's USAGE once a GRANT or REVOKE named it, its array type's
 	// the same; PUBLIC's by default (sql.privilegeHeld).
 	for _, t := range o.types {
+		if len(e.typeACLs) == 0 {
+			break
+		}
 		acl, ok := e.typeACLs[t.name]
 		if !ok || t.kind.IsArray() {
 			continue
