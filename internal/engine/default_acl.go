@@ -9,6 +9,7 @@ import (
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/sql"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // Default privileges (ALTER DEFAULT PRIVILEGES) keep, per role, schema
@@ -135,16 +136,12 @@ func (s *Session) alterDefaultPrivileges(a *sql.AlterDefaultPrivileges) (Result,
 		if g != "" && g != SuperuserName && e.roles[g] == nil {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", g)
 		}
-		if g == "" && !a.Revoke && a.ObjType != 'f' {
+		if g == "" && !a.Revoke && a.ObjType != 'f' && a.ObjType != 'T' {
 			// The owner's item comes first in the relations' and schemas'
 			// ACLs here, where PostgreSQL sorts PUBLIC's before it.
 			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "default privileges granted to PUBLIC on %s are not supported", strings.ToLower(defACLWords[a.ObjType][0])).
 				WithHint("grant them to a role that every role is a member of")
 		}
-	}
-	if a.ObjType == 'T' {
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER DEFAULT PRIVILEGES … ON TYPES is not supported").
-			WithHint("every role may use every type")
 	}
 	for _, role := range roles {
 		for _, sch := range schemas {
@@ -284,11 +281,17 @@ func (e *Engine) mergedDefaultACL(kind byte, owner, schema string) (map[string]s
 // defACLSnapshot is what exists before a catalog change, for the default
 // privileges of what it creates.
 type defACLSnapshot struct {
-	rels, routines, schemas map[string]bool
+	rels, routines, schemas, types map[string]bool
 }
 
 func (e *Engine) takeDefACLSnapshot() defACLSnapshot {
-	sn := defACLSnapshot{rels: map[string]bool{}, routines: map[string]bool{}, schemas: map[string]bool{}}
+	sn := defACLSnapshot{rels: map[string]bool{}, routines: map[string]bool{}, schemas: map[string]bool{}, types: map[string]bool{}}
+	for k := range e.userTypes {
+		sn.types[k] = true
+	}
+	for k := range e.domains.byName {
+		sn.types[k] = true
+	}
 	for _, m := range []func(func(string) bool){maps.Keys(e.tables), maps.Keys(e.views), maps.Keys(e.named), maps.Keys(e.seqs)} {
 		for k := range m {
 			sn.rels[k] = true
@@ -364,6 +367,15 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 			if err := e.applyRoutineDefaultACL(f); err != nil {
 				return err
 			}
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(after.types)) {
+		if k := e.userTypes[key].Kind; before.types[key] || isTemp(key) || k.IsArray() || k == value.UserRange || k == value.UserMultirange {
+			// A range type takes none here: pg_type does not list it.
+			continue
+		}
+		if err := e.applyTypeDefaultACL(key); err != nil {
+			return err
 		}
 	}
 	for _, n := range slices.Sorted(maps.Keys(after.schemas)) {

@@ -253,6 +253,7 @@ func (s *Session) dropOwnedStmts(d *pg_query.DropOwnedStmt) ([]string, error) {
 	}
 	out = append(out, e.dropOwnedDefaultACLs(roles)...)
 	out = append(out, e.dropOwnedDatabase(roles)...)
+	out = append(out, e.dropOwnedTypeACLs(roles)...)
 	o := e.ownedObjectsOf(roles)
 	for _, n := range o.matviews {
 		out = append(out, "DROP MATERIALIZED VIEW IF EXISTS "+n+cascade)

@@ -94,6 +94,11 @@ func (s *Session) mayAlterTable(a *sql.AlterTable) error {
 			return err
 		}
 	}
+	if err := s.mayUseColumnTypes(a.New.Cols, func(i int) bool {
+		return i >= len(a.Map) || a.Map[i] < 0 || i < len(a.Cast) && a.Cast[i] != nil
+	}); err != nil {
+		return err
+	}
 	e := s.e
 	var old []sql.ForeignKey
 	if t := e.tables[a.Table]; t != nil && t.def != nil {

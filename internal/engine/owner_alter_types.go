@@ -33,7 +33,10 @@ func (s *Session) mayAlterOwned(b sql.Bound) error {
 		return s.mustOwnType(b.Name, "type")
 	case *sql.AlterComposite:
 		// PostgreSQL checks it as its relation's ALTER TABLE.
-		return s.mustOwnType(b.Name, "table")
+		if err := s.mustOwnType(b.Name, "table"); err != nil {
+			return err
+		}
+		return s.mayUseAttrTypes(b)
 	case *sql.AlterSchema:
 		return s.mayAlterSchema(b)
 	case *sql.AttachPartition:

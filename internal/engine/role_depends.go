@@ -29,6 +29,7 @@ func (e *Engine) roleDependents(role string) []string {
 	out = append(out, e.privilegeGrantees(role)...)
 	out = append(out, e.columnPrivilegeGrantees(role)...)
 	out = append(out, e.databaseGrantee(role)...)
+	out = append(out, e.typeACLGrantees(role)...)
 	return append(out, owned...)
 }
 

@@ -286,6 +286,8 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return nil // a member of the roles it names may: checked as it runs
 	case *sql.AlterTypeOwner:
 		return nil // its owner may: checked as it runs (owner_alter_types.go)
+	case *sql.GrantType:
+		return nil // its owner may: checked as it runs (type_acl.go)
 	case *sql.RenameType, *sql.AlterEnum, *sql.AlterDomain, *sql.AlterComposite, *sql.AlterSchema,
 		*sql.AttachPartition, *sql.DetachPartition:
 		return s.mayAlterOwned(b)

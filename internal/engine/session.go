@@ -821,6 +821,9 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 	case *sql.GrantDatabase:
 		what := map[bool]string{false: "GRANT", true: "REVOKE"}[b.Revoke]
 		return s.ddl(what, func() (Result, error) { return e.grantDatabase(b) })
+	case *sql.GrantType:
+		what := map[bool]string{false: "GRANT", true: "REVOKE"}[b.Revoke]
+		return s.ddl(what, func() (Result, error) { return s.grantType(b) })
 	case *sql.AlterDefaultPrivileges:
 		return s.ddl("ALTER DEFAULT PRIVILEGES", func() (Result, error) { return s.alterDefaultPrivileges(b) })
 	case *sql.Comment:
@@ -978,6 +981,7 @@ func (s *Session) runDDL(fn func() (Result, error)) (Result, error) {
 	s.e.catalogGen++ // prepared statements bind again
 	fn = s.e.pruningObjectComments(fn)
 	fn = s.pruningTypeOwners(fn)
+	fn = s.movingTypeACLs(fn)
 	fn = s.applyingDefaultACLs(fn)
 	if len(s.e.evtTriggers) == 0 {
 		return fn()

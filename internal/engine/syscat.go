@@ -447,6 +447,25 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			}
 		}
 	}
+	// A type's USAGE once a GRANT or REVOKE named it, its array type's
+	// the same; PUBLIC's by default (sql.privilegeHeld).
+	for _, t := range o.types {
+		if len(e.typeACLs) == 0 {
+			break
+		}
+		acl, ok := e.typeACLs[t.name]
+		if !ok || t.kind.IsArray() {
+			continue
+		}
+		g := map[string]uint8{}
+		for _, role := range acl {
+			g[role] = uint8(sql.PrivUsage)
+		}
+		sc.Grants[t.oid] = g
+		if t.array != 0 {
+			sc.Grants[t.array] = g
+		}
+	}
 	// A routine's EXECUTE once a GRANT or REVOKE named it; PUBLIC's
 	// by default (sql.privilegeHeld).
 	for _, p := range o.procs {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -176,9 +177,13 @@ func infoUDTPrivileges(o *catalogObjects, r *catRows) {
 		if o.e.composites[t.name] == nil {
 			owner = o.e.relOwner(t.name) // a relation's row type is its owner's
 		}
-		for _, g := range [][2]string{{owner, "YES"}, {"PUBLIC", "NO"}} {
-			r.add("grantor", owner, "grantee", g[0], "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", name,
-				"privilege_type", "TYPE USAGE", "is_grantable", g[1])
+		grantees := []string{"", owner}
+		if o.e.composites[t.name] != nil {
+			grantees, _ = o.e.typeACL(t.name)
+		}
+		for _, g := range grantees {
+			r.add("grantor", owner, "grantee", cmp.Or(g, "PUBLIC"), "udt_catalog", DatabaseName, "udt_schema", sc, "udt_name", name,
+				"privilege_type", "TYPE USAGE", "is_grantable", yesNo(g == owner))
 		}
 	}
 }
@@ -202,8 +207,10 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 		}
 		sc, name := o.typeSchemaName(t)
 		owner := o.typeOwnerName(t.name)
-		row(owner, owner, sc, name, "DOMAIN", true)
-		row(owner, "PUBLIC", sc, name, "DOMAIN", false)
+		grantees, _ := o.e.typeACL(t.name)
+		for _, g := range grantees {
+			row(owner, cmp.Or(g, "PUBLIC"), sc, name, "DOMAIN", g == owner)
+		}
 	}
 	for _, rel := range o.rels {
 		g, ok := o.e.grants[rel.key]

@@ -308,7 +308,7 @@ func pgType(o *catalogObjects, r *catRows) {
 			"typarray", array, "typinput", io[0], "typoutput", io[1], "typreceive", io[2], "typsend", io[3], "typmodin", none,
 			"typmodout", none, "typanalyze", none, "typalign", align, "typstorage", storage, "typnotnull", t.notNull,
 			"typbasetype", base, "typtypmod", typmod, "typndims", 0, "typcollation", coll,
-			"typdefault", def)
+			"typdefault", def, "typacl", o.e.typeACLText(t.name))
 	}
 	pgTypeBuiltins(r)
 }

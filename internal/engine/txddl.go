@@ -68,7 +68,7 @@ func blockCatalogKind(b sql.Bound) bool {
 		// Populating a view is building it; WITH NO DATA lets go of its
 		// state, which the image keeps (refresh.go).
 		return true
-	case *sql.CreateRole, *sql.AlterRole, *sql.DropRole, *sql.GrantRole, *sql.AlterTypeOwner, *sql.AlterDefaultPrivileges, *sql.GrantDatabase,
+	case *sql.CreateRole, *sql.AlterRole, *sql.DropRole, *sql.GrantRole, *sql.AlterTypeOwner, *sql.AlterDefaultPrivileges, *sql.GrantDatabase, *sql.GrantType,
 		*sql.CreatePolicy, *sql.AlterPolicy, *sql.DropPolicy, *sql.AlterRowSecurity,
 		*sql.CreateDomain, *sql.AlterDomain, *sql.DropDomain,
 		*sql.CreateRule, *sql.DropRule, *sql.RenameRule, *sql.AlterRules, *sql.AlterTriggers,

@@ -22,7 +22,7 @@ var imageOf = map[string]string{
 	"inherits": "inherits", "inheritOnly": "inheritOnly", "inheritChecks": "inheritChks",
 	"inheritChild": "inheritChild", "schemas": "schemas", "indexes": "indexes",
 	"matIndexes": "matIndexes", "parts": "parts", "order": "order", "deps": "deps",
-	"notes": "notes", "roles": "roles", "grants": "grants", "grantOrder": "grantOrder", "defACLs": "defACLs", "dbACL": "dbACL", "dbACLOrder": "dbACLOrder", "colGrants": "colGrants", "deferKeys": "deferKeys",
+	"notes": "notes", "roles": "roles", "grants": "grants", "grantOrder": "grantOrder", "defACLs": "defACLs", "dbACL": "dbACL", "dbACLOrder": "dbACLOrder", "typeACLs": "typeACLs", "colGrants": "colGrants", "deferKeys": "deferKeys",
 	"nextID": "nextID", "shared.m": "shared", "shared.list": "sharedList",
 }
 

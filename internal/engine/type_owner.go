@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
@@ -60,7 +62,11 @@ func (s *Session) alterTypeOwner(a *sql.AlterTypeOwner) (Result, error) {
 	if err := s.mayGiveType(a.Name, role); err != nil {
 		return Result{}, err
 	}
+	old := e.typeOwner(a.Name)
 	if err := e.setTypeOwner(a.Name, role); err != nil {
+		return Result{}, err
+	}
+	if err := e.typeACLNewOwner(a.Name, old, role); err != nil {
 		return Result{}, err
 	}
 	return Result{Tag: tag}, nil
@@ -120,26 +126,7 @@ func (s *Session) pruningTypeOwners(fn func() (Result, error)) func() (Result, e
 		if err != nil || len(e.typeOwners) == 0 {
 			return res, err
 		}
-		// A type renamed or moved keeps its owner: ALTER TYPE … RENAME TO
-		// and SET SCHEMA, ALTER DOMAIN's, and ALTER SCHEMA … RENAME TO
-		// of its schema.
-		moved := map[string]string{}
-		switch st := s.stmt.(type) {
-		case *sql.RenameType:
-			moved[st.Name] = st.New
-		case *sql.AlterDomain:
-			if st.Def.Name != "" && st.Def.Name != st.Name {
-				moved[st.Name] = st.Def.Name
-			}
-		case *sql.AlterSchema:
-			if st.NewName != "" {
-				for name := range e.typeOwners {
-					if rest, ok := strings.CutPrefix(name, st.Name+"."); ok {
-						moved[name] = typeKeyIn(st.NewName, rest)
-					}
-				}
-			}
-		}
+		moved := typeMoves(s.stmt, slices.Collect(maps.Keys(e.typeOwners)))
 		for _, old := range sortedKeys(moved) {
 			new := moved[old]
 			role := e.typeOwners[old]
@@ -162,6 +149,30 @@ func (s *Session) pruningTypeOwners(fn func() (Result, error)) func() (Result, e
 		}
 		return res, nil
 	}
+}
+
+// typeMoves gives the new keys of the types of keys that the statement
+// stmt renames or moves: ALTER TYPE … RENAME TO and SET SCHEMA, ALTER
+// DOMAIN's, and ALTER SCHEMA … RENAME TO of their schema.
+func typeMoves(stmt sql.Bound, keys []string) map[string]string {
+	moved := map[string]string{}
+	switch st := stmt.(type) {
+	case *sql.RenameType:
+		moved[st.Name] = st.New
+	case *sql.AlterDomain:
+		if st.Def.Name != "" && st.Def.Name != st.Name {
+			moved[st.Name] = st.Def.Name
+		}
+	case *sql.AlterSchema:
+		if st.NewName != "" {
+			for _, name := range keys {
+				if rest, ok := strings.CutPrefix(name, st.Name+"."); ok {
+					moved[name] = typeKeyIn(st.NewName, rest)
+				}
+			}
+		}
+	}
+	return moved
 }
 
 // typeOwnerOID is pg_type.typowner of t: its owner's oid, an array

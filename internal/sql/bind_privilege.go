@@ -14,8 +14,9 @@ import (
 // answer from the statement's catalog: a superuser holds every privilege
 // on every object; another role holds on a table or view what GRANT gave
 // it or PUBLIC, the privileges PostgreSQL gives PUBLIC by default
-// elsewhere (USAGE on the system schemas and public, and on types,
-// EXECUTE on functions until a GRANT or REVOKE names one), on the
+// elsewhere (USAGE on the system schemas and public, USAGE on types
+// and EXECUTE on functions until a GRANT or REVOKE names one; an array
+// type answers as its element type), on the
 // database what its ACL gives (CONNECT and TEMPORARY to PUBLIC until a
 // GRANT or REVOKE names it), and membership in itself alone. Names of
 // objects are looked up as the reg* types read them, with their
@@ -66,7 +67,7 @@ var privNames = map[privObject]map[string]int{
 	privSchema:     {"CREATE": int(PrivCreate), "USAGE": int(PrivUsage)},
 	privDatabase:   {"CREATE": int(PrivCreate), "CONNECT": int(PrivConnect), "TEMPORARY": int(PrivTemp), "TEMP": int(PrivTemp)},
 	privFunction:   {"EXECUTE": int(PrivExecute)},
-	privType:       {"USAGE": privPublic},
+	privType:       {"USAGE": int(PrivUsage)},
 	privRole:       {"MEMBER": 0, "USAGE": 0},
 	privLanguage:   {"USAGE": privPublic},
 	privTablespace: {"CREATE": 0},
@@ -269,8 +270,8 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 	if sc.Superusers[user] && len(privs) > 0 {
 		return value.NewBool(true), nil
 	}
-	if _, granted := sc.Grants[oid]; obj == privFunction && !granted {
-		return value.NewBool(len(privs) > 0), nil // PUBLIC's until a GRANT or REVOKE names the routine
+	if _, granted := sc.Grants[oid]; (obj == privFunction || obj == privType) && !granted {
+		return value.NewBool(len(privs) > 0), nil // PUBLIC's until a GRANT or REVOKE names the routine or type
 	}
 	for _, p := range privs {
 		switch {

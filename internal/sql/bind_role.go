@@ -191,6 +191,9 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 	if s.Objtype == pg_query.ObjectType_OBJECT_DATABASE {
 		return b.bindGrantDatabase(s, verb)
 	}
+	if s.Objtype == pg_query.ObjectType_OBJECT_TYPE || s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN {
+		return b.bindGrantType(s, verb)
+	}
 	if g, ok, err := b.bindGrantRoutine(s, verb); ok {
 		return g, err
 	}

@@ -227,7 +227,7 @@ func load(f *File, e *engine.Engine) error {
 func afterRoles(k engine.RelKind) bool {
 	switch k {
 	case engine.KindPolicy, engine.KindRoleBypassRLS, engine.KindRoleNoInherit, engine.KindRoleMember,
-		engine.KindTypeOwner, engine.KindRelOwner, engine.KindColumnGrants, engine.KindDefaultACL, engine.KindDatabaseACL:
+		engine.KindTypeOwner, engine.KindRelOwner, engine.KindColumnGrants, engine.KindDefaultACL, engine.KindDatabaseACL, engine.KindTypeACL:
 		return true
 	}
 	return false

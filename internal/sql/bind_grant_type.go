@@ -1,0 +1,52 @@
+package sql
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/deltaview/deltaview/internal/pgerr"
+)
+
+// GrantType is GRANT or REVOKE USAGE | ALL ON TYPE | DOMAIN names TO |
+// FROM roles: a type's only privilege is USAGE.
+type GrantType struct {
+	Revoke bool
+	// Domain is ON DOMAIN: each type must be a domain.
+	Domain bool
+	Types  []string // the types' keys
+	Roles  []string // "" for PUBLIC
+}
+
+func (*GrantType) bound() {}
+
+func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb string) (Bound, error) {
+	g := &GrantType{Revoke: !s.IsGrant, Domain: s.Objtype == pg_query.ObjectType_OBJECT_DOMAIN}
+	for _, n := range s.Privileges {
+		if p := n.GetAccessPriv(); p.GetPrivName() != "usage" || len(p.Cols) > 0 {
+			return nil, pgerr.New("0LP01", "invalid privilege type %s for type", strings.ToUpper(p.GetPrivName()))
+		}
+	}
+	if s.GrantOption {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
+			WithHint("only superusers and a type's owner grant privileges on it")
+	}
+	for _, n := range s.Objects {
+		items := n.GetList().GetItems()
+		var name string
+		if sch, _, _ := nameParts(items); len(items) == 2 && sch != "pg_catalog" && !systemSchema(sch) {
+			name = b.keyOfNames(items) // a type of a schema, by its key
+		} else {
+			var err error
+			if name, err = b.typeObjectName(items); err != nil {
+				return nil, err
+			}
+		}
+		g.Types = append(g.Types, name)
+	}
+	var err error
+	if g.Roles, err = b.grantees(s.Grantees, verb); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
