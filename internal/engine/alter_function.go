@@ -143,10 +143,11 @@ func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text stri
 		return Result{}, err
 	}
 	swapEntry(e.funcs, f, &g, f.Name, g.Name)(false)
-	if err := users.apply(e); err != nil {
+	notices, err := users.apply(e, "the renamed function "+newSig)
+	if err != nil {
 		return Result{}, err
 	}
-	return Result{Tag: a.Tag()}, e.moveObjectComments(sig, newSig, "routine")
+	return Result{Tag: a.Tag(), Notices: notices}, e.moveObjectComments(sig, newSig, "routine")
 }
 
 // addEntry returns what adds routine to, named new, to the catalog m
@@ -237,7 +238,8 @@ func (e *Engine) alterAggregate(a *sql.AlterFunction, text string) (Result, erro
 		return Result{}, err
 	}
 	swapEntry(e.aggs, ag, &b, ag.Name, b.Name)(false)
-	return tag, users.apply(e)
+	tag.Notices, err = users.apply(e, "the renamed aggregate "+newSig)
+	return tag, err
 }
 
 // saveRoutine records an ALTER of the routine of signature sig, which is

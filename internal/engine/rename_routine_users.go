@@ -147,9 +147,10 @@ func (e *Engine) callsOfRenamed(v string, r routineRename) (func(int) bool, erro
 }
 
 // apply keeps the rewritten users; the routine is renamed in the
-// catalog and the store. PostgreSQL says nothing of the views it
-// follows: the NOTICEs of the views built again are not returned.
-func (u *renamedUsers) apply(e *Engine) error {
+// catalog and the store. It returns the NOTICEs of the materialized views
+// built again over the routine renamed (what): PostgreSQL, which changes a
+// name only, says nothing, but a cold start is never silent here.
+func (u *renamedUsers) apply(e *Engine, what string) ([]string, error) {
 	for _, edit := range u.edits {
 		edit()
 	}
@@ -157,27 +158,27 @@ func (u *renamedUsers) apply(e *Engine) error {
 		for _, name := range u.tables {
 			if t := e.tables[name]; t != nil && !t.temp {
 				if err := ss.SetStatement(name, t.def.SQL()); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 	}
 	for _, d := range u.domains {
 		if err := e.saveDomain(d.Name(), d, nil); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for v, called := range u.called {
 		e.funcDeps[v] = called
 	}
 	if u.readers == nil {
-		return nil
+		return nil, nil
 	}
 	if err := e.applyMoved(u.readers, "", ""); err != nil {
-		return err
+		return nil, err
 	}
-	_, err := e.rebuildReaders(u.readers, "")
-	return err
+	u.readers.over = what
+	return e.rebuildReaders(u.readers, "")
 }
 
 // renameDefinitionCalls rewrites the defaults, generated columns and
