@@ -256,7 +256,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		Types: map[uint32]value.Type{}, IndexDefs: map[uint32]string{}, IndexPrettyDefs: map[uint32]string{}, ConstraintDefs: map[uint32]string{},
 		ViewDefs: map[uint32]string{}, FuncArgs: map[uint32]string{}, FuncResults: map[uint32]string{}, FuncDefs: map[uint32]string{}, FuncIdentArgs: map[uint32]string{}, Serials: map[string]map[string]string{},
 		Descriptions: o.descs, RelKinds: map[uint32]byte{}, RelCols: map[uint32][]string{}, Superusers: map[string]bool{},
-		Grants: map[uint32]map[string]uint8{}, DatabaseOID: objectOID("database", DatabaseName),
+		Grants: map[uint32]map[string]uint8{}, Owners: map[uint32]uint32{}, DatabaseOID: objectOID("database", DatabaseName),
 		Size: e.relSize, DatabaseSize: e.databaseSize, StatsColumns: e.statsColumns(), Updatable: e.relUpdatable}
 	name := func(k value.Kind, oid uint32, out, in string) {
 		if sc.Names[k] == nil {
@@ -430,6 +430,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			g[""] = uint8(sql.PrivUsage)
 		}
 		sc.Grants[schemaOID(n)] = g
+		sc.Owners[schemaOID(n)] = e.roleOID(e.schemaOwner(n))
 	}
 	for _, r := range o.roles {
 		name(value.RegRole, r.oid, expr.QuoteIdent(r.name), r.name)
@@ -450,8 +451,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	// A type's USAGE once a GRANT or REVOKE named it, its array type's
 	// the same; PUBLIC's by default (sql.privilegeHeld).
 	for _, t := range o.types {
+		sc.Owners[t.oid] = o.typeOwnerOID(t)
 		if len(e.typeACLs) == 0 {
-			break
+			continue
 		}
 		acl, ok := e.typeACLs[t.name]
 		if !ok || t.kind.IsArray() {
@@ -469,6 +471,10 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	// A routine's EXECUTE once a GRANT or REVOKE named it; PUBLIC's
 	// by default (sql.privilegeHeld).
 	for _, p := range o.procs {
+		sc.Owners[p.oid] = p.owner
+		if p.owner == 0 {
+			sc.Owners[p.oid] = superuserOID
+		}
 		if p.acl != nil {
 			g := map[string]uint8{}
 			for _, role := range p.execs {
@@ -478,6 +484,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		}
 	}
 	for _, r := range o.rels {
+		sc.Owners[r.oid] = e.roleOID(e.relOrTypeOwner(r.key))
 		if g, ok := e.grants[r.key]; ok && r.key != "" {
 			sc.Grants[r.oid] = map[string]uint8{}
 			for role, p := range g {

@@ -85,6 +85,10 @@ type SysCatalog struct {
 	// the role's name, "" for PUBLIC), as sql.Privilege bits.
 	Superusers map[string]bool
 	Grants     map[uint32]map[string]uint8
+	// Owners are the owners' role oids of the relations, schemas, routines
+	// and types, by the object's oid: who holds the grant options on it
+	// (there is no WITH GRANT OPTION otherwise).
+	Owners map[uint32]uint32
 	// ColGrants are the privileges granted on columns: by the relation's
 	// oid, the column's name, then the role's ("" for PUBLIC).
 	ColGrants map[uint32]map[string]map[string]uint8

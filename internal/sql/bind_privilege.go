@@ -87,18 +87,20 @@ const (
 var privSuffixes = map[privObject][]string{privRole: {" WITH ADMIN OPTION", " WITH GRANT OPTION"}}
 
 // parsePrivileges reads a privilege list: each name's value in
-// privNames. An unknown name is 22023, as in PostgreSQL.
-func parsePrivileges(obj privObject, s string) ([]int, error) {
-	var out []int
+// privNames, and whether it asks for the grant option. An unknown name is
+// 22023, as in PostgreSQL.
+func parsePrivileges(obj privObject, s string) ([]askedPrivilege, error) {
+	var out []askedPrivilege
 	for _, p := range strings.Split(s, ",") {
 		name := strings.ToUpper(strings.Trim(p, " \t\n\r\f\v"))
 		suffixes := privSuffixes[obj]
 		if suffixes == nil {
 			suffixes = []string{" WITH GRANT OPTION"}
 		}
+		option := false
 		for _, suf := range suffixes {
 			if base, ok := strings.CutSuffix(name, suf); ok {
-				name = base
+				name, option = base, true
 				break
 			}
 		}
@@ -107,10 +109,17 @@ func parsePrivileges(obj privObject, s string) ([]int, error) {
 			return nil, pgerr.New(pgerr.InvalidParameter, "unrecognized privilege type: %q", strings.Trim(p, " \t\n\r\f\v"))
 		}
 		if v != privNone {
-			out = append(out, v)
+			out = append(out, askedPrivilege{v, option})
 		}
 	}
 	return out, nil
+}
+
+// askedPrivilege is one privilege of a privilege function's list: its
+// value in privNames, and whether the grant option is asked for.
+type askedPrivilege struct {
+	v      int
+	option bool
 }
 
 // bindPrivilegeCall binds a call of one of privFuncs; ok is false for
@@ -271,10 +280,24 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		return value.NewBool(true), nil
 	}
 	if _, granted := sc.Grants[oid]; (obj == privFunction || obj == privType) && !granted {
-		return value.NewBool(len(privs) > 0), nil // PUBLIC's until a GRANT or REVOKE names the routine or type
+		// PUBLIC's until a GRANT or REVOKE names the routine or type; the
+		// grant option the owner's.
+		for _, ap := range privs {
+			if !ap.option || ownerHeld(sc, user, oid) {
+				return value.NewBool(true), nil
+			}
+		}
+		return value.NewBool(false), nil
 	}
-	for _, p := range privs {
+	for _, ap := range privs {
+		p := ap.v
 		switch {
+		case ap.option && obj != privRole:
+			// Only an object's owner holds grant options here (GRANT has no
+			// WITH GRANT OPTION), and the roles that hold its privileges.
+			if ownerHeld(sc, user, oid) {
+				return value.NewBool(true), nil
+			}
 		case p == privPublic:
 			return value.NewBool(true), nil
 		case obj == privRole:
@@ -354,6 +377,25 @@ func privFixedObject(obj privObject, v value.Value) (uint32, bool, error) {
 	return 0, false, pgerr.New(pgerr.UndefinedObject, "%s %q does not exist", f.what, v.String())
 }
 
+// ownerHeld reports whether user is the owner of the object oid or holds
+// its privileges. The objects Owners does not list (the database,
+// languages, tablespaces) are the built-in superuser's.
+func ownerHeld(sc *expr.SysCatalog, user string, oid uint32) bool {
+	owner, ok := sc.Owners[oid]
+	if !ok {
+		return false
+	}
+	if sc.OIDs[value.RegRole][user] == owner {
+		return true
+	}
+	for _, r := range sc.HeldRoles[user] {
+		if sc.OIDs[value.RegRole][r] == owner {
+			return true
+		}
+	}
+	return false
+}
+
 // heldGrants are the privileges user holds on the object oid: PUBLIC's,
 // its own and those of the roles it is a member of.
 func heldGrants(sc *expr.SysCatalog, oid uint32, user string) uint8 {
@@ -377,7 +419,7 @@ func roleHeld(sc *expr.SysCatalog, user string, oid uint32, privs string) bool {
 	if strings.Contains(strings.ToUpper(privs), "MEMBER") {
 		list = sc.MemberRoles[user]
 	}
-	if strings.Contains(strings.ToUpper(privs), "ADMIN OPTION") {
+	if up := strings.ToUpper(privs); strings.Contains(up, "ADMIN OPTION") || strings.Contains(up, "GRANT OPTION") {
 		list = sc.AdminRoles[user]
 	} else if sc.OIDs[value.RegRole][user] == oid {
 		return true
