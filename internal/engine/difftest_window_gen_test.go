@@ -225,9 +225,13 @@ func (g *gen) windowCall() string {
 	case 1:
 		// The regression aggregates, rounded (their exact sums and
 		// PostgreSQL's Youngs–Cramer update differ in the last digits),
-		// and the json aggregates, which list the frame in the window's
-		// order, which must be total.
-		y, x := pick(g, []string{"v", "n", "q", "id"}), pick(g, []string{"o", "n", "q", "v"})
+		// over columns whose values a double holds exactly (integers,
+		// quarters): over n's hundredths PostgreSQL's update leaves a
+		// constant frame a variance of rounding noise, and a corr or
+		// slope of it where the exact sums give NULL. The json
+		// aggregates list the frame in the window's order, which must be
+		// total.
+		y, x := pick(g, []string{"v", "q", "id"}), pick(g, []string{"o", "q", "v"})
 		f := pick(g, []string{"corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_intercept", "regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy"})
 		switch g.intn(4) {
 		case 0:
