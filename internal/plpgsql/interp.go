@@ -21,6 +21,9 @@ type variable struct {
 	rec              *record // nil until a record variable is assigned
 	rowType          []plan.Column
 	isConst, notNull bool
+	// domain is the declared type's name when it is a domain, whose
+	// constraints each assignment checks, as PostgreSQL's does.
+	domain string
 }
 
 // record is the value of a record variable: a row and its columns.
@@ -329,7 +332,7 @@ func (c *call) declare(dno int) error {
 	if err != nil {
 		return err
 	}
-	v := &variable{name: d.name, t: dt.t, v: value.Null, isRec: dt.rec, rowType: dt.cols, isConst: d.isConst, notNull: d.notNull}
+	v := &variable{name: d.name, t: dt.t, v: value.Null, isRec: dt.rec, rowType: dt.cols, isConst: d.isConst, notNull: d.notNull, domain: dt.domain}
 	if d.def != nil {
 		// The default is computed before the variable exists: it may
 		// read a variable of the same name of an outer block.
@@ -347,6 +350,12 @@ func (c *call) declare(dno int) error {
 	if d.cursor != nil {
 		v.v = value.NewText(value.Text, d.name) // a bound cursor is named after its variable
 	}
+	if v.domain != "" {
+		// A domain may refuse the NULL the variable starts as (NOT NULL).
+		if _, err := c.checkDomain(v, value.Null); err != nil {
+			return err
+		}
+	}
 	if v.notNull && !v.isRec {
 		return pgerr.New("22004", "null value cannot be assigned to variable %q declared NOT NULL", v.name)
 	}
@@ -358,6 +367,8 @@ type declType struct {
 	t    value.Type
 	rec  bool
 	cols []plan.Column // a row type's fields
+	// domain is the type's name as written when it names a domain.
+	domain string
 }
 
 // declType resolves a declaration's type, once per function: a type
@@ -381,8 +392,14 @@ func (c *call) declType(dno int) (declType, error) {
 	case strings.HasSuffix(lower, "%type"):
 		dt, err = c.typeOf(d.typName[:len(d.typName)-len("%type")])
 	default:
+		// A domain's variable is of its base type (a NULL of a NOT NULL
+		// domain is an error), its constraints checked at each assignment.
+		typName := d.typName
+		for base, ok := c.domainBase(typName); ok; base, ok = c.domainBase(base) {
+			dt.domain, typName = d.typName, base
+		}
 		var res *Result
-		if res, err = c.runText("SELECT NULL::"+d.typName, nil, nil); err == nil {
+		if res, err = c.runText("SELECT NULL::"+typName, nil, nil); err == nil {
 			dt.t = res.Cols[0].Type
 		} else if rt, rerr := c.rowType(d.typName); rerr == nil {
 			dt, err = rt, nil
@@ -393,6 +410,28 @@ func (c *call) declType(dno int) (declType, error) {
 	}
 	c.f.types[dno] = dt
 	return dt, nil
+}
+
+// domainBase returns the base type of the domain typName names, as
+// format_type prints it; ok is false when typName names no domain.
+func (c *call) domainBase(typName string) (base string, ok bool) {
+	res, err := c.runText("SELECT pg_catalog.format_type(typbasetype, typtypmod) FROM pg_catalog.pg_type WHERE typtype = 'd' AND oid = pg_catalog.to_regtype($1)",
+		[]value.Type{value.TextType}, []value.Value{value.NewText(value.Text, typName)})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0].IsNull() {
+		return "", false
+	}
+	return res.Rows[0][0].String(), true
+}
+
+// checkDomain casts val, of the variable's base type, to its domain,
+// which checks the domain's constraints: the domain's errors, as
+// PostgreSQL's assignment raises them.
+func (c *call) checkDomain(v *variable, val value.Value) (value.Value, error) {
+	res, err := c.runText("SELECT x::"+v.domain+" FROM (SELECT $1) AS s(x)", []value.Type{v.t}, []value.Value{val})
+	if err != nil {
+		return value.Null, err
+	}
+	return res.Rows[0][0], nil
 }
 
 // rowType is the type of a record of a table's, a view's or a composite
@@ -415,7 +454,7 @@ func (c *call) rowType(rel string) (declType, error) {
 // typeOf is the type of name%TYPE: a variable's, or a table's column's.
 func (c *call) typeOf(name string) (declType, error) {
 	if v := c.fr.find("", name); v != nil {
-		return declType{t: v.t, rec: v.isRec, cols: v.rowType}, nil
+		return declType{t: v.t, rec: v.isRec, cols: v.rowType, domain: v.domain}, nil
 	}
 	i := strings.LastIndexByte(name, '.')
 	if i < 0 {
@@ -456,6 +495,11 @@ func (c *call) setVar(v *variable, val value.Value, init bool) error {
 		if v.notNull {
 			return pgerr.New("22004", "null value cannot be assigned to variable %q declared NOT NULL", v.name)
 		}
+		if v.domain != "" {
+			if _, err := c.checkDomain(v, value.Null); err != nil {
+				return err
+			}
+		}
 		v.v = value.Null
 		return nil
 	}
@@ -466,6 +510,11 @@ func (c *call) setVar(v *variable, val value.Value, init bool) error {
 	out, err := c.rt.Assign(val, v.t)
 	if err != nil {
 		return err
+	}
+	if v.domain != "" {
+		if out, err = c.checkDomain(v, out); err != nil {
+			return err
+		}
 	}
 	v.v = out
 	return nil
