@@ -60,3 +60,33 @@ func TestPgxOid(t *testing.T) {
 		t.Errorf("pg_attribute by a binary oid parameter: %d, %v", attrelid, err)
 	}
 }
+
+// TestPgxRegOperator reads regoper and regoperator over the wire with
+// PostgreSQL's type oids (2203, 2204; their arrays 2208, 2209), as
+// PostgreSQL sends them (they were sent as text, oid 25).
+func TestPgxRegOperator(t *testing.T) {
+	c := connect(t, startServer(t, deltaview.Open()))
+	rows, err := c.Query(ctx(t), `SELECT 551::regoper, '+(int4,int4)'::regoperator, ARRAY[551::regoper], ARRAY['+(int4,int4)'::regoperator], '+(int4,int4)'::regoperator::oid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oids []uint32
+	for _, f := range rows.FieldDescriptions() {
+		oids = append(oids, f.DataTypeOID)
+	}
+	if got := fmt.Sprint(oids); got != "[2203 2204 2208 2209 26]" {
+		t.Errorf("OIDs %s", got)
+	}
+	if !rows.Next() {
+		t.Fatal(rows.Err())
+	}
+	vals, err := rows.Values()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	// pgx reads the arrays of types it does not know as text.
+	if got := fmt.Sprint(vals); got != `[pg_catalog.+ +(integer,integer) {pg_catalog.+} {"+(integer,integer)"} 551]` {
+		t.Errorf("values %s", got)
+	}
+}
