@@ -276,8 +276,10 @@ func routineName(s string) (string, error) {
 	switch {
 	case len(parts) == 2 && parts[0] != "pg_catalog" && parts[0] != "public":
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
-	case len(parts) > 2:
-		return "", pgerr.New("42602", "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+	case len(parts) > 3:
+		return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+	case len(parts) == 3:
+		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
 	}
 	return parts[len(parts)-1], nil
 }
@@ -398,8 +400,13 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 		key = t.Kind.String()
 	} else {
 		parts, err := splitQualified(name)
-		if err != nil {
+		switch {
+		case err != nil:
 			return "", err
+		case len(parts) > 3:
+			return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+		case len(parts) == 3:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
 		}
 		if len(parts) == 2 && (parts[0] == "public" || parts[0] == "pg_catalog") {
 			parts = parts[1:]

@@ -250,14 +250,20 @@ func visible(k value.Kind) catFunc {
 }
 
 // toReg is to_regclass and its kin: the reg* input, NULL where the input
-// would fail.
+// names nothing (or, for a routine or operator, several); a name that
+// cannot be read (a syntax error, a cross-database reference) fails as
+// the input does, as in PostgreSQL 15.
 func toReg(k value.Kind) catFunc {
 	return catFunc{sigs: [][]value.Kind{{textK}}, result: k, strict: true, eval: func(sc *expr.SysCatalog, a []value.Value) (value.Value, error) {
 		v, err := sc.RegIn(k, a[0].String())
-		if err != nil {
+		if err == nil {
+			return v, nil
+		}
+		switch pgerr.Code(err) {
+		case pgerr.UndefinedTable, pgerr.UndefinedObject, pgerr.UndefinedFunction, pgerr.InvalidSchemaName, CodeAmbiguousFunction, pgerr.InvalidCatalogName:
 			return value.Null, nil
 		}
-		return v, nil
+		return value.Null, err
 	}}
 }
 
