@@ -269,19 +269,30 @@ func hasBuiltins(k value.Kind) bool {
 // routineName reads a function's name as regproc's input does: a name,
 // maybe qualified by pg_catalog or public.
 func routineName(s string) (string, error) {
-	parts, err := splitQualified(s)
+	parts, err := qualifiedName(s)
 	if err != nil {
 		return "", err
 	}
-	switch {
-	case len(parts) == 2 && parts[0] != "pg_catalog" && parts[0] != "public":
+	if len(parts) == 2 && parts[0] != "pg_catalog" && parts[0] != "public" {
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
-	case len(parts) > 3:
-		return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
-	case len(parts) == 3:
-		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
 	}
 	return parts[len(parts)-1], nil
+}
+
+// qualifiedName splits a name, maybe qualified by a schema, as
+// PostgreSQL's DeconstructQualifiedName reads it: a third part is a
+// database (0A000), a fourth too many (42601).
+func qualifiedName(s string) ([]string, error) {
+	parts, err := splitQualified(s)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(parts) > 3:
+		return nil, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+	case len(parts) == 3:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
+	}
+	return parts, nil
 }
 
 // routineKey reads a routine's name as routineName does, and one of a
@@ -399,14 +410,9 @@ func (c *SysCatalog) typeKey(s string) (string, error) {
 	if t, err := value.TypeFromName(name, nil); err == nil {
 		key = t.Kind.String()
 	} else {
-		parts, err := splitQualified(name)
-		switch {
-		case err != nil:
+		parts, err := qualifiedName(name)
+		if err != nil {
 			return "", err
-		case len(parts) > 3:
-			return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
-		case len(parts) == 3:
-			return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
 		}
 		if len(parts) == 2 && (parts[0] == "public" || parts[0] == "pg_catalog") {
 			parts = parts[1:]

@@ -1,8 +1,6 @@
 package expr
 
 import (
-	"strings"
-
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/value"
 )
@@ -13,14 +11,10 @@ import (
 // "schema.name" names none), and one of a schema that does not exist is
 // 3F000, as in PostgreSQL.
 func (c *SysCatalog) collationKey(s string) (string, error) {
-	parts, err := splitQualified(s)
+	parts, err := qualifiedName(s)
 	switch {
 	case err != nil:
 		return "", err
-	case len(parts) > 3:
-		return "", pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
-	case len(parts) == 3:
-		return "", pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
 	case len(parts) == 2 && parts[0] == "pg_catalog":
 		return parts[1], nil
 	case len(parts) == 2:
