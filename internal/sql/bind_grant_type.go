@@ -32,15 +32,9 @@ func (b *binder) bindGrantType(s *pg_query.GrantStmt, verb string) (Bound, error
 			WithHint("only superusers and a type's owner grant privileges on it")
 	}
 	for _, n := range s.Objects {
-		items := n.GetList().GetItems()
-		var name string
-		if sch, _, _ := nameParts(items); len(items) == 2 && sch != "pg_catalog" && !systemSchema(sch) {
-			name = b.keyOfNames(items) // a type of a schema, by its key
-		} else {
-			var err error
-			if name, err = b.typeObjectName(items); err != nil {
-				return nil, err
-			}
+		name, err := b.typeKeyOf(n.GetList().GetItems())
+		if err != nil {
+			return nil, err
 		}
 		g.Types = append(g.Types, name)
 	}

@@ -18,15 +18,9 @@ type AlterTypeOwner struct {
 func (*AlterTypeOwner) bound() {}
 
 func (b *binder) bindAlterTypeOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) {
-	items := ao.Object.GetList().GetItems()
-	var name string
-	if sch, _, _ := nameParts(items); len(items) == 2 && sch != "pg_catalog" && !systemSchema(sch) {
-		name = b.keyOfNames(items) // a type of a schema, by its key
-	} else {
-		var err error
-		if name, err = b.typeObjectName(items); err != nil {
-			return nil, err
-		}
+	name, err := b.typeKeyOf(ao.Object.GetList().GetItems())
+	if err != nil {
+		return nil, err
 	}
 	a := &AlterTypeOwner{Domain: ao.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN, Name: name}
 	switch r := ao.Newowner; r.GetRoletype() {
@@ -37,4 +31,13 @@ func (b *binder) bindAlterTypeOwner(ao *pg_query.AlterOwnerStmt) (Bound, error) 
 		return nil, b.refuse(r.GetLocation(), "OWNER TO %s is not supported", strings.ToUpper(strings.TrimPrefix(r.GetRoletype().String(), "ROLESPEC_")))
 	}
 	return a, nil
+}
+
+// typeKeyOf is the key of the type a statement's name list names: a type
+// of a user's schema by its key, another by typeObjectName.
+func (b *binder) typeKeyOf(items []*pg_query.Node) (string, error) {
+	if sch, _, _ := nameParts(items); len(items) == 2 && sch != "pg_catalog" && !systemSchema(sch) {
+		return b.keyOfNames(items), nil
+	}
+	return b.typeObjectName(items)
 }
