@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ var (
 	harnessTrace = flag.String("coldstart.trace", "",
 		"execution trace of TestHarnessColdStarts's creation of the view -coldstart.traceview names, to FILE.api and FILE.sql")
 	harnessTraceView = flag.String("coldstart.traceview", "join", "the view whose first creation -coldstart.trace traces")
+	harnessSystems   = flag.String("coldstart.systems", "api,sql", "the systems TestHarnessColdStarts runs, in order: api, sql or both")
 )
 
 // TestHarnessColdStarts runs bench.Run's own sequence (load, then per view
@@ -52,7 +54,11 @@ func TestHarnessColdStarts(t *testing.T) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	for _, sql := range []bool{false, true} {
+	for _, name := range strings.Split(*harnessSystems, ",") {
+		sql := name == "sql"
+		if !sql && name != "api" {
+			t.Fatalf("-coldstart.systems: %q is neither api nor sql", name)
+		}
 		sys := &timedColdStarts{Deltaview: &bench.Deltaview{SQL: sql}, t: t}
 		err := bench.Run(sys, *harnessN, bench.Views, bench.DefaultOptions, func(c bench.Cell) {
 			if c.Status != "ok" {
