@@ -126,6 +126,9 @@ type replaceBatch struct {
 	// direct lists the tables whose batch of the commit applyPending
 	// built, consolidated; tableDeltas takes it and clears the list.
 	direct []*table
+	// whole is the commit's log as applyPending wrote it, when it wrote
+	// the whole log and built every table's batch (logTables).
+	whole wholeLog
 	// parts are the workers' shares of a parallel write; half, the
 	// second share's entries of the batch, kept up to maxReusedDelta.
 	parts [2]applyPart
@@ -178,6 +181,8 @@ func (e *Engine) applyPending(direct bool) {
 	for _, t := range tables {
 		t.gathering = false
 	}
+	b.whole.reset()
+	built := direct
 	read := e.readTables()
 	for _, t := range tables {
 		keys := b.keys[:0]
@@ -195,7 +200,11 @@ func (e *Engine) applyPending(direct bool) {
 			t.delta = e.directDelta(t, 2*len(keys))
 			b.direct = append(b.direct, t)
 		}
+		built = built && build
 		e.applyTable(t, p, keys, build)
+	}
+	if built {
+		b.whole.set(tables, len(tx.log))
 	}
 	clear(tables)
 	b.tables = tables[:0]

@@ -246,7 +246,9 @@ func (e *Engine) commit() error {
 		ph := e.startPhases()
 		e.ph, e.stepping = ph, true
 		e.bigCommit = e.parallelCommit(len(tx.log) + 2*len(tx.pending))
+		e.batch.whole.reset() // a commit that panicked may have left it
 		err = e.commitTx(tx)
+		e.batch.whole.reset()
 		ph.end()
 		e.ph, e.stepping, e.bigCommit = nil, false, false
 	}
@@ -325,7 +327,7 @@ func (e *Engine) commitDeltas(tx *txn, temporal bool) error {
 			return err
 		}
 		e.ts = ts
-		compactTables(tx.log)
+		e.compactTables(tx.log)
 		return nil
 	}
 	in := &e.stepIn
@@ -409,7 +411,7 @@ func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, er
 		ph.mark("notify")
 		e.commitBehind(stepped, in)
 		ph.mark("views and index commit")
-		compactTables(tx.log)
+		e.compactTables(tx.log)
 		ph.mark("compact")
 		return stepped, nil
 	}
@@ -421,7 +423,7 @@ func (e *Engine) stepViews(tx *txn, in *stepInput, temporal bool) ([]matView, er
 		e.shared.commit()
 	}
 	ph.mark("index commit")
-	compactTables(tx.log)
+	e.compactTables(tx.log)
 	ph.mark("compact")
 	if len(e.subs) > 0 {
 		e.notify(deltas)
@@ -458,7 +460,18 @@ func (e *Engine) abortCommit(tx *txn, stepped []matView) {
 }
 
 // compactTables compacts the tables a committed transaction changed.
-func compactTables(log []change) {
+func (e *Engine) compactTables(log []change) {
+	if ts := e.batch.whole.of(log); ts != nil {
+		for _, t := range ts {
+			t.compact()
+		}
+		return
+	}
+	compactLogTables(log)
+}
+
+// compactLogTables compacts the tables of log's changes.
+func compactLogTables(log []change) {
 	for i, c := range log {
 		if i == 0 || c.t != log[i-1].t {
 			c.t.compact()
@@ -513,6 +526,9 @@ func (e *Engine) tableDeltas(log []change) (map[string]zset.ZSet, string, bool) 
 	}
 	var last *table
 	lastRead := false
+	if e.batch.whole.of(log) != nil {
+		log = nil // every entry's table is built
+	}
 	for i := range log {
 		c := &log[i]
 		if c.w == 0 || c.t.built {
@@ -617,6 +633,9 @@ func (e *Engine) isRead(t *table) bool {
 // have events; and whether the transaction held any event.
 func (e *Engine) tableEvents(log []change) (map[string]delta.Batch, int, bool) {
 	held := false
+	if e.batch.whole.of(log) != nil {
+		log = nil // replacements alone
+	}
 	for i := range log {
 		if log[i].w == 0 {
 			held = true
