@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -218,6 +217,12 @@ func (f *trigFire) fire() error {
 		if ev.row {
 			kind = sql.TriggerRow
 		}
+		if f.t != nil {
+			// An earlier call may have renamed the table (table_identity.go).
+			if t := f.e.live(f.t); t != f.t {
+				f.follow(t)
+			}
+		}
 		if _, err := f.call(ev.tr, ev.op, kind, ev.old, ev.new); err != nil {
 			return err
 		}
@@ -331,10 +336,7 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 		}
 		f.rowType = value.RecordTypeOf(f.rel, fields)
 	}
-	schema, name := "public", f.rel
-	if isTemp(name) { // pg_temp_N.name
-		schema, name, _ = strings.Cut(name, ".")
-	}
+	schema, name := f.e.splitKey(f.rel) // pg_temp_N.name for a temporary table
 	td := &plpgsql.TriggerData{Name: tr.name, When: "AFTER", Level: "STATEMENT", Op: opNames[op],
 		Table: name, Schema: schema, RelID: RelationOID(f.rel), Args: tr.args,
 		Cols: f.cols, RowType: f.rowType, Old: old, New: new}
