@@ -319,6 +319,7 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 // keeps its id, and the log records the old row's retraction and the new
 // one's assertion under it.
 func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, error) {
+	t = e.current(t)
 	if t.def.PartitionBy != nil {
 		if err := e.partitionCheck(t, old, newRow); err != nil {
 			return 0, err

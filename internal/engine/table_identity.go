@@ -28,6 +28,17 @@ func (e *Engine) live(t *table) *table {
 	return t
 }
 
+// current is live(t) for the writes of a row (insertRow, updateRow,
+// deleteRow), which every statement makes through them: a statement that
+// does not follow its table itself still writes to the table it is now.
+// A table no ALTER TABLE replaced costs a nil check.
+func (e *Engine) current(t *table) *table {
+	if t.succ == nil {
+		return t
+	}
+	return e.live(t)
+}
+
 // follow sets *t to the table it is now, and the firing of its triggers
 // (tf, nil without) with it, when the catalog changed since *gen; it
 // reports whether *t changed. A statement calls it where user code may

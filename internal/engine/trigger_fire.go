@@ -217,12 +217,6 @@ func (f *trigFire) fire() error {
 		if ev.row {
 			kind = sql.TriggerRow
 		}
-		if f.t != nil {
-			// An earlier call may have renamed the table (table_identity.go).
-			if t := f.e.live(f.t); t != f.t {
-				f.follow(t)
-			}
-		}
 		if _, err := f.call(ev.tr, ev.op, kind, ev.old, ev.new); err != nil {
 			return err
 		}
@@ -317,6 +311,12 @@ var opNames = map[int16]string{sql.TriggerInsert: "INSERT", sql.TriggerUpdate: "
 // call runs tr's function for op at timing kind: the row it returned.
 func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.Row, error) {
 	e, s := f.e, f.s
+	if f.t != nil && f.t.succ != nil {
+		// An earlier call may have renamed the table (table_identity.go).
+		if t := e.live(f.t); t != f.t {
+			f.follow(t)
+		}
+	}
 	fn, _ := e.function(tr.fnSig, tr.fn)
 	if fn == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", tr.fnSig)
