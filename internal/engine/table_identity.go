@@ -8,9 +8,11 @@ import "github.com/deltaview/deltaview/internal/value"
 // RETURNING) may rename the table (ALTER TABLE … RENAME TO, SET SCHEMA,
 // RENAME COLUMN), and the statement's later rows go to the same table
 // under its new name. ALTER TABLE builds the renamed table anew
-// (alterRows) and links the table it replaced to it (table.succ); a
-// statement that holds a *table across calls of user code asks for the
-// table it is now (live) once the catalog has changed. The changes that
+// (alterRows) and links the table it replaced to it (table.succ); every
+// row's write goes to the table its target is now (current), and a
+// statement that holds a *table across calls of user code, with the
+// firing of its triggers and its ON CONFLICT arbiters, takes the table it
+// is now once the catalog has changed (follow). The changes that
 // would alter its rows or shape stay refused while a statement uses it
 // (routine_inuse.go), so the table found has the rows and columns the
 // statement's plan expects.
