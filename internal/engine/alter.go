@@ -291,6 +291,7 @@ func (e *Engine) alterRows(t *table, a *sql.AlterTable, res Result, cascade []st
 	e.tables[a.New.Name] = next
 	e.noteDeferrable(next)
 	next.trig = t.trig
+	t.succ = next
 	if err := e.renameComments(t, a); err != nil {
 		return Result{}, err
 	}

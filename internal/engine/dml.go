@@ -24,6 +24,7 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	gen := e.catalogGen // for follow
 	defer e.setWithin(ins.Table, ins.Partition)()
 	upsert := ins.OnConflict != nil && !ins.OnConflict.DoNothing
 	tf := e.fireFor(t)
@@ -69,9 +70,24 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 	touched := map[uint64]bool{} // rows this statement inserted or updated
 	written := e.changed(t)      // rows the other parts of its statement changed
 	checks := rowChecker{c: ins.Checks}
+	// A function the statement calls may rename the table (a trigger, a
+	// RETURNING item): the later rows go to it under its new name.
+	follow := func() error {
+		if !e.follow(&gen, &t, tf) || ins.OnConflict == nil {
+			return nil
+		}
+		var err error
+		if exclArbiter = t.exclusionNamed(ins.OnConflict.Constraint); exclArbiter == nil || ins.OnConflict.Constraint == "" {
+			arbiters, err = t.arbiters(ins.OnConflict)
+		}
+		return err
+	}
 	n := 0
 	for _, row := range rows {
 		if err := e.interruptPoint(); err != nil {
+			return Result{}, err
+		}
+		if err := follow(); err != nil {
 			return Result{}, err
 		}
 		row = slices.Clone(row)
@@ -81,6 +97,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 				return Result{}, err
 			} else if !ok {
 				continue
+			}
+			if err := follow(); err != nil {
+				return Result{}, err
 			}
 		}
 		// Row-level security's checks come before the constraints.
@@ -166,6 +185,9 @@ func (e *Engine) execInsert(ins *sql.Insert) (Result, error) {
 						return Result{}, err
 					} else if !ok {
 						continue
+					}
+					if err := follow(); err != nil {
+						return Result{}, err
 					}
 				}
 				if !ins.UpdateChecks.Empty() {
@@ -297,6 +319,7 @@ func returning(res *Result, exprs []expr.Expr, row value.Row) error {
 // keeps its id, and the log records the old row's retraction and the new
 // one's assertion under it.
 func (e *Engine) updateRow(t *table, id uint64, old, newRow value.Row) (uint64, error) {
+	t = e.current(t)
 	if t.def.PartitionBy != nil {
 		if err := e.partitionCheck(t, old, newRow); err != nil {
 			return 0, err
@@ -450,6 +473,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	gen := e.catalogGen // for follow
 	defer e.setWithin(up.Table, up.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
@@ -489,6 +513,8 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 		if err := e.interruptPoint(); err != nil {
 			return Result{}, err
 		}
+		// A function the statement calls may rename the table.
+		e.follow(&gen, &t, tf)
 		old, newRow := tg.row, newRows[i]
 		if tf != nil {
 			var ok bool
@@ -500,6 +526,7 @@ func (e *Engine) execUpdate(up *sql.Update) (Result, error) {
 			} else if !ok {
 				continue
 			}
+			e.follow(&gen, &t, tf)
 		}
 		if err := checks.rowOf(t, newRow); err != nil {
 			return Result{}, err
@@ -545,6 +572,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	gen := e.catalogGen // for follow
 	defer e.setWithin(del.Table, del.Partition)()
 	tf := e.fireFor(t)
 	if tf != nil {
@@ -568,6 +596,7 @@ func (e *Engine) execDelete(del *sql.Delete) (Result, error) {
 	ret := returner{plan: del.RetPlan, exprs: del.Returning, sys: del.RetSystem}
 	n := 0
 	for _, tg := range ts {
+		e.follow(&gen, &t, tf) // a function the statement calls may rename the table
 		if ok, err := e.deleteTarget(t, tf, tg.id, tg.row); err != nil {
 			return Result{}, err
 		} else if !ok {
@@ -598,9 +627,11 @@ func (e *Engine) deleteTarget(t *table, tf *trigFire, id uint64, old value.Row) 
 	if tf != nil {
 		var ok bool
 		var err error
+		gen := e.catalogGen
 		if old, ok, err = tf.deleting(id); err != nil || !ok {
 			return false, err
 		}
+		e.follow(&gen, &t, tf)
 	}
 	e.deleteRow(t, id)
 	if tf != nil {

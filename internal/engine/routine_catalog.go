@@ -88,6 +88,9 @@ func (rt *plRuntime) runBlockCatalogChange(st *sql.Stmt) (*plpgsql.Result, error
 	res, err := s.execBound(b, rec)
 	s.stmt, s.rec, s.ddlText = stmt, outer, text
 	if err == nil {
+		if from := s.followRenamed(b); from != "" {
+			delete(had, from) // renamed, not dropped
+		}
 		if err = s.droppedInUse(had); err != nil {
 			e.undoCatalog(undo) // as a failed catalog change of the block
 			res = Result{}

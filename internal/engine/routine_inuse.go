@@ -18,8 +18,10 @@ import (
 // plan has its rows and its shape. A FOR loop's query and an open
 // cursor's stay in use while the loop runs or until CLOSE (HoldLast),
 // one a returned call left open until the statement ends (portals). It
-// may not rename one either, which PostgreSQL allows: the plan reads and
-// writes relations by name.
+// may rename one (RENAME TO, SET SCHEMA, RENAME COLUMN), as PostgreSQL
+// lets it: the statement holds its tables by identity
+// (table_identity.go), and the relation stays in use under its new name
+// (followRenamed).
 
 var _ plpgsql.Holder = (*plRuntime)(nil)
 
@@ -112,9 +114,8 @@ func (s *Session) inUseCheck(b sql.Bound) error {
 	}
 	switch b := b.(type) {
 	case *sql.AlterTable:
-		if s.inUse(b.Table) && (b.RenamedFrom != "" || b.New != nil && b.New.Name != b.Table) {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE … RENAME of %s while a query of the statement reads it is not supported", s.e.bareName(b.Table)).
-				WithHint("the running query reads and writes its relations by name; rename it in a statement of its own")
+		if renames(b) {
+			return nil // the running statements hold the table by identity (table_identity.go)
 		}
 		if b.Only {
 			return check("ALTER TABLE", b.Table)
@@ -134,10 +135,6 @@ func (s *Session) inUseCheck(b sql.Bound) error {
 	case *sql.DetachPartition:
 		return check("ALTER TABLE", b.Parent, b.Name)
 	case *sql.MoveRelation:
-		if s.inUse(b.Key) {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER … SET SCHEMA of %s while a query of the statement reads it is not supported", s.e.bareName(b.Key)).
-				WithHint("the running query reads and writes its relations by name; move it in a statement of its own")
-		}
 	case *sql.CreateIndex:
 		return check("CREATE INDEX", b.Table)
 	case *sql.Refresh:
@@ -148,6 +145,51 @@ func (s *Session) inUseCheck(b sql.Bound) error {
 		}
 	}
 	return nil
+}
+
+// renames reports whether a is a rename of the table (RENAME TO, SET
+// SCHEMA) or of one of its columns, which PostgreSQL lets a function do to
+// a table the running query uses.
+func renames(a *sql.AlterTable) bool {
+	return a.RenamedFrom != "" || a.New != nil && a.New.Name != a.Table
+}
+
+// followRenamed keeps the relation that b renamed in use under its new
+// key, for the running queries that used it: a later ALTER or DROP of it
+// by the new name is refused as by the old. The old key stays in use too,
+// as a rename undone by an EXCEPTION handler or ROLLBACK TO gives it back.
+// It returns the old key when b renamed a relation in use, "" otherwise.
+func (s *Session) followRenamed(b sql.Bound) string {
+	from, to := "", ""
+	switch b := b.(type) {
+	case *sql.AlterTable:
+		if b.New != nil {
+			from, to = b.Table, b.New.Name
+		}
+	case *sql.MoveRelation:
+		from, to = b.Key, b.NewKey
+	}
+	if from == to || from == "" || !s.anyInUse() {
+		return ""
+	}
+	follow := func(r *recorder) {
+		if r.seen[from] {
+			r.seen[to] = true
+		}
+		if r.kids[from] {
+			if r.kids == nil {
+				r.kids = map[string]bool{}
+			}
+			r.kids[to] = true
+		}
+	}
+	if s.rec != nil {
+		follow(s.rec)
+	}
+	for _, r := range s.active {
+		follow(r)
+	}
+	return from
 }
 
 // droppedInUse is the refusal of a catalog change that dropped a

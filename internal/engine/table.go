@@ -82,6 +82,11 @@ type table struct {
 	// views numbered readGen (Engine.isRead).
 	read    bool
 	readGen uint64
+
+	// succ is the table an ALTER TABLE built in its place (a rename
+	// keeps the rows under a new definition), for the statements that
+	// hold this one while it runs (table_identity.go).
+	succ *table
 }
 
 // uniqueIndex maps the key of each row with no NULL in its key columns to

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/deltaview/deltaview/internal/pgerr"
 	"github.com/deltaview/deltaview/internal/plan"
@@ -312,6 +311,12 @@ var opNames = map[int16]string{sql.TriggerInsert: "INSERT", sql.TriggerUpdate: "
 // call runs tr's function for op at timing kind: the row it returned.
 func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.Row, error) {
 	e, s := f.e, f.s
+	if f.t != nil && f.t.succ != nil {
+		// An earlier call may have renamed the table (table_identity.go).
+		if t := e.live(f.t); t != f.t {
+			f.follow(t)
+		}
+	}
 	fn, _ := e.function(tr.fnSig, tr.fn)
 	if fn == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", tr.fnSig)
@@ -331,10 +336,7 @@ func (f *trigFire) call(tr *trigger, op, kind int16, old, new value.Row) (value.
 		}
 		f.rowType = value.RecordTypeOf(f.rel, fields)
 	}
-	schema, name := "public", f.rel
-	if isTemp(name) { // pg_temp_N.name
-		schema, name, _ = strings.Cut(name, ".")
-	}
+	schema, name := f.e.splitKey(f.rel) // pg_temp_N.name for a temporary table
 	td := &plpgsql.TriggerData{Name: tr.name, When: "AFTER", Level: "STATEMENT", Op: opNames[op],
 		Table: name, Schema: schema, RelID: RelationOID(f.rel), Args: tr.args,
 		Cols: f.cols, RowType: f.rowType, Old: old, New: new}

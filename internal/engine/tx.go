@@ -109,6 +109,7 @@ func (e *Engine) atomically(fn func() (Result, error)) (Result, error) {
 
 // insertRow stores a new row, logging the change.
 func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
+	t = e.current(t)
 	if t.def.PartitionBy != nil {
 		if err := e.partitionCheck(t, nil, row); err != nil {
 			return 0, err
@@ -133,6 +134,7 @@ func (e *Engine) insertRow(t *table, row value.Row) (uint64, error) {
 
 // deleteRow removes the row with id, logging the change.
 func (e *Engine) deleteRow(t *table, id uint64) {
+	t = e.current(t)
 	row := t.remove(id)
 	if row != nil {
 		t.stat.del++
