@@ -92,6 +92,8 @@ var allow = map[string]rule{
 		deps: []string{"internal/ident"}},
 	"internal/ident": {why: "lists of SQL identifiers written in text",
 		deps: []string{}},
+	"internal/explainfmt": {why: "EXPLAIN's JSON, XML and YAML documents as PostgreSQL writes them, standard library only",
+		deps: []string{}},
 	"internal/source/changefeed": {why: "Debezium and upsert input to change batches",
 		deps: []string{"internal/delta", "internal/pgerr", "internal/source", "internal/value"}},
 	"internal/source/pgrepl": {why: "PostgreSQL logical replication into the engine's tables; drives the engine, as a sink does, and links the driver",
