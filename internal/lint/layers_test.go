@@ -59,7 +59,7 @@ var allow = map[string]rule{
 	"internal/sink": {why: "external targets of views (the Go API's, and CREATE FOREIGN TABLE's): imports the engine, never imported by it",
 		deps: []string{"internal/delta", "internal/engine", "internal/pgerr", "internal/sql", "internal/value"}, tests: []string{"internal/pgtest", "internal/store"}},
 	"internal/engine": {why: "catalog, sessions, transactions and steps over every part of the core",
-		deps: []string{"internal/compile", "internal/dataflow", "internal/dataflow/op", "internal/delta", "internal/exec", "internal/expr",
+		deps: []string{"internal/compile", "internal/dataflow", "internal/dataflow/op", "internal/delta", "internal/exec", "internal/explainfmt", "internal/expr",
 			"internal/ident", "internal/intmap", "internal/partial", "internal/pgbinary", "internal/pgerr", "internal/plan", "internal/plpgsql", "internal/source", "internal/source/changefeed",
 			"internal/scram", "internal/source/copyfmt", "internal/sql", "internal/tsearch", "internal/value", "internal/zset"},
 		tests: []string{"internal/pgtest", "internal/resultfmt"}},
