@@ -9,6 +9,7 @@ import (
 	"github.com/deltaview/deltaview/internal/exec"
 	"github.com/deltaview/deltaview/internal/explainfmt"
 	"github.com/deltaview/deltaview/internal/plan"
+	"github.com/deltaview/deltaview/internal/value"
 )
 
 // EXPLAIN's structured formats (JSON, XML, YAML) give the plan that the
@@ -24,7 +25,33 @@ func structured(format string, plan *explainfmt.Node, after []explainfmt.Prop) R
 	f, _ := explainfmt.ParseFormat(format)
 	w := explainfmt.NewWriter(f)
 	w.Query(plan, after)
-	return queryPlan([]string{w.String()})
+	return docResult(format, w.String())
+}
+
+// docResult is EXPLAIN's one-row result holding doc: its QUERY PLAN
+// column is of type json for FORMAT JSON and xml for FORMAT XML, as
+// PostgreSQL types it, text otherwise.
+func docResult(format, doc string) Result {
+	t := explainColumnType(format)
+	v := value.NewText(value.Text, doc)
+	switch t.Kind {
+	case value.JSON:
+		v = value.NewJSON(doc)
+	case value.XML:
+		v = value.NewXML(doc)
+	}
+	return Result{Columns: []plan.Column{{Name: "QUERY PLAN", Type: t}}, Rows: []value.Row{{v}}, HasRows: true, Tag: "EXPLAIN"}
+}
+
+// explainColumnType is the type of EXPLAIN's QUERY PLAN column in format.
+func explainColumnType(format string) value.Type {
+	switch format {
+	case "json":
+		return value.JSONType
+	case "xml":
+		return value.XMLType
+	}
+	return value.TextType
 }
 
 // analyzedDoc is EXPLAIN ANALYZE's one-row result in a structured
@@ -34,7 +61,7 @@ func analyzedDoc(format string, plan *explainfmt.Node, summary bool, planning, e
 	f, _ := explainfmt.ParseFormat(format)
 	w := explainfmt.NewWriter(f)
 	w.QueryAnalyzed(plan, summary, planning, execution)
-	return queryPlan([]string{w.String()})
+	return docResult(format, w.String())
 }
 
 // dummyDoc is a statement PostgreSQL explains without a plan: text
@@ -50,7 +77,7 @@ func dummyDoc(format, objtype, text string) Result {
 	f, _ := explainfmt.ParseFormat(format)
 	w := explainfmt.NewWriter(f)
 	w.Dummy(objtype, "")
-	return queryPlan([]string{w.String()})
+	return docResult(format, w.String())
 }
 
 // circuitNode is operator id of circ and its inputs: kind, detail, state
