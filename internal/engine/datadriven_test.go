@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 
 // TestDataDriven runs testdata/*.txt against a fresh engine per file.
 //
-//	exec [session=NAME] [nopg] [mask=col,col…] [masktimes]
+//	exec [session=NAME] [nopg] [pgexplain] [mask=col,col…] [masktimes]
 //	<SQL script>
 //	----
 //	<per statement: its result sets as CSV (NULL prints as NULL), the
@@ -61,6 +61,10 @@ func TestMain(m *testing.M) {
 // ones after it, as in psql without ON_ERROR_STOP. mask replaces the values
 // of the named columns by "*" (times and sizes that vary between runs);
 // masktimes replaces the figures of EXPLAIN ANALYZE's times by N.
+// pgexplain runs the block's EXPLAIN statements on PostgreSQL too
+// (EXPLAIN ANALYZE changes its data as deltaview's): each must succeed
+// or fail as there, and its result have the shape of PostgreSQL's
+// (explain_pg_test.go); the plans, deltaview's own, are not compared.
 // session runs the script in a named session of the engine (opened on
 // first use, with a PostgreSQL connection of its own); without it, in the
 // default session.
@@ -294,6 +298,9 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 			} else {
 				h.checkPG(t, d, hs, p.SQL, results, err)
 			}
+			if d.HasArg("pgexplain") {
+				h.checkPGExplain(t, d, hs, p.SQL, results, err)
+			}
 		}
 		h.notifications(t, d, hs, &out, usePG)
 	}
@@ -304,8 +311,8 @@ func (h *harness) run(t failer, d *datadriven.TestData) string {
 }
 
 // timesRE finds EXPLAIN ANALYZE's times, which masktimes replaces by N
-// as PostgreSQL's regression tests do.
-var timesRE = regexp.MustCompile(`(time=|Time: )[0-9]+\.[0-9]+`)
+// as PostgreSQL's regression tests do (in text, YAML, JSON and XML).
+var timesRE = regexp.MustCompile(`(time=|Time: |Time"": |Time>)[0-9]+\.[0-9]+`)
 
 // track follows whether the session has a transaction open, from the
 // statements' tags: inside one, its reads of a materialized view show the

@@ -18,8 +18,21 @@ import (
 // explain prints a view's circuit: per operator its state and its work per
 // change, and for an existing view the live figures.
 func (e *Engine) explain(x *sql.Explain) (Result, error) {
-	if x.DML != nil {
-		return e.explainDML(x.DML)
+	switch {
+	case x.Utility:
+		return explainUtility(x.Format), nil
+	case x.TableAs != nil:
+		return e.explainTableAs(x.TableAs, x.Format)
+	case x.Query != nil:
+		return explainQuery(x.Query, x.Format), nil
+	}
+	switch x.DML.(type) {
+	case *sql.Insert, *sql.Merge:
+		return e.explainChange(x.DML, x.Format), nil
+	case nil:
+	default:
+		res, err := e.explainDML(x.DML)
+		return linesDoc(x.Format, res), err
 	}
 	if x.View == nil {
 		v, ok := e.views[x.Name]
@@ -33,11 +46,18 @@ func (e *Engine) explain(x *sql.Explain) (Result, error) {
 		return Result{}, err
 	}
 	if whole {
-		return textPlan(pre), nil
+		return linesDoc(x.Format, textPlan(pre)), nil
 	}
 	c, err := compile.CompileIndexed(x.View.Plan, e.indexable)
 	if err != nil {
 		return Result{}, err
+	}
+	if x.Format != "text" {
+		var access []string
+		if x.Select {
+			access = e.accessLines(x.View.Plan)
+		}
+		return circuitDoc(x.Format, pre, c, access), nil
 	}
 	res := explainCircuit(pre, c, false, x.Format)
 	if x.Select && x.Format == "text" {

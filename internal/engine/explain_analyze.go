@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/deltaview/deltaview/internal/exec"
+	"github.com/deltaview/deltaview/internal/explainfmt"
 	"github.com/deltaview/deltaview/internal/plan"
 	"github.com/deltaview/deltaview/internal/sql"
 	"github.com/deltaview/deltaview/internal/value"
@@ -53,6 +54,17 @@ func (s *Session) explainAnalyze(x *sql.ExplainAnalyze, rec *recorder) (Result, 
 			fmt.Sscan(f[len(f)-1], &n)
 		}
 		verb := strings.ToUpper(res.Tag[:1]) + strings.ToLower(strings.Fields(res.Tag)[0][1:])
+		if x.Format != "text" {
+			node := &explainfmt.Node{Type: "ModifyTable", Props: []explainfmt.Prop{explainfmt.Str("Operation", verb), explainfmt.Str("Relation Name", x.Table)}}
+			if x.Timing {
+				node.Props = append(node.Props, explainfmt.Millis("Actual Total Time", ms(took)))
+			}
+			node.Props = append(node.Props, explainfmt.Int("Actual Rows", n), explainfmt.Int("Actual Loops", 1),
+				explainfmt.Strs("Materialized Views", e.readersOf(x.Table)))
+			out := analyzedDoc(x.Format, node, x.Summary, ms(x.Planning), ms(time.Since(start)))
+			out.Notices = res.Notices
+			return out, nil
+		}
 		lines = append(lines, fmt.Sprintf("%s on %s (actual%s rows=%d loops=1)", verb, x.Table, actualTime(x.Timing, took), n))
 		for _, v := range e.readersOf(x.Table) {
 			when := "maintained at the commit of this statement"
@@ -81,6 +93,9 @@ func (s *Session) explainAnalyze(x *sql.ExplainAnalyze, rec *recorder) (Result, 
 		}
 		if _, err := run(); err != nil {
 			return Result{}, err
+		}
+		if x.Format != "text" {
+			return analyzedDoc(x.Format, profileNode(x.Query, prof, x.Timing, false), x.Summary, ms(x.Planning), ms(time.Since(start))), nil
 		}
 		profileLines(&lines, x.Query, prof, x.Timing, 0)
 	}

@@ -27,7 +27,12 @@ func (s *Session) explainAnalyzeTableAs(x *sql.ExplainAnalyze, c *sql.CreateTabl
 		return Result{}, err
 	}
 	if c.Table.IfNotExists && len(res.Notices) > 0 && res.Tag == "CREATE TABLE AS" && !c.NoData {
-		out := queryPlan(nil)
+		out := dummyDoc(x.Format, "CREATE TABLE AS", "")
+		out.Notices = res.Notices
+		return out, nil
+	}
+	if x.Format != "text" {
+		out := analyzedDoc(x.Format, profileNode(c.Query, prof, x.Timing, false), x.Summary, ms(x.Planning), ms(time.Since(start)))
 		out.Notices = res.Notices
 		return out, nil
 	}

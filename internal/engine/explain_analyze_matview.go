@@ -2,6 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"github.com/deltaview/deltaview/internal/compile"
+	"github.com/deltaview/deltaview/internal/dataflow"
+	"github.com/deltaview/deltaview/internal/explainfmt"
 	"slices"
 	"strings"
 	"time"
@@ -26,9 +29,14 @@ func (s *Session) explainAnalyzeMatView(x *sql.ExplainAnalyze, c *sql.CreateView
 		return Result{}, err
 	}
 	if c.IfNotExists && slices.ContainsFunc(res.Notices, func(n string) bool { return strings.HasSuffix(n, "already exists, skipping") }) {
-		out := queryPlan(nil)
+		out := dummyDoc(x.Format, "CREATE MATERIALIZED VIEW", "")
 		out.Notices = res.Notices
 		return out, nil
+	}
+	if x.Format != "text" {
+		out, err := e.analyzedViewDoc(x, c, start)
+		out.Notices = res.Notices
+		return out, err
 	}
 	var plan Result
 	if v, ok := e.views[c.Name]; ok {
@@ -50,4 +58,32 @@ func (s *Session) explainAnalyzeMatView(x *sql.ExplainAnalyze, c *sql.CreateView
 	out := queryPlan(lines)
 	out.Notices = res.Notices
 	return out, nil
+}
+
+// analyzedViewDoc is EXPLAIN ANALYZE CREATE MATERIALIZED VIEW's document
+// in a structured format: the circuit with each operator's figures (a
+// view kept by partial propagation as the text format's lines).
+func (e *Engine) analyzedViewDoc(x *sql.ExplainAnalyze, c *sql.CreateView, start time.Time) (Result, error) {
+	var node *explainfmt.Node
+	switch v := e.views[c.Name].(type) {
+	case *zview:
+		node = circuitNode(v.c.Circuit, dataflow.NodeID(v.c.Circuit.Len()-1), true)
+	case nil:
+		cc, err := compile.CompileIndexed(c.Plan, e.indexable)
+		if err != nil {
+			return Result{}, err
+		}
+		node = circuitNode(cc.Circuit, dataflow.NodeID(cc.Circuit.Len()-1), false)
+	default:
+		plan, err := v.explain(e, "text")
+		if err != nil {
+			return Result{}, err
+		}
+		var lines []string
+		for _, r := range plan.Rows {
+			lines = append(lines, r[0].String())
+		}
+		node = linesNode(lines)
+	}
+	return analyzedDoc(x.Format, node, x.Summary, ms(x.Planning), ms(time.Since(start))), nil
 }

@@ -172,8 +172,13 @@ func resultColumns(b sql.Bound) ([]plan.Column, bool) {
 		return resultColumns(b.Main)
 	case *sql.Call:
 		return b.Proc.Cols, len(b.Proc.Cols) > 0
-	case *sql.Explain, *sql.ExplainAnalyze:
-		return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true
+	case *sql.Explain:
+		if b.Name != "" {
+			return []plan.Column{{Name: "QUERY PLAN", Type: value.TextType}}, true // EXPLAIN MATERIALIZED VIEW v
+		}
+		return []plan.Column{{Name: "QUERY PLAN", Type: explainColumnType(b.Format)}}, true
+	case *sql.ExplainAnalyze:
+		return []plan.Column{{Name: "QUERY PLAN", Type: explainColumnType(b.Format)}}, true
 	case *sql.Show:
 		if cols := showColumns(b.Name); cols != nil {
 			return cols, true

@@ -29,6 +29,15 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 	n := st.Node
 	switch {
 	case n.GetPrepareStmt() != nil, n.GetExecuteStmt() != nil, n.GetDeallocateStmt() != nil:
+	case n.GetExplainStmt().GetQuery().GetExecuteStmt() != nil:
+		if s.closed {
+			return nil, true, errClosed
+		}
+		res, err := s.explainExecute(st)
+		if err != nil {
+			return nil, true, s.fail(err)
+		}
+		return res, true, nil
 	default:
 		return nil, false, nil
 	}
@@ -71,12 +80,24 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 	if s.failed {
 		return nil, true, pgerr.New(pgerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	p, args, err := s.executeArgs(st, es)
+	if err != nil {
+		return nil, true, err
+	}
+	p.executions++
+	res, err = s.ExecPrepared(p, args)
+	return res, true, err
+}
+
+// executeArgs finds EXECUTE's prepared statement and evaluates its
+// arguments.
+func (s *Session) executeArgs(st *sql.Stmt, es *pg_query.ExecuteStmt) (*Prepared, []value.Value, error) {
 	p, ok := s.sqlPrepared()[es.Name]
 	if !ok {
-		return fail(pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", es.Name))
+		return nil, nil, s.fail(pgerr.New(pgerr.UndefinedPrepared, "prepared statement %q does not exist", es.Name))
 	}
 	if want := len(p.ParamTypes()); want != len(es.Params) {
-		return fail(pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", es.Name).
+		return nil, nil, s.fail(pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", es.Name).
 			WithDetail("Expected %d parameters but got %d.", want, len(es.Params)))
 	}
 	var args []value.Value
@@ -89,14 +110,12 @@ func (s *Session) execPrepareStmt(st *sql.Stmt) (res []Result, ok bool, err erro
 		sel := &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: &pg_query.SelectStmt{TargetList: targets, Op: pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}}}
 		rs, err := s.Exec(&sql.Stmt{SQL: st.SQL, Node: sel})
 		if err != nil {
-			return nil, true, err
+			return nil, nil, err
 		}
 		if len(rs) == 0 || len(rs[0].Rows) != 1 {
-			return fail(pgerr.New(pgerr.Internal, "EXECUTE's arguments gave no row"))
+			return nil, nil, s.fail(pgerr.New(pgerr.Internal, "EXECUTE's arguments gave no row"))
 		}
 		args = rs[0].Rows[0]
 	}
-	p.executions++
-	res, err = s.ExecPrepared(p, args)
-	return res, true, err
+	return p, args, nil
 }

@@ -361,32 +361,17 @@ func (b *binder) bindTransaction(t *pg_query.TransactionStmt) (Bound, error) {
 }
 
 func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
-	if x, ok, err := b.bindExplainAnalyze(e); ok {
-		return x, err
+	opts, err := b.explainOptions(e)
+	if err != nil {
+		return nil, err
 	}
-	format := "text"
-	for _, o := range e.Options {
-		d := o.GetDefElem()
-		if d == nil {
-			continue
-		}
-		switch name := strings.ToLower(d.Defname); {
-		case name == "format":
-			if s := d.Arg.GetString_(); s != nil {
-				format = strings.ToLower(s.Sval)
-			}
-		case name == "wal" && defTrue(d):
-			return nil, pgerr.New(pgerr.InvalidParameter, "EXPLAIN option WAL requires ANALYZE")
-		case !explainBools[name]:
-			return nil, b.stmt.errf(d.Location, pgerr.SyntaxError, "unrecognized EXPLAIN option %q", d.Defname)
-		}
-		// VERBOSE, COSTS, SETTINGS, BUFFERS and SUMMARY change what
-		// PostgreSQL prints of its plans; a view's plan, its state and its
-		// cost per change are printed whatever they say.
+	if opts.Analyze {
+		return b.bindExplainAnalyze(e, opts)
 	}
-	if format != "text" && format != "json" {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %s is not supported", format)
-	}
+	// VERBOSE, COSTS, SETTINGS, BUFFERS and SUMMARY change what
+	// PostgreSQL prints of its plans; a view's plan, its state and its
+	// cost per change are printed whatever they say.
+	format := opts.Format
 	q := e.Query
 	if err := b.explainModifying(q); err != nil {
 		return nil, err
@@ -397,6 +382,9 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 			return nil, err
 		}
 		return &Explain{View: v.(*CreateView), Format: format}, nil
+	}
+	if x, ok, err := b.bindExplainOther(q, format); ok {
+		return x, err
 	}
 	if sel := q.GetSelectStmt(); sel != nil {
 		// EXPLAIN SELECT: the plan the view would have.
@@ -420,20 +408,18 @@ func (b *binder) bindExplain(e *pg_query.ExplainStmt) (Bound, error) {
 		return &Explain{DML: rd, Format: format}, nil // the rewrite's statements
 	}
 	var dml Bound
-	var err error
 	switch {
 	case q.GetUpdateStmt() != nil:
 		dml, err = b.bindUpdate(q.GetUpdateStmt())
 	case q.GetDeleteStmt() != nil:
 		dml, err = b.bindDelete(q.GetDeleteStmt())
+	case q.GetInsertStmt() != nil, q.GetMergeStmt() != nil:
+		dml, err = b.bindStmt(q)
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN is supported for CREATE MATERIALIZED VIEW, SELECT, UPDATE and DELETE")
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", stmtName(q))
 	}
 	if err != nil {
 		return nil, err
-	}
-	if format != "text" {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN (FORMAT %s) of UPDATE or DELETE is not supported", format)
 	}
 	return &Explain{DML: dml, Format: format}, nil
 }

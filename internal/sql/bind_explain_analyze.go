@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"strings"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -23,60 +22,41 @@ type ExplainAnalyze struct {
 	Timing, Summary bool
 	// Planning is the time binding the statement took.
 	Planning time.Duration
+	// Format is text, json, xml or yaml.
+	Format string
 }
 
 func (*ExplainAnalyze) bound() {}
 
-// explainBools are EXPLAIN's boolean options PostgreSQL 15 knows.
-var explainBools = map[string]bool{"analyze": true, "verbose": true, "costs": true, "settings": true, "buffers": true,
-	"wal": true, "timing": true, "summary": true}
-
-// bindExplainAnalyze binds EXPLAIN with ANALYZE on; ok is false without
-// it, for bindExplain.
-func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt) (Bound, bool, error) {
+// bindExplainAnalyze binds EXPLAIN with ANALYZE on.
+func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt, opts ExplainOptions) (Bound, error) {
 	start := time.Now()
-	set := map[string]bool{}
-	val := map[string]bool{}
-	format := "text"
-	for _, o := range e.Options {
-		d := o.GetDefElem()
-		if d == nil {
-			continue
-		}
-		name := strings.ToLower(d.Defname)
-		switch {
-		case name == "format":
-			format = strings.ToLower(d.Arg.GetString_().GetSval())
-		case explainBools[name]:
-			set[name], val[name] = true, defTrue(d)
-		default:
-			return nil, true, b.stmt.errf(d.Location, pgerr.SyntaxError, "unrecognized EXPLAIN option %q", d.Defname)
-		}
-	}
-	if !val["analyze"] {
-		if set["timing"] && val["timing"] {
-			return nil, true, pgerr.New(pgerr.InvalidParameter, "EXPLAIN option TIMING requires ANALYZE")
-		}
-		return nil, false, nil // the plan of a view (bindExplain)
-	}
-	if format != "text" {
-		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN (ANALYZE, FORMAT %s) is not supported", format).
-			WithHint("EXPLAIN ANALYZE prints text")
-	}
-	out := &ExplainAnalyze{Timing: !set["timing"] || val["timing"], Summary: !set["summary"] || val["summary"]}
+	out := &ExplainAnalyze{Timing: opts.Timing, Summary: opts.Summary, Format: opts.Format}
 	q := e.Query
 	if err := b.explainModifying(q); err != nil {
-		return nil, true, err
+		return nil, err
+	}
+	if q.GetRefreshMatViewStmt() != nil {
+		return &Explain{Utility: true, Format: opts.Format}, nil // nothing runs, as in PostgreSQL
+	}
+	if dc := q.GetDeclareCursorStmt(); dc != nil {
+		// The query runs; no cursor is opened, as in PostgreSQL.
+		p, err := b.bindCursorQuery(dc)
+		if err != nil {
+			return nil, err
+		}
+		out.Query, out.Planning = p, time.Since(start)
+		return out, nil
 	}
 	var err error
 	switch {
 	case q.GetSelectStmt() != nil && q.GetSelectStmt().IntoClause == nil:
 		b.lock = &Locking{}
 		if out.Query, err = b.bindSelect(q.GetSelectStmt()); err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		if b.lock.Strength != "" {
-			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE of a query that locks rows is not supported")
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE of a query that locks rows is not supported")
 		}
 	case q.GetInsertStmt() != nil:
 		out.Table = q.GetInsertStmt().Relation.GetRelname()
@@ -98,14 +78,14 @@ func (b *binder) bindExplainAnalyze(e *pg_query.ExplainStmt) (Bound, bool, error
 		// The view is created and built; the plan is its circuit.
 		out.DML, err = b.bindStmt(q)
 	default:
-		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE is supported for SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE TABLE … AS, CREATE MATERIALIZED VIEW and SELECT … INTO")
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE is supported for SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE TABLE … AS, CREATE MATERIALIZED VIEW and SELECT … INTO")
 	}
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	if rd, ok := out.DML.(*RuleDML); ok {
-		return nil, true, ruleExplainRefusal(rd)
+		return nil, ruleExplainRefusal(rd)
 	}
 	out.Planning = time.Since(start)
-	return out, true, nil
+	return out, nil
 }

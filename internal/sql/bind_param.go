@@ -19,10 +19,20 @@ type Params []*expr.ParamSlot
 // BindPrepared binds a statement that may use parameters $1, $2, …: a
 // SELECT (not a view's definition), INSERT, UPDATE, DELETE, MERGE or CALL. Any other
 // statement binds as Bind does, without parameters.
+//
+// EXPLAIN of such a statement (or of DECLARE … CURSOR FOR a SELECT) binds
+// with parameters too, as EXPLAIN EXECUTE binds the prepared statement.
 func BindPrepared(cat Catalog, s *Stmt) (Bound, Params, error) {
 	n := s.Node
-	if s.Subscribe != "" || s.Explain != "" || (n.GetSelectStmt() == nil && n.GetInsertStmt() == nil &&
-		n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil && n.GetMergeStmt() == nil && n.GetCallStmt() == nil) {
+	q := n
+	if x := n.GetExplainStmt(); x != nil {
+		q = x.Query
+		if dc := q.GetDeclareCursorStmt(); dc != nil {
+			q = dc.Query
+		}
+	}
+	if s.Subscribe != "" || s.Explain != "" || (q.GetSelectStmt() == nil && q.GetInsertStmt() == nil &&
+		q.GetUpdateStmt() == nil && q.GetDeleteStmt() == nil && q.GetMergeStmt() == nil && q.GetCallStmt() == nil) {
 		bd, err := Bind(cat, s)
 		return bd, nil, err
 	}

@@ -402,14 +402,19 @@ type Tx struct {
 // Subscribe is SUBSCRIBE [TO] view.
 type Subscribe struct{ View string }
 
-// Explain is EXPLAIN of a view definition, an existing view, a query, or
-// an UPDATE or DELETE.
+// Explain is EXPLAIN (without ANALYZE) of a view definition, an existing
+// view, a query, a data change, CREATE TABLE … AS, DECLARE or REFRESH.
 type Explain struct {
 	View   *CreateView // EXPLAIN CREATE MATERIALIZED VIEW …, EXPLAIN SELECT …
 	Select bool        // View is an ad-hoc SELECT's
-	DML    Bound       // EXPLAIN UPDATE / DELETE: the *Update or *Delete; *RuleDML on a relation with rules
-	Name   string      // EXPLAIN MATERIALIZED VIEW name
-	Format string      // "text" or "json"
+	// DML is EXPLAIN INSERT / UPDATE / DELETE / MERGE: the *Insert,
+	// *Update, *Delete or *Merge; *RuleDML on a relation with rules.
+	DML     Bound
+	TableAs *CreateTableAs // EXPLAIN CREATE TABLE … AS, SELECT … INTO
+	Query   plan.Node      // EXPLAIN DECLARE c CURSOR FOR query: the ad-hoc query
+	Utility bool           // EXPLAIN REFRESH MATERIALIZED VIEW: no plan, as in PostgreSQL
+	Name    string         // EXPLAIN MATERIALIZED VIEW name
+	Format  string         // "text", "json", "xml" or "yaml"
 }
 
 // Show is SHOW name.
