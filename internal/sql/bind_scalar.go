@@ -321,6 +321,10 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 		if e.Volatile() {
 			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset must be a constant")
 		}
+		if expr.HasOuter(e) {
+			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset that reads the outer query's columns is not supported").
+				WithHint("write the offset as a constant")
+		}
 		v, err := e.Eval(nil)
 		switch {
 		case err != nil:
@@ -394,6 +398,10 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 		}
 		if e.Volatile() {
 			return value.Null, b.refuse(loc, "a frame offset must be a constant")
+		}
+		if expr.HasOuter(e) {
+			return value.Null, b.refuse(loc, "a frame offset that reads the outer query's columns is not supported").
+				WithHint("write the offset as a constant")
 		}
 		v, err := e.Eval(nil)
 		switch {
@@ -498,7 +506,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if err != nil {
 			return err
 		}
-		if len(expr.Columns(e)) > 0 || e.Volatile() {
+		if len(expr.Columns(e)) > 0 || e.Volatile() || expr.HasOuter(e) {
 			if !b.forView {
 				fn.NExpr = e // evaluated per row ad hoc
 				return nil
