@@ -8,14 +8,15 @@ import "strings"
 // side of a FULL JOIN, a set operation or a recursion that must be
 // evaluated per outer value): a new outer value costs that side's rows,
 // and a change to the side costs one row per outer value, so the cost of
-// a change is not bounded by the change. Range joins (RangeJoins) are not
-// repeated here.
+// a change is not bounded by the change. A product under a filter is
+// left out: the filter's conditions become its keys or its residual (a
+// range join, which RangeJoins reports).
 func DomainProducts(n Node) []string {
 	var out []string
 	seen := map[string]bool{}
-	var walk func(Node)
-	walk = func(n Node) {
-		if j, ok := n.(*Join); ok && j.Kind == InnerJoin && len(j.LeftKeys) == 0 && j.Residual == nil && isDomain(j.Left) &&
+	var walk func(Node, bool)
+	walk = func(n Node, filtered bool) {
+		if j, ok := n.(*Join); ok && !filtered && j.Kind == InnerJoin && len(j.LeftKeys) == 0 && j.Residual == nil && isDomain(j.Left) &&
 			!oneRow(j.Right) && readsTable(j.Right) {
 			var cols []string
 			for _, c := range j.Left.Columns() {
@@ -26,11 +27,12 @@ func DomainProducts(n Node) []string {
 				out = append(out, s)
 			}
 		}
+		_, f := n.(*Filter)
 		for _, c := range n.Children() {
-			walk(c)
+			walk(c, f)
 		}
 	}
-	walk(n)
+	walk(n, false)
 	return out
 }
 

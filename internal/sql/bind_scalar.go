@@ -303,7 +303,9 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows && !fr.Groups:
 		return b.bindRangeFrame(s, w, order)
 	}
+	var outerOff expr.Expr
 	off := func(n *pg_query.Node, what string) (int64, error) {
+		outerOff = nil
 		e, err := b.bindExpr(s, n)
 		if err == nil {
 			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, w.Location))
@@ -322,8 +324,12 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset must be a constant")
 		}
 		if expr.HasOuter(e) {
-			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset that reads the outer query's columns is not supported").
-				WithHint("write the offset as a constant")
+			if !b.forView {
+				outerOff = e // evaluated per partition ad hoc
+				return 0, nil
+			}
+			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset that reads the outer query's columns is not supported in a view").
+				WithHint("ad-hoc queries accept it; in a view, write the offset as a constant")
 		}
 		v, err := e.Eval(nil)
 		switch {
@@ -339,9 +345,9 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 	err := setFrameBounds(&fr, w, func(n *pg_query.Node, what string, start bool) error {
 		v, err := off(n, what)
 		if start {
-			fr.StartOff = v
+			fr.StartOff, fr.StartExpr = v, outerOff
 		} else {
-			fr.EndOff = v
+			fr.EndOff, fr.EndExpr = v, outerOff
 		}
 		return err
 	})
