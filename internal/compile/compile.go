@@ -200,6 +200,11 @@ func (cp *compiler) node(p plan.Node) (dataflow.NodeID, error) {
 		return cp.c.Add(op.NewWindow(n.Partition, sortKeys(n.Order), n.Func), in), nil
 	case *plan.TableFunc:
 		return cp.tableFunc(n)
+	case *plan.Sort:
+		// A view's rows are a set: an order inside it (what is left of
+		// a decorrelated LIMIT over the outer query's columns, whose
+		// row numbers already kept the right rows) changes none of them.
+		return cp.node(n.Input)
 	case *plan.GenerateSeries:
 		if n.Input != nil {
 			return 0, pgerr.New(pgerr.FeatureNotSupported, "generate_series over the rows of a FROM item cannot be maintained in a view").

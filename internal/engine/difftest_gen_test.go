@@ -651,7 +651,72 @@ func (g *gen) scalarSub(src string, sc []dcol) string {
 	if corr == "" {
 		return ""
 	}
+	if g.chance(40) {
+		if x := g.deepSub(src, sc, t, a, corr); x != "" {
+			return x
+		}
+	}
 	return fmt.Sprintf("(SELECT count(*) FROM %s AS %s WHERE %s)", t.name, a, corr)
+}
+
+// deepSub is a count over a subquery whose outer column sits deeper than
+// its WHERE: one side of a FULL JOIN, a LIMIT and OFFSET, a recursion's
+// anchor and step; "" when src has no integer column for the forms that
+// need one.
+func (g *gen) deepSub(src string, sc []dcol, t *dtable, a, corr string) string {
+	qual := src
+	if i := strings.LastIndex(src, " AS "); i >= 0 {
+		qual = src[i+4:]
+	}
+	var ints []string
+	for _, c := range sc {
+		if c.k == kInt {
+			ints = append(ints, qual+"."+c.name)
+		}
+	}
+	var keys []dcol
+	for _, c := range t.cols {
+		if c.k != kBool {
+			keys = append(keys, c)
+		}
+	}
+	switch g.intn(3) {
+	case 0:
+		if len(keys) == 0 {
+			return ""
+		}
+		// The correlated side left or right, the other crossed with
+		// the outer values.
+		k, b := pick(g, keys).name, g.name("y")
+		side := fmt.Sprintf("(SELECT * FROM %s AS %s WHERE %s) AS %s_w", t.name, a, corr, a)
+		if g.chance(50) {
+			return fmt.Sprintf("(SELECT count(*) FROM %s AS %s FULL JOIN %s ON %s.%s = %s_w.%s)", t.name, b, side, b, k, a, k)
+		}
+		return fmt.Sprintf("(SELECT count(*) FROM %s FULL JOIN %s AS %s ON %s.%s = %s_w.%s)", side, t.name, b, b, k, a, k)
+	case 1:
+		if len(ints) == 0 || len(keys) == 0 {
+			return ""
+		}
+		// A count is the same whichever tied rows the limit keeps.
+		return fmt.Sprintf("(SELECT count(*) FROM (SELECT 1 FROM %s AS %s WHERE %s ORDER BY %s.%s LIMIT abs(%s) %% 3 OFFSET abs(%s) %% 2) AS %s_l)",
+			t.name, a, corr, a, pick(g, keys).name, pick(g, ints), pick(g, ints), a)
+	}
+	if len(ints) == 0 {
+		return ""
+	}
+	x := pick(g, ints)
+	var tint []string
+	for _, c := range t.cols {
+		if c.k == kInt {
+			tint = append(tint, c.name)
+		}
+	}
+	if len(tint) == 0 {
+		return ""
+	}
+	// At most three rounds: the step stops at the outer value plus 3.
+	return fmt.Sprintf("(SELECT count(*) FROM (WITH RECURSIVE %s_r(n) AS (SELECT %s %% 5 UNION ALL SELECT n + 1 FROM %s_r WHERE n < %s %% 5 + 3) SELECT n FROM %s_r) AS %s_s, %s AS %s WHERE %s.%s = %s_s.n)",
+		a, x, a, x, a, a, t.name, a, a, pick(g, tint), a)
 }
 
 // existsSub is [NOT] EXISTS or a comparison with a count, correlated with

@@ -690,6 +690,10 @@ func (e *Engine) buildMatView(cv *sql.CreateView, deps []string) (Result, error)
 		notices = append(notices, fmt.Sprintf("materialized view %q joins without an equality key (%s): a change costs work proportional to the rows of the other side, not to the change",
 			cv.Name, strings.Join(joins, "; ")))
 	}
+	if prods := plan.DomainProducts(cv.Plan); len(prods) > 0 {
+		notices = append(notices, fmt.Sprintf("materialized view %q evaluates a correlated subquery's part that reads no outer column once per outer value (%s): a change costs work proportional to the rows of the other side, not to the change",
+			cv.Name, strings.Join(prods, "; ")))
+	}
 	notices = append(notices, unboundedNotices(cv.Name, v.c.Circuit)...)
 	return Result{Tag: fmt.Sprintf("SELECT %d", v.c.View.Len()), Notices: notices}, nil
 }

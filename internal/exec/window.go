@@ -43,6 +43,13 @@ func window(n *plan.Window, src Source) ([]value.Row, error) {
 func windowPartition(n *plan.Window, rows []value.Row) ([]value.Value, error) {
 	f := &n.Func
 	cnt := len(rows)
+	if cnt > 0 && (f.Frame.StartExpr != nil || f.Frame.EndExpr != nil) {
+		fn, err := outerFrame(n.Func, rows[0])
+		if err != nil {
+			return nil, err
+		}
+		f = &fn
+	}
 	// peer group bounds of each row: [lo, hi)
 	keys := make([][]value.Value, cnt)
 	for i, r := range rows {

@@ -131,6 +131,31 @@ type decorrelator struct {
 	dom Node
 	w   int
 	pos map[[2]int]int
+	// recs names the recursive queries being decorrelated: their
+	// RecRefs carry the domain's columns in front (see recursive).
+	recs map[string]bool
+}
+
+// dependent reports whether n depends on the domain: it reads outer
+// columns, or the previous round of a recursion that does.
+func (d *decorrelator) dependent(n Node) bool {
+	return HasOuter(n) || d.readsRec(n)
+}
+
+// readsRec reports whether n reads a RecRef that recs names.
+func (d *decorrelator) readsRec(n Node) bool {
+	if len(d.recs) == 0 {
+		return false
+	}
+	if r, ok := n.(*RecRef); ok {
+		return d.recs[r.Name]
+	}
+	for _, c := range n.Children() {
+		if d.readsRec(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // bind renumbers e for a row that has the domain's columns in front of
@@ -182,7 +207,7 @@ func (d *decorrelator) withDom(cols []Column) []Column {
 }
 
 func (d *decorrelator) dep(n Node) (Node, error) {
-	if !HasOuter(n) {
+	if !d.dependent(n) {
 		return &Join{Kind: InnerJoin, Left: d.dom, Right: n, Cols: d.withDom(n.Columns())}, nil
 	}
 	switch n := n.(type) {
@@ -250,6 +275,10 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 		return d.aggregate(n)
 	case *Join:
 		return d.join(n)
+	case *Recursive:
+		return d.recursive(n)
+	case *RecRef:
+		return &RecRef{Name: n.Name, Cols: d.withDom(n.Cols)}, nil
 	case *TableFunc:
 		if n.Input == nil {
 			return n.MapArgs(d.dom, func(e expr.Expr) expr.Expr { return d.bind(e, 0) }), nil
@@ -274,6 +303,14 @@ func (d *decorrelator) dep(n Node) (Node, error) {
 			// A function in FROM reading outer columns: once per domain row.
 			return &GenerateSeries{Input: d.dom, Start: d.bind(n.Start, 0), Stop: d.bind(n.Stop, 0), Step: d.bind(n.Step, 0), Col: n.Col}, nil
 		}
+		// A function in FROM reading both the items before it and
+		// outer columns: over each row of the dependent input, which
+		// keeps the domain's columns in front.
+		in, err := d.dep(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &GenerateSeries{Input: in, Start: d.bind(n.Start, d.w), Stop: d.bind(n.Stop, d.w), Step: d.bind(n.Step, d.w), Col: n.Col}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "a subquery whose %s reads the outer query's columns is not supported", describe(n))
 }
@@ -380,7 +417,7 @@ func (d *decorrelator) aggregate(n *Aggregate) (Node, error) {
 // both sides, which then also match on the domain's columns.
 func (d *decorrelator) join(n *Join) (Node, error) {
 	lw := len(n.Left.Columns())
-	ro := HasOuter(n.Right)
+	ro := d.dependent(n.Right)
 	for _, k := range n.RightKeys {
 		ro = ro || expr.HasOuter(k)
 	}
@@ -393,7 +430,7 @@ func (d *decorrelator) join(n *Join) (Node, error) {
 		return &Join{Kind: n.Kind, Left: l, Right: n.Right, LeftKeys: d.bindAll(n.LeftKeys, d.w), RightKeys: n.RightKeys,
 			Residual: d.bind(n.Residual, d.w), Cols: cols}, nil
 	}
-	if n.Kind == FullJoin || n.Kind == AntiNullJoin {
+	if n.Kind == AntiNullJoin {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "a subquery with %s whose right side reads the outer query's columns is not supported", n.Kind)
 	}
 	l, err := d.dep(n.Left)
@@ -432,12 +469,18 @@ func (d *decorrelator) join(n *Join) (Node, error) {
 	}
 	j.Cols = append(append(d.withDom(n.Left.Columns()), d.dom.Columns()...), n.Right.Columns()...)
 	// Keep one copy of the domain: the right one for a right join, whose
-	// unmatched right rows have no left row.
+	// unmatched right rows have no left row; for a full join, the side
+	// that is there (the two are equal, NULLs included, when both are).
 	at := 0
 	if n.Kind == RightJoin {
 		at = d.w + lw
 	}
 	exprs := d.domCols(at)
+	if n.Kind == FullJoin {
+		for i, r := range d.domCols(d.w + lw) {
+			exprs[i] = &expr.Coalesce{Args: []expr.Expr{exprs[i], r}, T: r.Type()}
+		}
+	}
 	for i, c := range n.Left.Columns() {
 		exprs = append(exprs, &expr.Col{Idx: d.w + i, T: c.Type, Name: c.Name})
 	}

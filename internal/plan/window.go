@@ -178,6 +178,12 @@ type Frame struct {
 	// RangeOffsetType gives (StartOff and EndOff are unused then).
 	StartVal, EndVal value.Value
 	Exclude          FrameExclude
+	// StartExpr and EndExpr, ad hoc only, are a ROWS or GROUPS offset
+	// read from an enclosing query (a correlated subquery's
+	// ROWS BETWEEN t.n PRECEDING …): the same for every row of a
+	// partition, evaluated over its first row (where decorrelation puts
+	// the outer value); StartOff and EndOff are unused then.
+	StartExpr, EndExpr expr.Expr
 }
 
 // FrameExclude is a frame's EXCLUDE clause.
@@ -198,9 +204,11 @@ var DefaultFrame = Frame{Start: UnboundedPreceding, End: CurrentRow}
 
 // String is the frame as SQL.
 func (f Frame) String() string {
-	b := func(x FrameBound, off int64, val value.Value) string {
+	b := func(x FrameBound, off int64, val value.Value, e expr.Expr) string {
 		o := fmt.Sprint(off)
-		if !f.Rows && !f.Groups {
+		if e != nil {
+			o = e.String()
+		} else if !f.Rows && !f.Groups {
 			o = (&expr.Const{V: val, T: value.Type{Kind: val.Kind(), Mod: -1}}).String()
 		}
 		switch x {
@@ -221,7 +229,7 @@ func (f Frame) String() string {
 	} else if f.Groups {
 		mode = "GROUPS"
 	}
-	out := mode + " BETWEEN " + b(f.Start, f.StartOff, f.StartVal) + " AND " + b(f.End, f.EndOff, f.EndVal)
+	out := mode + " BETWEEN " + b(f.Start, f.StartOff, f.StartVal, f.StartExpr) + " AND " + b(f.End, f.EndOff, f.EndVal, f.EndExpr)
 	switch f.Exclude {
 	case ExcludeCurrentRow:
 		out += " EXCLUDE CURRENT ROW"
@@ -329,6 +337,11 @@ func (f *WinFunc) Exprs() []expr.Expr {
 	if f.NExpr != nil {
 		out = append(out, f.NExpr)
 	}
+	for _, e := range []expr.Expr{f.Frame.StartExpr, f.Frame.EndExpr} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
 	if c := f.Call; c != nil {
 		for _, e := range []expr.Expr{c.Arg, c.Sep, c.X, c.Direct, c.Filter} {
 			if e != nil {
@@ -358,6 +371,12 @@ func (f WinFunc) Map(m func(expr.Expr) expr.Expr) WinFunc {
 	}
 	if f.NExpr != nil {
 		f.NExpr = m(f.NExpr)
+	}
+	if f.Frame.StartExpr != nil {
+		f.Frame.StartExpr = m(f.Frame.StartExpr)
+	}
+	if f.Frame.EndExpr != nil {
+		f.Frame.EndExpr = m(f.Frame.EndExpr)
 	}
 	if f.Call != nil {
 		c := *f.Call

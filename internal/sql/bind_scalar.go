@@ -303,7 +303,9 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 	case o&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 && !fr.Rows && !fr.Groups:
 		return b.bindRangeFrame(s, w, order)
 	}
+	var outerOff expr.Expr
 	off := func(n *pg_query.Node, what string) (int64, error) {
+		outerOff = nil
 		e, err := b.bindExpr(s, n)
 		if err == nil {
 			e, err = b.coerce(e, value.Int8Type, nodeLoc(n, w.Location))
@@ -321,6 +323,14 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 		if e.Volatile() {
 			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset must be a constant")
 		}
+		if expr.HasOuter(e) {
+			if !b.forView {
+				outerOff = e // evaluated per partition ad hoc
+				return 0, nil
+			}
+			return 0, b.refuse(nodeLoc(n, w.Location), "a frame offset that reads the outer query's columns is not supported in a view").
+				WithHint("ad-hoc queries accept it; in a view, write the offset as a constant")
+		}
 		v, err := e.Eval(nil)
 		switch {
 		case err != nil:
@@ -335,9 +345,9 @@ func (b *binder) bindFrame(s *scope, w *pg_query.WindowDef, order []plan.SortKey
 	err := setFrameBounds(&fr, w, func(n *pg_query.Node, what string, start bool) error {
 		v, err := off(n, what)
 		if start {
-			fr.StartOff = v
+			fr.StartOff, fr.StartExpr = v, outerOff
 		} else {
-			fr.EndOff = v
+			fr.EndOff, fr.EndExpr = v, outerOff
 		}
 		return err
 	})
@@ -394,6 +404,10 @@ func (b *binder) bindRangeFrame(s *scope, w *pg_query.WindowDef, order []plan.So
 		}
 		if e.Volatile() {
 			return value.Null, b.refuse(loc, "a frame offset must be a constant")
+		}
+		if expr.HasOuter(e) {
+			return value.Null, b.refuse(loc, "a frame offset that reads the outer query's columns is not supported").
+				WithHint("write the offset as a constant")
 		}
 		v, err := e.Eval(nil)
 		switch {
@@ -498,7 +512,7 @@ func (b *binder) bindWinFunc(s *scope, f *pg_query.FuncCall) (*plan.WinFunc, err
 		if err != nil {
 			return err
 		}
-		if len(expr.Columns(e)) > 0 || e.Volatile() {
+		if len(expr.Columns(e)) > 0 || e.Volatile() || expr.HasOuter(e) {
 			if !b.forView {
 				fn.NExpr = e // evaluated per row ad hoc
 				return nil

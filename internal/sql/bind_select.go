@@ -1099,7 +1099,7 @@ func (b *binder) bindOrderLimit(sel *pg_query.SelectStmt, p plan.Node, sc *scope
 		}
 		in = &plan.TopK{Input: in, Partition: pe, Order: order, Limit: 1}
 	}
-	if b.forView {
+	if b.forView && !(hasLimit && b.limitReadsOuter(sel, sc)) {
 		if hasLimit {
 			limit, offset, err := b.constLimits(sel, sc)
 			if err != nil {
