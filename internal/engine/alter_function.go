@@ -41,13 +41,13 @@ func (e *Engine) alterRoutine(s *Session, a *sql.AlterFunction, text string) (Re
 		owner = s.userName() // CURRENT_USER and its kin
 	}
 	if a.Kind == "aggregate" {
-		return e.alterAggregate(a, text)
+		return e.alterAggregate(a, text, owner)
 	}
 	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
 	if err != nil {
 		if ag := e.aggregateNamed(a.Ref); ag != nil && pgerr.Code(err) == pgerr.UndefinedFunction {
 			if isOwnerOnly(a) { // RENAME TO or OWNER TO, which PostgreSQL allows
-				return e.alterAggregate(a, text)
+				return e.alterAggregate(a, text, owner)
 			}
 			return Result{}, pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", ag.Name)
 		}
@@ -196,8 +196,9 @@ func (e *Engine) aggregateBySig(sig, name string) bool {
 	return a != nil
 }
 
-// alterAggregate runs ALTER AGGREGATE … RENAME TO and OWNER TO.
-func (e *Engine) alterAggregate(a *sql.AlterFunction, text string) (Result, error) {
+// alterAggregate runs ALTER AGGREGATE … RENAME TO and OWNER TO; owner is
+// the new owner's name.
+func (e *Engine) alterAggregate(a *sql.AlterFunction, text, owner string) (Result, error) {
 	sig := sql.Signature(a.Ref.Name, a.Ref.Args)
 	var ag *sql.Aggregate
 	if a.Ref.Args == nil {
@@ -221,7 +222,13 @@ func (e *Engine) alterAggregate(a *sql.AlterFunction, text string) (Result, erro
 		tag.Tag = "ALTER FUNCTION"
 	}
 	if a.Rename == "" {
-		return tag, e.saveRoutine(sig, sig, KindAggregate, "", text)
+		if err := e.saveRoutine(sig, sig, KindAggregate, "", text); err != nil {
+			return Result{}, err
+		}
+		if a.NewOwner || a.Owner != "" {
+			e.setAggregateOwner(ag, owner)
+		}
+		return tag, nil
 	}
 	b := *ag
 	b.Name = a.Rename

@@ -82,7 +82,7 @@ func (s *Session) ownedRoles(specs []*pg_query.Node, verb, what string) ([]strin
 // ownedObjects is what roles own, as the statements' names write it.
 type ownedObjects struct {
 	views, tables, seqs, routines, schemas []string
-	routineWords                           []string // FUNCTION or PROCEDURE, per routine
+	routineWords                           []string // FUNCTION, PROCEDURE or AGGREGATE, per routine
 	matviews                               []string
 	// domains and types are the domains and the other types CREATE
 	// TYPE made (enum, composite, range) ALTER … OWNER TO gave them.
@@ -116,6 +116,15 @@ func (e *Engine) ownedObjectsOf(roles []string) ownedObjects {
 			}
 		} else if q := e.seqs[key]; q != nil && q.owner[0] == "" {
 			o.seqs = append(o.seqs, name)
+		}
+	}
+	// Aggregates before functions: an aggregate uses its functions.
+	for _, name := range sortedKeys(e.aggs) {
+		for _, a := range e.aggs[name] {
+			if a.Owner != "" && has(a.Owner) && !isTemp(a.Name) {
+				o.routines = append(o.routines, routineSQLName(a.Signature()))
+				o.routineWords = append(o.routineWords, "AGGREGATE")
+			}
 		}
 	}
 	for _, name := range sortedKeys(e.funcs) {

@@ -133,31 +133,30 @@ func (s *Session) mayReference(fk sql.ForeignKey) error {
 	return nil
 }
 
-// mayAlterRoutine checks ALTER FUNCTION | PROCEDURE a: the routine's
-// owner, and the roles holding its privileges, may, with CREATE on its
-// schema for RENAME TO and, for OWNER TO, the new owner's privileges;
-// an aggregate is a superuser's (no statement gives it to a role). A routine that does not
-// exist is let through, for the statement to report.
+// mayAlterRoutine checks ALTER FUNCTION | PROCEDURE | AGGREGATE a: the
+// routine's owner, and the roles holding its privileges, may, with
+// CREATE on its schema for RENAME TO and, for OWNER TO, the new owner's
+// privileges. A routine that does not exist is let through, for the
+// statement to report.
 func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 	if s.mustBeSuperuser("") == nil {
 		return nil
 	}
 	e := s.e
-	// An aggregate is its creator's, a superuser's: PostgreSQL names it
-	// a function here.
-	notAggOwner := func() error {
+	// PostgreSQL names an aggregate a function here.
+	aggOwner := func() error {
 		if ag := e.aggregateNamed(a.Ref); ag != nil {
-			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of function %s", e.bareName(ag.Name))
+			return s.mayAlterAggregate(ag, a)
 		}
 		return nil
 	}
 	if a.Kind == "aggregate" {
-		return notAggOwner()
+		return aggOwner()
 	}
 	f, err := e.lookupRoutine(a.Ref, a.Kind == "procedure")
 	if err != nil {
 		if a.Kind == "function" {
-			return notAggOwner()
+			return aggOwner()
 		}
 		return nil
 	}
@@ -168,8 +167,15 @@ func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 		}
 		return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", what, e.bareName(f.Name))
 	}
+	return s.mayRenameOrGive(f.Name, a)
+}
+
+// mayRenameOrGive checks what ALTER of the routine name needs besides
+// its ownership: CREATE on its schema for RENAME TO and OWNER TO, and
+// the new owner's privileges for OWNER TO.
+func (s *Session) mayRenameOrGive(name string, a *sql.AlterFunction) error {
 	if a.Rename != "" {
-		if err := s.mayCreateIn(f.Name); err != nil {
+		if err := s.mayCreateIn(name); err != nil {
 			return err
 		}
 	}
@@ -178,10 +184,10 @@ func (s *Session) mayAlterRoutine(a *sql.AlterFunction) error {
 		if owner == "" {
 			owner = s.userName()
 		}
-		if !e.hasPrivsOf(s.role, owner) {
+		if !s.e.hasPrivsOf(s.role, owner) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role %q", owner)
 		}
-		return s.mayCreateIn(f.Name)
+		return s.mayCreateIn(name)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ func (e *Engine) roleDependents(role string) []string {
 	held, owned := e.defACLDependents(role)
 	out := append(held, e.ownedBy(role)...)
 	out = append(out, e.routinesOwnedBy(role)...)
+	out = append(out, e.aggregatesOwnedBy(role)...)
 	out = append(out, e.executeGrantees(role)...)
 	out = append(out, e.typesOwnedBy(role)...)
 	out = append(out, e.schemasOwnedBy(role)...)

@@ -416,6 +416,10 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		return s.mayCreateIn(b.NewKey)
 	case *sql.AlterFunction:
 		return s.mayAlterRoutine(b)
+	case *sql.CreateAggregate:
+		return s.mayCreateAggregate(b) // useragg_owner.go
+	case *sql.DropAggregate:
+		return s.mayDropAggregates(b)
 	case *sql.RenameViewColumn:
 		return s.mustOwnRel(b.View, "")
 	case *sql.AlterViewDefault:

@@ -47,7 +47,12 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 		tag = "REVOKE"
 	}
 	for _, name := range g.Types {
-		if err := e.checkGrantableType(name, g.Domain); err != nil {
+		if builtin, err := e.checkGrantableType(name, g.Domain); err != nil {
+			// A built-in type is the superuser's: another role grants
+			// nothing on it, with the warning below, as in PostgreSQL.
+			if builtin && s.mustBeSuperuser("") != nil {
+				continue
+			}
 			return Result{}, err
 		}
 	}
@@ -99,31 +104,43 @@ func (s *Session) grantType(g *sql.GrantType) (Result, error) {
 }
 
 // checkGrantableType refuses a GRANT on name unless it is a type or
-// domain CREATE made (a domain for ON DOMAIN), with PostgreSQL's errors.
-func (e *Engine) checkGrantableType(name string, domain bool) error {
-	if t, ok := e.userTypes[name]; ok && (t.Kind == value.UserRange || t.Kind == value.UserMultirange) {
-		return pgerr.New(pgerr.FeatureNotSupported, "privileges on the range type %s are not supported", e.bareName(name)).
-			WithHint("every role may use a range type here")
-	}
+// domain CREATE made (a domain for ON DOMAIN), with PostgreSQL's errors;
+// builtin is true when it refuses a built-in type or a relation's row
+// type, on which a role that is no superuser grants nothing.
+func (e *Engine) checkGrantableType(name string, domain bool) (builtin bool, err error) {
 	if e.userTypeExists(name) {
 		if _, isDomain := e.domains.byName[name]; domain && !isDomain {
-			return pgerr.New(pgerr.WrongObjectType, "%q is not a domain", e.bareName(name))
+			return false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", e.bareName(name))
 		}
-		return nil
+		return false, nil
 	}
 	sch, bare := e.splitObject(name)
 	if elem, ok := strings.CutPrefix(bare, "_"); ok && e.userTypeExists(typeKeyIn(sch, elem)) {
-		return pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
+		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
-	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() {
-		return pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
+	if t, err := value.TypeFromName(name, nil); err == nil && t.Kind.IsArray() || builtinArrayName(name) {
+		return false, pgerr.New("0LP01", "cannot set privileges of array types").WithHint("Set the privileges of the element type instead.")
 	}
 	_, catalog := catalogColumns["pg_catalog."+name]
 	if !e.typeNameTaken(name) && !catalog {
-		return pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+		return false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 	}
-	return pgerr.New(pgerr.FeatureNotSupported, "privileges on the type %s are not supported", name).
-		WithHint("only enum and composite types and domains take GRANT here; every role may use the others")
+	if domain {
+		return false, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
+	}
+	return true, pgerr.New(pgerr.FeatureNotSupported, "privileges on the type %s are not supported", name).
+		WithHint("only the types and domains CREATE made take GRANT here; every role may use the built-in ones and relations' row types")
+}
+
+// builtinArrayName reports whether name is pg_type's name of a built-in
+// array type: its element's with "_" before it.
+func builtinArrayName(name string) bool {
+	elem, ok := strings.CutPrefix(name, "_")
+	if !ok {
+		return false
+	}
+	_, err := value.TypeFromName(elem, nil)
+	return err == nil
 }
 
 // setTypeACL makes acl the ACL of the type name, in the store and in
@@ -207,9 +224,19 @@ func (e *Engine) typeKeyOf(t value.Type, dom domainNamer) string {
 	if t.Kind.IsArray() && !t.Kind.IsVector() {
 		elem = t.ElemType()
 	}
+	if elem.UserRange() != nil {
+		// A range type and its multirange have no oid here: they are
+		// the same type when their kind and descriptor are.
+		for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
+			if u, ok := e.userTypes[name]; ok && u.Kind == elem.Kind && u.UserRange() == elem.UserRange() {
+				return name
+			}
+		}
+		return ""
+	}
 	oid := e.typeOID(elem, nil)
 	for _, name := range slices.Sorted(maps.Keys(e.typeACLs)) {
-		if u, ok := e.userTypes[name]; ok && e.typeOID(u, nil) == oid {
+		if u, ok := e.userTypes[name]; ok && u.UserRange() == nil && e.typeOID(u, nil) == oid {
 			return name
 		}
 	}

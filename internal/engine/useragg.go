@@ -88,20 +88,25 @@ func (e *Engine) createAggregate(ca *sql.CreateAggregate, rec *recorder) (Result
 				WithHint("drop the view, replace the aggregate, and create the view again")
 		}
 	}
+	a.Owner = aggregateCreator(rec.session, old)
+	text := rec.text
+	if own := aggOwnerText(a); own != "" {
+		text = strings.TrimRight(strings.TrimSpace(text), ";") + ";\n" + own
+	}
 	if e.store != nil {
 		if old != nil {
 			if err := e.store.Drop([]string{sig}); err != nil {
 				return Result{}, err
 			}
 		}
-		if err := e.store.Create(&StoredRelation{Name: sig, Kind: KindAggregate, SQL: rec.text}); err != nil {
+		if err := e.store.Create(&StoredRelation{Name: sig, Kind: KindAggregate, SQL: text}); err != nil {
 			return Result{}, err
 		}
 	}
 	if e.aggs == nil {
 		e.aggs = map[string][]*sql.Aggregate{}
 	}
-	e.recordRoutine(sig, rec.text)
+	e.recordRoutine(sig, text)
 	if old != nil {
 		e.aggs[a.Name][i] = a
 	} else {
@@ -181,7 +186,7 @@ func (e *Engine) catalogAggregates() []catProc {
 	var out []catProc
 	for _, name := range sortedKeys(e.aggs) {
 		for _, a := range e.aggs[name] {
-			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy", lang: languageOID("internal")}
+			p := catProc{name: a.Name, kind: "a", src: "aggregate_dummy", lang: languageOID("internal"), owner: e.roleOID(aggOwnerName(a))}
 			var args []string
 			for _, x := range a.Args {
 				p.args = append(p.args, e.typeOID(x.Type, nil))

@@ -158,6 +158,9 @@ func (c *SysCatalog) RegIn(k value.Kind, s string) (value.Value, error) {
 			return value.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sch)
 		}
 	case value.RegType:
+		if err := checkTypeNameSyntax(s); err != nil {
+			return value.Null, err
+		}
 		key, err = c.typeKey(s)
 	case value.RegProcedure:
 		key, err = c.procedureKey(s)

@@ -33,6 +33,9 @@ type Aggregate struct {
 	MSType                                    *FuncParam
 	MInitCond                                 *string
 	SortOp                                    string
+	// Owner is the role that owns the aggregate: "" for the built-in
+	// superuser (the engine gives it one at CREATE and ALTER … OWNER TO).
+	Owner string
 	// Loc is the location of the CREATE statement's definition, where
 	// errors binding the functions at a call point when no call is at
 	// hand.
