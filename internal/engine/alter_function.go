@@ -23,9 +23,8 @@ import (
 // stay IMMUTABLE, as the view's creation demanded. STRICT
 // and CALLED ON NULL INPUT change what a call of NULL computes, which the
 // view's plan holds: refused (0A000) while a materialized view calls the
-// function, as CREATE OR REPLACE is. RENAME TO is refused (0A000) while
-// any view calls the routine, an aggregate or operator uses the function:
-// they name it by name, where PostgreSQL holds its oid.
+// function, as CREATE OR REPLACE is. RENAME TO is followed by the
+// routine's users (rename_routine_users.go, rename_routine_definers.go).
 
 // alterRoutine runs ALTER FUNCTION | PROCEDURE | AGGREGATE; text is the
 // statement's.
@@ -122,27 +121,23 @@ func (e *Engine) renameFunction(f *sql.Function, a *sql.AlterFunction, text stri
 	if h, _ := e.function(newSig, g.Name); h != nil || e.aggregateBySig(newSig, g.Name) {
 		return Result{}, pgerr.New(sql.CodeDuplicateFunction, "function %s already exists in schema \"public\"", newSig)
 	}
-	if trs := e.triggersUsing(sig); len(trs) > 0 {
-		// The trigger calls it by its signature, where PostgreSQL's
-		// follows it by its oid.
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename function %s: trigger %s on table %s uses it", sig, trs[0].name, trs[0].table).
-			WithHint("drop the trigger, rename the function, and create the trigger again")
-	}
-	for _, users := range [][]string{e.operatorsUsing(f), e.aggregatesUsing(f)} {
-		if len(users) > 0 {
-			return Result{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename function %s: %s uses it", sig, users[0]).
-				WithHint("operators and aggregates name their functions by name: drop the user, rename the function, and create the user again")
-		}
-	}
-	users, err := e.renameUsers(routineRename{sig: sig, newSig: newSig, old: f.Name, new: g.Name, swap: swapEntry(e.funcs, f, &g, f.Name, g.Name),
-		both: addEntry(e.funcs, &g, g.Name)})
+	defs, err := e.renameDefiners(f, g.Name, newSig)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := e.saveRoutineAt(sig, newSig, KindFunction, f.SQL, text, users.any()); err != nil {
+	swap := swapEntry(e.funcs, f, &g, f.Name, g.Name)
+	users, err := e.renameUsers(routineRename{sig: sig, newSig: newSig, old: f.Name, new: g.Name,
+		swap: func(back bool) { swap(back); defs.swap(e, back) }, both: addEntry(e.funcs, &g, g.Name)})
+	if err != nil {
+		return Result{}, err
+	}
+	if err := e.saveRoutineAt(sig, newSig, KindFunction, f.SQL, text, users.any() || defs.any()); err != nil {
 		return Result{}, err
 	}
 	swapEntry(e.funcs, f, &g, f.Name, g.Name)(false)
+	if err := defs.apply(e); err != nil {
+		return Result{}, err
+	}
 	notices, err := users.apply(e, "the renamed function "+newSig)
 	if err != nil {
 		return Result{}, err

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
 	"github.com/deltaview/deltaview/internal/expr"
 	"github.com/deltaview/deltaview/internal/sql"
 )
@@ -138,14 +141,18 @@ func bindMoved(cat sql.Catalog, m *movedReader, materialized bool) (*sql.CreateV
 // bindMovedWith is bindMoved recording what the statement reads in rec.
 func bindMovedWith(rec *recorder, m *movedReader, materialized bool) (*sql.CreateView, error) {
 	rec.text = m.text
+	// Binding marks the calls of user aggregates in the tree, which the
+	// reader keeps as its statement: it binds a copy.
+	st := *m.stmt
+	st.Node = proto.Clone(m.stmt.Node).(*pg_query.Node)
 	if !materialized {
-		p, err := sql.BindQuery(rec, m.stmt, false)
+		p, err := sql.BindQuery(rec, &st, false)
 		if err != nil {
 			return nil, err
 		}
 		return &sql.CreateView{Plan: p}, nil
 	}
-	b, err := sql.Bind(rec, m.stmt)
+	b, err := sql.Bind(rec, &st)
 	if err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func (s *Session) Domains() []DomainDetail {
 		def := d.Def()
 		sc, name := e.splitKey(def.Name)
 		dd := DomainDetail{Schema: sc, Visible: slices.Contains(path, sc), Name: name, Type: def.Base.String(), Collation: def.Collation,
-			NotNull: def.NotNull, Default: def.DefaultSQL}
+			NotNull: def.NotNull, Default: def.TypDefault()}
 		if def.Parent != nil {
 			dd.Type = def.Parent.Name()
 		}

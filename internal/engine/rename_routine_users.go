@@ -230,7 +230,10 @@ func (e *Engine) renameDefinitionCalls(r routineRename, out *renamedUsers) error
 			ch := &def.Checks[i]
 			changed = rewrite(&ch.Expr, &ch.SQL, tableCall{domain: name, con: ch.Name}.describe()) || changed
 		}
-		changed = rewrite(&def.Default, &def.DefaultSQL, tableCall{domain: name}.describe()) || changed
+		typDefault := def.TypDefault()
+		if rewrite(&def.Default, &def.DefaultSQL, tableCall{domain: name}.describe()) {
+			def.DefaultText, changed = typDefault, true // pg_type.typdefault keeps the text as it was set
+		}
 		if changed {
 			out.edits = append(out.edits, func() { dom.Set(def) })
 			out.domains = append(out.domains, dom)

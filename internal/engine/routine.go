@@ -150,6 +150,15 @@ type sessionRoutines struct{ s *Session }
 
 var _ expr.Routines = sessionRoutines{}
 
+// RoutineStrict implements expr.RoutineStrictness.
+func (r sessionRoutines) RoutineStrict(sig string) (bool, bool) {
+	f, err := r.s.e.routineOf(sig)
+	if err != nil || f == nil {
+		return false, false
+	}
+	return f.Strict, true
+}
+
 func (r sessionRoutines) call(sig string, args []value.Value) (value.Value, []value.Row, error) {
 	s := r.s
 	f, err := s.e.routineOf(sig)

@@ -44,6 +44,15 @@ func (r tableRoutines) Call(sig string, args []value.Value) (value.Value, error)
 	return sessionRoutines{s}.Call(sig, args)
 }
 
+// RoutineStrict implements expr.RoutineStrictness.
+func (r tableRoutines) RoutineStrict(sig string) (bool, bool) {
+	s, err := r.session(sig)
+	if err != nil {
+		return false, false
+	}
+	return sessionRoutines{s}.RoutineStrict(sig)
+}
+
 // CallSet implements expr.Routines: a table's definition calls no
 // set-returning function (the binder refuses it).
 func (r tableRoutines) CallSet(sig string, args []value.Value) ([]value.Row, error) {

@@ -107,7 +107,11 @@ func pgAggregate(o *catalogObjects, r *catRows) {
 		if name == "" {
 			return value.NewReg(value.RegProc, 0, "")
 		}
-		return value.NewReg(value.RegProc, byName[name].oid, expr.QuoteIdent(name))
+		text := expr.QuoteIdent(name)
+		if sc, n, ok := strings.Cut(name, "."); ok && o.e.schemas[sc] != nil {
+			text = expr.QuoteIdent(sc) + "." + expr.QuoteIdent(n) // a function of another schema's key
+		}
+		return value.NewReg(value.RegProc, byName[name].oid, text)
 	}
 	for _, p := range o.procs {
 		a := p.agg

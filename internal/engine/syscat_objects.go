@@ -712,7 +712,7 @@ func (e *Engine) catalogTypes() []catType {
 		def := dom.Def()
 		base := e.typeOID(def.Base, def.Parent)
 		out = append(out, catType{oid: objectOID("type", name), name: name, nsp: publicOID, kind: def.Base.Kind, typtype: 'd',
-			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: def.DefaultSQL})
+			base: base, baseMod: def.Base.Typmod(), notNull: def.NotNull, def: def.TypDefault()})
 	}
 	out = append(out, infoSchemaTypes...)
 	return append(out, e.extCatalogTypes()...)

@@ -400,7 +400,7 @@ func infoTriggers(o *catalogObjects, r *catRows) {
 // def is the trigger as pg_get_triggerdef prints it, its table qualified
 // by public; the WHEN condition is as written, where PostgreSQL deparses
 // it.
-func (tr *trigger) def(cols []string) string {
+func (tr *trigger) def(cols []string, keyText func(string) string) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
 	if tr.constraint {
@@ -433,7 +433,11 @@ func (tr *trigger) def(cols []string) string {
 			}
 		}
 	}
-	b.WriteString(" ON public." + expr.QuoteIdent(tr.table))
+	table := keyText(tr.table)
+	if !strings.Contains(table, ".") {
+		table = "public." + table
+	}
+	b.WriteString(" ON " + table)
 	if tr.from != "" {
 		b.WriteString(" FROM " + expr.QuoteIdent(tr.from))
 	}
@@ -469,7 +473,7 @@ func (tr *trigger) def(cols []string) string {
 	for i, a := range tr.args {
 		args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
 	}
-	b.WriteString(" EXECUTE FUNCTION " + expr.QuoteIdent(tr.fn) + "(" + strings.Join(args, ", ") + ")")
+	b.WriteString(" EXECUTE FUNCTION " + keyText(tr.fn) + "(" + strings.Join(args, ", ") + ")")
 	return b.String()
 }
 
@@ -482,7 +486,7 @@ func triggerDefs(o *catalogObjects) map[uint32]string {
 			cols[i] = c.name
 		}
 		for _, tr := range rel.triggers() {
-			out[objectOID("trigger", tr.table+"."+tr.name)] = tr.def(cols)
+			out[objectOID("trigger", tr.table+"."+tr.name)] = tr.def(cols, o.e.keyText)
 		}
 	}
 	return out

@@ -221,9 +221,14 @@ func (e *Engine) catalogAggregates() []catProc {
 
 // catalogAgg is what pg_aggregate shows of a.
 func (e *Engine) catalogAgg(a *sql.Aggregate) *catAgg {
+	// A function of another schema is named by its key, as regproc
+	// prints it qualified.
 	name := func(n []*pg_query.Node) string {
-		if n == nil {
+		switch {
+		case n == nil:
 			return ""
+		case len(n) == 2 && n[0].GetString_().GetSval() != "public":
+			return n[0].GetString_().GetSval() + "." + sql.FuncName(n)
 		}
 		return sql.FuncName(n)
 	}

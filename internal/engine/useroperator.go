@@ -79,6 +79,7 @@ func (e *Engine) createOperator(c *sql.CreateOperator, rec *recorder) (Result, e
 		e.opers = map[string][]*sql.Operator{}
 	}
 	e.opers[o.Name] = append(e.opers[o.Name], o)
+	e.recordRoutine(o.DepKey(), rec.text) // its function's rename rewrites it
 	return Result{Tag: "CREATE OPERATOR"}, nil
 }
 
@@ -120,6 +121,7 @@ func (e *Engine) dropOperators(d *sql.DropOperator) (Result, error) {
 		return Result{}, err
 	}
 	for _, o := range gone {
+		e.forgetRoutine(o.DepKey())
 		e.opers[o.Name] = slices.DeleteFunc(e.opers[o.Name], func(p *sql.Operator) bool { return p == o })
 		if len(e.opers[o.Name]) == 0 {
 			delete(e.opers, o.Name)

@@ -32,6 +32,10 @@ type DomainDef struct {
 	// Default is the domain's default (nil: none), DefaultSQL its text.
 	Default    Expr
 	DefaultSQL string
+	// DefaultText is pg_type.typdefault when it differs from DefaultSQL:
+	// the default's text as it was set, which PostgreSQL keeps when a
+	// function it calls is renamed or moved.
+	DefaultText string
 	// Checks are the CHECK constraints, sorted by name: PostgreSQL checks
 	// them in that order.
 	Checks []DomainConstraint
@@ -44,6 +48,14 @@ type DomainConstraint struct {
 	Expr     Expr
 	SQL      string // the expression's text
 	NotValid bool   // added NOT VALID: existing values were not checked
+}
+
+// TypDefault is pg_type.typdefault: the default's text as it was set.
+func (def *DomainDef) TypDefault() string {
+	if def.DefaultText != "" {
+		return def.DefaultText
+	}
+	return def.DefaultSQL
 }
 
 // NewDomain returns a domain with the definition def.

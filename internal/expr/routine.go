@@ -41,15 +41,29 @@ func (c *RoutineCall) String() string   { return c.Name + "(" + list(c.Args) + "
 
 // Eval implements Expr.
 func (c *RoutineCall) Eval(row value.Row) (value.Value, error) {
-	args, null, err := routineArgs(c.Args, row, c.Strict)
+	rs, rerr := routinesOf(c.C, c.Name)
+	strict := c.Strict
+	if st, ok := rs.(RoutineStrictness); ok && rerr == nil {
+		if now, found := st.RoutineStrict(c.Sig); found {
+			strict = now
+		}
+	}
+	args, null, err := routineArgs(c.Args, row, strict)
 	if err != nil || null {
 		return value.Null, err
 	}
-	rs, err := routinesOf(c.C, c.Name)
-	if err != nil {
-		return value.Null, err
+	if rerr != nil {
+		return value.Null, rerr
 	}
 	return rs.Call(c.Sig, args)
+}
+
+// RoutineStrictness is Routines that tells whether a routine is STRICT
+// now: a call bound before CREATE OR REPLACE changed it (a table's
+// default or check, a plain view) follows the change, as PostgreSQL's
+// calls do.
+type RoutineStrictness interface {
+	RoutineStrict(sig string) (strict, ok bool)
 }
 
 // RoutineSRF is the generator of a procedural function called in FROM.

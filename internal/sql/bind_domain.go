@@ -311,7 +311,7 @@ func (b *binder) alterDomain(ad *pg_query.AlterDomainStmt) (Bound, error) {
 	}
 	switch ad.Subtype {
 	case "T": // SET DEFAULT, DROP DEFAULT
-		def.Default, def.DefaultSQL = nil, ""
+		def.Default, def.DefaultSQL, def.DefaultText = nil, "", ""
 		if ad.Def != nil {
 			c := &pg_query.Constraint{RawExpr: ad.Def, Location: -1}
 			if def.Default, def.DefaultSQL, err = b.domainDefault(c, def.Base); err != nil {

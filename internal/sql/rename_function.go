@@ -71,8 +71,8 @@ func RenameFunctionCalls(st *Stmt, old, new string, pick func(i int) bool) (*Stm
 
 // RenameFunctionInText returns text, an expression (expression true) or
 // statements, with the calls that may name the function keyed old
-// renamed to its new name, bare (the last part of a qualified name is
-// replaced), and how many it renamed. The rest of the text is kept as
+// renamed to its new key (qualified when it is another schema's than
+// public's), and how many it renamed. The rest of the text is kept as
 // written.
 func RenameFunctionInText(text string, expression bool, old, new string) (string, int, error) {
 	src, off := text, 0
@@ -83,29 +83,29 @@ func RenameFunctionInText(text string, expression bool, old, new string) (string
 	if err != nil {
 		return "", 0, err
 	}
-	// A name resolved by QualifyNames is the key as one identifier
-	// ("s.f"), which takes the new key.
 	var locs []int
-	key := map[int]bool{}
 	for _, rs := range tree.Stmts {
 		walk(rs.ProtoReflect(), func(m protoreflect.Message) {
 			if fc, ok := m.Interface().(*pg_query.FuncCall); ok && callNamesKey(fc.Funcname, old) && fc.Location >= 0 {
 				locs = append(locs, int(fc.Location))
-				key[int(fc.Location)] = len(fc.Funcname) == 1 && fc.Funcname[0].GetString_().GetSval() == old
 			}
 		})
 	}
 	slices.Sort(locs)
-	bareNew := expr.QuoteIdent(new[strings.IndexByte(new, '.')+1:])
+	// The whole name is written anew: SET SCHEMA changes its schema.
+	name := expr.QuoteIdent(new)
+	if schema, bare, ok := strings.Cut(new, "."); ok {
+		name = expr.QuoteIdent(schema) + "." + expr.QuoteIdent(bare)
+	}
 	out := src
 	for i := len(locs) - 1; i >= 0; i-- {
-		from, to, ok := lastNamePart(out, locs[i])
+		_, to, ok := lastNamePart(out, locs[i])
 		if !ok {
 			return "", 0, errNoName
 		}
-		name := bareNew
-		if key[locs[i]] {
-			name = expr.QuoteIdent(new)
+		from := locs[i]
+		for from < to && isSpace(out[from]) {
+			from++
 		}
 		out = out[:from] + name + out[to:]
 	}
