@@ -489,6 +489,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.Grants[r.oid] = map[string]uint8{}
 			for role, p := range g {
 				sc.Grants[r.oid][role] = uint8(p)
+				addGrantOption(sc, r.oid, "", role, p)
 			}
 		}
 		if role, ok := e.owners[r.key]; ok && r.key != "" {
@@ -507,6 +508,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 				m[col] = map[string]uint8{}
 				for _, it := range items {
 					m[col][it.role] = uint8(it.privs)
+					addGrantOption(sc, r.oid, col, it.role, it.privs)
 				}
 			}
 			sc.ColGrants[r.oid] = m
