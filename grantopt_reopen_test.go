@@ -6,7 +6,7 @@ import (
 )
 
 // TestGrantOptionReopen checks that the grant options on relations,
-// sequences and columns, those revoked included, are what they were
+// sequences, columns and schemas, those revoked included, are what they were
 // after the file is opened again, and still let their holders' options
 // answer.
 func TestGrantOptionReopen(t *testing.T) {
@@ -20,7 +20,10 @@ GRANT ALL ON t TO b WITH GRANT OPTION;
 REVOKE GRANT OPTION FOR SELECT ON t FROM a;
 GRANT USAGE ON SEQUENCE q TO a WITH GRANT OPTION;
 GRANT UPDATE (y) ON t TO a WITH GRANT OPTION;
-GRANT SELECT (x) ON t TO b`)
+GRANT SELECT (x) ON t TO b;
+CREATE SCHEMA s;
+GRANT ALL ON SCHEMA s TO a WITH GRANT OPTION;
+REVOKE GRANT OPTION FOR CREATE ON SCHEMA s FROM a`)
 	defer db.Close()
 	rs, err := db.Query("SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'q') ORDER BY 1")
 	if err != nil {
@@ -43,5 +46,12 @@ GRANT SELECT (x) ON t TO b`)
 	}
 	if g, w := fmt.Sprint(rs.Rows), "[[t f t t]]"; g != w {
 		t.Errorf("privilege functions after reopening: got %s, want %s", g, w)
+	}
+	rs, err = db.Query("SELECT nspacl::text FROM pg_namespace WHERE nspname = 's'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[{deltaview=UC/deltaview,a=U*C/deltaview}]]"; g != w {
+		t.Errorf("nspacl after reopening: got %s, want %s", g, w)
 	}
 }

@@ -34,12 +34,19 @@ func checkGrantOption(option, revoke bool, roles []string) error {
 // applyGrant is what a grantee holding held holds after g gives or takes
 // privs.
 func applyGrant(g *sql.Grant, held, privs sql.Privilege) sql.Privilege {
+	return withGrant(g.Revoke, g.Option, held, privs)
+}
+
+// withGrant is what a grantee holding held holds after a GRANT (REVOKE
+// when revoke) of privs, WITH GRANT OPTION (GRANT OPTION FOR) when
+// option.
+func withGrant(revoke, option bool, held, privs sql.Privilege) sql.Privilege {
 	switch {
-	case g.Revoke && g.Option:
+	case revoke && option:
 		return held &^ sql.OptionsOf(privs)
-	case g.Revoke:
+	case revoke:
 		return held &^ (privs.Plain() | sql.OptionsOf(privs))
-	case g.Option:
+	case option:
 		return held | privs.WithOption()
 	}
 	return held | privs.Plain()

@@ -424,6 +424,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		if s := e.schemas[n]; s != nil {
 			for role, p := range s.grants {
 				g[role] = uint8(p)
+				addGrantOption(sc, schemaOID(n), "", role, p)
 			}
 			g[s.owner] |= uint8(sql.PrivUsage | sql.PrivCreate)
 		} else {

@@ -128,11 +128,16 @@ func (o *catalogObjects) nspACL(n string) any {
 			continue
 		}
 		var letters string
-		if p&sql.PrivUsage != 0 {
-			letters += "U"
-		}
-		if p&sql.PrivCreate != 0 {
-			letters += "C"
+		for _, x := range []struct {
+			p sql.Privilege
+			c string
+		}{{sql.PrivUsage, "U"}, {sql.PrivCreate, "C"}} {
+			if p&x.p != 0 {
+				letters += x.c
+			}
+			if p.Options()&x.p != 0 {
+				letters += "*"
+			}
 		}
 		acl = append(acl, aclRole(role)+"="+letters+"/"+owner)
 	}
