@@ -6,7 +6,7 @@ import (
 )
 
 // TestGrantOptionReopen checks that the grant options on relations,
-// sequences, columns and schemas, those revoked included, are what they were
+// sequences, columns, schemas and the database, those revoked included, are what they were
 // after the file is opened again, and still let their holders' options
 // answer.
 func TestGrantOptionReopen(t *testing.T) {
@@ -23,7 +23,9 @@ GRANT UPDATE (y) ON t TO a WITH GRANT OPTION;
 GRANT SELECT (x) ON t TO b;
 CREATE SCHEMA s;
 GRANT ALL ON SCHEMA s TO a WITH GRANT OPTION;
-REVOKE GRANT OPTION FOR CREATE ON SCHEMA s FROM a`)
+REVOKE GRANT OPTION FOR CREATE ON SCHEMA s FROM a;
+GRANT CONNECT, CREATE ON DATABASE deltaview TO b WITH GRANT OPTION;
+REVOKE GRANT OPTION FOR CREATE ON DATABASE deltaview FROM b`)
 	defer db.Close()
 	rs, err := db.Query("SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'q') ORDER BY 1")
 	if err != nil {
@@ -46,6 +48,13 @@ REVOKE GRANT OPTION FOR CREATE ON SCHEMA s FROM a`)
 	}
 	if g, w := fmt.Sprint(rs.Rows), "[[t f t t]]"; g != w {
 		t.Errorf("privilege functions after reopening: got %s, want %s", g, w)
+	}
+	rs, err = db.Query("SELECT datacl::text FROM pg_database")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[{=Tc/deltaview,deltaview=CTc/deltaview,b=Cc*/deltaview}]]"; g != w {
+		t.Errorf("datacl after reopening: got %s, want %s", g, w)
 	}
 	rs, err = db.Query("SELECT nspacl::text FROM pg_namespace WHERE nspname = 's'")
 	if err != nil {

@@ -415,6 +415,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	dbGrants := map[string]uint8{}
 	for r, p := range dbACL {
 		dbGrants[r] = uint8(p)
+		addGrantOption(sc, sc.DatabaseOID, "", r, p)
 	}
 	sc.Grants[sc.DatabaseOID] = dbGrants
 	// The schemas' privileges: USAGE on the system schemas and public
