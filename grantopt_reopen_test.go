@@ -6,7 +6,7 @@ import (
 )
 
 // TestGrantOptionReopen checks that the grant options on relations,
-// sequences, columns, schemas and the database, those revoked included, are what they were
+// sequences, columns, schemas, routines and the database, those revoked included, are what they were
 // after the file is opened again, and still let their holders' options
 // answer.
 func TestGrantOptionReopen(t *testing.T) {
@@ -25,7 +25,10 @@ CREATE SCHEMA s;
 GRANT ALL ON SCHEMA s TO a WITH GRANT OPTION;
 REVOKE GRANT OPTION FOR CREATE ON SCHEMA s FROM a;
 GRANT CONNECT, CREATE ON DATABASE deltaview TO b WITH GRANT OPTION;
-REVOKE GRANT OPTION FOR CREATE ON DATABASE deltaview FROM b`)
+REVOKE GRANT OPTION FOR CREATE ON DATABASE deltaview FROM b;
+CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1';
+GRANT EXECUTE ON FUNCTION f() TO a, b WITH GRANT OPTION;
+REVOKE GRANT OPTION FOR EXECUTE ON FUNCTION f() FROM b`)
 	defer db.Close()
 	rs, err := db.Query("SELECT relname, relacl::text FROM pg_class WHERE relname IN ('t', 'q') ORDER BY 1")
 	if err != nil {
@@ -48,6 +51,13 @@ REVOKE GRANT OPTION FOR CREATE ON DATABASE deltaview FROM b`)
 	}
 	if g, w := fmt.Sprint(rs.Rows), "[[t f t t]]"; g != w {
 		t.Errorf("privilege functions after reopening: got %s, want %s", g, w)
+	}
+	rs, err = db.Query("SELECT proacl::text FROM pg_proc WHERE proname = 'f'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(rs.Rows), "[[{=X/deltaview,deltaview=X/deltaview,a=X*/deltaview,b=X/deltaview}]]"; g != w {
+		t.Errorf("proacl after reopening: got %s, want %s", g, w)
 	}
 	rs, err = db.Query("SELECT datacl::text FROM pg_database")
 	if err != nil {

@@ -482,6 +482,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			for _, role := range p.execs {
 				g[role] = uint8(sql.PrivExecute)
 			}
+			for _, role := range p.execOptions {
+				addGrantOption(sc, p.oid, "", role, sql.PrivExecute.WithOption())
+			}
 			sc.Grants[p.oid] = g
 		}
 	}
