@@ -186,6 +186,15 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 			if !e.mayExecute(f, s.userName()) {
 				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name))
 			}
+			// A role holding the grant option grants in PostgreSQL as the
+			// grantor of the items it makes, which proacl here, whose
+			// every item the owner granted, cannot record.
+			for _, h := range e.heldRoles(s.userName()) {
+				if slices.Contains(f.ACLOptions, h) {
+					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
+						WithHint("the owner of %s %s or a superuser grants and revokes its privileges", routineKind(nil, f.Procedure), e.bareName(f.Name))
+				}
+			}
 			// A role without the grant option grants nothing, with a
 			// warning, as in PostgreSQL.
 			verb := "were granted"
