@@ -77,13 +77,13 @@ func (e *Engine) grantColumns(g *sql.Grant) error {
 				at := slices.IndexFunc(items, func(it colItem) bool { return it.role == role })
 				switch {
 				case g.Revoke && at >= 0:
-					if items[at].privs &^= privs; items[at].privs == 0 {
+					if items[at].privs = applyGrant(g, items[at].privs, privs); items[at].privs == 0 {
 						items = slices.Delete(items, at, at+1)
 					}
 				case !g.Revoke && at >= 0:
-					items[at].privs |= privs
+					items[at].privs = applyGrant(g, items[at].privs, privs)
 				case !g.Revoke:
-					items = append(items, colItem{role: role, privs: privs})
+					items = append(items, colItem{role: role, privs: applyGrant(g, 0, privs)})
 				}
 			}
 			if len(items) == 0 {
@@ -152,11 +152,17 @@ func (e *Engine) columnGrantsText(key string, a colACL) string {
 			if it.role != "" {
 				to = sql.QuoteIdent(it.role)
 			}
-			var privs []string
-			for _, name := range strings.Split(it.privs.String(), ", ") {
-				privs = append(privs, name+" ("+sql.QuoteIdent(col)+")")
+			// The privileges, then those of them held with the option.
+			for i, p := range []sql.Privilege{it.privs.Plain(), it.privs.Options()} {
+				if p == 0 {
+					continue
+				}
+				var privs []string
+				for _, name := range strings.Split(p.String(), ", ") {
+					privs = append(privs, name+" ("+sql.QuoteIdent(col)+")")
+				}
+				b.WriteString("GRANT " + strings.Join(privs, ", ") + " ON TABLE " + sql.QuoteIdent(key) + " TO " + to + map[int]string{0: "", 1: " WITH GRANT OPTION"}[i] + ";\n")
 			}
-			b.WriteString("GRANT " + strings.Join(privs, ", ") + " ON TABLE " + sql.QuoteIdent(key) + " TO " + to + ";\n")
 		}
 	}
 	return b.String()

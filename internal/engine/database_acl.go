@@ -53,14 +53,13 @@ func (e *Engine) grantDatabase(g *sql.GrantDatabase) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
 		}
 	}
+	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
+		return Result{}, err
+	}
 	acl, order := e.databaseACL()
 	acl, order = maps.Clone(acl), slices.Clone(order)
 	for _, r := range g.Roles {
-		if g.Revoke {
-			acl[r] &^= g.Privs
-		} else {
-			acl[r] |= g.Privs
-		}
+		acl[r] = withGrant(g.Revoke, g.Option, acl[r], g.Privs)
 		at := slices.Index(order, r)
 		switch {
 		case acl[r] == 0:
@@ -90,16 +89,21 @@ func databaseACLStatements(acl map[string]sql.Privilege, order []string) string 
 	on := " ON DATABASE " + sql.QuoteIdent(DatabaseName) + " "
 	out := []string{"REVOKE ALL" + on + "FROM PUBLIC", "REVOKE ALL" + on + "FROM " + sql.QuoteIdent(SuperuserName)}
 	for _, r := range order {
-		var names []string
-		for _, x := range []struct {
-			p    sql.Privilege
-			name string
-		}{{sql.PrivCreate, "CREATE"}, {sql.PrivConnect, "CONNECT"}, {sql.PrivTemp, "TEMPORARY"}} {
-			if acl[r]&x.p != 0 {
-				names = append(names, x.name)
+		// The privileges, then those held with their grant option.
+		for i, p := range []sql.Privilege{acl[r].Plain(), acl[r].Options()} {
+			var names []string
+			for _, x := range []struct {
+				p    sql.Privilege
+				name string
+			}{{sql.PrivCreate, "CREATE"}, {sql.PrivConnect, "CONNECT"}, {sql.PrivTemp, "TEMPORARY"}} {
+				if p&x.p != 0 {
+					names = append(names, x.name)
+				}
+			}
+			if len(names) > 0 {
+				out = append(out, "GRANT "+strings.Join(names, ", ")+on+"TO "+defACLGrantee(r)+map[int]string{0: "", 1: " WITH GRANT OPTION"}[i])
 			}
 		}
-		out = append(out, "GRANT "+strings.Join(names, ", ")+on+"TO "+defACLGrantee(r))
 	}
 	return strings.Join(out, ";\n")
 }
@@ -114,14 +118,16 @@ func (e *Engine) databaseACLText() any {
 	for _, r := range e.dbACLOrder {
 		p := e.dbACL[r]
 		letters := ""
-		if p&sql.PrivCreate != 0 {
-			letters += "C"
-		}
-		if p&sql.PrivTemp != 0 {
-			letters += "T"
-		}
-		if p&sql.PrivConnect != 0 {
-			letters += "c"
+		for _, x := range []struct {
+			p sql.Privilege
+			c string
+		}{{sql.PrivCreate, "C"}, {sql.PrivTemp, "T"}, {sql.PrivConnect, "c"}} {
+			if p&x.p != 0 {
+				letters += x.c
+			}
+			if p.Options()&x.p != 0 {
+				letters += "*"
+			}
 		}
 		out = append(out, aclRole(r)+"="+letters+"/"+owner)
 	}

@@ -430,12 +430,12 @@ func (e *Engine) applyRoutineDefaultACL(f *sql.Function) error {
 		return e.funcs[f.Name][i]
 	}
 	if len(gone) > 0 {
-		if err := e.setRoutineACL(cur(), aclChanged(routineACL(cur()), gone, true), true, gone); err != nil {
+		if err := e.setRoutineACL(cur(), aclChanged(routineACL(cur()), gone, true), aclChanged(cur().ACLOptions, gone, true), &sql.GrantRoutine{Revoke: true, Roles: gone}); err != nil {
 			return err
 		}
 	}
 	if len(added) > 0 {
-		if err := e.setRoutineACL(cur(), list, false, added); err != nil {
+		if err := e.setRoutineACL(cur(), list, cur().ACLOptions, &sql.GrantRoutine{Roles: added}); err != nil {
 			return err
 		}
 	}

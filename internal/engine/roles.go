@@ -391,10 +391,7 @@ func (s *Session) authorizeStmt(b sql.Bound, rec *recorder) error {
 		}
 		return s.mustBeSuperuser("grant privileges")
 	case *sql.Grant:
-		if b.Revoke {
-			return s.mustBeSuperuser("revoke privileges")
-		}
-		return s.mustBeSuperuser("grant privileges")
+		return nil // the relations' owners may: checked as it runs (grant_option.go)
 	case *sql.CreateTable, *sql.CreateTableAs:
 		return s.mustBeSuperuser("create a table")
 	case *sql.AlterTable:
@@ -603,6 +600,9 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
 	}
+	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
+		return Result{}, err
+	}
 	// The privileges held after the statement, written to the store
 	// before they change in memory.
 	var after []StoredGrant
@@ -623,13 +623,7 @@ func (e *Engine) grant(g *sql.Grant) (Result, error) {
 			res.NoticeLevels[len(res.Notices)-1] = "WARNING"
 		}
 		for _, name := range g.Roles {
-			p := e.grants[rel][name]
-			if g.Revoke {
-				p &^= privs
-			} else {
-				p |= privs
-			}
-			after = append(after, StoredGrant{Relation: rel, Role: name, Privs: p})
+			after = append(after, StoredGrant{Relation: rel, Role: name, Privs: applyGrant(g, e.grants[rel][name], privs)})
 		}
 	}
 	if e.store != nil {

@@ -87,6 +87,9 @@ func routineProACL(f *sql.Function) any {
 	out := make([]string, len(f.ACL))
 	for i, r := range f.ACL {
 		out[i] = aclRole(r) + "=X/" + owner
+		if slices.Contains(f.ACLOptions, r) {
+			out[i] = aclRole(r) + "=X*/" + owner
+		}
 	}
 	return out
 }
@@ -173,12 +176,24 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
 		}
 	}
+	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
+		return Result{}, err
+	}
 	res := Result{Tag: tag}
 	var mine []*sql.Function
 	for _, f := range fns {
 		if s.mustBeSuperuser("") != nil && !e.hasPrivsOf(s.userName(), routineOwnerName(f)) {
 			if !e.mayExecute(f, s.userName()) {
 				return Result{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", routineKind(nil, f.Procedure), e.bareName(f.Name))
+			}
+			// A role holding the grant option grants in PostgreSQL as the
+			// grantor of the items it makes, which proacl here, whose
+			// every item the owner granted, cannot record.
+			for _, h := range e.heldRoles(s.userName()) {
+				if slices.Contains(f.ACLOptions, h) {
+					return Result{}, pgerr.New(pgerr.FeatureNotSupported, "%s by a role holding a grant option is not supported", tag).
+						WithHint("the owner of %s %s or a superuser grants and revokes its privileges", routineKind(nil, f.Procedure), e.bareName(f.Name))
+				}
 			}
 			// A role without the grant option grants nothing, with a
 			// warning, as in PostgreSQL.
@@ -198,7 +213,18 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 		}
 	}
 	for _, f := range mine {
-		if err := e.setRoutineACL(f, aclChanged(routineACL(f), g.Roles, g.Revoke), g.Revoke, g.Roles); err != nil {
+		acl, opts := routineACL(f), f.ACLOptions
+		switch {
+		case g.Revoke && g.Option:
+			opts = aclChanged(opts, g.Roles, true)
+		case g.Revoke:
+			acl, opts = aclChanged(acl, g.Roles, true), aclChanged(opts, g.Roles, true)
+		case g.Option:
+			acl, opts = aclChanged(acl, g.Roles, false), aclChanged(opts, g.Roles, false)
+		default:
+			acl = aclChanged(acl, g.Roles, false)
+		}
+		if err := e.setRoutineACL(f, acl, opts, g); err != nil {
 			return Result{}, err
 		}
 	}
@@ -208,11 +234,15 @@ func (s *Session) grantRoutine(g *sql.GrantRoutine) (Result, error) {
 // setRoutineACL gives f the list acl of the roles that hold EXECUTE, in
 // memory and in the store, which records it as the GRANT or REVOKE of
 // roles that made it.
-func (e *Engine) setRoutineACL(f *sql.Function, acl []string, revoke bool, roles []string) error {
+func (e *Engine) setRoutineACL(f *sql.Function, acl, opts []string, gr *sql.GrantRoutine) error {
 	sig := f.Signature()
 	var b strings.Builder
+	roles := gr.Roles
 	verb, prep := "GRANT", "TO"
-	if revoke {
+	switch {
+	case gr.Revoke && gr.Option:
+		verb, prep = "REVOKE GRANT OPTION FOR", "FROM"
+	case gr.Revoke:
 		verb, prep = "REVOKE", "FROM"
 	}
 	fmt.Fprintf(&b, "%s EXECUTE ON %s %s %s ", verb, routineWord(f), routineSQLName(sig), prep)
@@ -226,11 +256,18 @@ func (e *Engine) setRoutineACL(f *sql.Function, acl []string, revoke bool, roles
 			b.WriteString(sql.QuoteIdent(r))
 		}
 	}
+	if gr.Option && !gr.Revoke {
+		b.WriteString(" WITH GRANT OPTION")
+	}
 	if err := e.saveRoutine(sig, sig, KindFunction, f.SQL, b.String()); err != nil {
 		return err
 	}
 	g := *f // a binding under way keeps the function it found
 	g.ACL, g.HasACL = acl, true
+	if len(opts) == 0 {
+		opts = nil
+	}
+	g.ACLOptions = opts
 	g.Compiled = nil
 	_, i := e.function(sig, f.Name)
 	e.funcs[f.Name][i] = &g

@@ -247,6 +247,7 @@ func (e *Engine) alterSecurity(s *Session, f, g *sql.Function, a *sql.AlterFunct
 		}
 		if g.HasACL {
 			g.ACL = aclNewOwner(g.ACL, routineOwnerName(f), routineOwnerName(g))
+			g.ACLOptions = slices.DeleteFunc(slices.Clone(g.ACLOptions), func(r string) bool { return r == routineOwnerName(g) })
 		}
 	}
 	had, has := f.SecDef || len(f.Config) > 0, g.SecDef || len(g.Config) > 0

@@ -521,6 +521,9 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 			return Result{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
 		}
 	}
+	if err := checkGrantOption(g.Option, g.Revoke, g.Roles); err != nil {
+		return Result{}, err
+	}
 	for _, n := range g.Schemas {
 		sc := e.schemas[n]
 		old := sc.grants
@@ -529,13 +532,8 @@ func (e *Engine) grantSchema(g *sql.GrantSchema) (Result, error) {
 			next[r] = p
 		}
 		for _, r := range g.Roles {
-			if g.Revoke {
-				next[r] &^= g.Privs
-				if next[r] == 0 {
-					delete(next, r)
-				}
-			} else {
-				next[r] |= g.Privs
+			if next[r] = withGrant(g.Revoke, g.Option, next[r], g.Privs); next[r] == 0 {
+				delete(next, r)
 			}
 		}
 		oldOrder := sc.order

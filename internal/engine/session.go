@@ -845,7 +845,7 @@ func (s *Session) execBound(b sql.Bound, rec *recorder) (Result, error) {
 		if b.Revoke {
 			what = "REVOKE"
 		}
-		return s.ddl(what, func() (Result, error) { return e.grant(b) })
+		return s.ddl(what, func() (Result, error) { return s.grantAsRole(b) })
 	case *sql.CreatePolicy:
 		return s.ddl("CREATE POLICY", func() (Result, error) { return s.createPolicy(b) })
 	case *sql.AlterPolicy:

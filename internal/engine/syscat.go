@@ -415,6 +415,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 	dbGrants := map[string]uint8{}
 	for r, p := range dbACL {
 		dbGrants[r] = uint8(p)
+		addGrantOption(sc, sc.DatabaseOID, "", r, p)
 	}
 	sc.Grants[sc.DatabaseOID] = dbGrants
 	// The schemas' privileges: USAGE on the system schemas and public
@@ -424,6 +425,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		if s := e.schemas[n]; s != nil {
 			for role, p := range s.grants {
 				g[role] = uint8(p)
+				addGrantOption(sc, schemaOID(n), "", role, p)
 			}
 			g[s.owner] |= uint8(sql.PrivUsage | sql.PrivCreate)
 		} else {
@@ -480,6 +482,9 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			for _, role := range p.execs {
 				g[role] = uint8(sql.PrivExecute)
 			}
+			for _, role := range p.execOptions {
+				addGrantOption(sc, p.oid, "", role, sql.PrivExecute.WithOption())
+			}
 			sc.Grants[p.oid] = g
 		}
 	}
@@ -489,6 +494,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			sc.Grants[r.oid] = map[string]uint8{}
 			for role, p := range g {
 				sc.Grants[r.oid][role] = uint8(p)
+				addGrantOption(sc, r.oid, "", role, p)
 			}
 		}
 		if role, ok := e.owners[r.key]; ok && r.key != "" {
@@ -507,6 +513,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 				m[col] = map[string]uint8{}
 				for _, it := range items {
 					m[col][it.role] = uint8(it.privs)
+					addGrantOption(sc, r.oid, col, it.role, it.privs)
 				}
 			}
 			sc.ColGrants[r.oid] = m

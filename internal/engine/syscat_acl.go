@@ -42,18 +42,27 @@ func aclRole(role string) string {
 }
 
 // aclLetters are the privileges p as aclitem letters, in PostgreSQL's
-// order.
+// order, each held with its grant option followed by "*".
 func aclLetters(p sql.Privilege) string {
-	if p == sql.PrivAll {
-		return "arwdDxt"
-	}
+	opts := p.Options()
 	var out []byte
+	add := func(c byte, option bool) {
+		out = append(out, c)
+		if option {
+			out = append(out, '*')
+		}
+	}
 	for _, x := range []struct {
 		p sql.Privilege
 		c byte
 	}{{sql.PrivInsert, 'a'}, {sql.PrivSelect, 'r'}, {sql.PrivUpdate, 'w'}, {sql.PrivDelete, 'd'}, {sql.PrivTruncate, 'D'}, {sql.PrivReferences, 'x'}, {sql.PrivUsage, 'U'}} {
 		if p&x.p != 0 {
-			out = append(out, x.c)
+			add(x.c, opts&x.p != 0)
+		}
+		if x.c == 'D' && p.Plain() == sql.PrivAll {
+			// ALL's REFERENCES and TRIGGER, with ALL's grant option.
+			add('x', opts == sql.PrivAll)
+			add('t', opts == sql.PrivAll)
 		}
 	}
 	return string(out)
@@ -119,11 +128,16 @@ func (o *catalogObjects) nspACL(n string) any {
 			continue
 		}
 		var letters string
-		if p&sql.PrivUsage != 0 {
-			letters += "U"
-		}
-		if p&sql.PrivCreate != 0 {
-			letters += "C"
+		for _, x := range []struct {
+			p sql.Privilege
+			c string
+		}{{sql.PrivUsage, "U"}, {sql.PrivCreate, "C"}} {
+			if p&x.p != 0 {
+				letters += x.c
+			}
+			if p.Options()&x.p != 0 {
+				letters += "*"
+			}
 		}
 		acl = append(acl, aclRole(role)+"="+letters+"/"+owner)
 	}

@@ -10,31 +10,32 @@ import (
 // role_table_grants, the same rows for a superuser): a row per privilege
 // a role holds on a table or view, from the relation's grants as relACL
 // reads them. The owner holds every privilege, grantable; a role granted
-// some holds those, from the owner, not grantable (the engine has no
-// WITH GRANT OPTION); PUBLIC is the grantee PUBLIC.
+// some holds those, from the owner, grantable when granted WITH GRANT
+// OPTION; PUBLIC is the grantee PUBLIC.
 func infoTablePrivileges(o *catalogObjects, r *catRows) {
 	for _, rel := range o.rels {
 		if rel.key == "" || rel.kind != 'r' && rel.kind != 'p' && rel.kind != 'v' {
 			continue
 		}
 		owner := o.e.relOwner(rel.key)
-		add := func(grantee string, p sql.Privilege, grantable bool) {
+		add := func(grantee string, p sql.Privilege) {
 			if grantee == "" {
 				grantee = "PUBLIC"
 			}
 			for _, x := range tablePrivilegeNames {
-				if p&x.p == 0 && !(p == sql.PrivAll && x.p == 0) {
+				if p&x.p == 0 && !(p.Plain() == sql.PrivAll && x.p == 0) {
 					continue
 				}
+				grantable := p.Options()&x.p != 0 || x.p == 0 && p.Options() == sql.PrivAll
 				r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 					"table_name", rel.name, "privilege_type", x.name, "is_grantable", yesNo(grantable),
 					"with_hierarchy", yesNo(x.p == sql.PrivSelect))
 			}
 		}
-		add(owner, sql.PrivAll, true)
+		add(owner, sql.PrivAll.WithOption())
 		g := o.e.grants[rel.key]
 		for _, role := range grantees(g, owner) {
-			add(role, g[role], false)
+			add(role, g[role])
 		}
 	}
 }

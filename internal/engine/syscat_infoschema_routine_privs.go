@@ -1,6 +1,9 @@
 package engine
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // information_schema.routine_privileges and role_routine_grants (the same
 // rows for a superuser): EXECUTE on each function and procedure CREATE
@@ -44,7 +47,7 @@ func infoRoutinePrivileges(o *catalogObjects, r *catRows) {
 		}
 		for _, role := range p.execs {
 			if role != owner {
-				add(role, false)
+				add(role, slices.Contains(p.execOptions, role))
 			}
 		}
 	}

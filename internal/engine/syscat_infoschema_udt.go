@@ -231,7 +231,7 @@ func infoUsagePrivileges(o *catalogObjects, r *catRows) {
 			if role == "" {
 				grantee = "PUBLIC"
 			}
-			row(owner, grantee, rel.schema, rel.name, "SEQUENCE", false)
+			row(owner, grantee, rel.schema, rel.name, "SEQUENCE", g[role].Options()&sql.PrivUsage != 0)
 		}
 	}
 }

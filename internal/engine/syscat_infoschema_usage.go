@@ -74,24 +74,25 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 			continue
 		}
 		owner := o.e.relOwner(rel.key)
-		add := func(grantee string, p sql.Privilege, grantable bool) {
+		add := func(grantee string, p sql.Privilege) {
 			if grantee == "" {
 				grantee = "PUBLIC"
 			}
 			for _, x := range columnPrivilegeNames {
-				if p&x.p == 0 && !(p == sql.PrivAll && x.p == 0) {
+				if p&x.p == 0 && !(p.Plain() == sql.PrivAll && x.p == 0) {
 					continue
 				}
+				grantable := p.Options()&x.p != 0 || x.p == 0 && p.Options() == sql.PrivAll
 				for _, c := range rel.cols {
 					r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
 						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", yesNo(grantable))
 				}
 			}
 		}
-		add(owner, sql.PrivAll, true)
+		add(owner, sql.PrivAll.WithOption())
 		g := o.e.grants[rel.key]
 		for _, role := range grantees(g, owner) {
-			add(role, g[role], false)
+			add(role, g[role])
 		}
 		// The privileges granted on a column alone: those the grantee
 		// does not hold on the whole table.
@@ -110,11 +111,14 @@ func infoColumnPrivileges(o *catalogObjects, r *catRows) {
 					if p == 0 {
 						p = sql.PrivReferences
 					}
-					if it.privs&p == 0 || g[it.role]&p != 0 {
+					// A column privilege the table's grant gives alike (with or
+					// without its option) is one row, as PostgreSQL's union.
+					grantable := it.privs.Options()&p != 0
+					if it.privs&p == 0 || g[it.role]&p != 0 && (g[it.role].Options()&p != 0) == grantable {
 						continue
 					}
 					r.add("grantor", owner, "grantee", grantee, "table_catalog", DatabaseName, "table_schema", rel.schema,
-						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", "NO")
+						"table_name", rel.name, "column_name", c.name, "privilege_type", x.name, "is_grantable", yesNo(grantable))
 				}
 			}
 		}

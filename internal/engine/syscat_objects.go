@@ -218,6 +218,8 @@ type catProc struct {
 	// the roles holding EXECUTE then ("" for PUBLIC).
 	acl   any
 	execs []string
+	// execOptions are the roles of execs holding the grant option.
+	execOptions []string
 }
 
 type catRole struct {
@@ -766,7 +768,7 @@ func (e *Engine) catalogProcs() []catProc {
 			p.key = f.Signature()
 			p.owner, p.secdef, p.config = e.roleOID(routineOwnerName(f)), f.SecDef, f.Config
 			if f.HasACL {
-				p.acl, p.execs = routineProACL(f), f.ACL
+				p.acl, p.execs, p.execOptions = routineProACL(f), f.ACL, f.ACLOptions
 			}
 			out = append(out, p)
 		}

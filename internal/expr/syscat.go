@@ -86,12 +86,16 @@ type SysCatalog struct {
 	Superusers map[string]bool
 	Grants     map[uint32]map[string]uint8
 	// Owners are the owners' role oids of the relations, schemas, routines
-	// and types, by the object's oid: who holds the grant options on it
-	// (there is no WITH GRANT OPTION otherwise).
+	// and types, by the object's oid: who holds the grant options on it,
+	// with the roles GrantOptions names.
 	Owners map[uint32]uint32
 	// ColGrants are the privileges granted on columns: by the relation's
 	// oid, the column's name, then the role's ("" for PUBLIC).
 	ColGrants map[uint32]map[string]map[string]uint8
+	// GrantOptions and ColGrantOptions are, as Grants and ColGrants, the
+	// privileges granted WITH GRANT OPTION.
+	GrantOptions    map[uint32]map[string]uint8
+	ColGrantOptions map[uint32]map[string]map[string]uint8
 	// HeldRoles are, by role name, the roles whose privileges it holds
 	// as a member (itself included); MemberRoles those it is a member
 	// of, inheriting or not; AdminRoles those it may grant.

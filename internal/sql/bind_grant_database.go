@@ -24,12 +24,15 @@ type GrantDatabase struct {
 	Privs     Privilege
 	Databases []string
 	Roles     []string // "" for PUBLIC
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE.
+	Option bool
 }
 
 func (*GrantDatabase) bound() {}
 
 func (b *binder) bindGrantDatabase(s *pg_query.GrantStmt, verb string) (Bound, error) {
-	g := &GrantDatabase{Revoke: !s.IsGrant}
+	g := &GrantDatabase{Revoke: !s.IsGrant, Option: s.GrantOption}
 	if len(s.Privileges) == 0 {
 		g.Privs = PrivDatabase
 	}
@@ -44,10 +47,6 @@ func (b *binder) bindGrantDatabase(s *pg_query.GrantStmt, verb string) (Bound, e
 		default:
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for database", strings.ToUpper(p.GetPrivName()))
 		}
-	}
-	if s.GrantOption {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("only superusers grant privileges")
 	}
 	for _, n := range s.Objects {
 		g.Databases = append(g.Databases, n.GetString_().GetSval())

@@ -22,6 +22,9 @@ type GrantRoutine struct {
 	// Schemas are the schemas of ALL … IN SCHEMA, nil otherwise.
 	Schemas []string
 	Roles   []string // "" for PUBLIC
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE.
+	Option bool
 }
 
 func (*GrantRoutine) bound() {}
@@ -39,11 +42,7 @@ func (b *binder) bindGrantRoutine(s *pg_query.GrantStmt, verb string) (Bound, bo
 			return nil, true, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind)
 		}
 	}
-	if s.GrantOption {
-		return nil, true, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("the owner of a routine or a superuser grants EXECUTE on it")
-	}
-	g := &GrantRoutine{Revoke: !s.IsGrant, Kind: kind}
+	g := &GrantRoutine{Revoke: !s.IsGrant, Kind: kind, Option: s.GrantOption}
 	switch s.Targtype {
 	case pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		g.Schemas = []string{}

@@ -252,7 +252,7 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		}
 		return value.Null, nil
 	}
-	var colGrants []map[string]uint8 // the grants on the columns asked about
+	var colGrants, colOptions []map[string]uint8 // the grants on the columns asked about
 	if obj == privColumn {
 		cols := sc.RelCols[oid]
 		col := a[1].String()
@@ -266,10 +266,14 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 			return value.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].String(), sc.Names[value.RegClass][oid])
 		}
 		colGrants = append(colGrants, sc.ColGrants[oid][col])
+		colOptions = append(colOptions, sc.ColGrantOptions[oid][col])
 		a = a[1:]
 	} else if obj == privAnyColumn {
 		for _, g := range sc.ColGrants[oid] {
 			colGrants = append(colGrants, g)
+		}
+		for _, g := range sc.ColGrantOptions[oid] {
+			colOptions = append(colOptions, g)
 		}
 	}
 	privs, err := parsePrivileges(obj, a[1].String())
@@ -293,10 +297,15 @@ func privilegeHeld(sc *expr.SysCatalog, obj privObject, user string, a []value.V
 		p := ap.v
 		switch {
 		case ap.option && obj != privRole:
-			// Only an object's owner holds grant options here (GRANT has no
-			// WITH GRANT OPTION), and the roles that hold its privileges.
-			if ownerHeld(sc, user, oid) {
+			// An object's owner holds every grant option, and the roles that
+			// hold its privileges; others those granted WITH GRANT OPTION.
+			if ownerHeld(sc, user, oid) || p > 0 && uint8(p)&heldIn(sc, sc.GrantOptions[oid], user) != 0 {
 				return value.NewBool(true), nil
+			}
+			for _, g := range colOptions {
+				if p > 0 && uint8(p)&heldIn(sc, g, user) != 0 {
+					return value.NewBool(true), nil
+				}
 			}
 		case p == privPublic:
 			return value.NewBool(true), nil

@@ -8,8 +8,9 @@ import (
 	"github.com/deltaview/deltaview/internal/pgerr"
 )
 
-// Privilege is a set of the privileges GRANT gives on a relation.
-type Privilege uint8
+// Privilege is a set of the privileges GRANT gives on a relation; the
+// high byte holds the grant options of the low one's (grant_option.go).
+type Privilege uint16
 
 // Privileges on tables and views.
 const (
@@ -93,6 +94,10 @@ type Grant struct {
 	// column once, in the order first named; Privs then holds the
 	// privileges it names without columns, if any.
 	Columns []ColumnPriv
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE; Cascade is REVOKE's CASCADE.
+	Option  bool
+	Cascade bool
 }
 
 // ColumnPriv is the privileges a GRANT or REVOKE names on one column.
@@ -203,11 +208,7 @@ func (b *binder) bindGrant(s *pg_query.GrantStmt) (Bound, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported on tables, views, sequences, schemas and routines only", verb).
 			WithHint("%s SELECT, INSERT, UPDATE, DELETE, TRUNCATE or ALL ON [TABLE] name, … TO role, …", verb)
 	}
-	if s.GrantOption {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("only superusers grant privileges")
-	}
-	g := &Grant{Revoke: !s.IsGrant, Sequence: seq}
+	g := &Grant{Revoke: !s.IsGrant, Sequence: seq, Option: s.GrantOption, Cascade: s.Behavior == pg_query.DropBehavior_DROP_CASCADE}
 	if len(s.Privileges) == 0 {
 		g.Privs, g.All = PrivAll, true
 		if seq {

@@ -190,16 +190,15 @@ type GrantSchema struct {
 	Privs   Privilege
 	Schemas []string
 	Roles   []string // "" for PUBLIC
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE.
+	Option bool
 }
 
 func (*GrantSchema) bound() {}
 
 func (b *binder) bindGrantSchema(s *pg_query.GrantStmt, verb string) (Bound, error) {
-	if s.GrantOption {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("only superusers grant privileges")
-	}
-	g := &GrantSchema{Revoke: !s.IsGrant}
+	g := &GrantSchema{Revoke: !s.IsGrant, Option: s.GrantOption}
 	if len(s.Privileges) == 0 {
 		g.Privs = PrivUsage | PrivCreate
 	}

@@ -112,6 +112,8 @@ type Function struct {
 	// the default: PUBLIC and the owner (engine/routine_acl.go).
 	ACL    []string
 	HasACL bool
+	// ACLOptions are the roles of ACL that hold EXECUTE's grant option.
+	ACLOptions []string
 }
 
 // FuncParam is one input parameter of a Function.

@@ -62,7 +62,7 @@ func (f *File) SaveGrants(gs []engine.StoredGrant) error {
 				return err
 			}
 			if _, err := f.conn.ExecContext(ctx, "INSERT INTO deltaview_grants (relation, role, privileges) VALUES (?, ?, ?) ON CONFLICT (relation, role) DO UPDATE SET privileges = excluded.privileges",
-				g.Relation, g.Role, g.Privs.String()); err != nil {
+				g.Relation, g.Role, formatPrivileges(g.Privs)); err != nil {
 				return err
 			}
 		}
@@ -120,14 +120,38 @@ func (f *File) Roles() ([]engine.StoredRole, []engine.StoredGrant, error) {
 	return roles, grants, nil
 }
 
-// parsePrivileges reads privileges as Privilege.String spells them.
+// storedPrivileges are the privileges a relation's grant may hold.
+var storedPrivileges = []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate, isql.PrivUsage}
+
+// formatPrivileges spells p as Privilege.String does, a privilege held
+// with its grant option followed by "*".
+func formatPrivileges(p isql.Privilege) string {
+	var names []string
+	for _, x := range storedPrivileges {
+		if p&x == 0 {
+			continue
+		}
+		name := x.String()
+		if p.Options()&x != 0 {
+			name += "*"
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// parsePrivileges reads privileges as formatPrivileges spells them.
 func parsePrivileges(s string) (isql.Privilege, error) {
 	var p isql.Privilege
 	for _, name := range strings.Split(s, ", ") {
+		bare, option := strings.CutSuffix(name, "*")
 		found := false
-		for _, x := range []isql.Privilege{isql.PrivSelect, isql.PrivInsert, isql.PrivUpdate, isql.PrivDelete, isql.PrivTruncate, isql.PrivUsage} {
-			if x.String() == name {
+		for _, x := range storedPrivileges {
+			if x.String() == bare {
 				p |= x
+				if option {
+					p |= x.WithOption()
+				}
 				found = true
 			}
 		}
