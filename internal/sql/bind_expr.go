@@ -1126,7 +1126,11 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 				// An untyped literal that does not read as the
 				// argument's type fails at the literal, as in
 				// PostgreSQL; one that does is compared as before.
-				if _, err := b.coerce(cond, arg.Type(), nodeLoc(cw.Expr, cw.Location)); err != nil {
+				// The type's modifier is not applied: PostgreSQL
+				// reads 'abc' as varchar against a varchar(2).
+				t := arg.Type()
+				t.Mod = -1
+				if _, err := b.coerce(cond, t, nodeLoc(cw.Expr, cw.Location)); err != nil {
 					return nil, err
 				}
 			}
