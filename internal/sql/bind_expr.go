@@ -1129,7 +1129,9 @@ func (b *binder) bindCase(s *scope, c *pg_query.CaseExpr) (expr.Expr, error) {
 				// The type's modifier is not applied: PostgreSQL
 				// reads 'abc' as varchar against a varchar(2).
 				t := arg.Type()
-				t.Mod = -1
+				if t.Typmod() >= 0 {
+					t.Mod = -1
+				}
 				if _, err := b.coerce(cond, t, nodeLoc(cw.Expr, cw.Location)); err != nil {
 					return nil, err
 				}
