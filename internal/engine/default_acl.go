@@ -47,7 +47,7 @@ var defACLWords = map[byte][3]string{
 func builtinACL(kind byte, owner string) map[string]sql.Privilege {
 	switch kind {
 	case 'r':
-		return map[string]sql.Privilege{owner: sql.PrivAll}
+		return map[string]sql.Privilege{owner: sql.PrivTableAll}
 	case 'S':
 		return map[string]sql.Privilege{owner: sql.PrivSelect | sql.PrivUpdate | sql.PrivUsage}
 	case 'f':
@@ -334,7 +334,7 @@ func (e *Engine) applyDefaultACLs(before defACLSnapshot) error {
 		if before.rels[key] || isTemp(key) {
 			continue
 		}
-		kind, all := byte('r'), sql.PrivAll
+		kind, all := byte('r'), sql.PrivTableAll
 		if e.seqs[key] != nil {
 			kind, all = 'S', sql.PrivSelect|sql.PrivUpdate|sql.PrivUsage
 		}

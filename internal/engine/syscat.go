@@ -502,7 +502,7 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 			if sc.Grants[r.oid] == nil {
 				sc.Grants[r.oid] = map[string]uint8{}
 			}
-			sc.Grants[r.oid][role] |= uint8(sql.PrivAll | sql.PrivUsage | sql.PrivReferences) // a sequence's USAGE too
+			sc.Grants[r.oid][role] |= uint8(sql.PrivTableAll | sql.PrivUsage) // a sequence's USAGE too
 		}
 		if a := e.colGrants[r.key]; a != nil && r.key != "" {
 			if sc.ColGrants == nil {

@@ -41,7 +41,7 @@ var defACLKinds = map[pg_query.ObjectType]struct {
 	privs map[string]Privilege
 }{
 	pg_query.ObjectType_OBJECT_TABLE: {'r', "relation", map[string]Privilege{"select": PrivSelect, "insert": PrivInsert,
-		"update": PrivUpdate, "delete": PrivDelete, "truncate": PrivTruncate, "references": 0, "trigger": 0}},
+		"update": PrivUpdate, "delete": PrivDelete, "truncate": PrivTruncate, "references": PrivReferences, "trigger": PrivTrigger}},
 	pg_query.ObjectType_OBJECT_SEQUENCE: {'S', "sequence", map[string]Privilege{"select": PrivSelect, "update": PrivUpdate, "usage": PrivUsage}},
 	pg_query.ObjectType_OBJECT_FUNCTION: {'f', "function", map[string]Privilege{"execute": PrivExecute}},
 	pg_query.ObjectType_OBJECT_TYPE:     {'T', "type", map[string]Privilege{"usage": PrivUsage}},
@@ -99,9 +99,6 @@ func (b *binder) bindAlterDefaultPrivileges(s *pg_query.AlterDefaultPrivilegesSt
 		switch {
 		case !ok:
 			return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind.word)
-		case bit == 0:
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported", strings.ToUpper(p.PrivName)).
-				WithHint("the privileges are SELECT, INSERT, UPDATE, DELETE, TRUNCATE and ALL")
 		}
 		a.Privs |= bit
 	}
