@@ -28,6 +28,9 @@ type AlterDefaultPrivileges struct {
 	// ALL.
 	Privs    Privilege
 	Grantees []string // "" for PUBLIC
+	// Option is WITH GRANT OPTION of a GRANT and GRANT OPTION FOR of a
+	// REVOKE.
+	Option bool
 }
 
 func (*AlterDefaultPrivileges) bound() {}
@@ -105,10 +108,7 @@ func (b *binder) bindAlterDefaultPrivileges(s *pg_query.AlterDefaultPrivilegesSt
 	if kind.typ == 'n' && a.Schemas != nil {
 		return nil, pgerr.New("0LP01", "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
 	}
-	if g.GrantOption {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").
-			WithHint("only superusers grant privileges")
-	}
+	a.Option = g.GrantOption
 	var err error
 	if a.Grantees, err = b.grantees(g.Grantees, verb); err != nil {
 		return nil, err
