@@ -6,7 +6,8 @@ import (
 )
 
 // TestGrants8Reopen checks that a table's REFERENCES and TRIGGER granted
-// apart from ALL, default privileges WITH GRANT OPTION and what a
+// apart from ALL, default privileges and a type's USAGE WITH GRANT
+// OPTION and what a
 // schema's owner that is no superuser granted are what they were after
 // the file is opened again, and that the default privileges still apply.
 func TestGrants8Reopen(t *testing.T) {
@@ -25,12 +26,18 @@ ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON FUNCTIONS TO b WITH GRANT OPTION;
 CREATE SCHEMA s AUTHORIZATION o;
 SET ROLE o;
 GRANT USAGE ON SCHEMA s TO a WITH GRANT OPTION;
-RESET ROLE`)
+RESET ROLE;
+CREATE TYPE e AS ENUM ('x');
+GRANT USAGE ON TYPE e TO a, b WITH GRANT OPTION;
+REVOKE GRANT OPTION FOR USAGE ON TYPE e FROM a;
+ALTER TYPE e RENAME TO e2`)
 	defer db.Close()
 	for _, c := range []struct{ q, want string }{
 		{"SELECT relacl::text FROM pg_class WHERE relname = 't'", "[[{deltaview=arwdDxt/deltaview,a=a*r*w*D*x*t*/deltaview,b=arwdDt/deltaview}]]"},
 		{"SELECT defaclobjtype, defaclacl::text FROM pg_default_acl ORDER BY 1", "[[f {=X/deltaview,deltaview=X/deltaview,b=X*/deltaview}] [r {deltaview=arwdDxt/deltaview,a=ar*t*/deltaview}]]"},
 		{"SELECT nspacl::text FROM pg_namespace WHERE nspname = 's'", "[[{o=UC/o,a=U*/o}]]"},
+		{"SELECT typacl::text FROM pg_type WHERE typname = 'e2'", "[[{=U/deltaview,deltaview=U/deltaview,a=U/deltaview,b=U*/deltaview}]]"},
+		{"SELECT has_type_privilege('b', 'e2', 'USAGE WITH GRANT OPTION'), has_type_privilege('a', 'e2', 'USAGE WITH GRANT OPTION')", "[[t f]]"},
 	} {
 		rs, err := db.Query(c.q)
 		if err != nil {

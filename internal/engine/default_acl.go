@@ -91,7 +91,7 @@ func defACLLetters(kind byte, p sql.Privilege) string {
 	case 'f':
 		return "X" + star(sql.PrivExecute)
 	case 'T':
-		return "U"
+		return "U" + star(sql.PrivUsage)
 	case 'n':
 		out := ""
 		if p&sql.PrivUsage != 0 {
@@ -145,11 +145,6 @@ func (s *Session) alterDefaultPrivileges(a *sql.AlterDefaultPrivileges) (Result,
 	}
 	if err := checkGrantOption(a.Option, a.Revoke, a.Grantees); err != nil {
 		return Result{}, err
-	}
-	if a.Option && !a.Revoke && a.ObjType == 'T' {
-		// A type's ACL here holds no grant options (type_acl.go).
-		return Result{}, pgerr.New(pgerr.FeatureNotSupported, "default privileges on types WITH GRANT OPTION are not supported").
-			WithHint("grant USAGE on each type to the role")
 	}
 	for _, g := range a.Grantees {
 		if g == "" && !a.Revoke && a.ObjType != 'f' && a.ObjType != 'T' {

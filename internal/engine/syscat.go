@@ -465,6 +465,12 @@ func (e *Engine) sysCatalogFor(path []string) *expr.SysCatalog {
 		for _, role := range acl {
 			g[role] = uint8(sql.PrivUsage)
 		}
+		for _, role := range e.typeOptions[t.name] {
+			addGrantOption(sc, t.oid, "", role, sql.PrivUsage.WithOption())
+			if t.array != 0 {
+				addGrantOption(sc, t.array, "", role, sql.PrivUsage.WithOption())
+			}
+		}
 		sc.Grants[t.oid] = g
 		if t.array != 0 {
 			sc.Grants[t.array] = g
